@@ -1,0 +1,33 @@
+/**
+ * A line of NDJSON input that is not an agent event: invalid JSON, or JSON that lacks an
+ * event's shape. `lineNumber` counts from 1 over every line of the input, blank ones too.
+ *
+ * @example
+ * ```ts
+ * lines$.pipe(parseNdjson()).subscribe({
+ *   error: (e) => { if (e instanceof NdjsonParseError) console.error(`bad input at line ${e.lineNumber}`); },
+ * });
+ * ```
+ */
+export class NdjsonParseError extends Error {
+  override readonly name = 'NdjsonParseError';
+
+  /**
+   * @param lineNumber - 1-based number of the offending line.
+   * @param line - The offending line (as read, without its line break).
+   * @param reason - Why the line was rejected.
+   */
+  constructor(
+    readonly lineNumber: number,
+    readonly line: string,
+    reason: string,
+  ) {
+    super(`NDJSON line ${lineNumber} ${reason}: ${preview(line)}`);
+  }
+}
+
+const PREVIEW_CHARS = 80;
+
+function preview(line: string): string {
+  return line.length <= PREVIEW_CHARS ? line : `${line.slice(0, PREVIEW_CHARS)}…`;
+}

@@ -1,0 +1,84 @@
+import { asyncScheduler, Observable, type SchedulerLike } from 'rxjs';
+import type { AgentEvent } from '../../events/index.js';
+import { reduceTree, settleTree } from './reduce-tree.js';
+import { createTreeState, type TaskTreeState } from './tree-state.js';
+import { plainView, ttyView, type TreeView } from './tree-views.js';
+
+/** Where {@link liveTree} draws: `process.stdout`, `process.stderr`, or any writable. */
+export interface LiveTreeOutput extends NodeJS.WritableStream {
+  /** `true` for a terminal: the tree is redrawn in place; otherwise plain lines are written. */
+  readonly isTTY?: boolean;
+  /** Terminal width (default 80). */
+  readonly columns?: number;
+  /** Whether the terminal shows colour (a TTY stream's own check of `NO_COLOR`, `TERM`...). */
+  hasColors?(): boolean;
+}
+
+/** Options of {@link liveTree}. */
+export interface LiveTreeOptions {
+  readonly output: LiveTreeOutput;
+  /** Milliseconds between redraws on a terminal (default 80). */
+  readonly intervalMs?: number;
+  /** Colour on a terminal (default: `output.hasColors()`). Plain lines are never coloured. */
+  readonly color?: boolean;
+  /** Write the final answer after the tree (default `true`). */
+  readonly showResult?: boolean;
+  /** Clock and timers (default `asyncScheduler`); tests pass a `TestScheduler`. */
+  readonly scheduler?: SchedulerLike;
+}
+
+/**
+ * Passes a run's events through unchanged while showing its task tree. On a terminal
+ * (`output.isTTY`) the tree ({@link renderTree}) is redrawn in place with `log-update` at
+ * most every `intervalMs`, and once more at the end, followed by the final answer. Elsewhere
+ * (a pipe, a file, CI logs) it writes one plain line per notable event ({@link plainLine}),
+ * with no escape codes. The redraw timer stops on completion, error and unsubscribe; on an
+ * error or unsubscribe the runs still going are shown as failed (`cancelled` for the latter).
+ *
+ * @example
+ * ```ts
+ * const end = await lastValueFrom(engine.stream(prompt).pipe((e$) => liveTree(e$, { output: process.stdout }), terminalRunEnd()));
+ * process.exitCode = end.abnormal ? 1 : 0;
+ * ```
+ */
+export function liveTree(events$: Observable<AgentEvent>, options: LiveTreeOptions): Observable<AgentEvent> {
+  const intervalMs = options.intervalMs ?? 80;
+  if (!Number.isFinite(intervalMs) || intervalMs <= 0) {
+    throw new RangeError(`intervalMs must be a positive number of milliseconds, got ${String(intervalMs)}`);
+  }
+  const scheduler = options.scheduler ?? asyncScheduler;
+  return new Observable<AgentEvent>((subscriber) => {
+    const { output } = options;
+    const showResult = options.showResult ?? true;
+    const view: TreeView =
+      output.isTTY === true
+        ? ttyView({ output, intervalMs, scheduler, showResult, color: options.color ?? output.hasColors?.() ?? false })
+        : plainView({ output, showResult });
+    let state: TaskTreeState = createTreeState();
+    let closed = false;
+    const close = (reason: string, error?: unknown): void => {
+      closed = true;
+      state = settleTree(state, scheduler.now(), reason);
+      view.close(state, error);
+    };
+    const subscription = events$.subscribe({
+      next: (event) => {
+        state = reduceTree(state, event, scheduler.now());
+        view.update(state, event);
+        subscriber.next(event);
+      },
+      error: (error: unknown) => {
+        close(error instanceof Error ? error.message : String(error), error);
+        subscriber.error(error);
+      },
+      complete: () => {
+        close('ended without a result');
+        subscriber.complete();
+      },
+    });
+    return () => {
+      subscription.unsubscribe();
+      if (!closed) close('cancelled');
+    };
+  });
+}

@@ -1,0 +1,51 @@
+import type { AgentEvent } from '../../events/index.js';
+import { unwrapEvent } from '../../events/index.js';
+import { formatDuration } from './render-tree.js';
+import { oneLine, stripControls, truncate } from './text-line.js';
+import { toolLabel } from './tool-label.js';
+
+const DETAIL_COLUMNS = 120;
+
+/**
+ * Describes a notable event as one plain log line (no colour, no escape sequences), or
+ * `undefined` for the rest. Notable: a task started or ended, a tool started or ended, an
+ * approval asked or decided, and the streamed run's own end, whose line is followed by the
+ * final answer. Lines start with who did it: `[main]`, `[explore#2]`, `[general#1 > explore#1]`.
+ *
+ * @example
+ * ```ts
+ * events$.subscribe((e) => { const line = plainLine(e); if (line) console.log(line); });
+ * ```
+ */
+export function plainLine(event: AgentEvent): string | undefined {
+  const { event: inner, path } = unwrapEvent(event);
+  const who = `[${path.length === 0 ? inner.agentName : path.map((f) => `${f.taskAgentName}#${f.taskIndex}`).join(' > ')}]`;
+  const frame = path[path.length - 1];
+  switch (inner.type) {
+    case 'RunStart':
+      return frame === undefined ? undefined : `${who} task started: ${short(frame.taskDescription)}`;
+    case 'ToolCallStart':
+      return `${who} tool ${toolLabel(inner.toolName, inner.args)} started`;
+    case 'ToolCallEnd':
+      return inner.error === undefined
+        ? `${who} tool ${inner.toolName} done (${formatDuration(inner.durationMs)})`
+        : `${who} tool ${inner.toolName} failed: ${short(inner.error)}`;
+    case 'HITLPending':
+      return `${who} approval needed for ${inner.toolName}: ${short(inner.reason)}`;
+    case 'HITLDecided':
+      return `${who} ${inner.toolName} ${inner.decision === 'approve' ? 'approved' : 'rejected'}${inner.comment ? `: ${short(inner.comment)}` : ''}`;
+    case 'RunEnd': {
+      const meta = `(${formatDuration(inner.metrics.durationMs)}, ${inner.metrics.totalTokens.toLocaleString('en-US')} tok)`;
+      const outcome = inner.abnormal ? `failed: ${short(inner.error ?? 'abnormal end')} ${meta}` : `done ${meta}`;
+      if (frame !== undefined) return `${who} task ${outcome}`;
+      const answer = stripControls(inner.text).trimEnd();
+      return answer === '' ? `${who} run ${outcome}` : `${who} run ${outcome}, final answer:\n${answer}`;
+    }
+    default:
+      return undefined;
+  }
+}
+
+function short(text: string): string {
+  return truncate(oneLine(text), DETAIL_COLUMNS);
+}

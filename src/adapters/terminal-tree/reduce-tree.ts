@@ -1,0 +1,117 @@
+import type { AgentEvent, TaskFrame } from '../../events/index.js';
+import { unwrapEvent } from '../../events/index.js';
+import { oneLine, tail } from './text-line.js';
+import { toolLabel } from './tool-label.js';
+import type { TaskTreeState, TreeNode } from './tree-state.js';
+
+/** How much streamed text a node keeps. */
+export const TAIL_CHARS = 60;
+
+type RealEvent = ReturnType<typeof unwrapEvent>['event'];
+
+/**
+ * Folds one event into the tree (pure: returns a new state, never changes `state`). Wrapped
+ * events are unwrapped and applied to the task their frames lead to, created on first sight
+ * and keyed by `${parentRunId}/${taskId}`. A run's `RunEnd` marks it `done` or `failed`
+ * (abnormal) and any task of it still running as `failed`, since no `RunEnd` will come.
+ *
+ * @param now - The time to record for starts (milliseconds; e.g. `Date.now()`).
+ * @example
+ * ```ts
+ * const state = events.reduce((s, e) => reduceTree(s, e, Date.now()), createTreeState());
+ * ```
+ */
+export function reduceTree(state: TaskTreeState, event: AgentEvent, now: number): TaskTreeState {
+  const { event: inner, path } = unwrapEvent(event);
+  const root = state.root ?? rootFor(inner, path, now);
+  const next = updateAt(root, path, now, (node) => apply(node, inner, now, path.length === 0));
+  if (path.length === 0 && inner.type === 'RunEnd') {
+    const { text, abnormal, error } = inner;
+    return { root: next, result: error === undefined ? { text, abnormal } : { text, abnormal, error } };
+  }
+  return { ...state, root: next };
+}
+
+/**
+ * Marks every node still running as `failed` with `reason`: the stream ended (error,
+ * cancel) without their `RunEnd`.
+ *
+ * @example
+ * ```ts
+ * state = settleTree(state, Date.now(), 'cancelled');
+ * ```
+ */
+export function settleTree(state: TaskTreeState, now: number, reason: string): TaskTreeState {
+  return state.root === undefined ? state : { ...state, root: settle(state.root, now, reason) };
+}
+
+function settle(node: TreeNode, now: number, reason: string): TreeNode {
+  const children = node.children.map((child) => settle(child, now, reason));
+  if (node.status !== 'running') return { ...node, children };
+  const { currentTool: _tool, awaitingApproval: _approval, ...rest } = node;
+  return { ...rest, status: 'failed', error: reason, endedAt: now, children };
+}
+
+function rootFor(event: RealEvent, path: readonly TaskFrame[], now: number): TreeNode {
+  const first = path[0];
+  // a stream joined after its RunStart: only the wrapper tells us the run's id
+  const runId = first === undefined ? event.runId : first.parentRunId;
+  const agentName = first === undefined ? event.agentName : 'run';
+  return { key: runId, runId, agentName, description: '', multitask: false, status: 'running', tail: '', startedAt: now, children: [] };
+}
+
+function updateAt(node: TreeNode, path: readonly TaskFrame[], now: number, change: (n: TreeNode) => TreeNode): TreeNode {
+  const [frame, ...rest] = path;
+  if (frame === undefined) return change(node);
+  const key = `${frame.parentRunId}/${frame.taskId}`;
+  const index = node.children.findIndex((child) => child.key === key);
+  const child = node.children[index] ?? taskNode(frame, key, now);
+  const updated = updateAt(child, rest, now, change);
+  const children = index === -1 ? [...node.children, updated] : node.children.map((c, i) => (i === index ? updated : c));
+  return { ...node, children };
+}
+
+function taskNode(frame: TaskFrame, key: string, now: number): TreeNode {
+  return {
+    key, runId: frame.runId, agentName: frame.taskAgentName, description: oneLine(frame.taskDescription),
+    taskIndex: frame.taskIndex, multitask: frame.multitask, status: 'running', tail: '', startedAt: now, children: [],
+  };
+}
+
+function apply(node: TreeNode, event: RealEvent, now: number, isRoot: boolean): TreeNode {
+  switch (event.type) {
+    case 'RunStart': {
+      // also the restart of a resumed task under the same key
+      const { currentTool: _t, awaitingApproval: _a, tokens: _k, error: _e, durationMs: _d, endedAt: _n, ...rest } = node;
+      const description = isRoot ? oneLine(event.prompt) : node.description;
+      return { ...rest, runId: event.runId, agentName: event.agentName, description, status: 'running', tail: '', startedAt: now };
+    }
+    case 'ReasonStart':
+      return { ...node, tail: '' };
+    case 'ReasonDelta':
+      return event.kind === 'text' ? { ...node, tail: tail(node.tail + event.text, TAIL_CHARS) } : node;
+    case 'ToolCallStart':
+      return { ...node, currentTool: toolLabel(event.toolName, event.args) };
+    case 'ToolCallEnd': {
+      const { currentTool: _t, ...rest } = node;
+      return rest;
+    }
+    case 'HITLPending':
+      return { ...node, awaitingApproval: event.toolName };
+    case 'HITLDecided': {
+      const { awaitingApproval: _a, ...rest } = node;
+      return rest;
+    }
+    case 'RunEnd': {
+      const { currentTool: _t, awaitingApproval: _a, error: _e, ...rest } = node;
+      const ended: TreeNode = {
+        ...rest, status: event.abnormal ? 'failed' : 'done', tokens: event.metrics.totalTokens,
+        durationMs: event.metrics.durationMs, tail: event.text === '' ? node.tail : tail(event.text, TAIL_CHARS),
+        children: node.children.map((child) => settle(child, now, 'ended without a result')),
+      };
+      return event.error === undefined ? ended : { ...ended, error: oneLine(event.error) };
+    }
+    default:
+      return node;
+  }
+}

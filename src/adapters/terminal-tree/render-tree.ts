@@ -1,0 +1,97 @@
+import { styleText } from 'node:util';
+import { truncate } from './text-line.js';
+import { elapsedMs, type TaskTreeState, type TreeNode, type TreeStatus } from './tree-state.js';
+
+/** Options of {@link renderTree}. */
+export interface RenderTreeOptions {
+  /** The current time (milliseconds): elapsed times and the spinner frame derive from it. */
+  readonly now: number;
+  /** Terminal columns; every line is cut to fit (default 80). */
+  readonly width?: number;
+  /** Colour with ANSI styles (default `false`). */
+  readonly color?: boolean;
+}
+
+type Style = Parameters<typeof styleText>[0];
+
+interface Segment {
+  readonly text: string;
+  readonly style?: Style;
+}
+
+const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+const SPINNER_FRAME_MS = 80;
+const STATUS_STYLE: Readonly<Record<TreeStatus, Style>> = { running: 'cyan', done: 'green', failed: 'red' };
+
+/**
+ * Draws the task tree as text: one line per run, box-drawing branches, a status icon
+ * (spinner while running, `✔` done, `✖` failed), the agent (`#index` under multitask), the
+ * description, elapsed time and tokens, then what it is doing now (tool, approval, streamed
+ * text) or why it failed. Lines are cut to `width` columns before any colour is added.
+ *
+ * @example
+ * ```ts
+ * process.stdout.write(renderTree(state, { now: Date.now(), width: process.stdout.columns, color: true }) + '\n');
+ * ```
+ */
+export function renderTree(state: TaskTreeState, options: RenderTreeOptions): string {
+  if (state.root === undefined) return '';
+  const lines: string[] = [];
+  const width = Math.max(1, Math.floor(options.width ?? 80));
+  const visit = (node: TreeNode, branch: string, indent: string): void => {
+    lines.push(fit([{ text: branch, style: 'gray' }, ...nodeSegments(node, options.now)], width, options.color === true));
+    node.children.forEach((child, i) => {
+      const last = i === node.children.length - 1;
+      visit(child, `${indent}${last ? '└─ ' : '├─ '}`, `${indent}${last ? '   ' : '│  '}`);
+    });
+  };
+  visit(state.root, '', '');
+  return lines.join('\n');
+}
+
+function nodeSegments(node: TreeNode, now: number): Segment[] {
+  const icon = node.status === 'done' ? '✔' : node.status === 'failed' ? '✖' : SPINNER[Math.floor(now / SPINNER_FRAME_MS) % SPINNER.length];
+  const name = node.multitask && node.taskIndex !== undefined ? `${node.agentName}#${node.taskIndex}` : node.agentName;
+  const meta = [formatDuration(elapsedMs(node, now)), ...(node.tokens === undefined ? [] : [`${node.tokens.toLocaleString('en-US')} tok`])];
+  return [
+    { text: `${icon ?? '•'} `, style: STATUS_STYLE[node.status] },
+    { text: name, style: 'bold' },
+    ...(node.description === '' ? [] : [{ text: ` ${node.description}` }]),
+    { text: ` (${meta.join(', ')})`, style: 'dim' },
+    ...detail(node),
+  ];
+}
+
+function detail(node: TreeNode): Segment[] {
+  if (node.status === 'failed') return [{ text: ` error: ${node.error ?? 'failed'}`, style: 'red' }];
+  if (node.awaitingApproval !== undefined) return [{ text: ` ⏸ approval: ${node.awaitingApproval}`, style: 'magenta' }];
+  if (node.currentTool !== undefined) return [{ text: ` ▸ ${node.currentTool}`, style: 'yellow' }];
+  if (node.tail !== '') return [{ text: ` › ${node.tail}`, style: 'gray' }];
+  return [];
+}
+
+/** Cuts the line to `width` columns as a whole (ending in `…`), then styles what is left. */
+function fit(segments: readonly Segment[], width: number, color: boolean): string {
+  const chars = [...truncate(segments.map((segment) => segment.text).join(''), width)];
+  let out = '';
+  for (const segment of segments) {
+    // the cut line is a prefix of the whole plus `…`, so each segment takes its own length
+    const text = chars.splice(0, [...segment.text].length).join('');
+    out += color && segment.style !== undefined && text !== '' ? styleText(segment.style, text) : text;
+  }
+  return out;
+}
+
+/**
+ * `0.4s`, `12.3s`, `2m05s`: short enough for a tree line.
+ *
+ * @example
+ * ```ts
+ * formatDuration(125_000); // '2m05s'
+ * ```
+ */
+export function formatDuration(ms: number): string {
+  if (ms < 60_000) return `${(Math.floor(ms / 100) / 10).toFixed(1)}s`;
+  const seconds = Math.floor(ms / 1000);
+  return `${Math.floor(seconds / 60)}m${String(seconds % 60).padStart(2, '0')}s`;
+}

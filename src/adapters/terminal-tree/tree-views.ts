@@ -1,0 +1,83 @@
+import { createLogUpdate } from 'log-update';
+import { interval, type SchedulerLike, type Subscription } from 'rxjs';
+import type { AgentEvent } from '../../events/index.js';
+import { plainLine } from './plain-line.js';
+import { renderTree } from './render-tree.js';
+import { stripControls } from './text-line.js';
+import type { TaskTreeState } from './tree-state.js';
+
+/** How `liveTree` shows the tree: redrawn in place, or as plain lines. */
+export interface TreeView {
+  /** A new event was folded into `state`. */
+  update(state: TaskTreeState, event: AgentEvent): void;
+  /** The stream is over (`error` set when it failed); release everything. Called once. */
+  close(state: TaskTreeState, error?: unknown): void;
+}
+
+/** What a terminal view needs. */
+export interface TtyViewOptions {
+  readonly output: NodeJS.WritableStream & { readonly columns?: number };
+  readonly intervalMs: number;
+  readonly scheduler: SchedulerLike;
+  readonly color: boolean;
+  readonly showResult: boolean;
+}
+
+/**
+ * Redraws the tree in place: at once on the first event, then on a timer every
+ * `intervalMs` (so a burst of events costs one redraw, and the spinner and clocks move while
+ * nothing happens), and a last time on close.
+ */
+export function ttyView(options: TtyViewOptions): TreeView {
+  const { output, scheduler } = options;
+  const log = createLogUpdate(output);
+  let latest: TaskTreeState | undefined;
+  let timer: Subscription | undefined;
+  const draw = (): void => {
+    if (latest?.root === undefined) return;
+    log(renderTree(latest, { now: scheduler.now(), width: output.columns ?? 80, color: options.color }));
+  };
+  return {
+    update(state) {
+      latest = state;
+      if (timer !== undefined) return;
+      draw();
+      timer = interval(options.intervalMs, scheduler).subscribe(draw);
+    },
+    close(state, error) {
+      timer?.unsubscribe();
+      latest = state;
+      draw();
+      log.done();
+      const answer = options.showResult ? stripControls(state.result?.text ?? '').trim() : '';
+      if (answer !== '') output.write(`\n${answer}\n`);
+      if (error !== undefined) output.write(`error: ${errorText(error)}\n`);
+    },
+  };
+}
+
+/** What a plain view needs. */
+export interface PlainViewOptions {
+  readonly output: NodeJS.WritableStream;
+  readonly showResult: boolean;
+}
+
+/** Writes one line per notable event; never an escape code. */
+export function plainView(options: PlainViewOptions): TreeView {
+  const { output } = options;
+  return {
+    update(_state, event) {
+      let line = plainLine(event);
+      if (line === undefined) return;
+      if (!options.showResult && event.type === 'RunEnd') line = line.split('\n', 1)[0] ?? line;
+      output.write(`${line}\n`);
+    },
+    close(_state, error) {
+      if (error !== undefined) output.write(`error: ${errorText(error)}\n`);
+    },
+  };
+}
+
+function errorText(error: unknown): string {
+  return stripControls(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+}

@@ -1,0 +1,94 @@
+import { filter, map, type OperatorFunction } from 'rxjs';
+import type { AgentEvent } from '../events/index.js';
+import { unwrapEvent, type TaskFrame } from '../events/index.js';
+import type { UiItem, UiItemBase, UiTaskFields } from './ui-item.js';
+
+/**
+ * Projects one event onto a flat {@link UiItem}, or `undefined` for an event a UI does not
+ * need.
+ *
+ * Rules:
+ * - `TaskWrap`s are taken off first; the item describes the innermost (real) event and
+ *   carries the innermost frame's task fields plus `depth` (the number of frames) and
+ *   `groupKey` = `${parentRunId}/${taskId}`. Group a task's items by `groupKey`, never by
+ *   agent name: parallel tasks often run the same agent.
+ * - A wrapped `RunStart` becomes `task-start`, a wrapped `RunEnd` becomes `task-end` (that
+ *   task ended, nothing more). Only the unwrapped `RunEnd` becomes `result`.
+ * - `ReasonDelta` becomes `text-delta` or `thinking-delta` by its `kind`.
+ * - Skipped (`undefined`): `ContextSize` (bookkeeping), `ReasonStart`, `ActionStart` and
+ *   `ActionEnd` (step boundaries; the step number is on every delta and tool item), and
+ *   `ReasonEnd` (its text and tool calls already arrive as deltas and `tool-start` items).
+ *
+ * @example
+ * ```ts
+ * const item = toUiItem(event);
+ * if (item?.kind === 'text-delta') panes.get(item.groupKey ?? 'main')?.append(item.text);
+ * ```
+ */
+export function toUiItem(event: AgentEvent): UiItem | undefined {
+  const { event: inner, path } = unwrapEvent(event);
+  const frame = path[path.length - 1];
+  const task = frame === undefined ? undefined : taskFields(frame);
+  const base: UiItemBase = { runId: inner.runId, agentName: inner.agentName, depth: path.length, ...task };
+  switch (inner.type) {
+    case 'RunStart':
+      return task === undefined
+        ? { kind: 'run-start', ...base, sessionId: inner.sessionId, prompt: inner.prompt }
+        : { kind: 'task-start', ...base, ...task, sessionId: inner.sessionId, prompt: inner.prompt };
+    case 'ReasonDelta':
+      return { kind: inner.kind === 'text' ? 'text-delta' : 'thinking-delta', ...base, step: inner.step, text: inner.text };
+    case 'ToolCallStart':
+      return { kind: 'tool-start', ...base, step: inner.step, callId: inner.callId, toolName: inner.toolName, args: inner.args };
+    case 'ToolCallEnd':
+      return {
+        kind: 'tool-end', ...base, step: inner.step, callId: inner.callId, toolName: inner.toolName,
+        text: inner.text, ...(inner.error === undefined ? {} : { error: inner.error }), durationMs: inner.durationMs,
+      };
+    case 'HITLPending':
+      return { kind: 'approval-pending', ...base, callId: inner.callId, toolName: inner.toolName, args: inner.args, reason: inner.reason };
+    case 'HITLDecided':
+      return {
+        kind: 'approval-decided', ...base, callId: inner.callId, toolName: inner.toolName, decision: inner.decision,
+        ...(inner.comment === undefined ? {} : { comment: inner.comment }),
+      };
+    case 'Plan':
+      return { kind: 'plan', ...base, todos: inner.todos };
+    case 'RunEnd': {
+      const end = {
+        text: inner.text, abnormal: inner.abnormal, ...(inner.error === undefined ? {} : { error: inner.error }),
+        metrics: inner.metrics, steps: inner.steps,
+      };
+      return task === undefined ? { kind: 'result', ...base, ...end } : { kind: 'task-end', ...base, ...task, ...end };
+    }
+    case 'ContextSize':
+    case 'ReasonStart':
+    case 'ReasonEnd':
+    case 'ActionStart':
+    case 'ActionEnd':
+      return undefined;
+  }
+}
+
+/**
+ * Maps a run's events to {@link UiItem}s, dropping the events {@link toUiItem} skips.
+ *
+ * @example
+ * ```ts
+ * engine.stream(prompt).pipe(toUiItems()).subscribe((item) => socket.send(JSON.stringify(item)));
+ * ```
+ */
+export function toUiItems(): OperatorFunction<AgentEvent, UiItem> {
+  return (source) => source.pipe(map(toUiItem), filter((item): item is UiItem => item !== undefined));
+}
+
+function taskFields(frame: TaskFrame): UiTaskFields {
+  return {
+    parentRunId: frame.parentRunId,
+    taskId: frame.taskId,
+    taskIndex: frame.taskIndex,
+    taskAgentName: frame.taskAgentName,
+    taskDescription: frame.taskDescription,
+    multitask: frame.multitask,
+    groupKey: `${frame.parentRunId}/${frame.taskId}`,
+  };
+}

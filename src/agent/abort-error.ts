@@ -1,0 +1,17 @@
+/**
+ * A run was aborted through its `options.signal`. The stream ends with this error (and no
+ * `RunEnd`); `call()` rejects with it. `cause` is the signal's reason.
+ *
+ * @example
+ * ```ts
+ * try { await engine.call(prompt, { signal }); } catch (e) { if (e instanceof AbortError) return; throw e; }
+ * ```
+ */
+export class AbortError extends Error {
+  override readonly name = 'AbortError';
+
+  constructor(reason?: unknown) {
+    const why = reason instanceof Error && reason.name !== 'AbortError' ? `: ${reason.message}` : '';
+    super(`The run was aborted${why}`, { cause: reason });
+  }
+}

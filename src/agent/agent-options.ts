@@ -1,0 +1,50 @@
+import type { ChatModel } from '../model/chat-model.js';
+import type { ApprovalHandler } from '../permission/approval.js';
+import type { PermissionPolicy } from '../permission/permission-policy.js';
+import type { SessionStore } from '../session/session-store.js';
+import type { Tool } from '../tools/tool.js';
+import type { ApprovalGrants } from './approval-grants.js';
+
+/** A value, or a function computing it when a run starts (it may be async). */
+export type PerRun<T> = T | (() => T | Promise<T>);
+
+/** Options of a {@link ReActAgent}. Only `model` is required. */
+export interface ReActAgentOptions {
+  /** The agent's name in events: `main` (the default) or a definition's name. */
+  readonly name?: string;
+  readonly model: ChatModel;
+  /** The system prompt, or a function building it at the start of each run. */
+  readonly instructions?: PerRun<string>;
+  /** The tools the model may call, or a function choosing them at the start of each run. */
+  readonly tools?: PerRun<readonly Tool[]>;
+  /** ReAct steps per run (default 30); the last one is made without tools. */
+  readonly maxSteps?: number;
+  /** Where sessions live (default: a private in-memory store). */
+  readonly sessions?: SessionStore;
+  /** The folder tools are confined to (default `process.cwd()`). */
+  readonly workspace?: string;
+  /** Permission rules every tool call passes (default: the built-in defaults only). */
+  readonly permissions?: PermissionPolicy;
+  /** Decides `ask` calls; without one they are rejected. */
+  readonly approve?: ApprovalHandler;
+  /** "Always" approvals, remembered per conversation; share one across a delegation tree. */
+  readonly grants?: ApprovalGrants;
+  /** A tool call that takes longer fails with a timeout result (default 10 minutes). */
+  readonly toolTimeoutMs?: number;
+  /** Set on delegated agents: the task this agent runs. */
+  readonly taskId?: string;
+  /** Set on background tasks: nobody watches, so approvals fail closed. */
+  readonly background?: boolean;
+  /** The conversation a delegated agent serves (default: each run's own session). */
+  readonly rootSessionId?: string;
+}
+
+/**
+ * Options resolved when the agent's first run starts, for agents whose definition loads
+ * lazily (e.g. `engine.agent(name)` before the definitions are read). A failed resolution
+ * fails that run and is tried again by the next.
+ */
+export interface LazyAgentOptions {
+  readonly name: string;
+  readonly load: () => Promise<ReActAgentOptions>;
+}

@@ -1,0 +1,6 @@
+export { AbortError } from './abort-error.js';
+export type { LazyAgentOptions, PerRun, ReActAgentOptions } from './agent-options.js';
+export { ApprovalGrants } from './approval-grants.js';
+export { ReActAgent } from './react-agent.js';
+export type { RunOptions, RunResult } from './run-types.js';
+export { withAbortSignal } from './with-abort-signal.js';

@@ -1,0 +1,79 @@
+import { Observable } from 'rxjs';
+import type { AgentEvent, ToolCallInfo } from '../events/agent-event.js';
+import type { AssistantMessage, ChatMessage } from '../model/chat-message.js';
+import type { ChatRequest, ModelFinish } from '../model/chat-model.js';
+import { estimateTokens } from '../model/estimate-tokens.js';
+import type { RunEnv } from './run-env.js';
+import { parseArguments } from './tool-arguments.js';
+
+/** Sent, on the last allowed step only, after the conversation (never stored). */
+export const FINAL_STEP_NOTE =
+  'You have reached the step limit of this run: tools are no longer available. ' +
+  'Give your final answer now, based on what you have found so far.';
+
+const FINAL_STEP_MESSAGE: ChatMessage = { role: 'system', content: FINAL_STEP_NOTE };
+
+/**
+ * One reasoning step: sends the conversation to the model and streams `ContextSize`,
+ * `ReasonStart`, `ReasonDelta`s (only when streamed) and `ReasonEnd`. The model's answer is
+ * handed to `onFinish` (with the parsed tool calls) before `ReasonEnd` goes out. The last allowed step sends no tools.
+ * A model failure errors this stream; the run turns it into an abnormal `RunEnd`.
+ */
+export function reasonStep$(
+  env: RunEnv,
+  step: number,
+  onFinish: (finish: ModelFinish, toolCalls: readonly ToolCallInfo[]) => void,
+): Observable<AgentEvent> {
+  return new Observable<AgentEvent>((out) => {
+    const { run, settings } = env;
+    const base = { runId: run.runId, agentName: run.agentName, step };
+    const lastStep = step >= settings.maxSteps;
+    const request: ChatRequest = lastStep
+      ? { messages: [...run.messages, FINAL_STEP_MESSAGE] }
+      : { messages: run.messages, tools: env.toolSpecs };
+    const started = performance.now();
+    out.next({
+      type: 'ContextSize',
+      runId: run.runId,
+      agentName: run.agentName,
+      messageCount: request.messages.length,
+      tokenCount: estimateTokens(request.messages),
+    });
+    out.next({ type: 'ReasonStart', ...base });
+    let finish: ModelFinish | undefined;
+    return settings.model.stream(request).subscribe({
+      next: (chunk) => {
+        if (chunk.type === 'finish') finish = chunk;
+        else if (env.streaming) {
+          out.next({ type: 'ReasonDelta', ...base, kind: chunk.type === 'text-delta' ? 'text' : 'thinking', text: chunk.text });
+        }
+      },
+      error: (e: unknown) => out.error(e),
+      complete: () => {
+        if (!finish) {
+          out.error(new Error(`model "${settings.model.id}" ended its response without finishing it`));
+          return;
+        }
+        const toolCalls: ToolCallInfo[] = finish.toolCalls.map((c) => ({
+          callId: c.id,
+          name: c.name,
+          args: parseArguments(c.arguments).value,
+        }));
+        onFinish(finish, toolCalls);
+        const durationMs = Math.round(performance.now() - started);
+        out.next({ type: 'ReasonEnd', ...base, text: finish.text, toolCalls, durationMs });
+        out.complete();
+      },
+    });
+  });
+}
+
+/** The assistant message a response adds to the conversation. */
+export function assistantMessage(finish: ModelFinish, withCalls: boolean): AssistantMessage {
+  if (!withCalls || finish.toolCalls.length === 0) return { role: 'assistant', content: finish.text };
+  return {
+    role: 'assistant',
+    content: finish.text || null,
+    tool_calls: finish.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })),
+  };
+}

@@ -1,0 +1,55 @@
+import { randomUUID } from 'node:crypto';
+import type { RunEndEvent } from '../events/agent-event.js';
+import type { RunMetrics } from '../events/run-metrics.js';
+import type { ChatMessage } from '../model/chat-message.js';
+import type { TokenUsage } from '../model/chat-model.js';
+
+/** The mutable state of one run: its ids, the conversation so far, and its counters. */
+export class RunState {
+  readonly runId = `run_${randomUUID()}`;
+  readonly startedAt = performance.now();
+  /** What the next model request sends: system prompt, history, prompt, this run's turns. */
+  messages: ChatMessage[] = [];
+  steps = 0;
+  text = '';
+  private promptTokens = 0;
+  private completionTokens = 0;
+  private totalTokens = 0;
+  private tasks = 0;
+
+  constructor(
+    readonly agentName: string,
+    readonly sessionId: string,
+  ) {}
+
+  addUsage(usage: TokenUsage | undefined): void {
+    if (!usage) return;
+    this.promptTokens += usage.promptTokens;
+    this.completionTokens += usage.completionTokens;
+    this.totalTokens += usage.totalTokens;
+  }
+
+  /** Adds a child's metrics (its usage and the tasks below it); not its duration. */
+  addMetrics(metrics: RunMetrics): void {
+    this.promptTokens += metrics.promptTokens;
+    this.completionTokens += metrics.completionTokens;
+    this.totalTokens += metrics.totalTokens;
+    this.tasks += metrics.tasks;
+  }
+
+  metrics(): RunMetrics {
+    return {
+      promptTokens: this.promptTokens,
+      completionTokens: this.completionTokens,
+      totalTokens: this.totalTokens,
+      durationMs: Math.round(performance.now() - this.startedAt),
+      tasks: this.tasks,
+    };
+  }
+
+  end(error?: string): RunEndEvent {
+    const base = { type: 'RunEnd' as const, runId: this.runId, agentName: this.agentName, text: this.text };
+    const tail = { metrics: this.metrics(), steps: this.steps };
+    return error === undefined ? { ...base, abnormal: false, ...tail } : { ...base, abnormal: true, error, ...tail };
+  }
+}

@@ -1,0 +1,29 @@
+import type { RunMetrics } from '../events/run-metrics.js';
+
+/** Options of one run (`stream` or `call`). */
+export interface RunOptions {
+  /** Continue this conversation (the agent sees its earlier turns); default: a new session. */
+  readonly sessionId?: string;
+  /** Aborting it stops the run; the stream then errors with `AbortError`. */
+  readonly signal?: AbortSignal;
+  /**
+   * Emit only the run's own lifecycle: no `ReasonDelta`s and nothing forwarded by tools
+   * (no wrapped child events). What a delegated task runs with when its parent is not
+   * streamed. Default false.
+   */
+  readonly quiet?: boolean;
+}
+
+/** What `call()` resolves with: the run's terminal `RunEnd`, plus its ids. */
+export interface RunResult {
+  readonly runId: string;
+  readonly sessionId: string;
+  /** The final answer (empty when the run failed before answering). */
+  readonly text: string;
+  /** True when the run ended on a failure it turned into a result (see `error`). */
+  readonly abnormal: boolean;
+  readonly error?: string;
+  readonly metrics: RunMetrics;
+  /** How many ReAct steps the run made. */
+  readonly steps: number;
+}

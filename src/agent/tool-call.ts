@@ -1,0 +1,107 @@
+import { defaultIfEmpty, defer, from, isObservable, map, Observable, of, switchMap, takeLast, throwError, timeout } from 'rxjs';
+import type { AgentEvent } from '../events/agent-event.js';
+import type { ModelToolCall } from '../model/chat-model.js';
+import type { Tool, ToolContext, ToolResult } from '../tools/tool.js';
+import type { RunEnv } from './run-env.js';
+import { checkArguments, parseArguments } from './tool-arguments.js';
+import { gate$ } from './tool-gate.js';
+
+/**
+ * Runs one tool call as a stream: `ToolCallStart`, any approval events, whatever the tool
+ * emits (a `task`'s wrapped child events), then `ToolCallEnd`. Every failure — invalid JSON,
+ * a schema mismatch, an unknown or refused tool, a throw, a timeout — becomes a result the
+ * model reads; the stream itself never errors. `onResult` receives the text the model reads.
+ * Unsubscribing aborts the tool through its context's signal.
+ */
+export function toolCall$(env: RunEnv, step: number, call: ModelToolCall, onResult: (text: string) => void): Observable<AgentEvent> {
+  return new Observable<AgentEvent>((out) => {
+    const { run } = env;
+    const started = performance.now();
+    const abort = new AbortController();
+    const parsed = parseArguments(call.arguments);
+    const base = { runId: run.runId, agentName: run.agentName, step, callId: call.id, toolName: call.name };
+    out.next({ type: 'ToolCallStart', ...base, args: parsed.value });
+
+    const finish = (result: ToolResult): void => {
+      onResult(result.text);
+      const durationMs = Math.round(performance.now() - started);
+      const error = result.error === undefined ? {} : { error: result.error };
+      out.next({ type: 'ToolCallEnd', ...base, text: result.text, ...error, durationMs });
+      out.complete();
+    };
+
+    const tool = env.tools.get(call.name);
+    if (!parsed.ok) {
+      finish(failed(`The arguments of this ${call.name} call are not valid JSON (${parsed.error}). Nothing was run; call it again with a JSON object.`));
+      return;
+    }
+    if (!tool) {
+      const names = [...env.tools.keys()].join(', ') || 'none';
+      finish(failed(`Unknown tool "${call.name}". Nothing was run. Available tools: ${names}.`));
+      return;
+    }
+    const problems = checkArguments(tool, parsed.value);
+    if (problems !== undefined) {
+      finish(failed(`The arguments of this ${call.name} call do not match its schema: ${problems}. Nothing was run.`));
+      return;
+    }
+    const args = parsed.value as Record<string, unknown>;
+    const emit = (event: AgentEvent): void => {
+      if (env.streaming && !out.closed) out.next(event);
+    };
+    const context = toolContext(env, step, call.id, abort.signal, emit);
+    const subscription = gate$(env, { tool, args, callId: call.id, signal: abort.signal, emit: (e) => out.next(e) })
+      .pipe(switchMap((verdict) => (verdict.allowed ? execute$(tool, args, context, env.settings.toolTimeoutMs) : of(verdict))))
+      .subscribe({
+        next: finish,
+        error: (e: unknown) => finish(failed(`The ${call.name} tool failed: ${(e as Error)?.message ?? String(e)}`)),
+      });
+    return () => {
+      subscription.unsubscribe();
+      abort.abort();
+    };
+  });
+}
+
+function execute$(tool: Tool, args: Record<string, unknown>, context: ToolContext, timeoutMs: number): Observable<ToolResult> {
+  return defer(() => {
+    const value = tool.execute(args, context);
+    if (typeof value === 'string' || isResult(value)) return of(value);
+    return from(value);
+  }).pipe(
+    takeLast(1),
+    defaultIfEmpty(''),
+    map((value) => (typeof value === 'string' ? { text: value } : value)),
+    timeout({
+      first: timeoutMs,
+      with: () => throwError(() => new Error(`it did not finish within ${timeoutMs} ms and was stopped`)),
+    }),
+  );
+}
+
+function isResult(value: unknown): value is ToolResult {
+  return typeof value === 'object' && value !== null && !isObservable(value) && typeof (value as ToolResult).text === 'string';
+}
+
+function failed(text: string): ToolResult {
+  return { text: `ERROR: ${text}`, error: text };
+}
+
+function toolContext(env: RunEnv, step: number, callId: string, signal: AbortSignal, emit: (e: AgentEvent) => void): ToolContext {
+  const { run, settings } = env;
+  return {
+    signal,
+    workspace: settings.workspace,
+    callId,
+    step,
+    runId: run.runId,
+    sessionId: run.sessionId,
+    rootSessionId: env.rootSessionId,
+    agentName: run.agentName,
+    ...(settings.taskId ? { taskId: settings.taskId } : {}),
+    background: settings.background,
+    streaming: env.streaming,
+    emit,
+    addMetrics: (m) => run.addMetrics(m),
+  };
+}

@@ -1,0 +1,101 @@
+import { catchError, defer, from, map, Observable, of, switchMap } from 'rxjs';
+import type { AgentEvent } from '../events/agent-event.js';
+import type { JsonValue } from '../events/json.js';
+import type { ApprovalDecision } from '../permission/approval.js';
+import type { Tool } from '../tools/tool.js';
+import { resolveWorkspacePath } from '../tools/workspace-path.js';
+import type { RunEnv } from './run-env.js';
+
+/** Whether a call may run; when not, what the model and `ToolCallEnd.error` say. */
+export type Verdict = { readonly allowed: true } | { readonly allowed: false; readonly text: string; readonly error: string };
+
+const ALLOWED: Verdict = { allowed: true };
+
+/** The call a gate judges. */
+export interface GateCall {
+  readonly tool: Tool;
+  readonly args: Record<string, unknown>;
+  readonly callId: string;
+  readonly signal: AbortSignal;
+  readonly emit: (event: AgentEvent) => void;
+}
+
+/**
+ * Decides whether one tool call may run: workspace confinement first (only an explicit allow
+ * rule lets a path out), then the permission rules, then, for `ask`, a remembered grant or
+ * the approval handler, with `HITLPending` / `HITLDecided` emitted around it. Synchronous
+ * unless paths must be resolved or a human answers.
+ */
+export function gate$(env: RunEnv, call: GateCall): Observable<Verdict> {
+  const subject$ = call.tool.paths ? confine$(env, call) : of({ subject: call.tool.subject?.(call.args) });
+  return subject$.pipe(
+    switchMap((found) => {
+      if ('denied' in found) return of(found.denied);
+      const decision = env.settings.permissions.evaluate(call.tool.name, found.subject);
+      if (decision.action === 'allow') return of(ALLOWED);
+      if (decision.action === 'deny') return of(refuse(`Permission denied: ${decision.reason}`));
+      if (env.settings.grants.has(env.rootSessionId, call.tool.name, found.subject)) return of(ALLOWED);
+      return ask$(env, call, decision.reason, found.subject);
+    }),
+  );
+}
+
+type Confined = { readonly subject: string | undefined } | { readonly denied: Verdict };
+
+function confine$(env: RunEnv, call: GateCall): Observable<Confined> {
+  const paths = call.tool.paths!(call.args);
+  return defer(() => Promise.all(paths.map((p) => resolveWorkspacePath(env.settings.workspace, p)))).pipe(
+    map((resolved): Confined => {
+      for (const r of resolved) {
+        if (!r.inside && !env.settings.permissions.allowsOutsideWorkspace(call.tool.name, r.absolute)) {
+          return {
+            denied: refuse(
+              `Permission denied: "${r.absolute}" is outside the workspace ${env.settings.workspace}. ` +
+                `Use a path inside the workspace (only an explicit allow rule lets ${call.tool.name} reach outside it).`,
+            ),
+          };
+        }
+      }
+      return { subject: resolved[0]?.relative };
+    }),
+  );
+}
+
+function ask$(env: RunEnv, call: GateCall, reason: string, subject: string | undefined): Observable<Verdict> {
+  const { settings, run } = env;
+  const base = { runId: run.runId, agentName: run.agentName, callId: call.callId, toolName: call.tool.name };
+  const args = call.args as JsonValue;
+  call.emit({ type: 'HITLPending', ...base, args, reason });
+  const decided = (decision: ApprovalDecision): Verdict => {
+    const approved = decision.decision !== 'reject';
+    const comment = decision.comment;
+    call.emit({ type: 'HITLDecided', ...base, decision: approved ? 'approve' : 'reject', ...(comment ? { comment } : {}) });
+    if (decision.decision === 'always') settings.grants.grant(env.rootSessionId, call.tool.name, subject);
+    if (approved) return ALLOWED;
+    return refuse(`The ${call.tool.name} call was rejected${comment ? `: ${comment}` : '.'} Do not retry it unchanged.`);
+  };
+  if (settings.background) {
+    return of(decided({ decision: 'reject', comment: 'a background task cannot ask for approval (fail-closed)' }));
+  }
+  const approve = settings.approve;
+  if (!approve) {
+    return of(decided({ decision: 'reject', comment: 'no approval handler is configured (fail-closed)' }));
+  }
+  const request = { ...base, sessionId: run.sessionId, args, reason, ...(settings.taskId ? { taskId: settings.taskId } : {}) };
+  return defer(() => from(Promise.resolve(approve(request, { signal: call.signal })))).pipe(
+    map((answer) => decided(validDecision(answer))),
+    catchError((e: unknown) =>
+      of(decided({ decision: 'reject', comment: `the approval handler failed: ${(e as Error)?.message ?? e} (fail-closed)` })),
+    ),
+  );
+}
+
+function validDecision(answer: unknown): ApprovalDecision {
+  const d = answer as Partial<ApprovalDecision> | undefined;
+  if (d && (d.decision === 'approve' || d.decision === 'reject' || d.decision === 'always')) return d as ApprovalDecision;
+  return { decision: 'reject', comment: `the approval handler answered ${JSON.stringify(answer)}, not a decision (fail-closed)` };
+}
+
+function refuse(text: string): Verdict {
+  return { allowed: false, text, error: text };
+}

@@ -1,0 +1,37 @@
+import { Observable, Subscription, type MonoTypeOperatorFunction } from 'rxjs';
+import { AbortError } from './abort-error.js';
+
+/**
+ * Ties a stream to an `AbortSignal`: when it aborts, the source is unsubscribed (which stops
+ * the run and everything it started) and the stream errors with {@link AbortError}. A signal
+ * that is already aborted fails the stream before the source starts.
+ *
+ * @example
+ * ```ts
+ * const controller = new AbortController();
+ * agent.stream('hi').pipe(withAbortSignal(controller.signal)).subscribe({ error: console.error });
+ * controller.abort();
+ * ```
+ */
+export function withAbortSignal<T>(signal: AbortSignal | undefined): MonoTypeOperatorFunction<T> {
+  if (!signal) return (source) => source;
+  return (source) =>
+    new Observable<T>((subscriber) => {
+      if (signal.aborted) {
+        subscriber.error(new AbortError(signal.reason));
+        return;
+      }
+      // Created first so an abort fired while the source subscribes still stops it.
+      const inner = new Subscription();
+      const onAbort = (): void => {
+        inner.unsubscribe();
+        subscriber.error(new AbortError(signal.reason));
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      inner.add(source.subscribe(subscriber));
+      return () => {
+        signal.removeEventListener('abort', onAbort);
+        inner.unsubscribe();
+      };
+    });
+}

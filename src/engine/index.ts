@@ -1,0 +1,2 @@
+export { HarnessEngine } from './harness-engine.js';
+export type { HarnessEngineOptions } from './engine-options.js';

@@ -1,0 +1,22 @@
+/**
+ * Usage and timing of a run. A parent's token counts include every child it ran, so the
+ * metrics of the main agent's `RunEnd` are the cost of the whole tree.
+ */
+export interface RunMetrics {
+  readonly promptTokens: number;
+  readonly completionTokens: number;
+  readonly totalTokens: number;
+  /** Wall time of the run in milliseconds. */
+  readonly durationMs: number;
+  /** How many tasks were delegated by this run and below it. */
+  readonly tasks: number;
+}
+
+/** Metrics of a run that has not used anything yet. */
+export const EMPTY_METRICS: RunMetrics = Object.freeze({
+  promptTokens: 0,
+  completionTokens: 0,
+  totalTokens: 0,
+  durationMs: 0,
+  tasks: 0,
+});

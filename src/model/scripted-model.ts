@@ -1,0 +1,127 @@
+import { asyncScheduler, concatMap, defer, from, map, Observable, throwError, timer, type SchedulerLike } from 'rxjs';
+import type { JsonValue } from '../events/json.js';
+import type { ChatModel, ChatRequest, ModelChunk, ModelFinish, TokenUsage } from './chat-model.js';
+import { estimateTokens } from './estimate-tokens.js';
+import { ModelError } from './model-error.js';
+
+/** A tool call a scripted reply makes; a string `args` is sent raw (it may be invalid JSON). */
+export interface ScriptedToolCall {
+  readonly id?: string;
+  readonly name: string;
+  readonly args: JsonValue;
+}
+
+/** One scripted model response. */
+export interface ScriptedReply {
+  readonly text?: string;
+  readonly thinking?: string;
+  readonly toolCalls?: readonly ScriptedToolCall[];
+  /** Usage to report; missing fields are estimated from the text (four characters a token). */
+  readonly usage?: Partial<TokenUsage>;
+  /** Wait before the first chunk, in milliseconds (on the model's scheduler). */
+  readonly delayMs?: number;
+  /** Wait between chunks; overrides the model's default. */
+  readonly chunkDelayMs?: number;
+  /** Characters per streamed delta; overrides the model's default. */
+  readonly chunkSize?: number;
+  /** Fail the request with a `ModelError` carrying this message (after the delay). */
+  readonly error?: string;
+}
+
+/** Chooses the reply to a request: a pure function of the request makes a deterministic model. */
+export type ScriptedResponder = (request: ChatRequest, context: { readonly index: number }) => ScriptedReply;
+
+/** Options of {@link ScriptedModel}. */
+export interface ScriptedModelOptions {
+  readonly id?: string;
+  /** Scheduler for delays: pass a `TestScheduler` for virtual time. Default `asyncScheduler`. */
+  readonly scheduler?: SchedulerLike;
+  /** Default wait between chunks (0: every chunk at once). */
+  readonly chunkDelayMs?: number;
+  /** Default characters per delta (default 24). */
+  readonly chunkSize?: number;
+}
+
+/**
+ * A deterministic {@link ChatModel} that plays a script: a list of replies taken in order,
+ * or a responder that picks a reply from the request. It streams text in chunks with
+ * optional delays (on an injectable scheduler), so it drives the offline demo and tests
+ * without a network. Every request is kept in `requests`.
+ *
+ * @example
+ * ```ts
+ * const model = new ScriptedModel([
+ *   { toolCalls: [{ name: 'read', args: { path: 'README.md' } }] },
+ *   { text: 'The README describes rxharness.' },
+ * ]);
+ * ```
+ */
+export class ScriptedModel implements ChatModel {
+  readonly id: string;
+  /** Every request received, in order. */
+  readonly requests: ChatRequest[] = [];
+  private readonly scheduler: SchedulerLike;
+
+  constructor(
+    private readonly script: readonly ScriptedReply[] | ScriptedResponder,
+    private readonly options: ScriptedModelOptions = {},
+  ) {
+    this.id = options.id ?? 'scripted';
+    this.scheduler = options.scheduler ?? asyncScheduler;
+  }
+
+  stream(request: ChatRequest): Observable<ModelChunk> {
+    return defer(() => {
+      const index = this.requests.push(request) - 1;
+      const reply = typeof this.script === 'function' ? this.script(request, { index }) : this.script[index];
+      if (!reply) {
+        return throwError(() => new ModelError(`ScriptedModel "${this.id}": no reply scripted for request #${index + 1}`));
+      }
+      const chunks = toChunks(reply, request, index, reply.chunkSize ?? this.options.chunkSize ?? 24);
+      const failure = reply.error;
+      const all$ = failure === undefined ? from(chunks) : from([...chunks.slice(0, -1), failure]);
+      const first = reply.delayMs ?? 0;
+      const gap = reply.chunkDelayMs ?? this.options.chunkDelayMs ?? 0;
+      const timed$ =
+        first === 0 && gap === 0
+          ? all$
+          : all$.pipe(concatMap((c, i) => timer(i === 0 ? first : gap, this.scheduler).pipe(map(() => c))));
+      return timed$.pipe(
+        map((c) => {
+          if (typeof c === 'string') throw new ModelError(c);
+          return c;
+        }),
+      );
+    });
+  }
+}
+
+function toChunks(reply: ScriptedReply, request: ChatRequest, index: number, size: number): ModelChunk[] {
+  const chunks: ModelChunk[] = [];
+  for (const piece of split(reply.thinking ?? '', size)) chunks.push({ type: 'thinking-delta', text: piece });
+  const text = reply.text ?? '';
+  for (const piece of split(text, size)) chunks.push({ type: 'text-delta', text: piece });
+  const toolCalls = (reply.toolCalls ?? []).map((c, i) => ({
+    id: c.id ?? `call_${index + 1}_${i + 1}`,
+    name: c.name,
+    arguments: typeof c.args === 'string' ? c.args : JSON.stringify(c.args),
+  }));
+  const completion = Math.ceil((text.length + (reply.thinking?.length ?? 0)) / 4) + toolCalls.length * 8;
+  const prompt = reply.usage?.promptTokens ?? estimateTokens(request.messages);
+  const done = reply.usage?.completionTokens ?? completion;
+  const finish: ModelFinish = {
+    type: 'finish',
+    text,
+    toolCalls,
+    usage: { promptTokens: prompt, completionTokens: done, totalTokens: reply.usage?.totalTokens ?? prompt + done },
+    finishReason: toolCalls.length ? 'tool_calls' : 'stop',
+  };
+  chunks.push(finish);
+  return chunks;
+}
+
+function split(text: string, size: number): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
+  return out;
+}

@@ -1,0 +1,18 @@
+import type { PermissionRule } from './permission-rule.js';
+
+const FILE_TOOLS = ['read', 'write', 'edit'] as const;
+const OPEN_TOOLS = ['read', 'list', 'glob', 'grep', 'write', 'edit', 'todo'] as const;
+
+/**
+ * The rules used when no user rule matches a call: reading, listing, searching, writing and
+ * planning are allowed (inside the workspace: confinement is checked separately), `.env` and
+ * `.env.*` files at any depth ask because they tend to hold secrets, and `bash` asks.
+ * Every user rule ranks above these, whatever its priority.
+ */
+export const DEFAULT_RULES: readonly PermissionRule[] = Object.freeze([
+  ...OPEN_TOOLS.map((tool) => Object.freeze<PermissionRule>({ tool, action: 'allow' })),
+  ...FILE_TOOLS.flatMap((tool) =>
+    ['**/.env', '**/.env.*'].map((pattern) => Object.freeze<PermissionRule>({ tool, action: 'ask', pattern })),
+  ),
+  Object.freeze<PermissionRule>({ tool: 'bash', action: 'ask' }),
+]);

@@ -1,0 +1,45 @@
+/** What a matching rule does with a tool call: run it, refuse it, or ask a human first. */
+export type PermissionAction = 'allow' | 'deny' | 'ask';
+
+/** Every {@link PermissionAction}, in the order they beat each other at equal priority. */
+export const PERMISSION_ACTIONS: readonly PermissionAction[] = Object.freeze(['deny', 'ask', 'allow']);
+
+/**
+ * One permission rule. A rule matches a call when `tool` names the tool (or is `*`) and,
+ * if it has a `pattern`, the glob matches the call's subject (its command, path or url).
+ * Among matching rules the highest `priority` (default 0) wins; at equal priority deny
+ * beats ask beats allow.
+ *
+ * @example
+ * ```ts
+ * const rules: PermissionRule[] = [
+ *   { tool: 'bash', action: 'allow', pattern: 'git *' },
+ *   { tool: 'bash', action: 'deny', pattern: 'rm *', priority: 10 },
+ * ];
+ * ```
+ */
+export interface PermissionRule {
+  /** A tool name, or `*` for every tool. */
+  readonly tool: string;
+  readonly action: PermissionAction;
+  /** A glob matched against the call's subject; without it the rule matches every call. */
+  readonly pattern?: string;
+  /** Higher wins; default 0. */
+  readonly priority?: number;
+}
+
+/**
+ * A rule as a short, human-readable text, used in permission reasons.
+ *
+ * @example
+ * ```ts
+ * describeRule({ tool: 'bash', action: 'deny', pattern: 'rm *' });
+ * // '{tool: bash, action: deny, pattern: rm *}'
+ * ```
+ */
+export function describeRule(rule: PermissionRule): string {
+  const parts = [`tool: ${rule.tool}`, `action: ${rule.action}`];
+  if (rule.pattern !== undefined) parts.push(`pattern: ${rule.pattern}`);
+  if (rule.priority !== undefined) parts.push(`priority: ${rule.priority}`);
+  return `{${parts.join(', ')}}`;
+}

@@ -1,0 +1,21 @@
+import type { ChatMessage } from '../model/chat-message.js';
+
+/** A value now, or later. Stores may answer synchronously, which keeps runs synchronous too. */
+export type MaybePromise<T> = T | Promise<T>;
+
+/**
+ * Where conversations live. A session is an append-only list of messages (never the system
+ * prompt, which is rebuilt for every run). The main agent and delegated tasks use the same
+ * store, so a store that survives restarts lets both continue after one.
+ *
+ * @example
+ * ```ts
+ * const engine = new HarnessEngine({ model, sessions: new FileSessionStore('/srv/project') });
+ * ```
+ */
+export interface SessionStore {
+  /** The session's messages in order; an unknown session is empty. */
+  load(sessionId: string): MaybePromise<readonly ChatMessage[]>;
+  /** Appends messages to the session (creating it). Writes of one session keep their order. */
+  append(sessionId: string, messages: readonly ChatMessage[]): MaybePromise<void>;
+}

@@ -1,0 +1,50 @@
+import type { PermissionRule } from '../permission/index.js';
+
+/**
+ * Where a definition came from: shipped with the package, the workspace's
+ * `.rxharness/agents/`, the user's `~/.rxharness/agents/`, an extra folder from
+ * `agentDirs`, or code (`defineAgent`, the `generate` tool).
+ */
+export type AgentSource = 'builtin' | 'workspace' | 'user' | 'dir' | 'runtime';
+
+/** What an agent name must match: letters, digits, `_` and `-`. */
+export const AGENT_NAME_PATTERN = /^[a-zA-Z0-9_-]+$/;
+
+/**
+ * A subagent: who it is, what it may use, and the system prompt it runs with. Built by
+ * {@link parseAgentMarkdown} from a Markdown file with YAML front matter, or by
+ * {@link defineAgent} in code; always validated and frozen.
+ */
+export interface AgentDefinition {
+  /** Identity, from the front matter only (never the file name). */
+  readonly name: string;
+  /** What the agent is for; the main agent reads it when choosing whom to delegate to. */
+  readonly description: string;
+  /** The Markdown body, trimmed; never empty. */
+  readonly systemPrompt: string;
+  /** Allowed tools. `undefined`, `[]` or `['*']` mean every tool the parent has. */
+  readonly tools?: readonly string[];
+  /** Tools taken away even when `tools` allows them. */
+  readonly disallowedTools?: readonly string[];
+  /** A model name from the engine's `models`; the parent's model when absent. */
+  readonly model?: string;
+  /** ReAct step limit for a run of this agent (a positive integer); the engine's when absent. */
+  readonly maxSteps?: number;
+  /** Hidden agents are left out of listings and tool descriptions but can run by name. */
+  readonly hidden: boolean;
+  /** Disabled agents are left out of listings. */
+  readonly enabled: boolean;
+  /** The agent's own permission rules, layered above the engine's. */
+  readonly permissionRules: readonly PermissionRule[];
+  readonly source: AgentSource;
+  /** Absolute path of the file it was read from, if any. */
+  readonly file?: string;
+  /** Front-matter keys this version does not know: kept (and written back) but ignored. */
+  readonly extra: Readonly<Record<string, unknown>>;
+}
+
+/** Where a definition being parsed comes from; `file` also labels error messages. */
+export interface AgentOrigin {
+  readonly source: AgentSource;
+  readonly file?: string;
+}

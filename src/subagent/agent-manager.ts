@@ -1,0 +1,113 @@
+import type { AgentDefinition } from './agent-definition.js';
+import type { AgentDiagnostic } from './agent-diagnostic.js';
+import { type AgentDir, discoverAgents } from './discover-agents.js';
+import { normalizeDefinition } from './normalize-definition.js';
+import { unknownToolDiagnostics } from './unknown-tool-diagnostics.js';
+import { UnknownAgentError } from './unknown-agent-error.js';
+
+/** Options of {@link AgentManager}. */
+export interface AgentManagerOptions {
+  /** Folders to discover, in priority order (see {@link standardAgentDirs}). */
+  readonly dirs: readonly AgentDir[];
+  /** When given, definitions naming other tools get a diagnostic (and still load). */
+  readonly knownTools?: readonly string[];
+}
+
+/**
+ * The catalogue of subagent definitions (`engine.agents`). Discovery runs once, lazily, on
+ * the first call that needs it. Definitions added in code always take precedence over
+ * discovered files of the same name, whether added before or after discovery: `add`
+ * replaces any same-named definition, and one registered by `addIfAbsent` before discovery
+ * is not overwritten by a file found later.
+ *
+ * @example
+ * ```ts
+ * const agents = new AgentManager({ dirs: standardAgentDirs({ workspace: process.cwd() }) });
+ * for (const a of await agents.list()) console.log(a.name, '-', a.description);
+ * const explore = await agents.require('explore');
+ * ```
+ */
+export class AgentManager {
+  readonly #dirs: readonly AgentDir[];
+  readonly #knownTools: readonly string[] | undefined;
+  readonly #discovered = new Map<string, AgentDefinition>();
+  readonly #added = new Map<string, AgentDefinition>();
+  readonly #discoveryDiagnostics: AgentDiagnostic[] = [];
+  readonly #addedDiagnostics = new Map<string, readonly AgentDiagnostic[]>();
+  #loading: Promise<void> | undefined;
+
+  constructor(options: AgentManagerOptions) {
+    this.#dirs = Object.freeze([...options.dirs]);
+    this.#knownTools = options.knownTools === undefined ? undefined : Object.freeze([...options.knownTools]);
+  }
+
+  /** Discovers the folders once; later and concurrent calls share the same discovery. Never rejects. */
+  load(): Promise<void> {
+    this.#loading ??= this.#discover();
+    return this.#loading;
+  }
+
+  /**
+   * Registers a definition, replacing any of the same name (discovered or added).
+   *
+   * @throws DefinitionError when `definition` is not a valid definition.
+   */
+  add(definition: AgentDefinition): void {
+    const valid = normalizeDefinition(definition);
+    this.#added.set(valid.name, valid);
+    this.#addedDiagnostics.set(valid.name, this.#toolDiagnostics(valid));
+  }
+
+  /**
+   * Registers a definition unless one of that name is already known (added, or discovered if
+   * discovery has run). Returns whether it was added.
+   *
+   * @throws DefinitionError when `definition` is not a valid definition.
+   */
+  addIfAbsent(definition: AgentDefinition): boolean {
+    if (this.#added.has(definition.name) || this.#discovered.has(definition.name)) return false;
+    this.add(definition);
+    return true;
+  }
+
+  /** Finds any definition by name, hidden and disabled ones included. */
+  async get(name: string): Promise<AgentDefinition | undefined> {
+    await this.load();
+    return this.#added.get(name) ?? this.#discovered.get(name);
+  }
+
+  /** Like {@link AgentManager.get}, but throws {@link UnknownAgentError} (listing the visible agents) when none exists. */
+  async require(name: string): Promise<AgentDefinition> {
+    const definition = await this.get(name);
+    if (definition !== undefined) return definition;
+    throw new UnknownAgentError(name, (await this.list()).map((agent) => agent.name));
+  }
+
+  /** The visible definitions (not hidden, enabled), sorted by name. */
+  async list(): Promise<AgentDefinition[]> {
+    await this.load();
+    const all = new Map([...this.#discovered, ...this.#added]);
+    return [...all.values()]
+      .filter((agent) => !agent.hidden && agent.enabled)
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  /** Files skipped during discovery and why, plus unknown-tool warnings. */
+  async diagnostics(): Promise<readonly AgentDiagnostic[]> {
+    await this.load();
+    return Object.freeze([...this.#discoveryDiagnostics, ...[...this.#addedDiagnostics.values()].flat()]);
+  }
+
+  async #discover(): Promise<void> {
+    const { definitions, diagnostics } = await discoverAgents(this.#dirs);
+    this.#discoveryDiagnostics.push(...diagnostics);
+    for (const definition of definitions) {
+      this.#discovered.set(definition.name, definition);
+      this.#discoveryDiagnostics.push(...this.#toolDiagnostics(definition));
+    }
+  }
+
+  #toolDiagnostics(definition: AgentDefinition): readonly AgentDiagnostic[] {
+    return this.#knownTools === undefined ? [] : unknownToolDiagnostics(definition, this.#knownTools);
+  }
+}

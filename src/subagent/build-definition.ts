@@ -1,0 +1,121 @@
+import { parsePermissionRules, type PermissionRule } from '../permission/index.js';
+import { AGENT_NAME_PATTERN, type AgentDefinition, type AgentOrigin } from './agent-definition.js';
+import { DefinitionError } from './definition-error.js';
+import { describeValue, toToolList } from './value-checks.js';
+
+/** The keys a definition understands; anything else is kept in `extra`. */
+export const KNOWN_KEYS: readonly string[] = Object.freeze([
+  'name', 'description', 'tools', 'disallowedTools', 'model', 'maxSteps', 'hidden', 'enabled', 'permissionRules',
+]);
+
+// Definitions this module built: already valid, so handing one back needs no second check.
+const built = new WeakSet<AgentDefinition>();
+
+/** Whether a definition was built (and so validated) by {@link buildDefinition}. */
+export function isBuiltDefinition(definition: AgentDefinition): boolean {
+  return built.has(definition);
+}
+
+/** Where the raw values came from, so messages name what the user actually wrote. */
+export interface BuildContext {
+  readonly origin: AgentOrigin;
+  /** `front matter` for files, `definition` for code. */
+  readonly holder: string;
+  /** How to name the system prompt when it is empty. */
+  readonly promptLabel: string;
+}
+
+/**
+ * Validates raw fields (front matter, or `defineAgent` input) and the system prompt into a
+ * frozen {@link AgentDefinition}. Keys outside {@link KNOWN_KEYS} go to `extra`. `null`
+ * counts as absent, because `tools:` with nothing after it loads as `null`.
+ *
+ * @throws DefinitionError naming the first problem found.
+ */
+export function buildDefinition(fields: Readonly<Record<string, unknown>>, systemPrompt: unknown, context: BuildContext): AgentDefinition {
+  const { origin, holder } = context;
+  const rawName = fields['name'];
+  const where = origin.file ?? (typeof rawName === 'string' && rawName !== '' ? `agent "${rawName}"` : 'agent definition');
+  const fail = (reason: string): never => {
+    throw new DefinitionError(where, reason, origin.file === undefined ? {} : { file: origin.file });
+  };
+  const present = (key: string): boolean => fields[key] !== undefined && fields[key] !== null;
+
+  const name = requiredText(fields, 'name', holder, fail);
+  if (!AGENT_NAME_PATTERN.test(name)) {
+    fail(`"name" must contain only letters, digits, "_" and "-" (got ${JSON.stringify(name)})`);
+  }
+  const description = requiredText(fields, 'description', holder, fail).trim();
+  if (description === '') fail('"description" is empty');
+  if (typeof systemPrompt !== 'string') fail(`${context.promptLabel} must be a string, got ${describeValue(systemPrompt)}`);
+  const prompt = (systemPrompt as string).trim();
+  if (prompt === '') fail(`${context.promptLabel} is empty: it is the agent's system prompt`);
+
+  const definition: { -readonly [K in keyof AgentDefinition]: AgentDefinition[K] } = {
+    name,
+    description,
+    systemPrompt: prompt,
+    hidden: optionalBoolean(fields, 'hidden', false, fail),
+    enabled: optionalBoolean(fields, 'enabled', true, fail),
+    permissionRules: present('permissionRules') ? rules(fields['permissionRules'], fail) : Object.freeze([]),
+    source: origin.source,
+    extra: extraOf(fields),
+  };
+  for (const key of ['tools', 'disallowedTools'] as const) {
+    if (!present(key)) continue;
+    const list = toToolList(key, fields[key]);
+    definition[key] = typeof list === 'string' ? fail(list) : list;
+  }
+  if (present('model')) {
+    const model = fields['model'];
+    if (typeof model !== 'string' || model.trim() === '') {
+      fail(`"model" must be a model name (a non-empty string), got ${describeValue(model)}`);
+    }
+    definition.model = (model as string).trim();
+  }
+  if (present('maxSteps')) {
+    const steps = fields['maxSteps'];
+    if (typeof steps !== 'number' || !Number.isInteger(steps) || steps < 1) {
+      fail(`"maxSteps" must be a positive integer, got ${describeValue(steps)}`);
+    }
+    definition.maxSteps = steps as number;
+  }
+  if (origin.file !== undefined) definition.file = origin.file;
+  const frozen = Object.freeze(definition);
+  built.add(frozen);
+  return frozen;
+}
+
+function requiredText(fields: Readonly<Record<string, unknown>>, key: string, holder: string, fail: (reason: string) => never): string {
+  const value = fields[key];
+  if (value === undefined || value === null || value === '') fail(`${holder} has no "${key}"`);
+  if (typeof value !== 'string') {
+    const hint = typeof value === 'number' || typeof value === 'boolean' ? ' (put it in quotes)' : '';
+    fail(`"${key}" must be a string, got ${describeValue(value)}${hint}`);
+  }
+  return value as string;
+}
+
+function optionalBoolean(fields: Readonly<Record<string, unknown>>, key: string, fallback: boolean, fail: (reason: string) => never): boolean {
+  const value = fields[key];
+  if (value === undefined || value === null) return fallback;
+  if (typeof value !== 'boolean') fail(`"${key}" must be true or false, got ${describeValue(value)}`);
+  return value as boolean;
+}
+
+function rules(value: unknown, fail: (reason: string) => never): readonly PermissionRule[] {
+  try {
+    // The location prefix comes from DefinitionError; the rule parser only names the key.
+    return Object.freeze(parsePermissionRules(value, '"permissionRules"'));
+  } catch (error) {
+    return fail(error instanceof Error ? error.message : String(error));
+  }
+}
+
+function extraOf(fields: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
+  const extra: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(fields)) {
+    if (!KNOWN_KEYS.includes(key)) extra[key] = value;
+  }
+  return Object.freeze(extra);
+}

@@ -1,0 +1,25 @@
+/**
+ * An agent definition that cannot be used: bad front matter, a missing required field, a
+ * value of the wrong type. The message says what is wrong and where
+ * (`agents/x.md: front matter has no "name"`).
+ */
+export class DefinitionError extends Error {
+  override readonly name = 'DefinitionError';
+  /** The file the definition came from, when it came from one. */
+  readonly file: string | undefined;
+  /** What is wrong, without the location prefix. */
+  readonly reason: string;
+  /** The 1-based line in `file` the problem is on, when known (YAML syntax errors). */
+  readonly line: number | undefined;
+
+  /**
+   * @param where - how to name the definition in the message (its file, or a label)
+   * @param reason - what is wrong
+   */
+  constructor(where: string, reason: string, options: { file?: string; line?: number } = {}) {
+    super(`${where}: ${reason}`);
+    this.file = options.file;
+    this.reason = reason;
+    this.line = options.line;
+  }
+}

@@ -1,0 +1,55 @@
+import { load } from 'js-yaml';
+import { DefinitionError } from './definition-error.js';
+import { describeValue, isPlainRecord } from './value-checks.js';
+
+/** A Markdown file split into its front matter (loaded) and body. */
+export interface FrontMatterDocument {
+  readonly data: Readonly<Record<string, unknown>>;
+  /** Everything after the closing `---` line, with line endings normalised to `\n`. */
+  readonly body: string;
+}
+
+const FENCE = /^---[ \t]*$/;
+const BLANK_OR_COMMENT = /^\s*(#.*)?$/;
+
+/**
+ * Splits `---` front matter off a Markdown text and loads it as YAML. The fence must be the
+ * very first line (after an optional BOM); CRLF line endings are fine.
+ *
+ * @param where - names the text in error messages (usually its file)
+ * @throws DefinitionError when there is no front matter, it is not closed, is not valid YAML
+ * (the message gives the file line), or is not a mapping.
+ */
+export function readFrontMatter(text: string, where: string, file?: string): FrontMatterDocument {
+  const fail = (reason: string, line?: number): never => {
+    throw new DefinitionError(where, reason, { ...(file === undefined ? {} : { file }), ...(line === undefined ? {} : { line }) });
+  };
+  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+  if (!FENCE.test(lines[0] ?? '')) {
+    fail('has no front matter: the file must start with a "---" line, then YAML (name, description...), then a closing "---" line');
+  }
+  const close = lines.findIndex((line, index) => index > 0 && FENCE.test(line));
+  if (close < 0) fail('front matter is not closed: no "---" line after the opening one');
+
+  const yamlLines = lines.slice(1, close);
+  // js-yaml refuses an empty document; an empty front matter simply has no keys.
+  const data = yamlLines.every((line) => BLANK_OR_COMMENT.test(line)) ? {} : loadYaml(yamlLines.join('\n'), fail);
+  if (!isPlainRecord(data)) {
+    fail(`front matter must be a YAML mapping of keys (like "name: reviewer"), got ${describeValue(data)}`);
+  }
+  return { data: data as Record<string, unknown>, body: lines.slice(close + 1).join('\n') };
+}
+
+function loadYaml(source: string, fail: (reason: string, line?: number) => never): unknown {
+  try {
+    return load(source);
+  } catch (error) {
+    const { reason, mark } = error as { reason?: unknown; mark?: { line?: unknown; column?: unknown } };
+    const message = typeof reason === 'string' ? reason : error instanceof Error ? error.message : String(error);
+    if (typeof mark?.line !== 'number') return fail(`invalid YAML in front matter: ${message}`);
+    // The mark counts from the front matter's first line (0-based); the file has the fence above it.
+    const line = mark.line + 2;
+    const column = typeof mark.column === 'number' ? `, column ${mark.column + 1}` : '';
+    return fail(`invalid YAML in front matter at line ${line}${column}: ${message}`, line);
+  }
+}

@@ -1,0 +1,70 @@
+import type { Dirent } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { AgentDiagnostic } from './agent-diagnostic.js';
+
+/**
+ * How deep discovery looks: files directly in a scanned folder are depth 1, files in its
+ * subfolders depth 2, one level further depth 3. Deeper files are not read.
+ */
+export const MAX_AGENT_DEPTH = 3;
+
+/**
+ * The `*.md` files under `root`, at most {@link MAX_AGENT_DEPTH} deep, skipping names that
+ * start with `.`. Order is deterministic: within a folder its files come first (sorted by
+ * name, by code unit), then each subfolder's files in the same way. A missing root gives no
+ * files and no diagnostic; anything else that cannot be read becomes a diagnostic.
+ */
+export async function listMarkdownFiles(root: string, diagnostics: AgentDiagnostic[]): Promise<string[]> {
+  const files: string[] = [];
+  await walk(root, 1, files, diagnostics);
+  return files;
+}
+
+async function walk(dir: string, depth: number, files: string[], diagnostics: AgentDiagnostic[]): Promise<void> {
+  let entries: Dirent[];
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return;
+    const reason = code === 'ENOTDIR' ? 'is not a folder' : `cannot read folder: ${messageOf(error)}`;
+    diagnostics.push({ file: dir, reason });
+    return;
+  }
+  const folders: string[] = [];
+  for (const entry of entries.sort((a, b) => compare(a.name, b.name))) {
+    if (entry.name.startsWith('.')) continue;
+    const path = join(dir, entry.name);
+    const kind = await kindOf(entry, path);
+    if (kind === 'file' && entry.name.endsWith('.md')) files.push(path);
+    else if (kind === 'folder' && depth < MAX_AGENT_DEPTH) folders.push(path);
+    else if (kind === 'broken' && entry.name.endsWith('.md')) {
+      diagnostics.push({ file: path, reason: 'is a broken symbolic link' });
+    }
+  }
+  for (const folder of folders) await walk(folder, depth + 1, files, diagnostics);
+}
+
+// Symbolic links are followed (a shared agents folder is often linked in); the depth limit
+// keeps a link loop from running away.
+async function kindOf(entry: Dirent, path: string): Promise<'file' | 'folder' | 'broken' | 'other'> {
+  if (entry.isFile()) return 'file';
+  if (entry.isDirectory()) return 'folder';
+  if (!entry.isSymbolicLink()) return 'other';
+  try {
+    const target = await stat(path);
+    return target.isFile() ? 'file' : target.isDirectory() ? 'folder' : 'other';
+  } catch {
+    return 'broken';
+  }
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The message of an unknown thrown value. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

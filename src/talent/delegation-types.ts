@@ -1,0 +1,51 @@
+import type { Observable } from 'rxjs';
+import type { ChatModel } from '../model/chat-model.js';
+import type { PermissionPolicy } from '../permission/permission-policy.js';
+import type { AgentDefinition } from '../subagent/agent-definition.js';
+import type { ToolContext } from '../tools/tool.js';
+import type { TaskResultFields } from './task-result-format.js';
+
+/** Everything that makes one agent of a delegation tree, before it is built. */
+export interface AgentSpec {
+  readonly name: string;
+  /** 0 for the main agent, parent's depth + 1 for a child. */
+  readonly depth: number;
+  readonly model: ChatModel;
+  /** The role prompt: the main prompt or a definition's body. */
+  readonly instructions: string;
+  /** Every tool the agent holds, delegation tools included. */
+  readonly toolNames: readonly string[];
+  readonly policy: PermissionPolicy;
+  readonly maxSteps: number;
+  readonly taskId?: string;
+  readonly background: boolean;
+  /** The conversation this agent serves (the main agent's session). */
+  readonly rootSessionId?: string;
+}
+
+/** One task the model asked for. */
+export interface TaskRequest {
+  readonly agentName: string;
+  readonly prompt: string;
+  readonly description: string;
+  /** The multitask `index` (1 for `task`). */
+  readonly index: number;
+  readonly multitask: boolean;
+  readonly background?: boolean;
+  /** Continue this earlier task's session instead of starting a new one. */
+  readonly resumeTaskId?: string;
+}
+
+/** What the delegation tools need from the engine. */
+export interface Delegation {
+  readonly maxDepth: number;
+  /** Children of one `multitask` running at once; 0 = no limit. */
+  readonly poolSize: number;
+  /** The agents the tool descriptions list (hidden and disabled left out). */
+  visibleAgents(): Promise<readonly AgentDefinition[]>;
+  /**
+   * Runs one task to its result. While the parent is streamed, the child's events are
+   * wrapped and forwarded through `context.emit`. Never errors: failures are results.
+   */
+  runTask(parent: AgentSpec, request: TaskRequest, context: ToolContext): Observable<TaskResultFields>;
+}

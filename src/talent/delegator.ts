@@ -1,0 +1,149 @@
+import { randomUUID } from 'node:crypto';
+import { catchError, defer, map, type Observable, of, switchMap } from 'rxjs';
+import type { ApprovalGrants } from '../agent/approval-grants.js';
+import type { ReActAgentOptions } from '../agent/agent-options.js';
+import { ReActAgent } from '../agent/react-agent.js';
+import type { ChatModel } from '../model/chat-model.js';
+import type { ApprovalHandler } from '../permission/approval.js';
+import type { AgentDefinition } from '../subagent/agent-definition.js';
+import type { AgentManager } from '../subagent/agent-manager.js';
+import { isDelegationTool } from '../subagent/delegation-tool-names.js';
+import { narrowTools } from '../subagent/narrow-tools.js';
+import type { SessionStore } from '../session/session-store.js';
+import type { Tool, ToolContext } from '../tools/tool.js';
+import { agentList, delegationInstructions, environmentFacts } from './delegation-prompts.js';
+import type { AgentSpec, Delegation, TaskRequest } from './delegation-types.js';
+import { createMultitaskTool } from './multitask-tool.js';
+import { runChild$ } from './run-child.js';
+import { truncate, type TaskResultFields } from './task-result-format.js';
+import { createTaskTool } from './task-tool.js';
+import type { TaskTracker } from './task-tracker.js';
+
+/** Engine-wide parts every agent of the tree shares. */
+export interface DelegatorOptions {
+  readonly agents: AgentManager;
+  /** Every non-delegation tool, by name (built-ins and custom tools, minus disabled ones). */
+  readonly toolbox: ReadonlyMap<string, Tool>;
+  readonly models: Readonly<Record<string, ChatModel>>;
+  readonly sessions: SessionStore;
+  readonly workspace: string;
+  readonly approve: ApprovalHandler | undefined;
+  readonly grants: ApprovalGrants;
+  readonly toolTimeoutMs: number | undefined;
+  readonly maxDepth: number;
+  readonly poolSize: number;
+  readonly maxResultChars: number;
+  readonly disabledTools: readonly string[];
+  readonly tracker: TaskTracker;
+}
+
+/**
+ * Builds the agents of a delegation tree from their specs and runs delegated tasks: it
+ * resolves the definition, narrows the child's tools, picks its model and permissions,
+ * and runs it through {@link runChild$}.
+ */
+export class Delegator implements Delegation {
+  readonly maxDepth: number;
+  readonly poolSize: number;
+
+  constructor(private readonly o: DelegatorOptions) {
+    this.maxDepth = o.maxDepth;
+    this.poolSize = o.poolSize;
+  }
+
+  visibleAgents(): Promise<readonly AgentDefinition[]> {
+    return this.o.agents.list();
+  }
+
+  /** A ReActAgent for a spec. */
+  build(spec: AgentSpec): ReActAgent {
+    return new ReActAgent(this.agentOptions(spec));
+  }
+
+  /** The options of a spec's agent: delegation tools bound to the spec, others from the toolbox. */
+  agentOptions(spec: AgentSpec): ReActAgentOptions {
+    const o = this.o;
+    const delegates = spec.toolNames.some(isDelegationTool);
+    const base = spec.toolNames.filter((n) => !isDelegationTool(n)).map((n) => o.toolbox.get(n)!);
+    const role = `${spec.instructions}\n\n${environmentFacts(o.workspace)}`;
+    return {
+      name: spec.name,
+      model: spec.model,
+      maxSteps: spec.maxSteps,
+      sessions: o.sessions,
+      workspace: o.workspace,
+      permissions: spec.policy,
+      approve: o.approve,
+      grants: o.grants,
+      toolTimeoutMs: o.toolTimeoutMs,
+      taskId: spec.taskId,
+      background: spec.background,
+      rootSessionId: spec.rootSessionId,
+      // Only delegating agents need the (async) agent list; the others stay synchronous.
+      instructions: delegates ? async () => `${role}\n\n${delegationInstructions(await this.visibleAgents(), o.poolSize)}` : role,
+      tools: delegates ? async () => [...base, ...this.delegationTools(spec, await this.visibleAgents())] : base,
+    };
+  }
+
+  /** The spec of a child of `parent` running `definition`; throws when its model is unknown. */
+  childSpec(parent: AgentSpec, definition: AgentDefinition, ids: { taskId?: string; rootSessionId?: string; background?: boolean }): AgentSpec {
+    const depth = parent.depth + 1;
+    const model = definition.model === undefined ? parent.model : this.o.models[definition.model];
+    if (!model) {
+      const known = Object.keys(this.o.models).join(', ') || 'none';
+      throw new Error(`agent "${definition.name}" asks for model "${definition.model}", which the engine does not have (models: ${known})`);
+    }
+    const toolNames = narrowTools({
+      parentTools: parent.toolNames,
+      tools: definition.tools,
+      disallowedTools: definition.disallowedTools,
+      disabledTools: this.o.disabledTools,
+      canDelegate: depth < this.o.maxDepth,
+    });
+    return {
+      name: definition.name,
+      depth,
+      model,
+      instructions: definition.systemPrompt,
+      toolNames,
+      policy: parent.policy.child(definition.permissionRules),
+      maxSteps: definition.maxSteps ?? parent.maxSteps,
+      background: ids.background ?? parent.background,
+      ...(ids.taskId ? { taskId: ids.taskId } : {}),
+      ...(ids.rootSessionId ? { rootSessionId: ids.rootSessionId } : {}),
+    };
+  }
+
+  runTask(parent: AgentSpec, request: TaskRequest, context: ToolContext): Observable<TaskResultFields> {
+    const fields = { description: request.description, agentName: request.agentName };
+    return defer(async () => {
+      const definition = await this.usableDefinition(request.agentName);
+      const taskId = `task_${randomUUID()}`;
+      const spec = this.childSpec(parent, definition, { taskId, rootSessionId: context.rootSessionId });
+      return { agent: this.build(spec), taskId };
+    }).pipe(
+      switchMap(({ agent, taskId }) =>
+        runChild$({ agent, prompt: request.prompt, taskId, index: request.index, description: request.description, multitask: request.multitask, parent: context, tracker: this.o.tracker }).pipe(
+          map((outcome): TaskResultFields => ({ ...fields, taskId, status: outcome.status, content: truncate(outcome.content, this.o.maxResultChars) })),
+        ),
+      ),
+      catchError((e: unknown) => of<TaskResultFields>({ ...fields, taskId: '', status: 'failure', content: `ERROR: ${(e as Error).message}` })),
+    );
+  }
+
+  /** The named definition if it exists and is enabled; otherwise an error listing the visible agents. */
+  async usableDefinition(name: string): Promise<AgentDefinition> {
+    const definition = await this.o.agents.get(name);
+    if (definition?.enabled) return definition;
+    const visible = agentList(await this.visibleAgents()).replaceAll('\n', '; ');
+    const why = definition ? `agent "${name}" is disabled` : `unknown agent "${name}"`;
+    throw new Error(`${why}. Available agents: ${visible}`);
+  }
+
+  private delegationTools(spec: AgentSpec, agents: readonly AgentDefinition[]): Tool[] {
+    const tools: Tool[] = [];
+    if (spec.toolNames.includes('task')) tools.push(createTaskTool(spec, this, agents));
+    if (spec.toolNames.includes('multitask')) tools.push(createMultitaskTool(spec, this, agents));
+    return tools;
+  }
+}

@@ -1,0 +1,13 @@
+export type { AgentSpec, Delegation, TaskRequest } from './delegation-types.js';
+export { Delegator, type DelegatorOptions } from './delegator.js';
+export {
+  cdata,
+  escapeXml,
+  formatMultitaskResults,
+  formatTaskResult,
+  truncate,
+  truncationMarker,
+  type TaskOutcome,
+  type TaskResultFields,
+} from './task-result-format.js';
+export { TaskTracker, type TaskInfo, type TaskState } from './task-tracker.js';

@@ -1,0 +1,76 @@
+import pLimit from 'p-limit';
+import { Observable, of, Subscription } from 'rxjs';
+import type { AgentDefinition } from '../subagent/agent-definition.js';
+import type { Tool, ToolResult } from '../tools/tool.js';
+import type { AgentSpec, Delegation } from './delegation-types.js';
+import { multitaskToolDescription } from './delegation-prompts.js';
+import { depthRefusal } from './depth-guard.js';
+import { formatMultitaskResults, type TaskResultFields } from './task-result-format.js';
+import { MULTITASK_PARAMETERS, type MultitaskArgs } from './task-schemas.js';
+
+/**
+ * The `multitask` tool of one agent: runs every task through a `p-limit` pool of
+ * `delegation.poolSize` (one pool per call; 0 = no limit) and returns
+ * `<multitask_results>` in index order. Each task's failure is its own result; the others
+ * are kept. Unsubscribing clears the queue (queued tasks never start) and stops the
+ * running children.
+ *
+ * @example
+ * ```ts
+ * const tool = createMultitaskTool(spec, delegation, await delegation.visibleAgents());
+ * ```
+ */
+export function createMultitaskTool(
+  parent: AgentSpec,
+  delegation: Delegation,
+  agents: readonly AgentDefinition[],
+): Tool<MultitaskArgs> {
+  return {
+    name: 'multitask',
+    description: multitaskToolDescription(agents, delegation.poolSize),
+    parameters: MULTITASK_PARAMETERS,
+    execute(args, context) {
+      const refused = depthRefusal(parent, delegation, 'multitask');
+      if (refused) return of(refused);
+      const duplicate = args.tasks.find((t, i) => args.tasks.findIndex((u) => u.index === t.index) !== i);
+      if (duplicate) {
+        const text = `ERROR: multitask refused: index ${duplicate.index} is used twice; give every task its own index from 1.`;
+        return of({ text, error: text.slice('ERROR: '.length) });
+      }
+      return new Observable<ToolResult>((out) => {
+        const limit = pLimit(delegation.poolSize > 0 ? delegation.poolSize : Number.POSITIVE_INFINITY);
+        const running = new Subscription();
+        const results: TaskResultFields[] = [];
+        const done = (): void => {
+          const text = formatMultitaskResults(results);
+          // The call fails only when nothing succeeded; partial failures are in the results.
+          const allFailed = results.every((r) => r.status === 'failure');
+          out.next(allFailed ? { text, error: `all ${results.length} tasks failed` } : { text });
+          out.complete();
+        };
+        for (const task of args.tasks) {
+          const request = { agentName: task.agent_name, prompt: task.prompt, description: task.description, index: task.index, multitask: true };
+          void limit(
+            () =>
+              new Promise<void>((release) => {
+                if (running.closed) return release();
+                const child = delegation.runTask(parent, request, context).subscribe({
+                  next: (result) => results.push({ ...result, index: task.index }),
+                  complete: () => {
+                    release();
+                    if (results.length === args.tasks.length) done();
+                  },
+                });
+                child.add(release); // an unsubscribed child frees its slot too
+                running.add(child);
+              }),
+          );
+        }
+        return () => {
+          limit.clearQueue();
+          running.unsubscribe();
+        };
+      });
+    },
+  };
+}

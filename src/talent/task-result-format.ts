@@ -1,0 +1,67 @@
+/**
+ * The text a parent's model reads back from `task` and `multitask`: small XML documents
+ * whose free-text fields are escaped, and whose content sits in CDATA.
+ *
+ * @module
+ */
+
+/** The outcome of one delegated task. */
+export interface TaskOutcome {
+  readonly status: 'success' | 'failure' | 'running';
+  /** The child's final answer, or for a failure a message starting with `ERROR: `. */
+  readonly content: string;
+}
+
+/** The fields of one `<task_result>`. */
+export interface TaskResultFields extends TaskOutcome {
+  readonly description: string;
+  readonly agentName: string;
+  readonly taskId: string;
+  /** Only inside `<multitask_results>`. */
+  readonly index?: number;
+}
+
+/** Marker put where long child output was cut. */
+export function truncationMarker(omitted: number): string {
+  return `\n[... ${omitted} characters truncated by rxharness ...]`;
+}
+
+/** Escapes text for an XML element. */
+export function escapeXml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&${{ '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": 'apos' }[c]};`);
+}
+
+/** Wraps text in CDATA; a `]]>` inside is split across two sections so it cannot end it early. */
+export function cdata(text: string): string {
+  return `<![CDATA[${text.replaceAll(']]>', ']]]]><![CDATA[>')}]]>`;
+}
+
+/** Cuts text longer than `max` characters, keeping the start and saying how much went. */
+export function truncate(text: string, max: number): string {
+  if (max <= 0 || text.length <= max) return text;
+  return text.slice(0, max) + truncationMarker(text.length - max);
+}
+
+/**
+ * One `<task_result>` line.
+ *
+ * @example
+ * ```ts
+ * formatTaskResult({ description: 'scan', agentName: 'explore', taskId: 't1', status: 'success', content: 'done' });
+ * // <task_result><description>scan</description>…<result_content><![CDATA[done]]></result_content></task_result>
+ * ```
+ */
+export function formatTaskResult(r: TaskResultFields): string {
+  const index = r.index === undefined ? '' : `<index>${r.index}</index>`;
+  return (
+    `<task_result>${index}<description>${escapeXml(r.description)}</description>` +
+    `<agent_name>${escapeXml(r.agentName)}</agent_name><task_id>${escapeXml(r.taskId)}</task_id>` +
+    `<result_status>${r.status}</result_status><result_content>${cdata(r.content)}</result_content></task_result>`
+  );
+}
+
+/** `<multitask_results>`, one `<task_result>` per line in index order, `</multitask_results>`. */
+export function formatMultitaskResults(results: readonly TaskResultFields[]): string {
+  const sorted = [...results].sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
+  return ['<multitask_results>', ...sorted.map(formatTaskResult), '</multitask_results>'].join('\n');
+}

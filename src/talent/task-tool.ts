@@ -1,0 +1,45 @@
+import { map, of } from 'rxjs';
+import type { AgentDefinition } from '../subagent/agent-definition.js';
+import type { Tool } from '../tools/tool.js';
+import type { AgentSpec, Delegation } from './delegation-types.js';
+import { taskToolDescription } from './delegation-prompts.js';
+import { depthRefusal } from './depth-guard.js';
+import { formatTaskResult } from './task-result-format.js';
+import { TASK_PARAMETERS, type TaskArgs } from './task-schemas.js';
+
+/**
+ * The `task` tool of one agent: delegates one subtask to a subagent and returns its
+ * `<task_result>`. Its description lists the agents visible when the run started.
+ *
+ * @example
+ * ```ts
+ * const tool = createTaskTool(spec, delegation, await delegation.visibleAgents());
+ * ```
+ */
+export function createTaskTool(parent: AgentSpec, delegation: Delegation, agents: readonly AgentDefinition[]): Tool<TaskArgs> {
+  return {
+    name: 'task',
+    description: taskToolDescription(agents),
+    parameters: TASK_PARAMETERS,
+    subject: (args) => args.agent_name,
+    execute(args, context) {
+      const refused = depthRefusal(parent, delegation, 'task');
+      if (refused) return of(refused);
+      const request = {
+        agentName: args.agent_name,
+        prompt: args.prompt,
+        description: args.description,
+        index: 1,
+        multitask: false,
+        ...(args.background ? { background: true } : {}),
+        ...(args.task_id ? { resumeTaskId: args.task_id } : {}),
+      };
+      return delegation.runTask(parent, request, context).pipe(
+        map((result) => ({
+          text: formatTaskResult(result),
+          ...(result.status === 'failure' ? { error: result.content.replace(/^ERROR: /, '') } : {}),
+        })),
+      );
+    },
+  };
+}

@@ -1,0 +1,108 @@
+import { existsSync } from 'node:fs';
+import { runCommand, type CommandOutcome } from '../run-command.js';
+import type { Tool, ToolResult } from '../tool.js';
+
+/** Arguments of the `bash` tool. */
+export type BashArgs = { command: string; timeout_ms?: number };
+
+/** Limits of the `bash` tool. */
+export interface BashToolOptions {
+  /** Timeout when the call gives none; default 120,000 ms. */
+  readonly defaultTimeoutMs?: number;
+  /** The largest `timeout_ms` a call may ask for; default 600,000 ms. */
+  readonly maxTimeoutMs?: number;
+  /** Time between SIGTERM and SIGKILL when a command is stopped; default 2,000 ms. */
+  readonly killGraceMs?: number;
+  /** Output characters kept (start and end); default 30,000. */
+  readonly maxOutputChars?: number;
+  /** The shell; default `/bin/bash` when present, else `/bin/sh`. */
+  readonly shell?: string;
+}
+
+/**
+ * Creates the `bash` tool: runs a shell command in the workspace, in its own process group,
+ * with a timeout. The result holds the output (start and end kept when long) and the exit
+ * code; a non-zero exit, a timeout or a cancellation marks the call failed. Nothing the
+ * command started survives it.
+ *
+ * @example
+ * ```ts
+ * const bash = createBashTool({ defaultTimeoutMs: 30_000 });
+ * await bash.execute({ command: 'git status --short' }, context);
+ * ```
+ */
+export function createBashTool(options: BashToolOptions = {}): Tool<BashArgs> {
+  const defaultTimeoutMs = options.defaultTimeoutMs ?? 120_000;
+  const maxTimeoutMs = options.maxTimeoutMs ?? 600_000;
+  return {
+    name: 'bash',
+    description:
+      'Runs a shell command in the workspace folder and returns its output (stdout and stderr) and ' +
+      `exit code. Times out after ${defaultTimeoutMs} ms unless timeout_ms is given (at most ${maxTimeoutMs}). ` +
+      'There is no input and no terminal: avoid interactive commands. Processes left in the ' +
+      'background are stopped when the command ends.',
+    parameters: {
+      type: 'object',
+      properties: {
+        command: { type: 'string', minLength: 1, description: 'The command line to run.' },
+        timeout_ms: {
+          type: 'integer',
+          minimum: 1,
+          maximum: maxTimeoutMs,
+          description: `Timeout in milliseconds. Default ${defaultTimeoutMs}.`,
+        },
+      },
+      required: ['command'],
+      additionalProperties: false,
+    },
+    subject: (args) => args.command,
+    async execute({ command, timeout_ms: timeoutMs }, context) {
+      const outcome = await runCommand({
+        command,
+        cwd: context.workspace,
+        shell: options.shell ?? defaultShell(),
+        timeoutMs: Math.min(timeoutMs ?? defaultTimeoutMs, maxTimeoutMs),
+        killGraceMs: options.killGraceMs ?? 2_000,
+        maxOutputChars: options.maxOutputChars ?? 30_000,
+        signal: context.signal,
+      });
+      return toResult(outcome, Math.min(timeoutMs ?? defaultTimeoutMs, maxTimeoutMs));
+    },
+  };
+}
+
+let shell: string | undefined;
+
+function defaultShell(): string {
+  shell ??= existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh';
+  return shell;
+}
+
+function toResult(outcome: CommandOutcome, timeoutMs: number): ToolResult {
+  if (outcome.spawnError) {
+    const message = `Could not start the command: ${outcome.spawnError.message}`;
+    return { text: `Error: ${message}`, error: message };
+  }
+  const body = outcome.output === '' ? '(no output)' : outcome.output.replace(/\n$/, '');
+  const notes: string[] = [];
+  if (outcome.stoppedLeftovers) notes.push('[background processes the command left running were stopped]');
+  let error: string | undefined;
+  if (outcome.timedOut) {
+    error = `Command timed out after ${timeoutMs} ms`;
+    notes.push(`[timed out after ${timeoutMs} ms; the command and its child processes were killed]`);
+  } else if (outcome.aborted) {
+    error = 'Command was cancelled';
+    notes.push('[cancelled; the command and its child processes were killed]');
+  } else if (outcome.exitCode === null) {
+    error = `Command was killed by ${outcome.exitSignal ?? 'a signal'}`;
+    notes.push(`[killed by ${outcome.exitSignal ?? 'a signal'}]`);
+  } else {
+    if (outcome.exitCode !== 0) error = `Command exited with code ${outcome.exitCode}`;
+    notes.push(`[exit code: ${outcome.exitCode}]`);
+  }
+  const text = `${body}\n${notes.join('\n')}`;
+  return error === undefined ? { text } : { text, error };
+}
+
+/** The `bash` tool with its default limits. */
+export const bashTool: Tool<BashArgs> = createBashTool();

@@ -1,0 +1,85 @@
+import { readFile, stat, writeFile } from 'node:fs/promises';
+import { fsErrorMessage } from '../fs-error-message.js';
+import { looksBinary } from '../looks-binary.js';
+import type { Tool } from '../tool.js';
+import { toolError } from '../tool-error.js';
+import { resolveWorkspacePath } from '../workspace-path.js';
+
+/** Arguments of the `edit` tool. */
+export type EditArgs = { path: string; old_string: string; new_string: string; replace_all?: boolean };
+
+/**
+ * Creates the `edit` tool: replaces an exact piece of text in a file. `old_string` must
+ * occur exactly once unless `replace_all` is true, so an edit never lands somewhere the
+ * model did not mean.
+ *
+ * @example
+ * ```ts
+ * await createEditTool().execute({ path: 'a.ts', old_string: 'let x', new_string: 'const x' }, context);
+ * // { text: 'Replaced 1 occurrence in a.ts (line 3)' }
+ * ```
+ */
+export function createEditTool(): Tool<EditArgs> {
+  return {
+    name: 'edit',
+    description:
+      'Replaces exact text in a file of the workspace. old_string must match the file exactly ' +
+      '(whitespace and indentation included) and only once; include enough surrounding lines to ' +
+      'make it unique, or set replace_all to replace every occurrence. Read the file first.',
+    parameters: {
+      type: 'object',
+      properties: {
+        path: { type: 'string', minLength: 1, description: 'File path, relative to the workspace.' },
+        old_string: { type: 'string', minLength: 1, description: 'The exact text to replace.' },
+        new_string: { type: 'string', description: 'The text to put in its place.' },
+        replace_all: { type: 'boolean', description: 'Replace every occurrence. Default false.' },
+      },
+      required: ['path', 'old_string', 'new_string'],
+      additionalProperties: false,
+    },
+    subject: (args) => args.path,
+    paths: (args) => [args.path],
+    async execute({ path, old_string: oldText, new_string: newText, replace_all: all = false }, context) {
+      if (oldText === newText) return toolError('old_string and new_string are the same; there is nothing to change');
+      const target = await resolveWorkspacePath(context.workspace, path);
+      let content: string;
+      try {
+        if ((await stat(target.absolute)).isDirectory()) return toolError(`${path} is a folder, not a file`);
+        const bytes = await readFile(target.absolute, { signal: context.signal });
+        if (looksBinary(bytes)) return toolError(`${path} looks like a binary file; edit only changes text files`);
+        content = bytes.toString('utf8');
+      } catch (error) {
+        const message = fsErrorMessage(error, path);
+        return toolError((error as NodeJS.ErrnoException).code === 'ENOENT' ? `${message}. To create a file, use write.` : message);
+      }
+
+      const pieces = content.split(oldText);
+      const count = pieces.length - 1;
+      if (count === 0) {
+        return toolError(
+          `old_string was not found in ${path}. It must match exactly, including whitespace and ` +
+            'indentation; read the file to copy the current text.',
+        );
+      }
+      if (count > 1 && !all) {
+        return toolError(
+          `old_string matches ${count} times in ${path}. Include more surrounding lines to make it ` +
+            'unique, or set replace_all: true to replace every occurrence.',
+        );
+      }
+      // split/join rather than String.replace: `$&` and friends in new_string stay literal.
+      const updated = all ? pieces.join(newText) : pieces[0] + newText + pieces.slice(1).join(oldText);
+      try {
+        await writeFile(target.absolute, updated, { encoding: 'utf8', signal: context.signal });
+      } catch (error) {
+        return toolError(fsErrorMessage(error, path));
+      }
+      const line = (pieces[0] ?? '').split('\n').length;
+      const where = count === 1 ? ` (line ${line})` : ` (first at line ${line})`;
+      return { text: `Replaced ${count} occurrence${count === 1 ? '' : 's'} in ${target.relative}${where}` };
+    },
+  };
+}
+
+/** The `edit` tool. */
+export const editTool: Tool<EditArgs> = createEditTool();

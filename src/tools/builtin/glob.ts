@@ -1,0 +1,72 @@
+import { stat } from 'node:fs/promises';
+import { fsErrorMessage } from '../fs-error-message.js';
+import { relativeGlobProblem } from '../relative-glob.js';
+import { findSearchFiles, joinRelative } from '../search-files.js';
+import type { Tool } from '../tool.js';
+import { toolError } from '../tool-error.js';
+import { resolveWorkspacePath } from '../workspace-path.js';
+
+/** Arguments of the `glob` tool. */
+export type GlobArgs = { pattern: string; path?: string };
+
+/** Limits of the `glob` tool. */
+export interface GlobToolOptions {
+  /** Paths shown at most; default 1000. */
+  readonly maxResults?: number;
+}
+
+/**
+ * Creates the `glob` tool: files matching a glob under a folder, as sorted paths relative to
+ * the workspace. `node_modules` and `.git` are skipped and symbolic links are not followed,
+ * so a search never wanders out of the workspace through a link.
+ *
+ * @example
+ * ```ts
+ * await createGlobTool().execute({ pattern: '**\/*.test.ts', path: 'test' }, context);
+ * ```
+ */
+export function createGlobTool(options: GlobToolOptions = {}): Tool<GlobArgs> {
+  const maxResults = options.maxResults ?? 1000;
+  return {
+    name: 'glob',
+    description:
+      'Finds files by name with a glob pattern (e.g. "**/*.ts", "src/**/index.{js,ts}") under a folder ' +
+      'of the workspace. Returns sorted paths relative to the workspace; skips node_modules and .git.',
+    parameters: {
+      type: 'object',
+      properties: {
+        pattern: { type: 'string', minLength: 1, description: 'Glob pattern, relative to path.' },
+        path: { type: 'string', minLength: 1, description: 'Folder to search, relative to the workspace. Default ".".' },
+      },
+      required: ['pattern'],
+      additionalProperties: false,
+    },
+    subject: (args) => args.path ?? '.',
+    paths: (args) => [args.path ?? '.'],
+    async execute({ pattern, path = '.' }, context) {
+      const problem = relativeGlobProblem(pattern, 'pattern');
+      if (problem) return toolError(problem);
+      const root = await resolveWorkspacePath(context.workspace, path);
+      try {
+        if (!(await stat(root.absolute)).isDirectory()) return toolError(`${path} is a file, not a folder to search`);
+      } catch (error) {
+        return toolError(fsErrorMessage(error, path));
+      }
+      let found: string[];
+      try {
+        found = await findSearchFiles(root.absolute, pattern, context.signal);
+      } catch (error) {
+        return toolError(`Search failed in ${path}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      if (found.length === 0) return { text: `No files match ${pattern} in ${path}` };
+      const paths = found.map((file) => joinRelative(root.relative, file));
+      const shown = paths.slice(0, maxResults);
+      const rest = paths.length - shown.length;
+      const note = rest > 0 ? `\n\n(${rest} more files not shown; use a narrower pattern or path.)` : '';
+      return { text: shown.join('\n') + note };
+    },
+  };
+}
+
+/** The `glob` tool with its default limits. */
+export const globTool: Tool<GlobArgs> = createGlobTool();

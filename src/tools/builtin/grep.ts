@@ -1,0 +1,126 @@
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fsErrorMessage } from '../fs-error-message.js';
+import { looksBinary } from '../looks-binary.js';
+import { relativeGlobProblem } from '../relative-glob.js';
+import { findSearchFiles, joinRelative } from '../search-files.js';
+import type { Tool, ToolResult } from '../tool.js';
+import { toolError } from '../tool-error.js';
+import { resolveWorkspacePath } from '../workspace-path.js';
+
+/** Arguments of the `grep` tool. */
+export type GrepArgs = { pattern: string; path?: string; include?: string };
+
+/** Limits of the `grep` tool. */
+export interface GrepToolOptions {
+  /** Matching lines shown at most; default 200. */
+  readonly maxMatches?: number;
+  /** Characters kept of a matching line; default 300. */
+  readonly maxLineLength?: number;
+  /** Larger files are skipped; default 5 MB. */
+  readonly maxFileBytes?: number;
+}
+
+/**
+ * Creates the `grep` tool: a JavaScript regular expression searched line by line through
+ * the files under a folder (or one file), answered as `path:line: text` lines. `include`
+ * filters files by glob; `node_modules`, `.git`, binary and very large files are skipped.
+ *
+ * @example
+ * ```ts
+ * await createGrepTool().execute({ pattern: 'TODO\\b', include: '*.ts' }, context);
+ * // { text: 'src/a.ts:12: // TODO remove' }
+ * ```
+ */
+export function createGrepTool(options: GrepToolOptions = {}): Tool<GrepArgs> {
+  const limits = {
+    maxMatches: options.maxMatches ?? 200,
+    maxLineLength: options.maxLineLength ?? 300,
+    maxFileBytes: options.maxFileBytes ?? 5 * 1024 * 1024,
+  };
+  return {
+    name: 'grep',
+    description:
+      'Searches file contents with a JavaScript regular expression, line by line, under a folder ' +
+      '(or in one file) of the workspace. include filters files by glob (e.g. "*.ts"). ' +
+      'Answers "path:line: text" lines; skips node_modules, .git and binary files.',
+    parameters: {
+      type: 'object',
+      properties: {
+        pattern: { type: 'string', minLength: 1, description: 'JavaScript regular expression (no slashes, no flags).' },
+        path: { type: 'string', minLength: 1, description: 'Folder or file to search, relative to the workspace. Default ".".' },
+        include: { type: 'string', minLength: 1, description: 'Only search files matching this glob, e.g. "*.ts" or "src/**/*.js".' },
+      },
+      required: ['pattern'],
+      additionalProperties: false,
+    },
+    subject: (args) => args.path ?? '.',
+    paths: (args) => [args.path ?? '.'],
+    async execute({ pattern, path = '.', include }, context) {
+      let regex: RegExp;
+      try {
+        regex = new RegExp(pattern);
+      } catch (error) {
+        const detail = error instanceof Error ? error.message : String(error);
+        return toolError(`${detail}. pattern is a JavaScript regular expression: escape ( [ { . * + ? \\ | with a backslash to match them literally`);
+      }
+      const includeProblem = include === undefined ? undefined : relativeGlobProblem(include, 'include');
+      if (includeProblem) return toolError(includeProblem);
+
+      const root = await resolveWorkspacePath(context.workspace, path);
+      let files: { absolute: string; shown: string }[];
+      try {
+        if ((await stat(root.absolute)).isDirectory()) {
+          const glob = include === undefined ? '**/*' : include.includes('/') ? include : `**/${include}`;
+          const found = await findSearchFiles(root.absolute, glob, context.signal);
+          files = found.map((file) => ({ absolute: join(root.absolute, file), shown: joinRelative(root.relative, file) }));
+        } else {
+          files = [{ absolute: root.absolute, shown: root.relative }];
+        }
+      } catch (error) {
+        return toolError(fsErrorMessage(error, path));
+      }
+
+      // One match more than shown, so the result can say that there are more.
+      const matches: string[] = [];
+      for (const file of files) {
+        if (context.signal.aborted || matches.length > limits.maxMatches) break;
+        const text = await readText(file.absolute, limits.maxFileBytes);
+        if (text === undefined) continue;
+        const lines = text.split(/\r?\n/);
+        for (let index = 0; index < lines.length && matches.length <= limits.maxMatches; index += 1) {
+          const line = lines[index] ?? '';
+          if (regex.test(line)) matches.push(`${file.shown}:${index + 1}: ${cut(line, limits.maxLineLength)}`);
+        }
+      }
+      return render(matches, limits.maxMatches, pattern, path);
+    },
+  };
+}
+
+function render(matches: readonly string[], max: number, pattern: string, path: string): ToolResult {
+  if (matches.length === 0) return { text: `No matches for /${pattern}/ in ${path}` };
+  if (matches.length <= max) return { text: matches.join('\n') };
+  return {
+    text: `${matches.slice(0, max).join('\n')}\n\n(Showing the first ${max} matches; there are more. Narrow the pattern, path or include.)`,
+  };
+}
+
+/** The file as text, or undefined when it is binary, too large or unreadable. */
+async function readText(file: string, maxBytes: number): Promise<string | undefined> {
+  try {
+    if ((await stat(file)).size > maxBytes) return undefined;
+    const bytes = await readFile(file);
+    return looksBinary(bytes) ? undefined : bytes.toString('utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+function cut(line: string, max: number): string {
+  const trimmed = line.trim();
+  return trimmed.length <= max ? trimmed : `${trimmed.slice(0, max)}…`;
+}
+
+/** The `grep` tool with its default limits. */
+export const grepTool: Tool<GrepArgs> = createGrepTool();

@@ -1,0 +1,77 @@
+import type { Dirent } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fsErrorMessage } from '../fs-error-message.js';
+import type { Tool } from '../tool.js';
+import { toolError } from '../tool-error.js';
+import { resolveWorkspacePath } from '../workspace-path.js';
+
+/** Arguments of the `list` tool. */
+export type ListArgs = { path?: string };
+
+/** Limits of the `list` tool. */
+export interface ListToolOptions {
+  /** Entries shown at most; default 1000. */
+  readonly maxEntries?: number;
+}
+
+/**
+ * Creates the `list` tool: the entries of one folder, sorted by name, folders marked with
+ * `/` and symbolic links with `@` (`@/` when the link leads to a folder).
+ *
+ * @example
+ * ```ts
+ * await createListTool().execute({ path: 'src' }, context); // { text: 'index.ts\ntools/' }
+ * ```
+ */
+export function createListTool(options: ListToolOptions = {}): Tool<ListArgs> {
+  const maxEntries = options.maxEntries ?? 1000;
+  return {
+    name: 'list',
+    description:
+      'Lists the entries of a folder of the workspace (not recursive), sorted by name. Folders end ' +
+      'with "/", symbolic links with "@". Use glob to find files by name across folders.',
+    parameters: {
+      type: 'object',
+      properties: {
+        path: { type: 'string', minLength: 1, description: 'Folder, relative to the workspace. Default ".".' },
+      },
+      additionalProperties: false,
+    },
+    subject: (args) => args.path ?? '.',
+    paths: (args) => [args.path ?? '.'],
+    async execute(args, context) {
+      const path = args.path ?? '.';
+      const target = await resolveWorkspacePath(context.workspace, path);
+      let entries: Dirent[];
+      try {
+        if (!(await stat(target.absolute)).isDirectory()) {
+          return toolError(`${path} is a file, not a folder; use read to see its content`);
+        }
+        entries = await readdir(target.absolute, { withFileTypes: true });
+      } catch (error) {
+        return toolError(fsErrorMessage(error, path));
+      }
+      if (entries.length === 0) return { text: `(${path} is empty)` };
+      entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      const shown = entries.slice(0, maxEntries);
+      const names = await Promise.all(shown.map((entry) => render(entry, target.absolute)));
+      const rest = entries.length - shown.length;
+      const note = rest > 0 ? `\n\n(${rest} more entries not shown; use glob to narrow the search.)` : '';
+      return { text: names.join('\n') + note };
+    },
+  };
+}
+
+async function render(entry: Dirent, folder: string): Promise<string> {
+  if (entry.isDirectory()) return `${entry.name}/`;
+  if (!entry.isSymbolicLink()) return entry.name;
+  const pointsToFolder = await stat(join(folder, entry.name)).then(
+    (stats) => stats.isDirectory(),
+    () => false,
+  );
+  return pointsToFolder ? `${entry.name}@/` : `${entry.name}@`;
+}
+
+/** The `list` tool with its default limits. */
+export const listTool: Tool<ListArgs> = createListTool();

@@ -1,0 +1,133 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import { fsErrorMessage } from '../fs-error-message.js';
+import { fileLooksBinary } from '../looks-binary.js';
+import type { Tool, ToolContext, ToolResult } from '../tool.js';
+import { toolError } from '../tool-error.js';
+import { resolveWorkspacePath } from '../workspace-path.js';
+
+/** Arguments of the `read` tool. */
+export type ReadArgs = { path: string; offset?: number; limit?: number };
+
+/** Limits of the `read` tool. */
+export interface ReadToolOptions {
+  /** Lines returned when `limit` is not given; default 2000. */
+  readonly defaultLimit?: number;
+  /** Characters kept of one line; default 2000. */
+  readonly maxLineLength?: number;
+  /** Characters of numbered output at most; default 50,000. */
+  readonly maxOutputChars?: number;
+}
+
+/**
+ * Creates the `read` tool: a text file with numbered lines, like `cat -n`, paged by
+ * `offset` (1-based line) and `limit`. When the output is cut, the result says which
+ * offset to read on from.
+ *
+ * @example
+ * ```ts
+ * const read = createReadTool({ defaultLimit: 500 });
+ * await read.execute({ path: 'src/index.ts', offset: 10 }, context);
+ * ```
+ */
+export function createReadTool(options: ReadToolOptions = {}): Tool<ReadArgs> {
+  const defaultLimit = options.defaultLimit ?? 2000;
+  const maxLineLength = options.maxLineLength ?? 2000;
+  const maxOutputChars = options.maxOutputChars ?? 50_000;
+  return {
+    name: 'read',
+    description:
+      `Reads a text file of the workspace and returns its lines numbered like \`cat -n\`. ` +
+      `Reads up to ${defaultLimit} lines from \`offset\` (1-based line, default 1); for a long file, ` +
+      `read on from the offset the result names. Binary files are refused.`,
+    parameters: {
+      type: 'object',
+      properties: {
+        path: { type: 'string', minLength: 1, description: 'File path, relative to the workspace.' },
+        offset: { type: 'integer', minimum: 1, description: 'First line to read (1-based). Default 1.' },
+        limit: { type: 'integer', minimum: 1, description: `How many lines to read. Default ${defaultLimit}.` },
+      },
+      required: ['path'],
+      additionalProperties: false,
+    },
+    subject: (args) => args.path,
+    paths: (args) => [args.path],
+    async execute(args, context) {
+      const offset = args.offset ?? 1;
+      const limit = args.limit ?? defaultLimit;
+      return readNumbered(args.path, context, { offset, limit, maxLineLength, maxOutputChars });
+    },
+  };
+}
+
+interface Page {
+  readonly offset: number;
+  readonly limit: number;
+  readonly maxLineLength: number;
+  readonly maxOutputChars: number;
+}
+
+async function readNumbered(path: string, context: ToolContext, page: Page): Promise<ToolResult> {
+  const target = await resolveWorkspacePath(context.workspace, path);
+  try {
+    const stats = await stat(target.absolute);
+    if (stats.isDirectory()) return toolError(`${path} is a folder, not a file; use the list tool to see its entries`);
+    if (stats.size === 0) return { text: `(${path} is empty)` };
+    if (await fileLooksBinary(target.absolute)) {
+      return toolError(`${path} looks like a binary file (${stats.size} bytes); read only shows text files`);
+    }
+  } catch (error) {
+    return toolError(fsErrorMessage(error, path));
+  }
+
+  const stream = createReadStream(target.absolute, { encoding: 'utf8', signal: context.signal });
+  const lines = createInterface({ input: stream, crlfDelay: Infinity });
+  const out: string[] = [];
+  let size = 0;
+  let lineNo = 0;
+  let more = false;
+  let capped = false;
+  try {
+    for await (const line of lines) {
+      lineNo += 1;
+      if (lineNo < page.offset) continue;
+      if (out.length >= page.limit) {
+        more = true;
+        break;
+      }
+      const numbered = `${String(lineNo).padStart(6)}\t${cutLine(line, page.maxLineLength)}`;
+      if (out.length > 0 && size + numbered.length + 1 > page.maxOutputChars) {
+        capped = true;
+        break;
+      }
+      out.push(numbered);
+      size += numbered.length + 1;
+    }
+  } catch (error) {
+    return toolError(fsErrorMessage(error, path));
+  } finally {
+    lines.close();
+    stream.destroy();
+  }
+
+  if (out.length === 0) {
+    return toolError(`offset ${page.offset} is past the end of ${path} (${lineNo} lines)`);
+  }
+  const last = page.offset + out.length - 1;
+  let text = out.join('\n');
+  if (capped) {
+    text += `\n\n(Output capped at ${page.maxOutputChars} characters after line ${last}. To read on, call read with offset ${last + 1}.)`;
+  } else if (more) {
+    text += `\n\n(Showing lines ${page.offset}-${last}; the file has more. To read on, call read with offset ${last + 1}.)`;
+  }
+  return { text };
+}
+
+function cutLine(line: string, max: number): string {
+  if (line.length <= max) return line;
+  return `${line.slice(0, max)}… [line cut: ${line.length - max} more characters]`;
+}
+
+/** The `read` tool with its default limits. */
+export const readTool: Tool<ReadArgs> = createReadTool();

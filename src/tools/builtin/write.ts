@@ -1,0 +1,74 @@
+import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { fsErrorMessage } from '../fs-error-message.js';
+import type { Tool } from '../tool.js';
+import { toolError } from '../tool-error.js';
+import { resolveWorkspacePath } from '../workspace-path.js';
+
+/** Arguments of the `write` tool. */
+export type WriteArgs = { path: string; content: string };
+
+/**
+ * Creates the `write` tool: writes a whole file (UTF-8), creating missing parent folders,
+ * and says how many bytes and lines it wrote.
+ *
+ * @example
+ * ```ts
+ * await createWriteTool().execute({ path: 'notes/todo.md', content: '- ship\n' }, context);
+ * // { text: 'Created notes/todo.md (7 bytes, 1 line)' }
+ * ```
+ */
+export function createWriteTool(): Tool<WriteArgs> {
+  return {
+    name: 'write',
+    description:
+      'Writes a text file in the workspace, replacing it if it exists and creating missing folders. ' +
+      'Give the complete content. To change part of an existing file, prefer edit.',
+    parameters: {
+      type: 'object',
+      properties: {
+        path: { type: 'string', minLength: 1, description: 'File path, relative to the workspace.' },
+        content: { type: 'string', description: 'The complete new content of the file.' },
+      },
+      required: ['path', 'content'],
+      additionalProperties: false,
+    },
+    subject: (args) => args.path,
+    paths: (args) => [args.path],
+    async execute({ path, content }, context) {
+      const target = await resolveWorkspacePath(context.workspace, path);
+      let existed = false;
+      try {
+        const stats = await stat(target.absolute);
+        if (stats.isDirectory()) return toolError(`${path} is a folder; give a file path to write`);
+        existed = true;
+      } catch {
+        // Not there yet: it will be created.
+      }
+      try {
+        await mkdir(dirname(target.absolute), { recursive: true });
+        await writeFile(target.absolute, content, { encoding: 'utf8', signal: context.signal });
+      } catch (error) {
+        return toolError(fsErrorMessage(error, path));
+      }
+      const bytes = Buffer.byteLength(content, 'utf8');
+      const lines = countLines(content);
+      const verb = existed ? 'Overwrote' : 'Created';
+      return { text: `${verb} ${target.relative} (${plural(bytes, 'byte')}, ${plural(lines, 'line')})` };
+    },
+  };
+}
+
+/** Lines as an editor counts them: a final newline does not start another line. */
+function countLines(content: string): number {
+  if (content === '') return 0;
+  const breaks = content.split('\n').length - 1;
+  return content.endsWith('\n') ? breaks : breaks + 1;
+}
+
+function plural(count: number, unit: string): string {
+  return `${count} ${unit}${count === 1 ? '' : 's'}`;
+}
+
+/** The `write` tool. */
+export const writeTool: Tool<WriteArgs> = createWriteTool();

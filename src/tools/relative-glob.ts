@@ -1,0 +1,21 @@
+/**
+ * Checks that a glob stays below the folder it is searched from: no absolute patterns and
+ * no `..` segments (tinyglobby would otherwise happily crawl the parent folders).
+ *
+ * @returns an error message naming the problem, or `undefined` when the glob is fine.
+ *
+ * @example
+ * ```ts
+ * relativeGlobProblem('src/**\/*.ts', 'pattern'); // undefined
+ * relativeGlobProblem('../**', 'pattern'); // 'pattern must not contain ".." ...'
+ * ```
+ */
+export function relativeGlobProblem(glob: string, label: string): string | undefined {
+  if (glob.startsWith('/') || /^[a-zA-Z]:[\\/]/.test(glob)) {
+    return `${label} must be relative ("${glob}" is absolute); put the folder in "path" instead`;
+  }
+  if (glob.split(/[\\/]/).includes('..')) {
+    return `${label} must not contain ".." ("${glob}"); put the folder in "path" instead`;
+  }
+  return undefined;
+}

@@ -1,0 +1,72 @@
+import type { ObservableInput } from 'rxjs';
+import type { AgentEvent } from '../events/agent-event.js';
+import type { JsonObject } from '../events/json.js';
+import type { RunMetrics } from '../events/run-metrics.js';
+
+/** What a tool knows about the call it is running for. */
+export interface ToolContext {
+  /** Aborted when the call is cancelled (its run unsubscribed or aborted): stop work then. */
+  readonly signal: AbortSignal;
+  /** The workspace root: an absolute path with symlinks resolved. */
+  readonly workspace: string;
+  /** The model's id for this call. */
+  readonly callId: string;
+  /** The ReAct step making the call. */
+  readonly step: number;
+  readonly runId: string;
+  readonly sessionId: string;
+  /** The conversation the run belongs to: the main agent's session, shared down the tree. */
+  readonly rootSessionId: string;
+  readonly agentName: string;
+  /** Set when the run is a delegated task. */
+  readonly taskId?: string;
+  /** True in a background task: nobody is watching, approvals fail closed. */
+  readonly background: boolean;
+  /** True when the run is streamed: events passed to `emit` reach a consumer. */
+  readonly streaming: boolean;
+  /**
+   * Adds an event to the run's stream, between this call's `ToolCallStart` and
+   * `ToolCallEnd`. Ignored when nobody streams the run (under `call()`).
+   */
+  emit(event: AgentEvent): void;
+  /** Adds a child run's usage (and task count) to this run's metrics. */
+  addMetrics(metrics: RunMetrics): void;
+}
+
+/** A tool's answer: `text` is what the model reads; `error` marks the call as failed. */
+export interface ToolResult {
+  readonly text: string;
+  readonly error?: string;
+}
+
+/**
+ * A tool the model can call. Arguments arrive parsed and already validated against
+ * `parameters` (a JSON schema), so `execute` can trust their shape. `Args` must be an
+ * object type alias (not an interface), so that every tool fits a `Tool` slot.
+ *
+ * @example
+ * ```ts
+ * const clock: Tool<{ zone?: string }> = {
+ *   name: 'clock',
+ *   description: 'Tells the current time.',
+ *   parameters: { type: 'object', properties: { zone: { type: 'string' } } },
+ *   execute: ({ zone }) => new Date().toLocaleString('en-GB', { timeZone: zone ?? 'UTC' }),
+ * };
+ * ```
+ */
+export interface Tool<Args extends Record<string, unknown> = Record<string, unknown>> {
+  readonly name: string;
+  /** What the tool does and when to use it; the model reads this. */
+  readonly description: string;
+  /** JSON schema of the arguments object. */
+  readonly parameters: JsonObject;
+  /** The argument permission patterns match against: a command, a path, a url. */
+  subject?(args: Args): string | undefined;
+  /**
+   * The workspace paths the call would touch (as given, relative or absolute). Each is checked
+   * to stay inside the workspace before `execute` runs.
+   */
+  paths?(args: Args): readonly string[];
+  /** Runs the call. Return text, a {@link ToolResult}, or a promise or observable of one. */
+  execute(args: Args, context: ToolContext): ToolResult | string | ObservableInput<ToolResult | string>;
+}

@@ -1,0 +1,86 @@
+import { symlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createGrepTool } from '../../src/tools/builtin/grep.js';
+import { createToolContext, makeWorkspace, runTool, type TestToolContext, type TestWorkspace } from '../support/tool-context.js';
+
+let root: TestWorkspace;
+let ws: string;
+let context: TestToolContext;
+const grep = createGrepTool();
+
+beforeEach(async () => {
+  root = await makeWorkspace();
+  ws = join(root.dir, 'ws');
+  await root.file('ws/src/a.ts', 'const x = 1;\n// TODO: remove\nexport { x };\n');
+  await root.file('ws/src/b.js', 'function f() {}\n  // TODO later  \n');
+  await root.file('ws/notes.md', 'TODO in markdown\r\nsecond\r\n');
+  await root.file('ws/node_modules/pkg/index.js', '// TODO vendored\n');
+  await root.file('ws/.git/config', 'TODO git\n');
+  await root.file('ws/image.bin', Buffer.concat([Buffer.from('TODO'), Buffer.from([0, 1, 2])]));
+  await root.file('outside/leak.ts', '// TODO outside\n');
+  context = createToolContext({ workspace: ws });
+});
+afterEach(() => root.cleanup());
+
+describe('grep tool', () => {
+  it('answers path:line: text, sorted, skipping node_modules, .git and binary files', async () => {
+    const result = await runTool(grep, { pattern: 'TODO' }, context);
+    expect(result.text.split('\n')).toEqual([
+      'notes.md:1: TODO in markdown',
+      'src/a.ts:2: // TODO: remove',
+      'src/b.js:2: // TODO later',
+    ]);
+  });
+
+  it('takes JavaScript regular expressions', async () => {
+    const result = await runTool(grep, { pattern: '^export \\{ \\w+ \\};$' }, context);
+    expect(result.text).toBe('src/a.ts:3: export { x };');
+  });
+
+  it('filters files by the include glob, at any depth for a bare name glob', async () => {
+    expect((await runTool(grep, { pattern: 'TODO', include: '*.ts' }, context)).text).toBe('src/a.ts:2: // TODO: remove');
+    expect((await runTool(grep, { pattern: 'TODO', include: 'src/*.js' }, context)).text).toBe('src/b.js:2: // TODO later');
+  });
+
+  it('searches below path, or in a single file', async () => {
+    const folder = await runTool(grep, { pattern: 'TODO', path: 'src' }, context);
+    expect(folder.text.split('\n')).toEqual(['src/a.ts:2: // TODO: remove', 'src/b.js:2: // TODO later']);
+    expect((await runTool(grep, { pattern: 'second', path: 'notes.md' }, context)).text).toBe('notes.md:2: second');
+  });
+
+  it('does not follow symbolic links out of the workspace', async () => {
+    await symlink(join(root.dir, 'outside'), join(ws, 'linked'));
+    await symlink(join(root.dir, 'outside/leak.ts'), join(ws, 'leak.ts'));
+    expect((await runTool(grep, { pattern: 'outside' }, context)).text).toBe('No matches for /outside/ in .');
+  });
+
+  it('explains an invalid regular expression', async () => {
+    const result = await runTool(grep, { pattern: 'foo(' }, context);
+    expect(result.error).toMatch(/Invalid regular expression.*escape/);
+  });
+
+  it('refuses an include glob that climbs out', async () => {
+    const result = await runTool(grep, { pattern: 'x', include: '../**/*.ts' }, context);
+    expect(result.error).toMatch(/include must not contain "\.\."/);
+  });
+
+  it('caps matches and says there are more', async () => {
+    await root.file('ws/many.txt', 'hit\n'.repeat(10));
+    const result = await runTool(createGrepTool({ maxMatches: 3 }), { pattern: 'hit', path: 'many.txt' }, context);
+    expect(result.text).toBe(
+      'many.txt:1: hit\nmany.txt:2: hit\nmany.txt:3: hit\n\n(Showing the first 3 matches; there are more. Narrow the pattern, path or include.)',
+    );
+  });
+
+  it('cuts long matching lines', async () => {
+    await root.file('ws/long.txt', `${'a'.repeat(50)}needle\n`);
+    const result = await runTool(createGrepTool({ maxLineLength: 10 }), { pattern: 'needle', path: 'long.txt' }, context);
+    expect(result.text).toBe('long.txt:1: aaaaaaaaaa…');
+  });
+
+  it('says when nothing matches and names a missing path', async () => {
+    expect(await runTool(grep, { pattern: 'zzz' }, context)).toEqual({ text: 'No matches for /zzz/ in .' });
+    expect((await runTool(grep, { pattern: 'x', path: 'gone' }, context)).error).toBe('File not found: gone');
+  });
+});
