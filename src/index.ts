@@ -15,3 +15,5 @@ export * from './agent/index.js';
 export * from './subagent/index.js';
 export * from './talent/index.js';
 export * from './engine/index.js';
+export * from './adapters/index.js';
+export { createDemoModel } from './demo/demo-model.js';

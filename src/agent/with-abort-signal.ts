@@ -28,7 +28,15 @@ export function withAbortSignal<T>(signal: AbortSignal | undefined): MonoTypeOpe
         subscriber.error(new AbortError(signal.reason));
       };
       signal.addEventListener('abort', onAbort, { once: true });
-      inner.add(source.subscribe(subscriber));
+      // Not `source.subscribe(subscriber)`: that returns `subscriber` itself, so unsubscribing
+      // `inner` would close the output before the AbortError could be sent through it.
+      inner.add(
+        source.subscribe({
+          next: (value) => subscriber.next(value),
+          error: (error: unknown) => subscriber.error(error),
+          complete: () => subscriber.complete(),
+        }),
+      );
       return () => {
         signal.removeEventListener('abort', onAbort);
         inner.unsubscribe();

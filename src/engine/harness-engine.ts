@@ -1,4 +1,4 @@
-import type { Observable } from 'rxjs';
+import { defer, type Observable } from 'rxjs';
 import { ApprovalGrants } from '../agent/approval-grants.js';
 import { ReActAgent } from '../agent/react-agent.js';
 import { resolveWorkspace } from '../agent/resolve-workspace.js';
@@ -14,6 +14,7 @@ import { MAIN_AGENT_PROMPT } from '../talent/delegation-prompts.js';
 import type { AgentSpec } from '../talent/delegation-types.js';
 import { Delegator } from '../talent/delegator.js';
 import { TaskTracker } from '../talent/task-tracker.js';
+import { backgroundResults } from './background-results.js';
 import { createBuiltinTools } from '../tools/builtin/index.js';
 import type { Tool } from '../tools/tool.js';
 import { checkEngineOptions, type HarnessEngineOptions } from './engine-options.js';
@@ -39,6 +40,7 @@ export class HarnessEngine {
   private readonly delegator: Delegator;
   private readonly mainSpec: AgentSpec;
   private readonly main: ReActAgent;
+  private closed = false;
 
   /** Checks every option now: an unknown or invalid one throws an error naming it. */
   constructor(options: HarnessEngineOptions) {
@@ -48,7 +50,7 @@ export class HarnessEngine {
     const disabled = options.disabledTools ?? [];
     const toolbox = toolboxOf(options.tools ?? [], disabled);
     const delegates = (options.subagentEnabled ?? true) && (options.maxDepth ?? 1) > 0;
-    const delegation = delegates ? DELEGATION_TOOL_NAMES.filter((n) => n !== 'generate' && !disabled.includes(n)) : [];
+    const delegation = delegates ? DELEGATION_TOOL_NAMES.filter((n) => !disabled.includes(n)) : [];
     this.agents = new AgentManager({
       dirs: standardAgentDirs({ workspace: this.workspace, agentDirs: options.agentDirs, home: options.homeDir }),
       knownTools: [...toolbox.keys(), ...DELEGATION_TOOL_NAMES],
@@ -82,14 +84,22 @@ export class HarnessEngine {
     this.main = this.delegator.build(this.mainSpec);
   }
 
-  /** Streams a run of the main agent (cold; unsubscribing aborts it and every child). */
-  stream(prompt: string, options?: RunOptions): Observable<AgentEvent> {
-    return this.main.stream(prompt, options);
+  /**
+   * Streams a run of the main agent (cold; unsubscribing aborts it and every foreground
+   * child). With a `sessionId`, results of that conversation's finished background tasks
+   * are put in front of the prompt, each once.
+   */
+  stream(prompt: string, options: RunOptions = {}): Observable<AgentEvent> {
+    return defer(() => {
+      this.assertOpen();
+      return this.main.stream(this.withBackgroundResults(prompt, options.sessionId), options);
+    });
   }
 
   /** Runs the main agent to its result; no events are emitted or forwarded. */
-  call(prompt: string, options?: RunOptions): Promise<RunResult> {
-    return this.main.call(prompt, options);
+  async call(prompt: string, options: RunOptions = {}): Promise<RunResult> {
+    this.assertOpen();
+    return this.main.call(this.withBackgroundResults(prompt, options.sessionId), options);
   }
 
   /**
@@ -111,6 +121,25 @@ export class HarnessEngine {
   /** Cancels one running task by id; it ends as a failure result saying so. False if none runs. */
   cancelTask(taskId: string): boolean {
     return this.tasks.cancel(taskId);
+  }
+
+  /**
+   * Stops every background task and waits until they have settled; afterwards `stream` and
+   * `call` fail. Foreground runs belong to their subscribers: unsubscribe them to stop them.
+   */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.tasks.cancelAll({ backgroundOnly: true });
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('HarnessEngine: the engine is closed; create a new one to run again');
+  }
+
+  private withBackgroundResults(prompt: string, sessionId: string | undefined): string {
+    if (sessionId === undefined || typeof prompt !== 'string') return prompt;
+    const finished = this.tasks.takeUndelivered(sessionId);
+    return finished.length ? `${backgroundResults(finished)}\n\n${prompt}` : prompt;
   }
 }
 

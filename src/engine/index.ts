@@ -1,2 +1,3 @@
 export { HarnessEngine } from './harness-engine.js';
 export type { HarnessEngineOptions } from './engine-options.js';
+export { backgroundResults } from './background-results.js';

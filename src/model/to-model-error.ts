@@ -8,8 +8,8 @@ export function toModelError(error: unknown, model: string): ModelError {
     return new ModelError(`model "${model}": the request timed out`, { cause: error });
   }
   if (error instanceof APIConnectionError) {
-    const why = error.cause instanceof Error ? error.cause.message : error.message;
-    return new ModelError(`model "${model}": connection failed (${why})`, { cause: error });
+    // The client's own message is a generic "Connection error."; the reason is in its causes.
+    return new ModelError(`model "${model}": connection failed (${causeChain(error.cause) || error.message})`, { cause: error });
   }
   if (error instanceof APIError) {
     return new ModelError(`model "${model}": HTTP ${error.status ?? '?'}: ${error.message}`, {
@@ -17,6 +17,19 @@ export function toModelError(error: unknown, model: string): ModelError {
       cause: error,
     });
   }
-  const why = error instanceof Error ? error.message : String(error);
-  return new ModelError(`model "${model}": the response could not be read (${why})`, { cause: error });
+  return new ModelError(`model "${model}": the response could not be read (${causeChain(error)})`, { cause: error });
+}
+
+/**
+ * The messages of an error and its causes, outermost first: fetch wraps the useful part
+ * (`connect ECONNREFUSED ...`, `other side closed`) in generic errors (`fetch failed`, `terminated`).
+ */
+function causeChain(error: unknown): string {
+  const parts: string[] = [];
+  let current = error;
+  while (current !== undefined && current !== null && parts.length < 5) {
+    parts.push(current instanceof Error ? current.message : String(current));
+    current = current instanceof Error ? current.cause : undefined;
+  }
+  return parts.join(': ');
 }

@@ -1,12 +1,13 @@
 import type { PermissionRule } from './permission-rule.js';
 
-const FILE_TOOLS = ['read', 'write', 'edit'] as const;
+const FILE_TOOLS = ['read', 'write', 'edit', 'grep'] as const;
 const OPEN_TOOLS = ['read', 'list', 'glob', 'grep', 'write', 'edit', 'todo'] as const;
 
 /**
  * The rules used when no user rule matches a call: reading, listing, searching, writing and
- * planning are allowed (inside the workspace: confinement is checked separately), `.env` and
- * `.env.*` files at any depth ask because they tend to hold secrets, and `bash` asks.
+ * planning are allowed (inside the workspace: confinement is checked separately), reading,
+ * writing, editing or grepping a `.env` or `.env.*` file at any depth asks because such files
+ * tend to hold secrets, and `bash` asks.
  * Every user rule ranks above these, whatever its priority.
  */
 export const DEFAULT_RULES: readonly PermissionRule[] = Object.freeze([

@@ -19,7 +19,7 @@ const commandMatchers = new Map<string, Matcher>();
  * @example
  * ```ts
  * ruleMatches({ tool: 'bash', action: 'allow', pattern: 'git *' }, 'bash', 'git log src'); // true
- * ruleMatches({ tool: 'read', action: 'ask', pattern: '**\/.env' }, 'read', 'a/.env'); // true
+ * ruleMatches({ tool: 'read', action: 'ask', pattern: 'secrets/*' }, 'read', 'secrets/key'); // true
  * ```
  */
 export function ruleMatches(rule: PermissionRule, toolName: string, subject: string | undefined): boolean {

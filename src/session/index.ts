@@ -1,3 +1,4 @@
-export type { MaybePromise, SessionStore } from './session-store.js';
+export type { MaybePromise, SessionStore, TaskSessionInfo } from './session-store.js';
 export { MemorySessionStore } from './memory-session-store.js';
+export { FileSessionStore } from './file-session-store.js';
 export { INTERRUPTED_TOOL_RESULT, repairHistory } from './repair-history.js';

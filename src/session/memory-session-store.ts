@@ -1,5 +1,5 @@
 import type { ChatMessage } from '../model/chat-message.js';
-import type { SessionStore } from './session-store.js';
+import type { SessionStore, TaskSessionInfo } from './session-store.js';
 
 /**
  * The default {@link SessionStore}: sessions in a `Map`, gone when the process ends.
@@ -14,6 +14,7 @@ import type { SessionStore } from './session-store.js';
  */
 export class MemorySessionStore implements SessionStore {
   private readonly sessions = new Map<string, ChatMessage[]>();
+  private readonly tasks = new Map<string, TaskSessionInfo>();
 
   load(sessionId: string): readonly ChatMessage[] {
     return this.sessions.get(sessionId)?.slice() ?? [];
@@ -25,8 +26,22 @@ export class MemorySessionStore implements SessionStore {
     else this.sessions.set(sessionId, messages.slice());
   }
 
-  /** Forgets a session. */
+  saveTaskInfo(info: TaskSessionInfo): void {
+    this.tasks.set(info.taskId, info);
+  }
+
+  loadTaskInfo(taskId: string): TaskSessionInfo | undefined {
+    return this.tasks.get(taskId);
+  }
+
+  /** Forgets a session (and its task info). */
   delete(sessionId: string): void {
     this.sessions.delete(sessionId);
+    this.tasks.delete(sessionId);
+  }
+
+  /** How many sessions are held. */
+  get size(): number {
+    return this.sessions.size;
   }
 }

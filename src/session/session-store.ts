@@ -3,6 +3,15 @@ import type { ChatMessage } from '../model/chat-message.js';
 /** A value now, or later. Stores may answer synchronously, which keeps runs synchronous too. */
 export type MaybePromise<T> = T | Promise<T>;
 
+/** What a store remembers about a delegated task's session, so it can be resumed later. */
+export interface TaskSessionInfo {
+  readonly taskId: string;
+  readonly agentName: string;
+  readonly description: string;
+  /** The conversation (main session) that started the task; only it may resume it. */
+  readonly ownerSessionId: string;
+}
+
 /**
  * Where conversations live. A session is an append-only list of messages (never the system
  * prompt, which is rebuilt for every run). The main agent and delegated tasks use the same
@@ -18,4 +27,8 @@ export interface SessionStore {
   load(sessionId: string): MaybePromise<readonly ChatMessage[]>;
   /** Appends messages to the session (creating it). Writes of one session keep their order. */
   append(sessionId: string, messages: readonly ChatMessage[]): MaybePromise<void>;
+  /** Remembers who owns a task session (for resume). Optional: without it resume works only in-process. */
+  saveTaskInfo?(info: TaskSessionInfo): MaybePromise<void>;
+  /** What {@link saveTaskInfo} stored for a task, if anything. */
+  loadTaskInfo?(taskId: string): MaybePromise<TaskSessionInfo | undefined>;
 }

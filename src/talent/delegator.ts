@@ -7,14 +7,16 @@ import type { ChatModel } from '../model/chat-model.js';
 import type { ApprovalHandler } from '../permission/approval.js';
 import type { AgentDefinition } from '../subagent/agent-definition.js';
 import type { AgentManager } from '../subagent/agent-manager.js';
-import { isDelegationTool } from '../subagent/delegation-tool-names.js';
+import { DELEGATION_TOOL_NAMES, isDelegationTool } from '../subagent/delegation-tool-names.js';
 import { narrowTools } from '../subagent/narrow-tools.js';
 import type { SessionStore } from '../session/session-store.js';
 import type { Tool, ToolContext } from '../tools/tool.js';
 import { agentList, delegationInstructions, environmentFacts } from './delegation-prompts.js';
 import type { AgentSpec, Delegation, TaskRequest } from './delegation-types.js';
+import { createGenerateTool } from './generate-tool.js';
 import { createMultitaskTool } from './multitask-tool.js';
-import { runChild$ } from './run-child.js';
+import { checkResumable } from './check-resumable.js';
+import { launchBackground, runChild$, type ChildRun } from './run-child.js';
 import { truncate, type TaskResultFields } from './task-result-format.js';
 import { createTaskTool } from './task-tool.js';
 import type { TaskTracker } from './task-tracker.js';
@@ -116,19 +118,39 @@ export class Delegator implements Delegation {
 
   runTask(parent: AgentSpec, request: TaskRequest, context: ToolContext): Observable<TaskResultFields> {
     const fields = { description: request.description, agentName: request.agentName };
-    return defer(async () => {
-      const definition = await this.usableDefinition(request.agentName);
-      const taskId = `task_${randomUUID()}`;
-      const spec = this.childSpec(parent, definition, { taskId, rootSessionId: context.rootSessionId });
-      return { agent: this.build(spec), taskId };
-    }).pipe(
-      switchMap(({ agent, taskId }) =>
-        runChild$({ agent, prompt: request.prompt, taskId, index: request.index, description: request.description, multitask: request.multitask, parent: context, tracker: this.o.tracker }).pipe(
-          map((outcome): TaskResultFields => ({ ...fields, taskId, status: outcome.status, content: truncate(outcome.content, this.o.maxResultChars) })),
+    return defer(() => this.prepare(parent, request, context)).pipe(
+      switchMap((child) =>
+        (request.background ? of(launchBackground(child)) : runChild$(child)).pipe(
+          map((outcome): TaskResultFields => ({ ...fields, taskId: child.taskId, status: outcome.status, content: truncate(outcome.content, this.o.maxResultChars) })),
         ),
       ),
-      catchError((e: unknown) => of<TaskResultFields>({ ...fields, taskId: '', status: 'failure', content: `ERROR: ${(e as Error).message}` })),
+      catchError((e: unknown) =>
+        of<TaskResultFields>({ ...fields, taskId: request.resumeTaskId ?? '', status: 'failure', content: `ERROR: ${(e as Error).message}` }),
+      ),
     );
+  }
+
+  /** Resolves the agent and the task id (new, or a resumable earlier one) and builds the child. */
+  private async prepare(parent: AgentSpec, request: TaskRequest, context: ToolContext): Promise<ChildRun> {
+    const definition = await this.usableDefinition(request.agentName);
+    const owner = context.rootSessionId;
+    let taskId = request.resumeTaskId;
+    if (taskId) await checkResumable(taskId, request.agentName, owner, this.o.tracker, this.o.sessions);
+    else {
+      taskId = `task_${randomUUID()}`;
+      await this.o.sessions.saveTaskInfo?.({ taskId, agentName: definition.name, description: request.description, ownerSessionId: owner });
+    }
+    const spec = this.childSpec(parent, definition, { taskId, rootSessionId: owner, background: request.background ?? false });
+    return {
+      agent: this.build(spec),
+      prompt: request.prompt,
+      taskId,
+      index: request.index,
+      description: request.description,
+      multitask: request.multitask,
+      parent: context,
+      tracker: this.o.tracker,
+    };
   }
 
   /** The named definition if it exists and is enabled; otherwise an error listing the visible agents. */
@@ -144,6 +166,10 @@ export class Delegator implements Delegation {
     const tools: Tool[] = [];
     if (spec.toolNames.includes('task')) tools.push(createTaskTool(spec, this, agents));
     if (spec.toolNames.includes('multitask')) tools.push(createMultitaskTool(spec, this, agents));
+    if (spec.toolNames.includes('generate')) {
+      const knownTools = [...this.o.toolbox.keys(), ...DELEGATION_TOOL_NAMES];
+      tools.push(createGenerateTool({ agents: this.o.agents, knownTools, workspace: this.o.workspace }));
+    }
     return tools;
   }
 }

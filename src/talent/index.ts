@@ -11,3 +11,7 @@ export {
   type TaskResultFields,
 } from './task-result-format.js';
 export { TaskTracker, type TaskInfo, type TaskState } from './task-tracker.js';
+export { createGenerateTool, type GenerateArgs, type GenerateDeps } from './generate-tool.js';
+export { createTaskTool } from './task-tool.js';
+export { createMultitaskTool } from './multitask-tool.js';
+export type { TaskArgs, MultitaskArgs } from './task-schemas.js';

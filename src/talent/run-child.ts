@@ -1,9 +1,10 @@
-import { Observable } from 'rxjs';
-import type { AgentEvent, RunEndEvent, TaskWrapEvent } from '../events/agent-event.js';
+import { Observable, type Subscription } from 'rxjs';
 import type { ReActAgent } from '../agent/react-agent.js';
+import type { AgentEvent, RunEndEvent, TaskWrapEvent } from '../events/agent-event.js';
+import { EMPTY_METRICS } from '../events/run-metrics.js';
 import type { ToolContext } from '../tools/tool.js';
 import type { TaskOutcome } from './task-result-format.js';
-import type { TaskTracker } from './task-tracker.js';
+import type { TaskState, TaskTracker } from './task-tracker.js';
 
 /** One child run of a task. */
 export interface ChildRun {
@@ -18,21 +19,22 @@ export interface ChildRun {
   readonly tracker: TaskTracker;
 }
 
+type Settle = (outcome: TaskOutcome, state: Exclude<TaskState, 'running'>, end: RunEndEvent | undefined) => void;
+
 /**
  * Runs a child agent in its own session (named by the task id) and emits its outcome once.
  * While the parent is streamed, each child event goes out through `parent.emit`, wrapped in
  * a `TaskWrap`, in the child's order; otherwise the child runs quiet. The child's usage is
  * added to the parent's metrics, with one more task. The task is registered with the
- * tracker, so `cancel` by id stops just this child and settles it as a failure.
+ * tracker, so cancelling it by id stops just this child and settles it as a failure.
  * Unsubscribing stops the child.
  */
 export function runChild$(c: ChildRun): Observable<TaskOutcome> {
   return new Observable<TaskOutcome>((out) => {
-    const { parent, agent, taskId } = c;
+    const { parent, taskId } = c;
     let childRunId = '';
-    let end: RunEndEvent | undefined;
-    const settle = (outcome: TaskOutcome, state: 'done' | 'failed' | 'cancelled'): void => {
-      parent.addMetrics(end ? { ...end.metrics, tasks: end.metrics.tasks + 1 } : { ...ZERO, tasks: 1 });
+    const settle: Settle = (outcome, state, end) => {
+      parent.addMetrics(end ? { ...end.metrics, tasks: end.metrics.tasks + 1 } : { ...EMPTY_METRICS, tasks: 1 });
       c.tracker.finish(taskId, state, outcome.content, end?.metrics);
       out.next(outcome);
       out.complete();
@@ -40,48 +42,82 @@ export function runChild$(c: ChildRun): Observable<TaskOutcome> {
     const wrap = (event: AgentEvent): TaskWrapEvent => ({
       type: 'TaskWrap',
       runId: childRunId,
-      agentName: agent.name,
+      agentName: c.agent.name,
       parentRunId: parent.runId,
       taskId,
       taskIndex: c.index,
-      taskAgentName: agent.name,
+      taskAgentName: c.agent.name,
       taskDescription: c.description,
       multitask: c.multitask,
       event,
     });
-    c.tracker.start(
-      { taskId, agentName: agent.name, description: c.description, sessionId: parent.rootSessionId, parentRunId: parent.runId, background: false },
-      () => {
-        subscription.unsubscribe();
-        settle({ status: 'failure', content: `ERROR: the ${agent.name} task ${taskId} was cancelled before it finished.` }, 'cancelled');
-      },
-    );
-    const subscription = agent.stream(c.prompt, { sessionId: taskId, quiet: !parent.streaming }).subscribe({
-      next: (event) => {
-        if (event.type === 'RunStart') childRunId = event.runId;
-        else if (event.type === 'RunEnd') end = event;
-        if (parent.streaming) parent.emit(wrap(event));
-      },
-      error: (e: unknown) => {
-        const why = e instanceof Error ? e.message : String(e);
-        settle({ status: 'failure', content: `ERROR: the ${agent.name} task failed: ${why}` }, 'failed');
-      },
-      complete: () => {
-        if (!end || end.abnormal) {
-          const why = end?.error ?? 'it ended without a result';
-          const partial = end?.text ? `\nIts last text was:\n${end.text}` : '';
-          settle({ status: 'failure', content: `ERROR: the ${agent.name} task ended abnormally: ${why}${partial}` }, 'failed');
-        } else {
-          settle({ status: 'success', content: end.text }, 'done');
-        }
-      },
+    const onEvent = (event: AgentEvent): void => {
+      if (event.type === 'RunStart') childRunId = event.runId;
+      if (parent.streaming) parent.emit(wrap(event));
+    };
+    c.tracker.start(info(c, false), () => {
+      subscription.unsubscribe();
+      settle(cancelled(c), 'cancelled', undefined);
     });
+    const subscription = supervise(c, !parent.streaming, onEvent, settle);
     return () => {
       subscription.unsubscribe();
-      // An unsubscribed parent drops the task: nothing is emitted, the tracker forgets it.
+      // An unsubscribed parent drops the task: nothing is emitted; the tracker records why.
       c.tracker.finish(taskId, 'cancelled', 'ERROR: the parent run was cancelled.');
     };
   });
 }
 
-const ZERO = { promptTokens: 0, completionTokens: 0, totalTokens: 0, durationMs: 0, tasks: 0 };
+/**
+ * Starts a child detached from its parent: not wrapped into the parent's stream, not
+ * stopped by the parent's end or unsubscribe, its events kept in the tracker's log and its
+ * usage kept with the task. Only cancelling the task (or closing the engine) stops it.
+ */
+export function launchBackground(c: ChildRun): TaskOutcome {
+  c.parent.addMetrics({ ...EMPTY_METRICS, tasks: 1 });
+  c.tracker.start(info(c, true), () => {
+    subscription.unsubscribe();
+    c.tracker.finish(c.taskId, 'cancelled', cancelled(c).content);
+  });
+  const subscription = supervise(
+    c,
+    false,
+    (event) => c.tracker.log(c.taskId, event),
+    (outcome, state, end) => c.tracker.finish(c.taskId, state, outcome.content, end?.metrics),
+  );
+  return {
+    status: 'running',
+    content: `Started in the background as ${c.taskId}. Its result will be put in front of your next prompt in this session.`,
+  };
+}
+
+/** Subscribes to the child's run and turns how it ends into an outcome. */
+function supervise(c: ChildRun, quiet: boolean, onEvent: (e: AgentEvent) => void, settle: Settle): Subscription {
+  const name = c.agent.name;
+  let end: RunEndEvent | undefined;
+  return c.agent.stream(c.prompt, { sessionId: c.taskId, quiet }).subscribe({
+    next: (event) => {
+      if (event.type === 'RunEnd') end = event;
+      onEvent(event);
+    },
+    error: (e: unknown) => {
+      const why = e instanceof Error ? e.message : String(e);
+      settle({ status: 'failure', content: `ERROR: the ${name} task failed: ${why}` }, 'failed', end);
+    },
+    complete: () => {
+      if (end && !end.abnormal) return settle({ status: 'success', content: end.text }, 'done', end);
+      const why = end?.error ?? 'it ended without a result';
+      const partial = end?.text ? `\nIts last text was:\n${end.text}` : '';
+      settle({ status: 'failure', content: `ERROR: the ${name} task ended abnormally: ${why}${partial}` }, 'failed', end);
+    },
+  });
+}
+
+function info(c: ChildRun, background: boolean) {
+  const { parent } = c;
+  return { taskId: c.taskId, agentName: c.agent.name, description: c.description, sessionId: parent.rootSessionId, parentRunId: parent.runId, background };
+}
+
+function cancelled(c: ChildRun): TaskOutcome {
+  return { status: 'failure', content: `ERROR: the ${c.agent.name} task ${c.taskId} was cancelled before it finished.` };
+}

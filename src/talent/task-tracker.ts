@@ -26,6 +26,11 @@ export interface TaskInfo {
 interface Entry {
   info: TaskInfo;
   cancel?: () => void;
+  /** Resolves when the task settles (for `whenSettled`). */
+  settled: Promise<void>;
+  resolve: () => void;
+  /** A background result not yet put in front of a prompt of its session. */
+  undelivered: boolean;
   /** The child's own events, kept for background tasks only (nobody streams them). */
   log?: AgentEvent[];
 }
@@ -50,9 +55,14 @@ export class TaskTracker {
   constructor(private readonly retainFinished = 1000) {}
 
   /** Registers a starting task; `cancel` stops it and settles its result as cancelled. */
-  start(info: Omit<TaskInfo, 'state' | 'startedAt'>, cancel: () => void, keepLog = false): void {
-    const entry: Entry = { info: { ...info, state: 'running', startedAt: Date.now() }, cancel };
-    if (keepLog) entry.log = [];
+  start(info: Omit<TaskInfo, 'state' | 'startedAt'>, cancel: () => void): void {
+    let resolve!: () => void;
+    const settled = new Promise<void>((r) => (resolve = r));
+    const entry: Entry = { info: { ...info, state: 'running', startedAt: Date.now() }, cancel, settled, resolve, undelivered: false };
+    if (info.background) entry.log = [];
+    // A resumed task starts again under its id: it is no longer among the finished ones.
+    const at = this.finishedOrder.indexOf(info.taskId);
+    if (at >= 0) this.finishedOrder.splice(at, 1);
     this.entries.set(info.taskId, entry);
     this.subject.next(entry.info);
   }
@@ -68,8 +78,17 @@ export class TaskTracker {
     if (!entry || entry.info.state !== 'running') return;
     entry.info = { ...entry.info, state, endedAt: Date.now(), result, ...(metrics ? { metrics } : {}) };
     entry.cancel = undefined;
+    entry.undelivered = entry.info.background;
+    entry.resolve();
     this.finishedOrder.push(taskId);
-    while (this.finishedOrder.length > this.retainFinished) this.entries.delete(this.finishedOrder.shift()!);
+    while (this.finishedOrder.length > this.retainFinished) {
+      const oldest = this.finishedOrder.shift()!;
+      if (this.entries.get(oldest)?.undelivered) {
+        this.finishedOrder.push(oldest); // its result has not reached its session yet
+        break;
+      }
+      this.entries.delete(oldest);
+    }
     this.subject.next(entry.info);
   }
 
@@ -96,8 +115,28 @@ export class TaskTracker {
     return sessionId === undefined ? all : all.filter((t) => t.sessionId === sessionId);
   }
 
-  /** Cancels every running task. */
-  cancelAll(): void {
-    for (const id of [...this.entries.keys()]) this.cancel(id);
+  /** Cancels every running task (or only the background ones) and waits until they settle. */
+  async cancelAll(filter: { backgroundOnly?: boolean } = {}): Promise<void> {
+    const waits: Promise<void>[] = [];
+    for (const [id, entry] of [...this.entries]) {
+      if (entry.info.state !== 'running' || (filter.backgroundOnly && !entry.info.background)) continue;
+      waits.push(entry.settled);
+      this.cancel(id);
+    }
+    await Promise.all(waits);
+  }
+
+  /**
+   * The finished background tasks of a conversation whose results were not handed over yet,
+   * marked as handed over: each result is returned once.
+   */
+  takeUndelivered(sessionId: string): TaskInfo[] {
+    const out: TaskInfo[] = [];
+    for (const entry of this.entries.values()) {
+      if (!entry.undelivered || entry.info.sessionId !== sessionId) continue;
+      entry.undelivered = false;
+      out.push(entry.info);
+    }
+    return out;
   }
 }

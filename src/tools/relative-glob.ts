@@ -6,7 +6,7 @@
  *
  * @example
  * ```ts
- * relativeGlobProblem('src/**\/*.ts', 'pattern'); // undefined
+ * relativeGlobProblem('src/*.ts', 'pattern'); // undefined
  * relativeGlobProblem('../**', 'pattern'); // 'pattern must not contain ".." ...'
  * ```
  */

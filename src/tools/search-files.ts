@@ -10,7 +10,7 @@ export const SEARCH_IGNORE: readonly string[] = Object.freeze(['**/node_modules/
  *
  * @example
  * ```ts
- * await findSearchFiles('/repo', '**\/*.ts', signal); // ['src/a.ts', 'test/a.test.ts']
+ * await findSearchFiles('/repo', 'src/*.ts', signal); // ['src/a.ts', 'src/b.ts']
  * ```
  */
 export async function findSearchFiles(root: string, pattern: string, signal: AbortSignal): Promise<string[]> {

@@ -18,6 +18,7 @@ describe('PermissionPolicy defaults', () => {
     for (const path of ['.env', 'config/.env', 'a/b/.env.local', './.env.production']) {
       expect(policy.evaluate('read', path).action, path).toBe('ask');
       expect(policy.evaluate('write', path).action, path).toBe('ask');
+      expect(policy.evaluate('grep', path).action, path).toBe('ask');
     }
     expect(policy.evaluate('edit', 'deep/.env').reason).toBe('edit asks for approval by default for "deep/.env"');
     expect(policy.evaluate('read', '.envrc').action).toBe('allow');

@@ -18,7 +18,8 @@ export interface TestToolContext extends ToolContext {
 
 /**
  * Builds a tool context with a real AbortController and collecting `emit`/`addMetrics`.
- * Pass `workspace` (usually from {@link makeWorkspace}); any field can be overridden.
+ * Pass `workspace` (usually from {@link makeWorkspace}); any field can be overridden, but an
+ * overridden `signal` is no longer the one `controller` aborts.
  */
 export function createToolContext(overrides: Partial<ToolContext> = {}): TestToolContext {
   const controller = new AbortController();

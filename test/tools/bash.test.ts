@@ -20,6 +20,15 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/**
+ * The kernel closes a killed process's pipes a moment before it shows it as dead, so the
+ * result may arrive first: wait (briefly) for the death. A `sleep 30` that was not killed
+ * would outlive the wait by far.
+ */
+async function expectKilled(pid: number): Promise<void> {
+  await vi.waitFor(() => expect(isAlive(pid), `pid ${pid} alive`).toBe(false), { timeout: 2000, interval: 10 });
+}
+
 function pidIn(text: string): number {
   const match = /pid=(\d+)/.exec(text);
   if (!match) throw new Error(`no pid in ${JSON.stringify(text)}`);
@@ -67,14 +76,14 @@ describe('bash tool', () => {
     const result = await runTool(bash, { command: 'sleep 30 & echo pid=$!; wait', timeout_ms: 300 }, context);
     expect(result.error).toBe('Command timed out after 300 ms');
     expect(result.text).toContain('[timed out after 300 ms');
-    expect(isAlive(pidIn(result.text))).toBe(false);
+    await expectKilled(pidIn(result.text));
   });
 
   it('escalates to SIGKILL when the processes ignore SIGTERM', async () => {
     const command = "trap '' TERM; sleep 30 & echo pid=$!; wait";
     const result = await runTool(bash, { command, timeout_ms: 200 }, context);
     expect(result.error).toBe('Command timed out after 200 ms');
-    expect(isAlive(pidIn(result.text))).toBe(false);
+    await expectKilled(pidIn(result.text));
   });
 
   it('on abort kills the whole process group', async () => {
@@ -89,7 +98,7 @@ describe('bash tool', () => {
     context.controller.abort();
     const result = await running;
     expect(result.error).toBe('Command was cancelled');
-    expect(isAlive(pid)).toBe(false);
+    await expectKilled(pid);
   });
 
   it('does not start when the signal is already aborted', async () => {
@@ -103,10 +112,7 @@ describe('bash tool', () => {
     const result = await runTool(bash, { command: 'sleep 30 > /dev/null 2>&1 & echo pid=$!' }, context);
     expect(result.error).toBeUndefined();
     expect(result.text).toContain('background processes the command left running were stopped');
-    // This sleep holds no pipe of ours, so the result can arrive while SIGKILL is still
-    // being delivered; wait for its death (a few ms), not for the sleep to end (30 s).
-    const pid = pidIn(result.text);
-    await vi.waitFor(() => expect(isAlive(pid)).toBe(false), { timeout: 2000 });
+    await expectKilled(pidIn(result.text));
   });
 
   it('removes its abort listener when done', async () => {

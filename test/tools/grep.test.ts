@@ -33,6 +33,15 @@ describe('grep tool', () => {
     ]);
   });
 
+  it('skips .env files in folder searches, with a note, but searches one named as path', async () => {
+    await root.file('ws/.env', 'TODO=secret');
+    await root.file('ws/config/.env.local', 'TODO=secret');
+    const result = await runTool(grep, { pattern: 'TODO' }, context);
+    expect(result.text).not.toContain('TODO=secret');
+    expect(result.text).toContain('(Skipped 2 .env files, which may hold secrets; give one as path to search it.)');
+    expect((await runTool(grep, { pattern: 'TODO', path: '.env' }, context)).text).toBe('.env:1: TODO=secret');
+  });
+
   it('takes JavaScript regular expressions', async () => {
     const result = await runTool(grep, { pattern: '^export \\{ \\w+ \\};$' }, context);
     expect(result.text).toBe('src/a.ts:3: export { x };');

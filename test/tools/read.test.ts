@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -79,6 +80,12 @@ describe('read tool', () => {
     await mkdir(join(ws.dir, 'src'));
     const result = await runTool(read, { path: 'src' }, context);
     expect(result.error).toMatch(/src is a folder.*list/);
+  });
+
+  it('refuses what is not a regular file instead of blocking on it', async () => {
+    execFileSync('mkfifo', [join(ws.dir, 'pipe')]);
+    const result = await runTool(read, { path: 'pipe' }, context);
+    expect(result.error).toBe('pipe is not a regular file');
   });
 
   it('says when the offset is past the end', async () => {

@@ -77,7 +77,8 @@ function fit(segments: readonly Segment[], width: number, color: boolean): strin
   for (const segment of segments) {
     // the cut line is a prefix of the whole plus `…`, so each segment takes its own length
     const text = chars.splice(0, [...segment.text].length).join('');
-    out += color && segment.style !== undefined && text !== '' ? styleText(segment.style, text) : text;
+    // the caller chose colour for its own output; Node would otherwise check process.stdout
+    out += color && segment.style !== undefined && text !== '' ? styleText(segment.style, text, { validateStream: false }) : text;
   }
   return out;
 }

@@ -44,7 +44,9 @@ export function createEditTool(): Tool<EditArgs> {
       const target = await resolveWorkspacePath(context.workspace, path);
       let content: string;
       try {
-        if ((await stat(target.absolute)).isDirectory()) return toolError(`${path} is a folder, not a file`);
+        const stats = await stat(target.absolute);
+        if (stats.isDirectory()) return toolError(`${path} is a folder, not a file`);
+        if (!stats.isFile()) return toolError(`${path} is not a regular file`);
         const bytes = await readFile(target.absolute, { signal: context.signal });
         if (looksBinary(bytes)) return toolError(`${path} looks like a binary file; edit only changes text files`);
         content = bytes.toString('utf8');

@@ -22,7 +22,7 @@ export interface GlobToolOptions {
  *
  * @example
  * ```ts
- * await createGlobTool().execute({ pattern: '**\/*.test.ts', path: 'test' }, context);
+ * await createGlobTool().execute({ pattern: '*.test.ts', path: 'test' }, context);
  * ```
  */
 export function createGlobTool(options: GlobToolOptions = {}): Tool<GlobArgs> {

@@ -1,5 +1,5 @@
 import { readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fsErrorMessage } from '../fs-error-message.js';
 import { looksBinary } from '../looks-binary.js';
 import { relativeGlobProblem } from '../relative-glob.js';
@@ -21,10 +21,15 @@ export interface GrepToolOptions {
   readonly maxFileBytes?: number;
 }
 
+/** `.env` and `.env.*`: the files the default permission rules ask about. */
+const SECRET_FILE = /^\.env(\..+)?$/;
+
 /**
  * Creates the `grep` tool: a JavaScript regular expression searched line by line through
  * the files under a folder (or one file), answered as `path:line: text` lines. `include`
  * filters files by glob; `node_modules`, `.git`, binary and very large files are skipped.
+ * `.env` files are skipped in folder searches (their content would otherwise bypass the
+ * approval reading them asks for); naming one as `path` searches it.
  *
  * @example
  * ```ts
@@ -69,11 +74,13 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool<GrepArgs> {
 
       const root = await resolveWorkspacePath(context.workspace, path);
       let files: { absolute: string; shown: string }[];
+      let secrets = 0;
       try {
         if ((await stat(root.absolute)).isDirectory()) {
           const glob = include === undefined ? '**/*' : include.includes('/') ? include : `**/${include}`;
           const found = await findSearchFiles(root.absolute, glob, context.signal);
-          files = found.map((file) => ({ absolute: join(root.absolute, file), shown: joinRelative(root.relative, file) }));
+          secrets = found.filter((file) => SECRET_FILE.test(basename(file))).length;
+          files = found.filter((file) => !SECRET_FILE.test(basename(file))).map((file) => ({ absolute: join(root.absolute, file), shown: joinRelative(root.relative, file) }));
         } else {
           files = [{ absolute: root.absolute, shown: root.relative }];
         }
@@ -93,7 +100,8 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool<GrepArgs> {
           if (regex.test(line)) matches.push(`${file.shown}:${index + 1}: ${cut(line, limits.maxLineLength)}`);
         }
       }
-      return render(matches, limits.maxMatches, pattern, path);
+      const skipped = secrets === 0 ? '' : `\n\n(Skipped ${secrets} .env file${secrets === 1 ? '' : 's'}, which may hold secrets; give one as path to search it.)`;
+      return withNote(render(matches, limits.maxMatches, pattern, path), skipped);
     },
   };
 }
@@ -106,10 +114,15 @@ function render(matches: readonly string[], max: number, pattern: string, path: 
   };
 }
 
+function withNote(result: ToolResult, note: string): ToolResult {
+  return note === '' ? result : { ...result, text: result.text + note };
+}
+
 /** The file as text, or undefined when it is binary, too large or unreadable. */
 async function readText(file: string, maxBytes: number): Promise<string | undefined> {
   try {
-    if ((await stat(file)).size > maxBytes) return undefined;
+    const stats = await stat(file);
+    if (!stats.isFile() || stats.size > maxBytes) return undefined;
     const bytes = await readFile(file);
     return looksBinary(bytes) ? undefined : bytes.toString('utf8');
   } catch {

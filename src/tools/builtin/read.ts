@@ -73,6 +73,7 @@ async function readNumbered(path: string, context: ToolContext, page: Page): Pro
   try {
     const stats = await stat(target.absolute);
     if (stats.isDirectory()) return toolError(`${path} is a folder, not a file; use the list tool to see its entries`);
+    if (!stats.isFile()) return toolError(`${path} is not a regular file`);
     if (stats.size === 0) return { text: `(${path} is empty)` };
     if (await fileLooksBinary(target.absolute)) {
       return toolError(`${path} looks like a binary file (${stats.size} bytes); read only shows text files`);

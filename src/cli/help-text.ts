@@ -1,0 +1,45 @@
+/** `rxharness --help`. */
+export const MAIN_HELP = `rxharness - an agent harness that delegates to subagents, shown live
+
+Usage:
+  rxharness run [options] PROMPT       run the main agent (or "@name PROMPT" to run one agent)
+  rxharness agents [--json]            list the available subagent definitions
+  rxharness --version
+
+Run "rxharness <command> --help" for a command's options.
+`;
+
+/** `rxharness run --help`. */
+export const RUN_HELP = `Usage: rxharness run [options] PROMPT
+       rxharness run [options] @AGENT PROMPT
+
+Runs the main agent on PROMPT (or the named subagent directly) and shows a live tree of
+the run and its tasks. Ctrl+C cancels the run and every task (exit code 130).
+
+Options:
+  --demo              use the built-in scripted model (offline, no API key needed)
+  --model M           model id (default: $RXHARNESS_MODEL)
+  --base-url URL      OpenAI-compatible server (default: $OPENAI_BASE_URL, then OpenAI)
+  --workspace DIR     folder the tools work in (default: the current folder)
+  --max-tasks N       subagents of one multitask running at once (default 5; 0 = no limit)
+  --max-steps N       ReAct steps per run (default 30)
+  --yes               approve every tool call that asks for approval (bash, .env files)
+  --json              print one event per line (NDJSON) instead of the tree
+  -h, --help          show this help
+
+Environment: OPENAI_API_KEY, OPENAI_BASE_URL, RXHARNESS_MODEL.
+Exit codes: 0 the run ended normally, 1 it ended abnormally or failed, 2 bad usage, 130 cancelled.
+`;
+
+/** `rxharness agents --help`. */
+export const AGENTS_HELP = `Usage: rxharness agents [--json] [--workspace DIR]
+
+Lists the visible subagent definitions (built-ins, <workspace>/.rxharness/agents,
+~/.rxharness/agents) with where each comes from, then any definition files that could
+not be read and why.
+
+Options:
+  --json              print one JSON document instead of text
+  --workspace DIR     the workspace whose definitions to include (default: current folder)
+  -h, --help          show this help
+`;

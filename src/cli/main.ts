@@ -1,0 +1,48 @@
+import { createRequire } from 'node:module';
+import { agentsCommand } from './agents-command.js';
+import type { CliIO } from './cli-io.js';
+import { CliUsageError } from './cli-usage-error.js';
+import { MAIN_HELP } from './help-text.js';
+import { runCommand } from './run-command.js';
+
+/**
+ * The `rxharness` command line. Resolves the exit code: 0 success, 1 an abnormal or failed
+ * run, 2 bad usage (with a message on stderr), 130 cancelled with Ctrl+C.
+ *
+ * @example
+ * ```ts
+ * process.exitCode = await main(['run', '--demo', 'Survey this project'], processIO());
+ * ```
+ */
+export async function main(argv: readonly string[], io: CliIO): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case 'run':
+        return await runCommand(rest, io);
+      case 'agents':
+        return await agentsCommand(rest, io);
+      case '--version':
+      case '-v':
+        io.stdout.write(`${version()}\n`);
+        return 0;
+      case undefined:
+      case 'help':
+      case '--help':
+      case '-h':
+        io.stdout.write(MAIN_HELP);
+        return command === undefined ? 2 : 0;
+      default:
+        throw new CliUsageError(`unknown command "${command}"; use "run" or "agents" (see rxharness --help)`);
+    }
+  } catch (e) {
+    // parseArgs reports unknown or malformed flags with ERR_PARSE_ARGS_* codes: bad usage too.
+    const usage = e instanceof CliUsageError || String((e as NodeJS.ErrnoException)?.code).startsWith('ERR_PARSE_ARGS');
+    io.stderr.write(`rxharness: ${(e as Error).message}\n`);
+    return usage ? 2 : 1;
+  }
+}
+
+function version(): string {
+  return (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
+}

@@ -1,0 +1,110 @@
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { type Observable, tap } from 'rxjs';
+import { liveTree } from '../adapters/terminal-tree/index.js';
+import { toNdjson } from '../adapters/ndjson.js';
+import { createDemoModel } from '../demo/demo-model.js';
+import { HarnessEngine } from '../engine/harness-engine.js';
+import type { HarnessEngineOptions } from '../engine/engine-options.js';
+import type { AgentEvent } from '../events/agent-event.js';
+import type { ChatModel } from '../model/chat-model.js';
+import { OpenAIChatModel } from '../model/openai-chat-model.js';
+import type { CliIO } from './cli-io.js';
+import { CliUsageError } from './cli-usage-error.js';
+import { RUN_HELP } from './help-text.js';
+import { integerFlag } from './integer-flag.js';
+
+const OPTIONS = {
+  demo: { type: 'boolean' },
+  model: { type: 'string' },
+  'base-url': { type: 'string' },
+  workspace: { type: 'string' },
+  'max-tasks': { type: 'string' },
+  'max-steps': { type: 'string' },
+  yes: { type: 'boolean' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** `rxharness run`: runs the main agent (or `@name`) and shows it live. Resolves the exit code. */
+export async function runCommand(argv: readonly string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true });
+  if (values.help) {
+    io.stdout.write(RUN_HELP);
+    return 0;
+  }
+  let prompt = positionals.join(' ').trim();
+  if (!prompt) throw new CliUsageError('run needs a PROMPT, e.g. rxharness run --demo "Survey this project"');
+  let agentName: string | undefined;
+  const direct = /^@([A-Za-z0-9_-]+)\s+([\s\S]+)$/.exec(prompt);
+  if (direct) [, agentName, prompt] = direct as unknown as [string, string, string];
+  else if (prompt.startsWith('@')) throw new CliUsageError('"@agent" needs a prompt after it, e.g. @explore "find the tests"');
+
+  const engine = newEngine({
+    model: values.demo ? createDemoModel(demoSpeed(io)) : openaiModel(values.model, values['base-url'], io),
+    workspace: resolve(io.cwd, values.workspace ?? '.'),
+    ...(values['max-tasks'] !== undefined ? { multitaskMaxTasks: integerFlag('--max-tasks', values['max-tasks'], 0) } : {}),
+    ...(values['max-steps'] !== undefined ? { maxSteps: integerFlag('--max-steps', values['max-steps'], 1) } : {}),
+    ...(values.yes ? { approve: () => ({ decision: 'approve' as const }) } : {}),
+  });
+  if (agentName && !(await engine.agents.get(agentName))) {
+    const names = (await engine.agents.list()).map((a) => a.name).join(', ');
+    throw new CliUsageError(`unknown agent "${agentName}"; available agents: ${names}`);
+  }
+  const events$ = agentName ? engine.agent(agentName).stream(prompt) : engine.stream(prompt);
+  try {
+    const shown$ = values.json ? events$ : liveTree(events$, { output: io.stdout });
+    return await present(shown$, values.json ?? false, io);
+  } finally {
+    await engine.close();
+  }
+}
+
+/** Subscribes, writes NDJSON when asked, and settles with the exit code (130 on Ctrl+C). */
+function present(events$: Observable<AgentEvent>, json: boolean, io: CliIO): Promise<number> {
+  return new Promise<number>((done) => {
+    let code = 1; // stays 1 if the stream ends without the run's own RunEnd
+    const tracked$ = events$.pipe(tap((e) => e.type === 'RunEnd' && (code = e.abnormal ? 1 : 0)));
+    const out$: Observable<unknown> = json ? tracked$.pipe(toNdjson(), tap((line) => io.stdout.write(line))) : tracked$;
+    const stopInterrupts = io.onInterrupt(() => {
+      subscription.unsubscribe(); // aborts the model requests and every task
+      stopInterrupts();
+      io.stderr.write('\nCancelled.\n');
+      done(130);
+    });
+    const subscription = out$.subscribe({
+      error: (e: unknown) => {
+        stopInterrupts();
+        io.stderr.write(`rxharness: ${e instanceof Error ? e.message : String(e)}\n`);
+        done(1);
+      },
+      complete: () => {
+        stopInterrupts();
+        done(code);
+      },
+    });
+  });
+}
+
+function openaiModel(model: string | undefined, baseURL: string | undefined, io: CliIO): ChatModel {
+  const id = model ?? io.env.RXHARNESS_MODEL;
+  if (!id) throw new CliUsageError('no model: pass --model M or set RXHARNESS_MODEL (or use --demo to run offline)');
+  const apiKey = io.env.OPENAI_API_KEY;
+  if (!apiKey) throw new CliUsageError('no API key: set OPENAI_API_KEY (any value for a local server), or use --demo');
+  return new OpenAIChatModel({ model: id, baseURL: baseURL ?? io.env.OPENAI_BASE_URL, apiKey });
+}
+
+/** `RXHARNESS_DEMO_DELAY_MS` slows or speeds the demo's streaming (tests set it to 0). */
+function demoSpeed(io: CliIO): { chunkDelayMs?: number } {
+  const raw = io.env.RXHARNESS_DEMO_DELAY_MS;
+  return raw === undefined ? {} : { chunkDelayMs: integerFlag('RXHARNESS_DEMO_DELAY_MS', raw, 0) };
+}
+
+/** Engine options come from flags here, so an invalid one is bad usage. */
+function newEngine(options: HarnessEngineOptions): HarnessEngine {
+  try {
+    return new HarnessEngine(options);
+  } catch (e) {
+    throw new CliUsageError((e as Error).message);
+  }
+}

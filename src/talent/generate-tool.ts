@@ -1,0 +1,109 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { JsonObject } from '../events/json.js';
+import { AGENT_NAME_PATTERN, type AgentDefinition } from '../subagent/agent-definition.js';
+import type { AgentManager } from '../subagent/agent-manager.js';
+import { defineAgent } from '../subagent/define-agent.js';
+import { formatAgentMarkdown } from '../subagent/format-agent-markdown.js';
+import type { Tool, ToolResult } from '../tools/tool.js';
+
+/** Arguments of `generate` as validated by its schema. */
+export type GenerateArgs = {
+  name: string;
+  description: string;
+  system_prompt: string;
+  tools?: string[];
+  save_to_file?: boolean;
+};
+
+const PARAMETERS: JsonObject = {
+  type: 'object',
+  properties: {
+    name: { type: 'string', description: 'The new agent\'s name: letters, digits, "_" and "-" only.' },
+    description: { type: 'string', minLength: 1, description: 'What the agent is for (shown in the agent list).' },
+    system_prompt: { type: 'string', minLength: 1, description: 'The agent\'s system prompt: its role and how it works.' },
+    tools: { type: 'array', items: { type: 'string' }, description: 'Tools it may use (default: all, narrowed to yours).' },
+    save_to_file: { type: 'boolean', description: 'Also save it to .rxharness/agents/<name>.md in the workspace.' },
+  },
+  required: ['name', 'description', 'system_prompt'],
+  additionalProperties: false,
+};
+
+/** What `generate` needs from the engine. */
+export interface GenerateDeps {
+  readonly agents: AgentManager;
+  /** Tool names a definition may list. */
+  readonly knownTools: readonly string[];
+  readonly workspace: string;
+}
+
+/**
+ * The `generate` tool: registers a new subagent definition at run time, for the rest of the
+ * engine's life. It starts from the built-in `general` definition's settings and takes the
+ * given name, description, prompt and tools. An existing name, an invalid name or an unknown
+ * tool is an error result; nothing is overwritten. `save_to_file` writes the definition
+ * where discovery reads it back (`<workspace>/.rxharness/agents/<name>.md`).
+ *
+ * @example
+ * ```ts
+ * const tool = createGenerateTool({ agents: engine.agents, knownTools: ['read', 'grep'], workspace });
+ * ```
+ */
+export function createGenerateTool(deps: GenerateDeps): Tool<GenerateArgs> {
+  return {
+    name: 'generate',
+    description:
+      'Create a new specialised subagent when none of the available agents fits a task. It can then be used with task/multitask by name.',
+    parameters: PARAMETERS,
+    subject: (args) => args.name,
+    async execute(args) {
+      if (!AGENT_NAME_PATTERN.test(args.name)) {
+        return fail(`"${args.name}" is not a valid agent name: use only letters, digits, "_" and "-".`);
+      }
+      if (await deps.agents.get(args.name)) return fail(`an agent named "${args.name}" already exists; choose another name.`);
+      const unknown = (args.tools ?? []).filter((t) => t !== '*' && !deps.knownTools.includes(t));
+      if (unknown.length) {
+        return fail(`unknown tool ${unknown.map((t) => `"${t}"`).join(', ')}; known tools: ${deps.knownTools.join(', ')}.`);
+      }
+      const general = await deps.agents.get('general');
+      let definition: AgentDefinition;
+      try {
+        definition = defineAgent({
+          ...(general ? inherited(general) : {}),
+          name: args.name,
+          description: args.description,
+          systemPrompt: args.system_prompt,
+          ...(args.tools?.length ? { tools: args.tools } : {}),
+        });
+      } catch (e) {
+        return fail((e as Error).message);
+      }
+      // Another run may have taken the name while we checked: never overwrite.
+      if (!deps.agents.addIfAbsent(definition)) return fail(`an agent named "${args.name}" already exists; choose another name.`);
+      if (!args.save_to_file) return `Created agent "${args.name}". Delegate to it with task or multitask.`;
+      const file = join(deps.workspace, '.rxharness', 'agents', `${args.name}.md`);
+      try {
+        await mkdir(join(deps.workspace, '.rxharness', 'agents'), { recursive: true });
+        await writeFile(file, formatAgentMarkdown(definition), { flag: 'wx' });
+      } catch (e) {
+        return fail(`created agent "${args.name}" for this engine, but could not save ${file}: ${(e as Error).message}`);
+      }
+      return `Created agent "${args.name}" and saved it to ${file}. Delegate to it with task or multitask.`;
+    },
+  };
+}
+
+/** The settings a generated agent copies from `general` (not its identity or prompt). */
+function inherited(general: AgentDefinition) {
+  return {
+    ...(general.tools ? { tools: general.tools } : {}),
+    ...(general.disallowedTools ? { disallowedTools: general.disallowedTools } : {}),
+    ...(general.model ? { model: general.model } : {}),
+    ...(general.maxSteps ? { maxSteps: general.maxSteps } : {}),
+    permissionRules: general.permissionRules,
+  };
+}
+
+function fail(message: string): ToolResult {
+  return { text: `ERROR: generate: ${message}`, error: message };
+}

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import type { ReActAgentOptions } from '../../src/agent/agent-options.js';
+import { ReActAgent } from '../../src/agent/react-agent.js';
+import type { ChatModel } from '../../src/model/chat-model.js';
+import { ScriptedModel } from '../../src/model/scripted-model.js';
+import { collect, typesOf } from '../support/collect.js';
+
+const model = (): ScriptedModel => new ScriptedModel(() => ({ text: 'ok' }));
+
+describe('invalid agent options fail at construction with a message naming the option', () => {
+  it.each([0, -1, 1.5, Number.NaN])('maxSteps: %s', (maxSteps) => {
+    expect(() => new ReActAgent({ model: model(), maxSteps })).toThrow(
+      new RangeError(`ReActAgent: \`maxSteps\` must be a positive integer, got ${maxSteps}`),
+    );
+  });
+
+  it('toolTimeoutMs: 0', () => {
+    expect(() => new ReActAgent({ model: model(), toolTimeoutMs: 0 })).toThrow(/`toolTimeoutMs` must be a positive integer, got 0/);
+  });
+
+  it('no model, or something that is not a ChatModel', () => {
+    const hint = /ReActAgent: `model` must be a ChatModel/;
+    expect(() => new ReActAgent({} as ReActAgentOptions)).toThrow(hint);
+    expect(() => new ReActAgent({ model: { id: 'x' } as ChatModel })).toThrow(hint);
+    expect(() => new ReActAgent(undefined as unknown as ReActAgentOptions)).toThrow(TypeError);
+  });
+
+  it('a workspace that does not exist', () => {
+    expect(() => new ReActAgent({ model: model(), workspace: '/definitely/not/here' })).toThrow(
+      'The workspace "/definitely/not/here" does not exist; pass an existing folder as `workspace`',
+    );
+  });
+});
+
+describe('an empty prompt', () => {
+  it.each(['', '   \n'])('errors the stream at once (no RunStart, no request) for %j, and call() rejects', async (prompt) => {
+    const scripted = model();
+    const agent = new ReActAgent({ model: scripted });
+    const { values, error } = await collect(agent.stream(prompt));
+    expect(values).toEqual([]);
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as Error).message).toBe(`The prompt must be a non-empty string, got ${JSON.stringify(prompt)}`);
+    await expect(agent.call(prompt)).rejects.toThrow('The prompt must be a non-empty string');
+    expect(scripted.requests).toHaveLength(0);
+  });
+
+  it('rejects a prompt that is not a string', async () => {
+    const agent = new ReActAgent({ model: model() });
+    await expect(agent.call(undefined as unknown as string)).rejects.toThrow('The prompt must be a non-empty string, got undefined');
+  });
+});
+
+describe('lazily loaded options', () => {
+  it('fail the run that could not load them (an error, not a RunEnd), and are tried again by the next run', async () => {
+    let attempts = 0;
+    const agent = new ReActAgent({
+      name: 'lazy',
+      load: async () => {
+        attempts += 1;
+        if (attempts === 1) throw new Error('definition "lazy" not found yet');
+        return { name: 'lazy', model: model() };
+      },
+    });
+    expect(agent.name).toBe('lazy');
+    const first = await collect(agent.stream('hi'));
+    expect(first.values).toEqual([]);
+    expect((first.error as Error).message).toBe('definition "lazy" not found yet');
+    const second = await collect(agent.stream('hi'));
+    expect(typesOf(second.values).at(-1)).toBe('RunEnd');
+    expect(second.values.every((e) => e.agentName === 'lazy')).toBe(true);
+    await agent.call('again');
+    expect(attempts).toBe(2);
+  });
+});
