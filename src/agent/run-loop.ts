@@ -68,7 +68,7 @@ export function runLoop$(settings: AgentSettings, setup: RunSetup, input: RunInp
           if (calls.length === 0) return end();
           if (lastStep) {
             const names = calls.map((c) => c.name).join(', ');
-            return end(`the agent used all ${settings.maxSteps} steps and still asked for tools (${names}) instead of answering`);
+            return end(`the agent reached its step limit (maxSteps ${settings.maxSteps}) and still asked for tools (${names}) instead of answering`);
           }
           act(env, n, answer, calls, () => step(env, n + 1));
         });
@@ -104,7 +104,8 @@ export function runLoop$(settings: AgentSettings, setup: RunSetup, input: RunInp
       value(maybe$(setup.tools), (tools) =>
         value(maybe$(() => settings.sessions.load(input.sessionId)), (history) => {
           const user: ChatMessage = { role: 'user', content: input.prompt };
-          run.messages = [{ role: 'system', content: instructions }, ...repairHistory(history), user];
+          const system: ChatMessage[] = instructions ? [{ role: 'system', content: instructions }] : [];
+          run.messages = [...system, ...repairHistory(history), user];
           const env = createEnv(settings, run, input, tools);
           persist([user], () => step(env, 1));
         }),

@@ -12,7 +12,9 @@ export function toModelError(error: unknown, model: string): ModelError {
     return new ModelError(`model "${model}": connection failed (${causeChain(error.cause) || error.message})`, { cause: error });
   }
   if (error instanceof APIError) {
-    return new ModelError(`model "${model}": HTTP ${error.status ?? '?'}: ${error.message}`, {
+    // The client's message already starts with the status ("500 upstream failed"): say it once.
+    const detail = error.message.replace(/^\d{3}\s+/, '');
+    return new ModelError(`model "${model}": HTTP ${error.status ?? '?'}: ${detail}`, {
       status: error.status,
       cause: error,
     });

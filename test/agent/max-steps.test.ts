@@ -69,7 +69,7 @@ describe('maxSteps', () => {
     expect(completed).toBe(true);
     const end = values.at(-1) as RunEndEvent;
     expect(end).toMatchObject({ type: 'RunEnd', abnormal: true, steps: 2, text: 'More!' });
-    expect(end.error).toBe('the agent used all 2 steps and still asked for tools (echo) instead of answering');
+    expect(end.error).toBe('the agent reached its step limit (maxSteps 2) and still asked for tools (echo) instead of answering');
     expect(echo.calls).toHaveLength(1);
     expect(typesOf(values).filter((t) => t === 'ActionStart')).toHaveLength(1);
     // The unanswerable calls are not stored, so the session stays sendable.
@@ -80,6 +80,6 @@ describe('maxSteps', () => {
   it('call() reports the same abnormal end as a result', async () => {
     const model = new ScriptedModel(() => ({ toolCalls: [{ name: 'echo', args: { text: 'x' } }] }));
     const result = await new ReActAgent({ model, tools: [echoTool()], maxSteps: 1 }).call('Loop');
-    expect(result).toMatchObject({ abnormal: true, steps: 1, error: 'the agent used all 1 steps and still asked for tools (echo) instead of answering' });
+    expect(result).toMatchObject({ abnormal: true, steps: 1, error: 'the agent reached its step limit (maxSteps 1) and still asked for tools (echo) instead of answering' });
   });
 });
