@@ -5,7 +5,7 @@ import { ScriptedModel, type ScriptedReply } from '../model/scripted-model.js';
 /** The three subtasks the demo's main agent hands out, and the tool each child uses. */
 const JOBS = [
   { agent: 'explore', description: 'Map the layout', key: 'top-level', call: { name: 'list', args: { path: '.' } } },
-  { agent: 'explore', description: 'Find the docs', key: 'Markdown', call: { name: 'glob', args: { pattern: '**/*.md' } } },
+  { agent: 'explore', description: 'Find the docs', key: 'Markdown', call: { name: 'glob', args: { pattern: '{*.md,docs/**/*.md}' } } },
   { agent: 'general', description: 'Count TODO comments', key: 'TODO', call: { name: 'grep', args: { pattern: 'TODO|FIXME', path: 'src' } } },
 ] as const;
 

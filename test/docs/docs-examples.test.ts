@@ -1,0 +1,77 @@
+import { execFile } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+// Every TypeScript block in the README and the guides is a copy of a file in docs/examples/
+// (named by the `<!-- example: ... -->` comment above it), and every such file runs.
+const root = join(import.meta.dirname, '..', '..');
+const guides = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const examples = readdirSync(join(root, 'docs', 'examples')).filter((f) => f.endsWith('.ts')).map((f) => `docs/examples/${f}`);
+const run = promisify(execFile);
+
+interface Block {
+  readonly guide: string;
+  readonly line: number;
+  readonly file: string | undefined;
+  readonly code: string;
+}
+
+function tsBlocks(guide: string): Block[] {
+  const lines = readFileSync(join(root, guide), 'utf8').split('\n');
+  const blocks: Block[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (!/^```(ts|typescript)\s*$/.test(lines[i]!)) continue;
+    const end = lines.indexOf('```', i + 1);
+    const marker = /<!-- example: (\S+) -->/.exec(lines[i - 1] ?? '');
+    blocks.push({ guide, line: i + 1, file: marker?.[1], code: lines.slice(i + 1, end).join('\n') });
+    i = end;
+  }
+  return blocks;
+}
+
+const blocks = guides.flatMap(tsBlocks);
+
+/** Shell blocks marked `<!-- run -->` are run too. */
+function shellBlocks_(guide: string): Omit<Block, 'file'>[] {
+  const lines = readFileSync(join(root, guide), 'utf8').split('\n');
+  const found: Omit<Block, 'file'>[] = [];
+  lines.forEach((line, i) => {
+    if (line === '```sh' && lines[i - 1] === '<!-- run -->') {
+      found.push({ guide, line: i + 1, code: lines.slice(i + 1, lines.indexOf('```', i + 1)).join('\n') });
+    }
+  });
+  return found;
+}
+const shellBlocks = guides.flatMap(shellBlocks_);
+
+describe('documentation examples', () => {
+  it('has examples to check', () => {
+    expect(blocks.length).toBeGreaterThan(10);
+  });
+
+  it.each(blocks.map((b) => [`${b.guide}:${b.line}`, b] as const))('%s is a copy of its example file', (_where, block) => {
+    expect(block.file, 'a TypeScript block needs an <!-- example: docs/examples/x.ts --> line above it').toBeDefined();
+    expect(block.code.trim()).toBe(readFileSync(join(root, block.file!), 'utf8').trim());
+  });
+
+  it('shows every example file in some guide', () => {
+    const shown = new Set(blocks.map((b) => b.file));
+    expect(examples.filter((f) => !shown.has(f))).toEqual([]);
+  });
+
+  it.concurrent.each(shellBlocks.map((b) => [`${b.guide}:${b.line}`, b.code] as const))('%s (a shell example) runs offline', async (_where, code) => {
+    // In this repository the command is the built CLI; users get it as `npx rxharness`.
+    const script = code.replaceAll('npx rxharness', `${JSON.stringify(process.execPath)} dist/cli.js`);
+    const env = { ...process.env, OPENAI_API_KEY: '', RXHARNESS_DEMO_DELAY_MS: '0', NO_COLOR: '1' };
+    const { stdout } = await run('sh', ['-c', `set -e\n${script}`], { cwd: root, env, timeout: 60_000 });
+    expect(stdout.trim().length).toBeGreaterThan(0);
+  }, 70_000);
+
+  it.concurrent.each(examples)('%s runs offline and prints something', async (file) => {
+    const env = { ...process.env, OPENAI_API_KEY: '', OPENAI_BASE_URL: '', NO_COLOR: '1' };
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', file], { cwd: root, env, timeout: 60_000 });
+    expect(stdout.trim().length).toBeGreaterThan(0);
+  }, 70_000);
+});
