@@ -29,7 +29,7 @@ export interface ReActAgentOptions {
   readonly approve?: ApprovalHandler;
   /** "Always" approvals, remembered per conversation; share one across a delegation tree. */
   readonly grants?: ApprovalGrants;
-  /** A tool call that takes longer fails with a timeout result (default 10 minutes). */
+  /** A tool call that takes longer fails with a timeout result (default 10 minutes); a tool's own `timeoutMs` wins. */
   readonly toolTimeoutMs?: number;
   /** Set on delegated agents: the task this agent runs. */
   readonly taskId?: string;

@@ -45,7 +45,9 @@ export function reasonStep$(
       next: (chunk) => {
         if (chunk.type === 'finish') finish = chunk;
         else if (env.streaming) {
-          out.next({ type: 'ReasonDelta', ...base, kind: chunk.type === 'text-delta' ? 'text' : 'thinking', text: chunk.text });
+          // The hottest path of a run: a literal with fixed fields, no spread.
+          const kind = chunk.type === 'text-delta' ? 'text' : 'thinking';
+          out.next({ type: 'ReasonDelta', runId: run.runId, agentName: run.agentName, step, kind, text: chunk.text });
         }
       },
       error: (e: unknown) => out.error(e),

@@ -51,7 +51,7 @@ export function toolCall$(env: RunEnv, step: number, call: ModelToolCall, onResu
     };
     const context = toolContext(env, step, call.id, abort.signal, emit);
     const subscription = gate$(env, { tool, args, callId: call.id, signal: abort.signal, emit: (e) => out.next(e) })
-      .pipe(switchMap((verdict) => (verdict.allowed ? execute$(tool, args, context, env.settings.toolTimeoutMs) : of(verdict))))
+      .pipe(switchMap((verdict) => (verdict.allowed ? execute$(tool, args, context, tool.timeoutMs ?? env.settings.toolTimeoutMs) : of(verdict))))
       .subscribe({
         next: finish,
         error: (e: unknown) => finish(failed(`The ${call.name} tool failed: ${(e as Error)?.message ?? String(e)}`)),
@@ -64,7 +64,7 @@ export function toolCall$(env: RunEnv, step: number, call: ModelToolCall, onResu
 }
 
 function execute$(tool: Tool, args: Record<string, unknown>, context: ToolContext, timeoutMs: number): Observable<ToolResult> {
-  return defer(() => {
+  const result$ = defer(() => {
     const value = tool.execute(args, context);
     if (typeof value === 'string' || isResult(value)) return of(value);
     return from(value);
@@ -72,6 +72,10 @@ function execute$(tool: Tool, args: Record<string, unknown>, context: ToolContex
     takeLast(1),
     defaultIfEmpty(''),
     map((value) => (typeof value === 'string' ? { text: value } : value)),
+  );
+  // An unbounded tool gets no timer at all (Node would fire an Infinity timer after 1 ms).
+  if (!Number.isFinite(timeoutMs)) return result$;
+  return result$.pipe(
     timeout({
       first: timeoutMs,
       with: () => throwError(() => new Error(`it did not finish within ${timeoutMs} ms and was stopped`)),

@@ -72,7 +72,8 @@ function ask$(env: RunEnv, call: GateCall, reason: string, subject: string | und
     call.emit({ type: 'HITLDecided', ...base, decision: approved ? 'approve' : 'reject', ...(comment ? { comment } : {}) });
     if (decision.decision === 'always') settings.grants.grant(env.rootSessionId, call.tool.name, subject);
     if (approved) return ALLOWED;
-    return refuse(`The ${call.tool.name} call was rejected${comment ? `: ${comment}` : '.'} Do not retry it unchanged.`);
+    const said = comment ? `: ${comment}${/[.!?]$/.test(comment) ? '' : '.'}` : '.';
+    return refuse(`The ${call.tool.name} call was rejected${said} Do not retry it unchanged.`);
   };
   if (settings.background) {
     return of(decided({ decision: 'reject', comment: 'a background task cannot ask for approval (fail-closed)' }));
@@ -90,12 +91,15 @@ function ask$(env: RunEnv, call: GateCall, reason: string, subject: string | und
   );
 }
 
+/** Only `{ decision, comment?: string }` counts; anything else rejects (fail-closed). */
 function validDecision(answer: unknown): ApprovalDecision {
   const d = answer as Partial<ApprovalDecision> | undefined;
-  if (d && (d.decision === 'approve' || d.decision === 'reject' || d.decision === 'always')) return d as ApprovalDecision;
+  const known = d?.decision === 'approve' || d?.decision === 'reject' || d?.decision === 'always';
+  if (known && (d.comment === undefined || typeof d.comment === 'string')) return d as ApprovalDecision;
   return { decision: 'reject', comment: `the approval handler answered ${JSON.stringify(answer)}, not a decision (fail-closed)` };
 }
 
-function refuse(text: string): Verdict {
-  return { allowed: false, text, error: text };
+/** Like every failed call, a refusal reads `ERROR: ...`, so the model cannot take it for tool output. */
+function refuse(reason: string): Verdict {
+  return { allowed: false, text: `ERROR: ${reason}`, error: reason };
 }

@@ -24,7 +24,8 @@ export async function agentsCommand(argv: readonly string[], io: CliIO): Promise
     return 0;
   }
   const width = Math.max(...agents.map((a) => a.name.length), 4);
-  for (const a of agents) io.stdout.write(`${a.name.padEnd(width)}  [${a.source}]  ${a.description}\n`);
+  const sourceWidth = Math.max(...agents.map((a) => a.source.length + 2), 0);
+  for (const a of agents) io.stdout.write(`${a.name.padEnd(width)}  ${`[${a.source}]`.padEnd(sourceWidth)}  ${a.description}\n`);
   if (diagnostics.length) {
     io.stdout.write(`\n${diagnostics.length} definition file(s) skipped or with warnings:\n`);
     for (const d of diagnostics) io.stdout.write(`  ${d.file}: ${d.reason}\n`);

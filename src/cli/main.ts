@@ -30,7 +30,8 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
       case 'help':
       case '--help':
       case '-h':
-        io.stdout.write(MAIN_HELP);
+        // without a command it is bad usage, so the help goes where errors go
+        (command === undefined ? io.stderr : io.stdout).write(MAIN_HELP);
         return command === undefined ? 2 : 0;
       default:
         throw new CliUsageError(`unknown command "${command}"; use "run" or "agents" (see rxharness --help)`);

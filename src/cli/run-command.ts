@@ -43,16 +43,18 @@ export async function runCommand(argv: readonly string[], io: CliIO): Promise<nu
   const engine = newEngine({
     model: values.demo ? createDemoModel(demoSpeed(io)) : openaiModel(values.model, values['base-url'], io),
     workspace: resolve(io.cwd, values.workspace ?? '.'),
+    // the CLI's environment decides whose ~/.rxharness/agents is read, as in `agents`
+    ...(io.env.HOME ? { homeDir: io.env.HOME } : {}),
     ...(values['max-tasks'] !== undefined ? { multitaskMaxTasks: integerFlag('--max-tasks', values['max-tasks'], 0) } : {}),
     ...(values['max-steps'] !== undefined ? { maxSteps: integerFlag('--max-steps', values['max-steps'], 1) } : {}),
     ...(values.yes ? { approve: () => ({ decision: 'approve' as const }) } : {}),
   });
-  if (agentName && !(await engine.agents.get(agentName))) {
-    const names = (await engine.agents.list()).map((a) => a.name).join(', ');
-    throw new CliUsageError(`unknown agent "${agentName}"; available agents: ${names}`);
-  }
-  const events$ = agentName ? engine.agent(agentName).stream(prompt) : engine.stream(prompt);
   try {
+    if (agentName && !(await engine.agents.get(agentName))) {
+      const names = (await engine.agents.list()).map((a) => a.name).join(', ');
+      throw new CliUsageError(`unknown agent "${agentName}"; available agents: ${names}`);
+    }
+    const events$ = agentName ? engine.agent(agentName).stream(prompt) : engine.stream(prompt);
     const shown$ = values.json ? events$ : liveTree(events$, { output: io.stdout });
     return await present(shown$, values.json ?? false, io);
   } finally {

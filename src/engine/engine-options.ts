@@ -36,7 +36,10 @@ export interface HarnessEngineOptions {
   readonly disabledTools?: readonly string[];
   /** Child output longer than this is truncated in the task result. Default 12,000. */
   readonly maxResultChars?: number;
-  /** A tool call running longer fails with a timeout result. Default 10 minutes. */
+  /**
+   * A tool call running longer fails with a timeout result. Default 10 minutes. `task` and
+   * `multitask` are exempt: their children are bounded by their own steps and tool timeouts.
+   */
   readonly toolTimeoutMs?: number;
   /** The home folder whose `.rxharness/agents/` is scanned; default `os.homedir()`. */
   readonly homeDir?: string;

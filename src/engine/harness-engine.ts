@@ -129,7 +129,7 @@ export class HarnessEngine {
    */
   async close(): Promise<void> {
     this.closed = true;
-    await this.tasks.cancelAll({ backgroundOnly: true });
+    await this.tasks.close();
   }
 
   private assertOpen(): void {
@@ -137,7 +137,8 @@ export class HarnessEngine {
   }
 
   private withBackgroundResults(prompt: string, sessionId: string | undefined): string {
-    if (sessionId === undefined || typeof prompt !== 'string') return prompt;
+    // A prompt the agent will refuse must not use up the results: they wait for a valid one.
+    if (sessionId === undefined || typeof prompt !== 'string' || prompt.trim() === '') return prompt;
     const finished = this.tasks.takeUndelivered(sessionId);
     return finished.length ? `${backgroundResults(finished)}\n\n${prompt}` : prompt;
   }

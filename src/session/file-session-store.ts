@@ -1,4 +1,5 @@
 import { appendFile, mkdir, open, readFile, rename, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { ChatMessage } from '../model/chat-message.js';
 import type { SessionStore, TaskSessionInfo } from './session-store.js';
@@ -94,10 +95,15 @@ export class FileSessionStore implements SessionStore {
   }
 
   private file(id: string, suffix: string): string {
-    const safe = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*$/.test(id) ? id : `~${Buffer.from(id).toString('base64url')}`;
+    let safe = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*$/.test(id) ? id : `~${Buffer.from(id).toString('base64url')}`;
+    // File names stop at 255 bytes: a long id goes by its hash ("~~" is no base64url output).
+    if (safe.length > MAX_NAME) safe = `~~${createHash('sha256').update(id).digest('hex')}`;
     return join(this.dir, safe + suffix);
   }
 }
+
+/** The longest file name stem used as it is (leaves room for the suffixes within 255 bytes). */
+const MAX_NAME = 200;
 
 function parseLine(line: string): ChatMessage | undefined {
   if (line.trim() === '') return undefined;

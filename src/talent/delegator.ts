@@ -140,7 +140,9 @@ export class Delegator implements Delegation {
       taskId = `task_${randomUUID()}`;
       await this.o.sessions.saveTaskInfo?.({ taskId, agentName: definition.name, description: request.description, ownerSessionId: owner });
     }
-    const spec = this.childSpec(parent, definition, { taskId, rootSessionId: owner, background: request.background ?? false });
+    // A child of a background task is unwatched too: its approvals must fail closed as well.
+    const background = (request.background ?? false) || parent.background;
+    const spec = this.childSpec(parent, definition, { taskId, rootSessionId: owner, background });
     return {
       agent: this.build(spec),
       prompt: request.prompt,

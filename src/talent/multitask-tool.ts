@@ -29,6 +29,9 @@ export function createMultitaskTool(
     name: 'multitask',
     description: multitaskToolDescription(agents, delegation.poolSize),
     parameters: MULTITASK_PARAMETERS,
+    // The child run is bounded by its own steps and tool timeouts; the engine's per-call
+    // limit would cut this call (started first) before a hanging child tool timed out.
+    timeoutMs: Number.POSITIVE_INFINITY,
     execute(args, context) {
       const refused = depthRefusal(parent, delegation, 'multitask');
       if (refused) return of(refused);

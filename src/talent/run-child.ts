@@ -1,4 +1,4 @@
-import { Observable, type Subscription } from 'rxjs';
+import { Observable, ReplaySubject, takeUntil, type Subscription } from 'rxjs';
 import type { ReActAgent } from '../agent/react-agent.js';
 import type { AgentEvent, RunEndEvent, TaskWrapEvent } from '../events/agent-event.js';
 import { EMPTY_METRICS } from '../events/run-metrics.js';
@@ -32,8 +32,12 @@ type Settle = (outcome: TaskOutcome, state: Exclude<TaskState, 'running'>, end: 
 export function runChild$(c: ChildRun): Observable<TaskOutcome> {
   return new Observable<TaskOutcome>((out) => {
     const { parent, taskId } = c;
+    const stop$ = new ReplaySubject<void>(1);
     let childRunId = '';
+    let settled = false;
     const settle: Settle = (outcome, state, end) => {
+      if (settled) return;
+      settled = true;
       parent.addMetrics(end ? { ...end.metrics, tasks: end.metrics.tasks + 1 } : { ...EMPTY_METRICS, tasks: 1 });
       c.tracker.finish(taskId, state, outcome.content, end?.metrics);
       out.next(outcome);
@@ -52,14 +56,17 @@ export function runChild$(c: ChildRun): Observable<TaskOutcome> {
       event,
     });
     const onEvent = (event: AgentEvent): void => {
+      if (settled) return; // nothing of a cancelled child may follow its result
       if (event.type === 'RunStart') childRunId = event.runId;
       if (parent.streaming) parent.emit(wrap(event));
     };
+    // The cancel may come re-entrantly (a `changes` subscriber, or a consumer reacting to the
+    // child's first event) before the child's subscription exists: stop$ replays it.
     c.tracker.start(info(c, false), () => {
-      subscription.unsubscribe();
-      settle(cancelled(c), 'cancelled', undefined);
+      settle(cancelled(c), 'cancelled', undefined); // first: the stop below completes the child
+      stop$.next();
     });
-    const subscription = supervise(c, !parent.streaming, onEvent, settle);
+    const subscription = supervise(c, !parent.streaming, stop$, onEvent, settle);
     return () => {
       subscription.unsubscribe();
       // An unsubscribed parent drops the task: nothing is emitted; the tracker records why.
@@ -72,16 +79,22 @@ export function runChild$(c: ChildRun): Observable<TaskOutcome> {
  * Starts a child detached from its parent: not wrapped into the parent's stream, not
  * stopped by the parent's end or unsubscribe, its events kept in the tracker's log and its
  * usage kept with the task. Only cancelling the task (or closing the engine) stops it.
+ *
+ * @throws Error when the tracker is closed (the engine was closed).
  */
 export function launchBackground(c: ChildRun): TaskOutcome {
+  // Nothing would stop a task started after close(): refuse it instead.
+  if (c.tracker.closed) throw new Error('the engine is closed, so no background task can start');
   c.parent.addMetrics({ ...EMPTY_METRICS, tasks: 1 });
+  const stop$ = new ReplaySubject<void>(1);
   c.tracker.start(info(c, true), () => {
-    subscription.unsubscribe();
-    c.tracker.finish(c.taskId, 'cancelled', cancelled(c).content);
+    c.tracker.finish(c.taskId, 'cancelled', cancelled(c).content); // first: the stop completes the child
+    stop$.next();
   });
-  const subscription = supervise(
+  supervise(
     c,
     false,
+    stop$,
     (event) => c.tracker.log(c.taskId, event),
     (outcome, state, end) => c.tracker.finish(c.taskId, state, outcome.content, end?.metrics),
   );
@@ -91,11 +104,14 @@ export function launchBackground(c: ChildRun): TaskOutcome {
   };
 }
 
-/** Subscribes to the child's run and turns how it ends into an outcome. */
-function supervise(c: ChildRun, quiet: boolean, onEvent: (e: AgentEvent) => void, settle: Settle): Subscription {
+/**
+ * Subscribes to the child's run until `stop$` emits, and turns how it ends into an outcome.
+ * A stop settles the task elsewhere (as cancelled), so `settle` must ignore what follows.
+ */
+function supervise(c: ChildRun, quiet: boolean, stop$: Observable<void>, onEvent: (e: AgentEvent) => void, settle: Settle): Subscription {
   const name = c.agent.name;
   let end: RunEndEvent | undefined;
-  return c.agent.stream(c.prompt, { sessionId: c.taskId, quiet }).subscribe({
+  return c.agent.stream(c.prompt, { sessionId: c.taskId, quiet }).pipe(takeUntil(stop$)).subscribe({
     next: (event) => {
       if (event.type === 'RunEnd') end = event;
       onEvent(event);

@@ -22,6 +22,9 @@ export function createTaskTool(parent: AgentSpec, delegation: Delegation, agents
     description: taskToolDescription(agents),
     parameters: TASK_PARAMETERS,
     subject: (args) => args.agent_name,
+    // The child run is bounded by its own steps and tool timeouts; the engine's per-call
+    // limit would cut this call (started first) before a hanging child tool timed out.
+    timeoutMs: Number.POSITIVE_INFINITY,
     execute(args, context) {
       const refused = depthRefusal(parent, delegation, 'task');
       if (refused) return of(refused);

@@ -49,6 +49,7 @@ export class TaskTracker {
   private readonly entries = new Map<string, Entry>();
   private readonly finishedOrder: string[] = [];
   private readonly subject = new Subject<TaskInfo>();
+  private isClosed = false;
   /** Every task snapshot as it changes (start, then end). */
   readonly changes: Observable<TaskInfo> = this.subject.asObservable();
 
@@ -81,15 +82,21 @@ export class TaskTracker {
     entry.undelivered = entry.info.background;
     entry.resolve();
     this.finishedOrder.push(taskId);
-    while (this.finishedOrder.length > this.retainFinished) {
-      const oldest = this.finishedOrder.shift()!;
-      if (this.entries.get(oldest)?.undelivered) {
-        this.finishedOrder.push(oldest); // its result has not reached its session yet
-        break;
-      }
-      this.entries.delete(oldest);
-    }
+    this.evict();
     this.subject.next(entry.info);
+  }
+
+  /** Forgets the oldest finished tasks beyond the bound, skipping results not yet delivered. */
+  private evict(): void {
+    for (let i = 0; this.finishedOrder.length > this.retainFinished && i < this.finishedOrder.length; ) {
+      const id = this.finishedOrder[i]!;
+      if (this.entries.get(id)?.undelivered) {
+        i += 1; // its result has not reached its session yet
+        continue;
+      }
+      this.finishedOrder.splice(i, 1);
+      this.entries.delete(id);
+    }
   }
 
   /** Cancels a running task. Returns false when no running task has that id. */
@@ -102,6 +109,23 @@ export class TaskTracker {
 
   get(taskId: string): TaskInfo | undefined {
     return this.entries.get(taskId)?.info;
+  }
+
+  /**
+   * Resolves with the task's snapshot once it is no longer running (at once if it already
+   * is not); `undefined` for an id the tracker does not know.
+   *
+   * @example
+   * ```ts
+   * const info = await engine.tasks.whenSettled(taskId);
+   * console.log(info?.state, info?.result);
+   * ```
+   */
+  async whenSettled(taskId: string): Promise<TaskInfo | undefined> {
+    const entry = this.entries.get(taskId);
+    if (!entry) return undefined;
+    await entry.settled;
+    return entry.info;
   }
 
   /** The events a background task has produced so far (empty for foreground tasks). */
@@ -124,6 +148,20 @@ export class TaskTracker {
       this.cancel(id);
     }
     await Promise.all(waits);
+  }
+
+  /** True once {@link TaskTracker.close} was called: no new background task may start. */
+  get closed(): boolean {
+    return this.isClosed;
+  }
+
+  /**
+   * Refuses new background tasks from now on, cancels the running ones and waits until they
+   * settle (what `engine.close()` does). Foreground tasks belong to their runs' subscribers.
+   */
+  close(): Promise<void> {
+    this.isClosed = true;
+    return this.cancelAll({ backgroundOnly: true });
   }
 
   /**

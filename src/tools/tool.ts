@@ -67,6 +67,14 @@ export interface Tool<Args extends Record<string, unknown> = Record<string, unkn
    * to stay inside the workspace before `execute` runs.
    */
   paths?(args: Args): readonly string[];
+  /**
+   * How long one call may run before it fails with a timeout result, in milliseconds;
+   * overrides the agent's `toolTimeoutMs`. `Infinity` for a tool bounded by other means,
+   * like the delegation tools (a child run has its own step limit and tool timeouts, and its
+   * tool calls start later than the delegating call, so the shared limit would always cut
+   * the delegating call first).
+   */
+  readonly timeoutMs?: number;
   /** Runs the call. Return text, a {@link ToolResult}, or a promise or observable of one. */
   execute(args: Args, context: ToolContext): ToolResult | string | ObservableInput<ToolResult | string>;
 }

@@ -25,6 +25,14 @@ describe('PermissionPolicy defaults', () => {
     expect(policy.evaluate('read', 'env/a.ts').action).toBe('allow');
   });
 
+  it('asks before writing or editing agent definitions and sessions under .rxharness/', () => {
+    for (const tool of ['write', 'edit']) {
+      expect(policy.evaluate(tool, '.rxharness/agents/loose.md').action, tool).toBe('ask');
+      expect(policy.evaluate(tool, '.rxharness-notes.md').action, tool).toBe('allow');
+    }
+    expect(policy.evaluate('read', '.rxharness/agents/loose.md').action).toBe('allow');
+  });
+
   it('allows what no rule mentions', () => {
     expect(policy.evaluate('task', 'explore')).toEqual({ action: 'allow', reason: 'no rule matches task; allowed' });
   });

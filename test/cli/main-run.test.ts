@@ -1,0 +1,52 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { cliSandbox, type CliSandbox } from './cli-sandbox.js';
+import { testCliIO, type TestCliIO } from './test-cli-io.js';
+
+let sandbox: CliSandbox;
+beforeEach(async () => {
+  sandbox = await cliSandbox();
+});
+afterEach(() => sandbox.cleanup());
+
+function io(env: Record<string, string> = {}): TestCliIO {
+  return testCliIO({ env: { HOME: sandbox.home, ...env }, cwd: sandbox.workspace.dir });
+}
+
+describe('rxharness run in-process', () => {
+  it('runs the demo to exit 0 and releases its Ctrl+C listener', async () => {
+    const cli = io({ RXHARNESS_DEMO_DELAY_MS: '0' });
+    expect(await main(['run', '--demo', 'Survey this project'], cli)).toBe(0);
+    expect(cli.stdoutText()).toContain('[main] run done');
+    expect(cli.stdoutText()).toContain('Survey complete.');
+    expect(cli.stderrText()).toBe('');
+    expect(cli.interruptListeners()).toBe(0);
+  });
+
+  it('reads agent definitions from the HOME of its environment', async () => {
+    const home = testCliIO({ env: { HOME: sandbox.home }, cwd: sandbox.workspace.dir });
+    await mkdir(`${sandbox.home}/.rxharness/agents`, { recursive: true });
+    await writeFile(
+      `${sandbox.home}/.rxharness/agents/homebody.md`,
+      '---\nname: homebody\ndescription: Lists folders.\ntools: [list]\n---\nYou list folders.\n',
+    );
+    const cli = io({ RXHARNESS_DEMO_DELAY_MS: '0' });
+    expect(await main(['run', '--demo', '@homebody', 'look at the top-level'], cli)).toBe(0);
+    expect(cli.stdoutText()).toContain('[homebody] tool list . started');
+    expect(await main(['agents'], home)).toBe(0);
+    expect(home.stdoutText()).toMatch(/^homebody +\[user\] +Lists folders\.$/m);
+  });
+
+  it('Ctrl+C cancels the run, says so and resolves 130', async () => {
+    // slow enough that the run is still going when the first task has started
+    const cli = io({ RXHARNESS_DEMO_DELAY_MS: '20' });
+    const exit = main(['run', '--demo', 'Survey this project'], cli);
+    await cli.waitForStdout('task started');
+    cli.interrupt();
+    expect(await exit).toBe(130);
+    expect(cli.stderrText()).toBe('\nCancelled.\n');
+    expect(cli.stdoutText()).not.toContain('final answer');
+    expect(cli.interruptListeners()).toBe(0);
+  });
+});

@@ -1,0 +1,56 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cliSandbox, type CliSandbox } from './cli-sandbox.js';
+import { runCli, type CliResult } from './spawn-cli.js';
+
+let sandbox: CliSandbox;
+let broken: string;
+beforeEach(async () => {
+  sandbox = await cliSandbox();
+  await sandbox.workspace.file(
+    '.rxharness/agents/reviewer.md',
+    '---\nname: reviewer\ndescription: Reviews a diff for bugs.\ntools: [read, grep]\n---\nYou review diffs.\n',
+  );
+  broken = await sandbox.workspace.file('.rxharness/agents/broken.md', '---\nname: broken\n---\nNo description here.\n');
+});
+afterEach(() => sandbox.cleanup());
+
+function agents(args: string[] = []): Promise<CliResult> {
+  return runCli(['agents', ...args], { home: sandbox.home, cwd: sandbox.workspace.dir });
+}
+
+interface AgentsJson {
+  agents: Array<{ name: string; description: string; source: string; file?: string }>;
+  diagnostics: Array<{ file: string; reason: string }>;
+}
+
+describe('rxharness agents', () => {
+  it('lists the built-ins and the workspace definition with their source, then the invalid file and why', async () => {
+    const result = await agents();
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toMatch(/^explore +\[builtin\] +Fast read-only search/m);
+    expect(result.stdout).toMatch(/^reviewer +\[workspace\] +Reviews a diff for bugs\.$/m);
+    expect(result.stdout).not.toMatch(/^broken /m);
+    expect(result.stdout).toContain(`1 definition file(s) skipped or with warnings:\n  ${broken}: front matter has no "description"\n`);
+  });
+
+  it('--json prints one document with the agents and the diagnostics', async () => {
+    const result = await agents(['--json']);
+    expect(result.code).toBe(0);
+    const doc = JSON.parse(result.stdout) as AgentsJson;
+    expect(doc.agents.map((a) => a.name)).toEqual(['bash', 'explore', 'general', 'plan', 'reviewer']);
+    expect(doc.agents.find((a) => a.name === 'reviewer')).toEqual({
+      name: 'reviewer',
+      description: 'Reviews a diff for bugs.',
+      source: 'workspace',
+      file: `${sandbox.workspace.dir}/.rxharness/agents/reviewer.md`,
+    });
+    expect(doc.diagnostics).toEqual([{ file: broken, reason: 'front matter has no "description"' }]);
+  });
+
+  it('--workspace reads another folder’s definitions', async () => {
+    const result = await runCli(['agents', '--json', '--workspace', sandbox.workspace.dir], { home: sandbox.home, cwd: sandbox.home });
+    expect((JSON.parse(result.stdout) as AgentsJson).agents.map((a) => a.name)).toContain('reviewer');
+    const elsewhere = await runCli(['agents', '--json'], { home: sandbox.home, cwd: sandbox.home });
+    expect((JSON.parse(elsewhere.stdout) as AgentsJson).agents.map((a) => a.name)).not.toContain('reviewer');
+  });
+});

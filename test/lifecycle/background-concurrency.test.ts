@@ -1,0 +1,43 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { testAgent } from '../support/agent-turns.js';
+import { parseTaskResult } from '../support/lifecycle-script.js';
+import { offlineEngine, type OfflineEngine } from '../support/offline-engine.js';
+import { scriptedSteps } from '../support/scripted-routes.js';
+
+let o: OfflineEngine;
+afterEach(async () => {
+  vi.useRealTimers();
+  await o.cleanup();
+});
+
+const START = { toolCalls: [{ name: 'task', args: { agent_name: 'alpha', prompt: 'work', description: 'bg', background: true } }] };
+
+describe('background tasks under concurrency (offline, fake time)', () => {
+  it('50 concurrent starts get 50 unique ids; every result reaches the next prompt of its session once', async () => {
+    o = await offlineEngine(
+      { main: (turn) => (turn.prompt.endsWith('next') ? { text: 'ok' } : scriptedSteps(START)(turn)), alpha: (turn) => ({ text: `did ${turn.prompt}`, delayMs: 1_000 }) },
+      [testAgent('alpha')],
+    );
+    vi.useFakeTimers();
+    const { engine, model } = o;
+    const runs = await Promise.all(Array.from({ length: 50 }, (_, i) => engine.call(`go ${i}`, { sessionId: `s${i % 2}` })));
+
+    const ids = runs.map((r) => parseTaskResult(r.text).taskId);
+    expect(new Set(ids).size).toBe(50);
+    expect(ids.every((id) => /^task_[0-9a-f-]{36}$/.test(id))).toBe(true);
+    expect(engine.tasks.list().filter((t) => t.state === 'running')).toHaveLength(50);
+    expect(runs.map((r) => parseTaskResult(r.text).status)).toEqual(Array(50).fill('running'));
+
+    await vi.runAllTimersAsync();
+    expect(engine.tasks.list().map((t) => t.state)).toEqual(Array(50).fill('done'));
+
+    const seen = model.requests.length;
+    await engine.call('next', { sessionId: 's0' });
+    await engine.call('next', { sessionId: 's0' });
+    const prompts = model.requests.slice(seen).map((r) => String(r.messages.findLast((m) => m.role === 'user')!.content));
+    const delivered = [...prompts[0]!.matchAll(/<task_id>(task_[^<]+)<\/task_id>/g)].map((m) => m[1]);
+    expect(delivered.sort()).toEqual(engine.tasks.list('s0').map((t) => t.taskId).sort());
+    expect(delivered).toHaveLength(25);
+    expect(prompts.at(-1)).toBe('next');
+  });
+});

@@ -1,0 +1,168 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { createDemoModel } from '../../src/demo/demo-model.js';
+import { startDemoServer, type DemoServer } from '../../src/web/demo-server.js';
+import { cliSandbox, type CliSandbox } from '../cli/cli-sandbox.js';
+import { startDelegationFixture, type DelegationFixture } from '../support/delegation-fixture.js';
+import { multitaskReply, steps } from '../support/delegation-script.js';
+import { launchChromium } from './chromium.js';
+
+const TASKS = ['explore #1 Map the layout', 'explore #2 Find the docs', 'general #3 Count TODO comments'];
+
+/** Launched on first use, so without Chromium every test fails with the install hint (none is skipped). */
+let browser: Promise<Browser> | undefined;
+let page: Page | undefined;
+let demo: DemoServer | undefined;
+let sandbox: CliSandbox | undefined;
+let fixture: DelegationFixture | undefined;
+
+/** A fresh page whose waits fail (naming what they waited for) before the test times out. */
+async function newPage(): Promise<Page> {
+  browser ??= launchChromium();
+  page = await (await browser).newPage();
+  page.setDefaultTimeout(10_000);
+  return page;
+}
+afterAll(async () => {
+  await (await browser?.catch(() => undefined))?.close();
+});
+afterEach(async () => {
+  await page?.context().close();
+  await demo?.close();
+  await sandbox?.cleanup();
+  await fixture?.close();
+  page = demo = sandbox = fixture = undefined;
+});
+
+/** `EventSource.CLOSED`. */
+const EVENT_SOURCE_CLOSED = 2;
+/** Page script recording every EventSource the page creates in `window.eventSources`. */
+const TRACK_EVENT_SOURCES = `
+  window.eventSources = [];
+  window.EventSource = class extends window.EventSource {
+    constructor(...args) { super(...args); window.eventSources.push(this); }
+  };`;
+
+/** Opens the page of a demo server on the offline demo model. */
+async function openDemo(path: string): Promise<Page> {
+  sandbox = await cliSandbox();
+  demo = await startDemoServer({ port: 0, model: createDemoModel({ chunkDelayMs: 0 }), workspace: sandbox.workspace.dir, homeDir: sandbox.home });
+  const p = await newPage();
+  await p.addInitScript({ content: TRACK_EVENT_SOURCES });
+  await p.goto(new URL(path, demo.url).href);
+  return p;
+}
+
+/** Opens the page of a demo server whose main agent starts two tasks that never answer. */
+async function openHangingRun(): Promise<Page> {
+  fixture = await startDelegationFixture({
+    main: steps(multitaskReply([[1, 'explore', 'look at a', 'Look at a'], [2, 'explore', 'look at b', 'Look at b']])),
+    '*': () => ({ hang: true }),
+  });
+  demo = await startDemoServer({ port: 0, model: fixture.model(), workspace: fixture.workspace.dir, homeDir: fixture.home });
+  const p = await newPage();
+  await p.goto(new URL('/?autostart=1', demo.url).href);
+  await p.locator('.task[data-status="running"]').nth(1).waitFor();
+  await fixture.server.waitForRequests(3);
+  return p;
+}
+
+/** Each task's row: "agent #index description". */
+async function taskRows(p: Page): Promise<string[]> {
+  const agents = await p.locator('.task > .row > .agent').allTextContents();
+  const descriptions = await p.locator('.task > .row > .desc').allTextContents();
+  return agents.map((agent, i) => `${agent} ${descriptions[i]}`);
+}
+
+/** Each task's `data-status`, in page order. */
+async function taskStatuses(p: Page): Promise<Array<string | null>> {
+  return Promise.all((await p.locator('.task').all()).map((task) => task.getAttribute('data-status')));
+}
+
+describe('the demo page in headless Chromium', () => {
+  it('?autostart=1 runs the demo: three tasks reach done, then the final answer shows', async () => {
+    const p = await openDemo('/?autostart=1');
+    await p.locator('body[data-state="done"]').waitFor();
+    expect(await taskRows(p)).toEqual(TASKS);
+    expect(await taskStatuses(p)).toEqual(['done', 'done', 'done']);
+    expect(await p.locator('.root').getAttribute('data-status')).toBe('done');
+    const answer = await p.locator('#answer-text').textContent();
+    expect(answer).toMatch(/^Survey complete\.\n1\. Map the layout: The workspace has 3 top-level entries/);
+    expect(answer).toContain('3. Count TODO comments: Found 1 TODO/FIXME lines in src/');
+    expect(await p.locator('#answer').isVisible()).toBe(true);
+    // one EventSource, closed on `end` (readyState 0 would mean it is reconnecting: a new run)
+    expect(await p.evaluate('window.eventSources.map((source) => source.readyState)')).toEqual([EVENT_SOURCE_CLOSED]);
+    expect(await p.locator('.task .meta').first().textContent()).toMatch(/^\d+\.\ds · [\d,]+ tok$/);
+  });
+
+  it('the Run button streams the tree live: running tasks with their tool and text, then done', async () => {
+    // the tasks' second model requests wait for the test, so the page holds a mid-run state
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    fixture = await startDelegationFixture({
+      main: steps({ text: 'Splitting the work in two.', ...multitaskReply([[1, 'explore', 'look at a', 'Look at a'], [2, 'explore', 'look at b', 'Look at b']]) }),
+      '*': async (turn) => {
+        if (turn.step === 1) return { text: `Looking at ${turn.prompt.slice(8)}.`, toolCalls: [{ name: 'list', arguments: { path: '.' } }] };
+        await gate;
+        return { text: `Finished ${turn.prompt}.` };
+      },
+    });
+    demo = await startDemoServer({ port: 0, model: fixture.model(), workspace: fixture.workspace.dir, homeDir: fixture.home });
+    const p = await newPage();
+    await p.goto(demo.url);
+    expect(await p.locator('body').getAttribute('data-state')).toBe('idle');
+    expect(await p.locator('.node').count()).toBe(0);
+    await p.locator('#prompt').fill('Look at a and b');
+    await p.locator('#start').click();
+
+    await fixture.server.waitForRequests(5); // main, then two steps of each task
+    await p.locator('.task:nth-child(2) > .tail:text-is("Looking at b.")').waitFor();
+    await p.locator('.task:nth-child(1) > .tail:text-is("Looking at a.")').waitFor();
+    expect(await taskRows(p)).toEqual(['explore #1 Look at a', 'explore #2 Look at b']);
+    expect(await taskStatuses(p)).toEqual(['running', 'running']);
+    expect(await p.locator('.root > .row .desc').textContent()).toBe('Look at a and b');
+    expect(await p.locator('.root > .tool').textContent()).toBe('⚙ multitask ×2');
+    expect(await p.locator('.root > .tail').textContent()).toBe('Splitting the work in two.');
+    expect(await p.locator('#answer').isHidden()).toBe(true);
+
+    release();
+    await p.locator('body[data-state="done"]').waitFor();
+    expect(await p.locator('.task[data-status="done"]').count()).toBe(2);
+    expect(await p.locator('.root > .tool').isHidden()).toBe(true);
+    const answer = await p.locator('#answer-text').textContent();
+    expect(answer).toMatch(/^final: /);
+    expect(answer).toContain('Finished look at a.');
+    expect(answer).toContain('Finished look at b.');
+  });
+
+  it('closing the page aborts the run and every task', async () => {
+    const p = await openHangingRun();
+    expect(await taskRows(p)).toEqual(['explore #1 Look at a', 'explore #2 Look at b']);
+    await p.close();
+    const closed = await Promise.all([1, 2].map((i) => fixture!.server.waitForClosed(i)));
+    expect(closed.map((r) => r.aborted)).toEqual([true, true]);
+    expect(fixture!.server.inFlight).toBe(0);
+  });
+
+  it('Stop cancels the run: the tasks show as cancelled and their requests are aborted', async () => {
+    const p = await openHangingRun();
+    await p.locator('#stop').click();
+    await p.locator('body[data-state="cancelled"]').waitFor();
+    expect(await p.locator('.task[data-status="failed"] > .error').allTextContents()).toEqual(['cancelled', 'cancelled']);
+    const closed = await Promise.all([1, 2].map((i) => fixture!.server.waitForClosed(i)));
+    expect(closed.map((r) => r.aborted)).toEqual([true, true]);
+    expect(await p.locator('#start').isEnabled()).toBe(true);
+  });
+
+  it('shows an abnormal end as a failed run with its error', async () => {
+    fixture = await startDelegationFixture({ main: () => ({ status: 500, errorMessage: 'the model is down', headers: { 'x-should-retry': 'false' } }) });
+    demo = await startDemoServer({ port: 0, model: fixture.model(), workspace: fixture.workspace.dir, homeDir: fixture.home });
+    const p = await newPage();
+    await p.goto(new URL('/?autostart=1&prompt=hello', demo.url).href);
+    await p.locator('body[data-state="failed"]').waitFor();
+    expect(await p.locator('.root').getAttribute('data-status')).toBe('failed');
+    expect(await p.locator('.root > .row > .desc').textContent()).toBe('hello');
+    expect(await p.locator('#answer').getAttribute('class')).toBe('failed');
+    expect(await p.locator('#answer-text').textContent()).toContain('the model is down');
+  });
+});
