@@ -12,6 +12,7 @@
  * ```
  */
 export class BufferOverflowError extends Error {
+  /** Always `'BufferOverflowError'`, to recognise the error without `instanceof` (e.g. across package copies). */
   override readonly name = 'BufferOverflowError';
 
   /** @param bufferSize - The bound that was exceeded. */

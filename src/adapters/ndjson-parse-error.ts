@@ -10,6 +10,7 @@
  * ```
  */
 export class NdjsonParseError extends Error {
+  /** Always `'NdjsonParseError'`, to recognise the error without `instanceof` (e.g. across package copies). */
   override readonly name = 'NdjsonParseError';
 
   /**

@@ -8,6 +8,7 @@
  * ```
  */
 export class AbortError extends Error {
+  /** Always `'AbortError'`, to recognise the error without `instanceof` (e.g. across package copies). */
   override readonly name = 'AbortError';
 
   constructor(reason?: unknown) {

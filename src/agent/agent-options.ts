@@ -12,6 +12,7 @@ export type PerRun<T> = T | (() => T | Promise<T>);
 export interface ReActAgentOptions {
   /** The agent's name in events: `main` (the default) or a definition's name. */
   readonly name?: string;
+  /** The chat model the agent reasons with. */
   readonly model: ChatModel;
   /** The system prompt, or a function building it at the start of each run. */
   readonly instructions?: PerRun<string>;
@@ -45,6 +46,8 @@ export interface ReActAgentOptions {
  * fails that run and is tried again by the next.
  */
 export interface LazyAgentOptions {
+  /** The agent's name, known before its options load. */
   readonly name: string;
+  /** Loads the options at the agent's first run; after a failure, the next run calls it again. */
   readonly load: () => Promise<ReActAgentOptions>;
 }

@@ -14,12 +14,17 @@
 export class ApprovalGrants {
   private readonly bySession = new Map<string, Set<string>>();
 
+  /**
+   * Remembers that `toolName` on exactly this `subject` is allowed for the conversation
+   * `sessionId` (the main session). An `undefined` subject grants the calls that have none.
+   */
   grant(sessionId: string, toolName: string, subject: string | undefined): void {
     let set = this.bySession.get(sessionId);
     if (!set) this.bySession.set(sessionId, (set = new Set()));
     set.add(key(toolName, subject));
   }
 
+  /** Whether a grant covers this call: same conversation, tool and subject. */
   has(sessionId: string, toolName: string, subject: string | undefined): boolean {
     return this.bySession.get(sessionId)?.has(key(toolName, subject)) ?? false;
   }

@@ -16,13 +16,17 @@ export interface RunOptions {
 
 /** What `call()` resolves with: the run's terminal `RunEnd`, plus its ids. */
 export interface RunResult {
+  /** The run's id, as in its events. */
   readonly runId: string;
+  /** The conversation the run belongs to; pass it to the next run to continue it. */
   readonly sessionId: string;
   /** The final answer (empty when the run failed before answering). */
   readonly text: string;
   /** True when the run ended on a failure it turned into a result (see `error`). */
   readonly abnormal: boolean;
+  /** The failure's message when `abnormal`. */
   readonly error?: string;
+  /** Usage and timing of the run, every delegated task included. */
   readonly metrics: RunMetrics;
   /** How many ReAct steps the run made. */
   readonly steps: number;

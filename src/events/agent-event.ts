@@ -30,102 +30,148 @@ export interface ToolCallInfo {
 
 /** One entry of an agent's plan, as written by the `todo` tool. */
 export interface TodoItem {
+  /** The model's id for the item, unique within the plan and kept across updates. */
   readonly id: string;
+  /** What to do, in the model's words. */
   readonly content: string;
+  /** Where the item stands. */
   readonly status: 'pending' | 'in_progress' | 'completed' | 'cancelled';
 }
 
 /** A run begins. The first event of every run. */
 export interface RunStartEvent extends EventBase {
   readonly type: 'RunStart';
+  /** The conversation the run belongs to; runs with the same id continue it. */
   readonly sessionId: string;
+  /**
+   * The prompt the run answers. For the main agent it includes any background task results
+   * put in front of the user's prompt; for a child it is the task's `prompt`.
+   */
   readonly prompt: string;
 }
 
 /** The size of the context about to be sent to the model (tokens are an estimate). */
 export interface ContextSizeEvent extends EventBase {
   readonly type: 'ContextSize';
+  /** How many messages the request sends: system prompt, history, prompt and this run's turns. */
   readonly messageCount: number;
+  /** A rough token count of those messages, for watching the context grow; not the billed usage. */
   readonly tokenCount: number;
 }
 
 /** A reasoning step (one model request) begins. Steps count from 1. */
 export interface ReasonStartEvent extends EventBase {
   readonly type: 'ReasonStart';
+  /** The step that begins, from 1. */
   readonly step: number;
 }
 
 /** A piece of streamed model output: answer text or thinking. */
 export interface ReasonDeltaEvent extends EventBase {
   readonly type: 'ReasonDelta';
+  /** The step the piece belongs to. */
   readonly step: number;
+  /** `text` for the answer, `thinking` for reasoning the server streams separately. */
   readonly kind: 'text' | 'thinking';
+  /** The new piece only; concatenate a step's pieces of one kind for the whole. */
   readonly text: string;
 }
 
 /** A reasoning step ends with the model's full text and the tool calls it asked for. */
 export interface ReasonEndEvent extends EventBase {
   readonly type: 'ReasonEnd';
+  /** The step that ended. */
   readonly step: number;
+  /** The model's whole answer text for the step (empty when it only called tools). */
   readonly text: string;
+  /** The calls the model asked for, in its order; empty when it answered without tools. */
   readonly toolCalls: readonly ToolCallInfo[];
+  /** Time from sending the request to the end of the response, in milliseconds. */
   readonly durationMs: number;
 }
 
 /** The tool calls of a step are about to run (one after another). */
 export interface ActionStartEvent extends EventBase {
   readonly type: 'ActionStart';
+  /** The step whose tool calls run. */
   readonly step: number;
+  /** The calls about to run, in the order they will run. */
   readonly toolCalls: readonly ToolCallInfo[];
 }
 
 /** One tool call starts. */
 export interface ToolCallStartEvent extends EventBase {
   readonly type: 'ToolCallStart';
+  /** The step that asked for the call. */
   readonly step: number;
+  /** The model's id for the call; the matching `ToolCallEnd` carries the same one. */
   readonly callId: string;
+  /** The tool the model named (possibly one that does not exist). */
   readonly toolName: string;
+  /** Parsed JSON arguments, or the raw string when the model sent invalid JSON. */
   readonly args: JsonValue;
 }
 
 /** One tool call ends; `text` is what the model reads, `error` is set when it failed. */
 export interface ToolCallEndEvent extends EventBase {
   readonly type: 'ToolCallEnd';
+  /** The step that asked for the call. */
   readonly step: number;
+  /** The id of the call that ended, as in its `ToolCallStart`. */
   readonly callId: string;
+  /** The tool the model named. */
   readonly toolName: string;
+  /** The tool message the model reads; the harness's own failure messages start with `ERROR: `. */
   readonly text: string;
+  /**
+   * Why the call failed: invalid JSON, a schema mismatch, an unknown, refused or rejected
+   * tool, a throw, a timeout, or an error the tool reported. Absent when the call succeeded.
+   */
   readonly error?: string;
+  /** Time from the call's start (including any wait for approval) to its end, in milliseconds. */
   readonly durationMs: number;
 }
 
 /** Every tool call of a step has ended. */
 export interface ActionEndEvent extends EventBase {
   readonly type: 'ActionEnd';
+  /** The step whose tool calls have all ended. */
   readonly step: number;
 }
 
 /** The agent's plan changed (emitted by the `todo` tool). */
 export interface PlanEvent extends EventBase {
   readonly type: 'Plan';
+  /** The whole plan, in order; it replaces the previous one (empty: the plan was cleared). */
   readonly todos: readonly TodoItem[];
 }
 
 /** A tool call waits for a human decision. */
 export interface HITLPendingEvent extends EventBase {
   readonly type: 'HITLPending';
+  /** The call that waits, as in its `ToolCallStart`. */
   readonly callId: string;
+  /** The tool the call would run. */
   readonly toolName: string;
+  /** The call's arguments, as the tool would receive them. */
   readonly args: JsonValue;
+  /** Why approval is needed, naming the permission rule that asked; meant for a human. */
   readonly reason: string;
 }
 
 /** A human (or the fail-closed default) decided on a pending tool call. */
 export interface HITLDecidedEvent extends EventBase {
   readonly type: 'HITLDecided';
+  /** The call that was decided, as in its `HITLPending`. */
   readonly callId: string;
+  /** The tool the call runs (or would have run). */
   readonly toolName: string;
+  /** The outcome; an `always` answer shows here as `approve`. */
   readonly decision: 'approve' | 'reject';
+  /**
+   * The decider's note, when there is one. On a rejection the model reads it; a fail-closed
+   * rejection says why no human was asked.
+   */
   readonly comment?: string;
 }
 
@@ -135,11 +181,13 @@ export interface HITLDecidedEvent extends EventBase {
  */
 export interface RunEndEvent extends EventBase {
   readonly type: 'RunEnd';
+  /** The run's answer: the model's text of the last step (possibly empty when `abnormal`). */
   readonly text: string;
   /** True when the run ended on a failure it turned into this event (see `error`). */
   readonly abnormal: boolean;
   /** The failure's message when `abnormal`. */
   readonly error?: string;
+  /** Usage and timing of the run, children included. */
   readonly metrics: RunMetrics;
   /** How many ReAct steps the run made. */
   readonly steps: number;
@@ -151,13 +199,17 @@ export interface RunEndEvent extends EventBase {
  */
 export interface TaskWrapEvent extends EventBase {
   readonly type: 'TaskWrap';
+  /** The run that called `task` or `multitask`. */
   readonly parentRunId: string;
   /** The child session; unique per delegated task, kept when the task is resumed. */
   readonly taskId: string;
   /** The multitask `index` (1 for `task`). */
   readonly taskIndex: number;
+  /** The agent the task was given to, as the parent named it. */
   readonly taskAgentName: string;
+  /** The task's short label, as the parent wrote it. */
   readonly taskDescription: string;
+  /** True when the task is part of a `multitask` call, false for `task`. */
   readonly multitask: boolean;
   /** The child's own event; itself a `TaskWrap` when a grandchild produced it. */
   readonly event: AgentEvent;
@@ -198,4 +250,10 @@ export type AgentEventType =
   | 'TaskWrap';
 
 /** The event interface for a given `type`, e.g. `EventOfType<'RunEnd'>` is `RunEndEvent`. */
-export type EventOfType<T extends AgentEventType> = Extract<AgentEvent, { type: T }>;
+export type EventOfType<T extends AgentEventType> = Extract<
+  AgentEvent,
+  {
+    /** The `type` to select. */
+    type: T;
+  }
+>;

@@ -3,8 +3,11 @@
  * metrics of the main agent's `RunEnd` are the cost of the whole tree.
  */
 export interface RunMetrics {
+  /** Input tokens the model server reported, summed over every request (one it reported no usage for adds 0). */
   readonly promptTokens: number;
+  /** Output tokens the model server reported, summed over every request. */
   readonly completionTokens: number;
+  /** Prompt plus completion tokens, as the server reported them. */
   readonly totalTokens: number;
   /** Wall time of the run in milliseconds. */
   readonly durationMs: number;

@@ -4,13 +4,17 @@ import type { ChatMessage } from './chat-message.js';
 
 /** A tool as the model sees it: a name, what it does, and a JSON schema for its arguments. */
 export interface ToolSpec {
+  /** The name the model calls the tool by. */
   readonly name: string;
+  /** What the tool does and when to use it, written for the model. */
   readonly description: string;
+  /** The JSON schema of the tool's arguments object. */
   readonly parameters: JsonObject;
 }
 
 /** One request to a model. */
 export interface ChatRequest {
+  /** The conversation to answer, oldest first. */
   readonly messages: readonly ChatMessage[];
   /** The tools the model may call; absent or empty: the model must answer in text. */
   readonly tools?: readonly ToolSpec[];
@@ -18,36 +22,51 @@ export interface ChatRequest {
 
 /** Token usage of one request. */
 export interface TokenUsage {
+  /** Tokens of the request's input, as the server counted them. */
   readonly promptTokens: number;
+  /** Tokens the model generated, as the server counted them. */
   readonly completionTokens: number;
+  /** The two together, as the server reported it. */
   readonly totalTokens: number;
 }
 
 /** A tool call as the model produced it; `arguments` is the raw JSON text, unparsed. */
 export interface ModelToolCall {
+  /** The model's id for the call; the tool result must answer it. */
   readonly id: string;
+  /** The tool the model named (possibly one it was not offered). */
   readonly name: string;
+  /** The arguments as JSON text, possibly invalid. */
   readonly arguments: string;
 }
 
 /** A piece of a streamed answer. */
 export interface ModelTextDelta {
+  /** Marks a piece of answer text. */
   readonly type: 'text-delta';
+  /** The new text only. */
   readonly text: string;
 }
 
 /** A piece of streamed reasoning ("thinking"), for servers that send it. */
 export interface ModelThinkingDelta {
+  /** Marks a piece of reasoning. */
   readonly type: 'thinking-delta';
+  /** The new reasoning text only. */
   readonly text: string;
 }
 
 /** The end of a response: the whole text, the assembled tool calls and the usage. */
 export interface ModelFinish {
+  /** Marks the end of the response. */
   readonly type: 'finish';
+  /** The whole answer text (the text deltas joined); empty when the model only called tools. */
   readonly text: string;
+  /** The tool calls the model asked for, in order; empty when it answered in text. */
   readonly toolCalls: readonly ModelToolCall[];
+  /** The request's token usage; absent when the server reports none (it then counts as 0). */
   readonly usage?: TokenUsage;
+  /** The server's reason for stopping (e.g. `stop`, `tool_calls`, `length`), when it sent one. */
   readonly finishReason?: string;
 }
 

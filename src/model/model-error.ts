@@ -9,6 +9,7 @@
  * ```
  */
 export class ModelError extends Error {
+  /** Always `'ModelError'`, to recognise the error without `instanceof` (e.g. across package copies). */
   override readonly name = 'ModelError';
   /** The HTTP status, when the server answered with one. */
   readonly status: number | undefined;

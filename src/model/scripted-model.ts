@@ -6,15 +6,21 @@ import { ModelError } from './model-error.js';
 
 /** A tool call a scripted reply makes; a string `args` is sent raw (it may be invalid JSON). */
 export interface ScriptedToolCall {
+  /** The call's id; default `call_<request>_<n>` (both 1-based), unique within a script. */
   readonly id?: string;
+  /** The tool to call (it need not exist: scripts can test unknown tools). */
   readonly name: string;
+  /** The arguments: a JSON value is serialised, a string is sent as it is. */
   readonly args: JsonValue;
 }
 
 /** One scripted model response. */
 export interface ScriptedReply {
+  /** The answer text, streamed in chunks; default empty. */
   readonly text?: string;
+  /** Reasoning streamed as thinking deltas before the text; default none. */
   readonly thinking?: string;
+  /** Tool calls the reply asks for; default none (the reply is a final answer). */
   readonly toolCalls?: readonly ScriptedToolCall[];
   /** Usage to report; missing fields are estimated from the text (four characters a token). */
   readonly usage?: Partial<TokenUsage>;
@@ -33,6 +39,7 @@ export type ScriptedResponder = (request: ChatRequest, context: { readonly index
 
 /** Options of {@link ScriptedModel}. */
 export interface ScriptedModelOptions {
+  /** The model's `id`; default `scripted`. */
   readonly id?: string;
   /** Scheduler for delays: pass a `TestScheduler` for virtual time. Default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;

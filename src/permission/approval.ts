@@ -2,14 +2,19 @@ import type { JsonValue } from '../events/json.js';
 
 /** What the engine's `approve` handler is asked when a rule says `ask`. */
 export interface ApprovalRequest {
+  /** The run making the call. */
   readonly runId: string;
+  /** That run's session (for a delegated task: the task id). */
   readonly sessionId: string;
+  /** The model's id for the call, as in the `HITLPending` event. */
   readonly callId: string;
+  /** The tool the call would run. */
   readonly toolName: string;
   /** The call's arguments, as the model sent them. */
   readonly args: JsonValue;
   /** Why approval is needed (the permission decision's reason). */
   readonly reason: string;
+  /** The agent making the call (`main` for the main agent). */
   readonly agentName: string;
   /** Set when the call comes from a delegated task. */
   readonly taskId?: string;
@@ -20,7 +25,9 @@ export interface ApprovalRequest {
  * `comment` reaches the model with a rejection.
  */
 export interface ApprovalDecision {
+  /** `approve` runs the call, `reject` refuses it, `always` approves it and every later call of the same tool on the same subject in this conversation. */
   readonly decision: 'approve' | 'reject' | 'always';
+  /** A note for the model; with a rejection it reads it in the tool result, so say what to do instead. */
   readonly comment?: string;
 }
 

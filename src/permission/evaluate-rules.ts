@@ -3,6 +3,7 @@ import { ruleMatches } from './rule-matches.js';
 
 /** The outcome of evaluating permission rules for one call. */
 export interface PermissionDecision {
+  /** What happens to the call: run it, refuse it, or ask the approval handler first. */
   readonly action: PermissionAction;
   /** A sentence a human can read, shown with approvals and refusals. */
   readonly reason: string;

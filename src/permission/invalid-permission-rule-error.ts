@@ -3,6 +3,7 @@
  * the rules came from, the index of the bad rule and what is wrong with it.
  */
 export class InvalidPermissionRuleError extends Error {
+  /** Always `'InvalidPermissionRuleError'`, to recognise the error without `instanceof` (e.g. across package copies). */
   override readonly name = 'InvalidPermissionRuleError';
 
   /**

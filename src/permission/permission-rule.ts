@@ -21,6 +21,7 @@ export const PERMISSION_ACTIONS: readonly PermissionAction[] = Object.freeze(['d
 export interface PermissionRule {
   /** A tool name, or `*` for every tool. */
   readonly tool: string;
+  /** What a match does to the call: `allow` runs it, `deny` refuses it, `ask` asks the approval handler first. */
   readonly action: PermissionAction;
   /** A glob matched against the call's subject; without it the rule matches every call. */
   readonly pattern?: string;

@@ -5,8 +5,11 @@ export type MaybePromise<T> = T | Promise<T>;
 
 /** What a store remembers about a delegated task's session, so it can be resumed later. */
 export interface TaskSessionInfo {
+  /** The task's id, which is also its session id. */
   readonly taskId: string;
+  /** The agent that ran the task; a resume must name the same one. */
   readonly agentName: string;
+  /** The task's short label, as the parent wrote it. */
   readonly description: string;
   /** The conversation (main session) that started the task; only it may resume it. */
   readonly ownerSessionId: string;

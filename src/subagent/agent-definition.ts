@@ -36,6 +36,7 @@ export interface AgentDefinition {
   readonly enabled: boolean;
   /** The agent's own permission rules, layered above the engine's. */
   readonly permissionRules: readonly PermissionRule[];
+  /** Where the definition came from; listings show it. */
   readonly source: AgentSource;
   /** Absolute path of the file it was read from, if any. */
   readonly file?: string;
@@ -45,6 +46,8 @@ export interface AgentDefinition {
 
 /** Where a definition being parsed comes from; `file` also labels error messages. */
 export interface AgentOrigin {
+  /** The source the parsed definition gets. */
   readonly source: AgentSource;
+  /** The file being parsed, when there is one. */
   readonly file?: string;
 }

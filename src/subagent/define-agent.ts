@@ -6,16 +6,25 @@ import { isPlainRecord } from './value-checks.js';
 
 /** What {@link defineAgent} takes: the same fields as a definition file's front matter. */
 export interface AgentInput {
+  /** The agent's name, as `task` calls it: letters, digits, `_` and `-`. */
   readonly name: string;
+  /** What the agent is for; the main agent reads it when choosing whom to delegate to. */
   readonly description: string;
+  /** The agent's instructions (a file's Markdown body); must not be empty. */
   readonly systemPrompt: string;
   /** A list, or a comma string like `'read, grep, glob'`. Absent, empty or `*`: every tool. */
   readonly tools?: readonly string[] | string;
+  /** Tools taken away even when `tools` allows them; a list or a comma string. */
   readonly disallowedTools?: readonly string[] | string;
+  /** A model name from the engine's `models`; absent: the parent's model. An unknown name fails the task that runs the agent. */
   readonly model?: string;
+  /** ReAct step limit for a run of this agent, a positive integer; absent: the engine's `maxSteps`. */
   readonly maxSteps?: number;
+  /** Leave the agent out of listings and tool descriptions (it still runs by name); default false. */
   readonly hidden?: boolean;
+  /** False leaves the agent out of listings; default true. */
   readonly enabled?: boolean;
+  /** The agent's own permission rules, layered above the engine's; it always keeps its parent's denies. */
   readonly permissionRules?: readonly PermissionRule[];
   /** Extra keys, kept with the definition (and written to its front matter) but ignored. */
   readonly extra?: Readonly<Record<string, unknown>>;

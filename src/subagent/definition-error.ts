@@ -4,6 +4,7 @@
  * (`agents/x.md: front matter has no "name"`).
  */
 export class DefinitionError extends Error {
+  /** Always `'DefinitionError'`, to recognise the error without `instanceof` (e.g. across package copies). */
   override readonly name = 'DefinitionError';
   /** The file the definition came from, when it came from one. */
   readonly file: string | undefined;

@@ -8,7 +8,9 @@ import { parseAgentMarkdown } from './parse-agent-markdown.js';
 
 /** A folder of definition files and the source its definitions get. */
 export interface AgentDir {
+  /** The folder to scan; a missing folder is skipped silently. */
   readonly path: string;
+  /** The source its definitions get (e.g. `workspace`, `dir`). */
   readonly source: AgentSource;
 }
 
@@ -21,10 +23,11 @@ export interface DiscoveryResult {
 }
 
 /**
- * Reads every `*.md` definition in the given folders, in the order given (see
- * {@link listMarkdownFiles} for depth and order within a folder). The first definition of a
- * name wins; later ones become diagnostics naming the winner. Missing folders are skipped
- * silently; invalid or unreadable files become diagnostics. Never throws.
+ * Reads every `*.md` definition in the given folders, in the order given. Within a folder,
+ * files come first (sorted by name), then each subfolder's in the same way, at most three
+ * levels deep; names starting with `.` are skipped. The first definition of a name wins;
+ * later ones become diagnostics naming the winner. Missing folders are skipped silently;
+ * invalid or unreadable files become diagnostics. Never throws.
  *
  * @example
  * ```ts

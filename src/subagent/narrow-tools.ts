@@ -6,6 +6,7 @@ export interface NarrowToolsInput {
   readonly parentTools: readonly string[];
   /** The definition's `tools`: undefined, empty or containing `*` means all the parent has. */
   readonly tools?: readonly string[];
+  /** The definition's `disallowedTools`: removed even when `tools` allows them. */
   readonly disallowedTools?: readonly string[];
   /** Tools the engine turned off for everyone. */
   readonly disabledTools?: readonly string[];

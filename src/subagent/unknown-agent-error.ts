@@ -3,6 +3,7 @@
  * visible, so a caller (or a model) can correct itself.
  */
 export class UnknownAgentError extends Error {
+  /** Always `'UnknownAgentError'`, to recognise the error without `instanceof` (e.g. across package copies). */
   override readonly name = 'UnknownAgentError';
   /** The name that was asked for. */
   readonly agentName: string;

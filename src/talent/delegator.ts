@@ -110,7 +110,8 @@ export class Delegator implements Delegation {
       toolNames,
       policy: parent.policy.child(definition.permissionRules),
       maxSteps: definition.maxSteps ?? parent.maxSteps,
-      background: ids.background ?? parent.background,
+      // A child of a background task is unwatched too: its approvals must fail closed as well.
+      background: parent.background || (ids.background ?? false),
       ...(ids.taskId ? { taskId: ids.taskId } : {}),
       ...(ids.rootSessionId ? { rootSessionId: ids.rootSessionId } : {}),
     };
@@ -140,9 +141,7 @@ export class Delegator implements Delegation {
       taskId = `task_${randomUUID()}`;
       await this.o.sessions.saveTaskInfo?.({ taskId, agentName: definition.name, description: request.description, ownerSessionId: owner });
     }
-    // A child of a background task is unwatched too: its approvals must fail closed as well.
-    const background = (request.background ?? false) || parent.background;
-    const spec = this.childSpec(parent, definition, { taskId, rootSessionId: owner, background });
+    const spec = this.childSpec(parent, definition, { taskId, rootSessionId: owner, background: request.background });
     return {
       agent: this.build(spec),
       prompt: request.prompt,

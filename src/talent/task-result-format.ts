@@ -7,6 +7,7 @@
 
 /** The outcome of one delegated task. */
 export interface TaskOutcome {
+  /** `success` or `failure` once the child ended; `running` for a background task just started. */
   readonly status: 'success' | 'failure' | 'running';
   /** The child's final answer, or for a failure a message starting with `ERROR: `. */
   readonly content: string;
@@ -14,8 +15,11 @@ export interface TaskOutcome {
 
 /** The fields of one `<task_result>`. */
 export interface TaskResultFields extends TaskOutcome {
+  /** The task's short label; escaped in the XML. */
   readonly description: string;
+  /** The agent that ran the task; escaped in the XML. */
   readonly agentName: string;
+  /** The task's id, which the model passes as `task_id` to resume it. */
   readonly taskId: string;
   /** Only inside `<multitask_results>`. */
   readonly index?: number;

@@ -7,19 +7,27 @@ export type TaskState = 'running' | 'done' | 'failed' | 'cancelled';
 
 /** A snapshot of one delegated task. */
 export interface TaskInfo {
+  /** The task's id, also its child session's id; kept when the task is resumed. */
   readonly taskId: string;
+  /** The agent running the task. */
   readonly agentName: string;
+  /** The task's short label, as the parent wrote it. */
   readonly description: string;
   /** The conversation (main session) that started it; only it may resume the task. */
   readonly sessionId: string;
   /** The run that called `task` / `multitask`. */
   readonly parentRunId: string;
+  /** True for a `task` call with `background: true`: it runs detached from its parent's stream. */
   readonly background: boolean;
+  /** Where the task is in its life: `running` until it settles. */
   readonly state: TaskState;
+  /** When the task (or its latest resume) started, in epoch milliseconds. */
   readonly startedAt: number;
+  /** When it settled, in epoch milliseconds; absent while running. */
   readonly endedAt?: number;
   /** The content of its result once it ended (a failure's starts with `ERROR: `). */
   readonly result?: string;
+  /** The child run's usage and timing, when it reached its `RunEnd`; absent while running or when it was cut short. */
   readonly metrics?: RunMetrics;
 }
 
@@ -107,6 +115,7 @@ export class TaskTracker {
     return true;
   }
 
+  /** The task's latest snapshot; `undefined` for an unknown id or a finished task already forgotten. */
   get(taskId: string): TaskInfo | undefined {
     return this.entries.get(taskId)?.info;
   }

@@ -13,10 +13,13 @@ export interface ToolContext {
   readonly callId: string;
   /** The ReAct step making the call. */
   readonly step: number;
+  /** The run making the call. */
   readonly runId: string;
+  /** That run's session (for a delegated task: the task id). */
   readonly sessionId: string;
   /** The conversation the run belongs to: the main agent's session, shared down the tree. */
   readonly rootSessionId: string;
+  /** That run's agent (`main` for the main agent). */
   readonly agentName: string;
   /** Set when the run is a delegated task. */
   readonly taskId?: string;
@@ -35,7 +38,9 @@ export interface ToolContext {
 
 /** A tool's answer: `text` is what the model reads; `error` marks the call as failed. */
 export interface ToolResult {
+  /** What the model reads as the tool's answer. */
   readonly text: string;
+  /** Set when the call failed: `ToolCallEnd.error` carries it. `text` should then say what went wrong. */
   readonly error?: string;
 }
 
@@ -55,6 +60,7 @@ export interface ToolResult {
  * ```
  */
 export interface Tool<Args extends Record<string, unknown> = Record<string, unknown>> {
+  /** The tool's name, as the model calls it and as permission rules and definitions' `tools` name it. */
   readonly name: string;
   /** What the tool does and when to use it; the model reads this. */
   readonly description: string;

@@ -16,6 +16,7 @@ export interface LiveTreeOutput extends NodeJS.WritableStream {
 
 /** Options of {@link liveTree}. */
 export interface LiveTreeOptions {
+  /** Where to draw; its `isTTY` decides between a redrawn tree and plain lines. */
   readonly output: LiveTreeOutput;
   /** Milliseconds between redraws on a terminal (default 80). */
   readonly intervalMs?: number;

@@ -13,12 +13,15 @@ export interface TreeNode {
   readonly key: string;
   /** The run's id (a resumed task gets a new run under the same key). */
   readonly runId: string;
+  /** The agent running it (`main` for the main run). */
   readonly agentName: string;
   /** The task's description; for the main run, its prompt on one line. */
   readonly description: string;
   /** The multitask `index` (1 for `task`); absent for the main run. */
   readonly taskIndex?: number;
+  /** True when the task came from `multitask`; false for `task` and the main run. */
   readonly multitask: boolean;
+  /** `running` until its `RunEnd` (`done`, or `failed` when abnormal) or until the stream ends without one (`failed`). */
   readonly status: TreeStatus;
   /** The tool running now, with its main argument (e.g. `read src/a.ts`). */
   readonly currentTool?: string;
@@ -45,7 +48,14 @@ export interface TaskTreeState {
   /** The streamed run; undefined until its first event. */
   readonly root?: TreeNode;
   /** The unwrapped `RunEnd`'s outcome. */
-  readonly result?: { readonly text: string; readonly abnormal: boolean; readonly error?: string };
+  readonly result?: {
+    /** The final answer. */
+    readonly text: string;
+    /** True when the run ended on a failure (see `error`). */
+    readonly abnormal: boolean;
+    /** The failure's message when `abnormal`. */
+    readonly error?: string;
+  };
 }
 
 /**

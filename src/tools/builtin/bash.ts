@@ -3,7 +3,12 @@ import { runCommand, type CommandOutcome } from '../run-command.js';
 import type { Tool, ToolResult } from '../tool.js';
 
 /** Arguments of the `bash` tool. */
-export type BashArgs = { command: string; timeout_ms?: number };
+export type BashArgs = {
+  /** The command line, run by the shell in the workspace folder. */
+  command: string;
+  /** How long the command may run, in milliseconds; default and maximum come from {@link BashToolOptions}. */
+  timeout_ms?: number;
+};
 
 /** Limits of the `bash` tool. */
 export interface BashToolOptions {

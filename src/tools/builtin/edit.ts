@@ -6,7 +6,16 @@ import { toolError } from '../tool-error.js';
 import { resolveWorkspacePath } from '../workspace-path.js';
 
 /** Arguments of the `edit` tool. */
-export type EditArgs = { path: string; old_string: string; new_string: string; replace_all?: boolean };
+export type EditArgs = {
+  /** The file to change, relative to the workspace. */
+  path: string;
+  /** The exact text to replace, whitespace included; must occur once unless `replace_all`. */
+  old_string: string;
+  /** The text to put in its place; must differ from `old_string`. */
+  new_string: string;
+  /** Replace every occurrence instead of requiring exactly one; default false. */
+  replace_all?: boolean;
+};
 
 /**
  * Creates the `edit` tool: replaces an exact piece of text in a file. `old_string` must

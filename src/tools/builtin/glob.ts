@@ -7,7 +7,12 @@ import { toolError } from '../tool-error.js';
 import { resolveWorkspacePath } from '../workspace-path.js';
 
 /** Arguments of the `glob` tool. */
-export type GlobArgs = { pattern: string; path?: string };
+export type GlobArgs = {
+  /** The glob to match, relative to `path` (e.g. `*.test.ts`; `**` matches across folders). */
+  pattern: string;
+  /** The folder to search, relative to the workspace; default the workspace itself. */
+  path?: string;
+};
 
 /** Limits of the `glob` tool. */
 export interface GlobToolOptions {

@@ -9,7 +9,14 @@ import { toolError } from '../tool-error.js';
 import { resolveWorkspacePath } from '../workspace-path.js';
 
 /** Arguments of the `grep` tool. */
-export type GrepArgs = { pattern: string; path?: string; include?: string };
+export type GrepArgs = {
+  /** A JavaScript regular expression, without slashes or flags, matched against each line. */
+  pattern: string;
+  /** The folder or file to search, relative to the workspace; default the workspace itself. */
+  path?: string;
+  /** Only files matching this glob are searched (e.g. `*.ts`); default every file. */
+  include?: string;
+};
 
 /** Limits of the `grep` tool. */
 export interface GrepToolOptions {

@@ -7,7 +7,10 @@ import { toolError } from '../tool-error.js';
 import { resolveWorkspacePath } from '../workspace-path.js';
 
 /** Arguments of the `list` tool. */
-export type ListArgs = { path?: string };
+export type ListArgs = {
+  /** The folder to list, relative to the workspace; default the workspace itself. */
+  path?: string;
+};
 
 /** Limits of the `list` tool. */
 export interface ListToolOptions {

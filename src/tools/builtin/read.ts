@@ -8,7 +8,14 @@ import { toolError } from '../tool-error.js';
 import { resolveWorkspacePath } from '../workspace-path.js';
 
 /** Arguments of the `read` tool. */
-export type ReadArgs = { path: string; offset?: number; limit?: number };
+export type ReadArgs = {
+  /** The file to read, relative to the workspace. */
+  path: string;
+  /** The first line to return, 1-based; default 1. */
+  offset?: number;
+  /** How many lines to return at most; default {@link ReadToolOptions.defaultLimit} (2000). */
+  limit?: number;
+};
 
 /** Limits of the `read` tool. */
 export interface ReadToolOptions {

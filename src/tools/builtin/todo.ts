@@ -3,7 +3,10 @@ import type { Tool } from '../tool.js';
 import { toolError } from '../tool-error.js';
 
 /** Arguments of the `todo` tool. */
-export type TodoArgs = { todos: TodoItem[] };
+export type TodoArgs = {
+  /** The complete plan, in order; it replaces the previous one. Ids must be unique. */
+  todos: TodoItem[];
+};
 
 const MARK: Readonly<Record<TodoItem['status'], string>> = {
   pending: '[ ]',

@@ -6,7 +6,12 @@ import { toolError } from '../tool-error.js';
 import { resolveWorkspacePath } from '../workspace-path.js';
 
 /** Arguments of the `write` tool. */
-export type WriteArgs = { path: string; content: string };
+export type WriteArgs = {
+  /** The file to write, relative to the workspace; missing parent folders are created. */
+  path: string;
+  /** The complete new content (UTF-8); an existing file is replaced. */
+  content: string;
+};
 
 /**
  * Creates the `write` tool: writes a whole file (UTF-8), creating missing parent folders,
