@@ -1,7 +1,9 @@
 import OpenAI from 'openai';
 import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
+import { EventSourceParserStream } from 'eventsource-parser/stream';
 import { Observable, type Subscriber } from 'rxjs';
 import type { ChatModel, ChatRequest, ModelChunk, ModelToolCall, TokenUsage } from './chat-model.js';
+import { ModelError } from './model-error.js';
 import { toModelError } from './to-model-error.js';
 
 /** Options of {@link OpenAIChatModel}. */
@@ -26,6 +28,11 @@ export interface OpenAIChatModelOptions {
 interface ThinkingDelta {
   readonly reasoning_content?: string | null;
   readonly reasoning?: string | null;
+}
+
+/** An error some servers send inside the stream instead of a chunk. */
+interface StreamError {
+  readonly error?: { readonly message?: string };
 }
 
 interface PartialCall {
@@ -93,14 +100,27 @@ export class OpenAIChatModel implements ChatModel {
         function: { name: t.name, description: t.description, parameters: t.parameters },
       }));
     }
-    const stream = await this.client.chat.completions.create(body, { signal });
+    // The client sends the request (retries, errors, headers); the body is read here with
+    // one pass of an SSE parser, because openai 6's decoder copies the rest of its buffer for
+    // every event it finds, which turns a large network read into quadratic garbage.
+    const response = await this.client.chat.completions.create(body, { signal }).asResponse();
+    if (!response.body) throw new ModelError(`model "${this.id}": the response has no body to stream`);
+    const events = response.body.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream());
     const text: string[] = [];
     const calls: PartialCall[] = [];
     let usage: TokenUsage | undefined;
     let finishReason: string | undefined;
-    for await (const chunk of stream) {
+    let done = false;
+    for await (const message of events) {
+      // Read on after [DONE] to the end of the body, so the connection can be reused.
+      if (done || message.data === '[DONE]') {
+        done = true;
+        continue;
+      }
+      const chunk = JSON.parse(message.data) as ChatCompletionChunk & StreamError;
+      if (chunk.error) throw new ModelError(`model "${this.id}": the stream reported an error: ${chunk.error.message ?? JSON.stringify(chunk.error)}`);
       if (chunk.usage) usage = readUsage(chunk.usage);
-      const choice = chunk.choices[0];
+      const choice = chunk.choices?.[0];
       if (!choice) continue;
       if (choice.finish_reason) finishReason = choice.finish_reason;
       const delta = choice.delta as ChatCompletionChunk.Choice.Delta & ThinkingDelta;

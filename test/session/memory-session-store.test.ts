@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { MemorySessionStore } from '../../src/session/memory-session-store.js';
+
+const info = (taskId: string) => ({ taskId, agentName: 'explore', description: 'd', ownerSessionId: 'main' });
+const hi = [{ role: 'user' as const, content: 'hi' }];
+
+describe('MemorySessionStore', () => {
+  it('keeps at most maxTaskSessions task sessions, dropping the least recently used', () => {
+    const store = new MemorySessionStore({ maxTaskSessions: 2 });
+    for (const id of ['t1', 't2']) {
+      store.saveTaskInfo(info(id));
+      store.append(id, hi);
+    }
+    store.load('t1'); // t1 is now more recent than t2
+    store.saveTaskInfo(info('t3'));
+    store.append('t3', hi);
+    expect(store.loadTaskInfo('t2')).toBeUndefined();
+    expect(store.load('t2')).toEqual([]);
+    expect(store.loadTaskInfo('t1')).toEqual(info('t1'));
+    expect(store.load('t1')).toEqual(hi);
+    expect(store.loadTaskInfo('t3')).toEqual(info('t3'));
+  });
+
+  it('never drops the main agent’s conversations', () => {
+    const store = new MemorySessionStore({ maxTaskSessions: 0 });
+    store.append('conversation', hi);
+    store.saveTaskInfo(info('t1'));
+    expect(store.load('conversation')).toEqual(hi);
+    expect(store.loadTaskInfo('t1')).toBeUndefined();
+  });
+
+  it('returns copies, so a caller cannot change a stored session', () => {
+    const store = new MemorySessionStore();
+    store.append('s', hi);
+    (store.load('s') as unknown as unknown[]).push('junk');
+    expect(store.load('s')).toEqual(hi);
+  });
+
+  it('rejects a bound that is not a whole number', () => {
+    expect(() => new MemorySessionStore({ maxTaskSessions: -1 })).toThrow('maxTaskSessions must be an integer >= 0, got -1');
+  });
+});
