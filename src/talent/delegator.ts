@@ -133,6 +133,7 @@ export class Delegator implements Delegation {
 
   /** Resolves the agent and the task id (new, or a resumable earlier one) and builds the child. */
   private async prepare(parent: AgentSpec, request: TaskRequest, context: ToolContext): Promise<ChildRun> {
+    if (request.multitask) checkDelegationRule(parent, request.agentName);
     const definition = await this.usableDefinition(request.agentName);
     const owner = context.rootSessionId;
     let taskId = request.resumeTaskId;
@@ -172,5 +173,18 @@ export class Delegator implements Delegation {
       tools.push(createGenerateTool({ agents: this.o.agents, knownTools, workspace: this.o.workspace }));
     }
     return tools;
+  }
+}
+
+/**
+ * `task` rules (subject: the agent name) hold for each entry of a `multitask` too, which has
+ * no single subject to check at its own gate. An entry nobody can approve here (`ask`) fails
+ * closed, pointing at `task`, whose call does ask.
+ */
+function checkDelegationRule(parent: AgentSpec, agentName: string): void {
+  const decision = parent.policy.evaluate('task', agentName);
+  if (decision.action === 'deny') throw new Error(`delegating to "${agentName}" is denied: ${decision.reason}`);
+  if (decision.action === 'ask') {
+    throw new Error(`delegating to "${agentName}" needs approval (${decision.reason}); use the task tool for it, which asks`);
   }
 }
