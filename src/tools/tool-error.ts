@@ -1,7 +1,7 @@
 import type { ToolResult } from './tool.js';
 
 /**
- * A failed tool result: the model reads `Error: <message>` and the call is marked failed.
+ * A failed tool result: the model reads `ERROR: <message>` (like every failed call) and the call is marked failed.
  *
  * @example
  * ```ts
@@ -9,5 +9,5 @@ import type { ToolResult } from './tool.js';
  * ```
  */
 export function toolError(message: string): ToolResult {
-  return { text: `Error: ${message}`, error: message };
+  return { text: `ERROR: ${message}`, error: message };
 }

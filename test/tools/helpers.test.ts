@@ -44,6 +44,6 @@ describe('small tool helpers', () => {
   });
 
   it('builds error results the model reads', () => {
-    expect(toolError('boom')).toEqual({ text: 'Error: boom', error: 'boom' });
+    expect(toolError('boom')).toEqual({ text: 'ERROR: boom', error: 'boom' });
   });
 });

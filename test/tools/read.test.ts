@@ -73,7 +73,7 @@ describe('read tool', () => {
   it('names the missing path', async () => {
     const result = await runTool(read, { path: 'nope/missing.txt' }, context);
     expect(result.error).toBe('File not found: nope/missing.txt');
-    expect(result.text).toBe('Error: File not found: nope/missing.txt');
+    expect(result.text).toBe('ERROR: File not found: nope/missing.txt');
   });
 
   it('refuses a folder and points to list', async () => {

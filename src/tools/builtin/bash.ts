@@ -86,7 +86,7 @@ function defaultShell(): string {
 function toResult(outcome: CommandOutcome, timeoutMs: number): ToolResult {
   if (outcome.spawnError) {
     const message = `Could not start the command: ${outcome.spawnError.message}`;
-    return { text: `Error: ${message}`, error: message };
+    return { text: `ERROR: ${message}`, error: message };
   }
   const body = outcome.output === '' ? '(no output)' : outcome.output.replace(/\n$/, '');
   const notes: string[] = [];
