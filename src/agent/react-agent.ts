@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { concatMap, defer, filter, lastValueFrom, map, type Observable, throwError } from 'rxjs';
+import { concatMap, defer, filter, from, lastValueFrom, map, type Observable, throwError } from 'rxjs';
 import type { AgentEvent } from '../events/agent-event.js';
 import { isRunEnd } from '../events/guards.js';
 import type { LazyAgentOptions, ReActAgentOptions } from './agent-options.js';
-import { maybe$ } from './maybe.js';
 import { resolveAgentOptions, type ResolvedAgent } from './resolve-agent-options.js';
 import { runLoop$ } from './run-loop.js';
 import type { RunOptions, RunResult } from './run-types.js';
@@ -72,9 +71,14 @@ export class ReActAgent {
     if (typeof prompt !== 'string' || prompt.trim() === '') {
       return throwError(() => new TypeError(`The prompt must be a non-empty string, got ${JSON.stringify(prompt) ?? String(prompt)}`));
     }
-    return defer(() => maybe$(this.resolve)).pipe(
-      concatMap(({ settings, setup }) => runLoop$(settings, setup, { prompt, sessionId, streaming })),
-    );
+    const input = { prompt, sessionId, streaming };
+    return defer(() => {
+      // Most agents are resolved already: run the loop directly, with no operator between it
+      // and the subscriber (every delta crosses this path). Lazy ones wait for their options.
+      const resolved = this.resolve();
+      if (!(resolved instanceof Promise)) return runLoop$(resolved.settings, resolved.setup, input);
+      return from(resolved).pipe(concatMap(({ settings, setup }) => runLoop$(settings, setup, input)));
+    });
   }
 }
 

@@ -8,11 +8,14 @@ import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeWorkspace, type TestWorkspace } from '../support/tool-context.js';
+import { testCliIO, type TestCliIO } from './test-cli-io.js';
 
 /** The folders a CLI test runs in. */
 export interface CliSandbox {
   readonly workspace: TestWorkspace;
   readonly home: string;
+  /** A test IO running in the workspace, with the sandbox's home and these variables. */
+  io(env?: Record<string, string>): TestCliIO;
   cleanup(): Promise<void>;
 }
 
@@ -26,6 +29,7 @@ export async function cliSandbox(): Promise<CliSandbox> {
   return {
     workspace,
     home,
+    io: (env = {}) => testCliIO({ env: { HOME: home, ...env }, cwd: workspace.dir }),
     cleanup: async () => {
       await workspace.cleanup();
       await rm(home, { recursive: true, force: true });

@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { cliSandbox, type CliSandbox } from './cli-sandbox.js';
-import { testCliIO, type TestCliIO } from './test-cli-io.js';
+import type { TestCliIO } from './test-cli-io.js';
 
 let sandbox: CliSandbox;
 beforeEach(async () => {
@@ -11,7 +11,7 @@ beforeEach(async () => {
 afterEach(() => sandbox.cleanup());
 
 function io(env: Record<string, string> = {}): TestCliIO {
-  return testCliIO({ env: { HOME: sandbox.home, ...env }, cwd: sandbox.workspace.dir });
+  return sandbox.io(env);
 }
 
 describe('rxharness run in-process', () => {
@@ -25,7 +25,7 @@ describe('rxharness run in-process', () => {
   });
 
   it('reads agent definitions from the HOME of its environment', async () => {
-    const home = testCliIO({ env: { HOME: sandbox.home }, cwd: sandbox.workspace.dir });
+    const home = sandbox.io();
     await mkdir(`${sandbox.home}/.rxharness/agents`, { recursive: true });
     await writeFile(
       `${sandbox.home}/.rxharness/agents/homebody.md`,

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { AGENTS_HELP, MAIN_HELP, RUN_HELP } from '../../src/cli/help-text.js';
 import { cliSandbox, type CliSandbox } from './cli-sandbox.js';
-import { testCliIO, type TestCliIO } from './test-cli-io.js';
+import type { TestCliIO } from './test-cli-io.js';
 
 let sandbox: CliSandbox;
 beforeEach(async () => {
@@ -12,7 +12,7 @@ beforeEach(async () => {
 afterEach(() => sandbox.cleanup());
 
 function io(env: Record<string, string> = {}): TestCliIO {
-  return testCliIO({ env: { HOME: sandbox.home, ...env }, cwd: sandbox.workspace.dir });
+  return sandbox.io(env);
 }
 
 /** Runs main and expects bad usage: exit 2, nothing on stdout, the message on stderr. */

@@ -8,8 +8,8 @@ import type { Observable, Subscription } from 'rxjs';
 import type { AgentEvent, EventOfType, TaskWrapEvent } from '../../src/events/agent-event.js';
 
 /** A live recording of one subscription. */
-export interface EventRecording {
-  readonly events: AgentEvent[];
+export interface EventRecording<T = AgentEvent> {
+  readonly events: T[];
   /** Settles when the stream completes or errors (never rejects: see `error`). */
   readonly done: Promise<void>;
   readonly subscription: Subscription;
@@ -19,10 +19,10 @@ export interface EventRecording {
 }
 
 /** Subscribes now and records every value, the error and completion. */
-export function record(source$: Observable<AgentEvent>): EventRecording {
+export function record<T = AgentEvent>(source$: Observable<T>): EventRecording<T> {
   let settle!: () => void;
   const done = new Promise<void>((resolve) => (settle = resolve));
-  const recording = { events: [] as AgentEvent[], done, completed: false } as { -readonly [K in keyof EventRecording]: EventRecording[K] };
+  const recording = { events: [] as T[], done, completed: false } as { -readonly [K in keyof EventRecording<T>]: EventRecording<T>[K] };
   recording.subscription = source$.subscribe({
     next: (event) => recording.events.push(event),
     error: (error: unknown) => {

@@ -1,5 +1,6 @@
 import type { Observable } from 'rxjs';
 import type { AgentEvent } from '../../src/events/agent-event.js';
+import { record } from './collect-events.js';
 
 /** Everything an Observable did until it ended. */
 export interface Collected<T> {
@@ -10,15 +11,10 @@ export interface Collected<T> {
 }
 
 /** Subscribes and resolves once the source completes or errors (never rejects). */
-export function collect<T>(source$: Observable<T>): Promise<Collected<T>> {
-  return new Promise((resolve) => {
-    const values: T[] = [];
-    source$.subscribe({
-      next: (value) => values.push(value),
-      error: (error: unknown) => resolve({ values, error, completed: false }),
-      complete: () => resolve({ values, error: undefined, completed: true }),
-    });
-  });
+export async function collect<T>(source$: Observable<T>): Promise<Collected<T>> {
+  const recording = record(source$);
+  await recording.done;
+  return { values: recording.events, error: recording.error, completed: recording.completed };
 }
 
 /** The `type` of each event, in order. */
