@@ -43,12 +43,25 @@ const TRACK_EVENT_SOURCES = `
     constructor(...args) { super(...args); window.eventSources.push(this); }
   };`;
 
+/**
+ * Page script recording, in `window.answerAtEnd`, the answer shown at the moment the page first
+ * leaves `running` (a MutationObserver runs before the next animation frame, so a page that
+ * says done before it draws the answer is caught every time, not only on a slow machine).
+ */
+const RECORD_ANSWER_AT_END = `
+  window.answerAtEnd = null;
+  new MutationObserver(() => {
+    const state = document.body.dataset.state;
+    if (window.answerAtEnd === null && state !== 'running' && state !== 'idle') window.answerAtEnd = document.getElementById('answer-text').textContent;
+  }).observe(document, { attributes: true, subtree: true, attributeFilter: ['data-state'] });`;
+
 /** Opens the page of a demo server on the offline demo model. */
 async function openDemo(path: string): Promise<Page> {
   sandbox = await cliSandbox();
   demo = await startDemoServer({ port: 0, model: createDemoModel({ chunkDelayMs: 0 }), workspace: sandbox.workspace.dir, homeDir: sandbox.home });
   const p = await newPage();
   await p.addInitScript({ content: TRACK_EVENT_SOURCES });
+  await p.addInitScript({ content: RECORD_ANSWER_AT_END });
   await p.goto(new URL(path, demo.url).href);
   return p;
 }
@@ -90,6 +103,7 @@ describe('the demo page in headless Chromium', () => {
     expect(answer).toMatch(/^Survey complete\.\n1\. Map the layout: The workspace has 3 top-level entries/);
     expect(answer).toContain('3. Count TODO comments: Found 1 TODO/FIXME lines in src/');
     expect(await p.locator('#answer').isVisible()).toBe(true);
+    expect(await p.evaluate('window.answerAtEnd')).toBe(answer);
     // one EventSource, closed on `end` (readyState 0 would mean it is reconnecting: a new run)
     expect(await p.evaluate('window.eventSources.map((source) => source.readyState)')).toEqual([EVENT_SOURCE_CLOSED]);
     expect(await p.locator('.task .meta').first().textContent()).toMatch(/^\d+\.\ds · [\d,]+ tok$/);
@@ -109,6 +123,7 @@ describe('the demo page in headless Chromium', () => {
     });
     demo = await startDemoServer({ port: 0, model: fixture.model(), workspace: fixture.workspace.dir, homeDir: fixture.home });
     const p = await newPage();
+    await p.addInitScript({ content: RECORD_ANSWER_AT_END });
     await p.goto(demo.url);
     expect(await p.locator('body').getAttribute('data-state')).toBe('idle');
     expect(await p.locator('.node').count()).toBe(0);
@@ -133,6 +148,7 @@ describe('the demo page in headless Chromium', () => {
     expect(answer).toMatch(/^final: /);
     expect(answer).toContain('Finished look at a.');
     expect(answer).toContain('Finished look at b.');
+    expect(await p.evaluate('window.answerAtEnd')).toBe(answer);
   });
 
   it('closing the page aborts the run and every task', async () => {

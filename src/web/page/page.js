@@ -196,8 +196,10 @@ function finish(name, message) {
   source = null;
   clearInterval(clock);
   if (state.root && name !== 'done') settle([state.root], name === 'cancelled' ? 'cancelled' : message);
+  // Draw now, not on the next frame: once the page says it is done, the tree and the answer
+  // already show the end (a queued frame may come later, or never in a hidden tab).
+  draw();
   setState(name, message);
-  queueDraw();
 }
 
 /** Closing the EventSource drops the connection, which aborts the run on the server. */
