@@ -24,7 +24,8 @@ async function main(): Promise<void> {
     handler = await loadScenarioHandler(args.modulePath);
   } catch (error) {
     process.stderr.write(`serve-fake-openai: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(2);
+    process.exitCode = 2; // a usage error: nothing was started, so the process ends by itself
+    return;
   }
   const server = await FakeOpenAIServer.start({ handler, port });
   let stopping = false;
