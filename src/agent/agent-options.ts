@@ -38,6 +38,14 @@ export interface ReActAgentOptions {
   readonly background?: boolean;
   /** The conversation a delegated agent serves (default: each run's own session). */
   readonly rootSessionId?: string;
+  /**
+   * Called once per run with its session id, after the session has loaded and just before
+   * the prompt is saved; a non-empty result is put in front of the prompt (a blank line
+   * between) in the message the model sees and the session keeps. `RunStart.prompt` stays
+   * the prompt as given. The engine delivers background results this way: taken only when
+   * they are about to be saved, so a run stopped before that point leaves them for the next.
+   */
+  readonly promptPrefix?: (sessionId: string) => string;
 }
 
 /**

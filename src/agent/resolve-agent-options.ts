@@ -35,7 +35,8 @@ export function resolveAgentOptions(options: ReActAgentOptions): ResolvedAgent {
     background: options.background ?? false,
     rootSessionId: options.rootSessionId,
   };
-  return { settings, setup: { instructions: perRun(options.instructions ?? ''), tools: perRun(options.tools ?? []) } };
+  const setup: RunSetup = { instructions: perRun(options.instructions ?? ''), tools: perRun(options.tools ?? []), promptPrefix: options.promptPrefix };
+  return { settings, setup };
 }
 
 function perRun<T>(value: PerRun<T>): () => T | Promise<T> {

@@ -14,6 +14,8 @@ import { toolCall$ } from './tool-call.js';
 export interface RunSetup {
   readonly instructions: () => string | Promise<string>;
   readonly tools: () => readonly Tool[] | Promise<readonly Tool[]>;
+  /** Text to put in front of the prompt, asked for just before the prompt is saved. */
+  readonly promptPrefix: ((sessionId: string) => string) | undefined;
 }
 
 /** One run's input. */
@@ -103,7 +105,9 @@ export function runLoop$(settings: AgentSettings, setup: RunSetup, input: RunInp
     value(maybe$(setup.instructions), (instructions) =>
       value(maybe$(setup.tools), (tools) =>
         value(maybe$(() => settings.sessions.load(input.sessionId)), (history) => {
-          const user: ChatMessage = { role: 'user', content: input.prompt };
+          // Asked for here, synchronously before the save: nothing between can stop the run.
+          const prefix = setup.promptPrefix?.(input.sessionId);
+          const user: ChatMessage = { role: 'user', content: prefix ? `${prefix}\n\n${input.prompt}` : input.prompt };
           const system: ChatMessage[] = instructions ? [{ role: 'system', content: instructions }] : [];
           run.messages = [...system, ...repairHistory(history), user];
           const env = createEnv(settings, run, input, tools);

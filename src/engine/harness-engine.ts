@@ -81,7 +81,12 @@ export class HarnessEngine {
       maxSteps: options.maxSteps ?? 30,
       background: false,
     };
-    this.main = this.delegator.build(this.mainSpec);
+    // Background results go in front of the main agent's next prompt of their conversation.
+    const promptPrefix = (sessionId: string): string => {
+      const finished = this.tasks.takeUndelivered(sessionId);
+      return finished.length ? backgroundResults(finished) : '';
+    };
+    this.main = new ReActAgent({ ...this.delegator.agentOptions(this.mainSpec), promptPrefix });
   }
 
   /**
@@ -92,14 +97,14 @@ export class HarnessEngine {
   stream(prompt: string, options: RunOptions = {}): Observable<AgentEvent> {
     return defer(() => {
       this.assertOpen();
-      return this.main.stream(this.withBackgroundResults(prompt, options.sessionId), options);
+      return this.main.stream(prompt, options);
     });
   }
 
   /** Runs the main agent to its result; no events are emitted or forwarded. */
   async call(prompt: string, options: RunOptions = {}): Promise<RunResult> {
     this.assertOpen();
-    return this.main.call(this.withBackgroundResults(prompt, options.sessionId), options);
+    return this.main.call(prompt, options);
   }
 
   /**
@@ -134,13 +139,6 @@ export class HarnessEngine {
 
   private assertOpen(): void {
     if (this.closed) throw new Error('HarnessEngine: the engine is closed; create a new one to run again');
-  }
-
-  private withBackgroundResults(prompt: string, sessionId: string | undefined): string {
-    // A prompt the agent will refuse must not use up the results: they wait for a valid one.
-    if (sessionId === undefined || typeof prompt !== 'string' || prompt.trim() === '') return prompt;
-    const finished = this.tasks.takeUndelivered(sessionId);
-    return finished.length ? `${backgroundResults(finished)}\n\n${prompt}` : prompt;
   }
 }
 

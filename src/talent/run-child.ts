@@ -60,6 +60,7 @@ export function runChild$(c: ChildRun): Observable<TaskOutcome> {
       if (event.type === 'RunStart') childRunId = event.runId;
       if (parent.streaming) parent.emit(wrap(event));
     };
+    // Throws (an error result, nothing started) when this task id is running already.
     // The cancel may come re-entrantly (a `changes` subscriber, or a consumer reacting to the
     // child's first event) before the child's subscription exists: stop$ replays it.
     c.tracker.start(info(c, false), () => {
@@ -80,17 +81,17 @@ export function runChild$(c: ChildRun): Observable<TaskOutcome> {
  * stopped by the parent's end or unsubscribe, its events kept in the tracker's log and its
  * usage kept with the task. Only cancelling the task (or closing the engine) stops it.
  *
- * @throws Error when the tracker is closed (the engine was closed).
+ * @throws Error when the tracker is closed (the engine was closed), or the task is running.
  */
 export function launchBackground(c: ChildRun): TaskOutcome {
   // Nothing would stop a task started after close(): refuse it instead.
   if (c.tracker.closed) throw new Error('the engine is closed, so no background task can start');
-  c.parent.addMetrics({ ...EMPTY_METRICS, tasks: 1 });
   const stop$ = new ReplaySubject<void>(1);
   c.tracker.start(info(c, true), () => {
     c.tracker.finish(c.taskId, 'cancelled', cancelled(c).content); // first: the stop completes the child
     stop$.next();
   });
+  c.parent.addMetrics({ ...EMPTY_METRICS, tasks: 1 });
   supervise(
     c,
     false,

@@ -37,8 +37,6 @@ interface Entry {
   /** Resolves when the task settles (for `whenSettled`). */
   settled: Promise<void>;
   resolve: () => void;
-  /** A background result not yet put in front of a prompt of its session. */
-  undelivered: boolean;
   /** The child's own events, kept for background tasks only (nobody streams them). */
   log?: AgentEvent[];
 }
@@ -56,6 +54,12 @@ interface Entry {
 export class TaskTracker {
   private readonly entries = new Map<string, Entry>();
   private readonly finishedOrder: string[] = [];
+  /**
+   * Finished background results not yet put in front of a prompt of their session, oldest
+   * first. Snapshots, not entries: resuming a task restarts its entry, and its earlier
+   * result must still arrive.
+   */
+  private readonly undelivered: TaskInfo[] = [];
   private readonly subject = new Subject<TaskInfo>();
   private isClosed = false;
   /** Every task snapshot as it changes (start, then end). */
@@ -63,11 +67,20 @@ export class TaskTracker {
 
   constructor(private readonly retainFinished = 1000) {}
 
-  /** Registers a starting task; `cancel` stops it and settles its result as cancelled. */
+  /**
+   * Registers a starting task; `cancel` stops it and settles its result as cancelled.
+   *
+   * @throws Error when a task with that id is running: two runs of one task would write
+   * into one child session at once. Checked here, synchronously, so two resumes racing
+   * through their asynchronous checks cannot both start.
+   */
   start(info: Omit<TaskInfo, 'state' | 'startedAt'>, cancel: () => void): void {
+    if (this.entries.get(info.taskId)?.info.state === 'running') {
+      throw new Error(`task "${info.taskId}" is still running; wait for its result before resuming it`);
+    }
     let resolve!: () => void;
     const settled = new Promise<void>((r) => (resolve = r));
-    const entry: Entry = { info: { ...info, state: 'running', startedAt: Date.now() }, cancel, settled, resolve, undelivered: false };
+    const entry: Entry = { info: { ...info, state: 'running', startedAt: Date.now() }, cancel, settled, resolve };
     if (info.background) entry.log = [];
     // A resumed task starts again under its id: it is no longer among the finished ones.
     const at = this.finishedOrder.indexOf(info.taskId);
@@ -87,7 +100,7 @@ export class TaskTracker {
     if (!entry || entry.info.state !== 'running') return;
     entry.info = { ...entry.info, state, endedAt: Date.now(), result, ...(metrics ? { metrics } : {}) };
     entry.cancel = undefined;
-    entry.undelivered = entry.info.background;
+    if (entry.info.background) this.undelivered.push(entry.info);
     entry.resolve();
     this.finishedOrder.push(taskId);
     this.evict();
@@ -98,7 +111,7 @@ export class TaskTracker {
   private evict(): void {
     for (let i = 0; this.finishedOrder.length > this.retainFinished && i < this.finishedOrder.length; ) {
       const id = this.finishedOrder[i]!;
-      if (this.entries.get(id)?.undelivered) {
+      if (this.undelivered.some((t) => t.taskId === id)) {
         i += 1; // its result has not reached its session yet
         continue;
       }
@@ -179,10 +192,9 @@ export class TaskTracker {
    */
   takeUndelivered(sessionId: string): TaskInfo[] {
     const out: TaskInfo[] = [];
-    for (const entry of this.entries.values()) {
-      if (!entry.undelivered || entry.info.sessionId !== sessionId) continue;
-      entry.undelivered = false;
-      out.push(entry.info);
+    for (let i = 0; i < this.undelivered.length; ) {
+      if (this.undelivered[i]!.sessionId === sessionId) out.push(...this.undelivered.splice(i, 1));
+      else i += 1;
     }
     return out;
   }

@@ -53,6 +53,30 @@ describe('sessions', () => {
     expect(a.values[0]).toMatchObject({ type: 'RunStart', prompt: 'one' });
   });
 
+  it('promptPrefix: asked once per run with its session, after the load; its text is saved in front of the prompt', async () => {
+    const model = new ScriptedModel(() => ({ text: 'ok' }));
+    const sessions = new MemorySessionStore();
+    const asked: Array<[string, number]> = [];
+    const prefixes = ['<note>first</note>', ''];
+    const agent = new ReActAgent({
+      model,
+      sessions,
+      promptPrefix: (sessionId) => {
+        asked.push([sessionId, sessions.load(sessionId).length]);
+        return prefixes.shift() ?? '';
+      },
+    });
+    const first = await collect(agent.stream('one', { sessionId: 's' }));
+    await agent.call('two', { sessionId: 's' });
+    expect(asked).toEqual([
+      ['s', 0],
+      ['s', 2],
+    ]);
+    expect(first.values[0]).toMatchObject({ type: 'RunStart', prompt: 'one' });
+    expect(sessions.load('s').filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['<note>first</note>\n\none', 'two']);
+    expect(model.requests[0]?.messages.at(-1)).toEqual({ role: 'user', content: '<note>first</note>\n\none' });
+  });
+
   it('stores the whole turn, tool calls and results included, in the store it is given (sync or async)', async () => {
     const memory = new MemorySessionStore();
     const slow: SessionStore = {

@@ -134,6 +134,28 @@ describe('TaskTracker', () => {
     expect(ids(tracker)).toEqual(['t1', 'f2']);
   });
 
+  it('refuses to start a task id that is running, and changes nothing of the running one', () => {
+    const tracker = new TaskTracker();
+    const cancel = start(tracker, 't1');
+    expect(() => start(tracker, 't1')).toThrow('task "t1" is still running; wait for its result before resuming it');
+    expect(tracker.cancel('t1')).toBe(true);
+    expect(cancel).toHaveBeenCalledTimes(1);
+    start(tracker, 't1');
+    expect(tracker.get('t1')!.state).toBe('running');
+  });
+
+  it('keeps an undelivered background result when the task is started again (resumed) before delivery', () => {
+    const tracker = new TaskTracker();
+    start(tracker, 'b1', { background: true });
+    tracker.finish('b1', 'done', 'first result');
+    start(tracker, 'b1', { background: true });
+    tracker.finish('b1', 'done', 'second result');
+    start(tracker, 'b1');
+    tracker.finish('b1', 'done', 'a foreground resume: its caller has it');
+    expect(tracker.takeUndelivered('s1').map((t) => t.result)).toEqual(['first result', 'second result']);
+    expect(tracker.takeUndelivered('s1')).toEqual([]);
+  });
+
   it('cancelAll({ backgroundOnly }) and close() wait for what they cancel; close refuses nothing else', async () => {
     const tracker = new TaskTracker();
     start(tracker, 'fg');
