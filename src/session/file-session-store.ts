@@ -10,8 +10,9 @@ import type { SessionStore, TaskSessionInfo } from './session-store.js';
  * per task session for resume. Sessions and task resumes survive restarts.
  *
  * Crash safety: a message is one line written by one append, so a crash mid-write can only
- * cut the last line. Loading skips a line that does not parse, and the next append starts on
- * a fresh line, so earlier messages are never lost. Task files are written to a temporary
+ * cut the last line. Loading skips a line that does not parse, and the next append (after a
+ * restart, or after a failed write in this process) starts on a fresh line, so other
+ * messages are never lost. Task files are written to a temporary
  * file and renamed, so they are whole or absent.
  *
  * @example
@@ -87,7 +88,13 @@ export class FileSessionStore implements SessionStore {
       this.checked.add(file);
       if (!(await endsWithNewline(file))) lead = '\n';
     }
-    await appendFile(file, lead + messages.map((m) => JSON.stringify(m) + '\n').join(''));
+    try {
+      await appendFile(file, lead + messages.map((m) => JSON.stringify(m) + '\n').join(''));
+    } catch (e) {
+      // The write may have stopped mid-line: the next append checks the end of the file again.
+      this.checked.delete(file);
+      throw e;
+    }
   }
 
   private mkdir(): Promise<unknown> {

@@ -1,4 +1,4 @@
-import { readdir, readFile, truncate, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, rmdir, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../../src/model/chat-message.js';
@@ -66,6 +66,22 @@ describe('FileSessionStore', () => {
     const lines = (await readFile(file, 'utf8')).split('\n');
     expect(lines[2]).toBe('{"role":"user","content":"th');
     expect(lines.slice(3)).toEqual([JSON.stringify(user('four')), JSON.stringify(user('five')), '']);
+  });
+
+  it('after a failed write in the same process, the next append starts a fresh line', async () => {
+    const store = new FileSessionStore(ws.dir);
+    await store.append('s1', [user('one')]);
+    const file = join(sessionsDir(), 's1.jsonl');
+    // The file is briefly a folder, so the append fails; then the file is back with a cut
+    // line, as a write stopped mid-line (a full disk) leaves it.
+    await rm(file);
+    await mkdir(file);
+    await expect(store.append('s1', [user('two')])).rejects.toMatchObject({ code: 'EISDIR' });
+    await rmdir(file);
+    await writeFile(file, `${JSON.stringify(user('one'))}\n{"role":"user","con`);
+
+    await store.append('s1', [user('three')]);
+    expect(await store.load('s1')).toEqual([user('one'), user('three')]);
   });
 
   it('keeps a whole last line that lost only its newline, and skips garbage lines anywhere', async () => {
