@@ -102,8 +102,10 @@ export class FileSessionStore implements SessionStore {
   }
 
   private file(id: string, suffix: string): string {
-    let safe = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*$/.test(id) ? id : `~${Buffer.from(id).toString('base64url')}`;
-    // File names stop at 255 bytes: a long id goes by its hash ("~~" is no base64url output).
+    // Lower case only (hex for the rest), so "Notes" and "notes" stay two files on a
+    // case-insensitive file system (macOS, Windows).
+    let safe = /^[a-z0-9_-][a-z0-9_.-]*$/.test(id) ? id : `~${Buffer.from(id).toString('hex')}`;
+    // File names stop at 255 bytes: a long id goes by its hash ("~~" is no hex output).
     if (safe.length > MAX_NAME) safe = `~~${createHash('sha256').update(id).digest('hex')}`;
     return join(this.dir, safe + suffix);
   }

@@ -96,12 +96,14 @@ describe('FileSessionStore', () => {
 
   it('maps ids with odd characters to distinct, safe file names inside its folder', async () => {
     const store = new FileSessionStore(ws.dir);
-    const ids = ['a/b', 'a b', 'ünïcødé', '../escape', '..', '.hidden', 'a\\b', 'plain-id_1', 'x.y', 'CON:'];
+    const ids = ['a/b', 'a b', 'ünïcødé', '../escape', '..', '.hidden', 'a\\b', 'plain-id_1', 'x.y', 'CON:', 'Notes', 'notes', 'NOTES'];
     for (const id of ids) await store.append(id, [user(`for ${id}`)]);
     for (const id of ids) expect(await store.load(id)).toEqual([user(`for ${id}`)]);
     const files = await readdir(sessionsDir());
     expect(files).toHaveLength(ids.length);
-    for (const name of files) expect(name).toMatch(/^[A-Za-z0-9_~-][A-Za-z0-9_.-]*\.jsonl$/);
+    for (const name of files) expect(name).toMatch(/^[a-z0-9_~-][a-z0-9_.-]*\.jsonl$/);
+    // Distinct even where the file system ignores case.
+    expect(new Set(files.map((name) => name.toLowerCase())).size).toBe(ids.length);
     expect(files).toContain('plain-id_1.jsonl');
     expect(files).toContain('x.y.jsonl');
     // Nothing escaped the sessions folder.
