@@ -113,3 +113,6 @@ export { HarnessEngine, type HarnessEngineOptions } from './engine/index.js';
 
 // Adapters.
 export * from './adapters/index.js';
+
+// Asking a human at a terminal (what the CLI uses).
+export { terminalApproval, type ApprovalTerminal } from './cli/terminal-approval.js';

@@ -23,7 +23,8 @@ Options:
   --workspace DIR     folder the tools work in (default: the current folder)
   --max-tasks N       subagents of one multitask running at once (default 5; 0 = no limit)
   --max-steps N       ReAct steps per run (default 30)
-  --yes               approve every tool call that asks for approval (bash, .env files)
+  --yes               approve every tool call that asks for approval (bash, .env files);
+                      without it a terminal asks you, and anything else is rejected
   --json              print one event per line (NDJSON) instead of the tree
   -h, --help          show this help
 

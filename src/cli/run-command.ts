@@ -13,6 +13,7 @@ import type { CliIO } from './cli-io.js';
 import { CliUsageError } from './cli-usage-error.js';
 import { RUN_HELP } from './help-text.js';
 import { integerFlag } from './integer-flag.js';
+import { terminalApproval } from './terminal-approval.js';
 
 const OPTIONS = {
   demo: { type: 'boolean' },
@@ -47,8 +48,9 @@ export async function runCommand(argv: readonly string[], io: CliIO): Promise<nu
     ...(io.env.HOME ? { homeDir: io.env.HOME } : {}),
     ...(values['max-tasks'] !== undefined ? { multitaskMaxTasks: integerFlag('--max-tasks', values['max-tasks'], 0) } : {}),
     ...(values['max-steps'] !== undefined ? { maxSteps: integerFlag('--max-steps', values['max-steps'], 1) } : {}),
-    ...(values.yes ? { approve: () => ({ decision: 'approve' as const }) } : {}),
+    ...approval(values.yes ?? false, io),
   });
+  let stopInterrupts = (): void => undefined;
   try {
     if (agentName && !(await engine.agents.get(agentName))) {
       const names = (await engine.agents.list()).map((a) => a.name).join(', ');
@@ -56,36 +58,51 @@ export async function runCommand(argv: readonly string[], io: CliIO): Promise<nu
     }
     const events$ = agentName ? engine.agent(agentName).stream(prompt) : engine.stream(prompt);
     const shown$ = values.json ? events$ : liveTree(events$, { output: io.stdout });
-    return await present(shown$, values.json ?? false, io);
+    const shown = present(shown$, values.json ?? false, io);
+    stopInterrupts = shown.stopInterrupts;
+    return await shown.code;
   } finally {
     await engine.close();
+    stopInterrupts();
   }
 }
 
-/** Subscribes, writes NDJSON when asked, and settles with the exit code (130 on Ctrl+C). */
-function present(events$: Observable<AgentEvent>, json: boolean, io: CliIO): Promise<number> {
-  return new Promise<number>((done) => {
-    let code = 1; // stays 1 if the stream ends without the run's own RunEnd
-    const tracked$ = events$.pipe(tap((e) => e.type === 'RunEnd' && (code = e.abnormal ? 1 : 0)));
+/**
+ * Subscribes, writes NDJSON when asked, and settles with the exit code (130 on Ctrl+C).
+ * The caller removes the Ctrl+C listener once the engine is closed, not at the first press:
+ * a library that re-raises SIGINT when it finds no other listener (log-update's cursor
+ * restore does, on a terminal) would otherwise kill the process before the cleanup ran.
+ */
+function present(events$: Observable<AgentEvent>, json: boolean, io: CliIO): { code: Promise<number>; stopInterrupts: () => void } {
+  let stopInterrupts = (): void => undefined;
+  const code = new Promise<number>((done) => {
+    let exitCode = 1; // stays 1 if the stream ends without the run's own RunEnd
+    const tracked$ = events$.pipe(tap((e) => e.type === 'RunEnd' && (exitCode = e.abnormal ? 1 : 0)));
     const out$: Observable<unknown> = json ? tracked$.pipe(toNdjson(), tap((line) => io.stdout.write(line))) : tracked$;
-    const stopInterrupts = io.onInterrupt(() => {
+    let interrupted = false;
+    stopInterrupts = io.onInterrupt(() => {
+      if (interrupted) return;
+      interrupted = true;
       subscription.unsubscribe(); // aborts the model requests and every task
-      stopInterrupts();
       io.stderr.write('\nCancelled.\n');
       done(130);
     });
     const subscription = out$.subscribe({
       error: (e: unknown) => {
-        stopInterrupts();
         io.stderr.write(`rxharness: ${e instanceof Error ? e.message : String(e)}\n`);
         done(1);
       },
-      complete: () => {
-        stopInterrupts();
-        done(code);
-      },
+      complete: () => done(exitCode),
     });
   });
+  return { code, stopInterrupts };
+}
+
+/** `--yes` approves everything; otherwise a terminal asks the human; otherwise asks are rejected. */
+function approval(yes: boolean, io: CliIO): Pick<HarnessEngineOptions, 'approve'> {
+  if (yes) return { approve: () => ({ decision: 'approve' }) };
+  const input = io.stdin;
+  return input?.isTTY === true ? { approve: terminalApproval({ input, output: io.stderr }) } : {};
 }
 
 function openaiModel(model: string | undefined, baseURL: string | undefined, io: CliIO): ChatModel {

@@ -123,6 +123,35 @@ describe('liveTree on a terminal', () => {
     expect(seen).toHaveLength(4);
   });
 
+  it('while approvals are pending it draws once and stops redrawing, so a question below stays; it resumes when all are decided', () => {
+    vi.useFakeTimers();
+    const main = new FixtureRun('m', 'main');
+    const one = main.task({ taskId: 'a', agentName: 'explore', description: 'One' });
+    const two = main.task({ taskId: 'b', agentName: 'explore', description: 'Two' });
+    const bash = (callId: string) => ({ callId, name: 'bash', args: { command: 'ls' } });
+    const source = new Subject<AgentEvent>();
+    const { output, writes } = fakeTty();
+    liveTree(source, { output, intervalMs: 80 }).subscribe();
+    source.next(main.start('Survey'));
+    source.next(one.start('x'));
+    source.next(two.start('y'));
+    source.next(one.approvalPending(bash('c1'), 'bash asks'));
+    const frozen = writes.length;
+    expect(writes.map((w) => w.text).join('').replace(ANSI, '')).toContain('explore One (0.0s) ⏸ approval: bash');
+    expect(vi.getTimerCount()).toBe(0);
+    source.next(two.approvalPending(bash('c2'), 'bash asks'));
+    source.next(one.approvalDecided(bash('c1'), 'approve'));
+    vi.advanceTimersByTime(400);
+    expect(writes.length).toBe(frozen); // one still pending: nothing drawn over the question
+    source.next(two.approvalDecided(bash('c2'), 'reject'));
+    expect(writes.length).toBeGreaterThan(frozen);
+    expect(vi.getTimerCount()).toBe(1);
+    // the frame the question was asked under is never erased: no cursor-up after it
+    expect(writes.slice(frozen).map((w) => w.text).join('')).not.toMatch(/\u001b\[\d*A/);
+    source.complete();
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
   it('stops its timer when unsubscribed and shows what was running as cancelled', () => {
     vi.useFakeTimers();
     const main = new FixtureRun('m', 'main');

@@ -15,7 +15,7 @@ export interface CliSandbox {
   readonly workspace: TestWorkspace;
   readonly home: string;
   /** A test IO running in the workspace, with the sandbox's home and these variables. */
-  io(env?: Record<string, string>): TestCliIO;
+  io(env?: Record<string, string>, options?: { ttyStdin?: boolean }): TestCliIO;
   cleanup(): Promise<void>;
 }
 
@@ -29,7 +29,7 @@ export async function cliSandbox(): Promise<CliSandbox> {
   return {
     workspace,
     home,
-    io: (env = {}) => testCliIO({ env: { HOME: home, ...env }, cwd: workspace.dir }),
+    io: (env = {}, options = {}) => testCliIO({ env: { HOME: home, ...env }, cwd: workspace.dir, ...options }),
     cleanup: async () => {
       await workspace.cleanup();
       await rm(home, { recursive: true, force: true });

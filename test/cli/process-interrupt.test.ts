@@ -1,3 +1,4 @@
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startDelegationFixture, type DelegationFixture } from '../support/delegation-fixture.js';
 import { multitaskReply, steps } from '../support/delegation-script.js';
@@ -39,6 +40,20 @@ describe('rxharness run: Ctrl+C', () => {
     expect(main).toMatchObject({ completed: true, aborted: false });
     expect(children.map((r) => r.aborted)).toEqual([true, true]);
     expect(fixture.server.requests).toHaveLength(3);
+    expect(fixture.server.inFlight).toBe(0);
+  });
+
+  it('keeps its SIGINT listener until the run is cleaned up, so a library that re-raises the signal when alone cannot kill it', async () => {
+    const reraise = fileURLToPath(new URL('fixtures/reraise-sigint.mjs', import.meta.url));
+    cli = spawnCli(['run', '--model', 'm', '--base-url', fixture.server.baseURL, 'survey'], {
+      home: fixture.home,
+      cwd: fixture.workspace.dir,
+      env: { OPENAI_API_KEY: 'x', NODE_OPTIONS: `--import ${pathToFileURL(reraise).href}` },
+    });
+    await fixture.server.waitForRequests(3, 15_000);
+    await cli.waitForStdout('[explore#2] task started');
+    cli.child.kill('SIGINT');
+    expect(await cli.exited).toMatchObject({ code: 130, signal: null, stderr: '\nCancelled.\n' });
     expect(fixture.server.inFlight).toBe(0);
   });
 

@@ -15,31 +15,48 @@ export interface TestCliIO extends CliIO {
   stderrText(): string;
   /** Resolves once stdout contains `text`. */
   waitForStdout(text: string): Promise<void>;
+  /** Resolves once stderr contains `text` `times` times (default once). */
+  waitForStderr(text: string, times?: number): Promise<void>;
+  /** Types a line on stdin (a terminal when `ttyStdin` was asked for). */
+  type(line: string): void;
   /** Presses Ctrl+C: calls every subscribed interrupt listener. */
   interrupt(): void;
   /** Interrupt listeners still subscribed (the CLI must remove its own). */
   interruptListeners(): number;
 }
 
-/** Builds a non-TTY IO whose `env` is exactly `env` (nothing leaks in from the real process). */
-export function testCliIO(options: { env?: Record<string, string>; cwd?: string } = {}): TestCliIO {
+/**
+ * Builds an IO whose `env` is exactly `env` (nothing leaks in from the real process). Its
+ * stdout is not a terminal; its stdin is one only with `ttyStdin`.
+ */
+export function testCliIO(options: { env?: Record<string, string>; cwd?: string; ttyStdin?: boolean } = {}): TestCliIO {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
+  const stdin = Object.assign(new PassThrough(), { isTTY: options.ttyStdin === true });
   let out = '';
   let err = '';
-  const waiting: Array<{ text: string; resolve: () => void }> = [];
-  stdout.on('data', (chunk: Buffer) => {
-    out += chunk.toString('utf8');
-    for (const w of waiting.filter((x) => out.includes(x.text))) {
+  const waiting: Array<{ done: () => boolean; resolve: () => void }> = [];
+  const wake = (): void => {
+    for (const w of waiting.filter((x) => x.done())) {
       waiting.splice(waiting.indexOf(w), 1);
       w.resolve();
     }
+  };
+  const until = (done: () => boolean): Promise<void> =>
+    done() ? Promise.resolve() : new Promise((resolve) => waiting.push({ done, resolve }));
+  stdout.on('data', (chunk: Buffer) => {
+    out += chunk.toString('utf8');
+    wake();
   });
-  stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
+  stderr.on('data', (chunk: Buffer) => {
+    err += chunk.toString('utf8');
+    wake();
+  });
   const listeners = new Set<() => void>();
   return {
     stdout,
     stderr,
+    stdin,
     env: { ...options.env },
     cwd: options.cwd ?? process.cwd(),
     onInterrupt(listener) {
@@ -49,8 +66,9 @@ export function testCliIO(options: { env?: Record<string, string>; cwd?: string 
     },
     stdoutText: () => out,
     stderrText: () => err,
-    waitForStdout: (text) =>
-      out.includes(text) ? Promise.resolve() : new Promise((resolve) => waiting.push({ text, resolve })),
+    waitForStdout: (text) => until(() => out.includes(text)),
+    waitForStderr: (text, times = 1) => until(() => err.split(text).length > times),
+    type: (line) => stdin.write(`${line}\n`),
     interrupt: () => [...listeners].forEach((l) => l()),
     interruptListeners: () => listeners.size,
   };

@@ -27,25 +27,42 @@ export interface TtyViewOptions {
  * Redraws the tree in place: at once on the first event, then on a timer every
  * `intervalMs` (so a burst of events costs one redraw, and the spinner and clocks move while
  * nothing happens), and a last time on close.
+ *
+ * While an approval is pending (a `HITLPending`, wrapped or not, without its `HITLDecided`)
+ * the tree is drawn once and left in place: whoever asks the human can write the question
+ * below it without a redraw erasing it. Redrawing resumes, below, once every pending
+ * approval is decided.
  */
 export function ttyView(options: TtyViewOptions): TreeView {
   const { output, scheduler } = options;
   const log = createLogUpdate(output);
   let latest: TaskTreeState | undefined;
   let timer: Subscription | undefined;
+  let pendingApprovals = 0;
   const draw = (): void => {
     if (latest?.root === undefined) return;
     log(renderTree(latest, { now: scheduler.now(), width: output.columns ?? 80, color: options.color }));
   };
+  const stopTimer = (): void => {
+    timer?.unsubscribe();
+    timer = undefined;
+  };
   return {
-    update(state) {
+    update(state, event) {
       latest = state;
-      if (timer !== undefined) return;
+      const type = innerType(event);
+      if (type === 'HITLPending' && pendingApprovals++ === 0) {
+        stopTimer();
+        draw();
+        log.done(); // the frame stays; the next one starts below it
+      }
+      if (type === 'HITLDecided' && pendingApprovals > 0) pendingApprovals -= 1;
+      if (timer !== undefined || pendingApprovals > 0) return;
       draw();
       timer = interval(options.intervalMs, scheduler).subscribe(draw);
     },
     close(state, error) {
-      timer?.unsubscribe();
+      stopTimer();
       latest = state;
       draw();
       log.done();
@@ -76,6 +93,13 @@ export function plainView(options: PlainViewOptions): TreeView {
       if (error !== undefined) output.write(`error: ${errorText(error)}\n`);
     },
   };
+}
+
+/** The type of the event inside every `TaskWrap` (no allocation: this runs for every delta). */
+function innerType(event: AgentEvent): AgentEvent['type'] {
+  let inner = event;
+  while (inner.type === 'TaskWrap') inner = inner.event;
+  return inner.type;
 }
 
 function errorText(error: unknown): string {

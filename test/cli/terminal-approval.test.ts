@@ -1,0 +1,100 @@
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { parseAnswer, question, terminalApproval } from '../../src/cli/terminal-approval.js';
+import type { ApprovalRequest } from '../../src/permission/approval.js';
+
+const request = (command: string, extra: Partial<ApprovalRequest> = {}): ApprovalRequest => ({
+  runId: 'r1',
+  sessionId: 's1',
+  callId: 'c1',
+  toolName: 'bash',
+  args: { command },
+  reason: 'bash commands ask for approval',
+  agentName: 'main',
+  ...extra,
+});
+
+/** A terminal whose output the test reads and whose input it types into. */
+function terminal() {
+  const input = new PassThrough();
+  const output = new PassThrough();
+  let written = '';
+  output.on('data', (chunk: Buffer) => (written += chunk.toString('utf8')));
+  /** Resolves when the output shows the `n`th prompt. */
+  const prompts = async (n: number): Promise<void> => {
+    while (written.split('[y]es').length <= n) await new Promise((resolve) => setImmediate(resolve));
+  };
+  return { input, output, text: () => written, prompts };
+}
+
+const live = (): { signal: AbortSignal } => ({ signal: new AbortController().signal });
+
+describe('parseAnswer', () => {
+  it.each([
+    ['y', { decision: 'approve' }],
+    [' YES ', { decision: 'approve' }],
+    ['a', { decision: 'always' }],
+    ['Always', { decision: 'always' }],
+    ['', { decision: 'reject' }],
+    ['n', { decision: 'reject' }],
+    ['no', { decision: 'reject' }],
+    ['  use git status instead ', { decision: 'reject', comment: 'use git status instead' }],
+  ])('%j → %j', (text, decision) => {
+    expect(parseAnswer(text)).toEqual(decision);
+  });
+});
+
+describe('terminalApproval', () => {
+  it('asks with who, the whole command and why, and answers what was typed', async () => {
+    const t = terminal();
+    const approve = terminalApproval(t);
+    const long = `npm test -- ${'x'.repeat(120)}`;
+    const answer = approve(request(long, { agentName: 'explore', taskId: 'task_1' }), live());
+    await t.prompts(1);
+    expect(t.text()).toBe(`${question(request(long, { agentName: 'explore', taskId: 'task_1' }))}[y]es / [a]lways / [n]o, or say what to do instead: `);
+    expect(t.text()).toContain(`? explore (task task_1) wants to run bash\n  ${long}\n  (bash commands ask for approval)\n`);
+    t.input.write('use ls\n');
+    expect(await answer).toEqual({ decision: 'reject', comment: 'use ls' });
+  });
+
+  it('asks one question at a time: the second waits for the first answer', async () => {
+    const t = terminal();
+    const approve = terminalApproval(t);
+    const first = approve(request('echo one'), live());
+    const second = approve(request('echo two'), live());
+    await t.prompts(1);
+    expect(t.text()).toContain('echo one');
+    expect(t.text()).not.toContain('echo two');
+    t.input.write('y\n');
+    expect(await first).toEqual({ decision: 'approve' });
+    await t.prompts(2);
+    expect(t.text()).toContain('echo two');
+    t.input.write('a\n');
+    expect(await second).toEqual({ decision: 'always' });
+  });
+
+  it('a cancelled run withdraws its question and rejects; the next question still gets its answer', async () => {
+    const t = terminal();
+    const approve = terminalApproval(t);
+    const controller = new AbortController();
+    const cancelled = approve(request('sleep 100'), { signal: controller.signal });
+    await t.prompts(1);
+    controller.abort();
+    expect(await cancelled).toEqual({ decision: 'reject', comment: 'the run was cancelled' });
+    expect(t.input.listenerCount('data')).toBe(0); // the question's reader is gone
+    const next = approve(request('echo next'), live());
+    await t.prompts(2);
+    t.input.write('y\n');
+    expect(await next).toEqual({ decision: 'approve' });
+    expect(await approve(request('never asked'), { signal: AbortSignal.abort() })).toEqual({ decision: 'reject', comment: 'the run was cancelled' });
+  });
+
+  it('fails when the input ends without an answer (the engine then rejects, fail-closed)', async () => {
+    const t = terminal();
+    const answer = terminalApproval(t)(request('echo hi'), live());
+    await t.prompts(1);
+    t.input.end();
+    await expect(answer).rejects.toThrow('the terminal input closed before an answer');
+    await expect(terminalApproval(t)(request('echo again'), live())).rejects.toThrow('the terminal input closed before an answer');
+  });
+});
