@@ -34,9 +34,9 @@ export function terminalApproval(terminal: ApprovalTerminal): ApprovalHandler {
 
 async function ask(terminal: ApprovalTerminal, request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
   if (signal.aborted) return CANCELLED;
+  if ((terminal.input as { readableEnded?: boolean }).readableEnded) throw new Error(INPUT_CLOSED);
   // terminal: false leaves the TTY in its own line mode, so Ctrl+C stays a SIGINT that
   // cancels the run (a raw-mode readline would swallow it).
-  if ((terminal.input as { readableEnded?: boolean }).readableEnded) throw new Error(INPUT_CLOSED);
   const lines = createInterface({ input: terminal.input, output: terminal.output, terminal: false });
   // A pending question never settles when the input ends (Ctrl+D): the close must reject it.
   const closed = new Promise<never>((_, reject) => lines.once('close', () => reject(new Error(INPUT_CLOSED))));
