@@ -103,13 +103,17 @@ export class FileSessionStore implements SessionStore {
 
   private file(id: string, suffix: string): string {
     // Lower case only (hex for the rest), so "Notes" and "notes" stay two files on a
-    // case-insensitive file system (macOS, Windows).
-    let safe = /^[a-z0-9_-][a-z0-9_.-]*$/.test(id) ? id : `~${Buffer.from(id).toString('hex')}`;
+    // case-insensitive file system (macOS, Windows), and no Windows device name ("con.x").
+    const plain = /^[a-z0-9_-][a-z0-9_.-]*$/.test(id) && !WINDOWS_DEVICE.test(id);
+    let safe = plain ? id : `~${Buffer.from(id).toString('hex')}`;
     // File names stop at 255 bytes: a long id goes by its hash ("~~" is no hex output).
     if (safe.length > MAX_NAME) safe = `~~${createHash('sha256').update(id).digest('hex')}`;
     return join(this.dir, safe + suffix);
   }
 }
+
+/** Names Windows keeps for devices, with any extension: `con`, `nul.jsonl`, `com1.txt`... */
+const WINDOWS_DEVICE = /^(con|prn|aux|nul|com\d|lpt\d)(\.|$)/;
 
 /** The longest file name stem used as it is (leaves room for the suffixes within 255 bytes). */
 const MAX_NAME = 200;

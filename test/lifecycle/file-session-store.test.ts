@@ -96,7 +96,7 @@ describe('FileSessionStore', () => {
 
   it('maps ids with odd characters to distinct, safe file names inside its folder', async () => {
     const store = new FileSessionStore(ws.dir);
-    const ids = ['a/b', 'a b', 'ünïcødé', '../escape', '..', '.hidden', 'a\\b', 'plain-id_1', 'x.y', 'CON:', 'Notes', 'notes', 'NOTES'];
+    const ids = ['a/b', 'a b', 'ünïcødé', '../escape', '..', '.hidden', 'a\\b', 'plain-id_1', 'x.y', 'CON:', 'Notes', 'notes', 'NOTES', 'con', 'nul.log', 'com1', 'console'];
     for (const id of ids) await store.append(id, [user(`for ${id}`)]);
     for (const id of ids) expect(await store.load(id)).toEqual([user(`for ${id}`)]);
     const files = await readdir(sessionsDir());
@@ -106,6 +106,9 @@ describe('FileSessionStore', () => {
     expect(new Set(files.map((name) => name.toLowerCase())).size).toBe(ids.length);
     expect(files).toContain('plain-id_1.jsonl');
     expect(files).toContain('x.y.jsonl');
+    expect(files).toContain('console.jsonl');
+    // Windows device names are encoded, whatever follows the dot.
+    expect(files.filter((f) => /^(con|nul|com1)\./.test(f))).toEqual([]);
     // Nothing escaped the sessions folder.
     expect((await readdir(join(ws.dir, '.rxharness'))).sort()).toEqual(['sessions']);
     expect((await readdir(ws.dir)).sort()).toEqual(['.rxharness']);
