@@ -82,6 +82,22 @@ describe('grep tool', () => {
     );
   });
 
+  it('caps matches across files, counting what earlier files found', async () => {
+    await root.file('ws/hits/one.txt', 'hit\nhit\n');
+    await root.file('ws/hits/two.txt', 'hit\nhit\n');
+    const result = await runTool(createGrepTool({ maxMatches: 3 }), { pattern: 'hit', path: 'hits' }, context);
+    expect(result.text).toBe(
+      'hits/one.txt:1: hit\nhits/one.txt:2: hit\nhits/two.txt:1: hit\n\n(Showing the first 3 matches; there are more. Narrow the pattern, path or include.)',
+    );
+  });
+
+  it('a pattern that backtracks for ever does not block the process: cancelling stops the search', async () => {
+    await root.file('ws/trap.txt', `${'a'.repeat(40)}b\n`);
+    const searching = runTool(grep, { pattern: '^(a+)+$', path: 'trap.txt' }, context);
+    setTimeout(() => context.controller.abort(), 50); // fires only if the main thread is free
+    await expect(searching).rejects.toThrow('the search was stopped');
+  });
+
   it('cuts long matching lines', async () => {
     await root.file('ws/long.txt', `${'a'.repeat(50)}needle\n`);
     const result = await runTool(createGrepTool({ maxLineLength: 10 }), { pattern: 'needle', path: 'long.txt' }, context);

@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { fsErrorMessage } from '../fs-error-message.js';
 import { looksBinary } from '../looks-binary.js';
+import { startLineMatcher } from './line-matcher.js';
 import { relativeGlobProblem } from '../relative-glob.js';
 import { findSearchFiles, joinRelative } from '../search-files.js';
 import type { Tool, ToolResult } from '../tool.js';
@@ -69,13 +70,8 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool<GrepArgs> {
     subject: (args) => args.path ?? '.',
     paths: (args) => [args.path ?? '.'],
     async execute({ pattern, path = '.', include }, context) {
-      let regex: RegExp;
-      try {
-        regex = new RegExp(pattern);
-      } catch (error) {
-        const detail = error instanceof Error ? error.message : String(error);
-        return toolError(`${detail}. pattern is a JavaScript regular expression: escape ( [ { . * + ? \\ | with a backslash to match them literally`);
-      }
+      const patternProblem = regexProblem(pattern);
+      if (patternProblem) return toolError(patternProblem);
       const includeProblem = include === undefined ? undefined : relativeGlobProblem(include, 'include');
       if (includeProblem) return toolError(includeProblem);
 
@@ -97,20 +93,34 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool<GrepArgs> {
 
       // One match more than shown, so the result can say that there are more.
       const matches: string[] = [];
-      for (const file of files) {
-        if (context.signal.aborted || matches.length > limits.maxMatches) break;
-        const text = await readText(file.absolute, limits.maxFileBytes);
-        if (text === undefined) continue;
-        const lines = text.split(/\r?\n/);
-        for (let index = 0; index < lines.length && matches.length <= limits.maxMatches; index += 1) {
-          const line = lines[index] ?? '';
-          if (regex.test(line)) matches.push(`${file.shown}:${index + 1}: ${cut(line, limits.maxLineLength)}`);
+      const matcher = startLineMatcher(pattern, context.signal);
+      try {
+        for (const file of files) {
+          if (context.signal.aborted || matches.length > limits.maxMatches) break;
+          const text = await readText(file.absolute, limits.maxFileBytes);
+          if (text === undefined) continue;
+          for (const [index, line] of await matcher.match(text, limits.maxMatches - matches.length)) {
+            matches.push(`${file.shown}:${index + 1}: ${cut(line, limits.maxLineLength)}`);
+          }
         }
+      } finally {
+        void matcher.close(); // its thread exits on its own time; nothing here waits for it
       }
       const skipped = secrets === 0 ? '' : `\n\n(Skipped ${secrets} .env file${secrets === 1 ? '' : 's'}, which may hold secrets; give one as path to search it.)`;
       return withNote(render(matches, limits.maxMatches, pattern, path), skipped);
     },
   };
+}
+
+/** Why `pattern` does not compile (checked here: the worker that runs it cannot say so well). */
+function regexProblem(pattern: string): string | undefined {
+  try {
+    new RegExp(pattern);
+    return undefined;
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    return `${detail}. pattern is a JavaScript regular expression: escape ( [ { . * + ? \\ | with a backslash to match them literally`;
+  }
 }
 
 function render(matches: readonly string[], max: number, pattern: string, path: string): ToolResult {
