@@ -1,6 +1,6 @@
 import type { AgentDefinition } from './agent-definition.js';
 import type { AgentDiagnostic } from './agent-diagnostic.js';
-import { type AgentDir, discoverAgents } from './discover-agents.js';
+import { type AgentDir, discoverAgentsSync } from './discover-agents.js';
 import { normalizeDefinition } from './normalize-definition.js';
 import { unknownToolDiagnostics } from './unknown-tool-diagnostics.js';
 import { UnknownAgentError } from './unknown-agent-error.js';
@@ -15,10 +15,10 @@ export interface AgentManagerOptions {
 
 /**
  * The catalogue of subagent definitions (`engine.agents`). Discovery runs once, lazily, on
- * the first call that needs it. Definitions added in code always take precedence over
- * discovered files of the same name, whether added before or after discovery: `add`
- * replaces any same-named definition, and one registered by `addIfAbsent` before discovery
- * is not overwritten by a file found later.
+ * the first call that needs it (it reads a few small folders, synchronously). `add`
+ * replaces any same-named definition, built-in, discovered or added, whenever it is called.
+ * `addIfAbsent` never replaces: called before discovery, it runs discovery first, so a
+ * built-in or a file of that name is kept.
  *
  * @example
  * ```ts
@@ -34,17 +34,16 @@ export class AgentManager {
   readonly #added = new Map<string, AgentDefinition>();
   readonly #discoveryDiagnostics: AgentDiagnostic[] = [];
   readonly #addedDiagnostics = new Map<string, readonly AgentDiagnostic[]>();
-  #loading: Promise<void> | undefined;
+  #discoveredYet = false;
 
   constructor(options: AgentManagerOptions) {
     this.#dirs = Object.freeze([...options.dirs]);
     this.#knownTools = options.knownTools === undefined ? undefined : Object.freeze([...options.knownTools]);
   }
 
-  /** Discovers the folders once; later and concurrent calls share the same discovery. Never rejects. */
-  load(): Promise<void> {
-    this.#loading ??= this.#discover();
-    return this.#loading;
+  /** Discovers the folders once; later calls do nothing. Never rejects. */
+  async load(): Promise<void> {
+    this.#discover();
   }
 
   /**
@@ -59,12 +58,13 @@ export class AgentManager {
   }
 
   /**
-   * Registers a definition unless one of that name is already known (added, or discovered if
-   * discovery has run). Returns whether it was added.
+   * Registers a definition unless one of that name exists (added, built-in or discovered;
+   * discovery runs now if it has not). Returns whether it was added.
    *
    * @throws DefinitionError when `definition` is not a valid definition.
    */
   addIfAbsent(definition: AgentDefinition): boolean {
+    this.#discover();
     if (this.#added.has(definition.name) || this.#discovered.has(definition.name)) return false;
     this.add(definition);
     return true;
@@ -98,8 +98,10 @@ export class AgentManager {
     return Object.freeze([...this.#discoveryDiagnostics, ...[...this.#addedDiagnostics.values()].flat()]);
   }
 
-  async #discover(): Promise<void> {
-    const { definitions, diagnostics } = await discoverAgents(this.#dirs);
+  #discover(): void {
+    if (this.#discoveredYet) return;
+    this.#discoveredYet = true;
+    const { definitions, diagnostics } = discoverAgentsSync(this.#dirs);
     this.#discoveryDiagnostics.push(...diagnostics);
     for (const definition of definitions) {
       this.#discovered.set(definition.name, definition);

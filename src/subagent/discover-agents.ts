@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { AgentDefinition, AgentSource } from './agent-definition.js';
 import type { AgentDiagnostic } from './agent-diagnostic.js';
@@ -38,6 +38,14 @@ export interface DiscoveryResult {
  * ```
  */
 export async function discoverAgents(dirs: readonly AgentDir[]): Promise<DiscoveryResult> {
+  return discoverAgentsSync(dirs);
+}
+
+/**
+ * {@link discoverAgents}, synchronously: what `AgentManager.addIfAbsent` needs to answer
+ * whether a name is taken before anything was awaited.
+ */
+export function discoverAgentsSync(dirs: readonly AgentDir[]): DiscoveryResult {
   const definitions: AgentDefinition[] = [];
   const diagnostics: AgentDiagnostic[] = [];
   const winners = new Map<string, AgentDefinition>();
@@ -48,8 +56,8 @@ export async function discoverAgents(dirs: readonly AgentDir[]): Promise<Discove
       // The same folder listed twice would only produce duplicate-name noise.
       if (seenRoots.has(root)) continue;
       seenRoots.add(root);
-      for (const file of await listMarkdownFiles(root, diagnostics)) {
-        const definition = await readDefinition(file, dir.source, diagnostics);
+      for (const file of listMarkdownFiles(root, diagnostics)) {
+        const definition = readDefinition(file, dir.source, diagnostics);
         if (definition === undefined) continue;
         const winner = winners.get(definition.name);
         if (winner === undefined) {
@@ -70,10 +78,10 @@ export async function discoverAgents(dirs: readonly AgentDir[]): Promise<Discove
   return { definitions, diagnostics };
 }
 
-async function readDefinition(file: string, source: AgentSource, diagnostics: AgentDiagnostic[]): Promise<AgentDefinition | undefined> {
+function readDefinition(file: string, source: AgentSource, diagnostics: AgentDiagnostic[]): AgentDefinition | undefined {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = readFileSync(file, 'utf8');
   } catch (error) {
     diagnostics.push({ file, reason: `cannot read file: ${messageOf(error)}` });
     return undefined;

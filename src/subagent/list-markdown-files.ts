@@ -1,5 +1,4 @@
-import type { Dirent } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { type Dirent, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentDiagnostic } from './agent-diagnostic.js';
 
@@ -14,17 +13,18 @@ export const MAX_AGENT_DEPTH = 3;
  * start with `.`. Order is deterministic: within a folder its files come first (sorted by
  * name, by code unit), then each subfolder's files in the same way. A missing root gives no
  * files and no diagnostic; anything else that cannot be read becomes a diagnostic.
+ * Synchronous: discovery reads a few small folders once per engine (see `AgentManager`).
  */
-export async function listMarkdownFiles(root: string, diagnostics: AgentDiagnostic[]): Promise<string[]> {
+export function listMarkdownFiles(root: string, diagnostics: AgentDiagnostic[]): string[] {
   const files: string[] = [];
-  await walk(root, 1, files, diagnostics);
+  walk(root, 1, files, diagnostics);
   return files;
 }
 
-async function walk(dir: string, depth: number, files: string[], diagnostics: AgentDiagnostic[]): Promise<void> {
+function walk(dir: string, depth: number, files: string[], diagnostics: AgentDiagnostic[]): void {
   let entries: Dirent[];
   try {
-    entries = await readdir(dir, { withFileTypes: true });
+    entries = readdirSync(dir, { withFileTypes: true });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return;
@@ -36,24 +36,24 @@ async function walk(dir: string, depth: number, files: string[], diagnostics: Ag
   for (const entry of entries.sort((a, b) => compare(a.name, b.name))) {
     if (entry.name.startsWith('.')) continue;
     const path = join(dir, entry.name);
-    const kind = await kindOf(entry, path);
+    const kind = kindOf(entry, path);
     if (kind === 'file' && entry.name.endsWith('.md')) files.push(path);
     else if (kind === 'folder' && depth < MAX_AGENT_DEPTH) folders.push(path);
     else if (kind === 'broken' && entry.name.endsWith('.md')) {
       diagnostics.push({ file: path, reason: 'is a broken symbolic link' });
     }
   }
-  for (const folder of folders) await walk(folder, depth + 1, files, diagnostics);
+  for (const folder of folders) walk(folder, depth + 1, files, diagnostics);
 }
 
 // Symbolic links are followed (a shared agents folder is often linked in); the depth limit
 // keeps a link loop from running away.
-async function kindOf(entry: Dirent, path: string): Promise<'file' | 'folder' | 'broken' | 'other'> {
+function kindOf(entry: Dirent, path: string): 'file' | 'folder' | 'broken' | 'other' {
   if (entry.isFile()) return 'file';
   if (entry.isDirectory()) return 'folder';
   if (!entry.isSymbolicLink()) return 'other';
   try {
-    const target = await stat(path);
+    const target = statSync(path);
     return target.isFile() ? 'file' : target.isDirectory() ? 'folder' : 'other';
   } catch {
     return 'broken';

@@ -75,4 +75,14 @@ describe('engine.agent(name)', () => {
     const engine = f.engine({}, [testAgent('shy', { hidden: true })]);
     expect((await engine.agent('shy').call('hi')).text).toBe('shy answer');
   });
+
+  it('engine.agents.addIfAbsent right after construction keeps a built-in and a workspace file', async () => {
+    f = await startDelegationFixture();
+    await f.workspace.file('.rxharness/agents/reviewer.md', '---\nname: reviewer\ndescription: From the file.\n---\nYou review.\n');
+    const engine = f.engine();
+    expect(engine.agents.addIfAbsent(testAgent('general'))).toBe(false);
+    expect(engine.agents.addIfAbsent(testAgent('reviewer'))).toBe(false);
+    expect(await engine.agents.get('general')).toMatchObject({ source: 'builtin' });
+    expect(await engine.agents.get('reviewer')).toMatchObject({ source: 'workspace', description: 'From the file.' });
+  });
 });

@@ -75,19 +75,29 @@ describe('AgentManager', () => {
     expect(names(await agents.list())).toEqual(['alpha', 'beta', 'zeta']);
   });
 
-  it('a definition registered by addIfAbsent before discovery is not overwritten by a file', async () => {
+  it('addIfAbsent before discovery reads the folders first, so a file of that name is kept', async () => {
     const agents = manager();
-    expect(agents.addIfAbsent(defineAgent({ name: 'zeta', description: 'Code first.', systemPrompt: 'p' }))).toBe(true);
-    expect((await agents.get('zeta'))?.description).toBe('Code first.');
-    expect(agents.addIfAbsent(defineAgent({ name: 'zeta', description: 'Later.', systemPrompt: 'p' }))).toBe(false);
+    expect(agents.addIfAbsent(defineAgent({ name: 'zeta', description: 'Code first.', systemPrompt: 'p' }))).toBe(false);
+    expect(await agents.get('zeta')).toMatchObject({ source: 'workspace', file: temp.join('agents', 'zeta.md') });
+    expect(agents.addIfAbsent(defineAgent({ name: 'new', description: 'Code only.', systemPrompt: 'p' }))).toBe(true);
+    expect((await agents.get('new'))?.description).toBe('Code only.');
   });
 
-  it('shares one discovery between concurrent calls', async () => {
+  it('add before discovery still wins over a file of that name', async () => {
+    const agents = manager();
+    agents.add(defineAgent({ name: 'zeta', description: 'Code wins.', systemPrompt: 'p' }));
+    expect((await agents.get('zeta'))?.description).toBe('Code wins.');
+    expect(names(await agents.list())).toEqual(['alpha', 'zeta']);
+  });
+
+  it('reads the folders once: concurrent calls agree, and a file written later is not seen', async () => {
     const agents = manager();
     const [a, b] = await Promise.all([agents.get('alpha'), agents.get('alpha'), agents.load()]);
     expect(a).toBeDefined();
     expect(a).toBe(b);
-    expect(agents.load()).toBe(agents.load());
+    await temp.write({ 'agents/late.md': agentFile('late') });
+    expect(await agents.get('late')).toBeUndefined();
+    expect(await manager().get('late')).toBeDefined();
   });
 
   it('validates and completes plain definition objects passed to add', async () => {
