@@ -30,7 +30,7 @@ export function reasonStep$(
     const lastStep = step >= settings.maxSteps;
     const request: ChatRequest = lastStep
       ? { messages: [...run.messages, FINAL_STEP_MESSAGE] }
-      : { messages: run.messages.slice(), tools: env.toolSpecs }; // a snapshot: the run appends to its own list
+      : { messages: run.messages.slice(), tools: env.toolSpecs() }; // a snapshot: the run appends to its own list
     const started = performance.now();
     out.next({
       type: 'ContextSize',

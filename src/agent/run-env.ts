@@ -30,5 +30,9 @@ export interface RunEnv {
   readonly streaming: boolean;
   readonly rootSessionId: string;
   readonly tools: ReadonlyMap<string, Tool>;
-  readonly toolSpecs: readonly ToolSpec[];
+  /**
+   * What the model is offered, read again at every step: a tool's description may change
+   * during a run (`task` lists an agent that `generate` has just made).
+   */
+  toolSpecs(): readonly ToolSpec[];
 }

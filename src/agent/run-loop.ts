@@ -121,17 +121,13 @@ export function runLoop$(settings: AgentSettings, setup: RunSetup, input: RunInp
 
 function createEnv(settings: AgentSettings, run: RunState, input: RunInput, tools: readonly Tool[]): RunEnv {
   const byName = new Map<string, Tool>();
-  const toolSpecs: ToolSpec[] = [];
-  for (const t of tools) {
-    byName.set(t.name, t);
-    toolSpecs.push({ name: t.name, description: t.description, parameters: t.parameters });
-  }
+  for (const t of tools) byName.set(t.name, t);
   return {
     settings,
     run,
     streaming: input.streaming,
     rootSessionId: settings.rootSessionId ?? input.sessionId,
     tools: byName,
-    toolSpecs,
+    toolSpecs: () => tools.map((t): ToolSpec => ({ name: t.name, description: t.description, parameters: t.parameters })),
   };
 }

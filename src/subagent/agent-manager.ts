@@ -85,7 +85,15 @@ export class AgentManager {
 
   /** The visible definitions (not hidden, enabled), sorted by name. */
   async list(): Promise<AgentDefinition[]> {
-    await this.load();
+    return this.listSync();
+  }
+
+  /**
+   * {@link AgentManager.list}, synchronously (reading the folders first if they were not):
+   * for what must be built without waiting, like a tool description read at every step.
+   */
+  listSync(): AgentDefinition[] {
+    this.#discover();
     const all = new Map([...this.#discovered, ...this.#added]);
     return [...all.values()]
       .filter((agent) => !agent.hidden && agent.enabled)

@@ -41,8 +41,8 @@ export interface Delegation {
   readonly maxDepth: number;
   /** Children of one `multitask` running at once; 0 = no limit. */
   readonly poolSize: number;
-  /** The agents the tool descriptions list (hidden and disabled left out). */
-  visibleAgents(): Promise<readonly AgentDefinition[]>;
+  /** The agents the tool descriptions list now (hidden and disabled left out). */
+  visibleAgents(): readonly AgentDefinition[];
   /**
    * Runs one task to its result. While the parent is streamed, the child's events are
    * wrapped and forwarded through `context.emit`. Never errors: failures are results.

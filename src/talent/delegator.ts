@@ -53,8 +53,8 @@ export class Delegator implements Delegation {
     this.poolSize = o.poolSize;
   }
 
-  visibleAgents(): Promise<readonly AgentDefinition[]> {
-    return this.o.agents.list();
+  visibleAgents(): readonly AgentDefinition[] {
+    return this.o.agents.listSync();
   }
 
   /** A ReActAgent for a spec. */
@@ -81,9 +81,9 @@ export class Delegator implements Delegation {
       taskId: spec.taskId,
       background: spec.background,
       rootSessionId: spec.rootSessionId,
-      // Only delegating agents need the (async) agent list; the others stay synchronous.
-      instructions: delegates ? async () => `${role}\n\n${delegationInstructions(await this.visibleAgents(), o.poolSize)}` : role,
-      tools: delegates ? async () => [...base, ...this.delegationTools(spec, await this.visibleAgents())] : base,
+      // The agent list is read when each run starts (the delegation tools read it again at every step).
+      instructions: delegates ? () => `${role}\n\n${delegationInstructions(this.visibleAgents(), o.poolSize)}` : role,
+      tools: delegates ? () => [...base, ...this.delegationTools(spec)] : base,
     };
   }
 
@@ -159,15 +159,15 @@ export class Delegator implements Delegation {
   async usableDefinition(name: string): Promise<AgentDefinition> {
     const definition = await this.o.agents.get(name);
     if (definition?.enabled) return definition;
-    const visible = agentList(await this.visibleAgents()).replaceAll('\n', '; ');
+    const visible = agentList(this.visibleAgents()).replaceAll('\n', '; ');
     const why = definition ? `agent "${name}" is disabled` : `unknown agent "${name}"`;
     throw new Error(`${why}. Available agents: ${visible}`);
   }
 
-  private delegationTools(spec: AgentSpec, agents: readonly AgentDefinition[]): Tool[] {
+  private delegationTools(spec: AgentSpec): Tool[] {
     const tools: Tool[] = [];
-    if (spec.toolNames.includes('task')) tools.push(createTaskTool(spec, this, agents));
-    if (spec.toolNames.includes('multitask')) tools.push(createMultitaskTool(spec, this, agents));
+    if (spec.toolNames.includes('task')) tools.push(createTaskTool(spec, this));
+    if (spec.toolNames.includes('multitask')) tools.push(createMultitaskTool(spec, this));
     if (spec.toolNames.includes('generate')) {
       const knownTools = [...this.o.toolbox.keys(), ...DELEGATION_TOOL_NAMES];
       tools.push(createGenerateTool({ agents: this.o.agents, knownTools, workspace: this.o.workspace }));

@@ -1,6 +1,5 @@
 import pLimit from 'p-limit';
 import { Observable, of, Subscription } from 'rxjs';
-import type { AgentDefinition } from '../subagent/agent-definition.js';
 import type { Tool, ToolResult } from '../tools/tool.js';
 import type { AgentSpec, Delegation } from './delegation-types.js';
 import { multitaskToolDescription } from './delegation-prompts.js';
@@ -17,17 +16,16 @@ import { MULTITASK_PARAMETERS, type MultitaskArgs } from './task-schemas.js';
  *
  * @example
  * ```ts
- * const tool = createMultitaskTool(spec, delegation, await delegation.visibleAgents());
+ * const tool = createMultitaskTool(spec, delegation);
  * ```
  */
-export function createMultitaskTool(
-  parent: AgentSpec,
-  delegation: Delegation,
-  agents: readonly AgentDefinition[],
-): Tool<MultitaskArgs> {
+export function createMultitaskTool(parent: AgentSpec, delegation: Delegation): Tool<MultitaskArgs> {
   return {
     name: 'multitask',
-    description: multitaskToolDescription(agents, delegation.poolSize),
+    // Read at every step: the agents visible now.
+    get description() {
+      return multitaskToolDescription(delegation.visibleAgents(), delegation.poolSize);
+    },
     parameters: MULTITASK_PARAMETERS,
     // The child run is bounded by its own steps and tool timeouts; the engine's per-call
     // limit would cut this call (started first) before a hanging child tool timed out.

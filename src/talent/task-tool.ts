@@ -1,5 +1,4 @@
 import { map, of } from 'rxjs';
-import type { AgentDefinition } from '../subagent/agent-definition.js';
 import type { Tool } from '../tools/tool.js';
 import type { AgentSpec, Delegation } from './delegation-types.js';
 import { taskToolDescription } from './delegation-prompts.js';
@@ -9,17 +8,20 @@ import { TASK_PARAMETERS, type TaskArgs } from './task-schemas.js';
 
 /**
  * The `task` tool of one agent: delegates one subtask to a subagent and returns its
- * `<task_result>`. Its description lists the agents visible when the run started.
+ * `<task_result>`. Its description lists the agents visible when it is read (the run reads
+ * it at every step, so an agent made by `generate` shows up at the next one).
  *
  * @example
  * ```ts
- * const tool = createTaskTool(spec, delegation, await delegation.visibleAgents());
+ * const tool = createTaskTool(spec, delegation);
  * ```
  */
-export function createTaskTool(parent: AgentSpec, delegation: Delegation, agents: readonly AgentDefinition[]): Tool<TaskArgs> {
+export function createTaskTool(parent: AgentSpec, delegation: Delegation): Tool<TaskArgs> {
   return {
     name: 'task',
-    description: taskToolDescription(agents),
+    get description() {
+      return taskToolDescription(delegation.visibleAgents());
+    },
     parameters: TASK_PARAMETERS,
     subject: (args) => args.agent_name,
     // The child run is bounded by its own steps and tool timeouts; the engine's per-call

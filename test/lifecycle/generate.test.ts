@@ -48,6 +48,22 @@ describe('generate', () => {
     await expect(stat(agentFile('poet'))).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
+  it('the next step of the same run offers task and multitask with the new agent listed', async () => {
+    f = await startDelegationFixture({
+      main: steps(generateReply(POET), taskReply('poet', 'a haiku')),
+      poet: () => ({ text: 'rain' }),
+    });
+    await collect(f.engine().stream('write me a poem'));
+    const described = (step: number, tool: string): string => {
+      const spec = f.requestsOf('main')[step]!.body.tools!.find((t) => t.function?.name === tool);
+      return spec!.function!.description!;
+    };
+    for (const tool of ['task', 'multitask']) {
+      expect(described(0, tool)).not.toContain('poet');
+      expect(described(1, tool)).toContain(`poet: ${POET.description}`);
+    }
+  });
+
   it('save_to_file writes .rxharness/agents/<name>.md, which a new engine discovers with the same fields', async () => {
     f = await startDelegationFixture();
     const first = f.engine();

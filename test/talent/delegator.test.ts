@@ -70,8 +70,8 @@ describe('the depth guard (independent of tool narrowing)', () => {
     const delegator = delegatorFor(1, tracker);
     const spec = specAt(1, model);
     const context = createToolContext({ workspace: ws.dir });
-    const task = await runTool(createTaskTool(spec, delegator, []), taskArgs('alpha', 'hi'), context);
-    const multi = await runTool(createMultitaskTool(spec, delegator, []), multitaskArgs([[1, 'alpha', 'hi', 'd']]), context);
+    const task = await runTool(createTaskTool(spec, delegator), taskArgs('alpha', 'hi'), context);
+    const multi = await runTool(createMultitaskTool(spec, delegator), multitaskArgs([[1, 'alpha', 'hi', 'd']]), context);
     for (const [result, name] of [[task, 'task'], [multi, 'multitask']] as const) {
       expect(result.text).toMatch(new RegExp(`^ERROR: ${name} refused: agent "deep" is at delegation depth 1 and the limit \\(maxDepth\\) is 1`));
       expect(result.error).toBeDefined();
