@@ -19,8 +19,9 @@ engine.stream('Check the project').subscribe((event) => {
   }
   if (event.type === 'RunEnd') {
     // The siblings finished; the cancelled task is a failure result; the parent ended normally.
-    for (const line of event.text.split('\n').slice(1, -1)) {
-      const [, index, status, content] = /<index>(\d+)<.*<result_status>(\w+)<.*CDATA\[(.*)\]\]>/.exec(line)!;
+    // (Match whole <task_result>s, not lines: a child's answer may span several lines.)
+    const results = /<index>(\d+)<.*?<result_status>(\w+)<.*?CDATA\[([\s\S]*?)\]\]><\/result_content>/g;
+    for (const [, index, status, content] of event.text.matchAll(results)) {
       console.log(`task ${index}: ${status}: ${content}`);
     }
     console.log(`abnormal: ${event.abnormal}`);
