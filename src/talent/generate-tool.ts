@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { JsonObject } from '../events/json.js';
 import { AGENT_NAME_PATTERN, type AgentDefinition } from '../subagent/agent-definition.js';
@@ -78,15 +78,22 @@ export function createGenerateTool(deps: GenerateDeps): Tool<GenerateArgs> {
       } catch (e) {
         return fail((e as Error).message);
       }
-      // Another run may have taken the name while we checked: never overwrite.
-      if (!deps.agents.addIfAbsent(definition)) return fail(`an agent named "${args.name}" already exists; choose another name.`);
-      if (!args.save_to_file) return `Created agent "${args.name}". Delegate to it with task or multitask.`;
+      const taken = `an agent named "${args.name}" already exists; choose another name.`;
+      if (!args.save_to_file) {
+        // Another run may have taken the name while we checked: never overwrite.
+        return deps.agents.addIfAbsent(definition) ? `Created agent "${args.name}". Delegate to it with task or multitask.` : fail(taken);
+      }
+      // The file first: a save that fails (say, a file of that name is there) registers nothing.
       const file = join(deps.workspace, '.rxharness', 'agents', `${args.name}.md`);
       try {
         await mkdir(join(deps.workspace, '.rxharness', 'agents'), { recursive: true });
         await writeFile(file, formatAgentMarkdown(definition), { flag: 'wx' });
       } catch (e) {
-        return fail(`created agent "${args.name}" for this engine, but could not save ${file}: ${(e as Error).message}`);
+        return fail(`could not save ${file}, so no agent was created: ${(e as Error).message}`);
+      }
+      if (!deps.agents.addIfAbsent(definition)) {
+        await rm(file, { force: true }); // the name was taken meanwhile: the file would contradict it
+        return fail(taken);
       }
       return `Created agent "${args.name}" and saved it to ${file}. Delegate to it with task or multitask.`;
     },

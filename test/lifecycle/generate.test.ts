@@ -153,6 +153,16 @@ describe('generate', () => {
       expect(await readFile(agentFile('poet'), 'utf8')).toBe(saved);
     });
 
+    it('save_to_file where a file of that name is already there (an invalid one, skipped by discovery)', async () => {
+      f = await startDelegationFixture();
+      await f.workspace.file('.rxharness/agents/poet.md', 'not a definition\n');
+      const engine = f.engine();
+      const end = await generate(engine, { ...POET, save_to_file: true });
+      expect(end.error).toMatch(new RegExp(`^could not save ${agentFile('poet').replaceAll('.', '\\.')}, so no agent was created: .*EEXIST`));
+      expect(await engine.agents.get('poet')).toBeUndefined();
+      expect(await readFile(agentFile('poet'), 'utf8')).toBe('not a definition\n');
+    });
+
     it.each([
       ['a space', 'bad name'],
       ['a path', '../evil'],
