@@ -81,9 +81,12 @@ export class Delegator implements Delegation {
       taskId: spec.taskId,
       background: spec.background,
       rootSessionId: spec.rootSessionId,
-      // The agent list is read when each run starts (the delegation tools read it again at every step).
-      instructions: delegates ? () => `${role}\n\n${delegationInstructions(this.visibleAgents(), o.poolSize)}` : role,
-      tools: delegates ? () => [...base, ...this.delegationTools(spec)] : base,
+      // The agent list is read when each run starts (the delegation tools read it again at
+      // every step). Kept async although the list is synchronous: a delegating run has always
+      // gone on a microtask after its RunStart, and with a synchronous model (ScriptedModel)
+      // consumers see that timing (e.g. the first `next()` of an async iterator).
+      instructions: delegates ? async () => `${role}\n\n${delegationInstructions(this.visibleAgents(), o.poolSize)}` : role,
+      tools: delegates ? async () => [...base, ...this.delegationTools(spec)] : base,
     };
   }
 
