@@ -2,7 +2,6 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { cliSandbox, type CliSandbox } from './cli-sandbox.js';
-import type { TestCliIO } from './test-cli-io.js';
 
 let sandbox: CliSandbox;
 beforeEach(async () => {
@@ -10,13 +9,9 @@ beforeEach(async () => {
 });
 afterEach(() => sandbox.cleanup());
 
-function io(env: Record<string, string> = {}): TestCliIO {
-  return sandbox.io(env);
-}
-
 describe('rxharness run in-process', () => {
   it('runs the demo to exit 0 and releases its Ctrl+C listener', async () => {
-    const cli = io({ RXHARNESS_DEMO_DELAY_MS: '0' });
+    const cli = sandbox.io({ RXHARNESS_DEMO_DELAY_MS: '0' });
     expect(await main(['run', '--demo', 'Survey this project'], cli)).toBe(0);
     expect(cli.stdoutText()).toContain('[main] run done');
     expect(cli.stdoutText()).toContain('Survey complete.');
@@ -31,7 +26,7 @@ describe('rxharness run in-process', () => {
       `${sandbox.home}/.rxharness/agents/homebody.md`,
       '---\nname: homebody\ndescription: Lists folders.\ntools: [list]\n---\nYou list folders.\n',
     );
-    const cli = io({ RXHARNESS_DEMO_DELAY_MS: '0' });
+    const cli = sandbox.io({ RXHARNESS_DEMO_DELAY_MS: '0' });
     expect(await main(['run', '--demo', '@homebody', 'look at the top-level'], cli)).toBe(0);
     expect(cli.stdoutText()).toContain('[homebody] tool list . started');
     expect(await main(['agents'], home)).toBe(0);
@@ -40,7 +35,7 @@ describe('rxharness run in-process', () => {
 
   it('Ctrl+C cancels the run, says so and resolves 130', async () => {
     // slow enough that the run is still going when the first task has started
-    const cli = io({ RXHARNESS_DEMO_DELAY_MS: '20' });
+    const cli = sandbox.io({ RXHARNESS_DEMO_DELAY_MS: '20' });
     const exit = main(['run', '--demo', 'Survey this project'], cli);
     await cli.waitForStdout('task started');
     cli.interrupt();

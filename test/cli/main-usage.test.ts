@@ -3,7 +3,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { AGENTS_HELP, MAIN_HELP, RUN_HELP } from '../../src/cli/help-text.js';
 import { cliSandbox, type CliSandbox } from './cli-sandbox.js';
-import type { TestCliIO } from './test-cli-io.js';
 
 let sandbox: CliSandbox;
 beforeEach(async () => {
@@ -11,13 +10,9 @@ beforeEach(async () => {
 });
 afterEach(() => sandbox.cleanup());
 
-function io(env: Record<string, string> = {}): TestCliIO {
-  return sandbox.io(env);
-}
-
 /** Runs main and expects bad usage: exit 2, nothing on stdout, the message on stderr. */
 async function usageError(argv: string[], env: Record<string, string> = {}): Promise<string> {
-  const cli = io(env);
+  const cli = sandbox.io(env);
   expect(await main(argv, cli)).toBe(2);
   expect(cli.stdoutText()).toBe('');
   expect(cli.stderrText()).toMatch(/^rxharness: /);
@@ -26,13 +21,13 @@ async function usageError(argv: string[], env: Record<string, string> = {}): Pro
 
 describe('rxharness help', () => {
   it.each([['--help'], ['-h'], ['help']])('%s prints the main help and exits 0', async (flag) => {
-    const cli = io();
+    const cli = sandbox.io();
     expect(await main([flag], cli)).toBe(0);
     expect(cli.stdoutText()).toBe(MAIN_HELP);
   });
 
   it('without a command prints the help on stderr and exits 2', async () => {
-    const cli = io();
+    const cli = sandbox.io();
     expect(await main([], cli)).toBe(2);
     expect(cli.stderrText()).toBe(MAIN_HELP);
     expect(cli.stdoutText()).toBe('');
@@ -43,7 +38,7 @@ describe('rxharness help', () => {
     [['run', '-h', '--demo', 'ignored prompt'], RUN_HELP],
     [['agents', '--help'], AGENTS_HELP],
   ])('%j prints that command’s help and exits 0', async (argv, help) => {
-    const cli = io();
+    const cli = sandbox.io();
     expect(await main(argv, cli)).toBe(0);
     expect(cli.stdoutText()).toBe(help);
   });
@@ -57,7 +52,7 @@ describe('rxharness help', () => {
 
   it('--version prints the package version', async () => {
     const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-    const cli = io();
+    const cli = sandbox.io();
     expect(await main(['--version'], cli)).toBe(0);
     expect(cli.stdoutText()).toBe(`${version}\n`);
   });

@@ -15,8 +15,8 @@ export interface TestCliIO extends CliIO {
   stderrText(): string;
   /** Resolves once stdout contains `text`. */
   waitForStdout(text: string): Promise<void>;
-  /** Resolves once stderr contains `text` `times` times (default once). */
-  waitForStderr(text: string, times?: number): Promise<void>;
+  /** Resolves once stderr contains `text`. */
+  waitForStderr(text: string): Promise<void>;
   /** Types a line on stdin (a terminal when `ttyStdin` was asked for). */
   type(line: string): void;
   /** Presses Ctrl+C: calls every subscribed interrupt listener. */
@@ -67,7 +67,7 @@ export function testCliIO(options: { env?: Record<string, string>; cwd?: string;
     stdoutText: () => out,
     stderrText: () => err,
     waitForStdout: (text) => until(() => out.includes(text)),
-    waitForStderr: (text, times = 1) => until(() => err.split(text).length > times),
+    waitForStderr: (text) => until(() => err.includes(text)),
     type: (line) => stdin.write(`${line}\n`),
     interrupt: () => [...listeners].forEach((l) => l()),
     interruptListeners: () => listeners.size,

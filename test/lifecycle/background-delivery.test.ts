@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { MemorySessionStore } from '../../src/session/memory-session-store.js';
 import type { SessionStore } from '../../src/session/session-store.js';
 import { testAgent } from '../support/agent-turns.js';
 import { collect, own } from '../support/collect-events.js';
@@ -7,6 +6,7 @@ import { createGate, type Gate } from '../support/deferred.js';
 import { startDelegationFixture, type DelegationFixture } from '../support/delegation-fixture.js';
 import { steps } from '../support/delegation-script.js';
 import { lifecycleTaskReply, parseTaskResult, settled } from '../support/lifecycle-script.js';
+import { wrappedMemoryStore } from '../support/wrapped-store.js';
 
 let f: DelegationFixture;
 afterEach(() => f.close());
@@ -38,17 +38,13 @@ interface Holds {
 
 /** A memory store whose session loads can be held (a slow store). */
 function holdableStore(holds: Holds): SessionStore {
-  const store = new MemorySessionStore();
-  return {
+  return wrappedMemoryStore((memory) => ({
     load: async (id) => {
       holds.loading?.open();
       await holds.hold?.promise;
-      return store.load(id);
+      return memory.load(id);
     },
-    append: (id, messages) => store.append(id, messages),
-    saveTaskInfo: (info) => store.saveTaskInfo(info),
-    loadTaskInfo: (id) => store.loadTaskInfo(id),
-  };
+  }));
 }
 
 describe('delivering background results', () => {

@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { MemorySessionStore } from '../../src/session/memory-session-store.js';
 import type { SessionStore } from '../../src/session/session-store.js';
 import { testAgent } from '../support/agent-turns.js';
 import { collect, own } from '../support/collect-events.js';
@@ -7,6 +6,7 @@ import { createGate } from '../support/deferred.js';
 import { startDelegationFixture, type DelegationFixture } from '../support/delegation-fixture.js';
 import { steps } from '../support/delegation-script.js';
 import { lifecycleTaskReply, parseTaskResult } from '../support/lifecycle-script.js';
+import { wrappedMemoryStore } from '../support/wrapped-store.js';
 
 let f: DelegationFixture;
 afterEach(() => f.close());
@@ -16,20 +16,16 @@ afterEach(() => f.close());
  * then past its asynchronous checks before any of them starts, which is the race to close.
  */
 function meetingStore(waiters: number): Required<SessionStore> {
-  const store = new MemorySessionStore();
   const pending: Array<() => void> = [];
-  return {
-    load: (id) => store.load(id),
-    append: (id, messages) => store.append(id, messages),
-    saveTaskInfo: (info) => store.saveTaskInfo(info),
+  return wrappedMemoryStore((memory) => ({
     loadTaskInfo: async (taskId) => {
       await new Promise<void>((resolve) => {
         pending.push(resolve);
         if (pending.length === waiters) for (const go of pending.splice(0)) go();
       });
-      return store.loadTaskInfo(taskId);
+      return memory.loadTaskInfo(taskId);
     },
-  };
+  }));
 }
 
 describe('resuming one task from two runs at once', () => {
