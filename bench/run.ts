@@ -1,16 +1,18 @@
 /**
  * `npm run bench`: builds, then runs every benchmark against the shipped build (`dist/`)
  * and prints one table. `--json` prints the machine-readable results instead;
- * `--only <name>[,<name>]` runs some of them (overhead, wrapping, scheduling, peer, scale).
+ * `--only <name>[,<name>]` runs some of them (overhead, wrapping, scheduling, peer, scale, ndjson, session-less).
  * Progress goes to stderr. See docs/performance.md for what each one measures.
  *
  * @module
  */
 import { cpus, platform, release, totalmem } from 'node:os';
+import { ndjsonBenchmark } from './ndjson.js';
 import { overheadBenchmark } from './overhead.js';
 import { peerBenchmark } from './peer.js';
 import { scaleBenchmark } from './scale.js';
 import { schedulingBenchmark } from './scheduling.js';
+import { sessionLessBenchmark } from './session-less.js';
 import type { ResultRow } from './support/result-row.js';
 import { formatTable } from './support/table.js';
 import { wrappingBenchmark } from './wrapping.js';
@@ -21,6 +23,8 @@ const BENCHMARKS: Record<string, () => Promise<ResultRow[]>> = {
   scheduling: schedulingBenchmark,
   peer: peerBenchmark,
   scale: scaleBenchmark,
+  ndjson: ndjsonBenchmark,
+  'session-less': sessionLessBenchmark,
 };
 
 function selected(args: readonly string[]): string[] {

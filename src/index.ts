@@ -19,7 +19,7 @@ export * from './model/index.js';
 export { createDemoModel } from './demo/demo-model.js';
 
 // Sessions.
-export { FileSessionStore, MemorySessionStore, type MemorySessionStoreOptions } from './session/index.js';
+export { FileSessionStore, MemorySessionStore, UnsafeLinkError, type MemorySessionStoreOptions } from './session/index.js';
 export type { MaybePromise, SessionStore, TaskSessionInfo } from './session/index.js';
 
 // Tools.

@@ -1,6 +1,7 @@
 export type * from './ui-item.js';
 export { toUiItem, toUiItems } from './ui-dto.js';
-export { toNdjson, writeNdjson, parseNdjson, type WriteNdjsonOptions } from './ndjson.js';
+export { toNdjson, writeNdjson, type WriteNdjsonOptions } from './ndjson.js';
+export { parseNdjson, type ParseNdjsonOptions } from './parse-ndjson.js';
 export { NdjsonParseError } from './ndjson-parse-error.js';
 export { streamSse, sseHandler, type SseOptions } from './sse.js';
 export { toAsyncIterable, type AsyncIterableOptions } from './async-iterable.js';

@@ -1,6 +1,7 @@
 /**
- * A line of NDJSON input that is not an agent event: invalid JSON, or JSON that lacks an
- * event's shape. `lineNumber` counts from 1 over every line of the input, blank ones too.
+ * A line of NDJSON input that is not an agent event: invalid JSON, JSON that lacks an
+ * event's shape or nests `TaskWrap`s deeper than `maxDepth`, or a line longer than
+ * `maxLineLength`. `lineNumber` counts from 1 over every line of the input, blank ones too.
  *
  * @example
  * ```ts
@@ -15,7 +16,8 @@ export class NdjsonParseError extends Error {
 
   /**
    * @param lineNumber - 1-based number of the offending line.
-   * @param line - The offending line (as read, without its line break).
+   * @param line - The offending line (as read, without its line break); only its first 1024
+   *   characters for a line over `maxLineLength`.
    * @param reason - Why the line was rejected.
    */
   constructor(

@@ -1,9 +1,10 @@
 import { once } from 'node:events';
-import { StringDecoder } from 'node:string_decoder';
-import { concatMap, map, Observable, type OperatorFunction, type Subscription } from 'rxjs';
+import { map, type Observable, type OperatorFunction, type Subscription } from 'rxjs';
 import type { AgentEvent } from '../events/index.js';
-import { isAgentEvent } from '../events/index.js';
-import { NdjsonParseError } from './ndjson-parse-error.js';
+import { BufferOverflowError } from './buffer-overflow-error.js';
+
+// The reader lives in its own file; it is also exported from here, where it always was.
+export { parseNdjson, type ParseNdjsonOptions } from './parse-ndjson.js';
 
 /**
  * Serialises each event as one line of JSON ending in `\n` (NDJSON). Events are plain
@@ -22,14 +23,21 @@ export function toNdjson(): OperatorFunction<AgentEvent, string> {
 export interface WriteNdjsonOptions {
   /** End the writable once every line is written (default `false`: e.g. keep stdout open). */
   readonly end?: boolean;
+  /**
+   * How many lines may wait for the writable's `'drain'` (default 10 000). An output that
+   * stops draining (a pipe nobody reads) would otherwise hold the whole run in memory.
+   */
+  readonly bufferSize?: number;
 }
+
+const DEFAULT_BUFFER_SIZE = 10_000;
 
 /**
  * Writes a run's events to a writable stream as NDJSON, honouring backpressure: when
- * `write` returns `false` the next line waits for `'drain'` (later events queue in memory
- * meanwhile). Resolves when the run completes and every line is handed over; rejects on the
- * run's error, or on the writable's error or early close, in which case the run is
- * unsubscribed (aborted).
+ * `write` returns `false`, later lines wait in memory, in order, until `'drain'`. Resolves
+ * when the run completes and every line is handed over; rejects on the run's error, or on
+ * the writable's error or early close, or with a {@link BufferOverflowError} when more than
+ * `bufferSize` lines wait; in every failure the run is unsubscribed (aborted).
  *
  * @example
  * ```ts
@@ -41,16 +49,23 @@ export function writeNdjson(
   writable: NodeJS.WritableStream,
   options: WriteNdjsonOptions = {},
 ): Promise<void> {
+  const bufferSize = options.bufferSize ?? DEFAULT_BUFFER_SIZE;
+  if (!Number.isSafeInteger(bufferSize) || bufferSize < 1) {
+    return Promise.reject(new RangeError(`bufferSize must be a whole number of lines, at least 1, got ${String(bufferSize)}`));
+  }
   return new Promise<void>((resolve, reject) => {
-    const stopWaiting = new AbortController();
     let subscription: Subscription | undefined;
     let settled = false;
+    let completed = false;
+    const waiting: string[] = [];
+    let head = 0;
+    let blocked = false;
     const settle = (error?: unknown): void => {
       if (settled) return;
       settled = true;
-      stopWaiting.abort();
       writable.off('error', settle);
       writable.off('close', onClose);
+      writable.off('drain', onDrain);
       subscription?.unsubscribe();
       if (error !== undefined) reject(error);
       else if (options.end !== true) resolve();
@@ -60,85 +75,30 @@ export function writeNdjson(
       }
     };
     const onClose = (): void => settle(new Error('The NDJSON output closed before the event stream ended'));
+    function onDrain(): void {
+      blocked = false;
+      while (head < waiting.length && !blocked) blocked = !writable.write(waiting[head++]!);
+      if (head === waiting.length) {
+        waiting.length = 0;
+        head = 0;
+      }
+      if (!blocked && completed) settle();
+    }
     writable.on('error', settle);
     writable.on('close', onClose);
-    subscription = events$
-      .pipe(toNdjson(), concatMap((line) => writeLine(writable, line, stopWaiting.signal)))
-      .subscribe({ error: (error: unknown) => settle(error ?? new Error('The event stream failed')), complete: () => settle() });
+    writable.on('drain', onDrain);
+    subscription = events$.pipe(toNdjson()).subscribe({
+      next: (line) => {
+        if (settled) return; // a synchronous source runs on until subscribe() returns
+        if (!blocked) blocked = !writable.write(line);
+        else if (waiting.push(line) - head > bufferSize) settle(new BufferOverflowError(bufferSize));
+      },
+      error: (error: unknown) => settle(error ?? new Error('The event stream failed')),
+      complete: () => {
+        completed = true;
+        if (!blocked) settle();
+      },
+    });
     if (settled) subscription.unsubscribe();
   });
-}
-
-async function writeLine(writable: NodeJS.WritableStream, line: string, signal: AbortSignal): Promise<void> {
-  if (!writable.write(line)) await once(writable, 'drain', { signal });
-}
-
-/**
- * Reads NDJSON back into events. Chunks may split lines (and multi-byte characters)
- * anywhere; `\r\n` line ends and blank lines are accepted. A line that is not JSON, or not an
- * event (checked with `isAgentEvent`), errors the stream with an {@link NdjsonParseError}
- * naming the line number. A last line without a line break is read at completion.
- *
- * @example
- * ```ts
- * // a Node readable is an async iterable of Buffers, which `from` accepts
- * from(createReadStream('run.ndjson')).pipe(parseNdjson()).subscribe((event) => console.log(event.type));
- * ```
- */
-export function parseNdjson(): OperatorFunction<string | Buffer, AgentEvent> {
-  return (source) =>
-    new Observable<AgentEvent>((subscriber) => {
-      const decoder = new StringDecoder('utf8');
-      let pending = '';
-      let lineNumber = 0;
-      const emitLine = (raw: string): boolean => {
-        lineNumber += 1;
-        const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-        if (line.trim() === '') return true;
-        const parsed = parseLine(line, lineNumber);
-        if (parsed instanceof NdjsonParseError) {
-          subscriber.error(parsed);
-          return false;
-        }
-        subscriber.next(parsed);
-        return true;
-      };
-      return source.subscribe({
-        next: (chunk) => {
-          if (subscriber.closed) return;
-          pending += typeof chunk === 'string' ? chunk : decoder.write(chunk);
-          let newline = pending.indexOf('\n');
-          while (newline !== -1) {
-            const line = pending.slice(0, newline);
-            pending = pending.slice(newline + 1);
-            if (!emitLine(line)) return;
-            newline = pending.indexOf('\n');
-          }
-        },
-        error: (error: unknown) => subscriber.error(error),
-        complete: () => {
-          pending += decoder.end();
-          if (pending !== '' && !emitLine(pending)) return;
-          subscriber.complete();
-        },
-      });
-    });
-}
-
-function parseLine(line: string, lineNumber: number): AgentEvent | NdjsonParseError {
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
-    return new NdjsonParseError(lineNumber, line, `is not valid JSON (${why})`);
-  }
-  if (!isAgentEvent(value)) {
-    return new NdjsonParseError(
-      lineNumber,
-      line,
-      'is not an agent event (expected an object with a known `type` and string `runId` and `agentName`)',
-    );
-  }
-  return value;
 }

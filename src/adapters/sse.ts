@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Subscription, throwError, type Observable } from 'rxjs';
 import type { AgentEvent } from '../events/index.js';
+import { sseWriter } from './sse-writer.js';
 
 /** Options of {@link streamSse}. */
 export interface SseOptions {
@@ -15,9 +16,16 @@ export interface SseOptions {
    * the request too, and must not abort the run).
    */
   readonly request?: IncomingMessage;
+  /**
+   * How many bytes may wait for a client that reads slower than the run writes, beyond what
+   * the socket itself holds. Past it the client is cut: the run is unsubscribed (aborted) and
+   * the connection destroyed. Default 4 MiB (4,194,304).
+   */
+  readonly maxBufferedBytes?: number;
 }
 
 const DEFAULT_KEEP_ALIVE_MS = 15_000;
+const DEFAULT_MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 /** The largest delay `setInterval` honours; above it Node fires after 1 ms instead. */
 const MAX_TIMER_MS = 2_147_483_647;
 const HEADERS = {
@@ -34,7 +42,13 @@ const HEADERS = {
  * completion sends `event: end` (data `{}`), its error sends `event: error` with data
  * `{"name","message"}`, and then the response ends. If the client disconnects first, the run
  * is unsubscribed (aborted) and the keep-alive timer cleared. Unsubscribing the returned
- * subscription does the same and ends the response without an `end` message.
+ * subscription does the same and ends the response without an `end` message. An event that
+ * cannot be serialised (a cycle, a `BigInt`) ends the run as an error.
+ *
+ * Backpressure: while the socket is full, messages wait in order and go out on `'drain'`
+ * (keep-alives are skipped meanwhile). A run cannot be paused, so if more than
+ * `maxBufferedBytes` wait, the client is cut: the run is unsubscribed and the connection
+ * destroyed, with no `end` or `error` message (a client that does not read would not get it).
  *
  * A browser `EventSource` reconnects when a response ends: close it on `end` and `error`,
  * or each reconnection starts a new run.
@@ -52,16 +66,28 @@ export function streamSse(
   options: SseOptions = {},
 ): Subscription {
   const keepAliveMs = checkKeepAlive(options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS);
+  const maxBufferedBytes = checkMaxBufferedBytes(options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES);
   const subscription = new Subscription();
   if (!res.headersSent) res.writeHead(200, HEADERS);
   res.flushHeaders();
+  const writer = sseWriter(res, maxBufferedBytes);
 
+  // Set by finish(): the response ends after the queued messages and the last frame.
+  let ending = false;
   const finish = (frame: string): void => {
-    if (!res.writableEnded && !res.destroyed) res.end(frame);
+    ending = true;
+    writer.end(frame);
     subscription.unsubscribe();
   };
+  const cut = (): void => {
+    subscription.unsubscribe();
+    res.destroy();
+  };
   if (keepAliveMs > 0) {
-    const timer = setInterval(() => res.write(': keep-alive\n\n'), keepAliveMs);
+    // a full socket is not an idle connection: no comment is queued behind real messages
+    const timer = setInterval(() => {
+      if (!writer.blocked) writer.write(': keep-alive\n\n');
+    }, keepAliveMs);
     timer.unref();
     subscription.add(() => clearInterval(timer));
   }
@@ -76,9 +102,8 @@ export function streamSse(
     request.on('close', onRequestClose);
     subscription.add(() => request.off('close', onRequestClose));
   }
-  subscription.add(() => {
-    if (!res.writableEnded && !res.destroyed) res.end();
-  });
+  // unsubscribed from outside (or cut): end after what is already queued, with no end message
+  subscription.add(() => ending || writer.end(''));
   if (res.destroyed) {
     subscription.unsubscribe();
     return subscription;
@@ -88,10 +113,18 @@ export function streamSse(
   subscription.add(
     events$.subscribe({
       next: (event) => {
+        // a synchronous source keeps emitting until subscribe() returns, even after a cut
+        if (subscription.closed) return;
+        let data: string;
+        try {
+          data = JSON.stringify(event);
+        } catch (error) {
+          return finish(errorFrame(error));
+        }
         id += 1;
-        res.write(`id: ${id}\ndata: ${JSON.stringify(event)}\n\n`);
+        if (!writer.write(`id: ${id}\ndata: ${data}\n\n`)) cut();
       },
-      error: (error: unknown) => finish(`event: error\ndata: ${JSON.stringify(errorPayload(error))}\n\n`),
+      error: (error: unknown) => finish(errorFrame(error)),
       complete: () => finish('event: end\ndata: {}\n\n'),
     }),
   );
@@ -119,6 +152,7 @@ export function sseHandler(
   options: Omit<SseOptions, 'request'> = {},
 ): (req: IncomingMessage, res: ServerResponse) => void {
   checkKeepAlive(options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS);
+  checkMaxBufferedBytes(options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES);
   return (req, res) => {
     let events$: Observable<AgentEvent>;
     try {
@@ -139,6 +173,22 @@ function checkKeepAlive(ms: number): number {
   return ms;
 }
 
+function checkMaxBufferedBytes(bytes: number): number {
+  if (!Number.isSafeInteger(bytes) || bytes < 0) {
+    throw new RangeError(`maxBufferedBytes must be a whole number of bytes, at least 0, got ${String(bytes)}`);
+  }
+  return bytes;
+}
+
+function errorFrame(error: unknown): string {
+  return `event: error\ndata: ${JSON.stringify(errorPayload(error))}\n\n`;
+}
+
 function errorPayload(error: unknown): { name: string; message: string } {
-  return error instanceof Error ? { name: error.name, message: error.message } : { name: 'Error', message: String(error) };
+  try {
+    return error instanceof Error ? { name: String(error.name), message: String(error.message) } : { name: 'Error', message: String(error) };
+  } catch {
+    // an error whose name, message or toString throws must not throw out of the subscriber
+    return { name: 'Error', message: 'The run failed with an error that cannot be described' };
+  }
 }

@@ -13,7 +13,8 @@ import type { UiItem, UiItemBase, UiTaskFields } from './ui-item.js';
  *   `groupKey` = `${parentRunId}/${taskId}`. Group a task's items by `groupKey`, never by
  *   agent name: parallel tasks often run the same agent.
  * - A wrapped `RunStart` becomes `task-start`, a wrapped `RunEnd` becomes `task-end` (that
- *   task ended, nothing more). Only the unwrapped `RunEnd` becomes `result`.
+ *   task ended, nothing more), a wrapped `RunCancelled` becomes `task-cancelled` (that task
+ *   was stopped). Only the unwrapped `RunEnd` becomes `result`. `Warning` becomes `warning`.
  * - `ReasonDelta` becomes `text-delta` or `thinking-delta` by its `kind`.
  * - Skipped (`undefined`): `ContextSize` (bookkeeping), `ReasonStart`, `ActionStart` and
  *   `ActionEnd` (step boundaries; the step number is on every delta and tool item), and
@@ -60,6 +61,11 @@ export function toUiItem(event: AgentEvent): UiItem | undefined {
       };
       return task === undefined ? { kind: 'result', ...base, ...end } : { kind: 'task-end', ...base, ...task, ...end };
     }
+    case 'RunCancelled':
+      // Only a child is ever cancelled with an event; the streamed run itself just stops.
+      return task === undefined ? undefined : { kind: 'task-cancelled', ...base, ...task, reason: inner.reason };
+    case 'Warning':
+      return { kind: 'warning', ...base, code: inner.code, message: inner.message };
     case 'ContextSize':
     case 'ReasonStart':
     case 'ReasonEnd':

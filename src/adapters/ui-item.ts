@@ -134,6 +134,24 @@ export interface TaskEndItem extends UiChildItemBase {
   readonly steps: number;
 }
 
+/** A delegated task was cancelled (a wrapped `RunCancelled`): that task's last item. */
+export interface TaskCancelledItem extends UiChildItemBase {
+  /** Marks a cancelled task. */
+  readonly kind: 'task-cancelled';
+  /** Why it stopped, meant for a human. */
+  readonly reason: string;
+}
+
+/** Something a run survived and reports (a `Warning` event). */
+export interface WarningItem extends UiItemBase {
+  /** Marks a warning. */
+  readonly kind: 'warning';
+  /** A stable, machine-readable kind, e.g. `session-entry-skipped`. */
+  readonly code: string;
+  /** What happened, meant for a human. */
+  readonly message: string;
+}
+
 /** A tool call waits for a human decision. */
 export interface ApprovalPendingItem extends UiItemBase {
   /** Marks a call waiting for approval. */
@@ -195,6 +213,8 @@ export type UiItem =
   | ToolEndItem
   | TaskStartItem
   | TaskEndItem
+  | TaskCancelledItem
+  | WarningItem
   | ApprovalPendingItem
   | ApprovalDecidedItem
   | PlanItem

@@ -1,4 +1,5 @@
 import type { ChatModel } from '../model/chat-model.js';
+import type { ModelSettings } from '../model/model-settings.js';
 import type { ApprovalHandler } from '../permission/approval.js';
 import type { PermissionPolicy } from '../permission/permission-policy.js';
 import type { SessionStore } from '../session/session-store.js';
@@ -18,6 +19,11 @@ export interface ReActAgentOptions {
   readonly instructions?: PerRun<string>;
   /** The tools the model may call, or a function choosing them at the start of each run. */
   readonly tools?: PerRun<readonly Tool[]>;
+  /**
+   * This agent's model settings (temperature, topP, maxTokens, toolChoice,
+   * parallelToolCalls), sent with each of its requests over the model's own defaults.
+   */
+  readonly settings?: ModelSettings;
   /** ReAct steps per run (default 30); the last one is made without tools. */
   readonly maxSteps?: number;
   /** Where sessions live (default: a private in-memory store). */
@@ -46,6 +52,12 @@ export interface ReActAgentOptions {
    * they are about to be saved, so a run stopped before that point leaves them for the next.
    */
   readonly promptPrefix?: (sessionId: string) => string;
+  /**
+   * Called once when a run is over (ended, failed or unsubscribed), with its session id and
+   * whether the run was ephemeral (started without a `sessionId`: nothing of it was stored).
+   * The engine forgets an ephemeral run's approvals and undelivered results this way.
+   */
+  readonly onRunEnd?: (sessionId: string, ephemeral: boolean) => void;
 }
 
 /**

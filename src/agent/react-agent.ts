@@ -48,7 +48,7 @@ export class ReActAgent {
    * the same and then errors the stream with `AbortError`.
    */
   stream(prompt: string, options: RunOptions = {}): Observable<AgentEvent> {
-    return this.run$(prompt, options.sessionId ?? newSessionId(), !options.quiet).pipe(withAbortSignal(options.signal));
+    return this.run$(prompt, options.sessionId, !options.quiet).pipe(withAbortSignal(options.signal));
   }
 
   /**
@@ -57,21 +57,28 @@ export class ReActAgent {
    * aborts; a model failure resolves with `abnormal: true`.
    */
   call(prompt: string, options: RunOptions = {}): Promise<RunResult> {
-    const sessionId = options.sessionId ?? newSessionId();
+    let sessionId = '';
     return lastValueFrom(
-      this.run$(prompt, sessionId, false).pipe(
+      this.run$(prompt, options.sessionId, false).pipe(
         withAbortSignal(options.signal),
-        filter(isRunEnd),
+        filter((e) => {
+          if (e.type === 'RunStart') sessionId = e.sessionId;
+          return isRunEnd(e);
+        }),
         map(({ type: _type, agentName: _agent, ...end }): RunResult => ({ ...end, sessionId })),
       ),
     );
   }
 
-  private run$(prompt: string, sessionId: string, streaming: boolean): Observable<AgentEvent> {
+  private run$(prompt: string, sessionId: string | undefined, streaming: boolean): Observable<AgentEvent> {
     if (typeof prompt !== 'string' || prompt.trim() === '') {
       return throwError(() => new TypeError(`The prompt must be a non-empty string, got ${JSON.stringify(prompt) ?? String(prompt)}`));
     }
-    const input = { prompt, sessionId, streaming };
+    if (sessionId !== undefined && (typeof sessionId !== 'string' || sessionId === '')) {
+      return throwError(() => new TypeError(`The sessionId must be a non-empty string, got ${JSON.stringify(sessionId) ?? String(sessionId)}`));
+    }
+    // Without a session the run stands alone: a fresh id for its events, nothing stored.
+    const input = { prompt, sessionId: sessionId ?? newSessionId(), ephemeral: sessionId === undefined, streaming };
     return defer(() => {
       // Most agents are resolved already: run the loop directly, with no operator between it
       // and the subscriber (every delta crosses this path). Lazy ones wait for their options.

@@ -2,16 +2,26 @@ import { Observable } from 'rxjs';
 import type { AgentEvent, ToolCallInfo } from '../events/agent-event.js';
 import type { AssistantMessage, ChatMessage } from '../model/chat-message.js';
 import type { ChatRequest, ModelFinish } from '../model/chat-model.js';
-import { estimateTokens } from '../model/estimate-tokens.js';
+import { estimateRequestTokens } from '../model/estimate-tokens.js';
 import type { RunEnv } from './run-env.js';
 import { parseArguments } from './tool-arguments.js';
 
-/** Sent, on the last allowed step only, after the conversation (never stored). */
+/**
+ * Sent on the last allowed step only (never stored), at the end of the leading system
+ * message: a `system` message after the conversation is refused by many chat templates
+ * (Qwen3.5: HTTP 500, Mistral-Nemo: 400), and a trailing `user` message breaks the ones that
+ * insist on alternating turns, while every template accepts a leading system message.
+ */
 export const FINAL_STEP_NOTE =
   'You have reached the step limit of this run: tools are no longer available. ' +
   'Give your final answer now, based on what you have found so far.';
 
-const FINAL_STEP_MESSAGE: ChatMessage = { role: 'system', content: FINAL_STEP_NOTE };
+/** The conversation with the final-step note in its leading system message (added if none). */
+export function withFinalStepNote(messages: readonly ChatMessage[]): ChatMessage[] {
+  const [first, ...rest] = messages;
+  if (first?.role === 'system') return [{ role: 'system', content: `${first.content}\n\n${FINAL_STEP_NOTE}` }, ...rest];
+  return [{ role: 'system', content: FINAL_STEP_NOTE }, ...messages];
+}
 
 /**
  * One reasoning step: sends the conversation to the model and streams `ContextSize`,
@@ -28,16 +38,17 @@ export function reasonStep$(
     const { run, settings } = env;
     const base = { runId: run.runId, agentName: run.agentName, step };
     const lastStep = step >= settings.maxSteps;
+    const withSettings = settings.modelSettings === undefined ? {} : { settings: settings.modelSettings };
     const request: ChatRequest = lastStep
-      ? { messages: [...run.messages, FINAL_STEP_MESSAGE] }
-      : { messages: run.messages.slice(), tools: env.toolSpecs() }; // a snapshot: the run appends to its own list
+      ? { messages: withFinalStepNote(run.messages), ...withSettings }
+      : { messages: run.messages.slice(), tools: env.toolSpecs(), ...withSettings }; // a snapshot: the run appends to its own list
     const started = performance.now();
     out.next({
       type: 'ContextSize',
       runId: run.runId,
       agentName: run.agentName,
       messageCount: request.messages.length,
-      tokenCount: estimateTokens(request.messages),
+      tokenCount: estimateRequestTokens(request),
     });
     out.next({ type: 'ReasonStart', ...base });
     let finish: ModelFinish | undefined;
@@ -63,7 +74,9 @@ export function reasonStep$(
         }));
         onFinish(finish, toolCalls);
         const durationMs = Math.round(performance.now() - started);
-        out.next({ type: 'ReasonEnd', ...base, text: finish.text, toolCalls, durationMs });
+        const reason = finish.finishReason === undefined ? {} : { finishReason: finish.finishReason };
+        const usage = finish.usage === undefined ? {} : { usage: finish.usage };
+        out.next({ type: 'ReasonEnd', ...base, text: finish.text, toolCalls, durationMs, ...reason, ...usage });
         out.complete();
       },
     });

@@ -1,10 +1,10 @@
+import { checkModelSettings } from '../model/model-settings.js';
 import { PermissionPolicy } from '../permission/permission-policy.js';
 import { MemorySessionStore } from '../session/memory-session-store.js';
 import { ApprovalGrants } from './approval-grants.js';
 import type { PerRun, ReActAgentOptions } from './agent-options.js';
 import { resolveWorkspace } from './resolve-workspace.js';
-import type { AgentSettings } from './run-env.js';
-import type { RunSetup } from './run-loop.js';
+import type { AgentSettings, RunSetup } from './run-env.js';
 
 const DEFAULT_MAX_STEPS = 30;
 const DEFAULT_TOOL_TIMEOUT_MS = 10 * 60_000;
@@ -24,6 +24,7 @@ export function resolveAgentOptions(options: ReActAgentOptions): ResolvedAgent {
   const settings: AgentSettings = {
     name: options.name ?? 'main',
     model,
+    modelSettings: options.settings === undefined ? undefined : checkModelSettings(options.settings, 'ReActAgent'),
     maxSteps: positiveInteger(options.maxSteps, DEFAULT_MAX_STEPS, 'maxSteps'),
     sessions: options.sessions ?? new MemorySessionStore(),
     workspace: resolveWorkspace(options.workspace),
@@ -35,7 +36,7 @@ export function resolveAgentOptions(options: ReActAgentOptions): ResolvedAgent {
     background: options.background ?? false,
     rootSessionId: options.rootSessionId,
   };
-  const setup: RunSetup = { instructions: perRun(options.instructions ?? ''), tools: perRun(options.tools ?? []), promptPrefix: options.promptPrefix };
+  const setup: RunSetup = { instructions: perRun(options.instructions ?? ''), tools: perRun(options.tools ?? []), promptPrefix: options.promptPrefix, onRunEnd: options.onRunEnd };
   return { settings, setup };
 }
 

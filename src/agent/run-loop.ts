@@ -1,133 +1,142 @@
-import { Observable, Subscription } from 'rxjs';
+import { concat, concatMap, defer, map, Observable, of } from 'rxjs';
 import type { AgentEvent, ToolCallInfo } from '../events/agent-event.js';
 import type { ChatMessage } from '../model/chat-message.js';
-import type { ModelFinish, ToolSpec } from '../model/chat-model.js';
-import { repairHistory } from '../session/repair-history.js';
-import type { Tool } from '../tools/tool.js';
+import type { ModelFinish } from '../model/chat-model.js';
 import { maybe$ } from './maybe.js';
 import { assistantMessage, reasonStep$ } from './reason-step.js';
-import type { AgentSettings, RunEnv } from './run-env.js';
+import type { AgentSettings, RunEnv, RunInput, RunSetup } from './run-env.js';
+import { loadHistory$, runEnvOf } from './run-start.js';
 import { RunState } from './run-state.js';
+import { Next, type Phase, sequencePhases$ } from './sequence-phases.js';
+import { claimSession } from './session-claims.js';
 import { toolCall$ } from './tool-call.js';
 
-/** What a run needs from its agent besides the settings; resolved when the run starts. */
-export interface RunSetup {
-  readonly instructions: () => string | Promise<string>;
-  readonly tools: () => readonly Tool[] | Promise<readonly Tool[]>;
-  /** Text to put in front of the prompt, asked for just before the prompt is saved. */
-  readonly promptPrefix: ((sessionId: string) => string) | undefined;
-}
-
-/** One run's input. */
-export interface RunInput {
-  readonly prompt: string;
-  readonly sessionId: string;
-  /** True under `stream()`: deltas are emitted and tools may forward events. */
-  readonly streaming: boolean;
-}
+type Item = AgentEvent | Next<AgentEvent>;
 
 /**
  * One run of the ReAct loop as a cold stream: `RunStart`, then steps of reasoning and
  * action until the model answers without tool calls (or the step limit), then exactly one
  * `RunEnd` and completion. Failures of the model or the session store end the run with an
- * abnormal `RunEnd`. Unsubscribing stops whatever phase is running (the model request, the
- * tool) and emits nothing more. The phases are subscribed one after another, so a run whose
- * parts answer synchronously runs synchronously.
+ * abnormal `RunEnd`; a session that another run is using fails it with `SessionBusyError`
+ * before it starts. Unsubscribing stops whatever phase is running (the model request, the
+ * tool) and emits nothing more.
+ *
+ * Each part (the start, every step, every tool call) is a phase of
+ * {@link sequencePhases$}: stack-safe however many steps and calls answer synchronously,
+ * and still synchronous when they all do.
  */
 export function runLoop$(settings: AgentSettings, setup: RunSetup, input: RunInput): Observable<AgentEvent> {
   return new Observable<AgentEvent>((out) => {
     const run = new RunState(settings.name, input.sessionId);
-    const phases = new Subscription();
-    const end = (error?: string): void => {
-      out.next(run.end(error));
-      out.complete();
-    };
-    const fail = (e: unknown): void => end(e instanceof Error ? e.message : String(e));
-    /** Forwards a phase's events, then continues. */
-    const events = (source$: Observable<AgentEvent>, then: () => void): void => {
-      phases.add(source$.subscribe({ next: (e) => out.next(e), error: fail, complete: then }));
-    };
-    /** Waits for a phase's value, then continues with it. */
-    const value = <T>(source$: Observable<T>, then: (v: T) => void): void => {
-      phases.add(source$.subscribe({ next: then, error: fail }));
-    };
-    const persist = (messages: readonly ChatMessage[], then: () => void): void =>
-      value(maybe$(() => settings.sessions.append(input.sessionId, messages)), then);
+    if (!input.ephemeral) out.add(claimSession(settings.sessions, input.sessionId, run.runId));
+    if (setup.onRunEnd) out.add(() => setup.onRunEnd!(input.sessionId, input.ephemeral));
+    const recover = (e: unknown): AgentEvent => run.end(e instanceof Error ? e.message : String(e));
+    sequencePhases$<AgentEvent>(() => start$(settings, setup, input, run), recover).subscribe(out);
+  });
+}
 
-    const step = (env: RunEnv, n: number): void => {
-      run.steps = n;
-      let finish: ModelFinish | undefined;
-      let calls: readonly ToolCallInfo[] = [];
-      const reason$ = reasonStep$(env, n, (f, c) => ((finish = f), (calls = c)));
-      events(reason$, () => {
-        const answer = finish!;
-        const lastStep = n >= settings.maxSteps;
-        run.text = answer.text;
-        run.addUsage(answer.usage);
-        const message = assistantMessage(answer, !lastStep);
-        run.messages.push(message);
-        persist([message], () => {
-          if (calls.length === 0) return end();
-          if (lastStep) {
-            const names = calls.map((c) => c.name).join(', ');
-            return end(`the agent reached its step limit (maxSteps ${settings.maxSteps}) and still asked for tools (${names}) instead of answering`);
-          }
-          act(env, n, answer, calls, () => step(env, n + 1));
-        });
-      });
-    };
-
-    const act = (env: RunEnv, n: number, answer: ModelFinish, calls: readonly ToolCallInfo[], then: () => void): void => {
-      const base = { runId: run.runId, agentName: run.agentName, step: n };
-      out.next({ type: 'ActionStart', ...base, toolCalls: calls });
-      let i = 0;
-      const next = (): void => {
-        const call = answer.toolCalls[i++];
-        if (!call) {
-          out.next({ type: 'ActionEnd', ...base });
-          return then();
-        }
-        let text = '';
-        events(
-          toolCall$(env, n, call, (t) => (text = t)),
-          () => {
-            const message: ChatMessage = { role: 'tool', tool_call_id: call.id, content: text };
-            run.messages.push(message);
-            persist([message], next);
-          },
-        );
-      };
-      next();
-    };
-
-    out.next({ type: 'RunStart', runId: run.runId, agentName: run.agentName, sessionId: input.sessionId, prompt: input.prompt });
-    // Three lookups in turn (not Promise.all) so that synchronous ones stay synchronous.
-    value(maybe$(setup.instructions), (instructions) =>
-      value(maybe$(setup.tools), (tools) =>
-        value(maybe$(() => settings.sessions.load(input.sessionId)), (history) => {
+/** `RunStart`, then the setup: instructions, tools, history and the saved prompt. */
+function start$(settings: AgentSettings, setup: RunSetup, input: RunInput, run: RunState): Observable<Item> {
+  const runStart: AgentEvent = { type: 'RunStart', runId: run.runId, agentName: run.agentName, sessionId: input.sessionId, prompt: input.prompt };
+  // Three lookups in turn (not Promise.all), so that synchronous ones stay synchronous.
+  const setup$ = maybe$(setup.instructions).pipe(
+    concatMap((instructions) => maybe$(setup.tools).pipe(map((tools) => ({ instructions, tools })))),
+    concatMap(({ instructions, tools }) =>
+      loadHistory$(settings, input, run).pipe(
+        concatMap(({ history, warnings }) => {
           // Asked for here, synchronously before the save: nothing between can stop the run.
           const prefix = setup.promptPrefix?.(input.sessionId);
           const user: ChatMessage = { role: 'user', content: prefix ? `${prefix}\n\n${input.prompt}` : input.prompt };
           const system: ChatMessage[] = instructions ? [{ role: 'system', content: instructions }] : [];
-          run.messages = [...system, ...repairHistory(history), user];
-          const env = createEnv(settings, run, input, tools);
-          persist([user], () => step(env, 1));
+          run.messages = [...system, ...history, user];
+          const loop = new Loop(runEnvOf(settings, run, input, tools), input);
+          return concat(of(...warnings), persist$(settings, input, [user], () => new Next(loop.step(1))));
         }),
       ),
-    );
-    return phases;
-  });
+    ),
+  );
+  return concat(of(runStart), setup$);
 }
 
-function createEnv(settings: AgentSettings, run: RunState, input: RunInput, tools: readonly Tool[]): RunEnv {
-  const byName = new Map<string, Tool>();
-  for (const t of tools) byName.set(t.name, t);
-  return {
-    settings,
-    run,
-    streaming: input.streaming,
-    rootSessionId: settings.rootSessionId ?? input.sessionId,
-    tools: byName,
-    toolSpecs: () => tools.map((t): ToolSpec => ({ name: t.name, description: t.description, parameters: t.parameters })),
-  };
+/** Saves messages (unless the run is ephemeral), then emits `then()`. */
+function persist$<T>(settings: AgentSettings, input: RunInput, messages: readonly ChatMessage[], then: () => T): Observable<T> {
+  if (input.ephemeral) return defer(() => of(then()));
+  return maybe$(() => settings.sessions.append(input.sessionId, messages)).pipe(map(then));
+}
+
+/** The steps and tool calls of one run, each a phase. */
+class Loop {
+  constructor(
+    private readonly env: RunEnv,
+    private readonly input: RunInput,
+  ) {}
+
+  /** Step `n`: the model's turn, its message saved, then the tool calls, or the end. */
+  step(n: number): Phase<AgentEvent> {
+    return () => {
+      const { run, settings } = this.env;
+      run.steps = n;
+      let finish: ModelFinish | undefined;
+      let calls: readonly ToolCallInfo[] = [];
+      const reason$ = reasonStep$(this.env, n, (f, c) => ((finish = f), (calls = c)));
+      return concat(
+        reason$,
+        defer(() => {
+          const answer = finish!;
+          const lastStep = n >= settings.maxSteps;
+          run.text = answer.text;
+          run.addUsage(answer.usage);
+          const message = assistantMessage(answer, !lastStep);
+          run.messages.push(message);
+          return persist$(settings, this.input, [message], () => this.afterReason(n, answer, calls)).pipe(concatMap((items) => items));
+        }),
+      );
+    };
+  }
+
+  /** What follows a saved answer: the end, or `ActionStart` and the first tool call. */
+  private afterReason(n: number, answer: ModelFinish, calls: readonly ToolCallInfo[]): Item[] {
+    const { run, settings } = this.env;
+    if (calls.length === 0) return [run.end(cutAnswer(settings.model.id, answer))];
+    if (n >= settings.maxSteps) {
+      const names = calls.map((c) => c.name).join(', ');
+      return [run.end(`the agent reached its step limit (maxSteps ${settings.maxSteps}) and still asked for tools (${names}) instead of answering`)];
+    }
+    return [{ type: 'ActionStart', runId: run.runId, agentName: run.agentName, step: n, toolCalls: calls }, new Next(this.call(n, answer, 0))];
+  }
+
+  /** Tool call `i` of step `n`, its result saved; after the last, `ActionEnd` and the next step. */
+  private call(n: number, answer: ModelFinish, i: number): Phase<AgentEvent> {
+    return () => {
+      const { run, settings } = this.env;
+      const call = answer.toolCalls[i];
+      if (!call) {
+        const actionEnd: Item = { type: 'ActionEnd', runId: run.runId, agentName: run.agentName, step: n };
+        return of(actionEnd, new Next(this.step(n + 1)));
+      }
+      let text = '';
+      return concat(
+        toolCall$(this.env, n, call, (t) => (text = t)),
+        defer(() => {
+          const message: ChatMessage = { role: 'tool', tool_call_id: call.id, content: text };
+          run.messages.push(message);
+          return persist$(settings, this.input, [message], () => new Next(this.call(n, answer, i + 1)));
+        }),
+      );
+    };
+  }
+}
+
+/**
+ * Why a final answer cannot count as one, or undefined when it can: a reply cut at the
+ * model's token limit (or withheld by a filter) is never a normal end, even when it has
+ * text (a reasoning model that ran out of tokens while thinking has none).
+ */
+function cutAnswer(model: string, answer: ModelFinish): string | undefined {
+  if (answer.finishReason === 'length') {
+    const what = answer.text === '' ? 'before it wrote any answer' : 'in the middle of its answer';
+    return `model "${model}" stopped at its token limit (finish_reason "length") ${what}; raise its maxTokens or ask for less`;
+  }
+  if (answer.finishReason === 'content_filter') return `model "${model}" withheld its answer (finish_reason "content_filter")`;
+  return undefined;
 }

@@ -5,6 +5,7 @@ import type { Tool, ToolContext, ToolResult } from '../tools/tool.js';
 import type { RunEnv } from './run-env.js';
 import { checkArguments, parseArguments } from './tool-arguments.js';
 import { gate$ } from './tool-gate.js';
+import { toolEmitter } from './tool-emitter.js';
 
 /**
  * Runs one tool call as a stream: `ToolCallStart`, any approval events, whatever the tool
@@ -17,7 +18,7 @@ export function toolCall$(env: RunEnv, step: number, call: ModelToolCall, onResu
   return new Observable<AgentEvent>((out) => {
     const { run } = env;
     const started = performance.now();
-    const abort = new AbortController();
+    let ranToEnd = false;
     const parsed = parseArguments(call.arguments);
     const base = { runId: run.runId, agentName: run.agentName, step, callId: call.id, toolName: call.name };
     out.next({ type: 'ToolCallStart', ...base, args: parsed.value });
@@ -46,22 +47,31 @@ export function toolCall$(env: RunEnv, step: number, call: ModelToolCall, onResu
       return;
     }
     const args = parsed.value as Record<string, unknown>;
-    const emit = (event: AgentEvent): void => {
-      if (env.streaming && !out.closed) out.next(event);
-    };
+    const abort = new AbortController();
+    const emit = toolEmitter(env, call.name, out);
     const context = toolContext(env, step, call.id, abort.signal, emit);
-    const subscription = gate$(env, { tool, args, callId: call.id, signal: abort.signal, emit: (e) => out.next(e) })
+    // Deferred: a custom tool's `subject` or `paths` may throw, which fails this call only.
+    const subscription = defer(() => gate$(env, { tool, args, callId: call.id, signal: abort.signal, emit: (e) => out.next(e) }))
       .pipe(switchMap((verdict) => (verdict.allowed ? execute$(tool, args, context, tool.timeoutMs ?? env.settings.toolTimeoutMs) : of(verdict))))
       .subscribe({
-        next: finish,
+        next: (result) => {
+          ranToEnd = true;
+          finish(result);
+        },
         error: (e: unknown) => finish(failed(`The ${call.name} tool failed: ${(e as Error)?.message ?? String(e)}`)),
       });
     return () => {
       subscription.unsubscribe();
-      abort.abort();
+      // The signal's scope is the call: aborted when it is over, so nothing a tool tied to it
+      // outlives the call. A call that ran to its end gets a shared reason: the default one
+      // is a new DOMException, which costs more than a quick tool itself.
+      abort.abort(ranToEnd ? CALL_ENDED : undefined);
     };
   });
 }
+
+/** The abort reason of a call that ran to its end (the signal is released, nothing failed). */
+const CALL_ENDED = Object.freeze(new Error('the tool call has ended'));
 
 function execute$(tool: Tool, args: Record<string, unknown>, context: ToolContext, timeoutMs: number): Observable<ToolResult> {
   const result$ = defer(() => {
@@ -71,7 +81,11 @@ function execute$(tool: Tool, args: Record<string, unknown>, context: ToolContex
   }).pipe(
     takeLast(1),
     defaultIfEmpty(''),
-    map((value) => (typeof value === 'string' ? { text: value } : value)),
+    map((value: unknown): ToolResult => {
+      if (typeof value === 'string') return { text: value };
+      if (isResult(value) && (value.error === undefined || typeof value.error === 'string')) return value;
+      throw new Error(`it returned ${describeValue(value)} instead of text or { text, error? }`);
+    }),
   );
   // An unbounded tool gets no timer at all (Node would fire an Infinity timer after 1 ms).
   if (!Number.isFinite(timeoutMs)) return result$;
@@ -81,6 +95,12 @@ function execute$(tool: Tool, args: Record<string, unknown>, context: ToolContex
       with: () => throwError(() => new Error(`it did not finish within ${timeoutMs} ms and was stopped`)),
     }),
   );
+}
+
+function describeValue(value: unknown): string {
+  if (value === null || value === undefined) return String(value);
+  if (typeof value === 'object') return Array.isArray(value) ? 'a list' : 'an object without a string `text`';
+  return `a ${typeof value}`;
 }
 
 function isResult(value: unknown): value is ToolResult {
@@ -107,5 +127,14 @@ function toolContext(env: RunEnv, step: number, callId: string, signal: AbortSig
     streaming: env.streaming,
     emit,
     addMetrics: (m) => run.addMetrics(m),
+    // Searches judge every file they would read or list by the rules that judged the call,
+    // so a path rule cannot be dodged by searching the folder above it.
+    judgePath: (toolName, path) => {
+      const { permissions, grants } = settings;
+      const outside = /^(?:[a-zA-Z]:)?[\\/]/.test(path); // inside paths come relative
+      if (outside && !permissions.allowsOutsideWorkspace(toolName, path)) return 'deny';
+      const { action } = permissions.evaluate(toolName, path);
+      return action === 'ask' && grants.has(env.rootSessionId, toolName, path) ? 'allow' : action;
+    },
   };
 }

@@ -20,6 +20,7 @@ Options:
   --demo              use the built-in scripted model (offline, no API key needed)
   --model M           model id (default: $RXHARNESS_MODEL)
   --base-url URL      OpenAI-compatible server (default: $OPENAI_BASE_URL, then OpenAI)
+  --api-key K         the server's key (default: $OPENAI_API_KEY; a --base-url server may need none)
   --workspace DIR     folder the tools work in (default: the current folder)
   --max-tasks N       subagents of one multitask running at once (default 5; 0 = no limit)
   --max-steps N       ReAct steps per run (default 30)
@@ -29,7 +30,8 @@ Options:
   -h, --help          show this help
 
 Environment: OPENAI_API_KEY, OPENAI_BASE_URL, RXHARNESS_MODEL.
-Exit codes: 0 the run ended normally, 1 it ended abnormally or failed, 2 bad usage, 130 cancelled.
+Exit codes: 0 the run ended normally, 1 it ended abnormally or failed, 2 bad usage, 130 cancelled,
+141 the output was closed before the run ended (e.g. | head), which stops the run.
 `;
 
 /** `rxharness agents --help`. */

@@ -7,7 +7,8 @@ import { runCommand } from './run-command.js';
 
 /**
  * The `rxharness` command line. Resolves the exit code: 0 success, 1 an abnormal or failed
- * run, 2 bad usage (with a message on stderr), 130 cancelled with Ctrl+C.
+ * run, 2 bad usage (with a message on stderr), 130 cancelled with Ctrl+C, 141 stdout closed
+ * before the run ended (`| head`: the run is stopped, quietly).
  *
  * @example
  * ```ts

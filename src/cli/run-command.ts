@@ -1,24 +1,23 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { type Observable, tap } from 'rxjs';
 import { liveTree } from '../adapters/terminal-tree/index.js';
-import { toNdjson } from '../adapters/ndjson.js';
 import { createDemoModel } from '../demo/demo-model.js';
 import { HarnessEngine } from '../engine/harness-engine.js';
 import type { HarnessEngineOptions } from '../engine/engine-options.js';
-import type { AgentEvent } from '../events/agent-event.js';
 import type { ChatModel } from '../model/chat-model.js';
 import { OpenAIChatModel } from '../model/openai-chat-model.js';
 import type { CliIO } from './cli-io.js';
 import { CliUsageError } from './cli-usage-error.js';
 import { RUN_HELP } from './help-text.js';
 import { integerFlag } from './integer-flag.js';
+import { presentRun, type PresentedRun } from './present-run.js';
 import { terminalApproval } from './terminal-approval.js';
 
 const OPTIONS = {
   demo: { type: 'boolean' },
   model: { type: 'string' },
   'base-url': { type: 'string' },
+  'api-key': { type: 'string' },
   workspace: { type: 'string' },
   'max-tasks': { type: 'string' },
   'max-steps': { type: 'string' },
@@ -42,7 +41,7 @@ export async function runCommand(argv: readonly string[], io: CliIO): Promise<nu
   else if (prompt.startsWith('@')) throw new CliUsageError('"@agent" needs a prompt after it, e.g. @explore "find the tests"');
 
   const engine = newEngine({
-    model: values.demo ? createDemoModel(demoSpeed(io)) : openaiModel(values.model, values['base-url'], io),
+    model: values.demo ? createDemoModel(demoSpeed(io)) : openaiModel(values.model, values['base-url'], values['api-key'], io),
     workspace: resolve(io.cwd, values.workspace ?? '.'),
     // the CLI's environment decides whose ~/.rxharness/agents is read, as in `agents`
     ...(io.env.HOME ? { homeDir: io.env.HOME } : {}),
@@ -50,7 +49,8 @@ export async function runCommand(argv: readonly string[], io: CliIO): Promise<nu
     ...(values['max-steps'] !== undefined ? { maxSteps: integerFlag('--max-steps', values['max-steps'], 1) } : {}),
     ...approval(values.yes ?? false, io),
   });
-  let stopInterrupts = (): void => undefined;
+  let shown: PresentedRun | undefined;
+  let code: number;
   try {
     if (agentName && !(await engine.agents.get(agentName))) {
       const names = (await engine.agents.list()).map((a) => a.name).join(', ');
@@ -58,44 +58,15 @@ export async function runCommand(argv: readonly string[], io: CliIO): Promise<nu
     }
     const events$ = agentName ? engine.agent(agentName).stream(prompt) : engine.stream(prompt);
     const shown$ = values.json ? events$ : liveTree(events$, { output: io.stdout });
-    const shown = present(shown$, values.json ?? false, io);
-    stopInterrupts = shown.stopInterrupts;
-    return await shown.code;
+    shown = presentRun(shown$, values.json ?? false, io);
+    code = await shown.code;
   } finally {
     await engine.close();
-    stopInterrupts();
+    shown?.stop();
   }
-}
-
-/**
- * Subscribes, writes NDJSON when asked, and settles with the exit code (130 on Ctrl+C).
- * The caller removes the Ctrl+C listener once the engine is closed, not at the first press:
- * a library that re-raises SIGINT when it finds no other listener (log-update's cursor
- * restore does, on a terminal) would otherwise kill the process before the cleanup ran.
- */
-function present(events$: Observable<AgentEvent>, json: boolean, io: CliIO): { code: Promise<number>; stopInterrupts: () => void } {
-  let stopInterrupts = (): void => undefined;
-  const code = new Promise<number>((done) => {
-    let exitCode = 1; // stays 1 if the stream ends without the run's own RunEnd
-    const tracked$ = events$.pipe(tap((e) => e.type === 'RunEnd' && (exitCode = e.abnormal ? 1 : 0)));
-    const out$: Observable<unknown> = json ? tracked$.pipe(toNdjson(), tap((line) => io.stdout.write(line))) : tracked$;
-    let interrupted = false;
-    stopInterrupts = io.onInterrupt(() => {
-      if (interrupted) return;
-      interrupted = true;
-      subscription.unsubscribe(); // aborts the model requests and every task
-      io.stderr.write('\nCancelled.\n');
-      done(130);
-    });
-    const subscription = out$.subscribe({
-      error: (e: unknown) => {
-        io.stderr.write(`rxharness: ${e instanceof Error ? e.message : String(e)}\n`);
-        done(1);
-      },
-      complete: () => done(exitCode),
-    });
-  });
-  return { code, stopInterrupts };
+  // The run may have ended before the failure of its last write surfaced: the output is
+  // still incomplete, so the output's code wins.
+  return shown.outputFailure() ?? code;
 }
 
 /** `--yes` approves everything; otherwise a terminal asks the human; otherwise asks are rejected. */
@@ -105,12 +76,14 @@ function approval(yes: boolean, io: CliIO): Pick<HarnessEngineOptions, 'approve'
   return input?.isTTY === true ? { approve: terminalApproval({ input, output: io.stderr }) } : {};
 }
 
-function openaiModel(model: string | undefined, baseURL: string | undefined, io: CliIO): ChatModel {
+function openaiModel(model: string | undefined, baseURLFlag: string | undefined, apiKeyFlag: string | undefined, io: CliIO): ChatModel {
   const id = model ?? io.env.RXHARNESS_MODEL;
   if (!id) throw new CliUsageError('no model: pass --model M or set RXHARNESS_MODEL (or use --demo to run offline)');
-  const apiKey = io.env.OPENAI_API_KEY;
-  if (!apiKey) throw new CliUsageError('no API key: set OPENAI_API_KEY (any value for a local server), or use --demo');
-  return new OpenAIChatModel({ model: id, baseURL: baseURL ?? io.env.OPENAI_BASE_URL, apiKey });
+  const baseURL = baseURLFlag ?? io.env.OPENAI_BASE_URL;
+  const apiKey = apiKeyFlag ?? io.env.OPENAI_API_KEY;
+  // A local server (a base URL) needs no key; OpenAI's own API does.
+  if (!apiKey && !baseURL) throw new CliUsageError('no API key: pass --api-key K or set OPENAI_API_KEY (a local server needs none: pass --base-url), or use --demo');
+  return new OpenAIChatModel({ model: id, ...(baseURL ? { baseURL } : {}), ...(apiKey ? { apiKey } : {}) });
 }
 
 /** `RXHARNESS_DEMO_DELAY_MS` slows or speeds the demo's streaming (tests set it to 0). */

@@ -1,5 +1,5 @@
 import { createInterface } from 'node:readline/promises';
-import { oneLine } from '../adapters/terminal-tree/text-line.js';
+import { markInvisible, visibleLines } from '../adapters/visible-text.js';
 import type { JsonValue } from '../events/json.js';
 import type { ApprovalDecision, ApprovalHandler, ApprovalRequest } from '../permission/approval.js';
 
@@ -56,10 +56,17 @@ const PROMPT = '[y]es / [a]lways / [n]o, or say what to do instead: ';
 const INPUT_CLOSED = 'the terminal input closed before an answer';
 const CANCELLED: ApprovalDecision = { decision: 'reject', comment: 'the run was cancelled' };
 
-/** What is asked: who, which tool, its full main argument (a human must see all of it), and why. */
+/**
+ * What is asked: who, which tool, its full main argument and why. A human must see all of
+ * what will run as it will run: each line of the argument on its own line, and every
+ * invisible or direction-changing character marked (`<U+202E>`).
+ */
 export function question(request: ApprovalRequest): string {
   const who = request.taskId ? `${request.agentName} (task ${request.taskId})` : request.agentName;
-  return `\n? ${who} wants to run ${request.toolName}\n  ${oneLine(mainArgument(request))}\n  (${oneLine(request.reason)})\n`;
+  const lines = visibleLines(mainArgument(request));
+  const count = lines.length > 1 ? ` (${lines.length} lines):` : '';
+  const shown = lines.map((line) => `  ${line}\n`).join('');
+  return `\n? ${markInvisible(who)} wants to run ${markInvisible(request.toolName)}${count}\n${shown}  (${markInvisible(request.reason)})\n`;
 }
 
 function mainArgument({ args }: ApprovalRequest): string {

@@ -12,6 +12,8 @@ export interface HarnessEngineOptions {
   readonly workspace?: string;
   /** Children of one `multitask` running at once (a p-limit pool per call); 0 = no limit. Default 5. */
   readonly multitaskMaxTasks?: number;
+  /** The most tasks one `multitask` call may hold (the schema the model sees says so). Default 200. */
+  readonly multitaskMaxItems?: number;
   /** ReAct steps per run (a definition may set its own). Default 30. */
   readonly maxSteps?: number;
   /** Delegation depth: 1 (default) = children cannot delegate; 0 = no delegation at all. */
@@ -43,12 +45,18 @@ export interface HarnessEngineOptions {
   readonly toolTimeoutMs?: number;
   /** The home folder whose `.rxharness/agents/` is scanned; default `os.homedir()`. */
   readonly homeDir?: string;
+  /**
+   * Let definitions from the workspace's `.rxharness/agents/` loosen their agent like any
+   * other definition. Default false: a cloned repository is untrusted, so their `allow`
+   * rules are ignored (with a diagnostic) and their rules only narrow.
+   */
+  readonly trustWorkspaceAgents?: boolean;
 }
 
 const KNOWN: ReadonlySet<string> = new Set([
-  'model', 'workspace', 'multitaskMaxTasks', 'maxSteps', 'maxDepth', 'agentDirs', 'subagentEnabled',
+  'model', 'workspace', 'multitaskMaxTasks', 'multitaskMaxItems', 'maxSteps', 'maxDepth', 'agentDirs', 'subagentEnabled',
   'permissionRules', 'approve', 'models', 'sessions', 'instructions', 'tools', 'disabledTools',
-  'maxResultChars', 'toolTimeoutMs', 'homeDir',
+  'maxResultChars', 'toolTimeoutMs', 'homeDir', 'trustWorkspaceAgents',
 ]);
 
 /** Rejects unknown options and values of the wrong kind with a message naming the option. */
@@ -63,6 +71,7 @@ export function checkEngineOptions(options: HarnessEngineOptions): void {
     throw new TypeError('HarnessEngine: `model` must be a ChatModel, e.g. new OpenAIChatModel({ model: "gpt-4o-mini" })');
   }
   integer(o, 'multitaskMaxTasks', 0);
+  integer(o, 'multitaskMaxItems', 1);
   integer(o, 'maxSteps', 1);
   integer(o, 'maxDepth', 0);
   integer(o, 'maxResultChars', 1);
@@ -71,6 +80,7 @@ export function checkEngineOptions(options: HarnessEngineOptions): void {
   kind(o, 'instructions', 'string');
   kind(o, 'homeDir', 'string');
   kind(o, 'subagentEnabled', 'boolean');
+  kind(o, 'trustWorkspaceAgents', 'boolean');
   kind(o, 'approve', 'function');
   for (const key of ['agentDirs', 'disabledTools', 'tools', 'permissionRules']) {
     if (o[key] !== undefined && !Array.isArray(o[key])) throw new TypeError(`HarnessEngine: \`${key}\` must be an array`);

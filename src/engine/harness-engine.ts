@@ -7,12 +7,14 @@ import type { AgentEvent } from '../events/agent-event.js';
 import { parsePermissionRules } from '../permission/parse-permission-rules.js';
 import { PermissionPolicy } from '../permission/permission-policy.js';
 import { MemorySessionStore } from '../session/memory-session-store.js';
+import type { SessionStore } from '../session/session-store.js';
 import { standardAgentDirs } from '../subagent/agent-dirs.js';
 import { AgentManager } from '../subagent/agent-manager.js';
 import { DELEGATION_TOOL_NAMES } from '../subagent/delegation-tool-names.js';
 import { MAIN_AGENT_PROMPT } from '../talent/delegation-prompts.js';
 import type { AgentSpec } from '../talent/delegation-types.js';
 import { Delegator } from '../talent/delegator.js';
+import { DEFAULT_MULTITASK_MAX_ITEMS } from '../talent/task-schemas.js';
 import { TaskTracker } from '../talent/task-tracker.js';
 import { backgroundResults } from './background-results.js';
 import { createBuiltinTools } from '../tools/builtin/index.js';
@@ -37,9 +39,15 @@ export class HarnessEngine {
   readonly tasks: TaskTracker;
   /** The workspace, absolute with symlinks resolved. */
   readonly workspace: string;
+  /**
+   * Where conversations and task sessions live (the `sessions` option, or an in-memory store
+   * keeping the 10,000 most recently used). Delete a conversation with `sessions.delete?.(id)`.
+   */
+  readonly sessions: SessionStore;
   private readonly delegator: Delegator;
   private readonly mainSpec: AgentSpec;
   private readonly main: ReActAgent;
+  private readonly onRunEnd: (sessionId: string, ephemeral: boolean) => void;
   private closed = false;
 
   /** Checks every option now: an unknown or invalid one throws an error naming it. */
@@ -54,19 +62,23 @@ export class HarnessEngine {
     this.agents = new AgentManager({
       dirs: standardAgentDirs({ workspace: this.workspace, agentDirs: options.agentDirs, home: options.homeDir }),
       knownTools: [...toolbox.keys(), ...DELEGATION_TOOL_NAMES],
+      trustWorkspaceAgents: options.trustWorkspaceAgents,
     });
     this.tasks = new TaskTracker();
+    this.sessions = options.sessions ?? new MemorySessionStore();
+    const grants = new ApprovalGrants();
     this.delegator = new Delegator({
       agents: this.agents,
       toolbox,
       models: options.models ?? {},
-      sessions: options.sessions ?? new MemorySessionStore(),
+      sessions: this.sessions,
       workspace: this.workspace,
       approve: options.approve,
-      grants: new ApprovalGrants(),
+      grants,
       toolTimeoutMs: options.toolTimeoutMs,
       maxDepth: options.maxDepth ?? 1,
       poolSize: options.multitaskMaxTasks ?? 5,
+      maxItems: options.multitaskMaxItems ?? DEFAULT_MULTITASK_MAX_ITEMS,
       maxResultChars: options.maxResultChars ?? 12_000,
       disabledTools: disabled,
       tracker: this.tasks,
@@ -84,9 +96,15 @@ export class HarnessEngine {
     // Background results go in front of the main agent's next prompt of their conversation.
     const promptPrefix = (sessionId: string): string => {
       const finished = this.tasks.takeUndelivered(sessionId);
-      return finished.length ? backgroundResults(finished) : '';
+      return finished.length ? backgroundResults(finished, options.maxResultChars ?? 12_000) : '';
     };
-    this.main = new ReActAgent({ ...this.delegator.agentOptions(this.mainSpec), promptPrefix });
+    // A run without a sessionId is over for good when it ends: forget what it left behind.
+    this.onRunEnd = (sessionId: string, ephemeral: boolean): void => {
+      if (!ephemeral) return;
+      grants.clear(sessionId);
+      this.tasks.forgetSession(sessionId);
+    };
+    this.main = new ReActAgent({ ...this.delegator.agentOptions(this.mainSpec), promptPrefix, onRunEnd: this.onRunEnd });
   }
 
   /**
@@ -118,7 +136,7 @@ export class HarnessEngine {
       name,
       load: async () => {
         const definition = await this.delegator.usableDefinition(name);
-        return this.delegator.agentOptions(this.delegator.childSpec(this.mainSpec, definition, {}));
+        return { ...this.delegator.agentOptions(this.delegator.childSpec(this.mainSpec, definition, {})), onRunEnd: this.onRunEnd };
       },
     });
   }

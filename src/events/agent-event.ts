@@ -50,12 +50,16 @@ export interface RunStartEvent extends EventBase {
   readonly prompt: string;
 }
 
-/** The size of the context about to be sent to the model (tokens are an estimate). */
+/**
+ * The size of the request about to be sent to the model. `tokenCount` is an estimate (four
+ * characters a token) of everything sent: the messages and the tool schemas; the server's
+ * own count arrives afterwards as the step's `ReasonEnd.usage.promptTokens`.
+ */
 export interface ContextSizeEvent extends EventBase {
   readonly type: 'ContextSize';
   /** How many messages the request sends: system prompt, history, prompt and this run's turns. */
   readonly messageCount: number;
-  /** A rough token count of those messages, for watching the context grow; not the billed usage. */
+  /** A rough token count of the messages and tool schemas, for watching the context grow; not the billed usage. */
   readonly tokenCount: number;
 }
 
@@ -88,6 +92,26 @@ export interface ReasonEndEvent extends EventBase {
   readonly toolCalls: readonly ToolCallInfo[];
   /** Time from sending the request to the end of the response, in milliseconds. */
   readonly durationMs: number;
+  /**
+   * Why the model stopped, as the server said: `stop`, `tool_calls`, `length` (cut at its
+   * token limit), `content_filter`, or another server's word. Absent when it gave none.
+   */
+  readonly finishReason?: string;
+  /**
+   * The step's token usage as the server counted it, when it reported any:
+   * `usage.promptTokens` is the real size of what `ContextSize.tokenCount` estimated.
+   */
+  readonly usage?: StepUsage;
+}
+
+/** One model request's token usage, as the server reported it. */
+export interface StepUsage {
+  /** Tokens of the request (the prompt: messages and tool schemas). */
+  readonly promptTokens: number;
+  /** Tokens the model generated. */
+  readonly completionTokens: number;
+  /** The two together, as the server reported it. */
+  readonly totalTokens: number;
 }
 
 /** The tool calls of a step are about to run (one after another). */
@@ -194,6 +218,31 @@ export interface RunEndEvent extends EventBase {
 }
 
 /**
+ * A delegated child run was cancelled (`cancelTask`, or a background task stopped by
+ * `engine.close()`). It only ever arrives wrapped in a `TaskWrap`: it is the last event of
+ * that task, so a consumer can close the task's row on it. A run's own stream never carries
+ * it (an unsubscribed run emits nothing more).
+ */
+export interface RunCancelledEvent extends EventBase {
+  readonly type: 'RunCancelled';
+  /** Why the run stopped, meant for a human. */
+  readonly reason: string;
+}
+
+/**
+ * Something went wrong that the run could survive and wants someone to know: a session
+ * store returned malformed messages (skipped), a tool tried to emit an event it may not
+ * (dropped). The run goes on.
+ */
+export interface WarningEvent extends EventBase {
+  readonly type: 'Warning';
+  /** A stable, machine-readable kind, e.g. `session-entry-skipped`, `event-refused`. */
+  readonly code: string;
+  /** What happened and what was done about it, meant for a human. */
+  readonly message: string;
+}
+
+/**
  * A child run's event, carried in its parent's stream. `runId` and `agentName` are the
  * child's; `parentRunId` is the run that called `task` or `multitask`.
  */
@@ -230,6 +279,8 @@ export type AgentEvent =
   | HITLPendingEvent
   | HITLDecidedEvent
   | RunEndEvent
+  | RunCancelledEvent
+  | WarningEvent
   | TaskWrapEvent;
 
 /** The `type` of each event. */
@@ -247,6 +298,8 @@ export type AgentEventType =
   | 'HITLPending'
   | 'HITLDecided'
   | 'RunEnd'
+  | 'RunCancelled'
+  | 'Warning'
   | 'TaskWrap';
 
 /** The event interface for a given `type`, e.g. `EventOfType<'RunEnd'>` is `RunEndEvent`. */

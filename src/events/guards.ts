@@ -3,7 +3,7 @@ import type { AgentEvent, AgentEventType, EventOfType, RunEndEvent, TaskWrapEven
 const EVENT_TYPES: ReadonlySet<string> = new Set<AgentEventType>([
   'RunStart', 'ContextSize', 'ReasonStart', 'ReasonDelta', 'ReasonEnd', 'ActionStart',
   'ToolCallStart', 'ToolCallEnd', 'ActionEnd', 'Plan', 'HITLPending', 'HITLDecided',
-  'RunEnd', 'TaskWrap',
+  'RunEnd', 'RunCancelled', 'Warning', 'TaskWrap',
 ]);
 
 /**
@@ -56,9 +56,13 @@ export function isRunEnd(event: AgentEvent): event is RunEndEvent {
  * ```
  */
 export function isAgentEvent(value: unknown): value is AgentEvent {
-  if (typeof value !== 'object' || value === null) return false;
-  const v = value as Record<string, unknown>;
-  if (typeof v.type !== 'string' || !EVENT_TYPES.has(v.type)) return false;
-  if (typeof v.runId !== 'string' || typeof v.agentName !== 'string') return false;
-  return v.type !== 'TaskWrap' || isAgentEvent(v.event);
+  // A loop, not recursion: a value nested 50,000 TaskWraps deep must not overflow the stack.
+  for (let current = value; ; ) {
+    if (typeof current !== 'object' || current === null) return false;
+    const v = current as Record<string, unknown>;
+    if (typeof v.type !== 'string' || !EVENT_TYPES.has(v.type)) return false;
+    if (typeof v.runId !== 'string' || typeof v.agentName !== 'string') return false;
+    if (v.type !== 'TaskWrap') return true;
+    current = v.event;
+  }
 }

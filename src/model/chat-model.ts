@@ -1,6 +1,7 @@
 import type { Observable } from 'rxjs';
 import type { JsonObject } from '../events/json.js';
 import type { ChatMessage } from './chat-message.js';
+import type { ModelSettings } from './model-settings.js';
 
 /** A tool as the model sees it: a name, what it does, and a JSON schema for its arguments. */
 export interface ToolSpec {
@@ -18,6 +19,8 @@ export interface ChatRequest {
   readonly messages: readonly ChatMessage[];
   /** The tools the model may call; absent or empty: the model must answer in text. */
   readonly tools?: readonly ToolSpec[];
+  /** Settings of this request (an agent's own); they win over the model's defaults. */
+  readonly settings?: ModelSettings;
 }
 
 /** Token usage of one request. */
@@ -56,6 +59,13 @@ export interface ModelThinkingDelta {
   readonly text: string;
 }
 
+/**
+ * Why the model stopped, as the server said it: `stop` (a whole answer), `tool_calls` (it
+ * wants tools run), `length` (cut by the token limit: the text is incomplete),
+ * `content_filter` (cut by the provider's filter), or a server's own word, kept as sent.
+ */
+export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' | (string & {});
+
 /** The end of a response: the whole text, the assembled tool calls and the usage. */
 export interface ModelFinish {
   /** Marks the end of the response. */
@@ -66,8 +76,13 @@ export interface ModelFinish {
   readonly toolCalls: readonly ModelToolCall[];
   /** The request's token usage; absent when the server reports none (it then counts as 0). */
   readonly usage?: TokenUsage;
-  /** The server's reason for stopping (e.g. `stop`, `tool_calls`, `length`), when it sent one. */
-  readonly finishReason?: string;
+  /**
+   * The server's `finish_reason`, carried as it was sent. Absent only when the server ended
+   * the response properly (`[DONE]`, or a whole JSON completion) without giving one; a stream
+   * that ends with neither `[DONE]` nor a `finish_reason` was cut, and errors instead of
+   * finishing. A `length` or `content_filter` finish holds an incomplete reply.
+   */
+  readonly finishReason?: FinishReason;
 }
 
 /** What a model stream emits: deltas, then exactly one `finish`, then completion. */

@@ -1,4 +1,5 @@
 import type { ChatMessage } from './chat-message.js';
+import type { ChatRequest } from './chat-model.js';
 
 /**
  * A cheap token estimate (about four characters per token), for context-size events and
@@ -18,4 +19,19 @@ export function estimateTokens(messages: readonly ChatMessage[]): number {
     }
   }
   return Math.ceil(chars / 4);
+}
+
+/**
+ * The estimate for a whole request: its messages and the tools it offers (their names,
+ * descriptions and JSON schemas are part of the prompt too, often the larger part).
+ *
+ * @example
+ * ```ts
+ * estimateRequestTokens({ messages, tools });
+ * ```
+ */
+export function estimateRequestTokens(request: ChatRequest): number {
+  let chars = 0;
+  for (const t of request.tools ?? []) chars += 16 + t.name.length + t.description.length + JSON.stringify(t.parameters).length;
+  return estimateTokens(request.messages) + Math.ceil(chars / 4);
 }

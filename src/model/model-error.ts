@@ -1,7 +1,10 @@
 /**
- * A model request failed after the client's retries: an HTTP error (with its `status`), a
- * connection failure or timeout, or a response the client could not parse. The ReAct loop
- * turns it into an abnormal `RunEnd` whose `error` is this message.
+ * A model request failed: an HTTP error (with its `status`) or a connection failure or
+ * timeout, after the model's retries; or a response that went wrong once it had begun (never
+ * retried): a silence longer than the model's timeout, a stream cut before its
+ * `finish_reason` or `[DONE]`, a body that could not be parsed, an error sent inside the
+ * stream. The message says which, and what had arrived. The ReAct loop turns it into an
+ * abnormal `RunEnd` whose `error` is this message.
  *
  * @example
  * ```ts

@@ -1,9 +1,11 @@
 import OpenAI from 'openai';
-import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
-import { EventSourceParserStream } from 'eventsource-parser/stream';
-import { Observable, type Subscriber } from 'rxjs';
-import type { ChatModel, ChatRequest, ModelChunk, ModelToolCall, TokenUsage } from './chat-model.js';
-import { ModelError } from './model-error.js';
+import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
+import { asyncScheduler, defer, Observable, type SchedulerLike } from 'rxjs';
+import type { ChatModel, ChatRequest, ModelChunk } from './chat-model.js';
+import { chatRequestBody } from './chat-request-body.js';
+import { checkModelSettings, type ModelSettings } from './model-settings.js';
+import { readResponse } from './read-response.js';
+import { retryModelRequest, type RetryPolicy } from './retry-policy.js';
 import { toModelError } from './to-model-error.js';
 
 /** Options of {@link OpenAIChatModel}. */
@@ -12,41 +14,55 @@ export interface OpenAIChatModelOptions {
   readonly model: string;
   /** Server URL; default `OPENAI_BASE_URL`, then OpenAI's. Ignored when `client` is given. */
   readonly baseURL?: string;
-  /** Default `OPENAI_API_KEY`. Ignored when `client` is given. */
+  /**
+   * Default `OPENAI_API_KEY`. Optional when a `baseURL` (or `OPENAI_BASE_URL`) is set: a local
+   * server (llama.cpp, Ollama, vLLM) needs none, and then no `Authorization` header is sent.
+   * Ignored when `client` is given.
+   */
   readonly apiKey?: string;
-  /** A ready client (its own retries, timeout and fetch apply). */
+  /**
+   * A ready client (its fetch, headers and auth apply). Its `maxRetries` and `timeout` are
+   * the defaults of the options below; its own retry loop is never used (its waits can
+   * neither be capped nor cancelled).
+   */
   readonly client?: OpenAI;
-  /** Retries of failed requests (429, 5xx, connection errors); the client's default is 2. */
+  /**
+   * Retries of a request that failed before its response began: connection failures and
+   * timeouts, 408, 409, 429 and 5xx (not 400, 401, 403, 404, 422, nor a 5xx saying the chat
+   * template failed or the prompt does not fit). Default: the client's, 2.
+   */
   readonly maxRetries?: number;
-  /** Timeout of one request in milliseconds; the client's default is 10 minutes. */
+  /**
+   * Milliseconds to wait for the response headers, and then the longest silence allowed
+   * between two pieces of the stream (an idle timeout: a long answer that keeps streaming
+   * is never cut). Default: the client's timeout, 10 minutes.
+   */
   readonly timeoutMs?: number;
-  /** Extra body fields sent with every request (temperature, reasoning_effort...). */
+  /** The longest wait before a retry, whatever the server's `Retry-After` asks; default 30,000. */
+  readonly maxRetryDelayMs?: number;
+  /** Where retry waits and the idle watchdog run; default `asyncScheduler` (tests pass virtual time). */
+  readonly scheduler?: SchedulerLike;
+  /**
+   * Default settings of every request (temperature, topP, maxTokens, toolChoice,
+   * parallelToolCalls); an agent's own settings (a definition's front matter) win over them.
+   */
+  readonly settings?: ModelSettings;
+  /** Extra body fields sent with every request, for what `settings` does not name (reasoning_effort...). */
   readonly extraBody?: Readonly<Record<string, unknown>>;
 }
 
-/** Servers that stream reasoning put it in one of these non-standard delta fields. */
-interface ThinkingDelta {
-  readonly reasoning_content?: string | null;
-  readonly reasoning?: string | null;
-}
-
-/** An error some servers send inside the stream instead of a chunk. */
-interface StreamError {
-  readonly error?: { readonly message?: string };
-}
-
-interface PartialCall {
-  id: string;
-  name: string;
-  args: string;
-}
+const DEFAULT_MAX_RETRY_DELAY_MS = 30_000;
 
 /**
  * A {@link ChatModel} over the official `openai` client and any OpenAI-compatible server.
  * Each subscription streams one chat completion with tools, asks for usage in the stream,
- * assembles tool-call fragments by index, and reports `reasoning_content` / `reasoning`
- * deltas as thinking. Unsubscribing aborts the HTTP request. Failures (after the client's
- * retries) end the stream with a `ModelError` carrying the HTTP status.
+ * assembles tool-call fragments (by index, or in order when a server sends none), and
+ * reports `reasoning_content` / `reasoning` deltas as thinking; a server that answers with
+ * a whole JSON completion instead is read the same way. The finish carries the server's
+ * `finish_reason`. Unsubscribing aborts the HTTP request, or the wait before a retry.
+ * Failures end the stream with a `ModelError` (with the HTTP status when there was one):
+ * after the retries, on a silence longer than `timeoutMs`, or when a stream ends with
+ * neither a `finish_reason` nor `[DONE]` (it was cut).
  *
  * @example
  * ```ts
@@ -58,6 +74,10 @@ export class OpenAIChatModel implements ChatModel {
   readonly id: string;
   private readonly client: OpenAI;
   private readonly extraBody: Readonly<Record<string, unknown>>;
+  private readonly settings: ModelSettings;
+  private readonly timeoutMs: number;
+  private readonly scheduler: SchedulerLike;
+  private readonly retry: RetryPolicy;
 
   constructor(options: OpenAIChatModelOptions) {
     if (typeof options?.model !== 'string' || options.model.trim() === '') {
@@ -65,92 +85,68 @@ export class OpenAIChatModel implements ChatModel {
     }
     this.id = options.model;
     this.extraBody = options.extraBody ?? {};
-    this.client =
-      options.client ??
-      new OpenAI({
-        baseURL: options.baseURL ?? process.env.OPENAI_BASE_URL,
-        apiKey: options.apiKey ?? process.env.OPENAI_API_KEY,
-        maxRetries: options.maxRetries,
-        timeout: options.timeoutMs,
-      });
+    this.settings = options.settings === undefined ? {} : checkModelSettings(options.settings, 'OpenAIChatModel');
+    this.scheduler = options.scheduler ?? asyncScheduler;
+    const given = options.client;
+    this.timeoutMs = whole('timeoutMs', options.timeoutMs ?? given?.timeout ?? OpenAI.DEFAULT_TIMEOUT, 1);
+    const maxRetries = whole('maxRetries', options.maxRetries ?? given?.maxRetries ?? 2, 0);
+    const maxDelayMs = whole('maxRetryDelayMs', options.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS, 0);
+    this.retry = { maxRetries, maxDelayMs, scheduler: this.scheduler };
+    this.client = given ?? newClient(options.baseURL ?? process.env.OPENAI_BASE_URL, options.apiKey ?? process.env.OPENAI_API_KEY, this.timeoutMs);
   }
 
+  /** Streams one response: cold, one request (and its retries) per subscription. */
   stream(request: ChatRequest): Observable<ModelChunk> {
-    return new Observable<ModelChunk>((subscriber) => {
+    return new Observable<ModelChunk>((out) => {
       const abort = new AbortController();
-      this.pump(request, subscriber, abort.signal).catch((error: unknown) => {
-        // After an unsubscribe nobody listens; the abort error is ours, not the model's.
-        if (!abort.signal.aborted) subscriber.error(toModelError(error, this.id));
-      });
+      const body = chatRequestBody(this.id, request, this.extraBody, this.settings);
+      const context = { model: this.id, timeoutMs: this.timeoutMs, scheduler: this.scheduler, abort };
+      // Only the request is retried: once a response has begun its chunks go to `out` itself
+      // (no operator in between on the hot path), and a body that breaks is never retried.
+      const request$ = defer(() => this.send(body, abort.signal)).pipe(retryModelRequest(this.retry));
+      out.add(
+        request$.subscribe({
+          next: (response) => readResponse(response, context).subscribe(out),
+          error: (error: unknown) => out.error(error),
+        }),
+      );
+      // Unsubscribing aborts the request in flight; a retry wait is a timer that dies with it.
       return () => abort.abort();
     });
   }
 
-  private async pump(request: ChatRequest, out: Subscriber<ModelChunk>, signal: AbortSignal): Promise<void> {
-    const body: ChatCompletionCreateParamsStreaming = {
-      ...this.extraBody,
-      model: this.id,
-      messages: request.messages as ChatCompletionCreateParamsStreaming['messages'],
-      stream: true,
-      stream_options: { include_usage: true },
-    };
-    if (request.tools?.length) {
-      body.tools = request.tools.map((t) => ({
-        type: 'function' as const,
-        function: { name: t.name, description: t.description, parameters: t.parameters },
-      }));
+  /**
+   * One attempt: the client sends the request (auth, headers, error bodies) without retries
+   * of its own, and hands back the response unread: its body is read by `readResponse` with
+   * one linear pass of an SSE parser, because openai 6's decoder copies the rest of its
+   * buffer for every event it finds (docs/performance.md).
+   */
+  private async send(body: ChatCompletionCreateParamsStreaming, signal: AbortSignal): Promise<Response> {
+    try {
+      return await this.client.chat.completions.create(body, { signal, maxRetries: 0, timeout: this.timeoutMs }).asResponse();
+    } catch (error) {
+      throw toModelError(error, this.id, body.tools !== undefined);
     }
-    // The client sends the request (retries, errors, headers); the body is read here with
-    // one pass of an SSE parser, because openai 6's decoder copies the rest of its buffer for
-    // every event it finds, which turns a large network read into quadratic garbage.
-    const response = await this.client.chat.completions.create(body, { signal }).asResponse();
-    if (!response.body) throw new ModelError(`model "${this.id}": the response has no body to stream`);
-    const events = response.body.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream());
-    const text: string[] = [];
-    const calls: PartialCall[] = [];
-    let usage: TokenUsage | undefined;
-    let finishReason: string | undefined;
-    let done = false;
-    for await (const message of events) {
-      // Read on after [DONE] to the end of the body, so the connection can be reused.
-      if (done || message.data === '[DONE]') {
-        done = true;
-        continue;
-      }
-      const chunk = JSON.parse(message.data) as ChatCompletionChunk & StreamError;
-      if (chunk.error) throw new ModelError(`model "${this.id}": the stream reported an error: ${chunk.error.message ?? JSON.stringify(chunk.error)}`);
-      if (chunk.usage) usage = readUsage(chunk.usage);
-      const choice = chunk.choices?.[0];
-      if (!choice) continue;
-      if (choice.finish_reason) finishReason = choice.finish_reason;
-      const delta = choice.delta as ChatCompletionChunk.Choice.Delta & ThinkingDelta;
-      const thinking = delta.reasoning_content ?? delta.reasoning;
-      if (thinking) out.next({ type: 'thinking-delta', text: thinking });
-      if (delta.content) {
-        text.push(delta.content);
-        out.next({ type: 'text-delta', text: delta.content });
-      }
-      if (delta.tool_calls) mergeToolCalls(calls, delta.tool_calls);
-    }
-    const toolCalls: ModelToolCall[] = calls
-      .filter((c) => c !== undefined)
-      .map((c, i) => ({ id: c.id || `call_${i}`, name: c.name, arguments: c.args }));
-    out.next({ type: 'finish', text: text.join(''), toolCalls, usage, finishReason });
-    out.complete();
   }
 }
 
-/** Tool calls arrive in fragments keyed by `index`: the first has id and name, the rest args. */
-function mergeToolCalls(calls: PartialCall[], fragments: readonly ChatCompletionChunk.Choice.Delta.ToolCall[]): void {
-  for (const f of fragments) {
-    const call = (calls[f.index] ??= { id: '', name: '', args: '' });
-    if (f.id) call.id = f.id;
-    // Some servers repeat the name on every fragment: keep the first, never concatenate.
-    if (f.function?.name && !call.name) call.name = f.function.name;
-    if (f.function?.arguments) call.args += f.function.arguments;
+/**
+ * A client without retries of its own. Without a key, a server of the user's own (a
+ * `baseURL`) is asked without credentials; OpenAI's own API needs a key, which is said plainly.
+ */
+function newClient(baseURL: string | undefined, apiKey: string | undefined, timeout: number): OpenAI {
+  if (apiKey) return new OpenAI({ baseURL, apiKey, maxRetries: 0, timeout });
+  if (!baseURL) {
+    throw new TypeError('OpenAIChatModel: no API key: pass `apiKey` or set OPENAI_API_KEY (a local server needs none: pass its `baseURL` instead)');
   }
+  // The client insists on a credential; a null header tells it to send no Authorization at all.
+  return new OpenAI({ baseURL, apiKey: 'none', defaultHeaders: { Authorization: null }, maxRetries: 0, timeout });
 }
 
-function readUsage(u: NonNullable<ChatCompletionChunk['usage']>): TokenUsage {
-  return { promptTokens: u.prompt_tokens, completionTokens: u.completion_tokens, totalTokens: u.total_tokens };
+/** `value` if it is an integer of at least `min`; a TypeError naming the option otherwise. */
+function whole(name: string, value: number, min: number): number {
+  if (!Number.isInteger(value) || value < min) {
+    throw new TypeError(`OpenAIChatModel: \`${name}\` must be an integer of at least ${min}, got ${String(value)}`);
+  }
+  return value;
 }

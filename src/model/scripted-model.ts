@@ -1,6 +1,6 @@
 import { asyncScheduler, concatMap, defer, from, map, Observable, throwError, timer, type SchedulerLike } from 'rxjs';
 import type { JsonValue } from '../events/json.js';
-import type { ChatModel, ChatRequest, ModelChunk, ModelFinish, TokenUsage } from './chat-model.js';
+import type { ChatModel, ChatRequest, FinishReason, ModelChunk, ModelFinish, TokenUsage } from './chat-model.js';
 import { estimateTokens } from './estimate-tokens.js';
 import { ModelError } from './model-error.js';
 
@@ -32,6 +32,8 @@ export interface ScriptedReply {
   readonly chunkSize?: number;
   /** Fail the request with a `ModelError` carrying this message (after the delay). */
   readonly error?: string;
+  /** The finish reason to report (e.g. `length` for a reply cut by the token limit); default `tool_calls` with tool calls, else `stop`. */
+  readonly finishReason?: FinishReason;
 }
 
 /** Chooses the reply to a request: a pure function of the request makes a deterministic model. */
@@ -121,7 +123,7 @@ function toChunks(reply: ScriptedReply, request: ChatRequest, index: number, siz
     text,
     toolCalls,
     usage: { promptTokens: prompt, completionTokens: done, totalTokens: reply.usage?.totalTokens ?? prompt + done },
-    finishReason: toolCalls.length ? 'tool_calls' : 'stop',
+    finishReason: reply.finishReason ?? (toolCalls.length ? 'tool_calls' : 'stop'),
   };
   chunks.push(finish);
   return chunks;

@@ -1,8 +1,17 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import { ModelError } from './model-error.js';
 
+/**
+ * Said after a server's error that is about the tools of a request that carried some: the
+ * usual cause is a server (or model) started without tool calling.
+ */
+const NO_TOOLS_HINT =
+  ' (the request offered tools, and this server seems not to accept them: start it with tool calling enabled, ' +
+  'e.g. llama.cpp\'s llama-server with --jinja, vLLM with --enable-auto-tool-choice and a --tool-call-parser, ' +
+  'or an Ollama model that supports tools; an agent given no tools sends none)';
+
 /** Turns whatever the `openai` client threw into a {@link ModelError} a user can act on. */
-export function toModelError(error: unknown, model: string): ModelError {
+export function toModelError(error: unknown, model: string, sentTools = false): ModelError {
   if (error instanceof ModelError) return error;
   if (error instanceof APIConnectionTimeoutError) {
     return new ModelError(`model "${model}": the request timed out`, { cause: error });
@@ -14,7 +23,8 @@ export function toModelError(error: unknown, model: string): ModelError {
   if (error instanceof APIError) {
     // The client's message already starts with the status ("500 upstream failed"): say it once.
     const detail = error.message.replace(/^\d{3}\s+/, '');
-    return new ModelError(`model "${model}": HTTP ${error.status ?? '?'}: ${detail}`, {
+    const hint = sentTools && /\btools?\b|tool_choice|function.?call/i.test(detail) ? NO_TOOLS_HINT : '';
+    return new ModelError(`model "${model}": HTTP ${error.status ?? '?'}: ${detail}${hint}`, {
       status: error.status,
       cause: error,
     });

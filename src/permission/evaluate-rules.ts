@@ -1,23 +1,19 @@
+import { decideCommandLine } from './decide-command-line.js';
+import { STRENGTH, type PermissionDecision } from './permission-decision.js';
 import { describeRule, type PermissionAction, type PermissionRule } from './permission-rule.js';
-import { ruleMatches } from './rule-matches.js';
+import { matchesSubject } from './rule-matches.js';
 
-/** The outcome of evaluating permission rules for one call. */
-export interface PermissionDecision {
-  /** What happens to the call: run it, refuse it, or ask the approval handler first. */
-  readonly action: PermissionAction;
-  /** A sentence a human can read, shown with approvals and refusals. */
-  readonly reason: string;
-  /** The rule that decided, when one did. */
-  readonly rule?: PermissionRule;
-}
-
-const STRENGTH: Readonly<Record<PermissionAction, number>> = { deny: 2, ask: 1, allow: 0 };
+export type { PermissionDecision } from './permission-decision.js';
 
 /**
  * Picks the deciding rule for a call: the matching rule of highest priority (default 0);
  * at equal priority deny beats ask beats allow; among equals the first listed wins.
+ * A `bash` command line is decided part by part: each simple command by its own deciding
+ * rule, other spellings of them by deny and ask rules only, and the line gets the
+ * strictest of those answers (so `allow git *` does not allow `git status; rm x`).
  *
- * @returns the decision, or `undefined` when no rule matches.
+ * @returns the decision, or `undefined` when no rule matches (for a command line: when some
+ * simple command is matched by no rule and nothing denies or asks).
  *
  * @example
  * ```ts
@@ -33,13 +29,29 @@ export function evaluateRules(
   toolName: string,
   subject: string | undefined,
 ): PermissionDecision | undefined {
+  if (toolName !== 'bash' || subject === undefined) return evaluateSubject(rules, toolName, subject);
+  const decide = (text: string): PermissionDecision | undefined => evaluateSubject(rules, toolName, text);
+  return decideCommandLine(subject, { command: decide, variant: decide, guarded: guardsCommands(rules) });
+}
+
+/** {@link evaluateRules} on one subject taken as a whole (a path, or one simple command). */
+export function evaluateSubject(
+  rules: readonly PermissionRule[],
+  toolName: string,
+  subject: string | undefined,
+): PermissionDecision | undefined {
   let best: PermissionRule | undefined;
   for (const rule of rules) {
-    if (!ruleMatches(rule, toolName, subject)) continue;
+    if (!matchesSubject(rule, toolName, subject)) continue;
     if (best === undefined || beats(rule, best)) best = rule;
   }
   if (best === undefined) return undefined;
   return { action: best.action, reason: `${VERB[best.action]} by rule ${describeRule(best)}`, rule: best };
+}
+
+/** Whether some rule denies or asks about particular bash commands: then a line too complex to check asks. */
+export function guardsCommands(rules: readonly PermissionRule[]): boolean {
+  return rules.some((rule) => rule.action !== 'allow' && rule.pattern !== undefined && (rule.tool === 'bash' || rule.tool === '*'));
 }
 
 const VERB: Readonly<Record<PermissionAction, string>> = {

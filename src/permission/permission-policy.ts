@@ -1,5 +1,7 @@
+import { decideCommandLine } from './decide-command-line.js';
 import { DEFAULT_RULES } from './default-rules.js';
-import { evaluateRules, type PermissionDecision } from './evaluate-rules.js';
+import { evaluateSubject, guardsCommands } from './evaluate-rules.js';
+import { STRENGTH, type PermissionDecision } from './permission-decision.js';
 import type { PermissionAction, PermissionRule } from './permission-rule.js';
 import { ruleMatches } from './rule-matches.js';
 
@@ -13,6 +15,12 @@ export interface PermissionPolicyOptions {
   readonly parent?: PermissionPolicy;
   /** Used only when no user rule matches; default {@link DEFAULT_RULES}. */
   readonly defaults?: readonly PermissionRule[];
+  /**
+   * True when `agentRules` come from a source that is not trusted to loosen (a definition in
+   * the workspace): its `allow` rules are dropped, and no decision is ever looser than
+   * without its rules. Default false.
+   */
+  readonly narrowOnly?: boolean;
 }
 
 const DEFAULT_VERB: Readonly<Record<PermissionAction, string>> = {
@@ -23,7 +31,10 @@ const DEFAULT_VERB: Readonly<Record<PermissionAction, string>> = {
 
 /**
  * The permission layers of one agent: user rules (engine and definition, competing by
- * priority), then defaults, then the parent's denies on top.
+ * priority), then defaults, then the parent's denies on top. A `bash` command line is
+ * decided command by command, each through these layers, and gets the strictest answer
+ * (see `evaluateRules`); a line too complex to check asks while a deny or ask rule with a
+ * pattern could be dodged by it.
  *
  * @example
  * ```ts
@@ -43,10 +54,14 @@ export class PermissionPolicy {
   readonly defaults: readonly PermissionRule[];
   /** The delegating agent's policy, if any. */
   readonly parent: PermissionPolicy | undefined;
+  /** Whether this agent's own rules may only narrow what the engine rules and defaults decide. */
+  readonly narrowOnly: boolean;
 
   constructor(options: PermissionPolicyOptions = {}) {
+    this.narrowOnly = options.narrowOnly ?? false;
     this.rules = Object.freeze([...(options.rules ?? [])]);
-    this.agentRules = Object.freeze([...(options.agentRules ?? [])]);
+    const agentRules = options.agentRules ?? [];
+    this.agentRules = Object.freeze(this.narrowOnly ? agentRules.filter((rule) => rule.action !== 'allow') : [...agentRules]);
     this.defaults = options.defaults ?? DEFAULT_RULES;
     this.parent = options.parent;
   }
@@ -68,9 +83,13 @@ export class PermissionPolicy {
     };
   }
 
-  /** A policy for a delegated agent: the same engine rules, `agentRules` as its own, this as parent. */
-  child(agentRules: readonly PermissionRule[]): PermissionPolicy {
-    return new PermissionPolicy({ rules: this.rules, agentRules, parent: this, defaults: this.defaults });
+  /**
+   * A policy for a delegated agent: the same engine rules, `agentRules` as its own, this as
+   * parent. With `narrowOnly` its allow rules are dropped and it never decides more loosely
+   * than it would without its rules.
+   */
+  child(agentRules: readonly PermissionRule[], options: { readonly narrowOnly?: boolean } = {}): PermissionPolicy {
+    return new PermissionPolicy({ rules: this.rules, agentRules, parent: this, defaults: this.defaults, narrowOnly: options.narrowOnly ?? false });
   }
 
   /**
@@ -96,13 +115,42 @@ export class PermissionPolicy {
   }
 
   private evaluateOwn(toolName: string, subject: string | undefined): PermissionDecision {
-    const user = evaluateRules(this.userRules(), toolName, subject);
-    if (user) return user;
-    const fallback = evaluateRules(this.defaults, toolName, subject);
+    const own = this.decide(this.userRules(), toolName, subject);
+    if (!this.narrowOnly) return own;
+    // Untrusted rules only narrow: never looser than the engine rules and defaults alone.
+    const without = this.decide(this.rules, toolName, subject);
+    return STRENGTH[without.action] > STRENGTH[own.action] ? without : own;
+  }
+
+  /** The decision of one agent's layers (`user` rules, then the defaults); command lines part by part. */
+  private decide(user: readonly PermissionRule[], toolName: string, subject: string | undefined): PermissionDecision {
+    if (toolName !== 'bash' || subject === undefined) return this.decideSubject(user, toolName, subject);
+    const patterned = this.defaults.filter((rule) => rule.pattern !== undefined);
+    return decideCommandLine(subject, {
+      command: (text) => this.decideSubject(user, toolName, text),
+      // Another spelling of a command is only checked for denies and asks: the defaults' bare
+      // `bash: ask` is for the commands themselves.
+      variant: (text) => evaluateSubject(user, toolName, text) ?? evaluateSubject(patterned, toolName, text),
+      guarded: this.guardsCommands(),
+    })!;
+  }
+
+  private decideSubject(user: readonly PermissionRule[], toolName: string, subject: string | undefined): PermissionDecision {
+    const decided = evaluateSubject(user, toolName, subject);
+    if (decided) return decided;
+    const fallback = evaluateSubject(this.defaults, toolName, subject);
     if (fallback?.rule) {
       const target = fallback.rule.pattern !== undefined && subject !== undefined ? ` for "${subject}"` : '';
       return { ...fallback, reason: `${toolName} ${DEFAULT_VERB[fallback.action]} by default${target}` };
     }
     return { action: 'allow', reason: `no rule matches ${toolName}; allowed` };
+  }
+
+  /** Whether this agent or an ancestor denies or asks about particular commands (then an uncheckable line asks). */
+  private guardsCommands(): boolean {
+    for (let policy: PermissionPolicy | undefined = this; policy; policy = policy.parent) {
+      if (guardsCommands(policy.userRules()) || guardsCommands(policy.defaults)) return true;
+    }
+    return false;
   }
 }

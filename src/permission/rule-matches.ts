@@ -1,4 +1,5 @@
 import picomatch from 'picomatch';
+import { commandParts } from './command-parts.js';
 import type { PermissionRule } from './permission-rule.js';
 
 type Matcher = (subject: string) => boolean;
@@ -13,16 +14,32 @@ const commandMatchers = new Map<string, Matcher>();
  *
  * Paths use ordinary globs (`src/*` stays in `src/`, `**` crosses folders, dot files
  * match). Commands (`bash`) and urls are free text, so there `*` also crosses `/` and spaces:
- * `git *` matches `git log src/a.ts`. A `*` never crosses a line break, so a multi-line
- * command only matches a pattern written for it.
+ * `git *` matches `git log src/a.ts`. A `bash` command line is matched part by part (see
+ * `commandParts`): a deny or ask rule matches when its pattern matches any simple command of
+ * the line or any other spelling of one (`/bin/rm x`, `sudo rm x`, `sh -c 'rm x'`...); an
+ * allow rule only when it matches every simple command, so `git *` does not match
+ * `git status; rm -rf /`.
  *
  * @example
  * ```ts
  * ruleMatches({ tool: 'bash', action: 'allow', pattern: 'git *' }, 'bash', 'git log src'); // true
+ * ruleMatches({ tool: 'bash', action: 'deny', pattern: 'rm *' }, 'bash', 'ls; /bin/rm x'); // true
  * ruleMatches({ tool: 'read', action: 'ask', pattern: 'secrets/*' }, 'read', 'secrets/key'); // true
  * ```
  */
 export function ruleMatches(rule: PermissionRule, toolName: string, subject: string | undefined): boolean {
+  if (toolName !== 'bash' || rule.pattern === undefined || subject === undefined) return matchesSubject(rule, toolName, subject);
+  if (rule.tool !== '*' && rule.tool !== toolName) return false;
+  const parts = commandParts(subject);
+  const matches = (text: string): boolean => matchesSubject(rule, toolName, text);
+  return rule.action === 'allow' ? parts.commands.every(matches) : parts.commands.some(matches) || parts.variants.some(matches);
+}
+
+/**
+ * Whether a rule applies to one subject taken as a whole: no splitting of command lines.
+ * What {@link ruleMatches} does for each part of a command line.
+ */
+export function matchesSubject(rule: PermissionRule, toolName: string, subject: string | undefined): boolean {
   if (rule.tool !== '*' && rule.tool !== toolName) return false;
   if (rule.pattern === undefined) return true;
   if (subject === undefined) return false;

@@ -1,8 +1,13 @@
-import { appendFile, mkdir, open, readFile, rename, writeFile } from 'node:fs/promises';
-import { createHash } from 'node:crypto';
-import { join } from 'node:path';
+import { constants } from 'node:fs';
+import { rename, rm, type FileHandle } from 'node:fs/promises';
+import { createHash, randomUUID } from 'node:crypto';
+import { join, resolve } from 'node:path';
 import type { ChatMessage } from '../model/chat-message.js';
+import { checkConfined, isWithin, makeConfinedFolder, openConfined, type ConfinedRoot } from './confined-file.js';
 import type { SessionStore, TaskSessionInfo } from './session-store.js';
+import { UnsafeLinkError } from './unsafe-link-error.js';
+
+const { O_APPEND, O_CREAT, O_EXCL, O_RDONLY, O_RDWR, O_WRONLY } = constants;
 
 /**
  * A {@link SessionStore} on disk: one JSON-lines file per session under
@@ -14,6 +19,12 @@ import type { SessionStore, TaskSessionInfo } from './session-store.js';
  * restart, or after a failed write in this process) starts on a fresh line, so other
  * messages are never lost. Task files are written to a temporary
  * file and renamed, so they are whole or absent.
+ *
+ * Confinement: the folder lies in the workspace, where a model's command can plant
+ * symbolic links. Every file is reached only if no link on the way leads out of the
+ * workspace (out of `options.dir` for a folder given outside it) and the file itself is no
+ * link; otherwise the call fails with an {@link UnsafeLinkError} naming the link, and
+ * nothing is written or read.
  *
  * @example
  * ```ts
@@ -28,18 +39,24 @@ export class FileSessionStore implements SessionStore {
   readonly dir: string;
   private readonly queues = new Map<string, Promise<void>>();
   private readonly checked = new Set<string>();
+  private readonly root: ConfinedRoot;
   private ready: Promise<unknown> | undefined;
 
-  /** Stores under `<workspace>/.rxharness/sessions/`, or under `options.dir` when given. */
+  /**
+   * Stores under `<workspace>/.rxharness/sessions/`, or under `options.dir` when given.
+   * Files stay inside the workspace, or inside `options.dir` when that lies outside it.
+   */
   constructor(workspace: string, options: { dir?: string } = {}) {
     this.dir = options.dir ?? join(workspace, '.rxharness', 'sessions');
+    const base = resolve(workspace);
+    this.root = isWithin(base, resolve(this.dir)) ? { path: base, label: 'the workspace' } : { path: resolve(this.dir), label: 'the session folder' };
   }
 
   async load(sessionId: string): Promise<readonly ChatMessage[]> {
     await this.queues.get(sessionId);
     let text: string;
     try {
-      text = await readFile(this.file(sessionId, '.jsonl'), 'utf8');
+      text = await this.read(this.file(sessionId, '.jsonl'));
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw e;
@@ -67,38 +84,81 @@ export class FileSessionStore implements SessionStore {
   async saveTaskInfo(info: TaskSessionInfo): Promise<void> {
     await this.mkdir();
     const target = this.file(info.taskId, '.task.json');
-    const temporary = `${target}.${process.pid}.tmp`;
-    await writeFile(temporary, JSON.stringify(info));
-    await rename(temporary, target);
+    // A link planted as the task file is refused before anything is written (a rename would replace it silently).
+    await checkConfined(this.root, target, 'file');
+    // A fresh name, created exclusively: a leftover or a planted link of that name cannot be written through.
+    const temporary = `${target}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`;
+    const handle = await openConfined(this.root, temporary, O_WRONLY | O_CREAT | O_EXCL);
+    try {
+      await handle.writeFile(JSON.stringify(info));
+      await handle.close();
+      await checkConfined(this.root, target, 'file');
+      await rename(temporary, target);
+    } catch (e) {
+      await handle.close().catch(() => undefined);
+      await rm(temporary, { force: true });
+      throw e;
+    }
   }
 
   async loadTaskInfo(taskId: string): Promise<TaskSessionInfo | undefined> {
     try {
-      return JSON.parse(await readFile(this.file(taskId, '.task.json'), 'utf8')) as TaskSessionInfo;
-    } catch {
+      return JSON.parse(await this.read(this.file(taskId, '.task.json'))) as TaskSessionInfo;
+    } catch (e) {
+      if (e instanceof UnsafeLinkError) throw e; // say why, rather than act as if the task were unknown
       return undefined;
+    }
+  }
+
+  /** Removes a session's files (messages and task info); an unknown id is no error. */
+  async delete(sessionId: string): Promise<void> {
+    await this.queues.get(sessionId);
+    for (const suffix of ['.jsonl', '.task.json']) {
+      const file = this.file(sessionId, suffix);
+      // The folders on the way must stay inside; the file itself may be a link (rm removes the link).
+      await checkConfined(this.root, file, 'folder');
+      await rm(file, { force: true });
+      this.checked.delete(file);
+    }
+  }
+
+  private async read(file: string): Promise<string> {
+    const handle = await openConfined(this.root, file, O_RDONLY);
+    try {
+      return await handle.readFile('utf8');
+    } finally {
+      await handle.close();
     }
   }
 
   private async write(sessionId: string, messages: readonly ChatMessage[]): Promise<void> {
     await this.mkdir();
     const file = this.file(sessionId, '.jsonl');
-    let lead = '';
-    if (!this.checked.has(file)) {
-      this.checked.add(file);
-      if (!(await endsWithNewline(file))) lead = '\n';
-    }
+    let handle: FileHandle | undefined;
     try {
-      await appendFile(file, lead + messages.map((m) => JSON.stringify(m) + '\n').join(''));
+      handle = await openConfined(this.root, file, O_RDWR | O_APPEND | O_CREAT);
+      let lead = '';
+      if (!this.checked.has(file)) {
+        this.checked.add(file);
+        if (!(await endsWithNewline(handle))) lead = '\n';
+      }
+      await handle.appendFile(lead + messages.map((m) => JSON.stringify(m) + '\n').join(''));
     } catch (e) {
       // The write may have stopped mid-line: the next append checks the end of the file again.
       this.checked.delete(file);
       throw e;
+    } finally {
+      await handle?.close();
     }
   }
 
+  /** Makes the folder once; a failure (a link planted on the way) is tried again next time. */
   private mkdir(): Promise<unknown> {
-    return (this.ready ??= mkdir(this.dir, { recursive: true }));
+    this.ready ??= makeConfinedFolder(this.root, this.dir).catch((e: unknown) => {
+      this.ready = undefined;
+      throw e;
+    });
+    return this.ready;
   }
 
   private file(id: string, suffix: string): string {
@@ -128,21 +188,11 @@ function parseLine(line: string): ChatMessage | undefined {
   }
 }
 
-/** True for a missing or empty file, or one whose last byte is a newline. */
-async function endsWithNewline(file: string): Promise<boolean> {
-  let handle;
-  try {
-    handle = await open(file, 'r');
-  } catch {
-    return true;
-  }
-  try {
-    const { size } = await handle.stat();
-    if (size === 0) return true;
-    const last = Buffer.alloc(1);
-    await handle.read(last, 0, 1, size - 1);
-    return last[0] === 0x0a;
-  } finally {
-    await handle.close();
-  }
+/** True for an empty file, or one whose last byte is a newline. */
+async function endsWithNewline(handle: FileHandle): Promise<boolean> {
+  const { size } = await handle.stat();
+  if (size === 0) return true;
+  const last = Buffer.alloc(1);
+  await handle.read(last, 0, 1, size - 1);
+  return last[0] === 0x0a;
 }

@@ -2,3 +2,4 @@ export type { MaybePromise, SessionStore, TaskSessionInfo } from './session-stor
 export { MemorySessionStore, type MemorySessionStoreOptions } from './memory-session-store.js';
 export { FileSessionStore } from './file-session-store.js';
 export { INTERRUPTED_TOOL_RESULT, repairHistory } from './repair-history.js';
+export { UnsafeLinkError } from './unsafe-link-error.js';

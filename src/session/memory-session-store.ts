@@ -4,46 +4,60 @@ import type { SessionStore, TaskSessionInfo } from './session-store.js';
 /** Options of {@link MemorySessionStore}. */
 export interface MemorySessionStoreOptions {
   /**
+   * How many sessions (conversations and task sessions together) to keep, default 10,000;
+   * the least recently used beyond that are dropped, so a long-lived engine stays bounded.
+   */
+  readonly maxSessions?: number;
+  /**
    * How many delegated tasks' sessions to keep for resume (default 1,000); the least recently
-   * used beyond that are dropped, so a long-lived engine does not grow with every task.
-   * Conversations of the main agent are never dropped.
+   * used beyond that are dropped with their messages.
    */
   readonly maxTaskSessions?: number;
 }
 
 /**
- * The default {@link SessionStore}: sessions in a `Map`, gone when the process ends.
- * It answers synchronously.
+ * The default {@link SessionStore}: sessions in a `Map`, gone when the process ends, the
+ * least recently used dropped beyond a bound. It answers synchronously.
  *
  * @example
  * ```ts
- * const sessions = new MemorySessionStore();
+ * const sessions = new MemorySessionStore({ maxSessions: 500 });
  * sessions.append('s1', [{ role: 'user', content: 'hi' }]);
  * sessions.load('s1').length; // 1
  * ```
  */
 export class MemorySessionStore implements SessionStore {
+  /** Sessions, least recently used first (a Map keeps insertion order). */
   private readonly sessions = new Map<string, ChatMessage[]>();
-  /** Task sessions, least recently used first (a Map keeps insertion order). */
+  /** Task sessions, least recently used first. */
   private readonly tasks = new Map<string, TaskSessionInfo>();
+  private readonly maxSessions: number;
   private readonly maxTaskSessions: number;
 
   constructor(options: MemorySessionStoreOptions = {}) {
-    const max = options.maxTaskSessions ?? 1000;
-    if (!Number.isInteger(max) || max < 0) throw new RangeError(`MemorySessionStore: maxTaskSessions must be an integer >= 0, got ${max}`);
-    this.maxTaskSessions = max;
+    this.maxSessions = bound(options.maxSessions, 10_000, 'maxSessions');
+    this.maxTaskSessions = bound(options.maxTaskSessions, 1000, 'maxTaskSessions');
   }
 
   load(sessionId: string): readonly ChatMessage[] {
-    this.touch(sessionId);
-    return this.sessions.get(sessionId)?.slice() ?? [];
+    const list = this.sessions.get(sessionId);
+    this.touch(sessionId, list);
+    return list?.slice() ?? [];
   }
 
   append(sessionId: string, messages: readonly ChatMessage[]): void {
-    this.touch(sessionId);
     const list = this.sessions.get(sessionId);
-    if (list) list.push(...messages);
-    else this.sessions.set(sessionId, messages.slice());
+    if (list) {
+      list.push(...messages);
+      this.touch(sessionId, list);
+      return;
+    }
+    this.sessions.set(sessionId, messages.slice());
+    this.touch(sessionId, undefined);
+    for (const oldest of this.sessions.keys()) {
+      if (this.sessions.size <= this.maxSessions) break;
+      this.delete(oldest);
+    }
   }
 
   saveTaskInfo(info: TaskSessionInfo): void {
@@ -70,11 +84,21 @@ export class MemorySessionStore implements SessionStore {
     return this.sessions.size;
   }
 
-  /** Marks a task session as just used, so it is the last to be dropped. */
-  private touch(sessionId: string): void {
+  /** Marks a session as just used, so it is the last to be dropped. */
+  private touch(sessionId: string, list: ChatMessage[] | undefined): void {
+    if (list) {
+      this.sessions.delete(sessionId);
+      this.sessions.set(sessionId, list);
+    }
     const info = this.tasks.get(sessionId);
     if (!info) return;
     this.tasks.delete(sessionId);
     this.tasks.set(sessionId, info);
   }
+}
+
+function bound(value: number | undefined, fallback: number, name: string): number {
+  const max = value ?? fallback;
+  if (!Number.isInteger(max) || max < 0) throw new RangeError(`MemorySessionStore: ${name} must be an integer >= 0, got ${max}`);
+  return max;
 }

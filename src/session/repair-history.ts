@@ -4,10 +4,16 @@ import type { ChatMessage, ToolMessage } from '../model/chat-message.js';
 export const INTERRUPTED_TOOL_RESULT = 'ERROR: no result; the run was interrupted before this tool call finished.';
 
 /**
- * Makes a stored history sendable again. A run cancelled (or a process that died) between an
- * assistant's tool calls and their results leaves calls without answers, which
- * OpenAI-compatible servers reject; each gets a tool message saying it was interrupted.
- * Returns the input itself when nothing is missing.
+ * Makes a stored history sendable again; OpenAI-compatible servers reject a conversation in
+ * which a tool call has no answer, or an answer has no call.
+ *
+ * - A run cancelled (or a process that died) between an assistant's tool calls and their
+ *   results leaves calls without answers: each gets a tool message saying it was interrupted,
+ *   right after the answers that exist.
+ * - A tool message that answers no call of the assistant message before it (its call was
+ *   skipped as malformed, or it repeats an answer) is dropped.
+ *
+ * Returns the input itself when nothing had to change.
  *
  * @example
  * ```ts
@@ -15,25 +21,25 @@ export const INTERRUPTED_TOOL_RESULT = 'ERROR: no result; the run was interrupte
  * ```
  */
 export function repairHistory(messages: readonly ChatMessage[]): readonly ChatMessage[] {
-  let out: ChatMessage[] | undefined;
-  for (let i = 0; i < messages.length; i++) {
-    const m = messages[i]!;
-    out?.push(m);
-    if (m.role !== 'assistant' || !m.tool_calls?.length) continue;
-    const answered = new Set<string>();
-    for (let j = i + 1; j < messages.length; j++) {
-      const next = messages[j]!;
-      if (next.role !== 'tool') break;
-      answered.add(next.tool_call_id);
+  const out: ChatMessage[] = [];
+  let changed = false;
+  /** The calls of the latest assistant message still waiting for their answer. */
+  let waiting: Set<string> | undefined;
+  const answerTheRest = (): void => {
+    if (!waiting?.size) return;
+    for (const id of waiting) out.push({ role: 'tool', tool_call_id: id, content: INTERRUPTED_TOOL_RESULT } satisfies ToolMessage);
+    changed = true;
+  };
+  for (const m of messages) {
+    if (m.role === 'tool') {
+      if (waiting?.delete(m.tool_call_id)) out.push(m);
+      else changed = true; // answers nothing: dropped
+      continue;
     }
-    const missing = m.tool_calls.filter((c) => !answered.has(c.id));
-    if (missing.length === 0) continue;
-    out ??= messages.slice(0, i + 1);
-    // Answers go right after the existing tool messages of this turn.
-    let j = i + 1;
-    while (j < messages.length && messages[j]!.role === 'tool') out.push(messages[j++]!);
-    for (const c of missing) out.push({ role: 'tool', tool_call_id: c.id, content: INTERRUPTED_TOOL_RESULT } satisfies ToolMessage);
-    i = j - 1;
+    answerTheRest();
+    waiting = m.role === 'assistant' && m.tool_calls?.length ? new Set(m.tool_calls.map((c) => c.id)) : undefined;
+    out.push(m);
   }
-  return out ?? messages;
+  answerTheRest();
+  return changed ? out : messages;
 }

@@ -34,4 +34,6 @@ export interface SessionStore {
   saveTaskInfo?(info: TaskSessionInfo): MaybePromise<void>;
   /** What {@link saveTaskInfo} stored for a task, if anything. */
   loadTaskInfo?(taskId: string): MaybePromise<TaskSessionInfo | undefined>;
+  /** Forgets a session: its messages and, for a task session, its task info. Unknown ids are ignored. */
+  delete?(sessionId: string): MaybePromise<void>;
 }

@@ -1,9 +1,12 @@
 import type { AgentDefinition } from './agent-definition.js';
 import type { AgentDiagnostic } from './agent-diagnostic.js';
+import { KNOWN_KEYS } from './build-definition.js';
 import { type AgentDir, discoverAgentsSync } from './discover-agents.js';
+import { misspeltKeyDiagnostics } from './misspelt-keys.js';
 import { normalizeDefinition } from './normalize-definition.js';
 import { unknownToolDiagnostics } from './unknown-tool-diagnostics.js';
 import { UnknownAgentError } from './unknown-agent-error.js';
+import { ignoredRuleDiagnostics, mayLoosen } from './workspace-trust.js';
 
 /** Options of {@link AgentManager}. */
 export interface AgentManagerOptions {
@@ -11,6 +14,11 @@ export interface AgentManagerOptions {
   readonly dirs: readonly AgentDir[];
   /** When given, definitions naming other tools get a diagnostic (and still load). */
   readonly knownTools?: readonly string[];
+  /**
+   * Trust definitions from the workspace's `.rxharness/agents/` like the others: their
+   * `allow` rules apply. Default false: they may only narrow their agent (see {@link AgentManager.mayLoosen}).
+   */
+  readonly trustWorkspaceAgents?: boolean;
 }
 
 /**
@@ -30,6 +38,8 @@ export interface AgentManagerOptions {
 export class AgentManager {
   readonly #dirs: readonly AgentDir[];
   readonly #knownTools: readonly string[] | undefined;
+  /** Whether workspace definitions may loosen their agent (the engine's `trustWorkspaceAgents`). */
+  readonly trustWorkspaceAgents: boolean;
   readonly #discovered = new Map<string, AgentDefinition>();
   readonly #added = new Map<string, AgentDefinition>();
   readonly #discoveryDiagnostics: AgentDiagnostic[] = [];
@@ -39,6 +49,16 @@ export class AgentManager {
   constructor(options: AgentManagerOptions) {
     this.#dirs = Object.freeze([...options.dirs]);
     this.#knownTools = options.knownTools === undefined ? undefined : Object.freeze([...options.knownTools]);
+    this.trustWorkspaceAgents = options.trustWorkspaceAgents ?? false;
+  }
+
+  /**
+   * Whether `definition`'s permission rules may loosen its agent: false for a definition
+   * from the workspace unless {@link AgentManager.trustWorkspaceAgents}; then its allow
+   * rules are ignored (with a diagnostic) and its other rules only narrow.
+   */
+  mayLoosen(definition: AgentDefinition): boolean {
+    return mayLoosen(definition, this.trustWorkspaceAgents);
   }
 
   /** Discovers the folders once; later calls do nothing. Never rejects. */
@@ -54,7 +74,7 @@ export class AgentManager {
   add(definition: AgentDefinition): void {
     const valid = normalizeDefinition(definition);
     this.#added.set(valid.name, valid);
-    this.#addedDiagnostics.set(valid.name, this.#toolDiagnostics(valid));
+    this.#addedDiagnostics.set(valid.name, this.#warningsOf(valid));
   }
 
   /**
@@ -100,7 +120,7 @@ export class AgentManager {
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
-  /** Files skipped during discovery and why, plus unknown-tool warnings. */
+  /** Files skipped during discovery and why, plus warnings: unknown tools, misspelt keys, ignored rules. */
   async diagnostics(): Promise<readonly AgentDiagnostic[]> {
     await this.load();
     return Object.freeze([...this.#discoveryDiagnostics, ...[...this.#addedDiagnostics.values()].flat()]);
@@ -113,11 +133,12 @@ export class AgentManager {
     this.#discoveryDiagnostics.push(...diagnostics);
     for (const definition of definitions) {
       this.#discovered.set(definition.name, definition);
-      this.#discoveryDiagnostics.push(...this.#toolDiagnostics(definition));
+      this.#discoveryDiagnostics.push(...this.#warningsOf(definition));
     }
   }
 
-  #toolDiagnostics(definition: AgentDefinition): readonly AgentDiagnostic[] {
-    return this.#knownTools === undefined ? [] : unknownToolDiagnostics(definition, this.#knownTools);
+  #warningsOf(definition: AgentDefinition): readonly AgentDiagnostic[] {
+    const tools = this.#knownTools === undefined ? [] : unknownToolDiagnostics(definition, this.#knownTools);
+    return [...tools, ...misspeltKeyDiagnostics(definition, KNOWN_KEYS), ...ignoredRuleDiagnostics(definition, this.trustWorkspaceAgents)];
   }
 }

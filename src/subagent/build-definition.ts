@@ -1,6 +1,7 @@
 import { parsePermissionRules, type PermissionRule } from '../permission/index.js';
 import { AGENT_NAME_PATTERN, type AgentDefinition, type AgentOrigin } from './agent-definition.js';
 import { DefinitionError } from './definition-error.js';
+import { wideningTypo } from './misspelt-keys.js';
 import { describeValue, toToolList } from './value-checks.js';
 
 /** The keys a definition understands; anything else is kept in `extra`. */
@@ -40,6 +41,8 @@ export function buildDefinition(fields: Readonly<Record<string, unknown>>, syste
     throw new DefinitionError(where, reason, origin.file === undefined ? {} : { file: origin.file });
   };
   const present = (key: string): boolean => fields[key] !== undefined && fields[key] !== null;
+  const typo = wideningTypo(fields, KNOWN_KEYS);
+  if (typo !== undefined) fail(typo);
 
   const name = requiredText(fields, 'name', holder, fail);
   if (!AGENT_NAME_PATTERN.test(name)) {

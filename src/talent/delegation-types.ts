@@ -41,6 +41,8 @@ export interface Delegation {
   readonly maxDepth: number;
   /** Children of one `multitask` running at once; 0 = no limit. */
   readonly poolSize: number;
+  /** The most tasks one `multitask` call may hold. */
+  readonly maxItems: number;
   /** The agents the tool descriptions list now (hidden and disabled left out). */
   visibleAgents(): readonly AgentDefinition[];
   /**

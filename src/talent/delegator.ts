@@ -16,6 +16,7 @@ import type { AgentSpec, Delegation, TaskRequest } from './delegation-types.js';
 import { createGenerateTool } from './generate-tool.js';
 import { createMultitaskTool } from './multitask-tool.js';
 import { checkResumable } from './check-resumable.js';
+import { announceRefusal } from './announce-refusal.js';
 import { launchBackground, runChild$, type ChildRun } from './run-child.js';
 import { truncate, type TaskResultFields } from './task-result-format.js';
 import { createTaskTool } from './task-tool.js';
@@ -34,6 +35,8 @@ export interface DelegatorOptions {
   readonly toolTimeoutMs: number | undefined;
   readonly maxDepth: number;
   readonly poolSize: number;
+  /** The most tasks one `multitask` call may hold. */
+  readonly maxItems: number;
   readonly maxResultChars: number;
   readonly disabledTools: readonly string[];
   readonly tracker: TaskTracker;
@@ -47,10 +50,12 @@ export interface DelegatorOptions {
 export class Delegator implements Delegation {
   readonly maxDepth: number;
   readonly poolSize: number;
+  readonly maxItems: number;
 
   constructor(private readonly o: DelegatorOptions) {
     this.maxDepth = o.maxDepth;
     this.poolSize = o.poolSize;
+    this.maxItems = o.maxItems;
   }
 
   visibleAgents(): readonly AgentDefinition[] {
@@ -93,7 +98,9 @@ export class Delegator implements Delegation {
   /** The spec of a child of `parent` running `definition`; throws when its model is unknown. */
   childSpec(parent: AgentSpec, definition: AgentDefinition, ids: { taskId?: string; rootSessionId?: string; background?: boolean }): AgentSpec {
     const depth = parent.depth + 1;
-    const model = definition.model === undefined ? parent.model : this.o.models[definition.model];
+    // Own keys only: `model: constructor` must not find Object.prototype.constructor.
+    const named = definition.model;
+    const model = named === undefined ? parent.model : Object.hasOwn(this.o.models, named) ? this.o.models[named] : undefined;
     if (!model) {
       const known = Object.keys(this.o.models).join(', ') || 'none';
       throw new Error(`agent "${definition.name}" asks for model "${definition.model}", which the engine does not have (models: ${known})`);
@@ -111,7 +118,8 @@ export class Delegator implements Delegation {
       model,
       instructions: definition.systemPrompt,
       toolNames,
-      policy: parent.policy.child(definition.permissionRules),
+      // A workspace definition is untrusted input: its rules only narrow unless the engine trusts it.
+      policy: parent.policy.child(definition.permissionRules, { narrowOnly: !this.o.agents.mayLoosen(definition) }),
       maxSteps: definition.maxSteps ?? parent.maxSteps,
       // A child of a background task is unwatched too: its approvals must fail closed as well.
       background: parent.background || (ids.background ?? false),
@@ -122,29 +130,30 @@ export class Delegator implements Delegation {
 
   runTask(parent: AgentSpec, request: TaskRequest, context: ToolContext): Observable<TaskResultFields> {
     const fields = { description: request.description, agentName: request.agentName };
-    return defer(() => this.prepare(parent, request, context)).pipe(
+    // Minted first, so that a task refused before it starts still has an id of its own.
+    const taskId = request.resumeTaskId ?? `task_${randomUUID()}`;
+    return defer(() => this.prepare(parent, request, context, taskId)).pipe(
       switchMap((child) =>
         (request.background ? of(launchBackground(child)) : runChild$(child)).pipe(
-          map((outcome): TaskResultFields => ({ ...fields, taskId: child.taskId, status: outcome.status, content: truncate(outcome.content, this.o.maxResultChars) })),
+          map((outcome): TaskResultFields => ({ ...fields, taskId, status: outcome.status, content: truncate(outcome.content, this.o.maxResultChars) })),
         ),
       ),
-      catchError((e: unknown) =>
-        of<TaskResultFields>({ ...fields, taskId: request.resumeTaskId ?? '', status: 'failure', content: `ERROR: ${(e as Error).message}` }),
-      ),
+      // Only a task that never started gets here (a child's own failure is an outcome).
+      catchError((e: unknown) => {
+        const why = e instanceof Error ? e.message : String(e);
+        announceRefusal(context, request, taskId, why);
+        return of<TaskResultFields>({ ...fields, taskId, status: 'failure', content: `ERROR: ${why}` });
+      }),
     );
   }
 
-  /** Resolves the agent and the task id (new, or a resumable earlier one) and builds the child. */
-  private async prepare(parent: AgentSpec, request: TaskRequest, context: ToolContext): Promise<ChildRun> {
+  /** Resolves the agent and checks the task id (new, or a resumable earlier one) and builds the child. */
+  private async prepare(parent: AgentSpec, request: TaskRequest, context: ToolContext, taskId: string): Promise<ChildRun> {
     if (request.multitask) checkDelegationRule(parent, request.agentName);
     const definition = await this.usableDefinition(request.agentName);
     const owner = context.rootSessionId;
-    let taskId = request.resumeTaskId;
-    if (taskId) await checkResumable(taskId, request.agentName, owner, this.o.tracker, this.o.sessions);
-    else {
-      taskId = `task_${randomUUID()}`;
-      await this.o.sessions.saveTaskInfo?.({ taskId, agentName: definition.name, description: request.description, ownerSessionId: owner });
-    }
+    if (request.resumeTaskId) await checkResumable(taskId, request.agentName, owner, this.o.tracker, this.o.sessions);
+    else await this.o.sessions.saveTaskInfo?.({ taskId, agentName: definition.name, description: request.description, ownerSessionId: owner });
     const spec = this.childSpec(parent, definition, { taskId, rootSessionId: owner, background: request.background });
     return {
       agent: this.build(spec),

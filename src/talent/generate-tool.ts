@@ -1,6 +1,8 @@
-import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { constants } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import type { JsonObject } from '../events/json.js';
+import { checkConfined, makeConfinedFolder, openConfined, type ConfinedRoot } from '../session/confined-file.js';
 import { AGENT_NAME_PATTERN, type AgentDefinition } from '../subagent/agent-definition.js';
 import type { AgentManager } from '../subagent/agent-manager.js';
 import { defineAgent } from '../subagent/define-agent.js';
@@ -42,7 +44,9 @@ export interface GenerateDeps {
  * engine's life. It starts from the built-in `general` definition's settings and takes the
  * given name, description, prompt and tools. An existing name, an invalid name or an unknown
  * tool is an error result; nothing is overwritten. `save_to_file` writes the definition
- * where discovery reads it back (`<workspace>/.rxharness/agents/<name>.md`).
+ * where discovery reads it back (`<workspace>/.rxharness/agents/<name>.md`), but never
+ * through a symbolic link that leads out of the workspace nor onto a link as the file
+ * itself: such a save fails, naming the link, and creates nothing.
  *
  * @example
  * ```ts
@@ -84,20 +88,33 @@ export function createGenerateTool(deps: GenerateDeps): Tool<GenerateArgs> {
         return deps.agents.addIfAbsent(definition) ? `Created agent "${args.name}". Delegate to it with task or multitask.` : fail(taken);
       }
       // The file first: a save that fails (say, a file of that name is there) registers nothing.
-      const file = join(deps.workspace, '.rxharness', 'agents', `${args.name}.md`);
+      const folder = join(deps.workspace, '.rxharness', 'agents');
+      const file = join(folder, `${args.name}.md`);
+      const root: ConfinedRoot = { path: resolve(deps.workspace), label: 'the workspace' };
       try {
-        await mkdir(join(deps.workspace, '.rxharness', 'agents'), { recursive: true });
-        await writeFile(file, formatAgentMarkdown(definition), { flag: 'wx' });
+        await save(root, folder, file, formatAgentMarkdown(definition));
       } catch (e) {
         return fail(`could not save ${file}, so no agent was created: ${(e as Error).message}`);
       }
       if (!deps.agents.addIfAbsent(definition)) {
-        await rm(file, { force: true }); // the name was taken meanwhile: the file would contradict it
+        // The name was taken meanwhile: the file would contradict it. Removed only where it was written.
+        await checkConfined(root, file, 'file').then(() => rm(file, { force: true }), () => undefined);
         return fail(taken);
       }
       return `Created agent "${args.name}" and saved it to ${file}. Delegate to it with task or multitask.`;
     },
   };
+}
+
+/** Writes a new file (never over one) below the workspace, refusing links that lead out of it. */
+async function save(root: ConfinedRoot, folder: string, file: string, text: string): Promise<void> {
+  await makeConfinedFolder(root, folder);
+  const handle = await openConfined(root, file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL);
+  try {
+    await handle.writeFile(text);
+  } finally {
+    await handle.close();
+  }
 }
 
 /** The settings a generated agent copies from `general` (not its identity or prompt). */

@@ -5,7 +5,7 @@ import type { AgentSpec, Delegation } from './delegation-types.js';
 import { multitaskToolDescription } from './delegation-prompts.js';
 import { depthRefusal } from './depth-guard.js';
 import { formatMultitaskResults, type TaskResultFields } from './task-result-format.js';
-import { MULTITASK_PARAMETERS, type MultitaskArgs } from './task-schemas.js';
+import { multitaskParameters, type MultitaskArgs } from './task-schemas.js';
 
 /**
  * The `multitask` tool of one agent: runs every task through a `p-limit` pool of
@@ -26,7 +26,7 @@ export function createMultitaskTool(parent: AgentSpec, delegation: Delegation): 
     get description() {
       return multitaskToolDescription(delegation.visibleAgents(), delegation.poolSize);
     },
-    parameters: MULTITASK_PARAMETERS,
+    parameters: multitaskParameters(delegation.maxItems),
     // The child run is bounded by its own steps and tool timeouts; the engine's per-call
     // limit would cut this call (started first) before a hanging child tool timed out.
     timeoutMs: Number.POSITIVE_INFINITY,

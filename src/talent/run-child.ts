@@ -64,6 +64,8 @@ export function runChild$(c: ChildRun): Observable<TaskOutcome> {
     // The cancel may come re-entrantly (a `changes` subscriber, or a consumer reacting to the
     // child's first event) before the child's subscription exists: stop$ replays it.
     c.tracker.start(info(c, false), () => {
+      // The consumer's last word on this task: a wrapped RunCancelled (never a fake RunEnd).
+      if (parent.streaming && childRunId && !settled) parent.emit(wrap(cancelledEvent(c, childRunId)));
       settle(cancelled(c), 'cancelled', undefined); // first: the stop below completes the child
       stop$.next();
     });
@@ -87,7 +89,9 @@ export function launchBackground(c: ChildRun): TaskOutcome {
   // Nothing would stop a task started after close(): refuse it instead.
   if (c.tracker.closed) throw new Error('the engine is closed, so no background task can start');
   const stop$ = new ReplaySubject<void>(1);
+  let childRunId = '';
   c.tracker.start(info(c, true), () => {
+    if (childRunId) c.tracker.log(c.taskId, cancelledEvent(c, childRunId));
     c.tracker.finish(c.taskId, 'cancelled', cancelled(c).content); // first: the stop completes the child
     stop$.next();
   });
@@ -96,7 +100,10 @@ export function launchBackground(c: ChildRun): TaskOutcome {
     c,
     false,
     stop$,
-    (event) => c.tracker.log(c.taskId, event),
+    (event) => {
+      if (event.type === 'RunStart') childRunId = event.runId;
+      c.tracker.log(c.taskId, event);
+    },
     (outcome, state, end) => c.tracker.finish(c.taskId, state, outcome.content, end?.metrics),
   );
   return {
@@ -133,6 +140,10 @@ function supervise(c: ChildRun, quiet: boolean, stop$: Observable<void>, onEvent
 function info(c: ChildRun, background: boolean) {
   const { parent } = c;
   return { taskId: c.taskId, agentName: c.agent.name, description: c.description, sessionId: parent.rootSessionId, parentRunId: parent.runId, background };
+}
+
+function cancelledEvent(c: ChildRun, runId: string): AgentEvent {
+  return { type: 'RunCancelled', runId, agentName: c.agent.name, reason: `the task ${c.taskId} was cancelled before it finished` };
 }
 
 function cancelled(c: ChildRun): TaskOutcome {

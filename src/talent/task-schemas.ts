@@ -22,29 +22,46 @@ export const TASK_PARAMETERS: JsonObject = {
   additionalProperties: false,
 };
 
-/** Arguments of `multitask`. */
-export const MULTITASK_PARAMETERS: JsonObject = {
-  type: 'object',
-  properties: {
-    tasks: {
-      type: 'array',
-      minItems: 1,
-      items: {
-        type: 'object',
-        properties: {
-          index: { type: 'integer', minimum: 1, description: 'Position of the task, from 1; results are matched by it.' },
-          agent_name: agentName,
-          prompt,
-          description,
+/** How many tasks one `multitask` call may hold unless the engine says otherwise. */
+export const DEFAULT_MULTITASK_MAX_ITEMS = 200;
+
+const multitaskSchemas = new Map<number, JsonObject>();
+
+/**
+ * Arguments of `multitask`, with at most `maxItems` tasks (the model reads the bound in the
+ * schema; a longer list fails validation before anything starts). One schema object per
+ * bound, so its validator is compiled once.
+ */
+export function multitaskParameters(maxItems: number): JsonObject {
+  let schema = multitaskSchemas.get(maxItems);
+  if (schema) return schema;
+  schema = {
+    type: 'object',
+    properties: {
+      tasks: {
+        type: 'array',
+        minItems: 1,
+        maxItems,
+        description: `The tasks, at most ${maxItems} in one call.`,
+        items: {
+          type: 'object',
+          properties: {
+            index: { type: 'integer', minimum: 1, description: 'Position of the task, from 1; results are matched by it.' },
+            agent_name: agentName,
+            prompt,
+            description,
+          },
+          required: ['index', 'agent_name', 'prompt', 'description'],
+          additionalProperties: false,
         },
-        required: ['index', 'agent_name', 'prompt', 'description'],
-        additionalProperties: false,
       },
     },
-  },
-  required: ['tasks'],
-  additionalProperties: false,
-};
+    required: ['tasks'],
+    additionalProperties: false,
+  };
+  multitaskSchemas.set(maxItems, schema);
+  return schema;
+}
 
 /** Arguments of `task` as validated by its schema. */
 export type TaskArgs = {

@@ -39,6 +39,8 @@ interface Entry {
   resolve: () => void;
   /** The child's own events, kept for background tasks only (nobody streams them). */
   log?: AgentEvent[];
+  /** Its conversation will never run again: its result is not kept for delivery. */
+  orphaned?: boolean;
 }
 
 /**
@@ -60,9 +62,15 @@ export class TaskTracker {
    * result must still arrive.
    */
   private readonly undelivered: TaskInfo[] = [];
+  /** Ids of the background tasks running now (few), so a forgotten session finds its own fast. */
+  private readonly runningBackground = new Set<string>();
   private readonly subject = new Subject<TaskInfo>();
   private isClosed = false;
-  /** Every task snapshot as it changes (start, then end). */
+  /**
+   * Every task snapshot as it changes (start, then end). Completes when {@link TaskTracker.close}
+   * has settled the background tasks, after their last snapshots; changes after that (a
+   * foreground task of a run still going) are not published.
+   */
   readonly changes: Observable<TaskInfo> = this.subject.asObservable();
 
   constructor(private readonly retainFinished = 1000) {}
@@ -81,7 +89,10 @@ export class TaskTracker {
     let resolve!: () => void;
     const settled = new Promise<void>((r) => (resolve = r));
     const entry: Entry = { info: { ...info, state: 'running', startedAt: Date.now() }, cancel, settled, resolve };
-    if (info.background) entry.log = [];
+    if (info.background) {
+      entry.log = [];
+      this.runningBackground.add(info.taskId);
+    }
     // A resumed task starts again under its id: it is no longer among the finished ones.
     const at = this.finishedOrder.indexOf(info.taskId);
     if (at >= 0) this.finishedOrder.splice(at, 1);
@@ -100,7 +111,8 @@ export class TaskTracker {
     if (!entry || entry.info.state !== 'running') return;
     entry.info = { ...entry.info, state, endedAt: Date.now(), result, ...(metrics ? { metrics } : {}) };
     entry.cancel = undefined;
-    if (entry.info.background) this.undelivered.push(entry.info);
+    this.runningBackground.delete(taskId);
+    if (entry.info.background && !entry.orphaned) this.undelivered.push(entry.info);
     entry.resolve();
     this.finishedOrder.push(taskId);
     this.evict();
@@ -117,6 +129,21 @@ export class TaskTracker {
       }
       this.finishedOrder.splice(i, 1);
       this.entries.delete(id);
+    }
+  }
+
+  /**
+   * Says that a conversation will never run again (a run without a `sessionId` has ended):
+   * its undelivered background results are dropped, and so are those of its tasks still
+   * running when they finish (they stay readable through `get` and `whenSettled`).
+   */
+  forgetSession(sessionId: string): void {
+    for (let i = this.undelivered.length - 1; i >= 0; i--) {
+      if (this.undelivered[i]!.sessionId === sessionId) this.undelivered.splice(i, 1);
+    }
+    for (const id of this.runningBackground) {
+      const entry = this.entries.get(id);
+      if (entry?.info.sessionId === sessionId) entry.orphaned = true;
     }
   }
 
@@ -179,11 +206,13 @@ export class TaskTracker {
 
   /**
    * Refuses new background tasks from now on, cancels the running ones and waits until they
-   * settle (what `engine.close()` does). Foreground tasks belong to their runs' subscribers.
+   * settle (what `engine.close()` does), then completes {@link TaskTracker.changes}, so its
+   * subscribers are released. Foreground tasks belong to their runs' subscribers.
    */
-  close(): Promise<void> {
+  async close(): Promise<void> {
     this.isClosed = true;
-    return this.cancelAll({ backgroundOnly: true });
+    await this.cancelAll({ backgroundOnly: true });
+    this.subject.complete();
   }
 
   /**

@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { HeadTailBuffer } from './head-tail-buffer.js';
+import { COMMAND_TAG, signalTagged } from './tagged-processes.js';
 
 /** How to run one shell command. */
 export interface RunCommandOptions {
@@ -33,10 +35,13 @@ export interface CommandOutcome {
 }
 
 /**
- * Runs a command in its own process group (`detached: true`) and always leaves nothing
+ * Runs a command in its own process group and session (`detached: true`) and leaves nothing
  * behind: on timeout or abort the whole group gets SIGTERM, then SIGKILL after the grace;
- * when the shell exits, whatever it left in its group is killed too. Timers and listeners
- * are released before the promise settles; it never rejects.
+ * when the shell exits, whatever it left in its group is killed too. A process that left the
+ * group with `setsid` (a daemon, a double fork) is found by the tag every process of the
+ * command inherits in its environment ({@link COMMAND_TAG}) and killed the same way, on
+ * Linux; one that also clears its environment (`env -i`) escapes. Timers and listeners are
+ * released before the promise settles; it never rejects.
  *
  * @example
  * ```ts
@@ -53,10 +58,12 @@ export function runCommand(options: RunCommandOptions): Promise<CommandOutcome> 
   if (signal.aborted) return Promise.resolve({ ...base, output: '', aborted: true });
 
   return new Promise((resolve) => {
+    const tag = randomUUID();
     const child = spawn(options.shell, ['-c', options.command], {
       cwd: options.cwd,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, [COMMAND_TAG]: tag },
     });
     const timers = new Set<NodeJS.Timeout>();
     let stopping: 'timeout' | 'abort' | undefined;
@@ -75,12 +82,15 @@ export function runCommand(options: RunCommandOptions): Promise<CommandOutcome> 
     };
     const killGroup = (name: NodeJS.Signals): boolean => {
       if (child.pid === undefined) return false;
+      let signalled: boolean;
       try {
         process.kill(-child.pid, name);
-        return true;
+        signalled = true;
       } catch {
-        return false; // the group is already gone
+        signalled = false; // the group is already gone
       }
+      // Processes that left the group (setsid) still carry the command's tag.
+      return signalTagged(tag, name) > 0 || signalled;
     };
     const stop = (why: 'timeout' | 'abort'): void => {
       if (stopping || exited) return;

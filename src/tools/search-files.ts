@@ -1,12 +1,16 @@
+import { realpath } from 'node:fs/promises';
+import { join } from 'node:path';
 import { glob } from 'tinyglobby';
 
 /** Folders no search wanders into. */
 export const SEARCH_IGNORE: readonly string[] = Object.freeze(['**/node_modules/**', '**/.git/**']);
 
 /**
- * Files under `root` (an absolute folder) matching `pattern`, relative to `root`, sorted.
- * Dot files are included; `node_modules` and `.git` are skipped; symbolic links are not
- * followed, so a search never leaves the folder through a link.
+ * Files under `root` (an absolute real folder) matching `pattern`, relative to `root`,
+ * sorted. Dot files are included; `node_modules` and `.git` are skipped. Symbolic links are
+ * never followed, not even when the pattern names one (`dl/*` with `dl` a link): a file is
+ * only returned when no link lies between `root` and it and it is no link itself, so its
+ * path as returned is its real path and a search never leaves the folder through a link.
  *
  * @example
  * ```ts
@@ -22,7 +26,29 @@ export async function findSearchFiles(root: string, pattern: string, signal: Abo
     expandDirectories: false,
     signal,
   });
-  return found.sort();
+  return (await withoutLinks(root, found)).sort();
+}
+
+/**
+ * Keeps the files reached without a symbolic link. tinyglobby starts its walk at the fixed
+ * part of a pattern (`dl` of `dl/*`) and follows that part even when it is a link; below
+ * it the walk leaves links out. So the real path of each result's folder (one `realpath`
+ * per folder, shared by its files) must be that folder itself. The files themselves are
+ * not checked here: the walk already skips links, and whoever reads one opens it without
+ * following a link (see `readTextAt`).
+ */
+async function withoutLinks(root: string, files: readonly string[]): Promise<string[]> {
+  const folders = new Map<string, Promise<boolean>>();
+  const folderOf = (file: string): string => file.slice(0, Math.max(0, file.lastIndexOf('/')));
+  for (const file of files) {
+    const folder = folderOf(file);
+    if (folders.has(folder)) continue;
+    const lexical = folder === '' ? root : join(root, folder);
+    folders.set(folder, realpath(lexical).then((real) => real === lexical, () => false));
+  }
+  const real = new Map<string, boolean>();
+  await Promise.all([...folders].map(async ([folder, known]) => real.set(folder, await known)));
+  return files.filter((file) => real.get(folderOf(file)));
 }
 
 /**

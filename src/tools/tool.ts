@@ -2,6 +2,7 @@ import type { ObservableInput } from 'rxjs';
 import type { AgentEvent } from '../events/agent-event.js';
 import type { JsonObject } from '../events/json.js';
 import type { RunMetrics } from '../events/run-metrics.js';
+import type { PermissionAction } from '../permission/permission-rule.js';
 
 /** What a tool knows about the call it is running for. */
 export interface ToolContext {
@@ -34,6 +35,25 @@ export interface ToolContext {
   emit(event: AgentEvent): void;
   /** Adds a child run's usage (and task count) to this run's metrics. */
   addMetrics(metrics: RunMetrics): void;
+  /**
+   * Judges one path for a tool under the permission rules of the agent making this call,
+   * as the gate judges a call's own path: `allow`, `deny` or `ask` (an `ask` that an
+   * "always" answer of this conversation covers counts as `allow`). It never asks anyone.
+   *
+   * `path` is the subject form: relative to the workspace in posix form (`src/a.ts`) when
+   * it lies inside, else absolute; an absolute path is `deny` unless an explicit allow rule
+   * lets `toolName` reach it. The built-in searches (`grep`, `glob`, `list`) call it for
+   * every file they would read or list, so a path rule binds them as it binds the folder
+   * they were given: they leave out a denied file silently and a file needing approval with
+   * a note.
+   *
+   * Optional, so a context built by hand (a test, another executor) may leave it out; the
+   * built-in tools then judge by the default rules and keep every outside path out.
+   *
+   * @param toolName - the tool asking; a built-in tool passes its own name.
+   * @param path - the path to judge, as described above.
+   */
+  readonly judgePath?: (toolName: string, path: string) => PermissionAction;
 }
 
 /** A tool's answer: `text` is what the model reads; `error` marks the call as failed. */

@@ -36,8 +36,8 @@ function parseBlock(block: string): SseMessage {
   return message;
 }
 
-/** Connects to `url` and parses the event stream as it arrives. */
-export function connect(url: string, options: { method?: string; body?: string } = {}): Promise<SseClient> {
+/** Connects to `url` and parses the event stream as it arrives (after `pauseMs`, when given). */
+export function connect(url: string, options: { method?: string; body?: string; pauseMs?: number } = {}): Promise<SseClient> {
   return new Promise((resolve, reject) => {
     const request = http.request(url, { method: options.method ?? 'GET' }, (response: IncomingMessage) => {
       const messages: SseMessage[] = [];
@@ -55,6 +55,11 @@ export function connect(url: string, options: { method?: string; body?: string }
           end = buffer.indexOf('\n\n');
         }
       });
+      if (options.pauseMs !== undefined) {
+        // a slow reader: nothing is read for a while, so the server's writes back up
+        response.pause();
+        setTimeout(() => response.resume(), options.pauseMs);
+      }
       const ended = new Promise<void>((done) => response.on('end', done));
       resolve({
         statusCode: response.statusCode ?? 0,

@@ -12,6 +12,9 @@ import { echoTool } from '../support/test-tools.js';
 
 const FINAL_NOTE_MESSAGE = { role: 'system', content: FINAL_STEP_NOTE };
 
+/** Only the first message is a system message (templates refuse one after the conversation). */
+const systemOnlyFirst = (messages: readonly { role: string }[]) => messages.slice(1).every((m) => m.role !== 'system');
+
 /** Calls a tool whenever it may, answers in text when it may not. */
 function toolHappy(request: ChatRequest, { index }: { index: number }): ScriptedReply {
   if (request.tools?.length) return { toolCalls: [{ name: 'echo', args: { text: `round ${index + 1}` } }] };
@@ -36,9 +39,20 @@ describe('maxSteps', () => {
     const bodies = server.requests.map((r) => r.body);
     expect(bodies).toHaveLength(3);
     expect(bodies.map((b) => b.tools?.map((t) => t.function?.name))).toEqual([['echo'], ['echo'], undefined]);
-    expect(bodies[2]?.messages?.at(-1)).toEqual(FINAL_NOTE_MESSAGE);
+    // The note closes the leading system message; the conversation ends as it was.
+    expect(bodies[2]?.messages?.[0]).toEqual({ role: 'system', content: FINAL_STEP_NOTE });
+    expect(bodies[2]?.messages?.at(-1)).toMatchObject({ role: 'tool' });
+    expect(systemOnlyFirst(bodies[2]!.messages!)).toBe(true);
     expect(bodies.slice(0, 2).some((b) => JSON.stringify(b.messages).includes(FINAL_STEP_NOTE))).toBe(false);
     expect(conversationProblems(bodies[2]!.messages!)).toEqual([]);
+  });
+
+  it('appends the note to the agent\'s own system prompt, which stays first', async () => {
+    const model = new ScriptedModel(toolHappy);
+    await new ReActAgent({ model, tools: [echoTool()], maxSteps: 2, instructions: 'You are terse.' }).call('go');
+    expect(model.requests[1]!.messages[0]).toEqual({ role: 'system', content: `You are terse.\n\n${FINAL_STEP_NOTE}` });
+    expect(systemOnlyFirst(model.requests[1]!.messages)).toBe(true);
+    expect(model.requests[0]!.messages[0]).toEqual({ role: 'system', content: 'You are terse.' });
   });
 
   it('never stores the final note: the next run of the session does not see it', async () => {
@@ -57,7 +71,8 @@ describe('maxSteps', () => {
     const { values } = await collect(new ReActAgent({ model, tools: [echoTool()], maxSteps: 1 }).stream('Just answer'));
     expect(model.requests).toHaveLength(1);
     expect(model.requests[0]?.tools).toBeUndefined();
-    expect(model.requests[0]?.messages.at(-1)).toEqual(FINAL_NOTE_MESSAGE);
+    expect(model.requests[0]?.messages[0]).toEqual(FINAL_NOTE_MESSAGE);
+    expect(model.requests[0]?.messages.at(-1)).toEqual({ role: 'user', content: 'Just answer' });
     expect(values.at(-1)).toMatchObject({ type: 'RunEnd', abnormal: false, steps: 1, text: 'Final answer after 0 tool rounds.' });
   });
 

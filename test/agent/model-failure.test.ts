@@ -78,7 +78,7 @@ describe('other failures a run turns into an abnormal RunEnd', () => {
       load: () => [],
       append: () => Promise.reject(new Error('disk is read-only')),
     };
-    const result = await new ReActAgent({ model: new ScriptedModel([{ text: 'x' }]), sessions: broken }).call('hi');
+    const result = await new ReActAgent({ model: new ScriptedModel([{ text: 'x' }]), sessions: broken }).call('hi', { sessionId: 's1' });
     expect(result).toMatchObject({ abnormal: true, error: 'disk is read-only' });
   });
 });

@@ -31,7 +31,8 @@ describe('layers through delegation: engine rules, then definition rules; a chil
       sandbox,
       { main: scriptedSteps(task('shell')), shell: scriptedSteps(call('bash', { command: 'printf ran > ran.txt' })) },
       [],
-      { permissionRules: [{ tool: 'bash', action: 'deny' }], approve: human.approve },
+      // Trusted, so that its allow counts in its own layers (an untrusted one is dropped: see workspace-definition-trust).
+      { permissionRules: [{ tool: 'bash', action: 'deny' }], approve: human.approve, trustWorkspaceAgents: true },
     );
 
     const events = await collect(engine.stream('go'));

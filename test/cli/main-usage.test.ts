@@ -99,7 +99,7 @@ describe('rxharness bad usage (exit 2)', () => {
   });
 
   it('without --demo, an API key is required (the model may come from RXHARNESS_MODEL)', async () => {
-    expect(await usageError(['run', 'hi'], { RXHARNESS_MODEL: 'm' })).toContain('no API key: set OPENAI_API_KEY');
+    expect(await usageError(['run', 'hi'], { RXHARNESS_MODEL: 'm' })).toContain('no API key: pass --api-key K or set OPENAI_API_KEY');
     expect(await usageError(['run', '--model', 'm', 'hi'])).toContain('no API key');
   });
 

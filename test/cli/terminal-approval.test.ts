@@ -98,3 +98,26 @@ describe('terminalApproval', () => {
     await expect(terminalApproval(t)(request('echo again'), live())).rejects.toThrow('the terminal input closed before an answer');
   });
 });
+
+describe('question: what will run, as it will run', () => {
+  it('shows each line of a multi-line command on its own line', () => {
+    expect(question(request('echo safe\nrm -rf ~'))).toBe(
+      '\n? main wants to run bash (2 lines):\n  echo safe\n  rm -rf ~\n  (bash commands ask for approval)\n',
+    );
+  });
+
+  it.each([
+    ['a right-to-left override', 'echo "\u202Eht.exe"', 'echo "<U+202E>ht.exe"'],
+    ['bidi isolates', 'ls \u2066a\u2069', 'ls <U+2066>a<U+2069>'],
+    ['zero-width characters', 'r\u200Bm x\u200C\u200D\uFEFF\u2060', 'r<U+200B>m x<U+200C><U+200D><U+FEFF><U+2060>'],
+    ['a carriage return that would redraw the line', 'rm -rf ~\recho hello', 'rm -rf ~<U+000D>echo hello'],
+    ['an escape sequence', 'echo \u001b[2Khidden', 'echo <U+001B>[2Khidden'],
+    ['a tab and a no-break space', 'rm\t-rf\u00A0x', 'rm<U+0009>-rf<U+00A0>x'],
+  ])('marks %s', (_name, command, shown) => {
+    expect(question(request(command))).toBe(`\n? main wants to run bash\n  ${shown}\n  (bash commands ask for approval)\n`);
+  });
+
+  it('marks invisible characters in the reason too', () => {
+    expect(question(request('ls', { reason: 'denied (for "a\u202Eb")' }))).toContain('(denied (for "a<U+202E>b"))');
+  });
+});

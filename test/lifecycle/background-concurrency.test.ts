@@ -20,7 +20,13 @@ describe('background tasks under concurrency (offline, fake time)', () => {
     );
     vi.useFakeTimers();
     const { engine, model } = o;
-    const runs = await Promise.all(Array.from({ length: 50 }, (_, i) => engine.call(`go ${i}`, { sessionId: `s${i % 2}` })));
+    // One run at a time per conversation: two conversations, each 25 runs in a row, side by side.
+    const chain = async (sessionId: string) => {
+      const results = [];
+      for (let i = 0; i < 25; i++) results.push(await engine.call(`go ${i}`, { sessionId }));
+      return results;
+    };
+    const runs = (await Promise.all([chain('s0'), chain('s1')])).flat();
 
     const ids = runs.map((r) => parseTaskResult(r.text).taskId);
     expect(new Set(ids).size).toBe(50);

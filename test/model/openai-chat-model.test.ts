@@ -8,7 +8,7 @@ import { FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { openAIModelFor } from '../support/openai-model.js';
 
 const HELLO: ChatRequest = { messages: [{ role: 'user', content: 'hello' }] };
-/** Tells the openai client to retry at once instead of its default back-off of ~0.5 s. */
+/** Asks for a retry at once instead of the default back-off of ~0.5 s. */
 const RETRY_NOW = { 'retry-after-ms': '0' };
 
 let server: FakeOpenAIServer;
@@ -139,7 +139,7 @@ describe('OpenAIChatModel streaming', () => {
 });
 
 describe('OpenAIChatModel failures', () => {
-  it('retries an HTTP 500 (the client retries configured by maxRetries) and then succeeds', async () => {
+  it('retries an HTTP 500 up to maxRetries times and then succeeds', async () => {
     server.enqueue({ status: 500, headers: RETRY_NOW }, { status: 500, headers: RETRY_NOW }, { text: 'third time lucky' });
     const model = new OpenAIChatModel({ model: 'm', baseURL: server.baseURL, apiKey: 'k', maxRetries: 2 });
     expect(finishOf(await chunksOf(model)).text).toBe('third time lucky');
@@ -274,9 +274,32 @@ describe('OpenAIChatModel configuration', () => {
     expect(() => new OpenAIChatModel(undefined as unknown as { model: string })).toThrow(TypeError);
   });
 
-  it('rejects a missing API key (no option, no OPENAI_API_KEY) at construction, naming the variable', () => {
+  it('rejects a maxRetries, timeoutMs or maxRetryDelayMs that is not a whole number in range, naming it', () => {
+    const bad = [
+      [{ maxRetries: -1 }, /`maxRetries` must be an integer of at least 0, got -1/],
+      [{ maxRetries: 1.5 }, /`maxRetries` must be an integer/],
+      [{ timeoutMs: 0 }, /`timeoutMs` must be an integer of at least 1, got 0/],
+      [{ timeoutMs: Number.NaN }, /`timeoutMs` must be an integer/],
+      [{ maxRetryDelayMs: -5 }, /`maxRetryDelayMs` must be an integer of at least 0/],
+    ] as const;
+    for (const [options, message] of bad) {
+      expect(() => new OpenAIChatModel({ model: 'm', baseURL: server.baseURL, apiKey: 'k', ...options })).toThrow(message);
+    }
+  });
+
+  it('needs no API key for a server of its own (baseURL): it sends no Authorization header', async () => {
     delete process.env.OPENAI_API_KEY;
-    expect(() => new OpenAIChatModel({ model: 'm', baseURL: server.baseURL })).toThrow(/OPENAI_API_KEY/);
+    const model = new OpenAIChatModel({ model: 'm', baseURL: server.baseURL, maxRetries: 0 });
+    expect(finishOf(await chunksOf(model)).text).toBe('You said: hello');
+    expect(server.requests[0]?.headers['authorization']).toBeUndefined();
+  });
+
+  it('rejects a missing API key when there is no baseURL either, saying what to pass', () => {
+    delete process.env.OPENAI_API_KEY;
+    delete process.env.OPENAI_BASE_URL;
+    expect(() => new OpenAIChatModel({ model: 'm' })).toThrow(
+      'OpenAIChatModel: no API key: pass `apiKey` or set OPENAI_API_KEY (a local server needs none: pass its `baseURL` instead)',
+    );
   });
 });
 

@@ -49,6 +49,12 @@ describe('ScriptedModel', () => {
     expect(await lastValueFrom(model.stream(ask('b')))).toMatchObject({ text: '#1: b' });
   });
 
+  it('reports a scripted finish reason (a reply cut by the token limit, a filtered one)', async () => {
+    const model = new ScriptedModel([{ text: 'cut sho', finishReason: 'length' }, { toolCalls: [{ name: 'read', args: {} }], finishReason: 'content_filter' }]);
+    expect(await lastValueFrom(model.stream(ask('1')))).toMatchObject({ text: 'cut sho', finishReason: 'length' });
+    expect(await lastValueFrom(model.stream(ask('2')))).toMatchObject({ finishReason: 'content_filter' });
+  });
+
   it('fails with a ModelError naming the request when the script has run out', async () => {
     const model = new ScriptedModel([{ text: 'only one' }], { id: 'tiny' });
     await lastValueFrom(model.stream(ask('1')));

@@ -21,7 +21,7 @@ describe('PermissionPolicy defaults', () => {
       expect(policy.evaluate('grep', path).action, path).toBe('ask');
     }
     expect(policy.evaluate('edit', 'deep/.env').reason).toBe('edit asks for approval by default for "deep/.env"');
-    expect(policy.evaluate('read', '.envrc').action).toBe('allow');
+    expect(policy.evaluate('read', '.envrc').action).toBe('ask'); // see default-env-rules.test.ts
     expect(policy.evaluate('read', 'env/a.ts').action).toBe('allow');
   });
 

@@ -15,6 +15,7 @@ export function wrappedMemoryStore(overrides: (memory: MemorySessionStore) => Pa
     append: (id, messages) => memory.append(id, messages),
     saveTaskInfo: (info) => memory.saveTaskInfo(info),
     loadTaskInfo: (id) => memory.loadTaskInfo(id),
+    delete: (id) => memory.delete(id),
     ...overrides(memory),
-  };
+  } as Required<SessionStore>;
 }

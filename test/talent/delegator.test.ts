@@ -43,6 +43,7 @@ function delegatorFor(maxDepth: number, tracker = new TaskTracker()): Delegator 
     toolTimeoutMs: undefined,
     maxDepth,
     poolSize: 2,
+    maxItems: 200,
     maxResultChars: 12_000,
     disabledTools: [],
     tracker,

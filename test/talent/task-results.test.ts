@@ -63,7 +63,10 @@ describe('task result text', () => {
     expect(why).toContain('explore');
     expect(why).not.toContain('shy'); // hidden agents are not offered
     expect(end.error).toContain('unknown agent "ghost"');
-    expect(wraps(events)).toHaveLength(0);
+    // The refused task still has its row: a wrapped RunStart and an abnormal RunEnd saying why.
+    expect(wraps(events).map((w) => w.event.type)).toEqual(['RunStart', 'RunEnd']);
+    expect(wraps(events)[1]!.event).toMatchObject({ abnormal: true, steps: 0, error: expect.stringMatching(/^unknown agent "ghost"/) });
+    expect(events.at(-1)).toMatchObject({ metrics: expect.objectContaining({ tasks: 1 }) });
     expect(events.at(-1)).toMatchObject({ type: 'RunEnd', abnormal: false });
   });
 });

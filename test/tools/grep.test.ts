@@ -33,12 +33,12 @@ describe('grep tool', () => {
     ]);
   });
 
-  it('skips .env files in folder searches, with a note, but searches one named as path', async () => {
+  it('leaves .env files (which ask by default) out of folder searches, with a note, but searches one named as path', async () => {
     await root.file('ws/.env', 'TODO=secret');
     await root.file('ws/config/.env.local', 'TODO=secret');
     const result = await runTool(grep, { pattern: 'TODO' }, context);
     expect(result.text).not.toContain('TODO=secret');
-    expect(result.text).toContain('(Skipped 2 .env files, which may hold secrets; give one as path to search it.)');
+    expect(result.text).toContain('(2 files needing approval were left out; to search one, give it as path, which asks for approval.)');
     expect((await runTool(grep, { pattern: 'TODO', path: '.env' }, context)).text).toBe('.env:1: TODO=secret');
   });
 

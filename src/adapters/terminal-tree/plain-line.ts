@@ -9,8 +9,8 @@ const DETAIL_COLUMNS = 120;
 /**
  * Describes a notable event as one plain log line (no colour, no escape sequences), or
  * `undefined` for the rest. Notable: a task started or ended, a tool started or ended, an
- * approval asked or decided, and the streamed run's own end, whose line is followed by the
- * final answer. Lines start with who did it: `[main]`, `[explore#2]`, `[general#1 > explore#1]`.
+ * approval asked or decided, a task cancelled, a warning, and the streamed run's own end,
+ * whose line is followed by the whole error (when it failed) and the final answer. Lines start with who did it: `[main]`, `[explore#2]`, `[general#1 > explore#1]`.
  *
  * @example
  * ```ts
@@ -38,9 +38,16 @@ export function plainLine(event: AgentEvent): string | undefined {
       const meta = `(${formatDuration(inner.metrics.durationMs)}, ${inner.metrics.totalTokens.toLocaleString('en-US')} tok)`;
       const outcome = inner.abnormal ? `failed: ${short(inner.error ?? 'abnormal end')} ${meta}` : `done ${meta}`;
       if (frame !== undefined) return `${who} task ${outcome}`;
+      // The run's own failure is printed whole, once: a server's error often says what is
+      // wrong only at its end (a template error), which a 120-column cut would lose.
+      const own = inner.abnormal ? `failed: ${stripControls(inner.error ?? 'abnormal end').trimEnd()} ${meta}` : `done ${meta}`;
       const answer = stripControls(inner.text).trimEnd();
-      return answer === '' ? `${who} run ${outcome}` : `${who} run ${outcome}, final answer:\n${answer}`;
+      return answer === '' ? `${who} run ${own}` : `${who} run ${own}, final answer:\n${answer}`;
     }
+    case 'RunCancelled':
+      return `${who} task cancelled: ${short(inner.reason)}`;
+    case 'Warning':
+      return `${who} warning (${inner.code}): ${short(inner.message)}`;
     default:
       return undefined;
   }

@@ -6,6 +6,12 @@ import type { TaskTreeState, TreeNode } from './tree-state.js';
 
 /** How much streamed text a node keeps. */
 export const TAIL_CHARS = 60;
+/**
+ * The deepest task the tree tracks. The engine nests one `TaskWrap` per level of delegation,
+ * so a deeper event is hostile or broken input: the tree's walks are recursive (as deep as
+ * the tree) and a 10,000-deep event overflowed the stack, so such an event is left out.
+ */
+const MAX_TREE_DEPTH = 64;
 
 type RealEvent = ReturnType<typeof unwrapEvent>['event'];
 
@@ -14,6 +20,7 @@ type RealEvent = ReturnType<typeof unwrapEvent>['event'];
  * events are unwrapped and applied to the task their frames lead to, created on first sight
  * and keyed by `${parentRunId}/${taskId}`. A run's `RunEnd` marks it `done` or `failed`
  * (abnormal) and any task of it still running as `failed`, since no `RunEnd` will come.
+ * An event nested more than 64 tasks deep changes nothing (see `parseNdjson`'s `maxDepth`).
  *
  * @param now - The time to record for starts (milliseconds; e.g. `Date.now()`).
  * @example
@@ -23,6 +30,7 @@ type RealEvent = ReturnType<typeof unwrapEvent>['event'];
  */
 export function reduceTree(state: TaskTreeState, event: AgentEvent, now: number): TaskTreeState {
   const { event: inner, path } = unwrapEvent(event);
+  if (path.length > MAX_TREE_DEPTH) return state;
   const root = state.root ?? rootFor(inner, path, now);
   const next = updateAt(root, path, now, (node) => apply(node, inner, now, path.length === 0));
   if (path.length === 0 && inner.type === 'RunEnd') {
@@ -110,6 +118,11 @@ function apply(node: TreeNode, event: RealEvent, now: number, isRoot: boolean): 
         children: node.children.map((child) => settle(child, now, 'ended without a result')),
       };
       return event.error === undefined ? ended : { ...ended, error: oneLine(event.error) };
+    }
+    case 'RunCancelled': {
+      const { currentTool: _t, awaitingApproval: _a, ...rest } = node;
+      const children = node.children.map((child) => settle(child, now, 'cancelled with its parent'));
+      return { ...rest, status: 'cancelled', error: oneLine(event.reason), endedAt: now, children };
     }
     default:
       return node;

@@ -21,11 +21,11 @@ interface Segment {
 
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 const SPINNER_FRAME_MS = 80;
-const STATUS_STYLE: Readonly<Record<TreeStatus, Style>> = { running: 'cyan', done: 'green', failed: 'red' };
+const STATUS_STYLE: Readonly<Record<TreeStatus, Style>> = { running: 'cyan', done: 'green', failed: 'red', cancelled: 'yellow' };
 
 /**
  * Draws the task tree as text: one line per run, box-drawing branches, a status icon
- * (spinner while running, `✔` done, `✖` failed), the agent (`#index` under multitask), the
+ * (spinner while running, `✔` done, `✖` failed, `⊘` cancelled), the agent (`#index` under multitask), the
  * description, elapsed time and tokens, then what it is doing now (tool, approval, streamed
  * text) or why it failed. Lines are cut to `width` columns before any colour is added.
  *
@@ -50,7 +50,7 @@ export function renderTree(state: TaskTreeState, options: RenderTreeOptions): st
 }
 
 function nodeSegments(node: TreeNode, now: number): Segment[] {
-  const icon = node.status === 'done' ? '✔' : node.status === 'failed' ? '✖' : SPINNER[Math.floor(now / SPINNER_FRAME_MS) % SPINNER.length];
+  const icon = node.status === 'done' ? '✔' : node.status === 'failed' ? '✖' : node.status === 'cancelled' ? '⊘' : SPINNER[Math.floor(now / SPINNER_FRAME_MS) % SPINNER.length];
   const name = node.multitask && node.taskIndex !== undefined ? `${node.agentName}#${node.taskIndex}` : node.agentName;
   const meta = [formatDuration(elapsedMs(node, now)), ...(node.tokens === undefined ? [] : [`${node.tokens.toLocaleString('en-US')} tok`])];
   return [
@@ -64,6 +64,7 @@ function nodeSegments(node: TreeNode, now: number): Segment[] {
 
 function detail(node: TreeNode): Segment[] {
   if (node.status === 'failed') return [{ text: ` error: ${node.error ?? 'failed'}`, style: 'red' }];
+  if (node.status === 'cancelled') return [{ text: ` cancelled: ${node.error ?? 'stopped'}`, style: 'yellow' }];
   if (node.awaitingApproval !== undefined) return [{ text: ` ⏸ approval: ${node.awaitingApproval}`, style: 'magenta' }];
   if (node.currentTool !== undefined) return [{ text: ` ▸ ${node.currentTool}`, style: 'yellow' }];
   if (node.tail !== '') return [{ text: ` › ${node.tail}`, style: 'gray' }];

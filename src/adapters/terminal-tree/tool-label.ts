@@ -1,5 +1,6 @@
 import type { JsonValue } from '../../events/index.js';
-import { oneLine, truncate } from './text-line.js';
+import { visibleLines } from '../visible-text.js';
+import { truncate } from './text-line.js';
 
 const MAIN_ARGUMENTS = ['command', 'path', 'pattern', 'url', 'agent_name', 'description'] as const;
 
@@ -19,7 +20,8 @@ export function toolLabel(toolName: string, args: JsonValue): string {
   if (Array.isArray(tasks)) return `${toolName} ×${tasks.length}`;
   for (const key of MAIN_ARGUMENTS) {
     const value = record[key];
-    if (typeof value === 'string' && value !== '') return `${toolName} ${truncate(oneLine(value), 40)}`;
+    // Marked, not stripped: a hidden character in a command is worth seeing.
+    if (typeof value === 'string' && value !== '') return `${toolName} ${truncate(visibleLines(value).join(' ⏎ '), 40)}`;
   }
   return toolName;
 }

@@ -5,7 +5,7 @@
  */
 
 /** Where a run (the main one or a task) stands. */
-export type TreeStatus = 'running' | 'done' | 'failed';
+export type TreeStatus = 'running' | 'done' | 'failed' | 'cancelled';
 
 /** The main run or one delegated task, with its own tasks as children. */
 export interface TreeNode {
@@ -21,7 +21,10 @@ export interface TreeNode {
   readonly taskIndex?: number;
   /** True when the task came from `multitask`; false for `task` and the main run. */
   readonly multitask: boolean;
-  /** `running` until its `RunEnd` (`done`, or `failed` when abnormal) or until the stream ends without one (`failed`). */
+  /**
+   * `running` until its `RunEnd` (`done`, or `failed` when abnormal), its `RunCancelled`
+   * (`cancelled`), or until the stream ends without either (`failed`).
+   */
   readonly status: TreeStatus;
   /** The tool running now, with its main argument (e.g. `read src/a.ts`). */
   readonly currentTool?: string;
@@ -31,7 +34,7 @@ export interface TreeNode {
   readonly tail: string;
   /** Total tokens, from the run's `RunEnd` metrics. */
   readonly tokens?: number;
-  /** Why the run failed. */
+  /** Why the run failed or was cancelled. */
   readonly error?: string;
   /** When the reducer first saw the run (the `now` it was given). */
   readonly startedAt: number;

@@ -25,10 +25,12 @@ export interface BashToolOptions {
 }
 
 /**
- * Creates the `bash` tool: runs a shell command in the workspace, in its own process group,
- * with a timeout. The result holds the output (start and end kept when long) and the exit
- * code; a non-zero exit, a timeout or a cancellation marks the call failed. Nothing the
- * command started survives it.
+ * Creates the `bash` tool: runs a shell command in the workspace, in its own process group
+ * and session, with a timeout. The result holds the output (start and end kept when long)
+ * and the exit code; a non-zero exit, a timeout or a cancellation marks the call failed.
+ * Nothing the command started survives it: its process group is killed, and on Linux so is
+ * every process carrying its environment tag, even one that left with `setsid` (only a
+ * process that also cleared its environment escapes; see `runCommand`).
  *
  * @example
  * ```ts

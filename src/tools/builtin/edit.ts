@@ -1,9 +1,10 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { fsErrorMessage } from '../fs-error-message.js';
 import { looksBinary } from '../looks-binary.js';
+import { pathJudge } from '../path-judge.js';
+import { isRefusal, resolveToolPath } from '../resolve-tool-path.js';
 import type { Tool } from '../tool.js';
 import { toolError } from '../tool-error.js';
-import { resolveWorkspacePath } from '../workspace-path.js';
 
 /** Arguments of the `edit` tool. */
 export type EditArgs = {
@@ -50,7 +51,9 @@ export function createEditTool(): Tool<EditArgs> {
     paths: (args) => [args.path],
     async execute({ path, old_string: oldText, new_string: newText, replace_all: all = false }, context) {
       if (oldText === newText) return toolError('old_string and new_string are the same; there is nothing to change');
-      const target = await resolveWorkspacePath(context.workspace, path);
+      // Resolved again now: a folder on the way may have become a link since the gate checked it.
+      const target = await resolveToolPath(context.workspace, 'edit', path, pathJudge(context, 'edit'));
+      if (isRefusal(target)) return target;
       let content: string;
       try {
         const stats = await stat(target.absolute);

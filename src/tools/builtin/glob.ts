@@ -1,10 +1,11 @@
 import { stat } from 'node:fs/promises';
 import { fsErrorMessage } from '../fs-error-message.js';
+import { approvalNote, judgePaths, pathJudge } from '../path-judge.js';
 import { relativeGlobProblem } from '../relative-glob.js';
 import { findSearchFiles, joinRelative } from '../search-files.js';
+import { isRefusal, resolveToolPath } from '../resolve-tool-path.js';
 import type { Tool } from '../tool.js';
 import { toolError } from '../tool-error.js';
-import { resolveWorkspacePath } from '../workspace-path.js';
 
 /** Arguments of the `glob` tool. */
 export type GlobArgs = {
@@ -23,7 +24,10 @@ export interface GlobToolOptions {
 /**
  * Creates the `glob` tool: files matching a glob under a folder, as sorted paths relative to
  * the workspace. `node_modules` and `.git` are skipped and symbolic links are not followed,
- * so a search never wanders out of the workspace through a link.
+ * not even one the pattern names, so a search never wanders out of the workspace through a
+ * link. Each file found is judged by the permission rules for `glob`
+ * (`ToolContext.judgePath`): a denied one is left out silently, one needing approval
+ * is left out and counted in a note.
  *
  * @example
  * ```ts
@@ -51,7 +55,9 @@ export function createGlobTool(options: GlobToolOptions = {}): Tool<GlobArgs> {
     async execute({ pattern, path = '.' }, context) {
       const problem = relativeGlobProblem(pattern, 'pattern');
       if (problem) return toolError(problem);
-      const root = await resolveWorkspacePath(context.workspace, path);
+      const judge = pathJudge(context, 'glob');
+      const root = await resolveToolPath(context.workspace, 'glob', path, judge);
+      if (isRefusal(root)) return root;
       try {
         if (!(await stat(root.absolute)).isDirectory()) return toolError(`${path} is a file, not a folder to search`);
       } catch (error) {
@@ -63,12 +69,13 @@ export function createGlobTool(options: GlobToolOptions = {}): Tool<GlobArgs> {
       } catch (error) {
         return toolError(`Search failed in ${path}: ${error instanceof Error ? error.message : String(error)}`);
       }
-      if (found.length === 0) return { text: `No files match ${pattern} in ${path}` };
-      const paths = found.map((file) => joinRelative(root.relative, file));
+      const { allowed: paths, asked } = judgePaths(found.map((file) => joinRelative(root.relative, file)), (p) => p, judge);
+      const skipped = approvalNote(asked, 'file', 'read one by its path to be asked');
+      if (paths.length === 0) return { text: `No files match ${pattern} in ${path}${skipped}` };
       const shown = paths.slice(0, maxResults);
       const rest = paths.length - shown.length;
       const note = rest > 0 ? `\n\n(${rest} more files not shown; use a narrower pattern or path.)` : '';
-      return { text: shown.join('\n') + note };
+      return { text: shown.join('\n') + note + skipped };
     },
   };
 }

@@ -1,13 +1,15 @@
-import { readFile, stat } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { readTextAt } from '../confined-fs.js';
 import { fsErrorMessage } from '../fs-error-message.js';
-import { looksBinary } from '../looks-binary.js';
+import { approvalNote, judgePaths, pathJudge } from '../path-judge.js';
 import { startLineMatcher } from './line-matcher.js';
 import { relativeGlobProblem } from '../relative-glob.js';
 import { findSearchFiles, joinRelative } from '../search-files.js';
+import { readAhead } from '../read-ahead.js';
+import { isRefusal, resolveToolPath } from '../resolve-tool-path.js';
 import type { Tool, ToolResult } from '../tool.js';
 import { toolError } from '../tool-error.js';
-import { resolveWorkspacePath } from '../workspace-path.js';
 
 /** Arguments of the `grep` tool. */
 export type GrepArgs = {
@@ -29,15 +31,19 @@ export interface GrepToolOptions {
   readonly maxFileBytes?: number;
 }
 
-/** `.env` and `.env.*`: the files the default permission rules ask about. */
-const SECRET_FILE = /^\.env(\..+)?$/;
+/** Files read ahead of the matcher: a few, so memory stays at a few files' worth. */
+const READ_AHEAD = 8;
 
 /**
  * Creates the `grep` tool: a JavaScript regular expression searched line by line through
  * the files under a folder (or one file), answered as `path:line: text` lines. `include`
- * filters files by glob; `node_modules`, `.git`, binary and very large files are skipped.
- * `.env` files are skipped in folder searches (their content would otherwise bypass the
- * approval reading them asks for); naming one as `path` searches it.
+ * filters files by glob; `node_modules`, `.git`, binary and very large files are skipped,
+ * and symbolic links are never followed, not even one `include` names.
+ * In a folder search each file is judged by the permission rules for `grep`
+ * (`ToolContext.judgePath`): a denied file is left out silently, and one needing approval
+ * (a `.env` file, by default) is left out with a note, so a search never asks dozens of
+ * questions nor bypasses one; naming such a file as `path` searches it after approval.
+ * Every file is opened first and read only if it really lies where the search found it.
  *
  * @example
  * ```ts
@@ -75,15 +81,17 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool<GrepArgs> {
       const includeProblem = include === undefined ? undefined : relativeGlobProblem(include, 'include');
       if (includeProblem) return toolError(includeProblem);
 
-      const root = await resolveWorkspacePath(context.workspace, path);
+      const judge = pathJudge(context, 'grep');
+      const root = await resolveToolPath(context.workspace, 'grep', path, judge);
+      if (isRefusal(root)) return root;
       let files: { absolute: string; shown: string }[];
-      let secrets = 0;
+      let asked = 0;
       try {
         if ((await stat(root.absolute)).isDirectory()) {
           const glob = include === undefined ? '**/*' : include.includes('/') ? include : `**/${include}`;
           const found = await findSearchFiles(root.absolute, glob, context.signal);
-          secrets = found.filter((file) => SECRET_FILE.test(basename(file))).length;
-          files = found.filter((file) => !SECRET_FILE.test(basename(file))).map((file) => ({ absolute: join(root.absolute, file), shown: joinRelative(root.relative, file) }));
+          const all = found.map((file) => ({ absolute: join(root.absolute, file), shown: joinRelative(root.relative, file) }));
+          ({ allowed: files, asked } = judgePaths(all, (file) => file.shown, judge));
         } else {
           files = [{ absolute: root.absolute, shown: root.relative }];
         }
@@ -95,9 +103,8 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool<GrepArgs> {
       const matches: string[] = [];
       const matcher = startLineMatcher(pattern, context.signal);
       try {
-        for (const file of files) {
+        for await (const [file, text] of readAhead(files, (f) => readTextAt(f.absolute, limits.maxFileBytes), READ_AHEAD)) {
           if (context.signal.aborted || matches.length > limits.maxMatches) break;
-          const text = await readText(file.absolute, limits.maxFileBytes);
           if (text === undefined) continue;
           for (const [index, line] of await matcher.match(text, limits.maxMatches - matches.length)) {
             matches.push(`${file.shown}:${index + 1}: ${cut(line, limits.maxLineLength)}`);
@@ -106,7 +113,7 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool<GrepArgs> {
       } finally {
         void matcher.close(); // its thread exits on its own time; nothing here waits for it
       }
-      const skipped = secrets === 0 ? '' : `\n\n(Skipped ${secrets} .env file${secrets === 1 ? '' : 's'}, which may hold secrets; give one as path to search it.)`;
+      const skipped = approvalNote(asked, 'file', 'to search one, give it as path, which asks for approval');
       return withNote(render(matches, limits.maxMatches, pattern, path), skipped);
     },
   };
@@ -133,18 +140,6 @@ function render(matches: readonly string[], max: number, pattern: string, path: 
 
 function withNote(result: ToolResult, note: string): ToolResult {
   return note === '' ? result : { ...result, text: result.text + note };
-}
-
-/** The file as text, or undefined when it is binary, too large or unreadable. */
-async function readText(file: string, maxBytes: number): Promise<string | undefined> {
-  try {
-    const stats = await stat(file);
-    if (!stats.isFile() || stats.size > maxBytes) return undefined;
-    const bytes = await readFile(file);
-    return looksBinary(bytes) ? undefined : bytes.toString('utf8');
-  } catch {
-    return undefined;
-  }
 }
 
 function cut(line: string, max: number): string {

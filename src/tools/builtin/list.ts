@@ -1,10 +1,13 @@
 import type { Dirent } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { readFolderAt } from '../confined-fs.js';
 import { fsErrorMessage } from '../fs-error-message.js';
+import { approvalNote, judgePaths, pathJudge } from '../path-judge.js';
+import { joinRelative } from '../search-files.js';
+import { isRefusal, resolveToolPath } from '../resolve-tool-path.js';
 import type { Tool } from '../tool.js';
 import { toolError } from '../tool-error.js';
-import { resolveWorkspacePath } from '../workspace-path.js';
 
 /** Arguments of the `list` tool. */
 export type ListArgs = {
@@ -20,7 +23,10 @@ export interface ListToolOptions {
 
 /**
  * Creates the `list` tool: the entries of one folder, sorted by name, folders marked with
- * `/` and symbolic links with `@` (`@/` when the link leads to a folder).
+ * `/` and symbolic links with `@` (`@/` when the link leads to a folder). A link is shown,
+ * never listed through. Each entry is judged by the permission rules for `list`
+ * (`ToolContext.judgePath`): a denied one is left out silently, one needing approval is
+ * left out and counted in a note.
  *
  * @example
  * ```ts
@@ -45,23 +51,29 @@ export function createListTool(options: ListToolOptions = {}): Tool<ListArgs> {
     paths: (args) => [args.path ?? '.'],
     async execute(args, context) {
       const path = args.path ?? '.';
-      const target = await resolveWorkspacePath(context.workspace, path);
-      let entries: Dirent[];
+      const judge = pathJudge(context, 'list');
+      const target = await resolveToolPath(context.workspace, 'list', path, judge);
+      if (isRefusal(target)) return target;
+      let found: Dirent[] | undefined;
       try {
         if (!(await stat(target.absolute)).isDirectory()) {
           return toolError(`${path} is a file, not a folder; use read to see its content`);
         }
-        entries = await readdir(target.absolute, { withFileTypes: true });
+        found = await readFolderAt(target.absolute);
       } catch (error) {
         return toolError(fsErrorMessage(error, path));
       }
-      if (entries.length === 0) return { text: `(${path} is empty)` };
+      // The folder became a link (or vanished) after it was resolved: list nothing through it.
+      if (found === undefined) return toolError(`${path} changed while it was being listed (a symbolic link on the way?); try again`);
+      const { allowed: entries, asked } = judgePaths(found, (entry) => joinRelative(target.relative, entry.name), judge);
+      const skipped = approvalNote(asked, 'entry', 'read one by its path to be asked');
+      if (entries.length === 0) return { text: `(${path} is empty)${skipped}` };
       entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       const shown = entries.slice(0, maxEntries);
       const names = await Promise.all(shown.map((entry) => render(entry, target.absolute)));
       const rest = entries.length - shown.length;
       const note = rest > 0 ? `\n\n(${rest} more entries not shown; use glob to narrow the search.)` : '';
-      return { text: names.join('\n') + note };
+      return { text: names.join('\n') + note + skipped };
     },
   };
 }

@@ -3,9 +3,10 @@ import { stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { fsErrorMessage } from '../fs-error-message.js';
 import { fileLooksBinary } from '../looks-binary.js';
+import { pathJudge } from '../path-judge.js';
+import { isRefusal, resolveToolPath } from '../resolve-tool-path.js';
 import type { Tool, ToolContext, ToolResult } from '../tool.js';
 import { toolError } from '../tool-error.js';
-import { resolveWorkspacePath } from '../workspace-path.js';
 
 /** Arguments of the `read` tool. */
 export type ReadArgs = {
@@ -76,7 +77,9 @@ interface Page {
 }
 
 async function readNumbered(path: string, context: ToolContext, page: Page): Promise<ToolResult> {
-  const target = await resolveWorkspacePath(context.workspace, path);
+  // Resolved again now: a folder on the way may have become a link since the gate checked it.
+  const target = await resolveToolPath(context.workspace, 'read', path, pathJudge(context, 'read'));
+  if (isRefusal(target)) return target;
   try {
     const stats = await stat(target.absolute);
     if (stats.isDirectory()) return toolError(`${path} is a folder, not a file; use the list tool to see its entries`);

@@ -1,4 +1,5 @@
-import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { mkdir, open, stat, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { fsErrorMessage } from '../fs-error-message.js';
 import type { Tool } from '../tool.js';
@@ -13,9 +14,16 @@ export type WriteArgs = {
   content: string;
 };
 
+// Where the platform has it, the final path is opened without following a link (ELOOP if it
+// is one): a link swapped in after the path was resolved cannot redirect the write.
+const OPEN_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | (constants.O_NOFOLLOW ?? 0);
+
 /**
  * Creates the `write` tool: writes a whole file (UTF-8), creating missing parent folders,
- * and says how many bytes and lines it wrote.
+ * and says how many bytes and lines it wrote. The path is resolved again when the tool runs
+ * and refused if it now leads somewhere the rules deny (a link swapped in since the call was
+ * checked); the file is then opened without following a link in its last part. A folder on
+ * the way swapped for a link at the very last moment is not caught (Node has no `openat`).
  *
  * @example
  * ```ts
@@ -42,6 +50,11 @@ export function createWriteTool(): Tool<WriteArgs> {
     paths: (args) => [args.path],
     async execute({ path, content }, context) {
       const target = await resolveWorkspacePath(context.workspace, path);
+      // The gate checked the path a moment ago; a link swapped in since could lead elsewhere.
+      const verdict = context.judgePath ? context.judgePath('write', target.relative) : target.inside ? 'allow' : 'deny';
+      if (verdict === 'deny') {
+        return toolError(`${path} leads outside the workspace or to a denied path (${target.absolute}); write to a file inside the workspace`);
+      }
       let existed = false;
       try {
         const stats = await stat(target.absolute);
@@ -52,8 +65,16 @@ export function createWriteTool(): Tool<WriteArgs> {
       }
       try {
         await mkdir(dirname(target.absolute), { recursive: true });
-        await writeFile(target.absolute, content, { encoding: 'utf8', signal: context.signal });
+        const file = await open(target.absolute, OPEN_FLAGS, 0o666);
+        try {
+          await writeFile(file, content, { encoding: 'utf8', signal: context.signal });
+        } finally {
+          await file.close();
+        }
       } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ELOOP') {
+          return toolError(`${path} became a symbolic link while it was being written, so nothing was written; check what it points to and write again`);
+        }
         return toolError(fsErrorMessage(error, path));
       }
       const bytes = Buffer.byteLength(content, 'utf8');

@@ -9,8 +9,9 @@ export function finishReasonOf(reply: FakeReply): string {
   return reply.finishReason ?? ((reply.toolCalls?.length ?? 0) > 0 ? 'tool_calls' : 'stop');
 }
 
-/** The usage object to send, or `undefined` when the reply asks for none. */
+/** The usage object to send (`rawUsage` as it is), or `undefined` when the reply asks for none. */
 export function usageOf(body: FakeRequestBody, reply: FakeReply): JsonObject | undefined {
+  if (reply.rawUsage) return { ...reply.rawUsage };
   if (reply.usage === false) return undefined;
   const usage = reply.usage ?? estimateUsage(body, reply);
   return { ...usage };

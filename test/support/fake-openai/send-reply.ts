@@ -1,4 +1,5 @@
 import { encodeChunks } from './chunk-encoding.js';
+import { applyChunkQuirks } from './chunk-quirks.js';
 import { encodeCompletion } from './completion-encoding.js';
 import { errorBody } from './error-body.js';
 import { sendJson, wait, write, writeHead, type Exchange } from './exchange.js';
@@ -10,9 +11,10 @@ const MALFORMED_JSON = '{"id":"chatcmpl-fake-broken","choices":[{"delta":{"conte
 
 /** The `data:` lines of a streamed reply, the malformed one (if asked) in the middle. */
 function sseEvents(reply: FakeReply, exchange: Exchange, context: ReplyContext): string[] {
-  const events = encodeChunks(reply, exchange.record.body, context).map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`);
+  const chunks = applyChunkQuirks(encodeChunks(reply, exchange.record.body, context), reply);
+  const events = chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`);
   if (reply.malformedChunk) events.splice(Math.max(1, Math.floor(events.length / 2)), 0, `data: ${MALFORMED_JSON}\n\n`);
-  events.push('data: [DONE]\n\n');
+  if (!reply.omitDone) events.push('data: [DONE]\n\n');
   return events;
 }
 
@@ -29,17 +31,25 @@ async function streamReply(reply: FakeReply, exchange: Exchange, context: ReplyC
       exchange.res.socket?.destroy();
       return;
     }
+    // Silent, with the connection left open: only the client (or close()) ends it.
+    if (reply.stallAfterChunks === position) return;
+    if (reply.endAfterChunks === position) {
+      exchange.res.end();
+      return;
+    }
     if (position > 0 && !(await wait(reply.chunkDelayMs ?? 0, exchange.signal))) return;
     await write(exchange, event);
     if (exchange.signal.aborted) return;
   }
+  if (reply.stallAfterChunks !== undefined && reply.stallAfterChunks >= events.length) return;
   exchange.res.end();
 }
 
 /**
  * Answers one chat completion request with `reply`: an error status, a JSON
- * `chat.completion`, or an SSE stream of `chat.completion.chunk`s, with the delays,
- * resets and corruption the reply asks for. Stops as soon as the connection closes.
+ * `chat.completion` (also to a streaming request when the reply says `ignoreStream`), or an
+ * SSE stream of `chat.completion.chunk`s, with the delays, resets, stalls, cuts and
+ * corruption the reply asks for. Stops as soon as the connection closes.
  */
 export async function sendReply(reply: FakeReply, exchange: Exchange, context: ReplyContext): Promise<void> {
   if (reply.hang) return;
@@ -48,7 +58,7 @@ export async function sendReply(reply: FakeReply, exchange: Exchange, context: R
     sendJson(exchange, reply.status, errorBody(reply.status, reply.errorMessage), reply.headers);
     return;
   }
-  if (exchange.record.stream) {
+  if (exchange.record.stream && !reply.ignoreStream) {
     await streamReply(reply, exchange, context);
     return;
   }

@@ -37,6 +37,8 @@ export interface FakeReply {
   readonly toolCalls?: readonly FakeToolCall[];
   /** Usage; default: a deterministic estimate (see `estimateUsage`); `false`: none is sent. */
   readonly usage?: FakeUsage | false;
+  /** A usage object sent as it is instead of `usage`, e.g. one with fields left out as some servers do. */
+  readonly rawUsage?: JsonObject;
   /** Answer with this HTTP error status and an OpenAI-style error body instead. */
   readonly status?: number;
   /** The error body's message (with `status`). */
@@ -57,6 +59,24 @@ export interface FakeReply {
   readonly hang?: boolean;
   /** The finish reason; default `tool_calls` when there are tool calls, else `stop`. */
   readonly finishReason?: string;
+  /**
+   * Go silent after this many SSE chunks (0: right after the headers; at or past the last
+   * one: after `[DONE]`), keeping the connection open until the client leaves.
+   */
+  readonly stallAfterChunks?: number;
+  /**
+   * End the response cleanly after this many SSE chunks: no finish chunk, no usage, no
+   * `[DONE]`, yet no connection error either (a cut a proxy might make).
+   */
+  readonly endAfterChunks?: number;
+  /** Leave out the closing `data: [DONE]` line (the stream just ends). */
+  readonly omitDone?: boolean;
+  /** Answer a streaming request with a whole JSON `chat.completion`, like servers that ignore `stream: true`. */
+  readonly ignoreStream?: boolean;
+  /** Send tool-call fragments without `index` (each call's fragments one after another). */
+  readonly omitToolCallIndex?: boolean;
+  /** Send the finish chunk's choice without a `delta` field. */
+  readonly omitFinishDelta?: boolean;
 }
 
 /** A tool as a chat completion request declares it. */

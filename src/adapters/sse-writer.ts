@@ -1,0 +1,76 @@
+import type { ServerResponse } from 'node:http';
+
+/** Writes server-sent-event frames to a response without writing past a full socket. */
+export interface SseWriter {
+  /** True while frames wait for the socket's `'drain'`. */
+  readonly blocked: boolean;
+  /**
+   * Writes a frame, or queues it while the socket is full. Returns `false` when the queue
+   * has grown past its bound: the client is too slow, and the caller should cut it.
+   */
+  write(frame: string): boolean;
+  /** Ends the response with `last` once every queued frame is written. */
+  end(last: string): void;
+}
+
+/**
+ * A writer for `res` that honours backpressure: once `res.write` returns `false`, frames wait
+ * in a queue, in order, and go out on `'drain'`. RxJS cannot pause a run, so the queue is
+ * the only place a slow client's backlog can go; `maxQueuedBytes` bounds it (UTF-8 bytes).
+ */
+export function sseWriter(res: ServerResponse, maxQueuedBytes: number): SseWriter {
+  const frames: string[] = [];
+  const sizes: number[] = [];
+  let head = 0;
+  let queuedBytes = 0;
+  let blocked = false;
+  let last: string | undefined;
+
+  const endNow = (frame: string): void => {
+    res.off('drain', flush);
+    if (!res.writableEnded && !res.destroyed) res.end(frame);
+  };
+  function flush(): void {
+    blocked = false;
+    while (head < frames.length) {
+      const frame = frames[head]!;
+      queuedBytes -= sizes[head]!;
+      head += 1;
+      if (!res.write(frame)) {
+        blocked = true;
+        break;
+      }
+    }
+    if (head === frames.length) {
+      // drop the written frames in one go rather than shifting the arrays one by one
+      frames.length = 0;
+      sizes.length = 0;
+      head = 0;
+    }
+    if (!blocked && last !== undefined) endNow(last);
+  }
+  res.on('drain', flush);
+  res.once('close', () => res.off('drain', flush));
+
+  return {
+    get blocked() {
+      return blocked;
+    },
+    write(frame) {
+      if (res.writableEnded || res.destroyed) return true;
+      if (!blocked) {
+        blocked = !res.write(frame);
+        return true;
+      }
+      const size = Buffer.byteLength(frame);
+      frames.push(frame);
+      sizes.push(size);
+      queuedBytes += size;
+      return queuedBytes <= maxQueuedBytes;
+    },
+    end(frame) {
+      if (blocked) last = frame;
+      else endNow(frame);
+    },
+  };
+}

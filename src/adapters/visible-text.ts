@@ -1,0 +1,46 @@
+/**
+ * Shows text a human must judge (a command or path waiting for approval) exactly as it is:
+ * nothing that renders as nothing, moves the cursor or turns text around is left raw.
+ *
+ * @module
+ */
+
+// Controls (line breaks included), format characters (bidi overrides and isolates,
+// zero-width characters, the BOM, tags), lone surrogates, line and paragraph separators,
+// spaces other than U+0020, and the characters that render blank although they are letters
+// (Hangul fillers, the Braille blank) or marks (variation selectors, the grapheme joiner).
+const HIDDEN =
+  /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}\p{Zs}\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u2800\u3164\uffa0\ufe00-\ufe0f\u{e0100}-\u{e01ef}]|<U\+/gu;
+
+/**
+ * Marks every character that would be invisible or misleading on a terminal (see the
+ * module) as `<U+XXXX>`, line breaks included, so the result is one line. A literal `<U+`
+ * in the text is marked too (`<U+003C>U+`), so what is shown reads back to exactly the
+ * text.
+ *
+ * @example
+ * ```ts
+ * markInvisible('echo "\u202Eexe.txt"'); // 'echo "<U+202E>exe.txt"'
+ * ```
+ */
+export function markInvisible(text: string): string {
+  return text.replace(HIDDEN, (match) => {
+    if (match === ' ') return match;
+    if (match === '<U+') return '<U+003C>U+';
+    return `<U+${match.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}>`;
+  });
+}
+
+/**
+ * The text as lines to show one under the other: split at each line break (`\n`), every
+ * other invisible or misleading character marked as by {@link markInvisible}. A `\r` is
+ * marked, not treated as a break: it would move the cursor back over what was shown.
+ *
+ * @example
+ * ```ts
+ * visibleLines('echo safe\nrm -rf ~\u200B'); // ['echo safe', 'rm -rf ~<U+200B>']
+ * ```
+ */
+export function visibleLines(text: string): string[] {
+  return text.split('\n').map(markInvisible);
+}

@@ -1,0 +1,76 @@
+import { type Observable, tap } from 'rxjs';
+import { toNdjson } from '../adapters/ndjson.js';
+import type { AgentEvent } from '../events/agent-event.js';
+import type { CliIO } from './cli-io.js';
+
+/**
+ * The exit code when stdout's reader went away before the run ended (`EPIPE`, e.g. under
+ * `| head -1`): 128 + SIGPIPE (13), what a shell reports for a command a closed pipe cut off.
+ */
+export const OUTPUT_CLOSED_EXIT_CODE = 141;
+
+/** A run being shown; see {@link presentRun}. */
+export interface PresentedRun {
+  /** Settles with the run's exit code: 0, 1, or 130 on Ctrl+C. */
+  readonly code: Promise<number>;
+  /** The exit code to use instead of the run's when stdout failed (141 for EPIPE, else 1). */
+  outputFailure(): number | undefined;
+  /** Removes the Ctrl+C and output error listeners. */
+  stop(): void;
+}
+
+/**
+ * Subscribes, writes NDJSON when asked, and settles with the exit code (130 on Ctrl+C).
+ * The caller calls `stop()` once the engine is closed, not at the first press: a library
+ * that re-raises SIGINT when it finds no other listener (log-update's cursor restore does, on
+ * a terminal) would otherwise kill the process before the cleanup ran.
+ *
+ * When stdout fails (its reader closed the pipe, or a write error), the run is unsubscribed,
+ * so stopped, and the code settles at once. Without a listener, Node would throw the
+ * stream's `'error'` event as an uncaught exception: a stack trace instead of a quiet exit.
+ * A failing stderr is ignored: there is nowhere left to report it.
+ */
+export function presentRun(events$: Observable<AgentEvent>, json: boolean, io: CliIO): PresentedRun {
+  let failure: number | undefined;
+  let done!: (code: number) => void;
+  const code = new Promise<number>((resolve) => (done = resolve));
+  let exitCode = 1; // stays 1 if the stream ends without the run's own RunEnd
+  const tracked$ = events$.pipe(tap((e) => e.type === 'RunEnd' && (exitCode = e.abnormal ? 1 : 0)));
+  const out$: Observable<unknown> = json ? tracked$.pipe(toNdjson(), tap((line) => io.stdout.write(line))) : tracked$;
+
+  let interrupted = false;
+  const stopInterrupts = io.onInterrupt(() => {
+    if (interrupted) return;
+    interrupted = true;
+    subscription.unsubscribe(); // aborts the model requests and every task
+    io.stderr.write('\nCancelled.\n');
+    done(130);
+  });
+  const onStdoutError = (error: NodeJS.ErrnoException): void => {
+    if (failure !== undefined) return;
+    failure = error.code === 'EPIPE' ? OUTPUT_CLOSED_EXIT_CODE : 1;
+    subscription.unsubscribe();
+    if (failure !== OUTPUT_CLOSED_EXIT_CODE) io.stderr.write(`rxharness: cannot write the output: ${error.message}\n`);
+    done(failure);
+  };
+  const onStderrError = (): void => undefined;
+  io.stdout.on('error', onStdoutError);
+  io.stderr.on('error', onStderrError);
+
+  const subscription = out$.subscribe({
+    error: (e: unknown) => {
+      io.stderr.write(`rxharness: ${e instanceof Error ? e.message : String(e)}\n`);
+      done(1);
+    },
+    complete: () => done(exitCode),
+  });
+  return {
+    code,
+    outputFailure: () => failure,
+    stop: () => {
+      stopInterrupts();
+      io.stdout.off('error', onStdoutError);
+      io.stderr.off('error', onStderrError);
+    },
+  };
+}

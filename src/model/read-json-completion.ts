@@ -1,0 +1,60 @@
+import type { Subscriber } from 'rxjs';
+import type { ModelChunk, ModelFinish, ModelToolCall } from './chat-model.js';
+import { ModelError } from './model-error.js';
+import { readUsage, type WireUsage } from './read-usage.js';
+
+/** A whole `chat.completion` as odd servers may send it: every field may be missing. */
+interface WireCompletion {
+  readonly choices?: ReadonlyArray<{
+    readonly message?: {
+      readonly content?: string | null;
+      readonly reasoning_content?: string | null;
+      readonly reasoning?: string | null;
+      readonly tool_calls?: ReadonlyArray<{ readonly id?: string; readonly function?: { readonly name?: string; readonly arguments?: string } }>;
+    };
+    readonly finish_reason?: string | null;
+  }>;
+  readonly usage?: WireUsage | null;
+  readonly error?: { readonly message?: string };
+}
+
+/**
+ * Reads a 200 response whose body is one JSON `chat.completion` instead of a stream (servers
+ * that ignore `stream: true` send that): emits its reasoning and text as one delta each and
+ * returns the finish, as if it had been streamed. An `error` object in the body, or a body
+ * that is not a completion, fails with a `ModelError` quoting what came.
+ */
+export async function readJsonCompletion(response: Response, out: Subscriber<ModelChunk>, model: string): Promise<ModelFinish> {
+  const raw = await response.text();
+  let body: WireCompletion;
+  try {
+    body = JSON.parse(raw) as WireCompletion;
+  } catch {
+    throw notACompletion(model, raw);
+  }
+  if (body?.error) throw new ModelError(`model "${model}": the server answered 200 with an error: ${body.error.message ?? JSON.stringify(body.error)}`);
+  const choice = body?.choices?.[0];
+  if (!choice?.message) throw notACompletion(model, raw);
+  const { message } = choice;
+  const thinking = message.reasoning_content ?? message.reasoning;
+  if (thinking) out.next({ type: 'thinking-delta', text: thinking });
+  const text = message.content ?? '';
+  if (text) out.next({ type: 'text-delta', text });
+  const toolCalls: ModelToolCall[] = (message.tool_calls ?? []).map((call, i) => ({
+    id: call.id || `call_${i}`,
+    name: call.function?.name ?? '',
+    arguments: call.function?.arguments ?? '',
+  }));
+  return {
+    type: 'finish',
+    text,
+    toolCalls,
+    usage: body.usage ? readUsage(body.usage) : undefined,
+    finishReason: choice.finish_reason ?? undefined,
+  };
+}
+
+function notACompletion(model: string, raw: string): ModelError {
+  const start = raw.length > 200 ? `${raw.slice(0, 200)}...` : raw;
+  return new ModelError(`model "${model}": the server answered 200 with JSON that is not a chat completion: ${start}`);
+}

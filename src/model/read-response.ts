@@ -1,0 +1,62 @@
+import { Observable, type SchedulerLike } from 'rxjs';
+import type { ModelChunk } from './chat-model.js';
+import { watchIdle } from './idle-watchdog.js';
+import { ModelError } from './model-error.js';
+import { readJsonCompletion } from './read-json-completion.js';
+import { chunks, readSse, type StreamProgress } from './read-sse.js';
+import { toModelError } from './to-model-error.js';
+
+/** What {@link readResponse} needs besides the response. */
+export interface ReadContext {
+  /** The model id, for messages. */
+  readonly model: string;
+  /** The longest silence allowed from the headers on. */
+  readonly timeoutMs: number;
+  /** Where the idle watchdog runs. */
+  readonly scheduler: SchedulerLike;
+  /** Aborts the HTTP exchange; aborted here when the server goes silent. */
+  readonly abort: AbortController;
+}
+
+/** `application/json`, with or without parameters; not `application/x-ndjson`. */
+const JSON_TYPE = /\bjson\b/i;
+
+/**
+ * The chunks of one successful (2xx) response: an SSE stream read as it arrives, or a whole
+ * JSON completion from a server that ignored `stream: true`. From the headers on, a silence
+ * longer than `timeoutMs` aborts the exchange and errors with a `ModelError` saying so; so
+ * does a stream cut before its end. Errors after an abort by the subscriber are dropped.
+ */
+export function readResponse(response: Response, context: ReadContext): Observable<ModelChunk> {
+  return new Observable<ModelChunk>((out) => {
+    const { model, abort, timeoutMs } = context;
+    const body = response.body;
+    if (!body) {
+      out.error(new ModelError(`model "${model}": the response has no body to stream`));
+      return undefined;
+    }
+    const progress: StreamProgress = { received: 0, events: 0 };
+    let idle = false;
+    const watchdog = watchIdle(() => progress.received, timeoutMs, context.scheduler, () => {
+      idle = true;
+      abort.abort();
+    });
+    const json = JSON_TYPE.test(response.headers.get('content-type') ?? '');
+    const read = json ? readJsonCompletion(response, out, model) : readSse(body, out, progress, model);
+    read.then(
+      (finish) => {
+        watchdog.unsubscribe();
+        out.next(finish);
+        out.complete();
+      },
+      (error: unknown) => {
+        watchdog.unsubscribe();
+        if (idle) {
+          const message = `the server sent nothing for ${timeoutMs} ms (timeoutMs) after ${chunks(progress.events)}: the stream was abandoned`;
+          out.error(new ModelError(`model "${model}": ${message}`, { cause: error }));
+        } else if (!abort.signal.aborted) out.error(toModelError(error, model));
+      },
+    );
+    return () => watchdog.unsubscribe();
+  });
+}

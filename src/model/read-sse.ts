@@ -1,0 +1,103 @@
+import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
+import { EventSourceParserStream, type ParseError } from 'eventsource-parser/stream';
+import type { Subscriber } from 'rxjs';
+import type { ModelChunk, ModelFinish, TokenUsage } from './chat-model.js';
+import { ModelError } from './model-error.js';
+import { readUsage, type WireUsage } from './read-usage.js';
+import { finishToolCalls, mergeToolCalls, type PartialCall, type ToolCallFragment } from './tool-call-fragments.js';
+
+/** What the reader has received so far; the idle watchdog compares `received`. */
+export interface StreamProgress {
+  /** SSE events, comments and unreadable lines: anything that shows the server is alive. */
+  received: number;
+  /** SSE `data:` events only. */
+  events: number;
+}
+
+/** A chunk as odd servers send it: maybe no `choices`, no `delta`, an `error`, reasoning fields. */
+interface WireChunk {
+  readonly choices?: ReadonlyArray<{ readonly delta?: WireDelta; readonly finish_reason?: string | null }>;
+  readonly usage?: WireUsage | null;
+  readonly error?: { readonly message?: string };
+}
+
+/** `ChatCompletionChunk`'s delta plus the non-standard reasoning fields some servers stream. */
+type WireDelta = Omit<ChatCompletionChunk.Choice.Delta, 'tool_calls'> & {
+  readonly tool_calls?: readonly ToolCallFragment[];
+  readonly reasoning_content?: string | null;
+  readonly reasoning?: string | null;
+};
+
+/**
+ * Reads an SSE body of `chat.completion.chunk`s in one linear pass (see docs/performance.md),
+ * emits the text and thinking deltas to `out`, and returns the finish. The reply is whole
+ * once a `finish_reason` or `[DONE]` arrived; a body that ends before either was cut, and
+ * fails with a `ModelError` saying what arrived. Everything read after `[DONE]` (the reader
+ * drains the body so the connection can be reused) is ignored, its failures too.
+ */
+export async function readSse(
+  body: ReadableStream<Uint8Array>,
+  out: Subscriber<ModelChunk>,
+  progress: StreamProgress,
+  model: string,
+): Promise<ModelFinish> {
+  let oddLine: string | undefined;
+  const parser = new EventSourceParserStream({
+    onComment: () => void progress.received++,
+    onError: (error) => {
+      progress.received++;
+      oddLine ??= (error as ParseError).line;
+    },
+  });
+  const text: string[] = [];
+  const calls: PartialCall[] = [];
+  let usage: TokenUsage | undefined;
+  let finishReason: string | undefined;
+  let done = false;
+  try {
+    for await (const message of body.pipeThrough(new TextDecoderStream()).pipeThrough(parser)) {
+      progress.received++;
+      if (done || message.data === '[DONE]') {
+        done = true;
+        continue;
+      }
+      progress.events++;
+      const chunk = JSON.parse(message.data) as WireChunk;
+      if (chunk.error) throw new ModelError(`model "${model}": the stream reported an error: ${chunk.error.message ?? JSON.stringify(chunk.error)}`);
+      if (chunk.usage) usage = readUsage(chunk.usage) ?? usage;
+      const choice = chunk.choices?.[0];
+      if (!choice) continue;
+      if (choice.finish_reason) finishReason = choice.finish_reason;
+      const delta = choice.delta;
+      if (!delta) continue; // some servers send the finish chunk without one
+      const thinking = delta.reasoning_content ?? delta.reasoning;
+      if (thinking) out.next({ type: 'thinking-delta', text: thinking });
+      if (delta.content) {
+        text.push(delta.content);
+        out.next({ type: 'text-delta', text: delta.content });
+      }
+      if (delta.tool_calls) mergeToolCalls(calls, delta.tool_calls);
+    }
+  } catch (error) {
+    if (!done) throw error;
+  }
+  // A finish_reason without [DONE] is a whole reply (many servers never send [DONE]); [DONE]
+  // without a finish_reason is the server saying it is done. Neither: the body was cut.
+  if (!done && finishReason === undefined) throw cutShort(model, progress.events, oddLine);
+  return { type: 'finish', text: text.join(''), toolCalls: finishToolCalls(calls), usage, finishReason };
+}
+
+function cutShort(model: string, events: number, oddLine: string | undefined): ModelError {
+  if (events === 0 && oddLine !== undefined) {
+    const start = oddLine.length > 200 ? `${oddLine.slice(0, 200)}...` : oddLine;
+    return new ModelError(`model "${model}": the response is not a stream of server-sent events; it began: ${start}`);
+  }
+  return new ModelError(
+    `model "${model}": the stream ended after ${chunks(events)} without finish_reason or [DONE]: the connection was probably cut`,
+  );
+}
+
+/** `1 chunk`, `3 chunks`. */
+export function chunks(count: number): string {
+  return `${count} chunk${count === 1 ? '' : 's'}`;
+}

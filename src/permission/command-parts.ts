@@ -1,0 +1,86 @@
+import { scanShellLine } from './shell-scan.js';
+import { analyseStatement, type PartRole, type PartSink } from './simple-command.js';
+
+/** What a bash rule is matched against, for one command line. */
+export interface CommandParts {
+  /**
+   * Each simple command of the line, as written with quotes removed and whitespace
+   * collapsed (`git commit -m "a b"` is `git commit -m a b`), including the commands inside
+   * `$(...)`, backticks and `<(...)`. An allow rule must allow every one of them.
+   */
+  readonly commands: readonly string[];
+  /**
+   * Other spellings a deny or ask rule is also matched against: the line exactly as
+   * written, each command without its assignments, redirections and binary folder
+   * (`/bin/rm x` is `rm x`), and the commands inside wrappers (`sudo`, `env`, `timeout`...),
+   * `sh -c` / `bash -c` strings, `eval` and `find -exec`.
+   */
+  readonly variants: readonly string[];
+  /** Set when the line cannot be fully judged (a command name in a variable, a here-document...): why. */
+  readonly opaque?: string;
+}
+
+const MAX_DEPTH = 8;
+const MAX_PARTS = 500;
+const CACHE_SIZE = 256;
+const cache = new Map<string, CommandParts>();
+
+/**
+ * Splits a bash command line into what rules are matched against (see {@link CommandParts}).
+ * Pure and cached: a policy asks about the same line once per layer.
+ *
+ * @example
+ * ```ts
+ * commandParts('cd src && /bin/rm -f "a b"');
+ * // { commands: ['cd src', '/bin/rm -f a b'], variants: ['cd src && /bin/rm -f "a b"', 'rm -f a b'] }
+ * ```
+ */
+export function commandParts(line: string): CommandParts {
+  const hit = cache.get(line);
+  if (hit !== undefined) return hit;
+  const collector = new Collector();
+  collector.add('variant', line); // a pattern written for the whole line keeps matching it
+  collector.line(line, 'command', 0);
+  const parts = collector.result(line);
+  if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  cache.set(line, parts);
+  return parts;
+}
+
+class Collector implements PartSink {
+  private readonly commands = new Set<string>();
+  private readonly variants = new Set<string>();
+  private opaque: string | undefined;
+
+  add(role: PartRole, text: string): void {
+    if (this.commands.size + this.variants.size >= MAX_PARTS) {
+      this.flag('too many commands to check');
+      return;
+    }
+    (role === 'command' ? this.commands : this.variants).add(text);
+  }
+
+  flag(reason: string): void {
+    this.opaque ??= reason;
+  }
+
+  line(text: string, role: PartRole, depth: number): void {
+    if (depth > MAX_DEPTH) {
+      this.flag('commands nested too deeply to check');
+      return;
+    }
+    const scanned = scanShellLine(text);
+    if (scanned.opaque !== undefined) this.flag(scanned.opaque);
+    if (role === 'variant') this.add('variant', text);
+    for (const statement of scanned.statements) analyseStatement(statement, role, depth, this);
+    for (const inner of scanned.substitutions) this.line(inner, role, depth + 1);
+  }
+
+  result(line: string): CommandParts {
+    // A line of only assignments or comments runs no command: judge it as written.
+    const commands = this.commands.size > 0 ? [...this.commands] : [line.replace(/\s+/g, ' ').trim()];
+    const variants = [...this.variants].filter((v) => !this.commands.has(v));
+    const parts = { commands: Object.freeze(commands), variants: Object.freeze(variants) };
+    return Object.freeze(this.opaque === undefined ? parts : { ...parts, opaque: this.opaque });
+  }
+}

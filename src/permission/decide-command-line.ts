@@ -1,0 +1,56 @@
+import { commandParts } from './command-parts.js';
+import { STRENGTH, type PermissionDecision } from './permission-decision.js';
+
+/** How to decide the parts of one bash command line. */
+export interface CommandJudges {
+  /** Decides one simple command (every one must be allowed); `undefined` when no rule says anything. */
+  readonly command: (text: string) => PermissionDecision | undefined;
+  /** Decides another spelling of the line; only a deny or an ask counts. */
+  readonly variant: (text: string) => PermissionDecision | undefined;
+  /** True when a deny or ask rule with a pattern is in force, so a line too complex to check must ask. */
+  readonly guarded: boolean;
+}
+
+/**
+ * Decides a bash command line part by part (see `commandParts`): the strictest of the
+ * decisions of its simple commands and of the deny and ask decisions of its other
+ * spellings; at least `ask` when the line is too complex to check and `guarded`.
+ * The reason names the part it is about when the line has more than that part.
+ *
+ * @returns `undefined` when some command has no decision and nothing stricter than allow was found.
+ */
+export function decideCommandLine(line: string, judges: CommandJudges): PermissionDecision | undefined {
+  const parts = commandParts(line);
+  const whole = line.replace(/\s+/g, ' ').trim();
+  let best: PermissionDecision | undefined;
+  let undecided = false;
+  const consider = (decision: PermissionDecision, part: string): void => {
+    if (best !== undefined && STRENGTH[decision.action] <= STRENGTH[best.action]) return;
+    best = part === whole || part === line ? decision : { ...decision, reason: `${decision.reason} (for "${shorten(part)}")` };
+  };
+  for (const command of parts.commands) {
+    const decision = judges.command(command);
+    if (decision === undefined) undecided = true;
+    else consider(decision, command);
+  }
+  for (const variant of parts.variants) {
+    const decision = judges.variant(variant);
+    if (decision !== undefined && decision.action !== 'allow') consider(decision, variant);
+  }
+  if (parts.opaque !== undefined && judges.guarded) {
+    consider(
+      {
+        action: 'ask',
+        reason: `approval required: the command has ${parts.opaque}, so the bash deny and ask rules cannot check it`,
+      },
+      line,
+    );
+  }
+  if (best === undefined || (undecided && best.action === 'allow')) return undefined;
+  return best;
+}
+
+/** A part as a reason quotes it: long ones cut in the middle, since the whole line is shown with the call anyway. */
+function shorten(part: string): string {
+  return part.length <= 160 ? part : `${part.slice(0, 100)} … ${part.slice(-50)}`;
+}

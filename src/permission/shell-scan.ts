@@ -1,0 +1,155 @@
+import { decodeAnsiC } from './ansi-c-quote.js';
+import { findAnsiCEnd, findBacktick, findClose } from './shell-spans.js';
+
+/** A command line after the first pass, ready for `shell-quote`. */
+export interface ScannedLine {
+  /**
+   * The line's statements, split at unquoted line breaks, with comments and line
+   * continuations removed, `$'...'` decoded, a `#` inside a word escaped, and every command
+   * substitution replaced by the literal word `$(…)`.
+   */
+  readonly statements: readonly string[];
+  /** The text inside each `$(...)`, backtick pair, `<(...)` and `>(...)`: command lines of their own. */
+  readonly substitutions: readonly string[];
+  /** Why the line cannot be judged completely (a here-document, an unclosed quote), when it cannot. */
+  readonly opaque?: string;
+}
+
+/** What a substitution becomes in its statement: a literal word, so the parser sees one argument. */
+const PLACEHOLDER = '$(…)';
+const WORD_BREAK = /[\s;&|()<>]/;
+
+/**
+ * The first pass over a bash command line, for what `shell-quote` does not know: it treats
+ * a line break as a space, a `#` in the middle of a word as a comment, and has no command
+ * substitution. This pass tracks quotes the way bash does and leaves `shell-quote` only
+ * statements it reads correctly; what it cannot follow makes the line opaque.
+ *
+ * @example
+ * ```ts
+ * scanShellLine('echo $(rm x)\nls # note');
+ * // { statements: ["echo '$(…)'", 'ls '], substitutions: ['rm x'] }
+ * ```
+ */
+export function scanShellLine(line: string): ScannedLine {
+  const statements: string[] = [];
+  const substitutions: string[] = [];
+  let opaque: string | undefined;
+  const flag = (reason: string): void => {
+    opaque ??= reason;
+  };
+  let current = '';
+  let i = 0;
+  const atWordStart = (): boolean => current === '' || WORD_BREAK.test(current[current.length - 1]!);
+
+  /** Takes the substitution whose `(` is at `open`; returns the index after its `)`. */
+  const substitution = (open: number, arithmetic: boolean): number => {
+    const close = findClose(line, open + 1);
+    if (close < 0) {
+      flag('an unclosed "$("');
+      return line.length;
+    }
+    const inner = line.slice(open + 1, close);
+    if (arithmetic) {
+      // $((...)) is arithmetic: only the substitutions inside it run commands.
+      substitutions.push(...scanShellLine(inner).substitutions);
+    } else {
+      substitutions.push(inner);
+    }
+    return close + 1;
+  };
+  const backtick = (start: number): number => {
+    const end = findBacktick(line, start);
+    if (end < 0) {
+      flag('an unclosed backtick');
+      return line.length;
+    }
+    substitutions.push(line.slice(start, end).replace(/\\([\\`$])/g, '$1'));
+    return end + 1;
+  };
+  const doubleQuoted = (start: number): number => {
+    let chunk = '"';
+    let j = start;
+    while (j < line.length) {
+      const c = line[j]!;
+      if (c === '\\') {
+        if (line[j + 1] !== '\n') chunk += line.slice(j, j + 2);
+        j += 2;
+      } else if (c === '"') {
+        current += `${chunk}"`;
+        return j + 1;
+      } else if (c === '`') {
+        j = backtick(j + 1);
+        chunk += PLACEHOLDER;
+      } else if (c === '$' && line[j + 1] === '(') {
+        j = substitution(j + 1, line[j + 2] === '(');
+        chunk += PLACEHOLDER;
+      } else {
+        chunk += c;
+        j += 1;
+      }
+    }
+    flag('an unclosed double quote');
+    current += `${chunk}"`;
+    return line.length;
+  };
+
+  while (i < line.length) {
+    const c = line[i]!;
+    const next = line[i + 1];
+    if (c === '\\') {
+      if (next !== '\n') current += line.slice(i, i + 2); // a backslash-newline joins the lines
+      i += 2;
+    } else if (c === "'") {
+      const end = line.indexOf("'", i + 1);
+      if (end < 0) {
+        flag('an unclosed single quote');
+        current += `${line.slice(i)}'`;
+        break;
+      }
+      current += line.slice(i, end + 1);
+      i = end + 1;
+    } else if (c === '$' && next === "'") {
+      const end = findAnsiCEnd(line, i + 2);
+      if (end < 0) flag('an unclosed $\' quote');
+      current += singleQuoted(decodeAnsiC(line.slice(i + 2, end < 0 ? line.length : end)));
+      i = end < 0 ? line.length : end + 1;
+    } else if (c === '$' && next === '"') {
+      i += 1; // $"..." is a translatable string, quoted like "..."
+    } else if (c === '"') {
+      i = doubleQuoted(i + 1);
+    } else if (c === '`') {
+      i = backtick(i + 1);
+      current += `'${PLACEHOLDER}'`;
+    } else if ((c === '$' || c === '<' || c === '>') && next === '(') {
+      i = substitution(i + 1, c === '$' && line[i + 2] === '(');
+      current += `'${PLACEHOLDER}'`;
+    } else if (c === '<' && next === '<') {
+      // `<<<` is a here-string (one word of input); `<<` starts a here-document.
+      const hereString = line[i + 2] === '<';
+      if (!hereString) flag('a here-document ("<<"), whose lines may be commands');
+      current += hereString ? '<<<' : '<<';
+      i += hereString ? 3 : 2;
+    } else if (c === '#' && atWordStart()) {
+      const end = line.indexOf('\n', i);
+      i = end < 0 ? line.length : end;
+    } else if (c === '#') {
+      current += '\\#'; // bash reads it as part of the word; shell-quote would start a comment
+      i += 1;
+    } else if (c === '\n') {
+      statements.push(current);
+      current = '';
+      i += 1;
+    } else {
+      current += c;
+      i += 1;
+    }
+  }
+  statements.push(current);
+  const kept = statements.filter((s) => s.trim() !== '');
+  return opaque === undefined ? { statements: kept, substitutions } : { statements: kept, substitutions, opaque };
+}
+
+function singleQuoted(text: string): string {
+  return `'${text.replaceAll("'", `'\\''`)}'`;
+}

@@ -1,0 +1,160 @@
+import { parse, type ParseEntry } from 'shell-quote';
+import { commandString, EVALUATORS, FIND_EXEC, HEADERS, KEYWORDS, readsInput, SHELLS, WRAPPERS } from './shell-programs.js';
+
+/** How a part of a command line is judged: a `command` must be allowed; a `variant` is only checked against deny and ask rules. */
+export type PartRole = 'command' | 'variant';
+
+/** Where {@link analyseStatement} puts what it finds. */
+export interface PartSink {
+  /** Records a simple command (normalised text) or another spelling of one. */
+  add(role: PartRole, text: string): void;
+  /** Marks the line as too complex to judge, saying why. */
+  flag(reason: string): void;
+  /** Judges a command line that a command runs (a `sh -c` string, what `eval` gets). */
+  line(text: string, role: PartRole, depth: number): void;
+}
+
+type Word = { readonly kind: 'word'; readonly text: string; readonly glob: boolean } | { readonly kind: 'redirect'; readonly op: string };
+
+// What separates simple commands; every other operator shell-quote returns is a redirection.
+const CONTROL = new Set([';', '&', '&&', '||', '|', '|&', ';;', ';&', ';;&', '(', ')']);
+// Each word after a wrapper is tried as the start of the command; a longer list is too complex to check.
+const MAX_WRAPPED_WORDS = 64;
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=/;
+
+/**
+ * Splits one statement (no line breaks outside quotes, see `scanShellLine`) into simple
+ * commands with `shell-quote` and records each: its text as written (quotes removed,
+ * whitespace collapsed) in `role`, and as variants its plain form (assignments and
+ * redirections dropped, the binary's folder removed) and the commands it wraps.
+ */
+export function analyseStatement(statement: string, role: PartRole, depth: number, sink: PartSink): void {
+  let entries: ParseEntry[];
+  try {
+    // A variable stays `$NAME`, so a command name held in one is seen as such.
+    entries = parse<string>(statement, (key) => `$${key}`);
+  } catch {
+    sink.flag('a statement the shell parser cannot read');
+    return;
+  }
+  let words: Word[] = [];
+  for (const entry of entries) {
+    if (typeof entry === 'string') words.push({ kind: 'word', text: entry, glob: false });
+    else if ('comment' in entry) sink.line(entry.comment, role, depth + 1); // never expected: judge it rather than lose it
+    else if (entry.op === 'glob') words.push({ kind: 'word', text: entry.pattern, glob: true });
+    else if (CONTROL.has(entry.op)) {
+      analyseWords(words, role, depth, sink, true);
+      words = [];
+    } else words.push({ kind: 'redirect', op: entry.op });
+  }
+  analyseWords(words, role, depth, sink, true);
+}
+
+function analyseWords(all: readonly Word[], role: PartRole, depth: number, sink: PartSink, suffixes: boolean): void {
+  let start = 0;
+  for (;;) {
+    const word = all[start];
+    if (word === undefined || !isPlain(word)) break;
+    if (KEYWORDS.has(word.text)) start += 1;
+    else if (word.text === 'function') start += 2; // `function name`, then its body
+    else break;
+  }
+  const first = all[start];
+  if (first === undefined || (isPlain(first) && HEADERS.has(first.text))) return;
+  const words = all.slice(start);
+  const written = render(words);
+  const plain = plainWords(words);
+  if (plain.length === 0) {
+    if (words.some((w) => w.kind === 'redirect')) sink.add(role, written); // `> file` still writes
+    return; // only assignments: nothing runs
+  }
+  sink.add(role, written);
+  const name = plain[0]!;
+  // After a wrapper any word may be the command; an option (`-j$(nproc)`) cannot be.
+  if (isDynamic(name) && (suffixes || !name.text.startsWith('-'))) sink.flag(`a command name only known when it runs ("${name.text}")`);
+  const base = basename(name.text);
+  const args = plain.slice(1).map((w) => w.text);
+  sink.add('variant', collapse([base, ...args].join(' ')));
+  // ...and with its redirections kept in place, for `rm 2>/dev/null` against `rm *`.
+  sink.add('variant', render([{ ...name, text: base }, ...words.filter((w) => w !== name && !isAssignment(w, words))]));
+  if (SHELLS.has(base)) {
+    const script = commandString(args);
+    if (script !== undefined) sink.line(script, 'variant', depth + 1);
+    else if (readsInput(base, args)) sink.flag(`a shell reading its commands from its input ("${base}")`);
+  }
+  if (EVALUATORS.has(base)) sink.line(args.join(' '), 'variant', depth + 1);
+  if (base === 'trap' && args[0] !== undefined && !args[0].startsWith('-')) sink.line(args[0], 'variant', depth + 1);
+  if ((base === 'alias' && args.length > 0) || (base === 'hash' && args.includes('-p'))) {
+    sink.flag(`"${base}", which can run a command under another name`);
+  }
+  if (WRAPPERS.has(base) && suffixes) {
+    // Options of wrappers vary (sudo -u root, nice -n 5, timeout 5): every suffix may be the command.
+    if (plain.length > MAX_WRAPPED_WORDS) sink.flag(`more than ${MAX_WRAPPED_WORDS} words after "${base}"`);
+    for (const word of plain.slice(1, MAX_WRAPPED_WORDS)) {
+      analyseWords(words.slice(words.indexOf(word)), 'variant', depth + 1, sink, false);
+    }
+  }
+  if (base === 'find') findExecs(plain, depth, sink);
+}
+
+/** The words of `find ... -exec cmd {} ;` that form commands. */
+function findExecs(words: readonly Word[], depth: number, sink: PartSink): void {
+  for (let i = 0; i < words.length; i++) {
+    if (!FIND_EXEC.has(text(words[i]!))) continue;
+    let end = i + 1;
+    while (end < words.length && text(words[end]!) !== ';' && text(words[end]!) !== '+') end += 1;
+    analyseWords(words.slice(i + 1, end), 'variant', depth + 1, sink, true);
+    i = end;
+  }
+}
+
+/** The words that are the command and its arguments: leading assignments and every redirection with its target dropped. */
+function plainWords(words: readonly Word[]): Extract<Word, { kind: 'word' }>[] {
+  const out: Extract<Word, { kind: 'word' }>[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i]!;
+    if (word.kind === 'redirect') {
+      i += 1; // its target
+    } else if (/^\d+$/.test(word.text) && words[i + 1]?.kind === 'redirect') {
+      // `2>/dev/null`: shell-quote splits off the descriptor, which is not an argument
+    } else if (out.length > 0 || word.glob || !ASSIGNMENT.test(word.text)) {
+      out.push(word);
+    }
+  }
+  return out;
+}
+
+/** Whether a word is one of the assignments in front of the command. */
+function isAssignment(word: Word, words: readonly Word[]): boolean {
+  if (word.kind !== 'word' || word.glob || !ASSIGNMENT.test(word.text)) return false;
+  const name = words.findIndex((w) => w.kind === 'word' && !w.glob && !ASSIGNMENT.test(w.text) && !/^\d+$/.test(w.text));
+  return name < 0 || words.indexOf(word) < name;
+}
+
+function isDynamic(word: Extract<Word, { kind: 'word' }>): boolean {
+  if (word.glob || word.text === '') return true;
+  return word.text.includes('$') || /\{[^{}]*(?:,|\.\.)[^{}]*\}/.test(word.text);
+}
+
+function isPlain(word: Word): word is Extract<Word, { kind: 'word' }> {
+  return word.kind === 'word' && !word.glob;
+}
+
+function text(word: Word): string {
+  return word.kind === 'word' ? word.text : word.op;
+}
+
+function render(words: readonly Word[]): string {
+  return collapse(words.map(text).join(' '));
+}
+
+/** Whitespace as the matcher sees it: any run (line breaks, tabs, other spaces) is one space. */
+function collapse(value: string): string {
+  return value.replace(/\s+/g, ' ').trim();
+}
+
+function basename(path: string): string {
+  const cut = path.replace(/\/+$/, '');
+  const base = cut.slice(cut.lastIndexOf('/') + 1);
+  return base === '' ? path : base;
+}

@@ -1,0 +1,125 @@
+import { constants } from 'node:fs';
+import { lstat, mkdir, open, readlink, realpath, type FileHandle } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { UnsafeLinkError } from './unsafe-link-error.js';
+
+/** A folder files must stay in, and how error messages name it. */
+export interface ConfinedRoot {
+  /** The folder, absolute (a link above it is fine: it is taken as it really is). */
+  readonly path: string;
+  /** How to name it in errors: `the workspace`, `the session folder`... */
+  readonly label: string;
+}
+
+/** Whether the last part of the path is a file (never a link) or a folder (a link inside is fine). */
+export type PathKind = 'file' | 'folder';
+
+const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+const MAX_LINKS = 40;
+
+/**
+ * Checks the way from `root` to `path` (an absolute path below it, existing or not): every
+ * symbolic link on it must lead to a place inside `root`, and a file must not be a link
+ * at all (appending to a link would change whatever it points to).
+ *
+ * @throws {@link UnsafeLinkError} naming the first link that breaks the rule.
+ *
+ * @example
+ * ```ts
+ * await checkConfined({ path: workspace, label: 'the workspace' }, `${workspace}/.rxharness/sessions/s1.jsonl`, 'file');
+ * ```
+ */
+export async function checkConfined(root: ConfinedRoot, path: string, kind: PathKind): Promise<void> {
+  const real = await realRoot(root);
+  const parts = relative(root.path, path).split(sep).filter((part) => part !== '');
+  let current = real;
+  let shown = root.path;
+  for (const [index, part] of parts.entries()) {
+    const next = join(current, part);
+    shown = join(shown, part);
+    const stats = await lstat(next).catch(() => undefined);
+    if (stats === undefined) return; // the rest does not exist yet: it would be made under `current`
+    if (!stats.isSymbolicLink()) {
+      current = next;
+      continue;
+    }
+    const target = await leadsTo(next, 0);
+    const outside = !isWithin(real, target);
+    if (outside || (kind === 'file' && index === parts.length - 1)) {
+      throw new UnsafeLinkError(path, shown, target, root.path, root.label, outside);
+    }
+    current = target;
+  }
+}
+
+/**
+ * Makes the folder `dir` below `root` (and its parents) unless a link on the way leads
+ * out of `root`; checked before, so nothing is made outside, and after, in case a link was
+ * planted meanwhile.
+ *
+ * @throws {@link UnsafeLinkError} naming the link.
+ */
+export async function makeConfinedFolder(root: ConfinedRoot, dir: string): Promise<void> {
+  await checkConfined(root, dir, 'folder');
+  await mkdir(dir, { recursive: true });
+  await checkConfined(root, dir, 'folder');
+}
+
+/**
+ * Opens the file `file` below `root` with `flags` (`O_NOFOLLOW` is added) once the way to
+ * it is checked; on Linux the opened file is checked again afterwards (the kernel names it
+ * in /proc/self/fd), so a link swapped in between the check and the open is caught too.
+ * With `O_CREAT`, such a race can leave an empty file behind the link, never content.
+ *
+ * @throws {@link UnsafeLinkError} naming the link; file-system errors (`ENOENT`...) as they are.
+ *
+ * @example
+ * ```ts
+ * const handle = await openConfined(root, file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT);
+ * ```
+ */
+export async function openConfined(root: ConfinedRoot, file: string, flags: number): Promise<FileHandle> {
+  await checkConfined(root, file, 'file');
+  let handle: FileHandle;
+  try {
+    handle = await open(file, flags | NOFOLLOW);
+  } catch (error) {
+    // A link planted since the check: name it if it is still there.
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP') await checkConfined(root, file, 'file');
+    throw error;
+  }
+  const opened = await readlink(`/proc/self/fd/${handle.fd}`).catch(() => undefined);
+  if (opened === undefined || isWithin(await realRoot(root), opened)) return handle;
+  await handle.close();
+  await checkConfined(root, file, 'file');
+  throw new UnsafeLinkError(file, dirname(file), dirname(opened), root.path, root.label, true);
+}
+
+/**
+ * Whether `path` is `root` or below it (both absolute).
+ *
+ * @example
+ * ```ts
+ * isWithin('/repo', '/repo/.rxharness'); // true
+ * ```
+ */
+export function isWithin(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}
+
+function realRoot(root: ConfinedRoot): Promise<string> {
+  return realpath(root.path).catch(() => resolve(root.path));
+}
+
+/** Where a link leads: its real target, or for a dangling one where writing through it would create the target. */
+async function leadsTo(link: string, hops: number): Promise<string> {
+  const real = await realpath(link).catch(() => undefined);
+  if (real !== undefined) return real;
+  const target = resolve(dirname(link), await readlink(link));
+  const parent = await realpath(dirname(target)).catch(() => undefined);
+  if (parent === undefined || hops >= MAX_LINKS) return target;
+  const candidate = join(parent, basename(target));
+  const stats = await lstat(candidate).catch(() => undefined);
+  return stats?.isSymbolicLink() ? leadsTo(candidate, hops + 1) : candidate;
+}

@@ -1,0 +1,78 @@
+import type { AgentDefinition } from './agent-definition.js';
+import type { AgentDiagnostic } from './agent-diagnostic.js';
+
+/** Names other tools use for a key of ours (Claude Code's `allowedTools`, ...). */
+const ALIASES: Readonly<Record<string, string>> = {
+  tool: 'tools', allowedtools: 'tools', toollist: 'tools',
+  deniedtools: 'disallowedTools', disabledtools: 'disallowedTools', blockedtools: 'disallowedTools',
+  permissions: 'permissionRules', rules: 'permissionRules', permission: 'permissionRules',
+};
+
+/** Keys whose absence gives the agent more than meant, and what it would get. */
+const WIDENS: Readonly<Record<string, string>> = {
+  tools: 'every tool its parent has',
+  disallowedTools: 'the tools it was meant to lose',
+  permissionRules: 'none of the rules meant to restrict it',
+};
+
+/**
+ * The known key `key` was probably meant to be, if any: an alias, the same letters in
+ * another case or with `-`/`_`, or one or two typing slips away (one for short keys).
+ *
+ * @example
+ * ```ts
+ * likelyKey('disalowedTools', KNOWN_KEYS); // 'disallowedTools'
+ * likelyKey('color', KNOWN_KEYS); // undefined
+ * ```
+ */
+export function likelyKey(key: string, known: readonly string[]): string | undefined {
+  const squashed = key.toLowerCase().replace(/[-_]/g, '');
+  const alias = ALIASES[squashed];
+  if (alias !== undefined && known.includes(alias)) return alias;
+  let best: string | undefined;
+  let bestDistance = Number.POSITIVE_INFINITY;
+  for (const candidate of known) {
+    if (candidate.toLowerCase() === squashed) return candidate;
+    const distance = editDistance(key.toLowerCase(), candidate.toLowerCase());
+    if (distance <= (candidate.length <= 5 ? 1 : 2) && distance < bestDistance) [best, bestDistance] = [candidate, distance];
+  }
+  return best;
+}
+
+/**
+ * Why a definition must not load because a misspelt key would widen it (`tool:` for
+ * `tools:` gives every tool), or `undefined`. Only when the real key is absent: next to it,
+ * the typo changes nothing.
+ */
+export function wideningTypo(fields: Readonly<Record<string, unknown>>, known: readonly string[]): string | undefined {
+  for (const key of Object.keys(fields)) {
+    if (known.includes(key)) continue;
+    const meant = likelyKey(key, known);
+    if (meant === undefined || WIDENS[meant] === undefined || (fields[meant] !== undefined && fields[meant] !== null)) continue;
+    return `unknown key "${key}"; did you mean "${meant}"? Without "${meant}" the agent would get ${WIDENS[meant]}, so it is not loaded`;
+  }
+  return undefined;
+}
+
+/** A warning per ignored key of `definition.extra` that looks like a misspelt known key. */
+export function misspeltKeyDiagnostics(definition: AgentDefinition, known: readonly string[]): AgentDiagnostic[] {
+  const file = definition.file ?? `agent "${definition.name}" (${definition.source})`;
+  return Object.keys(definition.extra).flatMap((key) => {
+    const meant = likelyKey(key, known);
+    return meant === undefined ? [] : [{ file, reason: `unknown key "${key}" is ignored; did you mean "${meant}"?` }];
+  });
+}
+
+/** Optimal string alignment distance: insertions, deletions, substitutions, adjacent swaps. */
+function editDistance(a: string, b: string): number {
+  const rows = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, rows[i - 2]![j - 2]! + 1);
+      rows[i]![j] = d;
+    }
+  }
+  return rows[a.length]![b.length]!;
+}

@@ -1,0 +1,114 @@
+import OpenAI from 'openai';
+import { lastValueFrom, VirtualTimeScheduler } from 'rxjs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ChatRequest } from '../../src/model/chat-model.js';
+import { ModelError } from '../../src/model/model-error.js';
+import { OpenAIChatModel, type OpenAIChatModelOptions } from '../../src/model/openai-chat-model.js';
+import { resourceCounts } from '../support/active-resources.js';
+import { collect } from '../support/collect.js';
+import { FakeOpenAIServer, type FakeReply } from '../support/fake-openai-server.js';
+
+// OpenAIChatModel's own retries, through the real client against the fake server: a capped
+// wait, abortable by unsubscribing, and no retry of a failure that would only fail again.
+
+const HELLO: ChatRequest = { messages: [{ role: 'user', content: 'hello' }] };
+const AN_HOUR = { 'retry-after': '3600' };
+
+let server: FakeOpenAIServer;
+beforeEach(async () => {
+  server = await FakeOpenAIServer.start();
+});
+afterEach(async () => {
+  await server.close();
+});
+
+function model(options: Partial<OpenAIChatModelOptions> = {}): OpenAIChatModel {
+  return new OpenAIChatModel({ model: 'm', baseURL: server.baseURL, apiKey: 'k', maxRetries: 2, ...options });
+}
+
+async function errorOf(reply: FakeReply): Promise<ModelError> {
+  server.setHandler(() => reply);
+  const { error } = await collect(model().stream(HELLO));
+  expect(error).toBeInstanceOf(ModelError);
+  return error as ModelError;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Resolves once `check` holds, polling each turn of the event loop for up to 2 s. */
+async function until(check: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 2_000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+}
+
+describe('OpenAIChatModel retries: Retry-After', () => {
+  it('caps a Retry-After of an hour at maxRetryDelayMs, then retries and succeeds', async () => {
+    server.enqueue({ status: 429, headers: AN_HOUR }, { text: 'after the capped wait' });
+    const finish = await lastValueFrom(model({ maxRetryDelayMs: 100 }).stream(HELLO));
+    expect(finish).toMatchObject({ type: 'finish', text: 'after the capped wait' });
+    const [limited, retried] = server.requests;
+    const waited = retried!.startedAt - limited!.endedAt!;
+    expect(waited).toBeGreaterThanOrEqual(95);
+    expect(waited).toBeLessThan(2_000);
+  });
+
+  it('caps it at 30 s by default (on a virtual scheduler: no real wait)', async () => {
+    const scheduler = new VirtualTimeScheduler();
+    server.enqueue({ status: 429, headers: AN_HOUR }, { text: 'retried' });
+    const done = lastValueFrom(model({ scheduler }).stream(HELLO));
+    await until(() => scheduler.actions.length > 0, 'the retry wait to be scheduled');
+    expect(scheduler.actions.map((action) => action.delay)).toEqual([30_000]);
+    scheduler.flush();
+    expect(await done).toMatchObject({ type: 'finish', text: 'retried' });
+    expect(server.requests.map((r) => r.status)).toEqual([429, 200]);
+  });
+
+  it('unsubscribing during the wait clears its timer at once, and no second request follows', async () => {
+    server.enqueue({ status: 429, headers: AN_HOUR });
+    const subscription = model().stream(HELLO).subscribe();
+    await server.waitForClosed(0);
+    await sleep(50); // the 429 reaches the model, which schedules its wait
+    // Counted around a synchronous unsubscribe, so no other timer of the test runner can blur it.
+    const before = resourceCounts().Timeout;
+    subscription.unsubscribe();
+    expect(before - resourceCounts().Timeout).toBe(1);
+    await sleep(100);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('a ready client keeps its maxRetries, but its own uncapped, unabortable wait is never used', async () => {
+    const client = new OpenAI({ baseURL: server.baseURL, apiKey: 'k', maxRetries: 1, logLevel: 'off' });
+    server.setHandler(() => ({ status: 429, headers: AN_HOUR }));
+    const { error } = await collect(new OpenAIChatModel({ model: 'm', client, maxRetryDelayMs: 20 }).stream(HELLO));
+    expect((error as ModelError).message).toBe(
+      'model "m": HTTP 429: Rate limit reached. Please try again later. (gave up after 2 attempts; the server asked to wait 3600 s, more than the 20 ms cap)',
+    );
+    expect(server.requests).toHaveLength(2);
+  });
+});
+
+describe('OpenAIChatModel retries: deterministic failures are not retried', () => {
+  for (const status of [400, 401, 403, 404, 422]) {
+    it(`HTTP ${status}: one request, the server's message passed on`, async () => {
+      const error = await errorOf({ status, errorMessage: `refused with ${status}`, headers: { 'retry-after-ms': '0' } });
+      expect(error.status).toBe(status);
+      expect(error.message).toBe(`model "m": HTTP ${status}: refused with ${status}`);
+      expect(server.requests).toHaveLength(1);
+    });
+  }
+
+  it('a 500 that says the chat template failed: one request', async () => {
+    const error = await errorOf({ status: 500, errorMessage: 'Error rendering prompt with jinja template: roles must alternate', headers: { 'retry-after-ms': '0' } });
+    expect(error.message).toBe('model "m": HTTP 500: Error rendering prompt with jinja template: roles must alternate');
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('an ordinary 500 is retried maxRetries times, and the error says how many attempts were made', async () => {
+    const error = await errorOf({ status: 500, errorMessage: 'overloaded', headers: { 'retry-after-ms': '0' } });
+    expect(error.message).toBe('model "m": HTTP 500: overloaded (gave up after 3 attempts)');
+    expect(server.requests).toHaveLength(3);
+  });
+});

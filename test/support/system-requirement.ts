@@ -1,0 +1,29 @@
+/**
+ * Tests that need a program from the system (Debian's `chromium`, `redis-server`) and not
+ * from npm. On a fresh machine without it they are skipped, with a note on stderr saying
+ * what is missing and how to install it, so `npm test` right after `npm ci` still passes.
+ * CI installs the programs and sets `RXHARNESS_REQUIRE_SYSTEM=1`, which turns a missing
+ * one into a failure: there a skip would hide that the tests never ran.
+ *
+ * @module
+ */
+
+/** Whether the environment demands every system program (CI). */
+export const SYSTEM_REQUIRED = process.env.RXHARNESS_REQUIRE_SYSTEM === '1';
+
+/**
+ * Says whether tests needing `program` can run. When it is missing: throws under
+ * `RXHARNESS_REQUIRE_SYSTEM=1`, otherwise prints the note once and answers false (skip).
+ *
+ * @example
+ * ```ts
+ * describe.skipIf(!systemProgram('chromium', findChromium(), 'apt-get install -y chromium'))('the page', () => { ... });
+ * ```
+ */
+export function systemProgram(program: string, path: string | undefined, install: string): boolean {
+  if (path !== undefined) return true;
+  const note = `${program} is not installed, so the tests that need it are skipped. Install it with: ${install}`;
+  if (SYSTEM_REQUIRED) throw new Error(`RXHARNESS_REQUIRE_SYSTEM=1: ${note}`);
+  process.stderr.write(`\n[rxharness tests] NOTE: ${note}\n`);
+  return false;
+}
