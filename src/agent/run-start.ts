@@ -43,6 +43,6 @@ export function runEnvOf(settings: AgentSettings, run: RunState, input: RunInput
     streaming: input.streaming,
     rootSessionId: settings.rootSessionId ?? input.sessionId,
     tools: byName,
-    toolSpecs: () => tools.map((t): ToolSpec => ({ name: t.name, description: t.description, parameters: t.parameters })),
+    toolSpecs: () => tools.map((t): ToolSpec => ({ name: t.name, description: t.description, parameters: t.modelParameters ?? t.parameters })),
   };
 }

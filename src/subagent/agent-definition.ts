@@ -1,3 +1,4 @@
+import type { ModelSettings } from '../model/model-settings.js';
 import type { PermissionRule } from '../permission/index.js';
 
 /**
@@ -30,6 +31,11 @@ export interface AgentDefinition {
   readonly model?: string;
   /** ReAct step limit for a run of this agent (a positive integer); the engine's when absent. */
   readonly maxSteps?: number;
+  /**
+   * Model settings of this agent's requests (front matter: `temperature`, `top_p`,
+   * `max_tokens`, `tool_choice`, `parallel_tool_calls`); they apply to this agent only.
+   */
+  readonly settings?: ModelSettings;
   /** Hidden agents are left out of listings and tool descriptions but can run by name. */
   readonly hidden: boolean;
   /** Disabled agents are left out of listings. */

@@ -113,11 +113,17 @@ export class AgentManager {
    * for what must be built without waiting, like a tool description read at every step.
    */
   listSync(): AgentDefinition[] {
+    return this.enabledSync().filter((agent) => !agent.hidden);
+  }
+
+  /**
+   * Every enabled definition, hidden ones included, sorted by name: the agents a `task` call
+   * can name (hidden ones are left out of listings, not out of reach).
+   */
+  enabledSync(): AgentDefinition[] {
     this.#discover();
     const all = new Map([...this.#discovered, ...this.#added]);
-    return [...all.values()]
-      .filter((agent) => !agent.hidden && agent.enabled)
-      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return [...all.values()].filter((agent) => agent.enabled).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
   /** Files skipped during discovery and why, plus warnings: unknown tools, misspelt keys, ignored rules. */

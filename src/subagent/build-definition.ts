@@ -1,12 +1,14 @@
 import { parsePermissionRules, type PermissionRule } from '../permission/index.js';
 import { AGENT_NAME_PATTERN, type AgentDefinition, type AgentOrigin } from './agent-definition.js';
 import { DefinitionError } from './definition-error.js';
+import { definitionSettings, SETTING_KEYS } from './definition-settings.js';
 import { wideningTypo } from './misspelt-keys.js';
 import { describeValue, toToolList } from './value-checks.js';
 
 /** The keys a definition understands; anything else is kept in `extra`. */
 export const KNOWN_KEYS: readonly string[] = Object.freeze([
   'name', 'description', 'tools', 'disallowedTools', 'model', 'maxSteps', 'hidden', 'enabled', 'permissionRules',
+  'settings', ...Object.keys(SETTING_KEYS),
 ]);
 
 // Definitions this module built: already valid, so handing one back needs no second check.
@@ -82,6 +84,12 @@ export function buildDefinition(fields: Readonly<Record<string, unknown>>, syste
       fail(`"maxSteps" must be a positive integer, got ${describeValue(steps)}`);
     }
     definition.maxSteps = steps as number;
+  }
+  try {
+    const settings = definitionSettings(fields);
+    if (settings !== undefined) definition.settings = settings;
+  } catch (error) {
+    fail(error instanceof Error ? error.message : String(error));
   }
   if (origin.file !== undefined) definition.file = origin.file;
   const frozen = Object.freeze(definition);

@@ -1,3 +1,4 @@
+import type { ModelSettings } from '../model/model-settings.js';
 import type { PermissionRule } from '../permission/index.js';
 import type { AgentDefinition } from './agent-definition.js';
 import { buildDefinition, KNOWN_KEYS } from './build-definition.js';
@@ -20,6 +21,8 @@ export interface AgentInput {
   readonly model?: string;
   /** ReAct step limit for a run of this agent, a positive integer; absent: the engine's `maxSteps`. */
   readonly maxSteps?: number;
+  /** Model settings of the agent's requests (camelCase here; a file's front matter uses `temperature`, `top_p`...). */
+  readonly settings?: ModelSettings;
   /** Leave the agent out of listings and tool descriptions (it still runs by name); default false. */
   readonly hidden?: boolean;
   /** False leaves the agent out of listings; default true. */

@@ -1,6 +1,7 @@
 import { dump } from 'js-yaml';
 import type { AgentDefinition } from './agent-definition.js';
 import { DefinitionError } from './definition-error.js';
+import { SETTING_KEYS } from './definition-settings.js';
 
 /**
  * Writes a definition as Markdown with YAML front matter, the format
@@ -20,6 +21,10 @@ export function formatAgentMarkdown(definition: AgentDefinition): string {
   if (definition.disallowedTools !== undefined) front['disallowedTools'] = [...definition.disallowedTools];
   if (definition.model !== undefined) front['model'] = definition.model;
   if (definition.maxSteps !== undefined) front['maxSteps'] = definition.maxSteps;
+  for (const [key, setting] of Object.entries(SETTING_KEYS)) {
+    const value = definition.settings?.[setting];
+    if (value !== undefined) front[key] = value;
+  }
   if (definition.hidden) front['hidden'] = true;
   if (!definition.enabled) front['enabled'] = false;
   if (definition.permissionRules.length > 0) {

@@ -1,5 +1,6 @@
 import type { Observable } from 'rxjs';
 import type { ChatModel } from '../model/chat-model.js';
+import type { ModelSettings } from '../model/model-settings.js';
 import type { PermissionPolicy } from '../permission/permission-policy.js';
 import type { AgentDefinition } from '../subagent/agent-definition.js';
 import type { ToolContext } from '../tools/tool.js';
@@ -17,6 +18,8 @@ export interface AgentSpec {
   readonly toolNames: readonly string[];
   readonly policy: PermissionPolicy;
   readonly maxSteps: number;
+  /** The agent's own model settings (a definition's), over its model's defaults. */
+  readonly settings?: ModelSettings;
   readonly taskId?: string;
   readonly background: boolean;
   /** The conversation this agent serves (the main agent's session). */
@@ -45,6 +48,8 @@ export interface Delegation {
   readonly maxItems: number;
   /** The agents the tool descriptions list now (hidden and disabled left out). */
   visibleAgents(): readonly AgentDefinition[];
+  /** The names `parent` may give to `task` now: every enabled agent (hidden too) its rules do not deny. */
+  callableAgentNames(parent: AgentSpec): readonly string[];
   /**
    * Runs one task to its result. While the parent is streamed, the child's events are
    * wrapped and forwarded through `context.emit`. Never errors: failures are results.

@@ -62,6 +62,13 @@ export class Delegator implements Delegation {
     return this.o.agents.listSync();
   }
 
+  callableAgentNames(parent: AgentSpec): readonly string[] {
+    return this.o.agents
+      .enabledSync()
+      .filter((agent) => parent.policy.evaluate('task', agent.name).action !== 'deny')
+      .map((agent) => agent.name);
+  }
+
   /** A ReActAgent for a spec. */
   build(spec: AgentSpec): ReActAgent {
     return new ReActAgent(this.agentOptions(spec));
@@ -77,6 +84,7 @@ export class Delegator implements Delegation {
       name: spec.name,
       model: spec.model,
       maxSteps: spec.maxSteps,
+      ...(spec.settings ? { settings: spec.settings } : {}),
       sessions: o.sessions,
       workspace: o.workspace,
       permissions: spec.policy,
@@ -121,6 +129,8 @@ export class Delegator implements Delegation {
       // A workspace definition is untrusted input: its rules only narrow unless the engine trusts it.
       policy: parent.policy.child(definition.permissionRules, { narrowOnly: !this.o.agents.mayLoosen(definition) }),
       maxSteps: definition.maxSteps ?? parent.maxSteps,
+      // The child's own settings only: a parent's never leak into its children.
+      ...(definition.settings ? { settings: definition.settings } : {}),
       // A child of a background task is unwatched too: its approvals must fail closed as well.
       background: parent.background || (ids.background ?? false),
       ...(ids.taskId ? { taskId: ids.taskId } : {}),

@@ -5,7 +5,7 @@ import type { AgentSpec, Delegation } from './delegation-types.js';
 import { multitaskToolDescription } from './delegation-prompts.js';
 import { depthRefusal } from './depth-guard.js';
 import { formatMultitaskResults, type TaskResultFields } from './task-result-format.js';
-import { multitaskParameters, type MultitaskArgs } from './task-schemas.js';
+import { multitaskModelParameters, multitaskParameters, type MultitaskArgs } from './task-schemas.js';
 
 /**
  * The `multitask` tool of one agent: runs every task through a `p-limit` pool of
@@ -27,6 +27,9 @@ export function createMultitaskTool(parent: AgentSpec, delegation: Delegation): 
       return multitaskToolDescription(delegation.visibleAgents(), delegation.poolSize);
     },
     parameters: multitaskParameters(delegation.maxItems),
+    get modelParameters() {
+      return multitaskModelParameters(delegation.maxItems, delegation.callableAgentNames(parent));
+    },
     // The child run is bounded by its own steps and tool timeouts; the engine's per-call
     // limit would cut this call (started first) before a hanging child tool timed out.
     timeoutMs: Number.POSITIVE_INFINITY,

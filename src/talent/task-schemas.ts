@@ -1,6 +1,6 @@
 import type { JsonObject } from '../events/json.js';
 
-const agentName = { type: 'string', minLength: 1, description: 'Name of the agent to run (one of the available agents).' };
+const AGENT_NAME_TEXT = 'Name of the agent to run (one of the available agents).';
 const prompt = {
   type: 'string',
   minLength: 1,
@@ -8,34 +8,33 @@ const prompt = {
 };
 const description = { type: 'string', minLength: 1, description: 'A short label for the task (3-8 words).' };
 
-/** Arguments of `task`. */
-export const TASK_PARAMETERS: JsonObject = {
-  type: 'object',
-  properties: {
-    agent_name: agentName,
-    prompt,
-    description,
-    background: { type: 'boolean', description: 'Run detached and return at once; the result arrives with a later turn.' },
-    task_id: { type: 'string', minLength: 1, description: 'Resume this earlier task (same agent) with its history.' },
-  },
-  required: ['agent_name', 'prompt', 'description'],
-  additionalProperties: false,
-};
-
 /** How many tasks one `multitask` call may hold unless the engine says otherwise. */
 export const DEFAULT_MULTITASK_MAX_ITEMS = 200;
 
-const multitaskSchemas = new Map<number, JsonObject>();
+/** `agent_name`: any name (for checking arguments), or one of `names` (what the model is offered). */
+function agentName(names?: readonly string[]): JsonObject {
+  return names === undefined
+    ? { type: 'string', minLength: 1, description: AGENT_NAME_TEXT }
+    : { type: 'string', enum: [...names], description: AGENT_NAME_TEXT };
+}
 
-/**
- * Arguments of `multitask`, with at most `maxItems` tasks (the model reads the bound in the
- * schema; a longer list fails validation before anything starts). One schema object per
- * bound, so its validator is compiled once.
- */
-export function multitaskParameters(maxItems: number): JsonObject {
-  let schema = multitaskSchemas.get(maxItems);
-  if (schema) return schema;
-  schema = {
+function taskSchema(names?: readonly string[]): JsonObject {
+  return {
+    type: 'object',
+    properties: {
+      agent_name: agentName(names),
+      prompt,
+      description,
+      background: { type: 'boolean', description: 'Run detached and return at once; the result arrives with a later turn.' },
+      task_id: { type: 'string', minLength: 1, description: 'Resume this earlier task (same agent) with its history.' },
+    },
+    required: ['agent_name', 'prompt', 'description'],
+    additionalProperties: false,
+  };
+}
+
+function multitaskSchema(maxItems: number, names?: readonly string[]): JsonObject {
+  return {
     type: 'object',
     properties: {
       tasks: {
@@ -47,7 +46,7 @@ export function multitaskParameters(maxItems: number): JsonObject {
           type: 'object',
           properties: {
             index: { type: 'integer', minimum: 1, description: 'Position of the task, from 1; results are matched by it.' },
-            agent_name: agentName,
+            agent_name: agentName(names),
             prompt,
             description,
           },
@@ -59,8 +58,47 @@ export function multitaskParameters(maxItems: number): JsonObject {
     required: ['tasks'],
     additionalProperties: false,
   };
-  multitaskSchemas.set(maxItems, schema);
+}
+
+/**
+ * Arguments of `task`, as they are checked: any agent name passes the schema, so an unknown
+ * one gets the delegation's own error (which lists the agents) rather than a schema message.
+ */
+export const TASK_PARAMETERS: JsonObject = taskSchema();
+
+const cache = new Map<string, JsonObject>();
+
+/** One object per distinct schema, so validators compile once; bounded, oldest dropped first. */
+function cached(key: string, make: () => JsonObject): JsonObject {
+  let schema = cache.get(key);
+  if (schema === undefined) {
+    schema = make();
+    cache.set(key, schema);
+    if (cache.size > 256) cache.delete(cache.keys().next().value!);
+  }
   return schema;
+}
+
+/**
+ * Arguments of `multitask` as they are checked: at most `maxItems` tasks (a longer list fails
+ * before anything starts), any agent name (one unknown agent fails only its own task).
+ */
+export function multitaskParameters(maxItems: number): JsonObject {
+  return cached(`m${maxItems}`, () => multitaskSchema(maxItems));
+}
+
+/**
+ * The `task` schema the model is offered: `agent_name` is an `enum` of the agents it may
+ * name now, so a server that constrains tool calls by their schema (llama.cpp, vLLM) cannot
+ * invent one. With no agent at all there is nothing to list and the plain schema is used.
+ */
+export function taskModelParameters(names: readonly string[]): JsonObject {
+  return names.length === 0 ? TASK_PARAMETERS : cached(`t${names.join('\n')}`, () => taskSchema(names));
+}
+
+/** The `multitask` schema the model is offered: as {@link taskModelParameters}, per task. */
+export function multitaskModelParameters(maxItems: number, names: readonly string[]): JsonObject {
+  return names.length === 0 ? multitaskParameters(maxItems) : cached(`m${maxItems}\n${names.join('\n')}`, () => multitaskSchema(maxItems, names));
 }
 
 /** Arguments of `task` as validated by its schema. */

@@ -4,7 +4,7 @@ import type { AgentSpec, Delegation } from './delegation-types.js';
 import { taskToolDescription } from './delegation-prompts.js';
 import { depthRefusal } from './depth-guard.js';
 import { formatTaskResult } from './task-result-format.js';
-import { TASK_PARAMETERS, type TaskArgs } from './task-schemas.js';
+import { TASK_PARAMETERS, taskModelParameters, type TaskArgs } from './task-schemas.js';
 
 /**
  * The `task` tool of one agent: delegates one subtask to a subagent and returns its
@@ -23,6 +23,9 @@ export function createTaskTool(parent: AgentSpec, delegation: Delegation): Tool<
       return taskToolDescription(delegation.visibleAgents());
     },
     parameters: TASK_PARAMETERS,
+    get modelParameters() {
+      return taskModelParameters(delegation.callableAgentNames(parent));
+    },
     subject: (args) => args.agent_name,
     // The child run is bounded by its own steps and tool timeouts; the engine's per-call
     // limit would cut this call (started first) before a hanging child tool timed out.

@@ -84,8 +84,15 @@ export interface Tool<Args extends Record<string, unknown> = Record<string, unkn
   readonly name: string;
   /** What the tool does and when to use it; the model reads this. */
   readonly description: string;
-  /** JSON schema of the arguments object. */
+  /** JSON schema of the arguments object: what arguments are checked against. */
   readonly parameters: JsonObject;
+  /**
+   * The schema the model is offered, when it should say more than `parameters` checks; read
+   * at every step. The delegation tools list the agent names that exist now as an `enum`
+   * (so a server that constrains calls by schema cannot invent one), while a name outside
+   * it still gets their own clear error and fails only its own task.
+   */
+  readonly modelParameters?: JsonObject;
   /** The argument permission patterns match against: a command, a path, a url. */
   subject?(args: Args): string | undefined;
   /**
