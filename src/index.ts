@@ -5,7 +5,7 @@
  * every child event reaches a streaming consumer wrapped in a `TaskWrap`.
  *
  * The layers, bottom to top: events, model, session, tools, permission, agent, subagent,
- * talent (delegation), engine, adapters. This entry exports what applications use; the
+ * delegation, engine, adapters. This entry exports what applications use; the
  * folders' own `index.ts` files hold a few more internals.
  *
  * @packageDocumentation
@@ -106,7 +106,7 @@ export {
   type TaskOutcome,
   type TaskResultFields,
   type TaskState,
-} from './talent/index.js';
+} from './delegation/index.js';
 
 // The engine.
 export { HarnessEngine, type HarnessEngineOptions } from './engine/index.js';

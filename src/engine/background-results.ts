@@ -1,5 +1,5 @@
-import { formatTaskResult, truncate } from '../talent/task-result-format.js';
-import type { TaskInfo } from '../talent/task-tracker.js';
+import { formatTaskResult, truncate } from '../delegation/task-result-format.js';
+import type { TaskInfo } from '../delegation/task-tracker.js';
 
 /**
  * The block put in front of a prompt with the results of background tasks that finished

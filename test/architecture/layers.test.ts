@@ -19,7 +19,7 @@ const LAYERS: Readonly<Record<string, number>> = {
   demo: 2,
   agent: 3,
   subagent: 3,
-  talent: 4,
+  delegation: 4,
   engine: 5,
   cli: 6,
   web: 6,

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ApprovalHandler } from '../../src/permission/approval.js';
-import type { TaskInfo } from '../../src/talent/task-tracker.js';
+import type { TaskInfo } from '../../src/delegation/task-tracker.js';
 import { testAgent } from '../support/agent-turns.js';
 import { collect, own, record, wraps } from '../support/collect-events.js';
 import { createGate } from '../support/deferred.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HarnessEngine } from '../../src/engine/harness-engine.js';
 import { ScriptedModel } from '../../src/model/scripted-model.js';
-import { TaskTracker, type TaskInfo } from '../../src/talent/task-tracker.js';
+import { TaskTracker, type TaskInfo } from '../../src/delegation/task-tracker.js';
 
 /** Watches `changes`: every snapshot, and whether (and when) it completed. */
 function watch(tracker: TaskTracker) {

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { AgentEvent } from '../../src/events/agent-event.js';
-import { TaskTracker, type TaskInfo } from '../../src/talent/task-tracker.js';
+import { TaskTracker, type TaskInfo } from '../../src/delegation/task-tracker.js';
 
 /** Registers a task the way the delegator does; returns its cancel spy. */
 function start(tracker: TaskTracker, taskId: string, fields: { background?: boolean; sessionId?: string } = {}) {

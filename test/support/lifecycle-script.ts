@@ -6,7 +6,7 @@
  * @module
  */
 import { filter, firstValueFrom } from 'rxjs';
-import type { TaskInfo, TaskTracker } from '../../src/talent/task-tracker.js';
+import type { TaskInfo, TaskTracker } from '../../src/delegation/task-tracker.js';
 import type { FakeReply } from './fake-openai-server.js';
 import { taskArgs } from './delegation-script.js';
 

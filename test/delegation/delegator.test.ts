@@ -6,11 +6,11 @@ import { ScriptedModel, type ScriptedReply } from '../../src/model/scripted-mode
 import { PermissionPolicy } from '../../src/permission/permission-policy.js';
 import { MemorySessionStore } from '../../src/session/memory-session-store.js';
 import { AgentManager } from '../../src/subagent/agent-manager.js';
-import type { AgentSpec } from '../../src/talent/delegation-types.js';
-import { Delegator } from '../../src/talent/delegator.js';
-import { createMultitaskTool } from '../../src/talent/multitask-tool.js';
-import { createTaskTool } from '../../src/talent/task-tool.js';
-import { TaskTracker } from '../../src/talent/task-tracker.js';
+import type { AgentSpec } from '../../src/delegation/delegation-types.js';
+import { Delegator } from '../../src/delegation/delegator.js';
+import { createMultitaskTool } from '../../src/delegation/multitask-tool.js';
+import { createTaskTool } from '../../src/delegation/task-tool.js';
+import { TaskTracker } from '../../src/delegation/task-tracker.js';
 import { createBuiltinTools } from '../../src/tools/builtin/index.js';
 import { testAgent, testAgentPrompt } from '../support/agent-turns.js';
 import { collect, own } from '../support/collect-events.js';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { truncationMarker } from '../../src/talent/task-result-format.js';
+import { truncationMarker } from '../../src/delegation/task-result-format.js';
 import { testAgent } from '../support/agent-turns.js';
 import { collect, own, wraps } from '../support/collect-events.js';
 import { startDelegationFixture, type DelegationFixture } from '../support/delegation-fixture.js';

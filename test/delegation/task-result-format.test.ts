@@ -7,7 +7,7 @@ import {
   truncate,
   truncationMarker,
   type TaskResultFields,
-} from '../../src/talent/task-result-format.js';
+} from '../../src/delegation/task-result-format.js';
 
 const ok = (index: number, content = `answer ${index}`): TaskResultFields => ({
   index,
