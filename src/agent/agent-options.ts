@@ -4,7 +4,6 @@ import type { ApprovalHandler } from '../permission/approval.js';
 import type { PermissionPolicy } from '../permission/permission-policy.js';
 import type { SessionStore } from '../session/session-store.js';
 import type { Tool } from '../tools/tool.js';
-import type { ApprovalGrants } from './approval-grants.js';
 
 /** A value, or a function computing it when a run starts (it may be async). */
 export type PerRun<T> = T | (() => T | Promise<T>);
@@ -34,40 +33,6 @@ export interface ReActAgentOptions {
   readonly permissions?: PermissionPolicy;
   /** Decides `ask` calls; without one they are rejected. */
   readonly approve?: ApprovalHandler;
-  /** "Always" approvals, remembered per conversation; share one across a delegation tree. */
-  readonly grants?: ApprovalGrants;
   /** A tool call that takes longer fails with a timeout result (default 10 minutes); a tool's own `timeoutMs` wins. */
   readonly toolTimeoutMs?: number;
-  /** Set on delegated agents: the task this agent runs. */
-  readonly taskId?: string;
-  /** Set on background tasks: nobody watches, so approvals fail closed. */
-  readonly background?: boolean;
-  /** The conversation a delegated agent serves (default: each run's own session). */
-  readonly rootSessionId?: string;
-  /**
-   * Called once per run with its session id, after the session has loaded and just before
-   * the prompt is saved; a non-empty result is put in front of the prompt (a blank line
-   * between) in the message the model sees and the session keeps. `RunStart.prompt` stays
-   * the prompt as given. The engine delivers background results this way: taken only when
-   * they are about to be saved, so a run stopped before that point leaves them for the next.
-   */
-  readonly promptPrefix?: (sessionId: string) => string;
-  /**
-   * Called once when a run is over (ended, failed or unsubscribed), with its session id and
-   * whether the run was ephemeral (started without a `sessionId`: nothing of it was stored).
-   * The engine forgets an ephemeral run's approvals and undelivered results this way.
-   */
-  readonly onRunEnd?: (sessionId: string, ephemeral: boolean) => void;
-}
-
-/**
- * Options resolved when the agent's first run starts, for agents whose definition loads
- * lazily (e.g. `engine.agent(name)` before the definitions are read). A failed resolution
- * fails that run and is tried again by the next.
- */
-export interface LazyAgentOptions {
-  /** The agent's name, known before its options load. */
-  readonly name: string;
-  /** Loads the options at the agent's first run; after a failure, the next run calls it again. */
-  readonly load: () => Promise<ReActAgentOptions>;
 }

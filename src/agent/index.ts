@@ -1,5 +1,5 @@
 export { AbortError } from './abort-error.js';
-export type { LazyAgentOptions, PerRun, ReActAgentOptions } from './agent-options.js';
+export type { PerRun, ReActAgentOptions } from './agent-options.js';
 export { ApprovalGrants } from './approval-grants.js';
 export { ReActAgent } from './react-agent.js';
 export { SessionBusyError } from './session-busy-error.js';

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { concatMap, defer, filter, from, lastValueFrom, map, type Observable, throwError } from 'rxjs';
+import { defer, filter, lastValueFrom, map, type Observable, throwError } from 'rxjs';
 import type { AgentEvent } from '../events/agent-event.js';
 import { isRunEnd } from '../events/guards.js';
-import type { LazyAgentOptions, ReActAgentOptions } from './agent-options.js';
-import { resolveAgentOptions, type ResolvedAgent } from './resolve-agent-options.js';
+import type { ReActAgentOptions } from './agent-options.js';
+import type { AgentScope } from './agent-scope.js';
+import { scopeOfOptions } from './resolve-agent-options.js';
 import { runLoop$ } from './run-loop.js';
 import type { RunOptions, RunResult } from './run-types.js';
 import { withAbortSignal } from './with-abort-signal.js';
@@ -23,23 +24,27 @@ import { withAbortSignal } from './with-abort-signal.js';
 export class ReActAgent {
   /** The agent's name in its events. */
   readonly name: string;
-  private readonly resolve: () => ResolvedAgent | Promise<ResolvedAgent>;
+  private readonly scope: () => AgentScope;
 
-  /** Checks `options` now (bad ones throw), or, given {@link LazyAgentOptions}, at the first run. */
-  constructor(options: ReActAgentOptions | LazyAgentOptions) {
-    if ('load' in options) {
-      this.name = options.name;
-      let pending: Promise<ResolvedAgent> | undefined;
-      this.resolve = () =>
-        (pending ??= options.load().then(resolveAgentOptions, (e: unknown) => {
-          pending = undefined; // let a later run try again (the definition may exist by then)
-          throw e;
-        }));
-    } else {
-      const resolved = resolveAgentOptions(options);
-      this.name = resolved.settings.name;
-      this.resolve = () => resolved;
-    }
+  /** Checks `options` now: a bad or unknown one throws an error naming it. */
+  constructor(options: ReActAgentOptions) {
+    const scope = scopeOfOptions(options);
+    this.name = scope.name;
+    this.scope = () => scope;
+  }
+
+  /**
+   * An agent whose scope is built by the engine when each run starts (a definition added
+   * after the agent was made still counts; an unknown one fails that run).
+   *
+   * @internal
+   */
+  static ofScope(name: string, scope: () => AgentScope): ReActAgent {
+    // Not through the constructor, which takes the public options only.
+    const agent = Object.create(ReActAgent.prototype) as { name: string; scope: () => AgentScope };
+    agent.name = name;
+    agent.scope = scope;
+    return agent as unknown as ReActAgent;
   }
 
   /**
@@ -48,7 +53,7 @@ export class ReActAgent {
    * the same and then errors the stream with `AbortError`.
    */
   stream(prompt: string, options: RunOptions = {}): Observable<AgentEvent> {
-    return this.run$(prompt, options.sessionId, !options.quiet).pipe(withAbortSignal(options.signal));
+    return this.run$(prompt, options.sessionId, true).pipe(withAbortSignal(options.signal));
   }
 
   /**
@@ -70,7 +75,13 @@ export class ReActAgent {
     );
   }
 
-  private run$(prompt: string, sessionId: string | undefined, streaming: boolean): Observable<AgentEvent> {
+  /**
+   * One run. `streaming` false is what `call()` and a task under `call()` run with: only the
+   * run's own lifecycle, no deltas, nothing forwarded by tools.
+   *
+   * @internal
+   */
+  run$(prompt: string, sessionId: string | undefined, streaming: boolean): Observable<AgentEvent> {
     if (typeof prompt !== 'string' || prompt.trim() === '') {
       return throwError(() => new TypeError(`The prompt must be a non-empty string, got ${JSON.stringify(prompt) ?? String(prompt)}`));
     }
@@ -79,13 +90,8 @@ export class ReActAgent {
     }
     // Without a session the run stands alone: a fresh id for its events, nothing stored.
     const input = { prompt, sessionId: sessionId ?? newSessionId(), ephemeral: sessionId === undefined, streaming };
-    return defer(() => {
-      // Most agents are resolved already: run the loop directly, with no operator between it
-      // and the subscriber (every delta crosses this path). Lazy ones wait for their options.
-      const resolved = this.resolve();
-      if (!(resolved instanceof Promise)) return runLoop$(resolved.settings, resolved.setup, input);
-      return from(resolved).pipe(concatMap(({ settings, setup }) => runLoop$(settings, setup, input)));
-    });
+    // No operator between the loop and the subscriber: every delta crosses this path.
+    return defer(() => runLoop$(this.scope(), input));
   }
 }
 

@@ -3,7 +3,7 @@ import type { AgentEvent, ToolCallInfo } from '../events/agent-event.js';
 import type { AssistantMessage, ChatMessage } from '../model/chat-message.js';
 import type { ChatRequest, ModelFinish } from '../model/chat-model.js';
 import { estimateRequestTokens } from '../model/estimate-tokens.js';
-import type { RunEnv } from './run-env.js';
+import type { RunScope } from './run-scope.js';
 import { parseArguments } from './tool-arguments.js';
 
 /**
@@ -30,18 +30,18 @@ export function withFinalStepNote(messages: readonly ChatMessage[]): ChatMessage
  * A model failure errors this stream; the run turns it into an abnormal `RunEnd`.
  */
 export function reasonStep$(
-  env: RunEnv,
+  scope: RunScope,
   step: number,
   onFinish: (finish: ModelFinish, toolCalls: readonly ToolCallInfo[]) => void,
 ): Observable<AgentEvent> {
   return new Observable<AgentEvent>((out) => {
-    const { run, settings } = env;
+    const { run, agent } = scope;
     const base = { runId: run.runId, agentName: run.agentName, step };
-    const lastStep = step >= settings.maxSteps;
-    const withSettings = settings.modelSettings === undefined ? {} : { settings: settings.modelSettings };
+    const lastStep = step >= agent.maxSteps;
+    const withSettings = agent.modelSettings === undefined ? {} : { settings: agent.modelSettings };
     const request: ChatRequest = lastStep
       ? { messages: withFinalStepNote(run.messages), ...withSettings }
-      : { messages: run.messages.slice(), tools: env.toolSpecs(), ...withSettings }; // a snapshot: the run appends to its own list
+      : { messages: run.messages.slice(), tools: scope.toolSpecs(), ...withSettings }; // a snapshot: the run appends to its own list
     const started = performance.now();
     out.next({
       type: 'ContextSize',
@@ -52,10 +52,10 @@ export function reasonStep$(
     });
     out.next({ type: 'ReasonStart', ...base });
     let finish: ModelFinish | undefined;
-    return settings.model.stream(request).subscribe({
+    return agent.model.stream(request).subscribe({
       next: (chunk) => {
         if (chunk.type === 'finish') finish = chunk;
-        else if (env.streaming) {
+        else if (scope.input.streaming) {
           // The hottest path of a run: a literal with fixed fields, no spread.
           const kind = chunk.type === 'text-delta' ? 'text' : 'thinking';
           out.next({ type: 'ReasonDelta', runId: run.runId, agentName: run.agentName, step, kind, text: chunk.text });
@@ -64,7 +64,7 @@ export function reasonStep$(
       error: (e: unknown) => out.error(e),
       complete: () => {
         if (!finish) {
-          out.error(new Error(`model "${settings.model.id}" ended its response without finishing it`));
+          out.error(new Error(`model "${agent.model.id}" ended its response without finishing it`));
           return;
         }
         const toolCalls: ToolCallInfo[] = finish.toolCalls.map((c) => ({

@@ -3,44 +3,46 @@ import { PermissionPolicy } from '../permission/permission-policy.js';
 import { MemorySessionStore } from '../session/memory-session-store.js';
 import { ApprovalGrants } from './approval-grants.js';
 import type { PerRun, ReActAgentOptions } from './agent-options.js';
+import type { AgentScope } from './agent-scope.js';
+import { DEFAULT_MAX_STEPS, DEFAULT_TOOL_TIMEOUT_MS } from './defaults.js';
 import { resolveWorkspace } from './resolve-workspace.js';
-import type { AgentSettings, RunSetup } from './run-env.js';
 
-const DEFAULT_MAX_STEPS = 30;
-const DEFAULT_TOOL_TIMEOUT_MS = 10 * 60_000;
+const KNOWN: ReadonlySet<string> = new Set(['name', 'model', 'instructions', 'tools', 'settings', 'maxSteps', 'sessions', 'workspace', 'permissions', 'approve', 'toolTimeoutMs']);
 
-/** An agent's options checked and completed with defaults. */
-export interface ResolvedAgent {
-  readonly settings: AgentSettings;
-  readonly setup: RunSetup;
-}
-
-/** Checks options and applies defaults; throws an error naming the bad option. */
-export function resolveAgentOptions(options: ReActAgentOptions): ResolvedAgent {
+/**
+ * A plain agent's scope: its options checked (a bad or unknown one throws, naming it) and
+ * completed with the defaults. A plain agent is its own tree: no task, no hooks.
+ */
+export function scopeOfOptions(options: ReActAgentOptions): AgentScope {
   const model = options?.model;
   if (!model || typeof model.stream !== 'function') {
     throw new TypeError('ReActAgent: `model` must be a ChatModel (e.g. new OpenAIChatModel({ model: "gpt-4o-mini" }))');
   }
-  const settings: AgentSettings = {
+  const unknown = Object.keys(options).filter((key) => !KNOWN.has(key));
+  if (unknown.length > 0) {
+    throw new TypeError(`ReActAgent: unknown option ${unknown.map((k) => `"${k}"`).join(', ')}; known options: ${[...KNOWN].join(', ')}`);
+  }
+  return {
     name: options.name ?? 'main',
     model,
     modelSettings: options.settings === undefined ? undefined : checkModelSettings(options.settings, 'ReActAgent'),
     maxSteps: positiveInteger(options.maxSteps, DEFAULT_MAX_STEPS, 'maxSteps'),
+    instructions: perRun(options.instructions ?? ''),
+    tools: perRun(options.tools ?? []),
     sessions: options.sessions ?? new MemorySessionStore(),
     workspace: resolveWorkspace(options.workspace),
     permissions: options.permissions ?? new PermissionPolicy(),
     approve: options.approve,
-    grants: options.grants ?? new ApprovalGrants(),
+    grants: new ApprovalGrants(),
     toolTimeoutMs: positiveInteger(options.toolTimeoutMs, DEFAULT_TOOL_TIMEOUT_MS, 'toolTimeoutMs'),
-    taskId: options.taskId,
-    background: options.background ?? false,
-    rootSessionId: options.rootSessionId,
+    task: undefined,
+    promptPrefix: undefined,
+    onRunEnd: undefined,
   };
-  const setup: RunSetup = { instructions: perRun(options.instructions ?? ''), tools: perRun(options.tools ?? []), promptPrefix: options.promptPrefix, onRunEnd: options.onRunEnd };
-  return { settings, setup };
 }
 
-function perRun<T>(value: PerRun<T>): () => T | Promise<T> {
+/** A value or a function of the run, as a function. */
+export function perRun<T>(value: PerRun<T>): () => T | Promise<T> {
   return typeof value === 'function' ? (value as () => T | Promise<T>) : () => value;
 }
 

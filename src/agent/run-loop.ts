@@ -4,11 +4,13 @@ import type { ChatMessage } from '../model/chat-message.js';
 import type { ModelFinish } from '../model/chat-model.js';
 import { maybe$ } from './maybe.js';
 import { assistantMessage, reasonStep$ } from './reason-step.js';
-import type { AgentSettings, RunEnv, RunInput, RunSetup } from './run-env.js';
-import { loadHistory$, runEnvOf } from './run-start.js';
+import type { AgentScope } from './agent-scope.js';
+import { type RunInput, type RunScope, runScopeOf } from './run-scope.js';
+import { loadHistory$ } from './run-start.js';
 import { RunState } from './run-state.js';
 import { Next, type Phase, sequencePhases$ } from './sequence-phases.js';
 import { claimSession } from './session-claims.js';
+import { errorMessage } from '../errors/error-message.js';
 import { toolCall$ } from './tool-call.js';
 
 type Item = AgentEvent | Next<AgentEvent>;
@@ -25,32 +27,33 @@ type Item = AgentEvent | Next<AgentEvent>;
  * {@link sequencePhases$}: stack-safe however many steps and calls answer synchronously,
  * and still synchronous when they all do.
  */
-export function runLoop$(settings: AgentSettings, setup: RunSetup, input: RunInput): Observable<AgentEvent> {
+export function runLoop$(agent: AgentScope, input: RunInput): Observable<AgentEvent> {
   return new Observable<AgentEvent>((out) => {
-    const run = new RunState(settings.name, input.sessionId);
-    if (!input.ephemeral) out.add(claimSession(settings.sessions, input.sessionId, run.runId));
-    if (setup.onRunEnd) out.add(() => setup.onRunEnd!(input.sessionId, input.ephemeral));
-    const recover = (e: unknown): AgentEvent => run.end(e instanceof Error ? e.message : String(e));
-    sequencePhases$<AgentEvent>(() => start$(settings, setup, input, run), recover).subscribe(out);
+    const run = new RunState(agent.name, input.sessionId);
+    if (!input.ephemeral) out.add(claimSession(agent.sessions, input.sessionId, run.runId));
+    const { onRunEnd } = agent;
+    if (onRunEnd) out.add(() => onRunEnd(input.sessionId, input.ephemeral));
+    const recover = (e: unknown): AgentEvent => run.end(errorMessage(e));
+    sequencePhases$<AgentEvent>(() => start$(agent, input, run), recover).subscribe(out);
   });
 }
 
 /** `RunStart`, then the setup: instructions, tools, history and the saved prompt. */
-function start$(settings: AgentSettings, setup: RunSetup, input: RunInput, run: RunState): Observable<Item> {
+function start$(agent: AgentScope, input: RunInput, run: RunState): Observable<Item> {
   const runStart: AgentEvent = { type: 'RunStart', runId: run.runId, agentName: run.agentName, sessionId: input.sessionId, prompt: input.prompt };
   // Three lookups in turn (not Promise.all), so that synchronous ones stay synchronous.
-  const setup$ = maybe$(setup.instructions).pipe(
-    concatMap((instructions) => maybe$(setup.tools).pipe(map((tools) => ({ instructions, tools })))),
+  const setup$ = maybe$(agent.instructions).pipe(
+    concatMap((instructions) => maybe$(agent.tools).pipe(map((tools) => ({ instructions, tools })))),
     concatMap(({ instructions, tools }) =>
-      loadHistory$(settings, input, run).pipe(
+      loadHistory$(agent, input, run).pipe(
         concatMap(({ history, warnings }) => {
           // Asked for here, synchronously before the save: nothing between can stop the run.
-          const prefix = setup.promptPrefix?.(input.sessionId);
+          const prefix = agent.promptPrefix?.(input.sessionId);
           const user: ChatMessage = { role: 'user', content: prefix ? `${prefix}\n\n${input.prompt}` : input.prompt };
           const system: ChatMessage[] = instructions ? [{ role: 'system', content: instructions }] : [];
           run.messages = [...system, ...history, user];
-          const loop = new Loop(runEnvOf(settings, run, input, tools), input);
-          return concat(of(...warnings), persist$(settings, input, [user], () => new Next(loop.step(1))));
+          const loop = new Loop(runScopeOf(agent, run, input, tools));
+          return concat(of(...warnings), persist$(loop.scope, [user], () => new Next(loop.step(1))));
         }),
       ),
     ),
@@ -59,36 +62,34 @@ function start$(settings: AgentSettings, setup: RunSetup, input: RunInput, run: 
 }
 
 /** Saves messages (unless the run is ephemeral), then emits `then()`. */
-function persist$<T>(settings: AgentSettings, input: RunInput, messages: readonly ChatMessage[], then: () => T): Observable<T> {
+function persist$<T>(scope: RunScope, messages: readonly ChatMessage[], then: () => T): Observable<T> {
+  const { input, agent } = scope;
   if (input.ephemeral) return defer(() => of(then()));
-  return maybe$(() => settings.sessions.append(input.sessionId, messages)).pipe(map(then));
+  return maybe$(() => agent.sessions.append(input.sessionId, messages)).pipe(map(then));
 }
 
 /** The steps and tool calls of one run, each a phase. */
 class Loop {
-  constructor(
-    private readonly env: RunEnv,
-    private readonly input: RunInput,
-  ) {}
+  constructor(readonly scope: RunScope) {}
 
   /** Step `n`: the model's turn, its message saved, then the tool calls, or the end. */
   step(n: number): Phase<AgentEvent> {
     return () => {
-      const { run, settings } = this.env;
+      const { run, agent } = this.scope;
       run.steps = n;
       let finish: ModelFinish | undefined;
       let calls: readonly ToolCallInfo[] = [];
-      const reason$ = reasonStep$(this.env, n, (f, c) => ((finish = f), (calls = c)));
+      const reason$ = reasonStep$(this.scope, n, (f, c) => ((finish = f), (calls = c)));
       return concat(
         reason$,
         defer(() => {
           const answer = finish!;
-          const lastStep = n >= settings.maxSteps;
+          const lastStep = n >= agent.maxSteps;
           run.text = answer.text;
           run.addUsage(answer.usage);
           const message = assistantMessage(answer, !lastStep);
           run.messages.push(message);
-          return persist$(settings, this.input, [message], () => this.afterReason(n, answer, calls)).pipe(concatMap((items) => items));
+          return persist$(this.scope, [message], () => this.afterReason(n, answer, calls)).pipe(concatMap((items) => items));
         }),
       );
     };
@@ -96,11 +97,11 @@ class Loop {
 
   /** What follows a saved answer: the end, or `ActionStart` and the first tool call. */
   private afterReason(n: number, answer: ModelFinish, calls: readonly ToolCallInfo[]): Item[] {
-    const { run, settings } = this.env;
-    if (calls.length === 0) return [run.end(cutAnswer(settings.model.id, answer))];
-    if (n >= settings.maxSteps) {
+    const { run, agent } = this.scope;
+    if (calls.length === 0) return [run.end(cutAnswer(agent.model.id, answer))];
+    if (n >= agent.maxSteps) {
       const names = calls.map((c) => c.name).join(', ');
-      return [run.end(`the agent reached its step limit (maxSteps ${settings.maxSteps}) and still asked for tools (${names}) instead of answering`)];
+      return [run.end(`the agent reached its step limit (maxSteps ${agent.maxSteps}) and still asked for tools (${names}) instead of answering`)];
     }
     return [{ type: 'ActionStart', runId: run.runId, agentName: run.agentName, step: n, toolCalls: calls }, new Next(this.call(n, answer, 0))];
   }
@@ -108,7 +109,7 @@ class Loop {
   /** Tool call `i` of step `n`, its result saved; after the last, `ActionEnd` and the next step. */
   private call(n: number, answer: ModelFinish, i: number): Phase<AgentEvent> {
     return () => {
-      const { run, settings } = this.env;
+      const { run } = this.scope;
       const call = answer.toolCalls[i];
       if (!call) {
         const actionEnd: Item = { type: 'ActionEnd', runId: run.runId, agentName: run.agentName, step: n };
@@ -116,11 +117,11 @@ class Loop {
       }
       let text = '';
       return concat(
-        toolCall$(this.env, n, call, (t) => (text = t)),
+        toolCall$(this.scope, n, call, (t) => (text = t)),
         defer(() => {
           const message: ChatMessage = { role: 'tool', tool_call_id: call.id, content: text };
           run.messages.push(message);
-          return persist$(settings, this.input, [message], () => new Next(this.call(n, answer, i + 1)));
+          return persist$(this.scope, [message], () => new Next(this.call(n, answer, i + 1)));
         }),
       );
     };

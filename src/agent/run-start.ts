@@ -1,12 +1,11 @@
 import { map, type Observable, of } from 'rxjs';
 import type { AgentEvent } from '../events/agent-event.js';
 import type { ChatMessage } from '../model/chat-message.js';
-import type { ToolSpec } from '../model/chat-model.js';
 import { checkHistory } from '../session/check-history.js';
 import { repairHistory } from '../session/repair-history.js';
-import type { Tool } from '../tools/tool.js';
+import type { AgentScope } from './agent-scope.js';
 import { maybe$ } from './maybe.js';
-import type { AgentSettings, RunEnv, RunInput } from './run-env.js';
+import type { RunInput } from './run-scope.js';
 import type { RunState } from './run-state.js';
 
 /** A session's history as a run can send it, and a `Warning` per stored entry it skipped. */
@@ -20,9 +19,9 @@ export interface LoadedHistory {
  * returned (a malformed one is skipped with a `Warning`, a store answer that is not a list
  * fails the run) and repairs unanswered or orphaned tool calls.
  */
-export function loadHistory$(settings: AgentSettings, input: RunInput, run: RunState): Observable<LoadedHistory> {
+export function loadHistory$(agent: AgentScope, input: RunInput, run: RunState): Observable<LoadedHistory> {
   if (input.ephemeral) return of({ history: [], warnings: [] });
-  return maybe$(() => settings.sessions.load(input.sessionId)).pipe(
+  return maybe$(() => agent.sessions.load(input.sessionId)).pipe(
     map((stored): LoadedHistory => {
       const { messages, skipped } = checkHistory(stored, input.sessionId);
       const warnings = skipped.map(
@@ -31,18 +30,4 @@ export function loadHistory$(settings: AgentSettings, input: RunInput, run: RunS
       return { history: repairHistory(messages), warnings };
     }),
   );
-}
-
-/** What the steps of a run share. */
-export function runEnvOf(settings: AgentSettings, run: RunState, input: RunInput, tools: readonly Tool[]): RunEnv {
-  const byName = new Map<string, Tool>();
-  for (const t of tools) byName.set(t.name, t);
-  return {
-    settings,
-    run,
-    streaming: input.streaming,
-    rootSessionId: settings.rootSessionId ?? input.sessionId,
-    tools: byName,
-    toolSpecs: () => tools.map((t): ToolSpec => ({ name: t.name, description: t.description, parameters: t.modelParameters ?? t.parameters })),
-  };
 }

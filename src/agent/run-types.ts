@@ -6,12 +6,6 @@ export interface RunOptions {
   readonly sessionId?: string;
   /** Aborting it stops the run; the stream then errors with `AbortError`. */
   readonly signal?: AbortSignal;
-  /**
-   * Emit only the run's own lifecycle: no `ReasonDelta`s and nothing forwarded by tools
-   * (no wrapped child events). What a delegated task runs with when its parent is not
-   * streamed. Default false.
-   */
-  readonly quiet?: boolean;
 }
 
 /** What `call()` resolves with: the run's terminal `RunEnd`, plus its ids. */

@@ -2,10 +2,11 @@ import { defaultIfEmpty, defer, from, isObservable, map, Observable, of, switchM
 import type { AgentEvent } from '../events/agent-event.js';
 import type { ModelToolCall } from '../model/chat-model.js';
 import type { Tool, ToolContext, ToolResult } from '../tools/tool.js';
-import type { RunEnv } from './run-env.js';
+import { type RunScope, toolContextOf } from './run-scope.js';
 import { checkArguments, parseArguments } from './tool-arguments.js';
 import { gate$ } from './tool-gate.js';
-import { toolEmitter } from './tool-emitter.js';
+import { orderedOutput } from './ordered-output.js';
+import { errorMessage } from '../errors/error-message.js';
 
 /**
  * Runs one tool call as a stream: `ToolCallStart`, any approval events, whatever the tool
@@ -14,30 +15,31 @@ import { toolEmitter } from './tool-emitter.js';
  * model reads; the stream itself never errors. `onResult` receives the text the model reads.
  * Unsubscribing aborts the tool through its context's signal.
  */
-export function toolCall$(env: RunEnv, step: number, call: ModelToolCall, onResult: (text: string) => void): Observable<AgentEvent> {
+export function toolCall$(scope: RunScope, step: number, call: ModelToolCall, onResult: (text: string) => void): Observable<AgentEvent> {
   return new Observable<AgentEvent>((out) => {
-    const { run } = env;
+    const { run } = scope;
     const started = performance.now();
     let ranToEnd = false;
     const parsed = parseArguments(call.arguments);
     const base = { runId: run.runId, agentName: run.agentName, step, callId: call.id, toolName: call.name };
-    out.next({ type: 'ToolCallStart', ...base, args: parsed.value });
+    const output = orderedOutput(scope, call.name, out);
+    output.next({ type: 'ToolCallStart', ...base, args: parsed.value });
 
     const finish = (result: ToolResult): void => {
       onResult(result.text);
       const durationMs = Math.round(performance.now() - started);
       const error = result.error === undefined ? {} : { error: result.error };
-      out.next({ type: 'ToolCallEnd', ...base, text: result.text, ...error, durationMs });
-      out.complete();
+      output.next({ type: 'ToolCallEnd', ...base, text: result.text, ...error, durationMs });
+      output.complete();
     };
 
-    const tool = env.tools.get(call.name);
+    const tool = scope.tools.get(call.name);
     if (!parsed.ok) {
       finish(failed(`The arguments of this ${call.name} call are not valid JSON (${parsed.error}). Nothing was run; call it again with a JSON object.`));
       return;
     }
     if (!tool) {
-      const names = [...env.tools.keys()].join(', ') || 'none';
+      const names = [...scope.tools.keys()].join(', ') || 'none';
       finish(failed(`Unknown tool "${call.name}". Nothing was run. Available tools: ${names}.`));
       return;
     }
@@ -48,17 +50,16 @@ export function toolCall$(env: RunEnv, step: number, call: ModelToolCall, onResu
     }
     const args = parsed.value as Record<string, unknown>;
     const abort = new AbortController();
-    const emit = toolEmitter(env, call.name, out);
-    const context = toolContext(env, step, call.id, abort.signal, emit);
+    const context = toolContextOf(scope, step, call.id, abort.signal, output.emit);
     // Deferred: a custom tool's `subject` or `paths` may throw, which fails this call only.
-    const subscription = defer(() => gate$(env, { tool, args, callId: call.id, signal: abort.signal, emit: (e) => out.next(e) }))
-      .pipe(switchMap((verdict) => (verdict.allowed ? execute$(tool, args, context, tool.timeoutMs ?? env.settings.toolTimeoutMs) : of(verdict))))
+    const subscription = defer(() => gate$(scope, { tool, args, callId: call.id, signal: abort.signal, emit: output.next }))
+      .pipe(switchMap((verdict) => (verdict.allowed ? execute$(tool, args, context, tool.timeoutMs ?? scope.agent.toolTimeoutMs) : of(verdict))))
       .subscribe({
         next: (result) => {
           ranToEnd = true;
           finish(result);
         },
-        error: (e: unknown) => finish(failed(`The ${call.name} tool failed: ${(e as Error)?.message ?? String(e)}`)),
+        error: (e: unknown) => finish(failed(`The ${call.name} tool failed: ${errorMessage(e)}`)),
       });
     return () => {
       subscription.unsubscribe();
@@ -109,32 +110,4 @@ function isResult(value: unknown): value is ToolResult {
 
 function failed(text: string): ToolResult {
   return { text: `ERROR: ${text}`, error: text };
-}
-
-function toolContext(env: RunEnv, step: number, callId: string, signal: AbortSignal, emit: (e: AgentEvent) => void): ToolContext {
-  const { run, settings } = env;
-  return {
-    signal,
-    workspace: settings.workspace,
-    callId,
-    step,
-    runId: run.runId,
-    sessionId: run.sessionId,
-    rootSessionId: env.rootSessionId,
-    agentName: run.agentName,
-    ...(settings.taskId ? { taskId: settings.taskId } : {}),
-    background: settings.background,
-    streaming: env.streaming,
-    emit,
-    addMetrics: (m) => run.addMetrics(m),
-    // Searches judge every file they would read or list by the rules that judged the call,
-    // so a path rule cannot be dodged by searching the folder above it.
-    judgePath: (toolName, path) => {
-      const { permissions, grants } = settings;
-      const outside = /^(?:[a-zA-Z]:)?[\\/]/.test(path); // inside paths come relative
-      if (outside && !permissions.allowsOutsideWorkspace(toolName, path)) return 'deny';
-      const { action } = permissions.evaluate(toolName, path);
-      return action === 'ask' && grants.has(env.rootSessionId, toolName, path) ? 'allow' : action;
-    },
-  };
 }

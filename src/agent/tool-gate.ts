@@ -4,7 +4,7 @@ import type { JsonValue } from '../events/json.js';
 import type { ApprovalDecision } from '../permission/approval.js';
 import type { Tool } from '../tools/tool.js';
 import { resolveWorkspacePath } from '../tools/workspace-path.js';
-import type { RunEnv } from './run-env.js';
+import type { RunScope } from './run-scope.js';
 
 /** Whether a call may run; when not, what the model and `ToolCallEnd.error` say. */
 export type Verdict = { readonly allowed: true } | { readonly allowed: false; readonly text: string; readonly error: string };
@@ -26,31 +26,31 @@ export interface GateCall {
  * the approval handler, with `HITLPending` / `HITLDecided` emitted around it. Synchronous
  * unless paths must be resolved or a human answers.
  */
-export function gate$(env: RunEnv, call: GateCall): Observable<Verdict> {
-  const subject$ = call.tool.paths ? confine$(env, call) : of({ subject: call.tool.subject?.(call.args) });
+export function gate$(scope: RunScope, call: GateCall): Observable<Verdict> {
+  const subject$ = call.tool.paths ? confine$(scope, call) : of({ subject: call.tool.subject?.(call.args) });
   return subject$.pipe(
     switchMap((found) => {
       if ('denied' in found) return of(found.denied);
-      const decision = env.settings.permissions.evaluate(call.tool.name, found.subject);
+      const decision = scope.agent.permissions.evaluate(call.tool.name, found.subject);
       if (decision.action === 'allow') return of(ALLOWED);
       if (decision.action === 'deny') return of(refuse(`Permission denied: ${decision.reason}`));
-      if (env.settings.grants.has(env.rootSessionId, call.tool.name, found.subject)) return of(ALLOWED);
-      return ask$(env, call, decision.reason, found.subject);
+      if (scope.agent.grants.has(scope.rootSessionId, call.tool.name, found.subject)) return of(ALLOWED);
+      return ask$(scope, call, decision.reason, found.subject);
     }),
   );
 }
 
 type Confined = { readonly subject: string | undefined } | { readonly denied: Verdict };
 
-function confine$(env: RunEnv, call: GateCall): Observable<Confined> {
+function confine$(scope: RunScope, call: GateCall): Observable<Confined> {
   const paths = call.tool.paths!(call.args);
-  return defer(() => Promise.all(paths.map((p) => resolveWorkspacePath(env.settings.workspace, p)))).pipe(
+  return defer(() => Promise.all(paths.map((p) => resolveWorkspacePath(scope.agent.workspace, p)))).pipe(
     map((resolved): Confined => {
       for (const r of resolved) {
-        if (!r.inside && !env.settings.permissions.allowsOutsideWorkspace(call.tool.name, r.absolute)) {
+        if (!r.inside && !scope.agent.permissions.allowsOutsideWorkspace(call.tool.name, r.absolute)) {
           return {
             denied: refuse(
-              `Permission denied: "${r.absolute}" is outside the workspace ${env.settings.workspace}. ` +
+              `Permission denied: "${r.absolute}" is outside the workspace ${scope.agent.workspace}. ` +
                 `Use a path inside the workspace (only an explicit allow rule lets ${call.tool.name} reach outside it).`,
             ),
           };
@@ -61,8 +61,8 @@ function confine$(env: RunEnv, call: GateCall): Observable<Confined> {
   );
 }
 
-function ask$(env: RunEnv, call: GateCall, reason: string, subject: string | undefined): Observable<Verdict> {
-  const { settings, run } = env;
+function ask$(scope: RunScope, call: GateCall, reason: string, subject: string | undefined): Observable<Verdict> {
+  const { agent, run } = scope;
   const base = { runId: run.runId, agentName: run.agentName, callId: call.callId, toolName: call.tool.name };
   const args = call.args as JsonValue;
   call.emit({ type: 'HITLPending', ...base, args, reason });
@@ -70,19 +70,19 @@ function ask$(env: RunEnv, call: GateCall, reason: string, subject: string | und
     const approved = decision.decision !== 'reject';
     const comment = decision.comment;
     call.emit({ type: 'HITLDecided', ...base, decision: approved ? 'approve' : 'reject', ...(comment ? { comment } : {}) });
-    if (decision.decision === 'always') settings.grants.grant(env.rootSessionId, call.tool.name, subject);
+    if (decision.decision === 'always') agent.grants.grant(scope.rootSessionId, call.tool.name, subject);
     if (approved) return ALLOWED;
     const said = comment ? `: ${comment}${/[.!?]$/.test(comment) ? '' : '.'}` : '.';
     return refuse(`The ${call.tool.name} call was rejected${said} Do not retry it unchanged.`);
   };
-  if (settings.background) {
+  if (agent.task?.background) {
     return of(decided({ decision: 'reject', comment: 'a background task cannot ask for approval (fail-closed)' }));
   }
-  const approve = settings.approve;
+  const approve = agent.approve;
   if (!approve) {
     return of(decided({ decision: 'reject', comment: 'no approval handler is configured (fail-closed)' }));
   }
-  const request = { ...base, sessionId: run.sessionId, args, reason, ...(settings.taskId ? { taskId: settings.taskId } : {}) };
+  const request = { ...base, sessionId: run.sessionId, args, reason, ...(agent.task ? { taskId: agent.task.taskId } : {}) };
   return defer(() => from(Promise.resolve(approve(request, { signal: call.signal })))).pipe(
     map((answer) => decided(validDecision(answer))),
     catchError((e: unknown) =>

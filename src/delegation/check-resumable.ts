@@ -1,24 +1,23 @@
+import { map, type Observable } from 'rxjs';
+import { maybe$ } from '../agent/maybe.js';
 import type { SessionStore } from '../session/session-store.js';
 import type { TaskTracker } from './task-tracker.js';
 
 /**
- * Throws, with a message the model can act on, unless the task may be resumed: it exists
+ * Errors, with a message the model can act on, unless the task may be resumed: it exists
  * (in this process or in the session store), belongs to the calling conversation, was run
- * by the same agent, and is not running now.
+ * by the same agent, and is not running now. Synchronous when the store is.
  */
-export async function checkResumable(
-  taskId: string,
-  agentName: string,
-  sessionId: string,
-  tracker: TaskTracker,
-  sessions: SessionStore,
-): Promise<void> {
+export function checkResumable$(taskId: string, agentName: string, sessionId: string, tracker: TaskTracker, sessions: SessionStore): Observable<void> {
   const live = tracker.get(taskId);
-  const stored = live ? undefined : await sessions.loadTaskInfo?.(taskId);
-  const owner = live?.sessionId ?? stored?.ownerSessionId;
-  const agent = live?.agentName ?? stored?.agentName;
-  if (owner === undefined) throw new Error(`unknown task id "${taskId}"; start a new task without task_id`);
-  if (owner !== sessionId) throw new Error(`task "${taskId}" belongs to another session and cannot be resumed from this one`);
-  if (agent !== agentName) throw new Error(`task "${taskId}" was run by agent "${agent}"; resume it with agent_name "${agent}"`);
-  if (live?.state === 'running') throw new Error(`task "${taskId}" is still running; wait for its result before resuming it`);
+  return maybe$(() => (live ? undefined : sessions.loadTaskInfo?.(taskId))).pipe(
+    map((stored) => {
+      const owner = live?.sessionId ?? stored?.ownerSessionId;
+      const agent = live?.agentName ?? stored?.agentName;
+      if (owner === undefined) throw new Error(`unknown task id "${taskId}"; start a new task without task_id`);
+      if (owner !== sessionId) throw new Error(`task "${taskId}" belongs to another session and cannot be resumed from this one`);
+      if (agent !== agentName) throw new Error(`task "${taskId}" was run by agent "${agent}"; resume it with agent_name "${agent}"`);
+      if (live?.state === 'running') throw new Error(`task "${taskId}" is still running; wait for its result before resuming it`);
+    }),
+  );
 }

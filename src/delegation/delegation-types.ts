@@ -1,4 +1,5 @@
 import type { Observable } from 'rxjs';
+import type { TaskWiring } from '../agent/agent-scope.js';
 import type { ChatModel } from '../model/chat-model.js';
 import type { ModelSettings } from '../model/model-settings.js';
 import type { PermissionPolicy } from '../permission/permission-policy.js';
@@ -6,24 +7,22 @@ import type { AgentDefinition } from '../subagent/agent-definition.js';
 import type { ToolContext } from '../tools/tool.js';
 import type { TaskResultFields } from './task-result-format.js';
 
-/** Everything that makes one agent of a delegation tree, before it is built. */
+/** One agent's place in a delegation tree, before it is built (tools by name, not yet objects). */
 export interface AgentSpec {
   readonly name: string;
   /** 0 for the main agent, parent's depth + 1 for a child. */
   readonly depth: number;
   readonly model: ChatModel;
+  /** The agent's own model settings (a definition's), over its model's defaults. */
+  readonly settings?: ModelSettings;
   /** The role prompt: the main prompt or a definition's body. */
   readonly instructions: string;
   /** Every tool the agent holds, delegation tools included. */
   readonly toolNames: readonly string[];
   readonly policy: PermissionPolicy;
   readonly maxSteps: number;
-  /** The agent's own model settings (a definition's), over its model's defaults. */
-  readonly settings?: ModelSettings;
-  readonly taskId?: string;
-  readonly background: boolean;
-  /** The conversation this agent serves (the main agent's session). */
-  readonly rootSessionId?: string;
+  /** Set for a delegated agent: its task and the conversation it serves. */
+  readonly task?: TaskWiring;
 }
 
 /** One task the model asked for. */

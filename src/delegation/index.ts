@@ -1,5 +1,6 @@
 export type { AgentSpec, Delegation, TaskRequest } from './delegation-types.js';
-export { Delegator, type DelegatorOptions } from './delegator.js';
+export { AgentFactory, type AgentFactoryOptions } from './agent-factory.js';
+export { TaskRunner, type TaskRunnerOptions } from './task-runner.js';
 export {
   cdata,
   escapeXml,

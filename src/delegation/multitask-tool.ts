@@ -1,5 +1,4 @@
-import pLimit from 'p-limit';
-import { Observable, of, Subscription } from 'rxjs';
+import { from, map, mergeMap, of, toArray } from 'rxjs';
 import type { Tool, ToolResult } from '../tools/tool.js';
 import type { AgentSpec, Delegation } from './delegation-types.js';
 import { multitaskToolDescription } from './delegation-prompts.js';
@@ -8,7 +7,7 @@ import { formatMultitaskResults, type TaskResultFields } from './task-result-for
 import { multitaskModelParameters, multitaskParameters, type MultitaskArgs } from './task-schemas.js';
 
 /**
- * The `multitask` tool of one agent: runs every task through a `p-limit` pool of
+ * The `multitask` tool of one agent: runs every task through a pool of
  * `delegation.poolSize` (one pool per call; 0 = no limit) and returns
  * `<multitask_results>` in index order. Each task's failure is its own result; the others
  * are kept. Unsubscribing clears the queue (queued tasks never start) and stops the
@@ -41,40 +40,23 @@ export function createMultitaskTool(parent: AgentSpec, delegation: Delegation): 
         const text = `ERROR: multitask refused: index ${duplicate.index} is used twice; give every task its own index from 1.`;
         return of({ text, error: text.slice('ERROR: '.length) });
       }
-      return new Observable<ToolResult>((out) => {
-        const limit = pLimit(delegation.poolSize > 0 ? delegation.poolSize : Number.POSITIVE_INFINITY);
-        const running = new Subscription();
-        const results: TaskResultFields[] = [];
-        const done = (): void => {
+      // The pool: at most poolSize children at once, the rest wait in order (one pool per
+      // call, so a child that delegates again never waits for a slot its parent holds).
+      // mergeMap rather than p-limit's promises, so a whole delegation runs in virtual time
+      // and unsubscribing drops the queue and stops the running children at once.
+      const pool = delegation.poolSize > 0 ? delegation.poolSize : Number.POSITIVE_INFINITY;
+      return from(args.tasks).pipe(
+        mergeMap((task) => {
+          const request = { agentName: task.agent_name, prompt: task.prompt, description: task.description, index: task.index, multitask: true };
+          return delegation.runTask(parent, request, context).pipe(map((result): TaskResultFields => ({ ...result, index: task.index })));
+        }, pool),
+        toArray(),
+        map((results): ToolResult => {
           const text = formatMultitaskResults(results);
           // The call fails only when nothing succeeded; partial failures are in the results.
-          const allFailed = results.every((r) => r.status === 'failure');
-          out.next(allFailed ? { text, error: `all ${results.length} tasks failed` } : { text });
-          out.complete();
-        };
-        for (const task of args.tasks) {
-          const request = { agentName: task.agent_name, prompt: task.prompt, description: task.description, index: task.index, multitask: true };
-          void limit(
-            () =>
-              new Promise<void>((release) => {
-                if (running.closed) return release();
-                const child = delegation.runTask(parent, request, context).subscribe({
-                  next: (result) => results.push({ ...result, index: task.index }),
-                  complete: () => {
-                    release();
-                    if (results.length === args.tasks.length) done();
-                  },
-                });
-                child.add(release); // an unsubscribed child frees its slot too
-                running.add(child);
-              }),
-          );
-        }
-        return () => {
-          limit.clearQueue();
-          running.unsubscribe();
-        };
-      });
+          return results.every((r) => r.status === 'failure') ? { text, error: `all ${results.length} tasks failed` } : { text };
+        }),
+      );
     },
   };
 }

@@ -69,7 +69,7 @@ export function runChild$(c: ChildRun): Observable<TaskOutcome> {
       settle(cancelled(c), 'cancelled', undefined); // first: the stop below completes the child
       stop$.next();
     });
-    const subscription = supervise(c, !parent.streaming, stop$, onEvent, settle);
+    const subscription = supervise(c, parent.streaming, stop$, onEvent, settle);
     return () => {
       subscription.unsubscribe();
       // An unsubscribed parent drops the task: nothing is emitted; the tracker records why.
@@ -98,7 +98,7 @@ export function launchBackground(c: ChildRun): TaskOutcome {
   c.parent.addMetrics({ ...EMPTY_METRICS, tasks: 1 });
   supervise(
     c,
-    false,
+    true, // its whole stream goes to the tracker's log, deltas included
     stop$,
     (event) => {
       if (event.type === 'RunStart') childRunId = event.runId;
@@ -116,10 +116,10 @@ export function launchBackground(c: ChildRun): TaskOutcome {
  * Subscribes to the child's run until `stop$` emits, and turns how it ends into an outcome.
  * A stop settles the task elsewhere (as cancelled), so `settle` must ignore what follows.
  */
-function supervise(c: ChildRun, quiet: boolean, stop$: Observable<void>, onEvent: (e: AgentEvent) => void, settle: Settle): Subscription {
+function supervise(c: ChildRun, streaming: boolean, stop$: Observable<void>, onEvent: (e: AgentEvent) => void, settle: Settle): Subscription {
   const name = c.agent.name;
   let end: RunEndEvent | undefined;
-  return c.agent.stream(c.prompt, { sessionId: c.taskId, quiet }).pipe(takeUntil(stop$)).subscribe({
+  return c.agent.run$(c.prompt, c.taskId, streaming).pipe(takeUntil(stop$)).subscribe({
     next: (event) => {
       if (event.type === 'RunEnd') end = event;
       onEvent(event);

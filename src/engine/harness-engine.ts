@@ -1,24 +1,13 @@
 import { defer, type Observable } from 'rxjs';
-import { ApprovalGrants } from '../agent/approval-grants.js';
 import { ReActAgent } from '../agent/react-agent.js';
 import { resolveWorkspace } from '../agent/resolve-workspace.js';
 import type { RunOptions, RunResult } from '../agent/run-types.js';
 import type { AgentEvent } from '../events/agent-event.js';
-import { parsePermissionRules } from '../permission/parse-permission-rules.js';
-import { PermissionPolicy } from '../permission/permission-policy.js';
-import { MemorySessionStore } from '../session/memory-session-store.js';
 import type { SessionStore } from '../session/session-store.js';
-import { standardAgentDirs } from '../subagent/agent-dirs.js';
-import { AgentManager } from '../subagent/agent-manager.js';
-import { DELEGATION_TOOL_NAMES } from '../subagent/delegation-tool-names.js';
-import { MAIN_AGENT_PROMPT } from '../delegation/delegation-prompts.js';
-import type { AgentSpec } from '../delegation/delegation-types.js';
-import { Delegator } from '../delegation/delegator.js';
-import { DEFAULT_MULTITASK_MAX_ITEMS } from '../delegation/task-schemas.js';
-import { TaskTracker } from '../delegation/task-tracker.js';
+import type { AgentManager } from '../subagent/agent-manager.js';
+import type { TaskTracker } from '../delegation/task-tracker.js';
 import { backgroundResults } from './background-results.js';
-import { createBuiltinTools } from '../tools/builtin/index.js';
-import type { Tool } from '../tools/tool.js';
+import { buildTree, DEFAULT_MAX_RESULT_CHARS, type Tree } from './build-tree.js';
 import { checkEngineOptions, type HarnessEngineOptions } from './engine-options.js';
 
 /**
@@ -44,8 +33,7 @@ export class HarnessEngine {
    * keeping the 10,000 most recently used). Delete a conversation with `sessions.delete?.(id)`.
    */
   readonly sessions: SessionStore;
-  private readonly delegator: Delegator;
-  private readonly mainSpec: AgentSpec;
+  private readonly tree: Tree;
   private readonly main: ReActAgent;
   private readonly onRunEnd: (sessionId: string, ephemeral: boolean) => void;
   private closed = false;
@@ -54,57 +42,23 @@ export class HarnessEngine {
   constructor(options: HarnessEngineOptions) {
     checkEngineOptions(options);
     this.workspace = resolveWorkspace(options.workspace);
-    const rules = parsePermissionRules(options.permissionRules ?? [], 'permissionRules');
-    const disabled = options.disabledTools ?? [];
-    const toolbox = toolboxOf(options.tools ?? [], disabled);
-    const delegates = (options.subagentEnabled ?? true) && (options.maxDepth ?? 1) > 0;
-    const delegation = delegates ? DELEGATION_TOOL_NAMES.filter((n) => !disabled.includes(n)) : [];
-    this.agents = new AgentManager({
-      dirs: standardAgentDirs({ workspace: this.workspace, agentDirs: options.agentDirs, home: options.homeDir }),
-      knownTools: [...toolbox.keys(), ...DELEGATION_TOOL_NAMES],
-      trustWorkspaceAgents: options.trustWorkspaceAgents,
-    });
-    this.tasks = new TaskTracker();
-    this.sessions = options.sessions ?? new MemorySessionStore();
-    const grants = new ApprovalGrants();
-    this.delegator = new Delegator({
-      agents: this.agents,
-      toolbox,
-      models: options.models ?? {},
-      sessions: this.sessions,
-      workspace: this.workspace,
-      approve: options.approve,
-      grants,
-      toolTimeoutMs: options.toolTimeoutMs,
-      maxDepth: options.maxDepth ?? 1,
-      poolSize: options.multitaskMaxTasks ?? 5,
-      maxItems: options.multitaskMaxItems ?? DEFAULT_MULTITASK_MAX_ITEMS,
-      maxResultChars: options.maxResultChars ?? 12_000,
-      disabledTools: disabled,
-      tracker: this.tasks,
-    });
-    this.mainSpec = {
-      name: 'main',
-      depth: 0,
-      model: options.model,
-      instructions: options.instructions ?? MAIN_AGENT_PROMPT,
-      toolNames: [...toolbox.keys(), ...delegation],
-      policy: new PermissionPolicy({ rules }),
-      maxSteps: options.maxSteps ?? 30,
-      background: false,
-    };
+    const tree = (this.tree = buildTree(options, this.workspace));
+    this.agents = tree.agents;
+    this.tasks = tree.tasks;
+    this.sessions = tree.sessions;
     // Background results go in front of the main agent's next prompt of their conversation.
+    const maxResultChars = options.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS;
     const promptPrefix = (sessionId: string): string => {
       const finished = this.tasks.takeUndelivered(sessionId);
-      return finished.length ? backgroundResults(finished, options.maxResultChars ?? 12_000) : '';
+      return finished.length ? backgroundResults(finished, maxResultChars) : '';
     };
     // A run without a sessionId is over for good when it ends: forget what it left behind.
     this.onRunEnd = (sessionId: string, ephemeral: boolean): void => {
       if (!ephemeral) return;
-      grants.clear(sessionId);
+      tree.grants.clear(sessionId);
       this.tasks.forgetSession(sessionId);
     };
-    this.main = new ReActAgent({ ...this.delegator.agentOptions(this.mainSpec), promptPrefix, onRunEnd: this.onRunEnd });
+    this.main = tree.factory.build(tree.main, { promptPrefix, onRunEnd: this.onRunEnd });
   }
 
   /**
@@ -132,13 +86,11 @@ export class HarnessEngine {
    */
   agent(name?: string): ReActAgent {
     if (name === undefined || name === 'main') return this.main;
-    return new ReActAgent({
-      name,
-      load: async () => {
-        const definition = await this.delegator.usableDefinition(name);
-        return { ...this.delegator.agentOptions(this.delegator.childSpec(this.mainSpec, definition, {})), onRunEnd: this.onRunEnd };
-      },
-    });
+    const { factory, runner, main } = this.tree;
+    // Resolved when each run starts: a definition added later counts, an unknown one fails that run.
+    return ReActAgent.ofScope(name, () =>
+      factory.scopeOf(factory.childSpec(main, runner.usableDefinition(name)), { promptPrefix: undefined, onRunEnd: this.onRunEnd }),
+    );
   }
 
   /** Cancels one running task by id; it ends as a failure result saying so. False if none runs. */
@@ -158,21 +110,4 @@ export class HarnessEngine {
   private assertOpen(): void {
     if (this.closed) throw new Error('HarnessEngine: the engine is closed; create a new one to run again');
   }
-}
-
-/** Built-ins, replaced by custom tools of the same name, minus disabled ones. */
-function toolboxOf(custom: readonly Tool[], disabled: readonly string[]): Map<string, Tool> {
-  const seen = new Set<string>();
-  for (const tool of custom) {
-    if (seen.has(tool.name)) throw new TypeError(`HarnessEngine: two tools are named "${tool.name}"`);
-    if (DELEGATION_TOOL_NAMES.includes(tool.name)) {
-      throw new TypeError(`HarnessEngine: "${tool.name}" is a delegation tool name; name your tool differently`);
-    }
-    seen.add(tool.name);
-  }
-  const toolbox = new Map<string, Tool>();
-  for (const tool of [...createBuiltinTools(), ...custom]) {
-    if (!disabled.includes(tool.name)) toolbox.set(tool.name, tool);
-  }
-  return toolbox;
 }

@@ -23,7 +23,10 @@ export interface AgentDefinition {
   readonly description: string;
   /** The Markdown body, trimmed; never empty. */
   readonly systemPrompt: string;
-  /** Allowed tools. `undefined`, `[]` or `['*']` mean every tool the parent has. */
+  /**
+   * Allowed tools. `undefined`, `[]` or `['*']` mean every tool the parent has. Real tool
+   * names only: the aliases a file may use (`**`, `pi`, `ls`) are expanded when it is built.
+   */
   readonly tools?: readonly string[];
   /** Tools taken away even when `tools` allows them. */
   readonly disallowedTools?: readonly string[];
@@ -36,6 +39,19 @@ export interface AgentDefinition {
    * `max_tokens`, `tool_choice`, `parallel_tool_calls`); they apply to this agent only.
    */
   readonly settings?: ModelSettings;
+  /**
+   * What the definition is for: `subagent` (the default when absent) is offered to `task` and
+   * `multitask`; `primary` defines the main agent instead and is not offered as a subagent;
+   * `all` is both. At most one definition is the primary (see `AgentManager.primary`).
+   */
+  readonly mode?: 'subagent' | 'primary' | 'all';
+  /** A colour for UIs to show the agent in (a name or `#hex`, as the file gives it); the harness only keeps it. */
+  readonly color?: string;
+  /**
+   * Set in a file that replaces a built-in agent of the same name: without `override: true`
+   * such a file is ignored (with a diagnostic). It has no effect in code, where `add` replaces.
+   */
+  readonly override?: boolean;
   /** Hidden agents are left out of listings and tool descriptions but can run by name. */
   readonly hidden: boolean;
   /** Disabled agents are left out of listings. */

@@ -1,6 +1,8 @@
 import type { AgentDefinition } from './agent-definition.js';
 import type { AgentDiagnostic } from './agent-diagnostic.js';
-import { KNOWN_KEYS } from './build-definition.js';
+import { ACCEPTED_KEYS } from './build-definition.js';
+import { choosePrimary, type PrimaryChoice } from './choose-primary.js';
+import { isSubagent } from './definition-role.js';
 import { type AgentDir, discoverAgentsSync } from './discover-agents.js';
 import { misspeltKeyDiagnostics } from './misspelt-keys.js';
 import { normalizeDefinition } from './normalize-definition.js';
@@ -27,6 +29,10 @@ export interface AgentManagerOptions {
  * replaces any same-named definition, built-in, discovered or added, whenever it is called.
  * `addIfAbsent` never replaces: called before discovery, it runs discovery first, so a
  * built-in or a file of that name is kept.
+ *
+ * A definition with `mode: primary` defines the main agent, not a subagent: `get`, `list`
+ * and the lists `task` offers leave it out, and {@link AgentManager.primary} returns it.
+ * `mode: all` is both. All definitions share one namespace of names.
  *
  * @example
  * ```ts
@@ -90,10 +96,31 @@ export class AgentManager {
     return true;
   }
 
-  /** Finds any definition by name, hidden and disabled ones included. */
+  /**
+   * Finds any subagent definition by name, hidden and disabled ones included. A definition
+   * with `mode: primary` is not a subagent, so it is not found here (see {@link AgentManager.primary}):
+   * `task` cannot run it.
+   */
   async get(name: string): Promise<AgentDefinition | undefined> {
-    await this.load();
-    return this.#added.get(name) ?? this.#discovered.get(name);
+    return this.getSync(name);
+  }
+
+  /**
+   * The definition of the main agent (`mode: primary` or `mode: all`), if there is one; reads
+   * the folders first if they were not. There is at most one: definitions added in code come
+   * first (in the order they were added), then discovered files in discovery order, and the
+   * first enabled candidate wins; every other one gets a diagnostic. The engine uses its
+   * prompt, tools, model, steps, settings and rules for its main agent.
+   */
+  primary(): AgentDefinition | undefined {
+    return this.#primaryChoice().primary;
+  }
+
+  /** {@link AgentManager.get}, synchronously (reading the folders first if they were not). */
+  getSync(name: string): AgentDefinition | undefined {
+    this.#discover();
+    const definition = this.#added.get(name) ?? this.#discovered.get(name);
+    return definition !== undefined && isSubagent(definition) ? definition : undefined;
   }
 
   /** Like {@link AgentManager.get}, but throws {@link UnknownAgentError} (listing the visible agents) when none exists. */
@@ -103,7 +130,7 @@ export class AgentManager {
     throw new UnknownAgentError(name, (await this.list()).map((agent) => agent.name));
   }
 
-  /** The visible definitions (not hidden, enabled), sorted by name. */
+  /** The visible subagent definitions (not hidden, enabled, not `mode: primary`), sorted by name. */
   async list(): Promise<AgentDefinition[]> {
     return this.listSync();
   }
@@ -117,19 +144,35 @@ export class AgentManager {
   }
 
   /**
-   * Every enabled definition, hidden ones included, sorted by name: the agents a `task` call
-   * can name (hidden ones are left out of listings, not out of reach).
+   * Every enabled subagent definition, hidden ones included, sorted by name: the agents a
+   * `task` call can name (hidden ones are left out of listings, not out of reach; a
+   * `mode: primary` definition is not a subagent).
    */
   enabledSync(): AgentDefinition[] {
     this.#discover();
     const all = new Map([...this.#discovered, ...this.#added]);
-    return [...all.values()].filter((agent) => agent.enabled).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return [...all.values()]
+      .filter((agent) => agent.enabled && isSubagent(agent))
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
-  /** Files skipped during discovery and why, plus warnings: unknown tools, misspelt keys, ignored rules. */
+  /**
+   * Files skipped during discovery and why, plus warnings: unknown tools, misspelt keys,
+   * ignored rules, built-ins overridden or not, and primary definitions beyond the first.
+   */
   async diagnostics(): Promise<readonly AgentDiagnostic[]> {
     await this.load();
-    return Object.freeze([...this.#discoveryDiagnostics, ...[...this.#addedDiagnostics.values()].flat()]);
+    return Object.freeze([
+      ...this.#discoveryDiagnostics,
+      ...[...this.#addedDiagnostics.values()].flat(),
+      ...this.#primaryChoice().diagnostics,
+    ]);
+  }
+
+  #primaryChoice(): PrimaryChoice {
+    this.#discover();
+    const discovered = [...this.#discovered.values()].filter((definition) => !this.#added.has(definition.name));
+    return choosePrimary([...this.#added.values(), ...discovered]);
   }
 
   #discover(): void {
@@ -145,6 +188,6 @@ export class AgentManager {
 
   #warningsOf(definition: AgentDefinition): readonly AgentDiagnostic[] {
     const tools = this.#knownTools === undefined ? [] : unknownToolDiagnostics(definition, this.#knownTools);
-    return [...tools, ...misspeltKeyDiagnostics(definition, KNOWN_KEYS), ...ignoredRuleDiagnostics(definition, this.trustWorkspaceAgents)];
+    return [...tools, ...misspeltKeyDiagnostics(definition, ACCEPTED_KEYS), ...ignoredRuleDiagnostics(definition, this.trustWorkspaceAgents)];
   }
 }

@@ -1,15 +1,24 @@
 import { parsePermissionRules, type PermissionRule } from '../permission/index.js';
 import { AGENT_NAME_PATTERN, type AgentDefinition, type AgentOrigin } from './agent-definition.js';
 import { DefinitionError } from './definition-error.js';
+import { readRole } from './definition-role.js';
 import { definitionSettings, SETTING_KEYS } from './definition-settings.js';
+import { KEY_ALIASES, renameAliases } from './key-aliases.js';
 import { wideningTypo } from './misspelt-keys.js';
+import { expandToolAliases } from './tool-aliases.js';
 import { describeValue, toToolList } from './value-checks.js';
 
-/** The keys a definition understands; anything else is kept in `extra`. */
+/** The keys a definition understands, in our spelling; anything else is kept in `extra`. */
 export const KNOWN_KEYS: readonly string[] = Object.freeze([
-  'name', 'description', 'tools', 'disallowedTools', 'model', 'maxSteps', 'hidden', 'enabled', 'permissionRules',
-  'settings', ...Object.keys(SETTING_KEYS),
+  'name', 'description', 'tools', 'disallowedTools', 'model', 'maxSteps', 'mode', 'color', 'override', 'hidden', 'enabled',
+  'permissionRules', 'settings', ...Object.keys(SETTING_KEYS),
 ]);
+
+/**
+ * Every key a definition file may use: {@link KNOWN_KEYS}, the other frameworks' spellings
+ * of them (`max_turns`, `disallowed_tools`...) and Solon's `primary`.
+ */
+export const ACCEPTED_KEYS: readonly string[] = Object.freeze([...KNOWN_KEYS, ...Object.keys(KEY_ALIASES), 'primary']);
 
 // Definitions this module built: already valid, so handing one back needs no second check.
 const built = new WeakSet<AgentDefinition>();
@@ -30,21 +39,25 @@ export interface BuildContext {
 
 /**
  * Validates raw fields (front matter, or `defineAgent` input) and the system prompt into a
- * frozen {@link AgentDefinition}. Keys outside {@link KNOWN_KEYS} go to `extra`. `null`
- * counts as absent, because `tools:` with nothing after it loads as `null`.
+ * frozen {@link AgentDefinition}. Other frameworks' spellings of a key are read as ours (see
+ * `KEY_ALIASES`) and tool aliases are expanded (see `TOOL_ALIASES`); keys outside
+ * {@link ACCEPTED_KEYS} go to `extra`. `null` counts as absent, because `tools:` with nothing
+ * after it loads as `null`.
  *
  * @throws DefinitionError naming the first problem found.
  */
-export function buildDefinition(fields: Readonly<Record<string, unknown>>, systemPrompt: unknown, context: BuildContext): AgentDefinition {
+export function buildDefinition(given: Readonly<Record<string, unknown>>, systemPrompt: unknown, context: BuildContext): AgentDefinition {
   const { origin, holder } = context;
-  const rawName = fields['name'];
+  const rawName = given['name'];
   const where = origin.file ?? (typeof rawName === 'string' && rawName !== '' ? `agent "${rawName}"` : 'agent definition');
   const fail = (reason: string): never => {
     throw new DefinitionError(where, reason, origin.file === undefined ? {} : { file: origin.file });
   };
-  const present = (key: string): boolean => fields[key] !== undefined && fields[key] !== null;
-  const typo = wideningTypo(fields, KNOWN_KEYS);
+  const typo = wideningTypo(given, ACCEPTED_KEYS);
   if (typo !== undefined) fail(typo);
+  // From here on every key is in our spelling (`max_turns` is `maxSteps`).
+  const { fields, spelled } = attempt(() => renameAliases(given), fail);
+  const present = (key: string): boolean => fields[key] !== undefined && fields[key] !== null;
 
   const name = requiredText(fields, 'name', holder, fail);
   if (!AGENT_NAME_PATTERN.test(name)) {
@@ -68,8 +81,9 @@ export function buildDefinition(fields: Readonly<Record<string, unknown>>, syste
   };
   for (const key of ['tools', 'disallowedTools'] as const) {
     if (!present(key)) continue;
-    const list = toToolList(key, fields[key]);
-    definition[key] = typeof list === 'string' ? fail(list) : list;
+    const list = toToolList(spelled(key), fields[key]);
+    // `pi`, `**` and `ls` become the tools they stand for: narrowing only ever sees real names.
+    definition[key] = typeof list === 'string' ? fail(list) : expandToolAliases(list);
   }
   if (present('model')) {
     const model = fields['model'];
@@ -81,16 +95,13 @@ export function buildDefinition(fields: Readonly<Record<string, unknown>>, syste
   if (present('maxSteps')) {
     const steps = fields['maxSteps'];
     if (typeof steps !== 'number' || !Number.isInteger(steps) || steps < 1) {
-      fail(`"maxSteps" must be a positive integer, got ${describeValue(steps)}`);
+      fail(`"${spelled('maxSteps')}" must be a positive integer, got ${describeValue(steps)}`);
     }
     definition.maxSteps = steps as number;
   }
-  try {
-    const settings = definitionSettings(fields);
-    if (settings !== undefined) definition.settings = settings;
-  } catch (error) {
-    fail(error instanceof Error ? error.message : String(error));
-  }
+  const settings = attempt(() => definitionSettings(fields), fail);
+  if (settings !== undefined) definition.settings = settings;
+  Object.assign(definition, attempt(() => readRole(fields), fail));
   if (origin.file !== undefined) definition.file = origin.file;
   const frozen = Object.freeze(definition);
   built.add(frozen);
@@ -126,7 +137,16 @@ function rules(value: unknown, fail: (reason: string) => never): readonly Permis
 function extraOf(fields: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
   const extra: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(fields)) {
-    if (!KNOWN_KEYS.includes(key)) extra[key] = value;
+    if (!ACCEPTED_KEYS.includes(key)) extra[key] = value;
   }
   return Object.freeze(extra);
+}
+
+/** Runs a reader whose errors name the problem, and fails the definition with that message. */
+function attempt<T>(read: () => T, fail: (reason: string) => never): T {
+  try {
+    return read();
+  } catch (error) {
+    return fail(error instanceof Error ? error.message : String(error));
+  }
 }

@@ -1,7 +1,7 @@
 import type { ModelSettings } from '../model/model-settings.js';
 import type { PermissionRule } from '../permission/index.js';
 import type { AgentDefinition } from './agent-definition.js';
-import { buildDefinition, KNOWN_KEYS } from './build-definition.js';
+import { ACCEPTED_KEYS, buildDefinition, KNOWN_KEYS } from './build-definition.js';
 import { DefinitionError } from './definition-error.js';
 import { isPlainRecord } from './value-checks.js';
 
@@ -13,7 +13,7 @@ export interface AgentInput {
   readonly description: string;
   /** The agent's instructions (a file's Markdown body); must not be empty. */
   readonly systemPrompt: string;
-  /** A list, or a comma string like `'read, grep, glob'`. Absent, empty or `*`: every tool. */
+  /** A list, or a comma string like `'read, grep, glob'`. Absent, empty, `*` or `**`: every tool; `pi`: read, write, edit, bash; `ls`: list. */
   readonly tools?: readonly string[] | string;
   /** Tools taken away even when `tools` allows them; a list or a comma string. */
   readonly disallowedTools?: readonly string[] | string;
@@ -23,6 +23,12 @@ export interface AgentInput {
   readonly maxSteps?: number;
   /** Model settings of the agent's requests (camelCase here; a file's front matter uses `temperature`, `top_p`...). */
   readonly settings?: ModelSettings;
+  /** `subagent` (default), `primary` (defines the main agent, not offered to `task`) or `all` (both). */
+  readonly mode?: 'subagent' | 'primary' | 'all';
+  /** A colour for UIs (a name or `#hex`); kept, never interpreted. */
+  readonly color?: string;
+  /** Only meaningful in a file (it lets the file replace a built-in); kept here so a definition round-trips. */
+  readonly override?: boolean;
   /** Leave the agent out of listings and tool descriptions (it still runs by name); default false. */
   readonly hidden?: boolean;
   /** False leaves the agent out of listings; default true. */
@@ -62,7 +68,8 @@ export function defineAgent(input: AgentInput): AgentDefinition {
   }
   const { systemPrompt, extra, ...known } = raw;
   if (extra !== undefined && !isPlainRecord(extra)) throw new DefinitionError(label, '"extra" must be an object');
-  const clash = Object.keys(extra ?? {}).find((key) => KNOWN_KEYS.includes(key));
+  // Other frameworks' spellings too: `extra: { max_turns: 3 }` must not quietly set maxSteps.
+  const clash = Object.keys(extra ?? {}).find((key) => ACCEPTED_KEYS.includes(key));
   if (clash !== undefined) throw new DefinitionError(label, `"extra" cannot hold "${clash}": pass it as an option`);
   const fields = { ...(extra ?? {}), ...known };
   return buildDefinition(fields, systemPrompt, {

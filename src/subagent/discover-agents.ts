@@ -16,7 +16,7 @@ export interface AgentDir {
 
 /** What {@link discoverAgents} found. */
 export interface DiscoveryResult {
-  /** Valid definitions, first of each name only, in discovery order. */
+  /** Valid definitions, one per name (the first, or the file replacing a built-in with `override: true`), in discovery order. */
   readonly definitions: AgentDefinition[];
   /** Files skipped (invalid, unreadable, a duplicate name) and why. */
   readonly diagnostics: AgentDiagnostic[];
@@ -26,8 +26,10 @@ export interface DiscoveryResult {
  * Reads every `*.md` definition in the given folders, in the order given. Within a folder,
  * files come first (sorted by name), then each subfolder's in the same way, at most three
  * levels deep; names starting with `.` are skipped. The first definition of a name wins;
- * later ones become diagnostics naming the winner. Missing folders are skipped silently;
- * invalid or unreadable files become diagnostics. Never throws.
+ * later ones become diagnostics naming the winner. One exception: a file with the name of a
+ * built-in (a definition from a `builtin` folder) replaces it when it says `override: true`,
+ * and is ignored otherwise; either way a diagnostic says what happened. Missing folders
+ * are skipped silently; invalid or unreadable files become diagnostics. Never throws.
  *
  * @example
  * ```ts
@@ -61,8 +63,16 @@ export function discoverAgentsSync(dirs: readonly AgentDir[]): DiscoveryResult {
         if (definition === undefined) continue;
         const winner = winners.get(definition.name);
         if (winner === undefined) {
+          if (definition.override === true) diagnostics.push({ file, reason: nothingToOverride(definition.name) });
           winners.set(definition.name, definition);
           definitions.push(definition);
+        } else if (winner.source === 'builtin' && definition.source !== 'builtin') {
+          const clash = builtinClash(definition);
+          diagnostics.push({ file, reason: clash.reason });
+          if (clash.replaces) {
+            winners.set(definition.name, definition);
+            definitions[definitions.indexOf(winner)] = definition;
+          }
         } else {
           diagnostics.push({
             file,
@@ -76,6 +86,27 @@ export function discoverAgentsSync(dirs: readonly AgentDir[]): DiscoveryResult {
     }
   }
   return { definitions, diagnostics };
+}
+
+/**
+ * What happens to a file with the name of a built-in agent: with `override: true` it replaces
+ * the built-in; otherwise it is ignored, since a file that merely happens to share a
+ * built-in's name (or a cloned repository's file) should not silently change what `explore`
+ * or `general` does. The reason says which, and how to get the other outcome.
+ */
+function builtinClash(definition: AgentDefinition): { readonly replaces: boolean; readonly reason: string } {
+  const name = definition.name;
+  if (definition.override === true) {
+    return { replaces: true, reason: `replaces the built-in agent "${name}" (override: true)` };
+  }
+  return {
+    replaces: false,
+    reason: `agent "${name}" is a built-in agent; this file is ignored. Add "override: true" to its front matter to replace the built-in, or give it another name`,
+  };
+}
+
+function nothingToOverride(name: string): string {
+  return `"override: true" has no effect: there is no built-in agent "${name}" to replace (check the name)`;
 }
 
 function readDefinition(file: string, source: AgentSource, diagnostics: AgentDiagnostic[]): AgentDefinition | undefined {

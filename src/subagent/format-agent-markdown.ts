@@ -25,6 +25,9 @@ export function formatAgentMarkdown(definition: AgentDefinition): string {
     const value = definition.settings?.[setting];
     if (value !== undefined) front[key] = value;
   }
+  if (definition.mode !== undefined) front['mode'] = definition.mode;
+  if (definition.color !== undefined) front['color'] = definition.color;
+  if (definition.override !== undefined) front['override'] = definition.override;
   if (definition.hidden) front['hidden'] = true;
   if (!definition.enabled) front['enabled'] = false;
   if (definition.permissionRules.length > 0) {

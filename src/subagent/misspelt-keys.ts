@@ -1,7 +1,11 @@
 import type { AgentDefinition } from './agent-definition.js';
 import type { AgentDiagnostic } from './agent-diagnostic.js';
+import { canonicalKey, spellingsOf } from './key-aliases.js';
 
-/** Names other tools use for a key of ours (Claude Code's `allowedTools`, ...). */
+/**
+ * Names other tools use for a key of ours that we do not accept (Claude Code skills'
+ * `allowedTools`, ...): worth a did-you-mean. Spellings we accept are in `KEY_ALIASES`.
+ */
 const ALIASES: Readonly<Record<string, string>> = {
   tool: 'tools', allowedtools: 'tools', toollist: 'tools',
   deniedtools: 'disallowedTools', disabledtools: 'disallowedTools', blockedtools: 'disallowedTools',
@@ -18,11 +22,13 @@ const WIDENS: Readonly<Record<string, string>> = {
 /**
  * The known key `key` was probably meant to be, if any: an alias, the same letters in
  * another case or with `-`/`_`, or one or two typing slips away (one for short keys).
+ * `known` holds every accepted spelling, so the answer may be one (`max_turn` gives `max_turns`).
  *
  * @example
  * ```ts
- * likelyKey('disalowedTools', KNOWN_KEYS); // 'disallowedTools'
- * likelyKey('color', KNOWN_KEYS); // undefined
+ * likelyKey('disalowedTools', ACCEPTED_KEYS); // 'disallowedTools'
+ * likelyKey('max_turn', ACCEPTED_KEYS); // 'max_turns'
+ * likelyKey('skills', ACCEPTED_KEYS); // undefined
  * ```
  */
 export function likelyKey(key: string, known: readonly string[]): string | undefined {
@@ -41,15 +47,18 @@ export function likelyKey(key: string, known: readonly string[]): string | undef
 
 /**
  * Why a definition must not load because a misspelt key would widen it (`tool:` for
- * `tools:` gives every tool), or `undefined`. Only when the real key is absent: next to it,
- * the typo changes nothing.
+ * `tools:` gives every tool), or `undefined`. Only when the real key is absent in every
+ * spelling (`disallowed_tools` counts for `disallowedTools`): next to it, the typo changes nothing.
  */
 export function wideningTypo(fields: Readonly<Record<string, unknown>>, known: readonly string[]): string | undefined {
   for (const key of Object.keys(fields)) {
     if (known.includes(key)) continue;
     const meant = likelyKey(key, known);
-    if (meant === undefined || WIDENS[meant] === undefined || (fields[meant] !== undefined && fields[meant] !== null)) continue;
-    return `unknown key "${key}"; did you mean "${meant}"? Without "${meant}" the agent would get ${WIDENS[meant]}, so it is not loaded`;
+    if (meant === undefined) continue;
+    const widens = WIDENS[canonicalKey(meant)];
+    const given = spellingsOf(canonicalKey(meant)).some((spelling) => fields[spelling] !== undefined && fields[spelling] !== null);
+    if (widens === undefined || given) continue;
+    return `unknown key "${key}"; did you mean "${meant}"? Without "${meant}" the agent would get ${widens}, so it is not loaded`;
   }
   return undefined;
 }

@@ -64,12 +64,12 @@ describe('call()', () => {
     expect(spy.contexts.map((c) => c.streaming)).toEqual([false]);
   });
 
-  it('with stream({ quiet: true }) emits the lifecycle only: no ReasonDelta, nothing a tool emits', async () => {
+  it('a run that is not streamed (what call() and a task under call() run) emits the lifecycle only: no ReasonDelta, nothing a tool emits', async () => {
     const spy = spyTool();
     const script: ScriptedReply[] = [{ thinking: 'hm', text: 'Looking.', toolCalls: [{ name: 'spy', args: {} }] }, { text: 'done' }];
     const agent = new ReActAgent({ model: new ScriptedModel([...script, ...script]), tools: [spy] });
     const loud = await collect(agent.stream('watch'));
-    const quiet = await collect(agent.stream('watch', { quiet: true }));
+    const quiet = await collect(agent.run$('watch', undefined, false));
     expect(typesOf(loud.values)).toContain('ReasonDelta');
     expect(typesOf(loud.values)).toContain('Plan');
     expect(typesOf(quiet.values)).toEqual(typesOf(loud.values).filter((t) => t !== 'ReasonDelta' && t !== 'Plan'));

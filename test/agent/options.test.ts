@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ReActAgentOptions } from '../../src/agent/agent-options.js';
 import { ReActAgent } from '../../src/agent/react-agent.js';
+import { scopeOfOptions } from '../../src/agent/resolve-agent-options.js';
 import type { ChatModel } from '../../src/model/chat-model.js';
 import { ScriptedModel } from '../../src/model/scripted-model.js';
 import { collect, typesOf } from '../support/collect.js';
@@ -50,16 +51,13 @@ describe('an empty prompt', () => {
   });
 });
 
-describe('lazily loaded options', () => {
-  it('fail the run that could not load them (an error, not a RunEnd), and are tried again by the next run', async () => {
+describe('an agent whose scope is made when each run starts (what engine.agent(name) returns)', () => {
+  it('a run whose scope cannot be made fails (an error, not a RunEnd); the next run tries again', async () => {
     let attempts = 0;
-    const agent = new ReActAgent({
-      name: 'lazy',
-      load: async () => {
-        attempts += 1;
-        if (attempts === 1) throw new Error('definition "lazy" not found yet');
-        return { name: 'lazy', model: model() };
-      },
+    const agent = ReActAgent.ofScope('lazy', () => {
+      attempts += 1;
+      if (attempts === 1) throw new Error('definition "lazy" not found yet');
+      return scopeOfOptions({ name: 'lazy', model: model() });
     });
     expect(agent.name).toBe('lazy');
     const first = await collect(agent.stream('hi'));
@@ -69,6 +67,10 @@ describe('lazily loaded options', () => {
     expect(typesOf(second.values).at(-1)).toBe('RunEnd');
     expect(second.values.every((e) => e.agentName === 'lazy')).toBe(true);
     await agent.call('again');
-    expect(attempts).toBe(2);
+    expect(attempts).toBe(3);
+  });
+
+  it('refuses an unknown option by name (engine wiring is not an option)', () => {
+    expect(() => new ReActAgent({ model: model(), taskId: 't' } as never)).toThrow(/ReActAgent: unknown option "taskId"; known options: name, model/);
   });
 });

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ReActAgent } from '../../src/agent/react-agent.js';
+import { scopeOfOptions } from '../../src/agent/resolve-agent-options.js';
 import type { ChatMessage } from '../../src/model/chat-message.js';
 import { ScriptedModel } from '../../src/model/scripted-model.js';
 import { MemorySessionStore } from '../../src/session/memory-session-store.js';
@@ -58,14 +59,12 @@ describe('sessions', () => {
     const sessions = new MemorySessionStore();
     const asked: Array<[string, number]> = [];
     const prefixes = ['<note>first</note>', ''];
-    const agent = new ReActAgent({
-      model,
-      sessions,
-      promptPrefix: (sessionId) => {
-        asked.push([sessionId, sessions.load(sessionId).length]);
-        return prefixes.shift() ?? '';
-      },
-    });
+    const scope = scopeOfOptions({ model, sessions });
+    const promptPrefix = (sessionId: string): string => {
+      asked.push([sessionId, sessions.load(sessionId).length]);
+      return prefixes.shift() ?? '';
+    };
+    const agent = ReActAgent.ofScope('main', () => ({ ...scope, promptPrefix }));
     const first = await collect(agent.stream('one', { sessionId: 's' }));
     await agent.call('two', { sessionId: 's' });
     expect(asked).toEqual([

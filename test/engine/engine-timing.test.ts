@@ -1,27 +1,31 @@
 import { describe, expect, it } from 'vitest';
-import { toAsyncIterable } from '../../src/adapters/async-iterable.js';
 import { HarnessEngine } from '../../src/engine/harness-engine.js';
 import type { AgentEvent } from '../../src/events/agent-event.js';
+import { isTaskWrap } from '../../src/events/guards.js';
 import { ScriptedModel } from '../../src/model/scripted-model.js';
+import { defineAgent } from '../../src/subagent/define-agent.js';
 import { makeWorkspace } from '../support/tool-context.js';
 
 describe('when a run of the main agent goes on', () => {
-  it('on a synchronous model: RunStart during subscribe, the rest a microtask later', async () => {
+  it('on a synchronous model a whole delegating run, multitask and children included, runs within subscribe', async () => {
     const ws = await makeWorkspace();
     try {
-      const engine = new HarnessEngine({ model: new ScriptedModel(() => ({ text: 'done' })), workspace: ws.dir, homeDir: ws.dir });
-      const seen: AgentEvent['type'][] = [];
-      engine.stream('go').subscribe((e) => seen.push(e.type));
-      expect(seen).toEqual(['RunStart']);
-      await Promise.resolve();
-      await Promise.resolve();
-      expect(seen.at(-1)).toBe('RunEnd');
-
-      // So an async iterator with a small buffer hands out the first event before it overflows.
-      const events = toAsyncIterable(engine.stream('go'), { bufferSize: 2 });
-      expect((await events.next()).value).toMatchObject({ type: 'RunStart' });
-      await new Promise((resolve) => setImmediate(resolve)); // the run has ended, unread
-      await expect(events.next()).rejects.toThrow(/More than 2 events were waiting/);
+      const model = new ScriptedModel((request) => {
+        const main = String(request.messages[0]?.content).includes('main agent');
+        if (!main) return { text: `child did ${String(request.messages.at(-1)?.content)}` };
+        if (request.messages.at(-1)?.role === 'tool') return { text: 'all done' };
+        const tasks = [1, 2, 3].map((index) => ({ index, agent_name: 'helper', prompt: `part ${index}`, description: `part ${index}` }));
+        return { toolCalls: [{ name: 'multitask', args: { tasks } }] };
+      });
+      const engine = new HarnessEngine({ model, workspace: ws.dir, homeDir: ws.dir, multitaskMaxTasks: 2 });
+      engine.agents.add(defineAgent({ name: 'helper', description: 'Helps.', systemPrompt: 'You help.' }));
+      const seen: AgentEvent[] = [];
+      let completed = false;
+      engine.stream('go').subscribe({ next: (e) => seen.push(e), complete: () => (completed = true) });
+      // No promise in the way: nothing is left for a later tick.
+      expect(completed).toBe(true);
+      expect(seen.at(-1)).toMatchObject({ type: 'RunEnd', abnormal: false, text: 'all done' });
+      expect(seen.filter((e) => isTaskWrap(e) && e.event.type === 'RunEnd')).toHaveLength(3);
     } finally {
       await ws.cleanup();
     }

@@ -52,8 +52,9 @@ describe('a cancelled child ends its wrapped stream with RunCancelled', () => {
       { main: scriptedSteps({ toolCalls: [{ name: 'task', args: { agent_name: 'alpha', prompt: 'slow', description: 'slow one' } }] }), alpha: () => ({ text: 'late', delayMs: 60_000 }) },
       [testAgent('alpha')],
     );
+    const started = firstValueFrom(o.engine.tasks.changes.pipe(filter((t) => t.state === 'running')));
     const recording = record(o.engine.stream('go'));
-    const start = await firstValueFrom(o.engine.tasks.changes.pipe(filter((t) => t.state === 'running')));
+    const start = await started;
     expect(o.engine.cancelTask(start.taskId)).toBe(true);
     await recording.done;
     const child = wraps(recording.events).filter((w) => w.taskId === start.taskId);

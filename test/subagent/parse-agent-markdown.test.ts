@@ -112,9 +112,9 @@ describe('parseAgentMarkdown', () => {
   });
 
   it('keeps unknown keys in extra', () => {
-    const def = parseAgentMarkdown(md('name: a\ndescription: d\nprimary: true\nskills: [x, y]\ncolor: blue'), origin);
-    expect(def.extra).toEqual({ primary: true, skills: ['x', 'y'], color: 'blue' });
-    expect(def).not.toHaveProperty('color');
+    const def = parseAgentMarkdown(md('name: a\ndescription: d\nisolation: worktree\nskills: [x, y]\nteamName: qa'), origin);
+    expect(def.extra).toEqual({ isolation: 'worktree', skills: ['x', 'y'], teamName: 'qa' });
+    expect(def).not.toHaveProperty('skills');
   });
 
   it.each([

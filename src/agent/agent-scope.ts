@@ -1,0 +1,58 @@
+import type { ChatModel } from '../model/chat-model.js';
+import type { ModelSettings } from '../model/model-settings.js';
+import type { ApprovalHandler } from '../permission/approval.js';
+import type { PermissionPolicy } from '../permission/permission-policy.js';
+import type { SessionStore } from '../session/session-store.js';
+import type { Tool } from '../tools/tool.js';
+import type { ApprovalGrants } from './approval-grants.js';
+
+/**
+ * Where a delegated agent sits in its tree: the task it runs and the conversation it serves.
+ * Shared by reference from the delegation's spec to the agent's scope to every tool call's
+ * context, so a new fact about a task is added here once.
+ */
+export interface TaskWiring {
+  /** The task this agent runs (its session id too). */
+  readonly taskId: string;
+  /** The conversation (the main agent's session) the whole tree serves. */
+  readonly rootSessionId: string;
+  /** True for a background task and every agent below it: nobody watches, approvals fail closed. */
+  readonly background: boolean;
+}
+
+/**
+ * Everything one agent runs with, every default applied: what a plain `ReActAgent`'s options
+ * resolve to, and what the engine builds for each agent of its tree. The loop, the approval
+ * gate and every tool call's context read this one object.
+ *
+ * @internal
+ */
+export interface AgentScope {
+  readonly name: string;
+  readonly model: ChatModel;
+  /** The agent's own model settings, sent with each request (absent: the model's defaults). */
+  readonly modelSettings: ModelSettings | undefined;
+  readonly maxSteps: number;
+  /** The system prompt, built when each run starts. */
+  readonly instructions: () => string | Promise<string>;
+  /** The tools, chosen when each run starts. */
+  readonly tools: () => readonly Tool[] | Promise<readonly Tool[]>;
+  readonly sessions: SessionStore;
+  /** The workspace: absolute, symlinks resolved. */
+  readonly workspace: string;
+  readonly permissions: PermissionPolicy;
+  readonly approve: ApprovalHandler | undefined;
+  /** "Always" approvals, keyed by conversation; one instance per tree. */
+  readonly grants: ApprovalGrants;
+  readonly toolTimeoutMs: number;
+  /** Set for a delegated agent. */
+  readonly task: TaskWiring | undefined;
+  /**
+   * Text to put in front of the prompt (a blank line between), asked for once per run just
+   * before the prompt is saved; `RunStart.prompt` stays as given. The engine hands background
+   * results to the next run of their conversation this way.
+   */
+  readonly promptPrefix: ((sessionId: string) => string) | undefined;
+  /** Called once when a run is over (ended, failed or unsubscribed), with its session and whether it was ephemeral. */
+  readonly onRunEnd: ((sessionId: string, ephemeral: boolean) => void) | undefined;
+}

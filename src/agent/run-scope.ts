@@ -1,0 +1,76 @@
+import type { AgentEvent } from '../events/agent-event.js';
+import type { ToolSpec } from '../model/chat-model.js';
+import type { Tool, ToolContext } from '../tools/tool.js';
+import type { AgentScope } from './agent-scope.js';
+import type { RunState } from './run-state.js';
+
+/** One run's input. */
+export interface RunInput {
+  readonly prompt: string;
+  readonly sessionId: string;
+  /** True when the caller gave no session: nothing is loaded or stored, the run stands alone. */
+  readonly ephemeral: boolean;
+  /** True under `stream()`: deltas are emitted and tools may forward events. */
+  readonly streaming: boolean;
+}
+
+/**
+ * Everything the parts of one run share: the agent's scope, the run's state and input, and
+ * its tools. Each tool call's {@link ToolContext} is derived from it ({@link toolContextOf}).
+ */
+export interface RunScope {
+  readonly agent: AgentScope;
+  readonly run: RunState;
+  readonly input: RunInput;
+  /** The conversation this run serves: its own session, or the tree's for a delegated agent. */
+  readonly rootSessionId: string;
+  readonly tools: ReadonlyMap<string, Tool>;
+  /**
+   * What the model is offered, read again at every step: a tool's description or schema may
+   * change during a run (`task` lists an agent that `generate` has just made).
+   */
+  toolSpecs(): readonly ToolSpec[];
+}
+
+/** The scope of a run about to take its first step. */
+export function runScopeOf(agent: AgentScope, run: RunState, input: RunInput, tools: readonly Tool[]): RunScope {
+  const byName = new Map<string, Tool>();
+  for (const t of tools) byName.set(t.name, t);
+  return {
+    agent,
+    run,
+    input,
+    rootSessionId: agent.task?.rootSessionId ?? input.sessionId,
+    tools: byName,
+    toolSpecs: () => tools.map((t): ToolSpec => ({ name: t.name, description: t.description, parameters: t.modelParameters ?? t.parameters })),
+  };
+}
+
+/** What one tool call of the run knows: derived from the run's scope, nothing copied by hand. */
+export function toolContextOf(scope: RunScope, step: number, callId: string, signal: AbortSignal, emit: (e: AgentEvent) => void): ToolContext {
+  const { run, agent } = scope;
+  return {
+    signal,
+    workspace: agent.workspace,
+    callId,
+    step,
+    runId: run.runId,
+    sessionId: run.sessionId,
+    rootSessionId: scope.rootSessionId,
+    agentName: run.agentName,
+    ...(agent.task ? { taskId: agent.task.taskId } : {}),
+    background: agent.task?.background ?? false,
+    streaming: scope.input.streaming,
+    emit,
+    addMetrics: (m) => run.addMetrics(m),
+    // Searches judge every file they would read or list by the rules that judged the call,
+    // so a path rule cannot be dodged by searching the folder above it.
+    judgePath: (toolName, path) => {
+      const { permissions, grants } = agent;
+      const outside = /^(?:[a-zA-Z]:)?[\\/]/.test(path); // inside paths come relative
+      if (outside && !permissions.allowsOutsideWorkspace(toolName, path)) return 'deny';
+      const { action } = permissions.evaluate(toolName, path);
+      return action === 'ask' && grants.has(scope.rootSessionId, toolName, path) ? 'allow' : action;
+    },
+  };
+}

@@ -1,0 +1,108 @@
+import type { ApprovalGrants } from '../agent/approval-grants.js';
+import type { AgentScope, TaskWiring } from '../agent/agent-scope.js';
+import { ReActAgent } from '../agent/react-agent.js';
+import type { ChatModel } from '../model/chat-model.js';
+import type { ApprovalHandler } from '../permission/approval.js';
+import type { SessionStore } from '../session/session-store.js';
+import type { AgentDefinition } from '../subagent/agent-definition.js';
+import type { AgentManager } from '../subagent/agent-manager.js';
+import { isDelegationTool } from '../subagent/delegation-tool-names.js';
+import { narrowTools } from '../subagent/narrow-tools.js';
+import type { Tool } from '../tools/tool.js';
+import { delegationInstructions, environmentFacts } from './delegation-prompts.js';
+import type { AgentSpec } from './delegation-types.js';
+
+/** What every agent of a tree shares. */
+export interface AgentFactoryOptions {
+  readonly agents: AgentManager;
+  /** Every non-delegation tool, by name (built-ins and custom tools, minus disabled ones). */
+  readonly toolbox: ReadonlyMap<string, Tool>;
+  readonly models: Readonly<Record<string, ChatModel>>;
+  readonly sessions: SessionStore;
+  readonly workspace: string;
+  readonly approve: ApprovalHandler | undefined;
+  readonly grants: ApprovalGrants;
+  readonly toolTimeoutMs: number;
+  readonly maxDepth: number;
+  readonly poolSize: number;
+  readonly disabledTools: readonly string[];
+  /** The delegation tools (`task`, `multitask`, `generate`) of an agent that holds them. */
+  readonly delegationTools: (spec: AgentSpec) => Tool[];
+}
+
+/**
+ * Makes the agents of a delegation tree: the scope an agent runs with (its tools from the
+ * toolbox plus its own delegation tools, its role prompt with the workspace facts and, for
+ * an agent that delegates, the agent list), and the spec of a child a definition describes
+ * (narrowed tools, its model, its permission layer).
+ */
+export class AgentFactory {
+  constructor(private readonly o: AgentFactoryOptions) {}
+
+  /** A ReActAgent for a spec. */
+  build(spec: AgentSpec, hooks: Pick<AgentScope, 'promptPrefix' | 'onRunEnd'> = { promptPrefix: undefined, onRunEnd: undefined }): ReActAgent {
+    const scope = this.scopeOf(spec, hooks);
+    return ReActAgent.ofScope(spec.name, () => scope);
+  }
+
+  /** The scope a spec's agent runs with. */
+  scopeOf(spec: AgentSpec, hooks: Pick<AgentScope, 'promptPrefix' | 'onRunEnd'>): AgentScope {
+    const o = this.o;
+    const delegates = spec.toolNames.some(isDelegationTool);
+    const base = spec.toolNames.filter((n) => !isDelegationTool(n)).map((n) => o.toolbox.get(n)!);
+    const role = `${spec.instructions}\n\n${environmentFacts(o.workspace)}`;
+    return {
+      name: spec.name,
+      model: spec.model,
+      modelSettings: spec.settings,
+      maxSteps: spec.maxSteps,
+      // Read when each run starts: the agent list may have grown (the tools read it at every step).
+      instructions: delegates ? () => `${role}\n\n${delegationInstructions(o.agents.listSync(), o.poolSize)}` : () => role,
+      tools: delegates ? () => [...base, ...o.delegationTools(spec)] : () => base,
+      sessions: o.sessions,
+      workspace: o.workspace,
+      permissions: spec.policy,
+      approve: o.approve,
+      grants: o.grants,
+      toolTimeoutMs: o.toolTimeoutMs,
+      task: spec.task,
+      ...hooks,
+    };
+  }
+
+  /** The spec of a child of `parent` running `definition`; throws when its model is unknown. */
+  childSpec(parent: AgentSpec, definition: AgentDefinition, task?: TaskWiring): AgentSpec {
+    const depth = parent.depth + 1;
+    const model = this.modelOf(definition, parent.model);
+    const toolNames = narrowTools({
+      parentTools: parent.toolNames,
+      tools: definition.tools,
+      disallowedTools: definition.disallowedTools,
+      disabledTools: this.o.disabledTools,
+      canDelegate: depth < this.o.maxDepth,
+    });
+    return {
+      name: definition.name,
+      depth,
+      model,
+      instructions: definition.systemPrompt,
+      toolNames,
+      // A workspace definition is untrusted input: its rules only narrow unless the engine trusts it.
+      policy: parent.policy.child(definition.permissionRules, { narrowOnly: !this.o.agents.mayLoosen(definition) }),
+      maxSteps: definition.maxSteps ?? parent.maxSteps,
+      // The child's own settings only: a parent's never leak into its children.
+      ...(definition.settings ? { settings: definition.settings } : {}),
+      ...(task ? { task } : {}),
+    };
+  }
+
+  /** The definition's model (own keys only: `model: constructor` must not find Object.prototype's), else the parent's. */
+  private modelOf(definition: AgentDefinition, parentModel: ChatModel): ChatModel {
+    const named = definition.model;
+    if (named === undefined) return parentModel;
+    const model = Object.hasOwn(this.o.models, named) ? this.o.models[named] : undefined;
+    if (model) return model;
+    const known = Object.keys(this.o.models).join(', ') || 'none';
+    throw new Error(`agent "${definition.name}" asks for model "${named}", which the engine does not have (models: ${known})`);
+  }
+}

@@ -1,0 +1,126 @@
+import { randomUUID } from 'node:crypto';
+import { catchError, concatMap, defer, map, type Observable, of, switchMap } from 'rxjs';
+import { maybe$ } from '../agent/maybe.js';
+import { errorMessage } from '../errors/error-message.js';
+import type { SessionStore } from '../session/session-store.js';
+import type { AgentDefinition } from '../subagent/agent-definition.js';
+import type { AgentManager } from '../subagent/agent-manager.js';
+import type { ToolContext } from '../tools/tool.js';
+import type { AgentFactory } from './agent-factory.js';
+import { announceRefusal } from './announce-refusal.js';
+import { checkResumable$ } from './check-resumable.js';
+import { agentList } from './delegation-prompts.js';
+import type { AgentSpec, Delegation, TaskRequest } from './delegation-types.js';
+import { launchBackground, runChild$, type ChildRun } from './run-child.js';
+import { truncate, type TaskResultFields } from './task-result-format.js';
+import type { TaskTracker } from './task-tracker.js';
+
+/** What the task runner needs. */
+export interface TaskRunnerOptions {
+  readonly factory: AgentFactory;
+  readonly agents: AgentManager;
+  readonly sessions: SessionStore;
+  readonly tracker: TaskTracker;
+  readonly maxDepth: number;
+  readonly poolSize: number;
+  readonly maxItems: number;
+  readonly maxResultChars: number;
+}
+
+/**
+ * Runs delegated tasks: resolves the agent a task names, checks a resume, builds the child
+ * through the {@link AgentFactory} and runs it (in the parent's stream, or detached in the
+ * background). What the delegation tools call. Synchronous all the way when the session
+ * store is, so a whole delegation runs in virtual time.
+ */
+export class TaskRunner implements Delegation {
+  readonly maxDepth: number;
+  readonly poolSize: number;
+  readonly maxItems: number;
+
+  constructor(private readonly o: TaskRunnerOptions) {
+    this.maxDepth = o.maxDepth;
+    this.poolSize = o.poolSize;
+    this.maxItems = o.maxItems;
+  }
+
+  visibleAgents(): readonly AgentDefinition[] {
+    return this.o.agents.listSync();
+  }
+
+  callableAgentNames(parent: AgentSpec): readonly string[] {
+    return this.o.agents
+      .enabledSync()
+      .filter((agent) => parent.policy.evaluate('task', agent.name).action !== 'deny')
+      .map((agent) => agent.name);
+  }
+
+  runTask(parent: AgentSpec, request: TaskRequest, context: ToolContext): Observable<TaskResultFields> {
+    const fields = { description: request.description, agentName: request.agentName };
+    // Minted first, so that a task refused before it starts still has an id of its own.
+    const taskId = request.resumeTaskId ?? `task_${randomUUID()}`;
+    return this.prepare$(parent, request, context, taskId).pipe(
+      switchMap((child) =>
+        (request.background ? defer(() => of(launchBackground(child))) : runChild$(child)).pipe(
+          map((outcome): TaskResultFields => ({ ...fields, taskId, status: outcome.status, content: truncate(outcome.content, this.o.maxResultChars) })),
+        ),
+      ),
+      // Only a task that never started gets here (a child's own failure is an outcome).
+      catchError((e: unknown) => {
+        const why = errorMessage(e);
+        announceRefusal(context, request, taskId, why);
+        return of<TaskResultFields>({ ...fields, taskId, status: 'failure', content: `ERROR: ${why}` });
+      }),
+    );
+  }
+
+  /** Resolves the agent and checks the task id (new, or a resumable earlier one), then builds the child. */
+  private prepare$(parent: AgentSpec, request: TaskRequest, context: ToolContext, taskId: string): Observable<ChildRun> {
+    const owner = context.rootSessionId;
+    return defer(() => {
+      if (request.multitask) checkDelegationRule(parent, request.agentName);
+      const definition = this.usableDefinition(request.agentName);
+      const recorded$ = request.resumeTaskId
+        ? checkResumable$(taskId, request.agentName, owner, this.o.tracker, this.o.sessions)
+        : maybe$(() => this.o.sessions.saveTaskInfo?.({ taskId, agentName: definition.name, description: request.description, ownerSessionId: owner }));
+      return recorded$.pipe(
+        concatMap(() => {
+          const task = { taskId, rootSessionId: owner, background: (parent.task?.background ?? false) || (request.background ?? false) };
+          const child: ChildRun = {
+            agent: this.o.factory.build(this.o.factory.childSpec(parent, definition, task)),
+            prompt: request.prompt,
+            taskId,
+            index: request.index,
+            description: request.description,
+            multitask: request.multitask,
+            parent: context,
+            tracker: this.o.tracker,
+          };
+          return of(child);
+        }),
+      );
+    });
+  }
+
+  /** The named definition if it exists and is enabled; otherwise an error listing the visible agents. */
+  usableDefinition(name: string): AgentDefinition {
+    const definition = this.o.agents.getSync(name);
+    if (definition?.enabled) return definition;
+    const visible = agentList(this.visibleAgents()).replaceAll('\n', '; ');
+    const why = definition ? `agent "${name}" is disabled` : `unknown agent "${name}"`;
+    throw new Error(`${why}. Available agents: ${visible}`);
+  }
+}
+
+/**
+ * `task` rules (subject: the agent name) hold for each entry of a `multitask` too, which has
+ * no single subject to check at its own gate. An entry nobody can approve here (`ask`) fails
+ * closed, pointing at `task`, whose call does ask.
+ */
+function checkDelegationRule(parent: AgentSpec, agentName: string): void {
+  const decision = parent.policy.evaluate('task', agentName);
+  if (decision.action === 'deny') throw new Error(`delegating to "${agentName}" is denied: ${decision.reason}`);
+  if (decision.action === 'ask') {
+    throw new Error(`delegating to "${agentName}" needs approval (${decision.reason}); use the task tool for it, which asks`);
+  }
+}

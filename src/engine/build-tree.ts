@@ -1,0 +1,106 @@
+import { ApprovalGrants } from '../agent/approval-grants.js';
+import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_STEPS, DEFAULT_TOOL_TIMEOUT_MS } from '../agent/defaults.js';
+import { AgentFactory } from '../delegation/agent-factory.js';
+import { MAIN_AGENT_PROMPT } from '../delegation/delegation-prompts.js';
+import { delegationTools } from '../delegation/delegation-tools.js';
+import type { AgentSpec } from '../delegation/delegation-types.js';
+import { TaskRunner } from '../delegation/task-runner.js';
+import { DEFAULT_MULTITASK_MAX_ITEMS } from '../delegation/task-schemas.js';
+import { TaskTracker } from '../delegation/task-tracker.js';
+import { parsePermissionRules } from '../permission/parse-permission-rules.js';
+import { PermissionPolicy } from '../permission/permission-policy.js';
+import { MemorySessionStore } from '../session/memory-session-store.js';
+import type { SessionStore } from '../session/session-store.js';
+import { standardAgentDirs } from '../subagent/agent-dirs.js';
+import { AgentManager } from '../subagent/agent-manager.js';
+import { DELEGATION_TOOL_NAMES } from '../subagent/delegation-tool-names.js';
+import { createBuiltinTools } from '../tools/builtin/index.js';
+import type { Tool } from '../tools/tool.js';
+import type { HarnessEngineOptions } from './engine-options.js';
+
+/** The parts of an engine's delegation tree, wired. */
+export interface Tree {
+  readonly agents: AgentManager;
+  readonly tasks: TaskTracker;
+  readonly sessions: SessionStore;
+  readonly grants: ApprovalGrants;
+  readonly factory: AgentFactory;
+  readonly runner: TaskRunner;
+  /** The main agent's place in the tree. */
+  readonly main: AgentSpec;
+}
+
+/** Wires an engine's tree from its (checked) options, every default applied here once. */
+export function buildTree(options: HarnessEngineOptions, workspace: string): Tree {
+  const rules = parsePermissionRules(options.permissionRules ?? [], 'permissionRules');
+  const disabled = options.disabledTools ?? [];
+  const toolbox = toolboxOf(options.tools ?? [], disabled);
+  const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
+  const poolSize = options.multitaskMaxTasks ?? 5;
+  const delegates = (options.subagentEnabled ?? true) && maxDepth > 0;
+  const knownTools = [...toolbox.keys(), ...DELEGATION_TOOL_NAMES];
+  const agents = new AgentManager({
+    dirs: standardAgentDirs({ workspace, agentDirs: options.agentDirs, home: options.homeDir }),
+    knownTools,
+    trustWorkspaceAgents: options.trustWorkspaceAgents,
+  });
+  const tasks = new TaskTracker();
+  const sessions = options.sessions ?? new MemorySessionStore();
+  const grants = new ApprovalGrants();
+  // The factory makes an agent's delegation tools, which run tasks through the runner, which
+  // builds children with the factory: the cycle closes through this function.
+  const factory: AgentFactory = new AgentFactory({
+    agents,
+    toolbox,
+    models: options.models ?? {},
+    sessions,
+    workspace,
+    approve: options.approve,
+    grants,
+    toolTimeoutMs: options.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
+    maxDepth,
+    poolSize,
+    disabledTools: disabled,
+    delegationTools: (spec) => delegationTools(spec, { delegation: runner, agents, knownTools, workspace }),
+  });
+  const runner = new TaskRunner({
+    factory,
+    agents,
+    sessions,
+    tracker: tasks,
+    maxDepth,
+    poolSize,
+    maxItems: options.multitaskMaxItems ?? DEFAULT_MULTITASK_MAX_ITEMS,
+    maxResultChars: options.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS,
+  });
+  const main: AgentSpec = {
+    name: 'main',
+    depth: 0,
+    model: options.model,
+    instructions: options.instructions ?? MAIN_AGENT_PROMPT,
+    toolNames: [...toolbox.keys(), ...(delegates ? DELEGATION_TOOL_NAMES.filter((n) => !disabled.includes(n)) : [])],
+    policy: new PermissionPolicy({ rules }),
+    maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS,
+  };
+  return { agents, tasks, sessions, grants, factory, runner, main };
+}
+
+/** Child output longer than this is cut in a task result. */
+export const DEFAULT_MAX_RESULT_CHARS = 12_000;
+
+/** Built-ins, replaced by custom tools of the same name, minus disabled ones. */
+function toolboxOf(custom: readonly Tool[], disabled: readonly string[]): Map<string, Tool> {
+  const seen = new Set<string>();
+  for (const tool of custom) {
+    if (seen.has(tool.name)) throw new TypeError(`HarnessEngine: two tools are named "${tool.name}"`);
+    if (DELEGATION_TOOL_NAMES.includes(tool.name)) {
+      throw new TypeError(`HarnessEngine: "${tool.name}" is a delegation tool name; name your tool differently`);
+    }
+    seen.add(tool.name);
+  }
+  const toolbox = new Map<string, Tool>();
+  for (const tool of [...createBuiltinTools(), ...custom]) {
+    if (!disabled.includes(tool.name)) toolbox.set(tool.name, tool);
+  }
+  return toolbox;
+}

@@ -1,0 +1,56 @@
+/**
+ * Other frameworks' spellings of our front-matter keys, so a definition file brought from
+ * one of them loads as it is. Each alias names the key it stands for and who spells it so.
+ */
+export const KEY_ALIASES: Readonly<Record<string, { readonly key: string; readonly from: string }>> = Object.freeze({
+  disallowed_tools: { key: 'disallowedTools', from: 'harness9' },
+  max_turns: { key: 'maxSteps', from: 'harness9' },
+  maxTurns: { key: 'maxSteps', from: 'Claude Code' },
+  steps: { key: 'maxSteps', from: 'opencode' },
+});
+
+/** The key of ours a front-matter key stands for: itself unless it is an alias. */
+export function canonicalKey(key: string): string {
+  return Object.hasOwn(KEY_ALIASES, key) ? KEY_ALIASES[key]!.key : key;
+}
+
+/** Every spelling of `key`: the key itself, then its aliases. */
+export function spellingsOf(key: string): string[] {
+  return [key, ...Object.keys(KEY_ALIASES).filter((alias) => KEY_ALIASES[alias]!.key === key)];
+}
+
+/** Front matter in our spelling, and how the file spelled each key (for messages). */
+export interface RenamedFields {
+  readonly fields: Record<string, unknown>;
+  /** The spelling the file used for a key of ours: `spelled('maxSteps')` may be `max_turns`. */
+  spelled(key: string): string;
+}
+
+/**
+ * `fields` with each alias renamed to its key (`max_turns: 3` becomes `maxSteps: 3`). `null`
+ * counts as absent, as everywhere in front matter, so `steps:` left empty clashes with nothing.
+ *
+ * @throws Error naming both spellings when one key is given twice (`maxSteps` and `max_turns`):
+ * which one was meant cannot be guessed.
+ */
+export function renameAliases(given: Readonly<Record<string, unknown>>): RenamedFields {
+  const fields: Record<string, unknown> = {};
+  const spelledAs = new Map<string, string>();
+  for (const [key, value] of Object.entries(given)) {
+    const meant = canonicalKey(key);
+    if (meant === key && !spelledAs.has(key)) {
+      fields[key] = value;
+      if (value !== undefined && value !== null) spelledAs.set(key, key);
+      continue;
+    }
+    if (value === undefined || value === null) continue;
+    const earlier = spelledAs.get(meant);
+    if (earlier !== undefined) {
+      const which = earlier === meant || key === meant ? '' : ` ("${meant}")`;
+      throw new Error(`"${earlier}" and "${key}" are two spellings of one key${which}; keep one of them`);
+    }
+    spelledAs.set(meant, key);
+    fields[meant] = value;
+  }
+  return { fields, spelled: (key) => spelledAs.get(key) ?? key };
+}

@@ -1,0 +1,45 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { cliSandbox, type CliSandbox } from './cli-sandbox.js';
+
+// `rxharness agents` (in process) on definition files written for other frameworks.
+
+let sandbox: CliSandbox;
+let explore: string;
+let lead: string;
+beforeEach(async () => {
+  sandbox = await cliSandbox();
+  explore = await sandbox.workspace.file('.rxharness/agents/explore.md', '---\nname: explore\ndescription: My own explore.\n---\nYou explore.\n');
+  lead = await sandbox.workspace.file('.rxharness/agents/lead.md', '---\nname: lead\ndescription: Leads the work.\nmode: primary\ncolor: "#ff8800"\n---\nYou lead.\n');
+  await sandbox.workspace.file('.rxharness/agents/reviewer.md', '---\nname: reviewer\ndescription: Reviews.\ncolor: cyan\nmax_turns: 5\n---\nYou review.\n');
+});
+afterEach(() => sandbox.cleanup());
+
+interface AgentsJson {
+  agents: Array<Record<string, unknown>>;
+  diagnostics: Array<{ file: string; reason: string }>;
+}
+
+describe('rxharness agents with other frameworks\' definitions', () => {
+  it('--json lists the primary with its mode, colours where given, and the ignored explore.md', async () => {
+    const io = sandbox.io();
+    expect(await main(['agents', '--json'], io)).toBe(0);
+    const doc = JSON.parse(io.stdoutText()) as AgentsJson;
+    expect(doc.agents.map((a) => [a.name, a.source])).toEqual([
+      ['bash', 'builtin'], ['explore', 'builtin'], ['general', 'builtin'], ['lead', 'workspace'], ['plan', 'builtin'], ['reviewer', 'workspace'],
+    ]);
+    expect(doc.agents.find((a) => a.name === 'lead')).toEqual({ name: 'lead', description: 'Leads the work.', source: 'workspace', file: lead, mode: 'primary', color: '#ff8800' });
+    expect(doc.agents.find((a) => a.name === 'reviewer')).toMatchObject({ color: 'cyan' });
+    expect(doc.agents.find((a) => a.name === 'reviewer')).not.toHaveProperty('mode');
+    expect(doc.diagnostics).toEqual([{ file: explore, reason: expect.stringMatching(/^agent "explore" is a built-in agent; this file is ignored/) }]);
+  });
+
+  it('the text listing marks the primary and shows the diagnostic', async () => {
+    const io = sandbox.io();
+    expect(await main(['agents'], io)).toBe(0);
+    const out = io.stdoutText();
+    expect(out).toMatch(/^lead +\[workspace\] +Leads the work\. \(mode: primary\)$/m);
+    expect(out).toMatch(/^explore +\[builtin\] +Fast read-only search/m);
+    expect(out).toContain(`  ${explore}: agent "explore" is a built-in agent; this file is ignored. Add "override: true" to its front matter`);
+  });
+});
