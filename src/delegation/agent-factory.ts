@@ -96,6 +96,30 @@ export class AgentFactory {
     };
   }
 
+  /**
+   * The main agent as a `mode: primary` definition describes it: its prompt (unless
+   * `instructions` were given in code), tools narrowed from the main agent's, model, steps,
+   * settings and rules (a workspace file only narrows); still named `main`, at depth 0.
+   */
+  primarySpec(main: AgentSpec, primary: AgentDefinition, instructionsFromCode: boolean): AgentSpec {
+    const toolNames = narrowTools({
+      parentTools: main.toolNames,
+      tools: primary.tools,
+      disallowedTools: primary.disallowedTools,
+      disabledTools: this.o.disabledTools,
+      canDelegate: main.toolNames.some(isDelegationTool),
+    });
+    return {
+      ...main,
+      model: this.modelOf(primary, main.model),
+      instructions: instructionsFromCode ? main.instructions : primary.systemPrompt,
+      toolNames,
+      policy: main.policy.child(primary.permissionRules, { narrowOnly: !this.o.agents.mayLoosen(primary) }),
+      maxSteps: primary.maxSteps ?? main.maxSteps,
+      ...(primary.settings ? { settings: primary.settings } : {}),
+    };
+  }
+
   /** The definition's model (own keys only: `model: constructor` must not find Object.prototype's), else the parent's. */
   private modelOf(definition: AgentDefinition, parentModel: ChatModel): ChatModel {
     const named = definition.model;

@@ -58,7 +58,14 @@ export class HarnessEngine {
       tree.grants.clear(sessionId);
       this.tasks.forgetSession(sessionId);
     };
-    this.main = tree.factory.build(tree.main, { promptPrefix, onRunEnd: this.onRunEnd });
+    // The main agent's spec is read when each run starts: a `mode: primary` definition added
+    // later (or discovered) takes its place from the next run.
+    const hooks = { promptPrefix, onRunEnd: this.onRunEnd };
+    const fromCode = options.instructions !== undefined;
+    this.main = ReActAgent.ofScope('main', () => {
+      const primary = tree.agents.primary();
+      return tree.factory.scopeOf(primary ? tree.factory.primarySpec(tree.main, primary, fromCode) : tree.main, hooks);
+    });
   }
 
   /**
@@ -85,7 +92,7 @@ export class HarnessEngine {
    * an error listing the available agents.
    */
   agent(name?: string): ReActAgent {
-    if (name === undefined || name === 'main') return this.main;
+    if (name === undefined || name === 'main' || name === this.tree.agents.primary()?.name) return this.main;
     const { factory, runner, main } = this.tree;
     // Resolved when each run starts: a definition added later counts, an unknown one fails that run.
     return ReActAgent.ofScope(name, () =>

@@ -100,4 +100,26 @@ describe('definition conventions, end to end', () => {
     expect(JSON.stringify(task?.parameters)).not.toContain('"lead"');
     expect((await engine.agents.list()).map((a) => a.name)).not.toContain('lead');
   });
+
+  it('the primary definition becomes the main agent: its prompt, narrowed tools, steps; still named main', async () => {
+    const { engine, model } = await engineWith({ lead: 'mode: primary\ntools: [read, task]\nmaxSteps: 3\n' }, { lead: () => ({ text: 'lead here' }) });
+    const events: string[] = [];
+    const result = await new Promise<string>((resolve) => engine.stream('go').subscribe({ next: (e) => events.push(`${e.type}:${e.agentName}`), complete: () => resolve(events.at(-1)!) }));
+    expect(result).toBe('RunEnd:main');
+    const request = model.requests[0]!;
+    expect(String(request.messages[0]?.content).startsWith(testAgentPrompt('lead'))).toBe(true);
+    expect(request.tools?.map((t) => t.name).sort()).toEqual(['read', 'task']);
+    expect(engine.agent('lead')).toBe(engine.agent());
+  });
+
+  it('instructions given in code win over the primary\'s prompt; its tools still apply', async () => {
+    workspace = await makeWorkspace();
+    home = await realpath(await mkdtemp(join(tmpdir(), 'rxharness-home-')));
+    await workspace.file('.rxharness/agents/lead.md', `---\nname: lead\ndescription: Lead.\nmode: primary\ntools: [list]\n---\nYou are lead.\n`);
+    const model = new ScriptedModel(() => ({ text: 'ok' }));
+    const engine = new HarnessEngine({ model, workspace: workspace.dir, homeDir: home, instructions: 'You are the code-given main agent.' });
+    await engine.call('go');
+    expect(String(model.requests[0]!.messages[0]?.content).startsWith('You are the code-given main agent.')).toBe(true);
+    expect(model.requests[0]!.tools?.map((t) => t.name)).toEqual(['list']);
+  });
 });
