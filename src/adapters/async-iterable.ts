@@ -1,6 +1,7 @@
 import type { Observable, Subscription } from 'rxjs';
 import type { AgentEvent } from '../events/index.js';
 import { BufferOverflowError } from './buffer-overflow-error.js';
+import { checkSource } from './check-source.js';
 
 /** Options of {@link toAsyncIterable}. */
 export interface AsyncIterableOptions {
@@ -16,9 +17,10 @@ interface Waiter<T> {
 }
 
 /**
- * Reads a run with `for await`. The run starts on the first `next()`; events wait in a
- * bounded buffer until read. Leaving the loop (`break`, `return`, a thrown error) unsubscribes,
- * which aborts the run. The run's error is thrown from `next()` after the events before it.
+ * Reads a run with `for await` (a sink without a target: the stream first, then options;
+ * anything but an Observable is a `TypeError`). The run starts on the first `next()`;
+ * events wait in a bounded buffer until read. Leaving the loop (`break`, `return`, a thrown
+ * error) unsubscribes, which aborts the run. The run's error is thrown from `next()` after the events before it.
  * If more than `bufferSize` events wait unread, the run is unsubscribed, the waiting events
  * are dropped and `next()` throws a {@link BufferOverflowError}.
  *
@@ -33,6 +35,7 @@ export function toAsyncIterable<T = AgentEvent>(
   events$: Observable<T>,
   options: AsyncIterableOptions = {},
 ): AsyncIterableIterator<T, undefined> {
+  checkSource(events$, 'toAsyncIterable(events$, options)');
   const bufferSize = options.bufferSize ?? DEFAULT_BUFFER_SIZE;
   if (!Number.isSafeInteger(bufferSize) || bufferSize < 1) {
     throw new RangeError(`bufferSize must be a whole number of events, at least 1, got ${String(bufferSize)}`);

@@ -1,3 +1,8 @@
+import { hasErrorMarker, RxHarnessError } from '../errors/rxharness-error.js';
+
+const MARKER = 'rxharness.error.BufferOverflowError';
+const SYMBOL = Symbol.for(MARKER);
+
 /**
  * The consumer of {@link toAsyncIterable} fell too far behind: more events arrived than the
  * buffer holds. The run has been unsubscribed (aborted) when this is thrown.
@@ -11,15 +16,22 @@
  * }
  * ```
  */
-export class BufferOverflowError extends Error {
+export class BufferOverflowError extends RxHarnessError {
+  private readonly [SYMBOL] = true;
   /** Always `'BufferOverflowError'`, to recognise the error without `instanceof` (e.g. across package copies). */
   override readonly name = 'BufferOverflowError';
 
   /** @param bufferSize - The bound that was exceeded. */
   constructor(readonly bufferSize: number) {
     super(
+      'BUFFER_OVERFLOW',
       `More than ${bufferSize} events were waiting to be read, so the run was stopped. ` +
         'Read events faster or pass a larger bufferSize.',
     );
+  }
+
+  /** Whether `value` is a {@link BufferOverflowError}, from this copy of the library or another. */
+  static override isInstance(value: unknown): value is BufferOverflowError {
+    return hasErrorMarker(value, MARKER);
   }
 }

@@ -1,3 +1,8 @@
+import { hasErrorMarker, RxHarnessError } from '../errors/rxharness-error.js';
+
+const MARKER = 'rxharness.error.NdjsonParseError';
+const SYMBOL = Symbol.for(MARKER);
+
 /**
  * A line of NDJSON input that is not an agent event: invalid JSON, JSON that lacks an
  * event's shape or nests `TaskWrap`s deeper than `maxDepth`, or a line longer than
@@ -10,7 +15,8 @@
  * });
  * ```
  */
-export class NdjsonParseError extends Error {
+export class NdjsonParseError extends RxHarnessError {
+  private readonly [SYMBOL] = true;
   /** Always `'NdjsonParseError'`, to recognise the error without `instanceof` (e.g. across package copies). */
   override readonly name = 'NdjsonParseError';
 
@@ -25,7 +31,12 @@ export class NdjsonParseError extends Error {
     readonly line: string,
     reason: string,
   ) {
-    super(`NDJSON line ${lineNumber} ${reason}: ${preview(line)}`);
+    super('NDJSON_PARSE', `NDJSON line ${lineNumber} ${reason}: ${preview(line)}`);
+  }
+
+  /** Whether `value` is a {@link NdjsonParseError}, from this copy of the library or another. */
+  static override isInstance(value: unknown): value is NdjsonParseError {
+    return hasErrorMarker(value, MARKER);
   }
 }
 

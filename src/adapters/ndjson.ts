@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { map, type Observable, type OperatorFunction, type Subscription } from 'rxjs';
 import type { AgentEvent } from '../events/index.js';
 import { BufferOverflowError } from './buffer-overflow-error.js';
+import { checkSource } from './check-source.js';
 
 // The reader lives in its own file; it is also exported from here, where it always was.
 export { parseNdjson, type ParseNdjsonOptions } from './parse-ndjson.js';
@@ -33,7 +34,9 @@ export interface WriteNdjsonOptions {
 const DEFAULT_BUFFER_SIZE = 10_000;
 
 /**
- * Writes a run's events to a writable stream as NDJSON, honouring backpressure: when
+ * Writes a run's events to a writable stream as NDJSON (a sink: the stream first, then the
+ * writable, then options; a first argument that is not an Observable rejects with a
+ * `TypeError`, and nothing is written). It honours backpressure: when
  * `write` returns `false`, later lines wait in memory, in order, until `'drain'`. Resolves
  * when the run completes and every line is handed over; rejects on the run's error, or on
  * the writable's error or early close, or with a {@link BufferOverflowError} when more than
@@ -49,6 +52,11 @@ export function writeNdjson(
   writable: NodeJS.WritableStream,
   options: WriteNdjsonOptions = {},
 ): Promise<void> {
+  try {
+    checkSource(events$, 'writeNdjson(events$, writable, options)');
+  } catch (error) {
+    return Promise.reject(error);
+  }
   const bufferSize = options.bufferSize ?? DEFAULT_BUFFER_SIZE;
   if (!Number.isSafeInteger(bufferSize) || bufferSize < 1) {
     return Promise.reject(new RangeError(`bufferSize must be a whole number of lines, at least 1, got ${String(bufferSize)}`));

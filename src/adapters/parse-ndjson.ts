@@ -5,6 +5,7 @@ import { isAgentEvent } from '../events/index.js';
 import { LineSplitter } from './line-splitter.js';
 import { NdjsonParseError } from './ndjson-parse-error.js';
 import { taskWrapDepth } from './task-wrap-depth.js';
+import { errorMessage } from '../errors/error-message.js';
 
 /** Options of {@link parseNdjson}. */
 export interface ParseNdjsonOptions {
@@ -94,7 +95,7 @@ function parseLine(line: string, lineNumber: number, maxDepth: number): AgentEve
     // JSON.parse is not recursive in V8: a line nested 50,000 deep parses without a stack overflow.
     value = JSON.parse(line);
   } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
+    const why = errorMessage(error);
     return new NdjsonParseError(lineNumber, line, `is not valid JSON (${why})`);
   }
   // Bound the nesting before isAgentEvent walks it: a deep line is a clear error of its own.

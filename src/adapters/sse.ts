@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Subscription, throwError, type Observable } from 'rxjs';
+import { isObservable, Subscription, throwError, type Observable } from 'rxjs';
 import type { AgentEvent } from '../events/index.js';
+import { checkSource } from './check-source.js';
 import { sseWriter } from './sse-writer.js';
 
 /** Options of {@link streamSse}. */
@@ -37,7 +38,9 @@ const HEADERS = {
 } as const;
 
 /**
- * Streams a run to an HTTP response as server-sent events: each event is a message
+ * Streams a run to an HTTP response as server-sent events (a sink: the stream first, then
+ * the response, then options; it throws a `TypeError` when the first argument is not an
+ * Observable, before writing anything). Each event is a message
  * `id: <n>` / `data: <json>`; `: keep-alive` comments keep the connection open; the stream's
  * completion sends `event: end` (data `{}`), its error sends `event: error` with data
  * `{"name","message"}`, and then the response ends. If the client disconnects first, the run
@@ -56,15 +59,16 @@ const HEADERS = {
  * @example
  * ```ts
  * http.createServer((req, res) => {
- *   streamSse(res, engine.stream(new URL(req.url ?? '/', 'http://x').searchParams.get('q') ?? ''), { request: req });
+ *   streamSse(engine.stream(new URL(req.url ?? '/', 'http://x').searchParams.get('q') ?? ''), res, { request: req });
  * }).listen(8080);
  * ```
  */
 export function streamSse(
-  res: ServerResponse,
   events$: Observable<AgentEvent>,
+  res: ServerResponse,
   options: SseOptions = {},
 ): Subscription {
+  checkSource(events$, 'streamSse(events$, res, options)');
   const keepAliveMs = checkKeepAlive(options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS);
   const maxBufferedBytes = checkMaxBufferedBytes(options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES);
   const subscription = new Subscription();
@@ -157,10 +161,12 @@ export function sseHandler(
     let events$: Observable<AgentEvent>;
     try {
       events$ = factory(req);
+      // answered as an `event: error`, not thrown out of the server's request listener
+      if (!isObservable(events$)) throw new TypeError('The sseHandler factory must return an Observable of events');
     } catch (error) {
       events$ = throwError(() => error);
     }
-    streamSse(res, events$, { ...options, request: req });
+    streamSse(events$, res, { ...options, request: req });
   };
 }
 

@@ -1,9 +1,12 @@
 import { realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { InvalidWorkspaceError } from './invalid-workspace-error.js';
 
 /**
  * The workspace as an absolute path with symlinks resolved, so confinement checks compare
- * real paths. Throws a clear error when it does not exist or is not a folder.
+ * real paths.
+ *
+ * @throws InvalidWorkspaceError when it does not exist or is not a folder.
  */
 export function resolveWorkspace(workspace: string | undefined): string {
   const wanted = resolve(workspace ?? process.cwd());
@@ -11,10 +14,10 @@ export function resolveWorkspace(workspace: string | undefined): string {
   try {
     real = realpathSync(wanted);
   } catch {
-    throw new Error(`The workspace "${wanted}" does not exist; pass an existing folder as \`workspace\``);
+    throw new InvalidWorkspaceError(wanted, 'does not exist');
   }
   if (!statSync(real).isDirectory()) {
-    throw new Error(`The workspace "${wanted}" is not a folder; pass a folder as \`workspace\``);
+    throw new InvalidWorkspaceError(wanted, 'is not a folder');
   }
   return real;
 }

@@ -1,3 +1,8 @@
+import { hasErrorMarker, RxHarnessError } from '../errors/rxharness-error.js';
+
+const MARKER = 'rxharness.error.SessionBusyError';
+const SYMBOL = Symbol.for(MARKER);
+
 /**
  * A run was refused because another run of the same session has not ended yet. Two runs
  * appending to one conversation at once would interleave their messages (a tool result
@@ -10,7 +15,8 @@
  * });
  * ```
  */
-export class SessionBusyError extends Error {
+export class SessionBusyError extends RxHarnessError {
+  private readonly [SYMBOL] = true;
   /** Always `SessionBusyError`. */
   override readonly name = 'SessionBusyError';
 
@@ -21,8 +27,14 @@ export class SessionBusyError extends Error {
     readonly activeRunId: string,
   ) {
     super(
+      'SESSION_BUSY',
       `session "${sessionId}" is busy: run ${activeRunId} has not ended yet. ` +
         'Runs of one session go one at a time; wait for its RunEnd (or cancel it), or use another sessionId.',
     );
+  }
+
+  /** Whether `value` is a {@link SessionBusyError}, from this copy of the library or another. */
+  static override isInstance(value: unknown): value is SessionBusyError {
+    return hasErrorMarker(value, MARKER);
   }
 }

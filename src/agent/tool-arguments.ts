@@ -1,6 +1,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { JsonObject, JsonValue } from '../events/json.js';
 import type { Tool } from '../tools/tool.js';
+import { errorMessage } from '../errors/error-message.js';
 
 // One validator per schema object: tools built from shared schema constants (every child's
 // copy of `task`, say) compile once.
@@ -13,7 +14,7 @@ export function parseArguments(raw: string): { ok: true; value: JsonValue } | { 
   try {
     return { ok: true, value: JSON.parse(raw) as JsonValue };
   } catch (e) {
-    return { ok: false, value: raw, error: (e as Error).message };
+    return { ok: false, value: raw, error: errorMessage(e) };
   }
 }
 

@@ -2,6 +2,7 @@ import { defaultIfEmpty, defer, from, isObservable, map, Observable, of, switchM
 import type { AgentEvent } from '../events/agent-event.js';
 import type { ModelToolCall } from '../model/chat-model.js';
 import type { Tool, ToolContext, ToolResult } from '../tools/tool.js';
+import { toolError } from '../tools/tool-error.js';
 import { type RunScope, toolContextOf } from './run-scope.js';
 import { checkArguments, parseArguments } from './tool-arguments.js';
 import { gate$ } from './tool-gate.js';
@@ -108,6 +109,4 @@ function isResult(value: unknown): value is ToolResult {
   return typeof value === 'object' && value !== null && !isObservable(value) && typeof (value as ToolResult).text === 'string';
 }
 
-function failed(text: string): ToolResult {
-  return { text: `ERROR: ${text}`, error: text };
-}
+const failed = toolError;

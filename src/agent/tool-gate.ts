@@ -1,8 +1,10 @@
 import { catchError, defer, from, map, Observable, of, switchMap } from 'rxjs';
 import type { AgentEvent } from '../events/agent-event.js';
 import type { JsonValue } from '../events/json.js';
+import { errorMessage } from '../errors/error-message.js';
 import type { ApprovalDecision } from '../permission/approval.js';
 import type { Tool } from '../tools/tool.js';
+import { toolError } from '../tools/tool-error.js';
 import { resolveWorkspacePath } from '../tools/workspace-path.js';
 import type { RunScope } from './run-scope.js';
 
@@ -86,7 +88,7 @@ function ask$(scope: RunScope, call: GateCall, reason: string, subject: string |
   return defer(() => from(Promise.resolve(approve(request, { signal: call.signal })))).pipe(
     map((answer) => decided(validDecision(answer))),
     catchError((e: unknown) =>
-      of(decided({ decision: 'reject', comment: `the approval handler failed: ${(e as Error)?.message ?? e} (fail-closed)` })),
+      of(decided({ decision: 'reject', comment: `the approval handler failed: ${errorMessage(e)} (fail-closed)` })),
     ),
   );
 }
@@ -101,5 +103,5 @@ function validDecision(answer: unknown): ApprovalDecision {
 
 /** Like every failed call, a refusal reads `ERROR: ...`, so the model cannot take it for tool output. */
 function refuse(reason: string): Verdict {
-  return { allowed: false, text: `ERROR: ${reason}`, error: reason };
+  return { allowed: false, ...toolError(reason) };
 }

@@ -4,6 +4,7 @@ import type { CliIO } from './cli-io.js';
 import { CliUsageError } from './cli-usage-error.js';
 import { MAIN_HELP } from './help-text.js';
 import { runCommand } from './run-command.js';
+import { errorMessage } from '../errors/error-message.js';
 
 /**
  * The `rxharness` command line. Resolves the exit code: 0 success, 1 an abnormal or failed
@@ -40,7 +41,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
   } catch (e) {
     // parseArgs reports unknown or malformed flags with ERR_PARSE_ARGS_* codes: bad usage too.
     const usage = e instanceof CliUsageError || String((e as NodeJS.ErrnoException)?.code).startsWith('ERR_PARSE_ARGS');
-    io.stderr.write(`rxharness: ${(e as Error).message}\n`);
+    io.stderr.write(`rxharness: ${errorMessage(e)}\n`);
     return usage ? 2 : 1;
   }
 }

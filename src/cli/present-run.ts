@@ -2,6 +2,7 @@ import { type Observable, tap } from 'rxjs';
 import { toNdjson } from '../adapters/ndjson.js';
 import type { AgentEvent } from '../events/agent-event.js';
 import type { CliIO } from './cli-io.js';
+import { errorMessage } from '../errors/error-message.js';
 
 /**
  * The exit code when stdout's reader went away before the run ended (`EPIPE`, e.g. under
@@ -59,7 +60,7 @@ export function presentRun(events$: Observable<AgentEvent>, json: boolean, io: C
 
   const subscription = out$.subscribe({
     error: (e: unknown) => {
-      io.stderr.write(`rxharness: ${e instanceof Error ? e.message : String(e)}\n`);
+      io.stderr.write(`rxharness: ${errorMessage(e)}\n`);
       done(1);
     },
     complete: () => done(exitCode),

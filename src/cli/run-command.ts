@@ -12,6 +12,7 @@ import { RUN_HELP } from './help-text.js';
 import { integerFlag } from './integer-flag.js';
 import { presentRun, type PresentedRun } from './present-run.js';
 import { terminalApproval } from './terminal-approval.js';
+import { errorMessage } from '../errors/error-message.js';
 
 const OPTIONS = {
   demo: { type: 'boolean' },
@@ -57,7 +58,7 @@ export async function runCommand(argv: readonly string[], io: CliIO): Promise<nu
       throw new CliUsageError(`unknown agent "${agentName}"; available agents: ${names}`);
     }
     const events$ = agentName ? engine.agent(agentName).stream(prompt) : engine.stream(prompt);
-    const shown$ = values.json ? events$ : liveTree(events$, { output: io.stdout });
+    const shown$ = values.json ? events$ : events$.pipe(liveTree({ output: io.stdout }));
     shown = presentRun(shown$, values.json ?? false, io);
     code = await shown.code;
   } finally {
@@ -97,6 +98,6 @@ function newEngine(options: HarnessEngineOptions): HarnessEngine {
   try {
     return new HarnessEngine(options);
   } catch (e) {
-    throw new CliUsageError((e as Error).message);
+    throw new CliUsageError(errorMessage(e));
   }
 }

@@ -1,4 +1,5 @@
 import type { ToolResult } from '../tools/tool.js';
+import { toolError } from '../tools/tool-error.js';
 import type { AgentSpec, Delegation } from './delegation-types.js';
 
 /**
@@ -7,8 +8,8 @@ import type { AgentSpec, Delegation } from './delegation-types.js';
  */
 export function depthRefusal(parent: AgentSpec, delegation: Delegation, tool: string): ToolResult | undefined {
   if (parent.depth < delegation.maxDepth) return undefined;
-  const text =
-    `ERROR: ${tool} refused: agent "${parent.name}" is at delegation depth ${parent.depth} and the limit (maxDepth) is ` +
-    `${delegation.maxDepth}, so it cannot delegate. Do the work yourself with your own tools.`;
-  return { text, error: text.slice('ERROR: '.length) };
+  return toolError(
+    `${tool} refused: agent "${parent.name}" is at delegation depth ${parent.depth} and the limit (maxDepth) is ` +
+      `${delegation.maxDepth}, so it cannot delegate. Do the work yourself with your own tools.`,
+  );
 }

@@ -8,6 +8,8 @@ import type { AgentManager } from '../subagent/agent-manager.js';
 import { defineAgent } from '../subagent/define-agent.js';
 import { formatAgentMarkdown } from '../subagent/format-agent-markdown.js';
 import type { Tool, ToolResult } from '../tools/tool.js';
+import { toolError } from '../tools/tool-error.js';
+import { errorMessage } from '../errors/error-message.js';
 
 /** Arguments of `generate` as validated by its schema. */
 export type GenerateArgs = {
@@ -80,7 +82,7 @@ export function createGenerateTool(deps: GenerateDeps): Tool<GenerateArgs> {
           ...(args.tools?.length ? { tools: args.tools } : {}),
         });
       } catch (e) {
-        return fail((e as Error).message);
+        return fail(errorMessage(e));
       }
       const taken = `an agent named "${args.name}" already exists; choose another name.`;
       if (!args.save_to_file) {
@@ -94,7 +96,7 @@ export function createGenerateTool(deps: GenerateDeps): Tool<GenerateArgs> {
       try {
         await save(root, folder, file, formatAgentMarkdown(definition));
       } catch (e) {
-        return fail(`could not save ${file}, so no agent was created: ${(e as Error).message}`);
+        return fail(`could not save ${file}, so no agent was created: ${errorMessage(e)}`);
       }
       if (!deps.agents.addIfAbsent(definition)) {
         // The name was taken meanwhile: the file would contradict it. Removed only where it was written.
@@ -129,5 +131,5 @@ function inherited(general: AgentDefinition) {
 }
 
 function fail(message: string): ToolResult {
-  return { text: `ERROR: generate: ${message}`, error: message };
+  return { ...toolError(`generate: ${message}`), error: message };
 }

@@ -1,5 +1,6 @@
 import { from, map, mergeMap, of, toArray } from 'rxjs';
 import type { Tool, ToolResult } from '../tools/tool.js';
+import { toolError } from '../tools/tool-error.js';
 import type { AgentSpec, Delegation } from './delegation-types.js';
 import { multitaskToolDescription } from './delegation-prompts.js';
 import { depthRefusal } from './depth-guard.js';
@@ -37,8 +38,7 @@ export function createMultitaskTool(parent: AgentSpec, delegation: Delegation): 
       if (refused) return of(refused);
       const duplicate = args.tasks.find((t, i) => args.tasks.findIndex((u) => u.index === t.index) !== i);
       if (duplicate) {
-        const text = `ERROR: multitask refused: index ${duplicate.index} is used twice; give every task its own index from 1.`;
-        return of({ text, error: text.slice('ERROR: '.length) });
+        return of(toolError(`multitask refused: index ${duplicate.index} is used twice; give every task its own index from 1.`));
       }
       // The pool: at most poolSize children at once, the rest wait in order (one pool per
       // call, so a child that delegates again never waits for a slot its parent holds).

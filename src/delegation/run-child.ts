@@ -2,8 +2,10 @@ import { Observable, ReplaySubject, takeUntil, type Subscription } from 'rxjs';
 import type { ReActAgent } from '../agent/react-agent.js';
 import type { AgentEvent, RunEndEvent, TaskWrapEvent } from '../events/agent-event.js';
 import { EMPTY_METRICS } from '../events/run-metrics.js';
+import { errorMessage } from '../errors/error-message.js';
 import type { ToolContext } from '../tools/tool.js';
-import type { TaskOutcome } from './task-result-format.js';
+import { failedTask, type TaskOutcome } from './task-result-format.js';
+import { TaskRefusedError } from './task-refused-error.js';
 import type { TaskState, TaskTracker } from './task-tracker.js';
 
 /** One child run of a task. */
@@ -73,7 +75,7 @@ export function runChild$(c: ChildRun): Observable<TaskOutcome> {
     return () => {
       subscription.unsubscribe();
       // An unsubscribed parent drops the task: nothing is emitted; the tracker records why.
-      c.tracker.finish(taskId, 'cancelled', 'ERROR: the parent run was cancelled.');
+      c.tracker.finish(taskId, 'cancelled', failedTask('the parent run was cancelled.').content);
     };
   });
 }
@@ -83,11 +85,11 @@ export function runChild$(c: ChildRun): Observable<TaskOutcome> {
  * stopped by the parent's end or unsubscribe, its events kept in the tracker's log and its
  * usage kept with the task. Only cancelling the task (or closing the engine) stops it.
  *
- * @throws Error when the tracker is closed (the engine was closed), or the task is running.
+ * @throws TaskRefusedError when the tracker is closed (the engine was closed), or the task is running.
  */
 export function launchBackground(c: ChildRun): TaskOutcome {
   // Nothing would stop a task started after close(): refuse it instead.
-  if (c.tracker.closed) throw new Error('the engine is closed, so no background task can start');
+  if (c.tracker.closed) throw new TaskRefusedError('the engine is closed, so no background task can start');
   const stop$ = new ReplaySubject<void>(1);
   let childRunId = '';
   c.tracker.start(info(c, true), () => {
@@ -125,14 +127,14 @@ function supervise(c: ChildRun, streaming: boolean, stop$: Observable<void>, onE
       onEvent(event);
     },
     error: (e: unknown) => {
-      const why = e instanceof Error ? e.message : String(e);
-      settle({ status: 'failure', content: `ERROR: the ${name} task failed: ${why}` }, 'failed', end);
+      const why = errorMessage(e);
+      settle(failedTask(`the ${name} task failed: ${why}`), 'failed', end);
     },
     complete: () => {
       if (end && !end.abnormal) return settle({ status: 'success', content: end.text }, 'done', end);
       const why = end?.error ?? 'it ended without a result';
       const partial = end?.text ? `\nIts last text was:\n${end.text}` : '';
-      settle({ status: 'failure', content: `ERROR: the ${name} task ended abnormally: ${why}${partial}` }, 'failed', end);
+      settle(failedTask(`the ${name} task ended abnormally: ${why}${partial}`), 'failed', end);
     },
   });
 }
@@ -147,5 +149,5 @@ function cancelledEvent(c: ChildRun, runId: string): AgentEvent {
 }
 
 function cancelled(c: ChildRun): TaskOutcome {
-  return { status: 'failure', content: `ERROR: the ${c.agent.name} task ${c.taskId} was cancelled before it finished.` };
+  return failedTask(`the ${c.agent.name} task ${c.taskId} was cancelled before it finished.`);
 }

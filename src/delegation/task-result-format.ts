@@ -9,8 +9,24 @@
 export interface TaskOutcome {
   /** `success` or `failure` once the child ended; `running` for a background task just started. */
   readonly status: 'success' | 'failure' | 'running';
-  /** The child's final answer, or for a failure a message starting with `ERROR: `. */
+  /** The child's final answer, or for a failure `ERROR: ` and the message. */
   readonly content: string;
+  /** A failure's message, without the `ERROR: ` the model reads (what `ToolCallEnd.error` shows). */
+  readonly error?: string;
+}
+
+/**
+ * The outcome of a task that failed: the model reads `ERROR: <message>`; `error` keeps the
+ * message for the tool call's own `error`. One place builds it, so nothing has to cut the
+ * prefix off again.
+ *
+ * @example
+ * ```ts
+ * failedTask('unknown agent "ghost"'); // { status: 'failure', content: 'ERROR: unknown agent "ghost"', error: ... }
+ * ```
+ */
+export function failedTask(message: string): TaskOutcome {
+  return { status: 'failure', content: `ERROR: ${message}`, error: message };
 }
 
 /** The fields of one `<task_result>`. */

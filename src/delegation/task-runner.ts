@@ -5,6 +5,7 @@ import { errorMessage } from '../errors/error-message.js';
 import type { SessionStore } from '../session/session-store.js';
 import type { AgentDefinition } from '../subagent/agent-definition.js';
 import type { AgentManager } from '../subagent/agent-manager.js';
+import { UnknownAgentError } from '../subagent/unknown-agent-error.js';
 import type { ToolContext } from '../tools/tool.js';
 import type { AgentFactory } from './agent-factory.js';
 import { announceRefusal } from './announce-refusal.js';
@@ -12,7 +13,8 @@ import { checkResumable$ } from './check-resumable.js';
 import { agentList } from './delegation-prompts.js';
 import type { AgentSpec, Delegation, TaskRequest } from './delegation-types.js';
 import { launchBackground, runChild$, type ChildRun } from './run-child.js';
-import { truncate, type TaskResultFields } from './task-result-format.js';
+import { failedTask, truncate, type TaskResultFields } from './task-result-format.js';
+import { TaskRefusedError } from './task-refused-error.js';
 import type { TaskTracker } from './task-tracker.js';
 
 /** What the task runner needs. */
@@ -62,14 +64,14 @@ export class TaskRunner implements Delegation {
     return this.prepare$(parent, request, context, taskId).pipe(
       switchMap((child) =>
         (request.background ? defer(() => of(launchBackground(child))) : runChild$(child)).pipe(
-          map((outcome): TaskResultFields => ({ ...fields, taskId, status: outcome.status, content: truncate(outcome.content, this.o.maxResultChars) })),
+          map((outcome): TaskResultFields => ({ ...fields, ...outcome, taskId, content: truncate(outcome.content, this.o.maxResultChars) })),
         ),
       ),
       // Only a task that never started gets here (a child's own failure is an outcome).
       catchError((e: unknown) => {
         const why = errorMessage(e);
         announceRefusal(context, request, taskId, why);
-        return of<TaskResultFields>({ ...fields, taskId, status: 'failure', content: `ERROR: ${why}` });
+        return of<TaskResultFields>({ ...fields, ...failedTask(why), taskId });
       }),
     );
   }
@@ -102,13 +104,19 @@ export class TaskRunner implements Delegation {
     });
   }
 
-  /** The named definition if it exists and is enabled; otherwise an error listing the visible agents. */
+  /**
+   * The named definition if it exists and is enabled.
+   *
+   * @throws UnknownAgentError listing the visible agents (with their descriptions) otherwise.
+   */
   usableDefinition(name: string): AgentDefinition {
     const definition = this.o.agents.getSync(name);
     if (definition?.enabled) return definition;
-    const visible = agentList(this.visibleAgents()).replaceAll('\n', '; ');
-    const why = definition ? `agent "${name}" is disabled` : `unknown agent "${name}"`;
-    throw new Error(`${why}. Available agents: ${visible}`);
+    const visible = this.visibleAgents();
+    throw new UnknownAgentError(name, visible.map((a) => a.name), {
+      disabled: definition !== undefined,
+      listing: agentList(visible).replaceAll('\n', '; '),
+    });
   }
 }
 
@@ -119,8 +127,8 @@ export class TaskRunner implements Delegation {
  */
 function checkDelegationRule(parent: AgentSpec, agentName: string): void {
   const decision = parent.policy.evaluate('task', agentName);
-  if (decision.action === 'deny') throw new Error(`delegating to "${agentName}" is denied: ${decision.reason}`);
+  if (decision.action === 'deny') throw new TaskRefusedError(`delegating to "${agentName}" is denied: ${decision.reason}`);
   if (decision.action === 'ask') {
-    throw new Error(`delegating to "${agentName}" needs approval (${decision.reason}); use the task tool for it, which asks`);
+    throw new TaskRefusedError(`delegating to "${agentName}" needs approval (${decision.reason}); use the task tool for it, which asks`);
   }
 }

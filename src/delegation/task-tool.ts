@@ -45,7 +45,7 @@ export function createTaskTool(parent: AgentSpec, delegation: Delegation): Tool<
       return delegation.runTask(parent, request, context).pipe(
         map((result) => ({
           text: formatTaskResult(result),
-          ...(result.status === 'failure' ? { error: result.content.replace(/^ERROR: /, '') } : {}),
+          ...(result.error === undefined ? {} : { error: result.error }),
         })),
       );
     },

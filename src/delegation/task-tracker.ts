@@ -1,6 +1,7 @@
 import { Subject, type Observable } from 'rxjs';
 import type { AgentEvent } from '../events/agent-event.js';
 import type { RunMetrics } from '../events/run-metrics.js';
+import { TaskRefusedError } from './task-refused-error.js';
 
 /** Where a task is in its life. */
 export type TaskState = 'running' | 'done' | 'failed' | 'cancelled';
@@ -78,13 +79,13 @@ export class TaskTracker {
   /**
    * Registers a starting task; `cancel` stops it and settles its result as cancelled.
    *
-   * @throws Error when a task with that id is running: two runs of one task would write
+   * @throws TaskRefusedError when a task with that id is running: two runs of one task would write
    * into one child session at once. Checked here, synchronously, so two resumes racing
    * through their asynchronous checks cannot both start.
    */
   start(info: Omit<TaskInfo, 'state' | 'startedAt'>, cancel: () => void): void {
     if (this.entries.get(info.taskId)?.info.state === 'running') {
-      throw new Error(`task "${info.taskId}" is still running; wait for its result before resuming it`);
+      throw new TaskRefusedError(`task "${info.taskId}" is still running; wait for its result before resuming it`);
     }
     let resolve!: () => void;
     const settled = new Promise<void>((r) => (resolve = r));

@@ -10,7 +10,7 @@ export interface HarnessEngineOptions {
   readonly model: ChatModel;
   /** The folder tools are confined to; default `process.cwd()`. */
   readonly workspace?: string;
-  /** Children of one `multitask` running at once (a p-limit pool per call); 0 = no limit. Default 5. */
+  /** Children of one `multitask` running at once (a pool per call; the rest wait in order); 0 = no limit. Default 5. */
   readonly multitaskMaxTasks?: number;
   /** The most tasks one `multitask` call may hold (the schema the model sees says so). Default 200. */
   readonly multitaskMaxItems?: number;

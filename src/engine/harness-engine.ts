@@ -8,6 +8,7 @@ import type { AgentManager } from '../subagent/agent-manager.js';
 import type { TaskTracker } from '../delegation/task-tracker.js';
 import { backgroundResults } from './background-results.js';
 import { buildTree, DEFAULT_MAX_RESULT_CHARS, type Tree } from './build-tree.js';
+import { EngineClosedError } from './engine-closed-error.js';
 import { checkEngineOptions, type HarnessEngineOptions } from './engine-options.js';
 
 /**
@@ -115,6 +116,6 @@ export class HarnessEngine {
   }
 
   private assertOpen(): void {
-    if (this.closed) throw new Error('HarnessEngine: the engine is closed; create a new one to run again');
+    if (this.closed) throw new EngineClosedError();
   }
 }

@@ -1,3 +1,8 @@
+import { hasErrorMarker, RxHarnessError } from '../errors/rxharness-error.js';
+
+const MARKER = 'rxharness.error.ModelError';
+const SYMBOL = Symbol.for(MARKER);
+
 /**
  * A model request failed: an HTTP error (with its `status`) or a connection failure or
  * timeout, after the model's retries; or a response that went wrong once it had begun (never
@@ -11,14 +16,20 @@
  * model.stream(request).subscribe({ error: (e) => e instanceof ModelError && console.log(e.status) });
  * ```
  */
-export class ModelError extends Error {
+export class ModelError extends RxHarnessError {
+  private readonly [SYMBOL] = true;
   /** Always `'ModelError'`, to recognise the error without `instanceof` (e.g. across package copies). */
   override readonly name = 'ModelError';
   /** The HTTP status, when the server answered with one. */
   readonly status: number | undefined;
 
   constructor(message: string, options: { status?: number; cause?: unknown } = {}) {
-    super(message, { cause: options.cause });
+    super('MODEL_ERROR', message, { cause: options.cause });
     this.status = options.status;
+  }
+
+  /** Whether `value` is a {@link ModelError}, from this copy of the library or another. */
+  static override isInstance(value: unknown): value is ModelError {
+    return hasErrorMarker(value, MARKER);
   }
 }

@@ -1,3 +1,8 @@
+import { hasErrorMarker, RxHarnessError } from '../errors/rxharness-error.js';
+
+const MARKER = 'rxharness.error.UnsafeLinkError';
+const SYMBOL = Symbol.for(MARKER);
+
 /**
  * Thrown when a file rxharness keeps under `<workspace>/.rxharness/` (a session, a task
  * record, a generated agent) would be reached through a symbolic link that leads out of
@@ -13,7 +18,8 @@
  * }
  * ```
  */
-export class UnsafeLinkError extends Error {
+export class UnsafeLinkError extends RxHarnessError {
+  private readonly [SYMBOL] = true;
   /** Always `'UnsafeLinkError'`, to recognise the error without `instanceof`. */
   override readonly name = 'UnsafeLinkError';
 
@@ -34,9 +40,15 @@ export class UnsafeLinkError extends Error {
     outside: boolean,
   ) {
     super(
+      'UNSAFE_LINK',
       `Refusing to use ${file}: ${link} is a symbolic link to ${target}` +
         (outside ? `, outside ${rootLabel} ${root}. ` : ', and rxharness never writes or reads its own files through a link. ') +
         `Nothing was written; remove the link${outside && link !== file ? ' (or make it a real folder)' : ''} and try again.`,
     );
+  }
+
+  /** Whether `value` is a {@link UnsafeLinkError}, from this copy of the library or another. */
+  static override isInstance(value: unknown): value is UnsafeLinkError {
+    return hasErrorMarker(value, MARKER);
   }
 }

@@ -7,6 +7,7 @@ import { KEY_ALIASES, renameAliases } from './key-aliases.js';
 import { wideningTypo } from './misspelt-keys.js';
 import { expandToolAliases } from './tool-aliases.js';
 import { describeValue, toToolList } from './value-checks.js';
+import { errorMessage } from '../errors/error-message.js';
 
 /** The keys a definition understands, in our spelling; anything else is kept in `extra`. */
 export const KNOWN_KEYS: readonly string[] = Object.freeze([
@@ -130,7 +131,7 @@ function rules(value: unknown, fail: (reason: string) => never): readonly Permis
     // The location prefix comes from DefinitionError; the rule parser only names the key.
     return Object.freeze(parsePermissionRules(value, '"permissionRules"'));
   } catch (error) {
-    return fail(error instanceof Error ? error.message : String(error));
+    return fail(errorMessage(error));
   }
 }
 
@@ -147,6 +148,6 @@ function attempt<T>(read: () => T, fail: (reason: string) => never): T {
   try {
     return read();
   } catch (error) {
-    return fail(error instanceof Error ? error.message : String(error));
+    return fail(errorMessage(error));
   }
 }

@@ -1,9 +1,15 @@
+import { hasErrorMarker, RxHarnessError } from '../errors/rxharness-error.js';
+
+const MARKER = 'rxharness.error.DefinitionError';
+const SYMBOL = Symbol.for(MARKER);
+
 /**
  * An agent definition that cannot be used: bad front matter, a missing required field, a
  * value of the wrong type. The message says what is wrong and where
  * (`agents/x.md: front matter has no "name"`).
  */
-export class DefinitionError extends Error {
+export class DefinitionError extends RxHarnessError {
+  private readonly [SYMBOL] = true;
   /** Always `'DefinitionError'`, to recognise the error without `instanceof` (e.g. across package copies). */
   override readonly name = 'DefinitionError';
   /** The file the definition came from, when it came from one. */
@@ -18,9 +24,14 @@ export class DefinitionError extends Error {
    * @param reason - what is wrong
    */
   constructor(where: string, reason: string, options: { file?: string; line?: number } = {}) {
-    super(`${where}: ${reason}`);
+    super('INVALID_DEFINITION', `${where}: ${reason}`);
     this.file = options.file;
     this.reason = reason;
     this.line = options.line;
+  }
+
+  /** Whether `value` is a {@link DefinitionError}, from this copy of the library or another. */
+  static override isInstance(value: unknown): value is DefinitionError {
+    return hasErrorMarker(value, MARKER);
   }
 }

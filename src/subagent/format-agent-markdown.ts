@@ -2,6 +2,7 @@ import { dump } from 'js-yaml';
 import type { AgentDefinition } from './agent-definition.js';
 import { DefinitionError } from './definition-error.js';
 import { SETTING_KEYS } from './definition-settings.js';
+import { errorMessage } from '../errors/error-message.js';
 
 /**
  * Writes a definition as Markdown with YAML front matter, the format
@@ -41,7 +42,7 @@ export function formatAgentMarkdown(definition: AgentDefinition): string {
   try {
     yaml = dump(front, { noRefs: true, lineWidth: -1 });
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     throw new DefinitionError(definition.file ?? `agent "${definition.name}"`, `cannot be written as YAML: ${reason}`,
       definition.file === undefined ? {} : { file: definition.file });
   }

@@ -1,6 +1,7 @@
 import { load } from 'js-yaml';
 import { DefinitionError } from './definition-error.js';
 import { describeValue, isPlainRecord } from './value-checks.js';
+import { errorMessage } from '../errors/error-message.js';
 
 /** A Markdown file split into its front matter (loaded) and body. */
 export interface FrontMatterDocument {
@@ -45,7 +46,7 @@ function loadYaml(source: string, fail: (reason: string, line?: number) => never
     return load(source);
   } catch (error) {
     const { reason, mark } = error as { reason?: unknown; mark?: { line?: unknown; column?: unknown } };
-    const message = typeof reason === 'string' ? reason : error instanceof Error ? error.message : String(error);
+    const message = typeof reason === 'string' ? reason : errorMessage(error);
     if (typeof mark?.line !== 'number') return fail(`invalid YAML in front matter: ${message}`);
     // The mark counts from the front matter's first line (0-based); the file has the fence above it.
     const line = mark.line + 2;

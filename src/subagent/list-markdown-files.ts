@@ -1,6 +1,7 @@
 import { type Dirent, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentDiagnostic } from './agent-diagnostic.js';
+import { errorMessage } from '../errors/error-message.js';
 
 /**
  * How deep discovery looks: files directly in a scanned folder are depth 1, files in its
@@ -66,5 +67,5 @@ function compare(a: string, b: string): number {
 
 /** The message of an unknown thrown value. */
 export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return errorMessage(error);
 }

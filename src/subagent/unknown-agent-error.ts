@@ -1,8 +1,14 @@
+import { hasErrorMarker, RxHarnessError } from '../errors/rxharness-error.js';
+
+const MARKER = 'rxharness.error.UnknownAgentError';
+const SYMBOL = Symbol.for(MARKER);
+
 /**
  * Asked for an agent nobody defined. The message names it and lists the agents that are
  * visible, so a caller (or a model) can correct itself.
  */
-export class UnknownAgentError extends Error {
+export class UnknownAgentError extends RxHarnessError {
+  private readonly [SYMBOL] = true;
   /** Always `'UnknownAgentError'`, to recognise the error without `instanceof` (e.g. across package copies). */
   override readonly name = 'UnknownAgentError';
   /** The name that was asked for. */
@@ -10,10 +16,22 @@ export class UnknownAgentError extends Error {
   /** Names of the visible agents at the time. */
   readonly available: readonly string[];
 
-  constructor(agentName: string, available: readonly string[]) {
-    const list = available.length > 0 ? `available agents: ${available.join(', ')}` : 'no agents are available';
-    super(`unknown agent "${agentName}"; ${list}`);
+  /**
+   * @param agentName - the name that was asked for.
+   * @param available - the visible agents' names.
+   * @param options - `disabled`: the agent exists but is disabled; `listing`: how to list the
+   *   agents in the message (e.g. with their descriptions, for a model), instead of the names.
+   */
+  constructor(agentName: string, available: readonly string[], options: { disabled?: boolean; listing?: string } = {}) {
+    const why = options.disabled ? `agent "${agentName}" is disabled` : `unknown agent "${agentName}"`;
+    const list = options.listing !== undefined ? `. Available agents: ${options.listing}` : available.length > 0 ? `; available agents: ${available.join(', ')}` : '; no agents are available';
+    super('UNKNOWN_AGENT', `${why}${list}`);
     this.agentName = agentName;
     this.available = Object.freeze([...available]);
+  }
+
+  /** Whether `value` is a {@link UnknownAgentError}, from this copy of the library or another. */
+  static override isInstance(value: unknown): value is UnknownAgentError {
+    return hasErrorMarker(value, MARKER);
   }
 }

@@ -1,3 +1,5 @@
+import { errorMessage } from '../errors/error-message.js';
+
 /**
  * Turns a Node file-system error into a sentence naming the path the model gave, so the
  * model reads `File not found: src/a.ts` rather than an `ENOENT` stack.
@@ -22,6 +24,6 @@ export function fsErrorMessage(error: unknown, path: string): string {
     case 'ELOOP':
       return `Too many symbolic links in ${path}`;
     default:
-      return `Cannot access ${path}: ${error instanceof Error ? error.message : String(error)}`;
+      return `Cannot access ${path}: ${errorMessage(error)}`;
   }
 }

@@ -5,6 +5,7 @@
  * @module
  */
 import { startDemoServer } from './demo-server.js';
+import { errorMessage } from '../errors/error-message.js';
 
 const rawPort = process.env.PORT ?? '4173';
 try {
@@ -17,7 +18,7 @@ try {
   };
   process.on('SIGINT', stop).on('SIGTERM', stop);
 } catch (error) {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   const busy = (error as NodeJS.ErrnoException).code === 'EADDRINUSE';
   process.stderr.write(`rxharness demo page: ${message}${busy ? ' (another program uses the port: set PORT=<free port>)' : ''}\n`);
   process.exitCode = 2;

@@ -36,7 +36,7 @@ describe('liveTree without a terminal', () => {
   it('passes every event through and writes plain lines for notable events only', async () => {
     const { events } = multitaskRun();
     const { output, text } = plainOutput();
-    const passed = await lastValueFrom(liveTree(from(events), { output }).pipe(toArray()));
+    const passed = await lastValueFrom(from(events).pipe(liveTree({ output }), toArray()));
     expect(passed).toEqual(events);
     const written = text();
     expect(written).not.toContain(ESC);
@@ -67,7 +67,7 @@ describe('liveTree without a terminal', () => {
     const grandchild = child.task({ taskId: 'b', agentName: 'explore', description: `\u001b[31mInner\u001b[0m` });
     const { output, text } = plainOutput();
     const failing = concat(from([main.start('go'), child.start('x'), grandchild.start('y')]), throwError(() => new Error('socket hang up')));
-    await expect(lastValueFrom(liveTree(failing, { output }))).rejects.toThrow('socket hang up');
+    await expect(lastValueFrom(failing.pipe(liveTree({ output })))).rejects.toThrow('socket hang up');
     expect(text()).toBe(['[general#1] task started: Outer', '[general#1 > explore#1] task started: Inner', 'error: Error: socket hang up', ''].join('\n'));
   });
 });
@@ -83,7 +83,7 @@ describe('liveTree on a terminal', () => {
       const values: Record<string, AgentEvent> = { s: main.start('go'), z: main.end('done', { tokens: 42 }) };
       deltas.slice(0, 10).forEach((d, i) => (values[String(i)] = d));
       const marble = 's0123456789 28ms z|';
-      expectObservable(liveTree(cold(marble, values), { output, intervalMs: 10, scheduler })).toBe(marble, values);
+      expectObservable(cold(marble, values).pipe(liveTree({ output, intervalMs: 10, scheduler }))).toBe(marble, values);
     });
     const draws = writes.filter((w) => w.text.includes('main'));
     // the first event draws at once, then at most one draw per 10 ms tick, then the last one
@@ -103,7 +103,7 @@ describe('liveTree on a terminal', () => {
     const source = new Subject<AgentEvent>();
     const { output, writes } = fakeTty();
     const seen: AgentEvent[] = [];
-    liveTree(source, { output, intervalMs: 80 }).subscribe((e) => seen.push(e));
+    source.pipe(liveTree({ output, intervalMs: 80 })).subscribe((e) => seen.push(e));
     expect(vi.getTimerCount()).toBe(0);
     source.next(main.start('Survey'));
     expect(vi.getTimerCount()).toBe(1);
@@ -131,7 +131,7 @@ describe('liveTree on a terminal', () => {
     const bash = (callId: string) => ({ callId, name: 'bash', args: { command: 'ls' } });
     const source = new Subject<AgentEvent>();
     const { output, writes } = fakeTty();
-    liveTree(source, { output, intervalMs: 80 }).subscribe();
+    source.pipe(liveTree({ output, intervalMs: 80 })).subscribe();
     source.next(main.start('Survey'));
     source.next(one.start('x'));
     source.next(two.start('y'));
@@ -157,7 +157,7 @@ describe('liveTree on a terminal', () => {
     const main = new FixtureRun('m', 'main');
     const source = new Subject<AgentEvent>();
     const { output, writes } = fakeTty();
-    const subscription: Subscription = liveTree(source, { output, color: false }).subscribe();
+    const subscription: Subscription = source.pipe(liveTree({ output, color: false })).subscribe();
     source.next(main.start('Survey'));
     expect(vi.getTimerCount()).toBe(1);
     subscription.unsubscribe();
@@ -168,6 +168,6 @@ describe('liveTree on a terminal', () => {
 
   it('rejects an interval that is not a positive number', () => {
     const { output } = fakeTty();
-    expect(() => liveTree(from([]), { output, intervalMs: 0 })).toThrow('intervalMs must be a positive number of milliseconds, got 0');
+    expect(() => liveTree({ output, intervalMs: 0 })).toThrow('intervalMs must be a positive number of milliseconds, got 0');
   });
 });

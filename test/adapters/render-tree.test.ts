@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/events/index.js';
 import { createTreeState, formatDuration, reduceTree, renderTree, type TaskTreeState } from '../../src/adapters/index.js';
-import { textWidth } from '../../src/adapters/terminal-tree/text-line.js';
+import stringWidth from 'string-width';
 import { FixtureRun, multitaskRun } from './fixtures.js';
 
 const ANSI = /\u001b\[[0-9;]*m/g;
@@ -48,9 +48,33 @@ describe('renderTree', () => {
     const state = fold([main.start('Survey this project and report on everything you find'), child.start('x')]);
     for (const width of [20, 33, 50]) {
       const lines = renderTree(state, { now: 0, width }).split('\n');
-      for (const line of lines) expect(textWidth(line)).toBeLessThanOrEqual(width);
+      for (const line of lines) expect(stringWidth(line)).toBeLessThanOrEqual(width);
       expect(lines.every((line) => line.endsWith('…'))).toBe(true);
     }
+  });
+
+  it('counts emoji as two columns, even joined sequences, and never cuts a character in half', () => {
+    const main = new FixtureRun('m', 'main');
+    // ✅ was counted as one column and 👩‍💻 as four: lines overflowed, or were cut short
+    const state = fold([main.start('✅ 👩‍💻 🇫🇷 👍🏽 e\u0301 ok')]);
+    const whole = renderTree(state, { now: 0, width: 200 });
+    expect(whole).toBe('⠋ main ✅ 👩‍💻 🇫🇷 👍🏽 e\u0301 ok (0.0s)');
+    expect(stringWidth(whole)).toBe(30);
+    const at = (width: number): string => renderTree(state, { now: 0, width });
+    expect([9, 10, 12, 13, 21].map(at)).toEqual([
+      '⠋ main …', // the ✅ takes two columns: with the … it would need ten
+      '⠋ main ✅…',
+      '⠋ main ✅ …',
+      '⠋ main ✅ 👩‍💻…', // the whole sequence, as two columns
+      '⠋ main ✅ 👩‍💻 🇫🇷 👍🏽 e\u0301…', // the accent stays on its letter
+    ]);
+    for (let width = 1; width < 30; width++) {
+      const line = at(width);
+      expect(stringWidth(line)).toBeLessThanOrEqual(width);
+      expect(line.endsWith('…')).toBe(true);
+      expect(whole.startsWith(line.slice(0, -1))).toBe(true);
+    }
+    expect(at(30)).toBe(whole);
   });
 
   it('colours only when asked, and colour changes nothing else', () => {

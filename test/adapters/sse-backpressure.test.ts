@@ -24,11 +24,11 @@ afterEach(async () => {
   server = undefined;
 });
 
-/** Serves `streamSse(res, events$)` and hands each response to `onResponse`. */
+/** Serves `streamSse(events$, res)` and hands each response to `onResponse`. */
 async function serveSse(events$: () => Observable<AgentEvent>, options: SseOptions, onResponse: (res: ServerResponse) => void = () => undefined) {
   server = http.createServer((req, res) => {
     onResponse(res);
-    streamSse(res, events$(), { ...options, request: req });
+    streamSse(events$(), res, { ...options, request: req });
   });
   const url = await listen(server);
   return Number(new URL(url).port);
@@ -108,7 +108,7 @@ describe('streamSse: a client that does not read', () => {
   it('refuses a buffer bound it cannot honour', () => {
     const res = {} as ServerResponse;
     for (const maxBufferedBytes of [-1, 1.5, Number.NaN]) {
-      expect(() => streamSse(res, from([]), { maxBufferedBytes })).toThrow(/^maxBufferedBytes must be a whole number of bytes, at least 0, got /);
+      expect(() => streamSse(from([]), res, { maxBufferedBytes })).toThrow(/^maxBufferedBytes must be a whole number of bytes, at least 0, got /);
     }
   });
 });
@@ -141,7 +141,7 @@ describe('streamSse: unsubscribed while messages wait', () => {
     const events = Array.from({ length: 300 }, (_, i) => main.reason(1, `${i} ${'z'.repeat(16 * KiB)}`)[1]!);
     let queuedAtUnsubscribe = false;
     server = http.createServer((_req, res) => {
-      const subscription = streamSse(res, concat(from(events), NEVER), { keepAliveMs: 0 });
+      const subscription = streamSse(concat(from(events), NEVER), res, { keepAliveMs: 0 });
       queuedAtUnsubscribe = res.writableNeedDrain;
       subscription.unsubscribe();
     });

@@ -125,7 +125,7 @@ describe('streamSse', () => {
     const { events$, push, teardown } = endlessRun();
     let subscription: Subscription | undefined;
     const url = await serve((_req, res) => {
-      subscription = streamSse(res, events$, { keepAliveMs: 0 });
+      subscription = streamSse(events$, res, { keepAliveMs: 0 });
     });
     const client = await connect(url);
     push.next(new FixtureRun('r', 'main').start('hi'));
@@ -138,7 +138,7 @@ describe('streamSse', () => {
   it('notices a disconnect from the response alone, without the request', async () => {
     const { events$, push, teardown } = endlessRun();
     const url = await serve((_req, res) => {
-      streamSse(res, events$, { keepAliveMs: 0 });
+      streamSse(events$, res, { keepAliveMs: 0 });
     });
     const client = await connect(url);
     push.next(new FixtureRun('r', 'main').start('hi'));

@@ -49,7 +49,7 @@ describe('deep TaskWrap nesting', () => {
       { isTTY: true, columns: 80, hasColors: () => false },
     );
     const events = [start(0), start(50_000), end(50_000), end(0)];
-    const passed = await lastValueFrom(liveTree(from(events), { output }).pipe(toArray()));
+    const passed = await lastValueFrom(from(events).pipe(liveTree({ output }), toArray()));
     expect(passed).toEqual(events);
     expect(written.join('')).toContain('✔ explore p');
   });

@@ -64,8 +64,27 @@ describe('reduceTree', () => {
     const state = fold([main.start('go'), ...main.reason(1, long).slice(0, -1)]);
     const tail = state.root?.tail ?? '';
     expect(tail).toHaveLength(60);
+    expect(tail.startsWith('…x')).toBe(true); // the cut start is shown
     expect(tail.endsWith('x last words')).toBe(true);
     expect(tail).not.toMatch(/[\u0000-\u001f]/);
+  });
+
+  it('starts a cut tail on a whole character: no half emoji or flag, no lone accent or joiner', () => {
+    const main = new FixtureRun('r', 'main');
+    // 59 code units back from the end (60 with the …) falls inside the emoji, on the accent, or between a flag's halves
+    const cases = [
+      ['👩‍💻', 'x'.repeat(58)], ['👩‍💻', 'x'.repeat(57)], ['👩‍💻', 'x'.repeat(56)], ['e\u0301', 'x'.repeat(58)],
+      ['🇫🇷🇩🇪', 'x'.repeat(57)], ['🇫🇷🇩🇪🇮🇹', 'x'.repeat(55)],
+    ] as const;
+    for (const [cut, rest] of cases) {
+      const state = fold([main.start('go'), ...main.reason(1, `abc ${cut}${rest}`).slice(0, -1)]);
+      const tail = state.root?.tail ?? '';
+      expect(tail.length).toBeLessThanOrEqual(60);
+      expect(tail.endsWith(rest)).toBe(true);
+      expect(tail.slice(1), JSON.stringify(tail)).toMatch(/^(?![\udc00-\udfff\p{M}\u200d])/u);
+      // every flag whole: an even number of regional indicators
+      expect((tail.match(/\p{Regional_Indicator}/gu) ?? []).length % 2).toBe(0);
+    }
   });
 
   it('shows a pending approval until it is decided', () => {

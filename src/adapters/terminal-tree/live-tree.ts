@@ -1,8 +1,9 @@
-import { asyncScheduler, Observable, type SchedulerLike } from 'rxjs';
+import { asyncScheduler, Observable, type MonoTypeOperatorFunction, type SchedulerLike } from 'rxjs';
 import type { AgentEvent } from '../../events/index.js';
 import { reduceTree, settleTree } from './reduce-tree.js';
 import { createTreeState, type TaskTreeState } from './tree-state.js';
 import { plainView, ttyView, type TreeView } from './tree-views.js';
+import { errorMessage } from '../../errors/error-message.js';
 
 /** Where {@link liveTree} draws: `process.stdout`, `process.stderr`, or any writable. */
 export interface LiveTreeOutput extends NodeJS.WritableStream {
@@ -29,26 +30,31 @@ export interface LiveTreeOptions {
 }
 
 /**
- * Passes a run's events through unchanged while showing its task tree. On a terminal
- * (`output.isTTY`) the tree ({@link renderTree}) is redrawn in place with `log-update` at
- * most every `intervalMs`, and once more at the end, followed by the final answer. Elsewhere
- * (a pipe, a file, CI logs) it writes one plain line per notable event ({@link plainLine}),
- * with no escape codes. The redraw timer stops on completion, error and unsubscribe; on an
- * error or unsubscribe the runs still going are shown as failed (`cancelled` for the latter).
+ * An operator that passes a run's events through unchanged while showing its task tree. On
+ * a terminal (`output.isTTY`) the tree ({@link renderTree}) is redrawn in place with
+ * `log-update` at most every `intervalMs`, and once more at the end, followed by the final
+ * answer. Elsewhere (a pipe, a file, CI logs) it writes one plain line per notable event
+ * ({@link plainLine}), with no escape codes. The redraw timer stops on completion, error and
+ * unsubscribe; on an error or unsubscribe the runs still going are shown as failed
+ * (`cancelled` for the latter). Options are checked when the operator is made.
  *
  * @example
  * ```ts
- * const end = await lastValueFrom(engine.stream(prompt).pipe((e$) => liveTree(e$, { output: process.stdout }), terminalRunEnd()));
+ * const end = await lastValueFrom(engine.stream(prompt).pipe(liveTree({ output: process.stdout }), terminalRunEnd()));
  * process.exitCode = end.abnormal ? 1 : 0;
  * ```
  */
-export function liveTree(events$: Observable<AgentEvent>, options: LiveTreeOptions): Observable<AgentEvent> {
+export function liveTree(options: LiveTreeOptions): MonoTypeOperatorFunction<AgentEvent> {
+  // A plain-JavaScript caller of the stream-first form would otherwise fail only at subscribe.
+  if (typeof options?.output?.write !== 'function') {
+    throw new TypeError('liveTree needs { output }, a writable such as process.stdout; it is an operator: events$.pipe(liveTree({ output }))');
+  }
   const intervalMs = options.intervalMs ?? 80;
   if (!Number.isFinite(intervalMs) || intervalMs <= 0) {
     throw new RangeError(`intervalMs must be a positive number of milliseconds, got ${String(intervalMs)}`);
   }
   const scheduler = options.scheduler ?? asyncScheduler;
-  return new Observable<AgentEvent>((subscriber) => {
+  return (events$) => new Observable<AgentEvent>((subscriber) => {
     const { output } = options;
     const showResult = options.showResult ?? true;
     const view: TreeView =
@@ -69,7 +75,7 @@ export function liveTree(events$: Observable<AgentEvent>, options: LiveTreeOptio
         subscriber.next(event);
       },
       error: (error: unknown) => {
-        close(error instanceof Error ? error.message : String(error), error);
+        close(errorMessage(error), error);
         subscriber.error(error);
       },
       complete: () => {

@@ -1,5 +1,7 @@
-import type { AgentEvent } from '../../events/index.js';
+import type { AgentEvent, TaskFrame } from '../../events/index.js';
 import { unwrapEvent } from '../../events/index.js';
+import { markInvisible } from '../visible-text.js';
+import { innerType } from './inner-type.js';
 import { formatDuration } from './render-tree.js';
 import { oneLine, stripControls, truncate } from './text-line.js';
 import { toolLabel } from './tool-label.js';
@@ -10,7 +12,11 @@ const DETAIL_COLUMNS = 120;
  * Describes a notable event as one plain log line (no colour, no escape sequences), or
  * `undefined` for the rest. Notable: a task started or ended, a tool started or ended, an
  * approval asked or decided, a task cancelled, a warning, and the streamed run's own end,
- * whose line is followed by the whole error (when it failed) and the final answer. Lines start with who did it: `[main]`, `[explore#2]`, `[general#1 > explore#1]`.
+ * whose line is followed by the whole error (when it failed) and the final answer. Lines
+ * start with who did it: `[main]`, `[explore#2]`, `[general#1 > explore#1]`. Details longer
+ * than 120 columns are cut and end in `…`. An approval's line shows the call's main argument
+ * and the reason with every invisible character marked (`<U+202E>`), as the approval
+ * question does: a human may act on it.
  *
  * @example
  * ```ts
@@ -18,39 +24,45 @@ const DETAIL_COLUMNS = 120;
  * ```
  */
 export function plainLine(event: AgentEvent): string | undefined {
+  // Deltas are most of a run and never a line: leave before unwrapping or naming anyone.
+  if (innerType(event) === 'ReasonDelta') return undefined;
   const { event: inner, path } = unwrapEvent(event);
-  const who = `[${path.length === 0 ? inner.agentName : path.map((f) => `${f.taskAgentName}#${f.taskIndex}`).join(' > ')}]`;
   const frame = path[path.length - 1];
+  const who = (): string => `[${path.length === 0 ? oneLine(inner.agentName) : taskPath(path)}]`;
   switch (inner.type) {
     case 'RunStart':
-      return frame === undefined ? undefined : `${who} task started: ${short(frame.taskDescription)}`;
+      return frame === undefined ? undefined : `${who()} task started: ${short(frame.taskDescription)}`;
     case 'ToolCallStart':
-      return `${who} tool ${toolLabel(inner.toolName, inner.args)} started`;
+      return `${who()} tool ${toolLabel(inner.toolName, inner.args)} started`;
     case 'ToolCallEnd':
       return inner.error === undefined
-        ? `${who} tool ${inner.toolName} done (${formatDuration(inner.durationMs)})`
-        : `${who} tool ${inner.toolName} failed: ${short(inner.error)}`;
+        ? `${who()} tool ${markInvisible(inner.toolName)} done (${formatDuration(inner.durationMs)})`
+        : `${who()} tool ${markInvisible(inner.toolName)} failed: ${short(inner.error)}`;
     case 'HITLPending':
-      return `${who} approval needed for ${inner.toolName}: ${short(inner.reason)}`;
+      return `${who()} approval needed for ${toolLabel(inner.toolName, inner.args, DETAIL_COLUMNS)}: ${truncate(markInvisible(inner.reason), DETAIL_COLUMNS)}`;
     case 'HITLDecided':
-      return `${who} ${inner.toolName} ${inner.decision === 'approve' ? 'approved' : 'rejected'}${inner.comment ? `: ${short(inner.comment)}` : ''}`;
+      return `${who()} ${markInvisible(inner.toolName)} ${inner.decision === 'approve' ? 'approved' : 'rejected'}${inner.comment ? `: ${short(inner.comment)}` : ''}`;
     case 'RunEnd': {
       const meta = `(${formatDuration(inner.metrics.durationMs)}, ${inner.metrics.totalTokens.toLocaleString('en-US')} tok)`;
       const outcome = inner.abnormal ? `failed: ${short(inner.error ?? 'abnormal end')} ${meta}` : `done ${meta}`;
-      if (frame !== undefined) return `${who} task ${outcome}`;
+      if (frame !== undefined) return `${who()} task ${outcome}`;
       // The run's own failure is printed whole, once: a server's error often says what is
       // wrong only at its end (a template error), which a 120-column cut would lose.
       const own = inner.abnormal ? `failed: ${stripControls(inner.error ?? 'abnormal end').trimEnd()} ${meta}` : `done ${meta}`;
       const answer = stripControls(inner.text).trimEnd();
-      return answer === '' ? `${who} run ${own}` : `${who} run ${own}, final answer:\n${answer}`;
+      return answer === '' ? `${who()} run ${own}` : `${who()} run ${own}, final answer:\n${answer}`;
     }
     case 'RunCancelled':
-      return `${who} task cancelled: ${short(inner.reason)}`;
+      return `${who()} task cancelled: ${short(inner.reason)}`;
     case 'Warning':
-      return `${who} warning (${inner.code}): ${short(inner.message)}`;
+      return `${who()} warning (${inner.code}): ${short(inner.message)}`;
     default:
       return undefined;
   }
+}
+
+function taskPath(path: readonly TaskFrame[]): string {
+  return path.map((f) => `${oneLine(f.taskAgentName)}#${f.taskIndex}`).join(' > ');
 }
 
 function short(text: string): string {

@@ -1,10 +1,11 @@
 import type { AgentEvent, TaskFrame } from '../../events/index.js';
 import { unwrapEvent } from '../../events/index.js';
-import { oneLine, tail } from './text-line.js';
+import { markInvisible } from '../visible-text.js';
+import { appendTail, oneLine, tail } from './text-line.js';
 import { toolLabel } from './tool-label.js';
 import type { TaskTreeState, TreeNode } from './tree-state.js';
 
-/** How much streamed text a node keeps. */
+/** How much streamed text a node keeps, in UTF-16 code units (a cut start shows as `…`). */
 export const TAIL_CHARS = 60;
 /**
  * The deepest task the tree tracks. The engine nests one `TaskWrap` per level of delegation,
@@ -64,7 +65,7 @@ function rootFor(event: RealEvent, path: readonly TaskFrame[], now: number): Tre
   const first = path[0];
   // a stream joined after its RunStart: only the wrapper tells us the run's id
   const runId = first === undefined ? event.runId : first.parentRunId;
-  const agentName = first === undefined ? event.agentName : 'run';
+  const agentName = first === undefined ? oneLine(event.agentName) : 'run';
   return { key: runId, runId, agentName, description: '', multitask: false, status: 'running', tail: '', startedAt: now, children: [] };
 }
 
@@ -81,7 +82,7 @@ function updateAt(node: TreeNode, path: readonly TaskFrame[], now: number, chang
 
 function taskNode(frame: TaskFrame, key: string, now: number): TreeNode {
   return {
-    key, runId: frame.runId, agentName: frame.taskAgentName, description: oneLine(frame.taskDescription),
+    key, runId: frame.runId, agentName: oneLine(frame.taskAgentName), description: oneLine(frame.taskDescription),
     taskIndex: frame.taskIndex, multitask: frame.multitask, status: 'running', tail: '', startedAt: now, children: [],
   };
 }
@@ -92,12 +93,12 @@ function apply(node: TreeNode, event: RealEvent, now: number, isRoot: boolean): 
       // also the restart of a resumed task under the same key
       const { currentTool: _t, awaitingApproval: _a, tokens: _k, error: _e, durationMs: _d, endedAt: _n, ...rest } = node;
       const description = isRoot ? oneLine(event.prompt) : node.description;
-      return { ...rest, runId: event.runId, agentName: event.agentName, description, status: 'running', tail: '', startedAt: now };
+      return { ...rest, runId: event.runId, agentName: oneLine(event.agentName), description, status: 'running', tail: '', startedAt: now };
     }
     case 'ReasonStart':
       return { ...node, tail: '' };
     case 'ReasonDelta':
-      return event.kind === 'text' ? { ...node, tail: tail(node.tail + event.text, TAIL_CHARS) } : node;
+      return event.kind === 'text' ? { ...node, tail: appendTail(node.tail, event.text, TAIL_CHARS) } : node;
     case 'ToolCallStart':
       return { ...node, currentTool: toolLabel(event.toolName, event.args) };
     case 'ToolCallEnd': {
@@ -105,7 +106,7 @@ function apply(node: TreeNode, event: RealEvent, now: number, isRoot: boolean): 
       return rest;
     }
     case 'HITLPending':
-      return { ...node, awaitingApproval: event.toolName };
+      return { ...node, awaitingApproval: markInvisible(event.toolName) };
     case 'HITLDecided': {
       const { awaitingApproval: _a, ...rest } = node;
       return rest;

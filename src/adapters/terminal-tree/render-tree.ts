@@ -27,7 +27,8 @@ const STATUS_STYLE: Readonly<Record<TreeStatus, Style>> = { running: 'cyan', don
  * Draws the task tree as text: one line per run, box-drawing branches, a status icon
  * (spinner while running, `✔` done, `✖` failed, `⊘` cancelled), the agent (`#index` under multitask), the
  * description, elapsed time and tokens, then what it is doing now (tool, approval, streamed
- * text) or why it failed. Lines are cut to `width` columns before any colour is added.
+ * text) or why it failed. A line longer than `width` columns (as `string-width` counts them:
+ * emoji and CJK take two) is cut to fit and ends in `…`, before any colour is added.
  *
  * @example
  * ```ts
@@ -73,13 +74,17 @@ function detail(node: TreeNode): Segment[] {
 
 /** Cuts the line to `width` columns as a whole (ending in `…`), then styles what is left. */
 function fit(segments: readonly Segment[], width: number, color: boolean): string {
-  const chars = [...truncate(segments.map((segment) => segment.text).join(''), width)];
+  const cut = truncate(segments.map((segment) => segment.text).join(''), width);
+  if (!color) return cut;
   let out = '';
+  let at = 0;
   for (const segment of segments) {
-    // the cut line is a prefix of the whole plus `…`, so each segment takes its own length
-    const text = chars.splice(0, [...segment.text].length).join('');
+    // the cut line is a prefix of the whole plus `…` (never longer), so each segment takes
+    // its own length of it; the `…` goes to the segment where the cut fell
+    const text = cut.slice(at, at + segment.text.length);
+    at += segment.text.length;
     // the caller chose colour for its own output; Node would otherwise check process.stdout
-    out += color && segment.style !== undefined && text !== '' ? styleText(segment.style, text, { validateStream: false }) : text;
+    out += segment.style !== undefined && text !== '' ? styleText(segment.style, text, { validateStream: false }) : text;
   }
   return out;
 }

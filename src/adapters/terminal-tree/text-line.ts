@@ -1,16 +1,31 @@
 /**
  * Helpers that turn model text into something safe for one terminal line: no escape
- * sequences or control characters, measured in terminal columns (CJK characters take two).
+ * sequences or control characters, measured in terminal columns as `string-width` measures
+ * them (the measure `log-update` redraws by, so a line we fit never wraps there), cut on
+ * grapheme boundaries with a visible `…`.
  *
  * @module
  */
+import stringWidth from 'string-width';
+import stripAnsi from 'strip-ansi';
 
-// CSI and OSC sequences a model (or a tool's output) might carry; they would move the cursor
-const ESCAPES = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b[@-_]?/g;
+/** What a cut leaves in place of the text it removed. */
+export const ELLIPSIS = '…';
+
+// Controls still there once the escape sequences are gone (a lone ESC, BEL, backspace, C1);
+// line breaks and tabs stay, for `oneLine` to turn into spaces.
 const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+// What cannot begin a grapheme: marks (variation selectors among them), joiners, emoji
+// modifiers and tags. A cut that starts on one would show it alone (a stray accent, a
+// skin-tone square).
+const DANGLING = /^[\p{M}\u200d\u{1f3fb}-\u{1f3ff}\u{e0020}-\u{e007f}]+/u;
+// Printable ASCII: one column per character, no grapheme to keep whole.
+const PLAIN = /^[\u0020-\u007e]*$/;
+const graphemes = new Intl.Segmenter();
 
 /**
- * Removes escape sequences and control characters, keeping line breaks and tabs.
+ * Removes escape sequences (with `strip-ansi`) and control characters, keeping line breaks
+ * and tabs.
  *
  * @example
  * ```ts
@@ -18,7 +33,7 @@ const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
  * ```
  */
 export function stripControls(text: string): string {
-  return text.replace(ESCAPES, '').replace(CONTROLS, '');
+  return stripAnsi(text).replace(CONTROLS, '');
 }
 
 /**
@@ -34,76 +49,83 @@ export function oneLine(text: string): string {
 }
 
 /**
- * The last `max` characters of the one-line form of `text`, without leading space.
+ * The end of the one-line form of `text`, at most `max` UTF-16 code units long, without
+ * leading space. When the start was cut, it begins with `…` and never with part of a
+ * character: half a surrogate pair, a lone accent or joiner, half a flag. Counted in code
+ * units, not graphemes: this runs for every streamed delta (segmenting costs microseconds),
+ * and the line is cut to the terminal's columns later anyway.
  *
  * @example
  * ```ts
- * tail('ab\ncd', 3); // 'cd' (the cut began at the space, which is dropped)
+ * tail('ab\ncd', 4); // '…cd' (the cut began at the space, which is dropped)
  * ```
  */
 export function tail(text: string, max: number): string {
-  const chars = [...oneLine(text)];
-  return chars.slice(Math.max(0, chars.length - max)).join('').trimStart();
+  return cutStart(oneLine(text), max);
 }
 
 /**
- * Terminal columns of one character: 2 for East Asian wide and emoji ranges, 0 for
- * combining marks and zero-width characters, otherwise 1.
+ * `tail(current + delta, max)` for a `current` that is already a tail: only the delta is
+ * cleaned, not the whole line again, since this runs for every streamed delta.
  *
  * @example
  * ```ts
- * charWidth('中'); // 2
+ * appendTail('…lo wor', 'ld', 8); // '…o world'
  * ```
  */
-export function charWidth(char: string): number {
-  const cp = char.codePointAt(0) ?? 0;
-  if ((cp >= 0x300 && cp <= 0x36f) || (cp >= 0x200b && cp <= 0x200f) || (cp >= 0xfe00 && cp <= 0xfe0f)) return 0;
-  const wide =
-    (cp >= 0x1100 && cp <= 0x115f) ||
-    (cp >= 0x2e80 && cp <= 0xa4cf && cp !== 0x303f) ||
-    (cp >= 0xac00 && cp <= 0xd7a3) ||
-    (cp >= 0xf900 && cp <= 0xfaff) ||
-    (cp >= 0xfe30 && cp <= 0xfe4f) ||
-    (cp >= 0xff00 && cp <= 0xff60) ||
-    (cp >= 0xffe0 && cp <= 0xffe6) ||
-    (cp >= 0x1f300 && cp <= 0x1f64f) ||
-    (cp >= 0x1f900 && cp <= 0x1f9ff) ||
-    (cp >= 0x20000 && cp <= 0x3fffd);
-  return wide ? 2 : 1;
+export function appendTail(current: string, delta: string, max: number): string {
+  const piece = oneLine(delta);
+  // the seam may join two runs of whitespace, which oneLine would have made one space
+  return cutStart(current.endsWith(' ') && piece.startsWith(' ') ? current + piece.slice(1) : current + piece, max);
+}
+
+function cutStart(text: string, max: number): string {
+  const line = text.trimStart();
+  if (line.length <= max) return line;
+  if (max < 1) return '';
+  let at = line.length - (max - 1);
+  const unit = line.charCodeAt(at);
+  // the cut split a surrogate pair: skip its orphaned second half
+  if (unit >= 0xdc00 && unit <= 0xdfff) at += 1;
+  // flags are pairs of regional indicators, paired from the start of their run
+  else if (isRegionalIndicator(line, at) && regionalIndicatorsBefore(line, at) % 2 === 1) at += 2;
+  return `${ELLIPSIS}${line.slice(at).replace(DANGLING, '').trimStart()}`;
+}
+
+/** Whether a regional indicator (U+1F1E6 to U+1F1FF, a flag's half) starts at `at`. */
+function isRegionalIndicator(line: string, at: number): boolean {
+  const low = line.charCodeAt(at + 1);
+  return line.charCodeAt(at) === 0xd83c && low >= 0xdde6 && low <= 0xddff;
+}
+
+function regionalIndicatorsBefore(line: string, at: number): number {
+  let count = 0;
+  while (at - 2 * (count + 1) >= 0 && isRegionalIndicator(line, at - 2 * (count + 1))) count += 1;
+  return count;
 }
 
 /**
- * Terminal columns of a string without escape sequences.
- *
- * @example
- * ```ts
- * textWidth('ab中'); // 4
- * ```
- */
-export function textWidth(text: string): number {
-  let width = 0;
-  for (const char of text) width += charWidth(char);
-  return width;
-}
-
-/**
- * Cuts text to at most `width` columns, ending with `…` when something was cut.
+ * Cuts text without escape sequences to at most `width` terminal columns (as `string-width`
+ * counts them: emoji and CJK take two), ending with `…` when something was cut. Cuts fall
+ * between graphemes, so an emoji sequence (`👩‍💻`) or a letter with its accents stays whole.
  *
  * @example
  * ```ts
  * truncate('abcdef', 4); // 'abc…'
+ * truncate('ok ✅ done', 5); // 'ok ✅…' (the emoji takes two columns)
  * ```
  */
 export function truncate(text: string, width: number): string {
-  if (textWidth(text) <= width) return text;
-  if (width <= 0) return '';
+  if (PLAIN.test(text)) return text.length <= width ? text : width < 1 ? '' : `${text.slice(0, width - 1)}${ELLIPSIS}`;
+  if (stringWidth(text) <= width) return text;
+  if (width < 1) return '';
   let out = '';
   let used = 0;
-  for (const char of text) {
-    const w = charWidth(char);
-    if (used + w > width - 1) break;
-    out += char;
-    used += w;
+  for (const { segment } of graphemes.segment(text)) {
+    const columns = stringWidth(segment);
+    if (used + columns > width - 1) break;
+    out += segment;
+    used += columns;
   }
-  return `${out}…`;
+  return `${out}${ELLIPSIS}`;
 }

@@ -1,27 +1,33 @@
 import type { JsonValue } from '../../events/index.js';
-import { visibleLines } from '../visible-text.js';
+import { markInvisible, visibleLines } from '../visible-text.js';
 import { truncate } from './text-line.js';
 
 const MAIN_ARGUMENTS = ['command', 'path', 'pattern', 'url', 'agent_name', 'description'] as const;
+/** How many columns of the main argument the tree shows. */
+const ARGUMENT_COLUMNS = 40;
 
 /**
  * A tool call in a few words: the tool and the argument that says most, e.g.
- * `read src/a.ts`, `bash npm test`, `multitask ×3`.
+ * `read src/a.ts`, `bash npm test`, `multitask ×3`. Invisible characters in either (the
+ * model names the tool, so it may be anything) are marked as `<U+XXXX>`, never shown raw;
+ * the argument is cut to `columns` terminal columns, ending in `…`.
  *
+ * @param columns - The most columns the argument takes (default 40).
  * @example
  * ```ts
  * toolLabel('bash', { command: 'npm test' }); // 'bash npm test'
  * ```
  */
-export function toolLabel(toolName: string, args: JsonValue): string {
-  if (typeof args !== 'object' || args === null || Array.isArray(args)) return toolName;
+export function toolLabel(toolName: string, args: JsonValue, columns = ARGUMENT_COLUMNS): string {
+  const name = markInvisible(toolName);
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) return name;
   const record = args as { readonly [key: string]: JsonValue };
   const tasks = record.tasks;
-  if (Array.isArray(tasks)) return `${toolName} ×${tasks.length}`;
+  if (Array.isArray(tasks)) return `${name} ×${tasks.length}`;
   for (const key of MAIN_ARGUMENTS) {
     const value = record[key];
     // Marked, not stripped: a hidden character in a command is worth seeing.
-    if (typeof value === 'string' && value !== '') return `${toolName} ${truncate(visibleLines(value).join(' ⏎ '), 40)}`;
+    if (typeof value === 'string' && value !== '') return `${name} ${truncate(visibleLines(value).join(' ⏎ '), columns)}`;
   }
-  return toolName;
+  return name;
 }

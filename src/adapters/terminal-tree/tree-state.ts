@@ -30,7 +30,7 @@ export interface TreeNode {
   readonly currentTool?: string;
   /** The tool waiting for a human decision. */
   readonly awaitingApproval?: string;
-  /** The end of the text streamed in the current step (or of the final text), one line. */
+  /** The end of the text streamed in the current step (or of the final text), one line; `…` first when its start was cut. */
   readonly tail: string;
   /** Total tokens, from the run's `RunEnd` metrics. */
   readonly tokens?: number;

@@ -1,6 +1,7 @@
 import { createLogUpdate } from 'log-update';
 import { interval, type SchedulerLike, type Subscription } from 'rxjs';
 import type { AgentEvent } from '../../events/index.js';
+import { innerType } from './inner-type.js';
 import { plainLine } from './plain-line.js';
 import { renderTree } from './render-tree.js';
 import { stripControls } from './text-line.js';
@@ -93,13 +94,6 @@ export function plainView(options: PlainViewOptions): TreeView {
       if (error !== undefined) output.write(`error: ${errorText(error)}\n`);
     },
   };
-}
-
-/** The type of the event inside every `TaskWrap` (no allocation: this runs for every delta). */
-function innerType(event: AgentEvent): AgentEvent['type'] {
-  let inner = event;
-  while (inner.type === 'TaskWrap') inner = inner.event;
-  return inner.type;
 }
 
 function errorText(error: unknown): string {

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { runCommand, type CommandOutcome } from '../run-command.js';
+import { toolError } from '../tool-error.js';
 import type { Tool, ToolResult } from '../tool.js';
 
 /** Arguments of the `bash` tool. */
@@ -88,7 +89,7 @@ function defaultShell(): string {
 function toResult(outcome: CommandOutcome, timeoutMs: number): ToolResult {
   if (outcome.spawnError) {
     const message = `Could not start the command: ${outcome.spawnError.message}`;
-    return { text: `ERROR: ${message}`, error: message };
+    return toolError(message);
   }
   const body = outcome.output === '' ? '(no output)' : outcome.output.replace(/\n$/, '');
   const notes: string[] = [];

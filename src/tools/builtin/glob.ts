@@ -6,6 +6,7 @@ import { findSearchFiles, joinRelative } from '../search-files.js';
 import { isRefusal, resolveToolPath } from '../resolve-tool-path.js';
 import type { Tool } from '../tool.js';
 import { toolError } from '../tool-error.js';
+import { errorMessage } from '../../errors/error-message.js';
 
 /** Arguments of the `glob` tool. */
 export type GlobArgs = {
@@ -67,7 +68,7 @@ export function createGlobTool(options: GlobToolOptions = {}): Tool<GlobArgs> {
       try {
         found = await findSearchFiles(root.absolute, pattern, context.signal);
       } catch (error) {
-        return toolError(`Search failed in ${path}: ${error instanceof Error ? error.message : String(error)}`);
+        return toolError(`Search failed in ${path}: ${errorMessage(error)}`);
       }
       const { allowed: paths, asked } = judgePaths(found.map((file) => joinRelative(root.relative, file)), (p) => p, judge);
       const skipped = approvalNote(asked, 'file', 'read one by its path to be asked');

@@ -10,6 +10,7 @@ import { readAhead } from '../read-ahead.js';
 import { isRefusal, resolveToolPath } from '../resolve-tool-path.js';
 import type { Tool, ToolResult } from '../tool.js';
 import { toolError } from '../tool-error.js';
+import { errorMessage } from '../../errors/error-message.js';
 
 /** Arguments of the `grep` tool. */
 export type GrepArgs = {
@@ -125,7 +126,7 @@ function regexProblem(pattern: string): string | undefined {
     new RegExp(pattern);
     return undefined;
   } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
+    const detail = errorMessage(error);
     return `${detail}. pattern is a JavaScript regular expression: escape ( [ { . * + ? \\ | with a backslash to match them literally`;
   }
 }

@@ -1,0 +1,30 @@
+import { hasErrorMarker, RxHarnessError } from '../errors/rxharness-error.js';
+
+const MARKER = 'rxharness.error.TaskRefusedError';
+const SYMBOL = Symbol.for(MARKER);
+
+/**
+ * A delegated task was refused before it started: a `task` rule denies the agent, a resume
+ * names a task that is unknown, another conversation's, another agent's or still running,
+ * or the engine is closed to background work. The parent's model reads the message as a
+ * failure result; nothing ran.
+ *
+ * @example
+ * ```ts
+ * new TaskRefusedError('task "t1" is still running; wait for its result before resuming it');
+ * ```
+ */
+export class TaskRefusedError extends RxHarnessError {
+  private readonly [SYMBOL] = true;
+  /** Always `TaskRefusedError`. */
+  override readonly name = 'TaskRefusedError';
+
+  constructor(message: string) {
+    super('TASK_REFUSED', message);
+  }
+
+  /** Whether `value` is a {@link TaskRefusedError}, from this copy of the library or another. */
+  static override isInstance(value: unknown): value is TaskRefusedError {
+    return hasErrorMarker(value, MARKER);
+  }
+}

@@ -1,0 +1,48 @@
+import stringWidth from 'string-width';
+import { describe, expect, it } from 'vitest';
+import { plainLine } from '../../src/adapters/index.js';
+import { unwrapEvent } from '../../src/events/index.js';
+import { call, FixtureRun } from './fixtures.js';
+
+const main = new FixtureRun('m', 'main');
+const task = main.task({ taskId: 't', agentName: 'bash', description: 'Clean up', multitask: true, taskIndex: 2 });
+
+describe('plainLine for an approval', () => {
+  it('shows the call and the reason with every invisible character marked, as the question does', () => {
+    // what runs is `rm -rf ~` behind a zero-width space; the reason hides a right-to-left override
+    const rm = call('c1', 'bash', { command: 'echo safe\nrm -rf ~\u200B' });
+    expect(plainLine(task.approvalPending(rm, 'bash asks \u202Efor approval'))).toBe(
+      '[bash#2] approval needed for bash echo safe ⏎ rm -rf ~<U+200B>: bash asks <U+202E>for approval',
+    );
+  });
+
+  it('marks a tool name the model made up, wherever the name is shown', () => {
+    const odd = call('c2', 'ba\u001b[2Jsh', { command: 'ls' });
+    expect(plainLine(main.approvalPending(odd, 'unknown tools ask'))).toBe('[main] approval needed for ba<U+001B>[2Jsh ls: unknown tools ask');
+    expect(plainLine(main.toolStart(1, odd))).toBe('[main] tool ba<U+001B>[2Jsh ls started');
+    expect(plainLine(main.toolEnd(1, odd, 'no such tool', 'unknown tool'))).toBe('[main] tool ba<U+001B>[2Jsh failed: unknown tool');
+    expect(plainLine(main.approvalDecided(odd, 'reject'))).toBe('[main] ba<U+001B>[2Jsh rejected');
+  });
+
+  it('cuts a long command at 120 columns with a visible …, counting wide characters as two', () => {
+    const long = call('c3', 'bash', { command: `echo ${'✅'.repeat(100)}` });
+    const line = plainLine(main.approvalPending(long, 'bash asks'))!;
+    const shown = line.slice('[main] approval needed for bash '.length, -': bash asks'.length);
+    expect(shown).toBe(`echo ${'✅'.repeat(57)}…`);
+    expect(stringWidth(shown)).toBe(120);
+  });
+});
+
+describe('plainLine for other events', () => {
+  it('writes nothing for a delta, however deeply wrapped', () => {
+    const inner = task.task({ taskId: 'u', agentName: 'explore', description: 'Look' });
+    const deltas = [...main.reason(1, 'hello'), ...inner.reason(1, 'hello')].filter((e) => unwrapEvent(e).event.type === 'ReasonDelta');
+    expect(deltas).toHaveLength(2);
+    expect(deltas.map(plainLine)).toEqual([undefined, undefined]);
+  });
+
+  it('cuts a long detail with a visible …', () => {
+    const line = plainLine(main.toolEnd(1, call('c4', 'read', { path: 'a' }), '', `${'中'.repeat(100)} end`))!;
+    expect(line).toBe(`[main] tool read failed: ${'中'.repeat(59)}…`);
+  });
+});
