@@ -4,27 +4,89 @@
  * delegates bounded subtasks to isolated subagents through `task` and `multitask`, and
  * every child event reaches a streaming consumer wrapped in a `TaskWrap`.
  *
- * The layers, bottom to top: events, model, session, tools, permission, agent, subagent,
- * delegation, engine, adapters. This entry exports what applications use; the
- * folders' own `index.ts` files hold a few more internals.
+ * This entry exports, by name, what applications use; everything else is internal (see
+ * docs/architecture.md). test/architecture/public-api.test.ts holds the reviewed list.
  *
  * @packageDocumentation
  */
 
+// The engine: the composition root most applications start from.
+export { HarnessEngine } from './engine/harness-engine.js';
+export type { HarnessEngineOptions } from './engine/engine-options.js';
+export type { TaskTracker, TaskInfo, TaskState } from './delegation/task-tracker.js';
+export type { AgentManager } from './subagent/agent-manager.js';
+
+// A single agent, its runs and their results.
+export { ReActAgent } from './agent/react-agent.js';
+export type { PerRun, ReActAgentOptions } from './agent/agent-options.js';
+export type { RunOptions, RunResult } from './agent/run-types.js';
+
 // Events: the stream's vocabulary, guards and consumer operators.
-export * from './events/index.js';
+export type {
+  ActionEndEvent,
+  ActionStartEvent,
+  AgentEvent,
+  AgentEventType,
+  ContextSizeEvent,
+  EventBase,
+  EventOfType,
+  HITLDecidedEvent,
+  HITLPendingEvent,
+  PlanEvent,
+  ReasonDeltaEvent,
+  ReasonEndEvent,
+  ReasonStartEvent,
+  RunCancelledEvent,
+  RunEndEvent,
+  RunStartEvent,
+  StepUsage,
+  TaskWrapEvent,
+  TodoItem,
+  ToolCallEndEvent,
+  ToolCallInfo,
+  ToolCallStartEvent,
+  WarningEvent,
+} from './events/agent-event.js';
+export type { JsonObject, JsonValue } from './events/json.js';
+export type { RunMetrics } from './events/run-metrics.js';
+export { isAgentEvent, isEventType, isRunEnd, isTaskWrap } from './events/guards.js';
+export { ofEventType } from './events/operators/of-event-type.js';
+export { terminalRunEnd } from './events/operators/terminal-run-end.js';
+export { unwrapEvent, unwrapTaskEvents, type TaskFrame, type UnwrappedEvent } from './events/operators/unwrap-task-events.js';
 
 // Models.
-export * from './model/index.js';
+export type {
+  ChatModel,
+  ChatRequest,
+  FinishReason,
+  ModelChunk,
+  ModelFinish,
+  ModelTextDelta,
+  ModelThinkingDelta,
+  ModelToolCall,
+  RequestSender,
+  TokenUsage,
+  ToolSpec,
+} from './model/chat-model.js';
+export type { AssistantMessage, ChatMessage, ChatToolCall, SystemMessage, ToolMessage, UserMessage } from './model/chat-message.js';
+export type { ModelSettings, NamedToolChoice } from './model/model-settings.js';
+export { OpenAIChatModel, type OpenAIChatModelOptions } from './model/openai-chat-model.js';
+export {
+  ScriptedModel,
+  type ScriptedModelOptions,
+  type ScriptedReply,
+  type ScriptedResponder,
+  type ScriptedToolCall,
+} from './model/scripted-model.js';
 export { createDemoModel } from './demo/demo-model.js';
 
 // Sessions.
-export { FileSessionStore, MemorySessionStore, UnsafeLinkError, type MemorySessionStoreOptions } from './session/index.js';
-export type { MaybePromise, SessionStore, TaskSessionInfo } from './session/index.js';
+export type { MaybePromise, SessionStore, TaskSessionInfo } from './session/session-store.js';
+export { MemorySessionStore, type MemorySessionStoreOptions } from './session/memory-session-store.js';
+export { FileSessionStore } from './session/file-session-store.js';
 
 // Tools.
 export type { Tool, ToolContext, ToolResult } from './tools/tool.js';
-export { resolveWorkspacePath, type WorkspacePath } from './tools/workspace-path.js';
 export {
   createBashTool,
   createBuiltinTools,
@@ -52,67 +114,65 @@ export {
   type WriteArgs,
 } from './tools/builtin/index.js';
 
-// Permissions and approval.
-export {
-  DEFAULT_RULES,
-  evaluateRules,
-  InvalidPermissionRuleError,
-  parsePermissionRules,
-  PermissionPolicy,
-  type ApprovalDecision,
-  type ApprovalHandler,
-  type ApprovalRequest,
-  type PermissionAction,
-  type PermissionDecision,
-  type PermissionPolicyOptions,
-  type PermissionRule,
-} from './permission/index.js';
+// Typed tools: one schema (zod, valibot, TypeBox or JSON schema) gives the model its
+// schema, checks each call and types `execute`.
+export { defineTool, type ToolDefinition } from './tools/define-tool.js';
+export type { InferToolArgs, JsonSchemaSideMissing, StandardToolSchema, UsableToolInput } from './tools/tool-input.js';
 
-// The ReAct agent.
-export * from './agent/index.js';
+// Permissions and approval.
+export type { PermissionAction, PermissionRule } from './permission/permission-rule.js';
+export type { ApprovalDecision, ApprovalHandler, ApprovalRequest } from './permission/approval.js';
+export { DEFAULT_RULES } from './permission/default-rules.js';
+export { parsePermissionRules } from './permission/parse-permission-rules.js';
+export { PermissionPolicy, type PermissionPolicyOptions } from './permission/permission-policy.js';
+export type { PermissionDecision } from './permission/evaluate-rules.js';
 
 // Subagent definitions.
-export {
-  AGENT_NAME_PATTERN,
-  AgentManager,
-  builtinAgentsDir,
-  defineAgent,
-  DefinitionError,
-  DELEGATION_TOOL_NAMES,
-  discoverAgents,
-  formatAgentMarkdown,
-  narrowTools,
-  parseAgentMarkdown,
-  standardAgentDirs,
-  UnknownAgentError,
-  type AgentDefinition,
-  type AgentDiagnostic,
-  type AgentDir,
-  type AgentInput,
-  type AgentManagerOptions,
-  type AgentOrigin,
-  type AgentSource,
-  type DiscoveryResult,
-  type NarrowToolsInput,
-  type StandardAgentDirsOptions,
-} from './subagent/index.js';
+export { AGENT_NAME_PATTERN, type AgentDefinition, type AgentOrigin, type AgentSource } from './subagent/agent-definition.js';
+export type { AgentDiagnostic } from './subagent/agent-diagnostic.js';
+export { defineAgent, type AgentInput } from './subagent/define-agent.js';
+export { parseAgentMarkdown } from './subagent/parse-agent-markdown.js';
+export { formatAgentMarkdown } from './subagent/format-agent-markdown.js';
 
-// Delegation results and the task tracker.
-export {
-  formatMultitaskResults,
-  formatTaskResult,
-  TaskTracker,
-  type TaskInfo,
-  type TaskOutcome,
-  type TaskResultFields,
-  type TaskState,
-} from './delegation/index.js';
-
-// The engine.
-export { HarnessEngine, type HarnessEngineOptions } from './engine/index.js';
-
-// Adapters.
-export * from './adapters/index.js';
-
-// Asking a human at a terminal (what the CLI uses).
+// Adapters: operators in `pipe`, and sinks that take the stream first.
+export type {
+  ApprovalDecidedItem,
+  ApprovalPendingItem,
+  PlanItem,
+  ResultItem,
+  RunStartItem,
+  TaskCancelledItem,
+  TaskEndItem,
+  TaskStartItem,
+  TextDeltaItem,
+  ThinkingDeltaItem,
+  ToolEndItem,
+  ToolStartItem,
+  UiChildItemBase,
+  UiItem,
+  UiItemBase,
+  UiItemKind,
+  UiTaskFields,
+  WarningItem,
+} from './adapters/ui-item.js';
+export { toUiItem, toUiItems } from './adapters/ui-dto.js';
+export { toNdjson, writeNdjson, type WriteNdjsonOptions } from './adapters/ndjson.js';
+export { parseNdjson, type ParseNdjsonOptions } from './adapters/parse-ndjson.js';
+export { streamSse, sseHandler, type SseOptions } from './adapters/sse.js';
+export { toAsyncIterable, type AsyncIterableOptions } from './adapters/async-iterable.js';
+export { liveTree, type LiveTreeOptions, type LiveTreeOutput } from './adapters/terminal-tree/live-tree.js';
 export { terminalApproval, type ApprovalTerminal } from './cli/terminal-approval.js';
+
+// Errors: each has a stable `name` and `code`, and a cross-realm `isInstance`.
+export { RxHarnessError } from './errors/rxharness-error.js';
+export { AbortError } from './agent/abort-error.js';
+export { SessionBusyError } from './agent/session-busy-error.js';
+export { InvalidWorkspaceError } from './agent/invalid-workspace-error.js';
+export { EngineClosedError } from './engine/engine-closed-error.js';
+export { ModelError } from './model/model-error.js';
+export { DefinitionError } from './subagent/definition-error.js';
+export { UnknownAgentError } from './subagent/unknown-agent-error.js';
+export { InvalidPermissionRuleError } from './permission/invalid-permission-rule-error.js';
+export { UnsafeLinkError } from './session/unsafe-link-error.js';
+export { NdjsonParseError } from './adapters/ndjson-parse-error.js';
+export { BufferOverflowError } from './adapters/buffer-overflow-error.js';

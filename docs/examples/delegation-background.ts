@@ -3,7 +3,7 @@ import { HarnessEngine, ScriptedModel } from 'rxharness';
 // The main agent starts a background task; the child takes 50 ms to answer.
 const model = new ScriptedModel((request) => {
   const last = request.messages.at(-1)!;
-  if (!String(request.messages[0]?.content).includes('main agent')) return { text: '3 TODOs in src/', delayMs: 50 };
+  if (request.sender?.agentName !== 'main') return { text: '3 TODOs in src/', delayMs: 50 };
   if (last.role === 'tool') return { text: 'Started the scan; I will report when it is done.' };
   if (String(last.content).startsWith('<background_task_results>')) return { text: 'The scan is done: 3 TODOs in src/.' };
   const args = { agent_name: 'explore', prompt: 'Count the TODOs in src/', description: 'count TODOs', background: true };

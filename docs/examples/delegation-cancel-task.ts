@@ -3,7 +3,7 @@ import { HarnessEngine, isTaskWrap, ScriptedModel } from 'rxharness';
 // Three tasks; the one about "logs" would take a minute.
 const model = new ScriptedModel((request) => {
   const last = request.messages.at(-1)!;
-  if (String(request.messages[0]?.content).includes('main agent')) {
+  if (request.sender?.agentName === 'main') {
     if (last.role === 'tool') return { text: last.content };
     const tasks = ['config', 'logs', 'tests'].map((topic, i) => ({ index: i + 1, agent_name: 'explore', prompt: topic, description: `check ${topic}` }));
     return { toolCalls: [{ name: 'multitask', args: { tasks } }] };

@@ -7,9 +7,8 @@ const workspace = await mkdtemp(join(tmpdir(), 'rxharness-generate-'));
 
 // The main agent creates a "poet" agent, saves it, then delegates to it.
 const model = new ScriptedModel((request) => {
-  const system = String(request.messages[0]?.content);
   const last = request.messages.at(-1)!;
-  if (system.startsWith('You write haiku')) return { text: 'Rain on the tin roof / ...' };
+  if (request.sender?.agentName === 'poet') return { text: 'Rain on the tin roof / ...' };
   const step = request.messages.filter((m) => m.role === 'tool').length;
   if (step === 0) {
     const args = { name: 'poet', description: 'Writes haiku.', system_prompt: 'You write haiku.', tools: ['read'], save_to_file: true };

@@ -3,7 +3,7 @@ import { HarnessEngine, ScriptedModel, unwrapTaskEvents } from 'rxharness';
 // The main agent fans out three tasks; each child answers after 20 ms.
 const model = new ScriptedModel((request) => {
   const last = request.messages.at(-1)!;
-  if (!String(request.messages[0]?.content).includes('main agent')) return { text: `Looked at ${String(last.content)}`, delayMs: 20 };
+  if (request.sender?.agentName !== 'main') return { text: `Looked at ${String(last.content)}`, delayMs: 20 };
   if (last.role === 'tool') return { text: 'Survey complete.' };
   const tasks = ['src', 'test', 'docs'].map((dir, i) => ({ index: i + 1, agent_name: 'explore', prompt: `${dir}/`, description: `survey ${dir}` }));
   return { toolCalls: [{ name: 'multitask', args: { tasks } }] };

@@ -9,7 +9,7 @@ let taskId = '';
 // The child reports how much of its own history it sees; the main agent starts, then resumes it.
 const model = new ScriptedModel((request) => {
   const last = request.messages.at(-1)!;
-  if (!String(request.messages[0]?.content).includes('main agent')) {
+  if (request.sender?.agentName !== 'main') {
     return { text: `I see ${request.messages.filter((m) => m.role === 'user').length} prompt(s) in my session.` };
   }
   if (last.role === 'tool') {

@@ -4,7 +4,7 @@ import { defineAgent, HarnessEngine, isTaskWrap, ScriptedModel, terminalRunEnd }
 // One scripted model plays every agent; it tells them apart by their system prompt.
 const model = new ScriptedModel((request) => {
   const last = request.messages.at(-1)!;
-  if (!String(request.messages[0]?.content).includes('main agent')) return { text: 'No bugs found in src/math.ts.' };
+  if (request.sender?.agentName !== 'main') return { text: 'No bugs found in src/math.ts.' };
   if (last.role === 'tool') return { text: 'The reviewer found no bugs.' };
   const args = { agent_name: 'reviewer', prompt: 'Review src/math.ts for bugs. Report each with its line.', description: 'review math' };
   return { toolCalls: [{ name: 'task', args }] };

@@ -3,7 +3,7 @@ import { HarnessEngine, isTaskWrap, ScriptedModel, type AgentEvent } from 'rxhar
 // The main agent delegates two tasks to the same agent; each child answers; then the main agent ends.
 const model = new ScriptedModel((request) => {
   const last = request.messages.at(-1)!;
-  if (String(request.messages[0]?.content).includes('main agent')) {
+  if (request.sender?.agentName === 'main') {
     if (last.role === 'tool') return { text: 'Both parts are done.' };
     const tasks = [1, 2].map((index) => ({ index, agent_name: 'explore', prompt: `Part ${index}`, description: `part ${index}` }));
     return { toolCalls: [{ name: 'multitask', args: { tasks } }] };

@@ -21,8 +21,7 @@ const script: Record<string, ScriptedReply[]> = {
   reader: [{ toolCalls: [{ name: 'read', args: { path: 'private/notes.txt' } }] }],
 };
 const model = new ScriptedModel((request) => {
-  const system = String(request.messages[0]?.content);
-  const agent = Object.keys(script).find((name) => system.startsWith(`You are ${name}.`)) ?? 'main';
+  const agent = request.sender?.agentName ?? 'main';
   const done = request.messages.filter((m) => m.role === 'tool').length;
   return script[agent]![done] ?? { text: `${agent} is done` };
 });

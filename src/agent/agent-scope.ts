@@ -16,6 +16,8 @@ export interface TaskWiring {
   readonly taskId: string;
   /** The conversation (the main agent's session) the whole tree serves. */
   readonly rootSessionId: string;
+  /** The run at the top of the tree (the main agent's run): where its approvals are answered. */
+  readonly rootRunId: string;
   /** True for a background task and every agent below it: nobody watches, approvals fail closed. */
   readonly background: boolean;
 }

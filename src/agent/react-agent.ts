@@ -77,11 +77,12 @@ export class ReActAgent {
 
   /**
    * One run. `streaming` false is what `call()` and a task under `call()` run with: only the
-   * run's own lifecycle, no deltas, nothing forwarded by tools.
+   * run's own lifecycle, no deltas, nothing forwarded by tools. `runId` is given when the id
+   * must be known before the run starts (`engine.start()`).
    *
    * @internal
    */
-  run$(prompt: string, sessionId: string | undefined, streaming: boolean): Observable<AgentEvent> {
+  run$(prompt: string, sessionId: string | undefined, streaming: boolean, runId?: string): Observable<AgentEvent> {
     if (typeof prompt !== 'string' || prompt.trim() === '') {
       return throwError(() => new TypeError(`The prompt must be a non-empty string, got ${JSON.stringify(prompt) ?? String(prompt)}`));
     }
@@ -89,7 +90,7 @@ export class ReActAgent {
       return throwError(() => new TypeError(`The sessionId must be a non-empty string, got ${JSON.stringify(sessionId) ?? String(sessionId)}`));
     }
     // Without a session the run stands alone: a fresh id for its events, nothing stored.
-    const input = { prompt, sessionId: sessionId ?? newSessionId(), ephemeral: sessionId === undefined, streaming };
+    const input = { prompt, sessionId: sessionId ?? newSessionId(), ephemeral: sessionId === undefined, streaming, ...(runId ? { runId } : {}) };
     // No operator between the loop and the subscriber: every delta crosses this path.
     return defer(() => runLoop$(this.scope(), input));
   }

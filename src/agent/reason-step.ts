@@ -7,17 +7,24 @@ import type { RunScope } from './run-scope.js';
 import { parseArguments } from './tool-arguments.js';
 
 /**
- * Sent on the last allowed step only (never stored), at the end of the leading system
- * message: a `system` message after the conversation is refused by many chat templates
- * (Qwen3.5: HTTP 500, Mistral-Nemo: 400), and a trailing `user` message breaks the ones that
- * insist on alternating turns, while every template accepts a leading system message.
+ * Sent on the last allowed step only (never stored), at the end of the conversation's last
+ * message (the prompt, or the last tool result). Not as a message of its own: many chat
+ * templates refuse a `system` message after the conversation (Qwen3.5: HTTP 500,
+ * Mistral-Nemo: 400) or a `user` message right after tool results (Mistral-Nemo); and not in
+ * the leading system message, which Mistral-Nemo shows only with a last user message, so it
+ * would be lost after tool results. The last message is shown by every template.
  */
 export const FINAL_STEP_NOTE =
   'You have reached the step limit of this run: tools are no longer available. ' +
   'Give your final answer now, based on what you have found so far.';
 
-/** The conversation with the final-step note in its leading system message (added if none). */
+/** The conversation with the final-step note at the end of its last message. */
 export function withFinalStepNote(messages: readonly ChatMessage[]): ChatMessage[] {
+  const last = messages.at(-1);
+  if (last?.role === 'user' || last?.role === 'tool') {
+    return [...messages.slice(0, -1), { ...last, content: `${last.content}\n\n[${FINAL_STEP_NOTE}]` }];
+  }
+  // No prompt or tool result to carry it (a hand-built conversation): a leading system message.
   const [first, ...rest] = messages;
   if (first?.role === 'system') return [{ role: 'system', content: `${first.content}\n\n${FINAL_STEP_NOTE}` }, ...rest];
   return [{ role: 'system', content: FINAL_STEP_NOTE }, ...messages];
@@ -39,9 +46,10 @@ export function reasonStep$(
     const base = { runId: run.runId, agentName: run.agentName, step };
     const lastStep = step >= agent.maxSteps;
     const withSettings = agent.modelSettings === undefined ? {} : { settings: agent.modelSettings };
+    const sender = { agentName: run.agentName, runId: run.runId, step };
     const request: ChatRequest = lastStep
-      ? { messages: withFinalStepNote(run.messages), ...withSettings }
-      : { messages: run.messages.slice(), tools: scope.toolSpecs(), ...withSettings }; // a snapshot: the run appends to its own list
+      ? { messages: withFinalStepNote(run.messages), ...withSettings, sender }
+      : { messages: run.messages.slice(), tools: scope.toolSpecs(), ...withSettings, sender }; // a snapshot: the run appends to its own list
     const started = performance.now();
     out.next({
       type: 'ContextSize',

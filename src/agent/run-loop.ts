@@ -29,7 +29,7 @@ type Item = AgentEvent | Next<AgentEvent>;
  */
 export function runLoop$(agent: AgentScope, input: RunInput): Observable<AgentEvent> {
   return new Observable<AgentEvent>((out) => {
-    const run = new RunState(agent.name, input.sessionId);
+    const run = new RunState(agent.name, input.sessionId, input.runId);
     if (!input.ephemeral) out.add(claimSession(agent.sessions, input.sessionId, run.runId));
     const { onRunEnd } = agent;
     if (onRunEnd) out.add(() => onRunEnd(input.sessionId, input.ephemeral));

@@ -12,6 +12,8 @@ export interface RunInput {
   readonly ephemeral: boolean;
   /** True under `stream()`: deltas are emitted and tools may forward events. */
   readonly streaming: boolean;
+  /** The run's id when it must be known before the run starts (`engine.start()`); else a fresh one. */
+  readonly runId?: string;
 }
 
 /**
@@ -24,6 +26,8 @@ export interface RunScope {
   readonly input: RunInput;
   /** The conversation this run serves: its own session, or the tree's for a delegated agent. */
   readonly rootSessionId: string;
+  /** The run at the top of the tree: its own id, or the main agent's run for a delegated agent. */
+  readonly rootRunId: string;
   readonly tools: ReadonlyMap<string, Tool>;
   /**
    * What the model is offered, read again at every step: a tool's description or schema may
@@ -41,6 +45,7 @@ export function runScopeOf(agent: AgentScope, run: RunState, input: RunInput, to
     run,
     input,
     rootSessionId: agent.task?.rootSessionId ?? input.sessionId,
+    rootRunId: agent.task?.rootRunId ?? run.runId,
     tools: byName,
     toolSpecs: () => tools.map((t): ToolSpec => ({ name: t.name, description: t.description, parameters: t.modelParameters ?? t.parameters })),
   };
@@ -57,6 +62,7 @@ export function toolContextOf(scope: RunScope, step: number, callId: string, sig
     runId: run.runId,
     sessionId: run.sessionId,
     rootSessionId: scope.rootSessionId,
+    rootRunId: scope.rootRunId,
     agentName: run.agentName,
     ...(agent.task ? { taskId: agent.task.taskId } : {}),
     background: agent.task?.background ?? false,

@@ -6,7 +6,7 @@ import type { TokenUsage } from '../model/chat-model.js';
 
 /** The mutable state of one run: its ids, the conversation so far, and its counters. */
 export class RunState {
-  readonly runId = `run_${randomUUID()}`;
+  readonly runId: string;
   readonly startedAt = performance.now();
   /** What the next model request sends: system prompt, history, prompt, this run's turns. */
   messages: ChatMessage[] = [];
@@ -20,7 +20,11 @@ export class RunState {
   constructor(
     readonly agentName: string,
     readonly sessionId: string,
-  ) {}
+    /** Given when the run's id had to be known before it started (`engine.start()`). */
+    runId?: string,
+  ) {
+    this.runId = runId ?? `run_${randomUUID()}`;
+  }
 
   addUsage(usage: TokenUsage | undefined): void {
     if (!usage) return;

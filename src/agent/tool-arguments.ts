@@ -1,12 +1,7 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import type { JsonObject, JsonValue } from '../events/json.js';
+import type { JsonValue } from '../events/json.js';
 import type { Tool } from '../tools/tool.js';
+import { checkToolArguments, type ArgsCheck } from '../tools/args-check.js';
 import { errorMessage } from '../errors/error-message.js';
-
-// One validator per schema object: tools built from shared schema constants (every child's
-// copy of `task`, say) compile once.
-const ajv = new Ajv({ allErrors: true, strict: false });
-const validators = new WeakMap<JsonObject, ValidateFunction>();
 
 /** Parses the model's raw arguments; invalid JSON is kept as the raw string for events. */
 export function parseArguments(raw: string): { ok: true; value: JsonValue } | { ok: false; value: string; error: string } {
@@ -18,22 +13,11 @@ export function parseArguments(raw: string): { ok: true; value: JsonValue } | { 
   }
 }
 
-/** Checks arguments against the tool's schema; returns a readable list of problems, or undefined. */
-export function checkArguments(tool: Tool, args: JsonValue): string | undefined {
-  let validate = validators.get(tool.parameters);
-  if (!validate) {
-    validate = ajv.compile(tool.parameters);
-    validators.set(tool.parameters, validate);
-  }
-  if (validate(args)) return undefined;
-  return (validate.errors ?? []).map(describe).join('; ');
-}
-
-function describe(e: ErrorObject): string {
-  const where = e.instancePath ? `"${e.instancePath.slice(1).replaceAll('/', '.')}"` : 'the arguments';
-  if (e.keyword === 'additionalProperties') {
-    return `${where} has an unknown property "${String(e.params.additionalProperty)}"`;
-  }
-  if (e.keyword === 'required') return `${where} must have the property "${String(e.params.missingProperty)}"`;
-  return `${where} ${e.message ?? 'is invalid'}`;
+/**
+ * Checks arguments with the tool's own validator (a `defineTool` tool's schema) or against
+ * its `parameters`: the value `execute` gets (a schema's transform applied), or a readable
+ * list of problems.
+ */
+export function checkArguments(tool: Tool, args: JsonValue): ArgsCheck {
+  return checkToolArguments(tool, args);
 }

@@ -44,12 +44,11 @@ export function toolCall$(scope: RunScope, step: number, call: ModelToolCall, on
       finish(failed(`Unknown tool "${call.name}". Nothing was run. Available tools: ${names}.`));
       return;
     }
-    const problems = checkArguments(tool, parsed.value);
+    const { problems, value: args } = checkArguments(tool, parsed.value);
     if (problems !== undefined) {
       finish(failed(`The arguments of this ${call.name} call do not match its schema: ${problems}. Nothing was run.`));
       return;
     }
-    const args = parsed.value as Record<string, unknown>;
     const abort = new AbortController();
     const context = toolContextOf(scope, step, call.id, abort.signal, output.emit);
     // Deferred: a custom tool's `subject` or `paths` may throw, which fails this call only.

@@ -21,7 +21,7 @@ export async function agentsCommand(argv: readonly string[], io: CliIO): Promise
   }
   const workspace = resolve(io.cwd, values.workspace ?? '.');
   const manager = new AgentManager({ dirs: standardAgentDirs({ workspace, home: io.env.HOME }) });
-  const agents = listed(await manager.list(), manager.primary()).map((a) => ({
+  const agents = listed(manager.list(), manager.primary()).map((a) => ({
     name: a.name,
     description: a.description,
     source: a.source,
@@ -30,7 +30,7 @@ export async function agentsCommand(argv: readonly string[], io: CliIO): Promise
     ...(a.mode && a.mode !== 'subagent' ? { mode: a.mode } : {}),
     ...(a.color ? { color: a.color } : {}),
   }));
-  const diagnostics = await manager.diagnostics();
+  const diagnostics = manager.diagnostics();
   if (values.json) {
     io.stdout.write(JSON.stringify({ agents, diagnostics }, null, 2) + '\n');
     return 0;

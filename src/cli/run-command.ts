@@ -53,8 +53,8 @@ export async function runCommand(argv: readonly string[], io: CliIO): Promise<nu
   let shown: PresentedRun | undefined;
   let code: number;
   try {
-    if (agentName && !(await engine.agents.get(agentName))) {
-      const names = (await engine.agents.list()).map((a) => a.name).join(', ');
+    if (agentName && !engine.agents.get(agentName) && agentName !== engine.agents.primary()?.name) {
+      const names = engine.agents.list().map((a) => a.name).join(', ');
       throw new CliUsageError(`unknown agent "${agentName}"; available agents: ${names}`);
     }
     const events$ = agentName ? engine.agent(agentName).stream(prompt) : engine.stream(prompt);

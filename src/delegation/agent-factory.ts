@@ -57,7 +57,7 @@ export class AgentFactory {
       modelSettings: spec.settings,
       maxSteps: spec.maxSteps,
       // Read when each run starts: the agent list may have grown (the tools read it at every step).
-      instructions: delegates ? () => `${role}\n\n${delegationInstructions(o.agents.listSync(), o.poolSize)}` : () => role,
+      instructions: delegates ? () => `${role}\n\n${delegationInstructions(o.agents.list(), o.poolSize)}` : () => role,
       tools: delegates ? () => [...base, ...o.delegationTools(spec)] : () => base,
       sessions: o.sessions,
       workspace: o.workspace,

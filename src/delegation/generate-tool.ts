@@ -1,37 +1,34 @@
 import { constants } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { JsonObject } from '../events/json.js';
+import { Type, type Static } from 'typebox';
 import { checkConfined, makeConfinedFolder, openConfined, type ConfinedRoot } from '../session/confined-file.js';
 import { AGENT_NAME_PATTERN, type AgentDefinition } from '../subagent/agent-definition.js';
 import type { AgentManager } from '../subagent/agent-manager.js';
 import { defineAgent } from '../subagent/define-agent.js';
 import { formatAgentMarkdown } from '../subagent/format-agent-markdown.js';
+import { defineTool } from '../tools/define-tool.js';
 import type { Tool, ToolResult } from '../tools/tool.js';
 import { toolError } from '../tools/tool-error.js';
 import { errorMessage } from '../errors/error-message.js';
 
-/** Arguments of `generate` as validated by its schema. */
-export type GenerateArgs = {
-  name: string;
-  description: string;
-  system_prompt: string;
-  tools?: string[];
-  save_to_file?: boolean;
-};
-
-const PARAMETERS: JsonObject = {
-  type: 'object',
-  properties: {
-    name: { type: 'string', description: 'The new agent\'s name: letters, digits, "_" and "-" only.' },
-    description: { type: 'string', minLength: 1, description: 'What the agent is for (shown in the agent list).' },
-    system_prompt: { type: 'string', minLength: 1, description: 'The agent\'s system prompt: its role and how it works.' },
-    tools: { type: 'array', items: { type: 'string' }, description: 'Tools it may use (default: all, narrowed to yours).' },
-    save_to_file: { type: 'boolean', description: 'Also save it to .rxharness/agents/<name>.md in the workspace.' },
+const GENERATE_INPUT = Type.Object(
+  {
+    name: Type.String({ description: 'The new agent\'s name: letters, digits, "_" and "-" only.' }),
+    description: Type.String({ minLength: 1, description: 'What the agent is for (shown in the agent list).' }),
+    system_prompt: Type.String({ minLength: 1, description: 'The agent\'s system prompt: its role and how it works.' }),
+    tools: Type.Optional(Type.Array(Type.String(), { description: 'Tools it may use (default: all, narrowed to yours).' })),
+    save_to_file: Type.Optional(Type.Boolean({ description: 'Also save it to .rxharness/agents/<name>.md in the workspace.' })),
   },
-  required: ['name', 'description', 'system_prompt'],
-  additionalProperties: false,
-};
+  { additionalProperties: false },
+);
+
+/**
+ * Arguments of `generate` as validated by its schema.
+ *
+ * @interface
+ */
+export type GenerateArgs = Static<typeof GENERATE_INPUT>;
 
 /** What `generate` needs from the engine. */
 export interface GenerateDeps {
@@ -56,11 +53,11 @@ export interface GenerateDeps {
  * ```
  */
 export function createGenerateTool(deps: GenerateDeps): Tool<GenerateArgs> {
-  return {
+  return defineTool({
     name: 'generate',
     description:
       'Create a new specialised subagent when none of the available agents fits a task. It can then be used with task/multitask by name.',
-    parameters: PARAMETERS,
+    input: GENERATE_INPUT,
     subject: (args) => args.name,
     async execute(args) {
       if (!AGENT_NAME_PATTERN.test(args.name)) {
@@ -105,7 +102,7 @@ export function createGenerateTool(deps: GenerateDeps): Tool<GenerateArgs> {
       }
       return `Created agent "${args.name}" and saved it to ${file}. Delegate to it with task or multitask.`;
     },
-  };
+  });
 }
 
 /** Writes a new file (never over one) below the workspace, refusing links that lead out of it. */

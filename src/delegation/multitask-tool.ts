@@ -1,4 +1,5 @@
 import { from, map, mergeMap, of, toArray } from 'rxjs';
+import { defineTool } from '../tools/define-tool.js';
 import type { Tool, ToolResult } from '../tools/tool.js';
 import { toolError } from '../tools/tool-error.js';
 import type { AgentSpec, Delegation } from './delegation-types.js';
@@ -20,13 +21,13 @@ import { multitaskModelParameters, multitaskParameters, type MultitaskArgs } fro
  * ```
  */
 export function createMultitaskTool(parent: AgentSpec, delegation: Delegation): Tool<MultitaskArgs> {
-  return {
+  return defineTool({
     name: 'multitask',
     // Read at every step: the agents visible now.
     get description() {
       return multitaskToolDescription(delegation.visibleAgents(), delegation.poolSize);
     },
-    parameters: multitaskParameters(delegation.maxItems),
+    input: multitaskParameters(delegation.maxItems),
     get modelParameters() {
       return multitaskModelParameters(delegation.maxItems, delegation.callableAgentNames(parent));
     },
@@ -58,5 +59,5 @@ export function createMultitaskTool(parent: AgentSpec, delegation: Delegation): 
         }),
       );
     },
-  };
+  });
 }

@@ -47,12 +47,12 @@ export class TaskRunner implements Delegation {
   }
 
   visibleAgents(): readonly AgentDefinition[] {
-    return this.o.agents.listSync();
+    return this.o.agents.list();
   }
 
   callableAgentNames(parent: AgentSpec): readonly string[] {
     return this.o.agents
-      .enabledSync()
+      .enabled()
       .filter((agent) => parent.policy.evaluate('task', agent.name).action !== 'deny')
       .map((agent) => agent.name);
   }
@@ -87,7 +87,7 @@ export class TaskRunner implements Delegation {
         : maybe$(() => this.o.sessions.saveTaskInfo?.({ taskId, agentName: definition.name, description: request.description, ownerSessionId: owner }));
       return recorded$.pipe(
         concatMap(() => {
-          const task = { taskId, rootSessionId: owner, background: (parent.task?.background ?? false) || (request.background ?? false) };
+          const task = { taskId, rootSessionId: owner, rootRunId: context.rootRunId, background: (parent.task?.background ?? false) || (request.background ?? false) };
           const child: ChildRun = {
             agent: this.o.factory.build(this.o.factory.childSpec(parent, definition, task)),
             prompt: request.prompt,
@@ -110,7 +110,7 @@ export class TaskRunner implements Delegation {
    * @throws UnknownAgentError listing the visible agents (with their descriptions) otherwise.
    */
   usableDefinition(name: string): AgentDefinition {
-    const definition = this.o.agents.getSync(name);
+    const definition = this.o.agents.get(name);
     if (definition?.enabled) return definition;
     const visible = this.visibleAgents();
     throw new UnknownAgentError(name, visible.map((a) => a.name), {

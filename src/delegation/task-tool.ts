@@ -1,4 +1,5 @@
 import { map, of } from 'rxjs';
+import { defineTool } from '../tools/define-tool.js';
 import type { Tool } from '../tools/tool.js';
 import type { AgentSpec, Delegation } from './delegation-types.js';
 import { taskToolDescription } from './delegation-prompts.js';
@@ -17,12 +18,13 @@ import { TASK_PARAMETERS, taskModelParameters, type TaskArgs } from './task-sche
  * ```
  */
 export function createTaskTool(parent: AgentSpec, delegation: Delegation): Tool<TaskArgs> {
-  return {
+  return defineTool({
     name: 'task',
     get description() {
       return taskToolDescription(delegation.visibleAgents());
     },
-    parameters: TASK_PARAMETERS,
+    input: TASK_PARAMETERS,
+    // Read at every step: the agents that may be named now.
     get modelParameters() {
       return taskModelParameters(delegation.callableAgentNames(parent));
     },
@@ -49,5 +51,5 @@ export function createTaskTool(parent: AgentSpec, delegation: Delegation): Tool<
         })),
       );
     },
-  };
+  });
 }

@@ -31,9 +31,8 @@ export function createDemoModel(options: { chunkDelayMs?: number } = {}): Script
 }
 
 function respond(request: ChatRequest): ScriptedReply {
-  const system = String(request.messages[0]?.content ?? '');
   const turn = currentTurn(request.messages);
-  return system.includes('main agent') ? mainReply(turn) : childReply(turn);
+  return request.sender?.agentName === 'main' ? mainReply(turn) : childReply(turn);
 }
 
 /** The messages after the last user message, and that message. */

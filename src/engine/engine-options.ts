@@ -1,5 +1,7 @@
+import { Type, type Static } from 'typebox';
 import type { ChatModel } from '../model/chat-model.js';
 import type { ApprovalHandler } from '../permission/approval.js';
+import { configValidator, type ConfigProblem } from '../permission/config-validator.js';
 import type { PermissionRule } from '../permission/permission-rule.js';
 import type { SessionStore } from '../session/session-store.js';
 import type { Tool } from '../tools/tool.js';
@@ -53,54 +55,83 @@ export interface HarnessEngineOptions {
   readonly trustWorkspaceAgents?: boolean;
 }
 
-const KNOWN: ReadonlySet<string> = new Set([
-  'model', 'workspace', 'multitaskMaxTasks', 'multitaskMaxItems', 'maxSteps', 'maxDepth', 'agentDirs', 'subagentEnabled',
-  'permissionRules', 'approve', 'models', 'sessions', 'instructions', 'tools', 'disabledTools',
-  'maxResultChars', 'toolTimeoutMs', 'homeDir', 'trustWorkspaceAgents',
-]);
+// Values beyond JSON are checked by kind (`jsKind`: a function, or an object with that
+// method); rules and tools get their own, more specific checks where they are used.
+const chatModel = () => Type.Unsafe<ChatModel>({ jsKind: 'stream' });
+const count = (minimum: number) => Type.Optional(Type.Integer({ minimum }));
 
-/** Rejects unknown options and values of the wrong kind with a message naming the option. */
+/**
+ * The options' shape, written once: {@link checkEngineOptions} checks against it and words
+ * its messages from it (the known options, each one's kind and minimum).
+ */
+const ENGINE_OPTIONS_SCHEMA = Type.Object(
+  {
+    model: chatModel(),
+    workspace: Type.Optional(Type.String()),
+    multitaskMaxTasks: count(0),
+    multitaskMaxItems: count(1),
+    maxSteps: count(1),
+    maxDepth: count(0),
+    agentDirs: Type.Optional(Type.Array(Type.String())),
+    subagentEnabled: Type.Optional(Type.Boolean()),
+    permissionRules: Type.Optional(Type.Array(Type.Unsafe<PermissionRule>({}))),
+    approve: Type.Optional(Type.Unsafe<ApprovalHandler>({ jsKind: 'function' })),
+    models: Type.Optional(Type.Record(Type.String(), chatModel())),
+    sessions: Type.Optional(Type.Unsafe<SessionStore>({})),
+    instructions: Type.Optional(Type.String()),
+    tools: Type.Optional(Type.Array(Type.Unsafe<Tool>({}))),
+    disabledTools: Type.Optional(Type.Array(Type.String())),
+    maxResultChars: count(1),
+    toolTimeoutMs: count(1),
+    homeDir: Type.Optional(Type.String()),
+    trustWorkspaceAgents: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+
+// The public interface keeps its documented fields; this fails to compile the day it and
+// the schema disagree on a key, on which keys are required, or on a type.
+type Checked = Static<typeof ENGINE_OPTIONS_SCHEMA>;
+type RequiredKeys<T> = { [K in keyof T]-?: object extends Pick<T, K> ? never : K }[keyof T];
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const schemaMatchesInterface: Same<keyof Checked, keyof HarnessEngineOptions> &
+  Same<RequiredKeys<Checked>, RequiredKeys<HarnessEngineOptions>> &
+  (Checked extends HarnessEngineOptions ? true : false) = true;
+void schemaMatchesInterface;
+
+const KNOWN = Object.keys(ENGINE_OPTIONS_SCHEMA.properties);
+const check = configValidator(ENGINE_OPTIONS_SCHEMA);
+
+/**
+ * Rejects unknown options and values of the wrong kind with a message naming the option: a
+ * `RangeError` for a count out of range, a `TypeError` for anything else.
+ *
+ * @example
+ * ```ts
+ * checkEngineOptions({ model, maxSteps: 0 }); // RangeError: HarnessEngine: `maxSteps` must be an integer >= 1, got 0
+ * ```
+ */
 export function checkEngineOptions(options: HarnessEngineOptions): void {
-  if (typeof options !== 'object' || options === null) throw new TypeError('HarnessEngine: options must be an object with at least `model`');
-  const unknown = Object.keys(options).filter((k) => !KNOWN.has(k));
-  if (unknown.length) {
-    throw new TypeError(`HarnessEngine: unknown option ${unknown.map((k) => `"${k}"`).join(', ')}; known options: ${[...KNOWN].join(', ')}`);
-  }
-  const o = options as unknown as Record<string, unknown>;
-  if (!o.model || typeof (o.model as ChatModel).stream !== 'function') {
-    throw new TypeError('HarnessEngine: `model` must be a ChatModel, e.g. new OpenAIChatModel({ model: "gpt-4o-mini" })');
-  }
-  integer(o, 'multitaskMaxTasks', 0);
-  integer(o, 'multitaskMaxItems', 1);
-  integer(o, 'maxSteps', 1);
-  integer(o, 'maxDepth', 0);
-  integer(o, 'maxResultChars', 1);
-  integer(o, 'toolTimeoutMs', 1);
-  kind(o, 'workspace', 'string');
-  kind(o, 'instructions', 'string');
-  kind(o, 'homeDir', 'string');
-  kind(o, 'subagentEnabled', 'boolean');
-  kind(o, 'trustWorkspaceAgents', 'boolean');
-  kind(o, 'approve', 'function');
-  for (const key of ['agentDirs', 'disabledTools', 'tools', 'permissionRules']) {
-    if (o[key] !== undefined && !Array.isArray(o[key])) throw new TypeError(`HarnessEngine: \`${key}\` must be an array`);
-  }
-  for (const [name, model] of Object.entries((o.models ?? {}) as Record<string, unknown>)) {
-    if (!model || typeof (model as ChatModel).stream !== 'function') {
-      throw new TypeError(`HarnessEngine: \`models.${name}\` must be a ChatModel`);
-    }
-  }
+  const problems = check(options);
+  if (problems.length === 0) return;
+  // Unknown options first (a typo explains the rest), then the options in the schema's order.
+  const rank = (p: ConfigProblem): number => (p.unknownKeys ? -1 : p.path.length === 0 ? -2 : KNOWN.indexOf(p.path[0]!));
+  throw errorFor([...problems].sort((a, b) => rank(a) - rank(b))[0]!);
 }
 
-function integer(o: Record<string, unknown>, key: string, min: number): void {
-  const v = o[key];
-  if (v !== undefined && (!Number.isInteger(v) || (v as number) < min)) {
-    throw new RangeError(`HarnessEngine: \`${key}\` must be an integer >= ${min}, got ${JSON.stringify(v)}`);
+function errorFor({ path, value, schema, unknownKeys }: ConfigProblem): Error {
+  const say = (text: string): string => `HarnessEngine: ${text}`;
+  if (path.length === 0 && unknownKeys) {
+    return new TypeError(say(`unknown option ${unknownKeys.map((k) => `"${k}"`).join(', ')}; known options: ${KNOWN.join(', ')}`));
   }
-}
-
-function kind(o: Record<string, unknown>, key: string, type: string): void {
-  if (o[key] !== undefined && typeof o[key] !== type) {
-    throw new TypeError(`HarnessEngine: \`${key}\` must be a ${type}, got ${typeof o[key]}`);
+  if (path.length === 0) return new TypeError(say('options must be an object with at least `model`'));
+  // `models.fast`, `agentDirs[1]`
+  const name = `\`${path.map((part, i) => (i === 0 ? part : /^\d+$/.test(part) ? `[${part}]` : `.${part}`)).join('')}\``;
+  if (schema.jsKind === 'stream') {
+    return new TypeError(say(path[0] === 'model' ? `${name} must be a ChatModel, e.g. new OpenAIChatModel({ model: "gpt-4o-mini" })` : `${name} must be a ChatModel`));
   }
+  if (schema.type === 'integer') return new RangeError(say(`${name} must be an integer >= ${String(schema.minimum)}, got ${typeof value === 'string' ? JSON.stringify(value) : String(value)}`));
+  const kind = schema.jsKind ?? schema.type;
+  const article = kind === 'array' || kind === 'object' ? 'an' : 'a';
+  return new TypeError(say(`${name} must be ${article} ${String(kind)}, got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`));
 }

@@ -21,6 +21,22 @@ export interface ChatRequest {
   readonly tools?: readonly ToolSpec[];
   /** Settings of this request (an agent's own); they win over the model's defaults. */
   readonly settings?: ModelSettings;
+  /**
+   * Who sends the request: the agent (`main` or a definition's name) and its run. Never sent
+   * to the server; for models that answer per agent (a `ScriptedModel` playing a whole
+   * delegation tree), logs and telemetry.
+   */
+  readonly sender?: RequestSender;
+}
+
+/** The agent run a request comes from. */
+export interface RequestSender {
+  /** The agent's name: `main`, or a definition's name. */
+  readonly agentName: string;
+  /** The run's id, as in its events. */
+  readonly runId: string;
+  /** The ReAct step making the request, from 1. */
+  readonly step: number;
 }
 
 /** Token usage of one request. */

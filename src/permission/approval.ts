@@ -18,6 +18,8 @@ export interface ApprovalRequest {
   readonly agentName: string;
   /** Set when the call comes from a delegated task. */
   readonly taskId?: string;
+  /** The run at the top of the tree (the main agent's run), where a started run's approvals are answered. */
+  readonly rootRunId?: string;
 }
 
 /**

@@ -1,7 +1,10 @@
+import { configValidator, type ConfigProblem } from './config-validator.js';
 import { InvalidPermissionRuleError } from './invalid-permission-rule-error.js';
-import { PERMISSION_ACTIONS, type PermissionAction, type PermissionRule } from './permission-rule.js';
+import type { PermissionAction, PermissionRule } from './permission-rule.js';
+import { PERMISSION_RULE_SCHEMA } from './permission-rule-schema.js';
 
-const KNOWN_KEYS = new Set(['tool', 'action', 'pattern', 'priority']);
+const checkRule = configValidator(PERMISSION_RULE_SCHEMA);
+const KEYS = Object.keys(PERMISSION_RULE_SCHEMA.properties);
 
 /**
  * Validates untrusted rule data (engine options, YAML front matter) and returns frozen
@@ -26,36 +29,30 @@ export function parsePermissionRules(value: unknown, where: string): PermissionR
 }
 
 function parseRule(item: unknown, where: string, index: number): PermissionRule {
-  const fail = (problem: string): never => {
-    throw new InvalidPermissionRuleError(where, index, problem);
-  };
-  if (typeof item !== 'object' || item === null || Array.isArray(item)) {
-    return fail(`expected an object like {tool, action, pattern?, priority?}, got ${kindOf(item)}`);
-  }
-  const record = item as Record<string, unknown>;
-  const unknown = Object.keys(record).filter((key) => !KNOWN_KEYS.has(key));
-  if (unknown.length > 0) {
-    fail(`unknown key ${unknown.map((k) => `"${k}"`).join(', ')} (allowed: tool, action, pattern, priority)`);
-  }
-  const { tool, action, pattern, priority } = record;
-  if (typeof tool !== 'string' || tool.trim() === '') {
-    fail(`"tool" must be a non-empty string (a tool name or "*"), got ${kindOf(tool)}`);
-  }
-  if (typeof action !== 'string' || !PERMISSION_ACTIONS.includes(action as PermissionAction)) {
-    fail(`"action" must be one of allow, deny, ask, got ${kindOf(action)}`);
-  }
-  if (pattern !== undefined && (typeof pattern !== 'string' || pattern === '')) {
-    fail(`"pattern" must be a non-empty glob string, got ${kindOf(pattern)}`);
-  }
-  if (priority !== undefined && (typeof priority !== 'number' || !Number.isFinite(priority))) {
-    fail(`"priority" must be a finite number, got ${kindOf(priority)}`);
-  }
+  const problem = firstProblem(checkRule(item));
+  if (problem) throw new InvalidPermissionRuleError(where, index, describe(problem));
+  const { tool, action, pattern, priority } = item as PermissionRule;
   return Object.freeze({
-    tool: (tool as string).trim(),
+    tool: tool.trim(),
     action: action as PermissionAction,
-    ...(pattern === undefined ? {} : { pattern: pattern as string }),
-    ...(priority === undefined ? {} : { priority: priority as number }),
+    ...(pattern === undefined ? {} : { pattern }),
+    ...(priority === undefined ? {} : { priority }),
   });
+}
+
+/** Unknown keys first, then the fields in the schema's order (tool, action, pattern, priority). */
+function firstProblem(problems: readonly ConfigProblem[]): ConfigProblem | undefined {
+  const rank = (p: ConfigProblem): number => (p.unknownKeys ? -1 : p.path.length === 0 ? -2 : KEYS.indexOf(p.path[0]!));
+  return [...problems].sort((a, b) => rank(a) - rank(b))[0];
+}
+
+function describe(problem: ConfigProblem): string {
+  if (problem.unknownKeys) {
+    return `unknown key ${problem.unknownKeys.map((k) => `"${k}"`).join(', ')} (allowed: ${KEYS.join(', ')})`;
+  }
+  const expected = String(problem.schema.description ?? 'valid');
+  if (problem.path.length === 0) return `expected ${expected}, got ${kindOf(problem.value)}`;
+  return `"${problem.path.join('.')}" must be ${expected}, got ${kindOf(problem.value)}`;
 }
 
 function kindOf(value: unknown): string {

@@ -4,6 +4,13 @@ import type { ChatMessage, ToolMessage } from '../model/chat-message.js';
 export const INTERRUPTED_TOOL_RESULT = 'ERROR: no result; the run was interrupted before this tool call finished.';
 
 /**
+ * The assistant turn put after tool results that no answer followed (the run stopped
+ * there): templates that insist on alternating turns (Mistral's) refuse a user message
+ * right after tool results.
+ */
+export const UNANSWERED_TURN = '(No answer: the run stopped before I replied.)';
+
+/**
  * Makes a stored history sendable again; OpenAI-compatible servers reject a conversation in
  * which a tool call has no answer, or an answer has no call.
  *
@@ -12,6 +19,8 @@ export const INTERRUPTED_TOOL_RESULT = 'ERROR: no result; the run was interrupte
  *   right after the answers that exist.
  * - A tool message that answers no call of the assistant message before it (its call was
  *   skipped as malformed, or it repeats an answer) is dropped.
+ * - Tool results that no assistant turn followed (the run stopped after them) get one,
+ *   {@link UNANSWERED_TURN}, so the next user message does not follow a tool message.
  *
  * Returns the input itself when nothing had to change.
  *
@@ -30,6 +39,11 @@ export function repairHistory(messages: readonly ChatMessage[]): readonly ChatMe
     for (const id of waiting) out.push({ role: 'tool', tool_call_id: id, content: INTERRUPTED_TOOL_RESULT } satisfies ToolMessage);
     changed = true;
   };
+  const closeTurn = (): void => {
+    if (out.at(-1)?.role !== 'tool') return;
+    out.push({ role: 'assistant', content: UNANSWERED_TURN });
+    changed = true;
+  };
   for (const m of messages) {
     if (m.role === 'tool') {
       if (waiting?.delete(m.tool_call_id)) out.push(m);
@@ -37,9 +51,11 @@ export function repairHistory(messages: readonly ChatMessage[]): readonly ChatMe
       continue;
     }
     answerTheRest();
+    if (m.role !== 'assistant') closeTurn();
     waiting = m.role === 'assistant' && m.tool_calls?.length ? new Set(m.tool_calls.map((c) => c.id)) : undefined;
     out.push(m);
   }
   answerTheRest();
+  closeTurn();
   return changed ? out : messages;
 }

@@ -37,8 +37,8 @@ export interface AgentManagerOptions {
  * @example
  * ```ts
  * const agents = new AgentManager({ dirs: standardAgentDirs({ workspace: process.cwd() }) });
- * for (const a of await agents.list()) console.log(a.name, '-', a.description);
- * const explore = await agents.require('explore');
+ * for (const a of agents.list()) console.log(a.name, '-', a.description);
+ * const explore = agents.require('explore');
  * ```
  */
 export class AgentManager {
@@ -67,8 +67,8 @@ export class AgentManager {
     return mayLoosen(definition, this.trustWorkspaceAgents);
   }
 
-  /** Discovers the folders once; later calls do nothing. Never rejects. */
-  async load(): Promise<void> {
+  /** Discovers the folders now (once; later calls do nothing). Every other method does it when first needed. Never throws. */
+  load(): void {
     this.#discover();
   }
 
@@ -101,8 +101,10 @@ export class AgentManager {
    * with `mode: primary` is not a subagent, so it is not found here (see {@link AgentManager.primary}):
    * `task` cannot run it.
    */
-  async get(name: string): Promise<AgentDefinition | undefined> {
-    return this.getSync(name);
+  get(name: string): AgentDefinition | undefined {
+    this.#discover();
+    const definition = this.#added.get(name) ?? this.#discovered.get(name);
+    return definition !== undefined && isSubagent(definition) ? definition : undefined;
   }
 
   /**
@@ -116,31 +118,16 @@ export class AgentManager {
     return this.#primaryChoice().primary;
   }
 
-  /** {@link AgentManager.get}, synchronously (reading the folders first if they were not). */
-  getSync(name: string): AgentDefinition | undefined {
-    this.#discover();
-    const definition = this.#added.get(name) ?? this.#discovered.get(name);
-    return definition !== undefined && isSubagent(definition) ? definition : undefined;
-  }
-
   /** Like {@link AgentManager.get}, but throws {@link UnknownAgentError} (listing the visible agents) when none exists. */
-  async require(name: string): Promise<AgentDefinition> {
-    const definition = await this.get(name);
+  require(name: string): AgentDefinition {
+    const definition = this.get(name);
     if (definition !== undefined) return definition;
-    throw new UnknownAgentError(name, (await this.list()).map((agent) => agent.name));
+    throw new UnknownAgentError(name, this.list().map((agent) => agent.name));
   }
 
   /** The visible subagent definitions (not hidden, enabled, not `mode: primary`), sorted by name. */
-  async list(): Promise<AgentDefinition[]> {
-    return this.listSync();
-  }
-
-  /**
-   * {@link AgentManager.list}, synchronously (reading the folders first if they were not):
-   * for what must be built without waiting, like a tool description read at every step.
-   */
-  listSync(): AgentDefinition[] {
-    return this.enabledSync().filter((agent) => !agent.hidden);
+  list(): AgentDefinition[] {
+    return this.enabled().filter((agent) => !agent.hidden);
   }
 
   /**
@@ -148,7 +135,7 @@ export class AgentManager {
    * `task` call can name (hidden ones are left out of listings, not out of reach; a
    * `mode: primary` definition is not a subagent).
    */
-  enabledSync(): AgentDefinition[] {
+  enabled(): AgentDefinition[] {
     this.#discover();
     const all = new Map([...this.#discovered, ...this.#added]);
     return [...all.values()]
@@ -160,8 +147,8 @@ export class AgentManager {
    * Files skipped during discovery and why, plus warnings: unknown tools, misspelt keys,
    * ignored rules, built-ins overridden or not, and primary definitions beyond the first.
    */
-  async diagnostics(): Promise<readonly AgentDiagnostic[]> {
-    await this.load();
+  diagnostics(): readonly AgentDiagnostic[] {
+    this.#discover();
     return Object.freeze([
       ...this.#discoveryDiagnostics,
       ...[...this.#addedDiagnostics.values()].flat(),

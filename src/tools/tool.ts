@@ -20,6 +20,8 @@ export interface ToolContext {
   readonly sessionId: string;
   /** The conversation the run belongs to: the main agent's session, shared down the tree. */
   readonly rootSessionId: string;
+  /** The run at the top of the tree: the main agent's run (for the main agent itself, `runId`). */
+  readonly rootRunId: string;
   /** That run's agent (`main` for the main agent). */
   readonly agentName: string;
   /** Set when the run is a delegated task. */
@@ -65,9 +67,11 @@ export interface ToolResult {
 }
 
 /**
- * A tool the model can call. Arguments arrive parsed and already validated against
- * `parameters` (a JSON schema), so `execute` can trust their shape. `Args` must be an
- * object type alias (not an interface), so that every tool fits a `Tool` slot.
+ * A tool the model can call. Arguments arrive parsed and already validated, so `execute`
+ * can trust their shape: against `parameters` (a JSON schema) for a tool written by hand,
+ * or by its own `input` schema for one made by `defineTool`, which also infers `Args`
+ * (prefer it: the schema is written once). `Args` must be an object type alias (not an
+ * interface), so that every tool fits a `Tool` slot.
  *
  * @example
  * ```ts
@@ -84,7 +88,10 @@ export interface Tool<Args extends Record<string, unknown> = Record<string, unkn
   readonly name: string;
   /** What the tool does and when to use it; the model reads this. */
   readonly description: string;
-  /** JSON schema of the arguments object: what arguments are checked against. */
+  /**
+   * JSON schema of the arguments object: what the model is offered and what arguments are
+   * checked against (a `defineTool` tool derives it from its `input`, which does the check).
+   */
   readonly parameters: JsonObject;
   /**
    * The schema the model is offered, when it should say more than `parameters` checks; read

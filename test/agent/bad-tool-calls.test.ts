@@ -5,7 +5,7 @@ import type { AgentEvent, ToolCallEndEvent } from '../../src/events/agent-event.
 import type { JsonValue } from '../../src/events/json.js';
 import { ScriptedModel } from '../../src/model/scripted-model.js';
 import type { Tool } from '../../src/tools/tool.js';
-import { collect } from '../support/collect.js';
+import { outcomeOf } from '../support/collect.js';
 import { echoTool, throwingTool } from '../support/test-tools.js';
 import { createTestScheduler, timeline } from '../support/virtual-time.js';
 
@@ -22,7 +22,7 @@ async function runOneCall(name: string, args: JsonValue, tools: Tool[] = []): Pr
   const echo = echoTool();
   const model = new ScriptedModel([{ toolCalls: [{ id: 'bad', name, args }] }, { text: 'I read the error and moved on.' }]);
   const agent = new ReActAgent({ model, tools: [echo, ...tools] });
-  const { values: events, completed } = await collect(agent.stream('Try it'));
+  const { values: events, completed } = await outcomeOf(agent.stream('Try it'));
   expect(completed).toBe(true);
   // The run goes on: a second step, and a normal end.
   expect(events.at(-1)).toMatchObject({ type: 'RunEnd', abnormal: false, steps: 2, text: 'I read the error and moved on.' });
@@ -88,7 +88,7 @@ describe('bad tool calls are reported to the model and the run goes on', () => {
       { toolCalls: [{ id: 'c1', name: 'echo', args: '{oops' }, { id: 'c2', name: 'echo', args: { text: 'fine' } }] },
       { text: 'ok' },
     ]);
-    const { values } = await collect(new ReActAgent({ model, tools: [echo] }).stream('go'));
+    const { values } = await outcomeOf(new ReActAgent({ model, tools: [echo] }).stream('go'));
     const ends = values.filter((e): e is ToolCallEndEvent => e.type === 'ToolCallEnd');
     expect(ends.map((e) => [e.callId, e.error === undefined])).toEqual([
       ['c1', false],

@@ -6,7 +6,7 @@ import { terminalRunEnd } from '../../src/events/operators/terminal-run-end.js';
 import type { ChatRequest } from '../../src/model/chat-model.js';
 import { ScriptedModel, type ScriptedReply } from '../../src/model/scripted-model.js';
 import type { Tool, ToolContext } from '../../src/tools/tool.js';
-import { collect, typesOf } from '../support/collect.js';
+import { outcomeOf, typesOf } from '../support/collect.js';
 import { estimateUsage, FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { openAIModelFor } from '../support/openai-model.js';
 import { echoTool } from '../support/test-tools.js';
@@ -68,8 +68,8 @@ describe('call()', () => {
     const spy = spyTool();
     const script: ScriptedReply[] = [{ thinking: 'hm', text: 'Looking.', toolCalls: [{ name: 'spy', args: {} }] }, { text: 'done' }];
     const agent = new ReActAgent({ model: new ScriptedModel([...script, ...script]), tools: [spy] });
-    const loud = await collect(agent.stream('watch'));
-    const quiet = await collect(agent.run$('watch', undefined, false));
+    const loud = await outcomeOf(agent.stream('watch'));
+    const quiet = await outcomeOf(agent.run$('watch', undefined, false));
     expect(typesOf(loud.values)).toContain('ReasonDelta');
     expect(typesOf(loud.values)).toContain('Plan');
     expect(typesOf(quiet.values)).toEqual(typesOf(loud.values).filter((t) => t !== 'ReasonDelta' && t !== 'Plan'));
@@ -82,7 +82,15 @@ describe('metrics', () => {
     const agent = new ReActAgent({ model: new ScriptedModel(echoThenAnswer), tools: [echoTool()] });
     const result = await agent.call('Ping it');
     expect(result.metrics).toMatchObject({ promptTokens: 30, completionTokens: 10, totalTokens: 40, tasks: 0 });
-    expect(result.metrics.durationMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it('durationMs is the run\'s wall time: a run that waits 50 ms reports at least that, and no more than it took', async () => {
+    const model = new ScriptedModel([{ text: 'late', delayMs: 50 }]);
+    const started = performance.now();
+    const result = await new ReActAgent({ model }).call('wait');
+    const took = performance.now() - started;
+    expect(result.metrics.durationMs).toBeGreaterThanOrEqual(49); // timers may fire a hair early
+    expect(result.metrics.durationMs).toBeLessThanOrEqual(Math.ceil(took));
   });
 
   describe('against the fake server', () => {
@@ -100,7 +108,7 @@ describe('metrics', () => {
         ],
       });
       const agent = new ReActAgent({ model: openAIModelFor(server), tools: [echoTool()] });
-      const { values } = await collect(agent.stream('Echo twice'));
+      const { values } = await outcomeOf(agent.stream('Echo twice'));
       const end = values.at(-1) as RunEndEvent;
       const reported = server.requests.map((r) => estimateUsage(r.body, r.reply!));
       expect(server.requests).toHaveLength(3);

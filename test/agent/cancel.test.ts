@@ -7,7 +7,7 @@ import type { AgentEvent } from '../../src/events/agent-event.js';
 import { ScriptedModel } from '../../src/model/scripted-model.js';
 import type { Tool } from '../../src/tools/tool.js';
 import { leakedResources, resourceCounts } from '../support/active-resources.js';
-import { collect, typesOf } from '../support/collect.js';
+import { outcomeOf, typesOf } from '../support/collect.js';
 import { FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { openAIModelFor } from '../support/openai-model.js';
 import { createTestScheduler } from '../support/virtual-time.js';
@@ -69,7 +69,7 @@ describe('cancelling a run against the fake server', () => {
     const agent = new ReActAgent({ model: openAIModelFor(server) });
     const controller = new AbortController();
     const reason = new Error('the user pressed stop');
-    const { values, error, completed } = await collect(
+    const { values, error, completed } = await outcomeOf(
       agent.stream('talk slowly', { signal: controller.signal }).pipe(
         tap((event) => {
           if (event.type === 'ReasonDelta') controller.abort(reason);
@@ -106,7 +106,7 @@ describe('cancelling a run against the fake server', () => {
     server = await FakeOpenAIServer.start();
     const controller = new AbortController();
     let listenersDuringRun = 0;
-    const { completed } = await collect(
+    const { completed } = await outcomeOf(
       new ReActAgent({ model: openAIModelFor(server) })
         .stream('hi', { signal: controller.signal })
         .pipe(tap(() => (listenersDuringRun = Math.max(listenersDuringRun, getEventListeners(controller.signal, 'abort').length)))),
@@ -147,7 +147,7 @@ describe('cancelling a run (ScriptedModel)', () => {
     const tool = waitingTool();
     const controller = new AbortController();
     const model = new ScriptedModel([{ toolCalls: [{ name: 'wait', args: {} }] }]);
-    const run = collect(new ReActAgent({ model, tools: [tool] }).stream('go', { signal: controller.signal }));
+    const run = outcomeOf(new ReActAgent({ model, tools: [tool] }).stream('go', { signal: controller.signal }));
     // The run is synchronous up to the tool, which is now waiting.
     expect(tool.signals[0]?.aborted).toBe(false);
     controller.abort();

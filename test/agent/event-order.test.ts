@@ -3,7 +3,7 @@ import { ReActAgent } from '../../src/agent/react-agent.js';
 import type { AgentEvent, ReasonDeltaEvent, ToolCallEndEvent, ToolCallStartEvent } from '../../src/events/agent-event.js';
 import { ScriptedModel } from '../../src/model/scripted-model.js';
 import type { Tool } from '../../src/tools/tool.js';
-import { collect, typesOf } from '../support/collect.js';
+import { outcomeOf, typesOf } from '../support/collect.js';
 import { FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { openAIModelFor } from '../support/openai-model.js';
 import { echoTool } from '../support/test-tools.js';
@@ -61,7 +61,7 @@ describe('event order (ScriptedModel, virtual time)', () => {
       { text: 'Done: a, b' },
     ]);
     const agent = new ReActAgent({ model, instructions: 'Use tools.', tools: [echo] });
-    const { values: events, completed } = await collect(agent.stream('Echo a and b'));
+    const { values: events, completed } = await outcomeOf(agent.stream('Echo a and b'));
     expectWellFormed(events, completed);
     expect(typesOf(events)).toEqual([
       'RunStart',
@@ -132,7 +132,7 @@ describe('event order (ScriptedModel, virtual time)', () => {
     const model = new ScriptedModel([{ toolCalls: [{ name: 'plan', args: {} }] }, { text: 'ok' }]);
     const agent = new ReActAgent({ name: 'scout', model, tools: () => [planner], instructions: () => 'Plan first.' });
     expect(agent.name).toBe('scout');
-    const { values: events, completed } = await collect(agent.stream('go'));
+    const { values: events, completed } = await outcomeOf(agent.stream('go'));
     expectWellFormed(events, completed, 'scout');
     const types = typesOf(events);
     expect(types.slice(types.indexOf('ToolCallStart'), types.indexOf('ToolCallEnd') + 1)).toEqual(['ToolCallStart', 'Plan', 'ToolCallEnd']);
@@ -154,7 +154,7 @@ describe('event order (real openai client against the fake server)', () => {
       ],
     });
     const agent = new ReActAgent({ model: openAIModelFor(server), tools: [echoTool()] });
-    const { values: events, completed } = await collect(agent.stream('Echo something'));
+    const { values: events, completed } = await outcomeOf(agent.stream('Echo something'));
     expectWellFormed(events, completed);
     const compact = typesOf(events).filter((t, i, all) => t !== 'ReasonDelta' || all[i - 1] !== 'ReasonDelta');
     expect(compact).toEqual([

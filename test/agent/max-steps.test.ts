@@ -4,13 +4,13 @@ import { ReActAgent } from '../../src/agent/react-agent.js';
 import type { RunEndEvent } from '../../src/events/agent-event.js';
 import type { ChatRequest } from '../../src/model/chat-model.js';
 import { ScriptedModel, type ScriptedReply } from '../../src/model/scripted-model.js';
-import { collect, typesOf } from '../support/collect.js';
+import { outcomeOf, typesOf } from '../support/collect.js';
 import { conversationProblems } from '../support/conversation.js';
 import { FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { openAIModelFor } from '../support/openai-model.js';
 import { echoTool } from '../support/test-tools.js';
 
-const FINAL_NOTE_MESSAGE = { role: 'system', content: FINAL_STEP_NOTE };
+const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Only the first message is a system message (templates refuse one after the conversation). */
 const systemOnlyFirst = (messages: readonly { role: string }[]) => messages.slice(1).every((m) => m.role !== 'system');
@@ -33,26 +33,25 @@ describe('maxSteps', () => {
         request.body.tools?.length ? { toolCalls: [{ name: 'echo', arguments: { text: `r${request.index}` } }] } : { text: 'Here is my answer.' },
     });
     const agent = new ReActAgent({ model: openAIModelFor(server), tools: [echoTool()], maxSteps: 3 });
-    const { values, completed } = await collect(agent.stream('Keep going', { sessionId: 's' }));
+    const { values, completed } = await outcomeOf(agent.stream('Keep going', { sessionId: 's' }));
     expect(completed).toBe(true);
     expect(values.at(-1)).toMatchObject({ type: 'RunEnd', abnormal: false, steps: 3, text: 'Here is my answer.' });
     const bodies = server.requests.map((r) => r.body);
     expect(bodies).toHaveLength(3);
     expect(bodies.map((b) => b.tools?.map((t) => t.function?.name))).toEqual([['echo'], ['echo'], undefined]);
-    // The note closes the leading system message; the conversation ends as it was.
-    expect(bodies[2]?.messages?.[0]).toEqual({ role: 'system', content: FINAL_STEP_NOTE });
-    expect(bodies[2]?.messages?.at(-1)).toMatchObject({ role: 'tool' });
+    // The note closes the last message (here a tool result): every template shows that one.
+    expect(bodies[2]?.messages?.at(-1)).toMatchObject({ role: 'tool', content: expect.stringMatching(new RegExp(`\\n\\n\\[${escape(FINAL_STEP_NOTE)}\\]$`)) });
     expect(systemOnlyFirst(bodies[2]!.messages!)).toBe(true);
     expect(bodies.slice(0, 2).some((b) => JSON.stringify(b.messages).includes(FINAL_STEP_NOTE))).toBe(false);
     expect(conversationProblems(bodies[2]!.messages!)).toEqual([]);
   });
 
-  it('appends the note to the agent\'s own system prompt, which stays first', async () => {
+  it('leaves the agent\'s own system prompt as it is, first and alone', async () => {
     const model = new ScriptedModel(toolHappy);
     await new ReActAgent({ model, tools: [echoTool()], maxSteps: 2, instructions: 'You are terse.' }).call('go');
-    expect(model.requests[1]!.messages[0]).toEqual({ role: 'system', content: `You are terse.\n\n${FINAL_STEP_NOTE}` });
+    expect(model.requests[1]!.messages[0]).toEqual({ role: 'system', content: 'You are terse.' });
     expect(systemOnlyFirst(model.requests[1]!.messages)).toBe(true);
-    expect(model.requests[0]!.messages[0]).toEqual({ role: 'system', content: 'You are terse.' });
+    expect(String(model.requests[1]!.messages.at(-1)?.content).endsWith(`[${FINAL_STEP_NOTE}]`)).toBe(true);
   });
 
   it('never stores the final note: the next run of the session does not see it', async () => {
@@ -68,11 +67,10 @@ describe('maxSteps', () => {
 
   it('with maxSteps: 1 makes its only request without tools', async () => {
     const model = new ScriptedModel(toolHappy);
-    const { values } = await collect(new ReActAgent({ model, tools: [echoTool()], maxSteps: 1 }).stream('Just answer'));
+    const { values } = await outcomeOf(new ReActAgent({ model, tools: [echoTool()], maxSteps: 1 }).stream('Just answer'));
     expect(model.requests).toHaveLength(1);
     expect(model.requests[0]?.tools).toBeUndefined();
-    expect(model.requests[0]?.messages[0]).toEqual(FINAL_NOTE_MESSAGE);
-    expect(model.requests[0]?.messages.at(-1)).toEqual({ role: 'user', content: 'Just answer' });
+    expect(model.requests[0]?.messages).toEqual([{ role: 'user', content: `Just answer\n\n[${FINAL_STEP_NOTE}]` }]);
     expect(values.at(-1)).toMatchObject({ type: 'RunEnd', abnormal: false, steps: 1, text: 'Final answer after 0 tool rounds.' });
   });
 
@@ -80,7 +78,7 @@ describe('maxSteps', () => {
     const echo = echoTool();
     const model = new ScriptedModel(() => ({ text: 'More!', toolCalls: [{ name: 'echo', args: { text: 'again' } }] }));
     const agent = new ReActAgent({ model, tools: [echo], maxSteps: 2 });
-    const { values, completed } = await collect(agent.stream('Loop', { sessionId: 'loop' }));
+    const { values, completed } = await outcomeOf(agent.stream('Loop', { sessionId: 'loop' }));
     expect(completed).toBe(true);
     const end = values.at(-1) as RunEndEvent;
     expect(end).toMatchObject({ type: 'RunEnd', abnormal: true, steps: 2, text: 'More!' });

@@ -4,7 +4,7 @@ import type { RunEndEvent } from '../../src/events/agent-event.js';
 import { OpenAIChatModel } from '../../src/model/openai-chat-model.js';
 import { ScriptedModel } from '../../src/model/scripted-model.js';
 import type { SessionStore } from '../../src/session/session-store.js';
-import { collect, typesOf } from '../support/collect.js';
+import { outcomeOf, typesOf } from '../support/collect.js';
 import { FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { echoTool } from '../support/test-tools.js';
 
@@ -23,7 +23,7 @@ describe('a model that fails after its retries', () => {
 
   it('ends the stream with an abnormal RunEnd carrying the HTTP status, then completes (no error)', async () => {
     server = await FakeOpenAIServer.start({ handler: () => FAIL_NOW });
-    const { values, completed, error } = await collect(agentWithRetries(2).stream('hello'));
+    const { values, completed, error } = await outcomeOf(agentWithRetries(2).stream('hello'));
     expect(error).toBeUndefined();
     expect(completed).toBe(true);
     expect(server.requests).toHaveLength(3);
@@ -53,7 +53,7 @@ describe('a model that fails after its retries', () => {
       replies: [{ toolCalls: [{ name: 'echo', arguments: { text: 'x' } }], usage: { prompt_tokens: 9, completion_tokens: 3, total_tokens: 12 } }],
       handler: () => FAIL_NOW,
     });
-    const { values } = await collect(agentWithRetries(0).stream('hello'));
+    const { values } = await outcomeOf(agentWithRetries(0).stream('hello'));
     expect(typesOf(values)).toContain('ActionEnd');
     expect(values.at(-1)).toMatchObject({
       type: 'RunEnd',
@@ -67,7 +67,7 @@ describe('a model that fails after its retries', () => {
 describe('other failures a run turns into an abnormal RunEnd', () => {
   it('a model stream that breaks off after some deltas', async () => {
     const model = new ScriptedModel([{ text: 'partial answer', chunkSize: 4, error: 'connection dropped' }]);
-    const { values, completed } = await collect(new ReActAgent({ model }).stream('hi'));
+    const { values, completed } = await outcomeOf(new ReActAgent({ model }).stream('hi'));
     expect(completed).toBe(true);
     expect(typesOf(values)).toEqual(['RunStart', 'ContextSize', 'ReasonStart', ...Array(4).fill('ReasonDelta'), 'RunEnd']);
     expect(values.at(-1)).toMatchObject({ abnormal: true, error: 'connection dropped' });

@@ -4,7 +4,7 @@ import { ReActAgent } from '../../src/agent/react-agent.js';
 import { scopeOfOptions } from '../../src/agent/resolve-agent-options.js';
 import type { ChatModel } from '../../src/model/chat-model.js';
 import { ScriptedModel } from '../../src/model/scripted-model.js';
-import { collect, typesOf } from '../support/collect.js';
+import { outcomeOf, typesOf } from '../support/collect.js';
 
 const model = (): ScriptedModel => new ScriptedModel(() => ({ text: 'ok' }));
 
@@ -37,7 +37,7 @@ describe('an empty prompt', () => {
   it.each(['', '   \n'])('errors the stream at once (no RunStart, no request) for %j, and call() rejects', async (prompt) => {
     const scripted = model();
     const agent = new ReActAgent({ model: scripted });
-    const { values, error } = await collect(agent.stream(prompt));
+    const { values, error } = await outcomeOf(agent.stream(prompt));
     expect(values).toEqual([]);
     expect(error).toBeInstanceOf(TypeError);
     expect((error as Error).message).toBe(`The prompt must be a non-empty string, got ${JSON.stringify(prompt)}`);
@@ -60,10 +60,10 @@ describe('an agent whose scope is made when each run starts (what engine.agent(n
       return scopeOfOptions({ name: 'lazy', model: model() });
     });
     expect(agent.name).toBe('lazy');
-    const first = await collect(agent.stream('hi'));
+    const first = await outcomeOf(agent.stream('hi'));
     expect(first.values).toEqual([]);
     expect((first.error as Error).message).toBe('definition "lazy" not found yet');
-    const second = await collect(agent.stream('hi'));
+    const second = await outcomeOf(agent.stream('hi'));
     expect(typesOf(second.values).at(-1)).toBe('RunEnd');
     expect(second.values.every((e) => e.agentName === 'lazy')).toBe(true);
     await agent.call('again');

@@ -4,10 +4,10 @@ import { scopeOfOptions } from '../../src/agent/resolve-agent-options.js';
 import type { ChatMessage } from '../../src/model/chat-message.js';
 import { ScriptedModel } from '../../src/model/scripted-model.js';
 import { MemorySessionStore } from '../../src/session/memory-session-store.js';
-import { INTERRUPTED_TOOL_RESULT, repairHistory } from '../../src/session/repair-history.js';
+import { INTERRUPTED_TOOL_RESULT, repairHistory, UNANSWERED_TURN } from '../../src/session/repair-history.js';
 import type { SessionStore } from '../../src/session/session-store.js';
 import type { Tool } from '../../src/tools/tool.js';
-import { collect } from '../support/collect.js';
+import { outcomeOf } from '../support/collect.js';
 import { conversationProblems } from '../support/conversation.js';
 import { FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { openAIModelFor } from '../support/openai-model.js';
@@ -42,9 +42,9 @@ describe('sessions', () => {
   it('starts a fresh session for every run without a sessionId, and says which in RunStart', async () => {
     const model = new ScriptedModel(() => ({ text: 'ok' }));
     const agent = new ReActAgent({ model });
-    const a = await collect(agent.stream('one'));
-    const b = await collect(agent.stream('two', { sessionId: 'named' }));
-    const c = await collect(agent.stream('three'));
+    const a = await outcomeOf(agent.stream('one'));
+    const b = await outcomeOf(agent.stream('two', { sessionId: 'named' }));
+    const c = await outcomeOf(agent.stream('three'));
     const ids = [a, b, c].map(({ values }) => (values[0]?.type === 'RunStart' ? values[0].sessionId : undefined));
     expect(ids[1]).toBe('named');
     expect(ids[0]).toMatch(/^ses_/);
@@ -65,7 +65,7 @@ describe('sessions', () => {
       return prefixes.shift() ?? '';
     };
     const agent = ReActAgent.ofScope('main', () => ({ ...scope, promptPrefix }));
-    const first = await collect(agent.stream('one', { sessionId: 's' }));
+    const first = await outcomeOf(agent.stream('one', { sessionId: 's' }));
     await agent.call('two', { sessionId: 's' });
     expect(asked).toEqual([
       ['s', 0],
@@ -150,11 +150,24 @@ describe('repairHistory', () => {
       history[1],
       history[2],
       { role: 'tool', tool_call_id: 'b', content: INTERRUPTED_TOOL_RESULT },
+      // No user turn right after tool results: templates that alternate turns refuse it.
+      { role: 'assistant', content: UNANSWERED_TURN },
       history[3],
       history[4],
       { role: 'tool', tool_call_id: 'c', content: INTERRUPTED_TOOL_RESULT },
+      { role: 'assistant', content: UNANSWERED_TURN },
     ]);
     expect(conversationProblems(repaired)).toEqual([]);
     expect(history).toHaveLength(5);
+  });
+
+  it('closes tool results no answer followed (a run that failed after them) with an assistant turn', () => {
+    const history: ChatMessage[] = [
+      { role: 'user', content: 'q' },
+      { role: 'assistant', content: null, tool_calls: [call('a')] },
+      { role: 'tool', tool_call_id: 'a', content: 'r' },
+      { role: 'user', content: 'q2' },
+    ];
+    expect(repairHistory(history)).toEqual([...history.slice(0, 3), { role: 'assistant', content: UNANSWERED_TURN }, history[3]]);
   });
 });

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { AbortError } from '../../src/agent/abort-error.js';
 import { maybe$ } from '../../src/agent/maybe.js';
 import { withAbortSignal } from '../../src/agent/with-abort-signal.js';
-import { collect } from '../support/collect.js';
+import { outcomeOf } from '../support/collect.js';
 import { createTestScheduler, timeline } from '../support/virtual-time.js';
 
 const label = (n: number): string => String(n);
@@ -37,7 +37,7 @@ describe('withAbortSignal', () => {
   it('puts an Error reason into the message and keeps it as the cause', async () => {
     const controller = new AbortController();
     const reason = new Error('timeout of the whole job');
-    const pending = collect(interval(1000).pipe(withAbortSignal(controller.signal)));
+    const pending = outcomeOf(interval(1000).pipe(withAbortSignal(controller.signal)));
     controller.abort(reason);
     const { error } = await pending;
     expect(error).toBeInstanceOf(AbortError);
@@ -51,7 +51,7 @@ describe('withAbortSignal', () => {
       subscribed = true;
       return of(1);
     });
-    const { error, values } = await collect(source.pipe(withAbortSignal(AbortSignal.abort())));
+    const { error, values } = await outcomeOf(source.pipe(withAbortSignal(AbortSignal.abort())));
     expect((error as Error).name).toBe('AbortError');
     expect(values).toEqual([]);
     expect(subscribed).toBe(false);
@@ -64,7 +64,7 @@ describe('withAbortSignal', () => {
       controller.abort();
       return interval(5).pipe(finalize(() => (stopped = true)));
     });
-    const { error } = await collect(source.pipe(withAbortSignal(controller.signal)));
+    const { error } = await outcomeOf(source.pipe(withAbortSignal(controller.signal)));
     expect((error as Error).name).toBe('AbortError');
     expect(stopped).toBe(true);
   });
@@ -101,19 +101,19 @@ describe('maybe$', () => {
 
   it('emits a promise\'s value when it settles, not before', async () => {
     const seen: number[] = [];
-    const done = collect(maybe$(() => Promise.resolve(3)).pipe(map((v) => (seen.push(v), v))));
+    const done = outcomeOf(maybe$(() => Promise.resolve(3)).pipe(map((v) => (seen.push(v), v))));
     expect(seen).toEqual([]);
     expect((await done).values).toEqual([3]);
   });
 
   it('turns a throw and a rejection into an error', async () => {
-    const thrown = await collect(
+    const thrown = await outcomeOf(
       maybe$(() => {
         throw new Error('sync boom');
       }),
     );
     expect((thrown.error as Error).message).toBe('sync boom');
-    const rejected = await collect(maybe$(() => Promise.reject(new Error('async boom'))));
+    const rejected = await outcomeOf(maybe$(() => Promise.reject(new Error('async boom'))));
     expect((rejected.error as Error).message).toBe('async boom');
   });
 

@@ -46,6 +46,7 @@ describe('approval of an ask (bash asks by default)', () => {
         args: { command: 'echo hi' },
         reason,
         agentName: 'main',
+        rootRunId: own(events, 'RunStart')[0]!.runId, // the main agent's run is the top of its tree
       },
     ]);
     expect(own(events, 'HITLPending')[0]).toMatchObject({ callId: start.callId, toolName: 'bash', args: { command: 'echo hi' }, reason });

@@ -47,6 +47,7 @@ describe('approvals asked by a delegated child', () => {
         reason: 'bash asks for approval by default',
         agentName: 'worker',
         taskId: childStart.taskId,
+        rootRunId: own(events, 'RunStart')[0]!.runId, // the main agent's run: where a started run's approvals are answered
       },
     ]);
     expect(callTrail(events, 'bash')).toEqual(['>worker:ToolCallStart', '>worker:HITLPending', '>worker:HITLDecided', '>worker:ToolCallEnd']);

@@ -21,6 +21,7 @@ const LAYERS: Readonly<Record<string, number>> = {
   agent: 3,
   subagent: 3,
   delegation: 4,
+  runs: 4,
   engine: 5,
   cli: 6,
   web: 6,

@@ -98,7 +98,7 @@ describe('child model and steps', () => {
     expect(requests).toHaveLength(2);
     expect(turnOf(requests[0]!).toolNames.length).toBeGreaterThan(0);
     expect(requests[1]!.body.tools).toBeUndefined();
-    expect(String(requests[1]!.body.messages?.[0]?.content).endsWith(`\n\n${FINAL_STEP_NOTE}`)).toBe(true);
+    expect(String(requests[1]!.body.messages?.at(-1)?.content).endsWith(`\n\n[${FINAL_STEP_NOTE}]`)).toBe(true);
     expect(requests[1]!.body.messages?.slice(1).some((m) => m.role === 'system')).toBe(false);
     expect(own(events, 'ToolCallEnd')[0]!.text).toContain('<![CDATA[summary]]>');
   });

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ChatRequest, ModelChunk, ModelFinish } from '../../src/model/chat-model.js';
 import { ModelError } from '../../src/model/model-error.js';
 import { OpenAIChatModel } from '../../src/model/openai-chat-model.js';
-import { collect } from '../support/collect.js';
+import { outcomeOf } from '../support/collect.js';
 import { FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { openAIModelFor } from '../support/openai-model.js';
 
@@ -30,7 +30,7 @@ function finishOf(chunks: readonly ModelChunk[]): ModelFinish {
 }
 
 async function modelErrorOf(model: OpenAIChatModel, request: ChatRequest = HELLO): Promise<{ error: ModelError; chunks: ModelChunk[] }> {
-  const { values, error } = await collect(model.stream(request));
+  const { values, error } = await outcomeOf(model.stream(request));
   expect(error).toBeInstanceOf(ModelError);
   return { error: error as ModelError, chunks: values };
 }

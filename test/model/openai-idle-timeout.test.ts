@@ -4,7 +4,7 @@ import type { ChatRequest, ModelFinish } from '../../src/model/chat-model.js';
 import { ModelError } from '../../src/model/model-error.js';
 import { OpenAIChatModel } from '../../src/model/openai-chat-model.js';
 import { leakedResources, resourceCounts } from '../support/active-resources.js';
-import { collect } from '../support/collect.js';
+import { outcomeOf } from '../support/collect.js';
 import { FakeOpenAIServer, type FakeReply } from '../support/fake-openai-server.js';
 
 // `timeoutMs` bounds the wait for the headers and every silence after them, through the real
@@ -29,7 +29,7 @@ function model(): OpenAIChatModel {
 async function failureOf(reply: FakeReply): Promise<{ error: ModelError; types: string[]; elapsedMs: number }> {
   server.enqueue(reply);
   const started = Date.now();
-  const { values, error } = await collect(model().stream(HELLO));
+  const { values, error } = await outcomeOf(model().stream(HELLO));
   expect(error).toBeInstanceOf(ModelError);
   return { error: error as ModelError, types: values.map((c) => c.type), elapsedMs: Date.now() - started };
 }
@@ -75,7 +75,7 @@ describe('OpenAIChatModel: timeoutMs is also an idle timeout', () => {
     const baseline = resourceCounts();
     server.enqueue({ text: 'fine' }, { text: 'stalls', stallAfterChunks: 1 }, { text: 'slow', chunkSize: 1, chunkDelayMs: 1_000 });
     await lastValueFrom(model().stream(HELLO));
-    await collect(model().stream(HELLO));
+    await outcomeOf(model().stream(HELLO));
     await new Promise<void>((resolve) => {
       const subscription = model()
         .stream(HELLO)

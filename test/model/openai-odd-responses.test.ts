@@ -2,7 +2,7 @@ import { lastValueFrom, toArray } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ChatRequest, ModelChunk, ModelFinish } from '../../src/model/chat-model.js';
 import { ModelError } from '../../src/model/model-error.js';
-import { collect } from '../support/collect.js';
+import { outcomeOf } from '../support/collect.js';
 import { FakeOpenAIServer, type FakeReply } from '../support/fake-openai-server.js';
 import { openAIModelFor } from '../support/openai-model.js';
 
@@ -36,7 +36,7 @@ const textOf = (chunks: readonly ModelChunk[], type = 'text-delta') =>
 describe('a stream that ends early', () => {
   it('without finish_reason or [DONE]: a ModelError naming what arrived, after the deltas, and no finish', async () => {
     server.enqueue({ text: 'the beginning of an answer that is cut', chunkSize: 8, endAfterChunks: 3 });
-    const { values, error } = await collect(openAIModelFor(server).stream(HELLO));
+    const { values, error } = await outcomeOf(openAIModelFor(server).stream(HELLO));
     expect(error).toBeInstanceOf(ModelError);
     expect((error as ModelError).message).toBe(
       'model "fake-model": the stream ended after 3 chunks without finish_reason or [DONE]: the connection was probably cut',

@@ -5,7 +5,7 @@ import type { ChatRequest } from '../../src/model/chat-model.js';
 import { ModelError } from '../../src/model/model-error.js';
 import { OpenAIChatModel, type OpenAIChatModelOptions } from '../../src/model/openai-chat-model.js';
 import { resourceCounts } from '../support/active-resources.js';
-import { collect } from '../support/collect.js';
+import { outcomeOf } from '../support/collect.js';
 import { FakeOpenAIServer, type FakeReply } from '../support/fake-openai-server.js';
 
 // OpenAIChatModel's own retries, through the real client against the fake server: a capped
@@ -28,7 +28,7 @@ function model(options: Partial<OpenAIChatModelOptions> = {}): OpenAIChatModel {
 
 async function errorOf(reply: FakeReply): Promise<ModelError> {
   server.setHandler(() => reply);
-  const { error } = await collect(model().stream(HELLO));
+  const { error } = await outcomeOf(model().stream(HELLO));
   expect(error).toBeInstanceOf(ModelError);
   return error as ModelError;
 }
@@ -82,7 +82,7 @@ describe('OpenAIChatModel retries: Retry-After', () => {
   it('a ready client keeps its maxRetries, but its own uncapped, unabortable wait is never used', async () => {
     const client = new OpenAI({ baseURL: server.baseURL, apiKey: 'k', maxRetries: 1, logLevel: 'off' });
     server.setHandler(() => ({ status: 429, headers: AN_HOUR }));
-    const { error } = await collect(new OpenAIChatModel({ model: 'm', client, maxRetryDelayMs: 20 }).stream(HELLO));
+    const { error } = await outcomeOf(new OpenAIChatModel({ model: 'm', client, maxRetryDelayMs: 20 }).stream(HELLO));
     expect((error as ModelError).message).toBe(
       'model "m": HTTP 429: Rate limit reached. Please try again later. (gave up after 2 attempts; the server asked to wait 3600 s, more than the 20 ms cap)',
     );

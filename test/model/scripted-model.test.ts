@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { ChatRequest, ModelChunk } from '../../src/model/chat-model.js';
 import { ModelError } from '../../src/model/model-error.js';
 import { ScriptedModel } from '../../src/model/scripted-model.js';
-import { collect } from '../support/collect.js';
+import { outcomeOf } from '../support/collect.js';
 import { createTestScheduler } from '../support/virtual-time.js';
 
 const ask = (content: string): ChatRequest => ({ messages: [{ role: 'user', content }] });
@@ -58,14 +58,14 @@ describe('ScriptedModel', () => {
   it('fails with a ModelError naming the request when the script has run out', async () => {
     const model = new ScriptedModel([{ text: 'only one' }], { id: 'tiny' });
     await lastValueFrom(model.stream(ask('1')));
-    const { error } = await collect(model.stream(ask('2')));
+    const { error } = await outcomeOf(model.stream(ask('2')));
     expect(error).toBeInstanceOf(ModelError);
     expect((error as Error).message).toBe('ScriptedModel "tiny": no reply scripted for request #2');
   });
 
   it('fails a reply with `error` after streaming its deltas, with no finish', async () => {
     const model = new ScriptedModel([{ text: 'abcd', chunkSize: 2, error: 'overloaded' }]);
-    const { values, error } = await collect(model.stream(ask('x')));
+    const { values, error } = await outcomeOf(model.stream(ask('x')));
     expect(values.map((c) => c.type)).toEqual(['text-delta', 'text-delta']);
     expect(error).toBeInstanceOf(ModelError);
     expect((error as ModelError).message).toBe('overloaded');

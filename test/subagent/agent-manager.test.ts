@@ -39,8 +39,13 @@ describe('AgentManager', () => {
 
   it('require throws UnknownAgentError naming the agent and listing the visible agents', async () => {
     const agents = manager();
-    await expect(agents.require('alpha')).resolves.toMatchObject({ name: 'alpha' });
-    const error = await agents.require('nobody').catch((e: unknown) => e);
+    expect(agents.require('alpha')).toMatchObject({ name: 'alpha' });
+    let error: unknown;
+    try {
+      agents.require('nobody');
+    } catch (e) {
+      error = e;
+    }
     expect(error).toBeInstanceOf(UnknownAgentError);
     expect(error).toMatchObject({ name: 'UnknownAgentError', agentName: 'nobody', available: ['alpha', 'zeta'] });
     expect((error as Error).message).toBe('unknown agent "nobody"; available agents: alpha, zeta');
@@ -48,7 +53,7 @@ describe('AgentManager', () => {
 
   it('says so when no agent is available', async () => {
     const agents = new AgentManager({ dirs: [] });
-    await expect(agents.require('x')).rejects.toThrow('unknown agent "x"; no agents are available');
+    expect(() => agents.require('x')).toThrow('unknown agent "x"; no agents are available');
   });
 
   it('add replaces a discovered definition, before or after loading', async () => {

@@ -79,15 +79,15 @@ describe('defineAgent', () => {
   });
 
   it.each([
-    [{ name: 'bad name', description: 'd', systemPrompt: 'p' }, /^agent "bad name": "name" must contain only letters/],
-    [{ name: '', description: 'd', systemPrompt: 'p' }, /^agent definition: definition has no "name"/],
-    [{ name: 'a', description: '', systemPrompt: 'p' }, /^agent "a": definition has no "description"/],
-    [{ name: 'a', description: 'd', systemPrompt: '  ' }, /^agent "a": "systemPrompt" is empty/],
-    [{ name: 'a', description: 'd', systemPrompt: 'p', maxSteps: 0 }, /"maxSteps" must be a positive integer/],
-    [{ name: 'a', description: 'd', systemPrompt: 'p', permissionRules: [{ tool: 'x', action: 'nope' }] }, /"action" must be one of/],
-    [{ name: 'a', description: 'd', systemPrompt: 'p', maxstep: 3 }, /unknown option "maxstep"; put your own keys in "extra"/],
-    [{ name: 'a', description: 'd', systemPrompt: 'p', extra: { tools: ['read'] } }, /"extra" cannot hold "tools"/],
-  ])('refuses invalid input %#', (input, message) => {
+    ['a name with a space', { name: 'bad name', description: 'd', systemPrompt: 'p' }, /^agent "bad name": "name" must contain only letters/],
+    ['an empty name', { name: '', description: 'd', systemPrompt: 'p' }, /^agent definition: definition has no "name"/],
+    ['an empty description', { name: 'a', description: '', systemPrompt: 'p' }, /^agent "a": definition has no "description"/],
+    ['a blank system prompt', { name: 'a', description: 'd', systemPrompt: '  ' }, /^agent "a": "systemPrompt" is empty/],
+    ['maxSteps 0', { name: 'a', description: 'd', systemPrompt: 'p', maxSteps: 0 }, /"maxSteps" must be a positive integer/],
+    ['a rule with an unknown action', { name: 'a', description: 'd', systemPrompt: 'p', permissionRules: [{ tool: 'x', action: 'nope' }] }, /"action" must be one of/],
+    ['a misspelt option', { name: 'a', description: 'd', systemPrompt: 'p', maxstep: 3 }, /unknown option "maxstep"; put your own keys in "extra"/],
+    ['a known key hidden in extra', { name: 'a', description: 'd', systemPrompt: 'p', extra: { tools: ['read'] } }, /"extra" cannot hold "tools"/],
+  ])('refuses %s', (_what, input, message) => {
     expect(() => defineAgent(input as never)).toThrow(DefinitionError);
     expect(() => defineAgent(input as never)).toThrow(message);
   });

@@ -10,8 +10,12 @@ export interface Collected<T> {
   readonly completed: boolean;
 }
 
-/** Subscribes and resolves once the source completes or errors (never rejects). */
-export async function collect<T>(source$: Observable<T>): Promise<Collected<T>> {
+/**
+ * Subscribes and resolves with how the source ended: its values, and whether it completed or
+ * with which error (never rejects). Unlike `collect` (collect-events.ts), which resolves with
+ * the events of a stream that must complete.
+ */
+export async function outcomeOf<T>(source$: Observable<T>): Promise<Collected<T>> {
   const recording = record(source$);
   await recording.done;
   return { values: recording.events, error: recording.error, completed: recording.completed };

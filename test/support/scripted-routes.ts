@@ -1,7 +1,7 @@
 /**
  * Scripts a whole delegation tree on one {@link ScriptedModel}: each request is routed by
- * the agent that sent it (see {@link readTurn}), so tests can run the engine offline, in
- * fake time.
+ * the agent that sent it (`request.sender`), so tests can run the engine offline, in fake
+ * or virtual time.
  *
  * @module
  */
@@ -14,7 +14,9 @@ export type ScriptedRoute = (turn: Turn) => ScriptedReply;
 /** A responder that routes by agent (`main`, a test agent's name, or `*` for any other). */
 export function scriptedRoutes(routes: Readonly<Record<string, ScriptedRoute>>): ScriptedResponder {
   return (request) => {
-    const turn = readTurn(request.messages, (request.tools ?? []).map((t) => t.name));
+    const read = readTurn(request.messages, (request.tools ?? []).map((t) => t.name));
+    // The request says who sent it; no need to recognise the agent by its system prompt.
+    const turn = request.sender ? { ...read, agent: request.sender.agentName, step: request.sender.step } : read;
     const route = routes[turn.agent] ?? routes['*'];
     // A ModelError fails the run loudly with the agent's name in it.
     if (!route) return { error: `no scripted route for agent "${turn.agent}"` };

@@ -33,6 +33,7 @@ export function createToolContext(overrides: Partial<ToolContext> = {}): TestToo
     runId: 'run-1',
     sessionId: 'session-1',
     rootSessionId: 'session-1',
+    rootRunId: overrides.runId ?? 'run-1',
     agentName: 'main',
     background: false,
     streaming: true,

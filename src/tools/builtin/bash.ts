@@ -1,15 +1,33 @@
 import { existsSync } from 'node:fs';
+import { Type, type Static } from 'typebox';
+import { defineTool } from '../define-tool.js';
+import { schemaMemo } from '../schema-memo.js';
 import { runCommand, type CommandOutcome } from '../run-command.js';
 import { toolError } from '../tool-error.js';
 import type { Tool, ToolResult } from '../tool.js';
 
-/** Arguments of the `bash` tool. */
-export type BashArgs = {
-  /** The command line, run by the shell in the workspace folder. */
-  command: string;
-  /** How long the command may run, in milliseconds; default and maximum come from {@link BashToolOptions}. */
-  timeout_ms?: number;
-};
+/** The `bash` tool's arguments for a timeout default and maximum (the model reads both). */
+const bashInput = schemaMemo((limits: `${number}/${number}`) => {
+  const [defaultTimeoutMs, maxTimeoutMs] = limits.split('/').map(Number);
+  return Type.Object(
+    {
+      /** The command line, run by the shell in the workspace folder. */
+      command: Type.String({ minLength: 1, description: 'The command line to run.' }),
+      /** How long the command may run, in milliseconds; default and maximum come from {@link BashToolOptions}. */
+      timeout_ms: Type.Optional(
+        Type.Integer({ minimum: 1, maximum: maxTimeoutMs, description: `Timeout in milliseconds. Default ${defaultTimeoutMs}.` }),
+      ),
+    },
+    { additionalProperties: false },
+  );
+});
+
+/**
+ * Arguments of the `bash` tool, as its schema checks them.
+ *
+ * @interface
+ */
+export type BashArgs = Static<ReturnType<typeof bashInput>>;
 
 /** Limits of the `bash` tool. */
 export interface BashToolOptions {
@@ -42,27 +60,14 @@ export interface BashToolOptions {
 export function createBashTool(options: BashToolOptions = {}): Tool<BashArgs> {
   const defaultTimeoutMs = options.defaultTimeoutMs ?? 120_000;
   const maxTimeoutMs = options.maxTimeoutMs ?? 600_000;
-  return {
+  return defineTool({
     name: 'bash',
     description:
       'Runs a shell command in the workspace folder and returns its output (stdout and stderr) and ' +
       `exit code. Times out after ${defaultTimeoutMs} ms unless timeout_ms is given (at most ${maxTimeoutMs}). ` +
       'There is no input and no terminal: avoid interactive commands. Processes left in the ' +
       'background are stopped when the command ends.',
-    parameters: {
-      type: 'object',
-      properties: {
-        command: { type: 'string', minLength: 1, description: 'The command line to run.' },
-        timeout_ms: {
-          type: 'integer',
-          minimum: 1,
-          maximum: maxTimeoutMs,
-          description: `Timeout in milliseconds. Default ${defaultTimeoutMs}.`,
-        },
-      },
-      required: ['command'],
-      additionalProperties: false,
-    },
+    input: bashInput(`${defaultTimeoutMs}/${maxTimeoutMs}`),
     subject: (args) => args.command,
     async execute({ command, timeout_ms: timeoutMs }, context) {
       const outcome = await runCommand({
@@ -76,7 +81,7 @@ export function createBashTool(options: BashToolOptions = {}): Tool<BashArgs> {
       });
       return toResult(outcome, Math.min(timeoutMs ?? defaultTimeoutMs, maxTimeoutMs));
     },
-  };
+  });
 }
 
 let shell: string | undefined;

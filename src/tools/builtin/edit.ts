@@ -1,4 +1,6 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
+import { Type, type Static } from 'typebox';
+import { defineTool } from '../define-tool.js';
 import { fsErrorMessage } from '../fs-error-message.js';
 import { looksBinary } from '../looks-binary.js';
 import { pathJudge } from '../path-judge.js';
@@ -6,17 +8,26 @@ import { isRefusal, resolveToolPath } from '../resolve-tool-path.js';
 import type { Tool } from '../tool.js';
 import { toolError } from '../tool-error.js';
 
-/** Arguments of the `edit` tool. */
-export type EditArgs = {
-  /** The file to change, relative to the workspace. */
-  path: string;
-  /** The exact text to replace, whitespace included; must occur once unless `replace_all`. */
-  old_string: string;
-  /** The text to put in its place; must differ from `old_string`. */
-  new_string: string;
-  /** Replace every occurrence instead of requiring exactly one; default false. */
-  replace_all?: boolean;
-};
+const EDIT_INPUT = Type.Object(
+  {
+    /** The file to change, relative to the workspace. */
+    path: Type.String({ minLength: 1, description: 'File path, relative to the workspace.' }),
+    /** The exact text to replace, whitespace included; must occur once unless `replace_all`. */
+    old_string: Type.String({ minLength: 1, description: 'The exact text to replace.' }),
+    /** The text to put in its place; must differ from `old_string`. */
+    new_string: Type.String({ description: 'The text to put in its place.' }),
+    /** Replace every occurrence instead of requiring exactly one; default false. */
+    replace_all: Type.Optional(Type.Boolean({ description: 'Replace every occurrence. Default false.' })),
+  },
+  { additionalProperties: false },
+);
+
+/**
+ * Arguments of the `edit` tool, as its schema checks them.
+ *
+ * @interface
+ */
+export type EditArgs = Static<typeof EDIT_INPUT>;
 
 /**
  * Creates the `edit` tool: replaces an exact piece of text in a file. `old_string` must
@@ -30,23 +41,13 @@ export type EditArgs = {
  * ```
  */
 export function createEditTool(): Tool<EditArgs> {
-  return {
+  return defineTool({
     name: 'edit',
     description:
       'Replaces exact text in a file of the workspace. old_string must match the file exactly ' +
       '(whitespace and indentation included) and only once; include enough surrounding lines to ' +
       'make it unique, or set replace_all to replace every occurrence. Read the file first.',
-    parameters: {
-      type: 'object',
-      properties: {
-        path: { type: 'string', minLength: 1, description: 'File path, relative to the workspace.' },
-        old_string: { type: 'string', minLength: 1, description: 'The exact text to replace.' },
-        new_string: { type: 'string', description: 'The text to put in its place.' },
-        replace_all: { type: 'boolean', description: 'Replace every occurrence. Default false.' },
-      },
-      required: ['path', 'old_string', 'new_string'],
-      additionalProperties: false,
-    },
+    input: EDIT_INPUT,
     subject: (args) => args.path,
     paths: (args) => [args.path],
     async execute({ path, old_string: oldText, new_string: newText, replace_all: all = false }, context) {
@@ -92,7 +93,7 @@ export function createEditTool(): Tool<EditArgs> {
       const where = count === 1 ? ` (line ${line})` : ` (first at line ${line})`;
       return { text: `Replaced ${count} occurrence${count === 1 ? '' : 's'} in ${target.relative}${where}` };
     },
-  };
+  });
 }
 
 /** The `edit` tool. */

@@ -1,4 +1,6 @@
 import { stat } from 'node:fs/promises';
+import { Type, type Static } from 'typebox';
+import { defineTool } from '../define-tool.js';
 import { fsErrorMessage } from '../fs-error-message.js';
 import { approvalNote, judgePaths, pathJudge } from '../path-judge.js';
 import { relativeGlobProblem } from '../relative-glob.js';
@@ -8,13 +10,22 @@ import type { Tool } from '../tool.js';
 import { toolError } from '../tool-error.js';
 import { errorMessage } from '../../errors/error-message.js';
 
-/** Arguments of the `glob` tool. */
-export type GlobArgs = {
-  /** The glob to match, relative to `path` (e.g. `*.test.ts`; `**` matches across folders). */
-  pattern: string;
-  /** The folder to search, relative to the workspace; default the workspace itself. */
-  path?: string;
-};
+const GLOB_INPUT = Type.Object(
+  {
+    /** The glob to match, relative to `path` (e.g. `*.test.ts`; `**` matches across folders). */
+    pattern: Type.String({ minLength: 1, description: 'Glob pattern, relative to path.' }),
+    /** The folder to search, relative to the workspace; default the workspace itself. */
+    path: Type.Optional(Type.String({ minLength: 1, description: 'Folder to search, relative to the workspace. Default ".".' })),
+  },
+  { additionalProperties: false },
+);
+
+/**
+ * Arguments of the `glob` tool, as its schema checks them.
+ *
+ * @interface
+ */
+export type GlobArgs = Static<typeof GLOB_INPUT>;
 
 /** Limits of the `glob` tool. */
 export interface GlobToolOptions {
@@ -37,20 +48,12 @@ export interface GlobToolOptions {
  */
 export function createGlobTool(options: GlobToolOptions = {}): Tool<GlobArgs> {
   const maxResults = options.maxResults ?? 1000;
-  return {
+  return defineTool({
     name: 'glob',
     description:
       'Finds files by name with a glob pattern (e.g. "**/*.ts", "src/**/index.{js,ts}") under a folder ' +
       'of the workspace. Returns sorted paths relative to the workspace; skips node_modules and .git.',
-    parameters: {
-      type: 'object',
-      properties: {
-        pattern: { type: 'string', minLength: 1, description: 'Glob pattern, relative to path.' },
-        path: { type: 'string', minLength: 1, description: 'Folder to search, relative to the workspace. Default ".".' },
-      },
-      required: ['pattern'],
-      additionalProperties: false,
-    },
+    input: GLOB_INPUT,
     subject: (args) => args.path ?? '.',
     paths: (args) => [args.path ?? '.'],
     async execute({ pattern, path = '.' }, context) {
@@ -78,7 +81,7 @@ export function createGlobTool(options: GlobToolOptions = {}): Tool<GlobArgs> {
       const note = rest > 0 ? `\n\n(${rest} more files not shown; use a narrower pattern or path.)` : '';
       return { text: shown.join('\n') + note + skipped };
     },
-  };
+  });
 }
 
 /** The `glob` tool with its default limits. */

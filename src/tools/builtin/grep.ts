@@ -1,5 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { Type, type Static } from 'typebox';
+import { defineTool } from '../define-tool.js';
 import { readTextAt } from '../confined-fs.js';
 import { fsErrorMessage } from '../fs-error-message.js';
 import { approvalNote, judgePaths, pathJudge } from '../path-judge.js';
@@ -12,15 +14,24 @@ import type { Tool, ToolResult } from '../tool.js';
 import { toolError } from '../tool-error.js';
 import { errorMessage } from '../../errors/error-message.js';
 
-/** Arguments of the `grep` tool. */
-export type GrepArgs = {
-  /** A JavaScript regular expression, without slashes or flags, matched against each line. */
-  pattern: string;
-  /** The folder or file to search, relative to the workspace; default the workspace itself. */
-  path?: string;
-  /** Only files matching this glob are searched (e.g. `*.ts`); default every file. */
-  include?: string;
-};
+const GREP_INPUT = Type.Object(
+  {
+    /** A JavaScript regular expression, without slashes or flags, matched against each line. */
+    pattern: Type.String({ minLength: 1, description: 'JavaScript regular expression (no slashes, no flags).' }),
+    /** The folder or file to search, relative to the workspace; default the workspace itself. */
+    path: Type.Optional(Type.String({ minLength: 1, description: 'Folder or file to search, relative to the workspace. Default ".".' })),
+    /** Only files matching this glob are searched (e.g. `*.ts`); default every file. */
+    include: Type.Optional(Type.String({ minLength: 1, description: 'Only search files matching this glob, e.g. "*.ts" or "src/**/*.js".' })),
+  },
+  { additionalProperties: false },
+);
+
+/**
+ * Arguments of the `grep` tool, as its schema checks them.
+ *
+ * @interface
+ */
+export type GrepArgs = Static<typeof GREP_INPUT>;
 
 /** Limits of the `grep` tool. */
 export interface GrepToolOptions {
@@ -58,22 +69,13 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool<GrepArgs> {
     maxLineLength: options.maxLineLength ?? 300,
     maxFileBytes: options.maxFileBytes ?? 5 * 1024 * 1024,
   };
-  return {
+  return defineTool({
     name: 'grep',
     description:
       'Searches file contents with a JavaScript regular expression, line by line, under a folder ' +
       '(or in one file) of the workspace. include filters files by glob (e.g. "*.ts"). ' +
       'Answers "path:line: text" lines; skips node_modules, .git and binary files.',
-    parameters: {
-      type: 'object',
-      properties: {
-        pattern: { type: 'string', minLength: 1, description: 'JavaScript regular expression (no slashes, no flags).' },
-        path: { type: 'string', minLength: 1, description: 'Folder or file to search, relative to the workspace. Default ".".' },
-        include: { type: 'string', minLength: 1, description: 'Only search files matching this glob, e.g. "*.ts" or "src/**/*.js".' },
-      },
-      required: ['pattern'],
-      additionalProperties: false,
-    },
+    input: GREP_INPUT,
     subject: (args) => args.path ?? '.',
     paths: (args) => [args.path ?? '.'],
     async execute({ pattern, path = '.', include }, context) {
@@ -117,7 +119,7 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool<GrepArgs> {
       const skipped = approvalNote(asked, 'file', 'to search one, give it as path, which asks for approval');
       return withNote(render(matches, limits.maxMatches, pattern, path), skipped);
     },
-  };
+  });
 }
 
 /** Why `pattern` does not compile (checked here: the worker that runs it cannot say so well). */

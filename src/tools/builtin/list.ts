@@ -1,6 +1,8 @@
 import type { Dirent } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { Type, type Static } from 'typebox';
+import { defineTool } from '../define-tool.js';
 import { readFolderAt } from '../confined-fs.js';
 import { fsErrorMessage } from '../fs-error-message.js';
 import { approvalNote, judgePaths, pathJudge } from '../path-judge.js';
@@ -9,11 +11,20 @@ import { isRefusal, resolveToolPath } from '../resolve-tool-path.js';
 import type { Tool } from '../tool.js';
 import { toolError } from '../tool-error.js';
 
-/** Arguments of the `list` tool. */
-export type ListArgs = {
-  /** The folder to list, relative to the workspace; default the workspace itself. */
-  path?: string;
-};
+const LIST_INPUT = Type.Object(
+  {
+    /** The folder to list, relative to the workspace; default the workspace itself. */
+    path: Type.Optional(Type.String({ minLength: 1, description: 'Folder, relative to the workspace. Default ".".' })),
+  },
+  { additionalProperties: false },
+);
+
+/**
+ * Arguments of the `list` tool, as its schema checks them.
+ *
+ * @interface
+ */
+export type ListArgs = Static<typeof LIST_INPUT>;
 
 /** Limits of the `list` tool. */
 export interface ListToolOptions {
@@ -35,18 +46,12 @@ export interface ListToolOptions {
  */
 export function createListTool(options: ListToolOptions = {}): Tool<ListArgs> {
   const maxEntries = options.maxEntries ?? 1000;
-  return {
+  return defineTool({
     name: 'list',
     description:
       'Lists the entries of a folder of the workspace (not recursive), sorted by name. Folders end ' +
       'with "/", symbolic links with "@". Use glob to find files by name across folders.',
-    parameters: {
-      type: 'object',
-      properties: {
-        path: { type: 'string', minLength: 1, description: 'Folder, relative to the workspace. Default ".".' },
-      },
-      additionalProperties: false,
-    },
+    input: LIST_INPUT,
     subject: (args) => args.path ?? '.',
     paths: (args) => [args.path ?? '.'],
     async execute(args, context) {
@@ -75,7 +80,7 @@ export function createListTool(options: ListToolOptions = {}): Tool<ListArgs> {
       const note = rest > 0 ? `\n\n(${rest} more entries not shown; use glob to narrow the search.)` : '';
       return { text: names.join('\n') + note + skipped };
     },
-  };
+  });
 }
 
 async function render(entry: Dirent, folder: string): Promise<string> {

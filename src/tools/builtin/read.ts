@@ -1,22 +1,37 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
+import { Type, type Static } from 'typebox';
 import { fsErrorMessage } from '../fs-error-message.js';
 import { fileLooksBinary } from '../looks-binary.js';
 import { pathJudge } from '../path-judge.js';
 import { isRefusal, resolveToolPath } from '../resolve-tool-path.js';
+import { defineTool } from '../define-tool.js';
+import { schemaMemo } from '../schema-memo.js';
 import type { Tool, ToolContext, ToolResult } from '../tool.js';
 import { toolError } from '../tool-error.js';
 
-/** Arguments of the `read` tool. */
-export type ReadArgs = {
-  /** The file to read, relative to the workspace. */
-  path: string;
-  /** The first line to return, 1-based; default 1. */
-  offset?: number;
-  /** How many lines to return at most; default {@link ReadToolOptions.defaultLimit} (2000). */
-  limit?: number;
-};
+/** The `read` tool's arguments, for a default page of `defaultLimit` lines (the model reads it). */
+const readInput = schemaMemo((defaultLimit: number) =>
+  Type.Object(
+    {
+      /** The file to read, relative to the workspace. */
+      path: Type.String({ minLength: 1, description: 'File path, relative to the workspace.' }),
+      /** The first line to return, 1-based; default 1. */
+      offset: Type.Optional(Type.Integer({ minimum: 1, description: 'First line to read (1-based). Default 1.' })),
+      /** How many lines to return at most; default {@link ReadToolOptions.defaultLimit} (2000). */
+      limit: Type.Optional(Type.Integer({ minimum: 1, description: `How many lines to read. Default ${defaultLimit}.` })),
+    },
+    { additionalProperties: false },
+  ),
+);
+
+/**
+ * Arguments of the `read` tool, as its schema checks them.
+ *
+ * @interface
+ */
+export type ReadArgs = Static<ReturnType<typeof readInput>>;
 
 /** Limits of the `read` tool. */
 export interface ReadToolOptions {
@@ -43,22 +58,13 @@ export function createReadTool(options: ReadToolOptions = {}): Tool<ReadArgs> {
   const defaultLimit = options.defaultLimit ?? 2000;
   const maxLineLength = options.maxLineLength ?? 2000;
   const maxOutputChars = options.maxOutputChars ?? 50_000;
-  return {
+  return defineTool({
     name: 'read',
     description:
       `Reads a text file of the workspace and returns its lines numbered like \`cat -n\`. ` +
       `Reads up to ${defaultLimit} lines from \`offset\` (1-based line, default 1); for a long file, ` +
       `read on from the offset the result names. Binary files are refused.`,
-    parameters: {
-      type: 'object',
-      properties: {
-        path: { type: 'string', minLength: 1, description: 'File path, relative to the workspace.' },
-        offset: { type: 'integer', minimum: 1, description: 'First line to read (1-based). Default 1.' },
-        limit: { type: 'integer', minimum: 1, description: `How many lines to read. Default ${defaultLimit}.` },
-      },
-      required: ['path'],
-      additionalProperties: false,
-    },
+    input: readInput(defaultLimit),
     subject: (args) => args.path,
     paths: (args) => [args.path],
     async execute(args, context) {
@@ -66,7 +72,7 @@ export function createReadTool(options: ReadToolOptions = {}): Tool<ReadArgs> {
       const limit = args.limit ?? defaultLimit;
       return readNumbered(args.path, context, { offset, limit, maxLineLength, maxOutputChars });
     },
-  };
+  });
 }
 
 interface Page {

@@ -1,12 +1,38 @@
+import { Type, type Static } from 'typebox';
 import type { TodoItem } from '../../events/agent-event.js';
+import { defineTool } from '../define-tool.js';
 import type { Tool } from '../tool.js';
 import { toolError } from '../tool-error.js';
 
-/** Arguments of the `todo` tool. */
-export type TodoArgs = {
-  /** The complete plan, in order; it replaces the previous one. Ids must be unique. */
-  todos: TodoItem[];
-};
+const STATUSES = ['pending', 'in_progress', 'completed', 'cancelled'] as const satisfies readonly TodoItem['status'][];
+
+const TODO_INPUT = Type.Object(
+  {
+    /** The complete plan, in order; it replaces the previous one. Ids must be unique. */
+    todos: Type.Array(
+      Type.Object(
+        {
+          /** The model's id for the item, unique within the plan and kept across updates. */
+          id: Type.String({ minLength: 1, description: 'A stable id for the item.' }),
+          /** What to do, in the model's words. */
+          content: Type.String({ minLength: 1, description: 'What to do.' }),
+          /** Where the item stands. */
+          status: Type.Enum(STATUSES, { type: 'string' }),
+        },
+        { additionalProperties: false },
+      ),
+      { description: 'The complete plan, in order.' },
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/**
+ * Arguments of the `todo` tool, as its schema checks them.
+ *
+ * @interface
+ */
+export type TodoArgs = Static<typeof TODO_INPUT>;
 
 const MARK: Readonly<Record<TodoItem['status'], string>> = {
   pending: '[ ]',
@@ -28,32 +54,12 @@ const MARK: Readonly<Record<TodoItem['status'], string>> = {
  * ```
  */
 export function createTodoTool(): Tool<TodoArgs> {
-  return {
+  return defineTool({
     name: 'todo',
     description:
       'Writes your plan for a multi-step job as a todo list, replacing the previous list. Send the ' +
       'whole list each time; keep one item in_progress and mark items completed as soon as they are done.',
-    parameters: {
-      type: 'object',
-      properties: {
-        todos: {
-          type: 'array',
-          description: 'The complete plan, in order.',
-          items: {
-            type: 'object',
-            properties: {
-              id: { type: 'string', minLength: 1, description: 'A stable id for the item.' },
-              content: { type: 'string', minLength: 1, description: 'What to do.' },
-              status: { type: 'string', enum: ['pending', 'in_progress', 'completed', 'cancelled'] },
-            },
-            required: ['id', 'content', 'status'],
-            additionalProperties: false,
-          },
-        },
-      },
-      required: ['todos'],
-      additionalProperties: false,
-    },
+    input: TODO_INPUT,
     execute({ todos }, context) {
       const seen = new Set<string>();
       for (const item of todos) {
@@ -64,7 +70,7 @@ export function createTodoTool(): Tool<TodoArgs> {
       context.emit({ type: 'Plan', runId: context.runId, agentName: context.agentName, todos: plan });
       return { text: renderPlan(plan) };
     },
-  };
+  });
 }
 
 /**

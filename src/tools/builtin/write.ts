@@ -1,18 +1,29 @@
 import { constants } from 'node:fs';
 import { mkdir, open, stat, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { Type, type Static } from 'typebox';
+import { defineTool } from '../define-tool.js';
 import { fsErrorMessage } from '../fs-error-message.js';
 import type { Tool } from '../tool.js';
 import { toolError } from '../tool-error.js';
 import { resolveWorkspacePath } from '../workspace-path.js';
 
-/** Arguments of the `write` tool. */
-export type WriteArgs = {
-  /** The file to write, relative to the workspace; missing parent folders are created. */
-  path: string;
-  /** The complete new content (UTF-8); an existing file is replaced. */
-  content: string;
-};
+const WRITE_INPUT = Type.Object(
+  {
+    /** The file to write, relative to the workspace; missing parent folders are created. */
+    path: Type.String({ minLength: 1, description: 'File path, relative to the workspace.' }),
+    /** The complete new content (UTF-8); an existing file is replaced. */
+    content: Type.String({ description: 'The complete new content of the file.' }),
+  },
+  { additionalProperties: false },
+);
+
+/**
+ * Arguments of the `write` tool, as its schema checks them.
+ *
+ * @interface
+ */
+export type WriteArgs = Static<typeof WRITE_INPUT>;
 
 // Where the platform has it, the final path is opened without following a link (ELOOP if it
 // is one): a link swapped in after the path was resolved cannot redirect the write.
@@ -32,20 +43,12 @@ const OPEN_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | 
  * ```
  */
 export function createWriteTool(): Tool<WriteArgs> {
-  return {
+  return defineTool({
     name: 'write',
     description:
       'Writes a text file in the workspace, replacing it if it exists and creating missing folders. ' +
       'Give the complete content. To change part of an existing file, prefer edit.',
-    parameters: {
-      type: 'object',
-      properties: {
-        path: { type: 'string', minLength: 1, description: 'File path, relative to the workspace.' },
-        content: { type: 'string', description: 'The complete new content of the file.' },
-      },
-      required: ['path', 'content'],
-      additionalProperties: false,
-    },
+    input: WRITE_INPUT,
     subject: (args) => args.path,
     paths: (args) => [args.path],
     async execute({ path, content }, context) {
@@ -82,7 +85,7 @@ export function createWriteTool(): Tool<WriteArgs> {
       const verb = existed ? 'Overwrote' : 'Created';
       return { text: `${verb} ${target.relative} (${plural(bytes, 'byte')}, ${plural(lines, 'line')})` };
     },
-  };
+  });
 }
 
 /** Lines as an editor counts them: a final newline does not start another line. */

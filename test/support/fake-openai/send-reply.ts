@@ -46,14 +46,19 @@ async function streamReply(reply: FakeReply, exchange: Exchange, context: ReplyC
 }
 
 /**
- * Answers one chat completion request with `reply`: an error status, a JSON
- * `chat.completion` (also to a streaming request when the reply says `ignoreStream`), or an
- * SSE stream of `chat.completion.chunk`s, with the delays, resets, stalls, cuts and
- * corruption the reply asks for. Stops as soon as the connection closes.
+ * Answers one chat completion request with `reply`: a recorded SSE body as it is, an error
+ * status, a JSON `chat.completion` (also to a streaming request when the reply says
+ * `ignoreStream`), or an SSE stream of `chat.completion.chunk`s, with the delays, resets,
+ * stalls, cuts and corruption the reply asks for. Stops as soon as the connection closes.
  */
 export async function sendReply(reply: FakeReply, exchange: Exchange, context: ReplyContext): Promise<void> {
   if (reply.hang) return;
   if (!(await wait(reply.delayMs ?? 0, exchange.signal))) return;
+  if (reply.rawSse !== undefined) {
+    writeHead(exchange, 200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', ...reply.headers });
+    exchange.res.end(reply.rawSse);
+    return;
+  }
   if (reply.status !== undefined) {
     sendJson(exchange, reply.status, errorBody(reply.status, reply.errorMessage), reply.headers);
     return;

@@ -77,6 +77,12 @@ export interface FakeReply {
   readonly omitToolCallIndex?: boolean;
   /** Send the finish chunk's choice without a `delta` field. */
   readonly omitFinishDelta?: boolean;
+  /**
+   * Answer with this body exactly as it is, as `200 text/event-stream`, instead of encoding
+   * the fields above: a real server's recorded answer replayed byte for byte
+   * (test/fixtures/llama/). Only `delayMs` and `headers` still apply.
+   */
+  readonly rawSse?: string;
 }
 
 /** A tool as a chat completion request declares it. */

@@ -1,0 +1,141 @@
+import { defer, type Observable, type Subscription } from 'rxjs';
+import { AbortError } from '../agent/abort-error.js';
+import type { RunResult } from '../agent/run-types.js';
+import type { AgentEvent } from '../events/agent-event.js';
+import { errorMessage } from '../errors/error-message.js';
+import type { EventLog } from './event-log.js';
+import { PendingApprovals } from './pending-approvals.js';
+import type { RunInfo, SequencedEvent } from './run-types.js';
+import { UnknownRunError } from './unknown-run-error.js';
+
+/** A run started with `engine.start()`: hot, registered, attachable. */
+export interface RunHandle {
+  readonly runId: string;
+  readonly sessionId: string;
+  /** `engine.runs.attach(runId)`: every event from the first, then live. */
+  readonly events$: Observable<SequencedEvent>;
+  /** Resolves with the run's result at its `RunEnd`; rejects with `AbortError` when it is cancelled. */
+  readonly result: Promise<RunResult>;
+  /** Cancels the run (as `engine.runs.cancel(runId)`). */
+  cancel(): void;
+}
+
+/** Options of a {@link RunRegistry}. */
+export interface RunRegistryOptions {
+  readonly log: EventLog;
+  /** How long a finished run stays attachable, in milliseconds. */
+  readonly retentionMs: number;
+  /** The most finished runs kept; the oldest beyond it are evicted. */
+  readonly maxRetained: number;
+}
+
+interface Entry {
+  info: RunInfo;
+  subscription: Subscription | undefined;
+}
+
+/**
+ * The runs an engine has started (`engine.runs`): each is subscribed once, hot, its events
+ * numbered and appended to the event log, so any number of consumers can attach from any
+ * position; unsubscribing an attachment never stops the run, `cancel` does. Finished runs are
+ * kept for `retentionMs` and at most `maxRetained` of them, evicted lazily (no timer is left
+ * behind). Approvals asked anywhere in a started run's tree can be answered here.
+ */
+export class RunRegistry {
+  readonly #runs = new Map<string, Entry>();
+  /** Approvals waiting in started runs, answerable by `answer`. */
+  readonly approvals = new PendingApprovals();
+
+  constructor(private readonly o: RunRegistryOptions) {}
+
+  /** Starts `events$` hot under `runId` and returns its handle. */
+  start(runId: string, sessionId: string, agentName: string, events$: Observable<AgentEvent>): RunHandle {
+    this.#evict();
+    const entry: Entry = { info: { runId, sessionId, agentName, state: 'running', startedAt: Date.now() }, subscription: undefined };
+    this.#runs.set(runId, entry);
+    let seq = 0;
+    let settle!: { resolve: (r: RunResult) => void; reject: (e: unknown) => void };
+    const result = new Promise<RunResult>((resolve, reject) => (settle = { resolve, reject }));
+    result.catch(() => undefined); // nobody may be waiting for it; a cancel must not be an unhandled rejection
+    const finish = (state: RunInfo['state']): void => {
+      entry.info = { ...entry.info, state, endedAt: Date.now() };
+      this.approvals.failAll(runId, state === 'cancelled' ? 'the run was cancelled (fail-closed)' : 'the run ended');
+    };
+    entry.subscription = events$.subscribe({
+      next: (event) => {
+        quietly(this.o.log.append({ runId, seq: ++seq, event }));
+        if (event.type === 'RunEnd') {
+          const { type: _t, agentName: _a, ...end } = event;
+          finish(end.abnormal ? 'failed' : 'done');
+          settle.resolve({ ...end, sessionId });
+        }
+      },
+      error: (error: unknown) => {
+        finish('failed');
+        quietly(this.o.log.end(runId, { kind: 'failed', message: errorMessage(error) }));
+        settle.reject(error);
+      },
+      complete: () => quietly(this.o.log.end(runId, { kind: 'complete' })),
+    });
+    return { runId, sessionId, events$: this.attach(runId), result, cancel: () => void this.cancel(runId) };
+  }
+
+  /** The run's events with `seq > after` (default 0: all), then live; completes after its `RunEnd`. */
+  attach(runId: string, options: { after?: number } = {}): Observable<SequencedEvent> {
+    return defer(() => {
+      this.#evict();
+      if (!this.#runs.has(runId)) throw new UnknownRunError(runId);
+      return this.o.log.read(runId, options.after ?? 0);
+    });
+  }
+
+  /** What is known about a run; `undefined` for an unknown or evicted one. */
+  get(runId: string): RunInfo | undefined {
+    this.#evict();
+    return this.#runs.get(runId)?.info;
+  }
+
+  /** The known runs, oldest first, optionally of one conversation. */
+  list(filter: { sessionId?: string } = {}): RunInfo[] {
+    this.#evict();
+    const all = [...this.#runs.values()].map((e) => e.info);
+    return filter.sessionId === undefined ? all : all.filter((info) => info.sessionId === filter.sessionId);
+  }
+
+  /** Cancels a running run: stops it (its model requests, tools and tasks) and ends its log. False if it is not running. */
+  cancel(runId: string): boolean {
+    const entry = this.#runs.get(runId);
+    if (!entry || entry.info.state !== 'running') return false;
+    entry.subscription?.unsubscribe();
+    entry.info = { ...entry.info, state: 'cancelled', endedAt: Date.now() };
+    this.approvals.failAll(runId, 'the run was cancelled (fail-closed)');
+    quietly(this.o.log.end(runId, { kind: 'cancelled', reason: 'the run was cancelled' }));
+    return true;
+  }
+
+  /** Cancels every running run (what `engine.close()` does). */
+  cancelAll(): void {
+    for (const [runId, entry] of this.#runs) if (entry.info.state === 'running') this.cancel(runId);
+  }
+
+  /** Drops finished runs past their retention, and the oldest beyond the count. */
+  #evict(): void {
+    const now = Date.now();
+    const finished = [...this.#runs.values()].filter((e) => e.info.endedAt !== undefined);
+    const over = finished.length - this.o.maxRetained;
+    finished.forEach((entry, i) => {
+      if (i < over || now - entry.info.endedAt! > this.o.retentionMs) {
+        this.#runs.delete(entry.info.runId);
+        quietly(this.o.log.delete(entry.info.runId));
+      }
+    });
+  }
+}
+
+/**
+ * A log write whose failure nobody can act on here (a memory log does not fail; a remote
+ * one reports its own errors to its readers): never an unhandled rejection.
+ */
+function quietly(write: unknown): void {
+  if (write instanceof Promise) write.catch(() => undefined);
+}

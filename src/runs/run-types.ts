@@ -1,0 +1,39 @@
+import type { AgentEvent } from '../events/agent-event.js';
+
+/** One event of a started run, with its place in the run: `seq` counts 1, 2, 3... wrapped child events included. */
+export interface SequencedEvent {
+  /** The run (the root of its tree) the event belongs to. */
+  readonly runId: string;
+  /** The event's position in the run, from 1, with no gap. */
+  readonly seq: number;
+  /** The event as the run emitted it (a child's arrives wrapped in a `TaskWrap`). */
+  readonly event: AgentEvent;
+}
+
+/** Where a started run stands. */
+export type RunState = 'running' | 'done' | 'failed' | 'cancelled';
+
+/** What is known about a started run. */
+export interface RunInfo {
+  readonly runId: string;
+  /** The conversation it belongs to. */
+  readonly sessionId: string;
+  /** The agent it runs: `main`, or a definition's name. */
+  readonly agentName: string;
+  /** `running` until its `RunEnd` (`done`, or `failed` when abnormal), an error (`failed`), or `cancel` (`cancelled`). */
+  readonly state: RunState;
+  /** When it started, in epoch milliseconds. */
+  readonly startedAt: number;
+  /** When it ended, in epoch milliseconds; absent while running. */
+  readonly endedAt?: number;
+}
+
+/**
+ * How a run's event log ended: after the unwrapped `RunEnd` (`complete`), by `cancel`
+ * (`cancelled`: readers error with `AbortError`), or with an error the run could not turn
+ * into a `RunEnd` (`failed`: readers error with it).
+ */
+export type LogEnding =
+  | { readonly kind: 'complete' }
+  | { readonly kind: 'cancelled'; readonly reason: string }
+  | { readonly kind: 'failed'; readonly message: string };

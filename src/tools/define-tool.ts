@@ -1,0 +1,80 @@
+import type { ObservableInput } from 'rxjs';
+import type { JsonObject } from '../events/json.js';
+import { withValidator } from './args-check.js';
+import type { Tool, ToolContext, ToolResult } from './tool.js';
+import { toolSchemaOf, type InferToolArgs, type UsableToolInput } from './tool-input.js';
+
+/**
+ * What {@link defineTool} makes a tool from. `description` and `modelParameters` may be
+ * getters: the tool reads them again at every step (the delegation tools list the agents
+ * that exist now).
+ */
+export interface ToolDefinition<S extends object, Args extends Record<string, unknown> = InferToolArgs<S>> {
+  /** The tool's name, as the model calls it and as permission rules and definitions name it. */
+  readonly name: string;
+  /** What the tool does and when to use it; the model reads this. */
+  readonly description: string;
+  /**
+   * The arguments' schema: a Standard Schema with a JSON side (zod 4, valibot through
+   * `toStandardJsonSchema`, arktype), which validates the arguments itself (its output,
+   * transforms applied, is what `execute` gets); or a JSON schema object (a TypeBox schema is
+   * one), validated by ajv. Either way it must describe an object.
+   */
+  readonly input: S & UsableToolInput<S>;
+  /** A schema to offer the model instead of the one derived from `input` (see {@link Tool.modelParameters}). */
+  readonly modelParameters?: JsonObject;
+  /** How long one call may run, in milliseconds; overrides the agent's `toolTimeoutMs`. */
+  readonly timeoutMs?: number;
+  /** The argument permission patterns match against: a command, a path, a url. */
+  subject?(args: Args): string | undefined;
+  /** The workspace paths the call would touch; each is checked to stay inside the workspace. */
+  paths?(args: Args): readonly string[];
+  /** Runs the call with validated arguments. Return text, a {@link ToolResult}, or a promise or observable of one. */
+  execute(args: Args, context: ToolContext): ToolResult | string | ObservableInput<ToolResult | string>;
+}
+
+/**
+ * Makes a {@link Tool} from a schema written once: the model is offered the JSON schema
+ * derived from `input`, each call's arguments are checked against `input` before anything
+ * runs (a mismatch is a failed call the model reads, like `"path" must be string`), and
+ * `execute`'s argument type is inferred from it. The schema is read, and a JSON schema
+ * compiled, once per schema object, not per call.
+ *
+ * @throws TypeError naming the tool when `input` is not an object schema, or cannot give the
+ * model a JSON schema (a valibot schema needs `toStandardJsonSchema`).
+ *
+ * @example
+ * ```ts
+ * import { z } from 'zod';
+ *
+ * const weather = defineTool({
+ *   name: 'weather',
+ *   description: 'The weather in a city.',
+ *   input: z.object({ city: z.string().min(1), unit: z.enum(['C', 'F']).default('C') }),
+ *   execute: ({ city, unit }) => `Sunny in ${city}, 21°${unit}`, // city: string, unit: 'C' | 'F'
+ * });
+ * ```
+ */
+export function defineTool<const S extends object>(definition: ToolDefinition<S>): Tool<InferToolArgs<S>> {
+  type Args = InferToolArgs<S>;
+  const name: unknown = definition?.name;
+  if (typeof name !== 'string' || name === '') throw new TypeError(`defineTool: \`name\` must be a non-empty string, got ${JSON.stringify(name)}`);
+  if (typeof definition.execute !== 'function') throw new TypeError(`defineTool("${name}"): \`execute\` must be a function`);
+  const { parameters, validate } = toolSchemaOf(name, definition.input);
+  const tool: Tool<Args> = {
+    name,
+    get description() {
+      return definition.description;
+    },
+    parameters,
+    ...(definition.timeoutMs === undefined ? {} : { timeoutMs: definition.timeoutMs }),
+    ...(definition.subject ? { subject: (args: Args) => definition.subject!(args) } : {}),
+    ...(definition.paths ? { paths: (args: Args) => definition.paths!(args) } : {}),
+    execute: (args, context) => definition.execute(args, context),
+  };
+  if ('modelParameters' in definition) {
+    // A getter, so a definition's own getter is read at every step, not once here.
+    Object.defineProperty(tool, 'modelParameters', { get: () => definition.modelParameters, enumerable: true });
+  }
+  return withValidator(tool, validate);
+}

@@ -1,0 +1,144 @@
+import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
+import type { Static, TSchema } from 'typebox';
+import type { JsonObject } from '../events/json.js';
+import { errorMessage } from '../errors/error-message.js';
+import type { ArgsCheck, ArgsValidator } from './args-validator.js';
+import { jsonSchemaValidator } from './json-schema-validator.js';
+import { describeIssues } from './standard-issues.js';
+
+/**
+ * A Standard Schema that can also describe itself as a JSON schema
+ * ([Standard JSON Schema](https://standardschema.dev)): a zod 4 schema, a valibot schema
+ * wrapped in `toStandardJsonSchema`, an arktype type.
+ */
+export interface StandardToolSchema<Input = unknown, Output = Input> {
+  /** The Standard Schema properties, with the JSON Schema converter. */
+  readonly '~standard': StandardSchemaV1.Props<Input, Output> & StandardJSONSchemaV1.Props<Input, Output>;
+}
+
+/**
+ * The arguments `execute` receives for an `input` schema: a Standard Schema's output type,
+ * TypeBox's `Static` for a TypeBox schema (or a JSON schema literal it can read), else
+ * `Record<string, unknown>` (a JSON schema whose type is not known at compile time).
+ */
+export type InferToolArgs<S> =
+  S extends StandardSchemaV1<unknown, infer Output>
+    ? Output extends Record<string, unknown>
+      ? Output
+      : never // the arguments are a JSON object; a schema of anything else is refused
+    : Static<S & object> extends infer Read
+      ? 0 extends 1 & Read // `any`: TypeBox could not read it
+        ? Record<string, unknown>
+        : Read extends Record<string, unknown>
+          ? Read
+          : Record<string, unknown>
+      : never;
+
+/**
+ * `unknown` for an `input` `defineTool` can use; for a Standard Schema without a JSON side
+ * (a bare valibot schema), {@link JsonSchemaSideMissing}, so the mistake is a compile error
+ * that says what to do rather than a throw at run time.
+ */
+export type UsableToolInput<S> = S extends StandardSchemaV1 ? (S extends StandardJSONSchemaV1 ? unknown : JsonSchemaSideMissing) : unknown;
+
+/** What a Standard Schema without a JSON side lacks to be a tool's `input` (see {@link UsableToolInput}). */
+export interface JsonSchemaSideMissing {
+  /** The Standard properties: they need a JSON Schema converter, because the model needs a JSON schema. */
+  readonly '~standard': {
+    /** Add it by wrapping the schema, e.g. `toStandardJsonSchema(schema)` from `@valibot/to-json-schema`. */
+    readonly jsonSchema: 'a JSON Schema side: wrap the schema, e.g. toStandardJsonSchema(schema) from @valibot/to-json-schema';
+  };
+}
+
+/**
+ * A TypeBox schema as the JSON object it is: its own enumerable keys are plain JSON
+ * (TypeBox's markers are non-enumerable), so it can be sent to the model as it is.
+ *
+ * @example
+ * ```ts
+ * const parameters: JsonObject = jsonOf(Type.Object({ path: Type.String() }));
+ * ```
+ */
+export function jsonOf(schema: TSchema): JsonObject {
+  return schema as JsonObject;
+}
+
+/** What a tool checks its arguments with, and the JSON schema the model is offered. */
+export interface ToolSchema {
+  readonly parameters: JsonObject;
+  readonly validate: ArgsValidator;
+}
+
+/**
+ * Reads a tool's `input`: a Standard Schema with a JSON side (validated by itself, its JSON
+ * schema derived once) or a JSON schema object (validated by ajv, compiled once per object).
+ *
+ * @throws TypeError naming the tool when `input` is neither, cannot say itself as JSON
+ * schema, or does not describe an object.
+ *
+ * @example
+ * ```ts
+ * const { parameters, validate } = toolSchemaOf('clock', z.object({ zone: z.string() }));
+ * ```
+ */
+export function toolSchemaOf(name: string, input: unknown): ToolSchema {
+  const fail = (problem: string): never => {
+    throw new TypeError(`defineTool("${name}"): ${problem}`);
+  };
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    return fail(`\`input\` must be a Standard Schema (zod, valibot, arktype...) or a JSON schema object, got ${input === null ? 'null' : Array.isArray(input) ? 'an array' : typeof input}`);
+  }
+  const standard = (input as { readonly '~standard'?: unknown })['~standard'];
+  const parameters = standard === undefined ? (input as JsonObject) : derivedSchema(standard as Partial<StandardToolSchema['~standard']>, fail);
+  if (parameters.type !== 'object') {
+    fail(`\`input\` must describe an object (a tool's arguments are a JSON object), but its JSON schema has type ${JSON.stringify(parameters.type)}`);
+  }
+  if (standard !== undefined) return { parameters, validate: standardValidator(standard as StandardToolSchema['~standard']) };
+  try {
+    return { parameters, validate: jsonSchemaValidator(parameters) };
+  } catch (e) {
+    return fail(`\`input\` is not a valid JSON schema: ${errorMessage(e)}`);
+  }
+}
+
+function derivedSchema(standard: Partial<StandardToolSchema['~standard']>, fail: (problem: string) => never): JsonObject {
+  const vendor = String(standard.vendor ?? 'unknown');
+  if (typeof standard.validate !== 'function') fail(`\`input\` (${vendor}) has no \`~standard.validate\`: it is not a Standard Schema`);
+  if (typeof standard.jsonSchema?.input !== 'function') {
+    const hint = vendor === 'valibot' ? ' Wrap it: toStandardJsonSchema(schema) from @valibot/to-json-schema.' : '';
+    return fail(`\`input\` (${vendor}) cannot describe itself as a JSON schema (no \`~standard.jsonSchema\`), and the model needs one.${hint} Or pass a JSON schema.`);
+  }
+  let schema: Record<string, unknown>;
+  try {
+    schema = standard.jsonSchema.input({ target: 'draft-2020-12' });
+  } catch (e) {
+    return fail(`could not derive a JSON schema from \`input\` (${vendor}): ${errorMessage(e)}`);
+  }
+  // `$schema` says nothing the model uses, and it would be sent again at every step.
+  const { $schema: _dialect, ...rest } = schema;
+  return rest as JsonObject;
+}
+
+function standardValidator(standard: StandardSchemaV1.Props): ArgsValidator {
+  const vendor = standard.vendor;
+  return (args): ArgsCheck => {
+    let result: StandardSchemaV1.Result<unknown> | Promise<StandardSchemaV1.Result<unknown>>;
+    try {
+      result = standard.validate(args);
+    } catch (e) {
+      return { problems: `its ${vendor} schema failed while checking them (${errorMessage(e)})` };
+    }
+    if (isThenable(result)) {
+      result.then(undefined, () => undefined); // nobody awaits it
+      // zod also answers a promise when a check throws (it retries asynchronously).
+      return { problems: `its ${vendor} schema answered with a promise (an async refinement, or a check that threw?), which a tool's input cannot wait for; make its checks synchronous` };
+    }
+    // The spec: a falsy `issues` means success (valibot leaves it out, others set undefined).
+    if (result.issues) return { problems: describeIssues(result.issues, args) };
+    return { value: result.value as Record<string, unknown> };
+  };
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as { readonly then?: unknown } | null)?.then === 'function';
+}

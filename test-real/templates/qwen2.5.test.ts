@@ -1,0 +1,3 @@
+import { templateSuite } from '../checks/template-suite.js';
+
+templateSuite('Qwen2.5');

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { checkEngineOptions, type HarnessEngineOptions } from '../../src/engine/engine-options.js';
+import { ScriptedModel } from '../../src/model/scripted-model.js';
+import { MemorySessionStore } from '../../src/session/memory-session-store.js';
+
+// The engine's options are checked against one schema; these pin what that adds to the
+// messages engine-options.test.ts already pins.
+
+const model = new ScriptedModel([{ text: 'ok' }]);
+const check = (options: unknown) => () => checkEngineOptions(options as HarnessEngineOptions);
+
+describe('checkEngineOptions (from the options schema)', () => {
+  it.each([
+    ['an item of a list', { model, agentDirs: ['agents', 3] }, TypeError, 'HarnessEngine: `agentDirs[1]` must be a string, got number'],
+    ['a model map that is not an object', { model, models: 'fast' }, TypeError, 'HarnessEngine: `models` must be an object, got string'],
+    ['an infinite count', { model, maxSteps: Number.POSITIVE_INFINITY }, RangeError, 'HarnessEngine: `maxSteps` must be an integer >= 1, got Infinity'],
+    ['a null count', { model, toolTimeoutMs: null }, RangeError, 'HarnessEngine: `toolTimeoutMs` must be an integer >= 1, got null'],
+    ['an array as options', [model], TypeError, 'HarnessEngine: options must be an object with at least `model`'],
+  ])('words %s from the schema', (_, options, kind, message) => {
+    expect(check(options)).toThrow(kind);
+    expect(check(options)).toThrow(message);
+  });
+
+  it('names every unknown option at once, and lists every known one', () => {
+    expect(check({ model, maxStep: 3, workspce: '.' })).toThrow(/^HarnessEngine: unknown option "maxStep", "workspce"; known options: model, workspace, multitaskMaxTasks, .*, trustWorkspaceAgents$/);
+  });
+
+  it('reports an unknown option before any other problem, then the model', () => {
+    expect(check({ maxSteps: 0, typo: 1 })).toThrow('unknown option "typo"');
+    expect(check({ maxSteps: 0, workspace: 1 })).toThrow('`model` must be a ChatModel');
+  });
+
+  it('accepts every documented option with a value of its kind', () => {
+    const every: Required<HarnessEngineOptions> = {
+      model,
+      workspace: '.',
+      multitaskMaxTasks: 0,
+      multitaskMaxItems: 1,
+      maxSteps: 1,
+      maxDepth: 0,
+      agentDirs: [],
+      subagentEnabled: true,
+      permissionRules: [],
+      approve: async () => ({ decision: 'approve' }),
+      models: { fast: model },
+      sessions: new MemorySessionStore(),
+      instructions: '',
+      tools: [],
+      disabledTools: ['bash'],
+      maxResultChars: 1,
+      toolTimeoutMs: 1,
+      homeDir: '/',
+      trustWorkspaceAgents: false,
+    };
+    expect(check(every)).not.toThrow();
+  });
+});
