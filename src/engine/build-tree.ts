@@ -16,6 +16,7 @@ import { AgentManager } from '../subagent/agent-manager.js';
 import { DELEGATION_TOOL_NAMES } from '../subagent/delegation-tool-names.js';
 import { createBuiltinTools } from '../tools/builtin/index.js';
 import type { Tool } from '../tools/tool.js';
+import type { ApprovalHandler } from '../permission/approval.js';
 import type { HarnessEngineOptions } from './engine-options.js';
 
 /** The parts of an engine's delegation tree, wired. */
@@ -30,8 +31,8 @@ export interface Tree {
   readonly main: AgentSpec;
 }
 
-/** Wires an engine's tree from its (checked) options, every default applied here once. */
-export function buildTree(options: HarnessEngineOptions, workspace: string): Tree {
+/** Wires an engine's tree from its (checked) options, every default applied here once; `approve` answers every agent's approvals. */
+export function buildTree(options: HarnessEngineOptions, workspace: string, approve: ApprovalHandler | undefined): Tree {
   const rules = parsePermissionRules(options.permissionRules ?? [], 'permissionRules');
   const disabled = options.disabledTools ?? [];
   const toolbox = toolboxOf(options.tools ?? [], disabled);
@@ -55,7 +56,7 @@ export function buildTree(options: HarnessEngineOptions, workspace: string): Tre
     models: options.models ?? {},
     sessions,
     workspace,
-    approve: options.approve,
+    approve,
     grants,
     toolTimeoutMs: options.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
     maxDepth,

@@ -5,6 +5,7 @@ import { configValidator, type ConfigProblem } from '../permission/config-valida
 import type { PermissionRule } from '../permission/permission-rule.js';
 import type { SessionStore } from '../session/session-store.js';
 import type { Tool } from '../tools/tool.js';
+import type { EventLog } from '../runs/event-log.js';
 
 /** Options of a `HarnessEngine`. Only `model` is required. */
 export interface HarnessEngineOptions {
@@ -53,6 +54,12 @@ export interface HarnessEngineOptions {
    * rules are ignored (with a diagnostic) and their rules only narrow.
    */
   readonly trustWorkspaceAgents?: boolean;
+  /** How long a finished run started with `start()` stays attachable, in milliseconds. Default 10 minutes. */
+  readonly runRetentionMs?: number;
+  /** The most finished started runs kept for attaching; the oldest beyond it are evicted. Default 1,000. */
+  readonly maxRetainedRuns?: number;
+  /** Where started runs' events are kept; default in memory (a `MemoryEventLog`). */
+  readonly eventLog?: EventLog;
 }
 
 // Values beyond JSON are checked by kind (`jsKind`: a function, or an object with that
@@ -85,6 +92,9 @@ const ENGINE_OPTIONS_SCHEMA = Type.Object(
     toolTimeoutMs: count(1),
     homeDir: Type.Optional(Type.String()),
     trustWorkspaceAgents: Type.Optional(Type.Boolean()),
+    runRetentionMs: count(0),
+    maxRetainedRuns: count(0),
+    eventLog: Type.Optional(Type.Unsafe<EventLog>({ jsKind: 'read' })),
   },
   { additionalProperties: false },
 );

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { defer, type Observable } from 'rxjs';
 import { ReActAgent } from '../agent/react-agent.js';
 import { resolveWorkspace } from '../agent/resolve-workspace.js';
@@ -5,6 +6,10 @@ import type { RunOptions, RunResult } from '../agent/run-types.js';
 import type { AgentEvent } from '../events/agent-event.js';
 import type { SessionStore } from '../session/session-store.js';
 import type { AgentManager } from '../subagent/agent-manager.js';
+import { UnknownAgentError } from '../subagent/unknown-agent-error.js';
+import { MemoryEventLog } from '../runs/memory-event-log.js';
+import { RunRegistry, type RunHandle } from '../runs/run-registry.js';
+import { approvalRouter } from './approval-router.js';
 import type { TaskTracker } from '../delegation/task-tracker.js';
 import { backgroundResults } from './background-results.js';
 import { buildTree, DEFAULT_MAX_RESULT_CHARS, type Tree } from './build-tree.js';
@@ -34,6 +39,11 @@ export class HarnessEngine {
    * keeping the 10,000 most recently used). Delete a conversation with `sessions.delete?.(id)`.
    */
   readonly sessions: SessionStore;
+  /**
+   * The runs started with {@link HarnessEngine.start}: attach to one from any position, read
+   * what is known of it, list them, cancel one, answer its approvals.
+   */
+  readonly runs: RunRegistry;
   private readonly tree: Tree;
   private readonly main: ReActAgent;
   private readonly onRunEnd: (sessionId: string, ephemeral: boolean) => void;
@@ -43,7 +53,12 @@ export class HarnessEngine {
   constructor(options: HarnessEngineOptions) {
     checkEngineOptions(options);
     this.workspace = resolveWorkspace(options.workspace);
-    const tree = (this.tree = buildTree(options, this.workspace));
+    this.runs = new RunRegistry({
+      log: options.eventLog ?? new MemoryEventLog(),
+      retentionMs: options.runRetentionMs ?? 10 * 60_000,
+      maxRetained: options.maxRetainedRuns ?? 1000,
+    });
+    const tree = (this.tree = buildTree(options, this.workspace, approvalRouter(this.runs, options.approve)));
     this.agents = tree.agents;
     this.tasks = tree.tasks;
     this.sessions = tree.sessions;
@@ -81,6 +96,36 @@ export class HarnessEngine {
     });
   }
 
+  /**
+   * Starts a run that lives on its own: hot (it runs whether or not anyone watches),
+   * registered in {@link HarnessEngine.runs}, every event numbered and kept, so any number of
+   * consumers can attach, leave and come back. Without a `sessionId` it gets a new one (kept,
+   * so the conversation can go on). `agentName` runs that definition directly.
+   *
+   * @throws TypeError for an empty prompt, UnknownAgentError for an unknown agent,
+   *   SessionBusyError when another run holds the session, EngineClosedError after `close()`.
+   *
+   * @example
+   * ```ts
+   * const run = engine.start('Survey this project');
+   * run.events$.subscribe(({ seq, event }) => console.log(seq, event.type));
+   * const later = engine.runs.attach(run.runId, { after: 10 }); // from event 11 on
+   * console.log((await run.result).text);
+   * ```
+   */
+  start(prompt: string, options: { sessionId?: string; agentName?: string } = {}): RunHandle {
+    this.assertOpen();
+    if (typeof prompt !== 'string' || prompt.trim() === '') throw new TypeError(`The prompt must be a non-empty string, got ${JSON.stringify(prompt) ?? String(prompt)}`);
+    const { agentName = 'main' } = options;
+    if (agentName !== 'main' && !this.agents.get(agentName) && agentName !== this.agents.primary()?.name) {
+      throw new UnknownAgentError(agentName, this.agents.list().map((a) => a.name));
+    }
+    const sessionId = options.sessionId ?? `ses_${randomUUID()}`;
+    const runId = `run_${randomUUID()}`;
+    const agent = this.agent(agentName);
+    return this.runs.start(runId, sessionId, agent.name, agent.run$(prompt, sessionId, true, runId));
+  }
+
   /** Runs the main agent to its result; no events are emitted or forwarded. */
   async call(prompt: string, options: RunOptions = {}): Promise<RunResult> {
     this.assertOpen();
@@ -107,11 +152,12 @@ export class HarnessEngine {
   }
 
   /**
-   * Stops every background task and waits until they have settled; afterwards `stream` and
-   * `call` fail. Foreground runs belong to their subscribers: unsubscribe them to stop them.
+   * Cancels every started run and stops every background task, waiting until they have
+   * settled; afterwards `stream`, `call` and `start` fail. Foreground runs belong to their subscribers: unsubscribe them to stop them.
    */
   async close(): Promise<void> {
     this.closed = true;
+    this.runs.cancelAll();
     await this.tasks.close();
   }
 

@@ -2,6 +2,7 @@ import { defer, type Observable, type Subscription } from 'rxjs';
 import { AbortError } from '../agent/abort-error.js';
 import type { RunResult } from '../agent/run-types.js';
 import type { AgentEvent } from '../events/agent-event.js';
+import type { ApprovalDecision } from '../permission/approval.js';
 import { errorMessage } from '../errors/error-message.js';
 import type { EventLog } from './event-log.js';
 import { PendingApprovals } from './pending-approvals.js';
@@ -32,6 +33,8 @@ export interface RunRegistryOptions {
 interface Entry {
   info: RunInfo;
   subscription: Subscription | undefined;
+  /** Rejects the handle's `result` (a cancel). */
+  reject: (error: unknown) => void;
 }
 
 /**
@@ -43,19 +46,29 @@ interface Entry {
  */
 export class RunRegistry {
   readonly #runs = new Map<string, Entry>();
-  /** Approvals waiting in started runs, answerable by `answer`. */
+  /**
+   * Approvals waiting in started runs, answerable by `answer`.
+   *
+   * @internal
+   */
   readonly approvals = new PendingApprovals();
 
   constructor(private readonly o: RunRegistryOptions) {}
 
-  /** Starts `events$` hot under `runId` and returns its handle. */
+  /**
+   * Starts `events$` hot under `runId` and returns its handle. A run that fails before its
+   * first event (a busy session) is not registered: its error is thrown here.
+   *
+   * @internal
+   */
   start(runId: string, sessionId: string, agentName: string, events$: Observable<AgentEvent>): RunHandle {
     this.#evict();
-    const entry: Entry = { info: { runId, sessionId, agentName, state: 'running', startedAt: Date.now() }, subscription: undefined };
-    this.#runs.set(runId, entry);
     let seq = 0;
+    let failure: unknown;
     let settle!: { resolve: (r: RunResult) => void; reject: (e: unknown) => void };
     const result = new Promise<RunResult>((resolve, reject) => (settle = { resolve, reject }));
+    const entry: Entry = { info: { runId, sessionId, agentName, state: 'running', startedAt: Date.now() }, subscription: undefined, reject: settle.reject };
+    this.#runs.set(runId, entry);
     result.catch(() => undefined); // nobody may be waiting for it; a cancel must not be an unhandled rejection
     const finish = (state: RunInfo['state']): void => {
       entry.info = { ...entry.info, state, endedAt: Date.now() };
@@ -71,12 +84,18 @@ export class RunRegistry {
         }
       },
       error: (error: unknown) => {
+        failure = error;
         finish('failed');
         quietly(this.o.log.end(runId, { kind: 'failed', message: errorMessage(error) }));
         settle.reject(error);
       },
       complete: () => quietly(this.o.log.end(runId, { kind: 'complete' })),
     });
+    if (seq === 0 && entry.info.state === 'failed') {
+      this.#runs.delete(runId);
+      quietly(this.o.log.delete(runId));
+      throw failure;
+    }
     return { runId, sessionId, events$: this.attach(runId), result, cancel: () => void this.cancel(runId) };
   }
 
@@ -110,10 +129,20 @@ export class RunRegistry {
     entry.info = { ...entry.info, state: 'cancelled', endedAt: Date.now() };
     this.approvals.failAll(runId, 'the run was cancelled (fail-closed)');
     quietly(this.o.log.end(runId, { kind: 'cancelled', reason: 'the run was cancelled' }));
+    entry.reject(new AbortError(new Error('the run was cancelled')));
     return true;
   }
 
-  /** Cancels every running run (what `engine.close()` does). */
+  /** Answers a waiting approval of the run (anywhere in its tree). False when no call `callId` waits there. */
+  answer(runId: string, callId: string, decision: ApprovalDecision): boolean {
+    return this.approvals.answer(runId, callId, decision);
+  }
+
+  /**
+   * Cancels every running run (what `engine.close()` does).
+   *
+   * @internal
+   */
   cancelAll(): void {
     for (const [runId, entry] of this.#runs) if (entry.info.state === 'running') this.cancel(runId);
   }

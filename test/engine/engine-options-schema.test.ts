@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkEngineOptions, type HarnessEngineOptions } from '../../src/engine/engine-options.js';
 import { ScriptedModel } from '../../src/model/scripted-model.js';
+import { MemoryEventLog } from '../../src/runs/memory-event-log.js';
 import { MemorySessionStore } from '../../src/session/memory-session-store.js';
 
 // The engine's options are checked against one schema; these pin what that adds to the
@@ -22,7 +23,7 @@ describe('checkEngineOptions (from the options schema)', () => {
   });
 
   it('names every unknown option at once, and lists every known one', () => {
-    expect(check({ model, maxStep: 3, workspce: '.' })).toThrow(/^HarnessEngine: unknown option "maxStep", "workspce"; known options: model, workspace, multitaskMaxTasks, .*, trustWorkspaceAgents$/);
+    expect(check({ model, maxStep: 3, workspce: '.' })).toThrow(/^HarnessEngine: unknown option "maxStep", "workspce"; known options: model, workspace, multitaskMaxTasks, .*, trustWorkspaceAgents, runRetentionMs, maxRetainedRuns, eventLog$/);
   });
 
   it('reports an unknown option before any other problem, then the model', () => {
@@ -51,6 +52,9 @@ describe('checkEngineOptions (from the options schema)', () => {
       toolTimeoutMs: 1,
       homeDir: '/',
       trustWorkspaceAgents: false,
+      runRetentionMs: 0,
+      maxRetainedRuns: 0,
+      eventLog: new MemoryEventLog(),
     };
     expect(check(every)).not.toThrow();
   });
