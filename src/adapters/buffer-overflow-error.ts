@@ -1,7 +1,4 @@
-import { hasErrorMarker, RxHarnessError } from '../errors/rxharness-error.js';
-
-const MARKER = 'rxharness.error.BufferOverflowError';
-const SYMBOL = Symbol.for(MARKER);
+import { RxHarnessError } from '../errors/rxharness-error.js';
 
 /**
  * The consumer of {@link toAsyncIterable} fell too far behind: more events arrived than the
@@ -17,21 +14,16 @@ const SYMBOL = Symbol.for(MARKER);
  * ```
  */
 export class BufferOverflowError extends RxHarnessError {
-  private readonly [SYMBOL] = true;
+  /** The code of these errors. */
+  static override readonly code = 'BUFFER_OVERFLOW';
   /** Always `'BufferOverflowError'`, to recognise the error without `instanceof` (e.g. across package copies). */
   override readonly name = 'BufferOverflowError';
 
   /** @param bufferSize - The bound that was exceeded. */
   constructor(readonly bufferSize: number) {
     super(
-      'BUFFER_OVERFLOW',
       `More than ${bufferSize} events were waiting to be read, so the run was stopped. ` +
         'Read events faster or pass a larger bufferSize.',
     );
-  }
-
-  /** Whether `value` is a {@link BufferOverflowError}, from this copy of the library or another. */
-  static override isInstance(value: unknown): value is BufferOverflowError {
-    return hasErrorMarker(value, MARKER);
   }
 }

@@ -1,7 +1,4 @@
-import { hasErrorMarker, RxHarnessError } from '../errors/rxharness-error.js';
-
-const MARKER = 'rxharness.error.NdjsonParseError';
-const SYMBOL = Symbol.for(MARKER);
+import { RxHarnessError } from '../errors/rxharness-error.js';
 
 /**
  * A line of NDJSON input that is not an agent event: invalid JSON, JSON that lacks an
@@ -16,7 +13,8 @@ const SYMBOL = Symbol.for(MARKER);
  * ```
  */
 export class NdjsonParseError extends RxHarnessError {
-  private readonly [SYMBOL] = true;
+  /** The code of these errors. */
+  static override readonly code = 'NDJSON_PARSE';
   /** Always `'NdjsonParseError'`, to recognise the error without `instanceof` (e.g. across package copies). */
   override readonly name = 'NdjsonParseError';
 
@@ -31,12 +29,7 @@ export class NdjsonParseError extends RxHarnessError {
     readonly line: string,
     reason: string,
   ) {
-    super('NDJSON_PARSE', `NDJSON line ${lineNumber} ${reason}: ${preview(line)}`);
-  }
-
-  /** Whether `value` is a {@link NdjsonParseError}, from this copy of the library or another. */
-  static override isInstance(value: unknown): value is NdjsonParseError {
-    return hasErrorMarker(value, MARKER);
+    super(`NDJSON line ${lineNumber} ${reason}: ${preview(line)}`);
   }
 }
 

@@ -1,7 +1,4 @@
-import { hasErrorMarker, RxHarnessError } from '../errors/rxharness-error.js';
-
-const MARKER = 'rxharness.error.AbortError';
-const SYMBOL = Symbol.for(MARKER);
+import { RxHarnessError } from '../errors/rxharness-error.js';
 
 /**
  * A run was aborted through its `options.signal`. The stream ends with this error (and no
@@ -13,17 +10,13 @@ const SYMBOL = Symbol.for(MARKER);
  * ```
  */
 export class AbortError extends RxHarnessError {
-  private readonly [SYMBOL] = true;
+  /** The code of these errors. */
+  static override readonly code = 'ABORTED';
   /** Always `'AbortError'`, to recognise the error without `instanceof` (e.g. across package copies). */
   override readonly name = 'AbortError';
 
   constructor(reason?: unknown) {
     const why = reason instanceof Error && reason.name !== 'AbortError' ? `: ${reason.message}` : '';
-    super('ABORTED', `The run was aborted${why}`, { cause: reason });
-  }
-
-  /** Whether `value` is a {@link AbortError}, from this copy of the library or another. */
-  static override isInstance(value: unknown): value is AbortError {
-    return hasErrorMarker(value, MARKER);
+    super(`The run was aborted${why}`, { cause: reason });
   }
 }

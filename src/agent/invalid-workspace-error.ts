@@ -1,7 +1,4 @@
-import { hasErrorMarker, RxHarnessError } from '../errors/rxharness-error.js';
-
-const MARKER = 'rxharness.error.InvalidWorkspaceError';
-const SYMBOL = Symbol.for(MARKER);
+import { RxHarnessError } from '../errors/rxharness-error.js';
 
 /**
  * The `workspace` option names no folder: it does not exist, or is a file. Thrown when an
@@ -13,7 +10,8 @@ const SYMBOL = Symbol.for(MARKER);
  * ```
  */
 export class InvalidWorkspaceError extends RxHarnessError {
-  private readonly [SYMBOL] = true;
+  /** The code of these errors. */
+  static override readonly code = 'INVALID_WORKSPACE';
   /** Always `InvalidWorkspaceError`. */
   override readonly name = 'InvalidWorkspaceError';
 
@@ -25,11 +23,6 @@ export class InvalidWorkspaceError extends RxHarnessError {
     readonly path: string,
     problem: 'does not exist' | 'is not a folder',
   ) {
-    super('INVALID_WORKSPACE', `The workspace "${path}" ${problem}; pass ${problem === 'is not a folder' ? 'a folder' : 'an existing folder'} as \`workspace\``);
-  }
-
-  /** Whether `value` is an {@link InvalidWorkspaceError}, from this copy of the library or another. */
-  static override isInstance(value: unknown): value is InvalidWorkspaceError {
-    return hasErrorMarker(value, MARKER);
+    super(`The workspace "${path}" ${problem}; pass ${problem === 'is not a folder' ? 'a folder' : 'an existing folder'} as \`workspace\``);
   }
 }

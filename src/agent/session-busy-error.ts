@@ -1,7 +1,4 @@
-import { hasErrorMarker, RxHarnessError } from '../errors/rxharness-error.js';
-
-const MARKER = 'rxharness.error.SessionBusyError';
-const SYMBOL = Symbol.for(MARKER);
+import { RxHarnessError } from '../errors/rxharness-error.js';
 
 /**
  * A run was refused because another run of the same session has not ended yet. Two runs
@@ -16,7 +13,8 @@ const SYMBOL = Symbol.for(MARKER);
  * ```
  */
 export class SessionBusyError extends RxHarnessError {
-  private readonly [SYMBOL] = true;
+  /** The code of these errors. */
+  static override readonly code = 'SESSION_BUSY';
   /** Always `SessionBusyError`. */
   override readonly name = 'SessionBusyError';
 
@@ -27,14 +25,8 @@ export class SessionBusyError extends RxHarnessError {
     readonly activeRunId: string,
   ) {
     super(
-      'SESSION_BUSY',
       `session "${sessionId}" is busy: run ${activeRunId} has not ended yet. ` +
         'Runs of one session go one at a time; wait for its RunEnd (or cancel it), or use another sessionId.',
     );
-  }
-
-  /** Whether `value` is a {@link SessionBusyError}, from this copy of the library or another. */
-  static override isInstance(value: unknown): value is SessionBusyError {
-    return hasErrorMarker(value, MARKER);
   }
 }

@@ -1,20 +1,13 @@
-import { hasErrorMarker, RxHarnessError } from '../errors/rxharness-error.js';
-
-const MARKER = 'rxharness.error.CliUsageError';
-const SYMBOL = Symbol.for(MARKER);
+import { RxHarnessError } from '../errors/rxharness-error.js';
 
 /** The command line was wrong (exit code 2); the message says what to change. */
 export class CliUsageError extends RxHarnessError {
-  private readonly [SYMBOL] = true;
+  /** The code of these errors. */
+  static override readonly code = 'CLI_USAGE';
   /** Always `CliUsageError`. */
   override readonly name = 'CliUsageError';
 
   constructor(message: string) {
-    super('CLI_USAGE', message);
-  }
-
-  /** Whether `value` is a {@link CliUsageError}, from this copy of the library or another. */
-  static override isInstance(value: unknown): value is CliUsageError {
-    return hasErrorMarker(value, MARKER);
+    super(message);
   }
 }

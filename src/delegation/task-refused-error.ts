@@ -1,7 +1,4 @@
-import { hasErrorMarker, RxHarnessError } from '../errors/rxharness-error.js';
-
-const MARKER = 'rxharness.error.TaskRefusedError';
-const SYMBOL = Symbol.for(MARKER);
+import { RxHarnessError } from '../errors/rxharness-error.js';
 
 /**
  * A delegated task was refused before it started: a `task` rule denies the agent, a resume
@@ -15,16 +12,12 @@ const SYMBOL = Symbol.for(MARKER);
  * ```
  */
 export class TaskRefusedError extends RxHarnessError {
-  private readonly [SYMBOL] = true;
+  /** The code of these errors. */
+  static override readonly code = 'TASK_REFUSED';
   /** Always `TaskRefusedError`. */
   override readonly name = 'TaskRefusedError';
 
   constructor(message: string) {
-    super('TASK_REFUSED', message);
-  }
-
-  /** Whether `value` is a {@link TaskRefusedError}, from this copy of the library or another. */
-  static override isInstance(value: unknown): value is TaskRefusedError {
-    return hasErrorMarker(value, MARKER);
+    super(message);
   }
 }

@@ -1,7 +1,4 @@
-import { hasErrorMarker, RxHarnessError } from '../errors/rxharness-error.js';
-
-const MARKER = 'rxharness.error.EngineClosedError';
-const SYMBOL = Symbol.for(MARKER);
+import { RxHarnessError } from '../errors/rxharness-error.js';
 
 /**
  * A run was asked of an engine after `close()`: the engine has stopped its background tasks
@@ -14,16 +11,12 @@ const SYMBOL = Symbol.for(MARKER);
  * ```
  */
 export class EngineClosedError extends RxHarnessError {
-  private readonly [SYMBOL] = true;
+  /** The code of these errors. */
+  static override readonly code = 'ENGINE_CLOSED';
   /** Always `EngineClosedError`. */
   override readonly name = 'EngineClosedError';
 
   constructor() {
-    super('ENGINE_CLOSED', 'HarnessEngine: the engine is closed; create a new one to run again');
-  }
-
-  /** Whether `value` is an {@link EngineClosedError}, from this copy of the library or another. */
-  static override isInstance(value: unknown): value is EngineClosedError {
-    return hasErrorMarker(value, MARKER);
+    super('HarnessEngine: the engine is closed; create a new one to run again');
   }
 }

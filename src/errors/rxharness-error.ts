@@ -1,11 +1,12 @@
-const MARKER = 'rxharness.error';
-const SYMBOL = Symbol.for(MARKER);
-
 /**
- * The base of every error rxharness throws or errors a stream with. Each has a stable `name`
- * (its class) and `code` (e.g. `SESSION_BUSY`) to branch on, and a static `isInstance` that
+ * The base of every error rxharness throws or errors a stream with. Each class has a stable
+ * `name` and a `code` (e.g. `SESSION_BUSY`) to branch on, and a static `isInstance` that
  * works across copies of the library (two versions in one `node_modules`, a worker thread),
- * where `instanceof` fails: it checks a marker keyed by `Symbol.for`, which every copy shares.
+ * where `instanceof` fails: every error carries a marker per class of its chain, keyed by
+ * `Symbol.for('rxharness.error.<CODE>')`, which every copy shares. The code, not the class
+ * name, keys it, so a bundler that renames classes does not break it.
+ *
+ * A subclass declares its code once, as a static: the constructor and `isInstance` read it.
  *
  * @example
  * ```ts
@@ -16,31 +17,29 @@ const SYMBOL = Symbol.for(MARKER);
  * ```
  */
 export class RxHarnessError extends Error {
-  private readonly [SYMBOL] = true;
+  /** The code of this class's errors; each subclass has its own. */
+  static readonly code: string = 'RXHARNESS_ERROR';
   /** A stable, machine-readable kind, e.g. `SESSION_BUSY`, `MODEL_ERROR`. */
   readonly code: string;
 
-  constructor(code: string, message: string, options?: { cause?: unknown }) {
+  constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
-    this.code = code;
+    const own = new.target as typeof RxHarnessError;
+    this.code = own.code;
+    // One marker per class of the chain, so `RxHarnessError.isInstance` holds for every one.
+    for (let c: typeof RxHarnessError | undefined = own; c; c = parentOf(c)) {
+      Object.defineProperty(this, Symbol.for(`rxharness.error.${c.code}`), { value: true });
+    }
   }
 
-  /** Whether `value` is an rxharness error, from this copy of the library or another. */
-  static isInstance(value: unknown): value is RxHarnessError {
-    return hasErrorMarker(value, MARKER);
+  /** Whether `value` is an error of this class (or a subclass), from this copy of the library or another. */
+  static isInstance<T extends abstract new (...args: never[]) => RxHarnessError>(this: T & { readonly code: string }, value: unknown): value is InstanceType<T> {
+    const symbol = Symbol.for(`rxharness.error.${this.code}`);
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[symbol] === true;
   }
 }
 
-/**
- * Whether `value` carries the marker `Symbol.for(marker)`: how each error class's
- * `isInstance` recognises its instances across realms and package copies.
- *
- * @example
- * ```ts
- * hasErrorMarker(error, 'rxharness.error.ModelError');
- * ```
- */
-export function hasErrorMarker(value: unknown, marker: string): boolean {
-  const symbol = Symbol.for(marker);
-  return typeof value === 'object' && value !== null && symbol in value && (value as Record<symbol, unknown>)[symbol] === true;
+function parentOf(c: typeof RxHarnessError): typeof RxHarnessError | undefined {
+  if (c === RxHarnessError) return undefined;
+  return Object.getPrototypeOf(c) as typeof RxHarnessError;
 }

@@ -1,7 +1,4 @@
-import { hasErrorMarker, RxHarnessError } from '../errors/rxharness-error.js';
-
-const MARKER = 'rxharness.error.ModelError';
-const SYMBOL = Symbol.for(MARKER);
+import { RxHarnessError } from '../errors/rxharness-error.js';
 
 /**
  * A model request failed: an HTTP error (with its `status`) or a connection failure or
@@ -17,19 +14,15 @@ const SYMBOL = Symbol.for(MARKER);
  * ```
  */
 export class ModelError extends RxHarnessError {
-  private readonly [SYMBOL] = true;
+  /** The code of these errors. */
+  static override readonly code = 'MODEL_ERROR';
   /** Always `'ModelError'`, to recognise the error without `instanceof` (e.g. across package copies). */
   override readonly name = 'ModelError';
   /** The HTTP status, when the server answered with one. */
   readonly status: number | undefined;
 
   constructor(message: string, options: { status?: number; cause?: unknown } = {}) {
-    super('MODEL_ERROR', message, { cause: options.cause });
+    super(message, { cause: options.cause });
     this.status = options.status;
-  }
-
-  /** Whether `value` is a {@link ModelError}, from this copy of the library or another. */
-  static override isInstance(value: unknown): value is ModelError {
-    return hasErrorMarker(value, MARKER);
   }
 }

@@ -1,14 +1,12 @@
-import { hasErrorMarker, RxHarnessError } from '../errors/rxharness-error.js';
-
-const MARKER = 'rxharness.error.InvalidPermissionRuleError';
-const SYMBOL = Symbol.for(MARKER);
+import { RxHarnessError } from '../errors/rxharness-error.js';
 
 /**
  * Thrown by `parsePermissionRules` when a rule list is malformed. The message names where
  * the rules came from, the index of the bad rule and what is wrong with it.
  */
 export class InvalidPermissionRuleError extends RxHarnessError {
-  private readonly [SYMBOL] = true;
+  /** The code of these errors. */
+  static override readonly code = 'INVALID_PERMISSION_RULE';
   /** Always `'InvalidPermissionRuleError'`, to recognise the error without `instanceof` (e.g. across package copies). */
   override readonly name = 'InvalidPermissionRuleError';
 
@@ -23,15 +21,9 @@ export class InvalidPermissionRuleError extends RxHarnessError {
     readonly problem: string,
   ) {
     super(
-      'INVALID_PERMISSION_RULE',
       index === undefined
         ? `Invalid permission rules in ${where}: ${problem}`
         : `Invalid permission rule in ${where} at index ${index}: ${problem}`,
     );
-  }
-
-  /** Whether `value` is a {@link InvalidPermissionRuleError}, from this copy of the library or another. */
-  static override isInstance(value: unknown): value is InvalidPermissionRuleError {
-    return hasErrorMarker(value, MARKER);
   }
 }

@@ -1,7 +1,4 @@
-import { hasErrorMarker, RxHarnessError } from '../errors/rxharness-error.js';
-
-const MARKER = 'rxharness.error.UnknownRunError';
-const SYMBOL = Symbol.for(MARKER);
+import { RxHarnessError } from '../errors/rxharness-error.js';
 
 /**
  * Asked for a run that is not known: never started, or finished and evicted (see
@@ -13,16 +10,12 @@ const SYMBOL = Symbol.for(MARKER);
  * ```
  */
 export class UnknownRunError extends RxHarnessError {
-  private readonly [SYMBOL] = true;
+  /** The code of these errors. */
+  static override readonly code = 'UNKNOWN_RUN';
   /** Always `UnknownRunError`. */
   override readonly name = 'UnknownRunError';
 
   constructor(readonly runId: string) {
-    super('UNKNOWN_RUN', `unknown run "${runId}": it never started here, or it finished and was evicted (runRetentionMs, maxRetainedRuns)`);
-  }
-
-  /** Whether `value` is an {@link UnknownRunError}, from this copy of the library or another. */
-  static override isInstance(value: unknown): value is UnknownRunError {
-    return hasErrorMarker(value, MARKER);
+    super(`unknown run "${runId}": it never started here, or it finished and was evicted (runRetentionMs, maxRetainedRuns)`);
   }
 }

@@ -1,7 +1,4 @@
-import { hasErrorMarker, RxHarnessError } from '../errors/rxharness-error.js';
-
-const MARKER = 'rxharness.error.UnsafeLinkError';
-const SYMBOL = Symbol.for(MARKER);
+import { RxHarnessError } from '../errors/rxharness-error.js';
 
 /**
  * Thrown when a file rxharness keeps under `<workspace>/.rxharness/` (a session, a task
@@ -19,7 +16,8 @@ const SYMBOL = Symbol.for(MARKER);
  * ```
  */
 export class UnsafeLinkError extends RxHarnessError {
-  private readonly [SYMBOL] = true;
+  /** The code of these errors. */
+  static override readonly code = 'UNSAFE_LINK';
   /** Always `'UnsafeLinkError'`, to recognise the error without `instanceof`. */
   override readonly name = 'UnsafeLinkError';
 
@@ -40,15 +38,9 @@ export class UnsafeLinkError extends RxHarnessError {
     outside: boolean,
   ) {
     super(
-      'UNSAFE_LINK',
       `Refusing to use ${file}: ${link} is a symbolic link to ${target}` +
         (outside ? `, outside ${rootLabel} ${root}. ` : ', and rxharness never writes or reads its own files through a link. ') +
         `Nothing was written; remove the link${outside && link !== file ? ' (or make it a real folder)' : ''} and try again.`,
     );
-  }
-
-  /** Whether `value` is a {@link UnsafeLinkError}, from this copy of the library or another. */
-  static override isInstance(value: unknown): value is UnsafeLinkError {
-    return hasErrorMarker(value, MARKER);
   }
 }

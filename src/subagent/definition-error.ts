@@ -1,7 +1,4 @@
-import { hasErrorMarker, RxHarnessError } from '../errors/rxharness-error.js';
-
-const MARKER = 'rxharness.error.DefinitionError';
-const SYMBOL = Symbol.for(MARKER);
+import { RxHarnessError } from '../errors/rxharness-error.js';
 
 /**
  * An agent definition that cannot be used: bad front matter, a missing required field, a
@@ -9,7 +6,8 @@ const SYMBOL = Symbol.for(MARKER);
  * (`agents/x.md: front matter has no "name"`).
  */
 export class DefinitionError extends RxHarnessError {
-  private readonly [SYMBOL] = true;
+  /** The code of these errors. */
+  static override readonly code = 'INVALID_DEFINITION';
   /** Always `'DefinitionError'`, to recognise the error without `instanceof` (e.g. across package copies). */
   override readonly name = 'DefinitionError';
   /** The file the definition came from, when it came from one. */
@@ -24,14 +22,9 @@ export class DefinitionError extends RxHarnessError {
    * @param reason - what is wrong
    */
   constructor(where: string, reason: string, options: { file?: string; line?: number } = {}) {
-    super('INVALID_DEFINITION', `${where}: ${reason}`);
+    super(`${where}: ${reason}`);
     this.file = options.file;
     this.reason = reason;
     this.line = options.line;
-  }
-
-  /** Whether `value` is a {@link DefinitionError}, from this copy of the library or another. */
-  static override isInstance(value: unknown): value is DefinitionError {
-    return hasErrorMarker(value, MARKER);
   }
 }

@@ -1,14 +1,12 @@
-import { hasErrorMarker, RxHarnessError } from '../errors/rxharness-error.js';
-
-const MARKER = 'rxharness.error.UnknownAgentError';
-const SYMBOL = Symbol.for(MARKER);
+import { RxHarnessError } from '../errors/rxharness-error.js';
 
 /**
  * Asked for an agent nobody defined. The message names it and lists the agents that are
  * visible, so a caller (or a model) can correct itself.
  */
 export class UnknownAgentError extends RxHarnessError {
-  private readonly [SYMBOL] = true;
+  /** The code of these errors. */
+  static override readonly code = 'UNKNOWN_AGENT';
   /** Always `'UnknownAgentError'`, to recognise the error without `instanceof` (e.g. across package copies). */
   override readonly name = 'UnknownAgentError';
   /** The name that was asked for. */
@@ -25,13 +23,8 @@ export class UnknownAgentError extends RxHarnessError {
   constructor(agentName: string, available: readonly string[], options: { disabled?: boolean; listing?: string } = {}) {
     const why = options.disabled ? `agent "${agentName}" is disabled` : `unknown agent "${agentName}"`;
     const list = options.listing !== undefined ? `. Available agents: ${options.listing}` : available.length > 0 ? `; available agents: ${available.join(', ')}` : '; no agents are available';
-    super('UNKNOWN_AGENT', `${why}${list}`);
+    super(`${why}${list}`);
     this.agentName = agentName;
     this.available = Object.freeze([...available]);
-  }
-
-  /** Whether `value` is a {@link UnknownAgentError}, from this copy of the library or another. */
-  static override isInstance(value: unknown): value is UnknownAgentError {
-    return hasErrorMarker(value, MARKER);
   }
 }
