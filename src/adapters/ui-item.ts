@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { JsonValue, RunMetrics, TodoItem } from '../events/index.js';
+import type { JsonValue, RunMetrics, TaskWrapEvent, TodoItem } from '../events/index.js';
 
 /** Every `kind` a {@link UiItem} can have. */
 export type UiItemKind = UiItem['kind'];
@@ -13,19 +13,7 @@ export type UiItemKind = UiItem['kind'];
  * Which delegated task an item belongs to: the fields of the innermost `TaskWrap` frame.
  * Present on every item of a child run (depth ≥ 1), absent on the streamed run's own items.
  */
-export interface UiTaskFields {
-  /** The run that called `task`/`multitask`. */
-  readonly parentRunId: string;
-  /** The child session; unique per delegated task. */
-  readonly taskId: string;
-  /** The multitask `index` (1 for `task`). */
-  readonly taskIndex: number;
-  /** The agent the task was given to. Several parallel tasks may share it. */
-  readonly taskAgentName: string;
-  /** The task's short label. */
-  readonly taskDescription: string;
-  /** Whether the task came from `multitask`. */
-  readonly multitask: boolean;
+export interface UiTaskFields extends Pick<TaskWrapEvent, 'parentRunId' | 'taskId' | 'taskIndex' | 'taskAgentName' | 'taskDescription' | 'multitask'> {
   /**
    * `${parentRunId}/${taskId}`: the key to group a task's items by. Never group by agent
    * name: parallel tasks often run the same agent.

@@ -11,7 +11,9 @@ import { UnknownRunError } from './unknown-run-error.js';
 
 /** A run started with `engine.start()`: hot, registered, attachable. */
 export interface RunHandle {
+  /** The run's id, known before its first event. */
   readonly runId: string;
+  /** The conversation it belongs to (given, or new and kept). */
   readonly sessionId: string;
   /** `engine.runs.attach(runId)`: every event from the first, then live. */
   readonly events$: Observable<SequencedEvent>;

@@ -15,6 +15,7 @@ export type RunState = 'running' | 'done' | 'failed' | 'cancelled';
 
 /** What is known about a started run. */
 export interface RunInfo {
+  /** The run's id, as in its events. */
   readonly runId: string;
   /** The conversation it belongs to. */
   readonly sessionId: string;
@@ -33,7 +34,26 @@ export interface RunInfo {
  * (`cancelled`: readers error with `AbortError`), or with an error the run could not turn
  * into a `RunEnd` (`failed`: readers error with it).
  */
-export type LogEnding =
-  | { readonly kind: 'complete' }
-  | { readonly kind: 'cancelled'; readonly reason: string }
-  | { readonly kind: 'failed'; readonly message: string };
+export type LogEnding = LogComplete | LogCancelled | LogFailed;
+
+/** The log ended after the run's unwrapped `RunEnd`. */
+export interface LogComplete {
+  /** Marks a complete log. */
+  readonly kind: 'complete';
+}
+
+/** The run was cancelled; readers error with `AbortError`. */
+export interface LogCancelled {
+  /** Marks a cancelled run's log. */
+  readonly kind: 'cancelled';
+  /** Why, for the `AbortError`'s message. */
+  readonly reason: string;
+}
+
+/** The run failed with an error it could not turn into a `RunEnd`; readers error with it. */
+export interface LogFailed {
+  /** Marks a failed run's log. */
+  readonly kind: 'failed';
+  /** The error's message. */
+  readonly message: string;
+}

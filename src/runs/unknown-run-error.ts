@@ -15,7 +15,10 @@ export class UnknownRunError extends RxHarnessError {
   /** Always `UnknownRunError`. */
   override readonly name = 'UnknownRunError';
 
-  constructor(readonly runId: string) {
+  constructor(
+    /** The run that was asked for. */
+    readonly runId: string,
+  ) {
     super(`unknown run "${runId}": it never started here, or it finished and was evicted (runRetentionMs, maxRetainedRuns)`);
   }
 }

@@ -31,10 +31,10 @@ export interface LiveTreeOptions {
 
 /**
  * An operator that passes a run's events through unchanged while showing its task tree. On
- * a terminal (`output.isTTY`) the tree ({@link renderTree}) is redrawn in place with
+ * a terminal (`output.isTTY`) the tree (as `renderTree` draws it) is redrawn in place with
  * `log-update` at most every `intervalMs`, and once more at the end, followed by the final
  * answer. Elsewhere (a pipe, a file, CI logs) it writes one plain line per notable event
- * ({@link plainLine}), with no escape codes. The redraw timer stops on completion, error and
+ * (as `plainLine` writes them), with no escape codes. The redraw timer stops on completion, error and
  * unsubscribe; on an error or unsubscribe the runs still going are shown as failed
  * (`cancelled` for the latter). Options are checked when the operator is made.
  *
