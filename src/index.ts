@@ -34,6 +34,7 @@ export type {
   ActionStartEvent,
   AgentEvent,
   AgentEventType,
+  BudgetEvent,
   ContextSizeEvent,
   EventBase,
   EventOfType,
@@ -77,6 +78,7 @@ export type {
 } from './model/chat-model.js';
 export type { AssistantMessage, ChatMessage, ChatToolCall, SystemMessage, ToolMessage, UserMessage } from './model/chat-message.js';
 export type { ModelSettings, NamedToolChoice } from './model/model-settings.js';
+export type { TokenBudget } from './model/token-budget.js';
 export { OpenAIChatModel, type OpenAIChatModelOptions } from './model/openai-chat-model.js';
 export {
   ScriptedModel,
@@ -161,6 +163,7 @@ export type {
   UiItemKind,
   UiTaskFields,
   WarningItem,
+  BudgetItem,
 } from './adapters/ui-item.js';
 export { toUiItem, toUiItems } from './adapters/ui-dto.js';
 export { toNdjson, writeNdjson, type WriteNdjsonOptions } from './adapters/ndjson.js';

@@ -66,6 +66,8 @@ export function toUiItem(event: AgentEvent): UiItem | undefined {
       return task === undefined ? undefined : { kind: 'task-cancelled', ...base, ...task, reason: inner.reason };
     case 'Warning':
       return { kind: 'warning', ...base, code: inner.code, message: inner.message };
+    case 'Budget':
+      return { kind: 'budget', ...base, step: inner.step, limit: inner.limit, used: inner.used, remaining: inner.remaining };
     case 'ContextSize':
     case 'ReasonStart':
     case 'ReasonEnd':

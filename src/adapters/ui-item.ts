@@ -140,6 +140,20 @@ export interface WarningItem extends UiItemBase {
   readonly message: string;
 }
 
+/** What is left of a run's token budget after a step (a `Budget` event). */
+export interface BudgetItem extends UiItemBase {
+  /** Marks a budget report. */
+  readonly kind: 'budget';
+  /** The step that was charged. */
+  readonly step: number;
+  /** The binding budget's limit, in tokens. */
+  readonly limit: number;
+  /** Tokens used of it so far. */
+  readonly used: number;
+  /** Tokens still available. */
+  readonly remaining: number;
+}
+
 /** A tool call waits for a human decision. */
 export interface ApprovalPendingItem extends UiItemBase {
   /** Marks a call waiting for approval. */
@@ -203,6 +217,7 @@ export type UiItem =
   | TaskEndItem
   | TaskCancelledItem
   | WarningItem
+  | BudgetItem
   | ApprovalPendingItem
   | ApprovalDecidedItem
   | PlanItem

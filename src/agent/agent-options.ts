@@ -35,4 +35,9 @@ export interface ReActAgentOptions {
   readonly approve?: ApprovalHandler;
   /** A tool call that takes longer fails with a timeout result (default 10 minutes); a tool's own `timeoutMs` wins. */
   readonly toolTimeoutMs?: number;
+  /**
+   * The most tokens (prompt and completion, as the server counts them) one run may use; when
+   * they are spent the run makes one last step without tools and ends abnormally. Default: no limit.
+   */
+  readonly tokenBudget?: number;
 }

@@ -5,6 +5,7 @@ import type { PermissionPolicy } from '../permission/permission-policy.js';
 import type { SessionStore } from '../session/session-store.js';
 import type { Tool } from '../tools/tool.js';
 import type { ApprovalGrants } from './approval-grants.js';
+import type { TokenBudget } from '../model/token-budget.js';
 
 /**
  * Where a delegated agent sits in its tree: the task it runs and the conversation it serves.
@@ -20,6 +21,8 @@ export interface TaskWiring {
   readonly rootRunId: string;
   /** True for a background task and every agent below it: nobody watches, approvals fail closed. */
   readonly background: boolean;
+  /** The token budget of the run that delegated the task, which the task draws from (absent for a background task). */
+  readonly parentBudget?: TokenBudget;
 }
 
 /**
@@ -47,6 +50,8 @@ export interface AgentScope {
   /** "Always" approvals, keyed by conversation; one instance per tree. */
   readonly grants: ApprovalGrants;
   readonly toolTimeoutMs: number;
+  /** The agent's own token budget for a run and what it delegates (absent: none of its own). */
+  readonly tokenBudget: number | undefined;
   /** Set for a delegated agent. */
   readonly task: TaskWiring | undefined;
   /**

@@ -53,7 +53,7 @@ export class ReActAgent {
    * the same and then errors the stream with `AbortError`.
    */
   stream(prompt: string, options: RunOptions = {}): Observable<AgentEvent> {
-    return this.run$(prompt, options.sessionId, true).pipe(withAbortSignal(options.signal));
+    return this.run$(prompt, { ...pick(options), streaming: true }).pipe(withAbortSignal(options.signal));
   }
 
   /**
@@ -64,7 +64,7 @@ export class ReActAgent {
   call(prompt: string, options: RunOptions = {}): Promise<RunResult> {
     let sessionId = '';
     return lastValueFrom(
-      this.run$(prompt, options.sessionId, false).pipe(
+      this.run$(prompt, { ...pick(options), streaming: false }).pipe(
         withAbortSignal(options.signal),
         filter((e) => {
           if (e.type === 'RunStart') sessionId = e.sessionId;
@@ -82,7 +82,8 @@ export class ReActAgent {
    *
    * @internal
    */
-  run$(prompt: string, sessionId: string | undefined, streaming: boolean, runId?: string): Observable<AgentEvent> {
+  run$(prompt: string, options: { sessionId?: string; streaming: boolean; runId?: string; tokenBudget?: number }): Observable<AgentEvent> {
+    const { sessionId, streaming, runId, tokenBudget } = options;
     if (typeof prompt !== 'string' || prompt.trim() === '') {
       return throwError(() => new TypeError(`The prompt must be a non-empty string, got ${JSON.stringify(prompt) ?? String(prompt)}`));
     }
@@ -90,10 +91,28 @@ export class ReActAgent {
       return throwError(() => new TypeError(`The sessionId must be a non-empty string, got ${JSON.stringify(sessionId) ?? String(sessionId)}`));
     }
     // Without a session the run stands alone: a fresh id for its events, nothing stored.
-    const input = { prompt, sessionId: sessionId ?? newSessionId(), ephemeral: sessionId === undefined, streaming, ...(runId ? { runId } : {}) };
+    if (tokenBudget !== undefined && (!Number.isInteger(tokenBudget) || tokenBudget < 1)) {
+      return throwError(() => new TypeError(`The tokenBudget must be a positive integer, got ${String(tokenBudget)}`));
+    }
+    const input = {
+      prompt,
+      sessionId: sessionId ?? newSessionId(),
+      ephemeral: sessionId === undefined,
+      streaming,
+      ...(runId ? { runId } : {}),
+      ...(tokenBudget !== undefined ? { tokenBudget } : {}),
+    };
     // No operator between the loop and the subscriber: every delta crosses this path.
     return defer(() => runLoop$(this.scope(), input));
   }
+}
+
+/** The run options that reach the loop (the signal is handled around it). */
+function pick(options: RunOptions): { sessionId?: string; tokenBudget?: number } {
+  return {
+    ...(options.sessionId !== undefined ? { sessionId: options.sessionId } : {}),
+    ...(options.tokenBudget !== undefined ? { tokenBudget: options.tokenBudget } : {}),
+  };
 }
 
 function newSessionId(): string {

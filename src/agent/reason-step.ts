@@ -33,18 +33,19 @@ export function withFinalStepNote(messages: readonly ChatMessage[]): ChatMessage
 /**
  * One reasoning step: sends the conversation to the model and streams `ContextSize`,
  * `ReasonStart`, `ReasonDelta`s (only when streamed) and `ReasonEnd`. The model's answer is
- * handed to `onFinish` (with the parsed tool calls) before `ReasonEnd` goes out. The last allowed step sends no tools.
+ * handed to `onFinish` (with the parsed tool calls) before `ReasonEnd` goes out. The last step
+ * (`lastStep`: the step limit, or a spent token budget) sends no tools.
  * A model failure errors this stream; the run turns it into an abnormal `RunEnd`.
  */
 export function reasonStep$(
   scope: RunScope,
   step: number,
+  lastStep: boolean,
   onFinish: (finish: ModelFinish, toolCalls: readonly ToolCallInfo[]) => void,
 ): Observable<AgentEvent> {
   return new Observable<AgentEvent>((out) => {
     const { run, agent } = scope;
     const base = { runId: run.runId, agentName: run.agentName, step };
-    const lastStep = step >= agent.maxSteps;
     const withSettings = agent.modelSettings === undefined ? {} : { settings: agent.modelSettings };
     const sender = { agentName: run.agentName, runId: run.runId, step };
     const request: ChatRequest = lastStep

@@ -7,7 +7,7 @@ import type { AgentScope } from './agent-scope.js';
 import { DEFAULT_MAX_STEPS, DEFAULT_TOOL_TIMEOUT_MS } from './defaults.js';
 import { resolveWorkspace } from './resolve-workspace.js';
 
-const KNOWN: ReadonlySet<string> = new Set(['name', 'model', 'instructions', 'tools', 'settings', 'maxSteps', 'sessions', 'workspace', 'permissions', 'approve', 'toolTimeoutMs']);
+const KNOWN: ReadonlySet<string> = new Set(['name', 'model', 'instructions', 'tools', 'settings', 'maxSteps', 'sessions', 'workspace', 'permissions', 'approve', 'toolTimeoutMs', 'tokenBudget']);
 
 /**
  * A plain agent's scope: its options checked (a bad or unknown one throws, naming it) and
@@ -35,6 +35,7 @@ export function scopeOfOptions(options: ReActAgentOptions): AgentScope {
     approve: options.approve,
     grants: new ApprovalGrants(),
     toolTimeoutMs: positiveInteger(options.toolTimeoutMs, DEFAULT_TOOL_TIMEOUT_MS, 'toolTimeoutMs'),
+    tokenBudget: options.tokenBudget === undefined ? undefined : positiveInteger(options.tokenBudget, 0, 'tokenBudget'),
     task: undefined,
     promptPrefix: undefined,
     onRunEnd: undefined,

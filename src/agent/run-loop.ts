@@ -2,6 +2,8 @@ import { concat, concatMap, defer, map, Observable, of } from 'rxjs';
 import type { AgentEvent, ToolCallInfo } from '../events/agent-event.js';
 import type { ChatMessage } from '../model/chat-message.js';
 import type { ModelFinish } from '../model/chat-model.js';
+import { estimateTokens } from '../model/estimate-tokens.js';
+import type { TokenBudget } from '../model/token-budget.js';
 import { maybe$ } from './maybe.js';
 import { assistantMessage, reasonStep$ } from './reason-step.js';
 import type { AgentScope } from './agent-scope.js';
@@ -75,21 +77,25 @@ class Loop {
   /** Step `n`: the model's turn, its message saved, then the tool calls, or the end. */
   step(n: number): Phase<AgentEvent> {
     return () => {
-      const { run, agent } = this.scope;
+      const { run, agent, budget } = this.scope;
       run.steps = n;
+      // The last step, made without tools: the step limit, or nothing left of the token budget.
+      const budgetSpent = budget?.spent() ?? false;
+      const lastStep = n >= agent.maxSteps || budgetSpent;
       let finish: ModelFinish | undefined;
       let calls: readonly ToolCallInfo[] = [];
-      const reason$ = reasonStep$(this.scope, n, (f, c) => ((finish = f), (calls = c)));
+      const reason$ = reasonStep$(this.scope, n, lastStep, (f, c) => ((finish = f), (calls = c)));
       return concat(
         reason$,
         defer(() => {
           const answer = finish!;
-          const lastStep = n >= agent.maxSteps;
           run.text = answer.text;
           run.addUsage(answer.usage);
+          const charged = budget ? [chargeStep(this.scope, n, answer)] : [];
           const message = assistantMessage(answer, !lastStep);
           run.messages.push(message);
-          return persist$(this.scope, [message], () => this.afterReason(n, answer, calls)).pipe(concatMap((items) => items));
+          const after = (): Item[] => (budgetSpent ? [run.end(budgetError(budget!))] : this.afterReason(n, answer, calls));
+          return concat(of(...charged), persist$(this.scope, [message], after).pipe(concatMap((items) => items)));
         }),
       );
     };
@@ -140,4 +146,23 @@ function cutAnswer(model: string, answer: ModelFinish): string | undefined {
   }
   if (answer.finishReason === 'content_filter') return `model "${model}" withheld its answer (finish_reason "content_filter")`;
   return undefined;
+}
+
+/**
+ * Charges a step to the run's budget: the server's count of the request and the reply, or,
+ * from a server that reports none, an estimate (four characters a token). Returns the
+ * `Budget` event that reports what is left.
+ */
+function chargeStep(scope: RunScope, step: number, answer: ModelFinish): AgentEvent {
+  const { run, budget } = scope;
+  const tokens = answer.usage?.totalTokens ?? estimateTokens(run.messages) + Math.ceil(answer.text.length / 4);
+  budget!.charge(tokens);
+  const binding = budget!.binding();
+  return { type: 'Budget', runId: run.runId, agentName: run.agentName, step, limit: binding.limit, used: binding.used, remaining: Math.max(0, budget!.remaining()) };
+}
+
+/** The abnormal end of a run whose budget was spent (its last step was made without tools). */
+function budgetError(budget: TokenBudget): string {
+  const binding = budget.binding();
+  return `the token budget is spent: ${binding.used} of ${binding.limit} tokens used by this run and its tasks, so its last step was made without tools`;
 }

@@ -3,6 +3,7 @@ import type { ToolSpec } from '../model/chat-model.js';
 import type { Tool, ToolContext } from '../tools/tool.js';
 import type { AgentScope } from './agent-scope.js';
 import type { RunState } from './run-state.js';
+import { TokenBudget } from '../model/token-budget.js';
 
 /** One run's input. */
 export interface RunInput {
@@ -14,6 +15,8 @@ export interface RunInput {
   readonly streaming: boolean;
   /** The run's id when it must be known before the run starts (`engine.start()`); else a fresh one. */
   readonly runId?: string;
+  /** This run's token budget, when the caller gave one (it wins over the agent's). */
+  readonly tokenBudget?: number;
 }
 
 /**
@@ -29,6 +32,8 @@ export interface RunScope {
   /** The run at the top of the tree: its own id, or the main agent's run for a delegated agent. */
   readonly rootRunId: string;
   readonly tools: ReadonlyMap<string, Tool>;
+  /** What this run and its tasks may still use, when a budget applies (see {@link budgetOf}). */
+  readonly budget: TokenBudget | undefined;
   /**
    * What the model is offered, read again at every step: a tool's description or schema may
    * change during a run (`task` lists an agent that `generate` has just made).
@@ -47,8 +52,20 @@ export function runScopeOf(agent: AgentScope, run: RunState, input: RunInput, to
     rootSessionId: agent.task?.rootSessionId ?? input.sessionId,
     rootRunId: agent.task?.rootRunId ?? run.runId,
     tools: byName,
+    budget: budgetOf(agent, input),
     toolSpecs: () => tools.map((t): ToolSpec => ({ name: t.name, description: t.description, parameters: t.modelParameters ?? t.parameters })),
   };
+}
+
+/**
+ * A run's budget: the run's own (given with the run, else the agent's), within its parent's
+ * remainder for a delegated task; `undefined` when no budget applies anywhere above.
+ */
+export function budgetOf(agent: AgentScope, input: RunInput): TokenBudget | undefined {
+  const own = input.tokenBudget ?? agent.tokenBudget;
+  const parent = agent.task?.parentBudget;
+  if (parent) return parent.child(own);
+  return own === undefined ? undefined : new TokenBudget(own);
 }
 
 /** What one tool call of the run knows: derived from the run's scope, nothing copied by hand. */
@@ -69,6 +86,7 @@ export function toolContextOf(scope: RunScope, step: number, callId: string, sig
     streaming: scope.input.streaming,
     emit,
     addMetrics: (m) => run.addMetrics(m),
+    ...(scope.budget ? { budget: scope.budget } : {}),
     // Searches judge every file they would read or list by the rules that judged the call,
     // so a path rule cannot be dodged by searching the folder above it.
     judgePath: (toolName, path) => {

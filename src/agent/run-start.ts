@@ -1,4 +1,4 @@
-import { map, type Observable, of } from 'rxjs';
+import { concatMap, map, type Observable, of } from 'rxjs';
 import type { AgentEvent } from '../events/agent-event.js';
 import type { ChatMessage } from '../model/chat-message.js';
 import { checkHistory } from '../session/check-history.js';
@@ -17,17 +17,24 @@ export interface LoadedHistory {
 /**
  * Loads the run's session (nothing for an ephemeral run), checks every entry the store
  * returned (a malformed one is skipped with a `Warning`, a store answer that is not a list
- * fails the run) and repairs unanswered or orphaned tool calls.
+ * fails the run) and repairs unanswered or orphaned tool calls; the top run of a
+ * conversation also opens its stored "always" approvals.
  */
 export function loadHistory$(agent: AgentScope, input: RunInput, run: RunState): Observable<LoadedHistory> {
   if (input.ephemeral) return of({ history: [], warnings: [] });
+  const warning = (code: string, message: string): AgentEvent => ({ type: 'Warning', runId: run.runId, agentName: run.agentName, code, message });
+  // A conversation's "always" approvals live in its store: its top run opens them (a task's are its conversation's).
+  const grants$ = agent.task ? of(0) : maybe$(() => agent.grants.open(input.sessionId, agent.sessions));
   return maybe$(() => agent.sessions.load(input.sessionId)).pipe(
-    map((stored): LoadedHistory => {
-      const { messages, skipped } = checkHistory(stored, input.sessionId);
-      const warnings = skipped.map(
-        (why): AgentEvent => ({ type: 'Warning', runId: run.runId, agentName: run.agentName, code: 'session-entry-skipped', message: `Skipped a stored message: ${why}.` }),
-      );
-      return { history: repairHistory(messages), warnings };
-    }),
+    concatMap((stored) =>
+      grants$.pipe(
+        map((badGrants): LoadedHistory => {
+          const { messages, skipped } = checkHistory(stored, input.sessionId);
+          const warnings = skipped.map((why) => warning('session-entry-skipped', `Skipped a stored message: ${why}.`));
+          if (badGrants > 0) warnings.push(warning('grant-skipped', `Skipped ${badGrants} stored approval(s) of session "${input.sessionId}" that were not { toolName, subject? }.`));
+          return { history: repairHistory(messages), warnings };
+        }),
+      ),
+    ),
   );
 }

@@ -12,6 +12,9 @@ export class RunState {
   messages: ChatMessage[] = [];
   steps = 0;
   text = '';
+  /** The last tool call (tool and arguments) and how many times in a row it came. */
+  #lastCall: string | undefined;
+  #repeats = 0;
   private promptTokens = 0;
   private completionTokens = 0;
   private totalTokens = 0;
@@ -24,6 +27,13 @@ export class RunState {
     runId?: string,
   ) {
     this.runId = runId ?? `run_${randomUUID()}`;
+  }
+
+  /** Notes a tool call (its tool and arguments as one key); returns how many times in a row that call has now come. */
+  noteCall(key: string): number {
+    this.#repeats = key === this.#lastCall ? this.#repeats + 1 : 1;
+    this.#lastCall = key;
+    return this.#repeats;
   }
 
   addUsage(usage: TokenUsage | undefined): void {

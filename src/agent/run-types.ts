@@ -6,6 +6,11 @@ export interface RunOptions {
   readonly sessionId?: string;
   /** Aborting it stops the run; the stream then errors with `AbortError`. */
   readonly signal?: AbortSignal;
+  /**
+   * The most tokens this run and everything it delegates may use together; it wins over the
+   * agent's and the engine's `tokenBudget`. See `docs/delegation.md` (budgets).
+   */
+  readonly tokenBudget?: number;
 }
 
 /** What `call()` resolves with: the run's terminal `RunEnd`, plus its ids. */

@@ -5,7 +5,7 @@ import type { Tool, ToolContext, ToolResult } from '../tools/tool.js';
 import { toolError } from '../tools/tool-error.js';
 import { type RunScope, toolContextOf } from './run-scope.js';
 import { checkArguments, parseArguments } from './tool-arguments.js';
-import { gate$ } from './tool-gate.js';
+import { DOOM_LOOP_REPEATS, gate$ } from './tool-gate.js';
 import { orderedOutput } from './ordered-output.js';
 import { errorMessage } from '../errors/error-message.js';
 
@@ -52,7 +52,9 @@ export function toolCall$(scope: RunScope, step: number, call: ModelToolCall, on
     const abort = new AbortController();
     const context = toolContextOf(scope, step, call.id, abort.signal, output.emit);
     // Deferred: a custom tool's `subject` or `paths` may throw, which fails this call only.
-    const subscription = defer(() => gate$(scope, { tool, args, callId: call.id, signal: abort.signal, emit: output.next }))
+    const repeats = run.noteCall(`${call.name}\u0000${JSON.stringify(parsed.value)}`);
+    const repeated = repeats >= DOOM_LOOP_REPEATS ? { repeated: repeats } : {};
+    const subscription = defer(() => gate$(scope, { tool, args, callId: call.id, signal: abort.signal, emit: output.next, ...repeated }))
       .pipe(switchMap((verdict) => (verdict.allowed ? execute$(tool, args, context, tool.timeoutMs ?? scope.agent.toolTimeoutMs) : of(verdict))))
       .subscribe({
         next: (result) => {

@@ -13,6 +13,9 @@ export type Verdict = { readonly allowed: true } | { readonly allowed: false; re
 
 const ALLOWED: Verdict = { allowed: true };
 
+/** How many identical calls in a row make the doom-loop guard ask (opencode's number). */
+export const DOOM_LOOP_REPEATS = 3;
+
 /** The call a gate judges. */
 export interface GateCall {
   readonly tool: Tool;
@@ -20,11 +23,14 @@ export interface GateCall {
   readonly callId: string;
   readonly signal: AbortSignal;
   readonly emit: (event: AgentEvent) => void;
+  /** Set when the same call (tool and arguments) came this many times in a row: the doom-loop guard asks. */
+  readonly repeated?: number;
 }
 
 /**
  * Decides whether one tool call may run: workspace confinement first (only an explicit allow
- * rule lets a path out), then the permission rules, then, for `ask`, a remembered grant or
+ * rule lets a path out), then the permission rules, then, for `ask` (or a call repeated
+ * {@link DOOM_LOOP_REPEATS} times in a row, whatever the rules allow), a remembered grant or
  * the approval handler, with `HITLPending` / `HITLDecided` emitted around it. Synchronous
  * unless paths must be resolved or a human answers.
  */
@@ -34,8 +40,12 @@ export function gate$(scope: RunScope, call: GateCall): Observable<Verdict> {
     switchMap((found) => {
       if ('denied' in found) return of(found.denied);
       const decision = scope.agent.permissions.evaluate(call.tool.name, found.subject);
-      if (decision.action === 'allow') return of(ALLOWED);
       if (decision.action === 'deny') return of(refuse(`Permission denied: ${decision.reason}`));
+      // opencode's doom-loop guard: the same call again and again asks a human, whatever the rules allow.
+      if (call.repeated !== undefined) {
+        return ask$(scope, call, `the same ${call.tool.name} call with the same arguments ${call.repeated} times in a row (a loop?)`, found.subject);
+      }
+      if (decision.action === 'allow') return of(ALLOWED);
       if (scope.agent.grants.has(scope.rootSessionId, call.tool.name, found.subject)) return of(ALLOWED);
       return ask$(scope, call, decision.reason, found.subject);
     }),

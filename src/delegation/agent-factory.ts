@@ -26,6 +26,8 @@ export interface AgentFactoryOptions {
   readonly maxDepth: number;
   readonly poolSize: number;
   readonly disabledTools: readonly string[];
+  /** The engine's `tokenBudget`: the main agent's, and a background task's when its definition has none. */
+  readonly tokenBudget: number | undefined;
   /** The delegation tools (`task`, `multitask`, `generate`) of an agent that holds them. */
   readonly delegationTools: (spec: AgentSpec) => Tool[];
 }
@@ -65,6 +67,7 @@ export class AgentFactory {
       approve: o.approve,
       grants: o.grants,
       toolTimeoutMs: o.toolTimeoutMs,
+      tokenBudget: spec.tokenBudget,
       task: spec.task,
       ...hooks,
     };
@@ -92,6 +95,9 @@ export class AgentFactory {
       maxSteps: definition.maxSteps ?? parent.maxSteps,
       // The child's own settings only: a parent's never leak into its children.
       ...(definition.settings ? { settings: definition.settings } : {}),
+      // Its own budget, within the parent's remainder (TaskWiring.parentBudget); a background
+      // task draws on no parent, so the engine's applies to it when it has none of its own.
+      ...ownBudget(definition.tokenBudget ?? (task?.background ? this.o.tokenBudget : undefined)),
       ...(task ? { task } : {}),
     };
   }
@@ -116,6 +122,7 @@ export class AgentFactory {
       toolNames,
       policy: main.policy.child(primary.permissionRules, { narrowOnly: !this.o.agents.mayLoosen(primary) }),
       maxSteps: primary.maxSteps ?? main.maxSteps,
+      ...ownBudget(primary.tokenBudget ?? main.tokenBudget),
       ...(primary.settings ? { settings: primary.settings } : {}),
     };
   }
@@ -129,4 +136,8 @@ export class AgentFactory {
     const known = Object.keys(this.o.models).join(', ') || 'none';
     throw new Error(`agent "${definition.name}" asks for model "${named}", which the engine does not have (models: ${known})`);
   }
+}
+
+function ownBudget(limit: number | undefined): { tokenBudget?: number } {
+  return limit === undefined ? {} : { tokenBudget: limit };
 }

@@ -21,6 +21,8 @@ export interface AgentSpec {
   readonly toolNames: readonly string[];
   readonly policy: PermissionPolicy;
   readonly maxSteps: number;
+  /** The agent's own token budget (a definition's; the engine's for the main agent); absent: none of its own. */
+  readonly tokenBudget?: number;
   /** Set for a delegated agent: its task and the conversation it serves. */
   readonly task?: TaskWiring;
 }

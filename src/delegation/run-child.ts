@@ -121,7 +121,7 @@ export function launchBackground(c: ChildRun): TaskOutcome {
 function supervise(c: ChildRun, streaming: boolean, stop$: Observable<void>, onEvent: (e: AgentEvent) => void, settle: Settle): Subscription {
   const name = c.agent.name;
   let end: RunEndEvent | undefined;
-  return c.agent.run$(c.prompt, c.taskId, streaming).pipe(takeUntil(stop$)).subscribe({
+  return c.agent.run$(c.prompt, { sessionId: c.taskId, streaming }).pipe(takeUntil(stop$)).subscribe({
     next: (event) => {
       if (event.type === 'RunEnd') end = event;
       onEvent(event);

@@ -4,6 +4,7 @@ import { maybe$ } from '../agent/maybe.js';
 import { errorMessage } from '../errors/error-message.js';
 import type { SessionStore } from '../session/session-store.js';
 import type { AgentDefinition } from '../subagent/agent-definition.js';
+import type { TokenBudget } from '../model/token-budget.js';
 import type { AgentManager } from '../subagent/agent-manager.js';
 import { UnknownAgentError } from '../subagent/unknown-agent-error.js';
 import type { ToolContext } from '../tools/tool.js';
@@ -81,13 +82,17 @@ export class TaskRunner implements Delegation {
     const owner = context.rootSessionId;
     return defer(() => {
       if (request.multitask) checkDelegationRule(parent, request.agentName);
+      if (!request.background && context.budget?.spent()) throw new TaskRefusedError(budgetSpent(context.budget));
       const definition = this.usableDefinition(request.agentName);
       const recorded$ = request.resumeTaskId
         ? checkResumable$(taskId, request.agentName, owner, this.o.tracker, this.o.sessions)
         : maybe$(() => this.o.sessions.saveTaskInfo?.({ taskId, agentName: definition.name, description: request.description, ownerSessionId: owner }));
       return recorded$.pipe(
         concatMap(() => {
-          const task = { taskId, rootSessionId: owner, rootRunId: context.rootRunId, background: (parent.task?.background ?? false) || (request.background ?? false) };
+          const background = (parent.task?.background ?? false) || (request.background ?? false);
+          // A background task outlives its parent: it draws on a budget of its own, not the parent's.
+          const budget = background ? {} : context.budget ? { parentBudget: context.budget } : {};
+          const task = { taskId, rootSessionId: owner, rootRunId: context.rootRunId, background, ...budget };
           const child: ChildRun = {
             agent: this.o.factory.build(this.o.factory.childSpec(parent, definition, task)),
             prompt: request.prompt,
@@ -131,4 +136,10 @@ function checkDelegationRule(parent: AgentSpec, agentName: string): void {
   if (decision.action === 'ask') {
     throw new TaskRefusedError(`delegating to "${agentName}" needs approval (${decision.reason}); use the task tool for it, which asks`);
   }
+}
+
+/** Why a task is refused when its parent's token budget is spent. */
+function budgetSpent(budget: TokenBudget): string {
+  const binding = budget.binding();
+  return `no token budget is left for this task: ${binding.used} of ${binding.limit} tokens are used`;
 }

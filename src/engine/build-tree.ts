@@ -62,6 +62,7 @@ export function buildTree(options: HarnessEngineOptions, workspace: string, appr
     maxDepth,
     poolSize,
     disabledTools: disabled,
+    tokenBudget: options.tokenBudget,
     delegationTools: (spec) => delegationTools(spec, { delegation: runner, agents, knownTools, workspace }),
   });
   const runner = new TaskRunner({
@@ -82,6 +83,7 @@ export function buildTree(options: HarnessEngineOptions, workspace: string, appr
     toolNames: [...toolbox.keys(), ...(delegates ? DELEGATION_TOOL_NAMES.filter((n) => !disabled.includes(n)) : [])],
     policy: new PermissionPolicy({ rules }),
     maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS,
+    ...(options.tokenBudget !== undefined ? { tokenBudget: options.tokenBudget } : {}),
   };
   return { agents, tasks, sessions, grants, factory, runner, main };
 }

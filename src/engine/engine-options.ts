@@ -60,6 +60,12 @@ export interface HarnessEngineOptions {
   readonly maxRetainedRuns?: number;
   /** Where started runs' events are kept; default in memory (a `MemoryEventLog`). */
   readonly eventLog?: EventLog;
+  /**
+   * The most tokens a run of the main agent and everything it delegates may use together
+   * (a definition or a run may set a smaller one); spent, the run makes one last step without
+   * tools and ends abnormally. Also a background task's, unless its definition sets its own.
+   */
+  readonly tokenBudget?: number;
 }
 
 // Values beyond JSON are checked by kind (`jsKind`: a function, or an object with that
@@ -95,6 +101,7 @@ const ENGINE_OPTIONS_SCHEMA = Type.Object(
     runRetentionMs: count(0),
     maxRetainedRuns: count(0),
     eventLog: Type.Optional(Type.Unsafe<EventLog>({ jsKind: 'read' })),
+    tokenBudget: count(1),
   },
   { additionalProperties: false },
 );

@@ -113,7 +113,7 @@ export class HarnessEngine {
    * console.log((await run.result).text);
    * ```
    */
-  start(prompt: string, options: { sessionId?: string; agentName?: string } = {}): RunHandle {
+  start(prompt: string, options: { sessionId?: string; agentName?: string; tokenBudget?: number } = {}): RunHandle {
     this.assertOpen();
     if (typeof prompt !== 'string' || prompt.trim() === '') throw new TypeError(`The prompt must be a non-empty string, got ${JSON.stringify(prompt) ?? String(prompt)}`);
     const { agentName = 'main' } = options;
@@ -123,7 +123,7 @@ export class HarnessEngine {
     const sessionId = options.sessionId ?? `ses_${randomUUID()}`;
     const runId = `run_${randomUUID()}`;
     const agent = this.agent(agentName);
-    return this.runs.start(runId, sessionId, agent.name, agent.run$(prompt, sessionId, true, runId));
+    return this.runs.start(runId, sessionId, agent.name, agent.run$(prompt, { sessionId, streaming: true, runId, ...(options.tokenBudget !== undefined ? { tokenBudget: options.tokenBudget } : {}) }));
   }
 
   /** Runs the main agent to its result; no events are emitted or forwarded. */

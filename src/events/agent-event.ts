@@ -230,6 +230,24 @@ export interface RunCancelledEvent extends EventBase {
 }
 
 /**
+ * After each step of a run that has a token budget: what is left for it and everything it
+ * delegates. `limit` and `used` are those of the budget that binds (the run's own, or a
+ * tighter one above it); `remaining` is never below 0. When nothing remains, the run's next
+ * step is its last, without tools.
+ */
+export interface BudgetEvent extends EventBase {
+  readonly type: 'Budget';
+  /** The step that was just charged. */
+  readonly step: number;
+  /** The binding budget's limit, in tokens. */
+  readonly limit: number;
+  /** Tokens charged to it so far (this run's and its tasks'). */
+  readonly used: number;
+  /** Tokens still available to the run and its tasks. */
+  readonly remaining: number;
+}
+
+/**
  * Something went wrong that the run could survive and wants someone to know: a session
  * store returned malformed messages (skipped), a tool tried to emit an event it may not
  * (dropped). The run goes on.
@@ -281,6 +299,7 @@ export type AgentEvent =
   | RunEndEvent
   | RunCancelledEvent
   | WarningEvent
+  | BudgetEvent
   | TaskWrapEvent;
 
 /** The `type` of each event. */
@@ -300,6 +319,7 @@ export type AgentEventType =
   | 'RunEnd'
   | 'RunCancelled'
   | 'Warning'
+  | 'Budget'
   | 'TaskWrap';
 
 /** The event interface for a given `type`, e.g. `EventOfType<'RunEnd'>` is `RunEndEvent`. */

@@ -4,7 +4,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import type { ChatMessage } from '../model/chat-message.js';
 import { checkConfined, isWithin, makeConfinedFolder, openConfined, type ConfinedRoot } from './confined-file.js';
-import type { SessionStore, TaskSessionInfo } from './session-store.js';
+import type { ApprovalGrant, SessionStore, TaskSessionInfo } from './session-store.js';
 import { UnsafeLinkError } from './unsafe-link-error.js';
 
 const { O_APPEND, O_CREAT, O_EXCL, O_RDONLY, O_RDWR, O_WRONLY } = constants;
@@ -113,12 +113,40 @@ export class FileSessionStore implements SessionStore {
   /** Removes a session's files (messages and task info); an unknown id is no error. */
   async delete(sessionId: string): Promise<void> {
     await this.queues.get(sessionId);
-    for (const suffix of ['.jsonl', '.task.json']) {
+    for (const suffix of ['.jsonl', '.task.json', '.grants.jsonl']) {
       const file = this.file(sessionId, suffix);
       // The folders on the way must stay inside; the file itself may be a link (rm removes the link).
       await checkConfined(this.root, file, 'folder');
       await rm(file, { force: true });
       this.checked.delete(file);
+    }
+  }
+
+  /** The conversation's "always" approvals (`<id>.grants.jsonl`, one per line; a line that is not one is skipped). */
+  async loadGrants(sessionId: string): Promise<readonly ApprovalGrant[]> {
+    let text: string;
+    try {
+      text = await this.read(this.file(sessionId, '.grants.jsonl'));
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw e;
+    }
+    return text.split('\n').flatMap((line) => {
+      try {
+        return line.trim() === '' ? [] : [JSON.parse(line) as ApprovalGrant];
+      } catch {
+        return []; // a line cut by a crash
+      }
+    });
+  }
+
+  async saveGrant(sessionId: string, grant: ApprovalGrant): Promise<void> {
+    await this.mkdir();
+    const handle = await openConfined(this.root, this.file(sessionId, '.grants.jsonl'), O_WRONLY | O_APPEND | O_CREAT);
+    try {
+      await handle.appendFile(`${JSON.stringify(grant)}\n`);
+    } finally {
+      await handle.close();
     }
   }
 

@@ -1,5 +1,5 @@
 import type { ChatMessage } from '../model/chat-message.js';
-import type { SessionStore, TaskSessionInfo } from './session-store.js';
+import type { ApprovalGrant, SessionStore, TaskSessionInfo } from './session-store.js';
 
 /** Options of {@link MemorySessionStore}. */
 export interface MemorySessionStoreOptions {
@@ -31,6 +31,8 @@ export class MemorySessionStore implements SessionStore {
   private readonly sessions = new Map<string, ChatMessage[]>();
   /** Task sessions, least recently used first. */
   private readonly tasks = new Map<string, TaskSessionInfo>();
+  /** "Always" approvals by conversation; dropped with their session. */
+  private readonly grants = new Map<string, ApprovalGrant[]>();
   private readonly maxSessions: number;
   private readonly maxTaskSessions: number;
 
@@ -73,10 +75,21 @@ export class MemorySessionStore implements SessionStore {
     return this.tasks.get(taskId);
   }
 
-  /** Forgets a session (and its task info). */
+  /** Forgets a session (its messages, grants and task info). */
   delete(sessionId: string): void {
     this.sessions.delete(sessionId);
     this.tasks.delete(sessionId);
+    this.grants.delete(sessionId);
+  }
+
+  loadGrants(sessionId: string): readonly ApprovalGrant[] {
+    return this.grants.get(sessionId)?.slice() ?? [];
+  }
+
+  saveGrant(sessionId: string, grant: ApprovalGrant): void {
+    const list = this.grants.get(sessionId);
+    if (list) list.push(grant);
+    else this.grants.set(sessionId, [grant]);
   }
 
   /** How many sessions are held. */

@@ -34,6 +34,18 @@ export interface SessionStore {
   saveTaskInfo?(info: TaskSessionInfo): MaybePromise<void>;
   /** What {@link saveTaskInfo} stored for a task, if anything. */
   loadTaskInfo?(taskId: string): MaybePromise<TaskSessionInfo | undefined>;
-  /** Forgets a session: its messages and, for a task session, its task info. Unknown ids are ignored. */
+  /** Forgets a session: its messages, its grants and, for a task session, its task info. Unknown ids are ignored. */
   delete?(sessionId: string): MaybePromise<void>;
+  /** The conversation's "always" approvals, oldest first. Optional: without it they last as long as the process. */
+  loadGrants?(sessionId: string): MaybePromise<readonly ApprovalGrant[]>;
+  /** Keeps one more "always" approval of the conversation. */
+  saveGrant?(sessionId: string, grant: ApprovalGrant): MaybePromise<void>;
+}
+
+/** An "always" approval: calls of `toolName` on exactly `subject` (a command, a path) are allowed for the rest of the conversation. */
+export interface ApprovalGrant {
+  /** The tool it allows. */
+  readonly toolName: string;
+  /** The exact subject it allows (absent: the tool's calls that have no subject). */
+  readonly subject?: string;
 }

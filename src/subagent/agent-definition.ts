@@ -35,6 +35,11 @@ export interface AgentDefinition {
   /** ReAct step limit for a run of this agent (a positive integer); the engine's when absent. */
   readonly maxSteps?: number;
   /**
+   * The most tokens a run of this agent and what it delegates may use, within its parent's
+   * remainder (front matter `tokenBudget` or `token_budget`); absent: only the parent's applies.
+   */
+  readonly tokenBudget?: number;
+  /**
    * Model settings of this agent's requests (front matter: `temperature`, `top_p`,
    * `max_tokens`, `tool_choice`, `parallel_tool_calls`); they apply to this agent only.
    */

@@ -11,7 +11,7 @@ import { errorMessage } from '../errors/error-message.js';
 
 /** The keys a definition understands, in our spelling; anything else is kept in `extra`. */
 export const KNOWN_KEYS: readonly string[] = Object.freeze([
-  'name', 'description', 'tools', 'disallowedTools', 'model', 'maxSteps', 'mode', 'color', 'override', 'hidden', 'enabled',
+  'name', 'description', 'tools', 'disallowedTools', 'model', 'maxSteps', 'tokenBudget', 'mode', 'color', 'override', 'hidden', 'enabled',
   'permissionRules', 'settings', ...Object.keys(SETTING_KEYS),
 ]);
 
@@ -99,6 +99,13 @@ export function buildDefinition(given: Readonly<Record<string, unknown>>, system
       fail(`"${spelled('maxSteps')}" must be a positive integer, got ${describeValue(steps)}`);
     }
     definition.maxSteps = steps as number;
+  }
+  if (present('tokenBudget')) {
+    const budget = fields['tokenBudget'];
+    if (typeof budget !== 'number' || !Number.isInteger(budget) || budget < 1) {
+      fail(`"${spelled('tokenBudget')}" must be a positive integer (tokens), got ${describeValue(budget)}`);
+    }
+    definition.tokenBudget = budget as number;
   }
   const settings = attempt(() => definitionSettings(fields), fail);
   if (settings !== undefined) definition.settings = settings;

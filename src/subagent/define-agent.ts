@@ -21,6 +21,8 @@ export interface AgentInput {
   readonly model?: string;
   /** ReAct step limit for a run of this agent, a positive integer; absent: the engine's `maxSteps`. */
   readonly maxSteps?: number;
+  /** The most tokens a run of this agent and what it delegates may use, within its parent's remainder. */
+  readonly tokenBudget?: number;
   /** Model settings of the agent's requests (camelCase here; a file's front matter uses `temperature`, `top_p`...). */
   readonly settings?: ModelSettings;
   /** `subagent` (default), `primary` (defines the main agent, not offered to `task`) or `all` (both). */

@@ -22,6 +22,7 @@ export function formatAgentMarkdown(definition: AgentDefinition): string {
   if (definition.disallowedTools !== undefined) front['disallowedTools'] = [...definition.disallowedTools];
   if (definition.model !== undefined) front['model'] = definition.model;
   if (definition.maxSteps !== undefined) front['maxSteps'] = definition.maxSteps;
+  if (definition.tokenBudget !== undefined) front['tokenBudget'] = definition.tokenBudget;
   for (const [key, setting] of Object.entries(SETTING_KEYS)) {
     const value = definition.settings?.[setting];
     if (value !== undefined) front[key] = value;

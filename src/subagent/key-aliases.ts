@@ -7,6 +7,7 @@ export const KEY_ALIASES: Readonly<Record<string, { readonly key: string; readon
   max_turns: { key: 'maxSteps', from: 'harness9' },
   maxTurns: { key: 'maxSteps', from: 'Claude Code' },
   steps: { key: 'maxSteps', from: 'opencode' },
+  token_budget: { key: 'tokenBudget', from: 'snake_case' },
 });
 
 /** The key of ours a front-matter key stands for: itself unless it is an alias. */

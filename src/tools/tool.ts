@@ -1,3 +1,4 @@
+import type { TokenBudget } from '../model/token-budget.js';
 import type { ObservableInput } from 'rxjs';
 import type { AgentEvent } from '../events/agent-event.js';
 import type { JsonObject } from '../events/json.js';
@@ -35,6 +36,11 @@ export interface ToolContext {
    * `ToolCallEnd`. Ignored when nobody streams the run (under `call()`).
    */
   emit(event: AgentEvent): void;
+  /**
+   * The run's token budget, when one applies: `remaining()` is what the run and everything
+   * it delegates may still use. Delegated tasks draw from it.
+   */
+  readonly budget?: TokenBudget;
   /** Adds a child run's usage (and task count) to this run's metrics. */
   addMetrics(metrics: RunMetrics): void;
   /**

@@ -69,7 +69,7 @@ describe('call()', () => {
     const script: ScriptedReply[] = [{ thinking: 'hm', text: 'Looking.', toolCalls: [{ name: 'spy', args: {} }] }, { text: 'done' }];
     const agent = new ReActAgent({ model: new ScriptedModel([...script, ...script]), tools: [spy] });
     const loud = await outcomeOf(agent.stream('watch'));
-    const quiet = await outcomeOf(agent.run$('watch', undefined, false));
+    const quiet = await outcomeOf(agent.run$('watch', { streaming: false }));
     expect(typesOf(loud.values)).toContain('ReasonDelta');
     expect(typesOf(loud.values)).toContain('Plan');
     expect(typesOf(quiet.values)).toEqual(typesOf(loud.values).filter((t) => t !== 'ReasonDelta' && t !== 'Plan'));

@@ -48,6 +48,7 @@ function treeFor(maxDepth: number, tracker = new TaskTracker()): { factory: Agen
     maxDepth,
     poolSize: 2,
     disabledTools: [],
+    tokenBudget: undefined,
     delegationTools: (spec) => delegationTools(spec, { delegation: runner, agents, knownTools: [], workspace: ws.dir }),
   });
   const runner = new TaskRunner({ factory, agents, sessions, tracker, maxDepth, poolSize: 2, maxItems: 200, maxResultChars: 12_000 });

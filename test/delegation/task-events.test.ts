@@ -107,7 +107,7 @@ describe('task, not streamed', () => {
   });
 
   it('a quiet run (what call() runs) forwards nothing: no TaskWrap, no deltas', async () => {
-    const events = await collect(f.engine({}, [testAgent('alpha')]).agent().run$('please delegate', undefined, false));
+    const events = await collect(f.engine({}, [testAgent('alpha')]).agent().run$('please delegate', { streaming: false }));
     expect(events.some((e) => e.type === 'TaskWrap' || e.type === 'ReasonDelta')).toBe(false);
     expect(own(events, 'ToolCallEnd')[0]!.text).toContain('alpha says: count the files');
     expect(f.requestsOf('alpha')).toHaveLength(1);

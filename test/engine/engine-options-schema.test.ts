@@ -23,7 +23,7 @@ describe('checkEngineOptions (from the options schema)', () => {
   });
 
   it('names every unknown option at once, and lists every known one', () => {
-    expect(check({ model, maxStep: 3, workspce: '.' })).toThrow(/^HarnessEngine: unknown option "maxStep", "workspce"; known options: model, workspace, multitaskMaxTasks, .*, trustWorkspaceAgents, runRetentionMs, maxRetainedRuns, eventLog$/);
+    expect(check({ model, maxStep: 3, workspce: '.' })).toThrow(/^HarnessEngine: unknown option "maxStep", "workspce"; known options: model, workspace, multitaskMaxTasks, .*, trustWorkspaceAgents, runRetentionMs, maxRetainedRuns, eventLog, tokenBudget$/);
   });
 
   it('reports an unknown option before any other problem, then the model', () => {
@@ -55,6 +55,7 @@ describe('checkEngineOptions (from the options schema)', () => {
       runRetentionMs: 0,
       maxRetainedRuns: 0,
       eventLog: new MemoryEventLog(),
+      tokenBudget: 1,
     };
     expect(check(every)).not.toThrow();
   });

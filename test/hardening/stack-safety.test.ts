@@ -17,8 +17,9 @@ function runSync(source: ReturnType<ReActAgent['stream']>): { events: AgentEvent
 
 const echo: Tool = { name: 'echo', description: 'Echoes.', parameters: { type: 'object' }, execute: () => 'echoed' };
 
-function calls(n: number, name: string, args: ScriptedToolCall['args'] = {}): ScriptedToolCall[] {
-  return Array.from({ length: n }, (_, i) => ({ id: `c${i}`, name, args }));
+/** `n` calls of `name`, each with arguments of its own (identical calls in a row would trip the doom-loop guard). */
+function calls(n: number, name: string, args: (i: number) => ScriptedToolCall['args'] = (i) => ({ n: i })): ScriptedToolCall[] {
+  return Array.from({ length: n }, (_, i) => ({ id: `c${i}`, name, args: args(i) }));
 }
 
 describe('the run loop is stack-safe when everything answers synchronously', () => {
@@ -34,7 +35,7 @@ describe('the run loop is stack-safe when everything answers synchronously', () 
   });
 
   it('the todo tool called 2,000 times in a turn (it emits Plan events) ends with one RunEnd', () => {
-    const model = new ScriptedModel([{ toolCalls: calls(2000, 'todo', { todos: [{ id: '1', content: 'x', status: 'pending' }] }) }, { text: 'planned' }]);
+    const model = new ScriptedModel([{ toolCalls: calls(2000, 'todo', (i) => ({ todos: [{ id: '1', content: `item ${i}`, status: 'pending' }] })) }, { text: 'planned' }]);
     const agent = new ReActAgent({ model, tools: [createTodoTool() as Tool] });
     const { events, completed } = runSync(agent.stream('go'));
     expect(completed).toBe(true);
