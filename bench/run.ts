@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: builds, then runs every benchmark against the shipped build (`dist/`)
  * and prints one table. `--json` prints the machine-readable results instead;
- * `--only <name>[,<name>]` runs some of them (overhead, wrapping, scheduling, peer, scale, ndjson, session-less).
+ * `--only <name>[,<name>]` runs some of them (overhead, wrapping, scheduling, peer, scale, ndjson, session-less, http).
  * Progress goes to stderr. See docs/performance.md for what each one measures.
  *
  * @module
@@ -10,6 +10,7 @@ import { cpus, platform, release, totalmem } from 'node:os';
 import { ndjsonBenchmark } from './ndjson.js';
 import { overheadBenchmark } from './overhead.js';
 import { peerBenchmark } from './peer.js';
+import { runsHttpBenchmark } from './runs-http.js';
 import { scaleBenchmark } from './scale.js';
 import { schedulingBenchmark } from './scheduling.js';
 import { sessionLessBenchmark } from './session-less.js';
@@ -25,6 +26,7 @@ const BENCHMARKS: Record<string, () => Promise<ResultRow[]>> = {
   scale: scaleBenchmark,
   ndjson: ndjsonBenchmark,
   'session-less': sessionLessBenchmark,
+  http: runsHttpBenchmark,
 };
 
 function selected(args: readonly string[]): string[] {

@@ -28,6 +28,11 @@ export type { EventLog } from './runs/event-log.js';
 export { MemoryEventLog } from './runs/memory-event-log.js';
 export { UnknownRunError } from './runs/unknown-run-error.js';
 
+// Runs over HTTP: start, follow (server-sent events, resumable), cancel, approve. The
+// browser side is the `rxharness/client` entry.
+export { runsHandler, type RunsRequestHandler } from './http/runs-handler.js';
+export type { RunsHandlerOptions } from './http/runs-handler-options.js';
+
 // Events: the stream's vocabulary, guards and consumer operators.
 export type {
   ActionEndEvent,

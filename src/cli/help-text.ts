@@ -4,6 +4,7 @@ export const MAIN_HELP = `rxharness - an agent harness that delegates to subagen
 Usage:
   rxharness run [options] PROMPT       run the main agent (or "@name PROMPT" to run one agent)
   rxharness agents [--json]            list the available subagent definitions
+  rxharness serve [options]            serve a browser page of live runs (and their HTTP routes)
   rxharness --version
 
 Run "rxharness <command> --help" for a command's options.
@@ -45,4 +46,30 @@ Options:
   --json              print one JSON document instead of text
   --workspace DIR     the workspace whose definitions to include (default: current folder)
   -h, --help          show this help
+`;
+
+/** `rxharness serve --help`. */
+export const SERVE_HELP = `Usage: rxharness serve [options]
+
+Serves a browser page that starts runs of the main agent and shows each live as a tree of
+its tasks, with Approve / Reject buttons for tool calls that ask, and the HTTP routes it
+uses (POST /api/runs, GET /api/runs/:id/events, ...; see docs/http.md). A run lives on the
+server: closing or reloading the page leaves it going, and its address (?run=<id>) shows it
+again in any tab. Ctrl+C cancels the runs and stops the server (exit code 0).
+
+Options:
+  --demo              use the built-in scripted model (offline, no API key needed)
+  --model M           model id (default: $RXHARNESS_MODEL)
+  --base-url URL      OpenAI-compatible server (default: $OPENAI_BASE_URL, then OpenAI)
+  --api-key K         the server's key (default: $OPENAI_API_KEY; a --base-url server may need none)
+  --workspace DIR     folder the tools work in (default: the current folder)
+  --port N            port to listen on (default 4173; 0 picks a free one)
+  --host H            interface to listen on (default 127.0.0.1: this machine only; the
+                      runs use tools on your workspace, so think twice before exposing it)
+  --max-tasks N       subagents of one multitask running at once (default 5; 0 = no limit)
+  --max-steps N       ReAct steps per run (default 30)
+  --yes               approve every tool call that asks (otherwise the page asks you)
+  -h, --help          show this help
+
+Environment: OPENAI_API_KEY, OPENAI_BASE_URL, RXHARNESS_MODEL.
 `;

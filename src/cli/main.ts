@@ -4,6 +4,7 @@ import type { CliIO } from './cli-io.js';
 import { CliUsageError } from './cli-usage-error.js';
 import { MAIN_HELP } from './help-text.js';
 import { runCommand } from './run-command.js';
+import { serveCommand } from './serve-command.js';
 import { errorMessage } from '../errors/error-message.js';
 
 /**
@@ -24,6 +25,8 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
         return await runCommand(rest, io);
       case 'agents':
         return await agentsCommand(rest, io);
+      case 'serve':
+        return await serveCommand(rest, io);
       case '--version':
       case '-v':
         io.stdout.write(`${version()}\n`);
@@ -36,7 +39,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
         (command === undefined ? io.stderr : io.stdout).write(MAIN_HELP);
         return command === undefined ? 2 : 0;
       default:
-        throw new CliUsageError(`unknown command "${command}"; use "run" or "agents" (see rxharness --help)`);
+        throw new CliUsageError(`unknown command "${command}"; use "run", "agents" or "serve" (see rxharness --help)`);
     }
   } catch (e) {
     // parseArgs reports unknown or malformed flags with ERR_PARSE_ARGS_* codes: bad usage too.

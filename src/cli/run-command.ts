@@ -77,7 +77,7 @@ function approval(yes: boolean, io: CliIO): Pick<HarnessEngineOptions, 'approve'
   return input?.isTTY === true ? { approve: terminalApproval({ input, output: io.stderr }) } : {};
 }
 
-function openaiModel(model: string | undefined, baseURLFlag: string | undefined, apiKeyFlag: string | undefined, io: CliIO): ChatModel {
+export function openaiModel(model: string | undefined, baseURLFlag: string | undefined, apiKeyFlag: string | undefined, io: CliIO): ChatModel {
   const id = model ?? io.env.RXHARNESS_MODEL;
   if (!id) throw new CliUsageError('no model: pass --model M or set RXHARNESS_MODEL (or use --demo to run offline)');
   const baseURL = baseURLFlag ?? io.env.OPENAI_BASE_URL;
@@ -88,7 +88,7 @@ function openaiModel(model: string | undefined, baseURLFlag: string | undefined,
 }
 
 /** `RXHARNESS_DEMO_DELAY_MS` slows or speeds the demo's streaming (tests set it to 0). */
-function demoSpeed(io: CliIO): { chunkDelayMs?: number } {
+export function demoSpeed(io: CliIO): { chunkDelayMs?: number } {
   const raw = io.env.RXHARNESS_DEMO_DELAY_MS;
   return raw === undefined ? {} : { chunkDelayMs: integerFlag('RXHARNESS_DEMO_DELAY_MS', raw, 0) };
 }

@@ -1,10 +1,12 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { sseHandler } from '../adapters/sse.js';
 import { createDemoModel } from '../demo/demo-model.js';
+import type { HarnessEngineOptions } from '../engine/engine-options.js';
 import { HarnessEngine } from '../engine/harness-engine.js';
+import { runsHandler } from '../http/runs-handler.js';
 import type { ChatModel } from '../model/chat-model.js';
 import { loadDemoPage } from './demo-page.js';
+import { isLoopback, trustedHost } from './trusted-host.js';
 
 /** Options of {@link startDemoServer}. */
 export interface DemoServerOptions {
@@ -18,13 +20,17 @@ export interface DemoServerOptions {
   readonly workspace?: string;
   /** Whose `~/.rxharness/agents` is read; default `os.homedir()`. */
   readonly homeDir?: string;
+  /** Any other engine options (steps, the pool size, an `approve` handler...). */
+  readonly engine?: Omit<HarnessEngineOptions, 'model' | 'workspace' | 'homeDir'>;
 }
 
 /** A running demo server. */
 export interface DemoServer {
   /** The page's address, e.g. `http://127.0.0.1:4173/`. */
   readonly url: string;
-  /** Drops every connection (which aborts the runs streaming to them), stops listening, closes the engine. */
+  /** The engine running the page's runs. */
+  readonly engine: HarnessEngine;
+  /** Closes the engine (which cancels its runs: their pages show them cancelled), then stops listening and drops every connection. */
   close(): Promise<void>;
 }
 
@@ -38,10 +44,15 @@ const PAGE_HEADERS = {
 } as const;
 
 /**
- * Serves the browser page of the live task tree: `GET /` is one self-contained HTML page;
- * `GET /events?prompt=...` streams a run of the engine's main agent over server-sent events
- * ({@link sseHandler}), which the page reduces and draws. A client that disconnects (the tab
- * closes, the page's Stop button) aborts its run and every task of it.
+ * Serves the browser page of the live task tree and the runs it shows: `GET /` is one
+ * self-contained HTML page; `/api/runs...` are the routes of {@link runsHandler}, which the
+ * page uses through `rxharness/client`. A run lives on the server: a page that closes or
+ * loses its connection leaves it going, and `?run=<id>` shows it again, from any tab; the
+ * page's Stop button cancels it. Approvals are answered on the page.
+ *
+ * Bound to a loopback address (the default), it answers only requests addressed to a
+ * loopback name (`Host: localhost`, `127.0.0.1`, `[::1]`): a web page elsewhere cannot reach
+ * the runs through a DNS name it points at 127.0.0.1.
  *
  * @example
  * ```ts
@@ -53,28 +64,28 @@ const PAGE_HEADERS = {
  */
 export async function startDemoServer(options: DemoServerOptions = {}): Promise<DemoServer> {
   const port = checkPort(options.port ?? 4173);
+  const host = options.host ?? '127.0.0.1';
   const page = await loadDemoPage();
   const engine = new HarnessEngine({
+    ...options.engine,
     model: options.model ?? createDemoModel(),
     ...(options.workspace !== undefined ? { workspace: options.workspace } : {}),
     ...(options.homeDir !== undefined ? { homeDir: options.homeDir } : {}),
   });
-  const events = sseHandler((req) => {
-    const prompt = new URL(req.url ?? '/', 'http://localhost').searchParams.get('prompt')?.trim();
-    if (!prompt) throw new Error('Add a prompt to the URL: /events?prompt=...');
-    return engine.stream(prompt);
-  });
+  const runs = runsHandler(engine, { basePath: '/api', fallthrough: true });
+  const checkHost = isLoopback(host);
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
-    if (path !== '/' && path !== '/events') return plain(res, 404, `Not found: ${path}. The page is at /.`);
-    if (req.method !== 'GET') return plain(res, 405, `Only GET is supported (got ${req.method ?? '?'}).`, { allow: 'GET' });
-    if (path === '/events') return events(req, res);
+    if (checkHost && !trustedHost(req.headers.host)) return plain(res, 403, 'This server answers only requests for localhost.');
+    if (runs(req, res)) return;
+    const path = (req.url ?? '/').split('?', 1)[0];
+    if (path !== '/') return plain(res, 404, `Not found: ${path}. The page is at /.`);
+    if (req.method !== 'GET' && req.method !== 'HEAD') return plain(res, 405, `Only GET is supported (got ${req.method ?? '?'}).`, { allow: 'GET' });
     res.writeHead(200, PAGE_HEADERS);
-    res.end(page);
+    res.end(req.method === 'HEAD' ? undefined : page);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, options.host ?? '127.0.0.1', () => {
+    server.listen(port, host, () => {
       server.off('error', reject);
       resolve();
     });
@@ -83,15 +94,19 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     throw error;
   });
   const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   let closing: Promise<void> | undefined;
   return {
-    url: `http://${host}:${address.port}/`,
+    url: `http://${shown}:${address.port}/`,
+    engine,
     close: () =>
-      (closing ??= new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }).then(() => engine.close())),
+      (closing ??= engine.close().then(
+        () =>
+          new Promise<void>((resolve) => {
+            server.close(() => resolve());
+            server.closeAllConnections();
+          }),
+      )),
   };
 }
 

@@ -7,7 +7,8 @@ const SRC = fileURLToPath(new URL('../../src', import.meta.url));
 
 /**
  * Each top-level part of `src/` and its layer: a part imports only from lower layers.
- * Events at the bottom; the engine, the CLI and the web demo at the top.
+ * Events at the bottom; the engine, the HTTP routes and the browser client, then the web
+ * demo (built on both), then the CLI (whose `serve` serves the demo) at the top.
  */
 const LAYERS: Readonly<Record<string, number>> = {
   events: 0,
@@ -20,12 +21,15 @@ const LAYERS: Readonly<Record<string, number>> = {
   demo: 2,
   agent: 3,
   subagent: 3,
+  mcp: 3,
   delegation: 4,
   runs: 4,
   engine: 5,
-  cli: 6,
-  web: 6,
-  index: 7,
+  http: 6,
+  client: 6,
+  web: 7,
+  cli: 8,
+  index: 9,
 };
 
 /** Every `.ts` file under `src/` with the files it imports (relative imports only). */

@@ -16,7 +16,7 @@ const VALUES = [
   'createBuiltinTools', 'createDemoModel', 'createEditTool', 'createGlobTool', 'createGrepTool', 'createListTool',
   'createReadTool', 'createTodoTool', 'createWriteTool', 'defineAgent', 'defineTool', 'formatAgentMarkdown', 'isAgentEvent',
   'isEventType', 'isRunEnd', 'isTaskWrap', 'liveTree', 'ofEventType', 'parseAgentMarkdown', 'parseNdjson',
-  'parsePermissionRules', 'sseHandler', 'streamSse', 'terminalApproval', 'terminalRunEnd', 'toAsyncIterable',
+  'parsePermissionRules', 'runsHandler', 'sseHandler', 'streamSse', 'terminalApproval', 'terminalRunEnd', 'toAsyncIterable',
   'toNdjson', 'toUiItem', 'toUiItems', 'unwrapEvent', 'unwrapTaskEvents', 'writeNdjson',
 ];
 

@@ -60,7 +60,7 @@ describe('rxharness help', () => {
 
 describe('rxharness bad usage (exit 2)', () => {
   it('names an unknown command and the known ones', async () => {
-    expect(await usageError(['walk'])).toContain('unknown command "walk"; use "run" or "agents"');
+    expect(await usageError(['walk'])).toContain('unknown command "walk"; use "run", "agents" or "serve"');
   });
 
   it('run without a prompt says how to give one', async () => {

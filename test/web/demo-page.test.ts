@@ -38,13 +38,32 @@ afterEach(async () => {
   page = demo = sandbox = fixture = undefined;
 });
 
-/** `EventSource.CLOSED`. */
-const EVENT_SOURCE_CLOSED = 2;
-/** Page script recording every EventSource the page creates in `window.eventSources`. */
-const TRACK_EVENT_SOURCES = `
-  window.eventSources = [];
-  window.EventSource = class extends window.EventSource {
-    constructor(...args) { super(...args); window.eventSources.push(this); }
+/**
+ * Page script recording every request the page makes in `window.requests` (`METHOD path`),
+ * and how many responses are still being read in `window.openBodies`.
+ */
+const TRACK_REQUESTS = `
+  window.requests = [];
+  window.openBodies = 0;
+  const realFetch = window.fetch;
+  window.fetch = async (input, init) => {
+    window.requests.push((init?.method ?? 'GET') + ' ' + new URL(String(input), location.href).pathname);
+    const response = await realFetch(input, init);
+    if (!response.body) return response;
+    window.openBodies += 1;
+    const reader = response.body.getReader();
+    let open = true;
+    const close = () => { if (open) { open = false; window.openBodies -= 1; } };
+    const body = new ReadableStream({
+      async pull(controller) {
+        try {
+          const { done, value } = await reader.read();
+          if (done) { close(); controller.close(); } else controller.enqueue(value);
+        } catch (error) { close(); controller.error(error); }
+      },
+      cancel(reason) { close(); return reader.cancel(reason); },
+    });
+    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
   };`;
 
 /**
@@ -64,7 +83,7 @@ async function openDemo(path: string): Promise<Page> {
   sandbox = await cliSandbox();
   demo = await startDemoServer({ port: 0, model: createDemoModel({ chunkDelayMs: 0 }), workspace: sandbox.workspace.dir, homeDir: sandbox.home });
   const p = await newPage();
-  await p.addInitScript({ content: TRACK_EVENT_SOURCES });
+  await p.addInitScript({ content: TRACK_REQUESTS });
   await p.addInitScript({ content: RECORD_ANSWER_AT_END });
   await p.goto(new URL(path, demo.url).href);
   return p;
@@ -108,8 +127,13 @@ describe.skipIf(!HAS_CHROMIUM)('the demo page in headless Chromium', () => {
     expect(answer).toContain('3. Count TODO comments: Found 1 TODO/FIXME lines in src/');
     expect(await p.locator('#answer').isVisible()).toBe(true);
     expect(await p.evaluate('window.answerAtEnd')).toBe(answer);
-    // one EventSource, closed on `end` (readyState 0 would mean it is reconnecting: a new run)
-    expect(await p.evaluate('window.eventSources.map((source) => source.readyState)')).toEqual([EVENT_SOURCE_CLOSED]);
+    // one run started, one events request, and nothing still being read after the end (a
+    // reconnection would be a second events request; it could never start a second run)
+    const requests = (await p.evaluate('window.requests')) as string[];
+    expect(requests.filter((r) => r === 'POST /api/runs')).toHaveLength(1);
+    expect(requests.filter((r) => r.endsWith('/events'))).toHaveLength(1);
+    await expect.poll(() => p.evaluate('window.openBodies')).toBe(0);
+    expect(new URL(p.url()).searchParams.get('run')).toMatch(/^run_/); // a reload or a second tab shows the same run
     expect(await p.locator('.task .meta').first().textContent()).toMatch(/^\d+\.\ds · [\d,]+ tok$/);
   });
 
@@ -155,10 +179,19 @@ describe.skipIf(!HAS_CHROMIUM)('the demo page in headless Chromium', () => {
     expect(await p.evaluate('window.answerAtEnd')).toBe(answer);
   });
 
-  it('closing the page aborts the run and every task', async () => {
+  it('closing the page leaves the run going; reopening its address shows it, and Stop there cancels it', async () => {
     const p = await openHangingRun();
-    expect(await taskRows(p)).toEqual(['explore #1 Look at a', 'explore #2 Look at b']);
+    const address = p.url();
+    expect(new URL(address).searchParams.get('run')).toMatch(/^run_/);
     await p.close();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(fixture!.server.inFlight).toBe(2); // the tasks' requests go on
+    const again = await newPage();
+    await again.goto(address);
+    await again.locator('.task[data-status="running"]').nth(1).waitFor();
+    expect(await taskRows(again)).toEqual(['explore #1 Look at a', 'explore #2 Look at b']);
+    await again.locator('#stop').click();
+    await again.locator('body[data-state="cancelled"]').waitFor();
     const closed = await Promise.all([1, 2].map((i) => fixture!.server.waitForClosed(i)));
     expect(closed.map((r) => r.aborted)).toEqual([true, true]);
     expect(fixture!.server.inFlight).toBe(0);

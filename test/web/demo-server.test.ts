@@ -1,10 +1,12 @@
+import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDemoModel } from '../../src/demo/demo-model.js';
-import type { AgentEvent } from '../../src/events/agent-event.js';
 import { isTaskWrap } from '../../src/events/guards.js';
 import { startDemoServer, type DemoServer } from '../../src/web/demo-server.js';
-import { connect } from '../adapters/sse-client.js';
+import { trustedHost } from '../../src/web/trusted-host.js';
 import { cliSandbox, type CliSandbox } from '../cli/cli-sandbox.js';
+import { oneTo, openEvents, postJson } from '../http/http-kit.js';
+import { leakedResources, resourceCounts } from '../support/active-resources.js';
 import { FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { openAIModelFor } from '../support/openai-model.js';
 
@@ -26,6 +28,16 @@ async function start(): Promise<string> {
   return demo.url;
 }
 
+/** A GET with a chosen Host header (fetch will not send one). */
+function getWithHost(url: string, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    http.get(url, { headers: { host } }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    }).on('error', reject);
+  });
+}
+
 describe('startDemoServer: the page', () => {
   it('GET / answers one self-contained HTML page that loads nothing from elsewhere', async () => {
     const url = await start();
@@ -36,19 +48,35 @@ describe('startDemoServer: the page', () => {
     expect(response.headers.get('content-security-policy')).toContain("default-src 'none'");
     const html = await response.text();
     expect(html).toMatch(/^<!doctype html>/);
-    expect(html).toContain("new EventSource('/events?prompt='"); // page.js is inlined
+    expect(html).toContain('approval-list'); // the page's HTML
     expect(html).toContain('.children {'); // page.css is inlined
+    expect(html).toMatch(/<script>\n\S/); // the bundled script is inlined
+    expect(html.split('</script>')).toHaveLength(2); // and nothing in it ends the tag early
     expect(html).not.toMatch(/<script src|<link|https?:\/\//);
+    expect(html).not.toContain('EventSource'); // the page follows runs with fromRun, which never restarts one
   });
 
-  it('answers 404 for other paths and 405 for other methods', async () => {
+  it('answers 404 for other paths and 405 for other methods; /events is gone', async () => {
     const url = await start();
     const missing = await fetch(new URL('/app.js', url));
     expect(missing.status).toBe(404);
     expect(await missing.text()).toBe('Not found: /app.js. The page is at /.\n');
+    expect((await fetch(new URL('/events?prompt=hi', url))).status).toBe(404);
     const post = await fetch(url, { method: 'POST' });
     expect(post.status).toBe(405);
     expect(post.headers.get('allow')).toBe('GET');
+  });
+
+  it('answers only requests addressed to localhost (no DNS rebinding)', async () => {
+    const url = await start();
+    const port = new URL(url).port;
+    expect(await getWithHost(url, `localhost:${port}`)).toBe(200);
+    expect(await getWithHost(url, `127.0.0.1:${port}`)).toBe(200);
+    expect(await getWithHost(url, `evil.example:${port}`)).toBe(403);
+    expect(await getWithHost(new URL('/api/runs/run_1', url).href, 'evil.example')).toBe(403);
+    expect(trustedHost('[::1]:80')).toBe(true);
+    expect(trustedHost('127.0.0.1.evil.example')).toBe(false);
+    expect(trustedHost(undefined)).toBe(false);
   });
 
   it('rejects an invalid port with the allowed range', async () => {
@@ -62,46 +90,50 @@ describe('startDemoServer: the page', () => {
   });
 });
 
-describe('startDemoServer: /events', () => {
-  it('streams a whole run as server-sent events, then event: end', async () => {
+describe('startDemoServer: the runs under /api', () => {
+  it('starts a run and streams it as server-sent events, then event: end', async () => {
     const url = await start();
-    const client = await connect(`${url}events?prompt=${encodeURIComponent('Survey this project')}`);
-    await client.ended;
-    expect(client.headers['content-type']).toBe('text/event-stream');
-    const events = client.messages.filter((m) => m.data !== undefined && m.event === undefined).map((m) => JSON.parse(m.data!) as AgentEvent);
-    expect(events[0]).toMatchObject({ type: 'RunStart', agentName: 'main', prompt: 'Survey this project' });
-    expect(events.at(-1)).toMatchObject({ type: 'RunEnd', agentName: 'main', abnormal: false });
-    expect((events.at(-1) as { text: string }).text).toMatch(/^Survey complete\./);
-    expect(new Set(events.filter(isTaskWrap).map((e) => e.taskId)).size).toBe(3);
-    expect(client.messages.at(-1)).toEqual({ event: 'end', data: '{}' });
+    const started = await postJson(new URL('/api/runs', url).href, { prompt: 'Survey this project' });
+    expect(started.status).toBe(201);
+    const { runId } = started.body as { runId: string };
+    const stream = await openEvents(new URL(`/api/runs/${runId}/events`, url).href);
+    await stream.ended;
+    const events = stream.events();
+    expect(events.map((e) => e.seq)).toEqual(oneTo(events.length));
+    expect(events[0]!.event).toMatchObject({ type: 'RunStart', agentName: 'main', prompt: 'Survey this project' });
+    expect(events.at(-1)!.event).toMatchObject({ type: 'RunEnd', agentName: 'main', abnormal: false, text: expect.stringMatching(/^Survey complete\./) });
+    expect(new Set(events.map((e) => e.event).filter(isTaskWrap).map((e) => e.taskId)).size).toBe(3);
+    expect(stream.frames.at(-1)).toEqual({ event: 'end', data: '{}' });
   });
 
-  it('answers a missing prompt with event: error saying what to add', async () => {
-    const url = await start();
-    const client = await connect(`${url}events`);
-    await client.ended;
-    expect(client.messages).toEqual([
-      { event: 'error', data: JSON.stringify({ name: 'Error', message: 'Add a prompt to the URL: /events?prompt=...' }) },
-    ]);
-  });
-
-  it('aborts the run when the client disconnects', async () => {
+  it('a client that disconnects leaves the run going', async () => {
     fake = await FakeOpenAIServer.start({ handler: () => ({ hang: true }) });
     const url = await start();
-    const client = await connect(`${url}events?prompt=hi`);
+    const { runId } = (await postJson(new URL('/api/runs', url).href, { prompt: 'hi' })).body as { runId: string };
+    const stream = await openEvents(new URL(`/api/runs/${runId}/events`, url).href);
     await fake.waitForRequests(1);
-    client.disconnect();
-    expect(await fake.waitForClosed(0)).toMatchObject({ aborted: true });
+    stream.disconnect();
+    await stream.ended;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(fake.inFlight).toBe(1);
+    expect(demo!.engine.runs.get(runId)?.state).toBe('running');
   });
 
-  it('close() ends the open streams, which aborts their runs', async () => {
+  it('close() cancels the runs (their streams say so), stops listening and leaves nothing behind', async () => {
+    const baseline = resourceCounts();
     fake = await FakeOpenAIServer.start({ handler: () => ({ hang: true }) });
     const url = await start();
-    const client = await connect(`${url}events?prompt=hi`);
+    const { runId } = (await postJson(new URL('/api/runs', url).href, { prompt: 'hi' })).body as { runId: string };
+    const stream = await openEvents(new URL(`/api/runs/${runId}/events`, url).href);
     await fake.waitForRequests(1);
     await demo!.close();
     expect(await fake.waitForClosed(0)).toMatchObject({ aborted: true });
+    await stream.ended;
+    expect(stream.frames.at(-1)?.event).toBe('cancelled');
     await expect(fetch(url)).rejects.toThrow();
-    expect(client.messages.some((m) => m.event !== undefined)).toBe(false); // cut off, not ended
+    demo = undefined;
+    await fake.close();
+    fake = undefined;
+    expect(await leakedResources(baseline)).toEqual({});
   });
 });

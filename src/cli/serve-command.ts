@@ -1,0 +1,85 @@
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createDemoModel } from '../demo/demo-model.js';
+import { errorMessage } from '../errors/error-message.js';
+import { startDemoServer, type DemoServer } from '../web/demo-server.js';
+import type { CliIO } from './cli-io.js';
+import { CliUsageError } from './cli-usage-error.js';
+import { SERVE_HELP } from './help-text.js';
+import { integerFlag } from './integer-flag.js';
+import { demoSpeed, openaiModel } from './run-command.js';
+
+const OPTIONS = {
+  demo: { type: 'boolean' },
+  model: { type: 'string' },
+  'base-url': { type: 'string' },
+  'api-key': { type: 'string' },
+  workspace: { type: 'string' },
+  port: { type: 'string' },
+  host: { type: 'string' },
+  'max-tasks': { type: 'string' },
+  'max-steps': { type: 'string' },
+  yes: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/**
+ * `rxharness serve`: serves the live page and the runs routes for a model (or `--demo`),
+ * prints the address, and runs until Ctrl+C, which closes the engine (cancelling its runs:
+ * every open page shows them cancelled) and the server, then exits 0. Resolves the exit
+ * code: 0 after Ctrl+C, 1 when the server cannot start (a port in use), 2 bad usage.
+ *
+ * @example
+ * ```ts
+ * process.exitCode = await serveCommand(['--demo', '--port', '0'], processIO());
+ * ```
+ */
+export async function serveCommand(argv: readonly string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true });
+  if (values.help) {
+    io.stdout.write(SERVE_HELP);
+    return 0;
+  }
+  if (positionals.length > 0) throw new CliUsageError(`serve takes no PROMPT (got "${positionals.join(' ')}"): prompts are typed on the page`);
+  const port = integerFlag('--port', values.port ?? '4173', 0);
+  if (port > 65_535) throw new CliUsageError(`--port must be a whole number from 0 to 65535, got "${values.port ?? ''}"`);
+  const model = values.demo ? createDemoModel(demoSpeed(io)) : openaiModel(values.model, values['base-url'], values['api-key'], io);
+  // Stop listening for Ctrl+C only once everything is closed (see present-run.ts: a library
+  // re-raising SIGINT when it finds no listener would kill the process before the cleanup).
+  let interrupted!: () => void;
+  const interrupt = new Promise<void>((done) => (interrupted = done));
+  const stopInterrupts = io.onInterrupt(() => interrupted());
+  let server: DemoServer;
+  try {
+    server = await startDemoServer({
+      port,
+      model,
+      ...(values.host !== undefined ? { host: values.host } : {}),
+      workspace: resolve(io.cwd, values.workspace ?? '.'),
+      ...(io.env.HOME ? { homeDir: io.env.HOME } : {}),
+      engine: {
+        ...(values['max-tasks'] !== undefined ? { multitaskMaxTasks: integerFlag('--max-tasks', values['max-tasks'], 0) } : {}),
+        ...(values['max-steps'] !== undefined ? { maxSteps: integerFlag('--max-steps', values['max-steps'], 1) } : {}),
+        // without --yes, calls that ask wait for an answer on the page
+        ...(values.yes ? { approve: () => ({ decision: 'approve' as const }) } : {}),
+      },
+    });
+  } catch (error) {
+    stopInterrupts();
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      io.stderr.write(`rxharness: port ${port} is in use: pick another with --port (0 picks a free one)\n`);
+      return 1;
+    }
+    throw error instanceof CliUsageError ? error : new CliUsageError(errorMessage(error));
+  }
+  const what = values.demo ? 'the offline demo model' : `model ${values.model ?? io.env.RXHARNESS_MODEL}`;
+  io.stdout.write(`rxharness serve: ${server.url}  (${what}, workspace ${server.engine.workspace}; Ctrl+C stops it)\n`);
+  await interrupt;
+  io.stderr.write('\nStopping: cancelling the runs and closing the server...\n');
+  try {
+    await server.close();
+  } finally {
+    stopInterrupts();
+  }
+  return 0;
+}

@@ -1,0 +1,118 @@
+import type { ApprovalDecision } from '../permission/approval.js';
+import type { RunInfo } from '../runs/run-types.js';
+import { RunRequestError } from './client-errors.js';
+
+/** The `fetch` the client uses: the global one by default (browsers, Node 18+, Deno, workers). */
+export type FetchFunction = (input: string, init?: RequestInit) => Promise<Response>;
+
+/** Options of the client's requests. */
+export interface RequestOptions {
+  /** The `fetch` to use (a wrapper adding headers, a test double); default `globalThis.fetch`. */
+  readonly fetch?: FetchFunction;
+}
+
+/** What {@link startRun} starts. */
+export interface StartRunInput {
+  readonly prompt: string;
+  /** Continue this conversation; default a new one. */
+  readonly sessionId?: string;
+  /** Run this agent directly instead of the main agent. */
+  readonly agentName?: string;
+}
+
+/** The URL of a run (or of the runs, without `runId`) under `baseUrl`, e.g. `/api/runs/run_1`. */
+export function runUrl(baseUrl: string, runId?: string, ...rest: string[]): string {
+  const base = `${baseUrl.replace(/\/+$/, '')}/runs`;
+  return [base, ...[runId, ...rest].filter((part) => part !== undefined).map((part) => encodeURIComponent(part!))].join('/');
+}
+
+/**
+ * Starts a run on a `runsHandler` server (`POST <baseUrl>/runs`). Rejects with a
+ * {@link RunRequestError} carrying the server's `{ error }` text and status: `400` an empty
+ * prompt or an unknown agent, `409` a session another run is using.
+ *
+ * @example
+ * ```ts
+ * const { runId } = await startRun('/api', { prompt: 'Survey this project' });
+ * fromRun('/api', runId).subscribe(({ event }) => console.log(event.type));
+ * ```
+ */
+export async function startRun(baseUrl: string, input: StartRunInput, options: RequestOptions = {}): Promise<{ runId: string; sessionId: string }> {
+  return (await send(options, 'POST', runUrl(baseUrl), 201, input)) as { runId: string; sessionId: string };
+}
+
+/**
+ * What is known about a run (`GET <baseUrl>/runs/:id`): its state, session and times.
+ *
+ * @example
+ * ```ts
+ * const { state } = await getRun('/api', runId); // 'running' | 'done' | 'failed' | 'cancelled'
+ * ```
+ */
+export async function getRun(baseUrl: string, runId: string, options: RequestOptions = {}): Promise<RunInfo> {
+  return (await send(options, 'GET', runUrl(baseUrl, runId), 200)) as RunInfo;
+}
+
+/**
+ * Answers a call waiting for approval anywhere in the run's tree
+ * (`POST <baseUrl>/runs/:id/approvals/:callId`). `decision` is `'approve'`, `'reject'`,
+ * `'always'`, or `{ decision, comment }` (a rejection's comment tells the model what to do
+ * instead). Rejects with a `404` {@link RunRequestError} when that call is not waiting.
+ *
+ * @example
+ * ```ts
+ * await answerApproval('/api', runId, item.callId, 'approve');
+ * await answerApproval('/api', runId, other.callId, { decision: 'reject', comment: 'not on main' });
+ * ```
+ */
+export async function answerApproval(
+  baseUrl: string,
+  runId: string,
+  callId: string,
+  decision: ApprovalDecision | ApprovalDecision['decision'],
+  options: RequestOptions = {},
+): Promise<void> {
+  const body = typeof decision === 'string' ? { decision } : decision;
+  await send(options, 'POST', runUrl(baseUrl, runId, 'approvals', callId), 204, body);
+}
+
+/**
+ * Cancels a run (`DELETE <baseUrl>/runs/:id`): its model requests, tools and tasks stop, its
+ * waiting approvals are rejected, and every client following it gets an `AbortError`.
+ *
+ * @example
+ * ```ts
+ * await cancelRun('/api', runId);
+ * ```
+ */
+export async function cancelRun(baseUrl: string, runId: string, options: RequestOptions = {}): Promise<void> {
+  await send(options, 'DELETE', runUrl(baseUrl, runId), 202);
+}
+
+async function send(options: RequestOptions, method: string, url: string, expected: number, body?: unknown): Promise<unknown> {
+  const response = await (options.fetch ?? globalThis.fetch)(url, {
+    method,
+    headers: body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  if (response.status !== expected) throw await requestError(response, `${method} ${url}`);
+  return expected === 204 ? undefined : ((await response.json()) as unknown);
+}
+
+/** A {@link RunRequestError} from an error answer: its `{ error }`, or the start of its body. */
+export async function requestError(response: Response, request: string): Promise<RunRequestError> {
+  let text = '';
+  try {
+    text = await response.text();
+  } catch {
+    // the body could not be read: the status says enough
+  }
+  let message = text.slice(0, 300) || response.statusText || 'no details';
+  try {
+    const parsed = JSON.parse(text) as { error?: unknown };
+    if (typeof parsed.error === 'string') message = parsed.error;
+  } catch {
+    // not JSON (a proxy's error page): the start of the text it is
+  }
+  return new RunRequestError(response.status, message, request);
+}

@@ -1,0 +1,53 @@
+import type { ServerResponse } from 'node:http';
+import { SessionBusyError } from '../agent/session-busy-error.js';
+import { EngineClosedError } from '../engine/engine-closed-error.js';
+import { errorMessage } from '../errors/error-message.js';
+import { UnknownRunError } from '../runs/unknown-run-error.js';
+import { UnknownAgentError } from '../subagent/unknown-agent-error.js';
+import { HttpFailure } from './http-failure.js';
+
+const JSON_HEADERS = {
+  'content-type': 'application/json; charset=utf-8',
+  // answers describe a run at one moment: never cached, never sniffed as something else
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+} as const;
+
+/** Writes `body` as a JSON answer (or no body for `204`). */
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): void {
+  if (res.headersSent || res.destroyed) return;
+  if (status === 204) {
+    res.writeHead(204, { 'cache-control': 'no-store', ...headers });
+    res.end();
+    return;
+  }
+  const text = JSON.stringify(body);
+  res.writeHead(status, { ...JSON_HEADERS, 'content-length': String(Buffer.byteLength(text)), ...headers });
+  res.end(text);
+}
+
+/**
+ * Answers a failure: an {@link HttpFailure} with its status, an error of the engine with
+ * the status its kind means (an unknown run `404`, a busy session `409`, a closed engine
+ * `503`, an unknown agent or a bad prompt `400`), anything else `500`. Once an answer has
+ * started there is nothing left to say: the connection is dropped.
+ */
+export function sendFailure(res: ServerResponse, error: unknown): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const status = statusOf(error);
+  const headers = error instanceof HttpFailure ? error.headers : {};
+  const message = status === 500 ? `internal error: ${errorMessage(error)}` : errorMessage(error);
+  sendJson(res, status, { error: message }, headers);
+}
+
+function statusOf(error: unknown): number {
+  if (error instanceof HttpFailure) return error.status;
+  if (UnknownRunError.isInstance(error)) return 404;
+  if (SessionBusyError.isInstance(error)) return 409;
+  if (EngineClosedError.isInstance(error)) return 503;
+  if (UnknownAgentError.isInstance(error)) return 400;
+  return 500;
+}

@@ -1,0 +1,63 @@
+/** What a request asks of the runs routes. */
+export type RunsRoute =
+  | { readonly kind: 'start' }
+  | { readonly kind: 'info'; readonly runId: string }
+  | { readonly kind: 'events'; readonly runId: string }
+  | { readonly kind: 'cancel'; readonly runId: string }
+  | { readonly kind: 'approve'; readonly runId: string; readonly callId: string }
+  /** A run id that cannot be one (`..%2F`, a newline): no such run, without asking the engine. */
+  | { readonly kind: 'bad-id'; readonly what: 'run' | 'call'; readonly id: string }
+  /** A path of the routes, another method: `405` with `Allow`. */
+  | { readonly kind: 'method'; readonly allow: string }
+  /** Under `<basePath>/runs`, but no route: `404`. */
+  | { readonly kind: 'no-route' };
+
+/** Ids the engine makes (`run_<uuid>`), and any a caller could reasonably pick: nothing that needs escaping anywhere. */
+const RUN_ID = /^[A-Za-z0-9_-]{1,128}$/;
+/** A model's call id: printable, no separators that could mean a path; the engine looks it up as it is. */
+const CALL_ID = /^[\x21-\x7e]{1,256}$/;
+
+/**
+ * Matches a request against the routes under `basePath`, or `undefined` when the path is not
+ * theirs (it is left to the caller). Path segments are matched before they are decoded, so an
+ * encoded `/` or `..` never moves a request to another route; ids are decoded and checked.
+ *
+ * @example
+ * ```ts
+ * matchRoute('GET', '/api/runs/run_1/events?after=3', '/api'); // { kind: 'events', runId: 'run_1' }
+ * ```
+ */
+export function matchRoute(method: string | undefined, url: string | undefined, basePath: string): RunsRoute | undefined {
+  const path = (url ?? '/').split(/[?#]/, 1)[0]!;
+  if (!path.startsWith(basePath)) return undefined;
+  const rest = path.slice(basePath.length);
+  if (rest !== '/runs' && !rest.startsWith('/runs/')) return undefined;
+  const [, , rawRun, section, rawCall, ...extra] = rest.split('/');
+  if (rawRun === undefined) return method === 'POST' ? { kind: 'start' } : { kind: 'method', allow: 'POST' };
+  if (extra.length > 0 || rawRun === '') return { kind: 'no-route' };
+  const runId = decode(rawRun);
+  const badRun = runId === undefined || !RUN_ID.test(runId) ? ({ kind: 'bad-id', what: 'run', id: runId ?? rawRun } as const) : undefined;
+  if (section === undefined) {
+    if (method !== 'GET' && method !== 'DELETE') return { kind: 'method', allow: 'GET, DELETE' };
+    return badRun ?? { kind: method === 'GET' ? 'info' : 'cancel', runId: runId! };
+  }
+  if (section === 'events' && rawCall === undefined) {
+    return method === 'GET' ? (badRun ?? { kind: 'events', runId: runId! }) : { kind: 'method', allow: 'GET' };
+  }
+  if (section === 'approvals' && rawCall !== undefined && rawCall !== '') {
+    if (method !== 'POST') return { kind: 'method', allow: 'POST' };
+    if (badRun) return badRun;
+    const callId = decode(rawCall);
+    if (callId === undefined || !CALL_ID.test(callId)) return { kind: 'bad-id', what: 'call', id: callId ?? rawCall };
+    return { kind: 'approve', runId: runId!, callId };
+  }
+  return { kind: 'no-route' };
+}
+
+function decode(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined; // a malformed escape (`%zz`) names nothing
+  }
+}

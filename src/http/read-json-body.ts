@@ -1,0 +1,87 @@
+import type { IncomingMessage } from 'node:http';
+import { HttpFailure } from './http-failure.js';
+
+/** A body a framework has already read and parsed (Express's `express.json()`). */
+interface ParsedRequest extends IncomingMessage {
+  readonly body?: unknown;
+}
+
+/**
+ * Reads the request's JSON body, at most `maxBytes` of it, as a JSON object. Refuses, as an
+ * {@link HttpFailure}: a content type other than `application/json` (`415`: a cross-site form
+ * cannot send that type without the browser asking the server first, so a page elsewhere
+ * cannot start runs or approve calls here), a body over the cap (`413`, as soon as it is
+ * known: from `content-length`, or while reading), and anything that is not one JSON object
+ * (`400`). A body a framework already parsed (Express with `express.json()`) is used as it is.
+ *
+ * @example
+ * ```ts
+ * const body = await readJsonBody(req, 1024 * 1024); // { prompt: 'hi' }
+ * ```
+ */
+export async function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<Record<string, unknown>> {
+  const type = (req.headers['content-type'] ?? '').split(';', 1)[0]!.trim().toLowerCase();
+  if (type !== 'application/json') {
+    throw new HttpFailure(415, `the body must be JSON, sent with "content-type: application/json" (got ${JSON.stringify(type || 'none')})`);
+  }
+  const parsed = (req as ParsedRequest).body;
+  if (req.readableEnded && parsed !== undefined) return asObject(typeof parsed === 'string' || Buffer.isBuffer(parsed) ? parse(String(parsed)) : parsed);
+  if (req.readableEnded) {
+    // read by something mounted before the handler (Fastify's body parser) and not kept on `req.body`
+    throw new HttpFailure(500, 'the request body was already read by another handler: mount runsHandler before any body parser (see docs/http.md)');
+  }
+  const declared = Number(req.headers['content-length']);
+  if (declared > maxBytes) throw tooLarge(maxBytes);
+  return asObject(parse(await readText(req, maxBytes)));
+}
+
+function readText(req: IncomingMessage, maxBytes: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        cleanup();
+        // stop holding what came: the rest of the body is dropped with the connection
+        chunks.length = 0;
+        reject(tooLarge(maxBytes));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = (): void => {
+      cleanup();
+      resolve(Buffer.concat(chunks).toString('utf8'));
+    };
+    const onGone = (): void => {
+      cleanup();
+      reject(new Error('the client went away before its request body ended'));
+    };
+    const cleanup = (): void => {
+      req.off('data', onData).off('end', onEnd).off('error', onGone).off('close', onGone);
+    };
+    req.on('data', onData).on('end', onEnd).on('error', onGone).on('close', onGone);
+  });
+}
+
+function parse(text: string): unknown {
+  if (text.trim() === '') throw new HttpFailure(400, 'the body is empty: send a JSON object');
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new HttpFailure(400, `the body is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+function asObject(value: unknown): Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new HttpFailure(400, `the body must be a JSON object, got ${Array.isArray(value) ? 'an array' : JSON.stringify(value)}`);
+  }
+  return value as Record<string, unknown>;
+}
+
+function tooLarge(maxBytes: number): HttpFailure {
+  // the connection closes after the answer: the rest of the body is not worth reading
+  return new HttpFailure(413, `the body is larger than ${maxBytes} bytes`, { connection: 'close' });
+}

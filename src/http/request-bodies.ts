@@ -1,0 +1,65 @@
+import type { ApprovalDecision } from '../permission/approval.js';
+import { HttpFailure } from './http-failure.js';
+
+/** What `POST /runs` asks for. */
+export interface StartRequest {
+  readonly prompt: string;
+  readonly sessionId?: string;
+  readonly agentName?: string;
+}
+
+/** The longest session id or agent name accepted. */
+const MAX_NAME = 256;
+/** Control characters (C0, DEL, C1): never part of a name. */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+/**
+ * Checks the body of `POST /runs`: a non-empty string `prompt`, and optionally a `sessionId`
+ * and an `agentName` (strings of 1 to 256 characters without control characters). Other
+ * fields are ignored. A bad field is a `400` naming it.
+ *
+ * @example
+ * ```ts
+ * startRequest({ prompt: 'Survey this project' }); // { prompt: 'Survey this project' }
+ * ```
+ */
+export function startRequest(body: Readonly<Record<string, unknown>>): StartRequest {
+  const { prompt, sessionId, agentName } = body;
+  if (typeof prompt !== 'string' || prompt.trim() === '') {
+    throw new HttpFailure(400, `"prompt" must be a non-empty string, got ${describe(prompt)}`);
+  }
+  return { prompt, ...name('sessionId', sessionId), ...name('agentName', agentName) };
+}
+
+/**
+ * Checks the body of `POST /runs/:id/approvals/:callId`: `decision` is `approve`, `reject` or
+ * `always`; `comment`, when given, a string.
+ *
+ * @example
+ * ```ts
+ * approvalDecision({ decision: 'reject', comment: 'not on main' });
+ * ```
+ */
+export function approvalDecision(body: Readonly<Record<string, unknown>>): ApprovalDecision {
+  const { decision, comment } = body;
+  if (decision !== 'approve' && decision !== 'reject' && decision !== 'always') {
+    throw new HttpFailure(400, `"decision" must be "approve", "reject" or "always", got ${describe(decision)}`);
+  }
+  if (comment !== undefined && typeof comment !== 'string') throw new HttpFailure(400, `"comment" must be a string, got ${describe(comment)}`);
+  return comment === undefined ? { decision } : { decision, comment };
+}
+
+function name(field: 'sessionId' | 'agentName', value: unknown): Partial<Record<typeof field, string>> {
+  if (value === undefined || value === null) return {};
+  if (typeof value !== 'string' || value === '' || value.length > MAX_NAME || CONTROL.test(value)) {
+    throw new HttpFailure(400, `"${field}" must be a string of 1 to ${MAX_NAME} characters without control characters, got ${describe(value)}`);
+  }
+  return { [field]: value };
+}
+
+/** A short, safe description of a value for an error message. */
+function describe(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 60 ? `${text.slice(0, 60)}…` : text;
+}

@@ -1,0 +1,51 @@
+/** Options of {@link runsHandler}. */
+export interface RunsHandlerOptions {
+  /**
+   * The path the routes live under, e.g. `/api` for `POST /api/runs`. Default `''` (the
+   * routes at the root). It starts with `/` and does not end with one. Under Express, mount
+   * the handler with `app.use('/api', handler)` instead: Express strips the mount path.
+   */
+  readonly basePath?: string;
+  /** The largest request body accepted, in bytes; a larger one is answered `413`. Default 1 MiB (1,048,576). */
+  readonly maxBodyBytes?: number;
+  /**
+   * Milliseconds between `: keep-alive` comments on an event stream, which stop proxies from
+   * closing a connection while the model thinks. Default 15,000; 0 turns them off.
+   */
+  readonly keepAliveMs?: number;
+  /**
+   * What to do with a request outside the routes: `false` (the default) answers `404`;
+   * `true` leaves it alone (nothing is written) and the handler returns `false`, so the
+   * caller can serve it. A `next` callback passed to the handler (Express) is called instead.
+   */
+  readonly fallthrough?: boolean;
+}
+
+/** The options with their defaults, checked. */
+export interface ResolvedRunsOptions {
+  readonly basePath: string;
+  readonly maxBodyBytes: number;
+  readonly keepAliveMs: number;
+  readonly fallthrough: boolean;
+}
+
+const MIB = 1024 * 1024;
+/** The largest delay `setInterval` honours; above it Node fires after 1 ms instead. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/** Applies the defaults; an invalid option is a `TypeError`/`RangeError` naming it, thrown when the handler is made. */
+export function resolveRunsOptions(options: RunsHandlerOptions): ResolvedRunsOptions {
+  const basePath = options.basePath ?? '';
+  if (typeof basePath !== 'string' || (basePath !== '' && !/^(\/[A-Za-z0-9._~!$&'()*+,;=:@%-]+)+$/.test(basePath))) {
+    throw new TypeError(`basePath must be '' or a path like "/api" (starting with "/", no trailing "/"), got ${JSON.stringify(basePath)}`);
+  }
+  const maxBodyBytes = options.maxBodyBytes ?? MIB;
+  if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 1) {
+    throw new RangeError(`maxBodyBytes must be a whole number of bytes, at least 1, got ${String(maxBodyBytes)}`);
+  }
+  const keepAliveMs = options.keepAliveMs ?? 15_000;
+  if (!Number.isFinite(keepAliveMs) || keepAliveMs < 0 || keepAliveMs > MAX_TIMER_MS) {
+    throw new RangeError(`keepAliveMs must be a number of milliseconds from 0 (off) to ${MAX_TIMER_MS}, got ${String(keepAliveMs)}`);
+  }
+  return { basePath, maxBodyBytes, keepAliveMs, fallthrough: options.fallthrough === true };
+}

@@ -1,0 +1,128 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { HarnessEngine } from '../engine/harness-engine.js';
+import { HttpFailure } from './http-failure.js';
+import { sendFailure, sendJson } from './http-answers.js';
+import { matchRoute, type RunsRoute } from './match-route.js';
+import { readJsonBody } from './read-json-body.js';
+import { approvalDecision, startRequest } from './request-bodies.js';
+import { resolveRunsOptions, type ResolvedRunsOptions, type RunsHandlerOptions } from './runs-handler-options.js';
+import { streamRunEvents } from './stream-run-events.js';
+
+/**
+ * A Node request handler for the runs routes (see {@link runsHandler}). It returns `true`
+ * when it took the request (it answers, now or later) and `false` when it left it alone
+ * (a path outside the routes, with `fallthrough` or `next`).
+ */
+export type RunsRequestHandler = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => boolean;
+
+/** What the handler needs of the engine: starting runs and the registry of started runs. */
+type RunsEngine = Pick<HarnessEngine, 'start' | 'runs'>;
+
+/**
+ * Serves an engine's started runs over HTTP, under `basePath`:
+ *
+ * - `POST /runs` with JSON `{ prompt, sessionId?, agentName? }`: starts a run, `201 { runId, sessionId }`.
+ * - `GET /runs/:id/events`: the run as server-sent events, `id: <seq>` and `data: <SequencedEvent>`
+ *   each; a `Last-Event-ID` header (or `?after=N`) resumes after that seq; then `event: end`,
+ *   or `event: cancelled` for a cancelled run. Reconnecting never starts a run, and a client
+ *   that leaves never stops one.
+ * - `DELETE /runs/:id`: cancels the run, `202 { runId, state }`.
+ * - `POST /runs/:id/approvals/:callId` with `{ decision, comment? }`: answers a call waiting
+ *   for approval anywhere in the run's tree, `204`.
+ * - `GET /runs/:id`: the run's `RunInfo`.
+ *
+ * Errors are JSON `{ error }`: `400` a bad body (not JSON, no prompt, an unknown agent),
+ * `404` an unknown run or no such pending call, `405` another method, `409` a session
+ * another run is using, `413` a body over `maxBodyBytes`, `415` a body not sent as
+ * `application/json`, `503` a closed engine. Other paths are answered `404`, or left to the
+ * caller with `fallthrough` or a `next` callback (Express). Works with `http.createServer`,
+ * Express (`app.use(handler)`) and Fastify (the raw request and response, see docs/http.md).
+ *
+ * @example
+ * ```ts
+ * const engine = new HarnessEngine({ model });
+ * http.createServer(runsHandler(engine, { basePath: '/api' })).listen(8080);
+ * // curl -X POST localhost:8080/api/runs -H 'content-type: application/json' -d '{"prompt":"hi"}'
+ * ```
+ */
+export function runsHandler(engine: RunsEngine, options: RunsHandlerOptions = {}): RunsRequestHandler {
+  const o = resolveRunsOptions(options);
+  return (req, res, next) => {
+    const route = matchRoute(req.method, req.url, o.basePath);
+    if (route === undefined) {
+      if (next) next();
+      else if (!o.fallthrough) sendJson(res, 404, { error: `not found: ${req.method ?? '?'} ${clip((req.url ?? '').split('?', 1)[0]!)}` });
+      return next === undefined && !o.fallthrough;
+    }
+    serve(engine, route, req, res, o).catch((error: unknown) => sendFailure(res, error));
+    return true;
+  };
+}
+
+async function serve(engine: RunsEngine, route: RunsRoute, req: IncomingMessage, res: ServerResponse, o: ResolvedRunsOptions): Promise<void> {
+  switch (route.kind) {
+    case 'start': {
+      const { prompt, ...start } = startRequest(await readJsonBody(req, o.maxBodyBytes));
+      const run = startRun(engine, prompt, start);
+      return sendJson(res, 201, { runId: run.runId, sessionId: run.sessionId }, { location: `${o.basePath}/runs/${run.runId}` });
+    }
+    case 'info':
+      return sendJson(res, 200, await known(engine, route.runId));
+    case 'events': {
+      const after = resumeAfter(req);
+      await known(engine, route.runId);
+      if (res.destroyed) return; // the client left while we looked the run up
+      return streamRunEvents((from) => engine.runs.attach(route.runId, { after: from }), after, res, o.keepAliveMs);
+    }
+    case 'cancel': {
+      await known(engine, route.runId);
+      await engine.runs.cancel(route.runId);
+      return sendJson(res, 202, { runId: route.runId, state: (await engine.runs.get(route.runId))?.state ?? 'cancelled' });
+    }
+    case 'approve': {
+      const decision = approvalDecision(await readJsonBody(req, o.maxBodyBytes));
+      await known(engine, route.runId);
+      if (!(await engine.runs.answer(route.runId, route.callId, decision))) {
+        throw new HttpFailure(404, `no approval of call ${JSON.stringify(route.callId)} is pending in run "${route.runId}"`);
+      }
+      return sendJson(res, 204, undefined);
+    }
+    case 'bad-id':
+      throw new HttpFailure(404, route.what === 'run' ? `unknown run ${JSON.stringify(clip(route.id))}` : `no approval of call ${JSON.stringify(clip(route.id))} is pending`);
+    case 'method':
+      throw new HttpFailure(405, `method ${req.method ?? '?'} is not allowed here; use ${route.allow}`, { allow: route.allow });
+    case 'no-route':
+      throw new HttpFailure(404, `not found: ${req.method ?? '?'} ${clip((req.url ?? '').split('?', 1)[0]!)}`);
+  }
+}
+
+/** `engine.start`, its `TypeError` (an empty prompt) a `400`; its other refusals keep their kind. */
+function startRun(engine: RunsEngine, prompt: string, options: { sessionId?: string; agentName?: string }) {
+  try {
+    return engine.start(prompt, options);
+  } catch (error) {
+    throw error instanceof TypeError ? new HttpFailure(400, error.message) : error;
+  }
+}
+
+/** The run's info, or a `404` naming it. */
+async function known(engine: RunsEngine, runId: string) {
+  const info = await engine.runs.get(runId);
+  if (info === undefined) throw new HttpFailure(404, `unknown run "${runId}": it never started here, or it finished and was evicted`);
+  return info;
+}
+
+/** Where an event stream resumes: the `Last-Event-ID` header (an EventSource reconnecting), else `?after=N`, else 0. */
+function resumeAfter(req: IncomingMessage): number {
+  const header = req.headers['last-event-id'];
+  const query = new URLSearchParams((req.url ?? '').split('?')[1] ?? '').get('after');
+  const raw = typeof header === 'string' && header !== '' ? header : query;
+  if (raw === null || raw === undefined) return 0;
+  if (!/^\d{1,15}$/.test(raw)) throw new HttpFailure(400, `the position to resume after must be a whole number (a seq), got ${JSON.stringify(clip(raw))}`);
+  return Number(raw);
+}
+
+/** Caller-supplied text quoted in an error, kept short. */
+function clip(text: string): string {
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}

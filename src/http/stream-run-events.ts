@@ -1,0 +1,108 @@
+import type { ServerResponse } from 'node:http';
+import { Subject, takeUntil, type Observable, type Subscription } from 'rxjs';
+import { AbortError } from '../agent/abort-error.js';
+import { errorMessage } from '../errors/error-message.js';
+import type { SequencedEvent } from '../runs/run-types.js';
+
+const SSE_HEADERS = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-store',
+  connection: 'keep-alive',
+  // nginx buffers proxied responses unless told not to, which would hold events back
+  'x-accel-buffering': 'no',
+} as const;
+
+/** Where a stream reads a run from: `engine.runs.attach`. */
+export type AttachRun = (after: number) => Observable<SequencedEvent>;
+
+/**
+ * Writes a started run to `res` as server-sent events, from the event after `after`: each
+ * event a message `id: <seq>` / `data: <SequencedEvent JSON>`, then `event: end` after the
+ * run's `RunEnd`, `event: cancelled` (data `{ reason }`) when it was cancelled, or
+ * `event: error` (data `{ name, message }`) when its log failed; then the response ends.
+ *
+ * Backpressure without a queue: a started run is kept in its event log, so when the socket
+ * is full (`res.write()` returns `false`) the stream detaches from the run and, on
+ * `'drain'`, attaches again after the last seq it wrote. A slow client costs the server one
+ * socket buffer, whatever the run's size, and is never cut for being slow. When the client
+ * goes away, the stream detaches; the run goes on (only `DELETE` cancels it).
+ *
+ * @example
+ * ```ts
+ * streamRunEvents((after) => engine.runs.attach(runId, { after }), 0, res, 15_000);
+ * ```
+ */
+export function streamRunEvents(attach: AttachRun, after: number, res: ServerResponse, keepAliveMs: number): void {
+  res.writeHead(200, SSE_HEADERS);
+  res.flushHeaders();
+  let last = after;
+  let attachment: Subscription | undefined;
+  let waiting = false; // for 'drain'
+  let done = false;
+  let timer: ReturnType<typeof setInterval> | undefined;
+
+  const stop = (): void => {
+    done = true;
+    attachment?.unsubscribe();
+    clearInterval(timer);
+    res.off('drain', follow).off('close', stop);
+  };
+  const finish = (frame: string): void => {
+    stop();
+    if (!res.writableEnded && !res.destroyed) res.end(frame);
+  };
+  function follow(): void {
+    if (done) return;
+    waiting = false;
+    const pause$ = new Subject<void>();
+    let paused = false;
+    attachment = attach(last)
+      .pipe(takeUntil(pause$))
+      .subscribe({
+        next: (entry) => {
+          let data: string;
+          try {
+            data = JSON.stringify(entry);
+          } catch (error) {
+            return finish(errorFrame(error));
+          }
+          last = entry.seq;
+          // false: the frame is taken, but the socket is full. Detach now (also in the middle of
+          // a synchronous replay: takeUntil stops the log's loop) and come back on 'drain'.
+          if (!res.write(`id: ${entry.seq}\ndata: ${data}\n\n`)) {
+            paused = true;
+            pause$.next();
+          }
+        },
+        error: (error: unknown) => finish(AbortError.isInstance(error) ? cancelledFrame(error) : errorFrame(error)),
+        complete: () => {
+          if (!paused) return finish('event: end\ndata: {}\n\n');
+          waiting = true;
+          res.once('drain', follow);
+        },
+      });
+  }
+
+  res.once('close', stop);
+  if (keepAliveMs > 0) {
+    // a full socket is not an idle connection: no comment is queued behind real messages
+    timer = setInterval(() => waiting || res.write(': keep-alive\n\n'), keepAliveMs);
+    timer.unref();
+  }
+  follow();
+}
+
+function cancelledFrame(error: unknown): string {
+  const cause = (error as { cause?: unknown }).cause;
+  return `event: cancelled\ndata: ${JSON.stringify({ reason: cause === undefined ? errorMessage(error) : errorMessage(cause) })}\n\n`;
+}
+
+function errorFrame(error: unknown): string {
+  let payload: { name: string; message: string };
+  try {
+    payload = { name: error instanceof Error ? String(error.name) : 'Error', message: errorMessage(error) };
+  } catch {
+    payload = { name: 'Error', message: 'the run failed with an error that cannot be described' };
+  }
+  return `event: error\ndata: ${JSON.stringify(payload)}\n\n`;
+}

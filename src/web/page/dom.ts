@@ -1,0 +1,70 @@
+/**
+ * The few parts of the browser's DOM the demo page uses, typed here. The project compiles
+ * against Node's types only: the DOM library's stream types clash with Node's (they break
+ * `src/model/read-sse.ts`), so the page names what it needs instead of loading them all.
+ *
+ * @module
+ */
+
+/** An event handed to a listener. */
+export interface DomEvent {
+  preventDefault(): void;
+}
+
+/** An element, as far as the page uses one. */
+export interface DomElement {
+  textContent: string | null;
+  hidden: boolean;
+  className: string;
+  readonly dataset: Record<string, string | undefined>;
+  readonly classList: { toggle(token: string, force?: boolean): boolean };
+  readonly parentNode: unknown;
+  append(...nodes: DomElement[]): void;
+  replaceChildren(...nodes: DomElement[]): void;
+  remove(): void;
+  addEventListener(type: string, listener: (event: DomEvent) => void): void;
+}
+
+/** A `<button>`. */
+export interface DomButton extends DomElement {
+  disabled: boolean;
+}
+
+/** An `<input>`. */
+export interface DomInput extends DomElement {
+  value: string;
+}
+
+interface Browser {
+  readonly document: {
+    readonly body: DomElement;
+    getElementById(id: string): DomElement | null;
+    createElement(tag: string): DomElement;
+  };
+  readonly location: { readonly href: string; readonly search: string };
+  readonly history: { replaceState(data: null, unused: string, url: string): void };
+  requestAnimationFrame(callback: () => void): number;
+}
+
+/** The page's window (the global object of a browser). */
+export const browser = globalThis as unknown as Browser;
+
+/** The element with this id; the page's HTML has every one it asks for. */
+export function byId<T extends DomElement = DomElement>(id: string): T {
+  const found = browser.document.getElementById(id);
+  if (found === null) throw new Error(`the page has no element #${id}`);
+  return found as T;
+}
+
+/** A new element with a class. */
+export function element<T extends DomElement = DomElement>(tag: string, className: string): T {
+  const created = browser.document.createElement(tag);
+  created.className = className;
+  return created as T;
+}
+
+/** Sets text only when it changed (`textContent`: model output is never parsed as HTML); empty hides the element. */
+export function show(target: DomElement, text: string): void {
+  if (target.textContent !== text) target.textContent = text;
+  target.hidden = text === '';
+}

@@ -1,0 +1,64 @@
+import { createServer } from 'node:http';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { SERVE_HELP } from '../../src/cli/help-text.js';
+import { listen } from '../http/http-kit.js';
+import { cliSandbox, type CliSandbox } from './cli-sandbox.js';
+
+let sandbox: CliSandbox;
+beforeEach(async () => {
+  sandbox = await cliSandbox();
+});
+afterEach(() => sandbox.cleanup());
+
+describe('rxharness serve: usage', () => {
+  it('--help prints its help and exits 0; the main help names the command', async () => {
+    const cli = sandbox.io();
+    expect(await main(['serve', '--help'], cli)).toBe(0);
+    expect(cli.stdoutText()).toBe(SERVE_HELP);
+    expect(SERVE_HELP).toContain('--base-url URL');
+    const help = sandbox.io();
+    await main(['--help'], help);
+    expect(help.stdoutText()).toContain('rxharness serve [options]');
+  });
+
+  it.each([
+    [['serve', '--port', '70000'], '--port must be a whole number from 0 to 65535, got "70000"'],
+    [['serve', '--port', 'x'], '--port must be a whole number >= 0, got "x"'],
+    [['serve', '--demo', 'a prompt'], 'serve takes no PROMPT'],
+    [['serve'], 'no model: pass --model M or set RXHARNESS_MODEL'],
+    [['serve', '--demo', '--max-steps', '0'], '--max-steps must be a whole number >= 1'],
+    [['serve', '--demo', '--port', '0', '--host', 'not a host name'], 'rxharness: '],
+  ])('%j is bad usage: exit 2 with what to change', async (argv, message) => {
+    const cli = sandbox.io();
+    expect(await main(argv, cli)).toBe(2);
+    expect(cli.stderrText()).toContain(message);
+    expect(cli.interruptListeners()).toBe(0);
+  });
+
+  it('a port in use is exit 1, saying so', async () => {
+    const busy = createServer();
+    const url = await listen(busy);
+    try {
+      const cli = sandbox.io();
+      expect(await main(['serve', '--demo', '--port', new URL(url).port], cli)).toBe(1);
+      expect(cli.stderrText()).toMatch(/^rxharness: port \d+ is in use: pick another with --port/);
+    } finally {
+      busy.close();
+    }
+  });
+
+  it('in-process: prints the address, serves until Ctrl+C, then closes and removes its listener', async () => {
+    const cli = sandbox.io({ RXHARNESS_DEMO_DELAY_MS: '0' });
+    const code = main(['serve', '--demo', '--port', '0'], cli);
+    await cli.waitForStdout('rxharness serve: ');
+    const url = /http:\/\/127\.0\.0\.1:\d+\//.exec(cli.stdoutText())![0];
+    expect(cli.stdoutText()).toContain('(the offline demo model, workspace ');
+    expect((await fetch(url)).status).toBe(200);
+    cli.interrupt();
+    expect(await code).toBe(0);
+    expect(cli.stderrText()).toBe('\nStopping: cancelling the runs and closing the server...\n');
+    expect(cli.interruptListeners()).toBe(0);
+    await expect(fetch(url)).rejects.toThrow();
+  });
+});
