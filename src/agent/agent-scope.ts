@@ -1,3 +1,4 @@
+import type { Context } from '@opentelemetry/api';
 import type { ChatModel } from '../model/chat-model.js';
 import type { ModelSettings } from '../model/model-settings.js';
 import type { ApprovalHandler } from '../permission/approval.js';
@@ -23,6 +24,8 @@ export interface TaskWiring {
   readonly background: boolean;
   /** The token budget of the run that delegated the task, which the task draws from (absent for a background task). */
   readonly parentBudget?: TokenBudget;
+  /** The delegating tool call's trace context: the task's run span goes under it. */
+  readonly traceContext?: Context;
 }
 
 /**

@@ -4,6 +4,7 @@ import type { AssistantMessage, ChatMessage } from '../model/chat-message.js';
 import type { ChatRequest, ModelFinish } from '../model/chat-model.js';
 import { estimateRequestTokens } from '../model/estimate-tokens.js';
 import type { RunScope } from './run-scope.js';
+import { chatSpan, endSpan } from '../telemetry/spans.js';
 import { parseArguments } from './tool-arguments.js';
 
 /**
@@ -61,7 +62,18 @@ export function reasonStep$(
     });
     out.next({ type: 'ReasonStart', ...base });
     let finish: ModelFinish | undefined;
-    return agent.model.stream(request).subscribe({
+    const chat = run.trace ? chatSpan(agent.model.id, agent.modelSettings, run.trace.context).span : undefined;
+    // Ended once: at the finish, at an error, or when the step is unsubscribed.
+    const endChat = (failure?: string | Error): void => {
+      if (!chat?.isRecording()) return chat?.end();
+      const usage = finish?.usage;
+      endSpan(chat, failure, {
+        'gen_ai.usage.input_tokens': usage?.promptTokens,
+        'gen_ai.usage.output_tokens': usage?.completionTokens,
+        'gen_ai.response.finish_reasons': finish?.finishReason === undefined ? undefined : [finish.finishReason],
+      });
+    };
+    const subscription = agent.model.stream(request).subscribe({
       next: (chunk) => {
         if (chunk.type === 'finish') finish = chunk;
         else if (scope.input.streaming) {
@@ -70,12 +82,18 @@ export function reasonStep$(
           out.next({ type: 'ReasonDelta', runId: run.runId, agentName: run.agentName, step, kind, text: chunk.text });
         }
       },
-      error: (e: unknown) => out.error(e),
+      error: (e: unknown) => {
+        endChat(e instanceof Error ? e : String(e));
+        out.error(e);
+      },
       complete: () => {
         if (!finish) {
-          out.error(new Error(`model "${agent.model.id}" ended its response without finishing it`));
+          const error = new Error(`model "${agent.model.id}" ended its response without finishing it`);
+          endChat(error);
+          out.error(error);
           return;
         }
+        endChat();
         const toolCalls: ToolCallInfo[] = finish.toolCalls.map((c) => ({
           callId: c.id,
           name: c.name,
@@ -89,6 +107,10 @@ export function reasonStep$(
         out.complete();
       },
     });
+    return () => {
+      subscription.unsubscribe();
+      if (chat?.isRecording()) endChat(); // unsubscribed mid-request: the span still ends
+    };
   });
 }
 

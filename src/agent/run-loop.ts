@@ -12,6 +12,7 @@ import { loadHistory$ } from './run-start.js';
 import { RunState } from './run-state.js';
 import { Next, type Phase, sequencePhases$ } from './sequence-phases.js';
 import { claimSession } from './session-claims.js';
+import { agentSpan } from '../telemetry/spans.js';
 import { errorMessage } from '../errors/error-message.js';
 import { toolCall$ } from './tool-call.js';
 
@@ -32,6 +33,8 @@ type Item = AgentEvent | Next<AgentEvent>;
 export function runLoop$(agent: AgentScope, input: RunInput): Observable<AgentEvent> {
   return new Observable<AgentEvent>((out) => {
     const run = new RunState(agent.name, input.sessionId, input.runId);
+    run.trace = agentSpan(agent.name, run.runId, input.sessionId, agent.task?.traceContext);
+    out.add(() => run.abandon());
     if (!input.ephemeral) out.add(claimSession(agent.sessions, input.sessionId, run.runId));
     const { onRunEnd } = agent;
     if (onRunEnd) out.add(() => onRunEnd(input.sessionId, input.ephemeral));

@@ -1,3 +1,4 @@
+import type { Context } from '@opentelemetry/api';
 import type { AgentEvent } from '../events/agent-event.js';
 import type { ToolSpec } from '../model/chat-model.js';
 import type { Tool, ToolContext } from '../tools/tool.js';
@@ -69,7 +70,7 @@ export function budgetOf(agent: AgentScope, input: RunInput): TokenBudget | unde
 }
 
 /** What one tool call of the run knows: derived from the run's scope, nothing copied by hand. */
-export function toolContextOf(scope: RunScope, step: number, callId: string, signal: AbortSignal, emit: (e: AgentEvent) => void): ToolContext {
+export function toolContextOf(scope: RunScope, step: number, callId: string, signal: AbortSignal, emit: (e: AgentEvent) => void, traceContext?: Context): ToolContext {
   const { run, agent } = scope;
   return {
     signal,
@@ -87,6 +88,7 @@ export function toolContextOf(scope: RunScope, step: number, callId: string, sig
     emit,
     addMetrics: (m) => run.addMetrics(m),
     ...(scope.budget ? { budget: scope.budget } : {}),
+    ...(traceContext ? { traceContext } : {}),
     // Searches judge every file they would read or list by the rules that judged the call,
     // so a path rule cannot be dodged by searching the folder above it.
     judgePath: (toolName, path) => {

@@ -3,6 +3,7 @@ import type { RunEndEvent } from '../events/agent-event.js';
 import type { RunMetrics } from '../events/run-metrics.js';
 import type { ChatMessage } from '../model/chat-message.js';
 import type { TokenUsage } from '../model/chat-model.js';
+import { endSpan, type Traced } from '../telemetry/spans.js';
 
 /** The mutable state of one run: its ids, the conversation so far, and its counters. */
 export class RunState {
@@ -12,6 +13,8 @@ export class RunState {
   messages: ChatMessage[] = [];
   steps = 0;
   text = '';
+  /** The run's span (see telemetry/spans.ts); ended with the run's `RunEnd`, or when the run is torn down without one. */
+  trace: Traced | undefined;
   /** The last tool call (tool and arguments) and how many times in a row it came. */
   #lastCall: string | undefined;
   #repeats = 0;
@@ -64,6 +67,16 @@ export class RunState {
   end(error?: string): RunEndEvent {
     const base = { type: 'RunEnd' as const, runId: this.runId, agentName: this.agentName, text: this.text };
     const tail = { metrics: this.metrics(), steps: this.steps };
+    const span = this.trace?.span;
+    this.trace = undefined; // ended once
+    if (span) endSpan(span, error, { 'gen_ai.usage.input_tokens': this.promptTokens, 'gen_ai.usage.output_tokens': this.completionTokens, 'rxharness.steps': this.steps, 'rxharness.tasks': this.tasks });
     return error === undefined ? { ...base, abnormal: false, ...tail } : { ...base, abnormal: true, error, ...tail };
+  }
+
+  /** Ends the run's span when the run stops without a `RunEnd` (unsubscribed, or an error it could not turn into one). */
+  abandon(): void {
+    const span = this.trace?.span;
+    this.trace = undefined;
+    if (span) endSpan(span, undefined, { 'rxharness.run.stopped': true });
   }
 }

@@ -8,6 +8,7 @@ import { checkArguments, parseArguments } from './tool-arguments.js';
 import { DOOM_LOOP_REPEATS, gate$ } from './tool-gate.js';
 import { orderedOutput } from './ordered-output.js';
 import { errorMessage } from '../errors/error-message.js';
+import { endSpan, toolSpan } from '../telemetry/spans.js';
 
 /**
  * Runs one tool call as a stream: `ToolCallStart`, any approval events, whatever the tool
@@ -25,8 +26,12 @@ export function toolCall$(scope: RunScope, step: number, call: ModelToolCall, on
     const base = { runId: run.runId, agentName: run.agentName, step, callId: call.id, toolName: call.name };
     const output = orderedOutput(scope, call.name, out);
     output.next({ type: 'ToolCallStart', ...base, args: parsed.value });
+    const traced = run.trace ? toolSpan(call.name, call.id, run.trace.context) : undefined;
+    let spanEnded = false;
 
     const finish = (result: ToolResult): void => {
+      spanEnded = true;
+      if (traced) endSpan(traced.span, result.error);
       onResult(result.text);
       const durationMs = Math.round(performance.now() - started);
       const error = result.error === undefined ? {} : { error: result.error };
@@ -50,7 +55,7 @@ export function toolCall$(scope: RunScope, step: number, call: ModelToolCall, on
       return;
     }
     const abort = new AbortController();
-    const context = toolContextOf(scope, step, call.id, abort.signal, output.emit);
+    const context = toolContextOf(scope, step, call.id, abort.signal, output.emit, traced?.context);
     // Deferred: a custom tool's `subject` or `paths` may throw, which fails this call only.
     const repeats = run.noteCall(`${call.name}\u0000${JSON.stringify(parsed.value)}`);
     const repeated = repeats >= DOOM_LOOP_REPEATS ? { repeated: repeats } : {};
@@ -65,6 +70,7 @@ export function toolCall$(scope: RunScope, step: number, call: ModelToolCall, on
       });
     return () => {
       subscription.unsubscribe();
+      if (traced && !spanEnded) endSpan(traced.span, undefined, { 'rxharness.call.stopped': true });
       // The signal's scope is the call: aborted when it is over, so nothing a tool tied to it
       // outlives the call. A call that ran to its end gets a shared reason: the default one
       // is a new DOMException, which costs more than a quick tool itself.

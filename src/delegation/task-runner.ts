@@ -92,7 +92,8 @@ export class TaskRunner implements Delegation {
           const background = (parent.task?.background ?? false) || (request.background ?? false);
           // A background task outlives its parent: it draws on a budget of its own, not the parent's.
           const budget = background ? {} : context.budget ? { parentBudget: context.budget } : {};
-          const task = { taskId, rootSessionId: owner, rootRunId: context.rootRunId, background, ...budget };
+          const trace = context.traceContext ? { traceContext: context.traceContext } : {};
+          const task = { taskId, rootSessionId: owner, rootRunId: context.rootRunId, background, ...budget, ...trace };
           const child: ChildRun = {
             agent: this.o.factory.build(this.o.factory.childSpec(parent, definition, task)),
             prompt: request.prompt,

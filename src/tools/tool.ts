@@ -1,3 +1,4 @@
+import type { Context } from '@opentelemetry/api';
 import type { TokenBudget } from '../model/token-budget.js';
 import type { ObservableInput } from 'rxjs';
 import type { AgentEvent } from '../events/agent-event.js';
@@ -41,6 +42,13 @@ export interface ToolContext {
    * it delegates may still use. Delegated tasks draw from it.
    */
   readonly budget?: TokenBudget;
+  /**
+   * The call's trace context (its `execute_tool` span): a task started by the call puts its
+   * run's span under it.
+   *
+   * @internal
+   */
+  readonly traceContext?: Context;
   /** Adds a child run's usage (and task count) to this run's metrics. */
   addMetrics(metrics: RunMetrics): void;
   /**

@@ -12,6 +12,7 @@ const SRC = fileURLToPath(new URL('../../src', import.meta.url));
  */
 const LAYERS: Readonly<Record<string, number>> = {
   events: 0,
+  telemetry: 0,
   errors: 0,
   model: 1,
   permission: 1,

@@ -1,0 +1,104 @@
+import { context, SpanKind, SpanStatusCode, trace, type AttributeValue, type Context, type Span } from '@opentelemetry/api';
+
+/**
+ * OpenTelemetry spans of runs, model requests and tool calls, named and attributed after the
+ * GenAI semantic conventions (`invoke_agent <agent>`, `chat <model>`, `execute_tool <tool>`).
+ * Through `@opentelemetry/api` only: without an SDK registered by the application every
+ * call is a no-op on a non-recording span, and nothing is done per streamed delta.
+ *
+ * @module
+ */
+
+// A ProxyTracer: it starts recording once the application registers an SDK, whenever that is.
+const tracer = trace.getTracer('rxharness');
+
+/** A span and the context that makes it the parent of what starts inside it. */
+export interface Traced {
+  readonly span: Span;
+  readonly context: Context;
+}
+
+function start(name: string, kind: SpanKind, attributes: Record<string, AttributeValue | undefined>, parent: Context | undefined): Traced {
+  const within = parent ?? context.active();
+  const span = tracer.startSpan(name, { kind, attributes: defined(attributes) }, within);
+  return { span, context: trace.setSpan(within, span) };
+}
+
+/**
+ * The span of one run of an agent: under `parent` (the delegating tool call's span for a
+ * task), else under whatever context is active where the run is subscribed.
+ *
+ * @example
+ * ```ts
+ * const { span, context } = agentSpan('main', runId, sessionId, undefined);
+ * ```
+ */
+export function agentSpan(agentName: string, runId: string, sessionId: string, parent: Context | undefined): Traced {
+  return start(`invoke_agent ${agentName}`, SpanKind.INTERNAL, {
+    'gen_ai.operation.name': 'invoke_agent',
+    'gen_ai.agent.name': agentName,
+    'gen_ai.agent.id': runId,
+    'gen_ai.conversation.id': sessionId,
+  }, parent);
+}
+
+/**
+ * The span of one model request, under its run's span.
+ *
+ * @example
+ * ```ts
+ * const chat = chatSpan('gpt-4o-mini', { temperature: 0.2 }, run.context).span;
+ * ```
+ */
+export function chatSpan(model: string, settings: { temperature?: number; topP?: number; maxTokens?: number } | undefined, parent: Context): Traced {
+  return start(`chat ${model}`, SpanKind.CLIENT, {
+    'gen_ai.operation.name': 'chat',
+    'gen_ai.request.model': model,
+    'gen_ai.request.temperature': settings?.temperature,
+    'gen_ai.request.top_p': settings?.topP,
+    'gen_ai.request.max_tokens': settings?.maxTokens,
+  }, parent);
+}
+
+/**
+ * The span of one tool call, under its run's span; a task's child run goes under it.
+ *
+ * @example
+ * ```ts
+ * const tool = toolSpan('read', callId, run.context);
+ * ```
+ */
+export function toolSpan(toolName: string, callId: string, parent: Context): Traced {
+  return start(`execute_tool ${toolName}`, SpanKind.INTERNAL, {
+    'gen_ai.operation.name': 'execute_tool',
+    'gen_ai.tool.name': toolName,
+    'gen_ai.tool.call.id': callId,
+    'gen_ai.tool.type': 'function',
+  }, parent);
+}
+
+/**
+ * Ends a span: with an error status (and the error recorded when there is one) when
+ * `failure` is given, else OK.
+ *
+ * @example
+ * ```ts
+ * endSpan(span, result.error);
+ * ```
+ */
+export function endSpan(span: Span, failure?: string | Error, attributes: Record<string, AttributeValue | undefined> = {}): void {
+  if (!span.isRecording()) return span.end(); // nothing to attribute without an SDK
+  span.setAttributes(defined(attributes));
+  if (failure === undefined) span.setStatus({ code: SpanStatusCode.OK });
+  else {
+    if (failure instanceof Error) span.recordException(failure);
+    span.setStatus({ code: SpanStatusCode.ERROR, message: failure instanceof Error ? failure.message : failure });
+  }
+  span.end();
+}
+
+function defined(attributes: Record<string, AttributeValue | undefined>): Record<string, AttributeValue> {
+  const out: Record<string, AttributeValue> = {};
+  for (const [key, value] of Object.entries(attributes)) if (value !== undefined) out[key] = value;
+  return out;
+}
