@@ -1,6 +1,6 @@
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { createBuiltinTools, PUBLIC_TOOL_NAMES, resolveToolNames } from '../../src/tools/builtin/index.js';
+import { createBuiltinTools, PUBLIC_TOOL_NAMES } from '../../src/tools/builtin/index.js';
 
 const ajv = new Ajv({ allErrors: true, strict: true });
 
@@ -46,23 +46,5 @@ describe('createBuiltinTools', () => {
     }
     expect(byName.get('grep')?.paths?.({ pattern: 'x' })).toEqual(['.']);
     expect(byName.get('write')?.paths?.({ path: 'a', content: '' })).toEqual(['a']);
-  });
-});
-
-describe('resolveToolNames', () => {
-  const available = ['read', 'write', 'grep', 'task'];
-
-  it('means all available for undefined, empty and *', () => {
-    expect(resolveToolNames(undefined, available)).toEqual({ names: available, unknown: [] });
-    expect(resolveToolNames([], available)).toEqual({ names: available, unknown: [] });
-    expect(resolveToolNames(['*'], available)).toEqual({ names: available, unknown: [] });
-  });
-
-  it('keeps the named ones in the given order and reports unknown names', () => {
-    expect(resolveToolNames(['grep', ' read ', 'grep', 'fly'], available)).toEqual({ names: ['grep', 'read'], unknown: ['fly'] });
-  });
-
-  it('still reports unknown names next to *', () => {
-    expect(resolveToolNames(['*', 'fly'], available)).toEqual({ names: available, unknown: ['fly'] });
   });
 });

@@ -116,6 +116,3 @@ function toResult(outcome: CommandOutcome, timeoutMs: number): ToolResult {
   const text = `${body}\n${notes.join('\n')}`;
   return error === undefined ? { text } : { text, error };
 }
-
-/** The `bash` tool with its default limits. */
-export const bashTool: Tool<BashArgs> = createBashTool();

@@ -95,6 +95,3 @@ export function createEditTool(): Tool<EditArgs> {
     },
   });
 }
-
-/** The `edit` tool. */
-export const editTool: Tool<EditArgs> = createEditTool();

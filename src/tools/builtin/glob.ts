@@ -83,6 +83,3 @@ export function createGlobTool(options: GlobToolOptions = {}): Tool<GlobArgs> {
     },
   });
 }
-
-/** The `glob` tool with its default limits. */
-export const globTool: Tool<GlobArgs> = createGlobTool();

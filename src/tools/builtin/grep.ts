@@ -149,6 +149,3 @@ function cut(line: string, max: number): string {
   const trimmed = line.trim();
   return trimmed.length <= max ? trimmed : `${trimmed.slice(0, max)}…`;
 }
-
-/** The `grep` tool with its default limits. */
-export const grepTool: Tool<GrepArgs> = createGrepTool();

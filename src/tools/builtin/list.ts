@@ -92,6 +92,3 @@ async function render(entry: Dirent, folder: string): Promise<string> {
   );
   return pointsToFolder ? `${entry.name}@/` : `${entry.name}@`;
 }
-
-/** The `list` tool with its default limits. */
-export const listTool: Tool<ListArgs> = createListTool();

@@ -145,6 +145,3 @@ function cutLine(line: string, max: number): string {
   if (line.length <= max) return line;
   return `${line.slice(0, max)}… [line cut: ${line.length - max} more characters]`;
 }
-
-/** The `read` tool with its default limits. */
-export const readTool: Tool<ReadArgs> = createReadTool();

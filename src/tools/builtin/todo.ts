@@ -93,6 +93,3 @@ export function renderPlan(todos: readonly TodoItem[]): string {
   const lines = todos.map((item) => `${MARK[item.status]} ${item.id}. ${item.content}`);
   return [`Plan (${todos.length} item${todos.length === 1 ? '' : 's'}: ${summary})`, ...lines].join('\n');
 }
-
-/** The `todo` tool. */
-export const todoTool: Tool<TodoArgs> = createTodoTool();

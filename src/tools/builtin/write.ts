@@ -98,6 +98,3 @@ function countLines(content: string): number {
 function plural(count: number, unit: string): string {
   return `${count} ${unit}${count === 1 ? '' : 's'}`;
 }
-
-/** The `write` tool. */
-export const writeTool: Tool<WriteArgs> = createWriteTool();
