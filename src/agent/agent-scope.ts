@@ -20,6 +20,8 @@ export interface TaskWiring {
   readonly rootSessionId: string;
   /** The run at the top of the tree (the main agent's run): where its approvals are answered. */
   readonly rootRunId: string;
+  /** The task as the live tree names it: its agent, `#index` in a multitask, its description (`explore#2 find the tests`). */
+  readonly label?: string;
   /** True for a background task and every agent below it: nobody watches, approvals fail closed. */
   readonly background: boolean;
   /** The token budget of the run that delegated the task, which the task draws from (absent for a background task). */

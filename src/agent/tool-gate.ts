@@ -94,7 +94,7 @@ function ask$(scope: RunScope, call: GateCall, reason: string, subject: string |
   if (!approve) {
     return of(decided({ decision: 'reject', comment: 'no approval handler is configured (fail-closed)' }));
   }
-  const request = { ...base, sessionId: run.sessionId, args, reason, ...(agent.task ? { taskId: agent.task.taskId } : {}), rootRunId: scope.rootRunId };
+  const request = { ...base, sessionId: run.sessionId, args, reason, ...(agent.task ? { taskId: agent.task.taskId, ...(agent.task.label ? { taskLabel: agent.task.label } : {}) } : {}), rootRunId: scope.rootRunId };
   return defer(() => from(Promise.resolve(approve(request, { signal: call.signal })))).pipe(
     map((answer) => decided(validDecision(answer))),
     catchError((e: unknown) =>

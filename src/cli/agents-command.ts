@@ -1,31 +1,45 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { AgentManager } from '../subagent/agent-manager.js';
-import { standardAgentDirs } from '../subagent/agent-dirs.js';
+import { HarnessEngine } from '../engine/harness-engine.js';
+import { ScriptedModel } from '../model/scripted-model.js';
 import type { AgentDefinition } from '../subagent/agent-definition.js';
+import { DELEGATION_TOOL_NAMES } from '../subagent/delegation-tool-names.js';
+import { narrowTools } from '../subagent/narrow-tools.js';
+import { PUBLIC_TOOL_NAMES } from '../tools/builtin/index.js';
 import type { CliIO } from './cli-io.js';
 import { AGENTS_HELP } from './help-text.js';
 
 /**
- * `rxharness agents`: the visible definitions with their source (and the main agent's
- * definition, `mode: primary`, when there is one), then the diagnostics.
+ * `rxharness agents`: the visible definitions with their source and tools (and the main
+ * agent's definition, `mode: primary`, when there is one), then the diagnostics. Read
+ * through an engine built as `run` builds it (its model never called), so the diagnostics
+ * are the engine's own: unknown tool names and overrides included.
  */
 export async function agentsCommand(argv: readonly string[], io: CliIO): Promise<number> {
   const { values } = parseArgs({
     args: [...argv],
-    options: { json: { type: 'boolean' }, workspace: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: { json: { type: 'boolean' }, workspace: { type: 'string' }, 'agent-dir': { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' } },
   });
   if (values.help) {
     io.stdout.write(AGENTS_HELP);
     return 0;
   }
   const workspace = resolve(io.cwd, values.workspace ?? '.');
-  const manager = new AgentManager({ dirs: standardAgentDirs({ workspace, home: io.env.HOME }) });
-  const agents = listed(manager.list(), manager.primary()).map((a) => ({
+  const engine = new HarnessEngine({
+    model: new ScriptedModel([]),
+    workspace,
+    ...(io.env.HOME ? { homeDir: io.env.HOME } : {}),
+    ...(values['agent-dir'] ? { agentDirs: values['agent-dir'] } : {}),
+  });
+  const manager = engine.agents;
+  await engine.close();
+  const primary = manager.primary();
+  const agents = listed(manager.list(), primary).map((a) => ({
     name: a.name,
     description: a.description,
     source: a.source,
     ...(a.file ? { file: a.file } : {}),
+    tools: toolsOf(a, a === primary),
     // Only what differs from a plain subagent, so existing consumers see the shape they know.
     ...(a.mode && a.mode !== 'subagent' ? { mode: a.mode } : {}),
     ...(a.color ? { color: a.color } : {}),
@@ -52,4 +66,18 @@ export async function agentsCommand(argv: readonly string[], io: CliIO): Promise
 function listed(visible: readonly AgentDefinition[], primary: AgentDefinition | undefined): AgentDefinition[] {
   const all = primary === undefined || visible.includes(primary) ? [...visible] : [...visible, primary];
   return all.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/**
+ * The tools an agent holds: a subagent's when the main agent (every built-in tool and the
+ * delegation tools) delegates to it at the default depth, where it cannot delegate further;
+ * a primary definition's as the main agent.
+ */
+function toolsOf(definition: AgentDefinition, primary: boolean): string[] {
+  return narrowTools({
+    parentTools: [...PUBLIC_TOOL_NAMES, ...DELEGATION_TOOL_NAMES],
+    tools: definition.tools,
+    disallowedTools: definition.disallowedTools,
+    canDelegate: primary,
+  });
 }

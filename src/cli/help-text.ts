@@ -25,8 +25,16 @@ Options:
   --workspace DIR     folder the tools work in (default: the current folder)
   --max-tasks N       subagents of one multitask running at once (default 5; 0 = no limit)
   --max-steps N       ReAct steps per run (default 30)
-  --yes               approve every tool call that asks for approval (bash, .env files);
-                      without it a terminal asks you, and anything else is rejected
+  --max-depth N       delegation depth: 1 (default) children cannot delegate, 0 no delegation
+  --agent-dir DIR     another folder of agent definitions (*.md), after the standard ones;
+                      repeat it for more
+  --session NAME      continue the conversation NAME (kept in <workspace>/.rxharness/sessions,
+                      so the next run with the same NAME remembers this one)
+  --yes               approve every tool call that asks for approval, without asking: bash
+                      commands; reading, writing, editing or grepping .env* and *.env files;
+                      writing or editing under .rxharness/ (agent definitions, sessions);
+                      any call a rule marks "ask" (deny rules still deny). Without it a terminal
+                      asks you, and with no terminal such calls are rejected (stderr says so)
   --json              print one event per line (NDJSON) instead of the tree
   -h, --help          show this help
 
@@ -36,14 +44,16 @@ Exit codes: 0 the run ended normally, 1 it ended abnormally or failed, 2 bad usa
 `;
 
 /** `rxharness agents --help`. */
-export const AGENTS_HELP = `Usage: rxharness agents [--json] [--workspace DIR]
+export const AGENTS_HELP = `Usage: rxharness agents [--json] [--workspace DIR] [--agent-dir DIR]
 
 Lists the visible subagent definitions (built-ins, <workspace>/.rxharness/agents,
-~/.rxharness/agents) with where each comes from, then any definition files that could
-not be read and why.
+~/.rxharness/agents, --agent-dir folders) with where each comes from and the tools each
+gets when the main agent delegates to it, then what the engine would report about the
+definition files: the ones it could not read and why, unknown tool names, overrides.
 
 Options:
-  --json              print one JSON document instead of text
+  --json              print one JSON document instead of text (each agent with its tools)
+  --agent-dir DIR     another folder of agent definitions, as run's --agent-dir
   --workspace DIR     the workspace whose definitions to include (default: current folder)
   -h, --help          show this help
 `;

@@ -6,6 +6,7 @@ import { HarnessEngine } from '../engine/harness-engine.js';
 import type { HarnessEngineOptions } from '../engine/engine-options.js';
 import type { ChatModel } from '../model/chat-model.js';
 import { OpenAIChatModel } from '../model/openai-chat-model.js';
+import { FileSessionStore } from '../session/file-session-store.js';
 import type { CliIO } from './cli-io.js';
 import { CliUsageError } from './cli-usage-error.js';
 import { RUN_HELP } from './help-text.js';
@@ -22,6 +23,9 @@ const OPTIONS = {
   workspace: { type: 'string' },
   'max-tasks': { type: 'string' },
   'max-steps': { type: 'string' },
+  'max-depth': { type: 'string' },
+  'agent-dir': { type: 'string', multiple: true },
+  session: { type: 'string' },
   yes: { type: 'boolean' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -41,13 +45,20 @@ export async function runCommand(argv: readonly string[], io: CliIO): Promise<nu
   if (direct) [, agentName, prompt] = direct as unknown as [string, string, string];
   else if (prompt.startsWith('@')) throw new CliUsageError('"@agent" needs a prompt after it, e.g. @explore "find the tests"');
 
+  const workspace = resolve(io.cwd, values.workspace ?? '.');
+  const session = values.session;
+  if (session?.trim() === '') throw new CliUsageError('--session needs a name, e.g. --session notes');
   const engine = newEngine({
     model: values.demo ? createDemoModel(demoSpeed(io)) : openaiModel(values.model, values['base-url'], values['api-key'], io),
-    workspace: resolve(io.cwd, values.workspace ?? '.'),
+    workspace,
     // the CLI's environment decides whose ~/.rxharness/agents is read, as in `agents`
     ...(io.env.HOME ? { homeDir: io.env.HOME } : {}),
     ...(values['max-tasks'] !== undefined ? { multitaskMaxTasks: integerFlag('--max-tasks', values['max-tasks'], 0) } : {}),
     ...(values['max-steps'] !== undefined ? { maxSteps: integerFlag('--max-steps', values['max-steps'], 1) } : {}),
+    ...(values['max-depth'] !== undefined ? { maxDepth: integerFlag('--max-depth', values['max-depth'], 0) } : {}),
+    ...(values['agent-dir'] ? { agentDirs: values['agent-dir'] } : {}),
+    // A named conversation goes on across invocations: it is kept in the workspace's files.
+    ...(session !== undefined ? { sessions: new FileSessionStore(workspace) } : {}),
     ...approval(values.yes ?? false, io),
   });
   let shown: PresentedRun | undefined;
@@ -57,7 +68,8 @@ export async function runCommand(argv: readonly string[], io: CliIO): Promise<nu
       const names = engine.agents.list().map((a) => a.name).join(', ');
       throw new CliUsageError(`unknown agent "${agentName}"; available agents: ${names}`);
     }
-    const events$ = agentName ? engine.agent(agentName).stream(prompt) : engine.stream(prompt);
+    const options = session !== undefined ? { sessionId: session } : {};
+    const events$ = agentName ? engine.agent(agentName).stream(prompt, options) : engine.stream(prompt, options);
     const shown$ = values.json ? events$ : events$.pipe(liveTree({ output: io.stdout }));
     shown = presentRun(shown$, values.json ?? false, io);
     code = await shown.code;
@@ -70,11 +82,24 @@ export async function runCommand(argv: readonly string[], io: CliIO): Promise<nu
   return shown.outputFailure() ?? code;
 }
 
-/** `--yes` approves everything; otherwise a terminal asks the human; otherwise asks are rejected. */
+/**
+ * `--yes` approves everything; otherwise a terminal asks the human; otherwise asks are
+ * rejected, and the user is told once (on stderr) how to let them run.
+ */
 function approval(yes: boolean, io: CliIO): Pick<HarnessEngineOptions, 'approve'> {
   if (yes) return { approve: () => ({ decision: 'approve' }) };
   const input = io.stdin;
-  return input?.isTTY === true ? { approve: terminalApproval({ input, output: io.stderr }) } : {};
+  if (input?.isTTY === true) return { approve: terminalApproval({ input, output: io.stderr }) };
+  let told = false;
+  return {
+    approve: (request) => {
+      if (!told) {
+        told = true;
+        io.stderr.write(`rxharness: rejected ${request.toolName} (${request.reason}): there is no terminal to ask on. Pass --yes to approve every call that asks, or run in a terminal to be asked.\n`);
+      }
+      return { decision: 'reject', comment: 'nobody can approve it here (no terminal; the user did not pass --yes)' };
+    },
+  };
 }
 
 export function openaiModel(model: string | undefined, baseURLFlag: string | undefined, apiKeyFlag: string | undefined, io: CliIO): ChatModel {

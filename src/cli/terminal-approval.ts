@@ -62,7 +62,8 @@ const CANCELLED: ApprovalDecision = { decision: 'reject', comment: 'the run was 
  * invisible or direction-changing character marked (`<U+202E>`).
  */
 export function question(request: ApprovalRequest): string {
-  const who = request.taskId ? `${request.agentName} (task ${request.taskId})` : request.agentName;
+  // The task as the tree above the question names it; its id only when no label came with it.
+  const who = request.taskLabel ?? (request.taskId ? `${request.agentName} (task ${request.taskId})` : request.agentName);
   const lines = visibleLines(mainArgument(request));
   const count = lines.length > 1 ? ` (${lines.length} lines):` : '';
   const shown = lines.map((line) => `  ${line}\n`).join('');

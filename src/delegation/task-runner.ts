@@ -93,7 +93,8 @@ export class TaskRunner implements Delegation {
           // A background task outlives its parent: it draws on a budget of its own, not the parent's.
           const budget = background ? {} : context.budget ? { parentBudget: context.budget } : {};
           const trace = context.traceContext ? { traceContext: context.traceContext } : {};
-          const task = { taskId, rootSessionId: owner, rootRunId: context.rootRunId, background, ...budget, ...trace };
+          const label = `${definition.name}${request.multitask ? `#${request.index}` : ''} ${request.description}`.trim();
+          const task = { taskId, rootSessionId: owner, rootRunId: context.rootRunId, label, background, ...budget, ...trace };
           const child: ChildRun = {
             agent: this.o.factory.build(this.o.factory.childSpec(parent, definition, task)),
             prompt: request.prompt,

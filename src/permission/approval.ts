@@ -18,6 +18,8 @@ export interface ApprovalRequest {
   readonly agentName: string;
   /** Set when the call comes from a delegated task. */
   readonly taskId?: string;
+  /** With `taskId`: the task as the live tree names it, e.g. `explore#2 find the tests` (agent, `#index` in a multitask, description). */
+  readonly taskLabel?: string;
   /** The run at the top of the tree (the main agent's run), where a started run's approvals are answered. */
   readonly rootRunId?: string;
 }

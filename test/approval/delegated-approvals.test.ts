@@ -47,6 +47,7 @@ describe('approvals asked by a delegated child', () => {
         reason: 'bash asks for approval by default',
         agentName: 'worker',
         taskId: childStart.taskId,
+        taskLabel: 'worker run worker', // as the live tree names the task: agent, description
         rootRunId: own(events, 'RunStart')[0]!.runId, // the main agent's run: where a started run's approvals are answered
       },
     ]);
@@ -92,7 +93,7 @@ describe('approvals asked by a delegated child', () => {
       { approve: human.approve },
     );
     const result = await engine.call('delegate');
-    expect(human.requests).toMatchObject([{ agentName: 'worker', toolName: 'bash', taskId: expect.stringMatching(/^task_/) }]);
+    expect(human.requests).toMatchObject([{ agentName: 'worker', toolName: 'bash', taskId: expect.stringMatching(/^task_/), taskLabel: 'worker run worker' }]);
     expect(existsSync(join(sandbox.dir, 'ran.txt'))).toBe(false);
     expect(result.text).toContain('The bash call was rejected: no.');
   });

@@ -4,6 +4,9 @@ import { cliSandbox, type CliSandbox } from './cli-sandbox.js';
 
 // `rxharness agents` (in process) on definition files written for other frameworks.
 
+/** Every built-in tool: what a definition without a tool list gets. */
+const ALL_TOOLS = ['read', 'write', 'edit', 'list', 'glob', 'grep', 'bash', 'todo'];
+
 let sandbox: CliSandbox;
 let explore: string;
 let lead: string;
@@ -28,7 +31,7 @@ describe('rxharness agents with other frameworks\' definitions', () => {
     expect(doc.agents.map((a) => [a.name, a.source])).toEqual([
       ['bash', 'builtin'], ['explore', 'builtin'], ['general', 'builtin'], ['lead', 'workspace'], ['plan', 'builtin'], ['reviewer', 'workspace'],
     ]);
-    expect(doc.agents.find((a) => a.name === 'lead')).toEqual({ name: 'lead', description: 'Leads the work.', source: 'workspace', file: lead, mode: 'primary', color: '#ff8800' });
+    expect(doc.agents.find((a) => a.name === 'lead')).toEqual({ name: 'lead', description: 'Leads the work.', source: 'workspace', file: lead, mode: 'primary', color: '#ff8800', tools: [...ALL_TOOLS, 'task', 'multitask', 'generate'] });
     expect(doc.agents.find((a) => a.name === 'reviewer')).toMatchObject({ color: 'cyan' });
     expect(doc.agents.find((a) => a.name === 'reviewer')).not.toHaveProperty('mode');
     expect(doc.diagnostics).toEqual([{ file: explore, reason: expect.stringMatching(/^agent "explore" is a built-in agent; this file is ignored/) }]);

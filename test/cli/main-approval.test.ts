@@ -52,8 +52,9 @@ describe('rxharness run: approvals', () => {
   it('without a terminal nothing is asked and the call is rejected; --yes approves without asking', async () => {
     const quiet = run(false);
     expect(await quiet.exit).toBe(0);
-    expect(quiet.cli.stderrText()).toBe('');
-    expect(toolResult()).toMatch(/^ERROR: The bash call was rejected/);
+    // Nothing is asked; the user is told why the call was rejected and what lets it run.
+    expect(quiet.cli.stderrText()).toMatch(/^rxharness: rejected bash \(.*\): there is no terminal to ask on\. Pass --yes to approve every call that asks/);
+    expect(toolResult()).toMatch(/^ERROR: The bash call was rejected: nobody can approve it here \(no terminal; the user did not pass --yes\)\./);
 
     const yes = run(true, '--yes');
     expect(await yes.exit).toBe(0);

@@ -19,7 +19,7 @@ function agents(args: string[] = []): Promise<CliResult> {
 }
 
 interface AgentsJson {
-  agents: Array<{ name: string; description: string; source: string; file?: string }>;
+  agents: Array<{ name: string; description: string; source: string; file?: string; tools: string[] }>;
   diagnostics: Array<{ file: string; reason: string }>;
 }
 
@@ -43,7 +43,10 @@ describe('rxharness agents', () => {
       description: 'Reviews a diff for bugs.',
       source: 'workspace',
       file: `${sandbox.workspace.dir}/.rxharness/agents/reviewer.md`,
+      tools: ['read', 'grep'],
     });
+    // A built-in with no tool list gets every tool the main agent has, minus delegation (depth 1).
+    expect(doc.agents.find((a) => a.name === 'general')!.tools).toEqual(['read', 'write', 'edit', 'list', 'glob', 'grep', 'bash', 'todo']);
     expect(doc.diagnostics).toEqual([{ file: broken, reason: 'front matter has no "description"' }]);
   });
 
@@ -52,5 +55,15 @@ describe('rxharness agents', () => {
     expect((JSON.parse(result.stdout) as AgentsJson).agents.map((a) => a.name)).toContain('reviewer');
     const elsewhere = await runCli(['agents', '--json'], { home: sandbox.home, cwd: sandbox.home });
     expect((JSON.parse(elsewhere.stdout) as AgentsJson).agents.map((a) => a.name)).not.toContain('reviewer');
+  });
+
+  it('reports what the engine reports: an unknown tool name in a definition, and --agent-dir folders', async () => {
+    await sandbox.workspace.file('.rxharness/agents/typo.md', '---\nname: typo\ndescription: Has a typo.\ntools: [read, grpe]\n---\nYou read.\n');
+    const extra = await sandbox.workspace.file('more/agents/extra.md', '---\nname: extra\ndescription: From an extra folder.\n---\nYou help.\n');
+    const result = await agents(['--json', '--agent-dir', 'more/agents']);
+    const doc = JSON.parse(result.stdout) as AgentsJson;
+    expect(doc.agents.find((a) => a.name === 'extra')).toMatchObject({ source: 'dir', file: extra });
+    expect(doc.agents.find((a) => a.name === 'typo')!.tools).toEqual(['read']);
+    expect(doc.diagnostics.map((d) => d.reason).join('\n')).toMatch(/unknown tool "grpe"/);
   });
 });

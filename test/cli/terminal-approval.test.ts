@@ -57,6 +57,12 @@ describe('terminalApproval', () => {
     expect(await answer).toEqual({ decision: 'reject', comment: 'use ls' });
   });
 
+  it('names a task as the live tree does (agent#index description), not by its id', () => {
+    const asked = question(request('npm test', { agentName: 'bash', taskId: 'task_9f3', taskLabel: 'bash#1 run a command' }));
+    expect(asked).toContain('? bash#1 run a command wants to run bash\n');
+    expect(asked).not.toContain('task_9f3');
+  });
+
   it('asks one question at a time: the second waits for the first answer', async () => {
     const t = terminal();
     const approve = terminalApproval(t);
