@@ -1,12 +1,15 @@
 /**
  * `npm run bench`: builds, then runs every benchmark against the shipped build (`dist/`)
  * and prints one table. `--json` prints the machine-readable results instead;
- * `--only <name>[,<name>]` runs some of them (overhead, wrapping, scheduling, peer, scale, ndjson, session-less, http).
+ * `--only <name>[,<name>]` runs some of them (overhead, client-cpu, wrapping, scheduling, peer,
+ * scale, ndjson, session-less, memory, http); `--quick` runs fewer rounds (`support/mode.ts`).
  * Progress goes to stderr. See docs/performance.md for what each one measures.
  *
  * @module
  */
 import { cpus, platform, release, totalmem } from 'node:os';
+import { clientCpuBenchmark } from './client-cpu.js';
+import { memoryBenchmark } from './memory.js';
 import { ndjsonBenchmark } from './ndjson.js';
 import { overheadBenchmark } from './overhead.js';
 import { peerBenchmark } from './peer.js';
@@ -20,12 +23,14 @@ import { wrappingBenchmark } from './wrapping.js';
 
 const BENCHMARKS: Record<string, () => Promise<ResultRow[]>> = {
   overhead: overheadBenchmark,
+  'client-cpu': clientCpuBenchmark,
   wrapping: wrappingBenchmark,
   scheduling: schedulingBenchmark,
   peer: peerBenchmark,
   scale: scaleBenchmark,
   ndjson: ndjsonBenchmark,
   'session-less': sessionLessBenchmark,
+  memory: memoryBenchmark,
   http: runsHttpBenchmark,
 };
 

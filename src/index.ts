@@ -13,6 +13,7 @@
 // The engine: the composition root most applications start from.
 export { HarnessEngine } from './engine/harness-engine.js';
 export type { HarnessEngineOptions } from './engine/engine-options.js';
+export type { McpHttpServerConfig, McpServerConfig, McpStdioServerConfig } from './mcp/mcp-server-config.js';
 export type { TaskTracker, TaskInfo, TaskState } from './delegation/task-tracker.js';
 export type { AgentManager } from './subagent/agent-manager.js';
 
@@ -28,9 +29,19 @@ export type { EventLog } from './runs/event-log.js';
 export { MemoryEventLog } from './runs/memory-event-log.js';
 export { UnknownRunError } from './runs/unknown-run-error.js';
 
+// Scaling out: sessions, runs, event logs and approvals in Redis; delegated tasks on
+// workers pulling from a BullMQ queue (both optional peers, loaded on first use).
+export { redisBackend, type RedisBackend, type RedisBackendOptions } from './backend/redis-backend.js';
+export { HarnessWorker, type HarnessWorkerOptions } from './backend/harness-worker.js';
+export type { RedisSessionStore } from './backend/redis-session-store.js';
+export type { RedisEventLog } from './backend/redis-event-log.js';
+export { RedisBackendError } from './backend/redis-backend-error.js';
+export { RemoteTaskError } from './backend/remote-task-error.js';
+export type { HarnessBackend } from './engine/harness-backend.js';
+
 // Runs over HTTP: start, follow (server-sent events, resumable), cancel, approve. The
 // browser side is the `rxharness/client` entry.
-export { runsHandler, type RunsRequestHandler } from './http/runs-handler.js';
+export { runsHandler, type RunsEngine, type RunsRequestHandler } from './http/runs-handler.js';
 export type { RunsHandlerOptions } from './http/runs-handler-options.js';
 
 // Events: the stream's vocabulary, guards and consumer operators.
@@ -95,7 +106,7 @@ export {
 export { createDemoModel } from './demo/demo-model.js';
 
 // Sessions.
-export type { MaybePromise, SessionStore, TaskSessionInfo } from './session/session-store.js';
+export type { ApprovalGrant, MaybePromise, SessionStore, TaskSessionInfo } from './session/session-store.js';
 export { MemorySessionStore, type MemorySessionStoreOptions } from './session/memory-session-store.js';
 export { FileSessionStore } from './session/file-session-store.js';
 

@@ -7,4 +7,6 @@ export declare function delegationEngine(options: {
   readonly workspace: string;
   readonly home: string;
   readonly client?: OpenAI;
+  /** `engine.start()` runs kept for replay (default: the engine's). */
+  readonly maxRetainedRuns?: number;
 }): Promise<HarnessEngine>;

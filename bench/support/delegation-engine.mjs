@@ -15,8 +15,8 @@ import * as rx from '../../dist/index.js';
 /** @type {{ mainMarker: string, workerMarker: string, workers: number }} */
 const shape = JSON.parse(readFileSync(new URL('../scenarios/delegation.json', import.meta.url), 'utf8'));
 
-/** @param {{ baseURL: string, workspace: string, home: string, client?: OpenAI }} options */
-export async function delegationEngine({ baseURL, workspace, home, client }) {
+/** @param {{ baseURL: string, workspace: string, home: string, client?: OpenAI, maxRetainedRuns?: number }} options */
+export async function delegationEngine({ baseURL, workspace, home, client, maxRetainedRuns }) {
   const builtins = rx.createBuiltinTools().map((t) => t.name);
   const engine = new rx.HarnessEngine({
     model: new rx.OpenAIChatModel({ model: 'bench-model', client: client ?? new OpenAI({ baseURL, apiKey: 'bench', maxRetries: 0 }) }),
@@ -27,6 +27,7 @@ export async function delegationEngine({ baseURL, workspace, home, client }) {
     multitaskMaxTasks: shape.workers,
     // The peer passes results through whole: so do we, so both send the same final request.
     maxResultChars: 1_000_000,
+    ...(maxRetainedRuns === undefined ? {} : { maxRetainedRuns }),
   });
   for (let i = 1; i <= shape.workers; i++) {
     const systemPrompt = `${shape.workerMarker} You are worker ${i}.`;

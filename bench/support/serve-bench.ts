@@ -13,7 +13,7 @@
  *
  * @module
  */
-import { createServer, ServerResponse } from 'node:http';
+import { createServer, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { FakeOpenAIServer } from '../../test/support/fake-openai-server.js';
 import { loadScenarioHandler } from '../../test/support/fake-openai/scenario-args.js';
@@ -24,6 +24,7 @@ if (!modulePath) {
   process.exit(2);
 }
 yieldBetweenWrites();
+keepConnectionsOpen();
 const server = await FakeOpenAIServer.start({ handler: await loadScenarioHandler(modulePath) });
 const control = createServer((req, res) => {
   if (req.method === 'POST') server.resetPeak();
@@ -47,6 +48,20 @@ function yieldBetweenWrites(): void {
     if (typeof last === 'function') args[args.length - 1] = (...r: unknown[]) => setImmediate(() => last(...r));
     return write.apply(this, args);
   } as typeof ServerResponse.prototype.write;
+}
+
+/**
+ * Node closes a keep-alive connection after 5 idle seconds; a slow client that reuses it at
+ * that moment gets "other side closed" (the Vercel AI SDK's main request does, after its
+ * workers streamed for longer than that on a busy machine). A real model server keeps them
+ * longer: so does this one (1 minute), for every server created from here on.
+ */
+function keepConnectionsOpen(): void {
+  const listen = Server.prototype.listen as (this: Server, ...args: unknown[]) => Server;
+  Server.prototype.listen = function (this: Server, ...args: unknown[]): Server {
+    this.keepAliveTimeout = 60_000;
+    return listen.apply(this, args);
+  } as typeof Server.prototype.listen;
 }
 
 let stopping = false;

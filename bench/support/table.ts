@@ -5,6 +5,7 @@ function amount(value: number, unit: string): string {
   if (unit === 'tasks/s') return `${Math.round(value).toLocaleString('en')} tasks/s`;
   if (unit === 'requests') return `${value}`;
   if (unit === 'B/task') return `${value.toFixed(1)} B/task`;
+  if (unit === 'ms' && value < 1) return `${value.toFixed(3)} ms`;
   return `${value.toFixed(1)} ${unit}`;
 }
 

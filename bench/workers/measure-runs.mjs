@@ -13,7 +13,7 @@ const MIB = 1024 * 1024;
 
 /**
  * The worker's configuration, one JSON argument from the orchestrator (`peer.ts`).
- * @returns {{ baseURL: string, runs: number, workspace: string, home: string }}
+ * @returns {{ baseURL: string, runs: number, workspace: string, home: string, variant?: string }}
  */
 export function workerConfig() {
   const [json] = process.argv.slice(2);

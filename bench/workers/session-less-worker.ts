@@ -3,7 +3,7 @@
  * `engine.call()` without a `sessionId`, many times, on the default stores (each run
  * delegates one task, so task sessions and the task tracker are exercised too). After a
  * warm-up past every bounded cache (1,000 task sessions, 1,000 finished tasks), the heap is
- * measured after a forced full GC every 2,000 runs.
+ * measured after a forced full GC every tenth of the runs (`runs`, default 100,000).
  *
  * @module
  */
@@ -11,9 +11,9 @@ import { rx } from '../support/rxharness.js';
 import { scriptedEngine } from '../support/scripted-delegation.js';
 import { makeTempDirs } from '../support/temp-dirs.js';
 
+const { runs: RUNS = 100_000 } = JSON.parse(process.argv[2] ?? '{}') as { runs?: number };
 const WARMUP = 4_000;
-const RUNS = 10_000;
-const SAMPLE_EVERY = 2_000;
+const SAMPLE_EVERY = RUNS / 10;
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('session-less-worker needs node --expose-gc');

@@ -47,6 +47,11 @@ export interface AgentScope {
   readonly instructions: () => string | Promise<string>;
   /** The tools, chosen when each run starts. */
   readonly tools: () => readonly Tool[] | Promise<readonly Tool[]>;
+  /**
+   * What the run should be told about the tools `tools()` just answered (an MCP server that
+   * failed to start), asked once right after it: each becomes a `Warning` after `RunStart`.
+   */
+  readonly toolWarnings?: (tools: readonly Tool[]) => readonly { readonly code: string; readonly message: string }[];
   readonly sessions: SessionStore;
   /** The workspace: absolute, symlinks resolved. */
   readonly workspace: string;

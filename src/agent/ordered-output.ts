@@ -27,6 +27,9 @@ export interface OrderedOutput {
  * lifecycle events arrive wrapped, which is fine. Nothing is emitted when the run is not
  * streamed.
  *
+ * The events are delivered to `deliverTo` (default `out`): the run's own output, when `out`'s
+ * values reach it unchanged; `out` still decides when delivery stops and receives completion.
+ *
  * @example
  * ```ts
  * const output = orderedOutput(scope, 'task', subscriber);
@@ -34,7 +37,12 @@ export interface OrderedOutput {
  * context.emit = output.emit;
  * ```
  */
-export function orderedOutput(scope: RunScope, toolName: string, out: Subscriber<AgentEvent>): OrderedOutput {
+export function orderedOutput(
+  scope: RunScope,
+  toolName: string,
+  out: Subscriber<AgentEvent>,
+  deliverTo: Pick<Subscriber<AgentEvent>, 'next'> = out,
+): OrderedOutput {
   const { run } = scope;
   const queue: AgentEvent[] = [];
   let delivering = false;
@@ -42,14 +50,21 @@ export function orderedOutput(scope: RunScope, toolName: string, out: Subscriber
   const drain = (): void => {
     if (delivering) return;
     delivering = true;
-    for (let next = queue.shift(); next !== undefined && !out.closed; next = queue.shift()) out.next(next);
+    for (let next = queue.shift(); next !== undefined && !out.closed; next = queue.shift()) deliverTo.next(next);
     delivering = false;
     if (completing && queue.length === 0) out.complete();
   };
   const next = (event: AgentEvent): void => {
     if (out.closed) return;
-    queue.push(event);
-    drain();
+    if (delivering || queue.length > 0) {
+      queue.push(event);
+      return drain();
+    }
+    // Nothing being delivered nor waiting (every event of a streamed child): straight through.
+    delivering = true;
+    deliverTo.next(event);
+    delivering = false;
+    if (queue.length > 0 || completing) drain();
   };
   return {
     next,

@@ -1,4 +1,4 @@
-import { Observable } from 'rxjs';
+import { Observable, type Subscriber } from 'rxjs';
 import type { AgentEvent, ToolCallInfo } from '../events/agent-event.js';
 import type { AssistantMessage, ChatMessage } from '../model/chat-message.js';
 import type { ChatRequest, ModelFinish } from '../model/chat-model.js';
@@ -37,14 +37,19 @@ export function withFinalStepNote(messages: readonly ChatMessage[]): ChatMessage
  * handed to `onFinish` (with the parsed tool calls) before `ReasonEnd` goes out. The last step
  * (`lastStep`: the step limit, or a spent token budget) sends no tools.
  * A model failure errors this stream; the run turns it into an abnormal `RunEnd`.
+ * With `deltas` (the run's output, which this stream's values reach unchanged), the
+ * `ReasonDelta`s go there directly, in their place between `ReasonStart` and `ReasonEnd`:
+ * the hottest path of a run crosses two subscribers fewer.
  */
 export function reasonStep$(
   scope: RunScope,
   step: number,
   lastStep: boolean,
   onFinish: (finish: ModelFinish, toolCalls: readonly ToolCallInfo[]) => void,
+  deltas?: Pick<Subscriber<AgentEvent>, 'next'>,
 ): Observable<AgentEvent> {
   return new Observable<AgentEvent>((out) => {
+    const sink = deltas ?? out;
     const { run, agent } = scope;
     const base = { runId: run.runId, agentName: run.agentName, step };
     const withSettings = agent.modelSettings === undefined ? {} : { settings: agent.modelSettings };
@@ -76,10 +81,10 @@ export function reasonStep$(
     const subscription = agent.model.stream(request).subscribe({
       next: (chunk) => {
         if (chunk.type === 'finish') finish = chunk;
-        else if (scope.input.streaming) {
+        else if (scope.input.streaming && !out.closed) {
           // The hottest path of a run: a literal with fixed fields, no spread.
           const kind = chunk.type === 'text-delta' ? 'text' : 'thinking';
-          out.next({ type: 'ReasonDelta', runId: run.runId, agentName: run.agentName, step, kind, text: chunk.text });
+          sink.next({ type: 'ReasonDelta', runId: run.runId, agentName: run.agentName, step, kind, text: chunk.text });
         }
       },
       error: (e: unknown) => {

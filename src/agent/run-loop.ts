@@ -1,4 +1,4 @@
-import { concat, concatMap, defer, map, Observable, of } from 'rxjs';
+import { concat, concatMap, defer, map, Observable, of, type Subscriber } from 'rxjs';
 import type { AgentEvent, ToolCallInfo } from '../events/agent-event.js';
 import type { ChatMessage } from '../model/chat-message.js';
 import type { ModelFinish } from '../model/chat-model.js';
@@ -17,6 +17,8 @@ import { errorMessage } from '../errors/error-message.js';
 import { toolCall$ } from './tool-call.js';
 
 type Item = AgentEvent | Next<AgentEvent>;
+/** Where a run's events go: its subscriber. */
+type Sink = Pick<Subscriber<AgentEvent>, 'next'>;
 
 /**
  * One run of the ReAct loop as a cold stream: `RunStart`, then steps of reasoning and
@@ -39,12 +41,15 @@ export function runLoop$(agent: AgentScope, input: RunInput): Observable<AgentEv
     const { onRunEnd } = agent;
     if (onRunEnd) out.add(() => onRunEnd(input.sessionId, input.ephemeral));
     const recover = (e: unknown): AgentEvent => run.end(errorMessage(e));
-    sequencePhases$<AgentEvent>(() => start$(agent, input, run), recover).subscribe(out);
+    sequencePhases$<AgentEvent>(() => start$(agent, input, run, out), recover).subscribe(out);
   });
 }
 
-/** `RunStart`, then the setup: instructions, tools, history and the saved prompt. */
-function start$(agent: AgentScope, input: RunInput, run: RunState): Observable<Item> {
+/**
+ * `RunStart`, then the setup: instructions, tools, history and the saved prompt. `out` is the
+ * run's own output, where the steps deliver their streamed events (see {@link Loop}).
+ */
+function start$(agent: AgentScope, input: RunInput, run: RunState, out: Sink): Observable<Item> {
   const runStart: AgentEvent = { type: 'RunStart', runId: run.runId, agentName: run.agentName, sessionId: input.sessionId, prompt: input.prompt };
   // Three lookups in turn (not Promise.all), so that synchronous ones stay synchronous.
   const setup$ = maybe$(agent.instructions).pipe(
@@ -57,8 +62,9 @@ function start$(agent: AgentScope, input: RunInput, run: RunState): Observable<I
           const user: ChatMessage = { role: 'user', content: prefix ? `${prefix}\n\n${input.prompt}` : input.prompt };
           const system: ChatMessage[] = instructions ? [{ role: 'system', content: instructions }] : [];
           run.messages = [...system, ...history, user];
-          const loop = new Loop(runScopeOf(agent, run, input, tools));
-          return concat(of(...warnings), persist$(loop.scope, [user], () => new Next(loop.step(1))));
+          const loop = new Loop(runScopeOf(agent, run, input, tools), out);
+          const toolWarnings = (agent.toolWarnings?.(tools) ?? []).map(({ code, message }): AgentEvent => ({ type: 'Warning', runId: run.runId, agentName: run.agentName, code, message }));
+          return concat(of(...warnings, ...toolWarnings), persist$(loop.scope, [user], () => new Next(loop.step(1))));
         }),
       ),
     ),
@@ -73,9 +79,17 @@ function persist$<T>(scope: RunScope, messages: readonly ChatMessage[], then: ()
   return maybe$(() => agent.sessions.append(input.sessionId, messages)).pipe(map(then));
 }
 
-/** The steps and tool calls of one run, each a phase. */
+/**
+ * The steps and tool calls of one run, each a phase. The events a phase streams while it runs
+ * (a step's `ReasonDelta`s, a call's events and its task's wrapped ones) go straight to `out`,
+ * the run's output, instead of through the phase's stream and `sequencePhases$`, which would
+ * forward them unchanged: the same events in the same order, two subscribers fewer for each.
+ */
 class Loop {
-  constructor(readonly scope: RunScope) {}
+  constructor(
+    readonly scope: RunScope,
+    private readonly out: Sink,
+  ) {}
 
   /** Step `n`: the model's turn, its message saved, then the tool calls, or the end. */
   step(n: number): Phase<AgentEvent> {
@@ -87,7 +101,7 @@ class Loop {
       const lastStep = n >= agent.maxSteps || budgetSpent;
       let finish: ModelFinish | undefined;
       let calls: readonly ToolCallInfo[] = [];
-      const reason$ = reasonStep$(this.scope, n, lastStep, (f, c) => ((finish = f), (calls = c)));
+      const reason$ = reasonStep$(this.scope, n, lastStep, (f, c) => ((finish = f), (calls = c)), this.out);
       return concat(
         reason$,
         defer(() => {
@@ -126,7 +140,7 @@ class Loop {
       }
       let text = '';
       return concat(
-        toolCall$(this.scope, n, call, (t) => (text = t)),
+        toolCall$(this.scope, n, call, (t) => (text = t), this.out),
         defer(() => {
           const message: ChatMessage = { role: 'tool', tool_call_id: call.id, content: text };
           run.messages.push(message);

@@ -1,4 +1,4 @@
-import { defaultIfEmpty, defer, from, isObservable, map, Observable, of, switchMap, takeLast, throwError, timeout } from 'rxjs';
+import { defaultIfEmpty, defer, from, isObservable, map, Observable, of, switchMap, takeLast, throwError, timeout, type Subscriber } from 'rxjs';
 import type { AgentEvent } from '../events/agent-event.js';
 import type { ModelToolCall } from '../model/chat-model.js';
 import type { Tool, ToolContext, ToolResult } from '../tools/tool.js';
@@ -15,16 +15,23 @@ import { endSpan, toolSpan } from '../telemetry/spans.js';
  * emits (a `task`'s wrapped child events), then `ToolCallEnd`. Every failure — invalid JSON,
  * a schema mismatch, an unknown or refused tool, a throw, a timeout — becomes a result the
  * model reads; the stream itself never errors. `onResult` receives the text the model reads.
- * Unsubscribing aborts the tool through its context's signal.
+ * Unsubscribing aborts the tool through its context's signal. With `events` (the run's output,
+ * which this stream's values reach unchanged), the call's events are delivered there directly.
  */
-export function toolCall$(scope: RunScope, step: number, call: ModelToolCall, onResult: (text: string) => void): Observable<AgentEvent> {
+export function toolCall$(
+  scope: RunScope,
+  step: number,
+  call: ModelToolCall,
+  onResult: (text: string) => void,
+  events?: Pick<Subscriber<AgentEvent>, 'next'>,
+): Observable<AgentEvent> {
   return new Observable<AgentEvent>((out) => {
     const { run } = scope;
     const started = performance.now();
     let ranToEnd = false;
     const parsed = parseArguments(call.arguments);
     const base = { runId: run.runId, agentName: run.agentName, step, callId: call.id, toolName: call.name };
-    const output = orderedOutput(scope, call.name, out);
+    const output = orderedOutput(scope, call.name, out, events);
     output.next({ type: 'ToolCallStart', ...base, args: parsed.value });
     const traced = run.trace ? toolSpan(call.name, call.id, run.trace.context) : undefined;
     let spanEnded = false;

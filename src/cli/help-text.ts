@@ -5,6 +5,7 @@ Usage:
   rxharness run [options] PROMPT       run the main agent (or "@name PROMPT" to run one agent)
   rxharness agents [--json]            list the available subagent definitions
   rxharness serve [options]            serve a browser page of live runs (and their HTTP routes)
+  rxharness worker --redis URL         run delegated tasks for engines sharing that Redis
   rxharness --version
 
 Run "rxharness <command> --help" for a command's options.
@@ -79,7 +80,36 @@ Options:
   --max-tasks N       subagents of one multitask running at once (default 5; 0 = no limit)
   --max-steps N       ReAct steps per run (default 30)
   --yes               approve every tool call that asks (otherwise the page asks you)
+  --redis URL         share runs, sessions and approvals with other instances on this Redis;
+                      background tasks run on workers (rxharness worker; see docs/scaling.md)
+  --prefix P          key prefix shared with the other instances and workers (default rxh)
+  --distribute        with --redis: foreground tasks run on workers too
   -h, --help          show this help
 
 Environment: OPENAI_API_KEY, OPENAI_BASE_URL, RXHARNESS_MODEL.
+`;
+
+/** `rxharness worker --help`. */
+export const WORKER_HELP = `Usage: rxharness worker --redis URL [options]
+
+Runs the tasks that engines sharing the Redis server delegate (background tasks always,
+foreground ones when the engine has distributeTasks), pulled from its BullMQ queue, each
+with the rules, tools and step bound the engine gave it. Its model, tools and definitions
+must match the engines' (same --model, same workspace). Ctrl+C (or SIGTERM) fails the
+tasks running here and stops it (exit code 0); see docs/scaling.md.
+
+Options:
+  --redis URL         the Redis server (default: $RXHARNESS_REDIS_URL), e.g. redis://127.0.0.1:6379
+  --prefix P          key prefix shared with the engines (default rxh)
+  --concurrency N     tasks run at once (default 10)
+  --demo              use the built-in scripted model (offline, no API key needed)
+  --model M           model id (default: $RXHARNESS_MODEL)
+  --base-url URL      OpenAI-compatible server (default: $OPENAI_BASE_URL, then OpenAI)
+  --api-key K         the server's key (default: $OPENAI_API_KEY; a --base-url server may need none)
+  --workspace DIR     folder the tools work in (default: the current folder)
+  --max-steps N       ReAct steps per run (default 30)
+  -h, --help          show this help
+
+Environment: OPENAI_API_KEY, OPENAI_BASE_URL, RXHARNESS_MODEL, RXHARNESS_REDIS_URL.
+Exit codes: 0 stopped with Ctrl+C or SIGTERM, 1 Redis cannot be reached, 2 bad usage.
 `;

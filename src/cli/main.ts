@@ -5,6 +5,7 @@ import { CliUsageError } from './cli-usage-error.js';
 import { MAIN_HELP } from './help-text.js';
 import { runCommand } from './run-command.js';
 import { serveCommand } from './serve-command.js';
+import { workerCommand } from './worker-command.js';
 import { errorMessage } from '../errors/error-message.js';
 
 /**
@@ -27,6 +28,8 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
         return await agentsCommand(rest, io);
       case 'serve':
         return await serveCommand(rest, io);
+      case 'worker':
+        return await workerCommand(rest, io);
       case '--version':
       case '-v':
         io.stdout.write(`${version()}\n`);
@@ -39,7 +42,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
         (command === undefined ? io.stderr : io.stdout).write(MAIN_HELP);
         return command === undefined ? 2 : 0;
       default:
-        throw new CliUsageError(`unknown command "${command}"; use "run", "agents" or "serve" (see rxharness --help)`);
+        throw new CliUsageError(`unknown command "${command}"; use "run", "agents", "serve" or "worker" (see rxharness --help)`);
     }
   } catch (e) {
     // parseArgs reports unknown or malformed flags with ERR_PARSE_ARGS_* codes: bad usage too.

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { redisBackend, type RedisBackend } from '../backend/redis-backend.js';
 import { createDemoModel } from '../demo/demo-model.js';
 import { errorMessage } from '../errors/error-message.js';
 import { startDemoServer, type DemoServer } from '../web/demo-server.js';
@@ -20,6 +21,9 @@ const OPTIONS = {
   'max-tasks': { type: 'string' },
   'max-steps': { type: 'string' },
   yes: { type: 'boolean' },
+  redis: { type: 'string' },
+  prefix: { type: 'string' },
+  distribute: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -50,6 +54,12 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
   const interrupt = new Promise<void>((done) => (interrupted = done));
   const stopInterrupts = io.onInterrupt(() => interrupted());
   let server: DemoServer;
+  // With --redis: runs, sessions and approvals shared with other instances; tasks on workers.
+  const backend = values.redis !== undefined ? await scaleOut(values.redis, values.prefix, io) : undefined;
+  if (backend === null) {
+    stopInterrupts();
+    return 1;
+  }
   try {
     server = await startDemoServer({
       port,
@@ -62,10 +72,12 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
         ...(values['max-steps'] !== undefined ? { maxSteps: integerFlag('--max-steps', values['max-steps'], 1) } : {}),
         // without --yes, calls that ask wait for an answer on the page
         ...(values.yes ? { approve: () => ({ decision: 'approve' as const }) } : {}),
+        ...(backend ? { backend, distributeTasks: values.distribute ?? false } : {}),
       },
     });
   } catch (error) {
     stopInterrupts();
+    await backend?.close();
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
       io.stderr.write(`rxharness: port ${port} is in use: pick another with --port (0 picks a free one)\n`);
       return 1;
@@ -78,8 +90,19 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
   io.stderr.write('\nStopping: cancelling the runs and closing the server...\n');
   try {
     await server.close();
+    await backend?.close();
   } finally {
     stopInterrupts();
   }
   return 0;
+}
+
+/** The Redis backend of `--redis`, or null (after saying why) when Redis cannot be reached. */
+async function scaleOut(url: string, prefix: string | undefined, io: CliIO): Promise<RedisBackend | null> {
+  try {
+    return await redisBackend({ url, ...(prefix !== undefined ? { prefix } : {}) });
+  } catch (error) {
+    io.stderr.write(`rxharness: ${errorMessage(error)}\n`);
+    return null;
+  }
 }

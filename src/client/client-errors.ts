@@ -45,6 +45,7 @@ export class RunConnectionError extends RxHarnessError {
   override readonly name = 'RunConnectionError';
 
   constructor(
+    /** The run that was followed. */
     readonly runId: string,
     /** The connections tried in a row, none of which brought an event. */
     readonly attempts: number,
@@ -71,6 +72,7 @@ export class RunStreamError extends RxHarnessError {
   override readonly name = 'RunStreamError';
 
   constructor(
+    /** The run that was followed. */
     readonly runId: string,
     /** The name of the error on the server. */
     readonly serverName: string,

@@ -13,11 +13,20 @@ export interface RequestOptions {
 
 /** What {@link startRun} starts. */
 export interface StartRunInput {
+  /** What the main agent (or `agentName`) is asked. */
   readonly prompt: string;
   /** Continue this conversation; default a new one. */
   readonly sessionId?: string;
   /** Run this agent directly instead of the main agent. */
   readonly agentName?: string;
+}
+
+/** What `POST /runs` answers: the new run and its conversation. */
+export interface StartedRun {
+  /** The run, for `fromRun`, `cancelRun` and `answerApproval`. */
+  readonly runId: string;
+  /** Its conversation: the one given, or a new one. */
+  readonly sessionId: string;
 }
 
 /** The URL of a run (or of the runs, without `runId`) under `baseUrl`, e.g. `/api/runs/run_1`. */
@@ -37,8 +46,8 @@ export function runUrl(baseUrl: string, runId?: string, ...rest: string[]): stri
  * fromRun('/api', runId).subscribe(({ event }) => console.log(event.type));
  * ```
  */
-export async function startRun(baseUrl: string, input: StartRunInput, options: RequestOptions = {}): Promise<{ runId: string; sessionId: string }> {
-  return (await send(options, 'POST', runUrl(baseUrl), 201, input)) as { runId: string; sessionId: string };
+export async function startRun(baseUrl: string, input: StartRunInput, options: RequestOptions = {}): Promise<StartedRun> {
+  return (await send(options, 'POST', runUrl(baseUrl), 201, input)) as StartedRun;
 }
 
 /**

@@ -7,10 +7,12 @@ import type { SessionStore } from '../session/session-store.js';
 import type { AgentDefinition } from '../subagent/agent-definition.js';
 import type { AgentManager } from '../subagent/agent-manager.js';
 import { isDelegationTool } from '../subagent/delegation-tool-names.js';
-import { narrowTools } from '../subagent/narrow-tools.js';
+import { narrowTools, type ToolNarrowing } from '../subagent/narrow-tools.js';
+import type { McpServers } from '../mcp/mcp-servers.js';
 import type { Tool } from '../tools/tool.js';
 import { delegationInstructions, environmentFacts } from './delegation-prompts.js';
 import type { AgentSpec } from './delegation-types.js';
+import { mcpRunTools, toolWarningsOf } from './mcp-run-tools.js';
 
 /** What every agent of a tree shares. */
 export interface AgentFactoryOptions {
@@ -30,6 +32,8 @@ export interface AgentFactoryOptions {
   readonly tokenBudget: number | undefined;
   /** The delegation tools (`task`, `multitask`, `generate`) of an agent that holds them. */
   readonly delegationTools: (spec: AgentSpec) => Tool[];
+  /** The engine's MCP servers, when it has any: their tools join an agent's at its run start. */
+  readonly mcp?: McpServers;
 }
 
 /**
@@ -51,7 +55,10 @@ export class AgentFactory {
   scopeOf(spec: AgentSpec, hooks: Pick<AgentScope, 'promptPrefix' | 'onRunEnd'>): AgentScope {
     const o = this.o;
     const delegates = spec.toolNames.some(isDelegationTool);
-    const base = spec.toolNames.filter((n) => !isDelegationTool(n)).map((n) => o.toolbox.get(n)!);
+    // Delegation and MCP tools are made per run; the toolbox holds the rest.
+    const base = spec.toolNames.flatMap((n) => o.toolbox.get(n) ?? []);
+    const own = (resolved: AgentSpec): Tool[] => (delegates ? o.delegationTools(resolved) : []);
+    const mcp = o.mcp;
     const role = `${spec.instructions}\n\n${environmentFacts(o.workspace)}`;
     return {
       name: spec.name,
@@ -60,7 +67,8 @@ export class AgentFactory {
       maxSteps: spec.maxSteps,
       // Read when each run starts: the agent list may have grown (the tools read it at every step).
       instructions: delegates ? () => `${role}\n\n${delegationInstructions(o.agents.list(), o.poolSize)}` : () => role,
-      tools: delegates ? () => [...base, ...o.delegationTools(spec)] : () => base,
+      tools: mcp ? () => mcpRunTools(mcp, spec, base, own) : delegates ? () => [...base, ...own(spec)] : () => base,
+      ...(mcp ? { toolWarnings: toolWarningsOf } : {}),
       sessions: o.sessions,
       workspace: o.workspace,
       permissions: spec.policy,
@@ -98,6 +106,7 @@ export class AgentFactory {
       // Its own budget, within the parent's remainder (TaskWiring.parentBudget); a background
       // task draws on no parent, so the engine's applies to it when it has none of its own.
       ...ownBudget(definition.tokenBudget ?? (task?.background ? this.o.tokenBudget : undefined)),
+      ...laterNarrowing(parent, definition),
       ...(task ? { task } : {}),
     };
   }
@@ -124,6 +133,7 @@ export class AgentFactory {
       maxSteps: primary.maxSteps ?? main.maxSteps,
       ...ownBudget(primary.tokenBudget ?? main.tokenBudget),
       ...(primary.settings ? { settings: primary.settings } : {}),
+      ...laterNarrowing(main, primary),
     };
   }
 
@@ -136,6 +146,12 @@ export class AgentFactory {
     const known = Object.keys(this.o.models).join(', ') || 'none';
     throw new Error(`agent "${definition.name}" asks for model "${named}", which the engine does not have (models: ${known})`);
   }
+}
+
+/** A child of a spec whose MCP tools are chosen at its run start narrows them one step further then. */
+function laterNarrowing(parent: AgentSpec, definition: AgentDefinition): { mcpNarrowing?: readonly ToolNarrowing[] } {
+  if (!parent.mcpNarrowing) return {};
+  return { mcpNarrowing: [...parent.mcpNarrowing, { tools: definition.tools, disallowedTools: definition.disallowedTools }] };
 }
 
 function ownBudget(limit: number | undefined): { tokenBudget?: number } {

@@ -4,6 +4,7 @@ import type { ChatModel } from '../model/chat-model.js';
 import type { ModelSettings } from '../model/model-settings.js';
 import type { PermissionPolicy } from '../permission/permission-policy.js';
 import type { AgentDefinition } from '../subagent/agent-definition.js';
+import type { ToolNarrowing } from '../subagent/narrow-tools.js';
 import type { ToolContext } from '../tools/tool.js';
 import type { TaskResultFields } from './task-result-format.js';
 
@@ -19,6 +20,13 @@ export interface AgentSpec {
   readonly instructions: string;
   /** Every tool the agent holds, delegation tools included. */
   readonly toolNames: readonly string[];
+  /**
+   * How the agent's MCP tools are chosen when its run starts, for a spec made before their
+   * names are known (the main agent's, a primary definition's, a definition run directly):
+   * the narrowing of each agent from the engine down, applied to the names the servers offer
+   * then. Absent: `toolNames` names its MCP tools already (or the engine has no servers).
+   */
+  readonly mcpNarrowing?: readonly ToolNarrowing[];
   readonly policy: PermissionPolicy;
   readonly maxSteps: number;
   /** The agent's own token budget (a definition's; the engine's for the main agent); absent: none of its own. */

@@ -7,6 +7,7 @@ import { AGENT_NAME_PATTERN, type AgentDefinition } from '../subagent/agent-defi
 import type { AgentManager } from '../subagent/agent-manager.js';
 import { defineAgent } from '../subagent/define-agent.js';
 import { formatAgentMarkdown } from '../subagent/format-agent-markdown.js';
+import { isKnownToolName } from '../subagent/narrow-tools.js';
 import { defineTool } from '../tools/define-tool.js';
 import type { Tool, ToolResult } from '../tools/tool.js';
 import { toolError } from '../tools/tool-error.js';
@@ -64,7 +65,8 @@ export function createGenerateTool(deps: GenerateDeps): Tool<GenerateArgs> {
         return fail(`"${args.name}" is not a valid agent name: use only letters, digits, "_" and "-".`);
       }
       if (await deps.agents.get(args.name)) return fail(`an agent named "${args.name}" already exists; choose another name.`);
-      const unknown = (args.tools ?? []).filter((t) => t !== '*' && !deps.knownTools.includes(t));
+      // MCP tools are known by their server's glob (`mcp__fs__*`): a name or glob it covers is known.
+      const unknown = (args.tools ?? []).filter((t) => !isKnownToolName(t, deps.knownTools));
       if (unknown.length) {
         return fail(`unknown tool ${unknown.map((t) => `"${t}"`).join(', ')}; known tools: ${deps.knownTools.join(', ')}.`);
       }

@@ -4,6 +4,7 @@ import type { AgentEvent, RunEndEvent, TaskWrapEvent } from '../events/agent-eve
 import { EMPTY_METRICS } from '../events/run-metrics.js';
 import { errorMessage } from '../errors/error-message.js';
 import type { ToolContext } from '../tools/tool.js';
+import type { AgentSpec } from './delegation-types.js';
 import { failedTask, type TaskOutcome } from './task-result-format.js';
 import { TaskRefusedError } from './task-refused-error.js';
 import type { TaskState, TaskTracker } from './task-tracker.js';
@@ -19,6 +20,26 @@ export interface ChildRun {
   /** The delegating call's context: where wrapped events and usage go. */
   readonly parent: ToolContext;
   readonly tracker: TaskTracker;
+  /** The child's place in the tree, which `agent` was built from (a launcher elsewhere rebuilds it). */
+  readonly spec: AgentSpec;
+  /** Where the child runs; absent: here, through `agent`. */
+  readonly launcher?: ChildLauncher;
+}
+
+/**
+ * Runs a child somewhere else than this process (a worker, through a backend): its events
+ * as `agent.run$` would emit them here, in order, the `RunEnd` last, then completion (or an
+ * error the task turns into a failure result). Unsubscribing must stop the child wherever
+ * it runs. Everything around it (wrapping, the tracker, usage, cancel by id) stays here.
+ *
+ * @example
+ * ```ts
+ * const launcher: ChildLauncher = { run$: (child, streaming) => child.agent.run$(child.prompt, { sessionId: child.taskId, streaming }) };
+ * ```
+ */
+export interface ChildLauncher {
+  /** The child's events; `streaming` false: only its lifecycle, as under `call()`. */
+  run$(child: ChildRun, streaming: boolean): Observable<AgentEvent>;
 }
 
 type Settle = (outcome: TaskOutcome, state: Exclude<TaskState, 'running'>, end: RunEndEvent | undefined) => void;
@@ -121,7 +142,8 @@ export function launchBackground(c: ChildRun): TaskOutcome {
 function supervise(c: ChildRun, streaming: boolean, stop$: Observable<void>, onEvent: (e: AgentEvent) => void, settle: Settle): Subscription {
   const name = c.agent.name;
   let end: RunEndEvent | undefined;
-  return c.agent.run$(c.prompt, { sessionId: c.taskId, streaming }).pipe(takeUntil(stop$)).subscribe({
+  const run$ = c.launcher ? c.launcher.run$(c, streaming) : c.agent.run$(c.prompt, { sessionId: c.taskId, streaming });
+  return run$.pipe(takeUntil(stop$)).subscribe({
     next: (event) => {
       if (event.type === 'RunEnd') end = event;
       onEvent(event);

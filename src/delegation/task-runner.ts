@@ -8,12 +8,13 @@ import type { TokenBudget } from '../model/token-budget.js';
 import type { AgentManager } from '../subagent/agent-manager.js';
 import { UnknownAgentError } from '../subagent/unknown-agent-error.js';
 import type { ToolContext } from '../tools/tool.js';
+import type { TaskWiring } from '../agent/agent-scope.js';
 import type { AgentFactory } from './agent-factory.js';
 import { announceRefusal } from './announce-refusal.js';
 import { checkResumable$ } from './check-resumable.js';
 import { agentList } from './delegation-prompts.js';
 import type { AgentSpec, Delegation, TaskRequest } from './delegation-types.js';
-import { launchBackground, runChild$, type ChildRun } from './run-child.js';
+import { launchBackground, runChild$, type ChildLauncher, type ChildRun } from './run-child.js';
 import { failedTask, truncate, type TaskResultFields } from './task-result-format.js';
 import { TaskRefusedError } from './task-refused-error.js';
 import type { TaskTracker } from './task-tracker.js';
@@ -28,6 +29,8 @@ export interface TaskRunnerOptions {
   readonly poolSize: number;
   readonly maxItems: number;
   readonly maxResultChars: number;
+  /** Where a task's child runs (a worker, through a backend); absent, or `undefined` for a task: in this process. */
+  readonly launcher?: (task: TaskWiring) => ChildLauncher | undefined;
 }
 
 /**
@@ -95,8 +98,12 @@ export class TaskRunner implements Delegation {
           const trace = context.traceContext ? { traceContext: context.traceContext } : {};
           const label = `${definition.name}${request.multitask ? `#${request.index}` : ''} ${request.description}`.trim();
           const task = { taskId, rootSessionId: owner, rootRunId: context.rootRunId, label, background, ...budget, ...trace };
+          const spec = this.o.factory.childSpec(parent, definition, task);
+          const launcher = this.o.launcher?.(task);
           const child: ChildRun = {
-            agent: this.o.factory.build(this.o.factory.childSpec(parent, definition, task)),
+            agent: this.o.factory.build(spec),
+            spec,
+            ...(launcher ? { launcher } : {}),
             prompt: request.prompt,
             taskId,
             index: request.index,

@@ -18,6 +18,9 @@ import { createBuiltinTools } from '../tools/builtin/index.js';
 import type { Tool } from '../tools/tool.js';
 import type { ApprovalHandler } from '../permission/approval.js';
 import type { HarnessEngineOptions } from './engine-options.js';
+import { McpServers } from '../mcp/mcp-servers.js';
+import { mcpToolPrefix } from '../mcp/mcp-tool-name.js';
+import { childPlacement } from './harness-backend.js';
 
 /** The parts of an engine's delegation tree, wired. */
 export interface Tree {
@@ -29,6 +32,8 @@ export interface Tree {
   readonly runner: TaskRunner;
   /** The main agent's place in the tree. */
   readonly main: AgentSpec;
+  /** The `mcpServers`, when there are any: started by the runs that use them, closed with the engine. */
+  readonly mcp: McpServers | undefined;
 }
 
 /** Wires an engine's tree from its (checked) options, every default applied here once; `approve` answers every agent's approvals. */
@@ -36,24 +41,34 @@ export function buildTree(options: HarnessEngineOptions, workspace: string, appr
   const rules = parsePermissionRules(options.permissionRules ?? [], 'permissionRules');
   const disabled = options.disabledTools ?? [];
   const toolbox = toolboxOf(options.tools ?? [], disabled);
+  const servers = Object.keys(options.mcpServers ?? {});
+  const mcp = servers.length > 0 ? new McpServers(options.mcpServers!, workspace) : undefined;
+  for (const name of toolbox.keys()) {
+    const server = servers.find((s) => name.startsWith(mcpToolPrefix(s)));
+    if (server) throw new TypeError(`HarnessEngine: the tool "${name}" takes a name of the MCP server "${server}"'s tools; name it differently`);
+  }
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
   const poolSize = options.multitaskMaxTasks ?? 5;
   const delegates = (options.subagentEnabled ?? true) && maxDepth > 0;
-  const knownTools = [...toolbox.keys(), ...DELEGATION_TOOL_NAMES];
+  // An MCP server's tools are known by name once it runs; until then, by its prefix.
+  const knownTools = [...toolbox.keys(), ...DELEGATION_TOOL_NAMES, ...servers.map((s) => `${mcpToolPrefix(s)}*`)];
   const agents = new AgentManager({
     dirs: standardAgentDirs({ workspace, agentDirs: options.agentDirs, home: options.homeDir }),
     knownTools,
     trustWorkspaceAgents: options.trustWorkspaceAgents,
   });
-  const tasks = new TaskTracker();
-  const sessions = options.sessions ?? new MemorySessionStore();
+  // With a backend, sessions and task state are shared, and children may run on workers.
+  const tasks = options.backend?.createTracker() ?? new TaskTracker();
+  const sessions = options.sessions ?? options.backend?.sessions ?? new MemorySessionStore();
+  const models = options.models ?? {};
+  const remote = options.backend?.childLauncher({ approve, model: options.model, models });
   const grants = new ApprovalGrants();
   // The factory makes an agent's delegation tools, which run tasks through the runner, which
   // builds children with the factory: the cycle closes through this function.
   const factory: AgentFactory = new AgentFactory({
     agents,
     toolbox,
-    models: options.models ?? {},
+    models,
     sessions,
     workspace,
     approve,
@@ -64,6 +79,7 @@ export function buildTree(options: HarnessEngineOptions, workspace: string, appr
     disabledTools: disabled,
     tokenBudget: options.tokenBudget,
     delegationTools: (spec) => delegationTools(spec, { delegation: runner, agents, knownTools, workspace }),
+    ...(mcp ? { mcp } : {}),
   });
   const runner = new TaskRunner({
     factory,
@@ -74,6 +90,7 @@ export function buildTree(options: HarnessEngineOptions, workspace: string, appr
     poolSize,
     maxItems: options.multitaskMaxItems ?? DEFAULT_MULTITASK_MAX_ITEMS,
     maxResultChars: options.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS,
+    ...(remote ? { launcher: childPlacement(remote, options.distributeTasks ?? false)! } : {}),
   });
   const main: AgentSpec = {
     name: 'main',
@@ -84,8 +101,10 @@ export function buildTree(options: HarnessEngineOptions, workspace: string, appr
     policy: new PermissionPolicy({ rules }),
     maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS,
     ...(options.tokenBudget !== undefined ? { tokenBudget: options.tokenBudget } : {}),
+    // Its MCP tools: every server's, minus the disabled ones, chosen when each run starts.
+    ...(mcp ? { mcpNarrowing: [{ disabledTools: disabled }] } : {}),
   };
-  return { agents, tasks, sessions, grants, factory, runner, main };
+  return { agents, tasks, sessions, grants, factory, runner, main, mcp };
 }
 
 /** Child output longer than this is cut in a task result. */

@@ -6,6 +6,8 @@ import type { PermissionRule } from '../permission/permission-rule.js';
 import type { SessionStore } from '../session/session-store.js';
 import type { Tool } from '../tools/tool.js';
 import type { EventLog } from '../runs/event-log.js';
+import type { HarnessBackend } from './harness-backend.js';
+import { checkMcpServers, type McpServerConfig } from '../mcp/mcp-server-config.js';
 
 /** Options of a `HarnessEngine`. Only `model` is required. */
 export interface HarnessEngineOptions {
@@ -66,6 +68,20 @@ export interface HarnessEngineOptions {
    * tools and ends abnormally. Also a background task's, unless its definition sets its own.
    */
   readonly tokenBudget?: number;
+  /**
+   * MCP servers whose tools the agents get, as `mcp__<server>__<tool>`: a process over stdio
+   * (`{ command, args?, env? }`) or Streamable HTTP (`{ url, headers? }`). Each starts when
+   * the first run that may use it starts, and stops with `close()`.
+   */
+  readonly mcpServers?: Readonly<Record<string, McpServerConfig>>;
+  /**
+   * Scale out: sessions, event logs, runs, task state and approvals shared with every engine
+   * and worker on the backend (`await redisBackend({ url })`). Background tasks then run on
+   * workers (`HarnessWorker`). Not with `sessions` or `eventLog`: the backend brings its own.
+   */
+  readonly backend?: HarnessBackend;
+  /** With a `backend`: foreground tasks run on workers too (default false: in this process). */
+  readonly distributeTasks?: boolean;
 }
 
 // Values beyond JSON are checked by kind (`jsKind`: a function, or an object with that
@@ -102,6 +118,10 @@ const ENGINE_OPTIONS_SCHEMA = Type.Object(
     maxRetainedRuns: count(0),
     eventLog: Type.Optional(Type.Unsafe<EventLog>({ jsKind: 'read' })),
     tokenBudget: count(1),
+    // Each server is checked by checkMcpServers, whose messages name the server and its key.
+    mcpServers: Type.Optional(Type.Record(Type.String(), Type.Unsafe<McpServerConfig>({}))),
+    backend: Type.Optional(Type.Unsafe<HarnessBackend>({ jsKind: 'childLauncher' })),
+    distributeTasks: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );
@@ -130,7 +150,10 @@ const check = configValidator(ENGINE_OPTIONS_SCHEMA);
  */
 export function checkEngineOptions(options: HarnessEngineOptions): void {
   const problems = check(options);
-  if (problems.length === 0) return;
+  if (problems.length === 0) {
+    if (options.mcpServers) checkMcpServers(options.mcpServers);
+    return;
+  }
   // Unknown options first (a typo explains the rest), then the options in the schema's order.
   const rank = (p: ConfigProblem): number => (p.unknownKeys ? -1 : p.path.length === 0 ? -2 : KNOWN.indexOf(p.path[0]!));
   throw errorFor([...problems].sort((a, b) => rank(a) - rank(b))[0]!);
@@ -151,4 +174,20 @@ function errorFor({ path, value, schema, unknownKeys }: ConfigProblem): Error {
   const kind = schema.jsKind ?? schema.type;
   const article = kind === 'array' || kind === 'object' ? 'an' : 'a';
   return new TypeError(say(`${name} must be ${article} ${String(kind)}, got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`));
+}
+
+/**
+ * Rejects options that contradict each other: a backend brings its own sessions and event
+ * log, and `distributeTasks` needs workers to distribute to. (The schema checks each alone.)
+ *
+ * @example
+ * ```ts
+ * checkBackendOptions({ model, distributeTasks: true }); // TypeError: ... needs a `backend` ...
+ * ```
+ */
+export function checkBackendOptions(options: HarnessEngineOptions): void {
+  const say = (text: string): TypeError => new TypeError(`HarnessEngine: ${text}`);
+  if (options.backend && options.sessions) throw say('`sessions` and `backend` cannot be given together: the backend keeps the sessions');
+  if (options.backend && options.eventLog) throw say('`eventLog` and `backend` cannot be given together: the backend keeps the event logs');
+  if (options.distributeTasks && !options.backend) throw say('`distributeTasks` needs a `backend` whose workers run the tasks, e.g. await redisBackend({ url })');
 }

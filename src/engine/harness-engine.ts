@@ -14,7 +14,7 @@ import type { TaskTracker } from '../delegation/task-tracker.js';
 import { backgroundResults } from './background-results.js';
 import { buildTree, DEFAULT_MAX_RESULT_CHARS, type Tree } from './build-tree.js';
 import { EngineClosedError } from './engine-closed-error.js';
-import { checkEngineOptions, type HarnessEngineOptions } from './engine-options.js';
+import { checkBackendOptions, checkEngineOptions, type HarnessEngineOptions } from './engine-options.js';
 
 /**
  * The composition root: a main agent with the built-in tools, subagent definitions, the
@@ -52,11 +52,13 @@ export class HarnessEngine {
   /** Checks every option now: an unknown or invalid one throws an error naming it. */
   constructor(options: HarnessEngineOptions) {
     checkEngineOptions(options);
+    checkBackendOptions(options);
     this.workspace = resolveWorkspace(options.workspace);
     this.runs = new RunRegistry({
-      log: options.eventLog ?? new MemoryEventLog(),
+      log: options.eventLog ?? options.backend?.eventLog ?? new MemoryEventLog(),
       retentionMs: options.runRetentionMs ?? 10 * 60_000,
       maxRetained: options.maxRetainedRuns ?? 1000,
+      ...(options.backend ? { shared: options.backend.runs } : {}),
     });
     const tree = (this.tree = buildTree(options, this.workspace, approvalRouter(this.runs, options.approve)));
     this.agents = tree.agents;
@@ -153,12 +155,17 @@ export class HarnessEngine {
 
   /**
    * Cancels every started run and stops every background task, waiting until they have
-   * settled; afterwards `stream`, `call` and `start` fail. Foreground runs belong to their subscribers: unsubscribe them to stop them.
+   * settled, then stops every MCP server that was started (their processes have ended when
+   * it resolves); afterwards `stream`, `call` and `start` fail. Foreground runs belong to
+   * their subscribers: unsubscribe them to stop them.
    */
   async close(): Promise<void> {
     this.closed = true;
     this.runs.cancelAll();
     await this.tasks.close();
+    // After the runs and tasks, whose calls may still be in the servers: every process ends.
+    await this.tree.mcp?.close();
+    this.runs.detach();
   }
 
   private assertOpen(): void {

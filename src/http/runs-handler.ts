@@ -16,7 +16,7 @@ import { streamRunEvents } from './stream-run-events.js';
 export type RunsRequestHandler = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => boolean;
 
 /** What the handler needs of the engine: starting runs and the registry of started runs. */
-type RunsEngine = Pick<HarnessEngine, 'start' | 'runs'>;
+export type RunsEngine = Pick<HarnessEngine, 'start' | 'runs'>;
 
 /**
  * Serves an engine's started runs over HTTP, under `basePath`:

@@ -100,7 +100,9 @@ export class OpenAIChatModel implements ChatModel {
     return new Observable<ModelChunk>((out) => {
       const abort = new AbortController();
       const body = chatRequestBody(this.id, request, this.extraBody, this.settings);
-      const context = { model: this.id, timeoutMs: this.timeoutMs, scheduler: this.scheduler, abort };
+      let bodyRead = false;
+      const onBodyRead = (): void => void (bodyRead = true);
+      const context = { model: this.id, timeoutMs: this.timeoutMs, scheduler: this.scheduler, abort, onBodyRead };
       // Only the request is retried: once a response has begun its chunks go to `out` itself
       // (no operator in between on the hot path), and a body that breaks is never retried.
       const request$ = defer(() => this.send(body, abort.signal)).pipe(retryModelRequest(this.retry));
@@ -111,7 +113,11 @@ export class OpenAIChatModel implements ChatModel {
         }),
       );
       // Unsubscribing aborts the request in flight; a retry wait is a timer that dies with it.
-      return () => abort.abort();
+      // A response read to its end has nothing left to abort (and an abort would cost a
+      // DOMException and an abort event through the client's and fetch's signals).
+      return () => {
+        if (!bodyRead) abort.abort();
+      };
     });
   }
 

@@ -16,6 +16,8 @@ export interface ReadContext {
   readonly scheduler: SchedulerLike;
   /** Aborts the HTTP exchange; aborted here when the server goes silent. */
   readonly abort: AbortController;
+  /** Called once the body has been read to its end, before the finish goes out. */
+  readonly onBodyRead?: () => void;
 }
 
 /** `application/json`, with or without parameters; not `application/x-ndjson`. */
@@ -46,6 +48,7 @@ export function readResponse(response: Response, context: ReadContext): Observab
     read.then(
       (finish) => {
         watchdog.unsubscribe();
+        context.onBodyRead?.();
         out.next(finish);
         out.complete();
       },

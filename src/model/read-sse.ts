@@ -1,5 +1,5 @@
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
-import { EventSourceParserStream, type ParseError } from 'eventsource-parser/stream';
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import type { Subscriber } from 'rxjs';
 import type { ModelChunk, ModelFinish, TokenUsage } from './chat-model.js';
 import { ModelError } from './model-error.js';
@@ -34,6 +34,11 @@ type WireDelta = Omit<ChatCompletionChunk.Choice.Delta, 'tool_calls'> & {
  * once a `finish_reason` or `[DONE]` arrived; a body that ends before either was cut, and
  * fails with a `ModelError` saying what arrived. Everything read after `[DONE]` (the reader
  * drains the body so the connection can be reused) is ignored, its failures too.
+ *
+ * The hot path of every streamed reply: one `read()` per network read, one `TextDecoder`,
+ * `eventsource-parser`'s line parser fed directly (no `TransformStream`s, whose queues and
+ * promises cost more per event than parsing it), one `JSON.parse` per event, and each delta
+ * handed to `out` synchronously, in the order of the body.
  */
 export async function readSse(
   body: ReadableStream<Uint8Array>,
@@ -42,43 +47,52 @@ export async function readSse(
   model: string,
 ): Promise<ModelFinish> {
   let oddLine: string | undefined;
-  const parser = new EventSourceParserStream({
-    onComment: () => void progress.received++,
-    onError: (error) => {
-      progress.received++;
-      oddLine ??= (error as ParseError).line;
-    },
-  });
   const text: string[] = [];
   const calls: PartialCall[] = [];
   let usage: TokenUsage | undefined;
   let finishReason: string | undefined;
   let done = false;
-  try {
-    for await (const message of body.pipeThrough(new TextDecoderStream()).pipeThrough(parser)) {
-      progress.received++;
-      if (done || message.data === '[DONE]') {
-        done = true;
-        continue;
-      }
-      progress.events++;
-      const chunk = JSON.parse(message.data) as WireChunk;
-      if (chunk.error) throw new ModelError(`model "${model}": the stream reported an error: ${chunk.error.message ?? JSON.stringify(chunk.error)}`);
-      if (chunk.usage) usage = readUsage(chunk.usage) ?? usage;
-      const choice = chunk.choices?.[0];
-      if (!choice) continue;
-      if (choice.finish_reason) finishReason = choice.finish_reason;
-      const delta = choice.delta;
-      if (!delta) continue; // some servers send the finish chunk without one
-      const thinking = delta.reasoning_content ?? delta.reasoning;
-      if (thinking) out.next({ type: 'thinking-delta', text: thinking });
-      if (delta.content) {
-        text.push(delta.content);
-        out.next({ type: 'text-delta', text: delta.content });
-      }
-      if (delta.tool_calls) mergeToolCalls(calls, delta.tool_calls);
+  const onEvent = (message: EventSourceMessage): void => {
+    progress.received++;
+    if (done || message.data === '[DONE]') {
+      done = true;
+      return;
     }
+    progress.events++;
+    const chunk = JSON.parse(message.data) as WireChunk;
+    if (chunk.error) throw new ModelError(`model "${model}": the stream reported an error: ${chunk.error.message ?? JSON.stringify(chunk.error)}`);
+    if (chunk.usage) usage = readUsage(chunk.usage) ?? usage;
+    const choice = chunk.choices?.[0];
+    if (!choice) return;
+    if (choice.finish_reason) finishReason = choice.finish_reason;
+    const delta = choice.delta;
+    if (!delta) return; // some servers send the finish chunk without one
+    const thinking = delta.reasoning_content ?? delta.reasoning;
+    if (thinking) out.next({ type: 'thinking-delta', text: thinking });
+    if (delta.content) {
+      text.push(delta.content);
+      out.next({ type: 'text-delta', text: delta.content });
+    }
+    if (delta.tool_calls) mergeToolCalls(calls, delta.tool_calls);
+  };
+  const parser = createParser({
+    onEvent,
+    onComment: () => void progress.received++,
+    onError: (error) => {
+      progress.received++;
+      oddLine ??= error.line;
+    },
+  });
+  const decoder = new TextDecoder();
+  const reader = body.getReader();
+  try {
+    for (let read = await reader.read(); !read.done; read = await reader.read()) {
+      parser.feed(decoder.decode(read.value, { stream: true }));
+    }
+    const tail = decoder.decode();
+    if (tail) parser.feed(tail);
   } catch (error) {
+    reader.cancel().catch(() => undefined); // a failed event stops the body, like a broken one
     if (!done) throw error;
   }
   // A finish_reason without [DONE] is a whole reply (many servers never send [DONE]); [DONE]

@@ -86,11 +86,15 @@ export class ScriptedModel implements ChatModel {
       if (!reply) {
         return throwError(() => new ModelError(`ScriptedModel "${this.id}": no reply scripted for request #${index + 1}`));
       }
-      const chunks = toChunks(reply, request, index, reply.chunkSize ?? this.options.chunkSize ?? 24);
-      const failure = reply.error;
-      const all$ = failure === undefined ? from(chunks) : from([...chunks.slice(0, -1), failure]);
+      const size = reply.chunkSize ?? this.options.chunkSize ?? 24;
       const first = reply.delayMs ?? 0;
       const gap = reply.chunkDelayMs ?? this.options.chunkDelayMs ?? 0;
+      // Without delays or a failure, the chunks are cut while they are emitted: no list of
+      // them up front and no operator per chunk (a test double should cost next to nothing).
+      if (reply.error === undefined && first === 0 && gap === 0) return chunks$(reply, request, index, size);
+      const chunks = toChunks(reply, request, index, size);
+      const failure = reply.error;
+      const all$ = failure === undefined ? from(chunks) : from([...chunks.slice(0, -1), failure]);
       const timed$ =
         first === 0 && gap === 0
           ? all$
@@ -105,11 +109,30 @@ export class ScriptedModel implements ChatModel {
   }
 }
 
+/** The chunks of `toChunks`, cut and emitted one by one, synchronously; stops when unsubscribed. */
+function chunks$(reply: ScriptedReply, request: ChatRequest, index: number, size: number): Observable<ModelChunk> {
+  return new Observable<ModelChunk>((out) => {
+    const thinking = reply.thinking ?? '';
+    for (let i = 0; i < thinking.length && !out.closed; i += size) out.next({ type: 'thinking-delta', text: thinking.slice(i, i + size) });
+    const text = reply.text ?? '';
+    for (let i = 0; i < text.length && !out.closed; i += size) out.next({ type: 'text-delta', text: text.slice(i, i + size) });
+    if (out.closed) return;
+    out.next(finishOf(reply, request, index));
+    out.complete();
+  });
+}
+
 function toChunks(reply: ScriptedReply, request: ChatRequest, index: number, size: number): ModelChunk[] {
   const chunks: ModelChunk[] = [];
   for (const piece of split(reply.thinking ?? '', size)) chunks.push({ type: 'thinking-delta', text: piece });
+  for (const piece of split(reply.text ?? '', size)) chunks.push({ type: 'text-delta', text: piece });
+  chunks.push(finishOf(reply, request, index));
+  return chunks;
+}
+
+/** The reply's finish: its text, tool calls (ids by request and position), usage and reason. */
+function finishOf(reply: ScriptedReply, request: ChatRequest, index: number): ModelFinish {
   const text = reply.text ?? '';
-  for (const piece of split(text, size)) chunks.push({ type: 'text-delta', text: piece });
   const toolCalls = (reply.toolCalls ?? []).map((c, i) => ({
     id: c.id ?? `call_${index + 1}_${i + 1}`,
     name: c.name,
@@ -125,8 +148,7 @@ function toChunks(reply: ScriptedReply, request: ChatRequest, index: number, siz
     usage: { promptTokens: prompt, completionTokens: done, totalTokens: reply.usage?.totalTokens ?? prompt + done },
     finishReason: reply.finishReason ?? (toolCalls.length ? 'tool_calls' : 'stop'),
   };
-  chunks.push(finish);
-  return chunks;
+  return finish;
 }
 
 function split(text: string, size: number): string[] {

@@ -1,7 +1,7 @@
 import { decideCommandLine } from './decide-command-line.js';
 import { STRENGTH, type PermissionDecision } from './permission-decision.js';
 import { describeRule, type PermissionAction, type PermissionRule } from './permission-rule.js';
-import { matchesSubject } from './rule-matches.js';
+import { matchesSubject, namesTool } from './rule-matches.js';
 
 export type { PermissionDecision } from './permission-decision.js';
 
@@ -51,7 +51,7 @@ export function evaluateSubject(
 
 /** Whether some rule denies or asks about particular bash commands: then a line too complex to check asks. */
 export function guardsCommands(rules: readonly PermissionRule[]): boolean {
-  return rules.some((rule) => rule.action !== 'allow' && rule.pattern !== undefined && (rule.tool === 'bash' || rule.tool === '*'));
+  return rules.some((rule) => rule.action !== 'allow' && rule.pattern !== undefined && namesTool(rule.tool, 'bash'));
 }
 
 const VERB: Readonly<Record<PermissionAction, string>> = {

@@ -29,7 +29,7 @@ const commandMatchers = new Map<string, Matcher>();
  */
 export function ruleMatches(rule: PermissionRule, toolName: string, subject: string | undefined): boolean {
   if (toolName !== 'bash' || rule.pattern === undefined || subject === undefined) return matchesSubject(rule, toolName, subject);
-  if (rule.tool !== '*' && rule.tool !== toolName) return false;
+  if (!namesTool(rule.tool, toolName)) return false;
   const parts = commandParts(subject);
   const matches = (text: string): boolean => matchesSubject(rule, toolName, text);
   return rule.action === 'allow' ? parts.commands.every(matches) : parts.commands.some(matches) || parts.variants.some(matches);
@@ -40,11 +40,28 @@ export function ruleMatches(rule: PermissionRule, toolName: string, subject: str
  * What {@link ruleMatches} does for each part of a command line.
  */
 export function matchesSubject(rule: PermissionRule, toolName: string, subject: string | undefined): boolean {
-  if (rule.tool !== '*' && rule.tool !== toolName) return false;
+  if (!namesTool(rule.tool, toolName)) return false;
   if (rule.pattern === undefined) return true;
   if (subject === undefined) return false;
   const command = toolName === 'bash' || URL_LIKE.test(subject);
   return command ? commandMatcher(rule.pattern)(subject) : pathMatcher(rule.pattern)(normalisePath(subject));
+}
+
+/**
+ * Whether a rule's `tool` names the tool `toolName`: `*` names every tool, a name ending in
+ * `*` every tool whose name starts with the rest (`mcp__github__*`: each tool of that MCP
+ * server, whose names are known only once it runs), any other name only itself.
+ *
+ * @example
+ * ```ts
+ * namesTool('mcp__github__*', 'mcp__github__create_issue'); // true
+ * namesTool('read', 'read'); // true
+ * namesTool('read', 'reader'); // false
+ * ```
+ */
+export function namesTool(ruleTool: string, toolName: string): boolean {
+  if (ruleTool === '*' || ruleTool === toolName) return true;
+  return ruleTool.endsWith('*') && toolName.startsWith(ruleTool.slice(0, -1));
 }
 
 function pathMatcher(pattern: string): Matcher {

@@ -21,6 +21,9 @@ interface Waiting {
 export class PendingApprovals {
   readonly #waiting: Waiting[] = [];
 
+  /** `onChange` hears of each call that starts or stops waiting, with its run (a shared registry tells the other engines). */
+  constructor(private readonly onChange?: (runId: string) => void) {}
+
   /** Waits for an answer to `callId` in `runId`; `signal` aborting rejects it (fail-closed). */
   wait(runId: string, callId: string, signal: AbortSignal): Promise<ApprovalDecision> {
     return new Promise<ApprovalDecision>((resolve) => {
@@ -32,8 +35,10 @@ export class PendingApprovals {
         this.#waiting.splice(at, 1);
         signal.removeEventListener('abort', onAbort);
         resolve(decision);
+        this.onChange?.(runId);
       };
       this.#waiting.push(waiting);
+      this.onChange?.(runId);
       if (signal.aborted) onAbort();
       else signal.addEventListener('abort', onAbort, { once: true });
     });

@@ -7,6 +7,7 @@ import { errorMessage } from '../errors/error-message.js';
 import type { EventLog } from './event-log.js';
 import { PendingApprovals } from './pending-approvals.js';
 import type { RunInfo, SequencedEvent } from './run-types.js';
+import type { SharedRuns } from './shared-runs.js';
 import { UnknownRunError } from './unknown-run-error.js';
 
 /** A run started with `engine.start()`: hot, registered, attachable. */
@@ -30,6 +31,13 @@ export interface RunRegistryOptions {
   readonly retentionMs: number;
   /** The most finished runs kept; the oldest beyond it are evicted. */
   readonly maxRetained: number;
+  /**
+   * The runs of every engine sharing a backend: this registry publishes its own there, and
+   * finds, attaches to, cancels and answers the others' through it.
+   *
+   * @internal
+   */
+  readonly shared?: SharedRuns;
 }
 
 interface Entry {
@@ -53,9 +61,16 @@ export class RunRegistry {
    *
    * @internal
    */
-  readonly approvals = new PendingApprovals();
+  readonly approvals = new PendingApprovals((runId) => this.#publish(runId));
+  readonly #unserve: (() => void) | undefined;
 
-  constructor(private readonly o: RunRegistryOptions) {}
+  constructor(private readonly o: RunRegistryOptions) {
+    // Other engines' cancels and answers for our runs: only what runs here, never relayed again.
+    this.#unserve = o.shared?.serve({
+      cancel: (runId) => this.#runs.has(runId) && this.cancel(runId),
+      answer: (runId, callId, decision) => this.approvals.answer(runId, callId, decision),
+    });
+  }
 
   /**
    * Starts `events$` hot under `runId` and returns its handle. A run that fails before its
@@ -75,6 +90,7 @@ export class RunRegistry {
     const finish = (state: RunInfo['state']): void => {
       entry.info = { ...entry.info, state, endedAt: Date.now() };
       this.approvals.failAll(runId, state === 'cancelled' ? 'the run was cancelled (fail-closed)' : 'the run ended');
+      this.#publish(runId);
     };
     entry.subscription = events$.subscribe({
       next: (event) => {
@@ -98,6 +114,8 @@ export class RunRegistry {
       quietly(this.o.log.delete(runId));
       throw failure;
     }
+    // After the first event's append: an engine that hears of the run finds its log.
+    this.#publish(runId);
     return { runId, sessionId, events$: this.attach(runId), result, cancel: () => void this.cancel(runId) };
   }
 
@@ -105,7 +123,9 @@ export class RunRegistry {
   attach(runId: string, options: { after?: number } = {}): Observable<SequencedEvent> {
     return defer(() => {
       this.#evict();
-      if (!this.#runs.has(runId)) throw new UnknownRunError(runId);
+      // With shared runs the log decides: another engine's run may be newer than our copy of
+      // its record (which comes over pub/sub), and reading an absent log is UnknownRunError.
+      if (!this.#runs.has(runId) && !this.o.shared) throw new UnknownRunError(runId);
       return this.o.log.read(runId, options.after ?? 0);
     });
   }
@@ -113,23 +133,27 @@ export class RunRegistry {
   /** What is known about a run; `undefined` for an unknown or evicted one. */
   get(runId: string): RunInfo | undefined {
     this.#evict();
-    return this.#runs.get(runId)?.info;
+    return this.#runs.get(runId)?.info ?? this.o.shared?.get(runId)?.info;
   }
 
   /** The known runs, oldest first, optionally of one conversation. */
   list(filter: { sessionId?: string } = {}): RunInfo[] {
     this.#evict();
-    const all = [...this.#runs.values()].map((e) => e.info);
+    const own = [...this.#runs.values()].map((e) => e.info);
+    const others = (this.o.shared?.list() ?? []).map((r) => r.info).filter((info) => !this.#runs.has(info.runId));
+    const all = others.length ? [...own, ...others].sort((a, b) => a.startedAt - b.startedAt) : own;
     return filter.sessionId === undefined ? all : all.filter((info) => info.sessionId === filter.sessionId);
   }
 
   /** Cancels a running run: stops it (its model requests, tools and tasks) and ends its log. False if it is not running. */
   cancel(runId: string): boolean {
     const entry = this.#runs.get(runId);
-    if (!entry || entry.info.state !== 'running') return false;
+    if (!entry) return this.o.shared?.cancel(runId) ?? false;
+    if (entry.info.state !== 'running') return false;
     entry.subscription?.unsubscribe();
     entry.info = { ...entry.info, state: 'cancelled', endedAt: Date.now() };
     this.approvals.failAll(runId, 'the run was cancelled (fail-closed)');
+    this.#publish(runId);
     quietly(this.o.log.end(runId, { kind: 'cancelled', reason: 'the run was cancelled' }));
     entry.reject(new AbortError(new Error('the run was cancelled')));
     return true;
@@ -137,7 +161,8 @@ export class RunRegistry {
 
   /** Answers a waiting approval of the run (anywhere in its tree). False when no call `callId` waits there. */
   answer(runId: string, callId: string, decision: ApprovalDecision): boolean {
-    return this.approvals.answer(runId, callId, decision);
+    if (this.approvals.answer(runId, callId, decision)) return true;
+    return !this.#runs.has(runId) && (this.o.shared?.answer(runId, callId, decision) ?? false);
   }
 
   /**
@@ -149,6 +174,27 @@ export class RunRegistry {
     for (const [runId, entry] of this.#runs) if (entry.info.state === 'running') this.cancel(runId);
   }
 
+  /**
+   * Stops serving other engines' cancels and answers (what `engine.close()` does last).
+   *
+   * @internal
+   */
+  detach(): void {
+    this.#unserve?.();
+  }
+
+  /** Tells the engines sharing a backend where a run of ours stands now. */
+  #publish(runId: string): void {
+    const entry = this.#runs.get(runId);
+    if (!entry || !this.o.shared) return;
+    const { endedAt } = entry.info;
+    this.o.shared.publish({
+      info: entry.info,
+      pending: this.approvals.pending(runId),
+      ...(endedAt !== undefined ? { retainUntil: endedAt + this.o.retentionMs } : {}),
+    });
+  }
+
   /** Drops finished runs past their retention, and the oldest beyond the count. */
   #evict(): void {
     const now = Date.now();
@@ -158,6 +204,7 @@ export class RunRegistry {
       if (i < over || now - entry.info.endedAt! > this.o.retentionMs) {
         this.#runs.delete(entry.info.runId);
         quietly(this.o.log.delete(entry.info.runId));
+        this.o.shared?.forget(entry.info.runId);
       }
     });
   }

@@ -1,15 +1,20 @@
+import picomatch from 'picomatch';
 import { isDelegationTool } from './delegation-tool-names.js';
 
-/** Inputs of {@link narrowTools}. */
-export interface NarrowToolsInput {
-  /** Every tool the parent holds. */
-  readonly parentTools: readonly string[];
+/** One agent's say in which tools its agent holds: a definition's lists, or the engine's. */
+export interface ToolNarrowing {
   /** The definition's `tools`: undefined, empty or containing `*` means all the parent has. */
   readonly tools?: readonly string[];
   /** The definition's `disallowedTools`: removed even when `tools` allows them. */
   readonly disallowedTools?: readonly string[];
   /** Tools the engine turned off for everyone. */
   readonly disabledTools?: readonly string[];
+}
+
+/** Inputs of {@link narrowTools}. */
+export interface NarrowToolsInput extends ToolNarrowing {
+  /** Every tool the parent holds. */
+  readonly parentTools: readonly string[];
   /** False when the child sits at the depth limit: it gets no delegation tools. */
   readonly canDelegate: boolean;
 }
@@ -19,16 +24,106 @@ export interface NarrowToolsInput {
  * the engine-disabled ones, minus `task` / `multitask` / `generate` at the depth limit. The
  * result is a subset of the parent's tools by construction, in the parent's order.
  *
+ * An entry with glob characters (`mcp__github__*`, `mcp__fs__read_*`) matches the parent's
+ * tool names it fits (picomatch); any other entry matches exactly one name.
+ *
  * @example
  * ```ts
  * narrowTools({ parentTools: ['read', 'bash', 'task'], tools: ['read', 'write'], canDelegate: false });
  * // ['read']
+ * narrowTools({ parentTools: ['read', 'mcp__fs__read_file', 'mcp__gh__search'], tools: ['mcp__fs__*'], canDelegate: false });
+ * // ['mcp__fs__read_file']
  * ```
  */
 export function narrowTools(input: NarrowToolsInput): string[] {
-  const wanted = input.tools?.length && !input.tools.includes('*') ? new Set(input.tools) : undefined;
-  const removed = new Set([...(input.disallowedTools ?? []), ...(input.disabledTools ?? [])]);
+  const wanted = input.tools?.length && !input.tools.includes('*') ? input.tools : undefined;
+  const removed = [...(input.disallowedTools ?? []), ...(input.disabledTools ?? [])];
   return input.parentTools.filter(
-    (name) => (!wanted || wanted.has(name)) && !removed.has(name) && (input.canDelegate || !isDelegationTool(name)),
+    (name) => (!wanted || matchesAny(wanted, name)) && !matchesAny(removed, name) && (input.canDelegate || !isDelegationTool(name)),
   );
+}
+
+/**
+ * `names` narrowed by each step in turn (a chain of definitions from the top down): what an
+ * agent holds of tools whose names are known only when its run starts.
+ *
+ * @example
+ * ```ts
+ * applyNarrowing([{ disabledTools: ['mcp__fs__write_file'] }, { tools: ['mcp__fs__*'] }], ['mcp__fs__read_file', 'mcp__fs__write_file', 'mcp__gh__x']);
+ * // ['mcp__fs__read_file']
+ * ```
+ */
+export function applyNarrowing(steps: readonly ToolNarrowing[], names: readonly string[]): string[] {
+  return steps.reduce<string[]>((kept, step) => narrowTools({ parentTools: kept, ...step, canDelegate: true }), [...names]);
+}
+
+/**
+ * Whether a chain of narrowing steps may keep some tool whose name starts with `prefix` (an
+ * MCP server's `mcp__fs__`), judged from the lists alone, before the names are known. It errs
+ * towards yes: false only when some step's `tools` cannot match such a name, or a removed
+ * entry matches all of them (`mcp__fs__*`, `*`).
+ *
+ * @example
+ * ```ts
+ * mayKeepPrefix([{ tools: ['read', 'mcp__fs__*'] }], 'mcp__fs__'); // true
+ * mayKeepPrefix([{ tools: ['read'] }], 'mcp__fs__'); // false
+ * ```
+ */
+export function mayKeepPrefix(steps: readonly ToolNarrowing[], prefix: string): boolean {
+  return steps.every((step) => {
+    const wanted = step.tools?.length && !step.tools.includes('*') ? step.tools : undefined;
+    if (wanted && !wanted.some((entry) => mayMatchPrefix(entry, prefix))) return false;
+    const removed = [...(step.disallowedTools ?? []), ...(step.disabledTools ?? [])];
+    return !removed.some((entry) => coversPrefix(entry, prefix));
+  });
+}
+
+/**
+ * Whether `name` is one of `known` (whose entries may be globs, like an MCP server's
+ * `mcp__fs__*`), or is a glob matching one of them: a definition naming it names something.
+ *
+ * @example
+ * ```ts
+ * isKnownToolName('mcp__fs__read_file', ['read', 'mcp__fs__*']); // true
+ * isKnownToolName('re*', ['read']); // true
+ * isKnownToolName('fly', ['read']); // false
+ * ```
+ */
+export function isKnownToolName(name: string, known: readonly string[]): boolean {
+  return name === '*' || known.some((entry) => matchesEntry(entry, name) || matchesEntry(name, entry));
+}
+
+const matchers = new Map<string, (name: string) => boolean>();
+
+/** Whether a `tools` entry (a name, or a glob) matches the tool `name`. */
+function matchesEntry(entry: string, name: string): boolean {
+  if (entry === name) return true;
+  let matcher = matchers.get(entry);
+  if (!matcher) {
+    // Only entries with glob characters are globs: a plain name never matches another name.
+    matcher = picomatch.scan(entry).isGlob ? picomatch(entry, { dot: true }) : () => false;
+    matchers.set(entry, matcher);
+  }
+  return matcher(name);
+}
+
+function matchesAny(entries: readonly string[], name: string): boolean {
+  return entries.some((entry) => matchesEntry(entry, name));
+}
+
+/** The part of an entry before its first glob character (all of a plain name). */
+function literalHead(entry: string): { head: string; glob: boolean } {
+  const at = entry.search(/[*?[\]{}()!+@\\]/);
+  return at < 0 ? { head: entry, glob: false } : { head: entry.slice(0, at), glob: true };
+}
+
+function mayMatchPrefix(entry: string, prefix: string): boolean {
+  const { head, glob } = literalHead(entry);
+  return head.startsWith(prefix) || (glob && prefix.startsWith(head));
+}
+
+function coversPrefix(entry: string, prefix: string): boolean {
+  if (!entry.endsWith('*')) return false;
+  const { head, glob } = literalHead(entry.slice(0, -1));
+  return !glob && prefix.startsWith(head);
 }

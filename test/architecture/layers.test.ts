@@ -26,6 +26,8 @@ const LAYERS: Readonly<Record<string, number>> = {
   delegation: 4,
   runs: 4,
   engine: 5,
+  // Above the engine, whose HarnessBackend interface it implements and whose tree a worker builds.
+  backend: 6,
   http: 6,
   client: 6,
   web: 7,

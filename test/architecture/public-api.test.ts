@@ -10,13 +10,13 @@ const ENTRY = readFileSync(new URL('../../src/index.ts', import.meta.url), 'utf8
  */
 const VALUES = [
   'AGENT_NAME_PATTERN', 'AbortError', 'BufferOverflowError', 'DEFAULT_RULES', 'DefinitionError', 'EngineClosedError',
-  'FileSessionStore', 'HarnessEngine', 'InvalidPermissionRuleError', 'InvalidWorkspaceError', 'MemorySessionStore',
+  'FileSessionStore', 'HarnessEngine', 'HarnessWorker', 'InvalidPermissionRuleError', 'InvalidWorkspaceError', 'MemorySessionStore',
   'MemoryEventLog', 'ModelError', 'NdjsonParseError', 'OpenAIChatModel', 'PUBLIC_TOOL_NAMES', 'PermissionPolicy', 'ReActAgent',
   'RxHarnessError', 'ScriptedModel', 'SessionBusyError', 'UnknownAgentError', 'UnknownRunError', 'UnsafeLinkError', 'createBashTool',
   'createBuiltinTools', 'createDemoModel', 'createEditTool', 'createGlobTool', 'createGrepTool', 'createListTool',
   'createReadTool', 'createTodoTool', 'createWriteTool', 'defineAgent', 'defineTool', 'formatAgentMarkdown', 'isAgentEvent',
   'isEventType', 'isRunEnd', 'isTaskWrap', 'liveTree', 'ofEventType', 'parseAgentMarkdown', 'parseNdjson',
-  'parsePermissionRules', 'runsHandler', 'sseHandler', 'streamSse', 'terminalApproval', 'terminalRunEnd', 'toAsyncIterable',
+  'parsePermissionRules', 'redisBackend', 'RedisBackendError', 'RemoteTaskError', 'runsHandler', 'sseHandler', 'streamSse', 'terminalApproval', 'terminalRunEnd', 'toAsyncIterable',
   'toNdjson', 'toUiItem', 'toUiItems', 'unwrapEvent', 'unwrapTaskEvents', 'writeNdjson',
 ];
 

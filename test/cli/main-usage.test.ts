@@ -60,7 +60,7 @@ describe('rxharness help', () => {
 
 describe('rxharness bad usage (exit 2)', () => {
   it('names an unknown command and the known ones', async () => {
-    expect(await usageError(['walk'])).toContain('unknown command "walk"; use "run", "agents" or "serve"');
+    expect(await usageError(['walk'])).toContain('unknown command "walk"; use "run", "agents", "serve" or "worker"');
   });
 
   it('run without a prompt says how to give one', async () => {

@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { HAS_REDIS } from '../backend/redis-server.js';
 
 // Every TypeScript block in the README and the guides is a copy of a file in docs/examples/
 // (named by the `<!-- example: ... -->` comment above it), and every such file runs.
@@ -65,6 +66,10 @@ function stable(stdout: string): string {
     .trimEnd();
 }
 
+/** Examples that start Debian's redis-server: skipped with a note where it is missing (a failure in CI). */
+const NEEDS_REDIS = new Set(['docs/examples/scaling-workers.ts']);
+const runnable = examples.filter((f) => !NEEDS_REDIS.has(f) || HAS_REDIS);
+
 /** Examples whose tasks run side by side on real files: the order of their lines may vary. */
 const UNORDERED = new Set(['docs/examples/adapters-terminal-tree.ts']);
 
@@ -92,7 +97,7 @@ describe('documentation examples', () => {
     expect(stable(stdout).split('\n').sort().join('\n')).toMatchSnapshot();
   });
 
-  it.concurrent.for(examples)('%s runs offline and prints what its guide says', { timeout: 70_000 }, async (file, { expect }) => {
+  it.concurrent.for(runnable)('%s runs offline and prints what its guide says', { timeout: 70_000 }, async (file, { expect }) => {
     const env = { ...process.env, OPENAI_API_KEY: '', OPENAI_BASE_URL: '', NO_COLOR: '1' };
     const { stdout } = await run(process.execPath, ['--import', 'tsx', file], { cwd: root, env, timeout: 60_000 });
     const output = stable(stdout);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkEngineOptions, type HarnessEngineOptions } from '../../src/engine/engine-options.js';
+import type { HarnessBackend } from '../../src/engine/harness-backend.js';
 import { ScriptedModel } from '../../src/model/scripted-model.js';
 import { MemoryEventLog } from '../../src/runs/memory-event-log.js';
 import { MemorySessionStore } from '../../src/session/memory-session-store.js';
@@ -23,7 +24,7 @@ describe('checkEngineOptions (from the options schema)', () => {
   });
 
   it('names every unknown option at once, and lists every known one', () => {
-    expect(check({ model, maxStep: 3, workspce: '.' })).toThrow(/^HarnessEngine: unknown option "maxStep", "workspce"; known options: model, workspace, multitaskMaxTasks, .*, trustWorkspaceAgents, runRetentionMs, maxRetainedRuns, eventLog, tokenBudget$/);
+    expect(check({ model, maxStep: 3, workspce: '.' })).toThrow(/^HarnessEngine: unknown option "maxStep", "workspce"; known options: model, workspace, multitaskMaxTasks, .*, trustWorkspaceAgents, runRetentionMs, maxRetainedRuns, eventLog, tokenBudget, mcpServers, backend, distributeTasks$/);
   });
 
   it('reports an unknown option before any other problem, then the model', () => {
@@ -56,6 +57,10 @@ describe('checkEngineOptions (from the options schema)', () => {
       maxRetainedRuns: 0,
       eventLog: new MemoryEventLog(),
       tokenBudget: 1,
+      mcpServers: { fs: { command: 'node', args: ['server.js'] }, web: { url: 'http://127.0.0.1:1/mcp' } },
+      // Only its kind is checked here (an object with the backend's methods); test/backend/ runs real ones.
+      backend: { childLauncher: () => undefined } as unknown as HarnessBackend,
+      distributeTasks: true,
     };
     expect(check(every)).not.toThrow();
   });

@@ -1,0 +1,40 @@
+import type { Redis } from 'ioredis';
+
+type Handler = (message: string) => void;
+
+/**
+ * One subscriber connection shared by everything of a backend that listens: each channel is
+ * subscribed while at least one handler wants it, and its messages go to every handler.
+ * (A connection in subscriber mode can do nothing else, so it is kept apart from the one
+ * that sends commands.)
+ */
+export class ChannelHub {
+  readonly #handlers = new Map<string, Set<Handler>>();
+
+  constructor(private readonly sub: Redis) {
+    sub.on('message', (channel: string, message: string) => {
+      for (const handler of [...(this.#handlers.get(channel) ?? [])]) handler(message);
+    });
+  }
+
+  /** Listens on `channel`; resolves once Redis confirmed the subscription, with the stop. */
+  async listen(channel: string, handler: Handler): Promise<() => void> {
+    let set = this.#handlers.get(channel);
+    if (!set) this.#handlers.set(channel, (set = new Set()));
+    set.add(handler);
+    if (set.size === 1) await this.sub.subscribe(channel);
+    return () => {
+      const current = this.#handlers.get(channel);
+      if (!current?.delete(handler) || current.size > 0) return;
+      this.#handlers.delete(channel);
+      // Quietly: a closing backend has cut the connection already.
+      this.sub.unsubscribe(channel).catch(() => undefined);
+    };
+  }
+
+  /** Closes the connection. */
+  close(): void {
+    this.#handlers.clear();
+    this.sub.disconnect();
+  }
+}

@@ -1,0 +1,175 @@
+import type { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { TaskTracker } from '../delegation/task-tracker.js';
+import type { ChildLauncher } from '../delegation/run-child.js';
+import type { HarnessBackend, LauncherWiring } from '../engine/harness-backend.js';
+import type { BackendParts } from './backend-parts.js';
+import { bounded } from './bounded.js';
+import { ChannelHub } from './channel-hub.js';
+import { loadBullMQ } from './load-peers.js';
+import { connectRedis, duplicateOf } from './redis-connection.js';
+import { RedisEventLog } from './redis-event-log.js';
+import { RedisKeys, TASK_QUEUE } from './redis-keys.js';
+import { RedisSessionStore } from './redis-session-store.js';
+import { RedisSharedRuns } from './redis-shared-runs.js';
+import { RemoteLauncher } from './remote-launcher.js';
+import { SharedResults } from './shared-results.js';
+import { SharedTaskTracker } from './shared-tracker.js';
+import { SharedTasks } from './shared-tasks.js';
+
+const DEFAULT_RETENTION_MS = 10 * 60_000;
+
+/** Options of {@link redisBackend}. Only `url` is required. */
+export interface RedisBackendOptions {
+  /** The Redis server, e.g. `redis://127.0.0.1:6379` (`rediss://` for TLS, `redis://:password@host`). */
+  readonly url: string;
+  /** Put before every key and channel, so deployments can share a server; default `rxh`. */
+  readonly prefix?: string;
+  /** How long a finished run's (or task's) event log, and a settled task's record, stay in Redis; default 10 minutes. */
+  readonly retentionMs?: number;
+  /**
+   * How long a worker may go without a heartbeat before its task fails as "the worker
+   * stopped" (and BullMQ's lock on the job lapses); default 30 seconds.
+   */
+  readonly stallIntervalMs?: number;
+  /**
+   * How long a session (its messages, task owner, grants) is kept after its last write;
+   * default 30 days. Redis expires it then, like an evicted session of the in-memory store.
+   */
+  readonly sessionTtlMs?: number;
+  /** How long to wait for Redis when connecting before failing; default 5 seconds. */
+  readonly connectTimeoutMs?: number;
+}
+
+/**
+ * The Redis (and BullMQ) {@link HarnessBackend}: pass it to every `HarnessEngine` and
+ * `HarnessWorker` that should share sessions, runs, event logs and tasks, and close it
+ * after them.
+ *
+ * @example
+ * ```ts
+ * const backend = await redisBackend({ url: 'redis://127.0.0.1:6379' });
+ * const engine = new HarnessEngine({ model, backend });
+ * // ...
+ * await engine.close();
+ * await backend.close();
+ * ```
+ */
+export class RedisBackend implements HarnessBackend {
+  /** The sessions every engine and worker on this Redis shares (an engine's `sessions`). */
+  readonly sessions: RedisSessionStore;
+  /** The event logs of started runs and of tasks run on workers, as Redis Streams. */
+  readonly eventLog: RedisEventLog;
+  /** @internal */
+  readonly runs: RedisSharedRuns;
+  /** @internal */
+  readonly parts: BackendParts;
+  readonly #results: SharedResults;
+  readonly #tasks: SharedTasks;
+  readonly #stops: (() => void)[];
+  #queue: Promise<Queue> | undefined;
+  #closed = false;
+
+  /** @internal */
+  constructor(
+    redis: Redis,
+    hub: ChannelHub,
+    keys: RedisKeys,
+    shared: { runs: RedisSharedRuns; results: SharedResults; tasks: SharedTasks; stops: (() => void)[] },
+    options: RedisBackendOptions,
+  ) {
+    const connectTimeoutMs = options.connectTimeoutMs ?? 5000;
+    this.sessions = new RedisSessionStore(redis, keys, options.sessionTtlMs ?? 30 * 24 * 60 * 60_000);
+    this.eventLog = new RedisEventLog(redis, keys, {
+      retentionMs: options.retentionMs ?? DEFAULT_RETENTION_MS,
+      maxLiveMs: 24 * 60 * 60_000,
+      blockMs: 1000,
+      connectTimeoutMs,
+    });
+    this.runs = shared.runs;
+    this.#results = shared.results;
+    this.#tasks = shared.tasks;
+    this.#stops = shared.stops;
+    this.parts = {
+      url: options.url,
+      redis,
+      hub,
+      keys,
+      eventLog: this.eventLog,
+      stallMs: options.stallIntervalMs ?? 30_000,
+      connectTimeoutMs,
+      queue: () => (this.#queue ??= this.#openQueue()),
+    };
+  }
+
+  /** @internal */
+  createTracker(): TaskTracker {
+    return new SharedTaskTracker(this.#results, this.#tasks);
+  }
+
+  /** @internal */
+  childLauncher(wiring: LauncherWiring): ChildLauncher {
+    return new RemoteLauncher(this.parts, wiring);
+  }
+
+  /** Closes every connection of the backend (close the engines and workers using it first). */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const stop of this.#stops) stop();
+    this.eventLog.closeReaders();
+    const queue = await this.#queue?.catch(() => undefined);
+    if (queue) await bounded(queue.close(), this.parts.connectTimeoutMs);
+    this.parts.hub.close();
+    this.parts.redis.disconnect();
+  }
+
+  async #openQueue(): Promise<Queue> {
+    const { Queue } = await loadBullMQ();
+    // A connection of its own that fails fast like the others (BullMQ's default retries forever).
+    const connection = await duplicateOf(this.parts.redis, this.parts.connectTimeoutMs);
+    const queue = new Queue(TASK_QUEUE, { connection, prefix: this.parts.keys.bull });
+    queue.on('error', () => undefined); // failures reach the callers of add/remove
+    // Closing the queue does not close a connection it was given.
+    const close = queue.close.bind(queue);
+    queue.close = async () => {
+      await bounded(close(), this.parts.connectTimeoutMs);
+      connection.disconnect();
+    };
+    return queue;
+  }
+}
+
+/**
+ * Connects to Redis and returns the backend every engine and worker of a deployment shares.
+ *
+ * @throws RedisBackendError when `ioredis` or `bullmq` is not installed, or Redis cannot be
+ *   reached within `connectTimeoutMs`.
+ *
+ * @example
+ * ```ts
+ * const backend = await redisBackend({ url: 'redis://127.0.0.1:6379', prefix: 'myapp' });
+ * const engine = new HarnessEngine({ model, backend, distributeTasks: true });
+ * ```
+ */
+export async function redisBackend(options: RedisBackendOptions): Promise<RedisBackend> {
+  if (typeof options?.url !== 'string' || options.url === '') throw new TypeError('redisBackend: `url` must be a Redis URL, e.g. redis://127.0.0.1:6379');
+  const prefix = options.prefix ?? 'rxh';
+  const timeout = options.connectTimeoutMs ?? 5000;
+  await loadBullMQ(); // now, so a missing peer is reported at startup rather than at the first task
+  const redis = await connectRedis(options.url, timeout);
+  let hub: ChannelHub | undefined;
+  try {
+    hub = new ChannelHub(await duplicateOf(redis, timeout));
+    const keys = new RedisKeys(prefix);
+    const runs = await RedisSharedRuns.create(redis, keys, hub);
+    const results = await SharedResults.create(redis, keys, hub);
+    const tasks = await SharedTasks.create(redis, keys, hub, options.retentionMs ?? DEFAULT_RETENTION_MS);
+    const stops = [runs.stop, results.stop, tasks.stop];
+    return new RedisBackend(redis, hub, keys, { runs: runs.runs, results: results.results, tasks: tasks.tasks, stops }, options);
+  } catch (e) {
+    hub?.close();
+    redis.disconnect();
+    throw e;
+  }
+}

@@ -1,0 +1,68 @@
+import type { Redis, RedisOptions } from 'ioredis';
+import { errorMessage } from '../errors/error-message.js';
+import { loadRedis } from './load-peers.js';
+import { RedisBackendError } from './redis-backend-error.js';
+
+/**
+ * How every connection of the backend behaves when Redis goes away: a command waiting for
+ * it fails after one reconnect attempt (a run errors instead of hanging), while the client
+ * keeps reconnecting in the background (a restarted Redis is found again).
+ */
+export const CONNECTION_OPTIONS: RedisOptions = {
+  maxRetriesPerRequest: 1,
+  retryStrategy: (times: number) => Math.min(50 * times, 1000),
+  lazyConnect: true,
+};
+
+/**
+ * A ready connection to `url`, or a `RedisBackendError` saying Redis cannot be reached
+ * after `timeoutMs` (the client is closed then: nothing is left reconnecting).
+ */
+export async function connectRedis(url: string, timeoutMs: number, options: RedisOptions = {}): Promise<Redis> {
+  const Redis = await loadRedis();
+  const client = new Redis(url, { ...CONNECTION_OPTIONS, connectTimeout: timeoutMs, ...options });
+  // Without a listener, ioredis prints each failed reconnect; the commands report failures.
+  client.on('error', () => undefined);
+  return readyOrFail(client, url, timeoutMs);
+}
+
+/** A duplicate of `client` (same URL and options), connected, for a blocking read or a subscription. */
+export function duplicateOf(client: Redis, timeoutMs: number): Promise<Redis> {
+  const copy = client.duplicate({ lazyConnect: true });
+  copy.on('error', () => undefined);
+  return readyOrFail(copy, redactedUrl(client), timeoutMs);
+}
+
+async function readyOrFail(client: Redis, url: string, timeoutMs: number): Promise<Redis> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      client.connect(),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+      }),
+    ]);
+    return client;
+  } catch (e) {
+    client.disconnect();
+    throw new RedisBackendError(`cannot reach Redis at ${redact(url)}: ${errorMessage(e)}`, { cause: e });
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A URL without its password, for messages. */
+export function redact(url: string): string {
+  return url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
+}
+
+function redactedUrl(client: Redis): string {
+  const { host, port } = client.options;
+  return `redis://${host ?? '?'}:${port ?? '?'}`;
+}
+
+/** Turns a failed Redis command into a `RedisBackendError` naming what was being done. */
+export function redisFailure(doing: string, e: unknown): RedisBackendError {
+  if (RedisBackendError.isInstance(e)) return e;
+  return new RedisBackendError(`Redis failed while ${doing}: ${errorMessage(e)}`, { cause: e });
+}

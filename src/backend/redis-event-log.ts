@@ -1,0 +1,198 @@
+import type { Redis } from 'ioredis';
+import { Observable, type Subscriber } from 'rxjs';
+import { AbortError } from '../agent/abort-error.js';
+import type { EventLog } from '../runs/event-log.js';
+import type { LogEnding, SequencedEvent } from '../runs/run-types.js';
+import { UnknownRunError } from '../runs/unknown-run-error.js';
+import { duplicateOf, redisFailure } from './redis-connection.js';
+import type { RedisKeys } from './redis-keys.js';
+import { RedisBackendError } from './redis-backend-error.js';
+
+/** How long the event log keeps things, in milliseconds. */
+export interface EventLogTimes {
+  /** A finished log is kept this long after its end, then Redis expires it. */
+  readonly retentionMs: number;
+  /** A log that never ends (its writer died) is expired this long after it started. */
+  readonly maxLiveMs: number;
+  /** How long a follower blocks in one `XREAD` before it checks that the log still exists. */
+  readonly blockMs: number;
+  /** How long a follower waits for its own connection. */
+  readonly connectTimeoutMs: number;
+}
+
+type Entry = [id: string, fields: string[]];
+
+/**
+ * An {@link EventLog} on Redis Streams, one stream per run: `append` is an `XADD` of the
+ * seq and the event's JSON, `end` an entry of its own (then the stream expires after the
+ * retention), `delete` a `DEL`. A reader replays with `XRANGE` on the shared connection;
+ * only a log still being written gets a connection of its own to follow it with blocking
+ * `XREAD`s, closed when the reader unsubscribes.
+ *
+ * @example
+ * ```ts
+ * const backend = await redisBackend({ url });
+ * backend.eventLog.read(runId, 0).subscribe(({ seq, event }) => console.log(seq, event.type));
+ * ```
+ */
+export class RedisEventLog implements EventLog {
+  readonly #readers = new Set<StreamReader>();
+
+  /** @internal */
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: RedisKeys,
+    private readonly times: EventLogTimes,
+  ) {}
+
+  /** Adds the run's next event (an `XADD`; the first also sets the log's deadline). */
+  async append(entry: SequencedEvent): Promise<void> {
+    const key = this.keys.log(entry.runId);
+    const fields = ['s', String(entry.seq), 'e', JSON.stringify(entry.event)];
+    // The first event sets a deadline, so a log whose writer dies does not stay forever; the
+    // others are a bare XADD (the hot path: one command per event).
+    const write = entry.seq === 1 ? this.redis.multi().xadd(key, '*', ...fields).pexpire(key, this.times.maxLiveMs).exec() : this.redis.xadd(key, '*', ...fields);
+    await write.catch(fail(`appending to the event log of ${entry.runId}`));
+  }
+
+  /**
+   * Creates an empty log (a marker entry readers skip), so a reader can attach before the
+   * first event: what a remote child's launcher does before it queues the task.
+   *
+   * @internal
+   */
+  async open(runId: string): Promise<void> {
+    const key = this.keys.log(runId);
+    await this.redis.multi().xadd(key, '*', 'open', '1').pexpire(key, this.times.maxLiveMs).exec().catch(fail(`creating the event log of ${runId}`));
+  }
+
+  /** Marks the log complete (an end entry readers stop at); it expires after the retention. */
+  async end(runId: string, ending: LogEnding): Promise<void> {
+    const key = this.keys.log(runId);
+    await this.redis
+      .multi()
+      .xadd(key, '*', 'end', JSON.stringify(ending))
+      .pexpire(key, this.times.retentionMs)
+      .exec()
+      .catch(fail(`ending the event log of ${runId}`));
+  }
+
+  /** Forgets the log; its followers end with `UnknownRunError` within a second. */
+  async delete(runId: string): Promise<void> {
+    await this.redis.del(this.keys.log(runId)).catch(fail(`deleting the event log of ${runId}`));
+  }
+
+  /** The run's events with `seq > after`, replayed then followed, ending as the log ended. */
+  /**
+   * Ends every reader with a `RedisBackendError` and closes its connection (the backend is
+   * closing).
+   *
+   * @internal
+   */
+  closeReaders(): void {
+    for (const reader of [...this.#readers]) reader.fail(new RedisBackendError('the Redis backend was closed'));
+    this.#readers.clear();
+  }
+
+  read(runId: string, after: number): Observable<SequencedEvent> {
+    return new Observable<SequencedEvent>((subscriber) => {
+      const reader = new StreamReader(this.redis, this.keys.log(runId), runId, after, this.times, subscriber);
+      this.#readers.add(reader);
+      reader.start();
+      return () => {
+        this.#readers.delete(reader);
+        reader.stop();
+      };
+    });
+  }
+}
+
+/** One reader of one stream: replays, then follows until the end entry. */
+class StreamReader {
+  #closed = false;
+  #follower: Redis | undefined;
+  #last = '0-0';
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly key: string,
+    private readonly runId: string,
+    private readonly after: number,
+    private readonly times: EventLogTimes,
+    private readonly out: Subscriber<SequencedEvent>,
+  ) {}
+
+  start(): void {
+    this.#run().catch((e: unknown) => {
+      if (!this.#closed) this.out.error(UnknownRunError.isInstance(e) ? e : redisFailure(`reading the event log of ${this.runId}`, e));
+      this.stop();
+    });
+  }
+
+  /** Ends the reader with `error`. */
+  fail(error: Error): void {
+    if (!this.#closed) this.out.error(error);
+    this.stop();
+  }
+
+  stop(): void {
+    this.#closed = true;
+    this.#follower?.disconnect();
+    this.#follower = undefined;
+  }
+
+  async #run(): Promise<void> {
+    // Replay on the shared connection: a finished run never needs one of its own.
+    for (;;) {
+      const entries = (await this.redis.xrange(this.key, this.#last === '0-0' ? '-' : `(${this.#last}`, '+', 'COUNT', 1000)) as Entry[];
+      if (this.#closed) return;
+      if (this.#last === '0-0' && entries.length === 0) throw new UnknownRunError(this.runId);
+      if (this.#deliver(entries)) return;
+      if (entries.length < 1000) break;
+    }
+    this.#follower = await duplicateOf(this.redis, this.times.connectTimeoutMs);
+    if (this.#closed) return this.stop();
+    for (;;) {
+      const reply = (await this.#follower.xread('COUNT', 1000, 'BLOCK', this.times.blockMs, 'STREAMS', this.key, this.#last)) as [string, Entry[]][] | null;
+      if (this.#closed) return;
+      if (reply === null) {
+        // Nothing for a while: a deleted log (retention) ends its readers as an unknown run.
+        if ((await this.#follower.exists(this.key)) === 0) throw new UnknownRunError(this.runId);
+        continue;
+      }
+      if (this.#deliver(reply[0]![1])) return;
+    }
+  }
+
+  /** Delivers entries in order; true once the end entry was handled. */
+  #deliver(entries: readonly Entry[]): boolean {
+    for (const [id, fields] of entries) {
+      if (this.#closed) return true;
+      this.#last = id;
+      const field = (name: string): string | undefined => {
+        const at = fields.indexOf(name);
+        return at >= 0 && at % 2 === 0 ? fields[at + 1] : undefined;
+      };
+      const seq = field('s');
+      if (seq !== undefined) {
+        if (Number(seq) > this.after) this.out.next({ runId: this.runId, seq: Number(seq), event: JSON.parse(field('e')!) });
+        continue;
+      }
+      const end = field('end');
+      if (end === undefined) continue; // the open marker
+      const ending = JSON.parse(end) as LogEnding;
+      if (ending.kind === 'cancelled') this.out.error(new AbortError(new Error(ending.reason)));
+      else if (ending.kind === 'failed') this.out.error(new Error(ending.message));
+      else this.out.complete();
+      this.stop();
+      return true;
+    }
+    return false;
+  }
+}
+
+function fail(doing: string): (e: unknown) => never {
+  return (e) => {
+    throw redisFailure(doing, e);
+  };
+}

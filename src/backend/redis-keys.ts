@@ -1,0 +1,90 @@
+/**
+ * The names of everything the backend keeps in Redis, under one prefix so several
+ * deployments (or tests) can share a server. BullMQ's own keys go under `<prefix>:bull`.
+ */
+export class RedisKeys {
+  constructor(readonly prefix: string) {}
+
+  /** A session's messages (a list of JSON texts). */
+  session(id: string): string {
+    return `${this.prefix}:session:${id}`;
+  }
+
+  /** Who owns a task session (JSON). */
+  taskInfo(taskId: string): string {
+    return `${this.prefix}:taskinfo:${taskId}`;
+  }
+
+  /** A conversation's "always" approvals (a list of JSON texts). */
+  grants(sessionId: string): string {
+    return `${this.prefix}:grants:${sessionId}`;
+  }
+
+  /** A run's (or a remote child's) event log: a stream. */
+  log(runId: string): string {
+    return `${this.prefix}:log:${runId}`;
+  }
+
+  /** The started runs every engine publishes (a hash: run id to JSON). */
+  get runs(): string {
+    return `${this.prefix}:runs`;
+  }
+
+  /** Where run changes, cancels and answers travel between engines. */
+  get runsChannel(): string {
+    return `${this.prefix}:runs-events`;
+  }
+
+  /** Where cancels of remote tasks travel to the workers (message: the job id). */
+  get cancelChannel(): string {
+    return `${this.prefix}:task-cancel`;
+  }
+
+  /** Marks a remote task cancelled, for a worker that picks it up after the cancel was published. */
+  cancelled(jobId: string): string {
+    return `${this.prefix}:cancelled:${jobId}`;
+  }
+
+  /** A worker's heartbeat for the job it runs: gone when the worker died. */
+  beat(jobId: string): string {
+    return `${this.prefix}:beat:${jobId}`;
+  }
+
+  /** Where a worker asks the launcher of a job for approvals. */
+  approvals(jobId: string): string {
+    return `${this.prefix}:approve:${jobId}`;
+  }
+
+  /** Where a worker hears the answers to its approval requests. */
+  answers(workerId: string): string {
+    return `${this.prefix}:answers:${workerId}`;
+  }
+
+  /** A conversation's background results waiting for its next prompt (a hash: task id to JSON). */
+  results(sessionId: string): string {
+    return `${this.prefix}:results:${sessionId}`;
+  }
+
+  /** Where background results and their delivery are announced. */
+  get resultsChannel(): string {
+    return `${this.prefix}:results-events`;
+  }
+
+  /** A task as its engine last published it (JSON). */
+  task(taskId: string): string {
+    return `${this.prefix}:task:${taskId}`;
+  }
+
+  /** Where task changes and cancels travel between engines. */
+  get tasksChannel(): string {
+    return `${this.prefix}:tasks-events`;
+  }
+
+  /** BullMQ's prefix. */
+  get bull(): string {
+    return `${this.prefix}:bull`;
+  }
+}
+
+/** The BullMQ queue delegated tasks wait in. */
+export const TASK_QUEUE = 'tasks';

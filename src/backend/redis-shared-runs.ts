@@ -1,0 +1,106 @@
+import type { Redis } from 'ioredis';
+import type { ApprovalDecision } from '../permission/approval.js';
+import type { RunOwner, SharedRunRecord, SharedRuns } from '../runs/shared-runs.js';
+import type { ChannelHub } from './channel-hub.js';
+import type { RedisKeys } from './redis-keys.js';
+
+type RunMessage =
+  | { readonly op: 'put'; readonly record: SharedRunRecord }
+  | { readonly op: 'forget'; readonly runId: string }
+  | { readonly op: 'cancel'; readonly runId: string }
+  | { readonly op: 'answer'; readonly runId: string; readonly callId: string; readonly decision: ApprovalDecision };
+
+/**
+ * {@link SharedRuns} on Redis: each record is kept in a hash (read once when the backend
+ * starts, so an engine started later knows the runs already there) and published on a
+ * channel, from which every engine keeps its copy current. Cancels and answers are
+ * published too; each engine hands them to the registries it serves, and only the one
+ * that runs the run acts.
+ *
+ * @internal
+ */
+export class RedisSharedRuns implements SharedRuns {
+  readonly #records = new Map<string, SharedRunRecord>();
+  readonly #owners = new Set<RunOwner>();
+
+  private constructor(
+    private readonly redis: Redis,
+    private readonly keys: RedisKeys,
+  ) {}
+
+  /** Loads the runs Redis knows and follows their changes. */
+  static async create(redis: Redis, keys: RedisKeys, hub: ChannelHub): Promise<{ runs: RedisSharedRuns; stop: () => void }> {
+    const runs = new RedisSharedRuns(redis, keys);
+    const stop = await hub.listen(keys.runsChannel, (text) => runs.#onMessage(JSON.parse(text) as RunMessage));
+    const now = Date.now();
+    for (const text of Object.values(await redis.hgetall(keys.runs))) {
+      const record = JSON.parse(text) as SharedRunRecord;
+      if (record.retainUntil === undefined || record.retainUntil > now) runs.#records.set(record.info.runId, record);
+    }
+    return { runs, stop };
+  }
+
+  publish(record: SharedRunRecord): void {
+    this.#records.set(record.info.runId, record);
+    const text = JSON.stringify(record);
+    this.#send({ op: 'put', record }, this.redis.multi().hset(this.keys.runs, record.info.runId, text));
+  }
+
+  forget(runId: string): void {
+    this.#records.delete(runId);
+    this.#send({ op: 'forget', runId }, this.redis.multi().hdel(this.keys.runs, runId));
+  }
+
+  get(runId: string): SharedRunRecord | undefined {
+    const record = this.#records.get(runId);
+    if (record?.retainUntil !== undefined && record.retainUntil <= Date.now()) {
+      this.#records.delete(runId);
+      return undefined;
+    }
+    return record;
+  }
+
+  list(): readonly SharedRunRecord[] {
+    return [...this.#records.keys()].flatMap((id) => this.get(id) ?? []);
+  }
+
+  cancel(runId: string): boolean {
+    if (this.get(runId)?.info.state !== 'running') return false;
+    this.#send({ op: 'cancel', runId });
+    return true;
+  }
+
+  answer(runId: string, callId: string, decision: ApprovalDecision): boolean {
+    if (!this.get(runId)?.pending.includes(callId)) return false;
+    this.#send({ op: 'answer', runId, callId, decision });
+    return true;
+  }
+
+  serve(owner: RunOwner): () => void {
+    this.#owners.add(owner);
+    return () => this.#owners.delete(owner);
+  }
+
+  #onMessage(message: RunMessage): void {
+    switch (message.op) {
+      case 'put':
+        this.#records.set(message.record.info.runId, message.record);
+        return;
+      case 'forget':
+        this.#records.delete(message.runId);
+        return;
+      case 'cancel':
+        for (const owner of this.#owners) owner.cancel(message.runId);
+        return;
+      case 'answer':
+        for (const owner of this.#owners) owner.answer(message.runId, message.callId, message.decision);
+        return;
+    }
+  }
+
+  #send(message: RunMessage, write = this.redis.multi()): void {
+    // Fire and forget, like the registry's own bookkeeping: a lost update only makes another
+    // engine's copy stale, and a dead Redis is reported by the reads and writes of runs.
+    write.publish(this.keys.runsChannel, JSON.stringify(message)).exec().catch(() => undefined);
+  }
+}

@@ -1,0 +1,102 @@
+import type { Redis } from 'ioredis';
+import type { TaskInfo } from '../delegation/task-tracker.js';
+import type { ChannelHub } from './channel-hub.js';
+import type { RedisKeys } from './redis-keys.js';
+
+type TaskMessage = { readonly op: 'put'; readonly info: TaskInfo } | { readonly op: 'cancel'; readonly taskId: string };
+
+/**
+ * The tasks of every engine on a backend: each engine's tracker publishes its tasks as they
+ * change (a key per task, expiring `retentionMs` after it settles or a day after it
+ * started, and a message), and every engine keeps a copy, so `tasks.get` and `tasks.list`
+ * stay synchronous and see the others' tasks too. A cancel of another engine's task travels
+ * to the engine that runs it.
+ *
+ * @internal
+ */
+export class SharedTasks {
+  readonly #known = new Map<string, TaskInfo>();
+  readonly #cancellers = new Set<(taskId: string) => void>();
+  readonly #watchers = new Set<(info: TaskInfo) => void>();
+
+  private constructor(
+    private readonly redis: Redis,
+    private readonly keys: RedisKeys,
+    private readonly retentionMs: number,
+  ) {}
+
+  /** Loads the tasks Redis knows and follows their changes. */
+  static async create(redis: Redis, keys: RedisKeys, hub: ChannelHub, retentionMs: number): Promise<{ tasks: SharedTasks; stop: () => void }> {
+    const tasks = new SharedTasks(redis, keys, retentionMs);
+    const stop = await hub.listen(keys.tasksChannel, (text) => tasks.#onMessage(JSON.parse(text) as TaskMessage));
+    let cursor = '0';
+    do {
+      const [next, found] = await redis.scan(cursor, 'MATCH', keys.task('*'), 'COUNT', 500);
+      cursor = next;
+      const values = found.length ? await redis.mget(...found) : [];
+      for (const text of values) if (text) tasks.#put(JSON.parse(text) as TaskInfo);
+    } while (cursor !== '0');
+    return { tasks, stop };
+  }
+
+  /** Tells every engine where one of this engine's tasks stands. */
+  publish(info: TaskInfo): void {
+    this.#put(info);
+    const ttl = info.state === 'running' ? 24 * 60 * 60_000 : this.retentionMs;
+    const message: TaskMessage = { op: 'put', info };
+    this.redis
+      .multi()
+      .set(this.keys.task(info.taskId), JSON.stringify(info), 'PX', ttl)
+      .publish(this.keys.tasksChannel, JSON.stringify(message))
+      .exec()
+      .catch(() => undefined); // a lost update only makes another engine's copy stale
+  }
+
+  /** A task as its engine last published it. */
+  get(taskId: string): TaskInfo | undefined {
+    const info = this.#known.get(taskId);
+    if (info?.endedAt !== undefined && info.endedAt + this.retentionMs <= Date.now()) {
+      this.#known.delete(taskId);
+      return undefined;
+    }
+    return info;
+  }
+
+  /** Every known task. */
+  list(): TaskInfo[] {
+    return [...this.#known.keys()].flatMap((id) => this.get(id) ?? []);
+  }
+
+  /** Asks the engine running the task to cancel it; false when no engine is known to run it. */
+  cancel(taskId: string): boolean {
+    if (this.get(taskId)?.state !== 'running') return false;
+    const message: TaskMessage = { op: 'cancel', taskId };
+    this.redis.publish(this.keys.tasksChannel, JSON.stringify(message)).catch(() => undefined);
+    return true;
+  }
+
+  /** Serves cancels sent to this engine's tasks; returns the stop. */
+  serve(cancel: (taskId: string) => void): () => void {
+    this.#cancellers.add(cancel);
+    return () => this.#cancellers.delete(cancel);
+  }
+
+  /** Hears of every task change; returns the stop. */
+  watch(watcher: (info: TaskInfo) => void): () => void {
+    this.#watchers.add(watcher);
+    return () => this.#watchers.delete(watcher);
+  }
+
+  #put(info: TaskInfo): void {
+    // Messages of one task may cross: a settled task never goes back to running.
+    const known = this.#known.get(info.taskId);
+    if (known && known.state !== 'running' && info.state === 'running' && info.startedAt <= known.startedAt) return;
+    this.#known.set(info.taskId, info);
+    for (const watcher of [...this.#watchers]) watcher(info);
+  }
+
+  #onMessage(message: TaskMessage): void {
+    if (message.op === 'put') return this.#put(message.info);
+    for (const cancel of [...this.#cancellers]) cancel(message.taskId);
+  }
+}

@@ -1,0 +1,70 @@
+import { TaskTracker, type TaskInfo } from '../delegation/task-tracker.js';
+import type { SharedResults } from './shared-results.js';
+import type { SharedTasks } from './shared-tasks.js';
+
+/**
+ * An engine's task tracker on a backend: its own tasks as before, published to every engine
+ * ({@link SharedTasks}), so `get`, `list`, `whenSettled` and `cancel` reach any engine's
+ * task; and at a conversation's next prompt the background results of every engine's tasks
+ * for it ({@link SharedResults}).
+ *
+ * @internal
+ */
+export class SharedTaskTracker extends TaskTracker {
+  readonly #stops: (() => void)[];
+
+  constructor(
+    private readonly results: SharedResults,
+    private readonly tasks: SharedTasks,
+  ) {
+    super();
+    const publishing = this.changes.subscribe((info) => tasks.publish(info));
+    // Only a task running here is cancelled here; super.cancel never relays again.
+    this.#stops = [() => publishing.unsubscribe(), tasks.serve((taskId) => void super.cancel(taskId))];
+  }
+
+  override get(taskId: string): TaskInfo | undefined {
+    return super.get(taskId) ?? this.tasks.get(taskId);
+  }
+
+  override list(sessionId?: string): TaskInfo[] {
+    const own = super.list(sessionId);
+    const mine = new Set(own.map((t) => t.taskId));
+    const others = this.tasks.list().filter((t) => !mine.has(t.taskId) && (sessionId === undefined || t.sessionId === sessionId));
+    return [...own, ...others];
+  }
+
+  override cancel(taskId: string): boolean {
+    return super.get(taskId) ? super.cancel(taskId) : this.tasks.cancel(taskId);
+  }
+
+  override whenSettled(taskId: string): Promise<TaskInfo | undefined> {
+    if (super.get(taskId) || !this.tasks.get(taskId)) return super.whenSettled(taskId);
+    return new Promise((resolve) => {
+      const settled = (info: TaskInfo | undefined): boolean => {
+        if (info?.state === 'running') return false;
+        stop();
+        resolve(info);
+        return true;
+      };
+      const stop = this.tasks.watch((info) => void (info.taskId === taskId && settled(info)));
+      settled(this.tasks.get(taskId));
+    });
+  }
+
+  override takeUndelivered(sessionId: string): TaskInfo[] {
+    // Another engine may have delivered one of ours already (the conversation moved there).
+    const own = super.takeUndelivered(sessionId).filter((t) => !this.results.wasTaken(t.taskId));
+    return [...own, ...this.results.take(sessionId, own)];
+  }
+
+  override forgetSession(sessionId: string): void {
+    super.forgetSession(sessionId);
+    this.results.forget(sessionId);
+  }
+
+  override async close(): Promise<void> {
+    await super.close();
+    for (const stop of this.#stops.splice(0)) stop();
+  }
+}

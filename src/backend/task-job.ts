@@ -1,0 +1,27 @@
+import type { ApprovalDecision, ApprovalRequest } from '../permission/approval.js';
+import type { WireSpec } from './wire-spec.js';
+
+/** What a launcher puts on the queue for one child run; the BullMQ job's id is `logId`. */
+export interface TaskJob {
+  /** The child's event log, also the job's id: unique per launch (a resume gets a new one). */
+  readonly logId: string;
+  /** The child's spec, to rebuild on the worker. */
+  readonly spec: WireSpec;
+  readonly prompt: string;
+  /** The task's label and the run that delegated it: what a background result says. */
+  readonly description: string;
+  readonly parentRunId: string;
+  /** False: only the child's lifecycle events (the parent runs under `call()`). */
+  readonly streaming: boolean;
+}
+
+/** What a worker sends a job's launcher about an approval (on `keys.approvals(logId)`). */
+export type ApprovalAsk =
+  | { readonly kind: 'ask'; readonly id: string; readonly replyTo: string; readonly request: ApprovalRequest }
+  | { readonly kind: 'withdraw'; readonly id: string };
+
+/** A launcher's answer to an `ask` (on `keys.answers(replyTo)`). */
+export interface ApprovalReply {
+  readonly id: string;
+  readonly decision: ApprovalDecision;
+}

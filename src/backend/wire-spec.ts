@@ -1,0 +1,106 @@
+import type { ChatModel } from '../model/chat-model.js';
+import type { ModelSettings } from '../model/model-settings.js';
+import { TokenBudget } from '../model/token-budget.js';
+import { PermissionPolicy } from '../permission/permission-policy.js';
+import type { PermissionRule } from '../permission/permission-rule.js';
+import type { AgentSpec } from '../delegation/delegation-types.js';
+import type { ToolNarrowing } from '../subagent/narrow-tools.js';
+import { RemoteTaskError } from './remote-task-error.js';
+
+/** One layer of a permission policy, as data. */
+interface WirePolicy {
+  readonly rules: readonly PermissionRule[];
+  readonly agentRules: readonly PermissionRule[];
+  readonly defaults: readonly PermissionRule[];
+  readonly narrowOnly: boolean;
+}
+
+/**
+ * An `AgentSpec` as JSON, for a worker to rebuild: models by name (the worker has its own
+ * clients), the policy as its chain of rule layers (root first), the task's wiring without
+ * its live objects (the parent's token budget as the number left when the task started;
+ * the trace context is not carried).
+ */
+export interface WireSpec {
+  readonly name: string;
+  readonly depth: number;
+  /** `''`: the main model; else a key of `models`. */
+  readonly model: string;
+  readonly settings?: ModelSettings;
+  readonly instructions: string;
+  readonly toolNames: readonly string[];
+  readonly mcpNarrowing?: readonly ToolNarrowing[];
+  readonly policy: readonly WirePolicy[];
+  readonly maxSteps: number;
+  readonly tokenBudget?: number;
+  readonly task?: {
+    readonly taskId: string;
+    readonly rootSessionId: string;
+    readonly rootRunId: string;
+    readonly background: boolean;
+    /** What the parent's budget had left (absent: no parent budget, or no limit). */
+    readonly parentRemaining?: number;
+  };
+}
+
+/** The models a spec's model is named among. */
+export interface ModelNames {
+  readonly model: ChatModel;
+  readonly models: Readonly<Record<string, ChatModel>>;
+}
+
+/** The spec as JSON-safe data. @throws RemoteTaskError when its model has no name a worker could find. */
+export function toWire(spec: AgentSpec, names: ModelNames): WireSpec {
+  const layers: WirePolicy[] = [];
+  for (let p: PermissionPolicy | undefined = spec.policy; p; p = p.parent) {
+    layers.unshift({ rules: p.rules, agentRules: p.agentRules, defaults: p.defaults, narrowOnly: p.narrowOnly });
+  }
+  const task = spec.task;
+  const remaining = task?.parentBudget?.remaining();
+  return {
+    name: spec.name,
+    depth: spec.depth,
+    model: modelName(spec, names),
+    ...(spec.settings ? { settings: spec.settings } : {}),
+    instructions: spec.instructions,
+    toolNames: spec.toolNames,
+    ...(spec.mcpNarrowing ? { mcpNarrowing: spec.mcpNarrowing } : {}),
+    policy: layers,
+    maxSteps: spec.maxSteps,
+    ...(spec.tokenBudget !== undefined ? { tokenBudget: spec.tokenBudget } : {}),
+    ...(task
+      ? {
+          task: {
+            taskId: task.taskId,
+            rootSessionId: task.rootSessionId,
+            rootRunId: task.rootRunId,
+            background: task.background,
+            ...(remaining !== undefined && Number.isFinite(remaining) ? { parentRemaining: Math.max(0, remaining) } : {}),
+          },
+        }
+      : {}),
+  };
+}
+
+/** The spec a worker runs, with its own models. @throws RemoteTaskError when it lacks the model named. */
+export function fromWire(wire: WireSpec, names: ModelNames): AgentSpec {
+  let policy: PermissionPolicy | undefined;
+  for (const layer of wire.policy) policy = new PermissionPolicy({ ...layer, ...(policy ? { parent: policy } : {}) });
+  const model = wire.model === '' ? names.model : Object.hasOwn(names.models, wire.model) ? names.models[wire.model] : undefined;
+  if (!model) throw new RemoteTaskError(`the worker has no model "${wire.model}" (models: ${Object.keys(names.models).join(', ') || 'none'})`);
+  const { task, model: _name, policy: _policy, ...rest } = wire;
+  const { parentRemaining, ...wiring } = task ?? { parentRemaining: undefined };
+  return {
+    ...rest,
+    model,
+    policy: policy ?? new PermissionPolicy(),
+    ...(task ? { task: { ...(wiring as NonNullable<WireSpec['task']>), ...(parentRemaining !== undefined ? { parentBudget: new TokenBudget(parentRemaining) } : {}) } } : {}),
+  };
+}
+
+function modelName(spec: AgentSpec, names: ModelNames): string {
+  if (spec.model === names.model) return '';
+  const found = Object.entries(names.models).find(([, model]) => model === spec.model);
+  if (found) return found[0];
+  throw new RemoteTaskError(`the model of agent "${spec.name}" is neither the engine's model nor one of its \`models\`, so no worker can find it`);
+}

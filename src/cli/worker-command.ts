@@ -1,0 +1,88 @@
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { HarnessWorker } from '../backend/harness-worker.js';
+import { redisBackend } from '../backend/redis-backend.js';
+import { createDemoModel } from '../demo/demo-model.js';
+import { errorMessage } from '../errors/error-message.js';
+import type { CliIO } from './cli-io.js';
+import { CliUsageError } from './cli-usage-error.js';
+import { WORKER_HELP } from './help-text.js';
+import { integerFlag } from './integer-flag.js';
+import { demoSpeed, openaiModel } from './run-command.js';
+
+const OPTIONS = {
+  redis: { type: 'string' },
+  prefix: { type: 'string' },
+  concurrency: { type: 'string' },
+  demo: { type: 'boolean' },
+  model: { type: 'string' },
+  'base-url': { type: 'string' },
+  'api-key': { type: 'string' },
+  workspace: { type: 'string' },
+  'max-steps': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/**
+ * `rxharness worker`: runs delegated tasks pulled from Redis for the engines sharing it,
+ * until Ctrl+C or SIGTERM, which fails the tasks running here ("the worker shut down"), closes the
+ * connections and exits 0. Resolves the exit code: 0 after Ctrl+C, 1 when Redis cannot be
+ * reached, 2 bad usage.
+ *
+ * @example
+ * ```ts
+ * process.exitCode = await workerCommand(['--redis', 'redis://127.0.0.1:6379', '--demo'], processIO());
+ * ```
+ */
+export async function workerCommand(argv: readonly string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true });
+  if (values.help) {
+    io.stdout.write(WORKER_HELP);
+    return 0;
+  }
+  if (positionals.length > 0) throw new CliUsageError(`worker takes no PROMPT (got "${positionals.join(' ')}"): it runs the tasks engines delegate`);
+  const url = values.redis ?? io.env.RXHARNESS_REDIS_URL;
+  if (!url) throw new CliUsageError('no Redis: pass --redis URL (e.g. redis://127.0.0.1:6379) or set RXHARNESS_REDIS_URL');
+  const concurrency = integerFlag('--concurrency', values.concurrency ?? '10', 1);
+  const model = values.demo ? createDemoModel(demoSpeed(io)) : openaiModel(values.model, values['base-url'], values['api-key'], io);
+  let interrupted!: () => void;
+  const interrupt = new Promise<void>((done) => (interrupted = done));
+  const stopCtrlC = io.onInterrupt(() => interrupted());
+  // A worker is usually stopped by its supervisor (systemd, Kubernetes): SIGTERM drains it too.
+  const onTerm = (): void => interrupted();
+  process.on('SIGTERM', onTerm);
+  const stopInterrupts = (): void => {
+    stopCtrlC();
+    process.off('SIGTERM', onTerm);
+  };
+  try {
+    const backend = await redisBackend({ url, ...(values.prefix !== undefined ? { prefix: values.prefix } : {}) });
+    let worker: HarnessWorker;
+    try {
+      worker = new HarnessWorker({
+        model,
+        backend,
+        concurrency,
+        workspace: resolve(io.cwd, values.workspace ?? '.'),
+        ...(io.env.HOME ? { homeDir: io.env.HOME } : {}),
+        ...(values['max-steps'] !== undefined ? { maxSteps: integerFlag('--max-steps', values['max-steps'], 1) } : {}),
+      });
+      await worker.ready;
+    } catch (e) {
+      await backend.close();
+      throw e;
+    }
+    io.stdout.write(`rxharness worker: ${worker.workerId} pulling tasks from ${url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@')} (concurrency ${concurrency}, workspace ${worker.workspace}; Ctrl+C stops it)\n`);
+    await interrupt;
+    io.stderr.write('\nStopping: failing the tasks running here and closing the connections...\n');
+    await worker.close();
+    await backend.close();
+    return 0;
+  } catch (e) {
+    if (e instanceof CliUsageError) throw e;
+    io.stderr.write(`rxharness: ${errorMessage(e)}\n`);
+    return 1;
+  } finally {
+    stopInterrupts();
+  }
+}

@@ -1,0 +1,159 @@
+import { createRequire } from 'node:module';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ErrorCode, McpError, type CallToolResult, type Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
+import { errorMessage } from '../errors/error-message.js';
+import { DEFAULT_MCP_START_TIMEOUT_MS, type McpServerConfig } from './mcp-server-config.js';
+import { endSession, openTransport } from './mcp-transport.js';
+
+type State =
+  | { readonly kind: 'idle' }
+  | { readonly kind: 'starting'; readonly client: Client; readonly done: Promise<void> }
+  | { readonly kind: 'ready'; readonly client: Client }
+  | { readonly kind: 'closed' };
+
+const VERSION = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
+// The SDK times every request (60 s by default); a call is bounded by the agent's tool
+// timeout instead, which aborts its signal. The largest delay a timer takes:
+const NO_TIMEOUT = 2_147_483_647;
+const MAX_PAGES = 100;
+// How long closing waits for an HTTP server to end our session.
+const END_SESSION_MS = 2_000;
+
+/**
+ * One MCP server: started when first needed, its tools listed, calls made, and stopped. It
+ * never throws at its users for anything the server does: a start that fails leaves the
+ * reason in {@link McpConnection.problem} (the next {@link McpConnection.ensure} tries
+ * again), a server that stops is noticed, and a failed call rejects with a message naming
+ * the server.
+ */
+export class McpConnection {
+  /** Why the server is not running (it failed to start, or stopped); undefined when it runs or never ran. */
+  problem: string | undefined;
+  /** Its tools as it last listed them (kept after it stops, so names given out still resolve). */
+  tools: readonly McpToolInfo[] = [];
+  private state: State = { kind: 'idle' };
+
+  constructor(
+    readonly name: string,
+    private readonly config: McpServerConfig,
+    private readonly workspace: string,
+  ) {}
+
+  /** True while it runs. */
+  get running(): boolean {
+    return this.state.kind === 'ready';
+  }
+
+  /**
+   * Starts the server unless it runs or is starting. Returns undefined when nothing has to be
+   * waited for (it runs, or the connection is closed), so a run whose servers all run starts
+   * synchronously; else a promise that settles, never rejecting, when the start is over.
+   */
+  ensure(): Promise<void> | undefined {
+    const state = this.state;
+    if (state.kind === 'ready' || state.kind === 'closed') return undefined;
+    if (state.kind === 'starting') return state.done;
+    return this.start();
+  }
+
+  /** Calls one of its tools; rejects with a message naming the server when that cannot be done. */
+  async call(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
+    const state = this.state;
+    if (state.kind !== 'ready') throw new Error(this.notRunning());
+    try {
+      const options = { signal, timeout: NO_TIMEOUT, resetTimeoutOnProgress: true };
+      return (await state.client.callTool({ name: tool, arguments: args }, undefined, options)) as CallToolResult;
+    } catch (e) {
+      if (signal.aborted) throw e;
+      // An error the server answered leaves it running; anything else (it stopped, the HTTP
+      // session is gone, the network failed) means it must be started again.
+      const answered = e instanceof McpError && e.code !== ErrorCode.ConnectionClosed;
+      if (!answered) this.lose(state.client, `the connection failed during a call: ${errorMessage(e)}`);
+      if (answered) throw new Error(`MCP server "${this.name}" answered with an error: ${errorMessage(e)}`);
+      throw new Error(`MCP server "${this.name}" failed during the call (${this.problem ?? errorMessage(e)}); it is started again when the next run starts`);
+    }
+  }
+
+  /** Stops the server (its process ends) and refuses any start after; waits until it has stopped. */
+  async close(): Promise<void> {
+    const state = this.state;
+    this.state = { kind: 'closed' };
+    this.problem = 'was closed with the engine';
+    if (state.kind === 'ready') await endSession(state.client.transport, END_SESSION_MS);
+    if (state.kind === 'ready' || state.kind === 'starting') await state.client.close().catch(() => undefined);
+    if (state.kind === 'starting') await state.done;
+  }
+
+  private start(): Promise<void> {
+    const client = new Client(
+      { name: 'rxharness', version: VERSION },
+      { capabilities: {}, listChanged: { tools: { autoRefresh: false, debounceMs: 0, onChanged: () => void this.refresh(client) } } },
+    );
+    const { transport, stderrTail } = openTransport(this.config, this.workspace);
+    const timeout = this.config.startTimeoutMs ?? DEFAULT_MCP_START_TIMEOUT_MS;
+    const because = (what: string): string => {
+      const tail = stderrTail();
+      return tail ? `${what}; its stderr ends with: ${tail}` : what;
+    };
+    client.onclose = () => this.lose(client, because('the server closed the connection'));
+    const done = (async () => {
+      try {
+        await client.connect(transport, { timeout });
+        const tools = await listTools(client, timeout);
+        if (this.state.kind !== 'starting' || this.state.client !== client) return;
+        this.tools = tools;
+        this.problem = undefined;
+        this.state = { kind: 'ready', client };
+      } catch (e) {
+        await client.close().catch(() => undefined);
+        if (this.state.kind === 'closed') return;
+        this.state = { kind: 'idle' };
+        this.problem = because(`failed to start: ${describeStartError(e)}`);
+      }
+    })();
+    this.state = { kind: 'starting', client, done };
+    return done;
+  }
+
+  /** The server behind `client` stopped: it is started again when next needed. */
+  private lose(client: Client, reason: string): void {
+    const state = this.state;
+    // While starting, the start itself fails and says why.
+    if (state.kind !== 'ready' || state.client !== client) return;
+    this.state = { kind: 'idle' };
+    this.problem = `stopped: ${reason}`;
+    void client.close().catch(() => undefined);
+  }
+
+  private async refresh(client: Client): Promise<void> {
+    try {
+      const tools = await listTools(client, DEFAULT_MCP_START_TIMEOUT_MS);
+      if (this.state.kind === 'ready' && this.state.client === client) this.tools = tools;
+    } catch {
+      // The old list stays; a server that stopped is noticed by its connection closing.
+    }
+  }
+
+  private notRunning(): string {
+    return `MCP server "${this.name}" is not running (${this.problem ?? 'not started'}); it is started again when the next run starts`;
+  }
+}
+
+async function listTools(client: Client, timeout: number): Promise<McpToolInfo[]> {
+  if (!client.getServerCapabilities()?.tools) return [];
+  const tools: McpToolInfo[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const answer = await client.listTools(cursor === undefined ? undefined : { cursor }, { timeout });
+    tools.push(...answer.tools);
+    cursor = answer.nextCursor;
+    if (cursor === undefined) break;
+  }
+  return tools;
+}
+
+/** A start error in words: node's `fetch failed` says why only in its cause. */
+function describeStartError(e: unknown): string {
+  const cause = e instanceof Error && e.cause !== undefined ? ` (${errorMessage(e.cause)})` : '';
+  return `${errorMessage(e)}${cause}`;
+}

@@ -1,0 +1,122 @@
+import type { Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '../tools/tool.js';
+import { McpConnection } from './mcp-connection.js';
+import type { McpServerConfig } from './mcp-server-config.js';
+import { mcpTool } from './mcp-tool.js';
+import { mcpServerOf, mcpToolName } from './mcp-tool-name.js';
+
+/** Something a run should be told about its MCP tools (it becomes a `Warning` event). */
+export interface McpWarning {
+  /** `mcp-server-failed` (a server the run needed is not running) or `mcp-tool-skipped`. */
+  readonly code: string;
+  readonly message: string;
+}
+
+/** Which MCP tools an agent asks for when its run starts. */
+export interface McpToolsRequest {
+  /** Tools it holds by name (a child's, chosen from its parent's tools). */
+  readonly names: readonly string[];
+  /** For an agent whose MCP tools are chosen only now: the servers it may use, and which of their tools it keeps. */
+  readonly select?: {
+    readonly servers: (server: string) => boolean;
+    readonly keep: (names: readonly string[]) => readonly string[];
+  };
+}
+
+/** The MCP tools of one run, and what it should be told about them. */
+export interface McpToolsAnswer {
+  readonly tools: readonly Tool[];
+  readonly warnings: readonly McpWarning[];
+}
+
+/**
+ * The engine's MCP servers: each started when the first run that may use it starts (never
+ * at construction), listed, and stopped by {@link McpServers.close}. A server that fails to
+ * start, or stopped, is started again by the next run that needs it.
+ *
+ * @example
+ * ```ts
+ * const servers = new McpServers({ fs: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '.'] } }, workspace);
+ * const { tools, warnings } = await servers.toolsFor({ names: [], select: { servers: () => true, keep: (n) => n } });
+ * await servers.close();
+ * ```
+ */
+export class McpServers {
+  private readonly connections = new Map<string, McpConnection>();
+  // Our tools, made once per listing; names stay after a server drops a tool, so a child
+  // holding one gets a tool whose call the server refuses, rather than none.
+  private readonly byName = new Map<string, Tool>();
+  private readonly made = new WeakMap<readonly McpToolInfo[], { names: string[]; skipped: McpWarning[] }>();
+
+  constructor(configs: Readonly<Record<string, McpServerConfig>>, workspace: string) {
+    for (const [name, config] of Object.entries(configs)) this.connections.set(name, new McpConnection(name, config, workspace));
+  }
+
+  /** The server names. */
+  get names(): readonly string[] {
+    return [...this.connections.keys()];
+  }
+
+  /**
+   * Starts the servers a run needs (those of `names`, and those `select` may use), then
+   * answers its tools and a warning per needed server that is not running. Synchronous when
+   * every needed server runs already; a promise that never rejects otherwise.
+   */
+  toolsFor(request: McpToolsRequest): McpToolsAnswer | Promise<McpToolsAnswer> {
+    const needed = this.needed(request);
+    const starts = needed.map((c) => c.ensure()).filter((p): p is Promise<void> => p !== undefined);
+    if (starts.length === 0) return this.answer(request, needed);
+    return Promise.all(starts).then(() => this.answer(request, needed));
+  }
+
+  /** Stops every server that was started, waiting until each has stopped. */
+  async close(): Promise<void> {
+    await Promise.all([...this.connections.values()].map((c) => c.close()));
+  }
+
+  private needed(request: McpToolsRequest): McpConnection[] {
+    const servers = new Set(request.names.map(mcpServerOf));
+    return [...this.connections.values()].filter((c) => servers.has(c.name) || (request.select?.servers(c.name) ?? false));
+  }
+
+  private answer(request: McpToolsRequest, needed: readonly McpConnection[]): McpToolsAnswer {
+    const warnings: McpWarning[] = [];
+    const offered: string[] = [];
+    for (const connection of needed) {
+      if (connection.problem !== undefined) {
+        const known = connection.tools.length > 0 ? 'its tools fail until it runs again' : 'its tools are not available';
+        warnings.push({
+          code: 'mcp-server-failed',
+          message: `MCP server "${connection.name}" ${connection.problem}. In this run ${known}; the next run starts it again.`,
+        });
+      }
+      const { names, skipped } = this.make(connection);
+      warnings.push(...skipped);
+      offered.push(...names);
+    }
+    const chosen = new Set([...request.names, ...(request.select ? request.select.keep(offered) : [])]);
+    const tools = [...chosen].map((name) => this.byName.get(name)).filter((t): t is Tool => t !== undefined);
+    return { tools, warnings };
+  }
+
+  /** The names of a connection's current tools, making our tools for a new listing. */
+  private make(connection: McpConnection): { names: string[]; skipped: McpWarning[] } {
+    const listing = connection.tools;
+    let made = this.made.get(listing);
+    if (!made) {
+      made = { names: [], skipped: [] };
+      for (const info of listing) {
+        const name = mcpToolName(connection.name, info.name);
+        if (made.names.includes(name)) {
+          const message = `MCP server "${connection.name}" offers two tools named ${name} once made fit for a model; "${info.name}" is left out.`;
+          made.skipped.push({ code: 'mcp-tool-skipped', message });
+          continue;
+        }
+        made.names.push(name);
+        this.byName.set(name, mcpTool(name, info, connection));
+      }
+      this.made.set(listing, made);
+    }
+    return made;
+  }
+}

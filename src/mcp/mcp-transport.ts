@@ -1,0 +1,68 @@
+import { resolve } from 'node:path';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { isStdioServer, type McpServerConfig } from './mcp-server-config.js';
+
+/** A transport to one server, and what its process last wrote to stderr. */
+export interface OpenedTransport {
+  readonly transport: Transport;
+  /** The end of the server's stderr (a stdio server's; empty for HTTP), for the reason it failed. */
+  stderrTail(): string;
+}
+
+/** How much of a server's stderr is kept for its diagnostics. */
+const TAIL_CHARS = 1000;
+
+/**
+ * A transport for one server's config, not yet started: a child process over stdio (run in
+ * `cwd` resolved against the workspace; its stderr kept, not mixed into the engine's own
+ * output) or Streamable HTTP (with the config's headers on every request).
+ *
+ * @example
+ * ```ts
+ * const { transport, stderrTail } = openTransport({ command: 'node', args: ['server.js'] }, '/work/project');
+ * await client.connect(transport);
+ * ```
+ */
+export function openTransport(config: McpServerConfig, workspace: string): OpenedTransport {
+  if (!isStdioServer(config)) {
+    const headers = config.headers ? { ...config.headers } : undefined;
+    const transport = new StreamableHTTPClientTransport(new URL(config.url), headers ? { requestInit: { headers } } : undefined);
+    return { transport, stderrTail: () => '' };
+  }
+  const transport = new StdioClientTransport({
+    command: config.command,
+    args: [...(config.args ?? [])],
+    ...(config.env ? { env: { ...config.env } } : {}),
+    cwd: resolve(workspace, config.cwd ?? '.'),
+    // Piped, not inherited: servers log there, which would tear a terminal tree or mix into
+    // `--json` output; the end of it is what explains a server that fails.
+    stderr: 'pipe',
+  });
+  let tail = '';
+  transport.stderr?.on('data', (chunk: Buffer | string) => {
+    tail = (tail + chunk.toString()).slice(-TAIL_CHARS);
+  });
+  return { transport, stderrTail: () => tail.trim() };
+}
+
+/**
+ * Ends a Streamable HTTP session on its server (a `DELETE`), so the server frees what it
+ * holds for us, waiting at most `ms`: a server that does not answer must not hold up
+ * `engine.close()` (closing the transport after aborts the request). Nothing to do for stdio,
+ * whose process ends with its stdin.
+ *
+ * @example
+ * ```ts
+ * await endSession(client.transport, 2_000);
+ * await client.close();
+ * ```
+ */
+export async function endSession(transport: Transport | undefined, ms: number): Promise<void> {
+  if (!(transport instanceof StreamableHTTPClientTransport) || transport.sessionId === undefined) return;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  await Promise.race([transport.terminateSession().catch(() => undefined), late]);
+  clearTimeout(timer);
+}

@@ -1,0 +1,45 @@
+import type { ApprovalDecision } from '../permission/approval.js';
+import type { RunInfo } from './run-types.js';
+
+/** What the engine running a started run tells every engine sharing its backend about it. */
+export interface SharedRunRecord {
+  /** The run as its owner knows it now. */
+  readonly info: RunInfo;
+  /** The calls waiting for approval anywhere in its tree, in the order they asked. */
+  readonly pending: readonly string[];
+  /** When a finished run stops being attachable, in epoch milliseconds; absent while it runs. */
+  readonly retainUntil?: number;
+}
+
+/** What a registry does for the other engines: cancel its runs, answer their approvals. */
+export interface RunOwner {
+  /** Cancels a run this registry owns; false when it does not run it. */
+  cancel(runId: string): boolean;
+  /** Answers a call waiting in a run this registry owns; false when none waits. */
+  answer(runId: string, callId: string, decision: ApprovalDecision): boolean;
+}
+
+/**
+ * The started runs of every engine sharing a backend, seen from one of them: each owner
+ * publishes its runs as they change, every engine keeps a copy (so `runs.get` and
+ * `runs.list` stay synchronous), and cancels and answers for another engine's run travel to
+ * its owner. The embedded default has none: an engine knows only its own runs.
+ *
+ * @internal
+ */
+export interface SharedRuns {
+  /** Tells every engine the current state of a run this one owns. */
+  publish(record: SharedRunRecord): void;
+  /** Tells every engine that a run this one owned was evicted. */
+  forget(runId: string): void;
+  /** Another engine's run, as it last published it; `undefined` when unknown or past retention. */
+  get(runId: string): SharedRunRecord | undefined;
+  /** Every other engine's known run. */
+  list(): readonly SharedRunRecord[];
+  /** Asks the run's owner to cancel it; false when no engine is known to run it. */
+  cancel(runId: string): boolean;
+  /** Sends an answer to the run's owner; false when that call is not known to wait there. */
+  answer(runId: string, callId: string, decision: ApprovalDecision): boolean;
+  /** Serves cancels and answers sent to this engine's runs; returns the stop. */
+  serve(owner: RunOwner): () => void;
+}

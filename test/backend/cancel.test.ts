@@ -1,0 +1,141 @@
+import { firstValueFrom, filter } from 'rxjs';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { AgentEvent } from '../../src/events/agent-event.js';
+import { testAgent } from '../support/agent-turns.js';
+import { record } from '../support/collect-events.js';
+import { turnOf } from '../support/delegation-fixture.js';
+import { multitaskReply, steps, taskReply } from '../support/delegation-script.js';
+import { HAS_REDIS, startRedis, type RedisServer } from './redis-server.js';
+import { startScaleKit, waitFor, type ScaleKit } from './scale-kit.js';
+
+const AGENTS = [testAgent('explorer')];
+/** The contract: a cancel reaches the worker's model request within this. */
+const REACH_MS = 200;
+
+describe.skipIf(!HAS_REDIS)('cancelling tasks that run on workers', () => {
+  let redis: RedisServer;
+  let kit: ScaleKit | undefined;
+  beforeAll(async () => {
+    redis = await startRedis();
+  });
+  afterAll(async () => {
+    await redis?.stop();
+  });
+  afterEach(async () => {
+    await kit?.close();
+    kit = undefined;
+  });
+
+  /** A kit whose explorer hangs (its request stays open until aborted), with one worker. */
+  async function hangingKit(main = steps(taskReply('explorer', 'wait forever', 'hang'))): Promise<ScaleKit> {
+    const k = (kit = await startScaleKit(redis));
+    k.fixture.route({ main, explorer: () => ({ hang: true }) });
+    await k.worker();
+    return k;
+  }
+
+  /** Waits for the explorer's request; returns a probe of how long until it is aborted. */
+  async function explorerRequest(k: ScaleKit): Promise<() => Promise<number>> {
+    const { server } = k.fixture;
+    await waitFor(() => server.requests.some((r) => turnOf(r).agent === 'explorer'));
+    const index = server.requests.findIndex((r) => turnOf(r).agent === 'explorer');
+    return async () => {
+      const from = Date.now();
+      const closed = await server.waitForClosed(index, 3000);
+      expect(closed.aborted).toBe(true);
+      return Date.now() - from;
+    };
+  }
+
+  it('unsubscribing the parent aborts the child on the worker', async () => {
+    const k = await hangingKit();
+    const engine = await k.engine({ distributeTasks: true }, AGENTS);
+    const run = record(engine.stream('go'));
+    const aborted = await explorerRequest(k);
+    run.subscription.unsubscribe();
+    expect(await aborted()).toBeLessThan(REACH_MS);
+  });
+
+  it('runs.cancel from a second engine reaches the worker', async () => {
+    const k = await hangingKit();
+    const owner = await k.engine({ distributeTasks: true }, AGENTS);
+    const other = await k.engine({}, AGENTS);
+    const run = owner.start('go');
+    const failed = run.result.catch((e: unknown) => e);
+    const aborted = await explorerRequest(k);
+    expect(other.runs.get(run.runId)?.state).toBe('running');
+    expect(other.runs.cancel(run.runId)).toBe(true);
+    expect(await aborted()).toBeLessThan(REACH_MS);
+    expect(await failed).toMatchObject({ name: 'AbortError' });
+    await waitFor(() => other.runs.get(run.runId)?.state === 'cancelled');
+  });
+
+  it('cancelTask stops the remote child; the parent goes on with a failure result', async () => {
+    const k = await hangingKit();
+    const engine = await k.engine({ distributeTasks: true }, AGENTS);
+    const events$ = engine.stream('go');
+    const run = record(events$);
+    const wrap = await firstValueFrom(
+      engine.tasks.changes.pipe(filter((t) => t.state === 'running')),
+    );
+    const aborted = await explorerRequest(k);
+    expect(engine.cancelTask(wrap.taskId)).toBe(true);
+    expect(await aborted()).toBeLessThan(REACH_MS);
+    await run.done;
+    const end = run.events.at(-1) as AgentEvent & { text: string };
+    expect(end.type).toBe('RunEnd');
+    expect(end.text).toContain('was cancelled before it finished');
+  });
+
+  it('cancelTask from another engine reaches the worker; that engine sees the task settle', async () => {
+    const k = await hangingKit();
+    const owner = await k.engine({ distributeTasks: true }, AGENTS);
+    const other = await k.engine({}, AGENTS);
+    const run = record(owner.stream('go'));
+    const { taskId } = await firstValueFrom(owner.tasks.changes.pipe(filter((t) => t.state === 'running')));
+    const aborted = await explorerRequest(k);
+    await waitFor(() => other.tasks.get(taskId)?.state === 'running');
+    expect(other.tasks.list().map((t) => t.taskId)).toContain(taskId);
+    const settled = other.tasks.whenSettled(taskId);
+    expect(other.cancelTask(taskId)).toBe(true);
+    expect(await aborted()).toBeLessThan(REACH_MS);
+    expect((await settled)?.state).toBe('cancelled');
+    await run.done;
+    expect((run.events.at(-1) as AgentEvent & { text: string }).text).toContain('was cancelled before it finished');
+  });
+
+  it('engine.close() stops a background task on its worker', async () => {
+    const k = await hangingKit(steps({ toolCalls: [{ name: 'task', arguments: { agent_name: 'explorer', prompt: 'wait', description: 'bg', background: true } }] }));
+    const engine = await k.engine({}, AGENTS);
+    const result = await engine.call('go');
+    expect(result.text).toContain('background');
+    const aborted = await explorerRequest(k);
+    const closing = engine.close();
+    expect(await aborted()).toBeLessThan(REACH_MS);
+    await closing;
+  });
+
+  it('random cancel points leave nothing running: no task on a worker, no request, no job, no key without an expiry', async () => {
+    const k = (kit = await startScaleKit(redis));
+    k.fixture.route({
+      main: steps(multitaskReply([[1, 'explorer', 'a', 'one'], [2, 'explorer', 'b', 'two'], [3, 'explorer', 'c', 'three']])),
+      explorer: () => ({ text: 'found', delayMs: Math.floor(Math.random() * 80), chunkSize: 1, chunkDelayMs: 2 }),
+    });
+    const workers = [await k.worker({ concurrency: 4 }), await k.worker({ concurrency: 4 })];
+    const engine = await k.engine({ distributeTasks: true }, AGENTS);
+    for (let i = 0; i < 25; i++) {
+      const run = engine.stream('go').subscribe({ error: () => undefined });
+      await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 250)));
+      run.unsubscribe();
+    }
+    await waitFor(() => workers.every((w) => w.running === 0) && k.fixture.server.inFlight === 0, 5000);
+    const probe = (await k.backend()).parts.redis;
+    const bull = `${k.prefix}:bull:tasks`;
+    await waitFor(async () => (await probe.llen(`${bull}:wait`)) + (await probe.llen(`${bull}:active`)) === 0, 5000);
+    // Everything of ours expires (logs after the retention, markers and heartbeats sooner); BullMQ keeps only its queue's own keys.
+    const keys = (await probe.keys(`${k.prefix}:*`)).filter((key) => !key.startsWith(`${bull}:`) && key !== `${k.prefix}:runs`);
+    const forever = [];
+    for (const key of keys) if ((await probe.pttl(key)) === -1) forever.push(key); // -2: expired meanwhile
+    expect(forever).toEqual([]);
+  });
+});

@@ -1,0 +1,106 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { AgentEvent } from '../../src/events/agent-event.js';
+import { testAgent } from '../support/agent-turns.js';
+import { multitaskReply, steps, taskReply } from '../support/delegation-script.js';
+import { startDelegationFixture, turnOf } from '../support/delegation-fixture.js';
+import type { Turn } from '../support/agent-turns.js';
+import { stopProcess, workerProcess } from './worker-processes.js';
+import { HAS_REDIS, startRedis, type RedisServer } from './redis-server.js';
+import { eventsOf, shapeOf, startScaleKit, type ScaleKit } from './scale-kit.js';
+
+const AGENTS = [testAgent('explorer'), testAgent('writer')];
+
+describe.skipIf(!HAS_REDIS)('delegated tasks on workers', () => {
+  let redis: RedisServer;
+  let kit: ScaleKit | undefined;
+  beforeAll(async () => {
+    redis = await startRedis();
+  });
+  afterAll(async () => {
+    await redis?.stop();
+  });
+  afterEach(async () => {
+    await kit?.close();
+    kit = undefined;
+  });
+
+  it('runs a foreground task on a worker with the same result and wrapped events as in-process', async () => {
+    const routes = {
+      main: steps(taskReply('explorer', 'find the docs', 'find docs')),
+      explorer: () => ({ text: 'the docs are in docs/' }),
+    };
+    const local = await startDelegationFixture(routes);
+    const here = local.engine({}, AGENTS);
+    const inProcess = await eventsOf(here.stream('go'));
+    await here.close();
+    await local.close();
+
+    kit = await startScaleKit(redis);
+    kit.fixture.route(routes);
+    const engine = await kit.engine({ distributeTasks: true }, AGENTS);
+    await kit.worker();
+    const remote = await eventsOf(engine.stream('go'));
+    expect(shapeOf(remote)).toEqual(shapeOf(inProcess));
+    const text = (events: AgentEvent[]): string => {
+      const end = events.at(-1)!;
+      return end.type === 'RunEnd' ? end.text.replace(/task_[0-9a-f-]+/g, 'task_ID') : `not a RunEnd: ${end.type}`;
+    };
+    expect(text(remote)).toBe(text(inProcess));
+    expect(text(remote)).toContain('the docs are in docs/');
+  });
+
+  it('runs a multitask of 8 on 3 workers, each task in order', async () => {
+    kit = await startScaleKit(redis);
+    const tasks = Array.from({ length: 8 }, (_, i) => [i + 1, i % 2 ? 'writer' : 'explorer', `job ${i + 1}`, `task ${i + 1}`] as const);
+    kit.fixture.route({
+      main: steps(multitaskReply(tasks)),
+      '*': (turn) => ({ text: `done: ${turn.prompt}`, chunkSize: 3, delayMs: 20 }),
+    });
+    const engine = await kit.engine({ distributeTasks: true, multitaskMaxTasks: 8 }, AGENTS);
+    await Promise.all([kit.worker({ concurrency: 3 }), kit.worker({ concurrency: 3 }), kit.worker({ concurrency: 3 })]);
+    const events = await eventsOf(engine.stream('go'));
+    const end = events.at(-1) as { type: string; text: string };
+    expect(end.type).toBe('RunEnd');
+    for (let i = 1; i <= 8; i++) expect(end.text).toContain(`done: job ${i}`);
+    for (let i = 1; i <= 8; i++) {
+      const mine = shapeOf(events).filter((s) => s.startsWith(`TaskWrap(${i}:`));
+      expect(mine[0]).toBe(`TaskWrap(${i}:RunStart)`);
+      expect(mine.at(-1)).toBe(`TaskWrap(${i}:RunEnd)`);
+      expect(mine.filter((s) => s.endsWith(':RunEnd)'))).toHaveLength(1);
+    }
+  });
+
+  it('runs a multitask of 8 on 3 worker processes: same result text and wrapped order per task as in-process', { timeout: 60_000 }, async () => {
+    const tasks = Array.from({ length: 8 }, (_, i) => [i + 1, i % 2 ? 'writer' : 'explorer', `job ${i + 1}`, `task ${i + 1}`] as const);
+    const routes = {
+      main: steps(multitaskReply(tasks)),
+      '*': (turn: Turn) => ({ text: `done: ${turn.prompt}`, chunkSize: 3, delayMs: 10 }),
+    };
+    const local = await startDelegationFixture(routes);
+    const here = local.engine({ multitaskMaxTasks: 8 }, AGENTS);
+    const inProcess = await eventsOf(here.stream('go'));
+    await here.close();
+    await local.close();
+
+    kit = await startScaleKit(redis);
+    kit.fixture.route(routes);
+    const k = kit;
+    const procs = await Promise.all([1, 2, 3].map(() => workerProcess(k, redis, { model: 'proc-model', stallMs: 1000, concurrency: 3 })));
+    try {
+      const engine = await kit.engine({ distributeTasks: true, multitaskMaxTasks: 8 }, AGENTS);
+      const remote = await eventsOf(engine.stream('go'));
+      const text = (events: AgentEvent[]): string => (events.at(-1)!.type === 'RunEnd' ? (events.at(-1) as { text: string }).text.replace(/task_[0-9a-f-]+/g, 'task_ID') : 'no RunEnd');
+      expect(text(remote)).toBe(text(inProcess));
+      for (let i = 1; i <= 8; i++) {
+        const of = (events: AgentEvent[]) => shapeOf(events).filter((s) => s.startsWith(`TaskWrap(${i}:`));
+        expect(of(remote)).toEqual(of(inProcess));
+      }
+      // Every child's request came from a worker process.
+      const children = kit.fixture.server.requests.filter((r) => turnOf(r).agent !== 'main');
+      expect(children).toHaveLength(8);
+      expect(children.every((r) => r.body.model === 'proc-model')).toBe(true);
+    } finally {
+      await Promise.all(procs.map(stopProcess));
+    }
+  });
+});

@@ -1,0 +1,83 @@
+/**
+ * A scaled-out deployment for tests: a real Redis, a delegation fixture (fake OpenAI
+ * server, workspace, home), engines and in-process workers each with a backend of its own
+ * (own connections, as separate processes would have), all closed by `close()`.
+ *
+ * @module
+ */
+import { lastValueFrom, toArray, type Observable } from 'rxjs';
+import { redisBackend, type RedisBackend, type RedisBackendOptions } from '../../src/backend/redis-backend.js';
+import { HarnessWorker, type HarnessWorkerOptions } from '../../src/backend/harness-worker.js';
+import type { HarnessEngine } from '../../src/engine/harness-engine.js';
+import type { HarnessEngineOptions } from '../../src/engine/engine-options.js';
+import type { AgentEvent } from '../../src/events/agent-event.js';
+import type { AgentDefinition } from '../../src/subagent/agent-definition.js';
+import { startDelegationFixture, type DelegationFixture } from '../support/delegation-fixture.js';
+import type { RedisServer } from './redis-server.js';
+
+/** Everything a test of the scaled-out engine needs. */
+export interface ScaleKit {
+  readonly fixture: DelegationFixture;
+  readonly prefix: string;
+  /** A backend on the kit's Redis and prefix (closed by `close`). */
+  backend(options?: Partial<RedisBackendOptions>): Promise<RedisBackend>;
+  /** An engine with a backend of its own and `agents` added. */
+  engine(options?: Partial<HarnessEngineOptions>, agents?: readonly AgentDefinition[], backend?: RedisBackend): Promise<HarnessEngine>;
+  /** An in-process worker with a backend of its own, ready. */
+  worker(options?: Partial<HarnessWorkerOptions>, backend?: RedisBackend): Promise<HarnessWorker>;
+  close(): Promise<void>;
+}
+
+let prefixes = 0;
+
+/** Starts a kit on `redis`, with backends whose heartbeats lapse after `stallIntervalMs`. */
+export async function startScaleKit(redis: RedisServer, stallIntervalMs = 1000): Promise<ScaleKit> {
+  const fixture = await startDelegationFixture();
+  const prefix = `t${process.pid}_${++prefixes}`;
+  const closers: (() => Promise<void>)[] = [];
+  const backend = async (options: Partial<RedisBackendOptions> = {}): Promise<RedisBackend> => {
+    const made = await redisBackend({ url: redis.url, prefix, stallIntervalMs, ...options });
+    closers.push(() => made.close());
+    return made;
+  };
+  return {
+    fixture,
+    prefix,
+    backend,
+    engine: async (options = {}, agents = [], given) => {
+      const engine = fixture.engine({ backend: given ?? (await backend()), ...options }, agents);
+      closers.push(() => engine.close());
+      return engine;
+    },
+    worker: async (options = {}, given) => {
+      const worker = new HarnessWorker({ model: fixture.model(), workspace: fixture.workspace.dir, homeDir: fixture.home, backend: given ?? (await backend()), ...options });
+      closers.push(() => worker.close());
+      await worker.ready;
+      return worker;
+    },
+    close: async () => {
+      // Engines and workers first (pushed after their backends), then the backends.
+      for (const close of closers.reverse()) await close().catch(() => undefined);
+      await fixture.close();
+    },
+  };
+}
+
+/** Every event of a run that completes. */
+export function eventsOf(events$: Observable<AgentEvent>): Promise<AgentEvent[]> {
+  return lastValueFrom(events$.pipe(toArray()));
+}
+
+/** A run's events as `type` or `TaskWrap(<task index>:<inner type>)`, ids left out, for comparing where children ran. */
+export function shapeOf(events: readonly AgentEvent[]): string[] {
+  return events.map((e) => (e.type === 'TaskWrap' ? `TaskWrap(${e.taskIndex}:${shapeOf([e.event])[0]!})` : e.type));
+}
+
+/** Polls `check` every 10 ms until it holds; throws after `timeoutMs`. */
+export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error('waitFor: the condition did not hold in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}

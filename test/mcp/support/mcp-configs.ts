@@ -1,0 +1,67 @@
+/**
+ * `mcpServers` entries for the tests: our SDK server over stdio (run through tsx from this
+ * repository, whatever the workspace) and the real `@modelcontextprotocol/server-filesystem`
+ * (its installed script, no npx, no network).
+ *
+ * @module
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { McpStdioServerConfig } from '../../../src/mcp/mcp-server-config.js';
+
+/** The repository root: tsx and the SDK resolve from here. */
+export const REPO = fileURLToPath(new URL('../../../', import.meta.url));
+
+const SCRIPT = fileURLToPath(new URL('./stdio-test-server.ts', import.meta.url));
+
+/** Our stdio server; `env` switches its behaviours (see stdio-test-server.ts). */
+export function ourStdioServer(env: Record<string, string> = {}, extra: Partial<McpStdioServerConfig> = {}): McpStdioServerConfig {
+  return { command: process.execPath, args: ['--import', 'tsx', SCRIPT], cwd: REPO, env, ...extra };
+}
+
+/** The filesystem server from the registry, allowed to work in `dir`. */
+export function filesystemServer(dir: string): McpStdioServerConfig {
+  return { command: process.execPath, args: [join(REPO, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js'), dir] };
+}
+
+/** A marks file our stdio server writes to (`MCP_TEST_MARKS`), and reading it back. */
+export interface Marks {
+  readonly env: Record<string, string>;
+  lines(): Promise<string[]>;
+  /** Resolves when some line matches, or rejects after `ms`. */
+  waitFor(pattern: RegExp, ms?: number): Promise<string>;
+  cleanup(): Promise<void>;
+}
+
+/** A fresh marks file in a temp folder. */
+export async function marksFile(): Promise<Marks> {
+  const dir = await mkdtemp(join(tmpdir(), 'rxharness-mcp-marks-'));
+  const file = join(dir, 'marks.txt');
+  const lines = async (): Promise<string[]> => (await readFile(file, 'utf8').catch(() => '')).split('\n').filter(Boolean);
+  return {
+    env: { MCP_TEST_MARKS: file },
+    lines,
+    waitFor: async (pattern, ms = 10_000) => {
+      const end = Date.now() + ms;
+      for (;;) {
+        const found = (await lines()).find((l) => pattern.test(l));
+        if (found) return found;
+        if (Date.now() > end) throw new Error(`no mark matching ${String(pattern)} in ${ms} ms; marks: ${(await lines()).join(' | ')}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
+    cleanup: () => rm(dir, { recursive: true, force: true }),
+  };
+}
+
+/** Whether a process with this pid still exists. */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
