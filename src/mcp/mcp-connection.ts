@@ -1,14 +1,17 @@
 import { createRequire } from 'node:module';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ErrorCode, McpError, type CallToolResult, type Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult, Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../errors/error-message.js';
+import { loadMcpSdk, type McpSdk } from './mcp-sdk.js';
 import { DEFAULT_MCP_START_TIMEOUT_MS, type McpServerConfig } from './mcp-server-config.js';
 import { endSession, openTransport } from './mcp-transport.js';
 
+// While starting, `client` is set once the SDK has loaded (it loads with the first start).
+type Starting = { readonly kind: 'starting'; client: Client | undefined; done: Promise<void> };
 type State =
   | { readonly kind: 'idle' }
-  | { readonly kind: 'starting'; readonly client: Client; readonly done: Promise<void> }
-  | { readonly kind: 'ready'; readonly client: Client }
+  | Starting
+  | { readonly kind: 'ready'; readonly client: Client; readonly sdk: McpSdk }
   | { readonly kind: 'closed' };
 
 const VERSION = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
@@ -67,7 +70,7 @@ export class McpConnection {
       if (signal.aborted) throw e;
       // An error the server answered leaves it running; anything else (it stopped, the HTTP
       // session is gone, the network failed) means it must be started again.
-      const answered = e instanceof McpError && e.code !== ErrorCode.ConnectionClosed;
+      const answered = e instanceof state.sdk.McpError && e.code !== state.sdk.ErrorCode.ConnectionClosed;
       if (!answered) this.lose(state.client, `the connection failed during a call: ${errorMessage(e)}`);
       if (answered) throw new Error(`MCP server "${this.name}" answered with an error: ${errorMessage(e)}`);
       throw new Error(`MCP server "${this.name}" failed during the call (${this.problem ?? errorMessage(e)}); it is started again when the next run starts`);
@@ -79,40 +82,57 @@ export class McpConnection {
     const state = this.state;
     this.state = { kind: 'closed' };
     this.problem = 'was closed with the engine';
-    if (state.kind === 'ready') await endSession(state.client.transport, END_SESSION_MS);
-    if (state.kind === 'ready' || state.kind === 'starting') await state.client.close().catch(() => undefined);
+    if (state.kind === 'ready') await endSession(state.sdk, state.client.transport, END_SESSION_MS);
+    if (state.kind === 'ready' || state.kind === 'starting') await state.client?.close().catch(() => undefined);
     if (state.kind === 'starting') await state.done;
   }
 
   private start(): Promise<void> {
-    const client = new Client(
+    const starting: Starting = { kind: 'starting', client: undefined, done: Promise.resolve() };
+    this.state = starting;
+    starting.done = this.connect(starting);
+    return starting.done;
+  }
+
+  /** Loads the SDK, starts the server and lists its tools; `starting` is this attempt's state. */
+  private async connect(starting: Starting): Promise<void> {
+    let sdk: McpSdk;
+    try {
+      sdk = await loadMcpSdk();
+    } catch (e) {
+      if (this.state !== starting) return;
+      this.state = { kind: 'idle' };
+      this.problem = `failed to start: @modelcontextprotocol/sdk could not be loaded (${errorMessage(e)})`;
+      return;
+    }
+    // Closed while the SDK loaded: nothing was started.
+    if (this.state !== starting) return;
+    const client = new sdk.Client(
       { name: 'rxharness', version: VERSION },
       { capabilities: {}, listChanged: { tools: { autoRefresh: false, debounceMs: 0, onChanged: () => void this.refresh(client) } } },
     );
-    const { transport, stderrTail } = openTransport(this.config, this.workspace);
+    starting.client = client;
+    const { transport, stderrTail } = openTransport(sdk, this.config, this.workspace);
     const timeout = this.config.startTimeoutMs ?? DEFAULT_MCP_START_TIMEOUT_MS;
     const because = (what: string): string => {
       const tail = stderrTail();
       return tail ? `${what}; its stderr ends with: ${tail}` : what;
     };
     client.onclose = () => this.lose(client, because('the server closed the connection'));
-    const done = (async () => {
-      try {
-        await client.connect(transport, { timeout });
-        const tools = await listTools(client, timeout);
-        if (this.state.kind !== 'starting' || this.state.client !== client) return;
-        this.tools = tools;
-        this.problem = undefined;
-        this.state = { kind: 'ready', client };
-      } catch (e) {
-        await client.close().catch(() => undefined);
-        if (this.state.kind === 'closed') return;
-        this.state = { kind: 'idle' };
-        this.problem = because(`failed to start: ${describeStartError(e)}`);
-      }
-    })();
-    this.state = { kind: 'starting', client, done };
-    return done;
+    try {
+      await client.connect(transport, { timeout });
+      const tools = await listTools(client, timeout);
+      if (this.state !== starting) return;
+      this.tools = tools;
+      this.problem = undefined;
+      this.state = { kind: 'ready', client, sdk };
+    } catch (e) {
+      await client.close().catch(() => undefined);
+      // Closed meanwhile (which is what failed the start): closed it stays.
+      if ((this.state as State) !== starting) return;
+      this.state = { kind: 'idle' };
+      this.problem = because(`failed to start: ${describeStartError(e)}`);
+    }
   }
 
   /** The server behind `client` stopped: it is started again when next needed. */

@@ -1,7 +1,6 @@
 import { resolve } from 'node:path';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { McpSdk } from './mcp-sdk.js';
 import { isStdioServer, type McpServerConfig } from './mcp-server-config.js';
 
 /** A transport to one server, and what its process last wrote to stderr. */
@@ -21,17 +20,17 @@ const TAIL_CHARS = 1000;
  *
  * @example
  * ```ts
- * const { transport, stderrTail } = openTransport({ command: 'node', args: ['server.js'] }, '/work/project');
+ * const { transport, stderrTail } = openTransport(await loadMcpSdk(), { command: 'node', args: ['server.js'] }, '/work/project');
  * await client.connect(transport);
  * ```
  */
-export function openTransport(config: McpServerConfig, workspace: string): OpenedTransport {
+export function openTransport(sdk: McpSdk, config: McpServerConfig, workspace: string): OpenedTransport {
   if (!isStdioServer(config)) {
     const headers = config.headers ? { ...config.headers } : undefined;
-    const transport = new StreamableHTTPClientTransport(new URL(config.url), headers ? { requestInit: { headers } } : undefined);
+    const transport = new sdk.StreamableHTTPClientTransport(new URL(config.url), headers ? { requestInit: { headers } } : undefined);
     return { transport, stderrTail: () => '' };
   }
-  const transport = new StdioClientTransport({
+  const transport = new sdk.StdioClientTransport({
     command: config.command,
     args: [...(config.args ?? [])],
     ...(config.env ? { env: { ...config.env } } : {}),
@@ -55,12 +54,12 @@ export function openTransport(config: McpServerConfig, workspace: string): Opene
  *
  * @example
  * ```ts
- * await endSession(client.transport, 2_000);
+ * await endSession(await loadMcpSdk(), client.transport, 2_000);
  * await client.close();
  * ```
  */
-export async function endSession(transport: Transport | undefined, ms: number): Promise<void> {
-  if (!(transport instanceof StreamableHTTPClientTransport) || transport.sessionId === undefined) return;
+export async function endSession(sdk: McpSdk, transport: Transport | undefined, ms: number): Promise<void> {
+  if (!(transport instanceof sdk.StreamableHTTPClientTransport) || transport.sessionId === undefined) return;
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
   await Promise.race([transport.terminateSession().catch(() => undefined), late]);

@@ -1,0 +1,42 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+
+/** The parts of `@modelcontextprotocol/sdk` a connection uses. */
+export interface McpSdk {
+  readonly Client: typeof Client;
+  readonly McpError: typeof McpError;
+  readonly ErrorCode: typeof ErrorCode;
+  readonly StdioClientTransport: typeof StdioClientTransport;
+  readonly StreamableHTTPClientTransport: typeof StreamableHTTPClientTransport;
+}
+
+let loading: Promise<McpSdk> | undefined;
+
+/**
+ * Loads the MCP SDK the first time a server starts, once per process. Importing it with the
+ * package would cost every user about 15 MiB of memory and tens of milliseconds of start-up,
+ * whether or not they configure an MCP server (most do not).
+ *
+ * @example
+ * ```ts
+ * const sdk = await loadMcpSdk();
+ * const client = new sdk.Client({ name: 'rxharness', version: '1.0.0' });
+ * ```
+ */
+export function loadMcpSdk(): Promise<McpSdk> {
+  loading ??= Promise.all([
+    import('@modelcontextprotocol/sdk/client/index.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+    import('@modelcontextprotocol/sdk/client/stdio.js'),
+    import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+  ]).then(([client, types, stdio, http]) => ({
+    Client: client.Client,
+    McpError: types.McpError,
+    ErrorCode: types.ErrorCode,
+    StdioClientTransport: stdio.StdioClientTransport,
+    StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
+  }));
+  return loading;
+}
