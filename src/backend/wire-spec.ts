@@ -2,6 +2,7 @@ import type { ChatModel } from '../model/chat-model.js';
 import type { ModelSettings } from '../model/model-settings.js';
 import { TokenBudget } from '../model/token-budget.js';
 import { PermissionPolicy } from '../permission/permission-policy.js';
+import { contextOfCarrier, traceCarrierOf, type TraceCarrier } from '../telemetry/trace-carrier.js';
 import type { PermissionRule } from '../permission/permission-rule.js';
 import type { AgentSpec } from '../delegation/delegation-types.js';
 import type { ToolNarrowing } from '../subagent/narrow-tools.js';
@@ -19,7 +20,7 @@ interface WirePolicy {
  * An `AgentSpec` as JSON, for a worker to rebuild: models by name (the worker has its own
  * clients), the policy as its chain of rule layers (root first), the task's wiring without
  * its live objects (the parent's token budget as the number left when the task started;
- * the trace context is not carried).
+ * the delegating call's span as its W3C identity, so the trace continues on the worker).
  */
 export interface WireSpec {
   readonly name: string;
@@ -40,6 +41,8 @@ export interface WireSpec {
     readonly background: boolean;
     /** What the parent's budget had left (absent: no parent budget, or no limit). */
     readonly parentRemaining?: number;
+    /** The delegating tool call's span (absent without an OpenTelemetry SDK). */
+    readonly trace?: TraceCarrier;
   };
 }
 
@@ -57,6 +60,7 @@ export function toWire(spec: AgentSpec, names: ModelNames): WireSpec {
   }
   const task = spec.task;
   const remaining = task?.parentBudget?.remaining();
+  const carried = traceCarrierOf(task?.traceContext);
   return {
     name: spec.name,
     depth: spec.depth,
@@ -76,6 +80,7 @@ export function toWire(spec: AgentSpec, names: ModelNames): WireSpec {
             rootRunId: task.rootRunId,
             background: task.background,
             ...(remaining !== undefined && Number.isFinite(remaining) ? { parentRemaining: Math.max(0, remaining) } : {}),
+            ...(carried ? { trace: carried } : {}),
           },
         }
       : {}),
@@ -89,12 +94,21 @@ export function fromWire(wire: WireSpec, names: ModelNames): AgentSpec {
   const model = wire.model === '' ? names.model : Object.hasOwn(names.models, wire.model) ? names.models[wire.model] : undefined;
   if (!model) throw new RemoteTaskError(`the worker has no model "${wire.model}" (models: ${Object.keys(names.models).join(', ') || 'none'})`);
   const { task, model: _name, policy: _policy, ...rest } = wire;
-  const { parentRemaining, ...wiring } = task ?? { parentRemaining: undefined };
+  const { parentRemaining, trace, ...wiring } = task ?? { parentRemaining: undefined, trace: undefined };
+  const traceContext = contextOfCarrier(trace);
   return {
     ...rest,
     model,
     policy: policy ?? new PermissionPolicy(),
-    ...(task ? { task: { ...(wiring as NonNullable<WireSpec['task']>), ...(parentRemaining !== undefined ? { parentBudget: new TokenBudget(parentRemaining) } : {}) } } : {}),
+    ...(task
+      ? {
+          task: {
+            ...(wiring as Omit<NonNullable<WireSpec['task']>, 'parentRemaining' | 'trace'>),
+            ...(parentRemaining !== undefined ? { parentBudget: new TokenBudget(parentRemaining) } : {}),
+            ...(traceContext ? { traceContext } : {}),
+          },
+        }
+      : {}),
   };
 }
 

@@ -6,6 +6,7 @@
  * @module
  */
 import { lastValueFrom, toArray, type Observable } from 'rxjs';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { redisBackend, type RedisBackend, type RedisBackendOptions } from '../../src/backend/redis-backend.js';
 import { HarnessWorker, type HarnessWorkerOptions } from '../../src/backend/harness-worker.js';
 import type { HarnessEngine } from '../../src/engine/harness-engine.js';
@@ -13,7 +14,7 @@ import type { HarnessEngineOptions } from '../../src/engine/engine-options.js';
 import type { AgentEvent } from '../../src/events/agent-event.js';
 import type { AgentDefinition } from '../../src/subagent/agent-definition.js';
 import { startDelegationFixture, type DelegationFixture } from '../support/delegation-fixture.js';
-import type { RedisServer } from './redis-server.js';
+import { startRedis, type RedisServer } from './redis-server.js';
 
 /** Everything a test of the scaled-out engine needs. */
 export interface ScaleKit {
@@ -59,6 +60,46 @@ export async function startScaleKit(redis: RedisServer, stallIntervalMs = 1000):
       // Engines and workers first (pushed after their backends), then the backends.
       for (const close of closers.reverse()) await close().catch(() => undefined);
       await fixture.close();
+    },
+  };
+}
+
+/** A test file's Redis and the kits its tests start. */
+export interface ScaleKits {
+  /** The file's Redis (started before its first test, stopped after its last). */
+  readonly redis: RedisServer;
+  /** A kit on the file's Redis, closed after the test that started it. */
+  kit(stallIntervalMs?: number): Promise<ScaleKit>;
+}
+
+/**
+ * Registers, in the calling `describe`, one Redis for its tests and the closing of every kit
+ * a test starts, whatever the test's outcome.
+ */
+export function useScaleKits(): ScaleKits {
+  let redis: RedisServer | undefined;
+  const open: ScaleKit[] = [];
+  beforeAll(async () => {
+    redis = await startRedis();
+  });
+  afterAll(async () => {
+    await redis?.stop();
+  });
+  afterEach(async () => {
+    for (const kit of open.splice(0)) await kit.close();
+  });
+  const started = (): RedisServer => {
+    if (!redis) throw new Error('useScaleKits: Redis is not started yet (use it inside a test)');
+    return redis;
+  };
+  return {
+    get redis() {
+      return started();
+    },
+    kit: async (stallIntervalMs) => {
+      const kit = await startScaleKit(started(), stallIntervalMs);
+      open.push(kit);
+      return kit;
     },
   };
 }
