@@ -1,30 +1,20 @@
 import { filter, firstValueFrom } from 'rxjs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ApprovalRequest } from '../../src/permission/approval.js';
 import { testAgent } from '../support/agent-turns.js';
 import { steps, taskReply } from '../support/delegation-script.js';
-import { HAS_REDIS, startRedis, type RedisServer } from './redis-server.js';
-import { startScaleKit, waitFor, type ScaleKit } from './scale-kit.js';
+import { HAS_REDIS } from './redis-server.js';
+import { useScaleKits, waitFor, type ScaleKit } from './scale-kit.js';
 
 const AGENTS = [testAgent('explorer')];
 
 describe.skipIf(!HAS_REDIS)('approvals asked on a worker', () => {
-  let redis: RedisServer;
-  let kit: ScaleKit | undefined;
-  beforeAll(async () => {
-    redis = await startRedis();
-  });
-  afterAll(async () => {
-    await redis?.stop();
-  });
-  afterEach(async () => {
-    await kit?.close();
-    kit = undefined;
-  });
+  const scale = useScaleKits();
+  let kit: ScaleKit;
 
   /** A kit whose explorer runs `echo approved-run` through bash (which asks by default), then echoes the result. */
   async function bashKit(): Promise<ScaleKit> {
-    const k = (kit = await startScaleKit(redis));
+    const k = (kit = await scale.kit());
     k.fixture.route({
       main: steps(taskReply('explorer', 'run it', 'bash')),
       explorer: steps({ toolCalls: [{ name: 'bash', arguments: { command: 'echo approved-run' } }] }),

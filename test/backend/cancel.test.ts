@@ -1,34 +1,24 @@
 import { firstValueFrom, filter } from 'rxjs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/events/agent-event.js';
 import { testAgent } from '../support/agent-turns.js';
 import { record } from '../support/collect-events.js';
 import { turnOf } from '../support/delegation-fixture.js';
 import { multitaskReply, steps, taskReply } from '../support/delegation-script.js';
-import { HAS_REDIS, startRedis, type RedisServer } from './redis-server.js';
-import { startScaleKit, waitFor, type ScaleKit } from './scale-kit.js';
+import { HAS_REDIS } from './redis-server.js';
+import { useScaleKits, waitFor, type ScaleKit } from './scale-kit.js';
 
 const AGENTS = [testAgent('explorer')];
 /** The contract: a cancel reaches the worker's model request within this. */
 const REACH_MS = 200;
 
 describe.skipIf(!HAS_REDIS)('cancelling tasks that run on workers', () => {
-  let redis: RedisServer;
-  let kit: ScaleKit | undefined;
-  beforeAll(async () => {
-    redis = await startRedis();
-  });
-  afterAll(async () => {
-    await redis?.stop();
-  });
-  afterEach(async () => {
-    await kit?.close();
-    kit = undefined;
-  });
+  const scale = useScaleKits();
+  let kit: ScaleKit;
 
   /** A kit whose explorer hangs (its request stays open until aborted), with one worker. */
   async function hangingKit(main = steps(taskReply('explorer', 'wait forever', 'hang'))): Promise<ScaleKit> {
-    const k = (kit = await startScaleKit(redis));
+    const k = (kit = await scale.kit());
     k.fixture.route({ main, explorer: () => ({ hang: true }) });
     await k.worker();
     return k;
@@ -116,7 +106,7 @@ describe.skipIf(!HAS_REDIS)('cancelling tasks that run on workers', () => {
   });
 
   it('random cancel points leave nothing running: no task on a worker, no request, no job, no key without an expiry', async () => {
-    const k = (kit = await startScaleKit(redis));
+    const k = (kit = await scale.kit());
     k.fixture.route({
       main: steps(multitaskReply([[1, 'explorer', 'a', 'one'], [2, 'explorer', 'b', 'two'], [3, 'explorer', 'c', 'three']])),
       explorer: () => ({ text: 'found', delayMs: Math.floor(Math.random() * 80), chunkSize: 1, chunkDelayMs: 2 }),

@@ -1,28 +1,18 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/events/agent-event.js';
 import { testAgent } from '../support/agent-turns.js';
 import { multitaskReply, steps, taskReply } from '../support/delegation-script.js';
 import { startDelegationFixture, turnOf } from '../support/delegation-fixture.js';
 import type { Turn } from '../support/agent-turns.js';
 import { stopProcess, workerProcess } from './worker-processes.js';
-import { HAS_REDIS, startRedis, type RedisServer } from './redis-server.js';
-import { eventsOf, shapeOf, startScaleKit, type ScaleKit } from './scale-kit.js';
+import { HAS_REDIS } from './redis-server.js';
+import { eventsOf, shapeOf, useScaleKits, type ScaleKit } from './scale-kit.js';
 
 const AGENTS = [testAgent('explorer'), testAgent('writer')];
 
 describe.skipIf(!HAS_REDIS)('delegated tasks on workers', () => {
-  let redis: RedisServer;
-  let kit: ScaleKit | undefined;
-  beforeAll(async () => {
-    redis = await startRedis();
-  });
-  afterAll(async () => {
-    await redis?.stop();
-  });
-  afterEach(async () => {
-    await kit?.close();
-    kit = undefined;
-  });
+  const scale = useScaleKits();
+  let kit: ScaleKit;
 
   it('runs a foreground task on a worker with the same result and wrapped events as in-process', async () => {
     const routes = {
@@ -35,7 +25,7 @@ describe.skipIf(!HAS_REDIS)('delegated tasks on workers', () => {
     await here.close();
     await local.close();
 
-    kit = await startScaleKit(redis);
+    kit = await scale.kit();
     kit.fixture.route(routes);
     const engine = await kit.engine({ distributeTasks: true }, AGENTS);
     await kit.worker();
@@ -50,7 +40,7 @@ describe.skipIf(!HAS_REDIS)('delegated tasks on workers', () => {
   });
 
   it('runs a multitask of 8 on 3 workers, each task in order', async () => {
-    kit = await startScaleKit(redis);
+    kit = await scale.kit();
     const tasks = Array.from({ length: 8 }, (_, i) => [i + 1, i % 2 ? 'writer' : 'explorer', `job ${i + 1}`, `task ${i + 1}`] as const);
     kit.fixture.route({
       main: steps(multitaskReply(tasks)),
@@ -82,10 +72,10 @@ describe.skipIf(!HAS_REDIS)('delegated tasks on workers', () => {
     await here.close();
     await local.close();
 
-    kit = await startScaleKit(redis);
+    kit = await scale.kit();
     kit.fixture.route(routes);
     const k = kit;
-    const procs = await Promise.all([1, 2, 3].map(() => workerProcess(k, redis, { model: 'proc-model', stallMs: 1000, concurrency: 3 })));
+    const procs = await Promise.all([1, 2, 3].map(() => workerProcess(k, scale.redis, { model: 'proc-model', stallMs: 1000, concurrency: 3 })));
     try {
       const engine = await kit.engine({ distributeTasks: true, multitaskMaxTasks: 8 }, AGENTS);
       const remote = await eventsOf(engine.stream('go'));

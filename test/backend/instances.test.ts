@@ -1,5 +1,5 @@
 import { lastValueFrom, toArray } from 'rxjs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HarnessWorker } from '../../src/backend/harness-worker.js';
 import { HarnessEngine } from '../../src/engine/harness-engine.js';
 import { MemoryEventLog } from '../../src/runs/memory-event-log.js';
@@ -8,27 +8,17 @@ import { testAgent } from '../support/agent-turns.js';
 import { leakedResources, resourceCounts } from '../support/active-resources.js';
 import { multitaskReply, steps } from '../support/delegation-script.js';
 import type { Turn } from '../support/agent-turns.js';
-import { HAS_REDIS, startRedis, type RedisServer } from './redis-server.js';
-import { startScaleKit, waitFor, type ScaleKit } from './scale-kit.js';
+import { HAS_REDIS } from './redis-server.js';
+import { useScaleKits, waitFor, type ScaleKit } from './scale-kit.js';
 
 const AGENTS = [testAgent('explorer')];
 
 describe.skipIf(!HAS_REDIS)('several app instances on one backend', () => {
-  let redis: RedisServer;
-  let kit: ScaleKit | undefined;
-  beforeAll(async () => {
-    redis = await startRedis();
-  });
-  afterAll(async () => {
-    await redis?.stop();
-  });
-  afterEach(async () => {
-    await kit?.close();
-    kit = undefined;
-  });
+  const scale = useScaleKits();
+  let kit: ScaleKit;
 
   it('attaches through instance A to a run executing on instance B and its workers: every event, in seq order', async () => {
-    const k = (kit = await startScaleKit(redis));
+    const k = (kit = await scale.kit());
     k.fixture.route({
       main: steps(multitaskReply([[1, 'explorer', 'a', 'one'], [2, 'explorer', 'b', 'two']])),
       explorer: (turn) => ({ text: `found ${turn.prompt}`, chunkSize: 2, chunkDelayMs: 5 }),
@@ -46,7 +36,7 @@ describe.skipIf(!HAS_REDIS)('several app instances on one backend', () => {
   });
 
   it('delivers a background result at the next prompt on another instance when the one that started it is down', async () => {
-    const k = (kit = await startScaleKit(redis));
+    const k = (kit = await scale.kit());
     const main = (turn: Turn) =>
       turn.prompt.includes('<background_task_results>')
         ? { text: `saw: ${turn.prompt}` }
@@ -71,7 +61,7 @@ describe.skipIf(!HAS_REDIS)('several app instances on one backend', () => {
   });
 
   it('rejects options that contradict a backend, naming them', async () => {
-    const k = (kit = await startScaleKit(redis));
+    const k = (kit = await scale.kit());
     const backend = await k.backend();
     const model = k.fixture.model();
     expect(() => new HarnessEngine({ model, backend, sessions: new MemorySessionStore() })).toThrow('`sessions` and `backend` cannot be given together');
@@ -83,7 +73,7 @@ describe.skipIf(!HAS_REDIS)('several app instances on one backend', () => {
 
   it('leaves no socket or timer behind once engines, workers and backends are closed', async () => {
     const baseline = resourceCounts();
-    const k = await startScaleKit(redis);
+    const k = await scale.kit();
     k.fixture.route({ main: steps(multitaskReply([[1, 'explorer', 'a', 'one']])), explorer: () => ({ text: 'ok' }) });
     await k.worker();
     const engine = await k.engine({ distributeTasks: true }, AGENTS);

@@ -36,6 +36,7 @@ export async function startScaleKit(redis: RedisServer, stallIntervalMs = 1000):
   const fixture = await startDelegationFixture();
   const prefix = `t${process.pid}_${++prefixes}`;
   const closers: (() => Promise<void>)[] = [];
+  let closing: Promise<void> | undefined;
   const backend = async (options: Partial<RedisBackendOptions> = {}): Promise<RedisBackend> => {
     const made = await redisBackend({ url: redis.url, prefix, stallIntervalMs, ...options });
     closers.push(() => made.close());
@@ -56,11 +57,13 @@ export async function startScaleKit(redis: RedisServer, stallIntervalMs = 1000):
       await worker.ready;
       return worker;
     },
-    close: async () => {
-      // Engines and workers first (pushed after their backends), then the backends.
-      for (const close of closers.reverse()) await close().catch(() => undefined);
-      await fixture.close();
-    },
+    // Once, however often it is called (a test may close its kit before the file does).
+    close: () =>
+      (closing ??= (async () => {
+        // Engines and workers first (pushed after their backends), then the backends.
+        for (const close of closers.reverse()) await close().catch(() => undefined);
+        await fixture.close();
+      })()),
   };
 }
 
