@@ -13,7 +13,14 @@ export class ChannelHub {
 
   constructor(private readonly sub: Redis) {
     sub.on('message', (channel: string, message: string) => {
-      for (const handler of [...(this.#handlers.get(channel) ?? [])]) handler(message);
+      for (const handler of [...(this.#handlers.get(channel) ?? [])]) {
+        try {
+          handler(message);
+        } catch {
+          // A message that is not what the channel carries (a bug elsewhere, or anyone with
+          // access to the Redis) is dropped: thrown here it would crash the process.
+        }
+      }
     });
   }
 

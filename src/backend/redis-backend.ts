@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { TaskTracker } from '../delegation/task-tracker.js';
@@ -6,6 +7,7 @@ import type { HarnessBackend, LauncherWiring } from '../engine/harness-backend.j
 import type { BackendParts } from './backend-parts.js';
 import { bounded } from './bounded.js';
 import { ChannelHub } from './channel-hub.js';
+import { sweepDeadOwners } from './dead-owner-sweep.js';
 import { loadBullMQ } from './load-peers.js';
 import { connectRedis, duplicateOf } from './redis-connection.js';
 import { RedisEventLog } from './redis-event-log.js';
@@ -100,6 +102,7 @@ export class RedisBackend implements HarnessBackend {
       connectTimeoutMs,
       queue: () => (this.#queue ??= this.#openQueue()),
     };
+    this.#stops.push(sweepDeadOwners(this.parts, this.runs, options.retentionMs ?? DEFAULT_RETENTION_MS));
   }
 
   /** @internal */
@@ -162,7 +165,7 @@ export async function redisBackend(options: RedisBackendOptions): Promise<RedisB
   try {
     hub = new ChannelHub(await duplicateOf(redis, timeout));
     const keys = new RedisKeys(prefix);
-    const runs = await RedisSharedRuns.create(redis, keys, hub);
+    const runs = await RedisSharedRuns.create(redis, keys, hub, `instance_${randomUUID()}`);
     const results = await SharedResults.create(redis, keys, hub);
     const tasks = await SharedTasks.create(redis, keys, hub, options.retentionMs ?? DEFAULT_RETENTION_MS);
     const stops = [runs.stop, results.stop, tasks.stop];

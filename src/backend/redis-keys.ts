@@ -50,6 +50,16 @@ export class RedisKeys {
     return `${this.prefix}:beat:${jobId}`;
   }
 
+  /** An app instance's (a backend's) heartbeat: gone when its process died. */
+  instance(instanceId: string): string {
+    return `${this.prefix}:instance:${instanceId}`;
+  }
+
+  /** Set by the one engine that ended a run whose instance died (so only one does). */
+  reaped(runId: string): string {
+    return `${this.prefix}:reaped:${runId}`;
+  }
+
   /** Where a worker asks the launcher of a job for approvals. */
   approvals(jobId: string): string {
     return `${this.prefix}:approve:${jobId}`;

@@ -3,9 +3,10 @@ import type { ApprovalDecision } from '../permission/approval.js';
 import type { RunOwner, SharedRunRecord, SharedRuns } from '../runs/shared-runs.js';
 import type { ChannelHub } from './channel-hub.js';
 import type { RedisKeys } from './redis-keys.js';
+import { parseRunRecord, type OwnedRecord } from './run-record.js';
 
 type RunMessage =
-  | { readonly op: 'put'; readonly record: SharedRunRecord }
+  | { readonly op: 'put'; readonly record: OwnedRecord }
   | { readonly op: 'forget'; readonly runId: string }
   | { readonly op: 'cancel'; readonly runId: string }
   | { readonly op: 'answer'; readonly runId: string; readonly callId: string; readonly decision: ApprovalDecision };
@@ -15,35 +16,36 @@ type RunMessage =
  * starts, so an engine started later knows the runs already there) and published on a
  * channel, from which every engine keeps its copy current. Cancels and answers are
  * published too; each engine hands them to the registries it serves, and only the one
- * that runs the run acts.
+ * that runs the run acts. Each record names the instance (backend) that owns it, so a run
+ * whose instance died can be found and ended (see `dead-owner-sweep.ts`).
  *
  * @internal
  */
 export class RedisSharedRuns implements SharedRuns {
-  readonly #records = new Map<string, SharedRunRecord>();
+  readonly #records = new Map<string, OwnedRecord>();
   readonly #owners = new Set<RunOwner>();
 
   private constructor(
     private readonly redis: Redis,
     private readonly keys: RedisKeys,
+    /** The instance publishing through this copy. */
+    readonly instanceId: string,
   ) {}
 
-  /** Loads the runs Redis knows and follows their changes. */
-  static async create(redis: Redis, keys: RedisKeys, hub: ChannelHub): Promise<{ runs: RedisSharedRuns; stop: () => void }> {
-    const runs = new RedisSharedRuns(redis, keys);
+  /** Loads the runs Redis knows (skipping records that are not records) and follows their changes. */
+  static async create(redis: Redis, keys: RedisKeys, hub: ChannelHub, instanceId: string): Promise<{ runs: RedisSharedRuns; stop: () => void }> {
+    const runs = new RedisSharedRuns(redis, keys, instanceId);
     const stop = await hub.listen(keys.runsChannel, (text) => runs.#onMessage(JSON.parse(text) as RunMessage));
     const now = Date.now();
     for (const text of Object.values(await redis.hgetall(keys.runs))) {
-      const record = JSON.parse(text) as SharedRunRecord;
-      if (record.retainUntil === undefined || record.retainUntil > now) runs.#records.set(record.info.runId, record);
+      const record = parseRunRecord(text);
+      if (record && (record.retainUntil === undefined || record.retainUntil > now)) runs.#records.set(record.info.runId, record);
     }
     return { runs, stop };
   }
 
   publish(record: SharedRunRecord): void {
-    this.#records.set(record.info.runId, record);
-    const text = JSON.stringify(record);
-    this.#send({ op: 'put', record }, this.redis.multi().hset(this.keys.runs, record.info.runId, text));
+    this.#put({ ...record, owner: this.instanceId });
   }
 
   forget(runId: string): void {
@@ -81,11 +83,36 @@ export class RedisSharedRuns implements SharedRuns {
     return () => this.#owners.delete(owner);
   }
 
+  /** The running runs of other instances, by owner. */
+  runningOfOthers(): Map<string, string[]> {
+    const byOwner = new Map<string, string[]>();
+    for (const record of this.#records.values()) {
+      if (record.info.state !== 'running' || record.owner === undefined || record.owner === this.instanceId) continue;
+      byOwner.set(record.owner, [...(byOwner.get(record.owner) ?? []), record.info.runId]);
+    }
+    return byOwner;
+  }
+
+  /** Records a dead instance's run as failed, kept `retentionMs` (the caller ended its log). */
+  markFailed(runId: string, retentionMs: number): void {
+    const record = this.#records.get(runId);
+    if (!record) return;
+    const now = Date.now();
+    this.#put({ ...record, info: { ...record.info, state: 'failed', endedAt: now }, pending: [], retainUntil: now + retentionMs });
+  }
+
+  #put(record: OwnedRecord): void {
+    this.#records.set(record.info.runId, record);
+    this.#send({ op: 'put', record }, this.redis.multi().hset(this.keys.runs, record.info.runId, JSON.stringify(record)));
+  }
+
   #onMessage(message: RunMessage): void {
     switch (message.op) {
-      case 'put':
-        this.#records.set(message.record.info.runId, message.record);
+      case 'put': {
+        const record = parseRunRecord(message.record);
+        if (record) this.#records.set(record.info.runId, record);
         return;
+      }
       case 'forget':
         this.#records.delete(message.runId);
         return;

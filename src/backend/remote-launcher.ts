@@ -100,30 +100,79 @@ export class RemoteLauncher implements ChildLauncher {
     });
   }
 
-  /** Fails the run when the worker that took the job stops beating. */
+  /**
+   * Fails the run when no worker will run the job: the worker that runs it stops beating;
+   * a worker took it and died before its first beat (the job is active, or gone, with no
+   * beat ever seen); or it waits while no worker at all pulls from the queue, for a stall
+   * interval. A busy queue with live workers is waited for, however long.
+   */
   #watch(logId: string, fail: (e: unknown) => void): NodeJS.Timeout {
     const { redis, keys, stallMs } = this.parts;
+    const beating = async (): Promise<boolean> => (await redis.exists(keys.beat(logId))) === 1;
     let started = false;
     let checking = false;
+    let takenAt: number | undefined;
+    let aloneAt: number | undefined;
+    const give = (why: string): void => {
+      clearInterval(timer);
+      fail(new RemoteTaskError(why));
+      void this.#cancel(logId); // out of the queue: no worker may start it after it failed here
+    };
+    const check = async (): Promise<void> => {
+      if (await beating()) {
+        started = true;
+        return;
+      }
+      if (started) return give(`the worker running it stopped: no heartbeat for ${stallMs} ms (it was killed, or lost its connection to Redis)`);
+      const state = await (await this.parts.queue()).getJobState(logId);
+      if (state === 'active') {
+        takenAt ??= Date.now();
+        if (Date.now() - takenAt > stallMs) give(`a worker took it and stopped before starting it (no heartbeat for ${stallMs} ms)`);
+        return;
+      }
+      takenAt = undefined;
+      if (state === 'unknown' || state === 'completed' || state === 'failed') {
+        // A job done between the two reads above beat before it ended: look once more.
+        if (await beating()) started = true;
+        else give('it left the queue without a worker starting it (the worker that took it stopped)');
+        return;
+      }
+      if ((await this.#workersPulling()) !== 0) {
+        aloneAt = undefined;
+        return;
+      }
+      aloneAt ??= Date.now();
+      if (Date.now() - aloneAt > stallMs) {
+        give(`no worker is pulling tasks from this Redis (prefix "${keys.prefix}") for ${stallMs} ms: start one with \`rxharness worker --redis URL --prefix ${keys.prefix}\``);
+      }
+    };
     const timer = setInterval(
       () => {
         if (checking) return;
         checking = true;
-        redis
-          .exists(keys.beat(logId))
-          .then((alive) => {
-            if (alive) started = true;
-            else if (started) {
-              clearInterval(timer);
-              fail(new RemoteTaskError(`the worker running it stopped: no heartbeat for ${stallMs} ms (it was killed, or lost its connection to Redis)`));
-            }
-          })
+        check()
           .catch(fail)
           .finally(() => (checking = false));
       },
       Math.max(10, Math.floor(stallMs / 4)),
     );
     return timer;
+  }
+
+  #workers: { readonly at: number; readonly count: Promise<number | undefined> } | undefined;
+
+  /**
+   * How many workers pull from the queue, asked at most once per quarter stall interval for
+   * all of this launcher's waiting tasks; undefined when Redis will not say (`CLIENT LIST`
+   * is refused on some hosted Redis): then a waiting task just waits.
+   */
+  #workersPulling(): Promise<number | undefined> {
+    const now = Date.now();
+    if (!this.#workers || now - this.#workers.at > this.parts.stallMs / 4) {
+      const count = this.parts.queue().then((queue) => queue.getWorkersCount()).catch(() => undefined);
+      this.#workers = { at: now, count };
+    }
+    return this.#workers.count;
   }
 
   /** Stops the job: marked (for a worker about to take it), announced, removed if it still waits. */

@@ -1,13 +1,16 @@
 import type { ChildProcess } from 'node:child_process';
+import { lastValueFrom, toArray } from 'rxjs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Worker } from 'bullmq';
 import { redisBackend } from '../../src/backend/redis-backend.js';
+import { TASK_QUEUE } from '../../src/backend/redis-keys.js';
 import { RedisBackendError } from '../../src/backend/redis-backend-error.js';
 import { testAgent } from '../support/agent-turns.js';
 import { turnOf } from '../support/delegation-fixture.js';
 import { multitaskReply, steps, taskReply } from '../support/delegation-script.js';
 import { HAS_REDIS, freePort, startRedis, type RedisServer } from './redis-server.js';
 import { startScaleKit, waitFor, type ScaleKit } from './scale-kit.js';
-import { workerProcess } from './worker-processes.js';
+import { engineProcess, workerProcess } from './worker-processes.js';
 
 const AGENTS = [testAgent('explorer')];
 const STALL_MS = 1000;
@@ -96,5 +99,102 @@ describe.skipIf(!HAS_REDIS)('failover', () => {
     expect((await server.waitForClosed(index, STALL_MS * 3)).aborted).toBe(true);
     await waitFor(() => worker.running === 0);
     run.unsubscribe();
+  });
+
+  it('an app instance killed mid-run: its run fails within the stall interval for a client attached elsewhere, no hang', { timeout: 20_000 }, async () => {
+    const k = (kit = await startScaleKit(redis, STALL_MS));
+    k.fixture.route({ main: () => ({ hang: true }) });
+    const b = await k.engine();
+    const owner = await engineProcess(k, redis, { model: 'proc-model', stallMs: STALL_MS, prompt: 'go' });
+    proc = owner.child;
+    await waitFor(() => b.runs.get(owner.runId)?.state === 'running');
+    await waitFor(() => k.fixture.server.requests.length === 1);
+    const attached = lastValueFrom(b.runs.attach(owner.runId).pipe(toArray())).catch((e: unknown) => e);
+    const killedAt = Date.now();
+    proc.kill('SIGKILL');
+    const error = await attached;
+    expect(Date.now() - killedAt).toBeLessThan(STALL_MS * 2 + 1000);
+    expect(String((error as Error).message)).toContain(`the app instance running run ${owner.runId} stopped`);
+    await waitFor(() => b.runs.get(owner.runId)?.state === 'failed');
+    // A client attaching later gets the same end at once; the session is not lost.
+    const late = await lastValueFrom(b.runs.attach(owner.runId).pipe(toArray())).catch((e: unknown) => e);
+    expect(String((late as Error).message)).toContain('stopped (no heartbeat');
+  });
+
+  it('a live owner is never reaped: another instance watching it for several stall intervals leaves its run alone', async () => {
+    const k = (kit = await startScaleKit(redis, 300));
+    k.fixture.route({ main: () => ({ text: 'slow but alive', delayMs: 1500 }) });
+    const a = await k.engine();
+    const b = await k.engine();
+    const run = a.start('go');
+    await waitFor(() => b.runs.get(run.runId)?.state === 'running');
+    const events = await lastValueFrom(b.runs.attach(run.runId).pipe(toArray()));
+    expect(events.at(-1)!.event).toMatchObject({ type: 'RunEnd', text: 'slow but alive' });
+    await waitFor(() => b.runs.get(run.runId)?.state === 'done');
+  });
+
+  it('skips corrupt run records and messages in Redis instead of failing every engine that reads them', async () => {
+    const k = (kit = await startScaleKit(redis, STALL_MS));
+    const probe = await k.backend();
+    const { redis: r, keys } = probe.parts;
+    await r.hset(keys.runs, 'run_bad1', 'not json', 'run_bad2', '{"info":null,"pending":"x"}', 'run_bad3', '[null]');
+    await r.publish(keys.runsChannel, '{"op":"put","record":{"info":7}}');
+    await r.publish(keys.runsChannel, 'garbage');
+    const engine = await k.engine();
+    expect(engine.runs.get('run_bad1')).toBeUndefined();
+    expect(engine.runs.list().filter((info) => info.runId.startsWith('run_bad'))).toEqual([]);
+    // The engine still works, and sees a good record published after the junk.
+    k.fixture.route({ main: () => ({ text: 'fine' }) });
+    const other = await k.engine();
+    const run = other.start('go');
+    await waitFor(() => engine.runs.get(run.runId)?.state === 'done');
+  });
+
+  it('a task queued while no worker pulls from the queue fails after the stall interval, saying how to start one', async () => {
+    const k = (kit = await startScaleKit(redis, 500));
+    k.fixture.route({ main: steps(taskReply('explorer', 'anyone?', 'nobody')) });
+    const engine = await k.engine({ distributeTasks: true }, AGENTS);
+    const started = Date.now();
+    const { text } = await engine.call('go');
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(text).toContain(`no worker is pulling tasks from this Redis (prefix "${k.prefix}")`);
+    expect(text).toContain('rxharness worker --redis URL');
+    // Nothing is left queued for a worker that comes later.
+    const queue = await (await k.backend()).parts.queue();
+    await waitFor(async () => (await queue.getJobCounts('waiting', 'active')).waiting === 0);
+    expect(await queue.getJobCounts('waiting', 'active')).toEqual({ waiting: 0, active: 0 });
+  });
+
+  it('a worker that takes a task and never starts it (no heartbeat) fails the task', async () => {
+    const k = (kit = await startScaleKit(redis, 500));
+    k.fixture.route({ main: steps(taskReply('explorer', 'take it', 'stuck')) });
+    const probe = await k.backend();
+    // A BullMQ worker on the same queue that takes the job and does nothing with it.
+    const stuck = new Worker(TASK_QUEUE, () => new Promise(() => undefined), { connection: { url: redis.url, maxRetriesPerRequest: null }, prefix: probe.parts.keys.bull });
+    stuck.on('error', () => undefined);
+    try {
+      await stuck.waitUntilReady();
+      const engine = await k.engine({ distributeTasks: true }, AGENTS);
+      const started = Date.now();
+      const { text } = await engine.call('go');
+      expect(text).toContain('a worker took it and stopped before starting it');
+      expect(Date.now() - started).toBeLessThan(3000);
+    } finally {
+      await stuck.close(true);
+    }
+  });
+
+  it('a task waiting behind a busy live worker waits as long as it takes (longer than the stall interval)', async () => {
+    const k = (kit = await startScaleKit(redis, 400));
+    k.fixture.route({
+      main: steps(multitaskReply([[1, 'explorer', 'first', 'one'], [2, 'explorer', 'second', 'two']])),
+      explorer: (turn) => ({ text: `ok: ${turn.prompt}`, delayMs: 1200 }),
+    });
+    await k.worker({ concurrency: 1 });
+    const engine = await k.engine({ distributeTasks: true, multitaskMaxTasks: 2 }, AGENTS);
+    const { text } = await engine.call('go');
+    expect(text.match(/result_status>success/g)).toHaveLength(2);
+    expect(text).toContain('ok: first');
+    expect(text).toContain('ok: second');
   });
 });

@@ -9,31 +9,46 @@ import { fileURLToPath } from 'node:url';
 import type { RedisServer } from './redis-server.js';
 import type { ScaleKit } from './scale-kit.js';
 
-const SCRIPT = fileURLToPath(new URL('./worker-process.ts', import.meta.url));
+const WORKER = fileURLToPath(new URL('./worker-process.ts', import.meta.url));
+const ENGINE = fileURLToPath(new URL('./engine-process.ts', import.meta.url));
 
 /** Starts the worker script; resolves once it pulls tasks. */
 export async function workerProcess(kit: ScaleKit, redis: RedisServer, options: { model: string; stallMs: number; concurrency?: number }): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', SCRIPT], {
+  const { child } = await started(WORKER, kit, redis, { MODEL: options.model, STALL_MS: String(options.stallMs), CONCURRENCY: String(options.concurrency ?? 1) }, /^ready$/m);
+  return child;
+}
+
+/** Starts the engine script running `prompt`; resolves with the process and its run's id. */
+export async function engineProcess(kit: ScaleKit, redis: RedisServer, options: { model: string; stallMs: number; prompt: string }): Promise<{ child: ChildProcess; runId: string }> {
+  const { child, line } = await started(ENGINE, kit, redis, { MODEL: options.model, STALL_MS: String(options.stallMs), PROMPT: options.prompt }, /^run (\S+)$/m);
+  return { child, runId: line[1]! };
+}
+
+async function started(script: string, kit: ScaleKit, redis: RedisServer, env: Record<string, string>, ready: RegExp): Promise<{ child: ChildProcess; line: RegExpExecArray }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
     stdio: ['pipe', 'pipe', 'pipe'],
     env: {
       ...process.env,
       REDIS_URL: redis.url,
       PREFIX: kit.prefix,
       BASE_URL: kit.fixture.server.baseURL,
-      MODEL: options.model,
       WORKSPACE: kit.fixture.workspace.dir,
       HOME_DIR: kit.fixture.home,
-      STALL_MS: String(options.stallMs),
-      CONCURRENCY: String(options.concurrency ?? 1),
+      ...env,
     },
   });
   let err = '';
+  let out = '';
   child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (c: Buffer) => c.toString().includes('ready') && resolve());
-    child.once('exit', (code) => reject(new Error(`the worker process exited with ${String(code)}: ${err}`)));
+  const line = await new Promise<RegExpExecArray>((resolve, reject) => {
+    child.stdout!.on('data', (c: Buffer) => {
+      out += c.toString();
+      const found = ready.exec(out);
+      if (found) resolve(found);
+    });
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${String(code)}: ${err}`)));
   });
-  return child;
+  return { child, line };
 }
 
 

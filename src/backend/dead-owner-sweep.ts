@@ -1,0 +1,52 @@
+import type { BackendParts } from './backend-parts.js';
+import type { RedisSharedRuns } from './redis-shared-runs.js';
+
+/**
+ * Keeps this instance's heartbeat and ends the runs of instances that have none. A started
+ * run is owned by the engine that runs it; when that engine's process dies, its record
+ * would say `running` for ever and every client attached through another instance would
+ * wait for an end that never comes. So each backend beats (a key that expires after the
+ * stall interval), and each checks the owners of the running runs it knows: for an owner
+ * with no beat, one engine (whichever sets the run's reaped marker first) ends the run's
+ * log as failed, which ends every attached reader with that error, and records the run as
+ * failed. Returns the stop.
+ *
+ * @internal
+ */
+export function sweepDeadOwners(parts: BackendParts, runs: RedisSharedRuns, retentionMs: number): () => void {
+  const { redis, keys, stallMs, eventLog } = parts;
+  const beatKey = keys.instance(runs.instanceId);
+  const beat = (): void => void redis.set(beatKey, '1', 'PX', stallMs).catch(() => undefined);
+  let sweeping = false;
+  const sweep = async (): Promise<void> => {
+    for (const [owner, runIds] of runs.runningOfOthers()) {
+      if (await redis.exists(keys.instance(owner))) continue;
+      for (const runId of runIds) {
+        if ((await redis.set(keys.reaped(runId), runs.instanceId, 'PX', retentionMs, 'NX')) !== 'OK') continue;
+        const message = `the app instance running run ${runId} stopped (no heartbeat for ${stallMs} ms): the run cannot go on; its session is kept, start a new run to continue`;
+        await eventLog.end(runId, { kind: 'failed', message });
+        runs.markFailed(runId, retentionMs);
+      }
+    }
+  };
+  // Issued before anything this backend publishes, on the same connection: Redis sees the
+  // beat before any record naming this instance.
+  beat();
+  const timer = setInterval(
+    () => {
+      beat();
+      if (sweeping) return;
+      sweeping = true;
+      sweep()
+        .catch(() => undefined) // Redis is away: the next tick tries again
+        .finally(() => (sweeping = false));
+    },
+    Math.max(10, Math.floor(stallMs / 3)),
+  );
+  timer.unref();
+  return () => {
+    clearInterval(timer);
+    // A closed backend stops beating; deleting the key tells the others at once.
+    void redis.del(beatKey).catch(() => undefined);
+  };
+}

@@ -1,0 +1,48 @@
+import type { SharedRunRecord } from '../runs/shared-runs.js';
+
+/** A shared run record as Redis keeps it: with the instance that owns the run. */
+export interface OwnedRecord extends SharedRunRecord {
+  /** The backend instance running it (absent in records written before owners were kept). */
+  readonly owner?: string;
+}
+
+const STATES = new Set(['running', 'done', 'failed', 'cancelled']);
+
+/**
+ * A record read from Redis (JSON text, or a message's already parsed object), or undefined
+ * when it is not one: whatever is stored there is not trusted to have the shape we wrote, and
+ * a bad entry is skipped rather than failing every engine that loads it.
+ *
+ * @example
+ * ```ts
+ * parseRunRecord('{"info":{"runId":"run_1",...},"pending":[]}'); // the record
+ * parseRunRecord('{"tool_calls":"ab"}'); // undefined
+ * ```
+ */
+export function parseRunRecord(stored: unknown): OwnedRecord | undefined {
+  let value = stored;
+  if (typeof stored === 'string') {
+    try {
+      value = JSON.parse(stored);
+    } catch {
+      return undefined;
+    }
+  }
+  if (!isObject(value) || !isObject(value['info']) || !Array.isArray(value['pending'])) return undefined;
+  const info = value['info'];
+  const fine =
+    typeof info['runId'] === 'string' &&
+    typeof info['sessionId'] === 'string' &&
+    typeof info['agentName'] === 'string' &&
+    STATES.has(info['state'] as string) &&
+    typeof info['startedAt'] === 'number' &&
+    (info['endedAt'] === undefined || typeof info['endedAt'] === 'number') &&
+    value['pending'].every((id) => typeof id === 'string') &&
+    (value['retainUntil'] === undefined || typeof value['retainUntil'] === 'number') &&
+    (value['owner'] === undefined || typeof value['owner'] === 'string');
+  return fine ? (value as unknown as OwnedRecord) : undefined;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
