@@ -1,4 +1,3 @@
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { HarnessEngine } from '../engine/harness-engine.js';
 import { ScriptedModel } from '../model/scripted-model.js';
@@ -7,6 +6,7 @@ import { DELEGATION_TOOL_NAMES } from '../subagent/delegation-tool-names.js';
 import { narrowTools } from '../subagent/narrow-tools.js';
 import { PUBLIC_TOOL_NAMES } from '../tools/builtin/index.js';
 import type { CliIO } from './cli-io.js';
+import { engineOptionsFromFlags, WORKSPACE_FLAGS } from './engine-flags.js';
 import { AGENTS_HELP } from './help-text.js';
 
 /**
@@ -14,23 +14,24 @@ import { AGENTS_HELP } from './help-text.js';
  * agent's definition, `mode: primary`, when there is one), then the diagnostics. Read
  * through an engine built as `run` builds it (its model never called), so the diagnostics
  * are the engine's own: unknown tool names and overrides included.
+ *
+ * @example
+ * ```ts
+ * process.exitCode = await agentsCommand(['--json', '--agent-dir', 'team'], processIO());
+ * ```
  */
 export async function agentsCommand(argv: readonly string[], io: CliIO): Promise<number> {
   const { values } = parseArgs({
     args: [...argv],
-    options: { json: { type: 'boolean' }, workspace: { type: 'string' }, 'agent-dir': { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' } },
+    options: { ...WORKSPACE_FLAGS, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
   });
   if (values.help) {
     io.stdout.write(AGENTS_HELP);
     return 0;
   }
-  const workspace = resolve(io.cwd, values.workspace ?? '.');
-  const engine = new HarnessEngine({
-    model: new ScriptedModel([]),
-    workspace,
-    ...(io.env.HOME ? { homeDir: io.env.HOME } : {}),
-    ...(values['agent-dir'] ? { agentDirs: values['agent-dir'] } : {}),
-  });
+  // --mcp-config is checked here as run checks it, so a bad file shows before a run; its
+  // servers are not started (they start lazily, for a run), so their tools are not listed.
+  const engine = new HarnessEngine({ model: new ScriptedModel([]), ...engineOptionsFromFlags(values, io) });
   const manager = engine.agents;
   await engine.close();
   const primary = manager.primary();

@@ -1,3 +1,26 @@
+// The lines of the flags every engine-building command shares (see engine-flags.ts), so
+// run, serve and worker describe them alike.
+
+/** The model flags' lines. */
+const MODEL_HELP = `  --demo              use the built-in scripted model (offline, no API key needed)
+  --model M           model id (default: $RXHARNESS_MODEL)
+  --base-url URL      OpenAI-compatible server (default: $OPENAI_BASE_URL, then OpenAI)
+  --api-key K         the server's key (default: $OPENAI_API_KEY; a --base-url server may need none)
+`;
+
+/** The engine flags' lines. */
+const ENGINE_HELP = `  --workspace DIR     folder the tools work in (default: the current folder)
+  --max-tasks N       subagents of one multitask running at once (default 5; 0 = no limit)
+  --max-steps N       ReAct steps per run (default 30)
+  --max-depth N       delegation depth: 1 (default) children cannot delegate, 0 no delegation
+  --agent-dir DIR     another folder of agent definitions (*.md), after the standard ones;
+                      repeat it for more
+  --mcp-config FILE   MCP servers from a JSON file, { "mcpServers": { NAME: { "command": ...,
+                      "args": [...] } or { "url": ... } } } (see docs/cli.md): the agents get
+                      their tools as mcp__NAME__TOOL; repeat it for more. A workspace's own
+                      .mcp.json is never loaded: only the files named here
+`;
+
 /** `rxharness --help`. */
 export const MAIN_HELP = `rxharness - an agent harness that delegates to subagents, shown live
 
@@ -19,17 +42,7 @@ Runs the main agent on PROMPT (or the named subagent directly) and shows a live 
 the run and its tasks. Ctrl+C cancels the run and every task (exit code 130).
 
 Options:
-  --demo              use the built-in scripted model (offline, no API key needed)
-  --model M           model id (default: $RXHARNESS_MODEL)
-  --base-url URL      OpenAI-compatible server (default: $OPENAI_BASE_URL, then OpenAI)
-  --api-key K         the server's key (default: $OPENAI_API_KEY; a --base-url server may need none)
-  --workspace DIR     folder the tools work in (default: the current folder)
-  --max-tasks N       subagents of one multitask running at once (default 5; 0 = no limit)
-  --max-steps N       ReAct steps per run (default 30)
-  --max-depth N       delegation depth: 1 (default) children cannot delegate, 0 no delegation
-  --agent-dir DIR     another folder of agent definitions (*.md), after the standard ones;
-                      repeat it for more
-  --session NAME      continue the conversation NAME (kept in <workspace>/.rxharness/sessions,
+${MODEL_HELP}${ENGINE_HELP}  --session NAME      continue the conversation NAME (kept in <workspace>/.rxharness/sessions,
                       so the next run with the same NAME remembers this one)
   --yes               approve every tool call that asks for approval, without asking: bash
                       commands; reading, writing, editing or grepping .env* and *.env files;
@@ -45,7 +58,7 @@ Exit codes: 0 the run ended normally, 1 it ended abnormally or failed, 2 bad usa
 `;
 
 /** `rxharness agents --help`. */
-export const AGENTS_HELP = `Usage: rxharness agents [--json] [--workspace DIR] [--agent-dir DIR]
+export const AGENTS_HELP = `Usage: rxharness agents [--json] [--workspace DIR] [--agent-dir DIR] [--mcp-config FILE]
 
 Lists the visible subagent definitions (built-ins, <workspace>/.rxharness/agents,
 ~/.rxharness/agents, --agent-dir folders) with where each comes from and the tools each
@@ -56,6 +69,8 @@ Options:
   --json              print one JSON document instead of text (each agent with its tools)
   --agent-dir DIR     another folder of agent definitions, as run's --agent-dir
   --workspace DIR     the workspace whose definitions to include (default: current folder)
+  --mcp-config FILE   MCP servers, as run's --mcp-config: the files are checked, the servers
+                      not started (their tools are not listed)
   -h, --help          show this help
 `;
 
@@ -69,16 +84,9 @@ server: closing or reloading the page leaves it going, and its address (?run=<id
 again in any tab. Ctrl+C cancels the runs and stops the server (exit code 0).
 
 Options:
-  --demo              use the built-in scripted model (offline, no API key needed)
-  --model M           model id (default: $RXHARNESS_MODEL)
-  --base-url URL      OpenAI-compatible server (default: $OPENAI_BASE_URL, then OpenAI)
-  --api-key K         the server's key (default: $OPENAI_API_KEY; a --base-url server may need none)
-  --workspace DIR     folder the tools work in (default: the current folder)
-  --port N            port to listen on (default 4173; 0 picks a free one)
+${MODEL_HELP}${ENGINE_HELP}  --port N            port to listen on (default 4173; 0 picks a free one)
   --host H            interface to listen on (default 127.0.0.1: this machine only; the
                       runs use tools on your workspace, so think twice before exposing it)
-  --max-tasks N       subagents of one multitask running at once (default 5; 0 = no limit)
-  --max-steps N       ReAct steps per run (default 30)
   --yes               approve every tool call that asks (otherwise the page asks you)
   --redis URL         share runs, sessions and approvals with other instances on this Redis;
                       background tasks run on workers (rxharness worker; see docs/scaling.md)
@@ -95,20 +103,14 @@ export const WORKER_HELP = `Usage: rxharness worker --redis URL [options]
 Runs the tasks that engines sharing the Redis server delegate (background tasks always,
 foreground ones when the engine has distributeTasks), pulled from its BullMQ queue, each
 with the rules, tools and step bound the engine gave it. Its model, tools and definitions
-must match the engines' (same --model, same workspace). Ctrl+C (or SIGTERM) fails the
-tasks running here and stops it (exit code 0); see docs/scaling.md.
+must match the engines' (same --model, workspace, --agent-dir and --mcp-config). Ctrl+C
+(or SIGTERM) fails the tasks running here and stops it (exit code 0); see docs/scaling.md.
 
 Options:
   --redis URL         the Redis server (default: $RXHARNESS_REDIS_URL), e.g. redis://127.0.0.1:6379
   --prefix P          key prefix shared with the engines (default rxh)
   --concurrency N     tasks run at once (default 10)
-  --demo              use the built-in scripted model (offline, no API key needed)
-  --model M           model id (default: $RXHARNESS_MODEL)
-  --base-url URL      OpenAI-compatible server (default: $OPENAI_BASE_URL, then OpenAI)
-  --api-key K         the server's key (default: $OPENAI_API_KEY; a --base-url server may need none)
-  --workspace DIR     folder the tools work in (default: the current folder)
-  --max-steps N       ReAct steps per run (default 30)
-  -h, --help          show this help
+${MODEL_HELP}${ENGINE_HELP}  -h, --help          show this help
 
 Environment: OPENAI_API_KEY, OPENAI_BASE_URL, RXHARNESS_MODEL, RXHARNESS_REDIS_URL.
 Exit codes: 0 stopped with Ctrl+C or SIGTERM, 1 Redis cannot be reached, 2 bad usage.

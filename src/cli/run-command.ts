@@ -1,30 +1,19 @@
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { liveTree } from '../adapters/terminal-tree/index.js';
-import { createDemoModel } from '../demo/demo-model.js';
 import { HarnessEngine } from '../engine/harness-engine.js';
 import type { HarnessEngineOptions } from '../engine/engine-options.js';
-import type { ChatModel } from '../model/chat-model.js';
-import { OpenAIChatModel } from '../model/openai-chat-model.js';
 import { FileSessionStore } from '../session/file-session-store.js';
 import type { CliIO } from './cli-io.js';
 import { CliUsageError } from './cli-usage-error.js';
+import { ENGINE_FLAGS, engineOptionsFromFlags, MODEL_FLAGS, modelFromFlags } from './engine-flags.js';
 import { RUN_HELP } from './help-text.js';
-import { integerFlag } from './integer-flag.js';
 import { presentRun, type PresentedRun } from './present-run.js';
 import { terminalApproval } from './terminal-approval.js';
 import { errorMessage } from '../errors/error-message.js';
 
 const OPTIONS = {
-  demo: { type: 'boolean' },
-  model: { type: 'string' },
-  'base-url': { type: 'string' },
-  'api-key': { type: 'string' },
-  workspace: { type: 'string' },
-  'max-tasks': { type: 'string' },
-  'max-steps': { type: 'string' },
-  'max-depth': { type: 'string' },
-  'agent-dir': { type: 'string', multiple: true },
+  ...MODEL_FLAGS,
+  ...ENGINE_FLAGS,
   session: { type: 'string' },
   yes: { type: 'boolean' },
   json: { type: 'boolean' },
@@ -45,20 +34,15 @@ export async function runCommand(argv: readonly string[], io: CliIO): Promise<nu
   if (direct) [, agentName, prompt] = direct as unknown as [string, string, string];
   else if (prompt.startsWith('@')) throw new CliUsageError('"@agent" needs a prompt after it, e.g. @explore "find the tests"');
 
-  const workspace = resolve(io.cwd, values.workspace ?? '.');
   const session = values.session;
   if (session?.trim() === '') throw new CliUsageError('--session needs a name, e.g. --session notes');
+  const model = modelFromFlags(values, io);
+  const flags = engineOptionsFromFlags(values, io);
   const engine = newEngine({
-    model: values.demo ? createDemoModel(demoSpeed(io)) : openaiModel(values.model, values['base-url'], values['api-key'], io),
-    workspace,
-    // the CLI's environment decides whose ~/.rxharness/agents is read, as in `agents`
-    ...(io.env.HOME ? { homeDir: io.env.HOME } : {}),
-    ...(values['max-tasks'] !== undefined ? { multitaskMaxTasks: integerFlag('--max-tasks', values['max-tasks'], 0) } : {}),
-    ...(values['max-steps'] !== undefined ? { maxSteps: integerFlag('--max-steps', values['max-steps'], 1) } : {}),
-    ...(values['max-depth'] !== undefined ? { maxDepth: integerFlag('--max-depth', values['max-depth'], 0) } : {}),
-    ...(values['agent-dir'] ? { agentDirs: values['agent-dir'] } : {}),
+    model,
+    ...flags,
     // A named conversation goes on across invocations: it is kept in the workspace's files.
-    ...(session !== undefined ? { sessions: new FileSessionStore(workspace) } : {}),
+    ...(session !== undefined ? { sessions: new FileSessionStore(flags.workspace) } : {}),
     ...approval(values.yes ?? false, io),
   });
   let shown: PresentedRun | undefined;
@@ -100,22 +84,6 @@ function approval(yes: boolean, io: CliIO): Pick<HarnessEngineOptions, 'approve'
       return { decision: 'reject', comment: 'nobody can approve it here (no terminal; the user did not pass --yes)' };
     },
   };
-}
-
-export function openaiModel(model: string | undefined, baseURLFlag: string | undefined, apiKeyFlag: string | undefined, io: CliIO): ChatModel {
-  const id = model ?? io.env.RXHARNESS_MODEL;
-  if (!id) throw new CliUsageError('no model: pass --model M or set RXHARNESS_MODEL (or use --demo to run offline)');
-  const baseURL = baseURLFlag ?? io.env.OPENAI_BASE_URL;
-  const apiKey = apiKeyFlag ?? io.env.OPENAI_API_KEY;
-  // A local server (a base URL) needs no key; OpenAI's own API does.
-  if (!apiKey && !baseURL) throw new CliUsageError('no API key: pass --api-key K or set OPENAI_API_KEY (a local server needs none: pass --base-url), or use --demo');
-  return new OpenAIChatModel({ model: id, ...(baseURL ? { baseURL } : {}), ...(apiKey ? { apiKey } : {}) });
-}
-
-/** `RXHARNESS_DEMO_DELAY_MS` slows or speeds the demo's streaming (tests set it to 0). */
-export function demoSpeed(io: CliIO): { chunkDelayMs?: number } {
-  const raw = io.env.RXHARNESS_DEMO_DELAY_MS;
-  return raw === undefined ? {} : { chunkDelayMs: integerFlag('RXHARNESS_DEMO_DELAY_MS', raw, 0) };
 }
 
 /** Engine options come from flags here, so an invalid one is bad usage. */

@@ -1,25 +1,18 @@
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { redisBackend, type RedisBackend } from '../backend/redis-backend.js';
-import { createDemoModel } from '../demo/demo-model.js';
 import { errorMessage } from '../errors/error-message.js';
 import { startDemoServer, type DemoServer } from '../web/demo-server.js';
 import type { CliIO } from './cli-io.js';
 import { CliUsageError } from './cli-usage-error.js';
 import { SERVE_HELP } from './help-text.js';
+import { ENGINE_FLAGS, engineOptionsFromFlags, MODEL_FLAGS, modelFromFlags } from './engine-flags.js';
 import { integerFlag } from './integer-flag.js';
-import { demoSpeed, openaiModel } from './run-command.js';
 
 const OPTIONS = {
-  demo: { type: 'boolean' },
-  model: { type: 'string' },
-  'base-url': { type: 'string' },
-  'api-key': { type: 'string' },
-  workspace: { type: 'string' },
+  ...MODEL_FLAGS,
+  ...ENGINE_FLAGS,
   port: { type: 'string' },
   host: { type: 'string' },
-  'max-tasks': { type: 'string' },
-  'max-steps': { type: 'string' },
   yes: { type: 'boolean' },
   redis: { type: 'string' },
   prefix: { type: 'string' },
@@ -47,7 +40,9 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
   if (positionals.length > 0) throw new CliUsageError(`serve takes no PROMPT (got "${positionals.join(' ')}"): prompts are typed on the page`);
   const port = integerFlag('--port', values.port ?? '4173', 0);
   if (port > 65_535) throw new CliUsageError(`--port must be a whole number from 0 to 65535, got "${values.port ?? ''}"`);
-  const model = values.demo ? createDemoModel(demoSpeed(io)) : openaiModel(values.model, values['base-url'], values['api-key'], io);
+  const model = modelFromFlags(values, io);
+  // Checked (numbers, --mcp-config files) before Redis is reached or anything listens.
+  const { workspace, homeDir, ...engineFlags } = engineOptionsFromFlags(values, io);
   // Stop listening for Ctrl+C only once everything is closed (see present-run.ts: a library
   // re-raising SIGINT when it finds no listener would kill the process before the cleanup).
   let interrupted!: () => void;
@@ -65,11 +60,10 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
       port,
       model,
       ...(values.host !== undefined ? { host: values.host } : {}),
-      workspace: resolve(io.cwd, values.workspace ?? '.'),
-      ...(io.env.HOME ? { homeDir: io.env.HOME } : {}),
+      workspace,
+      ...(homeDir !== undefined ? { homeDir } : {}),
       engine: {
-        ...(values['max-tasks'] !== undefined ? { multitaskMaxTasks: integerFlag('--max-tasks', values['max-tasks'], 0) } : {}),
-        ...(values['max-steps'] !== undefined ? { maxSteps: integerFlag('--max-steps', values['max-steps'], 1) } : {}),
+        ...engineFlags,
         // without --yes, calls that ask wait for an answer on the page
         ...(values.yes ? { approve: () => ({ decision: 'approve' as const }) } : {}),
         ...(backend ? { backend, distributeTasks: values.distribute ?? false } : {}),

@@ -1,25 +1,19 @@
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { HarnessWorker } from '../backend/harness-worker.js';
 import { redisBackend } from '../backend/redis-backend.js';
-import { createDemoModel } from '../demo/demo-model.js';
 import { errorMessage } from '../errors/error-message.js';
 import type { CliIO } from './cli-io.js';
 import { CliUsageError } from './cli-usage-error.js';
 import { WORKER_HELP } from './help-text.js';
+import { ENGINE_FLAGS, engineOptionsFromFlags, MODEL_FLAGS, modelFromFlags } from './engine-flags.js';
 import { integerFlag } from './integer-flag.js';
-import { demoSpeed, openaiModel } from './run-command.js';
 
 const OPTIONS = {
   redis: { type: 'string' },
   prefix: { type: 'string' },
   concurrency: { type: 'string' },
-  demo: { type: 'boolean' },
-  model: { type: 'string' },
-  'base-url': { type: 'string' },
-  'api-key': { type: 'string' },
-  workspace: { type: 'string' },
-  'max-steps': { type: 'string' },
+  ...MODEL_FLAGS,
+  ...ENGINE_FLAGS,
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -44,7 +38,9 @@ export async function workerCommand(argv: readonly string[], io: CliIO): Promise
   const url = values.redis ?? io.env.RXHARNESS_REDIS_URL;
   if (!url) throw new CliUsageError('no Redis: pass --redis URL (e.g. redis://127.0.0.1:6379) or set RXHARNESS_REDIS_URL');
   const concurrency = integerFlag('--concurrency', values.concurrency ?? '10', 1);
-  const model = values.demo ? createDemoModel(demoSpeed(io)) : openaiModel(values.model, values['base-url'], values['api-key'], io);
+  const model = modelFromFlags(values, io);
+  // Checked (numbers, --mcp-config files) before Redis is reached.
+  const engineFlags = engineOptionsFromFlags(values, io);
   let interrupted!: () => void;
   const interrupt = new Promise<void>((done) => (interrupted = done));
   const stopCtrlC = io.onInterrupt(() => interrupted());
@@ -63,9 +59,7 @@ export async function workerCommand(argv: readonly string[], io: CliIO): Promise
         model,
         backend,
         concurrency,
-        workspace: resolve(io.cwd, values.workspace ?? '.'),
-        ...(io.env.HOME ? { homeDir: io.env.HOME } : {}),
-        ...(values['max-steps'] !== undefined ? { maxSteps: integerFlag('--max-steps', values['max-steps'], 1) } : {}),
+        ...engineFlags,
       });
       await worker.ready;
     } catch (e) {

@@ -1,0 +1,114 @@
+import { resolve } from 'node:path';
+import { createDemoModel } from '../demo/demo-model.js';
+import type { HarnessEngineOptions } from '../engine/engine-options.js';
+import type { ChatModel } from '../model/chat-model.js';
+import { OpenAIChatModel } from '../model/openai-chat-model.js';
+import type { CliIO } from './cli-io.js';
+import { CliUsageError } from './cli-usage-error.js';
+import { integerFlag } from './integer-flag.js';
+import { mcpServersFromFiles } from './mcp-config-file.js';
+
+// The parseArgs option tables the commands share, so `run`, `serve` and `worker` (and
+// `agents`, for what it reads) spell and check a flag the same way.
+
+/** Which model runs: `--demo`, or an OpenAI-compatible one. */
+export const MODEL_FLAGS = {
+  demo: { type: 'boolean' },
+  model: { type: 'string' },
+  'base-url': { type: 'string' },
+  'api-key': { type: 'string' },
+} as const;
+
+/** What the engine is made of: where its tools work, its definitions, its MCP servers. */
+export const WORKSPACE_FLAGS = {
+  workspace: { type: 'string' },
+  'agent-dir': { type: 'string', multiple: true },
+  'mcp-config': { type: 'string', multiple: true },
+} as const;
+
+/** The engine's limits. */
+export const LIMIT_FLAGS = {
+  'max-tasks': { type: 'string' },
+  'max-steps': { type: 'string' },
+  'max-depth': { type: 'string' },
+} as const;
+
+/** Every engine flag: what an engine that runs agents takes. */
+export const ENGINE_FLAGS = { ...WORKSPACE_FLAGS, ...LIMIT_FLAGS } as const;
+
+/** Parsed {@link MODEL_FLAGS}. */
+export interface ModelFlagValues {
+  readonly demo?: boolean | undefined;
+  readonly model?: string | undefined;
+  readonly 'base-url'?: string | undefined;
+  readonly 'api-key'?: string | undefined;
+}
+
+/** Parsed {@link ENGINE_FLAGS}, or part of them: a flag a command lacks is simply unset. */
+export interface EngineFlagValues {
+  readonly workspace?: string | undefined;
+  readonly 'agent-dir'?: readonly string[] | undefined;
+  readonly 'mcp-config'?: readonly string[] | undefined;
+  readonly 'max-tasks'?: string | undefined;
+  readonly 'max-steps'?: string | undefined;
+  readonly 'max-depth'?: string | undefined;
+}
+
+/** The engine options the flags set; `workspace` is always resolved. */
+export type EngineFlagOptions = Pick<HarnessEngineOptions, 'homeDir' | 'multitaskMaxTasks' | 'maxSteps' | 'maxDepth' | 'agentDirs' | 'mcpServers'> & {
+  readonly workspace: string;
+};
+
+/**
+ * The model the flags name: the offline demo with `--demo`, else an OpenAI-compatible model
+ * from `--model`, `--base-url`, `--api-key` or their environment variables. Bad usage
+ * (a {@link CliUsageError}) when no model or key can be found.
+ *
+ * @example
+ * ```ts
+ * const model = modelFromFlags({ model: 'qwen2.5', 'base-url': 'http://localhost:8080/v1' }, processIO());
+ * ```
+ */
+export function modelFromFlags(values: ModelFlagValues, io: CliIO): ChatModel {
+  return values.demo ? createDemoModel(demoSpeed(io)) : openaiModel(values.model, values['base-url'], values['api-key'], io);
+}
+
+/**
+ * The engine options the flags set, checked: a bad number or `--mcp-config` file is a
+ * {@link CliUsageError}, thrown before anything starts. The workspace is resolved against the
+ * CLI's folder, as are the `--mcp-config` files.
+ *
+ * @example
+ * ```ts
+ * const engine = new HarnessEngine({ model, ...engineOptionsFromFlags({ 'max-steps': '10', 'mcp-config': ['mcp.json'] }, io) });
+ * ```
+ */
+export function engineOptionsFromFlags(values: EngineFlagValues, io: CliIO): EngineFlagOptions {
+  const mcpConfigs = values['mcp-config'] ?? [];
+  return {
+    workspace: resolve(io.cwd, values.workspace ?? '.'),
+    // The CLI's environment decides whose ~/.rxharness/agents is read (a test's fake HOME).
+    ...(io.env.HOME ? { homeDir: io.env.HOME } : {}),
+    ...(values['max-tasks'] !== undefined ? { multitaskMaxTasks: integerFlag('--max-tasks', values['max-tasks'], 0) } : {}),
+    ...(values['max-steps'] !== undefined ? { maxSteps: integerFlag('--max-steps', values['max-steps'], 1) } : {}),
+    ...(values['max-depth'] !== undefined ? { maxDepth: integerFlag('--max-depth', values['max-depth'], 0) } : {}),
+    ...(values['agent-dir'] ? { agentDirs: values['agent-dir'] } : {}),
+    ...(mcpConfigs.length > 0 ? { mcpServers: mcpServersFromFiles(mcpConfigs, io.cwd) } : {}),
+  };
+}
+
+function openaiModel(model: string | undefined, baseURLFlag: string | undefined, apiKeyFlag: string | undefined, io: CliIO): ChatModel {
+  const id = model ?? io.env.RXHARNESS_MODEL;
+  if (!id) throw new CliUsageError('no model: pass --model M or set RXHARNESS_MODEL (or use --demo to run offline)');
+  const baseURL = baseURLFlag ?? io.env.OPENAI_BASE_URL;
+  const apiKey = apiKeyFlag ?? io.env.OPENAI_API_KEY;
+  // A local server (a base URL) needs no key; OpenAI's own API does.
+  if (!apiKey && !baseURL) throw new CliUsageError('no API key: pass --api-key K or set OPENAI_API_KEY (a local server needs none: pass --base-url), or use --demo');
+  return new OpenAIChatModel({ model: id, ...(baseURL ? { baseURL } : {}), ...(apiKey ? { apiKey } : {}) });
+}
+
+/** `RXHARNESS_DEMO_DELAY_MS` slows or speeds the demo's streaming (tests set it to 0). */
+function demoSpeed(io: CliIO): { chunkDelayMs?: number } {
+  const raw = io.env.RXHARNESS_DEMO_DELAY_MS;
+  return raw === undefined ? {} : { chunkDelayMs: integerFlag('RXHARNESS_DEMO_DELAY_MS', raw, 0) };
+}
