@@ -34,7 +34,9 @@ export class MemoryEventLog implements EventLog {
       throw new Error(`run "${entry.runId}": event ${entry.seq} appended after ${log.entries.length}; seqs must follow one another`);
     }
     log.entries.push(entry);
-    for (const reader of [...log.readers]) reader();
+    // No copy per event: a reader that leaves meanwhile is skipped by the Set's iteration, and
+    // one that joins is called too, which is harmless (a reader only catches up).
+    for (const reader of log.readers) reader();
   }
 
   read(runId: string, after: number): Observable<SequencedEvent> {

@@ -52,6 +52,22 @@ describe('MemoryEventLog', () => {
     expect(seen).toEqual([1, 2, 3, 4, 5]);
   });
 
+  it('readers that leave or join while an event is delivered: the leaver sees nothing more, the joiner each event once', () => {
+    const log = new MemoryEventLog();
+    log.append(entry(1));
+    const late: number[] = [];
+    let second: ReturnType<typeof reader> | undefined;
+    log.read('r', 0).subscribe((e) => {
+      if (e.seq === 2) second!.subscription.unsubscribe();
+      if (e.seq === 3) log.read('r', 2).subscribe((x) => late.push(x.seq));
+    });
+    second = reader(log, 0);
+    for (let seq = 2; seq <= 4; seq++) log.append(entry(seq));
+    // The first reader is notified first: at seq 2 it removes the second before its turn.
+    expect(second.seen).toEqual([1]);
+    expect(late).toEqual([3, 4]);
+  });
+
   it('a cancelled log errors its readers with AbortError after the last event; a failed one with its message', () => {
     const log = new MemoryEventLog();
     log.append(entry(1));
