@@ -72,7 +72,7 @@ describe('the packed tarball', () => {
     expect(paths.some((p) => p.startsWith('dist/subagent/builtin/'))).toBe(true);
     // The maps point into src/: shipped, so a debugger and "go to definition" find the code.
     expect(paths).toContain('src/index.ts');
-    expect(paths.filter((p) => !p.startsWith('dist/') && !p.startsWith('src/') && !['package.json', 'README.md', 'LICENSE'].includes(p))).toEqual([]);
+    expect(paths.filter((p) => !p.startsWith('dist/') && !p.startsWith('src/') && !['package.json', 'README.md', 'LICENSE', 'client/package.json'].includes(p))).toEqual([]);
     const manifest = JSON.parse(await readFile(join(REPO, 'package.json'), 'utf8')) as { exports: Record<string, Record<string, string>>; scripts: Record<string, string> };
     // require() of an ES module needs a condition it knows: `default`.
     expect(manifest.exports['.']).toMatchObject({ types: './dist/index.d.ts', default: './dist/index.js' });
@@ -104,6 +104,17 @@ describe('the packed tarball', () => {
     expect(out.code, out.stderr).toBe(0);
     expect(out.stdout).toContain('rxharness');
   });
+
+  it('typechecks with the legacy moduleResolution node10, which ignores exports (rxharness/client through its folder)', async () => {
+    const legacy = join(dir, 'node10');
+    await consumerProject(legacy, pack.tarball, { name: 'node10-consumer', private: true }, {
+      'app.ts': TS_PROGRAM,
+      'tsconfig.json': tsconfig('commonjs', 'node10', ['app.ts']),
+    });
+    const out = await tsc(legacy, 'tsconfig.json');
+    expect(out.stdout + out.stderr).toBe('');
+    expect(out.code).toBe(0);
+  }, 90_000);
 
   it('typechecks in TypeScript consumers: NodeNext (ESM and CommonJS files) and Bundler', async () => {
     const ts = join(dir, 'ts');
