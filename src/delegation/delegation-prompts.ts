@@ -45,14 +45,20 @@ export function delegationInstructions(agents: readonly AgentDefinition[], poolS
   ].join('\n');
 }
 
-/** Facts every agent of the engine is told about where it works. */
+let lastFacts: { readonly workspace: string; readonly day: number; readonly text: string } | undefined;
+
+/** Facts every agent of the engine is told about where it works (made once a day per workspace: every child needs them). */
 export function environmentFacts(workspace: string): string {
-  return [
+  const day = Math.floor(Date.now() / 86_400_000);
+  if (lastFacts?.workspace === workspace && lastFacts.day === day) return lastFacts.text;
+  const text = [
     '# Environment',
     `- Workspace: ${workspace} (tool paths are relative to it; you cannot reach outside it)`,
     `- Platform: ${process.platform}`,
-    `- Date: ${new Date().toISOString().slice(0, 10)}`,
+    `- Date: ${new Date(day * 86_400_000).toISOString().slice(0, 10)}`,
   ].join('\n');
+  lastFacts = { workspace, day, text };
+  return text;
 }
 
 /** The main agent's role prompt when the engine is not given one. */

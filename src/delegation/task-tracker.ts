@@ -56,7 +56,8 @@ interface Entry {
  */
 export class TaskTracker {
   private readonly entries = new Map<string, Entry>();
-  private readonly finishedOrder: string[] = [];
+  /** Finished task ids, oldest first (a Set keeps insertion order, and a resume removes one in O(1)). */
+  private readonly finished = new Set<string>();
   /**
    * Finished background results not yet put in front of a prompt of their session, oldest
    * first. Snapshots, not entries: resuming a task restarts its entry, and its earlier
@@ -95,8 +96,7 @@ export class TaskTracker {
       this.runningBackground.add(info.taskId);
     }
     // A resumed task starts again under its id: it is no longer among the finished ones.
-    const at = this.finishedOrder.indexOf(info.taskId);
-    if (at >= 0) this.finishedOrder.splice(at, 1);
+    this.finished.delete(info.taskId);
     this.entries.set(info.taskId, entry);
     this.subject.next(entry.info);
   }
@@ -115,20 +115,18 @@ export class TaskTracker {
     this.runningBackground.delete(taskId);
     if (entry.info.background && !entry.orphaned) this.undelivered.push(entry.info);
     entry.resolve();
-    this.finishedOrder.push(taskId);
+    this.finished.add(taskId);
     this.evict();
     this.subject.next(entry.info);
   }
 
   /** Forgets the oldest finished tasks beyond the bound, skipping results not yet delivered. */
   private evict(): void {
-    for (let i = 0; this.finishedOrder.length > this.retainFinished && i < this.finishedOrder.length; ) {
-      const id = this.finishedOrder[i]!;
-      if (this.undelivered.some((t) => t.taskId === id)) {
-        i += 1; // its result has not reached its session yet
-        continue;
-      }
-      this.finishedOrder.splice(i, 1);
+    if (this.finished.size <= this.retainFinished) return;
+    for (const id of this.finished) {
+      if (this.finished.size <= this.retainFinished) return;
+      if (this.undelivered.some((t) => t.taskId === id)) continue; // its result has not reached its session yet
+      this.finished.delete(id); // deleting the current entry does not disturb a Set's iteration
       this.entries.delete(id);
     }
   }
