@@ -2,7 +2,7 @@
  * `npm run bench`: builds, then runs every benchmark against the shipped build (`dist/`)
  * and prints one table. `--json` prints the machine-readable results instead;
  * `--only <name>[,<name>]` runs some of them (overhead, client-cpu, wrapping, scheduling, peer,
- * scale, ndjson, session-less, memory, http); `--quick` runs fewer rounds (`support/mode.ts`).
+ * scale, scale-out, ndjson, session-less, memory, http); `--quick` runs fewer rounds (`support/mode.ts`).
  * Progress goes to stderr. See docs/performance.md for what each one measures.
  *
  * @module
@@ -14,6 +14,7 @@ import { ndjsonBenchmark } from './ndjson.js';
 import { overheadBenchmark } from './overhead.js';
 import { peerBenchmark } from './peer.js';
 import { runsHttpBenchmark } from './runs-http.js';
+import { scaleOutBenchmark } from './scale-out.js';
 import { scaleBenchmark } from './scale.js';
 import { schedulingBenchmark } from './scheduling.js';
 import { sessionLessBenchmark } from './session-less.js';
@@ -28,6 +29,7 @@ const BENCHMARKS: Record<string, () => Promise<ResultRow[]>> = {
   scheduling: schedulingBenchmark,
   peer: peerBenchmark,
   scale: scaleBenchmark,
+  'scale-out': scaleOutBenchmark,
   ndjson: ndjsonBenchmark,
   'session-less': sessionLessBenchmark,
   memory: memoryBenchmark,

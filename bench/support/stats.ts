@@ -37,3 +37,14 @@ export function rotate<T>(sides: readonly T[], round: number): T[] {
   const k = round % sides.length;
   return [...sides.slice(k), ...sides.slice(0, k)];
 }
+
+/** The `p`-th percentile (nearest rank) of `values`. */
+export function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+/** A sample's size, percentiles and maximum. */
+export function spread(values: readonly number[]) {
+  return { samples: values.length, p50: percentile(values, 50), p90: percentile(values, 90), p99: percentile(values, 99), max: Math.max(...values) };
+}
