@@ -102,7 +102,16 @@ export class RedisBackend implements HarnessBackend {
       connectTimeoutMs,
       queue: () => (this.#queue ??= this.#openQueue()),
     };
-    this.#stops.push(sweepDeadOwners(this.parts, this.runs, options.retentionMs ?? DEFAULT_RETENTION_MS));
+    const retentionMs = options.retentionMs ?? DEFAULT_RETENTION_MS;
+    this.#stops.push(sweepDeadOwners(this.parts, this.runs, retentionMs));
+    // What every engine mirrors of the others' runs and tasks is dropped once past retention,
+    // also by an engine nobody asks (its copies would otherwise only shrink when read).
+    const tidy = setInterval(() => {
+      this.runs.prune();
+      this.#tasks.prune();
+    }, Math.min(60_000, Math.max(1000, retentionMs / 2)));
+    tidy.unref();
+    this.#stops.push(() => clearInterval(tidy));
   }
 
   /** @internal */

@@ -83,6 +83,18 @@ export class RedisSharedRuns implements SharedRuns {
     return () => this.#owners.delete(owner);
   }
 
+  /**
+   * Forgets the records past their retention, here and in Redis (a hash field does not
+   * expire by itself). Called by the backend now and then, so idle engines do not keep them.
+   */
+  prune(): void {
+    const now = Date.now();
+    const gone = [...this.#records.values()].filter((r) => r.retainUntil !== undefined && r.retainUntil <= now).map((r) => r.info.runId);
+    if (gone.length === 0) return;
+    for (const runId of gone) this.#records.delete(runId);
+    this.redis.hdel(this.keys.runs, ...gone).catch(() => undefined); // another engine may have pruned them first
+  }
+
   /** The running runs of other instances, by owner. */
   runningOfOthers(): Map<string, string[]> {
     const byOwner = new Map<string, string[]>();

@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import type { TaskInfo } from '../delegation/task-tracker.js';
 import type { ChannelHub } from './channel-hub.js';
 import type { RedisKeys } from './redis-keys.js';
+import { parseTaskInfo } from './task-record.js';
 
 type ResultMessage = { readonly op: 'put'; readonly info: TaskInfo } | { readonly op: 'taken'; readonly sessionId: string; readonly taskIds: readonly string[] };
 
@@ -36,7 +37,7 @@ export class SharedResults {
     do {
       const [next, found] = await redis.scan(cursor, 'MATCH', keys.results('*'), 'COUNT', 500);
       cursor = next;
-      for (const key of found) for (const text of Object.values(await redis.hgetall(key))) results.#add(JSON.parse(text) as TaskInfo);
+      for (const key of found) for (const text of Object.values(await redis.hgetall(key))) results.#add(parseTaskInfo(text));
     } while (cursor !== '0');
     return { results, stop };
   }
@@ -77,15 +78,15 @@ export class SharedResults {
     if (this.#taken.size > 10_000) this.#taken.delete(this.#taken.values().next().value!);
   }
 
-  #add(info: TaskInfo): void {
-    if (this.#taken.has(info.taskId)) return;
+  #add(info: TaskInfo | undefined): void {
+    if (!info || this.#taken.has(info.taskId)) return; // not a task snapshot: skipped
     let mine = this.#waiting.get(info.sessionId);
     if (!mine) this.#waiting.set(info.sessionId, (mine = new Map()));
     mine.set(info.taskId, info);
   }
 
   #onMessage(message: ResultMessage): void {
-    if (message.op === 'put') return this.#add(message.info);
+    if (message.op === 'put') return this.#add(parseTaskInfo(message.info));
     for (const id of message.taskIds) {
       this.#markTaken(id);
       this.#waiting.get(message.sessionId)?.delete(id);

@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import type { TaskInfo } from '../delegation/task-tracker.js';
 import type { ChannelHub } from './channel-hub.js';
 import type { RedisKeys } from './redis-keys.js';
+import { parseTaskInfo } from './task-record.js';
 
 type TaskMessage = { readonly op: 'put'; readonly info: TaskInfo } | { readonly op: 'cancel'; readonly taskId: string };
 
@@ -34,7 +35,7 @@ export class SharedTasks {
       const [next, found] = await redis.scan(cursor, 'MATCH', keys.task('*'), 'COUNT', 500);
       cursor = next;
       const values = found.length ? await redis.mget(...found) : [];
-      for (const text of values) if (text) tasks.#put(JSON.parse(text) as TaskInfo);
+      for (const text of values) if (text) tasks.#put(parseTaskInfo(text));
     } while (cursor !== '0');
     return { tasks, stop };
   }
@@ -62,6 +63,18 @@ export class SharedTasks {
     return info;
   }
 
+  /**
+   * Forgets what no engine will ask about again: settled tasks past the retention, and
+   * tasks still `running` after a day (their engine died; Redis has expired them too). Called
+   * by the backend now and then, so an engine that never lists tasks does not grow.
+   */
+  prune(): void {
+    const stale = Date.now() - 24 * 60 * 60_000;
+    for (const [id, info] of this.#known) {
+      if (info.state === 'running' ? info.startedAt < stale : this.get(id) === undefined) this.#known.delete(id);
+    }
+  }
+
   /** Every known task. */
   list(): TaskInfo[] {
     return [...this.#known.keys()].flatMap((id) => this.get(id) ?? []);
@@ -87,7 +100,8 @@ export class SharedTasks {
     return () => this.#watchers.delete(watcher);
   }
 
-  #put(info: TaskInfo): void {
+  #put(info: TaskInfo | undefined): void {
+    if (!info) return; // not a task snapshot: skipped
     // Messages of one task may cross: a settled task never goes back to running.
     const known = this.#known.get(info.taskId);
     if (known && known.state !== 'running' && info.state === 'running' && info.startedAt <= known.startedAt) return;
@@ -96,7 +110,7 @@ export class SharedTasks {
   }
 
   #onMessage(message: TaskMessage): void {
-    if (message.op === 'put') return this.#put(message.info);
+    if (message.op === 'put') return this.#put(parseTaskInfo(message.info));
     for (const cancel of [...this.#cancellers]) cancel(message.taskId);
   }
 }

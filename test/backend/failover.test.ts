@@ -197,4 +197,33 @@ describe.skipIf(!HAS_REDIS)('failover', () => {
     expect(text).toContain('ok: first');
     expect(text).toContain('ok: second');
   });
+
+  it('starts despite corrupt task and result entries in Redis, loading the good ones', async () => {
+    const k = (kit = await startScaleKit(redis, STALL_MS));
+    const probe = await k.backend();
+    const { redis: r, keys } = probe.parts;
+    const good = { taskId: 'task_good', agentName: 'explorer', description: 'd', sessionId: 'ses_x', parentRunId: 'run_x', background: true, state: 'done', startedAt: 1, endedAt: Date.now(), result: 'fine' };
+    await r.set(keys.task('task_bad1'), 'not json');
+    await r.set(keys.task('task_bad2'), '{"taskId":7}');
+    await r.set(keys.task('task_good'), JSON.stringify(good), 'PX', 60_000);
+    await r.hset(keys.results('ses_x'), 'task_bad3', '[null]', 'task_good', JSON.stringify(good));
+    await r.publish(keys.tasksChannel, '{"op":"put","info":{"taskId":null}}');
+    const engine = await k.engine();
+    expect(engine.tasks.get('task_good')?.result).toBe('fine');
+    expect(engine.tasks.get('task_bad1')).toBeUndefined();
+    expect(engine.tasks.list().map((t) => t.taskId)).toEqual(['task_good']);
+  });
+
+  it('an idle engine drops finished run records past their retention from Redis', async () => {
+    const k = (kit = await startScaleKit(redis, STALL_MS));
+    k.fixture.route({ main: () => ({ text: 'done' }) });
+    const owner = await k.engine({ runRetentionMs: 300 });
+    // Another instance, never asked anything; its backend tidies every second (half its retention).
+    await k.engine({}, [], await k.backend({ retentionMs: 2000 }));
+    const run = owner.start('go');
+    await run.result;
+    const probe = (await k.backend()).parts;
+    expect(await probe.redis.hexists(probe.keys.runs, run.runId)).toBe(1);
+    await waitFor(async () => (await probe.redis.hexists(probe.keys.runs, run.runId)) === 0, 5000);
+  });
 });

@@ -1,0 +1,39 @@
+import type { TaskInfo } from '../delegation/task-tracker.js';
+
+const STATES = new Set(['running', 'done', 'failed', 'cancelled']);
+
+/**
+ * A task snapshot read from Redis (JSON text, or a message's parsed object), or undefined
+ * when it is not one. What is stored there is not trusted: one bad entry must not stop every
+ * engine from starting (the loaders read all of them) nor reach a consumer of `engine.tasks`.
+ *
+ * @example
+ * ```ts
+ * parseTaskInfo('{"taskId":"task_1","state":"done",...}'); // the snapshot
+ * parseTaskInfo('[null]'); // undefined
+ * ```
+ */
+export function parseTaskInfo(stored: unknown): TaskInfo | undefined {
+  let value = stored;
+  if (typeof stored === 'string') {
+    try {
+      value = JSON.parse(stored);
+    } catch {
+      return undefined;
+    }
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const v = value as Record<string, unknown>;
+  const fine =
+    typeof v['taskId'] === 'string' &&
+    typeof v['agentName'] === 'string' &&
+    typeof v['description'] === 'string' &&
+    typeof v['sessionId'] === 'string' &&
+    typeof v['parentRunId'] === 'string' &&
+    typeof v['background'] === 'boolean' &&
+    STATES.has(v['state'] as string) &&
+    typeof v['startedAt'] === 'number' &&
+    (v['endedAt'] === undefined || typeof v['endedAt'] === 'number') &&
+    (v['result'] === undefined || typeof v['result'] === 'string');
+  return fine ? (v as unknown as TaskInfo) : undefined;
+}
