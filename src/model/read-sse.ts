@@ -1,9 +1,9 @@
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
-import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import type { Subscriber } from 'rxjs';
 import type { ModelChunk, ModelFinish, TokenUsage } from './chat-model.js';
 import { ModelError } from './model-error.js';
 import { readUsage, type WireUsage } from './read-usage.js';
+import { SseDataParser } from './sse-data-lines.js';
 import { finishToolCalls, mergeToolCalls, type PartialCall, type ToolCallFragment } from './tool-call-fragments.js';
 
 /** What the reader has received so far; the idle watchdog compares `received`. */
@@ -36,7 +36,7 @@ type WireDelta = Omit<ChatCompletionChunk.Choice.Delta, 'tool_calls'> & {
  * drains the body so the connection can be reused) is ignored, its failures too.
  *
  * The hot path of every streamed reply: one `read()` per network read, one `TextDecoder`,
- * `eventsource-parser`'s line parser fed directly (no `TransformStream`s, whose queues and
+ * a linear pass over its lines (`SseDataParser`; no `TransformStream`s, whose queues and
  * promises cost more per event than parsing it), one `JSON.parse` per event, and each delta
  * handed to `out` synchronously, in the order of the body.
  */
@@ -52,14 +52,14 @@ export async function readSse(
   let usage: TokenUsage | undefined;
   let finishReason: string | undefined;
   let done = false;
-  const onEvent = (message: EventSourceMessage): void => {
+  const onData = (data: string): void => {
     progress.received++;
-    if (done || message.data === '[DONE]') {
+    if (done || data === '[DONE]') {
       done = true;
       return;
     }
     progress.events++;
-    const chunk = JSON.parse(message.data) as WireChunk;
+    const chunk = JSON.parse(data) as WireChunk;
     if (chunk.error) throw new ModelError(`model "${model}": the stream reported an error: ${chunk.error.message ?? JSON.stringify(chunk.error)}`);
     if (chunk.usage) usage = readUsage(chunk.usage) ?? usage;
     const choice = chunk.choices?.[0];
@@ -75,12 +75,12 @@ export async function readSse(
     }
     if (delta.tool_calls) mergeToolCalls(calls, delta.tool_calls);
   };
-  const parser = createParser({
-    onEvent,
+  const parser = new SseDataParser({
+    onData,
     onComment: () => void progress.received++,
-    onError: (error) => {
+    onOddLine: (line) => {
       progress.received++;
-      oddLine ??= error.line;
+      oddLine ??= line;
     },
   });
   const decoder = new TextDecoder();
@@ -91,13 +91,14 @@ export async function readSse(
     }
     const tail = decoder.decode();
     if (tail) parser.feed(tail);
+    parser.end();
   } catch (error) {
     reader.cancel().catch(() => undefined); // a failed event stops the body, like a broken one
     if (!done) throw error;
   }
   // A finish_reason without [DONE] is a whole reply (many servers never send [DONE]); [DONE]
   // without a finish_reason is the server saying it is done. Neither: the body was cut.
-  if (!done && finishReason === undefined) throw cutShort(model, progress.events, oddLine);
+  if (!done && finishReason === undefined) throw cutShort(model, progress.events, oddLine ?? (parser.pending || undefined));
   return { type: 'finish', text: text.join(''), toolCalls: finishToolCalls(calls), usage, finishReason };
 }
 
