@@ -4,7 +4,8 @@ import { AbortError } from '../agent/abort-error.js';
 import type { EventLog } from '../runs/event-log.js';
 import type { LogEnding, SequencedEvent } from '../runs/run-types.js';
 import { UnknownRunError } from '../runs/unknown-run-error.js';
-import { duplicateOf, redisFailure } from './redis-connection.js';
+import { compareIds, LogFollower, type FollowingReader, type StreamEntry } from './log-follower.js';
+import { redisFailure } from './redis-connection.js';
 import type { RedisKeys } from './redis-keys.js';
 import { RedisBackendError } from './redis-backend-error.js';
 
@@ -14,20 +15,21 @@ export interface EventLogTimes {
   readonly retentionMs: number;
   /** A log that never ends (its writer died) is expired this long after it started. */
   readonly maxLiveMs: number;
-  /** How long a follower blocks in one `XREAD` before it checks that the log still exists. */
+  /** How long the follower blocks in one `XREAD`; a log quiet this long is checked to still exist. */
   readonly blockMs: number;
-  /** How long a follower waits for its own connection. */
+  /** How long the follower waits for its connection. */
   readonly connectTimeoutMs: number;
 }
 
-type Entry = [id: string, fields: string[]];
+type Entry = StreamEntry;
 
 /**
  * An {@link EventLog} on Redis Streams, one stream per run: `append` is an `XADD` of the
  * seq and the event's JSON, `end` an entry of its own (then the stream expires after the
  * retention), `delete` a `DEL`. A reader replays with `XRANGE` on the shared connection;
- * only a log still being written gets a connection of its own to follow it with blocking
- * `XREAD`s, closed when the reader unsubscribes.
+ * the readers of logs still being written follow them together on ONE follower connection
+ * (a single blocking `XREAD` over every followed stream, see {@link LogFollower}), opened
+ * for the first of them and closed when the last one leaves.
  *
  * @example
  * ```ts
@@ -37,13 +39,16 @@ type Entry = [id: string, fields: string[]];
  */
 export class RedisEventLog implements EventLog {
   readonly #readers = new Set<StreamReader>();
+  readonly #follower: LogFollower;
 
   /** @internal */
   constructor(
     private readonly redis: Redis,
     private readonly keys: RedisKeys,
     private readonly times: EventLogTimes,
-  ) {}
+  ) {
+    this.#follower = new LogFollower(redis, times);
+  }
 
   /** Adds the run's next event (an `XADD`; the first also sets the log's deadline). */
   async append(entry: SequencedEvent): Promise<void> {
@@ -77,26 +82,27 @@ export class RedisEventLog implements EventLog {
       .catch(fail(`ending the event log of ${runId}`));
   }
 
-  /** Forgets the log; its followers end with `UnknownRunError` within a second. */
+  /** Forgets the log; its followers end with `UnknownRunError` about `blockMs` (a second) later. */
   async delete(runId: string): Promise<void> {
     await this.redis.del(this.keys.log(runId)).catch(fail(`deleting the event log of ${runId}`));
   }
 
-  /** The run's events with `seq > after`, replayed then followed, ending as the log ended. */
   /**
-   * Ends every reader with a `RedisBackendError` and closes its connection (the backend is
-   * closing).
+   * Ends every reader with a `RedisBackendError` and closes the follower connection (the
+   * backend is closing).
    *
    * @internal
    */
   closeReaders(): void {
     for (const reader of [...this.#readers]) reader.fail(new RedisBackendError('the Redis backend was closed'));
     this.#readers.clear();
+    this.#follower.close();
   }
 
+  /** The run's events with `seq > after`, replayed then followed, ending as the log ended. */
   read(runId: string, after: number): Observable<SequencedEvent> {
     return new Observable<SequencedEvent>((subscriber) => {
-      const reader = new StreamReader(this.redis, this.keys.log(runId), runId, after, this.times, subscriber);
+      const reader = new StreamReader(this.redis, this.#follower, this.keys.log(runId), runId, after, subscriber);
       this.#readers.add(reader);
       reader.start();
       return () => {
@@ -107,26 +113,28 @@ export class RedisEventLog implements EventLog {
   }
 }
 
-/** One reader of one stream: replays, then follows until the end entry. */
-class StreamReader {
+/**
+ * One reader of one stream: replays with `XRANGE` on the command connection, then (a log
+ * still being written) follows through the event log's shared {@link LogFollower} until the
+ * end entry.
+ */
+class StreamReader implements FollowingReader {
   #closed = false;
-  #follower: Redis | undefined;
-  #last = '0-0';
+  #following = false;
+  /** The id of the last entry handled. */
+  last = '0-0';
 
   constructor(
     private readonly redis: Redis,
-    private readonly key: string,
-    private readonly runId: string,
+    private readonly follower: LogFollower,
+    readonly key: string,
+    readonly runId: string,
     private readonly after: number,
-    private readonly times: EventLogTimes,
     private readonly out: Subscriber<SequencedEvent>,
   ) {}
 
   start(): void {
-    this.#run().catch((e: unknown) => {
-      if (!this.#closed) this.out.error(UnknownRunError.isInstance(e) ? e : redisFailure(`reading the event log of ${this.runId}`, e));
-      this.stop();
-    });
+    this.#replay().catch((e: unknown) => this.fail(UnknownRunError.isInstance(e) ? e : redisFailure(`reading the event log of ${this.runId}`, e)));
   }
 
   /** Ends the reader with `error`. */
@@ -137,38 +145,39 @@ class StreamReader {
 
   stop(): void {
     this.#closed = true;
-    this.#follower?.disconnect();
-    this.#follower = undefined;
+    if (!this.#following) return;
+    this.#following = false;
+    this.follower.unfollow(this);
   }
 
-  async #run(): Promise<void> {
-    // Replay on the shared connection: a finished run never needs one of its own.
+  /** Followed entries (the follower's `XREAD`); a malformed one ends this reader only. */
+  deliver(entries: readonly Entry[]): void {
+    try {
+      this.#deliver(entries);
+    } catch (e) {
+      this.fail(redisFailure(`reading the event log of ${this.runId}`, e));
+    }
+  }
+
+  async #replay(): Promise<void> {
+    // On the command connection: a finished run never needs a follower.
     for (;;) {
-      const entries = (await this.redis.xrange(this.key, this.#last === '0-0' ? '-' : `(${this.#last}`, '+', 'COUNT', 1000)) as Entry[];
+      const entries = (await this.redis.xrange(this.key, this.last === '0-0' ? '-' : `(${this.last}`, '+', 'COUNT', 1000)) as Entry[];
       if (this.#closed) return;
-      if (this.#last === '0-0' && entries.length === 0) throw new UnknownRunError(this.runId);
+      if (this.last === '0-0' && entries.length === 0) throw new UnknownRunError(this.runId);
       if (this.#deliver(entries)) return;
       if (entries.length < 1000) break;
     }
-    this.#follower = await duplicateOf(this.redis, this.times.connectTimeoutMs);
-    if (this.#closed) return this.stop();
-    for (;;) {
-      const reply = (await this.#follower.xread('COUNT', 1000, 'BLOCK', this.times.blockMs, 'STREAMS', this.key, this.#last)) as [string, Entry[]][] | null;
-      if (this.#closed) return;
-      if (reply === null) {
-        // Nothing for a while: a deleted log (retention) ends its readers as an unknown run.
-        if ((await this.#follower.exists(this.key)) === 0) throw new UnknownRunError(this.runId);
-        continue;
-      }
-      if (this.#deliver(reply[0]![1])) return;
-    }
+    this.#following = true;
+    this.follower.follow(this);
   }
 
-  /** Delivers entries in order; true once the end entry was handled. */
+  /** Delivers the entries after `last`, in order; true once the reader ended. */
   #deliver(entries: readonly Entry[]): boolean {
     for (const [id, fields] of entries) {
       if (this.#closed) return true;
-      this.#last = id;
+      if (compareIds(id, this.last) <= 0) continue; // another reader of the stream was behind
+      this.last = id;
       const field = (name: string): string | undefined => {
         const at = fields.indexOf(name);
         return at >= 0 && at % 2 === 0 ? fields[at + 1] : undefined;
@@ -187,7 +196,7 @@ class StreamReader {
       this.stop();
       return true;
     }
-    return false;
+    return this.#closed;
   }
 }
 
