@@ -132,6 +132,8 @@ export class HarnessWorker {
   async #run(job: TaskJob): Promise<void> {
     const { redis, keys, stallMs, eventLog } = this.#backend.parts;
     const { logId } = job;
+    // The engine that delegated it decides how long its log is kept (a job from an older engine: ours).
+    const keep = Number.isInteger(job.retentionMs) && job.retentionMs! > 0 ? job.retentionMs : undefined;
     const beat = (): Promise<unknown> => redis.set(keys.beat(logId), this.workerId, 'PX', stallMs).catch(() => undefined);
     await beat();
     // A foreground child serves a parent that listens on its approvals channel: once nobody
@@ -149,7 +151,7 @@ export class HarnessWorker {
     }, Math.max(10, Math.floor(stallMs / 3)));
     try {
       if (this.#closing || (await redis.exists(keys.cancelled(logId)))) {
-        await eventLog.end(logId, { kind: 'cancelled', reason: 'the task was cancelled before it started' });
+        await eventLog.end(logId, { kind: 'cancelled', reason: 'the task was cancelled before it started' }, keep);
         return;
       }
       const spec = fromWire(job.spec, { model: this.#options.model, models: this.#options.models ?? {} });
@@ -170,7 +172,7 @@ export class HarnessWorker {
           // A background result goes where any engine finds it, before the log's end (same connection: in order).
           const result = task.background ? backgroundResult(job, spec.name, ending, end, startedAt) : undefined;
           if (result) writes = Promise.all([writes, publishResult(redis, keys, result)]).catch(() => undefined);
-          writes = Promise.all([writes, eventLog.end(logId, ending)]).catch(() => undefined);
+          writes = Promise.all([writes, eventLog.end(logId, ending, keep)]).catch(() => undefined);
           void writes.then(() => resolve());
         };
         const subscription = agent.run$(job.prompt, { sessionId: task.taskId, streaming: job.streaming }).subscribe({
@@ -193,7 +195,7 @@ export class HarnessWorker {
         });
       });
     } catch (e) {
-      await eventLog.end(logId, { kind: 'failed', message: errorMessage(e) }).catch(() => undefined);
+      await eventLog.end(logId, { kind: 'failed', message: errorMessage(e) }, keep).catch(() => undefined);
     } finally {
       clearInterval(beating);
     }

@@ -50,6 +50,11 @@ export class RedisEventLog implements EventLog {
     this.#follower = new LogFollower(redis, times);
   }
 
+  /** How long an ended log is kept, in milliseconds. */
+  get retentionMs(): number {
+    return this.times.retentionMs;
+  }
+
   /** Adds the run's next event (an `XADD`; the first also sets the log's deadline). */
   async append(entry: SequencedEvent): Promise<void> {
     const key = this.keys.log(entry.runId);
@@ -71,13 +76,16 @@ export class RedisEventLog implements EventLog {
     await this.redis.multi().xadd(key, '*', 'open', '1').pexpire(key, this.times.maxLiveMs).exec().catch(fail(`creating the event log of ${runId}`));
   }
 
-  /** Marks the log complete (an end entry readers stop at); it expires after the retention. */
-  async end(runId: string, ending: LogEnding): Promise<void> {
+  /**
+   * Marks the log complete (an end entry readers stop at); it expires after the retention
+   * (this backend's, or `retentionMs`: a worker ends a task's log with its engine's).
+   */
+  async end(runId: string, ending: LogEnding, retentionMs = this.times.retentionMs): Promise<void> {
     const key = this.keys.log(runId);
     await this.redis
       .multi()
       .xadd(key, '*', 'end', JSON.stringify(ending))
-      .pexpire(key, this.times.retentionMs)
+      .pexpire(key, retentionMs)
       .exec()
       .catch(fail(`ending the event log of ${runId}`));
   }

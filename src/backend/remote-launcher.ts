@@ -67,7 +67,8 @@ export class RemoteLauncher implements ChildLauncher {
       };
       const start = async (): Promise<void> => {
         const spec = toWire(child.spec, this.wiring);
-        const job: TaskJob = { logId, spec, prompt: child.prompt, description: child.description, parentRunId: child.parent.runId, streaming };
+        const retentionMs = parts.eventLog.retentionMs;
+        const job: TaskJob = { logId, spec, prompt: child.prompt, description: child.description, parentRunId: child.parent.runId, streaming, retentionMs };
         await parts.eventLog.open(logId);
         const stop = await parts.hub.listen(parts.keys.approvals(logId), onAsk);
         // Each step re-checks: the consumer may have left while it waited (the teardown ran).

@@ -13,6 +13,8 @@ export interface TaskJob {
   readonly parentRunId: string;
   /** False: only the child's lifecycle events (the parent runs under `call()`). */
   readonly streaming: boolean;
+  /** How long the child's ended log is kept: the launching engine's retention, not the worker's. */
+  readonly retentionMs?: number;
 }
 
 /** What a worker sends a job's launcher about an approval (on `keys.approvals(logId)`). */

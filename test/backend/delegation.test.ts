@@ -93,4 +93,18 @@ describe.skipIf(!HAS_REDIS)('delegated tasks on workers', () => {
       await Promise.all(procs.map(stopProcess));
     }
   });
+
+  it("keeps a task's log as long as the engine that delegated it says, whatever the worker's retention", async () => {
+    kit = await scale.kit();
+    kit.fixture.route({ main: steps(taskReply('explorer', 'find the docs', 'find docs')), explorer: () => ({ text: 'in docs/' }) });
+    const engine = await kit.engine({ distributeTasks: true }, AGENTS, await kit.backend({ retentionMs: 1500 }));
+    await kit.worker({}, await kit.backend({ retentionMs: 600_000 }));
+    await engine.call('go');
+    const { redis, keys } = (await kit.backend()).parts;
+    const logs = (await redis.keys(keys.log('task_*'))).filter((key) => key.includes('.'));
+    expect(logs).toHaveLength(1);
+    const ttl = await redis.pttl(logs[0]!);
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(1500);
+  });
 });
