@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { Type, type Static } from 'typebox';
+import type { Static } from 'typebox';
 import { checkConfined, makeConfinedFolder, openConfined, type ConfinedRoot } from '../session/confined-file.js';
 import { AGENT_NAME_PATTERN, type AgentDefinition } from '../subagent/agent-definition.js';
 import type { AgentManager } from '../subagent/agent-manager.js';
@@ -13,16 +13,20 @@ import type { Tool, ToolResult } from '../tools/tool.js';
 import { toolError } from '../tools/tool-error.js';
 import { errorMessage } from '../errors/error-message.js';
 
-const GENERATE_INPUT = Type.Object(
-  {
-    name: Type.String({ description: 'The new agent\'s name: letters, digits, "_" and "-" only.' }),
-    description: Type.String({ minLength: 1, description: 'What the agent is for (shown in the agent list).' }),
-    system_prompt: Type.String({ minLength: 1, description: 'The agent\'s system prompt: its role and how it works.' }),
-    tools: Type.Optional(Type.Array(Type.String(), { description: 'Tools it may use (default: all, narrowed to yours).' })),
-    save_to_file: Type.Optional(Type.Boolean({ description: 'Also save it to .rxharness/agents/<name>.md in the workspace.' })),
+// A JSON schema literal, typed by TypeBox's `Static` (a type-only import): the TypeBox
+// builders would load ~370 modules when the package is imported (test/packaging/import-cost.test.ts).
+const GENERATE_INPUT = {
+  type: 'object',
+  required: ['name', 'description', 'system_prompt'],
+  properties: {
+    name: { type: 'string', description: 'The new agent\'s name: letters, digits, "_" and "-" only.' },
+    description: { type: 'string', minLength: 1, description: 'What the agent is for (shown in the agent list).' },
+    system_prompt: { type: 'string', minLength: 1, description: 'The agent\'s system prompt: its role and how it works.' },
+    tools: { type: 'array', items: { type: 'string' }, description: 'Tools it may use (default: all, narrowed to yours).' },
+    save_to_file: { type: 'boolean', description: 'Also save it to .rxharness/agents/<name>.md in the workspace.' },
   },
-  { additionalProperties: false },
-);
+  additionalProperties: false,
+} as const;
 
 /**
  * Arguments of `generate` as validated by its schema.

@@ -1,4 +1,4 @@
-import { Type, type Static } from 'typebox';
+import type { Static } from 'typebox';
 import type { ChatModel } from '../model/chat-model.js';
 import type { ApprovalHandler } from '../permission/approval.js';
 import { configValidator, type ConfigProblem } from '../permission/config-validator.js';
@@ -86,54 +86,76 @@ export interface HarnessEngineOptions {
 
 // Values beyond JSON are checked by kind (`jsKind`: a function, or an object with that
 // method); rules and tools get their own, more specific checks where they are used.
-const chatModel = () => Type.Unsafe<ChatModel>({ jsKind: 'stream' });
-const count = (minimum: number) => Type.Optional(Type.Integer({ minimum }));
+const chatModel = { jsKind: 'stream' } as const;
+const count = (minimum: number) => ({ type: 'integer', minimum }) as const;
 
 /**
  * The options' shape, written once: {@link checkEngineOptions} checks against it and words
- * its messages from it (the known options, each one's kind and minimum).
+ * its messages from it (the known options, each one's kind and minimum). A JSON schema
+ * literal, not TypeBox builders: those would load ~370 modules when the package is imported
+ * (test/packaging/import-cost.test.ts).
  */
-const ENGINE_OPTIONS_SCHEMA = Type.Object(
-  {
-    model: chatModel(),
-    workspace: Type.Optional(Type.String()),
+const ENGINE_OPTIONS_SCHEMA = {
+  type: 'object',
+  required: ['model'],
+  properties: {
+    model: chatModel,
+    workspace: { type: 'string' },
     multitaskMaxTasks: count(0),
     multitaskMaxItems: count(1),
     maxSteps: count(1),
     maxDepth: count(0),
-    agentDirs: Type.Optional(Type.Array(Type.String())),
-    subagentEnabled: Type.Optional(Type.Boolean()),
-    permissionRules: Type.Optional(Type.Array(Type.Unsafe<PermissionRule>({}))),
-    approve: Type.Optional(Type.Unsafe<ApprovalHandler>({ jsKind: 'function' })),
-    models: Type.Optional(Type.Record(Type.String(), chatModel())),
-    sessions: Type.Optional(Type.Unsafe<SessionStore>({})),
-    instructions: Type.Optional(Type.String()),
-    tools: Type.Optional(Type.Array(Type.Unsafe<Tool>({}))),
-    disabledTools: Type.Optional(Type.Array(Type.String())),
+    agentDirs: { type: 'array', items: { type: 'string' } },
+    subagentEnabled: { type: 'boolean' },
+    permissionRules: { type: 'array', items: {} },
+    approve: { jsKind: 'function' },
+    models: { type: 'object', patternProperties: { '^.*$': chatModel } },
+    sessions: {},
+    instructions: { type: 'string' },
+    tools: { type: 'array', items: {} },
+    disabledTools: { type: 'array', items: { type: 'string' } },
     maxResultChars: count(1),
     toolTimeoutMs: count(1),
-    homeDir: Type.Optional(Type.String()),
-    trustWorkspaceAgents: Type.Optional(Type.Boolean()),
+    homeDir: { type: 'string' },
+    trustWorkspaceAgents: { type: 'boolean' },
     runRetentionMs: count(0),
     maxRetainedRuns: count(0),
-    eventLog: Type.Optional(Type.Unsafe<EventLog>({ jsKind: 'read' })),
+    eventLog: { jsKind: 'read' },
     tokenBudget: count(1),
     // Each server is checked by checkMcpServers, whose messages name the server and its key.
-    mcpServers: Type.Optional(Type.Record(Type.String(), Type.Unsafe<McpServerConfig>({}))),
-    backend: Type.Optional(Type.Unsafe<HarnessBackend>({ jsKind: 'childLauncher' })),
-    distributeTasks: Type.Optional(Type.Boolean()),
+    mcpServers: { type: 'object', patternProperties: { '^.*$': {} } },
+    backend: { jsKind: 'childLauncher' },
+    distributeTasks: { type: 'boolean' },
   },
-  { additionalProperties: false },
-);
+  additionalProperties: false,
+} as const;
+
+// `Static` reads a value checked by kind, or not at all, as `unknown` (in an array or record:
+// `unknown[]`, a record of `unknown`): those options' types are said here by hand, as
+// `Type.Unsafe<T>` once did, and `AsRead` checks each against the shape the schema gives it.
+type ByKind = {
+  model: ChatModel;
+  permissionRules: PermissionRule[];
+  approve: ApprovalHandler;
+  models: Record<string, ChatModel>;
+  sessions: SessionStore;
+  tools: Tool[];
+  eventLog: EventLog;
+  mcpServers: Record<string, McpServerConfig>;
+  backend: HarnessBackend;
+};
+type Read = Static<typeof ENGINE_OPTIONS_SCHEMA>;
+type Checked = { [K in keyof Read]: K extends keyof ByKind ? ByKind[K] : Read[K] };
+type AsRead<T> = T extends readonly unknown[] ? unknown[] : string extends keyof T ? { [key: string]: unknown } : unknown;
 
 // The public interface keeps its documented fields; this fails to compile the day it and
 // the schema disagree on a key, on which keys are required, or on a type.
-type Checked = Static<typeof ENGINE_OPTIONS_SCHEMA>;
 type RequiredKeys<T> = { [K in keyof T]-?: object extends Pick<T, K> ? never : K }[keyof T];
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const schemaMatchesInterface: Same<keyof Checked, keyof HarnessEngineOptions> &
   Same<RequiredKeys<Checked>, RequiredKeys<HarnessEngineOptions>> &
-  (Checked extends HarnessEngineOptions ? true : false) = true;
+  (Checked extends HarnessEngineOptions ? true : false) &
+  Same<{ [K in keyof ByKind]: Same<Required<Read>[K], AsRead<ByKind[K]>> }[keyof ByKind], true> = true;
 void schemaMatchesInterface;
 
 const KNOWN = Object.keys(ENGINE_OPTIONS_SCHEMA.properties);

@@ -51,7 +51,8 @@ export interface JsonSchemaSideMissing {
 }
 
 /**
- * A TypeBox schema as the JSON object it is: its own enumerable keys are plain JSON
+ * A JSON schema as the JSON object it is: a literal (ours are, so TypeBox is never loaded at
+ * run time), or a TypeBox schema a user built, whose own enumerable keys are plain JSON
  * (TypeBox's markers are non-enumerable), so it can be sent to the model as it is.
  *
  * @example

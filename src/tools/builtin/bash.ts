@@ -1,25 +1,27 @@
 import { existsSync } from 'node:fs';
-import { Type, type Static } from 'typebox';
+import type { Static } from 'typebox';
 import { defineTool } from '../define-tool.js';
 import { schemaMemo } from '../schema-memo.js';
 import { runCommand, type CommandOutcome } from '../run-command.js';
 import { toolError } from '../tool-error.js';
 import type { Tool, ToolResult } from '../tool.js';
 
+// A JSON schema literal, typed by TypeBox's `Static` (a type-only import): the TypeBox
+// builders would load ~370 modules when the package is imported (test/packaging/import-cost.test.ts).
 /** The `bash` tool's arguments for a timeout default and maximum (the model reads both). */
 const bashInput = schemaMemo((limits: `${number}/${number}`) => {
   const [defaultTimeoutMs, maxTimeoutMs] = limits.split('/').map(Number);
-  return Type.Object(
-    {
+  return {
+    type: 'object',
+    required: ['command'],
+    properties: {
       /** The command line, run by the shell in the workspace folder. */
-      command: Type.String({ minLength: 1, description: 'The command line to run.' }),
+      command: { type: 'string', minLength: 1, description: 'The command line to run.' },
       /** How long the command may run, in milliseconds; default and maximum come from {@link BashToolOptions}. */
-      timeout_ms: Type.Optional(
-        Type.Integer({ minimum: 1, maximum: maxTimeoutMs, description: `Timeout in milliseconds. Default ${defaultTimeoutMs}.` }),
-      ),
+      timeout_ms: { type: 'integer', minimum: 1, maximum: maxTimeoutMs, description: `Timeout in milliseconds. Default ${defaultTimeoutMs}.` },
     },
-    { additionalProperties: false },
-  );
+    additionalProperties: false,
+  } as const;
 });
 
 /**

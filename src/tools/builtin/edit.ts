@@ -1,5 +1,5 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
-import { Type, type Static } from 'typebox';
+import type { Static } from 'typebox';
 import { defineTool } from '../define-tool.js';
 import { fsErrorMessage } from '../fs-error-message.js';
 import { looksBinary } from '../looks-binary.js';
@@ -8,19 +8,23 @@ import { isRefusal, resolveToolPath } from '../resolve-tool-path.js';
 import type { Tool } from '../tool.js';
 import { toolError } from '../tool-error.js';
 
-const EDIT_INPUT = Type.Object(
-  {
+// A JSON schema literal, typed by TypeBox's `Static` (a type-only import): the TypeBox
+// builders would load ~370 modules when the package is imported (test/packaging/import-cost.test.ts).
+const EDIT_INPUT = {
+  type: 'object',
+  required: ['path', 'old_string', 'new_string'],
+  properties: {
     /** The file to change, relative to the workspace. */
-    path: Type.String({ minLength: 1, description: 'File path, relative to the workspace.' }),
+    path: { type: 'string', minLength: 1, description: 'File path, relative to the workspace.' },
     /** The exact text to replace, whitespace included; must occur once unless `replace_all`. */
-    old_string: Type.String({ minLength: 1, description: 'The exact text to replace.' }),
+    old_string: { type: 'string', minLength: 1, description: 'The exact text to replace.' },
     /** The text to put in its place; must differ from `old_string`. */
-    new_string: Type.String({ description: 'The text to put in its place.' }),
+    new_string: { type: 'string', description: 'The text to put in its place.' },
     /** Replace every occurrence instead of requiring exactly one; default false. */
-    replace_all: Type.Optional(Type.Boolean({ description: 'Replace every occurrence. Default false.' })),
+    replace_all: { type: 'boolean', description: 'Replace every occurrence. Default false.' },
   },
-  { additionalProperties: false },
-);
+  additionalProperties: false,
+} as const;
 
 /**
  * Arguments of the `edit` tool, as its schema checks them.

@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { Type, type Static } from 'typebox';
+import type { Static } from 'typebox';
 import { defineTool } from '../define-tool.js';
 import { fsErrorMessage } from '../fs-error-message.js';
 import { approvalNote, judgePaths, pathJudge } from '../path-judge.js';
@@ -10,15 +10,19 @@ import type { Tool } from '../tool.js';
 import { toolError } from '../tool-error.js';
 import { errorMessage } from '../../errors/error-message.js';
 
-const GLOB_INPUT = Type.Object(
-  {
+// A JSON schema literal, typed by TypeBox's `Static` (a type-only import): the TypeBox
+// builders would load ~370 modules when the package is imported (test/packaging/import-cost.test.ts).
+const GLOB_INPUT = {
+  type: 'object',
+  required: ['pattern'],
+  properties: {
     /** The glob to match, relative to `path` (e.g. `*.test.ts`; `**` matches across folders). */
-    pattern: Type.String({ minLength: 1, description: 'Glob pattern, relative to path.' }),
+    pattern: { type: 'string', minLength: 1, description: 'Glob pattern, relative to path.' },
     /** The folder to search, relative to the workspace; default the workspace itself. */
-    path: Type.Optional(Type.String({ minLength: 1, description: 'Folder to search, relative to the workspace. Default ".".' })),
+    path: { type: 'string', minLength: 1, description: 'Folder to search, relative to the workspace. Default ".".' },
   },
-  { additionalProperties: false },
-);
+  additionalProperties: false,
+} as const;
 
 /**
  * Arguments of the `glob` tool, as its schema checks them.

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Type, type Static } from 'typebox';
+import type { Static } from 'typebox';
 import { defineTool } from '../define-tool.js';
 import { readTextAt } from '../confined-fs.js';
 import { fsErrorMessage } from '../fs-error-message.js';
@@ -14,17 +14,21 @@ import type { Tool, ToolResult } from '../tool.js';
 import { toolError } from '../tool-error.js';
 import { errorMessage } from '../../errors/error-message.js';
 
-const GREP_INPUT = Type.Object(
-  {
+// A JSON schema literal, typed by TypeBox's `Static` (a type-only import): the TypeBox
+// builders would load ~370 modules when the package is imported (test/packaging/import-cost.test.ts).
+const GREP_INPUT = {
+  type: 'object',
+  required: ['pattern'],
+  properties: {
     /** A JavaScript regular expression, without slashes or flags, matched against each line. */
-    pattern: Type.String({ minLength: 1, description: 'JavaScript regular expression (no slashes, no flags).' }),
+    pattern: { type: 'string', minLength: 1, description: 'JavaScript regular expression (no slashes, no flags).' },
     /** The folder or file to search, relative to the workspace; default the workspace itself. */
-    path: Type.Optional(Type.String({ minLength: 1, description: 'Folder or file to search, relative to the workspace. Default ".".' })),
+    path: { type: 'string', minLength: 1, description: 'Folder or file to search, relative to the workspace. Default ".".' },
     /** Only files matching this glob are searched (e.g. `*.ts`); default every file. */
-    include: Type.Optional(Type.String({ minLength: 1, description: 'Only search files matching this glob, e.g. "*.ts" or "src/**/*.js".' })),
+    include: { type: 'string', minLength: 1, description: 'Only search files matching this glob, e.g. "*.ts" or "src/**/*.js".' },
   },
-  { additionalProperties: false },
-);
+  additionalProperties: false,
+} as const;
 
 /**
  * Arguments of the `grep` tool, as its schema checks them.

@@ -1,7 +1,7 @@
 import type { Dirent } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Type, type Static } from 'typebox';
+import type { Static } from 'typebox';
 import { defineTool } from '../define-tool.js';
 import { readFolderAt } from '../confined-fs.js';
 import { fsErrorMessage } from '../fs-error-message.js';
@@ -11,13 +11,16 @@ import { isRefusal, resolveToolPath } from '../resolve-tool-path.js';
 import type { Tool } from '../tool.js';
 import { toolError } from '../tool-error.js';
 
-const LIST_INPUT = Type.Object(
-  {
+// A JSON schema literal, typed by TypeBox's `Static` (a type-only import): the TypeBox
+// builders would load ~370 modules when the package is imported (test/packaging/import-cost.test.ts).
+const LIST_INPUT = {
+  type: 'object',
+  properties: {
     /** The folder to list, relative to the workspace; default the workspace itself. */
-    path: Type.Optional(Type.String({ minLength: 1, description: 'Folder, relative to the workspace. Default ".".' })),
+    path: { type: 'string', minLength: 1, description: 'Folder, relative to the workspace. Default ".".' },
   },
-  { additionalProperties: false },
-);
+  additionalProperties: false,
+} as const;
 
 /**
  * Arguments of the `list` tool, as its schema checks them.

@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
-import { Type, type Static } from 'typebox';
+import type { Static } from 'typebox';
 import { fsErrorMessage } from '../fs-error-message.js';
 import { fileLooksBinary } from '../looks-binary.js';
 import { pathJudge } from '../path-judge.js';
@@ -11,19 +11,24 @@ import { schemaMemo } from '../schema-memo.js';
 import type { Tool, ToolContext, ToolResult } from '../tool.js';
 import { toolError } from '../tool-error.js';
 
+// A JSON schema literal, typed by TypeBox's `Static` (a type-only import): the TypeBox
+// builders would load ~370 modules when the package is imported (test/packaging/import-cost.test.ts).
 /** The `read` tool's arguments, for a default page of `defaultLimit` lines (the model reads it). */
-const readInput = schemaMemo((defaultLimit: number) =>
-  Type.Object(
-    {
-      /** The file to read, relative to the workspace. */
-      path: Type.String({ minLength: 1, description: 'File path, relative to the workspace.' }),
-      /** The first line to return, 1-based; default 1. */
-      offset: Type.Optional(Type.Integer({ minimum: 1, description: 'First line to read (1-based). Default 1.' })),
-      /** How many lines to return at most; default {@link ReadToolOptions.defaultLimit} (2000). */
-      limit: Type.Optional(Type.Integer({ minimum: 1, description: `How many lines to read. Default ${defaultLimit}.` })),
-    },
-    { additionalProperties: false },
-  ),
+const readInput = schemaMemo(
+  (defaultLimit: number) =>
+    ({
+      type: 'object',
+      required: ['path'],
+      properties: {
+        /** The file to read, relative to the workspace. */
+        path: { type: 'string', minLength: 1, description: 'File path, relative to the workspace.' },
+        /** The first line to return, 1-based; default 1. */
+        offset: { type: 'integer', minimum: 1, description: 'First line to read (1-based). Default 1.' },
+        /** How many lines to return at most; default {@link ReadToolOptions.defaultLimit} (2000). */
+        limit: { type: 'integer', minimum: 1, description: `How many lines to read. Default ${defaultLimit}.` },
+      },
+      additionalProperties: false,
+    }) as const,
 );
 
 /**

@@ -1,4 +1,4 @@
-import { Type, type Static } from 'typebox';
+import type { Static } from 'typebox';
 import type { TodoItem } from '../../events/agent-event.js';
 import { defineTool } from '../define-tool.js';
 import type { Tool } from '../tool.js';
@@ -6,26 +6,33 @@ import { toolError } from '../tool-error.js';
 
 const STATUSES = ['pending', 'in_progress', 'completed', 'cancelled'] as const satisfies readonly TodoItem['status'][];
 
-const TODO_INPUT = Type.Object(
-  {
+// A JSON schema literal, typed by TypeBox's `Static` (a type-only import): the TypeBox
+// builders would load ~370 modules when the package is imported (test/packaging/import-cost.test.ts).
+const TODO_INPUT = {
+  type: 'object',
+  required: ['todos'],
+  properties: {
     /** The complete plan, in order; it replaces the previous one. Ids must be unique. */
-    todos: Type.Array(
-      Type.Object(
-        {
+    todos: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['id', 'content', 'status'],
+        properties: {
           /** The model's id for the item, unique within the plan and kept across updates. */
-          id: Type.String({ minLength: 1, description: 'A stable id for the item.' }),
+          id: { type: 'string', minLength: 1, description: 'A stable id for the item.' },
           /** What to do, in the model's words. */
-          content: Type.String({ minLength: 1, description: 'What to do.' }),
+          content: { type: 'string', minLength: 1, description: 'What to do.' },
           /** Where the item stands. */
-          status: Type.Enum(STATUSES, { type: 'string' }),
+          status: { enum: STATUSES, type: 'string' },
         },
-        { additionalProperties: false },
-      ),
-      { description: 'The complete plan, in order.' },
-    ),
+        additionalProperties: false,
+      },
+      description: 'The complete plan, in order.',
+    },
   },
-  { additionalProperties: false },
-);
+  additionalProperties: false,
+} as const;
 
 /**
  * Arguments of the `todo` tool, as its schema checks them.

@@ -1,22 +1,26 @@
 import { constants } from 'node:fs';
 import { mkdir, open, stat, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { Type, type Static } from 'typebox';
+import type { Static } from 'typebox';
 import { defineTool } from '../define-tool.js';
 import { fsErrorMessage } from '../fs-error-message.js';
 import type { Tool } from '../tool.js';
 import { toolError } from '../tool-error.js';
 import { resolveWorkspacePath } from '../workspace-path.js';
 
-const WRITE_INPUT = Type.Object(
-  {
+// A JSON schema literal, typed by TypeBox's `Static` (a type-only import): the TypeBox
+// builders would load ~370 modules when the package is imported (test/packaging/import-cost.test.ts).
+const WRITE_INPUT = {
+  type: 'object',
+  required: ['path', 'content'],
+  properties: {
     /** The file to write, relative to the workspace; missing parent folders are created. */
-    path: Type.String({ minLength: 1, description: 'File path, relative to the workspace.' }),
+    path: { type: 'string', minLength: 1, description: 'File path, relative to the workspace.' },
     /** The complete new content (UTF-8); an existing file is replaced. */
-    content: Type.String({ description: 'The complete new content of the file.' }),
+    content: { type: 'string', description: 'The complete new content of the file.' },
   },
-  { additionalProperties: false },
-);
+  additionalProperties: false,
+} as const;
 
 /**
  * Arguments of the `write` tool, as its schema checks them.
