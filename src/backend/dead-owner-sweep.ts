@@ -1,5 +1,6 @@
 import type { BackendParts } from './backend-parts.js';
 import type { RedisSharedRuns } from './redis-shared-runs.js';
+import type { SharedTasks } from './shared-tasks.js';
 
 /**
  * Keeps this instance's heartbeat and ends the runs of instances that have none. A started
@@ -9,23 +10,39 @@ import type { RedisSharedRuns } from './redis-shared-runs.js';
  * stall interval), and each checks the owners of the running runs it knows: for an owner
  * with no beat, one engine (whichever sets the run's reaped marker first) ends the run's
  * log as failed, which ends every attached reader with that error, and records the run as
- * failed. Returns the stop.
+ * failed. Its running foreground tasks are recorded as failed too, so `whenSettled` on any
+ * engine resolves (their children on workers stop by themselves: nobody listens to them); a
+ * background task goes on on its worker and delivers its result. Returns the stop.
  *
  * @internal
  */
-export function sweepDeadOwners(parts: BackendParts, runs: RedisSharedRuns, retentionMs: number): () => void {
+export function sweepDeadOwners(parts: BackendParts, runs: RedisSharedRuns, tasks: SharedTasks, retentionMs: number): () => void {
   const { redis, keys, stallMs, eventLog } = parts;
   const beatKey = keys.instance(runs.instanceId);
   const beat = (): void => void redis.set(beatKey, '1', 'PX', stallMs).catch(() => undefined);
   let sweeping = false;
+  const dead = new Map<string, boolean>();
+  const isDead = async (owner: string): Promise<boolean> => {
+    let known = dead.get(owner);
+    if (known === undefined) dead.set(owner, (known = (await redis.exists(keys.instance(owner))) === 0));
+    return known;
+  };
   const sweep = async (): Promise<void> => {
+    dead.clear();
     for (const [owner, runIds] of runs.runningOfOthers()) {
-      if (await redis.exists(keys.instance(owner))) continue;
+      if (!(await isDead(owner))) continue;
       for (const runId of runIds) {
         if ((await redis.set(keys.reaped(runId), runs.instanceId, 'PX', retentionMs, 'NX')) !== 'OK') continue;
         const message = `the app instance running run ${runId} stopped (no heartbeat for ${stallMs} ms): the run cannot go on; its session is kept, start a new run to continue`;
         await eventLog.end(runId, { kind: 'failed', message });
         runs.markFailed(runId, retentionMs);
+      }
+    }
+    for (const [owner, taskIds] of tasks.runningOfOthers()) {
+      if (!(await isDead(owner))) continue;
+      for (const taskId of taskIds) {
+        if ((await redis.set(keys.reaped(taskId), runs.instanceId, 'PX', retentionMs, 'NX')) !== 'OK') continue;
+        tasks.markFailed(taskId, `the app instance running task ${taskId} stopped (no heartbeat for ${stallMs} ms)`);
       }
     }
   };

@@ -103,7 +103,7 @@ export class RedisBackend implements HarnessBackend {
       queue: () => (this.#queue ??= this.#openQueue()),
     };
     const retentionMs = options.retentionMs ?? DEFAULT_RETENTION_MS;
-    this.#stops.push(sweepDeadOwners(this.parts, this.runs, retentionMs));
+    this.#stops.push(sweepDeadOwners(this.parts, this.runs, this.#tasks, retentionMs));
     // What every engine mirrors of the others' runs and tasks is dropped once past retention,
     // also by an engine nobody asks (its copies would otherwise only shrink when read).
     const tidy = setInterval(() => {
@@ -174,9 +174,10 @@ export async function redisBackend(options: RedisBackendOptions): Promise<RedisB
   try {
     hub = new ChannelHub(await duplicateOf(redis, timeout));
     const keys = new RedisKeys(prefix);
-    const runs = await RedisSharedRuns.create(redis, keys, hub, `instance_${randomUUID()}`);
+    const instanceId = `instance_${randomUUID()}`;
+    const runs = await RedisSharedRuns.create(redis, keys, hub, instanceId);
     const results = await SharedResults.create(redis, keys, hub);
-    const tasks = await SharedTasks.create(redis, keys, hub, options.retentionMs ?? DEFAULT_RETENTION_MS);
+    const tasks = await SharedTasks.create(redis, keys, hub, options.retentionMs ?? DEFAULT_RETENTION_MS, instanceId);
     const stops = [runs.stop, results.stop, tasks.stop];
     return new RedisBackend(redis, hub, keys, { runs: runs.runs, results: results.results, tasks: tasks.tasks, stops }, options);
   } catch (e) {

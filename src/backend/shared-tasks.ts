@@ -2,9 +2,9 @@ import type { Redis } from 'ioredis';
 import type { TaskInfo } from '../delegation/task-tracker.js';
 import type { ChannelHub } from './channel-hub.js';
 import type { RedisKeys } from './redis-keys.js';
-import { parseTaskInfo } from './task-record.js';
+import { parseOwnedTask } from './task-record.js';
 
-type TaskMessage = { readonly op: 'put'; readonly info: TaskInfo } | { readonly op: 'cancel'; readonly taskId: string };
+type TaskMessage = { readonly op: 'put'; readonly info: TaskInfo; readonly owner?: string } | { readonly op: 'cancel'; readonly taskId: string };
 
 /**
  * The tasks of every engine on a backend: each engine's tracker publishes its tasks as they
@@ -17,6 +17,8 @@ type TaskMessage = { readonly op: 'put'; readonly info: TaskInfo } | { readonly 
  */
 export class SharedTasks {
   readonly #known = new Map<string, TaskInfo>();
+  /** The instance that runs each known task (absent: published before owners were kept). */
+  readonly #owners = new Map<string, string>();
   readonly #cancellers = new Set<(taskId: string) => void>();
   readonly #watchers = new Set<(info: TaskInfo) => void>();
 
@@ -24,30 +26,32 @@ export class SharedTasks {
     private readonly redis: Redis,
     private readonly keys: RedisKeys,
     private readonly retentionMs: number,
+    /** The instance publishing through this copy. */
+    readonly instanceId: string,
   ) {}
 
   /** Loads the tasks Redis knows and follows their changes. */
-  static async create(redis: Redis, keys: RedisKeys, hub: ChannelHub, retentionMs: number): Promise<{ tasks: SharedTasks; stop: () => void }> {
-    const tasks = new SharedTasks(redis, keys, retentionMs);
+  static async create(redis: Redis, keys: RedisKeys, hub: ChannelHub, retentionMs: number, instanceId: string): Promise<{ tasks: SharedTasks; stop: () => void }> {
+    const tasks = new SharedTasks(redis, keys, retentionMs, instanceId);
     const stop = await hub.listen(keys.tasksChannel, (text) => tasks.#onMessage(JSON.parse(text) as TaskMessage));
     let cursor = '0';
     do {
       const [next, found] = await redis.scan(cursor, 'MATCH', keys.task('*'), 'COUNT', 500);
       cursor = next;
       const values = found.length ? await redis.mget(...found) : [];
-      for (const text of values) if (text) tasks.#put(parseTaskInfo(text));
+      for (const text of values) if (text) tasks.#put(parseOwnedTask(text));
     } while (cursor !== '0');
     return { tasks, stop };
   }
 
   /** Tells every engine where one of this engine's tasks stands. */
-  publish(info: TaskInfo): void {
-    this.#put(info);
+  publish(info: TaskInfo, owner = this.instanceId): void {
+    this.#put({ info, owner });
     const ttl = info.state === 'running' ? 24 * 60 * 60_000 : this.retentionMs;
-    const message: TaskMessage = { op: 'put', info };
+    const message: TaskMessage = { op: 'put', info, owner };
     this.redis
       .multi()
-      .set(this.keys.task(info.taskId), JSON.stringify(info), 'PX', ttl)
+      .set(this.keys.task(info.taskId), JSON.stringify({ ...info, owner }), 'PX', ttl)
       .publish(this.keys.tasksChannel, JSON.stringify(message))
       .exec()
       .catch(() => undefined); // a lost update only makes another engine's copy stale
@@ -58,9 +62,28 @@ export class SharedTasks {
     const info = this.#known.get(taskId);
     if (info?.endedAt !== undefined && info.endedAt + this.retentionMs <= Date.now()) {
       this.#known.delete(taskId);
+      this.#owners.delete(taskId);
       return undefined;
     }
     return info;
+  }
+
+  /** The running foreground tasks of other instances, by owner (a background task outlives its engine). */
+  runningOfOthers(): Map<string, string[]> {
+    const byOwner = new Map<string, string[]>();
+    for (const [id, info] of this.#known) {
+      const owner = this.#owners.get(id);
+      if (info.state !== 'running' || info.background || owner === undefined || owner === this.instanceId) continue;
+      byOwner.set(owner, [...(byOwner.get(owner) ?? []), id]);
+    }
+    return byOwner;
+  }
+
+  /** Records a dead instance's running task as failed, for every engine (`whenSettled` resolves). */
+  markFailed(taskId: string, reason: string): void {
+    const info = this.#known.get(taskId);
+    if (info?.state !== 'running') return;
+    this.publish({ ...info, state: 'failed', endedAt: Date.now(), result: `ERROR: ${reason}` }, this.#owners.get(taskId));
   }
 
   /**
@@ -71,7 +94,10 @@ export class SharedTasks {
   prune(): void {
     const stale = Date.now() - 24 * 60 * 60_000;
     for (const [id, info] of this.#known) {
-      if (info.state === 'running' ? info.startedAt < stale : this.get(id) === undefined) this.#known.delete(id);
+      if (info.state === 'running' ? info.startedAt < stale : this.get(id) === undefined) {
+        this.#known.delete(id);
+        this.#owners.delete(id);
+      }
     }
   }
 
@@ -100,17 +126,19 @@ export class SharedTasks {
     return () => this.#watchers.delete(watcher);
   }
 
-  #put(info: TaskInfo | undefined): void {
-    if (!info) return; // not a task snapshot: skipped
+  #put(owned: { readonly info: TaskInfo; readonly owner?: string } | undefined): void {
+    if (!owned) return; // not a task snapshot: skipped
+    const { info, owner } = owned;
     // Messages of one task may cross: a settled task never goes back to running.
     const known = this.#known.get(info.taskId);
     if (known && known.state !== 'running' && info.state === 'running' && info.startedAt <= known.startedAt) return;
     this.#known.set(info.taskId, info);
+    if (owner !== undefined) this.#owners.set(info.taskId, owner);
     for (const watcher of [...this.#watchers]) watcher(info);
   }
 
   #onMessage(message: TaskMessage): void {
-    if (message.op === 'put') return this.#put(parseTaskInfo(message.info));
+    if (message.op === 'put') return this.#put(parseOwnedTask({ ...message.info, owner: message.owner }));
     for (const cancel of [...this.#cancellers]) cancel(message.taskId);
   }
 }

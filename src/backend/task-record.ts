@@ -37,3 +37,20 @@ export function parseTaskInfo(stored: unknown): TaskInfo | undefined {
     (v['result'] === undefined || typeof v['result'] === 'string');
   return fine ? (v as unknown as TaskInfo) : undefined;
 }
+
+/**
+ * A stored or published task with the instance that runs it: the snapshot as
+ * {@link parseTaskInfo} reads it, without the `owner` field (which is not part of a
+ * `TaskInfo` a user sees).
+ *
+ * @example
+ * ```ts
+ * parseOwnedTask('{"taskId":"task_1",...,"owner":"instance_x"}'); // { info, owner: 'instance_x' }
+ * ```
+ */
+export function parseOwnedTask(stored: unknown): { readonly info: TaskInfo; readonly owner?: string } | undefined {
+  const parsed = parseTaskInfo(stored);
+  if (!parsed) return undefined;
+  const { owner, ...info } = parsed as TaskInfo & { owner?: unknown };
+  return typeof owner === 'string' ? { info, owner } : { info };
+}

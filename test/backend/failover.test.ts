@@ -121,6 +121,22 @@ describe.skipIf(!HAS_REDIS)('failover', () => {
     expect(String((late as Error).message)).toContain('stopped (no heartbeat');
   });
 
+  it("an app instance killed while its task runs: the task is recorded failed for every other engine (whenSettled resolves)", { timeout: 20_000 }, async () => {
+    const k = (kit = await startScaleKit(redis, STALL_MS));
+    k.fixture.route({ main: steps(taskReply('explore', 'look around', 'look')), '*': () => ({ hang: true }) });
+    const b = await k.engine();
+    const owner = await engineProcess(k, redis, { model: 'proc-model', stallMs: STALL_MS, prompt: 'go' });
+    proc = owner.child;
+    await waitFor(() => b.tasks.list().some((t) => t.state === 'running'));
+    const { taskId } = b.tasks.list().find((t) => t.state === 'running')!;
+    const settled = b.tasks.whenSettled(taskId);
+    proc.kill('SIGKILL');
+    const info = await settled;
+    expect(info).toMatchObject({ taskId, state: 'failed' });
+    expect(info?.result).toContain(`the app instance running task ${taskId} stopped`);
+    expect(Object.keys(info!)).not.toContain('owner');
+  });
+
   it('a live owner is never reaped: another instance watching it for several stall intervals leaves its run alone', async () => {
     const k = (kit = await startScaleKit(redis, 300));
     k.fixture.route({ main: () => ({ text: 'slow but alive', delayMs: 1500 }) });
