@@ -28,7 +28,7 @@ type Entry = StreamEntry;
  * seq and the event's JSON, `end` an entry of its own (then the stream expires after the
  * retention), `delete` a `DEL`. A reader replays with `XRANGE` on the shared connection;
  * the readers of logs still being written follow them together on ONE follower connection
- * (a single blocking `XREAD` over every followed stream, see {@link LogFollower}), opened
+ * (a single blocking `XREAD` over every followed stream: `log-follower.ts`), opened
  * for the first of them and closed when the last one leaves.
  *
  * @example

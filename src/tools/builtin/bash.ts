@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { Static } from 'typebox';
+import type { SameShape } from './same-shape.js';
 import { defineTool } from '../define-tool.js';
 import { schemaMemo } from '../schema-memo.js';
 import { runCommand, type CommandOutcome } from '../run-command.js';
@@ -26,10 +27,17 @@ const bashInput = schemaMemo((limits: `${number}/${number}`) => {
 
 /**
  * Arguments of the `bash` tool, as its schema checks them.
- *
- * @interface
  */
-export type BashArgs = Static<ReturnType<typeof bashInput>>;
+export type BashArgs = {
+  /** The command line to run (in the workspace, through `bash -c`). */
+  command: string;
+  /** How long it may run, in milliseconds; default and maximum set by {@link BashToolOptions}. */
+  timeout_ms?: number;
+};
+
+// The interface above is what users read; the schema is what the model is held to.
+const argsMatchSchema: SameShape<BashArgs, Static<ReturnType<typeof bashInput>>> = true;
+void argsMatchSchema;
 
 /** Limits of the `bash` tool. */
 export interface BashToolOptions {

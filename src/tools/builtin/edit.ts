@@ -1,5 +1,6 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import type { Static } from 'typebox';
+import type { SameShape } from './same-shape.js';
 import { defineTool } from '../define-tool.js';
 import { fsErrorMessage } from '../fs-error-message.js';
 import { looksBinary } from '../looks-binary.js';
@@ -28,10 +29,21 @@ const EDIT_INPUT = {
 
 /**
  * Arguments of the `edit` tool, as its schema checks them.
- *
- * @interface
  */
-export type EditArgs = Static<typeof EDIT_INPUT>;
+export type EditArgs = {
+  /** The file to change, relative to the workspace. */
+  path: string;
+  /** The exact text to replace. */
+  old_string: string;
+  /** The text to put in its place. */
+  new_string: string;
+  /** Replace every occurrence (else `old_string` must occur once); default false. */
+  replace_all?: boolean;
+};
+
+// The interface above is what users read; the schema is what the model is held to.
+const argsMatchSchema: SameShape<EditArgs, Static<typeof EDIT_INPUT>> = true;
+void argsMatchSchema;
 
 /**
  * Creates the `edit` tool: replaces an exact piece of text in a file. `old_string` must

@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
 import type { Static } from 'typebox';
+import type { SameShape } from './same-shape.js';
 import { defineTool } from '../define-tool.js';
 import { fsErrorMessage } from '../fs-error-message.js';
 import { approvalNote, judgePaths, pathJudge } from '../path-judge.js';
@@ -26,10 +27,17 @@ const GLOB_INPUT = {
 
 /**
  * Arguments of the `glob` tool, as its schema checks them.
- *
- * @interface
  */
-export type GlobArgs = Static<typeof GLOB_INPUT>;
+export type GlobArgs = {
+  /** The glob pattern, relative to `path`. */
+  pattern: string;
+  /** The folder to search, relative to the workspace; default `.`. */
+  path?: string;
+};
+
+// The interface above is what users read; the schema is what the model is held to.
+const argsMatchSchema: SameShape<GlobArgs, Static<typeof GLOB_INPUT>> = true;
+void argsMatchSchema;
 
 /** Limits of the `glob` tool. */
 export interface GlobToolOptions {

@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Static } from 'typebox';
+import type { SameShape } from './same-shape.js';
 import { defineTool } from '../define-tool.js';
 import { readTextAt } from '../confined-fs.js';
 import { fsErrorMessage } from '../fs-error-message.js';
@@ -32,10 +33,19 @@ const GREP_INPUT = {
 
 /**
  * Arguments of the `grep` tool, as its schema checks them.
- *
- * @interface
  */
-export type GrepArgs = Static<typeof GREP_INPUT>;
+export type GrepArgs = {
+  /** A JavaScript regular expression (no slashes, no flags). */
+  pattern: string;
+  /** The folder or file to search, relative to the workspace; default `.`. */
+  path?: string;
+  /** Only files matching this glob, e.g. `*.ts` or `src/**\/*.js`. */
+  include?: string;
+};
+
+// The interface above is what users read; the schema is what the model is held to.
+const argsMatchSchema: SameShape<GrepArgs, Static<typeof GREP_INPUT>> = true;
+void argsMatchSchema;
 
 /** Limits of the `grep` tool. */
 export interface GrepToolOptions {

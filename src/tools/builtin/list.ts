@@ -2,6 +2,7 @@ import type { Dirent } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Static } from 'typebox';
+import type { SameShape } from './same-shape.js';
 import { defineTool } from '../define-tool.js';
 import { readFolderAt } from '../confined-fs.js';
 import { fsErrorMessage } from '../fs-error-message.js';
@@ -24,10 +25,15 @@ const LIST_INPUT = {
 
 /**
  * Arguments of the `list` tool, as its schema checks them.
- *
- * @interface
  */
-export type ListArgs = Static<typeof LIST_INPUT>;
+export type ListArgs = {
+  /** The folder, relative to the workspace; default `.`. */
+  path?: string;
+};
+
+// The interface above is what users read; the schema is what the model is held to.
+const argsMatchSchema: SameShape<ListArgs, Static<typeof LIST_INPUT>> = true;
+void argsMatchSchema;
 
 /** Limits of the `list` tool. */
 export interface ListToolOptions {

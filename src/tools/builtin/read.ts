@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { Static } from 'typebox';
+import type { SameShape } from './same-shape.js';
 import { fsErrorMessage } from '../fs-error-message.js';
 import { fileLooksBinary } from '../looks-binary.js';
 import { pathJudge } from '../path-judge.js';
@@ -33,10 +34,19 @@ const readInput = schemaMemo(
 
 /**
  * Arguments of the `read` tool, as its schema checks them.
- *
- * @interface
  */
-export type ReadArgs = Static<ReturnType<typeof readInput>>;
+export type ReadArgs = {
+  /** The file to read, relative to the workspace. */
+  path: string;
+  /** The first line to return, 1-based; default 1. */
+  offset?: number;
+  /** How many lines to return at most; default {@link ReadToolOptions.defaultLimit}. */
+  limit?: number;
+};
+
+// The interface above is what users read; the schema is what the model is held to.
+const argsMatchSchema: SameShape<ReadArgs, Static<ReturnType<typeof readInput>>> = true;
+void argsMatchSchema;
 
 /** Limits of the `read` tool. */
 export interface ReadToolOptions {

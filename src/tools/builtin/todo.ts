@@ -1,4 +1,5 @@
 import type { Static } from 'typebox';
+import type { SameShape } from './same-shape.js';
 import type { TodoItem } from '../../events/agent-event.js';
 import { defineTool } from '../define-tool.js';
 import type { Tool } from '../tool.js';
@@ -36,10 +37,22 @@ const TODO_INPUT = {
 
 /**
  * Arguments of the `todo` tool, as its schema checks them.
- *
- * @interface
  */
-export type TodoArgs = Static<typeof TODO_INPUT>;
+export type TodoArgs = {
+  /** The complete plan, in order: it replaces the previous one. */
+  todos: {
+    /** The model's id for the item, unique within the plan and kept across updates. */
+    id: string;
+    /** What to do, in the model's words. */
+    content: string;
+    /** Where the item stands. */
+    status: TodoItem['status'];
+  }[];
+};
+
+// The interface above is what users read; the schema is what the model is held to.
+const argsMatchSchema: SameShape<TodoArgs, Static<typeof TODO_INPUT>> = true;
+void argsMatchSchema;
 
 const MARK: Readonly<Record<TodoItem['status'], string>> = {
   pending: '[ ]',

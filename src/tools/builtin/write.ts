@@ -2,6 +2,7 @@ import { constants } from 'node:fs';
 import { mkdir, open, stat, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Static } from 'typebox';
+import type { SameShape } from './same-shape.js';
 import { defineTool } from '../define-tool.js';
 import { fsErrorMessage } from '../fs-error-message.js';
 import type { Tool } from '../tool.js';
@@ -24,10 +25,17 @@ const WRITE_INPUT = {
 
 /**
  * Arguments of the `write` tool, as its schema checks them.
- *
- * @interface
  */
-export type WriteArgs = Static<typeof WRITE_INPUT>;
+export type WriteArgs = {
+  /** The file to write, relative to the workspace. */
+  path: string;
+  /** Its complete new content. */
+  content: string;
+};
+
+// The interface above is what users read; the schema is what the model is held to.
+const argsMatchSchema: SameShape<WriteArgs, Static<typeof WRITE_INPUT>> = true;
+void argsMatchSchema;
 
 // Where the platform has it, the final path is opened without following a link (ELOOP if it
 // is one): a link swapped in after the path was resolved cannot redirect the write.
