@@ -1,17 +1,14 @@
 /**
  * A throwaway `redis-server` for a benchmark: started on a free loopback port with
- * persistence off, stopped (SIGKILL after a grace) when the benchmark is done. The same
- * approach as the tests' (test/backend/redis-server.ts), kept here so the bench does not
- * import from `test/`. Also reads `INFO memory` and what the keys of a prefix hold.
+ * persistence off, stopped (SIGKILL after a grace) when the benchmark is done. The process
+ * itself is started as the tests start theirs (test/support/redis-process.ts). Also reads `INFO memory` and what the keys of a prefix hold.
  *
  * @module
  */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { accessSync, constants } from 'node:fs';
-import { createServer } from 'node:net';
 import { delimiter, join } from 'node:path';
 import { Redis } from 'ioredis';
+import { freePort, spawnRedis, stopRedis } from '../../test/support/redis-process.js';
 
 /** The path of `redis-server` (`$REDIS_SERVER`, else the first on `PATH`), if installed. */
 export function findRedisServer(): string | undefined {
@@ -45,44 +42,13 @@ export interface BenchRedis {
   stop(): Promise<void>;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 /** Starts `program` on a free port; resolves once it accepts connections. */
 export async function startRedis(program: string): Promise<BenchRedis> {
   const port = await freePort();
-  const proc = spawn(program, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = await spawnRedis(program, port);
   // If the bench process dies, so does its server.
   const killOnExit = (): void => void proc.kill('SIGKILL');
   process.once('exit', killOnExit);
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`redis-server did not start on port ${port}: ${out}`)), 10_000);
-    proc.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes('Ready to accept connections')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    proc.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`redis-server exited with ${String(code)}: ${out}`));
-    });
-  }).catch((e: unknown) => {
-    proc.kill('SIGKILL');
-    throw e;
-  });
-  proc.stdout.resume();
-  proc.stderr.resume();
   const url = `redis://127.0.0.1:${port}`;
   const client = new Redis(url, { maxRetriesPerRequest: 1, lazyConnect: true });
   client.on('error', () => undefined);
@@ -124,12 +90,7 @@ export async function startRedis(program: string): Promise<BenchRedis> {
     stop: async () => {
       client.disconnect();
       process.off('exit', killOnExit);
-      if (proc.exitCode !== null || proc.signalCode !== null) return;
-      const exited = once(proc, 'exit');
-      proc.kill('SIGTERM');
-      const timer = setTimeout(() => proc.kill('SIGKILL'), 2000);
-      await exited;
-      clearTimeout(timer);
+      await stopRedis(proc);
     },
   };
 }

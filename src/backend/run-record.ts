@@ -1,4 +1,5 @@
 import type { SharedRunRecord } from '../runs/shared-runs.js';
+import { isPlainObject, storedObject } from './stored-object.js';
 
 /** A shared run record as Redis keeps it: with the instance that owns the run. */
 export interface OwnedRecord extends SharedRunRecord {
@@ -20,15 +21,8 @@ const STATES = new Set(['running', 'done', 'failed', 'cancelled']);
  * ```
  */
 export function parseRunRecord(stored: unknown): OwnedRecord | undefined {
-  let value = stored;
-  if (typeof stored === 'string') {
-    try {
-      value = JSON.parse(stored);
-    } catch {
-      return undefined;
-    }
-  }
-  if (!isObject(value) || !isObject(value['info']) || !Array.isArray(value['pending'])) return undefined;
+  const value = storedObject(stored);
+  if (!value || !isPlainObject(value['info']) || !Array.isArray(value['pending'])) return undefined;
   const info = value['info'];
   const fine =
     typeof info['runId'] === 'string' &&
@@ -41,8 +35,4 @@ export function parseRunRecord(stored: unknown): OwnedRecord | undefined {
     (value['retainUntil'] === undefined || typeof value['retainUntil'] === 'number') &&
     (value['owner'] === undefined || typeof value['owner'] === 'string');
   return fine ? (value as unknown as OwnedRecord) : undefined;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

@@ -1,4 +1,5 @@
 import type { TaskInfo } from '../delegation/task-tracker.js';
+import { storedObject } from './stored-object.js';
 
 const STATES = new Set(['running', 'done', 'failed', 'cancelled']);
 
@@ -14,16 +15,8 @@ const STATES = new Set(['running', 'done', 'failed', 'cancelled']);
  * ```
  */
 export function parseTaskInfo(stored: unknown): TaskInfo | undefined {
-  let value = stored;
-  if (typeof stored === 'string') {
-    try {
-      value = JSON.parse(stored);
-    } catch {
-      return undefined;
-    }
-  }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
-  const v = value as Record<string, unknown>;
+  const v = storedObject(stored);
+  if (!v) return undefined;
   const fine =
     typeof v['taskId'] === 'string' &&
     typeof v['agentName'] === 'string' &&

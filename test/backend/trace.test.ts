@@ -1,20 +1,14 @@
-import { trace } from '@opentelemetry/api';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { describe, expect, it } from 'vitest';
 import { testAgent } from '../support/agent-turns.js';
+import { useInMemoryTracing } from '../support/in-memory-tracing.js';
 import { steps, taskReply } from '../support/delegation-script.js';
 import { HAS_REDIS } from './redis-server.js';
 import { useScaleKits } from './scale-kit.js';
 
 // One SDK for the file. The worker runs in this process, but its run starts from a BullMQ
 // job in a context of its own: only what the job carries can link it to the engine's trace.
-const exporter = new InMemorySpanExporter();
-const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-beforeAll(() => void trace.setGlobalTracerProvider(provider));
-afterAll(async () => {
-  trace.disable();
-  await provider.shutdown();
-});
+const exporter = useInMemoryTracing();
 
 const one = (spans: readonly ReadableSpan[], name: string): ReadableSpan => {
   const found = spans.filter((s) => s.name === name);

@@ -1,26 +1,7 @@
-import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { modulesLoadedBy } from '../support/modules-loaded.js';
 
-const run = promisify(execFile);
-const hooks = join(import.meta.dirname, 'support', 'record-loads.mjs');
-const root = join(import.meta.dirname, '..', '..');
-
-/** The `@modelcontextprotocol/sdk` modules a fresh node process loads while running `script`. */
-async function sdkModulesLoadedBy(script: string): Promise<string[]> {
-  const dir = await mkdtemp(join(tmpdir(), 'rxh-loads-'));
-  const file = join(dir, 'loaded.txt');
-  try {
-    const env = { ...process.env, RECORD_LOADS_FILE: file, RECORD_LOADS_MATCH: '@modelcontextprotocol/sdk', RECORD_LOADS_HOOKED: '' };
-    await run(process.execPath, ['--import', hooks, '--import', 'tsx', '--input-type=module', '-e', script], { cwd: root, env, timeout: 30_000 });
-    return (await readFile(file, 'utf8').catch(() => '')).split('\n').filter(Boolean);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
+const sdkModulesLoadedBy = (script: string): Promise<string[]> => modulesLoadedBy('@modelcontextprotocol/sdk', script);
 
 describe('the MCP SDK loads only when a server starts', () => {
   it('is not loaded by importing the package, nor by an engine that runs without MCP servers', async () => {

@@ -81,11 +81,9 @@ describe('SseDataParser', () => {
     expect(data).toEqual(['[DONE]']);
   });
 
-  it('is linear: 200,000 one-chunk events and a 2 MB line without a colon parse in well under a second', () => {
+  it('takes 200,000 events in one chunk and a 2 MB line without a colon (its speed is in bench/, not here)', () => {
     const events = 'data: {"choices":[{"delta":{"content":"x"}}]}\n\n'.repeat(200_000);
-    const started = performance.now();
     expect(ours([events]).data).toHaveLength(200_000);
-    expect(ours(['x'.repeat(2_000_000) + '\n']).odd).toHaveLength(1);
-    expect(performance.now() - started).toBeLessThan(1000);
+    expect(ours(['x'.repeat(2_000_000) + '\n']).odd).toEqual(['x'.repeat(2_000_000)]);
   });
 });

@@ -1,18 +1,12 @@
-import { SpanStatusCode, trace } from '@opentelemetry/api';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { SpanStatusCode } from '@opentelemetry/api';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { afterEach, describe, expect, it } from 'vitest';
 import { testAgent } from '../support/agent-turns.js';
+import { useInMemoryTracing } from '../support/in-memory-tracing.js';
 import { collect } from '../support/collect-events.js';
 import { startDelegationFixture, MAIN_MODEL, type DelegationFixture } from '../support/delegation-fixture.js';
 
-// One SDK for the file: the library's tracer is a proxy that records once one is registered.
-const exporter = new InMemorySpanExporter();
-const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-beforeAll(() => void trace.setGlobalTracerProvider(provider));
-afterAll(async () => {
-  trace.disable();
-  await provider.shutdown();
-});
+const exporter = useInMemoryTracing();
 
 let f: DelegationFixture | undefined;
 afterEach(async () => {

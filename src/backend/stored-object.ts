@@ -1,0 +1,27 @@
+/**
+ * What Redis holds (JSON text) or a channel brought (an object already parsed) as a plain
+ * object, or undefined when it is not one: the first step of reading anything stored, which
+ * is never trusted to have the shape we wrote.
+ *
+ * @example
+ * ```ts
+ * storedObject('{"a":1}'); // { a: 1 }
+ * storedObject('[null]'); // undefined
+ * ```
+ */
+export function storedObject(stored: unknown): Record<string, unknown> | undefined {
+  let value = stored;
+  if (typeof stored === 'string') {
+    try {
+      value = JSON.parse(stored);
+    } catch {
+      return undefined;
+    }
+  }
+  return isPlainObject(value) ? value : undefined;
+}
+
+/** An object that is not null nor an array. */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
