@@ -2,6 +2,10 @@ import { failedTask } from '../delegation/task-result-format.js';
 import type { TaskInfo } from '../delegation/task-tracker.js';
 import type { RunEndEvent } from '../events/agent-event.js';
 import type { LogEnding } from '../runs/run-types.js';
+import type { Redis } from 'ioredis';
+import type { RedisKeys } from './redis-keys.js';
+import { publishResult } from './shared-results.js';
+import { settleRecord } from './shared-tasks.js';
 import type { TaskJob } from './task-job.js';
 
 /** A background task's result as its tracker would record it (the same texts as in-process); none when it was cancelled. */
@@ -14,4 +18,13 @@ export function backgroundResult(job: TaskJob, agentName: string, ending: LogEnd
   if (end && !end.abnormal) return { ...base, ...metrics, state: 'done', result: end.text };
   const partial = end?.text ? `\nIts last text was:\n${end.text}` : '';
   return { ...base, ...metrics, state: 'failed', result: failedTask(`the ${agentName} task ended abnormally: ${end?.error ?? 'it ended without a result'}${partial}`).content };
+}
+
+/**
+ * Puts a finished background task's result in front of its conversation's next prompt on
+ * any engine, and records its end in its task record: both must happen when the engine
+ * that launched the task is gone (see `settleRecord` for when it is alive).
+ */
+export async function deliverResult(redis: Redis, keys: RedisKeys, info: TaskInfo, queuedAt: number | undefined, retentionMs: number): Promise<void> {
+  await Promise.all([publishResult(redis, keys, info), settleRecord(redis, keys, info, queuedAt, retentionMs)]);
 }

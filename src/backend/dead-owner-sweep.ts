@@ -12,7 +12,8 @@ import type { SharedTasks } from './shared-tasks.js';
  * log as failed, which ends every attached reader with that error, and records the run as
  * failed. Its running foreground tasks are recorded as failed too, so `whenSettled` on any
  * engine resolves (their children on workers stop by themselves: nobody listens to them); a
- * background task goes on on its worker and delivers its result. Returns the stop.
+ * background task goes on on its worker, which delivers its result and records its end
+ * (`settleRecord`). Returns the stop.
  *
  * @internal
  */

@@ -11,10 +11,10 @@ import type { RedisBackend } from './redis-backend.js';
 import { TASK_QUEUE } from './redis-keys.js';
 import type { TaskJob } from './task-job.js';
 import { fromWire } from './wire-spec.js';
-import { publishResult } from './shared-results.js';
-import { backgroundResult } from './background-result.js';
+import { backgroundResult, deliverResult } from './background-result.js';
 import type { RunEndEvent } from '../events/agent-event.js';
 import { workerApprovals, type ActiveJob } from './worker-approvals.js';
+import { keepPresent } from './worker-presence.js';
 
 /**
  * Options of a {@link HarnessWorker}: an engine's options (its models, tools, rules,
@@ -63,6 +63,7 @@ export class HarnessWorker {
   readonly #options: HarnessWorkerOptions;
   readonly #running = new Map<string, Running>();
   readonly #stops: (() => void)[] = [];
+  #leave: (() => Promise<void>) | undefined;
   #bull: Worker | undefined;
   #closing: Promise<void> | undefined;
 
@@ -96,6 +97,7 @@ export class HarnessWorker {
   close(): Promise<void> {
     this.#closing ??= (async () => {
       await this.ready.catch(() => undefined);
+      await this.#leave?.(); // first: a launcher waiting for a worker learns at once there is one fewer
       for (const job of [...this.#running.values()]) job.stop({ kind: 'failed', message: 'the worker running it shut down' });
       // Forced: the jobs were stopped just above; bounded: Redis may be gone.
       if (this.#bull) await bounded(this.#bull.close(true), this.#backend.parts.connectTimeoutMs);
@@ -126,6 +128,8 @@ export class HarnessWorker {
     worker.on('error', () => undefined); // connection trouble: BullMQ reconnects
     this.#bull = worker;
     await worker.waitUntilReady();
+    // Pulling now: present to launchers until close (a killed worker lapses after a stall interval).
+    this.#leave = keepPresent(parts, this.workerId);
   }
 
   /** Runs one job to its log's end. */
@@ -169,10 +173,12 @@ export class HarnessWorker {
           if (done) return;
           done = true;
           this.#running.delete(logId);
-          // A background result goes where any engine finds it, before the log's end (same connection: in order).
+          // A background result goes where any engine finds it and into the task's record (its
+          // engine may be gone), before the log's end: a live engine, which records the task
+          // once it reads that end, writes last.
           const result = task.background ? backgroundResult(job, spec.name, ending, end, startedAt) : undefined;
-          if (result) writes = Promise.all([writes, publishResult(redis, keys, result)]).catch(() => undefined);
-          writes = Promise.all([writes, eventLog.end(logId, ending, keep)]).catch(() => undefined);
+          const delivered = result && deliverResult(redis, keys, result, job.queuedAt, keep ?? eventLog.retentionMs).catch(() => undefined);
+          writes = Promise.all([writes, delivered]).then(() => eventLog.end(logId, ending, keep)).catch(() => undefined);
           void writes.then(() => resolve());
         };
         const subscription = agent.run$(job.prompt, { sessionId: task.taskId, streaming: job.streaming }).subscribe({

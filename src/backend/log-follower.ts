@@ -125,7 +125,9 @@ export class LogFollower {
       const conn = await duplicateOf(this.redis, this.times.connectTimeoutMs);
       session.conn = conn;
       if (session.closed) return conn.disconnect();
-      session.clientId = await conn.client('ID');
+      // A Redis that refuses CLIENT commands (some hosted ones do): nothing can be interrupted,
+      // so a reader the XREAD in flight misses waits for it to time out (`blockMs`).
+      session.clientId = await conn.client('ID').catch(() => undefined);
       while (!session.closed) {
         const ids = new Map<string, string>();
         for (const [key, stream] of this.#streams) ids.set(key, oldest(stream.readers));
@@ -189,7 +191,7 @@ export class LogFollower {
   /** Interrupts the XREAD in flight when it does not read `reader`'s stream from its position. */
   #wake(session: Session, reader: FollowingReader): void {
     const reading = session.reading;
-    if (!reading || reading.interrupted) return; // the next XREAD includes it
+    if (!reading || reading.interrupted || session.clientId === undefined) return; // the next XREAD includes it
     const id = reading.ids.get(reader.key);
     if (id !== undefined && compareIds(id, reader.last) <= 0) return;
     reading.interrupted = true;

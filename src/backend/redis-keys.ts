@@ -50,6 +50,11 @@ export class RedisKeys {
     return `${this.prefix}:beat:${jobId}`;
   }
 
+  /** The live workers: a sorted set of worker ids scored by their last beat (Redis's clock, ms). */
+  get workers(): string {
+    return `${this.prefix}:workers`;
+  }
+
   /** An app instance's (a backend's) heartbeat: gone when its process died. */
   instance(instanceId: string): string {
     return `${this.prefix}:instance:${instanceId}`;

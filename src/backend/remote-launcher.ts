@@ -10,6 +10,7 @@ import { redisFailure } from './redis-connection.js';
 import { RemoteTaskError } from './remote-task-error.js';
 import type { ApprovalAsk, ApprovalReply, TaskJob } from './task-job.js';
 import { toWire } from './wire-spec.js';
+import { liveWorkers } from './worker-presence.js';
 
 const NOBODY: ApprovalDecision = { decision: 'reject', comment: 'no approval handler is configured (fail-closed)' };
 
@@ -68,7 +69,7 @@ export class RemoteLauncher implements ChildLauncher {
       const start = async (): Promise<void> => {
         const spec = toWire(child.spec, this.wiring);
         const retentionMs = parts.eventLog.retentionMs;
-        const job: TaskJob = { logId, spec, prompt: child.prompt, description: child.description, parentRunId: child.parent.runId, streaming, retentionMs };
+        const job: TaskJob = { logId, spec, prompt: child.prompt, description: child.description, parentRunId: child.parent.runId, streaming, retentionMs, queuedAt: Date.now() };
         await parts.eventLog.open(logId);
         const stop = await parts.hub.listen(parts.keys.approvals(logId), onAsk);
         // Each step re-checks: the consumer may have left while it waited (the teardown ran).
@@ -163,14 +164,15 @@ export class RemoteLauncher implements ChildLauncher {
   #workers: { readonly at: number; readonly count: Promise<number | undefined> } | undefined;
 
   /**
-   * How many workers pull from the queue, asked at most once per quarter stall interval for
-   * all of this launcher's waiting tasks; undefined when Redis will not say (`CLIENT LIST`
-   * is refused on some hosted Redis): then a waiting task just waits.
+   * How many workers pull from the queue: those that beat within a stall interval (their own
+   * presence, not BullMQ's `getWorkersCount`, whose `CLIENT LIST` hosted Redis services often
+   * refuse), asked at most once per quarter stall interval for all of this launcher's waiting
+   * tasks; undefined when Redis fails to say: then a waiting task waits for the next check.
    */
   #workersPulling(): Promise<number | undefined> {
     const now = Date.now();
     if (!this.#workers || now - this.#workers.at > this.parts.stallMs / 4) {
-      const count = this.parts.queue().then((queue) => queue.getWorkersCount()).catch(() => undefined);
+      const count = liveWorkers(this.parts).catch(() => undefined);
       this.#workers = { at: now, count };
     }
     return this.#workers.count;

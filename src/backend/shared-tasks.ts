@@ -68,7 +68,7 @@ export class SharedTasks {
     return info;
   }
 
-  /** The running foreground tasks of other instances, by owner (a background task outlives its engine). */
+  /** The running foreground tasks of other instances, by owner (a background task outlives its engine: its worker records its end). */
   runningOfOthers(): Map<string, string[]> {
     const byOwner = new Map<string, string[]>();
     for (const [id, info] of this.#known) {
@@ -141,4 +141,37 @@ export class SharedTasks {
     if (message.op === 'put') return this.#put(parseOwnedTask({ ...message.info, owner: message.owner }));
     for (const cancel of [...this.#cancellers]) cancel(message.taskId);
   }
+}
+
+/** KEYS[1]: a task's key. Replaces the record only if it is still the text read (ARGV[1]), then announces it. */
+const SWAP = `if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+redis.call('PUBLISH', ARGV[4], ARGV[5])
+return 1`;
+
+/**
+ * Records a background task's end in its shared record, for when the engine that launched it
+ * is gone (what a worker does as it finishes one): the record keeps what that engine wrote
+ * (its start, owner) and takes `final`'s state, end, result and metrics, as its tracker
+ * would. Only a record still `running`, and not of a later launch than `queuedAt`, is
+ * settled, by compare-and-swap: a cancel (or any end) its live engine recorded is never
+ * undone, and a live engine's own record, written after, is the one that stays (it agrees,
+ * up to `endedAt`). Resolves whether it settled the record.
+ *
+ * @internal
+ */
+export async function settleRecord(redis: Redis, keys: RedisKeys, final: TaskInfo, queuedAt: number | undefined, retentionMs: number): Promise<boolean> {
+  const key = keys.task(final.taskId);
+  // Another write between the read and the swap: read again (it is at most the engine's own end).
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const text = await redis.get(key);
+    const owned = text === null ? undefined : parseOwnedTask(text);
+    if (!owned || owned.info.state !== 'running' || (queuedAt !== undefined && owned.info.startedAt > queuedAt)) return false;
+    const { state, endedAt, result, metrics } = final;
+    const info: TaskInfo = { ...owned.info, state, endedAt, result, ...(metrics ? { metrics } : {}) };
+    const message: TaskMessage = { op: 'put', info, owner: owned.owner };
+    const stored = JSON.stringify({ ...info, owner: owned.owner });
+    if ((await redis.eval(SWAP, 1, key, text!, stored, String(retentionMs), keys.tasksChannel, JSON.stringify(message))) === 1) return true;
+  }
+  return false;
 }

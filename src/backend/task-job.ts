@@ -15,6 +15,11 @@ export interface TaskJob {
   readonly streaming: boolean;
   /** How long the child's ended log is kept: the launching engine's retention, not the worker's. */
   readonly retentionMs?: number;
+  /**
+   * When the launcher queued it, on the launching engine's clock (the clock of the task
+   * record's `startedAt`): a worker settles the record only if it is not of a later launch.
+   */
+  readonly queuedAt?: number;
 }
 
 /** What a worker sends a job's launcher about an approval (on `keys.approvals(logId)`). */

@@ -33,12 +33,12 @@ export interface RedisServer {
 /** A free TCP port of 127.0.0.1. */
 export { freePort };
 
-/** Starts `redis-server` on a free port; resolves once it accepts connections. */
-export async function startRedis(): Promise<RedisServer> {
+/** Starts `redis-server` on a free port (with `extraArgs`, see `spawnRedis`); resolves once it accepts connections. */
+export async function startRedis(extraArgs: readonly string[] = []): Promise<RedisServer> {
   const port = await freePort();
   let child: ChildProcess | undefined;
   const launch = async (): Promise<void> => {
-    child = await spawnRedis(findRedisServer()!, port);
+    child = await spawnRedis(findRedisServer()!, port, extraArgs);
   };
   const stop = async (): Promise<void> => {
     const proc = child;

@@ -76,14 +76,15 @@ export interface ScaleKits {
 }
 
 /**
- * Registers, in the calling `describe`, one Redis for its tests and the closing of every kit
- * a test starts, whatever the test's outcome.
+ * Registers, in the calling `describe`, one Redis (started with `redisArgs`, see
+ * `startRedis`) for its tests and the closing of every kit a test starts, whatever the
+ * test's outcome.
  */
-export function useScaleKits(): ScaleKits {
+export function useScaleKits(redisArgs: readonly string[] = []): ScaleKits {
   let redis: RedisServer | undefined;
   const open: ScaleKit[] = [];
   beforeAll(async () => {
-    redis = await startRedis();
+    redis = await startRedis(redisArgs);
   });
   afterAll(async () => {
     await redis?.stop();

@@ -19,9 +19,14 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Starts `program` on `port`; resolves once it accepts connections (it is killed if it does not within 10 s). */
-export async function spawnRedis(program: string, port: number): Promise<ChildProcess> {
-  const proc = spawn(program, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * Starts `program` on `port`, with `extraArgs` after the defaults (e.g. `--rename-command
+ * CLIENT ""`, to act as a hosted Redis that refuses a command); resolves once it accepts
+ * connections (it is killed if it does not within 10 s).
+ */
+export async function spawnRedis(program: string, port: number, extraArgs: readonly string[] = []): Promise<ChildProcess> {
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...extraArgs];
+  const proc = spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   await new Promise<void>((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`redis-server did not start on port ${port}: ${out}`)), 10_000);

@@ -1,0 +1,104 @@
+import type { ChildProcess } from 'node:child_process';
+import { afterEach, describe, expect, it } from 'vitest';
+import { liveWorkers } from '../../src/backend/worker-presence.js';
+import { testAgent } from '../support/agent-turns.js';
+import { multitaskReply, steps, taskReply } from '../support/delegation-script.js';
+import { HAS_REDIS } from './redis-server.js';
+import { useScaleKits, waitFor } from './scale-kit.js';
+import { workerProcess } from './worker-processes.js';
+
+const AGENTS = [testAgent('explorer')];
+
+// A hosted Redis that refuses CLIENT commands (BullMQ's getWorkersCount is CLIENT LIST):
+// worker presence must not need them.
+describe.skipIf(!HAS_REDIS)('worker presence without CLIENT LIST', () => {
+  const scale = useScaleKits(['--rename-command', 'CLIENT', '']);
+  let proc: ChildProcess | undefined;
+  afterEach(() => {
+    proc?.kill('SIGKILL');
+    proc = undefined;
+  });
+
+  it('the server refuses CLIENT LIST', async () => {
+    const k = await scale.kit();
+    const { redis } = (await k.backend()).parts;
+    await expect(redis.client('LIST')).rejects.toThrow(/unknown command/i);
+  });
+
+  it('a task launched while no worker is alive fails within the stall interval, saying how to start one', async () => {
+    const k = await scale.kit(500);
+    k.fixture.route({ main: steps(taskReply('explorer', 'anyone?', 'nobody')) });
+    const engine = await k.engine({ distributeTasks: true }, AGENTS);
+    const started = Date.now();
+    const { text } = await engine.call('go');
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(text).toContain(`no worker is pulling tasks from this Redis (prefix "${k.prefix}")`);
+    expect(text).toContain('rxharness worker --redis URL');
+  });
+
+  it('a closed worker stops counting at once; a task launched after it fails too', async () => {
+    const k = await scale.kit(500);
+    const probe = (await k.backend()).parts;
+    const worker = await k.worker();
+    const other = await k.worker();
+    expect(await liveWorkers(probe)).toBe(2);
+    await worker.close();
+    // At once: well within the stall interval its last beat would otherwise count for.
+    expect(await liveWorkers(probe)).toBe(1);
+    await other.close();
+    expect(await liveWorkers(probe)).toBe(0);
+    k.fixture.route({ main: steps(taskReply('explorer', 'anyone?', 'nobody')) });
+    const engine = await k.engine({ distributeTasks: true }, AGENTS);
+    expect((await engine.call('go')).text).toContain('no worker is pulling tasks');
+  });
+
+  it('a task waiting behind a busy live worker waits as long as it takes (longer than the stall interval)', async () => {
+    const k = await scale.kit(400);
+    k.fixture.route({
+      main: steps(multitaskReply([[1, 'explorer', 'first', 'one'], [2, 'explorer', 'second', 'two']])),
+      explorer: (turn) => ({ text: `ok: ${turn.prompt}`, delayMs: 1200 }),
+    });
+    await k.worker({ concurrency: 1 });
+    const engine = await k.engine({ distributeTasks: true, multitaskMaxTasks: 2 }, AGENTS);
+    const { text } = await engine.call('go');
+    expect(text.match(/result_status>success/g)).toHaveLength(2);
+    expect(text).toContain('ok: first');
+    expect(text).toContain('ok: second');
+  });
+
+  it('a worker killed with SIGKILL stops counting after the stall interval; a task launched then fails', { timeout: 20_000 }, async () => {
+    const STALL_MS = 600;
+    const k = await scale.kit(STALL_MS);
+    const probe = (await k.backend()).parts;
+    proc = await workerProcess(k, scale.redis, { model: 'proc-model', stallMs: STALL_MS });
+    expect(await liveWorkers(probe)).toBe(1);
+    const killedAt = Date.now();
+    proc.kill('SIGKILL');
+    // Still counted for a moment (it cannot say it left), never longer than a stall interval and a beat.
+    await waitFor(async () => (await liveWorkers(probe)) === 0, STALL_MS * 2);
+    expect(Date.now() - killedAt).toBeLessThan(STALL_MS + 300);
+    k.fixture.route({ main: steps(taskReply('explorer', 'anyone?', 'nobody')) });
+    const engine = await k.engine({ distributeTasks: true }, AGENTS);
+    const started = Date.now();
+    const { text } = await engine.call('go');
+    expect(text).toContain('no worker is pulling tasks');
+    expect(Date.now() - started).toBeLessThan(STALL_MS * 2 + 1000);
+  });
+
+  it('a job waiting when its only worker is SIGKILLed fails within two stall intervals', { timeout: 20_000 }, async () => {
+    const STALL_MS = 600;
+    const k = await scale.kit(STALL_MS);
+    // The process's one slot hangs on the first task; the second waits behind it in the queue.
+    k.fixture.route({ main: steps(multitaskReply([[1, 'explorer', 'first', 'one'], [2, 'explorer', 'second', 'two']])), explorer: () => ({ hang: true }) });
+    proc = await workerProcess(k, scale.redis, { model: 'proc-model', stallMs: STALL_MS, concurrency: 1 });
+    const engine = await k.engine({ distributeTasks: true, multitaskMaxTasks: 2 }, AGENTS);
+    const result = engine.call('go');
+    await waitFor(() => k.fixture.requestsOf('explorer').length === 1);
+    const killedAt = Date.now();
+    proc.kill('SIGKILL');
+    const { text } = await result;
+    expect(Date.now() - killedAt).toBeLessThan(STALL_MS * 3 + 1000);
+    expect(text).toContain('the worker running it stopped');
+    expect(text).toContain('no worker is pulling tasks');
+  });
+});
