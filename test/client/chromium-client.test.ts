@@ -9,11 +9,11 @@ import { testAgent } from '../support/agent-turns.js';
 import { scriptedRoutes, scriptedSteps } from '../support/scripted-routes.js';
 import { systemProgram } from '../support/system-requirement.js';
 import { makeWorkspace, type TestWorkspace } from '../support/tool-context.js';
-import { findChromium, launchChromium } from '../web/chromium.js';
+import { CHROMIUM_INSTALL, findChromium, launchChromium } from '../web/chromium.js';
 import { listen, oneTo } from '../http/http-kit.js';
 
-/** Debian's Chromium, or a visible skip (a failure under RXHARNESS_REQUIRE_SYSTEM=1, as in CI). */
-const HAS_CHROMIUM = systemProgram('chromium', findChromium(), 'sudo apt-get install -y chromium');
+/** The npm package's or the system's Chromium, or a visible skip (a failure under RXHARNESS_REQUIRE_SYSTEM=1, as in CI). */
+const HAS_CHROMIUM = systemProgram('chromium', findChromium(), CHROMIUM_INSTALL);
 
 let browser: Promise<Browser> | undefined;
 let page: Page | undefined;

@@ -1,7 +1,8 @@
 /**
- * Tests that need a program from the system (Debian's `chromium`, `redis-server`) and not
- * from npm. On a fresh machine without it they are skipped, with a note on stderr saying
- * what is missing and how to install it, so `npm test` right after `npm ci` still passes.
+ * Tests that need a program that `npm ci` may not bring: Debian's `redis-server`, and Chromium
+ * where the npm-shipped one cannot run (see `test/web/chromium.ts`). On a machine without it they
+ * are skipped, with a note on stderr saying what is missing and how to install it, so `npm test`
+ * right after `npm ci` still passes.
  * CI installs the programs and sets `RXHARNESS_REQUIRE_SYSTEM=1`, which turns a missing
  * one into a failure: there a skip would hide that the tests never ran.
  *

@@ -6,11 +6,11 @@ import { startDelegationFixture, type DelegationFixture } from '../support/deleg
 import { multitaskReply, steps, taskReply } from '../support/delegation-script.js';
 import { createGate, type Gate } from '../support/deferred.js';
 import { systemProgram } from '../support/system-requirement.js';
-import { findChromium, launchChromium } from './chromium.js';
+import { CHROMIUM_INSTALL, findChromium, launchChromium } from './chromium.js';
 import { startCuttingProxy, type CuttingProxy } from './cutting-proxy.js';
 
-/** Debian's Chromium, or a visible skip (a failure under RXHARNESS_REQUIRE_SYSTEM=1, as in CI). */
-const HAS_CHROMIUM = systemProgram('chromium', findChromium(), 'sudo apt-get install -y chromium');
+/** The npm package's or the system's Chromium, or a visible skip (a failure under RXHARNESS_REQUIRE_SYSTEM=1, as in CI). */
+const HAS_CHROMIUM = systemProgram('chromium', findChromium(), CHROMIUM_INSTALL);
 
 let browser: Promise<Browser> | undefined;
 const pages: Page[] = [];

@@ -6,10 +6,10 @@ import { cliSandbox, type CliSandbox } from '../cli/cli-sandbox.js';
 import { startDelegationFixture, type DelegationFixture } from '../support/delegation-fixture.js';
 import { multitaskReply, steps } from '../support/delegation-script.js';
 import { systemProgram } from '../support/system-requirement.js';
-import { findChromium, launchChromium } from './chromium.js';
+import { CHROMIUM_INSTALL, findChromium, launchChromium } from './chromium.js';
 
-/** Debian's Chromium, or a visible skip (a failure under RXHARNESS_REQUIRE_SYSTEM=1, as in CI). */
-const HAS_CHROMIUM = systemProgram('chromium', findChromium(), 'sudo apt-get install -y chromium');
+/** The npm package's or the system's Chromium, or a visible skip (a failure under RXHARNESS_REQUIRE_SYSTEM=1, as in CI). */
+const HAS_CHROMIUM = systemProgram('chromium', findChromium(), CHROMIUM_INSTALL);
 
 const TASKS = ['explore #1 Map the layout', 'explore #2 Find the docs', 'general #3 Count TODO comments'];
 
