@@ -1,20 +1,31 @@
 import { Observable } from 'rxjs';
 import { AbortError } from '../agent/abort-error.js';
 import type { EventLog } from './event-log.js';
+import type { AgentEvent } from '../events/agent-event.js';
+import { DeltaShape, innermost, sameShape, shapeable, withText } from './delta-shape.js';
 import type { LogEnding, SequencedEvent } from './run-types.js';
 import { UnknownRunError } from './unknown-run-error.js';
 
 interface Log {
-  readonly entries: SequencedEvent[];
+  readonly runId: string;
+  /** Event `seq` at index `seq - 1`: the event itself, or its stream's shape when it is a text delta. */
+  readonly events: (AgentEvent | DeltaShape)[];
+  /** The text of each delta kept as a shape (undefined for the other events), by the same index. */
+  readonly texts: (string | undefined)[];
+  /** Each delta stream's current shape, by the innermost run's id. */
+  readonly shapes: Map<string, DeltaShape>;
+  /** The last entry appended, delivered as it was to readers that follow live. */
+  last: SequencedEvent | undefined;
   ending: LogEnding | undefined;
   /** Readers waiting for more; each catches up from its own position when called. */
-  readonly readers: Set<() => void>;
+  readers: readonly (() => void)[];
 }
 
 /**
  * The embedded {@link EventLog}: each run's events in an array, readers notified as events
  * come. A reader replays from its position and then follows, delivering each event once, in
- * order, even when its consumer appends or reads re-entrantly.
+ * order, even when its consumer appends or reads re-entrantly. Text deltas are kept as their
+ * text and their stream's shape (`delta-shape.ts` says why); a replay rebuilds equal events.
  *
  * @example
  * ```ts
@@ -25,18 +36,24 @@ interface Log {
  */
 export class MemoryEventLog implements EventLog {
   readonly #logs = new Map<string, Log>();
+  /** The log appended to last: a run appends thousands of events in a row. */
+  #recent: Log | undefined;
 
   append(entry: SequencedEvent): void {
-    let log = this.#logs.get(entry.runId);
-    if (!log) this.#logs.set(entry.runId, (log = { entries: [], ending: undefined, readers: new Set() }));
+    let log = this.#recent?.runId === entry.runId ? this.#recent : this.#logs.get(entry.runId);
+    if (!log) this.#logs.set(entry.runId, (log = { runId: entry.runId, events: [], texts: [], shapes: new Map(), last: undefined, ending: undefined, readers: [] }));
+    this.#recent = log;
     if (log.ending) throw new Error(`run "${entry.runId}": its event log has ended; nothing more can be appended`);
-    if (entry.seq !== log.entries.length + 1) {
-      throw new Error(`run "${entry.runId}": event ${entry.seq} appended after ${log.entries.length}; seqs must follow one another`);
+    if (entry.seq !== log.events.length + 1) {
+      throw new Error(`run "${entry.runId}": event ${entry.seq} appended after ${log.events.length}; seqs must follow one another`);
     }
-    log.entries.push(entry);
-    // No copy per event: a reader that leaves meanwhile is skipped by the Set's iteration, and
-    // one that joins is called too, which is harmless (a reader only catches up).
-    for (const reader of log.readers) reader();
+    keep(log, entry.event);
+    log.last = entry;
+    // Copy-on-write: readers come and go rarely, events often, so an append iterates a snapshot
+    // with no allocation. A reader that leaves meanwhile finds its subscriber closed; one that
+    // joins caught up as it subscribed.
+    const readers = log.readers;
+    for (let i = 0; i < readers.length; i++) readers[i]!();
   }
 
   read(runId: string, after: number): Observable<SequencedEvent> {
@@ -52,17 +69,17 @@ export class MemoryEventLog implements EventLog {
         // Called again while delivering (a consumer that appends): the loop below picks the new entries up.
         if (pumping) return;
         pumping = true;
-        while (next < log.entries.length && !subscriber.closed) subscriber.next(log.entries[next++]!);
+        while (next < log.events.length && !subscriber.closed) subscriber.next(entryAt(log, runId, next++));
         pumping = false;
-        if (subscriber.closed || !log.ending || next < log.entries.length) return;
+        if (subscriber.closed || !log.ending || next < log.events.length) return;
         if (this.#logs.get(runId) !== log) subscriber.error(new UnknownRunError(runId));
         else if (log.ending.kind === 'cancelled') subscriber.error(new AbortError(new Error(log.ending.reason)));
         else if (log.ending.kind === 'failed') subscriber.error(new Error(log.ending.message));
         else subscriber.complete();
       };
-      log.readers.add(pump);
+      log.readers = [...log.readers, pump];
       pump();
-      return () => log.readers.delete(pump);
+      return () => (log.readers = log.readers.filter((r) => r !== pump));
     });
   }
 
@@ -70,14 +87,43 @@ export class MemoryEventLog implements EventLog {
     const log = this.#logs.get(runId);
     if (!log || log.ending) return;
     log.ending = ending;
-    for (const reader of [...log.readers]) reader();
+    log.shapes.clear();
+    for (const reader of log.readers) reader();
   }
 
   delete(runId: string): void {
     const log = this.#logs.get(runId);
     if (!log) return;
     this.#logs.delete(runId);
+    if (this.#recent === log) this.#recent = undefined;
     log.ending ??= { kind: 'complete' };
-    for (const reader of [...log.readers]) reader();
+    for (const reader of log.readers) reader();
   }
+}
+
+/** Adds `event` to the log: a text delta as its text and its stream's shape, anything else as it is. */
+function keep(log: Log, event: AgentEvent): void {
+  const inner = innermost(event);
+  if (inner.type === 'ReasonDelta') {
+    let shape = log.shapes.get(inner.runId);
+    if (!shape || !sameShape(shape.event, event)) {
+      shape = shapeable(event) ? new DeltaShape(event) : undefined;
+      if (shape) log.shapes.set(inner.runId, shape);
+    }
+    if (shape) {
+      log.events.push(shape);
+      log.texts.push(inner.text);
+      return;
+    }
+  }
+  log.events.push(event);
+  log.texts.push(undefined);
+}
+
+/** The entry at `index`: the one appended when it is the last (a live reader), else rebuilt. */
+function entryAt(log: Log, runId: string, index: number): SequencedEvent {
+  const seq = index + 1;
+  if (log.last?.seq === seq) return log.last;
+  const kept = log.events[index]!;
+  return { runId, seq, event: kept instanceof DeltaShape ? withText(kept.event, log.texts[index]!) : kept };
 }

@@ -1,0 +1,86 @@
+import type { AgentEvent, ReasonDeltaEvent, TaskWrapEvent } from '../events/agent-event.js';
+
+/**
+ * What a run's text deltas have in common, so a log keeps one object per stream instead of
+ * three per delta.
+ *
+ * Why: a started run's log keeps every event for replay, and most of them are `ReasonDelta`s
+ * (a child's arrive wrapped in one or more `TaskWrap`s). Each kept delta is a
+ * `SequencedEvent`, a `TaskWrap` and a `ReasonDelta` that survive the young generation, so
+ * the garbage collector copies them and then marks them for as long as the run is retained:
+ * that was most of what `start()` cost over `stream()`. Consecutive deltas of one stream
+ * differ only in their `text`; a log keeps the first as the stream's shape, and only the
+ * text of each one after it. {@link withText} rebuilds an equal event on replay.
+ *
+ * @internal
+ */
+export class DeltaShape {
+  /** @param event - a delta (possibly wrapped) whose every field but the innermost `text` the stream shares. */
+  constructor(readonly event: AgentEvent) {}
+}
+
+/** The innermost event of a chain of `TaskWrap`s: the delta itself, or the event unwrapped. */
+export function innermost(event: AgentEvent): AgentEvent {
+  let inner = event;
+  while (inner.type === 'TaskWrap') inner = inner.event;
+  return inner;
+}
+
+/**
+ * True when a stream's shape may be taken from `event`: at every level it has exactly the
+ * fields its type declares, none of them undefined. Anything else (a field this code does not
+ * know) is kept whole, so a replay never loses a field.
+ */
+export function shapeable(event: AgentEvent): boolean {
+  if (event.type === 'TaskWrap') return fieldCount(event) === WRAP_FIELDS && wrapDefined(event) && shapeable(event.event);
+  return event.type === 'ReasonDelta' && typeof event.text === 'string' && fieldCount(event) === DELTA_FIELDS && deltaDefined(event);
+}
+
+/**
+ * True when `event` equals `shape` (a {@link shapeable} delta) in everything but the innermost
+ * `text`: the same declared fields with the same values at every level, and no other field.
+ * Written out field by field: this runs for every delta a started run logs.
+ */
+export function sameShape(shape: AgentEvent, event: AgentEvent): boolean {
+  if (shape.type === 'TaskWrap') {
+    if (event.type !== 'TaskWrap') return false;
+    const same =
+      shape.runId === event.runId &&
+      shape.agentName === event.agentName &&
+      shape.parentRunId === event.parentRunId &&
+      shape.taskId === event.taskId &&
+      shape.taskIndex === event.taskIndex &&
+      shape.taskAgentName === event.taskAgentName &&
+      shape.taskDescription === event.taskDescription &&
+      shape.multitask === event.multitask;
+    return same && fieldCount(event) === WRAP_FIELDS && sameShape(shape.event, event.event);
+  }
+  if (shape.type !== 'ReasonDelta' || event.type !== 'ReasonDelta') return false;
+  const same = shape.runId === event.runId && shape.agentName === event.agentName && shape.step === event.step && shape.kind === event.kind;
+  return same && typeof event.text === 'string' && fieldCount(event) === DELTA_FIELDS;
+}
+
+/** A `TaskWrap`'s fields: type, runId, agentName, parentRunId, taskId, taskIndex, taskAgentName, taskDescription, multitask, event. */
+const WRAP_FIELDS = 10;
+/** A `ReasonDelta`'s fields: type, runId, agentName, step, kind, text. */
+const DELTA_FIELDS = 6;
+
+function fieldCount(event: AgentEvent): number {
+  let count = 0;
+  for (const _key in event) count++;
+  return count;
+}
+
+function wrapDefined(e: TaskWrapEvent): boolean {
+  const fields = [e.runId, e.agentName, e.parentRunId, e.taskId, e.taskIndex, e.taskAgentName, e.taskDescription, e.multitask, e.event];
+  return !fields.includes(undefined as never);
+}
+
+function deltaDefined(e: ReasonDeltaEvent): boolean {
+  return e.runId !== undefined && e.agentName !== undefined && e.step !== undefined && e.kind !== undefined;
+}
+
+/** A copy of `shape` (a delta, possibly wrapped) with `text` as its innermost text. */
+export function withText(shape: AgentEvent, text: string): AgentEvent {
+  return shape.type === 'TaskWrap' ? { ...shape, event: withText(shape.event, text) } : ({ ...shape, text } as AgentEvent);
+}
