@@ -8,11 +8,11 @@ import { publishResult } from './shared-results.js';
 import { settleRecord } from './shared-tasks.js';
 import type { TaskJob } from './task-job.js';
 
-/** A background task's result as its tracker would record it (the same texts as in-process); none when it was cancelled. */
-export function backgroundResult(job: TaskJob, agentName: string, ending: LogEnding, end: RunEndEvent | undefined, startedAt: number): TaskInfo | undefined {
-  if (ending.kind === 'cancelled') return undefined;
+/** A background task's result as its tracker would record it (the same texts as in-process). */
+export function backgroundResult(job: TaskJob, agentName: string, ending: LogEnding, end: RunEndEvent | undefined, startedAt: number): TaskInfo {
   const task = job.spec.task!;
   const base = { taskId: task.taskId, agentName, description: job.description, sessionId: task.rootSessionId, parentRunId: job.parentRunId, background: true, startedAt, endedAt: Date.now() };
+  if (ending.kind === 'cancelled') return { ...base, state: 'cancelled', result: failedTask(`the ${agentName} task ${task.taskId} was cancelled before it finished.`).content };
   const metrics = end ? { metrics: end.metrics } : {};
   if (ending.kind === 'failed') return { ...base, ...metrics, state: 'failed', result: failedTask(`the ${agentName} task failed: ${ending.message}`).content };
   if (end && !end.abnormal) return { ...base, ...metrics, state: 'done', result: end.text };
@@ -23,8 +23,14 @@ export function backgroundResult(job: TaskJob, agentName: string, ending: LogEnd
 /**
  * Puts a finished background task's result in front of its conversation's next prompt on
  * any engine, and records its end in its task record: both must happen when the engine
- * that launched the task is gone (see `settleRecord` for when it is alive).
+ * that launched the task is gone (see `settleRecord` for when it is alive). A cancelled
+ * one's only when the record was still running: a live engine that cancelled it recorded it
+ * before telling the worker, and delivers that result itself.
  */
 export async function deliverResult(redis: Redis, keys: RedisKeys, info: TaskInfo, queuedAt: number | undefined, retentionMs: number): Promise<void> {
+  if (info.state === 'cancelled') {
+    if (await settleRecord(redis, keys, info, queuedAt, retentionMs)) await publishResult(redis, keys, info);
+    return;
+  }
   await Promise.all([publishResult(redis, keys, info), settleRecord(redis, keys, info, queuedAt, retentionMs)]);
 }

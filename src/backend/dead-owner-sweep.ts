@@ -1,4 +1,5 @@
 import type { BackendParts } from './backend-parts.js';
+import { failStoppedBackground } from './orphan-background.js';
 import type { RedisSharedRuns } from './redis-shared-runs.js';
 import type { SharedTasks } from './shared-tasks.js';
 
@@ -13,7 +14,8 @@ import type { SharedTasks } from './shared-tasks.js';
  * failed. Its running foreground tasks are recorded as failed too, so `whenSettled` on any
  * engine resolves (their children on workers stop by themselves: nobody listens to them); a
  * background task goes on on its worker, which delivers its result and records its end
- * (`settleRecord`). Returns the stop.
+ * (`settleRecord`); one whose worker has no heartbeat either is recorded failed here
+ * (`failStoppedBackground`). Returns the stop.
  *
  * @internal
  */
@@ -39,12 +41,18 @@ export function sweepDeadOwners(parts: BackendParts, runs: RedisSharedRuns, task
         runs.markFailed(runId, retentionMs);
       }
     }
-    for (const [owner, taskIds] of tasks.runningOfOthers()) {
+    for (const [owner, infos] of tasks.runningOfOthers()) {
       if (!(await isDead(owner))) continue;
-      for (const taskId of taskIds) {
+      for (const { taskId } of infos) {
         if ((await redis.set(keys.reaped(taskId), runs.instanceId, 'PX', retentionMs, 'NX')) !== 'OK') continue;
         tasks.markFailed(taskId, `the app instance running task ${taskId} stopped (no heartbeat for ${stallMs} ms)`);
       }
+    }
+    // Nobody watches a dead engine's background tasks' workers any more: one killed too
+    // leaves its task running for ever unless noticed here (once: by compare-and-swap).
+    for (const [owner, infos] of tasks.runningOfOthers(true)) {
+      if (!(await isDead(owner))) continue;
+      for (const info of infos) await failStoppedBackground(parts, info, retentionMs);
     }
   };
   // Issued before anything this backend publishes, on the same connection: Redis sees the

@@ -12,9 +12,11 @@ import { TASK_QUEUE } from './redis-keys.js';
 import type { TaskJob } from './task-job.js';
 import { fromWire } from './wire-spec.js';
 import { backgroundResult, deliverResult } from './background-result.js';
-import type { RunEndEvent } from '../events/agent-event.js';
-import { workerApprovals, type ActiveJob } from './worker-approvals.js';
+import { workerApprovals } from './worker-approvals.js';
+import { runJob, type RunningJob } from './worker-job.js';
 import { keepPresent } from './worker-presence.js';
+import { keepBeating } from './job-beat.js';
+import { cancelledWhileQueued, obeyCancel } from './orphan-background.js';
 
 /**
  * Options of a {@link HarnessWorker}: an engine's options (its models, tools, rules,
@@ -30,9 +32,7 @@ export interface HarnessWorkerOptions
   readonly concurrency?: number;
 }
 
-interface Running extends ActiveJob {
-  readonly stop: (ending: LogEnding) => void;
-}
+const CANCELLED: LogEnding = { kind: 'cancelled', reason: 'the task was cancelled' };
 
 /**
  * Runs delegated tasks pulled from the backend's queue: each child is rebuilt from the spec
@@ -61,7 +61,7 @@ export class HarnessWorker {
   readonly #backend: RedisBackend;
   readonly #tree: Tree;
   readonly #options: HarnessWorkerOptions;
-  readonly #running = new Map<string, Running>();
+  readonly #running = new Map<string, RunningJob>();
   readonly #stops: (() => void)[] = [];
   #leave: (() => Promise<void>) | undefined;
   #bull: Worker | undefined;
@@ -111,7 +111,7 @@ export class HarnessWorker {
   async #start(onReply: (text: string) => void): Promise<void> {
     const parts = this.#backend.parts;
     this.#stops.push(await parts.hub.listen(parts.keys.answers(this.workerId), onReply));
-    this.#stops.push(await parts.hub.listen(parts.keys.cancelChannel, (logId) => this.#running.get(logId)?.stop({ kind: 'cancelled', reason: 'the task was cancelled' })));
+    this.#stops.push(await parts.hub.listen(parts.keys.cancelChannel, (id) => this.#onCancel(id)));
     const { Worker } = await loadBullMQ();
     if (this.#closing) return;
     const stall = parts.stallMs;
@@ -132,78 +132,41 @@ export class HarnessWorker {
     this.#leave = keepPresent(parts, this.workerId);
   }
 
+  /**
+   * A cancel: a job's id (from its launcher), or a background task's id (from an engine
+   * that does not run it: the task's own engine may be dead, see `obeyCancel`).
+   */
+  #onCancel(id: string): void {
+    const job = this.#running.get(id);
+    if (job) return job.stop(CANCELLED);
+    for (const j of this.#running.values()) {
+      if (j.background && j.taskId === id) obeyCancel(this.#backend.parts, j.logId, () => this.#running.get(j.logId) === j, () => j.stop(CANCELLED));
+    }
+  }
+
   /** Runs one job to its log's end. */
   async #run(job: TaskJob): Promise<void> {
-    const { redis, keys, stallMs, eventLog } = this.#backend.parts;
+    const { redis, keys, eventLog } = this.#backend.parts;
     const { logId } = job;
     // The engine that delegated it decides how long its log is kept (a job from an older engine: ours).
     const keep = Number.isInteger(job.retentionMs) && job.retentionMs! > 0 ? job.retentionMs : undefined;
-    const beat = (): Promise<unknown> => redis.set(keys.beat(logId), this.workerId, 'PX', stallMs).catch(() => undefined);
-    await beat();
-    // A foreground child serves a parent that listens on its approvals channel: once nobody
-    // has listened for two beats running (the engine died), the child stops.
-    let unheard = 0;
-    const orphaned = async (): Promise<boolean> => {
-      if (job.spec.task?.background) return false;
-      const reply = (await redis.pubsub('NUMSUB', keys.approvals(logId)).catch(() => undefined)) as [string, number] | undefined;
-      unheard = reply && Number(reply[1]) === 0 ? unheard + 1 : 0;
-      return unheard >= 2;
-    };
-    const beating = setInterval(() => {
-      void beat();
-      void orphaned().then((gone) => gone && this.#running.get(logId)?.stop({ kind: 'failed', message: 'the engine that delegated it is gone' }));
-    }, Math.max(10, Math.floor(stallMs / 3)));
+    const stopBeating = await keepBeating(this.#backend.parts, job, this.workerId, () =>
+      this.#running.get(logId)?.stop({ kind: 'failed', message: 'the engine that delegated it is gone' }),
+    );
     try {
-      if (this.#closing || (await redis.exists(keys.cancelled(logId)))) {
-        await eventLog.end(logId, { kind: 'cancelled', reason: 'the task was cancelled before it started' }, keep);
-        return;
+      if (!this.#closing && !(await redis.exists(keys.cancelled(logId)))) {
+        if (!(await cancelledWhileQueued(this.#backend.parts, job))) {
+          const spec = fromWire(job.spec, { model: this.#options.model, models: this.#options.models ?? {} });
+          return await runJob(this.#backend.parts, job, this.#tree.factory.build(spec), keep, this.#running);
+        }
+        // Cancelled on an engine that does not run it: the record too, as its engine may be gone.
+        await deliverResult(redis, keys, backgroundResult(job, job.spec.name, CANCELLED, undefined, Date.now()), job.queuedAt, keep ?? eventLog.retentionMs);
       }
-      const spec = fromWire(job.spec, { model: this.#options.model, models: this.#options.models ?? {} });
-      const task = spec.task!;
-      const agent = this.#tree.factory.build(spec);
-      await new Promise<void>((resolve) => {
-        let seq = 0;
-        // Not awaited one by one: a connection keeps its commands in order, so the appends
-        // land in seq order while the run goes on; the end waits for all of them.
-        let writes: Promise<unknown> = Promise.resolve();
-        let done = false;
-        let end: RunEndEvent | undefined;
-        const startedAt = Date.now();
-        const finish = (ending: LogEnding): void => {
-          if (done) return;
-          done = true;
-          this.#running.delete(logId);
-          // A background result goes where any engine finds it and into the task's record (its
-          // engine may be gone), before the log's end: a live engine, which records the task
-          // once it reads that end, writes last.
-          const result = task.background ? backgroundResult(job, spec.name, ending, end, startedAt) : undefined;
-          const delivered = result && deliverResult(redis, keys, result, job.queuedAt, keep ?? eventLog.retentionMs).catch(() => undefined);
-          writes = Promise.all([writes, delivered]).then(() => eventLog.end(logId, ending, keep)).catch(() => undefined);
-          void writes.then(() => resolve());
-        };
-        const subscription = agent.run$(job.prompt, { sessionId: task.taskId, streaming: job.streaming }).subscribe({
-          next: (event) => {
-            if (event.type === 'RunEnd') end = event;
-            writes = Promise.all([writes, eventLog.append({ runId: logId, seq: ++seq, event })]).catch(() => undefined);
-          },
-          error: (e: unknown) => finish({ kind: 'failed', message: errorMessage(e) }),
-          complete: () => finish({ kind: 'complete' }),
-        });
-        if (done) return;
-        this.#running.set(logId, {
-          logId,
-          taskId: task.taskId,
-          rootRunId: task.rootRunId,
-          stop: (ending) => {
-            subscription.unsubscribe();
-            finish(ending);
-          },
-        });
-      });
+      await eventLog.end(logId, { kind: 'cancelled', reason: 'the task was cancelled before it started' }, keep);
     } catch (e) {
       await eventLog.end(logId, { kind: 'failed', message: errorMessage(e) }, keep).catch(() => undefined);
     } finally {
-      clearInterval(beating);
+      stopBeating();
     }
   }
 }

@@ -45,6 +45,19 @@ export class RedisKeys {
     return `${this.prefix}:cancelled:${jobId}`;
   }
 
+  /**
+   * Marks a background task cancelled on an engine that does not run it (the value: the
+   * start of the launch cancelled), for a worker that takes its job after the cancel.
+   */
+  taskCancelled(taskId: string): string {
+    return `${this.prefix}:task-cancelled:${taskId}`;
+  }
+
+  /** Which job runs a background task's launch (JSON: its id and when it was queued), set by the worker that starts it. */
+  taskJob(taskId: string): string {
+    return `${this.prefix}:taskjob:${taskId}`;
+  }
+
   /** A worker's heartbeat for the job it runs: gone when the worker died. */
   beat(jobId: string): string {
     return `${this.prefix}:beat:${jobId}`;

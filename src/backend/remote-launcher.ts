@@ -78,7 +78,15 @@ export class RemoteLauncher implements ChildLauncher {
         reading.add(
           parts.eventLog.read(logId, 0).subscribe({
             next: (entry) => out.next(entry.event),
-            error: fail,
+            error: (e: unknown) => {
+              // Ended cancelled without this launcher asking: its worker obeyed a cancel by task id
+              // itself (see `obeyCancel`); the task is recorded cancelled, as a cancel here would.
+              if ((e as Error).name === 'AbortError' && !closed) {
+                ended = true; // nothing left to stop on the worker
+                if (child.tracker.cancel(child.taskId)) return;
+              }
+              fail(e);
+            },
             complete: () => {
               ended = true;
               out.complete();

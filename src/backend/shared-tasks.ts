@@ -68,13 +68,17 @@ export class SharedTasks {
     return info;
   }
 
-  /** The running foreground tasks of other instances, by owner (a background task outlives its engine: its worker records its end). */
-  runningOfOthers(): Map<string, string[]> {
-    const byOwner = new Map<string, string[]>();
+  /**
+   * The running tasks of other instances, by owner: the foreground ones (`background`
+   * false), which die with their engine, or the background ones, which outlive it on their
+   * workers (see `orphan-background.ts`).
+   */
+  runningOfOthers(background = false): Map<string, TaskInfo[]> {
+    const byOwner = new Map<string, TaskInfo[]>();
     for (const [id, info] of this.#known) {
       const owner = this.#owners.get(id);
-      if (info.state !== 'running' || info.background || owner === undefined || owner === this.instanceId) continue;
-      byOwner.set(owner, [...(byOwner.get(owner) ?? []), id]);
+      if (info.state !== 'running' || info.background !== background || owner === undefined || owner === this.instanceId) continue;
+      byOwner.set(owner, [...(byOwner.get(owner) ?? []), info]);
     }
     return byOwner;
   }
@@ -106,11 +110,20 @@ export class SharedTasks {
     return [...this.#known.keys()].flatMap((id) => this.get(id) ?? []);
   }
 
-  /** Asks the engine running the task to cancel it; false when no engine is known to run it. */
+  /**
+   * Asks the engine running the task to cancel it; false when no engine is known to run it.
+   * A background task's worker hears it too (the task id on the cancel channel, and a marker
+   * naming the launch for a job not taken yet), since the task outlives its engine: the
+   * worker acts on it once the task's launcher is gone (`orphan-background.ts`).
+   */
   cancel(taskId: string): boolean {
-    if (this.get(taskId)?.state !== 'running') return false;
+    const info = this.get(taskId);
+    if (info?.state !== 'running') return false;
     const message: TaskMessage = { op: 'cancel', taskId };
-    this.redis.publish(this.keys.tasksChannel, JSON.stringify(message)).catch(() => undefined);
+    const sending = this.redis.multi().publish(this.keys.tasksChannel, JSON.stringify(message));
+    // The marker first: a worker taking the job after the announcement finds it.
+    if (info.background) sending.set(this.keys.taskCancelled(taskId), String(info.startedAt), 'PX', 10 * 60_000).publish(this.keys.cancelChannel, taskId);
+    sending.exec().catch(() => undefined);
     return true;
   }
 

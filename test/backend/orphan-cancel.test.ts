@@ -1,0 +1,138 @@
+import type { ChildProcess } from 'node:child_process';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseOwnedTask } from '../../src/backend/task-record.js';
+import type { TaskInfo } from '../../src/delegation/task-tracker.js';
+import { testAgent, type Turn } from '../support/agent-turns.js';
+import { turnOf } from '../support/delegation-fixture.js';
+import { HAS_REDIS } from './redis-server.js';
+import { useScaleKits, waitFor, type ScaleKit } from './scale-kit.js';
+import { engineProcess } from './worker-processes.js';
+
+const STALL_MS = 1000;
+/** The contract for a cancel across processes (cancel.test.ts), with slack for a loaded machine. */
+const REACH_MS = 200;
+const SLACK_MS = 150;
+
+/** A main agent that starts one background task of `agent`, then says so. */
+const startsBackground = (agent: string) => (turn: Turn) =>
+  turn.step === 1
+    ? { toolCalls: [{ name: 'task', arguments: { agent_name: agent, prompt: 'wait', description: 'bg', background: true } }] }
+    : { text: 'started it' };
+
+/** Waits for the child's request on the fake server; returns a probe of how long until it is aborted. */
+async function childRequest(k: ScaleKit): Promise<() => Promise<number>> {
+  const { server } = k.fixture;
+  await waitFor(() => server.requests.some((r) => turnOf(r).agent !== 'main'));
+  const index = server.requests.findIndex((r) => turnOf(r).agent !== 'main');
+  return async () => {
+    const from = Date.now();
+    const closed = await server.waitForClosed(index, 3000);
+    expect(closed.aborted).toBe(true);
+    return Date.now() - from;
+  };
+}
+
+/** Every final (not running) record of `taskId` announced on the tasks channel, as they come. */
+async function finals(k: ScaleKit, taskId: string): Promise<TaskInfo[]> {
+  const { hub, keys } = (await k.backend()).parts;
+  const seen: TaskInfo[] = [];
+  await hub.listen(keys.tasksChannel, (text) => {
+    const message = JSON.parse(text) as { op: string; info?: TaskInfo };
+    if (message.op === 'put' && message.info?.taskId === taskId && message.info.state !== 'running') seen.push(message.info);
+  });
+  return seen;
+}
+
+describe.skipIf(!HAS_REDIS)('cancelTask of a background task whose engine died', () => {
+  const scale = useScaleKits();
+  let proc: ChildProcess | undefined;
+  afterEach(() => {
+    proc?.kill('SIGKILL');
+    proc = undefined;
+  });
+
+  /**
+   * Engine A in a process of its own launches a background task, and is SIGKILLed once
+   * `launched` holds (its job is queued: a task whose engine dies before is lost).
+   */
+  async function orphaned(k: ScaleKit, launched: () => Promise<boolean>): Promise<{ taskId: string; running: TaskInfo }> {
+    const b = await k.engine();
+    const owner = await engineProcess(k, scale.redis, { model: 'proc-model', stallMs: STALL_MS, prompt: 'go' });
+    proc = owner.child;
+    await waitFor(() => b.tasks.list().some((t) => t.background && t.state === 'running'));
+    const running = b.tasks.list().find((t) => t.background)!;
+    await waitFor(launched);
+    const exited = new Promise((resolve) => owner.child.once('exit', resolve));
+    owner.child.kill('SIGKILL');
+    await exited;
+    return { taskId: running.taskId, running };
+  }
+
+  it('reaches the worker (its model request aborted) and ends cancelled for every engine', { timeout: 20_000 }, async () => {
+    const k = await scale.kit(STALL_MS);
+    k.fixture.route({ main: startsBackground('explore'), '*': () => ({ hang: true }) });
+    const worker = await k.worker();
+    const b = await k.engine();
+    let probe: (() => Promise<number>) | undefined;
+    const { taskId, running } = await orphaned(k, async () => ((probe = await childRequest(k)), true));
+    const seen = await finals(k, taskId);
+    expect(b.cancelTask(taskId)).toBe(true);
+    expect(await probe!()).toBeLessThan(REACH_MS + SLACK_MS);
+    const info = await b.tasks.whenSettled(taskId);
+    expect(info).toMatchObject({ ...running, state: 'cancelled' });
+    expect(info?.result).toContain(`task ${taskId} was cancelled before it finished`);
+    await waitFor(() => worker.running === 0);
+    // Redis says the same (an engine started now loads it), and the record was settled once.
+    const { redis, keys } = (await k.backend()).parts;
+    expect(parseOwnedTask(await redis.get(keys.task(taskId)))?.info).toEqual(info);
+    expect((await k.engine()).tasks.get(taskId)).toEqual(info);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(seen.map((t) => t.state)).toEqual(['cancelled']);
+  });
+
+  it('reaches a job still waiting in the queue: no worker ever runs it', { timeout: 20_000 }, async () => {
+    const k = await scale.kit(STALL_MS);
+    k.fixture.route({ main: startsBackground('explore'), '*': () => ({ text: 'ran anyway' }) });
+    const b = await k.engine();
+    const { redis, keys } = (await k.backend()).parts;
+    // No worker yet: the job waits in the queue.
+    const { taskId } = await orphaned(k, async () => (await redis.llen(`${keys.bull}:tasks:wait`)) === 1);
+    expect(b.cancelTask(taskId)).toBe(true);
+    const worker = await k.worker();
+    const info = await b.tasks.whenSettled(taskId);
+    expect(info?.state).toBe('cancelled');
+    await waitFor(async () => (await redis.llen(`${keys.bull}:tasks:wait`)) + (await redis.llen(`${keys.bull}:tasks:active`)) === 0);
+    expect(worker.running).toBe(0);
+    expect(k.fixture.server.requests.filter((r) => turnOf(r).agent !== 'main')).toEqual([]);
+  });
+});
+
+describe.skipIf(!HAS_REDIS)('cancelTask of a background task whose engine lives', () => {
+  const scale = useScaleKits();
+
+  it('from another engine: the worker stops once, both engines see one cancelled record', async () => {
+    const k = await scale.kit(STALL_MS);
+    k.fixture.route({ main: startsBackground('explorer'), explorer: () => ({ hang: true }) });
+    const worker = await k.worker();
+    const a = await k.engine({}, [testAgent('explorer')]);
+    const b = await k.engine();
+    await a.call('go', { sessionId: 'ses_alive' });
+    const { taskId } = a.tasks.list()[0]!;
+    const probe = await childRequest(k);
+    await waitFor(() => b.tasks.get(taskId)?.state === 'running');
+    const seen = await finals(k, taskId);
+    expect(b.cancelTask(taskId)).toBe(true);
+    expect(await probe()).toBeLessThan(REACH_MS + SLACK_MS);
+    const own = await a.tasks.whenSettled(taskId);
+    expect(own?.state).toBe('cancelled');
+    expect(own?.result).toContain('was cancelled before it finished');
+    await waitFor(() => b.tasks.get(taskId)?.state === 'cancelled');
+    expect(b.tasks.get(taskId)).toEqual(own);
+    await waitFor(() => worker.running === 0);
+    // The engine's own record, written once; a second cancel finds nothing running.
+    await new Promise((r) => setTimeout(r, 200));
+    expect(seen).toEqual([own]);
+    expect(b.cancelTask(taskId)).toBe(false);
+    expect(a.cancelTask(taskId)).toBe(false);
+  });
+});

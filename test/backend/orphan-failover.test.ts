@@ -1,0 +1,82 @@
+import type { ChildProcess } from 'node:child_process';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseOwnedTask } from '../../src/backend/task-record.js';
+import type { Turn } from '../support/agent-turns.js';
+import { turnOf } from '../support/delegation-fixture.js';
+import { HAS_REDIS } from './redis-server.js';
+import { useScaleKits, waitFor } from './scale-kit.js';
+import { engineProcess, workerProcess } from './worker-processes.js';
+
+/** A main agent that starts one background task of `agent`, then says so. */
+const startsBackground = (agent: string) => (turn: Turn) =>
+  turn.step === 1
+    ? { toolCalls: [{ name: 'task', arguments: { agent_name: agent, prompt: 'slow', description: 'bg', background: true } }] }
+    : { text: 'started it' };
+
+const killed = (child: ChildProcess): Promise<unknown> => {
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGKILL');
+  return exited;
+};
+
+describe.skipIf(!HAS_REDIS)('a background task whose engine died', () => {
+  const scale = useScaleKits();
+  const procs: ChildProcess[] = [];
+  afterEach(() => {
+    for (const proc of procs.splice(0)) proc.kill('SIGKILL');
+  });
+
+  it('whose worker is killed too fails within a few stall intervals, naming the cause, for every engine, once', { timeout: 20_000 }, async () => {
+    const STALL_MS = 500;
+    const k = await scale.kit(STALL_MS);
+    k.fixture.route({ main: startsBackground('explore'), '*': () => ({ hang: true }) });
+    const worker = await workerProcess(k, scale.redis, { model: 'proc-model', stallMs: STALL_MS });
+    procs.push(worker);
+    // Two engines that outlive both: each sweeps, one records it.
+    const [b, c] = [await k.engine(), await k.engine()];
+    const owner = await engineProcess(k, scale.redis, { model: 'proc-model', stallMs: STALL_MS, prompt: 'go' });
+    procs.push(owner.child);
+    await waitFor(() => b.tasks.list().some((t) => t.background && t.state === 'running'));
+    const running = b.tasks.list().find((t) => t.background)!;
+    await waitFor(() => k.fixture.server.requests.some((r) => turnOf(r).agent !== 'main'));
+    const { redis, hub, keys } = (await k.backend()).parts;
+    const announced: string[] = [];
+    await hub.listen(keys.tasksChannel, (text) => text.includes(running.taskId) && !text.includes('"running"') && announced.push(text));
+    const killedAt = Date.now();
+    await Promise.all([killed(owner.child), killed(worker)]);
+    const info = await b.tasks.whenSettled(running.taskId);
+    // The engine's key and the job's beat lapse after a stall interval; the sweep runs every third of one.
+    expect(Date.now() - killedAt).toBeLessThan(STALL_MS * 3 + 500);
+    expect(info).toMatchObject({ ...running, state: 'failed' });
+    expect(info?.result).toContain('ERROR: the explore task failed: the worker running it stopped: no heartbeat for 500 ms');
+    expect(info?.result).toContain('the app instance that launched it is gone');
+    await waitFor(() => c.tasks.get(running.taskId)?.state === 'failed');
+    expect(c.tasks.get(running.taskId)).toEqual(info);
+    expect(parseOwnedTask(await redis.get(keys.task(running.taskId)))?.info).toEqual(info);
+    // Its failure waits for its conversation, as its engine would have put it there.
+    expect(await redis.hexists(keys.results(running.sessionId), running.taskId)).toBe(1);
+    await new Promise((r) => setTimeout(r, STALL_MS * 2));
+    expect(announced).toHaveLength(1);
+  });
+
+  it('whose worker lives and beats is never failed: it ends with its answer', { timeout: 20_000 }, async () => {
+    const STALL_MS = 300;
+    const k = await scale.kit(STALL_MS);
+    // Slower than several stall intervals.
+    k.fixture.route({ main: startsBackground('explore'), '*': () => ({ text: 'slow but alive', delayMs: STALL_MS * 8 }) });
+    await k.worker();
+    const b = await k.engine();
+    const owner = await engineProcess(k, scale.redis, { model: 'proc-model', stallMs: STALL_MS, prompt: 'go' });
+    procs.push(owner.child);
+    await waitFor(() => b.tasks.list().some((t) => t.background && t.state === 'running'));
+    const running = b.tasks.list().find((t) => t.background)!;
+    await waitFor(() => k.fixture.server.requests.some((r) => turnOf(r).agent !== 'main'));
+    await killed(owner.child);
+    const states = new Set<string>();
+    const watching = setInterval(() => states.add(b.tasks.get(running.taskId)?.state ?? 'gone'), 20);
+    const info = await b.tasks.whenSettled(running.taskId);
+    clearInterval(watching);
+    expect(info).toMatchObject({ state: 'done', result: 'slow but alive' });
+    expect([...states]).toEqual(['running']);
+  });
+});
