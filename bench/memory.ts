@@ -13,6 +13,8 @@ interface Report {
   readonly sessionBytes: number;
   readonly retainedRunBytes: number;
   readonly eventsPerRetainedRun: number;
+  readonly longRunBytes: number;
+  readonly eventsPerLongRun: number;
   readonly queuedTaskBytes: number;
   readonly counts: { sessions: number; runs: number; tasks: number };
 }
@@ -27,6 +29,10 @@ export async function memoryBenchmark(): Promise<ResultRow[]> {
     row(`heap per retained finished run (engine.start(), ${report.eventsPerRetainedRun} events logged; ${counts.runs.toLocaleString('en')} runs)`, report.retainedRunBytes, {
       bytes: report.retainedRunBytes,
       bytesPerEvent: report.retainedRunBytes / report.eventsPerRetainedRun,
+    }),
+    row(`heap per retained long run (engine.start(), ${report.eventsPerLongRun.toLocaleString('en')} events, 16-character deltas; 20 runs)`, report.longRunBytes, {
+      bytes: report.longRunBytes,
+      bytesPerEvent: report.longRunBytes / report.eventsPerLongRun,
     }),
     row(`heap per queued task (multitask, pool 1; ${counts.tasks.toLocaleString('en')} tasks waiting)`, report.queuedTaskBytes, { bytes: report.queuedTaskBytes }),
   ];

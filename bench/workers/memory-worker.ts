@@ -1,7 +1,8 @@
 /**
  * The memory benchmark's worker, in a fresh process run with `--expose-gc`: what one more
- * idle session, retained run or queued task keeps on the heap (measured after a forced full
- * GC, the difference between two counts divided by the difference of the counts). The model
+ * idle session, retained run or queued task keeps on the heap, array buffers included
+ * (measured after a forced full GC, the difference between two counts divided by the
+ * difference of the counts). The model
  * is a `ScriptedModel` (its own log of requests is cleared, it is not the harness's memory).
  *
  * - idle session: `engine.call(prompt, { sessionId })` on a new session each time, on the
@@ -10,6 +11,8 @@
  * - retained run: `engine.start()` of the same small run, to its end, on a store that keeps
  *   no conversation, with room for every run in the registry: the run's entry and its
  *   event log (14 events), kept for replay.
+ * - long retained run: the same with an answer of 24,000 deltas (the size of the overhead
+ *   scenario's run): what a log keeps per delta.
  * - queued task: one `multitask` call with many tasks and a pool of 1, the first child
  *   stuck on a reply that never comes: every other task waits in the pool's queue. Its share
  *   of the call's arguments (the model's tool call, parsed) is counted with it.
@@ -29,7 +32,9 @@ const ANSWER = { text: 'An answer of a few words, streamed in ten chunks, as a s
 function heapAfterGc(): number {
   gc!();
   gc!();
-  return process.memoryUsage().heapUsed;
+  // Array buffers too: an event log keeps its deltas' positions in typed arrays, outside the JS heap.
+  const { heapUsed, arrayBuffers } = process.memoryUsage();
+  return heapUsed + arrayBuffers;
 }
 
 /** Bytes per unit: the heap after `n` units minus the heap after `m` units, over `n - m`. */
@@ -53,12 +58,15 @@ async function idleSession(dirs: TempDirs): Promise<number> {
   });
 }
 
-async function retainedRun(dirs: TempDirs): Promise<{ bytes: number; events: number }> {
+/** The long run's answer: 24,000 deltas of 16 characters. */
+const LONG_ANSWER = { text: 'sixteen chars ok'.repeat(24_000), chunkSize: 16 };
+
+async function retainedRun(dirs: TempDirs, answer: typeof ANSWER, warm: number, runs: number): Promise<{ bytes: number; events: number }> {
   const forgetful: SessionStore = { load: (): ChatMessage[] => [], append: () => undefined };
-  const model = new rx.ScriptedModel(() => ANSWER);
+  const model = new rx.ScriptedModel(() => answer);
   const engine = new rx.HarnessEngine({ model, workspace: dirs.workspace, homeDir: dirs.home, sessions: forgetful, maxRetainedRuns: 1_000_000, runRetentionMs: 3_600_000 });
   let events = 0;
-  const bytes = await perUnit(200, 200 + RUNS, async (count) => {
+  const bytes = await perUnit(warm, warm + runs, async (count) => {
     for (let i = 0; i < count; i++) {
       const run = engine.start('hello there');
       const result = await run.result;
@@ -103,9 +111,10 @@ async function queuedTask(dirs: TempDirs): Promise<number> {
 const dirs = await makeTempDirs();
 try {
   const session = await idleSession(dirs);
-  const run = await retainedRun(dirs);
+  const run = await retainedRun(dirs, ANSWER, 200, RUNS);
+  const long = await retainedRun(dirs, LONG_ANSWER, 3, 20);
   const task = await queuedTask(dirs);
-  process.stdout.write(`${JSON.stringify({ sessionBytes: session, retainedRunBytes: run.bytes, eventsPerRetainedRun: run.events, queuedTaskBytes: task, counts: { sessions: SESSIONS, runs: RUNS, tasks: TASKS } })}\n`);
+  process.stdout.write(`${JSON.stringify({ sessionBytes: session, retainedRunBytes: run.bytes, eventsPerRetainedRun: run.events, longRunBytes: long.bytes, eventsPerLongRun: long.events, queuedTaskBytes: task, counts: { sessions: SESSIONS, runs: RUNS, tasks: TASKS } })}\n`);
 } finally {
   await dirs.remove();
 }

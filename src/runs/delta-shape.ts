@@ -1,23 +1,14 @@
 import type { AgentEvent, ReasonDeltaEvent, TaskWrapEvent } from '../events/agent-event.js';
 
-/**
- * What a run's text deltas have in common, so a log keeps one object per stream instead of
- * three per delta.
- *
- * Why: a started run's log keeps every event for replay, and most of them are `ReasonDelta`s
- * (a child's arrive wrapped in one or more `TaskWrap`s). Each kept delta is a
- * `SequencedEvent`, a `TaskWrap` and a `ReasonDelta` that survive the young generation, so
+/*
+ * Why delta shapes: a started run's log keeps every event for replay, and most of them are
+ * `ReasonDelta`s (a child's arrive wrapped in one or more `TaskWrap`s). Kept as they come,
+ * each is a `TaskWrap`, a `ReasonDelta` and a string that survive the young generation, so
  * the garbage collector copies them and then marks them for as long as the run is retained:
  * that was most of what `start()` cost over `stream()`. Consecutive deltas of one stream
- * differ only in their `text`; a log keeps the first as the stream's shape, and only the
- * text of each one after it. {@link withText} rebuilds an equal event on replay.
- *
- * @internal
+ * differ only in their `text`; a log keeps the first as the stream's shape and only the text
+ * of each one after it (`event-store.ts`), and {@link withText} rebuilds an equal event.
  */
-export class DeltaShape {
-  /** @param event - a delta (possibly wrapped) whose every field but the innermost `text` the stream shares. */
-  constructor(readonly event: AgentEvent) {}
-}
 
 /** The innermost event of a chain of `TaskWrap`s: the delta itself, or the event unwrapped. */
 export function innermost(event: AgentEvent): AgentEvent {

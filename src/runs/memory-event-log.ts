@@ -1,19 +1,14 @@
 import { Observable } from 'rxjs';
 import { AbortError } from '../agent/abort-error.js';
 import type { EventLog } from './event-log.js';
-import type { AgentEvent } from '../events/agent-event.js';
-import { DeltaShape, innermost, sameShape, shapeable, withText } from './delta-shape.js';
+import { EventStore } from './event-store.js';
 import type { LogEnding, SequencedEvent } from './run-types.js';
 import { UnknownRunError } from './unknown-run-error.js';
 
 interface Log {
   readonly runId: string;
-  /** Event `seq` at index `seq - 1`: the event itself, or its stream's shape when it is a text delta. */
-  readonly events: (AgentEvent | DeltaShape)[];
-  /** The text of each delta kept as a shape (undefined for the other events), by the same index. */
-  readonly texts: (string | undefined)[];
-  /** Each delta stream's current shape, by the innermost run's id. */
-  readonly shapes: Map<string, DeltaShape>;
+  /** Event `seq` at index `seq - 1`. */
+  readonly events: EventStore;
   /** The last entry appended, delivered as it was to readers that follow live. */
   last: SequencedEvent | undefined;
   ending: LogEnding | undefined;
@@ -24,8 +19,8 @@ interface Log {
 /**
  * The embedded {@link EventLog}: each run's events in an array, readers notified as events
  * come. A reader replays from its position and then follows, delivering each event once, in
- * order, even when its consumer appends or reads re-entrantly. Text deltas are kept as their
- * text and their stream's shape (`delta-shape.ts` says why); a replay rebuilds equal events.
+ * order, even when its consumer appends or reads re-entrantly. Text deltas are kept compactly
+ * (`event-store.ts`); a replay rebuilds equal events.
  *
  * @example
  * ```ts
@@ -41,13 +36,13 @@ export class MemoryEventLog implements EventLog {
 
   append(entry: SequencedEvent): void {
     let log = this.#recent?.runId === entry.runId ? this.#recent : this.#logs.get(entry.runId);
-    if (!log) this.#logs.set(entry.runId, (log = { runId: entry.runId, events: [], texts: [], shapes: new Map(), last: undefined, ending: undefined, readers: [] }));
+    if (!log) this.#logs.set(entry.runId, (log = { runId: entry.runId, events: new EventStore(), last: undefined, ending: undefined, readers: [] }));
     this.#recent = log;
     if (log.ending) throw new Error(`run "${entry.runId}": its event log has ended; nothing more can be appended`);
     if (entry.seq !== log.events.length + 1) {
       throw new Error(`run "${entry.runId}": event ${entry.seq} appended after ${log.events.length}; seqs must follow one another`);
     }
-    keep(log, entry.event);
+    log.events.push(entry.event);
     log.last = entry;
     // Copy-on-write: readers come and go rarely, events often, so an append iterates a snapshot
     // with no allocation. A reader that leaves meanwhile finds its subscriber closed; one that
@@ -87,7 +82,7 @@ export class MemoryEventLog implements EventLog {
     const log = this.#logs.get(runId);
     if (!log || log.ending) return;
     log.ending = ending;
-    log.shapes.clear();
+    log.events.seal();
     for (const reader of log.readers) reader();
   }
 
@@ -101,29 +96,9 @@ export class MemoryEventLog implements EventLog {
   }
 }
 
-/** Adds `event` to the log: a text delta as its text and its stream's shape, anything else as it is. */
-function keep(log: Log, event: AgentEvent): void {
-  const inner = innermost(event);
-  if (inner.type === 'ReasonDelta') {
-    let shape = log.shapes.get(inner.runId);
-    if (!shape || !sameShape(shape.event, event)) {
-      shape = shapeable(event) ? new DeltaShape(event) : undefined;
-      if (shape) log.shapes.set(inner.runId, shape);
-    }
-    if (shape) {
-      log.events.push(shape);
-      log.texts.push(inner.text);
-      return;
-    }
-  }
-  log.events.push(event);
-  log.texts.push(undefined);
-}
-
 /** The entry at `index`: the one appended when it is the last (a live reader), else rebuilt. */
 function entryAt(log: Log, runId: string, index: number): SequencedEvent {
   const seq = index + 1;
   if (log.last?.seq === seq) return log.last;
-  const kept = log.events[index]!;
-  return { runId, seq, event: kept instanceof DeltaShape ? withText(kept.event, log.texts[index]!) : kept };
+  return { runId, seq, event: log.events.at(index) };
 }

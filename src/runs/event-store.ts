@@ -1,0 +1,86 @@
+import type { AgentEvent } from '../events/agent-event.js';
+import { innermost, sameShape, shapeable, withText } from './delta-shape.js';
+import { TextRope } from './text-rope.js';
+
+/** A delta stream: the shape its deltas share and their texts. */
+interface Stream {
+  readonly shape: AgentEvent;
+  readonly text: TextRope;
+}
+
+/**
+ * One run's events, by index, kept so that a run of tens of thousands of deltas costs the
+ * garbage collector next to nothing: a delta is a number in typed arrays (its stream, where
+ * its text starts, its length) and its text goes into its stream's {@link TextRope}; only the
+ * other events, a few per step, are kept as objects. `at` rebuilds an equal event
+ * (`delta-shape.ts` says when a delta may be kept as its stream's shape).
+ *
+ * @internal
+ */
+export class EventStore {
+  /** Per event: its stream's index, or `-1 - i` for the event kept whole at `#whole[i]`. */
+  #slots = new Int32Array(16);
+  #offsets = new Uint32Array(16);
+  #lengths = new Uint32Array(16);
+  readonly #whole: AgentEvent[] = [];
+  readonly #streams: Stream[] = [];
+  /** Each delta stream's current index, by the innermost run's id. */
+  readonly #current = new Map<string, number>();
+  #count = 0;
+
+  /** How many events are kept. */
+  get length(): number {
+    return this.#count;
+  }
+
+  /** Keeps `event` as the next one. */
+  push(event: AgentEvent): void {
+    if (this.#count === this.#slots.length) this.#grow();
+    const i = this.#count++;
+    const inner = innermost(event);
+    if (inner.type === 'ReasonDelta') {
+      let index = this.#current.get(inner.runId);
+      if (index === undefined || !sameShape(this.#streams[index]!.shape, event)) {
+        index = shapeable(event) ? this.#streams.push({ shape: event, text: new TextRope() }) - 1 : undefined;
+        if (index !== undefined) this.#current.set(inner.runId, index);
+      }
+      if (index !== undefined) {
+        this.#slots[i] = index;
+        this.#offsets[i] = this.#streams[index]!.text.append(inner.text);
+        this.#lengths[i] = inner.text.length;
+        return;
+      }
+    }
+    const whole = this.#whole.push(event) - 1;
+    this.#slots[i] = -1 - whole;
+  }
+
+  /** The event at `index` (from 0), equal to the one pushed there. */
+  at(index: number): AgentEvent {
+    const slot = this.#slots[index]!;
+    if (slot < 0) return this.#whole[-1 - slot]!;
+    const stream = this.#streams[slot]!;
+    return withText(stream.shape, stream.text.slice(this.#offsets[index]!, this.#lengths[index]!));
+  }
+
+  /** No more pushes: the lookup of current streams and the arrays' room to grow are let go. */
+  seal(): void {
+    this.#current.clear();
+    this.#resize(this.#count);
+  }
+
+  #grow(): void {
+    this.#resize(this.#slots.length * 2);
+  }
+
+  #resize(size: number): void {
+    if (size === this.#slots.length) return;
+    const slots = new Int32Array(size);
+    const offsets = new Uint32Array(size);
+    const lengths = new Uint32Array(size);
+    slots.set(this.#slots.subarray(0, size));
+    offsets.set(this.#offsets.subarray(0, size));
+    lengths.set(this.#lengths.subarray(0, size));
+    [this.#slots, this.#offsets, this.#lengths] = [slots, offsets, lengths];
+  }
+}
