@@ -8,6 +8,7 @@ import { RedisBackendError } from '../../src/backend/redis-backend-error.js';
 import { testAgent } from '../support/agent-turns.js';
 import { turnOf } from '../support/delegation-fixture.js';
 import { multitaskReply, steps, taskReply } from '../support/delegation-script.js';
+import { expectBusyWorkerWaitedFor } from './busy-worker.js';
 import { HAS_REDIS, freePort, startRedis, type RedisServer } from './redis-server.js';
 import { startScaleKit, waitFor, type ScaleKit } from './scale-kit.js';
 import { engineProcess, workerProcess } from './worker-processes.js';
@@ -201,17 +202,7 @@ describe.skipIf(!HAS_REDIS)('failover', () => {
   });
 
   it('a task waiting behind a busy live worker waits as long as it takes (longer than the stall interval)', async () => {
-    const k = (kit = await startScaleKit(redis, 400));
-    k.fixture.route({
-      main: steps(multitaskReply([[1, 'explorer', 'first', 'one'], [2, 'explorer', 'second', 'two']])),
-      explorer: (turn) => ({ text: `ok: ${turn.prompt}`, delayMs: 1200 }),
-    });
-    await k.worker({ concurrency: 1 });
-    const engine = await k.engine({ distributeTasks: true, multitaskMaxTasks: 2 }, AGENTS);
-    const { text } = await engine.call('go');
-    expect(text.match(/result_status>success/g)).toHaveLength(2);
-    expect(text).toContain('ok: first');
-    expect(text).toContain('ok: second');
+    await expectBusyWorkerWaitedFor((kit = await startScaleKit(redis, 400)));
   });
 
   it('starts despite corrupt task and result entries in Redis, loading the good ones', async () => {

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { liveWorkers } from '../../src/backend/worker-presence.js';
 import { testAgent } from '../support/agent-turns.js';
 import { multitaskReply, steps, taskReply } from '../support/delegation-script.js';
+import { expectBusyWorkerWaitedFor } from './busy-worker.js';
 import { HAS_REDIS } from './redis-server.js';
 import { useScaleKits, waitFor } from './scale-kit.js';
 import { workerProcess } from './worker-processes.js';
@@ -53,17 +54,7 @@ describe.skipIf(!HAS_REDIS)('worker presence without CLIENT LIST', () => {
   });
 
   it('a task waiting behind a busy live worker waits as long as it takes (longer than the stall interval)', async () => {
-    const k = await scale.kit(400);
-    k.fixture.route({
-      main: steps(multitaskReply([[1, 'explorer', 'first', 'one'], [2, 'explorer', 'second', 'two']])),
-      explorer: (turn) => ({ text: `ok: ${turn.prompt}`, delayMs: 1200 }),
-    });
-    await k.worker({ concurrency: 1 });
-    const engine = await k.engine({ distributeTasks: true, multitaskMaxTasks: 2 }, AGENTS);
-    const { text } = await engine.call('go');
-    expect(text.match(/result_status>success/g)).toHaveLength(2);
-    expect(text).toContain('ok: first');
-    expect(text).toContain('ok: second');
+    await expectBusyWorkerWaitedFor(await scale.kit(400));
   });
 
   it('a worker killed with SIGKILL stops counting after the stall interval; a task launched then fails', { timeout: 20_000 }, async () => {

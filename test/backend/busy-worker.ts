@@ -1,0 +1,23 @@
+import { expect } from 'vitest';
+import { testAgent } from '../support/agent-turns.js';
+import { multitaskReply, steps } from '../support/delegation-script.js';
+import type { ScaleKit } from './scale-kit.js';
+
+/**
+ * Two tasks behind one worker of concurrency 1 whose tasks take 1.2 s, longer than the kit's
+ * stall interval (400 ms): the second waits in the queue while the worker is busy and alive,
+ * and both succeed. Shared by the failover tests and the worker-presence tests (a Redis that
+ * refuses CLIENT LIST): a launcher must never take a busy live worker for no worker at all.
+ */
+export async function expectBusyWorkerWaitedFor(k: ScaleKit): Promise<void> {
+  k.fixture.route({
+    main: steps(multitaskReply([[1, 'explorer', 'first', 'one'], [2, 'explorer', 'second', 'two']])),
+    explorer: (turn) => ({ text: `ok: ${turn.prompt}`, delayMs: 1200 }),
+  });
+  await k.worker({ concurrency: 1 });
+  const engine = await k.engine({ distributeTasks: true, multitaskMaxTasks: 2 }, [testAgent('explorer')]);
+  const { text } = await engine.call('go');
+  expect(text.match(/result_status>success/g)).toHaveLength(2);
+  expect(text).toContain('ok: first');
+  expect(text).toContain('ok: second');
+}
