@@ -53,15 +53,21 @@ describe.skipIf(!HAS_REDIS)('cancelTask of a background task whose engine died',
 
   /**
    * Engine A in a process of its own launches a background task, and is SIGKILLed once
-   * `launched` holds (its job is queued: a task whose engine dies before is lost).
+   * `launched` holds (its job is queued: a task whose engine dies before is lost), or frozen
+   * with SIGSTOP: its sockets and subscriptions stay open, as on a host that vanished without
+   * closing them, and it relays nothing.
    */
-  async function orphaned(k: ScaleKit, launched: () => Promise<boolean>): Promise<{ taskId: string; running: TaskInfo }> {
+  async function orphaned(k: ScaleKit, launched: () => Promise<boolean>, signal: 'SIGKILL' | 'SIGSTOP' = 'SIGKILL'): Promise<{ taskId: string; running: TaskInfo }> {
     const b = await k.engine();
     const owner = await engineProcess(k, scale.redis, { model: 'proc-model', stallMs: STALL_MS, prompt: 'go' });
     proc = owner.child;
     await waitFor(() => b.tasks.list().some((t) => t.background && t.state === 'running'));
     const running = b.tasks.list().find((t) => t.background)!;
     await waitFor(launched);
+    if (signal === 'SIGSTOP') {
+      owner.child.kill('SIGSTOP');
+      return { taskId: running.taskId, running };
+    }
     const exited = new Promise((resolve) => owner.child.once('exit', resolve));
     owner.child.kill('SIGKILL');
     await exited;
@@ -88,6 +94,36 @@ describe.skipIf(!HAS_REDIS)('cancelTask of a background task whose engine died',
     expect((await k.engine()).tasks.get(taskId)).toEqual(info);
     await new Promise((r) => setTimeout(r, 200));
     expect(seen.map((t) => t.state)).toEqual(['cancelled']);
+  });
+
+  it('an engine frozen with its subscriptions open (nobody relays the cancel): the worker stops the task anyway after a stall interval', { timeout: 20_000 }, async () => {
+    const k = await scale.kit(STALL_MS);
+    k.fixture.route({ main: startsBackground('explore'), '*': () => ({ hang: true }) });
+    const worker = await k.worker();
+    const b = await k.engine();
+    let probe: (() => Promise<number>) | undefined;
+    const { taskId, running } = await orphaned(k, async () => ((probe = await childRequest(k)), true), 'SIGSTOP');
+    expect(b.cancelTask(taskId)).toBe(true);
+    // The launcher still looks alive (its approvals subscription is open): the worker waits one stall interval, no longer.
+    const took = await probe!();
+    expect(took).toBeGreaterThanOrEqual(STALL_MS - 100);
+    expect(took).toBeLessThan(STALL_MS + 1000);
+    const info = await b.tasks.whenSettled(taskId);
+    expect(info).toMatchObject({ ...running, state: 'cancelled' });
+    await waitFor(() => worker.running === 0);
+    // The engine wakes up and finds its task's log ended by a cancel it never asked for: it
+    // records the task cancelled too (not failed), so the record every engine sees stays so.
+    const { hub, keys, redis } = (await k.backend()).parts;
+    const later: string[] = [];
+    await hub.listen(keys.tasksChannel, (text) => {
+      const message = JSON.parse(text) as { op: string; info?: TaskInfo };
+      if (message.op === 'put' && message.info?.taskId === taskId) later.push(message.info.state);
+    });
+    proc!.kill('SIGCONT');
+    await waitFor(() => later.length > 0, 5000);
+    expect(later).toEqual(['cancelled']);
+    expect(parseOwnedTask(await redis.get(keys.task(taskId)))?.info.state).toBe('cancelled');
+    expect(b.tasks.get(taskId)?.state).toBe('cancelled');
   });
 
   it('reaches a job still waiting in the queue: no worker ever runs it', { timeout: 20_000 }, async () => {
