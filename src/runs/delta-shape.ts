@@ -5,7 +5,7 @@ import type { AgentEvent, ReasonDeltaEvent, TaskWrapEvent } from '../events/agen
  * `ReasonDelta`s (a child's arrive wrapped in one or more `TaskWrap`s). Kept as they come,
  * each is a `TaskWrap`, a `ReasonDelta` and a string that survive the young generation, so
  * the garbage collector copies them and then marks them for as long as the run is retained:
- * that was most of what `start()` cost over `stream()`. Consecutive deltas of one stream
+ * that was much of what `start()` cost over `stream()`. Consecutive deltas of one stream
  * differ only in their `text`; a log keeps the first as the stream's shape and only the text
  * of each one after it (`event-store.ts`), and {@link withText} rebuilds an equal event.
  */
@@ -51,10 +51,18 @@ export function sameShape(shape: AgentEvent, event: AgentEvent): boolean {
   return same && typeof event.text === 'string' && fieldCount(event) === DELTA_FIELDS;
 }
 
-/** A `TaskWrap`'s fields: type, runId, agentName, parentRunId, taskId, taskIndex, taskAgentName, taskDescription, multitask, event. */
-const WRAP_FIELDS = 10;
-/** A `ReasonDelta`'s fields: type, runId, agentName, step, kind, text. */
-const DELTA_FIELDS = 6;
+/** A `TaskWrap`'s fields, each compared in `sameShape` (`event` by recursion). */
+const WRAP_KEYS = ['type', 'runId', 'agentName', 'parentRunId', 'taskId', 'taskIndex', 'taskAgentName', 'taskDescription', 'multitask', 'event'] as const;
+/** A `ReasonDelta`'s fields, each compared in `sameShape` but `text`. */
+const DELTA_KEYS = ['type', 'runId', 'agentName', 'step', 'kind', 'text'] as const;
+/** `true` only when `A` and `B` are the same set of keys. */
+type SameKeys<A, B> = [Exclude<A, B>, Exclude<B, A>] extends [never, never] ? true : never;
+// Compile-time guards: a field added to either event type fails here, until `sameShape`
+// compares it too (else two deltas differing in it would share a shape and a replay lose it).
+const wrapKeysComplete: SameKeys<keyof TaskWrapEvent, (typeof WRAP_KEYS)[number]> = true;
+const deltaKeysComplete: SameKeys<keyof ReasonDeltaEvent, (typeof DELTA_KEYS)[number]> = true;
+const WRAP_FIELDS = wrapKeysComplete && WRAP_KEYS.length;
+const DELTA_FIELDS = deltaKeysComplete && DELTA_KEYS.length;
 
 function fieldCount(event: AgentEvent): number {
   let count = 0;
