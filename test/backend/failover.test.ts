@@ -8,7 +8,7 @@ import { RedisBackendError } from '../../src/backend/redis-backend-error.js';
 import { testAgent } from '../support/agent-turns.js';
 import { turnOf } from '../support/delegation-fixture.js';
 import { multitaskReply, steps, taskReply } from '../support/delegation-script.js';
-import { expectBusyWorkerWaitedFor } from './busy-worker.js';
+import { expectBusyWorkerWaitedFor, expectNoWorkerFailure } from './worker-expectations.js';
 import { HAS_REDIS, freePort, startRedis, type RedisServer } from './redis-server.js';
 import { startScaleKit, waitFor, type ScaleKit } from './scale-kit.js';
 import { engineProcess, workerProcess } from './worker-processes.js';
@@ -169,13 +169,7 @@ describe.skipIf(!HAS_REDIS)('failover', () => {
 
   it('a task queued while no worker pulls from the queue fails after the stall interval, saying how to start one', async () => {
     const k = (kit = await startScaleKit(redis, 500));
-    k.fixture.route({ main: steps(taskReply('explorer', 'anyone?', 'nobody')) });
-    const engine = await k.engine({ distributeTasks: true }, AGENTS);
-    const started = Date.now();
-    const { text } = await engine.call('go');
-    expect(Date.now() - started).toBeLessThan(3000);
-    expect(text).toContain(`no worker is pulling tasks from this Redis (prefix "${k.prefix}")`);
-    expect(text).toContain('rxharness worker --redis URL');
+    await expectNoWorkerFailure(k);
     // Nothing is left queued for a worker that comes later.
     const queue = await (await k.backend()).parts.queue();
     await waitFor(async () => (await queue.getJobCounts('waiting', 'active')).waiting === 0);

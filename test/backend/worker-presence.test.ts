@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { liveWorkers } from '../../src/backend/worker-presence.js';
 import { testAgent } from '../support/agent-turns.js';
 import { multitaskReply, steps, taskReply } from '../support/delegation-script.js';
-import { expectBusyWorkerWaitedFor } from './busy-worker.js';
+import { expectBusyWorkerWaitedFor, expectNoWorkerFailure } from './worker-expectations.js';
 import { HAS_REDIS } from './redis-server.js';
 import { useScaleKits, waitFor } from './scale-kit.js';
 import { workerProcess } from './worker-processes.js';
@@ -27,14 +27,7 @@ describe.skipIf(!HAS_REDIS)('worker presence without CLIENT LIST', () => {
   });
 
   it('a task launched while no worker is alive fails within the stall interval, saying how to start one', async () => {
-    const k = await scale.kit(500);
-    k.fixture.route({ main: steps(taskReply('explorer', 'anyone?', 'nobody')) });
-    const engine = await k.engine({ distributeTasks: true }, AGENTS);
-    const started = Date.now();
-    const { text } = await engine.call('go');
-    expect(Date.now() - started).toBeLessThan(3000);
-    expect(text).toContain(`no worker is pulling tasks from this Redis (prefix "${k.prefix}")`);
-    expect(text).toContain('rxharness worker --redis URL');
+    await expectNoWorkerFailure(await scale.kit(500));
   });
 
   it('a closed worker stops counting at once; a task launched after it fails too', async () => {

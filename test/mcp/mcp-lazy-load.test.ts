@@ -1,16 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { modulesLoadedBy } from '../support/modules-loaded.js';
+import { ENGINE_CALL_SCRIPT, modulesLoadedBy } from '../support/modules-loaded.js';
 
 const sdkModulesLoadedBy = (script: string): Promise<string[]> => modulesLoadedBy('@modelcontextprotocol/sdk', script);
 
 describe('the MCP SDK loads only when a server starts', () => {
   it('is not loaded by importing the package, nor by an engine that runs without MCP servers', async () => {
-    const loaded = await sdkModulesLoadedBy(`
-      const { HarnessEngine, ScriptedModel } = await import('./src/index.ts');
-      const engine = new HarnessEngine({ model: new ScriptedModel([{ text: 'done' }]) });
-      await engine.call('hi');
-      await engine.close();
-    `);
+    const loaded = await sdkModulesLoadedBy(ENGINE_CALL_SCRIPT);
     expect(loaded).toEqual([]);
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { modulesLoadedBy } from '../support/modules-loaded.js';
+import { ENGINE_CALL_SCRIPT, modulesLoadedBy } from '../support/modules-loaded.js';
 
 // TypeBox's builders load some 370 modules (~20 MiB, ~200 ms) when imported: our schemas are
 // JSON schema literals typed with `import type { Static }`, so importing the package and
@@ -9,12 +9,7 @@ const typeboxModulesLoadedBy = (script: string): Promise<string[]> => modulesLoa
 
 describe('the import cost of the package', () => {
   it('loads no TypeBox module on import, nor while an engine runs a call', async () => {
-    const loaded = await typeboxModulesLoadedBy(`
-      const { HarnessEngine, ScriptedModel } = await import('./src/index.ts');
-      const engine = new HarnessEngine({ model: new ScriptedModel([{ text: 'done' }]) });
-      await engine.call('hi');
-      await engine.close();
-    `);
+    const loaded = await typeboxModulesLoadedBy(ENGINE_CALL_SCRIPT);
     expect(loaded).toEqual([]);
   }, 40_000);
 

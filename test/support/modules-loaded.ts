@@ -27,3 +27,11 @@ export async function modulesLoadedBy(match: string, script: string): Promise<st
     await rm(dir, { recursive: true, force: true });
   }
 }
+
+/** A script that imports the package and runs one engine call to its end, with no MCP server. */
+export const ENGINE_CALL_SCRIPT = `
+  const { HarnessEngine, ScriptedModel } = await import('./src/index.ts');
+  const engine = new HarnessEngine({ model: new ScriptedModel([{ text: 'done' }]) });
+  await engine.call('hi');
+  await engine.close();
+`;

@@ -1,7 +1,22 @@
 import { expect } from 'vitest';
 import { testAgent } from '../support/agent-turns.js';
-import { multitaskReply, steps } from '../support/delegation-script.js';
+import { multitaskReply, steps, taskReply } from '../support/delegation-script.js';
 import type { ScaleKit } from './scale-kit.js';
+
+/**
+ * A task launched on `k` (its stall interval 500 ms) while no worker is alive: it fails
+ * within 3 s with the message that says how to start one. Shared by the failover tests and
+ * the worker-presence tests (a Redis that refuses CLIENT LIST).
+ */
+export async function expectNoWorkerFailure(k: ScaleKit): Promise<void> {
+  k.fixture.route({ main: steps(taskReply('explorer', 'anyone?', 'nobody')) });
+  const engine = await k.engine({ distributeTasks: true }, [testAgent('explorer')]);
+  const started = Date.now();
+  const { text } = await engine.call('go');
+  expect(Date.now() - started).toBeLessThan(3000);
+  expect(text).toContain(`no worker is pulling tasks from this Redis (prefix "${k.prefix}")`);
+  expect(text).toContain('rxharness worker --redis URL');
+}
 
 /**
  * Two tasks behind one worker of concurrency 1 whose tasks take 1.2 s, longer than the kit's
