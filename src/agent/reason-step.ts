@@ -52,11 +52,13 @@ export function reasonStep$(
     const sink = deltas ?? out;
     const { run, agent } = scope;
     const base = { runId: run.runId, agentName: run.agentName, step };
-    const withSettings = agent.modelSettings === undefined ? {} : { settings: agent.modelSettings };
     const sender = { agentName: run.agentName, runId: run.runId, step };
+    const withSettings = agent.modelSettings === undefined ? {} : { settings: agent.modelSettings };
+    // Under call() no delta is emitted: the model need not send them (a piece of the hot path less).
+    const options = scope.input.streaming ? { ...withSettings, sender } : { ...withSettings, sender, deltas: false };
     const request: ChatRequest = lastStep
-      ? { messages: withFinalStepNote(run.messages), ...withSettings, sender }
-      : { messages: run.messages.slice(), tools: scope.toolSpecs(), ...withSettings, sender }; // a snapshot: the run appends to its own list
+      ? { messages: withFinalStepNote(run.messages), ...options }
+      : { messages: run.messages.slice(), tools: scope.toolSpecs(), ...options }; // a snapshot: the run appends to its own list
     const started = performance.now();
     out.next({
       type: 'ContextSize',

@@ -27,6 +27,13 @@ export interface ChatRequest {
    * delegation tree), logs and telemetry.
    */
   readonly sender?: RequestSender;
+  /**
+   * `false` when the caller reads only the `finish` (a run under `call()`, which emits no
+   * deltas): a model may then leave its text and thinking deltas out, as `OpenAIChatModel`
+   * does, and spare an object and a delivery per streamed piece. The `finish` is the same
+   * either way. Absent or `true`: stream the deltas.
+   */
+  readonly deltas?: boolean;
 }
 
 /** The agent run a request comes from. */

@@ -102,7 +102,7 @@ export class OpenAIChatModel implements ChatModel {
       const body = chatRequestBody(this.id, request, this.extraBody, this.settings);
       let bodyRead = false;
       const onBodyRead = (): void => void (bodyRead = true);
-      const context = { model: this.id, timeoutMs: this.timeoutMs, scheduler: this.scheduler, abort, onBodyRead };
+      const context = { model: this.id, timeoutMs: this.timeoutMs, scheduler: this.scheduler, abort, onBodyRead, deltas: request.deltas !== false };
       // Only the request is retried: once a response has begun its chunks go to `out` itself
       // (no operator in between on the hot path), and a body that breaks is never retried.
       const request$ = defer(() => this.send(body, abort.signal)).pipe(retryModelRequest(this.retry));

@@ -30,7 +30,8 @@ type WireDelta = Omit<ChatCompletionChunk.Choice.Delta, 'tool_calls'> & {
 
 /**
  * Reads an SSE body of `chat.completion.chunk`s in one linear pass (see docs/performance.md),
- * emits the text and thinking deltas to `out`, and returns the finish. The reply is whole
+ * emits the text and thinking deltas to `out` (unless `deltas` is false: the caller reads
+ * only the finish), and returns the finish. The reply is whole
  * once a `finish_reason` or `[DONE]` arrived; a body that ends before either was cut, and
  * fails with a `ModelError` saying what arrived. Everything read after `[DONE]` (the reader
  * drains the body so the connection can be reused) is ignored, its failures too.
@@ -45,6 +46,7 @@ export async function readSse(
   out: Subscriber<ModelChunk>,
   progress: StreamProgress,
   model: string,
+  deltas = true,
 ): Promise<ModelFinish> {
   let oddLine: string | undefined;
   const text: string[] = [];
@@ -67,11 +69,14 @@ export async function readSse(
     if (choice.finish_reason) finishReason = choice.finish_reason;
     const delta = choice.delta;
     if (!delta) return; // some servers send the finish chunk without one
-    const thinking = delta.reasoning_content ?? delta.reasoning;
-    if (thinking) out.next({ type: 'thinking-delta', text: thinking });
-    if (delta.content) {
-      text.push(delta.content);
-      out.next({ type: 'text-delta', text: delta.content });
+    if (deltas) {
+      const thinking = delta.reasoning_content ?? delta.reasoning;
+      if (thinking) out.next({ type: 'thinking-delta', text: thinking });
+    }
+    const content = delta.content;
+    if (content) {
+      text.push(content);
+      if (deltas) out.next({ type: 'text-delta', text: content });
     }
     if (delta.tool_calls) mergeToolCalls(calls, delta.tool_calls);
   };

@@ -90,6 +90,26 @@ describe('OpenAIChatModel streaming', () => {
     expect(finishOf(chunks).text).toBe('The answer.');
   });
 
+  it('with deltas: false emits only the finish, the same as a streamed one, and sends the same body', async () => {
+    const reply = {
+      thinking: 'Weighing it.',
+      text: 'Hello, quiet world!',
+      chunkSize: 4,
+      toolCalls: [{ id: 'call_1', name: 'read', arguments: { path: 'a.ts' } }],
+      usage: { prompt_tokens: 7, completion_tokens: 5, total_tokens: 12 },
+    };
+    server.enqueue(reply);
+    server.enqueue(reply);
+    const model = openAIModelFor(server);
+    const streamed = await chunksOf(model);
+    const quiet = await chunksOf(model, { ...HELLO, deltas: false });
+    expect(streamed.filter((c) => c.type !== 'finish').length).toBeGreaterThan(5);
+    expect(quiet).toHaveLength(1);
+    expect(finishOf(quiet)).toEqual(finishOf(streamed));
+    expect(finishOf(quiet).text).toBe('Hello, quiet world!');
+    expect(server.requests[1]?.body).toEqual(server.requests[0]?.body);
+  });
+
   it('finishes without usage when the server sends none', async () => {
     server.enqueue({ text: 'no usage', usage: false });
     expect(finishOf(await chunksOf(openAIModelFor(server))).usage).toBeUndefined();
