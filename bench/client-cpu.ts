@@ -8,10 +8,14 @@
  *
  * ```sh
  * node --cpu-prof --import tsx bench/client-cpu.ts stream 200   # one side, many runs
+ * # sides interleaved, and their profile told apart by side:
+ * node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx bench/client-cpu.ts call,limit 60 --windows /tmp/windows.json
+ * node --import tsx bench/support/profile-by-side.ts /tmp/prof/<the larger file>.cpuprofile /tmp/windows.json
  * ```
  *
  * @module
  */
+import { writeFile } from 'node:fs/promises';
 import { count, lastValueFrom } from 'rxjs';
 import type { HarnessEngine } from '../src/index.js';
 import { DELEGATION } from './scenarios/delegation.js';
@@ -20,6 +24,7 @@ import { delegationEngine } from './support/delegation-engine.mjs';
 import { limitRun } from './support/limit-client.js';
 import { rounds } from './support/mode.js';
 import { pieceCount, recordingFetch, replayFetch, type Recordings } from './support/replay-fetch.js';
+import type { SideWindow } from './support/profile-by-side.js';
 import type { ResultRow } from './support/result-row.js';
 import { startServer } from './support/server-process.js';
 import { median, ratios, rotate } from './support/stats.js';
@@ -123,19 +128,32 @@ export async function clientCpuBenchmark(): Promise<ResultRow[]> {
   }
 }
 
-// Profiling entry: `bench/client-cpu.ts <side> <runs>` runs one side only.
+// Profiling entry: `bench/client-cpu.ts <side>[,<side>...] <runs> [--windows FILE]` runs some
+// sides only, rotating; `--windows` writes when each measured run began and ended, for
+// `support/profile-by-side.ts` (a profile of one side alone misleads: V8 optimizes and sizes
+// its heap for that side only).
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const side = (process.argv[2] ?? 'stream') as Side;
+  const chosen = (process.argv[2] ?? 'stream').split(',') as Side[];
   const runs = Number(process.argv[3] ?? 100);
+  const at = process.argv.indexOf('--windows');
+  const windowsFile = at < 0 ? undefined : process.argv[at + 1];
   const dirs = await makeTempDirs();
   try {
     const { sides } = await setUp(dirs);
-    const samples: number[] = [];
-    for (let i = 0; i < runs + WARMUP_ROUNDS; i++) {
-      const ms = await cpuOf(sides[side]);
-      if (i >= WARMUP_ROUNDS) samples.push(ms);
+    const samples = Object.fromEntries(chosen.map((side) => [side, [] as number[]]));
+    const windows: SideWindow[] = [];
+    for (let round = 0; round < runs + WARMUP_ROUNDS; round++) {
+      for (const side of rotate(chosen, round)) {
+        const begin = process.hrtime.bigint();
+        const ms = await cpuOf(sides[side]);
+        if (round < WARMUP_ROUNDS) continue;
+        samples[side]!.push(ms);
+        // Microseconds on the monotonic clock, as a .cpuprofile's timestamps.
+        windows.push([side, Number(begin / 1000n), Number(process.hrtime.bigint() / 1000n)]);
+      }
     }
-    process.stdout.write(`${side}: ${median(samples).toFixed(2)} ms CPU per run (median of ${runs})\n`);
+    for (const side of chosen) process.stdout.write(`${side}: ${median(samples[side]!).toFixed(2)} ms CPU per run (median of ${runs})\n`);
+    if (windowsFile) await writeFile(windowsFile, JSON.stringify(windows));
   } finally {
     await dirs.remove();
   }

@@ -13,6 +13,16 @@ export function ratios(a: readonly number[], b: readonly number[]): number[] {
   return a.map((value, i) => value / b[i]!);
 }
 
+/**
+ * `a[i]` against the mean of `around[i]` and `around[i + 1]`: the runs of the baseline just
+ * before and after it (`around` has one more value than `a`), so a drift of the machine's
+ * speed over the seconds of the three runs cancels out.
+ */
+export function bracketed(a: readonly number[], around: readonly number[]): number[] {
+  if (around.length !== a.length + 1) throw new RangeError(`bracketed: ${a.length} runs need ${a.length + 1} around them, got ${around.length}`);
+  return a.map((value, i) => value / ((around[i]! + around[i + 1]!) / 2));
+}
+
 /** Least-squares slope of `ys` over `xs` (units of y per unit of x). */
 export function slope(xs: readonly number[], ys: readonly number[]): number {
   const n = xs.length;
