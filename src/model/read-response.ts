@@ -18,8 +18,8 @@ export interface ReadContext {
   readonly abort: AbortController;
   /** Called once the body has been read to its end, before the finish goes out. */
   readonly onBodyRead?: () => void;
-  /** `false`: a streamed body's deltas are left out (the request's `deltas`); default true. */
-  readonly deltas?: boolean;
+  /** Whether a streamed body's deltas are handed on (`false`: the request said nobody reads them). */
+  readonly deltas: boolean;
 }
 
 /** `application/json`, with or without parameters; not `application/x-ndjson`. */
@@ -46,7 +46,7 @@ export function readResponse(response: Response, context: ReadContext): Observab
       abort.abort();
     });
     const json = JSON_TYPE.test(response.headers.get('content-type') ?? '');
-    const read = json ? readJsonCompletion(response, out, model) : readSse(body, out, progress, model, context.deltas !== false);
+    const read = json ? readJsonCompletion(response, out, model) : readSse(body, out, progress, model, context.deltas);
     read.then(
       (finish) => {
         watchdog.unsubscribe();

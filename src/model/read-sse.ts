@@ -46,7 +46,7 @@ export async function readSse(
   out: Subscriber<ModelChunk>,
   progress: StreamProgress,
   model: string,
-  deltas = true,
+  deltas: boolean,
 ): Promise<ModelFinish> {
   let oddLine: string | undefined;
   const text: string[] = [];

@@ -32,16 +32,19 @@ async function childRequest(k: ScaleKit): Promise<() => Promise<number>> {
   };
 }
 
-/** Every final (not running) record of `taskId` announced on the tasks channel, as they come. */
-async function finals(k: ScaleKit, taskId: string): Promise<TaskInfo[]> {
+/** Every record of `taskId` announced on the tasks channel from now on, as they come. */
+async function announced(k: ScaleKit, taskId: string): Promise<TaskInfo[]> {
   const { hub, keys } = (await k.backend()).parts;
   const seen: TaskInfo[] = [];
   await hub.listen(keys.tasksChannel, (text) => {
     const message = JSON.parse(text) as { op: string; info?: TaskInfo };
-    if (message.op === 'put' && message.info?.taskId === taskId && message.info.state !== 'running') seen.push(message.info);
+    if (message.op === 'put' && message.info?.taskId === taskId) seen.push(message.info);
   });
   return seen;
 }
+
+/** The final (not running) records among `seen`. */
+const finals = (seen: readonly TaskInfo[]): TaskInfo[] => seen.filter((t) => t.state !== 'running');
 
 describe.skipIf(!HAS_REDIS)('cancelTask of a background task whose engine died', () => {
   const scale = useScaleKits();
@@ -74,16 +77,22 @@ describe.skipIf(!HAS_REDIS)('cancelTask of a background task whose engine died',
     return { taskId: running.taskId, running };
   }
 
-  it('reaches the worker (its model request aborted) and ends cancelled for every engine', { timeout: 20_000 }, async () => {
+  /** A background task whose child hangs on a worker, its engine killed or frozen once the child's request is out; engine B to cancel it. */
+  async function hangingOrphan(signal: 'SIGKILL' | 'SIGSTOP') {
     const k = await scale.kit(STALL_MS);
     k.fixture.route({ main: startsBackground('explore'), '*': () => ({ hang: true }) });
     const worker = await k.worker();
     const b = await k.engine();
     let probe: (() => Promise<number>) | undefined;
-    const { taskId, running } = await orphaned(k, async () => ((probe = await childRequest(k)), true));
-    const seen = await finals(k, taskId);
+    const { taskId, running } = await orphaned(k, async () => ((probe = await childRequest(k)), true), signal);
+    return { k, worker, b, taskId, running, probe: probe! };
+  }
+
+  it('reaches the worker (its model request aborted) and ends cancelled for every engine', { timeout: 20_000 }, async () => {
+    const { k, worker, b, taskId, running, probe } = await hangingOrphan('SIGKILL');
+    const seen = await announced(k, taskId);
     expect(b.cancelTask(taskId)).toBe(true);
-    expect(await probe!()).toBeLessThan(REACH_MS + SLACK_MS);
+    expect(await probe()).toBeLessThan(REACH_MS + SLACK_MS);
     const info = await b.tasks.whenSettled(taskId);
     expect(info).toMatchObject({ ...running, state: 'cancelled' });
     expect(info?.result).toContain(`task ${taskId} was cancelled before it finished`);
@@ -93,19 +102,14 @@ describe.skipIf(!HAS_REDIS)('cancelTask of a background task whose engine died',
     expect(parseOwnedTask(await redis.get(keys.task(taskId)))?.info).toEqual(info);
     expect((await k.engine()).tasks.get(taskId)).toEqual(info);
     await new Promise((r) => setTimeout(r, 200));
-    expect(seen.map((t) => t.state)).toEqual(['cancelled']);
+    expect(finals(seen).map((t) => t.state)).toEqual(['cancelled']);
   });
 
   it('an engine frozen with its subscriptions open (nobody relays the cancel): the worker stops the task anyway after a stall interval', { timeout: 20_000 }, async () => {
-    const k = await scale.kit(STALL_MS);
-    k.fixture.route({ main: startsBackground('explore'), '*': () => ({ hang: true }) });
-    const worker = await k.worker();
-    const b = await k.engine();
-    let probe: (() => Promise<number>) | undefined;
-    const { taskId, running } = await orphaned(k, async () => ((probe = await childRequest(k)), true), 'SIGSTOP');
+    const { k, worker, b, taskId, running, probe } = await hangingOrphan('SIGSTOP');
     expect(b.cancelTask(taskId)).toBe(true);
     // The launcher still looks alive (its approvals subscription is open): the worker waits one stall interval, no longer.
-    const took = await probe!();
+    const took = await probe();
     expect(took).toBeGreaterThanOrEqual(STALL_MS - 100);
     expect(took).toBeLessThan(STALL_MS + 1000);
     const info = await b.tasks.whenSettled(taskId);
@@ -113,15 +117,11 @@ describe.skipIf(!HAS_REDIS)('cancelTask of a background task whose engine died',
     await waitFor(() => worker.running === 0);
     // The engine wakes up and finds its task's log ended by a cancel it never asked for: it
     // records the task cancelled too (not failed), so the record every engine sees stays so.
-    const { hub, keys, redis } = (await k.backend()).parts;
-    const later: string[] = [];
-    await hub.listen(keys.tasksChannel, (text) => {
-      const message = JSON.parse(text) as { op: string; info?: TaskInfo };
-      if (message.op === 'put' && message.info?.taskId === taskId) later.push(message.info.state);
-    });
+    const { keys, redis } = (await k.backend()).parts;
+    const later = await announced(k, taskId);
     proc!.kill('SIGCONT');
     await waitFor(() => later.length > 0, 5000);
-    expect(later).toEqual(['cancelled']);
+    expect(later.map((t) => t.state)).toEqual(['cancelled']);
     expect(parseOwnedTask(await redis.get(keys.task(taskId)))?.info.state).toBe('cancelled');
     expect(b.tasks.get(taskId)?.state).toBe('cancelled');
   });
@@ -156,7 +156,7 @@ describe.skipIf(!HAS_REDIS)('cancelTask of a background task whose engine lives'
     const { taskId } = a.tasks.list()[0]!;
     const probe = await childRequest(k);
     await waitFor(() => b.tasks.get(taskId)?.state === 'running');
-    const seen = await finals(k, taskId);
+    const seen = await announced(k, taskId);
     expect(b.cancelTask(taskId)).toBe(true);
     expect(await probe()).toBeLessThan(REACH_MS + SLACK_MS);
     const own = await a.tasks.whenSettled(taskId);
@@ -167,7 +167,7 @@ describe.skipIf(!HAS_REDIS)('cancelTask of a background task whose engine lives'
     await waitFor(() => worker.running === 0);
     // The engine's own record, written once; a second cancel finds nothing running.
     await new Promise((r) => setTimeout(r, 200));
-    expect(seen).toEqual([own]);
+    expect(finals(seen)).toEqual([own]);
     expect(b.cancelTask(taskId)).toBe(false);
     expect(a.cancelTask(taskId)).toBe(false);
   });

@@ -214,6 +214,19 @@ describe('OpenAIChatModel failures', () => {
     expect(chunks.every((c) => c.type === 'text-delta')).toBe(true);
   });
 
+  it('with deltas: false a stream cut short, broken off or carrying bad JSON still fails with the same ModelError, and nothing but the error comes', async () => {
+    const model = openAIModelFor(server);
+    const cut = { text: 'cut before its end', chunkSize: 4 };
+    for (const reply of [{ ...cut, resetAfterChunks: 3 }, { ...cut, malformedChunk: true }]) {
+      server.enqueue(reply);
+      server.enqueue(reply);
+      const streamed = await modelErrorOf(model);
+      const quiet = await modelErrorOf(model, { ...HELLO, deltas: false });
+      expect(quiet.error.message).toBe(streamed.error.message);
+      expect(quiet.chunks).toEqual([]);
+    }
+  });
+
   it('turns a malformed SSE chunk into a ModelError that says the JSON could not be parsed', async () => {
     server.enqueue({ text: 'a perfectly fine answer, until it is not', malformedChunk: true });
     const { error, chunks } = await modelErrorOf(openAIModelFor(server));
