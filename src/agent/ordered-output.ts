@@ -74,14 +74,27 @@ export function orderedOutput(
     },
     emit: (event) => {
       if (!scope.input.streaming) return;
-      const refused = refusedEvent(event);
+      // Checked and sent as a copy: an event whose `type` is a getter (or a Proxy) could pass
+      // the check as a Warning and be delivered as a second RunEnd.
+      const copy = ownCopy(event);
+      const refused = refusedEvent(copy);
       next(
         refused === undefined
-          ? event
+          ? (copy as AgentEvent)
           : { type: 'Warning', runId: run.runId, agentName: run.agentName, code: 'event-refused', message: `The ${toolName} tool emitted ${refused}; it was dropped.` },
       );
     },
   };
+}
+
+/** A plain copy of an object's own enumerable properties (each getter read once), or the value itself. */
+function ownCopy(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  try {
+    return { ...value };
+  } catch {
+    return undefined; // a Proxy that throws: no event
+  }
 }
 
 /** Why a tool may not emit this value, or undefined when it may. */

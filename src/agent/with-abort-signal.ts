@@ -1,5 +1,6 @@
 import { Observable, Subscription, type MonoTypeOperatorFunction } from 'rxjs';
 import { AbortError } from './abort-error.js';
+import { onAbort } from './abort-fanout.js';
 
 /**
  * Ties a stream to an `AbortSignal`: when it aborts, the source is unsubscribed (which stops
@@ -23,11 +24,11 @@ export function withAbortSignal<T>(signal: AbortSignal | undefined): MonoTypeOpe
       }
       // Created first so an abort fired while the source subscribes still stops it.
       const inner = new Subscription();
-      const onAbort = (): void => {
+      const abort = (): void => {
         inner.unsubscribe();
         subscriber.error(new AbortError(signal.reason));
       };
-      signal.addEventListener('abort', onAbort, { once: true });
+      const stopListening = onAbort(signal, abort);
       // Not `source.subscribe(subscriber)`: that returns `subscriber` itself, so unsubscribing
       // `inner` would close the output before the AbortError could be sent through it.
       inner.add(
@@ -38,7 +39,7 @@ export function withAbortSignal<T>(signal: AbortSignal | undefined): MonoTypeOpe
         }),
       );
       return () => {
-        signal.removeEventListener('abort', onAbort);
+        stopListening();
         inner.unsubscribe();
       };
     });

@@ -12,6 +12,12 @@ export interface FrontMatterDocument {
 
 const FENCE = /^---[ \t]*$/;
 const BLANK_OR_COMMENT = /^\s*(#.*)?$/;
+/**
+ * The most values a front matter may hold once its aliases are expanded. An alias is a
+ * reference, so a few lines of `&a [*b, *b, ...]` load fast but make an object whose JSON (as
+ * `JSON.stringify(engine.agents.list())` writes it) has billions of values.
+ */
+const MAX_EXPANDED_NODES = 10_000;
 
 /**
  * Splits `---` front matter off a Markdown text and loads it as YAML. The fence must be the
@@ -35,6 +41,9 @@ export function readFrontMatter(text: string, where: string, file?: string): Fro
   const yamlLines = lines.slice(1, close);
   // js-yaml refuses an empty document; an empty front matter simply has no keys.
   const data = yamlLines.every((line) => BLANK_OR_COMMENT.test(line)) ? {} : loadYaml(yamlLines.join('\n'), fail);
+  if (expandedSize(data, MAX_EXPANDED_NODES) > MAX_EXPANDED_NODES) {
+    fail(`front matter expands to more than ${MAX_EXPANDED_NODES} values (YAML aliases repeating aliases, a "billion laughs"): write the values out instead`);
+  }
   if (!isPlainRecord(data)) {
     fail(`front matter must be a YAML mapping of keys (like "name: reviewer"), got ${describeValue(data)}`);
   }
@@ -53,4 +62,19 @@ function loadYaml(source: string, fail: (reason: string, line?: number) => never
     const column = typeof mark.column === 'number' ? `, column ${mark.column + 1}` : '';
     return fail(`invalid YAML in front matter at line ${line}${column}: ${message}`, line);
   }
+}
+
+/** How many values `value` holds counted as JSON would write them (shared ones each time), stopping past `limit`. */
+function expandedSize(value: unknown, limit: number): number {
+  let count = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0 && count <= limit) {
+    const next = stack.pop();
+    count += 1;
+    if (typeof next !== 'object' || next === null) continue;
+    const children = Array.isArray(next) ? next : Object.values(next);
+    // One at a time (no spread): a long list must not overflow the call's argument limit.
+    for (let i = 0; i < children.length && stack.length <= limit; i++) stack.push(children[i]);
+  }
+  return count;
 }
