@@ -28,7 +28,7 @@ export interface EventLog {
    * error (`failed`); it errors with `UnknownRunError` when the log does not exist.
    */
   read(runId: string, after: number): Observable<SequencedEvent>;
-  /** Marks the log as complete: no more appends; readers finish after the last event. */
+  /** Marks the log as complete: a later append is dropped (never thrown); readers finish after the last event. */
   end(runId: string, ending: LogEnding): MaybePromise<void>;
   /** Forgets a run's log (retention); its readers end as if it were unknown. */
   delete(runId: string): MaybePromise<void>;

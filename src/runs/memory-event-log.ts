@@ -38,7 +38,9 @@ export class MemoryEventLog implements EventLog {
     let log = this.#recent?.runId === entry.runId ? this.#recent : this.#logs.get(entry.runId);
     if (!log) this.#logs.set(entry.runId, (log = { runId: entry.runId, events: new EventStore(), last: undefined, ending: undefined, readers: [] }));
     this.#recent = log;
-    if (log.ending) throw new Error(`run "${entry.runId}": its event log has ended; nothing more can be appended`);
+    // A run cancelled mid-step may still emit what it had in hand: its readers were told the
+    // log ended, so a late event is dropped, never thrown at the run that sent it.
+    if (log.ending) return;
     if (entry.seq !== log.events.length + 1) {
       throw new Error(`run "${entry.runId}": event ${entry.seq} appended after ${log.events.length}; seqs must follow one another`);
     }
