@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../errors/error-message.js';
+import { mcpOutputValidator } from './mcp-output-validator.js';
 import { loadMcpSdk, type McpSdk } from './mcp-sdk.js';
 import { DEFAULT_MCP_START_TIMEOUT_MS, type McpServerConfig } from './mcp-server-config.js';
 import { endSession, openTransport } from './mcp-transport.js';
@@ -109,7 +110,11 @@ export class McpConnection {
     if (this.state !== starting) return;
     const client = new sdk.Client(
       { name: 'rxharness', version: VERSION },
-      { capabilities: {}, listChanged: { tools: { autoRefresh: false, debounceMs: 0, onChanged: () => void this.refresh(client) } } },
+      {
+        capabilities: {},
+        listChanged: { tools: { autoRefresh: false, debounceMs: 0, onChanged: () => void this.refresh(client) } },
+        jsonSchemaValidator: mcpOutputValidator,
+      },
     );
     starting.client = client;
     const { transport, stderrTail } = openTransport(sdk, this.config, this.workspace);

@@ -7,7 +7,11 @@ import { mcpServerOf, mcpToolName } from './mcp-tool-name.js';
 
 /** Something a run should be told about its MCP tools (it becomes a `Warning` event). */
 export interface McpWarning {
-  /** `mcp-server-failed` (a server the run needed is not running) or `mcp-tool-skipped`. */
+  /**
+   * `mcp-server-failed` (a server the run needed is not running), `mcp-tool-skipped` (a tool
+   * left out: a duplicate name, an oversized schema) or `mcp-pattern-unenforced` (a schema
+   * `pattern` the linear-time regex engine cannot run, not checked).
+   */
   readonly code: string;
   readonly message: string;
 }
@@ -112,8 +116,11 @@ export class McpServers {
           made.skipped.push({ code: 'mcp-tool-skipped', message });
           continue;
         }
+        const { tool, warnings } = mcpTool(name, info, connection);
+        made.skipped.push(...warnings);
+        if (!tool) continue;
         made.names.push(name);
-        this.byName.set(name, mcpTool(name, info, connection));
+        this.byName.set(name, tool);
       }
       this.made.set(listing, made);
     }

@@ -1,31 +1,51 @@
 import type { Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonObject } from '../events/json.js';
 import { errorMessage } from '../errors/error-message.js';
-import { defineTool } from '../tools/define-tool.js';
+import { withValidator, type ArgsValidator } from '../tools/args-check.js';
+import { jsonSchemaValidator, unenforcedPatterns } from '../tools/json-schema-validator.js';
 import type { Tool } from '../tools/tool.js';
 import { toolError } from '../tools/tool-error.js';
 import type { McpConnection } from './mcp-connection.js';
 import { mcpResultText } from './mcp-result-text.js';
 import { mcpSubject } from './mcp-subject.js';
+import { cappedDescription, oversizedSchema } from './mcp-tool-limits.js';
+
+/** A tool made from an MCP tool, or why it was left out, and what a run should be told. */
+export interface McpToolMade {
+  /** The tool; undefined when it was left out (its schema is too large). */
+  readonly tool: Tool | undefined;
+  /** Warnings for every run that may use it: `code` and `message`, like a `Warning` event's. */
+  readonly warnings: readonly { readonly code: string; readonly message: string }[];
+}
+
+// Checks only that the arguments are an object: for a schema ajv cannot compile.
+const SHAPE_ONLY = jsonSchemaValidator({ type: 'object' });
 
 /**
  * The tool an agent holds for one tool of an MCP server, named `name`
- * (`mcp__<server>__<tool>`): the model is offered the server's description and input
- * schema, each call is checked against that schema (ajv) before it goes out, permission
- * rules match its subject ({@link mcpSubject}), and the call's signal reaches the server, so
- * a cancelled call is cancelled there. Whatever happens to the call is a result the model
- * reads; nothing is thrown.
+ * (`mcp__<server>__<tool>`): the model is offered the server's description (cut at
+ * 4 KiB) and input schema, each call is checked against that
+ * schema (ajv, its regexes on RE2, so a server's `pattern` cannot freeze the process) before
+ * it goes out, permission rules match its subject ({@link mcpSubject}), and the call's signal
+ * reaches the server, so a cancelled call is cancelled there. Whatever happens to the call is
+ * a result the model reads; nothing is thrown.
+ *
+ * A `pattern` RE2 cannot run (lookaround, backreferences) is not enforced, with a warning:
+ * the server checks its own arguments. A schema over 64 KiB leaves the
+ * tool out, with a warning.
  *
  * @example
  * ```ts
- * const tool = mcpTool('mcp__fs__read_text_file', info, connection);
- * tool.subject?.({ path: '/tmp/a.txt' }); // '/tmp/a.txt'
+ * const { tool, warnings } = mcpTool('mcp__fs__read_text_file', info, connection);
+ * tool?.subject?.({ path: '/tmp/a.txt' }); // '/tmp/a.txt'
  * ```
  */
-export function mcpTool(name: string, info: McpToolInfo, connection: McpConnection): Tool {
+export function mcpTool(name: string, info: McpToolInfo, connection: McpConnection): McpToolMade {
+  const server = connection.name;
   const schema = modelSchema(info.inputSchema);
-  const description = info.description?.trim() || `${info.title ?? info.name} (a tool of the MCP server "${connection.name}")`;
-  const subject = mcpSubject(schema);
+  const tooLarge = oversizedSchema(schema);
+  if (tooLarge) return { tool: undefined, warnings: [{ code: 'mcp-tool-skipped', message: `MCP server "${server}" offers ${name} with ${tooLarge}; it is left out.` }] };
+  const description = cappedDescription(info.description?.trim() || `${info.title ?? info.name} (a tool of the MCP server "${server}")`);
   const execute = async (args: Record<string, unknown>, { signal }: { signal: AbortSignal }) => {
     try {
       return mcpResultText(await connection.call(info.name, args, signal));
@@ -33,12 +53,23 @@ export function mcpTool(name: string, info: McpToolInfo, connection: McpConnecti
       return toolError(errorMessage(e));
     }
   };
+  const subject = mcpSubject(schema);
+  const tool: Tool = { name, description, parameters: schema, subject: (args) => subject(args), execute };
+  const { validate, unenforced } = validatorOf(schema);
+  const warnings = unenforced.map(({ pattern, reason }) => ({
+    code: 'mcp-pattern-unenforced',
+    message: `MCP server "${server}": the pattern ${JSON.stringify(pattern)} in the schema of ${name} is not checked here (${reason}); the linear-time regex engine cannot run it, so the server's own check is all there is.`,
+  }));
+  return { tool: withValidator(tool, validate), warnings };
+}
+
+function validatorOf(schema: JsonObject): { validate: ArgsValidator; unenforced: ReturnType<typeof unenforcedPatterns> } {
   try {
-    return defineTool({ name, description, input: schema, subject, execute });
+    return { validate: jsonSchemaValidator(schema), unenforced: unenforcedPatterns(schema) };
   } catch {
     // A schema ajv cannot compile (a draft it does not know, a bad keyword): the server
     // checks the arguments itself, so offer the model its schema and check only the shape.
-    return defineTool({ name, description, input: { type: 'object' }, modelParameters: schema, subject, execute });
+    return { validate: SHAPE_ONLY, unenforced: [] };
   }
 }
 

@@ -41,7 +41,9 @@ export interface ToolDefinition<S extends object, Args extends Record<string, un
  * compiled, once per schema object, not per call.
  *
  * @throws TypeError naming the tool when `input` is not an object schema, or cannot give the
- * model a JSON schema (a valibot schema needs `toStandardJsonSchema`).
+ * model a JSON schema (a valibot schema needs `toStandardJsonSchema`), or is a JSON schema
+ * with a `pattern` RE2 cannot run (its regexes run in linear time; lookaround and
+ * backreferences are refused).
  *
  * @example
  * ```ts

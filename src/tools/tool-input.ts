@@ -3,7 +3,7 @@ import type { Static, TSchema } from 'typebox';
 import type { JsonObject } from '../events/json.js';
 import { errorMessage } from '../errors/error-message.js';
 import type { ArgsCheck, ArgsValidator } from './args-validator.js';
-import { jsonSchemaValidator } from './json-schema-validator.js';
+import { jsonSchemaValidator, unenforcedPatterns } from './json-schema-validator.js';
 import { describeIssues } from './standard-issues.js';
 
 /**
@@ -75,7 +75,8 @@ export interface ToolSchema {
  * schema derived once) or a JSON schema object (validated by ajv, compiled once per object).
  *
  * @throws TypeError naming the tool when `input` is neither, cannot say itself as JSON
- * schema, or does not describe an object.
+ * schema, or does not describe an object, or is a JSON schema with a `pattern` the
+ * linear-time regex engine cannot run (lookaround, backreferences).
  *
  * @example
  * ```ts
@@ -95,11 +96,22 @@ export function toolSchemaOf(name: string, input: unknown): ToolSchema {
     fail(`\`input\` must describe an object (a tool's arguments are a JSON object), but its JSON schema has type ${JSON.stringify(parameters.type)}`);
   }
   if (standard !== undefined) return { parameters, validate: standardValidator(standard as StandardToolSchema['~standard']) };
+  let validate: ArgsValidator;
   try {
-    return { parameters, validate: jsonSchemaValidator(parameters) };
+    validate = jsonSchemaValidator(parameters);
   } catch (e) {
     return fail(`\`input\` is not a valid JSON schema: ${errorMessage(e)}`);
   }
+  // Its regexes run on RE2 (linear time); one it cannot run would go unchecked: refused
+  // here, where the tool's author can rewrite it.
+  const [unenforced] = unenforcedPatterns(parameters);
+  if (unenforced) {
+    fail(
+      `\`input\` has the pattern ${JSON.stringify(unenforced.pattern)}, which the linear-time regex engine (RE2) cannot run (${unenforced.reason}). ` +
+        'Rewrite it without lookahead, lookbehind or backreferences, or check that in `execute`.',
+    );
+  }
+  return { parameters, validate };
 }
 
 function derivedSchema(standard: Partial<StandardToolSchema['~standard']>, fail: (problem: string) => never): JsonObject {

@@ -123,20 +123,20 @@ describe('mcpTool', () => {
 
   it('offers a schema ajv cannot compile as it is, and leaves its checking to the server', async () => {
     const schema = { type: 'object', properties: { a: { type: 'no-such-type' } } };
-    const tool = mcpTool('mcp__x__y', { name: 'y', inputSchema: schema as never }, answering('ok'));
+    const tool = mcpTool('mcp__x__y', { name: 'y', inputSchema: schema as never }, answering('ok')).tool!;
     expect(tool.modelParameters ?? tool.parameters).toEqual(schema);
     expect(await tool.execute({ a: 1 }, createToolContext())).toBe('ok');
   });
 
   it('drops $schema from what the model is offered, and describes a tool without a description', () => {
-    const tool = mcpTool('mcp__x__y', { name: 'y', title: 'Why', inputSchema: { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object' } as never }, answering('ok'));
+    const tool = mcpTool('mcp__x__y', { name: 'y', title: 'Why', inputSchema: { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object' } as never }, answering('ok')).tool!;
     expect(JSON.stringify(tool.modelParameters ?? tool.parameters)).not.toContain('$schema');
     expect(tool.description).toBe('Why (a tool of the MCP server "x")');
   });
 
   it('turns a call that throws into a failed result', async () => {
     const failing = { name: 'x', call: async () => Promise.reject(new Error('MCP server "x" is not running')) } as unknown as McpConnection;
-    const tool = mcpTool('mcp__x__y', { name: 'y', inputSchema: { type: 'object' } }, failing);
+    const tool = mcpTool('mcp__x__y', { name: 'y', inputSchema: { type: 'object' } }, failing).tool!;
     expect(await tool.execute({}, createToolContext())).toEqual({ text: 'ERROR: MCP server "x" is not running', error: 'MCP server "x" is not running' });
   });
 });

@@ -65,3 +65,10 @@ export function alive(pid: number): boolean {
     return false;
   }
 }
+
+const HOSTILE = fileURLToPath(new URL('./hostile-stdio-server.ts', import.meta.url));
+
+/** The hostile server (see hostile-stdio-server.ts): schemas and texts an attacker would send. */
+export function hostileStdioServer(): McpStdioServerConfig {
+  return { command: process.execPath, args: ['--import', 'tsx', HOSTILE], cwd: REPO };
+}

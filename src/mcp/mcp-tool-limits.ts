@@ -1,0 +1,49 @@
+import type { JsonObject } from '../events/json.js';
+
+/**
+ * The most of an MCP tool's description the model is offered, in UTF-8 bytes. A server's
+ * description is sent with every request of every run that holds the tool; a 2 MB one would
+ * fill the context window and the bill.
+ */
+export const MCP_DESCRIPTION_MAX_BYTES = 4096;
+
+/** The largest input schema (its JSON, in UTF-8 bytes) an MCP tool may have; a larger one leaves the tool out. */
+export const MCP_SCHEMA_MAX_BYTES = 65_536;
+
+const NOTE = ' [description cut at 4 KiB by rxharness]';
+const encoder = new TextEncoder();
+
+/**
+ * The description cut at {@link MCP_DESCRIPTION_MAX_BYTES}, between characters, with a note
+ * saying so; unchanged when it fits.
+ *
+ * @example
+ * ```ts
+ * cappedDescription('x'.repeat(2_000_000)); // 4,096 bytes: 'xxx... [description cut at 4 KiB by rxharness]'
+ * ```
+ */
+export function cappedDescription(description: string): string {
+  // A UTF-16 unit is at most 3 UTF-8 bytes: short strings need no measuring; of a long one,
+  // one character more than the limit tells whether it is over.
+  if (description.length * 3 <= MCP_DESCRIPTION_MAX_BYTES) return description;
+  const bytes = encoder.encode(description.slice(0, MCP_DESCRIPTION_MAX_BYTES + 1));
+  if (bytes.length <= MCP_DESCRIPTION_MAX_BYTES) return description;
+  // Decoding a cut that splits a character ends in U+FFFD: drop it.
+  const cut = new TextDecoder().decode(bytes.subarray(0, MCP_DESCRIPTION_MAX_BYTES - encoder.encode(NOTE).length)).replace(/\uFFFD$/, '');
+  return `${cut}${NOTE}`;
+}
+
+/**
+ * Why an input schema is too large to offer (`a 90 KiB input schema (the limit is 64 KiB)`),
+ * or undefined when it fits.
+ *
+ * @example
+ * ```ts
+ * oversizedSchema({ type: 'object' }); // undefined
+ * ```
+ */
+export function oversizedSchema(schema: JsonObject): string | undefined {
+  const bytes = encoder.encode(JSON.stringify(schema)).length;
+  if (bytes <= MCP_SCHEMA_MAX_BYTES) return undefined;
+  return `a ${Math.ceil(bytes / 1024)} KiB input schema (the limit is ${MCP_SCHEMA_MAX_BYTES / 1024} KiB)`;
+}
