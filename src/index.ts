@@ -42,7 +42,7 @@ export type { HarnessBackend } from './engine/harness-backend.js';
 // Runs over HTTP: start, follow (server-sent events, resumable), cancel, approve. The
 // browser side is the `rxharness/client` entry.
 export { runsHandler, type RunsEngine, type RunsRequestHandler } from './http/runs-handler.js';
-export type { RunsHandlerOptions } from './http/runs-handler-options.js';
+export type { RunsAuthorizer, RunsHandlerOptions } from './http/runs-handler-options.js';
 
 // Events: the stream's vocabulary, guards and consumer operators.
 export type {

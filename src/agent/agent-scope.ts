@@ -24,7 +24,10 @@ export interface TaskWiring {
   readonly label?: string;
   /** True for a background task and every agent below it: nobody watches, approvals fail closed. */
   readonly background: boolean;
-  /** The token budget of the run that delegated the task, which the task draws from (absent for a background task). */
+  /**
+   * The token budget of the run that delegated the task, which the task draws from (a
+   * background task too: the tree's pool is shared by reference, never copied).
+   */
   readonly parentBudget?: TokenBudget;
   /** The delegating tool call's trace context: the task's run span goes under it. */
   readonly traceContext?: Context;
@@ -73,3 +76,13 @@ export interface AgentScope {
   /** Called once when a run is over (ended, failed or unsubscribed), with its session and whether it was ephemeral. */
   readonly onRunEnd: ((sessionId: string, ephemeral: boolean) => void) | undefined;
 }
+  /**
+   * Makes the pool of a run whose budget has no parent (absent: counted in memory). With a
+   * Redis backend, a pool in Redis, which the tree's workers draw from too.
+   */
+  readonly newBudget?: (limit: number) => TokenBudget;
+  /**
+   * Who writes the summary when the agent's session is compacted: the `compaction` agent's
+   * prompt, settings and model (absent: a short built-in prompt and the agent's own model).
+   */
+  readonly compaction?: CompactionSetup;

@@ -12,6 +12,7 @@ import { loadHistory$ } from './run-start.js';
 import { RunState } from './run-state.js';
 import { Next, type Phase, sequencePhases$ } from './sequence-phases.js';
 import { claimSession } from './session-claims.js';
+import { afterClosing, closeStoppedTurn, closingUnfinishedTurn } from './close-unfinished-turn.js';
 import { agentSpan } from '../telemetry/spans.js';
 import { errorMessage } from '../errors/error-message.js';
 import { toolCall$ } from './tool-call.js';
@@ -37,11 +38,17 @@ export function runLoop$(agent: AgentScope, input: RunInput): Observable<AgentEv
     const run = new RunState(agent.name, input.sessionId, input.runId);
     run.trace = agentSpan(agent.name, run.runId, input.sessionId, agent.task?.traceContext);
     out.add(() => run.abandon());
-    if (!input.ephemeral) out.add(claimSession(agent.sessions, input.sessionId, run.runId));
+    if (!input.ephemeral) {
+      const release = claimSession(agent.sessions, input.sessionId, run.runId);
+      // Stopped before its RunEnd (cancelled): the turn is closed, and only then is the session free again.
+      out.add(() => afterClosing(closeStoppedTurn(agent, input, run), release));
+    }
     const { onRunEnd } = agent;
     if (onRunEnd) out.add(() => onRunEnd(input.sessionId, input.ephemeral));
     const recover = (e: unknown): AgentEvent => run.end(errorMessage(e));
-    sequencePhases$<AgentEvent>(() => start$(agent, input, run, out), recover).subscribe(out);
+    const events$ = sequencePhases$<AgentEvent>(() => start$(agent, input, run, out), recover);
+    // An abnormal end: the turn is closed in the session before the RunEnd says why.
+    closingUnfinishedTurn(events$, agent, input, run).subscribe(out);
   });
 }
 
@@ -74,9 +81,14 @@ function start$(agent: AgentScope, input: RunInput, run: RunState, out: Sink): O
 
 /** Saves messages (unless the run is ephemeral), then emits `then()`. */
 function persist$<T>(scope: RunScope, messages: readonly ChatMessage[], then: () => T): Observable<T> {
-  const { input, agent } = scope;
+  const { input, agent, run } = scope;
   if (input.ephemeral) return defer(() => of(then()));
-  return maybe$(() => agent.sessions.append(input.sessionId, messages)).pipe(map(then));
+  return maybe$(() => {
+    // Noted as handed over, not once written: a store keeps a session's writes in order, so
+    // what closes a stopped turn lands after them even while one is still in flight.
+    run.saved.push(...messages);
+    return agent.sessions.append(input.sessionId, messages);
+  }).pipe(map(then));
 }
 
 /**

@@ -4,7 +4,8 @@ import type { ToolSpec } from '../model/chat-model.js';
 import type { Tool, ToolContext } from '../tools/tool.js';
 import type { AgentScope } from './agent-scope.js';
 import type { RunState } from './run-state.js';
-import { TokenBudget } from '../model/token-budget.js';
+import { MemoryTokenBudget } from '../model/memory-token-budget.js';
+import type { TokenBudget } from '../model/token-budget.js';
 
 /** One run's input. */
 export interface RunInput {
@@ -66,7 +67,8 @@ export function budgetOf(agent: AgentScope, input: RunInput): TokenBudget | unde
   const own = input.tokenBudget ?? agent.tokenBudget;
   const parent = agent.task?.parentBudget;
   if (parent) return parent.child(own);
-  return own === undefined ? undefined : new TokenBudget(own);
+  if (own === undefined) return undefined;
+  return agent.newBudget?.(own) ?? new MemoryTokenBudget(own);
 }
 
 /** What one tool call of the run knows: derived from the run's scope, nothing copied by hand. */

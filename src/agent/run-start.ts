@@ -2,7 +2,7 @@ import { concatMap, map, type Observable, of } from 'rxjs';
 import type { AgentEvent } from '../events/agent-event.js';
 import type { ChatMessage } from '../model/chat-message.js';
 import { checkHistory } from '../session/check-history.js';
-import { repairHistory } from '../session/repair-history.js';
+import { repairStoredHistory } from '../session/repair-history.js';
 import type { AgentScope } from './agent-scope.js';
 import { maybe$ } from './maybe.js';
 import type { RunInput } from './run-scope.js';
@@ -17,7 +17,8 @@ export interface LoadedHistory {
 /**
  * Loads the run's session (nothing for an ephemeral run), checks every entry the store
  * returned (a malformed one is skipped with a `Warning`, a store answer that is not a list
- * fails the run) and repairs unanswered or orphaned tool calls; the top run of a
+ * fails the run) and repairs what a strict chat template would refuse (with a `Warning`:
+ * unanswered or orphaned tool calls, turns without an answer); the top run of a
  * conversation also opens its stored "always" approvals.
  */
 export function loadHistory$(agent: AgentScope, input: RunInput, run: RunState): Observable<LoadedHistory> {
@@ -32,7 +33,10 @@ export function loadHistory$(agent: AgentScope, input: RunInput, run: RunState):
           const { messages, skipped } = checkHistory(stored, input.sessionId);
           const warnings = skipped.map((why) => warning('session-entry-skipped', `Skipped a stored message: ${why}.`));
           if (badGrants > 0) warnings.push(warning('grant-skipped', `Skipped ${badGrants} stored approval(s) of session "${input.sessionId}" that were not { toolName, subject? }.`));
-          return { history: repairHistory(messages), warnings };
+          const { messages: history, repairs } = repairStoredHistory(messages);
+          // Never stored so by this version: an older one, a crash or another program left it.
+          if (repairs.length) warnings.push(warning('session-repaired', `Repaired the stored history of session "${input.sessionId}" so that strict chat templates accept it: ${repairs.join('; ')}.`));
+          return { history, warnings };
         }),
       ),
     ),

@@ -13,6 +13,15 @@ export class RunState {
   messages: ChatMessage[] = [];
   steps = 0;
   text = '';
+  /**
+   * This run's messages handed to the session store, in order (its prompt first): what a
+   * turn stopped before its answer must close (see `closingMessages`).
+   */
+  readonly saved: ChatMessage[] = [];
+  /** Set once the closing messages of a turn that did not finish were handed to the store. */
+  closed = false;
+  /** Set when the run's `RunEnd` is made. */
+  ended = false;
   /** The run's span (see telemetry/spans.ts); ended with the run's `RunEnd`, or when the run is torn down without one. */
   trace: Traced | undefined;
   /** The last tool call (tool and arguments) and how many times in a row it came. */
@@ -65,6 +74,7 @@ export class RunState {
   }
 
   end(error?: string): RunEndEvent {
+    this.ended = true;
     const base = { type: 'RunEnd' as const, runId: this.runId, agentName: this.agentName, text: this.text };
     const tail = { metrics: this.metrics(), steps: this.steps };
     const span = this.trace?.span;

@@ -11,6 +11,8 @@ import type { RedisBackend } from './redis-backend.js';
 import { TASK_QUEUE } from './redis-keys.js';
 import type { TaskJob } from './task-job.js';
 import { fromWire } from './wire-spec.js';
+import { checkedBudget, RedisTokenBudget } from './redis-budget.js';
+import type { SharedBudget, TokenBudget } from '../model/token-budget.js';
 import { backgroundResult, deliverResult } from './background-result.js';
 import { workerApprovals } from './worker-approvals.js';
 import { runJob, type RunningJob } from './worker-job.js';
@@ -25,7 +27,7 @@ import { cancelledWhileQueued, obeyCancel } from './orphan-background.js';
  * sessions, event logs) is not among them.
  */
 export interface HarnessWorkerOptions
-  extends Omit<HarnessEngineOptions, 'sessions' | 'eventLog' | 'backend' | 'distributeTasks' | 'approve' | 'runRetentionMs' | 'maxRetainedRuns'> {
+  extends Omit<HarnessEngineOptions, 'sessions' | 'eventLog' | 'backend' | 'distributeTasks' | 'approve' | 'runRetentionMs' | 'maxRetainedRuns' | 'maxRetainedRunBytes'> {
   /** The backend of the engines whose tasks it runs. */
   readonly backend: RedisBackend;
   /** Tasks run at once; default 10. */
@@ -156,7 +158,8 @@ export class HarnessWorker {
     try {
       if (!this.#closing && !(await redis.exists(keys.cancelled(logId)))) {
         if (!(await cancelledWhileQueued(this.#backend.parts, job))) {
-          const spec = fromWire(job.spec, { model: this.#options.model, models: this.#options.models ?? {} });
+          const attachBudget = (shared: SharedBudget): TokenBudget => RedisTokenBudget.attach(redis, keys, checkedBudget(shared, keys));
+          const spec = fromWire(job.spec, { model: this.#options.model, models: this.#options.models ?? {}, attachBudget });
           return await runJob(this.#backend.parts, job, this.#tree.factory.build(spec), keep, this.#running);
         }
         // Cancelled on an engine that does not run it: the record too, as its engine may be gone.

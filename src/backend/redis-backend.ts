@@ -5,6 +5,8 @@ import type { TaskTracker } from '../delegation/task-tracker.js';
 import type { ChildLauncher } from '../delegation/run-child.js';
 import type { HarnessBackend, LauncherWiring } from '../engine/harness-backend.js';
 import type { BackendParts } from './backend-parts.js';
+import { RedisTokenBudget } from './redis-budget.js';
+import type { TokenBudget } from '../model/token-budget.js';
 import { bounded } from './bounded.js';
 import { ChannelHub } from './channel-hub.js';
 import { sweepDeadOwners } from './dead-owner-sweep.js';
@@ -122,6 +124,11 @@ export class RedisBackend implements HarnessBackend {
   /** @internal */
   childLauncher(wiring: LauncherWiring): ChildLauncher {
     return new RemoteLauncher(this.parts, wiring);
+  }
+
+  /** @internal */
+  newTokenBudget(limit: number): TokenBudget {
+    return RedisTokenBudget.root(this.parts.redis, this.parts.keys, limit);
   }
 
   /** Closes every connection of the backend (close the engines and workers using it first). */

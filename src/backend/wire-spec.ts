@@ -1,6 +1,7 @@
 import type { ChatModel } from '../model/chat-model.js';
 import type { ModelSettings } from '../model/model-settings.js';
-import { TokenBudget } from '../model/token-budget.js';
+import { MemoryTokenBudget } from '../model/memory-token-budget.js';
+import type { SharedBudget, TokenBudget } from '../model/token-budget.js';
 import { PermissionPolicy } from '../permission/permission-policy.js';
 import { contextOfCarrier, traceCarrierOf, type TraceCarrier } from '../telemetry/trace-carrier.js';
 import type { PermissionRule } from '../permission/permission-rule.js';
@@ -19,8 +20,9 @@ interface WirePolicy {
 /**
  * An `AgentSpec` as JSON, for a worker to rebuild: models by name (the worker has its own
  * clients), the policy as its chain of rule layers (root first), the task's wiring without
- * its live objects (the parent's token budget as the number left when the task started;
- * the delegating call's span as its W3C identity, so the trace continues on the worker).
+ * its live objects (the parent's token budget as its pool's nodes in Redis, which the worker
+ * draws from too; the delegating call's span as its W3C identity, so the trace continues on
+ * the worker).
  */
 export interface WireSpec {
   readonly name: string;
@@ -39,17 +41,24 @@ export interface WireSpec {
     readonly rootSessionId: string;
     readonly rootRunId: string;
     readonly background: boolean;
-    /** What the parent's budget had left (absent: no parent budget, or no limit). */
+    /** The parent's budget, counted in Redis: the worker's child draws from the same pool. */
+    readonly budget?: SharedBudget;
+    /**
+     * What the parent's budget had left, for a budget counted in the launcher's memory only
+     * (a snapshot: the child cannot share it; absent: no parent budget, or no limit).
+     */
     readonly parentRemaining?: number;
     /** The delegating tool call's span (absent without an OpenTelemetry SDK). */
     readonly trace?: TraceCarrier;
   };
 }
 
-/** The models a spec's model is named among. */
+/** The models a spec's model is named among, and how a worker joins a shared budget's pool. */
 export interface ModelNames {
   readonly model: ChatModel;
   readonly models: Readonly<Record<string, ChatModel>>;
+  /** The budget a worker's child draws from, for a pool in Redis (absent: a parent's budget is not rebuilt). */
+  readonly attachBudget?: (shared: SharedBudget) => TokenBudget;
 }
 
 /** The spec as JSON-safe data. @throws RemoteTaskError when its model has no name a worker could find. */
@@ -59,7 +68,8 @@ export function toWire(spec: AgentSpec, names: ModelNames): WireSpec {
     layers.unshift({ rules: p.rules, agentRules: p.agentRules, defaults: p.defaults, narrowOnly: p.narrowOnly });
   }
   const task = spec.task;
-  const remaining = task?.parentBudget?.remaining();
+  const shared = task?.parentBudget?.shared;
+  const remaining = shared ? undefined : task?.parentBudget?.remaining();
   const carried = traceCarrierOf(task?.traceContext);
   return {
     name: spec.name,
@@ -79,6 +89,7 @@ export function toWire(spec: AgentSpec, names: ModelNames): WireSpec {
             rootSessionId: task.rootSessionId,
             rootRunId: task.rootRunId,
             background: task.background,
+            ...(shared ? { budget: { nodes: shared.nodes, remaining: shared.remaining } } : {}),
             ...(remaining !== undefined && Number.isFinite(remaining) ? { parentRemaining: Math.max(0, remaining) } : {}),
             ...(carried ? { trace: carried } : {}),
           },
@@ -94,7 +105,12 @@ export function fromWire(wire: WireSpec, names: ModelNames): AgentSpec {
   const model = wire.model === '' ? names.model : Object.hasOwn(names.models, wire.model) ? names.models[wire.model] : undefined;
   if (!model) throw new RemoteTaskError(`the worker has no model "${wire.model}" (models: ${Object.keys(names.models).join(', ') || 'none'})`);
   const { task, model: _name, policy: _policy, ...rest } = wire;
-  const { parentRemaining, trace, ...wiring } = task ?? { parentRemaining: undefined, trace: undefined };
+  const { parentRemaining, budget, trace, ...wiring } = task ?? { parentRemaining: undefined, budget: undefined, trace: undefined };
+  const parentBudget = budget
+    ? (names.attachBudget?.(budget) ?? new MemoryTokenBudget(budget.remaining))
+    : parentRemaining !== undefined
+      ? new MemoryTokenBudget(parentRemaining)
+      : undefined;
   const traceContext = contextOfCarrier(trace);
   return {
     ...rest,
@@ -103,8 +119,8 @@ export function fromWire(wire: WireSpec, names: ModelNames): AgentSpec {
     ...(task
       ? {
           task: {
-            ...(wiring as Omit<NonNullable<WireSpec['task']>, 'parentRemaining' | 'trace'>),
-            ...(parentRemaining !== undefined ? { parentBudget: new TokenBudget(parentRemaining) } : {}),
+            ...(wiring as Omit<NonNullable<WireSpec['task']>, 'parentRemaining' | 'budget' | 'trace'>),
+            ...(parentBudget ? { parentBudget } : {}),
             ...(traceContext ? { traceContext } : {}),
           },
         }

@@ -86,7 +86,12 @@ again in any tab. Ctrl+C cancels the runs and stops the server (exit code 0).
 Options:
 ${MODEL_HELP}${ENGINE_HELP}  --port N            port to listen on (default 4173; 0 picks a free one)
   --host H            interface to listen on (default 127.0.0.1: this machine only; the
-                      runs use tools on your workspace, so think twice before exposing it)
+                      runs use tools on your workspace, so think twice before exposing it).
+                      Another address than loopback needs --token, and warns
+  --token T           the secret every request needs (default: $RXHARNESS_TOKEN, else a new
+                      random one); the printed address carries it (?token=...), the page keeps
+                      it in a cookie, programs send "Authorization: Bearer T"
+  --max-runs N        runs that may run at once (default 16); more are answered 429
   --yes               approve every tool call that asks (otherwise the page asks you)
   --redis URL         share runs, sessions and approvals with other instances on this Redis;
                       background tasks run on workers (rxharness worker; see docs/scaling.md)
@@ -94,7 +99,7 @@ ${MODEL_HELP}${ENGINE_HELP}  --port N            port to listen on (default 4173
   --distribute        with --redis: foreground tasks run on workers too
   -h, --help          show this help
 
-Environment: OPENAI_API_KEY, OPENAI_BASE_URL, RXHARNESS_MODEL.
+Environment: OPENAI_API_KEY, OPENAI_BASE_URL, RXHARNESS_MODEL, RXHARNESS_TOKEN.
 `;
 
 /** `rxharness worker --help`. */

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { redisBackend, type RedisBackend } from '../backend/redis-backend.js';
 import { errorMessage } from '../errors/error-message.js';
 import { startDemoServer, type DemoServer } from '../web/demo-server.js';
+import { checkServeToken } from '../web/serve-token.js';
 import type { CliIO } from './cli-io.js';
 import { CliUsageError } from './cli-usage-error.js';
 import { SERVE_HELP } from './help-text.js';
@@ -13,6 +14,8 @@ const OPTIONS = {
   ...ENGINE_FLAGS,
   port: { type: 'string' },
   host: { type: 'string' },
+  token: { type: 'string' },
+  'max-runs': { type: 'string' },
   yes: { type: 'boolean' },
   redis: { type: 'string' },
   prefix: { type: 'string' },
@@ -40,6 +43,8 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
   if (positionals.length > 0) throw new CliUsageError(`serve takes no PROMPT (got "${positionals.join(' ')}"): prompts are typed on the page`);
   const port = integerFlag('--port', values.port ?? '4173', 0);
   if (port > 65_535) throw new CliUsageError(`--port must be a whole number from 0 to 65535, got "${values.port ?? ''}"`);
+  const token = tokenFrom(values.token, io.env.RXHARNESS_TOKEN);
+  const maxRuns = values['max-runs'] !== undefined ? integerFlag('--max-runs', values['max-runs'], 1) : undefined;
   const model = modelFromFlags(values, io);
   // Checked (numbers, --mcp-config files) before Redis is reached or anything listens.
   const { workspace, homeDir, ...engineFlags } = engineOptionsFromFlags(values, io);
@@ -60,6 +65,8 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
       port,
       model,
       ...(values.host !== undefined ? { host: values.host } : {}),
+      ...(token !== undefined ? { token } : {}),
+      ...(maxRuns !== undefined ? { maxRuns } : {}),
       workspace,
       ...(homeDir !== undefined ? { homeDir } : {}),
       engine: {
@@ -79,6 +86,11 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
     throw error instanceof CliUsageError ? error : new CliUsageError(errorMessage(error));
   }
   const what = values.demo ? 'the offline demo model' : `model ${values.model ?? io.env.RXHARNESS_MODEL}`;
+  if (!server.loopback) {
+    io.stderr.write(
+      `rxharness: warning: listening on ${values.host ?? ''}, reachable from other machines: anyone with the token can run commands in ${server.engine.workspace}. Send the address only over a channel you trust, and prefer an HTTPS proxy in front.\n`,
+    );
+  }
   io.stdout.write(`rxharness serve: ${server.url}  (${what}, workspace ${server.engine.workspace}; Ctrl+C stops it)\n`);
   await interrupt;
   io.stderr.write('\nStopping: cancelling the runs and closing the server...\n');
@@ -89,6 +101,17 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
     stopInterrupts();
   }
   return 0;
+}
+
+/** The token of `--token`, else `RXHARNESS_TOKEN`, checked; undefined: a new random one. */
+function tokenFrom(flag: string | undefined, env: string | undefined): string | undefined {
+  const [value, source] = flag !== undefined ? [flag, '--token'] : env !== undefined && env !== '' ? [env, 'RXHARNESS_TOKEN'] : [undefined, ''];
+  if (value === undefined) return undefined;
+  try {
+    return checkServeToken(value, source);
+  } catch (error) {
+    throw new CliUsageError(errorMessage(error));
+  }
 }
 
 /** The Redis backend of `--redis`, or null (after saying why) when Redis cannot be reached. */

@@ -3,7 +3,7 @@ import { AbortError } from '../agent/abort-error.js';
 import type { SequencedEvent } from '../runs/run-types.js';
 import { RunConnectionError, RunStreamError } from './client-errors.js';
 import { readRunStream, type StreamOutcome } from './read-run-stream.js';
-import { requestError, runUrl, type RequestOptions } from './run-requests.js';
+import { requestError, requestHeaders, runUrl, type RequestOptions } from './run-requests.js';
 
 /** Options of {@link fromRun}. */
 export interface FromRunOptions extends RequestOptions {
@@ -46,7 +46,8 @@ export function fromRun(baseUrl: string, runId: string, options: FromRunOptions 
     const controller = new AbortController();
     // never called as a method of the follower: a browser's fetch throws "Illegal invocation" when `this` is not the window
     const fetchFn = options.fetch ?? ((input: string, init?: RequestInit) => globalThis.fetch(input, init));
-    const follower: Follower = { baseUrl, runId, fetch: fetchFn, signal: controller.signal, last: after, subscriber };
+    const headers = requestHeaders(options, 'text/event-stream');
+    const follower: Follower = { baseUrl, runId, fetch: fetchFn, headers, signal: controller.signal, last: after, subscriber };
     follow(follower, maxRetries, retryDelayMs).then(
       (outcome) => end(follower, outcome),
       (error: unknown) => controller.signal.aborted || subscriber.error(error),
@@ -59,6 +60,7 @@ interface Follower {
   readonly baseUrl: string;
   readonly runId: string;
   readonly fetch: NonNullable<RequestOptions['fetch']>;
+  readonly headers: Readonly<Record<string, string>>;
   readonly signal: AbortSignal;
   last: number;
   readonly subscriber: Subscriber<SequencedEvent>;
@@ -83,7 +85,7 @@ async function connect(f: Follower): Promise<StreamOutcome> {
   const url = `${runUrl(f.baseUrl, f.runId, 'events')}?after=${f.last}`;
   let response: Response;
   try {
-    response = await f.fetch(url, { headers: { accept: 'text/event-stream' }, signal: f.signal });
+    response = await f.fetch(url, { headers: f.headers, signal: f.signal });
   } catch (error) {
     return { kind: 'dropped', cause: error }; // the network, or our own abort (checked by the caller)
   }

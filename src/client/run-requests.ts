@@ -9,6 +9,21 @@ export type FetchFunction = (input: string, init?: RequestInit) => Promise<Respo
 export interface RequestOptions {
   /** The `fetch` to use (a wrapper adding headers, a test double); default `globalThis.fetch`. */
   readonly fetch?: FetchFunction;
+  /**
+   * The server's secret (`rxharness serve` prints it in its address, `?token=...`), sent as
+   * `Authorization: Bearer <token>`. A page served by `rxharness serve` needs none: its
+   * cookie goes with each request.
+   */
+  readonly token?: string;
+}
+
+/** The request headers: `accept`, the JSON type of a body, the token. */
+export function requestHeaders(options: RequestOptions, accept: string, json = false): Record<string, string> {
+  return {
+    accept,
+    ...(json ? { 'content-type': 'application/json' } : {}),
+    ...(options.token !== undefined ? { authorization: `Bearer ${options.token}` } : {}),
+  };
 }
 
 /** What {@link startRun} starts. */
@@ -101,7 +116,7 @@ export async function cancelRun(baseUrl: string, runId: string, options: Request
 async function send(options: RequestOptions, method: string, url: string, expected: number, body?: unknown): Promise<unknown> {
   const response = await (options.fetch ?? globalThis.fetch)(url, {
     method,
-    headers: body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
+    headers: requestHeaders(options, 'application/json', body !== undefined),
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   if (response.status !== expected) throw await requestError(response, `${method} ${url}`);

@@ -2,6 +2,7 @@ import type { ApprovalGrants } from '../agent/approval-grants.js';
 import type { AgentScope, TaskWiring } from '../agent/agent-scope.js';
 import { ReActAgent } from '../agent/react-agent.js';
 import type { ChatModel } from '../model/chat-model.js';
+import type { TokenBudget } from '../model/token-budget.js';
 import type { ApprovalHandler } from '../permission/approval.js';
 import type { SessionStore } from '../session/session-store.js';
 import type { AgentDefinition } from '../subagent/agent-definition.js';
@@ -28,8 +29,10 @@ export interface AgentFactoryOptions {
   readonly maxDepth: number;
   readonly poolSize: number;
   readonly disabledTools: readonly string[];
-  /** The engine's `tokenBudget`: the main agent's, and a background task's when its definition has none. */
+  /** The engine's `tokenBudget`: the main agent's, and a background task's that has no parent budget and none of its own. */
   readonly tokenBudget: number | undefined;
+  /** Makes a new tree's budget pool (absent: counted in memory); see `AgentScope.newBudget`. */
+  readonly newBudget?: (limit: number) => TokenBudget;
   /** The delegation tools (`task`, `multitask`, `generate`) of an agent that holds them. */
   readonly delegationTools: (spec: AgentSpec) => Tool[];
   /** The engine's MCP servers, when it has any: their tools join an agent's at its run start. */
@@ -76,6 +79,7 @@ export class AgentFactory {
       grants: o.grants,
       toolTimeoutMs: o.toolTimeoutMs,
       tokenBudget: spec.tokenBudget,
+      ...(o.newBudget ? { newBudget: o.newBudget } : {}),
       task: spec.task,
       ...hooks,
     };
@@ -103,9 +107,9 @@ export class AgentFactory {
       maxSteps: definition.maxSteps ?? parent.maxSteps,
       // The child's own settings only: a parent's never leak into its children.
       ...(definition.settings ? { settings: definition.settings } : {}),
-      // Its own budget, within the parent's remainder (TaskWiring.parentBudget); a background
-      // task draws on no parent, so the engine's applies to it when it has none of its own.
-      ...ownBudget(definition.tokenBudget ?? (task?.background ? this.o.tokenBudget : undefined)),
+      // Its own budget, within the parent's pool (TaskWiring.parentBudget, a background task's
+      // too); only a task without a parent budget falls back on the engine's.
+      ...ownBudget(definition.tokenBudget ?? (task?.background && !task.parentBudget ? this.o.tokenBudget : undefined)),
       ...laterNarrowing(parent, definition),
       ...(task ? { task } : {}),
     };

@@ -85,7 +85,8 @@ export class TaskRunner implements Delegation {
     const owner = context.rootSessionId;
     return defer(() => {
       if (request.multitask) checkDelegationRule(parent, request.agentName);
-      if (!request.background && context.budget?.spent()) throw new TaskRefusedError(budgetSpent(context.budget));
+      // Not started when nothing is left for a request (those in flight counted): its first step would be refused.
+      if (context.budget?.spent()) throw new TaskRefusedError(budgetSpent(context.budget));
       const definition = this.usableDefinition(request.agentName);
       const recorded$ = request.resumeTaskId
         ? checkResumable$(taskId, request.agentName, owner, this.o.tracker, this.o.sessions)
@@ -93,8 +94,8 @@ export class TaskRunner implements Delegation {
       return recorded$.pipe(
         concatMap(() => {
           const background = (parent.task?.background ?? false) || (request.background ?? false);
-          // A background task outlives its parent: it draws on a budget of its own, not the parent's.
-          const budget = background ? {} : context.budget ? { parentBudget: context.budget } : {};
+          // The tree's pool by reference: a background task, which outlives its parent, draws from it too.
+          const budget = context.budget ? { parentBudget: context.budget } : {};
           const trace = context.traceContext ? { traceContext: context.traceContext } : {};
           const label = `${definition.name}${request.multitask ? `#${request.index}` : ''} ${request.description}`.trim();
           const task = { taskId, rootSessionId: owner, rootRunId: context.rootRunId, label, background, ...budget, ...trace };
@@ -150,5 +151,7 @@ function checkDelegationRule(parent: AgentSpec, agentName: string): void {
 /** Why a task is refused when its parent's token budget is spent. */
 function budgetSpent(budget: TokenBudget): string {
   const binding = budget.binding();
-  return `no token budget is left for this task: ${binding.used} of ${binding.limit} tokens are used`;
+  const held = Math.max(0, budget.remaining());
+  const inFlight = held > 0 ? ` (the ${held} left are held by requests in flight)` : '';
+  return `no token budget is left for this task: ${binding.used} of ${binding.limit} tokens are used${inFlight}`;
 }

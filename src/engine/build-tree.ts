@@ -78,6 +78,8 @@ export function buildTree(options: HarnessEngineOptions, workspace: string, appr
     poolSize,
     disabledTools: disabled,
     tokenBudget: options.tokenBudget,
+    // With a backend, a tree's budget pool is in Redis, where its workers draw from it too.
+    ...(options.backend?.newTokenBudget ? { newBudget: (limit: number) => options.backend!.newTokenBudget!(limit) } : {}),
     delegationTools: (spec) => delegationTools(spec, { delegation: runner, agents, knownTools, workspace }),
     ...(mcp ? { mcp } : {}),
   });

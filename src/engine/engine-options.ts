@@ -60,6 +60,12 @@ export interface HarnessEngineOptions {
   readonly runRetentionMs?: number;
   /** The most finished started runs kept for attaching; the oldest beyond it are evicted. Default 1,000. */
   readonly maxRetainedRuns?: number;
+  /**
+   * The most bytes finished started runs' events may hold together (an estimate, see
+   * `engine.runs.retainedBytes`); the oldest beyond it are evicted, so a flood of runs with
+   * large prompts cannot fill the memory. Default 64 MiB.
+   */
+  readonly maxRetainedRunBytes?: number;
   /** Where started runs' events are kept; default in memory (a `MemoryEventLog`). */
   readonly eventLog?: EventLog;
   /**
@@ -120,6 +126,7 @@ const ENGINE_OPTIONS_SCHEMA = {
     trustWorkspaceAgents: { type: 'boolean' },
     runRetentionMs: count(0),
     maxRetainedRuns: count(0),
+    maxRetainedRunBytes: count(0),
     eventLog: { jsKind: 'read' },
     tokenBudget: count(1),
     // Each server is checked by checkMcpServers, whose messages name the server and its key.

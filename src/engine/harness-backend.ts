@@ -2,6 +2,7 @@ import type { TaskWiring } from '../agent/agent-scope.js';
 import type { ChildLauncher } from '../delegation/run-child.js';
 import type { TaskTracker } from '../delegation/task-tracker.js';
 import type { ChatModel } from '../model/chat-model.js';
+import type { TokenBudget } from '../model/token-budget.js';
 import type { ApprovalHandler } from '../permission/approval.js';
 import type { EventLog } from '../runs/event-log.js';
 import type { SharedRuns } from '../runs/shared-runs.js';
@@ -44,6 +45,13 @@ export interface HarnessBackend {
    * @internal
    */
   childLauncher(wiring: LauncherWiring): ChildLauncher;
+  /**
+   * The token budget pool of a new run tree, counted where every worker of the backend
+   * draws from it too (absent: counted in the engine's memory).
+   *
+   * @internal
+   */
+  newTokenBudget?(limit: number): TokenBudget;
 }
 
 /**

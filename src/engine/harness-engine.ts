@@ -58,6 +58,7 @@ export class HarnessEngine {
       log: options.eventLog ?? options.backend?.eventLog ?? new MemoryEventLog(),
       retentionMs: options.runRetentionMs ?? 10 * 60_000,
       maxRetained: options.maxRetainedRuns ?? 1000,
+      maxRetainedBytes: options.maxRetainedRunBytes ?? 64 * 1024 * 1024,
       ...(options.backend ? { shared: options.backend.runs } : {}),
     });
     const tree = (this.tree = buildTree(options, this.workspace, approvalRouter(this.runs, options.approve)));

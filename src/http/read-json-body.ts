@@ -12,14 +12,16 @@ interface ParsedRequest extends IncomingMessage {
  * cannot send that type without the browser asking the server first, so a page elsewhere
  * cannot start runs or approve calls here), a body over the cap (`413`, as soon as it is
  * known: from `content-length`, or while reading), and anything that is not one JSON object
- * (`400`). A body a framework already parsed (Express with `express.json()`) is used as it is.
+ * (`400`), and a body that has not arrived in full within `timeoutMs` (`408`: a client that
+ * trickles a body in holds its memory and a socket; the connection is closed). A body a
+ * framework already parsed (Express with `express.json()`) is used as it is.
  *
  * @example
  * ```ts
- * const body = await readJsonBody(req, 1024 * 1024); // { prompt: 'hi' }
+ * const body = await readJsonBody(req, 1024 * 1024, 10_000); // { prompt: 'hi' }
  * ```
  */
-export async function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<Record<string, unknown>> {
+export async function readJsonBody(req: IncomingMessage, maxBytes: number, timeoutMs = 10_000): Promise<Record<string, unknown>> {
   const type = (req.headers['content-type'] ?? '').split(';', 1)[0]!.trim().toLowerCase();
   if (type !== 'application/json') {
     throw new HttpFailure(415, `the body must be JSON, sent with "content-type: application/json" (got ${JSON.stringify(type || 'none')})`);
@@ -32,13 +34,19 @@ export async function readJsonBody(req: IncomingMessage, maxBytes: number): Prom
   }
   const declared = Number(req.headers['content-length']);
   if (declared > maxBytes) throw tooLarge(maxBytes);
-  return asObject(parse(await readText(req, maxBytes)));
+  return asObject(parse(await readText(req, maxBytes, timeoutMs)));
 }
 
-function readText(req: IncomingMessage, maxBytes: number): Promise<string> {
+function readText(req: IncomingMessage, maxBytes: number, timeoutMs: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    const timer = setTimeout(() => {
+      cleanup();
+      chunks.length = 0;
+      // the connection closes after the answer: what is still on its way is not read
+      reject(new HttpFailure(408, `the request body did not arrive within ${timeoutMs} ms`, { connection: 'close' }));
+    }, timeoutMs);
     const onData = (chunk: Buffer): void => {
       size += chunk.length;
       if (size > maxBytes) {
@@ -59,6 +67,7 @@ function readText(req: IncomingMessage, maxBytes: number): Promise<string> {
       reject(new Error('the client went away before its request body ended'));
     };
     const cleanup = (): void => {
+      clearTimeout(timer);
       req.off('data', onData).off('end', onEnd).off('error', onGone).off('close', onGone);
     };
     req.on('data', onData).on('end', onEnd).on('error', onGone).on('close', onGone);

@@ -1,3 +1,11 @@
+import type { IncomingMessage } from 'node:http';
+
+/**
+ * Decides whether a request may use the routes: `true` lets it through, `false` answers
+ * `401`. Called before anything else (before the body is read, before a run is looked up).
+ */
+export type RunsAuthorizer = (req: IncomingMessage) => boolean | Promise<boolean>;
+
 /** Options of {@link runsHandler}. */
 export interface RunsHandlerOptions {
   /**
@@ -19,6 +27,25 @@ export interface RunsHandlerOptions {
    * caller can serve it. A `next` callback passed to the handler (Express) is called instead.
    */
   readonly fallthrough?: boolean;
+  /**
+   * Who may use the routes: called with each request the handler takes; `false` (or a
+   * promise of it) answers `401` with `WWW-Authenticate: Bearer`, and a throw `500`. Default:
+   * everyone, so put the handler behind your own authentication or give this hook, e.g. a
+   * bearer token compared with `crypto.timingSafeEqual` (see docs/http.md).
+   */
+  readonly authorize?: RunsAuthorizer;
+  /**
+   * The most runs started through this handler that may run at once (a start whose body is
+   * still arriving counts too); one more is answered `429` with `Retry-After`. Bounds the
+   * memory and the model requests one client can make the server hold. Default 16.
+   */
+  readonly maxRuns?: number;
+  /**
+   * Milliseconds a request body may take to arrive in full; a slower one (a body sent a byte
+   * at a time holds memory and a socket) is answered `408` and its connection closed.
+   * Default 10,000.
+   */
+  readonly bodyTimeoutMs?: number;
 }
 
 /** The options with their defaults, checked. */
@@ -27,6 +54,9 @@ export interface ResolvedRunsOptions {
   readonly maxBodyBytes: number;
   readonly keepAliveMs: number;
   readonly fallthrough: boolean;
+  readonly authorize: RunsAuthorizer | undefined;
+  readonly maxRuns: number;
+  readonly bodyTimeoutMs: number;
 }
 
 const MIB = 1024 * 1024;
@@ -47,5 +77,14 @@ export function resolveRunsOptions(options: RunsHandlerOptions): ResolvedRunsOpt
   if (!Number.isFinite(keepAliveMs) || keepAliveMs < 0 || keepAliveMs > MAX_TIMER_MS) {
     throw new RangeError(`keepAliveMs must be a number of milliseconds from 0 (off) to ${MAX_TIMER_MS}, got ${String(keepAliveMs)}`);
   }
-  return { basePath, maxBodyBytes, keepAliveMs, fallthrough: options.fallthrough === true };
+  if (options.authorize !== undefined && typeof options.authorize !== 'function') {
+    throw new TypeError(`authorize must be a function (req) => boolean | Promise<boolean>, got ${typeof options.authorize}`);
+  }
+  const maxRuns = options.maxRuns ?? 16;
+  if (!Number.isSafeInteger(maxRuns) || maxRuns < 1) throw new RangeError(`maxRuns must be a whole number, at least 1, got ${String(maxRuns)}`);
+  const bodyTimeoutMs = options.bodyTimeoutMs ?? 10_000;
+  if (!Number.isFinite(bodyTimeoutMs) || bodyTimeoutMs < 1 || bodyTimeoutMs > MAX_TIMER_MS) {
+    throw new RangeError(`bodyTimeoutMs must be a number of milliseconds from 1 to ${MAX_TIMER_MS}, got ${String(bodyTimeoutMs)}`);
+  }
+  return { basePath, maxBodyBytes, keepAliveMs, fallthrough: options.fallthrough === true, authorize: options.authorize, maxRuns, bodyTimeoutMs };
 }

@@ -6,6 +6,7 @@ import { matchRoute, type RunsRoute } from './match-route.js';
 import { readJsonBody } from './read-json-body.js';
 import { approvalDecision, startRequest } from './request-bodies.js';
 import { resolveRunsOptions, type ResolvedRunsOptions, type RunsHandlerOptions } from './runs-handler-options.js';
+import { RunSlots } from './run-slots.js';
 import { streamRunEvents } from './stream-run-events.js';
 
 /**
@@ -32,21 +33,27 @@ export type RunsEngine = Pick<HarnessEngine, 'start' | 'runs'>;
  * - `GET /runs/:id`: the run's `RunInfo`.
  *
  * Errors are JSON `{ error }`: `400` a bad body (not JSON, no prompt, an unknown agent),
- * `404` an unknown run or no such pending call, `405` another method, `409` a session
- * another run is using, `413` a body over `maxBodyBytes`, `415` a body not sent as
- * `application/json`, `503` a closed engine. Other paths are answered `404`, or left to the
+ * `401` a request `authorize` refused, `404` an unknown run or no such pending call, `405`
+ * another method, `408` a body slower than `bodyTimeoutMs`, `409` a session another run is
+ * using, `413` a body over `maxBodyBytes`, `415` a body not sent as `application/json`, `429`
+ * `maxRuns` runs already running (with `Retry-After`), `503` a closed engine. Other paths are answered `404`, or left to the
  * caller with `fallthrough` or a `next` callback (Express). Works with `http.createServer`,
  * Express (`app.use(handler)`) and Fastify (the raw request and response, see docs/http.md).
+ *
+ * Anyone who reaches the handler can start runs, which use tools on the engine's workspace:
+ * give `authorize` (or put it behind your own authentication) unless only you can reach it.
  *
  * @example
  * ```ts
  * const engine = new HarnessEngine({ model });
- * http.createServer(runsHandler(engine, { basePath: '/api' })).listen(8080);
+ * const authorize = (req: IncomingMessage) => req.headers.authorization === `Bearer ${process.env.API_TOKEN}`;
+ * http.createServer(runsHandler(engine, { basePath: '/api', authorize })).listen(8080);
  * // curl -X POST localhost:8080/api/runs -H 'content-type: application/json' -d '{"prompt":"hi"}'
  * ```
  */
 export function runsHandler(engine: RunsEngine, options: RunsHandlerOptions = {}): RunsRequestHandler {
   const o = resolveRunsOptions(options);
+  const slots = new RunSlots(o.maxRuns);
   return (req, res, next) => {
     const route = matchRoute(req.method, req.url, o.basePath);
     if (route === undefined) {
@@ -54,17 +61,35 @@ export function runsHandler(engine: RunsEngine, options: RunsHandlerOptions = {}
       else if (!o.fallthrough) sendJson(res, 404, { error: `not found: ${req.method ?? '?'} ${clip((req.url ?? '').split('?', 1)[0]!)}` });
       return next === undefined && !o.fallthrough;
     }
-    serve(engine, route, req, res, o).catch((error: unknown) => sendFailure(res, error));
+    authorized(req, o)
+      .then(() => serve(engine, route, req, res, o, slots))
+      .catch((error: unknown) => sendFailure(res, error));
     return true;
   };
 }
 
-async function serve(engine: RunsEngine, route: RunsRoute, req: IncomingMessage, res: ServerResponse, o: ResolvedRunsOptions): Promise<void> {
+/** Resolves when `authorize` (if any) lets the request through; else rejects with a `401`. */
+async function authorized(req: IncomingMessage, o: ResolvedRunsOptions): Promise<void> {
+  if (o.authorize === undefined || (await o.authorize(req)) === true) return;
+  throw new HttpFailure(401, 'not authorized: send the credentials this server asks for (e.g. "Authorization: Bearer <token>")', {
+    'www-authenticate': 'Bearer',
+  });
+}
+
+async function serve(engine: RunsEngine, route: RunsRoute, req: IncomingMessage, res: ServerResponse, o: ResolvedRunsOptions, slots: RunSlots): Promise<void> {
   switch (route.kind) {
     case 'start': {
-      const { prompt, ...start } = startRequest(await readJsonBody(req, o.maxBodyBytes));
-      const run = startRun(engine, prompt, start);
-      return sendJson(res, 201, { runId: run.runId, sessionId: run.sessionId }, { location: `${o.basePath}/runs/${run.runId}` });
+      const release = slots.take();
+      try {
+        const { prompt, ...start } = startRequest(await readJsonBody(req, o.maxBodyBytes, o.bodyTimeoutMs));
+        const run = startRun(engine, prompt, start);
+        // the slot is the run's until it settles (ends, fails or is cancelled)
+        run.result.then(release, release);
+        return sendJson(res, 201, { runId: run.runId, sessionId: run.sessionId }, { location: `${o.basePath}/runs/${run.runId}` });
+      } catch (error) {
+        release();
+        throw error;
+      }
     }
     case 'info':
       return sendJson(res, 200, await known(engine, route.runId));
@@ -80,7 +105,7 @@ async function serve(engine: RunsEngine, route: RunsRoute, req: IncomingMessage,
       return sendJson(res, 202, { runId: route.runId, state: (await engine.runs.get(route.runId))?.state ?? 'cancelled' });
     }
     case 'approve': {
-      const decision = approvalDecision(await readJsonBody(req, o.maxBodyBytes));
+      const decision = approvalDecision(await readJsonBody(req, o.maxBodyBytes, o.bodyTimeoutMs));
       await known(engine, route.runId);
       if (!(await engine.runs.answer(route.runId, route.callId, decision))) {
         throw new HttpFailure(404, `no approval of call ${JSON.stringify(route.callId)} is pending in run "${route.runId}"`);

@@ -1,66 +1,91 @@
 /**
- * The most tokens a run and everything it delegates may use together (`tokenBudget`). A
- * child's budget is its own limit within its parent's remainder: what a child uses is
- * charged to it and to every budget above it, as it is used, so children running side by
- * side draw on one shared remainder.
+ * The most tokens a run and everything it delegates may use together (`tokenBudget`): one
+ * pool per tree, which every child, background task and worker of the tree holds by
+ * reference. A child's budget is its own limit within its parent's: what a child uses is
+ * charged to it and to every budget above it.
  *
- * @example
- * ```ts
- * const tree = new TokenBudget(10_000);
- * const child = tree.child(4_000);
- * child.charge(3_000);
- * tree.remaining(); // 7000
- * child.remaining(); // 1000
- * ```
+ * Every model request first reserves an estimate of what it will cost, and starts only if
+ * something is left once the requests in flight are counted; when it ends, the reservation is
+ * replaced by what the server reported. So a tree never spends more than its budget plus the
+ * cost of the requests that were in flight when the last one was let through: at most one
+ * request per agent running at that moment.
+ *
+ * In one process the pool is counted in memory; with a Redis backend, in Redis, atomically,
+ * so workers draw from the same pool. The counts read here are the last known ones.
  */
-export class TokenBudget {
-  #used = 0;
-
-  constructor(
-    /** This budget's own limit (`Infinity` for a child that only shares its parent's). */
-    readonly limit: number,
-    private readonly parent?: TokenBudget,
-  ) {}
-
-  /** Tokens charged to this budget: its run's and its children's. */
-  get used(): number {
-    return this.#used;
-  }
-
+export interface TokenBudget {
+  /** This budget's own limit (`Infinity` for a child that only shares its parent's). */
+  readonly limit: number;
+  /** Tokens charged to this budget: its run's and its children's (last known). */
+  readonly used: number;
   /** What may still be used: the least of this budget's remainder and every budget's above it. */
-  remaining(): number {
-    const own = this.limit - this.#used;
-    return this.parent ? Math.min(own, this.parent.remaining()) : own;
-  }
-
-  /** True once nothing is left here or above. */
-  spent(): boolean {
-    return this.remaining() <= 0;
-  }
-
-  /** The limit that binds now: this one, or the tightest above it. */
-  binding(): TokenBudget {
-    if (!this.parent) return this;
-    const above = this.parent.binding();
-    return above.limit - above.used < this.limit - this.#used ? above : this;
-  }
-
+  remaining(): number;
+  /** What is left for a new request: {@link remaining} less what requests in flight have reserved. */
+  available(): number;
+  /** True once nothing is left for a new request, here or above. */
+  spent(): boolean;
+  /** The limit that binds now (this one, or the tightest above it) and what it has used. */
+  binding(): { readonly limit: number; readonly used: number };
   /**
-   * Records tokens used, here and in every budget above.
+   * Reserves tokens for one model request: `estimate` (what this agent's last request cost;
+   * absent: what the pool's last request cost, else 1). Answers undefined, reserving nothing,
+   * when nothing is left for a new request here or above.
    *
    * @internal
    */
-  charge(tokens: number): void {
-    this.#used += tokens;
-    this.parent?.charge(tokens);
-  }
-
+  reserve(estimate: number | undefined): BudgetReservation | undefined | Promise<BudgetReservation | undefined>;
   /**
-   * A child's budget: at most `limit` of its own, within this one's remainder.
+   * A child's budget: at most `limit` of its own, within this one's remainder, in the same pool.
    *
    * @internal
    */
-  child(limit = Number.POSITIVE_INFINITY): TokenBudget {
-    return new TokenBudget(limit, this);
-  }
+  child(limit?: number): TokenBudget;
+  /**
+   * How another process finds this budget's pool (a Redis-counted budget); absent for one
+   * counted in this process's memory.
+   *
+   * @internal
+   */
+  readonly shared?: SharedBudget;
+}
+
+/**
+ * Tokens held for one model request until it ends.
+ *
+ * @internal
+ */
+export interface BudgetReservation {
+  /** Tokens reserved. */
+  readonly tokens: number;
+  /** True when the reservation takes what is left: the request is the run's last (made without tools). */
+  readonly last: boolean;
+  /**
+   * Replaces the reservation with what the request really used (0 for a request that failed or
+   * was cancelled before the server reported usage). Only the first call counts. Answers the
+   * binding budget's state afterwards.
+   */
+  settle(used: number): BudgetState | Promise<BudgetState>;
+}
+
+/**
+ * A budget's state after a request settled: the binding limit, what it has used, and what is
+ * left (never below 0).
+ *
+ * @internal
+ */
+export interface BudgetState {
+  readonly limit: number;
+  readonly used: number;
+  readonly remaining: number;
+}
+
+/**
+ * A budget counted in Redis, as data: its chain of pool nodes (its own first, the root last;
+ * a budget without a limit of its own has no node), and what it had left when sent.
+ *
+ * @internal
+ */
+export interface SharedBudget {
+  readonly nodes: readonly { readonly key: string; readonly limit: number }[];
+  readonly remaining: number;
 }

@@ -4,6 +4,7 @@ import type { RunResult } from '../agent/run-types.js';
 import type { AgentEvent } from '../events/agent-event.js';
 import type { ApprovalDecision } from '../permission/approval.js';
 import { errorMessage } from '../errors/error-message.js';
+import { eventBytes } from './event-bytes.js';
 import type { EventLog } from './event-log.js';
 import { PendingApprovals } from './pending-approvals.js';
 import type { RunInfo, SequencedEvent } from './run-types.js';
@@ -32,6 +33,11 @@ export interface RunRegistryOptions {
   /** The most finished runs kept; the oldest beyond it are evicted. */
   readonly maxRetained: number;
   /**
+   * The most bytes (estimated, see {@link RunRegistry.retainedBytes}) finished runs' events
+   * may hold together; the oldest beyond it are evicted. Default: no bound but the count.
+   */
+  readonly maxRetainedBytes?: number;
+  /**
    * The runs of every engine sharing a backend: this registry publishes its own there, and
    * finds, attaches to, cancels and answers the others' through it.
    *
@@ -45,6 +51,8 @@ interface Entry {
   subscription: Subscription | undefined;
   /** Rejects the handle's `result` (a cancel). */
   reject: (error: unknown) => void;
+  /** About how many bytes its events hold in the log. */
+  bytes: number;
 }
 
 /**
@@ -63,6 +71,8 @@ export class RunRegistry {
    */
   readonly approvals = new PendingApprovals((runId) => this.#publish(runId));
   readonly #unserve: (() => void) | undefined;
+  /** The sum of the kept runs' `bytes`. */
+  #bytes = 0;
 
   constructor(private readonly o: RunRegistryOptions) {
     // Other engines' cancels and answers for our runs: only what runs here, never relayed again.
@@ -84,7 +94,7 @@ export class RunRegistry {
     let failure: unknown;
     let settle!: { resolve: (r: RunResult) => void; reject: (e: unknown) => void };
     const result = new Promise<RunResult>((resolve, reject) => (settle = { resolve, reject }));
-    const entry: Entry = { info: { runId, sessionId, agentName, state: 'running', startedAt: Date.now() }, subscription: undefined, reject: settle.reject };
+    const entry: Entry = { info: { runId, sessionId, agentName, state: 'running', startedAt: Date.now() }, subscription: undefined, reject: settle.reject, bytes: 0 };
     this.#runs.set(runId, entry);
     result.catch(() => undefined); // nobody may be waiting for it; a cancel must not be an unhandled rejection
     const finish = (state: RunInfo['state']): void => {
@@ -95,6 +105,9 @@ export class RunRegistry {
     entry.subscription = events$.subscribe({
       next: (event) => {
         quietly(this.o.log.append({ runId, seq: ++seq, event }));
+        const bytes = eventBytes(event);
+        entry.bytes += bytes;
+        this.#bytes += bytes;
         if (event.type === 'RunEnd') {
           const { type: _t, agentName: _a, ...end } = event;
           finish(end.abnormal ? 'failed' : 'done');
@@ -110,8 +123,7 @@ export class RunRegistry {
       complete: () => quietly(this.o.log.end(runId, { kind: 'complete' })),
     });
     if (seq === 0 && entry.info.state === 'failed') {
-      this.#runs.delete(runId);
-      quietly(this.o.log.delete(runId));
+      this.#drop(entry);
       throw failure;
     }
     // After the first event's append: an engine that hears of the run finds its log.
@@ -128,6 +140,16 @@ export class RunRegistry {
       if (!this.#runs.has(runId) && !this.o.shared) throw new UnknownRunError(runId);
       return this.o.log.read(runId, options.after ?? 0);
     });
+  }
+
+  /**
+   * About how many bytes the events of the runs kept here hold (running and finished; an
+   * estimate: strings at two bytes a character, text deltas as kept). Finished runs are
+   * evicted, oldest first, to keep their share within `maxRetainedBytes`.
+   */
+  get retainedBytes(): number {
+    this.#evict();
+    return this.#bytes;
   }
 
   /** What is known about a run; `undefined` for an unknown or evicted one. */
@@ -195,18 +217,27 @@ export class RunRegistry {
     });
   }
 
-  /** Drops finished runs past their retention, and the oldest beyond the count. */
+  /** Drops finished runs past their retention, and the oldest beyond the count or the bytes. */
   #evict(): void {
     const now = Date.now();
     const finished = [...this.#runs.values()].filter((e) => e.info.endedAt !== undefined);
     const over = finished.length - this.o.maxRetained;
+    let finishedBytes = finished.reduce((sum, e) => sum + e.bytes, 0);
+    const maxBytes = this.o.maxRetainedBytes ?? Infinity;
     finished.forEach((entry, i) => {
-      if (i < over || now - entry.info.endedAt! > this.o.retentionMs) {
-        this.#runs.delete(entry.info.runId);
-        quietly(this.o.log.delete(entry.info.runId));
+      if (i < over || now - entry.info.endedAt! > this.o.retentionMs || finishedBytes > maxBytes) {
+        finishedBytes -= entry.bytes;
+        this.#drop(entry);
         this.o.shared?.forget(entry.info.runId);
       }
     });
+  }
+
+  /** Forgets a run and its log. */
+  #drop(entry: Entry): void {
+    this.#runs.delete(entry.info.runId);
+    this.#bytes -= entry.bytes;
+    quietly(this.o.log.delete(entry.info.runId));
   }
 }
 

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createDemoModel } from '../demo/demo-model.js';
 import type { HarnessEngineOptions } from '../engine/engine-options.js';
@@ -6,7 +6,10 @@ import { HarnessEngine } from '../engine/harness-engine.js';
 import { runsHandler } from '../http/runs-handler.js';
 import type { ChatModel } from '../model/chat-model.js';
 import { loadDemoPage } from './demo-page.js';
-import { isLoopback, trustedHost } from './trusted-host.js';
+import { sendPlain } from './serve-headers.js';
+import { demoRequestHandler } from './serve-request.js';
+import { checkServeToken, newServeToken, tokenCookieName } from './serve-token.js';
+import { isLoopbackAddress } from './trusted-host.js';
 
 /** Options of {@link startDemoServer}. */
 export interface DemoServerOptions {
@@ -20,14 +23,31 @@ export interface DemoServerOptions {
   readonly workspace?: string;
   /** Whose `~/.rxharness/agents` is read; default `os.homedir()`. */
   readonly homeDir?: string;
+  /**
+   * The secret every request but the page's must carry (16 to 512 characters of
+   * `A-Za-z0-9-._~+/`); default a new random one. Needed to listen on an address other than
+   * loopback.
+   */
+  readonly token?: string;
+  /** Runs started over HTTP that may run at once; more are answered `429`. Default 16 (see `RunsHandlerOptions.maxRuns`). */
+  readonly maxRuns?: number;
+  /** Milliseconds a request body may take to arrive; a slower one is answered `408`. Default 10,000. */
+  readonly bodyTimeoutMs?: number;
   /** Any other engine options (steps, the pool size, an `approve` handler...). */
   readonly engine?: Omit<HarnessEngineOptions, 'model' | 'workspace' | 'homeDir'>;
 }
 
 /** A running demo server. */
 export interface DemoServer {
-  /** The page's address, e.g. `http://127.0.0.1:4173/`. */
+  /**
+   * The page's address with its token, e.g. `http://127.0.0.1:4173/?token=...`: opening it
+   * keeps the token in a cookie and drops it from the address. Show it only to its user.
+   */
   readonly url: string;
+  /** The secret the API routes require (`Authorization: Bearer <token>`, or the page's cookie). */
+  readonly token: string;
+  /** Whether it listens on a loopback address only (else it is reachable from the network). */
+  readonly loopback: boolean;
   /** The engine running the page's runs. */
   readonly engine: HarnessEngine;
   /** Closes the engine (which cancels its runs: their pages show them cancelled), then stops listening and drops every connection. */
@@ -36,28 +56,31 @@ export interface DemoServer {
 
 /** The largest TCP port. */
 const MAX_PORT = 65_535;
-/** Security headers of the page: it loads nothing from elsewhere, and may only talk to this server. */
-const PAGE_HEADERS = {
-  'content-type': 'text/html; charset=utf-8',
-  'cache-control': 'no-store',
-  'content-security-policy': "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'",
-} as const;
+/** A request's headers must all arrive within this (a client trickling them holds a socket). */
+const HEADERS_TIMEOUT_MS = 10_000;
+/** A whole request (headers and body; not the answer, so event streams are not cut) must arrive within this. */
+const REQUEST_TIMEOUT_MS = 30_000;
 
 /**
  * Serves the browser page of the live task tree and the runs it shows: `GET /` is one
  * self-contained HTML page; `/api/runs...` are the routes of {@link runsHandler}, which the
  * page uses through `rxharness/client`. A run lives on the server: a page that closes or
  * loses its connection leaves it going, and `?run=<id>` shows it again, from any tab; the
- * page's Stop button cancels it. Approvals are answered on the page.
+ * page's Stop button cancels it. Approvals are answered on the page. The page never starts a
+ * run by itself: only its Run button does (`?prompt=` merely fills the box).
  *
- * Bound to a loopback address (the default), it answers only requests addressed to a
- * loopback name (`Host: localhost`, `127.0.0.1`, `[::1]`): a web page elsewhere cannot reach
- * the runs through a DNS name it points at 127.0.0.1.
+ * Every request but the page's needs the secret `token` (a new random one unless given):
+ * `url` carries it once, and opening it keeps it in an `HttpOnly; SameSite=Strict` cookie;
+ * programs send `Authorization: Bearer <token>`. No answer may be framed by another site.
+ * Bound to a loopback address (the default; any spelling, `127.1` or `::ffff:127.0.0.1`
+ * too), it answers only requests addressed to a loopback name (`Host: localhost`,
+ * `127.0.0.1`, `[::1]`): a web page elsewhere cannot reach the runs through a DNS name it
+ * points at 127.0.0.1. Any other address is refused unless a `token` is given.
  *
  * @example
  * ```ts
  * const server = await startDemoServer({ port: 0 });
- * console.log(`open ${server.url}?autostart=1`);
+ * console.log(`open ${server.url}`); // http://127.0.0.1:<port>/?token=...
  * // later
  * await server.close();
  * ```
@@ -65,6 +88,7 @@ const PAGE_HEADERS = {
 export async function startDemoServer(options: DemoServerOptions = {}): Promise<DemoServer> {
   const port = checkPort(options.port ?? 4173);
   const host = options.host ?? '127.0.0.1';
+  const token = options.token !== undefined ? checkServeToken(options.token, 'token') : newServeToken();
   const page = await loadDemoPage();
   const engine = new HarnessEngine({
     ...options.engine,
@@ -72,32 +96,38 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     ...(options.workspace !== undefined ? { workspace: options.workspace } : {}),
     ...(options.homeDir !== undefined ? { homeDir: options.homeDir } : {}),
   });
-  const runs = runsHandler(engine, { basePath: '/api', fallthrough: true });
-  const checkHost = isLoopback(host);
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    if (checkHost && !trustedHost(req.headers.host)) return plain(res, 403, 'This server answers only requests for localhost.');
-    if (runs(req, res)) return;
-    const path = (req.url ?? '/').split('?', 1)[0];
-    if (path !== '/') return plain(res, 404, `Not found: ${path}. The page is at /.`);
-    if (req.method !== 'GET' && req.method !== 'HEAD') return plain(res, 405, `Only GET is supported (got ${req.method ?? '?'}).`, { allow: 'GET' });
-    res.writeHead(200, PAGE_HEADERS);
-    res.end(req.method === 'HEAD' ? undefined : page);
+  const runs = runsHandler(engine, {
+    basePath: '/api',
+    fallthrough: true,
+    ...(options.maxRuns !== undefined ? { maxRuns: options.maxRuns } : {}),
+    ...(options.bodyTimeoutMs !== undefined ? { bodyTimeoutMs: options.bodyTimeoutMs } : {}),
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  }).catch(async (error: unknown) => {
+  let handle: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => sendPlain(res, 503, 'Starting.');
+  const server = createServer((req, res) => handle(req, res));
+  server.headersTimeout = HEADERS_TIMEOUT_MS;
+  server.requestTimeout = REQUEST_TIMEOUT_MS;
+  let address: AddressInfo;
+  try {
+    await listen(server, port, host);
+    address = server.address() as AddressInfo;
+    if (!isLoopbackAddress(address.address) && options.token === undefined) {
+      throw new Error(
+        `refusing to serve on ${address.address} (${host}) without a token of your choosing: anyone who can reach that address could run commands in the workspace. Give a token of your own (rxharness serve: --token or RXHARNESS_TOKEN; startDemoServer: the token option), or listen on 127.0.0.1`,
+      );
+    }
+  } catch (error) {
+    server.close();
     await engine.close();
     throw error;
-  });
-  const address = server.address() as AddressInfo;
+  }
+  const loopback = isLoopbackAddress(address.address);
+  handle = demoRequestHandler({ page, runs, token, cookieName: tokenCookieName(address.port), checkHost: loopback });
   const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   let closing: Promise<void> | undefined;
   return {
-    url: `http://${shown}:${address.port}/`,
+    url: `http://${shown}:${address.port}/?token=${token}`,
+    token,
+    loopback,
     engine,
     close: () =>
       (closing ??= engine.close().then(
@@ -110,9 +140,14 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
   };
 }
 
-function plain(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', ...headers });
-  res.end(`${text}\n`);
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
 }
 
 function checkPort(port: number): number {

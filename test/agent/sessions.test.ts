@@ -94,7 +94,7 @@ describe('sessions', () => {
     ]);
   });
 
-  it('repairs a history cut between a tool call and its result: the next run sends a valid conversation', async () => {
+  it('a run cancelled between a tool call and its result closes its turn: the next run sends a valid conversation', async () => {
     const waiting: Tool = {
       name: 'wait',
       description: 'Waits until cancelled.',
@@ -109,7 +109,9 @@ describe('sessions', () => {
     const agent = new ReActAgent({ model, tools: [waiting], sessions });
     const subscription = agent.stream('Wait twice', { sessionId: 's' }).subscribe();
     subscription.unsubscribe(); // the first call is running (synchronously reached), the second never started
-    expect(conversationProblems(sessions.load('s'))).not.toEqual([]);
+    // Closed when cancelled: both calls answered as interrupted, then an answer saying why.
+    expect(conversationProblems(sessions.load('s'))).toEqual([]);
+    expect(sessions.load('s').at(-1)).toEqual({ role: 'assistant', content: '(No answer: this turn did not finish: the run was cancelled.)' });
     const result = await agent.call('Are you there?', { sessionId: 's' });
     expect(result.text).toBe('Sorry, that was interrupted.');
     const sent = model.requests[1]!.messages; // no instructions: no system message
@@ -168,6 +170,8 @@ describe('repairHistory', () => {
       { role: 'tool', tool_call_id: 'a', content: 'r' },
       { role: 'user', content: 'q2' },
     ];
-    expect(repairHistory(history)).toEqual([...history.slice(0, 3), { role: 'assistant', content: UNANSWERED_TURN }, history[3]]);
+    // q2 got no answer either (the next prompt follows it): closed too.
+    const closed = { role: 'assistant', content: UNANSWERED_TURN };
+    expect(repairHistory(history)).toEqual([...history.slice(0, 3), closed, history[3], closed]);
   });
 });

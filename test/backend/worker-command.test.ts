@@ -76,19 +76,22 @@ describe.skipIf(!HAS_REDIS)('rxharness worker', () => {
     const workerCli = sandbox.io({ RXHARNESS_DEMO_DELAY_MS: '0' });
     const worker = main(['worker', '--redis', redis.url, '--prefix', 'serve', '--demo'], workerCli);
     await waitFor(() => workerCli.stdoutText().includes('pulling tasks'), 10_000);
-    const serveCli = sandbox.io({ RXHARNESS_DEMO_DELAY_MS: '0' });
+    // instances behind one address share one token
+    const token = 'shared-by-both-instances-1';
+    const auth = { authorization: `Bearer ${token}` };
+    const serveCli = sandbox.io({ RXHARNESS_DEMO_DELAY_MS: '0', RXHARNESS_TOKEN: token });
     const serve = main(['serve', '--demo', '--port', '0', '--redis', redis.url, '--prefix', 'serve', '--distribute'], serveCli);
     await serveCli.waitForStdout('rxharness serve: ');
     const url = /http:\/\/127\.0\.0\.1:\d+\//.exec(serveCli.stdoutText())![0];
-    const started = await fetch(`${url}api/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ prompt: 'Survey this project' }) });
+    const started = await fetch(`${url}api/runs`, { method: 'POST', headers: { 'content-type': 'application/json', ...auth }, body: JSON.stringify({ prompt: 'Survey this project' }) });
     expect(started.status).toBe(201);
     const { runId } = (await started.json()) as { runId: string };
     // An SSE client of a second instance follows the run to its end.
-    const secondCli = sandbox.io({ RXHARNESS_DEMO_DELAY_MS: '0' });
+    const secondCli = sandbox.io({ RXHARNESS_DEMO_DELAY_MS: '0', RXHARNESS_TOKEN: token });
     const second = main(['serve', '--demo', '--port', '0', '--redis', redis.url, '--prefix', 'serve'], secondCli);
     await secondCli.waitForStdout('rxharness serve: ');
     const url2 = /http:\/\/127\.0\.0\.1:\d+\//.exec(secondCli.stdoutText())![0];
-    const sse = await (await fetch(`${url2}api/runs/${runId}/events`)).text();
+    const sse = await (await fetch(`${url2}api/runs/${runId}/events`, { headers: auth })).text();
     expect(sse).toContain('"type":"TaskWrap"');
     expect(sse.trimEnd()).toMatch(/event: end/);
     secondCli.interrupt();

@@ -23,34 +23,33 @@ const worker = (per: number): ScriptedRoute => (turn) =>
 const innerEnds = (events: readonly AgentEvent[]) => wraps(events).filter((w): w is TaskWrapEvent => w.event.type === 'RunEnd').map((w) => [w.taskDescription, w.event]);
 
 describe('tokenBudget shared by a tree', () => {
-  it('a multitask past the budget: the first tasks finish, the one that spends it ends after a last no-tools step, the rest are refused; then the parent\'s last step', async () => {
+  it('a multitask past the budget: tasks run while something is left; the request that takes the rest is its run\'s last, without tools; later tasks and the parent\'s next request are refused', async () => {
     o = await offlineEngine(
       { main: (t) => (t.step === 1 ? costing(100, multitask(4)) : costing(50, { text: `summary (tools offered: ${t.toolNames.length})` })), worker: worker(200) },
       [testAgent('worker')],
       { tokenBudget: 1000, multitaskMaxTasks: 1 },
     );
     const events = await collect(o.engine.stream('go'));
-    // main 100; t1 200+200 → 500; t2 200+200 → 900; t3 step 1 200 → 1100: spent, its step 2 (200 more) is its last, without tools.
+    // main 100; t1 200+200 → 500; t2 200+200 → 900; t3's first request reserves 200 (what the
+    // pool's last request cost) of the 100 left: it is let through as its last, without tools → 1100.
     const ends = Object.fromEntries(innerEnds(events)) as Record<string, { abnormal: boolean; error?: string; steps: number }>;
     expect(ends['t1']).toMatchObject({ abnormal: false, steps: 2 });
     expect(ends['t2']).toMatchObject({ abnormal: false, steps: 2 });
-    expect(ends['t3']).toMatchObject({ abnormal: true, steps: 2, error: expect.stringMatching(/^the token budget is spent: 1300 of 1000 tokens used/) });
-    expect(ends['t4']).toMatchObject({ abnormal: true, steps: 0, error: 'no token budget is left for this task: 1300 of 1000 tokens are used' });
-    // t3's last request offered no tools; t4 never reached the model.
+    expect(ends['t3']).toMatchObject({ abnormal: true, steps: 1, error: expect.stringMatching(/^the token budget is spent: 1100 of 1000 tokens used .*last step was made without tools/) });
+    expect(ends['t4']).toMatchObject({ abnormal: true, steps: 0, error: 'the token budget is spent: 1100 of 1000 tokens used by this run and its tasks, so no further model request was made' });
+    // t3's only request offered no tools; t4 never reached the model.
     const workerRequests = o.model.requests.filter((r) => r.sender?.agentName === 'worker');
-    expect(workerRequests).toHaveLength(6);
+    expect(workerRequests).toHaveLength(5);
     expect(workerRequests.at(-1)!.tools).toBeUndefined();
     expect(workerRequests.at(-2)!.tools?.length).toBeGreaterThan(0);
-    // The parent's own last step: no tools (the budget is spent), then an abnormal end naming it.
+    // The parent's next request is refused: nothing is left, so the tree stops at 1100, one request past 1000.
     const end = own(events, 'RunEnd')[0]!;
-    expect(end).toMatchObject({ abnormal: true, text: 'summary (tools offered: 0)', error: expect.stringMatching(/^the token budget is spent: 1350 of 1000/) });
+    expect(end).toMatchObject({ abnormal: true, steps: 1, error: 'the token budget is spent: 1100 of 1000 tokens used by this run and its tasks, so no further model request was made' });
+    expect(o.model.requests.filter((r) => r.sender?.agentName === 'main')).toHaveLength(1);
     // Exact accounting: the budget charged what the model reported, and the metrics agree.
-    expect(end.metrics.totalTokens).toBe(1350);
+    expect(end.metrics.totalTokens).toBe(1100);
     const budgets = own(events, 'Budget') as BudgetEvent[];
-    expect(budgets.map((b) => [b.step, b.used, b.remaining])).toEqual([
-      [1, 100, 900],
-      [2, 1350, 0],
-    ]);
+    expect(budgets.map((b) => [b.step, b.used, b.remaining])).toEqual([[1, 100, 900]]);
   });
 
   it('nested at depth 2: a grandchild draws from the same remainder, and a child\'s own budget can only be smaller', async () => {
@@ -64,43 +63,49 @@ describe('tokenBudget shared by a tree', () => {
       { tokenBudget: 10_000, maxDepth: 2 },
     );
     const events = await collect(o.engine.stream('go'));
-    // lead's own budget 60: lead 10, worker 40 → 50 (10 left, so worker's step 2 is a normal
-    // one) → 90. lead's budget binds, not main's 10,000: lead's next step is its last, without
-    // tools, and it ends abnormally; main goes on with the failure result.
+    // lead's own budget 60: lead 10, worker 40 → 50. The worker's second request reserves 40
+    // (its first's cost) of the 10 left: let through as its last, without tools → 90, and the
+    // worker ends abnormally. lead's budget binds, not main's 10,000: lead's next request is
+    // refused; main goes on with the failure result.
     const leadResult = parseTaskResult(own(events, 'ToolCallEnd')[0]!.text);
-    expect(leadResult).toMatchObject({ status: 'failure', content: expect.stringContaining('the token budget is spent: 100 of 60 tokens used') });
+    expect(leadResult).toMatchObject({ status: 'failure', content: expect.stringContaining('the token budget is spent: 90 of 60 tokens used by this run and its tasks, so no further model request was made') });
     expect(own(events, 'RunEnd')[0]).toMatchObject({ abnormal: false });
     const budgets = wraps(events).flatMap((w) => (w.event.type === 'Budget' ? [[w.event.step, w.event.limit, w.event.used]] : []));
-    expect(budgets).toEqual([
-      [1, 60, 10],
-      [2, 60, 100],
-    ]);
-    const leadLast = o.model.requests.filter((r) => r.sender?.agentName === 'lead').at(-1)!;
-    expect(leadLast.tools).toBeUndefined();
+    expect(budgets).toEqual([[1, 60, 10]]);
+    const workerLast = o.model.requests.filter((r) => r.sender?.agentName === 'worker').at(-1)!;
+    expect(workerLast.tools).toBeUndefined();
+    expect(o.model.requests.filter((r) => r.sender?.agentName === 'lead')).toHaveLength(1);
   });
 
   it('call() and stream() charge alike; a per-run tokenBudget wins over the engine\'s', async () => {
     o = await offlineEngine({ main: (t) => (t.step === 1 ? costing(70, { toolCalls: [{ name: 'todo', args: { todos: [] } }] }) : costing(70, { text: 'late' })) }, [], { tokenBudget: 10_000 });
     const called = await o.engine.call('go', { tokenBudget: 50 });
     const streamed = own(await collect(o.engine.stream('go', { tokenBudget: 50 })), 'RunEnd')[0]!;
-    for (const end of [called, streamed]) expect(end).toMatchObject({ abnormal: true, steps: 2, text: 'late', error: expect.stringContaining('140 of 50') });
+    // The first request (70) spends the 50; the second is refused, never made.
+    for (const end of [called, streamed]) expect(end).toMatchObject({ abnormal: true, steps: 1, error: expect.stringContaining('70 of 50 tokens used by this run and its tasks, so no further model request was made') });
     expect((await o.engine.call('go')).abnormal).toBe(false);
   });
 
-  it('a background task has a budget of its own (its definition\'s, else the engine\'s), not its parent\'s remainder', async () => {
+  it('a background task draws from its parent\'s pool (by reference: it outlives the parent run, the pool does too)', async () => {
     o = await offlineEngine(
       {
-        main: (t) => (t.prompt === 'next' ? costing(1) : t.step === 1 ? costing(90, { toolCalls: [{ name: 'task', args: { agent_name: 'worker', prompt: 'bg', description: 'bg', background: true } }] }) : costing(5)),
+        main: (t) => (t.step === 1 ? costing(90, { toolCalls: [{ name: 'task', args: { agent_name: 'worker', prompt: 'bg', description: 'bg', background: true } }] }) : costing(5)),
         worker: worker(30),
       },
       [testAgent('worker')],
       { tokenBudget: 100 },
     );
     const result = await o.engine.call('go', { sessionId: 's' });
-    expect(result.abnormal).toBe(false); // main used 95 of 100
     const [task] = o.engine.tasks.list();
     const info = await settled(o.engine.tasks, task!.taskId);
-    // Its own 100: 30 + 30 fit, although the parent had only 5 left when it started it.
-    expect(info).toMatchObject({ state: 'done', result: 'did bg' });
+    // 10 were left when it started: one request of its own let through (the pool's last cost 90, so
+    // it is its last, without tools), which spends the pool; whoever asks next is refused.
+    expect(info.state).toBe('failed');
+    expect(info.result).toMatch(/the token budget is spent: 120 of 100 tokens used/);
+    const workerRequests = o.model.requests.filter((r) => r.sender?.agentName === 'worker');
+    expect(workerRequests.length).toBeLessThanOrEqual(1);
+    // The parent's second request is refused: the tree spent 90 + 30, one request past the 100.
+    expect(result).toMatchObject({ abnormal: true, error: expect.stringContaining('120 of 100 tokens used by this run and its tasks, so no further model request was made') });
+    expect(o.model.requests).toHaveLength(2);
   });
 });

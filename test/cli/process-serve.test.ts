@@ -17,23 +17,25 @@ afterEach(async () => {
   cli = sandbox = fixture = undefined;
 });
 
-/** The address `rxharness serve` printed. */
-async function servedUrl(process: CliProcess): Promise<string> {
+/** The address `rxharness serve` printed (without its `?token=`), and the token. */
+async function served(process: CliProcess): Promise<{ url: string; token: string }> {
   await process.waitForStdout('rxharness serve: ');
-  return /http:\/\/127\.0\.0\.1:\d+\//.exec(process.stdout())![0];
+  const [, url, token] = /(http:\/\/127\.0\.0\.1:\d+\/)\?token=([\w-]+) /.exec(process.stdout())!;
+  return { url: url!, token: token! };
 }
 
 describe('rxharness serve (a real process)', () => {
   it('--demo: serves the page and the runs routes; a run over HTTP ends; Ctrl+C exits 0', async () => {
     sandbox = await cliSandbox();
     cli = spawnCli(['serve', '--demo', '--port', '0'], { home: sandbox.home, cwd: sandbox.workspace.dir, env: { RXHARNESS_DEMO_DELAY_MS: '0' } });
-    const url = await servedUrl(cli);
+    const { url, token } = await served(cli);
     const page = await fetch(url);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('<ul id="tree"');
     const api = new URL('api', url).href;
-    const { runId } = await startRun(api, { prompt: 'Survey this project' });
-    const events = await lastValueFrom(fromRun(api, runId).pipe(toArray()));
+    await expect(startRun(api, { prompt: 'Survey this project' })).rejects.toMatchObject({ status: 401 });
+    const { runId } = await startRun(api, { prompt: 'Survey this project' }, { token });
+    const events = await lastValueFrom(fromRun(api, runId, { token }).pipe(toArray()));
     expect(events.at(-1)!.event).toMatchObject({ type: 'RunEnd', abnormal: false, text: expect.stringMatching(/^Survey complete\./) });
     expect(new Set(events.map((e) => e.event).filter(isTaskWrap).map((e) => e.taskId)).size).toBe(3);
     cli.child.kill('SIGINT');
@@ -44,11 +46,11 @@ describe('rxharness serve (a real process)', () => {
   it('for a real model (--base-url, --model): Ctrl+C cancels the running run (its request aborted, its followers told) and exits 0', async () => {
     fixture = await startDelegationFixture({ main: () => ({ hang: true }) });
     cli = spawnCli(['serve', '--model', 'm', '--base-url', fixture.server.baseURL, '--api-key', 'k', '--port', '0'], { home: fixture.home, cwd: fixture.workspace.dir });
-    const url = await servedUrl(cli);
+    const { url, token } = await served(cli);
     expect(cli.stdout()).toContain(`(model m, workspace ${fixture.workspace.dir}; Ctrl+C stops it)`);
     const api = new URL('api', url).href;
-    const { runId } = await startRun(api, { prompt: 'hello' });
-    const followed = lastValueFrom(fromRun(api, runId).pipe(toArray()));
+    const { runId } = await startRun(api, { prompt: 'hello' }, { token });
+    const followed = lastValueFrom(fromRun(api, runId, { token }).pipe(toArray()));
     await fixture.server.waitForRequests(1, 15_000);
     expect(fixture.server.requests[0]!.headers.authorization).toBe('Bearer k');
     cli.child.kill('SIGINT');
@@ -61,9 +63,10 @@ describe('rxharness serve (a real process)', () => {
   it('--yes approves the calls that ask (without it, they wait for the page)', async () => {
     fixture = await startDelegationFixture({ main: steps({ toolCalls: [{ name: 'bash', arguments: { command: 'echo served-yes' } }] }) });
     cli = spawnCli(['serve', '--model', 'm', '--base-url', fixture.server.baseURL, '--port', '0', '--yes'], { home: fixture.home, cwd: fixture.workspace.dir });
-    const api = new URL('api', await servedUrl(cli)).href;
-    const { runId } = await startRun(api, { prompt: 'run it' });
-    const events = await lastValueFrom(fromRun(api, runId).pipe(toArray()));
+    const { url, token } = await served(cli);
+    const api = new URL('api', url).href;
+    const { runId } = await startRun(api, { prompt: 'run it' }, { token });
+    const events = await lastValueFrom(fromRun(api, runId, { token }).pipe(toArray()));
     expect(events.at(-1)!.event).toMatchObject({ type: 'RunEnd', text: expect.stringContaining('served-yes') });
     cli.child.kill('SIGINT');
     expect((await cli.exited).code).toBe(0);

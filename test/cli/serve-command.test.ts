@@ -2,7 +2,9 @@ import { createServer } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { SERVE_HELP } from '../../src/cli/help-text.js';
+import { startRun } from '../../src/client/index.js';
 import { listen } from '../http/http-kit.js';
+import { FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { cliSandbox, type CliSandbox } from './cli-sandbox.js';
 
 let sandbox: CliSandbox;
@@ -29,6 +31,9 @@ describe('rxharness serve: usage', () => {
     [['serve'], 'no model: pass --model M or set RXHARNESS_MODEL'],
     [['serve', '--demo', '--max-steps', '0'], '--max-steps must be a whole number >= 1'],
     [['serve', '--demo', '--port', '0', '--host', 'not a host name'], 'rxharness: '],
+    [['serve', '--demo', '--token', 'short'], '--token must be a secret of 16 to 512 characters'],
+    [['serve', '--demo', '--max-runs', '0'], '--max-runs must be a whole number >= 1'],
+    [['serve', '--demo', '--port', '0', '--host', '0.0.0.0'], 'refusing to serve on 0.0.0.0 (0.0.0.0) without a token of your choosing'],
   ])('%j is bad usage: exit 2 with what to change', async (argv, message) => {
     const cli = sandbox.io();
     expect(await main(argv, cli)).toBe(2);
@@ -53,12 +58,46 @@ describe('rxharness serve: usage', () => {
     const code = main(['serve', '--demo', '--port', '0'], cli);
     await cli.waitForStdout('rxharness serve: ');
     const url = /http:\/\/127\.0\.0\.1:\d+\//.exec(cli.stdoutText())![0];
-    expect(cli.stdoutText()).toContain('(the offline demo model, workspace ');
+    expect(cli.stdoutText()).toMatch(/^rxharness serve: http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{32} {2}\(the offline demo model, workspace /);
     expect((await fetch(url)).status).toBe(200);
     cli.interrupt();
     expect(await code).toBe(0);
     expect(cli.stderrText()).toBe('\nStopping: cancelling the runs and closing the server...\n');
     expect(cli.interruptListeners()).toBe(0);
     await expect(fetch(url)).rejects.toThrow();
+  });
+});
+
+describe('rxharness serve: the token and the limits', () => {
+  it('RXHARNESS_TOKEN (or --token) is the token; --host 0.0.0.0 with it listens, with a warning', async () => {
+    const token = 'a-token-from-the-environment';
+    const cli = sandbox.io({ RXHARNESS_DEMO_DELAY_MS: '0', RXHARNESS_TOKEN: token });
+    const code = main(['serve', '--demo', '--port', '0', '--host', '0.0.0.0'], cli);
+    await cli.waitForStdout('rxharness serve: ');
+    expect(cli.stdoutText()).toMatch(new RegExp(`^rxharness serve: http://0\\.0\\.0\\.0:\\d+/\\?token=${token} `));
+    expect(cli.stderrText()).toMatch(/^rxharness: warning: listening on 0\.0\.0\.0, reachable from other machines: anyone with the token can run commands in /);
+    const port = /:(\d+)\//.exec(cli.stdoutText())![1]!;
+    const api = `http://127.0.0.1:${port}/api/runs`;
+    const post = (headers: Record<string, string>) => fetch(api, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: '{"prompt":"hi"}' });
+    expect((await post({})).status).toBe(401);
+    expect((await post({ authorization: `Bearer ${token}` })).status).toBe(201);
+    cli.interrupt();
+    expect(await code).toBe(0);
+  });
+
+  it('--max-runs N: one run more is answered 429', async () => {
+    const fake = await FakeOpenAIServer.start({ handler: () => ({ hang: true }) });
+    try {
+      const cli = sandbox.io();
+      const code = main(['serve', '--model', 'm', '--base-url', fake.baseURL, '--port', '0', '--max-runs', '1', '--token', 'max-runs-test-token-1'], cli);
+      await cli.waitForStdout('rxharness serve: ');
+      const api = `${/http:\/\/127\.0\.0\.1:\d+\//.exec(cli.stdoutText())![0]}api`;
+      await startRun(api, { prompt: 'first' }, { token: 'max-runs-test-token-1' });
+      await expect(startRun(api, { prompt: 'second' }, { token: 'max-runs-test-token-1' })).rejects.toMatchObject({ status: 429 });
+      cli.interrupt();
+      expect(await code).toBe(0);
+    } finally {
+      await fake.close();
+    }
   });
 });

@@ -24,7 +24,7 @@ describe('checkEngineOptions (from the options schema)', () => {
   });
 
   it('names every unknown option at once, and lists every known one', () => {
-    expect(check({ model, maxStep: 3, workspce: '.' })).toThrow(/^HarnessEngine: unknown option "maxStep", "workspce"; known options: model, workspace, multitaskMaxTasks, .*, trustWorkspaceAgents, runRetentionMs, maxRetainedRuns, eventLog, tokenBudget, mcpServers, backend, distributeTasks$/);
+    expect(check({ model, maxStep: 3, workspce: '.' })).toThrow(/^HarnessEngine: unknown option "maxStep", "workspce"; known options: model, workspace, multitaskMaxTasks, .*, trustWorkspaceAgents, runRetentionMs, maxRetainedRuns, maxRetainedRunBytes, eventLog, tokenBudget, mcpServers, backend, distributeTasks$/);
   });
 
   it('reports an unknown option before any other problem, then the model', () => {
@@ -55,6 +55,7 @@ describe('checkEngineOptions (from the options schema)', () => {
       trustWorkspaceAgents: false,
       runRetentionMs: 0,
       maxRetainedRuns: 0,
+      maxRetainedRunBytes: 0,
       eventLog: new MemoryEventLog(),
       tokenBudget: 1,
       mcpServers: { fs: { command: 'node', args: ['server.js'] }, web: { url: 'http://127.0.0.1:1/mcp' } },

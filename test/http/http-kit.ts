@@ -64,11 +64,15 @@ export function listen(server: Server): Promise<string> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
 }
 
-/** POSTs JSON (or raw text with `raw`), returning the status, headers and parsed body. */
-export async function postJson(url: string, body: unknown, init: { raw?: boolean; contentType?: string } = {}): Promise<{ status: number; headers: Headers; body: unknown }> {
+/** POSTs JSON (or raw text with `raw`; more `headers`, e.g. a token), returning the status, headers and parsed body. */
+export async function postJson(
+  url: string,
+  body: unknown,
+  init: { raw?: boolean; contentType?: string; headers?: Record<string, string> } = {},
+): Promise<{ status: number; headers: Headers; body: unknown }> {
   const response = await fetch(url, {
     method: 'POST',
-    headers: { 'content-type': init.contentType ?? 'application/json' },
+    headers: { 'content-type': init.contentType ?? 'application/json', ...init.headers },
     body: init.raw ? (body as string) : JSON.stringify(body),
   });
   const text = await response.text();

@@ -28,6 +28,9 @@ async function start(): Promise<string> {
   return demo.url;
 }
 
+/** The demo server's token as a Bearer header. */
+const auth = (): Record<string, string> => ({ authorization: `Bearer ${demo!.token}` });
+
 /** A GET with a chosen Host header (fetch will not send one). */
 function getWithHost(url: string, host: string): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -41,8 +44,8 @@ function getWithHost(url: string, host: string): Promise<number> {
 describe('startDemoServer: the page', () => {
   it('GET / answers one self-contained HTML page that loads nothing from elsewhere', async () => {
     const url = await start();
-    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
-    const response = await fetch(url);
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+$/);
+    const response = await fetch(new URL('/', url));
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(response.headers.get('content-security-policy')).toContain("default-src 'none'");
@@ -58,17 +61,17 @@ describe('startDemoServer: the page', () => {
 
   it('answers 404 for other paths and 405 for other methods; /events is gone', async () => {
     const url = await start();
-    const missing = await fetch(new URL('/app.js', url));
+    const missing = await fetch(new URL('/app.js', url), { headers: auth() });
     expect(missing.status).toBe(404);
     expect(await missing.text()).toBe('Not found: /app.js. The page is at /.\n');
-    expect((await fetch(new URL('/events?prompt=hi', url))).status).toBe(404);
-    const post = await fetch(url, { method: 'POST' });
+    expect((await fetch(new URL('/events?prompt=hi', url), { headers: auth() })).status).toBe(404);
+    const post = await fetch(new URL('/', url), { method: 'POST', headers: auth() });
     expect(post.status).toBe(405);
     expect(post.headers.get('allow')).toBe('GET');
   });
 
   it('answers only requests addressed to localhost (no DNS rebinding)', async () => {
-    const url = await start();
+    const url = new URL('/', await start()).href;
     const port = new URL(url).port;
     expect(await getWithHost(url, `localhost:${port}`)).toBe(200);
     expect(await getWithHost(url, `127.0.0.1:${port}`)).toBe(200);
@@ -93,10 +96,10 @@ describe('startDemoServer: the page', () => {
 describe('startDemoServer: the runs under /api', () => {
   it('starts a run and streams it as server-sent events, then event: end', async () => {
     const url = await start();
-    const started = await postJson(new URL('/api/runs', url).href, { prompt: 'Survey this project' });
+    const started = await postJson(new URL('/api/runs', url).href, { prompt: 'Survey this project' }, { headers: auth() });
     expect(started.status).toBe(201);
     const { runId } = started.body as { runId: string };
-    const stream = await openEvents(new URL(`/api/runs/${runId}/events`, url).href);
+    const stream = await openEvents(new URL(`/api/runs/${runId}/events`, url).href, auth());
     await stream.ended;
     const events = stream.events();
     expect(events.map((e) => e.seq)).toEqual(oneTo(events.length));
@@ -109,8 +112,8 @@ describe('startDemoServer: the runs under /api', () => {
   it('a client that disconnects leaves the run going', async () => {
     fake = await FakeOpenAIServer.start({ handler: () => ({ hang: true }) });
     const url = await start();
-    const { runId } = (await postJson(new URL('/api/runs', url).href, { prompt: 'hi' })).body as { runId: string };
-    const stream = await openEvents(new URL(`/api/runs/${runId}/events`, url).href);
+    const { runId } = (await postJson(new URL('/api/runs', url).href, { prompt: 'hi' }, { headers: auth() })).body as { runId: string };
+    const stream = await openEvents(new URL(`/api/runs/${runId}/events`, url).href, auth());
     await fake.waitForRequests(1);
     stream.disconnect();
     await stream.ended;
@@ -123,8 +126,8 @@ describe('startDemoServer: the runs under /api', () => {
     const baseline = resourceCounts();
     fake = await FakeOpenAIServer.start({ handler: () => ({ hang: true }) });
     const url = await start();
-    const { runId } = (await postJson(new URL('/api/runs', url).href, { prompt: 'hi' })).body as { runId: string };
-    const stream = await openEvents(new URL(`/api/runs/${runId}/events`, url).href);
+    const { runId } = (await postJson(new URL('/api/runs', url).href, { prompt: 'hi' }, { headers: auth() })).body as { runId: string };
+    const stream = await openEvents(new URL(`/api/runs/${runId}/events`, url).href, auth());
     await fake.waitForRequests(1);
     await demo!.close();
     expect(await fake.waitForClosed(0)).toMatchObject({ aborted: true });

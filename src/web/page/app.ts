@@ -72,11 +72,19 @@ function follow(id: string): void {
     error: (error: unknown) => {
       if (AbortError.isInstance(error)) return finish('cancelled', 'Cancelled: the run and its tasks were stopped.');
       if (RunRequestError.isInstance(error) && error.status === 404) return finish('failed', `No such run here (it may have been forgotten): ${id}`);
-      finish('failed', `Lost the run: ${error instanceof Error ? error.message : String(error)}`);
+      finish('failed', `Lost the run: ${describeFailure(error)}`);
     },
   });
   clearInterval(clock);
   clock = setInterval(queueDraw, 250); // keeps elapsed times moving between events
+}
+
+/** What went wrong, in words; a 401 says how to get the token this server needs. */
+function describeFailure(error: unknown): string {
+  if (RunRequestError.isInstance(error) && error.status === 401) {
+    return 'this page has no token for its server: open the address "rxharness serve" printed (it ends in ?token=...)';
+  }
+  return error instanceof Error ? error.message : String(error);
 }
 
 function finish(name: PageState, message: string): void {
@@ -98,7 +106,7 @@ async function start(prompt: string): Promise<void> {
     browser.history.replaceState(null, '', `?run=${encodeURIComponent(started.runId)}`);
     follow(started.runId);
   } catch (error) {
-    setState('failed', `Could not start the run: ${error instanceof Error ? error.message : String(error)}`);
+    setState('failed', `Could not start the run: ${describeFailure(error)}`);
   }
 }
 
@@ -112,9 +120,10 @@ byId('stop').addEventListener('click', () => {
   if (runId !== undefined) cancelRun(API, runId).catch((error: unknown) => setState('failed', `Could not cancel: ${String(error)}`));
 });
 
+// The address may fill the prompt box, never start a run: any site can open (or link to) this
+// page with parameters of its choosing, so only a click on the page's own Run button starts one.
 const params = new URLSearchParams(browser.location.search);
 const prompt = params.get('prompt');
 if (prompt) byId<DomInput>('prompt').value = prompt;
 const attach = params.get('run');
 if (attach) follow(attach);
-else if (params.get('autostart') === '1') void start(byId<DomInput>('prompt').value.trim());

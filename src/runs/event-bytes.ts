@@ -1,0 +1,42 @@
+import type { AgentEvent } from '../events/agent-event.js';
+import { innermost } from './delta-shape.js';
+
+/** What a kept delta costs besides its text: its slot, offset and length in typed arrays. */
+const DELTA_OVERHEAD = 12;
+/** What an object or array costs besides its fields (a header and its hidden class's share). */
+const OBJECT_OVERHEAD = 32;
+/** A number, boolean or null field. */
+const SCALAR = 8;
+/** Nesting deeper than this is charged as one object: events are a few levels deep. */
+const MAX_DEPTH = 12;
+
+/**
+ * About how many bytes a run's event log holds for `event`: for a text delta its text
+ * (kept in its stream's rope, `event-store.ts`) and a few numbers; for any other event its
+ * strings at two bytes a character, its numbers, and an allowance per object. An estimate
+ * that grows with what is kept (a 1 MB prompt counts 2 MB), cheap enough to run on every
+ * event a started run logs: it walks the event, allocating nothing.
+ *
+ * @example
+ * ```ts
+ * eventBytes({ type: 'RunStart', runId: 'r', agentName: 'main', prompt: 'hi' }); // ~70
+ * ```
+ */
+export function eventBytes(event: AgentEvent): number {
+  const inner = innermost(event);
+  if (inner.type === 'ReasonDelta') return 2 * inner.text.length + DELTA_OVERHEAD;
+  return valueBytes(event, 0);
+}
+
+function valueBytes(value: unknown, depth: number): number {
+  if (typeof value === 'string') return 2 * value.length;
+  if (typeof value !== 'object' || value === null) return SCALAR;
+  if (depth >= MAX_DEPTH) return OBJECT_OVERHEAD;
+  let bytes = OBJECT_OVERHEAD;
+  if (Array.isArray(value)) {
+    for (const item of value) bytes += valueBytes(item, depth + 1);
+    return bytes;
+  }
+  for (const key in value) bytes += SCALAR + valueBytes((value as Record<string, unknown>)[key], depth + 1);
+  return bytes;
+}

@@ -1,0 +1,75 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RunsRequestHandler } from '../http/runs-handler.js';
+import { PAGE_HEADERS, sendPlain, setSecurityHeaders } from './serve-headers.js';
+import { requestHasToken, sameSecret } from './serve-token.js';
+import { trustedHost } from './trusted-host.js';
+
+/** What the demo server's requests are answered with. */
+export interface DemoRoutes {
+  /** The page's HTML. */
+  readonly page: string;
+  /** The runs routes under `/api` (`fallthrough: true`). */
+  readonly runs: RunsRequestHandler;
+  /** The secret every request but the page's must carry. */
+  readonly token: string;
+  /** The cookie the page keeps it in. */
+  readonly cookieName: string;
+  /** Whether to refuse requests not addressed to a loopback name (a loopback bind: no DNS rebinding). */
+  readonly checkHost: boolean;
+}
+
+/** Says how to get in: a `401` that names the two ways. */
+const NO_TOKEN =
+  'this server needs its token: open the address "rxharness serve" printed (it ends in ?token=...), or send "Authorization: Bearer <token>"';
+
+/**
+ * The demo server's request handler. Every answer carries the headers of `serve-headers.ts`.
+ * `GET /` is the page, for anyone (it holds no secret and starts nothing by itself);
+ * `GET /?token=<token>` keeps the token in an `HttpOnly; SameSite=Strict` cookie and
+ * redirects to the same address without it, so the token leaves the address bar and the
+ * history. Every other request (the API, and any other path) needs the token, in the cookie
+ * or as `Authorization: Bearer`, else `401`.
+ */
+export function demoRequestHandler(routes: DemoRoutes): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    setSecurityHeaders(res);
+    if (routes.checkHost && !trustedHost(req.headers.host)) return sendPlain(res, 403, 'This server answers only requests for localhost.');
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const isPage = url.pathname === '/' && (req.method === 'GET' || req.method === 'HEAD');
+    if (isPage && url.searchParams.has('token')) return logIn(routes, url, res);
+    if (isPage) {
+      res.writeHead(200, PAGE_HEADERS);
+      res.end(req.method === 'HEAD' ? undefined : routes.page);
+      return;
+    }
+    if (!requestHasToken(req, routes.token, routes.cookieName)) return refuse(res);
+    if (routes.runs(req, res)) return;
+    if (url.pathname !== '/') return sendPlain(res, 404, `Not found: ${url.pathname.slice(0, 200)}. The page is at /.`);
+    sendPlain(res, 405, `Only GET is supported (got ${req.method ?? '?'}).`, { allow: 'GET' });
+  };
+}
+
+/** `GET /?token=...`: the right token becomes a cookie and leaves the address; a wrong one is refused. */
+function logIn(routes: DemoRoutes, url: URL, res: ServerResponse): void {
+  if (!sameSecret(url.searchParams.get('token') ?? '', routes.token)) {
+    return sendPlain(res, 401, 'The token in this address is wrong: open the address "rxharness serve" printed.');
+  }
+  url.searchParams.delete('token');
+  res.writeHead(303, {
+    location: `/${url.search}`,
+    'set-cookie': `${routes.cookieName}=${routes.token}; HttpOnly; SameSite=Strict; Path=/`,
+    'cache-control': 'no-store',
+  });
+  res.end();
+}
+
+function refuse(res: ServerResponse): void {
+  const body = JSON.stringify({ error: NO_TOKEN });
+  res.writeHead(401, {
+    'content-type': 'application/json; charset=utf-8',
+    'cache-control': 'no-store',
+    'www-authenticate': 'Bearer realm="rxharness"',
+    'content-length': String(Buffer.byteLength(body)),
+  });
+  res.end(body);
+}
