@@ -54,26 +54,34 @@ class Collector implements PartSink {
 
   add(role: PartRole, text: string): void {
     if (this.commands.size + this.variants.size >= MAX_PARTS) {
-      this.flag('too many commands to check');
+      this.opaque ??= 'too many commands to check'; // even in a quiet line: a part is lost
       return;
     }
     (role === 'command' ? this.commands : this.variants).add(text);
   }
 
+  // Above 0 while judging what only may be a command line: what it cannot read flags nothing.
+  private quiet = 0;
+
   flag(reason: string): void {
-    this.opaque ??= reason;
+    if (this.quiet === 0) this.opaque ??= reason;
   }
 
-  line(text: string, role: PartRole, depth: number): void {
+  line(text: string, role: PartRole, depth: number, quiet = false): void {
     if (depth > MAX_DEPTH) {
-      this.flag('commands nested too deeply to check');
+      this.opaque ??= 'commands nested too deeply to check'; // even in a quiet line: its parts are lost
       return;
     }
-    const scanned = scanShellLine(text);
-    if (scanned.opaque !== undefined) this.flag(scanned.opaque);
-    if (role === 'variant') this.add('variant', text);
-    for (const statement of scanned.statements) analyseStatement(statement, role, depth, this);
-    for (const inner of scanned.substitutions) this.line(inner, role, depth + 1);
+    if (quiet) this.quiet += 1;
+    try {
+      const scanned = scanShellLine(text);
+      if (scanned.opaque !== undefined) this.flag(scanned.opaque);
+      if (role === 'variant') this.add('variant', text);
+      for (const statement of scanned.statements) analyseStatement(statement, role, depth, this);
+      for (const inner of scanned.substitutions) this.line(inner, role, depth + 1);
+    } finally {
+      if (quiet) this.quiet -= 1;
+    }
   }
 
   result(line: string): CommandParts {

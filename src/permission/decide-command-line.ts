@@ -7,14 +7,18 @@ export interface CommandJudges {
   readonly command: (text: string) => PermissionDecision | undefined;
   /** Decides another spelling of the line; only a deny or an ask counts. */
   readonly variant: (text: string) => PermissionDecision | undefined;
-  /** True when a deny or ask rule with a pattern is in force, so a line too complex to check must ask. */
-  readonly guarded: boolean;
+  /**
+   * What a line too complex to check gets: `deny` while a bash deny rule with a pattern is in
+   * force (it could be dodged, and a deny never becomes an approval), `ask` while only ask rules
+   * with a pattern are, `undefined` when no such rule could be dodged.
+   */
+  readonly guard: 'deny' | 'ask' | undefined;
 }
 
 /**
  * Decides a bash command line part by part (see `commandParts`): the strictest of the
  * decisions of its simple commands and of the deny and ask decisions of its other
- * spellings; at least `ask` when the line is too complex to check and `guarded`.
+ * spellings; at least `guard` when the line is too complex to check.
  * The reason names the part it is about when the line has more than that part.
  *
  * @returns `undefined` when some command has no decision and nothing stricter than allow was found.
@@ -37,12 +41,11 @@ export function decideCommandLine(line: string, judges: CommandJudges): Permissi
     const decision = judges.variant(variant);
     if (decision !== undefined && decision.action !== 'allow') consider(decision, variant);
   }
-  if (parts.opaque !== undefined && judges.guarded) {
+  if (parts.opaque !== undefined && judges.guard !== undefined) {
     consider(
-      {
-        action: 'ask',
-        reason: `approval required: the command has ${parts.opaque}, so the bash deny and ask rules cannot check it`,
-      },
+      judges.guard === 'deny'
+        ? { action: 'deny', reason: `denied: the command has ${parts.opaque}, so the bash deny rules cannot check it` }
+        : { action: 'ask', reason: `approval required: the command has ${parts.opaque}, so the bash ask rules cannot check it` },
       line,
     );
   }

@@ -31,7 +31,7 @@ export function evaluateRules(
 ): PermissionDecision | undefined {
   if (toolName !== 'bash' || subject === undefined) return evaluateSubject(rules, toolName, subject);
   const decide = (text: string): PermissionDecision | undefined => evaluateSubject(rules, toolName, text);
-  return decideCommandLine(subject, { command: decide, variant: decide, guarded: guardsCommands(rules) });
+  return decideCommandLine(subject, { command: decide, variant: decide, guard: commandGuard(rules) });
 }
 
 /** {@link evaluateRules} on one subject taken as a whole (a path, or one simple command). */
@@ -49,9 +49,19 @@ export function evaluateSubject(
   return { action: best.action, reason: `${VERB[best.action]} by rule ${describeRule(best)}`, rule: best };
 }
 
-/** Whether some rule denies or asks about particular bash commands: then a line too complex to check asks. */
-export function guardsCommands(rules: readonly PermissionRule[]): boolean {
-  return rules.some((rule) => rule.action !== 'allow' && rule.pattern !== undefined && namesTool(rule.tool, 'bash'));
+/**
+ * What a bash line too complex to check gets under `rules`: `deny` when some rule denies
+ * particular bash commands (a rule with a pattern, for `bash` or `*`), else `ask` when some
+ * rule asks about them, else `undefined`.
+ */
+export function commandGuard(rules: readonly PermissionRule[]): 'deny' | 'ask' | undefined {
+  let guard: 'deny' | 'ask' | undefined;
+  for (const rule of rules) {
+    if (rule.action === 'allow' || rule.pattern === undefined || !namesTool(rule.tool, 'bash')) continue;
+    if (rule.action === 'deny') return 'deny';
+    guard = 'ask';
+  }
+  return guard;
 }
 
 const VERB: Readonly<Record<PermissionAction, string>> = {

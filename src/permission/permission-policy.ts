@@ -1,6 +1,6 @@
 import { decideCommandLine } from './decide-command-line.js';
 import { DEFAULT_RULES } from './default-rules.js';
-import { evaluateSubject, guardsCommands } from './evaluate-rules.js';
+import { commandGuard, evaluateSubject } from './evaluate-rules.js';
 import { STRENGTH, type PermissionDecision } from './permission-decision.js';
 import type { PermissionAction, PermissionRule } from './permission-rule.js';
 import { ruleMatches } from './rule-matches.js';
@@ -33,8 +33,8 @@ const DEFAULT_VERB: Readonly<Record<PermissionAction, string>> = {
  * The permission layers of one agent: user rules (engine and definition, competing by
  * priority), then defaults, then the parent's denies on top. A `bash` command line is
  * decided command by command, each through these layers, and gets the strictest answer
- * (see `evaluateRules`); a line too complex to check asks while a deny or ask rule with a
- * pattern could be dodged by it.
+ * (see `evaluateRules`); a line too complex to check is denied while a bash deny rule with a
+ * pattern could be dodged by it (asks while only an ask rule could).
  *
  * @example
  * ```ts
@@ -131,7 +131,7 @@ export class PermissionPolicy {
       // Another spelling of a command is only checked for denies and asks: the defaults' bare
       // `bash: ask` is for the commands themselves.
       variant: (text) => evaluateSubject(user, toolName, text) ?? evaluateSubject(patterned, toolName, text),
-      guarded: this.guardsCommands(),
+      guard: this.commandGuard(),
     })!;
   }
 
@@ -146,11 +146,16 @@ export class PermissionPolicy {
     return { action: 'allow', reason: `no rule matches ${toolName}; allowed` };
   }
 
-  /** Whether this agent or an ancestor denies or asks about particular commands (then an uncheckable line asks). */
-  private guardsCommands(): boolean {
+  /** What an uncheckable line gets: `deny` if this agent or an ancestor denies particular commands, `ask` if one asks about them. */
+  private commandGuard(): 'deny' | 'ask' | undefined {
+    let guard: 'deny' | 'ask' | undefined;
     for (let policy: PermissionPolicy | undefined = this; policy; policy = policy.parent) {
-      if (guardsCommands(policy.userRules()) || guardsCommands(policy.defaults)) return true;
+      for (const rules of [policy.userRules(), policy.defaults]) {
+        const found = commandGuard(rules);
+        if (found === 'deny') return 'deny';
+        guard ??= found;
+      }
     }
-    return false;
+    return guard;
   }
 }

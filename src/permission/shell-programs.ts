@@ -9,14 +9,37 @@
 export const KEYWORDS: ReadonlySet<string> = new Set(['!', '{', '}', 'if', 'then', 'else', 'elif', 'fi', 'do', 'done', 'while', 'until', 'esac']);
 /** Words that start a statement whose own words run nothing (its substitutions are judged separately). */
 export const HEADERS: ReadonlySet<string> = new Set(['for', 'case', 'select', 'in']);
-/** Programs that run the command line given in an argument (with `-c`). */
-export const SHELLS: ReadonlySet<string> = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'fish', 'su', 'runuser']);
-/** Programs that run the command formed by (some of) their arguments. */
+/** Shells: they run the command line given with `-c`, else a script file or their input. */
+export const SHELLS: ReadonlySet<string> = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'fish', 'csh', 'tcsh', 'yash', 'posh', 'su', 'runuser']);
+/** Other programs whose `-c` option takes a command line a shell runs (`script -qc 'x'`, `flock f -c 'x'`). */
+export const COMMAND_OPTION_PROGRAMS: ReadonlySet<string> = new Set(['script', 'flock', 'sg']);
+/**
+ * Programs that run the command formed by (some of) their arguments. Which argument starts
+ * the command depends on each one's options, so every later word is tried as its start.
+ */
 export const WRAPPERS: ReadonlySet<string> = new Set([
-  'sudo', 'doas', 'pkexec', 'run0', 'env', 'command', 'builtin', 'exec', 'nohup', 'nice', 'ionice', 'time', 'timeout',
-  'setsid', 'stdbuf', 'xargs', 'chrt', 'taskset', 'chroot', 'unbuffer', 'flock', 'busybox', 'strace', 'ltrace', 'nsenter', 'unshare',
-  'coproc', 'watch',
+  // privileges and users
+  'sudo', 'doas', 'pkexec', 'run0', 'sg', 'setpriv', 'runcon', 'chpst', 'aa-exec', 'sandbox-exec',
+  // the shell's own
+  'env', 'command', 'builtin', 'exec', 'time', 'coproc',
+  // scheduling, limits, environment
+  'nohup', 'nice', 'ionice', 'chrt', 'taskset', 'numactl', 'prlimit', 'cpulimit', 'timeout', 'gtimeout', 'setsid', 'stdbuf',
+  'unbuffer', 'flock', 'lckdo', 'chronic', 'nocache', 'eatmydata', 'caffeinate', 'cgexec', 'trickle', 'sshpass',
+  // personalities, fake roots and sandboxes
+  'setarch', 'linux32', 'linux64', 'i386', 'x86_64', 'arch', 'fakeroot', 'fakechroot', 'faketime', 'chroot', 'schroot',
+  'unshare', 'nsenter', 'firejail', 'bwrap', 'systemd-run', 'systemd-inhibit', 'dbus-run-session', 'dbus-launch',
+  'xvfb-run', 'ssh-agent', 'tini', 'dumb-init', 'daemonize', 'proxychains', 'proxychains4', 'torsocks', 'tsocks',
+  // tracers and debuggers that start a program
+  'strace', 'ltrace', 'valgrind', 'catchsegv', 'perf',
+  // programs that run a command for each input or again and again
+  'xargs', 'parallel', 'sem', 'rush', 'watch', 'entr',
+  // multi-call binaries and environment managers
+  'busybox', 'toybox', 'uv', 'uvx', 'poetry', 'pipenv', 'pdm', 'hatch', 'bundle', 'direnv', 'nix-shell', 'ip', 'script',
 ]);
+/** Wrappers that add arguments to the command when it runs (`xargs rm` gets its files from its input). */
+export const RUNTIME_ARGUMENTS: ReadonlySet<string> = new Set(['xargs', 'parallel', 'sem', 'rush', 'entr']);
+/** Wrappers that hand a shell an argument as a command line (`parallel 'rm {}' ::: x`, `sg grp 'rm x'`). */
+export const LINE_ARGUMENTS: ReadonlySet<string> = new Set(['parallel', 'sem', 'rush', 'sg', 'watch']);
 /** Programs that join their arguments into a command line and run it. */
 export const EVALUATORS: ReadonlySet<string> = new Set(['eval', 'watch']);
 /** The `find` options followed by a command, up to `;` or `+`. */

@@ -1,5 +1,8 @@
 import { parse, type ParseEntry } from 'shell-quote';
-import { commandString, EVALUATORS, FIND_EXEC, HEADERS, KEYWORDS, readsInput, SHELLS, WRAPPERS } from './shell-programs.js';
+import {
+  COMMAND_OPTION_PROGRAMS, commandString, EVALUATORS, FIND_EXEC, HEADERS, KEYWORDS, LINE_ARGUMENTS, readsInput, RUNTIME_ARGUMENTS, SHELLS, WRAPPERS,
+} from './shell-programs.js';
+import { codeVariable, shellWithoutCommand, unreadableRun } from './unreadable-runs.js';
 
 /** How a part of a command line is judged: a `command` must be allowed; a `variant` is only checked against deny and ask rules. */
 export type PartRole = 'command' | 'variant';
@@ -10,8 +13,11 @@ export interface PartSink {
   add(role: PartRole, text: string): void;
   /** Marks the line as too complex to judge, saying why. */
   flag(reason: string): void;
-  /** Judges a command line that a command runs (a `sh -c` string, what `eval` gets). */
-  line(text: string, role: PartRole, depth: number): void;
+  /**
+   * Judges a command line that a command runs (a `sh -c` string, what `eval` gets). `quiet`:
+   * it only may be one (a wrapper's argument with spaces), so what it cannot read is no reason to flag the line.
+   */
+  line(text: string, role: PartRole, depth: number, quiet?: boolean): void;
 }
 
 type Word = { readonly kind: 'word'; readonly text: string; readonly glob: boolean } | { readonly kind: 'redirect'; readonly op: string };
@@ -21,6 +27,8 @@ const CONTROL = new Set([';', '&', '&&', '||', '|', '|&', ';;', ';&', ';;&', '('
 // Each word after a wrapper is tried as the start of the command; a longer list is too complex to check.
 const MAX_WRAPPED_WORDS = 64;
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=/;
+// The files a command run by `xargs`, `find -exec`... gets when it runs, as a rule sees them.
+const RUNTIME_ARGUMENT: Extract<Word, { kind: 'word' }> = Object.freeze({ kind: 'word', text: '{}', glob: false });
 
 /**
  * Splits one statement (no line breaks outside quotes, see `scanShellLine`) into simple
@@ -64,6 +72,9 @@ function analyseWords(all: readonly Word[], role: PartRole, depth: number, sink:
   const words = all.slice(start);
   const written = render(words);
   const plain = plainWords(words);
+  const assignments = words.filter((w): w is Extract<Word, { kind: 'word' }> => isAssignment(w, words)).map((w) => w.text);
+  const changed = codeVariable(assignments, plain.map((w) => w.text));
+  if (changed !== undefined) sink.flag(changed);
   if (plain.length === 0) {
     if (words.some((w) => w.kind === 'redirect')) sink.add(role, written); // `> file` still writes
     return; // only assignments: nothing runs
@@ -74,13 +85,20 @@ function analyseWords(all: readonly Word[], role: PartRole, depth: number, sink:
   if (isDynamic(name) && (suffixes || !name.text.startsWith('-'))) sink.flag(`a command name only known when it runs ("${name.text}")`);
   const base = basename(name.text);
   const args = plain.slice(1).map((w) => w.text);
+  const unreadable = isDynamic(name) ? undefined : unreadableRun(name.text, args);
+  if (unreadable !== undefined) sink.flag(unreadable);
   sink.add('variant', collapse([base, ...args].join(' ')));
   // ...and with its redirections kept in place, for `rm 2>/dev/null` against `rm *`.
   sink.add('variant', render([{ ...name, text: base }, ...words.filter((w) => w !== name && !isAssignment(w, words))]));
   if (SHELLS.has(base)) {
     const script = commandString(args);
     if (script !== undefined) sink.line(script, 'variant', depth + 1);
-    else if (readsInput(base, args)) sink.flag(`a shell reading its commands from its input ("${base}")`);
+    else sink.flag(shellWithoutCommand(base, readsInput(base, args)));
+  }
+  if (COMMAND_OPTION_PROGRAMS.has(base)) {
+    const script = commandString(args);
+    if (script !== undefined) sink.line(script, 'variant', depth + 1);
+    else if (base === 'script') sink.flag('"script" without -c, which runs a shell reading its input');
   }
   if (EVALUATORS.has(base)) sink.line(args.join(' '), 'variant', depth + 1);
   if (base === 'trap' && args[0] !== undefined && !args[0].startsWith('-')) sink.line(args[0], 'variant', depth + 1);
@@ -90,20 +108,28 @@ function analyseWords(all: readonly Word[], role: PartRole, depth: number, sink:
   if (WRAPPERS.has(base) && suffixes) {
     // Options of wrappers vary (sudo -u root, nice -n 5, timeout 5): every suffix may be the command.
     if (plain.length > MAX_WRAPPED_WORDS) sink.flag(`more than ${MAX_WRAPPED_WORDS} words after "${base}"`);
+    const appended = RUNTIME_ARGUMENTS.has(base) ? [RUNTIME_ARGUMENT] : [];
     for (const word of plain.slice(1, MAX_WRAPPED_WORDS)) {
-      analyseWords(words.slice(words.indexOf(word)), 'variant', depth + 1, sink, false);
+      analyseWords([...words.slice(words.indexOf(word)), ...appended], 'variant', depth + 1, sink, false);
+      // A word with spaces is a command line for some wrappers (`parallel 'rm {}'`), and may be one
+      // for others: then what the checker cannot read in it is no reason to flag the line.
+      if (/\s/.test(word.text)) sink.line(word.text, 'variant', depth + 1, !LINE_ARGUMENTS.has(base));
     }
   }
   if (base === 'find') findExecs(plain, depth, sink);
 }
 
-/** The words of `find ... -exec cmd {} ;` that form commands. */
+/** The words of `find ... -exec cmd {} ;` that form commands; `-delete` is judged as `rm {}`. */
 function findExecs(words: readonly Word[], depth: number, sink: PartSink): void {
   for (let i = 0; i < words.length; i++) {
+    if (text(words[i]!) === '-delete') analyseWords([{ ...RUNTIME_ARGUMENT, text: 'rm' }, RUNTIME_ARGUMENT], 'variant', depth + 1, sink, true);
     if (!FIND_EXEC.has(text(words[i]!))) continue;
     let end = i + 1;
     while (end < words.length && text(words[end]!) !== ';' && text(words[end]!) !== '+') end += 1;
-    analyseWords(words.slice(i + 1, end), 'variant', depth + 1, sink, true);
+    const command = words.slice(i + 1, end);
+    // `-exec rm ;` still gets a file: find names it with `{}`, or appends it with `+`.
+    const withFile = command.some((w) => text(w).includes('{}')) ? command : [...command, RUNTIME_ARGUMENT];
+    analyseWords(withFile, 'variant', depth + 1, sink, true);
     i = end;
   }
 }

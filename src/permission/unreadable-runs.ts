@@ -1,0 +1,93 @@
+/**
+ * Commands whose effect is written somewhere a bash rule cannot read: a script file, code
+ * given to an interpreter, a program file in the workspace, an environment variable that
+ * makes programs run other code. A line holding one is opaque: while a bash deny rule is in
+ * force it is denied, since what it runs cannot be checked.
+ *
+ * @module
+ */
+import { posix } from 'node:path';
+
+/** Interpreters of languages that can run any command (`os.system`, `system`, `child_process`...). */
+const INTERPRETER = new RegExp(
+  '^(?:python[0-9.]*|pypy[0-9.]*|node|nodejs|deno|bun|bunx|tsx|ts-node|perl[0-9.]*|ruby[0-9.]*|irb|php[0-9.]*|lua[0-9.]*|luajit|' +
+    'tclsh[0-9.]*|wish|expect|rscript|r|julia|osascript|pwsh|powershell|groovy|jshell|java|scala|elixir|iex|erl|escript|guile|' +
+    'racket|sbcl|clisp|ocaml|runghc|runhaskell|swift|gdb|lldb|vim|nvim|vi|ex|emacs)$',
+  'i',
+);
+/** What an interpreter may be asked without running any code. */
+const INFO_ONLY = new Set(['--version', '-V', '-v', '-version', '--help', '-h']);
+const AWKS = new Set(['awk', 'gawk', 'mawk', 'nawk']);
+/** Folders of the system's own programs: a program run from anywhere else may be a file the model wrote. */
+const SYSTEM_BIN = /^\/(?:usr\/(?:local\/)?)?s?bin\/[^/]+$/;
+/**
+ * Environment variables that make a shell or another program run code from elsewhere: a
+ * file (`BASH_ENV`, `LD_PRELOAD`), a command (`GIT_SSH_COMMAND`, `PAGER`), or a lookup of
+ * programs and configuration (`PATH`, `HOME`, `GIT_DIR`).
+ */
+const CODE_VARIABLE = new RegExp(
+  '^(?:BASH_ENV|ENV|SHELLOPTS|BASHOPTS|PS4|PROMPT_COMMAND|PATH|HOME|ZDOTDIR|XDG_CONFIG_HOME|LD_[A-Z_]+|DYLD_[A-Z_]+|' +
+    'NODE_OPTIONS|NODE_PATH|PERL5OPT|PERL5LIB|PERLLIB|PYTHONPATH|PYTHONSTARTUP|PYTHONHOME|RUBYOPT|RUBYLIB|' +
+    'GIT_(?:SSH|SSH_COMMAND|EXTERNAL_DIFF|PAGER|EDITOR|SEQUENCE_EDITOR|ASKPASS|EXEC_PATH|DIR|WORK_TREE|TEMPLATE_DIR|PROXY_COMMAND|CONFIG[A-Z_0-9]*)|' +
+    'PAGER|MANPAGER|EDITOR|VISUAL|LESSOPEN|LESSCLOSE|SSH_ASKPASS|SUDO_ASKPASS|BROWSER|TAR_OPTIONS|npm_config_[A-Za-z_]+|NPM_CONFIG_[A-Z_]+)$',
+);
+/** Builtins whose arguments set or export variables. */
+const SETTERS = new Set(['export', 'declare', 'typeset', 'local', 'readonly', 'env']);
+
+/**
+ * Why running `name` (as written: `./s.sh`, `python3`) with `args` runs code the line does
+ * not show, or `undefined` when it does not.
+ *
+ * @example
+ * ```ts
+ * unreadableRun('bash', ['s.sh']); // 'a shell running a script file ("bash s.sh")'
+ * unreadableRun('python3', ['-c', 'import os']); // 'an interpreter running code the rules cannot read ("python3")'
+ * unreadableRun('ls', ['-la']); // undefined
+ * ```
+ */
+export function unreadableRun(name: string, args: readonly string[]): string | undefined {
+  const base = name.slice(name.lastIndexOf('/') + 1);
+  if (name.includes('/') && !SYSTEM_BIN.test(posix.normalize(name))) {
+    return `a program run from a file ("${name}")`;
+  }
+  if (base === '.' || base === 'source') return `"${base}" running a script file`;
+  if (AWKS.has(base) && awkRunsCommands(args)) return `an awk program that can run commands ("${base}")`;
+  if (base === 'sed' && sedRunsCommands(args)) return 'a sed script that can run commands (its "e" command, or a script file)';
+  if (INTERPRETER.test(base) && !args.every((arg) => INFO_ONLY.has(arg))) {
+    return `an interpreter running code the bash rules cannot read ("${base}")`;
+  }
+  return undefined;
+}
+
+/** Why a shell without `-c` cannot be checked: it runs a script file, or its input. */
+export function shellWithoutCommand(base: string, readsInput: boolean): string {
+  return readsInput ? `a shell reading its commands from its input ("${base}")` : `a shell running a script file ("${base}")`;
+}
+
+/**
+ * Why a statement's assignments (`BASH_ENV=x bash -c true`, `export LD_PRELOAD=...`) make
+ * programs run code from elsewhere, or `undefined`.
+ *
+ * @param assignments - the words in front of the command that assign variables.
+ * @param command - the command's name and arguments (checked when it is `export`, `env`...).
+ */
+export function codeVariable(assignments: readonly string[], command: readonly string[]): string | undefined {
+  const setters = SETTERS.has(command[0] ?? '') ? command.slice(1) : [];
+  for (const word of [...assignments, ...setters]) {
+    const variable = /^[A-Za-z_][A-Za-z0-9_]*/.exec(word)?.[0];
+    if (variable !== undefined && CODE_VARIABLE.test(variable)) {
+      return `a change of ${variable}, which makes programs run code from elsewhere`;
+    }
+  }
+  return undefined;
+}
+
+/** awk runs commands through `system()`, pipes (`print | "sh"`, `"cmd" | getline`) and program files. */
+function awkRunsCommands(args: readonly string[]): boolean {
+  return args.some((arg) => arg === '-f' || arg.startsWith('--file') || /system|\|/.test(arg));
+}
+
+/** GNU sed runs commands with its `e` command and the `e` flag of `s`; a script file may hold either. */
+function sedRunsCommands(args: readonly string[]): boolean {
+  return args.some((arg) => arg === '-f' || arg.startsWith('--file') || (!arg.startsWith('-') && /(^|[^A-Za-z])e([^A-Za-z]|$)/.test(arg)));
+}
