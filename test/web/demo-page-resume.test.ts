@@ -8,6 +8,7 @@ import { createGate, type Gate } from '../support/deferred.js';
 import { systemProgram } from '../support/system-requirement.js';
 import { CHROMIUM_INSTALL, findChromium, launchChromium } from './chromium.js';
 import { startCuttingProxy, type CuttingProxy } from './cutting-proxy.js';
+import { openLoggedIn, pressRun } from './page-login.js';
 
 /** The npm package's or the system's Chromium, or a visible skip (a failure under RXHARNESS_REQUIRE_SYSTEM=1, as in CI). */
 const HAS_CHROMIUM = systemProgram('chromium', findChromium(), CHROMIUM_INSTALL);
@@ -28,12 +29,14 @@ afterEach(async () => {
   demo = fixture = proxy = undefined;
 });
 
+/** A page in a fresh browser context, logged in to the demo server (through `url`'s origin), showing `url`. */
 async function newPage(url: string): Promise<Page> {
   browser ??= launchChromium();
   const page = await (await (await browser).newContext()).newPage();
   page.setDefaultTimeout(10_000);
   pages.push(page);
-  await page.goto(url);
+  const { origin, pathname, search } = new URL(url);
+  await openLoggedIn(page, origin, demo!.token, `${pathname}${search}`);
   return page;
 }
 
@@ -71,7 +74,8 @@ describe.skipIf(!HAS_CHROMIUM)('the demo page: runs that outlive connections and
     const gate = createGate();
     await twoTasksWaitingFor(gate);
     proxy = await startCuttingProxy(demo!.url);
-    const page = await newPage(`${proxy.url}?autostart=1&prompt=Look%20at%20a%20and%20b`);
+    const page = await newPage(`${proxy.url}?prompt=Look%20at%20a%20and%20b`);
+    await pressRun(page);
     await fixture!.server.waitForRequests(5); // main, then two steps of each task
     await page.locator('.task:nth-child(2) > .tail:text-is("Looking at b.")').waitFor();
     proxy.cutAll(); // the network goes away mid-run
@@ -92,10 +96,11 @@ describe.skipIf(!HAS_CHROMIUM)('the demo page: runs that outlive connections and
   it('a second page attached with ?run=<id> shows the same tree, live and at the end', async () => {
     const gate = createGate();
     await twoTasksWaitingFor(gate);
-    const first = await newPage(`${demo!.url}?autostart=1&prompt=Look%20at%20a%20and%20b`);
+    const first = await newPage(new URL('/?prompt=Look%20at%20a%20and%20b', demo!.url).href);
+    await pressRun(first);
     await fixture!.server.waitForRequests(5);
     await first.locator('.task:nth-child(2) > .tail:text-is("Looking at b.")').waitFor();
-    const second = await newPage(`${demo!.url}?run=${runIdOf(first)}`);
+    const second = await newPage(new URL(`/?run=${runIdOf(first)}`, demo!.url).href);
     await second.locator('.task:nth-child(2) > .tail:text-is("Looking at b.")').waitFor();
     const strip = (rows: string[]) => rows.map((row) => row.replace(/\d+\.\ds/g, 'Ns'));
     expect(strip(await treeOf(second))).toEqual(strip(await treeOf(first)));
@@ -113,10 +118,11 @@ describe.skipIf(!HAS_CHROMIUM)('the demo page: runs that outlive connections and
       '*': steps({ toolCalls: [{ name: 'bash', arguments: { command: 'echo approved-in-page' } }] }),
     });
     demo = await startDemoServer({ port: 0, model: fixture.model(), workspace: fixture.workspace.dir, homeDir: fixture.home });
-    const first = await newPage(`${demo.url}?autostart=1`);
+    const first = await newPage(demo.url);
+    await pressRun(first);
     const card = first.locator('#approvals .approval');
     await card.waitFor();
-    const second = await newPage(`${demo.url}?run=${runIdOf(first)}`);
+    const second = await newPage(new URL(`/?run=${runIdOf(first)}`, demo.url).href);
     await second.locator('#approvals .approval').waitFor();
     for (const page of [first, second]) {
       expect(await page.locator('.approval .who').textContent()).toBe('general #1 wants to run bash:');
@@ -136,7 +142,8 @@ describe.skipIf(!HAS_CHROMIUM)('the demo page: runs that outlive connections and
       main: steps({ toolCalls: [{ name: 'bash', arguments: { command: 'echo never-ran' } }] }),
     });
     demo = await startDemoServer({ port: 0, model: fixture.model(), workspace: fixture.workspace.dir, homeDir: fixture.home });
-    const page = await newPage(`${demo.url}?autostart=1`);
+    const page = await newPage(demo.url);
+    await pressRun(page);
     await page.locator('#approvals button.reject').click();
     await page.locator('body[data-state="done"]').waitFor();
     const answer = await page.locator('#answer-text').textContent();

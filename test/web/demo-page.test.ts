@@ -7,6 +7,7 @@ import { startDelegationFixture, type DelegationFixture } from '../support/deleg
 import { multitaskReply, steps } from '../support/delegation-script.js';
 import { systemProgram } from '../support/system-requirement.js';
 import { CHROMIUM_INSTALL, findChromium, launchChromium } from './chromium.js';
+import { openLoggedIn, pressRun } from './page-login.js';
 
 /** The npm package's or the system's Chromium, or a visible skip (a failure under RXHARNESS_REQUIRE_SYSTEM=1, as in CI). */
 const HAS_CHROMIUM = systemProgram('chromium', findChromium(), CHROMIUM_INSTALL);
@@ -85,7 +86,7 @@ async function openDemo(path: string): Promise<Page> {
   const p = await newPage();
   await p.addInitScript({ content: TRACK_REQUESTS });
   await p.addInitScript({ content: RECORD_ANSWER_AT_END });
-  await p.goto(new URL(path, demo.url).href);
+  await openLoggedIn(p, demo.url, demo.token, path);
   return p;
 }
 
@@ -97,7 +98,8 @@ async function openHangingRun(): Promise<Page> {
   });
   demo = await startDemoServer({ port: 0, model: fixture.model(), workspace: fixture.workspace.dir, homeDir: fixture.home });
   const p = await newPage();
-  await p.goto(new URL('/?autostart=1', demo.url).href);
+  await openLoggedIn(p, demo.url, demo.token);
+  await pressRun(p);
   await p.locator('.task[data-status="running"]').nth(1).waitFor();
   await fixture.server.waitForRequests(3);
   return p;
@@ -116,8 +118,9 @@ async function taskStatuses(p: Page): Promise<Array<string | null>> {
 }
 
 describe.skipIf(!HAS_CHROMIUM)('the demo page in headless Chromium', () => {
-  it('?autostart=1 runs the demo: three tasks reach done, then the final answer shows', async () => {
-    const p = await openDemo('/?autostart=1');
+  it('Run runs the demo: three tasks reach done, then the final answer shows', async () => {
+    const p = await openDemo('/');
+    await pressRun(p);
     await p.locator('body[data-state="done"]').waitFor();
     expect(await taskRows(p)).toEqual(TASKS);
     expect(await taskStatuses(p)).toEqual(['done', 'done', 'done']);
@@ -186,8 +189,8 @@ describe.skipIf(!HAS_CHROMIUM)('the demo page in headless Chromium', () => {
     await p.close();
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(fixture!.server.inFlight).toBe(2); // the tasks' requests go on
-    const again = await newPage();
-    await again.goto(address);
+    const again = await newPage(); // another browser context: it logs in with the printed address first
+    await openLoggedIn(again, demo!.url, demo!.token, new URL(address).search);
     await again.locator('.task[data-status="running"]').nth(1).waitFor();
     expect(await taskRows(again)).toEqual(['explore #1 Look at a', 'explore #2 Look at b']);
     await again.locator('#stop').click();
@@ -211,7 +214,8 @@ describe.skipIf(!HAS_CHROMIUM)('the demo page in headless Chromium', () => {
     fixture = await startDelegationFixture({ main: () => ({ status: 500, errorMessage: 'the model is down', headers: { 'x-should-retry': 'false' } }) });
     demo = await startDemoServer({ port: 0, model: fixture.model(), workspace: fixture.workspace.dir, homeDir: fixture.home });
     const p = await newPage();
-    await p.goto(new URL('/?autostart=1&prompt=hello', demo.url).href);
+    await openLoggedIn(p, demo.url, demo.token, '/?prompt=hello');
+    await pressRun(p);
     await p.locator('body[data-state="failed"]').waitFor();
     expect(await p.locator('.root').getAttribute('data-status')).toBe('failed');
     expect(await p.locator('.root > .row > .desc').textContent()).toBe('hello');

@@ -1,0 +1,20 @@
+/**
+ * How the browser tests reach a demo server's page as its user does: open the address it
+ * printed (`?token=...`: the server keeps the token in a cookie and redirects), then the page
+ * wanted; a run starts only with a click on Run.
+ *
+ * @module
+ */
+import type { Page } from 'playwright-core';
+
+/** Logs `page`'s browser context in to the server at `origin` with `token`, then opens `path` there. */
+export async function openLoggedIn(page: Page, origin: string, token: string, path = '/'): Promise<void> {
+  await page.goto(new URL(`/?token=${token}`, origin).href);
+  if (path !== '/') await page.goto(new URL(path, origin).href);
+}
+
+/** Types `prompt` (when given) and presses Run, as a user does. */
+export async function pressRun(page: Page, prompt?: string): Promise<void> {
+  if (prompt !== undefined) await page.locator('#prompt').fill(prompt);
+  await page.locator('#start').click();
+}
