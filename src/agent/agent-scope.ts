@@ -65,6 +65,11 @@ export interface AgentScope {
   readonly toolTimeoutMs: number;
   /** The agent's own token budget for a run and what it delegates (absent: none of its own). */
   readonly tokenBudget: number | undefined;
+  /**
+   * Makes the pool of a run whose budget has no parent (absent: counted in memory). With a
+   * Redis backend, a pool in Redis, which the tree's workers draw from too.
+   */
+  readonly newBudget?: (limit: number) => TokenBudget;
   /** Set for a delegated agent. */
   readonly task: TaskWiring | undefined;
   /**
@@ -76,13 +81,3 @@ export interface AgentScope {
   /** Called once when a run is over (ended, failed or unsubscribed), with its session and whether it was ephemeral. */
   readonly onRunEnd: ((sessionId: string, ephemeral: boolean) => void) | undefined;
 }
-  /**
-   * Makes the pool of a run whose budget has no parent (absent: counted in memory). With a
-   * Redis backend, a pool in Redis, which the tree's workers draw from too.
-   */
-  readonly newBudget?: (limit: number) => TokenBudget;
-  /**
-   * Who writes the summary when the agent's session is compacted: the `compaction` agent's
-   * prompt, settings and model (absent: a short built-in prompt and the agent's own model).
-   */
-  readonly compaction?: CompactionSetup;

@@ -1,9 +1,9 @@
-import { concat, concatMap, defer, map, Observable, of, type Subscriber } from 'rxjs';
+import { concat, concatMap, defer, EMPTY, finalize, map, Observable, of, type Subscriber } from 'rxjs';
 import type { AgentEvent, ToolCallInfo } from '../events/agent-event.js';
 import type { ChatMessage } from '../model/chat-message.js';
 import type { ModelFinish } from '../model/chat-model.js';
 import { estimateTokens } from '../model/estimate-tokens.js';
-import type { TokenBudget } from '../model/token-budget.js';
+import type { BudgetReservation, BudgetState, TokenBudget } from '../model/token-budget.js';
 import { maybe$ } from './maybe.js';
 import { assistantMessage, reasonStep$ } from './reason-step.js';
 import type { AgentScope } from './agent-scope.js';
@@ -103,31 +103,52 @@ class Loop {
     private readonly out: Sink,
   ) {}
 
-  /** Step `n`: the model's turn, its message saved, then the tool calls, or the end. */
+  /** What this agent's last request cost: the estimate its next one reserves. */
+  private lastRequest: number | undefined;
+
+  /**
+   * Step `n`: with a token budget, a reservation first (refused: the run ends, no request is
+   * made); then the model's turn, its message saved, then the tool calls, or the end.
+   */
   step(n: number): Phase<AgentEvent> {
     return () => {
-      const { run, agent, budget } = this.scope;
-      run.steps = n;
-      // The last step, made without tools: the step limit, or nothing left of the token budget.
-      const budgetSpent = budget?.spent() ?? false;
-      const lastStep = n >= agent.maxSteps || budgetSpent;
-      let finish: ModelFinish | undefined;
-      let calls: readonly ToolCallInfo[] = [];
-      const reason$ = reasonStep$(this.scope, n, lastStep, (f, c) => ((finish = f), (calls = c)), this.out);
-      return concat(
-        reason$,
-        defer(() => {
-          const answer = finish!;
-          run.text = answer.text;
-          run.addUsage(answer.usage);
-          const charged = budget ? [chargeStep(this.scope, n, answer)] : [];
-          const message = assistantMessage(answer, !lastStep);
-          run.messages.push(message);
-          const after = (): Item[] => (budgetSpent ? [run.end(budgetError(budget!))] : this.afterReason(n, answer, calls));
-          return concat(of(...charged), persist$(this.scope, [message], after).pipe(concatMap((items) => items)));
-        }),
+      const { run, budget } = this.scope;
+      if (!budget) return this.request(n, undefined);
+      return maybe$(() => budget.reserve(this.lastRequest)).pipe(
+        concatMap((reservation): Observable<Item> => (reservation ? this.request(n, reservation) : of(run.end(budgetRefused(budget))))),
       );
     };
+  }
+
+  /** The model's turn of step `n`, holding `reservation` until its usage is known. */
+  private request(n: number, reservation: BudgetReservation | undefined): Observable<Item> {
+    const { run, agent } = this.scope;
+    run.steps = n;
+    // The last step, made without tools: the step limit, or a request that takes what is left of the budget.
+    const budgetLast = reservation?.last ?? false;
+    const lastStep = n >= agent.maxSteps || budgetLast;
+    let finish: ModelFinish | undefined;
+    let calls: readonly ToolCallInfo[] = [];
+    const reason$ = reasonStep$(this.scope, n, lastStep, (f, c) => ((finish = f), (calls = c)), this.out);
+    let state: BudgetState | undefined;
+    return concat(
+      // A request that fails or is stopped before its usage is known gives its reservation back.
+      reservation ? reason$.pipe(finalize(() => finish === undefined && release(reservation))) : reason$,
+      defer(() => {
+        const answer = finish!;
+        run.text = answer.text;
+        run.addUsage(answer.usage);
+        const tokens = stepTokens(run.messages, answer);
+        this.lastRequest = tokens;
+        const charged$ = reservation
+          ? maybe$(() => reservation.settle(tokens)).pipe(map((settled) => budgetEvent(this.scope, n, (state = settled))))
+          : EMPTY;
+        const message = assistantMessage(answer, !lastStep);
+        run.messages.push(message);
+        const after = (): Item[] => (budgetLast ? [run.end(budgetError(state!))] : this.afterReason(n, answer, calls));
+        return concat(charged$, persist$(this.scope, [message], after).pipe(concatMap((items) => items)));
+      }),
+    );
   }
 
   /** What follows a saved answer: the end, or `ActionStart` and the first tool call. */
@@ -178,20 +199,38 @@ function cutAnswer(model: string, answer: ModelFinish): string | undefined {
 }
 
 /**
- * Charges a step to the run's budget: the server's count of the request and the reply, or,
- * from a server that reports none, an estimate (four characters a token). Returns the
- * `Budget` event that reports what is left.
+ * What a step cost: the server's count of the request and the reply, or, from a server that
+ * reports none, an estimate (four characters a token).
  */
-function chargeStep(scope: RunScope, step: number, answer: ModelFinish): AgentEvent {
-  const { run, budget } = scope;
-  const tokens = answer.usage?.totalTokens ?? estimateTokens(run.messages) + Math.ceil(answer.text.length / 4);
-  budget!.charge(tokens);
-  const binding = budget!.binding();
-  return { type: 'Budget', runId: run.runId, agentName: run.agentName, step, limit: binding.limit, used: binding.used, remaining: Math.max(0, budget!.remaining()) };
+function stepTokens(messages: readonly ChatMessage[], answer: ModelFinish): number {
+  return answer.usage?.totalTokens ?? estimateTokens(messages) + Math.ceil(answer.text.length / 4);
 }
 
-/** The abnormal end of a run whose budget was spent (its last step was made without tools). */
-function budgetError(budget: TokenBudget): string {
-  const binding = budget.binding();
-  return `the token budget is spent: ${binding.used} of ${binding.limit} tokens used by this run and its tasks, so its last step was made without tools`;
+/** The `Budget` event that reports what is left after step `step`. */
+function budgetEvent(scope: RunScope, step: number, state: BudgetState): AgentEvent {
+  const { run } = scope;
+  return { type: 'Budget', runId: run.runId, agentName: run.agentName, step, limit: state.limit, used: state.used, remaining: state.remaining };
+}
+
+/** Gives a reservation back (a no-op once it settled); a pool that cannot be reached is left to its expiry. */
+function release(reservation: BudgetReservation): void {
+  try {
+    const settled = reservation.settle(0);
+    if (settled instanceof Promise) settled.catch(() => undefined);
+  } catch {
+    // Nothing to undo here: the run is ending anyway.
+  }
+}
+
+/** The abnormal end of a run whose last request took what was left of its budget (and was made without tools). */
+function budgetError(state: BudgetState): string {
+  return `the token budget is spent: ${state.used} of ${state.limit} tokens used by this run and its tasks, so its last step was made without tools`;
+}
+
+/** The abnormal end of a run refused a request: nothing was left once the requests in flight were counted. */
+function budgetRefused(budget: TokenBudget): string {
+  const { limit, used } = budget.binding();
+  const held = Math.max(0, budget.remaining());
+  const inFlight = held > 0 ? ` (the ${held} left are held by requests in flight)` : '';
+  return `the token budget is spent: ${used} of ${limit} tokens used by this run and its tasks${inFlight}, so no further model request was made`;
 }

@@ -108,16 +108,16 @@ export class RedisKeys {
     return `${this.prefix}:tasks-events`;
   }
 
-  /** BullMQ's prefix. */
-  get bull(): string {
-    return `${this.prefix}:bull`;
-  }
-}
   /** One token budget of a tree's pool (a hash: limit, used, reserved; the root's also last), see redis-budget.ts. */
   budget(id: string): string {
     return `${this.prefix}:budget:${id}`;
   }
 
+  /** BullMQ's prefix. */
+  get bull(): string {
+    return `${this.prefix}:bull`;
+  }
+}
 
 /** The BullMQ queue delegated tasks wait in. */
 export const TASK_QUEUE = 'tasks';

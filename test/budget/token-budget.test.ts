@@ -36,7 +36,8 @@ describe('tokenBudget shared by a tree', () => {
     expect(ends['t1']).toMatchObject({ abnormal: false, steps: 2 });
     expect(ends['t2']).toMatchObject({ abnormal: false, steps: 2 });
     expect(ends['t3']).toMatchObject({ abnormal: true, steps: 1, error: expect.stringMatching(/^the token budget is spent: 1100 of 1000 tokens used .*last step was made without tools/) });
-    expect(ends['t4']).toMatchObject({ abnormal: true, steps: 0, error: 'the token budget is spent: 1100 of 1000 tokens used by this run and its tasks, so no further model request was made' });
+    // t4 is refused: when it starts, or at its first request (the pool may prepare it earlier).
+    expect(ends['t4']).toMatchObject({ abnormal: true, steps: 0, error: expect.stringMatching(/^(no token budget is left for this task|the token budget is spent): 1100 of 1000 tokens/) });
     // t3's only request offered no tools; t4 never reached the model.
     const workerRequests = o.model.requests.filter((r) => r.sender?.agentName === 'worker');
     expect(workerRequests).toHaveLength(5);
