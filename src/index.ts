@@ -88,6 +88,7 @@ export type {
   ModelTextDelta,
   ModelThinkingDelta,
   ModelToolCall,
+  ModelWarning,
   RequestSender,
   TokenUsage,
   ToolSpec,

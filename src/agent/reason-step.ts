@@ -83,6 +83,7 @@ export function reasonStep$(
     const subscription = agent.model.stream(request).subscribe({
       next: (chunk) => {
         if (chunk.type === 'finish') finish = chunk;
+        else if (chunk.type === 'warning') out.next({ type: 'Warning', runId: run.runId, agentName: run.agentName, code: chunk.code, message: chunk.message });
         else if (scope.input.streaming && !out.closed) {
           // The hottest path of a run: a literal with fixed fields, no spread.
           const kind = chunk.type === 'text-delta' ? 'text' : 'thinking';

@@ -16,6 +16,7 @@ import { afterClosing, closeStoppedTurn, closingUnfinishedTurn } from './close-u
 import { agentSpan } from '../telemetry/spans.js';
 import { errorMessage } from '../errors/error-message.js';
 import { toolCall$ } from './tool-call.js';
+import { cutAnswer } from './cut-answer.js';
 
 type Item = AgentEvent | Next<AgentEvent>;
 /** Where a run's events go: its subscriber. */
@@ -154,7 +155,7 @@ class Loop {
   /** What follows a saved answer: the end, or `ActionStart` and the first tool call. */
   private afterReason(n: number, answer: ModelFinish, calls: readonly ToolCallInfo[]): Item[] {
     const { run, agent } = this.scope;
-    if (calls.length === 0) return [run.end(cutAnswer(agent.model.id, answer))];
+    if (calls.length === 0) return [run.end(cutAnswer(agent, answer))];
     if (n >= agent.maxSteps) {
       const names = calls.map((c) => c.name).join(', ');
       return [run.end(`the agent reached its step limit (maxSteps ${agent.maxSteps}) and still asked for tools (${names}) instead of answering`)];
@@ -182,20 +183,6 @@ class Loop {
       );
     };
   }
-}
-
-/**
- * Why a final answer cannot count as one, or undefined when it can: a reply cut at the
- * model's token limit (or withheld by a filter) is never a normal end, even when it has
- * text (a reasoning model that ran out of tokens while thinking has none).
- */
-function cutAnswer(model: string, answer: ModelFinish): string | undefined {
-  if (answer.finishReason === 'length') {
-    const what = answer.text === '' ? 'before it wrote any answer' : 'in the middle of its answer';
-    return `model "${model}" stopped at its token limit (finish_reason "length") ${what}; raise its maxTokens or ask for less`;
-  }
-  if (answer.finishReason === 'content_filter') return `model "${model}" withheld its answer (finish_reason "content_filter")`;
-  return undefined;
 }
 
 /**

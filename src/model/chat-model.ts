@@ -108,8 +108,22 @@ export interface ModelFinish {
   readonly finishReason?: FinishReason;
 }
 
-/** What a model stream emits: deltas, then exactly one `finish`, then completion. */
-export type ModelChunk = ModelTextDelta | ModelThinkingDelta | ModelFinish;
+/**
+ * Something the user should know about a request that goes on (a wait for a server still
+ * starting, a request sent again without parallel tool calls); a run streams it as a
+ * `Warning` event.
+ */
+export interface ModelWarning {
+  /** Marks a warning. */
+  readonly type: 'warning';
+  /** A stable code, e.g. `model-server-starting`. */
+  readonly code: string;
+  /** What happened and what the model does about it. */
+  readonly message: string;
+}
+
+/** What a model stream emits: deltas and warnings, then exactly one `finish`, then completion. */
+export type ModelChunk = ModelTextDelta | ModelThinkingDelta | ModelWarning | ModelFinish;
 
 /**
  * A chat model. `stream` is cold: each subscription sends one request, and unsubscribing
@@ -126,6 +140,11 @@ export type ModelChunk = ModelTextDelta | ModelThinkingDelta | ModelFinish;
 export interface ChatModel {
   /** A name for logs and metrics, e.g. the model id sent to the server. */
   readonly id: string;
+  /**
+   * The defaults of every request, when the model has some (an agent's own settings win over
+   * them); read to say which limit cut a reply (`maxTokens`, or the context window).
+   */
+  readonly settings?: ModelSettings;
   /** Streams one response to `request`. */
   stream(request: ChatRequest): Observable<ModelChunk>;
 }

@@ -1,11 +1,13 @@
 import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
-import { asyncScheduler, defer, Observable, type SchedulerLike } from 'rxjs';
+import { asyncScheduler, catchError, defer, Observable, throwError, type SchedulerLike, type Subscriber } from 'rxjs';
 import type { ChatModel, ChatRequest, ModelChunk } from './chat-model.js';
 import { chatRequestBody } from './chat-request-body.js';
 import { checkModelSettings, type ModelSettings } from './model-settings.js';
 import { readResponse } from './read-response.js';
+import type { ModelError } from './model-error.js';
 import { retryModelRequest, type RetryPolicy } from './retry-policy.js';
+import { refusesParallelCalls, singleToolCallBody } from './single-tool-calls.js';
 import { toModelError } from './to-model-error.js';
 
 /** Options of {@link OpenAIChatModel}. */
@@ -40,6 +42,13 @@ export interface OpenAIChatModelOptions {
   readonly timeoutMs?: number;
   /** The longest wait before a retry, whatever the server's `Retry-After` asks; default 30,000. */
   readonly maxRetryDelayMs?: number;
+  /**
+   * The most milliseconds the waits before the retries of one request may add up to; default
+   * 60,000. A server still starting (HTTP 503, as llama-server's "Loading model", or a refused
+   * connection) is waited for that long, beyond `maxRetries`, and a `warning` chunk (a run's
+   * `Warning` event) says so once. 0: never wait for it. `maxRetries: 0` turns every retry off.
+   */
+  readonly retryBudgetMs?: number;
   /** Where retry waits and the idle watchdog run; default `asyncScheduler` (tests pass virtual time). */
   readonly scheduler?: SchedulerLike;
   /**
@@ -52,6 +61,7 @@ export interface OpenAIChatModelOptions {
 }
 
 const DEFAULT_MAX_RETRY_DELAY_MS = 30_000;
+const DEFAULT_RETRY_BUDGET_MS = 60_000;
 
 /**
  * A {@link ChatModel} over the official `openai` client and any OpenAI-compatible server.
@@ -62,7 +72,10 @@ const DEFAULT_MAX_RETRY_DELAY_MS = 30_000;
  * `finish_reason`. Unsubscribing aborts the HTTP request, or the wait before a retry.
  * Failures end the stream with a `ModelError` (with the HTTP status when there was one):
  * after the retries, on a silence longer than `timeoutMs`, or when a stream ends with
- * neither a `finish_reason` nor `[DONE]` (it was cut).
+ * neither a `finish_reason` nor `[DONE]` (it was cut). A chat template that refuses parallel
+ * tool calls ("only supports single tool-calls at once") gets the request once more with
+ * `parallel_tool_calls: false` and earlier multi-call messages split, with a `warning`
+ * chunk; the model then sends every request that way.
  *
  * @example
  * ```ts
@@ -74,10 +87,13 @@ export class OpenAIChatModel implements ChatModel {
   readonly id: string;
   private readonly client: OpenAI;
   private readonly extraBody: Readonly<Record<string, unknown>>;
-  private readonly settings: ModelSettings;
+  /** The default settings of every request (the `settings` option, checked). */
+  readonly settings: ModelSettings;
   private readonly timeoutMs: number;
   private readonly scheduler: SchedulerLike;
   private readonly retry: RetryPolicy;
+  /** Set once the server's template refused parallel tool calls: every request is then sent in the single-call form. */
+  private singleToolCalls = false;
 
   constructor(options: OpenAIChatModelOptions) {
     if (typeof options?.model !== 'string' || options.model.trim() === '') {
@@ -91,7 +107,8 @@ export class OpenAIChatModel implements ChatModel {
     this.timeoutMs = whole('timeoutMs', options.timeoutMs ?? given?.timeout ?? OpenAI.DEFAULT_TIMEOUT, 1);
     const maxRetries = whole('maxRetries', options.maxRetries ?? given?.maxRetries ?? 2, 0);
     const maxDelayMs = whole('maxRetryDelayMs', options.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS, 0);
-    this.retry = { maxRetries, maxDelayMs, scheduler: this.scheduler };
+    const budgetMs = whole('retryBudgetMs', options.retryBudgetMs ?? DEFAULT_RETRY_BUDGET_MS, 0);
+    this.retry = { maxRetries, maxDelayMs, budgetMs, scheduler: this.scheduler };
     this.client = given ?? newClient(options.baseURL ?? process.env.OPENAI_BASE_URL, options.apiKey ?? process.env.OPENAI_API_KEY, this.timeoutMs);
   }
 
@@ -99,13 +116,16 @@ export class OpenAIChatModel implements ChatModel {
   stream(request: ChatRequest): Observable<ModelChunk> {
     return new Observable<ModelChunk>((out) => {
       const abort = new AbortController();
-      const body = chatRequestBody(this.id, request, this.extraBody, this.settings);
+      const asked = chatRequestBody(this.id, request, this.extraBody, this.settings);
+      const body = this.singleToolCalls ? singleToolCallBody(asked) : asked;
       let bodyRead = false;
       const onBodyRead = (): void => void (bodyRead = true);
       const context = { model: this.id, timeoutMs: this.timeoutMs, scheduler: this.scheduler, abort, onBodyRead, deltas: request.deltas !== false };
       // Only the request is retried: once a response has begun its chunks go to `out` itself
       // (no operator in between on the hot path), and a body that breaks is never retried.
-      const request$ = defer(() => this.send(body, abort.signal)).pipe(retryModelRequest(this.retry));
+      const onServerWait = (error: ModelError, budgetMs: number): void => out.next(this.serverWait(error, budgetMs));
+      const send$ = (sent: typeof body) => defer(() => this.send(sent, abort.signal)).pipe(retryModelRequest(this.retry, onServerWait));
+      const request$ = send$(body).pipe(catchError((error: unknown) => (refusesParallelCalls(error, body) ? this.singleCallsRetry$(error, body, send$, out) : throwError(() => error))));
       out.add(
         request$.subscribe({
           next: (response) => readResponse(response, context).subscribe(out),
@@ -119,6 +139,20 @@ export class OpenAIChatModel implements ChatModel {
         if (!bodyRead) abort.abort();
       };
     });
+  }
+
+  /** The warning that the request waits for a server still starting. */
+  private serverWait(error: ModelError, budgetMs: number): ModelChunk {
+    const where = this.client.baseURL.replace(/\/+$/, '');
+    return { type: 'warning', code: 'model-server-starting', message: `${error.message}: waiting up to ${Math.round(budgetMs / 1_000)} s (retryBudgetMs) for the server at ${where} to start` };
+  }
+
+  /** The one retry of a request whose template refused parallel tool calls; from now on every request is sent that way. */
+  private singleCallsRetry$<T>(error: unknown, body: ChatCompletionCreateParamsStreaming, send$: (b: ChatCompletionCreateParamsStreaming) => Observable<T>, out: Subscriber<ModelChunk>): Observable<T> {
+    this.singleToolCalls = true;
+    const message = `${(error as ModelError).message}; sent again with parallel_tool_calls: false and one tool call per assistant message, as every later request of this model will be`;
+    out.next({ type: 'warning', code: 'model-single-tool-calls', message });
+    return send$(singleToolCallBody(body));
   }
 
   /**

@@ -23,8 +23,19 @@ describe('finish reasons are carried and honoured', () => {
       type: 'RunEnd',
       abnormal: true,
       text: 'The answer is forty',
-      error: 'model "scripted" stopped at its token limit (finish_reason "length") in the middle of its answer; raise its maxTokens or ask for less',
+      error: expect.stringMatching(/^model "scripted" stopped at its context window \(finish_reason "length": no maxTokens is set, so the limit was the server's own: usually the context window.*\) in the middle of its answer; compact the conversation \(engine\.compact\(sessionId\).*contextWindow\) or start the server with a larger context$/),
     });
+    expect((events.at(-1) as { error: string }).error).not.toContain('maxTokens or ask for less');
+  });
+
+  it('cut at the agent\'s maxTokens: says so and names it; at the context window despite a maxTokens: names the window', async () => {
+    const cut = (usage?: { promptTokens: number; completionTokens: number; totalTokens: number }) =>
+      new ScriptedModel([{ text: 'The answer is', finishReason: 'length', ...(usage ? { usage } : {}) }]);
+    const byMaxTokens = await new ReActAgent({ model: cut(), settings: { maxTokens: 50 } }).call('go');
+    expect(byMaxTokens.error).toBe('model "scripted" stopped at its token limit (finish_reason "length") in the middle of its answer; raise its maxTokens (50) or ask for less');
+    const full = { promptTokens: 4_000, completionTokens: 96, totalTokens: 4_096 };
+    const byWindow = await new ReActAgent({ model: cut(full), settings: { maxTokens: 500, contextWindow: 4_096 } }).call('go');
+    expect(byWindow.error).toMatch(/^model "scripted" stopped at its context window \(finish_reason "length": the prompt and the answer reached its context window of 4096 tokens\)/);
   });
 
   it('a reasoning model that runs out of tokens while thinking is not a silent empty success', async () => {
