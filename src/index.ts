@@ -24,7 +24,7 @@ export type { RunOptions, RunResult } from './agent/run-types.js';
 
 // Runs as resources: started, attachable, resumable.
 export type { RunHandle, RunRegistry } from './runs/run-registry.js';
-export type { LogCancelled, LogComplete, LogEnding, LogFailed, RunInfo, RunState, SequencedEvent } from './runs/run-types.js';
+export type { LogCancelled, LogComplete, LogEnding, LogFailed, PendingApproval, RunInfo, RunState, SequencedEvent } from './runs/run-types.js';
 export type { EventLog } from './runs/event-log.js';
 export { MemoryEventLog } from './runs/memory-event-log.js';
 export { UnknownRunError } from './runs/unknown-run-error.js';

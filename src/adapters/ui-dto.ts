@@ -14,7 +14,8 @@ import type { UiItem, UiItemBase, UiTaskFields } from './ui-item.js';
  *   agent name: parallel tasks often run the same agent.
  * - A wrapped `RunStart` becomes `task-start`, a wrapped `RunEnd` becomes `task-end` (that
  *   task ended, nothing more), a wrapped `RunCancelled` becomes `task-cancelled` (that task
- *   was stopped). Only the unwrapped `RunEnd` becomes `result`. `Warning` becomes `warning`.
+ *   was stopped). Only the unwrapped `RunEnd` becomes `result`. `Warning` becomes `warning`,
+ *   `Compaction` becomes `compaction`.
  * - `ReasonDelta` becomes `text-delta` or `thinking-delta` by its `kind`.
  * - Skipped (`undefined`): `ContextSize` (bookkeeping), `ReasonStart`, `ActionStart` and
  *   `ActionEnd` (step boundaries; the step number is on every delta and tool item), and
@@ -46,11 +47,11 @@ export function toUiItem(event: AgentEvent): UiItem | undefined {
         text: inner.text, ...(inner.error === undefined ? {} : { error: inner.error }), durationMs: inner.durationMs,
       };
     case 'HITLPending':
-      return { kind: 'approval-pending', ...base, callId: inner.callId, toolName: inner.toolName, args: inner.args, reason: inner.reason };
+      return { kind: 'approval-pending', ...base, approvalId: inner.approvalId, callId: inner.callId, toolName: inner.toolName, args: inner.args, reason: inner.reason };
     case 'HITLDecided':
       return {
-        kind: 'approval-decided', ...base, callId: inner.callId, toolName: inner.toolName, decision: inner.decision,
-        ...(inner.comment === undefined ? {} : { comment: inner.comment }),
+        kind: 'approval-decided', ...base, approvalId: inner.approvalId, callId: inner.callId, toolName: inner.toolName, decision: inner.decision,
+        ...(inner.comment === undefined ? {} : { comment: inner.comment }), ...(inner.timedOut ? { timedOut: true } : {}),
       };
     case 'Plan':
       return { kind: 'plan', ...base, todos: inner.todos };
@@ -68,6 +69,11 @@ export function toUiItem(event: AgentEvent): UiItem | undefined {
       return { kind: 'warning', ...base, code: inner.code, message: inner.message };
     case 'Budget':
       return { kind: 'budget', ...base, step: inner.step, limit: inner.limit, used: inner.used, remaining: inner.remaining };
+    case 'Compaction':
+      return {
+        kind: 'compaction', ...base, reason: inner.reason, contextWindow: inner.contextWindow, tokensBefore: inner.tokensBefore,
+        tokensAfter: inner.tokensAfter, prunedToolResults: inner.prunedToolResults, summarisedMessages: inner.summarisedMessages,
+      };
     case 'ContextSize':
     case 'ReasonStart':
     case 'ReasonEnd':

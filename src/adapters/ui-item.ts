@@ -154,10 +154,30 @@ export interface BudgetItem extends UiItemBase {
   readonly remaining: number;
 }
 
+/** The run's session was compacted to fit the context window (a `Compaction` event). */
+export interface CompactionItem extends UiItemBase {
+  /** Marks a compaction. */
+  readonly kind: 'compaction';
+  /** Why: `context-limit`, `context-exceeded` or `manual`. */
+  readonly reason: 'context-limit' | 'context-exceeded' | 'manual';
+  /** The model's context window in tokens. */
+  readonly contextWindow: number;
+  /** Estimated tokens of the request before. */
+  readonly tokensBefore: number;
+  /** Estimated tokens of the request after. */
+  readonly tokensAfter: number;
+  /** Old tool results whose output was pruned. */
+  readonly prunedToolResults: number;
+  /** Messages a summary replaced. */
+  readonly summarisedMessages: number;
+}
+
 /** A tool call waits for a human decision. */
 export interface ApprovalPendingItem extends UiItemBase {
   /** Marks a call waiting for approval. */
   readonly kind: 'approval-pending';
+  /** The approval's unique id: what an answer names (`answerApproval`), with the item's `taskId`. */
+  readonly approvalId: string;
   /** The call that waits, as in its `tool-start`. */
   readonly callId: string;
   /** The tool the call would run. */
@@ -172,6 +192,8 @@ export interface ApprovalPendingItem extends UiItemBase {
 export interface ApprovalDecidedItem extends UiItemBase {
   /** Marks a decision on a pending call. */
   readonly kind: 'approval-decided';
+  /** The approval that was decided, as in its `approval-pending`. */
+  readonly approvalId: string;
   /** The call that was decided, as in its `approval-pending`. */
   readonly callId: string;
   /** The tool the call runs (or would have run). */
@@ -180,6 +202,8 @@ export interface ApprovalDecidedItem extends UiItemBase {
   readonly decision: 'approve' | 'reject';
   /** The decider's note, when there is one; on a rejection the model reads it. */
   readonly comment?: string;
+  /** True when nobody answered within the engine's `approvalTimeoutMs` (the call was rejected, its question withdrawn). */
+  readonly timedOut?: boolean;
 }
 
 /** An agent's plan changed. */
@@ -222,3 +246,4 @@ export type UiItem =
   | ApprovalDecidedItem
   | PlanItem
   | ResultItem;
+  | CompactionItem

@@ -33,6 +33,16 @@ export interface TaskWiring {
   readonly traceContext?: Context;
 }
 
+/** The summariser of an agent's compactions (see `AgentScope.compaction`). */
+export interface CompactionSetup {
+  /** Its system prompt. */
+  readonly prompt: string;
+  /** Its model settings (its `maxTokens` caps the summary). */
+  readonly settings?: ModelSettings;
+  /** Its model, when not the agent's own. */
+  readonly model?: ChatModel;
+}
+
 /**
  * Everything one agent runs with, every default applied: what a plain `ReActAgent`'s options
  * resolve to, and what the engine builds for each agent of its tree. The loop, the approval
@@ -63,6 +73,8 @@ export interface AgentScope {
   /** "Always" approvals, keyed by conversation; one instance per tree. */
   readonly grants: ApprovalGrants;
   readonly toolTimeoutMs: number;
+  /** How long an approval may wait for its answer before the call is rejected as timed out (absent: for ever). */
+  readonly approvalTimeoutMs?: number;
   /** The agent's own token budget for a run and what it delegates (absent: none of its own). */
   readonly tokenBudget: number | undefined;
   /**
@@ -72,6 +84,11 @@ export interface AgentScope {
   readonly newBudget?: (limit: number) => TokenBudget;
   /** Set for a delegated agent. */
   readonly task: TaskWiring | undefined;
+  /**
+   * Who writes the summary when the agent's session is compacted: the `compaction` agent's
+   * prompt, settings and model (absent: a short built-in prompt and the agent's own model).
+   */
+  readonly compaction?: CompactionSetup;
   /**
    * Text to put in front of the prompt (a blank line between), asked for once per run just
    * before the prompt is saved; `RunStart.prompt` stays as given. The engine hands background

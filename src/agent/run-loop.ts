@@ -5,7 +5,8 @@ import type { ModelFinish } from '../model/chat-model.js';
 import { estimateTokens } from '../model/estimate-tokens.js';
 import type { BudgetReservation, BudgetState, TokenBudget } from '../model/token-budget.js';
 import { maybe$ } from './maybe.js';
-import { assistantMessage, reasonStep$ } from './reason-step.js';
+import { assistantMessage } from './reason-step.js';
+import { reasonWithCompaction$ } from './reason-with-compaction.js';
 import type { AgentScope } from './agent-scope.js';
 import { type RunInput, type RunScope, runScopeOf } from './run-scope.js';
 import { loadHistory$ } from './run-start.js';
@@ -130,7 +131,7 @@ class Loop {
     const lastStep = n >= agent.maxSteps || budgetLast;
     let finish: ModelFinish | undefined;
     let calls: readonly ToolCallInfo[] = [];
-    const reason$ = reasonStep$(this.scope, n, lastStep, (f, c) => ((finish = f), (calls = c)), this.out);
+    const reason$ = reasonWithCompaction$(this.scope, n, lastStep, (f, c) => ((finish = f), (calls = c)), this.out);
     let state: BudgetState | undefined;
     return concat(
       // A request that fails or is stopped before its usage is known gives its reservation back.

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { ApprovalDecision } from '../permission/approval.js';
+import { ofTask } from '../runs/pending-approvals.js';
 import type { RunOwner, SharedRunRecord, SharedRuns } from '../runs/shared-runs.js';
 import type { ChannelHub } from './channel-hub.js';
 import type { RedisKeys } from './redis-keys.js';
@@ -9,7 +10,7 @@ type RunMessage =
   | { readonly op: 'put'; readonly record: OwnedRecord }
   | { readonly op: 'forget'; readonly runId: string }
   | { readonly op: 'cancel'; readonly runId: string }
-  | { readonly op: 'answer'; readonly runId: string; readonly callId: string; readonly decision: ApprovalDecision };
+  | { readonly op: 'answer'; readonly runId: string; readonly approvalId: string; readonly taskId?: string | null; readonly decision: ApprovalDecision };
 
 /**
  * {@link SharedRuns} on Redis: each record is kept in a hash (read once when the backend
@@ -72,9 +73,9 @@ export class RedisSharedRuns implements SharedRuns {
     return true;
   }
 
-  answer(runId: string, callId: string, decision: ApprovalDecision): boolean {
-    if (!this.get(runId)?.pending.includes(callId)) return false;
-    this.#send({ op: 'answer', runId, callId, decision });
+  answer(runId: string, approvalId: string, decision: ApprovalDecision, taskId?: string | null): boolean {
+    if (!this.get(runId)?.pending.some((p) => p.approvalId === approvalId && ofTask(p, taskId))) return false;
+    this.#send({ op: 'answer', runId, approvalId, decision, ...(taskId !== undefined ? { taskId } : {}) });
     return true;
   }
 
@@ -132,7 +133,9 @@ export class RedisSharedRuns implements SharedRuns {
         for (const owner of this.#owners) owner.cancel(message.runId);
         return;
       case 'answer':
-        for (const owner of this.#owners) owner.answer(message.runId, message.callId, message.decision);
+        // The owner checks the approval (and its task) again: only a waiting one is answered.
+        if (typeof message.approvalId !== 'string') return;
+        for (const owner of this.#owners) owner.answer(message.runId, message.approvalId, message.decision, message.taskId);
         return;
     }
   }

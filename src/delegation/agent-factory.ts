@@ -81,8 +81,26 @@ export class AgentFactory {
       tokenBudget: spec.tokenBudget,
       ...(o.newBudget ? { newBudget: o.newBudget } : {}),
       task: spec.task,
+      ...this.compactionOf(spec),
       ...hooks,
     };
+  }
+
+  /**
+   * Who summarises the agent's session when it is compacted: the `compaction` definition
+   * (built in, or a file that overrides it), read when the scope is made; its model when it
+   * names one the engine has, else the agent's.
+   */
+  private compactionOf(spec: AgentSpec): Pick<AgentScope, 'compaction'> {
+    const definition = this.o.agents.get('compaction');
+    if (!definition) return {};
+    let model: ChatModel | undefined;
+    try {
+      model = definition.model === undefined ? undefined : this.modelOf(definition, spec.model);
+    } catch {
+      model = undefined; // an unknown model: the agent's own writes the summary
+    }
+    return { compaction: { prompt: definition.systemPrompt, ...(definition.settings ? { settings: definition.settings } : {}), ...(model ? { model } : {}) } };
   }
 
   /** The spec of a child of `parent` running `definition`; throws when its model is unknown. */

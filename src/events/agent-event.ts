@@ -173,6 +173,12 @@ export interface PlanEvent extends EventBase {
 /** A tool call waits for a human decision. */
 export interface HITLPendingEvent extends EventBase {
   readonly type: 'HITLPending';
+  /**
+   * This approval, unique across runs, engines and tasks: answer it by this id
+   * (`engine.runs.answer`, `POST /runs/:id/approvals/:approvalId`). A model's call id is
+   * not unique (two tasks' models may both say `call_0`), so it never names an approval.
+   */
+  readonly approvalId: string;
   /** The call that waits, as in its `ToolCallStart`. */
   readonly callId: string;
   /** The tool the call would run. */
@@ -186,6 +192,8 @@ export interface HITLPendingEvent extends EventBase {
 /** A human (or the fail-closed default) decided on a pending tool call. */
 export interface HITLDecidedEvent extends EventBase {
   readonly type: 'HITLDecided';
+  /** The approval that was decided, as in its `HITLPending`. */
+  readonly approvalId: string;
   /** The call that was decided, as in its `HITLPending`. */
   readonly callId: string;
   /** The tool the call runs (or would have run). */
@@ -197,6 +205,8 @@ export interface HITLDecidedEvent extends EventBase {
    * rejection says why no human was asked.
    */
   readonly comment?: string;
+  /** True when nobody answered within the engine's `approvalTimeoutMs`: the call was rejected and its question withdrawn. */
+  readonly timedOut?: boolean;
 }
 
 /**
@@ -261,6 +271,37 @@ export interface WarningEvent extends EventBase {
 }
 
 /**
+ * The run's session was compacted to fit the model's context window (docs/sessions.md):
+ * old tool outputs pruned, then, if that was not enough, the oldest messages replaced by a
+ * summary. Comes before the `ContextSize` of the request it made room for. The full
+ * transcript stays in the store's archive (`SessionStore.loadArchive`).
+ */
+export interface CompactionEvent extends EventBase {
+  readonly type: 'Compaction';
+  /** The session that was compacted (a child's own task session for a child). */
+  readonly sessionId: string;
+  /**
+   * `context-limit`: the next request would not have fit; `context-exceeded`: the server
+   * refused a request as too long (it is then sent once more); `manual`: asked for.
+   */
+  readonly reason: 'context-limit' | 'context-exceeded' | 'manual';
+  /** The model's context window in tokens, as far as it is known. */
+  readonly contextWindow: number;
+  /** Estimated tokens of the request (messages and tool schemas) before the compaction. */
+  readonly tokensBefore: number;
+  /** Estimated tokens of the request after it. */
+  readonly tokensAfter: number;
+  /** Old tool results whose output was replaced by a short note. */
+  readonly prunedToolResults: number;
+  /** The oldest messages a summary replaced (0: none were summarised). */
+  readonly summarisedMessages: number;
+  /** Why no summary could be written, when it could not (a plain note took its place). */
+  readonly summaryError?: string;
+  /** True when the store kept the full transcript apart and saved the compacted session; false when only this run's request was compacted. */
+  readonly archived: boolean;
+}
+
+/**
  * A child run's event, carried in its parent's stream. `runId` and `agentName` are the
  * child's; `parentRunId` is the run that called `task` or `multitask`.
  */
@@ -300,6 +341,7 @@ export type AgentEvent =
   | RunCancelledEvent
   | WarningEvent
   | BudgetEvent
+  | CompactionEvent
   | TaskWrapEvent;
 
 /** The `type` of each event. */
@@ -320,6 +362,7 @@ export type AgentEventType =
   | 'RunCancelled'
   | 'Warning'
   | 'Budget'
+  | 'Compaction'
   | 'TaskWrap';
 
 /** The event interface for a given `type`, e.g. `EventOfType<'RunEnd'>` is `RunEndEvent`. */

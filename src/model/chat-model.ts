@@ -147,4 +147,11 @@ export interface ChatModel {
   readonly settings?: ModelSettings;
   /** Streams one response to `request`. */
   stream(request: ChatRequest): Observable<ModelChunk>;
+  /**
+   * The model's context window in tokens (prompt and answer together), when the model knows
+   * it: its `contextWindow` setting, or what its server says. Optional; `undefined` when
+   * unknown. Asked before each request of a run that keeps a session (see docs/sessions.md),
+   * so an implementation caches what it looked up and never throws.
+   */
+  contextWindow?(): number | undefined | Promise<number | undefined>;
 }

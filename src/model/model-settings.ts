@@ -18,6 +18,12 @@ export interface ModelSettings {
   readonly toolChoice?: 'auto' | 'required' | 'none' | NamedToolChoice;
   /** Whether the model may ask for several tool calls in one reply; sent only with tools. */
   readonly parallelToolCalls?: boolean;
+  /**
+   * The model's context window in tokens (prompt and answer together). Never sent: the run
+   * compacts a session before a request that would not fit it (docs/sessions.md). Absent:
+   * asked of the server (llama.cpp's `/props`), or learned from a context-exceeded error.
+   */
+  readonly contextWindow?: number;
 }
 
 /** A `toolChoice` that forces one tool. */
@@ -26,7 +32,7 @@ export interface NamedToolChoice {
   readonly name: string;
 }
 
-const KEYS: ReadonlySet<string> = new Set(['temperature', 'topP', 'maxTokens', 'toolChoice', 'parallelToolCalls']);
+const KEYS: ReadonlySet<string> = new Set(['temperature', 'topP', 'maxTokens', 'toolChoice', 'parallelToolCalls', 'contextWindow']);
 
 /**
  * Checks settings from code or a definition file, and throws a `TypeError` naming the field
@@ -46,6 +52,9 @@ export function checkModelSettings(value: unknown, where: string): ModelSettings
   range(s.topP, 0, 1, `${where}: topP`);
   if (s.maxTokens !== undefined && (!Number.isInteger(s.maxTokens) || (s.maxTokens as number) < 1)) {
     throw new TypeError(`${where}: maxTokens must be a whole number of at least 1, got ${JSON.stringify(s.maxTokens)}`);
+  }
+  if (s.contextWindow !== undefined && (!Number.isInteger(s.contextWindow) || (s.contextWindow as number) < 256)) {
+    throw new TypeError(`${where}: contextWindow must be a whole number of tokens, at least 256, got ${JSON.stringify(s.contextWindow)}`);
   }
   const choice = s.toolChoice;
   const named = typeof choice === 'object' && choice !== null && typeof (choice as { name?: unknown }).name === 'string';

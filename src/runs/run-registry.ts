@@ -7,7 +7,7 @@ import { errorMessage } from '../errors/error-message.js';
 import { eventBytes } from './event-bytes.js';
 import type { EventLog } from './event-log.js';
 import { PendingApprovals } from './pending-approvals.js';
-import type { RunInfo, SequencedEvent } from './run-types.js';
+import type { PendingApproval, RunInfo, SequencedEvent } from './run-types.js';
 import type { SharedRuns } from './shared-runs.js';
 import { UnknownRunError } from './unknown-run-error.js';
 
@@ -78,7 +78,7 @@ export class RunRegistry {
     // Other engines' cancels and answers for our runs: only what runs here, never relayed again.
     this.#unserve = o.shared?.serve({
       cancel: (runId) => this.#runs.has(runId) && this.cancel(runId),
-      answer: (runId, callId, decision) => this.approvals.answer(runId, callId, decision),
+      answer: (runId, approvalId, decision, taskId) => this.approvals.answer(runId, approvalId, decision, taskId),
     });
   }
 
@@ -181,10 +181,21 @@ export class RunRegistry {
     return true;
   }
 
-  /** Answers a waiting approval of the run (anywhere in its tree). False when no call `callId` waits there. */
-  answer(runId: string, callId: string, decision: ApprovalDecision): boolean {
-    if (this.approvals.answer(runId, callId, decision)) return true;
-    return !this.#runs.has(runId) && (this.o.shared?.answer(runId, callId, decision) ?? false);
+  /**
+   * Answers a waiting approval of the run (anywhere in its tree) by its `approvalId` (from
+   * its `HITLPending` event, or {@link RunRegistry.pendingApprovals}). With `taskId` (`null`:
+   * the main agent's own call) only an approval of that task is answered. False when no such
+   * approval waits there. A model's call id is not accepted: it is not unique across tasks.
+   */
+  answer(runId: string, approvalId: string, decision: ApprovalDecision, taskId?: string | null): boolean {
+    if (this.approvals.answer(runId, approvalId, decision, taskId)) return true;
+    return !this.#runs.has(runId) && (this.o.shared?.answer(runId, approvalId, decision, taskId) ?? false);
+  }
+
+  /** The approvals waiting anywhere in the run's tree, in the order they asked (another engine's run: as it last published them). */
+  pendingApprovals(runId: string): PendingApproval[] {
+    if (this.#runs.has(runId)) return this.approvals.pending(runId);
+    return [...(this.o.shared?.get(runId)?.pending ?? [])];
   }
 
   /**

@@ -12,7 +12,8 @@ const { O_APPEND, O_CREAT, O_EXCL, O_RDONLY, O_RDWR, O_WRONLY } = constants;
 /**
  * A {@link SessionStore} on disk: one JSON-lines file per session under
  * `<workspace>/.rxharness/sessions/` (one message per line, appended), and a small JSON file
- * per task session for resume. Sessions and task resumes survive restarts.
+ * per task session for resume. Sessions and task resumes survive restarts. A compacted
+ * session keeps its whole transcript beside it, in `<id>.archive.jsonl`.
  *
  * Crash safety: a message is one line written by one append, so a crash mid-write can only
  * cut the last line. Loading skips a line that does not parse, and the next append (after a
@@ -71,9 +72,31 @@ export class FileSessionStore implements SessionStore {
 
   append(sessionId: string, messages: readonly ChatMessage[]): Promise<void> {
     const previous = this.queues.get(sessionId) ?? Promise.resolve();
-    const next = previous.then(() => this.write(sessionId, messages));
+    const next = previous.then(task);
     // The queue holds a settled promise either way; the caller still sees the failure.
     const tail = next.catch(() => undefined);
+    return this.enqueue(sessionId, () => this.write(sessionId, messages));
+  }
+
+  /**
+   * Replaces a session's messages (a compaction): the messages the archive
+   * (`<id>.archive.jsonl`) does not hold yet are appended to it, then the session file is
+   * rewritten whole (a temporary file renamed over it), its first line saying how many of its
+   * messages the archive accounts for. In the session's write queue, like `append`.
+   */
+  replace(sessionId: string, messages: readonly ChatMessage[]): Promise<void> {
+    return this.enqueue(sessionId, () => this.rewrite(sessionId, messages));
+  }
+
+  /** The whole transcript: the archive, then what the session gained since its last compaction. */
+  async loadArchive(sessionId: string): Promise<readonly ChatMessage[]> {
+    await this.queues.get(sessionId);
+    const { messages, live } = await this.readSession(sessionId);
+    const archived = await this.readLines(this.file(sessionId, '.archive.jsonl'));
+    return [...archived.flatMap((line) => parseLine(line) ?? []), ...messages.slice(live)];
+  }
+
+  private enqueue(sessionId: string, task: () => Promise<void>): Promise<void> {
     this.queues.set(sessionId, tail);
     void tail.then(() => {
       if (this.queues.get(sessionId) === tail) this.queues.delete(sessionId);
@@ -113,7 +136,7 @@ export class FileSessionStore implements SessionStore {
   /** Removes a session's files (messages and task info); an unknown id is no error. */
   async delete(sessionId: string): Promise<void> {
     await this.queues.get(sessionId);
-    for (const suffix of ['.jsonl', '.task.json', '.grants.jsonl']) {
+    for (const suffix of ['.jsonl', '.archive.jsonl', '.task.json', '.grants.jsonl']) {
       const file = this.file(sessionId, suffix);
       // The folders on the way must stay inside; the file itself may be a link (rm removes the link).
       await checkConfined(this.root, file, 'folder');
@@ -154,6 +177,52 @@ export class FileSessionStore implements SessionStore {
     const handle = await openConfined(this.root, file, O_RDONLY);
     try {
       return await handle.readFile('utf8');
+  /** The session's messages, and how many of them (from the start) its archive accounts for. */
+  private async readSession(sessionId: string): Promise<{ messages: ChatMessage[]; live: number }> {
+    const lines = await this.readLines(this.file(sessionId, '.jsonl'));
+    return { messages: lines.flatMap((line) => parseLine(line) ?? []), live: archivedMark(lines[0]) };
+  }
+
+  /** A file's lines; none for a file that does not exist. */
+  private async readLines(file: string): Promise<string[]> {
+    try {
+      return (await this.read(file)).split('\n');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw e;
+    }
+  }
+
+  private async rewrite(sessionId: string, messages: readonly ChatMessage[]): Promise<void> {
+    await this.mkdir();
+    const current = await this.readSession(sessionId);
+    const unarchived = current.messages.slice(current.live);
+    if (unarchived.length > 0) {
+      const handle = await openConfined(this.root, this.file(sessionId, '.archive.jsonl'), O_WRONLY | O_APPEND | O_CREAT);
+      try {
+        await handle.appendFile(unarchived.map((m) => JSON.stringify(m) + '\n').join(''));
+      } finally {
+        await handle.close();
+      }
+    }
+    const target = this.file(sessionId, '.jsonl');
+    await checkConfined(this.root, target, 'file');
+    const temporary = `${target}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`;
+    const handle = await openConfined(this.root, temporary, O_WRONLY | O_CREAT | O_EXCL);
+    try {
+      // The mark has no `role`, so `load` skips it like a cut line.
+      await handle.writeFile([JSON.stringify({ archived: messages.length }), ...messages.map((m) => JSON.stringify(m))].join('\n') + '\n');
+      await handle.close();
+      await checkConfined(this.root, target, 'file');
+      await rename(temporary, target);
+      this.checked.add(target); // it ends with a newline
+    } catch (e) {
+      await handle.close().catch(() => undefined);
+      await rm(temporary, { force: true });
+      throw e;
+    }
+  }
+
     } finally {
       await handle.close();
     }
@@ -224,3 +293,14 @@ async function endsWithNewline(handle: FileHandle): Promise<boolean> {
   await handle.read(last, 0, 1, size - 1);
   return last[0] === 0x0a;
 }
+/** How many leading messages the archive accounts for, from a session file's first line (0 without a mark). */
+function archivedMark(line: string | undefined): number {
+  if (line === undefined || !line.startsWith('{"archived":')) return 0;
+  try {
+    const { archived } = JSON.parse(line) as { archived?: unknown };
+    return typeof archived === 'number' && Number.isInteger(archived) && archived >= 0 ? archived : 0;
+  } catch {
+    return 0;
+  }
+}
+

@@ -33,6 +33,11 @@ export class MemorySessionStore implements SessionStore {
   private readonly tasks = new Map<string, TaskSessionInfo>();
   /** "Always" approvals by conversation; dropped with their session. */
   private readonly grants = new Map<string, ApprovalGrant[]>();
+  /**
+   * The archive of each compacted session: the messages compactions replaced, and how many
+   * of the session's messages are accounted for by it (the compacted ones; later appends are not).
+   */
+  private readonly archives = new Map<string, { readonly messages: ChatMessage[]; live: number }>();
   private readonly maxSessions: number;
   private readonly maxTaskSessions: number;
 
@@ -75,7 +80,26 @@ export class MemorySessionStore implements SessionStore {
     return this.tasks.get(taskId);
   }
 
-  /** Forgets a session (its messages, grants and task info). */
+  /** Replaces a session's messages (a compaction), archiving first what the archive does not hold yet. */
+  replace(sessionId: string, messages: readonly ChatMessage[]): void {
+    const current = this.sessions.get(sessionId) ?? [];
+    const archive = this.archives.get(sessionId) ?? { messages: [], live: 0 };
+    archive.messages.push(...current.slice(archive.live));
+    archive.live = messages.length;
+    this.archives.set(sessionId, archive);
+    if (this.sessions.has(sessionId)) this.sessions.set(sessionId, messages.slice());
+    else this.append(sessionId, messages);
+    this.touch(sessionId, this.sessions.get(sessionId));
+  }
+
+  /** The whole transcript: the archive, then what was appended since the last compaction. */
+  loadArchive(sessionId: string): readonly ChatMessage[] {
+    const current = this.sessions.get(sessionId) ?? [];
+    const archive = this.archives.get(sessionId);
+    return archive ? [...archive.messages, ...current.slice(archive.live)] : current.slice();
+  }
+
+  /** Forgets a session (its messages, archive, grants and task info). */
   delete(sessionId: string): void {
     this.sessions.delete(sessionId);
     this.tasks.delete(sessionId);
@@ -94,6 +118,7 @@ export class MemorySessionStore implements SessionStore {
 
   /** How many sessions are held. */
   get size(): number {
+    this.archives.delete(sessionId);
     return this.sessions.size;
   }
 

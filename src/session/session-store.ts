@@ -40,6 +40,19 @@ export interface SessionStore {
   loadGrants?(sessionId: string): MaybePromise<readonly ApprovalGrant[]>;
   /** Keeps one more "always" approval of the conversation. */
   saveGrant?(sessionId: string, grant: ApprovalGrant): MaybePromise<void>;
+  /**
+   * Replaces the session's messages by `messages` (a compaction, see docs/sessions.md),
+   * after appending to the session's archive those of its messages that are not there yet,
+   * so nothing is lost. Optional: without it a compaction only shortens the run's request,
+   * and the next run loads the whole session again.
+   */
+  replace?(sessionId: string, messages: readonly ChatMessage[]): MaybePromise<void>;
+  /**
+   * The whole transcript of the session: every message ever appended, in order, those
+   * compactions replaced included; for a session never compacted, its messages. Given by
+   * the stores that have {@link SessionStore.replace}.
+   */
+  loadArchive?(sessionId: string): MaybePromise<readonly ChatMessage[]>;
 }
 
 /** An "always" approval: calls of `toolName` on exactly `subject` (a command, a path) are allowed for the rest of the conversation. */

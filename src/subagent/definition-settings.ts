@@ -7,6 +7,7 @@ export const SETTING_KEYS: Readonly<Record<string, keyof ModelSettings>> = Objec
   max_tokens: 'maxTokens',
   tool_choice: 'toolChoice',
   parallel_tool_calls: 'parallelToolCalls',
+  context_window: 'contextWindow',
 });
 
 /**
@@ -30,7 +31,7 @@ export function definitionSettings(fields: Readonly<Record<string, unknown>>): M
   } catch (error) {
     const message = error instanceof Error ? error.message.replace(/^settings: /, '') : String(error);
     // Name the keys as the file spells them.
-    throw new Error(hasKeys ? message.replace(/\b(topP|maxTokens|toolChoice|parallelToolCalls)\b/g, (m) => snakeOf(m)) : `"settings": ${message}`);
+    throw new Error(hasKeys ? message.replace(/\b(topP|maxTokens|toolChoice|parallelToolCalls|contextWindow)\b/g, (m) => snakeOf(m)) : `"settings": ${message}`);
   }
 }
 

@@ -83,7 +83,7 @@ describe('TaskTracker', () => {
   });
 
   it('evicts the oldest finished tasks beyond its bound, but never running ones or undelivered results', () => {
-    const tracker = new TaskTracker(2);
+    const tracker = new TaskTracker({ retainFinished: 2 });
     start(tracker, 'running');
     start(tracker, 'bg', { background: true });
     tracker.finish('bg', 'done', 'kept until delivered');
@@ -107,8 +107,8 @@ describe('TaskTracker', () => {
     expect(tracker.get('bg')).toBeUndefined();
   });
 
-  it('holds every undelivered result even beyond the bound', () => {
-    const tracker = new TaskTracker(1);
+  it('holds every undelivered result even beyond the bound of finished tasks (results waiting are bounded on their own)', () => {
+    const tracker = new TaskTracker({ retainFinished: 1 });
     for (const id of ['b1', 'b2', 'b3']) {
       start(tracker, id, { background: true });
       tracker.finish(id, 'done', id);
@@ -121,7 +121,7 @@ describe('TaskTracker', () => {
   });
 
   it('a task started again under its id (a resume) is running again and not evicted as finished', () => {
-    const tracker = new TaskTracker(1);
+    const tracker = new TaskTracker({ retainFinished: 1 });
     start(tracker, 't1');
     tracker.finish('t1', 'done', 'first');
     start(tracker, 't1');

@@ -7,6 +7,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { answerProps, contextRefusal } from './fake-openai/context-size.js';
 import { defaultReply } from './fake-openai/default-reply.js';
 import { errorBody } from './fake-openai/error-body.js';
 import { sendJson, type Exchange, type MutableRecordedRequest } from './fake-openai/exchange.js';
@@ -41,6 +42,8 @@ export class FakeOpenAIServer {
   readonly #records: MutableRecordedRequest[] = [];
   readonly #waiters = new Waiters();
   #handler: FakeHandler | undefined;
+  readonly #contextSize: number | undefined;
+  #propsRequests = 0;
   #baseURL = '';
   #inFlight = 0;
   #peak = 0;
@@ -49,6 +52,7 @@ export class FakeOpenAIServer {
   private constructor(options: FakeServerOptions) {
     this.#queue = [...(options.replies ?? [])];
     this.#handler = options.handler;
+    this.#contextSize = options.contextSize;
     this.#server = createServer((req, res) => void this.#onRequest(req, res));
     // A client that sends garbage must not take the server down.
     this.#server.on('clientError', (_error, socket) => socket.destroy());
@@ -69,6 +73,11 @@ export class FakeOpenAIServer {
   /** Every request received so far, in arrival order, updated live. */
   get requests(): readonly RecordedRequest[] {
     return this.#records;
+  }
+
+  /** How many `GET /props` requests arrived (they are not in `requests`). */
+  get propsRequests(): number {
+    return this.#propsRequests;
   }
 
   /** Requests whose response has not ended yet. */
@@ -145,6 +154,11 @@ export class FakeOpenAIServer {
   }
 
   async #onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (req.method === 'GET' && new URL(req.url ?? '/', 'http://localhost').pathname === '/props') {
+      this.#propsRequests += 1;
+      answerProps(res, this.#contextSize);
+      return;
+    }
     const controller = new AbortController();
     let record: MutableRecordedRequest | undefined;
     res.on('finish', () => {
@@ -184,6 +198,11 @@ export class FakeOpenAIServer {
     record.stream = parsed.body.stream === true;
     if (!parsed.ok) {
       sendJson(exchange, 400, errorBody(400, parsed.message));
+      return;
+    }
+    const refusal = contextRefusal(parsed.body, this.#contextSize);
+    if (refusal) {
+      sendJson(exchange, 400, refusal);
       return;
     }
     let reply: FakeReply;

@@ -11,7 +11,7 @@ const DETAIL_COLUMNS = 120;
 /**
  * Describes a notable event as one plain log line (no colour, no escape sequences), or
  * `undefined` for the rest. Notable: a task started or ended, a tool started or ended, an
- * approval asked or decided, a task cancelled, a warning, and the streamed run's own end,
+ * approval asked or decided, a task cancelled, a warning, a compaction, and the streamed run's own end,
  * whose line is followed by the whole error (when it failed) and the final answer. Lines
  * start with who did it: `[main]`, `[explore#2]`, `[general#1 > explore#1]`. Details longer
  * than 120 columns are cut and end in `…`. An approval's line shows the call's main argument
@@ -56,6 +56,11 @@ export function plainLine(event: AgentEvent): string | undefined {
       return `${who()} task cancelled: ${short(inner.reason)}`;
     case 'Warning':
       return `${who()} warning (${inner.code}): ${short(inner.message)}`;
+    case 'Compaction': {
+      const tokens = (n: number): string => n.toLocaleString('en-US');
+      const what = [`${inner.prunedToolResults} tool output(s) pruned`, `${inner.summarisedMessages} message(s) summarised`].join(', ');
+      return `${who()} context compacted (${inner.reason}): ${tokens(inner.tokensBefore)} → ${tokens(inner.tokensAfter)} tokens of ${tokens(inner.contextWindow)} (${what})`;
+    }
     default:
       return undefined;
   }

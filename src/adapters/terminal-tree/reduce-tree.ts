@@ -120,6 +120,8 @@ function apply(node: TreeNode, event: RealEvent, now: number, isRoot: boolean): 
       };
       return event.error === undefined ? ended : { ...ended, error: oneLine(event.error) };
     }
+    case 'Compaction':
+      return { ...node, compactions: (node.compactions ?? 0) + 1 };
     case 'RunCancelled': {
       const { currentTool: _t, awaitingApproval: _a, ...rest } = node;
       const children = node.children.map((child) => settle(child, now, 'cancelled with its parent'));

@@ -26,7 +26,7 @@ const STATUS_STYLE: Readonly<Record<TreeStatus, Style>> = { running: 'cyan', don
 /**
  * Draws the task tree as text: one line per run, box-drawing branches, a status icon
  * (spinner while running, `✔` done, `✖` failed, `⊘` cancelled), the agent (`#index` under multitask), the
- * description, elapsed time and tokens, then what it is doing now (tool, approval, streamed
+ * description, elapsed time, tokens and how often its session was compacted, then what it is doing now (tool, approval, streamed
  * text) or why it failed. A line longer than `width` columns (as `string-width` counts them:
  * emoji and CJK take two) is cut to fit and ends in `…`, before any colour is added.
  *
@@ -53,7 +53,11 @@ export function renderTree(state: TaskTreeState, options: RenderTreeOptions): st
 function nodeSegments(node: TreeNode, now: number): Segment[] {
   const icon = node.status === 'done' ? '✔' : node.status === 'failed' ? '✖' : node.status === 'cancelled' ? '⊘' : SPINNER[Math.floor(now / SPINNER_FRAME_MS) % SPINNER.length];
   const name = node.multitask && node.taskIndex !== undefined ? `${node.agentName}#${node.taskIndex}` : node.agentName;
-  const meta = [formatDuration(elapsedMs(node, now)), ...(node.tokens === undefined ? [] : [`${node.tokens.toLocaleString('en-US')} tok`])];
+  const meta = [
+    formatDuration(elapsedMs(node, now)),
+    ...(node.tokens === undefined ? [] : [`${node.tokens.toLocaleString('en-US')} tok`]),
+    ...(node.compactions === undefined ? [] : [`compacted ${node.compactions}×`]),
+  ];
   return [
     { text: `${icon ?? '•'} `, style: STATUS_STYLE[node.status] },
     { text: name, style: 'bold' },

@@ -34,6 +34,8 @@ export interface TreeNode {
   readonly tail: string;
   /** Total tokens, from the run's `RunEnd` metrics. */
   readonly tokens?: number;
+  /** How many times the run's session was compacted (its `Compaction` events); absent: never. */
+  readonly compactions?: number;
   /** Why the run failed or was cancelled. */
   readonly error?: string;
   /** When the reducer first saw the run (the `now` it was given). */

@@ -150,4 +150,11 @@ export interface FakeServerOptions {
   readonly replies?: readonly FakeReply[];
   /** Port to listen on; default 0 (any free port). */
   readonly port?: number;
+  /**
+   * Play a llama.cpp server with this context (tokens): `GET /props` announces it, and a chat
+   * request whose prompt is longer (its JSON, four characters a token) gets llama.cpp's HTTP
+   * 400 "exceeds the available context size" instead of a reply (no reply is used up).
+   * Without it `/props` answers 404. Neither is recorded in `requests`; see `propsRequests`.
+   */
+  readonly contextSize?: number;
 }

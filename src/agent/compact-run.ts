@@ -1,0 +1,51 @@
+import { concatMap, defer, EMPTY, map, type Observable, of } from 'rxjs';
+import type { AgentEvent, CompactionEvent } from '../events/agent-event.js';
+import type { ChatMessage } from '../model/chat-message.js';
+import { estimateRequestTokens } from '../model/estimate-tokens.js';
+import { compactMessages$ } from '../session/compaction/compact-messages.js';
+import type { CompactionReason } from '../session/compaction/compaction-types.js';
+import { answerReserve, contextWindowOf$, tokenRatio } from '../session/compaction/context-windows.js';
+import { maybe$ } from './maybe.js';
+import type { RunScope } from './run-scope.js';
+import { summariser } from './compaction-summary.js';
+
+/**
+ * Compacts the run's conversation before a request when it would not fit the model's
+ * context window (`context-limit`), or after the server refused one as too long
+ * (`context-exceeded`: it shrinks further). The run's messages are replaced and, for a run
+ * with a session, the store's too (`SessionStore.replace`, which archives the transcript).
+ * Emits the `Compaction` event, or nothing when the window is unknown or the request fits.
+ */
+export function compactRun$(scope: RunScope, lastStep: boolean, reason: Exclude<CompactionReason, 'manual'>): Observable<AgentEvent> {
+  return defer(() => {
+    const { agent } = scope;
+    return contextWindowOf$(agent.model, agent.modelSettings).pipe(concatMap((window) => (window === undefined ? EMPTY : compactWithin$(scope, lastStep, reason, window))));
+  });
+}
+
+function compactWithin$(scope: RunScope, lastStep: boolean, reason: CompactionReason, window: number): Observable<AgentEvent> {
+  const { run, agent, input } = scope;
+  const first = run.messages[0];
+  const system: ChatMessage[] = first?.role === 'system' ? [first] : [];
+  const session = run.messages.slice(system.length);
+  // What every request sends besides the session, as `ContextSize` counts it.
+  const requestFixed = estimateRequestTokens({ messages: system, ...(lastStep ? {} : { tools: scope.toolSpecs() }) });
+  const fixedTokens = requestFixed + answerReserve(window, agent.modelSettings?.maxTokens);
+  // The window in estimated tokens: the server counted the last request this many times higher (or lower).
+  const estimatedWindow = Math.floor(window / tokenRatio(agent.model));
+  return compactMessages$({ messages: session, window: estimatedWindow, fixedTokens, reason, summarise: summariser(scope, estimatedWindow) }).pipe(
+    concatMap((outcome) => {
+      if (!outcome) return EMPTY;
+      run.messages = [...system, ...outcome.messages];
+      const event = (archived: boolean): CompactionEvent => ({
+        type: 'Compaction', runId: run.runId, agentName: run.agentName, sessionId: input.sessionId, reason, contextWindow: window,
+        tokensBefore: outcome.tokensBefore + requestFixed, tokensAfter: outcome.tokensAfter + requestFixed,
+        prunedToolResults: outcome.prunedToolResults, summarisedMessages: outcome.summarisedMessages,
+        ...(outcome.summaryError === undefined ? {} : { summaryError: outcome.summaryError }), archived,
+      });
+      const { sessions } = agent;
+      if (input.ephemeral || !sessions.replace) return of(event(false));
+      return maybe$(() => sessions.replace!(input.sessionId, outcome.messages)).pipe(map(() => event(true)));
+    }),
+  );
+}

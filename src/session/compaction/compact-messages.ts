@@ -1,0 +1,59 @@
+import { catchError, map, type Observable, of } from 'rxjs';
+import type { ChatMessage } from '../../model/chat-message.js';
+import { estimateTokens } from '../../model/estimate-tokens.js';
+import { errorMessage } from '../../errors/error-message.js';
+import type { CompactionInput, CompactionOutcome } from './compaction-types.js';
+import { pruneToolResults } from './prune-tool-results.js';
+import { chooseCut, withSummary } from './summary-cut.js';
+
+/**
+ * What share of the room for the session a compaction aims at: well below the limit, so
+ * the next turns fit too and a session is not compacted at every step.
+ */
+export const TARGET_SHARE = 0.6;
+
+/** Room the summary may take: a third of the target, from 64 to 2,000 tokens. */
+function summaryTokens(target: number): number {
+  return Math.max(64, Math.min(2_000, Math.floor(target * 0.3)));
+}
+
+/**
+ * Compacts a session (docs/sessions.md): nothing when it fits (`context-limit` only);
+ * else the output of old tool results is pruned, oldest first, keeping the newest, until
+ * the session is at its target (60% of the room the window leaves it, half its size after
+ * the server refused it); if that is not enough, the oldest turns (or steps of a long turn)
+ * are summarised by `input.summarise` and the summary replaces them. A `manual` compaction
+ * prunes every result before the last turn and summarises everything before it.
+ * Emits `undefined` when nothing was done; a summary that fails is replaced by a note
+ * saying so (the outcome's `summaryError`), so a compaction itself never fails.
+ */
+export function compactMessages$(input: CompactionInput): Observable<CompactionOutcome | undefined> {
+  const { messages, reason } = input;
+  const before = estimateTokens(messages);
+  const room = Math.max(0, input.window - input.fixedTokens);
+  if (reason === 'context-limit' && before <= room) return of(undefined);
+  const manual = reason === 'manual';
+  let target = Math.floor(room * TARGET_SHARE);
+  if (reason === 'context-exceeded') target = Math.min(target, Math.floor(before / 2));
+  const lastUser = messages.findLastIndex((m) => m.role === 'user');
+  const { messages: pruned, pruned: prunedCount } = pruneToolResults(messages, manual ? 0 : target, manual ? Math.max(0, lastUser) : messages.length);
+  const outcome = (result: readonly ChatMessage[], summarised: number, summaryError?: string): CompactionOutcome => ({
+    messages: result,
+    tokensBefore: before,
+    tokensAfter: estimateTokens(result),
+    prunedToolResults: prunedCount,
+    summarisedMessages: summarised,
+    ...(summaryError === undefined ? {} : { summaryError }),
+  });
+  if (!manual && estimateTokens(pruned) <= target) return of(outcome(pruned, 0));
+  const maxSummary = summaryTokens(target);
+  const cut = chooseCut(pruned, Math.max(0, target - maxSummary), manual);
+  if (cut === undefined || cut <= 0) return of(prunedCount > 0 ? outcome(pruned, 0) : undefined);
+  return input.summarise(pruned.slice(0, cut), maxSummary).pipe(
+    map((summary) => outcome(withSummary(pruned, cut, summary), cut)),
+    catchError((error: unknown) => {
+      const why = errorMessage(error);
+      return of(outcome(withSummary(pruned, cut, `(No summary could be written: ${why}. The earlier messages are in the archived transcript.)`), cut, why));
+    }),
+  );
+}

@@ -1,0 +1,41 @@
+import type { Observable } from 'rxjs';
+import type { ChatMessage } from '../../model/chat-message.js';
+
+/**
+ * Why a session is compacted: its next request would not fit the context window
+ * (`context-limit`), the server refused a request as too long (`context-exceeded`), or
+ * someone asked (`manual`: `engine.compact`, `POST /api/sessions/:id/compact`).
+ */
+export type CompactionReason = 'context-limit' | 'context-exceeded' | 'manual';
+
+/** What a compaction is asked to do. */
+export interface CompactionInput {
+  /** The session's messages (no system prompt), oldest first. */
+  readonly messages: readonly ChatMessage[];
+  /** The context window in tokens. */
+  readonly window: number;
+  /** Tokens every request takes besides the session: the system prompt, the tool schemas and room for the answer. */
+  readonly fixedTokens: number;
+  readonly reason: CompactionReason;
+  /**
+   * Writes the summary of `head` in at most `maxTokens`; errors when it cannot (the
+   * compaction then keeps a plain note instead, and says why).
+   */
+  readonly summarise: (head: readonly ChatMessage[], maxTokens: number) => Observable<string>;
+}
+
+/** What a compaction did. */
+export interface CompactionOutcome {
+  /** The compacted session: roles alternate as before, every tool result still follows its call. */
+  readonly messages: readonly ChatMessage[];
+  /** The session's estimated tokens before (the session only; add the fixed part for a request). */
+  readonly tokensBefore: number;
+  /** The session's estimated tokens after. */
+  readonly tokensAfter: number;
+  /** How many old tool results had their output replaced by a short note. */
+  readonly prunedToolResults: number;
+  /** How many of the oldest messages a summary replaced (0: none). */
+  readonly summarisedMessages: number;
+  /** Why no summary could be written (a plain note replaced those messages instead). */
+  readonly summaryError?: string;
+}

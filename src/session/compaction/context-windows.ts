@@ -1,0 +1,63 @@
+import { defer, from, map, type Observable, of } from 'rxjs';
+import type { ChatModel } from '../../model/chat-model.js';
+import type { ModelSettings } from '../../model/model-settings.js';
+
+/** Windows learned from context-exceeded errors, per model object (forgotten with it). */
+const learned = new WeakMap<ChatModel, number>();
+
+/**
+ * Remembers that `model`'s window is at most `tokens` (a server's context-exceeded error
+ * named it, or a request of that estimate did not fit): the smaller of it and what was
+ * learned before counts from now on.
+ */
+export function learnContextWindow(model: ChatModel, tokens: number): void {
+  if (!Number.isFinite(tokens) || tokens <= 0) return;
+  const known = learned.get(model);
+  learned.set(model, Math.floor(known === undefined ? tokens : Math.min(known, tokens)));
+}
+
+/**
+ * The context window a request of this agent must fit: the agent's own `contextWindow`
+ * setting; else the smaller of what the model says (its setting, or its server's `/props`)
+ * and what a context-exceeded error taught; `undefined` when nothing says.
+ */
+export function contextWindowOf$(model: ChatModel, settings: ModelSettings | undefined): Observable<number | undefined> {
+  if (settings?.contextWindow !== undefined) return of(settings.contextWindow);
+  return defer(() => {
+    const said = model.contextWindow?.();
+    return said instanceof Promise ? from(said.catch(() => undefined)) : of(said);
+  }).pipe(
+    map((said) => {
+      const taught = learned.get(model);
+      if (said === undefined) return taught;
+      return taught === undefined ? said : Math.min(said, taught);
+    }),
+  );
+}
+
+/** How many of the server's tokens one estimated token was in the model's last request. */
+const ratios = new WeakMap<ChatModel, number>();
+
+/**
+ * Notes how the server counted a request the run had estimated (its usage's `promptTokens`
+ * against `estimateRequestTokens`): templates add tokens per message and tokenizers differ
+ * from four characters a token, so compaction scales its estimates by the last ratio seen
+ * (from 0.5 to 4).
+ */
+export function noteTokenRatio(model: ChatModel, estimated: number, counted: number | undefined): void {
+  if (counted === undefined || counted <= 0 || estimated <= 0) return;
+  ratios.set(model, Math.min(4, Math.max(0.5, counted / estimated)));
+}
+
+/** The server's tokens per estimated token for this model: the last seen, 1 before any. */
+export function tokenRatio(model: ChatModel): number {
+  return ratios.get(model) ?? 1;
+}
+
+/**
+ * Room kept for the answer in a request: the agent's `maxTokens` when set, else a fifth of
+ * the window (at most 4,096 tokens).
+ */
+export function answerReserve(window: number, maxTokens: number | undefined): number {
+  return maxTokens ?? Math.min(4096, Math.floor(window / 5));
+}
