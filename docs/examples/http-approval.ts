@@ -25,7 +25,7 @@ fromRun(api, runId).subscribe({
     const item = toUiItem(event);
     if (item?.kind === 'approval-pending') {
       console.log(`${item.taskAgentName} #${item.taskIndex} asks to run ${item.toolName}: ${JSON.stringify(item.args)}`);
-      void answerApproval(api, runId, item.callId, 'approve');
+      void answerApproval(api, runId, item, 'approve'); // by item.approvalId, with the task that asked
     }
     if (item?.kind === 'approval-decided') console.log(`decided: ${item.decision}`);
     if (item?.kind === 'tool-end' && item.toolName === 'bash') console.log(`bash printed: ${item.text.split('\n')[0]}`);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { catchError, defer, from, map, Observable, of, switchMap } from 'rxjs';
 import type { AgentEvent } from '../events/agent-event.js';
 import type { JsonValue } from '../events/json.js';
@@ -6,6 +7,7 @@ import type { ApprovalDecision } from '../permission/approval.js';
 import type { Tool } from '../tools/tool.js';
 import { toolError } from '../tools/tool-error.js';
 import { resolveWorkspacePath } from '../tools/workspace-path.js';
+import { askWithDeadline, describeDuration } from './approval-deadline.js';
 import type { RunScope } from './run-scope.js';
 
 /** Whether a call may run; when not, what the model and `ToolCallEnd.error` say. */
@@ -75,7 +77,9 @@ function confine$(scope: RunScope, call: GateCall): Observable<Confined> {
 
 function ask$(scope: RunScope, call: GateCall, reason: string, subject: string | undefined): Observable<Verdict> {
   const { agent, run } = scope;
-  const base = { runId: run.runId, agentName: run.agentName, callId: call.callId, toolName: call.tool.name };
+  // The model's call id is not unique (two tasks' models may both say `call_0`): answers name this id.
+  const approvalId = `approval_${randomUUID()}`;
+  const base = { runId: run.runId, agentName: run.agentName, approvalId, callId: call.callId, toolName: call.tool.name };
   const args = call.args as JsonValue;
   call.emit({ type: 'HITLPending', ...base, args, reason });
   const decided = (decision: ApprovalDecision): Verdict => {
@@ -87,6 +91,11 @@ function ask$(scope: RunScope, call: GateCall, reason: string, subject: string |
     const said = comment ? `: ${comment}${/[.!?]$/.test(comment) ? '' : '.'}` : '.';
     return refuse(`The ${call.tool.name} call was rejected${said} Do not retry it unchanged.`);
   };
+  const timedOut = (timeoutMs: number): Verdict => {
+    const comment = `timed out waiting for approval: nobody answered within ${describeDuration(timeoutMs)}`;
+    call.emit({ type: 'HITLDecided', ...base, decision: 'reject', comment, timedOut: true });
+    return refuse(`The ${call.tool.name} call did not run: it ${comment}. Go on without it, or ask the user to run it.`);
+  };
   if (agent.task?.background) {
     return of(decided({ decision: 'reject', comment: 'a background task cannot ask for approval (fail-closed)' }));
   }
@@ -95,8 +104,9 @@ function ask$(scope: RunScope, call: GateCall, reason: string, subject: string |
     return of(decided({ decision: 'reject', comment: 'no approval handler is configured (fail-closed)' }));
   }
   const request = { ...base, sessionId: run.sessionId, args, reason, ...(agent.task ? { taskId: agent.task.taskId, ...(agent.task.label ? { taskLabel: agent.task.label } : {}) } : {}), rootRunId: scope.rootRunId };
-  return defer(() => from(Promise.resolve(approve(request, { signal: call.signal })))).pipe(
-    map((answer) => decided(validDecision(answer))),
+  const timeoutMs = agent.approvalTimeoutMs;
+  return defer(() => from(askWithDeadline(approve, request, call.signal, timeoutMs))).pipe(
+    map((outcome) => ('timedOut' in outcome ? timedOut(timeoutMs!) : decided(validDecision(outcome.answer)))),
     catchError((e: unknown) =>
       of(decided({ decision: 'reject', comment: `the approval handler failed: ${errorMessage(e)} (fail-closed)` })),
     ),

@@ -31,8 +31,15 @@ export function parseRunRecord(stored: unknown): OwnedRecord | undefined {
     STATES.has(info['state'] as string) &&
     typeof info['startedAt'] === 'number' &&
     (info['endedAt'] === undefined || typeof info['endedAt'] === 'number') &&
-    value['pending'].every((id) => typeof id === 'string') &&
+    value['pending'].every(isPendingApproval) &&
     (value['retainUntil'] === undefined || typeof value['retainUntil'] === 'number') &&
     (value['owner'] === undefined || typeof value['owner'] === 'string');
   return fine ? (value as unknown as OwnedRecord) : undefined;
+}
+
+/** A waiting approval as a record lists it: its ids and names as strings. */
+function isPendingApproval(item: unknown): boolean {
+  if (!isPlainObject(item)) return false;
+  const strings = ['approvalId', 'callId', 'toolName', 'agentName'].every((key) => typeof item[key] === 'string');
+  return strings && (item['taskId'] === undefined || typeof item['taskId'] === 'string');
 }

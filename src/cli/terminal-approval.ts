@@ -1,7 +1,8 @@
 import { createInterface } from 'node:readline/promises';
-import { markInvisible, visibleLines } from '../adapters/visible-text.js';
-import type { JsonValue } from '../events/json.js';
 import type { ApprovalDecision, ApprovalHandler, ApprovalRequest } from '../permission/approval.js';
+import { askedQuestion } from './approval-question.js';
+
+export { question } from './approval-question.js';
 
 /** The streams a {@link terminalApproval} asks on. */
 export interface ApprovalTerminal {
@@ -14,9 +15,10 @@ export interface ApprovalTerminal {
 /**
  * An approval handler that asks a human at a terminal, one question at a time (calls that
  * ask together, e.g. from parallel tasks, wait their turn). The answer: `y` approves, `a`
- * approves always (for this conversation), `n` or an empty line rejects, and any other text
- * rejects with that text as the comment the model reads. A cancelled run withdraws its
- * question and rejects.
+ * approves always (for this conversation), `n` or an empty line rejects, `s` (offered when a
+ * long argument was folded) shows every argument in full and asks again, and any other text
+ * rejects with that text as the comment the model reads. A cancelled run (or the engine's
+ * approval timeout) withdraws its question, saying so, and rejects.
  *
  * @example
  * ```ts
@@ -42,43 +44,33 @@ async function ask(terminal: ApprovalTerminal, request: ApprovalRequest, signal:
   const closed = new Promise<never>((_, reject) => lines.once('close', () => reject(new Error(INPUT_CLOSED))));
   closed.catch(() => undefined); // it also fires, unobserved, on the normal close below
   try {
-    terminal.output.write(question(request));
-    return parseAnswer(await Promise.race([lines.question(PROMPT, { signal }), closed]));
+    const asked = askedQuestion(request);
+    terminal.output.write(asked.text);
+    for (;;) {
+      const typed = await Promise.race([lines.question(asked.folded ? PROMPT_FOLDED : PROMPT, { signal }), closed]);
+      // "s" shows every argument in full, then asks again.
+      if (asked.folded && /^\s*(s|show)\s*$/i.test(typed)) terminal.output.write(askedQuestion(request, true).text);
+      else return parseAnswer(typed);
+    }
   } catch (e) {
-    if (signal.aborted) return CANCELLED;
-    throw e; // the input closed: the engine turns a failed handler into a rejection
+    if (!signal.aborted) throw e; // the input closed: the engine turns a failed handler into a rejection
+    // Withdrawn (a cancel, or the engine's approval timeout): say so where the question stands.
+    terminal.output.write(`\n  (withdrawn: ${withdrawnBecause(signal)})\n`);
+    return CANCELLED;
   } finally {
     lines.close();
   }
 }
 
 const PROMPT = '[y]es / [a]lways / [n]o, or say what to do instead: ';
+const PROMPT_FOLDED = '[y]es / [a]lways / [n]o / [s]how all, or say what to do instead: ';
 const INPUT_CLOSED = 'the terminal input closed before an answer';
 const CANCELLED: ApprovalDecision = { decision: 'reject', comment: 'the run was cancelled' };
 
-/**
- * What is asked: who, which tool, its full main argument and why. A human must see all of
- * what will run as it will run: each line of the argument on its own line, and every
- * invisible or direction-changing character marked (`<U+202E>`).
- */
-export function question(request: ApprovalRequest): string {
-  // The task as the tree above the question names it; its id only when no label came with it.
-  const who = request.taskLabel ?? (request.taskId ? `${request.agentName} (task ${request.taskId})` : request.agentName);
-  const lines = visibleLines(mainArgument(request));
-  const count = lines.length > 1 ? ` (${lines.length} lines):` : '';
-  const shown = lines.map((line) => `  ${line}\n`).join('');
-  return `\n? ${markInvisible(who)} wants to run ${markInvisible(request.toolName)}${count}\n${shown}  (${markInvisible(request.reason)})\n`;
-}
-
-function mainArgument({ args }: ApprovalRequest): string {
-  if (typeof args === 'object' && args !== null && !Array.isArray(args)) {
-    const record = args as { readonly [key: string]: JsonValue };
-    for (const key of ['command', 'path', 'url']) {
-      const value = record[key];
-      if (typeof value === 'string' && value !== '') return value;
-    }
-  }
-  return JSON.stringify(args);
+/** Why a question was withdrawn: the engine's timeout says so (a `TimeoutError`); anything else is a cancel. */
+function withdrawnBecause(signal: AbortSignal): string {
+  const reason = signal.reason as { name?: unknown; message?: unknown } | undefined;
+  return reason?.name === 'TimeoutError' && typeof reason.message === 'string' ? `timed out, ${reason.message}` : 'the run was cancelled';
 }
 
 /** `y`/`yes`, `a`/`always`, `n`/`no`/empty; anything else is a rejection saying that. */

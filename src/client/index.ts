@@ -23,7 +23,7 @@
 
 // Following and steering runs over HTTP.
 export { fromRun, type FromRunOptions } from './from-run.js';
-export { answerApproval, cancelRun, getRun, startRun, type FetchFunction, type RequestOptions, type StartRunInput, type StartedRun } from './run-requests.js';
+export { answerApproval, cancelRun, getRun, startRun, type ApprovalTarget, type FetchFunction, type RequestOptions, type StartRunInput, type StartedRun } from './run-requests.js';
 export { RunConnectionError, RunRequestError, RunStreamError } from './client-errors.js';
 export type { RunInfo, RunState, SequencedEvent } from '../runs/run-types.js';
 export type { ApprovalDecision } from '../permission/approval.js';

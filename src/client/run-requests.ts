@@ -78,26 +78,45 @@ export async function getRun(baseUrl: string, runId: string, options: RequestOpt
 }
 
 /**
- * Answers a call waiting for approval anywhere in the run's tree
- * (`POST <baseUrl>/runs/:id/approvals/:callId`). `decision` is `'approve'`, `'reject'`,
- * `'always'`, or `{ decision, comment }` (a rejection's comment tells the model what to do
- * instead). Rejects with a `404` {@link RunRequestError} when that call is not waiting.
+ * Which approval an answer is for: its `approvalId` (from the `HITLPending` event or the
+ * `approval-pending` item) and, to be checked by the server, the task that asked. An
+ * `approval-pending` UI item is one as it is.
+ */
+export interface ApprovalTarget {
+  /** The approval's unique id. */
+  readonly approvalId: string;
+  /**
+   * The task that asked (`undefined`: the main agent's own call); the server refuses the
+   * answer when the approval is not that task's. Leave the property out to skip the check.
+   */
+  readonly taskId?: string | undefined;
+}
+
+/**
+ * Answers an approval waiting anywhere in the run's tree
+ * (`POST <baseUrl>/runs/:id/approvals/:approvalId`, with the task in the body, so an answer
+ * never reaches another task's call). `approval` is the `approval-pending` item (or any
+ * `{ approvalId, taskId }`); `decision` is `'approve'`, `'reject'`, `'always'`, or
+ * `{ decision, comment }` (a rejection's comment tells the model what to do instead).
+ * Rejects with a `404` {@link RunRequestError} when that approval is not waiting.
  *
  * @example
  * ```ts
- * await answerApproval('/api', runId, item.callId, 'approve');
- * await answerApproval('/api', runId, other.callId, { decision: 'reject', comment: 'not on main' });
+ * await answerApproval('/api', runId, item, 'approve'); // item: an 'approval-pending' UI item
+ * await answerApproval('/api', runId, other, { decision: 'reject', comment: 'not on main' });
  * ```
  */
 export async function answerApproval(
   baseUrl: string,
   runId: string,
-  callId: string,
+  approval: ApprovalTarget,
   decision: ApprovalDecision | ApprovalDecision['decision'],
   options: RequestOptions = {},
 ): Promise<void> {
-  const body = typeof decision === 'string' ? { decision } : decision;
-  await send(options, 'POST', runUrl(baseUrl, runId, 'approvals', callId), 204, body);
+  const answer = typeof decision === 'string' ? { decision } : decision;
+  // The task goes along (null: the main agent's own call), checked by the server against the approval's.
+  const body = 'taskId' in approval ? { ...answer, taskId: approval.taskId ?? null } : answer;
+  await send(options, 'POST', runUrl(baseUrl, runId, 'approvals', approval.approvalId), 204, body);
 }
 
 /**

@@ -6,7 +6,7 @@ const NOBODY: ApprovalDecision = { decision: 'reject', comment: 'no approval han
 /**
  * The approval handler of an engine's agents. A call in a run started with `engine.start()`
  * (anywhere in its tree: `rootRunId` names the run at the top) waits to be answered through
- * `engine.runs.answer` (over HTTP: `POST /runs/:id/approvals/:callId`), and, when the engine
+ * `engine.runs.answer` by its approval id (over HTTP: `POST /runs/:id/approvals/:approvalId`), and, when the engine
  * has an `approve` handler too, that handler is asked at the same time: the first answer
  * wins and the other is withdrawn. Any other call goes to the handler, or is rejected
  * (fail-closed) without one.
@@ -20,10 +20,13 @@ export function approvalRouter(runs: RunRegistry, handler: ApprovalHandler | und
   return (request: ApprovalRequest, { signal }) => {
     const root = request.rootRunId;
     if (root === undefined || runs.get(root)?.state !== 'running') return handler ? handler(request, { signal }) : NOBODY;
+    // A request relayed from a worker is JSON from Redis: without its id nobody could answer it.
+    if (typeof request.approvalId !== 'string' || request.approvalId === '') return { decision: 'reject', comment: 'the approval request carries no approval id (fail-closed)' };
     const withdraw = new AbortController();
     const stop = (): void => withdraw.abort();
     signal.addEventListener('abort', stop, { once: true });
-    const answers = [runs.approvals.wait(root, request.callId, withdraw.signal)];
+    const { approvalId, callId, toolName, agentName, taskId } = request;
+    const answers = [runs.approvals.wait(root, { approvalId, callId, toolName, agentName, ...(taskId !== undefined ? { taskId } : {}) }, withdraw.signal)];
     if (handler) answers.push(Promise.resolve().then(() => handler(request, { signal: withdraw.signal })));
     return Promise.race(answers).finally(() => {
       signal.removeEventListener('abort', stop);

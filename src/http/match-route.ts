@@ -4,9 +4,9 @@ export type RunsRoute =
   | { readonly kind: 'info'; readonly runId: string }
   | { readonly kind: 'events'; readonly runId: string }
   | { readonly kind: 'cancel'; readonly runId: string }
-  | { readonly kind: 'approve'; readonly runId: string; readonly callId: string }
+  | { readonly kind: 'approve'; readonly runId: string; readonly approvalId: string }
   /** A run id that cannot be one (`..%2F`, a newline): no such run, without asking the engine. */
-  | { readonly kind: 'bad-id'; readonly what: 'run' | 'call'; readonly id: string }
+  | { readonly kind: 'bad-id'; readonly what: 'run' | 'approval'; readonly id: string }
   /** A path of the routes, another method: `405` with `Allow`. */
   | { readonly kind: 'method'; readonly allow: string }
   /** Under `<basePath>/runs`, but no route: `404`. */
@@ -14,8 +14,8 @@ export type RunsRoute =
 
 /** Ids the engine makes (`run_<uuid>`), and any a caller could reasonably pick: nothing that needs escaping anywhere. */
 const RUN_ID = /^[A-Za-z0-9_-]{1,128}$/;
-/** A model's call id: printable, no separators that could mean a path; the engine looks it up as it is. */
-const CALL_ID = /^[\x21-\x7e]{1,256}$/;
+/** An approval id (`approval_<uuid>` as the engine makes them): printable ASCII; the engine looks it up as it is. */
+const APPROVAL_ID = /^[\x21-\x7e]{1,256}$/;
 
 /**
  * Matches a request against the routes under `basePath`, or `undefined` when the path is not
@@ -32,7 +32,7 @@ export function matchRoute(method: string | undefined, url: string | undefined, 
   if (!path.startsWith(basePath)) return undefined;
   const rest = path.slice(basePath.length);
   if (rest !== '/runs' && !rest.startsWith('/runs/')) return undefined;
-  const [, , rawRun, section, rawCall, ...extra] = rest.split('/');
+  const [, , rawRun, section, rawApproval, ...extra] = rest.split('/');
   if (rawRun === undefined) return method === 'POST' ? { kind: 'start' } : { kind: 'method', allow: 'POST' };
   if (extra.length > 0 || rawRun === '') return { kind: 'no-route' };
   const runId = decode(rawRun);
@@ -41,15 +41,15 @@ export function matchRoute(method: string | undefined, url: string | undefined, 
     if (method !== 'GET' && method !== 'DELETE') return { kind: 'method', allow: 'GET, DELETE' };
     return badRun ?? { kind: method === 'GET' ? 'info' : 'cancel', runId: runId! };
   }
-  if (section === 'events' && rawCall === undefined) {
+  if (section === 'events' && rawApproval === undefined) {
     return method === 'GET' ? (badRun ?? { kind: 'events', runId: runId! }) : { kind: 'method', allow: 'GET' };
   }
-  if (section === 'approvals' && rawCall !== undefined && rawCall !== '') {
+  if (section === 'approvals' && rawApproval !== undefined && rawApproval !== '') {
     if (method !== 'POST') return { kind: 'method', allow: 'POST' };
     if (badRun) return badRun;
-    const callId = decode(rawCall);
-    if (callId === undefined || !CALL_ID.test(callId)) return { kind: 'bad-id', what: 'call', id: callId ?? rawCall };
-    return { kind: 'approve', runId: runId!, callId };
+    const approvalId = decode(rawApproval);
+    if (approvalId === undefined || !APPROVAL_ID.test(approvalId)) return { kind: 'bad-id', what: 'approval', id: approvalId ?? rawApproval };
+    return { kind: 'approve', runId: runId!, approvalId };
   }
   return { kind: 'no-route' };
 }

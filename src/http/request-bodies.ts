@@ -32,7 +32,7 @@ export function startRequest(body: Readonly<Record<string, unknown>>): StartRequ
 }
 
 /**
- * Checks the body of `POST /runs/:id/approvals/:callId`: `decision` is `approve`, `reject` or
+ * Checks the body of `POST /runs/:id/approvals/:approvalId`: `decision` is `approve`, `reject` or
  * `always`; `comment`, when given, a string.
  *
  * @example
@@ -47,6 +47,25 @@ export function approvalDecision(body: Readonly<Record<string, unknown>>): Appro
   }
   if (comment !== undefined && typeof comment !== 'string') throw new HttpFailure(400, `"comment" must be a string, got ${describe(comment)}`);
   return comment === undefined ? { decision } : { decision, comment };
+}
+
+/**
+ * The task an approval answer is meant for (`taskId` in the body of
+ * `POST /runs/:id/approvals/:approvalId`): a task id, `null` for the main agent's own call,
+ * or `undefined` when the body names none.
+ *
+ * @example
+ * ```ts
+ * approvalTask({ decision: 'approve', taskId: 'task_1' }); // 'task_1'
+ * ```
+ */
+export function approvalTask(body: Readonly<Record<string, unknown>>): string | null | undefined {
+  const { taskId } = body;
+  if (taskId === undefined || taskId === null) return taskId;
+  if (typeof taskId !== 'string' || taskId === '' || taskId.length > MAX_NAME || CONTROL.test(taskId)) {
+    throw new HttpFailure(400, `"taskId" must be a task id (a string of 1 to ${MAX_NAME} characters) or null for the main agent, got ${describe(taskId)}`);
+  }
+  return taskId;
 }
 
 function name(field: 'sessionId' | 'agentName', value: unknown): Partial<Record<typeof field, string>> {

@@ -4,7 +4,8 @@ import { HttpFailure } from './http-failure.js';
 import { sendFailure, sendJson } from './http-answers.js';
 import { matchRoute, type RunsRoute } from './match-route.js';
 import { readJsonBody } from './read-json-body.js';
-import { approvalDecision, startRequest } from './request-bodies.js';
+import { notPending } from './not-pending.js';
+import { approvalDecision, approvalTask, startRequest } from './request-bodies.js';
 import { resolveRunsOptions, type ResolvedRunsOptions, type RunsHandlerOptions } from './runs-handler-options.js';
 import { RunSlots } from './run-slots.js';
 import { streamRunEvents } from './stream-run-events.js';
@@ -28,8 +29,10 @@ export type RunsEngine = Pick<HarnessEngine, 'start' | 'runs'>;
  *   or `event: cancelled` for a cancelled run. Reconnecting never starts a run, and a client
  *   that leaves never stops one.
  * - `DELETE /runs/:id`: cancels the run, `202 { runId, state }`.
- * - `POST /runs/:id/approvals/:callId` with `{ decision, comment? }`: answers a call waiting
- *   for approval anywhere in the run's tree, `204`.
+ * - `POST /runs/:id/approvals/:approvalId` with `{ decision, comment?, taskId? }`: answers
+ *   the approval of that id (from its `HITLPending`) waiting anywhere in the run's tree, `204`;
+ *   with `taskId` only when it belongs to that task (`null`: the main agent). A call id is
+ *   never enough: two tasks may share one.
  * - `GET /runs/:id`: the run's `RunInfo`.
  *
  * Errors are JSON `{ error }`: `400` a bad body (not JSON, no prompt, an unknown agent),
@@ -105,15 +108,14 @@ async function serve(engine: RunsEngine, route: RunsRoute, req: IncomingMessage,
       return sendJson(res, 202, { runId: route.runId, state: (await engine.runs.get(route.runId))?.state ?? 'cancelled' });
     }
     case 'approve': {
-      const decision = approvalDecision(await readJsonBody(req, o.maxBodyBytes, o.bodyTimeoutMs));
+      const body = await readJsonBody(req, o.maxBodyBytes, o.bodyTimeoutMs);
+      const decision = approvalDecision(body);
       await known(engine, route.runId);
-      if (!(await engine.runs.answer(route.runId, route.callId, decision))) {
-        throw new HttpFailure(404, `no approval of call ${JSON.stringify(route.callId)} is pending in run "${route.runId}"`);
-      }
+      if (!(await engine.runs.answer(route.runId, route.approvalId, decision, approvalTask(body)))) throw notPending(engine, route.runId, route.approvalId);
       return sendJson(res, 204, undefined);
     }
     case 'bad-id':
-      throw new HttpFailure(404, route.what === 'run' ? `unknown run ${JSON.stringify(clip(route.id))}` : `no approval of call ${JSON.stringify(clip(route.id))} is pending`);
+      throw new HttpFailure(404, route.what === 'run' ? `unknown run ${JSON.stringify(clip(route.id))}` : `no approval ${JSON.stringify(clip(route.id))} is pending`);
     case 'method':
       throw new HttpFailure(405, `method ${req.method ?? '?'} is not allowed here; use ${route.allow}`, { allow: route.allow });
     case 'no-route':

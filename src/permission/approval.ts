@@ -6,7 +6,9 @@ export interface ApprovalRequest {
   readonly runId: string;
   /** That run's session (for a delegated task: the task id). */
   readonly sessionId: string;
-  /** The model's id for the call, as in the `HITLPending` event. */
+  /** This approval's unique id, as in the `HITLPending` event: what an answer over `engine.runs` or HTTP names. */
+  readonly approvalId: string;
+  /** The model's id for the call, as in the `HITLPending` event (not unique: two tasks' models may pick the same). */
   readonly callId: string;
   /** The tool the call would run. */
   readonly toolName: string;
@@ -36,7 +38,8 @@ export interface ApprovalDecision {
 }
 
 /**
- * Answers approval requests. `signal` aborts when the run is cancelled: stop waiting then.
+ * Answers approval requests. `signal` aborts when the run is cancelled or the engine's
+ * `approvalTimeoutMs` passes without an answer: stop waiting (withdraw the question) then.
  *
  * @example
  * ```ts

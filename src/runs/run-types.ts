@@ -30,6 +30,23 @@ export interface RunInfo {
 }
 
 /**
+ * An approval waiting in a started run (`engine.runs.pendingApprovals(runId)`): what names
+ * it (`approvalId`, unique) and what a human needs to tell it from the others.
+ */
+export interface PendingApproval {
+  /** The approval's unique id, as in its `HITLPending` event: what an answer names. */
+  readonly approvalId: string;
+  /** The model's id for the call (not unique across tasks). */
+  readonly callId: string;
+  /** The tool the call would run. */
+  readonly toolName: string;
+  /** The agent asking (`main`, or a definition's name). */
+  readonly agentName: string;
+  /** The task asking, when it is a delegated one. */
+  readonly taskId?: string;
+}
+
+/**
  * How a run's event log ended: after the unwrapped `RunEnd` (`complete`), by `cancel`
  * (`cancelled`: readers error with `AbortError`), or with an error the run could not turn
  * into a `RunEnd` (`failed`: readers error with it).

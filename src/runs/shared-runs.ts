@@ -1,12 +1,12 @@
 import type { ApprovalDecision } from '../permission/approval.js';
-import type { RunInfo } from './run-types.js';
+import type { PendingApproval, RunInfo } from './run-types.js';
 
 /** What the engine running a started run tells every engine sharing its backend about it. */
 export interface SharedRunRecord {
   /** The run as its owner knows it now. */
   readonly info: RunInfo;
-  /** The calls waiting for approval anywhere in its tree, in the order they asked. */
-  readonly pending: readonly string[];
+  /** The approvals waiting anywhere in its tree, in the order they asked. */
+  readonly pending: readonly PendingApproval[];
   /** When a finished run stops being attachable, in epoch milliseconds; absent while it runs. */
   readonly retainUntil?: number;
 }
@@ -15,8 +15,8 @@ export interface SharedRunRecord {
 export interface RunOwner {
   /** Cancels a run this registry owns; false when it does not run it. */
   cancel(runId: string): boolean;
-  /** Answers a call waiting in a run this registry owns; false when none waits. */
-  answer(runId: string, callId: string, decision: ApprovalDecision): boolean;
+  /** Answers an approval waiting in a run this registry owns (of task `taskId` when given; `null`: the main agent's); false when none waits. */
+  answer(runId: string, approvalId: string, decision: ApprovalDecision, taskId?: string | null): boolean;
 }
 
 /**
@@ -38,8 +38,8 @@ export interface SharedRuns {
   list(): readonly SharedRunRecord[];
   /** Asks the run's owner to cancel it; false when no engine is known to run it. */
   cancel(runId: string): boolean;
-  /** Sends an answer to the run's owner; false when that call is not known to wait there. */
-  answer(runId: string, callId: string, decision: ApprovalDecision): boolean;
+  /** Sends an answer to the run's owner; false when that approval (of that task, when given) is not known to wait there. */
+  answer(runId: string, approvalId: string, decision: ApprovalDecision, taskId?: string | null): boolean;
   /** Serves cancels and answers sent to this engine's runs; returns the stop. */
   serve(owner: RunOwner): () => void;
 }

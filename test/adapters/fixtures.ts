@@ -103,12 +103,12 @@ export class FixtureRun {
   }
 
   approvalPending(call: ToolCallInfo, reason: string): AgentEvent {
-    return this.wrap({ type: 'HITLPending', ...this.who(), callId: call.callId, toolName: call.name, args: call.args, reason });
+    return this.wrap({ type: 'HITLPending', ...this.who(), approvalId: `approval_${call.callId}`, callId: call.callId, toolName: call.name, args: call.args, reason });
   }
 
   approvalDecided(call: ToolCallInfo, decision: 'approve' | 'reject', comment?: string): AgentEvent {
     return this.wrap({
-      type: 'HITLDecided', ...this.who(), callId: call.callId, toolName: call.name, decision,
+      type: 'HITLDecided', ...this.who(), approvalId: `approval_${call.callId}`, callId: call.callId, toolName: call.name, decision,
       ...(comment === undefined ? {} : { comment }),
     });
   }

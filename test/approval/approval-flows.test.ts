@@ -41,6 +41,7 @@ describe('approval of an ask (bash asks by default)', () => {
       {
         runId: own(events, 'RunStart')[0]!.runId,
         sessionId: 'ses-approve',
+        approvalId: own(events, 'HITLPending')[0]!.approvalId,
         callId: start.callId,
         toolName: 'bash',
         args: { command: 'echo hi' },
@@ -49,9 +50,9 @@ describe('approval of an ask (bash asks by default)', () => {
         rootRunId: own(events, 'RunStart')[0]!.runId, // the main agent's run is the top of its tree
       },
     ]);
-    expect(own(events, 'HITLPending')[0]).toMatchObject({ callId: start.callId, toolName: 'bash', args: { command: 'echo hi' }, reason });
+    expect(own(events, 'HITLPending')[0]).toMatchObject({ approvalId: expect.stringMatching(/^approval_[0-9a-f-]{36}$/), callId: start.callId, toolName: 'bash', args: { command: 'echo hi' }, reason });
     expect(own(events, 'HITLDecided')[0]).toEqual({
-      type: 'HITLDecided', runId: start.runId, agentName: 'main', callId: start.callId, toolName: 'bash', decision: 'approve',
+      type: 'HITLDecided', runId: start.runId, agentName: 'main', approvalId: own(events, 'HITLPending')[0]!.approvalId, callId: start.callId, toolName: 'bash', decision: 'approve',
     });
     const end = own(events, 'ToolCallEnd')[0]!;
     expect(end.error).toBeUndefined();

@@ -41,6 +41,7 @@ describe('approvals asked by a delegated child', () => {
       {
         runId: childStart.runId,
         sessionId: childStart.taskId, // a child runs in its own session, named by its task id
+        approvalId: deepEvents(events, 'HITLPending')[0]!.approvalId, // as in the event the page shows
         callId: childCall.callId,
         toolName: 'bash',
         args: { command: 'echo child' },

@@ -1,8 +1,11 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { filter, firstValueFrom } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { ApprovalRequest } from '../../src/permission/approval.js';
 import { testAgent } from '../support/agent-turns.js';
-import { steps, taskReply } from '../support/delegation-script.js';
+import { createGate } from '../support/deferred.js';
+import { multitaskReply, steps, taskReply } from '../support/delegation-script.js';
 import { HAS_REDIS } from './redis-server.js';
 import { useScaleKits, waitFor, type ScaleKit } from './scale-kit.js';
 
@@ -44,9 +47,48 @@ describe.skipIf(!HAS_REDIS)('approvals asked on a worker', () => {
     const pending = await firstValueFrom(
       other.runs.attach(run.runId).pipe(filter(({ event }) => event.type === 'TaskWrap' && event.event.type === 'HITLPending')),
     );
-    const callId = pending.event.type === 'TaskWrap' && pending.event.event.type === 'HITLPending' ? pending.event.event.callId : '';
-    await waitForPending(() => other.runs.answer(run.runId, callId, { decision: 'approve' }));
+    const approvalId = pending.event.type === 'TaskWrap' && pending.event.event.type === 'HITLPending' ? pending.event.event.approvalId : '';
+    await waitForPending(() => other.runs.answer(run.runId, approvalId, { decision: 'approve' }));
     expect((await run.result).text).toContain('approved-run');
+  });
+
+  it("of two tasks on workers whose calls share call_0: task B's approval, answered through another engine, runs B's command only", async () => {
+    const k = (kit = await scale.kit());
+    const aWaits = createGate();
+    k.fixture.route({
+      main: steps(multitaskReply([[1, 'explorer', 'do A', 'task A'], [2, 'explorer', 'do B', 'task B']])),
+      explorer: async (turn) => {
+        const which = turn.prompt === 'do A' ? 'A' : 'B';
+        if (turn.step > 1) return { text: `explorer ${which}: ${turn.toolResults.at(-1) ?? ''}` };
+        if (which === 'B') await aWaits.promise; // A asks first: an answer by call id would reach A
+        return { toolCalls: [{ id: 'call_0', name: 'bash', arguments: { command: `echo ran-${which} >> ran.txt` } }] };
+      },
+    });
+    await k.worker();
+    const owner = await k.engine({ distributeTasks: true }, AGENTS);
+    const other = await k.engine({}, AGENTS);
+    const run = owner.start('go');
+    const asked = new Map<string, string>(); // task description -> approval id
+    const following = run.events$.subscribe({
+      next: (e) => {
+        if (e.event.type !== 'TaskWrap' || e.event.event.type !== 'HITLPending') return;
+        asked.set(e.event.taskDescription, e.event.event.approvalId);
+        if (e.event.taskDescription === 'task A') aWaits.open();
+      },
+      error: () => undefined, // the kit's close ends the log's readers
+    });
+    await waitFor(() => asked.size === 2 && other.runs.pendingApprovals(run.runId).length === 2);
+    expect(other.runs.pendingApprovals(run.runId).map((p) => p.callId)).toEqual(['call_0', 'call_0']);
+    expect(other.runs.answer(run.runId, asked.get('task B')!, { decision: 'approve' })).toBe(true);
+    const ran = join(k.fixture.workspace.dir, 'ran.txt');
+    await waitFor(() => existsSync(ran));
+    await waitFor(() => owner.runs.pendingApprovals(run.runId).length === 1);
+    expect(owner.runs.pendingApprovals(run.runId).map((p) => p.approvalId)).toEqual([asked.get('task A')]);
+    expect(other.runs.answer(run.runId, asked.get('task A')!, { decision: 'reject', comment: 'not A' })).toBe(true);
+    const { text } = await run.result;
+    expect(readFileSync(ran, 'utf8')).toBe('ran-B\n');
+    expect(text).toContain('rejected: not A');
+    following.unsubscribe();
   });
 
   it('fail closed when nobody can answer', async () => {

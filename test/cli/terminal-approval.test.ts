@@ -6,6 +6,7 @@ import type { ApprovalRequest } from '../../src/permission/approval.js';
 const request = (command: string, extra: Partial<ApprovalRequest> = {}): ApprovalRequest => ({
   runId: 'r1',
   sessionId: 's1',
+  approvalId: 'approval_1',
   callId: 'c1',
   toolName: 'bash',
   args: { command },

@@ -48,7 +48,7 @@ window.followed = (async () => {
       const item = rxh.toUiItem(event);
       if (!item) return;
       kinds.push(item.kind);
-      if (item.kind === 'approval-pending') rxh.answerApproval('/api', runId, item.callId, 'approve').catch(reject);
+      if (item.kind === 'approval-pending') rxh.answerApproval('/api', runId, item, 'approve').catch(reject);
       if (item.kind === 'result') text = item.text;
     },
     complete: resolve,

@@ -50,7 +50,7 @@ describe('rxharness/client against runsHandler', () => {
     await expect(startRun(served.url, { prompt: 'x', agentName: 'ghost' })).rejects.toMatchObject({ status: 400, serverError: expect.stringMatching(/unknown agent "ghost"/) });
     const { runId } = await startRun(served.url, { prompt: 'x', sessionId: 's' });
     await expect(startRun(served.url, { prompt: 'y', sessionId: 's' })).rejects.toMatchObject({ status: 409 });
-    await expect(answerApproval(served.url, runId, 'call/1?', 'approve')).rejects.toMatchObject({ status: 404, serverError: `no approval of call "call/1?" is pending in run "${runId}"` });
+    await expect(answerApproval(served.url, runId, { approvalId: 'call/1?' }, 'approve')).rejects.toMatchObject({ status: 404, serverError: `no approval "call/1?" (of that task) is pending in run "${runId}"` });
     await expect(cancelRun(served.url, 'run_nope')).rejects.toMatchObject({ status: 404, name: 'RunRequestError' });
     await expect(getRun(served.url, 'run_nope')).rejects.toMatchObject({ status: 404 });
   });

@@ -107,14 +107,15 @@ describe('runsHandler: bad requests are answered, with JSON { error }', () => {
     expect((busy.body as { error: string }).error).toMatch(/session "s"/);
   });
 
-  it('approvals: a bad decision is 400; no pending call is 404', async () => {
+  it('approvals: a bad decision or task is 400; no pending approval is 404', async () => {
     served = await serveRuns({ model: quiet() });
     const { runId } = (await postJson(`${served.url}/runs`, { prompt: 'hi' })).body as { runId: string };
     const bad = await postJson(`${served.url}/runs/${runId}/approvals/c1`, { decision: 'yes' });
     expect(bad).toMatchObject({ status: 400, body: { error: '"decision" must be "approve", "reject" or "always", got "yes"' } });
     expect((await postJson(`${served.url}/runs/${runId}/approvals/c1`, { decision: 'reject', comment: 7 })).status).toBe(400);
     const none = await postJson(`${served.url}/runs/${runId}/approvals/c1`, { decision: 'approve' });
-    expect(none).toMatchObject({ status: 404, body: { error: `no approval of call "c1" is pending in run "${runId}"` } });
+    expect(none).toMatchObject({ status: 404, body: { error: `no approval "c1" (of that task) is pending in run "${runId}"` } });
+    expect((await postJson(`${served.url}/runs/${runId}/approvals/approval_x`, { decision: 'approve', taskId: 7 })).status).toBe(400);
   });
 
   it('path tricks and header injection name no run and reach no other route', async () => {

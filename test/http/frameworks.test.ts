@@ -42,8 +42,9 @@ async function exercise(base: string, ownRoute: string): Promise<void> {
   expect(started.status).toBe(201);
   const { runId } = started.body as { runId: string };
   const stream = await openEvents(`${base}/runs/${runId}/events`);
-  await stream.waitFor((f) => f.data?.includes('"HITLPending"') === true);
-  expect((await postJson(`${base}/runs/${runId}/approvals/c-1`, { decision: 'approve' })).status).toBe(204);
+  const pending = await stream.waitFor((f) => f.data?.includes('"HITLPending"') === true);
+  const { approvalId } = (JSON.parse(pending.data!) as { event: { event: { approvalId: string } } }).event.event;
+  expect((await postJson(`${base}/runs/${runId}/approvals/${approvalId}`, { decision: 'approve' })).status).toBe(204);
   await stream.ended;
   const events = stream.events();
   expect(events.map((e) => e.seq)).toEqual(oneTo(events.length));

@@ -102,18 +102,23 @@ describe('engine.start(): a run that lives on its own', () => {
     );
     // (A cancelled run's attachments error with AbortError: the second one below ignores it.)
     expect(pending.event).toMatchObject({ type: 'TaskWrap', event: { callId: 'c-bash' } });
+    const { approvalId } = (pending.event as { event: { approvalId: string } }).event;
+    expect(engine.runs.pendingApprovals(run.runId)).toMatchObject([{ approvalId, callId: 'c-bash', agentName: 'worker' }]);
     expect(engine.runs.answer(run.runId, 'nope', { decision: 'approve' })).toBe(false);
-    expect(engine.runs.answer(run.runId, 'c-bash', { decision: 'approve' })).toBe(true);
+    expect(engine.runs.answer(run.runId, 'c-bash', { decision: 'approve' })).toBe(false); // a call id names no approval
+    expect(engine.runs.answer(run.runId, approvalId, { decision: 'approve' }, null)).toBe(false); // not the main agent's
+    expect(engine.runs.answer(run.runId, approvalId, { decision: 'approve' })).toBe(true);
+    expect(engine.runs.pendingApprovals(run.runId)).toEqual([]);
     const result = await run.result;
     expect(result.text).toContain('approved');
 
     const second = engine.start('go again');
-    await new Promise<void>((resolve) =>
-      second.events$.subscribe({ next: (e) => e.event.type === 'TaskWrap' && e.event.event.type === 'HITLPending' && resolve(), error: () => undefined }),
+    const secondId = await new Promise<string>((resolve) =>
+      second.events$.subscribe({ next: (e) => e.event.type === 'TaskWrap' && e.event.event.type === 'HITLPending' && resolve(e.event.event.approvalId), error: () => undefined }),
     );
     engine.runs.cancel(second.runId);
     await expect(second.result).rejects.toMatchObject({ name: 'AbortError' });
-    expect(engine.runs.answer(second.runId, 'c-bash', { decision: 'approve' })).toBe(false);
+    expect(engine.runs.answer(second.runId, secondId, { decision: 'approve' })).toBe(false);
   });
 
   it('keeps at most maxRetainedRuns finished runs, and none past runRetentionMs', async () => {

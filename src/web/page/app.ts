@@ -20,7 +20,8 @@ type PageState = 'idle' | 'running' | 'done' | 'failed' | 'cancelled';
 
 const tree = new TreeView(byId('tree'));
 const approvals = new ApprovalsView(byId('approvals'), byId('approval-list'), (approval, decision) =>
-  runId === undefined ? Promise.resolve() : answerApproval(API, runId, approval.callId, decision),
+  // By the approval's own id, with its task: a call id is not unique across tasks.
+  runId === undefined ? Promise.resolve() : answerApproval(API, runId, { approvalId: approval.approvalId, taskId: approval.taskId }, decision),
 );
 let run: PageRun = newPageRun();
 let runId: string | undefined;

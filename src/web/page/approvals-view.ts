@@ -1,4 +1,5 @@
 import { element, show, type DomButton, type DomElement } from './dom.js';
+import { foldText, type ApprovalArgument } from '../../adapters/approval-arguments.js';
 import type { PendingApproval } from './page-tree.js';
 
 /** Answers one approval; rejects with a message to show when the server refuses. */
@@ -32,17 +33,20 @@ export class ApprovalsView {
       card.li.remove();
       this.#cards.delete(key);
     }
-    for (const approval of waiting.values()) if (!this.#cards.has(approval.key)) this.#add(approval);
+    for (const approval of waiting.values()) if (!this.#cards.has(approval.approvalId)) this.#add(approval);
     this.section.hidden = this.#cards.size === 0;
   }
 
   #add(approval: PendingApproval): void {
     const li = element('li', 'approval');
+    li.dataset.approvalId = approval.approvalId;
     li.dataset.callId = approval.callId;
     const who = element('div', 'who');
     show(who, `${approval.who} wants to run ${approval.toolName}:`);
     const subject = element('pre', 'subject');
     show(subject, approval.subject);
+    const details = element('div', 'arguments');
+    details.append(...approval.details.map(argumentView));
     const reason = element('div', 'reason');
     show(reason, approval.reason);
     const approve = element<DomButton>('button', 'approve');
@@ -53,11 +57,11 @@ export class ApprovalsView {
     problem.hidden = true;
     const buttons = element('div', 'buttons');
     buttons.append(approve, reject);
-    li.append(who, subject, reason, buttons, problem);
+    li.append(who, subject, details, reason, buttons, problem);
     const card: Card = { li, approve, reject, problem };
     approve.addEventListener('click', () => this.#decide(card, approval, 'approve'));
     reject.addEventListener('click', () => this.#decide(card, approval, 'reject'));
-    this.#cards.set(approval.key, card);
+    this.#cards.set(approval.approvalId, card);
     this.list.append(li);
   }
 
@@ -70,3 +74,31 @@ export class ApprovalsView {
     });
   }
 }
+
+/**
+ * One argument besides the subject, whole: a short one as it is; a long one (over
+ * {@link FOLD_LINES} lines, or a very long line) folded to its start, with a "show all"
+ * (`<details>`) holding every character. A human approves all of it, so all of it is there.
+ */
+function argumentView(argument: ApprovalArgument): DomElement {
+  const view = element('div', 'argument');
+  const name = element('div', 'name');
+  const fold = foldText(argument.text, FOLD_LINES);
+  show(name, fold.folded ? `${argument.name} (${fold.lines} lines, ${fold.chars} characters):` : `${argument.name}:`);
+  const value = element('pre', fold.folded ? 'value preview' : 'value');
+  show(value, fold.folded ? `${fold.shown}\n…` : argument.text);
+  view.append(name, value);
+  if (fold.folded) {
+    const all = element('details', 'all');
+    const summary = element('summary', 'show-all');
+    show(summary, 'show all');
+    const full = element('pre', 'value full');
+    show(full, argument.text);
+    all.append(summary, full);
+    view.append(all);
+  }
+  return view;
+}
+
+/** Lines of a long argument shown before "show all". */
+const FOLD_LINES = 12;

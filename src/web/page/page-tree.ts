@@ -1,3 +1,4 @@
+import { approvalArguments, type ApprovalArgument } from '../../adapters/approval-arguments.js';
 import type { JsonValue, UiItem } from '../../client/index.js';
 
 /** Where a run or task stands on the page. */
@@ -24,14 +25,18 @@ export interface PageNode {
 
 /** A call waiting for the human, anywhere in the tree. */
 export interface PendingApproval {
-  /** Unique on the page (two tasks' models may pick the same call id). */
-  readonly key: string;
+  /** The approval's unique id: the card's key and what the answer names. */
+  readonly approvalId: string;
+  /** The task that asked (`undefined`: the main agent), sent with the answer for the server to check. */
+  readonly taskId: string | undefined;
   readonly callId: string;
   /** Who asks: the agent, and `#n` for a task. */
   readonly who: string;
   readonly toolName: string;
   /** What would run: the command, path or URL, else the arguments. */
   readonly subject: string;
+  /** Every argument besides the subject (a write's content, an MCP tool's arguments), whole. */
+  readonly details: readonly ApprovalArgument[];
   readonly reason: string;
 }
 
@@ -77,13 +82,17 @@ export function applyItem(run: PageRun, item: UiItem, now: number): void {
     case 'tool-end':
     case 'approval-decided':
       node.tool = '';
-      if (item.kind === 'approval-decided') run.approvals.delete(approvalKey(item.groupKey, item.callId));
+      if (item.kind === 'approval-decided') run.approvals.delete(item.approvalId);
       break;
     case 'approval-pending': {
       node.tool = `waiting for approval: ${item.toolName}`;
-      const key = approvalKey(item.groupKey, item.callId);
       const who = item.taskIndex === undefined ? item.agentName : `${item.agentName} #${item.taskIndex}`;
-      run.approvals.set(key, { key, callId: item.callId, who, toolName: item.toolName, subject: mainArgument(item.args), reason: item.reason });
+      const args = approvalArguments(item.args);
+      const main = args.find((a) => a.main);
+      run.approvals.set(item.approvalId, {
+        approvalId: item.approvalId, taskId: item.taskId, callId: item.callId, who, toolName: item.toolName,
+        subject: main?.text ?? '', details: args.filter((a) => !a.main), reason: item.reason,
+      });
       break;
     }
     case 'task-end':
@@ -127,10 +136,6 @@ function newNode(key: string, agent: string, description: string, taskIndex: num
   return { key, agent, description, taskIndex, status: 'running', tool: '', tail: '', step: 0, error: '', tokens: undefined, durationMs: undefined, startedAt: now, endedAt: undefined, children: [] };
 }
 
-function approvalKey(groupKey: string | undefined, callId: string): string {
-  return `${groupKey ?? 'main'} ${callId}`;
-}
-
 /** A tool call in a few words: its name and main argument (`multitask ×3` for a multitask). */
 export function toolLabel(name: string, args: JsonValue): string {
   const record = asRecord(args);
@@ -139,12 +144,6 @@ export function toolLabel(name: string, args: JsonValue): string {
   if (Array.isArray(tasks)) return `${name} ×${tasks.length}`;
   const value = firstString(record, MAIN_ARGUMENTS);
   return value === undefined ? name : `${name} ${oneLine(value).slice(0, 60)}`;
-}
-
-/** What a call would act on, whole: a human approves exactly this. */
-function mainArgument(args: JsonValue): string {
-  const record = asRecord(args);
-  return (record && firstString(record, ['command', 'path', 'url'])) ?? JSON.stringify(args);
 }
 
 function asRecord(value: JsonValue): Readonly<Record<string, JsonValue>> | undefined {
