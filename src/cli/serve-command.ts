@@ -3,6 +3,7 @@ import { redisBackend, type RedisBackend } from '../backend/redis-backend.js';
 import { errorMessage } from '../errors/error-message.js';
 import { startDemoServer, type DemoServer } from '../web/demo-server.js';
 import { checkServeToken } from '../web/serve-token.js';
+import { isWildcardAddress } from '../web/trusted-host.js';
 import type { CliIO } from './cli-io.js';
 import { CliUsageError } from './cli-usage-error.js';
 import { SERVE_HELP } from './help-text.js';
@@ -87,8 +88,9 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
   }
   const what = values.demo ? 'the offline demo model' : `model ${values.model ?? io.env.RXHARNESS_MODEL}`;
   if (!server.loopback) {
+    const where = isWildcardAddress(values.host ?? '') ? `every interface (${values.host ?? ''})` : (values.host ?? '');
     io.stderr.write(
-      `rxharness: warning: listening on ${values.host ?? ''}, reachable from other machines: anyone with the token can run commands in ${server.engine.workspace}. Send the address only over a channel you trust, and prefer an HTTPS proxy in front.\n`,
+      `rxharness: warning: listening on ${where}, reachable from other machines: anyone with the token can run commands in ${server.engine.workspace}. Send the address only over a channel you trust, and prefer an HTTPS proxy in front.\n`,
     );
   }
   io.stdout.write(`rxharness serve: ${server.url}  (${what}, workspace ${server.engine.workspace}; Ctrl+C stops it)\n`);

@@ -75,7 +75,7 @@ describe('rxharness serve: the token and the limits', () => {
     const code = main(['serve', '--demo', '--port', '0', '--host', '0.0.0.0'], cli);
     await cli.waitForStdout('rxharness serve: ');
     expect(cli.stdoutText()).toMatch(new RegExp(`^rxharness serve: http://0\\.0\\.0\\.0:\\d+/\\?token=${token} `));
-    expect(cli.stderrText()).toMatch(/^rxharness: warning: listening on 0\.0\.0\.0, reachable from other machines: anyone with the token can run commands in /);
+    expect(cli.stderrText()).toMatch(/^rxharness: warning: listening on every interface \(0\.0\.0\.0\), reachable from other machines: anyone with the token can run commands in /);
     const port = /:(\d+)\//.exec(cli.stdoutText())![1]!;
     const api = `http://127.0.0.1:${port}/api/runs`;
     const post = (headers: Record<string, string>) => fetch(api, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: '{"prompt":"hi"}' });
