@@ -1,7 +1,10 @@
 import { Subject, type Observable } from 'rxjs';
 import type { AgentEvent } from '../events/agent-event.js';
 import type { RunMetrics } from '../events/run-metrics.js';
+import { TaskEventLog } from './task-event-log.js';
 import { TaskRefusedError } from './task-refused-error.js';
+import { DEFAULT_TASK_TRACKER_LIMITS, type TaskTrackerLimits } from './task-tracker-limits.js';
+import { UndeliveredResults, type DroppedResults } from './undelivered-results.js';
 
 /** Where a task is in its life. */
 export type TaskState = 'running' | 'done' | 'failed' | 'cancelled';
@@ -38,16 +41,16 @@ interface Entry {
   /** Resolves when the task settles (for `whenSettled`). */
   settled: Promise<void>;
   resolve: () => void;
-  /** The child's own events, kept for background tasks only (nobody streams them). */
-  log?: AgentEvent[];
+  /** The child's own events, kept for background tasks only (nobody streams them) while the byte budget allows. */
+  log?: TaskEventLog;
   /** Its conversation will never run again: its result is not kept for delivery. */
   orphaned?: boolean;
 }
 
 /**
  * Knows every task of an engine: running ones (so one can be cancelled by id) and the most
- * recent finished ones (bounded, so a long-lived engine does not grow). Every change is
- * published on `changes`.
+ * recent finished ones, bounded in count and bytes ({@link TaskTrackerLimits}), so a
+ * long-lived engine does not grow. Every change is published on `changes`.
  *
  * @example
  * ```ts
@@ -58,12 +61,14 @@ export class TaskTracker {
   private readonly entries = new Map<string, Entry>();
   /** Finished task ids, oldest first (a Set keeps insertion order, and a resume removes one in O(1)). */
   private readonly finished = new Set<string>();
+  /** What the finished tasks' logs and results weigh. */
+  private finishedBytes = 0;
   /**
    * Finished background results not yet put in front of a prompt of their session, oldest
    * first. Snapshots, not entries: resuming a task restarts its entry, and its earlier
    * result must still arrive.
    */
-  private readonly undelivered: TaskInfo[] = [];
+  private readonly undelivered: UndeliveredResults<TaskInfo>;
   /** Ids of the background tasks running now (few), so a forgotten session finds its own fast. */
   private readonly runningBackground = new Set<string>();
   private readonly subject = new Subject<TaskInfo>();
@@ -75,7 +80,12 @@ export class TaskTracker {
    */
   readonly changes: Observable<TaskInfo> = this.subject.asObservable();
 
-  constructor(private readonly retainFinished = 1000) {}
+  private readonly limits: Required<TaskTrackerLimits>;
+
+  constructor(limits: TaskTrackerLimits = {}) {
+    this.limits = { ...DEFAULT_TASK_TRACKER_LIMITS, ...limits };
+    this.undelivered = new UndeliveredResults(this.limits.undeliveredResults, this.limits.undeliveredChars);
+  }
 
   /**
    * Registers a starting task; `cancel` stops it and settles its result as cancelled.
@@ -85,18 +95,19 @@ export class TaskTracker {
    * through their asynchronous checks cannot both start.
    */
   start(info: Omit<TaskInfo, 'state' | 'startedAt'>, cancel: () => void): void {
-    if (this.entries.get(info.taskId)?.info.state === 'running') {
+    const earlier = this.entries.get(info.taskId);
+    if (earlier?.info.state === 'running') {
       throw new TaskRefusedError(`task "${info.taskId}" is still running; wait for its result before resuming it`);
     }
     let resolve!: () => void;
     const settled = new Promise<void>((r) => (resolve = r));
     const entry: Entry = { info: { ...info, state: 'running', startedAt: Date.now() }, cancel, settled, resolve };
     if (info.background) {
-      entry.log = [];
+      entry.log = new TaskEventLog(this.limits.runningEventBytes);
       this.runningBackground.add(info.taskId);
     }
     // A resumed task starts again under its id: it is no longer among the finished ones.
-    this.finished.delete(info.taskId);
+    if (earlier && this.finished.delete(info.taskId)) this.finishedBytes -= weightOf(earlier);
     this.entries.set(info.taskId, entry);
     this.subject.next(entry.info);
   }
@@ -112,22 +123,42 @@ export class TaskTracker {
     if (!entry || entry.info.state !== 'running') return;
     entry.info = { ...entry.info, state, endedAt: Date.now(), result, ...(metrics ? { metrics } : {}) };
     entry.cancel = undefined;
+    entry.log?.compact();
     this.runningBackground.delete(taskId);
     if (entry.info.background && !entry.orphaned) this.undelivered.push(entry.info);
     entry.resolve();
     this.finished.add(taskId);
+    this.finishedBytes += weightOf(entry);
     this.evict();
     this.subject.next(entry.info);
   }
 
-  /** Forgets the oldest finished tasks beyond the bound, skipping results not yet delivered. */
+  /**
+   * Keeps the finished tasks within their bounds, oldest first: past the count, tasks are
+   * forgotten; past the bytes, event logs are dropped, then tasks. A task whose result waits
+   * for delivery stays (those are bounded on their own).
+   */
   private evict(): void {
-    if (this.finished.size <= this.retainFinished) return;
-    for (const id of this.finished) {
-      if (this.finished.size <= this.retainFinished) return;
-      if (this.undelivered.some((t) => t.taskId === id)) continue; // its result has not reached its session yet
+    const { retainFinished, retainedBytes } = this.limits;
+    const forget = (id: string): void => {
+      if (this.undelivered.has(id)) return; // its result has not reached its session yet
+      this.finishedBytes -= weightOf(this.entries.get(id)!);
       this.finished.delete(id); // deleting the current entry does not disturb a Set's iteration
       this.entries.delete(id);
+    };
+    for (const id of this.finished) {
+      if (this.finished.size <= retainFinished) break;
+      forget(id);
+    }
+    for (const id of this.finished) {
+      if (this.finishedBytes <= retainedBytes) return;
+      const entry = this.entries.get(id)!;
+      this.finishedBytes -= entry.log?.bytes ?? 0;
+      entry.log = undefined;
+    }
+    for (const id of this.finished) {
+      if (this.finishedBytes <= retainedBytes) return;
+      forget(id);
     }
   }
 
@@ -137,9 +168,7 @@ export class TaskTracker {
    * running when they finish (they stay readable through `get` and `whenSettled`).
    */
   forgetSession(sessionId: string): void {
-    for (let i = this.undelivered.length - 1; i >= 0; i--) {
-      if (this.undelivered[i]!.sessionId === sessionId) this.undelivered.splice(i, 1);
-    }
+    this.undelivered.forget(sessionId);
     for (const id of this.runningBackground) {
       const entry = this.entries.get(id);
       if (entry?.info.sessionId === sessionId) entry.orphaned = true;
@@ -176,9 +205,13 @@ export class TaskTracker {
     return entry.info;
   }
 
-  /** The events a background task has produced so far (empty for foreground tasks). */
+  /**
+   * The events a background task has produced so far (empty for foreground tasks). Of a
+   * finished task, its answer-text deltas are gone (each `ReasonEnd` has the text), and the
+   * whole log once the byte budget needed the room ({@link TaskTrackerLimits}).
+   */
   events(taskId: string): readonly AgentEvent[] {
-    return this.entries.get(taskId)?.log ?? [];
+    return this.entries.get(taskId)?.log?.events ?? [];
   }
 
   /** Known tasks, optionally of one conversation, oldest first. */
@@ -219,11 +252,19 @@ export class TaskTracker {
    * marked as handed over: each result is returned once.
    */
   takeUndelivered(sessionId: string): TaskInfo[] {
-    const out: TaskInfo[] = [];
-    for (let i = 0; i < this.undelivered.length; ) {
-      if (this.undelivered[i]!.sessionId === sessionId) out.push(...this.undelivered.splice(i, 1));
-      else i += 1;
-    }
-    return out;
+    return this.undelivered.take(sessionId);
   }
+
+  /**
+   * How many of a conversation's background results were dropped unread since it last
+   * asked (to bound memory: {@link TaskTrackerLimits}), and the first ids; each note once.
+   */
+  takeDropped(sessionId: string): DroppedResults | undefined {
+    return this.undelivered.takeDropped(sessionId);
+  }
+}
+
+/** What a finished entry weighs: its event log and its result. */
+function weightOf(entry: Entry): number {
+  return (entry.log?.bytes ?? 0) + (entry.info.result?.length ?? 0);
 }
