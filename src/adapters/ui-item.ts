@@ -242,8 +242,8 @@ export type UiItem =
   | TaskCancelledItem
   | WarningItem
   | BudgetItem
+  | CompactionItem
   | ApprovalPendingItem
   | ApprovalDecidedItem
   | PlanItem
   | ResultItem;
-  | CompactionItem

@@ -71,10 +71,6 @@ export class FileSessionStore implements SessionStore {
   }
 
   append(sessionId: string, messages: readonly ChatMessage[]): Promise<void> {
-    const previous = this.queues.get(sessionId) ?? Promise.resolve();
-    const next = previous.then(task);
-    // The queue holds a settled promise either way; the caller still sees the failure.
-    const tail = next.catch(() => undefined);
     return this.enqueue(sessionId, () => this.write(sessionId, messages));
   }
 
@@ -97,6 +93,10 @@ export class FileSessionStore implements SessionStore {
   }
 
   private enqueue(sessionId: string, task: () => Promise<void>): Promise<void> {
+    const previous = this.queues.get(sessionId) ?? Promise.resolve();
+    const next = previous.then(task);
+    // The queue holds a settled promise either way; the caller still sees the failure.
+    const tail = next.catch(() => undefined);
     this.queues.set(sessionId, tail);
     void tail.then(() => {
       if (this.queues.get(sessionId) === tail) this.queues.delete(sessionId);
@@ -173,10 +173,6 @@ export class FileSessionStore implements SessionStore {
     }
   }
 
-  private async read(file: string): Promise<string> {
-    const handle = await openConfined(this.root, file, O_RDONLY);
-    try {
-      return await handle.readFile('utf8');
   /** The session's messages, and how many of them (from the start) its archive accounts for. */
   private async readSession(sessionId: string): Promise<{ messages: ChatMessage[]; live: number }> {
     const lines = await this.readLines(this.file(sessionId, '.jsonl'));
@@ -223,6 +219,10 @@ export class FileSessionStore implements SessionStore {
     }
   }
 
+  private async read(file: string): Promise<string> {
+    const handle = await openConfined(this.root, file, O_RDONLY);
+    try {
+      return await handle.readFile('utf8');
     } finally {
       await handle.close();
     }
