@@ -7,16 +7,18 @@ import type { CliIO } from './cli-io.js';
 import { CliUsageError } from './cli-usage-error.js';
 import { integerFlag } from './integer-flag.js';
 import { mcpServersFromFiles } from './mcp-config-file.js';
+import { givenModelSettingFlags, MODEL_SETTING_FLAGS, modelSettingsFromFlags, type ModelSettingFlagValues } from './model-setting-flags.js';
 
 // The parseArgs option tables the commands share, so `run`, `serve` and `worker` (and
 // `agents`, for what it reads) spell and check a flag the same way.
 
-/** Which model runs: `--demo`, or an OpenAI-compatible one. */
+/** Which model runs: `--demo`, or an OpenAI-compatible one, with its settings and retries. */
 export const MODEL_FLAGS = {
   demo: { type: 'boolean' },
   model: { type: 'string' },
   'base-url': { type: 'string' },
   'api-key': { type: 'string' },
+  ...MODEL_SETTING_FLAGS,
 } as const;
 
 /** What the engine is made of: where its tools work, its definitions, its MCP servers. */
@@ -37,7 +39,7 @@ export const LIMIT_FLAGS = {
 export const ENGINE_FLAGS = { ...WORKSPACE_FLAGS, ...LIMIT_FLAGS } as const;
 
 /** Parsed {@link MODEL_FLAGS}. */
-export interface ModelFlagValues {
+export interface ModelFlagValues extends ModelSettingFlagValues {
   readonly demo?: boolean | undefined;
   readonly model?: string | undefined;
   readonly 'base-url'?: string | undefined;
@@ -70,7 +72,10 @@ export type EngineFlagOptions = Pick<HarnessEngineOptions, 'homeDir' | 'multitas
  * ```
  */
 export function modelFromFlags(values: ModelFlagValues, io: CliIO): ChatModel {
-  return values.demo ? createDemoModel(demoSpeed(io)) : openaiModel(values.model, values['base-url'], values['api-key'], io);
+  if (!values.demo) return openaiModel(values, io);
+  const given = givenModelSettingFlags(values);
+  if (given.length) throw new CliUsageError(`${given.join(', ')} set a --model's requests; the --demo model is scripted and takes none`);
+  return createDemoModel(demoSpeed(io));
 }
 
 /**
@@ -97,14 +102,16 @@ export function engineOptionsFromFlags(values: EngineFlagValues, io: CliIO): Eng
   };
 }
 
-function openaiModel(model: string | undefined, baseURLFlag: string | undefined, apiKeyFlag: string | undefined, io: CliIO): ChatModel {
-  const id = model ?? io.env.RXHARNESS_MODEL;
+function openaiModel(values: ModelFlagValues, io: CliIO): ChatModel {
+  // Checked first: a bad value is reported even when the model or key is missing too.
+  const options = modelSettingsFromFlags(values);
+  const id = values.model ?? io.env.RXHARNESS_MODEL;
   if (!id) throw new CliUsageError('no model: pass --model M or set RXHARNESS_MODEL (or use --demo to run offline)');
-  const baseURL = baseURLFlag ?? io.env.OPENAI_BASE_URL;
-  const apiKey = apiKeyFlag ?? io.env.OPENAI_API_KEY;
+  const baseURL = values['base-url'] ?? io.env.OPENAI_BASE_URL;
+  const apiKey = values['api-key'] ?? io.env.OPENAI_API_KEY;
   // A local server (a base URL) needs no key; OpenAI's own API does.
   if (!apiKey && !baseURL) throw new CliUsageError('no API key: pass --api-key K or set OPENAI_API_KEY (a local server needs none: pass --base-url), or use --demo');
-  return new OpenAIChatModel({ model: id, ...(baseURL ? { baseURL } : {}), ...(apiKey ? { apiKey } : {}) });
+  return new OpenAIChatModel({ model: id, ...(baseURL ? { baseURL } : {}), ...(apiKey ? { apiKey } : {}), ...options });
 }
 
 /** `RXHARNESS_DEMO_DELAY_MS` slows or speeds the demo's streaming (tests set it to 0). */

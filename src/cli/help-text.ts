@@ -6,6 +6,15 @@ const MODEL_HELP = `  --demo              use the built-in scripted model (offli
   --model M           model id (default: $RXHARNESS_MODEL)
   --base-url URL      OpenAI-compatible server (default: $OPENAI_BASE_URL, then OpenAI)
   --api-key K         the server's key (default: $OPENAI_API_KEY; a --base-url server may need none)
+  --max-tokens N      the most tokens a reply may have (default: the server's)
+  --temperature T     sampling temperature, 0 to 2 (default: the server's)
+  --tool-choice C     auto, required, none, or tool:NAME to force that tool (when tools are offered)
+  --context-window N  the model's context window in tokens (default: asked of the server where it
+                      says, e.g. llama.cpp); conversations are compacted to fit it
+  --extra-body JSON   more request fields as a JSON object, e.g. '{"logit_bias":{"2":5}}'
+  --max-retries N     retries of a failed request (default 2; 0: none, not even the waits below)
+  --retry-budget D    how long to wait in all for a server still starting (503, refused
+                      connection): 60s (default), 500ms, 2m; 0 waits not at all
 `;
 
 /** The engine flags' lines. */
