@@ -8,6 +8,7 @@ import { scopeOfOptions } from './resolve-agent-options.js';
 import { runLoop$ } from './run-loop.js';
 import type { RunOptions, RunResult } from './run-types.js';
 import { withAbortSignal } from './with-abort-signal.js';
+import { sessionIdProblem } from '../session/session-id.js';
 
 /**
  * A ReAct agent: it reasons with a chat model, calls tools, reads their results and repeats
@@ -87,9 +88,9 @@ export class ReActAgent {
     if (typeof prompt !== 'string' || prompt.trim() === '') {
       return throwError(() => new TypeError(`The prompt must be a non-empty string, got ${JSON.stringify(prompt) ?? String(prompt)}`));
     }
-    if (sessionId !== undefined && (typeof sessionId !== 'string' || sessionId === '')) {
-      return throwError(() => new TypeError(`The sessionId must be a non-empty string, got ${JSON.stringify(sessionId) ?? String(sessionId)}`));
-    }
+    // Refused here, before any store sees it: an id with a lone surrogate would share another's session.
+    const idProblem = sessionId === undefined ? undefined : sessionIdProblem(sessionId);
+    if (idProblem !== undefined) return throwError(() => new TypeError(`The sessionId cannot be used: ${idProblem}`));
     // Without a session the run stands alone: a fresh id for its events, nothing stored.
     if (tokenBudget !== undefined && (!Number.isInteger(tokenBudget) || tokenBudget < 1)) {
       return throwError(() => new TypeError(`The tokenBudget must be a positive integer, got ${String(tokenBudget)}`));

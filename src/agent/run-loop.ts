@@ -40,17 +40,21 @@ export function runLoop$(agent: AgentScope, input: RunInput): Observable<AgentEv
     const run = new RunState(agent.name, input.sessionId, input.runId);
     run.trace = agentSpan(agent.name, run.runId, input.sessionId, agent.task?.traceContext);
     out.add(() => run.abandon());
-    if (!input.ephemeral) {
-      const release = claimSession(agent.sessions, input.sessionId, run.runId);
+    // Held here at once (a second run of the session in this process throws), and through the
+    // store, which may answer later (a Redis lease): the run starts once the store granted it.
+    const hold = input.ephemeral ? undefined : claimSession(agent.sessions, input.sessionId, run.runId);
+    if (hold) {
       // Stopped before its RunEnd (cancelled): the turn is closed, and only then is the session free again.
-      out.add(() => afterClosing(closeStoppedTurn(agent, input, run), release));
+      out.add(() => afterClosing(closeStoppedTurn(agent, input, run), hold.release));
     }
     const { onRunEnd } = agent;
     if (onRunEnd) out.add(() => onRunEnd(input.sessionId, input.ephemeral));
     const recover = (e: unknown): AgentEvent => run.end(errorMessage(e));
     const events$ = sequencePhases$<AgentEvent>(() => start$(agent, input, run, out), recover);
     // An abnormal end: the turn is closed in the session before the RunEnd says why.
-    closingUnfinishedTurn(events$, agent, input, run).subscribe(out);
+    const begin = (): void => void closingUnfinishedTurn(events$, agent, input, run).subscribe(out);
+    if (hold) hold.whenHeld(begin, (e) => out.error(e));
+    else begin();
   });
 }
 

@@ -1,27 +1,69 @@
+import type { SessionClaim } from '../session/session-claim.js';
 import type { SessionStore } from '../session/session-store.js';
 import { SessionBusyError } from './session-busy-error.js';
 
-/** For each store, the sessions a run is using now, and by which run. */
+/** For each store, the sessions a run of this process is using now, and by which run. */
 const active = new WeakMap<SessionStore, Map<string, string>>();
 
+/** A session claimed for one run: held here at once, held in the store once it says so. */
+export interface SessionHold {
+  /** Gives the session up, here and in the store (once granted). Releasing twice is harmless. */
+  release(): void;
+  /**
+   * Calls `start` once the store granted its claim ({@link SessionStore.claim}; synchronously
+   * when the store answers synchronously, or has no `claim`), or `fail` with a
+   * {@link SessionBusyError} (another run holds it, maybe in another process) or the store's
+   * error. Neither is called after `release`.
+   */
+  whenHeld(start: () => void, fail: (error: unknown) => void): void;
+}
+
 /**
- * Claims a session of a store for one run, or throws {@link SessionBusyError} when another
- * run holds it. Returns the release; releasing twice is harmless. Keyed by the store object,
- * so every agent sharing a store (an engine's whole tree) shares the claims.
+ * Claims a session of a store for one run: first in this process (synchronously: a second
+ * run of the session here throws {@link SessionBusyError} at once), then through the store's
+ * own `claim` when it has one, which is what holds across processes (the Redis store's lease).
+ * Keyed by the store object, so every agent sharing a store (an engine's whole tree) shares
+ * the claims.
  *
  * @example
  * ```ts
- * const release = claimSession(store, 'ses_1', run.runId);
- * try { ... } finally { release(); }
+ * const hold = claimSession(store, 'ses_1', run.runId);
+ * hold.whenHeld(() => startTheRun(), (e) => fail(e));
+ * // ...at the run's end:
+ * hold.release();
  * ```
  */
-export function claimSession(store: SessionStore, sessionId: string, runId: string): () => void {
+export function claimSession(store: SessionStore, sessionId: string, runId: string): SessionHold {
   let claims = active.get(store);
   if (!claims) active.set(store, (claims = new Map()));
   const holder = claims.get(sessionId);
   if (holder !== undefined) throw new SessionBusyError(sessionId, holder);
   claims.set(sessionId, runId);
-  return () => {
-    if (claims.get(sessionId) === runId) claims.delete(sessionId);
+  let released = false;
+  let granted: (() => void) | undefined;
+  return {
+    release: () => {
+      if (released) return;
+      released = true;
+      granted?.();
+      if (claims.get(sessionId) === runId) claims.delete(sessionId);
+    },
+    whenHeld(start, fail) {
+      const settle = (claim: SessionClaim | undefined): void => {
+        if (released) return claim?.granted ? claim.release() : undefined;
+        if (claim && !claim.granted) return fail(new SessionBusyError(sessionId, claim.owner));
+        if (claim?.granted) granted = () => claim.release();
+        start();
+      };
+      let answer: SessionClaim | Promise<SessionClaim> | undefined;
+      try {
+        answer = store.claim?.(sessionId, runId);
+      } catch (e) {
+        return fail(e);
+      }
+      const failLive = (e: unknown): void => (released ? undefined : fail(e));
+      if (answer instanceof Promise) answer.then(settle, failLive).catch(failLive);
+      else settle(answer);
+    },
   };
 }

@@ -41,6 +41,12 @@ export interface RedisBackendOptions {
    * default 30 days. Redis expires it then, like an evicted session of the in-memory store.
    */
   readonly sessionTtlMs?: number;
+  /**
+   * How long a run's lease on its session lasts without renewal; default 30 seconds. A run
+   * renews it every third of this while it lives; when its process dies, the session is
+   * free again this long after at most (until then other engines get `SessionBusyError`).
+   */
+  readonly sessionLeaseMs?: number;
   /** How long to wait for Redis when connecting before failing; default 5 seconds. */
   readonly connectTimeoutMs?: number;
 }
@@ -83,7 +89,7 @@ export class RedisBackend implements HarnessBackend {
     options: RedisBackendOptions,
   ) {
     const connectTimeoutMs = options.connectTimeoutMs ?? 5000;
-    this.sessions = new RedisSessionStore(redis, keys, options.sessionTtlMs ?? 30 * 24 * 60 * 60_000);
+    this.sessions = new RedisSessionStore(redis, keys, options.sessionTtlMs ?? 30 * 24 * 60 * 60_000, options.sessionLeaseMs ?? 30_000);
     this.eventLog = new RedisEventLog(redis, keys, {
       retentionMs: options.retentionMs ?? DEFAULT_RETENTION_MS,
       maxLiveMs: 24 * 60 * 60_000,
@@ -173,6 +179,8 @@ export class RedisBackend implements HarnessBackend {
  */
 export async function redisBackend(options: RedisBackendOptions): Promise<RedisBackend> {
   if (typeof options?.url !== 'string' || options.url === '') throw new TypeError('redisBackend: `url` must be a Redis URL, e.g. redis://127.0.0.1:6379');
+  const lease = options.sessionLeaseMs;
+  if (lease !== undefined && (!Number.isInteger(lease) || lease < 30)) throw new TypeError(`redisBackend: \`sessionLeaseMs\` must be an integer of at least 30 (milliseconds), got ${String(lease)}`);
   const prefix = options.prefix ?? 'rxh';
   const timeout = options.connectTimeoutMs ?? 5000;
   await loadBullMQ(); // now, so a missing peer is reported at startup rather than at the first task

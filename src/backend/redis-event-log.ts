@@ -1,13 +1,13 @@
 import type { Redis } from 'ioredis';
-import { Observable, type Subscriber } from 'rxjs';
-import { AbortError } from '../agent/abort-error.js';
+import { Observable } from 'rxjs';
 import type { EventLog } from '../runs/event-log.js';
 import type { LogEnding, SequencedEvent } from '../runs/run-types.js';
-import { UnknownRunError } from '../runs/unknown-run-error.js';
-import { compareIds, LogFollower, type FollowingReader, type StreamEntry } from './log-follower.js';
+import { warnBadData } from './bad-data-warning.js';
+import { LogFollower } from './log-follower.js';
 import { redisFailure } from './redis-connection.js';
 import type { RedisKeys } from './redis-keys.js';
 import { RedisBackendError } from './redis-backend-error.js';
+import { StreamReader, type BadEntryHandler } from './stream-reader.js';
 
 /** How long the event log keeps things, in milliseconds. */
 export interface EventLogTimes {
@@ -20,8 +20,6 @@ export interface EventLogTimes {
   /** How long the follower waits for its connection. */
   readonly connectTimeoutMs: number;
 }
-
-type Entry = StreamEntry;
 
 /**
  * An {@link EventLog} on Redis Streams, one stream per run: `append` is an `XADD` of the
@@ -107,10 +105,17 @@ export class RedisEventLog implements EventLog {
     this.#follower.close();
   }
 
-  /** The run's events with `seq > after`, replayed then followed, ending as the log ended. */
-  read(runId: string, after: number): Observable<SequencedEvent> {
+  /**
+   * The run's events with `seq > after`, replayed then followed, ending as the log ended.
+   * Every entry is checked first: one that is not an event of the run, or whose seq does not
+   * come after those before it (a duplicate, one going back), is skipped and reported to
+   * `onBad`, by default a process warning once per run (see `warnBadData`); a reader with a
+   * run of its own to tell (a remote child's launcher) turns it into a `Warning` event.
+   */
+  read(runId: string, after: number, onBad?: BadEntryHandler): Observable<SequencedEvent> {
+    const report = onBad ?? ((problem: string) => warnBadData(`log:${runId}`, `Skipped an entry of the event log of ${runId} in Redis: ${problem}. Later bad entries of this log are skipped silently.`));
     return new Observable<SequencedEvent>((subscriber) => {
-      const reader = new StreamReader(this.redis, this.#follower, this.keys.log(runId), runId, after, subscriber);
+      const reader = new StreamReader(this.redis, this.#follower, this.keys.log(runId), runId, after, subscriber, report);
       this.#readers.add(reader);
       reader.start();
       return () => {
@@ -118,93 +123,6 @@ export class RedisEventLog implements EventLog {
         reader.stop();
       };
     });
-  }
-}
-
-/**
- * One reader of one stream: replays with `XRANGE` on the command connection, then (a log
- * still being written) follows through the event log's shared {@link LogFollower} until the
- * end entry.
- */
-class StreamReader implements FollowingReader {
-  #closed = false;
-  #following = false;
-  /** The id of the last entry handled. */
-  last = '0-0';
-
-  constructor(
-    private readonly redis: Redis,
-    private readonly follower: LogFollower,
-    readonly key: string,
-    readonly runId: string,
-    private readonly after: number,
-    private readonly out: Subscriber<SequencedEvent>,
-  ) {}
-
-  start(): void {
-    this.#replay().catch((e: unknown) => this.fail(UnknownRunError.isInstance(e) ? e : redisFailure(`reading the event log of ${this.runId}`, e)));
-  }
-
-  /** Ends the reader with `error`. */
-  fail(error: Error): void {
-    if (!this.#closed) this.out.error(error);
-    this.stop();
-  }
-
-  stop(): void {
-    this.#closed = true;
-    if (!this.#following) return;
-    this.#following = false;
-    this.follower.unfollow(this);
-  }
-
-  /** Followed entries (the follower's `XREAD`); a malformed one ends this reader only. */
-  deliver(entries: readonly Entry[]): void {
-    try {
-      this.#deliver(entries);
-    } catch (e) {
-      this.fail(redisFailure(`reading the event log of ${this.runId}`, e));
-    }
-  }
-
-  async #replay(): Promise<void> {
-    // On the command connection: a finished run never needs a follower.
-    for (;;) {
-      const entries = (await this.redis.xrange(this.key, this.last === '0-0' ? '-' : `(${this.last}`, '+', 'COUNT', 1000)) as Entry[];
-      if (this.#closed) return;
-      if (this.last === '0-0' && entries.length === 0) throw new UnknownRunError(this.runId);
-      if (this.#deliver(entries)) return;
-      if (entries.length < 1000) break;
-    }
-    this.#following = true;
-    this.follower.follow(this);
-  }
-
-  /** Delivers the entries after `last`, in order; true once the reader ended. */
-  #deliver(entries: readonly Entry[]): boolean {
-    for (const [id, fields] of entries) {
-      if (this.#closed) return true;
-      if (compareIds(id, this.last) <= 0) continue; // another reader of the stream was behind
-      this.last = id;
-      const field = (name: string): string | undefined => {
-        const at = fields.indexOf(name);
-        return at >= 0 && at % 2 === 0 ? fields[at + 1] : undefined;
-      };
-      const seq = field('s');
-      if (seq !== undefined) {
-        if (Number(seq) > this.after) this.out.next({ runId: this.runId, seq: Number(seq), event: JSON.parse(field('e')!) });
-        continue;
-      }
-      const end = field('end');
-      if (end === undefined) continue; // the open marker
-      const ending = JSON.parse(end) as LogEnding;
-      if (ending.kind === 'cancelled') this.out.error(new AbortError(new Error(ending.reason)));
-      else if (ending.kind === 'failed') this.out.error(new Error(ending.message));
-      else this.out.complete();
-      this.stop();
-      return true;
-    }
-    return this.#closed;
   }
 }
 

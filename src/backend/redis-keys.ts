@@ -10,6 +10,11 @@ export class RedisKeys {
     return `${this.prefix}:session:${id}`;
   }
 
+  /** The lease of the run that holds a session (its value: the run's id), see redis-session-lease.ts. */
+  claim(sessionId: string): string {
+    return `${this.prefix}:claim:${sessionId}`;
+  }
+
   /** Who owns a task session (JSON). */
   taskInfo(taskId: string): string {
     return `${this.prefix}:taskinfo:${taskId}`;

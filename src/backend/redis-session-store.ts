@@ -1,15 +1,22 @@
 import type { Redis } from 'ioredis';
 import type { ChatMessage } from '../model/chat-message.js';
+import type { SessionClaim } from '../session/session-claim.js';
+import { assertSessionId } from '../session/session-id.js';
 import type { ApprovalGrant, SessionStore, TaskSessionInfo } from '../session/session-store.js';
 import { redisFailure } from './redis-connection.js';
 import type { RedisKeys } from './redis-keys.js';
+import { claimLease } from './redis-session-lease.js';
+import { storedObject } from './stored-object.js';
 
 /**
  * A {@link SessionStore} in Redis, shared by every engine and worker on it: a session is a
  * list of JSON messages (an append is one `RPUSH`, so concurrent writers never interleave
  * inside a write), a task's owner a JSON value, a conversation's grants a list, each kept
  * `sessionTtlMs` after its last write (so task sessions of finished one-off runs go). Every
- * answer is still checked by the run (`checkHistory`), as with any store.
+ * answer is still checked by the run (`checkHistory`), as with any store: an item that is
+ * not JSON is handed over as its text, which the run skips with a Warning. A run holds its
+ * session by a lease (see {@link RedisSessionStore.claim}). An id that is not well-formed
+ * Unicode is refused (as UTF-8 in a key, it would name another id's session).
  *
  * @example
  * ```ts
@@ -24,16 +31,20 @@ export class RedisSessionStore implements SessionStore {
     private readonly keys: RedisKeys,
     /** Each write keeps a session (its messages, task info, grants) this much longer. */
     private readonly ttlMs: number,
+    /** How long a run's claim of its session lasts unless renewed (its process died). */
+    private readonly leaseMs = 30_000,
   ) {}
 
   /** The session's messages, in order; an unknown session is empty. */
   async load(sessionId: string): Promise<readonly ChatMessage[]> {
+    assertSessionId(sessionId);
     const items = await this.redis.lrange(this.keys.session(sessionId), 0, -1).catch(fail('loading a session'));
-    return items.map((item) => JSON.parse(item) as ChatMessage);
+    return items.map((item) => parsed(item) as ChatMessage);
   }
 
   /** Appends the messages in one `RPUSH`, so a write is never interleaved with another. */
   async append(sessionId: string, messages: readonly ChatMessage[]): Promise<void> {
+    assertSessionId(sessionId);
     if (messages.length === 0) return;
     const key = this.keys.session(sessionId);
     await this.redis
@@ -52,25 +63,52 @@ export class RedisSessionStore implements SessionStore {
   /** What {@link RedisSessionStore.saveTaskInfo} stored for a task, if anything. */
   async loadTaskInfo(taskId: string): Promise<TaskSessionInfo | undefined> {
     const text = await this.redis.get(this.keys.taskInfo(taskId)).catch(fail('loading a task'));
-    return text === null ? undefined : (JSON.parse(text) as TaskSessionInfo);
+    const v = storedObject(text);
+    // Not what saveTaskInfo wrote: as if unknown (a resume then says the task is not found).
+    const fine = v && ['taskId', 'agentName', 'description', 'ownerSessionId'].every((name) => typeof v[name] === 'string');
+    return fine ? (v as unknown as TaskSessionInfo) : undefined;
   }
 
   /** Forgets a session: its messages, its grants and its task info. */
   async delete(sessionId: string): Promise<void> {
+    assertSessionId(sessionId);
     const k = this.keys;
     await this.redis.del(k.session(sessionId), k.taskInfo(sessionId), k.grants(sessionId)).catch(fail('deleting a session'));
   }
 
+  /**
+   * Claims the session for one run across every engine and worker on this Redis: a lease
+   * (`SET <prefix>:claim:<id> owner NX PX leaseMs`), renewed every third of `leaseMs` until
+   * released, deleted then by a compare-and-delete script, and expired by Redis `leaseMs`
+   * after its owner died. Refused, it names the owner that holds it.
+   */
+  async claim(sessionId: string, owner: string): Promise<SessionClaim> {
+    assertSessionId(sessionId);
+    return claimLease(this.redis, this.keys.claim(sessionId), owner, this.leaseMs);
+  }
+
   /** The conversation's "always" approvals, oldest first. */
   async loadGrants(sessionId: string): Promise<readonly ApprovalGrant[]> {
+    assertSessionId(sessionId);
     const items = await this.redis.lrange(this.keys.grants(sessionId), 0, -1).catch(fail('loading grants'));
-    return items.map((item) => JSON.parse(item) as ApprovalGrant);
+    // Checked by the run, which skips (and counts in a Warning) what is not a grant.
+    return items.map((item) => parsed(item) as ApprovalGrant);
   }
 
   /** Keeps one more "always" approval of the conversation. */
   async saveGrant(sessionId: string, grant: ApprovalGrant): Promise<void> {
+    assertSessionId(sessionId);
     const key = this.keys.grants(sessionId);
     await this.redis.multi().rpush(key, JSON.stringify(grant)).pexpire(key, this.ttlMs).exec().catch(fail('saving a grant'));
+  }
+}
+
+/** A stored item as JSON, or its text when it is not JSON (for the run's checks to report). */
+function parsed(item: string): unknown {
+  try {
+    return JSON.parse(item);
+  } catch {
+    return item;
   }
 }
 

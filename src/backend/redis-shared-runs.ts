@@ -3,6 +3,7 @@ import type { ApprovalDecision } from '../permission/approval.js';
 import { ofTask } from '../runs/pending-approvals.js';
 import type { RunOwner, SharedRunRecord, SharedRuns } from '../runs/shared-runs.js';
 import type { ChannelHub } from './channel-hub.js';
+import { loadHash } from './load-hash.js';
 import type { RedisKeys } from './redis-keys.js';
 import { parseRunRecord, type OwnedRecord } from './run-record.js';
 
@@ -38,7 +39,7 @@ export class RedisSharedRuns implements SharedRuns {
     const runs = new RedisSharedRuns(redis, keys, instanceId);
     const stop = await hub.listen(keys.runsChannel, (text) => runs.#onMessage(JSON.parse(text) as RunMessage));
     const now = Date.now();
-    for (const text of Object.values(await redis.hgetall(keys.runs))) {
+    for (const text of Object.values(await loadHash(redis, keys.runs, 'the runs other engines started are not listed here, nor are this engine\'s runs shared'))) {
       const record = parseRunRecord(text);
       if (record && (record.retainUntil === undefined || record.retainUntil > now)) runs.#records.set(record.info.runId, record);
     }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Observable, Subscription } from 'rxjs';
+import { Observable, Subscription, type Subscriber } from 'rxjs';
 import type { ChildLauncher, ChildRun } from '../delegation/run-child.js';
 import type { LauncherWiring } from '../engine/harness-backend.js';
 import { errorMessage } from '../errors/error-message.js';
@@ -11,6 +11,9 @@ import { RemoteTaskError } from './remote-task-error.js';
 import type { ApprovalAsk, ApprovalReply, TaskJob } from './task-job.js';
 import { toWire } from './wire-spec.js';
 import { liveWorkers } from './worker-presence.js';
+
+/** How many skipped entries of one child's log each get a Warning (the rest are skipped silently). */
+const MAX_BAD_ENTRY_WARNINGS = 5;
 
 const NOBODY: ApprovalDecision = { decision: 'reject', comment: 'no approval handler is configured (fail-closed)' };
 
@@ -75,9 +78,13 @@ export class RemoteLauncher implements ChildLauncher {
         // Each step re-checks: the consumer may have left while it waited (the teardown ran).
         if (closed) return stop();
         stopListening = stop;
+        const bad = badEntryWarnings(child, out);
         reading.add(
-          parts.eventLog.read(logId, 0).subscribe({
-            next: (entry) => out.next(entry.event),
+          parts.eventLog.read(logId, 0, bad.onBad).subscribe({
+            next: (entry) => {
+              bad.seen(entry.event);
+              out.next(entry.event);
+            },
             error: (e: unknown) => {
               // Ended cancelled without this launcher asking: its worker obeyed a cancel by task id
               // itself (see `obeyCancel`); the task is recorded cancelled, as a cancel here would.
@@ -199,4 +206,31 @@ export class RemoteLauncher implements ChildLauncher {
       // Redis is gone: the worker's own reads fail, and its job's lock lapses.
     }
   }
+}
+
+/**
+ * Turns the entries of a child's log that its reader skipped (not events of the run, or out
+ * of seq order: written by someone else than its worker) into `Warning` events of the child,
+ * which its parent relays like any of its events; the first few only, so a flood of garbage
+ * is not relayed as a flood of warnings.
+ */
+function badEntryWarnings(child: ChildRun, out: Subscriber<AgentEvent>): { onBad: (problem: string) => void; seen: (event: AgentEvent) => void } {
+  let count = 0;
+  // The child's run id once its RunStart came (the task id before).
+  let runId = child.taskId;
+  const seen = (event: AgentEvent): void => {
+    if (event.type === 'RunStart') runId = event.runId;
+  };
+  const onBad = (problem: string): void => {
+    if (++count > MAX_BAD_ENTRY_WARNINGS) return;
+    const more = count === MAX_BAD_ENTRY_WARNINGS ? ' Further bad entries of this log are skipped without a warning.' : '';
+    out.next({
+      type: 'Warning',
+      runId,
+      agentName: child.agent.name,
+      code: 'bad-log-entry',
+      message: `Skipped an entry of the event log of task ${child.taskId} in Redis: ${problem}.${more}`,
+    });
+  };
+  return { onBad, seen };
 }

@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { TaskInfo } from '../delegation/task-tracker.js';
 import type { ChannelHub } from './channel-hub.js';
+import { loadHash } from './load-hash.js';
 import type { RedisKeys } from './redis-keys.js';
 import { parseTaskInfo } from './task-record.js';
 
@@ -37,7 +38,10 @@ export class SharedResults {
     do {
       const [next, found] = await redis.scan(cursor, 'MATCH', keys.results('*'), 'COUNT', 500);
       cursor = next;
-      for (const key of found) for (const text of Object.values(await redis.hgetall(key))) results.#add(parseTaskInfo(text));
+      for (const key of found) {
+        const waiting = await loadHash(redis, key, 'the background results it should hold are not delivered');
+        for (const text of Object.values(waiting)) results.#add(parseTaskInfo(text));
+      }
     } while (cursor !== '0');
     return { results, stop };
   }

@@ -15,6 +15,7 @@ import { backgroundResults } from './background-results.js';
 import { buildTree, DEFAULT_MAX_RESULT_CHARS, type Tree } from './build-tree.js';
 import { EngineClosedError } from './engine-closed-error.js';
 import { checkBackendOptions, checkEngineOptions, type HarnessEngineOptions } from './engine-options.js';
+import { assertSessionId } from '../session/session-id.js';
 
 /**
  * The composition root: a main agent with the built-in tools, subagent definitions, the
@@ -69,8 +70,7 @@ export class HarnessEngine {
     const maxResultChars = options.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS;
     const promptPrefix = (sessionId: string): string => {
       const finished = this.tasks.takeUndelivered(sessionId);
-      const dropped = this.tasks.takeDropped(sessionId);
-      return finished.length || dropped ? backgroundResults(finished, maxResultChars, dropped) : '';
+      return finished.length ? backgroundResults(finished, maxResultChars) : '';
     };
     // A run without a sessionId is over for good when it ends: forget what it left behind.
     this.onRunEnd = (sessionId: string, ephemeral: boolean): void => {
@@ -106,7 +106,8 @@ export class HarnessEngine {
    * consumers can attach, leave and come back. Without a `sessionId` it gets a new one (kept,
    * so the conversation can go on). `agentName` runs that definition directly.
    *
-   * @throws TypeError for an empty prompt, UnknownAgentError for an unknown agent,
+   * @throws TypeError for an empty prompt or a `sessionId` that is empty or not well-formed
+   *   Unicode (a lone surrogate), UnknownAgentError for an unknown agent,
    *   SessionBusyError when another run holds the session, EngineClosedError after `close()`.
    *
    * @example
@@ -124,6 +125,8 @@ export class HarnessEngine {
     if (agentName !== 'main' && !this.agents.get(agentName) && agentName !== this.agents.primary()?.name) {
       throw new UnknownAgentError(agentName, this.agents.list().map((a) => a.name));
     }
+    // Before the run is registered: a refused id must not leave a failed run behind.
+    if (options.sessionId !== undefined) assertSessionId(options.sessionId);
     const sessionId = options.sessionId ?? `ses_${randomUUID()}`;
     const runId = `run_${randomUUID()}`;
     const agent = this.agent(agentName);

@@ -4,6 +4,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import type { ChatMessage } from '../model/chat-message.js';
 import { checkConfined, isWithin, makeConfinedFolder, openConfined, type ConfinedRoot } from './confined-file.js';
+import { LocalClaims, type SessionClaim } from './session-claim.js';
+import { assertSessionId } from './session-id.js';
 import type { ApprovalGrant, SessionStore, TaskSessionInfo } from './session-store.js';
 import { UnsafeLinkError } from './unsafe-link-error.js';
 
@@ -42,6 +44,8 @@ export class FileSessionStore implements SessionStore {
   private readonly checked = new Set<string>();
   private readonly root: ConfinedRoot;
   private ready: Promise<unknown> | undefined;
+  /** Which run holds which session, in this process. */
+  private readonly claims = new LocalClaims();
 
   /**
    * Stores under `<workspace>/.rxharness/sessions/`, or under `options.dir` when given.
@@ -258,7 +262,20 @@ export class FileSessionStore implements SessionStore {
     return this.ready;
   }
 
+  /**
+   * Claims the session for one run, in this process (see {@link SessionStore.claim}). Two
+   * processes on one folder do not see each other's claims: give each its own folder, or
+   * use the Redis backend's store.
+   */
+  claim(sessionId: string, owner: string): SessionClaim {
+    assertSessionId(sessionId);
+    return this.claims.claim(sessionId, owner);
+  }
+
   private file(id: string, suffix: string): string {
+    // Every file of a session is named here: an id with a lone surrogate (which the hex below
+    // would encode as U+FFFD, the name of another id's file) is refused.
+    assertSessionId(id);
     // Lower case only (hex for the rest), so "Notes" and "notes" stay two files on a
     // case-insensitive file system (macOS, Windows), and no Windows device name ("con.x").
     const plain = /^[a-z0-9_-][a-z0-9_.-]*$/.test(id) && !WINDOWS_DEVICE.test(id);
@@ -285,14 +302,6 @@ function parseLine(line: string): ChatMessage | undefined {
   }
 }
 
-/** True for an empty file, or one whose last byte is a newline. */
-async function endsWithNewline(handle: FileHandle): Promise<boolean> {
-  const { size } = await handle.stat();
-  if (size === 0) return true;
-  const last = Buffer.alloc(1);
-  await handle.read(last, 0, 1, size - 1);
-  return last[0] === 0x0a;
-}
 /** How many leading messages the archive accounts for, from a session file's first line (0 without a mark). */
 function archivedMark(line: string | undefined): number {
   if (line === undefined || !line.startsWith('{"archived":')) return 0;
@@ -304,3 +313,11 @@ function archivedMark(line: string | undefined): number {
   }
 }
 
+/** True for an empty file, or one whose last byte is a newline. */
+async function endsWithNewline(handle: FileHandle): Promise<boolean> {
+  const { size } = await handle.stat();
+  if (size === 0) return true;
+  const last = Buffer.alloc(1);
+  await handle.read(last, 0, 1, size - 1);
+  return last[0] === 0x0a;
+}

@@ -1,4 +1,6 @@
 import type { ChatMessage } from '../model/chat-message.js';
+import { LocalClaims, type SessionClaim } from './session-claim.js';
+import { assertSessionId } from './session-id.js';
 import type { ApprovalGrant, SessionStore, TaskSessionInfo } from './session-store.js';
 
 /** Options of {@link MemorySessionStore}. */
@@ -31,28 +33,42 @@ export class MemorySessionStore implements SessionStore {
   private readonly sessions = new Map<string, ChatMessage[]>();
   /** Task sessions, least recently used first. */
   private readonly tasks = new Map<string, TaskSessionInfo>();
-  /** "Always" approvals by conversation; dropped with their session. */
-  private readonly grants = new Map<string, ApprovalGrant[]>();
   /**
    * The archive of each compacted session: the messages compactions replaced, and how many
    * of the session's messages are accounted for by it (the compacted ones; later appends are not).
    */
   private readonly archives = new Map<string, { readonly messages: ChatMessage[]; live: number }>();
+  /** "Always" approvals by conversation; dropped with their session. */
+  private readonly grants = new Map<string, ApprovalGrant[]>();
   private readonly maxSessions: number;
   private readonly maxTaskSessions: number;
+  /** Which run holds which session (see {@link MemorySessionStore.claim}). */
+  private readonly claims = new LocalClaims();
 
   constructor(options: MemorySessionStoreOptions = {}) {
     this.maxSessions = bound(options.maxSessions, 10_000, 'maxSessions');
     this.maxTaskSessions = bound(options.maxTaskSessions, 1000, 'maxTaskSessions');
   }
 
+  /**
+   * The session's messages (a copy), in order.
+   *
+   * @throws TypeError for an id that is empty or not well-formed Unicode.
+   */
   load(sessionId: string): readonly ChatMessage[] {
+    assertSessionId(sessionId);
     const list = this.sessions.get(sessionId);
     this.touch(sessionId, list);
     return list?.slice() ?? [];
   }
 
+  /**
+   * Appends to the session (creating it, and dropping the least recently used beyond the bound).
+   *
+   * @throws TypeError for an id that is empty or not well-formed Unicode.
+   */
   append(sessionId: string, messages: readonly ChatMessage[]): void {
+    assertSessionId(sessionId);
     const list = this.sessions.get(sessionId);
     if (list) {
       list.push(...messages);
@@ -102,6 +118,7 @@ export class MemorySessionStore implements SessionStore {
   /** Forgets a session (its messages, archive, grants and task info). */
   delete(sessionId: string): void {
     this.sessions.delete(sessionId);
+    this.archives.delete(sessionId);
     this.tasks.delete(sessionId);
     this.grants.delete(sessionId);
   }
@@ -116,9 +133,17 @@ export class MemorySessionStore implements SessionStore {
     else this.grants.set(sessionId, [grant]);
   }
 
+  /**
+   * Claims the session for one run, in this process (see {@link SessionStore.claim}): granted
+   * unless another owner holds it; released at the run's end, or with the process.
+   */
+  claim(sessionId: string, owner: string): SessionClaim {
+    assertSessionId(sessionId);
+    return this.claims.claim(sessionId, owner);
+  }
+
   /** How many sessions are held. */
   get size(): number {
-    this.archives.delete(sessionId);
     return this.sessions.size;
   }
 

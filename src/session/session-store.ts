@@ -1,4 +1,5 @@
 import type { ChatMessage } from '../model/chat-message.js';
+import type { SessionClaim } from './session-claim.js';
 
 /** A value now, or later. Stores may answer synchronously, which keeps runs synchronous too. */
 export type MaybePromise<T> = T | Promise<T>;
@@ -53,6 +54,18 @@ export interface SessionStore {
    * the stores that have {@link SessionStore.replace}.
    */
   loadArchive?(sessionId: string): MaybePromise<readonly ChatMessage[]>;
+  /**
+   * Claims the session for one run (`owner`: the engine passes the run id), so that no other
+   * run appends to it until the claim is released; the engine takes it before a run starts
+   * (refused: the run fails with `SessionBusyError`, HTTP 409) and releases it when the run
+   * has ended. The memory and file stores keep claims in their process; a store shared by
+   * several processes must make them hold across them, and must free the claim of a process
+   * that died: the Redis store takes a lease (`SET key owner NX PX ttl`) that it renews
+   * while the run lives and deletes when released, and that expires if its owner dies.
+   * Optional: without it, runs of one engine still exclude each other (the engine keeps
+   * claims per store in memory), but engines sharing the store do not.
+   */
+  claim?(sessionId: string, owner: string): MaybePromise<SessionClaim>;
 }
 
 /** An "always" approval: calls of `toolName` on exactly `subject` (a command, a path) are allowed for the rest of the conversation. */

@@ -7,8 +7,9 @@
  * ```
  *
  * Configured by environment like worker-process.ts (`REDIS_URL`, `PREFIX`, `BASE_URL`,
- * `MODEL`, `WORKSPACE`, `HOME_DIR`, `STALL_MS`) plus `PROMPT`: starts one run of the main
- * agent and prints `run <id>`; closes on SIGTERM or when its stdin closes.
+ * `MODEL`, `WORKSPACE`, `HOME_DIR`, `STALL_MS`) plus `PROMPT`, and optionally `SESSION_ID`
+ * and `SESSION_LEASE_MS`: starts one run of the main agent (in that session) and prints
+ * `run <id>`; closes on SIGTERM or when its stdin closes.
  *
  * @module
  */
@@ -22,10 +23,17 @@ const env = (name: string): string => {
   return value;
 };
 
-const backend = await redisBackend({ url: env('REDIS_URL'), prefix: env('PREFIX'), stallIntervalMs: Number(env('STALL_MS')) });
+const lease = process.env['SESSION_LEASE_MS'];
+const backend = await redisBackend({
+  url: env('REDIS_URL'),
+  prefix: env('PREFIX'),
+  stallIntervalMs: Number(env('STALL_MS')),
+  ...(lease ? { sessionLeaseMs: Number(lease) } : {}),
+});
 const model = new OpenAIChatModel({ model: env('MODEL'), baseURL: env('BASE_URL'), apiKey: 'test-key', maxRetries: 0 });
 const engine = new HarnessEngine({ model, backend, workspace: env('WORKSPACE'), homeDir: env('HOME_DIR') });
-const run = engine.start(env('PROMPT'));
+const sessionId = process.env['SESSION_ID'];
+const run = engine.start(env('PROMPT'), sessionId ? { sessionId } : {});
 process.stdout.write(`run ${run.runId}\n`);
 const stop = (): void => {
   void engine.close().then(() => backend.close());

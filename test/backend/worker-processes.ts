@@ -19,8 +19,13 @@ export async function workerProcess(kit: ScaleKit, redis: RedisServer, options: 
 }
 
 /** Starts the engine script running `prompt`; resolves with the process and its run's id. */
-export async function engineProcess(kit: ScaleKit, redis: RedisServer, options: { model: string; stallMs: number; prompt: string }): Promise<{ child: ChildProcess; runId: string }> {
-  const { child, line } = await started(ENGINE, kit, redis, { MODEL: options.model, STALL_MS: String(options.stallMs), PROMPT: options.prompt }, /^run (\S+)$/m);
+export async function engineProcess(
+  kit: ScaleKit,
+  redis: RedisServer,
+  options: { model: string; stallMs: number; prompt: string; sessionId?: string; sessionLeaseMs?: number },
+): Promise<{ child: ChildProcess; runId: string }> {
+  const session = { ...(options.sessionId ? { SESSION_ID: options.sessionId } : {}), ...(options.sessionLeaseMs ? { SESSION_LEASE_MS: String(options.sessionLeaseMs) } : {}) };
+  const { child, line } = await started(ENGINE, kit, redis, { MODEL: options.model, STALL_MS: String(options.stallMs), PROMPT: options.prompt, ...session }, /^run (\S+)$/m);
   return { child, runId: line[1]! };
 }
 

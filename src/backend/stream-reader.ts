@@ -1,0 +1,122 @@
+import type { Redis } from 'ioredis';
+import type { Subscriber } from 'rxjs';
+import { AbortError } from '../agent/abort-error.js';
+import type { SequencedEvent } from '../runs/run-types.js';
+import { UnknownRunError } from '../runs/unknown-run-error.js';
+import { readLogEntry } from './log-entry.js';
+import { compareIds, type FollowingReader, type LogFollower, type StreamEntry } from './log-follower.js';
+import { redisFailure } from './redis-connection.js';
+
+/** Told of each entry of a log that is skipped: not what the log's writer writes, or out of seq order. */
+export type BadEntryHandler = (problem: string) => void;
+
+/**
+ * One reader of one stream: replays with `XRANGE` on the command connection, then (a log
+ * still being written) follows through the event log's shared {@link LogFollower} until the
+ * end entry.
+ *
+ * Every entry is checked before it goes out (`readLogEntry`), since anyone with access to the
+ * Redis can write into a stream: an entry that is not an event, an end or the open marker,
+ * and an event whose seq does not come after every seq seen before (a duplicate, or one going
+ * back), are skipped and reported to `onBad`. What goes out is always an `AgentEvent`, its
+ * seqs strictly increasing.
+ *
+ * @internal
+ */
+export class StreamReader implements FollowingReader {
+  #closed = false;
+  #following = false;
+  /** The highest seq of the log read so far (delivered, or passed over up to `after`). */
+  #seq = 0;
+  /** The id of the last entry handled. */
+  last = '0-0';
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly follower: LogFollower,
+    readonly key: string,
+    readonly runId: string,
+    private readonly after: number,
+    private readonly out: Subscriber<SequencedEvent>,
+    private readonly onBad: BadEntryHandler,
+  ) {}
+
+  start(): void {
+    this.#replay().catch((e: unknown) => this.fail(UnknownRunError.isInstance(e) ? e : redisFailure(`reading the event log of ${this.runId}`, e)));
+  }
+
+  /** Ends the reader with `error`. */
+  fail(error: Error): void {
+    if (!this.#closed) this.out.error(error);
+    this.stop();
+  }
+
+  stop(): void {
+    this.#closed = true;
+    if (!this.#following) return;
+    this.#following = false;
+    this.follower.unfollow(this);
+  }
+
+  /** Followed entries (the follower's `XREAD`); an error of its consumer ends this reader only. */
+  deliver(entries: readonly StreamEntry[]): void {
+    try {
+      this.#deliver(entries);
+    } catch (e) {
+      this.fail(redisFailure(`reading the event log of ${this.runId}`, e));
+    }
+  }
+
+  async #replay(): Promise<void> {
+    // On the command connection: a finished run never needs a follower.
+    for (;;) {
+      const entries = (await this.redis.xrange(this.key, this.last === '0-0' ? '-' : `(${this.last}`, '+', 'COUNT', 1000)) as StreamEntry[];
+      if (this.#closed) return;
+      if (this.last === '0-0' && entries.length === 0) throw new UnknownRunError(this.runId);
+      if (this.#deliver(entries)) return;
+      if (entries.length < 1000) break;
+    }
+    this.#following = true;
+    this.follower.follow(this);
+  }
+
+  /** Delivers the entries after `last`, in order; true once the reader ended. */
+  #deliver(entries: readonly StreamEntry[]): boolean {
+    for (const [id, fields] of entries) {
+      if (this.#closed) return true;
+      if (compareIds(id, this.last) <= 0) continue; // another reader of the stream was behind
+      this.last = id;
+      const entry = readLogEntry(fields);
+      if (entry.kind === 'open') continue;
+      if (entry.kind === 'bad') {
+        this.#skip(`${entry.problem} (entry ${id})`);
+        continue;
+      }
+      if (entry.kind === 'event') {
+        if (entry.seq <= this.#seq) {
+          this.#skip(`its seq ${entry.seq} ${entry.seq === this.#seq ? 'repeats the one before' : `goes back (seq ${this.#seq} came before)`} (entry ${id})`);
+          continue;
+        }
+        this.#seq = entry.seq;
+        if (entry.seq > this.after) this.out.next({ runId: this.runId, seq: entry.seq, event: entry.event });
+        continue;
+      }
+      const { ending } = entry;
+      if (ending.kind === 'cancelled') this.out.error(new AbortError(new Error(ending.reason)));
+      else if (ending.kind === 'failed') this.out.error(new Error(ending.message));
+      else this.out.complete();
+      this.stop();
+      return true;
+    }
+    return this.#closed;
+  }
+
+  #skip(problem: string): void {
+    // The handler is ours (a Warning, a log line), but it must not end the reader if it throws.
+    try {
+      this.onBad(problem);
+    } catch {
+      // ignored: the entry is skipped either way
+    }
+  }
+}

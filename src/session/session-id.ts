@@ -1,0 +1,39 @@
+/** A UTF-16 surrogate not paired with its other half (`u` flag: a pair is one code point). */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/**
+ * Why `sessionId` cannot name a session, or undefined when it can: it must be a non-empty
+ * string of well-formed Unicode. A lone surrogate is replaced or dropped wherever the id is
+ * encoded as UTF-8 (a Redis key, a file name, JSON on the wire), so two ids differing only in
+ * one would name the same stored session.
+ *
+ * @example
+ * ```ts
+ * sessionIdProblem('ses_1'); // undefined
+ * sessionIdProblem('ses_\ud800'); // 'it is not well-formed Unicode: a lone surrogate \\ud800 at index 4 ...'
+ * ```
+ */
+export function sessionIdProblem(sessionId: unknown): string | undefined {
+  if (typeof sessionId !== 'string' || sessionId === '') return `it must be a non-empty string, got ${JSON.stringify(sessionId) ?? String(sessionId)}`;
+  const lone = LONE_SURROGATE.exec(sessionId);
+  if (!lone) return undefined;
+  const unit = `\\u${lone[0].charCodeAt(0).toString(16)}`;
+  return (
+    `it is not well-formed Unicode: a lone surrogate ${unit} at index ${lone.index}, which is lost when the id is encoded ` +
+    '(two ids differing only there would share one stored session); use ids of whole characters, e.g. from randomUUID()'
+  );
+}
+
+/**
+ * Throws a `TypeError` naming the problem when `sessionId` cannot name a session (see
+ * {@link sessionIdProblem}): what every store and the engine check before using an id.
+ *
+ * @example
+ * ```ts
+ * assertSessionId(id); // throws for '' or 'ses_\ud800'
+ * ```
+ */
+export function assertSessionId(sessionId: unknown): asserts sessionId is string {
+  const problem = sessionIdProblem(sessionId);
+  if (problem !== undefined) throw new TypeError(`The sessionId cannot be used: ${problem}`);
+}
