@@ -54,15 +54,15 @@ export class LlamaServer {
 
   /**
    * Starts a server with `template` (a file in `<dir>/templates/`; none: no tool support) and
-   * `parallel` slots; resolves once `/health` answers.
+   * `parallel` slots, on `port` (default: a free one); resolves once `/health` answers.
    */
-  static async start(dir: string, template: string | undefined, parallel = 2): Promise<LlamaServer> {
+  static async start(dir: string, template: string | undefined, parallel = 2, port?: number): Promise<LlamaServer> {
     let lastError: unknown;
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const port = await freePort();
-      const child = spawn(join(dir, 'llama-server'), llamaArgs(dir, port, template, parallel), { stdio: ['ignore', 'pipe', 'pipe'] });
+    for (let attempt = 0; attempt < (port === undefined ? 3 : 1); attempt++) {
+      const port_ = port ?? (await freePort());
+      const child = spawn(join(dir, 'llama-server'), llamaArgs(dir, port_, template, parallel), { stdio: ['ignore', 'pipe', 'pipe'] });
       running.add(child);
-      const server = new LlamaServer(child, `http://127.0.0.1:${port}`, template ?? 'chatml, no --jinja');
+      const server = new LlamaServer(child, `http://127.0.0.1:${port_}`, template ?? 'chatml, no --jinja');
       try {
         await server.#waitHealthy();
         return server;
@@ -90,6 +90,12 @@ export class LlamaServer {
     return this.child.exitCode === null && this.child.signalCode === null;
   }
 
+  /** Kills the server at once (SIGKILL: a crash, no goodbye) and resolves once the process is gone. */
+  async kill(): Promise<void> {
+    if (this.alive) this.child.kill('SIGKILL');
+    await this.#exited;
+  }
+
   /** Stops the server (SIGTERM, then SIGKILL after 3 s) and resolves once the process is gone. Idempotent. */
   async stop(): Promise<void> {
     if (this.alive) {
@@ -113,7 +119,7 @@ export class LlamaServer {
 }
 
 /** A port nothing listens on right now (the OS picks it; the server binds it a moment later). */
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const probe = createServer();
   probe.listen(0, '127.0.0.1');
   await once(probe, 'listening');
