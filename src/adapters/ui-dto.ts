@@ -14,7 +14,8 @@ import type { UiItem, UiItemBase, UiTaskFields } from './ui-item.js';
  *   agent name: parallel tasks often run the same agent.
  * - A wrapped `RunStart` becomes `task-start`, a wrapped `RunEnd` becomes `task-end` (that
  *   task ended, nothing more), a wrapped `RunCancelled` becomes `task-cancelled` (that task
- *   was stopped). Only the unwrapped `RunEnd` becomes `result`. `Warning` becomes `warning`,
+ *   was stopped). Only the unwrapped `RunEnd` becomes `result`. A `TaskQueued` becomes
+ *   `task-queued`, with the waiting task's own fields, one level deeper than its parent. `Warning` becomes `warning`,
  *   `Compaction` becomes `compaction`.
  * - `ReasonDelta` becomes `text-delta` or `thinking-delta` by its `kind`.
  * - Skipped (`undefined`): `ContextSize` (bookkeeping), `ReasonStart`, `ActionStart` and
@@ -74,6 +75,8 @@ export function toUiItem(event: AgentEvent): UiItem | undefined {
         kind: 'compaction', ...base, reason: inner.reason, contextWindow: inner.contextWindow, tokensBefore: inner.tokensBefore,
         tokensAfter: inner.tokensAfter, prunedToolResults: inner.prunedToolResults, summarisedMessages: inner.summarisedMessages,
       };
+    case 'TaskQueued':
+      return { kind: 'task-queued', runId: inner.runId, agentName: inner.taskAgentName, depth: path.length + 1, ...taskFields({ ...inner, multitask: true }) };
     case 'ContextSize':
     case 'ReasonStart':
     case 'ReasonEnd':

@@ -106,6 +106,17 @@ export interface TaskStartItem extends UiChildItemBase {
   readonly prompt: string;
 }
 
+/**
+ * A `multitask` child waits for a slot of its call's pool (a `TaskQueued` event). Its fields
+ * are the waiting task's own, at its depth, so a tree shows its row before it starts; its
+ * `task-start` follows when it gets a slot (or a `task-start` and `task-cancelled` when it is
+ * cancelled while it waits). `runId` is the delegating run's: the task has no run yet.
+ */
+export interface TaskQueuedItem extends UiChildItemBase {
+  /** Marks a task waiting for a slot. */
+  readonly kind: 'task-queued';
+}
+
 /** A delegated task ended (a wrapped `RunEnd`): only that task, never the whole run. */
 export interface TaskEndItem extends UiChildItemBase {
   /** Marks the end of one delegated task. */
@@ -237,6 +248,7 @@ export type UiItem =
   | ThinkingDeltaItem
   | ToolStartItem
   | ToolEndItem
+  | TaskQueuedItem
   | TaskStartItem
   | TaskEndItem
   | TaskCancelledItem

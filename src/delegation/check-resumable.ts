@@ -18,7 +18,7 @@ export function checkResumable$(taskId: string, agentName: string, sessionId: st
       if (owner === undefined) throw new TaskRefusedError(`unknown task id "${taskId}"; start a new task without task_id`);
       if (owner !== sessionId) throw new TaskRefusedError(`task "${taskId}" belongs to another session and cannot be resumed from this one`);
       if (agent !== agentName) throw new TaskRefusedError(`task "${taskId}" was run by agent "${agent}"; resume it with agent_name "${agent}"`);
-      if (live?.state === 'running') throw new TaskRefusedError(`task "${taskId}" is still running; wait for its result before resuming it`);
+      if (live?.state === 'running' || live?.state === 'queued') throw new TaskRefusedError(`task "${taskId}" is still running; wait for its result before resuming it`);
     }),
   );
 }

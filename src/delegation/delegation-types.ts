@@ -6,6 +6,7 @@ import type { PermissionPolicy } from '../permission/permission-policy.js';
 import type { AgentDefinition } from '../subagent/agent-definition.js';
 import type { ToolNarrowing } from '../subagent/narrow-tools.js';
 import type { ToolContext } from '../tools/tool.js';
+import type { TaskPool } from './task-pool.js';
 import type { TaskResultFields } from './task-result-format.js';
 
 /** One agent's place in a delegation tree, before it is built (tools by name, not yet objects). */
@@ -61,7 +62,8 @@ export interface Delegation {
   callableAgentNames(parent: AgentSpec): readonly string[];
   /**
    * Runs one task to its result. While the parent is streamed, the child's events are
-   * wrapped and forwarded through `context.emit`. Never errors: failures are results.
+   * wrapped and forwarded through `context.emit`. Never errors: failures are results. With
+   * `pool` (a `multitask` call's), the child starts when the pool has a slot for it.
    */
-  runTask(parent: AgentSpec, request: TaskRequest, context: ToolContext): Observable<TaskResultFields>;
+  runTask(parent: AgentSpec, request: TaskRequest, context: ToolContext, pool?: TaskPool): Observable<TaskResultFields>;
 }

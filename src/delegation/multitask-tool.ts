@@ -1,15 +1,16 @@
-import { from, map, mergeMap, of, toArray } from 'rxjs';
+import { finalize, map, merge, of, toArray } from 'rxjs';
 import { defineTool } from '../tools/define-tool.js';
 import type { Tool, ToolResult } from '../tools/tool.js';
 import { toolError } from '../tools/tool-error.js';
 import type { AgentSpec, Delegation } from './delegation-types.js';
 import { multitaskToolDescription } from './delegation-prompts.js';
 import { depthRefusal } from './depth-guard.js';
+import { createTaskPool } from './task-pool.js';
 import { formatMultitaskResults, type TaskResultFields } from './task-result-format.js';
 import { multitaskModelParameters, multitaskParameters, type MultitaskArgs } from './task-schemas.js';
 
 /**
- * The `multitask` tool of one agent: runs every task through a pool of
+ * The `multitask` tool of one agent: runs every task through a p-limit pool of
  * `delegation.poolSize` (one pool per call; 0 = no limit) and returns
  * `<multitask_results>` in index order. Each task's failure is its own result; the others
  * are kept. Unsubscribing clears the queue (queued tasks never start) and stops the
@@ -41,16 +42,18 @@ export function createMultitaskTool(parent: AgentSpec, delegation: Delegation): 
       if (duplicate) {
         return of(toolError(`multitask refused: index ${duplicate.index} is used twice; give every task its own index from 1.`));
       }
-      // The pool: at most poolSize children at once, the rest wait in order (one pool per
-      // call, so a child that delegates again never waits for a slot its parent holds).
-      // mergeMap rather than p-limit's promises, so a whole delegation runs in virtual time
-      // and unsubscribing drops the queue and stops the running children at once.
-      const pool = delegation.poolSize > 0 ? delegation.poolSize : Number.POSITIVE_INFINITY;
-      return from(args.tasks).pipe(
-        mergeMap((task) => {
+      // The pool: p-limit, at most poolSize children at once, the rest wait in order (one
+      // pool per call, so a child that delegates again never waits for a slot its parent
+      // holds). Every task is subscribed at once and waits inside the pool; unsubscribing
+      // drops the queue (queued tasks never start) and stops the running children.
+      const pool = createTaskPool(delegation.poolSize);
+      return merge(
+        ...args.tasks.map((task) => {
           const request = { agentName: task.agent_name, prompt: task.prompt, description: task.description, index: task.index, multitask: true };
-          return delegation.runTask(parent, request, context).pipe(map((result): TaskResultFields => ({ ...result, index: task.index })));
-        }, pool),
+          return delegation.runTask(parent, request, context, pool).pipe(map((result): TaskResultFields => ({ ...result, index: task.index })));
+        }),
+      ).pipe(
+        finalize(() => pool.clear()),
         toArray(),
         map((results): ToolResult => {
           const text = formatMultitaskResults(results);

@@ -42,7 +42,7 @@ export interface ChildLauncher {
   run$(child: ChildRun, streaming: boolean): Observable<AgentEvent>;
 }
 
-type Settle = (outcome: TaskOutcome, state: Exclude<TaskState, 'running'>, end: RunEndEvent | undefined) => void;
+type Settle = (outcome: TaskOutcome, state: Exclude<TaskState, 'running' | 'queued'>, end: RunEndEvent | undefined) => void;
 
 /**
  * Runs a child agent in its own session (named by the task id) and emits its outcome once.

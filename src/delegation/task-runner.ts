@@ -16,6 +16,7 @@ import { agentList } from './delegation-prompts.js';
 import type { AgentSpec, Delegation, TaskRequest } from './delegation-types.js';
 import { launchBackground, runChild$, type ChildLauncher, type ChildRun } from './run-child.js';
 import { failedTask, truncate, type TaskResultFields } from './task-result-format.js';
+import type { TaskPool } from './task-pool.js';
 import { TaskRefusedError } from './task-refused-error.js';
 import type { TaskTracker } from './task-tracker.js';
 
@@ -61,13 +62,13 @@ export class TaskRunner implements Delegation {
       .map((agent) => agent.name);
   }
 
-  runTask(parent: AgentSpec, request: TaskRequest, context: ToolContext): Observable<TaskResultFields> {
+  runTask(parent: AgentSpec, request: TaskRequest, context: ToolContext, pool?: TaskPool): Observable<TaskResultFields> {
     const fields = { description: request.description, agentName: request.agentName };
     // Minted first, so that a task refused before it starts still has an id of its own.
     const taskId = request.resumeTaskId ?? `task_${randomUUID()}`;
     return this.prepare$(parent, request, context, taskId).pipe(
       switchMap((child) =>
-        (request.background ? defer(() => of(launchBackground(child))) : runChild$(child)).pipe(
+        (request.background ? defer(() => of(launchBackground(child))) : pool ? pool.run(child, runChild$(child)) : runChild$(child)).pipe(
           map((outcome): TaskResultFields => ({ ...fields, ...outcome, taskId, content: truncate(outcome.content, this.o.maxResultChars) })),
         ),
       ),

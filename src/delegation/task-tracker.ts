@@ -6,8 +6,8 @@ import { TaskRefusedError } from './task-refused-error.js';
 import { DEFAULT_TASK_TRACKER_LIMITS, type TaskTrackerLimits } from './task-tracker-limits.js';
 import { UndeliveredResults, type DroppedResults } from './undelivered-results.js';
 
-/** Where a task is in its life. */
-export type TaskState = 'running' | 'done' | 'failed' | 'cancelled';
+/** Where a task is in its life: `queued` while a `multitask` child waits for a slot of its pool. */
+export type TaskState = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
 
 /** A snapshot of one delegated task. */
 export interface TaskInfo {
@@ -23,7 +23,7 @@ export interface TaskInfo {
   readonly parentRunId: string;
   /** True for a `task` call with `background: true`: it runs detached from its parent's stream. */
   readonly background: boolean;
-  /** Where the task is in its life: `running` until it settles. */
+  /** Where the task is in its life: `queued` while it waits for a pool slot, then `running` until it settles. */
   readonly state: TaskState;
   /** When the task (or its latest resume) started, in epoch milliseconds. */
   readonly startedAt: number;
@@ -95,13 +95,31 @@ export class TaskTracker {
    * through their asynchronous checks cannot both start.
    */
   start(info: Omit<TaskInfo, 'state' | 'startedAt'>, cancel: () => void): void {
+    this.register(info, cancel, 'running');
+  }
+
+  /**
+   * Registers a task that waits for a slot of its `multitask` pool (state `queued`);
+   * `cancel` takes it out of the queue and settles it as cancelled. {@link TaskTracker.start}
+   * moves it to `running` when it gets its slot.
+   *
+   * @throws TaskRefusedError when a task with that id is running or queued.
+   */
+  queue(info: Omit<TaskInfo, 'state' | 'startedAt'>, cancel: () => void): void {
+    this.register(info, cancel, 'queued');
+  }
+
+  private register(info: Omit<TaskInfo, 'state' | 'startedAt'>, cancel: () => void, state: 'queued' | 'running'): void {
     const earlier = this.entries.get(info.taskId);
-    if (earlier?.info.state === 'running') {
+    const waited = earlier?.info.state === 'queued' && state === 'running';
+    if (!waited && (earlier?.info.state === 'running' || earlier?.info.state === 'queued')) {
       throw new TaskRefusedError(`task "${info.taskId}" is still running; wait for its result before resuming it`);
     }
     let resolve!: () => void;
-    const settled = new Promise<void>((r) => (resolve = r));
-    const entry: Entry = { info: { ...info, state: 'running', startedAt: Date.now() }, cancel, settled, resolve };
+    // A queued task that starts keeps its promise: `whenSettled` callers from its wait are answered.
+    const settled = waited ? earlier.settled : new Promise<void>((r) => (resolve = r));
+    if (waited) resolve = earlier.resolve;
+    const entry: Entry = { info: { ...info, state, startedAt: Date.now() }, cancel, settled, resolve };
     if (info.background) {
       entry.log = new TaskEventLog(this.limits.runningEventBytes);
       this.runningBackground.add(info.taskId);
@@ -117,10 +135,10 @@ export class TaskTracker {
     this.entries.get(taskId)?.log?.push(event);
   }
 
-  /** Settles a task; later calls for the same task are ignored. */
-  finish(taskId: string, state: Exclude<TaskState, 'running'>, result: string, metrics?: RunMetrics): void {
+  /** Settles a task (running or queued); later calls for the same task are ignored. */
+  finish(taskId: string, state: Exclude<TaskState, 'running' | 'queued'>, result: string, metrics?: RunMetrics): void {
     const entry = this.entries.get(taskId);
-    if (!entry || entry.info.state !== 'running') return;
+    if (!entry || (entry.info.state !== 'running' && entry.info.state !== 'queued')) return;
     entry.info = { ...entry.info, state, endedAt: Date.now(), result, ...(metrics ? { metrics } : {}) };
     entry.cancel = undefined;
     entry.log?.compact();
@@ -175,7 +193,7 @@ export class TaskTracker {
     }
   }
 
-  /** Cancels a running task. Returns false when no running task has that id. */
+  /** Cancels a running task, or takes a queued one out of its queue. Returns false when no such task has that id. */
   cancel(taskId: string): boolean {
     const entry = this.entries.get(taskId);
     if (!entry?.cancel) return false;
@@ -224,7 +242,7 @@ export class TaskTracker {
   async cancelAll(filter: { backgroundOnly?: boolean } = {}): Promise<void> {
     const waits: Promise<void>[] = [];
     for (const [id, entry] of [...this.entries]) {
-      if (entry.info.state !== 'running' || (filter.backgroundOnly && !entry.info.background)) continue;
+      if ((entry.info.state !== 'running' && entry.info.state !== 'queued') || (filter.backgroundOnly && !entry.info.background)) continue;
       waits.push(entry.settled);
       this.cancel(id);
     }

@@ -9,6 +9,7 @@ import { DEFAULT_MULTITASK_MAX_ITEMS } from '../delegation/task-schemas.js';
 import { TaskTracker } from '../delegation/task-tracker.js';
 import { parsePermissionRules } from '../permission/parse-permission-rules.js';
 import { PermissionPolicy } from '../permission/permission-policy.js';
+import { requestLimiter } from '../model/limit-requests.js';
 import { MemorySessionStore } from '../session/memory-session-store.js';
 import type { SessionStore } from '../session/session-store.js';
 import { standardAgentDirs } from '../subagent/agent-dirs.js';
@@ -60,8 +61,11 @@ export function buildTree(options: HarnessEngineOptions, workspace: string, appr
   // With a backend, sessions and task state are shared, and children may run on workers.
   const tasks = options.backend?.createTracker() ?? new TaskTracker();
   const sessions = options.sessions ?? options.backend?.sessions ?? new MemorySessionStore();
-  const models = options.models ?? {};
-  const remote = options.backend?.childLauncher({ approve, model: options.model, models });
+  // maxConcurrentRequests: every model of the engine shares one limiter.
+  const limiter = options.maxConcurrentRequests === undefined ? undefined : requestLimiter(options.maxConcurrentRequests);
+  const model = limiter ? limiter.wrap(options.model) : options.model;
+  const models = limiter ? Object.fromEntries(Object.entries(options.models ?? {}).map(([name, m]) => [name, limiter.wrap(m)])) : (options.models ?? {});
+  const remote = options.backend?.childLauncher({ approve, model, models });
   const grants = new ApprovalGrants();
   // The factory makes an agent's delegation tools, which run tasks through the runner, which
   // builds children with the factory: the cycle closes through this function.
@@ -74,6 +78,7 @@ export function buildTree(options: HarnessEngineOptions, workspace: string, appr
     approve,
     grants,
     toolTimeoutMs: options.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
+    ...(options.approvalTimeoutMs !== undefined ? { approvalTimeoutMs: options.approvalTimeoutMs } : {}),
     maxDepth,
     poolSize,
     disabledTools: disabled,
@@ -97,7 +102,7 @@ export function buildTree(options: HarnessEngineOptions, workspace: string, appr
   const main: AgentSpec = {
     name: 'main',
     depth: 0,
-    model: options.model,
+    model,
     instructions: options.instructions ?? MAIN_AGENT_PROMPT,
     toolNames: [...toolbox.keys(), ...(delegates ? DELEGATION_TOOL_NAMES.filter((n) => !disabled.includes(n)) : [])],
     policy: new PermissionPolicy({ rules }),

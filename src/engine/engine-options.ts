@@ -2,7 +2,7 @@ import type { Static } from 'typebox';
 import type { ChatModel } from '../model/chat-model.js';
 import type { ApprovalHandler } from '../permission/approval.js';
 import { configValidator, type ConfigProblem } from '../permission/config-validator.js';
-import type { PermissionRule } from '../permission/permission-rule.js';
+import type { PermissionRuleInput } from '../permission/permission-rule.js';
 import type { SessionStore } from '../session/session-store.js';
 import type { Tool } from '../tools/tool.js';
 import type { EventLog } from '../runs/event-log.js';
@@ -17,6 +17,13 @@ export interface HarnessEngineOptions {
   readonly workspace?: string;
   /** Children of one `multitask` running at once (a pool per call; the rest wait in order); 0 = no limit. Default 5. */
   readonly multitaskMaxTasks?: number;
+  /**
+   * Model requests in flight at once across every run and depth of this engine (one p-limit
+   * limiter for all its models); the others wait in order. A leaf limit: requests never nest,
+   * so it cannot deadlock a delegation. Default: no limit. Compare `multitaskMaxTasks`, which
+   * bounds the children of one `multitask` call (each child makes one request at a time).
+   */
+  readonly maxConcurrentRequests?: number;
   /** The most tasks one `multitask` call may hold (the schema the model sees says so). Default 200. */
   readonly multitaskMaxItems?: number;
   /** ReAct steps per run (a definition may set its own). Default 30. */
@@ -27,8 +34,8 @@ export interface HarnessEngineOptions {
   readonly agentDirs?: readonly string[];
   /** False: no `task` / `multitask` / `generate` tools. Default true. */
   readonly subagentEnabled?: boolean;
-  /** The engine's permission rules; they rank above the defaults. */
-  readonly permissionRules?: readonly PermissionRule[];
+  /** The engine's permission rules; they rank above the defaults. Solon's spelling (`toolName`, `behavior`) is accepted too. */
+  readonly permissionRules?: readonly PermissionRuleInput[];
   /** Decides tool calls a rule says to `ask` about; without it they are rejected. */
   readonly approve?: ApprovalHandler;
   /** Models a definition may name in its `model` field. */
@@ -48,6 +55,13 @@ export interface HarnessEngineOptions {
    * `multitask` are exempt: their children are bounded by their own steps and tool timeouts.
    */
   readonly toolTimeoutMs?: number;
+  /**
+   * How long a call that asks for approval waits for its answer, in milliseconds: after it the
+   * call is rejected (the model reads that it timed out waiting for approval), its question
+   * is withdrawn (the `approve` handler's signal aborts: a page's card, a terminal prompt) and
+   * `HITLDecided` says `timedOut: true`. Default: none (it waits until the run ends).
+   */
+  readonly approvalTimeoutMs?: number;
   /** The home folder whose `.rxharness/agents/` is scanned; default `os.homedir()`. */
   readonly homeDir?: string;
   /**
@@ -109,6 +123,7 @@ const ENGINE_OPTIONS_SCHEMA = {
     workspace: { type: 'string' },
     multitaskMaxTasks: count(0),
     multitaskMaxItems: count(1),
+    maxConcurrentRequests: count(1),
     maxSteps: count(1),
     maxDepth: count(0),
     agentDirs: { type: 'array', items: { type: 'string' } },
@@ -122,6 +137,7 @@ const ENGINE_OPTIONS_SCHEMA = {
     disabledTools: { type: 'array', items: { type: 'string' } },
     maxResultChars: count(1),
     toolTimeoutMs: count(1),
+    approvalTimeoutMs: count(1),
     homeDir: { type: 'string' },
     trustWorkspaceAgents: { type: 'boolean' },
     runRetentionMs: count(0),
@@ -142,7 +158,7 @@ const ENGINE_OPTIONS_SCHEMA = {
 // `Type.Unsafe<T>` once did, and `AsRead` checks each against the shape the schema gives it.
 type ByKind = {
   model: ChatModel;
-  permissionRules: PermissionRule[];
+  permissionRules: PermissionRuleInput[];
   approve: ApprovalHandler;
   models: Record<string, ChatModel>;
   sessions: SessionStore;

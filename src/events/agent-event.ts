@@ -302,6 +302,26 @@ export interface CompactionEvent extends EventBase {
 }
 
 /**
+ * A `multitask` child waits for a slot of its call's pool (`multitaskMaxTasks` children run
+ * at once). Emitted by the delegating run, only for a task that has to wait; its
+ * `TaskWrap(RunStart)` follows when it gets a slot. Cancelled while it waits
+ * (`engine.cancelTask`), it never starts: a wrapped `RunStart` and `RunCancelled` close it.
+ */
+export interface TaskQueuedEvent extends EventBase {
+  readonly type: 'TaskQueued';
+  /** The run that called `multitask` (this event's `runId`). */
+  readonly parentRunId: string;
+  /** The waiting task's id, which its `TaskWrap` events will carry; `engine.cancelTask` takes it. */
+  readonly taskId: string;
+  /** The multitask `index`. */
+  readonly taskIndex: number;
+  /** The agent the task was given to. */
+  readonly taskAgentName: string;
+  /** The task's short label, as the parent wrote it. */
+  readonly taskDescription: string;
+}
+
+/**
  * A child run's event, carried in its parent's stream. `runId` and `agentName` are the
  * child's; `parentRunId` is the run that called `task` or `multitask`.
  */
@@ -342,6 +362,7 @@ export type AgentEvent =
   | WarningEvent
   | BudgetEvent
   | CompactionEvent
+  | TaskQueuedEvent
   | TaskWrapEvent;
 
 /** The `type` of each event. */
@@ -363,6 +384,7 @@ export type AgentEventType =
   | 'Warning'
   | 'Budget'
   | 'Compaction'
+  | 'TaskQueued'
   | 'TaskWrap';
 
 /** The event interface for a given `type`, e.g. `EventOfType<'RunEnd'>` is `RunEndEvent`. */

@@ -3,7 +3,7 @@ import type { AgentEvent, AgentEventType, EventOfType, RunEndEvent, TaskWrapEven
 const EVENT_TYPES: ReadonlySet<string> = new Set<AgentEventType>([
   'RunStart', 'ContextSize', 'ReasonStart', 'ReasonDelta', 'ReasonEnd', 'ActionStart',
   'ToolCallStart', 'ToolCallEnd', 'ActionEnd', 'Plan', 'HITLPending', 'HITLDecided',
-  'RunEnd', 'RunCancelled', 'Warning', 'Budget', 'Compaction', 'TaskWrap',
+  'RunEnd', 'RunCancelled', 'Warning', 'Budget', 'Compaction', 'TaskQueued', 'TaskWrap',
 ]);
 
 /**

@@ -1,4 +1,4 @@
-import { asyncScheduler, concatMap, defer, from, map, Observable, throwError, timer, type SchedulerLike } from 'rxjs';
+import { asyncScheduler, concatMap, defer, from, map, Observable, of, throwError, timer, type SchedulerLike } from 'rxjs';
 import type { JsonValue } from '../events/json.js';
 import type { ChatModel, ChatRequest, FinishReason, ModelChunk, ModelFinish, TokenUsage } from './chat-model.js';
 import { estimateTokens } from './estimate-tokens.js';
@@ -98,7 +98,8 @@ export class ScriptedModel implements ChatModel {
       const timed$ =
         first === 0 && gap === 0
           ? all$
-          : all$.pipe(concatMap((c, i) => timer(i === 0 ? first : gap, this.scheduler).pipe(map(() => c))));
+          : // A wait of 0 is none: no timer (a timer of 0 is a macrotask, a millisecond under fake timers).
+            all$.pipe(concatMap((c, i) => ((i === 0 ? first : gap) > 0 ? timer(i === 0 ? first : gap, this.scheduler).pipe(map(() => c)) : of(c))));
       return timed$.pipe(
         map((c) => {
           if (typeof c === 'string') throw new ModelError(c);

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { TaskQueuedEvent } from '../../src/events/agent-event.js';
 import { testAgent } from '../support/agent-turns.js';
 import { own, record, wraps } from '../support/collect-events.js';
 import { startDelegationFixture, turnOf, type DelegationFixture } from '../support/delegation-fixture.js';
@@ -31,9 +32,13 @@ describe('cancelling a delegating run', () => {
     run.subscription.unsubscribe();
 
     for (const index of running) expect((await f.server.waitForClosed(index)).aborted).toBe(true);
-    // The two queued tasks never started: no request, no task record.
+    // The two queued tasks never started: no request, no wrapped RunStart; their records,
+    // queued until then, are cancelled with the running ones.
     expect(f.requestsOf('alpha')).toHaveLength(2);
-    expect(engine.tasks.list().map((t) => t.state)).toEqual(['cancelled', 'cancelled']);
+    expect(engine.tasks.list().map((t) => t.state)).toEqual(['cancelled', 'cancelled', 'cancelled', 'cancelled']);
+    const queued = run.events.filter((e) => e.type === 'TaskQueued').map((e) => (e as TaskQueuedEvent).taskId);
+    expect(queued).toHaveLength(2);
+    expect(wraps(run.events).filter((w) => queued.includes(w.taskId))).toEqual([]);
     expect(run.events).toHaveLength(seen);
     expect(run.completed).toBe(false);
     expect(run.error).toBeUndefined();

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { RunEndEvent, RunStartEvent } from '../../src/events/agent-event.js';
 import { unwrapEvent } from '../../src/events/operators/unwrap-task-events.js';
 import { testAgent } from '../support/agent-turns.js';
-import { collect, own, record } from '../support/collect-events.js';
+import { collect, own, record, wraps } from '../support/collect-events.js';
 import { startDelegationFixture, type AgentRoute, type DelegationFixture } from '../support/delegation-fixture.js';
 import { multitaskReply, steps } from '../support/delegation-script.js';
 
@@ -65,10 +65,16 @@ describe('nested delegation (maxDepth 2, pool 1)', () => {
     expect((await f.server.waitForClosed(grandchild[0]!.index)).aborted).toBe(true);
     // Neither the second grandchild nor main's second task ever started.
     expect(f.server.requests).toHaveLength(3);
-    expect(engine.tasks.list().map((t) => [t.agentName, t.state])).toEqual([
+    // Recorded all the same (they waited, queued), and cancelled with the rest; only the
+    // two that ran ever had a wrapped RunStart.
+    expect(engine.tasks.list().map((t) => [t.agentName, t.state]).sort()).toEqual([
       ['alpha', 'cancelled'],
       ['beta', 'cancelled'],
+      ['beta', 'cancelled'],
+      ['beta', 'cancelled'],
     ]);
+    const started = wraps(run.events).filter((w) => w.event.type === 'RunStart');
+    expect(started).toHaveLength(1);
     expect(run.events).toHaveLength(seen);
   });
 });

@@ -33,7 +33,11 @@ export function reduceTree(state: TaskTreeState, event: AgentEvent, now: number)
   const { event: inner, path } = unwrapEvent(event);
   if (path.length > MAX_TREE_DEPTH) return state;
   const root = state.root ?? rootFor(inner, path, now);
-  const next = updateAt(root, path, now, (node) => apply(node, inner, now, path.length === 0));
+  // A queued task is the parent's event about a child: its node is one level down.
+  const next =
+    inner.type === 'TaskQueued'
+      ? updateAt(root, [...path, { ...inner, multitask: true }], now, (node) => (node.status === 'running' && node.tail === '' ? { ...node, status: 'queued' } : node))
+      : updateAt(root, path, now, (node) => apply(node, inner, now, path.length === 0));
   if (path.length === 0 && inner.type === 'RunEnd') {
     const { text, abnormal, error } = inner;
     return { root: next, result: error === undefined ? { text, abnormal } : { text, abnormal, error } };
@@ -56,7 +60,7 @@ export function settleTree(state: TaskTreeState, now: number, reason: string): T
 
 function settle(node: TreeNode, now: number, reason: string): TreeNode {
   const children = node.children.map((child) => settle(child, now, reason));
-  if (node.status !== 'running') return { ...node, children };
+  if (node.status !== 'running' && node.status !== 'queued') return { ...node, children };
   const { currentTool: _tool, awaitingApproval: _approval, ...rest } = node;
   return { ...rest, status: 'failed', error: reason, endedAt: now, children };
 }

@@ -21,11 +21,11 @@ interface Segment {
 
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 const SPINNER_FRAME_MS = 80;
-const STATUS_STYLE: Readonly<Record<TreeStatus, Style>> = { running: 'cyan', done: 'green', failed: 'red', cancelled: 'yellow' };
+const STATUS_STYLE: Readonly<Record<TreeStatus, Style>> = { queued: 'dim', running: 'cyan', done: 'green', failed: 'red', cancelled: 'yellow' };
 
 /**
  * Draws the task tree as text: one line per run, box-drawing branches, a status icon
- * (spinner while running, `✔` done, `✖` failed, `⊘` cancelled), the agent (`#index` under multitask), the
+ * (`◌` queued, spinner while running, `✔` done, `✖` failed, `⊘` cancelled), the agent (`#index` under multitask), the
  * description, elapsed time, tokens and how often its session was compacted, then what it is doing now (tool, approval, streamed
  * text) or why it failed. A line longer than `width` columns (as `string-width` counts them:
  * emoji and CJK take two) is cut to fit and ends in `…`, before any colour is added.
@@ -51,7 +51,7 @@ export function renderTree(state: TaskTreeState, options: RenderTreeOptions): st
 }
 
 function nodeSegments(node: TreeNode, now: number): Segment[] {
-  const icon = node.status === 'done' ? '✔' : node.status === 'failed' ? '✖' : node.status === 'cancelled' ? '⊘' : SPINNER[Math.floor(now / SPINNER_FRAME_MS) % SPINNER.length];
+  const icon = node.status === 'queued' ? '◌' : node.status === 'done' ? '✔' : node.status === 'failed' ? '✖' : node.status === 'cancelled' ? '⊘' : SPINNER[Math.floor(now / SPINNER_FRAME_MS) % SPINNER.length];
   const name = node.multitask && node.taskIndex !== undefined ? `${node.agentName}#${node.taskIndex}` : node.agentName;
   const meta = [
     formatDuration(elapsedMs(node, now)),

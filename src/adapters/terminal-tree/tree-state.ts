@@ -5,7 +5,7 @@
  */
 
 /** Where a run (the main one or a task) stands. */
-export type TreeStatus = 'running' | 'done' | 'failed' | 'cancelled';
+export type TreeStatus = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
 
 /** The main run or one delegated task, with its own tasks as children. */
 export interface TreeNode {
@@ -22,7 +22,8 @@ export interface TreeNode {
   /** True when the task came from `multitask`; false for `task` and the main run. */
   readonly multitask: boolean;
   /**
-   * `running` until its `RunEnd` (`done`, or `failed` when abnormal), its `RunCancelled`
+   * `queued` while a multitask child waits for a slot (its `TaskQueued`), then `running`
+   * until its `RunEnd` (`done`, or `failed` when abnormal), its `RunCancelled`
    * (`cancelled`), or until the stream ends without either (`failed`).
    */
   readonly status: TreeStatus;

@@ -2,7 +2,7 @@ import { approvalArguments, type ApprovalArgument } from '../../adapters/approva
 import type { JsonValue, UiItem } from '../../client/index.js';
 
 /** Where a run or task stands on the page. */
-export type NodeStatus = 'running' | 'done' | 'failed';
+export type NodeStatus = 'queued' | 'running' | 'done' | 'failed';
 
 /** One row of the tree: the run, or a task of it (keyed by `groupKey`, never by agent name). */
 export interface PageNode {
@@ -71,6 +71,9 @@ export function applyItem(run: PageRun, item: UiItem, now: number): void {
       Object.assign(node, { status: 'running', tool: '', tail: '', error: '', startedAt: now, endedAt: undefined });
       if (item.kind === 'run-start') Object.assign(node, { agent: item.agentName, description: oneLine(item.prompt) });
       break;
+    case 'task-queued':
+      if (node.status === 'running' && node.step === 0 && node.tool === '') Object.assign(node, { status: 'queued', tool: 'waiting for a slot' });
+      break;
     case 'text-delta':
       // the last step's text stays until the next step streams some: no flicker to empty
       if (item.step !== node.step) Object.assign(node, { step: item.step, tail: '' });
@@ -114,7 +117,7 @@ export function applyItem(run: PageRun, item: UiItem, now: number): void {
 /** Marks what is still running as failed, saying why (the stream stopped without their end). */
 export function settle(nodes: readonly PageNode[], reason: string, now: number): void {
   for (const node of nodes) {
-    if (node.status === 'running') Object.assign(node, { status: 'failed', tool: '', error: reason, endedAt: now });
+    if (node.status === 'running' || node.status === 'queued') Object.assign(node, { status: 'failed', tool: '', error: reason, endedAt: now });
     settle(node.children, reason, now);
   }
 }
@@ -128,7 +131,8 @@ function nodeOf(run: PageRun, item: UiItem, now: number): PageNode {
     (run.byRun.get(item.parentRunId ?? '') ?? run.root).children.push(node);
     run.byKey.set(item.groupKey, node);
   }
-  run.byRun.set(item.runId, node);
+  // A queued task has no run yet: its item carries the delegating run's id, which stays the parent's.
+  if (item.kind !== 'task-queued') run.byRun.set(item.runId, node);
   return node;
 }
 

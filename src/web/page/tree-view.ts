@@ -1,7 +1,7 @@
 import { element, show, type DomElement } from './dom.js';
 import type { NodeStatus, PageNode } from './page-tree.js';
 
-const ICONS: Readonly<Record<NodeStatus, string>> = { running: '◐', done: '✔', failed: '✖' };
+const ICONS: Readonly<Record<NodeStatus, string>> = { queued: '◌', running: '◐', done: '✔', failed: '✖' };
 
 interface NodeView {
   readonly li: DomElement;
