@@ -1,3 +1,4 @@
+import { lastValueFrom } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/events/agent-event.js';
 import { HarnessEngine } from '../../src/engine/harness-engine.js';
@@ -36,9 +37,7 @@ describe('engine.runs: finished runs bounded by bytes (maxRetainedRunBytes)', ()
     expect(kept).toEqual(ids.slice(-kept.length)); // the newest, in order
     expect(kept.length).toBe(2);
     expect(engine.runs.get(ids[0]!)).toBeUndefined();
-    await expect(new Promise((resolve, reject) => engine!.runs.attach(ids[0]!).subscribe({ complete: resolve, error: reject }))).rejects.toMatchObject({
-      name: 'UnknownRunError',
-    });
+    await expect(lastValueFrom(engine.runs.attach(ids[0]!))).rejects.toMatchObject({ name: 'UnknownRunError' });
   });
 
   it('counts a running run too, and gives its bytes back when it is evicted', async () => {
