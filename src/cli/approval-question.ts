@@ -40,7 +40,8 @@ export function askedQuestion(request: ApprovalRequest, full = false): Question 
     const lines = visibleLines(cut ? fold.shown : arg.text);
     const name = markInvisible(arg.name);
     if (!cut && lines.length === 1) return `  ${name}: ${lines[0]}\n`;
-    const size = cut ? ` (${fold.lines} lines, ${fold.chars} characters; the start shown, "s" shows all)` : ` (${fold.lines} lines)`;
+    const lineCount = `${fold.lines} line${fold.lines === 1 ? '' : 's'}`;
+    const size = cut ? ` (${lineCount}, ${fold.chars} characters; the start shown, "s" shows all)` : ` (${lineCount})`;
     return `  ${name}${size}:\n${lines.map((line) => `    ${line}\n`).join('')}`;
   });
   const shown = mainLines.map((line) => `  ${line}\n`).join('');

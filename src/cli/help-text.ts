@@ -58,6 +58,8 @@ ${MODEL_HELP}${ENGINE_HELP}  --session NAME      continue the conversation NAME 
                       writing or editing under .rxharness/ (agent definitions, sessions);
                       any call a rule marks "ask" (deny rules still deny). Without it a terminal
                       asks you, and with no terminal such calls are rejected (stderr says so)
+  --approval-timeout D  reject a call nobody answered within D (10m, 90s, 500ms; the model
+                      reads that it timed out); default: wait as long as it takes
   --json              print one event per line (NDJSON) instead of the tree
   -h, --help          show this help
 
@@ -102,6 +104,8 @@ ${MODEL_HELP}${ENGINE_HELP}  --port N            port to listen on (default 4173
                       it in a cookie, programs send "Authorization: Bearer T"
   --max-runs N        runs that may run at once (default 16); more are answered 429
   --yes               approve every tool call that asks (otherwise the page asks you)
+  --approval-timeout D  reject a call the page left unanswered for D (default 10m; 90s,
+                      500ms; 0 waits as long as it takes): the card goes, the model reads why
   --redis URL         share runs, sessions and approvals with other instances on this Redis;
                       background tasks run on workers (rxharness worker; see docs/scaling.md)
   --prefix P          key prefix shared with the other instances and workers (default rxh)

@@ -1,6 +1,7 @@
 import type { ModelSettings } from '../model/model-settings.js';
 import type { OpenAIChatModelOptions } from '../model/openai-chat-model.js';
 import { CliUsageError } from './cli-usage-error.js';
+import { durationFlag } from './duration-flag.js';
 import { integerFlag } from './integer-flag.js';
 
 /** The model's request settings and retries, for `run`, `serve` and `worker` alike. */
@@ -47,7 +48,7 @@ export function modelSettingsFromFlags(values: ModelSettingFlagValues): ModelSet
     ...(Object.keys(settings).length > 0 ? { settings } : {}),
     ...(values['extra-body'] !== undefined ? { extraBody: extraBody(values['extra-body']) } : {}),
     ...(values['max-retries'] !== undefined ? { maxRetries: integerFlag('--max-retries', values['max-retries'], 0) } : {}),
-    ...(values['retry-budget'] !== undefined ? { retryBudgetMs: duration('--retry-budget', values['retry-budget']) } : {}),
+    ...(values['retry-budget'] !== undefined ? { retryBudgetMs: durationFlag('--retry-budget', values['retry-budget']) } : {}),
   };
 }
 
@@ -83,12 +84,4 @@ function extraBody(raw: string): Record<string, unknown> {
   const owned = Object.keys(value).filter((k) => ['model', 'messages', 'stream', 'stream_options', 'tools'].includes(k));
   if (owned.length) throw new CliUsageError(`--extra-body cannot set ${owned.join(', ')}: the harness sends those itself`);
   return value as Record<string, unknown>;
-}
-
-/** A duration: `90` or `90s` seconds, `500ms`, `2m`; in milliseconds. */
-function duration(flag: string, raw: string): number {
-  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m)?\s*$/.exec(raw);
-  if (!match) throw new CliUsageError(`${flag} must be a duration: seconds (60 or 60s), milliseconds (500ms) or minutes (2m), got "${raw}"`);
-  const unit = match[2] === 'ms' ? 1 : match[2] === 'm' ? 60_000 : 1_000;
-  return Math.round(Number(match[1]) * unit);
 }

@@ -9,6 +9,7 @@ import { ENGINE_FLAGS, engineOptionsFromFlags, MODEL_FLAGS, modelFromFlags } fro
 import { RUN_HELP } from './help-text.js';
 import { presentRun, type PresentedRun } from './present-run.js';
 import { terminalApproval } from './terminal-approval.js';
+import { APPROVAL_FLAGS, approvalTimeoutOption } from './approval-timeout-flag.js';
 import { errorMessage } from '../errors/error-message.js';
 
 const OPTIONS = {
@@ -16,6 +17,7 @@ const OPTIONS = {
   ...ENGINE_FLAGS,
   session: { type: 'string' },
   yes: { type: 'boolean' },
+  ...APPROVAL_FLAGS,
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -44,6 +46,8 @@ export async function runCommand(argv: readonly string[], io: CliIO): Promise<nu
     // A named conversation goes on across invocations: it is kept in the workspace's files.
     ...(session !== undefined ? { sessions: new FileSessionStore(flags.workspace) } : {}),
     ...approval(values.yes ?? false, io),
+    // At a terminal the human is there: no deadline unless asked for.
+    ...approvalTimeoutOption(values['approval-timeout'], undefined),
   });
   let shown: PresentedRun | undefined;
   let code: number;

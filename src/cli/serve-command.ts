@@ -9,6 +9,7 @@ import { CliUsageError } from './cli-usage-error.js';
 import { SERVE_HELP } from './help-text.js';
 import { ENGINE_FLAGS, engineOptionsFromFlags, MODEL_FLAGS, modelFromFlags } from './engine-flags.js';
 import { integerFlag } from './integer-flag.js';
+import { APPROVAL_FLAGS, approvalTimeoutOption, SERVE_APPROVAL_TIMEOUT_MS } from './approval-timeout-flag.js';
 
 const OPTIONS = {
   ...MODEL_FLAGS,
@@ -18,6 +19,7 @@ const OPTIONS = {
   token: { type: 'string' },
   'max-runs': { type: 'string' },
   yes: { type: 'boolean' },
+  ...APPROVAL_FLAGS,
   redis: { type: 'string' },
   prefix: { type: 'string' },
   distribute: { type: 'boolean' },
@@ -74,6 +76,8 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
         ...engineFlags,
         // without --yes, calls that ask wait for an answer on the page
         ...(values.yes ? { approve: () => ({ decision: 'approve' as const }) } : {}),
+        // Nobody may be watching the page: a call waits 10 minutes by default, then is rejected.
+        ...approvalTimeoutOption(values['approval-timeout'], SERVE_APPROVAL_TIMEOUT_MS),
         ...(backend ? { backend, distributeTasks: values.distribute ?? false } : {}),
       },
     });

@@ -26,6 +26,8 @@ export interface AgentFactoryOptions {
   readonly approve: ApprovalHandler | undefined;
   readonly grants: ApprovalGrants;
   readonly toolTimeoutMs: number;
+  /** How long an approval waits for its answer (absent: until the run ends). */
+  readonly approvalTimeoutMs?: number;
   readonly maxDepth: number;
   readonly poolSize: number;
   readonly disabledTools: readonly string[];
@@ -78,6 +80,7 @@ export class AgentFactory {
       approve: o.approve,
       grants: o.grants,
       toolTimeoutMs: o.toolTimeoutMs,
+      ...(o.approvalTimeoutMs !== undefined ? { approvalTimeoutMs: o.approvalTimeoutMs } : {}),
       tokenBudget: spec.tokenBudget,
       ...(o.newBudget ? { newBudget: o.newBudget } : {}),
       task: spec.task,

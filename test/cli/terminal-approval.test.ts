@@ -128,3 +128,44 @@ describe('question: what will run, as it will run', () => {
     expect(question(request('ls', { reason: 'denied (for "a\u202Eb")' }))).toContain('(denied (for "a<U+202E>b"))');
   });
 });
+
+describe('question: every argument is shown, not only the path (issue 22.6)', () => {
+  const write = (content: string): ApprovalRequest => ({ ...request(''), toolName: 'write', args: { path: '.env', content }, reason: 'write asks for approval by default for ".env"' });
+
+  it('a write of .env shows the content it would write', () => {
+    expect(question(write('API_KEY=attacker\nDEBUG=1'))).toBe(
+      '\n? main wants to run write\n  .env\n  content (2 lines):\n    API_KEY=attacker\n    DEBUG=1\n  (write asks for approval by default for ".env")\n',
+    );
+  });
+
+  it("an MCP tool shows each of its arguments, marked like a command", () => {
+    const mcp = { ...request(''), toolName: 'mcp__fs__move_file', args: { source: 'notes.txt', destination: '../\u202Eout', overwrite: true, options: { mode: 'fast' } } };
+    expect(question(mcp)).toBe(
+      '\n? main wants to run mcp__fs__move_file:\n  source: notes.txt\n  destination: ../<U+202E>out\n  overwrite: true\n' +
+        '  options (3 lines):\n    {\n      "mode": "fast"\n    }\n  (bash commands ask for approval)\n',
+    );
+  });
+
+  it('a long argument is folded to its start with its size; "s" shows all of it, then the question is asked again', async () => {
+    const lines = Array.from({ length: 40 }, (_, i) => `LINE_${i + 1}=value`);
+    const content = lines.join('\n');
+    const t = terminal();
+    const answer = terminalApproval(t)(write(content), live());
+    await t.prompts(1);
+    expect(t.text()).toContain(`  content (40 lines, ${content.length} characters; the start shown, "s" shows all):\n    LINE_1=value\n`);
+    expect(t.text()).toContain('    LINE_12=value\n');
+    expect(t.text()).not.toContain('LINE_13=');
+    expect(t.text().endsWith('[y]es / [a]lways / [n]o / [s]how all, or say what to do instead: ')).toBe(true);
+    t.input.write('s\n');
+    await t.prompts(2);
+    expect(t.text()).toContain(`  content (40 lines):\n${lines.map((l) => `    ${l}\n`).join('')}`);
+    t.input.write('n\n');
+    expect(await answer).toEqual({ decision: 'reject' });
+  });
+
+  it('a single very long line is folded too', () => {
+    const asked = question(write(`TOKEN=${'x'.repeat(1000)}`));
+    expect(asked).toContain(`  content (1 line, 1006 characters; the start shown, "s" shows all):\n    TOKEN=${'x'.repeat(294)}…\n`);
+    expect(question(write(`TOKEN=${'x'.repeat(1000)}`), true)).toContain(`  content: TOKEN=${'x'.repeat(1000)}\n`);
+  });
+});

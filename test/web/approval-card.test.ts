@@ -1,0 +1,83 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { startDemoServer, type DemoServer } from '../../src/web/demo-server.js';
+import { startDelegationFixture, type DelegationFixture } from '../support/delegation-fixture.js';
+import { steps } from '../support/delegation-script.js';
+import { systemProgram } from '../support/system-requirement.js';
+import { CHROMIUM_INSTALL, findChromium, launchChromium } from './chromium.js';
+import { openLoggedIn, pressRun } from './page-login.js';
+
+// Issue 22.6: the page's approval card shows what is approved, all of it: a write's content,
+// not only its path; a long argument folded to its start with a "show all".
+
+const HAS_CHROMIUM = systemProgram('chromium', findChromium(), CHROMIUM_INSTALL);
+
+let browser: Promise<Browser> | undefined;
+let page: Page | undefined;
+let demo: DemoServer | undefined;
+let fixture: DelegationFixture | undefined;
+afterAll(async () => {
+  await (await browser?.catch(() => undefined))?.close();
+});
+afterEach(async () => {
+  await page?.context().close();
+  await demo?.close();
+  await fixture?.close();
+  page = demo = fixture = undefined;
+});
+
+const LINES = Array.from({ length: 30 }, (_, i) => `SECRET_${i + 1}=value-${i + 1}`);
+
+describe.skipIf(!HAS_CHROMIUM)('the approval card', () => {
+  it('a write of .env shows its content, folded when long, every line behind "show all"', async () => {
+    fixture = await startDelegationFixture({
+      main: steps({ toolCalls: [{ name: 'write', arguments: { path: '.env', content: LINES.join('\n') } }] }),
+    });
+    demo = await startDemoServer({ port: 0, model: fixture.model(), workspace: fixture.workspace.dir, homeDir: fixture.home });
+    browser ??= launchChromium();
+    page = await (await (await browser).newContext()).newPage();
+    page.setDefaultTimeout(10_000);
+    await openLoggedIn(page, new URL(demo.url).origin, demo.token);
+    await pressRun(page, 'write the env file');
+    const card = page.locator('#approvals .approval');
+    await card.waitFor();
+
+    expect(await card.locator('.who').textContent()).toBe('main wants to run write:');
+    expect(await card.locator('.subject').textContent()).toBe('.env');
+    const content = card.locator('.argument');
+    expect(await content.locator('.name').textContent()).toBe(`content (30 lines, ${LINES.join('\n').length} characters):`);
+    expect(await content.locator('.preview').textContent()).toBe(`${LINES.slice(0, 12).join('\n')}\n…`);
+    expect(await content.locator('.preview').isVisible()).toBe(true);
+    const full = content.locator('.full');
+    expect(await full.isVisible()).toBe(false); // folded
+    expect(await full.textContent()).toBe(LINES.join('\n'));
+
+    await content.locator('summary.show-all').click();
+    expect(await full.isVisible()).toBe(true);
+    expect(await full.innerText()).toContain('SECRET_30=value-30');
+    expect(await content.locator('.preview').isVisible()).toBe(false);
+
+    await card.locator('button.reject').click();
+    await page.locator('body[data-state="done"]').waitFor();
+    expect(existsSync(join(fixture.workspace.dir, '.env'))).toBe(false);
+  });
+
+  it('an approval nobody answers within approvalTimeoutMs is withdrawn from the page; the model reads why', async () => {
+    fixture = await startDelegationFixture({
+      main: steps({ toolCalls: [{ name: 'bash', arguments: { command: 'echo never-approved' } }] }),
+    });
+    demo = await startDemoServer({ port: 0, model: fixture.model(), workspace: fixture.workspace.dir, homeDir: fixture.home, engine: { approvalTimeoutMs: 1_500 } });
+    browser ??= launchChromium();
+    page = await (await (await browser).newContext()).newPage();
+    page.setDefaultTimeout(10_000);
+    await openLoggedIn(page, new URL(demo.url).origin, demo.token);
+    await pressRun(page, 'run it');
+    await page.locator('#approvals .approval').waitFor(); // shown while it waits...
+    await page.locator('body[data-state="done"]').waitFor(); // ...and nobody answers
+    expect(await page.locator('#approvals .approval').count()).toBe(0);
+    expect(await page.locator('#approvals').isHidden()).toBe(true);
+    expect(await page.locator('#answer-text').textContent()).toContain('timed out waiting for approval: nobody answered within 1.5 s');
+  });
+});
