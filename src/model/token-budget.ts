@@ -25,7 +25,12 @@ export interface TokenBudget {
   /** True once nothing is left for a new request, here or above. */
   spent(): boolean;
   /** The limit that binds now (this one, or the tightest above it) and what it has used. */
-  binding(): { readonly limit: number; readonly used: number };
+  binding(): {
+    /** The binding budget's limit, in tokens. */
+    readonly limit: number;
+    /** What it has used, in tokens. */
+    readonly used: number;
+  };
   /**
    * Reserves tokens for one model request: `estimate` (what this agent's last request cost;
    * absent: what the pool's last request cost, else 1). Answers undefined, reserving nothing,
