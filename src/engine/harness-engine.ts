@@ -3,7 +3,9 @@ import { defer, type Observable } from 'rxjs';
 import { ReActAgent } from '../agent/react-agent.js';
 import { resolveWorkspace } from '../agent/resolve-workspace.js';
 import type { RunOptions, RunResult } from '../agent/run-types.js';
-import type { AgentEvent } from '../events/agent-event.js';
+import type { AgentEvent, CompactionEvent } from '../events/agent-event.js';
+import type { AgentScope } from '../agent/agent-scope.js';
+import { compactStoredSession } from '../agent/compact-session.js';
 import type { SessionStore } from '../session/session-store.js';
 import type { AgentManager } from '../subagent/agent-manager.js';
 import { UnknownAgentError } from '../subagent/unknown-agent-error.js';
@@ -47,6 +49,8 @@ export class HarnessEngine {
   readonly runs: RunRegistry;
   private readonly tree: Tree;
   private readonly main: ReActAgent;
+  /** The main agent's scope, as its next run will have it. */
+  private readonly mainScope: () => AgentScope;
   private readonly onRunEnd: (sessionId: string, ephemeral: boolean) => void;
   private closed = false;
 
@@ -82,10 +86,11 @@ export class HarnessEngine {
     // later (or discovered) takes its place from the next run.
     const hooks = { promptPrefix, onRunEnd: this.onRunEnd };
     const fromCode = options.instructions !== undefined;
-    this.main = ReActAgent.ofScope('main', () => {
+    this.mainScope = () => {
       const primary = tree.agents.primary();
       return tree.factory.scopeOf(primary ? tree.factory.primarySpec(tree.main, primary, fromCode) : tree.main, hooks);
-    });
+    };
+    this.main = ReActAgent.ofScope('main', this.mainScope);
   }
 
   /**
@@ -154,6 +159,22 @@ export class HarnessEngine {
   }
 
   /** Cancels one running task by id; it ends as a failure result saying so. False if none runs. */
+  /**
+   * Compacts a stored conversation now (docs/sessions.md): the output of every tool result
+   * before its last turn is pruned and everything before that turn is summarised by the
+   * `compaction` agent with the main agent's model; the whole transcript stays in the
+   * store's archive (`sessions.loadArchive`). Resolves to the `Compaction` event it made
+   * (counts 0 when there was nothing to compact).
+   *
+   * @throws SessionBusyError when a run is using the session, EngineClosedError after `close()`,
+   *   TypeError for an empty id, Error for a store that cannot replace a session.
+   */
+  async compact(sessionId: string): Promise<CompactionEvent> {
+    this.assertOpen();
+    if (typeof sessionId !== 'string' || sessionId === '') throw new TypeError(`compact: the session id must be a non-empty string, got ${JSON.stringify(sessionId)}`);
+    return compactStoredSession(this.mainScope(), sessionId);
+  }
+
   cancelTask(taskId: string): boolean {
     return this.tasks.cancel(taskId);
   }

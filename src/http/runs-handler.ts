@@ -8,6 +8,7 @@ import { notPending } from './not-pending.js';
 import { approvalDecision, approvalTask, startRequest } from './request-bodies.js';
 import { resolveRunsOptions, type ResolvedRunsOptions, type RunsHandlerOptions } from './runs-handler-options.js';
 import { RunSlots } from './run-slots.js';
+import { matchSessionRoute, serveSessionRoute } from './session-routes.js';
 import { streamRunEvents } from './stream-run-events.js';
 
 /**
@@ -58,6 +59,13 @@ export function runsHandler(engine: RunsEngine, options: RunsHandlerOptions = {}
   const o = resolveRunsOptions(options);
   const slots = new RunSlots(o.maxRuns);
   return (req, res, next) => {
+    const sessionRoute = matchSessionRoute(req.method, req.url, o.basePath);
+    if (sessionRoute !== undefined) {
+      authorized(req, o)
+        .then(() => serveSessionRoute(engine, sessionRoute, res))
+        .catch((error: unknown) => sendFailure(res, error));
+      return true;
+    }
     const route = matchRoute(req.method, req.url, o.basePath);
     if (route === undefined) {
       if (next) next();

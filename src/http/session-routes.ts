@@ -1,0 +1,67 @@
+import type { ServerResponse } from 'node:http';
+import type { HarnessEngine } from '../engine/harness-engine.js';
+import { sendJson } from './http-answers.js';
+import { HttpFailure } from './http-failure.js';
+
+/** A request to the session routes: `POST <base>/sessions/:id/compact`, `GET <base>/sessions/:id/archive`. */
+export type SessionRoute =
+  | { readonly kind: 'compact' | 'archive'; readonly sessionId: string }
+  | { readonly kind: 'method'; readonly allow: string }
+  | { readonly kind: 'bad-id'; readonly id: string };
+
+/** Session ids a caller may name in a path: printable ASCII without `/`; the engine takes them as they are. */
+const SESSION_ID = /^[\x21-\x2e\x30-\x7e]{1,256}$/;
+const ACTIONS: Readonly<Record<string, { kind: 'compact' | 'archive'; method: string }>> = {
+  compact: { kind: 'compact', method: 'POST' },
+  archive: { kind: 'archive', method: 'GET' },
+};
+
+/**
+ * Matches `<basePath>/sessions/<id>/compact` and `<basePath>/sessions/<id>/archive`; any
+ * other path is not theirs (`undefined`). The id is matched before it is decoded, then checked.
+ *
+ * @example
+ * ```ts
+ * matchSessionRoute('POST', '/api/sessions/ses_1/compact', '/api'); // { kind: 'compact', sessionId: 'ses_1' }
+ * ```
+ */
+export function matchSessionRoute(method: string | undefined, url: string | undefined, basePath: string): SessionRoute | undefined {
+  const path = (url ?? '/').split(/[?#]/, 1)[0]!;
+  if (!path.startsWith(`${basePath}/sessions/`)) return undefined;
+  const parts = path.slice(basePath.length).split('/');
+  const action = parts.length === 4 ? ACTIONS[parts[3]!] : undefined;
+  if (!action || parts[2] === '') return undefined;
+  if (method !== action.method) return { kind: 'method', allow: action.method };
+  let sessionId: string | undefined;
+  try {
+    sessionId = decodeURIComponent(parts[2]!);
+  } catch {
+    sessionId = undefined;
+  }
+  if (sessionId === undefined || !SESSION_ID.test(sessionId)) return { kind: 'bad-id', id: (sessionId ?? parts[2]!).slice(0, 80) };
+  return { kind: action.kind, sessionId };
+}
+
+/**
+ * Answers a session route: `compact` runs `engine.compact` and answers `200` with its
+ * `Compaction` event (`409` while a run uses the session); `archive` answers the session's
+ * whole transcript (`{ sessionId, messages }`). An engine without them (a custom
+ * `RunsEngine`) answers `404`.
+ */
+export async function serveSessionRoute(engine: object, route: SessionRoute, res: ServerResponse): Promise<void> {
+  const sessions = engine as Partial<Pick<HarnessEngine, 'compact' | 'sessions'>>;
+  switch (route.kind) {
+    case 'method':
+      throw new HttpFailure(405, `method not allowed here; use ${route.allow}`, { allow: route.allow });
+    case 'bad-id':
+      throw new HttpFailure(404, `no session ${JSON.stringify(route.id)}`);
+    case 'compact':
+      if (typeof sessions.compact !== 'function') throw new HttpFailure(404, 'this server cannot compact sessions');
+      return sendJson(res, 200, await sessions.compact(route.sessionId));
+    case 'archive': {
+      const load = sessions.sessions?.loadArchive?.bind(sessions.sessions);
+      if (!load) throw new HttpFailure(404, 'this server keeps no session archive');
+      return sendJson(res, 200, { sessionId: route.sessionId, messages: await load(route.sessionId) });
+    }
+  }
+}
