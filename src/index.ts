@@ -51,6 +51,7 @@ export type {
   AgentEvent,
   AgentEventType,
   BudgetEvent,
+  CompactionEvent,
   ContextSizeEvent,
   EventBase,
   EventOfType,
@@ -184,6 +185,7 @@ export type {
   BudgetItem,
 } from './adapters/ui-item.js';
 export { toUiItem, toUiItems } from './adapters/ui-dto.js';
+  CompactionItem,
 export { toNdjson, writeNdjson, type WriteNdjsonOptions } from './adapters/ndjson.js';
 export { parseNdjson, type ParseNdjsonOptions } from './adapters/parse-ndjson.js';
 export { streamSse, sseHandler, type SseOptions } from './adapters/sse.js';
