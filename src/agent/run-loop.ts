@@ -5,6 +5,7 @@ import type { ModelFinish } from '../model/chat-model.js';
 import { estimateTokens } from '../model/estimate-tokens.js';
 import type { BudgetReservation, BudgetState, TokenBudget } from '../model/token-budget.js';
 import { maybe$ } from './maybe.js';
+import { giveBack, reserve$ } from './reserve-request.js';
 import { assistantMessage } from './reason-step.js';
 import { reasonWithCompaction$ } from './reason-with-compaction.js';
 import type { AgentScope } from './agent-scope.js';
@@ -120,7 +121,7 @@ class Loop {
     return () => {
       const { run, budget } = this.scope;
       if (!budget) return this.request(n, undefined);
-      return maybe$(() => budget.reserve(this.lastRequest)).pipe(
+      return reserve$(budget, this.lastRequest).pipe(
         concatMap((reservation): Observable<Item> => (reservation ? this.request(n, reservation) : of(run.end(budgetRefused(budget))))),
       );
     };
@@ -139,7 +140,7 @@ class Loop {
     let state: BudgetState | undefined;
     return concat(
       // A request that fails or is stopped before its usage is known gives its reservation back.
-      reservation ? reason$.pipe(finalize(() => finish === undefined && release(reservation))) : reason$,
+      reservation ? reason$.pipe(finalize(() => finish === undefined && giveBack(reservation))) : reason$,
       defer(() => {
         const answer = finish!;
         run.text = answer.text;
@@ -202,16 +203,6 @@ function stepTokens(messages: readonly ChatMessage[], answer: ModelFinish): numb
 function budgetEvent(scope: RunScope, step: number, state: BudgetState): AgentEvent {
   const { run } = scope;
   return { type: 'Budget', runId: run.runId, agentName: run.agentName, step, limit: state.limit, used: state.used, remaining: state.remaining };
-}
-
-/** Gives a reservation back (a no-op once it settled); a pool that cannot be reached is left to its expiry. */
-function release(reservation: BudgetReservation): void {
-  try {
-    const settled = reservation.settle(0);
-    if (settled instanceof Promise) settled.catch(() => undefined);
-  } catch {
-    // Nothing to undo here: the run is ending anyway.
-  }
 }
 
 /** The abnormal end of a run whose last request took what was left of its budget (and was made without tools). */

@@ -5,12 +5,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { RedisTokenBudget } from '../../src/backend/redis-budget.js';
+import { reserve$ } from '../../src/agent/reserve-request.js';
 import type { FakeReply } from '../support/fake-openai-server.js';
 import { testAgent } from '../support/agent-turns.js';
 import { multitaskReply, taskArgs, type TaskTuple } from '../support/delegation-script.js';
 import { settled } from '../support/lifecycle-script.js';
 import { HAS_REDIS } from './redis-server.js';
-import { eventsOf, useScaleKits, type ScaleKit } from './scale-kit.js';
+import { eventsOf, useScaleKits, waitFor, type ScaleKit } from './scale-kit.js';
 
 const STEP = 100;
 const usage = { prompt_tokens: 0, completion_tokens: STEP, total_tokens: STEP };
@@ -79,5 +80,16 @@ describe.skipIf(!HAS_REDIS)('a token budget shared with workers through Redis', 
     expect(await child.reserve(undefined)).toMatchObject({ tokens: 1, last: false }); // the pool's last request cost 1
     expect(await child.reserve(5)).toMatchObject({ tokens: 5, last: true }); // 1 of its 2 left: let through, as its last
     expect(await child.reserve(1)).toBeUndefined();
+  });
+
+  it('a reservation that arrives after its run was stopped is given back, not held until the pool expires', async () => {
+    kit = await scale.kit();
+    const backend = await kit.backend();
+    const pool = backend.newTokenBudget(1);
+    // Stopped before Redis answered: the one token it was granted must come back.
+    reserve$(pool, 1).subscribe().unsubscribe();
+    let granted = false;
+    await waitFor(async () => (granted = (await pool.reserve(1)) !== undefined));
+    expect(granted).toBe(true);
   });
 });

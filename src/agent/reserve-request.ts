@@ -1,0 +1,37 @@
+import { Observable } from 'rxjs';
+import type { BudgetReservation, TokenBudget } from '../model/token-budget.js';
+
+/**
+ * Reserves for one model request (see {@link TokenBudget.reserve}) as a stream: the
+ * reservation, or undefined when the budget refused it. Synchronous for a budget counted in
+ * memory. A reservation that arrives after the run was stopped is given back at once: a pool
+ * shared with other processes must not keep tokens nobody will settle.
+ */
+export function reserve$(budget: TokenBudget, estimate: number | undefined): Observable<BudgetReservation | undefined> {
+  return new Observable((out) => {
+    const answer = budget.reserve(estimate);
+    if (!(answer instanceof Promise)) {
+      out.next(answer);
+      out.complete();
+      return;
+    }
+    answer.then(
+      (reservation) => {
+        if (out.closed) return reservation && giveBack(reservation);
+        out.next(reservation);
+        out.complete();
+      },
+      (e: unknown) => out.error(e),
+    );
+  });
+}
+
+/** Gives a reservation back (a no-op once it settled); a pool that cannot be reached is left to its expiry. */
+export function giveBack(reservation: BudgetReservation): void {
+  try {
+    const settled = reservation.settle(0);
+    if (settled instanceof Promise) settled.catch(() => undefined);
+  } catch {
+    // Nothing to undo here: the run is ending anyway.
+  }
+}
