@@ -148,7 +148,7 @@ export { defineTool, type ToolDefinition } from './tools/define-tool.js';
 export type { InferToolArgs, JsonSchemaSideMissing, StandardToolSchema, UsableToolInput } from './tools/tool-input.js';
 
 // Permissions and approval.
-export type { PermissionAction, PermissionRule } from './permission/permission-rule.js';
+export type { PermissionAction, PermissionRule, PermissionRuleInput, SolonPermissionRule } from './permission/permission-rule.js';
 export type { ApprovalDecision, ApprovalHandler, ApprovalRequest } from './permission/approval.js';
 export { DEFAULT_RULES } from './permission/default-rules.js';
 export { parsePermissionRules } from './permission/parse-permission-rules.js';

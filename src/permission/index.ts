@@ -3,7 +3,7 @@
  *
  * @module
  */
-export type { PermissionAction, PermissionRule } from './permission-rule.js';
+export type { PermissionAction, PermissionRule, PermissionRuleInput, SolonPermissionRule } from './permission-rule.js';
 export { describeRule } from './permission-rule.js';
 export { InvalidPermissionRuleError } from './invalid-permission-rule-error.js';
 export { parsePermissionRules } from './parse-permission-rules.js';

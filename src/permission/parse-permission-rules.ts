@@ -2,6 +2,7 @@ import { configValidator, type ConfigProblem } from './config-validator.js';
 import { InvalidPermissionRuleError } from './invalid-permission-rule-error.js';
 import type { PermissionAction, PermissionRule } from './permission-rule.js';
 import { PERMISSION_RULE_SCHEMA } from './permission-rule-schema.js';
+import { renameRuleKeys } from './rule-dialect.js';
 
 const checkRule = configValidator(PERMISSION_RULE_SCHEMA);
 const KEYS = Object.keys(PERMISSION_RULE_SCHEMA.properties);
@@ -10,6 +11,8 @@ const KEYS = Object.keys(PERMISSION_RULE_SCHEMA.properties);
  * Validates untrusted rule data (engine options, YAML front matter) and returns frozen
  * rules. `undefined` and `null` (an empty YAML key) mean no rules. Unknown keys are
  * refused: a misspelt `pattern` would otherwise silently widen a rule to every call.
+ * Rules in the Solon harness's spelling (`toolName`, `behavior`: see `SolonPermissionRule`)
+ * are read as ours.
  *
  * @param value - the data to check; should be an array of rule objects.
  * @param where - names the source in error messages, e.g. `agents/reviewer.md`.
@@ -29,9 +32,11 @@ export function parsePermissionRules(value: unknown, where: string): PermissionR
 }
 
 function parseRule(item: unknown, where: string, index: number): PermissionRule {
-  const problem = firstProblem(checkRule(item));
-  if (problem) throw new InvalidPermissionRuleError(where, index, describe(problem));
-  const { tool, action, pattern, priority } = item as PermissionRule;
+  const renamed = renameRuleKeys(item);
+  if ('problem' in renamed) throw new InvalidPermissionRuleError(where, index, renamed.problem);
+  const problem = firstProblem(checkRule(renamed.value));
+  if (problem) throw new InvalidPermissionRuleError(where, index, describe(problem, renamed.spelled));
+  const { tool, action, pattern, priority } = renamed.value as PermissionRule;
   return Object.freeze({
     tool: tool.trim(),
     action: action as PermissionAction,
@@ -46,13 +51,14 @@ function firstProblem(problems: readonly ConfigProblem[]): ConfigProblem | undef
   return [...problems].sort((a, b) => rank(a) - rank(b))[0];
 }
 
-function describe(problem: ConfigProblem): string {
+function describe(problem: ConfigProblem, spelled: (key: string) => string): string {
   if (problem.unknownKeys) {
     return `unknown key ${problem.unknownKeys.map((k) => `"${k}"`).join(', ')} (allowed: ${KEYS.join(', ')})`;
   }
   const expected = String(problem.schema.description ?? 'valid');
   if (problem.path.length === 0) return `expected ${expected}, got ${kindOf(problem.value)}`;
-  return `"${problem.path.join('.')}" must be ${expected}, got ${kindOf(problem.value)}`;
+  const [key, ...rest] = problem.path;
+  return `"${[spelled(key!), ...rest].join('.')}" must be ${expected}, got ${kindOf(problem.value)}`;
 }
 
 function kindOf(value: unknown): string {

@@ -30,6 +30,31 @@ export interface PermissionRule {
 }
 
 /**
+ * A permission rule in the Solon harness's spelling: `toolName` for `tool`, `behavior` for
+ * `action` (in any case: `ALLOW` is `allow`), an empty `pattern` meaning a rule for the
+ * whole tool, and `priority` as ours (higher wins). Accepted wherever rules are
+ * (engine options, definitions) and read as a {@link PermissionRule}.
+ *
+ * @example
+ * ```ts
+ * const rule: SolonPermissionRule = { toolName: 'bash', behavior: 'deny', pattern: 'rm *', priority: 10 };
+ * ```
+ */
+export interface SolonPermissionRule {
+  /** A tool name, or `*` for every tool: our `tool`. */
+  readonly toolName: string;
+  /** Our `action`; Solon's upper-case `ALLOW` / `DENY` / `ASK` are read in lower case. */
+  readonly behavior: PermissionAction | Uppercase<PermissionAction>;
+  /** A glob matched against the call's subject; empty or absent, the rule matches every call. */
+  readonly pattern?: string;
+  /** Higher wins; default 0. */
+  readonly priority?: number;
+}
+
+/** A rule as engine options and definitions accept it: ours, or Solon's spelling of it. */
+export type PermissionRuleInput = PermissionRule | SolonPermissionRule;
+
+/**
  * A rule as a short, human-readable text, used in permission reasons.
  *
  * @example

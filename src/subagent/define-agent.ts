@@ -1,5 +1,5 @@
 import type { ModelSettings } from '../model/model-settings.js';
-import type { PermissionRule } from '../permission/index.js';
+import type { PermissionRuleInput } from '../permission/index.js';
 import type { AgentDefinition } from './agent-definition.js';
 import { ACCEPTED_KEYS, buildDefinition, KNOWN_KEYS } from './build-definition.js';
 import { DefinitionError } from './definition-error.js';
@@ -36,7 +36,7 @@ export interface AgentInput {
   /** False leaves the agent out of listings; default true. */
   readonly enabled?: boolean;
   /** The agent's own permission rules, layered above the engine's; it always keeps its parent's denies. */
-  readonly permissionRules?: readonly PermissionRule[];
+  readonly permissionRules?: readonly PermissionRuleInput[];
   /** Extra keys, kept with the definition (and written to its front matter) but ignored. */
   readonly extra?: Readonly<Record<string, unknown>>;
 }
