@@ -6,7 +6,8 @@ import type { PermissionPolicy } from '../permission/permission-policy.js';
 import type { AgentDefinition } from '../subagent/agent-definition.js';
 import type { ToolNarrowing } from '../subagent/narrow-tools.js';
 import type { ToolContext } from '../tools/tool.js';
-import type { TaskPool } from './task-pool.js';
+import type { TaskOutcome } from './task-result-format.js';
+import type { TaskTracker } from './task-tracker.js';
 import type { TaskResultFields } from './task-result-format.js';
 
 /** One agent's place in a delegation tree, before it is built (tools by name, not yet objects). */
@@ -66,4 +67,30 @@ export interface Delegation {
    * `pool` (a `multitask` call's), the child starts when the pool has a slot for it.
    */
   runTask(parent: AgentSpec, request: TaskRequest, context: ToolContext, pool?: TaskPool): Observable<TaskResultFields>;
+}
+
+/** What a {@link TaskPool} knows of a task that may have to wait for a slot. */
+export interface PooledTask {
+  readonly taskId: string;
+  readonly agentName: string;
+  readonly prompt: string;
+  readonly description: string;
+  /** The multitask `index`. */
+  readonly index: number;
+  readonly multitask: boolean;
+  /** The delegating call's context: where a queued task is announced. */
+  readonly parent: ToolContext;
+  readonly tracker: TaskTracker;
+}
+
+/**
+ * The pool of one `multitask` call (`createTaskPool`): `size` children run at once while the
+ * others wait in order. One per call, so a child that delegates again never waits for a slot
+ * its parent holds.
+ */
+export interface TaskPool {
+  /** Runs `job$` (the task's child run) when a slot is free. */
+  run(task: PooledTask, job$: Observable<TaskOutcome>): Observable<TaskOutcome>;
+  /** Drops every job still waiting (the call was unsubscribed): none of them will start. */
+  clear(): void;
 }

@@ -38,9 +38,11 @@ export function createMultitaskTool(parent: AgentSpec, delegation: Delegation): 
     execute(args, context) {
       const refused = depthRefusal(parent, delegation, 'multitask');
       if (refused) return of(refused);
-      const duplicate = args.tasks.find((t, i) => args.tasks.findIndex((u) => u.index === t.index) !== i);
+      // Solon's dialect: an item without `index` takes its place in the list (1, 2, ...).
+      const indexed = args.tasks.map((task, i) => ({ ...task, index: task.index ?? i + 1 }));
+      const duplicate = indexed.find((t, i) => indexed.findIndex((u) => u.index === t.index) !== i);
       if (duplicate) {
-        return of(toolError(`multitask refused: index ${duplicate.index} is used twice; give every task its own index from 1.`));
+        return of(toolError(`multitask refused: index ${duplicate.index} is used twice; give every task its own index from 1 (or leave every index out).`));
       }
       // The pool: p-limit, at most poolSize children at once, the rest wait in order (one
       // pool per call, so a child that delegates again never waits for a slot its parent
@@ -48,7 +50,7 @@ export function createMultitaskTool(parent: AgentSpec, delegation: Delegation): 
       // drops the queue (queued tasks never start) and stops the running children.
       const pool = createTaskPool(delegation.poolSize);
       return merge(
-        ...args.tasks.map((task) => {
+        ...indexed.map((task) => {
           const request = { agentName: task.agent_name, prompt: task.prompt, description: task.description, index: task.index, multitask: true };
           return delegation.runTask(parent, request, context, pool).pipe(map((result): TaskResultFields => ({ ...result, index: task.index })));
         }),

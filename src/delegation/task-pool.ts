@@ -3,20 +3,8 @@ import type { Observable } from 'rxjs';
 import type { AgentEvent } from '../events/agent-event.js';
 import { EMPTY_METRICS } from '../events/run-metrics.js';
 import { inSlot$ } from '../model/in-slot.js';
-import type { ChildRun } from './run-child.js';
+import type { PooledTask, TaskPool } from './delegation-types.js';
 import { failedTask, type TaskOutcome } from './task-result-format.js';
-
-/**
- * The pool of one `multitask` call: a p-limit limiter that lets `size` children run at once
- * while the others wait in order. One per call, so a child that delegates again never waits
- * for a slot its parent holds.
- */
-export interface TaskPool {
-  /** Runs `job$` (a child's run) when a slot is free; see {@link createTaskPool}. */
-  run(child: ChildRun, job$: Observable<TaskOutcome>): Observable<TaskOutcome>;
-  /** Drops every job still waiting (the call was unsubscribed): none of them will start. */
-  clear(): void;
-}
 
 /**
  * A {@link TaskPool} of `size` slots (0: no limit) over p-limit.
@@ -31,7 +19,7 @@ export interface TaskPool {
  * @example
  * ```ts
  * const pool = createTaskPool(2);
- * const outcome$ = pool.run(child, runChild$(child)); // waits for one of 2 slots
+ * const outcome$ = pool.run(task, runChild$(child)); // waits for one of 2 slots
  * ```
  */
 export function createTaskPool(size: number): TaskPool {
@@ -39,7 +27,7 @@ export function createTaskPool(size: number): TaskPool {
   return { run: (child, job$) => pooled$(limit, child, job$), clear: () => limit.clearQueue() };
 }
 
-function pooled$(limit: LimitFunction, c: ChildRun, job$: Observable<TaskOutcome>): Observable<TaskOutcome> {
+function pooled$(limit: LimitFunction, c: PooledTask, job$: Observable<TaskOutcome>): Observable<TaskOutcome> {
   return inSlot$(limit, job$, {
     onQueued: (leave) => announceQueued(c, () => leave([settleUnstarted(c)])),
     onDropped: () => c.tracker.finish(c.taskId, 'cancelled', failedTask('the parent run was cancelled.').content),
@@ -47,10 +35,10 @@ function pooled$(limit: LimitFunction, c: ChildRun, job$: Observable<TaskOutcome
 }
 
 /** Registers the task as queued and tells a streaming parent, whose UI shows it waiting. */
-function announceQueued(c: ChildRun, cancel: () => void): void {
+function announceQueued(c: PooledTask, cancel: () => void): void {
   const { parent } = c;
   c.tracker.queue(
-    { taskId: c.taskId, agentName: c.agent.name, description: c.description, sessionId: parent.rootSessionId, parentRunId: parent.runId, background: false },
+    { taskId: c.taskId, agentName: c.agentName, description: c.description, sessionId: parent.rootSessionId, parentRunId: parent.runId, background: false },
     cancel,
   );
   if (!parent.streaming) return;
@@ -61,20 +49,20 @@ function announceQueued(c: ChildRun, cancel: () => void): void {
     parentRunId: parent.runId,
     taskId: c.taskId,
     taskIndex: c.index,
-    taskAgentName: c.agent.name,
+    taskAgentName: c.agentName,
     taskDescription: c.description,
   });
 }
 
 /** A queued task cancelled by id: its result says so, and a streaming parent sees it close (it never ran). */
-function settleUnstarted(c: ChildRun): TaskOutcome {
+function settleUnstarted(c: PooledTask): TaskOutcome {
   const { parent } = c;
-  const outcome = failedTask(`the ${c.agent.name} task ${c.taskId} was cancelled while it waited for a slot; it never started.`);
+  const outcome = failedTask(`the ${c.agentName} task ${c.taskId} was cancelled while it waited for a slot; it never started.`);
   parent.addMetrics({ ...EMPTY_METRICS, tasks: 1 });
   c.tracker.finish(c.taskId, 'cancelled', outcome.content);
   if (parent.streaming) {
     const runId = `run_unstarted_${c.taskId}`;
-    const agentName = c.agent.name;
+    const agentName = c.agentName;
     const wrap = (event: AgentEvent): AgentEvent => ({
       type: 'TaskWrap', runId, agentName, parentRunId: parent.runId, taskId: c.taskId, taskIndex: c.index,
       taskAgentName: agentName, taskDescription: c.description, multitask: c.multitask, event,

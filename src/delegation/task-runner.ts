@@ -13,10 +13,9 @@ import type { AgentFactory } from './agent-factory.js';
 import { announceRefusal } from './announce-refusal.js';
 import { checkResumable$ } from './check-resumable.js';
 import { agentList } from './delegation-prompts.js';
-import type { AgentSpec, Delegation, TaskRequest } from './delegation-types.js';
+import type { AgentSpec, Delegation, PooledTask, TaskPool, TaskRequest } from './delegation-types.js';
 import { launchBackground, runChild$, type ChildLauncher, type ChildRun } from './run-child.js';
 import { failedTask, truncate, type TaskResultFields } from './task-result-format.js';
-import type { TaskPool } from './task-pool.js';
 import { TaskRefusedError } from './task-refused-error.js';
 import type { TaskTracker } from './task-tracker.js';
 
@@ -68,7 +67,7 @@ export class TaskRunner implements Delegation {
     const taskId = request.resumeTaskId ?? `task_${randomUUID()}`;
     return this.prepare$(parent, request, context, taskId).pipe(
       switchMap((child) =>
-        (request.background ? defer(() => of(launchBackground(child))) : pool ? pool.run(child, runChild$(child)) : runChild$(child)).pipe(
+        (request.background ? defer(() => of(launchBackground(child))) : pool ? pool.run(pooled(child), runChild$(child)) : runChild$(child)).pipe(
           map((outcome): TaskResultFields => ({ ...fields, ...outcome, taskId, content: truncate(outcome.content, this.o.maxResultChars) })),
         ),
       ),
@@ -155,4 +154,10 @@ function budgetSpent(budget: TokenBudget): string {
   const held = Math.max(0, budget.remaining());
   const inFlight = held > 0 ? ` (the ${held} left are held by requests in flight)` : '';
   return `no token budget is left for this task: ${binding.used} of ${binding.limit} tokens are used${inFlight}`;
+}
+
+/** What the pool needs of a child: who it is, and where it would be announced. */
+function pooled(c: ChildRun): PooledTask {
+  const { taskId, prompt, description, index, multitask, parent, tracker } = c;
+  return { taskId, agentName: c.agent.name, prompt, description, index, multitask, parent, tracker };
 }

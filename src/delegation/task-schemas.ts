@@ -45,9 +45,9 @@ function taskSchema<A extends object>(agentName: A) {
 function multitaskSchema<A extends object>(maxItems: number, agentName: A) {
   const task = {
     type: 'object',
-    required: ['index', 'agent_name', 'prompt', 'description'],
+    required: ['agent_name', 'prompt', 'description'],
     properties: {
-      index: { type: 'integer', minimum: 1, description: 'Position of the task, from 1; results are matched by it.' },
+      index: { type: 'integer', minimum: 1, description: 'Position of the task, from 1; results are matched by it. Default: its place in the list.' },
       agent_name: agentName,
       prompt,
       description,
