@@ -17,6 +17,8 @@ export interface PageNode {
   step: number;
   error: string;
   tokens: number | undefined;
+  /** How many times its session was compacted to fit the model's context window. */
+  compactions: number;
   durationMs: number | undefined;
   startedAt: number;
   endedAt: number | undefined;
@@ -109,6 +111,9 @@ export function applyItem(run: PageRun, item: UiItem, now: number): void {
       Object.assign(node, { status: 'failed', tool: '', error: `cancelled: ${item.reason}`, endedAt: now });
       settle(node.children, 'cancelled', now);
       break;
+    case 'compaction':
+      node.compactions += 1;
+      break;
     default:
       break; // thinking, plans and warnings are not drawn
   }
@@ -137,7 +142,7 @@ function nodeOf(run: PageRun, item: UiItem, now: number): PageNode {
 }
 
 function newNode(key: string, agent: string, description: string, taskIndex: number | undefined, now: number): PageNode {
-  return { key, agent, description, taskIndex, status: 'running', tool: '', tail: '', step: 0, error: '', tokens: undefined, durationMs: undefined, startedAt: now, endedAt: undefined, children: [] };
+  return { key, agent, description, taskIndex, status: 'running', tool: '', tail: '', step: 0, error: '', tokens: undefined, compactions: 0, durationMs: undefined, startedAt: now, endedAt: undefined, children: [] };
 }
 
 /** A tool call in a few words: its name and main argument (`multitask ×3` for a multitask). */

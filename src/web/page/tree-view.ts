@@ -47,7 +47,8 @@ export class TreeView {
     show(view.agent, isTask ? `${node.agent} #${node.taskIndex ?? '?'}` : node.agent);
     show(view.desc, node.description);
     show(view.status, node.status);
-    show(view.meta, `${(elapsed / 1000).toFixed(1)}s${node.tokens === undefined ? '' : ` · ${node.tokens.toLocaleString('en-US')} tok`}`);
+    const compacted = node.compactions === 0 ? '' : ` · compacted ${node.compactions}×`;
+    show(view.meta, `${(elapsed / 1000).toFixed(1)}s${node.tokens === undefined ? '' : ` · ${node.tokens.toLocaleString('en-US')} tok`}${compacted}`);
     show(view.tool, node.tool ? `⚙ ${node.tool}` : '');
     show(view.error, node.error);
     show(view.tail, node.tail);
