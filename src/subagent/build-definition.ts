@@ -83,8 +83,9 @@ export function buildDefinition(given: Readonly<Record<string, unknown>>, system
   for (const key of ['tools', 'disallowedTools'] as const) {
     if (!present(key)) continue;
     const list = toToolList(spelled(key), fields[key]);
-    // `pi`, `**` and `ls` become the tools they stand for: narrowing only ever sees real names.
-    definition[key] = typeof list === 'string' ? fail(list) : expandToolAliases(list);
+    // `pi` and `ls` become the tools they stand for, and a granted `edit` brings `read` and
+    // `write`: narrowing sees real names (and the sets `*`, `**`).
+    definition[key] = typeof list === 'string' ? fail(list) : expandToolAliases(list, { implied: key === 'tools' });
   }
   if (present('model')) {
     const model = fields['model'];

@@ -1,9 +1,13 @@
 import picomatch from 'picomatch';
 import { isDelegationTool } from './delegation-tool-names.js';
+import { FULL_TOOL_SET, inToolSet, PUBLIC_TOOL_SET } from './tool-aliases.js';
 
 /** One agent's say in which tools its agent holds: a definition's lists, or the engine's. */
 export interface ToolNarrowing {
-  /** The definition's `tools`: undefined, empty or containing `*` means all the parent has. */
+  /**
+   * The definition's `tools`: undefined or empty means all the parent has; `**` all of it
+   * too, `*` all but its MCP tools (the public set), besides the other entries.
+   */
   readonly tools?: readonly string[];
   /** The definition's `disallowedTools`: removed even when `tools` allows them. */
   readonly disallowedTools?: readonly string[];
@@ -24,8 +28,9 @@ export interface NarrowToolsInput extends ToolNarrowing {
  * the engine-disabled ones, minus `task` / `multitask` / `generate` at the depth limit. The
  * result is a subset of the parent's tools by construction, in the parent's order.
  *
- * An entry with glob characters (`mcp__github__*`, `mcp__fs__read_*`) matches the parent's
- * tool names it fits (picomatch); any other entry matches exactly one name.
+ * `*` matches every tool but MCP tools (the public set), `**` every tool (the full set). An
+ * entry with glob characters (`mcp__github__*`, `mcp__fs__read_*`) matches the parent's tool
+ * names it fits (picomatch); any other entry matches exactly one name.
  *
  * @example
  * ```ts
@@ -33,10 +38,12 @@ export interface NarrowToolsInput extends ToolNarrowing {
  * // ['read']
  * narrowTools({ parentTools: ['read', 'mcp__fs__read_file', 'mcp__gh__search'], tools: ['mcp__fs__*'], canDelegate: false });
  * // ['mcp__fs__read_file']
+ * narrowTools({ parentTools: ['read', 'task', 'mcp__fs__read_file'], tools: ['*'], canDelegate: true });
+ * // ['read', 'task']
  * ```
  */
 export function narrowTools(input: NarrowToolsInput): string[] {
-  const wanted = input.tools?.length && !input.tools.includes('*') ? input.tools : undefined;
+  const wanted = input.tools?.length ? input.tools : undefined;
   const removed = [...(input.disallowedTools ?? []), ...(input.disabledTools ?? [])];
   return input.parentTools.filter(
     (name) => (!wanted || matchesAny(wanted, name)) && !matchesAny(removed, name) && (input.canDelegate || !isDelegationTool(name)),
@@ -71,7 +78,7 @@ export function applyNarrowing(steps: readonly ToolNarrowing[], names: readonly 
  */
 export function mayKeepPrefix(steps: readonly ToolNarrowing[], prefix: string): boolean {
   return steps.every((step) => {
-    const wanted = step.tools?.length && !step.tools.includes('*') ? step.tools : undefined;
+    const wanted = step.tools?.length ? step.tools : undefined;
     if (wanted && !wanted.some((entry) => mayMatchPrefix(entry, prefix))) return false;
     const removed = [...(step.disallowedTools ?? []), ...(step.disabledTools ?? [])];
     return !removed.some((entry) => coversPrefix(entry, prefix));
@@ -90,14 +97,16 @@ export function mayKeepPrefix(steps: readonly ToolNarrowing[], prefix: string): 
  * ```
  */
 export function isKnownToolName(name: string, known: readonly string[]): boolean {
-  return name === '*' || known.some((entry) => matchesEntry(entry, name) || matchesEntry(name, entry));
+  return name === PUBLIC_TOOL_SET || name === FULL_TOOL_SET || known.some((entry) => matchesEntry(entry, name) || matchesEntry(name, entry));
 }
 
 const matchers = new Map<string, (name: string) => boolean>();
 
-/** Whether a `tools` entry (a name, or a glob) matches the tool `name`. */
+/** Whether a `tools` entry (a name, a glob, or a set: `*`, `**`) matches the tool `name`. */
 function matchesEntry(entry: string, name: string): boolean {
   if (entry === name) return true;
+  const set = inToolSet(entry, name);
+  if (set !== undefined) return set;
   let matcher = matchers.get(entry);
   if (!matcher) {
     // Only entries with glob characters are globs: a plain name never matches another name.
@@ -118,11 +127,15 @@ function literalHead(entry: string): { head: string; glob: boolean } {
 }
 
 function mayMatchPrefix(entry: string, prefix: string): boolean {
+  const set = inToolSet(entry, prefix);
+  if (set !== undefined) return set;
   const { head, glob } = literalHead(entry);
   return head.startsWith(prefix) || (glob && prefix.startsWith(head));
 }
 
 function coversPrefix(entry: string, prefix: string): boolean {
+  const set = inToolSet(entry, prefix);
+  if (set !== undefined) return set;
   if (!entry.endsWith('*')) return false;
   const { head, glob } = literalHead(entry.slice(0, -1));
   return !glob && prefix.startsWith(head);

@@ -98,7 +98,9 @@ describe('narrowing names known only at run start', () => {
   it('applies each step in turn, globs included', () => {
     const names = ['mcp__fs__read_file', 'mcp__fs__write_file', 'mcp__gh__search'];
     expect(applyNarrowing([{ disabledTools: ['mcp__fs__write_file'] }, { tools: ['mcp__fs__*'] }], names)).toEqual(['mcp__fs__read_file']);
-    expect(applyNarrowing([{ tools: ['*'] }, { disallowedTools: ['mcp__gh__*'] }], names)).toEqual(['mcp__fs__read_file', 'mcp__fs__write_file']);
+    expect(applyNarrowing([{ tools: ['**'] }, { disallowedTools: ['mcp__gh__*'] }], names)).toEqual(['mcp__fs__read_file', 'mcp__fs__write_file']);
+    // `*` is the public set: no MCP tool is in it.
+    expect(applyNarrowing([{ tools: ['*'] }], names)).toEqual([]);
   });
 
   it('starts a server only when a step may keep one of its tools', () => {
@@ -106,7 +108,10 @@ describe('narrowing names known only at run start', () => {
     expect(mayKeepPrefix([{ tools: ['mcp__f*'] }], 'mcp__fs__')).toBe(true);
     expect(mayKeepPrefix([{ tools: ['read'] }], 'mcp__fs__')).toBe(false);
     expect(mayKeepPrefix([{}, { disallowedTools: ['mcp__fs__*'] }], 'mcp__fs__')).toBe(false);
-    expect(mayKeepPrefix([{ disabledTools: ['*'] }], 'mcp__fs__')).toBe(false);
+    expect(mayKeepPrefix([{ disabledTools: ['**'] }], 'mcp__fs__')).toBe(false);
+    expect(mayKeepPrefix([{ disabledTools: ['*'] }], 'mcp__fs__')).toBe(true);
+    expect(mayKeepPrefix([{ tools: ['*'] }], 'mcp__fs__')).toBe(false);
+    expect(mayKeepPrefix([{ tools: ['**'] }], 'mcp__fs__')).toBe(true);
   });
 
   it('knows a name a known glob covers, and a glob covering a known name', () => {

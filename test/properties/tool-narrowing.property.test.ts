@@ -36,6 +36,12 @@ function mustKeep(name: string, fields: { tools?: readonly string[]; disallowedT
   return (wildcard || fields.tools!.includes(name)) && !fields.disallowedTools.includes(name) && !disabled.includes(name) && (canDelegate || !isDelegationTool(name));
 }
 
+/** A definition's `tools` as granted: `edit` brings `read` and `write` (Solon's convention). */
+function granted(fields: { tools?: readonly string[]; disallowedTools: readonly string[] }) {
+  const tools = fields.tools?.flatMap((name) => (name === 'edit' ? ['edit', 'read', 'write'] : [name]));
+  return { ...fields, ...(tools === undefined ? {} : { tools }) };
+}
+
 describe('narrowTools down random delegation chains', () => {
   it('never grants a tool the parent lacks, nor a disallowed, disabled or (at the limit) delegation tool', () => {
     fc.assert(
@@ -122,7 +128,7 @@ describe('tools a real engine offers down a delegation tree', () => {
             }
             delegations += 1;
             const offered = [...turn!.toolNames].sort();
-            expect(offered).toEqual(parent.filter((n) => mustKeep(n, fields, disabled, depth + 1 < maxDepth)).sort());
+            expect(offered).toEqual(parent.filter((n) => mustKeep(n, granted(fields), disabled, depth + 1 < maxDepth)).sort());
             parent = turn!.toolNames;
           }
         },

@@ -20,7 +20,10 @@ function reasonOf(extra: string): string {
 describe('tool-set aliases (Solon)', () => {
   it.each([
     ['tools: pi', ['read', 'write', 'edit', 'bash']],
-    ['tools: "**"', ['*']],
+    ['tools: "**"', ['**']],
+    ['tools: "*"', ['*']],
+    ['tools: [edit]', ['edit', 'read', 'write']],
+    ['tools: [grep, edit, read]', ['grep', 'edit', 'read', 'write']],
     ['tools: [ls, grep]', ['list', 'grep']],
     ['tools: [grep, pi, read, ls, list]', ['grep', 'read', 'write', 'edit', 'bash', 'list']],
     ['tools: read, glob', ['read', 'glob']],
@@ -28,8 +31,9 @@ describe('tool-set aliases (Solon)', () => {
     expect(parse(`${line}\n`).tools).toEqual(tools);
   });
 
-  it('expands them in disallowedTools too', () => {
+  it('expands them in disallowedTools too, where edit takes nothing with it', () => {
     expect(parse('disallowedTools: [pi]\n').disallowedTools).toEqual(['read', 'write', 'edit', 'bash']);
+    expect(parse('disallowedTools: [edit]\n').disallowedTools).toEqual(['edit']);
   });
 
   it('leaves unknown names as they are (the manager reports them)', () => {
