@@ -1,4 +1,4 @@
-import { defer, type Observable, type Subscription } from 'rxjs';
+import { defer, Subject, takeUntil, type Observable, type Subscription } from 'rxjs';
 import { AbortError } from '../agent/abort-error.js';
 import type { RunResult } from '../agent/run-types.js';
 import type { AgentEvent } from '../events/agent-event.js';
@@ -49,6 +49,8 @@ export interface RunRegistryOptions {
 interface Entry {
   info: RunInfo;
   subscription: Subscription | undefined;
+  /** Stops the run, even while its subscription is still being made. */
+  stop: () => void;
   /** Rejects the handle's `result` (a cancel). */
   reject: (error: unknown) => void;
   /** About how many bytes its events hold in the log. */
@@ -94,7 +96,7 @@ export class RunRegistry {
     let failure: unknown;
     let settle!: { resolve: (r: RunResult) => void; reject: (e: unknown) => void };
     const result = new Promise<RunResult>((resolve, reject) => (settle = { resolve, reject }));
-    const entry: Entry = { info: { runId, sessionId, agentName, state: 'running', startedAt: Date.now() }, subscription: undefined, reject: settle.reject, bytes: 0 };
+    const entry: Entry = { info: { runId, sessionId, agentName, state: 'running', startedAt: Date.now() }, subscription: undefined, stop: () => undefined, reject: settle.reject, bytes: 0 };
     this.#runs.set(runId, entry);
     result.catch(() => undefined); // nobody may be waiting for it; a cancel must not be an unhandled rejection
     const finish = (state: RunInfo['state']): void => {
@@ -102,7 +104,12 @@ export class RunRegistry {
       this.approvals.failAll(runId, state === 'cancelled' ? 'the run was cancelled (fail-closed)' : 'the run ended');
       this.#publish(runId);
     };
-    entry.subscription = events$.subscribe({
+    // The subscription is held before the run starts: a synchronous run may cancel itself
+    // (a tool calling `runs.cancel`) before `subscribe` returns, when there is no
+    // subscription to unsubscribe yet. The cancel then reaches the run through `stopped`.
+    const stopped = new Subject<void>();
+    entry.stop = () => stopped.next();
+    entry.subscription = events$.pipe(takeUntil(stopped)).subscribe({
       next: (event) => {
         quietly(this.o.log.append({ runId, seq: ++seq, event }));
         const bytes = eventBytes(event);
@@ -120,7 +127,8 @@ export class RunRegistry {
         quietly(this.o.log.end(runId, { kind: 'failed', message: errorMessage(error) }));
         settle.reject(error);
       },
-      complete: () => quietly(this.o.log.end(runId, { kind: 'complete' })),
+      // A cancel completes the run early (takeUntil): its log ends as cancelled, not complete.
+      complete: () => entry.info.state !== 'cancelled' && quietly(this.o.log.end(runId, { kind: 'complete' })),
     });
     if (seq === 0 && entry.info.state === 'failed') {
       this.#drop(entry);
@@ -172,8 +180,9 @@ export class RunRegistry {
     const entry = this.#runs.get(runId);
     if (!entry) return this.o.shared?.cancel(runId) ?? false;
     if (entry.info.state !== 'running') return false;
-    entry.subscription?.unsubscribe();
     entry.info = { ...entry.info, state: 'cancelled', endedAt: Date.now() };
+    entry.stop();
+    entry.subscription?.unsubscribe();
     this.approvals.failAll(runId, 'the run was cancelled (fail-closed)');
     this.#publish(runId);
     quietly(this.o.log.end(runId, { kind: 'cancelled', reason: 'the run was cancelled' }));
