@@ -1,4 +1,4 @@
-import { defer, expand, Observable, of, queueScheduler, subscribeOn } from 'rxjs';
+import { defer, EMPTY, expand, Observable, of, queueScheduler, subscribeOn } from 'rxjs';
 
 /**
  * One part of a sequence: emits values, then at most one {@link Next} as its last value,
@@ -40,7 +40,9 @@ export class Next<T> {
 export function sequencePhases$<T>(first: Phase<T>, recover?: (error: unknown) => T): Observable<T> {
   return new Observable<T>((out) =>
     of(new Next(first))
-      .pipe(expand((next) => defer(() => forwardValues(next.phase(), out)).pipe(subscribeOn(queueScheduler)), 1))
+      // `out.closed`: a run unsubscribed while it was still being subscribed (a synchronous
+      // run cancelling itself) has no teardown to call yet; it stops at the next phase.
+      .pipe(expand((next) => defer(() => (out.closed ? EMPTY : forwardValues(next.phase(), out))).pipe(subscribeOn(queueScheduler)), 1))
       .subscribe({
         error: (e: unknown) => {
           if (!recover) return out.error(e);
