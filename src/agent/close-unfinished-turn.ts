@@ -1,4 +1,4 @@
-import { catchError, EMPTY, ignoreElements, Observable, type Subscription } from 'rxjs';
+import { catchError, concat, defer, EMPTY, filter, ignoreElements, of, type Observable } from 'rxjs';
 import type { AgentEvent, RunEndEvent } from '../events/agent-event.js';
 import { closingMessages } from '../session/close-turn.js';
 import type { MaybePromise } from '../session/session-store.js';
@@ -18,32 +18,23 @@ const CANCELLED = 'the run was cancelled';
  * again is ignored (the next load repairs the history, with a `Warning`).
  */
 export function closingUnfinishedTurn(events$: Observable<AgentEvent>, agent: AgentScope, input: RunInput, run: RunState): Observable<AgentEvent> {
-  return new Observable<AgentEvent>((out) => {
+  // Operators rather than a hand-made subscription: a cancel that arrives while the run is
+  // still being subscribed (a synchronous run) must reach the source at once.
+  return defer(() => {
     let held: RunEndEvent | undefined;
-    let closing: Subscription | undefined;
-    const subscription = events$.subscribe({
-      next: (event) => {
-        if (event.type === 'RunEnd' && event.abnormal && event.runId === run.runId) held = event;
-        else out.next(event);
-      },
-      error: (e: unknown) => out.error(e),
-      complete: () => {
-        const end = held;
-        if (!end) return out.complete();
-        const messages = takeClosing(input, run, end.error ?? 'the run ended abnormally');
-        const save$ = messages.length ? maybe$(() => agent.sessions.append(input.sessionId, messages)) : EMPTY;
-        closing = save$.pipe(ignoreElements(), catchError(() => EMPTY)).subscribe({
-          complete: () => {
-            out.next(end);
-            out.complete();
-          },
-        });
-      },
+    const close$ = defer(() => {
+      const end = held;
+      if (!end) return EMPTY;
+      const messages = takeClosing(input, run, end.error ?? 'the run ended abnormally');
+      const save$ = messages.length ? maybe$(() => agent.sessions.append(input.sessionId, messages)) : EMPTY;
+      return concat(save$.pipe(ignoreElements(), catchError(() => EMPTY)), of(end));
     });
-    return () => {
-      subscription.unsubscribe();
-      closing?.unsubscribe();
+    const hold = (event: AgentEvent): boolean => {
+      if (event.type !== 'RunEnd' || !event.abnormal || event.runId !== run.runId) return true;
+      held = event;
+      return false;
     };
+    return concat(events$.pipe(filter(hold)), close$);
   });
 }
 

@@ -6,6 +6,7 @@ import { SessionBusyError } from '../../src/agent/session-busy-error.js';
 import type { AgentEvent } from '../../src/events/agent-event.js';
 import { ScriptedModel } from '../../src/model/scripted-model.js';
 import { MemorySessionStore } from '../../src/session/memory-session-store.js';
+import { UNANSWERED_TURN } from '../../src/session/repair-history.js';
 import type { SessionStore } from '../../src/session/session-store.js';
 import { testAgent } from '../support/agent-turns.js';
 import { collect, record } from '../support/collect-events.js';
@@ -34,11 +35,13 @@ describe('what a session store returns is checked, never trusted', () => {
     const model = new ScriptedModel([{ text: 'fine' }]);
     const events = await collect(new ReActAgent({ model, sessions: storeAnswering(stored) }).stream('go', { sessionId: 's' }));
     const warnings = events.filter((e) => e.type === 'Warning');
-    expect(warnings).toHaveLength(5);
-    expect(warnings.map((w) => w.type === 'Warning' && w.code)).toEqual(Array(5).fill('session-entry-skipped'));
+    expect(warnings).toHaveLength(6);
+    expect(warnings.map((w) => w.type === 'Warning' && w.code)).toEqual([...Array(5).fill('session-entry-skipped'), 'session-repaired']);
     expect(warnings[1]).toMatchObject({ message: expect.stringContaining('entry 2 of session "s" (assistant) has tool_calls "ab", not a list') });
-    // The orphaned tool answer is dropped too: a server would refuse it.
-    expect(model.requests[0]!.messages).toEqual([{ role: 'user', content: 'kept' }, { role: 'user', content: 'go' }]);
+    // The orphaned tool answer is dropped too (a server would refuse it), and the unanswered
+    // "kept" gets an answer before the prompt (a strict template refuses two user turns in a row).
+    expect(warnings[5]).toMatchObject({ message: expect.stringMatching(/dropped 1 tool result\(s\) that answered no call; closed 1 turn\(s\) that had no answer/) });
+    expect(model.requests[0]!.messages).toEqual([{ role: 'user', content: 'kept' }, { role: 'assistant', content: UNANSWERED_TURN }, { role: 'user', content: 'go' }]);
     expect(events.at(-1)).toMatchObject({ type: 'RunEnd', abnormal: false, text: 'fine' });
   });
 
