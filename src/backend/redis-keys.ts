@@ -15,6 +15,16 @@ export class RedisKeys {
     return `${this.prefix}:claim:${sessionId}`;
   }
 
+  /** A compacted session's archive: the messages its compactions replaced (a list of JSON texts). */
+  archive(sessionId: string): string {
+    return `${this.prefix}:archive:${sessionId}`;
+  }
+
+  /** How many of a compacted session's messages its archive accounts for (a number). */
+  archived(sessionId: string): string {
+    return `${this.prefix}:archived:${sessionId}`;
+  }
+
   /** Who owns a task session (JSON). */
   taskInfo(taskId: string): string {
     return `${this.prefix}:taskinfo:${taskId}`;

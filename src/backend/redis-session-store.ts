@@ -73,7 +73,29 @@ export class RedisSessionStore implements SessionStore {
   async delete(sessionId: string): Promise<void> {
     assertSessionId(sessionId);
     const k = this.keys;
-    await this.redis.del(k.session(sessionId), k.taskInfo(sessionId), k.grants(sessionId)).catch(fail('deleting a session'));
+    await this.redis.del(k.session(sessionId), k.taskInfo(sessionId), k.grants(sessionId), k.archive(sessionId), k.archived(sessionId)).catch(fail('deleting a session'));
+  }
+
+  /**
+   * Replaces a session's messages (a compaction) in one script, so no append falls between:
+   * the messages its archive does not hold yet are pushed to the archive, then the session
+   * is rewritten and the count of messages the archive accounts for is kept beside it.
+   */
+  async replace(sessionId: string, messages: readonly ChatMessage[]): Promise<void> {
+    assertSessionId(sessionId);
+    const k = this.keys;
+    const keys = [k.session(sessionId), k.archive(sessionId), k.archived(sessionId)];
+    await this.redis.eval(REPLACE, keys.length, ...keys, this.ttlMs, ...messages.map((m) => JSON.stringify(m))).catch(fail('compacting a session'));
+  }
+
+  /** The whole transcript: the archive, then what the session gained since its last compaction. */
+  async loadArchive(sessionId: string): Promise<readonly ChatMessage[]> {
+    assertSessionId(sessionId);
+    const k = this.keys;
+    const answers = await this.redis.multi().get(k.archived(sessionId)).lrange(k.archive(sessionId), 0, -1).lrange(k.session(sessionId), 0, -1).exec().catch(fail('loading an archive'));
+    const [mark, archive, session] = (answers ?? []).map(([, value]) => value) as [string | null, string[], string[]];
+    const live = Number(mark ?? 0);
+    return [...(archive ?? []), ...(session ?? []).slice(Number.isInteger(live) ? live : 0)].map((item) => JSON.parse(item) as ChatMessage);
   }
 
   /**
@@ -111,6 +133,26 @@ function parsed(item: string): unknown {
     return item;
   }
 }
+
+/**
+ * KEYS: the session, its archive, its mark; ARGV: the time to live, then the new messages.
+ * Pushes in chunks of 1,000 (Lua's `unpack` has a limit).
+ */
+const REPLACE = `
+local live = tonumber(redis.call('GET', KEYS[3]) or '0') or 0
+local current = redis.call('LRANGE', KEYS[1], live, -1)
+for i = 1, #current, 1000 do
+  redis.call('RPUSH', KEYS[2], unpack(current, i, math.min(i + 999, #current)))
+end
+redis.call('DEL', KEYS[1])
+for i = 2, #ARGV, 1000 do
+  redis.call('RPUSH', KEYS[1], unpack(ARGV, i, math.min(i + 999, #ARGV)))
+end
+redis.call('SET', KEYS[3], #ARGV - 1, 'PX', ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
+if redis.call('EXISTS', KEYS[2]) == 1 then redis.call('PEXPIRE', KEYS[2], ARGV[1]) end
+return 1
+`;
 
 function fail(doing: string): (e: unknown) => never {
   return (e) => {
