@@ -4,10 +4,12 @@ import type { AgentEvent } from '../events/agent-event.js';
 import type { JsonValue } from '../events/json.js';
 import { errorMessage } from '../errors/error-message.js';
 import type { ApprovalDecision } from '../permission/approval.js';
+import type { PermissionDecision } from '../permission/permission-decision.js';
 import type { Tool } from '../tools/tool.js';
 import { toolError } from '../tools/tool-error.js';
 import { resolveWorkspacePath } from '../tools/workspace-path.js';
 import { askWithDeadline, describeDuration } from './approval-deadline.js';
+import { judgeSubjects } from './judge-subjects.js';
 import type { RunScope } from './run-scope.js';
 
 /** Whether a call may run; when not, what the model and `ToolCallEnd.error` say. */
@@ -37,11 +39,11 @@ export interface GateCall {
  * unless paths must be resolved or a human answers.
  */
 export function gate$(scope: RunScope, call: GateCall): Observable<Verdict> {
-  const subject$ = call.tool.paths ? confine$(scope, call) : of({ subject: call.tool.subject?.(call.args) });
+  const subject$: Observable<Confined> = call.tool.paths ? confine$(scope, call) : call.tool.subjects ? subjects$(scope, call) : of({ subject: call.tool.subject?.(call.args) });
   return subject$.pipe(
     switchMap((found) => {
       if ('denied' in found) return of(found.denied);
-      const decision = scope.agent.permissions.evaluate(call.tool.name, found.subject);
+      const decision = found.decision ?? scope.agent.permissions.evaluate(call.tool.name, found.subject);
       if (decision.action === 'deny') return of(refuse(`Permission denied: ${decision.reason}`));
       // opencode's doom-loop guard: the same call again and again asks a human, whatever the rules allow.
       if (call.repeated !== undefined) {
@@ -54,7 +56,17 @@ export function gate$(scope: RunScope, call: GateCall): Observable<Verdict> {
   );
 }
 
-type Confined = { readonly subject: string | undefined } | { readonly denied: Verdict };
+type Confined = { readonly subject: string | undefined; readonly decision?: PermissionDecision } | { readonly denied: Verdict };
+
+/** A tool with several subjects (an MCP tool's paths): each judged, see {@link judgeSubjects}. */
+function subjects$(scope: RunScope, call: GateCall): Observable<Confined> {
+  return defer(() => Promise.resolve(call.tool.subjects!(call.args, scope.agent.workspace))).pipe(
+    map((subjects): Confined => {
+      const judged = judgeSubjects(scope, call.tool.name, subjects);
+      return 'denied' in judged ? { denied: refuse(`Permission denied: ${judged.denied}`) } : judged;
+    }),
+  );
+}
 
 function confine$(scope: RunScope, call: GateCall): Observable<Confined> {
   const paths = call.tool.paths!(call.args);

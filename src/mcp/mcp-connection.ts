@@ -1,10 +1,12 @@
 import { createRequire } from 'node:module';
+import { resolve } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../errors/error-message.js';
 import { mcpOutputValidator } from './mcp-output-validator.js';
 import { loadMcpSdk, type McpSdk } from './mcp-sdk.js';
-import { DEFAULT_MCP_START_TIMEOUT_MS, type McpServerConfig } from './mcp-server-config.js';
+import type { McpPathBase } from './mcp-path-subjects.js';
+import { DEFAULT_MCP_START_TIMEOUT_MS, isStdioServer, type McpServerConfig } from './mcp-server-config.js';
 import { endSession, openTransport } from './mcp-transport.js';
 
 // While starting, `client` is set once the SDK has loaded (it loads with the first start).
@@ -42,6 +44,11 @@ export class McpConnection {
     private readonly config: McpServerConfig,
     private readonly workspace: string,
   ) {}
+
+  /** Where its relative path arguments start: a stdio server's working folder; a remote server's paths are its own. */
+  get pathBase(): McpPathBase {
+    return isStdioServer(this.config) ? { local: true, cwd: resolve(this.workspace, this.config.cwd ?? '.') } : { local: false };
+  }
 
   /** True while it runs. */
   get running(): boolean {

@@ -20,13 +20,26 @@ export const MCP_SUBJECT_KEYS: readonly string[] = Object.freeze([
  * ```
  */
 export function mcpSubject(inputSchema: Readonly<Record<string, unknown>>): (args: Record<string, unknown>) => string {
-  const properties = inputSchema['properties'];
-  const declared = properties !== null && typeof properties === 'object' ? (properties as Record<string, unknown>) : {};
-  const key = MCP_SUBJECT_KEYS.find((k) => Object.hasOwn(declared, k) && isStringSchema(declared[k]));
+  const key = mcpSubjectKey(inputSchema);
   return (args) => {
     const value = key === undefined ? undefined : args[key];
     return typeof value === 'string' ? value : JSON.stringify(args);
   };
+}
+
+/**
+ * The argument {@link mcpSubject} takes for the subject: the first of
+ * {@link MCP_SUBJECT_KEYS} the schema declares as a string; undefined when none is.
+ *
+ * @example
+ * ```ts
+ * mcpSubjectKey({ type: 'object', properties: { command: { type: 'string' } } }); // 'command'
+ * ```
+ */
+export function mcpSubjectKey(inputSchema: Readonly<Record<string, unknown>>): string | undefined {
+  const properties = inputSchema['properties'];
+  const declared = properties !== null && typeof properties === 'object' ? (properties as Record<string, unknown>) : {};
+  return MCP_SUBJECT_KEYS.find((k) => Object.hasOwn(declared, k) && isStringSchema(declared[k]));
 }
 
 function isStringSchema(schema: unknown): boolean {

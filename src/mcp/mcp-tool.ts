@@ -7,7 +7,9 @@ import type { Tool } from '../tools/tool.js';
 import { toolError } from '../tools/tool-error.js';
 import type { McpConnection } from './mcp-connection.js';
 import { mcpResultText } from './mcp-result-text.js';
-import { mcpSubject } from './mcp-subject.js';
+import { mcpPathArgument, mcpPathValues } from './mcp-path-args.js';
+import { mcpPathSubjects, namesFile } from './mcp-path-subjects.js';
+import { mcpSubject, mcpSubjectKey } from './mcp-subject.js';
 import { cappedDescription, oversizedSchema } from './mcp-tool-limits.js';
 
 /** A tool made from an MCP tool, or why it was left out, and what a run should be told. */
@@ -26,7 +28,8 @@ const SHAPE_ONLY = jsonSchemaValidator({ type: 'object' });
  * (`mcp__<server>__<tool>`): the model is offered the server's description (cut at
  * 4 KiB) and input schema, each call is checked against that
  * schema (ajv, its regexes on RE2, so a server's `pattern` cannot freeze the process) before
- * it goes out, permission rules match its subject ({@link mcpSubject}), and the call's signal
+ * it goes out, permission rules match its subjects (every path argument resolved, see
+ * `mcp-path-subjects.ts`, and its main argument when that is no path: {@link mcpSubject}), and the call's signal
  * reaches the server, so a cancelled call is cancelled there. Whatever happens to the call is
  * a result the model reads; nothing is thrown.
  *
@@ -54,7 +57,19 @@ export function mcpTool(name: string, info: McpToolInfo, connection: McpConnecti
     }
   };
   const subject = mcpSubject(schema);
-  const tool: Tool = { name, description, parameters: schema, subject: (args) => subject(args), execute };
+  const isPath = mcpPathArgument(schema);
+  const mainKey = mcpSubjectKey(schema);
+  // Every path argument, resolved as the built-in tools resolve theirs; and the main
+  // argument when it is no path (a command, a query), which rules have always matched.
+  const subjects = async (args: Record<string, unknown>, workspace: string): Promise<string[]> => {
+    const base = connection.pathBase;
+    const judged = (await Promise.all(mcpPathValues(args, isPath).map((value) => mcpPathSubjects(base, workspace, value)))).flat();
+    const main = mainKey === undefined ? undefined : args[mainKey];
+    const mainIsFile = mainKey !== undefined && isPath(mainKey) && typeof main === 'string' && namesFile(main);
+    if (!mainIsFile) judged.unshift(subject(args));
+    return judged;
+  };
+  const tool: Tool = { name, description, parameters: schema, subject: (args) => subject(args), subjects, execute };
   const { validate, unenforced } = validatorOf(schema);
   const warnings = unenforced.map(({ pattern, reason }) => ({
     code: 'mcp-pattern-unenforced',

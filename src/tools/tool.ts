@@ -122,6 +122,13 @@ export interface Tool<Args extends Record<string, unknown> = Record<string, unkn
    */
   paths?(args: Args): readonly string[];
   /**
+   * Every subject permission rules judge for one call, when there are several (an MCP tool's
+   * path arguments, resolved; see docs/mcp.md): the call is denied when a rule denies any of
+   * them, and asks when any needs approval (the approval names those). Used instead of
+   * `subject` when present; `workspace` is the agent's, so paths can be said relative to it.
+   */
+  subjects?(args: Args, workspace: string): readonly string[] | Promise<readonly string[]>;
+  /**
    * How long one call may run before it fails with a timeout result, in milliseconds;
    * overrides the agent's `toolTimeoutMs`. `Infinity` for a tool bounded by other means,
    * like the delegation tools (a child run has its own step limit and tool timeouts, and its

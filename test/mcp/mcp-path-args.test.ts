@@ -1,0 +1,40 @@
+import { mkdir, realpath, symlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mcpPathArgument, mcpPathValues } from '../../src/mcp/mcp-path-args.js';
+import { mcpPathSubject } from '../../src/mcp/mcp-path-subjects.js';
+import { makeWorkspace, type TestWorkspace } from '../support/tool-context.js';
+
+let ws: TestWorkspace;
+beforeEach(async () => {
+  ws = await makeWorkspace();
+});
+afterEach(async () => ws.cleanup());
+
+describe('which arguments of an MCP tool are paths', () => {
+  it('by name (any case, _ or -), declared or not, and by a path or URI format; strings and arrays of strings', () => {
+    const isPath = mcpPathArgument({ properties: { out: { type: 'string', format: 'uri' }, many: { type: 'array', items: { type: 'string', format: 'path' } }, text: { type: 'string' } } });
+    expect(['path', 'filePath', 'FILE-PATH', 'destination', 'paths', 'out', 'many'].every(isPath)).toBe(true);
+    expect(['text', 'content', 'pattern', 'head'].some(isPath)).toBe(false);
+    expect(mcpPathValues({ path: 'a', paths: ['b', 3, 'c'], source: 7, text: 'x', many: ['d'] }, isPath)).toEqual(['a', 'b', 'c', 'd']);
+  });
+});
+
+describe('the subject of a path argument', () => {
+  it('of a local server: resolved against its folder, symlinks followed, relative to the workspace inside it, absolute outside', async () => {
+    const local = { local: true as const, cwd: ws.dir };
+    await mkdir(join(ws.dir, 'secret'));
+    await symlink(join(ws.dir, 'secret'), join(ws.dir, 'link'));
+    expect(await mcpPathSubject(local, ws.dir, 'secret/../secret/key')).toBe('secret/key');
+    expect(await mcpPathSubject(local, ws.dir, 'link/key')).toBe('secret/key');
+    expect(await mcpPathSubject(local, ws.dir, `file://${ws.dir}/link/new`)).toBe('secret/new');
+    expect(await mcpPathSubject({ local: true, cwd: join(ws.dir, 'secret') }, ws.dir, 'key')).toBe('secret/key');
+    expect(await mcpPathSubject(local, ws.dir, '../elsewhere')).toBe(join(await realpath(join(ws.dir, '..')), 'elsewhere'));
+  });
+
+  it('of a remote server: only normalised (its files are not ours to resolve); another scheme names no path', async () => {
+    expect(await mcpPathSubject({ local: false }, ws.dir, 'secret/../secret/key')).toBe('secret/key');
+    expect(await mcpPathSubject({ local: false }, ws.dir, '/data/./x/../y')).toBe('/data/y');
+    expect(await mcpPathSubject({ local: true, cwd: ws.dir }, ws.dir, 'https://example.com/a/../b')).toBeUndefined();
+  });
+});
