@@ -9,7 +9,9 @@ export const FOLD_LINE_CHARS = 300;
 
 /** What is asked, and whether part of it was folded (then the prompt offers to show all). */
 export interface Question {
+  /** What to print before the prompt. */
   readonly text: string;
+  /** True when a long argument was cut: the prompt then offers `s` to show all. */
   readonly folded: boolean;
 }
 
