@@ -65,9 +65,8 @@ export class RedisEventLog implements EventLog {
 
   /**
    * Creates an empty log (a marker entry readers skip), so a reader can attach before the
-   * first event: what a remote child's launcher does before it queues the task.
-   *
-   * @internal
+   * first event: what a remote child's launcher does before it queues the task, and the
+   * run registry before a run starts (its session's lease may take a round trip).
    */
   async open(runId: string): Promise<void> {
     const key = this.keys.log(runId);

@@ -4,6 +4,7 @@ import { ofTask } from '../runs/pending-approvals.js';
 import type { RunOwner, SharedRunRecord, SharedRuns } from '../runs/shared-runs.js';
 import type { ChannelHub } from './channel-hub.js';
 import { loadHash } from './load-hash.js';
+import { storedDecision } from './stored-decision.js';
 import type { RedisKeys } from './redis-keys.js';
 import { parseRunRecord, type OwnedRecord } from './run-record.js';
 
@@ -135,8 +136,9 @@ export class RedisSharedRuns implements SharedRuns {
         return;
       case 'answer':
         // The owner checks the approval (and its task) again: only a waiting one is answered.
-        if (typeof message.approvalId !== 'string') return;
-        for (const owner of this.#owners) owner.answer(message.runId, message.approvalId, message.decision, message.taskId);
+        const decision = storedDecision(message.decision);
+        if (typeof message.approvalId !== 'string' || !decision) return;
+        for (const owner of this.#owners) owner.answer(message.runId, message.approvalId, decision, message.taskId);
         return;
     }
   }

@@ -8,6 +8,7 @@ import type { ApprovalDecision } from '../permission/approval.js';
 import type { BackendParts } from './backend-parts.js';
 import { redisFailure } from './redis-connection.js';
 import { RemoteTaskError } from './remote-task-error.js';
+import { isPlainObject, storedObject } from './stored-object.js';
 import type { ApprovalAsk, ApprovalReply, TaskJob } from './task-job.js';
 import { toWire } from './wire-spec.js';
 import { liveWorkers } from './worker-presence.js';
@@ -52,7 +53,8 @@ export class RemoteLauncher implements ChildLauncher {
         out.error(RemoteTaskError.isInstance(e) ? e : redisFailure('running a task on a worker', e));
       };
       const onAsk = (text: string): void => {
-        const message = JSON.parse(text) as ApprovalAsk;
+        const message = approvalAsk(text);
+        if (!message) return; // not what a worker publishes: nobody is asked
         if (message.kind === 'withdraw') return asked.get(message.id)?.abort();
         const mine = new AbortController();
         asked.set(message.id, mine);
@@ -233,4 +235,14 @@ function badEntryWarnings(child: ChildRun, out: Subscriber<AgentEvent>): { onBad
     });
   };
   return { onBad, seen };
+}
+
+/** A worker's approval message read from its channel, or undefined when it is not one (anyone can publish there). */
+function approvalAsk(text: string): ApprovalAsk | undefined {
+  const v = storedObject(text);
+  if (typeof v?.['id'] !== 'string') return undefined;
+  if (v['kind'] === 'withdraw') return v as unknown as ApprovalAsk;
+  const request = v['request'];
+  const fine = v['kind'] === 'ask' && typeof v['replyTo'] === 'string' && isPlainObject(request) && typeof request['toolName'] === 'string';
+  return fine ? (v as unknown as ApprovalAsk) : undefined;
 }

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { ApprovalDecision, ApprovalHandler } from '../permission/approval.js';
 import type { BackendParts } from './backend-parts.js';
 import type { ApprovalAsk, ApprovalReply } from './task-job.js';
+import { storedDecision } from './stored-decision.js';
+import { storedObject } from './stored-object.js';
 
 /** A job a worker runs now, as its approvals need it. */
 export interface ActiveJob {
@@ -59,8 +61,10 @@ export function workerApprovals(parts: BackendParts, workerId: string, jobs: () 
     });
   };
   const onReply = (text: string): void => {
-    const reply = JSON.parse(text) as ApprovalReply;
-    waiting.get(reply.id)?.(reply.decision);
+    const reply = storedObject(text) as Partial<ApprovalReply> | undefined;
+    // Published by anyone with access to the Redis: only a readable decision reaches the call.
+    const decision = storedDecision(reply?.decision);
+    if (typeof reply?.id === 'string' && decision) waiting.get(reply.id)?.(decision);
   };
   return { approve, onReply };
 }

@@ -28,6 +28,12 @@ export interface EventLog {
    * error (`failed`); it errors with `UnknownRunError` when the log does not exist.
    */
   read(runId: string, after: number): Observable<SequencedEvent>;
+  /**
+   * Creates the run's log empty (unless it exists), so readers can attach before its first
+   * event: a run may wait before it emits anything (its session's claim in a shared store).
+   * Optional: without it, a run is readable from its first event on.
+   */
+  open?(runId: string): MaybePromise<void>;
   /** Marks the log as complete: a later append is dropped (never thrown); readers finish after the last event. */
   end(runId: string, ending: LogEnding): MaybePromise<void>;
   /** Forgets a run's log (retention); its readers end as if it were unknown. */

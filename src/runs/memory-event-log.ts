@@ -53,6 +53,11 @@ export class MemoryEventLog implements EventLog {
     for (let i = 0; i < readers.length; i++) readers[i]!();
   }
 
+  /** Creates the run's log empty, so readers can attach before its first event. */
+  open(runId: string): void {
+    if (!this.#logs.has(runId)) this.#logs.set(runId, { runId, events: new EventStore(), last: undefined, ending: undefined, readers: [] });
+  }
+
   read(runId: string, after: number): Observable<SequencedEvent> {
     return new Observable<SequencedEvent>((subscriber) => {
       const log = this.#logs.get(runId);

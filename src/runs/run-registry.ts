@@ -109,6 +109,8 @@ export class RunRegistry {
     // subscription to unsubscribe yet. The cancel then reaches the run through `stopped`.
     const stopped = new Subject<void>();
     entry.stop = () => stopped.next();
+    // Readable at once, though its first event may come later (a claim a shared store answers later).
+    quietly(this.o.log.open?.(runId));
     entry.subscription = events$.pipe(takeUntil(stopped)).subscribe({
       next: (event) => {
         quietly(this.o.log.append({ runId, seq: ++seq, event }));

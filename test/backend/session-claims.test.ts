@@ -72,6 +72,33 @@ describe.skipIf(!HAS_REDIS)('one owner per session across engines sharing a Redi
     expect(sent).toContain('answered first');
   });
 
+  it('engine.start(): the run is readable at once though its lease takes a round trip; one refused by another engine rejects its result with SessionBusyError', async () => {
+    const kit = await scale.kit();
+    const gate = createGate();
+    kit.fixture.route({
+      main: async (turn) => {
+        if (turn.prompt === 'held') await gate.promise;
+        return { text: `answered ${turn.prompt}` };
+      },
+    });
+    const [a, b] = [await kit.engine(), await kit.engine()];
+    const first = a.start('held', { sessionId: 'started' });
+    const events = record(first.events$); // attached before any event exists
+    try {
+      await waitFor(() => events.events.length > 0);
+      const second = b.start('other', { sessionId: 'started' });
+      await expect(second.result).rejects.toMatchObject({ name: 'SessionBusyError', activeRunId: first.runId });
+      expect(b.runs.get(second.runId)?.state).toBe('failed');
+    } finally {
+      gate.open();
+    }
+    await events.done;
+    expect(events.error).toBeUndefined();
+    expect(events.events.map((e) => e.event.type)).toContain('RunStart');
+    expect(events.events[0]!.event.type).toBe('RunStart');
+    expect(events.events.at(-1)!.event).toMatchObject({ type: 'RunEnd', text: 'answered held' });
+  });
+
   it('a lease whose owner process was killed (SIGKILL) expires, and the session becomes usable', { timeout: 60_000 }, async () => {
     const kit = await scale.kit();
     const held = createGate();
