@@ -1,10 +1,11 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { startDemoServer, type DemoServer } from '../../src/web/demo-server.js';
 import { startDelegationFixture, type DelegationFixture } from '../support/delegation-fixture.js';
-import { steps } from '../support/delegation-script.js';
+import { createGate } from '../support/deferred.js';
+import { multitaskReply, steps } from '../support/delegation-script.js';
 import { systemProgram } from '../support/system-requirement.js';
 import { CHROMIUM_INSTALL, findChromium, launchChromium } from './chromium.js';
 import { openLoggedIn, pressRun } from './page-login.js';
@@ -62,6 +63,41 @@ describe.skipIf(!HAS_CHROMIUM)('the approval card', () => {
     await card.locator('button.reject').click();
     await page.locator('body[data-state="done"]').waitFor();
     expect(existsSync(join(fixture.workspace.dir, '.env'))).toBe(false);
+  });
+
+  it("two tasks whose calls share call_0 get a card each; Approve on task B's card runs B's command, not A's", async () => {
+    const aWaits = createGate();
+    fixture = await startDelegationFixture({
+      main: steps(multitaskReply([[1, 'general', 'do A', 'task A'], [2, 'general', 'do B', 'task B']])),
+      '*': async (turn) => {
+        const which = turn.prompt === 'do A' ? 'A' : 'B';
+        if (turn.step > 1) return { text: `${which}: ${turn.toolResults.at(-1) ?? ''}` };
+        if (which === 'B') await aWaits.promise; // A asks first: an answer by call id would reach A
+        return { toolCalls: [{ id: 'call_0', name: 'bash', arguments: { command: `echo ran-${which} >> ran.txt` } }] };
+      },
+    });
+    demo = await startDemoServer({ port: 0, model: fixture.model(), workspace: fixture.workspace.dir, homeDir: fixture.home });
+    browser ??= launchChromium();
+    page = await (await (await browser).newContext()).newPage();
+    page.setDefaultTimeout(10_000);
+    await openLoggedIn(page, new URL(demo.url).origin, demo.token);
+    await pressRun(page, 'do A and B');
+    await page.locator('#approvals .approval').first().waitFor();
+    aWaits.open();
+    await expect.poll(() => page!.locator('#approvals .approval').count()).toBe(2);
+    const cardOf = (task: string) => page!.locator('#approvals .approval', { has: page!.locator(`.who:text-is("general #${task} wants to run bash:")`) });
+    expect(await cardOf('2').locator('.subject').textContent()).toBe('echo ran-B >> ran.txt');
+
+    await cardOf('2').locator('button.approve').click();
+    await cardOf('2').waitFor({ state: 'detached' });
+    const ran = join(fixture.workspace.dir, 'ran.txt');
+    await expect.poll(() => existsSync(ran)).toBe(true);
+    expect(readFileSync(ran, 'utf8')).toBe('ran-B\n');
+    expect(await cardOf('1').count()).toBe(1); // A still waits
+
+    await cardOf('1').locator('button.reject').click();
+    await page.locator('body[data-state="done"]').waitFor();
+    expect(readFileSync(ran, 'utf8')).toBe('ran-B\n');
   });
 
   it('an approval nobody answers within approvalTimeoutMs is withdrawn from the page; the model reads why', async () => {
