@@ -1,6 +1,8 @@
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { filter, firstValueFrom } from 'rxjs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { redisBackend, type RedisBackend } from '../../src/backend/redis-backend.js';
 import { HarnessEngine } from '../../src/engine/harness-engine.js';
@@ -147,6 +149,27 @@ describe.skipIf(!HAS_REDIS)('what Redis holds is checked before use', () => {
 
 describe.skipIf(!HAS_REDIS)('a child whose event log is written into while it runs on a worker', () => {
   const scale = useScaleKits();
+
+  it('forged answers on the runs channel (no decision, a decision that is none) reach no waiting approval; the real answer does', async () => {
+    const kit = await scale.kit();
+    kit.fixture.route({ main: steps({ toolCalls: [{ name: 'bash', arguments: { command: 'echo forged > forged.txt' } }] }) });
+    const owner = await kit.engine();
+    const other = await kit.engine();
+    const run = owner.start('go');
+    const pending = await firstValueFrom(run.events$.pipe(filter(({ event }) => event.type === 'HITLPending')));
+    const approvalId = pending.event.type === 'HITLPending' ? pending.event.approvalId : '';
+    await waitFor(() => other.runs.pendingApprovals(run.runId).length === 1);
+    const conn = (await kit.backend()).parts.redis;
+    const channel = `${kit.prefix}:runs-events`;
+    for (const decision of [null, 'approve', { decision: 'yes' }, { decision: 'approve', comment: 7 }]) {
+      await conn.publish(channel, JSON.stringify({ op: 'answer', runId: run.runId, approvalId, decision }));
+    }
+    // Published after the forged ones on the same channel: the owner hears it last.
+    expect(other.runs.answer(run.runId, approvalId, { decision: 'reject', comment: 'the real answer' })).toBe(true);
+    const { text } = await run.result;
+    expect(text).toContain('rejected: the real answer');
+    expect(existsSync(join(kit.fixture.workspace.dir, 'forged.txt'))).toBe(false);
+  });
 
   it('gets the bad entries skipped with Warnings of the child, and the run ends normally (nothing thrown in a subscriber)', async () => {
     const kit = await scale.kit();
