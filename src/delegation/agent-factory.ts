@@ -121,7 +121,8 @@ export class AgentFactory {
       name: definition.name,
       depth,
       model,
-      instructions: definition.systemPrompt,
+      // With its skills (read now, so an edited SKILL.md counts from this run).
+      instructions: this.o.agents.systemPromptOf(definition),
       toolNames,
       // A workspace definition is untrusted input: its rules only narrow unless the engine trusts it.
       policy: parent.policy.child(definition.permissionRules, { narrowOnly: !this.o.agents.mayLoosen(definition) }),
@@ -152,7 +153,7 @@ export class AgentFactory {
     return {
       ...main,
       model: this.modelOf(primary, main.model),
-      instructions: instructionsFromCode ? main.instructions : primary.systemPrompt,
+      instructions: instructionsFromCode ? main.instructions : this.o.agents.systemPromptOf(primary),
       toolNames,
       policy: main.policy.child(primary.permissionRules, { narrowOnly: !this.o.agents.mayLoosen(primary) }),
       maxSteps: primary.maxSteps ?? main.maxSteps,

@@ -12,7 +12,9 @@ import { PermissionPolicy } from '../permission/permission-policy.js';
 import { requestLimiter } from '../model/limit-requests.js';
 import { MemorySessionStore } from '../session/memory-session-store.js';
 import type { SessionStore } from '../session/session-store.js';
+import { homedir } from 'node:os';
 import { standardAgentDirs } from '../subagent/agent-dirs.js';
+import { standardSkillDirs } from '../subagent/skills/skill.js';
 import { AgentManager } from '../subagent/agent-manager.js';
 import { DELEGATION_TOOL_NAMES } from '../subagent/delegation-tool-names.js';
 import { createBuiltinTools } from '../tools/builtin/index.js';
@@ -57,6 +59,7 @@ export function buildTree(options: HarnessEngineOptions, workspace: string, appr
     dirs: standardAgentDirs({ workspace, agentDirs: options.agentDirs, home: options.homeDir }),
     knownTools,
     trustWorkspaceAgents: options.trustWorkspaceAgents,
+    skillDirs: standardSkillDirs({ workspace, home: options.homeDir ?? homedir() }),
   });
   // With a backend, sessions and task state are shared, and children may run on workers.
   const tasks = options.backend?.createTracker() ?? new TaskTracker();

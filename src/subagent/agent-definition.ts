@@ -32,6 +32,11 @@ export interface AgentDefinition {
   readonly disallowedTools?: readonly string[];
   /** A model name from the engine's `models`; the parent's model when absent. */
   readonly model?: string;
+  /**
+   * Skills put into this agent's system prompt, by name: each is
+   * `.rxharness/skills/<name>/SKILL.md` in the workspace or the home folder (docs/definitions.md).
+   */
+  readonly skills?: readonly string[];
   /** ReAct step limit for a run of this agent (a positive integer); the engine's when absent. */
   readonly maxSteps?: number;
   /**

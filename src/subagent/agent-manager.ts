@@ -9,6 +9,8 @@ import { normalizeDefinition } from './normalize-definition.js';
 import { unknownToolDiagnostics } from './unknown-tool-diagnostics.js';
 import { UnknownAgentError } from './unknown-agent-error.js';
 import { ignoredRuleDiagnostics, mayLoosen } from './workspace-trust.js';
+import { resolveSkills, withSkills } from './skills/resolve-skills.js';
+import type { SkillDir } from './skills/skill.js';
 
 /** Options of {@link AgentManager}. */
 export interface AgentManagerOptions {
@@ -21,6 +23,8 @@ export interface AgentManagerOptions {
    * `allow` rules apply. Default false: they may only narrow their agent (see {@link AgentManager.mayLoosen}).
    */
   readonly trustWorkspaceAgents?: boolean;
+  /** Where a definition's `skills` are looked up, in order (see `standardSkillDirs`); default none. */
+  readonly skillDirs?: readonly SkillDir[];
 }
 
 /**
@@ -44,6 +48,7 @@ export interface AgentManagerOptions {
 export class AgentManager {
   readonly #dirs: readonly AgentDir[];
   readonly #knownTools: readonly string[] | undefined;
+  readonly #skillDirs: readonly SkillDir[];
   /** Whether workspace definitions may loosen their agent (the engine's `trustWorkspaceAgents`). */
   readonly trustWorkspaceAgents: boolean;
   readonly #discovered = new Map<string, AgentDefinition>();
@@ -56,6 +61,17 @@ export class AgentManager {
     this.#dirs = Object.freeze([...options.dirs]);
     this.#knownTools = options.knownTools === undefined ? undefined : Object.freeze([...options.knownTools]);
     this.trustWorkspaceAgents = options.trustWorkspaceAgents ?? false;
+    this.#skillDirs = Object.freeze([...(options.skillDirs ?? [])]);
+  }
+
+  /**
+   * The system prompt a run of `definition` gets: its own, then each of its `skills` under a
+   * `## Skill: <name>` heading. Skills are read from disk now (an edited one counts from the
+   * next run); one that cannot be used is left out (its diagnostic says why).
+   */
+  systemPromptOf(definition: AgentDefinition): string {
+    if (!definition.skills?.length) return definition.systemPrompt;
+    return withSkills(definition.systemPrompt, resolveSkills(definition, this.#skillDirs, this.trustWorkspaceAgents).skills);
   }
 
   /**
@@ -145,7 +161,7 @@ export class AgentManager {
 
   /**
    * Files skipped during discovery and why, plus warnings: unknown tools, misspelt keys,
-   * ignored rules, built-ins overridden or not, and primary definitions beyond the first.
+   * ignored rules, skills not found or not loaded, built-ins overridden or not, and primary definitions beyond the first.
    */
   diagnostics(): readonly AgentDiagnostic[] {
     this.#discover();
@@ -175,6 +191,13 @@ export class AgentManager {
 
   #warningsOf(definition: AgentDefinition): readonly AgentDiagnostic[] {
     const tools = this.#knownTools === undefined ? [] : unknownToolDiagnostics(definition, this.#knownTools);
-    return [...tools, ...misspeltKeyDiagnostics(definition, ACCEPTED_KEYS), ...ignoredRuleDiagnostics(definition, this.trustWorkspaceAgents)];
+    const file = definition.file ?? `agent "${definition.name}" (${definition.source})`;
+    const skills = definition.skills?.length ? resolveSkills(definition, this.#skillDirs, this.trustWorkspaceAgents).problems : [];
+    return [
+      ...tools,
+      ...misspeltKeyDiagnostics(definition, ACCEPTED_KEYS),
+      ...ignoredRuleDiagnostics(definition, this.trustWorkspaceAgents),
+      ...skills.map((reason) => ({ file, reason })),
+    ];
   }
 }

@@ -6,13 +6,14 @@ import { definitionSettings, SETTING_KEYS } from './definition-settings.js';
 import { KEY_ALIASES, renameAliases } from './key-aliases.js';
 import { wideningTypo } from './misspelt-keys.js';
 import { expandToolAliases } from './tool-aliases.js';
+import { readSkillNames } from './skills/skill-names.js';
 import { describeValue, toToolList } from './value-checks.js';
 import { errorMessage } from '../errors/error-message.js';
 
 /** The keys a definition understands, in our spelling; anything else is kept in `extra`. */
 export const KNOWN_KEYS: readonly string[] = Object.freeze([
   'name', 'description', 'tools', 'disallowedTools', 'model', 'maxSteps', 'tokenBudget', 'mode', 'color', 'override', 'hidden', 'enabled',
-  'permissionRules', 'settings', ...Object.keys(SETTING_KEYS),
+  'permissionRules', 'settings', 'skills', ...Object.keys(SETTING_KEYS),
 ]);
 
 /**
@@ -86,6 +87,10 @@ export function buildDefinition(given: Readonly<Record<string, unknown>>, system
     // `pi` and `ls` become the tools they stand for, and a granted `edit` brings `read` and
     // `write`: narrowing sees real names (and the sets `*`, `**`).
     definition[key] = typeof list === 'string' ? fail(list) : expandToolAliases(list, { implied: key === 'tools' });
+  }
+  if (present('skills')) {
+    const skills = readSkillNames('skills', fields['skills']);
+    definition.skills = typeof skills === 'string' ? fail(skills) : skills;
   }
   if (present('model')) {
     const model = fields['model'];

@@ -20,6 +20,7 @@ export function formatAgentMarkdown(definition: AgentDefinition): string {
   const front: Record<string, unknown> = { name: definition.name, description: definition.description };
   if (definition.tools !== undefined) front['tools'] = [...definition.tools];
   if (definition.disallowedTools !== undefined) front['disallowedTools'] = [...definition.disallowedTools];
+  if (definition.skills !== undefined) front['skills'] = [...definition.skills];
   if (definition.model !== undefined) front['model'] = definition.model;
   if (definition.maxSteps !== undefined) front['maxSteps'] = definition.maxSteps;
   if (definition.tokenBudget !== undefined) front['tokenBudget'] = definition.tokenBudget;

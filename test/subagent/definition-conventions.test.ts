@@ -76,7 +76,7 @@ describe('other frameworks\' spellings of our keys', () => {
 
   it('reads a harness9 file as it is', () => {
     const def = parse('tools: read, bash\ndisallowed_tools: write, edit\nmax_turns: 30\nskills: security-review\n');
-    expect(def).toMatchObject({ tools: ['read', 'bash'], disallowedTools: ['write', 'edit'], maxSteps: 30, extra: { skills: 'security-review' } });
+    expect(def).toMatchObject({ tools: ['read', 'bash'], disallowedTools: ['write', 'edit'], maxSteps: 30, skills: ['security-review'], extra: {} });
   });
 
   it('names the key as the file spells it in a value error', () => {

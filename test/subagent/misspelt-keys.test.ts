@@ -47,11 +47,11 @@ describe('other misspelt keys load, with a warning in the diagnostics', () => {
   it('names the key and what was probably meant; far-off keys stay silent extras', async () => {
     dir = await TempDir.create();
     await dir.write({
-      'typo.md': agentFile('typo', 'maxStep: 3\nhiden: true\nskills: [review]\nmax_turn: 4\n'),
+      'typo.md': agentFile('typo', 'maxStep: 3\nhiden: true\nisolation: worktree\nmax_turn: 4\n'),
       'skip.md': agentFile('skip', 'tool: read\n'),
     });
     const manager = new AgentManager({ dirs: [{ path: dir.path, source: 'dir' }] });
-    expect((await manager.get('typo'))?.extra).toEqual({ maxStep: 3, hiden: true, skills: ['review'], max_turn: 4 });
+    expect((await manager.get('typo'))?.extra).toEqual({ maxStep: 3, hiden: true, isolation: 'worktree', max_turn: 4 });
     expect(await manager.get('skip')).toBeUndefined();
     expect(await manager.diagnostics()).toEqual([
       { file: dir.join('skip.md'), reason: expect.stringMatching(/^unknown key "tool"; did you mean "tools"\?/) },

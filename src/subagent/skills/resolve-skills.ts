@@ -1,0 +1,70 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { errorMessage } from '../../errors/error-message.js';
+import type { AgentDefinition } from '../agent-definition.js';
+import { readSkill } from './read-skill.js';
+import type { Skill, SkillDir } from './skill.js';
+
+/** The skills a definition names that could be read, and what went wrong with the others. */
+export interface ResolvedSkills {
+  /** In the order the definition names them. */
+  readonly skills: readonly Skill[];
+  /** One message per skill not loaded, or loaded from elsewhere than the workspace. */
+  readonly problems: readonly string[];
+}
+
+/**
+ * Reads the skills `definition.skills` names, each from the first folder of `dirs` that has
+ * it (the workspace's before the home folder's). A workspace skill is untrusted input, as a
+ * workspace definition is: it is used by a definition from the workspace itself (whose own
+ * prompt is workspace text already) or when the engine trusts workspace definitions;
+ * otherwise it is skipped (a cloned repository must not rewrite the prompt of your own
+ * agents by naming a folder like your skill) and the home folder's is looked for. Read from
+ * disk on every call, so an edited skill counts from the next run.
+ */
+export function resolveSkills(definition: AgentDefinition, dirs: readonly SkillDir[], trustWorkspaceAgents: boolean): ResolvedSkills {
+  const skills: Skill[] = [];
+  const problems: string[] = [];
+  const trusted = trustWorkspaceAgents || definition.source === 'workspace';
+  for (const name of definition.skills ?? []) {
+    let found: Skill | undefined;
+    let failed = false;
+    for (const dir of dirs) {
+      if (dir.source === 'workspace' && !trusted) {
+        if (existsSync(join(dir.path, name))) {
+          problems.push(
+            `skill "${name}" in the workspace (${join(dir.path, name)}) is not loaded: a workspace skill is untrusted for a ` +
+              `${definition.source} definition. Set the engine option trustWorkspaceAgents to trust it, or move it to ~/.rxharness/skills/.`,
+          );
+        }
+        continue;
+      }
+      try {
+        found = readSkill(dir, name);
+      } catch (error) {
+        problems.push(`skill "${name}" is not loaded: ${errorMessage(error)}`);
+        failed = true;
+      }
+      if (found !== undefined || failed) break;
+    }
+    if (found !== undefined) skills.push(found);
+    else if (!failed) {
+      problems.push(`unknown skill "${name}": no ${dirs.map((d) => join(d.path, name, 'SKILL.md')).join(' or ')}`);
+    }
+  }
+  return { skills, problems };
+}
+
+/**
+ * The system prompt with each skill after it under its own heading: `## Skill: <name>`, its
+ * description, then its body.
+ *
+ * @example
+ * ```ts
+ * withSkills('You review code.', [{ name: 'style', description: 'House style', body: '...', source: 'user', file }]);
+ * ```
+ */
+export function withSkills(systemPrompt: string, skills: readonly Skill[]): string {
+  const sections = skills.map((skill) => [`## Skill: ${skill.name}`, skill.description, skill.body].filter((part) => part !== '').join('\n\n'));
+  return [systemPrompt, ...sections].join('\n\n');
+}

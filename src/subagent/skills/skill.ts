@@ -1,0 +1,49 @@
+import { join, resolve } from 'node:path';
+
+/** The most bytes a `SKILL.md` may have: it goes whole into a system prompt. */
+export const MAX_SKILL_BYTES = 64 * 1024;
+
+/**
+ * A skill in the Agent Skills format (as Claude Code reads it): a folder
+ * `.rxharness/skills/<name>/` holding `SKILL.md`, YAML front matter (`name`, `description`)
+ * and a Markdown body. A definition's `skills: [name]` puts it into its agent's system prompt.
+ */
+export interface Skill {
+  /** The skill's name: its folder's name, which the front matter's `name` repeats. */
+  readonly name: string;
+  /** What the skill is for (front matter `description`). */
+  readonly description: string;
+  /** The Markdown body, trimmed (may be empty). */
+  readonly body: string;
+  /** Where it was read from: the workspace's skills or the user's. */
+  readonly source: SkillSource;
+  /** The absolute path of its `SKILL.md`. */
+  readonly file: string;
+}
+
+/** Where a skill folder lives: `<workspace>/.rxharness/skills/` or `~/.rxharness/skills/`. */
+export type SkillSource = 'workspace' | 'user';
+
+/** A folder of skill folders, and which source its skills have. */
+export interface SkillDir {
+  /** Absolute path of the folder holding `<name>/SKILL.md`. */
+  readonly path: string;
+  /** `workspace` skills follow the trust rules of workspace definitions. */
+  readonly source: SkillSource;
+}
+
+/**
+ * The folders skills are looked up in, in order: the workspace's `.rxharness/skills/`, then
+ * the home folder's.
+ *
+ * @example
+ * ```ts
+ * const dirs = standardSkillDirs({ workspace: process.cwd() });
+ * ```
+ */
+export function standardSkillDirs(options: { readonly workspace: string; readonly home: string }): SkillDir[] {
+  return [
+    { path: join(resolve(options.workspace), '.rxharness', 'skills'), source: 'workspace' },
+    { path: join(resolve(options.home), '.rxharness', 'skills'), source: 'user' },
+  ];
+}
