@@ -10,7 +10,7 @@ const WRITE_TOOLS = ['write', 'edit'] as const;
  * `core.fsmonitor` in `.git/config` runs on the next `git status`). Each is matched at any
  * depth, since nested repositories, submodules and monorepo packages have their own.
  */
-export const EXECUTED_FILE_PATTERNS: readonly string[] = Object.freeze([
+const EXECUTED_FILE_PATTERNS: readonly string[] = Object.freeze([
   '**/.git/**', // config (core.fsmonitor, core.pager, aliases), hooks/*, and a `.git` file (gitdir:) itself
   '**/.vscode/**', // tasks.json (runOn: folderOpen), settings.json (terminal and tool paths), launch.json
   '**/.idea/**', // JetBrains run configurations, external tools, startup tasks
@@ -28,7 +28,7 @@ export const EXECUTED_FILE_PATTERNS: readonly string[] = Object.freeze([
  * writing, editing or grepping a file named `.env*` (`.env`, `.env.local`, `.envrc`...) or
  * `*.env` at any depth asks because such files tend to hold secrets, writing or editing
  * under `.rxharness/` (agent definitions, sessions) or a file other programs execute
- * ({@link EXECUTED_FILE_PATTERNS}: `.git/`, `.vscode/`, `.npmrc`...) asks, and `bash` asks.
+ * (`.git/`, `.vscode/`, `.npmrc`...: the list is in the permissions guide) asks, and `bash` asks.
  * Every user rule ranks above these, whatever its priority.
  */
 export const DEFAULT_RULES: readonly PermissionRule[] = Object.freeze([
