@@ -11,11 +11,18 @@ export interface UnenforcedPattern {
 
 // The patterns RE2 refused while the current schema compiled (ajv compiles synchronously).
 let refused: UnenforcedPattern[] = [];
-const ajv = new Ajv({
-  allErrors: true,
-  strict: false,
-  code: { regExp: linearRegExpEngine((pattern, reason) => refused.push({ pattern, reason })) },
-});
+const newAjv = (): Ajv =>
+  new Ajv({
+    allErrors: true,
+    strict: false,
+    code: { regExp: linearRegExpEngine((pattern, reason) => refused.push({ pattern, reason })) },
+  });
+// Ajv keeps every pattern it compiled in its scope for good (removeSchema does not drop
+// them), and MCP servers list schemas again and again: a fresh instance every so often lets
+// the old patterns go with the validators that use them.
+const SCHEMAS_PER_AJV = 500;
+let ajv = newAjv();
+let compiledByAjv = 0;
 
 interface Compiled {
   readonly validate: ArgsValidator;
@@ -68,6 +75,10 @@ function compile(schema: object): Compiled {
   let found = compiled.get(schema);
   if (found === undefined) {
     refused = [];
+    if (++compiledByAjv > SCHEMAS_PER_AJV) {
+      ajv = newAjv();
+      compiledByAjv = 1;
+    }
     try {
       const validate = ajv.compile(schema);
       ajv.removeSchema(schema);

@@ -34,6 +34,13 @@ describe('the regexes of a JSON schema run on a linear-time engine', () => {
     expect([a('a').problems, b('a').problems]).toEqual([undefined, 'the arguments must match pattern "^b$"']);
   });
 
+  it('keeps checking with validators made long ago, however many schemas came since (ajv is renewed so old patterns can go)', () => {
+    const first = jsonSchemaValidator({ type: 'string', pattern: '^first$' });
+    for (let i = 0; i < 1_200; i++) jsonSchemaValidator({ type: 'string', pattern: `^p${i}$` });
+    expect([first('first').problems, first('p1').problems]).toEqual([undefined, 'the arguments must match pattern "^first$"']);
+    expect(jsonSchemaValidator({ type: 'string', pattern: '^p1$' })('p1').problems).toBeUndefined();
+  });
+
   it('does not enforce a pattern RE2 cannot run, and says which and why', () => {
     const schema = { type: 'object', properties: { name: { type: 'string', pattern: '^(?!tmp)' }, n: { type: 'number' } } };
     expect(jsonSchemaValidator(schema)({ name: 'tmpx' }).problems).toBeUndefined();
