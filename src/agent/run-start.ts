@@ -29,16 +29,26 @@ export function loadHistory$(agent: AgentScope, input: RunInput, run: RunState):
   return maybe$(() => agent.sessions.load(input.sessionId)).pipe(
     concatMap((stored) =>
       grants$.pipe(
-        map((badGrants): LoadedHistory => {
+        concatMap((badGrants): Observable<LoadedHistory> => {
           const { messages, skipped } = checkHistory(stored, input.sessionId);
           const warnings = skipped.map((why) => warning('session-entry-skipped', `Skipped a stored message: ${why}.`));
           if (badGrants > 0) warnings.push(warning('grant-skipped', `Skipped ${badGrants} stored approval(s) of session "${input.sessionId}" that were not { toolName, subject? }.`));
           const { messages: history, repairs } = repairStoredHistory(messages);
+          if (repairs.length === 0) return of({ history, warnings });
           // Never stored so by this version: an older one, a crash or another program left it.
-          if (repairs.length) warnings.push(warning('session-repaired', `Repaired the stored history of session "${input.sessionId}" so that strict chat templates accept it: ${repairs.join('; ')}.`));
-          return { history, warnings };
+          warnings.push(warning('session-repaired', `Repaired the stored history of session "${input.sessionId}" so that strict chat templates accept it: ${repairs.join('; ')}.`));
+          // A repair at the end only (a turn a crash left open): saved, so it is made (and told) once.
+          const tail = appendedTail(messages, history);
+          const loaded: LoadedHistory = { history, warnings };
+          return tail.length ? maybe$(() => agent.sessions.append(input.sessionId, tail)).pipe(map(() => loaded)) : of(loaded);
         }),
       ),
     ),
   );
+}
+
+/** What `repaired` adds after the whole of `stored`, or nothing when it changed anything before. */
+function appendedTail(stored: readonly ChatMessage[], repaired: readonly ChatMessage[]): readonly ChatMessage[] {
+  if (repaired.length <= stored.length || !stored.every((m, i) => repaired[i] === m)) return [];
+  return repaired.slice(stored.length);
 }

@@ -86,5 +86,24 @@ describe('a broken stored session, loaded by a run', () => {
     expect(strictTemplateProblems(sent)).toEqual([]);
     expect(sent.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
     expect(own(run.values, 'RunEnd')[0]).toMatchObject({ abnormal: false, text: 'Yes.' });
+    // A repair at the end (the turn a crash left open) is saved: the next load needs none.
+    expect(sessions.load('s')).toEqual([user('What failed?'), answer(UNANSWERED_TURN), user('Still there?'), answer('Yes.')]);
+    server.enqueue({ text: 'Again.' });
+    const next = await outcomeOf(new ReActAgent({ model: openAIModelFor(server), sessions }).stream('And now?', { sessionId: 's' }));
+    expect(own(next.values, 'Warning')).toEqual([]);
+  });
+
+  it('a repair inside the history is made at each load and never written over the stored messages', async () => {
+    server = await FakeOpenAIServer.start({ handler: () => ({ text: 'ok' }) });
+    const sessions = new MemorySessionStore();
+    const stored = [user('q1'), user('q2'), answer('a2')];
+    sessions.append('s', stored);
+    const agent = new ReActAgent({ model: openAIModelFor(server), sessions });
+    for (const prompt of ['one', 'two']) {
+      const run = await outcomeOf(agent.stream(prompt, { sessionId: 's' }));
+      expect(own(run.values, 'Warning').map((w) => w.code)).toEqual(['session-repaired']);
+    }
+    expect(sessions.load('s').slice(0, 3)).toEqual(stored);
+    expect(strictTemplateProblems(server.requests[1]!.body.messages as ChatMessage[])).toEqual([]);
   });
 });
