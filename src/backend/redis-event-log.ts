@@ -7,7 +7,7 @@ import { LogFollower } from './log-follower.js';
 import { redisFailure } from './redis-connection.js';
 import type { RedisKeys } from './redis-keys.js';
 import { RedisBackendError } from './redis-backend-error.js';
-import { StreamReader, type BadEntryHandler } from './stream-reader.js';
+import { StreamReader } from './stream-reader.js';
 
 /** How long the event log keeps things, in milliseconds. */
 export interface EventLogTimes {
@@ -111,7 +111,7 @@ export class RedisEventLog implements EventLog {
    * `onBad`, by default a process warning once per run (see `warnBadData`); a reader with a
    * run of its own to tell (a remote child's launcher) turns it into a `Warning` event.
    */
-  read(runId: string, after: number, onBad?: BadEntryHandler): Observable<SequencedEvent> {
+  read(runId: string, after: number, onBad?: (problem: string) => void): Observable<SequencedEvent> {
     const report = onBad ?? ((problem: string) => warnBadData(`log:${runId}`, `Skipped an entry of the event log of ${runId} in Redis: ${problem}. Later bad entries of this log are skipped silently.`));
     return new Observable<SequencedEvent>((subscriber) => {
       const reader = new StreamReader(this.redis, this.#follower, this.keys.log(runId), runId, after, subscriber, report);
