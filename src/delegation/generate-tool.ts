@@ -9,7 +9,7 @@ import { defineAgent } from '../subagent/define-agent.js';
 import { formatAgentMarkdown } from '../subagent/format-agent-markdown.js';
 import { isKnownToolName } from '../subagent/narrow-tools.js';
 import { defineTool } from '../tools/define-tool.js';
-import type { Tool, ToolResult } from '../tools/tool.js';
+import type { Tool, ToolContext, ToolResult } from '../tools/tool.js';
 import { toolError } from '../tools/tool-error.js';
 import { errorMessage } from '../errors/error-message.js';
 
@@ -23,6 +23,7 @@ const GENERATE_INPUT = {
     description: { type: 'string', minLength: 1, description: 'What the agent is for (shown in the agent list).' },
     system_prompt: { type: 'string', minLength: 1, description: 'The agent\'s system prompt: its role and how it works.' },
     tools: { type: 'array', items: { type: 'string' }, description: 'Tools it may use (default: all, narrowed to yours).' },
+    skills: { type: 'array', items: { type: 'string' }, description: 'Skills to put into its prompt: folder names under .rxharness/skills/.' },
     save_to_file: { type: 'boolean', description: 'Also save it to .rxharness/agents/<name>.md in the workspace.' },
   },
   additionalProperties: false,
@@ -64,7 +65,7 @@ export function createGenerateTool(deps: GenerateDeps): Tool<GenerateArgs> {
       'Create a new specialised subagent when none of the available agents fits a task. It can then be used with task/multitask by name.',
     input: GENERATE_INPUT,
     subject: (args) => args.name,
-    async execute(args) {
+    async execute(args, context) {
       if (!AGENT_NAME_PATTERN.test(args.name)) {
         return fail(`"${args.name}" is not a valid agent name: use only letters, digits, "_" and "-".`);
       }
@@ -83,14 +84,17 @@ export function createGenerateTool(deps: GenerateDeps): Tool<GenerateArgs> {
           description: args.description,
           systemPrompt: args.system_prompt,
           ...(args.tools?.length ? { tools: args.tools } : {}),
+          // Kept as given (Solon's generate takes skills): one the engine cannot load now is a warning, not a failure.
+          ...(args.skills?.length ? { skills: args.skills } : {}),
         });
       } catch (e) {
         return fail(errorMessage(e));
       }
       const taken = `an agent named "${args.name}" already exists; choose another name.`;
+      const note = skillNote(deps.agents.skillProblems(definition), context);
       if (!args.save_to_file) {
         // Another run may have taken the name while we checked: never overwrite.
-        return deps.agents.addIfAbsent(definition) ? `Created agent "${args.name}". Delegate to it with task or multitask.` : fail(taken);
+        return deps.agents.addIfAbsent(definition) ? `Created agent "${args.name}". Delegate to it with task or multitask.${note}` : fail(taken);
       }
       // The file first: a save that fails (say, a file of that name is there) registers nothing.
       const folder = join(deps.workspace, '.rxharness', 'agents');
@@ -106,7 +110,7 @@ export function createGenerateTool(deps: GenerateDeps): Tool<GenerateArgs> {
         await checkConfined(root, file, 'file').then(() => rm(file, { force: true }), () => undefined);
         return fail(taken);
       }
-      return `Created agent "${args.name}" and saved it to ${file}. Delegate to it with task or multitask.`;
+      return `Created agent "${args.name}" and saved it to ${file}. Delegate to it with task or multitask.${note}`;
     },
   });
 }
@@ -131,6 +135,14 @@ function inherited(general: AgentDefinition) {
     ...(general.maxSteps ? { maxSteps: general.maxSteps } : {}),
     permissionRules: general.permissionRules,
   };
+}
+
+/** Says (to the model, and to a streaming consumer in a `Warning`) which skills will not be loaded. */
+function skillNote(problems: readonly string[], context: ToolContext): string {
+  if (problems.length === 0) return '';
+  const message = `generate: ${problems.join('; ')}`;
+  context.emit({ type: 'Warning', runId: context.runId, agentName: context.agentName, code: 'unknown-skill', message });
+  return ` Note: ${problems.join('; ')}.`;
 }
 
 function fail(message: string): ToolResult {

@@ -199,3 +199,25 @@ describe('generate', () => {
     });
   });
 });
+
+describe('generate with skills (Solon dialect)', () => {
+  it('keeps the skills as given: a known one reaches the new agent\'s prompt, an unknown one is a Warning, not a failure', async () => {
+    f = await startDelegationFixture({
+      main: steps(generateReply({ ...POET, skills: ['meter', 'ghost'] }), taskReply('poet', 'a haiku')),
+      poet: () => ({ text: 'rain' }),
+    });
+    const { mkdir, writeFile } = await import('node:fs/promises');
+    const skillDir = join(f.home, '.rxharness', 'skills', 'meter');
+    await mkdir(skillDir, { recursive: true });
+    await writeFile(join(skillDir, 'SKILL.md'), '---\nname: meter\ndescription: Counts syllables.\n---\nFive, seven, five.\n');
+    const engine = f.engine();
+    const events = await collect(engine.stream('write me a poem'));
+    const made = own(events, 'ToolCallEnd').find((e) => e.toolName === 'generate')!;
+    expect(made.error).toBeUndefined();
+    expect(made.text).toMatch(/Created agent "poet".*unknown skill "ghost"/s);
+    expect(own(events, 'Warning').map((w) => w.code)).toContain('unknown-skill');
+    expect(engine.agents.get('poet')?.skills).toEqual(['meter', 'ghost']);
+    const [request] = f.requestsOf('poet');
+    expect(request!.body.messages![0]!.content).toContain('Five, seven, five.');
+  });
+});
