@@ -189,10 +189,15 @@ export class AgentManager {
     }
   }
 
+  /** Why some of a definition's skills would not be loaded now (unknown, untrusted, malformed); empty when all would. */
+  skillProblems(definition: AgentDefinition): readonly string[] {
+    return definition.skills?.length ? resolveSkills(definition, this.#skillDirs, this.trustWorkspaceAgents).problems : [];
+  }
+
   #warningsOf(definition: AgentDefinition): readonly AgentDiagnostic[] {
     const tools = this.#knownTools === undefined ? [] : unknownToolDiagnostics(definition, this.#knownTools);
     const file = definition.file ?? `agent "${definition.name}" (${definition.source})`;
-    const skills = definition.skills?.length ? resolveSkills(definition, this.#skillDirs, this.trustWorkspaceAgents).problems : [];
+    const skills = this.skillProblems(definition);
     return [
       ...tools,
       ...misspeltKeyDiagnostics(definition, ACCEPTED_KEYS),
