@@ -1,4 +1,4 @@
-import { catchError, concat, defer, type Observable, type Subscriber, throwError } from 'rxjs';
+import { catchError, concat, defer, type Observable, type Subscriber, tap, throwError } from 'rxjs';
 import type { AgentEvent, ToolCallInfo } from '../events/agent-event.js';
 import type { ModelFinish } from '../model/chat-model.js';
 import { contextExceeded } from '../model/context-exceeded.js';
@@ -27,12 +27,13 @@ export function reasonWithCompaction$(
   deltas?: Pick<Subscriber<AgentEvent>, 'next'>,
 ): Observable<AgentEvent> {
   const attempt = (): Observable<AgentEvent> => {
-    const estimated = requestTokens(scope, lastStep);
+    // The request's estimate, as its `ContextSize` says it (counted once, not again here).
+    let estimated = 0;
     const finished = (finish: ModelFinish, calls: readonly ToolCallInfo[]): void => {
       noteTokenRatio(scope.agent.model, estimated, finish.usage?.promptTokens);
       onFinish(finish, calls);
     };
-    return reasonStep$(scope, step, lastStep, finished, deltas);
+    return reasonStep$(scope, step, lastStep, finished, deltas).pipe(tap((event) => event.type === 'ContextSize' && (estimated = event.tokenCount)));
   };
   return concat(compactRun$(scope, lastStep, 'context-limit'), defer(attempt)).pipe(
     catchError((error: unknown) => {

@@ -12,7 +12,8 @@ import { collect } from '../support/collect-events.js';
 import { FakeOpenAIServer, type FakeReply, type RecordedRequest } from '../support/fake-openai-server.js';
 import { openAIModelFor } from '../support/openai-model.js';
 import { makeWorkspace } from '../support/tool-context.js';
-import { isSummaryRequest, pageText, pageTool, SUMMARY } from './compaction-kit.js';
+import { conversationProblems } from '../support/conversation.js';
+import { alternationProblems, isSummaryRequest, pageText, pageTool, SUMMARY } from './compaction-kit.js';
 
 const PAGES = 12;
 
@@ -59,6 +60,11 @@ describe('a child task nearing its window', () => {
     const archive = sessions.loadArchive(first.taskId);
     expect(archive.filter((m) => m.role === 'tool').map((m) => m.content)).toEqual(Array.from({ length: PAGES }, (_, i) => pageText(`topic ${i + 1}`)));
     expect(JSON.stringify(sessions.load(first.taskId)).length).toBeLessThan(JSON.stringify(archive).length / 2);
+    // Cut inside one long turn: still a user message first, every call answered right after it.
+    const stored = sessions.load(first.taskId);
+    expect(stored[0]).toMatchObject({ role: 'user' });
+    expect(conversationProblems(stored)).toEqual([]);
+    expect(alternationProblems(stored)).toEqual([]);
     // What UIs show of it.
     expect(toUiItem(first)).toMatchObject({ kind: 'compaction', depth: 1, taskAgentName: 'reader', contextWindow: 8_192, reason: 'context-limit' });
     expect(plainLine(first)).toMatch(/^\[reader#1\] context compacted \(context-limit\): [\d,]+ → [\d,]+ tokens of 8,192 \(\d+ tool output\(s\) pruned, \d+ message\(s\) summarised\)$/);
