@@ -13,6 +13,7 @@
 // The engine: the composition root most applications start from.
 export { HarnessEngine } from './engine/harness-engine.js';
 export type { HarnessEngineOptions } from './engine/engine-options.js';
+export type { SubagentBuilder } from './engine/subagent-builder.js';
 export type { McpHttpServerConfig, McpServerConfig, McpStdioServerConfig } from './mcp/mcp-server-config.js';
 export type { TaskTracker, TaskInfo, TaskState } from './delegation/task-tracker.js';
 export type { AgentManager } from './subagent/agent-manager.js';

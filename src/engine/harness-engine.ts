@@ -18,6 +18,8 @@ import { buildTree, DEFAULT_MAX_RESULT_CHARS, type Tree } from './build-tree.js'
 import { EngineClosedError } from './engine-closed-error.js';
 import { checkBackendOptions, checkEngineOptions, type HarnessEngineOptions } from './engine-options.js';
 import { assertSessionId } from '../session/session-id.js';
+import type { AgentDefinition } from '../subagent/agent-definition.js';
+import { SubagentBuilder } from './subagent-builder.js';
 
 /**
  * The composition root: a main agent with the built-in tools, subagent definitions, the
@@ -53,6 +55,7 @@ export class HarnessEngine {
   private readonly mainScope: () => AgentScope;
   private readonly onRunEnd: (sessionId: string, ephemeral: boolean) => void;
   private closed = false;
+  private readonly disabledTools: readonly string[];
 
   /** Checks every option now: an unknown or invalid one throws an error naming it. */
   constructor(options: HarnessEngineOptions) {
@@ -68,6 +71,7 @@ export class HarnessEngine {
     });
     const tree = (this.tree = buildTree(options, this.workspace, approvalRouter(this.runs, options.approve)));
     this.agents = tree.agents;
+    this.disabledTools = Object.freeze([...(options.disabledTools ?? [])]);
     this.tasks = tree.tasks;
     this.sessions = tree.sessions;
     // Background results go in front of the main agent's next prompt of their conversation.
@@ -159,6 +163,24 @@ export class HarnessEngine {
   }
 
   /** Cancels one running task by id; it ends as a failure result saying so. False if none runs. */
+  /**
+   * A subagent of `definition` the application can still customise (a tool, model settings,
+   * steps, instructions) before `build()` makes it runnable: see {@link SubagentBuilder}. It
+   * runs like {@link HarnessEngine.agent} runs a registered definition, without registering it.
+   *
+   * @throws DefinitionError when `definition` is not a valid definition.
+   */
+  createSubagent(definition: AgentDefinition): SubagentBuilder {
+    const { factory, main } = this.tree;
+    return new SubagentBuilder(definition, {
+      scopeOf: (valid) => {
+        this.assertOpen();
+        return factory.scopeOf(factory.childSpec(main, valid), { promptPrefix: undefined, onRunEnd: this.onRunEnd });
+      },
+      disabledTools: this.disabledTools,
+    });
+  }
+
   /**
    * Compacts a stored conversation now (docs/sessions.md): the output of every tool result
    * before its last turn is pruned and everything before that turn is summarised by the
