@@ -184,9 +184,9 @@ export type {
   UiTaskFields,
   WarningItem,
   BudgetItem,
+  CompactionItem,
 } from './adapters/ui-item.js';
 export { toUiItem, toUiItems } from './adapters/ui-dto.js';
-  CompactionItem,
 export { toNdjson, writeNdjson, type WriteNdjsonOptions } from './adapters/ndjson.js';
 export { parseNdjson, type ParseNdjsonOptions } from './adapters/parse-ndjson.js';
 export { streamSse, sseHandler, type SseOptions } from './adapters/sse.js';
