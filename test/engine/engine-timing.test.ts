@@ -7,7 +7,7 @@ import { defineAgent } from '../../src/subagent/define-agent.js';
 import { makeWorkspace } from '../support/tool-context.js';
 
 describe('when a run of the main agent goes on', () => {
-  it('on a synchronous model a whole delegating run, multitask and children included, runs within subscribe', async () => {
+  it('on a synchronous model a delegating run needs no timer: multitask\'s p-limit pool waits only promise ticks', async () => {
     const ws = await makeWorkspace();
     try {
       const model = new ScriptedModel((request) => {
@@ -22,12 +22,25 @@ describe('when a run of the main agent goes on', () => {
       const seen: AgentEvent[] = [];
       let completed = false;
       engine.stream('go').subscribe({ next: (e) => seen.push(e), complete: () => (completed = true) });
-      // No promise in the way: nothing is left for a later tick.
+      // Synchronous up to the pool, which starts each child on a promise tick (p-limit)...
+      expect(completed).toBe(false);
+      expect(seen.some((e) => e.type === 'ToolCallStart' && e.toolName === 'multitask')).toBe(true);
+      // ...and only promise ticks: the run has ended before the next turn of the event loop.
+      await new Promise((resolve) => setImmediate(resolve));
       expect(completed).toBe(true);
       expect(seen.at(-1)).toMatchObject({ type: 'RunEnd', abnormal: false, text: 'all done' });
       expect(seen.filter((e) => isTaskWrap(e) && e.event.type === 'RunEnd')).toHaveLength(3);
     } finally {
       await ws.cleanup();
     }
+  });
+});
+
+describe('when a run without delegation goes on', () => {
+  it('on a synchronous model it runs within subscribe', () => {
+    const engine = new HarnessEngine({ model: new ScriptedModel([{ text: 'at once' }]) });
+    let completed = false;
+    engine.stream('go').subscribe({ complete: () => (completed = true) });
+    expect(completed).toBe(true);
   });
 });
