@@ -1,4 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { firstValueFrom, type Observable } from 'rxjs';
+import { SessionBusyError } from '../agent/session-busy-error.js';
 import type { HarnessEngine } from '../engine/harness-engine.js';
 import { HttpFailure } from './http-failure.js';
 import { sendFailure, sendJson } from './http-answers.js';
@@ -96,6 +98,7 @@ async function serve(engine: RunsEngine, route: RunsRoute, req: IncomingMessage,
         const run = startRun(engine, prompt, start);
         // the slot is the run's until it settles (ends, fails or is cancelled)
         run.result.then(release, release);
+        await refusedElsewhere(run);
         return sendJson(res, 201, { runId: run.runId, sessionId: run.sessionId }, { location: `${o.basePath}/runs/${run.runId}` });
       } catch (error) {
         release();
@@ -138,6 +141,19 @@ function startRun(engine: RunsEngine, prompt: string, options: { sessionId?: str
   } catch (error) {
     throw error instanceof TypeError ? new HttpFailure(400, error.message) : error;
   }
+}
+
+/**
+ * Waits for the run's first event and throws the `SessionBusyError` of a run refused before
+ * it: one whose session another instance holds (a store shared across processes answers
+ * the claim after `start` returned), so it is a `409` like a refusal in this process.
+ */
+async function refusedElsewhere(run: { readonly events$: Observable<unknown>; readonly result: Promise<unknown> }): Promise<void> {
+  const failure = await firstValueFrom(run.events$).then(
+    () => undefined,
+    () => run.result.then(() => undefined, (error: unknown) => error), // the run's own error, not the log's copy
+  );
+  if (SessionBusyError.isInstance(failure)) throw failure;
 }
 
 /** The run's info, or a `404` naming it. */

@@ -1,11 +1,14 @@
+import http from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { SessionBusyError } from '../../src/agent/session-busy-error.js';
 import { HarnessEngine } from '../../src/engine/harness-engine.js';
+import { runsHandler } from '../../src/http/runs-handler.js';
 import { ScriptedModel } from '../../src/model/scripted-model.js';
 import type { SessionClaim } from '../../src/session/session-claim.js';
 import type { SessionStore } from '../../src/session/session-store.js';
 import { record } from '../support/collect-events.js';
 import { createGate } from '../support/deferred.js';
+import { listen, postJson } from '../http/http-kit.js';
 import { HAS_REDIS } from './redis-server.js';
 import { useScaleKits, waitFor } from './scale-kit.js';
 import { engineProcess } from './worker-processes.js';
@@ -72,7 +75,7 @@ describe.skipIf(!HAS_REDIS)('one owner per session across engines sharing a Redi
     expect(sent).toContain('answered first');
   });
 
-  it('engine.start(): the run is readable at once though its lease takes a round trip; one refused by another engine rejects its result with SessionBusyError', async () => {
+  it('engine.start(): the run is readable at once though its lease takes a round trip; one refused by another engine rejects its result with SessionBusyError, and is a 409 over HTTP', async () => {
     const kit = await scale.kit();
     const gate = createGate();
     kit.fixture.route({
@@ -89,6 +92,16 @@ describe.skipIf(!HAS_REDIS)('one owner per session across engines sharing a Redi
       const second = b.start('other', { sessionId: 'started' });
       await expect(second.result).rejects.toMatchObject({ name: 'SessionBusyError', activeRunId: first.runId });
       expect(b.runs.get(second.runId)?.state).toBe('failed');
+      // Over HTTP from the other instance: a 409, as for a run of this process.
+      const server = http.createServer(runsHandler(b));
+      try {
+        const response = await postJson(`${await listen(server)}/runs`, { prompt: 'over http', sessionId: 'started' });
+        expect(response.status).toBe(409);
+        expect(JSON.stringify(response.body)).toContain(`session \\"started\\" is busy: run ${first.runId}`);
+      } finally {
+        server.closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
+      }
     } finally {
       gate.open();
     }
