@@ -42,7 +42,7 @@ describe('a hostile MCP server (a real one over stdio) and its schemas', () => {
     expect(own(events, 'RunEnd')).toHaveLength(1);
     expect(events.at(-1)!.type).toBe('RunEnd');
     expect(beats).toBeGreaterThan(0);
-  });
+  }, 60_000); // a server started through tsx, on a loaded machine
 
   it('loads a tool whose pattern RE2 cannot run, says at run start that it is not checked, and lets the server judge', async () => {
     f = await startDelegationFixture({ main: steps(call('mcp__evil__lookahead', { name: 'tmp-file' })) });
@@ -52,11 +52,11 @@ describe('a hostile MCP server (a real one over stdio) and its schemas', () => {
     expect(warning?.message).toContain('"^(?!tmp)"');
     expect(warning?.message).toContain('mcp__evil__lookahead');
     expect(own(events, 'ToolCallEnd')[0]!.text).toBe('lookahead got {"name":"tmp-file"}');
-  });
+  }, 60_000);
 
   it('offers a 2 MB description cut to 4 KiB with a note, and leaves out a tool whose schema is over 64 KiB', async () => {
     f = await startDelegationFixture({ main: steps({ text: 'done' }) });
-    engine = f.engine({ mcpServers: { evil: hostileStdioServer() } });
+    engine = f.engine({ mcpServers: { evil: hostileStdioServer(true) } });
     const events = await collect(engine.stream('go'));
     const offered = f.server.requests[0]!.body.tools ?? [];
     const long = offered.find((t) => t.function?.name === 'mcp__evil__long_description');
@@ -66,5 +66,5 @@ describe('a hostile MCP server (a real one over stdio) and its schemas', () => {
     expect(turnOf(f.server.requests[0]!).toolNames).not.toContain('mcp__evil__huge_schema');
     const skipped = own(events, 'Warning').find((w) => w.code === 'mcp-tool-skipped');
     expect(skipped?.message).toMatch(/mcp__evil__huge_schema with a \d+ KiB input schema \(the limit is 64 KiB\)/);
-  });
+  }, 60_000);
 });

@@ -68,7 +68,7 @@ export function alive(pid: number): boolean {
 
 const HOSTILE = fileURLToPath(new URL('./hostile-stdio-server.ts', import.meta.url));
 
-/** The hostile server (see hostile-stdio-server.ts): schemas and texts an attacker would send. */
-export function hostileStdioServer(): McpStdioServerConfig {
-  return { command: process.execPath, args: ['--import', 'tsx', HOSTILE], cwd: REPO };
+/** The hostile server (see hostile-stdio-server.ts): schemas and texts an attacker would send; `sizes` adds the oversized ones. */
+export function hostileStdioServer(sizes = false): McpStdioServerConfig {
+  return { command: process.execPath, args: ['--import', 'tsx', HOSTILE], cwd: REPO, ...(sizes ? { env: { MCP_HOSTILE_SIZES: '1' } } : {}) };
 }
