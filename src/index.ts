@@ -66,6 +66,7 @@ export type {
   RunEndEvent,
   RunStartEvent,
   StepUsage,
+  TaskQueuedEvent,
   TaskWrapEvent,
   TodoItem,
   ToolCallEndEvent,
@@ -76,6 +77,7 @@ export type {
 export type { JsonObject, JsonValue } from './events/json.js';
 export type { RunMetrics } from './events/run-metrics.js';
 export { isAgentEvent, isEventType, isRunEnd, isTaskWrap } from './events/guards.js';
+export { eventText } from './events/event-text.js';
 export { ofEventType } from './events/operators/of-event-type.js';
 export { terminalRunEnd } from './events/operators/terminal-run-end.js';
 export { unwrapEvent, unwrapTaskEvents, type TaskFrame, type UnwrappedEvent } from './events/operators/unwrap-task-events.js';
@@ -172,6 +174,7 @@ export type {
   RunStartItem,
   TaskCancelledItem,
   TaskEndItem,
+  TaskQueuedItem,
   TaskStartItem,
   TextDeltaItem,
   ThinkingDeltaItem,

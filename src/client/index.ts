@@ -25,7 +25,7 @@
 export { fromRun, type FromRunOptions } from './from-run.js';
 export { answerApproval, cancelRun, getRun, startRun, type ApprovalTarget, type FetchFunction, type RequestOptions, type StartRunInput, type StartedRun } from './run-requests.js';
 export { RunConnectionError, RunRequestError, RunStreamError } from './client-errors.js';
-export type { RunInfo, RunState, SequencedEvent } from '../runs/run-types.js';
+export type { PendingApproval, RunInfo, RunState, SequencedEvent } from '../runs/run-types.js';
 export type { ApprovalDecision } from '../permission/approval.js';
 
 // Events: the vocabulary, guards and consumer operators.
@@ -49,6 +49,7 @@ export type {
   RunEndEvent,
   RunStartEvent,
   StepUsage,
+  TaskQueuedEvent,
   TaskWrapEvent,
   TodoItem,
   ToolCallEndEvent,
@@ -59,6 +60,7 @@ export type {
 export type { JsonObject, JsonValue } from '../events/json.js';
 export type { RunMetrics } from '../events/run-metrics.js';
 export { isAgentEvent, isEventType, isRunEnd, isTaskWrap } from '../events/guards.js';
+export { eventText } from '../events/event-text.js';
 export { ofEventType } from '../events/operators/of-event-type.js';
 export { terminalRunEnd } from '../events/operators/terminal-run-end.js';
 export { unwrapEvent, unwrapTaskEvents, type TaskFrame, type UnwrappedEvent } from '../events/operators/unwrap-task-events.js';
@@ -69,12 +71,13 @@ export type {
   ApprovalDecidedItem,
   ApprovalPendingItem,
   BudgetItem,
-  PlanItem,
   CompactionItem,
+  PlanItem,
   ResultItem,
   RunStartItem,
   TaskCancelledItem,
   TaskEndItem,
+  TaskQueuedItem,
   TaskStartItem,
   TextDeltaItem,
   ThinkingDeltaItem,

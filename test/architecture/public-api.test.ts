@@ -14,7 +14,7 @@ const VALUES = [
   'MemoryEventLog', 'ModelError', 'NdjsonParseError', 'OpenAIChatModel', 'PUBLIC_TOOL_NAMES', 'PermissionPolicy', 'ReActAgent',
   'RxHarnessError', 'ScriptedModel', 'SessionBusyError', 'UnknownAgentError', 'UnknownRunError', 'UnsafeLinkError', 'createBashTool',
   'createBuiltinTools', 'createDemoModel', 'createEditTool', 'createGlobTool', 'createGrepTool', 'createListTool',
-  'createReadTool', 'createTodoTool', 'createWriteTool', 'defineAgent', 'defineTool', 'formatAgentMarkdown', 'isAgentEvent',
+  'createReadTool', 'createTodoTool', 'createWriteTool', 'defineAgent', 'defineTool', 'eventText', 'formatAgentMarkdown', 'isAgentEvent',
   'isEventType', 'isRunEnd', 'isTaskWrap', 'liveTree', 'ofEventType', 'parseAgentMarkdown', 'parseNdjson',
   'parsePermissionRules', 'redisBackend', 'RedisBackendError', 'RemoteTaskError', 'runsHandler', 'sseHandler', 'streamSse', 'terminalApproval', 'terminalRunEnd', 'toAsyncIterable',
   'toNdjson', 'toUiItem', 'toUiItems', 'unwrapEvent', 'unwrapTaskEvents', 'writeNdjson',

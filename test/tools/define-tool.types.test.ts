@@ -111,7 +111,7 @@ describe('defineTool infers execute’s arguments from input', () => {
     expectTypeOf<BashArgs>().toEqualTypeOf<{ command: string; timeout_ms?: number | undefined }>();
     expectTypeOf<TodoArgs['todos'][number]['status']>().toEqualTypeOf<'pending' | 'in_progress' | 'completed' | 'cancelled'>();
     expectTypeOf<TaskArgs>().toEqualTypeOf<{ agent_name: string; prompt: string; description: string; background?: boolean | undefined; task_id?: string | undefined }>();
-    expectTypeOf<MultitaskArgs>().toEqualTypeOf<{ tasks: { index: number; agent_name: string; prompt: string; description: string }[] }>();
+    expectTypeOf<MultitaskArgs>().toEqualTypeOf<{ tasks: { index?: number; agent_name: string; prompt: string; description: string }[] }>();
     expectTypeOf<GenerateArgs['tools']>().toEqualTypeOf<string[] | undefined>();
   });
 });
