@@ -14,4 +14,4 @@ for (const colour of ['red', 'green', 'blue', 'yellow']) await engine.call(`Reme
 const event = await engine.compact('colours');
 console.log(`${event.reason}: ${event.summarisedMessages} messages summarised, ${event.tokensBefore} -> ${event.tokensAfter} tokens`);
 console.log('session now:', sessions.load('colours').length, 'messages; archive:', sessions.loadArchive('colours').length);
-console.log(sessions.load('colours')[0]?.content.split('\n').slice(0, 2).join('\n'));
+console.log((sessions.load('colours')[0]?.content ?? '').split('\n').slice(0, 2).join('\n'));

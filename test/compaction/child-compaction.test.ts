@@ -23,7 +23,7 @@ function delegation(): (request: RecordedRequest) => FakeReply {
   return (request) => {
     if (isSummaryRequest(request)) return { text: SUMMARY };
     const messages = request.body.messages ?? [];
-    if (messages[0]?.content.startsWith('You read pages.')) {
+    if ((messages[0]?.content ?? '').startsWith('You read pages.')) {
       childSteps++;
       return childSteps <= PAGES ? { toolCalls: [{ name: 'fetch_page', arguments: { text: `topic ${childSteps}` } }] } : { text: 'read them all' };
     }
