@@ -78,7 +78,8 @@ export class HarnessEngine {
     const maxResultChars = options.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS;
     const promptPrefix = (sessionId: string): string => {
       const finished = this.tasks.takeUndelivered(sessionId);
-      return finished.length ? backgroundResults(finished, maxResultChars) : '';
+      const dropped = this.tasks.takeDropped(sessionId);
+      return finished.length || dropped ? backgroundResults(finished, maxResultChars, dropped) : '';
     };
     // A run without a sessionId is over for good when it ends: forget what it left behind.
     this.onRunEnd = (sessionId: string, ephemeral: boolean): void => {
