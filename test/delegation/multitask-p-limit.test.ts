@@ -104,12 +104,17 @@ describe('maxConcurrentRequests: one p-limit for every model request of an engin
   });
 
   it('a run cancelled while its requests wait for a slot sends none of them and frees nothing it never held', async () => {
-    f = await startDelegationFixture({ main: steps(multitaskReply(tasks(3))), alpha: (t) => ({ text: `did ${t.prompt}`, delayMs: 30 }) });
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const script = steps(multitaskReply(tasks(3)));
+    // The first request holds the only slot until the second run has gone.
+    f = await startDelegationFixture({ main: async (turn) => (turn.step === 1 ? gate.then(() => script(turn)) : script(turn)), alpha: (t) => ({ text: `did ${t.prompt}`, delayMs: 30 }) });
     const engine = f.engine({ multitaskMaxTasks: 3, maxConcurrentRequests: 1 }, [testAgent('alpha')]);
     const first = record(engine.stream('first'));
     const second = record(engine.stream('second'));
     await until(() => f.server.requests.length >= 1, 'one request is sent');
     second.subscription.unsubscribe();
+    open();
     await first.done;
     // Only the first run's requests were ever sent: main's two steps and three children.
     expect(f.server.requests.filter((r) => r.body.messages?.some((m) => m.content === 'second'))).toEqual([]);
@@ -117,5 +122,27 @@ describe('maxConcurrentRequests: one p-limit for every model request of an engin
     expect(own(first.events, 'RunEnd')[0]!.abnormal).toBe(false);
     // The slot is free: another run goes through.
     expect((await engine.call('third')).abnormal).toBe(false);
+  });
+});
+
+describe('multitask items without an index (Solon dialect)', () => {
+  it('take their place in the list (1, 2, ...); an index given twice, or clashing with a default, is refused', async () => {
+    const items = [0, 1, 2].map((i) => ({ agent_name: 'alpha', prompt: `job ${i + 1}`, description: `task ${i + 1}` }));
+    f = await startDelegationFixture({
+      main: steps({ toolCalls: [{ name: 'multitask', arguments: JSON.stringify({ tasks: items }) }] }),
+      alpha: (t) => ({ text: `did ${t.prompt}` }),
+    });
+    const engine = f.engine({}, [testAgent('alpha')]);
+    const run = record(engine.stream('go'));
+    await run.done;
+    const text = own(run.events, 'ToolCallEnd')[0]!.text;
+    expect([...text.matchAll(/<index>(\d)<\/index>.*?did (job \d)/gs)].map((m) => `${m[1]}=${m[2]}`)).toEqual(['1=job 1', '2=job 2', '3=job 3']);
+
+    const clash = [{ ...items[0]!, index: 2 }, items[1]!];
+    f.route({ main: steps({ toolCalls: [{ name: 'multitask', arguments: JSON.stringify({ tasks: clash }) }] }), alpha: () => ({ text: 'never' }) });
+    const refused = record(engine.stream('again'));
+    await refused.done;
+    expect(own(refused.events, 'ToolCallEnd')[0]!.error).toMatch(/index 2 is used twice/);
+    expect(f.requestsOf('alpha')).toHaveLength(3);
   });
 });

@@ -15,7 +15,7 @@ describe('the task and multitask schemas', () => {
     });
   });
 
-  it('multitask: 1 to maxItems tasks of { index >= 1, agent_name, prompt, description }', () => {
+  it('multitask: 1 to maxItems tasks of { index >= 1 (optional), agent_name, prompt, description }', () => {
     expect(JSON.parse(JSON.stringify(multitaskParameters(7)))).toMatchObject({
       required: ['tasks'],
       properties: {
@@ -23,7 +23,7 @@ describe('the task and multitask schemas', () => {
           type: 'array',
           minItems: 1,
           maxItems: 7,
-          items: { required: ['index', 'agent_name', 'prompt', 'description'], properties: { index: { type: 'integer', minimum: 1 } }, additionalProperties: false },
+          items: { required: ['agent_name', 'prompt', 'description'], properties: { index: { type: 'integer', minimum: 1 } }, additionalProperties: false },
         },
       },
     });
