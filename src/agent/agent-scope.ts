@@ -82,13 +82,13 @@ export interface AgentScope {
    * Redis backend, a pool in Redis, which the tree's workers draw from too.
    */
   readonly newBudget?: (limit: number) => TokenBudget;
-  /** Set for a delegated agent. */
-  readonly task: TaskWiring | undefined;
   /**
    * Who writes the summary when the agent's session is compacted: the `compaction` agent's
    * prompt, settings and model (absent: a short built-in prompt and the agent's own model).
    */
   readonly compaction?: CompactionSetup;
+  /** Set for a delegated agent. */
+  readonly task: TaskWiring | undefined;
   /**
    * Text to put in front of the prompt (a blank line between), asked for once per run just
    * before the prompt is saved; `RunStart.prompt` stays as given. The engine hands background

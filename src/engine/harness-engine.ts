@@ -163,7 +163,6 @@ export class HarnessEngine {
     );
   }
 
-  /** Cancels one running task by id; it ends as a failure result saying so. False if none runs. */
   /**
    * A subagent of `definition` the application can still customise (a tool, model settings,
    * steps, instructions) before `build()` makes it runnable: see {@link SubagentBuilder}. It
@@ -198,6 +197,7 @@ export class HarnessEngine {
     return compactStoredSession(this.mainScope(), sessionId);
   }
 
+  /** Cancels one running task by id; it ends as a failure result saying so. False if none runs. */
   cancelTask(taskId: string): boolean {
     return this.tasks.cancel(taskId);
   }

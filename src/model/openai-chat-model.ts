@@ -7,8 +7,8 @@ import { checkModelSettings, type ModelSettings } from './model-settings.js';
 import { readResponse } from './read-response.js';
 import type { ModelError } from './model-error.js';
 import { retryModelRequest, type RetryPolicy } from './retry-policy.js';
-import { serverContextSize } from './server-context-size.js';
 import { refusesParallelCalls, singleToolCallBody } from './single-tool-calls.js';
+import { serverContextSize } from './server-context-size.js';
 import { toModelError } from './to-model-error.js';
 
 /** Options of {@link OpenAIChatModel}. */
@@ -93,10 +93,10 @@ export class OpenAIChatModel implements ChatModel {
   private readonly timeoutMs: number;
   private readonly scheduler: SchedulerLike;
   private readonly retry: RetryPolicy;
-  /** The server's answer about the context window, asked once (see {@link OpenAIChatModel.contextWindow}). */
-  private serverWindow: Promise<number | undefined> | undefined;
   /** Set once the server's template refused parallel tool calls: every request is then sent in the single-call form. */
   private singleToolCalls = false;
+  /** The server's answer about the context window, asked once (see {@link OpenAIChatModel.contextWindow}). */
+  private serverWindow: Promise<number | undefined> | undefined;
 
   constructor(options: OpenAIChatModelOptions) {
     if (typeof options?.model !== 'string' || options.model.trim() === '') {
@@ -144,6 +144,19 @@ export class OpenAIChatModel implements ChatModel {
     });
   }
 
+  /**
+   * The context window: the `contextWindow` setting, else what the server announces at
+   * `/props` (llama.cpp's `n_ctx` of a slot), asked once per model and kept; `undefined` when
+   * neither says (OpenAI, vLLM and Ollama have no `/props`: their window is learned from a
+   * context-exceeded error).
+   */
+  contextWindow(): number | Promise<number | undefined> {
+    if (this.settings.contextWindow !== undefined) return this.settings.contextWindow;
+    const key = this.client.apiKey;
+    this.serverWindow ??= serverContextSize(this.client.baseURL, key && key !== 'none' ? key : undefined);
+    return this.serverWindow;
+  }
+
   /** The warning that the request waits for a server still starting. */
   private serverWait(error: ModelError, budgetMs: number): ModelChunk {
     const where = this.client.baseURL.replace(/\/+$/, '');
@@ -156,19 +169,6 @@ export class OpenAIChatModel implements ChatModel {
     const message = `${(error as ModelError).message}; sent again with parallel_tool_calls: false and one tool call per assistant message, as every later request of this model will be`;
     out.next({ type: 'warning', code: 'model-single-tool-calls', message });
     return send$(singleToolCallBody(body));
-  }
-
-  /**
-   * The context window: the `contextWindow` setting, else what the server announces at
-   * `/props` (llama.cpp's `n_ctx` of a slot), asked once per model and kept; `undefined` when
-   * neither says (OpenAI, vLLM and Ollama have no `/props`: their window is learned from a
-   * context-exceeded error).
-   */
-  contextWindow(): number | Promise<number | undefined> {
-    if (this.settings.contextWindow !== undefined) return this.settings.contextWindow;
-    const key = this.client.apiKey;
-    this.serverWindow ??= serverContextSize(this.client.baseURL, key && key !== 'none' ? key : undefined);
-    return this.serverWindow;
   }
 
   /**
