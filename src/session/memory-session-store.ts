@@ -15,6 +15,13 @@ export interface MemorySessionStoreOptions {
    * used beyond that are dropped with their messages.
    */
   readonly maxTaskSessions?: number;
+  /**
+   * About how many bytes the sessions' messages (and their archives) may hold together,
+   * default 256 MiB (a string counted at two bytes a character); the least recently used
+   * beyond that are dropped, as beyond `maxSessions`. The session being written is kept
+   * even when it alone is larger.
+   */
+  readonly maxBytes?: number;
 }
 
 /**
@@ -42,12 +49,17 @@ export class MemorySessionStore implements SessionStore {
   private readonly grants = new Map<string, ApprovalGrant[]>();
   private readonly maxSessions: number;
   private readonly maxTaskSessions: number;
+  private readonly maxBytes: number;
+  /** Each session's bytes (messages and archive), and their sum. */
+  private readonly bytes = new Map<string, number>();
+  private totalBytes = 0;
   /** Which run holds which session (see {@link MemorySessionStore.claim}). */
   private readonly claims = new LocalClaims();
 
   constructor(options: MemorySessionStoreOptions = {}) {
     this.maxSessions = bound(options.maxSessions, 10_000, 'maxSessions');
     this.maxTaskSessions = bound(options.maxTaskSessions, 1000, 'maxTaskSessions');
+    this.maxBytes = bound(options.maxBytes, 256 * 1024 * 1024, 'maxBytes');
   }
 
   /**
@@ -70,17 +82,33 @@ export class MemorySessionStore implements SessionStore {
   append(sessionId: string, messages: readonly ChatMessage[]): void {
     assertSessionId(sessionId);
     const list = this.sessions.get(sessionId);
+    this.addBytes(sessionId, messagesBytes(messages));
     if (list) {
       list.push(...messages);
       this.touch(sessionId, list);
-      return;
+    } else {
+      this.sessions.set(sessionId, messages.slice());
+      this.touch(sessionId, undefined);
     }
-    this.sessions.set(sessionId, messages.slice());
-    this.touch(sessionId, undefined);
+    this.evict(sessionId);
+  }
+
+  /** Drops the least recently used sessions beyond the count and the bytes (never `keep`). */
+  private evict(keep: string): void {
     for (const oldest of this.sessions.keys()) {
-      if (this.sessions.size <= this.maxSessions) break;
-      this.delete(oldest);
+      if (this.sessions.size <= this.maxSessions && this.totalBytes <= this.maxBytes) break;
+      if (oldest !== keep) this.delete(oldest);
     }
+  }
+
+  private addBytes(sessionId: string, added: number): void {
+    this.bytes.set(sessionId, (this.bytes.get(sessionId) ?? 0) + added);
+    this.totalBytes += added;
+  }
+
+  /** About how many bytes the sessions hold (see `maxBytes`). */
+  get heldBytes(): number {
+    return this.totalBytes;
   }
 
   saveTaskInfo(info: TaskSessionInfo): void {
@@ -106,6 +134,9 @@ export class MemorySessionStore implements SessionStore {
     if (this.sessions.has(sessionId)) this.sessions.set(sessionId, messages.slice());
     else this.append(sessionId, messages);
     this.touch(sessionId, this.sessions.get(sessionId));
+    const held = messagesBytes(this.sessions.get(sessionId) ?? []) + messagesBytes(archive.messages);
+    this.addBytes(sessionId, held - (this.bytes.get(sessionId) ?? 0));
+    this.evict(sessionId);
   }
 
   /** The whole transcript: the archive, then what was appended since the last compaction. */
@@ -117,6 +148,8 @@ export class MemorySessionStore implements SessionStore {
 
   /** Forgets a session (its messages, archive, grants and task info). */
   delete(sessionId: string): void {
+    this.totalBytes -= this.bytes.get(sessionId) ?? 0;
+    this.bytes.delete(sessionId);
     this.sessions.delete(sessionId);
     this.archives.delete(sessionId);
     this.tasks.delete(sessionId);
@@ -164,4 +197,11 @@ function bound(value: number | undefined, fallback: number, name: string): numbe
   const max = value ?? fallback;
   if (!Number.isInteger(max) || max < 0) throw new RangeError(`MemorySessionStore: ${name} must be an integer >= 0, got ${max}`);
   return max;
+}
+
+/** About how many bytes messages hold: their JSON at two bytes a character. */
+function messagesBytes(messages: readonly ChatMessage[]): number {
+  let bytes = 0;
+  for (const message of messages) bytes += JSON.stringify(message).length * 2;
+  return bytes;
 }

@@ -40,3 +40,33 @@ describe('MemorySessionStore', () => {
     expect(() => new MemorySessionStore({ maxTaskSessions: -1 })).toThrow('maxTaskSessions must be an integer >= 0, got -1');
   });
 });
+
+describe('MemorySessionStore bounded by bytes', () => {
+  it('a flood of 4,000 sessions with 1 MB prompts stays within maxBytes, dropping the least recently used', () => {
+    const store = new MemorySessionStore({ maxBytes: 16 * 1024 * 1024 });
+    const prompt = 'x'.repeat(1024 * 1024);
+    store.append('kept', [{ role: 'user', content: 'small and recent' }]);
+    for (let i = 0; i < 4_000; i++) {
+      store.append(`s${i}`, [{ role: 'user', content: prompt }]);
+      if (i % 3 === 0) store.load('kept'); // used now and then: never the least recent
+      expect(store.heldBytes).toBeLessThanOrEqual(16 * 1024 * 1024);
+    }
+    expect(store.size).toBeLessThan(10);
+    expect(store.load('kept')).toHaveLength(1);
+    expect(store.load('s3999')).toHaveLength(1);
+    expect(store.load('s0')).toEqual([]);
+  });
+
+  it('keeps the session being written even when it alone is over the bound, and counts a compaction\'s archive', () => {
+    const store = new MemorySessionStore({ maxBytes: 1000 });
+    store.append('other', [{ role: 'user', content: 'hi' }]);
+    store.append('big', [{ role: 'user', content: 'y'.repeat(2000) }]);
+    expect(store.load('big')).toHaveLength(1);
+    expect(store.load('other')).toEqual([]);
+    store.replace('big', [{ role: 'user', content: 'summary' }]);
+    expect(store.loadArchive('big')).toHaveLength(1);
+    expect(store.heldBytes).toBeGreaterThan(4000);
+    store.delete('big');
+    expect(store.heldBytes).toBe(0);
+  });
+});
