@@ -16,6 +16,8 @@ export type { HarnessEngineOptions } from './engine/engine-options.js';
 export type { SubagentBuilder } from './engine/subagent-builder.js';
 export type { McpHttpServerConfig, McpServerConfig, McpStdioServerConfig } from './mcp/mcp-server-config.js';
 export type { TaskTracker, TaskInfo, TaskState } from './delegation/task-tracker.js';
+export type { TaskTrackerLimits } from './delegation/task-tracker-limits.js';
+export type { DroppedResults } from './delegation/undelivered-results.js';
 export type { AgentManager } from './subagent/agent-manager.js';
 
 // A single agent, its runs and their results.
