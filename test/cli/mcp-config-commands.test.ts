@@ -62,8 +62,10 @@ describe('the engine flags shared by run, serve and worker', () => {
       const cli = sandbox.io({ OPENAI_API_KEY: 'test-key' });
       const code = main(['serve', '--model', 'm', '--base-url', model.baseURL, '--port', '0', '--max-depth', '0', '--mcp-config', 'mcp.json'], cli);
       await cli.waitForStdout('rxharness serve: ');
-      const url = /http:\/\/127\.0\.0\.1:\d+\//.exec(cli.stdoutText())![0];
-      const started = await fetch(`${url}api/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ prompt: 'echo something' }) });
+      // The address carries the server's token once; programs send it as a Bearer header.
+      const [, url, token] = /(http:\/\/127\.0\.0\.1:\d+\/)\?token=([\w-]+)/.exec(cli.stdoutText())!;
+      const headers = { 'content-type': 'application/json', authorization: `Bearer ${token!}` };
+      const started = await fetch(`${url!}api/runs`, { method: 'POST', headers, body: JSON.stringify({ prompt: 'echo something' }) });
       expect(started.status).toBe(201);
       await model.waitForRequests(2, 20_000);
       const [first, second] = model.requests;

@@ -33,6 +33,7 @@ describe('nothing is left behind', () => {
       alpha: (turn) => ({ text: `alpha did ${turn.prompt}`, chunkDelayMs: 2 }),
     });
     const engine = fixture.engine({ multitaskMaxTasks: 2 }, [testAgent('alpha')]);
+    const { server } = fixture;
     const controller = new AbortController();
     const run = record(engine.stream('go', { signal: controller.signal }));
     await run.done;
@@ -66,6 +67,7 @@ describe('nothing is left behind', () => {
     const baseline = handleCounts();
     fixture = await startDelegationFixture({ main: steps(multitaskReply(BATCH)), alpha: () => ({ hang: true }) });
     const engine = fixture.engine({ multitaskMaxTasks: 2 }, [testAgent('alpha')]);
+    const { server } = fixture;
     const controller = new AbortController();
     const run = record(engine.stream('go', { signal: controller.signal }));
     await fixture.server.waitForRequests(3); // main + two children; two tasks queued
@@ -74,10 +76,13 @@ describe('nothing is left behind', () => {
     const children = fixture.requestsOf('alpha');
     expect(children).toHaveLength(2);
     for (const child of children) expect((await fixture.server.waitForClosed(child.index)).aborted).toBe(true);
-    expect(engine.tasks.list().map((t) => t.state)).toEqual(['cancelled', 'cancelled']);
+    // The two running and the two queued (recorded while they waited) are all cancelled.
+    expect(engine.tasks.list().map((t) => t.state)).toEqual(['cancelled', 'cancelled', 'cancelled', 'cancelled']);
     expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
     expect(await closeAndCheck(baseline)).toEqual({});
-    // The queued tasks never started, not even after the others were stopped.
-    expect(engine.tasks.list()).toHaveLength(2);
+    // The queued tasks never started, not even after the others were cancelled: the server saw
+    // only the two children's requests, and the four records stay cancelled.
+    expect(server.requests).toHaveLength(3);
+    expect(engine.tasks.list().map((t) => t.state)).toEqual(['cancelled', 'cancelled', 'cancelled', 'cancelled']);
   });
 });
