@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { JsonValue, RunMetrics, TaskWrapEvent, TodoItem } from '../events/index.js';
+import type { CompactionEvent, JsonValue, RunMetrics, TaskWrapEvent, TodoItem } from '../events/index.js';
 
 /** Every `kind` a {@link UiItem} can have. */
 export type UiItemKind = UiItem['kind'];
@@ -165,22 +165,15 @@ export interface BudgetItem extends UiItemBase {
   readonly remaining: number;
 }
 
-/** The run's session was compacted to fit the context window (a `Compaction` event). */
-export interface CompactionItem extends UiItemBase {
+/**
+ * The run's session was compacted to fit the context window (a `Compaction` event): its
+ * reason, window and token counts, as the event has them.
+ */
+export interface CompactionItem
+  extends UiItemBase,
+    Pick<CompactionEvent, 'reason' | 'contextWindow' | 'tokensBefore' | 'tokensAfter' | 'prunedToolResults' | 'summarisedMessages'> {
   /** Marks a compaction. */
   readonly kind: 'compaction';
-  /** Why: `context-limit`, `context-exceeded` or `manual`. */
-  readonly reason: 'context-limit' | 'context-exceeded' | 'manual';
-  /** The model's context window in tokens. */
-  readonly contextWindow: number;
-  /** Estimated tokens of the request before. */
-  readonly tokensBefore: number;
-  /** Estimated tokens of the request after. */
-  readonly tokensAfter: number;
-  /** Old tool results whose output was pruned. */
-  readonly prunedToolResults: number;
-  /** Messages a summary replaced. */
-  readonly summarisedMessages: number;
 }
 
 /** A tool call waits for a human decision. */
