@@ -76,7 +76,8 @@ export function delegationChecks(profile: TemplateProfile, rig: () => Rig, dir: 
         const ends = events.filter((e): e is ToolCallEndEvent => e.type === 'ToolCallEnd');
         for (const end of ends) expect(end.error, account).toBeUndefined();
         if (tool === 'multitask') {
-          const indexes = (starts[0]?.args as { tasks: Array<{ index: number }> }).tasks.map((t) => t.index);
+          // A task may leave out its index (Solon's dialect): it is then its place in the list.
+          const indexes = (starts[0]?.args as { tasks: Array<{ index?: number }> }).tasks.map((t, i) => t.index ?? i + 1);
           const byNumber = (a: number, b: number): number => a - b;
           expect([...new Set(wrapped.map((w) => w.taskIndex))].sort(byNumber)).toEqual([...indexes].sort(byNumber));
           expect(ends[0]?.text.startsWith('<multitask_results>')).toBe(true);
