@@ -30,6 +30,8 @@ const LAYERS: Readonly<Record<string, number>> = {
   backend: 6,
   http: 6,
   client: 6,
+  // The protocol adapters (AG-UI, UI message stream, A2A): over the engine and the HTTP routes' shared pieces; `serve` (web) mounts them.
+  protocols: 6.5,
   web: 7,
   cli: 8,
   index: 9,

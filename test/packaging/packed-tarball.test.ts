@@ -72,11 +72,13 @@ describe('the packed tarball', () => {
     expect(paths.some((p) => p.startsWith('dist/subagent/builtin/'))).toBe(true);
     // The maps point into src/: shipped, so a debugger and "go to definition" find the code.
     expect(paths).toContain('src/index.ts');
-    expect(paths.filter((p) => !p.startsWith('dist/') && !p.startsWith('src/') && !['package.json', 'README.md', 'LICENSE', 'client/package.json'].includes(p))).toEqual([]);
+    expect(paths.filter((p) => !p.startsWith('dist/') && !p.startsWith('src/') && !['package.json', 'README.md', 'LICENSE', 'client/package.json', 'protocols/package.json'].includes(p))).toEqual([]);
     const manifest = JSON.parse(await readFile(join(REPO, 'package.json'), 'utf8')) as { exports: Record<string, Record<string, string>>; scripts: Record<string, string> };
     // require() of an ES module needs a condition it knows: `default`.
     expect(manifest.exports['.']).toMatchObject({ types: './dist/index.d.ts', default: './dist/index.js' });
     expect(manifest.exports['./client']).toMatchObject({ default: './dist/client/index.js' });
+    expect(manifest.exports['./protocols']).toMatchObject({ types: './dist/protocols/index.d.ts', default: './dist/protocols/index.js' });
+    expect(paths).toContain('dist/protocols/index.js');
     // A git install and a pack of a fresh clone build dist/ first.
     expect(manifest.scripts['prepare']).toBe('npm run build');
   });
