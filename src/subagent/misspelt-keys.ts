@@ -1,3 +1,4 @@
+import { closest } from '../errors/did-you-mean.js';
 import type { AgentDefinition } from './agent-definition.js';
 import type { AgentDiagnostic } from './agent-diagnostic.js';
 import { canonicalKey, spellingsOf } from './key-aliases.js';
@@ -32,17 +33,9 @@ const WIDENS: Readonly<Record<string, string>> = {
  * ```
  */
 export function likelyKey(key: string, known: readonly string[]): string | undefined {
-  const squashed = key.toLowerCase().replace(/[-_]/g, '');
-  const alias = ALIASES[squashed];
+  const alias = ALIASES[key.toLowerCase().replace(/[-_]/g, '')];
   if (alias !== undefined && known.includes(alias)) return alias;
-  let best: string | undefined;
-  let bestDistance = Number.POSITIVE_INFINITY;
-  for (const candidate of known) {
-    if (candidate.toLowerCase() === squashed) return candidate;
-    const distance = editDistance(key.toLowerCase(), candidate.toLowerCase());
-    if (distance <= (candidate.length <= 5 ? 1 : 2) && distance < bestDistance) [best, bestDistance] = [candidate, distance];
-  }
-  return best;
+  return closest(key, known);
 }
 
 /**
@@ -70,18 +63,4 @@ export function misspeltKeyDiagnostics(definition: AgentDefinition, known: reado
     const meant = likelyKey(key, known);
     return meant === undefined ? [] : [{ file, reason: `unknown key "${key}" is ignored; did you mean "${meant}"?` }];
   });
-}
-
-/** Optimal string alignment distance: insertions, deletions, substitutions, adjacent swaps. */
-function editDistance(a: string, b: string): number {
-  const rows = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let d = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, rows[i - 2]![j - 2]! + 1);
-      rows[i]![j] = d;
-    }
-  }
-  return rows[a.length]![b.length]!;
 }
