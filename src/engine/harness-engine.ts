@@ -20,6 +20,8 @@ import { checkBackendOptions, checkEngineOptions, type HarnessEngineOptions } fr
 import { assertSessionId } from '../session/session-id.js';
 import type { AgentDefinition } from '../subagent/agent-definition.js';
 import { SubagentBuilder } from './subagent-builder.js';
+import { scopeWithTools } from './scope-with-tools.js';
+import type { Tool } from '../tools/tool.js';
 
 /**
  * The composition root: a main agent with the built-in tools, subagent definitions, the
@@ -114,7 +116,9 @@ export class HarnessEngine {
    * Starts a run that lives on its own: hot (it runs whether or not anyone watches),
    * registered in {@link HarnessEngine.runs}, every event numbered and kept, so any number of
    * consumers can attach, leave and come back. Without a `sessionId` it gets a new one (kept,
-   * so the conversation can go on). `agentName` runs that definition directly.
+   * so the conversation can go on). `agentName` runs that definition directly. `tools` are
+   * offered to the main agent in this run only (an AG-UI client's frontend tools), besides
+   * its own; the permission rules gate them like any tool.
    *
    * @throws TypeError for an empty prompt or a `sessionId` that is empty or not well-formed
    *   Unicode (a lone surrogate), UnknownAgentError for an unknown agent,
@@ -128,7 +132,7 @@ export class HarnessEngine {
    * console.log((await run.result).text);
    * ```
    */
-  start(prompt: string, options: { sessionId?: string; agentName?: string; tokenBudget?: number } = {}): RunHandle {
+  start(prompt: string, options: { sessionId?: string; agentName?: string; tokenBudget?: number; tools?: readonly Tool[] } = {}): RunHandle {
     this.assertOpen();
     if (typeof prompt !== 'string' || prompt.trim() === '') throw new TypeError(`The prompt must be a non-empty string, got ${JSON.stringify(prompt) ?? String(prompt)}`);
     const { agentName = 'main' } = options;
@@ -139,7 +143,8 @@ export class HarnessEngine {
     if (options.sessionId !== undefined) assertSessionId(options.sessionId);
     const sessionId = options.sessionId ?? `ses_${randomUUID()}`;
     const runId = `run_${randomUUID()}`;
-    const agent = this.agent(agentName);
+    if (options.tools?.length && agentName !== 'main') throw new TypeError(`start: tools are offered to the main agent only, not to agent "${agentName}"`);
+    const agent = options.tools?.length ? ReActAgent.ofScope('main', scopeWithTools(this.mainScope, options.tools)) : this.agent(agentName);
     return this.runs.start(runId, sessionId, agent.name, agent.run$(prompt, { sessionId, streaming: true, runId, ...(options.tokenBudget !== undefined ? { tokenBudget: options.tokenBudget } : {}) }));
   }
 

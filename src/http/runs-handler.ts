@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { firstValueFrom, type Observable } from 'rxjs';
-import { SessionBusyError } from '../agent/session-busy-error.js';
 import type { HarnessEngine } from '../engine/harness-engine.js';
+import { authorizeRequest } from './authorize-request.js';
 import { HttpFailure } from './http-failure.js';
+import { refusedElsewhere } from './refused-elsewhere.js';
 import { sendFailure, sendJson } from './http-answers.js';
 import { matchRoute, type RunsRoute } from './match-route.js';
 import { readJsonBody } from './read-json-body.js';
@@ -82,11 +82,8 @@ export function runsHandler(engine: RunsEngine, options: RunsHandlerOptions = {}
 }
 
 /** Resolves when `authorize` (if any) lets the request through; else rejects with a `401`. */
-async function authorized(req: IncomingMessage, o: ResolvedRunsOptions): Promise<void> {
-  if (o.authorize === undefined || (await o.authorize(req)) === true) return;
-  throw new HttpFailure(401, 'not authorized: send the credentials this server asks for (e.g. "Authorization: Bearer <token>")', {
-    'www-authenticate': 'Bearer',
-  });
+function authorized(req: IncomingMessage, o: ResolvedRunsOptions): Promise<void> {
+  return authorizeRequest(req, o.authorize);
 }
 
 async function serve(engine: RunsEngine, route: RunsRoute, req: IncomingMessage, res: ServerResponse, o: ResolvedRunsOptions, slots: RunSlots): Promise<void> {
@@ -141,19 +138,6 @@ function startRun(engine: RunsEngine, prompt: string, options: { sessionId?: str
   } catch (error) {
     throw error instanceof TypeError ? new HttpFailure(400, error.message) : error;
   }
-}
-
-/**
- * Waits for the run's first event and throws the `SessionBusyError` of a run refused before
- * it: one whose session another instance holds (a store shared across processes answers
- * the claim after `start` returned), so it is a `409` like a refusal in this process.
- */
-async function refusedElsewhere(run: { readonly events$: Observable<unknown>; readonly result: Promise<unknown> }): Promise<void> {
-  const failure = await firstValueFrom(run.events$).then(
-    () => undefined,
-    () => run.result.then(() => undefined, (error: unknown) => error), // the run's own error, not the log's copy
-  );
-  if (SessionBusyError.isInstance(failure)) throw failure;
 }
 
 /** The run's info, or a `404` naming it. */
