@@ -1,4 +1,5 @@
 import { context, SpanKind, SpanStatusCode, trace, type AttributeValue, type Context, type Span } from '@opentelemetry/api';
+import { PACKAGE_VERSION } from './package-version.js';
 
 /**
  * OpenTelemetry spans of runs, model requests and tool calls, named and attributed after the
@@ -10,7 +11,8 @@ import { context, SpanKind, SpanStatusCode, trace, type AttributeValue, type Con
  */
 
 // A ProxyTracer: it starts recording once the application registers an SDK, whenever that is.
-const tracer = trace.getTracer('rxharness');
+// Its scope names the package and its version, so a trace says which release made a span.
+const tracer = trace.getTracer('rxharness', PACKAGE_VERSION);
 
 /** A span and the context that makes it the parent of what starts inside it. */
 export interface Traced {
