@@ -201,7 +201,7 @@ export { terminalApproval, type ApprovalTerminal } from './cli/terminal-approval
 
 // Errors: each has a stable `name` and `code`, and a cross-realm `isInstance`.
 export { RxHarnessError } from './errors/rxharness-error.js';
-export { AbortError } from './agent/abort-error.js';
+export { AbortError } from './errors/abort-error.js';
 export { SessionBusyError } from './agent/session-busy-error.js';
 export { InvalidWorkspaceError } from './agent/invalid-workspace-error.js';
 export { EngineClosedError } from './engine/engine-closed-error.js';

@@ -1,5 +1,5 @@
 import { Observable, Subscription, type MonoTypeOperatorFunction } from 'rxjs';
-import { AbortError } from './abort-error.js';
+import { AbortError } from '../errors/abort-error.js';
 import { onAbort } from './abort-fanout.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Subscriber } from 'rxjs';
-import { AbortError } from '../agent/abort-error.js';
+import { AbortError } from '../errors/abort-error.js';
 import type { SequencedEvent } from '../runs/run-types.js';
 import { UnknownRunError } from '../runs/unknown-run-error.js';
 import { readLogEntry } from './log-entry.js';

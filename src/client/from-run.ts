@@ -1,5 +1,5 @@
 import { Observable, type Subscriber } from 'rxjs';
-import { AbortError } from '../agent/abort-error.js';
+import { AbortError } from '../errors/abort-error.js';
 import type { SequencedEvent } from '../runs/run-types.js';
 import { RunConnectionError, RunStreamError } from './client-errors.js';
 import { readRunStream, type StreamOutcome } from './read-run-stream.js';

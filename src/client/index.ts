@@ -93,4 +93,4 @@ export type {
 
 // Errors: a stable `name` and `code` each, and a cross-realm `isInstance`.
 export { RxHarnessError } from '../errors/rxharness-error.js';
-export { AbortError } from '../agent/abort-error.js';
+export { AbortError } from '../errors/abort-error.js';

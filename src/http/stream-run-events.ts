@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { Subject, takeUntil, type Observable, type Subscription } from 'rxjs';
-import { AbortError } from '../agent/abort-error.js';
+import { AbortError } from '../errors/abort-error.js';
 import { errorMessage } from '../errors/error-message.js';
 import type { SequencedEvent } from '../runs/run-types.js';
 

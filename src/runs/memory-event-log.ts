@@ -1,5 +1,5 @@
 import { Observable } from 'rxjs';
-import { AbortError } from '../agent/abort-error.js';
+import { AbortError } from '../errors/abort-error.js';
 import type { EventLog } from './event-log.js';
 import { EventStore } from './event-store.js';
 import type { LogEnding, SequencedEvent } from './run-types.js';

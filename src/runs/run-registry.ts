@@ -1,5 +1,5 @@
 import { defer, Subject, takeUntil, type Observable, type Subscription } from 'rxjs';
-import { AbortError } from '../agent/abort-error.js';
+import { AbortError } from '../errors/abort-error.js';
 import type { RunResult } from '../agent/run-types.js';
 import type { AgentEvent } from '../events/agent-event.js';
 import type { ApprovalDecision } from '../permission/approval.js';

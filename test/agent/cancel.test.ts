@@ -1,7 +1,7 @@
 import { getEventListeners } from 'node:events';
 import { tap } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AbortError } from '../../src/agent/abort-error.js';
+import { AbortError } from '../../src/errors/abort-error.js';
 import { ReActAgent } from '../../src/agent/react-agent.js';
 import type { AgentEvent } from '../../src/events/agent-event.js';
 import { ScriptedModel } from '../../src/model/scripted-model.js';

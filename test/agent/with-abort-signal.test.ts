@@ -1,7 +1,7 @@
 import { getEventListeners } from 'node:events';
 import { concatMap, defer, finalize, interval, map, of } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { AbortError } from '../../src/agent/abort-error.js';
+import { AbortError } from '../../src/errors/abort-error.js';
 import { maybe$ } from '../../src/agent/maybe.js';
 import { withAbortSignal } from '../../src/agent/with-abort-signal.js';
 import { outcomeOf } from '../support/collect.js';

@@ -1,4 +1,4 @@
-import { RxHarnessError } from '../errors/rxharness-error.js';
+import { RxHarnessError } from './rxharness-error.js';
 
 /**
  * A run was aborted through its `options.signal`. The stream ends with this error (and no
