@@ -1,5 +1,17 @@
+import { fileURLToPath } from 'node:url';
+
 // The lines of the flags every engine-building command shares (see engine-flags.ts), so
 // run, serve and worker describe them alike.
+
+/**
+ * The guides' folder: the package ships docs/*.md next to dist/ and src/ (package.json
+ * "files"), so "see docs/http.md" in a help names a file the user has. Printed whole, as
+ * the CLI may run from a global install or npx's cache.
+ */
+export const DOCS_DIR = fileURLToPath(new URL('../../docs/', import.meta.url));
+
+/** The last line of a help that names guides: where they are. */
+const GUIDES_LINE = `Guides (docs/*.md): ${DOCS_DIR}\n`;
 
 /** The model flags' lines. */
 const MODEL_HELP = `  --demo              use the built-in scripted model (offline, no API key needed)
@@ -41,7 +53,7 @@ Usage:
   rxharness --version
 
 Run "rxharness <command> --help" for a command's options.
-`;
+${GUIDES_LINE}`;
 
 /** `rxharness run --help`. */
 export const RUN_HELP = `Usage: rxharness run [options] PROMPT
@@ -66,7 +78,7 @@ ${MODEL_HELP}${ENGINE_HELP}  --session NAME      continue the conversation NAME 
 Environment: OPENAI_API_KEY, OPENAI_BASE_URL, RXHARNESS_MODEL.
 Exit codes: 0 the run ended normally, 1 it ended abnormally or failed, 2 bad usage, 130 cancelled,
 141 the output was closed before the run ended (e.g. | head), which stops the run.
-`;
+${GUIDES_LINE}`;
 
 /** `rxharness agents --help`. */
 export const AGENTS_HELP = `Usage: rxharness agents [--json] [--workspace DIR] [--agent-dir DIR] [--mcp-config FILE]
@@ -113,7 +125,7 @@ ${MODEL_HELP}${ENGINE_HELP}  --port N            port to listen on (default 4173
   -h, --help          show this help
 
 Environment: OPENAI_API_KEY, OPENAI_BASE_URL, RXHARNESS_MODEL, RXHARNESS_TOKEN.
-`;
+${GUIDES_LINE}`;
 
 /** `rxharness worker --help`. */
 export const WORKER_HELP = `Usage: rxharness worker --redis URL [options]
@@ -132,4 +144,4 @@ ${MODEL_HELP}${ENGINE_HELP}  -h, --help          show this help
 
 Environment: OPENAI_API_KEY, OPENAI_BASE_URL, RXHARNESS_MODEL, RXHARNESS_REDIS_URL.
 Exit codes: 0 stopped with Ctrl+C or SIGTERM, 1 Redis cannot be reached, 2 bad usage.
-`;
+${GUIDES_LINE}`;

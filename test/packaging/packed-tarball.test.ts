@@ -72,7 +72,10 @@ describe('the packed tarball', () => {
     expect(paths.some((p) => p.startsWith('dist/subagent/builtin/'))).toBe(true);
     // The maps point into src/: shipped, so a debugger and "go to definition" find the code.
     expect(paths).toContain('src/index.ts');
-    expect(paths.filter((p) => !p.startsWith('dist/') && !p.startsWith('src/') && !['package.json', 'README.md', 'LICENSE', 'client/package.json', 'protocols/package.json'].includes(p))).toEqual([]);
+    // The guides (what the README and the CLI's help point at), not their examples or the API pages.
+    expect(paths).toContain('docs/cli.md');
+    const guide = (p: string): boolean => /^docs\/[^/]+\.md$/.test(p);
+    expect(paths.filter((p) => !p.startsWith('dist/') && !p.startsWith('src/') && !guide(p) && !['package.json', 'README.md', 'LICENSE', 'client/package.json', 'protocols/package.json'].includes(p))).toEqual([]);
     const manifest = JSON.parse(await readFile(join(REPO, 'package.json'), 'utf8')) as { exports: Record<string, Record<string, string>>; scripts: Record<string, string> };
     // require() of an ES module needs a condition it knows: `default`.
     expect(manifest.exports['.']).toMatchObject({ types: './dist/index.d.ts', default: './dist/index.js' });
@@ -105,7 +108,16 @@ describe('the packed tarball', () => {
     const out = await node(bin, ['node_modules/rxharness/dist/cli.js', '--help']);
     expect(out.code, out.stderr).toBe(0);
     expect(out.stdout).toContain('rxharness');
-  });
+    // Every guide a help names is in the installed package, where its last line says.
+    for (const command of [[], ['run'], ['agents'], ['serve'], ['worker']]) {
+      const help = (await node(bin, ['node_modules/rxharness/dist/cli.js', ...command, '--help'])).stdout;
+      const named = [...help.matchAll(/docs\/([\w-]+\.md)/g)].map((m) => m[1]!);
+      if (named.length === 0) continue;
+      const folder = /^Guides \(docs\/\*\.md\): (.+)$/m.exec(help)?.[1];
+      expect(folder, `rxharness ${command.join(' ')} --help names ${named.join(', ')} but not where they are`).toBe(join(bin, 'node_modules/rxharness/docs/'));
+      for (const file of named) expect(existsSync(join(folder!, file)), `${command.join(' ')} --help: ${file}`).toBe(true);
+    }
+  }, 90_000);
 
   it('typechecks with the legacy moduleResolution node10, which ignores exports (rxharness/client through its folder)', async () => {
     const legacy = join(dir, 'node10');
