@@ -2,7 +2,7 @@
  * `npm run bench`: builds, then runs every benchmark against the shipped build (`dist/`)
  * and prints one table. `--json` prints the machine-readable results instead;
  * `--only <name>[,<name>]` runs some of them (overhead, client-cpu, wrapping, scheduling, peer,
- * scale, scale-out, ndjson, session-less, memory, http); `--quick` runs fewer rounds (`support/mode.ts`).
+ * scale, scale-out, ndjson, session-less, memory, http, serve-load); `--quick` runs fewer rounds (`support/mode.ts`).
  * Progress goes to stderr. See docs/performance.md for what each one measures.
  *
  * @module
@@ -16,6 +16,7 @@ import { peerBenchmark } from './peer.js';
 import { runsHttpBenchmark } from './runs-http.js';
 import { scaleOutBenchmark } from './scale-out.js';
 import { scaleBenchmark } from './scale.js';
+import { serveLoadBenchmark } from './serve-load.js';
 import { schedulingBenchmark } from './scheduling.js';
 import { sessionLessBenchmark } from './session-less.js';
 import type { ResultRow } from './support/result-row.js';
@@ -34,6 +35,7 @@ const BENCHMARKS: Record<string, () => Promise<ResultRow[]>> = {
   'session-less': sessionLessBenchmark,
   memory: memoryBenchmark,
   http: runsHttpBenchmark,
+  'serve-load': serveLoadBenchmark,
 };
 
 function selected(args: readonly string[]): string[] {

@@ -1,0 +1,102 @@
+/**
+ * The baseline of the serve-load benchmark, in its own process: a bare Node server relaying
+ * the same model traffic as `rxharness serve` does for one delegating run (the main
+ * request, two child streams at once, the main's answer), each content chunk forwarded as one
+ * server-sent event, with the routes the load clients use (`POST /api/runs`,
+ * `GET /api/runs/:id/events`). No harness: what any relay must pay.
+ *
+ * ```sh
+ * node --import tsx bench/support/bare-relay.ts <model baseURL>
+ * ```
+ *
+ * Prints one line `{"url": ...}`; ends when stdin closes.
+ *
+ * @module
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
+
+const baseURL = process.argv[2] ?? '';
+const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
+
+interface Run {
+  readonly frames: string[];
+  follower?: http.ServerResponse;
+  ended: boolean;
+}
+const runs = new Map<string, Run>();
+
+function emit(runId: string, run: Run, event: object): void {
+  const frame = `id: ${run.frames.length + 1}\ndata: ${JSON.stringify({ runId, seq: run.frames.length + 1, event })}\n\n`;
+  run.frames.push(frame);
+  run.follower?.write(frame);
+}
+
+/** Streams one model request, calling `onText` per content delta; resolves at `[DONE]`. */
+function stream(body: object, onText: (text: string) => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${baseURL}/chat/completions`, { method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (res) => {
+      let buffer = '';
+      res.setEncoding('utf8');
+      res.on('data', (piece: string) => {
+        buffer += piece;
+        for (let end = buffer.indexOf('\n\n'); end !== -1; end = buffer.indexOf('\n\n')) {
+          const line = buffer.slice(6, end);
+          buffer = buffer.slice(end + 2);
+          if (line === '[DONE]') continue;
+          const content = (JSON.parse(line) as { choices: { delta?: { content?: string } }[] }).choices[0]?.delta?.content;
+          if (content) onText(content);
+        }
+      });
+      res.on('end', () => resolve()).on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(JSON.stringify({ model: 'paced', stream: true, ...body }));
+  });
+}
+
+async function play(runId: string, run: Run): Promise<void> {
+  const user = { role: 'user', content: 'Split this in two parts and report.' };
+  await stream({ messages: [user], tools: [{ type: 'function', function: { name: 'multitask', parameters: {} } }] }, () => {});
+  await Promise.all(
+    [1, 2].map((index) =>
+      stream({ messages: [{ role: 'user', content: `part ${index}` }] }, (text) =>
+        emit(runId, run, { type: 'TaskWrap', taskId: `t${index}`, event: { type: 'ReasonDelta', runId: `c${index}`, text } }),
+      ),
+    ),
+  );
+  await stream({ messages: [user, { role: 'tool', content: 'done' }] }, (text) => emit(runId, run, { type: 'ReasonDelta', runId, text }));
+  run.ended = true;
+  run.follower?.end('event: end\ndata: {}\n\n');
+}
+
+const server = http.createServer((req, res) => {
+  const url = req.url ?? '/';
+  if (req.method === 'POST' && url === '/api/runs') {
+    req.resume().on('end', () => {
+      const runId = `run_${randomUUID()}`;
+      const run: Run = { frames: [], ended: false };
+      runs.set(runId, run);
+      play(runId, run).catch(() => run.follower?.destroy());
+      res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ runId }));
+    });
+    return;
+  }
+  const match = /^\/api\/runs\/([^/]+)\/events$/.exec(url);
+  const run = match ? runs.get(match[1]!) : undefined;
+  if (!run) return void res.writeHead(404).end();
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
+  for (const frame of run.frames) res.write(frame);
+  if (run.ended) return void res.end('event: end\ndata: {}\n\n');
+  run.follower = res;
+});
+server.keepAliveTimeout = 60_000;
+await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+const stop = (): void => {
+  server.close();
+  server.closeAllConnections();
+  agent.destroy();
+};
+process.stdin.on('end', stop).on('close', stop).resume();
+process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })}\n`);

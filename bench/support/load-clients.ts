@@ -1,0 +1,106 @@
+/**
+ * The browsers of the serve-load benchmark, in their own process: starts `runs` runs over
+ * HTTP (`POST /api/runs`, all at once) and follows each over server-sent events
+ * (`GET /api/runs/:id/events`), as the page does.
+ *
+ * ```sh
+ * node --import tsx bench/support/load-clients.ts '{"url":"http://127.0.0.1:4173","token":"...","runs":1000}'
+ * ```
+ *
+ * Every delta the paced model sent carries its send time (`⟨ms⟩`); a client reading an
+ * event with one records now minus that time: the delivery latency from the model's chunk to
+ * the client's event, across three processes on one clock. Prints one JSON line
+ * {@link LoadReport} at the end.
+ *
+ * @module
+ */
+import http from 'node:http';
+import { wallNow } from './wall-clock.js';
+
+interface Config {
+  readonly url: string;
+  readonly token: string;
+  readonly runs: number;
+}
+
+/** What the clients saw. */
+export interface LoadReport {
+  readonly started: number;
+  readonly refused: number;
+  readonly failed: number;
+  readonly completed: number;
+  readonly events: number;
+  /** Latencies in ms of every delta event. */
+  readonly latencies: number[];
+  readonly wallMs: number;
+}
+
+const config = JSON.parse(process.argv[2] ?? '{}') as Config;
+const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
+const headers = { authorization: `Bearer ${config.token}` };
+const latencies: number[] = [];
+const MARK = /⟨(\d+(?:\.\d+)?)⟩/;
+let events = 0;
+
+function start(): Promise<{ status: number; runId?: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${config.url}/api/runs`, { method: 'POST', agent, headers: { ...headers, 'content-type': 'application/json' } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8').on('data', (c: string) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, ...(res.statusCode === 201 ? { runId: (JSON.parse(body) as { runId: string }).runId } : {}) }));
+    });
+    req.on('error', reject);
+    req.end(JSON.stringify({ prompt: 'Split this in two parts and report.' }));
+  });
+}
+
+/** Whether a delta (the run's own, or a child's inside its TaskWrap) is in the message. */
+function deltaText(data: string): string | undefined {
+  const { event } = JSON.parse(data) as { event: { type: string; text?: string; event?: { type: string; text?: string } } };
+  const inner = event.type === 'TaskWrap' ? event.event : event;
+  return inner?.type === 'ReasonDelta' ? inner.text : undefined;
+}
+
+function follow(runId: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    http.get(`${config.url}/api/runs/${runId}/events`, { agent, headers }, (res) => {
+      let buffer = '';
+      let ended = false;
+      res.setEncoding('utf8');
+      res.on('data', (piece: string) => {
+        const now = wallNow();
+        buffer += piece;
+        for (let end = buffer.indexOf('\n\n'); end !== -1; end = buffer.indexOf('\n\n')) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          if (block.startsWith('event: end')) ended = true;
+          const at = block.indexOf('data: ');
+          if (at < 0 || block.startsWith('event:')) continue;
+          events += 1;
+          const mark = MARK.exec(deltaText(block.slice(at + 6)) ?? '');
+          if (mark) latencies.push(now - Number(mark[1]));
+        }
+      });
+      res.on('end', () => resolve(ended)).on('error', () => resolve(false));
+    }).on('error', () => resolve(false));
+  });
+}
+
+const t0 = performance.now();
+let refused = 0;
+let failed = 0;
+let completed = 0;
+let started = 0;
+await Promise.all(
+  Array.from({ length: config.runs }, async () => {
+    const run = await start().catch(() => ({ status: 0 }) as { status: number; runId?: string });
+    if (run.status === 429) return void (refused += 1);
+    if (!('runId' in run) || !run.runId) return void (failed += 1);
+    started += 1;
+    if (await follow(run.runId)) completed += 1;
+    else failed += 1;
+  }),
+);
+agent.destroy();
+const report: LoadReport = { started, refused, failed, completed, events, latencies, wallMs: performance.now() - t0 };
+process.stdout.write(`${JSON.stringify(report)}\n`);
