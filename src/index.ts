@@ -197,7 +197,7 @@ export { parseNdjson, type ParseNdjsonOptions } from './adapters/parse-ndjson.js
 export { streamSse, sseHandler, type SseOptions } from './adapters/sse.js';
 export { toAsyncIterable, type AsyncIterableOptions } from './adapters/async-iterable.js';
 export { liveTree, type LiveTreeOptions, type LiveTreeOutput } from './adapters/terminal-tree/live-tree.js';
-export { terminalApproval, type ApprovalTerminal } from './cli/terminal-approval.js';
+export { terminalApproval, type ApprovalTerminal } from './adapters/terminal-approval.js';
 
 // Errors: each has a stable `name` and `code`, and a cross-realm `isInstance`.
 export { RxHarnessError } from './errors/rxharness-error.js';

@@ -8,7 +8,7 @@ import { CliUsageError } from './cli-usage-error.js';
 import { ENGINE_FLAGS, engineOptionsFromFlags, MODEL_FLAGS, modelFromFlags } from './engine-flags.js';
 import { RUN_HELP } from './help-text.js';
 import { presentRun, type PresentedRun } from './present-run.js';
-import { terminalApproval } from './terminal-approval.js';
+import { terminalApproval } from '../adapters/terminal-approval.js';
 import { APPROVAL_FLAGS, approvalTimeoutOption } from './approval-timeout-flag.js';
 import { errorMessage } from '../errors/error-message.js';
 

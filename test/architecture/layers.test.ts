@@ -16,7 +16,8 @@ const LAYERS: Readonly<Record<string, number>> = {
   errors: 0,
   model: 1,
   permission: 1,
-  adapters: 1,
+  // Over the permission rules: the terminal approval adapter asks about their ApprovalRequest.
+  adapters: 1.5,
   tools: 2,
   session: 2,
   demo: 2,

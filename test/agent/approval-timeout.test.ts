@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { toUiItem } from '../../src/adapters/ui-dto.js';
-import { terminalApproval } from '../../src/cli/terminal-approval.js';
+import { terminalApproval } from '../../src/adapters/terminal-approval.js';
 import type { HarnessEngineOptions } from '../../src/engine/engine-options.js';
 import { HarnessEngine } from '../../src/engine/harness-engine.js';
 import { ScriptedModel } from '../../src/model/scripted-model.js';

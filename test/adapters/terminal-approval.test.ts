@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { parseAnswer, question, terminalApproval } from '../../src/cli/terminal-approval.js';
+import { parseAnswer, question, terminalApproval } from '../../src/adapters/terminal-approval.js';
 import type { ApprovalRequest } from '../../src/permission/approval.js';
 
 const request = (command: string, extra: Partial<ApprovalRequest> = {}): ApprovalRequest => ({
