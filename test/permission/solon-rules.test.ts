@@ -9,7 +9,7 @@ import { defineAgent } from '../../src/subagent/define-agent.js';
 import { collect, own } from '../support/collect-events.js';
 import { FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { openAIModelFor } from '../support/openai-model.js';
-import { tempWorkspace } from '../hardening/tool-calls-over-http.js';
+import { tempWorkspace } from './tool-calls-over-http.js';
 
 // Issue 24 item 6: rules written in the Solon harness's keys (`toolName` / `behavior` /
 // `pattern` / `priority`) are accepted in definitions and engine options; before, such a

@@ -4,8 +4,8 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import OpenAI from 'openai';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadScenarioHandler, parseServeArgs, SERVE_USAGE } from '../support/fake-openai/scenario-args.js';
-import { ServeUsageError } from '../support/fake-openai/serve-usage-error.js';
+import { loadScenarioHandler, parseServeArgs, SERVE_USAGE } from './fake-openai/scenario-args.js';
+import { ServeUsageError } from './fake-openai/serve-usage-error.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const started: ChildProcessWithoutNullStreams[] = [];
@@ -36,7 +36,7 @@ afterAll(() => {
 
 describe.concurrent('serve-fake-openai (a server in its own process)', () => {
   it('prints its baseURL, answers with the scenario handler, and exits 0 on SIGTERM', async () => {
-    const child = serve('test/support-tests/fixtures/echo-scenario.ts');
+    const child = serve('test/support/fixtures/echo-scenario.ts');
     const { baseURL } = JSON.parse(await firstLine(child)) as { baseURL: string };
     expect(baseURL).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
     const client = new OpenAI({ baseURL, apiKey: 'test', maxRetries: 0 });
@@ -47,7 +47,7 @@ describe.concurrent('serve-fake-openai (a server in its own process)', () => {
   });
 
   it('exits 0 by itself when its stdin closes', async () => {
-    const child = serve('test/support-tests/fixtures/echo-scenario.ts');
+    const child = serve('test/support/fixtures/echo-scenario.ts');
     await firstLine(child);
     child.stdin.end();
     expect(await exitCode(child)).toBe(0);
@@ -67,16 +67,16 @@ describe('serve-fake-openai arguments', () => {
   });
 
   it('loads the default-exported handler of a scenario module', async () => {
-    const handler = await loadScenarioHandler('test/support-tests/fixtures/echo-scenario.ts');
+    const handler = await loadScenarioHandler('test/support/fixtures/echo-scenario.ts');
     expect(typeof handler).toBe('function');
   });
 
   it('refuses a module without a handler, or one that cannot be loaded, saying why', async () => {
-    await expect(loadScenarioHandler('test/support-tests/fixtures/not-a-handler-scenario.ts')).rejects.toThrow(
+    await expect(loadScenarioHandler('test/support/fixtures/not-a-handler-scenario.ts')).rejects.toThrow(
       'must default-export a FakeHandler function',
     );
-    await expect(loadScenarioHandler('test/support-tests/fixtures/missing.ts')).rejects.toThrow(
-      /cannot load scenario module test\/support-tests\/fixtures\/missing\.ts/,
+    await expect(loadScenarioHandler('test/support/fixtures/missing.ts')).rejects.toThrow(
+      /cannot load scenario module test\/support\/fixtures\/missing\.ts/,
     );
   });
 });

@@ -4,10 +4,10 @@
  *
  * @module
  */
-import type { ChatMessage } from '../../src/model/chat-message.js';
-import type { Tool } from '../../src/tools/tool.js';
-import type { FakeReply, RecordedRequest } from '../support/fake-openai-server.js';
-import { TEXT_PARAMETERS } from '../support/test-tools.js';
+import type { ChatMessage } from '../../../src/model/chat-message.js';
+import type { Tool } from '../../../src/tools/tool.js';
+import type { FakeReply, RecordedRequest } from '../../support/fake-openai-server.js';
+import { TEXT_PARAMETERS } from '../../support/test-tools.js';
 
 /** About 3 KB of page text for `topic`, different for each topic. */
 export function pageText(topic: string): string {

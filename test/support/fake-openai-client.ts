@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
-import type { FakeOpenAIServer } from '../support/fake-openai-server.js';
+import type { FakeOpenAIServer } from './fake-openai-server.js';
 
 /** A real `openai` client pointed at the fake server, quiet (no log output on purpose errors). */
 export function clientFor(server: FakeOpenAIServer, maxRetries = 0): OpenAI {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redisBackend, type RedisBackend } from '../../src/backend/redis-backend.js';
 import type { ChatMessage } from '../../src/model/chat-message.js';
-import { HAS_REDIS, startRedis, type RedisServer } from '../backend/redis-server.js';
+import { HAS_REDIS, startRedis, type RedisServer } from './redis-server.js';
 
 const user = (n: number): ChatMessage => ({ role: 'user', content: `q${n}` });
 const answer = (n: number): ChatMessage => ({ role: 'assistant', content: `a${n}` });

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FakeOpenAIServer, type FakeReply } from '../support/fake-openai-server.js';
-import { clientFor, HELLO } from './client.js';
+import { FakeOpenAIServer, type FakeReply } from './fake-openai-server.js';
+import { clientFor, HELLO } from './fake-openai-client.js';
 
 // The odd and broken shapes the fake server can send on purpose, read off the wire as the
 // client receives them (the raw body of a streaming request).

@@ -1,8 +1,8 @@
 import { connect } from 'node:net';
 import OpenAI from 'openai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FakeOpenAIServer, FakeServerWaitError } from '../support/fake-openai-server.js';
-import { clientFor, collect, HELLO, reasoningOf } from './client.js';
+import { FakeOpenAIServer, FakeServerWaitError } from './fake-openai-server.js';
+import { clientFor, collect, HELLO, reasoningOf } from './fake-openai-client.js';
 
 let server: FakeOpenAIServer;
 beforeEach(async () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { encodeChunks } from '../support/fake-openai/chunk-encoding.js';
-import { encodeCompletion } from '../support/fake-openai/completion-encoding.js';
-import { errorBody } from '../support/fake-openai/error-body.js';
-import { splitArguments, splitText } from '../support/fake-openai/reply-context.js';
-import { estimateUsage } from '../support/fake-openai-server.js';
+import { encodeChunks } from './fake-openai/chunk-encoding.js';
+import { encodeCompletion } from './fake-openai/completion-encoding.js';
+import { errorBody } from './fake-openai/error-body.js';
+import { splitArguments, splitText } from './fake-openai/reply-context.js';
+import { estimateUsage } from './fake-openai-server.js';
 
 const CONTEXT = { requestIndex: 4, model: 'm', created: 0, includeUsage: false };
 

@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ReActAgent } from '../../src/agent/react-agent.js';
-import type { AgentEvent, CompactionEvent } from '../../src/events/agent-event.js';
-import type { ChatMessage } from '../../src/model/chat-message.js';
-import { contextExceeded } from '../../src/model/context-exceeded.js';
-import { MemorySessionStore } from '../../src/session/memory-session-store.js';
-import { collect } from '../support/collect-events.js';
-import { FakeOpenAIServer, type FakeReply, type RecordedRequest } from '../support/fake-openai-server.js';
-import { openAIModelFor } from '../support/openai-model.js';
+import { ReActAgent } from '../../../src/agent/react-agent.js';
+import type { AgentEvent, CompactionEvent } from '../../../src/events/agent-event.js';
+import type { ChatMessage } from '../../../src/model/chat-message.js';
+import { contextExceeded } from '../../../src/model/context-exceeded.js';
+import { MemorySessionStore } from '../../../src/session/memory-session-store.js';
+import { collect } from '../../support/collect-events.js';
+import { FakeOpenAIServer, type FakeReply, type RecordedRequest } from '../../support/fake-openai-server.js';
+import { openAIModelFor } from '../../support/openai-model.js';
 import { alternationProblems, isSummaryRequest, pageText, SUMMARY } from './compaction-kit.js';
 
 /** Six earlier turns of about 3 KB of tool output each: some 5,000 tokens. */

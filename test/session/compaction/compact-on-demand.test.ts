@@ -2,13 +2,13 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HarnessEngine } from '../../src/engine/harness-engine.js';
-import type { ChatMessage } from '../../src/model/chat-message.js';
-import { runsHandler } from '../../src/http/runs-handler.js';
-import { MemorySessionStore } from '../../src/session/memory-session-store.js';
-import { FakeOpenAIServer } from '../support/fake-openai-server.js';
-import { openAIModelFor } from '../support/openai-model.js';
-import { makeWorkspace } from '../support/tool-context.js';
+import { HarnessEngine } from '../../../src/engine/harness-engine.js';
+import type { ChatMessage } from '../../../src/model/chat-message.js';
+import { runsHandler } from '../../../src/http/runs-handler.js';
+import { MemorySessionStore } from '../../../src/session/memory-session-store.js';
+import { FakeOpenAIServer } from '../../support/fake-openai-server.js';
+import { openAIModelFor } from '../../support/openai-model.js';
+import { makeWorkspace } from '../../support/tool-context.js';
 import { alternationProblems, isSummaryRequest, pageText, SUMMARY } from './compaction-kit.js';
 
 /** Six turns of about 3 KB of tool output each. */

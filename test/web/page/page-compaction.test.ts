@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { toUiItem } from '../../src/adapters/ui-dto.js';
-import type { AgentEvent, CompactionEvent } from '../../src/events/agent-event.js';
-import { applyItem, newPageRun } from '../../src/web/page/page-tree.js';
+import { toUiItem } from '../../../src/adapters/ui-dto.js';
+import type { AgentEvent, CompactionEvent } from '../../../src/events/agent-event.js';
+import { applyItem, newPageRun } from '../../../src/web/page/page-tree.js';
 
 const compaction: CompactionEvent = {
   type: 'Compaction', runId: 'child', agentName: 'reader', sessionId: 'task_1', reason: 'context-limit', contextWindow: 8192,
