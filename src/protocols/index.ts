@@ -10,9 +10,20 @@
  * @packageDocumentation
  */
 
+// Shared by the protocol handlers.
+export type { ProtocolHandlerOptions } from './protocol-options.js';
+export type { ProtocolRequestHandler } from './protocol-route.js';
+export type { ProtocolEngine } from './start-protocol-run.js';
+
 // AG-UI.
+export { toAgUiEvents, type ToAgUiEventsOptions } from './ag-ui/to-ag-ui-events.js';
+export { agUiHandler, type AgUiHandlerOptions } from './ag-ui/ag-ui-handler.js';
 
 // The AI SDK UI message stream.
 
 // A2A.
+export { a2aHandler, AGENT_CARD_PATH } from './a2a/a2a-handler.js';
+export type { A2AEngine, A2AHandlerOptions } from './a2a/a2a-handler-options.js';
+export type { A2ACardOptions } from './a2a/agent-card.js';
+export type { A2ASubtaskMetadata } from './a2a/run-updates.js';
 export {};

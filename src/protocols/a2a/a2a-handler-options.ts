@@ -1,0 +1,23 @@
+import type { HarnessEngine } from '../../engine/harness-engine.js';
+import type { RunsHandlerOptions } from '../../http/runs-handler-options.js';
+import type { A2ACardOptions } from './agent-card.js';
+
+/** What {@link a2aHandler} needs of the engine: starting runs, the started runs, the subagents (its card's skills). */
+export type A2AEngine = Pick<HarnessEngine, 'start' | 'runs' | 'agents'>;
+
+/**
+ * Options of {@link a2aHandler}: those of `runsHandler` (`basePath`, `authorize`, `maxRuns`,
+ * `maxBodyBytes`, `bodyTimeoutMs`, `keepAliveMs`, `fallthrough`, with the same defaults and
+ * checks), and the card.
+ */
+export interface A2AHandlerOptions extends RunsHandlerOptions {
+  /** The card's name, description and version. */
+  readonly card?: A2ACardOptions;
+  /**
+   * The JSON-RPC endpoint's URL as clients reach it, written into the card (behind a proxy,
+   * say). Default: `http://<the request's Host><basePath>/a2a`.
+   */
+  readonly publicUrl?: string;
+  /** The most A2A tasks kept for `tasks/get` (the oldest are forgotten). Default 1,000. */
+  readonly maxTasks?: number;
+}

@@ -1,0 +1,101 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { A2A_VERSION_HEADER, AgentCard } from '@a2a-js/sdk';
+import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
+import { DefaultRequestHandler, JsonRpcTransportHandler, ServerCallContext } from '@a2a-js/sdk/server';
+import type { RunsRequestHandler } from '../../http/runs-handler.js';
+import { resolveRunsOptions } from '../../http/runs-handler-options.js';
+import { authorizeRequest } from '../../http/authorize-request.js';
+import { HttpFailure } from '../../http/http-failure.js';
+import { sendFailure, sendJson } from '../../http/http-answers.js';
+import { readJsonBody } from '../../http/read-json-body.js';
+import { RunSlots } from '../../http/run-slots.js';
+import { errorMessage } from '../../errors/error-message.js';
+import { agentCardOf } from './agent-card.js';
+import type { A2AEngine, A2AHandlerOptions } from './a2a-handler-options.js';
+import { readA2ARequest } from './a2a-request.js';
+import { BoundedTaskStore } from './bounded-task-store.js';
+import { RunExecutor, STARTED_RUN_KEY, type StartedRun } from './run-executor.js';
+import { startA2ARun } from './start-a2a-run.js';
+import { rpcError, writeRpcAnswer, writeRpcJson } from './write-rpc-answer.js';
+
+/** The JSON-RPC error code of a message refused before it ran (busy session, too many runs): implementation-defined, as JSON-RPC reserves -32000 to -32099 for. */
+const REFUSED_CODE = -32000;
+
+/** The path of the agent card, under `basePath`. */
+export const AGENT_CARD_PATH = '/.well-known/agent-card.json';
+
+/**
+ * Serves the engine's main agent as an A2A agent, through `@a2a-js/sdk`'s request handler:
+ *
+ * - `GET <basePath>/.well-known/agent-card.json`: its agent card (one skill per subagent).
+ * - `POST <basePath>/a2a`: JSON-RPC, A2A 1.0 (`SendMessage`, `SendStreamingMessage`,
+ *   `GetTask`, `CancelTask`, ...) and 0.3 (`message/send`, `message/stream`, `tasks/get`,
+ *   `tasks/cancel`). A message runs the main agent in the session named by its `contextId`
+ *   (a new one when absent); the task's updates are the run's (see `RunUpdates`), and
+ *   cancelling the task cancels the run, its model requests and its children.
+ *
+ * Like `runsHandler`: `authorize` answers `401`, a message beyond `maxRuns` running runs
+ * `429` (`Retry-After`), a message for a session another run is using `409`, each with a
+ * JSON-RPC error body the A2A client reports; bodies are bounded (`413`, `408`, `415`).
+ *
+ * @example
+ * ```ts
+ * const a2a = a2aHandler(engine, { authorize: (req) => req.headers.authorization === `Bearer ${token}` });
+ * http.createServer(a2a).listen(8080); // card: http://localhost:8080/.well-known/agent-card.json
+ * ```
+ */
+export function a2aHandler(engine: A2AEngine, options: A2AHandlerOptions = {}): RunsRequestHandler {
+  const o = resolveRunsOptions(options);
+  const slots = new RunSlots(o.maxRuns);
+  const card = (req: IncomingMessage): AgentCard =>
+    agentCardOf(engine.agents.list(), options.publicUrl ?? `http://${req.headers.host ?? 'localhost'}${o.basePath}/a2a`, o.authorize !== undefined, options.card);
+  // The SDK reads its card for the extended-card method only (input modes are not checked): the card as it is now.
+  const sdk = new DefaultRequestHandler(agentCardOf(engine.agents.list(), options.publicUrl ?? `${o.basePath}/a2a`, o.authorize !== undefined, options.card), new BoundedTaskStore(options.maxTasks ?? 1000), new RunExecutor());
+  const v1 = new JsonRpcTransportHandler(sdk);
+  const legacy = new LegacyJsonRpcTransportHandler(sdk);
+  return (req, res, next) => {
+    const path = (req.url ?? '/').split('?', 1)[0];
+    if (path !== `${o.basePath}${AGENT_CARD_PATH}` && path !== `${o.basePath}/a2a`) {
+      if (next) next();
+      else if (!o.fallthrough) sendJson(res, 404, { error: `not found: ${req.method ?? '?'} ${path!.slice(0, 200)}` });
+      return next === undefined && !o.fallthrough;
+    }
+    const serve = async (): Promise<void> => {
+      await authorizeRequest(req, o.authorize);
+      if (path !== `${o.basePath}/a2a`) {
+        if (req.method !== 'GET' && req.method !== 'HEAD') throw new HttpFailure(405, `method ${req.method ?? '?'} is not allowed here; use GET`, { allow: 'GET' });
+        return sendJson(res, 200, AgentCard.toJSON(card(req)));
+      }
+      if (req.method !== 'POST') throw new HttpFailure(405, `method ${req.method ?? '?'} is not allowed here; use POST (JSON-RPC)`, { allow: 'POST' });
+      return rpc(req, res);
+    };
+    const rpc = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+      const body = await readJsonBody(request, o.maxBodyBytes, o.bodyTimeoutMs);
+      const facts = readA2ARequest(body);
+      const mapError = facts.legacy ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError : JsonRpcTransportHandler.mapToJSONRPCError;
+      let started: StartedRun | undefined;
+      try {
+        if (facts.send) started = await startA2ARun(engine, slots, facts.send);
+        const state = new Map<string, unknown>(started ? [[STARTED_RUN_KEY, started]] : []);
+        const requestedVersion = header(request, A2A_VERSION_HEADER) ?? (facts.legacy ? '0.3' : '1.0');
+        const context = new ServerCallContext({ requestedVersion, state });
+        const answer = await (facts.legacy ? legacy : v1).handle(body, context);
+        await writeRpcAnswer(response, answer, o.keepAliveMs, (error) => ({ jsonrpc: '2.0', id: facts.id, error: mapError(error) }));
+      } catch (error) {
+        // Refused before the SDK (a busy session 409, too many runs 429): that status, with a JSON-RPC error the client reports.
+        if (error instanceof HttpFailure) return writeRpcJson(response, error.status, rpcError(facts.id, REFUSED_CODE, error.message), error.headers);
+        writeRpcJson(response, 200, rpcError(facts.id, mapError(error).code, errorMessage(error)));
+      } finally {
+        // A message the SDK refused before running it (a task in a final state, say): its run must not go on alone.
+        if (started !== undefined && !started.claimed) started.run.cancel();
+      }
+    };
+    serve().catch((error: unknown) => sendFailure(res, error));
+    return true;
+  };
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name.toLowerCase()];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}

@@ -1,0 +1,43 @@
+import { SessionBusyError } from '../../agent/session-busy-error.js';
+import { errorMessage } from '../../errors/error-message.js';
+import { HttpFailure } from '../../http/http-failure.js';
+import { refusedElsewhere } from '../../http/refused-elsewhere.js';
+import type { RunSlots } from '../../http/run-slots.js';
+import type { A2AEngine } from './a2a-handler-options.js';
+import type { StartedRun } from './run-executor.js';
+
+/**
+ * Starts the run of an A2A message before the SDK sees it, so its refusals are answered as
+ * HTTP says them: a run slot (`429` when `maxRuns` run), the session of its `contextId`
+ * (`409` when another run holds it, here or, with a shared store, in another instance: the
+ * run's first event says so), an empty prompt or a malformed context id (`400`). The slot
+ * is the run's until it settles.
+ */
+export async function startA2ARun(engine: A2AEngine, slots: RunSlots, send: { readonly prompt: string; readonly contextId: string }): Promise<StartedRun> {
+  const release = slots.take();
+  try {
+    const run = start(engine, send);
+    run.result.then(release, release);
+    await refusedElsewhere(run).catch((error: unknown) => {
+      throw busy(error);
+    });
+    return { run, claimed: false };
+  } catch (error) {
+    release();
+    throw error;
+  }
+}
+
+function start(engine: A2AEngine, send: { readonly prompt: string; readonly contextId: string }) {
+  try {
+    return engine.start(send.prompt, { sessionId: send.contextId });
+  } catch (error) {
+    if (SessionBusyError.isInstance(error)) throw busy(error);
+    if (error instanceof TypeError) throw new HttpFailure(400, `the message cannot run: ${error.message} (send a text part, and a contextId that is a well-formed string)`);
+    throw error;
+  }
+}
+
+function busy(error: unknown): HttpFailure {
+  return new HttpFailure(409, `${errorMessage(error)}: the conversation of this contextId is busy; wait for its task to end (or cancel it with tasks/cancel), or use another contextId`);
+}

@@ -1,0 +1,48 @@
+import type { ServerResponse } from 'node:http';
+import { formatSSEEvent, SSE_HEADERS } from '@a2a-js/sdk';
+
+/** A JSON-RPC answer of the SDK's transport handlers: one envelope, or a stream of them. */
+export type RpcAnswer = object | AsyncGenerator<object, void, undefined>;
+
+/** A JSON-RPC error envelope. */
+export function rpcError(id: string | number | null, code: number, message: string): object {
+  return { jsonrpc: '2.0', id, error: { code, message } };
+}
+
+/** Writes one envelope as JSON with `status`. */
+export function writeRpcJson(res: ServerResponse, status: number, envelope: object, headers: Readonly<Record<string, string>> = {}): void {
+  if (res.headersSent || res.destroyed) return;
+  const text = JSON.stringify(envelope);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)), 'cache-control': 'no-store', ...headers });
+  res.end(text);
+}
+
+/**
+ * Writes the SDK's answer: an envelope as JSON, a stream as server-sent events (one
+ * `data:` envelope each, a `: keep-alive` comment every `keepAliveMs` of silence so proxies
+ * keep the connection, 0 for none). A client that leaves stops the writing, not the task
+ * (A2A tasks outlive their streams; `tasks/cancel` stops one). A stream that fails ends
+ * with its error as one more envelope. Resolves when done, never rejects.
+ */
+export async function writeRpcAnswer(res: ServerResponse, answer: RpcAnswer, keepAliveMs: number, errorEnvelope: (error: unknown) => object): Promise<void> {
+  if (!(Symbol.asyncIterator in answer)) return writeRpcJson(res, 200, answer);
+  const stream = answer;
+  res.writeHead(200, { ...SSE_HEADERS });
+  res.flushHeaders();
+  const keepAlive = keepAliveMs > 0 ? setInterval(() => res.write(': keep-alive\n\n'), keepAliveMs) : undefined;
+  const left = (): void => void stream.return(undefined);
+  res.once('close', left);
+  try {
+    for await (const envelope of stream) {
+      if (res.destroyed) break;
+      res.write(formatSSEEvent(envelope));
+    }
+  } catch (error) {
+    // The stream's last word: the error as a JSON-RPC envelope (the SDK client throws it).
+    if (!res.destroyed) res.write(formatSSEEvent(errorEnvelope(error)));
+  } finally {
+    clearInterval(keepAlive);
+    res.off('close', left);
+    if (!res.writableEnded) res.end();
+  }
+}
