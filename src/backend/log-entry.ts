@@ -46,7 +46,11 @@ function logEnding(text: string): LogEnding | undefined {
   const v = storedObject(text);
   if (v?.['kind'] === 'complete') return { kind: 'complete' };
   if (v?.['kind'] === 'cancelled' && typeof v['reason'] === 'string') return { kind: 'cancelled', reason: v['reason'] };
-  if (v?.['kind'] === 'failed' && typeof v['message'] === 'string') return { kind: 'failed', message: v['message'] };
+  if (v?.['kind'] === 'failed' && typeof v['message'] === 'string') {
+    // The error's identity too (name, code), so readers error with the same kind of error.
+    const { name, code } = v;
+    return { kind: 'failed', message: v['message'], ...(typeof name === 'string' ? { name } : {}), ...(typeof code === 'string' ? { code } : {}) };
+  }
   return undefined;
 }
 

@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Subscriber } from 'rxjs';
 import { AbortError } from '../errors/abort-error.js';
+import { errorOfIdentity } from '../errors/error-identity.js';
 import type { SequencedEvent } from '../runs/run-types.js';
 import { UnknownRunError } from '../runs/unknown-run-error.js';
 import { readLogEntry } from './log-entry.js';
@@ -103,7 +104,7 @@ export class StreamReader implements FollowingReader {
       }
       const { ending } = entry;
       if (ending.kind === 'cancelled') this.out.error(new AbortError(new Error(ending.reason)));
-      else if (ending.kind === 'failed') this.out.error(new Error(ending.message));
+      else if (ending.kind === 'failed') this.out.error(errorOfIdentity(ending));
       else this.out.complete();
       this.stop();
       return true;

@@ -1,5 +1,6 @@
 import { Observable } from 'rxjs';
 import { AbortError } from '../errors/abort-error.js';
+import { errorOfIdentity } from '../errors/error-identity.js';
 import type { EventLog } from './event-log.js';
 import { EventStore } from './event-store.js';
 import type { LogEnding, SequencedEvent } from './run-types.js';
@@ -76,7 +77,7 @@ export class MemoryEventLog implements EventLog {
         if (subscriber.closed || !log.ending || next < log.events.length) return;
         if (this.#logs.get(runId) !== log) subscriber.error(new UnknownRunError(runId));
         else if (log.ending.kind === 'cancelled') subscriber.error(new AbortError(new Error(log.ending.reason)));
-        else if (log.ending.kind === 'failed') subscriber.error(new Error(log.ending.message));
+        else if (log.ending.kind === 'failed') subscriber.error(errorOfIdentity(log.ending));
         else subscriber.complete();
       };
       log.readers = [...log.readers, pump];

@@ -3,7 +3,7 @@ import { AbortError } from '../errors/abort-error.js';
 import type { RunResult } from '../agent/run-types.js';
 import type { AgentEvent } from '../events/agent-event.js';
 import type { ApprovalDecision } from '../permission/approval.js';
-import { errorMessage } from '../errors/error-message.js';
+import { errorIdentity } from '../errors/error-identity.js';
 import { eventBytes } from './event-bytes.js';
 import type { EventLog } from './event-log.js';
 import { PendingApprovals } from './pending-approvals.js';
@@ -126,7 +126,7 @@ export class RunRegistry {
       error: (error: unknown) => {
         failure = error;
         finish('failed');
-        quietly(this.o.log.end(runId, { kind: 'failed', message: errorMessage(error) }));
+        quietly(this.o.log.end(runId, { kind: 'failed', ...errorIdentity(error) }));
         settle.reject(error);
       },
       // A cancel completes the run early (takeUntil): its log ends as cancelled, not complete.

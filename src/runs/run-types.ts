@@ -67,10 +67,17 @@ export interface LogCancelled {
   readonly reason: string;
 }
 
-/** The run failed with an error it could not turn into a `RunEnd`; readers error with it. */
+/**
+ * The run failed with an error it could not turn into a `RunEnd`; readers error with an
+ * error of the same `name` and `code` (`SessionBusyError.isInstance` holds for it).
+ */
 export interface LogFailed {
   /** Marks a failed run's log. */
   readonly kind: 'failed';
   /** The error's message. */
   readonly message: string;
+  /** The error's `name` (`SessionBusyError`), when it was not a plain `Error`. */
+  readonly name?: string;
+  /** The error's `code` (`SESSION_BUSY`), when it was an rxharness error. */
+  readonly code?: string;
 }
