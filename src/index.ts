@@ -78,7 +78,8 @@ export type {
 } from './events/agent-event.js';
 export type { JsonObject, JsonValue } from './events/json.js';
 export type { RunMetrics } from './events/run-metrics.js';
-export { isAgentEvent, isEventType, isRunEnd, isTaskWrap } from './events/guards.js';
+// (No isEventType: comparing `event.type` narrows the same.)
+export { isAgentEvent, isRunEnd, isTaskWrap } from './events/guards.js';
 export { eventText } from './events/event-text.js';
 export { ofEventType } from './events/operators/of-event-type.js';
 export { terminalRunEnd } from './events/operators/terminal-run-end.js';
@@ -155,13 +156,12 @@ export type { InferToolArgs, JsonSchemaSideMissing, StandardToolSchema, UsableTo
 // Permissions and approval.
 export type { PermissionAction, PermissionRule, PermissionRuleInput, SolonPermissionRule } from './permission/permission-rule.js';
 export type { ApprovalDecision, ApprovalHandler, ApprovalRequest } from './permission/approval.js';
-export { DEFAULT_RULES } from './permission/default-rules.js';
 export { parsePermissionRules } from './permission/parse-permission-rules.js';
 export { PermissionPolicy, type PermissionPolicyOptions } from './permission/permission-policy.js';
 export type { PermissionDecision } from './permission/evaluate-rules.js';
 
 // Subagent definitions.
-export { AGENT_NAME_PATTERN, type AgentDefinition, type AgentOrigin, type AgentSource } from './subagent/agent-definition.js';
+export type { AgentDefinition, AgentOrigin, AgentSource } from './subagent/agent-definition.js';
 export type { AgentDiagnostic } from './subagent/agent-diagnostic.js';
 export { defineAgent, type AgentInput } from './subagent/define-agent.js';
 export { parseAgentMarkdown } from './subagent/parse-agent-markdown.js';

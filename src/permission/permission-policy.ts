@@ -13,7 +13,11 @@ export interface PermissionPolicyOptions {
   readonly agentRules?: readonly PermissionRule[];
   /** The policy of the agent that delegated to this one: its denies are kept. */
   readonly parent?: PermissionPolicy;
-  /** Used only when no user rule matches; default {@link DEFAULT_RULES}. */
+  /**
+   * Used only when no user rule matches; default: the built-in rules (reading, searching and
+   * writing allowed; secrets like `.env`, files other programs run, and `bash` asked; see the
+   * permissions guide).
+   */
   readonly defaults?: readonly PermissionRule[];
   /**
    * True when `agentRules` come from a source that is not trusted to loosen (a definition in

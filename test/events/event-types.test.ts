@@ -1,7 +1,8 @@
 import { of, type Observable } from 'rxjs';
 import { describe, expectTypeOf, it } from 'vitest';
 import type { AgentEvent, EventOfType, ReasonDeltaEvent, RunEndEvent, TaskWrapEvent, ToolCallEndEvent } from '../../src/index.js';
-import { isEventType, isRunEnd, isTaskWrap, ofEventType, terminalRunEnd, unwrapTaskEvents, type UnwrappedEvent } from '../../src/index.js';
+import { isRunEnd, isTaskWrap, ofEventType, terminalRunEnd, unwrapTaskEvents, type UnwrappedEvent } from '../../src/index.js';
+import { isEventType } from '../../src/events/guards.js';
 
 // Type tests: `npm run typecheck` (tsc over test/) fails when a generic helper stops narrowing.
 
