@@ -1,0 +1,96 @@
+import { HttpFailure } from '../../http/http-failure.js';
+import { readJsonBody } from '../../http/read-json-body.js';
+import { RunSlots } from '../../http/run-slots.js';
+import { resolveProtocolOptions, type ProtocolHandlerOptions } from '../protocol-options.js';
+import { protocolRoute, type ProtocolRequestHandler } from '../protocol-route.js';
+import { startProtocolRun, type ProtocolEngine } from '../start-protocol-run.js';
+import { AgUiMapper } from './ag-ui-mapper.js';
+import { streamAgUiRun } from './ag-ui-stream.js';
+import { answerWaitingRun } from './answer-waiting-run.js';
+import { FrontendCalls } from './frontend-calls.js';
+import { frontendTools } from './frontend-tools.js';
+import { readRunAgentInput } from './run-agent-input.js';
+import { WaitingThreads } from './waiting-threads.js';
+
+/** Options of {@link agUiHandler}. */
+export interface AgUiHandlerOptions extends ProtocolHandlerOptions {
+  /**
+   * Milliseconds a run may wait for its client (a frontend tool's result, an answer to an
+   * approval) before it is cancelled: it holds its thread and a run slot meanwhile. Default
+   * 600,000 (ten minutes).
+   */
+  readonly clientWaitMs?: number;
+}
+
+/** The largest delay `setTimeout` honours. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/**
+ * Serves the engine's main agent as an AG-UI agent (the protocol of CopilotKit and
+ * `@ag-ui/client`'s `HttpAgent`): `POST` a `RunAgentInput` and read the run as AG-UI events,
+ * server-sent (`data: <event JSON>`), mapped by the same rules as {@link toAgUiEvents}.
+ *
+ * - `threadId` is our session: the thread's earlier turns are in it, so only the last message,
+ *   a user message, is read as the prompt (`context` and `state` are put in front of it).
+ * - `tools` (frontend tools) are offered to the model for this run. A call to one ends the
+ *   AG-UI run (`TOOL_CALL_*`, then `RUN_FINISHED` naming it in `pendingToolCallIds`); the
+ *   run waits, and the thread's next request, whose tool message carries the result,
+ *   continues it as a new AG-UI run.
+ * - An approval (a permission rule's `ask`, anywhere in the tree) ends the AG-UI run with an
+ *   `interrupt` outcome (the interrupt's id is the approval's); the next request's `resume`
+ *   entry answers it (`payload: { decision: 'approve' | 'reject' | 'always', comment? }`).
+ * - A request that answers nothing while the thread waits starts a new turn; the waiting run
+ *   is cancelled. A run nobody continues within `clientWaitMs` is cancelled.
+ *
+ * Refusals are JSON `{ error }`: `400` a body that is not a `RunAgentInput` or whose last
+ * message is not a user's, `401` (`authorize`), `405` not `POST`, `409` a thread another run
+ * is using, `413`/`408`/`415` as for `runsHandler`, `429` `maxRuns` runs already running
+ * (with `Retry-After`). A client that disconnects cancels its run.
+ *
+ * @example
+ * ```ts
+ * const engine = new HarnessEngine({ model });
+ * http.createServer(agUiHandler(engine, { authorize })).listen(8000);
+ * // new HttpAgent({ url: 'http://localhost:8000', headers: { authorization: `Bearer ${token}` } })
+ * ```
+ */
+export function agUiHandler(engine: ProtocolEngine, options: AgUiHandlerOptions = {}): ProtocolRequestHandler {
+  const { clientWaitMs = 600_000, ...shared } = options;
+  if (!Number.isFinite(clientWaitMs) || clientWaitMs < 1 || clientWaitMs > MAX_TIMER_MS) {
+    throw new RangeError(`clientWaitMs must be a number of milliseconds from 1 to ${MAX_TIMER_MS}, got ${String(clientWaitMs)}`);
+  }
+  const o = resolveProtocolOptions(shared);
+  const slots = new RunSlots(o.maxRuns);
+  const threads = new WaitingThreads(clientWaitMs, (state) => engine.runs.cancel(state.run.runId));
+  return protocolRoute(o, async (req, res) => {
+    const input = readRunAgentInput(await readJsonBody(req, o.maxBodyBytes, o.bodyTimeoutMs));
+    const ids = { threadId: input.threadId, runId: input.runId };
+    const hooks = { keepAliveMs: o.keepAliveMs, onWait: threads.park.bind(threads, input.threadId) };
+    const waiting = threads.take(input.threadId);
+    if (waiting !== undefined) {
+      let answered: boolean;
+      try {
+        answered = answerWaitingRun(engine, waiting, input);
+      } catch (error) {
+        threads.park(input.threadId, waiting); // a bad answer changes nothing: the run still waits
+        throw error;
+      }
+      if (answered) return streamAgUiRun(engine, waiting, ids, res, hooks);
+      // A new turn instead of answers: the waiting run is abandoned, and its session freed.
+      engine.runs.cancel(waiting.run.runId);
+      await waiting.run.result.catch(() => undefined);
+    }
+    if (input.prompt === undefined) {
+      throw new HttpFailure(400, 'the last message must be a user message with text: it is the prompt (the thread\'s earlier messages are kept by the server)');
+    }
+    const calls = new FrontendCalls();
+    const tools = frontendTools(input.tools, calls, clientWaitMs);
+    const run = await startProtocolRun(engine, slots.take(), input.prompt, { sessionId: input.threadId, ...(tools.length > 0 ? { tools } : {}) });
+    if (res.destroyed) {
+      engine.runs.cancel(run.runId); // the client left while the run started
+      return;
+    }
+    const state = { run, mapper: new AgUiMapper(), calls, frontendTools: new Set(tools.map((t) => t.name)), after: 0, interrupts: new Set<string>() };
+    streamAgUiRun(engine, state, ids, res, hooks);
+  });
+}

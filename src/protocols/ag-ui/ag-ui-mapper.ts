@@ -1,0 +1,171 @@
+import { EventType, type AGUIEvent } from '@ag-ui/core';
+import type { AgentEvent, ReasonEndEvent, TaskWrapEvent } from '../../events/agent-event.js';
+import { messageIdOf, reasoningIdOf, resultIdOf, toolCallIdOf } from './ag-ui-ids.js';
+import { SubagentSteps } from './subagent-steps.js';
+
+/** The delegation tools: a subagent started under one of their calls names it as its parent call. */
+const DELEGATION_TOOLS = new Set(['task', 'multitask']);
+
+/**
+ * Translates one run's events into AG-UI events, keeping what AG-UI needs to know across
+ * events: which messages, reasoning spans and subagents are open (a run may only finish with
+ * none open), and which messages already exist on the client.
+ *
+ * - The run's text: one assistant message per step (`TEXT_MESSAGE_*`); its reasoning: one
+ *   reasoning span and message per step (`REASONING_*`).
+ * - Tool calls: `TOOL_CALL_START/ARGS/END` when the model has asked for them (its step's
+ *   `ReasonEnd`), with the step's message as `parentMessageId`; `TOOL_CALL_RESULT` when each ends.
+ * - A subagent (a `TaskWrap`): a step named after the task's description
+ *   (`STEP_STARTED/FINISHED`) around `SUBAGENT_STARTED/FINISHED` (or `SUBAGENT_ERROR`), its run
+ *   id the `subagentRunId` every one of its events carries, its tool calls' ids prefixed with
+ *   it; a nested subagent names its parent in `parentSubagentRunId`. A wrapped `RunEnd` closes
+ *   the subagent, never the AG-UI run.
+ * - Plans, approvals, queued tasks: `CUSTOM` events named `rxharness.<event type>`.
+ *
+ * One mapper follows one run across AG-UI runs: {@link AgUiMapper.closeOpen} closes what is
+ * open when an AG-UI run stops early (an interrupt), and the next events reopen it.
+ */
+export class AgUiMapper {
+  /** Open text messages, with the subagent each belongs to. */
+  readonly #texts = new Map<string, string | undefined>();
+  /** Open reasoning messages, with their subagent. */
+  readonly #reasoning = new Map<string, string | undefined>();
+  /** Messages that have had text on the client, in this AG-UI run or an earlier one. */
+  readonly #shown = new Set<string>();
+  /** The open `task`/`multitask` call of each run, by run id. */
+  readonly #delegations = new Map<string, string>();
+  readonly #subagents = new SubagentSteps();
+
+  /** The AG-UI events of one of the run's events (none for most bookkeeping events). */
+  map(event: AgentEvent): AGUIEvent[] {
+    const out: AGUIEvent[] = [];
+    this.#map(event, undefined, out);
+    return out;
+  }
+
+  /**
+   * Closes every open message, reasoning span and subagent (a subagent as `suspended` when
+   * the run goes on without this AG-UI run, as finished otherwise), so `RUN_FINISHED` may follow.
+   */
+  closeOpen(suspended: boolean): AGUIEvent[] {
+    const out: AGUIEvent[] = [];
+    for (const [messageId, sub] of this.#texts) out.push({ type: EventType.TEXT_MESSAGE_END, messageId, ...attribution(sub) });
+    for (const [messageId, sub] of this.#reasoning) out.push(...closeReasoning(messageId, sub));
+    this.#texts.clear();
+    this.#reasoning.clear();
+    out.push(...this.#subagents.closeAll(suspended));
+    return out;
+  }
+
+  #map(event: AgentEvent, sub: string | undefined, out: AGUIEvent[]): void {
+    switch (event.type) {
+      case 'TaskWrap':
+        return this.#wrapped(event, sub, out);
+      case 'ReasonDelta': {
+        if (event.text === '') return;
+        if (event.kind === 'thinking') {
+          const id = reasoningIdOf(event.runId, event.step);
+          if (!this.#reasoning.has(id)) {
+            this.#reasoning.set(id, sub);
+            out.push({ type: EventType.REASONING_START, messageId: id, ...attribution(sub) });
+            out.push({ type: EventType.REASONING_MESSAGE_START, messageId: id, role: 'reasoning', ...attribution(sub) });
+          }
+          out.push({ type: EventType.REASONING_MESSAGE_CONTENT, messageId: id, delta: event.text, ...attribution(sub) });
+          return;
+        }
+        const id = messageIdOf(event.runId, event.step);
+        this.#openText(id, sub, out);
+        out.push({ type: EventType.TEXT_MESSAGE_CONTENT, messageId: id, delta: event.text, ...attribution(sub) });
+        return;
+      }
+      case 'ReasonEnd':
+        return this.#reasonEnd(event, sub, out);
+      case 'ToolCallStart':
+        if (DELEGATION_TOOLS.has(event.toolName)) this.#delegations.set(event.runId, toolCallIdOf(event.runId, event.callId, sub));
+        return;
+      case 'ToolCallEnd': {
+        const toolCallId = toolCallIdOf(event.runId, event.callId, sub);
+        if (this.#delegations.get(event.runId) === toolCallId) this.#delegations.delete(event.runId);
+        out.push({ type: EventType.TOOL_CALL_RESULT, messageId: resultIdOf(toolCallId), toolCallId, content: event.text, role: 'tool', ...attribution(sub) });
+        return;
+      }
+      case 'Plan':
+      case 'HITLPending':
+      case 'HITLDecided':
+      case 'TaskQueued':
+        out.push({ type: EventType.CUSTOM, name: `rxharness.${event.type}`, value: event });
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** A subagent's event: its subagent opened (again) first; its own end closes it. */
+  #wrapped(wrap: TaskWrapEvent, parent: string | undefined, out: AGUIEvent[]): void {
+    const sub = wrap.runId;
+    out.push(...this.#subagents.open(wrap, parent, this.#delegations.get(wrap.parentRunId)));
+    const inner = wrap.event;
+    if (inner.type === 'RunEnd' && inner.runId === sub) {
+      out.push(...this.#closeMessagesOf(sub));
+      out.push(...this.#subagents.end(sub, inner.abnormal ? { message: inner.error ?? 'the subagent failed', code: 'task_failed' } : { result: inner.text }));
+    } else if (inner.type === 'RunCancelled' && inner.runId === sub) {
+      out.push(...this.#closeMessagesOf(sub));
+      out.push(...this.#subagents.end(sub, { message: inner.reason, code: 'task_cancelled' }));
+    } else {
+      this.#map(inner, sub, out);
+    }
+  }
+
+  #reasonEnd(event: ReasonEndEvent, sub: string | undefined, out: AGUIEvent[]): void {
+    const reasoning = reasoningIdOf(event.runId, event.step);
+    if (this.#reasoning.delete(reasoning)) out.push(...closeReasoning(reasoning, sub));
+    const messageId = messageIdOf(event.runId, event.step);
+    if (!this.#shown.has(messageId) && event.text !== '') {
+      // Not streamed (a model that answered in one piece): the whole text at once.
+      this.#openText(messageId, sub, out);
+      out.push({ type: EventType.TEXT_MESSAGE_CONTENT, messageId, delta: event.text, ...attribution(sub) });
+    }
+    if (this.#texts.delete(messageId)) out.push({ type: EventType.TEXT_MESSAGE_END, messageId, ...attribution(sub) });
+    for (const call of event.toolCalls) {
+      const toolCallId = toolCallIdOf(event.runId, call.callId, sub);
+      out.push({ type: EventType.TOOL_CALL_START, toolCallId, toolCallName: call.name, parentMessageId: messageId, ...attribution(sub) });
+      out.push({ type: EventType.TOOL_CALL_ARGS, toolCallId, delta: typeof call.args === 'string' ? call.args : JSON.stringify(call.args), ...attribution(sub) });
+      out.push({ type: EventType.TOOL_CALL_END, toolCallId, ...attribution(sub) });
+    }
+  }
+
+  #openText(messageId: string, sub: string | undefined, out: AGUIEvent[]): void {
+    if (this.#texts.has(messageId)) return;
+    this.#texts.set(messageId, sub);
+    this.#shown.add(messageId);
+    out.push({ type: EventType.TEXT_MESSAGE_START, messageId, role: 'assistant', ...attribution(sub) });
+  }
+
+  /** Closes what a subagent left open (a failed step's message) before the subagent closes. */
+  #closeMessagesOf(sub: string): AGUIEvent[] {
+    const out: AGUIEvent[] = [];
+    for (const [messageId, owner] of this.#texts) {
+      if (owner !== sub) continue;
+      this.#texts.delete(messageId);
+      out.push({ type: EventType.TEXT_MESSAGE_END, messageId, subagentRunId: sub });
+    }
+    for (const [messageId, owner] of this.#reasoning) {
+      if (owner !== sub) continue;
+      this.#reasoning.delete(messageId);
+      out.push(...closeReasoning(messageId, sub));
+    }
+    return out;
+  }
+}
+
+/** The `subagentRunId` field of a subagent's event; nothing for the main run's (AG-UI refuses `null`). */
+function attribution(sub: string | undefined): { subagentRunId?: string } {
+  return sub === undefined ? {} : { subagentRunId: sub };
+}
+
+function closeReasoning(messageId: string, sub: string | undefined): AGUIEvent[] {
+  return [
+    { type: EventType.REASONING_MESSAGE_END, messageId, ...attribution(sub) },
+    { type: EventType.REASONING_END, messageId, ...attribution(sub) },
+  ];
+}

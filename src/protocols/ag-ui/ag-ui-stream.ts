@@ -1,0 +1,74 @@
+import type { ServerResponse } from 'node:http';
+import type { AGUIEvent, Interrupt } from '@ag-ui/core';
+import { Subscription } from 'rxjs';
+import { eventStreamResponse } from '../event-stream-response.js';
+import type { ProtocolEngine } from '../start-protocol-run.js';
+import { runEnded, runFailed, runStarted, runWaiting, type AgUiRunIds } from './ag-ui-terminal.js';
+import { waitPointOf } from './wait-points.js';
+import type { AgUiRunState } from './waiting-threads.js';
+
+/** What {@link streamAgUiRun} does besides writing. */
+export interface AgUiStreamHooks {
+  /** The AG-UI run stopped while the run waits for the client: park it for the thread's next request. */
+  readonly onWait: (state: AgUiRunState) => void;
+  /** Milliseconds between keep-alive comments (0: none). */
+  readonly keepAliveMs: number;
+}
+
+/**
+ * Shows our run, from the event after `state.after`, as one AG-UI run on `res`:
+ * `RUN_STARTED`, the mapped events, then exactly one terminal event —
+ *
+ * - `RUN_FINISHED` (or `RUN_ERROR` for an abnormal end) at the run's own `RunEnd`;
+ * - `RUN_FINISHED` as soon as the run waits for the client: an approval (the `interrupt`
+ *   outcome, one interrupt per approval, answered by the next request's `resume`), or a call
+ *   to a frontend tool (a success whose `pendingToolCallIds` name the calls; the next
+ *   request's tool messages answer them). The run goes on waiting (`onWait`);
+ * - `RUN_ERROR` when the run fails or is cancelled.
+ *
+ * A client that leaves before the terminal event cancels the run: its model request is
+ * aborted, its children stopped.
+ */
+export function streamAgUiRun(engine: ProtocolEngine, state: AgUiRunState, ids: AgUiRunIds, res: ServerResponse, hooks: AgUiStreamHooks): void {
+  const out = eventStreamResponse(res, {}, hooks.keepAliveMs);
+  const attachment = new Subscription();
+  let finished = false;
+  const finish = (events: readonly AGUIEvent[]): void => {
+    finished = true;
+    attachment.unsubscribe();
+    for (const event of events) out.send(event);
+    out.end();
+  };
+  res.once('close', () => {
+    if (finished) return;
+    finished = true;
+    attachment.unsubscribe();
+    engine.runs.cancel(state.run.runId);
+  });
+  out.send(runStarted(ids));
+  attachment.add(
+    engine.runs.attach(state.run.runId, { after: state.after }).subscribe({
+      next: ({ seq, event }) => {
+        if (finished) return;
+        state.after = seq;
+        for (const mapped of state.mapper.map(event)) out.send(mapped);
+        if (event.type === 'RunEnd') return finish([...state.mapper.closeOpen(false), runEnded(ids, event)]);
+        const wait = waitPointOf(event, state);
+        if (wait === undefined) return;
+        const interrupts: Interrupt[] = [];
+        if ('interrupt' in wait) {
+          interrupts.push(wait.interrupt);
+          state.interrupts.add(wait.interrupt.id);
+        }
+        finish([...state.mapper.closeOpen(true), runWaiting(ids, interrupts, state.calls.unanswered())]);
+        hooks.onWait(state);
+      },
+      error: (error: unknown) => {
+        if (!finished) finish([runFailed(error)]);
+      },
+      complete: () => {
+        if (!finished) finish([runFailed(new Error('the run ended without its RunEnd event'))]);
+      },
+    }),
+  );
+}

@@ -1,0 +1,52 @@
+import type { ResumeEntry } from '@ag-ui/core';
+import { HttpFailure } from '../../http/http-failure.js';
+import type { ApprovalDecision } from '../../permission/approval.js';
+import type { ProtocolEngine } from '../start-protocol-run.js';
+import type { AgUiRequest } from './run-agent-input.js';
+import type { AgUiRunState } from './waiting-threads.js';
+
+/** What a frontend call nobody answered returns to the model. */
+const NOT_RUN = 'ERROR: the frontend did not run this tool (its result was not sent); do not assume it ran.';
+
+/**
+ * Gives a waiting run what the thread's next request brings: the results of its frontend
+ * tool calls (tool messages naming them) and the answers to its approvals (`resume` entries
+ * naming the interrupts; `cancelled` rejects). What the client was shown and left unanswered
+ * is settled too, so the run never waits for an answer that will not come: an approval is
+ * rejected, a frontend call returns an error. Returns whether the request answered anything
+ * (if not, it starts a new turn, and the waiting run is abandoned).
+ *
+ * @throws HttpFailure `400` for a resume payload that is not a decision (nothing is applied then).
+ */
+export function answerWaitingRun(engine: ProtocolEngine, state: AgUiRunState, input: AgUiRequest): boolean {
+  const decisions = input.resume.filter((entry) => state.interrupts.has(entry.interruptId)).map((entry) => [entry.interruptId, decisionOf(entry)] as const);
+  const results = [...input.toolResults].filter(([callId]) => state.calls.unanswered().includes(callId));
+  if (decisions.length === 0 && results.length === 0) return false;
+  for (const [callId, result] of results) state.calls.answer(callId, result);
+  for (const callId of state.calls.unanswered()) state.calls.answer(callId, { text: NOT_RUN, error: 'the frontend sent no result' });
+  const answered = new Map(decisions);
+  for (const approvalId of state.interrupts) {
+    const decision = answered.get(approvalId) ?? { decision: 'reject', comment: 'The user did not answer this approval.' };
+    engine.runs.answer(state.run.runId, approvalId, decision);
+  }
+  state.interrupts.clear();
+  return true;
+}
+
+/** A resume entry's payload as a decision: `{ decision, comment? }`, `"approve"`/`"reject"`/`"always"`, or `{ approved: boolean }`. */
+function decisionOf(entry: ResumeEntry): ApprovalDecision {
+  if (entry.status === 'cancelled') return { decision: 'reject', comment: 'The user cancelled this call.' };
+  const payload: unknown = entry.payload;
+  const word = typeof payload === 'string' ? payload : isObject(payload) ? payload['decision'] : undefined;
+  const comment = isObject(payload) && typeof payload['comment'] === 'string' ? { comment: payload['comment'] } : {};
+  if (word === 'approve' || word === 'reject' || word === 'always') return { decision: word, ...comment };
+  if (isObject(payload) && typeof payload['approved'] === 'boolean') return { decision: payload['approved'] ? 'approve' : 'reject', ...comment };
+  throw new HttpFailure(
+    400,
+    `resume entry for interrupt ${JSON.stringify(entry.interruptId)}: the payload must be { "decision": "approve" | "reject" | "always", "comment"?: string }, got ${JSON.stringify(payload) ?? 'nothing'}`,
+  );
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

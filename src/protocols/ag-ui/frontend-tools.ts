@@ -1,0 +1,35 @@
+import type { Tool as AgUiTool } from '@ag-ui/core';
+import type { JsonObject } from '../../events/json.js';
+import { HttpFailure } from '../../http/http-failure.js';
+import type { Tool } from '../../tools/tool.js';
+import type { FrontendCalls } from './frontend-calls.js';
+
+/** A function name chat servers accept (OpenAI's rule). */
+const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * The tools of a `RunAgentInput` as tools of our run: the model is offered each with its
+ * description and JSON schema; a call waits (at most `waitMs`) for the frontend to run it
+ * and send its result with the next request, which `calls` receives.
+ *
+ * @throws HttpFailure `400` for a tool without a usable name or with a schema that is not an object.
+ */
+export function frontendTools(tools: readonly AgUiTool[], calls: FrontendCalls, waitMs: number): Tool[] {
+  return tools.map((tool, i) => {
+    if (typeof tool?.name !== 'string' || !TOOL_NAME.test(tool.name)) {
+      throw new HttpFailure(400, `tools[${i}].name must be 1 to 64 letters, digits, "_" or "-", got ${JSON.stringify(tool?.name)}`);
+    }
+    const parameters = tool.parameters ?? { type: 'object', properties: {} };
+    if (typeof parameters !== 'object' || parameters === null || Array.isArray(parameters)) {
+      throw new HttpFailure(400, `tools[${i}].parameters must be a JSON schema object`);
+    }
+    return {
+      name: tool.name,
+      description: typeof tool.description === 'string' ? tool.description : '',
+      parameters: parameters as JsonObject,
+      // The wait for the person at the frontend has its own bound, not the agent's tool timeout.
+      timeoutMs: waitMs,
+      execute: (_args, context) => calls.wait(context.callId, context.signal),
+    };
+  });
+}
