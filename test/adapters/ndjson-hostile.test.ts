@@ -34,23 +34,20 @@ function feed(chunks: ReadonlyArray<string | Buffer>, options?: Parameters<typeo
 }
 
 describe('parseNdjson: long lines', () => {
-  it('reads a 16 MB line that arrives in 4 KiB chunks without quadratic work', () => {
-    // The old reader searched the whole pending text for "\n" on every chunk and took tens
-    // of seconds here; a linear one takes well under a second. The bound is generous on
-    // purpose (a loaded machine must not fail it); bench/ndjson.ts measures the real figure.
+  it('reads a 16 MB line that arrives in 4 KiB chunks, whole and as one event', () => {
+    // How long it takes is bench/ndjson.ts's business (a linear reader spends the same time
+    // per megabyte on 16 MB as on 1 MB; the old one, which searched the whole pending text on
+    // every chunk, was quadratic): a time limit here would only measure the machine's load.
     const text = 'x'.repeat(16 * MiB);
     const line = `${JSON.stringify(new FixtureRun('r', 'main').end(text))}\n`;
     const chunks: string[] = [];
     for (let i = 0; i < line.length; i += 4096) chunks.push(line.slice(i, i + 4096));
-    const started = performance.now();
     const { events, error, completed } = feed(chunks, { maxLineLength: 32 * MiB });
-    const elapsedMs = performance.now() - started;
     expect(error).toBeUndefined();
     expect(completed).toBe(true);
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ type: 'RunEnd', text: expect.stringMatching(/^x+$/) });
     expect((events[0] as { text: string }).text).toHaveLength(16 * MiB);
-    expect(elapsedMs).toBeLessThan(5000);
   });
 
   it('rejects a line longer than the default 10 MiB as soon as it is too long, before its end arrives', () => {
