@@ -7,7 +7,7 @@
  * This entry exports, by name, what applications use; everything else is internal (see
  * docs/architecture.md). test/architecture/public-api.test.ts holds the reviewed list.
  *
- * @packageDocumentation
+ * @module rxharness
  */
 
 // The engine: the composition root most applications start from.

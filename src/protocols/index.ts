@@ -7,7 +7,7 @@
  *
  * See docs/protocols.md.
  *
- * @packageDocumentation
+ * @module rxharness/protocols
  */
 
 // Shared by the protocol handlers.
