@@ -18,7 +18,7 @@
  * });
  * ```
  *
- * @packageDocumentation
+ * @module rxharness/client
  */
 
 // Following and steering runs over HTTP.
