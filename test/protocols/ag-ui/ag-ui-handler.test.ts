@@ -74,3 +74,83 @@ describe('agUiHandler through @ag-ui/client HttpAgent', () => {
     await expect.poll(() => served!.engine.runs.list()[0]?.state).toBe('cancelled');
   }, 60_000);
 });
+
+describe('agUiHandler: the client round trips of AG-UI', () => {
+  it('offers the frontend tools to the model; a call ends the AG-UI run, and the tool message of the next request continues the run', async () => {
+    served = await serve({
+      main: (turn) =>
+        turn.toolResults.length === 0
+          ? { toolCalls: [{ id: 'call_ask', name: 'confirm_plan', arguments: { plan: 'delete the logs' } }] }
+          : { text: `The user said: ${turn.toolResults.at(-1)}` },
+    });
+    const confirmPlan = { name: 'confirm_plan', description: 'Asks the user to confirm a plan', parameters: { type: 'object', properties: { plan: { type: 'string' } }, required: ['plan'] } };
+    const lines = await runClient<Line>(CLIENT, { url: served.url, token: TOKEN, threadId: 'thread-tools', prompt: 'Clean up', tools: [confirmPlan], toolResult: 'yes, go ahead' });
+    expect(lines.filter((l) => l.kind === 'error')).toEqual([]);
+    const rounds = lines.filter((l) => l.kind === 'round');
+    expect(rounds.map((r) => [r.outcome, r.pendingToolCallIds])).toEqual([
+      ['success', ['call_ask']],
+      ['success', []],
+    ]);
+    const first = events(lines.filter((l) => l.round === 1));
+    expect(first.find((e) => e.type === 'TOOL_CALL_START')).toMatchObject({ toolCallId: 'call_ask', toolCallName: 'confirm_plan' });
+    expect(first.find((e) => e.type === 'TOOL_CALL_ARGS')).toMatchObject({ delta: JSON.stringify({ plan: 'delete the logs' }) });
+    const second = events(lines.filter((l) => l.round === 2));
+    expect(second.at(-1)).toMatchObject({ type: 'RUN_FINISHED', result: 'The user said: yes, go ahead' });
+    // the model was offered the tool, and read the frontend's result as the call's answer
+    const requests = served.fixture.server.requests;
+    expect(requests[0]!.body.tools?.some((t) => t.function?.name === 'confirm_plan')).toBe(true);
+    expect(requests[1]!.body.messages?.at(-1)).toMatchObject({ role: 'tool', tool_call_id: 'call_ask', content: 'yes, go ahead' });
+    // one run of ours, continued: not a second run
+    expect(served.engine.runs.list()).toHaveLength(1);
+  }, 60_000);
+
+  it('shows a subagent\'s approval as an interrupt (its subagent suspended), and the resume of the next request approves it', async () => {
+    served = await serve({
+      main: (turn) =>
+        turn.step === 1 ? { toolCalls: [{ id: 'call_multi', name: 'multitask', arguments: { tasks: [TASKS[0]] } }] } : { text: `Done: ${turn.toolResults.at(-1)}` },
+      alpha: (turn) => (turn.step === 1 ? { toolCalls: [{ id: 'call_0', name: 'bash', arguments: { command: 'echo approved-run' } }] } : { text: `alpha saw ${turn.toolResults.at(-1)?.split('\n')[0]}` }),
+    });
+    const lines = await runClient<Line>(CLIENT, { url: served.url, token: TOKEN, threadId: 'thread-approval', prompt: 'Count', decision: 'approve' });
+    expect(lines.filter((l) => l.kind === 'error')).toEqual([]);
+    const rounds = lines.filter((l) => l.kind === 'round');
+    expect(rounds.map((r) => r.outcome)).toEqual(['interrupt', 'success']);
+    const interrupt = rounds[0]!.interrupts![0]!;
+    const pending = served.engine.runs.list()[0]!;
+    expect(interrupt).toMatchObject({ reason: 'tool_approval', metadata: { toolName: 'bash' } });
+    const first = events(lines.filter((l) => l.round === 1));
+    const sub = first.find((e) => e.type === 'SUBAGENT_STARTED')!['subagentRunId'];
+    expect(interrupt['subagentRunId']).toBe(sub);
+    expect(first.find((e) => e.type === 'SUBAGENT_FINISHED')).toMatchObject({ subagentRunId: sub, outcome: { type: 'suspended' } });
+    // the next AG-UI run reopens the same subagent and shows its end
+    const second = events(lines.filter((l) => l.round === 2));
+    expect(second.find((e) => e.type === 'SUBAGENT_STARTED')).toMatchObject({ subagentRunId: sub });
+    expect(second.filter((e) => e.type === 'TEXT_MESSAGE_CONTENT' && e['subagentRunId'] === sub).map((e) => e['delta']).join('')).toBe('alpha saw approved-run');
+    expect(second.at(-1)).toMatchObject({ type: 'RUN_FINISHED', result: 'Done: alpha saw approved-run' });
+    expect(served.engine.runs.list().map((r) => [r.runId, r.state])).toEqual([[pending.runId, 'done']]);
+  }, 60_000);
+});
+
+describe('agUiHandler: the same guards as the runs routes', () => {
+  it('refuses a client without the token (401), a run over the cap (429), and a second run on a busy thread (409)', async () => {
+    served = await serve({ main: () => ({ hang: true }) }, { maxRuns: 2 });
+    const url = served.url;
+    const noToken = await runClient<Line>(CLIENT, { url, threadId: 'thread-a', prompt: 'hi' });
+    expect(noToken.find((l) => l.kind === 'error')?.message).toMatch(/401/);
+    expect(served.fixture.server.requests).toHaveLength(0);
+    // a run holds thread-a (its model never answers): the thread is busy
+    const holdingA = runClient<Line>(CLIENT, { url, token: TOKEN, threadId: 'thread-a', prompt: 'hold' });
+    await served.fixture.server.waitForRequests(1, 30_000);
+    const busy = await runClient<Line>(CLIENT, { url, token: TOKEN, threadId: 'thread-a', prompt: 'again' });
+    expect(busy.find((l) => l.kind === 'error')?.message).toMatch(/409/);
+    // a second run takes the second slot: a third is told to come back later
+    const holdingB = runClient<Line>(CLIENT, { url, token: TOKEN, threadId: 'thread-b', prompt: 'hold' });
+    await served.fixture.server.waitForRequests(2, 30_000);
+    const overCap = await runClient<Line>(CLIENT, { url, token: TOKEN, threadId: 'thread-c', prompt: 'more' });
+    expect(overCap.find((l) => l.kind === 'error')?.message).toMatch(/429/);
+    expect(served.fixture.server.requests).toHaveLength(2);
+    await served.close();
+    served = undefined;
+    // the held runs were cancelled by the engine's close: each client saw its one RUN_ERROR
+    for (const held of await Promise.all([holdingA, holdingB])) expect(events(held).filter((e) => e.type === 'RUN_ERROR')).toHaveLength(1);
+  }, 90_000);
+});
