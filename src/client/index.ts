@@ -1,7 +1,7 @@
 /**
  * `rxharness/client`: what a browser (or an edge runtime, or another process) needs to
  * follow, start, steer and show the runs of a `runsHandler` server, with no Node import:
- * the event types, their guards and operators, the UI item projection, and
+ * the event types, their guards and operators, the UI item projection, the task-tree reducer, and
  * `fromRun`/`startRun`/`answerApproval`/`cancelRun`/`getRun` over `fetch`.
  *
  * It bundles for the browser as it is (`test/client/browser-bundle.test.ts` checks it with
@@ -90,6 +90,12 @@ export type {
   UiTaskFields,
   WarningItem,
 } from '../adapters/ui-item.js';
+
+// The task tree: the one browser-safe reducer behind the page and the terminal tree.
+export {
+  createTreeState, elapsedMs, reduceTree, settleTree, tokensByAgent, treeRows, waitingApprovals,
+  type TaskTreeState, type ToolCallApproval, type ToolCallRecord, type ToolCallStatus, type TreeNode, type TreeRow, type TreeStatus, type WaitingApproval,
+} from '../adapters/task-tree/index.js';
 
 // Errors: a stable `name` and `code` each, and a cross-realm `isInstance`.
 export { RxHarnessError } from '../errors/rxharness-error.js';

@@ -163,7 +163,7 @@ describe('liveTree on a terminal', () => {
     subscription.unsubscribe();
     expect(vi.getTimerCount()).toBe(0);
     expect(source.observed).toBe(false);
-    expect(writes.map((w) => w.text).join('').replace(ANSI, '')).toContain('✖ main Survey (0.0s) error: cancelled');
+    expect(writes.map((w) => w.text).join('').replace(ANSI, '')).toContain('⊘ main Survey (0.0s) cancelled: stopped'); // cancelled only, never also failed
   });
 
   it('rejects an interval that is not a positive number', () => {

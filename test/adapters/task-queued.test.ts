@@ -3,7 +3,6 @@ import { toUiItem } from '../../src/adapters/ui-dto.js';
 import { createTreeState, reduceTree, renderTree } from '../../src/adapters/terminal-tree/index.js';
 import type { AgentEvent } from '../../src/events/agent-event.js';
 import { EMPTY_METRICS } from '../../src/events/run-metrics.js';
-import { applyItem, newPageRun } from '../../src/web/page/page-tree.js';
 
 const frame = { parentRunId: 'p', taskId: 't3', taskIndex: 3, taskAgentName: 'alpha', taskDescription: 'third', multitask: true } as const;
 const wrap = (event: AgentEvent): AgentEvent => ({ type: 'TaskWrap', runId: 'c3', agentName: 'alpha', ...frame, event });
@@ -30,15 +29,12 @@ describe('a queued multitask child, shown before it starts', () => {
     expect(at([...EVENTS, START, END]).root?.children.map((c) => [c.key, c.status])).toEqual([['p/t3', 'done']]);
   });
 
-  it('is a queued node of the page, and the parent\'s own items still go to the parent', () => {
-    const run = newPageRun();
-    for (const event of [...EVENTS, { type: 'ToolCallStart', runId: 'p', agentName: 'main', step: 1, callId: 'c', toolName: 'read', args: { path: 'a' } } as AgentEvent]) {
-      const item = toUiItem(event);
-      if (item) applyItem(run, item, 0);
-    }
-    expect(run.root?.tool).toBe('read a');
-    expect(run.root?.children.map((c) => [c.key, c.status])).toEqual([['p/t3', 'queued']]);
-    applyItem(run, toUiItem(START)!, 1);
-    expect(run.byKey.get('p/t3')?.status).toBe('running');
+  it('is a queued node of the page\'s UI items too, and the parent\'s own items still go to the parent', () => {
+    const items = [...EVENTS, { type: 'ToolCallStart', runId: 'p', agentName: 'main', step: 1, callId: 'c', toolName: 'read', args: { path: 'a' } } as AgentEvent]
+      .map((event) => toUiItem(event)!);
+    const queued = items.reduce((s, item) => reduceTree(s, item, 0), createTreeState());
+    expect(queued.root?.currentTool).toBe('read a');
+    expect(queued.root?.children.map((c) => [c.key, c.status, c.runId])).toEqual([['p/t3', 'queued', '']]);
+    expect(reduceTree(queued, toUiItem(START)!, 1).root?.children.map((c) => [c.status, c.runId])).toEqual([['running', 'c3']]);
   });
 });

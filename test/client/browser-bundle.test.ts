@@ -25,10 +25,11 @@ describe('rxharness/client bundles for the browser as it is', () => {
     expect(result.errors).toEqual([]);
     expect(result.warnings).toEqual([]);
     const inputs = Object.keys(result.metafile.inputs);
-    // every input is our source, rxjs, tslib or eventsource-parser: nothing of Node's, nothing else
+    // every input is our source, rxjs, tslib, eventsource-parser, or the task tree's text helpers
+    // (strip-ansi, string-width: plain ESM, no Node): nothing of Node's, nothing else
     expect(inputs.filter((path) => NODE_BUILTINS.has(path) || path.startsWith('node:'))).toEqual([]);
     const packages = new Set(inputs.filter((p) => p.includes('node_modules/')).map((p) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(p)![1]));
-    expect([...packages].sort()).toEqual(['eventsource-parser', 'rxjs', 'tslib']);
+    expect([...packages].sort()).toEqual(['ansi-regex', 'eventsource-parser', 'get-east-asian-width', 'rxjs', 'string-width', 'strip-ansi', 'tslib']);
     expect(inputs.filter((p) => p.startsWith('src/')).some((p) => p.startsWith('src/client/'))).toBe(true);
     const imports = Object.values(result.metafile.inputs).flatMap((input) => input.imports.map((i) => i.path));
     expect(imports.filter((path) => NODE_BUILTINS.has(path) || path.startsWith('node:'))).toEqual([]);

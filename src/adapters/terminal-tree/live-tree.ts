@@ -1,7 +1,7 @@
 import { asyncScheduler, Observable, type MonoTypeOperatorFunction, type SchedulerLike } from 'rxjs';
 import type { AgentEvent } from '../../events/index.js';
-import { reduceTree, settleTree } from './reduce-tree.js';
-import { createTreeState, type TaskTreeState } from './tree-state.js';
+import { reduceTree, settleTree } from '../task-tree/reduce-tree.js';
+import { createTreeState, type TaskTreeState } from '../task-tree/tree-state.js';
 import { plainView, ttyView, type TreeView } from './tree-views.js';
 import { errorMessage } from '../../errors/error-message.js';
 
@@ -35,8 +35,8 @@ export interface LiveTreeOptions {
  * `log-update` at most every `intervalMs`, and once more at the end, followed by the final
  * answer. Elsewhere (a pipe, a file, CI logs) it writes one plain line per notable event
  * (as `plainLine` writes them), with no escape codes. The redraw timer stops on completion, error and
- * unsubscribe; on an error or unsubscribe the runs still going are shown as failed
- * (`cancelled` for the latter). Options are checked when the operator is made.
+ * unsubscribe; on an error the runs still going are shown as failed, on unsubscribe as
+ * cancelled. Options are checked when the operator is made.
  *
  * @example
  * ```ts
@@ -63,9 +63,9 @@ export function liveTree(options: LiveTreeOptions): MonoTypeOperatorFunction<Age
         : plainView({ output, showResult });
     let state: TaskTreeState = createTreeState();
     let closed = false;
-    const close = (reason: string, error?: unknown): void => {
+    const close = (reason: string, error?: unknown, status: 'failed' | 'cancelled' = 'failed'): void => {
       closed = true;
-      state = settleTree(state, scheduler.now(), reason);
+      state = settleTree(state, scheduler.now(), reason, status);
       view.close(state, error);
     };
     const subscription = events$.subscribe({
@@ -85,7 +85,7 @@ export function liveTree(options: LiveTreeOptions): MonoTypeOperatorFunction<Age
     });
     return () => {
       subscription.unsubscribe();
-      if (!closed) close('cancelled');
+      if (!closed) close('stopped', undefined, 'cancelled');
     };
   });
 }

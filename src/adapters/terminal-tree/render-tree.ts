@@ -1,6 +1,6 @@
 import { styleText } from 'node:util';
 import { truncate } from './text-line.js';
-import { elapsedMs, type TaskTreeState, type TreeNode, type TreeStatus } from './tree-state.js';
+import { elapsedMs, type TaskTreeState, type TreeNode, type TreeStatus } from '../task-tree/tree-state.js';
 
 /** Options of {@link renderTree}. */
 export interface RenderTreeOptions {

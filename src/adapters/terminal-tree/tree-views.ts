@@ -5,7 +5,7 @@ import { innerType } from './inner-type.js';
 import { plainLine } from './plain-line.js';
 import { renderTree } from './render-tree.js';
 import { stripControls } from './text-line.js';
-import type { TaskTreeState } from './tree-state.js';
+import type { TaskTreeState } from '../task-tree/tree-state.js';
 
 /** How `liveTree` shows the tree: redrawn in place, or as plain lines. */
 export interface TreeView {

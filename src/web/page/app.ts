@@ -3,14 +3,17 @@
  * scripts/build-page.mjs). Run starts a run on the server (`startRun`) and puts its id in
  * the address (`?run=<id>`); the page follows it with `fromRun`, which resumes after the
  * last event it saw when the connection drops, so a reload, a second tab or a lost network
- * all show the same run, and nothing ever starts it twice. Items come from `toUiItem`.
+ * all show the same run, and nothing ever starts it twice. The tree is folded by `reduceTree`,
+ * the reducer the terminal tree uses too.
  *
  * @module
  */
-import { AbortError, answerApproval, cancelRun, fromRun, RunRequestError, startRun, toUiItem, type Subscription } from './client-imports.js';
+import {
+  AbortError, answerApproval, cancelRun, createTreeState, fromRun, reduceTree, RunRequestError, settleTree, startRun, waitingApprovals,
+  type Subscription, type TaskTreeState,
+} from './client-imports.js';
 import { ApprovalsView } from './approvals-view.js';
 import { browser, byId, type DomButton, type DomInput } from './dom.js';
-import { applyItem, newPageRun, settle, type PageRun } from './page-tree.js';
 import { TreeView } from './tree-view.js';
 
 /** The runs routes, next to the page (`runsHandler` under `/api`). */
@@ -23,7 +26,7 @@ const approvals = new ApprovalsView(byId('approvals'), byId('approval-list'), (a
   // By the approval's own id, with its task: a call id is not unique across tasks.
   runId === undefined ? Promise.resolve() : answerApproval(API, runId, { approvalId: approval.approvalId, taskId: approval.taskId }, decision),
 );
-let run: PageRun = newPageRun();
+let run: TaskTreeState = createTreeState();
 let runId: string | undefined;
 let following: Subscription | undefined;
 let clock: ReturnType<typeof setInterval> | undefined;
@@ -33,7 +36,7 @@ function draw(): void {
   drawQueued = false;
   const now = Date.now();
   tree.draw(run.root, now);
-  approvals.draw(run.approvals);
+  approvals.draw(waitingApprovals(run));
   const result = run.result;
   byId('answer').hidden = result === undefined;
   if (result !== undefined) {
@@ -59,14 +62,12 @@ function setState(name: PageState, message: string): void {
 function follow(id: string): void {
   following?.unsubscribe();
   runId = id;
-  run = newPageRun();
+  run = createTreeState();
   tree.clear();
   setState('running', 'Running… (closing the page leaves the run going: reopen this address to see it again)');
   following = fromRun(API, id).subscribe({
     next: ({ event }) => {
-      const item = toUiItem(event);
-      if (item === undefined) return;
-      applyItem(run, item, Date.now());
+      run = reduceTree(run, event, Date.now());
       queueDraw();
     },
     complete: () => finish(run.result && !run.result.abnormal ? 'done' : 'failed', run.result ? 'Finished.' : 'The run ended without a result.'),
@@ -91,8 +92,8 @@ function describeFailure(error: unknown): string {
 function finish(name: PageState, message: string): void {
   clearInterval(clock);
   following = undefined;
-  run.approvals.clear();
-  if (run.root !== undefined && name !== 'done') settle([run.root], name === 'cancelled' ? 'cancelled' : message, Date.now());
+  // What still runs ends as the run did: a stopped run's tasks are cancelled, never also failed.
+  if (name !== 'done') run = name === 'cancelled' ? settleTree(run, Date.now(), 'stopped', 'cancelled') : settleTree(run, Date.now(), message);
   // Draw now, not on the next frame: once the page says it is done, the tree and the answer
   // already show the end (a queued frame may come later, or never in a hidden tab).
   draw();

@@ -1,21 +1,24 @@
 import { element, show, type DomButton, type DomElement } from './dom.js';
-import { foldText, type ApprovalArgument } from '../../adapters/approval-arguments.js';
-import type { PendingApproval } from './page-tree.js';
+import { approvalArguments, foldText, type ApprovalArgument } from '../../adapters/approval-arguments.js';
+import type { WaitingApproval } from './client-imports.js';
+
+/** What a card's buttons answer: once, always (for this command or path, in this conversation), or no. */
+export type CardDecision = 'approve' | 'always' | 'reject';
 
 /** Answers one approval; rejects with a message to show when the server refuses. */
-export type AnswerApproval = (approval: PendingApproval, decision: 'approve' | 'reject') => Promise<void>;
+export type AnswerApproval = (approval: WaitingApproval, decision: CardDecision) => Promise<void>;
 
 interface Card {
   readonly li: DomElement;
-  readonly approve: DomButton;
-  readonly reject: DomButton;
+  readonly buttons: readonly DomButton[];
   readonly problem: DomElement;
 }
 
 /**
- * The calls waiting for a human, one card each with Approve and Reject. A card stays until
- * the run says the call was decided (here, in another tab, or by a cancel), so every page
- * attached to the run shows the same; a click only disables its buttons meanwhile.
+ * The calls waiting for a human, one card each with Approve, Always and Reject, each card
+ * answering its own approval by its id. A card stays until the run says the call was decided
+ * (here, in another tab, or by a cancel), so every page attached to the run shows the same;
+ * a click only disables its buttons meanwhile.
  */
 export class ApprovalsView {
   readonly #cards = new Map<string, Card>();
@@ -27,49 +30,52 @@ export class ApprovalsView {
   ) {}
 
   /** Shows exactly the waiting calls. */
-  draw(waiting: ReadonlyMap<string, PendingApproval>): void {
+  draw(waiting: readonly WaitingApproval[]): void {
+    const ids = new Set(waiting.map((approval) => approval.approvalId));
     for (const [key, card] of this.#cards) {
-      if (waiting.has(key)) continue;
+      if (ids.has(key)) continue;
       card.li.remove();
       this.#cards.delete(key);
     }
-    for (const approval of waiting.values()) if (!this.#cards.has(approval.approvalId)) this.#add(approval);
+    for (const approval of waiting) if (!this.#cards.has(approval.approvalId)) this.#add(approval);
     this.section.hidden = this.#cards.size === 0;
   }
 
-  #add(approval: PendingApproval): void {
+  #add(approval: WaitingApproval): void {
+    const args = approvalArguments(approval.args);
     const li = element('li', 'approval');
     li.dataset.approvalId = approval.approvalId;
     li.dataset.callId = approval.callId;
     const who = element('div', 'who');
     show(who, `${approval.who} wants to run ${approval.toolName}:`);
     const subject = element('pre', 'subject');
-    show(subject, approval.subject);
+    show(subject, args.find((a) => a.main)?.text ?? '');
     const details = element('div', 'arguments');
-    details.append(...approval.details.map(argumentView));
+    details.append(...args.filter((a) => !a.main).map(argumentView));
     const reason = element('div', 'reason');
     show(reason, approval.reason);
-    const approve = element<DomButton>('button', 'approve');
-    approve.textContent = 'Approve';
-    const reject = element<DomButton>('button', 'reject');
-    reject.textContent = 'Reject';
     const problem = element('div', 'error');
     problem.hidden = true;
-    const buttons = element('div', 'buttons');
-    buttons.append(approve, reject);
-    li.append(who, subject, details, reason, buttons, problem);
-    const card: Card = { li, approve, reject, problem };
-    approve.addEventListener('click', () => this.#decide(card, approval, 'approve'));
-    reject.addEventListener('click', () => this.#decide(card, approval, 'reject'));
+    const row = element('div', 'buttons');
+    const buttons = BUTTONS.map(([decision, label, title]) => {
+      const button = element<DomButton>('button', decision);
+      button.textContent = label;
+      button.title = title;
+      return button;
+    });
+    row.append(...buttons);
+    li.append(who, subject, details, reason, row, problem);
+    const card: Card = { li, buttons, problem };
+    buttons.forEach((button, i) => button.addEventListener('click', () => this.#decide(card, approval, BUTTONS[i]![0])));
     this.#cards.set(approval.approvalId, card);
     this.list.append(li);
   }
 
-  #decide(card: Card, approval: PendingApproval, decision: 'approve' | 'reject'): void {
-    card.approve.disabled = card.reject.disabled = true;
+  #decide(card: Card, approval: WaitingApproval, decision: CardDecision): void {
+    for (const button of card.buttons) button.disabled = true;
     show(card.problem, '');
     this.answer(approval, decision).catch((error: unknown) => {
-      card.approve.disabled = card.reject.disabled = false;
+      for (const button of card.buttons) button.disabled = false;
       show(card.problem, `Could not send the answer: ${error instanceof Error ? error.message : String(error)}`);
     });
   }
@@ -99,6 +105,13 @@ function argumentView(argument: ApprovalArgument): DomElement {
   }
   return view;
 }
+
+/** The card's buttons: the decision each sends, its label, its tooltip. */
+const BUTTONS: ReadonlyArray<readonly [CardDecision, string, string]> = [
+  ['approve', 'Approve', 'Run this call once'],
+  ['always', 'Always', 'Run it, and allow this exact command or path without asking for the rest of the conversation'],
+  ['reject', 'Reject', 'Refuse this call; the agent is told'],
+];
 
 /** Lines of a long argument shown before "show all". */
 const FOLD_LINES = 12;

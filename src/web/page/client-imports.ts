@@ -4,5 +4,9 @@
  *
  * @module
  */
-export { AbortError, answerApproval, cancelRun, fromRun, RunRequestError, startRun, toUiItem } from '../../client/index.js';
+export {
+  AbortError, answerApproval, cancelRun, createTreeState, elapsedMs, fromRun, reduceTree, RunRequestError, settleTree, startRun,
+  tokensByAgent, treeRows, waitingApprovals,
+} from '../../client/index.js';
+export type { TaskTreeState, ToolCallRecord, TreeNode, TreeStatus, WaitingApproval } from '../../client/index.js';
 export type { Subscription } from 'rxjs';

@@ -9,12 +9,16 @@
 /** An event handed to a listener. */
 export interface DomEvent {
   preventDefault(): void;
+  /** Keeps the event from the enclosing elements' listeners (a button inside a clickable row). */
+  stopPropagation(): void;
 }
 
 /** An element, as far as the page uses one. */
 export interface DomElement {
   textContent: string | null;
   hidden: boolean;
+  /** The tooltip. */
+  title: string;
   className: string;
   readonly dataset: Record<string, string | undefined>;
   readonly classList: { toggle(token: string, force?: boolean): boolean };

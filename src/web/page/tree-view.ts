@@ -1,7 +1,11 @@
-import { element, show, type DomElement } from './dom.js';
-import type { NodeStatus, PageNode } from './page-tree.js';
+import { element, show, type DomButton, type DomElement } from './dom.js';
+import { elapsedMs, type TreeNode, type TreeStatus } from './client-imports.js';
+import { ToolCallsView } from './tool-calls-view.js';
 
-const ICONS: Readonly<Record<NodeStatus, string>> = { queued: '◌', running: '◐', done: '✔', failed: '✖' };
+const ICONS: Readonly<Record<TreeStatus, string>> = { queued: '◌', running: '◐', done: '✔', failed: '✖', cancelled: '⊘' };
+
+/** Stops one task (by its id); rejects with a message to show when the server refuses. */
+export type StopTask = (taskId: string) => Promise<void>;
 
 interface NodeView {
   readonly li: DomElement;
@@ -11,21 +15,27 @@ interface NodeView {
   readonly desc: DomElement;
   readonly status: DomElement;
   readonly meta: DomElement;
+  readonly stop: DomButton;
   readonly tool: DomElement;
   readonly error: DomElement;
   readonly tail: DomElement;
+  readonly calls: ToolCallsView;
   readonly children: DomElement;
 }
 
 /**
  * Draws the tree into a list: one `<li>` per node, made once and then updated in place, so
  * elements stay put while the run streams (readable, selectable, and stable for assistive
- * technology and tests).
+ * technology and tests). A click on a row opens (or closes) its tool calls; a task that is
+ * queued or running has a stop button.
  */
 export class TreeView {
   readonly #views = new Map<string, NodeView>();
 
-  constructor(private readonly list: DomElement) {}
+  constructor(
+    private readonly list: DomElement,
+    private readonly stopTask?: StopTask,
+  ) {}
 
   /** Forgets every node (a new run). */
   clear(): void {
@@ -34,41 +44,65 @@ export class TreeView {
   }
 
   /** Brings the list up to date with `root`. */
-  draw(root: PageNode | undefined, now: number): void {
+  draw(root: TreeNode | undefined, now: number): void {
     if (root !== undefined) this.#drawNode(root, false, this.list, now);
   }
 
-  #drawNode(node: PageNode, isTask: boolean, list: DomElement, now: number): void {
+  #drawNode(node: TreeNode, isTask: boolean, list: DomElement, now: number): void {
     const view = this.#viewOf(node, isTask);
     if (view.li.dataset.status !== node.status) view.li.dataset.status = node.status;
-    view.li.dataset.agent = node.agent;
-    const elapsed = node.durationMs ?? (node.endedAt ?? now) - node.startedAt;
+    view.li.dataset.agent = node.agentName;
+    if (node.taskId !== undefined) view.li.dataset.taskId = node.taskId;
     show(view.icon, ICONS[node.status]);
-    show(view.agent, isTask ? `${node.agent} #${node.taskIndex ?? '?'}` : node.agent);
+    show(view.agent, isTask ? `${node.agentName} #${node.taskIndex ?? '?'}` : node.agentName);
     show(view.desc, node.description);
     show(view.status, node.status);
-    const compacted = node.compactions === 0 ? '' : ` · compacted ${node.compactions}×`;
-    show(view.meta, `${(elapsed / 1000).toFixed(1)}s${node.tokens === undefined ? '' : ` · ${node.tokens.toLocaleString('en-US')} tok`}${compacted}`);
-    show(view.tool, node.tool ? `⚙ ${node.tool}` : '');
-    show(view.error, node.error);
+    const tokens = node.tokens === undefined ? '' : ` · ${node.tokens.toLocaleString('en-US')} tok`;
+    const compacted = node.compactions === undefined ? '' : ` · compacted ${node.compactions}×`;
+    const calls = node.tools.length === 0 ? '' : ` · ${node.tools.length} tool call${node.tools.length === 1 ? '' : 's'}`;
+    show(view.meta, `${(elapsedMs(node, now) / 1000).toFixed(1)}s${tokens}${calls}${compacted}`);
+    view.stop.hidden = !isTask || node.taskId === undefined || this.stopTask === undefined || (node.status !== 'running' && node.status !== 'queued');
+    const doing = node.status === 'queued' ? 'waiting for a slot' : node.awaitingApproval ? `waiting for approval: ${node.awaitingApproval}` : (node.currentTool ?? '');
+    show(view.tool, doing ? `⚙ ${doing}` : '');
+    show(view.error, node.error ?? '');
     show(view.tail, node.tail);
+    view.calls.draw(node.tools);
     view.children.hidden = node.children.length === 0;
     for (const child of node.children) this.#drawNode(child, true, view.children, now);
     if (view.li.parentNode !== list) list.append(view.li);
   }
 
-  #viewOf(node: PageNode, isTask: boolean): NodeView {
+  #viewOf(node: TreeNode, isTask: boolean): NodeView {
     let view = this.#views.get(node.key);
     if (view === undefined) {
+      const stop = element<DomButton>('button', 'stop-task');
+      stop.textContent = 'Stop';
+      stop.title = 'Stop this task and its own tasks; the others go on';
       view = {
         li: element('li', isTask ? 'node task' : 'node root'), row: element('div', 'row'), icon: element('span', 'icon'),
         agent: element('span', 'agent'), desc: element('span', 'desc'), status: element('span', 'status-text'),
-        meta: element('span', 'meta'), tool: element('div', 'tool'), error: element('div', 'error'), tail: element('div', 'tail'),
-        children: element('ul', 'children'),
+        meta: element('span', 'meta'), stop, tool: element('div', 'tool'), error: element('div', 'error'), tail: element('div', 'tail'),
+        calls: new ToolCallsView(), children: element('ul', 'children'),
       };
+      const { li, calls } = view;
       view.li.dataset.key = node.key;
-      view.row.append(view.icon, view.agent, view.desc, view.status, view.meta);
-      view.li.append(view.row, view.tool, view.error, view.tail, view.children);
+      view.row.append(view.icon, view.agent, view.desc, view.status, view.meta, view.stop);
+      view.li.append(view.row, view.tool, view.error, view.tail, view.calls.root, view.children);
+      // The row opens its tool calls; the stop button inside it does only its own job.
+      view.row.addEventListener('click', () => {
+        calls.toggle();
+        li.classList.toggle('open', calls.open);
+      });
+      view.stop.addEventListener('click', (event) => {
+        event.stopPropagation();
+        const taskId = li.dataset.taskId;
+        if (taskId === undefined || this.stopTask === undefined) return;
+        stop.disabled = true;
+        this.stopTask(taskId).catch((error: unknown) => {
+          stop.disabled = false;
+          stop.title = `Could not stop it: ${error instanceof Error ? error.message : String(error)}`;
+        });
+      });
       this.#views.set(node.key, view);
     }
     return view;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { toUiItem } from '../../../src/adapters/ui-dto.js';
 import type { AgentEvent, CompactionEvent } from '../../../src/events/agent-event.js';
-import { applyItem, newPageRun } from '../../../src/web/page/page-tree.js';
+import { createTreeState, reduceTree } from '../../../src/adapters/task-tree/index.js';
 
 const compaction: CompactionEvent = {
   type: 'Compaction', runId: 'child', agentName: 'reader', sessionId: 'task_1', reason: 'context-limit', contextWindow: 8192,
@@ -21,8 +21,8 @@ describe('the page', () => {
       wrap(compaction),
       wrap(compaction),
     ];
-    const run = newPageRun();
-    for (const event of events) applyItem(run, toUiItem(event)!, 0);
+    // The page folds what it receives with the shared reducer; UI items as a client of toUiItem would.
+    const run = events.reduce((state, event) => reduceTree(state, toUiItem(event)!, 0), createTreeState());
     expect(run.root!.compactions).toBe(1);
     expect(run.root!.children[0]!.compactions).toBe(2);
   });

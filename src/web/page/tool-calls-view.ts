@@ -1,0 +1,89 @@
+import { element, show, type DomElement } from './dom.js';
+import type { ToolCallRecord } from './client-imports.js';
+
+/**
+ * A task's tool calls in order, under its row (hidden until the row is clicked): each with
+ * its state, its arguments whole, its result or error, and the approval it needed with the
+ * decision. Records only grow at the end or change in place, so items are made once and
+ * updated.
+ */
+export class ToolCallsView {
+  /** The list, to put under the row. */
+  readonly root: DomElement = element('ol', 'tool-calls');
+  #open = false;
+  #latest: readonly ToolCallRecord[] = [];
+  readonly #items: Array<{ readonly li: DomElement; record: ToolCallRecord | undefined }> = [];
+
+  constructor() {
+    this.root.hidden = true;
+  }
+
+  /** Whether the list shows. */
+  get open(): boolean {
+    return this.#open;
+  }
+
+  /** Shows or hides the list. */
+  toggle(): void {
+    this.#open = !this.#open;
+    this.root.hidden = !this.#open;
+    if (this.#open) this.#render();
+  }
+
+  /** Keeps the calls; drawn now only when the list shows (a closed list costs nothing per item). */
+  draw(tools: readonly ToolCallRecord[]): void {
+    this.#latest = tools;
+    if (this.#open) this.#render();
+  }
+
+  #render(): void {
+    if (this.#latest.length === 0) {
+      if (this.#items.length === 0) this.root.textContent = 'No tool calls yet.';
+      return;
+    }
+    if (this.#items.length === 0) this.root.textContent = '';
+    this.#latest.forEach((record, i) => {
+      let item = this.#items[i];
+      if (item === undefined) {
+        item = { li: element('li', 'tool-call'), record: undefined };
+        this.#items.push(item);
+        this.root.append(item.li);
+      }
+      if (item.record !== record) {
+        item.record = record;
+        fill(item.li, record);
+      }
+    });
+  }
+}
+
+/** (Re)writes one call's item. */
+function fill(li: DomElement, call: ToolCallRecord): void {
+  li.dataset.status = call.status;
+  li.dataset.tool = call.toolName;
+  const head = element('div', 'call-head');
+  show(head, `${STATUS_ICONS[call.status]} ${call.label}${call.durationMs === undefined ? '' : ` · ${(call.durationMs / 1000).toFixed(1)}s`} · step ${call.step}`);
+  const args = element('pre', 'call-args');
+  show(args, JSON.stringify(call.args, null, 2));
+  const parts: DomElement[] = [head, args];
+  if (call.approval !== undefined) {
+    const approval = element('div', 'call-approval');
+    const { decision, comment, timedOut, reason } = call.approval;
+    const said = decision === undefined ? 'waiting for approval' : timedOut ? 'rejected: nobody answered in time' : decision === 'approve' ? 'approved' : 'rejected';
+    show(approval, `${said}${comment ? ` (${comment})` : ''} · asked because: ${reason}`);
+    approval.dataset.decision = decision ?? 'pending';
+    parts.push(approval);
+  }
+  if (call.error !== undefined) {
+    const error = element('pre', 'call-error');
+    show(error, call.error);
+    parts.push(error);
+  } else if (call.result !== undefined) {
+    const result = element('pre', 'call-result');
+    show(result, call.result);
+    parts.push(result);
+  }
+  li.replaceChildren(...parts);
+}
+
+const STATUS_ICONS: Readonly<Record<ToolCallRecord['status'], string>> = { running: '◐', waiting: '⏸', done: '✔', failed: '✖', cancelled: '⊘' };
