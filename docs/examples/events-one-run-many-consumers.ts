@@ -9,7 +9,7 @@ const events$ = engine.stream('Answer once');
 await Promise.all([lastValueFrom(events$.pipe(toArray())), lastValueFrom(events$.pipe(toArray()))]);
 console.log(`two subscriptions to stream(): ${model.requests.length} runs`);
 
-// 2. share() makes one run for every subscriber that joins before it ends.
+// 2. share() makes one run for the subscribers that join while it goes on (these two wait for its RunEnd only).
 model.requests.length = 0;
 const shared$ = engine.stream('Answer once').pipe(share());
 const [a, b] = await Promise.all([lastValueFrom(shared$.pipe(terminalRunEnd())), lastValueFrom(shared$.pipe(terminalRunEnd()))]);
