@@ -1,27 +1,22 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { testAgent } from '../support/agent-turns.js';
 import { collect, own } from '../support/collect-events.js';
-import { startDelegationFixture, type DelegationFixture } from '../support/delegation-fixture.js';
+import type { DelegationFixture } from '../support/delegation-fixture.js';
+import { delegationFixturePerTest } from '../support/fixture-per-test.js';
 import { steps, taskReply } from '../support/delegation-script.js';
-import type { HarnessEngine } from '../../src/engine/harness-engine.js';
 import { filesystemServer } from './support/mcp-configs.js';
 
+const startFixture = delegationFixturePerTest();
 let f: DelegationFixture;
-let engine: HarnessEngine | undefined;
-afterEach(async () => {
-  await engine?.close();
-  engine = undefined;
-  await f.close();
-});
 
 /** Child processes this process has now (a stdio server is one). */
 const childProcesses = (): number => process.getActiveResourcesInfo().filter((r) => r === 'ProcessWrap').length;
 
 describe('@modelcontextprotocol/server-filesystem (a real server from the registry, over stdio)', () => {
   it('reads and lists through its tools; rules on its path arguments deny; close() ends it', async () => {
-    f = await startDelegationFixture();
+    f = await startFixture();
     const note = await f.workspace.file('notes/a.txt', 'hello from a file');
     await f.workspace.file('secret/key.txt', 'do not read');
     f.route({
@@ -35,7 +30,7 @@ describe('@modelcontextprotocol/server-filesystem (a real server from the regist
       }),
     });
     const before = childProcesses();
-    engine = f.engine({
+    const engine = f.engine({
       mcpServers: { fs: filesystemServer(f.workspace.dir) },
       permissionRules: [{ tool: 'mcp__fs__read_text_file', action: 'deny', pattern: '**/secret/**' }],
     });
@@ -52,14 +47,14 @@ describe('@modelcontextprotocol/server-filesystem (a real server from the regist
   });
 
   it('a subagent limited to its read tools by glob cannot write', async () => {
-    f = await startDelegationFixture({
+    f = await startFixture({
       main: steps(taskReply('reader', 'read it')),
       reader: (turn) =>
         turn.step === 1
           ? { toolCalls: [{ name: 'mcp__fs__write_file', arguments: { path: join(f.workspace.dir, 'x.txt'), content: 'x' } }] }
           : { text: `reader saw: ${turn.toolResults.at(-1) ?? ''} | tools: ${turn.toolNames.filter((n) => n.startsWith('mcp__')).join(',')}` },
     });
-    engine = f.engine({ mcpServers: { fs: filesystemServer(f.workspace.dir) } }, [testAgent('reader', { tools: ['mcp__fs__read_*', 'mcp__fs__list_*'] })]);
+    const engine = f.engine({ mcpServers: { fs: filesystemServer(f.workspace.dir) } }, [testAgent('reader', { tools: ['mcp__fs__read_*', 'mcp__fs__list_*'] })]);
     const result = await engine.call('go');
     expect(result.text).toMatch(/unknown tool|not available|no tool/i);
     expect(result.text).toContain('mcp__fs__read_text_file');

@@ -1,17 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import type { HarnessEngine } from '../../src/engine/harness-engine.js';
+import { describe, expect, it } from 'vitest';
 import { collect, own } from '../support/collect-events.js';
-import { startDelegationFixture, turnOf, type DelegationFixture } from '../support/delegation-fixture.js';
+import { turnOf, type DelegationFixture } from '../support/delegation-fixture.js';
+import { delegationFixturePerTest } from '../support/fixture-per-test.js';
 import { steps } from '../support/delegation-script.js';
 import { hostileStdioServer } from './support/mcp-configs.js';
 
+const startFixture = delegationFixturePerTest();
 let f: DelegationFixture;
-let engine: HarnessEngine | undefined;
-afterEach(async () => {
-  await engine?.close();
-  engine = undefined;
-  await f.close();
-});
 
 // As in hostile-stdio-server.ts (importing it would start the server here).
 const EVIL_INPUT = `${'a'.repeat(64)}!`;
@@ -19,7 +14,7 @@ const call = (name: string, args: Record<string, unknown> = {}) => ({ toolCalls:
 
 describe('a hostile MCP server (a real one over stdio) and its schemas', () => {
   it('cannot freeze the process with a catastrophic pattern: inputs, property names and outputs are checked in linear time', async () => {
-    f = await startDelegationFixture({
+    f = await startFixture({
       main: steps(
         call('mcp__evil__evil_pattern', { word: EVIL_INPUT }),
         call('mcp__evil__evil_pattern', { word: 'aaaa' }),
@@ -27,7 +22,7 @@ describe('a hostile MCP server (a real one over stdio) and its schemas', () => {
         call('mcp__evil__evil_output'),
       ),
     });
-    engine = f.engine({ mcpServers: { evil: hostileStdioServer() } });
+    const engine = f.engine({ mcpServers: { evil: hostileStdioServer() } });
     // A heartbeat on the event loop: JavaScript's regex engine would hold the loop for 2^64
     // steps inside the first call's check, and neither it nor the run would move again.
     let beats = 0;
@@ -45,8 +40,8 @@ describe('a hostile MCP server (a real one over stdio) and its schemas', () => {
   }, 60_000); // a server started through tsx, on a loaded machine
 
   it('loads a tool whose pattern RE2 cannot run, says at run start that it is not checked, and lets the server judge', async () => {
-    f = await startDelegationFixture({ main: steps(call('mcp__evil__lookahead', { name: 'tmp-file' })) });
-    engine = f.engine({ mcpServers: { evil: hostileStdioServer() } });
+    f = await startFixture({ main: steps(call('mcp__evil__lookahead', { name: 'tmp-file' })) });
+    const engine = f.engine({ mcpServers: { evil: hostileStdioServer() } });
     const events = await collect(engine.stream('go'));
     const warning = own(events, 'Warning').find((w) => w.code === 'mcp-pattern-unenforced');
     expect(warning?.message).toContain('"^(?!tmp)"');
@@ -55,8 +50,8 @@ describe('a hostile MCP server (a real one over stdio) and its schemas', () => {
   }, 60_000);
 
   it('offers a 2 MB description cut to 4 KiB with a note, and leaves out a tool whose schema is over 64 KiB', async () => {
-    f = await startDelegationFixture({ main: steps({ text: 'done' }) });
-    engine = f.engine({ mcpServers: { evil: hostileStdioServer(true) } });
+    f = await startFixture({ main: steps({ text: 'done' }) });
+    const engine = f.engine({ mcpServers: { evil: hostileStdioServer(true) } });
     const events = await collect(engine.stream('go'));
     const offered = f.server.requests[0]!.body.tools ?? [];
     const long = offered.find((t) => t.function?.name === 'mcp__evil__long_description');

@@ -1,20 +1,15 @@
 import { symlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { HarnessEngine } from '../../src/engine/harness-engine.js';
+import { describe, expect, it } from 'vitest';
 import type { PermissionRule } from '../../src/permission/permission-rule.js';
 import { collect, own } from '../support/collect-events.js';
-import { startDelegationFixture, type DelegationFixture } from '../support/delegation-fixture.js';
+import type { DelegationFixture } from '../support/delegation-fixture.js';
+import { delegationFixturePerTest } from '../support/fixture-per-test.js';
 import { steps } from '../support/delegation-script.js';
 import { filesystemServer } from './support/mcp-configs.js';
 
+const startFixture = delegationFixturePerTest();
 let f: DelegationFixture;
-let engine: HarnessEngine | undefined;
-afterEach(async () => {
-  await engine?.close();
-  engine = undefined;
-  await f.close();
-});
 
 const call = (name: string, args: Record<string, unknown>) => ({ name, arguments: args });
 const rules: PermissionRule[] = [
@@ -24,7 +19,7 @@ const rules: PermissionRule[] = [
 
 describe('a deny rule on the paths of a real MCP filesystem server (@modelcontextprotocol/server-filesystem)', () => {
   it('binds every path argument, resolved like read\'s: through a symlinked folder, through secret/../secret, in arrays and second arguments', async () => {
-    f = await startDelegationFixture();
+    f = await startFixture();
     await f.workspace.file('notes/a.txt', 'hello from a file');
     await f.workspace.file('secret/key', 'THE-SECRET');
     await symlink(join(f.workspace.dir, 'secret'), join(f.workspace.dir, 'link'));
@@ -40,7 +35,7 @@ describe('a deny rule on the paths of a real MCP filesystem server (@modelcontex
       call('mcp__fs__move_file', { source: 'notes/a.txt', destination: 'link/stolen.txt' }),
     ];
     f.route({ main: steps({ toolCalls: calls }) });
-    engine = f.engine({ mcpServers: { fs: filesystemServer(f.workspace.dir) }, permissionRules: rules });
+    const engine = f.engine({ mcpServers: { fs: filesystemServer(f.workspace.dir) }, permissionRules: rules });
     const events = await collect(engine.stream('go'));
     const ends = own(events, 'ToolCallEnd');
     expect(ends.map((e) => e.toolName)).toEqual(calls.map((c) => c.name));

@@ -1,9 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import type { HarnessEngine } from '../../src/engine/harness-engine.js';
+import { describe, expect, it } from 'vitest';
 import { ourStdioServer } from '../mcp/support/mcp-configs.js';
 import { testAgent } from '../support/agent-turns.js';
 import { collect } from '../support/collect-events.js';
-import { startDelegationFixture, type DelegationFixture } from '../support/delegation-fixture.js';
+import type { DelegationFixture } from '../support/delegation-fixture.js';
+import { delegationFixturePerTest } from '../support/fixture-per-test.js';
 import { steps, taskReply } from '../support/delegation-script.js';
 
 // Issue 24 item 7 (Solon's tool names): `*` is the public tool set (built-ins, custom tools
@@ -11,13 +11,8 @@ import { steps, taskReply } from '../support/delegation-script.js';
 // grants `read` and `write` with it. Before, `*` and `**` both gave everything, MCP tools
 // included, and `edit` came alone.
 
+const startFixture = delegationFixturePerTest();
 let f: DelegationFixture;
-let engine: HarnessEngine | undefined;
-afterEach(async () => {
-  await engine?.close();
-  engine = undefined;
-  await f.close();
-});
 
 /** Every tool offered to an agent's first request. */
 const offered = (agent: string): string[] => f.requestsOf(agent)[0]!.body.tools!.map((t) => t.function!.name);
@@ -25,7 +20,7 @@ const isMcp = (name: string): boolean => name.startsWith('mcp__');
 
 describe('tool sets and implied tools, offered by a real engine with a real MCP server', () => {
   it('"*" gives the public set without MCP tools, "**" everything, "edit" brings read and write', async () => {
-    f = await startDelegationFixture({
+    f = await startFixture({
       main: steps(taskReply('pub', 'a'), taskReply('full', 'b'), taskReply('editor', 'c'), taskReply('mixed', 'd')),
       pub: () => ({ text: 'ok' }),
       full: () => ({ text: 'ok' }),
@@ -38,7 +33,7 @@ describe('tool sets and implied tools, offered by a real engine with a real MCP 
       testAgent('editor', { tools: ['edit'] }),
       testAgent('mixed', { tools: ['*', 'mcp__t__echo'], disallowedTools: ['edit'] }),
     ];
-    engine = f.engine({ mcpServers: { t: ourStdioServer() }, maxDepth: 1 }, agents);
+    const engine = f.engine({ mcpServers: { t: ourStdioServer() }, maxDepth: 1 }, agents);
     await collect(engine.stream('go'));
 
     const main = offered('main');

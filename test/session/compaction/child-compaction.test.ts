@@ -13,7 +13,7 @@ import { FakeOpenAIServer, type FakeReply, type RecordedRequest } from '../../su
 import { openAIModelFor } from '../../support/openai-model.js';
 import { makeWorkspace } from '../../support/tool-context.js';
 import { conversationProblems } from '../../support/conversation.js';
-import { alternationProblems, isSummaryRequest, pageText, pageTool, SUMMARY } from './compaction-kit.js';
+import { alternationProblems, isSummaryRequest, pageText, pageTool, SUMMARY } from '../../support/compaction-kit.js';
 
 const PAGES = 12;
 

@@ -3,23 +3,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HarnessEngine } from '../../../src/engine/harness-engine.js';
-import type { ChatMessage } from '../../../src/model/chat-message.js';
 import { runsHandler } from '../../../src/http/runs-handler.js';
 import { MemorySessionStore } from '../../../src/session/memory-session-store.js';
 import { FakeOpenAIServer } from '../../support/fake-openai-server.js';
 import { openAIModelFor } from '../../support/openai-model.js';
 import { makeWorkspace } from '../../support/tool-context.js';
-import { alternationProblems, isSummaryRequest, pageText, SUMMARY } from './compaction-kit.js';
-
-/** Six turns of about 3 KB of tool output each. */
-function history(): ChatMessage[] {
-  return Array.from({ length: 6 }, (_, i): ChatMessage[] => [
-    { role: 'user', content: `Tell me about topic ${i + 1}` },
-    { role: 'assistant', content: null, tool_calls: [{ id: `c${i}`, type: 'function', function: { name: 'fetch_page', arguments: '{}' } }] },
-    { role: 'tool', tool_call_id: `c${i}`, content: pageText(`topic ${i + 1}`) },
-    { role: 'assistant', content: `answer ${i + 1}` },
-  ]).flat();
-}
+import { alternationProblems, isSummaryRequest, pagedHistory, SUMMARY } from '../../support/compaction-kit.js';
 
 describe('compaction on demand', () => {
   let server: FakeOpenAIServer | undefined;
@@ -40,7 +29,7 @@ describe('compaction on demand', () => {
 
   it('engine.compact summarises everything before the last turn, keeps the transcript, and the next run reads the summary', async () => {
     const sessions = new MemorySessionStore();
-    sessions.append('s', history());
+    sessions.append('s', pagedHistory());
     const engine = await engineWith(sessions);
     const event = await engine.compact('s');
     expect(event).toMatchObject({ type: 'Compaction', sessionId: 's', reason: 'manual', prunedToolResults: 5, summarisedMessages: 20, archived: true });
@@ -51,20 +40,20 @@ describe('compaction on demand', () => {
     expect(stored[0]).toMatchObject({ role: 'user' });
     expect(stored[0]!.content).toContain(SUMMARY);
     expect(stored[0]!.content).toMatch(/Tell me about topic 6$/);
-    expect(stored.slice(1)).toEqual(history().slice(21));
+    expect(stored.slice(1)).toEqual(pagedHistory().slice(21));
     expect(alternationProblems(stored)).toEqual([]);
     // The summariser saw the turns it replaced (with the compaction agent's prompt, no tools).
     const summary = server!.requests.find(isSummaryRequest)!;
     expect(summary.body.messages!.at(-1)!.content).toContain('Tell me about topic 1');
-    expect(sessions.loadArchive('s')).toEqual(history());
+    expect(sessions.loadArchive('s')).toEqual(pagedHistory());
     await engine.call('And topic 7?', { sessionId: 's' });
     expect(server!.requests.at(-1)!.body.messages![1]!.content).toContain(SUMMARY);
-    expect(sessions.loadArchive('s')).toEqual([...history(), { role: 'user', content: 'And topic 7?' }, { role: 'assistant', content: 'ok' }]);
+    expect(sessions.loadArchive('s')).toEqual([...pagedHistory(), { role: 'user', content: 'And topic 7?' }, { role: 'assistant', content: 'ok' }]);
   });
 
   it('POST /api/sessions/:id/compact compacts (200, the event), GET .../archive reads the transcript, and a session in use is refused with 409', async () => {
     const sessions = new MemorySessionStore();
-    sessions.append('s', history());
+    sessions.append('s', pagedHistory());
     const engine = await engineWith(sessions);
     http = createServer(runsHandler(engine, { basePath: '/api' })).listen(0, '127.0.0.1');
     await once(http, 'listening');
@@ -73,7 +62,7 @@ describe('compaction on demand', () => {
     expect(compacted.status).toBe(200);
     expect(await compacted.json()).toMatchObject({ type: 'Compaction', sessionId: 's', reason: 'manual', summarisedMessages: 20 });
     const archive = await fetch(`${base}/sessions/s/archive`);
-    expect(await archive.json()).toEqual({ sessionId: 's', messages: history() });
+    expect(await archive.json()).toEqual({ sessionId: 's', messages: pagedHistory() });
     expect((await fetch(`${base}/sessions/s/compact`)).status).toBe(405);
     // A run holds the session (its model never answers): compaction must wait its turn.
     const run = engine.start('wait', { sessionId: 's' });

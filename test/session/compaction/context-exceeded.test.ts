@@ -1,23 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ReActAgent } from '../../../src/agent/react-agent.js';
 import type { AgentEvent, CompactionEvent } from '../../../src/events/agent-event.js';
-import type { ChatMessage } from '../../../src/model/chat-message.js';
 import { contextExceeded } from '../../../src/model/context-exceeded.js';
 import { MemorySessionStore } from '../../../src/session/memory-session-store.js';
 import { collect } from '../../support/collect-events.js';
 import { FakeOpenAIServer, type FakeReply, type RecordedRequest } from '../../support/fake-openai-server.js';
 import { openAIModelFor } from '../../support/openai-model.js';
-import { alternationProblems, isSummaryRequest, pageText, SUMMARY } from './compaction-kit.js';
-
-/** Six earlier turns of about 3 KB of tool output each: some 5,000 tokens. */
-function history(): ChatMessage[] {
-  return Array.from({ length: 6 }, (_, i): ChatMessage[] => [
-    { role: 'user', content: `Tell me about topic ${i + 1}` },
-    { role: 'assistant', content: null, tool_calls: [{ id: `c${i}`, type: 'function', function: { name: 'fetch_page', arguments: '{}' } }] },
-    { role: 'tool', tool_call_id: `c${i}`, content: pageText(`topic ${i + 1}`) },
-    { role: 'assistant', content: `answer ${i + 1}` },
-  ]).flat();
-}
+import { alternationProblems, isSummaryRequest, pagedHistory, SUMMARY } from '../../support/compaction-kit.js';
 
 const LLAMA_REFUSAL = 'request (9000 tokens) exceeds the available context size (4096 tokens), try increasing it';
 
@@ -40,7 +29,7 @@ describe('a request the server refuses as too long', () => {
   it('is compacted with the window the error names and sent once more, which succeeds', async () => {
     server = await FakeOpenAIServer.start({ handler: refusing(1) }); // no /props: the window is unknown until the error
     const sessions = new MemorySessionStore();
-    sessions.append('s', history());
+    sessions.append('s', pagedHistory());
     const agent = new ReActAgent({ model: openAIModelFor(server), sessions });
     const events: AgentEvent[] = await collect(agent.stream('And topic 7?', { sessionId: 's' }));
     const compaction = events.find((e): e is CompactionEvent => e.type === 'Compaction');
@@ -55,13 +44,13 @@ describe('a request the server refuses as too long', () => {
     const stored = sessions.load('s');
     expect(JSON.stringify(stored).length).toBeLessThan(JSON.stringify(sessions.loadArchive('s')).length / 2);
     expect(alternationProblems(stored)).toEqual([]);
-    expect(sessions.loadArchive('s')).toEqual([...history(), { role: 'user', content: 'And topic 7?' }, { role: 'assistant', content: 'the answer' }]);
+    expect(sessions.loadArchive('s')).toEqual([...pagedHistory(), { role: 'user', content: 'And topic 7?' }, { role: 'assistant', content: 'the answer' }]);
   });
 
   it('fails the run with one abnormal RunEnd saying so when the retried request is refused too', async () => {
     server = await FakeOpenAIServer.start({ handler: refusing(2) });
     const sessions = new MemorySessionStore();
-    sessions.append('s', history());
+    sessions.append('s', pagedHistory());
     const events: AgentEvent[] = await collect(new ReActAgent({ model: openAIModelFor(server), sessions }).stream('And topic 7?', { sessionId: 's' }));
     const ends = events.filter((e) => e.type === 'RunEnd');
     expect(ends).toEqual([events.at(-1)]);

@@ -10,7 +10,7 @@ import { collect } from '../../support/collect-events.js';
 import { conversationProblems } from '../../support/conversation.js';
 import { FakeOpenAIServer } from '../../support/fake-openai-server.js';
 import { openAIModelFor } from '../../support/openai-model.js';
-import { alternationProblems, isSummaryRequest, pageText, pageTool, pageTurns, SUMMARY } from './compaction-kit.js';
+import { alternationProblems, isSummaryRequest, pageText, pageTool, pageTurns, SUMMARY } from '../../support/compaction-kit.js';
 
 const TURNS = 40;
 const CONTEXT = 8_192;

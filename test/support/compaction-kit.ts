@@ -1,18 +1,32 @@
 /**
- * Shared pieces of the compaction tests: a tool with about 3 KB of output, a fake server
- * handler playing a model that calls it once per turn and answers, and the summariser.
+ * Shared pieces of the compaction tests (test/session/compaction/): a tool with about 3 KB of
+ * output, a stored history of such turns, a fake server handler playing a model that calls it
+ * once per turn and answers, and the summariser.
  *
  * @module
  */
-import type { ChatMessage } from '../../../src/model/chat-message.js';
-import type { Tool } from '../../../src/tools/tool.js';
-import type { FakeReply, RecordedRequest } from '../../support/fake-openai-server.js';
-import { TEXT_PARAMETERS } from '../../support/test-tools.js';
+import type { ChatMessage } from '../../src/model/chat-message.js';
+import type { Tool } from '../../src/tools/tool.js';
+import type { FakeReply, RecordedRequest } from './fake-openai-server.js';
+import { TEXT_PARAMETERS } from './test-tools.js';
 
 /** About 3 KB of page text for `topic`, different for each topic. */
 export function pageText(topic: string): string {
   const line = `${topic}: the quick brown fox jumps over the lazy dog while the build runs and the tests pass.\n`;
   return line.repeat(Math.ceil(3_000 / line.length));
+}
+
+/**
+ * `turns` earlier turns of a session, each a prompt, a `fetch_page` call, its page of about
+ * 3 KB and an answer (six: some 5,000 tokens).
+ */
+export function pagedHistory(turns = 6): ChatMessage[] {
+  return Array.from({ length: turns }, (_, i): ChatMessage[] => [
+    { role: 'user', content: `Tell me about topic ${i + 1}` },
+    { role: 'assistant', content: null, tool_calls: [{ id: `c${i}`, type: 'function', function: { name: 'fetch_page', arguments: '{}' } }] },
+    { role: 'tool', tool_call_id: `c${i}`, content: pageText(`topic ${i + 1}`) },
+    { role: 'assistant', content: `answer ${i + 1}` },
+  ]).flat();
 }
 
 /** `fetch_page`: answers about 3 KB for its `text`. */
