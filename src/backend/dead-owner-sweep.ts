@@ -15,7 +15,10 @@ import type { SharedTasks } from './shared-tasks.js';
  * engine resolves (their children on workers stop by themselves: nobody listens to them); a
  * background task goes on on its worker, which delivers its result and records its end
  * (`settleRecord`); one whose worker has no heartbeat either is recorded failed here
- * (`failStoppedBackground`). Returns the stop.
+ * (`failStoppedBackground`, which reads BullMQ's lock on its job). Returns the stop.
+ *
+ * Ours, not BullMQ's: BullMQ watches the workers of its queue, not the app instances that
+ * own runs and wait for jobs.
  *
  * @internal
  */

@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Worker } from 'bullmq';
+import type { AgentScope } from '../agent/agent-scope.js';
+import { ReActAgent } from '../agent/react-agent.js';
 import { resolveWorkspace } from '../agent/resolve-workspace.js';
+import type { AgentSpec } from '../delegation/delegation-types.js';
 import { buildTree, type Tree } from '../engine/build-tree.js';
 import { checkEngineOptions, type HarnessEngineOptions } from '../engine/engine-options.js';
 import { errorMessage } from '../errors/error-message.js';
@@ -15,10 +18,10 @@ import { checkedBudget, RedisTokenBudget } from './redis-budget.js';
 import type { SharedBudget, TokenBudget } from '../model/token-budget.js';
 import { backgroundResult, deliverResult } from './background-result.js';
 import { workerApprovals } from './worker-approvals.js';
-import { runJob, type RunningJob } from './worker-job.js';
+import { runJob, STOP_REASON, type RunningJob } from './worker-job.js';
 import { keepPresent } from './worker-presence.js';
-import { keepBeating } from './job-beat.js';
-import { cancelledWhileQueued, obeyCancel } from './orphan-background.js';
+import { watchLauncher } from './launcher-watch.js';
+import { cancelledWhileQueued, markBackgroundJob, obeyCancel } from './orphan-background.js';
 
 /**
  * Options of a {@link HarnessWorker}: an engine's options (its models, tools, rules,
@@ -34,7 +37,7 @@ export interface HarnessWorkerOptions
   readonly concurrency?: number;
 }
 
-const CANCELLED: LogEnding = { kind: 'cancelled', reason: 'the task was cancelled' };
+const CANCELLED: LogEnding = { kind: 'cancelled', reason: STOP_REASON.cancelled };
 
 /**
  * Runs delegated tasks pulled from the backend's queue: each child is rebuilt from the spec
@@ -100,7 +103,8 @@ export class HarnessWorker {
     this.#closing ??= (async () => {
       await this.ready.catch(() => undefined);
       await this.#leave?.(); // first: a launcher waiting for a worker learns at once there is one fewer
-      for (const job of [...this.#running.values()]) job.stop({ kind: 'failed', message: 'the worker running it shut down' });
+      // Before BullMQ's close, which forgets the jobs it runs: each processor's signal aborts.
+      this.#bull?.cancelAllJobs(STOP_REASON.shutDown);
       // Forced: the jobs were stopped just above; bounded: Redis may be gone.
       if (this.#bull) await bounded(this.#bull.close(true), this.#backend.parts.connectTimeoutMs);
       for (const stop of this.#stops.splice(0)) stop();
@@ -117,13 +121,19 @@ export class HarnessWorker {
     const { Worker } = await loadBullMQ();
     if (this.#closing) return;
     const stall = parts.stallMs;
-    const worker = new Worker<TaskJob>(TASK_QUEUE, (job) => this.#run(job.data), {
+    // Three parameters: BullMQ gives the processor an AbortSignal, which `cancelJob` aborts.
+    const worker = new Worker<TaskJob>(TASK_QUEUE, (job, _token, signal) => this.#run(job.data, signal ?? new AbortController().signal), {
       // BullMQ's blocking connection must retry forever: a worker outlives a Redis restart.
       connection: { url: parts.url, maxRetriesPerRequest: null },
       prefix: parts.keys.bull,
       concurrency: this.#options.concurrency ?? 10,
-      // A task whose worker died fails (its launcher reports it); it is never run twice.
+      // BullMQ's lock on a job is its worker's heartbeat (launchers and the dead-owner sweep
+      // read it): renewed while the worker lives, gone a stall interval after it died. Its
+      // stalled-job check then fails the job, never runs it twice (a task is not idempotent).
       lockDuration: stall,
+      // Renewed every quarter interval (BullMQ's default is every half): three renewals may
+      // be late on a busy event loop before a live worker is taken for dead.
+      lockRenewTime: Math.max(10, Math.floor(stall / 4)),
       stalledInterval: stall,
       maxStalledCount: 0,
     });
@@ -136,31 +146,44 @@ export class HarnessWorker {
 
   /**
    * A cancel: a job's id (from its launcher), or a background task's id (from an engine
-   * that does not run it: the task's own engine may be dead, see `obeyCancel`).
+   * that does not run it: the task's own engine may be dead, see `obeyCancel`). Either way
+   * the job is stopped through BullMQ (`cancelJob` aborts its processor's signal). The
+   * message comes on our channel: `cancelJob` reaches only jobs of the worker it is called on.
    */
   #onCancel(id: string): void {
-    const job = this.#running.get(id);
-    if (job) return job.stop(CANCELLED);
+    const bull = this.#bull;
+    if (!bull || bull.cancelJob(id, STOP_REASON.cancelled)) return;
     for (const j of this.#running.values()) {
-      if (j.background && j.taskId === id) obeyCancel(this.#backend.parts, j.logId, () => this.#running.get(j.logId) === j, () => j.stop(CANCELLED));
+      if (j.background && j.taskId === id) obeyCancel(this.#backend.parts, j.logId, () => this.#running.get(j.logId) === j, () => bull.cancelJob(j.logId, STOP_REASON.cancelled));
     }
   }
 
-  /** Runs one job to its log's end. */
-  async #run(job: TaskJob): Promise<void> {
-    const { redis, keys, eventLog } = this.#backend.parts;
+  /**
+   * The job's child: its approvals wait as long as the launching engine's `approvalTimeoutMs`
+   * says (a number read from Redis: anything else leaves the worker's own). The children it
+   * delegates in-process here are built by this worker's tree, with the worker's own.
+   */
+  #agentOf(spec: AgentSpec, approvalTimeoutMs: unknown): ReActAgent {
+    if (!Number.isInteger(approvalTimeoutMs) || (approvalTimeoutMs as number) < 1) return this.#tree.factory.build(spec);
+    const scope: AgentScope = { ...this.#tree.factory.scopeOf(spec, { promptPrefix: undefined, onRunEnd: undefined }), approvalTimeoutMs: approvalTimeoutMs as number };
+    return ReActAgent.ofScope(spec.name, () => scope);
+  }
+
+  /** Runs one job to its log's end; `signal` is BullMQ's for it. */
+  async #run(job: TaskJob, signal: AbortSignal): Promise<void> {
+    const parts = this.#backend.parts;
+    const { redis, keys, eventLog } = parts;
     const { logId } = job;
     // The engine that delegated it decides how long its log is kept (a job from an older engine: ours).
     const keep = Number.isInteger(job.retentionMs) && job.retentionMs! > 0 ? job.retentionMs : undefined;
-    const stopBeating = await keepBeating(this.#backend.parts, job, this.workerId, () =>
-      this.#running.get(logId)?.stop({ kind: 'failed', message: 'the engine that delegated it is gone' }),
-    );
+    await markBackgroundJob(parts, job);
+    const stopWatching = job.spec.task?.background ? () => undefined : watchLauncher(parts, logId, () => this.#bull?.cancelJob(logId, STOP_REASON.orphaned));
     try {
-      if (!this.#closing && !(await redis.exists(keys.cancelled(logId)))) {
+      if (!this.#closing && !signal.aborted && !(await redis.exists(keys.cancelled(logId)))) {
         if (!(await cancelledWhileQueued(this.#backend.parts, job))) {
           const attachBudget = (shared: SharedBudget): TokenBudget => RedisTokenBudget.attach(redis, keys, checkedBudget(shared, keys));
           const spec = fromWire(job.spec, { model: this.#options.model, models: this.#options.models ?? {}, attachBudget });
-          return await runJob(this.#backend.parts, job, this.#tree.factory.build(spec), keep, this.#running);
+          return await runJob(parts, job, this.#agentOf(spec, job.approvalTimeoutMs), keep, this.#running, signal);
         }
         // Cancelled on an engine that does not run it: the record too, as its engine may be gone.
         await deliverResult(redis, keys, backgroundResult(job, job.spec.name, CANCELLED, undefined, Date.now()), job.queuedAt, keep ?? eventLog.retentionMs);
@@ -169,7 +192,7 @@ export class HarnessWorker {
     } catch (e) {
       await eventLog.end(logId, { kind: 'failed', message: errorMessage(e) }, keep).catch(() => undefined);
     } finally {
-      stopBeating();
+      stopWatching();
     }
   }
 }

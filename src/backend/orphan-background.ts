@@ -7,8 +7,13 @@
  *   marker, for a job not taken yet); the worker obeys it once the job's launcher is gone
  *   (a live one relays the cancel itself, as before, so there is one cancel and one record).
  * - a worker that starts a background job marks which job runs the task's launch, so the
- *   dead-owner sweep can tell a task whose worker died (no heartbeat) from one still waiting
- *   in the queue, and records it failed, once, by compare-and-swap.
+ *   dead-owner sweep can tell a task whose worker died (BullMQ's lock on the job lapsed)
+ *   from one still waiting in the queue, and records it failed, once, by compare-and-swap.
+ *
+ * BullMQ knows workers and jobs, not the engines waiting for them: with `maxStalledCount: 0`
+ * its stalled-job check fails a dead worker's job (never runs it twice), but only while some
+ * other worker lives to run that check, and it tells nobody's conversation. So the record and
+ * the conversation are settled here, with BullMQ's job lock as the worker's heartbeat.
  *
  * @module
  */
@@ -23,6 +28,23 @@ import { parseOwnedTask } from './task-record.js';
 
 /** How often a worker looks again whether a job's launcher is gone, after a cancel by task id. */
 const RECHECK_MS = 25;
+
+/** As long as a running task record lives: the dead-owner sweep may need the mark until then. */
+const MARK_TTL_MS = 24 * 60 * 60_000;
+
+/**
+ * Marks, as a worker starts a background job, that this job runs the task's launch (for the
+ * dead-owner sweep: `failStoppedBackground`). BullMQ took the job's lock before its processor
+ * runs, so while the worker lives the sweep never sees the mark without the lock.
+ *
+ * @internal
+ */
+export async function markBackgroundJob(parts: BackendParts, job: TaskJob): Promise<void> {
+  const task = job.spec.task;
+  if (!task?.background || job.queuedAt === undefined) return;
+  const mark = JSON.stringify({ logId: job.logId, queuedAt: job.queuedAt });
+  await parts.redis.set(parts.keys.taskJob(task.taskId), mark, 'PX', MARK_TTL_MS).catch(() => undefined);
+}
 
 /**
  * Whether nobody listens for the job's approvals any more: its launcher (which listens from
@@ -75,7 +97,8 @@ export async function cancelledWhileQueued(parts: BackendParts, job: TaskJob): P
 
 /**
  * For the dead-owner sweep: records a running background task of a dead engine as failed
- * when the worker that started it has no heartbeat (it was killed too), for every engine,
+ * when the worker that started it holds BullMQ's lock on its job no more (it was killed
+ * too: a live worker renews the lock, an ended job settled its record first), for every engine,
  * and puts the failure in front of its conversation, as its engine would have. Nothing is
  * done for a task not started on a worker yet (still queued: a worker will run it), nor for
  * one whose worker beats. Only the engine whose compare-and-swap settles the record does the
@@ -90,7 +113,7 @@ export async function failStoppedBackground(parts: BackendParts, info: TaskInfo,
   const queuedAt = mark?.['queuedAt'];
   // No mark of this launch: its job has not started on a worker (or its mark is an earlier launch's).
   if (typeof logId !== 'string' || typeof queuedAt !== 'number' || queuedAt < info.startedAt) return false;
-  if ((await redis.exists(keys.beat(logId))) === 1) return false;
+  if ((await redis.exists(keys.jobLock(logId))) === 1) return false;
   const message = `the worker running it stopped: no heartbeat for ${stallMs} ms (it was killed, or lost its connection to Redis), and the app instance that launched it is gone`;
   const final: TaskInfo = { ...info, state: 'failed', endedAt: Date.now(), result: failedTask(`the ${info.agentName} task failed: ${message}`).content };
   if (!(await settleRecord(redis, keys, final, queuedAt, retentionMs))) return false;

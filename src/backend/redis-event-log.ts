@@ -87,6 +87,17 @@ export class RedisEventLog implements EventLog {
       .catch(fail(`ending the event log of ${runId}`));
   }
 
+  /**
+   * Whether the log's last entry is its end: its writer ended it, though a reader following
+   * it may not have read that end yet.
+   *
+   * @internal
+   */
+  async ended(runId: string): Promise<boolean> {
+    const [last] = await this.redis.xrevrange(this.keys.log(runId), '+', '-', 'COUNT', 1);
+    return last?.[1][0] === 'end';
+  }
+
   /** Forgets the log; its followers end with `UnknownRunError` about `blockMs` (a second) later. */
   async delete(runId: string): Promise<void> {
     await this.redis.del(this.keys.log(runId)).catch(fail(`deleting the event log of ${runId}`));

@@ -73,9 +73,14 @@ export class RedisKeys {
     return `${this.prefix}:taskjob:${taskId}`;
   }
 
-  /** A worker's heartbeat for the job it runs: gone when the worker died. */
-  beat(jobId: string): string {
-    return `${this.prefix}:beat:${jobId}`;
+  /**
+   * BullMQ's lock on a job a worker runs: the worker's BullMQ lock manager renews it every
+   * quarter `lockDuration` (the stall interval) while the worker lives, so it is gone a stall
+   * interval after the worker died at most; BullMQ deletes it when the job ends. The job's
+   * heartbeat, as BullMQ's own Lua scripts name it (`<queue key>:<job id>:lock`).
+   */
+  jobLock(jobId: string): string {
+    return `${this.bull}:${TASK_QUEUE}:${jobId}:lock`;
   }
 
   /** The live workers: a sorted set of worker ids scored by their last beat (Redis's clock, ms). */

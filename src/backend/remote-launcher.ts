@@ -25,8 +25,9 @@ const NOBODY: ApprovalDecision = { decision: 'reject', comment: 'no approval han
  * completes (or errors) the stream. Unsubscribing cancels the job wherever it is: removed
  * while it waits, stopped through the cancel channel once a worker runs it.
  *
- * A worker that dies is noticed by its heartbeat lapsing (`stallMs`): the stream errors with
- * a `RemoteTaskError` saying so, which the task turns into a failure result.
+ * A worker that dies is noticed by BullMQ's lock on its job lapsing (`stallMs`: the worker
+ * renews it while it lives): the stream errors with a `RemoteTaskError` saying so, which the
+ * task turns into a failure result.
  *
  * @internal
  */
@@ -45,6 +46,8 @@ export class RemoteLauncher implements ChildLauncher {
       const asked = new Map<string, AbortController>();
       let closed = false;
       let ended = false;
+      // The worker started the child: its first entry came (the open marker is not one).
+      let started = false;
       let stopListening: (() => void) | undefined;
       let watch: NodeJS.Timeout | undefined;
       const fail = (e: unknown): void => {
@@ -74,7 +77,18 @@ export class RemoteLauncher implements ChildLauncher {
       const start = async (): Promise<void> => {
         const spec = toWire(child.spec, this.wiring);
         const retentionMs = parts.eventLog.retentionMs;
-        const job: TaskJob = { logId, spec, prompt: child.prompt, description: child.description, parentRunId: child.parent.runId, streaming, retentionMs, queuedAt: Date.now() };
+        const timeout = this.wiring.approvalTimeoutMs;
+        const job: TaskJob = {
+          logId,
+          spec,
+          prompt: child.prompt,
+          description: child.description,
+          parentRunId: child.parent.runId,
+          streaming,
+          retentionMs,
+          queuedAt: Date.now(),
+          ...(timeout === undefined ? {} : { approvalTimeoutMs: timeout }),
+        };
         await parts.eventLog.open(logId);
         const stop = await parts.hub.listen(parts.keys.approvals(logId), onAsk);
         // Each step re-checks: the consumer may have left while it waited (the teardown ran).
@@ -84,6 +98,7 @@ export class RemoteLauncher implements ChildLauncher {
         reading.add(
           parts.eventLog.read(logId, 0, bad.onBad).subscribe({
             next: (entry) => {
+              started = true;
               bad.seen(entry.event);
               out.next(entry.event);
             },
@@ -105,7 +120,7 @@ export class RemoteLauncher implements ChildLauncher {
         const queue = await parts.queue();
         if (closed) return;
         await queue.add('task', job, { jobId: logId, removeOnComplete: true, removeOnFail: true });
-        if (!closed) watch = this.#watch(logId, fail);
+        if (!closed) watch = this.#watch(logId, () => started, fail);
       };
       start().catch(fail);
       return () => {
@@ -120,15 +135,16 @@ export class RemoteLauncher implements ChildLauncher {
   }
 
   /**
-   * Fails the run when no worker will run the job: the worker that runs it stops beating;
-   * a worker took it and died before its first beat (the job is active, or gone, with no
-   * beat ever seen); or it waits while no worker at all pulls from the queue, for a stall
-   * interval. A busy queue with live workers is waited for, however long.
+   * Fails the run when no worker will run the job: the worker that runs it holds BullMQ's
+   * lock on the job no more, and has not ended its log (it died: the lock is its heartbeat);
+   * a worker took it and did not start it within a stall interval (the job is active, or
+   * gone, and the child's first event never came: it died, or is not a worker of ours); or
+   * it waits while no worker at all pulls from the queue, for a stall interval. A busy queue
+   * with live workers is waited for, however long.
    */
-  #watch(logId: string, fail: (e: unknown) => void): NodeJS.Timeout {
-    const { redis, keys, stallMs } = this.parts;
-    const beating = async (): Promise<boolean> => (await redis.exists(keys.beat(logId))) === 1;
-    let started = false;
+  #watch(logId: string, started: () => boolean, fail: (e: unknown) => void): NodeJS.Timeout {
+    const { redis, keys, stallMs, eventLog } = this.parts;
+    const locked = async (): Promise<boolean> => (await redis.exists(keys.jobLock(logId))) === 1;
     let checking = false;
     let takenAt: number | undefined;
     let aloneAt: number | undefined;
@@ -138,22 +154,21 @@ export class RemoteLauncher implements ChildLauncher {
       void this.#cancel(logId); // out of the queue: no worker may start it after it failed here
     };
     const check = async (): Promise<void> => {
-      if (await beating()) {
-        started = true;
-        return;
+      if (started()) {
+        // Its end written, the lock released: the end is on its way to this launcher's reader.
+        if ((await locked()) || (await eventLog.ended(logId))) return;
+        return give(`the worker running it stopped: no heartbeat for ${stallMs} ms (it was killed, or lost its connection to Redis)`);
       }
-      if (started) return give(`the worker running it stopped: no heartbeat for ${stallMs} ms (it was killed, or lost its connection to Redis)`);
       const state = await (await this.parts.queue()).getJobState(logId);
       if (state === 'active') {
         takenAt ??= Date.now();
-        if (Date.now() - takenAt > stallMs) give(`a worker took it and stopped before starting it (no heartbeat for ${stallMs} ms)`);
+        if (Date.now() - takenAt > stallMs) give(`a worker took it and stopped before starting it (no event from it for ${stallMs} ms)`);
         return;
       }
       takenAt = undefined;
       if (state === 'unknown' || state === 'completed' || state === 'failed') {
-        // A job done between the two reads above beat before it ended: look once more.
-        if (await beating()) started = true;
-        else give('it left the queue without a worker starting it (the worker that took it stopped)');
+        // A job run and ended before this launcher's reader caught up: its entries are on their way.
+        if (!started() && !(await eventLog.ended(logId))) give('it left the queue without a worker starting it (the worker that took it stopped)');
         return;
       }
       if ((await this.#workersPulling()) !== 0) {

@@ -20,6 +20,11 @@ export interface TaskJob {
    * record's `startedAt`): a worker settles the record only if it is not of a later launch.
    */
   readonly queuedAt?: number;
+  /**
+   * The launching engine's `approvalTimeoutMs`: how long the child's approvals wait for an
+   * answer (absent: the engine has none, or is older; the worker's own applies).
+   */
+  readonly approvalTimeoutMs?: number;
 }
 
 /** What a worker sends a job's launcher about an approval (on `keys.approvals(logId)`). */

@@ -7,22 +7,39 @@ import { backgroundResult, deliverResult } from './background-result.js';
 import type { TaskJob } from './task-job.js';
 import type { ActiveJob } from './worker-approvals.js';
 
-/** A job a worker runs now: what its approvals, its cancels and the worker's close need. */
+/** A job a worker runs now: what its approvals and its cancels by task id need. */
 export interface RunningJob extends ActiveJob {
   readonly background: boolean;
-  /** Stops the child and ends its log with `ending` (once; later calls do nothing). */
-  readonly stop: (ending: LogEnding) => void;
+}
+
+/**
+ * Why a worker stops a job it runs: the reason it gives BullMQ's `Worker.cancelJob`, which
+ * aborts the processor's signal with it. A cancel ends the log cancelled, the rest failed.
+ *
+ * @internal
+ */
+export const STOP_REASON = {
+  cancelled: 'the task was cancelled',
+  shutDown: 'the worker running it shut down',
+  orphaned: 'the engine that delegated it is gone',
+} as const;
+
+function endingOf(reason: unknown): LogEnding {
+  if (reason === STOP_REASON.cancelled) return { kind: 'cancelled', reason: STOP_REASON.cancelled };
+  return { kind: 'failed', message: typeof reason === 'string' ? reason : 'the worker stopped the task' };
 }
 
 /**
  * Runs a job's child, rebuilt by the worker from the job's spec, in its task's session until
  * it ends or is stopped: its events go to its log in order; a background task's result goes
  * to its conversation and its record (its engine may be gone); the log's end comes last. The
- * job is in `running` while it runs. Resolves once the log's end is written.
+ * job is in `running` while it runs. `signal` is BullMQ's for the job (aborted by
+ * `Worker.cancelJob`): it stops the child (model requests aborted, processes killed) and
+ * ends the log as its reason says. Resolves once the log's end is written.
  *
  * @internal
  */
-export function runJob(parts: BackendParts, job: TaskJob, agent: ReActAgent, keep: number | undefined, running: Map<string, RunningJob>): Promise<void> {
+export function runJob(parts: BackendParts, job: TaskJob, agent: ReActAgent, keep: number | undefined, running: Map<string, RunningJob>, signal: AbortSignal): Promise<void> {
   const { redis, keys, eventLog } = parts;
   const { logId } = job;
   const task = job.spec.task!;
@@ -38,6 +55,7 @@ export function runJob(parts: BackendParts, job: TaskJob, agent: ReActAgent, kee
       if (done) return;
       done = true;
       running.delete(logId);
+      signal.removeEventListener('abort', stop);
       // A background result goes where any engine finds it and into the task's record (its
       // engine may be gone), before the log's end: a live engine, which records the task
       // once it reads that end, writes last.
@@ -54,16 +72,14 @@ export function runJob(parts: BackendParts, job: TaskJob, agent: ReActAgent, kee
       error: (e: unknown) => finish({ kind: 'failed', message: errorMessage(e) }),
       complete: () => finish({ kind: 'complete' }),
     });
+    function stop(): void {
+      subscription.unsubscribe();
+      finish(endingOf(signal.reason));
+    }
     if (done) return;
-    running.set(logId, {
-      logId,
-      taskId: task.taskId,
-      rootRunId: task.rootRunId,
-      background: task.background,
-      stop: (ending) => {
-        subscription.unsubscribe();
-        finish(ending);
-      },
-    });
+    running.set(logId, { logId, taskId: task.taskId, rootRunId: task.rootRunId, background: task.background });
+    // Aborted before the child started (a cancel while the worker checked the job): stopped at once.
+    if (signal.aborted) return stop();
+    signal.addEventListener('abort', stop, { once: true });
   });
 }

@@ -34,8 +34,9 @@ return redis.call('ZCARD', KEYS[1])`;
  * Keeps a worker in the backend's set of live workers (a sorted set scored by its last beat,
  * on Redis's clock) every third of the stall interval, from now until the returned stop,
  * which removes it at once: a launcher then knows a closed worker is gone without waiting
- * for its beat to age. This, not BullMQ's `getWorkersCount` (CLIENT LIST), is how a
- * launcher learns that no worker will ever take a waiting job.
+ * for its beat to age. This, not BullMQ's `getWorkersCount` (CLIENT LIST, still in BullMQ
+ * 6, which hosted Redis services often refuse), is how a launcher learns that no worker will
+ * ever take a waiting job.
  *
  * @internal
  */

@@ -68,7 +68,8 @@ export function buildTree(options: HarnessEngineOptions, workspace: string, appr
   const limiter = options.maxConcurrentRequests === undefined ? undefined : requestLimiter(options.maxConcurrentRequests);
   const model = limiter ? limiter.wrap(options.model) : options.model;
   const models = limiter ? Object.fromEntries(Object.entries(options.models ?? {}).map(([name, m]) => [name, limiter.wrap(m)])) : (options.models ?? {});
-  const remote = options.backend?.childLauncher({ approve, model, models });
+  const timeout = options.approvalTimeoutMs === undefined ? {} : { approvalTimeoutMs: options.approvalTimeoutMs };
+  const remote = options.backend?.childLauncher({ approve, model, models, ...timeout });
   const grants = new ApprovalGrants();
   // The factory makes an agent's delegation tools, which run tasks through the runner, which
   // builds children with the factory: the cycle closes through this function.

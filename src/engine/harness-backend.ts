@@ -66,6 +66,8 @@ export interface LauncherWiring {
   readonly model: ChatModel;
   /** The models definitions may name, by name (a worker finds the same names in its own). */
   readonly models: Readonly<Record<string, ChatModel>>;
+  /** The engine's `approvalTimeoutMs`: how long its children's approvals on workers wait (absent: the worker's own). */
+  readonly approvalTimeoutMs?: number;
 }
 
 /**

@@ -5,9 +5,10 @@ import { describe, expect, it } from 'vitest';
 import type { ApprovalRequest } from '../../src/permission/approval.js';
 import { testAgent } from '../support/agent-turns.js';
 import { createGate } from '../support/deferred.js';
+import { turnOf } from '../support/delegation-fixture.js';
 import { multitaskReply, steps, taskReply } from '../support/delegation-script.js';
 import { HAS_REDIS } from './redis-server.js';
-import { useScaleKits, waitFor, type ScaleKit } from './scale-kit.js';
+import { eventsOf, useScaleKits, waitFor, type ScaleKit } from './scale-kit.js';
 
 const AGENTS = [testAgent('explorer')];
 
@@ -35,6 +36,29 @@ describe.skipIf(!HAS_REDIS)('approvals asked on a worker', () => {
     expect(asked[0]).toMatchObject({ toolName: 'bash', agentName: 'explorer' });
     expect(asked[0]!.taskId).toMatch(/^task_/);
     expect(text).toContain('approved-run');
+  });
+
+  it("wait as long as the delegating engine's approvalTimeoutMs, not the worker's own: unanswered, the call is rejected as timed out and withdrawn", async () => {
+    const k = (kit = await scale.kit());
+    k.fixture.route({
+      main: steps(taskReply('explorer', 'run it', 'bash')),
+      explorer: steps({ toolCalls: [{ name: 'bash', arguments: { command: 'touch never-ran.txt' } }] }),
+    });
+    // The worker's own would say "2 s": the engine's 300 ms must be the one that applies.
+    await k.worker({ approvalTimeoutMs: 2000 });
+    const asked: AbortSignal[] = [];
+    const engine = await k.engine({ distributeTasks: true, approvalTimeoutMs: 300, approve: (_request, { signal }) => (asked.push(signal), new Promise(() => undefined)) }, AGENTS);
+    const events = await eventsOf(engine.stream('go'));
+    const decided = events.flatMap((e) => (e.type === 'TaskWrap' && e.event.type === 'HITLDecided' ? [e.event] : []));
+    expect(decided).toEqual([expect.objectContaining({ toolName: 'bash', decision: 'reject', timedOut: true })]);
+    expect(decided[0]!.comment).toContain('nobody answered within 300 ms');
+    // The question was withdrawn at the engine that asked its handler.
+    expect(asked).toHaveLength(1);
+    await waitFor(() => asked[0]!.aborted);
+    // The model read the refusal; the command never ran.
+    const explorerBodies = k.fixture.server.requests.filter((r) => turnOf(r).agent === 'explorer').map((r) => JSON.stringify(r.body.messages));
+    expect(explorerBodies.at(-1)).toContain('timed out waiting for approval');
+    expect(existsSync(join(k.fixture.workspace.dir, 'never-ran.txt'))).toBe(false);
   });
 
   it('of a started run can be answered through another engine', async () => {
