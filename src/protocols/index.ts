@@ -20,6 +20,9 @@ export { toAgUiEvents, type ToAgUiEventsOptions } from './ag-ui/to-ag-ui-events.
 export { agUiHandler, type AgUiHandlerOptions } from './ag-ui/ag-ui-handler.js';
 
 // The AI SDK UI message stream.
+export { toUiMessageStream } from './ui-message-stream/to-ui-message-stream.js';
+export { chatHandler } from './ui-message-stream/chat-handler.js';
+export type { ApprovalProgress, TaskProgress, UiDataChunk, UiMessageChunk } from './ui-message-stream/ui-message-chunk.js';
 
 // A2A.
 export { a2aHandler, AGENT_CARD_PATH } from './a2a/a2a-handler.js';
