@@ -15,24 +15,29 @@ import { summariser } from './compaction-summary.js';
  * (`context-exceeded`: it shrinks further). The run's messages are replaced and, for a run
  * with a session, the store's too (`SessionStore.replace`, which archives the transcript).
  * Emits the `Compaction` event, or nothing when the window is unknown or the request fits.
+ * `estimate`: the whole request's estimate, already counted for its `ContextSize`; a request
+ * that clearly fits is let through on it alone.
  */
-export function compactRun$(scope: RunScope, lastStep: boolean, reason: Exclude<CompactionReason, 'manual'>): Observable<AgentEvent> {
+export function compactRun$(scope: RunScope, lastStep: boolean, reason: Exclude<CompactionReason, 'manual'>, estimate: number): Observable<AgentEvent> {
   return defer(() => {
     const { agent } = scope;
-    return contextWindowOf$(agent.model, agent.modelSettings).pipe(concatMap((window) => (window === undefined ? EMPTY : compactWithin$(scope, lastStep, reason, window))));
+    return contextWindowOf$(agent.model, agent.modelSettings).pipe(concatMap((window) => (window === undefined ? EMPTY : compactWithin$(scope, lastStep, reason, window, estimate))));
   });
 }
 
-function compactWithin$(scope: RunScope, lastStep: boolean, reason: CompactionReason, window: number): Observable<AgentEvent> {
+function compactWithin$(scope: RunScope, lastStep: boolean, reason: CompactionReason, window: number, estimate: number): Observable<AgentEvent> {
   const { run, agent, input } = scope;
+  // The window in estimated tokens: the server counted the last request this many times higher (or lower).
+  const estimatedWindow = Math.floor(window / tokenRatio(agent.model));
+  // Fits: the session and the fixed part counted apart (below) can exceed the whole request's
+  // estimate by one token of rounding, never more, so this says what that count would say.
+  if (reason === 'context-limit' && estimate + 1 <= estimatedWindow - answerReserve(window, agent.modelSettings?.maxTokens)) return EMPTY;
   const first = run.messages[0];
   const system: ChatMessage[] = first?.role === 'system' ? [first] : [];
   const session = run.messages.slice(system.length);
   // What every request sends besides the session, as `ContextSize` counts it.
   const requestFixed = estimateRequestTokens({ messages: system, ...(lastStep ? {} : { tools: scope.toolSpecs() }) });
   const fixedTokens = requestFixed + answerReserve(window, agent.modelSettings?.maxTokens);
-  // The window in estimated tokens: the server counted the last request this many times higher (or lower).
-  const estimatedWindow = Math.floor(window / tokenRatio(agent.model));
   return compactMessages$({ messages: session, window: estimatedWindow, fixedTokens, reason, summarise: summariser(scope, estimatedWindow) }).pipe(
     concatMap((outcome) => {
       if (!outcome) return EMPTY;

@@ -1,15 +1,21 @@
 import type { Subscriber } from 'rxjs';
 import type { AgentEvent } from '../events/agent-event.js';
+import type { RunOutput } from './run-output.js';
 import type { RunScope } from './run-scope.js';
 
-/** A tool call's output: its events in the order they were produced, then completion. */
-export interface OrderedOutput {
+/** A tool call's output: its events in the order they were produced, then its result. */
+export interface OrderedOutput<T> {
   /** Delivers `event` now, or, when called while another event is being delivered, right after it. */
   next(event: AgentEvent): void;
-  /** Completes once everything produced before has been delivered. */
-  complete(): void;
-  /** The `emit` a tool's context gets (see {@link OrderedOutput}). */
+  /** Emits `result` and completes, once everything produced before has been delivered. */
+  end(result: T): void;
+  /** The `emit` a tool's context gets: checked and copied (see {@link orderedOutput}). */
   readonly emit: (event: AgentEvent) => void;
+  /**
+   * The `emit` of the harness's own tools (delegation: every wrapped child event): neither
+   * checked nor copied, since they build their events themselves.
+   */
+  readonly trustedEmit: (event: AgentEvent) => void;
 }
 
 /**
@@ -18,7 +24,7 @@ export interface OrderedOutput {
  * one of them by causing another: cancelling a child on its wrapped `RunStart` makes the
  * child's `RunCancelled` and the call's `ToolCallEnd` right away, and every operator
  * downstream must still see the `RunStart` first. An event produced during a delivery waits
- * for it; completion waits for the queue.
+ * for it; the result waits for the queue.
  *
  * What a tool may emit through its context's `emit`: anything but the run's own lifecycle
  * (`RunStart`, `RunEnd`, `RunCancelled`), which is the loop's alone (a tool that could emit an
@@ -27,49 +33,51 @@ export interface OrderedOutput {
  * lifecycle events arrive wrapped, which is fine. Nothing is emitted when the run is not
  * streamed.
  *
- * The events are delivered to `deliverTo` (default `out`): the run's own output, when `out`'s
- * values reach it unchanged; `out` still decides when delivery stops and receives completion.
+ * The events are delivered to `output`, the run's; `done`, the call's own subscriber, decides
+ * when delivery stops (unsubscribed: nothing more) and receives the result.
  *
  * @example
  * ```ts
- * const output = orderedOutput(scope, 'task', subscriber);
- * output.next(toolCallStart);
- * context.emit = output.emit;
+ * const calls = orderedOutput<string>(scope, 'task', subscriber, output);
+ * calls.next(toolCallStart);
+ * calls.end('the result text');
  * ```
  */
-export function orderedOutput(
-  scope: RunScope,
-  toolName: string,
-  out: Subscriber<AgentEvent>,
-  deliverTo: Pick<Subscriber<AgentEvent>, 'next'> = out,
-): OrderedOutput {
+export function orderedOutput<T>(scope: RunScope, toolName: string, done: Subscriber<T>, output: RunOutput): OrderedOutput<T> {
   const { run } = scope;
   const queue: AgentEvent[] = [];
   let delivering = false;
-  let completing = false;
+  let ending: { readonly result: T } | undefined;
+  const settle = (): void => {
+    if (!ending || queue.length > 0) return;
+    const { result } = ending;
+    ending = undefined;
+    done.next(result);
+    done.complete();
+  };
   const drain = (): void => {
     if (delivering) return;
     delivering = true;
-    for (let next = queue.shift(); next !== undefined && !out.closed; next = queue.shift()) deliverTo.next(next);
+    for (let next = queue.shift(); next !== undefined && !done.closed; next = queue.shift()) output.next(next);
     delivering = false;
-    if (completing && queue.length === 0) out.complete();
+    settle();
   };
   const next = (event: AgentEvent): void => {
-    if (out.closed) return;
+    if (done.closed) return;
     if (delivering || queue.length > 0) {
       queue.push(event);
       return drain();
     }
     // Nothing being delivered nor waiting (every event of a streamed child): straight through.
     delivering = true;
-    deliverTo.next(event);
+    output.next(event);
     delivering = false;
-    if (queue.length > 0 || completing) drain();
+    if (queue.length > 0 || ending) drain();
   };
   return {
     next,
-    complete: () => {
-      completing = true;
+    end: (result) => {
+      ending = { result };
       drain();
     },
     emit: (event) => {
@@ -83,6 +91,9 @@ export function orderedOutput(
           ? (copy as AgentEvent)
           : { type: 'Warning', runId: run.runId, agentName: run.agentName, code: 'event-refused', message: `The ${toolName} tool emitted ${refused}; it was dropped.` },
       );
+    },
+    trustedEmit: (event) => {
+      if (scope.input.streaming) next(event);
     },
   };
 }

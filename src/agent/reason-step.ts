@@ -1,8 +1,8 @@
-import { Observable, type Subscriber } from 'rxjs';
-import type { AgentEvent, ToolCallInfo } from '../events/agent-event.js';
+import { Observable } from 'rxjs';
+import type { ToolCallInfo } from '../events/agent-event.js';
 import type { AssistantMessage, ChatMessage } from '../model/chat-message.js';
 import type { ChatRequest, ModelFinish } from '../model/chat-model.js';
-import { estimateRequestTokens } from '../model/estimate-tokens.js';
+import type { RunOutput } from './run-output.js';
 import type { RunScope } from './run-scope.js';
 import { chatSpan, endSpan } from '../telemetry/spans.js';
 import { parseArguments } from './tool-arguments.js';
@@ -31,25 +31,22 @@ export function withFinalStepNote(messages: readonly ChatMessage[]): ChatMessage
   return [{ role: 'system', content: FINAL_STEP_NOTE }, ...messages];
 }
 
+/** The model's answer in one step: its finish, and the tool calls it asks for, parsed. */
+export interface StepAnswer {
+  readonly finish: ModelFinish;
+  readonly toolCalls: readonly ToolCallInfo[];
+}
+
 /**
- * One reasoning step: sends the conversation to the model and streams `ContextSize`,
- * `ReasonStart`, `ReasonDelta`s (only when streamed) and `ReasonEnd`. The model's answer is
- * handed to `onFinish` (with the parsed tool calls) before `ReasonEnd` goes out. The last step
- * (`lastStep`: the step limit, or a spent token budget) sends no tools.
- * A model failure errors this stream; the run turns it into an abnormal `RunEnd`.
- * With `deltas` (the run's output, which this stream's values reach unchanged), the
- * `ReasonDelta`s go there directly, in their place between `ReasonStart` and `ReasonEnd`:
- * the hottest path of a run crosses two subscribers fewer.
+ * One reasoning step: sends the conversation to the model, delivers `ContextSize` (of
+ * `tokenCount`, the request's estimate, counted once by the caller), `ReasonStart`,
+ * `ReasonDelta`s (only when streamed) and `ReasonEnd` to the run's `output`, and emits the
+ * model's answer as its one value. The last step (`lastStep`: the step limit, or a spent token
+ * budget) sends no tools. A model failure errors this stream; the run turns it into an
+ * abnormal `RunEnd`.
  */
-export function reasonStep$(
-  scope: RunScope,
-  step: number,
-  lastStep: boolean,
-  onFinish: (finish: ModelFinish, toolCalls: readonly ToolCallInfo[]) => void,
-  deltas?: Pick<Subscriber<AgentEvent>, 'next'>,
-): Observable<AgentEvent> {
-  return new Observable<AgentEvent>((out) => {
-    const sink = deltas ?? out;
+export function reasonStep$(scope: RunScope, step: number, lastStep: boolean, tokenCount: number, output: RunOutput): Observable<StepAnswer> {
+  return new Observable<StepAnswer>((out) => {
     const { run, agent } = scope;
     const base = { runId: run.runId, agentName: run.agentName, step };
     const sender = { agentName: run.agentName, runId: run.runId, step };
@@ -60,14 +57,8 @@ export function reasonStep$(
       ? { messages: withFinalStepNote(run.messages), ...options }
       : { messages: run.messages.slice(), tools: scope.toolSpecs(), ...options }; // a snapshot: the run appends to its own list
     const started = performance.now();
-    out.next({
-      type: 'ContextSize',
-      runId: run.runId,
-      agentName: run.agentName,
-      messageCount: request.messages.length,
-      tokenCount: estimateRequestTokens(request),
-    });
-    out.next({ type: 'ReasonStart', ...base });
+    output.next({ type: 'ContextSize', runId: run.runId, agentName: run.agentName, messageCount: request.messages.length, tokenCount });
+    output.next({ type: 'ReasonStart', ...base });
     let finish: ModelFinish | undefined;
     const chat = run.trace ? chatSpan(agent.model.id, agent.modelSettings, run.trace.context).span : undefined;
     // Ended once: at the finish, at an error, or when the step is unsubscribed.
@@ -83,11 +74,11 @@ export function reasonStep$(
     const subscription = agent.model.stream(request).subscribe({
       next: (chunk) => {
         if (chunk.type === 'finish') finish = chunk;
-        else if (chunk.type === 'warning') out.next({ type: 'Warning', runId: run.runId, agentName: run.agentName, code: chunk.code, message: chunk.message });
+        else if (chunk.type === 'warning') output.next({ type: 'Warning', runId: run.runId, agentName: run.agentName, code: chunk.code, message: chunk.message });
         else if (scope.input.streaming && !out.closed) {
           // The hottest path of a run: a literal with fixed fields, no spread.
           const kind = chunk.type === 'text-delta' ? 'text' : 'thinking';
-          sink.next({ type: 'ReasonDelta', runId: run.runId, agentName: run.agentName, step, kind, text: chunk.text });
+          output.next({ type: 'ReasonDelta', runId: run.runId, agentName: run.agentName, step, kind, text: chunk.text });
         }
       },
       error: (e: unknown) => {
@@ -107,11 +98,11 @@ export function reasonStep$(
           name: c.name,
           args: parseArguments(c.arguments).value,
         }));
-        onFinish(finish, toolCalls);
         const durationMs = Math.round(performance.now() - started);
         const reason = finish.finishReason === undefined ? {} : { finishReason: finish.finishReason };
         const usage = finish.usage === undefined ? {} : { usage: finish.usage };
-        out.next({ type: 'ReasonEnd', ...base, text: finish.text, toolCalls, durationMs, ...reason, ...usage });
+        output.next({ type: 'ReasonEnd', ...base, text: finish.text, toolCalls, durationMs, ...reason, ...usage });
+        out.next({ finish, toolCalls });
         out.complete();
       },
     });

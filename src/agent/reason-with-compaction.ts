@@ -1,13 +1,13 @@
-import { catchError, concat, defer, type Observable, type Subscriber, tap, throwError } from 'rxjs';
-import type { AgentEvent, ToolCallInfo } from '../events/agent-event.js';
-import type { ModelFinish } from '../model/chat-model.js';
+import { catchError, concat, defer, ignoreElements, type Observable, tap, throwError } from 'rxjs';
 import { contextExceeded } from '../model/context-exceeded.js';
 import { estimateRequestTokens } from '../model/estimate-tokens.js';
 import { ModelError } from '../model/model-error.js';
+import type { CompactionReason } from '../session/compaction/compaction-types.js';
 import { learnContextWindow, noteTokenRatio } from '../session/compaction/context-windows.js';
 import { errorMessage } from '../errors/error-message.js';
 import { compactRun$ } from './compact-run.js';
-import { reasonStep$, withFinalStepNote } from './reason-step.js';
+import { reasonStep$, type StepAnswer, withFinalStepNote } from './reason-step.js';
+import type { RunOutput } from './run-output.js';
 import type { RunScope } from './run-scope.js';
 
 /**
@@ -18,30 +18,36 @@ import type { RunScope } from './run-scope.js';
  * one its error names, else a little less than the refused request's estimate), is
  * compacted again and sent once more: the step then starts again (`Compaction`,
  * `ContextSize`, `ReasonStart`). A second refusal fails the step with an error saying so.
+ * The events go to the run's `output`; the model's answer is the one value.
+ *
+ * The request's estimate is counted once a step, for both the check whether it fits and its
+ * `ContextSize` (with many tools, their schemas are most of the work), and again only after a
+ * compaction changed the conversation.
  */
-export function reasonWithCompaction$(
-  scope: RunScope,
-  step: number,
-  lastStep: boolean,
-  onFinish: (finish: ModelFinish, toolCalls: readonly ToolCallInfo[]) => void,
-  deltas?: Pick<Subscriber<AgentEvent>, 'next'>,
-): Observable<AgentEvent> {
-  const attempt = (): Observable<AgentEvent> => {
-    // The request's estimate, as its `ContextSize` says it (counted once, not again here).
-    let estimated = 0;
-    const finished = (finish: ModelFinish, calls: readonly ToolCallInfo[]): void => {
-      noteTokenRatio(scope.agent.model, estimated, finish.usage?.promptTokens);
-      onFinish(finish, calls);
-    };
-    return reasonStep$(scope, step, lastStep, finished, deltas).pipe(tap((event) => event.type === 'ContextSize' && (estimated = event.tokenCount)));
-  };
-  return concat(compactRun$(scope, lastStep, 'context-limit'), defer(attempt)).pipe(
+export function reasonWithCompaction$(scope: RunScope, step: number, lastStep: boolean, output: RunOutput): Observable<StepAnswer> {
+  let tokens = 0;
+  const attempt$ = (reason: Exclude<CompactionReason, 'manual'>): Observable<StepAnswer> =>
+    defer(() => {
+      tokens = requestTokens(scope, lastStep);
+      const compacted$ = compactRun$(scope, lastStep, reason, tokens).pipe(
+        tap((event) => {
+          tokens = requestTokens(scope, lastStep); // the conversation was replaced
+          output.next(event);
+        }),
+        ignoreElements(),
+      );
+      return concat(
+        compacted$,
+        defer(() => reasonStep$(scope, step, lastStep, tokens, output)),
+      ).pipe(tap(({ finish }) => noteTokenRatio(scope.agent.model, tokens, finish.usage?.promptTokens)));
+    });
+  return attempt$('context-limit').pipe(
     catchError((error: unknown) => {
       const exceeded = contextExceeded(error);
       if (!exceeded) return throwError(() => error);
-      const tried = requestTokens(scope, lastStep);
-      learnContextWindow(scope.agent.model, exceeded.window ?? Math.floor(tried * 0.9));
-      return concat(compactRun$(scope, lastStep, 'context-exceeded'), defer(attempt)).pipe(
+      // `tokens`: the refused request's estimate (nothing changed the conversation since).
+      learnContextWindow(scope.agent.model, exceeded.window ?? Math.floor(tokens * 0.9));
+      return attempt$('context-exceeded').pipe(
         catchError((again: unknown) => throwError(() => (contextExceeded(again) ? stillTooLong(scope, lastStep, again) : again))),
       );
     }),

@@ -1,4 +1,4 @@
-import { Observable } from 'rxjs';
+import { defer, finalize, type MonoTypeOperatorFunction, Observable, tap } from 'rxjs';
 import type { BudgetReservation, TokenBudget } from '../model/token-budget.js';
 
 /**
@@ -34,4 +34,19 @@ export function giveBack(reservation: BudgetReservation): void {
   } catch {
     // Nothing to undo here: the run is ending anyway.
   }
+}
+
+/**
+ * Gives `reservation` back when the stream ends without a value: its request failed or was
+ * stopped before its usage was known (once known, the usage settles it instead).
+ */
+export function givenBackUnanswered<T>(reservation: BudgetReservation): MonoTypeOperatorFunction<T> {
+  return (source) =>
+    defer(() => {
+      let answered = false;
+      return source.pipe(
+        tap(() => (answered = true)),
+        finalize(() => answered || giveBack(reservation)),
+      );
+    });
 }

@@ -6,6 +6,7 @@ import type { AgentScope } from './agent-scope.js';
 import type { RunState } from './run-state.js';
 import { MemoryTokenBudget } from '../model/memory-token-budget.js';
 import type { TokenBudget } from '../model/token-budget.js';
+import { trustEmit } from './trusted-emit.js';
 
 /** One run's input. */
 export interface RunInput {
@@ -71,8 +72,23 @@ export function budgetOf(agent: AgentScope, input: RunInput): TokenBudget | unde
   return agent.newBudget?.(own) ?? new MemoryTokenBudget(own);
 }
 
-/** What one tool call of the run knows: derived from the run's scope, nothing copied by hand. */
-export function toolContextOf(scope: RunScope, step: number, callId: string, signal: AbortSignal, emit: (e: AgentEvent) => void, traceContext?: Context): ToolContext {
+/** The two ways a call's context emits: checked (`emit`, what a tool gets) and trusted (the harness's own tools). */
+export interface CallEmits {
+  readonly emit: (event: AgentEvent) => void;
+  readonly trustedEmit: (event: AgentEvent) => void;
+}
+
+/**
+ * What one tool call of the run knows: derived from the run's scope, nothing copied by hand.
+ * Its `emit` is the checked one; the trusted one is kept for the harness's own tools (`trustedEmit`).
+ */
+export function toolContextOf(scope: RunScope, step: number, callId: string, signal: AbortSignal, emits: CallEmits, traceContext?: Context): ToolContext {
+  const context = contextOf(scope, step, callId, signal, emits.emit, traceContext);
+  trustEmit(context, emits.trustedEmit);
+  return context;
+}
+
+function contextOf(scope: RunScope, step: number, callId: string, signal: AbortSignal, emit: (e: AgentEvent) => void, traceContext?: Context): ToolContext {
   const { run, agent } = scope;
   return {
     signal,

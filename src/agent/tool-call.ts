@@ -1,5 +1,4 @@
-import { defaultIfEmpty, defer, from, isObservable, map, Observable, of, switchMap, takeLast, throwError, timeout, type Subscriber } from 'rxjs';
-import type { AgentEvent } from '../events/agent-event.js';
+import { defaultIfEmpty, defer, from, isObservable, map, Observable, of, switchMap, takeLast, throwError, timeout } from 'rxjs';
 import type { ModelToolCall } from '../model/chat-model.js';
 import type { Tool, ToolContext, ToolResult } from '../tools/tool.js';
 import { toolError } from '../tools/tool-error.js';
@@ -7,31 +6,25 @@ import { type RunScope, toolContextOf } from './run-scope.js';
 import { checkArguments, parseArguments } from './tool-arguments.js';
 import { DOOM_LOOP_REPEATS, gate$ } from './tool-gate.js';
 import { orderedOutput } from './ordered-output.js';
+import type { RunOutput } from './run-output.js';
 import { errorMessage } from '../errors/error-message.js';
 import { endSpan, toolSpan } from '../telemetry/spans.js';
 
 /**
- * Runs one tool call as a stream: `ToolCallStart`, any approval events, whatever the tool
- * emits (a `task`'s wrapped child events), then `ToolCallEnd`. Every failure — invalid JSON,
- * a schema mismatch, an unknown or refused tool, a throw, a timeout — becomes a result the
- * model reads; the stream itself never errors. `onResult` receives the text the model reads.
- * Unsubscribing aborts the tool through its context's signal. With `events` (the run's output,
- * which this stream's values reach unchanged), the call's events are delivered there directly.
+ * Runs one tool call: delivers `ToolCallStart`, any approval events, whatever the tool emits
+ * (a `task`'s wrapped child events), then `ToolCallEnd` to the run's `output`, in order, and
+ * emits the text the model reads as its one value. Every failure — invalid JSON, a schema
+ * mismatch, an unknown or refused tool, a throw, a timeout — becomes such a text; the stream
+ * itself never errors. Unsubscribing aborts the tool through its context's signal.
  */
-export function toolCall$(
-  scope: RunScope,
-  step: number,
-  call: ModelToolCall,
-  onResult: (text: string) => void,
-  events?: Pick<Subscriber<AgentEvent>, 'next'>,
-): Observable<AgentEvent> {
-  return new Observable<AgentEvent>((out) => {
+export function toolCall$(scope: RunScope, step: number, call: ModelToolCall, runOutput: RunOutput): Observable<string> {
+  return new Observable<string>((done) => {
     const { run } = scope;
     const started = performance.now();
     let ranToEnd = false;
     const parsed = parseArguments(call.arguments);
     const base = { runId: run.runId, agentName: run.agentName, step, callId: call.id, toolName: call.name };
-    const output = orderedOutput(scope, call.name, out, events);
+    const output = orderedOutput<string>(scope, call.name, done, runOutput);
     output.next({ type: 'ToolCallStart', ...base, args: parsed.value });
     const traced = run.trace ? toolSpan(call.name, call.id, run.trace.context) : undefined;
     let spanEnded = false;
@@ -39,11 +32,10 @@ export function toolCall$(
     const finish = (result: ToolResult): void => {
       spanEnded = true;
       if (traced) endSpan(traced.span, result.error);
-      onResult(result.text);
       const durationMs = Math.round(performance.now() - started);
       const error = result.error === undefined ? {} : { error: result.error };
       output.next({ type: 'ToolCallEnd', ...base, text: result.text, ...error, durationMs });
-      output.complete();
+      output.end(result.text);
     };
 
     const tool = scope.tools.get(call.name);
@@ -62,7 +54,7 @@ export function toolCall$(
       return;
     }
     const abort = new AbortController();
-    const context = toolContextOf(scope, step, call.id, abort.signal, output.emit, traced?.context);
+    const context = toolContextOf(scope, step, call.id, abort.signal, output, traced?.context);
     // Deferred: a custom tool's `subject` or `paths` may throw, which fails this call only.
     const repeats = run.noteCall(`${call.name}\u0000${JSON.stringify(parsed.value)}`);
     const repeated = repeats >= DOOM_LOOP_REPEATS ? { repeated: repeats } : {};

@@ -1,3 +1,4 @@
+import { trustedEmit } from '../agent/trusted-emit.js';
 import type { AgentEvent } from '../events/agent-event.js';
 import { EMPTY_METRICS } from '../events/run-metrics.js';
 import type { ToolContext } from '../tools/tool.js';
@@ -31,6 +32,7 @@ export function announceRefusal(parent: ToolContext, request: TaskRequest, taskI
     multitask: request.multitask,
     event,
   });
-  parent.emit(wrap({ type: 'RunStart', runId, agentName, sessionId: taskId, prompt: request.prompt }));
-  parent.emit(wrap({ type: 'RunEnd', runId, agentName, text: '', abnormal: true, error: why, metrics: { ...EMPTY_METRICS }, steps: 0 }));
+  const emit = trustedEmit(parent);
+  emit(wrap({ type: 'RunStart', runId, agentName, sessionId: taskId, prompt: request.prompt }));
+  emit(wrap({ type: 'RunEnd', runId, agentName, text: '', abnormal: true, error: why, metrics: { ...EMPTY_METRICS }, steps: 0 }));
 }

@@ -1,5 +1,6 @@
 import { Observable, ReplaySubject, takeUntil, type Subscription } from 'rxjs';
 import type { ReActAgent } from '../agent/react-agent.js';
+import { trustedEmit } from '../agent/trusted-emit.js';
 import type { AgentEvent, RunEndEvent, TaskWrapEvent } from '../events/agent-event.js';
 import { EMPTY_METRICS } from '../events/run-metrics.js';
 import { errorMessage } from '../errors/error-message.js';
@@ -55,6 +56,8 @@ type Settle = (outcome: TaskOutcome, state: Exclude<TaskState, 'running' | 'queu
 export function runChild$(c: ChildRun): Observable<TaskOutcome> {
   return new Observable<TaskOutcome>((out) => {
     const { parent, taskId } = c;
+    // Every child event goes out wrapped: built here, so delivered without the check and copy of a user tool's emit.
+    const emit = trustedEmit(parent);
     const stop$ = new ReplaySubject<void>(1);
     let childRunId = '';
     let settled = false;
@@ -81,14 +84,14 @@ export function runChild$(c: ChildRun): Observable<TaskOutcome> {
     const onEvent = (event: AgentEvent): void => {
       if (settled) return; // nothing of a cancelled child may follow its result
       if (event.type === 'RunStart') childRunId = event.runId;
-      if (parent.streaming) parent.emit(wrap(event));
+      if (parent.streaming) emit(wrap(event));
     };
     // Throws (an error result, nothing started) when this task id is running already.
     // The cancel may come re-entrantly (a `changes` subscriber, or a consumer reacting to the
     // child's first event) before the child's subscription exists: stop$ replays it.
     c.tracker.start(info(c, false), () => {
       // The consumer's last word on this task: a wrapped RunCancelled (never a fake RunEnd).
-      if (parent.streaming && childRunId && !settled) parent.emit(wrap(cancelledEvent(c, childRunId)));
+      if (parent.streaming && childRunId && !settled) emit(wrap(cancelledEvent(c, childRunId)));
       settle(cancelled(c), 'cancelled', undefined); // first: the stop below completes the child
       stop$.next();
     });

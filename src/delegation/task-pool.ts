@@ -1,5 +1,6 @@
 import pLimit, { type LimitFunction } from 'p-limit';
 import type { Observable } from 'rxjs';
+import { trustedEmit } from '../agent/trusted-emit.js';
 import type { AgentEvent } from '../events/agent-event.js';
 import { EMPTY_METRICS } from '../events/run-metrics.js';
 import { inSlot$ } from '../model/in-slot.js';
@@ -42,7 +43,7 @@ function announceQueued(c: PooledTask, cancel: () => void): void {
     cancel,
   );
   if (!parent.streaming) return;
-  parent.emit({
+  trustedEmit(parent)({
     type: 'TaskQueued',
     runId: parent.runId,
     agentName: parent.agentName,
@@ -67,8 +68,9 @@ function settleUnstarted(c: PooledTask): TaskOutcome {
       type: 'TaskWrap', runId, agentName, parentRunId: parent.runId, taskId: c.taskId, taskIndex: c.index,
       taskAgentName: agentName, taskDescription: c.description, multitask: c.multitask, event,
     });
-    parent.emit(wrap({ type: 'RunStart', runId, agentName, sessionId: c.taskId, prompt: c.prompt }));
-    parent.emit(wrap({ type: 'RunCancelled', runId, agentName, reason: `the task ${c.taskId} was cancelled before it started` }));
+    const emit = trustedEmit(parent);
+    emit(wrap({ type: 'RunStart', runId, agentName, sessionId: c.taskId, prompt: c.prompt }));
+    emit(wrap({ type: 'RunCancelled', runId, agentName, reason: `the task ${c.taskId} was cancelled before it started` }));
   }
   return outcome;
 }

@@ -39,6 +39,25 @@ describe('ContextSize counts what is sent', () => {
     expect(size.tokenCount).toBe(estimateTokens(model.requests[0]!.messages));
   });
 
+  it('with a known context window, each step\'s request is estimated once: the check whether it fits and its ContextSize share it', async () => {
+    // The schema counts how often it is serialized (JSON.stringify calls toJSON): the estimate's
+    // costly part, which the compaction check and ContextSize used to do once each.
+    let serialized = 0;
+    const schema = { ...(wide.parameters as object) };
+    const counted: Tool = { ...wide, name: 'counted', parameters: { ...schema, toJSON: () => (serialized++, schema) } };
+    const noop: Tool = { name: 'noop', description: 'Does nothing.', parameters: { type: 'object', properties: {} }, execute: () => 'done' };
+    const model = new ScriptedModel([{ toolCalls: [{ name: 'noop', args: {} }] }, { text: 'hi' }]);
+    const agent = new ReActAgent({ model, tools: [counted, noop], settings: { contextWindow: 100_000 } });
+    const events = await collect(agent.stream('hello'));
+    const sizes = events.filter((e): e is ContextSizeEvent => e.type === 'ContextSize');
+    expect(sizes).toHaveLength(2);
+    expect(serialized).toBe(2);
+    expect(events.filter((e) => e.type === 'Compaction')).toEqual([]);
+    // The shared estimate is still the whole request's, schemas included.
+    const schemaChars = JSON.stringify(schema).length + wide.description.length;
+    expect(sizes[0]!.tokenCount).toBeGreaterThanOrEqual(estimateTokens(model.requests[0]!.messages) + Math.floor(schemaChars / 4));
+  });
+
   it('the server\'s own count arrives on ReasonEnd.usage, next to the estimate', async () => {
     server = await FakeOpenAIServer.start({ replies: [{ text: 'hi', usage: { prompt_tokens: 3358, completion_tokens: 2, total_tokens: 3360 } }] });
     const events = await collect(new ReActAgent({ model: openAIModelFor(server), tools: [wide] }).stream('hello'));

@@ -1,0 +1,124 @@
+import { concat, concatMap, defer, map, type Observable, of } from 'rxjs';
+import type { AgentEvent } from '../events/agent-event.js';
+import type { ChatMessage } from '../model/chat-message.js';
+import type { ModelFinish } from '../model/chat-model.js';
+import type { BudgetReservation } from '../model/token-budget.js';
+import { maybe$ } from './maybe.js';
+import { afterResult } from './part-result.js';
+import { assistantMessage, type StepAnswer } from './reason-step.js';
+import { reasonWithCompaction$ } from './reason-with-compaction.js';
+import { givenBackUnanswered, reserve$ } from './reserve-request.js';
+import type { RunOutput } from './run-output.js';
+import type { RunScope } from './run-scope.js';
+import { Next, type Phase } from './sequence-phases.js';
+import { budgetError, budgetEvent, budgetRefused, stepTokens } from './step-budget.js';
+import { cutAnswer } from './cut-answer.js';
+import { toolCall$ } from './tool-call.js';
+
+/** What a phase of a run emits: the loop's own events, and last the phase that runs next. */
+export type Item = AgentEvent | Next<AgentEvent>;
+
+/** Saves messages (unless the run is ephemeral), then emits `then()`. */
+export function persist$<T>(scope: RunScope, messages: readonly ChatMessage[], then: () => T): Observable<T> {
+  const { input, agent, run } = scope;
+  if (input.ephemeral) return defer(() => of(then()));
+  return maybe$(() => {
+    // Noted as handed over, not once written: a store keeps a session's writes in order, so
+    // what closes a stopped turn lands after them even while one is still in flight.
+    run.saved.push(...messages);
+    return agent.sessions.append(input.sessionId, messages);
+  }).pipe(map(then));
+}
+
+/**
+ * The steps and tool calls of one run, each a phase. A step or a call delivers what it
+ * streams to the run's {@link RunOutput} and emits its result (the model's answer, the
+ * call's text) as its last value, which the phase saves before it names the next one.
+ */
+export class RunSteps {
+  constructor(
+    readonly scope: RunScope,
+    private readonly output: RunOutput,
+  ) {}
+
+  /** What this agent's last request cost: the estimate its next one reserves. */
+  private lastRequest: number | undefined;
+
+  /**
+   * Step `n`: with a token budget, a reservation first (refused: the run ends, no request is
+   * made); then the model's turn, its message saved, then the tool calls, or the end.
+   */
+  step(n: number): Phase<AgentEvent> {
+    return () => {
+      const { run, budget } = this.scope;
+      if (!budget) return this.request(n, undefined);
+      return reserve$(budget, this.lastRequest).pipe(
+        concatMap((reservation): Observable<Item> => (reservation ? this.request(n, reservation) : of(run.end(budgetRefused(budget))))),
+      );
+    };
+  }
+
+  /** The model's turn of step `n`, holding `reservation` until its usage is known. */
+  private request(n: number, reservation: BudgetReservation | undefined): Observable<Item> {
+    const { run, agent } = this.scope;
+    run.steps = n;
+    // The last step, made without tools: the step limit, or a request that takes what is left of the budget.
+    const lastStep = n >= agent.maxSteps || (reservation?.last ?? false);
+    const answer$ = reasonWithCompaction$(this.scope, n, lastStep, this.output);
+    // A request that fails or is stopped before its usage is known gives its reservation back.
+    const held$ = reservation ? answer$.pipe(givenBackUnanswered<StepAnswer>(reservation)) : answer$;
+    return held$.pipe(afterResult((answer) => this.answered(n, answer, lastStep, reservation)));
+  }
+
+  /** The answer of step `n` counted, charged to the budget (a `Budget` event) and saved; then what follows it. */
+  private answered(n: number, { finish, toolCalls }: StepAnswer, lastStep: boolean, reservation: BudgetReservation | undefined): Observable<Item> {
+    const { run } = this.scope;
+    run.text = finish.text;
+    run.addUsage(finish.usage);
+    const tokens = stepTokens(run.messages, finish);
+    this.lastRequest = tokens;
+    const message = assistantMessage(finish, !lastStep);
+    run.messages.push(message);
+    const saved$ = (after: () => Item[]): Observable<Item> => persist$(this.scope, [message], after).pipe(concatMap((items) => items));
+    if (!reservation) return saved$(() => this.afterReason(n, finish, toolCalls));
+    return maybe$(() => reservation.settle(tokens)).pipe(
+      concatMap((state) =>
+        concat(
+          of(budgetEvent(this.scope, n, state)),
+          // A request that took what was left of the budget was the last: the run ends.
+          saved$(() => (reservation.last ? [run.end(budgetError(state))] : this.afterReason(n, finish, toolCalls))),
+        ),
+      ),
+    );
+  }
+
+  /** What follows a saved answer: the end, or `ActionStart` and the first tool call. */
+  private afterReason(n: number, answer: ModelFinish, calls: StepAnswer['toolCalls']): Item[] {
+    const { run, agent } = this.scope;
+    if (calls.length === 0) return [run.end(cutAnswer(agent, answer))];
+    if (n >= agent.maxSteps) {
+      const names = calls.map((c) => c.name).join(', ');
+      return [run.end(`the agent reached its step limit (maxSteps ${agent.maxSteps}) and still asked for tools (${names}) instead of answering`)];
+    }
+    return [{ type: 'ActionStart', runId: run.runId, agentName: run.agentName, step: n, toolCalls: calls }, new Next(this.call(n, answer, 0))];
+  }
+
+  /** Tool call `i` of step `n`, its result saved; after the last, `ActionEnd` and the next step. */
+  private call(n: number, answer: ModelFinish, i: number): Phase<AgentEvent> {
+    return () => {
+      const { run } = this.scope;
+      const call = answer.toolCalls[i];
+      if (!call) {
+        const actionEnd: Item = { type: 'ActionEnd', runId: run.runId, agentName: run.agentName, step: n };
+        return of(actionEnd, new Next(this.step(n + 1)));
+      }
+      return toolCall$(this.scope, n, call, this.output).pipe(
+        afterResult((text) => {
+          const message: ChatMessage = { role: 'tool', tool_call_id: call.id, content: text };
+          run.messages.push(message);
+          return persist$(this.scope, [message], () => new Next(this.call(n, answer, i + 1)));
+        }),
+      );
+    };
+  }
+}
