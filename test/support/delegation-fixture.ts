@@ -10,10 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HarnessEngine } from '../../src/engine/harness-engine.js';
 import type { HarnessEngineOptions } from '../../src/engine/engine-options.js';
-import { OpenAIChatModel } from '../../src/model/openai-chat-model.js';
+import type { OpenAIChatModel } from '../../src/model/openai-chat-model.js';
 import type { AgentDefinition } from '../../src/subagent/agent-definition.js';
 import { FakeOpenAIServer, type FakeReply, type RecordedRequest } from './fake-openai-server.js';
 import { readTurn, type Turn } from './agent-turns.js';
+import { openAIModelFor } from './openai-model.js';
 import { makeWorkspace, type TestWorkspace } from './tool-context.js';
 
 /** Answers one agent's requests. */
@@ -35,7 +36,7 @@ export interface DelegationFixture {
   readonly home: string;
   /** Replaces the routes (one per agent name; `main` for the main agent; `*` for any other). */
   route(routes: Readonly<Record<string, AgentRoute>>): void;
-  /** An `OpenAIChatModel` on the server; no retries unless asked. */
+  /** An `OpenAIChatModel` on the server ({@link openAIModelFor}); no retries unless asked. */
   model(id?: string, maxRetries?: number): OpenAIChatModel;
   /** An engine on the fixture's workspace and home, with `agents` added. */
   engine(options?: Partial<HarnessEngineOptions>, agents?: readonly AgentDefinition[]): HarnessEngine;
@@ -61,8 +62,7 @@ export async function startDelegationFixture(routes: Readonly<Record<string, Age
   });
   const workspace = await makeWorkspace();
   const home = await realpath(await mkdtemp(join(tmpdir(), 'rxharness-home-')));
-  const model = (id = MAIN_MODEL, maxRetries = 0): OpenAIChatModel =>
-    new OpenAIChatModel({ model: id, baseURL: server.baseURL, apiKey: 'test-key', maxRetries });
+  const model = (id = MAIN_MODEL, maxRetries = 0): OpenAIChatModel => openAIModelFor(server, { model: id, maxRetries });
   return {
     server,
     workspace,
