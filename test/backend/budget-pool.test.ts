@@ -8,10 +8,12 @@ import { RedisTokenBudget } from '../../src/backend/redis-budget.js';
 import { reserve$ } from '../../src/agent/reserve-request.js';
 import type { FakeReply } from '../support/fake-openai-server.js';
 import { testAgent } from '../support/agent-turns.js';
+import { turnOf } from '../support/delegation-fixture.js';
 import { multitaskReply, taskArgs, type TaskTuple } from '../support/delegation-script.js';
 import { settled } from '../support/lifecycle-script.js';
 import { HAS_REDIS } from './redis-server.js';
 import { eventsOf, useScaleKits, waitFor, type ScaleKit } from './scale-kit.js';
+import { stopProcess, workerProcess } from './worker-processes.js';
 
 const STEP = 100;
 const usage = { prompt_tokens: 0, completion_tokens: STEP, total_tokens: STEP };
@@ -42,6 +44,33 @@ describe.skipIf(!HAS_REDIS)('a token budget shared with workers through Redis', 
     expect(spent()).toBeGreaterThanOrEqual(1000);
     expect(spent()).toBeLessThanOrEqual(1000 + STEP * server.peakInFlight);
     expect(events.at(-1)).toMatchObject({ type: 'RunEnd', abnormal: true, error: expect.stringContaining('the token budget is spent') });
+  });
+
+  it('a tree across the engine and two worker processes stays within its budget, plus one request per request in flight', { timeout: 180_000 }, async () => {
+    // Generous: a fresh worker process compiling its modules on a loaded machine is not a dead one.
+    kit = await scale.kit(10_000);
+    const k = kit;
+    const tasks: TaskTuple[] = Array.from({ length: 6 }, (_, i) => [i + 1, 'worker', `job ${i + 1}`, `t${i + 1}`] as const);
+    k.fixture.route({ main: (t) => costing(t.step === 1 ? multitaskReply(tasks) : { text: 'summary' }), worker: (t) => ({ ...busyWorker(t), delayMs: 30 }) });
+    // The processes' children name their own model id: every child request shows where it ran.
+    const procs = await Promise.all([1, 2].map(() => workerProcess(k, scale.redis, { model: 'proc-model', stallMs: 10_000, concurrency: 3 })));
+    try {
+      const engine = await k.engine({ distributeTasks: true, tokenBudget: 1000, maxSteps: 40, multitaskMaxTasks: 6 }, [testAgent('worker', { maxSteps: 40 })]);
+      const events = await eventsOf(engine.stream('go'));
+      const { server } = k.fixture;
+      const children = server.requests.filter((r) => turnOf(r).agent === 'worker');
+      expect(children.length).toBeGreaterThan(1);
+      expect(children.every((r) => r.body.model === 'proc-model')).toBe(true);
+      expect(server.peakInFlight).toBeGreaterThan(1);
+      // With a snapshot of the remainder per child (before the shared pool) each of the 6
+      // children could spend the 900 left: 5,500 in all. One pool in Redis: within the budget
+      // plus at most one request per request in flight.
+      expect(spent()).toBeGreaterThanOrEqual(1000);
+      expect(spent()).toBeLessThanOrEqual(1000 + STEP * server.peakInFlight);
+      expect(events.at(-1)).toMatchObject({ type: 'RunEnd', abnormal: true, error: expect.stringContaining('the token budget is spent') });
+    } finally {
+      await Promise.all(procs.map(stopProcess));
+    }
   });
 
   it('a background task on a worker draws from its parent run\'s pool', async () => {
