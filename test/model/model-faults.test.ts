@@ -37,10 +37,9 @@ describe('a child meets a model fault; the parent ends once, the siblings keep t
     });
     fixture = started.fixture;
     await expectBatchOutcome(started.run, { status: 'success', content: /^faulty did job two after waiting$/ });
-    const [limited, retried] = fixture.requestsOf('faulty');
     expect(fixture.requestsOf('faulty').map((r) => r.status)).toEqual([429, 200]);
-    // Retry-After: 1 (one second) was honoured: the client's own first backoff is at most 0.5 s.
-    expect(retried!.startedAt - limited!.endedAt!).toBeGreaterThanOrEqual(950);
+    // That the wait is the 1 s the server asked for is pinned on virtual time in
+    // test/model/openai-retries.test.ts (a Retry-After the model honours as it is).
   });
 
   it('a connection reset mid-stream: not retried, a failure result saying the connection closed', async () => {

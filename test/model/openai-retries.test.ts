@@ -58,6 +58,18 @@ describe('OpenAIChatModel retries: Retry-After', () => {
     expect(server.requests.map((r) => r.status)).toEqual([429, 200]);
   });
 
+  it('waits the Retry-After the server asks for when it is under the cap (virtual time: 1 s is read, not timed)', async () => {
+    const scheduler = new VirtualTimeScheduler();
+    server.enqueue({ status: 429, headers: { 'retry-after': '1' } }, { text: 'after a second' });
+    const done = lastValueFrom(model({ scheduler }).stream(HELLO));
+    await until(() => scheduler.actions.length > 0, 'the retry wait to be scheduled');
+    // The client's own first backoff would be at most 0.5 s: 1,000 is the server's word.
+    expect(scheduler.actions.map((action) => action.delay)).toEqual([1_000]);
+    scheduler.flush();
+    expect(await done).toMatchObject({ type: 'finish', text: 'after a second' });
+    expect(server.requests.map((r) => r.status)).toEqual([429, 200]);
+  });
+
   it('caps it at 30 s by default (on a virtual scheduler: no real wait)', async () => {
     const scheduler = new VirtualTimeScheduler();
     server.enqueue({ status: 429, headers: AN_HOUR }, { text: 'retried' });
