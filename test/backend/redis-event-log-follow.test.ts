@@ -94,7 +94,9 @@ describe.skipIf(!HAS_REDIS)('following Redis event logs on one shared connection
     const key = backend.parts.keys.log(run('behind'));
     const ids: string[] = [];
     for (let i = 1; i <= 3; i++) ids.push(String(await command.xadd(key, '*', 'n', String(i))));
-    const follower = new LogFollower(command, { blockMs: 1000, connectTimeoutMs: 5000 });
+    // A minute's block: any event seen within the waits below (10 s at most, far less in
+    // practice) came through the interrupt, not through the XREAD timing out.
+    const follower = new LogFollower(command, { blockMs: 60_000, connectTimeoutMs: 5000 });
     const failures: Error[] = [];
     const reader = (last: string): Omit<FollowingReader, 'last'> & { last: string; got: string[] } => {
       const got: string[] = [];
@@ -118,13 +120,11 @@ describe.skipIf(!HAS_REDIS)('following Redis event logs on one shared connection
       follower.follow(ahead);
       await sleep(150); // its XREAD blocks, after the third entry
       const behind = reader(ids[0]!);
-      const started = Date.now();
       follower.follow(behind);
-      await waitFor(() => behind.got.length === 2, 900);
-      expect(Date.now() - started).toBeLessThan(200);
+      await waitFor(() => behind.got.length === 2, 10_000);
       expect(behind.got).toEqual(['2', '3']);
       await command.xadd(key, '*', 'n', '4');
-      await waitFor(() => ahead.got.length === 1 && behind.got.length === 3, 900);
+      await waitFor(() => ahead.got.length === 1 && behind.got.length === 3, 10_000);
       expect(ahead.got).toEqual(['4']);
       expect(behind.got).toEqual(['2', '3', '4']);
       // An entry that wakes the XREAD before the interrupt lands is not given to a reader
@@ -133,9 +133,9 @@ describe.skipIf(!HAS_REDIS)('following Redis event logs on one shared connection
       const third = reader(ids[1]!);
       void command.xadd(key, '*', 'n', '5');
       follower.follow(third);
-      await waitFor(() => third.got.length === 3, 900);
+      await waitFor(() => third.got.length === 3, 10_000);
       expect(third.got).toEqual(['3', '4', '5']);
-      await waitFor(() => ahead.got.length === 2 && behind.got.length === 4, 900);
+      await waitFor(() => ahead.got.length === 2 && behind.got.length === 4, 10_000);
       expect(ahead.got).toEqual(['4', '5']);
       expect(behind.got).toEqual(['2', '3', '4', '5']);
       expect(failures).toEqual([]);
@@ -205,9 +205,9 @@ describe.skipIf(!HAS_REDIS)('following Redis event logs on one shared connection
     const ticking = setInterval(() => void log.append({ runId: busy, seq: ++seq, event: event(seq) }), 100);
     try {
       await log.delete(gone);
-      const started = Date.now();
+      // No time limit but the test's: with busy neighbours the XREAD never times out, so
+      // without the quiet-stream check these readers would never end.
       await Promise.all([readers[0]!.done, readers[1]!.done]);
-      expect(Date.now() - started).toBeLessThan(2500);
     } finally {
       clearInterval(ticking);
     }
