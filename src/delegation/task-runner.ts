@@ -10,6 +10,7 @@ import { UnknownAgentError } from '../subagent/unknown-agent-error.js';
 import type { ToolContext } from '../tools/tool.js';
 import type { TaskWiring } from '../agent/agent-scope.js';
 import type { AgentFactory } from './agent-factory.js';
+import { a2aLauncher } from './a2a/a2a-launcher.js';
 import { announceRefusal } from './announce-refusal.js';
 import { checkResumable$ } from './check-resumable.js';
 import { agentList } from './delegation-prompts.js';
@@ -100,7 +101,8 @@ export class TaskRunner implements Delegation {
           const label = `${definition.name}${request.multitask ? `#${request.index}` : ''} ${request.description}`.trim();
           const task = { taskId, rootSessionId: owner, rootRunId: context.rootRunId, label, background, ...budget, ...trace };
           const spec = this.o.factory.childSpec(parent, definition, task);
-          const launcher = this.o.launcher?.(task);
+          // A remote A2A agent's task runs there (a2a-launcher.ts); any other where the backend places it, or here.
+          const launcher = definition.a2a !== undefined ? a2aLauncher(definition.a2a) : this.o.launcher?.(task);
           const child: ChildRun = {
             agent: this.o.factory.build(spec),
             spec,

@@ -55,6 +55,12 @@ export interface AgentDefinition {
    * `all` is both. At most one definition is the primary (see `AgentManager.primary`).
    */
   readonly mode?: 'subagent' | 'primary' | 'all';
+  /**
+   * The agent card URL of a remote A2A agent (`https://host/.well-known/agent-card.json`, or
+   * the agent's base URL): its tasks run there, not here, and its updates arrive wrapped like
+   * any child's (docs/protocols.md). The system prompt, tools and model do not apply to it.
+   */
+  readonly a2a?: string;
   /** A colour for UIs to show the agent in (a name or `#hex`, as the file gives it); the harness only keeps it. */
   readonly color?: string;
   /**

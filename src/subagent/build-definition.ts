@@ -13,7 +13,7 @@ import { errorMessage } from '../errors/error-message.js';
 /** The keys a definition understands, in our spelling; anything else is kept in `extra`. */
 export const KNOWN_KEYS: readonly string[] = Object.freeze([
   'name', 'description', 'tools', 'disallowedTools', 'model', 'maxSteps', 'tokenBudget', 'mode', 'color', 'override', 'hidden', 'enabled',
-  'permissionRules', 'settings', 'skills', ...Object.keys(SETTING_KEYS),
+  'permissionRules', 'settings', 'skills', 'a2a', ...Object.keys(SETTING_KEYS),
 ]);
 
 /**
@@ -68,7 +68,9 @@ export function buildDefinition(given: Readonly<Record<string, unknown>>, system
   const description = requiredText(fields, 'description', holder, fail).trim();
   if (description === '') fail('"description" is empty');
   if (typeof systemPrompt !== 'string') fail(`${context.promptLabel} must be a string, got ${describeValue(systemPrompt)}`);
-  const prompt = (systemPrompt as string).trim();
+  const a2a = present('a2a') ? remoteCardUrl(fields['a2a'], fail) : undefined;
+  // A remote A2A agent has its own instructions: its body may be empty (the description stands in).
+  const prompt = (systemPrompt as string).trim() || (a2a !== undefined ? description : '');
   if (prompt === '') fail(`${context.promptLabel} is empty: it is the agent's system prompt`);
 
   const definition: { -readonly [K in keyof AgentDefinition]: AgentDefinition[K] } = {
@@ -88,6 +90,7 @@ export function buildDefinition(given: Readonly<Record<string, unknown>>, system
     // `write`: narrowing sees real names (and the sets `*`, `**`).
     definition[key] = typeof list === 'string' ? fail(list) : expandToolAliases(list, { implied: key === 'tools' });
   }
+  if (a2a !== undefined) definition.a2a = a2a;
   if (present('skills')) {
     const skills = readSkillNames('skills', fields['skills']);
     definition.skills = typeof skills === 'string' ? fail(skills) : skills;
@@ -137,6 +140,15 @@ function optionalBoolean(fields: Readonly<Record<string, unknown>>, key: string,
   if (value === undefined || value === null) return fallback;
   if (typeof value !== 'boolean') fail(`"${key}" must be true or false, got ${describeValue(value)}`);
   return value as boolean;
+}
+
+/** An `a2a` value: the http(s) URL of a remote agent's card (or of the agent, whose card is at `/.well-known/agent-card.json`). */
+function remoteCardUrl(value: unknown, fail: (reason: string) => never): string {
+  const url = typeof value === 'string' && URL.canParse(value) ? new URL(value) : undefined;
+  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    fail(`"a2a" must be the http(s) URL of a remote A2A agent's card (e.g. https://host/.well-known/agent-card.json), got ${describeValue(value)}`);
+  }
+  return url!.href;
 }
 
 function rules(value: unknown, fail: (reason: string) => never): readonly PermissionRule[] {

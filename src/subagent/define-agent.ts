@@ -29,6 +29,8 @@ export interface AgentInput {
   readonly settings?: ModelSettings;
   /** `subagent` (default), `primary` (defines the main agent, not offered to `task`) or `all` (both). */
   readonly mode?: 'subagent' | 'primary' | 'all';
+  /** The agent card URL of a remote A2A agent that runs this agent's tasks (see `AgentDefinition.a2a`); `systemPrompt` may then be empty. */
+  readonly a2a?: string;
   /** A colour for UIs (a name or `#hex`); kept, never interpreted. */
   readonly color?: string;
   /** Only meaningful in a file (it lets the file replace a built-in); kept here so a definition round-trips. */

@@ -5,10 +5,13 @@ import type { HarnessEngineOptions } from '../engine/engine-options.js';
 import { HarnessEngine } from '../engine/harness-engine.js';
 import { runsHandler } from '../http/runs-handler.js';
 import type { ChatModel } from '../model/chat-model.js';
+import { a2aHandler } from '../protocols/a2a/a2a-handler.js';
+import { agUiHandler } from '../protocols/ag-ui/ag-ui-handler.js';
+import { chatHandler } from '../protocols/ui-message-stream/chat-handler.js';
 import { loadDemoPage } from './demo-page.js';
 import { sendPlain } from './serve-headers.js';
 import { demoRequestHandler } from './serve-request.js';
-import { checkServeToken, newServeToken, tokenCookieName } from './serve-token.js';
+import { checkServeToken, newServeToken, requestHasToken, tokenCookieName } from './serve-token.js';
 import { isLoopbackAddress } from './trusted-host.js';
 
 /** Options of {@link startDemoServer}. */
@@ -121,7 +124,23 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     throw error;
   }
   const loopback = isLoopbackAddress(address.address);
-  handle = demoRequestHandler({ page, runs, token, cookieName: tokenCookieName(address.port), checkHost: loopback });
+  const cookieName = tokenCookieName(address.port);
+  // A2A: the agent card at /.well-known/agent-card.json, JSON-RPC at /a2a (docs/protocols.md). The
+  // token is checked before any route; given here too, so the card says requests need it.
+  const a2a = a2aHandler(engine, {
+    fallthrough: true,
+    authorize: (req) => requestHasToken(req, token, cookieName),
+    ...(options.maxRuns !== undefined ? { maxRuns: options.maxRuns } : {}),
+    ...(options.bodyTimeoutMs !== undefined ? { bodyTimeoutMs: options.bodyTimeoutMs } : {}),
+  });
+  // AG-UI at POST /ag-ui, the AI SDK's UI message stream (useChat) at POST /api/chat (docs/protocols.md).
+  const limits = {
+    ...(options.maxRuns !== undefined ? { maxRuns: options.maxRuns } : {}),
+    ...(options.bodyTimeoutMs !== undefined ? { bodyTimeoutMs: options.bodyTimeoutMs } : {}),
+  };
+  const agUi = agUiHandler(engine, { path: '/ag-ui', ...limits });
+  const chat = chatHandler(engine, { path: '/api/chat', ...limits });
+  handle = demoRequestHandler({ page, runs, protocols: [a2a, agUi, chat], token, cookieName, checkHost: loopback });
   const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   let closing: Promise<void> | undefined;
   return {

@@ -10,6 +10,8 @@ export interface DemoRoutes {
   readonly page: string;
   /** The runs routes under `/api` (`fallthrough: true`). */
   readonly runs: RunsRequestHandler;
+  /** More routes behind the same token, tried in order after the runs routes (the protocol handlers, `fallthrough: true`). */
+  readonly protocols?: readonly RunsRequestHandler[];
   /** The secret every request but the page's must carry. */
   readonly token: string;
   /** The cookie the page keeps it in. */
@@ -44,6 +46,7 @@ export function demoRequestHandler(routes: DemoRoutes): (req: IncomingMessage, r
     }
     if (!requestHasToken(req, routes.token, routes.cookieName)) return refuse(res);
     if (routes.runs(req, res)) return;
+    if (routes.protocols?.some((handler) => handler(req, res))) return;
     if (url.pathname !== '/') return sendPlain(res, 404, `Not found: ${url.pathname.slice(0, 200)}. The page is at /.`);
     sendPlain(res, 405, `Only GET is supported (got ${req.method ?? '?'}).`, { allow: 'GET' });
   };

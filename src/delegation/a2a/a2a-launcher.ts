@@ -1,0 +1,107 @@
+import { randomUUID } from 'node:crypto';
+import { Observable } from 'rxjs';
+import type { AgentEvent, RunEndEvent } from '../../events/agent-event.js';
+import { EMPTY_METRICS } from '../../events/run-metrics.js';
+import { errorMessage } from '../../errors/error-message.js';
+import type { ChildLauncher, ChildRun } from '../run-child.js';
+import { A2A_TOKEN_ENV, remoteA2AClient } from './remote-a2a-client.js';
+import { RemoteUpdates } from './remote-updates.js';
+
+/** Bounds on what one remote task may send. */
+export interface RemoteA2ALimits {
+  /** The most characters of text (artifacts and status messages together); beyond it the task fails. Default 1,000,000. */
+  readonly maxChars?: number;
+  /** The most updates; beyond it the task fails (a remote that never ends). Default 10,000. */
+  readonly maxUpdates?: number;
+  /** Milliseconds a cancel waits for the remote task's id (to send `tasks/cancel`) before it drops the stream. Default 10,000. */
+  readonly cancelWaitMs?: number;
+}
+
+/**
+ * Runs a child on the remote A2A agent whose card is at `cardUrl`: its prompt is sent with
+ * `message/stream` (A2A 1.0 `SendStreamingMessage`), its updates become the child's events
+ * (a `RunStart`, a `ReasonStart`, deltas from its artifacts and status messages, a
+ * `ReasonEnd`, and exactly one `RunEnd`), wrapped by the task runner like any child's. The
+ * answer is the final status message's text (else its artifacts'). A failed, rejected or
+ * cancelled remote task, an unreachable card, a JSON-RPC error, a stream that ends without a
+ * final state or sends more than the limits allow ends the run abnormally with a message
+ * naming the agent. Unsubscribing (the parent cancelled, `cancelTask`) sends `tasks/cancel`
+ * for the remote task, then drops the stream. The bearer token is `token`, else
+ * `RXHARNESS_A2A_TOKEN`.
+ */
+export function a2aLauncher(cardUrl: string, token?: string, limits: RemoteA2ALimits = {}): ChildLauncher {
+  const maxChars = limits.maxChars ?? 1_000_000;
+  const maxUpdates = limits.maxUpdates ?? 10_000;
+  const cancelWaitMs = limits.cancelWaitMs ?? 10_000;
+  return {
+    run$: (child: ChildRun) =>
+      new Observable<AgentEvent>((out) => {
+        const started = Date.now();
+        const ids = { runId: `run_${randomUUID()}`, agentName: child.agent.name };
+        const updates = new RemoteUpdates(ids);
+        const abort = new AbortController();
+        let unsubscribed = false;
+        let finished = false;
+        let cancelRemote: ((taskId: string) => void) | undefined;
+        let begun = false;
+        // The run starts when the remote agent has taken the task (its id known, so a cancel can reach it), or fails before.
+        const begin = (): void => {
+          if (begun) return;
+          begun = true;
+          out.next({ ...ids, type: 'RunStart', sessionId: child.taskId, prompt: child.prompt });
+          out.next({ ...ids, type: 'ReasonStart', step: 1 });
+        };
+        const end = (text: string, error?: string): void => {
+          if (unsubscribed || finished) return;
+          begin();
+          finished = true;
+          const durationMs = Date.now() - started;
+          out.next({ ...ids, type: 'ReasonEnd', step: 1, text, toolCalls: [], durationMs });
+          const runEnd: RunEndEvent = { ...ids, type: 'RunEnd', text, abnormal: error !== undefined, ...(error !== undefined ? { error } : {}), metrics: { ...EMPTY_METRICS, durationMs }, steps: 1 };
+          out.next(runEnd);
+          out.complete();
+        };
+        const stopRemote = (): void => {
+          if (updates.taskId !== undefined) cancelRemote?.(updates.taskId);
+          abort.abort();
+        };
+        const who = `the remote A2A agent ${child.agent.name} (${cardUrl})`;
+        void (async () => {
+          const client = await remoteA2AClient(cardUrl, token ?? process.env[A2A_TOKEN_ENV], abort.signal);
+          // Its own deadline, not the stream's signal: the stream is dropped right after it is sent.
+          cancelRemote = (taskId) => void client.cancelTask({ tenant: '', id: taskId, metadata: undefined }, { signal: AbortSignal.timeout(cancelWaitMs) }).catch(() => undefined);
+          const message = { messageId: randomUUID(), contextId: '', taskId: '', role: 1, parts: [textPart(child.prompt)], metadata: undefined, extensions: [], referenceTaskIds: [] };
+          let count = 0;
+          for await (const response of client.sendMessageStream({ tenant: '', message, configuration: undefined, metadata: undefined }, { signal: abort.signal })) {
+            const events = updates.of(response);
+            if (unsubscribed) return stopRemote();
+            if (++count > maxUpdates) throw new Error(`it sent more than ${maxUpdates} updates without finishing`);
+            if (updates.chars > maxChars) throw new Error(`it sent more than ${maxChars} characters of text`);
+            begin();
+            for (const event of events) out.next(event);
+            if (updates.end !== undefined) break;
+          }
+          const final = updates.end;
+          if (final === undefined) return end(updates.artifactText, `${who} ended its stream without a final state`);
+          const answer = final.text || updates.artifactText;
+          if (final.state === 'completed') return end(answer);
+          end(answer, `${who} ended its task ${final.state}${final.text ? `: ${final.text}` : ''}`);
+        })().catch((error: unknown) => {
+          if (unsubscribed) return;
+          end(updates.artifactText, `${who} failed: ${errorMessage(error)}`);
+          abort.abort();
+        });
+        return () => {
+          if (finished) return; // it ended by itself: nothing runs there any more
+          unsubscribed = true;
+          // The remote task is cancelled by its id: known now, or at the stream's next update (waited for, within cancelWaitMs).
+          if (updates.taskId !== undefined) stopRemote();
+          else setTimeout(() => abort.abort(), cancelWaitMs).unref();
+        };
+      }),
+  };
+}
+
+function textPart(text: string) {
+  return { content: { $case: 'text' as const, value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' };
+}

@@ -1,0 +1,28 @@
+import type { Client } from '@a2a-js/sdk/client';
+
+/** The environment variable whose value is sent as `Authorization: Bearer <token>` to remote A2A agents. */
+export const A2A_TOKEN_ENV = 'RXHARNESS_A2A_TOKEN';
+
+/**
+ * A client of the remote A2A agent whose card is at `cardUrl` (a URL ending in `.json` is
+ * the card itself; any other is the agent's base URL, its card at
+ * `/.well-known/agent-card.json`), through `@a2a-js/sdk`'s `ClientFactory` (JSON-RPC, A2A
+ * 1.0 or 0.3 as the card offers). Every request carries `token` as a bearer token when
+ * given, and its own signal (the SDK's `RequestOptions.signal`), else `signal`. The SDK is loaded on first use: engines without remote agents never
+ * load it.
+ */
+export async function remoteA2AClient(cardUrl: string, token: string | undefined, signal: AbortSignal): Promise<Client> {
+  const { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory } = await import('@a2a-js/sdk/client');
+  const fetchImpl: typeof fetch = (input, init) => {
+    const headers = new Headers(init?.headers);
+    if (token) headers.set('authorization', `Bearer ${token}`);
+    return fetch(input, { ...init, headers, signal: init?.signal ?? signal });
+  };
+  const factory = new ClientFactory(
+    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+      transports: [new JsonRpcTransportFactory({ fetchImpl, legacyCompat: { enabled: true } })],
+      cardResolver: new DefaultAgentCardResolver({ fetchImpl, legacyCompat: { enabled: true } }),
+    }),
+  );
+  return new URL(cardUrl).pathname.endsWith('.json') ? factory.createFromUrl(cardUrl, '') : factory.createFromUrl(cardUrl);
+}

@@ -1,0 +1,107 @@
+import type { Part, StreamResponse, TaskState } from '@a2a-js/sdk';
+import type { AgentEvent } from '../../events/agent-event.js';
+
+/** Who the remote child is in our events. */
+export interface RemoteRunIds {
+  readonly runId: string;
+  readonly agentName: string;
+}
+
+/** How a remote task ended, once it has. */
+export interface RemoteEnd {
+  readonly state: 'completed' | 'failed' | 'canceled' | 'rejected' | 'input-required' | 'auth-required';
+  /** The final status message's text, if any. */
+  readonly text: string;
+}
+
+/**
+ * The `TaskState` values that end a task for us, by number (the SDK's enum; its module is
+ * not loaded until a remote agent runs): completed 3, failed 4, canceled 5, rejected 7, and
+ * the states that wait for the user, input-required 6 and auth-required 8 (a child cannot answer).
+ */
+const ENDS: ReadonlyMap<number, RemoteEnd['state']> = new Map([
+  [3, 'completed'],
+  [4, 'failed'],
+  [5, 'canceled'],
+  [7, 'rejected'],
+  [6, 'input-required'],
+  [8, 'auth-required'],
+]);
+
+/**
+ * Reads a remote A2A task's stream into our child events: artifact text becomes answer
+ * deltas (`ReasonDelta` text; an artifact sent again whole adds only what is new), status
+ * messages become `thinking` deltas (progress), and the terminal state is kept for the
+ * run's end. Counts the characters received, so the caller can bound them.
+ */
+export class RemoteUpdates {
+  /** The remote task's id, once a task or an update named it. */
+  taskId: string | undefined;
+  /** How the task ended, once a terminal (or waiting) state arrived. */
+  end: RemoteEnd | undefined;
+  /** Characters of text received so far. */
+  chars = 0;
+  /** A direct answer (a `message` instead of a task). */
+  message: string | undefined;
+  readonly #artifacts = new Map<string, string>();
+
+  constructor(private readonly ids: RemoteRunIds) {}
+
+  /** The text of every artifact, in the order they first came. */
+  get artifactText(): string {
+    return [...this.#artifacts.values()].join('\n\n');
+  }
+
+  /** Our events for one response of the stream. */
+  of(response: StreamResponse): AgentEvent[] {
+    const payload = response.payload;
+    switch (payload?.$case) {
+      case 'task':
+        this.taskId ??= payload.value.id;
+        return this.status(payload.value.status?.state, payload.value.status?.message?.parts);
+      case 'statusUpdate':
+        this.taskId ??= payload.value.taskId;
+        return this.status(payload.value.status?.state, payload.value.status?.message?.parts);
+      case 'artifactUpdate': {
+        this.taskId ??= payload.value.taskId;
+        const artifact = payload.value.artifact;
+        if (artifact === undefined) return [];
+        const text = textOf(artifact.parts);
+        this.chars += text.length;
+        const before = this.#artifacts.get(artifact.artifactId);
+        const after = payload.value.append && before !== undefined ? before + text : text;
+        this.#artifacts.set(artifact.artifactId, after);
+        const added = before !== undefined && after.startsWith(before) ? after.slice(before.length) : before === undefined ? after : '';
+        return added ? [this.delta('text', added)] : [];
+      }
+      case 'message': {
+        const text = textOf(payload.value.parts);
+        this.chars += text.length;
+        this.message = text;
+        this.end = { state: 'completed', text };
+        return text ? [this.delta('text', text)] : [];
+      }
+      default:
+        return [];
+    }
+  }
+
+  private status(state: TaskState | undefined, parts: readonly Part[] | undefined): AgentEvent[] {
+    const text = textOf(parts);
+    this.chars += text.length;
+    const end = state === undefined ? undefined : ENDS.get(state);
+    if (end !== undefined) {
+      this.end = { state: end, text };
+      return [];
+    }
+    return text ? [this.delta('thinking', `${text}\n`)] : [];
+  }
+
+  private delta(kind: 'text' | 'thinking', text: string): AgentEvent {
+    return { type: 'ReasonDelta', runId: this.ids.runId, agentName: this.ids.agentName, step: 1, kind, text };
+  }
+}
+
+function textOf(parts: readonly Part[] | undefined): string {
+  return (parts ?? []).map((part) => (part.content?.$case === 'text' ? part.content.value : '')).join('');
+}
