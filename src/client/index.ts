@@ -2,7 +2,8 @@
  * `rxharness/client`: what a browser (or an edge runtime, or another process) needs to
  * follow, start, steer and show the runs of a `runsHandler` server, with no Node import:
  * the event types, their guards and operators, the UI item projection, the task-tree reducer, and
- * `fromRun`/`startRun`/`answerApproval`/`cancelRun`/`getRun` over `fetch`.
+ * `fromRun`/`startRun`/`answerApproval`/`cancelRun`/`cancelTask`/`getRun` and the conversations
+ * (`listSessions`/`getSession`/`deleteSession`) over `fetch`.
  *
  * It bundles for the browser as it is (`test/client/browser-bundle.test.ts` checks it with
  * esbuild, `platform: 'browser'`, no Node shims).
@@ -23,7 +24,13 @@
 
 // Following and steering runs over HTTP.
 export { fromRun, type FromRunOptions } from './from-run.js';
-export { answerApproval, cancelRun, getRun, startRun, type ApprovalTarget, type FetchFunction, type RequestOptions, type StartRunInput, type StartedRun } from './run-requests.js';
+export {
+  answerApproval, cancelRun, cancelTask, getRun, startRun, type ApprovalTarget, type FetchFunction, type RequestOptions, type StartRunInput, type StartedRun,
+} from './run-requests.js';
+// Conversations: list, open (to continue with startRun's sessionId), forget.
+export { deleteSession, getSession, listSessions, type SessionDetails } from './session-requests.js';
+export type { SessionSummary } from '../session/session-store.js';
+export type { AssistantMessage, ChatMessage, ChatToolCall, SystemMessage, ToolMessage, UserMessage } from '../model/chat-message.js';
 export { RunConnectionError, RunRequestError, RunStreamError } from './client-errors.js';
 export type { PendingApproval, RunInfo, RunState, SequencedEvent } from '../runs/run-types.js';
 export type { ApprovalDecision } from '../permission/approval.js';

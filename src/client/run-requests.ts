@@ -132,7 +132,8 @@ export async function cancelRun(baseUrl: string, runId: string, options: Request
   await send(options, 'DELETE', runUrl(baseUrl, runId), 202);
 }
 
-async function send(options: RequestOptions, method: string, url: string, expected: number, body?: unknown): Promise<unknown> {
+/** Sends one JSON request and reads its answer; any other status than `expected` rejects with a {@link RunRequestError}. */
+export async function send(options: RequestOptions, method: string, url: string, expected: number, body?: unknown): Promise<unknown> {
   const response = await (options.fetch ?? globalThis.fetch)(url, {
     method,
     headers: requestHeaders(options, 'application/json', body !== undefined),
@@ -140,6 +141,22 @@ async function send(options: RequestOptions, method: string, url: string, expect
   });
   if (response.status !== expected) throw await requestError(response, `${method} ${url}`);
   return expected === 204 ? undefined : ((await response.json()) as unknown);
+}
+
+/**
+ * Cancels one task of a run, queued or running, with the tasks under it
+ * (`DELETE <baseUrl>/runs/:id/tasks/:taskId`): its siblings and the run go on, and the run's
+ * model reads that it was cancelled. `taskId` is a task's id (a `task-start` or `task-queued`
+ * item's `taskId`). Rejects with a `404` {@link RunRequestError} for a task the run did not
+ * start, `409` for one that already ended.
+ *
+ * @example
+ * ```ts
+ * await cancelTask('/api', runId, item.taskId); // item: a 'task-start' UI item
+ * ```
+ */
+export async function cancelTask(baseUrl: string, runId: string, taskId: string, options: RequestOptions = {}): Promise<void> {
+  await send(options, 'DELETE', runUrl(baseUrl, runId, 'tasks', taskId), 202);
 }
 
 /** A {@link RunRequestError} from an error answer: its `{ error }`, or the start of its body. */

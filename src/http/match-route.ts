@@ -5,8 +5,9 @@ export type RunsRoute =
   | { readonly kind: 'events'; readonly runId: string }
   | { readonly kind: 'cancel'; readonly runId: string }
   | { readonly kind: 'approve'; readonly runId: string; readonly approvalId: string }
+  | { readonly kind: 'cancel-task'; readonly runId: string; readonly taskId: string }
   /** A run id that cannot be one (`..%2F`, a newline): no such run, without asking the engine. */
-  | { readonly kind: 'bad-id'; readonly what: 'run' | 'approval'; readonly id: string }
+  | { readonly kind: 'bad-id'; readonly what: 'run' | 'approval' | 'task'; readonly id: string }
   /** A path of the routes, another method: `405` with `Allow`. */
   | { readonly kind: 'method'; readonly allow: string }
   /** Under `<basePath>/runs`, but no route: `404`. */
@@ -50,6 +51,13 @@ export function matchRoute(method: string | undefined, url: string | undefined, 
     const approvalId = decode(rawApproval);
     if (approvalId === undefined || !APPROVAL_ID.test(approvalId)) return { kind: 'bad-id', what: 'approval', id: approvalId ?? rawApproval };
     return { kind: 'approve', runId: runId!, approvalId };
+  }
+  if (section === 'tasks' && rawApproval !== undefined && rawApproval !== '') {
+    if (method !== 'DELETE') return { kind: 'method', allow: 'DELETE' };
+    if (badRun) return badRun;
+    const taskId = decode(rawApproval);
+    if (taskId === undefined || !APPROVAL_ID.test(taskId)) return { kind: 'bad-id', what: 'task', id: taskId ?? rawApproval };
+    return { kind: 'cancel-task', runId: runId!, taskId };
   }
   return { kind: 'no-route' };
 }

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HarnessEngine } from '../engine/harness-engine.js';
 import { authorizeRequest } from './authorize-request.js';
+import { cancelRunTask } from './cancel-task.js';
 import { HttpFailure } from './http-failure.js';
 import { refusedElsewhere } from './refused-elsewhere.js';
 import { sendFailure, sendJson } from './http-answers.js';
@@ -36,7 +37,11 @@ export type RunsEngine = Pick<HarnessEngine, 'start' | 'runs'>;
  *   the approval of that id (from its `HITLPending`) waiting anywhere in the run's tree, `204`;
  *   with `taskId` only when it belongs to that task (`null`: the main agent). A call id is
  *   never enough: two tasks may share one.
+ * - `DELETE /runs/:id/tasks/:taskId`: cancels one task of the run (queued or running) and
+ *   the tasks under it; the others and the run go on, `202 { runId, taskId, state }`.
  * - `GET /runs/:id`: the run's `RunInfo`.
+ * - `GET /sessions`, `GET /sessions/:id` (messages and runs), `DELETE /sessions/:id`, `POST
+ *   /sessions/:id/compact`, `GET /sessions/:id/archive`: the conversations (see docs/http.md).
  *
  * Errors are JSON `{ error }`: `400` a bad body (not JSON, no prompt, an unknown agent),
  * `401` a request `authorize` refused, `404` an unknown run or no such pending call, `405`
@@ -115,6 +120,8 @@ async function serve(engine: RunsEngine, route: RunsRoute, req: IncomingMessage,
       await engine.runs.cancel(route.runId);
       return sendJson(res, 202, { runId: route.runId, state: (await engine.runs.get(route.runId))?.state ?? 'cancelled' });
     }
+    case 'cancel-task':
+      return cancelRunTask(engine, await known(engine, route.runId), route.taskId, res);
     case 'approve': {
       const body = await readJsonBody(req, o.maxBodyBytes, o.bodyTimeoutMs);
       const decision = approvalDecision(body);
@@ -123,7 +130,7 @@ async function serve(engine: RunsEngine, route: RunsRoute, req: IncomingMessage,
       return sendJson(res, 204, undefined);
     }
     case 'bad-id':
-      throw new HttpFailure(404, route.what === 'run' ? `unknown run ${JSON.stringify(clip(route.id))}` : `no approval ${JSON.stringify(clip(route.id))} is pending`);
+      throw new HttpFailure(404, route.what === 'approval' ? `no approval ${JSON.stringify(clip(route.id))} is pending` : `unknown ${route.what} ${JSON.stringify(clip(route.id))}`);
     case 'method':
       throw new HttpFailure(405, `method ${req.method ?? '?'} is not allowed here; use ${route.allow}`, { allow: route.allow });
     case 'no-route':

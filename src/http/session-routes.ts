@@ -2,23 +2,35 @@ import type { ServerResponse } from 'node:http';
 import type { HarnessEngine } from '../engine/harness-engine.js';
 import { sendJson } from './http-answers.js';
 import { HttpFailure } from './http-failure.js';
+import { deleteSession, getSession, listSessions } from './session-answers.js';
 
-/** A request to the session routes: `POST <base>/sessions/:id/compact`, `GET <base>/sessions/:id/archive`. */
+/**
+ * A request to the session routes: `GET <base>/sessions`, `GET` or `DELETE <base>/sessions/:id`,
+ * `POST <base>/sessions/:id/compact`, `GET <base>/sessions/:id/archive`.
+ */
 export type SessionRoute =
-  | { readonly kind: 'compact' | 'archive'; readonly sessionId: string }
+  | { readonly kind: 'list' }
+  | { readonly kind: 'compact' | 'archive' | 'get' | 'delete'; readonly sessionId: string }
   | { readonly kind: 'method'; readonly allow: string }
   | { readonly kind: 'bad-id'; readonly id: string };
 
 /** Session ids a caller may name in a path: printable ASCII without `/`; the engine takes them as they are. */
 const SESSION_ID = /^[\x21-\x2e\x30-\x7e]{1,256}$/;
-const ACTIONS: Readonly<Record<string, { kind: 'compact' | 'archive'; method: string }>> = {
+type Action = { readonly kind: 'compact' | 'archive' | 'get' | 'delete'; readonly method: string };
+const ACTIONS: Readonly<Record<string, Action>> = {
   compact: { kind: 'compact', method: 'POST' },
   archive: { kind: 'archive', method: 'GET' },
 };
+/** `<base>/sessions/<id>` by method. */
+const ONE_SESSION: Readonly<Record<string, Action>> = {
+  GET: { kind: 'get', method: 'GET' },
+  DELETE: { kind: 'delete', method: 'DELETE' },
+};
 
 /**
- * Matches `<basePath>/sessions/<id>/compact` and `<basePath>/sessions/<id>/archive`; any
- * other path is not theirs (`undefined`). The id is matched before it is decoded, then checked.
+ * Matches `<basePath>/sessions`, `<basePath>/sessions/<id>`, `<basePath>/sessions/<id>/compact`
+ * and `<basePath>/sessions/<id>/archive`; any other path is not theirs (`undefined`). The id
+ * is matched before it is decoded, then checked.
  *
  * @example
  * ```ts
@@ -27,9 +39,11 @@ const ACTIONS: Readonly<Record<string, { kind: 'compact' | 'archive'; method: st
  */
 export function matchSessionRoute(method: string | undefined, url: string | undefined, basePath: string): SessionRoute | undefined {
   const path = (url ?? '/').split(/[?#]/, 1)[0]!;
+  if (path === `${basePath}/sessions`) return method === 'GET' ? { kind: 'list' } : { kind: 'method', allow: 'GET' };
   if (!path.startsWith(`${basePath}/sessions/`)) return undefined;
   const parts = path.slice(basePath.length).split('/');
-  const action = parts.length === 4 ? ACTIONS[parts[3]!] : undefined;
+  const action = parts.length === 4 ? ACTIONS[parts[3]!] : parts.length === 3 ? ONE_SESSION[method ?? ''] : undefined;
+  if (parts.length === 3 && parts[2] !== '' && action === undefined) return { kind: 'method', allow: 'GET, DELETE' };
   if (!action || parts[2] === '') return undefined;
   if (method !== action.method) return { kind: 'method', allow: action.method };
   let sessionId: string | undefined;
@@ -43,14 +57,20 @@ export function matchSessionRoute(method: string | undefined, url: string | unde
 }
 
 /**
- * Answers a session route: `compact` runs `engine.compact` and answers `200` with its
+ * Answers a session route: `list`, `get` and `delete` as `session-answers.ts` says; `compact` runs `engine.compact` and answers `200` with its
  * `Compaction` event (`409` while a run uses the session); `archive` answers the session's
  * whole transcript (`{ sessionId, messages }`). An engine without them (a custom
  * `RunsEngine`) answers `404`.
  */
 export async function serveSessionRoute(engine: object, route: SessionRoute, res: ServerResponse): Promise<void> {
-  const sessions = engine as Partial<Pick<HarnessEngine, 'compact' | 'sessions'>>;
+  const sessions = engine as Partial<Pick<HarnessEngine, 'compact' | 'sessions' | 'runs'>>;
   switch (route.kind) {
+    case 'list':
+      return listSessions(sessions, res);
+    case 'get':
+      return getSession(sessions, route.sessionId, res);
+    case 'delete':
+      return deleteSession(sessions, route.sessionId, res);
     case 'method':
       throw new HttpFailure(405, `method not allowed here; use ${route.allow}`, { allow: route.allow });
     case 'bad-id':

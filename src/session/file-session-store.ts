@@ -1,12 +1,14 @@
 import { constants } from 'node:fs';
-import { rename, rm, type FileHandle } from 'node:fs/promises';
+import { readdir, rename, rm, type FileHandle } from 'node:fs/promises';
 import { createHash, randomUUID } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import type { ChatMessage } from '../model/chat-message.js';
 import { checkConfined, isWithin, makeConfinedFolder, openConfined, type ConfinedRoot } from './confined-file.js';
 import { LocalClaims, type SessionClaim } from './session-claim.js';
 import { assertSessionId } from './session-id.js';
-import type { ApprovalGrant, SessionStore, TaskSessionInfo } from './session-store.js';
+import type { ApprovalGrant, SessionStore, SessionSummary, TaskSessionInfo } from './session-store.js';
+import { sessionIdOfFile } from './session-file-name.js';
+import { sessionTitle } from './session-title.js';
 import { UnsafeLinkError } from './unsafe-link-error.js';
 
 const { O_APPEND, O_CREAT, O_EXCL, O_RDONLY, O_RDWR, O_WRONLY } = constants;
@@ -147,6 +149,34 @@ export class FileSessionStore implements SessionStore {
       await rm(file, { force: true });
       this.checked.delete(file);
     }
+  }
+
+  /**
+   * The conversations in the folder (task sessions left out), the most recently changed first:
+   * the title from the whole transcript, the last activity from the session file's time. A
+   * session whose id was too long for a file name (stored by its hash) cannot be named, so it
+   * is not listed.
+   */
+  async list(): Promise<SessionSummary[]> {
+    let names: string[];
+    try {
+      await checkConfined(this.root, this.dir, 'folder');
+      names = await readdir(this.dir);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw e;
+    }
+    const tasks = new Set(names.filter((name) => name.endsWith('.task.json')).map((name) => name.slice(0, -'.task.json'.length)));
+    const summaries: SessionSummary[] = [];
+    for (const name of names) {
+      const stem = name.endsWith('.jsonl') && !/\.(archive|grants)\.jsonl$/.test(name) ? name.slice(0, -'.jsonl'.length) : undefined;
+      const sessionId = stem === undefined || tasks.has(stem) ? undefined : sessionIdOfFile(stem);
+      if (sessionId === undefined) continue;
+      const handle = await openConfined(this.root, join(this.dir, name), O_RDONLY);
+      const { mtimeMs } = await handle.stat().finally(() => handle.close());
+      summaries.push({ sessionId, title: sessionTitle(await this.loadArchive(sessionId)), lastActivityAt: Math.round(mtimeMs) });
+    }
+    return summaries.sort((a, b) => b.lastActivityAt - a.lastActivityAt);
   }
 
   /** The conversation's "always" approvals (`<id>.grants.jsonl`, one per line; a line that is not one is skipped). */

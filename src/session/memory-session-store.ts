@@ -1,7 +1,8 @@
 import type { ChatMessage } from '../model/chat-message.js';
 import { LocalClaims, type SessionClaim } from './session-claim.js';
 import { assertSessionId } from './session-id.js';
-import type { ApprovalGrant, SessionStore, TaskSessionInfo } from './session-store.js';
+import type { ApprovalGrant, SessionStore, SessionSummary, TaskSessionInfo } from './session-store.js';
+import { sessionTitle } from './session-title.js';
 
 /** Options of {@link MemorySessionStore}. */
 export interface MemorySessionStoreOptions {
@@ -53,6 +54,8 @@ export class MemorySessionStore implements SessionStore {
   /** Each session's bytes (messages and archive), and their sum. */
   private readonly bytes = new Map<string, number>();
   private totalBytes = 0;
+  /** When each session last gained or replaced messages (epoch ms), for {@link MemorySessionStore.list}. */
+  private readonly activity = new Map<string, number>();
   /** Which run holds which session (see {@link MemorySessionStore.claim}). */
   private readonly claims = new LocalClaims();
 
@@ -83,6 +86,7 @@ export class MemorySessionStore implements SessionStore {
     assertSessionId(sessionId);
     const list = this.sessions.get(sessionId);
     this.addBytes(sessionId, messagesBytes(messages));
+    this.activity.set(sessionId, Date.now());
     if (list) {
       list.push(...messages);
       this.touch(sessionId, list);
@@ -131,6 +135,7 @@ export class MemorySessionStore implements SessionStore {
     archive.messages.push(...current.slice(archive.live));
     archive.live = messages.length;
     this.archives.set(sessionId, archive);
+    this.activity.set(sessionId, Date.now());
     if (this.sessions.has(sessionId)) this.sessions.set(sessionId, messages.slice());
     else this.append(sessionId, messages);
     this.touch(sessionId, this.sessions.get(sessionId));
@@ -152,8 +157,21 @@ export class MemorySessionStore implements SessionStore {
     this.bytes.delete(sessionId);
     this.sessions.delete(sessionId);
     this.archives.delete(sessionId);
+    this.activity.delete(sessionId);
     this.tasks.delete(sessionId);
     this.grants.delete(sessionId);
+  }
+
+  /** The conversations held (task sessions left out), the most recently active first; titles from the whole transcript. */
+  list(): SessionSummary[] {
+    const summaries: SessionSummary[] = [];
+    // Most recently used first, so sessions active in the same millisecond keep that order.
+    for (const [sessionId, messages] of [...this.sessions].reverse()) {
+      if (this.tasks.has(sessionId)) continue;
+      const title = sessionTitle(this.archives.get(sessionId)?.messages ?? messages) || sessionTitle(messages);
+      summaries.push({ sessionId, title, lastActivityAt: this.activity.get(sessionId) ?? 0 });
+    }
+    return summaries.sort((a, b) => b.lastActivityAt - a.lastActivityAt);
   }
 
   loadGrants(sessionId: string): readonly ApprovalGrant[] {

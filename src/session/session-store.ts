@@ -55,6 +55,13 @@ export interface SessionStore {
    */
   loadArchive?(sessionId: string): MaybePromise<readonly ChatMessage[]>;
   /**
+   * The conversations it holds (never task sessions), the most recently active first: each
+   * with a title (its first user message) and when it last changed. Optional: without it
+   * `GET /api/sessions` answers `404` and the page shows no conversation list. The memory
+   * and file stores have it (the Redis store not yet).
+   */
+  list?(): MaybePromise<readonly SessionSummary[]>;
+  /**
    * Claims the session for one run (`owner`: the engine passes the run id), so that no other
    * run appends to it until the claim is released; the engine takes it before a run starts
    * (refused: the run fails with `SessionBusyError`, HTTP 409) and releases it when the run
@@ -75,3 +82,14 @@ export interface ApprovalGrant {
   /** The exact subject it allows (absent: the tool's calls that have no subject). */
   readonly subject?: string;
 }
+
+/** One conversation as {@link SessionStore.list} names it. */
+export interface SessionSummary {
+  /** The session's id (what `sessionId` takes to continue it). */
+  readonly sessionId: string;
+  /** Its first user message on one line, cut to 80 characters (`''` when it has none). */
+  readonly title: string;
+  /** When a message was last added or replaced, in epoch milliseconds. */
+  readonly lastActivityAt: number;
+}
+

@@ -13,6 +13,10 @@ const VALUES = [
   'AbortError', 'RunConnectionError', 'RunRequestError', 'RunStreamError', 'RxHarnessError', 'answerApproval', 'cancelRun',
   'fromRun', 'getRun', 'eventText', 'isAgentEvent', 'isEventType', 'isRunEnd', 'isTaskWrap', 'ofEventType', 'startRun', 'terminalRunEnd',
   'toUiItem', 'toUiItems', 'unwrapEvent', 'unwrapTaskEvents',
+  // conversations and single tasks (issue 26)
+  'cancelTask', 'deleteSession', 'getSession', 'listSessions',
+  // the task-tree reducer the page and the terminal tree share
+  'createTreeState', 'elapsedMs', 'reduceTree', 'settleTree', 'tokensByAgent', 'treeRows', 'waitingApprovals',
 ];
 
 /** The names an entry exports from modules whose path ends with `suffix`. */

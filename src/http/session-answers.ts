@@ -1,0 +1,48 @@
+import type { ServerResponse } from 'node:http';
+import type { HarnessEngine } from '../engine/harness-engine.js';
+import { sessionTitle } from '../session/session-title.js';
+import { sendJson } from './http-answers.js';
+import { HttpFailure } from './http-failure.js';
+
+/** What the conversation routes use of an engine; a custom `RunsEngine` may lack any of it (`404`). */
+type SessionsEngine = Partial<Pick<HarnessEngine, 'sessions' | 'runs'>>;
+
+/** `GET <base>/sessions`: `200 { sessions }`, the conversations the store lists, most recently active first. */
+export async function listSessions(engine: SessionsEngine, res: ServerResponse): Promise<void> {
+  const list = engine.sessions?.list?.bind(engine.sessions);
+  if (!list) throw new HttpFailure(404, "this server's session store cannot list its sessions (it has no list())");
+  sendJson(res, 200, { sessions: await list() });
+}
+
+/**
+ * `GET <base>/sessions/:id`: `200 { sessionId, title, messages, runs }`: its whole transcript
+ * (the archive, compacted turns included, when the store keeps one) and the runs of it this
+ * server knows, oldest first. `404` when the store holds nothing of it and no run of it is going.
+ */
+export async function getSession(engine: SessionsEngine, sessionId: string, res: ServerResponse): Promise<void> {
+  const store = engine.sessions;
+  if (!store) throw new HttpFailure(404, 'this server keeps no sessions');
+  const messages = await (store.loadArchive ? store.loadArchive(sessionId) : store.load(sessionId));
+  const runs = engine.runs?.list({ sessionId }) ?? [];
+  if (messages.length === 0 && !runs.some((run) => run.state === 'running')) throw unknownSession(sessionId);
+  sendJson(res, 200, { sessionId, title: sessionTitle(messages), messages, runs });
+}
+
+/**
+ * `DELETE <base>/sessions/:id`: forgets the conversation (its messages, archive and "always"
+ * approvals), `204`. `409` while a run of it is going (cancel it first), `404` for a session
+ * the store does not hold.
+ */
+export async function deleteSession(engine: SessionsEngine, sessionId: string, res: ServerResponse): Promise<void> {
+  const store = engine.sessions;
+  if (!store?.delete) throw new HttpFailure(404, "this server's session store cannot delete sessions");
+  const running = engine.runs?.list({ sessionId }).find((run) => run.state === 'running');
+  if (running) throw new HttpFailure(409, `session "${sessionId}" has a run going (${running.runId}): cancel it first (DELETE .../runs/${running.runId})`);
+  if ((await store.load(sessionId)).length === 0) throw unknownSession(sessionId);
+  await store.delete(sessionId);
+  sendJson(res, 204, undefined);
+}
+
+function unknownSession(sessionId: string): HttpFailure {
+  return new HttpFailure(404, `unknown session "${sessionId}": this server holds no conversation of that id`);
+}

@@ -1,0 +1,55 @@
+/**
+ * rxharness/client's conversation and task calls against a real runsHandler: listSessions,
+ * getSession, deleteSession, cancelTask, with the token, and their RunRequestErrors.
+ */
+import type { IncomingMessage } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cancelTask, deleteSession, getSession, listSessions, RunRequestError, startRun } from '../../src/client/index.js';
+import { startDelegationFixture, type DelegationFixture } from '../support/delegation-fixture.js';
+import { multitaskReply, steps } from '../support/delegation-script.js';
+import { serveRuns, type RunsServer } from '../http/http-kit.js';
+
+const token = 'conversations-client-token-0123';
+const authorize = (req: IncomingMessage) => req.headers.authorization === `Bearer ${token}`;
+
+let fixture: DelegationFixture | undefined;
+let served: RunsServer | undefined;
+afterEach(async () => {
+  await served?.close();
+  await fixture?.close();
+  served = fixture = undefined;
+});
+
+describe('rxharness/client conversations and tasks', () => {
+  it('lists, opens and deletes a conversation; cancels a task; says why a request was refused', async () => {
+    fixture = await startDelegationFixture({
+      main: (turn) => (turn.prompt === 'Delegate' ? steps(multitaskReply([[1, 'explore', 'wait', 'Waits'], [2, 'explore', 'quick', 'Quick']]))(turn) : { text: `answer to ${turn.prompt}` }),
+      '*': (turn) => (turn.prompt === 'wait' ? { hang: true } : { text: 'quick done' }),
+    });
+    served = await serveRuns({ model: fixture.model(), homeDir: fixture.home }, { basePath: '/api', authorize });
+    const api = `${served.url}/api`;
+    const first = await startRun(api, { prompt: 'Hello there' }, { token });
+    await served.engine.runs.attach(first.runId).forEach(() => undefined);
+
+    expect((await listSessions(api, { token })).map((s) => [s.sessionId, s.title])).toEqual([[first.sessionId, 'Hello there']]);
+    const opened = await getSession(api, first.sessionId, { token });
+    expect(opened.messages.map((m) => m.content)).toEqual(['Hello there', 'answer to Hello there']);
+    expect(opened.runs.map((r) => r.runId)).toEqual([first.runId]);
+
+    const second = await startRun(api, { prompt: 'Delegate', sessionId: first.sessionId }, { token });
+    await fixture.server.waitForRequests(4); // hello, delegate, then the two children
+    const waiting = served.engine.tasks.list(first.sessionId).find((t) => t.description === 'Waits')!;
+    await cancelTask(api, second.runId, waiting.taskId, { token });
+    await served.engine.runs.attach(second.runId).forEach(() => undefined);
+    expect(served.engine.runs.get(second.runId)?.state).toBe('done');
+
+    const refused = await cancelTask(api, second.runId, 'task_nope', { token }).catch((error: unknown) => error);
+    expect(RunRequestError.isInstance(refused) && refused.status).toBe(404);
+    expect(await listSessions(api).catch((error: unknown) => RunRequestError.isInstance(error) && error.status)).toBe(401);
+
+    await deleteSession(api, first.sessionId, { token });
+    expect(await listSessions(api, { token })).toEqual([]);
+    const gone = await getSession(api, first.sessionId, { token }).catch((error: unknown) => error);
+    expect(RunRequestError.isInstance(gone) && gone.status).toBe(404);
+  });
+});
