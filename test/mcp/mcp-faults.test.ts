@@ -1,29 +1,27 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { collect, own, record } from '../support/collect-events.js';
-import { startDelegationFixture, turnOf, type DelegationFixture } from '../support/delegation-fixture.js';
+import { turnOf, type DelegationFixture } from '../support/delegation-fixture.js';
+import { delegationFixturePerTest } from '../support/fixture-per-test.js';
 import { steps } from '../support/delegation-script.js';
-import type { HarnessEngine } from '../../src/engine/harness-engine.js';
 import { MAX_MCP_RESULT_CHARS } from '../../src/mcp/mcp-result-text.js';
 import { alive, marksFile, ourStdioServer, type Marks } from './support/mcp-configs.js';
 
-let f: DelegationFixture;
-let engine: HarnessEngine | undefined;
 let marks: Marks | undefined;
 afterEach(async () => {
-  await engine?.close();
-  engine = undefined;
   await marks?.cleanup();
   marks = undefined;
-  await f.close();
 });
+// Registered after the afterEach above, so it runs first: this test's engines, then its fixture.
+const startFixture = delegationFixturePerTest();
+let f: DelegationFixture;
 
 const call = (name: string, args: Record<string, unknown> = {}) => ({ toolCalls: [{ name, arguments: args }] });
 const pidOf = async (m: Marks): Promise<number> => Number((await m.waitFor(/^pid /)).slice(4));
 
 describe('an MCP server that misbehaves', () => {
   it('answering a huge text: the model reads its start and end, cut to the cap', async () => {
-    f = await startDelegationFixture({ main: steps(call('mcp__t__huge', { chars: 2_000_000 })) });
-    engine = f.engine({ mcpServers: { t: ourStdioServer() } });
+    f = await startFixture({ main: steps(call('mcp__t__huge', { chars: 2_000_000 })) });
+    const engine = f.engine({ mcpServers: { t: ourStdioServer() } });
     const end = own(await collect(engine.stream('go')), 'ToolCallEnd')[0]!;
     expect(end.text.length).toBeLessThan(MAX_MCP_RESULT_CHARS + 100);
     expect(end.text).toMatch(/^aaa/);
@@ -32,16 +30,16 @@ describe('an MCP server that misbehaves', () => {
   });
 
   it('with a tool name models refuse: it is renamed, and calls reach the tool', async () => {
-    f = await startDelegationFixture({ main: steps(call('mcp__t__odd_name_with_spaces_')) });
-    engine = f.engine({ mcpServers: { t: ourStdioServer() } });
+    f = await startFixture({ main: steps(call('mcp__t__odd_name_with_spaces_')) });
+    const engine = f.engine({ mcpServers: { t: ourStdioServer() } });
     const events = await collect(engine.stream('go'));
     expect(own(events, 'RunEnd')[0]!.text).toBe('final: odd ok');
   });
 
   it('hanging on start: the start times out, the run goes on without its tools and says why', async () => {
     marks = await marksFile();
-    f = await startDelegationFixture({ main: steps(call('mcp__t__echo', { text: 'x' })) });
-    engine = f.engine({ mcpServers: { t: ourStdioServer({ ...marks.env, MCP_TEST_HANG: '1' }, { startTimeoutMs: 400 }) } });
+    f = await startFixture({ main: steps(call('mcp__t__echo', { text: 'x' })) });
+    const engine = f.engine({ mcpServers: { t: ourStdioServer({ ...marks.env, MCP_TEST_HANG: '1' }, { startTimeoutMs: 400 }) } });
     const events = await collect(engine.stream('go'));
     const warning = own(events, 'Warning')[0]!;
     expect(warning.code).toBe('mcp-server-failed');
@@ -55,23 +53,23 @@ describe('an MCP server that misbehaves', () => {
   });
 
   it('exiting on start: the warning carries the end of its stderr', async () => {
-    f = await startDelegationFixture({ main: () => ({ text: 'ok' }) });
-    engine = f.engine({ mcpServers: { t: ourStdioServer({ MCP_TEST_EXIT: '1' }) } });
+    f = await startFixture({ main: () => ({ text: 'ok' }) });
+    const engine = f.engine({ mcpServers: { t: ourStdioServer({ MCP_TEST_EXIT: '1' }) } });
     const events = await collect(engine.stream('go'));
     expect(own(events, 'Warning')[0]!.message).toContain('cannot start: no configuration');
     expect(own(events, 'RunEnd')[0]!.text).toBe('ok');
   });
 
   it('printing lines that are not JSON-RPC on stdout: they are skipped, the tools work', async () => {
-    f = await startDelegationFixture({ main: steps(call('mcp__t__echo', { text: 'through the noise' })) });
-    engine = f.engine({ mcpServers: { t: ourStdioServer({ MCP_TEST_NOISE: '1' }) } });
+    f = await startFixture({ main: steps(call('mcp__t__echo', { text: 'through the noise' })) });
+    const engine = f.engine({ mcpServers: { t: ourStdioServer({ MCP_TEST_NOISE: '1' }) } });
     const events = await collect(engine.stream('go'));
     expect(own(events, 'RunEnd')[0]!.text).toBe('final: echo: through the noise');
   });
 
   it('a command that does not exist: a warning, not a crash', async () => {
-    f = await startDelegationFixture({ main: () => ({ text: 'ok' }) });
-    engine = f.engine({ mcpServers: { gone: { command: 'rxharness-no-such-command-xyz' } } });
+    f = await startFixture({ main: () => ({ text: 'ok' }) });
+    const engine = f.engine({ mcpServers: { gone: { command: 'rxharness-no-such-command-xyz' } } });
     const events = await collect(engine.stream('go'));
     expect(own(events, 'Warning')[0]!.message).toMatch(/MCP server "gone" failed to start: .*ENOENT/);
     expect(own(events, 'RunEnd')[0]!.text).toBe('ok');
@@ -80,8 +78,8 @@ describe('an MCP server that misbehaves', () => {
   it('crashing mid-call: the call fails, the run ends normally, the next run starts it again', async () => {
     marks = await marksFile();
     let script = steps(call('mcp__t__crash'));
-    f = await startDelegationFixture({ main: (turn) => script(turn) });
-    engine = f.engine({ mcpServers: { t: ourStdioServer(marks.env) } });
+    f = await startFixture({ main: (turn) => script(turn) });
+    const engine = f.engine({ mcpServers: { t: ourStdioServer(marks.env) } });
     const events = await collect(engine.stream('go'));
     const end = own(events, 'ToolCallEnd')[0]!;
     expect(end.text).toMatch(/^ERROR: MCP server "t" failed during the call/);
@@ -95,8 +93,8 @@ describe('an MCP server that misbehaves', () => {
 
   it('shared by 10 concurrent runs: one process, every answer to its own call', async () => {
     marks = await marksFile();
-    f = await startDelegationFixture({ main: (turn) => steps(call('mcp__t__echo', { text: turn.prompt }))(turn) });
-    engine = f.engine({ mcpServers: { t: ourStdioServer(marks.env) } });
+    f = await startFixture({ main: (turn) => steps(call('mcp__t__echo', { text: turn.prompt }))(turn) });
+    const engine = f.engine({ mcpServers: { t: ourStdioServer(marks.env) } });
     const prompts = Array.from({ length: 10 }, (_, i) => `run-${i}`);
     const results = await Promise.all(prompts.map((p) => engine!.call(p)));
     expect(results.map((r) => r.text)).toEqual(prompts.map((p) => `final: echo: ${p}`));
@@ -107,8 +105,8 @@ describe('an MCP server that misbehaves', () => {
 describe('cancelling an MCP call', () => {
   it('unsubscribing the run cancels the call on the server (notifications/cancelled)', async () => {
     marks = await marksFile();
-    f = await startDelegationFixture({ main: steps(call('mcp__t__wait', { label: 'u' })) });
-    engine = f.engine({ mcpServers: { t: ourStdioServer(marks.env) } });
+    f = await startFixture({ main: steps(call('mcp__t__wait', { label: 'u' })) });
+    const engine = f.engine({ mcpServers: { t: ourStdioServer(marks.env) } });
     const run = record(engine.stream('go'));
     await marks.waitFor(/^started u$/);
     run.subscription.unsubscribe();
@@ -117,8 +115,8 @@ describe('cancelling an MCP call', () => {
 
   it('cancelling one of several runs on one server cancels its call only', async () => {
     marks = await marksFile();
-    f = await startDelegationFixture({ main: (turn) => steps(call('mcp__t__wait', { label: turn.prompt, ms: 1_500 }))(turn) });
-    engine = f.engine({ mcpServers: { t: ourStdioServer(marks.env) } });
+    f = await startFixture({ main: (turn) => steps(call('mcp__t__wait', { label: turn.prompt, ms: 1_500 }))(turn) });
+    const engine = f.engine({ mcpServers: { t: ourStdioServer(marks.env) } });
     const runs = ['r0', 'r1', 'r2', 'r3'].map((p) => record(engine!.stream(p)));
     await expect.poll(async () => (await marks!.lines()).filter((l) => l.startsWith('started')).length, { timeout: 10_000 }).toBe(4);
     runs[0]!.subscription.unsubscribe();
@@ -129,8 +127,8 @@ describe('cancelling an MCP call', () => {
 
   it('the tool timeout cancels it on the server, and the call fails', async () => {
     marks = await marksFile();
-    f = await startDelegationFixture({ main: steps(call('mcp__t__wait', { label: 't' })) });
-    engine = f.engine({ mcpServers: { t: ourStdioServer(marks.env) }, toolTimeoutMs: 500 });
+    f = await startFixture({ main: steps(call('mcp__t__wait', { label: 't' })) });
+    const engine = f.engine({ mcpServers: { t: ourStdioServer(marks.env) }, toolTimeoutMs: 500 });
     const events = await collect(engine.stream('go'));
     expect(own(events, 'ToolCallEnd')[0]!.text).toMatch(/^ERROR: .*did not finish within 500 ms/);
     await marks.waitFor(/^cancelled t$/);
@@ -138,8 +136,8 @@ describe('cancelling an MCP call', () => {
 
   it('engine.close() during a call cancels it and ends the server process', async () => {
     marks = await marksFile();
-    f = await startDelegationFixture({ main: steps(call('mcp__t__wait', { label: 'c' })) });
-    engine = f.engine({ mcpServers: { t: ourStdioServer(marks.env) } });
+    f = await startFixture({ main: steps(call('mcp__t__wait', { label: 'c' })) });
+    const engine = f.engine({ mcpServers: { t: ourStdioServer(marks.env) } });
     const run = engine.start('go');
     await marks.waitFor(/^started c$/);
     const pid = await pidOf(marks);
@@ -150,8 +148,8 @@ describe('cancelling an MCP call', () => {
 
   it('engine.close() while a server is still starting ends its process too', async () => {
     marks = await marksFile();
-    f = await startDelegationFixture({ main: () => ({ text: 'ok' }) });
-    engine = f.engine({ mcpServers: { t: ourStdioServer({ ...marks.env, MCP_TEST_HANG: '1' }) } });
+    f = await startFixture({ main: () => ({ text: 'ok' }) });
+    const engine = f.engine({ mcpServers: { t: ourStdioServer({ ...marks.env, MCP_TEST_HANG: '1' }) } });
     const run = record(engine.stream('go'));
     const pid = await pidOf(marks);
     await engine.close();

@@ -2,30 +2,28 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { collect, own, record } from '../support/collect-events.js';
-import { startDelegationFixture, turnOf, type DelegationFixture } from '../support/delegation-fixture.js';
+import { turnOf, type DelegationFixture } from '../support/delegation-fixture.js';
+import { delegationFixturePerTest } from '../support/fixture-per-test.js';
 import { steps } from '../support/delegation-script.js';
 import { leakedResources, resourceCounts } from '../support/active-resources.js';
-import type { HarnessEngine } from '../../src/engine/harness-engine.js';
 import { startHttpTestServer, type HttpTestServer } from './support/http-test-server.js';
 
-let f: DelegationFixture;
-let engine: HarnessEngine | undefined;
 let mcp: HttpTestServer | undefined;
 afterEach(async () => {
-  await engine?.close();
-  engine = undefined;
   await mcp?.close();
   mcp = undefined;
-  await f.close();
 });
+// Registered after the afterEach above, so it runs first: this test's engines, then its fixture.
+const startFixture = delegationFixturePerTest();
+let f: DelegationFixture;
 
 const call = (name: string, args: Record<string, unknown> = {}) => ({ toolCalls: [{ name, arguments: args }] });
 
 describe('an MCP server over Streamable HTTP (our own, on a loopback port)', () => {
   it('offers and calls its tools, sending the configured headers; close() ends the session', async () => {
     mcp = await startHttpTestServer();
-    f = await startDelegationFixture({ main: steps(call('mcp__web__echo', { text: 'over http' })) });
-    engine = f.engine({ mcpServers: { web: { url: mcp.url, headers: { authorization: 'Bearer t0k' } } } });
+    f = await startFixture({ main: steps(call('mcp__web__echo', { text: 'over http' })) });
+    const engine = f.engine({ mcpServers: { web: { url: mcp.url, headers: { authorization: 'Bearer t0k' } } } });
     const events = await collect(engine.stream('go'));
     expect(own(events, 'RunEnd')[0]!.text).toBe('final: echo: over http');
     expect(turnOf(f.server.requests[0]!).toolNames).toContain('mcp__web__add');
@@ -37,8 +35,8 @@ describe('an MCP server over Streamable HTTP (our own, on a loopback port)', () 
 
   it('cancels a call on the server when the run is unsubscribed', async () => {
     mcp = await startHttpTestServer();
-    f = await startDelegationFixture({ main: steps(call('mcp__web__wait', { label: 'h' })) });
-    engine = f.engine({ mcpServers: { web: { url: mcp.url } } });
+    f = await startFixture({ main: steps(call('mcp__web__wait', { label: 'h' })) });
+    const engine = f.engine({ mcpServers: { web: { url: mcp.url } } });
     const run = record(engine.stream('go'));
     await expect.poll(() => mcp!.started).toEqual(['h']);
     run.subscription.unsubscribe();
@@ -50,8 +48,8 @@ describe('an MCP server over Streamable HTTP (our own, on a loopback port)', () 
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const { port } = closed.address() as AddressInfo;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
-    f = await startDelegationFixture({ main: () => ({ text: 'ok' }) });
-    engine = f.engine({ mcpServers: { web: { url: `http://127.0.0.1:${port}/mcp` } } });
+    f = await startFixture({ main: () => ({ text: 'ok' }) });
+    const engine = f.engine({ mcpServers: { web: { url: `http://127.0.0.1:${port}/mcp` } } });
     const events = await collect(engine.stream('go'));
     expect(own(events, 'Warning')[0]!.message).toMatch(/MCP server "web" failed to start: .*ECONNREFUSED/);
     expect(own(events, 'RunEnd')[0]!.text).toBe('ok');
@@ -61,13 +59,12 @@ describe('an MCP server over Streamable HTTP (our own, on a loopback port)', () 
     const silent: Server = createServer(() => undefined);
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     const { port } = silent.address() as AddressInfo;
-    f = await startDelegationFixture({ main: () => ({ text: 'ok' }) });
-    engine = f.engine({ mcpServers: { web: { url: `http://127.0.0.1:${port}/mcp`, startTimeoutMs: 300 } } });
+    f = await startFixture({ main: () => ({ text: 'ok' }) });
+    const engine = f.engine({ mcpServers: { web: { url: `http://127.0.0.1:${port}/mcp`, startTimeoutMs: 300 } } });
     const events = await collect(engine.stream('go'));
     expect(own(events, 'Warning')[0]!.message).toMatch(/MCP server "web" failed to start: .*time/i);
     expect(own(events, 'RunEnd')[0]!.text).toBe('ok');
     await engine.close();
-    engine = undefined;
     // Our side of the request was aborted: the server sees its connection go (node's fetch
     // drops the socket of an aborted request a few seconds later, not at once).
     const connections = (): Promise<number> => new Promise((resolve) => silent.getConnections((_e, n) => resolve(n)));
@@ -77,8 +74,8 @@ describe('an MCP server over Streamable HTTP (our own, on a loopback port)', () 
 
   it('a server that forgets the session: the call fails, then the next run reconnects', async () => {
     mcp = await startHttpTestServer();
-    f = await startDelegationFixture({ main: (turn) => steps(call('mcp__web__echo', { text: turn.prompt }))(turn) });
-    engine = f.engine({ mcpServers: { web: { url: mcp.url } } });
+    f = await startFixture({ main: (turn) => steps(call('mcp__web__echo', { text: turn.prompt }))(turn) });
+    const engine = f.engine({ mcpServers: { web: { url: mcp.url } } });
     expect((await engine.call('one')).text).toBe('final: echo: one');
     await mcp.dropSessions();
     const failed = own(await collect(engine.stream('two')), 'ToolCallEnd')[0]!;
@@ -88,12 +85,11 @@ describe('an MCP server over Streamable HTTP (our own, on a loopback port)', () 
 
   it('leaves no socket or timer behind once the engine is closed', async () => {
     mcp = await startHttpTestServer();
-    f = await startDelegationFixture({ main: steps(call('mcp__web__add', { a: 1, b: 2 })) });
+    f = await startFixture({ main: steps(call('mcp__web__add', { a: 1, b: 2 })) });
     const baseline = resourceCounts();
-    engine = f.engine({ mcpServers: { web: { url: mcp.url } } });
+    const engine = f.engine({ mcpServers: { web: { url: mcp.url } } });
     expect((await engine.call('go')).text).toBe('final: 3');
     await engine.close();
-    engine = undefined;
     // The servers' sides of the sockets (and the model client's kept-alive one) are not
     // the engine's: close them first.
     await mcp.close();

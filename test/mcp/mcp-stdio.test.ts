@@ -1,29 +1,27 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { collect, own } from '../support/collect-events.js';
-import { startDelegationFixture, turnOf, type DelegationFixture } from '../support/delegation-fixture.js';
+import { turnOf, type DelegationFixture } from '../support/delegation-fixture.js';
+import { delegationFixturePerTest } from '../support/fixture-per-test.js';
 import { steps } from '../support/delegation-script.js';
-import type { HarnessEngine } from '../../src/engine/harness-engine.js';
 import { leakedResources, resourceCounts } from '../support/active-resources.js';
 import { alive, marksFile, ourStdioServer, type Marks } from './support/mcp-configs.js';
 
-let f: DelegationFixture;
-let engine: HarnessEngine | undefined;
 let marks: Marks | undefined;
 afterEach(async () => {
-  await engine?.close();
-  engine = undefined;
   await marks?.cleanup();
   marks = undefined;
-  await f.close();
 });
+// Registered after the afterEach above, so it runs first: this test's engines, then its fixture.
+const startFixture = delegationFixturePerTest();
+let f: DelegationFixture;
 
 const call = (name: string, args: Record<string, unknown> = {}) => ({ toolCalls: [{ name, arguments: args }] });
 
 describe('an MCP server over stdio (our own, built with the SDK)', () => {
   it('offers its tools as mcp__<server>__<tool>, calls them, and stops with engine.close()', async () => {
     marks = await marksFile();
-    f = await startDelegationFixture({ main: steps(call('mcp__t__echo', { text: 'hi' })) });
-    engine = f.engine({ mcpServers: { t: ourStdioServer(marks.env) } });
+    f = await startFixture({ main: steps(call('mcp__t__echo', { text: 'hi' })) });
+    const engine = f.engine({ mcpServers: { t: ourStdioServer(marks.env) } });
     const events = await collect(engine.stream('go'));
     const end = own(events, 'RunEnd')[0]!;
     expect(end.text).toBe('final: echo: hi');
@@ -40,8 +38,8 @@ describe('an MCP server over stdio (our own, built with the SDK)', () => {
 
   it('starts nothing before the first run, and one process for many runs', async () => {
     marks = await marksFile();
-    f = await startDelegationFixture({ main: steps(call('mcp__t__add', { a: 2, b: 3 })) });
-    engine = f.engine({ mcpServers: { t: ourStdioServer(marks.env) } });
+    f = await startFixture({ main: steps(call('mcp__t__add', { a: 2, b: 3 })) });
+    const engine = f.engine({ mcpServers: { t: ourStdioServer(marks.env) } });
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await marks.lines()).toEqual([]);
     expect((await engine.call('one')).text).toBe('final: 5');
@@ -50,8 +48,8 @@ describe('an MCP server over stdio (our own, built with the SDK)', () => {
   });
 
   it('reads a tool error (isError) as a failed call the run survives', async () => {
-    f = await startDelegationFixture({ main: steps(call('mcp__t__fail')) });
-    engine = f.engine({ mcpServers: { t: ourStdioServer() } });
+    f = await startFixture({ main: steps(call('mcp__t__fail')) });
+    const engine = f.engine({ mcpServers: { t: ourStdioServer() } });
     const events = await collect(engine.stream('go'));
     const end = own(events, 'ToolCallEnd')[0]!;
     expect(end.text).toBe('ERROR: it went wrong');
@@ -59,22 +57,21 @@ describe('an MCP server over stdio (our own, built with the SDK)', () => {
   });
 
   it('checks the arguments against the server schema before calling', async () => {
-    f = await startDelegationFixture({ main: steps(call('mcp__t__add', { a: 'two', b: 3 })) });
-    engine = f.engine({ mcpServers: { t: ourStdioServer() } });
+    f = await startFixture({ main: steps(call('mcp__t__add', { a: 'two', b: 3 })) });
+    const engine = f.engine({ mcpServers: { t: ourStdioServer() } });
     const events = await collect(engine.stream('go'));
     expect(own(events, 'ToolCallEnd')[0]!.text).toMatch(/^ERROR: .*a/);
   });
 
   it('leaves no process, timer or socket behind once the engine is closed', async () => {
-    f = await startDelegationFixture({ main: steps(call('mcp__t__echo', { text: 'x' })) });
+    f = await startFixture({ main: steps(call('mcp__t__echo', { text: 'x' })) });
     const baseline = resourceCounts();
     const processes = (): number => process.getActiveResourcesInfo().filter((r) => r === 'ProcessWrap').length;
     const before = processes();
-    engine = f.engine({ mcpServers: { t: ourStdioServer() } });
+    const engine = f.engine({ mcpServers: { t: ourStdioServer() } });
     expect((await engine.call('go')).text).toBe('final: echo: x');
     expect(processes()).toBe(before + 1);
     await engine.close();
-    engine = undefined;
     // The model client's kept-alive socket is the fake server's to close.
     await f.server.close();
     await expect.poll(processes, { timeout: 1_000, interval: 10 }).toBe(before);
