@@ -28,7 +28,7 @@ await agent.runAgent(
   {},
   {
     onStepStartedEvent: ({ event }) => void steps.push(event.stepName),
-    onRunFinishedEvent: ({ result }) => console.log('finished:', result),
+    onRunFinishedEvent: (finished) => console.log('finished:', finished.outcome === 'success' ? finished.result : finished.outcome),
   },
 );
 console.log('subagents shown as steps:', steps.sort().join(', '));
