@@ -67,7 +67,9 @@ const REQUEST_TIMEOUT_MS = 30_000;
 /**
  * Serves the browser page of the live task tree and the runs it shows: `GET /` is one
  * self-contained HTML page; `/api/runs...` are the routes of {@link runsHandler}, which the
- * page uses through `rxharness/client`. A run lives on the server: a page that closes or
+ * page uses through `rxharness/client`; `POST /ag-ui` (AG-UI), `POST /api/chat` (the AI SDK's
+ * `useChat`) and the A2A routes serve the same engine to other frontends and agents
+ * (docs/protocols.md). A run lives on the server: a page that closes or
  * loses its connection leaves it going, and `?run=<id>` shows it again, from any tab; the
  * page's Stop button cancels it. Approvals are answered on the page. The page never starts a
  * run by itself: only its Run button does (`?prompt=` merely fills the box).

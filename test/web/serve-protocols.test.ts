@@ -1,0 +1,49 @@
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startDemoServer, type DemoServer } from '../../src/web/demo-server.js';
+import { cliSandbox, type CliSandbox } from '../cli/cli-sandbox.js';
+import { runClient } from '../protocols/protocol-kit.js';
+import { FakeOpenAIServer } from '../support/fake-openai-server.js';
+import { openAIModelFor } from '../support/openai-model.js';
+
+/**
+ * `rxharness serve` (startDemoServer) mounts AG-UI at POST /ag-ui and the UI message stream at
+ * POST /api/chat, behind the token every other route needs: driven by each protocol's own
+ * client in its own process.
+ */
+const AG_UI_CLIENT = fileURLToPath(new URL('../protocols/ag-ui/ag-ui-client-process.ts', import.meta.url));
+const CHAT_CLIENT = fileURLToPath(new URL('../protocols/ui-message-stream/chat-client-process.ts', import.meta.url));
+
+let sandbox: CliSandbox | undefined;
+let demo: DemoServer | undefined;
+let fake: FakeOpenAIServer | undefined;
+afterEach(async () => {
+  await demo?.close();
+  await fake?.close();
+  await sandbox?.cleanup();
+  demo = fake = sandbox = undefined;
+});
+
+describe('serve mounts the protocols behind its token', () => {
+  it('answers POST /ag-ui and POST /api/chat with the token, and refuses both without it (401)', async () => {
+    fake = await FakeOpenAIServer.start({ handler: () => ({ text: 'served by the fake model' }) });
+    sandbox = await cliSandbox();
+    demo = await startDemoServer({ port: 0, model: openAIModelFor(fake), workspace: sandbox.workspace.dir, homeDir: sandbox.home });
+    const origin = new URL(demo.url).origin;
+    const [agUi, agUiNoToken, chat, chatNoToken] = await Promise.all([
+      runClient<Record<string, unknown>>(AG_UI_CLIENT, { url: `${origin}/ag-ui`, token: demo.token, threadId: 'thread-serve', prompt: 'hi' }),
+      runClient<Record<string, unknown>>(AG_UI_CLIENT, { url: `${origin}/ag-ui`, threadId: 'thread-none', prompt: 'hi' }),
+      runClient<Record<string, unknown>>(CHAT_CLIENT, { url: `${origin}/api/chat`, token: demo.token, chatId: 'chat-serve', prompt: 'hi' }),
+      runClient<Record<string, unknown>>(CHAT_CLIENT, { url: `${origin}/api/chat`, chatId: 'chat-none', prompt: 'hi' }),
+    ]);
+    const finished = agUi.filter((l) => l['kind'] === 'event').map((l) => l['event'] as { type: string; result?: string }).at(-1);
+    expect(finished).toMatchObject({ type: 'RUN_FINISHED', result: 'served by the fake model' });
+    expect(agUiNoToken.find((l) => l['kind'] === 'error')?.['message']).toMatch(/401/);
+    const message = chat.filter((l) => l['kind'] === 'message').at(-1)?.['message'] as { parts: Array<{ type: string; text?: string }> };
+    expect(message.parts.filter((p) => p.type === 'text').map((p) => p.text)).toEqual(['served by the fake model']);
+    expect(chatNoToken.find((l) => l['kind'] === 'error')?.['message']).toMatch(/token/);
+    // only the two runs with the token reached the model, and they are the page's runs too
+    expect(fake.requests).toHaveLength(2);
+    expect(demo.engine.runs.list().map((r) => r.sessionId).sort()).toEqual(['chat-serve', 'thread-serve']);
+  }, 90_000);
+});
