@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import { HarnessEngine } from '../engine/harness-engine.js';
 import { ScriptedModel } from '../model/scripted-model.js';
 import type { AgentDefinition } from '../subagent/agent-definition.js';
@@ -6,14 +5,17 @@ import { DELEGATION_TOOL_NAMES } from '../subagent/delegation-tool-names.js';
 import { narrowTools } from '../subagent/narrow-tools.js';
 import { PUBLIC_TOOL_NAMES } from '../tools/builtin/index.js';
 import type { CliIO } from './cli-io.js';
+import { parseFlags } from './parse-flags.js';
 import { engineOptionsFromFlags, WORKSPACE_FLAGS } from './engine-flags.js';
 import { AGENTS_HELP } from './help-text.js';
+import { diagnosedFiles } from './diagnosed-files.js';
 
 /**
  * `rxharness agents`: the visible definitions with their source and tools (and the main
  * agent's definition, `mode: primary`, when there is one), then the diagnostics. Read
  * through an engine built as `run` builds it (its model never called), so the diagnostics
- * are the engine's own: unknown tool names and overrides included.
+ * are the engine's own: unknown tool names and overrides included. Resolves 1 when a
+ * definition file was not loaded (its diagnostics say why), else 0.
  *
  * @example
  * ```ts
@@ -21,7 +23,7 @@ import { AGENTS_HELP } from './help-text.js';
  * ```
  */
 export async function agentsCommand(argv: readonly string[], io: CliIO): Promise<number> {
-  const { values } = parseArgs({
+  const { values } = parseFlags('agents', {
     args: [...argv],
     options: { ...WORKSPACE_FLAGS, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
   });
@@ -46,9 +48,12 @@ export async function agentsCommand(argv: readonly string[], io: CliIO): Promise
     ...(a.color ? { color: a.color } : {}),
   }));
   const diagnostics = manager.diagnostics();
+  const { notLoaded, withWarnings } = diagnosedFiles(manager, diagnostics);
+  // A definition someone wrote and the engine dropped is a failure a script should see.
+  const code = notLoaded.length > 0 ? 1 : 0;
   if (values.json) {
-    io.stdout.write(JSON.stringify({ agents, diagnostics }, null, 2) + '\n');
-    return 0;
+    io.stdout.write(JSON.stringify({ agents, diagnostics, notLoaded }, null, 2) + '\n');
+    return code;
   }
   const width = Math.max(...agents.map((a) => a.name.length), 4);
   const sourceWidth = Math.max(...agents.map((a) => a.source.length + 2), 0);
@@ -56,11 +61,13 @@ export async function agentsCommand(argv: readonly string[], io: CliIO): Promise
     const mode = a.mode ? ` (mode: ${a.mode})` : '';
     io.stdout.write(`${a.name.padEnd(width)}  ${`[${a.source}]`.padEnd(sourceWidth)}  ${a.description}${mode}\n`);
   }
-  if (diagnostics.length) {
-    io.stdout.write(`\n${diagnostics.length} definition file(s) skipped or with warnings:\n`);
-    for (const d of diagnostics) io.stdout.write(`  ${d.file}: ${d.reason}\n`);
+  // Counted in files, each listed with all its diagnostics.
+  for (const [files, heading] of [[notLoaded, 'not loaded'], [withWarnings, 'loaded with warnings']] as const) {
+    if (files.length === 0) continue;
+    io.stdout.write(`\n${files.length} definition ${files.length === 1 ? 'file' : 'files'} ${heading}:\n`);
+    for (const d of diagnostics.filter((d) => files.includes(d.file))) io.stdout.write(`  ${d.file}: ${d.reason}\n`);
   }
-  return 0;
+  return code;
 }
 
 /** The visible subagents plus the primary definition (which `list` leaves out when it is `mode: primary` or hidden), by name. */

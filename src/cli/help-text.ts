@@ -89,12 +89,16 @@ gets when the main agent delegates to it, then what the engine would report abou
 definition files: the ones it could not read and why, unknown tool names, overrides.
 
 Options:
-  --json              print one JSON document instead of text (each agent with its tools)
+  --json              print one JSON document instead of text: { agents (each with its
+                      tools), diagnostics, notLoaded (the files no agent came from) }
   --agent-dir DIR     another folder of agent definitions, as run's --agent-dir
   --workspace DIR     the workspace whose definitions to include (default: current folder)
   --mcp-config FILE   MCP servers, as run's --mcp-config: the files are checked, the servers
                       not started (their tools are not listed)
   -h, --help          show this help
+
+Exit codes: 0 every definition file was loaded (with warnings or not), 1 one was not loaded
+(invalid, unreadable, a duplicate name: the list says why), 2 bad usage.
 `;
 
 /** `rxharness serve --help`. */

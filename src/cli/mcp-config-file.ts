@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { closest } from '../errors/did-you-mean.js';
 import { errorMessage } from '../errors/error-message.js';
 import { checkMcpServers, type McpServerConfig } from '../mcp/mcp-server-config.js';
 import { CliUsageError } from './cli-usage-error.js';
@@ -57,7 +58,10 @@ function readMcpConfig(file: string, cwd: string): McpServers {
   }
   const listed = isObject(json) ? json['mcpServers'] : undefined;
   if (!isObject(listed)) {
-    throw usage('needs an "mcpServers" object, e.g. { "mcpServers": { "fs": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "."] } } }');
+    // A misspelt "mcpServers" ("mcp_servers", "mcpServer") is the likely cause: name it.
+    const misspelt = isObject(json) && listed === undefined ? Object.keys(json).find((key) => closest(key, ['mcpServers']) !== undefined) : undefined;
+    const hint = misspelt === undefined ? '' : ` (found "${misspelt}": did you mean "mcpServers"?)`;
+    throw usage(`needs an "mcpServers" object${hint}, e.g. { "mcpServers": { "fs": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "."] } } }`);
   }
   // fromEntries defines own properties: a "__proto__" server stays one, and its name is refused below.
   const servers = Object.fromEntries(Object.entries(listed).map(([name, config]) => [name, withoutType(name, config, usage)])) as McpServers;

@@ -1,9 +1,9 @@
-import { parseArgs } from 'node:util';
 import { liveTree } from '../adapters/terminal-tree/index.js';
 import { HarnessEngine } from '../engine/harness-engine.js';
 import type { HarnessEngineOptions } from '../engine/engine-options.js';
 import { FileSessionStore } from '../session/file-session-store.js';
 import type { CliIO } from './cli-io.js';
+import { parseFlags } from './parse-flags.js';
 import { CliUsageError } from './cli-usage-error.js';
 import { ENGINE_FLAGS, engineOptionsFromFlags, MODEL_FLAGS, modelFromFlags } from './engine-flags.js';
 import { RUN_HELP } from './help-text.js';
@@ -24,7 +24,7 @@ const OPTIONS = {
 
 /** `rxharness run`: runs the main agent (or `@name`) and shows it live. Resolves the exit code. */
 export async function runCommand(argv: readonly string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true });
+  const { values, positionals } = parseFlags('run', { args: [...argv], options: OPTIONS, allowPositionals: true });
   if (values.help) {
     io.stdout.write(RUN_HELP);
     return 0;

@@ -1,10 +1,10 @@
-import { parseArgs } from 'node:util';
 import { redisBackend, type RedisBackend } from '../backend/redis-backend.js';
 import { errorMessage } from '../errors/error-message.js';
 import { startDemoServer, type DemoServer } from '../web/demo-server.js';
 import { checkServeToken } from '../web/serve-token.js';
 import { isWildcardAddress } from '../web/trusted-host.js';
 import type { CliIO } from './cli-io.js';
+import { parseFlags } from './parse-flags.js';
 import { CliUsageError } from './cli-usage-error.js';
 import { SERVE_HELP } from './help-text.js';
 import { ENGINE_FLAGS, engineOptionsFromFlags, MODEL_FLAGS, modelFromFlags } from './engine-flags.js';
@@ -38,7 +38,7 @@ const OPTIONS = {
  * ```
  */
 export async function serveCommand(argv: readonly string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true });
+  const { values, positionals } = parseFlags('serve', { args: [...argv], options: OPTIONS, allowPositionals: true });
   if (values.help) {
     io.stdout.write(SERVE_HELP);
     return 0;

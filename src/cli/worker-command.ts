@@ -1,8 +1,8 @@
-import { parseArgs } from 'node:util';
 import { HarnessWorker } from '../backend/harness-worker.js';
 import { redisBackend } from '../backend/redis-backend.js';
 import { errorMessage } from '../errors/error-message.js';
 import type { CliIO } from './cli-io.js';
+import { parseFlags } from './parse-flags.js';
 import { CliUsageError } from './cli-usage-error.js';
 import { WORKER_HELP } from './help-text.js';
 import { ENGINE_FLAGS, engineOptionsFromFlags, MODEL_FLAGS, modelFromFlags } from './engine-flags.js';
@@ -29,7 +29,7 @@ const OPTIONS = {
  * ```
  */
 export async function workerCommand(argv: readonly string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true });
+  const { values, positionals } = parseFlags('worker', { args: [...argv], options: OPTIONS, allowPositionals: true });
   if (values.help) {
     io.stdout.write(WORKER_HELP);
     return 0;

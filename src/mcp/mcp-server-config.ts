@@ -1,3 +1,5 @@
+import { closest } from '../errors/did-you-mean.js';
+
 /** An MCP server run as a child process, spoken to over its stdin and stdout. */
 export interface McpStdioServerConfig {
   /** The program to run (looked up on `PATH`), e.g. `npx` or `node`. */
@@ -59,15 +61,28 @@ export function checkMcpServers(servers: Readonly<Record<string, McpServerConfig
     if (config === null || typeof config !== 'object' || Array.isArray(config)) fail(name, 'must be an object: { command, args?, env? } or { url, headers? }');
     const fields = config as unknown as Record<string, unknown>;
     const stdio = 'command' in fields;
-    if (stdio === 'url' in fields) fail(name, 'must have either `command` (a process over stdio) or `url` (Streamable HTTP), not both or neither');
+    if (stdio === 'url' in fields) {
+      // Neither: a misspelt "comand" or "URL" is the likely cause, so name it.
+      const hint = stdio ? '' : didYouMean(Object.keys(fields), ['command', 'url']);
+      fail(name, `must have either \`command\` (a process over stdio) or \`url\` (Streamable HTTP), not both or neither${hint}`);
+    }
     const known = stdio ? STDIO_KEYS : HTTP_KEYS;
     const unknown = Object.keys(fields).filter((key) => !known.includes(key));
-    if (unknown.length) fail(name, `has an unknown key ${unknown.map((k) => `"${k}"`).join(', ')}; known keys: ${known.join(', ')}`);
+    if (unknown.length) fail(name, `has an unknown key ${unknown.map((k) => `"${k}"`).join(', ')}${didYouMean(unknown, known)}; known keys: ${known.join(', ')}`);
     if (stdio) checkStdio(fields, (problem) => fail(name, problem));
     else checkHttp(fields, (problem) => fail(name, problem));
     const timeout = fields['startTimeoutMs'];
     if (timeout !== undefined && (!Number.isInteger(timeout) || (timeout as number) < 1)) fail(name, '`startTimeoutMs` must be an integer >= 1');
   }
+}
+
+/** ` (did you mean "args" for "arg"?)` for the first of `keys` close to a `known` one (see `closest`), else nothing. */
+function didYouMean(keys: readonly string[], known: readonly string[]): string {
+  for (const key of keys) {
+    const meant = known.includes(key) ? undefined : closest(key, known);
+    if (meant !== undefined) return ` (did you mean "${meant}" for "${key}"?)`;
+  }
+  return '';
 }
 
 function checkStdio(fields: Record<string, unknown>, fail: (problem: string) => never): void {

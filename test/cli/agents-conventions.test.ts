@@ -24,9 +24,9 @@ interface AgentsJson {
 }
 
 describe('rxharness agents with other frameworks\' definitions', () => {
-  it('--json lists the primary with its mode, colours where given, and the ignored explore.md', async () => {
+  it('--json lists the primary with its mode, colours where given, and the ignored explore.md (so exits 1)', async () => {
     const io = sandbox.io();
-    expect(await main(['agents', '--json'], io)).toBe(0);
+    expect(await main(['agents', '--json'], io)).toBe(1);
     const doc = JSON.parse(io.stdoutText()) as AgentsJson;
     expect(doc.agents.map((a) => [a.name, a.source])).toEqual([
       ['bash', 'builtin'], ['explore', 'builtin'], ['general', 'builtin'], ['lead', 'workspace'], ['plan', 'builtin'], ['reviewer', 'workspace'],
@@ -39,7 +39,7 @@ describe('rxharness agents with other frameworks\' definitions', () => {
 
   it('the text listing marks the primary and shows the diagnostic', async () => {
     const io = sandbox.io();
-    expect(await main(['agents'], io)).toBe(0);
+    expect(await main(['agents'], io)).toBe(1);
     const out = io.stdoutText();
     expect(out).toMatch(/^lead +\[workspace\] +Leads the work\. \(mode: primary\)$/m);
     expect(out).toMatch(/^explore +\[builtin\] +Fast read-only search/m);

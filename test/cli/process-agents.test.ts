@@ -24,18 +24,18 @@ interface AgentsJson {
 }
 
 describe('rxharness agents', () => {
-  it('lists the built-ins and the workspace definition with their source, then the invalid file and why', async () => {
+  it('lists the built-ins and the workspace definition with their source, then the invalid file and why, and exits 1 (a file was not loaded)', async () => {
     const result = await agents();
-    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result).toMatchObject({ code: 1, stderr: '' });
     expect(result.stdout).toMatch(/^explore +\[builtin\] +Fast read-only search/m);
     expect(result.stdout).toMatch(/^reviewer +\[workspace\] +Reviews a diff for bugs\.$/m);
     expect(result.stdout).not.toMatch(/^broken /m);
-    expect(result.stdout).toContain(`1 definition file(s) skipped or with warnings:\n  ${broken}: front matter has no "description"\n`);
+    expect(result.stdout).toContain(`\n1 definition file not loaded:\n  ${broken}: front matter has no "description"\n`);
   });
 
   it('--json prints one document with the agents and the diagnostics', async () => {
     const result = await agents(['--json']);
-    expect(result.code).toBe(0);
+    expect(result.code).toBe(1);
     const doc = JSON.parse(result.stdout) as AgentsJson;
     expect(doc.agents.map((a) => a.name)).toEqual(['bash', 'explore', 'general', 'plan', 'reviewer']);
     expect(doc.agents.find((a) => a.name === 'reviewer')).toEqual({

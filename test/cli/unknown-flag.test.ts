@@ -1,0 +1,55 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { cliSandbox, type CliSandbox } from './cli-sandbox.js';
+
+// A mistyped flag is bad usage (exit 2) that names the flag meant, by the same rule as a
+// definition's misspelt keys (src/errors/did-you-mean.ts), before anything starts.
+
+let sandbox: CliSandbox;
+beforeEach(async () => {
+  sandbox = await cliSandbox();
+});
+afterEach(() => sandbox.cleanup());
+
+async function cli(...argv: string[]): Promise<{ code: number; stderr: string; stdout: string }> {
+  const io = sandbox.io({ OPENAI_API_KEY: '', RXHARNESS_DEMO_DELAY_MS: '0' });
+  const code = await main(argv, io);
+  return { code, stderr: io.stderrText(), stdout: io.stdoutText() };
+}
+
+describe('unknown flags: did you mean', () => {
+  it.each([
+    [['run', '--demo', '--max-step', '3', 'hi'], 'run', '--max-step', '--max-steps'],
+    [['run', '--demo', '--max-step=3', 'hi'], 'run', '--max-step', '--max-steps'],
+    [['run', '--demo', '--maxSteps', '3', 'hi'], 'run', '--maxSteps', '--max-steps'],
+    [['run', '--demo', '--mcp_config', 'x.json', 'hi'], 'run', '--mcp_config', '--mcp-config'],
+    [['run', '--demo', '--sesion', 'notes', 'hi'], 'run', '--sesion', '--session'],
+    [['agents', '--jsn'], 'agents', '--jsn', '--json'],
+    [['serve', '--demo', '--max-run', '3'], 'serve', '--max-run', '--max-runs'],
+    [['worker', '--demo', '--concurency', '2'], 'worker', '--concurency', '--concurrency'],
+  ])('%j: exit 2, naming the flag meant', async (argv, command, typed, meant) => {
+    const { code, stderr, stdout } = await cli(...argv);
+    expect(code).toBe(2);
+    expect(stderr).toBe(`rxharness: unknown option ${typed}; did you mean ${meant}? (rxharness ${command} --help lists them)\n`);
+    // Nothing ran: no tree, no answer.
+    expect(stdout).toBe('');
+  });
+
+  it('a flag like no other: exit 2, where the flags are listed, and how to pass a prompt that starts with "-"', async () => {
+    const { code, stderr } = await cli('run', '--demo', '--frobnicate', 'hi');
+    expect(code).toBe(2);
+    expect(stderr).toBe('rxharness: unknown option --frobnicate (rxharness run --help lists them); an argument that starts with "-" goes after "--", as in -- "--frobnicate"\n');
+  });
+
+  it('an unknown short flag gets no guess', async () => {
+    const { code, stderr } = await cli('agents', '-x');
+    expect(code).toBe(2);
+    expect(stderr).toBe('rxharness: unknown option -x (rxharness agents --help lists them)\n');
+  });
+
+  it('a known flag without its value is still reported as Node words it', async () => {
+    const { code, stderr } = await cli('run', '--demo', 'hi', '--max-steps');
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^rxharness: Option '--max-steps <value>' argument missing/);
+  });
+});
