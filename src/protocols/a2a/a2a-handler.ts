@@ -46,11 +46,13 @@ export const AGENT_CARD_PATH = '/.well-known/agent-card.json';
  */
 export function a2aHandler(engine: A2AEngine, options: A2AHandlerOptions = {}): RunsRequestHandler {
   const o = resolveRunsOptions(options);
+  const maxTasks = options.maxTasks ?? 1000;
+  if (!Number.isSafeInteger(maxTasks) || maxTasks < 1) throw new RangeError(`maxTasks must be a whole number, at least 1, got ${String(maxTasks)}`);
   const slots = new RunSlots(o.maxRuns);
   const card = (req: IncomingMessage): AgentCard =>
     agentCardOf(engine.agents.list(), options.publicUrl ?? `http://${req.headers.host ?? 'localhost'}${o.basePath}/a2a`, o.authorize !== undefined, options.card);
   // The SDK reads its card for the extended-card method only (input modes are not checked): the card as it is now.
-  const sdk = new DefaultRequestHandler(agentCardOf(engine.agents.list(), options.publicUrl ?? `${o.basePath}/a2a`, o.authorize !== undefined, options.card), new BoundedTaskStore(options.maxTasks ?? 1000), new RunExecutor());
+  const sdk = new DefaultRequestHandler(agentCardOf(engine.agents.list(), options.publicUrl ?? `${o.basePath}/a2a`, o.authorize !== undefined, options.card), new BoundedTaskStore(maxTasks), new RunExecutor());
   const v1 = new JsonRpcTransportHandler(sdk);
   const legacy = new LegacyJsonRpcTransportHandler(sdk);
   return (req, res, next) => {

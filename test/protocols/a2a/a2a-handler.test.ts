@@ -23,10 +23,10 @@ afterEach(async () => {
 });
 
 /** Serves a fresh engine's A2A routes behind the token; resolves with the base URL. */
-async function serveA2A(routes: Parameters<typeof startDelegationFixture>[0]): Promise<string> {
+async function serveA2A(routes: Parameters<typeof startDelegationFixture>[0], maxRuns?: number): Promise<string> {
   fixture = await startDelegationFixture(routes);
   engine = fixture.engine();
-  server = createServer(a2aHandler(engine, { authorize: (req) => req.headers.authorization === `Bearer ${TOKEN}` }));
+  server = createServer(a2aHandler(engine, { authorize: (req) => req.headers.authorization === `Bearer ${TOKEN}`, ...(maxRuns ? { maxRuns } : {}) }));
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
@@ -90,12 +90,7 @@ describe('a2aHandler, driven by @a2a-js/sdk\'s client in another process', () =>
 
   it('answers 409 with a JSON-RPC error for a message to a conversation another run is using', async () => {
     const base = await serveA2A({ main: () => ({ hang: true }) });
-    const send = (id: number) =>
-      fetch(`${base}/a2a`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
-        body: JSON.stringify({ jsonrpc: '2.0', id, method: 'message/send', params: { configuration: { blocking: false }, message: { kind: 'message', messageId: `m${id}`, role: 'user', contextId: 'ses_shared', parts: [{ kind: 'text', text: 'hi' }] } } }),
-      });
+    const send = (id: number) => sendTo(base, id, 'ses_shared');
     const first = await send(1);
     expect(first.status).toBe(200);
     expect(await first.json()).toMatchObject({ result: { kind: 'task', contextId: 'ses_shared' } });
@@ -103,4 +98,23 @@ describe('a2aHandler, driven by @a2a-js/sdk\'s client in another process', () =>
     expect(second.status).toBe(409);
     expect(await second.json()).toMatchObject({ jsonrpc: '2.0', id: 2, error: { code: -32000, message: expect.stringContaining('busy') } });
   });
+
+  it('answers 429 with Retry-After beyond maxRuns running runs, and starts nothing for it', async () => {
+    const base = await serveA2A({ main: () => ({ hang: true }) }, 1);
+    expect((await sendTo(base, 1, 'ses_one')).status).toBe(200);
+    const refused = await sendTo(base, 2, 'ses_two');
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('5');
+    expect(await refused.json()).toMatchObject({ id: 2, error: { code: -32000, message: expect.stringContaining('too many runs') } });
+    expect(engine!.runs.list().map((r) => r.sessionId)).toEqual(['ses_one']);
+  });
 });
+
+/** A 0.3 `message/send` that returns at once (`blocking: false`) in conversation `contextId`. */
+function sendTo(base: string, id: number, contextId: string): Promise<Response> {
+  return fetch(`${base}/a2a`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
+    body: JSON.stringify({ jsonrpc: '2.0', id, method: 'message/send', params: { configuration: { blocking: false }, message: { kind: 'message', messageId: `m${id}`, role: 'user', contextId, parts: [{ kind: 'text', text: 'hi' }] } } }),
+  });
+}
