@@ -26,6 +26,8 @@ export function readA2ARequest(body: Record<string, unknown>): A2ARequestFacts {
   if (typeof method !== 'string' || !SEND_METHODS.has(method)) return { id, legacy };
   const message = record(record(body.params)?.message);
   if (message === undefined) return { id, legacy }; // the SDK answers the malformed request
+  // A message to an existing task: ours never wait for input, so the SDK refuses it (the task has ended); no run for it.
+  if (typeof message.taskId === 'string' && message.taskId !== '') return { id, legacy };
   const given = message.contextId;
   const contextId = typeof given === 'string' && given !== '' ? given : `ses_${randomUUID()}`;
   message.contextId = contextId;

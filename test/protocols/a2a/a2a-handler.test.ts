@@ -108,13 +108,23 @@ describe('a2aHandler, driven by @a2a-js/sdk\'s client in another process', () =>
     expect(await refused.json()).toMatchObject({ id: 2, error: { code: -32000, message: expect.stringContaining('too many runs') } });
     expect(engine!.runs.list().map((r) => r.sessionId)).toEqual(['ses_one']);
   });
+
+  it('refuses a message to a task that has ended, without starting a run for it', async () => {
+    const base = await serveA2A({ main: () => ({ text: 'done' }) });
+    const answer = (await (await sendTo(base, 1, 'ses_a', true)).json()) as { result: { id: string } };
+    expect(answer.result).toMatchObject({ kind: 'task', status: { state: 'completed' } });
+    const again = await sendTo(base, 2, 'ses_a', true, answer.result.id);
+    expect(await again.json()).toMatchObject({ id: 2, error: { message: expect.stringMatching(/terminal/i) } });
+    expect(fixture!.server.requests).toHaveLength(1);
+    expect(engine!.runs.list()).toHaveLength(1);
+  });
 });
 
-/** A 0.3 `message/send` that returns at once (`blocking: false`) in conversation `contextId`. */
-function sendTo(base: string, id: number, contextId: string): Promise<Response> {
+/** A 0.3 `message/send` in conversation `contextId` (to task `taskId`), returning at once unless `blocking`. */
+function sendTo(base: string, id: number, contextId: string, blocking = false, taskId?: string): Promise<Response> {
   return fetch(`${base}/a2a`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
-    body: JSON.stringify({ jsonrpc: '2.0', id, method: 'message/send', params: { configuration: { blocking: false }, message: { kind: 'message', messageId: `m${id}`, role: 'user', contextId, parts: [{ kind: 'text', text: 'hi' }] } } }),
+    body: JSON.stringify({ jsonrpc: '2.0', id, method: 'message/send', params: { configuration: { blocking }, message: { kind: 'message', messageId: `m${id}`, role: 'user', contextId, ...(taskId ? { taskId } : {}), parts: [{ kind: 'text', text: 'hi' }] } } }),
   });
 }
