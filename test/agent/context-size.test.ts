@@ -44,7 +44,8 @@ describe('ContextSize counts what is sent', () => {
     // costly part, which the compaction check and ContextSize used to do once each.
     let serialized = 0;
     const schema = { ...(wide.parameters as object) };
-    const counted: Tool = { ...wide, name: 'counted', parameters: { ...schema, toJSON: () => (serialized++, schema) } };
+    const counting = { ...schema, toJSON: () => (serialized++, schema) };
+    const counted: Tool = { ...wide, name: 'counted', parameters: counting as unknown as Tool['parameters'] };
     const noop: Tool = { name: 'noop', description: 'Does nothing.', parameters: { type: 'object', properties: {} }, execute: () => 'done' };
     const model = new ScriptedModel([{ toolCalls: [{ name: 'noop', args: {} }] }, { text: 'hi' }]);
     const agent = new ReActAgent({ model, tools: [counted, noop], settings: { contextWindow: 100_000 } });
