@@ -85,7 +85,22 @@ function updateTask(root: TreeNode, item: UiItem, key: string, now: number): Tre
   if (path !== undefined) return updateAt(root, path, (node) => apply(node, item, now, false));
   const parent = findPath(root, (node) => node.runId === item.parentRunId) ?? [];
   const created = apply(taskNode(item, key, now), item, now, false);
-  return updateAt(root, parent, (node) => ({ ...node, children: [...node.children, created] }));
+  return updateAt(root, parent, (node) => ({ ...node, children: withChild(node.children, created) }));
+}
+
+/**
+ * The children with `child` added: after the others, except that a multitask child goes
+ * before the later items of its own call (a queued #2 may be seen before #1 starts).
+ */
+function withChild(children: readonly TreeNode[], child: TreeNode): TreeNode[] {
+  const call = callOf(child);
+  const at = child.multitask ? children.findIndex((other) => other.multitask && callOf(other) === call && (other.taskIndex ?? 0) > (child.taskIndex ?? 0)) : -1;
+  return at === -1 ? [...children, child] : [...children.slice(0, at), child, ...children.slice(at)];
+}
+
+/** The run that delegated a task (the first part of its key). */
+function callOf(node: TreeNode): string {
+  return node.key.slice(0, node.key.lastIndexOf('/'));
 }
 
 /** Makes the nodes of the outer frames that do not exist yet, each under its parent run. */
@@ -96,7 +111,7 @@ function withAncestors(root: TreeNode, frames: readonly TaskFrame[], now: number
     if (findPath(tree, (node) => node.key === key) !== undefined) continue;
     const item = { kind: 'task-start', ...frame, agentName: frame.taskAgentName, depth: 0, groupKey: key, sessionId: frame.taskId, prompt: '' } as const;
     const parent = findPath(tree, (node) => node.runId === frame.parentRunId) ?? [];
-    tree = updateAt(tree, parent, (node) => ({ ...node, children: [...node.children, taskNode(item, key, now)] }));
+    tree = updateAt(tree, parent, (node) => ({ ...node, children: withChild(node.children, taskNode(item, key, now)) }));
   }
   return tree;
 }

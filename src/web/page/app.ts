@@ -1,19 +1,24 @@
 /**
- * The demo page's script, bundled from `rxharness/client` at build time (esbuild, see
- * scripts/build-page.mjs). Run starts a run on the server (`startRun`) and puts its id in
- * the address (`?run=<id>`); the page follows it with `fromRun`, which resumes after the
- * last event it saw when the connection drops, so a reload, a second tab or a lost network
- * all show the same run, and nothing ever starts it twice. The tree is folded by `reduceTree`,
- * the reducer the terminal tree uses too.
+ * The page's script, bundled from `rxharness/client` at build time (esbuild, see
+ * scripts/build-page.mjs). Conversations are listed on the side (`listSessions`); one is open
+ * at a time, its earlier turns shown above the prompt, and Run continues it (`startRun` with
+ * its `sessionId`). A run's id and its conversation go in the address
+ * (`?session=<id>&run=<id>`); the page follows the run with `fromRun`, which resumes after
+ * the last event it saw when the connection drops, so a reload, a second tab or a lost
+ * network all show the same run, and nothing ever starts it twice. The tree, the tool calls,
+ * the approvals and the timeline come from one state folded by `reduceTree`, the reducer the
+ * terminal tree uses too.
  *
  * @module
  */
 import {
-  AbortError, answerApproval, cancelRun, createTreeState, fromRun, reduceTree, RunRequestError, settleTree, startRun, waitingApprovals,
-  type Subscription, type TaskTreeState,
+  AbortError, answerApproval, cancelRun, cancelTask, createTreeState, fromRun, getSession, listSessions, reduceTree, RunRequestError, settleTree, startRun,
+  waitingApprovals, type Subscription, type TaskTreeState,
 } from './client-imports.js';
 import { ApprovalsView } from './approvals-view.js';
+import { ConversationsView } from './conversations-view.js';
 import { browser, byId, type DomButton, type DomInput } from './dom.js';
+import { TimelineView } from './timeline-view.js';
 import { TreeView } from './tree-view.js';
 
 /** The runs routes, next to the page (`runsHandler` under `/api`). */
@@ -21,13 +26,17 @@ const API = new URL('api', browser.location.href).href;
 
 type PageState = 'idle' | 'running' | 'done' | 'failed' | 'cancelled';
 
-const tree = new TreeView(byId('tree'));
+const tree = new TreeView(byId('tree'), (taskId) => (runId === undefined ? Promise.resolve() : cancelTask(API, runId, taskId)));
+const timeline = new TimelineView(byId('timeline-section'), byId('timeline'), byId('tokens'));
+const conversations = new ConversationsView(byId('session-list'), byId('conversations-note'), byId('transcript'), (id) => void openSession(id));
 const approvals = new ApprovalsView(byId('approvals'), byId('approval-list'), (approval, decision) =>
   // By the approval's own id, with its task: a call id is not unique across tasks.
   runId === undefined ? Promise.resolve() : answerApproval(API, runId, { approvalId: approval.approvalId, taskId: approval.taskId }, decision),
 );
 let run: TaskTreeState = createTreeState();
 let runId: string | undefined;
+/** The open conversation; `undefined` until the first run of a new one starts. */
+let sessionId: string | undefined;
 let following: Subscription | undefined;
 let clock: ReturnType<typeof setInterval> | undefined;
 let drawQueued = false;
@@ -36,6 +45,7 @@ function draw(): void {
   drawQueued = false;
   const now = Date.now();
   tree.draw(run.root, now);
+  timeline.draw(run, now);
   approvals.draw(waitingApprovals(run));
   const result = run.result;
   byId('answer').hidden = result === undefined;
@@ -62,11 +72,12 @@ function setState(name: PageState, message: string): void {
 function follow(id: string): void {
   following?.unsubscribe();
   runId = id;
-  run = createTreeState();
-  tree.clear();
+  clearRun();
   setState('running', 'Running… (closing the page leaves the run going: reopen this address to see it again)');
   following = fromRun(API, id).subscribe({
     next: ({ event }) => {
+      // a page opened on `?run=` alone learns the run's conversation from its start
+      if (event.type === 'RunStart' && sessionId === undefined) showAddress((sessionId = event.sessionId), id);
       run = reduceTree(run, event, Date.now());
       queueDraw();
     },
@@ -98,15 +109,77 @@ function finish(name: PageState, message: string): void {
   // already show the end (a queued frame may come later, or never in a hidden tab).
   draw();
   setState(name, message);
+  void refreshList();
+}
+
+/** Empties the tree, the timeline and the answer. */
+function clearRun(): void {
+  run = createTreeState();
+  tree.clear();
+  timeline.clear();
+  draw();
+}
+
+/** Puts the open conversation and run in the address, so a reload shows them again. */
+function showAddress(session: string | undefined, run: string | undefined): void {
+  const query = new URLSearchParams();
+  if (session !== undefined) query.set('session', session);
+  if (run !== undefined) query.set('run', run);
+  browser.history.replaceState(null, '', `?${query.toString()}`);
+}
+
+async function refreshList(): Promise<void> {
+  try {
+    conversations.drawList(await listSessions(API), sessionId);
+  } catch (error) {
+    conversations.unavailable(`No conversation list: ${describeFailure(error)}`);
+  }
+}
+
+/** Opens a conversation: its turns above the prompt, and its run still going, if any, followed. */
+async function openSession(id: string, attach?: string): Promise<void> {
+  following?.unsubscribe();
+  clearInterval(clock);
+  sessionId = id;
+  runId = undefined;
+  clearRun();
+  try {
+    const details = await getSession(API, id);
+    conversations.drawTranscript(details.messages);
+    const going = attach ?? details.runs.find((r) => r.state === 'running')?.runId;
+    showAddress(id, going);
+    if (going !== undefined) follow(going);
+    else setState('idle', 'Write the next prompt to continue this conversation.');
+  } catch (error) {
+    conversations.drawTranscript([]);
+    setState('failed', `Could not open the conversation: ${describeFailure(error)}`);
+  }
+  void refreshList();
+}
+
+/** A new conversation: nothing open until its first run starts. */
+function newConversation(): void {
+  following?.unsubscribe();
+  clearInterval(clock);
+  sessionId = runId = undefined;
+  clearRun();
+  conversations.drawTranscript([]);
+  showAddress(undefined, undefined);
+  setState('idle', 'A new conversation: write its first prompt.');
+  void refreshList();
 }
 
 async function start(prompt: string): Promise<void> {
   following?.unsubscribe();
   setState('running', 'Starting…');
   try {
-    const started = await startRun(API, { prompt });
-    browser.history.replaceState(null, '', `?run=${encodeURIComponent(started.runId)}`);
+    // The turns so far move up into the transcript; this run's tree starts empty.
+    if (sessionId !== undefined) conversations.drawTranscript((await getSession(API, sessionId)).messages);
+    const started = await startRun(API, { prompt, ...(sessionId === undefined ? {} : { sessionId }) });
+    sessionId = started.sessionId;
+    showAddress(sessionId, started.runId);
     follow(started.runId);
+    void refreshList();
   } catch (error) {
     setState('failed', `Could not start the run: ${describeFailure(error)}`);
   }
@@ -117,6 +190,7 @@ byId('run-form').addEventListener('submit', (event) => {
   const prompt = byId<DomInput>('prompt').value.trim();
   if (prompt) void start(prompt);
 });
+byId('new-conversation').addEventListener('click', newConversation);
 byId('stop').addEventListener('click', () => {
   // the run's stream then ends with an AbortError, which finishes the page as cancelled
   if (runId !== undefined) cancelRun(API, runId).catch((error: unknown) => setState('failed', `Could not cancel: ${String(error)}`));
@@ -127,5 +201,8 @@ byId('stop').addEventListener('click', () => {
 const params = new URLSearchParams(browser.location.search);
 const prompt = params.get('prompt');
 if (prompt) byId<DomInput>('prompt').value = prompt;
-const attach = params.get('run');
-if (attach) follow(attach);
+const attach = params.get('run') ?? undefined;
+const openId = params.get('session');
+if (openId) void openSession(openId, attach);
+else if (attach) follow(attach);
+else void refreshList();

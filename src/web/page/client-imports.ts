@@ -5,8 +5,8 @@
  * @module
  */
 export {
-  AbortError, answerApproval, cancelRun, createTreeState, elapsedMs, fromRun, reduceTree, RunRequestError, settleTree, startRun,
-  tokensByAgent, treeRows, waitingApprovals,
+  AbortError, answerApproval, cancelRun, cancelTask, createTreeState, elapsedMs, fromRun, getSession, listSessions, reduceTree, RunRequestError,
+  settleTree, startRun, tokensByAgent, treeRows, waitingApprovals,
 } from '../../client/index.js';
-export type { TaskTreeState, ToolCallRecord, TreeNode, TreeStatus, WaitingApproval } from '../../client/index.js';
+export type { ChatMessage, SessionSummary, TaskTreeState, ToolCallRecord, TreeNode, TreeStatus, WaitingApproval } from '../../client/index.js';
 export type { Subscription } from 'rxjs';

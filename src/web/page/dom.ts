@@ -19,6 +19,8 @@ export interface DomElement {
   hidden: boolean;
   /** The tooltip. */
   title: string;
+  /** Inline style, set through the CSSOM (which the page's CSP allows). */
+  readonly style: { setProperty(name: string, value: string): void };
   className: string;
   readonly dataset: Record<string, string | undefined>;
   readonly classList: { toggle(token: string, force?: boolean): boolean };

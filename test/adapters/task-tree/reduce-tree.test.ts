@@ -101,3 +101,13 @@ describe('reduceTree over UI items (the page) and events (the terminal)', () => 
     expect(b!.startedAt).toBeLessThan(a!.endedAt!);
   });
 });
+
+describe('row order', () => {
+  it('puts a multitask child at its index among its call\'s children, however late its first item comes', () => {
+    const main = new FixtureRun('p', 'main');
+    const queued = (index: number): AgentEvent => ({ type: 'TaskQueued', runId: 'p', agentName: 'main', parentRunId: 'p', taskId: `t${index}`, taskIndex: index, taskAgentName: 'alpha', taskDescription: `job ${index}` });
+    const first = main.task({ taskId: 't1', agentName: 'alpha', description: 'job 1', taskIndex: 1, multitask: true });
+    const state = fold([main.start('go'), queued(2), queued(3), first.start('one')]);
+    expect(state.root!.children.map((c) => [c.taskIndex, c.status])).toEqual([[1, 'running'], [2, 'queued'], [3, 'queued']]);
+  });
+});
