@@ -6,6 +6,7 @@ import { MAIN_HELP } from './help-text.js';
 import { runCommand } from './run-command.js';
 import { serveCommand } from './serve-command.js';
 import { workerCommand } from './worker-command.js';
+import { closest } from '../errors/did-you-mean.js';
 import { errorMessage } from '../errors/error-message.js';
 
 /**
@@ -41,8 +42,12 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
         // without a command it is bad usage, so the help goes where errors go
         (command === undefined ? io.stderr : io.stdout).write(MAIN_HELP);
         return command === undefined ? 2 : 0;
-      default:
-        throw new CliUsageError(`unknown command "${command}"; use "run", "agents", "serve" or "worker" (see rxharness --help)`);
+      default: {
+        // `rxharness agent`, `rxharness --verison`: name what was probably meant.
+        const meant = closest(command.replace(/^-+/, ''), ['run', 'agents', 'serve', 'worker', 'version', 'help']);
+        const hint = meant === undefined ? 'use "run", "agents", "serve" or "worker"' : `did you mean "${meant === 'version' ? '--version' : meant}"?`;
+        throw new CliUsageError(`unknown command "${command}"; ${hint} (see rxharness --help)`);
+      }
     }
   } catch (e) {
     // parseArgs reports unknown or malformed flags with ERR_PARSE_ARGS_* codes: bad usage too.

@@ -41,6 +41,16 @@ describe('unknown flags: did you mean', () => {
     expect(stderr).toBe('rxharness: unknown option --frobnicate (rxharness run --help lists them); an argument that starts with "-" goes after "--", as in -- "--frobnicate"\n');
   });
 
+  it.each([
+    ['agent', 'agents'],
+    ['rn', 'run'],
+    ['--verison', '--version'],
+  ])('an unknown command %s names %s', async (typed, meant) => {
+    const { code, stderr } = await cli(typed);
+    expect(code).toBe(2);
+    expect(stderr).toBe(`rxharness: unknown command "${typed}"; did you mean "${meant}"? (see rxharness --help)\n`);
+  });
+
   it('an unknown short flag gets no guess', async () => {
     const { code, stderr } = await cli('agents', '-x');
     expect(code).toBe(2);
