@@ -22,7 +22,21 @@ export { agUiHandler, type AgUiHandlerOptions } from './ag-ui/ag-ui-handler.js';
 // The AI SDK UI message stream.
 export { toUiMessageStream } from './ui-message-stream/to-ui-message-stream.js';
 export { chatHandler } from './ui-message-stream/chat-handler.js';
-export type { ApprovalProgress, TaskProgress, UiDataChunk, UiMessageChunk } from './ui-message-stream/ui-message-chunk.js';
+export type {
+  ApprovalProgress,
+  TaskProgress,
+  UiApprovalChunk,
+  UiDataChunk,
+  UiDeltaChunk,
+  UiErrorChunk,
+  UiFinishChunk,
+  UiMessageChunk,
+  UiPartBoundaryChunk,
+  UiStartChunk,
+  UiStepChunk,
+  UiTaskChunk,
+  UiToolChunk,
+} from './ui-message-stream/ui-message-chunk.js';
 
 // A2A.
 export { a2aHandler, AGENT_CARD_PATH } from './a2a/a2a-handler.js';

@@ -5,24 +5,100 @@ import type { JsonValue } from '../../events/json.js';
  * `readUIMessageStream` read), the shapes this library sends. Written here rather than taken
  * from the `ai` package, which is not a dependency: the protocol is the contract.
  */
-export type UiMessageChunk =
-  | { readonly type: 'start'; readonly messageId?: string; readonly messageMetadata?: JsonValue }
-  | { readonly type: 'start-step' }
-  | { readonly type: 'finish-step' }
-  | { readonly type: 'text-start' | 'text-end' | 'reasoning-start' | 'reasoning-end'; readonly id: string }
-  | { readonly type: 'text-delta' | 'reasoning-delta'; readonly id: string; readonly delta: string }
-  | { readonly type: 'tool-input-start'; readonly toolCallId: string; readonly toolName: string; readonly dynamic: true }
-  | { readonly type: 'tool-input-available'; readonly toolCallId: string; readonly toolName: string; readonly input: JsonValue; readonly dynamic: true }
-  | { readonly type: 'tool-output-available'; readonly toolCallId: string; readonly output: JsonValue; readonly dynamic: true }
-  | { readonly type: 'tool-output-error'; readonly toolCallId: string; readonly errorText: string; readonly dynamic: true }
-  | UiDataChunk
-  | { readonly type: 'finish'; readonly finishReason?: 'stop' | 'length' | 'content-filter' | 'tool-calls' | 'error' | 'other'; readonly messageMetadata?: JsonValue }
-  | { readonly type: 'error'; readonly errorText: string };
+export type UiMessageChunk = UiStartChunk | UiStepChunk | UiPartBoundaryChunk | UiDeltaChunk | UiToolChunk | UiDataChunk | UiFinishChunk | UiErrorChunk;
+
+/** The message begins. */
+export interface UiStartChunk {
+  /** The chunk's kind. */
+  readonly type: 'start';
+  /** The assistant message's id (`msg_<runId>`). */
+  readonly messageId?: string;
+  /** The message's metadata: the `runId` and `sessionId`. */
+  readonly messageMetadata?: JsonValue;
+}
+
+/** A step of the main agent (one model request and its tool calls) begins or ends. */
+export interface UiStepChunk {
+  /** The chunk's kind. */
+  readonly type: 'start-step' | 'finish-step';
+}
+
+/** A text or reasoning part opens or closes. */
+export interface UiPartBoundaryChunk {
+  /** The chunk's kind. */
+  readonly type: 'text-start' | 'text-end' | 'reasoning-start' | 'reasoning-end';
+  /** The part's id. */
+  readonly id: string;
+}
+
+/** A piece of a text or reasoning part. */
+export interface UiDeltaChunk {
+  /** The chunk's kind. */
+  readonly type: 'text-delta' | 'reasoning-delta';
+  /** The part's id. */
+  readonly id: string;
+  /** The new piece only. */
+  readonly delta: string;
+}
+
+/** A tool call of the main agent, as a dynamic tool part (its name is not known to the client's types). */
+export interface UiToolChunk {
+  /** `tool-input-start` and `tool-input-available` when the model asked for the call, then its output or error. */
+  readonly type: 'tool-input-start' | 'tool-input-available' | 'tool-output-available' | 'tool-output-error';
+  /** The model's id for the call. */
+  readonly toolCallId: string;
+  /** The tool's name (on the input chunks). */
+  readonly toolName?: string;
+  /** The call's arguments (`tool-input-available`). */
+  readonly input?: JsonValue;
+  /** What the model read as the result (`tool-output-available`). */
+  readonly output?: JsonValue;
+  /** The failed call's result text (`tool-output-error`). */
+  readonly errorText?: string;
+  /** Always true: our tools are dynamic tools to the client. */
+  readonly dynamic: true;
+}
+
+/** The message is complete: the run reached its own end. */
+export interface UiFinishChunk {
+  /** The chunk's kind. */
+  readonly type: 'finish';
+  /** `stop`, or `error` for a run that ended abnormally (after an `error` chunk). */
+  readonly finishReason?: 'stop' | 'length' | 'content-filter' | 'tool-calls' | 'error' | 'other';
+  /** The `runId` and the token `usage` of the whole tree. */
+  readonly messageMetadata?: JsonValue;
+}
+
+/** The run failed: an abnormal end, or a stream that failed or was cancelled. */
+export interface UiErrorChunk {
+  /** The chunk's kind. */
+  readonly type: 'error';
+  /** What went wrong, for a person. */
+  readonly errorText: string;
+}
 
 /** A data part: `useChat` keeps one part per `type` and `id`, replacing it when the same id comes again. */
-export type UiDataChunk =
-  | { readonly type: 'data-task'; readonly id: string; readonly data: TaskProgress }
-  | { readonly type: 'data-approval'; readonly id: string; readonly data: ApprovalProgress };
+export type UiDataChunk = UiTaskChunk | UiApprovalChunk;
+
+/** A subagent's part. */
+export interface UiTaskChunk {
+  /** The chunk's kind. */
+  readonly type: 'data-task';
+  /** The task id: the same part is replaced as the task moves. */
+  readonly id: string;
+  /** Where the task stands. */
+  readonly data: TaskProgress;
+}
+
+/** An approval's part. */
+export interface UiApprovalChunk {
+  /** The chunk's kind. */
+  readonly type: 'data-approval';
+  /** The approval id. */
+  readonly id: string;
+  /** The approval and, once decided, its decision. */
+  readonly data: ApprovalProgress;
+}
 
 /** Where a subagent's task stands, as its `data-task` part shows it (its id is the task id). */
 export interface TaskProgress {
