@@ -45,10 +45,9 @@ describe.skipIf(!HAS_REDIS)('failover', () => {
     const engine = await k.engine({ distributeTasks: true }, AGENTS);
     const result = engine.call('go');
     await waitFor(() => k.fixture.server.requests.some((r) => r.body.model === 'proc-model'));
-    const killedAt = Date.now();
     proc.kill('SIGKILL');
+    // No time limit but the test's: a dead worker never noticed fails it; how soon is bench/'s.
     const { text } = await result;
-    expect(Date.now() - killedAt).toBeLessThan(STALL_MS * 2 + 500);
     expect(text).toContain('the worker running it stopped');
     expect(text).toMatch(/ok: (first|second)/);
     expect(text.match(/result_status>success/g)).toHaveLength(1);
@@ -56,11 +55,10 @@ describe.skipIf(!HAS_REDIS)('failover', () => {
 
   it('redisBackend fails with a clear error when Redis cannot be reached', async () => {
     const port = await freePort();
-    const started = Date.now();
+    // It fails instead of retrying forever (a hang fails the test).
     const error = await redisBackend({ url: `redis://127.0.0.1:${port}`, connectTimeoutMs: 500 }).catch((e: unknown) => e);
     expect(RedisBackendError.isInstance(error)).toBe(true);
     expect(String((error as Error).message)).toContain(`cannot reach Redis at redis://127.0.0.1:${port}`);
-    expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it('Redis going away mid-run ends the task with a clear error, without hanging; once back, work goes on', { timeout: 40_000 }, async () => {
@@ -111,10 +109,9 @@ describe.skipIf(!HAS_REDIS)('failover', () => {
     await waitFor(() => b.runs.get(owner.runId)?.state === 'running');
     await waitFor(() => k.fixture.server.requests.length === 1);
     const attached = lastValueFrom(b.runs.attach(owner.runId).pipe(toArray())).catch((e: unknown) => e);
-    const killedAt = Date.now();
     proc.kill('SIGKILL');
+    // No time limit but the test's: an owner never noticed gone fails it; how soon is bench/'s.
     const error = await attached;
-    expect(Date.now() - killedAt).toBeLessThan(STALL_MS * 2 + 1000);
     expect(String((error as Error).message)).toContain(`the app instance running run ${owner.runId} stopped`);
     await waitFor(() => b.runs.get(owner.runId)?.state === 'failed');
     // A client attaching later gets the same end at once; the session is not lost.
@@ -186,10 +183,8 @@ describe.skipIf(!HAS_REDIS)('failover', () => {
     try {
       await stuck.waitUntilReady();
       const engine = await k.engine({ distributeTasks: true }, AGENTS);
-      const started = Date.now();
       const { text } = await engine.call('go');
       expect(text).toContain('a worker took it and stopped before starting it');
-      expect(Date.now() - started).toBeLessThan(3000);
     } finally {
       await stuck.close(true);
     }

@@ -42,11 +42,10 @@ describe.skipIf(!HAS_REDIS)('a background task whose engine died', () => {
     const { redis, hub, keys } = (await k.backend()).parts;
     const announced: string[] = [];
     await hub.listen(keys.tasksChannel, (text) => text.includes(running.taskId) && !text.includes('"running"') && announced.push(text));
-    const killedAt = Date.now();
     await Promise.all([killed(owner.child), killed(worker)]);
+    // The engine's key and the job's lock lapse after a stall interval and the sweep settles
+    // the task; no time limit but the test's (a task never settled fails it).
     const info = await b.tasks.whenSettled(running.taskId);
-    // The engine's key and the job's beat lapse after a stall interval; the sweep runs every third of one.
-    expect(Date.now() - killedAt).toBeLessThan(STALL_MS * 3 + 500);
     expect(info).toMatchObject({ ...running, state: 'failed' });
     expect(info?.result).toContain('ERROR: the explore task failed: the worker running it stopped: no heartbeat for 500 ms');
     expect(info?.result).toContain('the app instance that launched it is gone');

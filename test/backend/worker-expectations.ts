@@ -5,15 +5,14 @@ import type { ScaleKit } from './scale-kit.js';
 
 /**
  * A task launched on `k` (its stall interval 500 ms) while no worker is alive: it fails
- * within 3 s with the message that says how to start one. Shared by the failover tests and
+ * (no time limit but the test's) with the message that says how to start one. Shared by the failover tests and
  * the worker-presence tests (a Redis that refuses CLIENT LIST).
  */
 export async function expectNoWorkerFailure(k: ScaleKit): Promise<void> {
   k.fixture.route({ main: steps(taskReply('explorer', 'anyone?', 'nobody')) });
   const engine = await k.engine({ distributeTasks: true }, [testAgent('explorer')]);
-  const started = Date.now();
+  // No time limit but the test's: a launcher that waits for a worker forever fails it.
   const { text } = await engine.call('go');
-  expect(Date.now() - started).toBeLessThan(3000);
   expect(text).toContain(`no worker is pulling tasks from this Redis (prefix "${k.prefix}")`);
   expect(text).toContain('rxharness worker --redis URL');
 }
