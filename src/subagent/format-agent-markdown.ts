@@ -29,6 +29,7 @@ export function formatAgentMarkdown(definition: AgentDefinition): string {
     if (value !== undefined) front[key] = value;
   }
   if (definition.mode !== undefined) front['mode'] = definition.mode;
+  if (definition.a2a !== undefined) front['a2a'] = definition.a2a;
   if (definition.color !== undefined) front['color'] = definition.color;
   if (definition.override !== undefined) front['override'] = definition.override;
   if (definition.hidden) front['hidden'] = true;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defineAgent } from '../../../src/subagent/define-agent.js';
+import { formatAgentMarkdown } from '../../../src/subagent/format-agent-markdown.js';
 import { parseAgentMarkdown } from '../../../src/subagent/parse-agent-markdown.js';
 
 const file = (a2a: string, body = ''): string => `---\nname: reviewer\ndescription: Reviews pull requests remotely\na2a: ${a2a}\n---\n${body}`;
@@ -20,5 +21,11 @@ describe('the a2a key of a definition (a remote A2A agent)', () => {
 
   it('a definition without it still needs a body', () => {
     expect(() => parseAgentMarkdown('---\nname: local\ndescription: d\n---\n', { source: 'workspace', file: '/w/local.md' })).toThrow(/the body .* is empty/);
+  });
+
+  it('is written back by formatAgentMarkdown, so a definition round-trips', () => {
+    const definition = defineAgent({ name: 'reviewer', description: 'Reviews remotely', systemPrompt: '', a2a: 'http://127.0.0.1:4173/.well-known/agent-card.json' });
+    const again = parseAgentMarkdown(formatAgentMarkdown(definition), { source: 'workspace' });
+    expect(again.a2a).toBe('http://127.0.0.1:4173/.well-known/agent-card.json');
   });
 });
