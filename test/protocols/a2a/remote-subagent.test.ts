@@ -34,6 +34,10 @@ async function twoServers(remoteRoute: Parameters<typeof startDelegationFixture>
 describe('a remote A2A agent (a second rxharness serve process) as a subagent', () => {
   it("runs the task there: its events arrive wrapped, its answer is the task's result", async () => {
     const engine = await twoServers({ main: () => ({ text: 'Hello from afar' }) });
+    // serve mounts the A2A routes behind its token; the card says so.
+    expect((await fetch(`${serve!.base}/.well-known/agent-card.json`)).status).toBe(401);
+    const card = (await (await fetch(`${serve!.base}/.well-known/agent-card.json`, { headers: { authorization: `Bearer ${TOKEN}` } })).json()) as Record<string, unknown>;
+    expect(card).toMatchObject({ supportedInterfaces: [{ url: `${serve!.base}/a2a`, protocolVersion: '1.0' }, { protocolVersion: '0.3' }], securityRequirements: [{ schemes: { bearer: {} } }] });
     const events = await lastValueFrom(engine.stream('Greet someone').pipe(toArray()));
     await engine.close();
     const wrapped = events.filter(isTaskWrap) as TaskWrapEvent[];
