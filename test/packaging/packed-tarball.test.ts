@@ -11,14 +11,15 @@ import { consumerProject, node, packInto, REPO, tsc, type PackInfo } from './con
  * typechecked by TypeScript with `NodeNext` and `Bundler` resolution.
  */
 
-// One offline run of the engine through the public entry, and the client entry loaded.
+// One offline run of the engine through the public entry, and the client and protocols entries loaded.
 const ESM_PROGRAM = `
 import { HarnessEngine, ScriptedModel } from 'rxharness';
 import { terminalRunEnd } from 'rxharness/client';
+import { agUiHandler, chatHandler } from 'rxharness/protocols';
 const engine = new HarnessEngine({ model: new ScriptedModel([{ text: 'hello from the tarball' }]), workspace: process.cwd(), homeDir: process.cwd() });
 const result = await engine.call('hi');
 await engine.close();
-console.log(JSON.stringify({ text: result.text, client: typeof terminalRunEnd }));
+console.log(JSON.stringify({ text: result.text, client: typeof terminalRunEnd, protocols: [typeof agUiHandler, typeof chatHandler] }));
 `;
 
 const CJS_PROGRAM = `
@@ -91,7 +92,7 @@ describe('the packed tarball', () => {
     await consumerProject(esm, pack.tarball, { name: 'esm-consumer', private: true, type: 'module' }, { 'main.js': ESM_PROGRAM });
     const out = await node(esm, ['main.js']);
     expect(out.stderr).toBe('');
-    expect(JSON.parse(out.stdout)).toEqual({ text: 'hello from the tarball', client: 'function' });
+    expect(JSON.parse(out.stdout)).toEqual({ text: 'hello from the tarball', client: 'function', protocols: ['function', 'function'] });
   });
 
   it('runs from a CommonJS consumer (require of the ES module package, Node >= 20.19)', async () => {
