@@ -40,7 +40,7 @@ export interface ToolCallRecord {
   readonly step: number;
   /** Where it stands. */
   readonly status: ToolCallStatus;
-  /** The tool's answer (what the model read), cut to {@link RESULT_CHARS} characters; absent while it runs. */
+  /** The tool's answer (what the model read), cut to 2,000 characters; absent while it runs. */
   readonly result?: string;
   /** Why it failed or was refused. */
   readonly error?: string;
