@@ -1,5 +1,6 @@
 import { TaskState } from '@a2a-js/sdk';
 import { AgentEvent as A2AEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from '@a2a-js/sdk/server';
+import { AbortError } from '../../errors/abort-error.js';
 import { errorMessage } from '../../errors/error-message.js';
 import type { RunHandle } from '../../runs/run-registry.js';
 import { agentMessage, statusOf } from './a2a-values.js';
@@ -44,7 +45,9 @@ export class RunExecutor implements AgentExecutor {
             if (event.type === 'RunEnd' || event.type === 'RunCancelled') entry.ended = true;
           },
           error: (error: unknown) => {
-            publish(updates.status(TaskState.TASK_STATE_FAILED, `The run failed: ${errorMessage(error)}`));
+            // Cancelled elsewhere (the page's Stop, engine.close()): the task is canceled, not failed.
+            const cancelled = AbortError.isInstance(error);
+            publish(updates.status(cancelled ? TaskState.TASK_STATE_CANCELED : TaskState.TASK_STATE_FAILED, `The run ${cancelled ? 'was cancelled' : 'failed'}: ${errorMessage(error)}`));
             entry.ended = true;
             resolve();
           },

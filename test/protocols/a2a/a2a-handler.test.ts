@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { HarnessEngine } from '../../../src/engine/harness-engine.js';
 import { a2aHandler } from '../../../src/protocols/a2a/a2a-handler.js';
 import { startDelegationFixture, type DelegationFixture } from '../../support/delegation-fixture.js';
@@ -117,6 +117,17 @@ describe('a2aHandler, driven by @a2a-js/sdk\'s client in another process', () =>
     expect(await again.json()).toMatchObject({ id: 2, error: { message: expect.stringMatching(/terminal/i) } });
     expect(fixture!.server.requests).toHaveLength(1);
     expect(engine!.runs.list()).toHaveLength(1);
+  });
+
+  it('a run cancelled elsewhere (the page\'s Stop) ends its task canceled, not failed', async () => {
+    const base = await serveA2A({ main: () => ({ hang: true }) });
+    const sent = (await (await sendTo(base, 1, 'ses_stop')).json()) as { result: { id: string; metadata: { rxharness: { runId: string } } } };
+    await fixture!.server.waitForRequests(1, 15_000);
+    engine!.runs.cancel(sent.result.metadata.rxharness.runId);
+    await fixture!.server.waitForClosed(0);
+    const rpc = (method: string, params: object) =>
+      fetch(`${base}/a2a`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` }, body: JSON.stringify({ jsonrpc: '2.0', id: 9, method, params }) }).then((r) => r.json());
+    await vi.waitFor(async () => expect(await rpc('tasks/get', { id: sent.result.id })).toMatchObject({ result: { status: { state: 'canceled' } } }), { timeout: 10_000 });
   });
 });
 
