@@ -23,6 +23,8 @@ export interface ClientScript {
   readonly toolResult?: string;
   /** The decision to send for every interrupt. */
   readonly decision?: 'approve' | 'reject';
+  /** A new user message to send (once) instead of answering what the run left pending. */
+  readonly followUp?: string;
 }
 
 const script = JSON.parse(process.argv[2] ?? '{}') as ClientScript;
@@ -36,6 +38,7 @@ const agent = new HttpAgent({
 });
 
 let pending: string[] = [];
+let followedUp = false;
 for (let round = 1; round <= 5; round++) {
   pending = [];
   let aborted = false;
@@ -69,6 +72,11 @@ for (let round = 1; round <= 5; round++) {
   if (agent.pendingInterrupts.length > 0 && script.decision) continue;
   if (pending.length > 0 && script.toolResult !== undefined) {
     for (const id of pending) agent.addMessage({ id: `tool-${id}`, role: 'tool', toolCallId: id, content: script.toolResult } as Message);
+    continue;
+  }
+  if (pending.length > 0 && script.followUp !== undefined && !followedUp) {
+    followedUp = true;
+    agent.addMessage({ id: 'user-2', role: 'user', content: script.followUp });
     continue;
   }
   break;

@@ -131,6 +131,32 @@ describe('agUiHandler: the client round trips of AG-UI', () => {
   }, 60_000);
 });
 
+describe('agUiHandler: a run that waits for its client', () => {
+  const confirmPlan = { name: 'confirm_plan', description: 'Asks the user to confirm a plan', parameters: { type: 'object', properties: {} } };
+  const routes = {
+    main: (turn: { prompt: string }) => (turn.prompt === 'first' ? { toolCalls: [{ id: 'call_ask', name: 'confirm_plan', arguments: {} }] } : { text: `fresh turn: ${turn.prompt}` }),
+  };
+
+  it('is cancelled when the next request brings a new user message instead of the result, which starts a new turn', async () => {
+    served = await serve(routes);
+    const lines = await runClient<Line>(CLIENT, { url: served.url, token: TOKEN, threadId: 'thread-moved-on', prompt: 'first', tools: [confirmPlan], followUp: 'second' });
+    expect(lines.filter((l) => l.kind === 'error')).toEqual([]);
+    expect(lines.filter((l) => l.kind === 'round').map((r) => [r.outcome, r.pendingToolCallIds])).toEqual([
+      ['success', ['call_ask']],
+      ['success', []],
+    ]);
+    expect(events(lines.filter((l) => l.round === 2)).at(-1)).toMatchObject({ type: 'RUN_FINISHED', result: 'fresh turn: second' });
+    expect(served.engine.runs.list().map((r) => r.state)).toEqual(['cancelled', 'done']);
+  }, 60_000);
+
+  it('is cancelled when nobody continues it within clientWaitMs (it would hold its thread and slot)', async () => {
+    served = await serve(routes, { clientWaitMs: 50 });
+    const lines = await runClient<Line>(CLIENT, { url: served.url, token: TOKEN, threadId: 'thread-left', prompt: 'first', tools: [confirmPlan] });
+    expect(lines.filter((l) => l.kind === 'round').map((r) => r.pendingToolCallIds)).toEqual([['call_ask']]);
+    await expect.poll(() => served!.engine.runs.list()[0]?.state, { timeout: 10_000 }).toBe('cancelled');
+  }, 60_000);
+});
+
 describe('agUiHandler: the same guards as the runs routes', () => {
   it('refuses a client without the token (401), a run over the cap (429), and a second run on a busy thread (409)', async () => {
     served = await serve({ main: () => ({ hang: true }) }, { maxRuns: 2 });
