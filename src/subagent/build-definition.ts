@@ -4,7 +4,7 @@ import { DefinitionError } from './definition-error.js';
 import { readRole } from './definition-role.js';
 import { definitionSettings, SETTING_KEYS } from './definition-settings.js';
 import { KEY_ALIASES, renameAliases } from './key-aliases.js';
-import { wideningTypo } from './misspelt-keys.js';
+import { misspeltKeyWarnings, wideningTypo } from './misspelt-keys.js';
 import { expandToolAliases } from './tool-aliases.js';
 import { readSkillNames } from './skills/skill-names.js';
 import { describeValue, toToolList } from './value-checks.js';
@@ -52,11 +52,13 @@ export function buildDefinition(given: Readonly<Record<string, unknown>>, system
   const { origin, holder } = context;
   const rawName = given['name'];
   const where = origin.file ?? (typeof rawName === 'string' && rawName !== '' ? `agent "${rawName}"` : 'agent definition');
-  const fail = (reason: string): never => {
-    throw new DefinitionError(where, reason, origin.file === undefined ? {} : { file: origin.file });
-  };
   const typo = wideningTypo(given, ACCEPTED_KEYS);
-  if (typo !== undefined) fail(typo);
+  // The other misspelt keys travel with the fatal problem: all of a file's problems at once.
+  const fail = (reason: string): never => {
+    const warnings = misspeltKeyWarnings(given, ACCEPTED_KEYS, typo?.key);
+    throw new DefinitionError(where, reason, { ...(origin.file === undefined ? {} : { file: origin.file }), warnings });
+  };
+  if (typo !== undefined) fail(typo.reason);
   // From here on every key is in our spelling (`max_turns` is `maxSteps`).
   const { fields, spelled } = attempt(() => renameAliases(given), fail);
   const present = (key: string): boolean => fields[key] !== undefined && fields[key] !== null;

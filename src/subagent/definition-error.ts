@@ -16,15 +16,22 @@ export class DefinitionError extends RxHarnessError {
   readonly reason: string;
   /** The 1-based line in `file` the problem is on, when known (YAML syntax errors). */
   readonly line: number | undefined;
+  /**
+   * The definition's other problems, each of which alone would not stop it loading (a
+   * misspelt key that is ignored): reported with the fatal one, so fixing that one does not
+   * reveal them one at a time.
+   */
+  readonly warnings: readonly string[];
 
   /**
    * @param where - how to name the definition in the message (its file, or a label)
    * @param reason - what is wrong
    */
-  constructor(where: string, reason: string, options: { file?: string; line?: number } = {}) {
+  constructor(where: string, reason: string, options: { file?: string; line?: number; warnings?: readonly string[] } = {}) {
     super(`${where}: ${reason}`);
     this.file = options.file;
     this.reason = reason;
     this.line = options.line;
+    this.warnings = Object.freeze([...(options.warnings ?? [])]);
   }
 }

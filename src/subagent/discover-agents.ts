@@ -120,7 +120,9 @@ function readDefinition(file: string, source: AgentSource, diagnostics: AgentDia
   try {
     return parseAgentMarkdown(text, { source, file });
   } catch (error) {
-    diagnostics.push({ file, reason: error instanceof DefinitionError ? error.reason : messageOf(error) });
+    if (!(error instanceof DefinitionError)) diagnostics.push({ file, reason: messageOf(error) });
+    // The reason it is not loaded first, then its other warnings (a fatal key hides none).
+    else diagnostics.push({ file, reason: error.reason }, ...error.warnings.map((reason) => ({ file, reason })));
     return undefined;
   }
 }

@@ -39,11 +39,11 @@ export function likelyKey(key: string, known: readonly string[]): string | undef
 }
 
 /**
- * Why a definition must not load because a misspelt key would widen it (`tool:` for
- * `tools:` gives every tool), or `undefined`. Only when the real key is absent in every
+ * The misspelt key that would widen a definition (`tool:` for `tools:` gives every tool) and
+ * why it must not load, or `undefined`. Only when the real key is absent in every
  * spelling (`disallowed_tools` counts for `disallowedTools`): next to it, the typo changes nothing.
  */
-export function wideningTypo(fields: Readonly<Record<string, unknown>>, known: readonly string[]): string | undefined {
+export function wideningTypo(fields: Readonly<Record<string, unknown>>, known: readonly string[]): { readonly key: string; readonly reason: string } | undefined {
   for (const key of Object.keys(fields)) {
     if (known.includes(key)) continue;
     const meant = likelyKey(key, known);
@@ -51,7 +51,7 @@ export function wideningTypo(fields: Readonly<Record<string, unknown>>, known: r
     const widens = WIDENS[canonicalKey(meant)];
     const given = spellingsOf(canonicalKey(meant)).some((spelling) => fields[spelling] !== undefined && fields[spelling] !== null);
     if (widens === undefined || given) continue;
-    return `unknown key "${key}"; did you mean "${meant}"? Without "${meant}" the agent would get ${widens}, so it is not loaded`;
+    return { key, reason: `unknown key "${key}"; did you mean "${meant}"? Without "${meant}" the agent would get ${widens}, so it is not loaded` };
   }
   return undefined;
 }
@@ -59,8 +59,16 @@ export function wideningTypo(fields: Readonly<Record<string, unknown>>, known: r
 /** A warning per ignored key of `definition.extra` that looks like a misspelt known key. */
 export function misspeltKeyDiagnostics(definition: AgentDefinition, known: readonly string[]): AgentDiagnostic[] {
   const file = definition.file ?? `agent "${definition.name}" (${definition.source})`;
-  return Object.keys(definition.extra).flatMap((key) => {
-    const meant = likelyKey(key, known);
-    return meant === undefined ? [] : [{ file, reason: `unknown key "${key}" is ignored; did you mean "${meant}"?` }];
+  return misspeltKeyWarnings(definition.extra, known).map((reason) => ({ file, reason }));
+}
+
+/**
+ * A warning per key of `fields` outside `known` that looks like a misspelt known key
+ * (`unknown key "hiden" is ignored; did you mean "hidden"?`), leaving out `except`.
+ */
+export function misspeltKeyWarnings(fields: Readonly<Record<string, unknown>>, known: readonly string[], except?: string): string[] {
+  return Object.keys(fields).flatMap((key) => {
+    const meant = known.includes(key) || key === except ? undefined : likelyKey(key, known);
+    return meant === undefined ? [] : [`unknown key "${key}" is ignored; did you mean "${meant}"?`];
   });
 }
