@@ -10,6 +10,11 @@ export class RedisKeys {
     return `${this.prefix}:session:${id}`;
   }
 
+  /** Every session written, scored by its last write (epoch ms): what `list()` reads; expired ones are pruned there. */
+  sessionIndex(): string {
+    return `${this.prefix}:sessions`;
+  }
+
   /** The lease of the run that holds a session (its value: the run's id), see redis-session-lease.ts. */
   claim(sessionId: string): string {
     return `${this.prefix}:claim:${sessionId}`;

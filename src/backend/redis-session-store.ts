@@ -2,7 +2,8 @@ import type { Redis } from 'ioredis';
 import type { ChatMessage } from '../model/chat-message.js';
 import type { SessionClaim } from '../session/session-claim.js';
 import { assertSessionId } from '../session/session-id.js';
-import type { ApprovalGrant, SessionStore, TaskSessionInfo } from '../session/session-store.js';
+import type { ApprovalGrant, SessionStore, SessionSummary, TaskSessionInfo } from '../session/session-store.js';
+import { sessionTitle } from '../session/session-title.js';
 import { redisFailure } from './redis-connection.js';
 import type { RedisKeys } from './redis-keys.js';
 import { claimLease } from './redis-session-lease.js';
@@ -51,6 +52,7 @@ export class RedisSessionStore implements SessionStore {
       .multi()
       .rpush(key, ...messages.map((m) => JSON.stringify(m)))
       .pexpire(key, this.ttlMs)
+      .zadd(this.keys.sessionIndex(), Date.now(), sessionId)
       .exec()
       .catch(fail('saving a session'));
   }
@@ -73,7 +75,35 @@ export class RedisSessionStore implements SessionStore {
   async delete(sessionId: string): Promise<void> {
     assertSessionId(sessionId);
     const k = this.keys;
-    await this.redis.del(k.session(sessionId), k.taskInfo(sessionId), k.grants(sessionId), k.archive(sessionId), k.archived(sessionId)).catch(fail('deleting a session'));
+    await this.redis
+      .multi()
+      .del(k.session(sessionId), k.taskInfo(sessionId), k.grants(sessionId), k.archive(sessionId), k.archived(sessionId))
+      .zrem(k.sessionIndex(), sessionId)
+      .exec()
+      .catch(fail('deleting a session'));
+  }
+
+  /**
+   * The conversations on this Redis (task sessions left out), the most recently written
+   * first, titled by the first prompt of their whole transcript. Sessions that expired
+   * (`sessionTtlMs`) are pruned from the index as they are found.
+   */
+  async list(): Promise<SessionSummary[]> {
+    const k = this.keys;
+    const flat = await this.redis.zrevrange(k.sessionIndex(), 0, -1, 'WITHSCORES').catch(fail('listing sessions'));
+    const summaries: SessionSummary[] = [];
+    for (let i = 0; i < flat.length; i += 2) {
+      const sessionId = flat[i]!;
+      const answers = await this.redis.multi().exists(k.session(sessionId)).exists(k.taskInfo(sessionId)).exec().catch(fail('listing sessions'));
+      const [live, task] = (answers ?? []).map(([, value]) => value);
+      if (live !== 1) {
+        await this.redis.zrem(k.sessionIndex(), sessionId).catch(fail('listing sessions'));
+        continue;
+      }
+      if (task === 1) continue;
+      summaries.push({ sessionId, title: sessionTitle(await this.loadArchive(sessionId)), lastActivityAt: Number(flat[i + 1]) });
+    }
+    return summaries;
   }
 
   /**
@@ -86,6 +116,7 @@ export class RedisSessionStore implements SessionStore {
     const k = this.keys;
     const keys = [k.session(sessionId), k.archive(sessionId), k.archived(sessionId)];
     await this.redis.eval(REPLACE, keys.length, ...keys, this.ttlMs, ...messages.map((m) => JSON.stringify(m))).catch(fail('compacting a session'));
+    await this.redis.zadd(k.sessionIndex(), Date.now(), sessionId).catch(fail('compacting a session'));
   }
 
   /** The whole transcript: the archive, then what the session gained since its last compaction. */

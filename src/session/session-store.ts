@@ -57,8 +57,8 @@ export interface SessionStore {
   /**
    * The conversations it holds (never task sessions), the most recently active first: each
    * with a title (its first user message) and when it last changed. Optional: without it
-   * `GET /api/sessions` answers `404` and the page shows no conversation list. The memory
-   * and file stores have it (the Redis store not yet).
+   * `GET /api/sessions` answers `404` and the page shows no conversation list. The memory,
+   * file and Redis stores have it.
    */
   list?(): MaybePromise<readonly SessionSummary[]>;
   /**

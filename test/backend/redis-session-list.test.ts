@@ -1,0 +1,43 @@
+/**
+ * RedisSessionStore.list() on a real redis-server: conversations only (task sessions left
+ * out), titled by their first prompt (a compaction does not change it), most recently written
+ * first, gone once deleted or expired.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { redisBackend, type RedisBackend } from '../../src/backend/redis-backend.js';
+import { HAS_REDIS, startRedis, type RedisServer } from './redis-server.js';
+
+const user = (content: string) => ({ role: 'user' as const, content });
+const assistant = (content: string) => ({ role: 'assistant' as const, content });
+
+describe.skipIf(!HAS_REDIS)('RedisSessionStore.list()', () => {
+  let redis: RedisServer;
+  let backend: RedisBackend;
+  beforeAll(async () => {
+    redis = await startRedis();
+    backend = await redisBackend({ url: redis.url, prefix: 'listing', retentionMs: 60_000 });
+  });
+  afterAll(async () => {
+    await backend?.close();
+    await redis?.stop();
+  });
+
+  it('names conversations by their first prompt, most recently written first, without task sessions or expired ones', async () => {
+    const store = backend.sessions;
+    await store.append('older', [user('First   question\nover two lines'), assistant('a')]);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await store.saveTaskInfo!({ taskId: 'task_1', agentName: 'explore', description: 'd', ownerSessionId: 'older' });
+    await store.append('task_1', [user('a task prompt')]);
+    await store.append('newer', [user('Second conversation')]);
+    await store.append('gone', [user('expires')]);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await store.replace!('older', [user('Summary of the earlier turns'), assistant('a')]);
+    await backend.parts.redis.del(backend.parts.keys.session('gone')); // as its TTL would
+    const list = await store.list!();
+    expect(list.map((s) => [s.sessionId, s.title])).toEqual([['older', 'First question over two lines'], ['newer', 'Second conversation']]);
+    expect(list[0]!.lastActivityAt).toBeGreaterThan(list[1]!.lastActivityAt);
+    expect(await backend.parts.redis.zscore(backend.parts.keys.sessionIndex(), 'gone')).toBeNull(); // pruned
+    await store.delete!('older');
+    expect((await store.list!()).map((s) => s.sessionId)).toEqual(['newer']);
+  });
+});
