@@ -6,7 +6,7 @@ import { resolveWorkspace } from '../agent/resolve-workspace.js';
 import type { AgentSpec } from '../delegation/delegation-types.js';
 import { buildTree, type Tree } from '../engine/build-tree.js';
 import { checkEngineOptions, type HarnessEngineOptions } from '../engine/engine-options.js';
-import { errorMessage } from '../errors/error-message.js';
+import { errorIdentity } from '../errors/error-identity.js';
 import type { LogEnding } from '../runs/run-types.js';
 import { bounded } from './bounded.js';
 import { loadBullMQ } from './load-peers.js';
@@ -190,7 +190,7 @@ export class HarnessWorker {
       }
       await eventLog.end(logId, { kind: 'cancelled', reason: 'the task was cancelled before it started' }, keep);
     } catch (e) {
-      await eventLog.end(logId, { kind: 'failed', message: errorMessage(e) }, keep).catch(() => undefined);
+      await eventLog.end(logId, { kind: 'failed', ...errorIdentity(e) }, keep).catch(() => undefined);
     } finally {
       stopWatching();
     }

@@ -1,5 +1,5 @@
 import type { ReActAgent } from '../agent/react-agent.js';
-import { errorMessage } from '../errors/error-message.js';
+import { errorIdentity } from '../errors/error-identity.js';
 import type { RunEndEvent } from '../events/agent-event.js';
 import type { LogEnding } from '../runs/run-types.js';
 import type { BackendParts } from './backend-parts.js';
@@ -69,7 +69,7 @@ export function runJob(parts: BackendParts, job: TaskJob, agent: ReActAgent, kee
         if (event.type === 'RunEnd') end = event;
         writes = Promise.all([writes, eventLog.append({ runId: logId, seq: ++seq, event })]).catch(() => undefined);
       },
-      error: (e: unknown) => finish({ kind: 'failed', message: errorMessage(e) }),
+      error: (e: unknown) => finish({ kind: 'failed', ...errorIdentity(e) }),
       complete: () => finish({ kind: 'complete' }),
     });
     function stop(): void {
