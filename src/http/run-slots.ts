@@ -12,12 +12,21 @@ const RETRY_AFTER_S = 5;
  * ```ts
  * const slots = new RunSlots(16);
  * const release = slots.take(); // throws a 429 HttpFailure when all 16 are taken
+ * // one cap over several handlers:
+ * const runs = runsHandler(engine, { maxRuns: slots });
+ * const chat = chatHandler(engine, { maxRuns: slots });
  * ```
  */
 export class RunSlots {
   #taken = 0;
 
-  constructor(private readonly max: number) {}
+  /**
+   * @param max - runs that may run at once, a whole number of at least 1
+   * @throws RangeError for any other `max`
+   */
+  constructor(private readonly max: number) {
+    if (!Number.isSafeInteger(max) || max < 1) throw new RangeError(`maxRuns must be a whole number, at least 1, got ${String(max)}`);
+  }
 
   /** How many slots are taken now. */
   get taken(): number {

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { RunSlots } from './run-slots.js';
 
 /**
  * Decides whether a request may use the routes: `true` lets it through, `false` answers
@@ -37,9 +38,11 @@ export interface RunsHandlerOptions {
   /**
    * The most runs started through this handler that may run at once (a start whose body is
    * still arriving counts too); one more is answered `429` with `Retry-After`. Bounds the
-   * memory and the model requests one client can make the server hold. Default 16.
+   * memory and the model requests one client can make the server hold. Default 16. A
+   * {@link RunSlots} instead of a number is a cap shared with every handler given the same
+   * one (`rxharness serve` shares one between its runs, AG-UI, chat and A2A routes).
    */
-  readonly maxRuns?: number;
+  readonly maxRuns?: number | RunSlots;
   /**
    * Milliseconds a request body may take to arrive in full; a slower one (a body sent a byte
    * at a time holds memory and a socket) is answered `408` and its connection closed.
@@ -55,7 +58,8 @@ export interface ResolvedRunsOptions {
   readonly keepAliveMs: number;
   readonly fallthrough: boolean;
   readonly authorize: RunsAuthorizer | undefined;
-  readonly maxRuns: number;
+  /** The runs' slots: the handler's own, or the shared ones given as `maxRuns`. */
+  readonly slots: RunSlots;
   readonly bodyTimeoutMs: number;
 }
 
@@ -80,11 +84,10 @@ export function resolveRunsOptions(options: RunsHandlerOptions): ResolvedRunsOpt
   if (options.authorize !== undefined && typeof options.authorize !== 'function') {
     throw new TypeError(`authorize must be a function (req) => boolean | Promise<boolean>, got ${typeof options.authorize}`);
   }
-  const maxRuns = options.maxRuns ?? 16;
-  if (!Number.isSafeInteger(maxRuns) || maxRuns < 1) throw new RangeError(`maxRuns must be a whole number, at least 1, got ${String(maxRuns)}`);
+  const slots = options.maxRuns instanceof RunSlots ? options.maxRuns : new RunSlots(options.maxRuns ?? 16);
   const bodyTimeoutMs = options.bodyTimeoutMs ?? 10_000;
   if (!Number.isFinite(bodyTimeoutMs) || bodyTimeoutMs < 1 || bodyTimeoutMs > MAX_TIMER_MS) {
     throw new RangeError(`bodyTimeoutMs must be a number of milliseconds from 1 to ${MAX_TIMER_MS}, got ${String(bodyTimeoutMs)}`);
   }
-  return { basePath, maxBodyBytes, keepAliveMs, fallthrough: options.fallthrough === true, authorize: options.authorize, maxRuns, bodyTimeoutMs };
+  return { basePath, maxBodyBytes, keepAliveMs, fallthrough: options.fallthrough === true, authorize: options.authorize, slots, bodyTimeoutMs };
 }

@@ -10,7 +10,7 @@ import { readJsonBody } from './read-json-body.js';
 import { notPending } from './not-pending.js';
 import { approvalDecision, approvalTask, startRequest } from './request-bodies.js';
 import { resolveRunsOptions, type ResolvedRunsOptions, type RunsHandlerOptions } from './runs-handler-options.js';
-import { RunSlots } from './run-slots.js';
+import type { RunSlots } from './run-slots.js';
 import { matchSessionRoute, serveSessionRoute } from './session-routes.js';
 import { streamRunEvents } from './stream-run-events.js';
 
@@ -64,7 +64,7 @@ export type RunsEngine = Pick<HarnessEngine, 'start' | 'runs'>;
  */
 export function runsHandler(engine: RunsEngine, options: RunsHandlerOptions = {}): RunsRequestHandler {
   const o = resolveRunsOptions(options);
-  const slots = new RunSlots(o.maxRuns);
+  const slots = o.slots;
   return (req, res, next) => {
     const sessionRoute = matchSessionRoute(req.method, req.url, o.basePath);
     if (sessionRoute !== undefined) {

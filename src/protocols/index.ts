@@ -43,4 +43,5 @@ export { a2aHandler, AGENT_CARD_PATH } from './a2a/a2a-handler.js';
 export type { A2AEngine, A2AHandlerOptions } from './a2a/a2a-handler-options.js';
 export type { A2ACardOptions } from './a2a/agent-card.js';
 export type { A2ASubtaskMetadata } from './a2a/run-updates.js';
+export { RunSlots } from '../http/run-slots.js';
 export {};

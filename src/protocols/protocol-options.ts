@@ -1,5 +1,6 @@
 import type { RunsAuthorizer } from '../http/runs-handler-options.js';
 import { resolveRunsOptions } from '../http/runs-handler-options.js';
+import type { RunSlots } from '../http/run-slots.js';
 
 /** Options of the protocol handlers (`agUiHandler`, `chatHandler`). */
 export interface ProtocolHandlerOptions {
@@ -14,8 +15,11 @@ export interface ProtocolHandlerOptions {
    * `WWW-Authenticate: Bearer`. The same hook as `runsHandler`'s (see docs/http.md); default everyone.
    */
   readonly authorize?: RunsAuthorizer;
-  /** Runs started through this handler that may run at once; one more is answered `429` with `Retry-After`. Default 16. */
-  readonly maxRuns?: number;
+  /**
+   * Runs started through this handler that may run at once; one more is answered `429` with
+   * `Retry-After`. Default 16. A `RunSlots` shares one cap with other handlers (see `runsHandler`).
+   */
+  readonly maxRuns?: number | RunSlots;
   /** The largest request body, in bytes (`413` above it). Default 1 MiB. */
   readonly maxBodyBytes?: number;
   /** Milliseconds a request body may take to arrive (`408` after). Default 10,000. */
@@ -28,7 +32,7 @@ export interface ProtocolHandlerOptions {
 export interface ResolvedProtocolOptions {
   readonly path: string | undefined;
   readonly authorize: RunsAuthorizer | undefined;
-  readonly maxRuns: number;
+  readonly slots: RunSlots;
   readonly maxBodyBytes: number;
   readonly bodyTimeoutMs: number;
   readonly keepAliveMs: number;
@@ -41,5 +45,5 @@ export function resolveProtocolOptions(options: ProtocolHandlerOptions): Resolve
     throw new TypeError(`path must be a path starting with "/", e.g. "/ag-ui", got ${JSON.stringify(path)}`);
   }
   const o = resolveRunsOptions(shared);
-  return { path, authorize: o.authorize, maxRuns: o.maxRuns, maxBodyBytes: o.maxBodyBytes, bodyTimeoutMs: o.bodyTimeoutMs, keepAliveMs: o.keepAliveMs };
+  return { path, authorize: o.authorize, slots: o.slots, maxBodyBytes: o.maxBodyBytes, bodyTimeoutMs: o.bodyTimeoutMs, keepAliveMs: o.keepAliveMs };
 }

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createDemoModel } from '../demo/demo-model.js';
 import type { HarnessEngineOptions } from '../engine/engine-options.js';
 import { HarnessEngine } from '../engine/harness-engine.js';
+import { RunSlots } from '../http/run-slots.js';
 import { runsHandler } from '../http/runs-handler.js';
 import type { ChatModel } from '../model/chat-model.js';
 import { a2aHandler } from '../protocols/a2a/a2a-handler.js';
@@ -101,10 +102,12 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     ...(options.workspace !== undefined ? { workspace: options.workspace } : {}),
     ...(options.homeDir !== undefined ? { homeDir: options.homeDir } : {}),
   });
+  // One cap over every route that starts runs (the page's, AG-UI, chat, A2A): --max-runs is the server's.
+  const slots = new RunSlots(options.maxRuns ?? 16);
   const runs = runsHandler(engine, {
     basePath: '/api',
     fallthrough: true,
-    ...(options.maxRuns !== undefined ? { maxRuns: options.maxRuns } : {}),
+    maxRuns: slots,
     ...(options.bodyTimeoutMs !== undefined ? { bodyTimeoutMs: options.bodyTimeoutMs } : {}),
   });
   let handle: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => sendPlain(res, 503, 'Starting.');
@@ -132,12 +135,12 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
   const a2a = a2aHandler(engine, {
     fallthrough: true,
     authorize: (req) => requestHasToken(req, token, cookieName),
-    ...(options.maxRuns !== undefined ? { maxRuns: options.maxRuns } : {}),
+    maxRuns: slots,
     ...(options.bodyTimeoutMs !== undefined ? { bodyTimeoutMs: options.bodyTimeoutMs } : {}),
   });
   // AG-UI at POST /ag-ui, the AI SDK's UI message stream (useChat) at POST /api/chat (docs/protocols.md).
   const limits = {
-    ...(options.maxRuns !== undefined ? { maxRuns: options.maxRuns } : {}),
+    maxRuns: slots,
     ...(options.bodyTimeoutMs !== undefined ? { bodyTimeoutMs: options.bodyTimeoutMs } : {}),
   };
   const agUi = agUiHandler(engine, { path: '/ag-ui', ...limits });

@@ -11,7 +11,7 @@ const MAIN = readFileSync(new URL('../../src/index.ts', import.meta.url), 'utf8'
  */
 const VALUES = [
   'AbortError', 'RunConnectionError', 'RunRequestError', 'RunStreamError', 'RxHarnessError', 'answerApproval', 'cancelRun',
-  'fromRun', 'getRun', 'eventText', 'isAgentEvent', 'isEventType', 'isRunEnd', 'isTaskWrap', 'ofEventType', 'startRun', 'terminalRunEnd',
+  'fromRun', 'getRun', 'eventText', 'isAgentEvent', 'isRunEnd', 'isTaskWrap', 'ofEventType', 'startRun', 'terminalRunEnd',
   'toUiItem', 'toUiItems', 'unwrapEvent', 'unwrapTaskEvents',
   // conversations and single tasks (issue 26)
   'cancelTask', 'deleteSession', 'getSession', 'listSessions',

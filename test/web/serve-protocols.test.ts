@@ -46,4 +46,23 @@ describe('serve mounts the protocols behind its token', () => {
     expect(fake.requests).toHaveLength(2);
     expect(demo.engine.runs.list().map((r) => r.sessionId).sort()).toEqual(['chat-serve', 'thread-serve']);
   }, 90_000);
+
+  it('counts every route that starts runs against one --max-runs: a run held on the page route leaves no slot for /ag-ui, /api/chat or /a2a (429)', async () => {
+    fake = await FakeOpenAIServer.start({ handler: () => ({ hang: true }) });
+    sandbox = await cliSandbox();
+    demo = await startDemoServer({ port: 0, maxRuns: 1, model: openAIModelFor(fake), workspace: sandbox.workspace.dir, homeDir: sandbox.home });
+    const origin = new URL(demo.url).origin;
+    const post = (path: string, body: unknown): Promise<Response> =>
+      fetch(`${origin}${path}`, { method: 'POST', headers: { authorization: `Bearer ${demo!.token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const held = await post('/api/runs', { prompt: 'hold the only slot' });
+    expect(held.status).toBe(201);
+    await fake.waitForRequests(1);
+    const agUi = await post('/ag-ui', { threadId: 't1', runId: 'r1', messages: [{ id: 'm1', role: 'user', content: 'hi' }], tools: [], context: [], state: {}, forwardedProps: {} });
+    const chat = await post('/api/chat', { id: 'c1', messages: [{ id: 'm1', role: 'user', parts: [{ type: 'text', text: 'hi' }] }] });
+    const a2a = await post('/a2a', { jsonrpc: '2.0', id: 1, method: 'message/send', params: { message: { kind: 'message', messageId: 'm1', role: 'user', parts: [{ kind: 'text', text: 'hi' }] } } });
+    expect([agUi.status, chat.status, a2a.status]).toEqual([429, 429, 429]);
+    expect(agUi.headers.get('retry-after')).toBeTruthy();
+    // none of them reached the model: only the held run's request did
+    expect(fake.requests).toHaveLength(1);
+  }, 90_000);
 });

@@ -8,7 +8,6 @@ import { authorizeRequest } from '../../http/authorize-request.js';
 import { HttpFailure } from '../../http/http-failure.js';
 import { sendFailure, sendJson } from '../../http/http-answers.js';
 import { readJsonBody } from '../../http/read-json-body.js';
-import { RunSlots } from '../../http/run-slots.js';
 import { errorMessage } from '../../errors/error-message.js';
 import { agentCardOf } from './agent-card.js';
 import type { A2AEngine, A2AHandlerOptions } from './a2a-handler-options.js';
@@ -48,7 +47,7 @@ export function a2aHandler(engine: A2AEngine, options: A2AHandlerOptions = {}): 
   const o = resolveRunsOptions(options);
   const maxTasks = options.maxTasks ?? 1000;
   if (!Number.isSafeInteger(maxTasks) || maxTasks < 1) throw new RangeError(`maxTasks must be a whole number, at least 1, got ${String(maxTasks)}`);
-  const slots = new RunSlots(o.maxRuns);
+  const slots = o.slots;
   const card = (req: IncomingMessage): AgentCard =>
     agentCardOf(engine.agents.list(), options.publicUrl ?? `http://${req.headers.host ?? 'localhost'}${o.basePath}/a2a`, o.authorize !== undefined, options.card);
   // The SDK reads its card for the extended-card method only (input modes are not checked): the card as it is now.

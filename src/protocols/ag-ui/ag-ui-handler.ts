@@ -1,6 +1,5 @@
 import { HttpFailure } from '../../http/http-failure.js';
 import { readJsonBody } from '../../http/read-json-body.js';
-import { RunSlots } from '../../http/run-slots.js';
 import { resolveProtocolOptions, type ProtocolHandlerOptions } from '../protocol-options.js';
 import { protocolRoute, type ProtocolRequestHandler } from '../protocol-route.js';
 import { startProtocolRun, type ProtocolEngine } from '../start-protocol-run.js';
@@ -60,7 +59,7 @@ export function agUiHandler(engine: ProtocolEngine, options: AgUiHandlerOptions 
     throw new RangeError(`clientWaitMs must be a number of milliseconds from 1 to ${MAX_TIMER_MS}, got ${String(clientWaitMs)}`);
   }
   const o = resolveProtocolOptions(shared);
-  const slots = new RunSlots(o.maxRuns);
+  const slots = o.slots;
   const threads = new WaitingThreads(clientWaitMs, (state) => engine.runs.cancel(state.run.runId));
   return protocolRoute(o, async (req, res) => {
     const input = readRunAgentInput(await readJsonBody(req, o.maxBodyBytes, o.bodyTimeoutMs));

@@ -1,6 +1,5 @@
 import { map, Subscription } from 'rxjs';
 import { readJsonBody } from '../../http/read-json-body.js';
-import { RunSlots } from '../../http/run-slots.js';
 import { eventStreamResponse } from '../event-stream-response.js';
 import { resolveProtocolOptions, type ProtocolHandlerOptions } from '../protocol-options.js';
 import { protocolRoute, type ProtocolRequestHandler } from '../protocol-route.js';
@@ -33,7 +32,7 @@ const UI_MESSAGE_STREAM_HEADER = { 'x-vercel-ai-ui-message-stream': 'v1' } as co
  */
 export function chatHandler(engine: ProtocolEngine, options: ProtocolHandlerOptions = {}): ProtocolRequestHandler {
   const o = resolveProtocolOptions(options);
-  const slots = new RunSlots(o.maxRuns);
+  const slots = o.slots;
   return protocolRoute(o, async (req, res) => {
     const release = slots.take();
     let chat;
