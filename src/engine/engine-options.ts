@@ -1,108 +1,13 @@
 import type { Static } from 'typebox';
 import type { ChatModel } from '../model/chat-model.js';
 import type { ApprovalHandler } from '../permission/approval.js';
-import { configValidator, type ConfigProblem } from '../permission/config-validator.js';
+import { configValidator, type ConfigProblem } from '../validation/config-validator.js';
 import type { PermissionRuleInput } from '../permission/permission-rule.js';
 import type { SessionStore } from '../session/session-store.js';
 import type { Tool } from '../tools/tool.js';
 import type { EventLog } from '../runs/event-log.js';
 import type { HarnessBackend } from './harness-backend.js';
 import { checkMcpServers, type McpServerConfig } from '../mcp/mcp-server-config.js';
-
-/** Options of a `HarnessEngine`. Only `model` is required. */
-export interface HarnessEngineOptions {
-  /** The main agent's model (any {@link ChatModel}). */
-  readonly model: ChatModel;
-  /** The folder tools are confined to; default `process.cwd()`. */
-  readonly workspace?: string;
-  /** Children of one `multitask` running at once (a pool per call; the rest wait in order); 0 = no limit. Default 5. */
-  readonly multitaskMaxTasks?: number;
-  /**
-   * Model requests in flight at once across every run and depth of this engine (one p-limit
-   * limiter for all its models); the others wait in order. A leaf limit: requests never nest,
-   * so it cannot deadlock a delegation. Default: no limit. Compare `multitaskMaxTasks`, which
-   * bounds the children of one `multitask` call (each child makes one request at a time).
-   */
-  readonly maxConcurrentRequests?: number;
-  /** The most tasks one `multitask` call may hold (the schema the model sees says so). Default 200. */
-  readonly multitaskMaxItems?: number;
-  /** ReAct steps per run (a definition may set its own). Default 30. */
-  readonly maxSteps?: number;
-  /** Delegation depth: 1 (default) = children cannot delegate; 0 = no delegation at all. */
-  readonly maxDepth?: number;
-  /** Extra folders of `*.md` agent definitions, scanned after the standard ones. */
-  readonly agentDirs?: readonly string[];
-  /** False: no `task` / `multitask` / `generate` tools. Default true. */
-  readonly subagentEnabled?: boolean;
-  /** The engine's permission rules; they rank above the defaults. Solon's spelling (`toolName`, `behavior`) is accepted too. */
-  readonly permissionRules?: readonly PermissionRuleInput[];
-  /** Decides tool calls a rule says to `ask` about; without it they are rejected. */
-  readonly approve?: ApprovalHandler;
-  /** Models a definition may name in its `model` field. */
-  readonly models?: Readonly<Record<string, ChatModel>>;
-  /** Where sessions live; default in memory. Use `FileSessionStore` to survive restarts. */
-  readonly sessions?: SessionStore;
-  /** The main agent's role prompt, replacing the built-in one. */
-  readonly instructions?: string;
-  /** Extra tools, given to the main agent and narrowed down to children like built-ins. */
-  readonly tools?: readonly Tool[];
-  /** Tools nobody gets (built-in, custom or delegation tools, by name). */
-  readonly disabledTools?: readonly string[];
-  /** Child output longer than this is truncated in the task result. Default 12,000. */
-  readonly maxResultChars?: number;
-  /**
-   * A tool call running longer fails with a timeout result. Default 10 minutes. `task` and
-   * `multitask` are exempt: their children are bounded by their own steps and tool timeouts.
-   */
-  readonly toolTimeoutMs?: number;
-  /**
-   * How long a call that asks for approval waits for its answer, in milliseconds: after it the
-   * call is rejected (the model reads that it timed out waiting for approval), its question
-   * is withdrawn (the `approve` handler's signal aborts: a page's card, a terminal prompt) and
-   * `HITLDecided` says `timedOut: true`. Default: none (it waits until the run ends).
-   */
-  readonly approvalTimeoutMs?: number;
-  /** The home folder whose `.rxharness/agents/` is scanned; default `os.homedir()`. */
-  readonly homeDir?: string;
-  /**
-   * Let definitions from the workspace's `.rxharness/agents/` loosen their agent like any
-   * other definition. Default false: a cloned repository is untrusted, so their `allow`
-   * rules are ignored (with a diagnostic) and their rules only narrow.
-   */
-  readonly trustWorkspaceAgents?: boolean;
-  /** How long a finished run started with `start()` stays attachable, in milliseconds. Default 10 minutes. */
-  readonly runRetentionMs?: number;
-  /** The most finished started runs kept for attaching; the oldest beyond it are evicted. Default 1,000. */
-  readonly maxRetainedRuns?: number;
-  /**
-   * The most bytes finished started runs' events may hold together (an estimate, see
-   * `engine.runs.retainedBytes`); the oldest beyond it are evicted, so a flood of runs with
-   * large prompts cannot fill the memory. Default 64 MiB.
-   */
-  readonly maxRetainedRunBytes?: number;
-  /** Where started runs' events are kept; default in memory (a `MemoryEventLog`). */
-  readonly eventLog?: EventLog;
-  /**
-   * The most tokens a run of the main agent and everything it delegates may use together
-   * (a definition or a run may set a smaller one); spent, the run makes one last step without
-   * tools and ends abnormally. Also a background task's, unless its definition sets its own.
-   */
-  readonly tokenBudget?: number;
-  /**
-   * MCP servers whose tools the agents get, as `mcp__<server>__<tool>`: a process over stdio
-   * (`{ command, args?, env? }`) or Streamable HTTP (`{ url, headers? }`). Each starts when
-   * the first run that may use it starts, and stops with `close()`.
-   */
-  readonly mcpServers?: Readonly<Record<string, McpServerConfig>>;
-  /**
-   * Scale out: sessions, event logs, runs, task state and approvals shared with every engine
-   * and worker on the backend (`await redisBackend({ url })`). Background tasks then run on
-   * workers (`HarnessWorker`). Not with `sessions` or `eventLog`: the backend brings its own.
-   */
-  readonly backend?: HarnessBackend;
-  /** With a `backend`: foreground tasks run on workers too (default false: in this process). */
-  readonly distributeTasks?: boolean;
-}
 
 // Values beyond JSON are checked by kind (`jsKind`: a function, or an object with that
 // method); rules and tools get their own, more specific checks where they are used.
@@ -119,67 +24,130 @@ const ENGINE_OPTIONS_SCHEMA = {
   type: 'object',
   required: ['model'],
   properties: {
+    /** The main agent's model (any {@link ChatModel}). */
     model: chatModel,
+    /** The folder tools are confined to; default `process.cwd()`. */
     workspace: { type: 'string' },
+    /** Children of one `multitask` running at once (a pool per call; the rest wait in order); 0 = no limit. Default 5. */
     multitaskMaxTasks: count(0),
+    /** The most tasks one `multitask` call may hold (the schema the model sees says so). Default 200. */
     multitaskMaxItems: count(1),
+    /**
+     * Model requests in flight at once across every run and depth of this engine (one p-limit
+     * limiter for all its models); the others wait in order. A leaf limit: requests never nest,
+     * so it cannot deadlock a delegation. Default: no limit. Compare `multitaskMaxTasks`, which
+     * bounds the children of one `multitask` call (each child makes one request at a time).
+     */
     maxConcurrentRequests: count(1),
+    /** ReAct steps per run (a definition may set its own). Default 30. */
     maxSteps: count(1),
+    /** Delegation depth: 1 (default) = children cannot delegate; 0 = no delegation at all. */
     maxDepth: count(0),
+    /** Extra folders of `*.md` agent definitions, scanned after the standard ones. */
     agentDirs: { type: 'array', items: { type: 'string' } },
+    /** False: no `task` / `multitask` / `generate` tools. Default true. */
     subagentEnabled: { type: 'boolean' },
+    /** The engine's permission rules; they rank above the defaults. Solon's spelling (`toolName`, `behavior`) is accepted too. */
     permissionRules: { type: 'array', items: {} },
+    /** Decides tool calls a rule says to `ask` about; without it they are rejected. */
     approve: { jsKind: 'function' },
+    /** Models a definition may name in its `model` field. */
     models: { type: 'object', patternProperties: { '^.*$': chatModel } },
+    /** Where sessions live; default in memory. Use `FileSessionStore` to survive restarts. */
     sessions: {},
+    /** The main agent's role prompt, replacing the built-in one. */
     instructions: { type: 'string' },
+    /** Extra tools, given to the main agent and narrowed down to children like built-ins. */
     tools: { type: 'array', items: {} },
+    /** Tools nobody gets (built-in, custom or delegation tools, by name). */
     disabledTools: { type: 'array', items: { type: 'string' } },
+    /** Child output longer than this is truncated in the task result. Default 12,000. */
     maxResultChars: count(1),
+    /**
+     * A tool call running longer fails with a timeout result. Default 10 minutes. `task` and
+     * `multitask` are exempt: their children are bounded by their own steps and tool timeouts.
+     */
     toolTimeoutMs: count(1),
+    /**
+     * How long a call that asks for approval waits for its answer, in milliseconds: after it the
+     * call is rejected (the model reads that it timed out waiting for approval), its question
+     * is withdrawn (the `approve` handler's signal aborts: a page's card, a terminal prompt) and
+     * `HITLDecided` says `timedOut: true`. Default: none (it waits until the run ends).
+     */
     approvalTimeoutMs: count(1),
+    /** The home folder whose `.rxharness/agents/` is scanned; default `os.homedir()`. */
     homeDir: { type: 'string' },
+    /**
+     * Let definitions from the workspace's `.rxharness/agents/` loosen their agent like any
+     * other definition. Default false: a cloned repository is untrusted, so their `allow`
+     * rules are ignored (with a diagnostic) and their rules only narrow.
+     */
     trustWorkspaceAgents: { type: 'boolean' },
+    /** How long a finished run started with `start()` stays attachable, in milliseconds. Default 10 minutes. */
     runRetentionMs: count(0),
+    /** The most finished started runs kept for attaching; the oldest beyond it are evicted. Default 1,000. */
     maxRetainedRuns: count(0),
+    /**
+     * The most bytes finished started runs' events may hold together (an estimate, see
+     * `engine.runs.retainedBytes`); the oldest beyond it are evicted, so a flood of runs with
+     * large prompts cannot fill the memory. Default 64 MiB.
+     */
     maxRetainedRunBytes: count(0),
+    /** Where started runs' events are kept; default in memory (a `MemoryEventLog`). */
     eventLog: { jsKind: 'read' },
+    /**
+     * The most tokens a run of the main agent and everything it delegates may use together
+     * (a definition or a run may set a smaller one); spent, the run makes one last step without
+     * tools and ends abnormally. Also a background task's, unless its definition sets its own.
+     */
     tokenBudget: count(1),
     // Each server is checked by checkMcpServers, whose messages name the server and its key.
+    /**
+     * MCP servers whose tools the agents get, as `mcp__<server>__<tool>`: a process over stdio
+     * (`{ command, args?, env? }`) or Streamable HTTP (`{ url, headers? }`). Each starts when
+     * the first run that may use it starts, and stops with `close()`.
+     */
     mcpServers: { type: 'object', patternProperties: { '^.*$': {} } },
+    /**
+     * Scale out: sessions, event logs, runs, task state and approvals shared with every engine
+     * and worker on the backend (`await redisBackend({ url })`). Background tasks then run on
+     * workers (`HarnessWorker`). Not with `sessions` or `eventLog`: the backend brings its own.
+     */
     backend: { jsKind: 'childLauncher' },
+    /** With a `backend`: foreground tasks run on workers too (default false: in this process). */
     distributeTasks: { type: 'boolean' },
   },
   additionalProperties: false,
 } as const;
 
-// `Static` reads a value checked by kind, or not at all, as `unknown` (in an array or record:
-// `unknown[]`, a record of `unknown`): those options' types are said here by hand, as
-// `Type.Unsafe<T>` once did, and `AsRead` checks each against the shape the schema gives it.
-type ByKind = {
+// `Static` reads a value checked by kind, or not at all, as `unknown`: those options' types
+// are said here (as `Type.Unsafe<T>` would); the keys, which are required and every other
+// type come from the schema. Arrays are read-only for the caller's sake.
+interface ByKind {
   model: ChatModel;
-  permissionRules: PermissionRuleInput[];
+  permissionRules: readonly PermissionRuleInput[];
   approve: ApprovalHandler;
-  models: Record<string, ChatModel>;
+  models: Readonly<Record<string, ChatModel>>;
   sessions: SessionStore;
-  tools: Tool[];
+  tools: readonly Tool[];
   eventLog: EventLog;
-  mcpServers: Record<string, McpServerConfig>;
+  mcpServers: Readonly<Record<string, McpServerConfig>>;
   backend: HarnessBackend;
-};
-type Read = Static<typeof ENGINE_OPTIONS_SCHEMA>;
-type Checked = { [K in keyof Read]: K extends keyof ByKind ? ByKind[K] : Read[K] };
-type AsRead<T> = T extends readonly unknown[] ? unknown[] : string extends keyof T ? { [key: string]: unknown } : unknown;
+}
+type Frozen<T> = T extends (infer Item)[] ? readonly Item[] : T;
+type Read = Required<Static<typeof ENGINE_OPTIONS_SCHEMA>>;
+type Option<K> = K extends keyof ByKind ? ByKind[K] : K extends keyof Read ? Frozen<Read[K]> : never;
+type Entries = (typeof ENGINE_OPTIONS_SCHEMA)['properties'];
+type RequiredKey = (typeof ENGINE_OPTIONS_SCHEMA)['required'][number];
+// Mapped over the schema's own entries (not over `Read`), so each option keeps the TSDoc
+// written on its entry; the second part makes the schema's required keys required.
+type Typed = { readonly [K in keyof Entries]?: Option<K> } & { readonly [K in RequiredKey]: Option<K> };
 
-// The public interface keeps its documented fields; this fails to compile the day it and
-// the schema disagree on a key, on which keys are required, or on a type.
-type RequiredKeys<T> = { [K in keyof T]-?: object extends Pick<T, K> ? never : K }[keyof T];
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const schemaMatchesInterface: Same<keyof Checked, keyof HarnessEngineOptions> &
-  Same<RequiredKeys<Checked>, RequiredKeys<HarnessEngineOptions>> &
-  (Checked extends HarnessEngineOptions ? true : false) &
-  Same<{ [K in keyof ByKind]: Same<Required<Read>[K], AsRead<ByKind[K]>> }[keyof ByKind], true> = true;
-void schemaMatchesInterface;
+/**
+ * Options of a `HarnessEngine`: the type of the schema `checkEngineOptions` checks them
+ * against (written once, each option's TSDoc on its schema entry). Only `model` is required.
+ */
+export interface HarnessEngineOptions extends Typed {}
 
 const KNOWN = Object.keys(ENGINE_OPTIONS_SCHEMA.properties);
 const check = configValidator(ENGINE_OPTIONS_SCHEMA);

@@ -1,7 +1,6 @@
-import { configValidator, type ConfigProblem } from './config-validator.js';
+import { configValidator, type ConfigProblem } from '../validation/config-validator.js';
 import { InvalidPermissionRuleError } from './invalid-permission-rule-error.js';
-import type { PermissionAction, PermissionRule } from './permission-rule.js';
-import { PERMISSION_RULE_SCHEMA } from './permission-rule-schema.js';
+import { PERMISSION_RULE_SCHEMA, type PermissionAction, type PermissionRule } from './permission-rule.js';
 import { renameRuleKeys } from './rule-dialect.js';
 
 const checkRule = configValidator(PERMISSION_RULE_SCHEMA);

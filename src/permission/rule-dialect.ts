@@ -1,6 +1,6 @@
 /**
  * The one place where another harness's spelling of a permission rule becomes ours, before
- * the rule is checked against the one schema (`PERMISSION_RULE_SCHEMA`).
+ * the rule is checked against the one schema (`PERMISSION_RULE_SCHEMA` in permission-rule.ts).
  *
  * @module
  */

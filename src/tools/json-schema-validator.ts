@@ -1,39 +1,11 @@
-import { Ajv, type ErrorObject } from 'ajv';
+import type { ErrorObject } from 'ajv';
+import { compileSchema, type UnenforcedPattern } from '../validation/validator.js';
 import type { ArgsValidator } from './args-validator.js';
-import { linearRegExpEngine } from './linear-regexp.js';
 
-/** A `pattern` (or `patternProperties` key) of a schema that is not enforced, and why. */
-export interface UnenforcedPattern {
-  readonly pattern: string;
-  /** Why the linear-time engine cannot run it (RE2's words: a lookahead, a backreference...). */
-  readonly reason: string;
-}
+export type { UnenforcedPattern } from '../validation/validator.js';
 
-// The patterns RE2 refused while the current schema compiled (ajv compiles synchronously).
-let refused: UnenforcedPattern[] = [];
-const newAjv = (): Ajv =>
-  new Ajv({
-    allErrors: true,
-    strict: false,
-    code: { regExp: linearRegExpEngine((pattern, reason) => refused.push({ pattern, reason })) },
-  });
-// Ajv keeps every pattern it compiled in its scope for good (removeSchema does not drop
-// them), and MCP servers list schemas again and again: a fresh instance every so often lets
-// the old patterns go with the validators that use them.
-const SCHEMAS_PER_AJV = 500;
-let ajv = newAjv();
-let compiledByAjv = 0;
-
-interface Compiled {
-  readonly validate: ArgsValidator;
-  readonly unenforced: readonly UnenforcedPattern[];
-}
-
-// One validator per schema object: tools built from shared schema constants (every child's
-// copy of `task`, say) compile once. Ajv's own cache holds every schema it compiled for
-// good; each is removed from it after compiling, so a schema nobody uses any more (the tools
-// of an engine that is gone) can be collected with its validator.
-const compiled = new WeakMap<object, Compiled>();
+// The wording of tool-argument problems, over the one validator every schema goes through.
+const validators = new WeakMap<object, ArgsValidator>();
 
 /**
  * The validator of a JSON schema, compiled on first use and kept while the schema object
@@ -52,7 +24,13 @@ const compiled = new WeakMap<object, Compiled>();
  * ```
  */
 export function jsonSchemaValidator(schema: object): ArgsValidator {
-  return compile(schema).validate;
+  let found = validators.get(schema);
+  if (found === undefined) {
+    const { validate } = compileSchema(schema);
+    found = (args) => (validate(args) ? { value: args as Record<string, unknown> } : { problems: (validate.errors ?? []).map(describe).join('; ') });
+    validators.set(schema, found);
+  }
+  return found;
 }
 
 /**
@@ -68,30 +46,7 @@ export function jsonSchemaValidator(schema: object): ArgsValidator {
  * ```
  */
 export function unenforcedPatterns(schema: object): readonly UnenforcedPattern[] {
-  return compile(schema).unenforced;
-}
-
-function compile(schema: object): Compiled {
-  let found = compiled.get(schema);
-  if (found === undefined) {
-    refused = [];
-    if (++compiledByAjv > SCHEMAS_PER_AJV) {
-      ajv = newAjv();
-      compiledByAjv = 1;
-    }
-    try {
-      const validate = ajv.compile(schema);
-      ajv.removeSchema(schema);
-      found = {
-        validate: (args) => (validate(args) ? { value: args as Record<string, unknown> } : { problems: (validate.errors ?? []).map(describe).join('; ') }),
-        unenforced: Object.freeze(refused),
-      };
-    } finally {
-      refused = [];
-    }
-    compiled.set(schema, found);
-  }
-  return found;
+  return compileSchema(schema).unenforced;
 }
 
 function describe(e: ErrorObject): string {

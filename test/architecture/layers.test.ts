@@ -14,6 +14,8 @@ const LAYERS: Readonly<Record<string, number>> = {
   events: 0,
   telemetry: 0,
   errors: 0,
+  // The one validator (ajv, its regexes on RE2) every schema goes through: tool arguments, options, rules, definitions.
+  validation: 0,
   model: 1,
   permission: 1,
   // Over the permission rules: the terminal approval adapter asks about their ApprovalRequest.

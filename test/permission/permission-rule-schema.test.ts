@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parsePermissionRules } from '../../src/permission/parse-permission-rules.js';
-import { PERMISSION_RULE_SCHEMA } from '../../src/permission/permission-rule-schema.js';
+import { PERMISSION_RULE_SCHEMA } from '../../src/permission/permission-rule.js';
 
 // Rules are checked against one schema; these pin the order of problems and the edges the
 // hand-written checks had (whitespace tools, non-finite priorities) so the schema keeps them.

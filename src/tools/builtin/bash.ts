@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import type { Static } from 'typebox';
-import type { SameShape } from './same-shape.js';
 import { defineTool } from '../define-tool.js';
 import { schemaMemo } from '../schema-memo.js';
 import { runCommand, type CommandOutcome } from '../run-command.js';
@@ -16,9 +15,7 @@ const bashInput = schemaMemo((limits: `${number}/${number}`) => {
     type: 'object',
     required: ['command'],
     properties: {
-      /** The command line, run by the shell in the workspace folder. */
       command: { type: 'string', minLength: 1, description: 'The command line to run.' },
-      /** How long the command may run, in milliseconds; default and maximum come from {@link BashToolOptions}. */
       timeout_ms: { type: 'integer', minimum: 1, maximum: maxTimeoutMs, description: `Timeout in milliseconds. Default ${defaultTimeoutMs}.` },
     },
     additionalProperties: false,
@@ -26,18 +23,13 @@ const bashInput = schemaMemo((limits: `${number}/${number}`) => {
 });
 
 /**
- * Arguments of the `bash` tool, as its schema checks them.
+ * Arguments of the `bash` tool: the type its JSON schema gives (TypeBox's `Static`), so
+ * the two cannot drift apart.
+ *
+ * @property command - The command line, run by the shell in the workspace folder.
+ * @property timeout_ms - How long the command may run, in milliseconds; default and maximum come from {@link BashToolOptions}.
  */
-export type BashArgs = {
-  /** The command line to run (in the workspace, through `bash -c`). */
-  command: string;
-  /** How long it may run, in milliseconds; default and maximum set by {@link BashToolOptions}. */
-  timeout_ms?: number;
-};
-
-// The interface above is what users read; the schema is what the model is held to.
-const argsMatchSchema: SameShape<BashArgs, Static<ReturnType<typeof bashInput>>> = true;
-void argsMatchSchema;
+export interface BashArgs extends Static<ReturnType<typeof bashInput>> {}
 
 /** Limits of the `bash` tool. */
 export interface BashToolOptions {

@@ -1,6 +1,5 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import type { Static } from 'typebox';
-import type { SameShape } from './same-shape.js';
 import { defineTool } from '../define-tool.js';
 import { fsErrorMessage } from '../fs-error-message.js';
 import { looksBinary } from '../looks-binary.js';
@@ -15,35 +14,24 @@ const EDIT_INPUT = {
   type: 'object',
   required: ['path', 'old_string', 'new_string'],
   properties: {
-    /** The file to change, relative to the workspace. */
     path: { type: 'string', minLength: 1, description: 'File path, relative to the workspace.' },
-    /** The exact text to replace, whitespace included; must occur once unless `replace_all`. */
     old_string: { type: 'string', minLength: 1, description: 'The exact text to replace.' },
-    /** The text to put in its place; must differ from `old_string`. */
     new_string: { type: 'string', description: 'The text to put in its place.' },
-    /** Replace every occurrence instead of requiring exactly one; default false. */
     replace_all: { type: 'boolean', description: 'Replace every occurrence. Default false.' },
   },
   additionalProperties: false,
 } as const;
 
 /**
- * Arguments of the `edit` tool, as its schema checks them.
+ * Arguments of the `edit` tool: the type its JSON schema gives (TypeBox's `Static`), so
+ * the two cannot drift apart.
+ *
+ * @property path - The file to change, relative to the workspace.
+ * @property old_string - The exact text to replace, whitespace included; must occur once unless `replace_all`.
+ * @property new_string - The text to put in its place; must differ from `old_string`.
+ * @property replace_all - Replace every occurrence instead of requiring exactly one; default false.
  */
-export type EditArgs = {
-  /** The file to change, relative to the workspace. */
-  path: string;
-  /** The exact text to replace. */
-  old_string: string;
-  /** The text to put in its place. */
-  new_string: string;
-  /** Replace every occurrence (else `old_string` must occur once); default false. */
-  replace_all?: boolean;
-};
-
-// The interface above is what users read; the schema is what the model is held to.
-const argsMatchSchema: SameShape<EditArgs, Static<typeof EDIT_INPUT>> = true;
-void argsMatchSchema;
+export interface EditArgs extends Static<typeof EDIT_INPUT> {}
 
 /**
  * Creates the `edit` tool: replaces an exact piece of text in a file. `old_string` must

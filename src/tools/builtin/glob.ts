@@ -1,6 +1,5 @@
 import { stat } from 'node:fs/promises';
 import type { Static } from 'typebox';
-import type { SameShape } from './same-shape.js';
 import { defineTool } from '../define-tool.js';
 import { fsErrorMessage } from '../fs-error-message.js';
 import { approvalNote, judgePaths, pathJudge } from '../path-judge.js';
@@ -17,27 +16,20 @@ const GLOB_INPUT = {
   type: 'object',
   required: ['pattern'],
   properties: {
-    /** The glob to match, relative to `path` (e.g. `*.test.ts`; `**` matches across folders). */
     pattern: { type: 'string', minLength: 1, description: 'Glob pattern, relative to path.' },
-    /** The folder to search, relative to the workspace; default the workspace itself. */
     path: { type: 'string', minLength: 1, description: 'Folder to search, relative to the workspace. Default ".".' },
   },
   additionalProperties: false,
 } as const;
 
 /**
- * Arguments of the `glob` tool, as its schema checks them.
+ * Arguments of the `glob` tool: the type its JSON schema gives (TypeBox's `Static`), so
+ * the two cannot drift apart.
+ *
+ * @property pattern - The glob to match, relative to `path` (e.g. `*.test.ts`; `**` matches across folders).
+ * @property path - The folder to search, relative to the workspace; default the workspace itself.
  */
-export type GlobArgs = {
-  /** The glob pattern, relative to `path`. */
-  pattern: string;
-  /** The folder to search, relative to the workspace; default `.`. */
-  path?: string;
-};
-
-// The interface above is what users read; the schema is what the model is held to.
-const argsMatchSchema: SameShape<GlobArgs, Static<typeof GLOB_INPUT>> = true;
-void argsMatchSchema;
+export interface GlobArgs extends Static<typeof GLOB_INPUT> {}
 
 /** Limits of the `glob` tool. */
 export interface GlobToolOptions {

@@ -1,7 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Static } from 'typebox';
-import type { SameShape } from './same-shape.js';
 import { defineTool } from '../define-tool.js';
 import { readTextAt } from '../confined-fs.js';
 import { fsErrorMessage } from '../fs-error-message.js';
@@ -21,31 +20,22 @@ const GREP_INPUT = {
   type: 'object',
   required: ['pattern'],
   properties: {
-    /** A JavaScript regular expression, without slashes or flags, matched against each line. */
     pattern: { type: 'string', minLength: 1, description: 'JavaScript regular expression (no slashes, no flags).' },
-    /** The folder or file to search, relative to the workspace; default the workspace itself. */
     path: { type: 'string', minLength: 1, description: 'Folder or file to search, relative to the workspace. Default ".".' },
-    /** Only files matching this glob are searched (e.g. `*.ts`); default every file. */
     include: { type: 'string', minLength: 1, description: 'Only search files matching this glob, e.g. "*.ts" or "src/**/*.js".' },
   },
   additionalProperties: false,
 } as const;
 
 /**
- * Arguments of the `grep` tool, as its schema checks them.
+ * Arguments of the `grep` tool: the type its JSON schema gives (TypeBox's `Static`), so
+ * the two cannot drift apart.
+ *
+ * @property pattern - A JavaScript regular expression, without slashes or flags, matched against each line.
+ * @property path - The folder or file to search, relative to the workspace; default the workspace itself.
+ * @property include - Only files matching this glob are searched (e.g. `*.ts`); default every file.
  */
-export type GrepArgs = {
-  /** A JavaScript regular expression (no slashes, no flags). */
-  pattern: string;
-  /** The folder or file to search, relative to the workspace; default `.`. */
-  path?: string;
-  /** Only files matching this glob, e.g. `*.ts` or `src/**\/*.js`. */
-  include?: string;
-};
-
-// The interface above is what users read; the schema is what the model is held to.
-const argsMatchSchema: SameShape<GrepArgs, Static<typeof GREP_INPUT>> = true;
-void argsMatchSchema;
+export interface GrepArgs extends Static<typeof GREP_INPUT> {}
 
 /** Limits of the `grep` tool. */
 export interface GrepToolOptions {

@@ -2,7 +2,6 @@ import type { Dirent } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Static } from 'typebox';
-import type { SameShape } from './same-shape.js';
 import { defineTool } from '../define-tool.js';
 import { readFolderAt } from '../confined-fs.js';
 import { fsErrorMessage } from '../fs-error-message.js';
@@ -17,23 +16,18 @@ import { toolError } from '../tool-error.js';
 const LIST_INPUT = {
   type: 'object',
   properties: {
-    /** The folder to list, relative to the workspace; default the workspace itself. */
     path: { type: 'string', minLength: 1, description: 'Folder, relative to the workspace. Default ".".' },
   },
   additionalProperties: false,
 } as const;
 
 /**
- * Arguments of the `list` tool, as its schema checks them.
+ * Arguments of the `list` tool: the type its JSON schema gives (TypeBox's `Static`), so
+ * the two cannot drift apart.
+ *
+ * @property path - The folder to list, relative to the workspace; default the workspace itself.
  */
-export type ListArgs = {
-  /** The folder, relative to the workspace; default `.`. */
-  path?: string;
-};
-
-// The interface above is what users read; the schema is what the model is held to.
-const argsMatchSchema: SameShape<ListArgs, Static<typeof LIST_INPUT>> = true;
-void argsMatchSchema;
+export interface ListArgs extends Static<typeof LIST_INPUT> {}
 
 /** Limits of the `list` tool. */
 export interface ListToolOptions {

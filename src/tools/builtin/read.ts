@@ -2,7 +2,6 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { Static } from 'typebox';
-import type { SameShape } from './same-shape.js';
 import { fsErrorMessage } from '../fs-error-message.js';
 import { fileLooksBinary } from '../looks-binary.js';
 import { pathJudge } from '../path-judge.js';
@@ -21,11 +20,8 @@ const readInput = schemaMemo(
       type: 'object',
       required: ['path'],
       properties: {
-        /** The file to read, relative to the workspace. */
         path: { type: 'string', minLength: 1, description: 'File path, relative to the workspace.' },
-        /** The first line to return, 1-based; default 1. */
         offset: { type: 'integer', minimum: 1, description: 'First line to read (1-based). Default 1.' },
-        /** How many lines to return at most; default {@link ReadToolOptions.defaultLimit} (2000). */
         limit: { type: 'integer', minimum: 1, description: `How many lines to read. Default ${defaultLimit}.` },
       },
       additionalProperties: false,
@@ -33,20 +29,14 @@ const readInput = schemaMemo(
 );
 
 /**
- * Arguments of the `read` tool, as its schema checks them.
+ * Arguments of the `read` tool: the type its JSON schema gives (TypeBox's `Static`), so
+ * the two cannot drift apart.
+ *
+ * @property path - The file to read, relative to the workspace.
+ * @property offset - The first line to return, 1-based; default 1.
+ * @property limit - How many lines to return at most; default {@link ReadToolOptions.defaultLimit} (2000).
  */
-export type ReadArgs = {
-  /** The file to read, relative to the workspace. */
-  path: string;
-  /** The first line to return, 1-based; default 1. */
-  offset?: number;
-  /** How many lines to return at most; default {@link ReadToolOptions.defaultLimit}. */
-  limit?: number;
-};
-
-// The interface above is what users read; the schema is what the model is held to.
-const argsMatchSchema: SameShape<ReadArgs, Static<ReturnType<typeof readInput>>> = true;
-void argsMatchSchema;
+export interface ReadArgs extends Static<ReturnType<typeof readInput>> {}
 
 /** Limits of the `read` tool. */
 export interface ReadToolOptions {

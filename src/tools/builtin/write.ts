@@ -2,7 +2,6 @@ import { constants } from 'node:fs';
 import { mkdir, open, stat, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Static } from 'typebox';
-import type { SameShape } from './same-shape.js';
 import { defineTool } from '../define-tool.js';
 import { fsErrorMessage } from '../fs-error-message.js';
 import type { Tool } from '../tool.js';
@@ -15,27 +14,20 @@ const WRITE_INPUT = {
   type: 'object',
   required: ['path', 'content'],
   properties: {
-    /** The file to write, relative to the workspace; missing parent folders are created. */
     path: { type: 'string', minLength: 1, description: 'File path, relative to the workspace.' },
-    /** The complete new content (UTF-8); an existing file is replaced. */
     content: { type: 'string', description: 'The complete new content of the file.' },
   },
   additionalProperties: false,
 } as const;
 
 /**
- * Arguments of the `write` tool, as its schema checks them.
+ * Arguments of the `write` tool: the type its JSON schema gives (TypeBox's `Static`), so
+ * the two cannot drift apart.
+ *
+ * @property path - The file to write, relative to the workspace; missing parent folders are created.
+ * @property content - The complete new content (UTF-8); an existing file is replaced.
  */
-export type WriteArgs = {
-  /** The file to write, relative to the workspace. */
-  path: string;
-  /** Its complete new content. */
-  content: string;
-};
-
-// The interface above is what users read; the schema is what the model is held to.
-const argsMatchSchema: SameShape<WriteArgs, Static<typeof WRITE_INPUT>> = true;
-void argsMatchSchema;
+export interface WriteArgs extends Static<typeof WRITE_INPUT> {}
 
 // Where the platform has it, the final path is opened without following a link (ELOOP if it
 // is one): a link swapped in after the path was resolved cannot redirect the write.

@@ -1,4 +1,5 @@
-import { Ajv, type ErrorObject } from 'ajv';
+import type { ErrorObject } from 'ajv';
+import { compileSchema } from './validator.js';
 
 /**
  * One failed check of a configuration value: where (`['maxSteps']`, `['models', 'fast']`),
@@ -12,27 +13,9 @@ export interface ConfigProblem {
   readonly unknownKeys?: readonly string[];
 }
 
-let shared: Ajv | undefined;
-
-// Made on first use: most processes build a few engines, and ajv is not free to set up.
-function ajv(): Ajv {
-  if (shared) return shared;
-  // verbose: each error carries the schema and the data it is about, for the messages;
-  // strictNumbers: Infinity and NaN are not numbers (JSON cannot hold them; a config can).
-  shared = new Ajv({ allErrors: true, strict: false, verbose: true, strictNumbers: true });
-  // Configuration holds more than JSON: `jsKind` checks a function or an object with a method.
-  shared.addKeyword({
-    keyword: 'jsKind',
-    schemaType: 'string',
-    validate: (kind: string, data: unknown) =>
-      kind === 'function' ? typeof data === 'function' : typeof (data as Record<string, unknown> | null)?.[kind] === 'function',
-  });
-  return shared;
-}
-
 /**
  * A checker for configuration values from a JSON schema (a TypeBox schema is one), compiled
- * on first use. It answers the problems in the schema's order — unknown keys of an object
+ * by the one validator ({@link compileSchema}) on first use. It answers the problems in the schema's order — unknown keys of an object
  * first, then a missing or wrong property — for the caller to word; none when the value
  * fits. Beyond JSON schema it knows `jsKind`: `'function'`, or the name of a method the
  * value must have (`{ jsKind: 'stream' }`: a ChatModel).
@@ -44,9 +27,8 @@ function ajv(): Ajv {
  * ```
  */
 export function configValidator(schema: object): (value: unknown) => ConfigProblem[] {
-  let validate: ReturnType<Ajv['compile']> | undefined;
   return (value) => {
-    validate ??= ajv().compile(schema);
+    const { validate } = compileSchema(schema);
     if (validate(value)) return [];
     const errors = validate.errors ?? [];
     // One problem per object with unknown keys, naming them all (ajv reports one per key).

@@ -1,0 +1,88 @@
+import { Ajv, type ValidateFunction } from 'ajv';
+import { linearRegExpEngine } from './linear-regexp.js';
+
+/** A `pattern` (or `patternProperties` key) of a schema that is not enforced, and why. */
+export interface UnenforcedPattern {
+  readonly pattern: string;
+  /** Why the linear-time engine cannot run it (RE2's words: a lookahead, a backreference...). */
+  readonly reason: string;
+}
+
+/** A schema compiled by the one validator, and the patterns of it RE2 could not run. */
+export interface CompiledSchema {
+  /** ajv's validator: on `false`, its `errors` say why (with the schema and data of each, `verbose`). */
+  readonly validate: ValidateFunction;
+  readonly unenforced: readonly UnenforcedPattern[];
+}
+
+// The patterns RE2 refused while the current schema compiled (ajv compiles synchronously).
+let refused: UnenforcedPattern[] = [];
+
+// One configuration for every schema we check: tool arguments (ours, a user's, an MCP
+// server's), engine options, permission rules, definitions' front matter.
+const newAjv = (): Ajv => {
+  const ajv = new Ajv({
+    // Every problem, each with the schema and the data it is about, for the messages.
+    allErrors: true,
+    verbose: true,
+    strict: false,
+    // Infinity and NaN are not numbers (JSON cannot hold them; a configuration can).
+    strictNumbers: true,
+    // Regexes on RE2: a schema may come from outside, and `^(a+)+$` must not freeze the process.
+    code: { regExp: linearRegExpEngine((pattern, reason) => refused.push({ pattern, reason })) },
+  });
+  // Configuration holds more than JSON: `jsKind` checks a function, or an object with that method.
+  ajv.addKeyword({
+    keyword: 'jsKind',
+    schemaType: 'string',
+    validate: (kind: string, data: unknown) =>
+      kind === 'function' ? typeof data === 'function' : typeof (data as Record<string, unknown> | null)?.[kind] === 'function',
+  });
+  return ajv;
+};
+
+// Ajv keeps every pattern it compiled in its scope for good (removeSchema does not drop
+// them), and MCP servers list schemas again and again: a fresh instance every so often lets
+// the old patterns go with the validators that use them.
+const SCHEMAS_PER_AJV = 500;
+let ajv: Ajv | undefined;
+let compiledByAjv = 0;
+
+// One validator per schema object: tools built from shared schema constants (every child's
+// copy of `task`, say) compile once. Each schema is removed from ajv's own cache after
+// compiling, so one nobody uses any more can be collected with its validator.
+const compiled = new WeakMap<object, CompiledSchema>();
+
+/**
+ * The one validator: `schema` compiled by the shared, configured ajv (made on first use),
+ * kept while the schema object lives. Its regexes run on RE2 (linear time); one RE2 cannot
+ * run is not enforced and is listed in `unenforced`. Beyond JSON schema it knows `jsKind`:
+ * `'function'`, or the name of a method the value must have (`{ jsKind: 'stream' }`).
+ * `format` is not checked.
+ *
+ * @throws Error when `schema` is not a valid JSON schema (ajv's message).
+ *
+ * @example
+ * ```ts
+ * const { validate } = compileSchema({ type: 'integer', minimum: 1 });
+ * validate(0); // false; validate.errors[0].keyword === 'minimum'
+ * ```
+ */
+export function compileSchema(schema: object): CompiledSchema {
+  let found = compiled.get(schema);
+  if (found !== undefined) return found;
+  if (ajv === undefined || ++compiledByAjv > SCHEMAS_PER_AJV) {
+    ajv = newAjv();
+    compiledByAjv = 1;
+  }
+  refused = [];
+  try {
+    const validate = ajv.compile(schema);
+    ajv.removeSchema(schema);
+    found = { validate, unenforced: Object.freeze(refused) };
+  } finally {
+    refused = [];
+  }
+  compiled.set(schema, found);
+  return found;
+}
