@@ -2,7 +2,8 @@ import { parsePermissionRules, type PermissionRule } from '../permission/index.j
 import { AGENT_NAME_PATTERN, type AgentDefinition, type AgentOrigin } from './agent-definition.js';
 import { DefinitionError } from './definition-error.js';
 import { readRole } from './definition-role.js';
-import { definitionSettings, SETTING_KEYS } from './definition-settings.js';
+import { definitionSettings } from './definition-settings.js';
+import { FRONT_MATTER_SCHEMA, frontMatterProblem } from './front-matter-schema.js';
 import { KEY_ALIASES, renameAliases } from './key-aliases.js';
 import { misspeltKeyWarnings, wideningTypo } from './misspelt-keys.js';
 import { expandToolAliases } from './tool-aliases.js';
@@ -10,11 +11,8 @@ import { readSkillNames } from './skills/skill-names.js';
 import { describeValue, toToolList } from './value-checks.js';
 import { errorMessage } from '../errors/error-message.js';
 
-/** The keys a definition understands, in our spelling; anything else is kept in `extra`. */
-export const KNOWN_KEYS: readonly string[] = Object.freeze([
-  'name', 'description', 'tools', 'disallowedTools', 'model', 'maxSteps', 'tokenBudget', 'mode', 'color', 'override', 'hidden', 'enabled',
-  'permissionRules', 'settings', 'skills', 'a2a', ...Object.keys(SETTING_KEYS),
-]);
+/** The keys a definition understands, in our spelling (its front matter's schema); anything else is kept in `extra`. */
+export const KNOWN_KEYS: readonly string[] = Object.freeze(Object.keys(FRONT_MATTER_SCHEMA.properties).filter((key) => key !== 'primary'));
 
 /**
  * Every key a definition file may use: {@link KNOWN_KEYS}, the other frameworks' spellings
@@ -74,13 +72,15 @@ export function buildDefinition(given: Readonly<Record<string, unknown>>, system
   // A remote A2A agent has its own instructions: its body may be empty (the description stands in).
   const prompt = (systemPrompt as string).trim() || (a2a !== undefined ? description : '');
   if (prompt === '') fail(`${context.promptLabel} is empty: it is the agent's system prompt`);
+  const problem = frontMatterProblem(fields, spelled, describeValue);
+  if (problem !== undefined) fail(problem);
 
   const definition: { -readonly [K in keyof AgentDefinition]: AgentDefinition[K] } = {
     name,
     description,
     systemPrompt: prompt,
-    hidden: optionalBoolean(fields, 'hidden', false, fail),
-    enabled: optionalBoolean(fields, 'enabled', true, fail),
+    hidden: present('hidden') ? (fields['hidden'] as boolean) : false,
+    enabled: present('enabled') ? (fields['enabled'] as boolean) : true,
     permissionRules: present('permissionRules') ? rules(fields['permissionRules'], fail) : Object.freeze([]),
     source: origin.source,
     extra: extraOf(fields),
@@ -97,27 +97,10 @@ export function buildDefinition(given: Readonly<Record<string, unknown>>, system
     const skills = readSkillNames('skills', fields['skills']);
     definition.skills = typeof skills === 'string' ? fail(skills) : skills;
   }
-  if (present('model')) {
-    const model = fields['model'];
-    if (typeof model !== 'string' || model.trim() === '') {
-      fail(`"model" must be a model name (a non-empty string), got ${describeValue(model)}`);
-    }
-    definition.model = (model as string).trim();
-  }
-  if (present('maxSteps')) {
-    const steps = fields['maxSteps'];
-    if (typeof steps !== 'number' || !Number.isInteger(steps) || steps < 1) {
-      fail(`"${spelled('maxSteps')}" must be a positive integer, got ${describeValue(steps)}`);
-    }
-    definition.maxSteps = steps as number;
-  }
-  if (present('tokenBudget')) {
-    const budget = fields['tokenBudget'];
-    if (typeof budget !== 'number' || !Number.isInteger(budget) || budget < 1) {
-      fail(`"${spelled('tokenBudget')}" must be a positive integer (tokens), got ${describeValue(budget)}`);
-    }
-    definition.tokenBudget = budget as number;
-  }
+  // The schema checked these (frontMatterProblem above).
+  if (present('model')) definition.model = (fields['model'] as string).trim();
+  if (present('maxSteps')) definition.maxSteps = fields['maxSteps'] as number;
+  if (present('tokenBudget')) definition.tokenBudget = fields['tokenBudget'] as number;
   const settings = attempt(() => definitionSettings(fields), fail);
   if (settings !== undefined) definition.settings = settings;
   Object.assign(definition, attempt(() => readRole(fields), fail));
@@ -135,13 +118,6 @@ function requiredText(fields: Readonly<Record<string, unknown>>, key: string, ho
     fail(`"${key}" must be a string, got ${describeValue(value)}${hint}`);
   }
   return value as string;
-}
-
-function optionalBoolean(fields: Readonly<Record<string, unknown>>, key: string, fallback: boolean, fail: (reason: string) => never): boolean {
-  const value = fields[key];
-  if (value === undefined || value === null) return fallback;
-  if (typeof value !== 'boolean') fail(`"${key}" must be true or false, got ${describeValue(value)}`);
-  return value as boolean;
 }
 
 /** An `a2a` value: the http(s) URL of a remote agent's card (or of the agent, whose card is at `/.well-known/agent-card.json`). */

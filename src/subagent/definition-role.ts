@@ -12,8 +12,8 @@ export type DefinitionRole = { -readonly [K in 'mode' | 'color' | 'override']?: 
 const has = (value: unknown): boolean => value !== undefined && value !== null;
 
 /**
- * Reads `mode` (or Solon's `primary`), `color` and `override`; a key left out (or `null`)
- * stays out of the result.
+ * Reads `mode` (or Solon's `primary`), `color` and `override`, whose types the front matter's
+ * schema has checked; a key left out (or `null`) stays out of the result.
  *
  * @throws Error naming the key and what it takes.
  */
@@ -21,18 +21,11 @@ export function readRole(fields: Readonly<Record<string, unknown>>): DefinitionR
   const role: DefinitionRole = {};
   const mode = readMode(fields);
   if (mode !== undefined) role.mode = mode;
+  // Their types were checked against the front matter's schema (FRONT_MATTER_SCHEMA).
   const color = fields['color'];
-  if (has(color)) {
-    if (typeof color !== 'string' || color.trim() === '') {
-      throw new Error(`"color" must be a colour name or "#rrggbb" (a non-empty string, quoted when it starts with #), got ${describeValue(color)}`);
-    }
-    role.color = color.trim();
-  }
+  if (has(color)) role.color = (color as string).trim();
   const override = fields['override'];
-  if (has(override)) {
-    if (typeof override !== 'boolean') throw new Error(`"override" must be true or false, got ${describeValue(override)}`);
-    role.override = override;
-  }
+  if (has(override)) role.override = override as boolean;
   return role;
 }
 
@@ -48,10 +41,7 @@ function readMode(fields: Readonly<Record<string, unknown>>): AgentMode | undefi
   if (has(mode) && has(primary)) {
     throw new Error('"mode" and "primary" say the same thing two ways (primary: true is mode: primary); keep one of them');
   }
-  if (has(primary)) {
-    if (typeof primary !== 'boolean') throw new Error(`"primary" must be true or false, got ${describeValue(primary)}`);
-    return primary ? 'primary' : 'subagent';
-  }
+  if (has(primary)) return primary === true ? 'primary' : 'subagent';
   if (!has(mode)) return undefined;
   if (typeof mode === 'string' && (MODES as readonly string[]).includes(mode)) return mode as AgentMode;
   // `mode: fast` is most likely a slip for `model: fast`.
