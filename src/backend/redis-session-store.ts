@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { ChatMessage } from '../model/chat-message.js';
 import type { SessionClaim } from '../session/session-claim.js';
-import { assertSessionId } from '../session/session-id.js';
+import { assertSessionId, sessionIdProblem } from '../session/session-id.js';
 import type { ApprovalGrant, SessionStore, SessionSummary, TaskSessionInfo } from '../session/session-store.js';
 import { sessionTitle } from '../session/session-title.js';
 import { redisFailure } from './redis-connection.js';
@@ -53,6 +53,9 @@ export class RedisSessionStore implements SessionStore {
       .rpush(key, ...messages.map((m) => JSON.stringify(m)))
       .pexpire(key, this.ttlMs)
       .zadd(this.keys.sessionIndex(), Date.now(), sessionId)
+      // The index lives as long as its newest session, and forgets the ones expired since.
+      .zremrangebyscore(this.keys.sessionIndex(), '-inf', Date.now() - this.ttlMs)
+      .pexpire(this.keys.sessionIndex(), this.ttlMs)
       .exec()
       .catch(fail('saving a session'));
   }
@@ -94,6 +97,8 @@ export class RedisSessionStore implements SessionStore {
     const summaries: SessionSummary[] = [];
     for (let i = 0; i < flat.length; i += 2) {
       const sessionId = flat[i]!;
+      // Only what append() indexes: anything else in the index is not a session of ours.
+      if (sessionIdProblem(sessionId) !== undefined) continue;
       const answers = await this.redis.multi().exists(k.session(sessionId)).exists(k.taskInfo(sessionId)).exec().catch(fail('listing sessions'));
       const [live, task] = (answers ?? []).map(([, value]) => value);
       if (live !== 1) {
@@ -116,7 +121,7 @@ export class RedisSessionStore implements SessionStore {
     const k = this.keys;
     const keys = [k.session(sessionId), k.archive(sessionId), k.archived(sessionId)];
     await this.redis.eval(REPLACE, keys.length, ...keys, this.ttlMs, ...messages.map((m) => JSON.stringify(m))).catch(fail('compacting a session'));
-    await this.redis.zadd(k.sessionIndex(), Date.now(), sessionId).catch(fail('compacting a session'));
+    await this.redis.multi().zadd(k.sessionIndex(), Date.now(), sessionId).pexpire(k.sessionIndex(), this.ttlMs).exec().catch(fail('compacting a session'));
   }
 
   /** The whole transcript: the archive, then what the session gained since its last compaction. */

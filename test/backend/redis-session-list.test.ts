@@ -40,4 +40,19 @@ describe.skipIf(!HAS_REDIS)('RedisSessionStore.list()', () => {
     await store.delete!('older');
     expect((await store.list!()).map((s) => s.sessionId)).toEqual(['newer']);
   });
+
+  it('keeps its index bounded like the sessions: it expires with the newest one, and what is not a session id is skipped', async () => {
+    const { redis, keys } = backend.parts;
+    await backend.sessions.append('bounded', [user('hello')]);
+    const ttl = await redis.pttl(keys.sessionIndex());
+    expect(ttl).toBeGreaterThan(0); // never a key without an expiry
+    expect(ttl).toBeLessThanOrEqual(await redis.pttl(keys.session('bounded')) + 1_000);
+    // a hostile or stale member: a lone surrogate and an id far older than the retention
+    await redis.zadd(keys.sessionIndex(), Date.now(), '\uD800bad');
+    await redis.zadd(keys.sessionIndex(), 1, 'ancient');
+    await redis.rpush(keys.session('ancient'), JSON.stringify(user('old')));
+    await backend.sessions.append('bounded', [assistant('hi')]); // a write prunes what expired
+    expect(await redis.zscore(keys.sessionIndex(), 'ancient')).toBeNull();
+    expect((await backend.sessions.list!()).map((s) => s.sessionId)).not.toContain('\uD800bad');
+  });
 });
