@@ -33,7 +33,7 @@ export class RunSlots {
     return this.#taken;
   }
 
-  /** Takes a slot and returns its release (idempotent), or throws a `429` {@link HttpFailure} with `Retry-After`. */
+  /** Takes a slot and returns its release (idempotent), or throws a `429` HTTP failure with `Retry-After` (answered as such by the handlers). */
   take(): () => void {
     if (this.#taken >= this.max) {
       throw new HttpFailure(429, `too many runs at once: ${this.max} are running here (maxRuns); try again when one has ended`, {
