@@ -172,11 +172,18 @@ export class FileSessionStore implements SessionStore {
       const stem = name.endsWith('.jsonl') && !/\.(archive|grants)\.jsonl$/.test(name) ? name.slice(0, -'.jsonl'.length) : undefined;
       const sessionId = stem === undefined || tasks.has(stem) ? undefined : sessionIdOfFile(stem);
       if (sessionId === undefined) continue;
-      const handle = await openConfined(this.root, join(this.dir, name), O_RDONLY);
-      const { mtimeMs } = await handle.stat().finally(() => handle.close());
-      summaries.push({ sessionId, title: sessionTitle(await this.loadArchive(sessionId)), lastActivityAt: Math.round(mtimeMs) });
+      const summary = await this.#summary(name, sessionId).catch(() => undefined);
+      // A file that cannot be read safely (a planted link, a vanished file) is not listed, and
+      // does not hide the others; opening that session still says what is wrong with it.
+      if (summary) summaries.push(summary);
     }
     return summaries.sort((a, b) => b.lastActivityAt - a.lastActivityAt);
+  }
+
+  async #summary(name: string, sessionId: string): Promise<SessionSummary> {
+    const handle = await openConfined(this.root, join(this.dir, name), O_RDONLY);
+    const { mtimeMs } = await handle.stat().finally(() => handle.close());
+    return { sessionId, title: sessionTitle(await this.loadArchive(sessionId)), lastActivityAt: Math.round(mtimeMs) };
   }
 
   /** The conversation's "always" approvals (`<id>.grants.jsonl`, one per line; a line that is not one is skipped). */

@@ -69,4 +69,16 @@ describe('FileSessionStore.list() after a restart', () => {
     workspace = await makeWorkspace();
     expect(await new FileSessionStore(workspace.dir).list()).toEqual([]);
   });
+
+  it('skips a planted file it cannot read (a symlink out of the folder) and lists the others', async () => {
+    workspace = await makeWorkspace();
+    const store = new FileSessionStore(workspace.dir);
+    await store.append('notes', [user('Remember 7')]);
+    const { symlink, writeFile } = await import('node:fs/promises');
+    const { join } = await import('node:path');
+    await writeFile(join(workspace.dir, 'outside.jsonl'), `${JSON.stringify(user('secret'))}\n`);
+    await symlink(join(workspace.dir, 'outside.jsonl'), join(workspace.dir, '.rxharness', 'sessions', 'planted.jsonl'));
+    expect((await store.list()).map((s) => [s.sessionId, s.title])).toEqual([['notes', 'Remember 7']]);
+  });
 });
+
