@@ -1,6 +1,6 @@
 import { lastValueFrom, take, toArray } from 'rxjs';
-import { afterEach, describe, expect, it } from 'vitest';
-import { answerApproval, cancelRun, fromRun, getRun, RunConnectionError, RunRequestError, startRun } from '../../src/client/index.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { answerApproval, cancelRun, fromRun, getRun, RunConnectionError, RunRequestError, startRun, type FromRunOptions } from '../../src/client/index.js';
 import { ScriptedModel } from '../../src/model/scripted-model.js';
 import type { SequencedEvent } from '../../src/runs/run-types.js';
 import { leakedResources, resourceCounts } from '../support/active-resources.js';
@@ -82,16 +82,55 @@ describe('rxharness/client against runsHandler', () => {
   it('retries a busy server (503) with backoff, then follows the run', async () => {
     served = await serveRuns({ model: words(3, 0) });
     const { runId } = await startRun(served.url, { prompt: 'go' });
-    const times: number[] = [];
-    const flaky: typeof fetch = (input, init) => {
-      times.push(performance.now());
-      return times.length <= 2 ? Promise.resolve(new Response('{"error":"restarting"}', { status: 503 })) : fetch(input, init);
-    };
-    const events = await lastValueFrom(fromRun(served.url, runId, { fetch: flaky, retryDelayMs: 40 }).pipe(toArray()));
+    let calls = 0;
+    const flaky: typeof fetch = (input, init) => (++calls <= 2 ? Promise.resolve(new Response('{"error":"restarting"}', { status: 503 })) : fetch(input, init));
+    const events = await lastValueFrom(fromRun(served.url, runId, { fetch: flaky, retryDelayMs: 1 }).pipe(toArray()));
     expect(events.at(-1)!.event.type).toBe('RunEnd');
-    expect(times).toHaveLength(3);
-    expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(35); // 40 ms, then 80 ms
-    expect(times[2]! - times[1]!).toBeGreaterThanOrEqual(75);
+    expect(events.map((e) => e.seq)).toEqual(oneTo(events.length));
+    expect(calls).toBe(3);
+  });
+
+  describe('the reconnection backoff, in fake time', () => {
+    afterEach(() => void vi.useRealTimers());
+
+    /**
+     * The virtual times of the connections of a follower whose first `failures` connections
+     * answer 503, then the real server's answer for a finished run (read before the clock
+     * was faked): the backoff between them to the millisecond.
+     */
+    async function connectionTimes(failures: number, options: FromRunOptions): Promise<{ times: number[]; events: SequencedEvent[] }> {
+      served = await serveRuns({ model: words(3, 0) });
+      const { runId } = await startRun(served.url, { prompt: 'go' });
+      await lastValueFrom(fromRun(served.url, runId)); // it has ended
+      const answer = await fetch(`${served.url}/runs/${runId}/events?after=0`);
+      const body = await answer.text();
+      const headers = Object.fromEntries(answer.headers);
+      vi.useFakeTimers({ now: 0 });
+      const times: number[] = [];
+      const flaky: typeof fetch = () => {
+        times.push(Date.now()); // the fake clock's
+        return Promise.resolve(times.length <= failures ? new Response('{"error":"restarting"}', { status: 503 }) : new Response(body, { status: 200, headers }));
+      };
+      const ended = lastValueFrom(fromRun(served.url, runId, { ...options, fetch: flaky }).pipe(toArray()));
+      await vi.runAllTimersAsync();
+      return { times, events: await ended };
+    }
+
+    it('waits retryDelayMs, then twice as long after each further failure: 40, 80, 160, 320, 640 ms', async () => {
+      const { times, events } = await connectionTimes(5, { retryDelayMs: 40, maxRetries: 5 });
+      expect(times).toEqual([0, 40, 120, 280, 600, 1240]);
+      expect(events.at(-1)!.event.type).toBe('RunEnd');
+    });
+
+    it('never waits more than 10 s between two connections', async () => {
+      const { times } = await connectionTimes(4, { retryDelayMs: 3000 });
+      expect(times).toEqual([0, 3000, 9000, 19_000, 29_000]);
+    });
+
+    it('the default: 250 ms first', async () => {
+      const { times } = await connectionTimes(2, {});
+      expect(times).toEqual([0, 250, 750]);
+    });
   });
 
   it('gives up after maxRetries failures in a row with a RunConnectionError naming the last cause; no timer is left', async () => {
