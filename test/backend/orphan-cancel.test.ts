@@ -1,5 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
+import { storedObject } from '../../src/backend/stored-object.js';
 import { parseOwnedTask } from '../../src/backend/task-record.js';
 import type { TaskInfo } from '../../src/delegation/task-tracker.js';
 import { testAgent, type Turn } from '../support/agent-turns.js';
@@ -7,6 +8,7 @@ import { turnOf } from '../support/delegation-fixture.js';
 import { HAS_REDIS } from './redis-server.js';
 import { useScaleKits, waitFor, type ScaleKit } from './scale-kit.js';
 import { engineProcess } from './worker-processes.js';
+import { lockRenewals } from './lock-renewals.js';
 
 const STALL_MS = 1000;
 
@@ -16,16 +18,14 @@ const startsBackground = (agent: string) => (turn: Turn) =>
     ? { toolCalls: [{ name: 'task', arguments: { agent_name: agent, prompt: 'wait', description: 'bg', background: true } }] }
     : { text: 'started it' };
 
-/** Waits for the child's request on the fake server; returns a probe of how long until it is aborted. */
-async function childRequest(k: ScaleKit): Promise<() => Promise<number>> {
+/** Waits for the child's request on the fake server; returns a probe that resolves once it is aborted. */
+async function childRequest(k: ScaleKit): Promise<() => Promise<void>> {
   const { server } = k.fixture;
   await waitFor(() => server.requests.some((r) => turnOf(r).agent !== 'main'));
   const index = server.requests.findIndex((r) => turnOf(r).agent !== 'main');
   return async () => {
-    const from = Date.now();
     const closed = await server.waitForClosed(index, 10_000);
     expect(closed.aborted).toBe(true);
-    return Date.now() - from;
   };
 }
 
@@ -104,17 +104,24 @@ describe.skipIf(!HAS_REDIS)('cancelTask of a background task whose engine died',
 
   it('an engine frozen with its subscriptions open (nobody relays the cancel): the worker stops the task anyway after a stall interval', { timeout: 20_000 }, async () => {
     const { k, worker, b, taskId, running, probe } = await hangingOrphan('SIGSTOP');
+    const { keys, redis } = (await k.backend()).parts;
+    const logId = String(storedObject(await redis.get(keys.taskJob(taskId)))?.['logId']);
+    const beats = await lockRenewals(scale.redis.url, keys.jobLock(logId));
     expect(b.cancelTask(taskId)).toBe(true);
-    // The launcher still looks alive (its approvals subscription is open): the worker waits one stall interval, no longer.
-    const took = await probe();
-    // Not before the stall interval (nobody relays the cancel: it is the worker's own check).
-    expect(took).toBeGreaterThanOrEqual(STALL_MS - 100);
+    // The launcher still looks alive (its approvals subscription is open): the worker waits one
+    // stall interval (about four heartbeats), no longer: it stops the job with that subscription
+    // still there, so by its own check, not because the launcher went away.
+    await probe();
+    expect(await redis.pubsub('NUMSUB', keys.approvals(logId))).toEqual([keys.approvals(logId), 1]);
+    // Not at once (nobody relays the cancel): the job's lock was renewed after the cancel, which
+    // only a running job's is (BullMQ deletes it when the job ends).
+    expect(beats.count()).toBeGreaterThanOrEqual(2);
+    beats.close();
     const info = await b.tasks.whenSettled(taskId);
     expect(info).toMatchObject({ ...running, state: 'cancelled' });
     await waitFor(() => worker.running === 0);
     // The engine wakes up and finds its task's log ended by a cancel it never asked for: it
     // records the task cancelled too (not failed), so the record every engine sees stays so.
-    const { keys, redis } = (await k.backend()).parts;
     const later = await announced(k, taskId);
     proc!.kill('SIGCONT');
     await waitFor(() => later.length > 0, 5000);
