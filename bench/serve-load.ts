@@ -6,7 +6,9 @@
  * event read by the client), CPU per delivered event, RSS per live run; and the same for a
  * bare relay forwarding the same chunks as SSE, no harness.
  *
- * `RXHARNESS_LOAD_RUNS` changes the number of runs (e.g. 100 for a quick look).
+ * `RXHARNESS_LOAD_RUNS` changes the number of runs (e.g. 100 for a quick look);
+ * `RXHARNESS_LOAD_SERVE_FLAGS` adds Node flags to the serve process only (NODE_OPTIONS refuses
+ * `--cpu-prof`), e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` for the profile in docs/performance.md §11.
  *
  * @module
  */
@@ -21,6 +23,7 @@ import type { ResultRow } from './support/result-row.js';
 import { percentile } from './support/stats.js';
 
 const RUNS = Number(process.env['RXHARNESS_LOAD_RUNS'] ?? 1_000);
+const SERVE_FLAGS = (process.env['RXHARNESS_LOAD_SERVE_FLAGS'] ?? '').split(' ').filter(Boolean);
 const here = (file: string): string => fileURLToPath(new URL(file, import.meta.url));
 const TSX = ['--import', 'tsx'];
 
@@ -57,13 +60,15 @@ async function serveSide(baseURL: string): Promise<SideReport> {
   const token = randomBytes(18).toString('base64url');
   const workspace = mkdtempSync(join(tmpdir(), 'rxharness-load-'));
   const cli = here('../dist/cli.js');
-  const args = [cli, 'serve', '--port', '0', '--model', 'paced', '--base-url', baseURL, '--token', token, '--max-runs', String(RUNS * 2), '--max-tasks', '0', '--max-retries', '0', '--workspace', workspace];
+  const args = [...SERVE_FLAGS, cli, 'serve', '--port', '0', '--model', 'paced', '--base-url', baseURL, '--token', token, '--max-runs', String(RUNS * 2), '--max-tasks', '0', '--max-retries', '0', '--workspace', workspace];
   const server = await startLineProcess(args, 'rxharness serve');
   try {
     const url = /(http:\/\/127\.0\.0\.1:\d+)/.exec(server.firstLine)?.[1];
     if (!url) throw new Error(`serve printed no address: ${server.firstLine}`);
     return await measure(server, url, token);
   } finally {
+    // Ctrl+C is how serve stops cleanly (stdin means nothing to it): a --cpu-prof profile is written on that exit
+    server.child.kill('SIGINT');
     await server.stop();
     rmSync(workspace, { recursive: true, force: true });
   }

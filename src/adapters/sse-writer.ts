@@ -1,4 +1,8 @@
 import type { ServerResponse } from 'node:http';
+import { frameBatch } from './sse-frame-batch.js';
+
+/** How many characters of waiting frames one write on `'drain'` takes: a socket buffer's worth. */
+const WRITE_CHARS = 16 * 1024;
 
 /** Writes server-sent-event frames to a response without writing past a full socket. */
 export interface SseWriter {
@@ -17,6 +21,8 @@ export interface SseWriter {
  * A writer for `res` that honours backpressure: once `res.write` returns `false`, frames wait
  * in a queue, in order, and go out on `'drain'`. RxJS cannot pause a run, so the queue is
  * the only place a slow client's backlog can go; `maxQueuedBytes` bounds it (UTF-8 bytes).
+ * While the socket takes them, the frames of one turn go out in one `res.write`
+ * ({@link frameBatch}); the queue's frames, on `'drain'`, in writes of up to 16 KiB.
  */
 export function sseWriter(res: ServerResponse, maxQueuedBytes: number): SseWriter {
   const frames: string[] = [];
@@ -30,16 +36,21 @@ export function sseWriter(res: ServerResponse, maxQueuedBytes: number): SseWrite
     res.off('drain', flush);
     if (!res.writableEnded && !res.destroyed) res.end(frame);
   };
+  const batch = frameBatch((text) => {
+    if (!res.writableEnded && !res.destroyed) blocked = !res.write(text);
+  });
   function flush(): void {
     blocked = false;
-    while (head < frames.length) {
-      const frame = frames[head]!;
-      queuedBytes -= sizes[head]!;
-      head += 1;
-      if (!res.write(frame)) {
-        blocked = true;
-        break;
+    while (head < frames.length && !blocked) {
+      // the waiting frames in writes of about a socket buffer each: few writes, and a full
+      // socket is still noticed after about one buffer (the rest stays counted in the queue)
+      let text = '';
+      while (head < frames.length && text.length < WRITE_CHARS) {
+        text += frames[head]!;
+        queuedBytes -= sizes[head]!;
+        head += 1;
       }
+      blocked = !res.write(text);
     }
     if (head === frames.length) {
       // drop the written frames in one go rather than shifting the arrays one by one
@@ -59,7 +70,7 @@ export function sseWriter(res: ServerResponse, maxQueuedBytes: number): SseWrite
     write(frame) {
       if (res.writableEnded || res.destroyed) return true;
       if (!blocked) {
-        blocked = !res.write(frame);
+        batch.add(frame);
         return true;
       }
       const size = Buffer.byteLength(frame);
@@ -70,7 +81,7 @@ export function sseWriter(res: ServerResponse, maxQueuedBytes: number): SseWrite
     },
     end(frame) {
       if (blocked) last = frame;
-      else endNow(frame);
+      else endNow(batch.take() + frame);
     },
   };
 }
