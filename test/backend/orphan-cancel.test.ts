@@ -80,7 +80,7 @@ describe.skipIf(!HAS_REDIS)('cancelTask of a background task whose engine died',
     k.fixture.route({ main: startsBackground('explore'), '*': () => ({ hang: true }) });
     const worker = await k.worker();
     const b = await k.engine();
-    let probe: (() => Promise<number>) | undefined;
+    let probe: (() => Promise<void>) | undefined;
     const { taskId, running } = await orphaned(k, async () => ((probe = await childRequest(k)), true), signal);
     return { k, worker, b, taskId, running, probe: probe! };
   }
