@@ -114,7 +114,7 @@ export {
 export { createDemoModel } from './demo/demo-model.js';
 
 // Sessions.
-export type { ApprovalGrant, MaybePromise, SessionStore, TaskSessionInfo } from './session/session-store.js';
+export type { ApprovalGrant, MaybePromise, SessionListRequest, SessionPosition, SessionStore, SessionSummary, TaskSessionInfo } from './session/session-store.js';
 export type { ClaimGranted, ClaimRefused, SessionClaim } from './session/session-claim.js';
 export { MemorySessionStore, type MemorySessionStoreOptions } from './session/memory-session-store.js';
 export { FileSessionStore } from './session/file-session-store.js';

@@ -15,6 +15,11 @@ export class RedisKeys {
     return `${this.prefix}:sessions`;
   }
 
+  /** A conversation's summary for `list()` (a hash: `title`), kept with its session; task sessions have none. */
+  sessionSummary(sessionId: string): string {
+    return `${this.prefix}:summary:${sessionId}`;
+  }
+
   /** The lease of the run that holds a session (its value: the run's id), see redis-session-lease.ts. */
   claim(sessionId: string): string {
     return `${this.prefix}:claim:${sessionId}`;
@@ -116,6 +121,35 @@ export class RedisKeys {
   /** A conversation's background results waiting for its next prompt (a hash: task id to JSON). */
   results(sessionId: string): string {
     return `${this.prefix}:results:${sessionId}`;
+  }
+
+  /**
+   * Every waiting background result, all conversations together, oldest first (a sorted
+   * set: `<session>\n<task>` scored by {@link RedisKeys.waitingSeq}): where the bound on
+   * waiting results is kept, see waiting-results-store.ts.
+   */
+  get waitingOrder(): string {
+    return `${this.prefix}:waiting:order`;
+  }
+
+  /** What each waiting result weighs (a hash: the member of {@link RedisKeys.waitingOrder} to its UTF-16 units). */
+  get waitingSizes(): string {
+    return `${this.prefix}:waiting:sizes`;
+  }
+
+  /** What all waiting results weigh together (a number). */
+  get waitingChars(): string {
+    return `${this.prefix}:waiting:chars`;
+  }
+
+  /** The counter that orders waiting results. */
+  get waitingSeq(): string {
+    return `${this.prefix}:waiting:seq`;
+  }
+
+  /** A conversation's note of results dropped unread (JSON: `count` and the first `taskIds`). */
+  droppedResults(sessionId: string): string {
+    return `${this.prefix}:dropped:${sessionId}`;
   }
 
   /** Where background results and their delivery are announced. */

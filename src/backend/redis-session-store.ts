@@ -1,12 +1,14 @@
 import type { Redis } from 'ioredis';
 import type { ChatMessage } from '../model/chat-message.js';
 import type { SessionClaim } from '../session/session-claim.js';
-import { assertSessionId, sessionIdProblem } from '../session/session-id.js';
-import type { ApprovalGrant, SessionStore, SessionSummary, TaskSessionInfo } from '../session/session-store.js';
+import { assertSessionId } from '../session/session-id.js';
+import type { ApprovalGrant, SessionListRequest, SessionStore, SessionSummary, TaskSessionInfo } from '../session/session-store.js';
 import { sessionTitle } from '../session/session-title.js';
 import { redisFailure } from './redis-connection.js';
 import type { RedisKeys } from './redis-keys.js';
 import { claimLease } from './redis-session-lease.js';
+import { listRedisSessions } from './redis-session-list.js';
+import { APPEND_SESSION, INDEX_SESSION, REPLACE_SESSION } from './redis-session-scripts.js';
 import { storedObject } from './stored-object.js';
 
 /**
@@ -43,21 +45,19 @@ export class RedisSessionStore implements SessionStore {
     return items.map((item) => parsed(item) as ChatMessage);
   }
 
-  /** Appends the messages in one `RPUSH`, so a write is never interleaved with another. */
+  /**
+   * Appends the messages in one script, so a write is never interleaved with another; a
+   * conversation (not a task session) is indexed for `list()` at the same time: its score
+   * in `<prefix>:sessions` (which lives as long as its newest session, and forgets the ones
+   * expired since) and its summary (the title) kept as long as the session.
+   */
   async append(sessionId: string, messages: readonly ChatMessage[]): Promise<void> {
     assertSessionId(sessionId);
     if (messages.length === 0) return;
-    const key = this.keys.session(sessionId);
-    await this.redis
-      .multi()
-      .rpush(key, ...messages.map((m) => JSON.stringify(m)))
-      .pexpire(key, this.ttlMs)
-      .zadd(this.keys.sessionIndex(), Date.now(), sessionId)
-      // The index lives as long as its newest session, and forgets the ones expired since.
-      .zremrangebyscore(this.keys.sessionIndex(), '-inf', Date.now() - this.ttlMs)
-      .pexpire(this.keys.sessionIndex(), this.ttlMs)
-      .exec()
-      .catch(fail('saving a session'));
+    const k = this.keys;
+    const keys = [k.session(sessionId), k.sessionIndex(), k.sessionSummary(sessionId), k.taskInfo(sessionId)];
+    const args = [this.ttlMs, Date.now(), sessionId, sessionTitle(messages), ...messages.map((m) => JSON.stringify(m))];
+    await this.redis.eval(APPEND_SESSION, keys.length, ...keys, ...args).catch(fail('saving a session'));
   }
 
   /** Remembers who owns a task session, for a resume from any engine. */
@@ -80,7 +80,7 @@ export class RedisSessionStore implements SessionStore {
     const k = this.keys;
     await this.redis
       .multi()
-      .del(k.session(sessionId), k.taskInfo(sessionId), k.grants(sessionId), k.archive(sessionId), k.archived(sessionId))
+      .del(k.session(sessionId), k.taskInfo(sessionId), k.grants(sessionId), k.archive(sessionId), k.archived(sessionId), k.sessionSummary(sessionId))
       .zrem(k.sessionIndex(), sessionId)
       .exec()
       .catch(fail('deleting a session'));
@@ -88,27 +88,13 @@ export class RedisSessionStore implements SessionStore {
 
   /**
    * The conversations on this Redis (task sessions left out), the most recently written
-   * first, titled by the first prompt of their whole transcript. Sessions that expired
-   * (`sessionTtlMs`) are pruned from the index as they are found.
+   * first (ties by id), titled by the first prompt of their whole transcript; a page of them
+   * with a `request`. Two round trips a page, whatever the number of sessions: the index
+   * from the request's position, then the page's summaries; no transcript is read. Sessions
+   * that expired (`sessionTtlMs`) are pruned from the index as they are found.
    */
-  async list(): Promise<SessionSummary[]> {
-    const k = this.keys;
-    const flat = await this.redis.zrevrange(k.sessionIndex(), 0, -1, 'WITHSCORES').catch(fail('listing sessions'));
-    const summaries: SessionSummary[] = [];
-    for (let i = 0; i < flat.length; i += 2) {
-      const sessionId = flat[i]!;
-      // Only what append() indexes: anything else in the index is not a session of ours.
-      if (sessionIdProblem(sessionId) !== undefined) continue;
-      const answers = await this.redis.multi().exists(k.session(sessionId)).exists(k.taskInfo(sessionId)).exec().catch(fail('listing sessions'));
-      const [live, task] = (answers ?? []).map(([, value]) => value);
-      if (live !== 1) {
-        await this.redis.zrem(k.sessionIndex(), sessionId).catch(fail('listing sessions'));
-        continue;
-      }
-      if (task === 1) continue;
-      summaries.push({ sessionId, title: sessionTitle(await this.loadArchive(sessionId)), lastActivityAt: Number(flat[i + 1]) });
-    }
-    return summaries;
+  list(request?: SessionListRequest): Promise<SessionSummary[]> {
+    return listRedisSessions({ redis: this.redis, keys: this.keys, ttlMs: this.ttlMs, loadArchive: (id) => this.loadArchive(id) }, request);
   }
 
   /**
@@ -120,8 +106,9 @@ export class RedisSessionStore implements SessionStore {
     assertSessionId(sessionId);
     const k = this.keys;
     const keys = [k.session(sessionId), k.archive(sessionId), k.archived(sessionId)];
-    await this.redis.eval(REPLACE, keys.length, ...keys, this.ttlMs, ...messages.map((m) => JSON.stringify(m))).catch(fail('compacting a session'));
-    await this.redis.multi().zadd(k.sessionIndex(), Date.now(), sessionId).pexpire(k.sessionIndex(), this.ttlMs).exec().catch(fail('compacting a session'));
+    await this.redis.eval(REPLACE_SESSION, keys.length, ...keys, this.ttlMs, ...messages.map((m) => JSON.stringify(m))).catch(fail('compacting a session'));
+    const listed = [k.sessionIndex(), k.sessionSummary(sessionId), k.taskInfo(sessionId)];
+    await this.redis.eval(INDEX_SESSION, listed.length, ...listed, this.ttlMs, Date.now(), sessionId, sessionTitle(messages)).catch(fail('compacting a session'));
   }
 
   /** The whole transcript: the archive, then what the session gained since its last compaction. */
@@ -169,26 +156,6 @@ function parsed(item: string): unknown {
     return item;
   }
 }
-
-/**
- * KEYS: the session, its archive, its mark; ARGV: the time to live, then the new messages.
- * Pushes in chunks of 1,000 (Lua's `unpack` has a limit).
- */
-const REPLACE = `
-local live = tonumber(redis.call('GET', KEYS[3]) or '0') or 0
-local current = redis.call('LRANGE', KEYS[1], live, -1)
-for i = 1, #current, 1000 do
-  redis.call('RPUSH', KEYS[2], unpack(current, i, math.min(i + 999, #current)))
-end
-redis.call('DEL', KEYS[1])
-for i = 2, #ARGV, 1000 do
-  redis.call('RPUSH', KEYS[1], unpack(ARGV, i, math.min(i + 999, #ARGV)))
-end
-redis.call('SET', KEYS[3], #ARGV - 1, 'PX', ARGV[1])
-redis.call('PEXPIRE', KEYS[1], ARGV[1])
-if redis.call('EXISTS', KEYS[2]) == 1 then redis.call('PEXPIRE', KEYS[2], ARGV[1]) end
-return 1
-`;
 
 function fail(doing: string): (e: unknown) => never {
   return (e) => {

@@ -1,5 +1,6 @@
 import { constants } from 'node:fs';
-import { lstat, mkdir, open, readlink, realpath, type FileHandle } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { lstat, mkdir, open, readlink, realpath, rename, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { UnsafeLinkError } from './unsafe-link-error.js';
 
@@ -93,6 +94,35 @@ export async function openConfined(root: ConfinedRoot, file: string, flags: numb
   await handle.close();
   await checkConfined(root, file, 'file');
   throw new UnsafeLinkError(file, dirname(file), dirname(opened), root.path, root.label, true);
+}
+
+/**
+ * Writes `text` as the whole file `target` below `root`: to a fresh temporary file created
+ * exclusively (a leftover or a planted link of that name cannot be written through), then
+ * renamed over it, so the file is whole or as it was. A link planted as `target` is refused
+ * before anything is written (a rename would replace it silently).
+ *
+ * @throws {@link UnsafeLinkError} naming the link; file-system errors as they are.
+ *
+ * @example
+ * ```ts
+ * await writeConfinedFile(root, `${dir}/t1.task.json`, JSON.stringify(info));
+ * ```
+ */
+export async function writeConfinedFile(root: ConfinedRoot, target: string, text: string): Promise<void> {
+  await checkConfined(root, target, 'file');
+  const temporary = `${target}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`;
+  const handle = await openConfined(root, temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL);
+  try {
+    await handle.writeFile(text);
+    await handle.close();
+    await checkConfined(root, target, 'file');
+    await rename(temporary, target);
+  } catch (e) {
+    await handle.close().catch(() => undefined);
+    await rm(temporary, { force: true });
+    throw e;
+  }
 }
 
 /**

@@ -1,13 +1,14 @@
 import { constants } from 'node:fs';
-import { readdir, rename, rm, type FileHandle } from 'node:fs/promises';
-import { createHash, randomUUID } from 'node:crypto';
+import { rename, rm, type FileHandle } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import type { ChatMessage } from '../model/chat-message.js';
-import { checkConfined, isWithin, makeConfinedFolder, openConfined, type ConfinedRoot } from './confined-file.js';
+import { checkConfined, isWithin, makeConfinedFolder, openConfined, writeConfinedFile, type ConfinedRoot } from './confined-file.js';
+import { FileSessionSummaries, SUMMARY_SUFFIX } from './file-session-summaries.js';
 import { LocalClaims, type SessionClaim } from './session-claim.js';
 import { assertSessionId } from './session-id.js';
-import type { ApprovalGrant, SessionStore, SessionSummary, TaskSessionInfo } from './session-store.js';
-import { sessionIdOfFile } from './session-file-name.js';
+import type { ApprovalGrant, SessionListRequest, SessionStore, SessionSummary, TaskSessionInfo } from './session-store.js';
+import { sessionFileStem } from './session-file-name.js';
 import { sessionTitle } from './session-title.js';
 import { UnsafeLinkError } from './unsafe-link-error.js';
 
@@ -17,7 +18,9 @@ const { O_APPEND, O_CREAT, O_EXCL, O_RDONLY, O_RDWR, O_WRONLY } = constants;
  * A {@link SessionStore} on disk: one JSON-lines file per session under
  * `<workspace>/.rxharness/sessions/` (one message per line, appended), and a small JSON file
  * per task session for resume. Sessions and task resumes survive restarts. A compacted
- * session keeps its whole transcript beside it, in `<id>.archive.jsonl`.
+ * session keeps its whole transcript beside it, in `<id>.archive.jsonl`. A small
+ * `<id>.summary.json` (the real id and the title) lets {@link FileSessionStore.list} name
+ * sessions without reading their transcripts, a long id stored by its hash included.
  *
  * Crash safety: a message is one line written by one append, so a crash mid-write can only
  * cut the last line. Loading skips a line that does not parse, and the next append (after a
@@ -48,6 +51,8 @@ export class FileSessionStore implements SessionStore {
   private ready: Promise<unknown> | undefined;
   /** Which run holds which session, in this process. */
   private readonly claims = new LocalClaims();
+  /** The sessions' summary files, which {@link FileSessionStore.list} reads. */
+  private readonly summaries: FileSessionSummaries;
 
   /**
    * Stores under `<workspace>/.rxharness/sessions/`, or under `options.dir` when given.
@@ -57,6 +62,10 @@ export class FileSessionStore implements SessionStore {
     this.dir = options.dir ?? join(workspace, '.rxharness', 'sessions');
     const base = resolve(workspace);
     this.root = isWithin(base, resolve(this.dir)) ? { path: base, label: 'the workspace' } : { path: resolve(this.dir), label: 'the session folder' };
+    this.summaries = new FileSessionSummaries(this.root, this.dir, {
+      earlierTitle: async (sessionId) => sessionTitle(await this.transcript(sessionId)),
+      enqueue: (sessionId, task) => this.enqueue(sessionId, task),
+    });
   }
 
   async load(sessionId: string): Promise<readonly ChatMessage[]> {
@@ -93,16 +102,24 @@ export class FileSessionStore implements SessionStore {
   /** The whole transcript: the archive, then what the session gained since its last compaction. */
   async loadArchive(sessionId: string): Promise<readonly ChatMessage[]> {
     await this.queues.get(sessionId);
+    return this.transcript(sessionId);
+  }
+
+  /** The whole transcript as the files hold it now (in the write queue, or after waiting for it). */
+  private async transcript(sessionId: string): Promise<ChatMessage[]> {
     const { messages, live } = await this.readSession(sessionId);
     const archived = await this.readLines(this.file(sessionId, '.archive.jsonl'));
     return [...archived.flatMap((line) => parseLine(line) ?? []), ...messages.slice(live)];
   }
 
-  private enqueue(sessionId: string, task: () => Promise<void>): Promise<void> {
+  private enqueue<T>(sessionId: string, task: () => Promise<T>): Promise<T> {
     const previous = this.queues.get(sessionId) ?? Promise.resolve();
     const next = previous.then(task);
     // The queue holds a settled promise either way; the caller still sees the failure.
-    const tail = next.catch(() => undefined);
+    const tail = next.then(
+      () => undefined,
+      () => undefined,
+    );
     this.queues.set(sessionId, tail);
     void tail.then(() => {
       if (this.queues.get(sessionId) === tail) this.queues.delete(sessionId);
@@ -112,22 +129,7 @@ export class FileSessionStore implements SessionStore {
 
   async saveTaskInfo(info: TaskSessionInfo): Promise<void> {
     await this.mkdir();
-    const target = this.file(info.taskId, '.task.json');
-    // A link planted as the task file is refused before anything is written (a rename would replace it silently).
-    await checkConfined(this.root, target, 'file');
-    // A fresh name, created exclusively: a leftover or a planted link of that name cannot be written through.
-    const temporary = `${target}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`;
-    const handle = await openConfined(this.root, temporary, O_WRONLY | O_CREAT | O_EXCL);
-    try {
-      await handle.writeFile(JSON.stringify(info));
-      await handle.close();
-      await checkConfined(this.root, target, 'file');
-      await rename(temporary, target);
-    } catch (e) {
-      await handle.close().catch(() => undefined);
-      await rm(temporary, { force: true });
-      throw e;
-    }
+    await writeConfinedFile(this.root, this.file(info.taskId, '.task.json'), JSON.stringify(info));
   }
 
   async loadTaskInfo(taskId: string): Promise<TaskSessionInfo | undefined> {
@@ -142,7 +144,8 @@ export class FileSessionStore implements SessionStore {
   /** Removes a session's files (messages and task info); an unknown id is no error. */
   async delete(sessionId: string): Promise<void> {
     await this.queues.get(sessionId);
-    for (const suffix of ['.jsonl', '.archive.jsonl', '.task.json', '.grants.jsonl']) {
+    this.summaries.forget(sessionId);
+    for (const suffix of ['.jsonl', '.archive.jsonl', '.task.json', '.grants.jsonl', SUMMARY_SUFFIX]) {
       const file = this.file(sessionId, suffix);
       // The folders on the way must stay inside; the file itself may be a link (rm removes the link).
       await checkConfined(this.root, file, 'folder');
@@ -152,38 +155,15 @@ export class FileSessionStore implements SessionStore {
   }
 
   /**
-   * The conversations in the folder (task sessions left out), the most recently changed first:
-   * the title from the whole transcript, the last activity from the session file's time. A
-   * session whose id was too long for a file name (stored by its hash) cannot be named, so it
-   * is not listed.
+   * The conversations in the folder (task sessions left out), the most recently changed first
+   * (a session's time is its file's), a page of them with a `request`. Reads the folder, the
+   * times of the session files and the summaries of the page, never a transcript (except once
+   * for a session written before summaries, which then gets one). A summary the store did not
+   * write (corrupt, planted, a link) leaves its session out, with a process warning
+   * (`RXHARNESS_BAD_SESSION_SUMMARY`), and does not hide the others.
    */
-  async list(): Promise<SessionSummary[]> {
-    let names: string[];
-    try {
-      await checkConfined(this.root, this.dir, 'folder');
-      names = await readdir(this.dir);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw e;
-    }
-    const tasks = new Set(names.filter((name) => name.endsWith('.task.json')).map((name) => name.slice(0, -'.task.json'.length)));
-    const summaries: SessionSummary[] = [];
-    for (const name of names) {
-      const stem = name.endsWith('.jsonl') && !/\.(archive|grants)\.jsonl$/.test(name) ? name.slice(0, -'.jsonl'.length) : undefined;
-      const sessionId = stem === undefined || tasks.has(stem) ? undefined : sessionIdOfFile(stem);
-      if (sessionId === undefined) continue;
-      const summary = await this.#summary(name, sessionId).catch(() => undefined);
-      // A file that cannot be read safely (a planted link, a vanished file) is not listed, and
-      // does not hide the others; opening that session still says what is wrong with it.
-      if (summary) summaries.push(summary);
-    }
-    return summaries.sort((a, b) => b.lastActivityAt - a.lastActivityAt);
-  }
-
-  async #summary(name: string, sessionId: string): Promise<SessionSummary> {
-    const handle = await openConfined(this.root, join(this.dir, name), O_RDONLY);
-    const { mtimeMs } = await handle.stat().finally(() => handle.close());
-    return { sessionId, title: sessionTitle(await this.loadArchive(sessionId)), lastActivityAt: Math.round(mtimeMs) };
+  list(request?: SessionListRequest): Promise<SessionSummary[]> {
+    return this.summaries.list(request);
   }
 
   /** The conversation's "always" approvals (`<id>.grants.jsonl`, one per line; a line that is not one is skipped). */
@@ -232,6 +212,7 @@ export class FileSessionStore implements SessionStore {
 
   private async rewrite(sessionId: string, messages: readonly ChatMessage[]): Promise<void> {
     await this.mkdir();
+    await this.summaries.keep(sessionId, messages);
     const current = await this.readSession(sessionId);
     const unarchived = current.messages.slice(current.live);
     if (unarchived.length > 0) {
@@ -271,6 +252,8 @@ export class FileSessionStore implements SessionStore {
 
   private async write(sessionId: string, messages: readonly ChatMessage[]): Promise<void> {
     await this.mkdir();
+    // The summary first: a transcript never exists without one (but from before summaries).
+    await this.summaries.keep(sessionId, messages);
     const file = this.file(sessionId, '.jsonl');
     let handle: FileHandle | undefined;
     try {
@@ -309,25 +292,11 @@ export class FileSessionStore implements SessionStore {
     return this.claims.claim(sessionId, owner);
   }
 
+  /** Every file of a session is named here (an id that cannot name a session is refused there). */
   private file(id: string, suffix: string): string {
-    // Every file of a session is named here: an id with a lone surrogate (which the hex below
-    // would encode as U+FFFD, the name of another id's file) is refused.
-    assertSessionId(id);
-    // Lower case only (hex for the rest), so "Notes" and "notes" stay two files on a
-    // case-insensitive file system (macOS, Windows), and no Windows device name ("con.x").
-    const plain = /^[a-z0-9_-][a-z0-9_.-]*$/.test(id) && !WINDOWS_DEVICE.test(id);
-    let safe = plain ? id : `~${Buffer.from(id).toString('hex')}`;
-    // File names stop at 255 bytes: a long id goes by its hash ("~~" is no hex output).
-    if (safe.length > MAX_NAME) safe = `~~${createHash('sha256').update(id).digest('hex')}`;
-    return join(this.dir, safe + suffix);
+    return join(this.dir, sessionFileStem(id) + suffix);
   }
 }
-
-/** Names Windows keeps for devices, with any extension: `con`, `nul.jsonl`, `com1.txt`... */
-const WINDOWS_DEVICE = /^(con|prn|aux|nul|com\d|lpt\d)(\.|$)/;
-
-/** The longest file name stem used as it is (leaves room for the suffixes within 255 bytes). */
-const MAX_NAME = 200;
 
 function parseLine(line: string): ChatMessage | undefined {
   if (line.trim() === '') return undefined;

@@ -1,4 +1,4 @@
-export type { MaybePromise, SessionStore, SessionSummary, TaskSessionInfo } from './session-store.js';
+export type { MaybePromise, SessionListRequest, SessionPosition, SessionStore, SessionSummary, TaskSessionInfo } from './session-store.js';
 export { sessionTitle } from './session-title.js';
 export type { ClaimGranted, ClaimRefused, SessionClaim } from './session-claim.js';
 export { MemorySessionStore, type MemorySessionStoreOptions } from './memory-session-store.js';

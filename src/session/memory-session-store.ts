@@ -1,7 +1,8 @@
 import type { ChatMessage } from '../model/chat-message.js';
 import { LocalClaims, type SessionClaim } from './session-claim.js';
 import { assertSessionId } from './session-id.js';
-import type { ApprovalGrant, SessionStore, SessionSummary, TaskSessionInfo } from './session-store.js';
+import { pageOfSessions } from './session-order.js';
+import type { ApprovalGrant, SessionListRequest, SessionStore, SessionSummary, TaskSessionInfo } from './session-store.js';
 import { sessionTitle } from './session-title.js';
 
 /** Options of {@link MemorySessionStore}. */
@@ -56,6 +57,8 @@ export class MemorySessionStore implements SessionStore {
   private totalBytes = 0;
   /** When each session last gained or replaced messages (epoch ms), for {@link MemorySessionStore.list}. */
   private readonly activity = new Map<string, number>();
+  /** Each session's title, kept as it is written so {@link MemorySessionStore.list} reads no transcript. */
+  private readonly titles = new Map<string, string>();
   /** Which run holds which session (see {@link MemorySessionStore.claim}). */
   private readonly claims = new LocalClaims();
 
@@ -87,6 +90,7 @@ export class MemorySessionStore implements SessionStore {
     const list = this.sessions.get(sessionId);
     this.addBytes(sessionId, messagesBytes(messages));
     this.activity.set(sessionId, Date.now());
+    this.keepTitle(sessionId, messages);
     if (list) {
       list.push(...messages);
       this.touch(sessionId, list);
@@ -136,6 +140,7 @@ export class MemorySessionStore implements SessionStore {
     archive.live = messages.length;
     this.archives.set(sessionId, archive);
     this.activity.set(sessionId, Date.now());
+    this.keepTitle(sessionId, messages);
     if (this.sessions.has(sessionId)) this.sessions.set(sessionId, messages.slice());
     else this.append(sessionId, messages);
     this.touch(sessionId, this.sessions.get(sessionId));
@@ -158,20 +163,29 @@ export class MemorySessionStore implements SessionStore {
     this.sessions.delete(sessionId);
     this.archives.delete(sessionId);
     this.activity.delete(sessionId);
+    this.titles.delete(sessionId);
     this.tasks.delete(sessionId);
     this.grants.delete(sessionId);
   }
 
-  /** The conversations held (task sessions left out), the most recently active first; titles from the whole transcript. */
-  list(): SessionSummary[] {
+  /**
+   * The conversations held (task sessions left out), the most recently active first (ties by
+   * id), titled by the first prompt of their whole transcript; a page of them with a
+   * `request`. From the titles kept as sessions are written: no transcript is read.
+   */
+  list(request?: SessionListRequest): SessionSummary[] {
     const summaries: SessionSummary[] = [];
-    // Most recently used first, so sessions active in the same millisecond keep that order.
-    for (const [sessionId, messages] of [...this.sessions].reverse()) {
+    for (const sessionId of this.sessions.keys()) {
       if (this.tasks.has(sessionId)) continue;
-      const title = sessionTitle(this.archives.get(sessionId)?.messages ?? messages) || sessionTitle(messages);
-      summaries.push({ sessionId, title, lastActivityAt: this.activity.get(sessionId) ?? 0 });
+      summaries.push({ sessionId, title: this.titles.get(sessionId) ?? '', lastActivityAt: this.activity.get(sessionId) ?? 0 });
     }
-    return summaries.sort((a, b) => b.lastActivityAt - a.lastActivityAt);
+    return pageOfSessions(summaries, request);
+  }
+
+  /** Keeps the session's title: its first user message, from the first write that has one. */
+  private keepTitle(sessionId: string, messages: readonly ChatMessage[]): void {
+    if (this.titles.get(sessionId)) return;
+    this.titles.set(sessionId, sessionTitle(messages));
   }
 
   loadGrants(sessionId: string): readonly ApprovalGrant[] {

@@ -55,12 +55,16 @@ export interface SessionStore {
    */
   loadArchive?(sessionId: string): MaybePromise<readonly ChatMessage[]>;
   /**
-   * The conversations it holds (never task sessions), the most recently active first: each
-   * with a title (its first user message) and when it last changed. Optional: without it
+   * The conversations it holds (never task sessions), the most recently active first (ties in
+   * an order of the store's own that stays the same between calls): each with a title (its
+   * first user message) and when it last changed. With a `request`, only those after
+   * `request.after` in that order, at most `request.limit` of them: `GET /api/sessions` pages
+   * with it, so a store should answer from small summaries kept as sessions are written,
+   * never by reading transcripts. Without a request, all of them. Optional: without it
    * `GET /api/sessions` answers `404` and the page shows no conversation list. The memory,
    * file and Redis stores have it.
    */
-  list?(): MaybePromise<readonly SessionSummary[]>;
+  list?(request?: SessionListRequest): MaybePromise<readonly SessionSummary[]>;
   /**
    * Claims the session for one run (`owner`: the engine passes the run id), so that no other
    * run appends to it until the claim is released; the engine takes it before a run starts
@@ -93,3 +97,32 @@ export interface SessionSummary {
   readonly lastActivityAt: number;
 }
 
+
+/**
+ * Which conversations {@link SessionStore.list} answers: a page of them.
+ *
+ * @example
+ * ```ts
+ * const first = await store.list!({ limit: 50 });
+ * const next = await store.list!({ limit: 50, after: first.at(-1) });
+ * ```
+ */
+export interface SessionListRequest {
+  /** At most this many (an integer >= 0); default all. */
+  readonly limit?: number;
+  /**
+   * Only the conversations listed after this one (the last of the previous page): less
+   * recently active, or as recently and later in the store's order. The conversation need not
+   * exist any more. Sessions written since the previous page move to the front, so paging
+   * neither repeats nor skips the others.
+   */
+  readonly after?: SessionPosition;
+}
+
+/** Where a conversation stands in {@link SessionStore.list}'s order: its last activity and id. */
+export interface SessionPosition {
+  /** The conversation's {@link SessionSummary.lastActivityAt}. */
+  readonly lastActivityAt: number;
+  /** The conversation's id. */
+  readonly sessionId: string;
+}

@@ -104,7 +104,7 @@ describe('FileSessionStore with links planted under .rxharness/', () => {
     await store.saveTaskInfo(TASK);
     expect(await store.load('s1')).toEqual([user('one')]);
     expect(await store.loadTaskInfo('task_1')).toEqual(TASK);
-    expect((await readdir(join(ws, 'kept'))).sort()).toEqual(['s1.jsonl', 'task_1.task.json']);
+    expect((await readdir(join(ws, 'kept'))).sort()).toEqual(['s1.jsonl', 's1.summary.json', 'task_1.task.json']);
   });
 
   it('a store in its own folder (options.dir) is confined to that folder', async () => {

@@ -99,8 +99,10 @@ describe('FileSessionStore', () => {
     const ids = ['a/b', 'a b', 'ünïcødé', '../escape', '..', '.hidden', 'a\\b', 'plain-id_1', 'x.y', 'CON:', 'Notes', 'notes', 'NOTES', 'con', 'nul.log', 'com1', 'console'];
     for (const id of ids) await store.append(id, [user(`for ${id}`)]);
     for (const id of ids) expect(await store.load(id)).toEqual([user(`for ${id}`)]);
-    const files = await readdir(sessionsDir());
+    // Each session: its messages and its summary (for list()).
+    const files = (await readdir(sessionsDir())).filter((name) => !name.endsWith('.summary.json'));
     expect(files).toHaveLength(ids.length);
+    expect((await readdir(sessionsDir())).filter((name) => name.endsWith('.summary.json'))).toHaveLength(ids.length);
     for (const name of files) expect(name).toMatch(/^[a-z0-9_~-][a-z0-9_.-]*\.jsonl$/);
     // Distinct even where the file system ignores case.
     expect(new Set(files.map((name) => name.toLowerCase())).size).toBe(ids.length);
@@ -146,6 +148,6 @@ describe('FileSessionStore', () => {
     const dir = join(ws.dir, 'elsewhere');
     const store = new FileSessionStore('/ignored', { dir });
     await store.append('s', [user('x')]);
-    expect(await readdir(dir)).toEqual(['s.jsonl']);
+    expect((await readdir(dir)).sort()).toEqual(['s.jsonl', 's.summary.json']);
   });
 });

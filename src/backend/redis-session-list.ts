@@ -1,0 +1,102 @@
+import type { Redis } from 'ioredis';
+import type { ChatMessage } from '../model/chat-message.js';
+import { sessionIdProblem } from '../session/session-id.js';
+import { newestFirst } from '../session/session-order.js';
+import type { SessionListRequest, SessionPosition, SessionSummary } from '../session/session-store.js';
+import { sessionTitle } from '../session/session-title.js';
+import { warnBadData } from './bad-data-warning.js';
+import { redisFailure } from './redis-connection.js';
+import type { RedisKeys } from './redis-keys.js';
+import { SESSION_PAGE } from './redis-session-scripts.js';
+
+/** How many index members one round of a listing without a limit reads. */
+const ROUND = 500;
+
+/** What {@link listRedisSessions} needs of the store. */
+export interface RedisSessionSource {
+  readonly redis: Redis;
+  readonly keys: RedisKeys;
+  readonly ttlMs: number;
+  /** A session's whole transcript: read only for a conversation written before summaries. */
+  loadArchive(sessionId: string): Promise<readonly ChatMessage[]>;
+}
+
+/**
+ * A page of the conversations on Redis, newest first (ties by id, descending): the index
+ * (`<prefix>:sessions`) read from the request's position by a script, then one pipeline for
+ * the page's summaries (a hash per conversation, `<prefix>:summary:<id>`), so a page costs
+ * two round trips whatever the number of sessions, and no transcript is read. Members whose
+ * session expired are pruned; a summary of the wrong type is skipped with a warning; a
+ * conversation written before summaries gets one from its transcript.
+ */
+export async function listRedisSessions(source: RedisSessionSource, request: SessionListRequest = {}): Promise<SessionSummary[]> {
+  const limit = request.limit ?? Infinity;
+  const page: SessionSummary[] = [];
+  let after = request.after;
+  while (page.length < limit) {
+    const want = Math.min(limit - page.length, ROUND);
+    const flat = (await source.redis
+      .eval(SESSION_PAGE, 1, source.keys.sessionIndex(), after?.lastActivityAt ?? '', after?.sessionId ?? '', want)
+      .catch(fail('listing sessions'))) as string[];
+    const members: SessionPosition[] = [];
+    for (let i = 0; i + 1 < flat.length; i += 2) members.push({ sessionId: flat[i]!, lastActivityAt: Number(flat[i + 1]) });
+    const from = after;
+    // Only what append() indexes, and nothing at or before the position (a moved position starts at its score).
+    const fresh = members.filter((m) => sessionIdProblem(m.sessionId) === undefined && (!from || byOrder(from, m) < 0));
+    page.push(...(await summariesOf(source, fresh)));
+    if (members.length < want) break;
+    after = members.at(-1);
+  }
+  return page.slice(0, limit);
+}
+
+function byOrder(a: SessionPosition, b: SessionPosition): number {
+  return newestFirst(a.lastActivityAt, a.sessionId, b.lastActivityAt, b.sessionId);
+}
+
+/** The summaries of indexed members, in one pipeline: each one's title, whether it lives, whether it is a task. */
+async function summariesOf(source: RedisSessionSource, members: readonly SessionPosition[]): Promise<SessionSummary[]> {
+  if (members.length === 0) return [];
+  const { redis, keys } = source;
+  const pipeline = redis.pipeline();
+  for (const { sessionId } of members) pipeline.hget(keys.sessionSummary(sessionId), 'title').exists(keys.session(sessionId)).exists(keys.taskInfo(sessionId));
+  const answers = (await pipeline.exec().catch(fail('listing sessions'))) ?? [];
+  const gone: string[] = [];
+  const summaries: SessionSummary[] = [];
+  for (const [i, member] of members.entries()) {
+    const [[titleError, title], [, live], [, task]] = answers.slice(i * 3, i * 3 + 3) as [Error | null, unknown][];
+    if (live !== 1 || task === 1) {
+      gone.push(member.sessionId); // expired, or a task session indexed before summaries
+      continue;
+    }
+    if (titleError) {
+      const key = keys.sessionSummary(member.sessionId);
+      warnBadData(key, `${key} is not a hash (${titleError.message}): conversation "${member.sessionId}" is not listed; its next write makes a new summary`);
+      continue;
+    }
+    const named = typeof title === 'string' ? sessionTitle([{ role: 'user', content: title }]) : await migrated(source, member.sessionId);
+    if (named !== undefined) summaries.push({ ...member, title: named });
+  }
+  if (gone.length > 0) await redis.zrem(keys.sessionIndex(), ...gone).catch(fail('listing sessions'));
+  return summaries;
+}
+
+/** A conversation written before summaries: titled from its transcript, once (the summary is written for next time). */
+async function migrated(source: RedisSessionSource, sessionId: string): Promise<string | undefined> {
+  const key = source.keys.sessionSummary(sessionId);
+  let title: string;
+  try {
+    title = sessionTitle(await source.loadArchive(sessionId));
+  } catch (e) {
+    warnBadData(key, `conversation "${sessionId}" is not listed: its transcript cannot be read (${e instanceof Error ? e.message : String(e)})`);
+    return undefined;
+  }
+  await source.redis.multi().hsetnx(key, 'title', title).pexpire(key, source.ttlMs).exec().catch(fail('listing sessions'));
+  return title;
+}
+
+function fail(doing: string): (e: unknown) => never {
+  return (e) => {
+    throw redisFailure(doing, e);
+  };
+}
