@@ -11,6 +11,7 @@ import type { ToolContext } from '../tools/tool.js';
 import type { TaskWiring } from '../agent/agent-scope.js';
 import type { AgentFactory } from './agent-factory.js';
 import { a2aLauncher } from './a2a/a2a-launcher.js';
+import type { RemoteA2AOptions } from './a2a/remote-a2a-options.js';
 import { announceRefusal } from './announce-refusal.js';
 import { checkResumable$ } from './check-resumable.js';
 import { agentList } from './delegation-prompts.js';
@@ -32,6 +33,8 @@ export interface TaskRunnerOptions {
   readonly maxResultChars: number;
   /** Where a task's child runs (a worker, through a backend); absent, or `undefined` for a task: in this process. */
   readonly launcher?: (task: TaskWiring) => ChildLauncher | undefined;
+  /** How remote A2A agents are reached (credentials, idle timeout): the engine's `a2a` option. */
+  readonly a2a?: RemoteA2AOptions;
 }
 
 /**
@@ -102,7 +105,7 @@ export class TaskRunner implements Delegation {
           const task = { taskId, rootSessionId: owner, rootRunId: context.rootRunId, label, background, ...budget, ...trace };
           const spec = this.o.factory.childSpec(parent, definition, task);
           // A remote A2A agent's task runs there (a2a-launcher.ts); any other where the backend places it, or here.
-          const launcher = definition.a2a !== undefined ? a2aLauncher(definition.a2a) : this.o.launcher?.(task);
+          const launcher = definition.a2a !== undefined ? a2aLauncher(definition.a2a, this.o.a2a) : this.o.launcher?.(task);
           const child: ChildRun = {
             agent: this.o.factory.build(spec),
             spec,

@@ -102,6 +102,7 @@ export function buildTree(options: HarnessEngineOptions, workspace: string, appr
     maxItems: options.multitaskMaxItems ?? DEFAULT_MULTITASK_MAX_ITEMS,
     maxResultChars: options.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS,
     ...(remote ? { launcher: childPlacement(remote, options.distributeTasks ?? false)! } : {}),
+    ...(options.a2a ? { a2a: options.a2a } : {}),
   });
   const main: AgentSpec = {
     name: 'main',

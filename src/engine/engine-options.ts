@@ -8,6 +8,7 @@ import type { Tool } from '../tools/tool.js';
 import type { EventLog } from '../runs/event-log.js';
 import type { HarnessBackend } from './harness-backend.js';
 import { checkMcpServers, type McpServerConfig } from '../mcp/mcp-server-config.js';
+import type { RemoteA2AOptions } from '../delegation/a2a/remote-a2a-options.js';
 
 // Values beyond JSON are checked by kind (`jsKind`: a function, or an object with that
 // method); rules and tools get their own, more specific checks where they are used.
@@ -116,6 +117,16 @@ const ENGINE_OPTIONS_SCHEMA = {
     backend: { jsKind: 'childLauncher' },
     /** With a `backend`: foreground tasks run on workers too (default false: in this process). */
     distributeTasks: { type: 'boolean' },
+    /**
+     * Remote A2A agents (definitions with `a2a: <card URL>`): `token` (default
+     * `RXHARNESS_A2A_TOKEN`), `headers(request)` for credentials per remote, `idleTimeoutMs`
+     * (default 5 minutes; 0: never). See `RemoteA2AOptions`.
+     */
+    a2a: {
+      type: 'object',
+      properties: { token: { type: 'string' }, headers: { jsKind: 'function' }, idleTimeoutMs: count(0) },
+      additionalProperties: false,
+    },
   },
   additionalProperties: false,
 } as const;
@@ -133,6 +144,7 @@ interface ByKind {
   eventLog: EventLog;
   mcpServers: Readonly<Record<string, McpServerConfig>>;
   backend: HarnessBackend;
+  a2a: RemoteA2AOptions;
 }
 type Frozen<T> = T extends (infer Item)[] ? readonly Item[] : T;
 type Read = Required<Static<typeof ENGINE_OPTIONS_SCHEMA>>;
@@ -180,6 +192,7 @@ function errorFor({ path, value, schema, unknownKeys }: ConfigProblem): Error {
   if (path.length === 0) return new TypeError(say('options must be an object with at least `model`'));
   // `models.fast`, `agentDirs[1]`
   const name = `\`${path.map((part, i) => (i === 0 ? part : /^\d+$/.test(part) ? `[${part}]` : `.${part}`)).join('')}\``;
+  if (unknownKeys) return new TypeError(say(`${name} has unknown key ${unknownKeys.map((k) => `"${k}"`).join(', ')}; known: ${Object.keys(schema.properties ?? {}).join(', ')}`));
   if (schema.jsKind === 'stream') {
     return new TypeError(say(path[0] === 'model' ? `${name} must be a ChatModel, e.g. new OpenAIChatModel({ model: "gpt-4o-mini" })` : `${name} must be a ChatModel`));
   }

@@ -17,6 +17,9 @@ describe('checkEngineOptions (from the options schema)', () => {
     ['a model map that is not an object', { model, models: 'fast' }, TypeError, 'HarnessEngine: `models` must be an object, got string'],
     ['an infinite count', { model, maxSteps: Number.POSITIVE_INFINITY }, RangeError, 'HarnessEngine: `maxSteps` must be an integer >= 1, got Infinity'],
     ['a null count', { model, toolTimeoutMs: null }, RangeError, 'HarnessEngine: `toolTimeoutMs` must be an integer >= 1, got null'],
+    ['a nested count', { model, a2a: { idleTimeoutMs: -1 } }, RangeError, 'HarnessEngine: `a2a.idleTimeoutMs` must be an integer >= 0, got -1'],
+    ['a nested function', { model, a2a: { headers: { authorization: 'x' } } }, TypeError, 'HarnessEngine: `a2a.headers` must be a function, got object'],
+    ['an unknown nested key', { model, a2a: { tokn: 'x' } }, TypeError, 'HarnessEngine: `a2a` has unknown key "tokn"; known: token, headers, idleTimeoutMs'],
     ['an array as options', [model], TypeError, 'HarnessEngine: options must be an object with at least `model`'],
   ])('words %s from the schema', (_, options, kind, message) => {
     expect(check(options)).toThrow(kind);
@@ -24,7 +27,7 @@ describe('checkEngineOptions (from the options schema)', () => {
   });
 
   it('names every unknown option at once, and lists every known one', () => {
-    expect(check({ model, maxStep: 3, workspce: '.' })).toThrow(/^HarnessEngine: unknown option "maxStep", "workspce"; known options: model, workspace, multitaskMaxTasks, .*, trustWorkspaceAgents, runRetentionMs, maxRetainedRuns, maxRetainedRunBytes, eventLog, tokenBudget, mcpServers, backend, distributeTasks$/);
+    expect(check({ model, maxStep: 3, workspce: '.' })).toThrow(/^HarnessEngine: unknown option "maxStep", "workspce"; known options: model, workspace, multitaskMaxTasks, .*, trustWorkspaceAgents, runRetentionMs, maxRetainedRuns, maxRetainedRunBytes, eventLog, tokenBudget, mcpServers, backend, distributeTasks, a2a$/);
   });
 
   it('reports an unknown option before any other problem, then the model', () => {
@@ -64,6 +67,7 @@ describe('checkEngineOptions (from the options schema)', () => {
       // Only its kind is checked here (an object with the backend's methods); test/backend/ runs real ones.
       backend: { childLauncher: () => undefined } as unknown as HarnessBackend,
       distributeTasks: true,
+      a2a: { token: 'secret', headers: () => ({ 'x-api-key': 'secret' }), idleTimeoutMs: 0 },
     };
     expect(check(every)).not.toThrow();
   });

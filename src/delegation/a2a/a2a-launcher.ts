@@ -4,14 +4,17 @@ import type { AgentEvent, RunEndEvent } from '../../events/agent-event.js';
 import { EMPTY_METRICS } from '../../events/run-metrics.js';
 import { errorMessage } from '../../errors/error-message.js';
 import type { ChildLauncher, ChildRun } from '../run-child.js';
-import { A2A_TOKEN_ENV, remoteA2AClient } from './remote-a2a-client.js';
+import { DeltaCoalescer } from './delta-coalescer.js';
+import { remoteA2AClient } from './remote-a2a-client.js';
+import { DEFAULT_A2A_IDLE_TIMEOUT_MS, type RemoteA2AOptions } from './remote-a2a-options.js';
+import { RemoteCredentials } from './remote-credentials.js';
 import { RemoteUpdates } from './remote-updates.js';
 
 /** Bounds on what one remote task may send. */
 export interface RemoteA2ALimits {
   /** The most characters of text (artifacts and status messages together); beyond it the task fails. Default 1,000,000. */
   readonly maxChars?: number;
-  /** The most updates; beyond it the task fails (a remote that never ends). Default 10,000. */
+  /** The most updates; beyond it the task fails (a remote that never ends). Default 25,000. */
   readonly maxUpdates?: number;
   /** Milliseconds a cancel waits for the remote task's id (to send `tasks/cancel`) before it drops the stream. Default 10,000. */
   readonly cancelWaitMs?: number;
@@ -20,30 +23,37 @@ export interface RemoteA2ALimits {
 /**
  * Runs a child on the remote A2A agent whose card is at `cardUrl`: its prompt is sent with
  * `message/stream` (A2A 1.0 `SendStreamingMessage`), its updates become the child's events
- * (a `RunStart`, a `ReasonStart`, deltas from its artifacts and status messages, a
- * `ReasonEnd`, and exactly one `RunEnd`), wrapped by the task runner like any child's. The
- * answer is the final status message's text (else its artifacts'). A failed, rejected or
- * cancelled remote task, an unreachable card, a JSON-RPC error, a stream that ends without a
- * final state or sends more than the limits allow ends the run abnormally with a message
- * naming the agent. Unsubscribing (the parent cancelled, `cancelTask`) sends `tasks/cancel`
- * for the remote task, then drops the stream. The bearer token is `token`, else
- * `RXHARNESS_A2A_TOKEN`.
+ * (a `RunStart`, a `ReasonStart`, deltas from its artifacts and status messages, coalesced
+ * by a {@link DeltaCoalescer}, a `ReasonEnd`, and exactly one `RunEnd`), wrapped by the task
+ * runner like any child's. The answer is the final status message's text (else its
+ * artifacts'). A failed, rejected or cancelled remote task, an unreachable card, a JSON-RPC
+ * error, a stream that ends without a final state, sends more than the limits allow or
+ * nothing for `options.idleTimeoutMs` ends the run abnormally with a message naming the
+ * agent, its credentials redacted. Unsubscribing (the parent cancelled, `cancelTask`) or
+ * the idle timeout sends `tasks/cancel` for the remote task, then drops the stream. The
+ * headers are {@link RemoteCredentials}'.
  */
-export function a2aLauncher(cardUrl: string, token?: string, limits: RemoteA2ALimits = {}): ChildLauncher {
+export function a2aLauncher(cardUrl: string, options: RemoteA2AOptions = {}, limits: RemoteA2ALimits = {}): ChildLauncher {
   const maxChars = limits.maxChars ?? 1_000_000;
-  const maxUpdates = limits.maxUpdates ?? 10_000;
+  const maxUpdates = limits.maxUpdates ?? 25_000;
   const cancelWaitMs = limits.cancelWaitMs ?? 10_000;
+  const idleMs = options.idleTimeoutMs ?? DEFAULT_A2A_IDLE_TIMEOUT_MS;
   return {
     run$: (child: ChildRun) =>
       new Observable<AgentEvent>((out) => {
         const started = Date.now();
         const ids = { runId: `run_${randomUUID()}`, agentName: child.agent.name };
+        const credentials = new RemoteCredentials({ cardUrl, agentName: child.agent.name }, options);
         const updates = new RemoteUpdates(ids);
+        const deltas = new DeltaCoalescer((delta) => out.next({ ...delta, text: credentials.redact(delta.text) }));
         const abort = new AbortController();
         let unsubscribed = false;
         let finished = false;
         let cancelRemote: ((taskId: string) => void) | undefined;
+        let idle: ReturnType<typeof setTimeout> | undefined;
+        let dropLater: ReturnType<typeof setTimeout> | undefined;
         let begun = false;
+        const who = `the remote A2A agent ${child.agent.name} (${cardUrl})`;
         // The run starts when the remote agent has taken the task (its id known, so a cancel can reach it), or fails before.
         const begin = (): void => {
           if (begun) return;
@@ -51,13 +61,18 @@ export function a2aLauncher(cardUrl: string, token?: string, limits: RemoteA2ALi
           out.next({ ...ids, type: 'RunStart', sessionId: child.taskId, prompt: child.prompt });
           out.next({ ...ids, type: 'ReasonStart', step: 1 });
         };
-        const end = (text: string, error?: string): void => {
+        const end = (answer: string, why?: string): void => {
           if (unsubscribed || finished) return;
+          clearTimeout(idle);
           begin();
+          deltas.flush();
+          deltas.close();
           finished = true;
           const durationMs = Date.now() - started;
+          const text = credentials.redact(answer);
+          const error = why === undefined ? {} : { error: credentials.redact(why) };
           out.next({ ...ids, type: 'ReasonEnd', step: 1, text, toolCalls: [], durationMs });
-          const runEnd: RunEndEvent = { ...ids, type: 'RunEnd', text, abnormal: error !== undefined, ...(error !== undefined ? { error } : {}), metrics: { ...EMPTY_METRICS, durationMs }, steps: 1 };
+          const runEnd: RunEndEvent = { ...ids, type: 'RunEnd', text, abnormal: why !== undefined, ...error, metrics: { ...EMPTY_METRICS, durationMs }, steps: 1 };
           out.next(runEnd);
           out.complete();
         };
@@ -65,20 +80,35 @@ export function a2aLauncher(cardUrl: string, token?: string, limits: RemoteA2ALi
           if (updates.taskId !== undefined) cancelRemote?.(updates.taskId);
           abort.abort();
         };
-        const who = `the remote A2A agent ${child.agent.name} (${cardUrl})`;
+        // The remote task is cancelled by its id: known now, or at the stream's next update (waited for, within cancelWaitMs).
+        const stopRemoteSoon = (): void => {
+          if (updates.taskId !== undefined) stopRemote();
+          else dropLater = setTimeout(() => abort.abort(), cancelWaitMs).unref();
+        };
+        // A silent remote holds its task (and the parent) until cancelled: each update restarts this timer.
+        const stillAlive = (): void => {
+          if (idleMs === 0) return;
+          clearTimeout(idle);
+          idle = setTimeout(() => {
+            end(updates.artifactText, `${who} sent nothing for ${idleMs} ms (the engine's a2a.idleTimeoutMs), so its task was cancelled`);
+            stopRemoteSoon();
+          }, idleMs);
+        };
+        stillAlive();
         void (async () => {
-          const client = await remoteA2AClient(cardUrl, token ?? process.env[A2A_TOKEN_ENV], abort.signal);
+          const client = await remoteA2AClient(cardUrl, credentials, abort.signal);
           // Its own deadline, not the stream's signal: the stream is dropped right after it is sent.
           cancelRemote = (taskId) => void client.cancelTask({ tenant: '', id: taskId, metadata: undefined }, { signal: AbortSignal.timeout(cancelWaitMs) }).catch(() => undefined);
           const message = { messageId: randomUUID(), contextId: '', taskId: '', role: 1, parts: [textPart(child.prompt)], metadata: undefined, extensions: [], referenceTaskIds: [] };
           let count = 0;
           for await (const response of client.sendMessageStream({ tenant: '', message, configuration: undefined, metadata: undefined }, { signal: abort.signal })) {
             const events = updates.of(response);
-            if (unsubscribed) return stopRemote();
+            if (unsubscribed || finished) return stopRemote(); // cancelled, or timed out, before the task's id was known
+            stillAlive();
             if (++count > maxUpdates) throw new Error(`it sent more than ${maxUpdates} updates without finishing`);
             if (updates.chars > maxChars) throw new Error(`it sent more than ${maxChars} characters of text`);
             begin();
-            for (const event of events) out.next(event);
+            for (const event of events) deltas.add(event);
             if (updates.end !== undefined) break;
           }
           const final = updates.end;
@@ -86,17 +116,19 @@ export function a2aLauncher(cardUrl: string, token?: string, limits: RemoteA2ALi
           const answer = final.text || updates.artifactText;
           if (final.state === 'completed') return end(answer);
           end(answer, `${who} ended its task ${final.state}${final.text ? `: ${final.text}` : ''}`);
-        })().catch((error: unknown) => {
-          if (unsubscribed) return;
-          end(updates.artifactText, `${who} failed: ${errorMessage(error)}`);
-          abort.abort();
-        });
+        })()
+          .catch((error: unknown) => {
+            if (unsubscribed) return;
+            end(updates.artifactText, `${who} failed: ${errorMessage(error)}`);
+            abort.abort();
+          })
+          .finally(() => clearTimeout(dropLater));
         return () => {
           if (finished) return; // it ended by itself: nothing runs there any more
           unsubscribed = true;
-          // The remote task is cancelled by its id: known now, or at the stream's next update (waited for, within cancelWaitMs).
-          if (updates.taskId !== undefined) stopRemote();
-          else setTimeout(() => abort.abort(), cancelWaitMs).unref();
+          clearTimeout(idle);
+          deltas.close();
+          stopRemoteSoon();
         };
       }),
   };

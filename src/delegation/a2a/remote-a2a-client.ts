@@ -1,21 +1,22 @@
 import type { Client } from '@a2a-js/sdk/client';
+import type { RemoteCredentials } from './remote-credentials.js';
 
-/** The environment variable whose value is sent as `Authorization: Bearer <token>` to remote A2A agents. */
-export const A2A_TOKEN_ENV = 'RXHARNESS_A2A_TOKEN';
+export { A2A_TOKEN_ENV } from './remote-credentials.js';
 
 /**
  * A client of the remote A2A agent whose card is at `cardUrl` (a URL ending in `.json` is
  * the card itself; any other is the agent's base URL, its card at
  * `/.well-known/agent-card.json`), through `@a2a-js/sdk`'s `ClientFactory` (JSON-RPC, A2A
- * 1.0 or 0.3 as the card offers). Every request carries `token` as a bearer token when
- * given, and its own signal (the SDK's `RequestOptions.signal`), else `signal`. The SDK is loaded on first use: engines without remote agents never
- * load it.
+ * 1.0 or 0.3 as the card offers). Every request carries the headers `credentials` give for
+ * its URL, and its own signal (the SDK's `RequestOptions.signal`), else `signal`. The SDK is
+ * loaded on first use: engines without remote agents never load it.
  */
-export async function remoteA2AClient(cardUrl: string, token: string | undefined, signal: AbortSignal): Promise<Client> {
+export async function remoteA2AClient(cardUrl: string, credentials: RemoteCredentials, signal: AbortSignal): Promise<Client> {
   const { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory } = await import('@a2a-js/sdk/client');
-  const fetchImpl: typeof fetch = (input, init) => {
+  const fetchImpl: typeof fetch = async (input, init) => {
     const headers = new Headers(init?.headers);
-    if (token) headers.set('authorization', `Bearer ${token}`);
+    const url = input instanceof Request ? input.url : String(input);
+    for (const [name, value] of await credentials.headersFor(url)) headers.set(name, value);
     return fetch(input, { ...init, headers, signal: init?.signal ?? signal });
   };
   const factory = new ClientFactory(

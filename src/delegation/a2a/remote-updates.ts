@@ -1,5 +1,5 @@
 import type { Part, StreamResponse, TaskState } from '@a2a-js/sdk';
-import type { AgentEvent } from '../../events/agent-event.js';
+import type { ReasonDeltaEvent } from '../../events/agent-event.js';
 
 /** Who the remote child is in our events. */
 export interface RemoteRunIds {
@@ -53,7 +53,7 @@ export class RemoteUpdates {
   }
 
   /** Our events for one response of the stream. */
-  of(response: StreamResponse): AgentEvent[] {
+  of(response: StreamResponse): ReasonDeltaEvent[] {
     const payload = response.payload;
     switch (payload?.$case) {
       case 'task':
@@ -86,7 +86,7 @@ export class RemoteUpdates {
     }
   }
 
-  private status(state: TaskState | undefined, parts: readonly Part[] | undefined): AgentEvent[] {
+  private status(state: TaskState | undefined, parts: readonly Part[] | undefined): ReasonDeltaEvent[] {
     const text = textOf(parts);
     this.chars += text.length;
     const end = state === undefined ? undefined : ENDS.get(state);
@@ -97,7 +97,7 @@ export class RemoteUpdates {
     return text ? [this.delta('thinking', `${text}\n`)] : [];
   }
 
-  private delta(kind: 'text' | 'thinking', text: string): AgentEvent {
+  private delta(kind: 'text' | 'thinking', text: string): ReasonDeltaEvent {
     return { type: 'ReasonDelta', runId: this.ids.runId, agentName: this.ids.agentName, step: 1, kind, text };
   }
 }

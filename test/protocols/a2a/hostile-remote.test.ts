@@ -40,7 +40,7 @@ describe('a hostile remote A2A agent: the task fails with a clear message, bound
   it.each<[Hostility, RegExp]>([
     ['garbage', /remote A2A agent remote \(http:\/\/127\.0\.0\.1:\d+\/\.well-known\/agent-card\.json\) failed: .*parse/i],
     ['huge-event', /failed: .*exceeded the maximum allowed size/],
-    ['endless-status', /failed: it sent more than 10000 updates without finishing/],
+    ['endless-status', /failed: it sent more than 25000 updates without finishing/],
     ['endless-artifacts', /failed: it sent more than 1000000 characters of text/],
     ['rpc-error', /failed: .*the hostile agent broke/],
     ['failed-task', /ended its task failed: out of ideas/],

@@ -1,0 +1,55 @@
+import type { ReasonDeltaEvent } from '../../events/agent-event.js';
+
+/** A remote task's deltas are forwarded at most once per this many milliseconds (after the first, at once). */
+export const FORWARD_INTERVAL_MS = 100;
+
+/**
+ * Bounds what a remote A2A task forwards into the parent's stream, however fast it sends: a
+ * delta that comes when nothing was forwarded for {@link FORWARD_INTERVAL_MS} goes at once;
+ * the others wait for the end of that interval, merged. Answer text (`text`) is merged
+ * whole, never dropped; progress (`thinking`, the remote's status messages) keeps only the
+ * latest message, as a progress display would: a remote sending 10,000 status updates a
+ * second yields ten events a second, each the size of one message. Its timer runs only
+ * while deltas come, and {@link close} stops it.
+ */
+export class DeltaCoalescer {
+  #text: ReasonDeltaEvent | undefined;
+  #thinking: ReasonDeltaEvent | undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly emit: (event: ReasonDeltaEvent) => void,
+    private readonly intervalMs = FORWARD_INTERVAL_MS,
+  ) {}
+
+  /** Takes one delta: forwarded now, or merged into the next forwarding. */
+  add(delta: ReasonDeltaEvent): void {
+    if (delta.kind === 'thinking') this.#thinking = delta;
+    else this.#text = this.#text === undefined ? delta : { ...this.#text, text: this.#text.text + delta.text };
+    if (this.#timer !== undefined) return;
+    this.flush();
+    this.#timer = setTimeout(this.#tick, this.intervalMs);
+  }
+
+  /** Forwards whatever waits (progress first, then answer text). */
+  flush(): void {
+    const waiting = [this.#thinking, this.#text];
+    this.#thinking = this.#text = undefined;
+    for (const delta of waiting) if (delta !== undefined) this.emit(delta);
+  }
+
+  /** Stops the timer; what still waits is dropped (call {@link flush} first to keep it). */
+  close(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#thinking = this.#text = undefined;
+  }
+
+  // The interval ended: forward what came during it, and keep throttling only if something did.
+  readonly #tick = (): void => {
+    this.#timer = undefined;
+    if (this.#thinking === undefined && this.#text === undefined) return;
+    this.flush();
+    this.#timer = setTimeout(this.#tick, this.intervalMs);
+  };
+}

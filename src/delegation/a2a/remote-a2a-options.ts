@@ -1,0 +1,46 @@
+/** Milliseconds a remote A2A task may go without an update before it is cancelled: 5 minutes. */
+export const DEFAULT_A2A_IDLE_TIMEOUT_MS = 300_000;
+
+/** One HTTP request to a remote A2A agent (its card, a JSON-RPC call), as {@link RemoteA2AOptions.headers} sees it. */
+export interface RemoteA2ARequest {
+  /** The URL this request goes to: the card's, or the JSON-RPC URL the card names. */
+  readonly url: string;
+  /** The definition's `a2a` URL (the remote agent's card). */
+  readonly cardUrl: string;
+  /** The definition's name. */
+  readonly agentName: string;
+}
+
+/**
+ * How this engine talks to remote A2A agents (definitions with `a2a: <card URL>`): the
+ * engine option `a2a`. Without it, every remote gets `RXHARNESS_A2A_TOKEN` as its bearer
+ * token and tasks idle for 5 minutes are cancelled.
+ *
+ * @example
+ * ```ts
+ * new HarnessEngine({
+ *   model,
+ *   a2a: {
+ *     idleTimeoutMs: 60_000,
+ *     // Each remote its own credentials, from the program (a vault, a config), not the environment.
+ *     headers: ({ agentName }) => ({ authorization: `Bearer ${tokens[agentName]}` }),
+ *   },
+ * });
+ * ```
+ */
+export interface RemoteA2AOptions {
+  /** The bearer token sent to every remote agent; default `RXHARNESS_A2A_TOKEN` (read when each task starts). */
+  readonly token?: string;
+  /**
+   * Headers for one request to a remote agent, by the request's URL and the agent (e.g. an
+   * `authorization` of its own, which replaces `token`). Called for every request; it may be
+   * async. The values are secrets: they are redacted from every error message.
+   */
+  readonly headers?: (request: RemoteA2ARequest) => Readonly<Record<string, string>> | undefined | Promise<Readonly<Record<string, string>> | undefined>;
+  /**
+   * A remote task that sends no update for this long is cancelled (`tasks/cancel` sent to it)
+   * and fails with a message naming the agent, its card URL and the timeout. Counted from the
+   * task's start (the card, the connection) and from each update. Default 5 minutes; 0: never.
+   */
+  readonly idleTimeoutMs?: number;
+}

@@ -1,0 +1,63 @@
+import { lastValueFrom, toArray } from 'rxjs';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { AgentEvent, TaskWrapEvent } from '../../../src/events/agent-event.js';
+import { isTaskWrap } from '../../../src/events/guards.js';
+import type { HarnessEngineOptions } from '../../../src/engine/engine-options.js';
+import { defineAgent } from '../../../src/subagent/define-agent.js';
+import { leakedResources, resourceCounts } from '../../support/active-resources.js';
+import { startDelegationFixture, type DelegationFixture } from '../../support/delegation-fixture.js';
+import { steps, taskReply } from '../../support/delegation-script.js';
+import { startScriptedRemote, type ScriptedRemote } from './scripted-remote.js';
+
+let fixture: DelegationFixture | undefined;
+let remote: ScriptedRemote | undefined;
+afterEach(async () => {
+  await remote?.close();
+  await fixture?.close();
+  fixture = remote = undefined;
+});
+
+/** A main agent that gives one task to the `remote` agent; every event of the run, and the timers it left. */
+async function delegate(options: Partial<HarnessEngineOptions>): Promise<{ events: AgentEvent[]; leakedTimers: number | undefined }> {
+  fixture = await startDelegationFixture({ main: steps(taskReply('remote', 'Do the job', 'Remote job')) });
+  const engine = fixture.engine(options, [defineAgent({ name: 'remote', description: 'A remote agent', systemPrompt: '', a2a: remote!.cardUrl })]);
+  const baseline = resourceCounts();
+  const events = await lastValueFrom(engine.stream('Delegate it').pipe(toArray()));
+  await engine.close();
+  await vi.waitFor(() => expect(remote!.open()).toBe(0), { timeout: 10_000 }); // the stream was dropped
+  return { events, leakedTimers: (await leakedResources(baseline)).Timeout };
+}
+
+function childEnd(events: readonly AgentEvent[]): AgentEvent {
+  const child = (events.filter(isTaskWrap) as TaskWrapEvent[]).map((w) => w.event);
+  expect(child.filter((e) => e.type === 'RunEnd' || e.type === 'RunCancelled')).toHaveLength(1);
+  expect(events.filter((e) => e.type === 'RunEnd')).toHaveLength(1); // the parent's own, last
+  expect(events.at(-1)).toMatchObject({ type: 'RunEnd', abnormal: false });
+  return child.at(-1)!;
+}
+
+describe('a remote A2A agent that goes silent', () => {
+  it('is cancelled after a2a.idleTimeoutMs without an update: tasks/cancel reaches it, the task fails naming the agent, its URL and the timeout', async () => {
+    remote = await startScriptedRemote('stall');
+    const { events, leakedTimers } = await delegate({ a2a: { idleTimeoutMs: 300 } });
+    const url = remote.cardUrl.replaceAll('.', '\\.');
+    expect(childEnd(events)).toMatchObject({
+      type: 'RunEnd',
+      abnormal: true,
+      error: expect.stringMatching(new RegExp(`^the remote A2A agent remote \\(${url}\\) sent nothing for 300 ms \\(the engine's a2a\\.idleTimeoutMs\\), so its task was cancelled$`)),
+    });
+    // The parent's model read the failure as the task's result.
+    expect(JSON.stringify(fixture!.requestsOf('main').at(-1)!.body.messages!.at(-1))).toContain('sent nothing for 300 ms');
+    // Sent at once, or (a remote that had not yet named its task) as soon as it does.
+    await vi.waitFor(() => expect(remote!.requests.filter((r) => /cancel/i.test(r.rpc ?? ''))).toHaveLength(1), { timeout: 10_000 });
+    expect(leakedTimers).toBeUndefined();
+  });
+
+  it('each update restarts the timeout: a remote that keeps talking finishes, though its task took longer than the timeout', async () => {
+    remote = await startScriptedRemote('trickle', 12); // one update every 50 ms, 600 ms in all
+    const { events, leakedTimers } = await delegate({ a2a: { idleTimeoutMs: 400 } });
+    expect(childEnd(events)).toMatchObject({ type: 'RunEnd', abnormal: false, text: 'the flood is over' });
+    expect(remote.requests.filter((r) => /cancel/i.test(r.rpc ?? ''))).toHaveLength(0);
+    expect(leakedTimers).toBeUndefined();
+  });
+});

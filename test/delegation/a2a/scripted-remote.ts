@@ -1,0 +1,111 @@
+/**
+ * A remote A2A agent for the tests of src/delegation/a2a: a valid card, then a JSON-RPC
+ * endpoint that behaves as asked. It records every request (method, URL, headers), answers
+ * `tasks/cancel`, and counts the streams still open.
+ *
+ * - `stall`: takes the task (`working`), then says nothing more, holding the stream open;
+ * - `flood`: `floodCount` status updates (`tick 1`, `tick 2`, ...) as fast as it can, then an
+ *   artifact and `completed`;
+ * - `trickle`: the same, one update every 50 ms;
+ * - `echo-401`: refuses with 401, its body echoing the request's credentials back (as a
+ *   careless server's error page would);
+ * - `answer`: completes at once with the answer `done`.
+ *
+ * @module
+ */
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { AgentCard, StreamResponse, Task, TaskState } from '@a2a-js/sdk';
+import { agentCardOf } from '../../../src/protocols/a2a/agent-card.js';
+import { agentMessage, statusOf, textArtifact } from '../../../src/protocols/a2a/a2a-values.js';
+
+/** How the endpoint behaves. */
+export type RemoteScript = 'stall' | 'flood' | 'trickle' | 'echo-401' | 'answer';
+
+/** One request the remote received. */
+export interface ReceivedRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: IncomingHttpHeaders;
+  /** The JSON-RPC method, for a POST. */
+  readonly rpc?: string;
+}
+
+/** A running scripted remote. */
+export interface ScriptedRemote {
+  readonly cardUrl: string;
+  readonly requests: ReceivedRequest[];
+  /** Streams still open. */
+  readonly open: () => number;
+  close(): Promise<void>;
+}
+
+/** Starts a scripted remote on 127.0.0.1. */
+export async function startScriptedRemote(script: RemoteScript, floodCount = 10_000): Promise<ScriptedRemote> {
+  let open = 0;
+  const requests: ReceivedRequest[] = [];
+  const server: Server = createServer((req, res) => {
+    const base = `http://${req.headers.host}`;
+    if (req.method === 'GET') {
+      requests.push({ method: 'GET', url: `${base}${req.url}`, headers: req.headers });
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end(JSON.stringify(AgentCard.toJSON(agentCardOf([], `${base}/a2a`, false, { name: 'scripted' }))));
+    }
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      const { id, method } = JSON.parse(body) as { id: number; method: string };
+      requests.push({ method: 'POST', url: `${base}${req.url}`, headers: req.headers, rpc: method });
+      if (script === 'echo-401') {
+        res.writeHead(401, { 'content-type': 'text/plain' });
+        return res.end(`unauthorized: ${req.headers.authorization} with key ${String(req.headers['x-api-key'])} is not valid here`);
+      }
+      if (/cancel/i.test(method)) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const task: Task = { id: 't1', contextId: 'c1', status: statusOf(TaskState.TASK_STATE_CANCELED), artifacts: [], history: [], metadata: undefined };
+        return res.end(JSON.stringify({ jsonrpc: '2.0', id, result: Task.toJSON(task) }));
+      }
+      const send = (response: StreamResponse): boolean => res.write(`data: ${JSON.stringify({ jsonrpc: '2.0', id, result: StreamResponse.toJSON(response) })}\n\n`);
+      const status = (state: TaskState, text = ''): StreamResponse => ({ payload: { $case: 'statusUpdate', value: { taskId: 't1', contextId: 'c1', status: statusOf(state, agentMessage('t1', 'c1', text)), metadata: undefined } } });
+      open += 1;
+      res.on('close', () => (open -= 1));
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      send({ payload: { $case: 'task', value: { id: 't1', contextId: 'c1', status: statusOf(TaskState.TASK_STATE_WORKING), artifacts: [], history: [], metadata: undefined } } });
+      if (script === 'stall') return; // the stream stays open, silent
+      if (script === 'answer') {
+        send(status(TaskState.TASK_STATE_COMPLETED, 'done'));
+        return void res.end();
+      }
+      let sent = 0;
+      const finish = (): void => {
+        send({ payload: { $case: 'artifactUpdate', value: { taskId: 't1', contextId: 'c1', artifact: textArtifact('a', 'a', '', 'the flood is over'), append: false, lastChunk: true, metadata: undefined } } });
+        send(status(TaskState.TASK_STATE_COMPLETED));
+        res.end();
+      };
+      const next = (): void => {
+        while (!res.destroyed && sent < floodCount) if (!send(status(TaskState.TASK_STATE_WORKING, `tick ${++sent}`))) return void res.once('drain', next);
+        if (!res.destroyed) finish();
+      };
+      const drip = (): void => {
+        if (res.destroyed) return;
+        if (sent === floodCount) return finish();
+        send(status(TaskState.TASK_STATE_WORKING, `tick ${++sent}`));
+        setTimeout(drip, 50);
+      };
+      if (script === 'trickle') drip();
+      else next();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    cardUrl: `http://127.0.0.1:${port}/.well-known/agent-card.json`,
+    requests,
+    open: () => open,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
