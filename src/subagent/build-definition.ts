@@ -1,5 +1,6 @@
-import { parsePermissionRules, type PermissionRule } from '../permission/index.js';
-import { AGENT_NAME_PATTERN, type AgentDefinition, type AgentOrigin } from './agent-definition.js';
+import type { PermissionRule } from '../permission/index.js';
+import { describeValue } from '../validation/describe-value.js';
+import type { AgentDefinition, AgentOrigin } from './agent-definition.js';
 import { DefinitionError } from './definition-error.js';
 import { readRole } from './definition-role.js';
 import { definitionSettings } from './definition-settings.js';
@@ -7,8 +8,7 @@ import { FRONT_MATTER_SCHEMA, frontMatterProblem } from './front-matter-schema.j
 import { KEY_ALIASES, renameAliases } from './key-aliases.js';
 import { misspeltKeyWarnings, wideningTypo } from './misspelt-keys.js';
 import { expandToolAliases } from './tool-aliases.js';
-import { readSkillNames } from './skills/skill-names.js';
-import { describeValue, toToolList } from './value-checks.js';
+import { toNameList } from './value-checks.js';
 import { errorMessage } from '../errors/error-message.js';
 
 /** The keys a definition understands, in our spelling (its front matter's schema); anything else is kept in `extra`. */
@@ -60,82 +60,48 @@ export function buildDefinition(given: Readonly<Record<string, unknown>>, system
   // From here on every key is in our spelling (`max_turns` is `maxSteps`).
   const { fields, spelled } = attempt(() => renameAliases(given), fail);
   const present = (key: string): boolean => fields[key] !== undefined && fields[key] !== null;
-
-  const name = requiredText(fields, 'name', holder, fail);
-  if (!AGENT_NAME_PATTERN.test(name)) {
-    fail(`"name" must contain only letters, digits, "_" and "-" (got ${JSON.stringify(name)})`);
-  }
-  const description = requiredText(fields, 'description', holder, fail).trim();
-  if (description === '') fail('"description" is empty');
+  const problem = frontMatterProblem(fields, spelled, holder);
+  if (problem !== undefined) fail(problem);
   if (typeof systemPrompt !== 'string') fail(`${context.promptLabel} must be a string, got ${describeValue(systemPrompt)}`);
-  const a2a = present('a2a') ? remoteCardUrl(fields['a2a'], fail) : undefined;
+
+  // From here on every value has the shape FRONT_MATTER_SCHEMA gives it: only conversions remain.
+  const description = (fields['description'] as string).trim();
+  const a2a = present('a2a') ? new URL(fields['a2a'] as string).href : undefined;
   // A remote A2A agent has its own instructions: its body may be empty (the description stands in).
   const prompt = (systemPrompt as string).trim() || (a2a !== undefined ? description : '');
   if (prompt === '') fail(`${context.promptLabel} is empty: it is the agent's system prompt`);
-  const problem = frontMatterProblem(fields, spelled, describeValue);
-  if (problem !== undefined) fail(problem);
-
   const definition: { -readonly [K in keyof AgentDefinition]: AgentDefinition[K] } = {
-    name,
+    name: fields['name'] as string,
     description,
     systemPrompt: prompt,
     hidden: present('hidden') ? (fields['hidden'] as boolean) : false,
     enabled: present('enabled') ? (fields['enabled'] as boolean) : true,
-    permissionRules: present('permissionRules') ? rules(fields['permissionRules'], fail) : Object.freeze([]),
+    permissionRules: Object.freeze(present('permissionRules') ? (fields['permissionRules'] as PermissionRule[]).map(toRule) : []),
     source: origin.source,
     extra: extraOf(fields),
   };
   for (const key of ['tools', 'disallowedTools'] as const) {
-    if (!present(key)) continue;
-    const list = toToolList(spelled(key), fields[key]);
     // `pi` and `ls` become the tools they stand for, and a granted `edit` brings `read` and
     // `write`: narrowing sees real names (and the sets `*`, `**`).
-    definition[key] = typeof list === 'string' ? fail(list) : expandToolAliases(list, { implied: key === 'tools' });
+    if (present(key)) definition[key] = expandToolAliases(toNameList(fields[key] as string | string[]), { implied: key === 'tools' });
   }
   if (a2a !== undefined) definition.a2a = a2a;
-  if (present('skills')) {
-    const skills = readSkillNames('skills', fields['skills']);
-    definition.skills = typeof skills === 'string' ? fail(skills) : skills;
-  }
-  // The schema checked these (frontMatterProblem above).
+  if (present('skills')) definition.skills = toNameList(fields['skills'] as string | string[]);
   if (present('model')) definition.model = (fields['model'] as string).trim();
   if (present('maxSteps')) definition.maxSteps = fields['maxSteps'] as number;
   if (present('tokenBudget')) definition.tokenBudget = fields['tokenBudget'] as number;
-  const settings = attempt(() => definitionSettings(fields), fail);
+  const settings = definitionSettings(fields);
   if (settings !== undefined) definition.settings = settings;
-  Object.assign(definition, attempt(() => readRole(fields), fail));
+  Object.assign(definition, readRole(fields));
   if (origin.file !== undefined) definition.file = origin.file;
   const frozen = Object.freeze(definition);
   built.add(frozen);
   return frozen;
 }
 
-function requiredText(fields: Readonly<Record<string, unknown>>, key: string, holder: string, fail: (reason: string) => never): string {
-  const value = fields[key];
-  if (value === undefined || value === null || value === '') fail(`${holder} has no "${key}"`);
-  if (typeof value !== 'string') {
-    const hint = typeof value === 'number' || typeof value === 'boolean' ? ' (put it in quotes)' : '';
-    fail(`"${key}" must be a string, got ${describeValue(value)}${hint}`);
-  }
-  return value as string;
-}
-
-/** An `a2a` value: the http(s) URL of a remote agent's card (or of the agent, whose card is at `/.well-known/agent-card.json`). */
-function remoteCardUrl(value: unknown, fail: (reason: string) => never): string {
-  const url = typeof value === 'string' && URL.canParse(value) ? new URL(value) : undefined;
-  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-    fail(`"a2a" must be the http(s) URL of a remote A2A agent's card (e.g. https://host/.well-known/agent-card.json), got ${describeValue(value)}`);
-  }
-  return url!.href;
-}
-
-function rules(value: unknown, fail: (reason: string) => never): readonly PermissionRule[] {
-  try {
-    // The location prefix comes from DefinitionError; the rule parser only names the key.
-    return Object.freeze(parsePermissionRules(value, '"permissionRules"'));
-  } catch (error) {
-    return fail(errorMessage(error));
-  }
+/** A rule the schema checked, as the engine keeps one: the tool name trimmed, frozen. */
+function toRule({ tool, action, pattern, priority }: PermissionRule): PermissionRule {
+  return Object.freeze({ tool: tool.trim(), action, ...(pattern === undefined ? {} : { pattern }), ...(priority === undefined ? {} : { priority }) });
 }
 
 function extraOf(fields: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {

@@ -1,3 +1,5 @@
+import { renameRuleKeys, type RenamedRule } from '../permission/rule-dialect.js';
+
 /**
  * Other frameworks' spellings of our front-matter keys, so a definition file brought from
  * one of them loads as it is. Each alias names the key it stands for and who spells it so.
@@ -23,16 +25,20 @@ export function spellingsOf(key: string): string[] {
 /** Front matter in our spelling, and how the file spelled each key (for messages). */
 export interface RenamedFields {
   readonly fields: Record<string, unknown>;
-  /** The spelling the file used for a key of ours: `spelled('maxSteps')` may be `max_turns`. */
-  spelled(key: string): string;
+  /**
+   * The spelling the file used for the last key of a path of ours: `spelled(['maxSteps'])`
+   * may be `max_turns`, `spelled(['permissionRules', '0', 'action'])` Solon's `behavior`.
+   */
+  spelled(path: readonly string[]): string;
 }
 
 /**
- * `fields` with each alias renamed to its key (`max_turns: 3` becomes `maxSteps: 3`). `null`
- * counts as absent, as everywhere in front matter, so `steps:` left empty clashes with nothing.
+ * `fields` with each alias renamed to its key (`max_turns: 3` becomes `maxSteps: 3`), and
+ * the permission rules in Solon's spelling in ours (`renameRuleKeys`). `null` counts as
+ * absent, as everywhere in front matter, so `steps:` left empty clashes with nothing.
  *
- * @throws Error naming both spellings when one key is given twice (`maxSteps` and `max_turns`):
- * which one was meant cannot be guessed.
+ * @throws Error naming both spellings when one key is given twice (`maxSteps` and `max_turns`,
+ * or a rule's `tool` and `toolName`): which one was meant cannot be guessed.
  */
 export function renameAliases(given: Readonly<Record<string, unknown>>): RenamedFields {
   const fields: Record<string, unknown> = {};
@@ -53,5 +59,24 @@ export function renameAliases(given: Readonly<Record<string, unknown>>): Renamed
     spelledAs.set(meant, key);
     fields[meant] = value;
   }
-  return { fields, spelled: (key) => spelledAs.get(key) ?? key };
+  const rules = renameRules(fields['permissionRules']);
+  if (rules !== undefined) fields['permissionRules'] = rules.map((rule) => rule.value);
+  return {
+    fields,
+    spelled: ([key, index, ...rest]) => {
+      if (index === undefined || key === undefined) return spelledAs.get(key ?? '') ?? key ?? '';
+      const last = rest.at(-1) ?? index;
+      return key === 'permissionRules' && rest.length === 1 ? rules?.[Number(index)]?.spelled(last) ?? last : last;
+    },
+  };
+}
+
+/** Each rule of a list renamed to our spelling; `undefined` when the value is not a list. */
+function renameRules(value: unknown): RenamedRule[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  return value.map((item: unknown, index) => {
+    const renamed = renameRuleKeys(item);
+    if ('problem' in renamed) throw new Error(`Invalid permission rule in "permissionRules" at index ${index}: ${renamed.problem}`);
+    return renamed;
+  });
 }

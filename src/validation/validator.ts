@@ -38,6 +38,8 @@ const newAjv = (): Ajv => {
     validate: (kind: string, data: unknown) =>
       kind === 'function' ? typeof data === 'function' : typeof (data as Record<string, unknown> | null)?.[kind] === 'function',
   });
+  // The one format we check (others are left alone): a URL an HTTP client can fetch.
+  ajv.addFormat('http-url', (text: string) => URL.canParse(text) && /^https?:$/.test(new URL(text).protocol));
   return ajv;
 };
 
@@ -58,7 +60,7 @@ const compiled = new WeakMap<object, CompiledSchema>();
  * kept while the schema object lives. Its regexes run on RE2 (linear time); one RE2 cannot
  * run is not enforced and is listed in `unenforced`. Beyond JSON schema it knows `jsKind`:
  * `'function'`, or the name of a method the value must have (`{ jsKind: 'stream' }`).
- * `format` is not checked.
+ * Of `format`s it checks only `http-url` (an http or https URL); others are ignored.
  *
  * @throws Error when `schema` is not a valid JSON schema (ajv's message).
  *

@@ -2,7 +2,7 @@ import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } fro
 import { isAbsolute, join, relative } from 'node:path';
 import { errorMessage } from '../../errors/error-message.js';
 import { readFrontMatter } from '../front-matter.js';
-import { describeValue } from '../value-checks.js';
+import { describeValue } from '../../validation/describe-value.js';
 import { MAX_SKILL_BYTES, type Skill, type SkillDir } from './skill.js';
 
 /**
