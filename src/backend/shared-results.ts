@@ -1,69 +1,101 @@
+import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { TaskInfo } from '../delegation/task-tracker.js';
+import type { DroppedResults } from '../delegation/undelivered-results.js';
 import type { ChannelHub } from './channel-hub.js';
 import { loadHash } from './load-hash.js';
 import type { RedisKeys } from './redis-keys.js';
 import { parseTaskInfo } from './task-record.js';
+import { parseDroppedNote, putWaitingResult, takeDroppedNote, takeWaitingResults, type ResultMessage } from './waiting-results-store.js';
 
-type ResultMessage = { readonly op: 'put'; readonly info: TaskInfo } | { readonly op: 'taken'; readonly sessionId: string; readonly taskIds: readonly string[] };
-
-/** How long a background result waits in Redis for its conversation's next prompt. */
-export const RESULT_TTL_MS = 7 * 24 * 60 * 60_000;
+// Conversations with a note pending in memory; past this, the oldest note goes (as in-process).
+const MAX_NOTED_SESSIONS = 1000;
+// Of a note, the ids named (the count is exact).
+const NAMED_DROPS = 10;
 
 /**
- * The background results every engine on a backend can deliver: a worker that finishes a
- * background task writes its result to Redis (a hash per conversation) and announces it, so
- * the result reaches the conversation's next prompt on whichever engine runs it, even when
- * the engine that started the task is gone. Each engine mirrors the hashes in memory
- * (loaded at start, kept current over pub/sub), because the prompt's prefix is taken
- * synchronously; a take deletes the results in Redis and tells the other engines.
+ * The background results every engine on a backend can deliver: a finished background
+ * task's result is written to Redis (a hash per conversation) and announced, so it reaches
+ * the conversation's next prompt on whichever engine runs it, even when the engine that
+ * started the task is gone. Redis holds the one bound on waiting results
+ * (waiting-results-store.ts): what it drops is announced and noted for its conversation.
+ * Each engine mirrors exactly what Redis holds, results and notes (loaded at start, kept
+ * current over pub/sub), because the prompt's prefix is taken synchronously; so the mirror
+ * is bounded as Redis is, and a result the note calls dropped is never delivered. A take
+ * deletes the results in Redis and tells the other engines.
  *
  * @internal
  */
 export class SharedResults {
   readonly #waiting = new Map<string, Map<string, TaskInfo>>();
-  /** Taken here or elsewhere: a late announcement of one must not bring it back. */
+  #size = 0;
+  readonly #notes = new Map<string, { count: number; taskIds: string[] }>();
+  /** Taken here or elsewhere, or dropped: a late announcement of one must not bring it back. */
   readonly #taken = new Set<string>();
+  /** Names this mirror's messages, so it skips its own note subtractions. */
+  readonly #origin = randomUUID();
+  /** Its backend is closing: what its engine records now (tasks failed as "the backend was closed") is no result. */
+  #stopped = false;
 
   private constructor(
     private readonly redis: Redis,
     private readonly keys: RedisKeys,
   ) {}
 
-  /** Loads the results waiting in Redis and follows new ones. */
+  /** Loads the results and notes waiting in Redis and follows their changes. */
   static async create(redis: Redis, keys: RedisKeys, hub: ChannelHub): Promise<{ results: SharedResults; stop: () => void }> {
     const results = new SharedResults(redis, keys);
-    const stop = await hub.listen(keys.resultsChannel, (text) => results.#onMessage(JSON.parse(text) as ResultMessage));
-    let cursor = '0';
-    do {
-      const [next, found] = await redis.scan(cursor, 'MATCH', keys.results('*'), 'COUNT', 500);
-      cursor = next;
-      for (const key of found) {
-        const waiting = await loadHash(redis, key, 'the background results it should hold are not delivered');
-        for (const text of Object.values(waiting)) results.#add(parseTaskInfo(text));
-      }
-    } while (cursor !== '0');
+    const unlisten = await hub.listen(keys.resultsChannel, (text) => results.#onMessage(JSON.parse(text) as ResultMessage));
+    const stop = (): void => {
+      results.#stopped = true;
+      unlisten();
+    };
+    await scanKeys(redis, keys.results('*'), async (key) => {
+      const waiting = await loadHash(redis, key, 'the background results it should hold are not delivered');
+      for (const text of Object.values(waiting)) results.#add(parseTaskInfo(text));
+    });
+    await scanKeys(redis, keys.droppedResults('*'), async (key) => {
+      const note = parseDroppedNote(await redis.get(key).catch(() => null)); // a wrong-type key is no note
+      if (note) results.#notes.set(key.slice(keys.droppedResults('').length), note);
+    });
     return { results, stop };
   }
 
+  /** How many results the mirror holds (at most the bound Redis keeps, and those on their way). */
+  get size(): number {
+    return this.#size;
+  }
+
+  /**
+   * Puts one of this engine's finished background results where every engine finds it,
+   * here at once (a prompt right after its task ended delivers it) and in Redis, which
+   * applies the bound.
+   */
+  put(info: TaskInfo): void {
+    if (this.#stopped || this.#taken.has(info.taskId)) return;
+    this.#add(info);
+    putWaitingResult(this.redis, this.keys, info).catch(() => undefined); // still delivered here
+  }
+
   /** Takes the conversation's waiting results (each once, across every engine). */
-  take(sessionId: string, alsoTaken: readonly TaskInfo[]): TaskInfo[] {
-    const mine = this.#waiting.get(sessionId);
-    this.#waiting.delete(sessionId);
-    const ids = new Set(alsoTaken.map((t) => t.taskId));
-    const found = [...(mine?.values() ?? [])].filter((t) => !ids.has(t.taskId));
-    const taskIds = [...ids, ...found.map((t) => t.taskId)];
-    if (taskIds.length > 0) {
-      for (const id of taskIds) this.#markTaken(id);
-      const message: ResultMessage = { op: 'taken', sessionId, taskIds };
-      this.redis
-        .multi()
-        .hdel(this.keys.results(sessionId), ...taskIds)
-        .publish(this.keys.resultsChannel, JSON.stringify(message))
-        .exec()
-        .catch(() => undefined); // a result Redis could not forget is at worst delivered twice
-    }
+  take(sessionId: string): TaskInfo[] {
+    const found = [...(this.#waiting.get(sessionId)?.values() ?? [])];
+    if (found.length === 0) return found;
+    const taskIds = found.map((t) => t.taskId);
+    for (const id of taskIds) this.#remove(sessionId, id);
+    for (const id of taskIds) this.#markTaken(id);
+    // A result Redis could not forget is at worst delivered twice.
+    takeWaitingResults(this.redis, this.keys, sessionId, taskIds, this.#origin).catch(() => undefined);
     return found;
+  }
+
+  /** Takes, once across every engine, the note of the conversation's results dropped unread. */
+  takeDropped(sessionId: string): DroppedResults | undefined {
+    const note = this.#notes.get(sessionId);
+    if (!note) return undefined;
+    this.#notes.delete(sessionId);
+    takeDroppedNote(this.redis, this.keys, sessionId, note, this.#origin).catch(() => undefined);
+    return note;
   }
 
   /** Whether the task's result was delivered already (by any engine). */
@@ -73,7 +105,8 @@ export class SharedResults {
 
   /** Drops a conversation that will never run again. */
   forget(sessionId: string): void {
-    this.take(sessionId, []);
+    this.take(sessionId);
+    this.takeDropped(sessionId);
   }
 
   #markTaken(taskId: string): void {
@@ -86,21 +119,70 @@ export class SharedResults {
     if (!info || this.#taken.has(info.taskId)) return; // not a task snapshot: skipped
     let mine = this.#waiting.get(info.sessionId);
     if (!mine) this.#waiting.set(info.sessionId, (mine = new Map()));
+    if (!mine.has(info.taskId)) this.#size++;
     mine.set(info.taskId, info);
+  }
+
+  #remove(sessionId: string, taskId: string): void {
+    const mine = this.#waiting.get(sessionId);
+    if (!mine?.delete(taskId)) return;
+    this.#size--;
+    if (mine.size === 0) this.#waiting.delete(sessionId);
   }
 
   #onMessage(message: ResultMessage): void {
     if (message.op === 'put') return this.#add(parseTaskInfo(message.info));
-    for (const id of message.taskIds) {
-      this.#markTaken(id);
-      this.#waiting.get(message.sessionId)?.delete(id);
+    if (typeof message.sessionId !== 'string') return;
+    if (message.op === 'dropped') return this.#dropped(message.sessionId, message.taskId);
+    if (message.op === 'taken') {
+      for (const id of message.taskIds) {
+        this.#markTaken(id);
+        this.#remove(message.sessionId, id);
+      }
+      return this.#unnote(message.sessionId, message.taskIds.length, message.taskIds, true);
     }
+    if (message.op === 'noted' && message.origin !== this.#origin) this.#unnote(message.sessionId, message.count, message.taskIds, false);
+  }
+
+  /** Redis dropped a result to keep its bound: it is no longer delivered, its conversation's note says so. */
+  #dropped(sessionId: string, taskId: string): void {
+    if (typeof taskId !== 'string' || this.#taken.has(taskId)) return; // delivered as Redis dropped it
+    this.#remove(sessionId, taskId);
+    this.#markTaken(taskId); // this engine's own copy of it, put late, must not bring it back
+    let note = this.#notes.get(sessionId);
+    if (!note) {
+      if (this.#notes.size >= MAX_NOTED_SESSIONS) this.#notes.delete(this.#notes.keys().next().value!);
+      this.#notes.set(sessionId, (note = { count: 0, taskIds: [] }));
+    }
+    note.count += 1;
+    if (note.taskIds.length < NAMED_DROPS) note.taskIds.push(taskId);
+  }
+
+  /**
+   * A note shown elsewhere (`count` of it), or results delivered that a racing drop named
+   * (`onlyNamed`: only the named ones count).
+   */
+  #unnote(sessionId: string, count: number, taskIds: readonly string[], onlyNamed: boolean): void {
+    const note = this.#notes.get(sessionId);
+    if (!note) return;
+    const gone = new Set(taskIds);
+    const kept = note.taskIds.filter((id) => !gone.has(id));
+    note.count -= onlyNamed ? note.taskIds.length - kept.length : count;
+    note.taskIds = kept;
+    if (note.count <= 0) this.#notes.delete(sessionId);
   }
 }
 
 /** Writes a finished background task's result where every engine finds it (what a worker does). */
 export async function publishResult(redis: Redis, keys: RedisKeys, info: TaskInfo): Promise<void> {
-  const key = keys.results(info.sessionId);
-  const message: ResultMessage = { op: 'put', info };
-  await redis.multi().hset(key, info.taskId, JSON.stringify(info)).pexpire(key, RESULT_TTL_MS).publish(keys.resultsChannel, JSON.stringify(message)).exec();
+  await putWaitingResult(redis, keys, info);
+}
+
+async function scanKeys(redis: Redis, pattern: string, each: (key: string) => Promise<void>): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, found] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
+    cursor = next;
+    for (const key of found) await each(key);
+  } while (cursor !== '0');
 }

@@ -1,4 +1,5 @@
 import { TaskTracker, type TaskInfo } from '../delegation/task-tracker.js';
+import type { DroppedResults } from '../delegation/undelivered-results.js';
 import type { SharedResults } from './shared-results.js';
 import type { SharedTasks } from './shared-tasks.js';
 
@@ -6,7 +7,7 @@ import type { SharedTasks } from './shared-tasks.js';
  * An engine's task tracker on a backend: its own tasks as before, published to every engine
  * ({@link SharedTasks}), so `get`, `list`, `whenSettled` and `cancel` reach any engine's
  * task; and at a conversation's next prompt the background results of every engine's tasks
- * for it ({@link SharedResults}).
+ * for it ({@link SharedResults}), its own handed over there as they finish.
  *
  * @internal
  */
@@ -18,7 +19,10 @@ export class SharedTaskTracker extends TaskTracker {
     private readonly tasks: SharedTasks,
   ) {
     super();
-    const publishing = this.changes.subscribe((info) => tasks.publish(info));
+    const publishing = this.changes.subscribe((info) => {
+      tasks.publish(info);
+      if (info.background && info.state !== 'running' && info.state !== 'queued') this.#handOver(info.sessionId);
+    });
     // Only a task running here is cancelled here; super.cancel never relays again.
     this.#stops = [() => publishing.unsubscribe(), tasks.serve((taskId) => void super.cancel(taskId))];
   }
@@ -52,10 +56,19 @@ export class SharedTaskTracker extends TaskTracker {
     });
   }
 
+  /**
+   * The conversation's waiting background results, of every engine's tasks: all of them wait
+   * in the shared results, which keep the one bound (so the note of dropped ones and the
+   * delivery agree).
+   */
   override takeUndelivered(sessionId: string): TaskInfo[] {
-    // Another engine may have delivered one of ours already (the conversation moved there).
-    const own = super.takeUndelivered(sessionId).filter((t) => !this.results.wasTaken(t.taskId));
-    return [...own, ...this.results.take(sessionId, own)];
+    this.#handOver(sessionId);
+    return this.results.take(sessionId);
+  }
+
+  /** The note of the conversation's results dropped unread, from the shared results' bound. */
+  override takeDropped(sessionId: string): DroppedResults | undefined {
+    return this.results.takeDropped(sessionId);
   }
 
   override forgetSession(sessionId: string): void {
@@ -66,5 +79,17 @@ export class SharedTaskTracker extends TaskTracker {
   override async close(): Promise<void> {
     await super.close();
     for (const stop of this.#stops.splice(0)) stop();
+  }
+
+  /**
+   * Moves this engine's finished background results of a conversation (its own list keeps
+   * them, bounded on its own) to the shared results at once: one list, one bound. Another
+   * engine may have delivered one of ours already (the conversation moved there). A closed
+   * engine's are dropped, as in-process: the tasks it cancelled as it closed are no news.
+   */
+  #handOver(sessionId: string): void {
+    const own = super.takeUndelivered(sessionId);
+    if (this.closed) return;
+    for (const info of own) if (!this.results.wasTaken(info.taskId)) this.results.put(info);
   }
 }

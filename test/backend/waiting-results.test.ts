@@ -1,0 +1,82 @@
+/**
+ * Background results waiting for their conversation, with a Redis backend: one bound (kept
+ * in Redis, as many as an engine's own tracker keeps), and a note that names exactly what it
+ * dropped (issue 27, review of item 5). Each engine used to keep an unbounded copy of the
+ * results in Redis beside its own bounded list: a result its list dropped (and the note
+ * named) was still delivered from the copy, and the copy grew without end.
+ */
+import { describe, expect, it } from 'vitest';
+import type { RedisBackend } from '../../src/backend/redis-backend.js';
+import { SharedResults, publishResult } from '../../src/backend/shared-results.js';
+import type { TaskInfo } from '../../src/delegation/task-tracker.js';
+import { MAX_UNDELIVERED_RESULTS } from '../../src/delegation/undelivered-results.js';
+import { HAS_REDIS } from './redis-server.js';
+import { useScaleKits } from './scale-kit.js';
+
+const BOUND = MAX_UNDELIVERED_RESULTS;
+
+function finished(i: number, sessionId = 's'): TaskInfo {
+  return { taskId: `task_${i}`, agentName: 'digger', description: `dig ${i}`, sessionId, parentRunId: 'run_1', background: true, state: 'done', startedAt: 1, endedAt: 2, result: `found ${i}` };
+}
+
+/** Resolves once every message published before it reached `backend`'s subscriber (Redis answers a SUBSCRIBE after what it pushed before). */
+async function caughtUp(backend: RedisBackend): Promise<void> {
+  const stop = await backend.parts.hub.listen(`${backend.parts.keys.prefix}:barrier`, () => undefined);
+  stop();
+}
+
+describe.skipIf(!HAS_REDIS)('background results waiting in Redis', () => {
+  const scale = useScaleKits();
+
+  it('past the bound, the note names exactly the dropped ones, and none of them is delivered, then or later on any engine', async () => {
+    const kit = await scale.kit();
+    const [engineSide, workerSide] = await Promise.all([kit.backend(), kit.backend()]);
+    const tracker = engineSide.createTracker();
+    const extra = 5;
+    // Each task as it happens: the worker puts its result in Redis, then the engine that
+    // launched it records it (its own tracker has it too).
+    for (let i = 0; i < BOUND + extra; i++) {
+      const info = finished(i);
+      tracker.start(info, () => undefined);
+      await publishResult(workerSide.parts.redis, workerSide.parts.keys, info);
+      tracker.finish(info.taskId, 'done', info.result!);
+    }
+    await caughtUp(engineSide);
+
+    const delivered = tracker.takeUndelivered('s').map((t) => t.taskId);
+    const note = tracker.takeDropped('s');
+    const dropped = Array.from({ length: extra }, (_, i) => `task_${i}`);
+    expect(note).toEqual({ count: extra, taskIds: dropped });
+    expect(delivered).toHaveLength(BOUND);
+    expect(delivered.filter((id) => dropped.includes(id))).toEqual([]);
+    // Said once, delivered once: not here again, nor on an engine that starts now.
+    await caughtUp(engineSide);
+    expect(tracker.takeUndelivered('s')).toEqual([]);
+    expect(tracker.takeDropped('s')).toBeUndefined();
+    const later = (await kit.backend()).createTracker();
+    expect(later.takeUndelivered('s')).toEqual([]);
+    expect(later.takeDropped('s')).toBeUndefined();
+    await Promise.all([tracker.close(), later.close()]);
+  });
+
+  it("an engine's copy stays at the bound under 10,000 results, as Redis does", { timeout: 60_000 }, async () => {
+    const kit = await scale.kit();
+    const [engineSide, workerSide] = await Promise.all([kit.backend(), kit.backend()]);
+    const { parts } = engineSide;
+    const { results, stop } = await SharedResults.create(parts.redis, parts.keys, parts.hub);
+    let largest = 0;
+    for (let chunk = 0; chunk < 10; chunk++) {
+      await Promise.all(Array.from({ length: 1000 }, (_, i) => publishResult(workerSide.parts.redis, workerSide.parts.keys, finished(chunk * 1000 + i, `s${i % 7}`))));
+      await caughtUp(engineSide);
+      largest = Math.max(largest, results.size);
+    }
+    expect(largest).toBe(BOUND);
+    expect(await parts.redis.zcard(parts.keys.waitingOrder)).toBe(BOUND);
+    // Every conversation's note counts its dropped results; together, all that did not fit.
+    const notes = Array.from({ length: 7 }, (_, i) => results.takeDropped(`s${i}`)?.count ?? 0);
+    expect(notes.reduce((a, b) => a + b, 0)).toBe(10_000 - BOUND);
+    const left = Array.from({ length: 7 }, (_, i) => results.take(`s${i}`).length);
+    expect(left.reduce((a, b) => a + b, 0)).toBe(BOUND);
+    stop();
+  });
+});
