@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Worker } from 'bullmq';
-import type { AgentScope } from '../agent/agent-scope.js';
-import { ReActAgent } from '../agent/react-agent.js';
+import type { ReActAgent } from '../agent/react-agent.js';
 import { resolveWorkspace } from '../agent/resolve-workspace.js';
 import type { AgentSpec } from '../delegation/delegation-types.js';
 import { buildTree, type Tree } from '../engine/build-tree.js';
@@ -159,14 +158,14 @@ export class HarnessWorker {
   }
 
   /**
-   * The job's child: its approvals wait as long as the launching engine's `approvalTimeoutMs`
-   * says (a number read from Redis: anything else leaves the worker's own). The children it
-   * delegates in-process here are built by this worker's tree, with the worker's own.
+   * The job's child: its approvals, and those of the children it delegates in-process here,
+   * wait as long as the launching engine's `approvalTimeoutMs` says (a number read from
+   * Redis: anything else leaves the worker's own). Carried by the spec, so the worker's
+   * tree passes it down to every child it builds from it.
    */
   #agentOf(spec: AgentSpec, approvalTimeoutMs: unknown): ReActAgent {
-    if (!Number.isInteger(approvalTimeoutMs) || (approvalTimeoutMs as number) < 1) return this.#tree.factory.build(spec);
-    const scope: AgentScope = { ...this.#tree.factory.scopeOf(spec, { promptPrefix: undefined, onRunEnd: undefined }), approvalTimeoutMs: approvalTimeoutMs as number };
-    return ReActAgent.ofScope(spec.name, () => scope);
+    const engines = Number.isInteger(approvalTimeoutMs) && (approvalTimeoutMs as number) >= 1;
+    return this.#tree.factory.build(engines ? { ...spec, approvalTimeoutMs: approvalTimeoutMs as number } : spec);
   }
 
   /** Runs one job to its log's end; `signal` is BullMQ's for it. */

@@ -80,7 +80,7 @@ export class AgentFactory {
       approve: o.approve,
       grants: o.grants,
       toolTimeoutMs: o.toolTimeoutMs,
-      ...(o.approvalTimeoutMs !== undefined ? { approvalTimeoutMs: o.approvalTimeoutMs } : {}),
+      ...approvalTimeout(spec.approvalTimeoutMs ?? o.approvalTimeoutMs),
       tokenBudget: spec.tokenBudget,
       ...(o.newBudget ? { newBudget: o.newBudget } : {}),
       task: spec.task,
@@ -134,6 +134,8 @@ export class AgentFactory {
       ...ownBudget(definition.tokenBudget ?? (task?.background && !task.parentBudget ? this.o.tokenBudget : undefined)),
       ...laterNarrowing(parent, definition),
       ...(task ? { task } : {}),
+      // A subtree whose timeout came with its task (from the engine that delegated it) keeps it.
+      ...approvalTimeout(parent.approvalTimeoutMs),
     };
   }
 
@@ -182,4 +184,8 @@ function laterNarrowing(parent: AgentSpec, definition: AgentDefinition): { mcpNa
 
 function ownBudget(limit: number | undefined): { tokenBudget?: number } {
   return limit === undefined ? {} : { tokenBudget: limit };
+}
+
+function approvalTimeout(ms: number | undefined): { approvalTimeoutMs?: number } {
+  return ms === undefined ? {} : { approvalTimeoutMs: ms };
 }

@@ -35,6 +35,11 @@ export interface AgentSpec {
   readonly tokenBudget?: number;
   /** Set for a delegated agent: its task and the conversation it serves. */
   readonly task?: TaskWiring;
+  /**
+   * How long this agent's approvals and its children's wait, over the tree's own
+   * `approvalTimeoutMs`: a task run on a worker carries its engine's, for its whole subtree.
+   */
+  readonly approvalTimeoutMs?: number;
 }
 
 /** One task the model asked for. */

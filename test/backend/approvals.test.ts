@@ -1,9 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { filter, firstValueFrom } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { ApprovalRequest } from '../../src/permission/approval.js';
-import { testAgent } from '../support/agent-turns.js';
+import { testAgent, testAgentPrompt } from '../support/agent-turns.js';
 import { createGate } from '../support/deferred.js';
 import { turnOf } from '../support/delegation-fixture.js';
 import { multitaskReply, steps, taskReply } from '../support/delegation-script.js';
@@ -58,6 +58,26 @@ describe.skipIf(!HAS_REDIS)('approvals asked on a worker', () => {
     // The model read the refusal; the command never ran.
     const explorerBodies = k.fixture.server.requests.filter((r) => turnOf(r).agent === 'explorer').map((r) => JSON.stringify(r.body.messages));
     expect(explorerBodies.at(-1)).toContain('timed out waiting for approval');
+    expect(existsSync(join(k.fixture.workspace.dir, 'never-ran.txt'))).toBe(false);
+  });
+
+  it("of a task's own sub-task on the worker wait as long as the delegating engine's approvalTimeoutMs too, not the worker's", async () => {
+    const k = (kit = await scale.kit());
+    // The sub-task's agent is one the worker finds by itself (in the shared home), as a deployment's would.
+    mkdirSync(join(k.fixture.home, '.rxharness', 'agents'), { recursive: true });
+    writeFileSync(join(k.fixture.home, '.rxharness', 'agents', 'digger.md'), `---\nname: digger\ndescription: Test agent digger.\n---\n${testAgentPrompt('digger')}\n`);
+    k.fixture.route({
+      main: steps(taskReply('explorer', 'delegate it', 'delegate')),
+      explorer: steps(taskReply('digger', 'run it', 'bash')),
+      digger: steps({ toolCalls: [{ name: 'bash', arguments: { command: 'touch never-ran.txt' } }] }),
+    });
+    await k.worker({ approvalTimeoutMs: 2000, maxDepth: 2 });
+    const engine = await k.engine({ distributeTasks: true, maxDepth: 2, approvalTimeoutMs: 300, approve: () => new Promise(() => undefined) }, AGENTS);
+    const events = await eventsOf(engine.stream('go'));
+    // explorer runs on the worker, digger in-process there under it: its decision comes wrapped twice.
+    const decided = events.flatMap((e) => (e.type === 'TaskWrap' && e.event.type === 'TaskWrap' && e.event.event.type === 'HITLDecided' ? [e.event.event] : []));
+    expect(decided).toEqual([expect.objectContaining({ toolName: 'bash', decision: 'reject', timedOut: true })]);
+    expect(decided[0]!.comment).toContain('nobody answered within 300 ms');
     expect(existsSync(join(k.fixture.workspace.dir, 'never-ran.txt'))).toBe(false);
   });
 
