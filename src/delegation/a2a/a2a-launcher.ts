@@ -10,6 +10,9 @@ import { DEFAULT_A2A_IDLE_TIMEOUT_MS, type RemoteA2AOptions } from './remote-a2a
 import { RemoteCredentials } from './remote-credentials.js';
 import { RemoteUpdates } from './remote-updates.js';
 
+/** A remote task's updates handled in one turn of the event loop, at most. */
+export const YIELD_EVERY = 200;
+
 /** Bounds on what one remote task may send. */
 export interface RemoteA2ALimits {
   /** The most characters of text (artifacts and status messages together); beyond it the task fails. Default 1,000,000. */
@@ -110,6 +113,8 @@ export function a2aLauncher(cardUrl: string, options: RemoteA2AOptions = {}, lim
             begin();
             for (const event of events) deltas.add(event);
             if (updates.end !== undefined) break;
+            // One network read may hold hundreds of updates: let other work in between.
+            if (count % YIELD_EVERY === 0) await new Promise<void>((resolve) => setImmediate(resolve));
           }
           const final = updates.end;
           if (final === undefined) return end(updates.artifactText, `${who} ended its stream without a final state`);
