@@ -15,6 +15,7 @@ export { HarnessEngine } from './engine/harness-engine.js';
 export type { HarnessEngineOptions } from './engine/engine-options.js';
 export type { SubagentBuilder } from './engine/subagent-builder.js';
 export type { McpHttpServerConfig, McpServerConfig, McpStdioServerConfig } from './mcp/mcp-server-config.js';
+export type { RemoteA2AOptions, RemoteA2ARequest } from './delegation/a2a/remote-a2a-options.js';
 export type { TaskTracker, TaskInfo, TaskState } from './delegation/task-tracker.js';
 export type { TaskTrackerLimits } from './delegation/task-tracker-limits.js';
 export type { DroppedResults } from './delegation/undelivered-results.js';
