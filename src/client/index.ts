@@ -28,7 +28,7 @@ export {
   answerApproval, cancelRun, cancelTask, getRun, startRun, type ApprovalTarget, type FetchFunction, type RequestOptions, type StartRunInput, type StartedRun,
 } from './run-requests.js';
 // Conversations: list, open (to continue with startRun's sessionId), forget.
-export { deleteSession, getSession, listSessions, type SessionDetails } from './session-requests.js';
+export { deleteSession, getSession, listSessions, type ListSessionsOptions, type SessionDetails, type SessionList } from './session-requests.js';
 export type { SessionSummary } from '../session/session-store.js';
 export type { AssistantMessage, ChatMessage, ChatToolCall, SystemMessage, ToolMessage, UserMessage } from '../model/chat-message.js';
 export { RunConnectionError, RunRequestError, RunStreamError } from './client-errors.js';

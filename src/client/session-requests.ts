@@ -21,18 +21,42 @@ function sessionUrl(baseUrl: string, sessionId?: string): string {
   return sessionId === undefined ? base : `${base}/${encodeURIComponent(sessionId)}`;
 }
 
+/** Options of {@link listSessions}: which page, besides the request's own options. */
+export interface ListSessionsOptions extends RequestOptions {
+  /** At most this many (the server answers 50 by default, at most 200). */
+  readonly limit?: number;
+  /** The `nextCursor` of the previous page, for the next one; none for the first page. */
+  readonly cursor?: string;
+}
+
+/** A page of conversations: an array of them, with the cursor of the next page when there is one. */
+export type SessionList = SessionSummary[] & {
+  /** Pass it as `cursor` for the next page; absent on the last page. */
+  readonly nextCursor?: string;
+};
+
 /**
- * The conversations the server holds (`GET <baseUrl>/sessions`), the most recently active
- * first: id, title (the first prompt) and last activity. Rejects with a `404`
- * {@link RunRequestError} when the server's session store cannot list them.
+ * A page of the conversations the server holds (`GET <baseUrl>/sessions?limit=&cursor=`),
+ * the most recently active first: id, title (the first prompt) and last activity; its
+ * `nextCursor` asks for the next page. Conversations written while paging show on a new
+ * first page, and neither repeat nor hide the others. Rejects with a `404`
+ * {@link RunRequestError} when the server's session store cannot list them, `400` for a
+ * cursor the server did not give.
  *
  * @example
  * ```ts
- * for (const s of await listSessions('/api')) console.log(s.title, new Date(s.lastActivityAt));
+ * let page = await listSessions('/api', { limit: 20 });
+ * for (const s of page) console.log(s.title, new Date(s.lastActivityAt));
+ * if (page.nextCursor) page = await listSessions('/api', { limit: 20, cursor: page.nextCursor });
  * ```
  */
-export async function listSessions(baseUrl: string, options: RequestOptions = {}): Promise<SessionSummary[]> {
-  return ((await send(options, 'GET', sessionUrl(baseUrl), 200)) as { sessions: SessionSummary[] }).sessions;
+export async function listSessions(baseUrl: string, options: ListSessionsOptions = {}): Promise<SessionList> {
+  const query = new URLSearchParams();
+  if (options.limit !== undefined) query.set('limit', String(options.limit));
+  if (options.cursor !== undefined) query.set('cursor', options.cursor);
+  const search = query.toString();
+  const { sessions, nextCursor } = (await send(options, 'GET', sessionUrl(baseUrl) + (search ? `?${search}` : ''), 200)) as { sessions: SessionSummary[]; nextCursor?: unknown };
+  return typeof nextCursor === 'string' ? Object.assign(sessions, { nextCursor }) : sessions;
 }
 
 /**

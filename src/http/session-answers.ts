@@ -3,15 +3,24 @@ import type { HarnessEngine } from '../engine/harness-engine.js';
 import { sessionTitle } from '../session/session-title.js';
 import { sendJson } from './http-answers.js';
 import { HttpFailure } from './http-failure.js';
+import { encodeCursor, honouredPage, sessionPageQuery } from './session-page.js';
 
 /** What the conversation routes use of an engine; a custom `RunsEngine` may lack any of it (`404`). */
 type SessionsEngine = Partial<Pick<HarnessEngine, 'sessions' | 'runs'>>;
 
-/** `GET <base>/sessions`: `200 { sessions }`, the conversations the store lists, most recently active first. */
-export async function listSessions(engine: SessionsEngine, res: ServerResponse): Promise<void> {
+/**
+ * `GET <base>/sessions?limit=&cursor=`: `200 { sessions, nextCursor? }`, a page of the
+ * conversations the store lists, most recently active first; `nextCursor` (present when
+ * there are more) asks for the next page. `400` for a bad `limit` or `cursor`.
+ */
+export async function listSessions(engine: SessionsEngine, query: string, res: ServerResponse): Promise<void> {
   const list = engine.sessions?.list?.bind(engine.sessions);
   if (!list) throw new HttpFailure(404, "this server's session store cannot list its sessions (it has no list())");
-  sendJson(res, 200, { sessions: await list() });
+  const page = sessionPageQuery(query);
+  // One more than the page: whether there is a next one.
+  const listed = honouredPage(await list({ limit: page.limit + 1, ...(page.after ? { after: page.after } : {}) }), page);
+  const sessions = listed.slice(0, page.limit);
+  sendJson(res, 200, listed.length > page.limit ? { sessions, nextCursor: encodeCursor(sessions.at(-1)!) } : { sessions });
 }
 
 /**

@@ -5,11 +5,12 @@ import { HttpFailure } from './http-failure.js';
 import { deleteSession, getSession, listSessions } from './session-answers.js';
 
 /**
- * A request to the session routes: `GET <base>/sessions`, `GET` or `DELETE <base>/sessions/:id`,
- * `POST <base>/sessions/:id/compact`, `GET <base>/sessions/:id/archive`.
+ * A request to the session routes: `GET <base>/sessions` (with its query, `limit` and
+ * `cursor`), `GET` or `DELETE <base>/sessions/:id`, `POST <base>/sessions/:id/compact`,
+ * `GET <base>/sessions/:id/archive`.
  */
 export type SessionRoute =
-  | { readonly kind: 'list' }
+  | { readonly kind: 'list'; readonly query: string }
   | { readonly kind: 'compact' | 'archive' | 'get' | 'delete'; readonly sessionId: string }
   | { readonly kind: 'method'; readonly allow: string }
   | { readonly kind: 'bad-id'; readonly id: string };
@@ -38,8 +39,8 @@ const ONE_SESSION: Readonly<Record<string, Action>> = {
  * ```
  */
 export function matchSessionRoute(method: string | undefined, url: string | undefined, basePath: string): SessionRoute | undefined {
-  const path = (url ?? '/').split(/[?#]/, 1)[0]!;
-  if (path === `${basePath}/sessions`) return method === 'GET' ? { kind: 'list' } : { kind: 'method', allow: 'GET' };
+  const [path = '/', query = ''] = (url ?? '/').split('#', 1)[0]!.split(/\?(.*)/s, 2);
+  if (path === `${basePath}/sessions`) return method === 'GET' ? { kind: 'list', query } : { kind: 'method', allow: 'GET' };
   if (!path.startsWith(`${basePath}/sessions/`)) return undefined;
   const parts = path.slice(basePath.length).split('/');
   const action = parts.length === 4 ? ACTIONS[parts[3]!] : parts.length === 3 ? ONE_SESSION[method ?? ''] : undefined;
@@ -66,7 +67,7 @@ export async function serveSessionRoute(engine: object, route: SessionRoute, res
   const sessions = engine as Partial<Pick<HarnessEngine, 'compact' | 'sessions' | 'runs'>>;
   switch (route.kind) {
     case 'list':
-      return listSessions(sessions, res);
+      return listSessions(sessions, route.query, res);
     case 'get':
       return getSession(sessions, route.sessionId, res);
     case 'delete':

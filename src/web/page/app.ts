@@ -128,9 +128,13 @@ function showAddress(session: string | undefined, run: string | undefined): void
   browser.history.replaceState(null, '', `?${query.toString()}`);
 }
 
+/** How many conversations the side lists. */
+const CONVERSATIONS_SHOWN = 50;
+
 async function refreshList(): Promise<void> {
   try {
-    conversations.drawList(await listSessions(API), sessionId);
+    // The first page only: the most recent conversations (the server pages the rest).
+    conversations.drawList(await listSessions(API, { limit: CONVERSATIONS_SHOWN }), sessionId);
   } catch (error) {
     conversations.unavailable(`No conversation list: ${describeFailure(error)}`);
   }
