@@ -41,8 +41,9 @@ for await (const { payload } of client.sendMessageStream({ tenant: '', message, 
 }
 
 // The same server as a subagent of a second engine: a definition with `a2a: <card URL>`.
-process.env.RXHARNESS_A2A_TOKEN = token; // sent as the bearer token to remote A2A agents
 const local = new HarnessEngine({
+  // Sent as the bearer token to remote A2A agents (else RXHARNESS_A2A_TOKEN); `headers` gives each its own.
+  a2a: { token },
   model: new ScriptedModel((request) =>
     request.messages.at(-1)!.role === 'tool'
       ? { text: `The remote agent said: ${String(request.messages.at(-1)!.content)}` }
