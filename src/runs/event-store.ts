@@ -26,11 +26,20 @@ export class EventStore {
   readonly #streams: Stream[] = [];
   /** Each delta stream's current index, by the innermost run's id. */
   readonly #current = new Map<string, number>();
+  /** The streams of each innermost run begun since its last `ReasonEnd`: compacted at the next one. */
+  readonly #open = new Map<string, number[]>();
   #count = 0;
 
   /** How many events are kept. */
   get length(): number {
     return this.#count;
+  }
+
+  /** How many strings the deltas' texts are kept in, over all streams (see `TextRope.strings`). */
+  get textStrings(): number {
+    let strings = 0;
+    for (const stream of this.#streams) strings += stream.text.strings;
+    return strings;
   }
 
   /** Keeps `event` as the next one. */
@@ -42,7 +51,7 @@ export class EventStore {
       let index = this.#current.get(inner.runId);
       if (index === undefined || !sameShape(this.#streams[index]!.shape, event)) {
         index = shapeable(event) ? this.#streams.push({ shape: event, text: new TextRope() }) - 1 : undefined;
-        if (index !== undefined) this.#current.set(inner.runId, index);
+        if (index !== undefined) this.#begin(inner.runId, index);
       }
       if (index !== undefined) {
         this.#slots[i] = index;
@@ -53,6 +62,7 @@ export class EventStore {
     }
     const whole = this.#whole.push(event) - 1;
     this.#slots[i] = -1 - whole;
+    if (inner.type === 'ReasonEnd') this.#compact(inner.runId, inner.text);
   }
 
   /** The event at `index` (from 0), equal to the one pushed there. */
@@ -63,10 +73,36 @@ export class EventStore {
     return withText(stream.shape, stream.text.slice(this.#offsets[index]!, this.#lengths[index]!));
   }
 
-  /** No more pushes: the lookup of current streams and the arrays' room to grow are let go. */
+  /** No more pushes: every stream's text is compacted, the lookups and the arrays' room to grow are let go. */
   seal(): void {
+    for (const stream of this.#streams) stream.text.compact();
     this.#current.clear();
+    this.#open.clear();
     this.#resize(this.#count);
+  }
+
+  #begin(runId: string, index: number): void {
+    this.#current.set(runId, index);
+    const open = this.#open.get(runId);
+    if (open) open.push(index);
+    else this.#open.set(runId, [index]);
+  }
+
+  /**
+   * The step's message is complete (its `ReasonEnd`): its streams' pieces are joined now, so a
+   * run that goes on (its next step, its other tasks) keeps a string per stream, not one per
+   * delta; and the answer's stream, when its text is the `ReasonEnd`'s, keeps that string
+   * rather than a second copy. A stream that gets more deltas later still reads back the same.
+   */
+  #compact(runId: string, text: string): void {
+    const open = this.#open.get(runId);
+    if (!open) return;
+    for (const index of open) {
+      const stream = this.#streams[index]!;
+      const inner = innermost(stream.shape);
+      stream.text.compact(inner.type === 'ReasonDelta' && inner.kind === 'text' ? text : undefined);
+    }
+    this.#open.delete(runId);
   }
 
   #grow(): void {
