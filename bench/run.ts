@@ -2,13 +2,14 @@
  * `npm run bench`: builds, then runs every benchmark against the shipped build (`dist/`)
  * and prints one table. `--json` prints the machine-readable results instead;
  * `--only <name>[,<name>]` runs some of them (overhead, client-cpu, wrapping, scheduling, peer,
- * scale, scale-out, ndjson, session-less, memory, http, serve-load); `--quick` runs fewer rounds (`support/mode.ts`).
+ * scale, scale-out, ndjson, session-less, memory, http, serve-load, first-event); `--quick` runs fewer rounds (`support/mode.ts`).
  * Progress goes to stderr. See docs/performance.md for what each one measures.
  *
  * @module
  */
 import { cpus, platform, release, totalmem } from 'node:os';
 import { clientCpuBenchmark } from './client-cpu.js';
+import { firstEventBenchmark } from './first-event.js';
 import { memoryBenchmark } from './memory.js';
 import { ndjsonBenchmark } from './ndjson.js';
 import { overheadBenchmark } from './overhead.js';
@@ -36,6 +37,7 @@ const BENCHMARKS: Record<string, () => Promise<ResultRow[]>> = {
   memory: memoryBenchmark,
   http: runsHttpBenchmark,
   'serve-load': serveLoadBenchmark,
+  'first-event': firstEventBenchmark,
 };
 
 function selected(args: readonly string[]): string[] {
