@@ -30,6 +30,8 @@ export interface LoadReport {
   readonly failed: number;
   readonly completed: number;
   readonly events: number;
+  /** Why runs failed: the stream's last message (`event: error` and its data), or how the connection ended. */
+  readonly failures: Record<string, number>;
   /** Latencies in ms of every delta event. */
   readonly latencies: number[];
   readonly wallMs: number;
@@ -41,6 +43,11 @@ const headers = { authorization: `Bearer ${config.token}` };
 const latencies: number[] = [];
 const MARK = /⟨(\d+(?:\.\d+)?)⟩/;
 let events = 0;
+const failures: Record<string, number> = {};
+const failedWith = (why: string): false => {
+  failures[why] = (failures[why] ?? 0) + 1;
+  return false;
+};
 
 function start(): Promise<{ status: number; runId?: string }> {
   return new Promise((resolve, reject) => {
@@ -66,6 +73,7 @@ function follow(runId: string): Promise<boolean> {
     http.get(`${config.url}/api/runs/${runId}/events`, { agent, headers }, (res) => {
       let buffer = '';
       let ended = false;
+      let ending = 'the stream closed without an end or error message';
       res.setEncoding('utf8');
       res.on('data', (piece: string) => {
         const now = wallNow();
@@ -74,6 +82,7 @@ function follow(runId: string): Promise<boolean> {
           const block = buffer.slice(0, end);
           buffer = buffer.slice(end + 2);
           if (block.startsWith('event: end')) ended = true;
+          else if (block.startsWith('event:')) ending = block.slice(0, 300);
           const at = block.indexOf('data: ');
           if (at < 0 || block.startsWith('event:')) continue;
           events += 1;
@@ -81,8 +90,8 @@ function follow(runId: string): Promise<boolean> {
           if (mark) latencies.push(now - Number(mark[1]));
         }
       });
-      res.on('end', () => resolve(ended)).on('error', () => resolve(false));
-    }).on('error', () => resolve(false));
+      res.on('end', () => resolve(ended || failedWith(ending))).on('error', (e) => resolve(failedWith(`response error: ${e.message}`)));
+    }).on('error', (e) => resolve(failedWith(`request error: ${e.message}`)));
   });
 }
 
@@ -95,12 +104,12 @@ await Promise.all(
   Array.from({ length: config.runs }, async () => {
     const run = await start().catch(() => ({ status: 0 }) as { status: number; runId?: string });
     if (run.status === 429) return void (refused += 1);
-    if (!('runId' in run) || !run.runId) return void (failed += 1);
+    if (!('runId' in run) || !run.runId) return void (failed += 1, failedWith(`POST /api/runs answered ${run.status}`));
     started += 1;
     if (await follow(run.runId)) completed += 1;
     else failed += 1;
   }),
 );
 agent.destroy();
-const report: LoadReport = { started, refused, failed, completed, events, latencies, wallMs: performance.now() - t0 };
+const report: LoadReport = { started, refused, failed, completed, events, failures, latencies, wallMs: performance.now() - t0 };
 process.stdout.write(`${JSON.stringify(report)}\n`);
