@@ -7,7 +7,7 @@ import { testAgent, type Turn } from '../support/agent-turns.js';
 import { turnOf } from '../support/delegation-fixture.js';
 import { HAS_REDIS } from './redis-server.js';
 import { useScaleKits, waitFor } from './scale-kit.js';
-import { engineProcess } from './worker-processes.js';
+import { PROCESS_TEST_TIMEOUT_MS, engineProcess } from './worker-processes.js';
 
 const STALL_MS = 1000;
 
@@ -25,7 +25,7 @@ describe.skipIf(!HAS_REDIS)("a background task's shared record", () => {
     proc = undefined;
   });
 
-  it('reaches its final state with its result when the engine that launched it was killed (SIGKILL)', { timeout: 20_000 }, async () => {
+  it('reaches its final state with its result when the engine that launched it was killed (SIGKILL)', { timeout: PROCESS_TEST_TIMEOUT_MS }, async () => {
     const k = await scale.kit(STALL_MS);
     // The engine process has only the built-in agents: `explore` it is, answered by the worker here.
     k.fixture.route({ main: startsBackground('explore'), '*': () => ({ text: 'the background answer', delayMs: 1500 }) });

@@ -60,7 +60,7 @@ describe.skipIf(!HAS_REDIS)('cancel points across processes', () => {
       const bull = `${kit.prefix}:bull:tasks`;
       await waitFor(async () => (await probe.llen(`${bull}:wait`)) + (await probe.llen(`${bull}:active`)) === 0, 10_000);
       // No worker still runs a task: every heartbeat lapses within the stall interval.
-      await waitFor(async () => (await probe.keys(`${kit.prefix}:beat:*`)).length === 0, 5000);
+      await waitFor(async () => (await probe.keys(`${kit.prefix}:beat:*`)).length === 0);
       const keys = (await probe.keys(`${kit.prefix}:*`)).filter((key) => !key.startsWith(`${bull}:`) && key !== `${kit.prefix}:runs`);
       const forever = [];
       for (const key of keys) if ((await probe.pttl(key)) === -1) forever.push(key);

@@ -118,10 +118,10 @@ describe.skipIf(!HAS_REDIS)('cancelling tasks that run on workers', () => {
       await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 250)));
       run.unsubscribe();
     }
-    await waitFor(() => workers.every((w) => w.running === 0) && k.fixture.server.inFlight === 0, 5000);
+    await waitFor(() => workers.every((w) => w.running === 0) && k.fixture.server.inFlight === 0);
     const probe = (await k.backend()).parts.redis;
     const bull = `${k.prefix}:bull:tasks`;
-    await waitFor(async () => (await probe.llen(`${bull}:wait`)) + (await probe.llen(`${bull}:active`)) === 0, 5000);
+    await waitFor(async () => (await probe.llen(`${bull}:wait`)) + (await probe.llen(`${bull}:active`)) === 0);
     // Everything of ours expires (logs after the retention, markers and heartbeats sooner); BullMQ keeps only its queue's own keys.
     const keys = (await probe.keys(`${k.prefix}:*`)).filter((key) => !key.startsWith(`${bull}:`) && key !== `${k.prefix}:runs`);
     const forever = [];

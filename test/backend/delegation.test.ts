@@ -9,6 +9,11 @@ import { HAS_REDIS } from './redis-server.js';
 import { eventsOf, shapeOf, useScaleKits, type ScaleKit } from './scale-kit.js';
 
 const AGENTS = [testAgent('explorer'), testAgent('writer')];
+/**
+ * Nothing here waits for a heartbeat to lapse: a stall interval long enough that a loaded
+ * machine never makes a live worker or engine look dead.
+ */
+const LIVE_STALL_MS = 30_000;
 
 describe.skipIf(!HAS_REDIS)('delegated tasks on workers', () => {
   const scale = useScaleKits();
@@ -25,7 +30,7 @@ describe.skipIf(!HAS_REDIS)('delegated tasks on workers', () => {
     await here.close();
     await local.close();
 
-    kit = await scale.kit();
+    kit = await scale.kit(LIVE_STALL_MS);
     kit.fixture.route(routes);
     const engine = await kit.engine({ distributeTasks: true }, AGENTS);
     await kit.worker();
@@ -40,7 +45,7 @@ describe.skipIf(!HAS_REDIS)('delegated tasks on workers', () => {
   });
 
   it('runs a multitask of 8 on 3 workers, each task in order', async () => {
-    kit = await scale.kit();
+    kit = await scale.kit(LIVE_STALL_MS);
     const tasks = Array.from({ length: 8 }, (_, i) => [i + 1, i % 2 ? 'writer' : 'explorer', `job ${i + 1}`, `task ${i + 1}`] as const);
     kit.fixture.route({
       main: steps(multitaskReply(tasks)),
@@ -72,10 +77,10 @@ describe.skipIf(!HAS_REDIS)('delegated tasks on workers', () => {
     await here.close();
     await local.close();
 
-    kit = await scale.kit();
+    kit = await scale.kit(LIVE_STALL_MS);
     kit.fixture.route(routes);
     const k = kit;
-    const procs = await Promise.all([1, 2, 3].map(() => workerProcess(k, scale.redis, { model: 'proc-model', stallMs: 1000, concurrency: 3 })));
+    const procs = await Promise.all([1, 2, 3].map(() => workerProcess(k, scale.redis, { model: 'proc-model', stallMs: LIVE_STALL_MS, concurrency: 3 })));
     try {
       const engine = await kit.engine({ distributeTasks: true, multitaskMaxTasks: 8 }, AGENTS);
       const remote = await eventsOf(engine.stream('go'));
@@ -95,7 +100,7 @@ describe.skipIf(!HAS_REDIS)('delegated tasks on workers', () => {
   });
 
   it("keeps a task's log as long as the engine that delegated it says, whatever the worker's retention", async () => {
-    kit = await scale.kit();
+    kit = await scale.kit(LIVE_STALL_MS);
     kit.fixture.route({ main: steps(taskReply('explorer', 'find the docs', 'find docs')), explorer: () => ({ text: 'in docs/' }) });
     const engine = await kit.engine({ distributeTasks: true }, AGENTS, await kit.backend({ retentionMs: 1500 }));
     await kit.worker({}, await kit.backend({ retentionMs: 600_000 }));

@@ -11,7 +11,8 @@ import { multitaskReply, steps, taskReply } from '../support/delegation-script.j
 import { expectBusyWorkerWaitedFor, expectNoWorkerFailure } from './worker-expectations.js';
 import { HAS_REDIS, freePort, startRedis, type RedisServer } from './redis-server.js';
 import { startScaleKit, waitFor, type ScaleKit } from './scale-kit.js';
-import { engineProcess, workerProcess } from './worker-processes.js';
+import { INSTANCE_BEATS_PER_STALL } from './heartbeats.js';
+import { PROCESS_TEST_TIMEOUT_MS, engineProcess, workerProcess } from './worker-processes.js';
 
 const AGENTS = [testAgent('explorer')];
 const STALL_MS = 1000;
@@ -33,7 +34,7 @@ describe.skipIf(!HAS_REDIS)('failover', () => {
     kit = undefined;
   });
 
-  it('a worker killed mid-task fails that task within the stall interval, naming the cause; its sibling finishes', async () => {
+  it('a worker killed mid-task fails that task within the stall interval, naming the cause; its sibling finishes', { timeout: PROCESS_TEST_TIMEOUT_MS }, async () => {
     const k = (kit = await startScaleKit(redis, STALL_MS));
     k.fixture.route({
       main: steps(multitaskReply([[1, 'explorer', 'first', 'one'], [2, 'explorer', 'second', 'two']])),
@@ -95,12 +96,13 @@ describe.skipIf(!HAS_REDIS)('failover', () => {
     await waitFor(() => server.requests.some((r) => turnOf(r).agent === 'explorer'));
     const index = server.requests.findIndex((r) => turnOf(r).agent === 'explorer');
     await backendA.close(); // the engine's process is gone, as far as Redis can tell
-    expect((await server.waitForClosed(index, STALL_MS * 3)).aborted).toBe(true);
+    // No time limit but the test's (a child left running fails it); how soon is bench/'s.
+    expect((await server.waitForClosed(index, 15_000)).aborted).toBe(true);
     await waitFor(() => worker.running === 0);
     run.unsubscribe();
   });
 
-  it('an app instance killed mid-run: its run fails within the stall interval for a client attached elsewhere, no hang', { timeout: 20_000 }, async () => {
+  it('an app instance killed mid-run: its run fails within the stall interval for a client attached elsewhere, no hang', { timeout: PROCESS_TEST_TIMEOUT_MS }, async () => {
     const k = (kit = await startScaleKit(redis, STALL_MS));
     k.fixture.route({ main: () => ({ hang: true }) });
     const b = await k.engine();
@@ -119,7 +121,7 @@ describe.skipIf(!HAS_REDIS)('failover', () => {
     expect(String((late as Error).message)).toContain('stopped (no heartbeat');
   });
 
-  it("an app instance killed while its task runs: the task is recorded failed for every other engine (whenSettled resolves)", { timeout: 20_000 }, async () => {
+  it("an app instance killed while its task runs: the task is recorded failed for every other engine (whenSettled resolves)", { timeout: PROCESS_TEST_TIMEOUT_MS }, async () => {
     const k = (kit = await startScaleKit(redis, STALL_MS));
     k.fixture.route({ main: steps(taskReply('explore', 'look around', 'look')), '*': () => ({ hang: true }) });
     const b = await k.engine();
@@ -136,9 +138,13 @@ describe.skipIf(!HAS_REDIS)('failover', () => {
   });
 
   it('a live owner is never reaped: another instance watching it for several stall intervals leaves its run alone', async () => {
-    const k = (kit = await startScaleKit(redis, 300));
-    k.fixture.route({ main: () => ({ text: 'slow but alive', delayMs: 1500 }) });
-    const a = await k.engine();
+    const k = (kit = await startScaleKit(redis, STALL_MS));
+    const backendA = await k.backend();
+    // Its answer waits for four stall intervals of the owner's own heartbeats (a loaded machine
+    // slows those and the watcher alike, so the watcher cannot reap it for being slow).
+    const beats = await k.heartbeats(backendA.parts.keys.instance(backendA.runs.instanceId));
+    k.fixture.route({ main: () => beats.after(4 * INSTANCE_BEATS_PER_STALL).then(() => ({ text: 'slow but alive' })) });
+    const a = await k.engine({}, [], backendA);
     const b = await k.engine();
     const run = a.start('go');
     await waitFor(() => b.runs.get(run.runId)?.state === 'running');
@@ -191,7 +197,7 @@ describe.skipIf(!HAS_REDIS)('failover', () => {
   });
 
   it('a task waiting behind a busy live worker waits as long as it takes (longer than the stall interval)', async () => {
-    await expectBusyWorkerWaitedFor((kit = await startScaleKit(redis, 400)));
+    await expectBusyWorkerWaitedFor((kit = await startScaleKit(redis, STALL_MS)));
   });
 
   it('starts despite corrupt task and result entries in Redis, loading the good ones', async () => {
@@ -220,6 +226,6 @@ describe.skipIf(!HAS_REDIS)('failover', () => {
     await run.result;
     const probe = (await k.backend()).parts;
     expect(await probe.redis.hexists(probe.keys.runs, run.runId)).toBe(1);
-    await waitFor(async () => (await probe.redis.hexists(probe.keys.runs, run.runId)) === 0, 5000);
+    await waitFor(async () => (await probe.redis.hexists(probe.keys.runs, run.runId)) === 0);
   });
 });

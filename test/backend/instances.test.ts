@@ -52,7 +52,7 @@ describe.skipIf(!HAS_REDIS)('several app instances on one backend', () => {
     await waitFor(() => k.fixture.server.requests.length === 3);
     await backendA.close();
     const probe = await k.backend();
-    await waitFor(async () => (await probe.parts.redis.hlen(probe.parts.keys.results('ses_shared'))) === 1, 5000);
+    await waitFor(async () => (await probe.parts.redis.hlen(probe.parts.keys.results('ses_shared'))) === 1);
     const b = await k.engine({}, AGENTS);
     const next = await b.call('and now?', { sessionId: 'ses_shared' });
     expect(next.text).toContain('<background_task_results>');

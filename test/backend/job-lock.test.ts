@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { testAgent } from '../support/agent-turns.js';
 import { turnOf } from '../support/delegation-fixture.js';
 import { steps, taskReply } from '../support/delegation-script.js';
+import { anyJobLock, LOCK_BEATS_PER_STALL } from './heartbeats.js';
 import { HAS_REDIS } from './redis-server.js';
 import { useScaleKits, waitFor } from './scale-kit.js';
 
@@ -32,10 +33,11 @@ describe.skipIf(!HAS_REDIS)("BullMQ's job lock as a worker's heartbeat", () => {
     await waitFor(async () => (await redis.exists(keys.jobLock(job!.id!))) === 0);
   });
 
-  it('a task slower than many stall intervals ends with its answer while its worker lives', async () => {
-    const STALL_MS = 300;
-    const k = await scale.kit(STALL_MS);
-    k.fixture.route({ main: steps(taskReply('explorer', 'slow', 'slow')), explorer: () => ({ text: 'slow but alive', delayMs: STALL_MS * 8 }) });
+  it('a task slower than many stall intervals ends with its answer while its worker lives', { timeout: 30_000 }, async () => {
+    const k = await scale.kit(1000);
+    // Its answer waits for four stall intervals of the worker's heartbeats on the job.
+    const beats = await k.heartbeats(anyJobLock((await k.backend()).parts.keys));
+    k.fixture.route({ main: steps(taskReply('explorer', 'slow', 'slow')), explorer: () => beats.after(4 * LOCK_BEATS_PER_STALL).then(() => ({ text: 'slow but alive' })) });
     await k.worker();
     const engine = await k.engine({ distributeTasks: true }, AGENTS);
     const { text } = await engine.call('go');

@@ -7,8 +7,7 @@ import { testAgent, type Turn } from '../support/agent-turns.js';
 import { turnOf } from '../support/delegation-fixture.js';
 import { HAS_REDIS } from './redis-server.js';
 import { useScaleKits, waitFor, type ScaleKit } from './scale-kit.js';
-import { engineProcess } from './worker-processes.js';
-import { lockRenewals } from './lock-renewals.js';
+import { PROCESS_TEST_TIMEOUT_MS, engineProcess } from './worker-processes.js';
 
 const STALL_MS = 1000;
 
@@ -85,7 +84,7 @@ describe.skipIf(!HAS_REDIS)('cancelTask of a background task whose engine died',
     return { k, worker, b, taskId, running, probe: probe! };
   }
 
-  it('reaches the worker (its model request aborted) and ends cancelled for every engine', { timeout: 20_000 }, async () => {
+  it('reaches the worker (its model request aborted) and ends cancelled for every engine', { timeout: PROCESS_TEST_TIMEOUT_MS }, async () => {
     const { k, worker, b, taskId, running, probe } = await hangingOrphan('SIGKILL');
     const seen = await announced(k, taskId);
     expect(b.cancelTask(taskId)).toBe(true);
@@ -102,11 +101,11 @@ describe.skipIf(!HAS_REDIS)('cancelTask of a background task whose engine died',
     expect(finals(seen).map((t) => t.state)).toEqual(['cancelled']);
   });
 
-  it('an engine frozen with its subscriptions open (nobody relays the cancel): the worker stops the task anyway after a stall interval', { timeout: 20_000 }, async () => {
+  it('an engine frozen with its subscriptions open (nobody relays the cancel): the worker stops the task anyway after a stall interval', { timeout: PROCESS_TEST_TIMEOUT_MS }, async () => {
     const { k, worker, b, taskId, running, probe } = await hangingOrphan('SIGSTOP');
     const { keys, redis } = (await k.backend()).parts;
     const logId = String(storedObject(await redis.get(keys.taskJob(taskId)))?.['logId']);
-    const beats = await lockRenewals(scale.redis.url, keys.jobLock(logId));
+    const beats = await k.heartbeats(keys.jobLock(logId));
     expect(b.cancelTask(taskId)).toBe(true);
     // The launcher still looks alive (its approvals subscription is open): the worker waits one
     // stall interval (about four heartbeats), no longer: it stops the job with that subscription
@@ -116,7 +115,6 @@ describe.skipIf(!HAS_REDIS)('cancelTask of a background task whose engine died',
     // Not at once (nobody relays the cancel): the job's lock was renewed after the cancel, which
     // only a running job's is (BullMQ deletes it when the job ends).
     expect(beats.count()).toBeGreaterThanOrEqual(2);
-    beats.close();
     const info = await b.tasks.whenSettled(taskId);
     expect(info).toMatchObject({ ...running, state: 'cancelled' });
     await waitFor(() => worker.running === 0);
@@ -124,13 +122,13 @@ describe.skipIf(!HAS_REDIS)('cancelTask of a background task whose engine died',
     // records the task cancelled too (not failed), so the record every engine sees stays so.
     const later = await announced(k, taskId);
     proc!.kill('SIGCONT');
-    await waitFor(() => later.length > 0, 5000);
+    await waitFor(() => later.length > 0);
     expect(later.map((t) => t.state)).toEqual(['cancelled']);
     expect(parseOwnedTask(await redis.get(keys.task(taskId)))?.info.state).toBe('cancelled');
     expect(b.tasks.get(taskId)?.state).toBe('cancelled');
   });
 
-  it('reaches a job still waiting in the queue: no worker ever runs it', { timeout: 20_000 }, async () => {
+  it('reaches a job still waiting in the queue: no worker ever runs it', { timeout: PROCESS_TEST_TIMEOUT_MS }, async () => {
     const k = await scale.kit(STALL_MS);
     k.fixture.route({ main: startsBackground('explore'), '*': () => ({ text: 'ran anyway' }) });
     const b = await k.engine();

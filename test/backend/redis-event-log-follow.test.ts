@@ -33,7 +33,7 @@ describe.skipIf(!HAS_REDIS)('following Redis event logs on one shared connection
     await sleep(100);
     return clients();
   };
-  const backTo = async (count: number): Promise<void> => waitFor(async () => (await clients()) === count, 3000);
+  const backTo = async (count: number): Promise<void> => waitFor(async () => (await clients()) === count);
 
   beforeAll(async () => {
     redis = await startRedis();

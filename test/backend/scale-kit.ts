@@ -14,6 +14,7 @@ import type { HarnessEngineOptions } from '../../src/engine/engine-options.js';
 import type { AgentEvent } from '../../src/events/agent-event.js';
 import type { AgentDefinition } from '../../src/subagent/agent-definition.js';
 import { startDelegationFixture, type DelegationFixture } from '../support/delegation-fixture.js';
+import { heartbeats, type Heartbeats } from './heartbeats.js';
 import { startRedis, type RedisServer } from './redis-server.js';
 
 /** Everything a test of the scaled-out engine needs. */
@@ -26,6 +27,8 @@ export interface ScaleKit {
   engine(options?: Partial<HarnessEngineOptions>, agents?: readonly AgentDefinition[], backend?: RedisBackend): Promise<HarnessEngine>;
   /** An in-process worker with a backend of its own, ready. */
   worker(options?: Partial<HarnessWorkerOptions>, backend?: RedisBackend): Promise<HarnessWorker>;
+  /** Counts the beats of the keys matching `pattern` on the kit's Redis (see `heartbeats.ts`; stopped by `close`). */
+  heartbeats(pattern: string): Promise<Heartbeats>;
   close(): Promise<void>;
 }
 
@@ -56,6 +59,11 @@ export async function startScaleKit(redis: RedisServer, stallIntervalMs = 1000):
       closers.push(() => worker.close());
       await worker.ready;
       return worker;
+    },
+    heartbeats: async (pattern) => {
+      const beats = await heartbeats(redis.url, pattern);
+      closers.push(async () => beats.close());
+      return beats;
     },
     // Once, however often it is called (a test may close its kit before the file does).
     close: () =>
@@ -118,8 +126,13 @@ export function shapeOf(events: readonly AgentEvent[]): string[] {
   return events.map((e) => (e.type === 'TaskWrap' ? `TaskWrap(${e.taskIndex}:${shapeOf([e.event])[0]!})` : e.type));
 }
 
-/** Polls `check` every 10 ms until it holds; throws after `timeoutMs`. */
-export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> {
+/**
+ * Polls `check` every 10 ms until it holds; throws after `timeoutMs`. Not a time limit on what
+ * is tested (how soon is bench/'s): long enough by default that a machine whose cores are busy
+ * does not fail a condition that holds a few seconds late, short enough to fail with this
+ * message before the test times out.
+ */
+export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 15_000): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > until) throw new Error('waitFor: the condition did not hold in time');

@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import { testAgent } from '../support/agent-turns.js';
 import { multitaskReply, steps, taskReply } from '../support/delegation-script.js';
+import { anyJobLock, LOCK_BEATS_PER_STALL } from './heartbeats.js';
 import type { ScaleKit } from './scale-kit.js';
 
 /**
@@ -18,15 +19,17 @@ export async function expectNoWorkerFailure(k: ScaleKit): Promise<void> {
 }
 
 /**
- * Two tasks behind one worker of concurrency 1 whose tasks take 1.2 s, longer than the kit's
- * stall interval (400 ms): the second waits in the queue while the worker is busy and alive,
+ * Two tasks behind one worker of concurrency 1 whose tasks each take two of the kit's stall
+ * intervals (counted in the worker's heartbeats on its job, so a loaded machine does not make
+ * them shorter than that): the second waits in the queue while the worker is busy and alive,
  * and both succeed. Shared by the failover tests and the worker-presence tests (a Redis that
  * refuses CLIENT LIST): a launcher must never take a busy live worker for no worker at all.
  */
 export async function expectBusyWorkerWaitedFor(k: ScaleKit): Promise<void> {
+  const beats = await k.heartbeats(anyJobLock((await k.backend()).parts.keys));
   k.fixture.route({
     main: steps(multitaskReply([[1, 'explorer', 'first', 'one'], [2, 'explorer', 'second', 'two']])),
-    explorer: (turn) => ({ text: `ok: ${turn.prompt}`, delayMs: 1200 }),
+    explorer: (turn) => beats.after(2 * LOCK_BEATS_PER_STALL).then(() => ({ text: `ok: ${turn.prompt}` })),
   });
   await k.worker({ concurrency: 1 });
   const engine = await k.engine({ distributeTasks: true, multitaskMaxTasks: 2 }, [testAgent('explorer')]);

@@ -6,7 +6,7 @@ import { multitaskReply, steps, taskReply } from '../support/delegation-script.j
 import { expectBusyWorkerWaitedFor, expectNoWorkerFailure } from './worker-expectations.js';
 import { HAS_REDIS } from './redis-server.js';
 import { useScaleKits, waitFor } from './scale-kit.js';
-import { workerProcess } from './worker-processes.js';
+import { PROCESS_TEST_TIMEOUT_MS, workerProcess } from './worker-processes.js';
 
 const AGENTS = [testAgent('explorer')];
 
@@ -47,11 +47,11 @@ describe.skipIf(!HAS_REDIS)('worker presence without CLIENT LIST', () => {
   });
 
   it('a task waiting behind a busy live worker waits as long as it takes (longer than the stall interval)', async () => {
-    await expectBusyWorkerWaitedFor(await scale.kit(400));
+    await expectBusyWorkerWaitedFor(await scale.kit(1000));
   });
 
-  it('a worker killed with SIGKILL stops counting after the stall interval; a task launched then fails', { timeout: 20_000 }, async () => {
-    const STALL_MS = 600;
+  it('a worker killed with SIGKILL stops counting after the stall interval; a task launched then fails', { timeout: PROCESS_TEST_TIMEOUT_MS }, async () => {
+    const STALL_MS = 1000;
     const k = await scale.kit(STALL_MS);
     const probe = (await k.backend()).parts;
     proc = await workerProcess(k, scale.redis, { model: 'proc-model', stallMs: STALL_MS });
@@ -66,8 +66,8 @@ describe.skipIf(!HAS_REDIS)('worker presence without CLIENT LIST', () => {
     expect(text).toContain('no worker is pulling tasks');
   });
 
-  it('a job waiting when its only worker is SIGKILLed fails within two stall intervals', { timeout: 20_000 }, async () => {
-    const STALL_MS = 600;
+  it('a job waiting when its only worker is SIGKILLed fails within two stall intervals', { timeout: PROCESS_TEST_TIMEOUT_MS }, async () => {
+    const STALL_MS = 1000;
     const k = await scale.kit(STALL_MS);
     // The process's one slot hangs on the first task; the second waits behind it in the queue.
     k.fixture.route({ main: steps(multitaskReply([[1, 'explorer', 'first', 'one'], [2, 'explorer', 'second', 'two']])), explorer: () => ({ hang: true }) });

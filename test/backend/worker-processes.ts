@@ -12,6 +12,12 @@ import type { ScaleKit } from './scale-kit.js';
 const WORKER = fileURLToPath(new URL('./worker-process.ts', import.meta.url));
 const ENGINE = fileURLToPath(new URL('./engine-process.ts', import.meta.url));
 
+/**
+ * The timeout of a test that starts processes of its own: each loads the harness through tsx
+ * before anything is tested, seconds alone and ten or more on a machine whose cores are busy.
+ */
+export const PROCESS_TEST_TIMEOUT_MS = 60_000;
+
 /** Starts the worker script; resolves once it pulls tasks. */
 export async function workerProcess(kit: ScaleKit, redis: RedisServer, options: { model: string; stallMs: number; concurrency?: number }): Promise<ChildProcess> {
   const { child } = await started(WORKER, kit, redis, { MODEL: options.model, STALL_MS: String(options.stallMs), CONCURRENCY: String(options.concurrency ?? 1) }, /^ready$/m);
