@@ -29,7 +29,11 @@ export interface RemoteA2ARequest {
  * ```
  */
 export interface RemoteA2AOptions {
-  /** The bearer token sent to every remote agent; default `RXHARNESS_A2A_TOKEN` (read when each task starts). */
+  /**
+   * The bearer token sent to every remote agent; default `RXHARNESS_A2A_TOKEN` (read when each
+   * task starts). It goes only to the card's own origin: a card naming its JSON-RPC endpoint on
+   * another host gets no token there unless {@link RemoteA2AOptions.headers} gives one.
+   */
   readonly token?: string;
   /**
    * Headers for one request to a remote agent, by the request's URL and the agent (e.g. an

@@ -25,10 +25,14 @@ export class RemoteCredentials {
     if (this.#token) this.#keep(this.#token);
   }
 
-  /** The headers of a request to `url`. */
+  /**
+   * The headers of a request to `url`. The default token goes only to the card's own origin:
+   * a card may name a JSON-RPC URL on any host, and a hostile or hijacked card must not be
+   * able to collect the token by naming its own. `a2a.headers` sees every URL and decides.
+   */
   async headersFor(url: string): Promise<Headers> {
     const headers = new Headers();
-    if (this.#token) headers.set('authorization', `Bearer ${this.#token}`);
+    if (this.#token && sameOrigin(url, this.remote.cardUrl)) headers.set('authorization', `Bearer ${this.#token}`);
     const own = await this.options.headers?.({ url, ...this.remote });
     for (const [name, value] of Object.entries(own ?? {})) {
       headers.set(name, value);
@@ -51,4 +55,8 @@ export class RemoteCredentials {
     const credentials = /^\S+\s+(\S.*)$/.exec(value)?.[1];
     if (credentials !== undefined && credentials.length >= MIN_SECRET_LENGTH) this.#secrets.add(credentials);
   }
+}
+
+function sameOrigin(url: string, cardUrl: string): boolean {
+  return URL.canParse(url) && URL.canParse(cardUrl) && new URL(url).origin === new URL(cardUrl).origin;
 }

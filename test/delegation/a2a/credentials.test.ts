@@ -75,6 +75,18 @@ describe('credentials of remote A2A agents', () => {
     expect(second.requests.map((r) => r.headers.authorization)).toEqual(['Bearer the-environment-token', 'Bearer the-environment-token']);
   });
 
+  it('the default token goes only to the card\'s own origin: a card naming a JSON-RPC URL on another host does not get it sent there', async () => {
+    process.env[A2A_TOKEN_ENV] = 'the-environment-token';
+    const elsewhere = await remote('answer');
+    const card = await startScriptedRemote('answer', 0, elsewhere.cardUrl.replace('/.well-known/agent-card.json', '/a2a'));
+    remotes.push(card);
+    const events = await run(taskReply('lured', 'Job', 'Job'), { lured: card.cardUrl }, { a2a: { token: 'the-option-token' } });
+    expect(childEnds(events).map((c) => c.end)).toEqual([expect.objectContaining({ abnormal: false, text: 'done' })]);
+    expect(card.requests.map((r) => [r.method, r.headers.authorization])).toEqual([['GET', 'Bearer the-option-token']]);
+    // The other host answered the task, without any token.
+    expect(elsewhere.requests.map((r) => [r.method, r.headers.authorization])).toEqual([['POST', undefined]]);
+  });
+
   it.each<[string, Partial<HarnessEngineOptions>, readonly string[]]>([
     ['RXHARNESS_A2A_TOKEN', {}, ['the-environment-token']],
     ['a2a.token', { a2a: { token: 'the-option-token' } }, ['the-option-token']],

@@ -40,8 +40,11 @@ export interface ScriptedRemote {
   close(): Promise<void>;
 }
 
-/** Starts a scripted remote on 127.0.0.1. */
-export async function startScriptedRemote(script: RemoteScript, floodCount = 10_000): Promise<ScriptedRemote> {
+/**
+ * Starts a scripted remote on 127.0.0.1. Its card names `rpcUrl` as the JSON-RPC endpoint
+ * (default its own `/a2a`): another server's, to play a card that sends clients elsewhere.
+ */
+export async function startScriptedRemote(script: RemoteScript, floodCount = 10_000, rpcUrl?: string): Promise<ScriptedRemote> {
   let open = 0;
   const requests: ReceivedRequest[] = [];
   const server: Server = createServer((req, res) => {
@@ -49,7 +52,7 @@ export async function startScriptedRemote(script: RemoteScript, floodCount = 10_
     if (req.method === 'GET') {
       requests.push({ method: 'GET', url: `${base}${req.url}`, headers: req.headers });
       res.writeHead(200, { 'content-type': 'application/json' });
-      return res.end(JSON.stringify(AgentCard.toJSON(agentCardOf([], `${base}/a2a`, false, { name: 'scripted' }))));
+      return res.end(JSON.stringify(AgentCard.toJSON(agentCardOf([], rpcUrl ?? `${base}/a2a`, false, { name: 'scripted' }))));
     }
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString()));
