@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { ApprovalDecision } from '../permission/approval.js';
 import { ofTask } from '../runs/pending-approvals.js';
@@ -12,14 +13,20 @@ type RunMessage =
   | { readonly op: 'put'; readonly record: OwnedRecord }
   | { readonly op: 'forget'; readonly runId: string }
   | { readonly op: 'cancel'; readonly runId: string }
-  | { readonly op: 'answer'; readonly runId: string; readonly approvalId: string; readonly taskId?: string | null; readonly decision: ApprovalDecision };
+  | { readonly op: 'answer'; readonly runId: string; readonly approvalId: string; readonly taskId?: string | null; readonly decision: ApprovalDecision; readonly requestId?: string }
+  | { readonly op: 'answered'; readonly requestId: string; readonly ok: boolean };
+
+/** How long an answer sent to another instance waits for its owner's verdict (an owner gone never gives one). */
+const ANSWER_REPLY_MS = 5000;
 
 /**
  * {@link SharedRuns} on Redis: each record is kept in a hash (read once when the backend
  * starts, so an engine started later knows the runs already there) and published on a
  * channel, from which every engine keeps its copy current. Cancels and answers are
  * published too; each engine hands them to the registries it serves, and only the one
- * that runs the run acts. Each record names the instance (backend) that owns it, so a run
+ * that runs the run acts. An answer waits for that owner's verdict: of two engines
+ * answering one approval at once, the owner's first-come check lets exactly one win, and
+ * the other learns it lost. Each record names the instance (backend) that owns it, so a run
  * whose instance died can be found and ended (see `dead-owner-sweep.ts`).
  *
  * @internal
@@ -27,6 +34,8 @@ type RunMessage =
 export class RedisSharedRuns implements SharedRuns {
   readonly #records = new Map<string, OwnedRecord>();
   readonly #owners = new Set<RunOwner>();
+  /** Answers sent to other instances, waiting for their owner's verdict. */
+  readonly #verdicts = new Map<string, (ok: boolean) => void>();
 
   private constructor(
     private readonly redis: Redis,
@@ -38,7 +47,11 @@ export class RedisSharedRuns implements SharedRuns {
   /** Loads the runs Redis knows (skipping records that are not records) and follows their changes. */
   static async create(redis: Redis, keys: RedisKeys, hub: ChannelHub, instanceId: string): Promise<{ runs: RedisSharedRuns; stop: () => void }> {
     const runs = new RedisSharedRuns(redis, keys, instanceId);
-    const stop = await hub.listen(keys.runsChannel, (text) => runs.#onMessage(JSON.parse(text) as RunMessage));
+    const unlisten = await hub.listen(keys.runsChannel, (text) => runs.#onMessage(JSON.parse(text) as RunMessage));
+    const stop = (): void => {
+      unlisten();
+      for (const settle of [...runs.#verdicts.values()]) settle(false); // no verdict comes any more
+    };
     const now = Date.now();
     for (const text of Object.values(await loadHash(redis, keys.runs, 'the runs other engines started are not listed here, nor are this engine\'s runs shared'))) {
       const record = parseRunRecord(text);
@@ -75,10 +88,20 @@ export class RedisSharedRuns implements SharedRuns {
     return true;
   }
 
-  answer(runId: string, approvalId: string, decision: ApprovalDecision, taskId?: string | null): boolean {
+  answer(runId: string, approvalId: string, decision: ApprovalDecision, taskId?: string | null): Promise<boolean> | false {
     if (!this.get(runId)?.pending.some((p) => p.approvalId === approvalId && ofTask(p, taskId))) return false;
-    this.#send({ op: 'answer', runId, approvalId, decision, ...(taskId !== undefined ? { taskId } : {}) });
-    return true;
+    const requestId = randomUUID();
+    return new Promise<boolean>((resolve) => {
+      const settle = (ok: boolean): void => {
+        if (!this.#verdicts.delete(requestId)) return;
+        clearTimeout(timer);
+        resolve(ok);
+      };
+      const timer = setTimeout(() => settle(false), ANSWER_REPLY_MS);
+      timer.unref();
+      this.#verdicts.set(requestId, settle);
+      this.#send({ op: 'answer', runId, approvalId, decision, requestId, ...(taskId !== undefined ? { taskId } : {}) });
+    });
   }
 
   serve(owner: RunOwner): () => void {
@@ -134,11 +157,20 @@ export class RedisSharedRuns implements SharedRuns {
       case 'cancel':
         for (const owner of this.#owners) owner.cancel(message.runId);
         return;
-      case 'answer':
+      case 'answer': {
         // The owner checks the approval (and its task) again: only a waiting one is answered.
         const decision = storedDecision(message.decision);
         if (typeof message.approvalId !== 'string' || !decision) return;
-        for (const owner of this.#owners) owner.answer(message.runId, message.approvalId, decision, message.taskId);
+        let ok = false;
+        for (const owner of this.#owners) ok = owner.answer(message.runId, message.approvalId, decision, message.taskId) || ok;
+        // The owner gives its verdict (an answer that came second finds nothing waiting: false).
+        if (typeof message.requestId === 'string' && (ok || this.#records.get(message.runId)?.owner === this.instanceId)) {
+          this.#send({ op: 'answered', requestId: message.requestId, ok });
+        }
+        return;
+      }
+      case 'answered':
+        if (typeof message.requestId === 'string') this.#verdicts.get(message.requestId)?.(message.ok === true);
         return;
     }
   }

@@ -197,8 +197,11 @@ export class RunRegistry {
    * its `HITLPending` event, or {@link RunRegistry.pendingApprovals}). With `taskId` (`null`:
    * the main agent's own call) only an approval of that task is answered. False when no such
    * approval waits there. A model's call id is not accepted: it is not unique across tasks.
+   * Another engine's run (on a shared backend): a promise of whether its owner took this
+   * answer (false when another answer came first), so of two engines answering at once
+   * exactly one hears true.
    */
-  answer(runId: string, approvalId: string, decision: ApprovalDecision, taskId?: string | null): boolean {
+  answer(runId: string, approvalId: string, decision: ApprovalDecision, taskId?: string | null): boolean | Promise<boolean> {
     if (this.approvals.answer(runId, approvalId, decision, taskId)) return true;
     return !this.#runs.has(runId) && (this.o.shared?.answer(runId, approvalId, decision, taskId) ?? false);
   }

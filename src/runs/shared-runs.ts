@@ -38,8 +38,12 @@ export interface SharedRuns {
   list(): readonly SharedRunRecord[];
   /** Asks the run's owner to cancel it; false when no engine is known to run it. */
   cancel(runId: string): boolean;
-  /** Sends an answer to the run's owner; false when that approval (of that task, when given) is not known to wait there. */
-  answer(runId: string, approvalId: string, decision: ApprovalDecision, taskId?: string | null): boolean;
+  /**
+   * Sends an answer to the run's owner; false when that approval (of that task, when given)
+   * is not known to wait there, else a promise of the owner's verdict (false: another answer
+   * came first).
+   */
+  answer(runId: string, approvalId: string, decision: ApprovalDecision, taskId?: string | null): boolean | Promise<boolean>;
   /** Serves cancels and answers sent to this engine's runs; returns the stop. */
   serve(owner: RunOwner): () => void;
 }

@@ -123,12 +123,12 @@ describe.skipIf(!HAS_REDIS)('approvals asked on a worker', () => {
     });
     await waitFor(() => asked.size === 2 && other.runs.pendingApprovals(run.runId).length === 2);
     expect(other.runs.pendingApprovals(run.runId).map((p) => p.callId)).toEqual(['call_0', 'call_0']);
-    expect(other.runs.answer(run.runId, asked.get('task B')!, { decision: 'approve' })).toBe(true);
+    expect(await other.runs.answer(run.runId, asked.get('task B')!, { decision: 'approve' })).toBe(true);
     const ran = join(k.fixture.workspace.dir, 'ran.txt');
     await waitFor(() => existsSync(ran));
     await waitFor(() => owner.runs.pendingApprovals(run.runId).length === 1);
     expect(owner.runs.pendingApprovals(run.runId).map((p) => p.approvalId)).toEqual([asked.get('task A')]);
-    expect(other.runs.answer(run.runId, asked.get('task A')!, { decision: 'reject', comment: 'not A' })).toBe(true);
+    expect(await other.runs.answer(run.runId, asked.get('task A')!, { decision: 'reject', comment: 'not A' })).toBe(true);
     const { text } = await run.result;
     expect(readFileSync(ran, 'utf8')).toBe('ran-B\n');
     expect(text).toContain('rejected: not A');
@@ -145,6 +145,6 @@ describe.skipIf(!HAS_REDIS)('approvals asked on a worker', () => {
 });
 
 /** Retries `answer` until it is taken: the owner publishes the pending call a moment after the event. */
-async function waitForPending(answer: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !answer(); i++) await new Promise((r) => setTimeout(r, 10));
+async function waitForPending(answer: () => boolean | Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 200 && !(await answer()); i++) await new Promise((r) => setTimeout(r, 10));
 }

@@ -165,7 +165,7 @@ describe.skipIf(!HAS_REDIS)('a child whose event log is written into while it ru
       await conn.publish(channel, JSON.stringify({ op: 'answer', runId: run.runId, approvalId, decision }));
     }
     // Published after the forged ones on the same channel: the owner hears it last.
-    expect(other.runs.answer(run.runId, approvalId, { decision: 'reject', comment: 'the real answer' })).toBe(true);
+    expect(await other.runs.answer(run.runId, approvalId, { decision: 'reject', comment: 'the real answer' })).toBe(true);
     const { text } = await run.result;
     expect(text).toContain('rejected: the real answer');
     expect(existsSync(join(kit.fixture.workspace.dir, 'forged.txt'))).toBe(false);
