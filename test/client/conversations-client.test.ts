@@ -8,6 +8,8 @@ import { cancelTask, deleteSession, getSession, listSessions, RunRequestError, s
 import { startDelegationFixture, type DelegationFixture } from '../support/delegation-fixture.js';
 import { multitaskReply, steps } from '../support/delegation-script.js';
 import { serveRuns, type RunsServer } from '../http/http-kit.js';
+import { ScriptedModel } from '../../src/model/scripted-model.js';
+import { MemorySessionStore } from '../../src/session/memory-session-store.js';
 
 const token = 'conversations-client-token-0123';
 const authorize = (req: IncomingMessage) => req.headers.authorization === `Bearer ${token}`;
@@ -18,6 +20,30 @@ afterEach(async () => {
   await served?.close();
   await fixture?.close();
   served = fixture = undefined;
+});
+
+describe('rxharness/client listSessions pages', () => {
+  it('asks for a page with { limit, cursor } and follows nextCursor to the end; without them it still answers an array', async () => {
+    const sessions = new MemorySessionStore();
+    for (let i = 0; i < 7; i++) sessions.append(`ses_${i}`, [{ role: 'user', content: `prompt ${i}` }]);
+    served = await serveRuns({ model: new ScriptedModel([]), sessions }, { basePath: '/api', authorize });
+    const api = `${served.url}/api`;
+    const all = await listSessions(api, { token });
+    expect(Array.isArray(all) && all.length).toBe(7);
+    expect(all.nextCursor).toBeUndefined();
+    const seen: string[] = [];
+    let page = await listSessions(api, { token, limit: 3 });
+    for (;;) {
+      expect(page.length).toBeLessThanOrEqual(3);
+      seen.push(...page.map((s) => s.sessionId));
+      if (page.nextCursor === undefined) break;
+      page = await listSessions(api, { token, limit: 3, cursor: page.nextCursor });
+    }
+    expect(seen.slice().sort()).toEqual(all.map((s) => s.sessionId).sort());
+    expect(seen).toEqual(all.map((s) => s.sessionId));
+    const refused = await listSessions(api, { token, cursor: 'not-a-cursor' }).catch((error: unknown) => error);
+    expect(RunRequestError.isInstance(refused) && refused.status).toBe(400);
+  });
 });
 
 describe('rxharness/client conversations and tasks', () => {
