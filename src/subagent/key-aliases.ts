@@ -63,10 +63,12 @@ export function renameAliases(given: Readonly<Record<string, unknown>>): Renamed
   if (rules !== undefined) fields['permissionRules'] = rules.map((rule) => rule.value);
   return {
     fields,
-    spelled: ([key, index, ...rest]) => {
-      if (index === undefined || key === undefined) return spelledAs.get(key ?? '') ?? key ?? '';
-      const last = rest.at(-1) ?? index;
-      return key === 'permissionRules' && rest.length === 1 ? rules?.[Number(index)]?.spelled(last) ?? last : last;
+    spelled: (path) => {
+      const last = path.at(-1) ?? '';
+      if (path.length === 1) return spelledAs.get(last) ?? last;
+      // A key of one rule: ['permissionRules', index, key].
+      if (path.length === 3 && path[0] === 'permissionRules') return rules?.[Number(path[1])]?.spelled(last) ?? last;
+      return last;
     },
   };
 }

@@ -14,7 +14,7 @@ export interface MessageAnnotations {
   readonly errorMessage?: string | Readonly<Record<string, string>>;
   /**
    * Advice added in parentheses when the wrong value has one of `types` (JSON's: `string`,
-   * `number`, `boolean`, `array`, `object`, `null`) and the sibling key `unless` is not given.
+   * `number`, `boolean`, `array`, `object`, `null`) and the checked object has no key `unless`.
    */
   readonly hint?: { readonly types: readonly string[]; readonly unless?: string; readonly text: string };
   /**
