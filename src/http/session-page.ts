@@ -11,7 +11,9 @@ export const MAX_SESSION_PAGE = 200;
 
 /** What a `GET <base>/sessions` query asks: how many, and after which conversation. */
 export interface SessionPageQuery {
+  /** How many conversations to answer. */
   readonly limit: number;
+  /** Those after this position (the cursor's), or from the most recent. */
   readonly after?: SessionPosition;
 }
 
