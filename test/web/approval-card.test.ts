@@ -1,46 +1,27 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { startDemoServer, type DemoServer } from '../../src/web/demo-server.js';
-import { startDelegationFixture, type DelegationFixture } from '../support/delegation-fixture.js';
+import { describe, expect, it } from 'vitest';
 import { createGate } from '../support/deferred.js';
+import { useDemoPages } from '../support/demo-pages.js';
 import { multitaskReply, steps } from '../support/delegation-script.js';
 import { systemProgram } from '../support/system-requirement.js';
-import { CHROMIUM_INSTALL, findChromium, launchChromium } from './chromium.js';
-import { openLoggedIn, pressRun } from './page-login.js';
+import { CHROMIUM_INSTALL, findChromium } from './chromium.js';
+import { pressRun } from './page-login.js';
 
 // Issue 22.6: the page's approval card shows what is approved, all of it: a write's content,
 // not only its path; a long argument folded to its start with a "show all".
 
 const HAS_CHROMIUM = systemProgram('chromium', findChromium(), CHROMIUM_INSTALL);
 
-let browser: Promise<Browser> | undefined;
-let page: Page | undefined;
-let demo: DemoServer | undefined;
-let fixture: DelegationFixture | undefined;
-afterAll(async () => {
-  await (await browser?.catch(() => undefined))?.close();
-});
-afterEach(async () => {
-  await page?.context().close();
-  await demo?.close();
-  await fixture?.close();
-  page = demo = fixture = undefined;
-});
+const pages = useDemoPages(10_000);
 
 const LINES = Array.from({ length: 30 }, (_, i) => `SECRET_${i + 1}=value-${i + 1}`);
 
 describe.skipIf(!HAS_CHROMIUM)('the approval card', () => {
   it('a write of .env shows its content, folded when long, every line behind "show all"', async () => {
-    fixture = await startDelegationFixture({
+    const { page, fixture } = await pages.open({
       main: steps({ toolCalls: [{ name: 'write', arguments: { path: '.env', content: LINES.join('\n') } }] }),
     });
-    demo = await startDemoServer({ port: 0, model: fixture.model(), workspace: fixture.workspace.dir, homeDir: fixture.home });
-    browser ??= launchChromium();
-    page = await (await (await browser).newContext()).newPage();
-    page.setDefaultTimeout(10_000);
-    await openLoggedIn(page, new URL(demo.url).origin, demo.token);
     await pressRun(page, 'write the env file');
     const card = page.locator('#approvals .approval');
     await card.waitFor();
@@ -67,7 +48,7 @@ describe.skipIf(!HAS_CHROMIUM)('the approval card', () => {
 
   it("two tasks whose calls share call_0 get a card each; Approve on task B's card runs B's command, not A's", async () => {
     const aWaits = createGate();
-    fixture = await startDelegationFixture({
+    const { page, fixture } = await pages.open({
       main: steps(multitaskReply([[1, 'general', 'do A', 'task A'], [2, 'general', 'do B', 'task B']])),
       '*': async (turn) => {
         const which = turn.prompt === 'do A' ? 'A' : 'B';
@@ -76,16 +57,11 @@ describe.skipIf(!HAS_CHROMIUM)('the approval card', () => {
         return { toolCalls: [{ id: 'call_0', name: 'bash', arguments: { command: `echo ran-${which} >> ran.txt` } }] };
       },
     });
-    demo = await startDemoServer({ port: 0, model: fixture.model(), workspace: fixture.workspace.dir, homeDir: fixture.home });
-    browser ??= launchChromium();
-    page = await (await (await browser).newContext()).newPage();
-    page.setDefaultTimeout(10_000);
-    await openLoggedIn(page, new URL(demo.url).origin, demo.token);
     await pressRun(page, 'do A and B');
     await page.locator('#approvals .approval').first().waitFor();
     aWaits.open();
-    await expect.poll(() => page!.locator('#approvals .approval').count()).toBe(2);
-    const cardOf = (task: string) => page!.locator('#approvals .approval', { has: page!.locator(`.who:text-is("general #${task} wants to run bash:")`) });
+    await expect.poll(() => page.locator('#approvals .approval').count()).toBe(2);
+    const cardOf = (task: string) => page.locator('#approvals .approval', { has: page.locator(`.who:text-is("general #${task} wants to run bash:")`) });
     expect(await cardOf('2').locator('.subject').textContent()).toBe('echo ran-B >> ran.txt');
 
     await cardOf('2').locator('button.approve').click();
@@ -101,14 +77,9 @@ describe.skipIf(!HAS_CHROMIUM)('the approval card', () => {
   });
 
   it('an approval nobody answers within approvalTimeoutMs is withdrawn from the page; the model reads why', async () => {
-    fixture = await startDelegationFixture({
+    const { page } = await pages.open({
       main: steps({ toolCalls: [{ name: 'bash', arguments: { command: 'echo never-approved' } }] }),
-    });
-    demo = await startDemoServer({ port: 0, model: fixture.model(), workspace: fixture.workspace.dir, homeDir: fixture.home, engine: { approvalTimeoutMs: 1_500 } });
-    browser ??= launchChromium();
-    page = await (await (await browser).newContext()).newPage();
-    page.setDefaultTimeout(10_000);
-    await openLoggedIn(page, new URL(demo.url).origin, demo.token);
+    }, { approvalTimeoutMs: 1_500 });
     await pressRun(page, 'run it');
     await page.locator('#approvals .approval').waitFor(); // shown while it waits...
     await page.locator('body[data-state="done"]').waitFor(); // ...and nobody answers

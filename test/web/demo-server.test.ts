@@ -1,30 +1,21 @@
 import http from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createDemoModel } from '../../src/demo/demo-model.js';
+import { describe, expect, it } from 'vitest';
 import { isTaskWrap } from '../../src/events/guards.js';
 import { startDemoServer, type DemoServer } from '../../src/web/demo-server.js';
 import { trustedHost } from '../../src/web/trusted-host.js';
-import { cliSandbox, type CliSandbox } from '../cli/cli-sandbox.js';
 import { oneTo, openEvents, postJson } from '../http/http-kit.js';
 import { leakedResources, resourceCounts } from '../support/active-resources.js';
-import { FakeOpenAIServer } from '../support/fake-openai-server.js';
-import { openAIModelFor } from '../support/openai-model.js';
+import { useDemoServers } from '../support/demo-servers.js';
+import type { FakeHandler } from '../support/fake-openai/types.js';
+import type { FakeOpenAIServer } from '../support/fake-openai-server.js';
 
-let sandbox: CliSandbox | undefined;
+const servers = useDemoServers();
 let demo: DemoServer | undefined;
 let fake: FakeOpenAIServer | undefined;
-afterEach(async () => {
-  await demo?.close();
-  await fake?.close();
-  await sandbox?.cleanup();
-  demo = fake = sandbox = undefined;
-});
 
-/** A demo server on a free port, on the offline demo model unless `fake` is set. */
-async function start(): Promise<string> {
-  sandbox = await cliSandbox();
-  const model = fake ? openAIModelFor(fake) : createDemoModel({ chunkDelayMs: 0 });
-  demo = await startDemoServer({ port: 0, model, workspace: sandbox.workspace.dir, homeDir: sandbox.home });
+/** A demo server on a free port, on the offline demo model unless `handler` is given (a fake server's). */
+async function start(handler?: FakeHandler): Promise<string> {
+  ({ demo, fake } = await servers.start({ fake: handler }));
   return demo.url;
 }
 
@@ -110,33 +101,29 @@ describe('startDemoServer: the runs under /api', () => {
   });
 
   it('a client that disconnects leaves the run going', async () => {
-    fake = await FakeOpenAIServer.start({ handler: () => ({ hang: true }) });
-    const url = await start();
+    const url = await start(() => ({ hang: true }));
     const { runId } = (await postJson(new URL('/api/runs', url).href, { prompt: 'hi' }, { headers: auth() })).body as { runId: string };
     const stream = await openEvents(new URL(`/api/runs/${runId}/events`, url).href, auth());
-    await fake.waitForRequests(1);
+    await fake!.waitForRequests(1);
     stream.disconnect();
     await stream.ended;
     await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(fake.inFlight).toBe(1);
+    expect(fake!.inFlight).toBe(1);
     expect(demo!.engine.runs.get(runId)?.state).toBe('running');
   });
 
   it('close() cancels the runs (their streams say so), stops listening and leaves nothing behind', async () => {
     const baseline = resourceCounts();
-    fake = await FakeOpenAIServer.start({ handler: () => ({ hang: true }) });
-    const url = await start();
+    const url = await start(() => ({ hang: true }));
     const { runId } = (await postJson(new URL('/api/runs', url).href, { prompt: 'hi' }, { headers: auth() })).body as { runId: string };
     const stream = await openEvents(new URL(`/api/runs/${runId}/events`, url).href, auth());
-    await fake.waitForRequests(1);
+    await fake!.waitForRequests(1);
     await demo!.close();
-    expect(await fake.waitForClosed(0)).toMatchObject({ aborted: true });
+    expect(await fake!.waitForClosed(0)).toMatchObject({ aborted: true });
     await stream.ended;
     expect(stream.frames.at(-1)?.event).toBe('cancelled');
     await expect(fetch(url)).rejects.toThrow();
-    demo = undefined;
-    await fake.close();
-    fake = undefined;
+    await fake!.close();
     expect(await leakedResources(baseline)).toEqual({});
   });
 });

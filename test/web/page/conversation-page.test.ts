@@ -4,42 +4,28 @@
  * button per task (running or queued; the others go on), Always on an approval card, and a
  * timeline with one bar per task.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { startDemoServer, type DemoServer } from '../../../src/web/demo-server.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import type { HarnessEngineOptions } from '../../../src/engine/engine-options.js';
-import { startDelegationFixture, turnOf, type AgentRoute, type DelegationFixture } from '../../support/delegation-fixture.js';
+import { turnOf, type AgentRoute, type DelegationFixture } from '../../support/delegation-fixture.js';
 import { createGate } from '../../support/deferred.js';
+import { useDemoPages } from '../../support/demo-pages.js';
 import { multitaskReply, steps } from '../../support/delegation-script.js';
 import { systemProgram } from '../../support/system-requirement.js';
-import { CHROMIUM_INSTALL, findChromium, launchChromium } from '../chromium.js';
-import { openLoggedIn, pressRun } from '../page-login.js';
+import { CHROMIUM_INSTALL, findChromium } from '../chromium.js';
+import { pressRun } from '../page-login.js';
 
 const HAS_CHROMIUM = systemProgram('chromium', findChromium(), CHROMIUM_INSTALL);
 
-let browser: Promise<Browser> | undefined;
-let page: Page | undefined;
-let demo: DemoServer | undefined;
+const pages = useDemoPages(15_000);
+/** The fixture of the test's page (its fake server's requests). */
 let fixture: DelegationFixture | undefined;
-afterAll(async () => {
-  await (await browser?.catch(() => undefined))?.close();
-});
-afterEach(async () => {
-  await page?.context().close();
-  await demo?.close();
-  await fixture?.close();
-  page = demo = fixture = undefined;
-});
 
 /** A page on a demo server whose model is the fake server answering `routes`. */
-async function openPage(routes: Record<string, AgentRoute>, engine: HarnessEngineOptions extends infer O ? Partial<O> : never = {}): Promise<Page> {
-  fixture = await startDelegationFixture(routes);
-  demo = await startDemoServer({ port: 0, model: fixture.model(), workspace: fixture.workspace.dir, homeDir: fixture.home, engine });
-  browser ??= launchChromium();
-  page = await (await (await browser).newContext()).newPage();
-  page.setDefaultTimeout(15_000);
-  await openLoggedIn(page, new URL(demo.url).origin, demo.token);
-  return page;
+async function openPage(routes: Record<string, AgentRoute>, engine: Partial<HarnessEngineOptions> = {}): Promise<Page> {
+  const opened = await pages.open(routes, engine);
+  fixture = opened.fixture;
+  return opened.page;
 }
 
 /** An attribute of every element a locator finds, in page order. */
