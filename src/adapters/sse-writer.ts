@@ -22,7 +22,7 @@ export interface SseWriter {
  * in a queue, in order, and go out on `'drain'`. RxJS cannot pause a run, so the queue is
  * the only place a slow client's backlog can go; `maxQueuedBytes` bounds it (UTF-8 bytes).
  * While the socket takes them, the frames of one turn go out in one `res.write`
- * ({@link frameBatch}); the queue's frames, on `'drain'`, in writes of up to 16 KiB.
+ * (`frameBatch`); the queue's frames, on `'drain'`, in writes of up to 16 KiB.
  */
 export function sseWriter(res: ServerResponse, maxQueuedBytes: number): SseWriter {
   const frames: string[] = [];
