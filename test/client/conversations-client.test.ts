@@ -2,31 +2,21 @@
  * rxharness/client's conversation and task calls against a real runsHandler: listSessions,
  * getSession, deleteSession, cancelTask, with the token, and their RunRequestErrors.
  */
-import type { IncomingMessage } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cancelTask, deleteSession, getSession, listSessions, RunRequestError, startRun } from '../../src/client/index.js';
-import { startDelegationFixture, type DelegationFixture } from '../support/delegation-fixture.js';
 import { multitaskReply, steps } from '../support/delegation-script.js';
-import { serveRuns, type RunsServer } from '../http/http-kit.js';
+import { useTokenRunsApi } from '../support/token-runs-api.js';
 import { ScriptedModel } from '../../src/model/scripted-model.js';
 import { MemorySessionStore } from '../../src/session/memory-session-store.js';
 
 const token = 'conversations-client-token-0123';
-const authorize = (req: IncomingMessage) => req.headers.authorization === `Bearer ${token}`;
-
-let fixture: DelegationFixture | undefined;
-let served: RunsServer | undefined;
-afterEach(async () => {
-  await served?.close();
-  await fixture?.close();
-  served = fixture = undefined;
-});
+const runsApi = useTokenRunsApi(token);
 
 describe('rxharness/client listSessions pages', () => {
   it('asks for a page with { limit, cursor } and follows nextCursor to the end; without them it still answers an array', async () => {
     const sessions = new MemorySessionStore();
     for (let i = 0; i < 7; i++) sessions.append(`ses_${i}`, [{ role: 'user', content: `prompt ${i}` }]);
-    served = await serveRuns({ model: new ScriptedModel([]), sessions }, { basePath: '/api', authorize });
+    const served = await runsApi.serve({ model: new ScriptedModel([]), sessions });
     const api = `${served.url}/api`;
     const all = await listSessions(api, { token });
     expect(Array.isArray(all) && all.length).toBe(7);
@@ -48,11 +38,10 @@ describe('rxharness/client listSessions pages', () => {
 
 describe('rxharness/client conversations and tasks', () => {
   it('lists, opens and deletes a conversation; cancels a task; says why a request was refused', async () => {
-    fixture = await startDelegationFixture({
+    const { served, fixture } = await runsApi.serveRoutes({
       main: (turn) => (turn.prompt === 'Delegate' ? steps(multitaskReply([[1, 'explore', 'wait', 'Waits'], [2, 'explore', 'quick', 'Quick']]))(turn) : { text: `answer to ${turn.prompt}` }),
       '*': (turn) => (turn.prompt === 'wait' ? { hang: true } : { text: 'quick done' }),
     });
-    served = await serveRuns({ model: fixture.model(), homeDir: fixture.home }, { basePath: '/api', authorize });
     const api = `${served.url}/api`;
     const first = await startRun(api, { prompt: 'Hello there' }, { token });
     await served.engine.runs.attach(first.runId).forEach(() => undefined);

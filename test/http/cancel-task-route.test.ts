@@ -3,42 +3,33 @@
  * three running tasks is cancelled (its model stream is held open), the other two and the run
  * go on to their ends; unknown runs and tasks, and tasks of another run, are 404s.
  */
-import type { IncomingMessage } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startDelegationFixture, type DelegationFixture } from '../support/delegation-fixture.js';
+import { describe, expect, it } from 'vitest';
+import type { DelegationFixture } from '../support/delegation-fixture.js';
 import { multitaskReply, steps } from '../support/delegation-script.js';
 import { createGate } from '../support/deferred.js';
-import { serveRuns, type RunsServer } from './http-kit.js';
+import { useTokenRunsApi } from '../support/token-runs-api.js';
+import type { RunsServer } from './http-kit.js';
 
-const TOKEN = 'cancel-task-route-token-012345';
-const authorize = (req: IncomingMessage) => req.headers.authorization === `Bearer ${TOKEN}`;
-const AUTH = { authorization: `Bearer ${TOKEN}` };
-
-let fixture: DelegationFixture | undefined;
+const api = useTokenRunsApi('cancel-task-route-token-012345');
 let served: RunsServer | undefined;
-afterEach(async () => {
-  await served?.close();
-  await fixture?.close();
-  served = fixture = undefined;
-});
 
 async function del(path: string): Promise<{ status: number; body: unknown }> {
-  const response = await fetch(`${served!.url}/api${path}`, { method: 'DELETE', headers: AUTH });
+  const response = await fetch(`${served!.url}/api${path}`, { method: 'DELETE', headers: api.headers });
   return { status: response.status, body: (await response.json()) as unknown };
 }
 
 describe('DELETE /api/runs/:id/tasks/:taskId', () => {
   it('cancels one of three running tasks; the other two finish and the run ends done', async () => {
     const release = createGate();
-    fixture = await startDelegationFixture({
+    let fixture: DelegationFixture;
+    ({ served, fixture } = await api.serveRoutes({
       main: steps(multitaskReply([[1, 'explore', 'job one', 'One'], [2, 'explore', 'job two', 'Two'], [3, 'explore', 'job three', 'Three']])),
       // Every child's stream waits for the test: all three are running when one is cancelled.
       '*': async (turn) => {
         await release.promise;
         return { text: `finished ${turn.prompt}`, chunkDelayMs: 5 };
       },
-    });
-    served = await serveRuns({ model: fixture.model(), homeDir: fixture.home }, { basePath: '/api', authorize });
+    }));
     const { runId, sessionId } = served.engine.start('Split it in three');
     await fixture.server.waitForRequests(4); // main's, then the three children's
     const tasks = served.engine.tasks.list(sessionId);
@@ -55,11 +46,11 @@ describe('DELETE /api/runs/:id/tasks/:taskId', () => {
   });
 
   it('answers 404 for an unknown run, an unknown task, and a task of another run', async () => {
-    fixture = await startDelegationFixture({
+    let fixture: DelegationFixture;
+    ({ served, fixture } = await api.serveRoutes({
       main: steps(multitaskReply([[1, 'explore', 'job', 'Job']])),
       '*': () => ({ hang: true }),
-    });
-    served = await serveRuns({ model: fixture.model(), homeDir: fixture.home }, { basePath: '/api', authorize });
+    }));
     const running = served.engine.start('One task');
     await fixture.server.waitForRequests(2);
     const [task] = served.engine.tasks.list(running.sessionId);
