@@ -6,6 +6,7 @@ import type { AgentScope } from './agent-scope.js';
 import type { RunState } from './run-state.js';
 import { MemoryTokenBudget } from '../model/memory-token-budget.js';
 import type { TokenBudget } from '../model/token-budget.js';
+import { toolSpecsReader } from './tool-specs.js';
 import { trustEmit } from './trusted-emit.js';
 
 /** One run's input. */
@@ -39,7 +40,8 @@ export interface RunScope {
   readonly budget: TokenBudget | undefined;
   /**
    * What the model is offered, read again at every step: a tool's description or schema may
-   * change during a run (`task` lists an agent that `generate` has just made).
+   * change during a run (`task` lists an agent that `generate` has just made). The same
+   * array while nothing changed ({@link toolSpecsReader}).
    */
   toolSpecs(): readonly ToolSpec[];
 }
@@ -56,7 +58,7 @@ export function runScopeOf(agent: AgentScope, run: RunState, input: RunInput, to
     rootRunId: agent.task?.rootRunId ?? run.runId,
     tools: byName,
     budget: budgetOf(agent, input),
-    toolSpecs: () => tools.map((t): ToolSpec => ({ name: t.name, description: t.description, parameters: t.modelParameters ?? t.parameters })),
+    toolSpecs: toolSpecsReader(tools),
   };
 }
 

@@ -1,5 +1,5 @@
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
-import type { ChatRequest } from './chat-model.js';
+import type { ChatRequest, ToolSpec } from './chat-model.js';
 import { settingsBody, type ModelSettings } from './model-settings.js';
 
 /**
@@ -24,11 +24,30 @@ export function chatRequestBody(
     stream: true,
     stream_options: { include_usage: true },
   };
-  if (request.tools?.length) {
-    body.tools = request.tools.map((t) => ({
-      type: 'function' as const,
-      function: { name: t.name, description: t.description, parameters: t.parameters },
-    }));
-  }
+  if (request.tools?.length) body.tools = wireTools(request.tools);
   return body;
+}
+
+type WireTool = NonNullable<ChatCompletionCreateParamsStreaming['tools']>[number];
+
+/**
+ * The wire form of each spec and of each spec list, made once: a run offers the same list
+ * (the same array, see `toolSpecsReader`) at every step, so its requests share one `tools`
+ * array instead of each live request holding a copy. Weak: a list no run offers is dropped.
+ * The bytes sent are the same as before (the same fields in the same order); frozen, since shared.
+ */
+const wireBySpec = new WeakMap<ToolSpec, WireTool>();
+const wireByList = new WeakMap<readonly ToolSpec[], WireTool[]>();
+
+function wireTools(specs: readonly ToolSpec[]): WireTool[] {
+  let wire = wireByList.get(specs);
+  if (!wire) {
+    wire = specs.map((t) => {
+      let one = wireBySpec.get(t);
+      if (!one) wireBySpec.set(t, (one = Object.freeze({ type: 'function', function: Object.freeze({ name: t.name, description: t.description, parameters: t.parameters }) })));
+      return one;
+    });
+    wireByList.set(specs, wire);
+  }
+  return wire;
 }

@@ -1,5 +1,5 @@
 import type { ChatMessage } from './chat-message.js';
-import type { ChatRequest } from './chat-model.js';
+import type { ChatRequest, ToolSpec } from './chat-model.js';
 
 /**
  * A cheap token estimate (about four characters per token), for context-size events and
@@ -31,7 +31,18 @@ export function estimateTokens(messages: readonly ChatMessage[]): number {
  * ```
  */
 export function estimateRequestTokens(request: ChatRequest): number {
-  let chars = 0;
-  for (const t of request.tools ?? []) chars += 16 + t.name.length + t.description.length + JSON.stringify(t.parameters).length;
-  return estimateTokens(request.messages) + Math.ceil(chars / 4);
+  return estimateTokens(request.messages) + (request.tools ? toolTokens(request.tools) : 0);
+}
+
+/** The estimate of each tool list, counted once: a run offers the same array at every step while its tools stay the same. */
+const tokensByList = new WeakMap<readonly ToolSpec[], number>();
+
+function toolTokens(tools: readonly ToolSpec[]): number {
+  let tokens = tokensByList.get(tools);
+  if (tokens === undefined) {
+    let chars = 0;
+    for (const t of tools) chars += 16 + t.name.length + t.description.length + JSON.stringify(t.parameters).length;
+    tokensByList.set(tools, (tokens = Math.ceil(chars / 4)));
+  }
+  return tokens;
 }
