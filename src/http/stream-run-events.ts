@@ -28,8 +28,8 @@ export type AttachRun = (after: number) => Observable<SequencedEvent>;
  * socket buffer, whatever the run's size, and is never cut for being slow. When the client
  * goes away, the stream detaches; the run goes on (only `DELETE` cancels it).
  *
- * The events of one turn of the event loop go out in one `res.write` (`frameBatch`):
- * under load, one `writev` per event was the largest cost of a followed run.
+ * The events of one tick go out in one `res.write` (`frameBatch`): a replay or a burst is a
+ * few large writes, not one per event.
  *
  * @example
  * ```ts
