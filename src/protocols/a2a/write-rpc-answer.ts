@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { formatSSEEvent, SSE_HEADERS } from '@a2a-js/sdk';
+import { eventStreamResponse } from '../event-stream-response.js';
 
 /** A JSON-RPC answer of the SDK's transport handlers: one envelope, or a stream of them. */
 export type RpcAnswer = object | AsyncGenerator<object, void, undefined>;
@@ -20,29 +20,29 @@ export function writeRpcJson(res: ServerResponse, status: number, envelope: obje
 /**
  * Writes the SDK's answer: an envelope as JSON, a stream as server-sent events (one
  * `data:` envelope each, a `: keep-alive` comment every `keepAliveMs` of silence so proxies
- * keep the connection, 0 for none). A client that leaves stops the writing, not the task
- * (A2A tasks outlive their streams; `tasks/cancel` stops one). A stream that fails ends
- * with its error as one more envelope. Resolves when done, never rejects.
+ * keep the connection, 0 for none). Writes honour backpressure as every other stream of
+ * ours does (`eventStreamResponse`): a client that stops reading is cut once its unread
+ * backlog passes the bound, instead of the backlog growing in memory. A client that leaves
+ * (or is cut) stops the writing, not the task (A2A tasks outlive their streams;
+ * `tasks/cancel` stops one). A stream that fails ends with its error as one more envelope.
+ * Resolves when done, never rejects.
  */
 export async function writeRpcAnswer(res: ServerResponse, answer: RpcAnswer, keepAliveMs: number, errorEnvelope: (error: unknown) => object): Promise<void> {
   if (!(Symbol.asyncIterator in answer)) return writeRpcJson(res, 200, answer);
   const stream = answer;
-  res.writeHead(200, { ...SSE_HEADERS });
-  res.flushHeaders();
-  const keepAlive = keepAliveMs > 0 ? setInterval(() => res.write(': keep-alive\n\n'), keepAliveMs) : undefined;
+  const out = eventStreamResponse(res, {}, keepAliveMs);
   const left = (): void => void stream.return(undefined);
   res.once('close', left);
   try {
     for await (const envelope of stream) {
       if (res.destroyed) break;
-      res.write(formatSSEEvent(envelope));
+      out.send(envelope);
     }
   } catch (error) {
     // The stream's last word: the error as a JSON-RPC envelope (the SDK client throws it).
-    if (!res.destroyed) res.write(formatSSEEvent(errorEnvelope(error)));
+    if (!res.destroyed) out.send(errorEnvelope(error));
   } finally {
-    clearInterval(keepAlive);
     res.off('close', left);
-    if (!res.writableEnded) res.end();
+    out.end();
   }
 }
