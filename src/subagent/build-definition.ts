@@ -8,7 +8,7 @@ import { FRONT_MATTER_SCHEMA, frontMatterProblem } from './front-matter-schema.j
 import { KEY_ALIASES, renameAliases } from './key-aliases.js';
 import { misspeltKeyWarnings, wideningTypo } from './misspelt-keys.js';
 import { expandToolAliases } from './tool-aliases.js';
-import { toNameList } from './value-checks.js';
+import { toNameList } from './plain-values.js';
 import { errorMessage } from '../errors/error-message.js';
 
 /** The keys a definition understands, in our spelling (its front matter's schema); anything else is kept in `extra`. */

@@ -3,7 +3,7 @@ import type { PermissionRuleInput } from '../permission/index.js';
 import type { AgentDefinition } from './agent-definition.js';
 import { ACCEPTED_KEYS, buildDefinition, KNOWN_KEYS } from './build-definition.js';
 import { DefinitionError } from './definition-error.js';
-import { isPlainRecord } from './value-checks.js';
+import { isPlainRecord } from './plain-values.js';
 
 /** What {@link defineAgent} takes: the same fields as a definition file's front matter. */
 export interface AgentInput {

@@ -1,7 +1,7 @@
 import { load } from 'js-yaml';
 import { DefinitionError } from './definition-error.js';
 import { describeValue } from '../validation/describe-value.js';
-import { isPlainRecord } from './value-checks.js';
+import { isPlainRecord } from './plain-values.js';
 import { errorMessage } from '../errors/error-message.js';
 
 /** A Markdown file split into its front matter (loaded) and body. */

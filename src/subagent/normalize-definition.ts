@@ -1,7 +1,7 @@
 import type { AgentDefinition, AgentSource } from './agent-definition.js';
 import { buildDefinition, isBuiltDefinition } from './build-definition.js';
 import { DefinitionError } from './definition-error.js';
-import { isPlainRecord } from './value-checks.js';
+import { isPlainRecord } from './plain-values.js';
 
 const SOURCES: ReadonlySet<string> = new Set<AgentSource>(['builtin', 'workspace', 'user', 'dir', 'runtime']);
 
