@@ -9,6 +9,13 @@ import type { Tool } from '../tools/tool.js';
  */
 const specsBySchema = new WeakMap<JsonObject, Map<string, ToolSpec>>();
 
+/**
+ * Texts kept per schema. A schema that lives as long as the process (a built-in tool's) may be
+ * offered under ever new descriptions (a frontend tool's, sent by each client); past this the
+ * map starts again, so sharing never becomes a leak.
+ */
+const MAX_TEXTS_PER_SCHEMA = 64;
+
 /** The one spec object (frozen: shared) of a tool offered as `name`, `description`, `parameters`, made at the first ask. */
 export function sharedToolSpec(name: string, description: string, parameters: JsonObject): ToolSpec {
   let byText = specsBySchema.get(parameters);
@@ -16,7 +23,10 @@ export function sharedToolSpec(name: string, description: string, parameters: Js
   // A NUL cannot appear in a tool's name, so the key is unambiguous.
   const key = `${name}\u0000${description}`;
   let spec = byText.get(key);
-  if (!spec) byText.set(key, (spec = Object.freeze({ name, description, parameters })));
+  if (!spec) {
+    if (byText.size >= MAX_TEXTS_PER_SCHEMA) byText.clear();
+    byText.set(key, (spec = Object.freeze({ name, description, parameters })));
+  }
   return spec;
 }
 

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ReActAgent } from '../../src/agent/react-agent.js';
-import { toolSpecsReader } from '../../src/agent/tool-specs.js';
+import { sharedToolSpec, toolSpecsReader } from '../../src/agent/tool-specs.js';
 import type { ChatRequest } from '../../src/model/chat-model.js';
 import { chatRequestBody } from '../../src/model/chat-request-body.js';
 import { ScriptedModel } from '../../src/model/scripted-model.js';
@@ -95,5 +95,15 @@ describe('tool specs: built once, reused while nothing changed', () => {
     // Equal tools of different runs share their spec objects (one per name, text and schema).
     expect(requests[1]!.tools![0]).toBe(requests[0]!.tools![0]);
     expect(requests[4]!.tools![1]).not.toBe(requests[0]!.tools![1]);
+  });
+
+  it('a long-lived schema offered under 10,000 descriptions (a frontend tool per client) does not keep a spec for each: the sharing starts again', () => {
+    const lasting = { type: 'object', properties: {} } as const;
+    const first = sharedToolSpec('probe', 'the first text', lasting);
+    expect(sharedToolSpec('probe', 'the first text', lasting)).toBe(first); // shared while few
+    for (let i = 0; i < 10_000; i++) sharedToolSpec('probe', `text ${i}`, lasting);
+    const again = sharedToolSpec('probe', 'the first text', lasting);
+    expect(again).toEqual(first);
+    expect(again).not.toBe(first); // the old spec was let go with the others
   });
 });
