@@ -16,7 +16,7 @@
  * @module
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { serveModelProcess } from './model-process.js';
 import { wallNow } from './wall-clock.js';
 
 interface ChatBody {
@@ -46,12 +46,4 @@ async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> 
 const server = createServer((req, res) => {
   answer(req, res).catch(() => res.destroy());
 });
-server.keepAliveTimeout = 60_000;
-await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-const stop = (): void => {
-  server.close();
-  server.closeAllConnections();
-};
-process.stdin.on('end', stop).on('close', stop).resume();
-process.once('SIGTERM', stop);
-process.stdout.write(`${JSON.stringify({ baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1` })}\n`);
+await serveModelProcess(server);

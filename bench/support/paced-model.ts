@@ -15,7 +15,7 @@
  * @module
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { serveModelProcess } from './model-process.js';
 import { wallNow } from './wall-clock.js';
 
 /** Content deltas of one answer. */
@@ -70,13 +70,5 @@ async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> 
 const server = createServer((req, res) => {
   answer(req, res).catch(() => res.destroy());
 });
-server.keepAliveTimeout = 60_000;
 server.maxConnections = 100_000;
-await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-const stop = (): void => {
-  server.close();
-  server.closeAllConnections();
-};
-process.stdin.on('end', stop).on('close', stop).resume();
-process.once('SIGTERM', stop);
-process.stdout.write(`${JSON.stringify({ baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1` })}\n`);
+await serveModelProcess(server);

@@ -4,40 +4,32 @@
  * lost, nothing is written past a full socket), and events that cannot be serialised.
  * Real `http` servers and real sockets throughout.
  */
-import http, { type Server, type ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import net from 'node:net';
 import { concat, finalize, from, NEVER, Observable, Subject } from 'rxjs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/events/index.js';
 import { streamSse, type SseOptions } from '../../src/adapters/index.js';
+import { httpServerPerTest } from '../support/http-server-per-test.js';
 import { FixtureRun } from './fixtures.js';
-import { close, connect, listen } from './sse-client.js';
+import { connect } from './sse-client.js';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
-let server: Server | undefined;
-const sockets: net.Socket[] = [];
-
-afterEach(async () => {
-  for (const socket of sockets.splice(0)) socket.destroy();
-  if (server) await close(server);
-  server = undefined;
-});
+const served = httpServerPerTest();
 
 /** Serves `streamSse(events$, res)` and hands each response to `onResponse`. */
 async function serveSse(events$: () => Observable<AgentEvent>, options: SseOptions, onResponse: (res: ServerResponse) => void = () => undefined) {
-  server = http.createServer((req, res) => {
+  const url = await served.serve((req, res) => {
     onResponse(res);
     streamSse(events$(), res, { ...options, request: req });
   });
-  const url = await listen(server);
   return Number(new URL(url).port);
 }
 
 /** Opens a connection, sends a GET and never reads the answer (the socket stays paused). */
 function neverReadingClient(port: number): net.Socket {
-  const socket = net.connect(port, '127.0.0.1');
-  sockets.push(socket);
+  const socket = served.track(net.connect(port, '127.0.0.1'));
   socket.pause();
   socket.on('error', () => undefined);
   socket.write('GET / HTTP/1.1\r\nHost: localhost\r\n\r\n');
@@ -140,12 +132,11 @@ describe('streamSse: unsubscribed while messages wait', () => {
     const main = new FixtureRun('r', 'main');
     const events = Array.from({ length: 300 }, (_, i) => main.reason(1, `${i} ${'z'.repeat(16 * KiB)}`)[1]!);
     let queuedAtUnsubscribe = false;
-    server = http.createServer((_req, res) => {
+    const url = await served.serve((_req, res) => {
       const subscription = streamSse(concat(from(events), NEVER), res, { keepAliveMs: 0 });
       queuedAtUnsubscribe = res.writableNeedDrain;
       subscription.unsubscribe();
     });
-    const url = await listen(server);
     const client = await connect(url, { pauseMs: 200 });
     await client.ended;
     expect(queuedAtUnsubscribe).toBe(true);

@@ -4,54 +4,22 @@
  * `http` server, read by a real socket. Batching must keep the order, the buffer bound (a
  * client that does not read is still cut) and the end (once, after every event).
  */
-import http, { type Server, type ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import net from 'node:net';
 import { from, Observable, Subject, tap } from 'rxjs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/events/index.js';
 import { streamSse, type SseOptions } from '../../src/adapters/index.js';
-import { close, connect, listen } from './sse-client.js';
+import { httpServerPerTest, type ResponseCounts } from '../support/http-server-per-test.js';
+import { connect } from './sse-client.js';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
-let server: Server | undefined;
-const sockets: net.Socket[] = [];
-
-afterEach(async () => {
-  for (const socket of sockets.splice(0)) socket.destroy();
-  if (server) await close(server);
-  server = undefined;
-});
-
-/** What the real response was asked to do. */
-interface Counts {
-  writes: number;
-  /** Characters handed to `res.write` and `res.end`. */
-  chars: number;
-  ends: number;
-  res?: ServerResponse;
-}
+const served = httpServerPerTest();
 
 /** Serves `streamSse(events$(), res)`, counting `res.write` and `res.end` calls. */
-async function serveCounted(events$: () => Observable<AgentEvent>, options: SseOptions = {}): Promise<{ url: string; counts: Counts }> {
-  const counts: Counts = { writes: 0, chars: 0, ends: 0 };
-  server = http.createServer((req, res) => {
-    counts.res = res;
-    const write = res.write.bind(res) as (chunk: string) => boolean;
-    res.write = ((chunk: string) => {
-      counts.writes += 1;
-      counts.chars += chunk.length;
-      return write(chunk);
-    }) as typeof res.write;
-    const end = res.end.bind(res) as (chunk?: string) => ServerResponse;
-    res.end = ((chunk?: string) => {
-      counts.ends += 1;
-      counts.chars += chunk?.length ?? 0;
-      return end(chunk);
-    }) as typeof res.end;
-    streamSse(events$(), res, { keepAliveMs: 0, ...options, request: req });
-  });
-  return { url: await listen(server), counts };
+function serveCounted(events$: () => Observable<AgentEvent>, options: SseOptions = {}): Promise<{ url: string; counts: ResponseCounts }> {
+  return served.serveCounted((req, res) => streamSse(events$(), res, { keepAliveMs: 0, ...options, request: req }));
 }
 
 /** `count` text deltas of the main agent, the i-th carrying `text(i)`. */
@@ -102,9 +70,8 @@ describe('streamSse: events ready in the same turn', () => {
         ),
       { maxBufferedBytes: MiB },
     );
-    const closed = new Promise<void>((resolve) => server!.once('request', (_req, r: ServerResponse) => ((res = r), r.once('close', resolve))));
-    const socket = net.connect(Number(new URL(url).port), '127.0.0.1');
-    sockets.push(socket);
+    const closed = new Promise<void>((resolve) => served.server!.once('request', (_req, r: ServerResponse) => ((res = r), r.once('close', resolve))));
+    const socket = served.track(net.connect(Number(new URL(url).port), '127.0.0.1'));
     socket.pause(); // never reads
     socket.on('error', () => undefined);
     socket.write('GET / HTTP/1.1\r\nHost: localhost\r\n\r\n');
@@ -135,8 +102,7 @@ describe('streamSse: events ready in the same turn', () => {
       expect(counts.ends).toBe(1);
       // the events and the end go out together: nothing was written after the end
       expect(counts.res?.writableFinished).toBe(true);
-      await close(server!);
-      server = undefined;
+      await served.closeServer();
     }
   });
 });

@@ -3,27 +3,18 @@
  * out), titled by their first prompt (a compaction does not change it), most recently written
  * first, gone once deleted or expired.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { redisBackend, type RedisBackend } from '../../src/backend/redis-backend.js';
-import { HAS_REDIS, startRedis, type RedisServer } from './redis-server.js';
+import { describe, expect, it } from 'vitest';
+import { redisBackendPerFile } from './redis-backend-per-file.js';
+import { HAS_REDIS } from './redis-server.js';
 
 const user = (content: string) => ({ role: 'user' as const, content });
 const assistant = (content: string) => ({ role: 'assistant' as const, content });
 
 describe.skipIf(!HAS_REDIS)('RedisSessionStore.list()', () => {
-  let redis: RedisServer;
-  let backend: RedisBackend;
-  beforeAll(async () => {
-    redis = await startRedis();
-    backend = await redisBackend({ url: redis.url, prefix: 'listing', retentionMs: 60_000 });
-  });
-  afterAll(async () => {
-    await backend?.close();
-    await redis?.stop();
-  });
+  const redisFile = redisBackendPerFile('listing', 60_000);
 
   it('names conversations by their first prompt, most recently written first, without task sessions or expired ones', async () => {
-    const store = backend.sessions;
+    const store = redisFile.backend.sessions;
     await store.append('older', [user('First   question\nover two lines'), assistant('a')]);
     await new Promise((resolve) => setTimeout(resolve, 5));
     await store.saveTaskInfo!({ taskId: 'task_1', agentName: 'explore', description: 'd', ownerSessionId: 'older' });
@@ -32,18 +23,18 @@ describe.skipIf(!HAS_REDIS)('RedisSessionStore.list()', () => {
     await store.append('gone', [user('expires')]);
     await new Promise((resolve) => setTimeout(resolve, 5));
     await store.replace!('older', [user('Summary of the earlier turns'), assistant('a')]);
-    await backend.parts.redis.del(backend.parts.keys.session('gone')); // as its TTL would
+    await redisFile.backend.parts.redis.del(redisFile.backend.parts.keys.session('gone')); // as its TTL would
     const list = await store.list!();
     expect(list.map((s) => [s.sessionId, s.title])).toEqual([['older', 'First question over two lines'], ['newer', 'Second conversation']]);
     expect(list[0]!.lastActivityAt).toBeGreaterThan(list[1]!.lastActivityAt);
-    expect(await backend.parts.redis.zscore(backend.parts.keys.sessionIndex(), 'gone')).toBeNull(); // pruned
+    expect(await redisFile.backend.parts.redis.zscore(redisFile.backend.parts.keys.sessionIndex(), 'gone')).toBeNull(); // pruned
     await store.delete!('older');
     expect((await store.list!()).map((s) => s.sessionId)).toEqual(['newer']);
   });
 
   it('keeps its index bounded like the sessions: it expires with the newest one, and what is not a session id is skipped', async () => {
-    const { redis, keys } = backend.parts;
-    await backend.sessions.append('bounded', [user('hello')]);
+    const { redis, keys } = redisFile.backend.parts;
+    await redisFile.backend.sessions.append('bounded', [user('hello')]);
     const ttl = await redis.pttl(keys.sessionIndex());
     expect(ttl).toBeGreaterThan(0); // never a key without an expiry
     expect(ttl).toBeLessThanOrEqual(await redis.pttl(keys.session('bounded')) + 1_000);
@@ -51,8 +42,8 @@ describe.skipIf(!HAS_REDIS)('RedisSessionStore.list()', () => {
     await redis.zadd(keys.sessionIndex(), Date.now(), '\uD800bad');
     await redis.zadd(keys.sessionIndex(), 1, 'ancient');
     await redis.rpush(keys.session('ancient'), JSON.stringify(user('old')));
-    await backend.sessions.append('bounded', [assistant('hi')]); // a write prunes what expired
+    await redisFile.backend.sessions.append('bounded', [assistant('hi')]); // a write prunes what expired
     expect(await redis.zscore(keys.sessionIndex(), 'ancient')).toBeNull();
-    expect((await backend.sessions.list!()).map((s) => s.sessionId)).not.toContain('\uD800bad');
+    expect((await redisFile.backend.sessions.list!()).map((s) => s.sessionId)).not.toContain('\uD800bad');
   });
 });

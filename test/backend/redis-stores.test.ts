@@ -1,29 +1,21 @@
 import { lastValueFrom, toArray } from 'rxjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { redisBackend, type RedisBackend } from '../../src/backend/redis-backend.js';
+import { describe, expect, it } from 'vitest';
+import { redisBackend } from '../../src/backend/redis-backend.js';
 import type { AgentEvent } from '../../src/events/agent-event.js';
 import type { SequencedEvent } from '../../src/runs/run-types.js';
 import { record } from '../support/collect-events.js';
-import { HAS_REDIS, startRedis, type RedisServer } from './redis-server.js';
+import { redisBackendPerFile } from './redis-backend-per-file.js';
+import { HAS_REDIS } from './redis-server.js';
 import { waitFor } from './scale-kit.js';
 
 const event = (n: number): AgentEvent => ({ type: 'Warning', runId: 'r', agentName: 'main', code: 'TEST', message: `event ${n}` }) as AgentEvent;
 const seqs = (entries: readonly SequencedEvent[]): number[] => entries.map((e) => e.seq);
 
 describe.skipIf(!HAS_REDIS)('the Redis event log and session store', () => {
-  let redis: RedisServer;
-  let backend: RedisBackend;
-  beforeAll(async () => {
-    redis = await startRedis();
-    backend = await redisBackend({ url: redis.url, prefix: 'stores', retentionMs: 60_000 });
-  });
-  afterAll(async () => {
-    await backend?.close();
-    await redis?.stop();
-  });
+  const redisFile = redisBackendPerFile('stores', 60_000);
 
   it('replays from any position, follows live appends, and completes after the end', async () => {
-    const log = backend.eventLog;
+    const log = redisFile.backend.eventLog;
     for (let seq = 1; seq <= 3; seq++) await log.append({ runId: 'live', seq, event: event(seq) });
     const all = record(log.read('live', 0));
     const later = record(log.read('live', 2));
@@ -38,13 +30,13 @@ describe.skipIf(!HAS_REDIS)('the Redis event log and session store', () => {
     expect(all.completed && later.completed).toBe(true);
     // A finished log is read without a connection of its own, and expires after the retention.
     expect(seqs(await lastValueFrom(log.read('live', 4).pipe(toArray())))).toEqual([5, 6]);
-    const ttl = await backend.parts.redis.pttl(backend.parts.keys.log('live'));
+    const ttl = await redisFile.backend.parts.redis.pttl(redisFile.backend.parts.keys.log('live'));
     expect(ttl).toBeGreaterThan(50_000);
     expect(ttl).toBeLessThanOrEqual(60_000);
   });
 
   it('ends readers as the log ended: AbortError when cancelled, the error when failed, UnknownRunError when unknown or deleted', async () => {
-    const log = backend.eventLog;
+    const log = redisFile.backend.eventLog;
     await log.append({ runId: 'c', seq: 1, event: event(1) });
     await log.end('c', { kind: 'cancelled', reason: 'stop' });
     await log.append({ runId: 'f', seq: 1, event: event(1) });
@@ -61,11 +53,11 @@ describe.skipIf(!HAS_REDIS)('the Redis event log and session store', () => {
   });
 
   it('follows on one shared connection, closed when the last reader unsubscribes', async () => {
-    const clients = async (): Promise<number> => String(await backend.parts.redis.client('LIST')).trim().split('\n').length;
+    const clients = async (): Promise<number> => String(await redisFile.backend.parts.redis.client('LIST')).trim().split('\n').length;
     await new Promise((r) => setTimeout(r, 200)); // the readers of earlier tests have gone
     const before = await clients();
-    await backend.eventLog.append({ runId: 'u', seq: 1, event: event(1) });
-    const readers = [1, 2, 3].map(() => record(backend.eventLog.read('u', 0)));
+    await redisFile.backend.eventLog.append({ runId: 'u', seq: 1, event: event(1) });
+    const readers = [1, 2, 3].map(() => record(redisFile.backend.eventLog.read('u', 0)));
     await waitFor(() => readers.every((r) => r.events.length === 1));
     expect(await clients()).toBe(before + 1); // three followers, one connection
     for (const r of readers) r.subscription.unsubscribe();
@@ -75,9 +67,9 @@ describe.skipIf(!HAS_REDIS)('the Redis event log and session store', () => {
   });
 
   it('keeps sessions, task owners and grants for every process', async () => {
-    const other = await redisBackend({ url: redis.url, prefix: 'stores' });
+    const other = await redisBackend({ url: redisFile.redis.url, prefix: 'stores' });
     try {
-      const { sessions } = backend;
+      const { sessions } = redisFile.backend;
       await sessions.append('s1', [{ role: 'user', content: 'hi' }]);
       await sessions.append('s1', [{ role: 'assistant', content: 'hello' }]);
       expect(await other.sessions.load('s1')).toEqual([

@@ -1,17 +1,12 @@
 import net from 'node:net';
 import pLimit from 'p-limit';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { closedAfterEach } from '../support/closed-after-each.js';
 import { FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { openAIModelFor } from '../support/openai-model.js';
 import { postJson, serveRuns, type RunsServer } from './http-kit.js';
 
-let served: RunsServer | undefined;
-let fake: FakeOpenAIServer | undefined;
-afterEach(async () => {
-  await served?.close();
-  await fake?.close();
-  served = fake = undefined;
-});
+const open = closedAfterEach<{ served: RunsServer; fake: FakeOpenAIServer }>(['served', 'fake']);
 
 const MIB = 1024 * 1024;
 /** A prompt just under the default body cap of 1 MiB. */
@@ -34,25 +29,25 @@ async function flood(url: string, count: number, parallel: number): Promise<Arra
 
 describe('runsHandler: what one client can make the server hold', () => {
   it('caps the runs running at once (429 with Retry-After), keeps answering, and frees a slot when a run ends', async () => {
-    fake = await FakeOpenAIServer.start({ handler: () => ({ hang: true }) });
-    served = await serveRuns({ model: openAIModelFor(fake) }, { maxRuns: 4 });
-    const answers = await flood(served.url, 300, 25);
+    open.fake = await FakeOpenAIServer.start({ handler: () => ({ hang: true }) });
+    open.served = await serveRuns({ model: openAIModelFor(open.fake) }, { maxRuns: 4 });
+    const answers = await flood(open.served.url, 300, 25);
     const counts = answers.reduce<Record<number, number>>((acc, a) => ({ ...acc, [a.status]: (acc[a.status] ?? 0) + 1 }), {});
     expect(counts).toEqual({ 201: 4, 429: 296 });
     expect(new Set(answers.filter((a) => a.status === 429).map((a) => a.retryAfter))).toEqual(new Set(['5']));
-    const running = served.engine.runs.list();
+    const running = open.served.engine.runs.list();
     expect(running.map((r) => r.state)).toEqual(Array(4).fill('running'));
     // still answering, and a run that ends gives its slot back
-    expect((await fetch(`${served.url}/runs/${running[0]!.runId}`)).status).toBe(200);
-    expect((await postJson(`${served.url}/runs`, { prompt: 'one more' })).status).toBe(429);
-    expect((await fetch(`${served.url}/runs/${running[0]!.runId}`, { method: 'DELETE' })).status).toBe(202);
-    await expect.poll(async () => (await postJson(`${served!.url}/runs`, { prompt: 'one more' })).status).toBe(201);
+    expect((await fetch(`${open.served.url}/runs/${running[0]!.runId}`)).status).toBe(200);
+    expect((await postJson(`${open.served.url}/runs`, { prompt: 'one more' })).status).toBe(429);
+    expect((await fetch(`${open.served.url}/runs/${running[0]!.runId}`, { method: 'DELETE' })).status).toBe(202);
+    await expect.poll(async () => (await postJson(`${open.served!.url}/runs`, { prompt: 'one more' })).status).toBe(201);
   }, 90_000);
 
   it('keeps finished runs within maxRetainedRunBytes however many big prompts come', async () => {
-    fake = await FakeOpenAIServer.start({ handler: () => ({ text: 'done' }) });
+    open.fake = await FakeOpenAIServer.start({ handler: () => ({ text: 'done' }) });
     const bound = 8 * MIB;
-    served = await serveRuns({ model: openAIModelFor(fake), maxRetainedRunBytes: bound }, { maxRuns: 4 });
+    open.served = await serveRuns({ model: openAIModelFor(open.fake), maxRetainedRunBytes: bound }, { maxRuns: 4 });
     let peak = 0;
     let started = 0;
     const limit = pLimit(4);
@@ -60,13 +55,13 @@ describe('runsHandler: what one client can make the server hold', () => {
       Array.from({ length: 40 }, () =>
         limit(async () => {
           for (;;) {
-            const answer = await postJson(`${served!.url}/runs`, BIG_BODY, { raw: true });
+            const answer = await postJson(`${open.served!.url}/runs`, BIG_BODY, { raw: true });
             if (answer.status === 201) {
               const { runId } = answer.body as { runId: string };
               // ended (or, once ended, already evicted to make room for newer runs)
-              await expect.poll(() => served!.engine.runs.get(runId)?.state ?? 'evicted', { timeout: 20_000 }).not.toBe('running');
+              await expect.poll(() => open.served!.engine.runs.get(runId)?.state ?? 'evicted', { timeout: 20_000 }).not.toBe('running');
               started += 1;
-              peak = Math.max(peak, served!.engine.runs.retainedBytes);
+              peak = Math.max(peak, open.served!.engine.runs.retainedBytes);
               return;
             }
             expect(answer.status).toBe(429);
@@ -76,18 +71,18 @@ describe('runsHandler: what one client can make the server hold', () => {
     );
     expect(started).toBe(40);
     // each run's log holds its 1 MiB prompt (about 2 MiB as counted): the oldest went
-    const retained = served.engine.runs.retainedBytes;
+    const retained = open.served.engine.runs.retainedBytes;
     expect(retained).toBeGreaterThan(2 * MIB);
     expect(retained).toBeLessThanOrEqual(bound);
     // at most the bound of finished runs plus the 4 running ones, each about 2 MiB
     expect(peak).toBeLessThanOrEqual(bound + 4 * 2.2 * MIB);
-    expect(served.engine.runs.list().length).toBeLessThan(8);
+    expect(open.served.engine.runs.list().length).toBeLessThan(8);
   }, 90_000);
 
   it('cuts off a body that trickles in: 408 and the connection closed', async () => {
-    fake = await FakeOpenAIServer.start({ handler: () => ({ text: 'done' }) });
-    served = await serveRuns({ model: openAIModelFor(fake) }, { bodyTimeoutMs: 300 });
-    const { port } = new URL(served.url);
+    open.fake = await FakeOpenAIServer.start({ handler: () => ({ text: 'done' }) });
+    open.served = await serveRuns({ model: openAIModelFor(open.fake) }, { bodyTimeoutMs: 300 });
+    const { port } = new URL(open.served.url);
     const socket = net.connect(Number(port), '127.0.0.1');
     let received = '';
     socket.setEncoding('latin1').on('data', (chunk: string) => (received += chunk));
@@ -99,6 +94,6 @@ describe('runsHandler: what one client can make the server hold', () => {
     clearInterval(drip);
     expect(received).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
     expect(received).toContain('the request body did not arrive within 300 ms');
-    expect(served.engine.runs.list()).toEqual([]);
+    expect(open.served.engine.runs.list()).toEqual([]);
   });
 });

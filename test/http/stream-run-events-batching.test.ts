@@ -4,49 +4,20 @@
  * server. Batching must keep the order, each event's JSON, the backpressure (a reader that
  * stops reading holds one socket buffer, not the run) and the end (once, after every event).
  */
-import http, { type Server, type ServerResponse } from 'node:http';
 import { defer } from 'rxjs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/events/index.js';
 import { streamRunEvents, type AttachRun } from '../../src/http/stream-run-events.js';
 import { MemoryEventLog } from '../../src/runs/memory-event-log.js';
 import type { LogEnding, SequencedEvent } from '../../src/runs/run-types.js';
-import { close, connect, listen } from '../adapters/sse-client.js';
+import { httpServerPerTest, type ResponseCounts } from '../support/http-server-per-test.js';
+import { connect } from '../adapters/sse-client.js';
 
-let server: Server | undefined;
-afterEach(async () => {
-  if (server) await close(server);
-  server = undefined;
-});
-
-/** What the real response was asked to do. */
-interface Counts {
-  writes: number;
-  ends: number;
-  /** The most bytes the response held unsent, sampled before each write. */
-  maxBacklog: number;
-  res?: ServerResponse;
-}
+const served = httpServerPerTest();
 
 /** Serves `streamRunEvents(attach, 0, res)`, counting `res.write` and `res.end` calls. */
-async function serveCounted(attach: AttachRun): Promise<{ url: string; counts: Counts }> {
-  const counts: Counts = { writes: 0, ends: 0, maxBacklog: 0 };
-  server = http.createServer((_req, res) => {
-    counts.res = res;
-    const write = res.write.bind(res) as (chunk: string) => boolean;
-    res.write = ((chunk: string) => {
-      counts.writes += 1;
-      counts.maxBacklog = Math.max(counts.maxBacklog, res.writableLength);
-      return write(chunk);
-    }) as typeof res.write;
-    const end = res.end.bind(res) as (chunk?: string) => ServerResponse;
-    res.end = ((chunk?: string) => {
-      counts.ends += 1;
-      return end(chunk);
-    }) as typeof res.end;
-    streamRunEvents(attach, 0, res, 0);
-  });
-  return { url: await listen(server), counts };
+function serveCounted(attach: AttachRun): Promise<{ url: string; counts: ResponseCounts }> {
+  return served.serveCounted((_req, res) => streamRunEvents(attach, 0, res, 0));
 }
 
 const RUN = 'run_"quoted"';
@@ -138,8 +109,7 @@ describe('streamRunEvents: events ready in the same turn', () => {
       expect(dataOf(client.messages.slice(0, -1))).toEqual(events);
       expect(client.messages.at(-1)?.event).toBe(event);
       expect(counts.ends).toBe(1);
-      await close(server!);
-      server = undefined;
+      await served.closeServer();
     }
   });
 });

@@ -1,17 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SequencedEvent } from '../../src/runs/run-types.js';
+import { closedAfterEach } from '../support/closed-after-each.js';
 import { createGate } from '../support/deferred.js';
 import { FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { openAIModelFor } from '../support/openai-model.js';
 import { oneTo, openEvents, serveRuns, type RunsServer } from '../http/http-kit.js';
 
-let served: RunsServer | undefined;
-let fake: FakeOpenAIServer | undefined;
-afterEach(async () => {
-  await served?.close();
-  await fake?.close();
-  served = fake = undefined;
-});
+const open = closedAfterEach<{ served: RunsServer; fake: FakeOpenAIServer }>(['served', 'fake']);
 
 /** Reconnects after `after` (an EventSource's `Last-Event-ID`) and reads `count` events, or to the end when the run is over. */
 async function resume(url: string, after: number, count: number, over: boolean): Promise<{ events: SequencedEvent[]; ended: boolean }> {
@@ -28,7 +23,7 @@ describe('event log compaction: a client reconnecting with Last-Event-ID', () =>
     const secondStep = createGate();
     const secondAsked = createGate();
     let requests = 0;
-    fake = await FakeOpenAIServer.start({
+    open.fake = await FakeOpenAIServer.start({
       handler: async () => {
         requests += 1;
         if (requests === 1) return { thinking: 'I should look at the folder first.', text: 'Looking at the folder now.', toolCalls: [{ name: 'list', arguments: {} }], chunkSize: 3 };
@@ -37,12 +32,12 @@ describe('event log compaction: a client reconnecting with Last-Event-ID', () =>
         return { text: 'The folder holds what the list said, and nothing more.', chunkSize: 3 };
       },
     });
-    served = await serveRuns({ model: openAIModelFor(fake) });
-    const run = served.engine.start('What is in the folder?');
+    open.served = await serveRuns({ model: openAIModelFor(open.fake) });
+    const run = open.served.engine.start('What is in the folder?');
     // The reference: every event as the run emitted it, followed live from the start.
     const live: SequencedEvent[] = [];
     run.events$.subscribe({ next: (entry) => live.push(JSON.parse(JSON.stringify(entry)) as SequencedEvent), error: () => undefined });
-    const url = `${served.url}/runs/${run.runId}/events`;
+    const url = `${open.served.url}/runs/${run.runId}/events`;
 
     // Mid-run: step 1 is complete (its ReasonEnd compacted its deltas), step 2 waits for the model.
     await secondAsked.promise;

@@ -1,26 +1,21 @@
 import { lastValueFrom, tap, toArray } from 'rxjs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AgentEvent, TaskWrapEvent } from '../../../src/events/agent-event.js';
 import { isTaskWrap } from '../../../src/events/guards.js';
 import { YIELD_EVERY } from '../../../src/delegation/a2a/a2a-launcher.js';
 import { defineAgent } from '../../../src/subagent/define-agent.js';
+import { closedAfterEach } from '../../support/closed-after-each.js';
 import { startDelegationFixture, type DelegationFixture } from '../../support/delegation-fixture.js';
 import { steps, taskReply } from '../../support/delegation-script.js';
 import { startScriptedRemote, type ScriptedRemote } from './scripted-remote.js';
 
-let fixture: DelegationFixture | undefined;
-let remote: ScriptedRemote | undefined;
-afterEach(async () => {
-  await remote?.close();
-  await fixture?.close();
-  fixture = remote = undefined;
-});
+const open = closedAfterEach<{ remote: ScriptedRemote; fixture: DelegationFixture }>(['remote', 'fixture']);
 
 describe('a remote A2A agent that floods its task with status updates', () => {
   it('10,000 status updates reach the parent coalesced (a bounded few events, the latest progress kept); the task completes, the event loop keeps turning', async () => {
-    remote = await startScriptedRemote('flood', 10_000);
-    fixture = await startDelegationFixture({ main: steps(taskReply('remote', 'Do the job', 'Flooded job')) });
-    const engine = fixture.engine({}, [defineAgent({ name: 'remote', description: 'A remote agent', systemPrompt: '', a2a: remote.cardUrl })]);
+    open.remote = await startScriptedRemote('flood', 10_000);
+    open.fixture = await startDelegationFixture({ main: steps(taskReply('remote', 'Do the job', 'Flooded job')) });
+    const engine = open.fixture.engine({}, [defineAgent({ name: 'remote', description: 'A remote agent', systemPrompt: '', a2a: open.remote.cardUrl })]);
     // Turns of the event loop while the remote task runs: other work (other runs, sockets) gets its share.
     let childRunning = false;
     let turns = 0;

@@ -1,30 +1,25 @@
 import { lastValueFrom, toArray } from 'rxjs';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { AgentEvent, TaskWrapEvent } from '../../../src/events/agent-event.js';
 import { isTaskWrap } from '../../../src/events/guards.js';
 import type { HarnessEngineOptions } from '../../../src/engine/engine-options.js';
 import { defineAgent } from '../../../src/subagent/define-agent.js';
 import { leakedResources, resourceCounts } from '../../support/active-resources.js';
+import { closedAfterEach } from '../../support/closed-after-each.js';
 import { startDelegationFixture, type DelegationFixture } from '../../support/delegation-fixture.js';
 import { steps, taskReply } from '../../support/delegation-script.js';
 import { startScriptedRemote, type ScriptedRemote } from './scripted-remote.js';
 
-let fixture: DelegationFixture | undefined;
-let remote: ScriptedRemote | undefined;
-afterEach(async () => {
-  await remote?.close();
-  await fixture?.close();
-  fixture = remote = undefined;
-});
+const open = closedAfterEach<{ remote: ScriptedRemote; fixture: DelegationFixture }>(['remote', 'fixture']);
 
 /** A main agent that gives one task to the `remote` agent; every event of the run, and the timers it left. */
 async function delegate(options: Partial<HarnessEngineOptions>): Promise<{ events: AgentEvent[]; leakedTimers: number | undefined }> {
-  fixture = await startDelegationFixture({ main: steps(taskReply('remote', 'Do the job', 'Remote job')) });
-  const engine = fixture.engine(options, [defineAgent({ name: 'remote', description: 'A remote agent', systemPrompt: '', a2a: remote!.cardUrl })]);
+  open.fixture = await startDelegationFixture({ main: steps(taskReply('remote', 'Do the job', 'Remote job')) });
+  const engine = open.fixture.engine(options, [defineAgent({ name: 'remote', description: 'A remote agent', systemPrompt: '', a2a: open.remote!.cardUrl })]);
   const baseline = resourceCounts();
   const events = await lastValueFrom(engine.stream('Delegate it').pipe(toArray()));
   await engine.close();
-  await vi.waitFor(() => expect(remote!.open()).toBe(0), { timeout: 10_000 }); // the stream was dropped
+  await vi.waitFor(() => expect(open.remote!.open()).toBe(0), { timeout: 10_000 }); // the stream was dropped
   return { events, leakedTimers: (await leakedResources(baseline)).Timeout };
 }
 
@@ -38,26 +33,26 @@ function childEnd(events: readonly AgentEvent[]): AgentEvent {
 
 describe('a remote A2A agent that goes silent', () => {
   it('is cancelled after a2a.idleTimeoutMs without an update: tasks/cancel reaches it, the task fails naming the agent, its URL and the timeout', async () => {
-    remote = await startScriptedRemote('stall');
+    open.remote = await startScriptedRemote('stall');
     const { events, leakedTimers } = await delegate({ a2a: { idleTimeoutMs: 300 } });
-    const url = remote.cardUrl.replaceAll('.', '\\.');
+    const url = open.remote.cardUrl.replaceAll('.', '\\.');
     expect(childEnd(events)).toMatchObject({
       type: 'RunEnd',
       abnormal: true,
       error: expect.stringMatching(new RegExp(`^the remote A2A agent remote \\(${url}\\) sent nothing for 300 ms \\(the engine's a2a\\.idleTimeoutMs\\), so its task was cancelled$`)),
     });
     // The parent's model read the failure as the task's result.
-    expect(JSON.stringify(fixture!.requestsOf('main').at(-1)!.body.messages!.at(-1))).toContain('sent nothing for 300 ms');
+    expect(JSON.stringify(open.fixture!.requestsOf('main').at(-1)!.body.messages!.at(-1))).toContain('sent nothing for 300 ms');
     // Sent at once, or (a remote that had not yet named its task) as soon as it does.
-    await vi.waitFor(() => expect(remote!.requests.filter((r) => /cancel/i.test(r.rpc ?? ''))).toHaveLength(1), { timeout: 10_000 });
+    await vi.waitFor(() => expect(open.remote!.requests.filter((r) => /cancel/i.test(r.rpc ?? ''))).toHaveLength(1), { timeout: 10_000 });
     expect(leakedTimers).toBeUndefined();
   });
 
   it('each update restarts the timeout: a remote that keeps talking finishes, though its task took longer than the timeout', async () => {
-    remote = await startScriptedRemote('trickle', 12); // one update every 50 ms, 600 ms in all
+    open.remote = await startScriptedRemote('trickle', 12); // one update every 50 ms, 600 ms in all
     const { events, leakedTimers } = await delegate({ a2a: { idleTimeoutMs: 400 } });
     expect(childEnd(events)).toMatchObject({ type: 'RunEnd', abnormal: false, text: 'the flood is over' });
-    expect(remote.requests.filter((r) => /cancel/i.test(r.rpc ?? ''))).toHaveLength(0);
+    expect(open.remote.requests.filter((r) => /cancel/i.test(r.rpc ?? ''))).toHaveLength(0);
     expect(leakedTimers).toBeUndefined();
   });
 });
