@@ -37,7 +37,7 @@ export function configValidator(schema: object): (value: unknown) => ConfigProbl
       if (e.keyword === 'additionalProperties') unknown.set(e.instancePath, [...(unknown.get(e.instancePath) ?? []), e]);
     }
     const extra = [...unknown].map(([at, list]): ConfigProblem => ({
-      path: pathOf(at),
+      path: pointerParts(at),
       value: list[0]!.data,
       schema: list[0]!.parentSchema as Record<string, unknown>,
       unknownKeys: list.map((e) => String(e.params.additionalProperty)),
@@ -50,12 +50,20 @@ function problemOf(e: ErrorObject): ConfigProblem {
   if (e.keyword === 'required') {
     const key = String(e.params.missingProperty);
     const properties = (e.parentSchema as { properties?: Record<string, Record<string, unknown>> }).properties ?? {};
-    return { path: [...pathOf(e.instancePath), key], value: undefined, schema: properties[key] ?? {} };
+    return { path: [...pointerParts(e.instancePath), key], value: undefined, schema: properties[key] ?? {} };
   }
-  return { path: pathOf(e.instancePath), value: e.data, schema: (e.parentSchema ?? {}) as Record<string, unknown> };
+  return { path: pointerParts(e.instancePath), value: e.data, schema: (e.parentSchema ?? {}) as Record<string, unknown> };
 }
 
-/** `/models/fast` → `['models', 'fast']` (JSON pointer escapes undone). */
-function pathOf(pointer: string): string[] {
+/**
+ * The keys of a JSON pointer (ajv's `instancePath`, `schemaPath`), escapes undone: the one
+ * reading of them for both {@link configValidator} and `schemaProblem`.
+ *
+ * @example
+ * ```ts
+ * pointerParts('/models/fast'); // ['models', 'fast']
+ * ```
+ */
+export function pointerParts(pointer: string): string[] {
   return pointer === '' ? [] : pointer.slice(1).split('/').map((part) => part.replaceAll('~1', '/').replaceAll('~0', '~'));
 }

@@ -1,4 +1,5 @@
 import type { ErrorObject } from 'ajv';
+import { pointerParts } from './config-validator.js';
 import { describeValue } from './describe-value.js';
 
 /**
@@ -153,9 +154,4 @@ function hintOf(annotated: Annotated, value: unknown, data: unknown): string {
   const type = value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
   const other = hint.unless === undefined ? undefined : (data as Record<string, unknown>)[hint.unless];
   return hint.types.includes(type) && (other === undefined || other === null) ? ` (${hint.text})` : '';
-}
-
-/** `/models/fast` → `['models', 'fast']` (JSON pointer escapes undone). */
-function pointerParts(pointer: string): string[] {
-  return pointer === '' ? [] : pointer.slice(1).split('/').map((part) => part.replaceAll('~1', '/').replaceAll('~0', '~'));
 }
