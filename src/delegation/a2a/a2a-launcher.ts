@@ -56,6 +56,8 @@ export function a2aLauncher(cardUrl: string, options: RemoteA2AOptions = {}, lim
         let idle: ReturnType<typeof setTimeout> | undefined;
         let dropLater: ReturnType<typeof setTimeout> | undefined;
         let begun = false;
+        // Until message/stream is sent, no remote task can exist: stopping then needs no tasks/cancel, nor any wait.
+        let streamSent = false;
         const who = `the remote A2A agent ${child.agent.name} (${cardUrl})`;
         // The run starts when the remote agent has taken the task (its id known, so a cancel can reach it), or fails before.
         const begin = (): void => {
@@ -84,8 +86,9 @@ export function a2aLauncher(cardUrl: string, options: RemoteA2AOptions = {}, lim
           abort.abort();
         };
         // The remote task is cancelled by its id: known now, or at the stream's next update (waited for, within cancelWaitMs).
+        // Before message/stream is sent (the card still being read) there is no task: the card read stops at once.
         const stopRemoteSoon = (): void => {
-          if (updates.taskId !== undefined) stopRemote();
+          if (updates.taskId !== undefined || !streamSent) stopRemote();
           else dropLater = setTimeout(() => abort.abort(), cancelWaitMs).unref();
         };
         // A silent remote holds its task (and the parent) until cancelled: each update restarts this timer.
@@ -100,10 +103,12 @@ export function a2aLauncher(cardUrl: string, options: RemoteA2AOptions = {}, lim
         stillAlive();
         void (async () => {
           const client = await remoteA2AClient(cardUrl, credentials, abort.signal);
+          if (unsubscribed || finished) return abort.abort(); // timed out or cancelled while the card was read: send nothing
           // Its own deadline, not the stream's signal: the stream is dropped right after it is sent.
           cancelRemote = (taskId) => void client.cancelTask({ tenant: '', id: taskId, metadata: undefined }, { signal: AbortSignal.timeout(cancelWaitMs) }).catch(() => undefined);
           const message = { messageId: randomUUID(), contextId: '', taskId: '', role: 1, parts: [textPart(child.prompt)], metadata: undefined, extensions: [], referenceTaskIds: [] };
           let count = 0;
+          streamSent = true;
           for await (const response of client.sendMessageStream({ tenant: '', message, configuration: undefined, metadata: undefined }, { signal: abort.signal })) {
             const events = updates.of(response);
             if (unsubscribed || finished) return stopRemote(); // cancelled, or timed out, before the task's id was known

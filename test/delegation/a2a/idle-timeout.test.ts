@@ -1,4 +1,4 @@
-import { lastValueFrom, toArray } from 'rxjs';
+import { lastValueFrom, tap, toArray } from 'rxjs';
 import { describe, expect, it, vi } from 'vitest';
 import type { AgentEvent, TaskWrapEvent } from '../../../src/events/agent-event.js';
 import { isTaskWrap } from '../../../src/events/guards.js';
@@ -46,6 +46,33 @@ describe('a remote A2A agent that goes silent', () => {
     // Sent at once, or (a remote that had not yet named its task) as soon as it does.
     await vi.waitFor(() => expect(open.remote!.requests.filter((r) => /cancel/i.test(r.rpc ?? ''))).toHaveLength(1), { timeout: 10_000 });
     expect(leakedTimers).toBeUndefined();
+  });
+
+  it('runs out while the card is still being read: the card read stops at once, and a card that comes late starts nothing (no message/stream, no tasks/cancel)', async () => {
+    const remote = (open.remote = await startScriptedRemote('slow-card'));
+    open.fixture = await startDelegationFixture({ main: steps(taskReply('remote', 'Do the job', 'Remote job')) });
+    const engine = open.fixture.engine({ a2a: { idleTimeoutMs: 100 } }, [defineAgent({ name: 'remote', description: 'A remote agent', systemPrompt: '', a2a: remote.cardUrl })]);
+    // Only the timers' clock is faked: the idle timeout runs out when the card's request has arrived, not before.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const done = lastValueFrom(
+        engine.stream('Delegate it').pipe(
+          // The card comes the moment the task has timed out: unfixed, the client went on to send the task, then cancel it.
+          tap((event) => isTaskWrap(event) && event.event.type === 'RunEnd' && remote.releaseCard()),
+          toArray(),
+        ),
+      );
+      await remote.cardAsked();
+      vi.advanceTimersByTime(100);
+      vi.useRealTimers();
+      const events = await done;
+      expect(childEnd(events)).toMatchObject({ type: 'RunEnd', abnormal: true, error: expect.stringContaining('sent nothing for 100 ms') });
+      expect(await remote.cardOutcome()).toBe('dropped'); // the client closed the card's request itself
+      expect(remote.requests.map((r) => r.method)).toEqual(['GET']);
+    } finally {
+      vi.useRealTimers();
+      await engine.close();
+    }
   });
 
   it('each update restarts the timeout: a remote that keeps talking finishes, though its task took longer than the timeout', async () => {

@@ -9,7 +9,10 @@
  * - `trickle`: the same, one update every 50 ms;
  * - `echo-401`: refuses with 401, its body echoing the request's credentials back (as a
  *   careless server's error page would);
- * - `answer`: completes at once with the answer `done`.
+ * - `answer`: completes at once with the answer `done`;
+ * - `slow-card`: holds the card's request unanswered until `releaseCard()`, then behaves as
+ *   `answer`; `cardAsked()` resolves when the card is asked for, `cardOutcome()` tells what
+ *   came first after: the client closing that request's connection, or a JSON-RPC request.
  *
  * @module
  */
@@ -20,7 +23,7 @@ import { agentCardOf } from '../../../src/protocols/a2a/agent-card.js';
 import { agentMessage, statusOf, textArtifact } from '../../../src/protocols/a2a/a2a-values.js';
 
 /** How the endpoint behaves. */
-export type RemoteScript = 'stall' | 'flood' | 'trickle' | 'echo-401' | 'answer';
+export type RemoteScript = 'stall' | 'flood' | 'trickle' | 'echo-401' | 'answer' | 'slow-card';
 
 /** One request the remote received. */
 export interface ReceivedRequest {
@@ -37,6 +40,12 @@ export interface ScriptedRemote {
   readonly requests: ReceivedRequest[];
   /** Streams still open. */
   readonly open: () => number;
+  /** `slow-card`: answers the card's request now (if the client still waits for it). */
+  releaseCard(): void;
+  /** `slow-card`: resolves when the card's request has arrived. */
+  cardAsked(): Promise<void>;
+  /** `slow-card`: what came first, the client closing the card request's connection (`dropped`), or a JSON-RPC request (`rpc`). */
+  cardOutcome(): Promise<'dropped' | 'rpc'>;
   close(): Promise<void>;
 }
 
@@ -47,18 +56,31 @@ export interface ScriptedRemote {
 export async function startScriptedRemote(script: RemoteScript, floodCount = 10_000, rpcUrl?: string): Promise<ScriptedRemote> {
   let open = 0;
   const requests: ReceivedRequest[] = [];
+  const heldCards: (() => void)[] = [];
+  let cardAsked!: () => void;
+  const asked = new Promise<void>((resolve) => (cardAsked = resolve));
+  let settle!: (outcome: 'dropped' | 'rpc') => void;
+  const cardOutcome = new Promise<'dropped' | 'rpc'>((resolve) => (settle = resolve));
   const server: Server = createServer((req, res) => {
     const base = `http://${req.headers.host}`;
     if (req.method === 'GET') {
       requests.push({ method: 'GET', url: `${base}${req.url}`, headers: req.headers });
-      res.writeHead(200, { 'content-type': 'application/json' });
-      return res.end(JSON.stringify(AgentCard.toJSON(agentCardOf([], rpcUrl ?? `${base}/a2a`, false, { name: 'scripted' }))));
+      const answerCard = (): void => {
+        if (res.destroyed) return;
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(AgentCard.toJSON(agentCardOf([], rpcUrl ?? `${base}/a2a`, false, { name: 'scripted' }))));
+      };
+      if (script !== 'slow-card') return answerCard();
+      req.socket.on('close', () => settle('dropped'));
+      cardAsked();
+      return void heldCards.push(answerCard);
     }
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString()));
     req.on('end', () => {
       const { id, method } = JSON.parse(body) as { id: number; method: string };
       requests.push({ method: 'POST', url: `${base}${req.url}`, headers: req.headers, rpc: method });
+      settle('rpc');
       if (script === 'echo-401') {
         res.writeHead(401, { 'content-type': 'text/plain' });
         return res.end(`unauthorized: ${req.headers.authorization} with key ${String(req.headers['x-api-key'])} is not valid here`);
@@ -75,7 +97,7 @@ export async function startScriptedRemote(script: RemoteScript, floodCount = 10_
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       send({ payload: { $case: 'task', value: { id: 't1', contextId: 'c1', status: statusOf(TaskState.TASK_STATE_WORKING), artifacts: [], history: [], metadata: undefined } } });
       if (script === 'stall') return; // the stream stays open, silent
-      if (script === 'answer') {
+      if (script === 'answer' || script === 'slow-card') {
         send(status(TaskState.TASK_STATE_COMPLETED, 'done'));
         return void res.end();
       }
@@ -105,6 +127,11 @@ export async function startScriptedRemote(script: RemoteScript, floodCount = 10_
     cardUrl: `http://127.0.0.1:${port}/.well-known/agent-card.json`,
     requests,
     open: () => open,
+    releaseCard: () => {
+      for (const answer of heldCards.splice(0)) answer();
+    },
+    cardAsked: () => asked,
+    cardOutcome: () => cardOutcome,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
