@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isObservable, Subscription, throwError, type Observable } from 'rxjs';
 import type { AgentEvent } from '../events/index.js';
 import { checkSource } from './check-source.js';
+import { writeSseHeaders } from './sse-headers.js';
 import { sseWriter } from './sse-writer.js';
 
 /** Options of {@link streamSse}. */
@@ -29,13 +30,6 @@ const DEFAULT_KEEP_ALIVE_MS = 15_000;
 const DEFAULT_MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 /** The largest delay `setInterval` honours; above it Node fires after 1 ms instead. */
 const MAX_TIMER_MS = 2_147_483_647;
-const HEADERS = {
-  'content-type': 'text/event-stream',
-  'cache-control': 'no-cache',
-  connection: 'keep-alive',
-  // nginx buffers proxied responses unless told not to, which would hold events back
-  'x-accel-buffering': 'no',
-} as const;
 
 /**
  * Streams a run to an HTTP response as server-sent events (a sink: the stream first, then
@@ -75,8 +69,7 @@ export function streamSse(
   const keepAliveMs = checkKeepAlive(options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS);
   const maxBufferedBytes = checkMaxBufferedBytes(options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES);
   const subscription = new Subscription();
-  if (!res.headersSent) res.writeHead(200, HEADERS);
-  res.flushHeaders();
+  writeSseHeaders(res);
   const writer = sseWriter(res, maxBufferedBytes);
 
   // Set by finish(): the response ends after the queued messages and the last frame.

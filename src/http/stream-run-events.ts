@@ -1,17 +1,10 @@
 import type { ServerResponse } from 'node:http';
 import { Subject, takeUntil, type Observable, type Subscription } from 'rxjs';
 import { frameBatch } from '../adapters/sse-frame-batch.js';
+import { writeSseHeaders } from '../adapters/sse-headers.js';
 import { AbortError } from '../errors/abort-error.js';
 import { errorMessage } from '../errors/error-message.js';
 import type { SequencedEvent } from '../runs/run-types.js';
-
-const SSE_HEADERS = {
-  'content-type': 'text/event-stream; charset=utf-8',
-  'cache-control': 'no-store',
-  connection: 'keep-alive',
-  // nginx buffers proxied responses unless told not to, which would hold events back
-  'x-accel-buffering': 'no',
-} as const;
 
 /** Where a stream reads a run from: `engine.runs.attach`. */
 export type AttachRun = (after: number) => Observable<SequencedEvent>;
@@ -37,8 +30,7 @@ export type AttachRun = (after: number) => Observable<SequencedEvent>;
  * ```
  */
 export function streamRunEvents(attach: AttachRun, after: number, res: ServerResponse, keepAliveMs: number): void {
-  res.writeHead(200, SSE_HEADERS);
-  res.flushHeaders();
+  writeSseHeaders(res);
   let last = after;
   let attachment: Subscription | undefined;
   let waiting = false; // for 'drain'

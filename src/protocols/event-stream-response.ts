@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { writeSseHeaders } from '../adapters/sse-headers.js';
 import { sseWriter } from '../adapters/sse-writer.js';
 
 /** A backlog a client may leave unread before it is cut: far more than any run's burst. */
@@ -13,21 +14,13 @@ export interface EventStreamResponse {
 }
 
 /**
- * Starts a `200 text/event-stream` answer on `res` with `headers` added, and `: keep-alive`
+ * Starts a `200 text/event-stream` answer on `res` (`writeSseHeaders`) with `headers` added, and `: keep-alive`
  * comments every `keepAliveMs` (0: none) so proxies keep the connection while the model
  * thinks. Writes honour backpressure (`sseWriter`); a client whose unread backlog passes
  * 8 MiB is cut.
  */
 export function eventStreamResponse(res: ServerResponse, headers: Readonly<Record<string, string>>, keepAliveMs: number): EventStreamResponse {
-  res.writeHead(200, {
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-cache, no-store',
-    connection: 'keep-alive',
-    // nginx buffers proxied responses unless told not to, which would hold events back
-    'x-accel-buffering': 'no',
-    ...headers,
-  });
-  res.flushHeaders();
+  writeSseHeaders(res, headers);
   const writer = sseWriter(res, MAX_QUEUED_BYTES);
   const timer = keepAliveMs > 0 ? setInterval(() => writer.blocked || writer.write(': keep-alive\n\n'), keepAliveMs) : undefined;
   timer?.unref();

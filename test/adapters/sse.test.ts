@@ -35,7 +35,7 @@ describe('sseHandler', () => {
     await client.ended;
     expect(client.statusCode).toBe(200);
     expect(client.headers).toMatchObject({
-      'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no',
+      'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store, no-transform', connection: 'keep-alive', 'x-accel-buffering': 'no',
     });
     const data = client.messages.filter((m) => m.event === undefined);
     expect(data.map((m) => JSON.parse(m.data ?? '') as AgentEvent)).toEqual(events);

@@ -42,6 +42,7 @@ describe('runsHandler: the routes', () => {
     expect(stream.status).toBe(200);
     expect(stream.headers['content-type']).toBe('text/event-stream; charset=utf-8');
     expect(stream.headers['x-accel-buffering']).toBe('no');
+    expect(stream.headers['cache-control']).toBe('no-store, no-transform');
     await stream.ended;
     const events = stream.events();
     expect(events.map((e) => e.seq)).toEqual(oneTo(events.length));
