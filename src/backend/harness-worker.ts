@@ -185,7 +185,7 @@ export class HarnessWorker {
           return await runJob(parts, job, this.#agentOf(spec, job.approvalTimeoutMs), keep, this.#running, signal);
         }
         // Cancelled on an engine that does not run it: the record too, as its engine may be gone.
-        await deliverResult(redis, keys, backgroundResult(job, job.spec.name, CANCELLED, undefined, Date.now()), job.queuedAt, keep ?? eventLog.retentionMs);
+        await deliverResult(redis, keys, backgroundResult(job, job.spec.name, CANCELLED, undefined, job.taskStartedAt ?? Date.now()), job.queuedAt, keep ?? eventLog.retentionMs);
       }
       await eventLog.end(logId, { kind: 'cancelled', reason: 'the task was cancelled before it started' }, keep);
     } catch (e) {

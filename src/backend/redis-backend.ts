@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { TaskTracker } from '../delegation/task-tracker.js';
+import type { TaskTrackerLimits } from '../delegation/task-tracker-limits.js';
 import type { ChildLauncher } from '../delegation/run-child.js';
 import type { HarnessBackend, LauncherWiring } from '../engine/harness-backend.js';
 import type { BackendParts } from './backend-parts.js';
@@ -123,8 +124,8 @@ export class RedisBackend implements HarnessBackend {
   }
 
   /** @internal */
-  createTracker(): TaskTracker {
-    return new SharedTaskTracker(this.#results, this.#tasks);
+  createTracker(limits?: TaskTrackerLimits): TaskTracker {
+    return new SharedTaskTracker(this.#results, this.#tasks, limits);
   }
 
   /** @internal */

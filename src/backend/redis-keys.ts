@@ -118,14 +118,14 @@ export class RedisKeys {
     return `${this.prefix}:answers:${workerId}`;
   }
 
-  /** A conversation's background results waiting for its next prompt (a hash: task id to JSON). */
+  /** A conversation's background results waiting for its next prompt (a hash: `<task>\n<run start>` to JSON). */
   results(sessionId: string): string {
     return `${this.prefix}:results:${sessionId}`;
   }
 
   /**
    * Every waiting background result, all conversations together, oldest first (a sorted
-   * set: `<session>\n<task>` scored by {@link RedisKeys.waitingSeq}): where the bound on
+   * set: `<session>\n<task>\n<run start>` scored by {@link RedisKeys.waitingSeq}): where the bound on
    * waiting results is kept, see waiting-results-store.ts.
    */
   get waitingOrder(): string {
@@ -140,6 +140,14 @@ export class RedisKeys {
   /** What all waiting results weigh together (a number). */
   get waitingChars(): string {
     return `${this.prefix}:waiting:chars`;
+  }
+
+  /**
+   * The bound on waiting results (JSON: `results` and `chars`), written by each engine from
+   * its `taskTrackerLimits` as its tracker is made, read by every put (a worker's too).
+   */
+  get waitingBound(): string {
+    return `${this.prefix}:waiting:bound`;
   }
 
   /** The counter that orders waiting results. */

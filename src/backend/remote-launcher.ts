@@ -87,6 +87,7 @@ export class RemoteLauncher implements ChildLauncher {
           streaming,
           retentionMs,
           queuedAt: Date.now(),
+          taskStartedAt: child.tracker.get(child.taskId)?.startedAt,
           ...(timeout === undefined ? {} : { approvalTimeoutMs: timeout }),
         };
         await parts.eventLog.open(logId);

@@ -1,17 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { TaskInfo } from '../delegation/task-tracker.js';
-import type { DroppedResults } from '../delegation/undelivered-results.js';
+import type { TaskTrackerLimits } from '../delegation/task-tracker-limits.js';
+import { MAX_NOTED_SESSIONS, NAMED_DROPS, resultKey, type DroppedResults } from '../delegation/undelivered-results.js';
 import type { ChannelHub } from './channel-hub.js';
 import { loadHash } from './load-hash.js';
 import type { RedisKeys } from './redis-keys.js';
 import { parseTaskInfo } from './task-record.js';
-import { parseDroppedNote, putWaitingResult, takeDroppedNote, takeWaitingResults, type ResultMessage } from './waiting-results-store.js';
-
-// Conversations with a note pending in memory; past this, the oldest note goes (as in-process).
-const MAX_NOTED_SESSIONS = 1000;
-// Of a note, the ids named (the count is exact).
-const NAMED_DROPS = 10;
+import { parseDroppedNote, putWaitingResult, takeDroppedNote, takeWaitingResults, writeWaitingBound, type ResultMessage } from './waiting-results-store.js';
 
 /**
  * The background results every engine on a backend can deliver: a finished background
@@ -22,15 +18,18 @@ const NAMED_DROPS = 10;
  * Each engine mirrors exactly what Redis holds, results and notes (loaded at start, kept
  * current over pub/sub), because the prompt's prefix is taken synchronously; so the mirror
  * is bounded as Redis is, and a result the note calls dropped is never delivered. A take
- * deletes the results in Redis and tells the other engines.
+ * deletes the results in Redis and tells the other engines. A result is named by its task
+ * and run start (`resultKey`): a task resumed in the background delivers each run's result,
+ * and the one result a worker and its launching engine both put is delivered once.
  *
  * @internal
  */
 export class SharedResults {
+  /** By conversation, by `resultKey`. */
   readonly #waiting = new Map<string, Map<string, TaskInfo>>();
   #size = 0;
   readonly #notes = new Map<string, { count: number; taskIds: string[] }>();
-  /** Taken here or elsewhere, or dropped: a late announcement of one must not bring it back. */
+  /** Results (their `resultKey`) taken here or elsewhere, or dropped: a late announcement of one must not bring it back. */
   readonly #taken = new Set<string>();
   /** Names this mirror's messages, so it skips its own note subtractions. */
   readonly #origin = randomUUID();
@@ -72,7 +71,7 @@ export class SharedResults {
    * applies the bound.
    */
   put(info: TaskInfo): void {
-    if (this.#stopped || this.#taken.has(info.taskId)) return;
+    if (this.#stopped || this.#taken.has(resultKey(info))) return;
     this.#add(info);
     putWaitingResult(this.redis, this.keys, info).catch(() => undefined); // still delivered here
   }
@@ -81,11 +80,11 @@ export class SharedResults {
   take(sessionId: string): TaskInfo[] {
     const found = [...(this.#waiting.get(sessionId)?.values() ?? [])];
     if (found.length === 0) return found;
-    const taskIds = found.map((t) => t.taskId);
-    for (const id of taskIds) this.#remove(sessionId, id);
-    for (const id of taskIds) this.#markTaken(id);
+    const keys = found.map(resultKey);
+    for (const key of keys) this.#remove(sessionId, key);
+    for (const key of keys) this.#markTaken(key);
     // A result Redis could not forget is at worst delivered twice.
-    takeWaitingResults(this.redis, this.keys, sessionId, taskIds, this.#origin).catch(() => undefined);
+    takeWaitingResults(this.redis, this.keys, sessionId, keys, this.#origin).catch(() => undefined);
     return found;
   }
 
@@ -98,9 +97,17 @@ export class SharedResults {
     return note;
   }
 
-  /** Whether the task's result was delivered already (by any engine). */
-  wasTaken(taskId: string): boolean {
-    return this.#taken.has(taskId);
+  /** Whether this result (this run's of its task) was delivered already, by any engine, or dropped. */
+  wasTaken(info: TaskInfo): boolean {
+    return this.#taken.has(resultKey(info));
+  }
+
+  /**
+   * Makes an engine's `taskTrackerLimits` the bound every put applies, a worker's too (see
+   * `writeWaitingBound`). Resolves once Redis has it.
+   */
+  async bound(limits: TaskTrackerLimits): Promise<void> {
+    await writeWaitingBound(this.redis, this.keys, limits);
   }
 
   /** Drops a conversation that will never run again. */
@@ -109,23 +116,25 @@ export class SharedResults {
     this.takeDropped(sessionId);
   }
 
-  #markTaken(taskId: string): void {
-    this.#taken.add(taskId);
+  #markTaken(key: string): void {
+    this.#taken.add(key);
     // Bounded: a late announcement comes within moments, not after thousands of deliveries.
     if (this.#taken.size > 10_000) this.#taken.delete(this.#taken.values().next().value!);
   }
 
   #add(info: TaskInfo | undefined): void {
-    if (!info || this.#taken.has(info.taskId)) return; // not a task snapshot: skipped
+    if (!info) return; // not a task snapshot: skipped
+    const key = resultKey(info);
+    if (this.#taken.has(key)) return;
     let mine = this.#waiting.get(info.sessionId);
     if (!mine) this.#waiting.set(info.sessionId, (mine = new Map()));
-    if (!mine.has(info.taskId)) this.#size++;
-    mine.set(info.taskId, info);
+    if (!mine.has(key)) this.#size++;
+    mine.set(key, info);
   }
 
-  #remove(sessionId: string, taskId: string): void {
+  #remove(sessionId: string, key: string): void {
     const mine = this.#waiting.get(sessionId);
-    if (!mine?.delete(taskId)) return;
+    if (!mine?.delete(key)) return;
     this.#size--;
     if (mine.size === 0) this.#waiting.delete(sessionId);
   }
@@ -133,22 +142,24 @@ export class SharedResults {
   #onMessage(message: ResultMessage): void {
     if (message.op === 'put') return this.#add(parseTaskInfo(message.info));
     if (typeof message.sessionId !== 'string') return;
-    if (message.op === 'dropped') return this.#dropped(message.sessionId, message.taskId);
+    if (message.op === 'dropped') return this.#dropped(message.sessionId, message.taskId, message.key);
     if (message.op === 'taken') {
-      for (const id of message.taskIds) {
-        this.#markTaken(id);
-        this.#remove(message.sessionId, id);
+      if (!Array.isArray(message.keys)) return; // not what a mirror sends
+      for (const key of message.keys) {
+        this.#markTaken(key);
+        this.#remove(message.sessionId, key);
       }
-      return this.#unnote(message.sessionId, message.taskIds.length, message.taskIds, true);
+      const taskIds = message.keys.map((key) => key.slice(0, key.lastIndexOf('\n')));
+      return this.#unnote(message.sessionId, taskIds.length, taskIds, true);
     }
     if (message.op === 'noted' && message.origin !== this.#origin) this.#unnote(message.sessionId, message.count, message.taskIds, false);
   }
 
   /** Redis dropped a result to keep its bound: it is no longer delivered, its conversation's note says so. */
-  #dropped(sessionId: string, taskId: string): void {
-    if (typeof taskId !== 'string' || this.#taken.has(taskId)) return; // delivered as Redis dropped it
-    this.#remove(sessionId, taskId);
-    this.#markTaken(taskId); // this engine's own copy of it, put late, must not bring it back
+  #dropped(sessionId: string, taskId: string, key: string): void {
+    if (typeof taskId !== 'string' || typeof key !== 'string' || this.#taken.has(key)) return; // delivered as Redis dropped it
+    this.#remove(sessionId, key);
+    this.#markTaken(key); // this engine's own copy of it, put late, must not bring it back
     let note = this.#notes.get(sessionId);
     if (!note) {
       if (this.#notes.size >= MAX_NOTED_SESSIONS) this.#notes.delete(this.#notes.keys().next().value!);

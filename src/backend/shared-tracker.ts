@@ -1,4 +1,5 @@
 import { TaskTracker, type TaskInfo } from '../delegation/task-tracker.js';
+import type { TaskTrackerLimits } from '../delegation/task-tracker-limits.js';
 import type { DroppedResults } from '../delegation/undelivered-results.js';
 import type { SharedResults } from './shared-results.js';
 import type { SharedTasks } from './shared-tasks.js';
@@ -7,7 +8,8 @@ import type { SharedTasks } from './shared-tasks.js';
  * An engine's task tracker on a backend: its own tasks as before, published to every engine
  * ({@link SharedTasks}), so `get`, `list`, `whenSettled` and `cancel` reach any engine's
  * task; and at a conversation's next prompt the background results of every engine's tasks
- * for it ({@link SharedResults}), its own handed over there as they finish.
+ * for it ({@link SharedResults}), its own handed over there as they finish. Its limits'
+ * `undelivered*` become the bound Redis keeps on every waiting result, a worker's too.
  *
  * @internal
  */
@@ -17,8 +19,11 @@ export class SharedTaskTracker extends TaskTracker {
   constructor(
     private readonly results: SharedResults,
     private readonly tasks: SharedTasks,
+    limits: TaskTrackerLimits = {},
   ) {
-    super();
+    super(limits);
+    // Before this engine launches anything: a worker's put reads the bound from Redis.
+    results.bound(limits).catch(() => undefined); // Redis is away: the puts fail too
     const publishing = this.changes.subscribe((info) => {
       tasks.publish(info);
       if (info.background && info.state !== 'running' && info.state !== 'queued') this.#handOver(info.sessionId);
@@ -90,6 +95,6 @@ export class SharedTaskTracker extends TaskTracker {
   #handOver(sessionId: string): void {
     const own = super.takeUndelivered(sessionId);
     if (this.closed) return;
-    for (const info of own) if (!this.results.wasTaken(info.taskId)) this.results.put(info);
+    for (const info of own) if (!this.results.wasTaken(info)) this.results.put(info);
   }
 }

@@ -21,6 +21,12 @@ export interface TaskJob {
    */
   readonly queuedAt?: number;
   /**
+   * The task's `startedAt` in the launching engine's tracker: the worker's result carries it,
+   * so it names the same run as the engine's own copy (one result, delivered once), and a
+   * resumed task's next run another (absent from an older engine: the worker's clock).
+   */
+  readonly taskStartedAt?: number;
+  /**
    * The launching engine's `approvalTimeoutMs`: how long the child's approvals wait for an
    * answer (absent: the engine has none, or is older; the worker's own applies).
    */

@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { TaskInfo } from '../delegation/task-tracker.js';
-import { MAX_UNDELIVERED_CHARS, MAX_UNDELIVERED_RESULTS, type DroppedResults } from '../delegation/undelivered-results.js';
+import { DEFAULT_TASK_TRACKER_LIMITS, type TaskTrackerLimits } from '../delegation/task-tracker-limits.js';
+import { NAMED_DROPS, resultKey, type DroppedResults } from '../delegation/undelivered-results.js';
 import type { RedisKeys } from './redis-keys.js';
 import { storedObject } from './stored-object.js';
 
@@ -10,21 +11,36 @@ export const RESULT_TTL_MS = 7 * 24 * 60 * 60_000;
 /**
  * What travels on the results channel: a result put, one dropped by the bound, results
  * taken by a prompt, a note of dropped ones shown. `origin` names the mirror that sent it.
+ * A result is named by its `resultKey` (task and run start): each run of a resumed task
+ * has its own.
  *
  * @internal
  */
 export type ResultMessage =
   | { readonly op: 'put'; readonly info: TaskInfo }
-  | { readonly op: 'dropped'; readonly sessionId: string; readonly taskId: string }
-  | { readonly op: 'taken'; readonly sessionId: string; readonly taskIds: readonly string[]; readonly origin?: string }
+  | { readonly op: 'dropped'; readonly sessionId: string; readonly taskId: string; readonly key: string }
+  | { readonly op: 'taken'; readonly sessionId: string; readonly keys: readonly string[]; readonly origin?: string }
   | { readonly op: 'noted'; readonly sessionId: string; readonly count: number; readonly taskIds: readonly string[]; readonly origin: string };
 
 // Adds (or replaces) a result, then drops the oldest waiting ones, all conversations
 // together, while more than the bound wait (in count or in text; the newest always stays):
 // each dropped one leaves its conversation's hash, is counted in its note and announced.
 // The put is announced before the drops, so every mirror applies them in Redis's order.
+// The bound is the one an engine wrote (KEYS[6]), else the defaults given (ARGV[5], ARGV[6]):
+// a worker's put follows the engines' configured limits without knowing them.
+// A member is `<session>\n<task>\n<run start>`; a session id may have line breaks, a task id
+// and a start none, so it splits at its last two.
 const PUT = `
 local order, sizes, chars = KEYS[1], KEYS[2], KEYS[3]
+local maxCount, maxChars = tonumber(ARGV[5]), tonumber(ARGV[6])
+local bound = redis.call('GET', KEYS[6])
+if bound then
+  local ok, set = pcall(cjson.decode, bound)
+  if ok and type(set) == 'table' then
+    if type(set.results) == 'number' and set.results >= 1 then maxCount = set.results end
+    if type(set.chars) == 'number' and set.chars >= 0 then maxChars = set.chars end
+  end
+end
 local before = redis.call('HGET', sizes, ARGV[1])
 if before then redis.call('DECRBY', chars, before) else redis.call('ZADD', order, redis.call('INCR', KEYS[4]), ARGV[1]) end
 redis.call('HSET', sizes, ARGV[1], ARGV[4])
@@ -33,27 +49,30 @@ redis.call('HSET', KEYS[5], ARGV[2], ARGV[3])
 for _, key in ipairs({ KEYS[5], order, sizes, chars, KEYS[4] }) do redis.call('PEXPIRE', key, ARGV[7]) end
 redis.call('PUBLISH', ARGV[8], ARGV[9])
 local count = redis.call('ZCARD', order)
-while count > 1 and (count > tonumber(ARGV[5]) or total > tonumber(ARGV[6])) do
+while count > 1 and (count > maxCount or total > maxChars) do
   local oldest = redis.call('ZRANGE', order, 0, 0)[1]
   redis.call('ZREM', order, oldest)
   total = redis.call('DECRBY', chars, tonumber(redis.call('HGET', sizes, oldest) or '0'))
   redis.call('HDEL', sizes, oldest)
   count = count - 1
   local cut = oldest:match('^.*()\\n')
-  local session, task = oldest:sub(1, cut - 1), oldest:sub(cut + 1)
-  if redis.call('HDEL', ARGV[10] .. session, task) == 1 then
+  local cut2 = cut and oldest:sub(1, cut - 1):match('^.*()\\n')
+  -- not a member of this form (written by an older version): only its accounting goes
+  local session, task, key = '', '', ''
+  if cut2 then session, task, key = oldest:sub(1, cut2 - 1), oldest:sub(cut2 + 1, cut - 1), oldest:sub(cut2 + 1) end
+  if cut2 and redis.call('HDEL', ARGV[10] .. session, key) == 1 then
     local noteKey = ARGV[11] .. session
     local stored = redis.call('GET', noteKey)
     local note = stored and cjson.decode(stored) or { count = 0, taskIds = {} }
     note.count = note.count + 1
-    if #note.taskIds < 10 then note.taskIds[#note.taskIds + 1] = task end
+    if #note.taskIds < tonumber(ARGV[12]) then note.taskIds[#note.taskIds + 1] = task end
     redis.call('SET', noteKey, cjson.encode(note), 'PX', ARGV[7])
-    redis.call('PUBLISH', ARGV[8], cjson.encode({ op = 'dropped', sessionId = session, taskId = task }))
+    redis.call('PUBLISH', ARGV[8], cjson.encode({ op = 'dropped', sessionId = session, taskId = task, key = key }))
   end
 end`;
 
-// Removes delivered results from the bound's accounting, and from the note a drop racing the
-// delivery may have named them in.
+// Removes delivered results (ARGV[4..]: their keys) from the bound's accounting, and their
+// tasks from the note a drop racing the delivery may have named them in.
 const TAKE = `
 for i = 4, #ARGV do
   local member = ARGV[3] .. '\\n' .. ARGV[i]
@@ -66,7 +85,7 @@ end
 local stored = redis.call('GET', KEYS[5])
 if stored then
   local note, taken, kept = cjson.decode(stored), {}, {}
-  for i = 4, #ARGV do taken[ARGV[i]] = true end
+  for i = 4, #ARGV do taken[ARGV[i]:match('^(.*)\\n')] = true end
   for _, id in ipairs(note.taskIds) do if taken[id] then note.count = note.count - 1 else kept[#kept + 1] = id end end
   note.taskIds = kept
   if note.count <= 0 then redis.call('DEL', KEYS[5]) else redis.call('SET', KEYS[5], cjson.encode(note), 'KEEPTTL') end
@@ -88,25 +107,44 @@ redis.call('PUBLISH', ARGV[1], ARGV[2])`;
 
 /**
  * Puts a finished background result where every engine finds it, within the one bound on
- * waiting results (`MAX_UNDELIVERED_RESULTS` and `MAX_UNDELIVERED_CHARS`, as an engine's own
- * tracker): the oldest waiting ones beyond it are dropped in the same script, and their
+ * waiting results (the `undeliveredResults` and `undeliveredChars` of the engines'
+ * `taskTrackerLimits`, see {@link writeWaitingBound}; the defaults before any engine wrote
+ * one): the oldest waiting ones beyond it are dropped in the same script, and their
  * conversations' notes say so. Redis holds the bound, so every engine agrees on what was
  * dropped. What a worker does with a background task's result, and an engine with its own.
+ * Put twice (by a worker and by the engine that launched the task), a result is one: it is
+ * named by its task and run start.
  *
  * @internal
  */
 export async function putWaitingResult(redis: Redis, keys: RedisKeys, info: TaskInfo): Promise<void> {
   const message: ResultMessage = { op: 'put', info };
   const size = info.description.length + (info.result?.length ?? 0);
-  const args = [member(info.sessionId, info.taskId), info.taskId, JSON.stringify(info), size, MAX_UNDELIVERED_RESULTS, MAX_UNDELIVERED_CHARS, RESULT_TTL_MS];
-  await redis.eval(PUT, 5, ...waitingKeys(keys), keys.results(info.sessionId), ...args, keys.resultsChannel, JSON.stringify(message), keys.results(''), keys.droppedResults(''));
+  const key = resultKey(info);
+  const { undeliveredResults, undeliveredChars } = DEFAULT_TASK_TRACKER_LIMITS;
+  const args = [member(info.sessionId, key), key, JSON.stringify(info), size, undeliveredResults, undeliveredChars, RESULT_TTL_MS];
+  const channel = [keys.resultsChannel, JSON.stringify(message), keys.results(''), keys.droppedResults(''), NAMED_DROPS];
+  await redis.eval(PUT, 6, ...waitingKeys(keys), keys.results(info.sessionId), keys.waitingBound, ...args, ...channel);
 }
 
-/** Takes delivered results out of Redis and tells every engine. @internal */
-export async function takeWaitingResults(redis: Redis, keys: RedisKeys, sessionId: string, taskIds: readonly string[], origin: string): Promise<void> {
-  const message: ResultMessage = { op: 'taken', sessionId, taskIds, origin };
+/**
+ * Writes the bound on waiting results every put applies from now on, from an engine's
+ * `taskTrackerLimits` (unset ones: the defaults). One bound for all the results on a Redis
+ * prefix: the engine whose tracker was made last sets it, so give every engine of a
+ * deployment the same limits. It does not expire (a few bytes, rewritten by every engine).
+ *
+ * @internal
+ */
+export async function writeWaitingBound(redis: Redis, keys: RedisKeys, limits: TaskTrackerLimits): Promise<void> {
+  const { undeliveredResults: results, undeliveredChars: chars } = { ...DEFAULT_TASK_TRACKER_LIMITS, ...limits };
+  await redis.set(keys.waitingBound, JSON.stringify({ results, chars }));
+}
+
+/** Takes delivered results (by their `resultKey`) out of Redis and tells every engine. @internal */
+export async function takeWaitingResults(redis: Redis, keys: RedisKeys, sessionId: string, resultKeys: readonly string[], origin: string): Promise<void> {
+  const message: ResultMessage = { op: 'taken', sessionId, keys: resultKeys, origin };
   const [order, sizes, chars] = waitingKeys(keys);
-  await redis.eval(TAKE, 5, order, sizes, chars, keys.results(sessionId), keys.droppedResults(sessionId), keys.resultsChannel, JSON.stringify(message), sessionId, ...taskIds);
+  await redis.eval(TAKE, 5, order, sizes, chars, keys.results(sessionId), keys.droppedResults(sessionId), keys.resultsChannel, JSON.stringify(message), sessionId, ...resultKeys);
 }
 
 /** Subtracts a shown note of dropped results in Redis and tells every engine. @internal */
@@ -122,14 +160,14 @@ export function parseDroppedNote(stored: unknown): { count: number; taskIds: str
   if (typeof count !== 'number' || !Number.isInteger(count) || count < 1) return undefined;
   // Lua's cjson writes an empty list as `{}`.
   const ids = Array.isArray(v!['taskIds']) ? (v!['taskIds'] as unknown[]) : [];
-  return { count, taskIds: ids.filter((id): id is string => typeof id === 'string').slice(0, 10) };
+  return { count, taskIds: ids.filter((id): id is string => typeof id === 'string').slice(0, NAMED_DROPS) };
 }
 
 function waitingKeys(keys: RedisKeys): [string, string, string, string] {
   return [keys.waitingOrder, keys.waitingSizes, keys.waitingChars, keys.waitingSeq];
 }
 
-// A task id has no line break; a session id may, so the task is what follows the last one.
-function member(sessionId: string, taskId: string): string {
-  return `${sessionId}\n${taskId}`;
+// A result key (`<task>\n<run start>`) has one line break; a session id may have more.
+function member(sessionId: string, key: string): string {
+  return `${sessionId}\n${key}`;
 }

@@ -50,7 +50,8 @@ export function runJob(parts: BackendParts, job: TaskJob, agent: ReActAgent, kee
     let writes: Promise<unknown> = Promise.resolve();
     let done = false;
     let end: RunEndEvent | undefined;
-    const startedAt = Date.now();
+    // The run's start as its launching engine recorded it: it names the run's result.
+    const startedAt = job.taskStartedAt ?? Date.now();
     const finish = (ending: LogEnding): void => {
       if (done) return;
       done = true;

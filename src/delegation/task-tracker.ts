@@ -25,7 +25,10 @@ export interface TaskInfo {
   readonly background: boolean;
   /** Where the task is in its life: `queued` while it waits for a pool slot, then `running` until it settles. */
   readonly state: TaskState;
-  /** When the task (or its latest resume) started, in epoch milliseconds. */
+  /**
+   * When the task (or its latest resume) started, in epoch milliseconds; each run of a task
+   * starts later than the one before, so it also names the run (and its result).
+   */
   readonly startedAt: number;
   /** When it settled, in epoch milliseconds; absent while running. */
   readonly endedAt?: number;
@@ -119,7 +122,10 @@ export class TaskTracker {
     // A queued task that starts keeps its promise: `whenSettled` callers from its wait are answered.
     const settled = waited ? earlier.settled : new Promise<void>((r) => (resolve = r));
     if (waited) resolve = earlier.resolve;
-    const entry: Entry = { info: { ...info, state, startedAt: Date.now() }, cancel, settled, resolve };
+    // Each run of a task starts later than the one before, even within a millisecond: the
+    // start names the run, and so its result (`resultKey`), which a resume must not reuse.
+    const startedAt = Math.max(Date.now(), (earlier?.info.startedAt ?? 0) + 1);
+    const entry: Entry = { info: { ...info, state, startedAt }, cancel, settled, resolve };
     if (info.background) {
       entry.log = new TaskEventLog(this.limits.runningEventBytes);
       this.runningBackground.add(info.taskId);

@@ -1,16 +1,16 @@
-/** How many finished background results wait for their conversations at most, all conversations together. */
-export const MAX_UNDELIVERED_RESULTS = 1000;
-/** How much result text (UTF-16 units) waits for delivery at most, all conversations together. */
-export const MAX_UNDELIVERED_CHARS = 16 * 1024 * 1024;
-// Of each conversation's dropped results, the ids named in its note (the count is exact).
-const NAMED_DROPS = 10;
-// Conversations with a note pending; past this, the oldest note goes.
-const MAX_NOTED_SESSIONS = 1000;
+import { DEFAULT_TASK_TRACKER_LIMITS } from './task-tracker-limits.js';
+
+/** Of each conversation's dropped results, the ids named in its note (the count is exact). @internal */
+export const NAMED_DROPS = 10;
+/** Conversations with a note pending; past this, the oldest note goes. @internal */
+export const MAX_NOTED_SESSIONS = 1000;
 
 /** What a waiting result must say about itself (a `TaskInfo` does). */
 export interface WaitingResult {
   /** Its task. */
   readonly taskId: string;
+  /** When the run of its task that produced it started: a resumed task's next result is another one. */
+  readonly startedAt: number;
   /** The conversation it waits for. */
   readonly sessionId: string;
   /** Its task's label (counted in its size). */
@@ -23,8 +23,22 @@ export interface WaitingResult {
 export interface DroppedResults {
   /** How many were dropped since its last prompt. */
   readonly count: number;
-  /** The ids of the first of them (at most 10). */
+  /** The task ids of the first of them (at most 10). */
   readonly taskIds: readonly string[];
+}
+
+/**
+ * What names one result: its task and the start of the run that produced it. A task resumed
+ * in the background produces a result per run under the same task id; each is delivered.
+ *
+ * @example
+ * ```ts
+ * resultKey({ taskId: 'task_1', startedAt: 1700000000000 }); // 'task_1\n1700000000000'
+ * ```
+ */
+export function resultKey(result: Pick<WaitingResult, 'taskId' | 'startedAt'>): string {
+  // A task id has no line break: the key splits back at its last one.
+  return `${result.taskId}\n${result.startedAt}`;
 }
 
 /**
@@ -44,29 +58,30 @@ export interface DroppedResults {
 export class UndeliveredResults<T extends WaitingResult> {
   #results: T[] = [];
   #chars = 0;
-  readonly #ids = new Set<string>();
+  /** How many results of each task wait (a resumed task may have several). */
+  readonly #perTask = new Map<string, number>();
   readonly #dropped = new Map<string, { count: number; taskIds: string[] }>();
 
   constructor(
-    private readonly maxResults = MAX_UNDELIVERED_RESULTS,
-    private readonly maxChars = MAX_UNDELIVERED_CHARS,
+    private readonly maxResults = DEFAULT_TASK_TRACKER_LIMITS.undeliveredResults,
+    private readonly maxChars = DEFAULT_TASK_TRACKER_LIMITS.undeliveredChars,
   ) {}
 
-  /** Whether this task's result waits for delivery. */
+  /** Whether a result of this task (of any of its runs) waits for delivery. */
   has(taskId: string): boolean {
-    return this.#ids.has(taskId);
+    return this.#perTask.has(taskId);
   }
 
   /** Adds a finished result, dropping the oldest waiting ones that no longer fit. */
   push(info: T): void {
     this.#results.push(info);
-    this.#ids.add(info.taskId);
+    this.#count(info.taskId, 1);
     this.#chars += size(info);
     let drop = 0;
     while (this.#results.length - drop > 1 && (this.#results.length - drop > this.maxResults || this.#chars > this.maxChars)) {
       const oldest = this.#results[drop++]!;
       this.#chars -= size(oldest);
-      this.#ids.delete(oldest.taskId);
+      this.#count(oldest.taskId, -1);
       this.#note(oldest);
     }
     if (drop > 0) this.#results = this.#results.slice(drop);
@@ -96,9 +111,15 @@ export class UndeliveredResults<T extends WaitingResult> {
     this.#results = this.#results.filter((t) => !match(t));
     for (const t of out) {
       this.#chars -= size(t);
-      this.#ids.delete(t.taskId);
+      this.#count(t.taskId, -1);
     }
     return out;
+  }
+
+  #count(taskId: string, by: 1 | -1): void {
+    const now = (this.#perTask.get(taskId) ?? 0) + by;
+    if (now > 0) this.#perTask.set(taskId, now);
+    else this.#perTask.delete(taskId);
   }
 
   #note(info: T): void {

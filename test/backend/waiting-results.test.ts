@@ -9,11 +9,11 @@ import { describe, expect, it } from 'vitest';
 import type { RedisBackend } from '../../src/backend/redis-backend.js';
 import { SharedResults, publishResult } from '../../src/backend/shared-results.js';
 import type { TaskInfo } from '../../src/delegation/task-tracker.js';
-import { MAX_UNDELIVERED_RESULTS } from '../../src/delegation/undelivered-results.js';
+import { DEFAULT_TASK_TRACKER_LIMITS } from '../../src/delegation/task-tracker-limits.js';
 import { HAS_REDIS } from './redis-server.js';
 import { useScaleKits } from './scale-kit.js';
 
-const BOUND = MAX_UNDELIVERED_RESULTS;
+const BOUND = DEFAULT_TASK_TRACKER_LIMITS.undeliveredResults;
 
 function finished(i: number, sessionId = 's'): TaskInfo {
   return { taskId: `task_${i}`, agentName: 'digger', description: `dig ${i}`, sessionId, parentRunId: 'run_1', background: true, state: 'done', startedAt: 1, endedAt: 2, result: `found ${i}` };
@@ -38,7 +38,8 @@ describe.skipIf(!HAS_REDIS)('background results waiting in Redis', () => {
     for (let i = 0; i < BOUND + extra; i++) {
       const info = finished(i);
       tracker.start(info, () => undefined);
-      await publishResult(workerSide.parts.redis, workerSide.parts.keys, info);
+      // The worker's copy names the run as the engine's does (the job carries its start).
+      await publishResult(workerSide.parts.redis, workerSide.parts.keys, { ...info, startedAt: tracker.get(info.taskId)!.startedAt });
       tracker.finish(info.taskId, 'done', info.result!);
     }
     await caughtUp(engineSide);

@@ -15,6 +15,22 @@ function start(tracker: TaskTracker, taskId: string, fields: { background?: bool
 const ids = (tracker: TaskTracker): string[] => tracker.list().map((t) => t.taskId);
 
 describe('TaskTracker', () => {
+  it('names each run of a resumed task by a later start, even within one millisecond, and keeps the result of each', () => {
+    vi.useFakeTimers({ now: 1_000 });
+    try {
+      const tracker = new TaskTracker({ retainFinished: 0 });
+      start(tracker, 't1', { background: true });
+      tracker.finish('t1', 'done', 'first');
+      start(tracker, 't1', { background: true }); // resumed in the same millisecond
+      tracker.finish('t1', 'done', 'second');
+      const results = tracker.takeUndelivered('s1');
+      expect(results.map((t) => t.result)).toEqual(['first', 'second']);
+      expect(results[1]!.startedAt).toBeGreaterThan(results[0]!.startedAt);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('publishes a snapshot on start and on end; a second finish changes nothing', () => {
     const tracker = new TaskTracker();
     const seen: TaskInfo[] = [];
