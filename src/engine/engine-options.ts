@@ -1,7 +1,7 @@
 import type { Static } from 'typebox';
 import type { ChatModel } from '../model/chat-model.js';
 import type { ApprovalHandler } from '../permission/approval.js';
-import { configValidator, type ConfigProblem } from '../validation/config-validator.js';
+import { firstProblem, type MessageContext } from '../validation/schema-message.js';
 import type { PermissionRuleInput } from '../permission/permission-rule.js';
 import type { SessionStore } from '../session/session-store.js';
 import type { Tool } from '../tools/tool.js';
@@ -12,8 +12,14 @@ import type { RemoteA2AOptions } from '../delegation/a2a/remote-a2a-options.js';
 
 // Values beyond JSON are checked by kind (`jsKind`: a function, or an object with that
 // method); rules and tools get their own, more specific checks where they are used.
-const chatModel = { jsKind: 'stream' } as const;
-const count = (minimum: number) => ({ type: 'integer', minimum }) as const;
+// Each entry says how its message reads (MessageAnnotations in src/validation): a value of
+// the wrong kind names the kind it got (`got number`), a count the value (`got 0`).
+const MUST_BE_KIND = '{subject} must be {description}, got {type}';
+const kind = <T extends string>(type: T, description: string) => ({ type, description, errorMessage: MUST_BE_KIND }) as const;
+const byMethod = <M extends string>(jsKind: M, description: string) => ({ jsKind, description, errorMessage: MUST_BE_KIND }) as const;
+const chatModel = { jsKind: 'stream', errorMessage: '{subject} must be a ChatModel' } as const;
+const count = <N extends number>(minimum: N) => ({ type: 'integer', minimum, description: `an integer >= ${minimum}` }) as const;
+const strings = { ...kind('array', 'an array'), items: kind('string', 'a string') } as const;
 
 /**
  * The options' shape, written once: {@link checkEngineOptions} checks against it and words
@@ -26,9 +32,9 @@ const ENGINE_OPTIONS_SCHEMA = {
   required: ['model'],
   properties: {
     /** The main agent's model (any {@link ChatModel}). */
-    model: chatModel,
+    model: { ...chatModel, errorMessage: '{subject} must be a ChatModel, e.g. new OpenAIChatModel({ model: "gpt-4o-mini" })' },
     /** The folder tools are confined to; default `process.cwd()`. */
-    workspace: { type: 'string' },
+    workspace: kind('string', 'a string'),
     /** Children of one `multitask` running at once (a pool per call; the rest wait in order); 0 = no limit. Default 5. */
     multitaskMaxTasks: count(0),
     /** The most tasks one `multitask` call may hold (the schema the model sees says so). Default 200. */
@@ -45,23 +51,23 @@ const ENGINE_OPTIONS_SCHEMA = {
     /** Delegation depth: 1 (default) = children cannot delegate; 0 = no delegation at all. */
     maxDepth: count(0),
     /** Extra folders of `*.md` agent definitions, scanned after the standard ones. */
-    agentDirs: { type: 'array', items: { type: 'string' } },
+    agentDirs: strings,
     /** False: no `task` / `multitask` / `generate` tools. Default true. */
-    subagentEnabled: { type: 'boolean' },
+    subagentEnabled: kind('boolean', 'a boolean'),
     /** The engine's permission rules; they rank above the defaults. Solon's spelling (`toolName`, `behavior`) is accepted too. */
-    permissionRules: { type: 'array', items: {} },
+    permissionRules: { ...kind('array', 'an array'), items: {} },
     /** Decides tool calls a rule says to `ask` about; without it they are rejected. */
-    approve: { jsKind: 'function' },
+    approve: byMethod('function', 'a function'),
     /** Models a definition may name in its `model` field. */
-    models: { type: 'object', patternProperties: { '^.*$': chatModel } },
+    models: { ...kind('object', 'an object'), patternProperties: { '^.*$': chatModel } },
     /** Where sessions live; default in memory. Use `FileSessionStore` to survive restarts. */
     sessions: {},
     /** The main agent's role prompt, replacing the built-in one. */
-    instructions: { type: 'string' },
+    instructions: kind('string', 'a string'),
     /** Extra tools, given to the main agent and narrowed down to children like built-ins. */
-    tools: { type: 'array', items: {} },
+    tools: { ...kind('array', 'an array'), items: {} },
     /** Tools nobody gets (built-in, custom or delegation tools, by name). */
-    disabledTools: { type: 'array', items: { type: 'string' } },
+    disabledTools: strings,
     /** Child output longer than this is truncated in the task result. Default 12,000. */
     maxResultChars: count(1),
     /**
@@ -77,13 +83,13 @@ const ENGINE_OPTIONS_SCHEMA = {
      */
     approvalTimeoutMs: count(1),
     /** The home folder whose `.rxharness/agents/` is scanned; default `os.homedir()`. */
-    homeDir: { type: 'string' },
+    homeDir: kind('string', 'a string'),
     /**
      * Let definitions from the workspace's `.rxharness/agents/` loosen their agent like any
      * other definition. Default false: a cloned repository is untrusted, so their `allow`
      * rules are ignored (with a diagnostic) and their rules only narrow.
      */
-    trustWorkspaceAgents: { type: 'boolean' },
+    trustWorkspaceAgents: kind('boolean', 'a boolean'),
     /** How long a finished run started with `start()` stays attachable, in milliseconds. Default 10 minutes. */
     runRetentionMs: count(0),
     /** The most finished started runs kept for attaching; the oldest beyond it are evicted. Default 1,000. */
@@ -95,7 +101,7 @@ const ENGINE_OPTIONS_SCHEMA = {
      */
     maxRetainedRunBytes: count(0),
     /** Where started runs' events are kept; default in memory (a `MemoryEventLog`). */
-    eventLog: { jsKind: 'read' },
+    eventLog: byMethod('read', 'an EventLog (an object with read)'),
     /**
      * The most tokens a run of the main agent and everything it delegates may use together
      * (a definition or a run may set a smaller one); spent, the run makes one last step without
@@ -108,27 +114,32 @@ const ENGINE_OPTIONS_SCHEMA = {
      * (`{ command, args?, env? }`) or Streamable HTTP (`{ url, headers? }`). Each starts when
      * the first run that may use it starts, and stops with `close()`.
      */
-    mcpServers: { type: 'object', patternProperties: { '^.*$': {} } },
+    mcpServers: { ...kind('object', 'an object'), patternProperties: { '^.*$': {} } },
     /**
      * Scale out: sessions, event logs, runs, task state and approvals shared with every engine
      * and worker on the backend (`await redisBackend({ url })`). Background tasks then run on
      * workers (`HarnessWorker`). Not with `sessions` or `eventLog`: the backend brings its own.
      */
-    backend: { jsKind: 'childLauncher' },
+    backend: byMethod('childLauncher', 'a HarnessBackend (e.g. await redisBackend({ url }))'),
     /** With a `backend`: foreground tasks run on workers too (default false: in this process). */
-    distributeTasks: { type: 'boolean' },
+    distributeTasks: kind('boolean', 'a boolean'),
     /**
      * Remote A2A agents (definitions with `a2a: <card URL>`): `token` (default
      * `RXHARNESS_A2A_TOKEN`), `headers(request)` for credentials per remote, `idleTimeoutMs`
      * (default 5 minutes; 0: never). See `RemoteA2AOptions`.
      */
     a2a: {
-      type: 'object',
-      properties: { token: { type: 'string' }, headers: { jsKind: 'function' }, idleTimeoutMs: count(0) },
+      ...kind('object', 'an object'),
+      errorMessage: { type: MUST_BE_KIND, additionalProperties: '{parent} has unknown key {unknown}; known: {known}' },
+      properties: { token: kind('string', 'a string'), headers: byMethod('function', 'a function'), idleTimeoutMs: count(0) },
       additionalProperties: false,
     },
   },
   additionalProperties: false,
+  errorMessage: {
+    type: 'options must be an object with at least `model`',
+    additionalProperties: 'unknown option {unknown}; known options: {known}',
+  },
 } as const;
 
 // `Static` reads a value checked by kind, or not at all, as `unknown`: those options' types
@@ -161,12 +172,13 @@ type Typed = { readonly [K in keyof Entries]?: Option<K> } & { readonly [K in Re
  */
 export interface HarnessEngineOptions extends Typed {}
 
-const KNOWN = Object.keys(ENGINE_OPTIONS_SCHEMA.properties);
-const check = configValidator(ENGINE_OPTIONS_SCHEMA);
+// Options are given in code: keys as code names them (`models.fast`), values as literals.
+const AS_CODE: MessageContext = { holder: 'options', spelled: (path) => path.at(-1)!, names: 'code', values: 'literal' };
 
 /**
- * Rejects unknown options and values of the wrong kind with a message naming the option: a
- * `RangeError` for a count out of range, a `TypeError` for anything else.
+ * Rejects unknown options and values of the wrong kind with a message naming the option,
+ * worded from the options' schema: a `RangeError` for a count out of range, a `TypeError`
+ * for anything else.
  *
  * @example
  * ```ts
@@ -174,32 +186,13 @@ const check = configValidator(ENGINE_OPTIONS_SCHEMA);
  * ```
  */
 export function checkEngineOptions(options: HarnessEngineOptions): void {
-  const problems = check(options);
-  if (problems.length === 0) {
+  const problem = firstProblem(ENGINE_OPTIONS_SCHEMA, options, AS_CODE);
+  if (problem === undefined) {
     if (options.mcpServers) checkMcpServers(options.mcpServers);
     return;
   }
-  // Unknown options first (a typo explains the rest), then the options in the schema's order.
-  const rank = (p: ConfigProblem): number => (p.unknownKeys ? -1 : p.path.length === 0 ? -2 : KNOWN.indexOf(p.path[0]!));
-  throw errorFor([...problems].sort((a, b) => rank(a) - rank(b))[0]!);
-}
-
-function errorFor({ path, value, schema, unknownKeys }: ConfigProblem): Error {
-  const say = (text: string): string => `HarnessEngine: ${text}`;
-  if (path.length === 0 && unknownKeys) {
-    return new TypeError(say(`unknown option ${unknownKeys.map((k) => `"${k}"`).join(', ')}; known options: ${KNOWN.join(', ')}`));
-  }
-  if (path.length === 0) return new TypeError(say('options must be an object with at least `model`'));
-  // `models.fast`, `agentDirs[1]`
-  const name = `\`${path.map((part, i) => (i === 0 ? part : /^\d+$/.test(part) ? `[${part}]` : `.${part}`)).join('')}\``;
-  if (unknownKeys) return new TypeError(say(`${name} has unknown key ${unknownKeys.map((k) => `"${k}"`).join(', ')}; known: ${Object.keys(schema.properties ?? {}).join(', ')}`));
-  if (schema.jsKind === 'stream') {
-    return new TypeError(say(path[0] === 'model' ? `${name} must be a ChatModel, e.g. new OpenAIChatModel({ model: "gpt-4o-mini" })` : `${name} must be a ChatModel`));
-  }
-  if (schema.type === 'integer') return new RangeError(say(`${name} must be an integer >= ${String(schema.minimum)}, got ${typeof value === 'string' ? JSON.stringify(value) : String(value)}`));
-  const kind = schema.jsKind ?? schema.type;
-  const article = kind === 'array' || kind === 'object' ? 'an' : 'a';
-  return new TypeError(say(`${name} must be ${article} ${String(kind)}, got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`));
+  const message = `HarnessEngine: ${problem.message}`;
+  throw problem.schema['type'] === 'integer' ? new RangeError(message) : new TypeError(message);
 }
 
 /**

@@ -1,10 +1,20 @@
-import { configValidator, type ConfigProblem } from '../validation/config-validator.js';
+import { firstProblem, type MessageContext } from '../validation/schema-message.js';
 import { InvalidPermissionRuleError } from './invalid-permission-rule-error.js';
 import { PERMISSION_RULE_SCHEMA, type PermissionAction, type PermissionRule } from './permission-rule.js';
 import { renameRuleKeys } from './rule-dialect.js';
 
-const checkRule = configValidator(PERMISSION_RULE_SCHEMA);
-const KEYS = Object.keys(PERMISSION_RULE_SCHEMA.properties);
+// How problems of rules given here read (the error names where and the index): the whole
+// rule and a missing field as what they must be; unknown keys all at once. A definition's
+// front matter embeds the bare schema and words a missing key its own way (`has no "action"`).
+const RULE_SCHEMA = {
+  ...PERMISSION_RULE_SCHEMA,
+  errorMessage: {
+    type: 'expected {description}, got {value}',
+    required: '{subject} must be {description}, got {value}',
+    additionalProperties: 'unknown key {unknown} (allowed: {known})',
+  },
+} as const;
+const LIST_SCHEMA = { type: 'array', errorMessage: 'expected an array of rules, got {value}' } as const;
 
 /**
  * Validates untrusted rule data (engine options, YAML front matter) and returns frozen
@@ -24,17 +34,18 @@ const KEYS = Object.keys(PERMISSION_RULE_SCHEMA.properties);
  */
 export function parsePermissionRules(value: unknown, where: string): PermissionRule[] {
   if (value === undefined || value === null) return [];
-  if (!Array.isArray(value)) {
-    throw new InvalidPermissionRuleError(where, undefined, `expected an array of rules, got ${kindOf(value)}`);
-  }
-  return value.map((item: unknown, index) => parseRule(item, where, index));
+  const notList = firstProblem(LIST_SCHEMA, value, { holder: 'rules', spelled: (path) => path.at(-1)!, values: 'literal' });
+  if (notList) throw new InvalidPermissionRuleError(where, undefined, notList.message);
+  return (value as unknown[]).map((item: unknown, index) => parseRule(item, where, index));
 }
 
 function parseRule(item: unknown, where: string, index: number): PermissionRule {
   const renamed = renameRuleKeys(item);
   if ('problem' in renamed) throw new InvalidPermissionRuleError(where, index, renamed.problem);
-  const problem = firstProblem(checkRule(renamed.value));
-  if (problem) throw new InvalidPermissionRuleError(where, index, describe(problem, renamed.spelled));
+  // Keys as the rule spelt them (Solon's `behavior`), values as code writes them (`got "yes"`).
+  const context: MessageContext = { holder: 'rule', spelled: (path) => renamed.spelled(path.at(-1)!), values: 'literal' };
+  const problem = firstProblem(RULE_SCHEMA, renamed.value, context);
+  if (problem) throw new InvalidPermissionRuleError(where, index, problem.message);
   const { tool, action, pattern, priority } = renamed.value as PermissionRule;
   return Object.freeze({
     tool: tool.trim(),
@@ -42,28 +53,4 @@ function parseRule(item: unknown, where: string, index: number): PermissionRule 
     ...(pattern === undefined ? {} : { pattern }),
     ...(priority === undefined ? {} : { priority }),
   });
-}
-
-/** Unknown keys first, then the fields in the schema's order (tool, action, pattern, priority). */
-function firstProblem(problems: readonly ConfigProblem[]): ConfigProblem | undefined {
-  const rank = (p: ConfigProblem): number => (p.unknownKeys ? -1 : p.path.length === 0 ? -2 : KEYS.indexOf(p.path[0]!));
-  return [...problems].sort((a, b) => rank(a) - rank(b))[0];
-}
-
-function describe(problem: ConfigProblem, spelled: (key: string) => string): string {
-  if (problem.unknownKeys) {
-    return `unknown key ${problem.unknownKeys.map((k) => `"${k}"`).join(', ')} (allowed: ${KEYS.join(', ')})`;
-  }
-  const expected = String(problem.schema.description ?? 'valid');
-  if (problem.path.length === 0) return `expected ${expected}, got ${kindOf(problem.value)}`;
-  const [key, ...rest] = problem.path;
-  return `"${[spelled(key!), ...rest].join('.')}" must be ${expected}, got ${kindOf(problem.value)}`;
-}
-
-function kindOf(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  return typeof value === 'object' ? 'an object' : typeof value;
 }

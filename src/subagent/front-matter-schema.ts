@@ -1,6 +1,5 @@
 import { PERMISSION_RULE_SCHEMA } from '../permission/permission-rule.js';
-import { compileSchema } from '../validation/validator.js';
-import { schemaProblem } from '../validation/schema-message.js';
+import { firstProblem } from '../validation/schema-message.js';
 import { AGENT_NAME_PATTERN } from './agent-definition.js';
 import { AGENT_MODES } from './definition-role.js';
 import { SETTING_KEYS, SETTING_SCHEMAS } from './definition-settings.js';
@@ -21,7 +20,7 @@ const nameList = (what: string, item: object, string: object = {}) =>
  * spellings are renamed to these keys first): every key a definition understands, in order,
  * and the shape of its value, checked by the one validator. Its `description`s are what a
  * message says a value must be, `errorMessage` and `hint` word the rest (MessageAnnotations
- * in src/validation/schema-message.ts). Add a key here and it is known, accepted, and checked.
+ * in src/validation/message-annotations.ts). Add a key here and it is known, accepted, and checked.
  * Solon's `primary` is the last entry.
  */
 export const FRONT_MATTER_SCHEMA = {
@@ -110,7 +109,5 @@ export const FRONT_MATTER_SCHEMA = {
  */
 export function frontMatterProblem(fields: Readonly<Record<string, unknown>>, spelled: (path: readonly string[]) => string, holder: string): string | undefined {
   const given = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined && value !== null));
-  const { validate } = compileSchema(FRONT_MATTER_SCHEMA);
-  if (validate(given)) return undefined;
-  return schemaProblem(FRONT_MATTER_SCHEMA, validate.errors ?? [], given, { holder, spelled });
+  return firstProblem(FRONT_MATTER_SCHEMA, given, { holder, spelled })?.message;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { schemaProblem } from '../../src/validation/schema-message.js';
+import { firstProblem, schemaProblem } from '../../src/validation/schema-message.js';
 import { compileSchema } from '../../src/validation/validator.js';
 
 const SCHEMA = {
@@ -41,5 +41,32 @@ describe('the one message formatter over ajv errors', () => {
     expect(problem({ id: 'a', size: 0 })).toBe('size is 0: too small');
     expect(problem({ id: 'a', rules: [{ on: true }, { on: 'yes' }] })).toBe('rule 1 of "rules": "on" must be true or false, got the string "yes"');
     expect(problem({ id: 'a', rules: [{ of: true }] })).toBe('rule 0 of "rules": unknown key "of" (allowed: on)');
+  });
+
+  // Options given in code (engine options, permission rules) are worded by the same formatter.
+  const OPTIONS = {
+    type: 'object',
+    required: ['model'],
+    properties: {
+      model: { type: 'string', errorMessage: '{subject} must be a model name, e.g. "gpt-4o-mini"' },
+      limits: { type: 'object', description: 'step limits', properties: { steps: { type: 'integer', minimum: 1, description: 'an integer >= 1' } }, additionalProperties: false },
+      dirs: { type: 'array', items: { type: 'string', description: 'a string', errorMessage: '{subject} must be {description}, got {type}' } },
+    },
+    additionalProperties: false,
+    errorMessage: { additionalProperties: 'unknown option {unknown}; known options: {known}' },
+  } as const;
+  const inCode = (data: unknown) => firstProblem(OPTIONS, data, { holder: 'options', spelled: (path) => path.at(-1)!, names: 'code', values: 'literal' });
+
+  it('names paths and values as code does, and every unknown key at once, before any other problem', () => {
+    expect(inCode({ model: 'm', limits: { steps: 0 } })?.message).toBe('`limits.steps` must be an integer >= 1, got 0');
+    expect(inCode({ model: 'm', dirs: ['a', null] })?.message).toBe('`dirs[1]` must be a string, got null');
+    expect(inCode({ dirs: 3, modl: 'm', mdel: 'm' })?.message).toBe('unknown option "modl", "mdel"; known options: model, limits, dirs');
+    expect(inCode({ model: 'm', limits: { step: 1, stps: 2 } })?.message).toBe('`limits`: unknown key "step", "stps" (allowed: steps)');
+  });
+
+  it('words a missing key by its own template, and answers the schema whose keyword failed', () => {
+    expect(inCode({})?.message).toBe('`model` must be a model name, e.g. "gpt-4o-mini"');
+    expect(inCode({ model: 'm', limits: { steps: 1.5 } })).toMatchObject({ path: ['limits', 'steps'], schema: { type: 'integer' } });
+    expect(inCode({ model: 'm' })).toBeUndefined();
   });
 });
