@@ -4,6 +4,7 @@ import { asyncScheduler, catchError, defer, Observable, throwError, type Schedul
 import type { ChatModel, ChatRequest, ModelChunk } from './chat-model.js';
 import { chatRequestBody } from './chat-request-body.js';
 import { checkModelSettings, type ModelSettings } from './model-settings.js';
+import { nodeHttpFetch } from './node-http-fetch.js';
 import { readResponse } from './read-response.js';
 import type { ModelError } from './model-error.js';
 import { retryModelRequest, type RetryPolicy } from './retry-policy.js';
@@ -191,12 +192,14 @@ export class OpenAIChatModel implements ChatModel {
  * `baseURL`) is asked without credentials; OpenAI's own API needs a key, which is said plainly.
  */
 function newClient(baseURL: string | undefined, apiKey: string | undefined, timeout: number): OpenAI {
-  if (apiKey) return new OpenAI({ baseURL, apiKey, maxRetries: 0, timeout });
+  // Our own node:http transport instead of the global fetch: a fraction of the memory and CPU
+  // per request (docs/performance.md §11); a client the user passes keeps its own fetch.
+  if (apiKey) return new OpenAI({ baseURL, apiKey, maxRetries: 0, timeout, fetch: nodeHttpFetch });
   if (!baseURL) {
     throw new TypeError('OpenAIChatModel: no API key: pass `apiKey` or set OPENAI_API_KEY (a local server needs none: pass its `baseURL` instead)');
   }
   // The client insists on a credential; a null header tells it to send no Authorization at all.
-  return new OpenAI({ baseURL, apiKey: 'none', defaultHeaders: { Authorization: null }, maxRetries: 0, timeout });
+  return new OpenAI({ baseURL, apiKey: 'none', defaultHeaders: { Authorization: null }, maxRetries: 0, timeout, fetch: nodeHttpFetch });
 }
 
 /** `value` if it is an integer of at least `min`; a TypeError naming the option otherwise. */

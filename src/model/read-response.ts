@@ -2,6 +2,7 @@ import { Observable, type SchedulerLike } from 'rxjs';
 import type { ModelChunk } from './chat-model.js';
 import { watchIdle } from './idle-watchdog.js';
 import { ModelError } from './model-error.js';
+import { nodeBodyOf } from './node-http-response.js';
 import { readJsonCompletion } from './read-json-completion.js';
 import { chunks, readSse, type StreamProgress } from './read-sse.js';
 import { toModelError } from './to-model-error.js';
@@ -34,8 +35,10 @@ const JSON_TYPE = /\bjson\b/i;
 export function readResponse(response: Response, context: ReadContext): Observable<ModelChunk> {
   return new Observable<ModelChunk>((out) => {
     const { model, abort, timeoutMs } = context;
-    const body = response.body;
-    if (!body) {
+    const json = JSON_TYPE.test(response.headers.get('content-type') ?? '');
+    // The node:http transport's body is read as the Node stream it is; any other fetch's as its web stream.
+    const body = json ? undefined : (nodeBodyOf(response) ?? response.body);
+    if (!json && !body) {
       out.error(new ModelError(`model "${model}": the response has no body to stream`));
       return undefined;
     }
@@ -45,8 +48,7 @@ export function readResponse(response: Response, context: ReadContext): Observab
       idle = true;
       abort.abort();
     });
-    const json = JSON_TYPE.test(response.headers.get('content-type') ?? '');
-    const read = json ? readJsonCompletion(response, out, model) : readSse(body, out, progress, model, context.deltas);
+    const read = body ? readSse(body, out, progress, model, context.deltas) : readJsonCompletion(response, out, model);
     read.then(
       (finish) => {
         watchdog.unsubscribe();

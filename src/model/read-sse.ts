@@ -2,6 +2,7 @@ import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import type { Subscriber } from 'rxjs';
 import type { ModelChunk, ModelFinish, TokenUsage } from './chat-model.js';
 import { ModelError } from './model-error.js';
+import { readBodyText, type BodySource } from './read-body-text.js';
 import { readUsage, type WireUsage } from './read-usage.js';
 import { SseDataParser } from './sse-data-lines.js';
 import { finishToolCalls, mergeToolCalls, type PartialCall, type ToolCallFragment } from './tool-call-fragments.js';
@@ -13,6 +14,13 @@ export interface StreamProgress {
   /** SSE `data:` events only. */
   events: number;
 }
+
+/**
+ * The most characters of one event the reader holds while waiting for its end: far above any chat chunk
+ * (one delta, a few hundred bytes; a whole tool call's arguments in one chunk stay well
+ * under it), far below what would strain the process.
+ */
+const MAX_EVENT_CHARS = 8 * 1024 * 1024;
 
 /** A chunk as odd servers send it: maybe no `choices`, no `delta`, an `error`, reasoning fields. */
 interface WireChunk {
@@ -36,13 +44,14 @@ type WireDelta = Omit<ChatCompletionChunk.Choice.Delta, 'tool_calls'> & {
  * fails with a `ModelError` saying what arrived. Everything read after `[DONE]` (the reader
  * drains the body so the connection can be reused) is ignored, its failures too.
  *
- * The hot path of every streamed reply: one `read()` per network read, one `TextDecoder`,
+ * The hot path of every streamed reply: one decode per network read (a Node `data` event from the
+ * node:http transport, no promise; a web stream's `read()` otherwise), one `TextDecoder`,
  * a linear pass over its lines (`SseDataParser`; no `TransformStream`s, whose queues and
  * promises cost more per event than parsing it), one `JSON.parse` per event, and each delta
  * handed to `out` synchronously, in the order of the body.
  */
 export async function readSse(
-  body: ReadableStream<Uint8Array>,
+  body: BodySource,
   out: Subscriber<ModelChunk>,
   progress: StreamProgress,
   model: string,
@@ -88,23 +97,25 @@ export async function readSse(
       oddLine ??= line;
     },
   });
-  const decoder = new TextDecoder();
-  const reader = body.getReader();
   try {
-    for (let read = await reader.read(); !read.done; read = await reader.read()) {
-      parser.feed(decoder.decode(read.value, { stream: true }));
-    }
-    const tail = decoder.decode();
-    if (tail) parser.feed(tail);
+    await readBodyText(body, (text) => {
+      parser.feed(text);
+      // An endless line or event (no end for megabytes) is no chat stream: stop before it fills the memory.
+      if (parser.held > MAX_EVENT_CHARS) throw eventTooLong(model, progress.events);
+    });
     parser.end();
   } catch (error) {
-    reader.cancel().catch(() => undefined); // a failed event stops the body, like a broken one
     if (!done) throw error;
   }
   // A finish_reason without [DONE] is a whole reply (many servers never send [DONE]); [DONE]
   // without a finish_reason is the server saying it is done. Neither: the body was cut.
   if (!done && finishReason === undefined) throw cutShort(model, progress.events, oddLine ?? (parser.pending || undefined));
   return { type: 'finish', text: text.join(''), toolCalls: finishToolCalls(calls), usage, finishReason };
+}
+
+function eventTooLong(model: string, events: number): ModelError {
+  const limit = `${MAX_EVENT_CHARS / 1024 / 1024} MiB`;
+  return new ModelError(`model "${model}": the server sent more than ${limit} without ending an event, after ${chunks(events)}: this is not a stream of server-sent events; the response was abandoned`);
 }
 
 function cutShort(model: string, events: number, oddLine: string | undefined): ModelError {

@@ -27,12 +27,21 @@ export interface SseDataHandlers {
 export class SseDataParser {
   #rest = '';
   #data: string | undefined;
+  #restEndsInCR = false;
 
   constructor(private readonly handlers: SseDataHandlers) {}
 
   /** Parses the next piece of the decoded body. */
   feed(chunk: string): void {
     // (A byte-order mark is the decoder's to drop: TextDecoder does.)
+    // A long line arriving in pieces: a piece without a line end only lengthens it, so it is
+    // appended without searching the whole line again (which made a long line quadratic).
+    // Whether the held text ends in CR is remembered, not read: reading a character of a
+    // string built by appends flattens it, a copy of the whole line per piece.
+    if (this.#rest !== '' && !this.#restEndsInCR && chunk.indexOf('\n') === -1 && chunk.indexOf('\r') === -1) {
+      this.#rest += chunk;
+      return;
+    }
     const text = this.#rest === '' ? chunk : this.#rest + chunk;
     this.#rest = '';
     let start = 0;
@@ -54,6 +63,7 @@ export class SseDataParser {
       start = next;
     }
     if (start < length) this.#rest = text.slice(start);
+    this.#restEndsInCR = this.#rest.endsWith('\r');
   }
 
   /** The body ended: a last line ended by a lone CR (held back in case a LF followed) is a line. */
@@ -61,12 +71,18 @@ export class SseDataParser {
     const text = this.#rest;
     if (!text.endsWith('\r')) return;
     this.#rest = '';
+    this.#restEndsInCR = false;
     this.#line(text, 0, text.length - 1);
   }
 
   /** The text after the last line end: an unfinished line (what a body that is not SSE may be, whole). */
   get pending(): string {
     return this.#rest;
+  }
+
+  /** Characters held for an event not yet dispatched: its unfinished line and its `data` lines so far (what a reader bounds). */
+  get held(): number {
+    return this.#rest.length + (this.#data?.length ?? 0);
   }
 
   #line(text: string, start: number, end: number): void {

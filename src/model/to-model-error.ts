@@ -24,12 +24,24 @@ export function toModelError(error: unknown, model: string, sentTools = false): 
     // The client's message already starts with the status ("500 upstream failed"): say it once.
     const detail = error.message.replace(/^\d{3}\s+/, '');
     const hint = sentTools && /\btools?\b|tool_choice|function.?call/i.test(detail) ? NO_TOOLS_HINT : '';
-    return new ModelError(`model "${model}": HTTP ${error.status ?? '?'}: ${detail}${hint}`, {
+    const moved = redirectHint(error);
+    return new ModelError(`model "${model}": HTTP ${error.status ?? '?'}: ${detail}${hint}${moved}`, {
       status: error.status,
       cause: error,
     });
   }
   return new ModelError(`model "${model}": the response could not be read (${causeChain(error)})`, { cause: error });
+}
+
+/**
+ * A redirect is not followed (a model request is a POST, which a redirect may turn into a
+ * GET): said with where it points, so that the user can set `baseURL` there.
+ */
+function redirectHint(error: InstanceType<typeof APIError>): string {
+  const status = error.status ?? 0;
+  if (status < 300 || status > 399) return '';
+  const location = error.headers?.get('location');
+  return ` (the server redirects${location ? ` to ${location}` : ''}; model requests do not follow redirects: set \`baseURL\` to the address it points to)`;
 }
 
 /**

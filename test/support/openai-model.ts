@@ -1,12 +1,10 @@
-import OpenAI from 'openai';
 import { OpenAIChatModel } from '../../src/model/openai-chat-model.js';
 import type { FakeOpenAIServer } from './fake-openai-server.js';
 
 /**
- * An {@link OpenAIChatModel} on a real, quiet `openai` client pointed at the fake server
- * (`logLevel: 'off'`, so deliberate failures print nothing). No retries unless asked.
+ * An {@link OpenAIChatModel} pointed at the fake server the way users build one (a `baseURL`
+ * and a key: the client is rxharness's own, on its node:http transport). No retries unless asked.
  */
 export function openAIModelFor(server: FakeOpenAIServer, options: { maxRetries?: number; model?: string } = {}): OpenAIChatModel {
-  const client = new OpenAI({ baseURL: server.baseURL, apiKey: 'test', maxRetries: options.maxRetries ?? 0, logLevel: 'off' });
-  return new OpenAIChatModel({ model: options.model ?? 'fake-model', client });
+  return new OpenAIChatModel({ model: options.model ?? 'fake-model', baseURL: server.baseURL, apiKey: 'test', maxRetries: options.maxRetries ?? 0 });
 }

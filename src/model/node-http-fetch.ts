@@ -1,0 +1,120 @@
+import http, { type IncomingMessage } from 'node:http';
+import https from 'node:https';
+import { pipeline, type Readable } from 'node:stream';
+import zlib from 'node:zlib';
+import { NodeHttpResponse } from './node-http-response.js';
+
+/**
+ * How long an idle kept-alive socket is kept: under the 5 s a Node server (and most others)
+ * keeps one, so a reused socket is rarely one the server is closing; a server's own
+ * `Keep-Alive: timeout=N` shortens it (Node's agent honours that hint only when this is set).
+ */
+const IDLE_SOCKET_MS = 4_000;
+
+/**
+ * The agents shared by every model of the process: kept-alive sockets, reused across the
+ * requests of all runs. No cap on sockets per server, as with fetch: the engine's
+ * `maxConcurrentRequests` is the bound, and a cap here would queue requests unseen, inside
+ * their timeout. An idle socket is unref'd by the agent, so it never keeps the process alive.
+ */
+const agents = {
+  'http:': new http.Agent({ keepAlive: true, timeout: IDLE_SOCKET_MS, maxFreeSockets: 256 }),
+  'https:': new https.Agent({ keepAlive: true, timeout: IDLE_SOCKET_MS, maxFreeSockets: 256 }),
+} as const;
+
+/** The encodings a response may come in, as fetch asks for them too. */
+const ACCEPT_ENCODING = 'gzip, deflate, br';
+
+/** The error an aborted request rejects with: the signal's reason, an `AbortError` (the openai client reads a timeout from it). */
+function abortError(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
+}
+
+/** The request body as bytes or text; what a chat request sends is a JSON string. */
+function bodyOf(body: RequestInit['body']): string | Uint8Array | undefined {
+  if (body === undefined || body === null) return undefined;
+  if (typeof body === 'string') return body;
+  if (body instanceof Uint8Array) return body;
+  if (body instanceof ArrayBuffer) return new Uint8Array(body);
+  if (ArrayBuffer.isView(body)) return new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
+  if (body instanceof URLSearchParams) return body.toString();
+  throw new TypeError('the node:http model transport sends text and byte bodies only (a chat request is JSON); pass your own `client` for uploads');
+}
+
+/** The request headers as Node takes them, with `accept-encoding` and `content-length` set. */
+function headersOf(init: RequestInit, body: string | Uint8Array | undefined): Record<string, string> {
+  const headers: Record<string, string> = {};
+  new Headers(init.headers).forEach((value, name) => (headers[name] = value));
+  headers['accept-encoding'] ??= ACCEPT_ENCODING;
+  if (body !== undefined) headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
+  return headers;
+}
+
+/** The body decompressed as its `content-encoding` says; the message itself when it is not encoded. */
+function decodedBody(message: IncomingMessage): Readable {
+  const encoding = message.headers['content-encoding']?.trim().toLowerCase();
+  const decoder =
+    encoding === 'gzip' || encoding === 'x-gzip' ? zlib.createGunzip({ finishFlush: zlib.constants.Z_SYNC_FLUSH })
+    : encoding === 'deflate' ? zlib.createInflate({ finishFlush: zlib.constants.Z_SYNC_FLUSH })
+    : encoding === 'br' ? zlib.createBrotliDecompress({ finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH })
+    : undefined;
+  if (!decoder) return message;
+  return pipeline(message, decoder, () => undefined);
+}
+
+/**
+ * A `fetch` for the `openai` client over `node:http` / `node:https` and kept-alive agents,
+ * resolving to a {@link NodeHttpResponse}. What it saves over the global fetch (undici and
+ * WHATWG streams) is the per-request `Request`/`Response` machinery and web-stream copies
+ * and promises per chunk (docs/performance.md §11). Aborting `init.signal` destroys the
+ * request and its socket, before or after the headers. gzip, deflate and br bodies are
+ * decoded. Redirects are not followed: a 3xx reaches the client as the error it is (a model
+ * request is a POST, which a redirect would turn into a GET). Like Node's fetch, it ignores
+ * `HTTP(S)_PROXY`.
+ *
+ * @example
+ * ```ts
+ * const client = new OpenAI({ baseURL: 'http://127.0.0.1:8080/v1', apiKey: 'none', fetch: nodeHttpFetch });
+ * ```
+ */
+export const nodeHttpFetch = (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
+  const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
+  const agent = url.protocol === 'https:' ? agents['https:'] : url.protocol === 'http:' ? agents['http:'] : undefined;
+  if (!agent) return Promise.reject(new TypeError(`the model transport speaks http and https only, not ${url.protocol} (${url.href})`));
+  const { signal } = init;
+  if (signal?.aborted) return Promise.reject(abortError(signal));
+  let body: string | Uint8Array | undefined;
+  let headers: Record<string, string>;
+  try {
+    body = bodyOf(init.body);
+    headers = headersOf(init, body);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  return new Promise((resolve, reject) => {
+    const request = (url.protocol === 'https:' ? https : http).request(url, { method: init.method ?? 'GET', headers, agent });
+    // Before the headers the promise rejects; after them the body stream errors and closes.
+    const onAbort = (): void => {
+      const reason = abortError(signal!);
+      request.destroy(reason instanceof Error ? reason : undefined);
+      reject(reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const release = (): void => signal?.removeEventListener('abort', onAbort);
+    // `on`, not `once`: a request may fail twice (a destroy after a socket error), and an unheard error would throw.
+    request.on('error', (error) => {
+      release();
+      reject(error);
+    });
+    request.once('response', (message) => {
+      message.once('close', release);
+      resolve(new NodeHttpResponse(message, decodedBody(message), url.href) as unknown as Response);
+    });
+    request.end(body);
+  });
+};
+
+/** The agent a URL's requests go through (tests count its sockets). */
+export function agentFor(protocol: 'http:' | 'https:'): http.Agent {
+  return agents[protocol];
+}
