@@ -1,4 +1,5 @@
-import { catchError, concat, defer, ignoreElements, type Observable, tap, throwError } from 'rxjs';
+import { Observable, type Subscription } from 'rxjs';
+import type { AgentEvent } from '../events/agent-event.js';
 import { contextExceeded } from '../model/context-exceeded.js';
 import { estimateRequestTokens } from '../model/estimate-tokens.js';
 import { ModelError } from '../model/model-error.js';
@@ -25,33 +26,72 @@ import type { RunScope } from './run-scope.js';
  * compaction changed the conversation.
  */
 export function reasonWithCompaction$(scope: RunScope, step: number, lastStep: boolean, output: RunOutput): Observable<StepAnswer> {
-  let tokens = 0;
-  const attempt$ = (reason: Exclude<CompactionReason, 'manual'>): Observable<StepAnswer> =>
-    defer(() => {
-      tokens = requestTokens(scope, lastStep);
-      const compacted$ = compactRun$(scope, lastStep, reason, tokens).pipe(
-        tap((event) => {
-          tokens = requestTokens(scope, lastStep); // the conversation was replaced
-          output.next(event);
-        }),
-        ignoreElements(),
-      );
-      return concat(
-        compacted$,
-        defer(() => reasonStep$(scope, step, lastStep, tokens, output)),
-      ).pipe(tap(({ finish }) => noteTokenRatio(scope.agent.model, tokens, finish.usage?.promptTokens)));
-    });
-  return attempt$('context-limit').pipe(
-    catchError((error: unknown) => {
+  // By hand rather than `defer`, `concat`, `tap` and `catchError`: a live step kept all of
+  // their subscribers and closures while its model streamed (issue 28, the run tree's memory).
+  // The same order: compaction, then the step; each part starts only once the one before it
+  // was torn down; a request refused as too long is compacted and sent once more.
+  return new Observable<StepAnswer>((out) => {
+    let tokens = 0;
+    let part: Subscription | undefined;
+    /** Runs `source$` as the step's current part; `then` or `fail` once it is over and torn down. */
+    const run = <T>(source$: Observable<T>, next: (value: T) => void, fail: (error: unknown) => void, then: () => void): void => {
+      let outcome: { readonly error: unknown } | 'complete' | undefined;
+      let subscription: Subscription | undefined;
+      subscription = source$.subscribe({
+        next: (value) => {
+          if (outcome) return; // failed in an earlier value, while still being subscribed
+          try {
+            next(value);
+          } catch (e) {
+            outcome = { error: e };
+            subscription?.unsubscribe(); // undefined while subscribing: the finalizer below still sees the failure
+          }
+        },
+        error: (e: unknown) => (outcome ??= { error: e }),
+        complete: () => (outcome ??= 'complete'),
+      });
+      part = subscription;
+      subscription.add(() => {
+        if (out.closed || outcome === undefined) return;
+        if (outcome === 'complete') then();
+        else fail(outcome.error);
+      });
+    };
+    const attempt = (reason: Exclude<CompactionReason, 'manual'>, fail: (error: unknown) => void): void => {
+      let compacted$: Observable<AgentEvent>;
+      try {
+        tokens = requestTokens(scope, lastStep);
+        compacted$ = compactRun$(scope, lastStep, reason, tokens);
+      } catch (e) {
+        return fail(e);
+      }
+      const compacted = (event: AgentEvent): void => {
+        tokens = requestTokens(scope, lastStep); // the conversation was replaced
+        output.next(event);
+      };
+      const answered = (answer: StepAnswer): void => {
+        noteTokenRatio(scope.agent.model, tokens, answer.finish.usage?.promptTokens);
+        out.next(answer);
+      };
+      run(compacted$, compacted, fail, () => {
+        let step$: Observable<StepAnswer>;
+        try {
+          step$ = reasonStep$(scope, step, lastStep, tokens, output);
+        } catch (e) {
+          return fail(e);
+        }
+        run(step$, answered, fail, () => out.complete());
+      });
+    };
+    attempt('context-limit', (error) => {
       const exceeded = contextExceeded(error);
-      if (!exceeded) return throwError(() => error);
+      if (!exceeded) return out.error(error);
       // `tokens`: the refused request's estimate (nothing changed the conversation since).
       learnContextWindow(scope.agent.model, exceeded.window ?? Math.floor(tokens * 0.9));
-      return attempt$('context-exceeded').pipe(
-        catchError((again: unknown) => throwError(() => (contextExceeded(again) ? stillTooLong(scope, lastStep, again) : again))),
-      );
-    }),
-  );
+      attempt('context-exceeded', (again) => out.error(contextExceeded(again) ? stillTooLong(scope, lastStep, again) : again));
+    });
+    return () => part?.unsubscribe();
+  });
 }
 
 /** The estimate of the request the run would send now. */

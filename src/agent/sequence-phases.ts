@@ -1,4 +1,4 @@
-import { concat, defer, EMPTY, expand, ignoreElements, Observable, of, type OperatorFunction, queueScheduler, subscribeOn, tap, throwError } from 'rxjs';
+import { Observable, type OperatorFunction, type Subscription } from 'rxjs';
 
 /**
  * One part of a sequence: emits values, then at most one {@link Next} as its last value,
@@ -17,19 +17,22 @@ export class Next<T> {
  * Why not completion callbacks or nested `concat`: a run whose parts answer synchronously
  * (a scripted model, a tool returning a string, an in-memory store) would then start each
  * part inside the previous one's `complete`, and 2,000 steps or tool calls overflow the
- * stack. Here the parts are chained by `expand` with a concurrency of 1, and each part is
- * subscribed on the `queueScheduler`: a part started while another part's subscription is
- * still on the stack waits in the queue until that stack has unwound (a trampoline), so the
- * depth stays constant, while a run whose parts are synchronous still runs synchronously
- * (and so in virtual time). (`expand`'s own scheduler argument is not used: it does not count
- * a scheduled part as active, so the sequence would complete before that part ran.)
+ * stack. Here a part that ends while the loop that started it is still on the stack only
+ * names its successor, and that loop starts it once the stack has unwound (a trampoline of
+ * the sequence's own): the depth stays constant, while a run whose parts are synchronous
+ * still runs synchronously (and so in virtual time). A part that ends later (a model's
+ * response) starts its successor right there.
  *
- * The values themselves never pass through `expand` (which would cost a projection and a
- * subscription per value on the hottest path, every streamed delta): each part forwards
- * them straight to the output, and only its `Next` goes on to `expand`.
+ * Why by hand and not `expand` with `subscribeOn(queueScheduler)`, as before: that kept, for
+ * every live agent, `expand`'s merge machinery (seven closures and two subscribers), and for
+ * every part a `defer`, a `subscribeOn` and a forwarding subscriber (issue 28: the run tree's
+ * memory). Here one subscription per live part and nothing else. The values never pass
+ * through an operator (each part forwards them straight to the output), only `Next` is kept.
  *
- * A phase that errors ends the sequence: with `recover`, its result is emitted as the last
- * value before completion; without, the stream errors.
+ * As `concat` does, the next part starts only once the last one is torn down (its model
+ * request released, its tool's signal aborted). A phase that errors ends the sequence at once:
+ * with `recover`, its result is emitted as the last value before completion; without, the
+ * stream errors. Unsubscribing stops the running part; nothing more starts.
  *
  * @example
  * ```ts
@@ -38,31 +41,70 @@ export class Next<T> {
  * ```
  */
 export function sequencePhases$<T>(first: Phase<T>, recover?: (error: unknown) => T): Observable<T> {
-  return new Observable<T>((out) =>
-    of(new Next(first))
-      // `out.closed`: a run unsubscribed while it was still being subscribed (a synchronous
-      // run cancelling itself) has no teardown to call yet; it stops at the next phase.
-      .pipe(expand((next) => defer(() => (out.closed ? EMPTY : forwardValues(next.phase(), out))).pipe(subscribeOn(queueScheduler)), 1))
-      .subscribe({
-        error: (e: unknown) => {
-          if (!recover) return out.error(e);
-          out.next(recover(e));
-          out.complete();
-        },
-        complete: () => out.complete(),
-      }),
-  );
-}
-
-/** Sends a phase's values to `out` and passes on only its `Next`. */
-function forwardValues<T>(phase$: Observable<T | Next<T>>, out: { next(value: T): void }): Observable<Next<T>> {
-  return new Observable<Next<T>>((subscriber) =>
-    phase$.subscribe({
-      next: (value) => (value instanceof Next ? subscriber.next(value) : out.next(value)),
-      error: (e: unknown) => subscriber.error(e),
-      complete: () => subscriber.complete(),
-    }),
-  );
+  return new Observable<T>((out) => {
+    let pending: Phase<T> | undefined = first;
+    let current: Subscription | undefined;
+    let looping = false;
+    let failed = false;
+    const fail = (e: unknown): void => {
+      failed = true;
+      pending = undefined;
+      if (!recover) return out.error(e);
+      out.next(recover(e));
+      out.complete();
+    };
+    // Runs the parts named meanwhile, until one is still running (it continues when it ends).
+    const loop = (): void => {
+      if (looping) return; // the loop below is on the stack: it takes the part when this returns
+      looping = true;
+      try {
+        // `out.closed`: a run unsubscribed while it was still being subscribed (a synchronous
+        // run cancelling itself) has no teardown to call yet; it stops here.
+        while (pending && !out.closed) {
+          const phase = pending;
+          pending = undefined;
+          start(phase);
+        }
+        if (!pending && !current && !failed && !out.closed) out.complete();
+      } finally {
+        looping = false;
+      }
+    };
+    const start = (phase: Phase<T>): void => {
+      let next: Phase<T> | undefined;
+      let ended = false;
+      let phase$: Observable<T | Next<T>>;
+      try {
+        phase$ = phase();
+      } catch (e) {
+        return fail(e);
+      }
+      const subscription = phase$.subscribe({
+        next: (value) => (value instanceof Next ? (next = value.phase) : out.next(value)),
+        error: (e: unknown) => fail(e),
+        complete: () => (ended = true),
+      });
+      if (subscription.closed) {
+        // Over already (synchronously): its successor is taken by the loop on the stack.
+        if (ended) pending = next;
+        return;
+      }
+      current = subscription;
+      // Runs once the part is torn down: after its completion, or when it is stopped.
+      subscription.add(() => {
+        current = undefined;
+        if (!ended || out.closed) return;
+        pending = next;
+        loop();
+      });
+      if (out.closed) subscription.unsubscribe();
+    };
+    loop();
+    return () => {
+      pending = undefined;
+      current?.unsubscribe();
+    };
+  });
 }
 
 /**
@@ -72,6 +114,9 @@ function forwardValues<T>(phase$: Observable<T | Next<T>>, out: { next(value: T)
  * the result and starts the next part, which must not run before the last one is over.
  * A part that completes without a result fails the run, saying so.
  *
+ * By hand rather than `concat` with `tap` and `ignoreElements`: one subscription per live
+ * step instead of `concat`'s merge machinery and two more subscribers (issue 28).
+ *
  * @example
  * ```ts
  * toolCall$(scope, step, call, output).pipe(afterResult((text) => save$(text)));
@@ -79,14 +124,26 @@ function forwardValues<T>(phase$: Observable<T | Next<T>>, out: { next(value: T)
  */
 export function afterResult<T, R>(project: (result: T) => Observable<R>): OperatorFunction<T, R> {
   return (part$) =>
-    defer(() => {
+    new Observable<R>((out) => {
       let result: { readonly value: T } | undefined;
-      return concat(
-        part$.pipe(
-          tap((value) => (result = { value })),
-          ignoreElements(),
-        ),
-        defer(() => (result ? project(result.value) : throwError(() => new Error('a part of the run ended without its result')))),
-      );
+      let ended = false;
+      const part = part$.subscribe({
+        next: (value) => (result = { value }),
+        error: (e: unknown) => out.error(e),
+        complete: () => (ended = true),
+      });
+      // Once the part is torn down (at once when it is over already): the continuation, in `out`'s place.
+      part.add(() => {
+        if (!ended || out.closed) return;
+        if (!result) return out.error(new Error('a part of the run ended without its result'));
+        let then$: Observable<R>;
+        try {
+          then$ = project(result.value);
+        } catch (e) {
+          return out.error(e);
+        }
+        then$.subscribe(out);
+      });
+      return part;
     });
 }

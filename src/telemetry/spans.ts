@@ -1,4 +1,4 @@
-import { context, SpanKind, SpanStatusCode, trace, type AttributeValue, type Context, type Span } from '@opentelemetry/api';
+import { context, isSpanContextValid, SpanKind, SpanStatusCode, trace, type AttributeValue, type Context, type Span } from '@opentelemetry/api';
 import { PACKAGE_VERSION } from './package-version.js';
 
 /**
@@ -30,18 +30,30 @@ function start(name: string, kind: SpanKind, attributes: Record<string, Attribut
  * The span of one run of an agent: under `parent` (the delegating tool call's span for a
  * task), else under whatever context is active where the run is subscribed.
  *
+ * `undefined` when there is nothing to trace: no SDK records the span and no trace to carry
+ * (its span context is invalid: no SDK, no remote parent). The run then makes no spans of
+ * its steps and tool calls, and no context: a live run without an SDK keeps none of it
+ * (every agent of a run tree held a span, a context and its map before; issue 28).
+ *
  * @example
  * ```ts
- * const { span, context } = agentSpan('main', runId, sessionId, undefined);
+ * const traced = agentSpan('main', runId, sessionId, undefined);
  * ```
  */
-export function agentSpan(agentName: string, runId: string, sessionId: string, parent: Context | undefined): Traced {
-  return start(`invoke_agent ${agentName}`, SpanKind.INTERNAL, {
-    'gen_ai.operation.name': 'invoke_agent',
-    'gen_ai.agent.name': agentName,
-    'gen_ai.agent.id': runId,
-    'gen_ai.conversation.id': sessionId,
-  }, parent);
+export function agentSpan(agentName: string, runId: string, sessionId: string, parent: Context | undefined): Traced | undefined {
+  const within = parent ?? context.active();
+  const span = tracer.startSpan(`invoke_agent ${agentName}`, {
+    kind: SpanKind.INTERNAL,
+    attributes: {
+      'gen_ai.operation.name': 'invoke_agent',
+      'gen_ai.agent.name': agentName,
+      'gen_ai.agent.id': runId,
+      'gen_ai.conversation.id': sessionId,
+    },
+  }, within);
+  // A sampled-out span of a valid trace is kept: its context still carries the trace to children and workers.
+  if (!span.isRecording() && !isSpanContextValid(span.spanContext())) return undefined;
+  return { span, context: trace.setSpan(within, span) };
 }
 
 /**
