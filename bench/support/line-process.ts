@@ -19,9 +19,9 @@ export interface LineProcess {
   stop(): Promise<void>;
 }
 
-/** Starts `node <args>` and resolves with its first stdout line. */
-export async function startLineProcess(args: readonly string[], label: string): Promise<LineProcess> {
-  const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'inherit'] });
+/** Starts `node <args>` (with `env` added to this process's environment) and resolves with its first stdout line. */
+export async function startLineProcess(args: readonly string[], label: string, env: Readonly<Record<string, string>> = {}): Promise<LineProcess> {
+  const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, ...env } });
   const lines = createInterface({ input: child.stdout! });
   const [firstLine] = (await Promise.race([
     once(lines, 'line'),

@@ -15,12 +15,24 @@
  * @module
  */
 import http from 'node:http';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { getRetryingReset } from './get-retrying-reset.js';
 import { wallNow } from './wall-clock.js';
 
 interface Config {
   readonly url: string;
   readonly token: string;
   readonly runs: number;
+}
+
+/** How far a process's event loop fell behind, in ms (`monitorEventLoopDelay`, 10 ms resolution). */
+export interface LoopDelay {
+  readonly p50: number;
+  readonly p90: number;
+  readonly p99: number;
+  readonly max: number;
+  readonly mean: number;
+  readonly samples: number;
 }
 
 /** What the clients saw. */
@@ -35,6 +47,8 @@ export interface LoadReport {
   /** Latencies in ms of every delta event. */
   readonly latencies: number[];
   readonly wallMs: number;
+  /** How far the clients' own loop fell behind: a latency the server cannot help. */
+  readonly clientLoopDelay: LoopDelay;
 }
 
 const config = JSON.parse(process.argv[2] ?? '{}') as Config;
@@ -49,12 +63,12 @@ const failedWith = (why: string): false => {
   return false;
 };
 
-function start(): Promise<{ status: number; runId?: string }> {
+function start(): Promise<{ status: number; runId?: string; body?: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request(`${config.url}/api/runs`, { method: 'POST', agent, headers: { ...headers, 'content-type': 'application/json' } }, (res) => {
       let body = '';
       res.setEncoding('utf8').on('data', (c: string) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, ...(res.statusCode === 201 ? { runId: (JSON.parse(body) as { runId: string }).runId } : {}) }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, ...(res.statusCode === 201 ? { runId: (JSON.parse(body) as { runId: string }).runId } : { body: body.slice(0, 120) }) }));
     });
     req.on('error', reject);
     req.end(JSON.stringify({ prompt: 'Split this in two parts and report.' }));
@@ -68,33 +82,39 @@ function deltaText(data: string): string | undefined {
   return inner?.type === 'ReasonDelta' ? inner.text : undefined;
 }
 
-function follow(runId: string): Promise<boolean> {
+async function follow(runId: string): Promise<boolean> {
+  // a GET on a pooled connection the server closed as it went out is sent again, as a browser does
+  const res = await getRetryingReset(`${config.url}/api/runs/${runId}/events`, { agent, headers }).catch((e: NodeJS.ErrnoException) => e);
+  if (res instanceof Error) return failedWith(`request error: ${res.message}`);
   return new Promise((resolve) => {
-    http.get(`${config.url}/api/runs/${runId}/events`, { agent, headers }, (res) => {
-      let buffer = '';
-      let ended = false;
-      let ending = 'the stream closed without an end or error message';
-      res.setEncoding('utf8');
-      res.on('data', (piece: string) => {
-        const now = wallNow();
-        buffer += piece;
-        for (let end = buffer.indexOf('\n\n'); end !== -1; end = buffer.indexOf('\n\n')) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          if (block.startsWith('event: end')) ended = true;
-          else if (block.startsWith('event:')) ending = block.slice(0, 300);
-          const at = block.indexOf('data: ');
-          if (at < 0 || block.startsWith('event:')) continue;
-          events += 1;
-          const mark = MARK.exec(deltaText(block.slice(at + 6)) ?? '');
-          if (mark) latencies.push(now - Number(mark[1]));
-        }
-      });
-      res.on('end', () => resolve(ended || failedWith(ending))).on('error', (e) => resolve(failedWith(`response error: ${e.message}`)));
-    }).on('error', (e) => resolve(failedWith(`request error: ${e.message}`)));
+    let buffer = '';
+    let ended = false;
+    let ending = res.statusCode === 200 ? 'the stream closed without an end or error message' : `GET events answered ${res.statusCode ?? '?'}`;
+    res.setEncoding('utf8');
+    res.on('data', (piece: string) => {
+      const now = wallNow();
+      buffer += piece;
+      for (let end = buffer.indexOf('\n\n'); end !== -1; end = buffer.indexOf('\n\n')) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        if (block.startsWith('event: end')) ended = true;
+        else if (block.startsWith('event:')) ending = block.slice(0, 300);
+        const at = block.indexOf('data: ');
+        if (at < 0 || block.startsWith('event:')) continue;
+        events += 1;
+        const mark = MARK.exec(deltaText(block.slice(at + 6)) ?? '');
+        if (mark) latencies.push(now - Number(mark[1]));
+      }
+    });
+    res.on('end', () => resolve(ended || failedWith(ending))).on('error', (e) => resolve(failedWith(`response error: ${e.message}`)));
   });
 }
 
+const RESOLUTION_MS = 10;
+const loop = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
+loop.enable();
+// the histogram holds the intervals between its ticks: the delay is what exceeds the resolution
+const delayMs = (ns: number): number => Math.max(0, ns / 1e6 - RESOLUTION_MS);
 const t0 = performance.now();
 let refused = 0;
 let failed = 0;
@@ -102,14 +122,16 @@ let completed = 0;
 let started = 0;
 await Promise.all(
   Array.from({ length: config.runs }, async () => {
-    const run = await start().catch(() => ({ status: 0 }) as { status: number; runId?: string });
+    const run = await start().catch((e: Error) => ({ status: 0, body: e.message }) as { status: number; runId?: string; body?: string });
     if (run.status === 429) return void (refused += 1);
-    if (!('runId' in run) || !run.runId) return void (failed += 1, failedWith(`POST /api/runs answered ${run.status}`));
+    if (!('runId' in run) || !run.runId) return void (failed += 1, failedWith(`POST /api/runs answered ${run.status}${run.body ? `: ${run.body}` : ''}`));
     started += 1;
     if (await follow(run.runId)) completed += 1;
     else failed += 1;
   }),
 );
 agent.destroy();
-const report: LoadReport = { started, refused, failed, completed, events, failures, latencies, wallMs: performance.now() - t0 };
+loop.disable();
+const clientLoopDelay: LoopDelay = { p50: delayMs(loop.percentile(50)), p90: delayMs(loop.percentile(90)), p99: delayMs(loop.percentile(99)), max: delayMs(loop.max), mean: delayMs(loop.mean), samples: loop.count };
+const report: LoadReport = { started, refused, failed, completed, events, failures, latencies, wallMs: performance.now() - t0, clientLoopDelay };
 process.stdout.write(`${JSON.stringify(report)}\n`);
