@@ -62,7 +62,7 @@ export function buildTree(options: HarnessEngineOptions, workspace: string, appr
     skillDirs: standardSkillDirs({ workspace, home: options.homeDir ?? homedir() }),
   });
   // With a backend, sessions and task state are shared, and children may run on workers.
-  const tasks = options.backend?.createTracker() ?? new TaskTracker();
+  const tasks = options.backend?.createTracker(options.taskTrackerLimits) ?? new TaskTracker(options.taskTrackerLimits);
   const sessions = options.sessions ?? options.backend?.sessions ?? new MemorySessionStore();
   // maxConcurrentRequests: every model of the engine shares one limiter.
   const limiter = options.maxConcurrentRequests === undefined ? undefined : requestLimiter(options.maxConcurrentRequests);

@@ -9,6 +9,7 @@ import type { EventLog } from '../runs/event-log.js';
 import type { HarnessBackend } from './harness-backend.js';
 import { checkMcpServers, type McpServerConfig } from '../mcp/mcp-server-config.js';
 import type { RemoteA2AOptions } from '../delegation/a2a/remote-a2a-options.js';
+import type { TaskTrackerLimits } from '../delegation/task-tracker-limits.js';
 
 // Values beyond JSON are checked by kind (`jsKind`: a function, or an object with that
 // method); rules and tools get their own, more specific checks where they are used.
@@ -124,6 +125,24 @@ const ENGINE_OPTIONS_SCHEMA = {
     /** With a `backend`: foreground tasks run on workers too (default false: in this process). */
     distributeTasks: kind('boolean', 'a boolean'),
     /**
+     * How much `engine.tasks` keeps: finished tasks, their event logs, and background results
+     * waiting for their conversation's next prompt (see `TaskTrackerLimits`; each has a
+     * default). With a `backend`, `undeliveredResults` and `undeliveredChars` bound the results
+     * waiting in Redis, workers' included; give every engine of a deployment the same ones.
+     */
+    taskTrackerLimits: {
+      ...kind('object', 'an object'),
+      errorMessage: { type: MUST_BE_KIND, additionalProperties: '{parent} has unknown key {unknown}; known: {known}' },
+      properties: {
+        retainFinished: count(0),
+        retainedBytes: count(0),
+        runningEventBytes: count(0),
+        undeliveredResults: count(1),
+        undeliveredChars: count(0),
+      },
+      additionalProperties: false,
+    },
+    /**
      * Remote A2A agents (definitions with `a2a: <card URL>`): `token` (default
      * `RXHARNESS_A2A_TOKEN`), `headers(request)` for credentials per remote, `idleTimeoutMs`
      * (default 5 minutes; 0: never). See `RemoteA2AOptions`.
@@ -156,6 +175,7 @@ interface ByKind {
   mcpServers: Readonly<Record<string, McpServerConfig>>;
   backend: HarnessBackend;
   a2a: RemoteA2AOptions;
+  taskTrackerLimits: TaskTrackerLimits;
 }
 type Frozen<T> = T extends (infer Item)[] ? readonly Item[] : T;
 type Read = Required<Static<typeof ENGINE_OPTIONS_SCHEMA>>;

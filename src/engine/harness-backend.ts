@@ -1,6 +1,7 @@
 import type { TaskWiring } from '../agent/agent-scope.js';
 import type { ChildLauncher } from '../delegation/run-child.js';
 import type { TaskTracker } from '../delegation/task-tracker.js';
+import type { TaskTrackerLimits } from '../delegation/task-tracker-limits.js';
 import type { ChatModel } from '../model/chat-model.js';
 import type { TokenBudget } from '../model/token-budget.js';
 import type { ApprovalHandler } from '../permission/approval.js';
@@ -33,11 +34,12 @@ export interface HarnessBackend {
   readonly runs: SharedRuns;
   /**
    * A task tracker whose records, and background results waiting for their conversation,
-   * every engine and worker on the backend shares.
+   * every engine and worker on the backend shares, bounded by the engine's `taskTrackerLimits`
+   * (its `undelivered*` bound the results waiting on the backend, every worker's too).
    *
    * @internal
    */
-  createTracker(): TaskTracker;
+  createTracker(limits?: TaskTrackerLimits): TaskTracker;
   /**
    * Runs children on workers, for the tree of one engine: its approvals answered by
    * `approve`, its models named by the keys of `models` (`model` is the main one).

@@ -27,7 +27,7 @@ describe('checkEngineOptions (from the options schema)', () => {
   });
 
   it('names every unknown option at once, and lists every known one', () => {
-    expect(check({ model, maxStep: 3, workspce: '.' })).toThrow(/^HarnessEngine: unknown option "maxStep", "workspce"; known options: model, workspace, multitaskMaxTasks, .*, trustWorkspaceAgents, runRetentionMs, maxRetainedRuns, maxRetainedRunBytes, eventLog, tokenBudget, mcpServers, backend, distributeTasks, a2a$/);
+    expect(check({ model, maxStep: 3, workspce: '.' })).toThrow(/^HarnessEngine: unknown option "maxStep", "workspce"; known options: model, workspace, multitaskMaxTasks, .*, trustWorkspaceAgents, runRetentionMs, maxRetainedRuns, maxRetainedRunBytes, eventLog, tokenBudget, mcpServers, backend, distributeTasks, taskTrackerLimits, a2a$/);
   });
 
   it('reports an unknown option before any other problem, then the model', () => {
@@ -67,6 +67,7 @@ describe('checkEngineOptions (from the options schema)', () => {
       // Only its kind is checked here (an object with the backend's methods); test/backend/ runs real ones.
       backend: { childLauncher: () => undefined } as unknown as HarnessBackend,
       distributeTasks: true,
+      taskTrackerLimits: { retainFinished: 0, retainedBytes: 0, runningEventBytes: 0, undeliveredResults: 1, undeliveredChars: 0 },
       a2a: { token: 'secret', headers: () => ({ 'x-api-key': 'secret' }), idleTimeoutMs: 0 },
     };
     expect(check(every)).not.toThrow();
