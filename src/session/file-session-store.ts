@@ -19,8 +19,9 @@ const { O_APPEND, O_CREAT, O_EXCL, O_RDONLY, O_RDWR, O_WRONLY } = constants;
  * `<workspace>/.rxharness/sessions/` (one message per line, appended), and a small JSON file
  * per task session for resume. Sessions and task resumes survive restarts. A compacted
  * session keeps its whole transcript beside it, in `<id>.archive.jsonl`. A small
- * `<id>.summary.json` (the real id and the title) lets {@link FileSessionStore.list} name
- * sessions without reading their transcripts, a long id stored by its hash included.
+ * `<id>.summary.json` (the real id, the title and the last activity, rewritten with each
+ * write) lets {@link FileSessionStore.list} name and order sessions without reading or
+ * dating their transcripts, a long id stored by its hash included.
  *
  * Crash safety: a message is one line written by one append, so a crash mid-write can only
  * cut the last line. Loading skips a line that does not parse, and the next append (after a
@@ -155,10 +156,12 @@ export class FileSessionStore implements SessionStore {
   }
 
   /**
-   * The conversations in the folder (task sessions left out), the most recently changed first
-   * (a session's time is its file's), a page of them with a `request`. Reads the folder, the
-   * times of the session files and the summaries of the page, never a transcript (except once
-   * for a session written before summaries, which then gets one). A summary the store did not
+   * The conversations in the folder (task sessions left out), the most recently written first
+   * (a session's time is in its summary, written with each write and never set back), a page
+   * of them with a `request`: sessions written since the previous page move to the front, so
+   * paging neither repeats nor skips the others. Reads the folder and every summary, never a
+   * transcript (except once for a session written before summaries, which then gets one, and
+   * the time of one whose summary has none, which then gets it). A summary the store did not
    * write (corrupt, planted, a link) leaves its session out, with a process warning
    * (`RXHARNESS_BAD_SESSION_SUMMARY`), and does not hide the others.
    */

@@ -1,28 +1,24 @@
-import { constants } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ChatMessage } from '../model/chat-message.js';
 import { warnBadSummary } from './bad-summary-warning.js';
-import { checkConfined, openConfined, writeConfinedFile, type ConfinedRoot } from './confined-file.js';
+import { checkConfined, type ConfinedRoot } from './confined-file.js';
 import { sessionFileStem, sessionIdOfFile } from './session-file-name.js';
 import { newestFirst } from './session-order.js';
 import type { SessionListRequest, SessionSummary } from './session-store.js';
+import { readSummary, SUMMARY_SUFFIX, writeSummary } from './session-summary-file.js';
 import { sessionTitle } from './session-title.js';
 
-/** The suffix of a session's summary file, `{"sessionId":"...","title":"..."}`. */
-export const SUMMARY_SUFFIX = '.summary.json';
+export { SUMMARY_SUFFIX } from './session-summary-file.js';
 
 /** A session's transcript file (`<stem>.jsonl`), not its archive nor its grants. */
 const TRANSCRIPT = /^(.+?)(\.archive|\.grants)?\.jsonl$/;
 
-/** How many sessions a store remembers as titled (beyond that, their next write reads the summary again). */
+/** How many sessions a store remembers the summary of (beyond that, their next write reads it again). */
 const MAX_KNOWN = 10_000;
 
-/** A summary file larger than this is not one the store wrote (an id and an 80-character title). */
-const MAX_SUMMARY_BYTES = 64 * 1024;
-
-/** How many transcripts are dated (`lstat`) at once. */
-const DATING_BATCH = 128;
+/** How many summaries are read at once. */
+const READ_BATCH = 128;
 
 /** What {@link FileSessionSummaries} needs of its store. */
 export interface SummaryStore {
@@ -32,16 +28,18 @@ export interface SummaryStore {
   enqueue<T>(sessionId: string, task: () => Promise<T>): Promise<T>;
 }
 
+type Listed = SessionSummary & { readonly stem: string };
+
 /**
  * The summaries of a `FileSessionStore`'s conversations, so listing them reads no transcript:
  * a small `<stem>.summary.json` per session holding its real id (which a long id's hashed
- * file name has lost) and its title, written before the session's first message and again
- * once it has a title. A session's last activity is its transcript file's time (`lstat`,
- * which reads nothing).
+ * file name has lost), its title and its last activity, written before each write of the
+ * session. A summary from before the last activity was kept gets it once from its
+ * transcript file's time (`lstat`).
  */
 export class FileSessionSummaries {
-  /** Stems whose summary holds a title already: their writes need not look at it again. */
-  private readonly titled = new Set<string>();
+  /** What the summaries of recently written sessions hold, by stem: their writes need not read them again. */
+  private readonly known = new Map<string, { readonly title: string; readonly time: number }>();
 
   constructor(
     private readonly root: ConfinedRoot,
@@ -50,34 +48,38 @@ export class FileSessionSummaries {
   ) {}
 
   /**
-   * Before `messages` are written (in the session's queue, the folder made): makes sure the
-   * summary exists and, once a user message is known, holds the title.
+   * Before `messages` are written (in the session's queue, the folder made): writes the
+   * summary with the title (once a user message is known) and `time` as the last activity
+   * (never earlier than the one it had, so a session only ever moves toward the front of
+   * the list, which paging relies on).
    *
    * @throws {@link UnsafeLinkError} when the summary file is a planted link (as for the transcript).
    */
-  async keep(sessionId: string, messages: readonly ChatMessage[]): Promise<void> {
+  async keep(sessionId: string, messages: readonly ChatMessage[], time = Date.now()): Promise<void> {
     const stem = sessionFileStem(sessionId);
-    if (this.titled.has(stem)) return;
     const file = join(this.dir, stem + SUMMARY_SUFFIX);
-    const stored = await this.read(file, stem);
-    let title = typeof stored === 'object' ? stored.title : '';
-    // No summary yet: a new session, or one written before summaries (its transcript has the first prompt).
-    if (title === '' && typeof stored !== 'object') title = await this.store.earlierTitle(sessionId);
-    if (title === '') title = sessionTitle(messages);
-    if (typeof stored !== 'object' || stored.title !== title) await writeConfinedFile(this.root, file, JSON.stringify({ sessionId, title }));
-    if (title !== '') this.remember(stem);
+    let known = this.known.get(stem);
+    if (known === undefined) {
+      const stored = await readSummary(this.root, file, stem);
+      // No summary yet: a new session, or one written before summaries (its transcript has the first prompt).
+      if (typeof stored !== 'object') known = { title: await this.store.earlierTitle(sessionId), time: 0 };
+      else known = { title: stored.title, time: stored.lastActivityAt ?? 0 };
+    }
+    const kept = { title: known.title === '' ? sessionTitle(messages) : known.title, time: Math.max(time, known.time) };
+    await writeSummary(this.root, file, { sessionId, title: kept.title, lastActivityAt: kept.time });
+    this.remember(stem, kept);
   }
 
   /** Forgets what it knew of a deleted session. */
   forget(sessionId: string): void {
-    this.titled.delete(sessionFileStem(sessionId));
+    this.known.delete(sessionFileStem(sessionId));
   }
 
   /**
    * The conversations (task sessions left out), the most recently active first (ties by file
-   * stem), a page of them with a `request`: the folder is listed and the transcripts dated,
-   * and only the page's summaries are read. A summary that is not one the store wrote is
-   * skipped with a warning; a session written before summaries gets one.
+   * stem), a page of them with a `request`: the folder is listed and the summaries read, no
+   * transcript. A summary that is not one the store wrote is skipped with a warning; a
+   * session written before summaries, or before they kept the time, gets a full one once.
    */
   async list(request: SessionListRequest = {}): Promise<SessionSummary[]> {
     let names: string[];
@@ -95,97 +97,55 @@ export class FileSessionSummaries {
       // Without a summary only a stem that decodes to its id can be named (not a hashed one).
       return present.has(stem + SUMMARY_SUFFIX) || sessionIdOfFile(stem) !== undefined ? [stem] : [];
     });
-    const dated = await this.dated(stems);
-    dated.sort((a, b) => newestFirst(a.time, a.stem, b.time, b.stem));
+    const all: Listed[] = [];
+    for (let i = 0; i < stems.length; i += READ_BATCH) {
+      const batch = await Promise.all(stems.slice(i, i + READ_BATCH).map((stem) => this.entry(stem, present.has(stem + SUMMARY_SUFFIX))));
+      for (const listed of batch) if (listed) all.push(listed);
+    }
+    all.sort((a, b) => newestFirst(a.lastActivityAt, a.stem, b.lastActivityAt, b.stem));
     const after = request.after && { time: request.after.lastActivityAt, stem: sessionFileStem(request.after.sessionId) };
-    const page: SessionSummary[] = [];
-    for (const { stem, time } of dated) {
-      if (page.length >= (request.limit ?? Infinity)) break;
-      if (after && newestFirst(after.time, after.stem, time, stem) >= 0) continue;
-      const named = present.has(stem + SUMMARY_SUFFIX) ? await this.listed(stem) : await this.migrated(sessionIdOfFile(stem)!);
-      if (named) page.push({ ...named, lastActivityAt: time });
-    }
-    return page;
+    const rest = after ? all.filter(({ lastActivityAt, stem }) => newestFirst(after.time, after.stem, lastActivityAt, stem) < 0) : all;
+    return rest.slice(0, request.limit ?? rest.length).map(({ sessionId, title, lastActivityAt }) => ({ sessionId, title, lastActivityAt }));
   }
 
-  /** Each transcript's last change, rounded to the millisecond; one gone meanwhile is left out. */
-  private async dated(stems: readonly string[]): Promise<{ stem: string; time: number }[]> {
-    const dated: { stem: string; time: number }[] = [];
-    for (let i = 0; i < stems.length; i += DATING_BATCH) {
-      const batch = stems.slice(i, i + DATING_BATCH);
-      const times = await Promise.all(batch.map((stem) => lstat(join(this.dir, `${stem}.jsonl`)).then((s) => Math.round(s.mtimeMs), () => undefined)));
-      batch.forEach((stem, j) => times[j] !== undefined && dated.push({ stem, time: times[j] }));
-    }
-    return dated;
+  /** One session as listed, from its summary (made or completed once when it has none or no time). */
+  private async entry(stem: string, summarized: boolean): Promise<Listed | undefined> {
+    const stored = summarized ? await this.listed(stem) : undefined;
+    if (stored?.lastActivityAt !== undefined) return { ...stored, stem, lastActivityAt: stored.lastActivityAt };
+    if (summarized && stored === undefined) return undefined; // not ours: warned
+    return this.migrated(stored?.sessionId ?? sessionIdOfFile(stem)!, stem);
   }
 
-  /** A listed session's id and title from its summary, or undefined (with a warning) when the summary is not one of ours. */
-  private async listed(stem: string): Promise<{ sessionId: string; title: string } | undefined> {
+  /** A session written before summaries kept its time: its summary written, dated by its transcript file. */
+  private async migrated(sessionId: string, stem: string): Promise<Listed | undefined> {
+    try {
+      await this.store.enqueue(sessionId, async () => {
+        const time = await lstat(join(this.dir, `${stem}.jsonl`)).then((s) => Math.round(s.mtimeMs));
+        await this.keep(sessionId, [], time);
+      });
+    } catch (e) {
+      // Deleted meanwhile, or a transcript that cannot be read safely (a planted link): not listed; opening it says why.
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') {
+        warnBadSummary(join(this.dir, stem), `The conversation "${sessionId}" is not listed: ${e instanceof Error ? e.message : String(e)}`);
+      }
+      return undefined;
+    }
+    const stored = await this.listed(stem);
+    return stored?.lastActivityAt === undefined ? undefined : { ...stored, stem, lastActivityAt: stored.lastActivityAt };
+  }
+
+  /** A listed session's summary, or undefined (with a warning) when the summary is not one of ours. */
+  private async listed(stem: string): Promise<{ sessionId: string; title: string; lastActivityAt?: number } | undefined> {
     const file = join(this.dir, stem + SUMMARY_SUFFIX);
-    const stored = await this.read(file, stem).catch((e: unknown) => `it cannot be read safely (${e instanceof Error ? e.message : String(e)})`);
+    const stored = await readSummary(this.root, file, stem).catch((e: unknown) => `it cannot be read safely (${e instanceof Error ? e.message : String(e)})`);
     if (typeof stored === 'object') return stored;
     if (stored !== 'absent') warnBadSummary(file, `The conversation summary ${file} is not listed: ${stored}. Delete the file if it is not yours; the session's next write makes a new one.`);
     return undefined;
   }
 
-  /** A session written before summaries: its title from its transcript, and a summary written for next time. */
-  private async migrated(sessionId: string): Promise<{ sessionId: string; title: string } | undefined> {
-    try {
-      await this.store.enqueue(sessionId, () => this.keep(sessionId, []));
-    } catch (e) {
-      // A transcript that cannot be read safely (a planted link): not listed; opening it says why.
-      warnBadSummary(join(this.dir, sessionFileStem(sessionId)), `The conversation "${sessionId}" is not listed: ${e instanceof Error ? e.message : String(e)}`);
-      return undefined;
-    }
-    return this.listed(sessionFileStem(sessionId));
+  private remember(stem: string, kept: { readonly title: string; readonly time: number }): void {
+    this.known.delete(stem);
+    if (this.known.size >= MAX_KNOWN) this.known.delete(this.known.keys().next().value!);
+    this.known.set(stem, kept);
   }
-
-  /**
-   * The summary in `file` if it is one the store wrote for `stem`; `'absent'` when there is
-   * none; otherwise why it is not.
-   *
-   * @throws {@link UnsafeLinkError} for a link, and other file-system errors.
-   */
-  private async read(file: string, stem: string): Promise<{ sessionId: string; title: string } | string> {
-    let text: string;
-    try {
-      const handle = await openConfined(this.root, file, constants.O_RDONLY);
-      try {
-        if ((await handle.stat()).size > MAX_SUMMARY_BYTES) return `it is larger than ${MAX_SUMMARY_BYTES} bytes`;
-        text = await handle.readFile('utf8');
-      } finally {
-        await handle.close();
-      }
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return 'absent';
-      throw e;
-    }
-    return summaryIn(text, stem);
-  }
-
-  private remember(stem: string): void {
-    if (this.titled.size >= MAX_KNOWN) this.titled.delete(this.titled.values().next().value!);
-    this.titled.add(stem);
-  }
-}
-
-/** The summary a file's text holds for `stem`, or why it holds none. */
-function summaryIn(text: string, stem: string): { sessionId: string; title: string } | string {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return 'it is not JSON';
-  }
-  const { sessionId, title } = (value ?? {}) as { sessionId?: unknown; title?: unknown };
-  if (typeof sessionId !== 'string' || typeof title !== 'string') return 'it has no string "sessionId" and "title"';
-  let own: string;
-  try {
-    own = sessionFileStem(sessionId);
-  } catch {
-    return 'its "sessionId" is not a session id';
-  }
-  // A summary naming another session (a planted one) would list that id twice, under a false title.
-  if (own !== stem) return `it names the session "${sessionId.slice(0, 80)}", whose files have another name`;
-  return { sessionId, title: sessionTitle([{ role: 'user', content: title }]) };
 }

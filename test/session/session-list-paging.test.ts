@@ -77,7 +77,7 @@ describe('FileSessionStore.list() reads no transcript', () => {
     const written = await fill(store, 's', 50); // through the store: the files as it writes them
     const folder = join(workspace.dir, '.rxharness', 'sessions');
     const summary = JSON.parse(await readFile(join(folder, 's0.summary.json'), 'utf8')) as unknown;
-    expect(summary).toEqual({ sessionId: 's0', title: 'question s0' });
+    expect(summary).toEqual({ sessionId: 's0', title: 'question s0', lastActivityAt: expect.any(Number) });
     // 9,950 more in the same form, quicker than through the store; then every transcript
     // becomes a folder: reading one fails (EISDIR), its time is still there.
     const ids = [...written, ...Array.from({ length: 9_950 }, (_, i) => `s${i + 50}`)];
@@ -86,6 +86,7 @@ describe('FileSessionStore.list() reads no transcript', () => {
         ids.slice(i, i + 250).map(async (id) => {
           if (written.includes(id)) await rm(join(folder, `${id}.jsonl`));
           await mkdir(join(folder, `${id}.jsonl`));
+          // Summaries as an older version wrote them (no time): each is dated from its transcript, once.
           if (!written.includes(id)) await writeFile(join(folder, `${id}.summary.json`), JSON.stringify({ sessionId: id, title: `question ${id}` }));
         }),
       );
