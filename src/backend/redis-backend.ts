@@ -50,6 +50,12 @@ export interface RedisBackendOptions {
   readonly sessionLeaseMs?: number;
   /** How long to wait for Redis when connecting before failing; default 5 seconds. */
   readonly connectTimeoutMs?: number;
+  /**
+   * How long an answer to an approval of a run another instance owns waits for that
+   * instance to claim it; default 5 seconds. Past it the answer is withdrawn (never applied)
+   * and `runs.answer` rejects with `AnswerNotAppliedError` (HTTP `504`).
+   */
+  readonly answerWaitMs?: number;
 }
 
 /**
@@ -182,6 +188,8 @@ export async function redisBackend(options: RedisBackendOptions): Promise<RedisB
   if (typeof options?.url !== 'string' || options.url === '') throw new TypeError('redisBackend: `url` must be a Redis URL, e.g. redis://127.0.0.1:6379');
   const lease = options.sessionLeaseMs;
   if (lease !== undefined && (!Number.isInteger(lease) || lease < 30)) throw new TypeError(`redisBackend: \`sessionLeaseMs\` must be an integer of at least 30 (milliseconds), got ${String(lease)}`);
+  const wait = options.answerWaitMs;
+  if (wait !== undefined && (!Number.isInteger(wait) || wait < 1)) throw new TypeError(`redisBackend: \`answerWaitMs\` must be a positive integer (milliseconds), got ${String(wait)}`);
   const prefix = options.prefix ?? 'rxh';
   const timeout = options.connectTimeoutMs ?? 5000;
   await loadBullMQ(); // now, so a missing peer is reported at startup rather than at the first task
@@ -191,7 +199,7 @@ export async function redisBackend(options: RedisBackendOptions): Promise<RedisB
     hub = new ChannelHub(await duplicateOf(redis, timeout));
     const keys = new RedisKeys(prefix);
     const instanceId = `instance_${randomUUID()}`;
-    const runs = await RedisSharedRuns.create(redis, keys, hub, instanceId);
+    const runs = await RedisSharedRuns.create(redis, keys, hub, instanceId, options.answerWaitMs);
     const results = await SharedResults.create(redis, keys, hub);
     const tasks = await SharedTasks.create(redis, keys, hub, options.retentionMs ?? DEFAULT_RETENTION_MS, instanceId);
     const stops = [runs.stop, results.stop, tasks.stop];

@@ -160,6 +160,14 @@ export class RedisKeys {
     return `${this.prefix}:dropped:${sessionId}`;
   }
 
+  /**
+   * An answer sent to another instance's run, until its owner claims it or the sender
+   * withdraws it (`pending`, then `claimed`, then `taken` or `refused`; see answer-claim.ts).
+   */
+  answer(requestId: string): string {
+    return `${this.prefix}:answer:${requestId}`;
+  }
+
   /** Where background results and their delivery are announced. */
   get resultsChannel(): string {
     return `${this.prefix}:results-events`;

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { ApprovalDecision } from '../permission/approval.js';
+import { AnswerNotAppliedError } from '../runs/answer-not-applied-error.js';
 import { ofTask } from '../runs/pending-approvals.js';
 import type { RunOwner, SharedRunRecord, SharedRuns } from '../runs/shared-runs.js';
+import { answerState, claimAnswer, offerAnswer, settleAnswer, withdrawAnswer } from './answer-claim.js';
 import type { ChannelHub } from './channel-hub.js';
 import { loadHash } from './load-hash.js';
 import { storedDecision } from './stored-decision.js';
@@ -13,11 +15,12 @@ type RunMessage =
   | { readonly op: 'put'; readonly record: OwnedRecord }
   | { readonly op: 'forget'; readonly runId: string }
   | { readonly op: 'cancel'; readonly runId: string }
-  | { readonly op: 'answer'; readonly runId: string; readonly approvalId: string; readonly taskId?: string | null; readonly decision: ApprovalDecision; readonly requestId?: string }
+  // `claim`: the answer waits in Redis (answer-claim.ts) and the owner claims it before applying it.
+  | { readonly op: 'answer'; readonly runId: string; readonly approvalId: string; readonly taskId?: string | null; readonly decision: ApprovalDecision; readonly requestId?: string; readonly claim?: boolean }
   | { readonly op: 'answered'; readonly requestId: string; readonly ok: boolean };
 
-/** How long an answer sent to another instance waits for its owner's verdict (an owner gone never gives one). */
-const ANSWER_REPLY_MS = 5000;
+/** How long an answer sent to another instance waits for its owner's verdict by default (an owner gone never gives one). */
+export const ANSWER_WAIT_MS = 5000;
 
 /**
  * {@link SharedRuns} on Redis: each record is kept in a hash (read once when the backend
@@ -26,7 +29,9 @@ const ANSWER_REPLY_MS = 5000;
  * published too; each engine hands them to the registries it serves, and only the one
  * that runs the run acts. An answer waits for that owner's verdict: of two engines
  * answering one approval at once, the owner's first-come check lets exactly one win, and
- * the other learns it lost. Each record names the instance (backend) that owns it, so a run
+ * the other learns it lost. An answer the owner does not claim within the wait (it is busy,
+ * stopped or gone) is withdrawn atomically, so it is never applied later, and its sender
+ * is told so (`AnswerNotAppliedError`) rather than a bare "not taken". Each record names the instance (backend) that owns it, so a run
  * whose instance died can be found and ended (see `dead-owner-sweep.ts`).
  *
  * @internal
@@ -42,11 +47,13 @@ export class RedisSharedRuns implements SharedRuns {
     private readonly keys: RedisKeys,
     /** The instance publishing through this copy. */
     readonly instanceId: string,
+    /** How long an answer sent to another instance waits for its owner to claim it. */
+    private readonly answerWaitMs: number,
   ) {}
 
   /** Loads the runs Redis knows (skipping records that are not records) and follows their changes. */
-  static async create(redis: Redis, keys: RedisKeys, hub: ChannelHub, instanceId: string): Promise<{ runs: RedisSharedRuns; stop: () => void }> {
-    const runs = new RedisSharedRuns(redis, keys, instanceId);
+  static async create(redis: Redis, keys: RedisKeys, hub: ChannelHub, instanceId: string, answerWaitMs = ANSWER_WAIT_MS): Promise<{ runs: RedisSharedRuns; stop: () => void }> {
+    const runs = new RedisSharedRuns(redis, keys, instanceId, answerWaitMs);
     const unlisten = await hub.listen(keys.runsChannel, (text) => runs.#onMessage(JSON.parse(text) as RunMessage));
     const stop = (): void => {
       unlisten();
@@ -88,19 +95,45 @@ export class RedisSharedRuns implements SharedRuns {
     return true;
   }
 
+  /**
+   * Sends an answer to the run's owner; false when the approval is not known to wait there.
+   * Resolves with the owner's verdict (false: another answer came first); rejects with
+   * `AnswerNotAppliedError` when the owner did not claim it in time (then it was withdrawn and
+   * is never applied) or claimed it and never said whether it applied it.
+   */
   answer(runId: string, approvalId: string, decision: ApprovalDecision, taskId?: string | null): Promise<boolean> | false {
     if (!this.get(runId)?.pending.some((p) => p.approvalId === approvalId && ofTask(p, taskId))) return false;
     const requestId = randomUUID();
-    return new Promise<boolean>((resolve) => {
-      const settle = (ok: boolean): void => {
-        if (!this.#verdicts.delete(requestId)) return;
+    const wait = this.answerWaitMs;
+    const message: RunMessage = { op: 'answer', runId, approvalId, decision, requestId, claim: true, ...(taskId !== undefined ? { taskId } : {}) };
+    return new Promise<boolean>((resolve, reject) => {
+      let timer: NodeJS.Timeout;
+      const end = (): boolean => {
         clearTimeout(timer);
-        resolve(ok);
+        return this.#verdicts.delete(requestId);
       };
-      const timer = setTimeout(() => settle(false), ANSWER_REPLY_MS);
+      const settle = (ok: boolean): void => void (end() && resolve(ok));
+      const notApplied = (outcome: 'withdrawn' | 'unconfirmed', waited: number): void => void (end() && reject(new AnswerNotAppliedError(runId, approvalId, outcome, waited)));
+      const verdictOf = (state: string): boolean | undefined => (state === 'taken' ? true : state === 'refused' ? false : undefined);
+      // The owner claimed it and is applying it: its verdict comes, else it stopped midway.
+      const unconfirmed = async (): Promise<void> => {
+        const verdict = verdictOf(await answerState(this.redis, this.keys, requestId));
+        if (verdict === undefined) notApplied('unconfirmed', 2 * wait);
+        else settle(verdict);
+      };
+      const late = async (): Promise<void> => {
+        const state = await withdrawAnswer(this.redis, this.keys, requestId);
+        const verdict = verdictOf(state);
+        if (verdict !== undefined) return settle(verdict); // its message is on its way
+        if (state !== 'claimed') return notApplied('withdrawn', wait); // taken back, or never offered: never applied
+        timer = setTimeout(() => void unconfirmed().catch(() => notApplied('unconfirmed', 2 * wait)), wait);
+        timer.unref();
+      };
+      // Redis failing as it is withdrawn: whether the owner claimed it is not known.
+      timer = setTimeout(() => void late().catch(() => notApplied('unconfirmed', wait)), wait);
       timer.unref();
       this.#verdicts.set(requestId, settle);
-      this.#send({ op: 'answer', runId, approvalId, decision, requestId, ...(taskId !== undefined ? { taskId } : {}) });
+      offerAnswer(this.redis, this.keys, requestId, JSON.stringify(message)).catch(() => undefined); // the wait withdraws it
     });
   }
 
@@ -161,6 +194,8 @@ export class RedisSharedRuns implements SharedRuns {
         // The owner checks the approval (and its task) again: only a waiting one is answered.
         const decision = storedDecision(message.decision);
         if (typeof message.approvalId !== 'string' || !decision) return;
+        if (message.claim === true && typeof message.requestId === 'string') return this.#applyClaimed(message, message.requestId, decision);
+        // An answer without a claim (from an instance of an older version): applied as it comes.
         let ok = false;
         for (const owner of this.#owners) ok = owner.answer(message.runId, message.approvalId, decision, message.taskId) || ok;
         // The owner gives its verdict (an answer that came second finds nothing waiting: false).
@@ -173,6 +208,23 @@ export class RedisSharedRuns implements SharedRuns {
         if (typeof message.requestId === 'string') this.#verdicts.get(message.requestId)?.(message.ok === true);
         return;
     }
+  }
+
+  /**
+   * The owner of the run claims the answer before applying it: one its sender withdrew (it
+   * waited too long for this instance) is never applied. The verdict is recorded and sent.
+   */
+  #applyClaimed(message: Extract<RunMessage, { op: 'answer' }>, requestId: string, decision: ApprovalDecision): void {
+    if (this.#records.get(message.runId)?.owner !== this.instanceId) return;
+    claimAnswer(this.redis, this.keys, requestId)
+      .then((claimed) => {
+        if (!claimed) return; // withdrawn: its sender was told it is not applied
+        let ok = false;
+        for (const owner of this.#owners) ok = owner.answer(message.runId, message.approvalId, decision, message.taskId) || ok;
+        const verdict: RunMessage = { op: 'answered', requestId, ok };
+        return settleAnswer(this.redis, this.keys, requestId, ok, JSON.stringify(verdict));
+      })
+      .catch(() => undefined); // Redis is away: the sender's wait ends it
   }
 
   #send(message: RunMessage, write = this.redis.multi()): void {

@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { SessionBusyError } from '../agent/session-busy-error.js';
 import { EngineClosedError } from '../engine/engine-closed-error.js';
 import { errorMessage } from '../errors/error-message.js';
+import { AnswerNotAppliedError } from '../runs/answer-not-applied-error.js';
 import { UnknownRunError } from '../runs/unknown-run-error.js';
 import { UnknownAgentError } from '../subagent/unknown-agent-error.js';
 import { HttpFailure } from './http-failure.js';
@@ -29,7 +30,8 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 /**
  * Answers a failure: an {@link HttpFailure} with its status, an error of the engine with
  * the status its kind means (an unknown run `404`, a busy session `409`, a closed engine
- * `503`, an unknown agent or a bad prompt `400`), anything else `500`. Once an answer has
+ * `503`, an unknown agent or a bad prompt `400`, an approval answer another instance did not
+ * take in time `504`), anything else `500`. Once an answer has
  * started there is nothing left to say: the connection is dropped.
  */
 export function sendFailure(res: ServerResponse, error: unknown): void {
@@ -49,5 +51,7 @@ function statusOf(error: unknown): number {
   if (SessionBusyError.isInstance(error)) return 409;
   if (EngineClosedError.isInstance(error)) return 503;
   if (UnknownAgentError.isInstance(error)) return 400;
+  // An answer the run's owning instance did not take in time: its message says whether it was withdrawn.
+  if (AnswerNotAppliedError.isInstance(error)) return 504;
   return 500;
 }
