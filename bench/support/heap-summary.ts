@@ -266,7 +266,8 @@ const PARTS: readonly (readonly [string, readonly string[]])[] = [
   ['event log (replay)', ['EventStore', 'MemoryEventLog']],
   ['sessions (transcripts kept)', ['MemorySessionStore']],
   ['task tracker (results kept)', ['TaskTracker']],
-  ['model requests (undici, web streams, bodies)', ['Client', 'Pool', 'Request', 'Fetch', 'ReadableStream', 'InternalReadableByteStream', 'ReadableStreamDefaultReader', 'Response', '_HeadersList', 'Headers', 'FastTimer']],
+  // undici's fetch (a custom client's), then the node:http transport's (rxharness's own client, src/model/node-http-fetch.ts)
+  ['model requests (fetch or node:http, streams, bodies)', ['Client', 'Pool', 'Request', 'Fetch', 'ReadableStream', 'InternalReadableByteStream', 'ReadableStreamDefaultReader', 'Response', '_HeadersList', 'Headers', 'FastTimer', 'ClientRequest', 'NodeHttpResponse', 'Agent']],
   ['HTTP server side (SSE responses, requests)', ['ServerResponse', 'IncomingMessage', 'HTTPParser', 'Server']],
   ['sockets', ['TCP', 'Socket', '(synthetic) Node / TCPSocketWrap']],
   ['live run tree (RxJS pipeline, agent loops, closures)', ['RunRegistry', 'OperatorSubscriber', 'SafeSubscriber', 'closure trustedEmit', 'Subject', 'ReplaySubject']],

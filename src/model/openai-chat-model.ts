@@ -25,7 +25,9 @@ export interface OpenAIChatModelOptions {
    */
   readonly apiKey?: string;
   /**
-   * A ready client (its fetch, headers and auth apply). Its `maxRetries` and `timeout` are
+   * A ready client (its fetch, headers and auth apply: the one way to use a proxy or a fetch
+   * of your own). Without it, rxharness builds a client that sends over `node:http` /
+   * `node:https` with kept-alive sockets (docs/models.md, "The HTTP transport"). Its `maxRetries` and `timeout` are
    * the defaults of the options below; its own retry loop is never used (its waits can
    * neither be capped nor cancelled).
    */
