@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Observable } from 'rxjs';
-import type { AgentEvent, RunEndEvent } from '../../events/agent-event.js';
+import type { AgentEvent, ReasonDeltaEvent, RunEndEvent } from '../../events/agent-event.js';
 import { EMPTY_METRICS } from '../../events/run-metrics.js';
 import { errorMessage } from '../../errors/error-message.js';
 import type { ChildLauncher, ChildRun } from '../run-child.js';
@@ -9,6 +9,7 @@ import { remoteA2AClient } from './remote-a2a-client.js';
 import { DEFAULT_A2A_IDLE_TIMEOUT_MS, type RemoteA2AOptions } from './remote-a2a-options.js';
 import { RemoteCredentials } from './remote-credentials.js';
 import { RemoteUpdates } from './remote-updates.js';
+import { StreamRedactor } from './stream-redactor.js';
 
 /** A remote task's updates handled in one turn of the event loop, at most. */
 export const YIELD_EVERY = 200;
@@ -48,7 +49,13 @@ export function a2aLauncher(cardUrl: string, options: RemoteA2AOptions = {}, lim
         const ids = { runId: `run_${randomUUID()}`, agentName: child.agent.name };
         const credentials = new RemoteCredentials({ cardUrl, agentName: child.agent.name }, options);
         const updates = new RemoteUpdates(ids);
-        const deltas = new DeltaCoalescer((delta) => out.next({ ...delta, text: credentials.redact(delta.text) }));
+        // Redacted as forwarded, so that a secret split across deltas is caught too (see StreamRedactor).
+        const redactor = new StreamRedactor(() => credentials.secrets);
+        const forward = (delta: ReasonDeltaEvent): void => {
+          const text = redactor.piece(delta.kind, delta.text);
+          if (text) out.next({ ...delta, text });
+        };
+        const deltas = new DeltaCoalescer(forward);
         const abort = new AbortController();
         let unsubscribed = false;
         let finished = false;
@@ -72,6 +79,7 @@ export function a2aLauncher(cardUrl: string, options: RemoteA2AOptions = {}, lim
           begin();
           deltas.flush();
           deltas.close();
+          for (const tail of redactor.end()) out.next({ ...ids, type: 'ReasonDelta', step: 1, ...tail });
           finished = true;
           const durationMs = Date.now() - started;
           const text = credentials.redact(answer);

@@ -32,13 +32,16 @@ export interface RemoteA2AOptions {
   /**
    * The bearer token sent to every remote agent; default `RXHARNESS_A2A_TOKEN` (read when each
    * task starts). It goes only to the card's own origin: a card naming its JSON-RPC endpoint on
-   * another host gets no token there unless {@link RemoteA2AOptions.headers} gives one.
+   * another host gets no token there unless {@link RemoteA2AOptions.headers} gives one. One
+   * under 8 characters (`MIN_CREDENTIAL_LENGTH`) is refused: each task fails before sending anything.
    */
   readonly token?: string;
   /**
    * Headers for one request to a remote agent, by the request's URL and the agent (e.g. an
    * `authorization` of its own, which replaces `token`). Called for every request; it may be
-   * async. The values are secrets: they are redacted from every error message.
+   * async. The values are secrets: they are redacted from every error message and delta the
+   * remote's answer becomes (a value under 8 characters, or a `<scheme> <credentials>` value
+   * whose credentials are, is refused: the task fails before sending anything).
    */
   readonly headers?: (request: RemoteA2ARequest) => Readonly<Record<string, string>> | undefined | Promise<Readonly<Record<string, string>> | undefined>;
   /**

@@ -1,10 +1,15 @@
 import type { RemoteA2AOptions, RemoteA2ARequest } from './remote-a2a-options.js';
+import { REDACTED } from './stream-redactor.js';
 
 /** The environment variable whose value is sent as `Authorization: Bearer <token>` to remote A2A agents (when the engine's `a2a.token` and `a2a.headers` give none). */
 export const A2A_TOKEN_ENV = 'RXHARNESS_A2A_TOKEN';
 
-/** Shorter values are not taken for secrets: redacting them would garble messages (a `1` in every URL). */
-const MIN_SECRET_LENGTH = 4;
+/**
+ * The fewest characters a credential sent to a remote A2A agent may have. Every one is
+ * redacted from all the remote sends back, and a shorter one is too likely to be ordinary
+ * text (`1234`, `test`) to be redacted everywhere: shorter ones are refused, not sent.
+ */
+export const MIN_CREDENTIAL_LENGTH = 8;
 
 /**
  * The credentials of one remote task: the headers each of its requests carries (the engine's
@@ -16,13 +21,18 @@ const MIN_SECRET_LENGTH = 4;
 export class RemoteCredentials {
   readonly #token: string | undefined;
   readonly #secrets = new Set<string>();
+  #sorted: readonly string[] = [];
 
   constructor(
     private readonly remote: Omit<RemoteA2ARequest, 'url'>,
     private readonly options: RemoteA2AOptions,
   ) {
     this.#token = options.token ?? process.env[A2A_TOKEN_ENV];
-    if (this.#token) this.#keep(this.#token);
+  }
+
+  /** Every credential sent so far, longest first. */
+  get secrets(): readonly string[] {
+    return this.#sorted;
   }
 
   /**
@@ -32,29 +42,57 @@ export class RemoteCredentials {
    */
   async headersFor(url: string): Promise<Headers> {
     const headers = new Headers();
-    if (this.#token && sameOrigin(url, this.remote.cardUrl)) headers.set('authorization', `Bearer ${this.#token}`);
+    if (this.#token) {
+      this.#keep(this.#token, this.options.token === undefined ? A2A_TOKEN_ENV : 'a2a.token');
+      if (sameOrigin(url, this.remote.cardUrl)) headers.set('authorization', `Bearer ${this.#token}`);
+    }
     const own = await this.options.headers?.({ url, ...this.remote });
     for (const [name, value] of Object.entries(own ?? {})) {
+      this.#keep(value, `the value a2a.headers gave for ${name}`);
+      // `Bearer <token>`, `Basic <credentials>` (a scheme, then credentials): the credentials alone are a secret too.
+      const credentials = /^[A-Za-z][\w!#$%&'*+.^`|~-]*\s+(\S.*)$/.exec(value)?.[1];
+      if (credentials !== undefined) this.#keep(credentials, `the credentials in the value a2a.headers gave for ${name}`);
       headers.set(name, value);
-      this.#keep(value);
     }
     return headers;
   }
 
-  /** `text` with every credential sent so far replaced by `[redacted]`. */
+  /** `text` (a whole message: an error, an answer) with every credential sent so far replaced by `[redacted]`. */
   redact(text: string): string {
     let out = text;
     // Longest first, so a token inside a longer header value goes with it.
-    for (const secret of [...this.#secrets].sort((a, b) => b.length - a.length)) out = out.replaceAll(secret, '[redacted]');
+    for (const secret of this.#sorted) out = out.replaceAll(secret, REDACTED);
     return out;
   }
 
-  #keep(value: string): void {
-    if (value.length >= MIN_SECRET_LENGTH) this.#secrets.add(value);
-    // `Bearer <token>`, `Basic <credentials>`: the credentials alone are a secret too.
-    const credentials = /^\S+\s+(\S.*)$/.exec(value)?.[1];
-    if (credentials !== undefined && credentials.length >= MIN_SECRET_LENGTH) this.#secrets.add(credentials);
+  // Refused (before anything is sent) if too short to redact; `what` names it in the message.
+  #keep(value: string, what: string): void {
+    const refusal = shortCredential(value, what);
+    if (refusal !== undefined) throw new Error(refusal);
+    if (this.#secrets.has(value)) return;
+    this.#secrets.add(value);
+    this.#sorted = [...this.#secrets].sort((a, b) => b.length - a.length);
   }
+}
+
+/**
+ * Checks the engine's `a2a` option when the engine is made: an `a2a.token` too short to
+ * redact (see {@link MIN_CREDENTIAL_LENGTH}) is refused then, not when a task first uses it.
+ *
+ * @throws TypeError naming the option and the length it needs.
+ */
+export function checkRemoteA2AOptions(options: RemoteA2AOptions): void {
+  const refusal = options.token ? shortCredential(options.token, '`a2a.token`') : undefined;
+  if (refusal !== undefined) throw new TypeError(`HarnessEngine: ${refusal}`);
+}
+
+/**
+ * Refuses a credential too short to redact, with a message naming it as `what` (never its
+ * value); undefined for one long enough.
+ */
+export function shortCredential(value: string, what: string): string | undefined {
+  if (value.length >= MIN_CREDENTIAL_LENGTH) return undefined;
+  return `${what} is ${value.length} characters long: credentials under ${MIN_CREDENTIAL_LENGTH} characters are refused, since redacting so short a value from all a remote agent sends back would garble ordinary text; use a longer one`;
 }
 
 function sameOrigin(url: string, cardUrl: string): boolean {

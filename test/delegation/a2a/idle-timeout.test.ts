@@ -34,7 +34,13 @@ function childEnd(events: readonly AgentEvent[]): AgentEvent {
 describe('a remote A2A agent that goes silent', () => {
   it('is cancelled after a2a.idleTimeoutMs without an update: tasks/cancel reaches it, the task fails naming the agent, its URL and the timeout', async () => {
     open.remote = await startScriptedRemote('stall');
-    const { events, leakedTimers } = await delegate({ a2a: { idleTimeoutMs: 300 } });
+    // Only the timers' clock is faked: the timeout runs out once the remote has taken the task (before, nothing needs cancelling).
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const running = delegate({ a2a: { idleTimeoutMs: 300 } });
+    await open.remote.streamOpened();
+    vi.advanceTimersByTime(300);
+    vi.useRealTimers();
+    const { events, leakedTimers } = await running;
     const url = open.remote.cardUrl.replaceAll('.', '\\.');
     expect(childEnd(events)).toMatchObject({
       type: 'RunEnd',

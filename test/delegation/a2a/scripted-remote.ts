@@ -10,6 +10,10 @@
  * - `echo-401`: refuses with 401, its body echoing the request's credentials back (as a
  *   careless server's error page would);
  * - `answer`: completes at once with the answer `done`;
+ * - `echo-split`: echoes the bearer token it got, as `echo: <token> end` cut into pieces where
+ *   the task's prompt says (`artifact 3 7`: artifact chunks cut 3 and 7 characters into the
+ *   token; `status 3`: status messages; `error 3`: a 500 whose body is written in pieces), as a
+ *   careless server echoing a request would, its output streamed;
  * - `slow-card`: holds the card's request unanswered until `releaseCard()`, then behaves as
  *   `answer`; `cardAsked()` resolves when the card is asked for, `cardOutcome()` tells what
  *   came first after: the client closing that request's connection, or a JSON-RPC request.
@@ -23,7 +27,7 @@ import { agentCardOf } from '../../../src/protocols/a2a/agent-card.js';
 import { agentMessage, statusOf, textArtifact } from '../../../src/protocols/a2a/a2a-values.js';
 
 /** How the endpoint behaves. */
-export type RemoteScript = 'stall' | 'flood' | 'trickle' | 'echo-401' | 'answer' | 'slow-card';
+export type RemoteScript = 'stall' | 'flood' | 'trickle' | 'echo-401' | 'answer' | 'slow-card' | 'echo-split';
 
 /** One request the remote received. */
 export interface ReceivedRequest {
@@ -40,6 +44,8 @@ export interface ScriptedRemote {
   readonly requests: ReceivedRequest[];
   /** Streams still open. */
   readonly open: () => number;
+  /** Resolves when the first stream (`message/stream`) has been answered with the task. */
+  streamOpened(): Promise<void>;
   /** `slow-card`: answers the card's request now (if the client still waits for it). */
   releaseCard(): void;
   /** `slow-card`: resolves when the card's request has arrived. */
@@ -57,6 +63,8 @@ export async function startScriptedRemote(script: RemoteScript, floodCount = 10_
   let open = 0;
   const requests: ReceivedRequest[] = [];
   const heldCards: (() => void)[] = [];
+  let opened!: () => void;
+  const streamOpened = new Promise<void>((resolve) => (opened = resolve));
   let cardAsked!: () => void;
   const asked = new Promise<void>((resolve) => (cardAsked = resolve));
   let settle!: (outcome: 'dropped' | 'rpc') => void;
@@ -81,6 +89,12 @@ export async function startScriptedRemote(script: RemoteScript, floodCount = 10_
       const { id, method } = JSON.parse(body) as { id: number; method: string };
       requests.push({ method: 'POST', url: `${base}${req.url}`, headers: req.headers, rpc: method });
       settle('rpc');
+      const split = script === 'echo-split' ? echoSplit(body, req.headers.authorization) : undefined;
+      if (split?.where === 'error') {
+        res.writeHead(500, { 'content-type': 'text/plain' });
+        for (const piece of split.pieces) res.write(piece);
+        return res.end();
+      }
       if (script === 'echo-401') {
         res.writeHead(401, { 'content-type': 'text/plain' });
         return res.end(`unauthorized: ${req.headers.authorization} with key ${String(req.headers['x-api-key'])} is not valid here`);
@@ -96,7 +110,16 @@ export async function startScriptedRemote(script: RemoteScript, floodCount = 10_
       res.on('close', () => (open -= 1));
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       send({ payload: { $case: 'task', value: { id: 't1', contextId: 'c1', status: statusOf(TaskState.TASK_STATE_WORKING), artifacts: [], history: [], metadata: undefined } } });
+      opened();
       if (script === 'stall') return; // the stream stays open, silent
+      if (split !== undefined) {
+        split.pieces.forEach((piece, i) => {
+          if (split.where === 'status') return void send(status(TaskState.TASK_STATE_WORKING, piece));
+          send({ payload: { $case: 'artifactUpdate', value: { taskId: 't1', contextId: 'c1', artifact: textArtifact('a', 'a', '', piece), append: i > 0, lastChunk: false, metadata: undefined } } });
+        });
+        send(status(TaskState.TASK_STATE_COMPLETED));
+        return void res.end();
+      }
       if (script === 'answer' || script === 'slow-card') {
         send(status(TaskState.TASK_STATE_COMPLETED, 'done'));
         return void res.end();
@@ -127,6 +150,7 @@ export async function startScriptedRemote(script: RemoteScript, floodCount = 10_
     cardUrl: `http://127.0.0.1:${port}/.well-known/agent-card.json`,
     requests,
     open: () => open,
+    streamOpened: () => streamOpened,
     releaseCard: () => {
       for (const answer of heldCards.splice(0)) answer();
     },
@@ -138,4 +162,13 @@ export async function startScriptedRemote(script: RemoteScript, floodCount = 10_
         server.close(() => resolve());
       }),
   };
+}
+
+/** `echo-split`: the echo of the request's bearer token, cut where the prompt in `body` says. */
+function echoSplit(body: string, authorization: string | undefined): { where: string; pieces: string[] } | undefined {
+  const asked = /"(artifact|status|error)((?: \d+)+)"/.exec(body);
+  if (asked === null) return undefined;
+  const text = `echo: ${authorization?.replace(/^Bearer /, '') ?? ''} end`;
+  const cuts = [0, ...asked[2]!.trim().split(' ').map((n) => 'echo: '.length + Number(n)), text.length];
+  return { where: asked[1]!, pieces: cuts.slice(1).map((end, i) => text.slice(cuts[i], end)) };
 }
