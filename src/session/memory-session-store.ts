@@ -89,7 +89,7 @@ export class MemorySessionStore implements SessionStore {
     assertSessionId(sessionId);
     const list = this.sessions.get(sessionId);
     this.addBytes(sessionId, messagesBytes(messages));
-    this.activity.set(sessionId, Date.now());
+    this.markActive(sessionId);
     this.keepTitle(sessionId, messages);
     if (list) {
       list.push(...messages);
@@ -139,7 +139,7 @@ export class MemorySessionStore implements SessionStore {
     archive.messages.push(...current.slice(archive.live));
     archive.live = messages.length;
     this.archives.set(sessionId, archive);
-    this.activity.set(sessionId, Date.now());
+    this.markActive(sessionId);
     this.keepTitle(sessionId, messages);
     if (this.sessions.has(sessionId)) this.sessions.set(sessionId, messages.slice());
     else this.append(sessionId, messages);
@@ -180,6 +180,11 @@ export class MemorySessionStore implements SessionStore {
       summaries.push({ sessionId, title: this.titles.get(sessionId) ?? '', lastActivityAt: this.activity.get(sessionId) ?? 0 });
     }
     return pageOfSessions(summaries, request);
+  }
+
+  /** Marks the session written now; never earlier than before (a clock set back), so a session only moves toward the front of `list()`, which paging relies on. */
+  private markActive(sessionId: string): void {
+    this.activity.set(sessionId, Math.max(Date.now(), this.activity.get(sessionId) ?? 0));
   }
 
   /** Keeps the session's title: its first user message, from the first write that has one. */

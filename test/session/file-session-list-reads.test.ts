@@ -11,7 +11,8 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FileSessionStore } from '../../src/session/file-session-store.js';
-import type { SessionSummary } from '../../src/session/session-store.js';
+import { MemorySessionStore } from '../../src/session/memory-session-store.js';
+import type { SessionStore, SessionSummary } from '../../src/session/session-store.js';
 import { makeWorkspace, type TestWorkspace } from '../support/tool-context.js';
 
 // Every path node:fs/promises is asked to open or lstat, in the order asked; the calls go through.
@@ -91,7 +92,13 @@ describe('FileSessionStore.list() reads summaries only', () => {
 /** What happens between two pages, or while one is read: a session written (an existing one, or a new one), the clock moved by `clock` ms. */
 const step = fc.record({ write: fc.nat({ max: 40 }), clock: fc.integer({ min: -3, max: 5 }), duringPage: fc.boolean() });
 
-describe('FileSessionStore.list() paging under writes (property)', () => {
+// The memory store makes the same promise (SessionListRequest.after); both are held to it.
+const stores = [
+  ['FileSessionStore', (dir: string): SessionStore => new FileSessionStore(dir), 40],
+  ['MemorySessionStore', (): SessionStore => new MemorySessionStore(), 400],
+] as const;
+
+describe.each(stores)('%s.list() paging under writes (property)', (_name, make, numRuns) => {
   it('lists no session twice and skips none that was there throughout and not written meanwhile', async () => {
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 1, max: 30 }), fc.integer({ min: 1, max: 7 }), fc.array(fc.array(step, { maxLength: 4 }), { maxLength: 12 }), async (initial, limit, between) => {
@@ -99,7 +106,7 @@ describe('FileSessionStore.list() paging under writes (property)', () => {
         let now = 1_000_000;
         const ws = await makeWorkspace();
         try {
-          const store = new FileSessionStore(ws.dir);
+          const store = make(ws.dir);
           const write = async (id: string, clock: number) => {
             now += clock;
             vi.setSystemTime(now);
@@ -120,7 +127,7 @@ describe('FileSessionStore.list() paging under writes (property)', () => {
           for (let p = 0; ; p++) {
             const steps = between[p] ?? [];
             const during = apply(steps.filter((s) => s.duringPage));
-            const page = await store.list({ limit, ...(after ? { after } : {}) });
+            const page = await store.list!({ limit, ...(after ? { after } : {}) });
             await Promise.all(during);
             listed.push(...page.map((s) => s.sessionId));
             if (page.length < limit) break;
@@ -135,7 +142,7 @@ describe('FileSessionStore.list() paging under writes (property)', () => {
           await ws.cleanup();
         }
       }),
-      { numRuns: 40 },
+      { numRuns },
     );
   }, 120_000);
 });
