@@ -46,7 +46,7 @@ if before then redis.call('DECRBY', chars, before) else redis.call('ZADD', order
 redis.call('HSET', sizes, ARGV[1], ARGV[4])
 local total = redis.call('INCRBY', chars, ARGV[4])
 redis.call('HSET', KEYS[5], ARGV[2], ARGV[3])
-for _, key in ipairs({ KEYS[5], order, sizes, chars, KEYS[4] }) do redis.call('PEXPIRE', key, ARGV[7]) end
+for _, key in ipairs({ KEYS[5], order, sizes, chars, KEYS[4], KEYS[6] }) do redis.call('PEXPIRE', key, ARGV[7]) end
 redis.call('PUBLISH', ARGV[8], ARGV[9])
 local count = redis.call('ZCARD', order)
 while count > 1 and (count > maxCount or total > maxChars) do
@@ -131,13 +131,13 @@ export async function putWaitingResult(redis: Redis, keys: RedisKeys, info: Task
  * Writes the bound on waiting results every put applies from now on, from an engine's
  * `taskTrackerLimits` (unset ones: the defaults). One bound for all the results on a Redis
  * prefix: the engine whose tracker was made last sets it, so give every engine of a
- * deployment the same limits. It does not expire (a few bytes, rewritten by every engine).
+ * deployment the same limits. It expires with the results it bounds (each put renews both).
  *
  * @internal
  */
 export async function writeWaitingBound(redis: Redis, keys: RedisKeys, limits: TaskTrackerLimits): Promise<void> {
   const { undeliveredResults: results, undeliveredChars: chars } = { ...DEFAULT_TASK_TRACKER_LIMITS, ...limits };
-  await redis.set(keys.waitingBound, JSON.stringify({ results, chars }));
+  await redis.set(keys.waitingBound, JSON.stringify({ results, chars }), 'PX', RESULT_TTL_MS);
 }
 
 /** Takes delivered results (by their `resultKey`) out of Redis and tells every engine. @internal */

@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseOwnedTask } from '../../src/backend/task-record.js';
+import { resultKey } from '../../src/delegation/undelivered-results.js';
 import type { Turn } from '../support/agent-turns.js';
 import { turnOf } from '../support/delegation-fixture.js';
 import { HAS_REDIS } from './redis-server.js';
@@ -54,7 +55,7 @@ describe.skipIf(!HAS_REDIS)('a background task whose engine died', () => {
     expect(c.tasks.get(running.taskId)).toEqual(info);
     expect(parseOwnedTask(await redis.get(keys.task(running.taskId)))?.info).toEqual(info);
     // Its failure waits for its conversation, as its engine would have put it there.
-    expect(await redis.hexists(keys.results(running.sessionId), running.taskId)).toBe(1);
+    expect(await redis.hexists(keys.results(running.sessionId), resultKey(running))).toBe(1);
     await new Promise((r) => setTimeout(r, STALL_MS * 2));
     expect(announced).toHaveLength(1);
   });
