@@ -9,6 +9,7 @@ import type { EventLog } from '../runs/event-log.js';
 import type { HarnessBackend } from './harness-backend.js';
 import { checkMcpServers, type McpServerConfig } from '../mcp/mcp-server-config.js';
 import type { RemoteA2AOptions } from '../delegation/a2a/remote-a2a-options.js';
+import { checkRemoteA2AOptions } from '../delegation/a2a/remote-credentials.js';
 import type { TaskTrackerLimits } from '../delegation/task-tracker-limits.js';
 
 // Values beyond JSON are checked by kind (`jsKind`: a function, or an object with that
@@ -209,6 +210,7 @@ export function checkEngineOptions(options: HarnessEngineOptions): void {
   const problem = firstProblem(ENGINE_OPTIONS_SCHEMA, options, AS_CODE);
   if (problem === undefined) {
     if (options.mcpServers) checkMcpServers(options.mcpServers);
+    if (options.a2a) checkRemoteA2AOptions(options.a2a);
     return;
   }
   const message = `HarnessEngine: ${problem.message}`;

@@ -68,7 +68,7 @@ describe('checkEngineOptions (from the options schema)', () => {
       backend: { childLauncher: () => undefined } as unknown as HarnessBackend,
       distributeTasks: true,
       taskTrackerLimits: { retainFinished: 0, retainedBytes: 0, runningEventBytes: 0, undeliveredResults: 1, undeliveredChars: 0 },
-      a2a: { token: 'secret', headers: () => ({ 'x-api-key': 'secret' }), idleTimeoutMs: 0 },
+      a2a: { token: 'a-long-secret', headers: () => ({ 'x-api-key': 'secret' }), idleTimeoutMs: 0 },
     };
     expect(check(every)).not.toThrow();
   });

@@ -105,4 +105,12 @@ describe(`credentials under ${MIN_CREDENTIAL_LENGTH} characters`, () => {
     });
     expect(open.remote.requests).toEqual([]);
   });
+
+  it('a2a.token is refused when the engine is made', async () => {
+    open.fixture = await startDelegationFixture({ main: steps() });
+    expect(() => open.fixture!.engine({ a2a: { token: 'abcdefg' } }, [])).toThrow(
+      new TypeError('HarnessEngine: `a2a.token` is 7 characters long: credentials under 8 characters are refused, since redacting so short a value from all a remote agent sends back would garble ordinary text; use a longer one'),
+    );
+    await open.fixture.engine({ a2a: { token: 'abcdefgh' } }, []).close(); // 8 characters: taken
+  });
 });
