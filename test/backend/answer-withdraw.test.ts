@@ -11,6 +11,7 @@ import { createServer } from 'node:http';
 import type { ChildProcess } from 'node:child_process';
 import { map } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { claimAnswer } from '../../src/backend/answer-claim.js';
 import { runsHandler } from '../../src/http/runs-handler.js';
 import { AnswerNotAppliedError } from '../../src/runs/answer-not-applied-error.js';
 import { steps } from '../support/delegation-script.js';
@@ -64,5 +65,31 @@ describe.skipIf(!HAS_REDIS)('an approval answer to a stopped owner', () => {
     const decided = (await events).filter((e) => e.type === 'HITLDecided');
     expect(decided).toEqual([expect.objectContaining({ approvalId, decision: 'approve', comment: 'second' })]);
     expect(k.fixture.requestsOf('main').at(-1)!.body.messages!.some((m) => String(m.content).includes('approved-run'))).toBe(true);
+  });
+
+  it('claimed and never confirmed (its claimer stopped while applying it), is said to be unconfirmed, not withdrawn', { timeout: PROCESS_TEST_TIMEOUT_MS }, async () => {
+    const k = await scale.kit(LIVE_STALL_MS);
+    k.fixture.route({ main: steps({ toolCalls: [{ name: 'bash', arguments: { command: 'echo approved-run' } }] }, { text: 'done' }) });
+    const other = await k.engine({}, [], await k.backend({ answerWaitMs: 300 }));
+    const started = await engineProcess(k, scale.redis, { model: 'proc-model', stallMs: LIVE_STALL_MS, prompt: 'go' });
+    owner = started.child;
+    const { runId } = started;
+    await waitFor(() => other.runs.pendingApprovals(runId).length === 1);
+    const { approvalId } = other.runs.pendingApprovals(runId)[0]!;
+    // An owner that claims each answer and stops before applying it: the claim's compare-and-set, then nothing.
+    const { redis, hub, keys } = (await k.backend()).parts;
+    const claims: Promise<boolean>[] = [];
+    const stop = await hub.listen(keys.runsChannel, (text) => {
+      const message = JSON.parse(text) as { op: string; claim?: boolean; requestId?: string };
+      if (message.op === 'answer' && message.claim && claims.length === 0) claims.push(claimAnswer(redis, keys, message.requestId!));
+    });
+    owner.kill('SIGSTOP'); // the real owner cannot claim it first
+    const answer = Promise.resolve(other.runs.answer(runId, approvalId, { decision: 'reject', comment: 'claimed elsewhere' }));
+    await expect(answer).rejects.toSatisfy((e: unknown) => AnswerNotAppliedError.isInstance(e) && e.outcome === 'unconfirmed' && /did not say .* whether it applied it/.test(e.message));
+    expect(await Promise.all(claims)).toEqual([true]);
+    stop();
+    owner.kill('SIGCONT');
+    // The real owner finds it claimed already: it does not apply it; the next answer decides.
+    expect(await other.runs.answer(runId, approvalId, { decision: 'approve', comment: 'next' })).toBe(true);
   });
 });
