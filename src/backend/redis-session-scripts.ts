@@ -6,13 +6,16 @@
 /**
  * Indexes a conversation after a write (KEYS: the index, the summary, the task info; ARGV:
  * the time to live, now, the id, the title of what was written): scored by now in the index,
- * its summary titled by its first prompt, both kept as long as the session. A task session
+ * its summary titled by its first prompt, both kept as long as the session. The score only
+ * rises (see the script). A task session
  * (its task info exists) is not indexed. A summary key of another type (planted) is replaced.
  */
 const INDEX_BODY = `
 local function index(indexKey, summaryKey, taskKey, ttl, now, id, title)
   if redis.call('EXISTS', taskKey) == 1 then return 0 end
-  redis.call('ZADD', indexKey, now, id)
+  -- GT: a write never moves a session back (an instance whose clock is behind), so a page
+  -- after it neither repeats it nor skips others; a new session is added as before.
+  redis.call('ZADD', indexKey, 'GT', now, id)
   redis.call('ZREMRANGEBYSCORE', indexKey, '-inf', now - ttl)
   redis.call('PEXPIRE', indexKey, ttl)
   if redis.call('TYPE', summaryKey).ok ~= 'hash' then redis.call('DEL', summaryKey) end

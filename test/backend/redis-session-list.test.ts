@@ -3,7 +3,7 @@
  * out), titled by their first prompt (a compaction does not change it), most recently written
  * first, gone once deleted or expired.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { redisBackendPerFile } from './redis-backend-per-file.js';
 import { HAS_REDIS } from './redis-server.js';
 
@@ -45,5 +45,27 @@ describe.skipIf(!HAS_REDIS)('RedisSessionStore.list()', () => {
     await redisFile.backend.sessions.append('bounded', [assistant('hi')]); // a write prunes what expired
     expect(await redis.zscore(keys.sessionIndex(), 'ancient')).toBeNull();
     expect((await redisFile.backend.sessions.list!()).map((s) => s.sessionId)).not.toContain('\uD800bad');
+  });
+});
+
+describe.skipIf(!HAS_REDIS)('RedisSessionStore.list() with a clock set back', () => {
+  const redisFile = redisBackendPerFile('listing-clock', 60_000);
+  afterEach(() => vi.useRealTimers());
+
+  it('never moves a session back in the index: a page after it neither repeats it nor skips the others', async () => {
+    const store = redisFile.backend.sessions;
+    const start = Date.now();
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(start + 5_000);
+    await store.append('older', [user('older')]);
+    vi.setSystemTime(start + 10_000);
+    await store.append('newer', [user('newer')]);
+    const first = await store.list!({ limit: 1 });
+    expect(first.map((s) => s.sessionId)).toEqual(['newer']);
+    vi.setSystemTime(start); // another instance's clock, behind: it writes "newer" again
+    await store.append('newer', [assistant('again')]);
+    const next = await store.list!({ limit: 10, after: first[0] });
+    expect(next.map((s) => s.sessionId)).toEqual(['older']);
+    expect(Number(await redisFile.backend.parts.redis.zscore(redisFile.backend.parts.keys.sessionIndex(), 'newer'))).toBe(start + 10_000);
   });
 });
