@@ -60,7 +60,7 @@ export class StreamRedactor {
   }
 
   #scan(kind: StreamKind, raw: string, final: boolean): { out: string; held: string } {
-    const secrets = [...this.secrets()].sort((a, b) => b.length - a.length);
+    const secrets = this.secrets().filter((s) => s.length > 0).sort((a, b) => b.length - a.length);
     const reach = Math.max(0, ...secrets.map((s) => s.length - 1));
     // Where a secret begun in what already went out ends in `raw` (its part here is replaced), or undefined: hold it all.
     let at = 0;
@@ -75,17 +75,22 @@ export class StreamRedactor {
       }
     }
     let out = at > 0 ? REDACTED : '';
-    while (at < raw.length) {
-      const whole = secrets.find((secret) => raw.startsWith(secret, at));
-      if (whole !== undefined) {
-        out += REDACTED;
-        at += whole.length;
-        continue;
+    // Leftmost match first (the longest of those starting there), by indexOf: a megabyte of text is one pass, not a loop per character.
+    for (;;) {
+      let next = -1;
+      let match = '';
+      for (const secret of secrets) {
+        const found = raw.indexOf(secret, at);
+        if (found !== -1 && (next === -1 || found < next)) [next, match] = [found, secret];
       }
-      // From here on, the text may be the start of a secret the next piece completes: hold it back.
-      if (!final && raw.length - at <= reach && secrets.some((secret) => secret.startsWith(raw.slice(at)))) break;
-      out += raw[at];
-      at += 1;
+      const hold = final ? raw.length : heldFrom(raw, at, reach, secrets);
+      if (next === -1 || next > hold) {
+        out += raw.slice(at, hold);
+        at = hold;
+        break;
+      }
+      out += raw.slice(at, next) + REDACTED;
+      at = next + match.length;
     }
     return this.#let(kind, out, raw.slice(at));
   }
@@ -95,4 +100,13 @@ export class StreamRedactor {
     this.#recentOf.set(kind, ((this.#recentOf.get(kind) ?? '') + out).slice(-RECENT_CHARS));
     return { out, held };
   }
+}
+
+// Where `raw`'s tail that may be the start of a secret (a proper prefix of one, running to the end) begins; its length if none.
+function heldFrom(raw: string, at: number, reach: number, secrets: readonly string[]): number {
+  for (let p = Math.max(at, raw.length - reach); p < raw.length; p++) {
+    const tail = raw.slice(p);
+    if (secrets.some((secret) => secret.length > tail.length && secret.startsWith(tail))) return p;
+  }
+  return raw.length;
 }
