@@ -9,7 +9,9 @@ export type StreamKind = 'text' | 'thinking';
 
 /** One piece of text a {@link StreamRedactor} let through at the end. */
 export interface RedactedTail {
+  /** The stream it ends (always the answer text: progress is never held back). */
   readonly kind: StreamKind;
+  /** Its text, redacted. */
   readonly text: string;
 }
 
