@@ -60,6 +60,10 @@ export function inSlot$<T>(limit: LimitFunction, job$: Observable<T>, wait: Slot
               out.complete();
             },
           });
+          // The subscriber may have left during that subscribe (it unsubscribed on a value the
+          // job emitted synchronously, e.g. a child's RunStart): the teardown below ran while
+          // `running` was still unset, so the job is stopped here instead of running on unseen.
+          if (state === 'gone') running.unsubscribe();
         }),
     );
     return () => {
