@@ -199,7 +199,8 @@ export class RunRegistry {
    * approval waits there. A model's call id is not accepted: it is not unique across tasks.
    * Another engine's run (on a shared backend): a promise of whether its owner took this
    * answer (false when another answer came first), so of two engines answering at once
-   * exactly one hears true.
+   * exactly one hears true; it rejects with an `AnswerNotAppliedError` when the owner did
+   * not take the answer in time (see that error for what each outcome means).
    */
   answer(runId: string, approvalId: string, decision: ApprovalDecision, taskId?: string | null): boolean | Promise<boolean> {
     if (this.approvals.answer(runId, approvalId, decision, taskId)) return true;

@@ -41,7 +41,8 @@ export interface SharedRuns {
   /**
    * Sends an answer to the run's owner; false when that approval (of that task, when given)
    * is not known to wait there, else a promise of the owner's verdict (false: another answer
-   * came first).
+   * came first), which rejects with an `AnswerNotAppliedError` when the owner did not take it
+   * in time (withdrawn, or taken and never confirmed).
    */
   answer(runId: string, approvalId: string, decision: ApprovalDecision, taskId?: string | null): boolean | Promise<boolean>;
   /** Serves cancels and answers sent to this engine's runs; returns the stop. */
