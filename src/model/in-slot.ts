@@ -34,6 +34,8 @@ export function inSlot$<T>(limit: LimitFunction, job$: Observable<T>, wait: Slot
     let state: 'waiting' | 'running' | 'gone' = 'waiting';
     let running: Subscription | undefined;
     let release: (() => void) | undefined;
+    // A function, so that the check after `subscribe` reads the state a callback may have set.
+    const left = (): boolean => state === 'gone';
     // Full when every slot is taken or promised to an earlier job (p-limit starts jobs a tick later).
     if (wait.onQueued && limit.activeCount + limit.pendingCount >= limit.concurrency) {
       wait.onQueued((values) => {
@@ -63,7 +65,7 @@ export function inSlot$<T>(limit: LimitFunction, job$: Observable<T>, wait: Slot
           // The subscriber may have left during that subscribe (it unsubscribed on a value the
           // job emitted synchronously, e.g. a child's RunStart): the teardown below ran while
           // `running` was still unset, so the job is stopped here instead of running on unseen.
-          if (state === 'gone') running.unsubscribe();
+          if (left()) running.unsubscribe();
         }),
     );
     return () => {
