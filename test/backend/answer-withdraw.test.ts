@@ -32,19 +32,27 @@ describe.skipIf(!HAS_REDIS)('an approval answer to a stopped owner', () => {
     owner = undefined;
   });
 
-  it('is withdrawn when the wait ends, said so (also over HTTP), and never applied once the owner runs again', { timeout: PROCESS_TEST_TIMEOUT_MS }, async () => {
+  /**
+   * An owner process whose run waits for approval of a bash call, and another engine that
+   * sees the approval and waits 300 ms for the owner to claim an answer (the default is 5 s).
+   */
+  async function ownerAwaitingApproval() {
     const k = await scale.kit(LIVE_STALL_MS);
     k.fixture.route({ main: steps({ toolCalls: [{ name: 'bash', arguments: { command: 'echo approved-run' } }] }, { text: 'done' }) });
-    // The sender waits 300 ms for the owner to claim an answer (the default is 5 s).
     const other = await k.engine({}, [], await k.backend({ answerWaitMs: 300 }));
     const started = await engineProcess(k, scale.redis, { model: 'proc-model', stallMs: LIVE_STALL_MS, prompt: 'go' });
     owner = started.child;
     const { runId } = started;
     await waitFor(() => other.runs.pendingApprovals(runId).length === 1);
     const { approvalId } = other.runs.pendingApprovals(runId)[0]!;
+    return { k, other, runId, approvalId, ownerProcess: started.child };
+  }
+
+  it('is withdrawn when the wait ends, said so (also over HTTP), and never applied once the owner runs again', { timeout: PROCESS_TEST_TIMEOUT_MS }, async () => {
+    const { k, other, runId, approvalId, ownerProcess } = await ownerAwaitingApproval();
     const events = eventsOf(other.runs.attach(runId).pipe(map(({ event }) => event)));
 
-    owner.kill('SIGSTOP');
+    ownerProcess.kill('SIGSTOP');
     const first = Promise.resolve(other.runs.answer(runId, approvalId, { decision: 'reject', comment: 'first, withdrawn' }));
     await expect(first).rejects.toSatisfy((e: unknown) => AnswerNotAppliedError.isInstance(e) && e.outcome === 'withdrawn');
     // Over HTTP, the same: a 504 whose message says the answer was withdrawn.
@@ -60,7 +68,7 @@ describe.skipIf(!HAS_REDIS)('an approval answer to a stopped owner', () => {
     }
 
     // The owner runs again and reads both answers first (pub/sub keeps their order), then this one.
-    owner.kill('SIGCONT');
+    ownerProcess.kill('SIGCONT');
     expect(await other.runs.answer(runId, approvalId, { decision: 'approve', comment: 'second' })).toBe(true);
     const decided = (await events).filter((e) => e.type === 'HITLDecided');
     expect(decided).toEqual([expect.objectContaining({ approvalId, decision: 'approve', comment: 'second' })]);
@@ -68,14 +76,7 @@ describe.skipIf(!HAS_REDIS)('an approval answer to a stopped owner', () => {
   });
 
   it('claimed and never confirmed (its claimer stopped while applying it), is said to be unconfirmed, not withdrawn', { timeout: PROCESS_TEST_TIMEOUT_MS }, async () => {
-    const k = await scale.kit(LIVE_STALL_MS);
-    k.fixture.route({ main: steps({ toolCalls: [{ name: 'bash', arguments: { command: 'echo approved-run' } }] }, { text: 'done' }) });
-    const other = await k.engine({}, [], await k.backend({ answerWaitMs: 300 }));
-    const started = await engineProcess(k, scale.redis, { model: 'proc-model', stallMs: LIVE_STALL_MS, prompt: 'go' });
-    owner = started.child;
-    const { runId } = started;
-    await waitFor(() => other.runs.pendingApprovals(runId).length === 1);
-    const { approvalId } = other.runs.pendingApprovals(runId)[0]!;
+    const { k, other, runId, approvalId, ownerProcess } = await ownerAwaitingApproval();
     // An owner that claims each answer and stops before applying it: the claim's compare-and-set, then nothing.
     const { redis, hub, keys } = (await k.backend()).parts;
     const claims: Promise<boolean>[] = [];
@@ -83,12 +84,12 @@ describe.skipIf(!HAS_REDIS)('an approval answer to a stopped owner', () => {
       const message = JSON.parse(text) as { op: string; claim?: boolean; requestId?: string };
       if (message.op === 'answer' && message.claim && claims.length === 0) claims.push(claimAnswer(redis, keys, message.requestId!));
     });
-    owner.kill('SIGSTOP'); // the real owner cannot claim it first
+    ownerProcess.kill('SIGSTOP'); // the real owner cannot claim it first
     const answer = Promise.resolve(other.runs.answer(runId, approvalId, { decision: 'reject', comment: 'claimed elsewhere' }));
     await expect(answer).rejects.toSatisfy((e: unknown) => AnswerNotAppliedError.isInstance(e) && e.outcome === 'unconfirmed' && /did not say .* whether it applied it/.test(e.message));
     expect(await Promise.all(claims)).toEqual([true]);
     stop();
-    owner.kill('SIGCONT');
+    ownerProcess.kill('SIGCONT');
     // The real owner finds it claimed already: it does not apply it; the next answer decides.
     expect(await other.runs.answer(runId, approvalId, { decision: 'approve', comment: 'next' })).toBe(true);
   });
