@@ -1,10 +1,13 @@
 import http from 'node:http';
+import { from, map } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HarnessEngine } from '../../src/engine/harness-engine.js';
 import { runsHandler } from '../../src/http/runs-handler.js';
+import type { ChatModel } from '../../src/model/chat-model.js';
 import { ScriptedModel } from '../../src/model/scripted-model.js';
 import type { RunInfo } from '../../src/runs/run-types.js';
 import { leakedResources, resourceCounts } from '../support/active-resources.js';
+import { createGate } from '../support/deferred.js';
 import { listen, oneTo, openEvents, postJson, serveRuns, type RunsServer } from './http-kit.js';
 
 let served: RunsServer | undefined;
@@ -121,10 +124,16 @@ describe('runsHandler: the routes', () => {
 
   it('sends keep-alive comments while the run is quiet, and leaves no timer or socket behind', async () => {
     const baseline = resourceCounts();
-    served = await serveRuns({ model: new ScriptedModel([{ text: 'late', delayMs: 200 }]) }, { keepAliveMs: 20 });
+    // The model answers only once the reader has seen three comments: the count does not hang on
+    // how busy the machine is (a fixed delay gave a loaded machine's timers too few turns).
+    const quiet = createGate();
+    const model: ChatModel = { id: 'quiet', stream: () => from(quiet.promise).pipe(map(() => ({ type: 'finish', text: 'late', toolCalls: [] }))) };
+    served = await serveRuns({ model }, { keepAliveMs: 20 });
     const { runId } = (await postJson(`${served.url}/runs`, { prompt: 'go' })).body as { runId: string };
     const stream = await openEvents(`${served.url}/runs/${runId}/events`);
-    await stream.waitFor((f) => f.comment === 'keep-alive');
+    let comments = 0;
+    await stream.waitFor((f) => f.comment === 'keep-alive' && ++comments === 3);
+    quiet.open();
     await stream.ended;
     expect(stream.frames.filter((f) => f.comment === 'keep-alive').length).toBeGreaterThan(2);
     expect(stream.frames.at(-1)).toEqual({ event: 'end', data: '{}' });
