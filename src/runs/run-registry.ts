@@ -75,6 +75,12 @@ export class RunRegistry {
   readonly #unserve: (() => void) | undefined;
   /** The sum of the kept runs' `bytes`. */
   #bytes = 0;
+  /**
+   * The kept finished runs, in the order they ended, each with its `bytes` when it ended, and
+   * their sum: eviction reads these instead of copying every run at each start.
+   */
+  readonly #finished = new Map<Entry, number>();
+  #finishedBytes = 0;
 
   constructor(private readonly o: RunRegistryOptions) {
     // Other engines' cancels and answers for our runs: only what runs here, never relayed again.
@@ -100,6 +106,7 @@ export class RunRegistry {
     this.#runs.set(runId, entry);
     result.catch(() => undefined); // nobody may be waiting for it; a cancel must not be an unhandled rejection
     const finish = (state: RunInfo['state']): void => {
+      if (entry.info.endedAt === undefined) this.#ended(entry);
       entry.info = { ...entry.info, state, endedAt: Date.now() };
       this.approvals.failAll(runId, state === 'cancelled' ? 'the run was cancelled (fail-closed)' : 'the run ended');
       this.#publish(runId);
@@ -182,6 +189,7 @@ export class RunRegistry {
     const entry = this.#runs.get(runId);
     if (!entry) return this.o.shared?.cancel(runId) ?? false;
     if (entry.info.state !== 'running') return false;
+    this.#ended(entry);
     entry.info = { ...entry.info, state: 'cancelled', endedAt: Date.now() };
     entry.stop();
     entry.subscription?.unsubscribe();
@@ -243,26 +251,50 @@ export class RunRegistry {
     });
   }
 
-  /** Drops finished runs past their retention, and the oldest beyond the count or the bytes. */
+  /**
+   * Drops finished runs past their retention, and the oldest (by start) beyond the count or
+   * the bytes. O(1) when nothing is due: the oldest-started finished runs are walked only
+   * while over a bound, and the expired ones are the first to have ended.
+   */
   #evict(): void {
-    const now = Date.now();
-    const finished = [...this.#runs.values()].filter((e) => e.info.endedAt !== undefined);
-    const over = finished.length - this.o.maxRetained;
-    let finishedBytes = finished.reduce((sum, e) => sum + e.bytes, 0);
     const maxBytes = this.o.maxRetainedBytes ?? Infinity;
-    finished.forEach((entry, i) => {
-      if (i < over || now - entry.info.endedAt! > this.o.retentionMs || finishedBytes > maxBytes) {
-        finishedBytes -= entry.bytes;
-        this.#drop(entry);
-        this.o.shared?.forget(entry.info.runId);
+    const over = this.#finished.size - this.o.maxRetained;
+    if (over > 0 || this.#finishedBytes > maxBytes) {
+      // Oldest started first; once one is kept, none after it is over a bound (the count is
+      // passed and the bytes only fell), so only expiry can drop those.
+      let i = 0;
+      for (const entry of this.#runs.values()) {
+        if (entry.info.endedAt === undefined) continue;
+        if (i++ >= over && this.#finishedBytes <= maxBytes) break;
+        this.#forget(entry);
       }
-    });
+    }
+    // Runs end in time order (Date.now), so the first to have ended are the first to expire.
+    const now = Date.now();
+    for (const entry of this.#finished.keys()) {
+      if (now - entry.info.endedAt! <= this.o.retentionMs) break;
+      this.#forget(entry);
+    }
+  }
+
+  /** A run has just ended: counted among the finished ones, which eviction reads. */
+  #ended(entry: Entry): void {
+    this.#finished.set(entry, entry.bytes);
+    this.#finishedBytes += entry.bytes;
+  }
+
+  /** Evicts a finished run, here and from the engines sharing a backend. */
+  #forget(entry: Entry): void {
+    this.#drop(entry);
+    this.o.shared?.forget(entry.info.runId);
   }
 
   /** Forgets a run and its log. */
   #drop(entry: Entry): void {
     this.#runs.delete(entry.info.runId);
     this.#bytes -= entry.bytes;
+    this.#finishedBytes -= this.#finished.get(entry) ?? 0;
+    this.#finished.delete(entry);
     quietly(this.o.log.delete(entry.info.runId));
   }
 }
