@@ -1,0 +1,235 @@
+/**
+ * The CPU and the garbage each event costs on its way from a child's model stream to a
+ * browser (issue 28, "CPU per delivered event"), in one process, without sockets. Not part
+ * of the run:
+ *
+ * ```sh
+ * npm run build && cp -r dist /tmp/my-dist
+ * node --import tsx bench/support/event-path-cpu.ts [--dist /tmp/my-dist] [--deltas 20000] [--burst 1] [--reps 5] [--profile out.cpuprofile]
+ * ```
+ *
+ * (A copy of `dist/` outside the checkout needs `node_modules` and `package.json` beside it:
+ * `mkdir /tmp/ev && ln -s $PWD/node_modules /tmp/ev/ && cp package.json /tmp/ev/`, then copy
+ * the build to `/tmp/ev/<name>`.)
+ *
+ * A `HarnessEngine` on an in-process model (no network): the main agent calls `multitask`
+ * with 2 children, each answering `--deltas` text deltas, `--burst` of them per macrotask
+ * (`setImmediate`: as a network read brings them; 1, the default, is serve's case, where
+ * deltas come tens of milliseconds apart, so each one crosses the path alone and gets its
+ * own SSE write), then the main agent answers. The run is started with `engine.start()` and followed from its
+ * first event by the real `GET /runs/:id/events` writer (`streamRunEvents`) into a sink that
+ * takes every write (a socket that is never full). So each delta crosses: reason step -> run
+ * output -> run-child's wrap -> the task call's ordered output -> the parent's run output ->
+ * the registry -> the memory event log -> the reader -> JSON -> the SSE frame batch.
+ *
+ * Prints, medians of `--reps` runs: CPU (user + system) per delivered event, of the whole
+ * run and of the same model streams alone (the model's share, which is not ours); then, from
+ * one more run under V8's sampling heap profiler (counting the garbage too), the bytes
+ * allocated per event and the top allocating functions (bytes are the samples times the
+ * interval: V8 folds small allocations, so a sample's own size, hence an object count, is
+ * not reliable). `--profile` writes a CPU
+ * profile of one more run (summarise it with `profile-summary.ts`). Compare two builds by
+ * their `--dist` copies: `dist/` is shared and rebuilt by others.
+ *
+ * @module
+ */
+import { EventEmitter } from 'node:events';
+import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import type { ServerResponse } from 'node:http';
+import { Session } from 'node:inspector/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { pathToFileURL } from 'node:url';
+import { Observable } from 'rxjs';
+import type * as RxHarness from '../../src/index.js';
+import type * as StreamRunEvents from '../../src/http/stream-run-events.js';
+import { median } from './stats.js';
+
+const { values: args } = parseArgs({
+  options: {
+    dist: { type: 'string', default: new URL('../../dist', import.meta.url).pathname },
+    deltas: { type: 'string', default: '20000' },
+    burst: { type: 'string', default: '1' },
+    reps: { type: 'string', default: '5' },
+    profile: { type: 'string' },
+  },
+});
+const DELTAS = Number(args.deltas);
+const REPS = Number(args.reps);
+const BURST = Number(args.burst);
+const dist = pathToFileURL(resolve(args.dist!)).href;
+const rx = (await import(`${dist}/index.js`)) as typeof RxHarness;
+const { streamRunEvents } = (await import(`${dist}/http/stream-run-events.js`)) as typeof StreamRunEvents;
+
+const CHUNK = 4; // characters per delta: a token or so, as a model streams
+const childReply = { text: 'abcd'.repeat(DELTAS), chunkSize: CHUNK };
+const MAIN = '[event-path-main]';
+const CHILD = '[event-path-child]';
+const multitask = {
+  toolCalls: [
+    {
+      name: 'multitask',
+      args: { tasks: [1, 2].map((index) => ({ index, agent_name: 'child', prompt: 'go', description: `child ${index}` })) },
+    },
+  ],
+};
+
+/** A response that takes every write: the run's frames are counted, not sent. */
+class SinkResponse extends EventEmitter {
+  headersSent = false;
+  writableEnded = false;
+  destroyed = false;
+  frames = 0;
+  writeHead(): this {
+    this.headersSent = true;
+    return this;
+  }
+  flushHeaders(): void {}
+  write(text: string): boolean {
+    for (let at = text.indexOf('id: '); at !== -1; at = text.indexOf('\nid: ', at + 1)) this.frames++;
+    return true;
+  }
+  end(text = ''): void {
+    this.write(text);
+    this.writableEnded = true;
+    this.emit('close');
+  }
+}
+
+/** `script`'s chunks, `BURST` per macrotask, as a model server's stream arrives; stops when unsubscribed. */
+function paced(script: RxHarness.ScriptedResponder): RxHarness.ChatModel {
+  const scripted = new rx.ScriptedModel(script);
+  return {
+    id: 'paced',
+    stream: (request) =>
+      new Observable<RxHarness.ModelChunk>((out) => {
+        const chunks: RxHarness.ModelChunk[] = [];
+        scripted.stream(request).subscribe((chunk) => chunks.push(chunk));
+        let i = 0;
+        let pending: ReturnType<typeof setImmediate>;
+        const burst = (): void => {
+          for (const end = Math.min(i + BURST, chunks.length); i < end && !out.closed; i++) out.next(chunks[i]!);
+          if (i < chunks.length) pending = setImmediate(burst);
+          else out.complete();
+        };
+        pending = setImmediate(burst);
+        return () => clearImmediate(pending);
+      }),
+  };
+}
+
+async function makeEngine(home: string, workspace: string): Promise<InstanceType<typeof rx.HarnessEngine>> {
+  const model = paced(({ messages }) => {
+    const system = messages.find((m) => m.role === 'system')?.content ?? '';
+    if (system.includes(CHILD)) return childReply;
+    return messages.some((m) => m.role === 'tool') ? { text: 'done' } : multitask;
+  });
+  const engine = new rx.HarnessEngine({
+    model,
+    workspace,
+    homeDir: home,
+    instructions: `${MAIN} You are the main agent.`,
+    disabledTools: [...rx.createBuiltinTools().map((t) => t.name), 'generate'],
+    multitaskMaxTasks: 2,
+    maxRetainedRuns: 1, // the reps' logs must not pile up in the heap the collector walks
+  });
+  engine.agents.add(rx.defineAgent({ name: 'child', description: 'A scripted child.', systemPrompt: `${CHILD} You are a child.` }));
+  await engine.agents.list(); // discovery (file I/O) done before anything is measured
+  return engine;
+}
+
+/** One run, started and followed to its end; the events the reader got. */
+async function oneRun(engine: InstanceType<typeof rx.HarnessEngine>): Promise<number> {
+  const res = new SinkResponse();
+  const ended = new Promise<void>((done) => res.once('close', done));
+  const handle = engine.start('go');
+  streamRunEvents((after) => engine.runs.attach(handle.runId, { after }), 0, res as unknown as ServerResponse, 0);
+  await handle.result;
+  await ended;
+  return res.frames;
+}
+
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
+/** CPU of the two children's streams alone, as the run's model makes them (the model's share). */
+async function modelAloneMs(): Promise<number> {
+  const model = paced(() => childReply);
+  const request = { messages: [{ role: 'user' as const, content: 'go' }], tools: [] };
+  const before = cpuMs();
+  await Promise.all([1, 2].map(() => new Promise((done) => model.stream(request).subscribe({ complete: () => done(undefined) }))));
+  return cpuMs() - before;
+}
+
+async function heapSampled(engine: InstanceType<typeof rx.HarnessEngine>): Promise<void> {
+  const session = new Session();
+  session.connect();
+  const interval = 256;
+  await session.post('HeapProfiler.startSampling', { samplingInterval: interval, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true } as never);
+  const events = await oneRun(engine);
+  const { profile } = (await session.post('HeapProfiler.stopSampling')) as unknown as { profile: SamplingProfile };
+  session.disconnect();
+  const sites = new Map<number, string>();
+  const walk = (node: SamplingNode): void => {
+    const f = node.callFrame;
+    sites.set(node.id, `${f.functionName || '(anon)'} ${f.url.replace(/^.*\/(dist|node_modules)\//, '$1/')}:${f.lineNumber + 1}`);
+    node.children.forEach(walk);
+  };
+  walk(profile.head);
+  // Each sample stands for `interval` bytes allocated (Poisson sampling by bytes).
+  const bytes = new Map<string, number>();
+  for (const sample of profile.samples) {
+    const site = sites.get(sample.nodeId)!;
+    bytes.set(site, (bytes.get(site) ?? 0) + interval);
+  }
+  console.log(`allocated per event (sampling heap profiler, interval ${interval} B, ${events} events): ${((profile.samples.length * interval) / events).toFixed(0)} bytes`);
+  for (const [site, b] of [...bytes].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`  ${(b / events).toFixed(1).padStart(7)} B  ${site}`);
+}
+
+interface SamplingNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children: SamplingNode[];
+}
+interface SamplingProfile {
+  head: SamplingNode;
+  samples: { nodeId: number }[];
+}
+
+const root = await realpath(await mkdtemp(join(tmpdir(), 'rxharness-event-path-')));
+try {
+  const engine = await makeEngine(join(root, 'home'), root);
+  await oneRun(engine); // warm-up: JIT and the engine's first-run work
+  const perEvent: number[] = [];
+  const modelPerEvent: number[] = [];
+  let events = 0;
+  for (let rep = 0; rep < REPS; rep++) {
+    const before = cpuMs();
+    events = await oneRun(engine);
+    perEvent.push(((cpuMs() - before) * 1000) / events);
+    modelPerEvent.push(((await modelAloneMs()) * 1000) / events);
+  }
+  const all = median(perEvent);
+  const model = median(modelPerEvent);
+  console.log(`dist ${args.dist}: ${events} events per run, ${REPS} reps`);
+  console.log(`CPU per event: ${all.toFixed(2)} µs (reps ${perEvent.map((x) => x.toFixed(2)).join(', ')}); model alone ${model.toFixed(2)} µs; ours ${(all - model).toFixed(2)} µs`);
+  await heapSampled(engine);
+  if (args.profile) {
+    const session = new Session();
+    session.connect();
+    await session.post('Profiler.enable');
+    await session.post('Profiler.setSamplingInterval', { interval: 100 });
+    await session.post('Profiler.start');
+    await oneRun(engine);
+    const { profile } = await session.post('Profiler.stop');
+    await writeFile(args.profile, JSON.stringify(profile));
+    session.disconnect();
+    console.log(`CPU profile: ${args.profile}`);
+  }
+  await engine.close();
+} finally {
+  await rm(root, { recursive: true, force: true });
+}
