@@ -4,6 +4,7 @@ import { frameBatch } from '../adapters/sse-frame-batch.js';
 import { writeSseHeaders } from '../adapters/sse-headers.js';
 import { AbortError } from '../errors/abort-error.js';
 import { errorMessage } from '../errors/error-message.js';
+import { eventJson } from '../runs/event-json.js';
 import type { SequencedEvent } from '../runs/run-types.js';
 
 /** Where a stream reads a run from: `engine.runs.attach`. */
@@ -49,6 +50,8 @@ export function streamRunEvents(attach: AttachRun, after: number, res: ServerRes
   // a run's id is the same in every event: quoted once, not by each event's JSON
   let runIdJson: string | undefined;
   let runId: string | undefined;
+  // a delta's JSON around its text is the same as its stream's previous one's: made once per stream
+  const toJson = eventJson();
 
   const stop = (): void => {
     done = true;
@@ -73,7 +76,7 @@ export function streamRunEvents(attach: AttachRun, after: number, res: ServerRes
         next: (entry) => {
           let event: string;
           try {
-            event = JSON.stringify(entry.event);
+            event = toJson(entry.event);
           } catch (error) {
             return finish(errorFrame(error));
           }

@@ -1,0 +1,61 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { AgentEvent } from '../../src/events/agent-event.js';
+import { eventJson } from '../../src/runs/event-json.js';
+
+/** A child's event wrapped as it reaches the main run's log; `depth` 2: a grandchild's. */
+const wrapped = (runId: string, event: AgentEvent, depth = 1): AgentEvent => {
+  let out = event;
+  for (let i = 0; i < depth; i++) {
+    out = { type: 'TaskWrap', runId: `${runId}-parent${i}`, agentName: 'main', parentRunId: 'main', taskId: `t_${runId}`, taskIndex: 1, taskAgentName: 'general', taskDescription: 'd', multitask: true, event: out };
+  }
+  return out;
+};
+const delta = (runId: string, text: string, step = 1): AgentEvent => ({ type: 'ReasonDelta', runId, agentName: runId, step, kind: 'text', text });
+
+describe('eventJson (the JSON of each event a reader sends, its deltas from their stream\'s cached JSON)', () => {
+  it('writes exactly what JSON.stringify writes, for interleaved children, grandchildren, escapes and step ends', () => {
+    const runs = fc.constantFrom('c1', 'c2', 'main');
+    const event = fc.oneof(
+      { weight: 6, arbitrary: fc.record({ run: runs, text: fc.string({ unit: 'binary', maxLength: 5 }), step: fc.integer({ min: 1, max: 2 }), depth: fc.nat(2) }).map((e) => wrapped(e.run, delta(e.run, e.text, e.step), e.run === 'main' ? 0 : e.depth)) },
+      { weight: 1, arbitrary: runs.map((run): AgentEvent => wrapped(run, { type: 'ReasonEnd', runId: run, agentName: run, step: 1, text: 'x', toolCalls: [], durationMs: 1 }, run === 'main' ? 0 : 1)) },
+    );
+    fc.assert(
+      fc.property(fc.array(event, { maxLength: 40 }), (events) => {
+        const toJson = eventJson();
+        for (const e of events) expect(toJson(e)).toBe(JSON.stringify(e));
+      }),
+    );
+  });
+
+  it('does not reuse a stream\'s JSON for a delta whose keys come in another order', () => {
+    const toJson = eventJson();
+    toJson(wrapped('c1', delta('c1', 'a')));
+    // the same fields and values, built in another order: its JSON differs, so must the output
+    const reordered: AgentEvent = wrapped('c1', { text: 'b', type: 'ReasonDelta', kind: 'text', step: 1, agentName: 'c1', runId: 'c1' });
+    expect(toJson(reordered)).toBe(JSON.stringify(reordered));
+    const outerReordered = { ...(wrapped('c1', delta('c1', 'c')) as object), type: 'TaskWrap' } as AgentEvent;
+    expect(toJson(outerReordered)).toBe(JSON.stringify(outerReordered));
+  });
+
+  it('serialises whole a delta with a field of its own, and the plain delta after it', () => {
+    const toJson = eventJson();
+    const extra = { ...delta('c1', 'a'), note: 'kept' } as AgentEvent;
+    expect(toJson(extra)).toBe(JSON.stringify(extra));
+    const plain = delta('c1', 'b');
+    expect(toJson(plain)).toBe(JSON.stringify(plain));
+    expect(toJson(extra)).toBe(JSON.stringify(extra));
+  });
+
+  it('follows a change of step, kind or task in the same run', () => {
+    const toJson = eventJson();
+    const events: AgentEvent[] = [
+      delta('c1', 'a'),
+      delta('c1', 'b', 2),
+      { ...delta('c1', 'c', 2), kind: 'thinking' } as AgentEvent,
+      wrapped('c1', delta('c1', 'd', 2)),
+      { ...(wrapped('c1', delta('c1', 'e', 2)) as object), taskIndex: 2 } as AgentEvent,
+    ];
+    for (const e of events) expect(toJson(e)).toBe(JSON.stringify(e));
+  });
+});
