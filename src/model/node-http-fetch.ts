@@ -44,7 +44,11 @@ function bodyOf(body: RequestInit['body']): string | Uint8Array | undefined {
 /** The request headers as Node takes them, with `accept-encoding` and `content-length` set. */
 function headersOf(init: RequestInit, body: string | Uint8Array | undefined): Record<string, string> {
   const headers: Record<string, string> = {};
-  new Headers(init.headers).forEach((value, name) => (headers[name] = value));
+  // The openai client hands a `Headers` it built (and sorted, for its debug log) already:
+  // read it as it is rather than copy it into a new one (a copy per request, each header
+  // validated again, sorted again). Any other form goes through `Headers` for the same result.
+  const given = init.headers;
+  (given instanceof Headers ? given : new Headers(given)).forEach((value, name) => (headers[name] = value));
   headers['accept-encoding'] ??= ACCEPT_ENCODING;
   if (body !== undefined) headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
   return headers;
