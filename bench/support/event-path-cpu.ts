@@ -5,7 +5,7 @@
  *
  * ```sh
  * npm run build && cp -r dist /tmp/my-dist
- * node --import tsx bench/support/event-path-cpu.ts [--dist /tmp/my-dist] [--deltas 20000] [--burst 1] [--reps 5] [--profile out.cpuprofile]
+ * node --import tsx bench/support/event-path-cpu.ts [--dist /tmp/ev/before --dist /tmp/ev/after] [--deltas 20000] [--burst 1] [--reps 9] [--profile out]
  * ```
  *
  * (A copy of `dist/` outside the checkout needs `node_modules` and `package.json` beside it:
@@ -22,13 +22,16 @@
  * output -> run-child's wrap -> the task call's ordered output -> the parent's run output ->
  * the registry -> the memory event log -> the reader -> JSON -> the SSE frame batch.
  *
- * Prints, medians of `--reps` runs: CPU (user + system) per delivered event, of the whole
+ * Prints, for each `--dist` (a build; default `dist/`; several are measured in turn, rep by
+ * rep in the same process, so a machine shared with others slows them alike), medians of
+ * `--reps` runs: CPU (user + system) per delivered event, of the whole
  * run and of the same model streams alone (the model's share, which is not ours); then, from
  * one more run under V8's sampling heap profiler (counting the garbage too), the bytes
  * allocated per event and the top allocating functions (bytes are the samples times the
  * interval: V8 folds small allocations, so a sample's own size, hence an object count, is
- * not reliable). `--profile` writes a CPU
- * profile of one more run (summarise it with `profile-summary.ts`). Compare two builds by
+ * not reliable). `--profile <prefix>` writes
+ * a CPU profile of one more run of each build, `<prefix>-<n>.cpuprofile` (summarise it with
+ * `profile-summary.ts`). Compare two builds by
  * their `--dist` copies: `dist/` is shared and rebuilt by others.
  *
  * @module
@@ -48,19 +51,30 @@ import { median } from './stats.js';
 
 const { values: args } = parseArgs({
   options: {
-    dist: { type: 'string', default: new URL('../../dist', import.meta.url).pathname },
+    dist: { type: 'string', multiple: true, default: [new URL('../../dist', import.meta.url).pathname] },
     deltas: { type: 'string', default: '20000' },
     burst: { type: 'string', default: '1' },
-    reps: { type: 'string', default: '5' },
+    reps: { type: 'string', default: '9' },
     profile: { type: 'string' },
   },
 });
 const DELTAS = Number(args.deltas);
 const REPS = Number(args.reps);
 const BURST = Number(args.burst);
-const dist = pathToFileURL(resolve(args.dist!)).href;
-const rx = (await import(`${dist}/index.js`)) as typeof RxHarness;
-const { streamRunEvents } = (await import(`${dist}/http/stream-run-events.js`)) as typeof StreamRunEvents;
+
+/** One build under test: its library and its `GET /runs/:id/events` writer. */
+interface Build {
+  readonly name: string;
+  readonly rx: typeof RxHarness;
+  readonly streamRunEvents: typeof StreamRunEvents.streamRunEvents;
+}
+
+async function loadBuild(path: string): Promise<Build> {
+  const dist = pathToFileURL(resolve(path)).href;
+  const rx = (await import(`${dist}/index.js`)) as typeof RxHarness;
+  const { streamRunEvents } = (await import(`${dist}/http/stream-run-events.js`)) as typeof StreamRunEvents;
+  return { name: path, rx, streamRunEvents };
+}
 
 const CHUNK = 4; // characters per delta: a token or so, as a model streams
 const childReply = { text: 'abcd'.repeat(DELTAS), chunkSize: CHUNK };
@@ -97,21 +111,31 @@ class SinkResponse extends EventEmitter {
   }
 }
 
-/** `script`'s chunks, `BURST` per macrotask, as a model server's stream arrives; stops when unsubscribed. */
-function paced(script: RxHarness.ScriptedResponder): RxHarness.ChatModel {
+/**
+ * `script`'s replies, `BURST` chunks per macrotask, as a model server's stream arrives; stops
+ * when unsubscribed. A reply's deltas are cut as they go out (a list of them made up front
+ * would outlive a few scavenges and charge the collector's copying to the run), and its finish
+ * is the `ScriptedModel`'s.
+ */
+function paced(rx: typeof RxHarness, script: RxHarness.ScriptedResponder): RxHarness.ChatModel {
   const scripted = new rx.ScriptedModel(script);
   return {
     id: 'paced',
     stream: (request) =>
       new Observable<RxHarness.ModelChunk>((out) => {
-        const chunks: RxHarness.ModelChunk[] = [];
-        scripted.stream(request).subscribe((chunk) => chunks.push(chunk));
-        let i = 0;
+        let finish: RxHarness.ModelChunk | undefined;
+        scripted.stream(request).subscribe((chunk) => chunk.type === 'finish' && (finish = chunk));
+        const text = finish?.type === 'finish' ? finish.text : '';
+        let at = 0;
         let pending: ReturnType<typeof setImmediate>;
         const burst = (): void => {
-          for (const end = Math.min(i + BURST, chunks.length); i < end && !out.closed; i++) out.next(chunks[i]!);
-          if (i < chunks.length) pending = setImmediate(burst);
-          else out.complete();
+          for (let n = 0; n < BURST && at < text.length && !out.closed; n++, at += CHUNK) out.next({ type: 'text-delta', text: text.slice(at, at + CHUNK) });
+          if (out.closed) return;
+          if (at < text.length) pending = setImmediate(burst);
+          else {
+            out.next(finish!);
+            out.complete();
+          }
         };
         pending = setImmediate(burst);
         return () => clearImmediate(pending);
@@ -119,8 +143,10 @@ function paced(script: RxHarness.ScriptedResponder): RxHarness.ChatModel {
   };
 }
 
-async function makeEngine(home: string, workspace: string): Promise<InstanceType<typeof rx.HarnessEngine>> {
-  const model = paced(({ messages }) => {
+type Engine = InstanceType<typeof RxHarness.HarnessEngine>;
+
+async function makeEngine({ rx }: Build, home: string, workspace: string): Promise<Engine> {
+  const model = paced(rx, ({ messages }) => {
     const system = messages.find((m) => m.role === 'system')?.content ?? '';
     if (system.includes(CHILD)) return childReply;
     return messages.some((m) => m.role === 'tool') ? { text: 'done' } : multitask;
@@ -140,7 +166,7 @@ async function makeEngine(home: string, workspace: string): Promise<InstanceType
 }
 
 /** One run, started and followed to its end; the events the reader got. */
-async function oneRun(engine: InstanceType<typeof rx.HarnessEngine>): Promise<number> {
+async function oneRun({ streamRunEvents }: Build, engine: Engine): Promise<number> {
   const res = new SinkResponse();
   const ended = new Promise<void>((done) => res.once('close', done));
   const handle = engine.start('go');
@@ -156,20 +182,20 @@ function cpuMs(): number {
 }
 
 /** CPU of the two children's streams alone, as the run's model makes them (the model's share). */
-async function modelAloneMs(): Promise<number> {
-  const model = paced(() => childReply);
+async function modelAloneMs({ rx }: Build): Promise<number> {
+  const model = paced(rx, () => childReply);
   const request = { messages: [{ role: 'user' as const, content: 'go' }], tools: [] };
   const before = cpuMs();
   await Promise.all([1, 2].map(() => new Promise((done) => model.stream(request).subscribe({ complete: () => done(undefined) }))));
   return cpuMs() - before;
 }
 
-async function heapSampled(engine: InstanceType<typeof rx.HarnessEngine>): Promise<void> {
+async function heapSampled(build: Build, engine: Engine): Promise<void> {
   const session = new Session();
   session.connect();
   const interval = 256;
   await session.post('HeapProfiler.startSampling', { samplingInterval: interval, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true } as never);
-  const events = await oneRun(engine);
+  const events = await oneRun(build, engine);
   const { profile } = (await session.post('HeapProfiler.stopSampling')) as unknown as { profile: SamplingProfile };
   session.disconnect();
   const sites = new Map<number, string>();
@@ -199,37 +225,44 @@ interface SamplingProfile {
   samples: { nodeId: number }[];
 }
 
+const builds = await Promise.all(args.dist!.map(loadBuild));
 const root = await realpath(await mkdtemp(join(tmpdir(), 'rxharness-event-path-')));
 try {
-  const engine = await makeEngine(join(root, 'home'), root);
-  await oneRun(engine); // warm-up: JIT and the engine's first-run work
-  const perEvent: number[] = [];
-  const modelPerEvent: number[] = [];
+  const engines = await Promise.all(builds.map((build, i) => makeEngine(build, join(root, `home-${i}`), root)));
+  for (const [i, build] of builds.entries()) await oneRun(build, engines[i]!); // warm-up: JIT and the engine's first-run work
+  const perEvent = builds.map((): number[] => []);
+  const modelPerEvent = builds.map((): number[] => []);
   let events = 0;
   for (let rep = 0; rep < REPS; rep++) {
-    const before = cpuMs();
-    events = await oneRun(engine);
-    perEvent.push(((cpuMs() - before) * 1000) / events);
-    modelPerEvent.push(((await modelAloneMs()) * 1000) / events);
+    for (const [i, build] of builds.entries()) {
+      const before = cpuMs();
+      events = await oneRun(build, engines[i]!);
+      perEvent[i]!.push(((cpuMs() - before) * 1000) / events);
+      modelPerEvent[i]!.push(((await modelAloneMs(build)) * 1000) / events);
+    }
   }
-  const all = median(perEvent);
-  const model = median(modelPerEvent);
-  console.log(`dist ${args.dist}: ${events} events per run, ${REPS} reps`);
-  console.log(`CPU per event: ${all.toFixed(2)} µs (reps ${perEvent.map((x) => x.toFixed(2)).join(', ')}); model alone ${model.toFixed(2)} µs; ours ${(all - model).toFixed(2)} µs`);
-  await heapSampled(engine);
+  console.log(`${events} events per run, ${DELTAS} deltas per child, ${BURST} per macrotask, ${REPS} reps`);
+  for (const [i, build] of builds.entries()) {
+    const all = median(perEvent[i]!);
+    const model = median(modelPerEvent[i]!);
+    console.log(`\n${build.name}: CPU per event ${all.toFixed(2)} µs (reps ${perEvent[i]!.map((x) => x.toFixed(2)).join(', ')}); model alone ${model.toFixed(2)} µs; ours ${(all - model).toFixed(2)} µs`);
+    await heapSampled(build, engines[i]!);
+  }
   if (args.profile) {
-    const session = new Session();
-    session.connect();
-    await session.post('Profiler.enable');
-    await session.post('Profiler.setSamplingInterval', { interval: 100 });
-    await session.post('Profiler.start');
-    await oneRun(engine);
-    const { profile } = await session.post('Profiler.stop');
-    await writeFile(args.profile, JSON.stringify(profile));
-    session.disconnect();
-    console.log(`CPU profile: ${args.profile}`);
+    for (const [i, build] of builds.entries()) {
+      const session = new Session();
+      session.connect();
+      await session.post('Profiler.enable');
+      await session.post('Profiler.setSamplingInterval', { interval: 100 });
+      await session.post('Profiler.start');
+      await oneRun(build, engines[i]!);
+      const { profile } = await session.post('Profiler.stop');
+      session.disconnect();
+      await writeFile(`${args.profile}-${i}.cpuprofile`, JSON.stringify(profile));
+      console.log(`CPU profile of ${build.name}: ${args.profile}-${i}.cpuprofile`);
+    }
   }
-  await engine.close();
+  for (const engine of engines) await engine.close();
 } finally {
   await rm(root, { recursive: true, force: true });
 }
