@@ -52,7 +52,7 @@ async function startAll(engine: RxHarness.HarnessEngine): Promise<void> {
     const ends: Promise<unknown>[] = [];
     for (let i = 0; i < BATCH; i++) {
       const run = engine.start(`task ${done + i}`);
-      ends.push(new Promise((end, fail) => run.events$.subscribe({ complete: end, error: fail })), run.result);
+      ends.push(new Promise<void>((end, fail) => void run.events$.subscribe({ complete: () => end(), error: fail })), run.result);
     }
     await Promise.all(ends);
   }
@@ -84,7 +84,7 @@ if (values.heap) {
   // Every 256 bytes, collected objects included: what a run allocates, not what it keeps.
   await session.post('HeapProfiler.startSampling', { samplingInterval: 256, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
   await startAll(engine);
-  const { profile } = (await session.post('HeapProfiler.stopSampling')) as { profile: { head: HeapNode; samples: { size: number }[] } };
+  const { profile } = (await session.post('HeapProfiler.stopSampling')) as unknown as { profile: { head: HeapNode; samples: { size: number }[] } };
   await engine.close();
   session.disconnect();
   const bytes = profile.samples.reduce((sum, s) => sum + s.size, 0);

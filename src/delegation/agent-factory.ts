@@ -48,6 +48,13 @@ export interface AgentFactoryOptions {
  * (narrowed tools, its model, its permission layer).
  */
 export class AgentFactory {
+  /**
+   * The delegation tools of each spec object, made at its first run: they hold no state of
+   * a run (each call gets its run's context, signal and task tracker) and read the agent list
+   * live, so every run of one spec (the main agent's) shares them instead of remaking them.
+   */
+  readonly #delegationTools = new WeakMap<AgentSpec, readonly Tool[]>();
+
   constructor(private readonly o: AgentFactoryOptions) {}
 
   /** A ReActAgent for a spec. */
@@ -62,7 +69,7 @@ export class AgentFactory {
     const delegates = spec.toolNames.some(isDelegationTool);
     // Delegation and MCP tools are made per run; the toolbox holds the rest.
     const base = spec.toolNames.flatMap((n) => o.toolbox.get(n) ?? []);
-    const own = (resolved: AgentSpec): Tool[] => (delegates ? o.delegationTools(resolved) : []);
+    const own = (resolved: AgentSpec): readonly Tool[] => (delegates ? this.#delegationToolsOf(resolved) : []);
     const mcp = o.mcp;
     const role = `${spec.instructions}\n\n${environmentFacts(o.workspace)}`;
     return {
@@ -87,6 +94,15 @@ export class AgentFactory {
       ...this.compactionOf(spec),
       ...hooks,
     };
+  }
+
+  #delegationToolsOf(spec: AgentSpec): readonly Tool[] {
+    let tools = this.#delegationTools.get(spec);
+    if (tools === undefined) {
+      tools = Object.freeze(this.o.delegationTools(spec));
+      this.#delegationTools.set(spec, tools);
+    }
+    return tools;
   }
 
   /**

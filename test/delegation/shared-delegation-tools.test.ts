@@ -1,0 +1,82 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { JsonObject } from '../../src/events/json.js';
+import { testAgent } from '../support/agent-turns.js';
+import { offlineEngine, type OfflineEngine } from '../support/offline-engine.js';
+import type { ScriptedRoute } from '../support/scripted-routes.js';
+
+// Every run of one agent spec (the main agent's) shares the delegation tools made at its
+// first run (src/delegation/agent-factory.ts). What could go wrong with that is per-run state
+// leaking between runs, or an agent list frozen at the first run: these pin both down.
+
+let o: OfflineEngine | undefined;
+afterEach(async () => {
+  vi.useRealTimers();
+  await o?.engine.close();
+  await o?.cleanup();
+  o = undefined;
+});
+
+/** The main agent delegates its prompt to `slow` once, then answers with the task's result. */
+const delegating: ScriptedRoute = (turn) =>
+  turn.step === 1
+    ? { toolCalls: [{ name: 'task', args: { agent_name: 'slow', prompt: `work for ${turn.prompt}`, description: 'slow work' } }] }
+    : { text: `main got: ${turn.toolResults.at(-1) ?? ''}` };
+const slow: ScriptedRoute = (turn) => ({ text: `done: ${turn.prompt}`, delayMs: 100 });
+
+type Schema = { properties: Record<string, { enum?: string[] }> };
+const offeredAgents = (request: { readonly tools?: readonly { readonly name: string; readonly parameters: JsonObject }[] }): string[] =>
+  (request.tools!.find((t) => t.name === 'task')!.parameters as unknown as Schema).properties['agent_name']!.enum!;
+
+describe('delegation tools shared by the runs of one agent', () => {
+  it("cancelling one run's task reaches only that run's child; the other run's task goes on", async () => {
+    o = await offlineEngine({ main: delegating, slow }, [testAgent('slow')]);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+    const first = o.engine.start('run one');
+    const second = o.engine.start('run two');
+    await vi.advanceTimersByTimeAsync(10);
+    const tasks = o.engine.tasks.list();
+    expect(tasks.map((t) => t.parentRunId).sort()).toEqual([first.runId, second.runId].sort());
+    const ofFirst = tasks.find((t) => t.parentRunId === first.runId)!;
+    expect(o.engine.cancelTask(ofFirst.taskId)).toBe(true);
+    await vi.advanceTimersByTimeAsync(200);
+    const [one, two] = await Promise.all([first.result, second.result]);
+    expect(one.text).toContain('<result_status>failure</result_status>');
+    expect(one.text).not.toContain('done: work for');
+    expect(two.text).toContain('done: work for run two');
+    expect(o.engine.tasks.get(ofFirst.taskId)?.state).toBe('cancelled');
+  });
+
+  it('cancelling one run stops only its own child', async () => {
+    o = await offlineEngine({ main: delegating, slow }, [testAgent('slow')]);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+    const first = o.engine.start('run one');
+    const second = o.engine.start('run two');
+    await vi.advanceTimersByTimeAsync(10);
+    first.cancel();
+    await expect(first.result).rejects.toMatchObject({ name: 'AbortError' });
+    await vi.advanceTimersByTimeAsync(200);
+    expect((await second.result).text).toContain('done: work for run two');
+  });
+
+  it('a later run offers the agents that exist then, not those of the first run', async () => {
+    o = await offlineEngine({ '*': () => ({ text: 'ok' }) }, [testAgent('alpha')]);
+    await o.engine.start('first').result;
+    o.engine.agents.add(testAgent('beta'));
+    await o.engine.start('second').result;
+    expect(offeredAgents(o.model.requests[0]!)).not.toContain('beta');
+    expect(offeredAgents(o.model.requests[1]!)).toContain('beta');
+  });
+
+  it("an agent run directly gets its own tools: its rules decide whom its task may name, not the main agent's", async () => {
+    const lead = testAgent('lead', { tools: ['task'], permissionRules: [{ tool: 'task', action: 'deny', pattern: 'alpha' }] });
+    o = await offlineEngine({ '*': () => ({ text: 'ok' }) }, [testAgent('alpha'), lead], { maxDepth: 2 });
+    await o.engine.start('main first').result;
+    await o.engine.start('lead', { agentName: 'lead' }).result;
+    await o.engine.start('main again').result;
+    const [mainFirst, ofLead, mainAgain] = o.model.requests;
+    expect(offeredAgents(mainFirst!)).toContain('alpha');
+    expect(offeredAgents(ofLead!)).not.toContain('alpha');
+    expect(ofLead!.tools!.map((t) => t.name)).toEqual(['task']);
+    expect(offeredAgents(mainAgain!)).toEqual(offeredAgents(mainFirst!));
+  });
+});
