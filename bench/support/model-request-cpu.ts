@@ -143,6 +143,7 @@ if (mode === 'alloc') {
   await pass(send, REQUESTS);
   const { profile } = await session.post('HeapProfiler.stopSampling');
   const byFrame = new Map<string, number>();
+  const bySide = new Map<string, number>();
   let total = 0;
   const walk = (node: typeof profile.head): void => {
     const self = node.selfSize;
@@ -151,11 +152,14 @@ if (mode === 'alloc') {
       const { functionName, url, lineNumber } = node.callFrame;
       const key = `${functionName || '(anonymous)'} ${url.replace(/^.*node_modules\//, '').replace(/^.*\/(dist|src)\//, '$1/')}:${lineNumber + 1}`;
       byFrame.set(key, (byFrame.get(key) ?? 0) + self);
+      const side = /node_modules\/openai\//.test(url) ? 'openai' : /node_modules\/rxjs\//.test(url) ? 'rxjs' : /\/(dist|src)\//.test(url) && !url.includes('node_modules') ? 'rxharness' : /bench\//.test(url) ? 'bench' : 'Node (and builtins)';
+      bySide.set(side, (bySide.get(side) ?? 0) + self);
     }
     for (const child of node.children) walk(child);
   };
   walk(profile.head);
   console.log(`${mode} ${distDir}: ~${Math.round(total / REQUESTS)} bytes allocated per request (sampled every 512 B)`);
+  console.log([...bySide].sort((a, b) => b[1] - a[1]).map(([side, bytes]) => `${side} ${Math.round(bytes / REQUESTS)} B`).join(', '));
   for (const [frame, bytes] of [...byFrame].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.TOP ?? 25))) console.log(`${String(Math.round(bytes / REQUESTS)).padStart(7)} B/req  ${frame}`);
 } else {
   const cpu: number[] = [];

@@ -1,6 +1,7 @@
-import http, { type IncomingMessage } from 'node:http';
+import http, { type IncomingMessage, type RequestOptions } from 'node:http';
 import https from 'node:https';
 import { pipeline, type Readable } from 'node:stream';
+import { urlToHttpOptions } from 'node:url';
 import zlib from 'node:zlib';
 import { NodeHttpResponse } from './node-http-response.js';
 
@@ -24,6 +25,35 @@ const agents = {
 
 /** The encodings a response may come in, as fetch asks for them too. */
 const ACCEPT_ENCODING = 'gzip, deflate, br';
+
+/** A request's target as `http.request` takes it, parsed once per URL string. */
+interface Target {
+  readonly protocol: string;
+  readonly href: string;
+  /** Host, port, path and credentials of the URL; frozen, since every request to it shares it. */
+  readonly options: Readonly<RequestOptions>;
+}
+
+/**
+ * The targets of the URLs asked so far: a model sends every request to the same URL, which
+ * need not be parsed (`new URL`, then `urlToHttpOptions`) again each time. Bounded: past
+ * {@link MAX_TARGETS} distinct URLs it starts over, and a URL only costs its parse again.
+ */
+const targets = new Map<string, Target>();
+const MAX_TARGETS = 256;
+
+/** The target of `input`, from the cache when it is a URL string seen before. */
+function targetOf(input: string | URL | Request): Target {
+  const known = typeof input === 'string' ? targets.get(input) : undefined;
+  if (known) return known;
+  const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
+  const target: Target = { protocol: url.protocol, href: url.href, options: Object.freeze(urlToHttpOptions(url)) };
+  if (typeof input === 'string') {
+    if (targets.size >= MAX_TARGETS) targets.clear();
+    targets.set(input, target);
+  }
+  return target;
+}
 
 /** The error an aborted request rejects with: the signal's reason, an `AbortError` (the openai client reads a timeout from it). */
 function abortError(signal: AbortSignal): unknown {
@@ -82,9 +112,9 @@ function decodedBody(message: IncomingMessage): Readable {
  * ```
  */
 export const nodeHttpFetch = (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
-  const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
-  const agent = url.protocol === 'https:' ? agents['https:'] : url.protocol === 'http:' ? agents['http:'] : undefined;
-  if (!agent) return Promise.reject(new TypeError(`the model transport speaks http and https only, not ${url.protocol} (${url.href})`));
+  const target = targetOf(input);
+  const agent = target.protocol === 'https:' ? agents['https:'] : target.protocol === 'http:' ? agents['http:'] : undefined;
+  if (!agent) return Promise.reject(new TypeError(`the model transport speaks http and https only, not ${target.protocol} (${target.href})`));
   const { signal } = init;
   if (signal?.aborted) return Promise.reject(abortError(signal));
   let body: string | Uint8Array | undefined;
@@ -96,7 +126,8 @@ export const nodeHttpFetch = (input: string | URL | Request, init: RequestInit =
     return Promise.reject(error);
   }
   return new Promise((resolve, reject) => {
-    const request = (url.protocol === 'https:' ? https : http).request(url, { method: init.method ?? 'GET', headers, agent });
+    // The same options Node makes of a URL and these (`http.request(url, options)`), without parsing the URL again.
+    const request = (target.protocol === 'https:' ? https : http).request({ ...target.options, method: init.method ?? 'GET', headers, agent });
     // Before the headers the promise rejects; after them the body stream errors and closes.
     const onAbort = (): void => {
       const reason = abortError(signal!);
@@ -112,7 +143,7 @@ export const nodeHttpFetch = (input: string | URL | Request, init: RequestInit =
     });
     request.once('response', (message) => {
       message.once('close', release);
-      resolve(new NodeHttpResponse(message, decodedBody(message), url.href) as unknown as Response);
+      resolve(new NodeHttpResponse(message, decodedBody(message), target.href) as unknown as Response);
     });
     request.end(body);
   });
