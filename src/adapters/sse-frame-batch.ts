@@ -3,6 +3,12 @@
  * (16 KiB), so a synchronous burst (a replay) still meets backpressure after about one buffer.
  */
 const DEFAULT_MAX_BATCH_CHARS = 16 * 1024;
+/**
+ * Settled once: a `then` on it queues the flush as a microtask, at the place in the queue
+ * `queueMicrotask` would, without the async resource and bound function Node makes for every
+ * `queueMicrotask` (a live run's events come one at a time: a flush per event).
+ */
+const SETTLED = Promise.resolve();
 
 /** Server-sent-event frames waiting to go out together; see {@link frameBatch}. */
 export interface FrameBatch {
@@ -44,6 +50,16 @@ export function frameBatch(write: (text: string) => void, maxChars = DEFAULT_MAX
     const taken = take();
     if (taken !== '') write(taken);
   };
+  const flushLater = (): void => {
+    try {
+      flush();
+    } catch (error) {
+      // thrown as from `queueMicrotask`: an uncaught exception, not a rejection nobody handles
+      queueMicrotask(() => {
+        throw error;
+      });
+    }
+  };
   return {
     add(frame) {
       // V8 concatenates lazily (a rope), flattened once by the write: no copy per frame
@@ -51,7 +67,7 @@ export function frameBatch(write: (text: string) => void, maxChars = DEFAULT_MAX
       if (text.length >= maxChars) flush();
       else if (!scheduled) {
         scheduled = true;
-        queueMicrotask(flush);
+        void SETTLED.then(flushLater);
       }
     },
     take,
