@@ -4,6 +4,7 @@ import { pipeline, type Readable } from 'node:stream';
 import { urlToHttpOptions } from 'node:url';
 import zlib from 'node:zlib';
 import { NodeHttpResponse } from './node-http-response.js';
+import { cancelOf } from './request-cancel.js';
 
 /**
  * How long an idle kept-alive socket is kept: under the 5 s a Node server (and most others)
@@ -55,9 +56,9 @@ function targetOf(input: string | URL | Request): Target {
   return target;
 }
 
-/** The error an aborted request rejects with: the signal's reason, an `AbortError` (the openai client reads a timeout from it). */
-function abortError(signal: AbortSignal): unknown {
-  return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
+/** The error an aborted request rejects with: the signal's reason, else (a cancel) an `AbortError` (the openai client reads a timeout from it). */
+function abortError(signal: AbortSignal | undefined): unknown {
+  return signal?.reason ?? new DOMException('This operation was aborted', 'AbortError');
 }
 
 /** The request body as bytes or text; what a chat request sends is a JSON string. */
@@ -117,6 +118,9 @@ export const nodeHttpFetch = (input: string | URL | Request, init: RequestInit =
   if (!agent) return Promise.reject(new TypeError(`the model transport speaks http and https only, not ${target.protocol} (${target.href})`));
   const { signal } = init;
   if (signal?.aborted) return Promise.reject(abortError(signal));
+  // rxharness's own requests are cancelled through this (see RequestCancel), the client's timeout through `signal`.
+  const cancel = cancelOf(init);
+  if (cancel?.aborted) return Promise.reject(abortError(undefined));
   let body: string | Uint8Array | undefined;
   let headers: Record<string, string>;
   try {
@@ -130,12 +134,16 @@ export const nodeHttpFetch = (input: string | URL | Request, init: RequestInit =
     const request = (target.protocol === 'https:' ? https : http).request({ ...target.options, method: init.method ?? 'GET', headers, agent });
     // Before the headers the promise rejects; after them the body stream errors and closes.
     const onAbort = (): void => {
-      const reason = abortError(signal!);
+      const reason = abortError(signal?.aborted ? signal : undefined);
       request.destroy(reason instanceof Error ? reason : undefined);
       reject(reason);
     };
     signal?.addEventListener('abort', onAbort, { once: true });
-    const release = (): void => signal?.removeEventListener('abort', onAbort);
+    const forgetCancel = cancel?.onAbort(onAbort);
+    const release = (): void => {
+      signal?.removeEventListener('abort', onAbort);
+      forgetCancel?.();
+    };
     // `on`, not `once`: a request may fail twice (a destroy after a socket error), and an unheard error would throw.
     request.on('error', (error) => {
       release();

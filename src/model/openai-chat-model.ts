@@ -6,6 +6,7 @@ import { chatRequestBody } from './chat-request-body.js';
 import { checkModelSettings, type ModelSettings } from './model-settings.js';
 import { nodeHttpFetch } from './node-http-fetch.js';
 import { readResponse } from './read-response.js';
+import { cancelOption, RequestCancel } from './request-cancel.js';
 import type { ModelError } from './model-error.js';
 import { retryModelRequest, type RetryPolicy } from './retry-policy.js';
 import { refusesParallelCalls, singleToolCallBody } from './single-tool-calls.js';
@@ -64,6 +65,9 @@ export interface OpenAIChatModelOptions {
   readonly extraBody?: Readonly<Record<string, unknown>>;
 }
 
+/** The per-request options of the openai client. */
+type RequestOptions = NonNullable<Parameters<OpenAI['chat']['completions']['create']>[1]>;
+
 const DEFAULT_MAX_RETRY_DELAY_MS = 30_000;
 const DEFAULT_RETRY_BUDGET_MS = 60_000;
 
@@ -96,6 +100,8 @@ export class OpenAIChatModel implements ChatModel {
   private readonly timeoutMs: number;
   private readonly scheduler: SchedulerLike;
   private readonly retry: RetryPolicy;
+  /** Whether the client is rxharness's own, on the `node:http` transport: it is cancelled without a signal (see RequestCancel). */
+  private readonly ownTransport: boolean;
   /** Set once the server's template refused parallel tool calls: every request is then sent in the single-call form. */
   private singleToolCalls = false;
   /** The server's answer about the context window, asked once (see {@link OpenAIChatModel.contextWindow}). */
@@ -115,13 +121,14 @@ export class OpenAIChatModel implements ChatModel {
     const maxDelayMs = whole('maxRetryDelayMs', options.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS, 0);
     const budgetMs = whole('retryBudgetMs', options.retryBudgetMs ?? DEFAULT_RETRY_BUDGET_MS, 0);
     this.retry = { maxRetries, maxDelayMs, budgetMs, scheduler: this.scheduler };
+    this.ownTransport = given === undefined;
     this.client = given ?? newClient(options.baseURL ?? process.env.OPENAI_BASE_URL, options.apiKey ?? process.env.OPENAI_API_KEY, this.timeoutMs);
   }
 
   /** Streams one response: cold, one request (and its retries) per subscription. */
   stream(request: ChatRequest): Observable<ModelChunk> {
     return new Observable<ModelChunk>((out) => {
-      const abort = new AbortController();
+      const abort = new RequestCancel();
       const asked = chatRequestBody(this.id, request, this.extraBody, this.settings);
       const body = this.singleToolCalls ? singleToolCallBody(asked) : asked;
       let bodyRead = false;
@@ -130,7 +137,7 @@ export class OpenAIChatModel implements ChatModel {
       // Only the request is retried: once a response has begun its chunks go to `out` itself
       // (no operator in between on the hot path), and a body that breaks is never retried.
       const onServerWait = (error: ModelError, budgetMs: number): void => out.next(this.serverWait(error, budgetMs));
-      const send$ = (sent: typeof body) => defer(() => this.send(sent, abort.signal)).pipe(retryModelRequest(this.retry, onServerWait));
+      const send$ = (sent: typeof body) => defer(() => this.send(sent, abort)).pipe(retryModelRequest(this.retry, onServerWait));
       const request$ = send$(body).pipe(catchError((error: unknown) => (refusesParallelCalls(error, body) ? this.singleCallsRetry$(error, body, send$, out) : throwError(() => error))));
       out.add(
         request$.subscribe({
@@ -139,8 +146,7 @@ export class OpenAIChatModel implements ChatModel {
         }),
       );
       // Unsubscribing aborts the request in flight; a retry wait is a timer that dies with it.
-      // A response read to its end has nothing left to abort (and an abort would cost a
-      // DOMException and an abort event through the client's and fetch's signals).
+      // A response read to its end has nothing left to abort.
       return () => {
         if (!bodyRead) abort.abort();
       };
@@ -180,9 +186,11 @@ export class OpenAIChatModel implements ChatModel {
    * one linear pass of an SSE parser, because openai 6's decoder copies the rest of its
    * buffer for every event it finds (docs/performance.md).
    */
-  private async send(body: ChatCompletionCreateParamsStreaming, signal: AbortSignal): Promise<Response> {
+  private async send(body: ChatCompletionCreateParamsStreaming, cancel: RequestCancel): Promise<Response> {
+    // Our transport takes the cancel itself; a fetch of the user's gets a signal.
+    const stop: RequestOptions = this.ownTransport ? { fetchOptions: cancelOption<RequestOptions['fetchOptions']>(cancel) } : { signal: cancel.signal };
     try {
-      return await this.client.chat.completions.create(body, { signal, maxRetries: 0, timeout: this.timeoutMs }).asResponse();
+      return await this.client.chat.completions.create(body, { ...stop, maxRetries: 0, timeout: this.timeoutMs }).asResponse();
     } catch (error) {
       throw toModelError(error, this.id, body.tools !== undefined);
     }

@@ -5,6 +5,7 @@ import { ModelError } from './model-error.js';
 import { nodeBodyOf } from './node-http-response.js';
 import { readJsonCompletion } from './read-json-completion.js';
 import { chunks, readSse, type StreamProgress } from './read-sse.js';
+import type { RequestCancel } from './request-cancel.js';
 import { toModelError } from './to-model-error.js';
 
 /** What {@link readResponse} needs besides the response. */
@@ -16,7 +17,7 @@ export interface ReadContext {
   /** Where the idle watchdog runs. */
   readonly scheduler: SchedulerLike;
   /** Aborts the HTTP exchange; aborted here when the server goes silent. */
-  readonly abort: AbortController;
+  readonly abort: RequestCancel;
   /** Called once the body has been read to its end, before the finish goes out. */
   readonly onBodyRead?: () => void;
   /** Whether a streamed body's deltas are handed on (`false`: the request said nobody reads them). */
@@ -61,7 +62,7 @@ export function readResponse(response: Response, context: ReadContext): Observab
         if (idle) {
           const message = `the server sent nothing for ${timeoutMs} ms (timeoutMs) after ${chunks(progress.events)}: the stream was abandoned`;
           out.error(new ModelError(`model "${model}": ${message}`, { cause: error }));
-        } else if (!abort.signal.aborted) out.error(toModelError(error, model));
+        } else if (!abort.aborted) out.error(toModelError(error, model));
       },
     );
     return () => watchdog.unsubscribe();
