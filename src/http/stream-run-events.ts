@@ -47,11 +47,11 @@ export function streamRunEvents(attach: AttachRun, after: number, res: ServerRes
     paused = true;
     pause$.next();
   });
-  // a run's id is the same in every event: quoted once, not by each event's JSON
-  let runIdJson: string | undefined;
+  // a run's id is the same in every event: quoted once, with the text around it, not by each event's frame
+  let runIdPart = '';
   let runId: string | undefined;
-  // a delta's JSON around its text is the same as its stream's previous one's: made once per stream
-  const toJson = eventJson();
+  // a delta's frame around its text is the same as its stream's previous one's: made once per stream
+  const eventPart = eventJson(',"event":', '}\n\n');
 
   const stop = (): void => {
     done = true;
@@ -76,14 +76,14 @@ export function streamRunEvents(attach: AttachRun, after: number, res: ServerRes
         next: (entry) => {
           let event: string;
           try {
-            event = toJson(entry.event);
+            event = eventPart(entry.event);
           } catch (error) {
             return finish(errorFrame(error));
           }
-          if (entry.runId !== runId) runIdJson = JSON.stringify((runId = entry.runId));
-          last = entry.seq;
-          // the SequencedEvent's JSON, its keys in their order, with the run id quoted once
-          batch.add(`id: ${entry.seq}\ndata: {"runId":${runIdJson},"seq":${entry.seq},"event":${event}}\n\n`);
+          if (entry.runId !== runId) runIdPart = `\ndata: {"runId":${JSON.stringify((runId = entry.runId))},"seq":`;
+          const seq = String((last = entry.seq));
+          // `id: <seq>`, then the SequencedEvent's JSON, its keys in their order
+          batch.add(`id: ${seq}${runIdPart}${seq}${event}`);
         },
         error: (error: unknown) => finish(AbortError.isInstance(error) ? cancelledFrame(error) : errorFrame(error)),
         complete: () => {

@@ -33,6 +33,18 @@ export function shapeable(event: AgentEvent): boolean {
  * Written out field by field: this runs for every delta a started run logs.
  */
 export function sameShape(shape: AgentEvent, event: AgentEvent): boolean {
+  return sameValues(shape, event, true);
+}
+
+/**
+ * {@link sameShape} without counting `event`'s fields, for a caller that has checked its keys
+ * itself (the same keys as `shape`'s, which has only its declared fields).
+ */
+export function sameDeclaredValues(shape: AgentEvent, event: AgentEvent): boolean {
+  return sameValues(shape, event, false);
+}
+
+function sameValues(shape: AgentEvent, event: AgentEvent, countFields: boolean): boolean {
   if (shape.type === 'TaskWrap') {
     if (event.type !== 'TaskWrap') return false;
     const same =
@@ -44,11 +56,11 @@ export function sameShape(shape: AgentEvent, event: AgentEvent): boolean {
       shape.taskAgentName === event.taskAgentName &&
       shape.taskDescription === event.taskDescription &&
       shape.multitask === event.multitask;
-    return same && fieldCount(event) === WRAP_FIELDS && sameShape(shape.event, event.event);
+    return same && (!countFields || fieldCount(event) === WRAP_FIELDS) && sameValues(shape.event, event.event, countFields);
   }
   if (shape.type !== 'ReasonDelta' || event.type !== 'ReasonDelta') return false;
   const same = shape.runId === event.runId && shape.agentName === event.agentName && shape.step === event.step && shape.kind === event.kind;
-  return same && typeof event.text === 'string' && fieldCount(event) === DELTA_FIELDS;
+  return same && typeof event.text === 'string' && (!countFields || fieldCount(event) === DELTA_FIELDS);
 }
 
 /** A `TaskWrap`'s fields, each compared in `sameShape` (`event` by recursion). */

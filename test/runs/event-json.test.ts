@@ -40,11 +40,17 @@ describe('eventJson (the JSON of each event a reader sends, its deltas from thei
 
   it('serialises whole a delta with a field of its own, and the plain delta after it', () => {
     const toJson = eventJson();
-    const extra = { ...delta('c1', 'a'), note: 'kept' } as AgentEvent;
+    const extra = { ...delta('c1', 'a'), note: 'kept' } as unknown as AgentEvent;
     expect(toJson(extra)).toBe(JSON.stringify(extra));
     const plain = delta('c1', 'b');
     expect(toJson(plain)).toBe(JSON.stringify(plain));
     expect(toJson(extra)).toBe(JSON.stringify(extra));
+  });
+
+  it('puts each event\'s JSON, deltas\' from the cache too, between the text given around it', () => {
+    const toFrame = eventJson(',"event":', '}\n\n');
+    const events = [delta('c1', 'a'), delta('c1', 'b"\n'), wrapped('c2', delta('c2', 'c')), wrapped('c2', delta('c2', 'd')), delta('c1', 'e')];
+    for (const e of events) expect(toFrame(e)).toBe(`,"event":${JSON.stringify(e)}}\n\n`);
   });
 
   it('follows a change of step, kind or task in the same run', () => {
