@@ -4,12 +4,13 @@
  * event, wrapped in `TaskWrap`, as the run emits it). The model (`support/first-byte-model.ts`,
  * its own process) stamps each response's first chunk with the wall-clock time just before
  * it writes it, with the headers; the run's subscriber takes now minus that stamp. The
- * baseline is a bare `fetch` reading the same first chunk (no client library, no harness):
- * what the transport costs any client. Runs one at a time, so nothing queues.
+ * model is built from a `baseURL`, as `serve` and the CLI build it, so its requests go over
+ * rxharness's own `node:http` transport. The baseline is a bare `fetch` reading the same
+ * first chunk (no client library, no harness): what the transport costs any client. Runs
+ * one at a time, so nothing queues.
  *
  * @module
  */
-import OpenAI from 'openai';
 import { lastValueFrom, tap } from 'rxjs';
 import type { AgentEvent } from '../src/index.js';
 import { startLineProcess } from './support/line-process.js';
@@ -83,7 +84,8 @@ export async function firstEventBenchmark(): Promise<ResultRow[]> {
     const { baseURL } = JSON.parse(model.firstLine) as { baseURL: string };
     const builtins = rx.createBuiltinTools().map((t) => t.name);
     const engine = new rx.HarnessEngine({
-      model: new rx.OpenAIChatModel({ model: 'first-byte', client: new OpenAI({ baseURL, apiKey: 'bench', maxRetries: 0 }) }),
+      // Built from a baseURL, as serve and the CLI build it: rxharness's node:http transport, not a client's fetch.
+      model: new rx.OpenAIChatModel({ model: 'first-byte', baseURL, apiKey: 'bench', maxRetries: 0 }),
       workspace: dirs.workspace,
       homeDir: dirs.home,
       instructions: 'You are the main agent. Delegate, then sum up.',
