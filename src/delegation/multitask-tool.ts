@@ -4,6 +4,7 @@ import type { Tool, ToolResult } from '../tools/tool.js';
 import { toolError } from '../tools/tool-error.js';
 import type { AgentSpec, Delegation } from './delegation-types.js';
 import { multitaskToolDescription } from './delegation-prompts.js';
+import { perAgentList } from './per-agent-list.js';
 import { depthRefusal } from './depth-guard.js';
 import { createTaskPool } from './task-pool.js';
 import { formatMultitaskResults, type TaskResultFields } from './task-result-format.js';
@@ -22,11 +23,12 @@ import { multitaskModelParameters, multitaskParameters, type MultitaskArgs } fro
  * ```
  */
 export function createMultitaskTool(parent: AgentSpec, delegation: Delegation): Tool<MultitaskArgs> {
+  const description = perAgentList((agents) => multitaskToolDescription(agents, delegation.poolSize));
   return defineTool({
     name: 'multitask',
     // Read at every step: the agents visible now.
     get description() {
-      return multitaskToolDescription(delegation.visibleAgents(), delegation.poolSize);
+      return description(delegation.visibleAgents());
     },
     input: multitaskParameters(delegation.maxItems),
     get modelParameters() {

@@ -3,6 +3,7 @@ import { defineTool } from '../tools/define-tool.js';
 import type { Tool } from '../tools/tool.js';
 import type { AgentSpec, Delegation } from './delegation-types.js';
 import { taskToolDescription } from './delegation-prompts.js';
+import { perAgentList } from './per-agent-list.js';
 import { depthRefusal } from './depth-guard.js';
 import { formatTaskResult } from './task-result-format.js';
 import { TASK_PARAMETERS, taskModelParameters, type TaskArgs } from './task-schemas.js';
@@ -18,10 +19,11 @@ import { TASK_PARAMETERS, taskModelParameters, type TaskArgs } from './task-sche
  * ```
  */
 export function createTaskTool(parent: AgentSpec, delegation: Delegation): Tool<TaskArgs> {
+  const description = perAgentList(taskToolDescription);
   return defineTool({
     name: 'task',
     get description() {
-      return taskToolDescription(delegation.visibleAgents());
+      return description(delegation.visibleAgents());
     },
     input: TASK_PARAMETERS,
     // Read at every step: the agents that may be named now.

@@ -60,6 +60,8 @@ export class PermissionPolicy {
   readonly parent: PermissionPolicy | undefined;
   /** Whether this agent's own rules may only narrow what the engine rules and defaults decide. */
   readonly narrowOnly: boolean;
+  /** The engine's rules, then this agent's: both frozen, so joined once (every call is decided on them). */
+  readonly #userRules: readonly PermissionRule[];
 
   constructor(options: PermissionPolicyOptions = {}) {
     this.narrowOnly = options.narrowOnly ?? false;
@@ -68,6 +70,7 @@ export class PermissionPolicy {
     this.agentRules = Object.freeze(this.narrowOnly ? agentRules.filter((rule) => rule.action !== 'allow') : [...agentRules]);
     this.defaults = options.defaults ?? DEFAULT_RULES;
     this.parent = options.parent;
+    this.#userRules = Object.freeze([...this.rules, ...this.agentRules]);
   }
 
   /**
@@ -115,7 +118,7 @@ export class PermissionPolicy {
   }
 
   private userRules(): readonly PermissionRule[] {
-    return [...this.rules, ...this.agentRules];
+    return this.#userRules;
   }
 
   private evaluateOwn(toolName: string, subject: string | undefined): PermissionDecision {

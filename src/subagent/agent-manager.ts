@@ -56,6 +56,11 @@ export class AgentManager {
   readonly #discoveryDiagnostics: AgentDiagnostic[] = [];
   readonly #addedDiagnostics = new Map<string, readonly AgentDiagnostic[]>();
   #discoveredYet = false;
+  /**
+   * {@link AgentManager.enabled}'s answer until a definition is added or discovered (each is
+   * frozen, so nothing else changes it): every step of every run reads the list.
+   */
+  #enabled: readonly AgentDefinition[] | undefined;
 
   constructor(options: AgentManagerOptions) {
     this.#dirs = Object.freeze([...options.dirs]);
@@ -95,6 +100,7 @@ export class AgentManager {
    */
   add(definition: AgentDefinition): void {
     const valid = normalizeDefinition(definition);
+    this.#enabled = undefined;
     this.#added.set(valid.name, valid);
     this.#addedDiagnostics.set(valid.name, this.#warningsOf(valid));
   }
@@ -153,10 +159,14 @@ export class AgentManager {
    */
   enabled(): AgentDefinition[] {
     this.#discover();
-    const all = new Map([...this.#discovered, ...this.#added]);
-    return [...all.values()]
-      .filter((agent) => agent.enabled && isSubagent(agent))
-      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    if (this.#enabled === undefined) {
+      const all = new Map([...this.#discovered, ...this.#added]);
+      this.#enabled = Object.freeze(
+        [...all.values()].filter((agent) => agent.enabled && isSubagent(agent)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
+      );
+    }
+    // A copy: the caller may sort or change its list.
+    return [...this.#enabled];
   }
 
   /**
@@ -181,6 +191,7 @@ export class AgentManager {
   #discover(): void {
     if (this.#discoveredYet) return;
     this.#discoveredYet = true;
+    this.#enabled = undefined;
     const { definitions, diagnostics } = discoverAgentsSync(this.#dirs);
     this.#discoveryDiagnostics.push(...diagnostics);
     for (const definition of definitions) {

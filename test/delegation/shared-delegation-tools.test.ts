@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { JsonObject } from '../../src/events/json.js';
+import { defineAgent } from '../../src/subagent/define-agent.js';
 import { testAgent } from '../support/agent-turns.js';
 import { offlineEngine, type OfflineEngine } from '../support/offline-engine.js';
 import type { ScriptedRoute } from '../support/scripted-routes.js';
@@ -22,6 +23,8 @@ const delegating: ScriptedRoute = (turn) =>
     ? { toolCalls: [{ name: 'task', args: { agent_name: 'slow', prompt: `work for ${turn.prompt}`, description: 'slow work' } }] }
     : { text: `main got: ${turn.toolResults.at(-1) ?? ''}` };
 const slow: ScriptedRoute = (turn) => ({ text: `done: ${turn.prompt}`, delayMs: 100 });
+
+const alphaSaying = (description: string) => defineAgent({ name: 'alpha', description, systemPrompt: 'You are alpha.' });
 
 type Schema = { properties: Record<string, { enum?: string[] }> };
 const offeredAgents = (request: { readonly tools?: readonly { readonly name: string; readonly parameters: JsonObject }[] }): string[] =>
@@ -65,6 +68,19 @@ describe('delegation tools shared by the runs of one agent', () => {
     await o.engine.start('second').result;
     expect(offeredAgents(o.model.requests[0]!)).not.toContain('beta');
     expect(offeredAgents(o.model.requests[1]!)).toContain('beta');
+  });
+
+  it('a definition replaced under the same name shows in the next descriptions of task and multitask', async () => {
+    o = await offlineEngine({ '*': () => ({ text: 'ok' }) }, [alphaSaying('Alpha, first of its name.')]);
+    await o.engine.start('first').result;
+    o.engine.agents.add(alphaSaying('Alpha, second of its name.'));
+    await o.engine.start('second').result;
+    const described = (request: number, tool: string) => o!.model.requests[request]!.tools!.find((t) => t.name === tool)!.description;
+    for (const tool of ['task', 'multitask']) {
+      expect(described(0, tool)).toContain('Alpha, first of its name.');
+      expect(described(1, tool)).toContain('Alpha, second of its name.');
+      expect(described(1, tool)).not.toContain('Alpha, first of its name.');
+    }
   });
 
   it("an agent run directly gets its own tools: its rules decide whom its task may name, not the main agent's", async () => {
