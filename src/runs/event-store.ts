@@ -2,6 +2,9 @@ import type { AgentEvent } from '../events/agent-event.js';
 import { innermost, sameShape, shapeable, withText } from './delta-shape.js';
 import { TextRope } from './text-rope.js';
 
+/** The numbers kept per event in `#events`: slot, offset, length. */
+const FIELDS = 3;
+
 /** A delta stream: the shape its deltas share and their texts. */
 interface Stream {
   readonly shape: AgentEvent;
@@ -18,10 +21,13 @@ interface Stream {
  * @internal
  */
 export class EventStore {
-  /** Per event: its stream's index, or `-1 - i` for the event kept whole at `#whole[i]`. */
-  #slots = new Int32Array(16);
-  #offsets = new Uint32Array(16);
-  #lengths = new Uint32Array(16);
+  /**
+   * Per event, three numbers: its slot (its stream's index, or `-1 - i` for the event kept
+   * whole at `#whole[i]`, stored as its 32 bits and read back with `| 0`), where its text
+   * starts in its stream's rope, and its length. One array, not three: a run's log grows (and
+   * is trimmed at its end) by one buffer allocated and copied, not three.
+   */
+  #events = new Uint32Array(FIELDS * 16);
   readonly #whole: AgentEvent[] = [];
   readonly #streams: Stream[] = [];
   /** Each delta stream's current index, by the innermost run's id. */
@@ -44,8 +50,8 @@ export class EventStore {
 
   /** Keeps `event` as the next one. */
   push(event: AgentEvent): void {
-    if (this.#count === this.#slots.length) this.#grow();
-    const i = this.#count++;
+    if (this.#count * FIELDS === this.#events.length) this.#resize(this.#count * 2);
+    const at = this.#count++ * FIELDS;
     const inner = innermost(event);
     if (inner.type === 'ReasonDelta') {
       let index = this.#current.get(inner.runId);
@@ -54,23 +60,24 @@ export class EventStore {
         if (index !== undefined) this.#begin(inner.runId, index);
       }
       if (index !== undefined) {
-        this.#slots[i] = index;
-        this.#offsets[i] = this.#streams[index]!.text.append(inner.text);
-        this.#lengths[i] = inner.text.length;
+        this.#events[at] = index;
+        this.#events[at + 1] = this.#streams[index]!.text.append(inner.text);
+        this.#events[at + 2] = inner.text.length;
         return;
       }
     }
     const whole = this.#whole.push(event) - 1;
-    this.#slots[i] = -1 - whole;
+    this.#events[at] = -1 - whole;
     if (inner.type === 'ReasonEnd') this.#compact(inner.runId, inner.text);
   }
 
   /** The event at `index` (from 0), equal to the one pushed there. */
   at(index: number): AgentEvent {
-    const slot = this.#slots[index]!;
+    const at = index * FIELDS;
+    const slot = this.#events[at]! | 0;
     if (slot < 0) return this.#whole[-1 - slot]!;
     const stream = this.#streams[slot]!;
-    return withText(stream.shape, stream.text.slice(this.#offsets[index]!, this.#lengths[index]!));
+    return withText(stream.shape, stream.text.slice(this.#events[at + 1]!, this.#events[at + 2]!));
   }
 
   /** No more pushes: every stream's text is compacted, the lookups and the arrays' room to grow are let go. */
@@ -105,18 +112,16 @@ export class EventStore {
     this.#open.delete(runId);
   }
 
-  #grow(): void {
-    this.#resize(this.#slots.length * 2);
-  }
-
+  /** Room for `size` events, the first `#count` kept (`size` is never below it). */
   #resize(size: number): void {
-    if (size === this.#slots.length) return;
-    const slots = new Int32Array(size);
-    const offsets = new Uint32Array(size);
-    const lengths = new Uint32Array(size);
-    slots.set(this.#slots.subarray(0, size));
-    offsets.set(this.#offsets.subarray(0, size));
-    lengths.set(this.#lengths.subarray(0, size));
-    [this.#slots, this.#offsets, this.#lengths] = [slots, offsets, lengths];
+    const length = size * FIELDS;
+    if (length === this.#events.length) return;
+    if (length < this.#events.length) {
+      this.#events = this.#events.slice(0, length);
+      return;
+    }
+    const events = new Uint32Array(length);
+    events.set(this.#events);
+    this.#events = events;
   }
 }
