@@ -7,7 +7,18 @@ import type { Tool } from '../tools/tool.js';
  * (most tools keep one for their lifetime; a definition's tools share one across runs), then
  * by name and description. Weak on the schema, so a schema dropped drops its specs.
  */
-const specsBySchema = new WeakMap<JsonObject, Map<string, ToolSpec>>();
+const specsBySchema = new WeakMap<JsonObject, SchemaSpecs>();
+
+/** The specs of one schema: by name and description, and the one last given for each name. */
+interface SchemaSpecs {
+  readonly byText: Map<string, ToolSpec>;
+  /**
+   * The spec last given for each name: asked again with the same description (the common
+   * case, at every step of every run) it is found without building the name-and-description
+   * key, a new string of the whole description hashed at each ask.
+   */
+  readonly lastByName: Map<string, ToolSpec>;
+}
 
 /**
  * Texts kept per schema. A schema that lives as long as the process (a built-in tool's) may be
@@ -18,15 +29,22 @@ const MAX_TEXTS_PER_SCHEMA = 64;
 
 /** The one spec object (frozen: shared) of a tool offered as `name`, `description`, `parameters`, made at the first ask. */
 export function sharedToolSpec(name: string, description: string, parameters: JsonObject): ToolSpec {
-  let byText = specsBySchema.get(parameters);
-  if (!byText) specsBySchema.set(parameters, (byText = new Map()));
+  let specs = specsBySchema.get(parameters);
+  if (!specs) specsBySchema.set(parameters, (specs = { byText: new Map(), lastByName: new Map() }));
+  const last = specs.lastByName.get(name);
+  if (last?.description === description) return last;
+  const { byText, lastByName } = specs;
   // A NUL cannot appear in a tool's name, so the key is unambiguous.
   const key = `${name}\u0000${description}`;
   let spec = byText.get(key);
   if (!spec) {
-    if (byText.size >= MAX_TEXTS_PER_SCHEMA) byText.clear();
+    if (byText.size >= MAX_TEXTS_PER_SCHEMA) {
+      byText.clear();
+      lastByName.clear();
+    }
     byText.set(key, (spec = Object.freeze({ name, description, parameters })));
   }
+  lastByName.set(name, spec);
   return spec;
 }
 
@@ -40,15 +58,11 @@ export function sharedToolSpec(name: string, description: string, parameters: Js
  */
 export function toolSpecsReader(tools: readonly Tool[]): () => readonly ToolSpec[] {
   let last: readonly ToolSpec[] | undefined;
+  const specOf = (t: Tool): ToolSpec => sharedToolSpec(t.name, t.description, t.modelParameters ?? t.parameters);
   return () => {
-    let same = last !== undefined;
-    const specs = tools.map((t, i): ToolSpec => {
-      const spec = sharedToolSpec(t.name, t.description, t.modelParameters ?? t.parameters);
-      if (same && last![i] !== spec) same = false;
-      return spec;
-    });
-    if (same) return last!;
-    last = specs;
-    return specs;
+    // Compared first, built only when something changed: asked twice a step (the estimate and the request).
+    if (last?.length === tools.length && tools.every((t, i) => specOf(t) === last![i])) return last;
+    last = tools.map(specOf);
+    return last;
   };
 }

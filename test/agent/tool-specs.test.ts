@@ -106,4 +106,23 @@ describe('tool specs: built once, reused while nothing changed', () => {
     expect(again).toEqual(first);
     expect(again).not.toBe(first); // the old spec was let go with the others
   });
+
+  it('the spec last given for a name is not given for another description, nor for another name on the same schema', () => {
+    const shared = { type: 'object', properties: { x: { type: 'string' } } } as const;
+    const a = sharedToolSpec('lookup', 'text A', shared);
+    const b = sharedToolSpec('lookup', 'text B', shared);
+    const other = sharedToolSpec('fetch', 'text A', shared);
+    expect([a.description, b.description, other.name]).toEqual(['text A', 'text B', 'fetch']);
+    expect(sharedToolSpec('lookup', 'text A', shared)).toBe(a); // back to A: A's spec, still shared
+    expect(sharedToolSpec('lookup', 'text B', shared)).toBe(b);
+    expect(sharedToolSpec('lookup', ['text', 'A'].join(' '), shared)).toBe(a); // an equal text built anew
+  });
+
+  it('a tool list that lost a tool is offered without it (the list read before was longer)', () => {
+    const tools = [tool('first'), tool('second')];
+    const read = toolSpecsReader(tools);
+    expect(read().map((t) => t.name)).toEqual(['first', 'second']);
+    tools.pop();
+    expect(read().map((t) => t.name)).toEqual(['first']);
+  });
 });
