@@ -16,7 +16,8 @@
  * Prints the CPU (user + system, `process.cpuUsage`) per run of each repetition and their
  * median; with `--heap`, one more repetition under V8's sampling heap profiler (every object
  * sampled, collected ones too) reports the bytes and sampled objects allocated per run and
- * the top allocating functions. Each repetition uses a fresh engine; one warm-up repetition
+ * the top allocating functions. With `--delegate`, each run's main agent first calls
+ * `multitask` with 2 `general` children (as in serve-load), so child starts are counted too. Each repetition uses a fresh engine; one warm-up repetition
  * (module loading, JIT) is not counted.
  *
  * @module
@@ -35,15 +36,23 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '2000' },
     reps: { type: 'string', default: '5' },
     heap: { type: 'boolean', default: false },
+    delegate: { type: 'boolean', default: false },
   },
 });
 const RUNS = Number(values.runs);
 const BATCH = 100;
 const rx = (await import(pathToFileURL(join(resolve(values.dist), 'index.js')).href)) as typeof RxHarness;
 
+/** With `--delegate`, the main agent's first step is serve-load's: `multitask` with 2 `general` children. */
+const TWO_TASKS = { tasks: [1, 2].map((index) => ({ index, agent_name: 'general', prompt: `part ${index}`, description: `Part ${index}` })) };
+const answer = ({ messages, tools }: RxHarness.ChatRequest): RxHarness.ScriptedReply =>
+  values.delegate && tools?.some((t) => t.name === 'multitask') && !messages.some((m) => m.role === 'tool')
+    ? { toolCalls: [{ name: 'multitask', args: TWO_TASKS }] }
+    : { text: 'done' };
+
 function newEngine(): RxHarness.HarnessEngine {
   const dir = mkdtempSync(join(tmpdir(), 'run-start-cpu-'));
-  return new rx.HarnessEngine({ model: new rx.ScriptedModel(() => ({ text: 'done' })), workspace: dir, homeDir: dir });
+  return new rx.HarnessEngine({ model: new rx.ScriptedModel(answer), workspace: dir, homeDir: dir });
 }
 
 /** Starts RUNS runs, BATCH in one turn, each read to its end; resolves when all have ended. */
@@ -73,7 +82,7 @@ const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[
 await rep(); // warm-up
 const perRun: number[] = [];
 for (let i = 0; i < Number(values.reps); i++) perRun.push(await rep());
-console.log(`dist ${values.dist}: ${RUNS} runs in batches of ${BATCH}`);
+console.log(`dist ${values.dist}: ${RUNS} runs in batches of ${BATCH}${values.delegate ? ', each delegating to 2 children' : ''}`);
 console.log(`CPU per run, µs: ${perRun.map((x) => x.toFixed(0)).join(' ')}; median ${median(perRun).toFixed(0)}`);
 
 if (values.heap) {

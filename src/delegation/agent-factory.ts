@@ -14,6 +14,7 @@ import type { Tool } from '../tools/tool.js';
 import { delegationInstructions, environmentFacts } from './delegation-prompts.js';
 import type { AgentSpec } from './delegation-types.js';
 import { mcpRunTools, toolWarningsOf } from './mcp-run-tools.js';
+import { perAgentList } from './per-agent-list.js';
 
 /** What every agent of a tree shares. */
 export interface AgentFactoryOptions {
@@ -54,6 +55,11 @@ export class AgentFactory {
    * live, so every run of one spec (the main agent's) shares them instead of remaking them.
    */
   readonly #delegationTools = new WeakMap<AgentSpec, readonly Tool[]>();
+  /**
+   * A delegating spec's prompt over the agent list, remade only when the list changes (see
+   * perAgentList) or its role does (the workspace facts hold the date).
+   */
+  readonly #delegatingPrompts = new WeakMap<AgentSpec, { readonly role: string; readonly prompt: (agents: readonly AgentDefinition[]) => string }>();
 
   constructor(private readonly o: AgentFactoryOptions) {}
 
@@ -78,7 +84,7 @@ export class AgentFactory {
       modelSettings: spec.settings,
       maxSteps: spec.maxSteps,
       // Read when each run starts: the agent list may have grown (the tools read it at every step).
-      instructions: delegates ? () => `${role}\n\n${delegationInstructions(o.agents.list(), o.poolSize)}` : () => role,
+      instructions: delegates ? () => this.#delegatingPromptOf(spec, role)(o.agents.list()) : () => role,
       tools: mcp ? () => mcpRunTools(mcp, spec, base, own) : delegates ? () => [...base, ...own(spec)] : () => base,
       ...(mcp ? { toolWarnings: toolWarningsOf } : {}),
       sessions: o.sessions,
@@ -94,6 +100,15 @@ export class AgentFactory {
       ...this.compactionOf(spec),
       ...hooks,
     };
+  }
+
+  #delegatingPromptOf(spec: AgentSpec, role: string): (agents: readonly AgentDefinition[]) => string {
+    let made = this.#delegatingPrompts.get(spec);
+    if (made?.role !== role) {
+      made = { role, prompt: perAgentList((agents) => `${role}\n\n${delegationInstructions(agents, this.o.poolSize)}`) };
+      this.#delegatingPrompts.set(spec, made);
+    }
+    return made.prompt;
   }
 
   #delegationToolsOf(spec: AgentSpec): readonly Tool[] {

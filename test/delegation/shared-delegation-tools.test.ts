@@ -83,6 +83,24 @@ describe('delegation tools shared by the runs of one agent', () => {
     }
   });
 
+  it("a later run's prompt lists the agents that exist then, and the date of its day", async () => {
+    o = await offlineEngine({ '*': () => ({ text: 'ok' }) }, [testAgent('alpha')]);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2031-05-06T23:59:00Z'));
+    await o.engine.start('first').result;
+    await o.engine.start('same day').result;
+    o.engine.agents.add(alphaSaying('Alpha, replaced.'));
+    vi.setSystemTime(new Date('2031-05-07T00:01:00Z'));
+    await o.engine.start('next day').result;
+    const system = (request: number) => o!.model.requests[request]!.messages.find((m) => m.role === 'system')!.content;
+    expect(system(0)).toContain('Date: 2031-05-06');
+    expect(system(0)).toContain('Test agent alpha.');
+    expect(system(1)).toBe(system(0));
+    expect(system(2)).toContain('Date: 2031-05-07');
+    expect(system(2)).toContain('Alpha, replaced.');
+    expect(system(2)).not.toContain('Test agent alpha.');
+  });
+
   it("an agent run directly gets its own tools: its rules decide whom its task may name, not the main agent's", async () => {
     const lead = testAgent('lead', { tools: ['task'], permissionRules: [{ tool: 'task', action: 'deny', pattern: 'alpha' }] });
     o = await offlineEngine({ '*': () => ({ text: 'ok' }) }, [testAgent('alpha'), lead], { maxDepth: 2 });
