@@ -11,7 +11,8 @@
  * ```
  *
  * `distDir` (default `dist`) is where `OpenAIChatModel` is loaded from, so that a copy of an
- * older build can be compared with a newer one on the same flags. A fake server in a child
+ * older build can be compared with a newer one on the same flags (copy it as `<dir>/dist`
+ * beside a copy of package.json and a `node_modules` link to the project's). A fake server in a child
  * process (its CPU is not ours) answers every request with 60 content deltas, a finish and
  * usage in one write (unpaced). `requests` (default 2,000) go 100 at a time; two warm-up
  * passes, then 5 measured passes: the median CPU per request and per delta, and the young
@@ -152,7 +153,7 @@ if (mode === 'alloc') {
       const { functionName, url, lineNumber } = node.callFrame;
       const key = `${functionName || '(anonymous)'} ${url.replace(/^.*node_modules\//, '').replace(/^.*\/(dist|src)\//, '$1/')}:${lineNumber + 1}`;
       byFrame.set(key, (byFrame.get(key) ?? 0) + self);
-      const side = /node_modules\/openai\//.test(url) ? 'openai' : /node_modules\/rxjs\//.test(url) ? 'rxjs' : /\/(dist|src)\//.test(url) && !url.includes('node_modules') ? 'rxharness' : /bench\//.test(url) ? 'bench' : 'Node (and builtins)';
+      const side = /node_modules\/openai\//.test(url) ? 'openai' : /node_modules\/rxjs\//.test(url) ? 'rxjs' : /\/bench\//.test(url) ? 'bench' : url.startsWith('file:') && !url.includes('node_modules') ? 'rxharness' : 'Node (and builtins)';
       bySide.set(side, (bySide.get(side) ?? 0) + self);
     }
     for (const child of node.children) walk(child);
