@@ -138,10 +138,16 @@ export const nodeHttpFetch = (input: string | URL | Request, init: RequestInit =
       request.destroy(reason instanceof Error ? reason : undefined);
       reject(reason);
     };
-    signal?.addEventListener('abort', onAbort, { once: true });
+    // rxharness's own request brings the client's timeout along: a timer here rather than a
+    // listener added to and removed from the client's signal, which nothing else aborts (two
+    // EventTarget calls, a few µs, per request).
+    const timeoutMs = cancel?.headersTimeoutMs;
+    const timer = timeoutMs === undefined ? undefined : setTimeout(onAbort, timeoutMs);
+    if (timer === undefined) signal?.addEventListener('abort', onAbort, { once: true });
     const forgetCancel = cancel?.onAbort(onAbort);
     const release = (): void => {
-      signal?.removeEventListener('abort', onAbort);
+      if (timer === undefined) signal?.removeEventListener('abort', onAbort);
+      else clearTimeout(timer);
       forgetCancel?.();
     };
     // `on`, not `once`: a request may fail twice (a destroy after a socket error), and an unheard error would throw.
@@ -150,6 +156,7 @@ export const nodeHttpFetch = (input: string | URL | Request, init: RequestInit =
       reject(error);
     });
     request.once('response', (message) => {
+      clearTimeout(timer); // a timeout for the headers only, as the client's
       message.once('close', release);
       resolve(new NodeHttpResponse(message, decodedBody(message), target.href) as unknown as Response);
     });

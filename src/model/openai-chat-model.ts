@@ -128,7 +128,7 @@ export class OpenAIChatModel implements ChatModel {
   /** Streams one response: cold, one request (and its retries) per subscription. */
   stream(request: ChatRequest): Observable<ModelChunk> {
     return new Observable<ModelChunk>((out) => {
-      const abort = new RequestCancel();
+      const abort = new RequestCancel(this.ownTransport ? this.timeoutMs : undefined);
       const asked = chatRequestBody(this.id, request, this.extraBody, this.settings);
       const body = this.singleToolCalls ? singleToolCallBody(asked) : asked;
       let bodyRead = false;

@@ -8,9 +8,20 @@
  * real signal ({@link RequestCancel.signal}), made only then.
  */
 export class RequestCancel {
+  /**
+   * Milliseconds the transport waits for the response headers: the openai client's `timeout`
+   * of the request, which the transport then keeps itself (a timer, not a listener on the
+   * client's signal, which only that timeout could abort). `undefined`: not kept here.
+   */
+  readonly headersTimeoutMs: number | undefined;
   #aborted = false;
   #stop: (() => void) | undefined;
   #controller: AbortController | undefined;
+
+  /** A cancel for one request; `headersTimeoutMs`: see {@link RequestCancel.headersTimeoutMs}. */
+  constructor(headersTimeoutMs?: number) {
+    this.headersTimeoutMs = headersTimeoutMs;
+  }
 
   /** Whether the request was cancelled. */
   get aborted(): boolean {
