@@ -15,7 +15,7 @@ beforeEach(async () => {
 });
 afterEach(() => ws.cleanup());
 
-function engineWith(options: ConstructorParameters<typeof HarnessEngine>[0]): HarnessEngine {
+function engineWith(options: Omit<ConstructorParameters<typeof HarnessEngine>[0], 'model'>): HarnessEngine {
   const tasks = [1, 2, 3, 4, 5].map((index) => ({ index, agent_name: 'worker', prompt: `job ${index}`, description: `t${index}` }));
   const model = new ScriptedModel(
     scriptedRoutes({
