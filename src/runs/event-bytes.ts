@@ -1,14 +1,9 @@
 import type { AgentEvent } from '../events/agent-event.js';
+import { valueBytes } from '../events/value-bytes.js';
 import { innermost } from './delta-shape.js';
 
 /** What a kept delta costs besides its text: its slot, offset and length in typed arrays. */
 const DELTA_OVERHEAD = 12;
-/** What an object or array costs besides its fields (a header and its hidden class's share). */
-const OBJECT_OVERHEAD = 32;
-/** A number, boolean or null field. */
-const SCALAR = 8;
-/** Nesting deeper than this is charged as one object: events are a few levels deep. */
-const MAX_DEPTH = 12;
 
 /**
  * About how many bytes a run's event log holds for `event`: for a text delta its text
@@ -25,18 +20,5 @@ const MAX_DEPTH = 12;
 export function eventBytes(event: AgentEvent): number {
   const inner = innermost(event);
   if (inner.type === 'ReasonDelta') return 2 * inner.text.length + DELTA_OVERHEAD;
-  return valueBytes(event, 0);
-}
-
-function valueBytes(value: unknown, depth: number): number {
-  if (typeof value === 'string') return 2 * value.length;
-  if (typeof value !== 'object' || value === null) return SCALAR;
-  if (depth >= MAX_DEPTH) return OBJECT_OVERHEAD;
-  let bytes = OBJECT_OVERHEAD;
-  if (Array.isArray(value)) {
-    for (const item of value) bytes += valueBytes(item, depth + 1);
-    return bytes;
-  }
-  for (const key in value) bytes += SCALAR + valueBytes((value as Record<string, unknown>)[key], depth + 1);
-  return bytes;
+  return valueBytes(event);
 }

@@ -1,3 +1,4 @@
+import { valueBytes } from '../events/value-bytes.js';
 import type { ChatMessage } from '../model/chat-message.js';
 import { LocalClaims, type SessionClaim } from './session-claim.js';
 import { assertSessionId } from './session-id.js';
@@ -236,9 +237,13 @@ function bound(value: number | undefined, fallback: number, name: string): numbe
   return max;
 }
 
-/** About how many bytes messages hold: their JSON at two bytes a character. */
+/**
+ * About how many bytes messages hold (`valueBytes`: their strings at two bytes a character,
+ * plus a little per field). Walked, not serialised: a 1 MB prompt costs a length read, not a
+ * 1 MB `JSON.stringify`, on every append.
+ */
 function messagesBytes(messages: readonly ChatMessage[]): number {
   let bytes = 0;
-  for (const message of messages) bytes += JSON.stringify(message).length * 2;
+  for (let i = 0; i < messages.length; i++) bytes += valueBytes(messages[i]);
   return bytes;
 }
