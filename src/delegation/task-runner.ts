@@ -16,6 +16,7 @@ import { announceRefusal } from './announce-refusal.js';
 import { checkResumable$ } from './check-resumable.js';
 import { agentList } from './delegation-prompts.js';
 import type { AgentSpec, Delegation, PooledTask, TaskPool, TaskRequest } from './delegation-types.js';
+import { perAgentList } from './per-agent-list.js';
 import { launchBackground, runChild$, type ChildLauncher, type ChildRun } from './run-child.js';
 import { failedTask, truncate, type TaskResultFields } from './task-result-format.js';
 import { TaskRefusedError } from './task-refused-error.js';
@@ -47,6 +48,12 @@ export class TaskRunner implements Delegation {
   readonly maxDepth: number;
   readonly poolSize: number;
   readonly maxItems: number;
+  /**
+   * The names each spec may give `task`, remade only when the enabled agents change: the
+   * `task` and `multitask` schemas read them at every step (twice: the estimate and the
+   * request), each a permission decision per agent.
+   */
+  readonly #callable = new WeakMap<AgentSpec, (agents: readonly AgentDefinition[]) => readonly string[]>();
 
   constructor(private readonly o: TaskRunnerOptions) {
     this.maxDepth = o.maxDepth;
@@ -59,10 +66,14 @@ export class TaskRunner implements Delegation {
   }
 
   callableAgentNames(parent: AgentSpec): readonly string[] {
-    return this.o.agents
-      .enabled()
-      .filter((agent) => parent.policy.evaluate('task', agent.name).action !== 'deny')
-      .map((agent) => agent.name);
+    let names = this.#callable.get(parent);
+    if (names === undefined) {
+      // A spec's policy is fixed (its rules are frozen): only the agent list can change the answer.
+      const { policy } = parent;
+      names = perAgentList((agents) => Object.freeze(agents.filter((agent) => policy.evaluate('task', agent.name).action !== 'deny').map((agent) => agent.name)));
+      this.#callable.set(parent, names);
+    }
+    return names(this.o.agents.enabled());
   }
 
   runTask(parent: AgentSpec, request: TaskRequest, context: ToolContext, pool?: TaskPool): Observable<TaskResultFields> {
