@@ -30,31 +30,34 @@ type Schema = { properties: Record<string, { enum?: string[] }> };
 const offeredAgents = (request: { readonly tools?: readonly { readonly name: string; readonly parameters: JsonObject }[] }): string[] =>
   (request.tools!.find((t) => t.name === 'task')!.parameters as unknown as Schema).properties['agent_name']!.enum!;
 
+/** Two runs of the main agent, each with its `slow` child started (virtual time from here on). */
+async function twoRunsDelegating() {
+  o = await offlineEngine({ main: delegating, slow }, [testAgent('slow')]);
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+  const engine = o.engine;
+  const first = engine.start('run one');
+  const second = engine.start('run two');
+  await vi.advanceTimersByTimeAsync(10);
+  return { engine, first, second };
+}
+
 describe('delegation tools shared by the runs of one agent', () => {
   it("cancelling one run's task reaches only that run's child; the other run's task goes on", async () => {
-    o = await offlineEngine({ main: delegating, slow }, [testAgent('slow')]);
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
-    const first = o.engine.start('run one');
-    const second = o.engine.start('run two');
-    await vi.advanceTimersByTimeAsync(10);
-    const tasks = o.engine.tasks.list();
+    const { engine, first, second } = await twoRunsDelegating();
+    const tasks = engine.tasks.list();
     expect(tasks.map((t) => t.parentRunId).sort()).toEqual([first.runId, second.runId].sort());
     const ofFirst = tasks.find((t) => t.parentRunId === first.runId)!;
-    expect(o.engine.cancelTask(ofFirst.taskId)).toBe(true);
+    expect(engine.cancelTask(ofFirst.taskId)).toBe(true);
     await vi.advanceTimersByTimeAsync(200);
     const [one, two] = await Promise.all([first.result, second.result]);
     expect(one.text).toContain('<result_status>failure</result_status>');
     expect(one.text).not.toContain('done: work for');
     expect(two.text).toContain('done: work for run two');
-    expect(o.engine.tasks.get(ofFirst.taskId)?.state).toBe('cancelled');
+    expect(engine.tasks.get(ofFirst.taskId)?.state).toBe('cancelled');
   });
 
   it('cancelling one run stops only its own child', async () => {
-    o = await offlineEngine({ main: delegating, slow }, [testAgent('slow')]);
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
-    const first = o.engine.start('run one');
-    const second = o.engine.start('run two');
-    await vi.advanceTimersByTimeAsync(10);
+    const { first, second } = await twoRunsDelegating();
     first.cancel();
     await expect(first.result).rejects.toMatchObject({ name: 'AbortError' });
     await vi.advanceTimersByTimeAsync(200);
