@@ -13,12 +13,23 @@ const wrapped = (runId: string, event: AgentEvent, depth = 1): AgentEvent => {
 };
 const delta = (runId: string, text: string, step = 1): AgentEvent => ({ type: 'ReasonDelta', runId, agentName: runId, step, kind: 'text', text });
 
+/** A delta its stream's cached JSON must not be used for (`how`: which way it differs). */
+const oddDelta = (runId: string, text: string, how: number): AgentEvent => {
+  const plain = delta(runId, text);
+  if (how === 0) return { text, kind: 'text', step: 1, agentName: runId, runId, type: 'ReasonDelta' };
+  if (how === 1) return { ...plain, extra: 'forged' } as unknown as AgentEvent;
+  if (how === 2) return { ...plain, agentName: undefined } as unknown as AgentEvent;
+  return { type: 'ReasonDelta', runId, agentName: runId, step: 1, kind: 'thinking', text };
+};
+
 describe('eventJson (the JSON of each event a reader sends, its deltas from their stream\'s cached JSON)', () => {
   it('writes exactly what JSON.stringify writes, for interleaved children, grandchildren, escapes and step ends', () => {
     const runs = fc.constantFrom('c1', 'c2', 'main');
     const event = fc.oneof(
       { weight: 6, arbitrary: fc.record({ run: runs, text: fc.string({ unit: 'binary', maxLength: 5 }), step: fc.integer({ min: 1, max: 2 }), depth: fc.nat(2) }).map((e) => wrapped(e.run, delta(e.run, e.text, e.step), e.run === 'main' ? 0 : e.depth)) },
       { weight: 1, arbitrary: runs.map((run): AgentEvent => wrapped(run, { type: 'ReasonEnd', runId: run, agentName: run, step: 1, text: 'x', toolCalls: [], durationMs: 1 }, run === 'main' ? 0 : 1)) },
+      // A delta that is not its stream's shape: keys reordered, a field of its own, one undefined, another kind.
+      { weight: 2, arbitrary: fc.record({ run: runs, text: fc.string({ maxLength: 3 }), how: fc.nat(3) }).map((e) => wrapped(e.run, oddDelta(e.run, e.text, e.how), e.run === 'main' ? 0 : 1)) },
     );
     fc.assert(
       fc.property(fc.array(event, { maxLength: 40 }), (events) => {
