@@ -39,6 +39,20 @@ describe('node:http transport: request targets', () => {
     expect(seen).toEqual([...once, ...once]);
   });
 
+  it('a flood of distinct URLs, past the bound of parsed targets, each still reaches its own path and query', async () => {
+    const seen: string[] = [];
+    const a = await recording('a', seen);
+    const asked: string[] = [];
+    for (let round = 0; round < 2; round++) {
+      for (let i = 0; i < 300; i++) {
+        const path = `/v1/chat/completions?n=${i}`;
+        asked.push(`a POST ${path} -`);
+        expect(await (await nodeHttpFetch(`http://${a}${path}`, { method: 'POST', body: '{}' })).text()).toBe('ok');
+      }
+    }
+    expect(seen).toEqual(asked);
+  });
+
   it('a URL of another protocol is refused, the second time too', async () => {
     for (let i = 0; i < 2; i++) await expect(nodeHttpFetch('ftp://127.0.0.1/v1/chat/completions')).rejects.toThrow('the model transport speaks http and https only, not ftp: (ftp://127.0.0.1/v1/chat/completions)');
   });
