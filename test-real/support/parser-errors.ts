@@ -16,8 +16,9 @@ export const PARSER_ERROR = /does not match the expected .* format/;
 
 /**
  * Runs `check`, which hands the proxies it uses to `watch`; when it fails while one of them
- * recorded the parser error, runs it again, `tries` times at most. Any other failure, or the
- * last one, is thrown, saying what the earlier tries hit.
+ * recorded the parser error during this try (exchanges from earlier tries or checks do not
+ * count), runs it again, `tries` times at most. Any other failure, or the last one, is thrown,
+ * saying what the earlier tries hit.
  *
  * @example
  * ```ts
@@ -27,12 +28,15 @@ export const PARSER_ERROR = /does not match the expected .* format/;
 export async function retryParserErrors(check: (watch: (...proxies: RecordingProxy[]) => void) => Promise<void>, tries = 3): Promise<void> {
   const earlier: string[] = [];
   for (let attempt = 1; ; attempt++) {
-    const watched: RecordingProxy[] = [];
+    // Each proxy with the number of exchanges it had recorded when this try began to watch it.
+    const watched: Array<{ proxy: RecordingProxy; from: number }> = [];
     try {
-      await check((...proxies) => watched.push(...proxies));
+      await check((...proxies) => watched.push(...proxies.map((proxy) => ({ proxy, from: proxy.exchanges.length }))));
       return;
     } catch (error) {
-      const hit = watched.flatMap((p) => p.chats).filter((c) => PARSER_ERROR.test(c.error ?? ''));
+      const hit = watched
+        .flatMap(({ proxy, from }) => proxy.exchanges.slice(from))
+        .filter((c) => c.path.endsWith('/chat/completions') && PARSER_ERROR.test(c.error ?? ''));
       if (hit.length === 0 || attempt >= tries) {
         if (earlier.length > 0 && error instanceof Error) error.message += `\n(earlier tries ended on the server's parser error after: ${earlier.join('; ')})`;
         throw error;
