@@ -6,6 +6,7 @@ import { chatRequestBody } from './chat-request-body.js';
 import { checkModelSettings, type ModelSettings } from './model-settings.js';
 import { nodeHttpFetch } from './node-http-fetch.js';
 import { readResponse } from './read-response.js';
+import { requestTurn } from './request-turns.js';
 import { cancelOption, RequestCancel } from './request-cancel.js';
 import type { ModelError } from './model-error.js';
 import { retryModelRequest, type RetryPolicy } from './retry-policy.js';
@@ -190,6 +191,10 @@ export class OpenAIChatModel implements ChatModel {
     // Our transport takes the cancel itself; a fetch of the user's gets a signal.
     const stop: RequestOptions = this.ownTransport ? { fetchOptions: cancelOption<RequestOptions['fetchOptions']>(cancel) } : { signal: cancel.signal };
     try {
+      // A burst of starts takes turns with the reading of every other stream (request-turns.ts).
+      await requestTurn();
+      // The run left while the request waited: nothing is sent (nobody reads this error).
+      if (cancel.aborted) throw new DOMException('This operation was aborted', 'AbortError');
       return await this.client.chat.completions.create(body, { ...stop, maxRetries: 0, timeout: this.timeoutMs }).asResponse();
     } catch (error) {
       throw toModelError(error, this.id, body.tools !== undefined);

@@ -1,0 +1,67 @@
+/**
+ * How many model requests may start in one turn of the event loop.
+ *
+ * Starting a request costs the process about a millisecond of CPU (the openai client's
+ * options, headers and body, our transport's write), all of it in one chain of microtasks.
+ * When many runs change phase together (a burst of POSTs, a `multitask` fanning out, the
+ * children of many runs ending at once), those chains ran back to back and held the event
+ * loop: every other stream's deltas waited behind n milliseconds of request starts. That
+ * stall was the delivery p99 of `serve` under load (docs/performance.md §11, "Request starts
+ * take turns"). Four a turn, with the sockets read between: one start a turn kept the p99
+ * lowest, but left each turn's reads so few that the SSE writes stopped coalescing and CPU
+ * per event rose by half at saturation; four kept both.
+ */
+export const REQUEST_STARTS_PER_TURN = 4;
+
+/**
+ * The event loop's own `setImmediate`, taken when this module loads: a test that fakes the
+ * timers later still has its model requests start (their sockets are real; so is this turn).
+ */
+const nextTurn = setImmediate;
+
+/** Requests waiting for their turn, oldest first: `waiting[head]` is the next to start. */
+const waiting: Array<() => void> = [];
+let head = 0;
+let scheduled = false;
+
+/**
+ * Resolves when this request may start: in the next turn of the event loop (its check
+ * phase, after the sockets were read), behind every request that asked before it, at most
+ * {@link REQUEST_STARTS_PER_TURN} in a turn. An idle process pays one turn, a few
+ * microseconds.
+ *
+ * @example
+ * ```ts
+ * await requestTurn();
+ * if (cancel.aborted) throw abortError(); // the run left while it waited: start nothing
+ * return client.chat.completions.create(body).asResponse();
+ * ```
+ */
+export function requestTurn(): Promise<void> {
+  return new Promise((resolve) => {
+    waiting.push(resolve);
+    if (!scheduled) {
+      scheduled = true;
+      nextTurn(startSome);
+    }
+  });
+}
+
+/** Lets the next few waiting requests start; schedules itself again while more wait. */
+function startSome(): void {
+  const end = Math.min(head + REQUEST_STARTS_PER_TURN, waiting.length);
+  for (; head < end; head++) waiting[head]!();
+  if (head === waiting.length) {
+    waiting.length = 0;
+    head = 0;
+    scheduled = false;
+    return;
+  }
+  // A queue that never drains (requests keep coming) drops its started part now and then:
+  // one `shift` per start would copy the whole queue each time.
+  if (head >= 1_024) {
+    waiting.splice(0, head);
+    head = 0;
+  }
+  nextTurn(startSome);
+}
