@@ -7,9 +7,10 @@
  * children of many runs ending at once), those chains ran back to back and held the event
  * loop: every other stream's deltas waited behind n milliseconds of request starts. That
  * stall was the delivery p99 of `serve` under load (docs/performance.md §11, "Request starts
- * take turns"). Four a turn, with the sockets read between: one start a turn kept the p99
- * lowest, but left each turn's reads so few that the SSE writes stopped coalescing and CPU
- * per event rose by half at saturation; four kept both.
+ * take turns"). Four a turn, with the sockets read between: one a turn kept the p99 lowest,
+ * but at saturation each socket read and each SSE write then carried fewer events, and CPU
+ * per event rose by half; sixteen kept the CPU and gave back most of the p99. Four is the
+ * measured middle.
  */
 export const REQUEST_STARTS_PER_TURN = 4;
 
