@@ -90,8 +90,13 @@ describe('requestTurn', () => {
   it('10,000 asked at once all start, in order, and leave nothing scheduled', async () => {
     const order = await grantOrder(10_000);
     expect(order).toEqual(Array.from({ length: 10_000 }, (_, i) => i));
-    // The queue drained: its next grant would schedule afresh, nothing waits now.
-    expect(process.getActiveResourcesInfo().filter((r) => r === 'Immediate')).toEqual([]);
+    // The queue drained and stopped: a turn asked now is scheduled afresh, ahead of an
+    // immediate queued after it (a queue left scheduled would grant it late, or never).
+    const next: string[] = [];
+    const turn = requestTurn().then(() => next.push('turn'));
+    const marker = new Promise<void>((done) => setImmediate(() => done(void next.push('marker'))));
+    await Promise.all([turn, marker]);
+    expect(next).toEqual(['turn', 'marker']);
   });
 
   it('a queue that never drains (each start asks again) still grants every turn in order', async () => {
