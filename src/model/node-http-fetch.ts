@@ -57,7 +57,7 @@ function targetOf(input: string | URL | Request): Target {
 }
 
 /** The error an aborted request rejects with: the signal's reason, else (a cancel) an `AbortError` (the openai client reads a timeout from it). */
-function abortError(signal: AbortSignal | undefined): unknown {
+export function abortError(signal: AbortSignal | undefined): unknown {
   return signal?.reason ?? new DOMException('This operation was aborted', 'AbortError');
 }
 

@@ -4,7 +4,7 @@ import { asyncScheduler, catchError, defer, Observable, throwError, type Schedul
 import type { ChatModel, ChatRequest, ModelChunk } from './chat-model.js';
 import { chatRequestBody } from './chat-request-body.js';
 import { checkModelSettings, type ModelSettings } from './model-settings.js';
-import { nodeHttpFetch } from './node-http-fetch.js';
+import { abortError, nodeHttpFetch } from './node-http-fetch.js';
 import { readResponse } from './read-response.js';
 import { requestTurn } from './request-turns.js';
 import { cancelOption, RequestCancel } from './request-cancel.js';
@@ -192,9 +192,9 @@ export class OpenAIChatModel implements ChatModel {
     const stop: RequestOptions = this.ownTransport ? { fetchOptions: cancelOption<RequestOptions['fetchOptions']>(cancel) } : { signal: cancel.signal };
     try {
       // A burst of starts takes turns with the reading of every other stream (request-turns.ts).
-      await requestTurn();
+      await requestTurn(() => cancel.aborted);
       // The run left while the request waited: nothing is sent (nobody reads this error).
-      if (cancel.aborted) throw new DOMException('This operation was aborted', 'AbortError');
+      if (cancel.aborted) throw abortError(undefined);
       return await this.client.chat.completions.create(body, { ...stop, maxRetries: 0, timeout: this.timeoutMs }).asResponse();
     } catch (error) {
       throw toModelError(error, this.id, body.tools !== undefined);

@@ -20,8 +20,14 @@ export const REQUEST_STARTS_PER_TURN = 4;
  */
 const nextTurn = setImmediate;
 
+/** A request waiting for its turn: how to let it start, and whether it was cancelled meanwhile. */
+interface Waiter {
+  readonly start: () => void;
+  readonly cancelled: (() => boolean) | undefined;
+}
+
 /** Requests waiting for their turn, oldest first: `waiting[head]` is the next to start. */
-const waiting: Array<() => void> = [];
+const waiting: Waiter[] = [];
 let head = 0;
 let scheduled = false;
 
@@ -29,18 +35,20 @@ let scheduled = false;
  * Resolves when this request may start: in the next turn of the event loop (its check
  * phase, after the sockets were read), behind every request that asked before it, at most
  * {@link REQUEST_STARTS_PER_TURN} in a turn. An idle process pays one turn, a few
- * microseconds.
+ * microseconds. `cancelled` says whether the request was cancelled while it waited: such a
+ * request is let go in the next turn without taking one of its places, so that a flood of
+ * runs started and cancelled at once cannot hold back the requests behind them.
  *
  * @example
  * ```ts
- * await requestTurn();
- * if (cancel.aborted) throw abortError(); // the run left while it waited: start nothing
+ * await requestTurn(() => cancel.aborted);
+ * if (cancel.aborted) throw abortError(undefined); // the run left while it waited: start nothing
  * return client.chat.completions.create(body).asResponse();
  * ```
  */
-export function requestTurn(): Promise<void> {
-  return new Promise((resolve) => {
-    waiting.push(resolve);
+export function requestTurn(cancelled?: () => boolean): Promise<void> {
+  return new Promise((start) => {
+    waiting.push({ start, cancelled });
     if (!scheduled) {
       scheduled = true;
       nextTurn(startSome);
@@ -50,8 +58,11 @@ export function requestTurn(): Promise<void> {
 
 /** Lets the next few waiting requests start; schedules itself again while more wait. */
 function startSome(): void {
-  const end = Math.min(head + REQUEST_STARTS_PER_TURN, waiting.length);
-  for (; head < end; head++) waiting[head]!();
+  for (let started = 0; started < REQUEST_STARTS_PER_TURN && head < waiting.length; head++) {
+    const { start, cancelled } = waiting[head]!;
+    if (cancelled?.() !== true) started++;
+    start();
+  }
   if (head === waiting.length) {
     waiting.length = 0;
     head = 0;

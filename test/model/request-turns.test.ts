@@ -99,6 +99,16 @@ describe('requestTurn', () => {
     expect(next).toEqual(['turn', 'marker']);
   });
 
+  it('10,000 cancelled while they waited take no place: a live request behind them starts in the first turn', async () => {
+    const order: string[] = [];
+    const gone = Array.from({ length: 10_000 }, () => requestTurn(() => true));
+    const live = requestTurn(() => false).then(() => order.push('live'));
+    const nextTurn = new Promise<void>((done) => setImmediate(() => done(void order.push('next turn'))));
+    // The cancelled ones are let go too (their requests then send nothing).
+    await Promise.all([...gone, live, nextTurn]);
+    expect(order).toEqual(['live', 'next turn']);
+  });
+
   it('a queue that never drains (each start asks again) still grants every turn in order', async () => {
     const order: number[] = [];
     let next = 0;
