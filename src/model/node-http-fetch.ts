@@ -122,16 +122,44 @@ export const nodeHttpFetch = (input: string | URL | Request, init: RequestInit =
   const cancel = cancelOf(init);
   if (cancel?.aborted) return Promise.reject(abortError(undefined));
   let body: string | Uint8Array | undefined;
-  let headers: Record<string, string>;
+  let sent: Sent;
   try {
     body = bodyOf(init.body);
-    headers = headersOf(init, body);
+    sent = open(target, init.method ?? 'GET', headersOf(init, body), agent, signal, cancel);
   } catch (error) {
     return Promise.reject(error);
   }
-  return new Promise((resolve, reject) => {
-    // The same options Node makes of a URL and these (`http.request(url, options)`), without parsing the URL again.
-    const request = (target.protocol === 'https:' ? https : http).request({ ...target.options, method: init.method ?? 'GET', headers, agent });
+  try {
+    sent.request.end(body);
+  } catch (error) {
+    sent.request.destroy(error instanceof Error ? error : new Error(String(error)));
+  }
+  return sent.response;
+};
+
+/** A request on its way, and its response once the headers come. */
+interface Sent {
+  readonly request: http.ClientRequest;
+  readonly response: Promise<Response>;
+}
+
+/**
+ * Opens the request and listens for its response. Apart from {@link nodeHttpFetch} so that
+ * the listeners, which live as long as the response streams, close over none of the body:
+ * a chat request's JSON (7 KiB and more) would otherwise stay in memory for the whole
+ * reply, twice a delegating run (docs/performance.md §11, "What a live run holds").
+ */
+function open(
+  target: Target,
+  method: string,
+  headers: Record<string, string>,
+  agent: http.Agent,
+  signal: AbortSignal | null | undefined,
+  cancel: ReturnType<typeof cancelOf>,
+): Sent {
+  // The same options Node makes of a URL and these (`http.request(url, options)`), without parsing the URL again.
+  const request = (target.protocol === 'https:' ? https : http).request({ ...target.options, method, headers, agent });
+  const response = new Promise<Response>((resolve, reject) => {
     // Before the headers the promise rejects; after them the body stream errors and closes.
     const onAbort = (): void => {
       const reason = abortError(signal?.aborted ? signal : undefined);
@@ -160,9 +188,9 @@ export const nodeHttpFetch = (input: string | URL | Request, init: RequestInit =
       message.once('close', release);
       resolve(new NodeHttpResponse(message, decodedBody(message), target.href) as unknown as Response);
     });
-    request.end(body);
   });
-};
+  return { request, response };
+}
 
 /** The agent a URL's requests go through (tests count its sockets). */
 export function agentFor(protocol: 'http:' | 'https:'): http.Agent {
