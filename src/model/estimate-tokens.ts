@@ -36,12 +36,22 @@ export function estimateRequestTokens(request: ChatRequest): number {
 
 /** The estimate of each tool list, counted once: a run offers the same array at every step while its tools stay the same. */
 const tokensByList = new WeakMap<readonly ToolSpec[], number>();
+/**
+ * The characters of each tool spec, counted once: a spec object is shared by every run that
+ * offers the same tool (`sharedToolSpec`), so a new run's list (a new array of known specs)
+ * does not serialize their schemas again: that was the costliest step of a run's start.
+ */
+const charsBySpec = new WeakMap<ToolSpec, number>();
 
 function toolTokens(tools: readonly ToolSpec[]): number {
   let tokens = tokensByList.get(tools);
   if (tokens === undefined) {
     let chars = 0;
-    for (const t of tools) chars += 16 + t.name.length + t.description.length + JSON.stringify(t.parameters).length;
+    for (const t of tools) {
+      let own = charsBySpec.get(t);
+      if (own === undefined) charsBySpec.set(t, (own = 16 + t.name.length + t.description.length + JSON.stringify(t.parameters).length));
+      chars += own;
+    }
     tokensByList.set(tools, (tokens = Math.ceil(chars / 4)));
   }
   return tokens;
