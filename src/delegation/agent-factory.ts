@@ -17,6 +17,9 @@ import { mcpRunTools, toolWarningsOf } from './mcp-run-tools.js';
 import { perAgentList } from './per-agent-list.js';
 
 /** What every agent of a tree shares. */
+/** Role prompts kept by instructions text; see `AgentFactory#roleOf`. */
+const MAX_ROLES = 64;
+
 export interface AgentFactoryOptions {
   readonly agents: AgentManager;
   /** Every non-delegation tool, by name (built-ins and custom tools, minus disabled ones). */
@@ -61,6 +64,9 @@ export class AgentFactory {
    */
   readonly #delegatingPrompts = new WeakMap<AgentSpec, { readonly role: string; readonly prompt: (agents: readonly AgentDefinition[]) => string }>();
 
+  /** The role prompt last made for each instructions text, with the facts it was made with; see `#roleOf`. */
+  readonly #roles = new Map<string, { readonly facts: string; readonly role: string }>();
+
   constructor(private readonly o: AgentFactoryOptions) {}
 
   /** A ReActAgent for a spec. */
@@ -77,7 +83,7 @@ export class AgentFactory {
     const base = spec.toolNames.flatMap((n) => o.toolbox.get(n) ?? []);
     const own = (resolved: AgentSpec): readonly Tool[] => (delegates ? this.#delegationToolsOf(resolved) : []);
     const mcp = o.mcp;
-    const role = `${spec.instructions}\n\n${environmentFacts(o.workspace)}`;
+    const role = this.#roleOf(spec.instructions);
     return {
       name: spec.name,
       model: spec.model,
@@ -100,6 +106,22 @@ export class AgentFactory {
       ...this.compactionOf(spec),
       ...hooks,
     };
+  }
+
+  /**
+   * An agent's role prompt with today's workspace facts: one string for every run of the same
+   * instructions on the same day, not a new copy per run (a child's is about 2 KiB, held for
+   * as long as it runs, and compared and serialized at each of its requests).
+   */
+  #roleOf(instructions: string): string {
+    const facts = environmentFacts(this.o.workspace);
+    const known = this.#roles.get(instructions);
+    if (known?.facts === facts) return known.role;
+    const role = `${instructions}\n\n${facts}`;
+    // Instructions written per run (a caller's own) would fill the map: past this it starts over.
+    if (this.#roles.size >= MAX_ROLES) this.#roles.clear();
+    this.#roles.set(instructions, { facts, role });
+    return role;
   }
 
   #delegatingPromptOf(spec: AgentSpec, role: string): (agents: readonly AgentDefinition[]) => string {

@@ -147,7 +147,7 @@ interface Sent {
  * Opens the request and listens for its response. Apart from {@link nodeHttpFetch} so that
  * the listeners, which live as long as the response streams, close over none of the body:
  * a chat request's JSON (7 KiB and more) would otherwise stay in memory for the whole
- * reply, twice a delegating run (docs/performance.md §11, "What a live run holds").
+ * reply, twice a delegating run (docs/performance.md §11, "Stop 35").
  */
 function open(
   target: Target,

@@ -104,6 +104,22 @@ describe('delegation tools shared by the runs of one agent', () => {
     expect(system(2)).not.toContain('Test agent alpha.');
   });
 
+  it("a child's prompt is its role and the facts of the day its run starts, the same for the children of one day", async () => {
+    o = await offlineEngine({ main: delegating, slow: () => ({ text: 'done' }) }, [testAgent('slow')]);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2031-05-06T23:59:00Z'));
+    await o.engine.start('first').result;
+    await o.engine.start('same day').result;
+    vi.setSystemTime(new Date('2031-05-07T00:01:00Z'));
+    await o.engine.start('next day').result;
+    const children = o.model.requests.filter((r) => r.messages.some((m) => m.role === 'user' && m.content?.startsWith('work for')));
+    const system = (i: number) => children[i]!.messages.find((m) => m.role === 'system')!.content!;
+    expect(children).toHaveLength(3);
+    expect(system(0)).toMatch(/^You are slow, a test agent\.[\s\S]*\n\n# Environment\n[\s\S]*Date: 2031-05-06$/);
+    expect(system(1)).toBe(system(0));
+    expect(system(2)).toBe(system(0).replace('2031-05-06', '2031-05-07'));
+  });
+
   it("an agent run directly gets its own tools: its rules decide whom its task may name, not the main agent's", async () => {
     const lead = testAgent('lead', { tools: ['task'], permissionRules: [{ tool: 'task', action: 'deny', pattern: 'alpha' }] });
     o = await offlineEngine({ '*': () => ({ text: 'ok' }) }, [testAgent('alpha'), lead], { maxDepth: 2 });
