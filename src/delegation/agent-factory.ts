@@ -16,10 +16,10 @@ import type { AgentSpec } from './delegation-types.js';
 import { mcpRunTools, toolWarningsOf } from './mcp-run-tools.js';
 import { perAgentList } from './per-agent-list.js';
 
-/** What every agent of a tree shares. */
 /** Role prompts kept by instructions text; see `AgentFactory#roleOf`. */
 const MAX_ROLES = 64;
 
+/** What every agent of a tree shares. */
 export interface AgentFactoryOptions {
   readonly agents: AgentManager;
   /** Every non-delegation tool, by name (built-ins and custom tools, minus disabled ones). */
