@@ -121,42 +121,30 @@ export const nodeHttpFetch = (input: string | URL | Request, init: RequestInit =
   // rxharness's own requests are cancelled through this (see RequestCancel), the client's timeout through `signal`.
   const cancel = cancelOf(init);
   if (cancel?.aborted) return Promise.reject(abortError(undefined));
-  let body: string | Uint8Array | undefined;
-  let sent: Sent;
   try {
-    body = bodyOf(init.body);
-    sent = open(target, init.method ?? 'GET', headersOf(init, body), agent, signal, cancel);
+    const body = bodyOf(init.body);
+    return send(target, init.method ?? 'GET', headersOf(init, body), body, agent, signal, cancel);
   } catch (error) {
     return Promise.reject(error);
   }
-  try {
-    sent.request.end(body);
-  } catch (error) {
-    sent.request.destroy(error instanceof Error ? error : new Error(String(error)));
-  }
-  return sent.response;
 };
 
-/** A request on its way, and its response once the headers come. */
-interface Sent {
-  readonly request: http.ClientRequest;
-  readonly response: Promise<Response>;
-}
-
 /**
- * Opens the request and listens for its response. Apart from {@link nodeHttpFetch} so that
- * the listeners, which live as long as the response streams, close over none of the body:
- * a chat request's JSON (7 KiB and more) would otherwise stay in memory for the whole
- * reply, twice a delegating run (docs/performance.md §11, "Stop 35").
+ * Sends the request and resolves with its response once the headers come. The listeners,
+ * which live as long as the response streams, close over none of the body (it is used only
+ * by this function itself, after they are made): a chat request's JSON (7 KiB and more)
+ * would otherwise stay in memory for the whole reply, twice a delegating run
+ * (docs/performance.md §11, "Stop 35").
  */
-function open(
+function send(
   target: Target,
   method: string,
   headers: Record<string, string>,
+  body: string | Uint8Array | undefined,
   agent: http.Agent,
   signal: AbortSignal | null | undefined,
   cancel: ReturnType<typeof cancelOf>,
-): Sent {
+): Promise<Response> {
   // The same options Node makes of a URL and these (`http.request(url, options)`), without parsing the URL again.
   const request = (target.protocol === 'https:' ? https : http).request({ ...target.options, method, headers, agent });
   const response = new Promise<Response>((resolve, reject) => {
@@ -189,7 +177,13 @@ function open(
       resolve(new NodeHttpResponse(message, decodedBody(message), target.href) as unknown as Response);
     });
   });
-  return { request, response };
+  try {
+    request.end(body);
+  } catch (error) {
+    // As a failed send: through 'error', which releases the listeners and rejects the response.
+    request.destroy(error instanceof Error ? error : new Error(String(error)));
+  }
+  return response;
 }
 
 /** The agent a URL's requests go through (tests count its sockets). */
