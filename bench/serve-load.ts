@@ -11,7 +11,8 @@
  * processes for each) and reports, per load, p99 latency and loop delay of both sides, then
  * the highest load at which each meets the p99 target;
  * `RXHARNESS_LOAD_SERVE_FLAGS` adds Node flags to the serve process only (NODE_OPTIONS refuses
- * `--cpu-prof`), e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` for the profile in docs/performance.md §11.
+ * `--cpu-prof`), e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` for the profile in docs/performance.md §11;
+ * `RXHARNESS_LOAD_RELAY_FLAGS` the same for the bare relay (its profile, to compare by part).
  *
  * @module
  */
@@ -24,11 +25,17 @@ import { percentile } from './support/stats.js';
 
 const RUNS = Number(process.env['RXHARNESS_LOAD_RUNS'] ?? 1_000);
 const LADDER = ladder(process.env['RXHARNESS_LOAD_LADDER']);
-const SERVE_FLAGS = (process.env['RXHARNESS_LOAD_SERVE_FLAGS'] ?? '').split(' ').filter(Boolean);
+const SERVE_FLAGS = flags('RXHARNESS_LOAD_SERVE_FLAGS');
+const RELAY_FLAGS = flags('RXHARNESS_LOAD_RELAY_FLAGS');
 const P99_TARGET_MS = 100;
 const TSX = ['--import', 'tsx'];
 
 /** The run counts of `RXHARNESS_LOAD_LADDER` (`100,200,400`), rising; undefined when unset. */
+/** Node flags for one side, from the environment variable `name` (space-separated). */
+function flags(name: string): string[] {
+  return (process.env[name] ?? '').split(' ').filter(Boolean);
+}
+
 function ladder(text: string | undefined): number[] | undefined {
   if (text === undefined || text.trim() === '') return undefined;
   const counts = text.split(',').map((part) => Number(part.trim()));
@@ -42,16 +49,33 @@ const p = (side: LoadReport, q: number): number => percentile(side.latencies, q)
 function rows(runs: number, serve: SideReport, relay: SideReport): ResultRow[] {
   const s = serve.clients;
   const r = relay.clients;
-  const cpuPerEvent = (side: SideReport): number => (side.cpuMs * 1000) / side.clients.events;
   const rssPerRun = (serve.peakRss - serve.idleRss) / 1024 / runs;
   return [
     { benchmark: 'serve-load', metric: `runs completed of ${runs} started at once (2 children each; refused, failed)`, unit: 'runs', rxharness: s.completed, baseline: runs, target: `= ${runs}`, pass: s.completed === runs, details: { refused: s.refused, failed: s.failed, failures: s.failures, wallMs: s.wallMs, relayCompleted: r.completed, relayFailures: r.failures } },
     { benchmark: 'serve-load', metric: 'delivery latency p50, model chunk sent -> SSE event read', unit: 'ms', rxharness: p(s, 50), baseline: p(r, 50), ratio: p(s, 50) / p(r, 50), details: { samples: s.latencies.length, relaySamples: r.latencies.length } },
     { benchmark: 'serve-load', metric: 'delivery latency p99', unit: 'ms', rxharness: p(s, 99), baseline: p(r, 99), ratio: p(s, 99) / p(r, 99), target: `<= ${P99_TARGET_MS} ms`, pass: p(s, 99) <= P99_TARGET_MS, details: { max: p(s, 100), relayMax: p(r, 100) } },
     ...loopDelayRows(serve, relay),
-    { benchmark: 'serve-load', metric: 'CPU per delivered event (serve process vs bare relay)', unit: 'µs', rxharness: cpuPerEvent(serve), baseline: cpuPerEvent(relay), ratio: cpuPerEvent(serve) / cpuPerEvent(relay), target: '<= 2.00x', pass: cpuPerEvent(serve) / cpuPerEvent(relay) <= 2, details: { events: s.events, relayEvents: r.events, cpuMs: serve.cpuMs, relayCpuMs: relay.cpuMs } },
+    cpuRow(serve, relay),
+    ioCallRow(serve, relay),
     { benchmark: 'serve-load', metric: 'RSS per live run (peak minus idle, serve process)', unit: 'KiB', rxharness: rssPerRun, baseline: (relay.peakRss - relay.idleRss) / 1024 / runs, target: '<= 100 KiB', pass: rssPerRun <= 100, details: { idleMiB: serve.idleRss / 2 ** 20, peakMiB: serve.peakRss / 2 ** 20 } },
   ];
+}
+
+/** CPU per delivered event of each side, against the target. */
+function cpuRow(serve: SideReport, relay: SideReport, prefix = ''): ResultRow {
+  const perEvent = (side: SideReport): number => (side.cpuMs * 1000) / side.clients.events;
+  const ratio = perEvent(serve) / perEvent(relay);
+  const details = { events: serve.clients.events, relayEvents: relay.clients.events, cpuMs: serve.cpuMs, relayCpuMs: relay.cpuMs };
+  return { benchmark: 'serve-load', metric: `${prefix}CPU per delivered event (serve process vs bare relay)`, unit: 'µs', rxharness: perEvent(serve), baseline: perEvent(relay), ratio, target: '<= 2.00x', pass: ratio <= 2, details };
+}
+
+/**
+ * The kernel calls behind the CPU row: a side that falls behind finds several chunks in one
+ * socket read and writes several events in one write, so it pays fewer calls per event.
+ */
+function ioCallRow(serve: SideReport, relay: SideReport, prefix = ''): ResultRow {
+  const perEvent = (side: SideReport): number => (side.ioCalls.reads + side.ioCalls.writes) / side.clients.events;
+  return { benchmark: 'serve-load', metric: `${prefix}read and write calls to the kernel per delivered event (serve vs relay)`, unit: 'calls', rxharness: perEvent(serve), baseline: perEvent(relay), ratio: perEvent(serve) / perEvent(relay), details: { serve: serve.ioCalls, relay: relay.ioCalls } };
 }
 
 /** The server's loop delay beside the delivery p99 (its share of it), and the clients' own. */
@@ -69,6 +93,8 @@ function stepRows(runs: number, serve: SideReport, relay: SideReport): ResultRow
     { benchmark: 'serve-load', metric: `${prefix}runs completed (serve vs relay)`, unit: 'runs', rxharness: serve.clients.completed, baseline: relay.clients.completed, target: `= ${runs}`, pass: serve.clients.completed === runs, details: { failures: serve.clients.failures, relayFailures: relay.clients.failures } },
     { benchmark: 'serve-load', metric: `${prefix}delivery latency p99`, unit: 'ms', rxharness: p(serve.clients, 99), baseline: p(relay.clients, 99), ratio: p(serve.clients, 99) / p(relay.clients, 99), target: `<= ${P99_TARGET_MS} ms`, pass: p(serve.clients, 99) <= P99_TARGET_MS, details: { p50: p(serve.clients, 50), relayP50: p(relay.clients, 50), relayMeetsTarget: p(relay.clients, 99) <= P99_TARGET_MS } },
     ...loopDelayRows(serve, relay, prefix),
+    cpuRow(serve, relay, prefix),
+    ioCallRow(serve, relay, prefix),
   ];
 }
 
@@ -85,12 +111,12 @@ export async function serveLoadBenchmark(): Promise<ResultRow[]> {
     const { baseURL } = JSON.parse(model.firstLine) as { baseURL: string };
     if (LADDER === undefined) {
       const serve = await serveSide(baseURL, RUNS, SERVE_FLAGS);
-      return rows(RUNS, serve, await relaySide(baseURL, RUNS));
+      return rows(RUNS, serve, await relaySide(baseURL, RUNS, RELAY_FLAGS));
     }
     const steps: { runs: number; serve: SideReport; relay: SideReport }[] = [];
     for (const runs of LADDER) {
       const serve = await serveSide(baseURL, runs, SERVE_FLAGS);
-      steps.push({ runs, serve, relay: await relaySide(baseURL, runs) });
+      steps.push({ runs, serve, relay: await relaySide(baseURL, runs, RELAY_FLAGS) });
     }
     return [...steps.flatMap((step) => stepRows(step.runs, step.serve, step.relay)), ladderSummary(steps)];
   } finally {

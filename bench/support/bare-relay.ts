@@ -11,6 +11,11 @@
  *
  * Prints one line `{"url": ...}`; ends when stdin closes.
  *
+ * `RXHARNESS_LOAD_RELAY_STARTS_PER_TURN=4` starts its model requests as serve does (at most 4
+ * in a turn of the event loop, `src/model/request-turns.ts`), not all at once: the streams
+ * then come spread over time as serve's do, and the relay keeps up (docs/performance.md §11,
+ * "Stop 36"). Off by default: the baseline of the targets starts every request at once.
+ *
  * @module
  */
 import http from 'node:http';
@@ -27,6 +32,20 @@ interface Run {
 }
 const runs = new Map<string, Run>();
 
+const STARTS_PER_TURN = Number(process.env['RXHARNESS_LOAD_RELAY_STARTS_PER_TURN'] ?? 0);
+const waiting: (() => void)[] = [];
+/** Resolves at once, or (with STARTS_PER_TURN) in a later turn, at most that many a turn, in order. */
+function turn(): Promise<void> {
+  if (STARTS_PER_TURN <= 0) return Promise.resolve();
+  return new Promise((start) => {
+    if (waiting.push(start) === 1) setImmediate(startSome);
+  });
+}
+function startSome(): void {
+  for (const start of waiting.splice(0, STARTS_PER_TURN)) start();
+  if (waiting.length > 0) setImmediate(startSome);
+}
+
 function emit(runId: string, run: Run, event: object): void {
   const frame = `id: ${run.frames.length + 1}\ndata: ${JSON.stringify({ runId, seq: run.frames.length + 1, event })}\n\n`;
   run.frames.push(frame);
@@ -34,7 +53,8 @@ function emit(runId: string, run: Run, event: object): void {
 }
 
 /** Streams one model request, calling `onText` per content delta; resolves at `[DONE]`. */
-function stream(body: object, onText: (text: string) => void): Promise<void> {
+async function stream(body: object, onText: (text: string) => void): Promise<void> {
+  await turn();
   return new Promise((resolve, reject) => {
     const req = http.request(`${baseURL}/chat/completions`, { method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (res) => {
       let buffer = '';

@@ -57,3 +57,10 @@ export function rssBytes(pid: number): number {
   const line = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return Number(line?.[1] ?? 0) * 1024;
 }
+
+/** What process `pid` has asked of the kernel so far: its read and write calls (`read`, `readv`, `write`, `writev`, on sockets too), from `/proc/<pid>/io`. */
+export function ioCalls(pid: number): { readonly reads: number; readonly writes: number } {
+  const text = readFileSync(`/proc/${pid}/io`, 'utf8');
+  const count = (name: string): number => Number(new RegExp(`^${name}: (\\d+)$`, 'm').exec(text)?.[1] ?? NaN);
+  return { reads: count('syscr'), writes: count('syscw') };
+}

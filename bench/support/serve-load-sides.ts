@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import type { LoadReport, LoopDelay } from './load-clients.js';
-import { cpuMs, rssBytes, startLineProcess, type LineProcess } from './line-process.js';
+import { cpuMs, ioCalls, rssBytes, startLineProcess, type LineProcess } from './line-process.js';
 
 const here = (file: string): string => fileURLToPath(new URL(file, import.meta.url));
 const TSX = ['--import', 'tsx'];
@@ -23,6 +23,8 @@ const WARM_UP_RUNS = 20;
 export interface SideReport {
   readonly clients: LoadReport;
   readonly cpuMs: number;
+  /** Its read and write calls to the kernel during the load (sockets, mostly): how many events each one carried. */
+  readonly ioCalls: { readonly reads: number; readonly writes: number };
   readonly idleRss: number;
   readonly peakRss: number;
   /** How far the side's event loop fell behind during the load (after the warm-up). */
@@ -46,13 +48,16 @@ async function measure(server: LineProcess, url: string, token: string, runs: nu
   await drive(url, token, WARM_UP_RUNS);
   const idleRss = rssBytes(pid);
   const cpuBefore = cpuMs(pid);
+  const ioBefore = ioCalls(pid);
   writeFileSync(`${probeFile}.reset`, '');
   while (existsSync(`${probeFile}.reset`)) await new Promise((resolve) => setTimeout(resolve, 20));
   let peakRss = idleRss;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssBytes(pid))), 100);
   try {
     const clients = await drive(url, token, runs);
-    return { clients, cpuMs: cpuMs(pid) - cpuBefore, idleRss, peakRss, loopDelay: await loopDelayOf(probeFile) };
+    const cpu = cpuMs(pid) - cpuBefore;
+    const io = ioCalls(pid);
+    return { clients, cpuMs: cpu, ioCalls: { reads: io.reads - ioBefore.reads, writes: io.writes - ioBefore.writes }, idleRss, peakRss, loopDelay: await loopDelayOf(probeFile) };
   } finally {
     clearInterval(sampler);
   }
@@ -78,11 +83,11 @@ export async function serveSide(baseURL: string, runs: number, serveFlags: reado
   }
 }
 
-/** Starts the bare relay on the paced model at `baseURL` and loads it with `runs` runs. */
-export async function relaySide(baseURL: string, runs: number): Promise<SideReport> {
+/** Starts the bare relay (`relayFlags`: Node flags for it only) on the paced model at `baseURL` and loads it with `runs` runs. */
+export async function relaySide(baseURL: string, runs: number, relayFlags: readonly string[]): Promise<SideReport> {
   const dir = mkdtempSync(join(tmpdir(), 'rxharness-relay-'));
   const probeFile = join(dir, 'loop-delay.json');
-  const relay = await startLineProcess([...TSX, ...PROBE, here('./bare-relay.ts'), baseURL], 'the bare relay', { RXHARNESS_LOOP_DELAY_PROBE: probeFile });
+  const relay = await startLineProcess([...TSX, ...PROBE, ...relayFlags, here('./bare-relay.ts'), baseURL], 'the bare relay', { RXHARNESS_LOOP_DELAY_PROBE: probeFile });
   try {
     return await measure(relay, (JSON.parse(relay.firstLine) as { url: string }).url, 'none', runs, probeFile);
   } finally {

@@ -4,6 +4,7 @@ function amount(value: number, unit: string): string {
   if (unit === 'events/s') return `${(value / 1e6).toFixed(2)} M events/s`;
   if (unit === 'tasks/s') return `${Math.round(value).toLocaleString('en')} tasks/s`;
   if (unit === 'requests') return `${value}`;
+  if (unit === 'calls') return `${value.toFixed(2)} calls`;
   if (unit === 'B/task') return `${value.toFixed(1)} B/task`;
   if (unit === 'ms' && value < 1) return `${value.toFixed(3)} ms`;
   return `${value.toFixed(1)} ${unit}`;

@@ -120,6 +120,22 @@ describe('delegation tools shared by the runs of one agent', () => {
     expect(system(2)).toBe(system(0).replace('2031-05-06', '2031-05-07'));
   });
 
+  it('more roles than the factory keeps (64): each child still gets its own, also after the keep starts over', async () => {
+    const names = Array.from({ length: 70 }, (_, i) => `agent${i}`);
+    const byName: ScriptedRoute = (turn) =>
+      turn.step === 1 ? { toolCalls: [{ name: 'task', args: { agent_name: turn.prompt, prompt: `work for ${turn.prompt}`, description: 'work' } }] } : { text: 'ok' };
+    o = await offlineEngine({ main: byName, '*': () => ({ text: 'done' }) }, names.map((name) => testAgent(name)));
+    // twice round: the second round comes after the keep started over, and asks in the same order
+    for (const name of [...names, ...names]) await o.engine.start(name).result;
+    const children = o.model.requests.filter((r) => r.messages.some((m) => m.role === 'user' && m.content?.startsWith('work for')));
+    expect(children).toHaveLength(140);
+    children.forEach((child, i) => {
+      const system = child.messages.find((m) => m.role === 'system')!.content!;
+      expect(system.startsWith(`You are ${names[i % 70]!}, a test agent.`)).toBe(true);
+      expect(system).toBe(children[i % 70]!.messages.find((m) => m.role === 'system')!.content);
+    });
+  });
+
   it("an agent run directly gets its own tools: its rules decide whom its task may name, not the main agent's", async () => {
     const lead = testAgent('lead', { tools: ['task'], permissionRules: [{ tool: 'task', action: 'deny', pattern: 'alpha' }] });
     o = await offlineEngine({ '*': () => ({ text: 'ok' }) }, [testAgent('alpha'), lead], { maxDepth: 2 });
