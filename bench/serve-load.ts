@@ -12,7 +12,9 @@
  * the highest load at which each meets the p99 target;
  * `RXHARNESS_LOAD_SERVE_FLAGS` adds Node flags to the serve process only (NODE_OPTIONS refuses
  * `--cpu-prof`), e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` for the profile in docs/performance.md §11;
- * `RXHARNESS_LOAD_RELAY_FLAGS` the same for the bare relay (its profile, to compare by part).
+ * `RXHARNESS_LOAD_RELAY_FLAGS` the same for the bare relay (its profile, to compare by part);
+ * `RXHARNESS_LOAD_RELAY_STARTS_PER_TURN=4` has the relay start its model requests four a turn,
+ * as serve does (`support/bare-relay.ts`).
  *
  * @module
  */
@@ -30,12 +32,12 @@ const RELAY_FLAGS = flags('RXHARNESS_LOAD_RELAY_FLAGS');
 const P99_TARGET_MS = 100;
 const TSX = ['--import', 'tsx'];
 
-/** The run counts of `RXHARNESS_LOAD_LADDER` (`100,200,400`), rising; undefined when unset. */
 /** Node flags for one side, from the environment variable `name` (space-separated). */
 function flags(name: string): string[] {
   return (process.env[name] ?? '').split(' ').filter(Boolean);
 }
 
+/** The run counts of `RXHARNESS_LOAD_LADDER` (`100,200,400`), rising; undefined when unset. */
 function ladder(text: string | undefined): number[] | undefined {
   if (text === undefined || text.trim() === '') return undefined;
   const counts = text.split(',').map((part) => Number(part.trim()));

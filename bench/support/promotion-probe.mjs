@@ -1,11 +1,12 @@
 /**
  * Preloaded into a benchmark's server process (`node --import ./promotion-probe.mjs`, through
- * `RXHARNESS_LOAD_SERVE_FLAGS`): from `PROMOTION_START_MS` (default 3,000) after start, for
- * `PROMOTION_MS` (default 14,000), V8's sampling heap profiler counts the allocations that
- * outlive the young generation: live ones and those that die later in the old space, not
- * those a scavenge frees. That is what grows the old space between mark-compacts (the RSS
- * per live run, docs/performance.md §11, "Stop 36"). Writes the profile to the file
- * `RXHARNESS_PROMOTION_PROFILE` names; `promotion-summary.mjs` reads it. Not part of the run.
+ * `RXHARNESS_LOAD_SERVE_FLAGS`): from `RXHARNESS_PROMOTION_START_MS` (default 3,000) after
+ * start, for `RXHARNESS_PROMOTION_MS` (default 14,000), V8's sampling heap profiler counts the
+ * allocations that outlive the young generation: live ones and those that die later in the
+ * old space, not those a scavenge frees. That is what grows the old space between
+ * mark-compacts (the RSS per live run, docs/performance.md §11, "Stop 36"). Writes the
+ * profile to the file `RXHARNESS_PROMOTION_PROFILE` names; `promotion-summary.mjs` reads it.
+ * Not part of the run.
  */
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -21,7 +22,7 @@ if (file) {
       setTimeout(async () => {
         const { profile } = await session.post('HeapProfiler.stopSampling');
         writeFileSync(file, JSON.stringify(profile));
-      }, Number(process.env['PROMOTION_MS'] ?? 14_000)).unref();
+      }, Number(process.env['RXHARNESS_PROMOTION_MS'] ?? 14_000)).unref();
     });
-  }, Number(process.env['PROMOTION_START_MS'] ?? 3_000)).unref();
+  }, Number(process.env['RXHARNESS_PROMOTION_START_MS'] ?? 3_000)).unref();
 }
