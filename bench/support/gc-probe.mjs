@@ -2,11 +2,12 @@
  * Preloaded into a benchmark's server process (`node --import ./gc-probe.mjs`, through
  * `RXHARNESS_LOAD_SERVE_FLAGS`): notes every garbage collection of the main thread (when, which
  * kind, how long it held the thread) and, every 500 ms, writes them all to the JSON file
- * `RXHARNESS_GC_PROBE` names, as `[startMs, kind, durationMs]` rows: how much of the event
+ * `RXHARNESS_GC_PROBE` names, as `[startMs, kind, durationMs]` rows (`startMs` on the wall
+ * clock, as the load clients' latencies are): how much of the event
  * loop's delay is the collector's (docs/performance.md §11, "Stop 36"). Not part of the run.
  */
 import { writeFileSync } from 'node:fs';
-import { PerformanceObserver, constants } from 'node:perf_hooks';
+import { PerformanceObserver, constants, performance } from 'node:perf_hooks';
 
 const file = process.env['RXHARNESS_GC_PROBE'];
 const KINDS = {
@@ -18,7 +19,7 @@ const KINDS = {
 if (file) {
   const rows = [];
   new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) rows.push([Math.round(entry.startTime), KINDS[entry.detail.kind] ?? String(entry.detail.kind), Number(entry.duration.toFixed(2))]);
+    for (const entry of list.getEntries()) rows.push([Math.round(performance.timeOrigin + entry.startTime), KINDS[entry.detail.kind] ?? String(entry.detail.kind), Number(entry.duration.toFixed(2))]);
   }).observe({ entryTypes: ['gc'] });
   setInterval(() => writeFileSync(file, JSON.stringify(rows)), 500).unref();
 }

@@ -10,10 +10,14 @@
  * Every delta the paced model sent carries its send time (`⟨ms⟩`); a client reading an
  * event with one records now minus that time: the delivery latency from the model's chunk to
  * the client's event, across three processes on one clock. Prints one JSON line
- * {@link LoadReport} at the end.
+ * {@link LoadReport} at the end. With `RXHARNESS_LOAD_TIMES` set, it also writes each
+ * latency with when it was read (`[atMs, latencyMs]` rows, `atMs` on the wall clock) to the
+ * file `<RXHARNESS_LOAD_TIMES>-<runs>-<pid>`: when in the load the tail comes
+ * (docs/performance.md §11, "Stop 36").
  *
  * @module
  */
+import { writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { getRetryingReset } from './get-retrying-reset.js';
@@ -55,6 +59,9 @@ const config = JSON.parse(process.argv[2] ?? '{}') as Config;
 const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
 const headers = { authorization: `Bearer ${config.token}` };
 const latencies: number[] = [];
+/** `[atMs, latencyMs]` per latency, only when `RXHARNESS_LOAD_TIMES` asks for them. */
+const timesFile = process.env['RXHARNESS_LOAD_TIMES'];
+const times: [number, number][] = [];
 const MARK = /⟨(\d+(?:\.\d+)?)⟩/;
 let events = 0;
 const failures: Record<string, number> = {};
@@ -103,7 +110,9 @@ async function follow(runId: string): Promise<boolean> {
         if (at < 0 || block.startsWith('event:')) continue;
         events += 1;
         const mark = MARK.exec(deltaText(block.slice(at + 6)) ?? '');
-        if (mark) latencies.push(now - Number(mark[1]));
+        if (!mark) continue;
+        latencies.push(now - Number(mark[1]));
+        if (timesFile) times.push([Math.round(now), now - Number(mark[1])]);
       }
     });
     res.on('end', () => resolve(ended || failedWith(ending))).on('error', (e) => resolve(failedWith(`response error: ${e.message}`)));
@@ -134,4 +143,5 @@ agent.destroy();
 loop.disable();
 const clientLoopDelay: LoopDelay = { p50: delayMs(loop.percentile(50)), p90: delayMs(loop.percentile(90)), p99: delayMs(loop.percentile(99)), max: delayMs(loop.max), mean: delayMs(loop.mean), samples: loop.count };
 const report: LoadReport = { started, refused, failed, completed, events, failures, latencies, wallMs: performance.now() - t0, clientLoopDelay };
+if (timesFile) writeFileSync(`${timesFile}-${config.runs}-${process.pid}`, JSON.stringify(times));
 process.stdout.write(`${JSON.stringify(report)}\n`);
