@@ -13,8 +13,8 @@
  * `RXHARNESS_LOAD_SERVE_FLAGS` adds Node flags to the serve process only (NODE_OPTIONS refuses
  * `--cpu-prof`), e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` for the profile in docs/performance.md §11;
  * `RXHARNESS_LOAD_RELAY_FLAGS` the same for the bare relay (its profile, to compare by part);
- * `RXHARNESS_LOAD_RELAY_STARTS_PER_TURN=4` has the relay start its model requests four a turn,
- * as serve does (`support/bare-relay.ts`).
+ * `RXHARNESS_LOAD_RELAY_REQUEST_TURNS=1` has the relay start its model requests through serve's
+ * request turns (`support/bare-relay.ts`).
  *
  * @module
  */

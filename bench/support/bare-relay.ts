@@ -11,16 +11,18 @@
  *
  * Prints one line `{"url": ...}`; ends when stdin closes.
  *
- * `RXHARNESS_LOAD_RELAY_STARTS_PER_TURN=4` starts its model requests as serve does (at most 4
- * in a turn of the event loop, `src/model/request-turns.ts`), not all at once: the streams
- * then come spread over time as serve's do, and the relay keeps up (docs/performance.md §11,
- * "Stop 36"). Off by default: the baseline of the targets starts every request at once.
+ * `RXHARNESS_LOAD_RELAY_REQUEST_TURNS=1` has it start its model requests through serve's own
+ * request turns (`requestTurn`, `src/model/request-turns.ts`: a few a turn of the event loop),
+ * not all at once: the streams then come spread over time as serve's do, and the relay keeps
+ * up (docs/performance.md §11, "Stop 36"). Off by default: the baseline of the targets starts
+ * every request at once.
  *
  * @module
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
+import { requestTurn } from '../../src/model/request-turns.js';
 
 const baseURL = process.argv[2] ?? '';
 const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
@@ -32,19 +34,9 @@ interface Run {
 }
 const runs = new Map<string, Run>();
 
-const STARTS_PER_TURN = Number(process.env['RXHARNESS_LOAD_RELAY_STARTS_PER_TURN'] ?? 0);
-const waiting: (() => void)[] = [];
-/** Resolves at once, or (with STARTS_PER_TURN) in a later turn, at most that many a turn, in order. */
-function turn(): Promise<void> {
-  if (STARTS_PER_TURN <= 0) return Promise.resolve();
-  return new Promise((start) => {
-    if (waiting.push(start) === 1) setImmediate(startSome);
-  });
-}
-function startSome(): void {
-  for (const start of waiting.splice(0, STARTS_PER_TURN)) start();
-  if (waiting.length > 0) setImmediate(startSome);
-}
+const TURNS = process.env['RXHARNESS_LOAD_RELAY_REQUEST_TURNS'] ?? '0';
+if (TURNS !== '0' && TURNS !== '1') throw new Error(`RXHARNESS_LOAD_RELAY_REQUEST_TURNS is 0 or 1 (got ${JSON.stringify(TURNS)})`);
+const turn = TURNS === '1' ? requestTurn : (): Promise<void> => Promise.resolve();
 
 function emit(runId: string, run: Run, event: object): void {
   const frame = `id: ${run.frames.length + 1}\ndata: ${JSON.stringify({ runId, seq: run.frames.length + 1, event })}\n\n`;

@@ -111,8 +111,9 @@ async function follow(runId: string): Promise<boolean> {
         events += 1;
         const mark = MARK.exec(deltaText(block.slice(at + 6)) ?? '');
         if (!mark) continue;
-        latencies.push(now - Number(mark[1]));
-        if (timesFile) times.push([Math.round(now), now - Number(mark[1])]);
+        const latency = now - Number(mark[1]);
+        latencies.push(latency);
+        if (timesFile) times.push([Math.round(now), latency]);
       }
     });
     res.on('end', () => resolve(ended || failedWith(ending))).on('error', (e) => resolve(failedWith(`response error: ${e.message}`)));
