@@ -1,11 +1,11 @@
-import { concatMap, defer, EMPTY, map, type Observable, of } from 'rxjs';
+import { concatMap, EMPTY, type Observable, of } from 'rxjs';
 import type { AgentEvent, CompactionEvent } from '../events/agent-event.js';
 import type { ChatMessage } from '../model/chat-message.js';
 import { estimateRequestTokens } from '../model/estimate-tokens.js';
 import { compactMessages$ } from '../session/compaction/compact-messages.js';
 import type { CompactionReason } from '../session/compaction/compaction-types.js';
-import { answerReserve, contextWindowOf$, tokenRatio } from '../session/compaction/context-windows.js';
-import { maybe$ } from './maybe.js';
+import { answerReserve, contextWindowOf, tokenRatio } from '../session/compaction/context-windows.js';
+import { maybeThen$ } from './maybe.js';
 import type { RunScope } from './run-scope.js';
 import { summariser } from './compaction-summary.js';
 
@@ -19,10 +19,11 @@ import { summariser } from './compaction-summary.js';
  * that clearly fits is let through on it alone.
  */
 export function compactRun$(scope: RunScope, lastStep: boolean, reason: Exclude<CompactionReason, 'manual'>, estimate: number): Observable<AgentEvent> {
-  return defer(() => {
-    const { agent } = scope;
-    return contextWindowOf$(agent.model, agent.modelSettings).pipe(concatMap((window) => (window === undefined ? EMPTY : compactWithin$(scope, lastStep, reason, window, estimate))));
-  });
+  const { agent } = scope;
+  return maybeThen$(
+    () => contextWindowOf(agent.model, agent.modelSettings),
+    (window) => (window === undefined ? EMPTY : compactWithin$(scope, lastStep, reason, window, estimate)),
+  );
 }
 
 function compactWithin$(scope: RunScope, lastStep: boolean, reason: CompactionReason, window: number, estimate: number): Observable<AgentEvent> {
@@ -50,7 +51,7 @@ function compactWithin$(scope: RunScope, lastStep: boolean, reason: CompactionRe
       });
       const { sessions } = agent;
       if (input.ephemeral || !sessions.replace) return of(event(false));
-      return maybe$(() => sessions.replace!(input.sessionId, outcome.messages)).pipe(map(() => event(true)));
+      return maybeThen$(() => sessions.replace!(input.sessionId, outcome.messages), () => of(event(true)));
     }),
   );
 }

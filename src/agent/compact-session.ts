@@ -4,7 +4,7 @@ import type { CompactionEvent } from '../events/agent-event.js';
 import { estimateTokens } from '../model/estimate-tokens.js';
 import { checkHistory } from '../session/check-history.js';
 import { compactMessages$ } from '../session/compaction/compact-messages.js';
-import { answerReserve, contextWindowOf$ } from '../session/compaction/context-windows.js';
+import { answerReserve, contextWindowOf } from '../session/compaction/context-windows.js';
 import { repairHistory } from '../session/repair-history.js';
 import type { AgentScope } from './agent-scope.js';
 import { summariser } from './compaction-summary.js';
@@ -34,7 +34,7 @@ export async function compactStoredSession(agent: AgentScope, sessionId: string)
     await new Promise<void>((resolve, reject) => hold.whenHeld(resolve, reject));
     const { messages } = checkHistory(await sessions.load(sessionId), sessionId);
     const history = repairHistory(messages);
-    const window = (await firstValueFrom(contextWindowOf$(agent.model, agent.modelSettings))) ?? UNKNOWN_WINDOW;
+    const window = (await contextWindowOf(agent.model, agent.modelSettings)) ?? UNKNOWN_WINDOW;
     const scope = runScopeOf(agent, run, { prompt: '', sessionId, ephemeral: false, streaming: false }, []);
     const fixedTokens = answerReserve(window, agent.modelSettings?.maxTokens);
     const outcome = await firstValueFrom(

@@ -1,7 +1,7 @@
-import { concat, concatMap, map, Observable, of } from 'rxjs';
+import { concat, Observable, of } from 'rxjs';
 import type { AgentEvent } from '../events/agent-event.js';
 import type { ChatMessage } from '../model/chat-message.js';
-import { maybe$ } from './maybe.js';
+import { maybeThen$ } from './maybe.js';
 import type { AgentScope } from './agent-scope.js';
 import { RunOutput } from './run-output.js';
 import { type RunInput, runScopeOf } from './run-scope.js';
@@ -57,21 +57,19 @@ export function runLoop$(agent: AgentScope, input: RunInput): Observable<AgentEv
 function start$(agent: AgentScope, input: RunInput, run: RunState, output: RunOutput): Observable<Item> {
   const runStart: AgentEvent = { type: 'RunStart', runId: run.runId, agentName: run.agentName, sessionId: input.sessionId, prompt: input.prompt };
   // Three lookups in turn (not Promise.all), so that synchronous ones stay synchronous.
-  const setup$ = maybe$(agent.instructions).pipe(
-    concatMap((instructions) => maybe$(agent.tools).pipe(map((tools) => ({ instructions, tools })))),
-    concatMap(({ instructions, tools }) =>
-      loadHistory$(agent, input, run).pipe(
-        concatMap(({ history, warnings }) => {
-          // Asked for here, synchronously before the save: nothing between can stop the run.
-          const prefix = agent.promptPrefix?.(input.sessionId);
-          const user: ChatMessage = { role: 'user', content: prefix ? `${prefix}\n\n${input.prompt}` : input.prompt };
-          const system: ChatMessage[] = instructions ? [{ role: 'system', content: instructions }] : [];
-          run.messages = [...system, ...history, user];
-          const steps = new RunSteps(runScopeOf(agent, run, input, tools), output);
-          const toolWarnings = (agent.toolWarnings?.(tools) ?? []).map(({ code, message }): AgentEvent => ({ type: 'Warning', runId: run.runId, agentName: run.agentName, code, message }));
-          return concat(of(...warnings, ...toolWarnings), persist$(steps.scope, [user], () => new Next(steps.step(1))));
-        }),
-      ),
+  const setup$ = maybeThen$(agent.instructions, (instructions) =>
+    maybeThen$(agent.tools, (tools) =>
+      loadHistory$(agent, input, run, ({ history, warnings }) => {
+        // Asked for here, synchronously before the save: nothing between can stop the run.
+        const prefix = agent.promptPrefix?.(input.sessionId);
+        const user: ChatMessage = { role: 'user', content: prefix ? `${prefix}\n\n${input.prompt}` : input.prompt };
+        const system: ChatMessage[] = instructions ? [{ role: 'system', content: instructions }] : [];
+        run.messages = [...system, ...history, user];
+        const steps = new RunSteps(runScopeOf(agent, run, input, tools), output);
+        const toolWarnings = (agent.toolWarnings?.(tools) ?? []).map(({ code, message }): AgentEvent => ({ type: 'Warning', runId: run.runId, agentName: run.agentName, code, message }));
+        const first$ = persist$(steps.scope, [user], () => [new Next(steps.step(1))]);
+        return warnings.length + toolWarnings.length ? concat(of(...warnings, ...toolWarnings), first$) : first$;
+      }),
     ),
   );
   return concat(of(runStart), setup$);

@@ -1,10 +1,10 @@
-import { concatMap, map, type Observable, of } from 'rxjs';
+import { defer, type Observable } from 'rxjs';
 import type { AgentEvent } from '../events/agent-event.js';
 import type { ChatMessage } from '../model/chat-message.js';
 import { checkHistory } from '../session/check-history.js';
 import { repairStoredHistory } from '../session/repair-history.js';
 import type { AgentScope } from './agent-scope.js';
-import { maybe$ } from './maybe.js';
+import { maybeThen$ } from './maybe.js';
 import type { RunInput } from './run-scope.js';
 import type { RunState } from './run-state.js';
 
@@ -19,31 +19,30 @@ export interface LoadedHistory {
  * returned (a malformed one is skipped with a `Warning`, a store answer that is not a list
  * fails the run) and repairs what a strict chat template would refuse (with a `Warning`:
  * unanswered or orphaned tool calls, turns without an answer); the top run of a
- * conversation also opens its stored "always" approvals.
+ * conversation also opens its stored "always" approvals. Continues with `then` (the run's
+ * setup), in the stream's place: no operator between the lookups (see `maybeThen$`).
  */
-export function loadHistory$(agent: AgentScope, input: RunInput, run: RunState): Observable<LoadedHistory> {
-  if (input.ephemeral) return of({ history: [], warnings: [] });
+export function loadHistory$<R>(agent: AgentScope, input: RunInput, run: RunState, then: (loaded: LoadedHistory) => Observable<R>): Observable<R> {
+  if (input.ephemeral) return defer(() => then({ history: [], warnings: [] }));
   const warning = (code: string, message: string): AgentEvent => ({ type: 'Warning', runId: run.runId, agentName: run.agentName, code, message });
   // A conversation's "always" approvals live in its store: its top run opens them (a task's are its conversation's).
-  const grants$ = agent.task ? of(0) : maybe$(() => agent.grants.open(input.sessionId, agent.sessions));
-  return maybe$(() => agent.sessions.load(input.sessionId)).pipe(
-    concatMap((stored) =>
-      grants$.pipe(
-        concatMap((badGrants): Observable<LoadedHistory> => {
-          const { messages, skipped } = checkHistory(stored, input.sessionId);
-          const warnings = skipped.map((why) => warning('session-entry-skipped', `Skipped a stored message: ${why}.`));
-          if (badGrants > 0) warnings.push(warning('grant-skipped', `Skipped ${badGrants} stored approval(s) of session "${input.sessionId}" that were not { toolName, subject? }.`));
-          const { messages: history, repairs } = repairStoredHistory(messages);
-          if (repairs.length === 0) return of({ history, warnings });
-          // Never stored so by this version: an older one, a crash or another program left it.
-          warnings.push(warning('session-repaired', `Repaired the stored history of session "${input.sessionId}" so that strict chat templates accept it: ${repairs.join('; ')}.`));
-          // A repair at the end only (a turn a crash left open): saved, so it is made (and told) once.
-          const tail = appendedTail(messages, history);
-          const loaded: LoadedHistory = { history, warnings };
-          return tail.length ? maybe$(() => agent.sessions.append(input.sessionId, tail)).pipe(map(() => loaded)) : of(loaded);
-        }),
-      ),
-    ),
+  const openGrants = (): number | Promise<number> => (agent.task ? 0 : agent.grants.open(input.sessionId, agent.sessions));
+  return maybeThen$(
+    () => agent.sessions.load(input.sessionId),
+    (stored) =>
+      maybeThen$(openGrants, (badGrants) => {
+        const { messages, skipped } = checkHistory(stored, input.sessionId);
+        const warnings = skipped.map((why) => warning('session-entry-skipped', `Skipped a stored message: ${why}.`));
+        if (badGrants > 0) warnings.push(warning('grant-skipped', `Skipped ${badGrants} stored approval(s) of session "${input.sessionId}" that were not { toolName, subject? }.`));
+        const { messages: history, repairs } = repairStoredHistory(messages);
+        if (repairs.length === 0) return then({ history, warnings });
+        // Never stored so by this version: an older one, a crash or another program left it.
+        warnings.push(warning('session-repaired', `Repaired the stored history of session "${input.sessionId}" so that strict chat templates accept it: ${repairs.join('; ')}.`));
+        // A repair at the end only (a turn a crash left open): saved, so it is made (and told) once.
+        const tail = appendedTail(messages, history);
+        const loaded: LoadedHistory = { history, warnings };
+        return tail.length ? maybeThen$(() => agent.sessions.append(input.sessionId, tail), () => then(loaded)) : then(loaded);
+      }),
   );
 }
 

@@ -1,9 +1,9 @@
-import { concat, concatMap, defer, map, type Observable, of } from 'rxjs';
+import { concat, concatMap, defer, from, type Observable, type ObservableInput, of } from 'rxjs';
 import type { AgentEvent } from '../events/agent-event.js';
 import type { ChatMessage } from '../model/chat-message.js';
 import type { ModelFinish } from '../model/chat-model.js';
 import type { BudgetReservation } from '../model/token-budget.js';
-import { maybe$ } from './maybe.js';
+import { maybeThen$ } from './maybe.js';
 import { assistantMessage, type StepAnswer } from './reason-step.js';
 import { reasonWithCompaction$ } from './reason-with-compaction.js';
 import { givenBackUnanswered, reserve$ } from './reserve-request.js';
@@ -17,16 +17,19 @@ import { toolCall$ } from './tool-call.js';
 /** What a phase of a run emits: the loop's own events, and last the phase that runs next. */
 export type Item = AgentEvent | Next<AgentEvent>;
 
-/** Saves messages (unless the run is ephemeral), then emits `then()`. */
-export function persist$<T>(scope: RunScope, messages: readonly ChatMessage[], then: () => T): Observable<T> {
+/** Saves messages (unless the run is ephemeral), then continues with `then()`'s values. */
+export function persist$<T>(scope: RunScope, messages: readonly ChatMessage[], then: () => ObservableInput<T>): Observable<T> {
   const { input, agent, run } = scope;
-  if (input.ephemeral) return defer(() => of(then()));
-  return maybe$(() => {
-    // Noted as handed over, not once written: a store keeps a session's writes in order, so
-    // what closes a stopped turn lands after them even while one is still in flight.
-    run.saved.push(...messages);
-    return agent.sessions.append(input.sessionId, messages);
-  }).pipe(map(then));
+  if (input.ephemeral) return defer(then);
+  return maybeThen$(
+    () => {
+      // Noted as handed over, not once written: a store keeps a session's writes in order, so
+      // what closes a stopped turn lands after them even while one is still in flight.
+      run.saved.push(...messages);
+      return agent.sessions.append(input.sessionId, messages);
+    },
+    () => from(then()),
+  );
 }
 
 /**
@@ -78,16 +81,16 @@ export class RunSteps {
     this.lastRequest = tokens;
     const message = assistantMessage(finish, !lastStep);
     run.messages.push(message);
-    const saved$ = (after: () => Item[]): Observable<Item> => persist$(this.scope, [message], after).pipe(concatMap((items) => items));
+    const saved$ = (after: () => Item[]): Observable<Item> => persist$(this.scope, [message], after);
     if (!reservation) return saved$(() => this.afterReason(n, finish, toolCalls));
-    return maybe$(() => reservation.settle(tokens)).pipe(
-      concatMap((state) =>
+    return maybeThen$(
+      () => reservation.settle(tokens),
+      (state) =>
         concat(
           of(budgetEvent(this.scope, n, state)),
           // A request that took what was left of the budget was the last: the run ends.
           saved$(() => (reservation.last ? [run.end(budgetError(state))] : this.afterReason(n, finish, toolCalls))),
         ),
-      ),
     );
   }
 
@@ -115,7 +118,7 @@ export class RunSteps {
         afterResult((text) => {
           const message: ChatMessage = { role: 'tool', tool_call_id: call.id, content: text };
           run.messages.push(message);
-          return persist$(this.scope, [message], () => new Next(this.call(n, answer, i + 1)));
+          return persist$(this.scope, [message], () => [new Next(this.call(n, answer, i + 1))]);
         }),
       );
     };

@@ -1,8 +1,7 @@
 import { getEventListeners } from 'node:events';
-import { concatMap, defer, finalize, interval, map, of } from 'rxjs';
+import { defer, finalize, interval, of } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { AbortError } from '../../src/errors/abort-error.js';
-import { maybe$ } from '../../src/agent/maybe.js';
 import { withAbortSignal } from '../../src/agent/with-abort-signal.js';
 import { outcomeOf } from '../support/collect.js';
 import { createTestScheduler, timeline } from '../support/virtual-time.js';
@@ -80,48 +79,5 @@ describe('withAbortSignal', () => {
     expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
     controller.abort();
     expect(seen).toEqual([]);
-  });
-});
-
-describe('maybe$', () => {
-  it('emits a plain value synchronously, then completes', () => {
-    const seen: string[] = [];
-    maybe$(() => 7).subscribe({ next: (v) => seen.push(`next ${v}`), complete: () => seen.push('complete') });
-    expect(seen).toEqual(['next 7', 'complete']);
-  });
-
-  it('calls the function once per subscription, not before', () => {
-    let calls = 0;
-    const value$ = maybe$(() => ++calls);
-    expect(calls).toBe(0);
-    value$.subscribe();
-    value$.subscribe();
-    expect(calls).toBe(2);
-  });
-
-  it('emits a promise\'s value when it settles, not before', async () => {
-    const seen: number[] = [];
-    const done = outcomeOf(maybe$(() => Promise.resolve(3)).pipe(map((v) => (seen.push(v), v))));
-    expect(seen).toEqual([]);
-    expect((await done).values).toEqual([3]);
-  });
-
-  it('turns a throw and a rejection into an error', async () => {
-    const thrown = await outcomeOf(
-      maybe$(() => {
-        throw new Error('sync boom');
-      }),
-    );
-    expect((thrown.error as Error).message).toBe('sync boom');
-    const rejected = await outcomeOf(maybe$(() => Promise.reject(new Error('async boom'))));
-    expect((rejected.error as Error).message).toBe('async boom');
-  });
-
-  it('runs in virtual time alongside scheduled work (a synchronous value takes no time)', () => {
-    const scheduler = createTestScheduler();
-    scheduler.run(({ cold, expectObservable }) => {
-      expectObservable(maybe$(() => 'now')).toBe('(n|)', { n: 'now' });
-      expectObservable(cold('--a--b|').pipe(concatMap((x) => maybe$(() => x.toUpperCase())))).toBe('--A--B|');
-    });
   });
 });

@@ -1,4 +1,3 @@
-import { defer, from, map, type Observable, of } from 'rxjs';
 import type { ChatModel } from '../../model/chat-model.js';
 import type { ModelSettings } from '../../model/model-settings.js';
 
@@ -21,18 +20,17 @@ export function learnContextWindow(model: ChatModel, tokens: number): void {
  * setting; else the smaller of what the model says (its setting, or its server's `/props`)
  * and what a context-exceeded error taught; `undefined` when nothing says.
  */
-export function contextWindowOf$(model: ChatModel, settings: ModelSettings | undefined): Observable<number | undefined> {
-  if (settings?.contextWindow !== undefined) return of(settings.contextWindow);
-  return defer(() => {
-    const said = model.contextWindow?.();
-    return said instanceof Promise ? from(said.catch(() => undefined)) : of(said);
-  }).pipe(
-    map((said) => {
-      const taught = learned.get(model);
-      if (said === undefined) return taught;
-      return taught === undefined ? said : Math.min(said, taught);
-    }),
-  );
+export function contextWindowOf(model: ChatModel, settings: ModelSettings | undefined): number | undefined | Promise<number | undefined> {
+  if (settings?.contextWindow !== undefined) return settings.contextWindow;
+  const said = model.contextWindow?.();
+  return said instanceof Promise ? said.then((value) => withLearned(model, value), () => withLearned(model, undefined)) : withLearned(model, said);
+}
+
+/** The smaller of what the model said and what an error taught. */
+function withLearned(model: ChatModel, said: number | undefined): number | undefined {
+  const taught = learned.get(model);
+  if (said === undefined) return taught;
+  return taught === undefined ? said : Math.min(said, taught);
 }
 
 /** How many of the server's tokens one estimated token was in the model's last request. */
