@@ -1,10 +1,10 @@
-import { defaultIfEmpty, defer, from, isObservable, map, Observable, of, switchMap, takeLast, throwError, timeout } from 'rxjs';
+import { asyncScheduler, from, isObservable, Observable, Subscription } from 'rxjs';
 import type { ModelToolCall } from '../model/chat-model.js';
 import type { Tool, ToolContext, ToolResult } from '../tools/tool.js';
 import { toolError } from '../tools/tool-error.js';
 import { type RunScope, toolContextOf } from './run-scope.js';
 import { checkArguments, parseArguments } from './tool-arguments.js';
-import { DOOM_LOOP_REPEATS, gate$ } from './tool-gate.js';
+import { DOOM_LOOP_REPEATS, gate, type Verdict } from './tool-gate.js';
 import { orderedOutput } from './ordered-output.js';
 import type { RunOutput } from './run-output.js';
 import { errorMessage } from '../errors/error-message.js';
@@ -55,20 +55,30 @@ export function toolCall$(scope: RunScope, step: number, call: ModelToolCall, ru
     }
     const abort = new AbortController();
     const context = toolContextOf(scope, step, call.id, abort.signal, output, traced?.context);
-    // Deferred: a custom tool's `subject` or `paths` may throw, which fails this call only.
     const repeats = run.noteCall(`${call.name}\u0000${JSON.stringify(parsed.value)}`);
     const repeated = repeats >= DOOM_LOOP_REPEATS ? { repeated: repeats } : {};
-    const subscription = defer(() => gate$(scope, { tool, args, callId: call.id, signal: abort.signal, emit: output.next, ...repeated }))
-      .pipe(switchMap((verdict) => (verdict.allowed ? execute$(tool, args, context, tool.timeoutMs ?? scope.agent.toolTimeoutMs) : of(verdict))))
-      .subscribe({
-        next: (result) => {
-          ranToEnd = true;
-          finish(result);
-        },
-        error: (e: unknown) => finish(failed(`The ${call.name} tool failed: ${errorMessage(e)}`)),
-      });
+    // By hand rather than `defer(gate$).pipe(switchMap(execute$))`: a call the rules allow at
+    // once subscribes nothing but the tool's own stream (issue 28: a `multitask` call lives as
+    // long as its children).
+    const work = new Subscription();
+    const fail = (e: unknown): void => finish(failed(`The ${call.name} tool failed: ${errorMessage(e)}`));
+    const judged = (verdict: Verdict): void => {
+      if (!verdict.allowed) return finish(verdict);
+      const executed = (result: ToolResult): void => {
+        ranToEnd = true;
+        finish(result);
+      };
+      work.add(execute$(tool, args, context, tool.timeoutMs ?? scope.agent.toolTimeoutMs).subscribe({ next: executed, error: fail }));
+    };
+    try {
+      const verdict = gate(scope, { tool, args, callId: call.id, signal: abort.signal, emit: output.next, ...repeated });
+      if (isObservable(verdict)) work.add(verdict.subscribe({ next: judged, error: fail }));
+      else judged(verdict);
+    } catch (e) {
+      fail(e); // a custom tool's `subject` threw: this call fails, nothing else
+    }
     return () => {
-      subscription.unsubscribe();
+      work.unsubscribe();
       if (traced && !spanEnded) endSpan(traced.span, undefined, { 'rxharness.call.stopped': true });
       // The signal's scope is the call: aborted when it is over, so nothing a tool tied to it
       // outlives the call. A call that ran to its end gets a shared reason: the default one
@@ -81,28 +91,30 @@ export function toolCall$(scope: RunScope, step: number, call: ModelToolCall, ru
 /** The abort reason of a call that ran to its end (the signal is released, nothing failed). */
 const CALL_ENDED = Object.freeze(new Error('the tool call has ended'));
 
+/**
+ * Runs the tool: its text or result, the last value of its promise or stream (`''` when that
+ * stream ends empty), a thrown or wrong-shaped answer as an error, and past `timeoutMs` an
+ * error saying so (the tool's stream unsubscribed). By hand rather than `takeLast`,
+ * `defaultIfEmpty`, `map` and `timeout`, which a call kept alive as long as its tool ran
+ * (issue 28); a tool that answers at once takes no timer.
+ */
 function execute$(tool: Tool, args: Record<string, unknown>, context: ToolContext, timeoutMs: number): Observable<ToolResult> {
-  const result$ = defer(() => {
-    const value = tool.execute(args, context);
-    if (typeof value === 'string' || isResult(value)) return of(value);
-    return from(value);
-  }).pipe(
-    takeLast(1),
-    defaultIfEmpty(''),
-    map((value: unknown): ToolResult => {
-      if (typeof value === 'string') return { text: value };
-      if (isResult(value) && (value.error === undefined || typeof value.error === 'string')) return value;
-      throw new Error(`it returned ${describeValue(value)} instead of text or { text, error? }`);
-    }),
-  );
-  // An unbounded tool gets no timer at all (Node would fire an Infinity timer after 1 ms).
-  if (!Number.isFinite(timeoutMs)) return result$;
-  return result$.pipe(
-    timeout({
-      first: timeoutMs,
-      with: () => throwError(() => new Error(`it did not finish within ${timeoutMs} ms and was stopped`)),
-    }),
-  );
+  return new Observable<ToolResult>((out) => {
+    const end = (value: unknown): void => {
+      if (typeof value === 'string') return void (out.next({ text: value }), out.complete());
+      if (isResult(value) && (value.error === undefined || typeof value.error === 'string')) return void (out.next(value), out.complete());
+      out.error(new Error(`it returned ${describeValue(value)} instead of text or { text, error? }`));
+    };
+    const value = tool.execute(args, context); // a throw errors this stream (rxjs catches it)
+    if (typeof value === 'string' || isResult(value)) return end(value);
+    let last: unknown = '';
+    const running = from(value).subscribe({ next: (v) => (last = v), error: (e: unknown) => out.error(e), complete: () => end(last) });
+    // An unbounded tool gets no timer at all (Node would fire an Infinity timer after 1 ms).
+    if (!Number.isFinite(timeoutMs) || running.closed) return running;
+    // On rxjs's scheduler, as `timeout` was: virtual in a TestScheduler.
+    running.add(asyncScheduler.schedule(() => out.error(new Error(`it did not finish within ${timeoutMs} ms and was stopped`)), timeoutMs));
+    return running;
+  });
 }
 
 function describeValue(value: unknown): string {

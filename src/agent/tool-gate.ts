@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { catchError, defer, from, map, Observable, of, switchMap } from 'rxjs';
+import { catchError, defer, from, isObservable, map, type Observable, of, switchMap } from 'rxjs';
 import type { AgentEvent } from '../events/agent-event.js';
 import type { JsonValue } from '../events/json.js';
 import { errorMessage } from '../errors/error-message.js';
@@ -34,25 +34,35 @@ export interface GateCall {
  * Decides whether one tool call may run: workspace confinement first (only an explicit allow
  * rule lets a path out), then the permission rules, then, for `ask` (or a call repeated
  * {@link DOOM_LOOP_REPEATS} times in a row, whatever the rules allow), a remembered grant or
- * the approval handler, with `HITLPending` / `HITLDecided` emitted around it. Synchronous
- * unless paths must be resolved or a human answers.
+ * the approval handler, with `HITLPending` / `HITLDecided` emitted around it. The verdict
+ * itself when the rules decide at once (most calls: no stream to subscribe, issue 28), else
+ * the stream of it (paths to resolve, a human to ask). Throws what the tool's `subject` throws.
  */
-export function gate$(scope: RunScope, call: GateCall): Observable<Verdict> {
-  const subject$: Observable<Confined> = call.tool.paths ? confine$(scope, call) : call.tool.subjects ? subjects$(scope, call) : of({ subject: call.tool.subject?.(call.args) });
-  return subject$.pipe(
-    switchMap((found) => {
-      if ('denied' in found) return of(found.denied);
-      const decision = found.decision ?? scope.agent.permissions.evaluate(call.tool.name, found.subject);
-      if (decision.action === 'deny') return of(refuse(`Permission denied: ${decision.reason}`));
-      // opencode's doom-loop guard: the same call again and again asks a human, whatever the rules allow.
-      if (call.repeated !== undefined) {
-        return ask$(scope, call, `the same ${call.tool.name} call with the same arguments ${call.repeated} times in a row (a loop?)`, found.subject);
-      }
-      if (decision.action === 'allow') return of(ALLOWED);
-      if (scope.agent.grants.has(scope.rootSessionId, call.tool.name, found.subject)) return of(ALLOWED);
-      return ask$(scope, call, decision.reason, found.subject);
-    }),
-  );
+export function gate(scope: RunScope, call: GateCall): Verdict | Observable<Verdict> {
+  const { tool } = call;
+  if (tool.paths || tool.subjects) {
+    const found$ = tool.paths ? confine$(scope, call) : subjects$(scope, call);
+    return found$.pipe(
+      switchMap((found) => {
+        const verdict = 'denied' in found ? found.denied : judge(scope, call, found);
+        return isObservable(verdict) ? verdict : of(verdict);
+      }),
+    );
+  }
+  return judge(scope, call, { subject: tool.subject?.(call.args) });
+}
+
+/** The rules' verdict on a call under its subject, or the approval to ask for. */
+function judge(scope: RunScope, call: GateCall, found: { readonly subject: string | undefined; readonly decision?: PermissionDecision }): Verdict | Observable<Verdict> {
+  const decision = found.decision ?? scope.agent.permissions.evaluate(call.tool.name, found.subject);
+  if (decision.action === 'deny') return refuse(`Permission denied: ${decision.reason}`);
+  // opencode's doom-loop guard: the same call again and again asks a human, whatever the rules allow.
+  if (call.repeated !== undefined) {
+    return ask$(scope, call, `the same ${call.tool.name} call with the same arguments ${call.repeated} times in a row (a loop?)`, found.subject);
+  }
+  if (decision.action === 'allow') return ALLOWED;
+  if (scope.agent.grants.has(scope.rootSessionId, call.tool.name, found.subject)) return ALLOWED;
+  return ask$(scope, call, decision.reason, found.subject);
 }
 
 type Confined = { readonly subject: string | undefined; readonly decision?: PermissionDecision } | { readonly denied: Verdict };
