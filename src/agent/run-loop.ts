@@ -2,6 +2,7 @@ import { concat, Observable, of } from 'rxjs';
 import type { AgentEvent } from '../events/agent-event.js';
 import type { ChatMessage } from '../model/chat-message.js';
 import { maybeThen$ } from './maybe.js';
+import { withFirst$ } from './with-first.js';
 import type { AgentScope } from './agent-scope.js';
 import { RunOutput } from './run-output.js';
 import { type RunInput, runScopeOf } from './run-scope.js';
@@ -72,5 +73,5 @@ function start$(agent: AgentScope, input: RunInput, run: RunState, output: RunOu
       }),
     ),
   );
-  return concat(of(runStart), setup$);
+  return withFirst$<Item>(runStart, setup$);
 }
