@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { catchError, concatMap, defer, map, type Observable, of, switchMap } from 'rxjs';
-import { maybe$ } from '../agent/maybe.js';
+import { catchError, concatMap, defer, map, type Observable, of } from 'rxjs';
+import { maybeThen$ } from '../agent/maybe.js';
 import { errorMessage } from '../errors/error-message.js';
 import type { SessionStore } from '../session/session-store.js';
 import type { AgentDefinition } from '../subagent/agent-definition.js';
@@ -80,12 +80,11 @@ export class TaskRunner implements Delegation {
     const fields = { description: request.description, agentName: request.agentName };
     // Minted first, so that a task refused before it starts still has an id of its own.
     const taskId = request.resumeTaskId ?? `task_${randomUUID()}`;
-    return this.prepare$(parent, request, context, taskId).pipe(
-      switchMap((child) =>
-        (request.background ? defer(() => of(launchBackground(child))) : pool ? pool.run(pooled(child), runChild$(child)) : runChild$(child)).pipe(
-          map((outcome): TaskResultFields => ({ ...fields, ...outcome, taskId, content: truncate(outcome.content, this.o.maxResultChars) })),
-        ),
-      ),
+    const run$ = (child: ChildRun): Observable<TaskResultFields> =>
+      (request.background ? of(launchBackground(child)) : pool ? pool.run(pooled(child), runChild$(child)) : runChild$(child)).pipe(
+        map((outcome): TaskResultFields => ({ ...fields, ...outcome, taskId, content: truncate(outcome.content, this.o.maxResultChars) })),
+      );
+    return this.prepare$(parent, request, context, taskId, run$).pipe(
       // Only a task that never started gets here (a child's own failure is an outcome).
       catchError((e: unknown) => {
         const why = errorMessage(e);
@@ -95,43 +94,44 @@ export class TaskRunner implements Delegation {
     );
   }
 
-  /** Resolves the agent and checks the task id (new, or a resumable earlier one), then builds the child. */
-  private prepare$(parent: AgentSpec, request: TaskRequest, context: ToolContext, taskId: string): Observable<ChildRun> {
+  /**
+   * Resolves the agent and checks the task id (new, or a resumable earlier one), then builds
+   * the child and continues with `then` in the stream's place: no operator between them stays
+   * subscribed while the child runs (see `maybeThen$`).
+   */
+  private prepare$<R>(parent: AgentSpec, request: TaskRequest, context: ToolContext, taskId: string, then: (child: ChildRun) => Observable<R>): Observable<R> {
     const owner = context.rootSessionId;
     return defer(() => {
       if (request.multitask) checkDelegationRule(parent, request.agentName);
       // Not started when nothing is left for a request (those in flight counted): its first step would be refused.
       if (context.budget?.spent()) throw new TaskRefusedError(budgetSpent(context.budget));
       const definition = this.usableDefinition(request.agentName);
-      const recorded$ = request.resumeTaskId
-        ? checkResumable$(taskId, request.agentName, owner, this.o.tracker, this.o.sessions)
-        : maybe$(() => this.o.sessions.saveTaskInfo?.({ taskId, agentName: definition.name, description: request.description, ownerSessionId: owner }));
-      return recorded$.pipe(
-        concatMap(() => {
-          const background = (parent.task?.background ?? false) || (request.background ?? false);
-          // The tree's pool by reference: a background task, which outlives its parent, draws from it too.
-          const budget = context.budget ? { parentBudget: context.budget } : {};
-          const trace = context.traceContext ? { traceContext: context.traceContext } : {};
-          const label = `${definition.name}${request.multitask ? `#${request.index}` : ''} ${request.description}`.trim();
-          const task = { taskId, rootSessionId: owner, rootRunId: context.rootRunId, label, background, ...budget, ...trace };
-          const spec = this.o.factory.childSpec(parent, definition, task);
-          // A remote A2A agent's task runs there (a2a-launcher.ts); any other where the backend places it, or here.
-          const launcher = definition.a2a !== undefined ? a2aLauncher(definition.a2a, this.o.a2a) : this.o.launcher?.(task);
-          const child: ChildRun = {
-            agent: this.o.factory.build(spec),
-            spec,
-            ...(launcher ? { launcher } : {}),
-            prompt: request.prompt,
-            taskId,
-            index: request.index,
-            description: request.description,
-            multitask: request.multitask,
-            parent: context,
-            tracker: this.o.tracker,
-          };
-          return of(child);
-        }),
-      );
+      const start = (): Observable<R> => {
+        const background = (parent.task?.background ?? false) || (request.background ?? false);
+        // The tree's pool by reference: a background task, which outlives its parent, draws from it too.
+        const budget = context.budget ? { parentBudget: context.budget } : {};
+        const trace = context.traceContext ? { traceContext: context.traceContext } : {};
+        const label = `${definition.name}${request.multitask ? `#${request.index}` : ''} ${request.description}`.trim();
+        const task = { taskId, rootSessionId: owner, rootRunId: context.rootRunId, label, background, ...budget, ...trace };
+        const spec = this.o.factory.childSpec(parent, definition, task);
+        // A remote A2A agent's task runs there (a2a-launcher.ts); any other where the backend places it, or here.
+        const launcher = definition.a2a !== undefined ? a2aLauncher(definition.a2a, this.o.a2a) : this.o.launcher?.(task);
+        const child: ChildRun = {
+          agent: this.o.factory.build(spec),
+          spec,
+          ...(launcher ? { launcher } : {}),
+          prompt: request.prompt,
+          taskId,
+          index: request.index,
+          description: request.description,
+          multitask: request.multitask,
+          parent: context,
+          tracker: this.o.tracker,
+        };
+        return then(child);
+      };
+      if (request.resumeTaskId) return checkResumable$(taskId, request.agentName, owner, this.o.tracker, this.o.sessions).pipe(concatMap(start));
+      return maybeThen$(() => this.o.sessions.saveTaskInfo?.({ taskId, agentName: definition.name, description: request.description, ownerSessionId: owner }), start);
     });
   }
 
