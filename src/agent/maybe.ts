@@ -1,4 +1,4 @@
-import { Observable, type Subscriber, type Subscription } from 'rxjs';
+import { Observable, type Subscriber } from 'rxjs';
 
 /**
  * Calls `fn` when subscribed and emits its result: synchronously for a plain value, when it
@@ -46,7 +46,7 @@ export function maybeThen$<T, R>(fn: () => T | Promise<T>, project: (value: T) =
 }
 
 /** Calls `fn`; hands its value to `take` at once, or once its promise settles (while `out` is open). */
-function settle<T, R>(out: Subscriber<R>, fn: () => T | Promise<T>, take: (value: T) => void): Subscription | void {
+function settle<T, R>(out: Subscriber<R>, fn: () => T | Promise<T>, take: (value: T) => void): void {
   let value: T | Promise<T>;
   try {
     value = fn();

@@ -228,4 +228,14 @@ describe('a tool cannot break the one-terminal-event rule', () => {
     expect(events.find((e) => e.type === 'ToolCallEnd')).toMatchObject({ error: 'The bad tool failed: no subject' });
     expect(events.at(-1)).toMatchObject({ type: 'RunEnd', abnormal: false, text: 'ok' });
   });
+
+  it('a custom tool whose paths() throws fails that call only, and never runs', async () => {
+    let ran = 0;
+    const bad = { name: 'bad', description: 'Bad.', parameters: { type: 'object' }, paths: () => { throw new Error('no paths'); }, execute: () => (ran++, 'ran') };
+    const model = new ScriptedModel([{ toolCalls: [{ name: 'bad', args: {} }, { name: 'bad', args: { again: true } }] }, { text: 'ok' }]);
+    const events = await collect(new ReActAgent({ model, tools: [bad] }).stream('go'));
+    expect(events.filter((e) => e.type === 'ToolCallEnd').map((e) => (e as { error?: string }).error)).toEqual(['The bad tool failed: no paths', 'The bad tool failed: no paths']);
+    expect(ran).toBe(0);
+    expect(events.at(-1)).toMatchObject({ type: 'RunEnd', abnormal: false, text: 'ok' });
+  });
 });

@@ -1,5 +1,6 @@
 import type { ChatModel } from '../../model/chat-model.js';
 import type { ModelSettings } from '../../model/model-settings.js';
+import type { MaybePromise } from '../session-store.js';
 
 /** Windows learned from context-exceeded errors, per model object (forgotten with it). */
 const learned = new WeakMap<ChatModel, number>();
@@ -20,7 +21,7 @@ export function learnContextWindow(model: ChatModel, tokens: number): void {
  * setting; else the smaller of what the model says (its setting, or its server's `/props`)
  * and what a context-exceeded error taught; `undefined` when nothing says.
  */
-export function contextWindowOf(model: ChatModel, settings: ModelSettings | undefined): number | undefined | Promise<number | undefined> {
+export function contextWindowOf(model: ChatModel, settings: ModelSettings | undefined): MaybePromise<number | undefined> {
   if (settings?.contextWindow !== undefined) return settings.contextWindow;
   const said = model.contextWindow?.();
   return said instanceof Promise ? said.then((value) => withLearned(model, value), () => withLearned(model, undefined)) : withLearned(model, said);
