@@ -6,8 +6,8 @@
  * clock, as the load clients' latencies are): how much of the event
  * loop's delay is the collector's (docs/performance.md §11, "Stop 36"). Not part of the run.
  */
-import { writeFileSync } from 'node:fs';
 import { PerformanceObserver, constants, performance } from 'node:perf_hooks';
+import { writeAtomic } from './write-atomic.mjs';
 
 const file = process.env['RXHARNESS_GC_PROBE'];
 const KINDS = {
@@ -21,5 +21,5 @@ if (file) {
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) rows.push([Math.round(performance.timeOrigin + entry.startTime), KINDS[entry.detail.kind] ?? String(entry.detail.kind), Number(entry.duration.toFixed(2))]);
   }).observe({ entryTypes: ['gc'] });
-  setInterval(() => writeFileSync(file, JSON.stringify(rows)), 500).unref();
+  setInterval(() => writeAtomic(file, JSON.stringify(rows)), 500).unref();
 }

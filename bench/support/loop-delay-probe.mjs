@@ -7,8 +7,9 @@
  * latency near the server's loop delay was the server being behind; the rest is the way
  * there and back (sockets, the clients' own loop). Not part of the run.
  */
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { writeAtomic } from './write-atomic.mjs';
 
 const file = process.env['RXHARNESS_LOOP_DELAY_PROBE'];
 if (file) {
@@ -24,6 +25,6 @@ if (file) {
     }
     const { count } = histogram;
     const stats = count === 0 ? { p50: 0, p90: 0, p99: 0, max: 0, mean: 0 } : { p50: ms(histogram.percentile(50)), p90: ms(histogram.percentile(90)), p99: ms(histogram.percentile(99)), max: ms(histogram.max), mean: ms(histogram.mean) };
-    writeFileSync(file, JSON.stringify({ ...stats, samples: count }));
+    writeAtomic(file, JSON.stringify({ ...stats, samples: count }));
   }, 100).unref();
 }

@@ -5,8 +5,8 @@
  * so a benchmark can tell the V8 heap (used and reserved, young and old) from memory outside
  * it (buffers, native allocations). Not part of the run.
  */
-import { writeFileSync } from 'node:fs';
 import { getHeapSpaceStatistics } from 'node:v8';
+import { writeAtomic } from './write-atomic.mjs';
 
 const file = process.env['RXHARNESS_MEMORY_PROBE'];
 /** Each space's reserved, used and resident KiB. */
@@ -19,6 +19,6 @@ if (file) {
   setInterval(() => {
     const now = { ...process.memoryUsage(), spaces: spaces() };
     if (now.rss > peak.rss) peak = now;
-    writeFileSync(file, JSON.stringify({ peak, now }));
+    writeAtomic(file, JSON.stringify({ peak, now }));
   }, 100).unref();
 }

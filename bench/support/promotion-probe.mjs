@@ -8,8 +8,8 @@
  * profile to the file `RXHARNESS_PROMOTION_PROFILE` names; `promotion-summary.mjs` reads it.
  * Not part of the run.
  */
-import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
+import { writeAtomic } from './write-atomic.mjs';
 
 const file = process.env['RXHARNESS_PROMOTION_PROFILE'];
 if (file) {
@@ -21,7 +21,7 @@ if (file) {
     void session.post('HeapProfiler.startSampling', sampling).then(() => {
       setTimeout(async () => {
         const { profile } = await session.post('HeapProfiler.stopSampling');
-        writeFileSync(file, JSON.stringify(profile));
+        writeAtomic(file, JSON.stringify(profile));
       }, Number(process.env['RXHARNESS_PROMOTION_MS'] ?? 14_000)).unref();
     });
   }, Number(process.env['RXHARNESS_PROMOTION_START_MS'] ?? 3_000)).unref();
