@@ -21,7 +21,7 @@ export interface SseWriter {
  * A writer for `res` that honours backpressure: once `res.write` returns `false`, frames wait
  * in a queue, in order, and go out on `'drain'`. RxJS cannot pause a run, so the queue is
  * the only place a slow client's backlog can go; `maxQueuedBytes` bounds it (UTF-8 bytes).
- * While the socket takes them, the frames of one tick go out in one `res.write`
+ * While the socket takes them, the frames of one turn go out in one `res.write`
  * (`frameBatch`); the queue's frames, on `'drain'`, in writes of up to 16 KiB.
  */
 export function sseWriter(res: ServerResponse, maxQueuedBytes: number): SseWriter {

@@ -42,8 +42,8 @@ const MAX_TIMER_MS = 2_147_483_647;
  * subscription does the same and ends the response without an `end` message. An event that
  * cannot be serialised (a cycle, a `BigInt`) ends the run as an error.
  *
- * The messages of one tick go out in one `res.write` (in a microtask, or at once when they
- * reach 16 KiB), not one write per event.
+ * The messages of one turn of the event loop go out in one `res.write` (at the turn's end,
+ * at most about 5 ms late, or at once when they reach 16 KiB), not one write per event.
  *
  * Backpressure: while the socket is full, messages wait in order and go out on `'drain'`
  * (keep-alives are skipped meanwhile). A run cannot be paused, so if more than

@@ -22,7 +22,7 @@ export type AttachRun = (after: number) => Observable<SequencedEvent>;
  * socket buffer, whatever the run's size, and is never cut for being slow. When the client
  * goes away, the stream detaches; the run goes on (only `DELETE` cancels it).
  *
- * The events of one tick go out in one `res.write` (`frameBatch`): a replay or a burst is a
+ * The events of one turn go out in one `res.write` (`frameBatch`): a replay or a burst is a
  * few large writes, not one per event.
  *
  * @example
