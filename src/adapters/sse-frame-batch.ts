@@ -56,7 +56,7 @@ export interface FrameBatch {
  * them to `write` as ONE string at the end of the turn (`setImmediate`), or at once when they
  * reach `maxChars`. Each write is a `writev` to the kernel, the largest single cost of a
  * server streaming a thousand runs (docs/performance.md §11, stop 38): joining a turn's
- * frames cut a quarter of them. No frame waits for I/O or for more than about 5 ms: in a
+ * frames cut a fifth of them. No frame waits for I/O or for more than about 5 ms: in a
  * longer turn, the next frame added to any batch first writes every batch waiting. `write`
  * sees the frames in order and decides about backpressure; a batch taken (to end the
  * response with it) is not written again. A `write` that throws later is reported as an
