@@ -36,9 +36,15 @@ async function drive(url: string, token: string, runs: number): Promise<LoadRepo
   return JSON.parse(clients.firstLine) as LoadReport;
 }
 
-/** The probe's figures once it has written those of the whole load (it writes every 100 ms). */
+/** Creates `request` beside the probe's file and waits for the probe to delete it: it has done what was asked. */
+async function askProbe(probeFile: string, request: 'reset' | 'ask'): Promise<void> {
+  writeFileSync(`${probeFile}.${request}`, '');
+  while (existsSync(`${probeFile}.${request}`)) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+/** The probe's figures of the whole load: written when asked. */
 async function loopDelayOf(probeFile: string): Promise<LoopDelay> {
-  await new Promise((resolve) => setTimeout(resolve, 250));
+  await askProbe(probeFile, 'ask');
   return JSON.parse(readFileSync(probeFile, 'utf8')) as LoopDelay;
 }
 
@@ -49,8 +55,7 @@ async function measure(server: LineProcess, url: string, token: string, runs: nu
   const idleRss = rssBytes(pid);
   const cpuBefore = cpuMs(pid);
   const ioBefore = ioCalls(pid);
-  writeFileSync(`${probeFile}.reset`, '');
-  while (existsSync(`${probeFile}.reset`)) await new Promise((resolve) => setTimeout(resolve, 20));
+  await askProbe(probeFile, 'reset');
   let peakRss = idleRss;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssBytes(pid))), 100);
   try {
