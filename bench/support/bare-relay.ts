@@ -17,11 +17,19 @@
  * up (docs/performance.md §11, "Stop 36"). Off by default: the baseline of the targets starts
  * every request at once.
  *
+ * `RXHARNESS_LOAD_RELAY_CLIENT=openai` has it make its model requests through the `openai`
+ * package (`chat.completions.create({ stream: true })` over serve's own transport,
+ * `nodeHttpFetch`), as any harness built on that package must, instead of a bare
+ * `http.request`: what the client alone costs a relay in memory and CPU (docs/performance.md
+ * §11, "Stop 39"). Off by default.
+ *
  * @module
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
+import OpenAI from 'openai';
+import { nodeHttpFetch } from '../../src/model/node-http-fetch.js';
 import { requestTurn } from '../../src/model/request-turns.js';
 
 const baseURL = process.argv[2] ?? '';
@@ -37,6 +45,9 @@ const runs = new Map<string, Run>();
 const TURNS = process.env['RXHARNESS_LOAD_RELAY_REQUEST_TURNS'] ?? '0';
 if (TURNS !== '0' && TURNS !== '1') throw new Error(`RXHARNESS_LOAD_RELAY_REQUEST_TURNS is 0 or 1 (got ${JSON.stringify(TURNS)})`);
 const turn = TURNS === '1' ? requestTurn : (): Promise<void> => Promise.resolve();
+const CLIENT = process.env['RXHARNESS_LOAD_RELAY_CLIENT'] ?? 'http';
+if (CLIENT !== 'http' && CLIENT !== 'openai') throw new Error(`RXHARNESS_LOAD_RELAY_CLIENT is http or openai (got ${JSON.stringify(CLIENT)})`);
+const openai = CLIENT === 'openai' ? new OpenAI({ baseURL, apiKey: 'none', maxRetries: 0, fetch: nodeHttpFetch }) : undefined;
 
 function emit(runId: string, run: Run, event: object): void {
   const frame = `id: ${run.frames.length + 1}\ndata: ${JSON.stringify({ runId, seq: run.frames.length + 1, event })}\n\n`;
@@ -47,6 +58,7 @@ function emit(runId: string, run: Run, event: object): void {
 /** Streams one model request, calling `onText` per content delta; resolves at `[DONE]`. */
 async function stream(body: object, onText: (text: string) => void): Promise<void> {
   await turn();
+  if (openai) return streamThroughOpenAI(openai, body, onText);
   return new Promise((resolve, reject) => {
     const req = http.request(`${baseURL}/chat/completions`, { method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (res) => {
       let buffer = '';
@@ -66,6 +78,15 @@ async function stream(body: object, onText: (text: string) => void): Promise<voi
     req.on('error', reject);
     req.end(JSON.stringify({ model: 'paced', stream: true, ...body }));
   });
+}
+
+/** {@link stream} through the `openai` client: its request building, its SSE reader, its chunk objects. */
+async function streamThroughOpenAI(client: OpenAI, body: object, onText: (text: string) => void): Promise<void> {
+  const params = { model: 'paced', stream: true, ...body } as OpenAI.ChatCompletionCreateParamsStreaming;
+  for await (const chunk of await client.chat.completions.create(params)) {
+    const content = chunk.choices[0]?.delta?.content;
+    if (content) onText(content);
+  }
 }
 
 async function play(runId: string, run: Run): Promise<void> {

@@ -36,10 +36,21 @@ async function drive(url: string, token: string, runs: number): Promise<LoadRepo
   return JSON.parse(clients.firstLine) as LoadReport;
 }
 
-/** Creates `request` beside the probe's file and waits for the probe to delete it: it has done what was asked. */
+/** How long the probe may take to answer: it looks every 100 ms, so only a dead or frozen side misses this. */
+const PROBE_ANSWER_MS = 30_000;
+
+/**
+ * Creates `request` beside the probe's file and waits for the probe to delete it: it has done
+ * what was asked. Fails, rather than waiting for ever, when the probe does not answer in
+ * {@link PROBE_ANSWER_MS} (its process died or hangs).
+ */
 async function askProbe(probeFile: string, request: 'reset' | 'ask'): Promise<void> {
   writeFileSync(`${probeFile}.${request}`, '');
-  while (existsSync(`${probeFile}.${request}`)) await new Promise((resolve) => setTimeout(resolve, 20));
+  const deadline = Date.now() + PROBE_ANSWER_MS;
+  while (existsSync(`${probeFile}.${request}`)) {
+    if (Date.now() > deadline) throw new Error(`the loop-delay probe did not answer "${request}" in ${PROBE_ANSWER_MS / 1000} s (${probeFile}): has its process died?`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 /** The probe's figures of the whole load: written when asked. */
