@@ -21,7 +21,9 @@
  * package (`chat.completions.create({ stream: true })` over serve's own transport,
  * `nodeHttpFetch`), as any harness built on that package must, instead of a bare
  * `http.request`: what the client alone costs a relay in memory and CPU (docs/performance.md
- * §11, "Stop 39"). Off by default.
+ * §11, "Stop 39"). `=openai-response` makes the same requests through the client but reads
+ * each response's Node stream under it, as `serve` does (`asResponse()`, `nodeBodyOf`), with
+ * the bare relay's own parsing: what the client's request alone costs. Off by default.
  *
  * @module
  */
@@ -29,7 +31,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import OpenAI from 'openai';
+import type { Readable } from 'node:stream';
 import { nodeHttpFetch } from '../../src/model/node-http-fetch.js';
+import { nodeBodyOf } from '../../src/model/node-http-response.js';
 import { requestTurn } from '../../src/model/request-turns.js';
 
 const baseURL = process.argv[2] ?? '';
@@ -46,8 +50,10 @@ const TURNS = process.env['RXHARNESS_LOAD_RELAY_REQUEST_TURNS'] ?? '0';
 if (TURNS !== '0' && TURNS !== '1') throw new Error(`RXHARNESS_LOAD_RELAY_REQUEST_TURNS is 0 or 1 (got ${JSON.stringify(TURNS)})`);
 const turn = TURNS === '1' ? requestTurn : (): Promise<void> => Promise.resolve();
 const CLIENT = process.env['RXHARNESS_LOAD_RELAY_CLIENT'] ?? 'http';
-if (CLIENT !== 'http' && CLIENT !== 'openai') throw new Error(`RXHARNESS_LOAD_RELAY_CLIENT is http or openai (got ${JSON.stringify(CLIENT)})`);
-const openai = CLIENT === 'openai' ? new OpenAI({ baseURL, apiKey: 'none', maxRetries: 0, fetch: nodeHttpFetch }) : undefined;
+if (CLIENT !== 'http' && CLIENT !== 'openai' && CLIENT !== 'openai-response') {
+  throw new Error(`RXHARNESS_LOAD_RELAY_CLIENT is http, openai or openai-response (got ${JSON.stringify(CLIENT)})`);
+}
+const openai = CLIENT !== 'http' ? new OpenAI({ baseURL, apiKey: 'none', maxRetries: 0, fetch: nodeHttpFetch }) : undefined;
 
 function emit(runId: string, run: Run, event: object): void {
   const frame = `id: ${run.frames.length + 1}\ndata: ${JSON.stringify({ runId, seq: run.frames.length + 1, event })}\n\n`;
@@ -58,35 +64,52 @@ function emit(runId: string, run: Run, event: object): void {
 /** Streams one model request, calling `onText` per content delta; resolves at `[DONE]`. */
 async function stream(body: object, onText: (text: string) => void): Promise<void> {
   await turn();
-  if (openai) return streamThroughOpenAI(openai, body, onText);
+  if (openai && CLIENT === 'openai') return streamThroughOpenAI(openai, body, onText);
+  if (openai) return relayLines(await openAIResponse(openai, body), onText);
   return new Promise((resolve, reject) => {
     const req = http.request(`${baseURL}/chat/completions`, { method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (res) => {
-      let buffer = '';
-      res.setEncoding('utf8');
-      res.on('data', (piece: string) => {
-        buffer += piece;
-        for (let end = buffer.indexOf('\n\n'); end !== -1; end = buffer.indexOf('\n\n')) {
-          const line = buffer.slice(6, end);
-          buffer = buffer.slice(end + 2);
-          if (line === '[DONE]') continue;
-          const content = (JSON.parse(line) as { choices: { delta?: { content?: string } }[] }).choices[0]?.delta?.content;
-          if (content) onText(content);
-        }
-      });
-      res.on('end', () => resolve()).on('error', reject);
+      relayLines(res, onText).then(resolve, reject);
     });
     req.on('error', reject);
     req.end(JSON.stringify({ model: 'paced', stream: true, ...body }));
   });
 }
 
+/** Reads an SSE body of chunks, calling `onText` per content delta; resolves at its end. */
+function relayLines(res: Readable, onText: (text: string) => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let buffer = '';
+    res.setEncoding('utf8');
+    res.on('data', (piece: string) => {
+      buffer += piece;
+      for (let end = buffer.indexOf('\n\n'); end !== -1; end = buffer.indexOf('\n\n')) {
+        const line = buffer.slice(6, end);
+        buffer = buffer.slice(end + 2);
+        if (line === '[DONE]') continue;
+        const content = (JSON.parse(line) as { choices: { delta?: { content?: string } }[] }).choices[0]?.delta?.content;
+        if (content) onText(content);
+      }
+    });
+    res.on('end', () => resolve()).on('error', reject);
+  });
+}
+
+const paramsOf = (body: object): OpenAI.ChatCompletionCreateParamsStreaming => ({ model: 'paced', stream: true, ...body }) as OpenAI.ChatCompletionCreateParamsStreaming;
+
 /** {@link stream} through the `openai` client: its request building, its SSE reader, its chunk objects. */
 async function streamThroughOpenAI(client: OpenAI, body: object, onText: (text: string) => void): Promise<void> {
-  const params = { model: 'paced', stream: true, ...body } as OpenAI.ChatCompletionCreateParamsStreaming;
-  for await (const chunk of await client.chat.completions.create(params)) {
+  for await (const chunk of await client.chat.completions.create(paramsOf(body))) {
     const content = chunk.choices[0]?.delta?.content;
     if (content) onText(content);
   }
+}
+
+/** The request through the `openai` client, its body read as the Node stream under it (as `serve` reads it). */
+async function openAIResponse(client: OpenAI, body: object): Promise<Readable> {
+  const response = await client.chat.completions.create(paramsOf(body)).asResponse();
+  const node = nodeBodyOf(response);
+  if (!node) throw new Error('the openai client did not answer through nodeHttpFetch');
+  return node.stream;
 }
 
 async function play(runId: string, run: Run): Promise<void> {
