@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HarnessEngine } from '../engine/harness-engine.js';
+import { requestTurn } from '../model/request-turns.js';
 import { authorizeRequest } from './authorize-request.js';
 import { cancelRunTask } from './cancel-task.js';
 import { HttpFailure } from './http-failure.js';
@@ -97,6 +98,10 @@ async function serve(engine: RunsEngine, route: RunsRoute, req: IncomingMessage,
       const release = slots.take();
       try {
         const { prompt, ...start } = startRequest(await readJsonBody(req, o.maxBodyBytes, o.bodyTimeoutMs));
+        // A burst of POSTs takes turns with the model streams, as their requests do (request-turns.ts).
+        await requestTurn(() => res.destroyed);
+        // The client left while the start waited: no one could learn the run's id, so none starts.
+        if (res.destroyed) return release();
         const run = startRun(engine, prompt, start);
         // the slot is the run's until it settles (ends, fails or is cancelled)
         run.result.then(release, release);

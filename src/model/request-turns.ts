@@ -1,5 +1,8 @@
 /**
- * How many model requests may start in one turn of the event loop.
+ * How many model requests may start in one turn of the event loop. Runs started over HTTP
+ * (`POST /runs` and the protocol routes) take the same turns: a thousand `POST`s readable
+ * at once otherwise started a thousand runs in one turn, 0.7 s in which no stream was read
+ * (docs/performance.md §11, "Stop 39").
  *
  * Starting a request costs the process about a millisecond of CPU (the openai client's
  * options, headers and body, our transport's write), all of it in one chain of microtasks.

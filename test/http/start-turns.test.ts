@@ -1,0 +1,106 @@
+import net from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { REQUEST_STARTS_PER_TURN } from '../../src/model/request-turns.js';
+import { ScriptedModel } from '../../src/model/scripted-model.js';
+import { postJson, serveRuns, type RunsServer } from './http-kit.js';
+
+let served: RunsServer | undefined;
+afterEach(async () => {
+  await served?.close();
+  served = undefined;
+});
+
+/** Counts the turns of the event loop (check phases) and notes the turn of each run start. */
+function countStarts(server: RunsServer): { readonly turns: number[]; stop(): void } {
+  let turn = 0;
+  let ticking = setImmediate(function tick() {
+    turn += 1;
+    ticking = setImmediate(tick);
+  });
+  const turns: number[] = [];
+  const start = server.engine.start.bind(server.engine);
+  server.engine.start = (...args: Parameters<typeof start>) => {
+    turns.push(turn);
+    return start(...args);
+  };
+  return { turns, stop: () => clearImmediate(ticking) };
+}
+
+/** Sends `count` `POST /runs` on sockets of their own, all readable by the server in the same turn. */
+async function burst(server: RunsServer, count: number): Promise<net.Socket[]> {
+  const { port } = new URL(server.url);
+  const body = JSON.stringify({ prompt: 'go' });
+  const sockets = await Promise.all(
+    Array.from({ length: count }, () => new Promise<net.Socket>((resolve) => {
+      const socket = net.connect(Number(port), '127.0.0.1', () => resolve(socket));
+      socket.on('error', () => undefined);
+    })),
+  );
+  // the server has accepted every connection (each accepted socket is read from the next poll on)
+  while (server.sockets.size < count) await new Promise((resolve) => setTimeout(resolve, 5));
+  // every request written, then the loop held until the kernel has them all: one poll reads them together
+  await Promise.all(sockets.map((socket) => new Promise<void>((resolve) => {
+    socket.write(`POST /runs HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`, () => resolve());
+  })));
+  const until = Date.now() + 30;
+  while (Date.now() < until); // hold the loop
+  return sockets;
+}
+
+/** The status line of each socket's answer, once it closes. */
+const statuses = (sockets: readonly net.Socket[]): Promise<string[]> =>
+  Promise.all(sockets.map((socket) => new Promise<string>((resolve) => {
+    let text = '';
+    socket.on('data', (piece: Buffer) => (text += piece.toString()));
+    socket.on('close', () => resolve(text.split('\r\n', 1)[0] ?? ''));
+  })));
+
+describe('runs started over HTTP take turns with the model streams', () => {
+  it(`a burst of 40 POSTs read in one turn starts at most ${REQUEST_STARTS_PER_TURN} runs a turn, and every one is answered 201 and runs to its end`, async () => {
+    served = await serveRuns({ model: new ScriptedModel(() => ({ text: 'done' })) }, { maxRuns: 40 });
+    const starts = countStarts(served);
+    try {
+      const sockets = await burst(served, 40);
+      expect(await statuses(sockets)).toEqual(sockets.map(() => 'HTTP/1.1 201 Created'));
+      expect(starts.turns).toHaveLength(40);
+      const perTurn = new Map<number, number>();
+      for (const turn of starts.turns) perTurn.set(turn, (perTurn.get(turn) ?? 0) + 1);
+      expect(Math.max(...perTurn.values())).toBeLessThanOrEqual(REQUEST_STARTS_PER_TURN);
+      const runs = await served.engine.runs.list();
+      await Promise.all(runs.map((run) => served!.engine.runs.attach(run.runId).forEach(() => undefined)));
+      expect((await served.engine.runs.list()).map((run) => run.state)).toEqual(runs.map(() => 'done'));
+    } finally {
+      starts.stop();
+    }
+  });
+
+  it('a POST whose client left while it waited for its turn starts no run, and gives its slot back', async () => {
+    served = await serveRuns({ model: new ScriptedModel(() => ({ text: 'done' })) }, { maxRuns: 40 });
+    const starts = countStarts(served);
+    try {
+      // the last request the server reads waits ten turns; its client leaves as soon as all were read
+      let read = 0;
+      const lastPort = new Promise<number>((resolve) => {
+        served!.server.on('request', (req) => {
+          if (req.method === 'POST' && ++read === 40) resolve(req.socket.remotePort ?? 0);
+        });
+      });
+      const sockets = await burst(served, 40);
+      const port = await lastPort;
+      const left = sockets.find((socket) => socket.localPort === port);
+      expect(left).toBeDefined();
+      left!.destroy();
+      const stayed = sockets.filter((socket) => socket !== left);
+      expect(await statuses(stayed)).toEqual(stayed.map(() => 'HTTP/1.1 201 Created'));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(starts.turns).toHaveLength(39);
+      // every slot is free again once the runs end: 40 more start
+      const runs = await served.engine.runs.list();
+      await Promise.all(runs.map((run) => served!.engine.runs.attach(run.runId).forEach(() => undefined)));
+      const again = await Promise.all(Array.from({ length: 40 }, () => postJson(`${served!.url}/runs`, { prompt: 'again' })));
+      expect(again.map((answer) => answer.status)).toEqual(again.map(() => 201));
+    } finally {
+      starts.stop();
+    }
+  });
+});
