@@ -61,11 +61,8 @@ function emit(runId: string, run: Run, event: object): void {
   run.follower?.write(frame);
 }
 
-/** Streams one model request, calling `onText` per content delta; resolves at `[DONE]`. */
-async function stream(body: object, onText: (text: string) => void): Promise<void> {
-  await turn();
-  if (openai && CLIENT === 'openai') return streamThroughOpenAI(openai, body, onText);
-  if (openai) return relayLines(await openAIResponse(openai, body), onText);
+/** Streams one model request over a bare `http.request`, calling `onText` per content delta; resolves at its end. */
+function overHttp(body: object, onText: (text: string) => void): Promise<void> {
   return new Promise((resolve, reject) => {
     const req = http.request(`${baseURL}/chat/completions`, { method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (res) => {
       relayLines(res, onText).then(resolve, reject);
@@ -73,6 +70,18 @@ async function stream(body: object, onText: (text: string) => void): Promise<voi
     req.on('error', reject);
     req.end(JSON.stringify({ model: 'paced', stream: true, ...body }));
   });
+}
+
+/** How a model request is made: by the client `RXHARNESS_LOAD_RELAY_CLIENT` names, chosen once. */
+const send: (body: object, onText: (text: string) => void) => Promise<void> =
+  openai === undefined ? overHttp
+  : CLIENT === 'openai' ? (body, onText) => streamThroughOpenAI(openai, body, onText)
+  : async (body, onText) => relayLines(await openAIResponse(openai, body), onText);
+
+/** Streams one model request in its turn, calling `onText` per content delta; resolves at its end. */
+async function stream(body: object, onText: (text: string) => void): Promise<void> {
+  await turn();
+  return send(body, onText);
 }
 
 /** Reads an SSE body of chunks, calling `onText` per content delta; resolves at its end. */

@@ -1,13 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HarnessEngine } from '../engine/harness-engine.js';
-import { requestTurn } from '../model/request-turns.js';
 import { authorizeRequest } from './authorize-request.js';
 import { cancelRunTask } from './cancel-task.js';
 import { HttpFailure } from './http-failure.js';
-import { refusedElsewhere } from './refused-elsewhere.js';
 import { sendFailure, sendJson } from './http-answers.js';
 import { matchRoute, type RunsRoute } from './match-route.js';
 import { readJsonBody } from './read-json-body.js';
+import { startHttpRun } from './start-http-run.js';
 import { notPending } from './not-pending.js';
 import { approvalDecision, approvalTask, startRequest } from './request-bodies.js';
 import { resolveRunsOptions, type ResolvedRunsOptions, type RunsHandlerOptions } from './runs-handler-options.js';
@@ -98,14 +97,9 @@ async function serve(engine: RunsEngine, route: RunsRoute, req: IncomingMessage,
       const release = slots.take();
       try {
         const { prompt, ...start } = startRequest(await readJsonBody(req, o.maxBodyBytes, o.bodyTimeoutMs));
-        // A burst of POSTs takes turns with the model streams, as their requests do (request-turns.ts).
-        await requestTurn(() => res.destroyed);
-        // The client left while the start waited: no one could learn the run's id, so none starts.
-        if (res.destroyed) return release();
-        const run = startRun(engine, prompt, start);
-        // the slot is the run's until it settles (ends, fails or is cancelled)
-        run.result.then(release, release);
-        await refusedElsewhere(run);
+        // the slot is the run's until it settles; a client gone before its turn starts nothing
+        const run = await startHttpRun(engine, release, prompt, start, () => res.destroyed);
+        if (run === undefined) return;
         return sendJson(res, 201, { runId: run.runId, sessionId: run.sessionId }, { location: `${o.basePath}/runs/${run.runId}` });
       } catch (error) {
         release();
@@ -140,15 +134,6 @@ async function serve(engine: RunsEngine, route: RunsRoute, req: IncomingMessage,
       throw new HttpFailure(405, `method ${req.method ?? '?'} is not allowed here; use ${route.allow}`, { allow: route.allow });
     case 'no-route':
       throw new HttpFailure(404, `not found: ${req.method ?? '?'} ${clip((req.url ?? '').split('?', 1)[0]!)}`);
-  }
-}
-
-/** `engine.start`, its `TypeError` (an empty prompt) a `400`; its other refusals keep their kind. */
-function startRun(engine: RunsEngine, prompt: string, options: { sessionId?: string; agentName?: string }) {
-  try {
-    return engine.start(prompt, options);
-  } catch (error) {
-    throw error instanceof TypeError ? new HttpFailure(400, error.message) : error;
   }
 }
 

@@ -13,7 +13,7 @@
 // Shared by the protocol handlers.
 export type { ProtocolHandlerOptions } from './protocol-options.js';
 export type { ProtocolRequestHandler } from './protocol-route.js';
-export type { ProtocolEngine } from './start-protocol-run.js';
+export type { ProtocolEngine } from './protocol-engine.js';
 
 // AG-UI.
 export { toAgUiEvents, type ToAgUiEventsOptions } from './ag-ui/to-ag-ui-events.js';

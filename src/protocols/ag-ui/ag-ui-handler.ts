@@ -2,7 +2,8 @@ import { HttpFailure } from '../../http/http-failure.js';
 import { readJsonBody } from '../../http/read-json-body.js';
 import { resolveProtocolOptions, type ProtocolHandlerOptions } from '../protocol-options.js';
 import { protocolRoute, type ProtocolRequestHandler } from '../protocol-route.js';
-import { startProtocolRun, type ProtocolEngine } from '../start-protocol-run.js';
+import { startHttpRun } from '../../http/start-http-run.js';
+import type { ProtocolEngine } from '../protocol-engine.js';
 import { AgUiMapper } from './ag-ui-mapper.js';
 import { streamAgUiRun } from './ag-ui-stream.js';
 import { answerWaitingRun } from './answer-waiting-run.js';
@@ -84,7 +85,7 @@ export function agUiHandler(engine: ProtocolEngine, options: AgUiHandlerOptions 
     }
     const calls = new FrontendCalls();
     const tools = frontendTools(input.tools, calls, clientWaitMs);
-    const run = await startProtocolRun(engine, slots.take(), input.prompt, { sessionId: input.threadId, ...(tools.length > 0 ? { tools } : {}) });
+    const run = await startHttpRun(engine, slots.take(), input.prompt, { sessionId: input.threadId, ...(tools.length > 0 ? { tools } : {}) });
     if (res.destroyed) {
       engine.runs.cancel(run.runId); // the client left while the run started
       return;

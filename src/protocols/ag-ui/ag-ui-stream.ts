@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { AGUIEvent, Interrupt } from '@ag-ui/core';
 import { Subscription } from 'rxjs';
 import { eventStreamResponse } from '../event-stream-response.js';
-import type { ProtocolEngine } from '../start-protocol-run.js';
+import type { ProtocolEngine } from '../protocol-engine.js';
 import { runEnded, runFailed, runStarted, runWaiting, type AgUiRunIds } from './ag-ui-terminal.js';
 import { waitPointOf } from './wait-points.js';
 import type { AgUiRunState } from './waiting-threads.js';

@@ -1,7 +1,7 @@
 import type { ResumeEntry } from '@ag-ui/core';
 import { HttpFailure } from '../../http/http-failure.js';
 import type { ApprovalDecision } from '../../permission/approval.js';
-import type { ProtocolEngine } from '../start-protocol-run.js';
+import type { ProtocolEngine } from '../protocol-engine.js';
 import type { AgUiRequest } from './run-agent-input.js';
 import type { AgUiRunState } from './waiting-threads.js';
 

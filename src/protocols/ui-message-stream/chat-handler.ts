@@ -3,7 +3,8 @@ import { readJsonBody } from '../../http/read-json-body.js';
 import { eventStreamResponse } from '../event-stream-response.js';
 import { resolveProtocolOptions, type ProtocolHandlerOptions } from '../protocol-options.js';
 import { protocolRoute, type ProtocolRequestHandler } from '../protocol-route.js';
-import { startProtocolRun, type ProtocolEngine } from '../start-protocol-run.js';
+import { startHttpRun } from '../../http/start-http-run.js';
+import type { ProtocolEngine } from '../protocol-engine.js';
 import { readChatRequest } from './chat-request.js';
 import { toUiMessageStream } from './to-ui-message-stream.js';
 
@@ -42,7 +43,7 @@ export function chatHandler(engine: ProtocolEngine, options: ProtocolHandlerOpti
       release();
       throw error;
     }
-    const run = await startProtocolRun(engine, release, chat.prompt, { sessionId: chat.chatId });
+    const run = await startHttpRun(engine, release, chat.prompt, { sessionId: chat.chatId });
     if (res.destroyed) {
       engine.runs.cancel(run.runId); // the client left while the run started
       return;

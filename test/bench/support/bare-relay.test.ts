@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLineProcess } from '../../../bench/support/line-process.js';
+import { openEvents } from '../../http/http-kit.js';
 import { FakeOpenAIServer, type RecordedRequest } from '../../support/fake-openai-server.js';
 
 /**
@@ -36,14 +37,9 @@ async function relayRun(client: string): Promise<Frame[]> {
   try {
     const { url } = JSON.parse(relay.firstLine) as { url: string };
     const { runId } = (await (await fetch(`${url}/api/runs`, { method: 'POST', body: '{}' })).json()) as { runId: string };
-    const text = await (await fetch(`${url}/api/runs/${runId}/events`)).text();
-    return text
-      .split('\n\n')
-      .filter((block) => block !== '')
-      .map((block) => {
-        const fields = new Map(block.split('\n').map((line) => [line.slice(0, line.indexOf(': ')), line.slice(line.indexOf(': ') + 2)]));
-        return { id: fields.has('id') ? Number(fields.get('id')) : undefined, event: fields.get('event'), data: JSON.parse(fields.get('data') ?? '{}') as Frame['data'] };
-      });
+    const stream = await openEvents(`${url}/api/runs/${runId}/events`);
+    await stream.ended;
+    return stream.frames.map((f) => ({ id: f.id === undefined ? undefined : Number(f.id), event: f.event, data: JSON.parse(f.data ?? '{}') as Frame['data'] }));
   } finally {
     await relay.stop();
   }

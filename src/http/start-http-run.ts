@@ -1,0 +1,47 @@
+import type { HarnessEngine } from '../engine/harness-engine.js';
+import { requestTurn } from '../model/request-turns.js';
+import type { RunHandle } from '../runs/run-registry.js';
+import { HttpFailure } from './http-failure.js';
+import { refusedElsewhere } from './refused-elsewhere.js';
+
+/** What starting a run over HTTP needs of the engine: starting runs, and the registry of started runs. */
+type StartingEngine = Pick<HarnessEngine, 'start' | 'runs'>;
+
+/**
+ * Starts a run for an HTTP request (`POST /runs`, the AG-UI and chat routes): in its turn
+ * among the model requests (`requestTurn`: a burst of requests takes turns with the model
+ * streams instead of holding the event loop), then `engine.start` (an empty prompt is a
+ * `400`, a busy session a `409`, also one held by another instance). The handler's slot
+ * (`release`) is given back when the run settles, or at once when it does not start. With
+ * `left`, a request whose client left while it waited starts nothing (no one could learn the
+ * run's id) and resolves `undefined`.
+ *
+ * @example
+ * ```ts
+ * const run = await startHttpRun(engine, slots.take(), prompt, { sessionId }, () => res.destroyed);
+ * if (run === undefined) return; // the client is gone
+ * ```
+ */
+export async function startHttpRun(engine: StartingEngine, release: () => void, prompt: string, options: Parameters<HarnessEngine['start']>[1]): Promise<RunHandle>;
+export async function startHttpRun(engine: StartingEngine, release: () => void, prompt: string, options: Parameters<HarnessEngine['start']>[1], left: () => boolean): Promise<RunHandle | undefined>;
+export async function startHttpRun(engine: StartingEngine, release: () => void, prompt: string, options: Parameters<HarnessEngine['start']>[1], left?: () => boolean): Promise<RunHandle | undefined> {
+  try {
+    await requestTurn(left);
+    if (left?.() === true) {
+      release();
+      return undefined;
+    }
+    let run: RunHandle;
+    try {
+      run = engine.start(prompt, options);
+    } catch (error) {
+      throw error instanceof TypeError ? new HttpFailure(400, error.message) : error;
+    }
+    run.result.then(release, release);
+    await refusedElsewhere(run);
+    return run;
+  } catch (error) {
+    release();
+    throw error;
+  }
+}
