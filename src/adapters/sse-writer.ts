@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { frameBatch } from './sse-frame-batch.js';
+import { writeSseText } from './write-sse-text.js';
 
 /** How many characters of waiting frames one write on `'drain'` takes: a socket buffer's worth. */
 const WRITE_CHARS = 16 * 1024;
@@ -37,7 +38,7 @@ export function sseWriter(res: ServerResponse, maxQueuedBytes: number): SseWrite
     if (!res.writableEnded && !res.destroyed) res.end(frame);
   };
   const batch = frameBatch((text) => {
-    if (!res.writableEnded && !res.destroyed) blocked = !res.write(text);
+    if (!res.writableEnded && !res.destroyed) blocked = !writeSseText(res, text);
   });
   function flush(): void {
     blocked = false;
@@ -50,7 +51,7 @@ export function sseWriter(res: ServerResponse, maxQueuedBytes: number): SseWrite
         queuedBytes -= sizes[head]!;
         head += 1;
       }
-      blocked = !res.write(text);
+      blocked = !writeSseText(res, text);
     }
     if (head === frames.length) {
       // drop the written frames in one go rather than shifting the arrays one by one

@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { Subject, takeUntil, type Observable, type Subscription } from 'rxjs';
 import { frameBatch } from '../adapters/sse-frame-batch.js';
 import { writeSseHeaders } from '../adapters/sse-headers.js';
+import { writeSseText } from '../adapters/write-sse-text.js';
 import { AbortError } from '../errors/abort-error.js';
 import { errorMessage } from '../errors/error-message.js';
 import { eventJson } from '../runs/event-json.js';
@@ -43,7 +44,7 @@ export function streamRunEvents(attach: AttachRun, after: number, res: ServerRes
   // false: the frames are taken, but the socket is full. Detach now (also in the middle of a
   // synchronous replay: takeUntil stops the log's loop) and come back on 'drain'.
   const batch = frameBatch((text) => {
-    if (done || res.writableEnded || res.destroyed || res.write(text) || paused) return;
+    if (done || res.writableEnded || res.destroyed || writeSseText(res, text) || paused) return;
     paused = true;
     pause$.next();
   });
