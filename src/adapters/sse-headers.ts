@@ -11,13 +11,14 @@ import type { ServerResponse } from 'node:http';
  *   compressing proxy holds events back until it has a block to compress.
  * - `x-accel-buffering: no`: nginx buffers proxied answers unless told not to, which would
  *   hold events back.
- * - `connection: keep-alive`: an HTTP/1.0 client or proxy would otherwise close after the
- *   first answer.
+ *
+ * No `connection` header: Node writes its own, `keep-alive` to an HTTP/1.1 client, `close`
+ * when the client asked for it or the server is closing. A forced `keep-alive` overrode
+ * both, and held a connection whose client had asked to close it open until the idle timeout.
  */
 export const SSE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'content-type': 'text/event-stream; charset=utf-8',
   'cache-control': 'no-store, no-transform',
-  connection: 'keep-alive',
   'x-accel-buffering': 'no',
 });
 

@@ -1,7 +1,9 @@
 import type { ServerResponse } from 'node:http';
+import net from 'node:net';
 import { EMPTY } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { streamSse } from '../../src/adapters/index.js';
+import { writeSseHeaders } from '../../src/adapters/sse-headers.js';
 import { streamRunEvents } from '../../src/http/stream-run-events.js';
 import { eventStreamResponse } from '../../src/protocols/event-stream-response.js';
 import { httpServerPerTest } from '../support/http-server-per-test.js';
@@ -23,7 +25,7 @@ async function headersOf(start: (res: ServerResponse) => void): Promise<Record<s
   };
 }
 
-/** What a browser and the proxies between need of a live event stream (src/adapters/sse-headers.ts says why). */
+/** What a browser and the proxies between need of a live event stream (src/adapters/sse-headers.ts says why); `connection` is Node's own. */
 const EXPECTED = {
   status: '200',
   'content-type': 'text/event-stream; charset=utf-8',
@@ -42,6 +44,23 @@ describe('the SSE headers: one writer for every event stream', () => {
     expect(sink).toEqual(EXPECTED);
     expect(runEvents).toEqual(EXPECTED);
     expect(protocol).toEqual(EXPECTED);
+  });
+
+  it('a client that asks to close the connection is answered close, and the connection closes when the stream ends', async () => {
+    const url = await http.serve((_req, res) => {
+      writeSseHeaders(res);
+      res.end('data: {}\n\n');
+    });
+    http.server!.keepAliveTimeout = 600_000; // a connection kept alive would outlive the test
+    const socket = http.track(net.connect(Number(new URL(url).port), '127.0.0.1'));
+    socket.write('GET / HTTP/1.1\r\nhost: 127.0.0.1\r\nconnection: close\r\n\r\n');
+    let answer = '';
+    socket.on('data', (piece: Buffer) => (answer += piece.toString('latin1')));
+    await new Promise((resolve) => socket.once('close', resolve));
+    const head = answer.slice(0, answer.indexOf('\r\n\r\n')).toLowerCase().split('\r\n');
+    expect(head).toContain('connection: close');
+    expect(head).not.toContain('connection: keep-alive');
+    expect(answer.endsWith('data: {}\n\n\r\n0\r\n\r\n')).toBe(true);
   });
 
   it("a protocol's extra header is added, but cannot replace the stream's own", async () => {

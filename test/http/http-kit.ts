@@ -27,11 +27,25 @@ export interface RunsServer {
   close(): Promise<void>;
 }
 
-/** Starts an engine (in a fresh workspace) served by `runsHandler(engine, handlerOptions)`. */
-export async function serveRuns(options: Omit<HarnessEngineOptions, 'workspace'>, handlerOptions: RunsHandlerOptions = {}): Promise<RunsServer> {
+/** A handler served before the runs routes: `true` when it took the request. */
+export type ExtraRoute = (req: IncomingMessage, res: http.ServerResponse) => boolean;
+
+/**
+ * Starts an engine (in a fresh workspace) served by `runsHandler(engine, handlerOptions)`,
+ * after the handlers `routes(engine)` gives (e.g. a protocol handler at its own path).
+ */
+export async function serveRuns(
+  options: Omit<HarnessEngineOptions, 'workspace'>,
+  handlerOptions: RunsHandlerOptions = {},
+  routes: (engine: HarnessEngine) => readonly ExtraRoute[] = () => [],
+): Promise<RunsServer> {
   const ws: TestWorkspace = await makeWorkspace();
   const engine = new HarnessEngine({ workspace: ws.dir, homeDir: ws.dir, ...options });
-  const server = http.createServer(runsHandler(engine, handlerOptions));
+  const runs = runsHandler(engine, handlerOptions);
+  const extra = routes(engine);
+  const server = http.createServer((req, res) => {
+    if (!extra.some((route) => route(req, res))) runs(req, res);
+  });
   const sockets = new Set<Socket>();
   server.on('connection', (socket) => {
     sockets.add(socket);

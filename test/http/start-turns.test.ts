@@ -2,7 +2,10 @@ import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { REQUEST_STARTS_PER_TURN } from '../../src/model/request-turns.js';
 import { ScriptedModel } from '../../src/model/scripted-model.js';
-import { postJson, serveRuns, type RunsServer } from './http-kit.js';
+import type { HarnessEngine } from '../../src/engine/harness-engine.js';
+import { agUiHandler } from '../../src/protocols/ag-ui/ag-ui-handler.js';
+import { chatHandler } from '../../src/protocols/ui-message-stream/chat-handler.js';
+import { postJson, serveRuns, type ExtraRoute, type RunsServer } from './http-kit.js';
 
 let served: RunsServer | undefined;
 afterEach(async () => {
@@ -26,10 +29,35 @@ function countStarts(server: RunsServer): { readonly turns: number[]; stop(): vo
   return { turns, stop: () => clearImmediate(ticking) };
 }
 
-/** Sends `count` `POST /runs` on sockets of their own, all readable by the server in the same turn. */
-async function burst(server: RunsServer, count: number): Promise<net.Socket[]> {
+/** The path and JSON body of the `i`th request of a burst. */
+type BurstRequest = (i: number) => { readonly path: string; readonly body: unknown };
+
+const postRuns: BurstRequest = () => ({ path: '/runs', body: { prompt: 'go' } });
+
+/** The chat and AG-UI routes beside the runs routes, each with room for 40 runs. */
+const protocolRoutes = (engine: HarnessEngine): ExtraRoute[] => [
+  chatHandler(engine, { path: '/api/chat', maxRuns: 40 }),
+  agUiHandler(engine, { path: '/ag-ui', maxRuns: 40 }),
+];
+
+/** Each route that starts runs, the request that starts one (a conversation of its own each), and its answer. */
+const ROUTES: ReadonlyArray<{ readonly name: string; readonly request: BurstRequest; readonly answer: string }> = [
+  { name: 'POST /runs', request: postRuns, answer: 'HTTP/1.1 201 Created' },
+  {
+    name: 'the chat route',
+    request: (i) => ({ path: '/api/chat', body: { id: `chat-${i}`, messages: [{ id: 'm1', role: 'user', parts: [{ type: 'text', text: 'go' }] }] } }),
+    answer: 'HTTP/1.1 200 OK',
+  },
+  {
+    name: 'the AG-UI route',
+    request: (i) => ({ path: '/ag-ui', body: { threadId: `thread-${i}`, runId: `run-${i}`, messages: [{ id: 'm1', role: 'user', content: 'go' }] } }),
+    answer: 'HTTP/1.1 200 OK',
+  },
+];
+
+/** Sends `count` POSTs (`POST /runs` unless told) on sockets of their own, all readable by the server in the same turn. */
+async function burst(server: RunsServer, count: number, request: BurstRequest = postRuns): Promise<net.Socket[]> {
   const { port } = new URL(server.url);
-  const body = JSON.stringify({ prompt: 'go' });
   const sockets = await Promise.all(
     Array.from({ length: count }, () => new Promise<net.Socket>((resolve) => {
       const socket = net.connect(Number(port), '127.0.0.1', () => resolve(socket));
@@ -39,8 +67,10 @@ async function burst(server: RunsServer, count: number): Promise<net.Socket[]> {
   // the server has accepted every connection (each accepted socket is read from the next poll on)
   while (server.sockets.size < count) await new Promise((resolve) => setTimeout(resolve, 5));
   // every request written, then the loop held until the kernel has them all: one poll reads them together
-  await Promise.all(sockets.map((socket) => new Promise<void>((resolve) => {
-    socket.write(`POST /runs HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`, () => resolve());
+  await Promise.all(sockets.map((socket, i) => new Promise<void>((resolve) => {
+    const { path, body } = request(i);
+    const json = JSON.stringify(body);
+    socket.write(`POST ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(json)}\r\nconnection: close\r\n\r\n${json}`, () => resolve());
   })));
   const until = Date.now() + 30;
   while (Date.now() < until); // hold the loop
@@ -74,8 +104,8 @@ describe('runs started over HTTP take turns with the model streams', () => {
     }
   });
 
-  it('a POST whose client left while it waited for its turn starts no run, and gives its slot back', async () => {
-    served = await serveRuns({ model: new ScriptedModel(() => ({ text: 'done' })) }, { maxRuns: 40 });
+  it.each(ROUTES)('$name: a request whose client left while it waited for its turn starts no run, and gives its slot back', async ({ request, answer }) => {
+    served = await serveRuns({ model: new ScriptedModel(() => ({ text: 'done' })) }, { maxRuns: 40 }, protocolRoutes);
     const starts = countStarts(served);
     try {
       // the last request the server reads waits ten turns; its client leaves as soon as all were read
@@ -85,20 +115,23 @@ describe('runs started over HTTP take turns with the model streams', () => {
           if (req.method === 'POST' && ++read === 40) resolve(req.socket.remotePort ?? 0);
         });
       });
-      const sockets = await burst(served, 40);
+      const sockets = await burst(served, 40, request);
       const port = await lastPort;
       const left = sockets.find((socket) => socket.localPort === port);
       expect(left).toBeDefined();
       left!.destroy();
       const stayed = sockets.filter((socket) => socket !== left);
-      expect(await statuses(stayed)).toEqual(stayed.map(() => 'HTTP/1.1 201 Created'));
+      expect(await statuses(stayed)).toEqual(stayed.map(() => answer));
       await new Promise((resolve) => setTimeout(resolve, 50));
       expect(starts.turns).toHaveLength(39);
       // every slot is free again once the runs end: 40 more start
       const runs = await served.engine.runs.list();
       await Promise.all(runs.map((run) => served!.engine.runs.attach(run.runId).forEach(() => undefined)));
-      const again = await Promise.all(Array.from({ length: 40 }, () => postJson(`${served!.url}/runs`, { prompt: 'again' })));
-      expect(again.map((answer) => answer.status)).toEqual(again.map(() => 201));
+      const again = await Promise.all(Array.from({ length: 40 }, (_, i) => {
+        const { path, body } = request(100 + i);
+        return postJson(`${served!.url}${path}`, body);
+      }));
+      expect(again.map((reply) => reply.status)).toEqual(again.map(() => Number(answer.split(' ')[1])));
     } finally {
       starts.stop();
     }

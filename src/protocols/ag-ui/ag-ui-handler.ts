@@ -85,9 +85,11 @@ export function agUiHandler(engine: ProtocolEngine, options: AgUiHandlerOptions 
     }
     const calls = new FrontendCalls();
     const tools = frontendTools(input.tools, calls, clientWaitMs);
-    const run = await startHttpRun(engine, slots.take(), input.prompt, { sessionId: input.threadId, ...(tools.length > 0 ? { tools } : {}) });
+    // a client gone before its turn starts nothing; one gone while its run started cancels it
+    const run = await startHttpRun(engine, slots.take(), input.prompt, { sessionId: input.threadId, ...(tools.length > 0 ? { tools } : {}) }, () => res.destroyed);
+    if (run === undefined) return;
     if (res.destroyed) {
-      engine.runs.cancel(run.runId); // the client left while the run started
+      engine.runs.cancel(run.runId);
       return;
     }
     const state = { run, mapper: new AgUiMapper(), calls, frontendTools: new Set(tools.map((t) => t.name)), after: 0, interrupts: new Set<string>() };

@@ -43,9 +43,11 @@ export function chatHandler(engine: ProtocolEngine, options: ProtocolHandlerOpti
       release();
       throw error;
     }
-    const run = await startHttpRun(engine, release, chat.prompt, { sessionId: chat.chatId });
+    // a client gone before its turn starts nothing; one gone while its run started cancels it
+    const run = await startHttpRun(engine, release, chat.prompt, { sessionId: chat.chatId }, () => res.destroyed);
+    if (run === undefined) return;
     if (res.destroyed) {
-      engine.runs.cancel(run.runId); // the client left while the run started
+      engine.runs.cancel(run.runId);
       return;
     }
     const out = eventStreamResponse(res, UI_MESSAGE_STREAM_HEADER, o.keepAliveMs);
