@@ -7,8 +7,8 @@ import type { ServerResponse } from 'node:http';
  * Why not plain `res.write`: on a chunked body, Node writes every `res.write` to the socket
  * as four pieces (the size, CRLF, the text, CRLF), each one a `socket.write` with its own
  * entry in the socket's buffer, turned into a `writev` of four buffers. A server streaming a
- * thousand runs writes to some socket several thousand times a second, and that path was the
- * largest single source of its garbage (docs/performance.md §11, stop 40). Here the frame is
+ * thousand runs writes to some socket several thousand times a second, and one write instead
+ * of four cut its CPU per event by about 5% (docs/performance.md §11, stop 40). Here the frame is
  * one string, `<size in hex>\r\n<text>\r\n`, exactly the bytes Node would have sent, written
  * with Node's own framing switched off for that one synchronous call and on again at once:
  * outside this function the response is Node's as before, so an `end()` from anywhere still
