@@ -90,6 +90,38 @@ describe('writeSseText: one socket write per text, the bytes Node would send', (
     }
   });
 
+  it('frames a pipelined response written before its turn (no socket yet) as Node would', async () => {
+    /** The raw answers to two pipelined GETs, the second written while the first is still open; Date lines dropped. */
+    const pipelined = async (write: (res: ServerResponse, text: string) => void): Promise<string> => {
+      let first: ServerResponse | undefined;
+      const url = await server.serve((req, res) => {
+        writeSseHeaders(res);
+        write(res, `data: ${req.url}\n\n`);
+        if (req.url === '/1') first = res;
+        else {
+          waited.push(res.socket === null);
+          write(res, 'data: é\n\n');
+          res.end();
+          first!.end(); // only now does the second answer get the socket
+        }
+      });
+      const socket = server.track(net.connect(Number(new URL(url).port), '127.0.0.1'));
+      socket.write('GET /1 HTTP/1.1\r\nhost: x\r\n\r\nGET /2 HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n');
+      let raw = '';
+      socket.on('data', (part: Buffer) => (raw += part.toString('latin1')));
+      await new Promise((resolve) => socket.once('close', resolve));
+      await server.closeServer();
+      return raw.replace(/^date: .*\r\n/gim, '');
+    };
+    const waited: boolean[] = [];
+    const ours = await pipelined(oneWrite);
+    expect(ours).toBe(await pipelined(nodeWrite));
+    expect(waited).toEqual([true, true]);
+    expect(ours.indexOf('data: /1')).toBeGreaterThan(0);
+    expect(ours.indexOf('data: /2')).toBeGreaterThan(ours.indexOf('data: /1'));
+    expect(ours.endsWith('\r\n0\r\n\r\n')).toBe(true);
+  });
+
   it('writes an HTTP/1.0 answer, which is not chunked, as it is', async () => {
     const body = await bodyWrittenBy(oneWrite, ['data: a\n\n', 'data: b\n\n'], 'GET / HTTP/1.0\r\n\r\n');
     expect(body.toString('utf8')).toBe('data: a\n\ndata: b\n\n');

@@ -11,6 +11,7 @@ import { HarnessEngine } from '../../src/engine/harness-engine.js';
 import type { HarnessEngineOptions } from '../../src/engine/engine-options.js';
 import { runsHandler } from '../../src/http/runs-handler.js';
 import type { RunsHandlerOptions } from '../../src/http/runs-handler-options.js';
+import type { ProtocolRequestHandler } from '../../src/protocols/protocol-route.js';
 import type { SequencedEvent } from '../../src/runs/run-types.js';
 import { makeWorkspace, type TestWorkspace } from '../support/tool-context.js';
 
@@ -27,17 +28,15 @@ export interface RunsServer {
   close(): Promise<void>;
 }
 
-/** A handler served before the runs routes: `true` when it took the request. */
-export type ExtraRoute = (req: IncomingMessage, res: http.ServerResponse) => boolean;
-
 /**
  * Starts an engine (in a fresh workspace) served by `runsHandler(engine, handlerOptions)`,
- * after the handlers `routes(engine)` gives (e.g. a protocol handler at its own path).
+ * after the handlers `routes(engine)` gives (e.g. a protocol handler at its own path), each
+ * taking the requests it returns `true` for.
  */
 export async function serveRuns(
   options: Omit<HarnessEngineOptions, 'workspace'>,
   handlerOptions: RunsHandlerOptions = {},
-  routes: (engine: HarnessEngine) => readonly ExtraRoute[] = () => [],
+  routes: (engine: HarnessEngine) => readonly ProtocolRequestHandler[] = () => [],
 ): Promise<RunsServer> {
   const ws: TestWorkspace = await makeWorkspace();
   const engine = new HarnessEngine({ workspace: ws.dir, homeDir: ws.dir, ...options });

@@ -1,11 +1,13 @@
+import { STATUS_CODES } from 'node:http';
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { REQUEST_STARTS_PER_TURN } from '../../src/model/request-turns.js';
 import { ScriptedModel } from '../../src/model/scripted-model.js';
 import type { HarnessEngine } from '../../src/engine/harness-engine.js';
 import { agUiHandler } from '../../src/protocols/ag-ui/ag-ui-handler.js';
+import type { ProtocolRequestHandler } from '../../src/protocols/protocol-route.js';
 import { chatHandler } from '../../src/protocols/ui-message-stream/chat-handler.js';
-import { postJson, serveRuns, type ExtraRoute, type RunsServer } from './http-kit.js';
+import { postJson, serveRuns, type RunsServer } from './http-kit.js';
 
 let served: RunsServer | undefined;
 afterEach(async () => {
@@ -35,23 +37,23 @@ type BurstRequest = (i: number) => { readonly path: string; readonly body: unkno
 const postRuns: BurstRequest = () => ({ path: '/runs', body: { prompt: 'go' } });
 
 /** The chat and AG-UI routes beside the runs routes, each with room for 40 runs. */
-const protocolRoutes = (engine: HarnessEngine): ExtraRoute[] => [
+const protocolRoutes = (engine: HarnessEngine): ProtocolRequestHandler[] => [
   chatHandler(engine, { path: '/api/chat', maxRuns: 40 }),
   agUiHandler(engine, { path: '/ag-ui', maxRuns: 40 }),
 ];
 
-/** Each route that starts runs, the request that starts one (a conversation of its own each), and its answer. */
-const ROUTES: ReadonlyArray<{ readonly name: string; readonly request: BurstRequest; readonly answer: string }> = [
-  { name: 'POST /runs', request: postRuns, answer: 'HTTP/1.1 201 Created' },
+/** Each route that starts runs, the request that starts one (a conversation of its own each), and its answer's status. */
+const ROUTES: ReadonlyArray<{ readonly name: string; readonly request: BurstRequest; readonly status: number }> = [
+  { name: 'POST /runs', request: postRuns, status: 201 },
   {
     name: 'the chat route',
     request: (i) => ({ path: '/api/chat', body: { id: `chat-${i}`, messages: [{ id: 'm1', role: 'user', parts: [{ type: 'text', text: 'go' }] }] } }),
-    answer: 'HTTP/1.1 200 OK',
+    status: 200,
   },
   {
     name: 'the AG-UI route',
     request: (i) => ({ path: '/ag-ui', body: { threadId: `thread-${i}`, runId: `run-${i}`, messages: [{ id: 'm1', role: 'user', content: 'go' }] } }),
-    answer: 'HTTP/1.1 200 OK',
+    status: 200,
   },
 ];
 
@@ -104,7 +106,7 @@ describe('runs started over HTTP take turns with the model streams', () => {
     }
   });
 
-  it.each(ROUTES)('$name: a request whose client left while it waited for its turn starts no run, and gives its slot back', async ({ request, answer }) => {
+  it.each(ROUTES)('$name: a request whose client left while it waited for its turn starts no run, and gives its slot back', async ({ request, status }) => {
     served = await serveRuns({ model: new ScriptedModel(() => ({ text: 'done' })) }, { maxRuns: 40 }, protocolRoutes);
     const starts = countStarts(served);
     try {
@@ -121,7 +123,7 @@ describe('runs started over HTTP take turns with the model streams', () => {
       expect(left).toBeDefined();
       left!.destroy();
       const stayed = sockets.filter((socket) => socket !== left);
-      expect(await statuses(stayed)).toEqual(stayed.map(() => answer));
+      expect(await statuses(stayed)).toEqual(stayed.map(() => `HTTP/1.1 ${status} ${STATUS_CODES[status]}`));
       await new Promise((resolve) => setTimeout(resolve, 50));
       expect(starts.turns).toHaveLength(39);
       // every slot is free again once the runs end: 40 more start
@@ -131,7 +133,7 @@ describe('runs started over HTTP take turns with the model streams', () => {
         const { path, body } = request(100 + i);
         return postJson(`${served!.url}${path}`, body);
       }));
-      expect(again.map((reply) => reply.status)).toEqual(again.map(() => Number(answer.split(' ')[1])));
+      expect(again.map((reply) => reply.status)).toEqual(again.map(() => status));
     } finally {
       starts.stop();
     }
