@@ -92,7 +92,7 @@ const ENGINE_OPTIONS_SCHEMA = {
      * rules are ignored (with a diagnostic) and their rules only narrow.
      */
     trustWorkspaceAgents: kind('boolean', 'a boolean'),
-    /** How long a finished run started with `start()` stays attachable, in milliseconds. Default 10 minutes. */
+    /** How long a finished run started with `start()` stays attachable, in milliseconds of the monotonic clock (a wall clock set back or forward changes nothing). Default 10 minutes. */
     runRetentionMs: count(0),
     /** The most finished started runs kept for attaching; the oldest beyond it are evicted. Default 1,000. */
     maxRetainedRuns: count(0),

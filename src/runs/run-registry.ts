@@ -55,6 +55,12 @@ interface Entry {
   reject: (error: unknown) => void;
   /** About how many bytes its events hold in the log. */
   bytes: number;
+  /**
+   * When it ended on the monotonic clock (`performance.now()`), which expiry reads: the wall
+   * clock of `info.endedAt` may be set back or forward, and a finished run must still be
+   * kept for `retentionMs` of real time, neither an hour more nor expired at once.
+   */
+  endedTick: number;
 }
 
 /**
@@ -102,7 +108,7 @@ export class RunRegistry {
     let failure: unknown;
     let settle!: { resolve: (r: RunResult) => void; reject: (e: unknown) => void };
     const result = new Promise<RunResult>((resolve, reject) => (settle = { resolve, reject }));
-    const entry: Entry = { info: { runId, sessionId, agentName, state: 'running', startedAt: Date.now() }, subscription: undefined, stop: () => undefined, reject: settle.reject, bytes: 0 };
+    const entry: Entry = { info: { runId, sessionId, agentName, state: 'running', startedAt: Date.now() }, subscription: undefined, stop: () => undefined, reject: settle.reject, bytes: 0, endedTick: 0 };
     this.#runs.set(runId, entry);
     result.catch(() => undefined); // nobody may be waiting for it; a cancel must not be an unhandled rejection
     const finish = (state: RunInfo['state']): void => {
@@ -269,16 +275,17 @@ export class RunRegistry {
         this.#forget(entry);
       }
     }
-    // Runs end in time order (Date.now), so the first to have ended are the first to expire.
-    const now = Date.now();
+    // The map is in the order runs ended, so on a monotonic clock the first are the first to expire.
+    const now = performance.now();
     for (const entry of this.#finished.keys()) {
-      if (now - entry.info.endedAt! <= this.o.retentionMs) break;
+      if (now - entry.endedTick <= this.o.retentionMs) break;
       this.#forget(entry);
     }
   }
 
   /** A run has just ended: counted among the finished ones, which eviction reads. */
   #ended(entry: Entry): void {
+    entry.endedTick = performance.now();
     this.#finished.set(entry, entry.bytes);
     this.#finishedBytes += entry.bytes;
   }

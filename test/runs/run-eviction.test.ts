@@ -10,7 +10,7 @@ import { makeWorkspace, type TestWorkspace } from '../support/tool-context.js';
 let ws: TestWorkspace | undefined;
 let engine: HarnessEngine | undefined;
 beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date', 'performance'] });
 });
 afterEach(async () => {
   vi.useRealTimers();
@@ -80,5 +80,27 @@ describe('engine.runs eviction: which finished runs are kept', () => {
     await vi.advanceTimersByTimeAsync(5000);
     await running.result;
     expect(kept(e)).toEqual([]);
+  });
+
+  it('keeps a finished run for runRetentionMs of real time, whatever the wall clock does', async () => {
+    const e = await engineWith({ runRetentionMs: 1000 });
+    const run = e.start('quick');
+    await run.result;
+    // An hour back (an NTP step, a VM restored): on the wall clock the run ended in the
+    // future, and it would be kept an hour more. The monotonic clock did not move.
+    vi.setSystemTime(Date.now() - 3_600_000);
+    await vi.advanceTimersByTimeAsync(999);
+    expect(kept(e)).toEqual([run.runId]);
+    await vi.advanceTimersByTimeAsync(2);
+    expect(kept(e)).toEqual([]);
+
+    // An hour forward: on the wall clock a run that just ended is long expired; it stays.
+    const next = e.start('quick');
+    await next.result;
+    vi.setSystemTime(Date.now() + 3_600_000);
+    expect(kept(e)).toEqual([next.runId]);
+    expect(e.runs.get(next.runId)?.state).toBe('done');
+    await vi.advanceTimersByTimeAsync(1001);
+    expect(e.runs.get(next.runId)).toBeUndefined();
   });
 });
