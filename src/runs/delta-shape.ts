@@ -19,17 +19,19 @@ export function innermost(event: AgentEvent): AgentEvent {
 
 /**
  * True when a stream's shape may be taken from `event`: at every level it has exactly the
- * fields its type declares, none of them undefined. Anything else (a field this code does not
- * know) is kept whole, so a replay never loses a field.
+ * fields its type declares, in the order rxharness builds them, none of them undefined.
+ * Anything else (a field this code does not know, another order) is kept whole, so a replay
+ * never loses a field or moves one.
  */
 export function shapeable(event: AgentEvent): boolean {
-  if (event.type === 'TaskWrap') return fieldCount(event) === WRAP_FIELDS && wrapDefined(event) && shapeable(event.event);
-  return event.type === 'ReasonDelta' && typeof event.text === 'string' && fieldCount(event) === DELTA_FIELDS && deltaDefined(event);
+  if (event.type === 'TaskWrap') return keysInOrder(event, WRAP_ORDER) && wrapDefined(event) && shapeable(event.event);
+  return event.type === 'ReasonDelta' && typeof event.text === 'string' && keysInOrder(event, DELTA_ORDER) && deltaDefined(event);
 }
 
 /**
  * True when `event` equals `shape` (a {@link shapeable} delta) in everything but the innermost
- * `text`: the same declared fields with the same values at every level, and no other field.
+ * `text`: the same declared fields, in the same order, with the same values at every level,
+ * and no other field.
  * Written out field by field: this runs for every delta a started run logs.
  */
 export function sameShape(shape: AgentEvent, event: AgentEvent): boolean {
@@ -37,14 +39,14 @@ export function sameShape(shape: AgentEvent, event: AgentEvent): boolean {
 }
 
 /**
- * {@link sameShape} without counting `event`'s fields, for a caller that has checked its keys
+ * {@link sameShape} without checking `event`'s keys, for a caller that has checked them
  * itself (the same keys as `shape`'s, which has only its declared fields).
  */
 export function sameDeclaredValues(shape: AgentEvent, event: AgentEvent): boolean {
   return sameValues(shape, event, false);
 }
 
-function sameValues(shape: AgentEvent, event: AgentEvent, countFields: boolean): boolean {
+function sameValues(shape: AgentEvent, event: AgentEvent, checkKeys: boolean): boolean {
   if (shape.type === 'TaskWrap') {
     if (event.type !== 'TaskWrap') return false;
     const same =
@@ -56,16 +58,16 @@ function sameValues(shape: AgentEvent, event: AgentEvent, countFields: boolean):
       shape.taskAgentName === event.taskAgentName &&
       shape.taskDescription === event.taskDescription &&
       shape.multitask === event.multitask;
-    return same && (!countFields || fieldCount(event) === WRAP_FIELDS) && sameValues(shape.event, event.event, countFields);
+    return same && (!checkKeys || keysInOrder(event, WRAP_ORDER)) && sameValues(shape.event, event.event, checkKeys);
   }
   if (shape.type !== 'ReasonDelta' || event.type !== 'ReasonDelta') return false;
   const same = shape.runId === event.runId && shape.agentName === event.agentName && shape.step === event.step && shape.kind === event.kind;
-  return same && typeof event.text === 'string' && (!countFields || fieldCount(event) === DELTA_FIELDS);
+  return same && typeof event.text === 'string' && (!checkKeys || keysInOrder(event, DELTA_ORDER));
 }
 
-/** A `TaskWrap`'s fields, each compared in `sameShape` (`event` by recursion). */
+/** A `TaskWrap`'s fields in the order rxharness builds them, each compared in `sameShape` (`event` by recursion). */
 const WRAP_KEYS = ['type', 'runId', 'agentName', 'parentRunId', 'taskId', 'taskIndex', 'taskAgentName', 'taskDescription', 'multitask', 'event'] as const;
-/** A `ReasonDelta`'s fields, each compared in `sameShape` but `text`. */
+/** A `ReasonDelta`'s fields in the order rxharness builds them, each compared in `sameShape` but `text`. */
 const DELTA_KEYS = ['type', 'runId', 'agentName', 'step', 'kind', 'text'] as const;
 /** `true` only when `A` and `B` are the same set of keys. */
 type SameKeys<A, B> = [Exclude<A, B>, Exclude<B, A>] extends [never, never] ? true : never;
@@ -73,13 +75,19 @@ type SameKeys<A, B> = [Exclude<A, B>, Exclude<B, A>] extends [never, never] ? tr
 // compares it too (else two deltas differing in it would share a shape and a replay lose it).
 const wrapKeysComplete: SameKeys<keyof TaskWrapEvent, (typeof WRAP_KEYS)[number]> = true;
 const deltaKeysComplete: SameKeys<keyof ReasonDeltaEvent, (typeof DELTA_KEYS)[number]> = true;
-const WRAP_FIELDS = wrapKeysComplete && WRAP_KEYS.length;
-const DELTA_FIELDS = deltaKeysComplete && DELTA_KEYS.length;
+const WRAP_ORDER: readonly string[] = wrapKeysComplete && WRAP_KEYS;
+const DELTA_ORDER: readonly string[] = deltaKeysComplete && DELTA_KEYS;
 
-function fieldCount(event: AgentEvent): number {
-  let count = 0;
-  for (const _key in event) count++;
-  return count;
+/**
+ * True when `event`'s keys are exactly `keys`, in that order (the order rxharness builds them
+ * in). A replay rebuilds a delta from its stream's shape, so it has the shape's key order: only
+ * deltas whose keys come in that one order share a shape, and a replayed delta's JSON is then
+ * the live one's byte for byte. Any other order is kept whole.
+ */
+function keysInOrder(event: AgentEvent, keys: readonly string[]): boolean {
+  let i = 0;
+  for (const key in event) if (key !== keys[i++]) return false;
+  return i === keys.length;
 }
 
 function wrapDefined(e: TaskWrapEvent): boolean {

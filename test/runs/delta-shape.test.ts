@@ -25,7 +25,7 @@ function replay(events: readonly AgentEvent[]): { live: SequencedEvent[]; replay
 }
 
 // Deltas that differ from their neighbours in one field at any level, interleaved across streams.
-const field = fc.constantFrom('step', 'kind', 'agentName', 'taskDescription', 'taskIndex', 'extra', 'undefinedKey', 'none');
+const field = fc.constantFrom('step', 'kind', 'agentName', 'taskDescription', 'taskIndex', 'extra', 'undefinedKey', 'order', 'none');
 const deltaEvent = fc
   .record({ stream: fc.nat(3), depth: fc.nat(2), text: fc.string({ maxLength: 6 }), change: field, value: fc.nat(2) })
   .map(({ stream, depth, text, change, value }): AgentEvent => {
@@ -36,12 +36,15 @@ const deltaEvent = fc
     if (change === 'undefinedKey') inner.hint = undefined;
     if (change === 'extra' && depth === 0) inner.extra = value;
     let event = delta(`c${stream}`, text, inner);
+    // The same fields and values, the keys in another order (what a hand-built or parsed event may have).
+    if (change === 'order' && value) event = Object.fromEntries(Object.entries(event).reverse()) as unknown as AgentEvent;
     for (let d = 0; d < depth; d++) {
       const outer: Record<string, unknown> = {};
       if (change === 'taskDescription' && d === 0) outer.taskDescription = `d${value}`;
       if (change === 'taskIndex') outer.taskIndex = value;
       if (change === 'extra' && d === depth - 1) outer.extra = value;
       event = wrap(event, `t${stream}`, outer);
+      if (change === 'order' && value === 2 && d === 0) event = Object.fromEntries(Object.entries(event).reverse()) as unknown as AgentEvent;
     }
     return event;
   });
@@ -54,6 +57,8 @@ describe('delta shapes in the memory log', () => {
         const { live, replayed } = replay(events);
         expect(replayed.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
         replayed.forEach((e, i) => expect(e.event).toStrictEqual(events[i]));
+        // Equal is not enough for a stream of bytes: a replay writes each event's keys in its own order.
+        replayed.forEach((e, i) => expect(JSON.stringify(e.event)).toBe(JSON.stringify(events[i])));
         live.forEach((e, i) => expect(e.event).toBe(events[i]));
       }),
       { numRuns: 500 },
@@ -77,6 +82,17 @@ describe('delta shapes in the memory log', () => {
     expect(shapeable(wrap(delta('c', 'a'), 't1', { taskIndex: undefined }))).toBe(false);
     expect(shapeable(delta('c', 1 as unknown as string))).toBe(false);
     expect(shapeable({ type: 'ActionEnd', runId: 'r', agentName: 'main', step: 1 })).toBe(false);
+  });
+
+  it('a delta with its keys in another order is replayed in its own order, not its stream shape\'s', () => {
+    const first = wrap(delta('c1', 'Hel'));
+    const reordered = Object.fromEntries(Object.entries(wrap(delta('c1', 'lo'))).reverse()) as unknown as AgentEvent;
+    const innerReordered = wrap(Object.fromEntries(Object.entries(delta('c1', '!')).reverse()) as unknown as AgentEvent);
+    expect(sameShape(first, reordered)).toBe(false);
+    expect(sameShape(first, innerReordered)).toBe(false);
+    expect(shapeable(reordered)).toBe(false);
+    const { replayed } = replay([first, reordered, innerReordered, wrap(delta('c1', '?'))]);
+    expect(replayed.map((e) => JSON.stringify(e.event))).toEqual([first, reordered, innerReordered, wrap(delta('c1', '?'))].map((e) => JSON.stringify(e)));
   });
 
   it('withText rebuilds a copy and leaves the shape as it was', () => {
