@@ -35,18 +35,6 @@ export function shapeable(event: AgentEvent): boolean {
  * Written out field by field: this runs for every delta a started run logs.
  */
 export function sameShape(shape: AgentEvent, event: AgentEvent): boolean {
-  return sameValues(shape, event, true);
-}
-
-/**
- * {@link sameShape} without checking `event`'s keys, for a caller that has checked them
- * itself (the same keys as `shape`'s, which has only its declared fields).
- */
-export function sameDeclaredValues(shape: AgentEvent, event: AgentEvent): boolean {
-  return sameValues(shape, event, false);
-}
-
-function sameValues(shape: AgentEvent, event: AgentEvent, checkKeys: boolean): boolean {
   if (shape.type === 'TaskWrap') {
     if (event.type !== 'TaskWrap') return false;
     const same =
@@ -58,11 +46,11 @@ function sameValues(shape: AgentEvent, event: AgentEvent, checkKeys: boolean): b
       shape.taskAgentName === event.taskAgentName &&
       shape.taskDescription === event.taskDescription &&
       shape.multitask === event.multitask;
-    return same && (!checkKeys || keysInOrder(event, WRAP_ORDER)) && sameValues(shape.event, event.event, checkKeys);
+    return same && keysInOrder(event, WRAP_ORDER) && sameShape(shape.event, event.event);
   }
   if (shape.type !== 'ReasonDelta' || event.type !== 'ReasonDelta') return false;
   const same = shape.runId === event.runId && shape.agentName === event.agentName && shape.step === event.step && shape.kind === event.kind;
-  return same && typeof event.text === 'string' && (!checkKeys || keysInOrder(event, DELTA_ORDER));
+  return same && typeof event.text === 'string' && keysInOrder(event, DELTA_ORDER);
 }
 
 /** A `TaskWrap`'s fields in the order rxharness builds them, each compared in `sameShape` (`event` by recursion). */

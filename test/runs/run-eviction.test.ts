@@ -103,4 +103,17 @@ describe('engine.runs eviction: which finished runs are kept', () => {
     await vi.advanceTimersByTimeAsync(1001);
     expect(e.runs.get(next.runId)).toBeUndefined();
   });
+
+  it('a cancelled run is kept for runRetentionMs from its cancel, like one that ended', async () => {
+    const e = await engineWith({ runRetentionMs: 1000 });
+    await vi.advanceTimersByTimeAsync(5000); // the monotonic clock well past 0: an unset end would read as long expired
+    const cancelled = e.start('slow 60000');
+    await vi.advanceTimersByTimeAsync(10);
+    expect(e.runs.cancel(cancelled.runId)).toBe(true);
+    await expect(cancelled.result).rejects.toMatchObject({ name: 'AbortError' });
+    await vi.advanceTimersByTimeAsync(999);
+    expect(kept(e)).toEqual([cancelled.runId]);
+    await vi.advanceTimersByTimeAsync(2);
+    expect(kept(e)).toEqual([]);
+  });
 });
