@@ -4,8 +4,9 @@
  * server. Batching must keep the order, each event's JSON, the backpressure (a reader that
  * stops reading holds one socket buffer, not the run) and the end (once, after every event).
  */
+import { performance } from 'node:perf_hooks';
 import { defer } from 'rxjs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { AgentEvent } from '../../src/events/index.js';
 import { streamRunEvents, type AttachRun } from '../../src/http/stream-run-events.js';
 import { MemoryEventLog } from '../../src/runs/memory-event-log.js';
@@ -63,12 +64,19 @@ describe('streamRunEvents: events ready in the same turn', () => {
     const { url, counts } = await serveCounted(attach);
     const client = await connect(url);
     const before = counts.writes;
-    setImmediate(() => events.slice(0, 50).forEach((e) => log.append(e)));
-    await client.waitFor((m) => m.id === '50');
-    expect(counts.writes - before).toBe(1);
-    log.append(events[50]!);
-    await client.waitFor((m) => m.id === '51');
-    expect(counts.writes - before).toBe(2);
+    // The batch's clock stands still: on a loaded machine the 50 appends could take longer than
+    // the 5 ms a frame may wait in a long turn, which writes early (a timing, not batching).
+    const clock = vi.spyOn(performance, 'now').mockReturnValue(performance.now());
+    try {
+      setImmediate(() => events.slice(0, 50).forEach((e) => log.append(e)));
+      await client.waitFor((m) => m.id === '50');
+      expect(counts.writes - before).toBe(1);
+      log.append(events[50]!);
+      await client.waitFor((m) => m.id === '51');
+      expect(counts.writes - before).toBe(2);
+    } finally {
+      clock.mockRestore();
+    }
     log.end(RUN, { kind: 'complete' });
     await client.ended;
   });
