@@ -7,7 +7,9 @@ export const A2A_TOKEN_ENV = 'RXHARNESS_A2A_TOKEN';
 /**
  * The fewest characters a credential sent to a remote A2A agent may have. Every one is
  * redacted from all the remote sends back, and a shorter one is too likely to be ordinary
- * text (`1234`, `test`) to be redacted everywhere: shorter ones are refused, not sent.
+ * text (`1234`, `test`) to be redacted everywhere: shorter ones are refused, not sent. A
+ * shorter value of a header whose name does not say credential is plain, not refused (see
+ * {@link isCredentialHeader}).
  */
 export const MIN_CREDENTIAL_LENGTH = 8;
 
@@ -48,10 +50,15 @@ export class RemoteCredentials {
     }
     const own = await this.options.headers?.({ url, ...this.remote });
     for (const [name, value] of Object.entries(own ?? {})) {
-      this.#keep(value, `the value a2a.headers gave for ${name}`);
-      // `Bearer <token>`, `Basic <credentials>` (a scheme, then credentials): the credentials alone are a secret too.
-      const credentials = /^[A-Za-z][\w!#$%&'*+.^`|~-]*\s+(\S.*)$/.exec(value)?.[1];
-      if (credentials !== undefined) this.#keep(credentials, `the credentials in the value a2a.headers gave for ${name}`);
+      if (isCredentialHeader(name)) {
+        this.#keep(value, `the value a2a.headers gave for ${name}`);
+        // `Bearer <token>`, `Basic <credentials>` (a scheme, then credentials): the credentials alone are a secret too.
+        const credentials = /^[A-Za-z][\w!#$%&'*+.^`|~-]*\s+(\S.*)$/.exec(value)?.[1];
+        if (credentials !== undefined) this.#keep(credentials, `the credentials in the value a2a.headers gave for ${name}`);
+      } else if (value.length >= MIN_CREDENTIAL_LENGTH) {
+        // A name that does not say credential may still carry one: redacted all the same.
+        this.#keep(value, `the value a2a.headers gave for ${name}`);
+      } // Shorter, under such a name (`x-tenant: eu`): plain, sent as given and not redacted.
       headers.set(name, value);
     }
     return headers;
@@ -73,6 +80,16 @@ export class RemoteCredentials {
     this.#secrets.add(value);
     this.#sorted = [...this.#secrets].sort((a, b) => b.length - a.length);
   }
+}
+
+/**
+ * Whether a header's name says it carries a credential: `authorization`, `proxy-authorization`,
+ * `cookie`, or a name with `auth`, `token`, `key`, `secret`, `pass`, `session`, `signature` or
+ * `credential` in it (`x-api-key`, `x-session-id`). Such a value must be long enough to
+ * redact; any other is a credential only from {@link MIN_CREDENTIAL_LENGTH} characters on.
+ */
+export function isCredentialHeader(name: string): boolean {
+  return /auth|token|key|secret|pass|session|cookie|signature|credential/i.test(name);
 }
 
 /**

@@ -101,4 +101,17 @@ describe('credentials of remote A2A agents', () => {
     const everything = JSON.stringify(events) + JSON.stringify(fixture!.requestsOf('main').map((r) => r.body.messages));
     for (const secret of secrets) expect(everything).not.toContain(secret);
   });
+
+  it.each([
+    ['a short one under a plain name is sent and left as the remote echoes it', 'eu', /for tenant eu$/],
+    ['a long one under a plain name is redacted like a credential', 'tenant-eu-west-1', /for tenant \[redacted\]$/],
+  ])('a2a.headers beside a credential, %s', async (_, tenant, echoed) => {
+    const echo = await remote('echo-401');
+    const headers = () => ({ authorization: 'Bearer the-header-token', 'x-tenant': tenant });
+    const events = await run(taskReply('echo', 'Job', 'Job'), { echo: echo.cardUrl }, { a2a: { headers } });
+    expect(echo.requests.map((r) => r.headers['x-tenant'])).toEqual([tenant, tenant]);
+    const [{ end }] = childEnds(events);
+    expect(end).toMatchObject({ abnormal: true, error: expect.stringMatching(echoed) });
+    expect(JSON.stringify(events)).not.toContain('the-header-token');
+  });
 });

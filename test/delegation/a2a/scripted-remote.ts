@@ -97,7 +97,7 @@ export async function startScriptedRemote(script: RemoteScript, floodCount = 10_
       }
       if (script === 'echo-401') {
         res.writeHead(401, { 'content-type': 'text/plain' });
-        return res.end(`unauthorized: ${req.headers.authorization} with key ${String(req.headers['x-api-key'])} is not valid here`);
+        return res.end(`unauthorized: ${req.headers.authorization} with key ${String(req.headers['x-api-key'])} is not valid here for tenant ${String(req.headers['x-tenant'])}`);
       }
       if (/cancel/i.test(method)) {
         res.writeHead(200, { 'content-type': 'application/json' });
