@@ -2,7 +2,7 @@ import { HttpFailure } from '../../http/http-failure.js';
 import { readJsonBody } from '../../http/read-json-body.js';
 import { resolveProtocolOptions, type ProtocolHandlerOptions } from '../protocol-options.js';
 import { protocolRoute, type ProtocolRequestHandler } from '../protocol-route.js';
-import { startHttpRun } from '../../http/start-http-run.js';
+import { startStreamedRun } from '../start-streamed-run.js';
 import type { ProtocolEngine } from '../protocol-engine.js';
 import { AgUiMapper } from './ag-ui-mapper.js';
 import { streamAgUiRun } from './ag-ui-stream.js';
@@ -85,13 +85,8 @@ export function agUiHandler(engine: ProtocolEngine, options: AgUiHandlerOptions 
     }
     const calls = new FrontendCalls();
     const tools = frontendTools(input.tools, calls, clientWaitMs);
-    // a client gone before its turn starts nothing; one gone while its run started cancels it
-    const run = await startHttpRun(engine, slots.take(), input.prompt, { sessionId: input.threadId, ...(tools.length > 0 ? { tools } : {}) }, () => res.destroyed);
-    if (run === undefined) return;
-    if (res.destroyed) {
-      engine.runs.cancel(run.runId);
-      return;
-    }
+    const run = await startStreamedRun(engine, slots.take(), input.prompt, { sessionId: input.threadId, ...(tools.length > 0 ? { tools } : {}) }, res);
+    if (run === undefined) return; // the client is gone
     const state = { run, mapper: new AgUiMapper(), calls, frontendTools: new Set(tools.map((t) => t.name)), after: 0, interrupts: new Set<string>() };
     streamAgUiRun(engine, state, ids, res, hooks);
   });

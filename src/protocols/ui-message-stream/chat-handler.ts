@@ -3,7 +3,7 @@ import { readJsonBody } from '../../http/read-json-body.js';
 import { eventStreamResponse } from '../event-stream-response.js';
 import { resolveProtocolOptions, type ProtocolHandlerOptions } from '../protocol-options.js';
 import { protocolRoute, type ProtocolRequestHandler } from '../protocol-route.js';
-import { startHttpRun } from '../../http/start-http-run.js';
+import { startStreamedRun } from '../start-streamed-run.js';
 import type { ProtocolEngine } from '../protocol-engine.js';
 import { readChatRequest } from './chat-request.js';
 import { toUiMessageStream } from './to-ui-message-stream.js';
@@ -43,13 +43,8 @@ export function chatHandler(engine: ProtocolEngine, options: ProtocolHandlerOpti
       release();
       throw error;
     }
-    // a client gone before its turn starts nothing; one gone while its run started cancels it
-    const run = await startHttpRun(engine, release, chat.prompt, { sessionId: chat.chatId }, () => res.destroyed);
-    if (run === undefined) return;
-    if (res.destroyed) {
-      engine.runs.cancel(run.runId);
-      return;
-    }
+    const run = await startStreamedRun(engine, release, chat.prompt, { sessionId: chat.chatId }, res);
+    if (run === undefined) return; // the client is gone
     const out = eventStreamResponse(res, UI_MESSAGE_STREAM_HEADER, o.keepAliveMs);
     const attachment = new Subscription();
     let finished = false;
