@@ -6,6 +6,7 @@ import type { ReActAgentOptions } from './agent-options.js';
 import type { AgentScope } from './agent-scope.js';
 import { scopeOfOptions } from './resolve-agent-options.js';
 import { runLoop$ } from './run-loop.js';
+import { runResultOf } from './run-result.js';
 import type { RunOptions, RunResult } from './run-types.js';
 import { withAbortSignal } from './with-abort-signal.js';
 import { sessionIdProblem } from '../session/session-id.js';
@@ -71,7 +72,7 @@ export class ReActAgent {
           if (e.type === 'RunStart') sessionId = e.sessionId;
           return isRunEnd(e);
         }),
-        map(({ type: _type, agentName: _agent, ...end }): RunResult => ({ ...end, sessionId })),
+        map((end) => runResultOf(end, sessionId)),
       ),
     );
   }
