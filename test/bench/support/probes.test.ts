@@ -57,6 +57,10 @@ describe('the bench probes, at a tiny size', { timeout: 120_000 }, () => {
     positive(numbers(await probe('tool-specs-cpu.ts'), /toolSpecs\(\): ([\d.]+) µs\/call; request estimate: ([\d.]+) µs\/call/));
   });
 
+  it('run-objects-cpu.ts: microseconds per RunEnd and per task start and finish', async () => {
+    positive(numbers(await probe('run-objects-cpu.ts'), /: RunEnd ([\d.]+) µs; a task's start and finish ([\d.]+) µs/));
+  });
+
   it('model-request-heap.ts: the heap a live request holds, by transport', async () => {
     for (const side of ['node-http', 'fetch']) {
       const { heapKiBPerRequest, requests } = JSON.parse(await probe('model-request-heap.ts', side, '20')) as { heapKiBPerRequest: string; requests: number };
