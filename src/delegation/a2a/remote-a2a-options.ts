@@ -41,7 +41,8 @@ export interface RemoteA2AOptions {
    * `authorization` of its own, which replaces `token`). Called for every request; it may be
    * async. The values are secrets: they are redacted from every error message and delta the
    * remote's answer becomes. A header whose name says credential (`auth`, `token`, `key`,
-   * `secret`, `pass`, `session`, `cookie`, `signature` or `credential` in it) with a value under
+   * `secret`, `password`, `session`, `cookie`, `signature` or `credential` in it; see
+   * `isCredentialHeader`) with a value under
    * 8 characters, or a `<scheme> <credentials>` value whose credentials are, is refused: the
    * task fails before sending anything. Under any other name a value that short is plain
    * (`x-tenant: eu`): sent as given, not redacted.

@@ -84,12 +84,13 @@ export class RemoteCredentials {
 
 /**
  * Whether a header's name says it carries a credential: `authorization`, `proxy-authorization`,
- * `cookie`, or a name with `auth`, `token`, `key`, `secret`, `pass`, `session`, `signature` or
- * `credential` in it (`x-api-key`, `x-session-id`). Such a value must be long enough to
+ * `cookie`, or a name with `auth`, `token`, `key`, `secret`, `password`, `passwd`,
+ * `passphrase`, `passcode`, `session`, `signature` or `credential` in it (`x-api-key`,
+ * `x-session-id`; not `x-bypass-cache`). Such a value must be long enough to
  * redact; any other is a credential only from {@link MIN_CREDENTIAL_LENGTH} characters on.
  */
 export function isCredentialHeader(name: string): boolean {
-  return /auth|token|key|secret|pass|session|cookie|signature|credential/i.test(name);
+  return /auth|token|key|secret|password|passwd|passphrase|passcode|session|cookie|signature|credential/i.test(name);
 }
 
 /**

@@ -9,11 +9,11 @@ afterEach(() => {
 });
 
 describe('the header values a2a.headers gives', () => {
-  it.each(['authorization', 'Proxy-Authorization', 'cookie', 'X-API-Key', 'x-session-id', 'x-auth-user', 'x-access-token', 'x-client-secret', 'x-passphrase', 'x-signature', 'x-credential'])(
+  it.each(['authorization', 'Proxy-Authorization', 'cookie', 'X-API-Key', 'x-session-id', 'x-auth-user', 'x-access-token', 'x-client-secret', 'x-passphrase', 'x-db-password', 'x-signature', 'x-credential'])(
     '%s says credential',
     (name) => expect(isCredentialHeader(name)).toBe(true),
   );
-  it.each(['x-tenant', 'accept-language', 'user-agent', 'x-request-id', 'x-region', 'a2a-version'])('%s does not', (name) => expect(isCredentialHeader(name)).toBe(false));
+  it.each(['x-tenant', 'accept-language', 'user-agent', 'x-request-id', 'x-region', 'a2a-version', 'x-bypass-cache'])('%s does not', (name) => expect(isCredentialHeader(name)).toBe(false));
 
   it('a short value under a plain name is sent as given and not redacted; a credential beside it still is', async () => {
     const credentials = withHeaders({ 'x-tenant': 'eu', 'accept-language': 'fr', authorization: 'Bearer sk-remote-9f3a' });
