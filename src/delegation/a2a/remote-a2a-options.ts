@@ -39,13 +39,13 @@ export interface RemoteA2AOptions {
   /**
    * Headers for one request to a remote agent, by the request's URL and the agent (e.g. an
    * `authorization` of its own, which replaces `token`). Called for every request; it may be
-   * async. The values are secrets: they are redacted from every error message and delta the
-   * remote's answer becomes. A header whose name says credential (`auth`, `token`, `key`,
-   * `secret`, `password`, `session`, `cookie`, `signature` or `credential` in it; see
-   * `isCredentialHeader`) with a value under
-   * 8 characters, or a `<scheme> <credentials>` value whose credentials are, is refused: the
-   * task fails before sending anything. Under any other name a value that short is plain
-   * (`x-tenant: eu`): sent as given, not redacted.
+   * async. Its values are taken as secrets and redacted from every error message and delta
+   * the remote's answer becomes, but for a value under 8 characters under a name that does not
+   * say credential (`x-tenant: eu`): that one is plain, sent as given and not redacted. Under a
+   * name that says credential (`auth`, `token`, `key`, `secret`, `password`, `session`,
+   * `cookie`, `signature` or `credential` in it; see `isCredentialHeader`), a value under 8
+   * characters, or a `<scheme> <credentials>` value whose credentials are, is refused: the
+   * task fails before sending anything.
    */
   readonly headers?: (request: RemoteA2ARequest) => Readonly<Record<string, string>> | undefined | Promise<Readonly<Record<string, string>> | undefined>;
   /**
