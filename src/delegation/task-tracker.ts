@@ -146,7 +146,7 @@ export class TaskTracker {
   finish(taskId: string, state: Exclude<TaskState, 'running' | 'queued'>, result: string, metrics?: RunMetrics): void {
     const entry = this.entries.get(taskId);
     if (!entry || (entry.info.state !== 'running' && entry.info.state !== 'queued')) return;
-    entry.info = Object.assign({}, entry.info, metrics ? { state, endedAt: Date.now(), result, metrics } : { state, endedAt: Date.now(), result });
+    entry.info = Object.assign({}, entry.info, { state, endedAt: Date.now(), result }, metrics && { metrics });
     entry.cancel = undefined;
     entry.log?.compact();
     this.runningBackground.delete(taskId);

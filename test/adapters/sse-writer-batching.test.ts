@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/events/index.js';
 import { streamSse, type SseOptions } from '../../src/adapters/index.js';
 import { httpServerPerTest, type ResponseCounts } from '../support/http-server-per-test.js';
+import { withFrozenFrameClock } from '../support/frozen-frame-clock.js';
 import { connect } from './sse-client.js';
 
 const KiB = 1024;
@@ -46,13 +47,15 @@ describe('streamSse: events ready in the same turn', () => {
     const { url, counts } = await serveCounted(() => push);
     const client = await connect(url);
     const before = counts.writes;
-    setImmediate(() => events.slice(0, 50).forEach((e) => push.next(e)));
-    await client.waitFor((m) => m.id === '50');
-    expect(counts.writes - before).toBe(1);
-    // nothing follows it: it still goes out, in its own write
-    push.next(events[50]!);
-    await client.waitFor((m) => m.id === '51');
-    expect(counts.writes - before).toBe(2);
+    await withFrozenFrameClock(async () => {
+      setImmediate(() => events.slice(0, 50).forEach((e) => push.next(e)));
+      await client.waitFor((m) => m.id === '50');
+      expect(counts.writes - before).toBe(1);
+      // nothing follows it: it still goes out, in its own write
+      push.next(events[50]!);
+      await client.waitFor((m) => m.id === '51');
+      expect(counts.writes - before).toBe(2);
+    });
     push.complete();
     await client.ended;
   });

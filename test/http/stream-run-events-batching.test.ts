@@ -4,14 +4,14 @@
  * server. Batching must keep the order, each event's JSON, the backpressure (a reader that
  * stops reading holds one socket buffer, not the run) and the end (once, after every event).
  */
-import { performance } from 'node:perf_hooks';
 import { defer } from 'rxjs';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/events/index.js';
 import { streamRunEvents, type AttachRun } from '../../src/http/stream-run-events.js';
 import { MemoryEventLog } from '../../src/runs/memory-event-log.js';
 import type { LogEnding, SequencedEvent } from '../../src/runs/run-types.js';
 import { httpServerPerTest, type ResponseCounts } from '../support/http-server-per-test.js';
+import { withFrozenFrameClock } from '../support/frozen-frame-clock.js';
 import { connect } from '../adapters/sse-client.js';
 
 const served = httpServerPerTest();
@@ -64,19 +64,14 @@ describe('streamRunEvents: events ready in the same turn', () => {
     const { url, counts } = await serveCounted(attach);
     const client = await connect(url);
     const before = counts.writes;
-    // The batch's clock stands still: on a loaded machine the 50 appends could take longer than
-    // the 5 ms a frame may wait in a long turn, which writes early (a timing, not batching).
-    const clock = vi.spyOn(performance, 'now').mockReturnValue(performance.now());
-    try {
+    await withFrozenFrameClock(async () => {
       setImmediate(() => events.slice(0, 50).forEach((e) => log.append(e)));
       await client.waitFor((m) => m.id === '50');
       expect(counts.writes - before).toBe(1);
       log.append(events[50]!);
       await client.waitFor((m) => m.id === '51');
       expect(counts.writes - before).toBe(2);
-    } finally {
-      clock.mockRestore();
-    }
+    });
     log.end(RUN, { kind: 'complete' });
     await client.ended;
   });
