@@ -46,8 +46,10 @@ export interface GenerateDeps {
 
 /**
  * The `generate` tool: registers a new subagent definition at run time, for the rest of the
- * engine's life. It starts from the built-in `general` definition's settings and takes the
- * given name, description, prompt and tools. An existing name, an invalid name or an unknown
+ * engine's life. It starts from the `general` definition's settings and takes the given
+ * name, description, prompt and tools. It is trusted as much as that `general`: a copy of a
+ * workspace `general.md` the engine does not trust keeps its source, so its rules still
+ * only narrow (see `AgentManager.mayLoosen`). An existing name, an invalid name or an unknown
  * tool is an error result; nothing is overwritten. `save_to_file` writes the definition
  * where discovery reads it back (`<workspace>/.rxharness/agents/<name>.md`), but never
  * through a symbolic link that leads out of the workspace nor onto a link as the file
@@ -90,6 +92,9 @@ export function createGenerateTool(deps: GenerateDeps): Tool<GenerateArgs> {
       } catch (e) {
         return fail(errorMessage(e));
       }
+      // A copy of a general the engine does not trust (a workspace file) is trusted no more than
+      // it: were it `runtime`, the allow and ask rules its general may not use would apply to it.
+      if (general && !deps.agents.mayLoosen(general)) definition = Object.freeze({ ...definition, source: general.source });
       const taken = `an agent named "${args.name}" already exists; choose another name.`;
       const note = skillNote(deps.agents.skillProblems(definition), context);
       if (!args.save_to_file) {
