@@ -33,6 +33,8 @@ export interface AgentFactoryOptions {
   /** How long an approval waits for its answer (absent: until the run ends). */
   readonly approvalTimeoutMs?: number;
   readonly maxDepth: number;
+  /** The engine's `maxSteps`: a child's step limit when its definition sets none (never its parent's). */
+  readonly maxSteps: number;
   readonly poolSize: number;
   readonly disabledTools: readonly string[];
   /** The engine's `tokenBudget`: the main agent's, and a background task's that has no parent budget and none of its own. */
@@ -179,7 +181,7 @@ export class AgentFactory {
       toolNames,
       // A workspace definition is untrusted input: its rules only narrow unless the engine trusts it.
       policy: parent.policy.child(definition.permissionRules, { narrowOnly: !this.o.agents.mayLoosen(definition) }),
-      maxSteps: definition.maxSteps ?? parent.maxSteps,
+      maxSteps: definition.maxSteps ?? this.o.maxSteps,
       // The child's own settings only: a parent's never leak into its children.
       ...(definition.settings ? { settings: definition.settings } : {}),
       // Its own budget, within the parent's pool (TaskWiring.parentBudget, a background task's

@@ -51,6 +51,7 @@ export function buildTree(options: HarnessEngineOptions, workspace: string, appr
     if (server) throw new TypeError(`HarnessEngine: the tool "${name}" takes a name of the MCP server "${server}"'s tools; name it differently`);
   }
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
+  const maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
   const poolSize = options.multitaskMaxTasks ?? 5;
   const delegates = (options.subagentEnabled ?? true) && maxDepth > 0;
   // An MCP server's tools are known by name once it runs; until then, by its prefix.
@@ -84,6 +85,7 @@ export function buildTree(options: HarnessEngineOptions, workspace: string, appr
     toolTimeoutMs: options.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
     ...(options.approvalTimeoutMs !== undefined ? { approvalTimeoutMs: options.approvalTimeoutMs } : {}),
     maxDepth,
+    maxSteps,
     poolSize,
     disabledTools: disabled,
     tokenBudget: options.tokenBudget,
@@ -111,7 +113,7 @@ export function buildTree(options: HarnessEngineOptions, workspace: string, appr
     instructions: options.instructions ?? MAIN_AGENT_PROMPT,
     toolNames: [...toolbox.keys(), ...(delegates ? DELEGATION_TOOL_NAMES.filter((n) => !disabled.includes(n)) : [])],
     policy: new PermissionPolicy({ rules }),
-    maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS,
+    maxSteps,
     ...(options.tokenBudget !== undefined ? { tokenBudget: options.tokenBudget } : {}),
     // Its MCP tools: every server's, minus the disabled ones, chosen when each run starts.
     ...(mcp ? { mcpNarrowing: [{ disabledTools: disabled }] } : {}),

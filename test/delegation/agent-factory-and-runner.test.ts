@@ -46,6 +46,7 @@ function treeFor(maxDepth: number, tracker = new TaskTracker()): { factory: Agen
     grants: new ApprovalGrants(),
     toolTimeoutMs: 60_000,
     maxDepth,
+    maxSteps: 5,
     poolSize: 2,
     disabledTools: [],
     tokenBudget: undefined,

@@ -103,6 +103,25 @@ describe('child model and steps', () => {
     expect(own(events, 'ToolCallEnd')[0]!.text).toContain('<![CDATA[summary]]>');
   });
 
+  describe("a child without maxSteps gets the engine's, never its parent's", () => {
+    /** Lists the workspace until its fifth step, then answers: it needs five steps. */
+    const worker = (turn: ReturnType<typeof turnOf>) =>
+      turn.step < 5 && turn.toolNames.includes('list') ? { toolCalls: [{ name: 'list', arguments: {} }] } : { text: `done at step ${turn.step}` };
+
+    it('a grandchild under a definition with maxSteps 2', async () => {
+      f = await startDelegationFixture({ main: steps(taskReply('lead', 'delegate')), lead: steps(taskReply('worker', 'work')), worker });
+      await collect(f.engine({ maxDepth: 2, maxSteps: 30 }, [testAgent('lead', { maxSteps: 2 }), testAgent('worker')]).stream('go'));
+      expect(f.requestsOf('worker')).toHaveLength(5);
+    });
+
+    it('a child of a primary definition with maxSteps 2', async () => {
+      f = await startDelegationFixture({ boss: steps(taskReply('worker', 'work')), worker });
+      await collect(f.engine({ maxSteps: 30 }, [testAgent('boss', { mode: 'primary', maxSteps: 2 }), testAgent('worker')]).stream('go'));
+      expect(f.requestsOf('boss')).toHaveLength(2);
+      expect(f.requestsOf('worker')).toHaveLength(5);
+    });
+  });
+
   it('with maxSteps 1 the only step of the child has no tools', async () => {
     f = await startDelegationFixture({ main: steps(taskReply('once', 'answer now')), once: answer });
     await collect(f.engine({}, [testAgent('once', { maxSteps: 1 })]).stream('go'));

@@ -2,7 +2,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/events/agent-event.js';
-import type { HarnessEngineOptions } from '../../src/engine/harness-engine.js';
+import type { HarnessEngineOptions } from '../../src/engine/engine-options.js';
 import { testAgentPrompt } from '../support/agent-turns.js';
 import { collect } from '../support/collect-events.js';
 import { startDelegationFixture, type DelegationFixture } from '../support/delegation-fixture.js';
