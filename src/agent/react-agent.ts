@@ -6,6 +6,7 @@ import type { ReActAgentOptions } from './agent-options.js';
 import type { AgentScope } from './agent-scope.js';
 import { scopeOfOptions } from './resolve-agent-options.js';
 import { runLoop$ } from './run-loop.js';
+import type { RunInput } from './run-scope.js';
 import { runResultOf } from './run-result.js';
 import type { RunOptions, RunResult } from './run-types.js';
 import { withAbortSignal } from './with-abort-signal.js';
@@ -84,8 +85,11 @@ export class ReActAgent {
    *
    * @internal
    */
-  run$(prompt: string, options: { sessionId?: string; streaming: boolean; runId?: string; tokenBudget?: number }): Observable<AgentEvent> {
-    const { sessionId, streaming, runId, tokenBudget } = options;
+  run$(
+    prompt: string,
+    options: { sessionId?: string; streaming: boolean; runId?: string; tokenBudget?: number; meter?: RunInput['meter'] },
+  ): Observable<AgentEvent> {
+    const { sessionId, streaming, runId, tokenBudget, meter } = options;
     if (typeof prompt !== 'string' || prompt.trim() === '') {
       return throwError(() => new TypeError(`The prompt must be a non-empty string, got ${JSON.stringify(prompt) ?? String(prompt)}`));
     }
@@ -103,6 +107,7 @@ export class ReActAgent {
       streaming,
       ...(runId ? { runId } : {}),
       ...(tokenBudget !== undefined ? { tokenBudget } : {}),
+      ...(meter ? { meter } : {}),
     };
     // No operator between the loop and the subscriber: every delta crosses this path.
     return defer(() => runLoop$(this.scope(), input));

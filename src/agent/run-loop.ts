@@ -31,6 +31,7 @@ export function runLoop$(agent: AgentScope, input: RunInput): Observable<AgentEv
   return new Observable<AgentEvent>((out) => {
     const run = new RunState(agent.name, input.sessionId, input.runId);
     run.trace = agentSpan(agent.name, run.runId, input.sessionId, agent.task?.traceContext);
+    input.meter?.(() => run.metrics());
     out.add(() => run.abandon());
     // Held here at once (a second run of the session in this process throws), and through the
     // store, which may answer later (a Redis lease): the run starts once the store granted it.

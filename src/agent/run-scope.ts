@@ -1,5 +1,6 @@
 import type { Context } from '@opentelemetry/api';
 import type { AgentEvent } from '../events/agent-event.js';
+import type { RunMetrics } from '../events/run-metrics.js';
 import type { ToolSpec } from '../model/chat-model.js';
 import type { Tool, ToolContext } from '../tools/tool.js';
 import type { AgentScope } from './agent-scope.js';
@@ -21,6 +22,11 @@ export interface RunInput {
   readonly runId?: string;
   /** This run's token budget, when the caller gave one (it wins over the agent's). */
   readonly tokenBudget?: number;
+  /**
+   * Handed a reader of the run's metrics so far when the run starts: a task cancelled before
+   * its `RunEnd` still counts what its child spent (see `runChild$`).
+   */
+  readonly meter?: (read: () => RunMetrics) => void;
 }
 
 /**

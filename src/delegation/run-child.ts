@@ -1,8 +1,9 @@
 import { Observable, ReplaySubject, takeUntil, type Subscription } from 'rxjs';
 import type { ReActAgent } from '../agent/react-agent.js';
+import type { RunInput } from '../agent/run-scope.js';
 import { trustedEmit } from '../agent/trusted-emit.js';
 import type { AgentEvent, RunEndEvent, TaskWrapEvent } from '../events/agent-event.js';
-import { EMPTY_METRICS } from '../events/run-metrics.js';
+import { EMPTY_METRICS, type RunMetrics } from '../events/run-metrics.js';
 import { errorMessage } from '../errors/error-message.js';
 import type { ToolContext } from '../tools/tool.js';
 import type { AgentSpec } from './delegation-types.js';
@@ -43,7 +44,7 @@ export interface ChildLauncher {
   run$(child: ChildRun, streaming: boolean): Observable<AgentEvent>;
 }
 
-type Settle = (outcome: TaskOutcome, state: Exclude<TaskState, 'running' | 'queued'>, end: RunEndEvent | undefined) => void;
+type Settle = (outcome: TaskOutcome, state: Exclude<TaskState, 'running' | 'queued'>, metrics: RunMetrics | undefined) => void;
 
 /**
  * Runs a child agent in its own session (named by the task id) and emits its outcome once.
@@ -61,13 +62,18 @@ export function runChild$(c: ChildRun): Observable<TaskOutcome> {
     const stop$ = new ReplaySubject<void>(1);
     let childRunId = '';
     let settled = false;
-    const settle: Settle = (outcome, state, end) => {
-      if (settled) return;
-      settled = true;
-      parent.addMetrics(end ? { ...end.metrics, tasks: end.metrics.tasks + 1 } : { ...EMPTY_METRICS, tasks: 1 });
-      c.tracker.finish(taskId, state, outcome.content, end?.metrics);
+    // What the child has spent so far (a child here; one on a worker reports only in its RunEnd).
+    let spent: (() => RunMetrics) | undefined;
+    const finish: Settle = (outcome, state, metrics) => {
+      parent.addMetrics(withTask(metrics));
+      c.tracker.finish(taskId, state, outcome.content, metrics);
       out.next(outcome);
       out.complete();
+    };
+    const settle: Settle = (outcome, state, metrics) => {
+      if (settled) return;
+      settled = true;
+      finish(outcome, state, metrics);
     };
     const wrap = (event: AgentEvent): TaskWrapEvent => ({
       type: 'TaskWrap',
@@ -90,16 +96,23 @@ export function runChild$(c: ChildRun): Observable<TaskOutcome> {
     // The cancel may come re-entrantly (a `changes` subscriber, or a consumer reacting to the
     // child's first event) before the child's subscription exists: stop$ replays it.
     c.tracker.start(info(c, false), () => {
+      if (settled) return void stop$.next();
       // The consumer's last word on this task: a wrapped RunCancelled (never a fake RunEnd).
-      if (parent.streaming && childRunId && !settled) emit(wrap(cancelledEvent(c, childRunId)));
-      settle(cancelled(c), 'cancelled', undefined); // first: the stop below completes the child
-      stop$.next();
+      if (parent.streaming && childRunId) emit(wrap(cancelledEvent(c, childRunId)));
+      settled = true; // before the stop: the completion it causes is not the task's outcome
+      stop$.next(); // the child's subtree stops, each task adding what it spent to its parent
+      finish(cancelled(c), 'cancelled', spent?.()); // so the usage of a cancelled child still counts
     });
-    const subscription = supervise(c, parent.streaming, stop$, onEvent, settle);
+    const subscription = supervise(c, { streaming: parent.streaming, meter: (read) => (spent = read) }, stop$, onEvent, settle);
     return () => {
       subscription.unsubscribe();
-      // An unsubscribed parent drops the task: nothing is emitted; the tracker records why.
-      c.tracker.finish(taskId, 'cancelled', failedTask('the parent run was cancelled.').content);
+      if (settled) return;
+      settled = true;
+      // An unsubscribed parent drops the task: nothing is emitted; the tracker records why. What
+      // it spent goes to the parent, which counts it if it is itself a task cancelled by id.
+      const metrics = spent?.();
+      parent.addMetrics(withTask(metrics));
+      c.tracker.finish(taskId, 'cancelled', failedTask('the parent run was cancelled.').content, metrics);
     };
   });
 }
@@ -124,13 +137,13 @@ export function launchBackground(c: ChildRun): TaskOutcome {
   c.parent.addMetrics({ ...EMPTY_METRICS, tasks: 1 });
   supervise(
     c,
-    true, // its whole stream goes to the tracker's log, deltas included
+    { streaming: true }, // its whole stream goes to the tracker's log, deltas included
     stop$,
     (event) => {
       if (event.type === 'RunStart') childRunId = event.runId;
       c.tracker.log(c.taskId, event);
     },
-    (outcome, state, end) => c.tracker.finish(c.taskId, state, outcome.content, end?.metrics),
+    (outcome, state, metrics) => c.tracker.finish(c.taskId, state, outcome.content, metrics),
   );
   return {
     status: 'running',
@@ -142,10 +155,17 @@ export function launchBackground(c: ChildRun): TaskOutcome {
  * Subscribes to the child's run until `stop$` emits, and turns how it ends into an outcome.
  * A stop settles the task elsewhere (as cancelled), so `settle` must ignore what follows.
  */
-function supervise(c: ChildRun, streaming: boolean, stop$: Observable<void>, onEvent: (e: AgentEvent) => void, settle: Settle): Subscription {
+function supervise(
+  c: ChildRun,
+  how: { readonly streaming: boolean; readonly meter?: RunInput['meter'] },
+  stop$: Observable<void>,
+  onEvent: (e: AgentEvent) => void,
+  settle: Settle,
+): Subscription {
   const name = c.agent.name;
   let end: RunEndEvent | undefined;
-  const run$ = c.launcher ? c.launcher.run$(c, streaming) : c.agent.run$(c.prompt, { sessionId: c.taskId, streaming });
+  const { streaming, meter } = how;
+  const run$ = c.launcher ? c.launcher.run$(c, streaming) : c.agent.run$(c.prompt, { sessionId: c.taskId, streaming, ...(meter ? { meter } : {}) });
   return run$.pipe(takeUntil(stop$)).subscribe({
     next: (event) => {
       if (event.type === 'RunEnd') end = event;
@@ -153,15 +173,20 @@ function supervise(c: ChildRun, streaming: boolean, stop$: Observable<void>, onE
     },
     error: (e: unknown) => {
       const why = errorMessage(e);
-      settle(failedTask(`the ${name} task failed: ${why}`), 'failed', end);
+      settle(failedTask(`the ${name} task failed: ${why}`), 'failed', end?.metrics);
     },
     complete: () => {
-      if (end && !end.abnormal) return settle({ status: 'success', content: end.text }, 'done', end);
+      if (end && !end.abnormal) return settle({ status: 'success', content: end.text }, 'done', end.metrics);
       const why = end?.error ?? 'it ended without a result';
       const partial = end?.text ? `\nIts last text was:\n${end.text}` : '';
-      settle(failedTask(`the ${name} task ended abnormally: ${why}${partial}`), 'failed', end);
+      settle(failedTask(`the ${name} task ended abnormally: ${why}${partial}`), 'failed', end?.metrics);
     },
   });
+}
+
+/** A child's metrics as its parent adds them: one more task (none known: only the task). */
+function withTask(metrics: RunMetrics | undefined): RunMetrics {
+  return metrics ? { ...metrics, tasks: metrics.tasks + 1 } : { ...EMPTY_METRICS, tasks: 1 };
 }
 
 function info(c: ChildRun, background: boolean) {

@@ -80,3 +80,40 @@ describe('metrics of a delegating run', () => {
     expect(tokens(end)).toEqual(reported(f.server.requests.filter((r) => r.status === 200)));
   });
 });
+
+describe('metrics of a task cancelled by id', () => {
+  const U = (n: number) => ({ prompt_tokens: n, completion_tokens: 0, total_tokens: n });
+  /** The child's first step spends `n` tokens; its second hangs until the task is cancelled. */
+  const spendsThenHangs = (n: number) => (t: { step: number }) => (t.step === 1 ? { toolCalls: [{ name: 'list', arguments: {} }], usage: U(n) } : { hang: true as const });
+
+  it.each([['stream()', true], ['call()', false]] as const)("still count what the child spent, under %s", async (_, streamed) => {
+    f = await startDelegationFixture({
+      main: (t) => (t.step === 1 ? { ...taskReply('alpha', 'work'), usage: U(10) } : { text: 'main done', usage: U(10) }),
+      alpha: spendsThenHangs(1000),
+    });
+    const engine = f.engine({}, [testAgent('alpha')]);
+    const ended = streamed ? collect(engine.stream('go')).then((events) => own(events, 'RunEnd')[0]!.metrics) : engine.call('go').then((r) => r.metrics);
+    await f.server.waitForRequests(3, 5000); // main, alpha's first step, alpha's hanging second
+    const [task] = engine.tasks.list();
+    expect(engine.cancelTask(task!.taskId)).toBe(true);
+    const metrics = await ended;
+    expect({ total: metrics.totalTokens, tasks: metrics.tasks }).toEqual({ total: 1020, tasks: 1 });
+    expect(engine.tasks.get(task!.taskId)).toMatchObject({ state: 'cancelled', metrics: { totalTokens: 1000 } });
+  });
+
+  it('count the usage of the cancelled child\'s own children, finished and stopped with it', async () => {
+    f = await startDelegationFixture({
+      main: (t) => (t.step === 1 ? { ...taskReply('lead', 'split it'), usage: U(10) } : { text: 'main done', usage: U(10) }),
+      lead: (t) => (t.step === 1 ? { ...multitaskReply([[1, 'done', 'a', 'x'], [2, 'slow', 'b', 'y']]), usage: U(100) } : { hang: true }),
+      done: () => ({ text: 'finished', usage: U(300) }),
+      slow: spendsThenHangs(500),
+    });
+    const engine = f.engine({ maxDepth: 2 }, [testAgent('lead'), testAgent('done'), testAgent('slow')]);
+    const ended = collect(engine.stream('go'));
+    await f.server.waitForRequests(5, 5000); // main, lead, done, slow's two steps
+    const lead = engine.tasks.list().find((t) => t.agentName === 'lead')!;
+    expect(engine.cancelTask(lead.taskId)).toBe(true);
+    const end = own(await ended, 'RunEnd')[0]!;
+    expect({ total: end.metrics.totalTokens, tasks: end.metrics.tasks }).toEqual({ total: 10 + 100 + 300 + 500 + 10, tasks: 3 });
+  });
+});
