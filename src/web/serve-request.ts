@@ -34,22 +34,47 @@ const NO_TOKEN =
  */
 export function demoRequestHandler(routes: DemoRoutes): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
-    setSecurityHeaders(res);
-    if (routes.checkHost && !trustedHost(req.headers.host)) return sendPlain(res, 403, 'This server answers only requests for localhost.');
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    const isPage = url.pathname === '/' && (req.method === 'GET' || req.method === 'HEAD');
-    if (isPage && url.searchParams.has('token')) return logIn(routes, url, res);
-    if (isPage) {
-      res.writeHead(200, PAGE_HEADERS);
-      res.end(req.method === 'HEAD' ? undefined : routes.page);
-      return;
+    // A throw here would be an uncaught exception in the server's listener: the whole process
+    // (every run, every page) would die of one request, which any web page can send.
+    try {
+      answer(routes, req, res);
+    } catch {
+      if (res.headersSent) res.destroy();
+      else sendPlain(res, 500, 'The server could not answer this request.');
     }
-    if (!requestHasToken(req, routes.token, routes.cookieName)) return refuse(res);
-    if (routes.runs(req, res)) return;
-    if (routes.protocols?.some((handler) => handler(req, res))) return;
-    if (url.pathname !== '/') return sendPlain(res, 404, `Not found: ${url.pathname.slice(0, 200)}. The page is at /.`);
-    sendPlain(res, 405, `Only GET is supported (got ${req.method ?? '?'}).`, { allow: 'GET' });
   };
+}
+
+/** Every answer of {@link demoRequestHandler}; may throw, which the handler turns into a 500. */
+function answer(routes: DemoRoutes, req: IncomingMessage, res: ServerResponse): void {
+  setSecurityHeaders(res);
+  if (routes.checkHost && !trustedHost(req.headers.host)) return sendPlain(res, 403, 'This server answers only requests for localhost.');
+  const url = pathOf(req.url);
+  if (!url) return sendPlain(res, 400, 'The request target is not a path the server can read (a target that begins with "//" names a host).');
+  const isPage = url.pathname === '/' && (req.method === 'GET' || req.method === 'HEAD');
+  if (isPage && url.searchParams.has('token')) return logIn(routes, url, res);
+  if (isPage) {
+    res.writeHead(200, PAGE_HEADERS);
+    res.end(req.method === 'HEAD' ? undefined : routes.page);
+    return;
+  }
+  if (!requestHasToken(req, routes.token, routes.cookieName)) return refuse(res);
+  if (routes.runs(req, res)) return;
+  if (routes.protocols?.some((handler) => handler(req, res))) return;
+  if (url.pathname !== '/') return sendPlain(res, 404, `Not found: ${url.pathname.slice(0, 200)}. The page is at /.`);
+  sendPlain(res, 405, `Only GET is supported (got ${req.method ?? '?'}).`, { allow: 'GET' });
+}
+
+/**
+ * The request target as a URL, or undefined when it is none: a target that begins with `//`
+ * reads as an authority (`//a:b` is a host with a bad port), and `new URL` throws on it.
+ */
+function pathOf(target: string | undefined): URL | undefined {
+  try {
+    return new URL(target ?? '/', 'http://localhost');
+  } catch {
+    return undefined;
+  }
 }
 
 /** `GET /?token=...`: the right token becomes a cookie and leaves the address; a wrong one is refused. */
