@@ -2,6 +2,12 @@ import type { ChatMessage } from './chat-message.js';
 import type { ChatRequest, ToolSpec } from './chat-model.js';
 
 /**
+ * The characters the estimate counts as one token. Whatever is sized in tokens by this
+ * estimate (a summary's limit, a pruned output) converts with it, so the two agree.
+ */
+export const CHARS_PER_TOKEN = 4;
+
+/**
  * A cheap token estimate (about four characters per token), for context-size events and
  * scripted usage. Real usage comes from the server.
  *
@@ -18,7 +24,7 @@ export function estimateTokens(messages: readonly ChatMessage[]): number {
       for (const c of m.tool_calls) chars += c.function.name.length + c.function.arguments.length;
     }
   }
-  return Math.ceil(chars / 4);
+  return Math.ceil(chars / CHARS_PER_TOKEN);
 }
 
 /**
@@ -52,7 +58,7 @@ function toolTokens(tools: readonly ToolSpec[]): number {
       if (own === undefined) charsBySpec.set(t, (own = 16 + t.name.length + t.description.length + JSON.stringify(t.parameters).length));
       chars += own;
     }
-    tokensByList.set(tools, (tokens = Math.ceil(chars / 4)));
+    tokensByList.set(tools, (tokens = Math.ceil(chars / CHARS_PER_TOKEN)));
   }
   return tokens;
 }

@@ -2,6 +2,7 @@ import type { Subscriber } from 'rxjs';
 import type { ModelChunk, ModelFinish, ModelToolCall } from './chat-model.js';
 import { ModelError } from './model-error.js';
 import { readUsage, type WireUsage } from './read-usage.js';
+import { withUniqueIds } from './tool-call-ids.js';
 
 /** A whole `chat.completion` as odd servers may send it: every field may be missing. */
 interface WireCompletion {
@@ -40,11 +41,9 @@ export async function readJsonCompletion(response: Response, out: Subscriber<Mod
   if (thinking) out.next({ type: 'thinking-delta', text: thinking });
   const text = message.content ?? '';
   if (text) out.next({ type: 'text-delta', text });
-  const toolCalls: ModelToolCall[] = (message.tool_calls ?? []).map((call, i) => ({
-    id: call.id || `call_${i}`,
-    name: call.function?.name ?? '',
-    arguments: call.function?.arguments ?? '',
-  }));
+  const toolCalls: ModelToolCall[] = withUniqueIds(
+    (message.tool_calls ?? []).map((call) => ({ id: call.id, name: call.function?.name ?? '', arguments: call.function?.arguments ?? '' })),
+  );
   return {
     type: 'finish',
     text,

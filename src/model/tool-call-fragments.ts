@@ -1,4 +1,5 @@
 import type { ModelToolCall } from './chat-model.js';
+import { withUniqueIds } from './tool-call-ids.js';
 
 /** A tool call being assembled from its streamed fragments. */
 export interface PartialCall {
@@ -40,7 +41,7 @@ function positionOf(calls: readonly PartialCall[], f: ToolCallFragment): number 
   return newId || otherTool ? calls.length : calls.length - 1;
 }
 
-/** The assembled calls, in index order; a call the server sent without an id gets `call_<n>`. */
+/** The assembled calls, in index order, each with an id of its own ({@link withUniqueIds}). */
 export function finishToolCalls(calls: readonly PartialCall[]): ModelToolCall[] {
-  return calls.filter((c) => c !== undefined).map((c, i) => ({ id: c.id || `call_${i}`, name: c.name, arguments: c.args }));
+  return withUniqueIds(calls.filter((c) => c !== undefined).map((c) => ({ id: c.id, name: c.name, arguments: c.args })));
 }

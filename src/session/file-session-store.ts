@@ -4,11 +4,11 @@ import { randomUUID } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import type { ChatMessage } from '../model/chat-message.js';
 import { checkConfined, isWithin, makeConfinedFolder, openConfined, writeConfinedFile, type ConfinedRoot } from './confined-file.js';
-import { FileSessionSummaries, SUMMARY_SUFFIX } from './file-session-summaries.js';
+import { FileSessionSummaries } from './file-session-summaries.js';
 import { LocalClaims, type SessionClaim } from './session-claim.js';
 import { assertSessionId } from './session-id.js';
 import type { ApprovalGrant, SessionListRequest, SessionStore, SessionSummary, TaskSessionInfo } from './session-store.js';
-import { sessionFileStem } from './session-file-name.js';
+import { SESSION_FILE_SUFFIXES, sessionFileName, type SessionFileKind, type sessionFileStem } from './session-file-name.js';
 import { sessionTitle } from './session-title.js';
 import { UnsafeLinkError } from './unsafe-link-error.js';
 
@@ -21,7 +21,9 @@ const { O_APPEND, O_CREAT, O_EXCL, O_RDONLY, O_RDWR, O_WRONLY } = constants;
  * session keeps its whole transcript beside it, in `<id>.archive.jsonl`. A small
  * `<id>.summary.json` (the real id, the title and the last activity, rewritten with each
  * write) lets {@link FileSessionStore.list} name and order sessions without reading or
- * dating their transcripts, a long id stored by its hash included.
+ * dating their transcripts, a long id stored by its hash included. `<id>` stands for the
+ * file stem ({@link sessionFileStem}): the id when it is plain, else encoded, so no id's files
+ * are another's (session "notes.archive" is not the archive of "notes").
  *
  * Crash safety: a message is one line written by one append, so a crash mid-write can only
  * cut the last line. Loading skips a line that does not parse, and the next append (after a
@@ -73,7 +75,7 @@ export class FileSessionStore implements SessionStore {
     await this.queues.get(sessionId);
     let text: string;
     try {
-      text = await this.read(this.file(sessionId, '.jsonl'));
+      text = await this.read(this.file(sessionId, 'messages'));
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw e;
@@ -109,7 +111,7 @@ export class FileSessionStore implements SessionStore {
   /** The whole transcript as the files hold it now (in the write queue, or after waiting for it). */
   private async transcript(sessionId: string): Promise<ChatMessage[]> {
     const { messages, live } = await this.readSession(sessionId);
-    const archived = await this.readLines(this.file(sessionId, '.archive.jsonl'));
+    const archived = await this.readLines(this.file(sessionId, 'archive'));
     return [...archived.flatMap((line) => parseLine(line) ?? []), ...messages.slice(live)];
   }
 
@@ -130,12 +132,12 @@ export class FileSessionStore implements SessionStore {
 
   async saveTaskInfo(info: TaskSessionInfo): Promise<void> {
     await this.mkdir();
-    await writeConfinedFile(this.root, this.file(info.taskId, '.task.json'), JSON.stringify(info));
+    await writeConfinedFile(this.root, this.file(info.taskId, 'task'), JSON.stringify(info));
   }
 
   async loadTaskInfo(taskId: string): Promise<TaskSessionInfo | undefined> {
     try {
-      return JSON.parse(await this.read(this.file(taskId, '.task.json'))) as TaskSessionInfo;
+      return JSON.parse(await this.read(this.file(taskId, 'task'))) as TaskSessionInfo;
     } catch (e) {
       if (e instanceof UnsafeLinkError) throw e; // say why, rather than act as if the task were unknown
       return undefined;
@@ -146,8 +148,8 @@ export class FileSessionStore implements SessionStore {
   async delete(sessionId: string): Promise<void> {
     await this.queues.get(sessionId);
     this.summaries.forget(sessionId);
-    for (const suffix of ['.jsonl', '.archive.jsonl', '.task.json', '.grants.jsonl', SUMMARY_SUFFIX]) {
-      const file = this.file(sessionId, suffix);
+    for (const kind of Object.keys(SESSION_FILE_SUFFIXES) as SessionFileKind[]) {
+      const file = this.file(sessionId, kind);
       // The folders on the way must stay inside; the file itself may be a link (rm removes the link).
       await checkConfined(this.root, file, 'folder');
       await rm(file, { force: true });
@@ -173,7 +175,7 @@ export class FileSessionStore implements SessionStore {
   async loadGrants(sessionId: string): Promise<readonly ApprovalGrant[]> {
     let text: string;
     try {
-      text = await this.read(this.file(sessionId, '.grants.jsonl'));
+      text = await this.read(this.file(sessionId, 'grants'));
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw e;
@@ -189,7 +191,7 @@ export class FileSessionStore implements SessionStore {
 
   async saveGrant(sessionId: string, grant: ApprovalGrant): Promise<void> {
     await this.mkdir();
-    const handle = await openConfined(this.root, this.file(sessionId, '.grants.jsonl'), O_WRONLY | O_APPEND | O_CREAT);
+    const handle = await openConfined(this.root, this.file(sessionId, 'grants'), O_WRONLY | O_APPEND | O_CREAT);
     try {
       await handle.appendFile(`${JSON.stringify(grant)}\n`);
     } finally {
@@ -199,7 +201,7 @@ export class FileSessionStore implements SessionStore {
 
   /** The session's messages, and how many of them (from the start) its archive accounts for. */
   private async readSession(sessionId: string): Promise<{ messages: ChatMessage[]; live: number }> {
-    const lines = await this.readLines(this.file(sessionId, '.jsonl'));
+    const lines = await this.readLines(this.file(sessionId, 'messages'));
     return { messages: lines.flatMap((line) => parseLine(line) ?? []), live: archivedMark(lines[0]) };
   }
 
@@ -219,14 +221,14 @@ export class FileSessionStore implements SessionStore {
     const current = await this.readSession(sessionId);
     const unarchived = current.messages.slice(current.live);
     if (unarchived.length > 0) {
-      const handle = await openConfined(this.root, this.file(sessionId, '.archive.jsonl'), O_WRONLY | O_APPEND | O_CREAT);
+      const handle = await openConfined(this.root, this.file(sessionId, 'archive'), O_WRONLY | O_APPEND | O_CREAT);
       try {
         await handle.appendFile(unarchived.map((m) => JSON.stringify(m) + '\n').join(''));
       } finally {
         await handle.close();
       }
     }
-    const target = this.file(sessionId, '.jsonl');
+    const target = this.file(sessionId, 'messages');
     await checkConfined(this.root, target, 'file');
     const temporary = `${target}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`;
     const handle = await openConfined(this.root, temporary, O_WRONLY | O_CREAT | O_EXCL);
@@ -257,7 +259,7 @@ export class FileSessionStore implements SessionStore {
     await this.mkdir();
     // The summary first: a transcript never exists without one (but from before summaries).
     await this.summaries.keep(sessionId, messages);
-    const file = this.file(sessionId, '.jsonl');
+    const file = this.file(sessionId, 'messages');
     let handle: FileHandle | undefined;
     try {
       handle = await openConfined(this.root, file, O_RDWR | O_APPEND | O_CREAT);
@@ -296,8 +298,8 @@ export class FileSessionStore implements SessionStore {
   }
 
   /** Every file of a session is named here (an id that cannot name a session is refused there). */
-  private file(id: string, suffix: string): string {
-    return join(this.dir, sessionFileStem(id) + suffix);
+  private file(id: string, kind: SessionFileKind): string {
+    return join(this.dir, sessionFileName(id, kind));
   }
 }
 

@@ -3,16 +3,13 @@ import { join } from 'node:path';
 import type { ChatMessage } from '../model/chat-message.js';
 import { warnBadSummary } from './bad-summary-warning.js';
 import { checkConfined, type ConfinedRoot } from './confined-file.js';
-import { sessionFileStem, sessionIdOfFile } from './session-file-name.js';
+import { messagesFileStem, SESSION_FILE_SUFFIXES, sessionFileStem, sessionIdOfFile } from './session-file-name.js';
 import { newestFirst } from './session-order.js';
 import type { SessionListRequest, SessionSummary } from './session-store.js';
-import { readSummary, SUMMARY_SUFFIX, writeSummary } from './session-summary-file.js';
+import { readSummary, writeSummary } from './session-summary-file.js';
 import { sessionTitle } from './session-title.js';
 
-export { SUMMARY_SUFFIX } from './session-summary-file.js';
-
-/** A session's transcript file (`<stem>.jsonl`), not its archive nor its grants. */
-const TRANSCRIPT = /^(.+?)(\.archive|\.grants)?\.jsonl$/;
+const { messages: MESSAGES_SUFFIX, summary: SUMMARY_SUFFIX, task: TASK_SUFFIX } = SESSION_FILE_SUFFIXES;
 
 /** How many sessions a store remembers the summary of (beyond that, their next write reads it again). */
 const MAX_KNOWN = 10_000;
@@ -92,8 +89,8 @@ export class FileSessionSummaries {
     }
     const present = new Set(names);
     const stems = names.flatMap((name) => {
-      const [, stem, other] = TRANSCRIPT.exec(name) ?? [];
-      if (stem === undefined || other !== undefined || present.has(`${stem}.task.json`)) return [];
+      const stem = messagesFileStem(name);
+      if (stem === undefined || present.has(stem + TASK_SUFFIX)) return [];
       // Without a summary only a stem that decodes to its id can be named (not a hashed one).
       return present.has(stem + SUMMARY_SUFFIX) || sessionIdOfFile(stem) !== undefined ? [stem] : [];
     });
@@ -120,7 +117,7 @@ export class FileSessionSummaries {
   private async migrated(sessionId: string, stem: string): Promise<Listed | undefined> {
     try {
       await this.store.enqueue(sessionId, async () => {
-        const time = await lstat(join(this.dir, `${stem}.jsonl`)).then((s) => Math.round(s.mtimeMs));
+        const time = await lstat(join(this.dir, stem + MESSAGES_SUFFIX)).then((s) => Math.round(s.mtimeMs));
         await this.keep(sessionId, [], time);
       });
     } catch (e) {

@@ -3,9 +3,6 @@ import { openConfined, writeConfinedFile, type ConfinedRoot } from './confined-f
 import { sessionFileStem } from './session-file-name.js';
 import { sessionTitle } from './session-title.js';
 
-/** The suffix of a session's summary file, `{"sessionId":"...","title":"...","lastActivityAt":...}`. */
-export const SUMMARY_SUFFIX = '.summary.json';
-
 /** A summary file larger than this is not one the store wrote (an id and an 80-character title). */
 const MAX_SUMMARY_BYTES = 64 * 1024;
 

@@ -1,7 +1,8 @@
 import { catchError, map, type Observable, of } from 'rxjs';
 import type { ChatMessage } from '../../model/chat-message.js';
-import { estimateTokens } from '../../model/estimate-tokens.js';
+import { CHARS_PER_TOKEN, estimateTokens } from '../../model/estimate-tokens.js';
 import { errorMessage } from '../../errors/error-message.js';
+import { clipMiddle } from './clip-middle.js';
 import type { CompactionInput, CompactionOutcome } from './compaction-types.js';
 import { pruneToolResults } from './prune-tool-results.js';
 import { chooseCut, withSummary } from './summary-cut.js';
@@ -18,6 +19,18 @@ function summaryTokens(target: number): number {
 }
 
 /**
+ * The summary cut to the `maxTokens` it was asked for (as the estimate counts them), and why
+ * when it had to be: a model may ignore its `max_tokens`, and a summary stored longer than
+ * planned would leave a session that never fits its target again.
+ */
+function withinLimit(summary: string, maxTokens: number): { text: string; cutBy?: string } {
+  const text = summary.trim();
+  const max = maxTokens * CHARS_PER_TOKEN;
+  if (text.length <= max) return { text };
+  return { text: clipMiddle(text, max), cutBy: `the summary was ${text.length} characters, over the ${max} (${maxTokens} tokens) asked for: its middle was cut` };
+}
+
+/**
  * Compacts a session (docs/sessions.md): nothing when it fits (`context-limit` only);
  * else the output of old tool results is pruned, oldest first, keeping the newest, until
  * the session is at its target (60% of the room the window leaves it, half its size after
@@ -25,7 +38,9 @@ function summaryTokens(target: number): number {
  * are summarised by `input.summarise` and the summary replaces them. A `manual` compaction
  * prunes every result before the last turn and summarises everything before it.
  * Emits `undefined` when nothing was done; a summary that fails is replaced by a note
- * saying so (the outcome's `summaryError`), so a compaction itself never fails.
+ * saying so, and one longer than asked is cut to its limit (either way the outcome's
+ * `summaryError` says why): a compaction itself never fails, and a stored summary never
+ * outgrows its share of the target.
  */
 export function compactMessages$(input: CompactionInput): Observable<CompactionOutcome | undefined> {
   const { messages, reason } = input;
@@ -50,7 +65,10 @@ export function compactMessages$(input: CompactionInput): Observable<CompactionO
   const cut = chooseCut(pruned, Math.max(0, target - maxSummary), manual);
   if (cut === undefined || cut <= 0) return of(prunedCount > 0 ? outcome(pruned, 0) : undefined);
   return input.summarise(pruned.slice(0, cut), maxSummary).pipe(
-    map((summary) => outcome(withSummary(pruned, cut, summary), cut)),
+    map((summary) => {
+      const { text, cutBy } = withinLimit(summary, maxSummary);
+      return outcome(withSummary(pruned, cut, text), cut, cutBy);
+    }),
     catchError((error: unknown) => {
       const why = errorMessage(error);
       return of(outcome(withSummary(pruned, cut, `(No summary could be written: ${why}. The earlier messages are in the archived transcript.)`), cut, why));

@@ -36,6 +36,9 @@ export interface CompactionOutcome {
   readonly prunedToolResults: number;
   /** How many of the oldest messages a summary replaced (0: none). */
   readonly summarisedMessages: number;
-  /** Why no summary could be written (a plain note replaced those messages instead). */
+  /**
+   * Why the summary kept is not the one written: none could be written (a plain note
+   * replaced those messages instead), or it was longer than asked (it was cut to its limit).
+   */
   readonly summaryError?: string;
 }

@@ -1,5 +1,5 @@
 import type { ChatMessage } from '../../model/chat-message.js';
-import { estimateTokens } from '../../model/estimate-tokens.js';
+import { CHARS_PER_TOKEN, estimateTokens } from '../../model/estimate-tokens.js';
 
 /** What a pruned tool result says instead of its output. */
 export function prunedNote(chars: number): string {
@@ -37,7 +37,7 @@ export function pruneToolResults(messages: readonly ChatMessage[], target: numbe
     const note = prunedNote(m.content.length);
     if (note.length + 16 >= m.content.length) continue; // short already: a note would save nothing
     out[i] = { ...m, content: note };
-    tokens -= Math.floor((m.content.length - note.length) / 4);
+    tokens -= Math.floor((m.content.length - note.length) / CHARS_PER_TOKEN);
     pruned++;
   }
   return { messages: out, pruned };

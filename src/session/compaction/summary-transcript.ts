@@ -1,4 +1,5 @@
 import type { ChatMessage } from '../../model/chat-message.js';
+import { clipMiddle } from './clip-middle.js';
 
 /** The most characters of one message shown to the summariser (its start and its end). */
 const MAX_MESSAGE_CHARS = 2_000;
@@ -29,29 +30,23 @@ export function summaryTranscript(messages: readonly ChatMessage[], maxChars: nu
     kept.push(line);
     used += line.length + 2;
   }
-  return [clip(first, Math.max(200, maxChars - used)), ...kept.reverse()].join('\n\n');
+  return [clipMiddle(first, Math.max(200, maxChars - used)), ...kept.reverse()].join('\n\n');
 }
 
 function lineOf(m: ChatMessage, names: Map<string, string>): string {
   switch (m.role) {
     case 'system':
-      return `SYSTEM: ${clip(m.content, MAX_MESSAGE_CHARS)}`;
+      return `SYSTEM: ${clipMiddle(m.content, MAX_MESSAGE_CHARS)}`;
     case 'user':
-      return `USER: ${clip(m.content, MAX_MESSAGE_CHARS)}`;
+      return `USER: ${clipMiddle(m.content, MAX_MESSAGE_CHARS)}`;
     case 'assistant': {
       const calls = (m.tool_calls ?? []).map((c) => {
         names.set(c.id, c.function.name);
-        return `\nASSISTANT called ${c.function.name}(${clip(c.function.arguments, 400)})`;
+        return `\nASSISTANT called ${c.function.name}(${clipMiddle(c.function.arguments, 400)})`;
       });
-      return `ASSISTANT: ${clip(m.content ?? '', MAX_MESSAGE_CHARS)}${calls.join('')}`;
+      return `ASSISTANT: ${clipMiddle(m.content ?? '', MAX_MESSAGE_CHARS)}${calls.join('')}`;
     }
     case 'tool':
-      return `RESULT of ${names.get(m.tool_call_id) ?? 'a tool'}: ${clip(m.content, MAX_MESSAGE_CHARS)}`;
+      return `RESULT of ${names.get(m.tool_call_id) ?? 'a tool'}: ${clipMiddle(m.content, MAX_MESSAGE_CHARS)}`;
   }
-}
-
-function clip(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const half = Math.floor((max - 40) / 2);
-  return `${text.slice(0, half)} [... ${text.length - 2 * half} characters cut ...] ${text.slice(-half)}`;
 }

@@ -1,0 +1,32 @@
+import type { ModelToolCall } from './chat-model.js';
+
+/**
+ * A server's tool calls of one message, each with an id of its own: an id the server gave
+ * once is kept byte for byte; a missing one becomes `call_<n>` (n: its position), a repeated
+ * one gets `_2`, `_3`... — in both cases the first such name no other call of the message
+ * has. Every result must name its call, and the session's repair keeps only the first result
+ * of an id, so two calls sharing one would lose a result and change the stored history (and
+ * with it the cached prompt prefix) at every load.
+ *
+ * @example
+ * ```ts
+ * withUniqueIds([{ id: 'a', name: 'x', arguments: '{}' }, { id: 'a', name: 'x', arguments: '{}' }]);
+ * // ids 'a' and 'a_2'
+ * ```
+ */
+export function withUniqueIds(calls: ReadonlyArray<{ readonly id?: string; readonly name: string; readonly arguments: string }>): ModelToolCall[] {
+  // Every id the server gave, so a name made here never takes one a later call holds.
+  const taken = new Set(calls.flatMap((c) => (c.id ? [c.id] : [])));
+  const seen = new Set<string>();
+  return calls.map((call, i) => {
+    let id = call.id;
+    if (!id || seen.has(id)) {
+      const base = id || `call_${i}`;
+      id = base;
+      for (let n = 2; taken.has(id); n++) id = `${base}_${n}`;
+      taken.add(id);
+    }
+    seen.add(id);
+    return { id, name: call.name, arguments: call.arguments };
+  });
+}

@@ -1,0 +1,69 @@
+/**
+ * The summary a compaction stores is never longer than the limit it asked for (a third of
+ * the target, at most 2,000 tokens), whatever the summariser writes, and a summariser that
+ * fails leaves a note instead; either way the event's `summaryError` says so.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { ReActAgent } from '../../../src/agent/react-agent.js';
+import type { AgentEvent, CompactionEvent } from '../../../src/events/agent-event.js';
+import type { ChatMessage } from '../../../src/model/chat-message.js';
+import { CHARS_PER_TOKEN } from '../../../src/model/estimate-tokens.js';
+import { MemorySessionStore } from '../../../src/session/memory-session-store.js';
+import { collect } from '../../support/collect-events.js';
+import { alternationProblems, isSummaryRequest } from '../../support/compaction-kit.js';
+import { FakeOpenAIServer, type FakeReply } from '../../support/fake-openai-server.js';
+import { openAIModelFor } from '../../support/openai-model.js';
+
+/** `turns` turns of long chat, no tools: pruning cannot help, only a summary (some 8,000 tokens for ten). */
+function chatHistory(turns: number): ChatMessage[] {
+  return Array.from({ length: turns }, (_, i): ChatMessage[] => [
+    { role: 'user', content: `Tell me about topic ${i + 1}` },
+    { role: 'assistant', content: `topic ${i + 1}: ${'the quick brown fox jumps over the lazy dog. '.repeat(70)}` },
+  ]).flat();
+}
+
+const servers: FakeOpenAIServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+/** An agent on a session of ten long turns, against an 8,192-token server whose summariser replies `summary`. */
+async function compactingAgent(summary: FakeReply): Promise<{ agent: ReActAgent; sessions: MemorySessionStore; server: FakeOpenAIServer }> {
+  const server = await FakeOpenAIServer.start({ contextSize: 8_192, handler: (r) => (isSummaryRequest(r) ? summary : { text: 'the answer' }) });
+  servers.push(server);
+  const sessions = new MemorySessionStore();
+  sessions.append('s', chatHistory(10));
+  return { agent: new ReActAgent({ model: openAIModelFor(server), sessions }), sessions, server };
+}
+
+const compactionOf = (events: readonly AgentEvent[]): CompactionEvent | undefined => events.find((e): e is CompactionEvent => e.type === 'Compaction');
+
+describe('a compaction summary', () => {
+  it('that ignores max_tokens (100,000 characters) is cut to the limit it asked for, the cut is reported, and the session fits again on the next turn', async () => {
+    const { agent, sessions, server } = await compactingAgent({ text: 'S'.repeat(100_000) });
+    const events: AgentEvent[] = await collect(agent.stream('And topic 9?', { sessionId: 's' }));
+    expect(events.at(-1)).toMatchObject({ type: 'RunEnd', abnormal: false, text: 'the answer' });
+    const asked = server.requests.find(isSummaryRequest)!.body.max_tokens as number;
+    expect(asked).toBeGreaterThan(0);
+    const first = sessions.load('s')[0]!;
+    const summary = first.role === 'user' ? first.content : '';
+    expect(summary).toMatch(/characters cut/); // the model is told a part is missing
+    expect(summary.replace(/[^S]/g, '').length).toBeLessThanOrEqual(asked * CHARS_PER_TOKEN);
+    expect(compactionOf(events)?.summaryError).toMatch(/over the \d+ \(\d+ tokens\) asked for/);
+    const next = await agent.call('And topic 10?', { sessionId: 's' });
+    expect(next.abnormal, next.error).toBe(false);
+  });
+
+  it.each([
+    ['an empty summary', { text: '' }, /empty summary/],
+    ['a blank summary', { text: '   \n ' }, /empty summary/],
+    ['HTTP 500', { status: 500, errorMessage: 'boom' }, /./],
+  ] as [string, FakeReply, RegExp][])('that fails (%s) is replaced by a note, summaryError says why, and the run answers', async (_name, reply, why) => {
+    const { agent, sessions } = await compactingAgent(reply);
+    const events: AgentEvent[] = await collect(agent.stream('And topic 9?', { sessionId: 's' }));
+    expect(events.at(-1)).toMatchObject({ type: 'RunEnd', abnormal: false, text: 'the answer' });
+    expect(compactionOf(events)).toMatchObject({ summarisedMessages: expect.any(Number), summaryError: expect.stringMatching(why) });
+    expect(sessions.load('s')[0]!.content).toMatch(/No summary could be written/);
+    expect(alternationProblems(sessions.load('s'))).toEqual([]);
+  });
+});
