@@ -8,7 +8,7 @@ import { FRONT_MATTER_SCHEMA, frontMatterProblem } from './front-matter-schema.j
 import { KEY_ALIASES, renameAliases } from './key-aliases.js';
 import { misspeltKeyWarnings, wideningTypo } from './misspelt-keys.js';
 import { expandToolAliases } from './tool-aliases.js';
-import { toNameList } from './plain-values.js';
+import { forbiddenKeyPath, toNameList } from './plain-values.js';
 import { errorMessage } from '../errors/error-message.js';
 
 /** The keys a definition understands, in our spelling (its front matter's schema); anything else is kept in `extra`. */
@@ -42,7 +42,8 @@ export interface BuildContext {
  * frozen {@link AgentDefinition}. Other frameworks' spellings of a key are read as ours (see
  * `KEY_ALIASES`) and tool aliases are expanded (see `TOOL_ALIASES`); keys outside
  * {@link ACCEPTED_KEYS} go to `extra`. `null` counts as absent, because `tools:` with nothing
- * after it loads as `null`.
+ * after it loads as `null`. A `__proto__`, `constructor` or `prototype` key anywhere in the
+ * fields (YAML and JSON keep them as own keys) is refused.
  *
  * @throws DefinitionError naming the first problem found.
  */
@@ -56,6 +57,8 @@ export function buildDefinition(given: Readonly<Record<string, unknown>>, system
     const warnings = misspeltKeyWarnings(given, ACCEPTED_KEYS, typo?.key);
     throw new DefinitionError(where, reason, { ...(origin.file === undefined ? {} : { file: origin.file }), warnings });
   };
+  const forbidden = forbiddenKeyPath(given);
+  if (forbidden !== undefined) fail(forbiddenKeyReason(forbidden, holder));
   if (typo !== undefined) fail(typo.reason);
   // From here on every key is in our spelling (`max_turns` is `maxSteps`).
   const { fields, spelled } = attempt(() => renameAliases(given), fail);
@@ -105,11 +108,14 @@ function toRule({ tool, action, pattern, priority }: PermissionRule): Permission
 }
 
 function extraOf(fields: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
-  const extra: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(fields)) {
-    if (!ACCEPTED_KEYS.includes(key)) extra[key] = value;
-  }
-  return Object.freeze(extra);
+  // `fromEntries` defines each key (no assignment, so no key can set the prototype).
+  return Object.freeze(Object.fromEntries(Object.entries(fields).filter(([key]) => !ACCEPTED_KEYS.includes(key))));
+}
+
+function forbiddenKeyReason(path: readonly string[], holder: string): string {
+  const key = path.at(-1)!;
+  const where = path.length === 1 ? holder : `${holder} at ${path.slice(0, -1).map((part) => `"${part}"`).join(' > ')}`;
+  return `${where} has the key "${key}", which no definition may use ("__proto__", "constructor" and "prototype" would change what the definition inherits instead of setting a value); remove or rename it`;
 }
 
 /** Runs a reader whose errors name the problem, and fails the definition with that message. */

@@ -36,12 +36,16 @@ export interface RenamedFields {
  * `fields` with each alias renamed to its key (`max_turns: 3` becomes `maxSteps: 3`), and
  * the permission rules in Solon's spelling in ours (`renameRuleKeys`). `null` counts as
  * absent, as everywhere in front matter, so `steps:` left empty clashes with nothing.
+ * `fields` has no prototype: every key in it is one the file gave.
  *
  * @throws Error naming both spellings when one key is given twice (`maxSteps` and `max_turns`,
  * or a rule's `tool` and `toolName`): which one was meant cannot be guessed.
  */
 export function renameAliases(given: Readonly<Record<string, unknown>>): RenamedFields {
-  const fields: Record<string, unknown> = {};
+  // No prototype, so no key is special: `fields['__proto__'] = value` would otherwise replace
+  // the prototype, and its values would be read as the definition's (buildDefinition refuses
+  // such keys before this; this is the second wall).
+  const fields = Object.create(null) as Record<string, unknown>;
   const spelledAs = new Map<string, string>();
   for (const [key, value] of Object.entries(given)) {
     const meant = canonicalKey(key);

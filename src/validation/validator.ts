@@ -1,5 +1,6 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import { linearRegExpEngine } from './linear-regexp.js';
+import { LINEAR_UNIQUE_ITEMS } from './linear-unique-items.js';
 
 /** A `pattern` (or `patternProperties` key) of a schema that is not enforced, and why. */
 export interface UnenforcedPattern {
@@ -31,6 +32,11 @@ const newAjv = (): Ajv => {
     // Regexes on RE2: a schema may come from outside, and `^(a+)+$` must not freeze the process.
     code: { regExp: linearRegExpEngine((pattern, reason) => refused.push({ pattern, reason })) },
   });
+  // `uniqueItems` in linear time: ajv's compares every pair of items, and a schema (and the
+  // data) may come from outside. Redefined in place rather than stripped from schemas, so no
+  // schema is copied or rewritten and the keyword is checked wherever ajv meets it.
+  ajv.removeKeyword('uniqueItems');
+  ajv.addKeyword(LINEAR_UNIQUE_ITEMS);
   // Configuration holds more than JSON: `jsKind` checks a function, or an object with that method.
   ajv.addKeyword({
     keyword: 'jsKind',
@@ -58,7 +64,9 @@ const compiled = new WeakMap<object, CompiledSchema>();
 /**
  * The one validator: `schema` compiled by the shared, configured ajv (made on first use),
  * kept while the schema object lives. Its regexes run on RE2 (linear time); one RE2 cannot
- * run is not enforced and is listed in `unenforced`. Beyond JSON schema it knows `jsKind`:
+ * run is not enforced and is listed in `unenforced`. `uniqueItems` is checked in linear time
+ * too (a canonical key per item, see `firstDuplicate`), not by comparing every pair: a schema
+ * from outside (an MCP server's) and a long list must not freeze the process. Beyond JSON schema it knows `jsKind`:
  * `'function'`, or the name of a method the value must have (`{ jsKind: 'stream' }`).
  * Of `format`s it checks only `http-url` (an http or https URL); others are ignored.
  *

@@ -39,6 +39,16 @@ describe('a hostile MCP server (a real one over stdio) and its schemas', () => {
     expect(beats).toBeGreaterThan(0);
   }, 60_000); // a server started through tsx, on a loaded machine
 
+  it('checks uniqueItems over 20,000 distinct objects in linear time: the list passes, a duplicate in other key order is found', async () => {
+    f = await startFixture({ main: steps(call('mcp__evil__unique_output'), call('mcp__evil__unique_output', { duplicate: true })) });
+    const engine = f.engine({ mcpServers: { evil: hostileStdioServer() } });
+    const ends = own(await collect(engine.stream('go')), 'ToolCallEnd');
+    expect(ends.map((e) => e.text)).toEqual([
+      '20000 items',
+      expect.stringMatching(/^ERROR: .*does not match the tool's output schema.*must NOT have duplicate items \(items ## 0 and 20000 are identical\)/),
+    ]);
+  }, 60_000);
+
   it('loads a tool whose pattern RE2 cannot run, says at run start that it is not checked, and lets the server judge', async () => {
     f = await startFixture({ main: steps(call('mcp__evil__lookahead', { name: 'tmp-file' })) });
     const engine = f.engine({ mcpServers: { evil: hostileStdioServer() } });

@@ -3,6 +3,7 @@ import { isAbsolute, join, relative } from 'node:path';
 import { errorMessage } from '../../errors/error-message.js';
 import { readFrontMatter } from '../front-matter.js';
 import { describeValue } from '../../validation/describe-value.js';
+import { AGENT_NAME_PATTERN } from '../agent-definition.js';
 import { MAX_SKILL_BYTES, type Skill, type SkillDir } from './skill.js';
 
 /**
@@ -10,11 +11,14 @@ import { MAX_SKILL_BYTES, type Skill, type SkillDir } from './skill.js';
  * folder. The skill folder itself may be a symbolic link (a shared folder linked in), but its
  * `SKILL.md` must stay inside it: a link leading elsewhere (`../../.ssh/id_rsa`) is refused.
  *
- * @throws Error naming the file and the problem: no `SKILL.md`, a link out of the folder, a
- *   file over {@link MAX_SKILL_BYTES}, bad front matter (see `readFrontMatter`), a missing
+ * @throws Error naming the problem: a name that is no folder name ({@link skillNameProblem}),
+ *   or, naming the file, no `SKILL.md`, a link out of the folder, a file over
+ *   {@link MAX_SKILL_BYTES}, bad front matter (see `readFrontMatter`), a missing
  *   `description` or a `name` that is not the folder's.
  */
 export function readSkill(dir: SkillDir, name: string): Skill | undefined {
+  const bad = skillNameProblem(name);
+  if (bad !== undefined) throw new Error(bad);
   const folder = join(dir.path, name);
   const realFolder = realpathOrUndefined(folder);
   if (realFolder === undefined) return undefined;
@@ -34,6 +38,16 @@ export function readSkill(dir: SkillDir, name: string): Skill | undefined {
     throw new Error(`${file}: front matter needs a "description" (a non-empty string), got ${describeValue(description)}`);
   }
   return Object.freeze({ name, description: description.trim(), body: body.trim(), source: dir.source, file });
+}
+
+/**
+ * Why `name` cannot name a skill, or `undefined` when it can: a skill name is the name of a
+ * folder of the skills folder (letters, digits, `_` and `-`), so none leaves it (`../x`, `a/b`).
+ * The definition's schema says so already; this is checked again where paths are made.
+ */
+export function skillNameProblem(name: string): string | undefined {
+  if (AGENT_NAME_PATTERN.test(name)) return undefined;
+  return `${JSON.stringify(name)} is not a skill name: a skill name is the name of its folder (letters, digits, "_" and "-"; no "/", "\\" or "..")`;
 }
 
 function realpathOrUndefined(path: string): string | undefined {

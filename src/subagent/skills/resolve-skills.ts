@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { errorMessage } from '../../errors/error-message.js';
 import type { AgentDefinition } from '../agent-definition.js';
-import { readSkill } from './read-skill.js';
+import { readSkill, skillNameProblem } from './read-skill.js';
 import type { Skill, SkillDir } from './skill.js';
 
 /** The skills a definition names that could be read, and what went wrong with the others. */
@@ -27,6 +27,12 @@ export function resolveSkills(definition: AgentDefinition, dirs: readonly SkillD
   const problems: string[] = [];
   const trusted = trustWorkspaceAgents || definition.source === 'workspace';
   for (const name of definition.skills ?? []) {
+    // Before any path is made of it (the existence check below included).
+    const bad = skillNameProblem(name);
+    if (bad !== undefined) {
+      problems.push(`skill ${JSON.stringify(name)} is not loaded: ${bad}`);
+      continue;
+    }
     let found: Skill | undefined;
     let failed = false;
     for (const dir of dirs) {
