@@ -10,7 +10,7 @@ import { UnknownAgentError } from '../subagent/unknown-agent-error.js';
 import type { ToolContext } from '../tools/tool.js';
 import type { TaskWiring } from '../agent/agent-scope.js';
 import type { AgentFactory } from './agent-factory.js';
-import { a2aLauncher } from './a2a/a2a-launcher.js';
+import { a2aLauncher, type RemoteA2AAgent } from './a2a/a2a-launcher.js';
 import type { RemoteA2AOptions } from './a2a/remote-a2a-options.js';
 import { announceRefusal } from './announce-refusal.js';
 import { checkResumable$ } from './check-resumable.js';
@@ -115,7 +115,7 @@ export class TaskRunner implements Delegation {
         const task = { taskId, rootSessionId: owner, rootRunId: context.rootRunId, label, background, ...budget, ...trace };
         const spec = this.o.factory.childSpec(parent, definition, task);
         // A remote A2A agent's task runs there (a2a-launcher.ts); any other where the backend places it, or here.
-        const launcher = definition.a2a !== undefined ? a2aLauncher(definition.a2a, this.o.a2a) : this.o.launcher?.(task);
+        const launcher = definition.a2a !== undefined ? a2aLauncher(this.remoteAgent(definition, definition.a2a), this.o.a2a) : this.o.launcher?.(task);
         const child: ChildRun = {
           agent: this.o.factory.build(spec),
           spec,
@@ -133,6 +133,17 @@ export class TaskRunner implements Delegation {
       if (request.resumeTaskId) return checkResumable$(taskId, request.agentName, owner, this.o.tracker, this.o.sessions).pipe(concatMap(start));
       return maybeThen$(() => this.o.sessions.saveTaskInfo?.({ taskId, agentName: definition.name, description: request.description, ownerSessionId: owner }), start);
     });
+  }
+
+  /**
+   * The remote agent `definition` names. One from the workspace the engine does not trust
+   * gets none of the engine's A2A credentials: a cloned repository could otherwise name its
+   * own server's card and collect them. The trust rule is the one its permission rules
+   * follow ({@link AgentManager.mayLoosen}).
+   */
+  private remoteAgent(definition: AgentDefinition, cardUrl: string): RemoteA2AAgent {
+    if (this.o.agents.mayLoosen(definition)) return { cardUrl };
+    return { cardUrl, untrustedFile: definition.file ?? `.rxharness/agents/ (agent "${definition.name}")` };
   }
 
   /**

@@ -24,8 +24,20 @@ export interface RemoteA2ALimits {
   readonly cancelWaitMs?: number;
 }
 
+/** The remote agent a definition names, as the task runner hands it to {@link a2aLauncher}. */
+export interface RemoteA2AAgent {
+  /** The definition's `a2a`: its card's URL, or the agent's base URL. */
+  readonly cardUrl: string;
+  /**
+   * The file of a workspace definition the engine does not trust (`trustWorkspaceAgents`
+   * unset): its task is sent without any credentials (see `RemoteCredentials`). Absent for
+   * every other definition.
+   */
+  readonly untrustedFile?: string;
+}
+
 /**
- * Runs a child on the remote A2A agent whose card is at `cardUrl`: its prompt is sent with
+ * Runs a child on the remote A2A agent whose card is at `remote.cardUrl`: its prompt is sent with
  * `message/stream` (A2A 1.0 `SendStreamingMessage`), its updates become the child's events
  * (a `RunStart`, a `ReasonStart`, deltas from its artifacts and status messages, coalesced
  * by a {@link DeltaCoalescer}, a `ReasonEnd`, and exactly one `RunEnd`), wrapped by the task
@@ -35,9 +47,11 @@ export interface RemoteA2ALimits {
  * nothing for `options.idleTimeoutMs` ends the run abnormally with a message naming the
  * agent, its credentials redacted. Unsubscribing (the parent cancelled, `cancelTask`) or
  * the idle timeout sends `tasks/cancel` for the remote task, then drops the stream. The
- * headers are {@link RemoteCredentials}'.
+ * headers are {@link RemoteCredentials}' (none for `remote.untrustedFile`); every request goes
+ * through `remoteFetch` (no redirects, bodies other than the event stream capped at 1 MiB).
  */
-export function a2aLauncher(cardUrl: string, options: RemoteA2AOptions = {}, limits: RemoteA2ALimits = {}): ChildLauncher {
+export function a2aLauncher(remote: RemoteA2AAgent, options: RemoteA2AOptions = {}, limits: RemoteA2ALimits = {}): ChildLauncher {
+  const { cardUrl, untrustedFile } = remote;
   const maxChars = limits.maxChars ?? 1_000_000;
   const maxUpdates = limits.maxUpdates ?? 25_000;
   const cancelWaitMs = limits.cancelWaitMs ?? 10_000;
@@ -47,7 +61,7 @@ export function a2aLauncher(cardUrl: string, options: RemoteA2AOptions = {}, lim
       new Observable<AgentEvent>((out) => {
         const started = Date.now();
         const ids = { runId: `run_${randomUUID()}`, agentName: child.agent.name };
-        const credentials = new RemoteCredentials({ cardUrl, agentName: child.agent.name }, options);
+        const credentials = new RemoteCredentials({ cardUrl, agentName: child.agent.name }, options, untrustedFile);
         const updates = new RemoteUpdates(ids);
         // Redacted as forwarded, so that a secret split across deltas is caught too (see StreamRedactor).
         const redactor = new StreamRedactor(() => credentials.secrets);

@@ -13,8 +13,8 @@ export interface RemoteA2ARequest {
 
 /**
  * How this engine talks to remote A2A agents (definitions with `a2a: <card URL>`): the
- * engine option `a2a`. Without it, every remote gets `RXHARNESS_A2A_TOKEN` as its bearer
- * token and tasks idle for 5 minutes are cancelled.
+ * engine option `a2a`. Without it, every remote a trusted definition names gets
+ * `RXHARNESS_A2A_TOKEN` as its bearer token and tasks idle for 5 minutes are cancelled.
  *
  * @example
  * ```ts
@@ -34,6 +34,8 @@ export interface RemoteA2AOptions {
    * task starts). It goes only to the card's own origin: a card naming its JSON-RPC endpoint on
    * another host gets no token there unless {@link RemoteA2AOptions.headers} gives one. One
    * under 8 characters (`MIN_CREDENTIAL_LENGTH`) is refused: each task fails before sending anything.
+   * Never sent for a definition from the workspace's `.rxharness/agents/` unless the engine
+   * option `trustWorkspaceAgents` is set: a cloned repository could name its own card URL.
    */
   readonly token?: string;
   /**
@@ -45,7 +47,9 @@ export interface RemoteA2AOptions {
    * name that says credential (`auth`, `token`, `key`, `secret`, `password`, `session`,
    * `cookie`, `signature` or `credential` in it; see `isCredentialHeader`), a value under 8
    * characters, or a `<scheme> <credentials>` value whose credentials are, is refused: the
-   * task fails before sending anything.
+   * task fails before sending anything. Not called for an untrusted workspace definition (as
+   * for {@link RemoteA2AOptions.token}), and redirects are not followed, so the headers it
+   * gives for a URL go to that URL only.
    */
   readonly headers?: (request: RemoteA2ARequest) => Readonly<Record<string, string>> | undefined | Promise<Readonly<Record<string, string>> | undefined>;
   /**

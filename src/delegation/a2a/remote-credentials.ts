@@ -19,17 +19,27 @@ export const MIN_CREDENTIAL_LENGTH = 8;
  * token, read when the task starts), and every value it sent, so that {@link redact} can
  * take them out of a message: a remote may echo a token in its error body, which the SDK
  * puts in its error's message.
+ *
+ * A definition from the workspace that the engine does not trust gets none of them (see
+ * `untrustedFile`): a cloned repository's `.rxharness/agents/*.md` may name any card URL, its
+ * own server's included, and the engine's credentials are the user's, not the repository's.
  */
 export class RemoteCredentials {
   readonly #token: string | undefined;
   readonly #secrets = new Set<string>();
   #sorted: readonly string[] = [];
 
+  /**
+   * @param untrustedFile - the file of a workspace definition the engine does not trust
+   *   (`trustWorkspaceAgents` unset): its requests carry no credentials at all (`a2a.headers`
+   *   is not even called); absent, they carry the engine's.
+   */
   constructor(
     private readonly remote: Omit<RemoteA2ARequest, 'url'>,
     private readonly options: RemoteA2AOptions,
+    readonly untrustedFile?: string,
   ) {
-    this.#token = options.token ?? process.env[A2A_TOKEN_ENV];
+    this.#token = untrustedFile === undefined ? (options.token ?? process.env[A2A_TOKEN_ENV]) : undefined;
   }
 
   /** Every credential sent so far, longest first. */
@@ -41,9 +51,11 @@ export class RemoteCredentials {
    * The headers of a request to `url`. The default token goes only to the card's own origin:
    * a card may name a JSON-RPC URL on any host, and a hostile or hijacked card must not be
    * able to collect the token by naming its own. `a2a.headers` sees every URL and decides.
+   * For an untrusted workspace definition (`untrustedFile`): none at all.
    */
   async headersFor(url: string): Promise<Headers> {
     const headers = new Headers();
+    if (this.untrustedFile !== undefined) return headers;
     if (this.#token) {
       this.#keep(this.#token, this.options.token === undefined ? A2A_TOKEN_ENV : 'a2a.token');
       if (sameOrigin(url, this.remote.cardUrl)) headers.set('authorization', `Bearer ${this.#token}`);
@@ -111,6 +123,19 @@ export function checkRemoteA2AOptions(options: RemoteA2AOptions): void {
 export function shortCredential(value: string, what: string): string | undefined {
   if (value.length >= MIN_CREDENTIAL_LENGTH) return undefined;
   return `${what} is ${value.length} characters long: credentials under ${MIN_CREDENTIAL_LENGTH} characters are refused, since redacting so short a value from all a remote agent sends back would garble ordinary text; use a longer one`;
+}
+
+/**
+ * Why a remote refused an untrusted workspace definition's request (`status`: 401 or 403):
+ * no credentials were sent, and how to have them sent. Without it, the remote's bare
+ * "unauthorized" would look like a wrong token.
+ */
+export function withheldCredentials(url: string, status: number, untrustedFile: string): string {
+  return (
+    `${url} answered ${status} without credentials: none were sent, since the definition comes from the workspace (${untrustedFile}) ` +
+    `and a cloned repository's definition gets neither a2a.token, ${A2A_TOKEN_ENV} nor a2a.headers. If you trust it, set the engine ` +
+    'option trustWorkspaceAgents, or move the file to ~/.rxharness/agents/ or a folder in agentDirs'
+  );
 }
 
 function sameOrigin(url: string, cardUrl: string): boolean {

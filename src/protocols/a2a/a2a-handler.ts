@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { A2A_VERSION_HEADER, AgentCard } from '@a2a-js/sdk';
 import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
+import { UnsupportedOperationError } from '@a2a-js/sdk/errors';
 import { DefaultRequestHandler, JsonRpcTransportHandler, ServerCallContext } from '@a2a-js/sdk/server';
 import type { RunsRequestHandler } from '../../http/runs-handler.js';
 import { resolveRunsOptions } from '../../http/runs-handler-options.js';
@@ -35,7 +36,9 @@ export const AGENT_CARD_PATH = '/.well-known/agent-card.json';
  *
  * Like `runsHandler`: `authorize` answers `401`, a message beyond `maxRuns` running runs
  * `429` (`Retry-After`), a message for a session another run is using `409`, each with a
- * JSON-RPC error body the A2A client reports; bodies are bounded (`413`, `408`, `415`).
+ * JSON-RPC error body the A2A client reports; bodies are bounded (`413`, `408`, `415`). A
+ * message naming a task (`taskId`) is refused with A2A's unsupported-operation error
+ * (`-32004`): its tasks never wait for input, and a task still working stays so (and cancellable).
  *
  * @example
  * ```ts
@@ -76,6 +79,8 @@ export function a2aHandler(engine: A2AEngine, options: A2AHandlerOptions = {}): 
       const mapError = facts.legacy ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError : JsonRpcTransportHandler.mapToJSONRPCError;
       let started: StartedRun | undefined;
       try {
+        // A message naming a task: A2A's "unsupported operation" (-32004), what the SDK answers for an ended task.
+        if (facts.refused !== undefined) throw new UnsupportedOperationError(facts.refused);
         if (facts.send) started = await startA2ARun(engine, slots, facts.send);
         const state = new Map<string, unknown>(started ? [[STARTED_RUN_KEY, started]] : []);
         const requestedVersion = header(request, A2A_VERSION_HEADER) ?? (facts.legacy ? '0.3' : '1.0');

@@ -12,12 +12,19 @@ export interface A2ARequestFacts {
   readonly legacy: boolean;
   /** For a message: the prompt (its text parts, joined) and the conversation (its `contextId`, given or new). */
   readonly send?: { readonly prompt: string; readonly contextId: string };
+  /** For a message that must not reach the SDK: why it is refused (it names a task). */
+  readonly refused?: string;
 }
 
 /**
  * Reads a JSON-RPC request's id and method and, for a message, its text and `contextId`.
  * A message without a `contextId` gets one here (`ses_<uuid>`, written into the body), so
  * the run's session and the A2A context are the same id from the start.
+ *
+ * A message naming a task (`taskId`, or proto JSON's `task_id`) is `refused`: our tasks never
+ * wait for input, so there is nothing to continue. The SDK must not see it: for a task still
+ * `working` it would call the executor with no run started, store that task as `failed` while
+ * its run goes on, and then refuse `tasks/cancel` for it.
  */
 export function readA2ARequest(body: Record<string, unknown>): A2ARequestFacts {
   const id = typeof body.id === 'string' || typeof body.id === 'number' ? body.id : null;
@@ -26,14 +33,31 @@ export function readA2ARequest(body: Record<string, unknown>): A2ARequestFacts {
   if (typeof method !== 'string' || !SEND_METHODS.has(method)) return { id, legacy };
   const message = record(record(body.params)?.message);
   if (message === undefined) return { id, legacy }; // the SDK answers the malformed request
-  // A message to an existing task: ours never wait for input, so the SDK refuses it (the task has ended); no run for it.
-  if (typeof message.taskId === 'string' && message.taskId !== '') return { id, legacy };
+  const taskId = namedTask(message);
+  if (taskId !== undefined) return { id, legacy, refused: refusal(taskId) };
   const given = message.contextId;
   const contextId = typeof given === 'string' && given !== '' ? given : `ses_${randomUUID()}`;
   message.contextId = contextId;
   const parts = Array.isArray(message.parts) ? message.parts : [];
   const prompt = parts.flatMap((part) => (typeof record(part)?.text === 'string' ? [record(part)!.text as string] : [])).join('\n');
   return { id, legacy, send: { prompt, contextId } };
+}
+
+/** The task a message names, as the SDK would read it (any value but absent, null or ''). */
+function namedTask(message: Record<string, unknown>): string | undefined {
+  for (const key of ['taskId', 'task_id']) {
+    const value = message[key];
+    if (value !== undefined && value !== null && value !== '') return typeof value === 'string' ? value : JSON.stringify(value);
+  }
+  return undefined;
+}
+
+function refusal(taskId: string): string {
+  const shown = taskId.length > 80 ? `${taskId.slice(0, 80)}…` : taskId;
+  return (
+    `a message cannot name a task ("taskId": ${JSON.stringify(shown)}): this agent's tasks never wait for input, so none can be continued. ` +
+    'Send the message without a taskId and with the task\'s contextId to go on in the same conversation (once its task has ended); tasks/cancel stops a running task'
+  );
 }
 
 function record(value: unknown): Record<string, unknown> | undefined {

@@ -114,9 +114,29 @@ describe('a2aHandler, driven by @a2a-js/sdk\'s client in another process', () =>
     const answer = (await (await sendTo(base, 1, 'ses_a', true)).json()) as { result: { id: string } };
     expect(answer.result).toMatchObject({ kind: 'task', status: { state: 'completed' } });
     const again = await sendTo(base, 2, 'ses_a', true, answer.result.id);
-    expect(await again.json()).toMatchObject({ id: 2, error: { message: expect.stringMatching(/terminal/i) } });
+    expect(await again.json()).toMatchObject({ id: 2, error: { code: -32004, message: expect.stringContaining('tasks never wait for input') } });
     expect(fixture!.server.requests).toHaveLength(1);
     expect(engine!.runs.list()).toHaveLength(1);
+  });
+
+  it('refuses a message naming a task that is still running: the task stays working, and tasks/cancel still cancels it', async () => {
+    const base = await serveA2A({ main: () => ({ hang: true }) });
+    const sent = (await (await sendTo(base, 1, 'ses_live')).json()) as { result: { id: string; status: { state: string } } };
+    expect(sent.result.status.state).toBe('working');
+    const taskId = sent.result.id;
+    await fixture!.server.waitForRequests(1, 15_000);
+    // A2A 0.3's `taskId`, and 1.0's proto-JSON spelling `task_id` (the SDK reads both).
+    const legacy = await sendTo(base, 2, 'ses_live', false, taskId);
+    const v1 = await rpc(base, 3, 'SendMessage', { message: { messageId: 'm3', role: 'ROLE_USER', task_id: taskId, parts: [{ text: 'hijack' }] } });
+    for (const [answer, id] of [[legacy, 2], [v1, 3]] as const) {
+      expect(answer.status).toBe(200);
+      expect(await answer.json()).toMatchObject({ id, error: { code: -32004, message: expect.stringContaining(`a message cannot name a task ("taskId": "${taskId}")`) } });
+    }
+    expect((await (await rpc(base, 4, 'tasks/get', { id: taskId })).json()) as object).toMatchObject({ result: { status: { state: 'working' } } });
+    expect(engine!.runs.list().map((r) => r.state)).toEqual(['running']);
+    expect(fixture!.server.requests).toHaveLength(1);
+    expect((await (await rpc(base, 5, 'tasks/cancel', { id: taskId })).json()) as object).toMatchObject({ result: { status: { state: 'canceled' } } });
+    expect(await fixture!.server.waitForClosed(0)).toMatchObject({ aborted: true });
   });
 
   it('a run cancelled elsewhere (the page\'s Stop) ends its task canceled, not failed', async () => {
@@ -125,11 +145,14 @@ describe('a2aHandler, driven by @a2a-js/sdk\'s client in another process', () =>
     await fixture!.server.waitForRequests(1, 15_000);
     engine!.runs.cancel(sent.result.metadata.rxharness.runId);
     await fixture!.server.waitForClosed(0);
-    const rpc = (method: string, params: object) =>
-      fetch(`${base}/a2a`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` }, body: JSON.stringify({ jsonrpc: '2.0', id: 9, method, params }) }).then((r) => r.json());
-    await vi.waitFor(async () => expect(await rpc('tasks/get', { id: sent.result.id })).toMatchObject({ result: { status: { state: 'canceled' } } }), { timeout: 10_000 });
+    await vi.waitFor(async () => expect(await (await rpc(base, 9, 'tasks/get', { id: sent.result.id })).json()).toMatchObject({ result: { status: { state: 'canceled' } } }), { timeout: 10_000 });
   });
 });
+
+/** A JSON-RPC request `method` with `params`, behind the token. */
+function rpc(base: string, id: number, method: string, params: object): Promise<Response> {
+  return fetch(`${base}/a2a`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` }, body: JSON.stringify({ jsonrpc: '2.0', id, method, params }) });
+}
 
 /** A 0.3 `message/send` in conversation `contextId` (to task `taskId`), returning at once unless `blocking`. */
 function sendTo(base: string, id: number, contextId: string, blocking = false, taskId?: string): Promise<Response> {
