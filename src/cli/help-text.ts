@@ -117,7 +117,8 @@ ${MODEL_HELP}${ENGINE_HELP}  --port N            port to listen on (default 4173
                       Another address than loopback needs --token, and warns
   --token T           the secret every request needs (default: $RXHARNESS_TOKEN, else a new
                       random one); the printed address carries it (?token=...), the page keeps
-                      it in a cookie, programs send "Authorization: Bearer T"
+                      it in a cookie, programs send "Authorization: Bearer T". Every local
+                      user can read a command line: on a shared machine prefer $RXHARNESS_TOKEN
   --max-runs N        runs that may run at once (default 16); more are answered 429
   --yes               approve every tool call that asks (otherwise the page asks you)
   --approval-timeout D  reject a call the page left unanswered for D (default 10m; 90s,

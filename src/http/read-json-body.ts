@@ -22,10 +22,7 @@ interface ParsedRequest extends IncomingMessage {
  * ```
  */
 export async function readJsonBody(req: IncomingMessage, maxBytes: number, timeoutMs = 10_000): Promise<Record<string, unknown>> {
-  const type = (req.headers['content-type'] ?? '').split(';', 1)[0]!.trim().toLowerCase();
-  if (type !== 'application/json') {
-    throw new HttpFailure(415, `the body must be JSON, sent with "content-type: application/json" (got ${JSON.stringify(type || 'none')})`);
-  }
+  assertJsonRequest(req);
   const parsed = (req as ParsedRequest).body;
   if (req.readableEnded && parsed !== undefined) return asObject(typeof parsed === 'string' || Buffer.isBuffer(parsed) ? parse(String(parsed)) : parsed);
   if (req.readableEnded) {
@@ -35,6 +32,20 @@ export async function readJsonBody(req: IncomingMessage, maxBytes: number, timeo
   const declared = Number(req.headers['content-length']);
   if (declared > maxBytes) throw tooLarge(maxBytes);
   return asObject(parse(await readText(req, maxBytes, timeoutMs)));
+}
+
+/**
+ * Refuses (`415`) a request not sent as `application/json`: the one check that makes a
+ * request one no page of another site can send without the browser asking first (a form or a
+ * `no-cors` fetch sends only simple types). Also for a `POST` that carries no body.
+ *
+ * @throws HttpFailure 415 naming the type that came
+ */
+export function assertJsonRequest(req: IncomingMessage): void {
+  const type = (req.headers['content-type'] ?? '').split(';', 1)[0]!.trim().toLowerCase();
+  if (type !== 'application/json') {
+    throw new HttpFailure(415, `the body must be JSON, sent with "content-type: application/json" (got ${JSON.stringify(type || 'none')})`);
+  }
 }
 
 function readText(req: IncomingMessage, maxBytes: number, timeoutMs: number): Promise<string> {

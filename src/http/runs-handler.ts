@@ -69,7 +69,7 @@ export function runsHandler(engine: RunsEngine, options: RunsHandlerOptions = {}
     const sessionRoute = matchSessionRoute(req.method, req.url, o.basePath);
     if (sessionRoute !== undefined) {
       authorized(req, o)
-        .then(() => serveSessionRoute(engine, sessionRoute, res))
+        .then(() => serveSessionRoute(engine, sessionRoute, req, res))
         .catch((error: unknown) => sendFailure(res, error));
       return true;
     }

@@ -1,7 +1,8 @@
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HarnessEngine } from '../engine/harness-engine.js';
 import { sendJson } from './http-answers.js';
 import { HttpFailure } from './http-failure.js';
+import { assertJsonRequest } from './read-json-body.js';
 import { deleteSession, getSession, listSessions } from './session-answers.js';
 
 /**
@@ -59,11 +60,11 @@ export function matchSessionRoute(method: string | undefined, url: string | unde
 
 /**
  * Answers a session route: `list`, `get` and `delete` as `session-answers.ts` says; `compact` runs `engine.compact` and answers `200` with its
- * `Compaction` event (`409` while a run uses the session); `archive` answers the session's
+ * `Compaction` event (`409` while a run uses the session; `415` unless sent as `application/json`, as every `POST`); `archive` answers the session's
  * whole transcript (`{ sessionId, messages }`). An engine without them (a custom
  * `RunsEngine`) answers `404`.
  */
-export async function serveSessionRoute(engine: object, route: SessionRoute, res: ServerResponse): Promise<void> {
+export async function serveSessionRoute(engine: object, route: SessionRoute, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const sessions = engine as Partial<Pick<HarnessEngine, 'compact' | 'sessions' | 'runs'>>;
   switch (route.kind) {
     case 'list':
@@ -77,6 +78,8 @@ export async function serveSessionRoute(engine: object, route: SessionRoute, res
     case 'bad-id':
       throw new HttpFailure(404, `no session ${JSON.stringify(route.id)}`);
     case 'compact':
+      // No body is read, but the type is checked as for every POST: else a page of another site could send it.
+      assertJsonRequest(req);
       if (typeof sessions.compact !== 'function') throw new HttpFailure(404, 'this server cannot compact sessions');
       return sendJson(res, 200, await sessions.compact(route.sessionId));
     case 'archive': {

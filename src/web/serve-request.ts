@@ -29,7 +29,9 @@ const NO_TOKEN =
  * `GET /` is the page, for anyone (it holds no secret and starts nothing by itself);
  * `GET /?token=<token>` keeps the token in an `HttpOnly; SameSite=Strict` cookie and
  * redirects to the same address without it, so the token leaves the address bar and the
- * history. Every other request (the API, and any other path) needs the token, in the cookie
+ * history. The cookie's `Path` is `/api`, the page's only routes: browsers send a cookie of
+ * `127.0.0.1` to every port of it, so the path keeps it off every other local server's
+ * pages, though not off their `/api` (docs/http.md, "Security of serve"). Every other request (the API, and any other path) needs the token, in the cookie
  * or as `Authorization: Bearer`, else `401`.
  */
 export function demoRequestHandler(routes: DemoRoutes): (req: IncomingMessage, res: ServerResponse) => void {
@@ -85,7 +87,7 @@ function logIn(routes: DemoRoutes, url: URL, res: ServerResponse): void {
   url.searchParams.delete('token');
   res.writeHead(303, {
     location: `/${url.search}`,
-    'set-cookie': `${routes.cookieName}=${routes.token}; HttpOnly; SameSite=Strict; Path=/`,
+    'set-cookie': `${routes.cookieName}=${routes.token}; HttpOnly; SameSite=Strict; Path=/api`,
     'cache-control': 'no-store',
   });
   res.end();

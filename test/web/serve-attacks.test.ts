@@ -97,7 +97,7 @@ describe.skipIf(!HAS_CHROMIUM)('serve against a hostile web page (headless Chrom
     expect(page.url()).toBe(`${new URL(demo!.url).origin}/?prompt=hello`);
     const port = new URL(demo!.url).port;
     expect(await ctx.cookies()).toEqual([
-      expect.objectContaining({ name: `rxharness-token-${port}`, value: demo!.token, httpOnly: true, sameSite: 'Strict', path: '/' }),
+      expect.objectContaining({ name: `rxharness-token-${port}`, value: demo!.token, httpOnly: true, sameSite: 'Strict', path: '/api' }),
     ]);
     expect(await page.evaluate('document.cookie')).toBe(''); // no script on the page can read it
     await pressRun(page);
@@ -115,5 +115,22 @@ describe.skipIf(!HAS_CHROMIUM)('serve against a hostile web page (headless Chrom
     } finally {
       await stranger.context().close();
     }
+  });
+  it("another server on 127.0.0.1 gets no token with its pages and images (the cookie's path is /api)", async () => {
+    const ctx = await setUp();
+    await openLoggedIn(await ctx.newPage(), demo!.url, demo!.token);
+    // Browsers send 127.0.0.1's cookies to every port of it: say, another local user's server, which logs them.
+    const seen: string[] = [];
+    attacker = http.createServer((req, res) => {
+      seen.push(`${req.url} ${req.headers.cookie ?? ''}`);
+      res.writeHead(200, { 'content-type': req.url === '/' ? 'text/html' : 'image/gif' });
+      res.end(req.url === '/' ? '<!doctype html><img src="/pixel.gif"><img src="/static/logo.gif">' : '');
+    });
+    await new Promise<void>((resolve) => attacker!.listen(0, '127.0.0.1', resolve));
+    const visit = await ctx.newPage();
+    await visit.goto(`http://127.0.0.1:${(attacker.address() as AddressInfo).port}/`);
+    await visit.waitForLoadState('load');
+    expect(seen.map((line) => line.split(' ', 1)[0])).toEqual(expect.arrayContaining(['/', '/pixel.gif', '/static/logo.gif']));
+    expect(seen.filter((line) => line.includes(demo!.token))).toEqual([]);
   });
 });

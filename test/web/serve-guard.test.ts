@@ -64,7 +64,7 @@ describe('serve: the token', () => {
     expect(login.status).toBe(303);
     expect(login.headers.location).toBe('/?run=run_9');
     const port = new URL(server.url).port;
-    expect(login.headers['set-cookie']).toEqual([`rxharness-token-${port}=${server.token}; HttpOnly; SameSite=Strict; Path=/`]);
+    expect(login.headers['set-cookie']).toEqual([`rxharness-token-${port}=${server.token}; HttpOnly; SameSite=Strict; Path=/api`]);
     const cookie = login.headers['set-cookie']![0]!.split(';', 1)[0]!;
     const { runId } = JSON.parse(bearer.body) as { runId: string };
     expect((await rawRequest(new URL(`/api/runs/${runId}`, server.url).href, { headers: { cookie: `other=1; ${cookie}` } })).status).toBe(200);

@@ -58,7 +58,14 @@ describe('compaction on demand', () => {
     http = createServer(runsHandler(engine, { basePath: '/api' })).listen(0, '127.0.0.1');
     await once(http, 'listening');
     const base = `http://127.0.0.1:${(http.address() as AddressInfo).port}/api`;
-    const compacted = await fetch(`${base}/sessions/s/compact`, { method: 'POST' });
+    // A POST any page could send (no preflight: a form's type, or none) compacts nothing.
+    const simple: Array<Record<string, string>> = [{}, { 'content-type': 'text/plain' }, { 'content-type': 'application/x-www-form-urlencoded' }];
+    for (const headers of simple) {
+      expect((await fetch(`${base}/sessions/s/compact`, { method: 'POST', headers })).status).toBe(415);
+    }
+    expect((await engine.sessions.load('s')).length).toBeGreaterThan(20);
+    const json = { 'content-type': 'application/json' };
+    const compacted = await fetch(`${base}/sessions/s/compact`, { method: 'POST', headers: json });
     expect(compacted.status).toBe(200);
     expect(await compacted.json()).toMatchObject({ type: 'Compaction', sessionId: 's', reason: 'manual', summarisedMessages: 20 });
     const archive = await fetch(`${base}/sessions/s/archive`);
@@ -67,7 +74,7 @@ describe('compaction on demand', () => {
     // A run holds the session (its model never answers): compaction must wait its turn.
     const run = engine.start('wait', { sessionId: 's' });
     await server!.waitForRequests(server!.requests.length + 1);
-    const busy = await fetch(`${base}/sessions/s/compact`, { method: 'POST' });
+    const busy = await fetch(`${base}/sessions/s/compact`, { method: 'POST', headers: json });
     expect(busy.status).toBe(409);
     await engine.runs.cancel(run.runId);
   });
