@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { headOf } from '../text/whole-chars.js';
 
 /** The outcome of one delegated task. */
 export interface TaskOutcome {
@@ -59,7 +60,8 @@ export function cdata(text: string): string {
 /** Cuts text longer than `max` characters, keeping the start and saying how much went. */
 export function truncate(text: string, max: number): string {
   if (max <= 0 || text.length <= max) return text;
-  return text.slice(0, max) + truncationMarker(text.length - max);
+  const kept = headOf(text, max);
+  return kept + truncationMarker(text.length - kept.length);
 }
 
 /**

@@ -1,3 +1,5 @@
+import { headOf, tailOf } from '../text/whole-chars.js';
+
 /**
  * Keeps the start and the end of a long text stream and counts what was dropped in the
  * middle, so a noisy command's first lines (what started) and last lines (how it ended)
@@ -14,6 +16,7 @@ export class HeadTailBuffer {
   private head = '';
   private tail = '';
   private omittedCount = 0;
+  private headFull = false;
 
   constructor(
     private readonly headLimit: number,
@@ -28,16 +31,19 @@ export class HeadTailBuffer {
   /** Adds text to the end of the stream. */
   append(text: string): void {
     let rest = text;
-    if (this.head.length < this.headLimit) {
-      const room = this.headLimit - this.head.length;
-      this.head += rest.slice(0, room);
-      rest = rest.slice(room);
+    if (!this.headFull) {
+      const kept = headOf(rest, this.headLimit - this.head.length);
+      this.head += kept;
+      rest = rest.slice(kept.length);
     }
     if (rest === '') return;
+    // Full, though maybe a unit short of its limit (no half character): what follows is the tail's.
+    this.headFull = true;
     this.tail += rest;
     if (this.tail.length > this.tailLimit) {
-      this.omittedCount += this.tail.length - this.tailLimit;
-      this.tail = this.tail.slice(this.tail.length - this.tailLimit);
+      const kept = tailOf(this.tail, this.tailLimit);
+      this.omittedCount += this.tail.length - kept.length;
+      this.tail = kept;
     }
   }
 

@@ -14,6 +14,8 @@ const LAYERS: Readonly<Record<string, number>> = {
   events: 0,
   telemetry: 0,
   errors: 0,
+  // Cuts of text that never split a character (src/text/whole-chars.ts).
+  text: 0,
   // The one validator (ajv, its regexes on RE2) every schema goes through: tool arguments, options, rules, definitions.
   validation: 0,
   model: 1,

@@ -4,6 +4,7 @@ import { testAgent } from '../support/agent-turns.js';
 import { collect, own, wraps } from '../support/collect-events.js';
 import { startDelegationFixture, type DelegationFixture } from '../support/delegation-fixture.js';
 import { multitaskReply, steps, taskReply } from '../support/delegation-script.js';
+import { isWellFormed } from '../support/well-formed.js';
 
 let f: DelegationFixture;
 afterEach(() => f.close());
@@ -44,6 +45,16 @@ describe('task result text', () => {
     expect(text).not.toContain('yy');
     // The child itself ended with its whole answer; only the parent's copy is cut.
     expect(wraps(events).at(-1)!.event).toMatchObject({ type: 'RunEnd', text: answer });
+  });
+
+  it('cuts before a character that maxResultChars would split, so the parent sends only whole text', async () => {
+    const answer = `${'x'.repeat(39)}😀${'y'.repeat(20)}`; // the emoji's two units are the 40th and 41st
+    f = await startDelegationFixture({ main: steps(taskReply('alpha', 'long'), { text: 'done' }), alpha: () => ({ text: answer, chunkSize: 100 }) });
+    const events = await collect(f.engine({ maxResultChars: 40 }, [testAgent('alpha')]).stream('go'));
+    expect(content(own(events, 'ToolCallEnd')[0]!.text)).toBe('x'.repeat(39) + truncationMarker(22));
+    // What the parent's next request carried: whole text (a lone "\ud83d" is what a strict server refuses).
+    const sent = f.requestsOf('main')[1]!.body.messages!.map((m) => String(m.content ?? ''));
+    expect(sent.every(isWellFormed)).toBe(true);
   });
 
   it('keeps output up to 12,000 characters by default', async () => {

@@ -104,6 +104,12 @@ describe('grep tool', () => {
     expect(result.text).toBe('long.txt:1: aaaaaaaaaa…');
   });
 
+  it('never cuts a long line between the two halves of a character', async () => {
+    await root.file('ws/emoji.txt', `${'a'.repeat(9)}😀needle\n`);
+    const result = await runTool(createGrepTool({ maxLineLength: 10 }), { pattern: 'needle', path: 'emoji.txt' }, context);
+    expect(result.text).toBe('emoji.txt:1: aaaaaaaaa…');
+  });
+
   it('says when nothing matches and names a missing path', async () => {
     expect(await runTool(grep, { pattern: 'zzz' }, context)).toEqual({ text: 'No matches for /zzz/ in .' });
     expect((await runTool(grep, { pattern: 'x', path: 'gone' }, context)).error).toBe('File not found: gone');

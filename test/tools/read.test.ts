@@ -24,6 +24,12 @@ describe('read tool', () => {
     expect(result).toEqual({ text: '     1\talpha\n     2\tbeta' });
   });
 
+  it('never cuts a long line between the two halves of a character, and counts what went', async () => {
+    await ws.file('a.txt', `${'a'.repeat(9)}😀${'b'.repeat(5)}\n`);
+    const result = await runTool(createReadTool({ maxLineLength: 10 }), { path: 'a.txt' }, context);
+    expect(result.text).toBe('     1\taaaaaaaaa… [line cut: 7 more characters]');
+  });
+
   it('reads from a 1-based offset up to limit and says how to read on', async () => {
     await ws.file('a.txt', lines(10));
     const result = await runTool(read, { path: 'a.txt', offset: 3, limit: 2 }, context);

@@ -1,3 +1,5 @@
+import { headOf, tailOf } from '../../text/whole-chars.js';
+
 /**
  * `text` at most `max` characters long (`max` of 80 or more): its start and its end, with a
  * marker between them saying how much was cut, so a reader (the model) knows a part is missing.
@@ -11,5 +13,7 @@ export function clipMiddle(text: string, max: number): string {
   if (text.length <= max) return text;
   // 40 characters for the marker: " [... N characters cut ...] " is 27 plus N's digits.
   const half = Math.floor((max - 40) / 2);
-  return `${text.slice(0, half)} [... ${text.length - 2 * half} characters cut ...] ${text.slice(-half)}`;
+  const head = headOf(text, half);
+  const tail = tailOf(text, half);
+  return `${head} [... ${text.length - head.length - tail.length} characters cut ...] ${tail}`;
 }

@@ -13,6 +13,7 @@ import { isRefusal, resolveToolPath } from '../resolve-tool-path.js';
 import type { Tool, ToolResult } from '../tool.js';
 import { toolError } from '../tool-error.js';
 import { errorMessage } from '../../errors/error-message.js';
+import { headOf } from '../../text/whole-chars.js';
 
 // A JSON schema literal, typed by TypeBox's `Static` (a type-only import): the TypeBox
 // builders would load ~370 modules when the package is imported (test/packaging/import-cost.test.ts).
@@ -151,5 +152,5 @@ function withNote(result: ToolResult, note: string): ToolResult {
 
 function cut(line: string, max: number): string {
   const trimmed = line.trim();
-  return trimmed.length <= max ? trimmed : `${trimmed.slice(0, max)}…`;
+  return trimmed.length <= max ? trimmed : `${headOf(trimmed, max)}…`;
 }

@@ -10,6 +10,7 @@ import { defineTool } from '../define-tool.js';
 import { schemaMemo } from '../schema-memo.js';
 import type { Tool, ToolContext, ToolResult } from '../tool.js';
 import { toolError } from '../tool-error.js';
+import { headOf } from '../../text/whole-chars.js';
 
 // A JSON schema literal, typed by TypeBox's `Static` (a type-only import): the TypeBox
 // builders would load ~370 modules when the package is imported (test/packaging/import-cost.test.ts).
@@ -148,5 +149,6 @@ async function readNumbered(path: string, context: ToolContext, page: Page): Pro
 
 function cutLine(line: string, max: number): string {
   if (line.length <= max) return line;
-  return `${line.slice(0, max)}… [line cut: ${line.length - max} more characters]`;
+  const kept = headOf(line, max);
+  return `${kept}… [line cut: ${line.length - kept.length} more characters]`;
 }
