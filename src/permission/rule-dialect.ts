@@ -34,10 +34,12 @@ export function renameRuleKeys(item: unknown): RenamedRule | { readonly problem:
   const given = item as Record<string, unknown>;
   const solon = Object.keys(given).filter((key) => Object.hasOwn(SOLON_KEYS, key));
   if (solon.length === 0) return { value: item, spelled: plain };
-  const renamed: Record<string, unknown> = {};
+  // No prototype, and only SOLON_KEYS' own keys: `constructor` or `__proto__` (own keys of a
+  // parsed JSON rule) stay what they are, unknown keys the schema names, not Object's members.
+  const renamed = Object.create(null) as Record<string, unknown>;
   const spelledAs = new Map<string, string>();
   for (const [key, value] of Object.entries(given)) {
-    const ours = SOLON_KEYS[key] ?? key;
+    const ours = Object.hasOwn(SOLON_KEYS, key) ? SOLON_KEYS[key]! : key;
     if (Object.hasOwn(renamed, ours)) return { problem: `"${spelledAs.get(ours)}" and "${key}" are two spellings of one key; keep one of them` };
     renamed[ours] = ours === 'action' && typeof value === 'string' ? value.toLowerCase() : value;
     spelledAs.set(ours, key);

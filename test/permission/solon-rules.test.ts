@@ -40,6 +40,9 @@ describe('Solon-spelt permission rules', () => {
     [{ tool: 'bash', toolName: 'bash', behavior: 'deny' }, 'at index 0: "tool" and "toolName" are two spellings of one key; keep one of them'],
     [{ toolName: 'bash', behavior: 'deny', patern: 'rm *' }, 'at index 0: unknown key "patern"'],
     [{ toolName: 'bash', behavior: 'deny', priority: 'high' }, 'at index 0: "priority" must be a finite number, got "high"'],
+    // Own keys of a parsed rule that Object has too: named as written, not as Object's members.
+    [JSON.parse('{"toolName":"bash","behavior":"deny","constructor":"x"}') as object, 'at index 0: unknown key "constructor"'],
+    [JSON.parse('{"toolName":"bash","behavior":"deny","__proto__":{"pattern":"rm *"}}') as object, 'at index 0: unknown key "__proto__"'],
   ])('refuses %j, naming the key as written', (rule, message) => {
     expect(() => parsePermissionRules([rule], 'agents/a.md')).toThrow(InvalidPermissionRuleError);
     expect(() => parsePermissionRules([rule], 'agents/a.md')).toThrow(message);
