@@ -27,7 +27,7 @@ const SHAPE_ONLY = jsonSchemaValidator({ type: 'object' });
  * The tool an agent holds for one tool of an MCP server, named `name`
  * (`mcp__<server>__<tool>`): the model is offered the server's description (cut at
  * 4 KiB) and input schema, each call is checked against that
- * schema (ajv, its regexes on RE2, so a server's `pattern` cannot freeze the process) before
+ * schema (ajv, its regexes on RE2 and its `uniqueItems` in linear time, so neither a server's `pattern` nor a long list can freeze the process) before
  * it goes out, permission rules match its subjects (every path argument resolved, see
  * `mcp-path-subjects.ts`, and its main argument when that is no path: {@link mcpSubject}), and the call's signal
  * reaches the server, so a cancelled call is cancelled there. Whatever happens to the call is
