@@ -17,7 +17,8 @@ export interface A2ARequestFacts {
 }
 
 /**
- * Reads a JSON-RPC request's id and method and, for a message, its text and `contextId`.
+ * Reads a JSON-RPC request's id and method and, for a message, its text and `contextId`
+ * (or `context_id`, as the SDK reads it).
  * A message without a `contextId` gets one here (`ses_<uuid>`, written into the body), so
  * the run's session and the A2A context are the same id from the start.
  *
@@ -35,7 +36,9 @@ export function readA2ARequest(body: Record<string, unknown>): A2ARequestFacts {
   if (message === undefined) return { id, legacy }; // the SDK answers the malformed request
   const taskId = namedTask(message);
   if (taskId !== undefined) return { id, legacy, refused: refusal(taskId) };
-  const given = message.contextId;
+  // The SDK reads `contextId`, else proto JSON's `context_id`: so do we, or a client of the
+  // second spelling would start a new conversation with every message.
+  const given = message.contextId ?? message.context_id;
   const contextId = typeof given === 'string' && given !== '' ? given : `ses_${randomUUID()}`;
   message.contextId = contextId;
   const parts = Array.isArray(message.parts) ? message.parts : [];

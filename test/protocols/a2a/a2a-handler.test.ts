@@ -139,6 +139,14 @@ describe('a2aHandler, driven by @a2a-js/sdk\'s client in another process', () =>
     expect(await fixture!.server.waitForClosed(0)).toMatchObject({ aborted: true });
   });
 
+  it("keeps the conversation a 1.0 message names in proto JSON's spelling, context_id", async () => {
+    const base = await serveA2A({ main: () => ({ text: 'done' }) });
+    const sent = await rpc(base, 1, 'SendMessage', { message: { messageId: 'm1', role: 'ROLE_USER', context_id: 'ses_snake', parts: [{ text: 'hi' }] } });
+    expect(sent.status).toBe(200);
+    expect(await sent.json()).toMatchObject({ id: 1, result: { task: { contextId: 'ses_snake' } } });
+    expect(engine!.runs.list().map((r) => r.sessionId)).toEqual(['ses_snake']);
+  });
+
   it('a run cancelled elsewhere (the page\'s Stop) ends its task canceled, not failed', async () => {
     const base = await serveA2A({ main: () => ({ hang: true }) });
     const sent = (await (await sendTo(base, 1, 'ses_stop')).json()) as { result: { id: string; metadata: { rxharness: { runId: string } } } };
