@@ -180,7 +180,7 @@ export class HarnessWorker {
     try {
       if (!this.#closing && !signal.aborted && !(await redis.exists(keys.cancelled(logId)))) {
         if (!(await cancelledWhileQueued(this.#backend.parts, job))) {
-          const attachBudget = (shared: SharedBudget): TokenBudget => RedisTokenBudget.attach(redis, keys, checkedBudget(shared, keys));
+          const attachBudget = (shared: SharedBudget): TokenBudget => RedisTokenBudget.attach(redis, keys, checkedBudget(shared, keys), keys.budgetHeld(logId));
           const spec = fromWire(job.spec, { model: this.#options.model, models: this.#options.models ?? {}, attachBudget });
           return await runJob(parts, job, this.#agentOf(spec, job.approvalTimeoutMs), keep, this.#running, signal);
         }

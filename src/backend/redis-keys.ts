@@ -188,6 +188,14 @@ export class RedisKeys {
     return `${this.prefix}:budget:${id}`;
   }
 
+  /**
+   * The reservations a job's worker holds of its pool until they settle (a hash: reservation
+   * id → JSON { tokens, chain }), given back by its engine if the worker dies; see redis-budget-scripts.ts.
+   */
+  budgetHeld(jobId: string): string {
+    return `${this.prefix}:budget-held:${jobId}`;
+  }
+
   /** BullMQ's prefix. */
   get bull(): string {
     return `${this.prefix}:bull`;

@@ -1,47 +1,99 @@
 /**
- * The Lua scripts of `RedisSessionStore` that keep a conversation listed: each runs whole,
- * so no other write falls between its steps.
+ * The Lua scripts of `RedisSessionStore`. Each write of a session (append, grant, compaction)
+ * is one script over the same keys (see `sessionKeys` in redis-session-store.ts), so it runs
+ * whole: no other write falls between its steps, every key of the session is kept
+ * `sessionTtlMs` longer by it, and nothing that can fail comes after its first write (a
+ * failed write wrote nothing, so a retry does not store it twice).
+ *
+ * KEYS, always: the messages, the archive, the archive mark, the grants, the task info, the
+ * summary, the index. ARGV, always: the time to live, now, the id, the title of what was
+ * written; then what is written.
  */
 
 /**
- * Indexes a conversation after a write (KEYS: the index, the summary, the task info; ARGV:
- * the time to live, now, the id, the title of what was written): scored by now in the index,
- * its summary titled by its first prompt, both kept as long as the session. The score only
- * rises (see the script). A task session
- * (its task info exists) is not indexed. A summary key of another type (planted) is replaced.
+ * The steps the write scripts share. `repair`: the index and the summary are derived (the
+ * index lists conversations, the summary titles one), so one of another type (planted, or
+ * written by something else under this prefix) is deleted, to be rebuilt by this write,
+ * rather than failing the write half way; it answers the keys replaced and their types, for
+ * the store to warn about. `keep`: every key of the session that exists lives `ttl` longer,
+ * so nothing of a conversation still in use (its archive, mark, grants, task info) expires
+ * before its messages. `index`: scored by now in the index, its summary titled by its first
+ * prompt; a task session (its task info exists) is not indexed.
  */
-const INDEX_BODY = `
-local function index(indexKey, summaryKey, taskKey, ttl, now, id, title)
-  if redis.call('EXISTS', taskKey) == 1 then return 0 end
+const BODY = `
+local ttl, now, id, title = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3], ARGV[4]
+local function repair()
+  local replaced = {}
+  for _, pair in ipairs({ { KEYS[7], 'zset' }, { KEYS[6], 'hash' } }) do
+    local found = redis.call('TYPE', pair[1]).ok
+    if found ~= 'none' and found ~= pair[2] then
+      redis.call('DEL', pair[1])
+      replaced[#replaced + 1] = pair[1]
+      replaced[#replaced + 1] = found
+    end
+  end
+  return replaced
+end
+local function keep()
+  for i = 1, 6 do redis.call('PEXPIRE', KEYS[i], ttl) end
+end
+local function index()
+  if redis.call('EXISTS', KEYS[5]) == 1 then return end
   -- GT: a write never moves a session back (an instance whose clock is behind), so a page
   -- after it neither repeats it nor skips others; a new session is added as before.
-  redis.call('ZADD', indexKey, 'GT', now, id)
-  redis.call('ZREMRANGEBYSCORE', indexKey, '-inf', now - ttl)
-  redis.call('PEXPIRE', indexKey, ttl)
-  if redis.call('TYPE', summaryKey).ok ~= 'hash' then redis.call('DEL', summaryKey) end
-  local kept = redis.call('HGET', summaryKey, 'title')
-  if not kept or kept == '' then redis.call('HSET', summaryKey, 'title', title) end
-  redis.call('PEXPIRE', summaryKey, ttl)
-  return 1
+  redis.call('ZADD', KEYS[7], 'GT', now, id)
+  redis.call('ZREMRANGEBYSCORE', KEYS[7], '-inf', now - ttl)
+  redis.call('PEXPIRE', KEYS[7], ttl)
+  local kept = redis.call('HGET', KEYS[6], 'title')
+  if not kept or kept == '' then redis.call('HSET', KEYS[6], 'title', title) end
+  redis.call('PEXPIRE', KEYS[6], ttl)
 end
-`;
-
-/** {@link INDEX_BODY} on its own, after a compaction. */
-export const INDEX_SESSION = `${INDEX_BODY}
-return index(KEYS[1], KEYS[2], KEYS[3], tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3], ARGV[4])
+-- Pushes ARGV[from..] onto a list, 1,000 at a time (Lua's unpack has a limit).
+local function push(key, items, from)
+  for i = from, #items, 1000 do
+    redis.call('RPUSH', key, unpack(items, i, math.min(i + 999, #items)))
+  end
+end
 `;
 
 /**
- * Appends (KEYS: the session, the index, the summary, the task info; ARGV: the time to live,
- * now, the id, the title of the messages, then the messages): one `RPUSH` per 1,000
- * messages (Lua's `unpack` has a limit), then {@link INDEX_BODY}.
+ * Appends the messages (ARGV[5..]), keeps the session, indexes it. The `RPUSH` is the first
+ * write: a messages key of another type fails the script before anything is written.
+ * Answers what `repair` replaced.
  */
-export const APPEND_SESSION = `${INDEX_BODY}
-for i = 5, #ARGV, 1000 do
-  redis.call('RPUSH', KEYS[1], unpack(ARGV, i, math.min(i + 999, #ARGV)))
-end
-redis.call('PEXPIRE', KEYS[1], ARGV[1])
-return index(KEYS[2], KEYS[3], KEYS[4], tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3], ARGV[4])
+export const APPEND_SESSION = `${BODY}
+local replaced = repair()
+push(KEYS[1], ARGV, 5)
+keep()
+index()
+return replaced
+`;
+
+/** Keeps one more grant (ARGV[5]) and the session. Answers an empty list. */
+export const SAVE_GRANT = `${BODY}
+redis.call('RPUSH', KEYS[4], ARGV[5])
+keep()
+return {}
+`;
+
+/**
+ * Replaces the messages (a compaction; the new ones ARGV[5..]): the ones the archive does
+ * not hold yet (past the mark) are pushed to it first (the first write: an archive of
+ * another type fails the script before anything is written), then the session is
+ * rewritten, the mark set to its new length, the session kept and indexed. Answers what
+ * `repair` replaced.
+ */
+export const REPLACE_SESSION = `${BODY}
+local live = tonumber(redis.call('GET', KEYS[3]) or '0') or 0
+local current = redis.call('LRANGE', KEYS[1], live, -1)
+local replaced = repair()
+push(KEYS[2], current, 1)
+redis.call('DEL', KEYS[1])
+push(KEYS[1], ARGV, 5)
+redis.call('SET', KEYS[3], #ARGV - 4)
+keep()
+index()
+return replaced
 `;
 
 /**
@@ -61,24 +113,4 @@ if ARGV[1] ~= '' then
   end
 end
 return redis.call('ZREVRANGE', KEYS[1], start, start + tonumber(ARGV[3]) - 1, 'WITHSCORES')
-`;
-
-/**
- * KEYS: the session, its archive, its mark; ARGV: the time to live, then the new messages.
- * Pushes in chunks of 1,000 (Lua's `unpack` has a limit).
- */
-export const REPLACE_SESSION = `
-local live = tonumber(redis.call('GET', KEYS[3]) or '0') or 0
-local current = redis.call('LRANGE', KEYS[1], live, -1)
-for i = 1, #current, 1000 do
-  redis.call('RPUSH', KEYS[2], unpack(current, i, math.min(i + 999, #current)))
-end
-redis.call('DEL', KEYS[1])
-for i = 2, #ARGV, 1000 do
-  redis.call('RPUSH', KEYS[1], unpack(ARGV, i, math.min(i + 999, #ARGV)))
-end
-redis.call('SET', KEYS[3], #ARGV - 1, 'PX', ARGV[1])
-redis.call('PEXPIRE', KEYS[1], ARGV[1])
-if redis.call('EXISTS', KEYS[2]) == 1 then redis.call('PEXPIRE', KEYS[2], ARGV[1]) end
-return 1
 `;

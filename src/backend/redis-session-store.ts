@@ -4,18 +4,21 @@ import type { SessionClaim } from '../session/session-claim.js';
 import { assertSessionId } from '../session/session-id.js';
 import type { ApprovalGrant, SessionListRequest, SessionStore, SessionSummary, TaskSessionInfo } from '../session/session-store.js';
 import { sessionTitle } from '../session/session-title.js';
+import { warnBadData } from './bad-data-warning.js';
 import { redisFailure } from './redis-connection.js';
 import type { RedisKeys } from './redis-keys.js';
 import { claimLease } from './redis-session-lease.js';
 import { listRedisSessions } from './redis-session-list.js';
-import { APPEND_SESSION, INDEX_SESSION, REPLACE_SESSION } from './redis-session-scripts.js';
+import { APPEND_SESSION, REPLACE_SESSION, SAVE_GRANT } from './redis-session-scripts.js';
 import { storedObject } from './stored-object.js';
 
 /**
  * A {@link SessionStore} in Redis, shared by every engine and worker on it: a session is a
  * list of JSON messages (an append is one `RPUSH`, so concurrent writers never interleave
- * inside a write), a task's owner a JSON value, a conversation's grants a list, each kept
- * `sessionTtlMs` after its last write (so task sessions of finished one-off runs go). Every
+ * inside a write), a task's owner a JSON value, a conversation's grants a list, all of a
+ * session's keys (with its archive and summary) kept `sessionTtlMs` after its last write of
+ * any kind (so task sessions of finished one-off runs go, and nothing of a session in use
+ * expires before the rest). Every
  * answer is still checked by the run (`checkHistory`), as with any store: an item that is
  * not JSON is handed over as its text, which the run skips with a Warning. A run holds its
  * session by a lease (see {@link RedisSessionStore.claim}). An id that is not well-formed
@@ -32,7 +35,7 @@ export class RedisSessionStore implements SessionStore {
   constructor(
     private readonly redis: Redis,
     private readonly keys: RedisKeys,
-    /** Each write keeps a session (its messages, task info, grants) this much longer. */
+    /** Each write keeps a session (all its keys: messages, archive, task info, grants, summary) this much longer. */
     private readonly ttlMs: number,
     /** How long a run's claim of its session lasts unless renewed (its process died). */
     private readonly leaseMs = 30_000,
@@ -42,7 +45,7 @@ export class RedisSessionStore implements SessionStore {
   async load(sessionId: string): Promise<readonly ChatMessage[]> {
     assertSessionId(sessionId);
     const items = await this.redis.lrange(this.keys.session(sessionId), 0, -1).catch(fail('loading a session'));
-    return items.map((item) => parsed(item) as ChatMessage);
+    return parsedItems(items) as ChatMessage[];
   }
 
   /**
@@ -54,10 +57,7 @@ export class RedisSessionStore implements SessionStore {
   async append(sessionId: string, messages: readonly ChatMessage[]): Promise<void> {
     assertSessionId(sessionId);
     if (messages.length === 0) return;
-    const k = this.keys;
-    const keys = [k.session(sessionId), k.sessionIndex(), k.sessionSummary(sessionId), k.taskInfo(sessionId)];
-    const args = [this.ttlMs, Date.now(), sessionId, sessionTitle(messages), ...messages.map((m) => JSON.stringify(m))];
-    await this.redis.eval(APPEND_SESSION, keys.length, ...keys, ...args).catch(fail('saving a session'));
+    await this.#write(APPEND_SESSION, sessionId, sessionTitle(messages), messages.map((m) => JSON.stringify(m)), 'saving a session');
   }
 
   /** Remembers who owns a task session, for a resume from any engine. */
@@ -74,7 +74,7 @@ export class RedisSessionStore implements SessionStore {
     return fine ? (v as unknown as TaskSessionInfo) : undefined;
   }
 
-  /** Forgets a session: its messages, its grants and its task info. */
+  /** Forgets a session: all its keys (messages, archive, grants, task info, summary) and its index entry. */
   async delete(sessionId: string): Promise<void> {
     assertSessionId(sessionId);
     const k = this.keys;
@@ -100,15 +100,12 @@ export class RedisSessionStore implements SessionStore {
   /**
    * Replaces a session's messages (a compaction) in one script, so no append falls between:
    * the messages its archive does not hold yet are pushed to the archive, then the session
-   * is rewritten and the count of messages the archive accounts for is kept beside it.
+   * is rewritten, the count of messages the archive accounts for is kept beside it, and the
+   * session is indexed (the same script: no failure can leave it half done).
    */
   async replace(sessionId: string, messages: readonly ChatMessage[]): Promise<void> {
     assertSessionId(sessionId);
-    const k = this.keys;
-    const keys = [k.session(sessionId), k.archive(sessionId), k.archived(sessionId)];
-    await this.redis.eval(REPLACE_SESSION, keys.length, ...keys, this.ttlMs, ...messages.map((m) => JSON.stringify(m))).catch(fail('compacting a session'));
-    const listed = [k.sessionIndex(), k.sessionSummary(sessionId), k.taskInfo(sessionId)];
-    await this.redis.eval(INDEX_SESSION, listed.length, ...listed, this.ttlMs, Date.now(), sessionId, sessionTitle(messages)).catch(fail('compacting a session'));
+    await this.#write(REPLACE_SESSION, sessionId, sessionTitle(messages), messages.map((m) => JSON.stringify(m)), 'compacting a session');
   }
 
   /** The whole transcript: the archive, then what the session gained since its last compaction. */
@@ -118,7 +115,7 @@ export class RedisSessionStore implements SessionStore {
     const answers = await this.redis.multi().get(k.archived(sessionId)).lrange(k.archive(sessionId), 0, -1).lrange(k.session(sessionId), 0, -1).exec().catch(fail('loading an archive'));
     const [mark, archive, session] = (answers ?? []).map(([, value]) => value) as [string | null, string[], string[]];
     const live = Number(mark ?? 0);
-    return [...(archive ?? []), ...(session ?? []).slice(Number.isInteger(live) ? live : 0)].map((item) => JSON.parse(item) as ChatMessage);
+    return parsedItems([...(archive ?? []), ...(session ?? []).slice(Number.isInteger(live) ? live : 0)]) as ChatMessage[];
   }
 
   /**
@@ -137,24 +134,43 @@ export class RedisSessionStore implements SessionStore {
     assertSessionId(sessionId);
     const items = await this.redis.lrange(this.keys.grants(sessionId), 0, -1).catch(fail('loading grants'));
     // Checked by the run, which skips (and counts in a Warning) what is not a grant.
-    return items.map((item) => parsed(item) as ApprovalGrant);
+    return parsedItems(items) as ApprovalGrant[];
   }
 
-  /** Keeps one more "always" approval of the conversation. */
+  /** Keeps one more "always" approval of the conversation (and the rest of the session as long). */
   async saveGrant(sessionId: string, grant: ApprovalGrant): Promise<void> {
     assertSessionId(sessionId);
-    const key = this.keys.grants(sessionId);
-    await this.redis.multi().rpush(key, JSON.stringify(grant)).pexpire(key, this.ttlMs).exec().catch(fail('saving a grant'));
+    await this.#write(SAVE_GRANT, sessionId, '', [JSON.stringify(grant)], 'saving a grant');
+  }
+
+  /**
+   * Runs one of the write scripts of redis-session-scripts.ts over all of the session's keys,
+   * and warns about a derived key (the index, a summary) it found of another type and replaced.
+   */
+  async #write(script: string, sessionId: string, title: string, items: readonly string[], doing: string): Promise<void> {
+    const k = this.keys;
+    const keys = [k.session(sessionId), k.archive(sessionId), k.archived(sessionId), k.grants(sessionId), k.taskInfo(sessionId), k.sessionSummary(sessionId), k.sessionIndex()];
+    const replaced = (await this.redis.eval(script, keys.length, ...keys, this.ttlMs, Date.now(), sessionId, title, ...items).catch(fail(doing))) as string[];
+    for (let i = 0; i + 1 < replaced.length; i += 2) {
+      const [key, type] = [replaced[i]!, replaced[i + 1]!];
+      warnBadData(key, `Redis key ${key} was a ${type}, which a session store never writes there: replaced (while ${doing} "${sessionId}"), to be rebuilt by the writes from now on.`);
+    }
   }
 }
 
-/** A stored item as JSON, or its text when it is not JSON (for the run's checks to report). */
-function parsed(item: string): unknown {
-  try {
-    return JSON.parse(item);
-  } catch {
-    return item;
-  }
+/**
+ * Stored items as JSON, each that is not JSON as its text (for the run's checks to report
+ * and skip): how every read of a list of the store parses it, so one bad item never fails
+ * the whole read.
+ */
+function parsedItems(items: readonly string[]): unknown[] {
+  return items.map((item) => {
+    try {
+      return JSON.parse(item) as unknown;
+    } catch {
+      return item;
+    }
+  });
 }
 
 function fail(doing: string): (e: unknown) => never {

@@ -6,6 +6,7 @@ import { errorMessage } from '../errors/error-message.js';
 import type { AgentEvent } from '../events/agent-event.js';
 import type { ApprovalDecision } from '../permission/approval.js';
 import type { BackendParts } from './backend-parts.js';
+import { releaseHeldBudget } from './redis-budget.js';
 import { redisFailure } from './redis-connection.js';
 import { RemoteTaskError } from './remote-task-error.js';
 import { isPlainObject, storedObject } from './stored-object.js';
@@ -149,8 +150,11 @@ export class RemoteLauncher implements ChildLauncher {
     let checking = false;
     let takenAt: number | undefined;
     let aloneAt: number | undefined;
-    const give = (why: string): void => {
+    const give = async (why: string): Promise<void> => {
       clearInterval(timer);
+      // What the worker's requests held of the pool comes back before the parent hears of
+      // the failure: its next request, or a sibling's, may need it (Redis gone: nothing to give back to).
+      await releaseHeldBudget(redis, keys, logId).catch(() => undefined);
       fail(new RemoteTaskError(why));
       void this.#cancel(logId); // out of the queue: no worker may start it after it failed here
     };
@@ -163,13 +167,13 @@ export class RemoteLauncher implements ChildLauncher {
       const state = await (await this.parts.queue()).getJobState(logId);
       if (state === 'active') {
         takenAt ??= Date.now();
-        if (Date.now() - takenAt > stallMs) give(`a worker took it and stopped before starting it (no event from it for ${stallMs} ms)`);
+        if (Date.now() - takenAt > stallMs) await give(`a worker took it and stopped before starting it (no event from it for ${stallMs} ms)`);
         return;
       }
       takenAt = undefined;
       if (state === 'unknown' || state === 'completed' || state === 'failed') {
         // A job run and ended before this launcher's reader caught up: its entries are on their way.
-        if (!started() && !(await eventLog.ended(logId))) give('it left the queue without a worker starting it (the worker that took it stopped)');
+        if (!started() && !(await eventLog.ended(logId))) await give('it left the queue without a worker starting it (the worker that took it stopped)');
         return;
       }
       if ((await this.#workersPulling()) !== 0) {
@@ -178,7 +182,7 @@ export class RemoteLauncher implements ChildLauncher {
       }
       aloneAt ??= Date.now();
       if (Date.now() - aloneAt > stallMs) {
-        give(`no worker is pulling tasks from this Redis (prefix "${keys.prefix}") for ${stallMs} ms: start one with \`rxharness worker --redis URL --prefix ${keys.prefix}\``);
+        await give(`no worker is pulling tasks from this Redis (prefix "${keys.prefix}") for ${stallMs} ms: start one with \`rxharness worker --redis URL --prefix ${keys.prefix}\``);
       }
     };
     const timer = setInterval(

@@ -22,6 +22,21 @@ export type ResultMessage =
   | { readonly op: 'taken'; readonly sessionId: string; readonly keys: readonly string[]; readonly origin?: string }
   | { readonly op: 'noted'; readonly sessionId: string; readonly count: number; readonly taskIds: readonly string[]; readonly origin: string };
 
+// A conversation's note of dropped results (its `dropped` key), decoded; none is a fresh
+// note (count 0). One that is not what these scripts write (not JSON, another shape, a key
+// of another type) is taken as none, and overwritten by the next write of the note, rather
+// than failing the script: a Redis script that fails keeps the writes it made before, and a
+// result taken but never announced as taken is delivered again by another instance.
+const READ_NOTE = `
+local function readNote(key)
+  local stored = redis.pcall('GET', key)
+  if type(stored) == 'string' then
+    local ok, note = pcall(cjson.decode, stored)
+    if ok and type(note) == 'table' and type(note.count) == 'number' and type(note.taskIds) == 'table' then return note end
+  end
+  return { count = 0, taskIds = {} }
+end`;
+
 // Adds (or replaces) a result, then drops the oldest waiting ones, all conversations
 // together, while more than the bound wait (in count or in text; the newest always stays):
 // each dropped one leaves its conversation's hash, is counted in its note and announced.
@@ -30,8 +45,11 @@ export type ResultMessage =
 // a worker's put follows the engines' configured limits without knowing them.
 // A member is `<session>\n<task>\n<run start>`; a session id may have line breaks, a task id
 // and a start none, so it splits at its last two.
-const PUT = `
+const PUT = `${READ_NOTE}
 local order, sizes, chars = KEYS[1], KEYS[2], KEYS[3]
+-- Refused before its first write (a failing script keeps what it wrote before).
+local found = redis.call('TYPE', KEYS[5]).ok
+if found ~= 'hash' and found ~= 'none' then return redis.error_reply(KEYS[5] .. ' is a ' .. found .. ', not a hash of waiting results') end
 local maxCount, maxChars = tonumber(ARGV[5]), tonumber(ARGV[6])
 local bound = redis.call('GET', KEYS[6])
 if bound then
@@ -60,10 +78,10 @@ while count > 1 and (count > maxCount or total > maxChars) do
   -- not a member of this form (written by an older version): only its accounting goes
   local session, task, key = '', '', ''
   if cut2 then session, task, key = oldest:sub(1, cut2 - 1), oldest:sub(cut2 + 1, cut - 1), oldest:sub(cut2 + 1) end
-  if cut2 and redis.call('HDEL', ARGV[10] .. session, key) == 1 then
+  -- pcall: another conversation's hash of another type drops nothing there, and fails nothing here
+  if cut2 and redis.pcall('HDEL', ARGV[10] .. session, key) == 1 then
     local noteKey = ARGV[11] .. session
-    local stored = redis.call('GET', noteKey)
-    local note = stored and cjson.decode(stored) or { count = 0, taskIds = {} }
+    local note = readNote(noteKey)
     note.count = note.count + 1
     if #note.taskIds < tonumber(ARGV[12]) then note.taskIds[#note.taskIds + 1] = task end
     redis.call('SET', noteKey, cjson.encode(note), 'PX', ARGV[7])
@@ -73,7 +91,8 @@ end`;
 
 // Removes delivered results (ARGV[4..]: their keys) from the bound's accounting, and their
 // tasks from the note a drop racing the delivery may have named them in.
-const TAKE = `
+const TAKE = `${READ_NOTE}
+local note = readNote(KEYS[5])
 for i = 4, #ARGV do
   local member = ARGV[3] .. '\\n' .. ARGV[i]
   redis.call('HDEL', KEYS[4], ARGV[i])
@@ -82,27 +101,21 @@ for i = 4, #ARGV do
     redis.call('HDEL', KEYS[2], member)
   end
 end
-local stored = redis.call('GET', KEYS[5])
-if stored then
-  local note, taken, kept = cjson.decode(stored), {}, {}
-  for i = 4, #ARGV do taken[ARGV[i]:match('^(.*)\\n')] = true end
-  for _, id in ipairs(note.taskIds) do if taken[id] then note.count = note.count - 1 else kept[#kept + 1] = id end end
-  note.taskIds = kept
-  if note.count <= 0 then redis.call('DEL', KEYS[5]) else redis.call('SET', KEYS[5], cjson.encode(note), 'KEEPTTL') end
-end
+local taken, kept = {}, {}
+for i = 4, #ARGV do taken[ARGV[i]:match('^(.*)\\n')] = true end
+for _, id in ipairs(note.taskIds) do if taken[id] then note.count = note.count - 1 else kept[#kept + 1] = id end end
+note.taskIds = kept
+if note.count <= 0 then redis.call('DEL', KEYS[5]) else redis.call('SET', KEYS[5], cjson.encode(note), 'KEEPTTL') end
 redis.call('PUBLISH', ARGV[1], ARGV[2])`;
 
 // Subtracts a note that was shown (drops announced meanwhile stay for the next prompt).
-const NOTED = `
-local stored = redis.call('GET', KEYS[1])
-if stored then
-  local note, shown, kept = cjson.decode(stored), {}, {}
-  for i = 4, #ARGV do shown[ARGV[i]] = true end
-  for _, id in ipairs(note.taskIds) do if not shown[id] then kept[#kept + 1] = id end end
-  note.count = note.count - tonumber(ARGV[3])
-  note.taskIds = kept
-  if note.count <= 0 then redis.call('DEL', KEYS[1]) else redis.call('SET', KEYS[1], cjson.encode(note), 'KEEPTTL') end
-end
+const NOTED = `${READ_NOTE}
+local note, shown, kept = readNote(KEYS[1]), {}, {}
+for i = 4, #ARGV do shown[ARGV[i]] = true end
+for _, id in ipairs(note.taskIds) do if not shown[id] then kept[#kept + 1] = id end end
+note.count = note.count - tonumber(ARGV[3])
+note.taskIds = kept
+if note.count <= 0 then redis.call('DEL', KEYS[1]) else redis.call('SET', KEYS[1], cjson.encode(note), 'KEEPTTL') end
 redis.call('PUBLISH', ARGV[1], ARGV[2])`;
 
 /**

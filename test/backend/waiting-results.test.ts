@@ -8,10 +8,11 @@
 import { describe, expect, it } from 'vitest';
 import type { RedisBackend } from '../../src/backend/redis-backend.js';
 import { SharedResults, publishResult } from '../../src/backend/shared-results.js';
+import { takeDroppedNote, writeWaitingBound } from '../../src/backend/waiting-results-store.js';
 import type { TaskInfo } from '../../src/delegation/task-tracker.js';
 import { DEFAULT_TASK_TRACKER_LIMITS } from '../../src/delegation/task-tracker-limits.js';
 import { HAS_REDIS } from './redis-server.js';
-import { useScaleKits } from './scale-kit.js';
+import { useScaleKits, waitFor } from './scale-kit.js';
 
 const BOUND = DEFAULT_TASK_TRACKER_LIMITS.undeliveredResults;
 
@@ -79,5 +80,39 @@ describe.skipIf(!HAS_REDIS)('background results waiting in Redis', () => {
     const left = Array.from({ length: 7 }, (_, i) => results.take(`s${i}`).length);
     expect(left.reduce((a, b) => a + b, 0)).toBe(BOUND);
     stop();
+  });
+
+  // A failing Redis script keeps the writes it made before it failed: a take that failed on
+  // the note after forgetting the result never told the other engines, which delivered it again.
+  it('a dropped-results note that is not one (not JSON, another shape, another type) is taken as none: nothing fails half way', async () => {
+    const kit = await scale.kit();
+    const [a, b, workerSide] = await Promise.all([kit.backend(), kit.backend(), kit.backend()]);
+    const { redis, keys } = workerSide.parts;
+    const [mirrorA, mirrorB] = await Promise.all([a, b].map(({ parts }) => SharedResults.create(parts.redis, parts.keys, parts.hub)));
+    await redis.set(keys.droppedResults('s'), 'garbage');
+    await publishResult(redis, keys, finished(1));
+    await Promise.all([caughtUp(a), caughtUp(b)]);
+    expect(mirrorA!.results.take('s').map((t) => t.taskId)).toEqual(['task_1']);
+    // Once Redis forgot it, the other engine heard so: it does not deliver it a second time.
+    await waitFor(async () => (await redis.exists(keys.results('s'))) === 0);
+    await caughtUp(b);
+    expect(mirrorB!.results.take('s')).toEqual([]);
+    expect(await redis.exists(keys.droppedResults('s'))).toBe(0);
+
+    // A drop into a bad note starts a fresh one.
+    await writeWaitingBound(redis, keys, { undeliveredResults: 1 });
+    await redis.set(keys.droppedResults('t'), '{"count":"one"}');
+    await redis.rpush(keys.droppedResults('u'), 'a list');
+    await publishResult(redis, keys, finished(2, 't'));
+    await publishResult(redis, keys, finished(3, 'u')); // drops task_2, noted for t
+    await publishResult(redis, keys, finished(4, 'u')); // drops task_3, noted for u
+    expect(JSON.parse((await redis.get(keys.droppedResults('t')))!)).toEqual({ count: 1, taskIds: ['task_2'] });
+    expect(JSON.parse((await redis.get(keys.droppedResults('u')))!)).toEqual({ count: 1, taskIds: ['task_3'] });
+
+    // A shown note subtracted from a bad one: none is left.
+    await redis.set(keys.droppedResults('v'), '[1,2]');
+    await takeDroppedNote(redis, keys, 'v', { count: 1, taskIds: ['task_9'] }, 'test');
+    expect(await redis.exists(keys.droppedResults('v'))).toBe(0);
+    for (const mirror of [mirrorA, mirrorB]) mirror!.stop();
   });
 });

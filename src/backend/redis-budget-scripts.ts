@@ -1,0 +1,93 @@
+/**
+ * The Lua scripts of `RedisTokenBudget`: each changes a whole chain of budgets (own first,
+ * root last) at once, so engines and workers in any process draw from one pool and never
+ * both take its last tokens.
+ *
+ * A reservation made on a worker is also held under its job (`<prefix>:budget-held:<job>`,
+ * a hash: reservation id → its tokens and chain), until its request settles. A worker that
+ * dies mid-request never settles; the engine that fails its task for the lost heartbeat
+ * runs {@link RELEASE_HELD}, which gives back what the job still held, so the dead worker's
+ * reservations do not stay counted against the parent's pool (and its siblings') until the
+ * pool expires. A settle whose reservation was released so (its worker was only cut off,
+ * and came back) counts what it used and gives back nothing twice.
+ */
+
+/**
+ * Reserves for one request on every node of a chain, only if each still has something left
+ * once what is in flight is counted. KEYS: the chain, then (when held) the job's hash of
+ * held reservations; ARGV: the estimate (0: the pool's last request, else 1), the expiry,
+ * the reservation's id (`''`: not held), then each node's limit. Answers { tokens reserved
+ * (0: refused), least left after, binding limit, its used, least remaining }.
+ */
+export const RESERVE = `
+local n = #ARGV - 3
+local avail, bl, bu, rem
+for i = 1, n do
+  redis.call('HSETNX', KEYS[i], 'limit', ARGV[i + 3])
+  local h = redis.call('HMGET', KEYS[i], 'limit', 'used', 'reserved')
+  local limit, used = tonumber(h[1]), tonumber(h[2] or '0')
+  local a = limit - used - tonumber(h[3] or '0')
+  if avail == nil or a < avail then avail = a end
+  if rem == nil or limit - used < rem then rem, bl, bu = limit - used, limit, used end
+end
+if avail <= 0 then return {0, avail, bl, bu, rem} end
+local tokens = tonumber(ARGV[1])
+if tokens <= 0 then tokens = tonumber(redis.call('HGET', KEYS[n], 'last') or '1') end
+if tokens < 1 then tokens = 1 end
+local chain = {}
+for i = 1, n do
+  redis.call('HINCRBY', KEYS[i], 'reserved', tokens)
+  redis.call('PEXPIRE', KEYS[i], ARGV[2])
+  chain[i] = KEYS[i]
+end
+if ARGV[3] ~= '' then
+  redis.call('HSET', KEYS[n + 1], ARGV[3], cjson.encode({ tokens = tokens, chain = chain }))
+  redis.call('PEXPIRE', KEYS[n + 1], ARGV[2])
+end
+return {tokens, avail - tokens, bl, bu, rem}`;
+
+/**
+ * Replaces a reservation with what the request used, on every node of the chain. KEYS: the
+ * chain, then (when held) the job's hash of held reservations; ARGV: tokens reserved,
+ * tokens used, the expiry, the reservation's id (`''`: not held). Answers { binding limit,
+ * its used, least remaining, least left for a new request }.
+ */
+export const SETTLE = `
+local held = ARGV[4] ~= ''
+local n = held and #KEYS - 1 or #KEYS
+-- A held reservation already released (its worker was taken for dead) is not given back twice.
+local giveBack = (not held) or redis.call('HDEL', KEYS[n + 1], ARGV[4]) == 1
+local bl, bu, rem, avail
+for i = 1, n do
+  if giveBack then redis.call('HINCRBY', KEYS[i], 'reserved', -tonumber(ARGV[1])) end
+  local used = redis.call('HINCRBY', KEYS[i], 'used', ARGV[2])
+  local h = redis.call('HMGET', KEYS[i], 'limit', 'reserved')
+  local limit = tonumber(h[1] or '0')
+  local a = limit - used - tonumber(h[2] or '0')
+  if avail == nil or a < avail then avail = a end
+  if rem == nil or limit - used < rem then rem, bl, bu = limit - used, limit, used end
+  redis.call('PEXPIRE', KEYS[i], ARGV[3])
+end
+if tonumber(ARGV[2]) > 0 then redis.call('HSET', KEYS[n], 'last', ARGV[2]) end
+return {bl, bu, rem, avail}`;
+
+/**
+ * Gives back every reservation a job still holds, and forgets them. KEYS: the job's hash of
+ * held reservations; ARGV: the prefix of budget keys (an entry naming anything else, or not
+ * of the shape {@link RESERVE} writes, is passed over: this hash is only read, never
+ * trusted). A budget that expired meanwhile is not recreated. Answers how many were given back.
+ */
+export const RELEASE_HELD = `
+local entries = redis.call('HVALS', KEYS[1])
+for _, text in ipairs(entries) do
+  local ok, r = pcall(cjson.decode, text)
+  if ok and type(r) == 'table' and type(r.tokens) == 'number' and type(r.chain) == 'table' then
+    for _, key in ipairs(r.chain) do
+      if type(key) == 'string' and key:sub(1, #ARGV[1]) == ARGV[1] and redis.call('EXISTS', key) == 1 then
+        redis.pcall('HINCRBY', key, 'reserved', -r.tokens)
+      end
+    end
+  end
+end
+redis.call('DEL', KEYS[1])
+return #entries`;
