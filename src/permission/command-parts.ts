@@ -1,3 +1,4 @@
+import { evaluatingSyntax } from './code-in-data.js';
 import { scanShellLine } from './shell-scan.js';
 import { analyseStatement, type PartRole, type PartSink } from './simple-command.js';
 
@@ -62,9 +63,14 @@ class Collector implements PartSink {
 
   // Above 0 while judging what only may be a command line: what it cannot read flags nothing.
   private quiet = 0;
+  private readonly notes: { evaluates?: string; carries?: string } = {};
 
   flag(reason: string): void {
     if (this.quiet === 0) this.opaque ??= reason;
+  }
+
+  note(kind: 'evaluates' | 'carries', what: string): void {
+    if (this.quiet === 0) this.notes[kind] ??= what;
   }
 
   line(text: string, role: PartRole, depth: number, quiet = false): void {
@@ -76,6 +82,9 @@ class Collector implements PartSink {
     try {
       const scanned = scanShellLine(text);
       if (scanned.opaque !== undefined) this.flag(scanned.opaque);
+      const evaluates = evaluatingSyntax(text);
+      if (evaluates !== undefined) this.note('evaluates', evaluates);
+      if (scanned.substitutions.length > 0) this.note('carries', 'the output of a command ("$(...)" or backticks)');
       if (role === 'variant') this.add('variant', text);
       for (const statement of scanned.statements) analyseStatement(statement, role, depth, this);
       for (const inner of scanned.substitutions) this.line(inner, role, depth + 1);
@@ -85,6 +94,8 @@ class Collector implements PartSink {
   }
 
   result(line: string): CommandParts {
+    const { evaluates, carries } = this.notes;
+    if (evaluates !== undefined && carries !== undefined) this.opaque ??= `${evaluates} and ${carries}, which bash may run as code`;
     // A line of only assignments or comments runs no command: judge it as written.
     const commands = this.commands.size > 0 ? [...this.commands] : [line.replace(/\s+/g, ' ').trim()];
     const variants = [...this.variants].filter((v) => !this.commands.has(v));

@@ -18,7 +18,8 @@ export interface CommandJudges {
 /**
  * Decides a bash command line part by part (see `commandParts`): the strictest of the
  * decisions of its simple commands and of the deny and ask decisions of its other
- * spellings; at least `guard` when the line is too complex to check.
+ * spellings; at least `guard` when the line is too complex to check, where an allow by a
+ * rule with a pattern also becomes an ask.
  * The reason names the part it is about when the line has more than that part.
  *
  * @returns `undefined` when some command has no decision and nothing stricter than allow was found.
@@ -35,7 +36,7 @@ export function decideCommandLine(line: string, judges: CommandJudges): Permissi
   for (const command of parts.commands) {
     const decision = judges.command(command);
     if (decision === undefined) undecided = true;
-    else consider(decision, command);
+    else consider(parts.opaque !== undefined ? unvouched(decision, parts.opaque) : decision, command);
   }
   for (const variant of parts.variants) {
     const decision = judges.variant(variant);
@@ -51,6 +52,16 @@ export function decideCommandLine(line: string, judges: CommandJudges): Permissi
   }
   if (best === undefined || (undecided && best.action === 'allow')) return undefined;
   return best;
+}
+
+/**
+ * An allow by a rule with a pattern vouches for what the line shows; on a line the checker
+ * cannot fully read it would also allow what it does not show (`git log ${x@P}` under
+ * `allow git *`), so it asks instead. An allow without a pattern (all of bash) still allows.
+ */
+function unvouched(decision: PermissionDecision, opaque: string): PermissionDecision {
+  if (decision.action !== 'allow' || decision.rule?.pattern === undefined) return decision;
+  return { action: 'ask', reason: `approval required: the command has ${opaque}, so the bash allow rules cannot check it`, rule: decision.rule };
 }
 
 /** A part as a reason quotes it: long ones cut in the middle, since the whole line is shown with the call anyway. */

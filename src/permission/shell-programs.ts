@@ -42,6 +42,8 @@ export const RUNTIME_ARGUMENTS: ReadonlySet<string> = new Set(['xargs', 'paralle
 export const LINE_ARGUMENTS: ReadonlySet<string> = new Set(['parallel', 'sem', 'rush', 'sg', 'watch']);
 /** Programs that join their arguments into a command line and run it. */
 export const EVALUATORS: ReadonlySet<string> = new Set(['eval', 'watch']);
+/** Builtins that put their input into variables: a value the line does not show. */
+export const READERS: ReadonlySet<string> = new Set(['read', 'mapfile', 'readarray']);
 /** The `find` options followed by a command, up to `;` or `+`. */
 export const FIND_EXEC: ReadonlySet<string> = new Set(['-exec', '-execdir', '-ok', '-okdir']);
 
@@ -56,4 +58,46 @@ export function commandString(args: readonly string[]): string | undefined {
 export function readsInput(shell: string, args: readonly string[]): boolean {
   if (shell === 'su' || shell === 'runuser') return true; // their operand is a user, not a script
   return args.includes('-s') || !args.some((arg) => !arg.startsWith('-') && !arg.startsWith('+'));
+}
+
+/**
+ * The arguments `program` runs as command lines besides a shell's `-c`: `trap`'s action
+ * (after `--` and options), `env -S` / `--split-string` (joined or separate; env splits it
+ * into a command, read here as a line, which is wider), and the callback of
+ * `mapfile -C` / `readarray -C`.
+ *
+ * @example
+ * ```ts
+ * scriptArguments('trap', ['--', 'rm f', 'EXIT']); // ['rm f']
+ * scriptArguments('env', ["-Srm f"]); // ['rm f']
+ * ```
+ */
+export function scriptArguments(program: string, args: readonly string[]): string[] {
+  if (program === 'trap') {
+    let i = 0;
+    while (args[i]?.startsWith('-') && args[i] !== '-' && args[i] !== '--') i += 1; // -p, -l
+    if (args[i] === '--') i += 1;
+    const action = args[i];
+    return action === undefined || action === '-' ? [] : [action];
+  }
+  if (program === 'env') return optionValues(args, /^-[A-Za-z]*S(.*)$/s, /^--split-string(?:=(.*))?$/s);
+  if (program === 'mapfile' || program === 'readarray') return optionValues(args, /^-[A-Za-z]*C(.*)$/s);
+  return [];
+}
+
+/**
+ * The values of the options matching `patterns` (group 1: the value joined to the option; else
+ * the next argument). Every argument is tried, not only those before the first operand: which
+ * words are operands depends on each option, and a wrong guess only adds a line to judge.
+ */
+function optionValues(args: readonly string[], ...patterns: readonly RegExp[]): string[] {
+  const values: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const match = patterns.map((pattern) => pattern.exec(args[i]!)).find((m) => m !== null);
+    if (!match) continue;
+    const value = match[1] ? match[1] : args[i + 1];
+    if (value !== undefined) values.push(value);
+    if (!match[1]) i += 1;
+  }
+  return values;
 }

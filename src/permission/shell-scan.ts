@@ -1,5 +1,5 @@
 import { decodeAnsiC } from './ansi-c-quote.js';
-import { findAnsiCEnd, findBacktick, findClose } from './shell-spans.js';
+import { CASE_INSIDE, findAnsiCEnd, findBacktick, findClose } from './shell-spans.js';
 
 /** A command line after the first pass, ready for `shell-quote`. */
 export interface ScannedLine {
@@ -16,7 +16,7 @@ export interface ScannedLine {
 }
 
 /** What a substitution becomes in its statement: a literal word, so the parser sees one argument. */
-const PLACEHOLDER = '$(…)';
+export const PLACEHOLDER = '$(…)';
 const WORD_BREAK = /[\s;&|()<>]/;
 
 /**
@@ -42,15 +42,20 @@ export function scanShellLine(line: string): ScannedLine {
   let i = 0;
   const atWordStart = (): boolean => current === '' || WORD_BREAK.test(current[current.length - 1]!);
 
-  /** Takes the substitution whose `(` is at `open`; returns the index after its `)`. */
-  const substitution = (open: number, arithmetic: boolean): number => {
+  /**
+   * Takes the substitution whose `(` is at `open` (after `$`, `<` or `>`); returns the index
+   * after its `)`. `dollar`: it is a `$(`, which may be arithmetic.
+   */
+  const substitution = (open: number, dollar: boolean): number => {
     const close = findClose(line, open + 1);
     if (close < 0) {
-      flag('an unclosed "$("');
+      flag(close === CASE_INSIDE ? 'a "case" inside "$(...)", whose patterns end with ")"' : 'an unclosed "$("');
       return line.length;
     }
     const inner = line.slice(open + 1, close);
-    if (arithmetic) {
+    // Bash reads `$((` as arithmetic only when the inner `(` closes right before the outer
+    // `)`: `$((rm f) )` is a substitution running the subshell `(rm f)`.
+    if (dollar && line[open + 1] === '(' && findClose(line, open + 2) === close - 1) {
       // $((...)) is arithmetic: only the substitutions inside it run commands.
       substitutions.push(...scanShellLine(inner).substitutions);
     } else {
@@ -82,7 +87,7 @@ export function scanShellLine(line: string): ScannedLine {
         j = backtick(j + 1);
         chunk += PLACEHOLDER;
       } else if (c === '$' && line[j + 1] === '(') {
-        j = substitution(j + 1, line[j + 2] === '(');
+        j = substitution(j + 1, true);
         chunk += PLACEHOLDER;
       } else {
         chunk += c;
@@ -122,7 +127,7 @@ export function scanShellLine(line: string): ScannedLine {
       i = backtick(i + 1);
       current += `'${PLACEHOLDER}'`;
     } else if ((c === '$' || c === '<' || c === '>') && next === '(') {
-      i = substitution(i + 1, c === '$' && line[i + 2] === '(');
+      i = substitution(i + 1, c === '$');
       current += `'${PLACEHOLDER}'`;
     } else if (c === '<' && next === '<') {
       // `<<<` is a here-string (one word of input); `<<` starts a here-document.

@@ -6,7 +6,16 @@
  * @module
  */
 
-/** The index of the `)` closing a `(` just before `from`, skipping quotes and nested parentheses; -1 when none. */
+/** What {@link findClose} returns when the text holds a `case` statement: see there. */
+export const CASE_INSIDE = -2;
+
+/**
+ * The index of the `)` closing a `(` just before `from`, skipping quotes and nested
+ * parentheses; -1 when none. A `case` statement inside (`$(case x in a) ...;; esac)`) gives
+ * {@link CASE_INSIDE}: each of its patterns ends with a `)` that closes nothing, and
+ * following bash's grammar here is not worth the risk of ending the span early, which would
+ * turn the rest of the substitution into arguments of the command around it.
+ */
 export function findClose(text: string, from: number): number {
   let depth = 1;
   let i = from;
@@ -24,7 +33,7 @@ export function findClose(text: string, from: number): number {
       i = end + 1;
     } else if (c === '"') {
       const end = findDoubleEnd(text, i + 1);
-      if (end < 0) return -1;
+      if (end < 0) return end;
       i = end + 1;
     } else if (c === '`') {
       const end = findBacktick(text, i + 1);
@@ -34,6 +43,8 @@ export function findClose(text: string, from: number): number {
       const end = text.indexOf('\n', i);
       if (end < 0) return -1;
       i = end;
+    } else if (c === 'c' && startsCase(text, i, from)) {
+      return CASE_INSIDE;
     } else {
       if (c === '(') depth += 1;
       if (c === ')' && --depth === 0) return i;
@@ -55,11 +66,23 @@ function findDoubleEnd(text: string, from: number): number {
       i = end;
     } else if (c === '$' && text[i + 1] === '(') {
       const end = findClose(text, i + 2);
-      if (end < 0) return -1;
+      if (end < 0) return end;
       i = end;
     }
   }
   return -1;
+}
+
+/**
+ * Whether the word at `i` may be the reserved word `case`: an unquoted `case` after a blank,
+ * an operator or the start, with an `esac` later (without one bash refuses the whole line, so
+ * the line runs nothing). Wider than bash, which knows `case` only where a command starts:
+ * a wrong guess only makes the line unreadable, never shorter.
+ */
+function startsCase(text: string, i: number, from: number): boolean {
+  if (!text.startsWith('case', i) || !/\s/.test(text[i + 4] ?? '')) return false;
+  if (i > from && !/[\s;&|()]/.test(text[i - 1]!)) return false;
+  return /(?:^|[\s;&|()])esac(?:$|[\s;&|()])/.test(text.slice(i + 4));
 }
 
 /** The index of the backtick closing one that starts before `from`; -1 when none. */

@@ -1,7 +1,9 @@
 import { parse, type ParseEntry } from 'shell-quote';
 import {
-  COMMAND_OPTION_PROGRAMS, commandString, EVALUATORS, FIND_EXEC, HEADERS, KEYWORDS, LINE_ARGUMENTS, readsInput, RUNTIME_ARGUMENTS, SHELLS, WRAPPERS,
+  COMMAND_OPTION_PROGRAMS, commandString, EVALUATORS, FIND_EXEC, HEADERS, KEYWORDS, LINE_ARGUMENTS, READERS, readsInput, RUNTIME_ARGUMENTS,
+  scriptArguments, SHELLS, WRAPPERS,
 } from './shell-programs.js';
+import { evaluatingCommand, holdsCodeText } from './code-in-data.js';
 import { codeVariable, shellWithoutCommand, unreadableRun } from './unreadable-runs.js';
 
 /** How a part of a command line is judged: a `command` must be allowed; a `variant` is only checked against deny and ask rules. */
@@ -13,6 +15,12 @@ export interface PartSink {
   add(role: PartRole, text: string): void;
   /** Marks the line as too complex to judge, saying why. */
   flag(reason: string): void;
+  /**
+   * Notes what makes bash run text of the line as code (`evaluates`: arithmetic, a subscript...)
+   * or may bring a command into that text (`carries`: a quoted `$(`, a value read at run time).
+   * Only both together make the line too complex to judge (see `code-in-data`).
+   */
+  note(kind: 'evaluates' | 'carries', what: string): void;
   /**
    * Judges a command line that a command runs (a `sh -c` string, what `eval` gets). `quiet`:
    * it only may be one (a wrapper's argument with spaces), so what it cannot read is no reason to flag the line.
@@ -59,6 +67,10 @@ export function analyseStatement(statement: string, role: PartRole, depth: numbe
 }
 
 function analyseWords(all: readonly Word[], role: PartRole, depth: number, sink: PartSink, suffixes: boolean): void {
+  for (const word of all) {
+    if (word.kind === 'word' && word.glob) sink.note('carries', 'file names from a glob');
+    else if (word.kind === 'word' && holdsCodeText(word.text)) sink.note('carries', `a "$(" or backtick in quotes ("${word.text}")`);
+  }
   let start = 0;
   for (;;) {
     const word = all[start];
@@ -75,6 +87,8 @@ function analyseWords(all: readonly Word[], role: PartRole, depth: number, sink:
   const assignments = words.filter((w): w is Extract<Word, { kind: 'word' }> => isAssignment(w, words)).map((w) => w.text);
   const changed = codeVariable(assignments, plain.map((w) => w.text));
   if (changed !== undefined) sink.flag(changed);
+  const evaluates = evaluatingCommand(basename(plain[0]?.text ?? ''), plain.slice(1).map((w) => w.text), assignments);
+  if (evaluates !== undefined) sink.note('evaluates', evaluates);
   if (plain.length === 0) {
     if (words.some((w) => w.kind === 'redirect')) sink.add(role, written); // `> file` still writes
     return; // only assignments: nothing runs
@@ -85,6 +99,7 @@ function analyseWords(all: readonly Word[], role: PartRole, depth: number, sink:
   if (isDynamic(name) && (suffixes || !name.text.startsWith('-'))) sink.flag(`a command name only known when it runs ("${name.text}")`);
   const base = basename(name.text);
   const args = plain.slice(1).map((w) => w.text);
+  if (READERS.has(base)) sink.note('carries', `input read at run time ("${base}")`);
   const unreadable = isDynamic(name) ? undefined : unreadableRun(name.text, args);
   if (unreadable !== undefined) sink.flag(unreadable);
   sink.add('variant', collapse([base, ...args].join(' ')));
@@ -101,7 +116,7 @@ function analyseWords(all: readonly Word[], role: PartRole, depth: number, sink:
     else if (base === 'script') sink.flag('"script" without -c, which runs a shell reading its input');
   }
   if (EVALUATORS.has(base)) sink.line(args.join(' '), 'variant', depth + 1);
-  if (base === 'trap' && args[0] !== undefined && !args[0].startsWith('-')) sink.line(args[0], 'variant', depth + 1);
+  for (const script of scriptArguments(base, args)) sink.line(script, 'variant', depth + 1);
   if ((base === 'alias' && args.length > 0) || (base === 'hash' && args.includes('-p'))) {
     sink.flag(`"${base}", which can run a command under another name`);
   }

@@ -4,7 +4,7 @@ import { defineTool } from '../define-tool.js';
 import { fsErrorMessage } from '../fs-error-message.js';
 import { looksBinary } from '../looks-binary.js';
 import { pathJudge } from '../path-judge.js';
-import { isRefusal, resolveToolPath } from '../resolve-tool-path.js';
+import { isRefusal, resolveToolPath, stricterThanWritten } from '../resolve-tool-path.js';
 import type { Tool } from '../tool.js';
 import { toolError } from '../tool-error.js';
 
@@ -57,8 +57,11 @@ export function createEditTool(): Tool<EditArgs> {
     async execute({ path, old_string: oldText, new_string: newText, replace_all: all = false }, context) {
       if (oldText === newText) return toolError('old_string and new_string are the same; there is nothing to change');
       // Resolved again now: a folder on the way may have become a link since the gate checked it.
-      const target = await resolveToolPath(context.workspace, 'edit', path, pathJudge(context, 'edit'));
+      const judge = pathJudge(context, 'edit');
+      const target = await resolveToolPath(context.workspace, 'edit', path, judge);
       if (isRefusal(target)) return target;
+      const swapped = stricterThanWritten(context.workspace, 'edit', path, target, judge);
+      if (swapped) return swapped;
       let content: string;
       try {
         const stats = await stat(target.absolute);

@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
 import type { Static } from 'typebox';
+import { boundedLines } from '../bounded-lines.js';
 import { fsErrorMessage } from '../fs-error-message.js';
 import { fileLooksBinary } from '../looks-binary.js';
 import { pathJudge } from '../path-judge.js';
@@ -105,7 +105,8 @@ async function readNumbered(path: string, context: ToolContext, page: Page): Pro
   }
 
   const stream = createReadStream(target.absolute, { encoding: 'utf8', signal: context.signal });
-  const lines = createInterface({ input: stream, crlfDelay: Infinity });
+  // One more character than is shown, so that `cutLine` sees where a character ends.
+  const lines = boundedLines(stream as AsyncIterable<string>, page.maxLineLength + 1);
   const out: string[] = [];
   let size = 0;
   let lineNo = 0;
@@ -119,7 +120,7 @@ async function readNumbered(path: string, context: ToolContext, page: Page): Pro
         more = true;
         break;
       }
-      const numbered = `${String(lineNo).padStart(6)}\t${cutLine(line, page.maxLineLength)}`;
+      const numbered = `${String(lineNo).padStart(6)}\t${cutLine(line.head, line.length, page.maxLineLength)}`;
       if (out.length > 0 && size + numbered.length + 1 > page.maxOutputChars) {
         capped = true;
         break;
@@ -130,7 +131,7 @@ async function readNumbered(path: string, context: ToolContext, page: Page): Pro
   } catch (error) {
     return toolError(fsErrorMessage(error, path));
   } finally {
-    lines.close();
+    await lines.return(undefined);
     stream.destroy();
   }
 
@@ -147,8 +148,9 @@ async function readNumbered(path: string, context: ToolContext, page: Page): Pro
   return { text };
 }
 
-function cutLine(line: string, max: number): string {
-  if (line.length <= max) return line;
-  const kept = headOf(line, max);
-  return `${kept}… [line cut: ${line.length - kept.length} more characters]`;
+/** A line of `length` characters, of which `head` is the start, cut to `max`. */
+function cutLine(head: string, length: number, max: number): string {
+  if (length <= max) return head;
+  const kept = headOf(head, max);
+  return `${kept}… [line cut: ${length - kept.length} more characters]`;
 }

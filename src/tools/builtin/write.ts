@@ -6,6 +6,8 @@ import { defineTool } from '../define-tool.js';
 import { fsErrorMessage } from '../fs-error-message.js';
 import type { Tool } from '../tool.js';
 import { toolError } from '../tool-error.js';
+import { pathJudge } from '../path-judge.js';
+import { stricterThanWritten } from '../resolve-tool-path.js';
 import { resolveWorkspacePath } from '../workspace-path.js';
 
 // A JSON schema literal, typed by TypeBox's `Static` (a type-only import): the TypeBox
@@ -62,6 +64,8 @@ export function createWriteTool(): Tool<WriteArgs> {
       if (verdict === 'deny') {
         return toolError(`${path} leads outside the workspace or to a denied path (${target.absolute}); write to a file inside the workspace`);
       }
+      const swapped = stricterThanWritten(context.workspace, 'write', path, target, pathJudge(context, 'write'));
+      if (swapped) return swapped;
       let existed = false;
       try {
         const stats = await stat(target.absolute);
