@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isObservable, Subscription, throwError, type Observable } from 'rxjs';
 import type { AgentEvent } from '../events/index.js';
+import { MAX_TIMER_MS } from '../validation/max-timer.js';
 import { checkSource } from './check-source.js';
 import { writeSseHeaders } from './sse-headers.js';
 import { sseWriter } from './sse-writer.js';
@@ -28,8 +29,6 @@ export interface SseOptions {
 
 const DEFAULT_KEEP_ALIVE_MS = 15_000;
 const DEFAULT_MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
-/** The largest delay `setInterval` honours; above it Node fires after 1 ms instead. */
-const MAX_TIMER_MS = 2_147_483_647;
 
 /**
  * Streams a run to an HTTP response as server-sent events (a sink: the stream first, then

@@ -1,4 +1,5 @@
 import type { ApprovalHandler, ApprovalRequest } from '../permission/approval.js';
+import { MAX_TIMER_MS } from '../validation/max-timer.js';
 
 /** What an approval handler came back with, or that the deadline passed first. */
 export type DeadlineOutcome = { readonly answer: unknown } | { readonly timedOut: true };
@@ -7,7 +8,9 @@ export type DeadlineOutcome = { readonly answer: unknown } | { readonly timedOut
  * Asks `approve`, giving up after `timeoutMs` (when set): the handler's signal then aborts,
  * so it withdraws its question (a page's card, a terminal prompt), and the outcome says the
  * deadline passed, whatever the handler answers afterwards. The run's own `signal` aborting
- * reaches the handler too. A handler that throws rejects the promise.
+ * reaches the handler too. A handler that throws rejects the promise. A `timeoutMs` longer
+ * than a timer holds (`MAX_TIMER_MS`) sets no deadline: Node would fire it after 1 ms. The
+ * engine's option refuses one; a worker's job may still carry one from elsewhere.
  *
  * @example
  * ```ts
@@ -16,7 +19,7 @@ export type DeadlineOutcome = { readonly answer: unknown } | { readonly timedOut
  * ```
  */
 export function askWithDeadline(approve: ApprovalHandler, request: ApprovalRequest, signal: AbortSignal, timeoutMs: number | undefined): Promise<DeadlineOutcome> {
-  if (timeoutMs === undefined) return Promise.resolve(approve(request, { signal })).then((answer) => ({ answer }));
+  if (timeoutMs === undefined || !(timeoutMs <= MAX_TIMER_MS)) return Promise.resolve(approve(request, { signal })).then((answer) => ({ answer }));
   const withdraw = new AbortController();
   const onAbort = (): void => withdraw.abort(signal.reason);
   if (signal.aborted) onAbort();

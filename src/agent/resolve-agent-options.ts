@@ -1,5 +1,6 @@
 import { checkModelSettings } from '../model/model-settings.js';
 import { PermissionPolicy } from '../permission/permission-policy.js';
+import { MAX_TIMER_MS } from '../validation/max-timer.js';
 import { MemorySessionStore } from '../session/memory-session-store.js';
 import { ApprovalGrants } from './approval-grants.js';
 import type { PerRun, ReActAgentOptions } from './agent-options.js';
@@ -34,7 +35,7 @@ export function scopeOfOptions(options: ReActAgentOptions): AgentScope {
     permissions: options.permissions ?? new PermissionPolicy(),
     approve: options.approve,
     grants: new ApprovalGrants(),
-    toolTimeoutMs: positiveInteger(options.toolTimeoutMs, DEFAULT_TOOL_TIMEOUT_MS, 'toolTimeoutMs'),
+    toolTimeoutMs: timerMs(options.toolTimeoutMs, DEFAULT_TOOL_TIMEOUT_MS, 'toolTimeoutMs'),
     tokenBudget: options.tokenBudget === undefined ? undefined : positiveInteger(options.tokenBudget, 0, 'tokenBudget'),
     task: undefined,
     promptPrefix: undefined,
@@ -51,6 +52,15 @@ function positiveInteger(value: number | undefined, fallback: number, name: stri
   if (value === undefined) return fallback;
   if (!Number.isInteger(value) || value < 1) {
     throw new RangeError(`ReActAgent: \`${name}\` must be a positive integer, got ${String(value)}`);
+  }
+  return value;
+}
+
+/** A count of milliseconds a timer is armed with: above MAX_TIMER_MS Node would fire it after 1 ms. */
+function timerMs(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < 1 || value > MAX_TIMER_MS) {
+    throw new RangeError(`ReActAgent: \`${name}\` must be an integer of milliseconds from 1 to ${MAX_TIMER_MS} (the longest a timer holds, about 24.8 days), got ${String(value)}`);
   }
   return value;
 }

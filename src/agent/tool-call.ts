@@ -8,6 +8,7 @@ import { DOOM_LOOP_REPEATS, gate, type Verdict } from './tool-gate.js';
 import { orderedOutput } from './ordered-output.js';
 import type { RunOutput } from './run-output.js';
 import { errorMessage } from '../errors/error-message.js';
+import { MAX_TIMER_MS } from '../validation/max-timer.js';
 import { endSpan, toolSpan } from '../telemetry/spans.js';
 
 /**
@@ -109,8 +110,10 @@ function execute$(tool: Tool, args: Record<string, unknown>, context: ToolContex
     if (typeof value === 'string' || isResult(value)) return end(value);
     let last: unknown = '';
     const running = from(value).subscribe({ next: (v) => (last = v), error: (e: unknown) => out.error(e), complete: () => end(last) });
-    // An unbounded tool gets no timer at all (Node would fire an Infinity timer after 1 ms).
-    if (!Number.isFinite(timeoutMs) || running.closed) return running;
+    // An unbounded tool (Infinity) gets no timer at all, nor does one whose own `timeoutMs` is
+    // longer than a timer holds (a hand-built Tool; defineTool and the options refuse it): Node
+    // would fire either after 1 ms, and a wait of over 24.8 days is no bound in practice.
+    if (!(timeoutMs <= MAX_TIMER_MS) || running.closed) return running;
     // On rxjs's scheduler, as `timeout` was: virtual in a TestScheduler.
     running.add(asyncScheduler.schedule(() => out.error(new Error(`it did not finish within ${timeoutMs} ms and was stopped`)), timeoutMs));
     return running;

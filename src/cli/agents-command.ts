@@ -1,12 +1,13 @@
-import { HarnessEngine } from '../engine/harness-engine.js';
 import { ScriptedModel } from '../model/scripted-model.js';
 import type { AgentDefinition } from '../subagent/agent-definition.js';
+import type { AgentDiagnostic } from '../subagent/agent-diagnostic.js';
 import { DELEGATION_TOOL_NAMES } from '../subagent/delegation-tool-names.js';
 import { narrowTools } from '../subagent/narrow-tools.js';
 import { PUBLIC_TOOL_NAMES } from '../tools/builtin/index.js';
 import type { CliIO } from './cli-io.js';
 import { parseFlags } from './parse-flags.js';
-import { engineOptionsFromFlags, WORKSPACE_FLAGS } from './engine-flags.js';
+import { engineOptionsFromFlags, newEngine, WORKSPACE_FLAGS } from './engine-flags.js';
+import { watchOutput } from './output-watch.js';
 import { AGENTS_HELP } from './help-text.js';
 import { diagnosedFiles } from './diagnosed-files.js';
 
@@ -15,7 +16,9 @@ import { diagnosedFiles } from './diagnosed-files.js';
  * agent's definition, `mode: primary`, when there is one), then the diagnostics. Read
  * through an engine built as `run` builds it (its model never called), so the diagnostics
  * are the engine's own: unknown tool names and overrides included. Resolves 1 when a
- * definition file was not loaded (its diagnostics say why), else 0.
+ * definition file was not loaded (its diagnostics say why), else 0; 141 when stdout was
+ * closed before all was written (`| head -1`), quietly, as `run` does; 2 for bad usage
+ * (a `--workspace` that is no folder among it).
  *
  * @example
  * ```ts
@@ -33,7 +36,7 @@ export async function agentsCommand(argv: readonly string[], io: CliIO): Promise
   }
   // --mcp-config is checked here as run checks it, so a bad file shows before a run; its
   // servers are not started (they start lazily, for a run), so their tools are not listed.
-  const engine = new HarnessEngine({ model: new ScriptedModel([]), ...engineOptionsFromFlags(values, io) });
+  const engine = newEngine({ model: new ScriptedModel([]), ...engineOptionsFromFlags(values, io) });
   const manager = engine.agents;
   await engine.close();
   const primary = manager.primary();
@@ -51,10 +54,21 @@ export async function agentsCommand(argv: readonly string[], io: CliIO): Promise
   const { notLoaded, withWarnings } = diagnosedFiles(manager, diagnostics);
   // A definition someone wrote and the engine dropped is a failure a script should see.
   const code = notLoaded.length > 0 ? 1 : 0;
-  if (values.json) {
-    io.stdout.write(JSON.stringify({ agents, diagnostics, notLoaded }, null, 2) + '\n');
-    return code;
+  const output = watchOutput(io);
+  try {
+    if (values.json) io.stdout.write(JSON.stringify({ agents, diagnostics, notLoaded }, null, 2) + '\n');
+    else writeList(io, agents, diagnostics, notLoaded, withWarnings);
+    await output.flushed();
+  } finally {
+    output.stop();
   }
+  return output.failure() ?? code;
+}
+
+type Listed = { readonly name: string; readonly description: string; readonly source: string; readonly mode?: string };
+
+/** The plain listing: one line per agent, then the files with diagnostics. */
+function writeList(io: CliIO, agents: readonly Listed[], diagnostics: readonly AgentDiagnostic[], notLoaded: readonly string[], withWarnings: readonly string[]): void {
   const width = Math.max(...agents.map((a) => a.name.length), 4);
   const sourceWidth = Math.max(...agents.map((a) => a.source.length + 2), 0);
   for (const a of agents) {
@@ -67,7 +81,6 @@ export async function agentsCommand(argv: readonly string[], io: CliIO): Promise
     io.stdout.write(`\n${files.length} definition ${files.length === 1 ? 'file' : 'files'} ${heading}:\n`);
     for (const d of diagnostics.filter((d) => files.includes(d.file))) io.stdout.write(`  ${d.file}: ${d.reason}\n`);
   }
-  return code;
 }
 
 /** The visible subagents plus the primary definition (which `list` leaves out when it is `mode: primary` or hidden), by name. */

@@ -1,5 +1,8 @@
 import { resolve } from 'node:path';
+import { resolveWorkspace } from '../agent/resolve-workspace.js';
 import { createDemoModel } from '../demo/demo-model.js';
+import { HarnessEngine } from '../engine/harness-engine.js';
+import { errorMessage } from '../errors/error-message.js';
 import type { HarnessEngineOptions } from '../engine/engine-options.js';
 import type { ChatModel } from '../model/chat-model.js';
 import { OpenAIChatModel } from '../model/openai-chat-model.js';
@@ -79,9 +82,10 @@ export function modelFromFlags(values: ModelFlagValues, io: CliIO): ChatModel {
 }
 
 /**
- * The engine options the flags set, checked: a bad number or `--mcp-config` file is a
- * {@link CliUsageError}, thrown before anything starts. The workspace is resolved against the
- * CLI's folder, as are the `--mcp-config` files.
+ * The engine options the flags set, checked: a bad number or `--mcp-config` file, or a
+ * `--workspace` that names no folder, is a {@link CliUsageError}, thrown before anything
+ * starts (before `worker` and `serve --redis` reach Redis). The workspace is resolved against
+ * the CLI's folder, as are the `--mcp-config` files.
  *
  * @example
  * ```ts
@@ -90,8 +94,10 @@ export function modelFromFlags(values: ModelFlagValues, io: CliIO): ChatModel {
  */
 export function engineOptionsFromFlags(values: EngineFlagValues, io: CliIO): EngineFlagOptions {
   const mcpConfigs = values['mcp-config'] ?? [];
+  const workspace = resolve(io.cwd, values.workspace ?? '.');
+  asUsage(() => resolveWorkspace(workspace));
   return {
-    workspace: resolve(io.cwd, values.workspace ?? '.'),
+    workspace,
     // The CLI's environment decides whose ~/.rxharness/agents is read (a test's fake HOME).
     ...(io.env.HOME ? { homeDir: io.env.HOME } : {}),
     ...(values['max-tasks'] !== undefined ? { multitaskMaxTasks: integerFlag('--max-tasks', values['max-tasks'], 0) } : {}),
@@ -118,4 +124,25 @@ function openaiModel(values: ModelFlagValues, io: CliIO): ChatModel {
 function demoSpeed(io: CliIO): { chunkDelayMs?: number } {
   const raw = io.env.RXHARNESS_DEMO_DELAY_MS;
   return raw === undefined ? {} : { chunkDelayMs: integerFlag('RXHARNESS_DEMO_DELAY_MS', raw, 0) };
+}
+
+/**
+ * The engine the commands build from flags: an option the engine refuses came from a flag, so
+ * it is bad usage (exit 2), as a bad flag is.
+ *
+ * @example
+ * ```ts
+ * const engine = newEngine({ model, ...engineOptionsFromFlags(values, io) });
+ * ```
+ */
+export function newEngine(options: HarnessEngineOptions): HarnessEngine {
+  return asUsage(() => new HarnessEngine(options));
+}
+
+function asUsage<T>(make: () => T): T {
+  try {
+    return make();
+  } catch (e) {
+    throw e instanceof CliUsageError ? e : new CliUsageError(errorMessage(e));
+  }
 }

@@ -3,12 +3,7 @@ import { toNdjson } from '../adapters/ndjson.js';
 import type { AgentEvent } from '../events/agent-event.js';
 import type { CliIO } from './cli-io.js';
 import { errorMessage } from '../errors/error-message.js';
-
-/**
- * The exit code when stdout's reader went away before the run ended (`EPIPE`, e.g. under
- * `| head -1`): 128 + SIGPIPE (13), what a shell reports for a command a closed pipe cut off.
- */
-export const OUTPUT_CLOSED_EXIT_CODE = 141;
+import { watchOutput } from './output-watch.js';
 
 /** A run being shown; see {@link presentRun}. */
 export interface PresentedRun {
@@ -26,13 +21,10 @@ export interface PresentedRun {
  * that re-raises SIGINT when it finds no other listener (log-update's cursor restore does, on
  * a terminal) would otherwise kill the process before the cleanup ran.
  *
- * When stdout fails (its reader closed the pipe, or a write error), the run is unsubscribed,
- * so stopped, and the code settles at once. Without a listener, Node would throw the
- * stream's `'error'` event as an uncaught exception: a stack trace instead of a quiet exit.
- * A failing stderr is ignored: there is nowhere left to report it.
+ * When stdout fails (its reader closed the pipe, or a write error; see `watchOutput`), the
+ * run is unsubscribed, so stopped, and the code settles at once.
  */
 export function presentRun(events$: Observable<AgentEvent>, json: boolean, io: CliIO): PresentedRun {
-  let failure: number | undefined;
   let done!: (code: number) => void;
   const code = new Promise<number>((resolve) => (done = resolve));
   let exitCode = 1; // stays 1 if the stream ends without the run's own RunEnd
@@ -47,16 +39,10 @@ export function presentRun(events$: Observable<AgentEvent>, json: boolean, io: C
     io.stderr.write('\nCancelled.\n');
     done(130);
   });
-  const onStdoutError = (error: NodeJS.ErrnoException): void => {
-    if (failure !== undefined) return;
-    failure = error.code === 'EPIPE' ? OUTPUT_CLOSED_EXIT_CODE : 1;
+  const output = watchOutput(io, (failure) => {
     subscription.unsubscribe();
-    if (failure !== OUTPUT_CLOSED_EXIT_CODE) io.stderr.write(`rxharness: cannot write the output: ${error.message}\n`);
     done(failure);
-  };
-  const onStderrError = (): void => undefined;
-  io.stdout.on('error', onStdoutError);
-  io.stderr.on('error', onStderrError);
+  });
 
   const subscription = out$.subscribe({
     error: (e: unknown) => {
@@ -67,11 +53,10 @@ export function presentRun(events$: Observable<AgentEvent>, json: boolean, io: C
   });
   return {
     code,
-    outputFailure: () => failure,
+    outputFailure: output.failure,
     stop: () => {
       stopInterrupts();
-      io.stdout.off('error', onStdoutError);
-      io.stderr.off('error', onStderrError);
+      output.stop();
     },
   };
 }

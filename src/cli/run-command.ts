@@ -1,16 +1,14 @@
 import { liveTree } from '../adapters/terminal-tree/index.js';
-import { HarnessEngine } from '../engine/harness-engine.js';
 import type { HarnessEngineOptions } from '../engine/engine-options.js';
 import { FileSessionStore } from '../session/file-session-store.js';
 import type { CliIO } from './cli-io.js';
 import { parseFlags } from './parse-flags.js';
 import { CliUsageError } from './cli-usage-error.js';
-import { ENGINE_FLAGS, engineOptionsFromFlags, MODEL_FLAGS, modelFromFlags } from './engine-flags.js';
+import { ENGINE_FLAGS, engineOptionsFromFlags, MODEL_FLAGS, modelFromFlags, newEngine } from './engine-flags.js';
 import { RUN_HELP } from './help-text.js';
 import { presentRun, type PresentedRun } from './present-run.js';
 import { terminalApproval } from '../adapters/terminal-approval.js';
 import { APPROVAL_FLAGS, approvalTimeoutOption } from './approval-timeout-flag.js';
-import { errorMessage } from '../errors/error-message.js';
 
 const OPTIONS = {
   ...MODEL_FLAGS,
@@ -88,13 +86,4 @@ function approval(yes: boolean, io: CliIO): Pick<HarnessEngineOptions, 'approve'
       return { decision: 'reject', comment: 'nobody can approve it here (no terminal; the user did not pass --yes)' };
     },
   };
-}
-
-/** Engine options come from flags here, so an invalid one is bad usage. */
-function newEngine(options: HarnessEngineOptions): HarnessEngine {
-  try {
-    return new HarnessEngine(options);
-  } catch (e) {
-    throw new CliUsageError(errorMessage(e));
-  }
 }

@@ -24,13 +24,17 @@ import type { HarnessEngineOptions } from './engine-options.js';
 import { McpServers } from '../mcp/mcp-servers.js';
 import { mcpToolPrefix } from '../mcp/mcp-tool-name.js';
 import { childPlacement } from './harness-backend.js';
+import { forgettingSessions } from './forgetting-sessions.js';
 
 /** The parts of an engine's delegation tree, wired. */
 export interface Tree {
   readonly agents: AgentManager;
   readonly tasks: TaskTracker;
+  /** The store, whose `delete` also forgets the conversation's grants and background results (see `forgettingSessions`). */
   readonly sessions: SessionStore;
   readonly grants: ApprovalGrants;
+  /** Forgets what the engine keeps of a conversation in memory: its "always" approvals and undelivered background results. */
+  readonly forget: (sessionId: string) => void;
   readonly factory: AgentFactory;
   readonly runner: TaskRunner;
   /** The main agent's place in the tree. */
@@ -64,14 +68,19 @@ export function buildTree(options: HarnessEngineOptions, workspace: string, appr
   });
   // With a backend, sessions and task state are shared, and children may run on workers.
   const tasks = options.backend?.createTracker(options.taskTrackerLimits) ?? new TaskTracker(options.taskTrackerLimits);
-  const sessions = options.sessions ?? options.backend?.sessions ?? new MemorySessionStore();
+  const grants = new ApprovalGrants();
+  const forget = (sessionId: string): void => {
+    grants.clear(sessionId);
+    tasks.forgetSession(sessionId);
+  };
+  // Every part of the tree holds the forgetting view: no delete through the engine leaves them behind.
+  const sessions = forgettingSessions(options.sessions ?? options.backend?.sessions ?? new MemorySessionStore(), forget);
   // maxConcurrentRequests: every model of the engine shares one limiter.
   const limiter = options.maxConcurrentRequests === undefined ? undefined : requestLimiter(options.maxConcurrentRequests);
   const model = limiter ? limiter.wrap(options.model) : options.model;
   const models = limiter ? Object.fromEntries(Object.entries(options.models ?? {}).map(([name, m]) => [name, limiter.wrap(m)])) : (options.models ?? {});
   const timeout = options.approvalTimeoutMs === undefined ? {} : { approvalTimeoutMs: options.approvalTimeoutMs };
   const remote = options.backend?.childLauncher({ approve, model, models, ...timeout });
-  const grants = new ApprovalGrants();
   // The factory makes an agent's delegation tools, which run tasks through the runner, which
   // builds children with the factory: the cycle closes through this function.
   const factory: AgentFactory = new AgentFactory({
@@ -118,7 +127,7 @@ export function buildTree(options: HarnessEngineOptions, workspace: string, appr
     // Its MCP tools: every server's, minus the disabled ones, chosen when each run starts.
     ...(mcp ? { mcpNarrowing: [{ disabledTools: disabled }] } : {}),
   };
-  return { agents, tasks, sessions, grants, factory, runner, main, mcp };
+  return { agents, tasks, sessions, grants, forget, factory, runner, main, mcp };
 }
 
 /** Child output longer than this is cut in a task result. */

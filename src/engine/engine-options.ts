@@ -11,6 +11,7 @@ import { checkMcpServers, type McpServerConfig } from '../mcp/mcp-server-config.
 import type { RemoteA2AOptions } from '../delegation/a2a/remote-a2a-options.js';
 import { checkRemoteA2AOptions } from '../delegation/a2a/remote-credentials.js';
 import type { TaskTrackerLimits } from '../delegation/task-tracker-limits.js';
+import { MAX_TIMER_MS } from '../validation/max-timer.js';
 
 // Values beyond JSON are checked by kind (`jsKind`: a function, or an object with that
 // method); rules and tools get their own, more specific checks where they are used.
@@ -21,6 +22,9 @@ const kind = <T extends string>(type: T, description: string) => ({ type, descri
 const byMethod = <M extends string>(jsKind: M, description: string) => ({ jsKind, description, errorMessage: MUST_BE_KIND }) as const;
 const chatModel = { jsKind: 'stream', errorMessage: '{subject} must be a ChatModel' } as const;
 const count = <N extends number>(minimum: N) => ({ type: 'integer', minimum, description: `an integer >= ${minimum}` }) as const;
+// A count that becomes a timer: above MAX_TIMER_MS Node would fire it after 1 ms, so it is refused.
+const timerMs = <N extends number>(minimum: N) =>
+  ({ type: 'integer', minimum, maximum: MAX_TIMER_MS, description: `an integer of milliseconds from ${minimum} to ${MAX_TIMER_MS} (the longest a timer holds, about 24.8 days)` }) as const;
 const strings = { ...kind('array', 'an array'), items: kind('string', 'a string') } as const;
 
 /**
@@ -75,15 +79,17 @@ const ENGINE_OPTIONS_SCHEMA = {
     /**
      * A tool call running longer fails with a timeout result. Default 10 minutes. `task` and
      * `multitask` are exempt: their children are bounded by their own steps and tool timeouts.
+   * At most 2,147,483,647 (about 24.8 days), the longest a timer holds.
      */
-    toolTimeoutMs: count(1),
+    toolTimeoutMs: timerMs(1),
     /**
      * How long a call that asks for approval waits for its answer, in milliseconds: after it the
      * call is rejected (the model reads that it timed out waiting for approval), its question
      * is withdrawn (the `approve` handler's signal aborts: a page's card, a terminal prompt) and
-     * `HITLDecided` says `timedOut: true`. Default: none (it waits until the run ends).
+     * `HITLDecided` says `timedOut: true`. Default: none (it waits until the run ends). At most
+   * 2,147,483,647 (about 24.8 days), the longest a timer holds; leave it out to wait longer.
      */
-    approvalTimeoutMs: count(1),
+    approvalTimeoutMs: timerMs(1),
     /** The home folder whose `.rxharness/agents/` is scanned; default `os.homedir()`. */
     homeDir: kind('string', 'a string'),
     /**
@@ -151,7 +157,7 @@ const ENGINE_OPTIONS_SCHEMA = {
     a2a: {
       ...kind('object', 'an object'),
       errorMessage: { type: MUST_BE_KIND, additionalProperties: '{parent} has unknown key {unknown}; known: {known}' },
-      properties: { token: kind('string', 'a string'), headers: byMethod('function', 'a function'), idleTimeoutMs: count(0) },
+      properties: { token: kind('string', 'a string'), headers: byMethod('function', 'a function'), idleTimeoutMs: timerMs(0) },
       additionalProperties: false,
     },
   },

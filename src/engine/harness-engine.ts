@@ -43,7 +43,10 @@ export class HarnessEngine {
   readonly workspace: string;
   /**
    * Where conversations and task sessions live (the `sessions` option, or an in-memory store
-   * keeping the 10,000 most recently used). Delete a conversation with `sessions.delete?.(id)`.
+   * keeping the 10,000 most recently used). Delete a conversation with `sessions.delete?.(id)`:
+   * through the engine, that also forgets its "always" approvals and its background results
+   * not yet delivered (the store given as `sessions` is wrapped; deleting through that store
+   * itself forgets only what the store keeps).
    */
   readonly sessions: SessionStore;
   /**
@@ -85,15 +88,15 @@ export class HarnessEngine {
     };
     // A run without a sessionId is over for good when it ends: forget what it left behind.
     this.onRunEnd = (sessionId: string, ephemeral: boolean): void => {
-      if (!ephemeral) return;
-      tree.grants.clear(sessionId);
-      this.tasks.forgetSession(sessionId);
+      if (ephemeral) tree.forget(sessionId);
     };
     // The main agent's spec is read when each run starts: a `mode: primary` definition added
     // later (or discovered) takes its place from the next run.
     const hooks = { promptPrefix, onRunEnd: this.onRunEnd };
     const fromCode = options.instructions !== undefined;
     this.mainScope = () => {
+      // Read as each run starts: a run of `engine.agent()` (this agent) refuses after close() as stream/call/start do.
+      this.assertOpen();
       const primary = tree.agents.primary();
       return tree.factory.scopeOf(primary ? tree.factory.primarySpec(tree.main, primary, fromCode) : tree.main, hooks);
     };
@@ -157,15 +160,13 @@ export class HarnessEngine {
   /**
    * The main agent, or a definition run directly as a child of the main agent at depth 1
    * (same tool narrowing and permissions). An unknown name fails the agent's first run with
-   * an error listing the available agents.
+   * an error listing the available agents; after `close()` every run fails with
+   * `EngineClosedError`, as `stream` and `call` do.
    */
   agent(name?: string): ReActAgent {
     if (name === undefined || name === 'main' || name === this.tree.agents.primary()?.name) return this.main;
-    const { factory, runner, main } = this.tree;
     // Resolved when each run starts: a definition added later counts, an unknown one fails that run.
-    return ReActAgent.ofScope(name, () =>
-      factory.scopeOf(factory.childSpec(main, runner.usableDefinition(name)), { promptPrefix: undefined, onRunEnd: this.onRunEnd }),
-    );
+    return ReActAgent.ofScope(name, () => this.childScope(() => this.tree.runner.usableDefinition(name)));
   }
 
   /**
@@ -176,14 +177,7 @@ export class HarnessEngine {
    * @throws DefinitionError when `definition` is not a valid definition.
    */
   createSubagent(definition: AgentDefinition): SubagentBuilder {
-    const { factory, main } = this.tree;
-    return new SubagentBuilder(definition, {
-      scopeOf: (valid) => {
-        this.assertOpen();
-        return factory.scopeOf(factory.childSpec(main, valid), { promptPrefix: undefined, onRunEnd: this.onRunEnd });
-      },
-      disabledTools: this.disabledTools,
-    });
+    return new SubagentBuilder(definition, { scopeOf: (valid) => this.childScope(() => valid), disabledTools: this.disabledTools });
   }
 
   /**
@@ -210,7 +204,8 @@ export class HarnessEngine {
   /**
    * Cancels every started run and stops every background task, waiting until they have
    * settled, then stops every MCP server that was started (their processes have ended when
-   * it resolves); afterwards `stream`, `call` and `start` fail. Foreground runs belong to
+   * it resolves); afterwards `stream`, `call`, `start` and the runs of `agent()` and
+   * `createSubagent()` agents fail. Foreground runs belong to
    * their subscribers: unsubscribe them to stop them.
    */
   async close(): Promise<void> {
@@ -220,6 +215,13 @@ export class HarnessEngine {
     // After the runs and tasks, whose calls may still be in the servers: every process ends.
     await this.tree.mcp?.close();
     this.runs.detach();
+  }
+
+  /** The scope of a run of a definition as a child of the main agent; refused after `close()`, before the definition is looked up. */
+  private childScope(definition: () => AgentDefinition): AgentScope {
+    this.assertOpen();
+    const { factory, main } = this.tree;
+    return factory.scopeOf(factory.childSpec(main, definition()), { promptPrefix: undefined, onRunEnd: this.onRunEnd });
   }
 
   private assertOpen(): void {

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { MAX_TIMER_MS } from '../validation/max-timer.js';
 import { RunSlots } from './run-slots.js';
 
 /**
@@ -64,8 +65,6 @@ export interface ResolvedRunsOptions {
 }
 
 const MIB = 1024 * 1024;
-/** The largest delay `setInterval` honours; above it Node fires after 1 ms instead. */
-const MAX_TIMER_MS = 2_147_483_647;
 
 /** Applies the defaults; an invalid option is a `TypeError`/`RangeError` naming it, thrown when the handler is made. */
 export function resolveRunsOptions(options: RunsHandlerOptions): ResolvedRunsOptions {

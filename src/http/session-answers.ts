@@ -39,8 +39,10 @@ export async function getSession(engine: SessionsEngine, sessionId: string, res:
 
 /**
  * `DELETE <base>/sessions/:id`: forgets the conversation (its messages, archive and "always"
- * approvals), `204`. `409` while a run of it is going (cancel it first), `404` for a session
- * the store does not hold.
+ * approvals, and its background results not yet delivered), `204`. `409` while a run of it is
+ * going (cancel it first), `404` for a session the store does not hold. Through
+ * `engine.sessions`, whose `delete` is the engine's: it forgets what the engine keeps in
+ * memory too (see `forgettingSessions`).
  */
 export async function deleteSession(engine: SessionsEngine, sessionId: string, res: ServerResponse): Promise<void> {
   const store = engine.sessions;

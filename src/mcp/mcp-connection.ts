@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../errors/error-message.js';
+import { MAX_TIMER_MS } from '../validation/max-timer.js';
 import { mcpOutputValidator } from './mcp-output-validator.js';
 import { loadMcpSdk, type McpSdk } from './mcp-sdk.js';
 import type { McpPathBase } from './mcp-path-subjects.js';
@@ -20,7 +21,7 @@ type State =
 const VERSION = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
 // The SDK times every request (60 s by default); a call is bounded by the agent's tool
 // timeout instead, which aborts its signal. The largest delay a timer takes:
-const NO_TIMEOUT = 2_147_483_647;
+const NO_TIMEOUT = MAX_TIMER_MS;
 const MAX_PAGES = 100;
 // How long closing waits for an HTTP server to end our session.
 const END_SESSION_MS = 2_000;

@@ -51,10 +51,10 @@ export function checkModelSettings(value: unknown, where: string): ModelSettings
   range(s.temperature, 0, 2, `${where}: temperature`);
   range(s.topP, 0, 1, `${where}: topP`);
   if (s.maxTokens !== undefined && (!Number.isInteger(s.maxTokens) || (s.maxTokens as number) < 1)) {
-    throw new TypeError(`${where}: maxTokens must be a whole number of at least 1, got ${JSON.stringify(s.maxTokens)}`);
+    throw new TypeError(`${where}: maxTokens must be a whole number of at least 1, got ${shown(s.maxTokens)}`);
   }
   if (s.contextWindow !== undefined && (!Number.isInteger(s.contextWindow) || (s.contextWindow as number) < 256)) {
-    throw new TypeError(`${where}: contextWindow must be a whole number of tokens, at least 256, got ${JSON.stringify(s.contextWindow)}`);
+    throw new TypeError(`${where}: contextWindow must be a whole number of tokens, at least 256, got ${shown(s.contextWindow)}`);
   }
   const choice = s.toolChoice;
   const named = typeof choice === 'object' && choice !== null && typeof (choice as { name?: unknown }).name === 'string';
@@ -70,8 +70,13 @@ export function checkModelSettings(value: unknown, where: string): ModelSettings
 function range(value: unknown, min: number, max: number, name: string): void {
   if (value === undefined) return;
   if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) {
-    throw new TypeError(`${name} must be a number from ${min} to ${max}, got ${JSON.stringify(value)}`);
+    throw new TypeError(`${name} must be a number from ${min} to ${max}, got ${shown(value)}`);
   }
+}
+
+// A number as itself: JSON.stringify writes NaN and Infinity as `null`, which no one wrote.
+function shown(value: unknown): string {
+  return typeof value === 'number' ? String(value) : JSON.stringify(value);
 }
 
 /**

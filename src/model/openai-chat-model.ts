@@ -13,6 +13,7 @@ import { retryModelRequest, type RetryPolicy } from './retry-policy.js';
 import { refusesParallelCalls, singleToolCallBody } from './single-tool-calls.js';
 import { serverContextSize } from './server-context-size.js';
 import { toModelError } from './to-model-error.js';
+import { MAX_TIMER_MS } from '../validation/max-timer.js';
 
 /** Options of {@link OpenAIChatModel}. */
 export interface OpenAIChatModelOptions {
@@ -43,10 +44,11 @@ export interface OpenAIChatModelOptions {
   /**
    * Milliseconds to wait for the response headers, and then the longest silence allowed
    * between two pieces of the stream (an idle timeout: a long answer that keeps streaming
-   * is never cut). Default: the client's timeout, 10 minutes.
+   * is never cut). Default: the client's timeout, 10 minutes. At most 2,147,483,647 (about
+   * 24.8 days), the longest a timer holds.
    */
   readonly timeoutMs?: number;
-  /** The longest wait before a retry, whatever the server's `Retry-After` asks; default 30,000. */
+  /** The longest wait before a retry, whatever the server's `Retry-After` asks; default 30,000, at most 2,147,483,647 (a timer's longest). */
   readonly maxRetryDelayMs?: number;
   /**
    * The most milliseconds the waits before the retries of one request may add up to; default
@@ -117,9 +119,9 @@ export class OpenAIChatModel implements ChatModel {
     this.settings = options.settings === undefined ? {} : checkModelSettings(options.settings, 'OpenAIChatModel');
     this.scheduler = options.scheduler ?? asyncScheduler;
     const given = options.client;
-    this.timeoutMs = whole('timeoutMs', options.timeoutMs ?? given?.timeout ?? OpenAI.DEFAULT_TIMEOUT, 1);
+    this.timeoutMs = whole('timeoutMs', options.timeoutMs ?? given?.timeout ?? OpenAI.DEFAULT_TIMEOUT, 1, MAX_TIMER_MS);
     const maxRetries = whole('maxRetries', options.maxRetries ?? given?.maxRetries ?? 2, 0);
-    const maxDelayMs = whole('maxRetryDelayMs', options.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS, 0);
+    const maxDelayMs = whole('maxRetryDelayMs', options.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS, 0, MAX_TIMER_MS);
     const budgetMs = whole('retryBudgetMs', options.retryBudgetMs ?? DEFAULT_RETRY_BUDGET_MS, 0);
     this.retry = { maxRetries, maxDelayMs, budgetMs, scheduler: this.scheduler };
     this.ownTransport = given === undefined;
@@ -221,10 +223,17 @@ function newClient(baseURL: string | undefined, apiKey: string | undefined, time
   return new OpenAI({ baseURL, apiKey: 'none', defaultHeaders: { Authorization: null }, maxRetries: 0, timeout, fetch: nodeHttpFetch });
 }
 
-/** `value` if it is an integer of at least `min`; a TypeError naming the option otherwise. */
-function whole(name: string, value: number, min: number): number {
+/**
+ * `value` if it is an integer of at least `min` (else a TypeError naming the option) and at
+ * most `max` (else a RangeError): options a timer is armed with pass MAX_TIMER_MS, above which
+ * Node would fire it after 1 ms.
+ */
+function whole(name: string, value: number, min: number, max = Number.POSITIVE_INFINITY): number {
   if (!Number.isInteger(value) || value < min) {
     throw new TypeError(`OpenAIChatModel: \`${name}\` must be an integer of at least ${min}, got ${String(value)}`);
+  }
+  if (value > max) {
+    throw new RangeError(`OpenAIChatModel: \`${name}\` must be at most ${max} ms (the longest a timer holds, about 24.8 days), got ${String(value)}`);
   }
   return value;
 }

@@ -5,6 +5,7 @@ import type { EventLog } from './event-log.js';
 import { EventStore } from './event-store.js';
 import type { LogEnding, SequencedEvent } from './run-types.js';
 import { UnknownRunError } from './unknown-run-error.js';
+import { checkAfter } from './check-after.js';
 
 interface Log {
   readonly runId: string;
@@ -66,7 +67,13 @@ export class MemoryEventLog implements EventLog {
         subscriber.error(new UnknownRunError(runId));
         return;
       }
-      let next = Math.max(0, Math.floor(after)); // the index of seq `after + 1`
+      let next: number; // the index of seq `after + 1`
+      try {
+        next = checkAfter(after, 'MemoryEventLog.read');
+      } catch (error) {
+        subscriber.error(error);
+        return;
+      }
       let pumping = false;
       const pump = (): void => {
         // Called again while delivering (a consumer that appends): the loop below picks the new entries up.

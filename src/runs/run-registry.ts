@@ -11,6 +11,7 @@ import { PendingApprovals } from './pending-approvals.js';
 import type { PendingApproval, RunInfo, SequencedEvent } from './run-types.js';
 import type { SharedRuns } from './shared-runs.js';
 import { UnknownRunError } from './unknown-run-error.js';
+import { checkAfter } from './check-after.js';
 
 /** A run started with `engine.start()`: hot, registered, attachable. */
 export interface RunHandle {
@@ -154,14 +155,19 @@ export class RunRegistry {
     return { runId, sessionId, events$: this.attach(runId), result, cancel: () => void this.cancel(runId) };
   }
 
-  /** The run's events with `seq > after` (default 0: all), then live; completes after its `RunEnd`. */
+  /**
+   * The run's events with `seq > after` (default 0: all), then live; completes after its
+   * `RunEnd`. Errors with a `TypeError` for an `after` that is not a whole number of at least
+   * 0, and with `UnknownRunError` for a run it does not know.
+   */
   attach(runId: string, options: { after?: number } = {}): Observable<SequencedEvent> {
     return defer(() => {
+      const after = checkAfter(options.after ?? 0, 'engine.runs.attach');
       this.#evict();
       // With shared runs the log decides: another engine's run may be newer than our copy of
       // its record (which comes over pub/sub), and reading an absent log is UnknownRunError.
       if (!this.#runs.has(runId) && !this.o.shared) throw new UnknownRunError(runId);
-      return this.o.log.read(runId, options.after ?? 0);
+      return this.o.log.read(runId, after);
     });
   }
 

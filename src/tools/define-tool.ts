@@ -1,5 +1,6 @@
 import type { ObservableInput } from 'rxjs';
 import type { JsonObject } from '../events/json.js';
+import { MAX_TIMER_MS } from '../validation/max-timer.js';
 import { withValidator } from './args-check.js';
 import type { Tool, ToolContext, ToolResult } from './tool.js';
 import { toolSchemaOf, type InferToolArgs, type UsableToolInput } from './tool-input.js';
@@ -23,7 +24,11 @@ export interface ToolDefinition<S extends object, Args extends Record<string, un
   readonly input: S & UsableToolInput<S>;
   /** A schema to offer the model instead of the one derived from `input` (see {@link Tool.modelParameters}). */
   readonly modelParameters?: JsonObject;
-  /** How long one call may run, in milliseconds; overrides the agent's `toolTimeoutMs`. */
+  /**
+   * How long one call may run, in milliseconds; overrides the agent's `toolTimeoutMs`. An
+   * integer from 1 to 2,147,483,647 (about 24.8 days, the longest a timer holds), or `Infinity`
+   * for a tool bounded by other means.
+   */
   readonly timeoutMs?: number;
   /** The argument permission patterns match against: a command, a path, a url. */
   subject?(args: Args): string | undefined;
@@ -40,6 +45,8 @@ export interface ToolDefinition<S extends object, Args extends Record<string, un
  * `execute`'s argument type is inferred from it. The schema is read, and a JSON schema
  * compiled, once per schema object, not per call.
  *
+ * @throws RangeError naming the tool when `timeoutMs` is neither `Infinity` nor an integer from
+ * 1 to `MAX_TIMER_MS` (Node would fire a longer timer after 1 ms).
  * @throws TypeError naming the tool when `input` is not an object schema, or cannot give the
  * model a JSON schema (a valibot schema needs `toStandardJsonSchema`), or is a JSON schema
  * with a `pattern` RE2 cannot run (its regexes run in linear time; lookaround and
@@ -62,6 +69,10 @@ export function defineTool<const S extends object>(definition: ToolDefinition<S>
   const name: unknown = definition?.name;
   if (typeof name !== 'string' || name === '') throw new TypeError(`defineTool: \`name\` must be a non-empty string, got ${JSON.stringify(name)}`);
   if (typeof definition.execute !== 'function') throw new TypeError(`defineTool("${name}"): \`execute\` must be a function`);
+  const timeoutMs: unknown = definition.timeoutMs;
+  if (timeoutMs !== undefined && timeoutMs !== Number.POSITIVE_INFINITY && !(Number.isInteger(timeoutMs) && (timeoutMs as number) >= 1 && (timeoutMs as number) <= MAX_TIMER_MS)) {
+    throw new RangeError(`defineTool("${name}"): \`timeoutMs\` must be an integer of milliseconds from 1 to ${MAX_TIMER_MS} (the longest a timer holds, about 24.8 days) or Infinity, got ${String(timeoutMs)}`);
+  }
   const { parameters, validate } = toolSchemaOf(name, definition.input);
   const tool: Tool<Args> = {
     name,

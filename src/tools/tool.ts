@@ -133,7 +133,8 @@ export interface Tool<Args extends Record<string, unknown> = Record<string, unkn
    * overrides the agent's `toolTimeoutMs`. `Infinity` for a tool bounded by other means,
    * like the delegation tools (a child run has its own step limit and tool timeouts, and its
    * tool calls start later than the delegating call, so the shared limit would always cut
-   * the delegating call first).
+   * the delegating call first). One longer than a timer holds (2,147,483,647, about 24.8
+   * days) sets no timer either; `defineTool` refuses it.
    */
   readonly timeoutMs?: number;
   /** Runs the call. Return text, a {@link ToolResult}, or a promise or observable of one. */

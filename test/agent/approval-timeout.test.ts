@@ -119,6 +119,6 @@ describe('approvalTimeoutMs', () => {
   it('is checked like every engine option', async () => {
     sandbox = await makeSandbox();
     const model = new ScriptedModel([]);
-    expect(() => new HarnessEngine({ model, workspace: sandbox.dir, approvalTimeoutMs: 0 })).toThrow('`approvalTimeoutMs` must be an integer >= 1, got 0');
+    expect(() => new HarnessEngine({ model, workspace: sandbox.dir, approvalTimeoutMs: 0 })).toThrow('`approvalTimeoutMs` must be an integer of milliseconds from 1 to 2147483647 (the longest a timer holds, about 24.8 days), got 0');
   });
 });

@@ -1,3 +1,6 @@
+import { chmod, mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ReActAgentOptions } from '../../src/agent/agent-options.js';
 import { ReActAgent } from '../../src/agent/react-agent.js';
@@ -16,7 +19,7 @@ describe('invalid agent options fail at construction with a message naming the o
   });
 
   it('toolTimeoutMs: 0', () => {
-    expect(() => new ReActAgent({ model: model(), toolTimeoutMs: 0 })).toThrow(/`toolTimeoutMs` must be a positive integer, got 0/);
+    expect(() => new ReActAgent({ model: model(), toolTimeoutMs: 0 })).toThrow(/`toolTimeoutMs` must be an integer of milliseconds from 1 to 2147483647 .*, got 0/);
   });
 
   it('no model, or something that is not a ChatModel', () => {
@@ -30,6 +33,32 @@ describe('invalid agent options fail at construction with a message naming the o
     expect(() => new ReActAgent({ model: model(), workspace: '/definitely/not/here' })).toThrow(
       'The workspace "/definitely/not/here" does not exist; pass an existing folder as `workspace`',
     );
+  });
+
+  it('a workspace that is a symlink loop is said to be one, not to be missing', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'rxharness-loop-'));
+    try {
+      await symlink(join(dir, 'b'), join(dir, 'a'));
+      await symlink(join(dir, 'a'), join(dir, 'b'));
+      expect(() => new ReActAgent({ model: model(), workspace: join(dir, 'a') })).toThrow(
+        `The workspace "${join(dir, 'a')}" is a symlink loop; pass a folder (or a link that ends at one) as \`workspace\``,
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  // Root reads every folder: the denial cannot be made there.
+  it.skipIf(process.getuid?.() === 0)('a workspace behind a folder that denies access is said to be unreadable', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'rxharness-denied-'));
+    try {
+      await mkdir(join(dir, 'locked', 'ws'), { recursive: true });
+      await chmod(join(dir, 'locked'), 0o000);
+      expect(() => new ReActAgent({ model: model(), workspace: join(dir, 'locked', 'ws') })).toThrow(/" cannot be read; pass a folder you may read as `workspace`$/);
+    } finally {
+      await chmod(join(dir, 'locked'), 0o700);
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -1,6 +1,7 @@
 import { lastValueFrom, toArray } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { approvalTimeoutOption, SERVE_APPROVAL_TIMEOUT_MS } from '../../src/cli/approval-timeout-flag.js';
+import { CliUsageError } from '../../src/cli/cli-usage-error.js';
 import { main } from '../../src/cli/main.js';
 import { fromRun, startRun, toUiItem } from '../../src/client/index.js';
 import { FakeOpenAIServer } from '../support/fake-openai-server.js';
@@ -20,6 +21,20 @@ describe('--approval-timeout', () => {
     expect(approvalTimeoutOption('2m', SERVE_APPROVAL_TIMEOUT_MS)).toEqual({ approvalTimeoutMs: 120_000 });
     expect(approvalTimeoutOption('90s', undefined)).toEqual({ approvalTimeoutMs: 90_000 });
     expect(approvalTimeoutOption('0', SERVE_APPROVAL_TIMEOUT_MS)).toEqual({});
+  });
+
+  it('longer than a timer holds (2,147,483,647 ms) is bad usage: Node would fire it after 1 ms', async () => {
+    expect(approvalTimeoutOption('35791m', undefined)).toEqual({ approvalTimeoutMs: 2_147_460_000 });
+    expect(() => approvalTimeoutOption('40000m', undefined)).toThrow(CliUsageError);
+    const cases = [
+      ['40000m', ['run', '--demo', '--approval-timeout', '40000m', 'hi']],
+      ['2147483648ms', ['serve', '--demo', '--approval-timeout', '2147483648ms']],
+    ] as const;
+    for (const [raw, argv] of cases) {
+      const cli = sandbox.io();
+      expect(await main(argv, cli)).toBe(2);
+      expect(cli.stderrText()).toContain(`--approval-timeout must be at most 2147483647ms (35791m, about 24.8 days: the longest a timer holds), got "${raw}"`);
+    }
   });
 
   it.each([

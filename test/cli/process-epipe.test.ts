@@ -49,6 +49,30 @@ describe('rxharness run | head -1', () => {
   });
 });
 
+describe('rxharness agents | head -1', () => {
+  let sandbox: CliSandbox;
+  beforeEach(async () => {
+    sandbox = await cliSandbox();
+    // 1,000 broken definitions: about 145 KB of diagnostics, more than a pipe holds.
+    await Promise.all(Array.from({ length: 1000 }, (_, i) => sandbox.workspace.file(`.rxharness/agents/a${i}.md`, '---\nname: [broken\n---\nbody\n')));
+  });
+  afterEach(() => sandbox.cleanup());
+
+  it('plain lines: prints the first, then exits 141 without a stack trace, as run does', async () => {
+    const result = await pipeToHead('agents', { cwd: sandbox.workspace.dir, home: sandbox.home });
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(141);
+    expect(result.stdout).toMatch(/^bash +\[builtin\] /);
+  });
+
+  it('--json: the same', async () => {
+    const result = await pipeToHead('agents --json', { cwd: sandbox.workspace.dir, home: sandbox.home });
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(141);
+    expect(result.stdout).toBe('{\n');
+  });
+});
+
 describe('rxharness run: stdout closed early', () => {
   let fixture: DelegationFixture;
   let cli: CliProcess | undefined;

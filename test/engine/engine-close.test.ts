@@ -41,6 +41,22 @@ describe('engine.close()', () => {
     expect(f.server.requests).toHaveLength(0);
   });
 
+  it('makes the runs of engine.agent() and engine.agent(name) fail the same way, even for agents got before close', async () => {
+    f = await startDelegationFixture({ main: () => ({ text: 'hi' }), alpha: () => ({ text: 'hi' }) });
+    const engine = f.engine({}, [testAgent('alpha')]);
+    const before = [engine.agent(), engine.agent('alpha')];
+    await engine.close();
+    const closed = { name: 'EngineClosedError', message: expect.stringMatching(/the engine is closed/) };
+    for (const agent of [...before, engine.agent(), engine.agent('alpha'), engine.agent('nobody')]) {
+      await expect(agent.call('hello')).rejects.toMatchObject(closed);
+      const run = record(agent.stream('hello'));
+      await run.done;
+      expect(run.error).toMatchObject(closed);
+      expect(run.events).toEqual([]);
+    }
+    expect(f.server.requests).toHaveLength(0);
+  });
+
   it('refuses a background task asked for after close by a run still going: no child starts', async () => {
     const gate = createGate();
     f = await startDelegationFixture({

@@ -64,6 +64,18 @@ describe('conversation routes', () => {
     expect(((await call('GET', '/sessions')).body as { sessions: Array<{ sessionId: string }> }).sessions.map((s) => s.sessionId)).toEqual([other.sessionId]);
   });
 
+  it('DELETE forgets the "always" approvals too: a new conversation reusing the id is asked again', async () => {
+    let asked = 0;
+    const model = new ScriptedModel((request) => (request.messages.at(-1)?.role === 'tool' ? { text: 'done' } : { toolCalls: [{ name: 'bash', args: { command: 'echo hi' } }] }));
+    served = await serveRuns({ model, approve: () => (asked++, { decision: 'always' }) }, { basePath: '/api', authorize });
+    await turn('first', 'notes');
+    await turn('again', 'notes');
+    expect(asked).toBe(1);
+    expect((await call('DELETE', '/sessions/notes')).status).toBe(204);
+    await turn('a new conversation', 'notes');
+    expect(asked).toBe(2);
+  });
+
   it('answer 404 for unknown sessions and 405 for other methods', async () => {
     served = await serveRuns({ model: new ScriptedModel([]) }, { basePath: '/api', authorize });
     const unknown = await call('GET', '/sessions/ses_nobody');

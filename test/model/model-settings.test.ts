@@ -49,6 +49,12 @@ describe('model settings', () => {
       [{ parallelToolCalls: 'yes' }, /parallelToolCalls must be true or false/],
       [{ temprature: 1 }, /unknown setting "temprature"; known: temperature, topP/],
       ['hot', /settings must be an object/],
+      // Numbers as themselves: JSON.stringify would say `null` for these.
+      [{ temperature: Number.NaN }, /temperature must be a number from 0 to 2, got NaN$/],
+      [{ topP: Number.NEGATIVE_INFINITY }, /topP must be a number from 0 to 1, got -Infinity$/],
+      [{ maxTokens: Number.NaN }, /maxTokens must be a whole number of at least 1, got NaN$/],
+      [{ contextWindow: Number.POSITIVE_INFINITY }, /contextWindow must be a whole number of tokens, at least 256, got Infinity$/],
+      [{ maxTokens: '12' }, /maxTokens must be a whole number of at least 1, got "12"$/],
     ];
     for (const [settings, message] of cases) {
       expect(() => new OpenAIChatModel({ model: 'm', baseURL: 'http://127.0.0.1:9/v1', settings: settings as never })).toThrow(message);

@@ -1,5 +1,6 @@
 import { HttpFailure } from '../../http/http-failure.js';
 import { readJsonBody } from '../../http/read-json-body.js';
+import { MAX_TIMER_MS } from '../../validation/max-timer.js';
 import { resolveProtocolOptions, type ProtocolHandlerOptions } from '../protocol-options.js';
 import { protocolRoute, type ProtocolRequestHandler } from '../protocol-route.js';
 import { startStreamedRun } from '../start-streamed-run.js';
@@ -21,9 +22,6 @@ export interface AgUiHandlerOptions extends ProtocolHandlerOptions {
    */
   readonly clientWaitMs?: number;
 }
-
-/** The largest delay `setTimeout` honours. */
-const MAX_TIMER_MS = 2_147_483_647;
 
 /**
  * Serves the engine's main agent as an AG-UI agent (the protocol of CopilotKit and

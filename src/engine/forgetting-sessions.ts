@@ -1,0 +1,46 @@
+import type { SessionStore } from '../session/session-store.js';
+
+/**
+ * The engine's view of its session store: the same store, whose `delete` (when it has one)
+ * also forgets what the engine keeps of the conversation in memory (`forget`: its "always"
+ * approvals and its undelivered background results) once the store has deleted it. Without
+ * that, a new conversation reusing the id would run calls the deleted one approved "always"
+ * without asking, and would read the deleted one's background results in its first prompt.
+ *
+ * Every part of the engine (its tree, `engine.sessions`, the HTTP route `DELETE
+ * /sessions/:id`) holds this view, never the store itself, so deleting through the engine
+ * always forgets. A Proxy rather than a copy: the store's other methods, optional ones
+ * included, stay exactly as present or absent as the store has them (the HTTP routes answer
+ * `404` for a store without `list`), and each is called on the store itself (its private
+ * fields). The store's own evictions (a `MemorySessionStore` past its bounds) do not go
+ * through here: the engine's memory of a conversation is bounded on its own.
+ *
+ * @example
+ * ```ts
+ * const sessions = forgettingSessions(store, (id) => grants.clear(id));
+ * await sessions.delete?.('notes'); // the store deletes it, then the grants are cleared
+ * ```
+ */
+export function forgettingSessions(store: SessionStore, forget: (sessionId: string) => void): SessionStore {
+  const remove = store.delete;
+  if (typeof remove !== 'function') return store;
+  const deleteAndForget = (sessionId: string): void | Promise<void> => {
+    const deleted = remove.call(store, sessionId);
+    // After the store: a store that failed to delete still holds the conversation, grants and all.
+    if (deleted instanceof Promise) return deleted.then(() => forget(sessionId));
+    forget(sessionId);
+  };
+  // Methods bound once each, not at every call (a run appends to its session at every step).
+  const bound = new WeakMap<(...args: never[]) => unknown, unknown>();
+  return new Proxy(store, {
+    get(target, key) {
+      if (key === 'delete') return deleteAndForget;
+      const value: unknown = Reflect.get(target, key, target);
+      if (typeof value !== 'function') return value;
+      const method = value as (...args: never[]) => unknown;
+      let own = bound.get(method);
+      if (own === undefined) bound.set(method, (own = method.bind(target)));
+      return own;
+    },
+  });
+}
