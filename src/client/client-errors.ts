@@ -4,6 +4,7 @@ import { RxHarnessError } from '../errors/rxharness-error.js';
  * The server answered a request about runs with an error status. `message` is the server's
  * `{ error }` text (or the start of its body), `status` the HTTP status: `400` a bad request,
  * `404` an unknown run or no pending call, `409` a busy session, `413` a body too large.
+ * Also an answer of the right status that is too large to take (over 32 MiB; `serverError` says so).
  *
  * @example
  * ```ts
@@ -58,7 +59,9 @@ export class RunConnectionError extends RxHarnessError {
 /**
  * The server ended a run's event stream with `event: error`: the run failed in a way it could
  * not report as a `RunEnd` (its event log failed), or it was evicted while being read.
- * `serverName` is the server's error name (e.g. `UnknownRunError`).
+ * `serverName` is the server's error name (e.g. `UnknownRunError`), or the client's word for
+ * a stream it refused: `BadMessage` (not a well-formed event of the run), `MessageTooLarge`
+ * (over `maxMessageLength`), `NoRunEnd` (ended without the run's `RunEnd`), `NoBody`.
  *
  * @example
  * ```ts

@@ -4,6 +4,7 @@ import type { SequencedEvent } from '../runs/run-types.js';
 import { RunConnectionError, RunStreamError } from './client-errors.js';
 import { readRunStream, type StreamOutcome } from './read-run-stream.js';
 import { requestError, requestHeaders, runUrl, type RequestOptions } from './run-requests.js';
+import { Watchdog } from './watchdog.js';
 
 /** Options of {@link fromRun}. */
 export interface FromRunOptions extends RequestOptions {
@@ -13,9 +14,21 @@ export interface FromRunOptions extends RequestOptions {
   readonly maxRetries?: number;
   /** The wait before the first reconnection, in milliseconds, doubled after each further failure (at most 10 s); default 250. */
   readonly retryDelayMs?: number;
+  /**
+   * How long a connection may bring nothing (no event, no keep-alive comment) before it is
+   * taken for dead, dropped and made again (counting as a failure, like any drop), in
+   * milliseconds; 0: wait forever. Default 45,000: three of the server's 15 s keep-alives.
+   */
+  readonly idleTimeoutMs?: number;
+  /** The most characters one message may hold before the stream is refused with a `RunStreamError` (`MessageTooLarge`); default 10 MiB. */
+  readonly maxMessageLength?: number;
 }
 
 const MAX_DELAY_MS = 10_000;
+/** Three keep-alives of a `runsHandler` (one every 15 s by default): two may be late, not three. */
+const DEFAULT_IDLE_TIMEOUT_MS = 45_000;
+/** As `parseNdjson`'s line: far above any real event (a `RunEnd` carries the whole answer), far below harm. */
+const DEFAULT_MAX_MESSAGE_LENGTH = 10 * 1024 * 1024;
 /** Statuses worth trying again: the server or a proxy is busy or restarting. Any other is final. */
 const RETRYABLE = new Set([408, 429, 500, 502, 503, 504]);
 
@@ -26,9 +39,12 @@ const RETRYABLE = new Set([408, 429, 500, 502, 503, 504]);
  * reconnection can ever start a run). When the connection drops it reconnects from the last
  * seq it delivered, waiting `retryDelayMs`, then twice as long each time, and gives up with a
  * {@link RunConnectionError} after `maxRetries` failures in a row; a connection that brings
- * an event resets the count. A final answer is not retried: an unknown run errors with a
- * `404` {@link RunRequestError}, a cancelled run with an `AbortError`, a failed one with a
- * {@link RunStreamError}. Unsubscribing aborts the request; the run goes on.
+ * an event resets the count, and one silent for `idleTimeoutMs` counts as a failure. A final
+ * answer is not retried: an unknown run errors with a `404` {@link RunRequestError}, a
+ * cancelled run with an `AbortError`, a failed one with a {@link RunStreamError}, and so does
+ * a stream that breaks the protocol (`serverName`: `BadMessage` for an event of the wrong
+ * shape, `MessageTooLarge`, `NoRunEnd` for a server that ends the stream without the run's
+ * `RunEnd`). Nothing after the `RunEnd` is read. Unsubscribing aborts the request; the run goes on.
  *
  * @example
  * ```ts
@@ -42,12 +58,14 @@ export function fromRun(baseUrl: string, runId: string, options: FromRunOptions 
   const after = count('after', options.after ?? 0);
   const maxRetries = count('maxRetries', options.maxRetries ?? 6);
   const retryDelayMs = count('retryDelayMs', options.retryDelayMs ?? 250);
+  const idleTimeoutMs = count('idleTimeoutMs', options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS);
+  const maxMessageLength = count('maxMessageLength', options.maxMessageLength ?? DEFAULT_MAX_MESSAGE_LENGTH, 1);
   return new Observable<SequencedEvent>((subscriber) => {
     const controller = new AbortController();
     // never called as a method of the follower: a browser's fetch throws "Illegal invocation" when `this` is not the window
     const fetchFn = options.fetch ?? ((input: string, init?: RequestInit) => globalThis.fetch(input, init));
     const headers = requestHeaders(options, 'text/event-stream');
-    const follower: Follower = { baseUrl, runId, fetch: fetchFn, headers, signal: controller.signal, last: after, subscriber };
+    const follower: Follower = { baseUrl, runId, fetch: fetchFn, headers, signal: controller.signal, after, last: after, idleTimeoutMs, maxMessageLength, subscriber };
     follow(follower, maxRetries, retryDelayMs).then(
       (outcome) => end(follower, outcome),
       (error: unknown) => controller.signal.aborted || subscriber.error(error),
@@ -62,7 +80,11 @@ interface Follower {
   readonly fetch: NonNullable<RequestOptions['fetch']>;
   readonly headers: Readonly<Record<string, string>>;
   readonly signal: AbortSignal;
+  /** Where the consumer asked to start. */
+  readonly after: number;
   last: number;
+  readonly idleTimeoutMs: number;
+  readonly maxMessageLength: number;
   readonly subscriber: Subscriber<SequencedEvent>;
 }
 
@@ -80,35 +102,51 @@ async function follow(f: Follower, maxRetries: number, retryDelayMs: number): Pr
   }
 }
 
-/** One connection, from after the last seq delivered. */
+/** One connection, from after the last seq delivered; dropped when it stays silent for `idleTimeoutMs`. */
 async function connect(f: Follower): Promise<StreamOutcome> {
   const url = `${runUrl(f.baseUrl, f.runId, 'events')}?after=${f.last}`;
-  let response: Response;
+  const connection = new AbortController();
+  const leave = (): void => connection.abort(f.signal.reason);
+  f.signal.addEventListener('abort', leave, { once: true });
+  const watchdog = new Watchdog(f.idleTimeoutMs, () => connection.abort(new Error(`the connection brought nothing for ${f.idleTimeoutMs} ms`)));
   try {
-    response = await f.fetch(url, { headers: f.headers, signal: f.signal });
-  } catch (error) {
-    return { kind: 'dropped', cause: error }; // the network, or our own abort (checked by the caller)
+    let response: Response;
+    try {
+      response = await f.fetch(url, { headers: f.headers, signal: connection.signal });
+    } catch (error) {
+      // the network, our own abort (checked by the caller), or the watchdog's
+      return { kind: 'dropped', cause: connection.signal.aborted ? connection.signal.reason : error };
+    }
+    if (response.status !== 200) {
+      const error = await requestError(response, `GET ${url}`);
+      if (RETRYABLE.has(response.status)) return { kind: 'dropped', cause: error };
+      throw error;
+    }
+    if (response.body === null) throw new RunStreamError(f.runId, 'NoBody', 'the events response has no body to read');
+    return await readRunStream(response.body, {
+      runId: f.runId,
+      maxMessageLength: f.maxMessageLength,
+      signal: connection.signal,
+      last: () => f.last,
+      deliver: (entry) => {
+        f.last = entry.seq;
+        f.subscriber.next(entry);
+        return !f.subscriber.closed;
+      },
+      alive: () => watchdog.restart(),
+    });
+  } finally {
+    watchdog.stop();
+    f.signal.removeEventListener('abort', leave);
   }
-  if (response.status !== 200) {
-    const error = await requestError(response, `GET ${url}`);
-    if (RETRYABLE.has(response.status)) return { kind: 'dropped', cause: error };
-    throw error;
-  }
-  if (response.body === null) throw new RunStreamError(f.runId, 'NoBody', 'the events response has no body to read');
-  return readRunStream(response.body, {
-    runId: f.runId,
-    last: () => f.last,
-    deliver: (entry) => {
-      f.last = entry.seq;
-      f.subscriber.next(entry);
-      return !f.subscriber.closed;
-    },
-  });
 }
 
 function end(f: Follower, outcome: StreamOutcome | undefined): void {
   if (outcome === undefined || f.subscriber.closed) return;
-  if (outcome.kind === 'end') f.subscriber.complete();
+  if (outcome.kind === 'run-end') f.subscriber.complete();
+  // A bare `end` is right only for a consumer that asked to start past the RunEnd and was given nothing.
+  else if (outcome.kind === 'end' && f.last === f.after && f.after > 0) f.subscriber.complete();
+  else if (outcome.kind === 'end') f.subscriber.error(new RunStreamError(f.runId, 'NoRunEnd', 'the server ended the stream without the run\'s RunEnd'));
   else if (outcome.kind === 'cancelled') f.subscriber.error(new AbortError(new Error(outcome.reason)));
   else if (outcome.kind === 'failed') f.subscriber.error(new RunStreamError(f.runId, outcome.name, outcome.message));
 }
@@ -126,7 +164,7 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-function count(name: string, value: number): number {
-  if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`fromRun: ${name} must be a whole number, at least 0, got ${String(value)}`);
+function count(name: string, value: number, least = 0): number {
+  if (!Number.isSafeInteger(value) || value < least) throw new RangeError(`fromRun: ${name} must be a whole number, at least ${least}, got ${String(value)}`);
   return value;
 }

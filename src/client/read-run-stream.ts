@@ -1,31 +1,42 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { isAgentEvent } from '../events/guards.js';
+import { isRunEnd, isWellFormedEvent } from '../events/guards.js';
 import type { SequencedEvent } from '../runs/run-types.js';
 import { RunStreamError } from './client-errors.js';
 
 /** How one connection to a run's event stream ended. */
 export type StreamOutcome =
+  /** The run's own (unwrapped) `RunEnd` was delivered: the run is over, whatever the server sends next. */
+  | { readonly kind: 'run-end' }
+  /** The server said `event: end` (before any `RunEnd` on this connection). */
   | { readonly kind: 'end' }
   | { readonly kind: 'cancelled'; readonly reason: string }
   | { readonly kind: 'failed'; readonly name: string; readonly message: string }
-  /** The connection ended or broke before the run did: connect again after the last seq. */
+  /** The connection ended, broke or went silent before the run did: connect again after the last seq. */
   | { readonly kind: 'dropped'; readonly cause: unknown };
 
 /** What reading a stream needs to know and tell. */
 export interface StreamReading {
   readonly runId: string;
+  /** The most characters one message may buffer before the stream is refused. */
+  readonly maxMessageLength: number;
+  /** Aborted when the consumer leaves or the connection went silent too long: the read stops. */
+  readonly signal: AbortSignal;
   /** The last seq delivered so far (older ones arriving again are skipped). */
   last(): number;
   /** Delivers the next event; returns false when the consumer has gone. */
   deliver(entry: SequencedEvent): boolean;
+  /** Called for every piece of the body that arrives (a keep-alive comment too): the connection lives. */
+  alive(): void;
 }
 
 /**
  * Reads one response body of `GET /runs/:id/events` with `eventsource-parser` (browser-safe,
  * one linear pass): each message's `SequencedEvent` is delivered once, in order (one already
  * seen is skipped, one past a gap drops the connection so it resumes from the gap), until
- * `event: end`, `cancelled` or `error`, or until the body ends or breaks. A message that is
- * not an event of this run throws a {@link RunStreamError}: following it further is pointless.
+ * the run's own `RunEnd` (nothing after it is read: it is the run's last event), or
+ * `event: end`, `cancelled` or `error`, or until the body ends, breaks or `signal` aborts.
+ * A message that is not a well-formed event of this run, or one longer than
+ * `maxMessageLength`, throws a {@link RunStreamError}: following it further is pointless.
  *
  * @example
  * ```ts
@@ -39,6 +50,13 @@ export async function readRunStream(body: ReadableStream<Uint8Array>, reading: S
   let stopped = false;
   let fatal: RunStreamError | undefined;
   const parser = createParser({
+    // Without a cap a line that never ends (or a message of endless `data:` lines) is held whole.
+    maxBufferSize: reading.maxMessageLength,
+    onError: (error) => {
+      if (error.type !== 'max-buffer-size-exceeded') return; // a bad `retry:` or an unknown field: nothing of ours
+      fatal = new RunStreamError(reading.runId, 'MessageTooLarge', `a message of the event stream is longer than ${reading.maxMessageLength} characters (maxMessageLength)`);
+      stopped = true;
+    },
     onEvent: (message) => {
       if (outcome !== undefined || stopped) return;
       try {
@@ -52,20 +70,26 @@ export async function readRunStream(body: ReadableStream<Uint8Array>, reading: S
       }
     },
   });
+  // A body that ignores the abort (a test double, a fetch of someone's own) still ends its read.
+  const cancel = (): void => void reader.cancel().catch(() => undefined);
+  reading.signal.addEventListener('abort', cancel, { once: true });
   try {
-    while (outcome === undefined && !stopped) {
+    while (outcome === undefined && !stopped && !reading.signal.aborted) {
       const { done, value } = await reader.read();
       if (done) break;
+      reading.alive();
       parser.feed(decoder.decode(value, { stream: true }));
     }
   } catch (error) {
-    return { kind: 'dropped', cause: error };
+    if (fatal === undefined) return { kind: 'dropped', cause: reading.signal.aborted ? reading.signal.reason : error };
   } finally {
+    reading.signal.removeEventListener('abort', cancel);
     // done with this response (its end, a gap, a consumer gone): let the connection go
-    if (outcome !== undefined || stopped) reader.cancel().catch(() => undefined);
+    if (outcome !== undefined || stopped) cancel();
   }
   if (fatal) throw fatal;
   if (stopped) return { kind: 'dropped', cause: new Error('the consumer went away') };
+  if (outcome === undefined && reading.signal.aborted) return { kind: 'dropped', cause: reading.signal.reason };
   return outcome ?? { kind: 'dropped', cause: new Error('the server closed the stream before the run ended') };
 }
 
@@ -78,7 +102,8 @@ function onMessage(message: EventSourceMessage, reading: StreamReading): StreamO
       const last = reading.last();
       if (entry.seq <= last) return undefined; // already delivered
       if (entry.seq !== last + 1) return { kind: 'dropped', cause: new Error(`expected event ${last + 1}, got ${entry.seq}`) };
-      return reading.deliver(entry) ? undefined : 'stop';
+      if (!reading.deliver(entry)) return 'stop';
+      return isRunEnd(entry.event) ? { kind: 'run-end' } : undefined;
     }
     case 'end':
       return { kind: 'end' };
@@ -98,7 +123,8 @@ function parseEntry(data: string, runId: string): SequencedEvent {
   } catch {
     // reported below
   }
-  if (entry?.runId !== runId || !Number.isSafeInteger(entry.seq) || !isAgentEvent(entry.event)) {
+  // Every field the event's type promises, at every level: the page's reducer and views read them without looking.
+  if (entry?.runId !== runId || !Number.isSafeInteger(entry.seq) || !isWellFormedEvent(entry.event)) {
     throw new RunStreamError(runId, 'BadMessage', `the server sent a message that is not an event of this run: ${data.slice(0, 120)}`);
   }
   return entry as SequencedEvent;

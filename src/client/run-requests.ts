@@ -1,6 +1,12 @@
 import type { ApprovalDecision } from '../permission/approval.js';
 import type { RunInfo } from '../runs/run-types.js';
 import { RunRequestError } from './client-errors.js';
+import { readBodyText } from './read-body.js';
+
+/** How much of an error answer is read: its `{ error }` (or a proxy's page) starts well within it. */
+const ERROR_BODY_BYTES = 4096;
+/** The largest JSON answer taken (a conversation's whole transcript is the largest there is). */
+const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
 
 /** The `fetch` the client uses: the global one by default (browsers, Node 18+, Deno, workers). */
 export type FetchFunction = (input: string, init?: RequestInit) => Promise<Response>;
@@ -132,7 +138,10 @@ export async function cancelRun(baseUrl: string, runId: string, options: Request
   await send(options, 'DELETE', runUrl(baseUrl, runId), 202);
 }
 
-/** Sends one JSON request and reads its answer; any other status than `expected` rejects with a {@link RunRequestError}. */
+/**
+ * Sends one JSON request and reads its answer; any other status than `expected`, or an
+ * answer larger than 32 MiB (not read further), rejects with a {@link RunRequestError}.
+ */
 export async function send(options: RequestOptions, method: string, url: string, expected: number, body?: unknown): Promise<unknown> {
   const response = await (options.fetch ?? globalThis.fetch)(url, {
     method,
@@ -140,7 +149,10 @@ export async function send(options: RequestOptions, method: string, url: string,
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   if (response.status !== expected) throw await requestError(response, `${method} ${url}`);
-  return expected === 204 ? undefined : ((await response.json()) as unknown);
+  if (expected === 204) return undefined;
+  const { text, whole } = await readBodyText(response, MAX_ANSWER_BYTES);
+  if (!whole) throw new RunRequestError(response.status, `the answer is larger than ${MAX_ANSWER_BYTES} bytes; it was not read further`, `${method} ${url}`);
+  return JSON.parse(text) as unknown;
 }
 
 /**
@@ -159,11 +171,11 @@ export async function cancelTask(baseUrl: string, runId: string, taskId: string,
   await send(options, 'DELETE', runUrl(baseUrl, runId, 'tasks', taskId), 202);
 }
 
-/** A {@link RunRequestError} from an error answer: its `{ error }`, or the start of its body. */
+/** A {@link RunRequestError} from an error answer: its `{ error }`, or the start of its body (at most 4 KiB are read). */
 export async function requestError(response: Response, request: string): Promise<RunRequestError> {
   let text = '';
   try {
-    text = await response.text();
+    ({ text } = await readBodyText(response, ERROR_BODY_BYTES));
   } catch {
     // the body could not be read: the status says enough
   }

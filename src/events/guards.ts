@@ -66,3 +66,88 @@ export function isAgentEvent(value: unknown): value is AgentEvent {
     current = v.event;
   }
 }
+
+/** What one field must be: `?` marks a field that may be absent (but, when present, must fit). */
+type Kind = 'string' | 'string?' | 'number' | 'boolean' | 'boolean?' | 'json' | 'calls' | 'todos' | 'metrics' | 'usage?';
+
+/**
+ * The fields of each event type beyond `type`, `runId` and `agentName`: what the adapters,
+ * the task tree and the terminal lines read without looking (a `RunEnd` without `metrics`
+ * threw in the tree). Every type is listed, so a new type does not compile until it is added.
+ */
+const FIELDS: Readonly<Record<AgentEventType, Readonly<Record<string, Kind>>>> = {
+  RunStart: { sessionId: 'string', prompt: 'string' },
+  ContextSize: { messageCount: 'number', tokenCount: 'number' },
+  ReasonStart: { step: 'number' },
+  ReasonDelta: { step: 'number', kind: 'string', text: 'string' },
+  ReasonEnd: { step: 'number', text: 'string', toolCalls: 'calls', durationMs: 'number', finishReason: 'string?', usage: 'usage?' },
+  ActionStart: { step: 'number', toolCalls: 'calls' },
+  ToolCallStart: { step: 'number', callId: 'string', toolName: 'string', args: 'json' },
+  ToolCallEnd: { step: 'number', callId: 'string', toolName: 'string', text: 'string', error: 'string?', durationMs: 'number' },
+  ActionEnd: { step: 'number' },
+  Plan: { todos: 'todos' },
+  HITLPending: { approvalId: 'string', callId: 'string', toolName: 'string', args: 'json', reason: 'string' },
+  HITLDecided: { approvalId: 'string', callId: 'string', toolName: 'string', decision: 'string', comment: 'string?', timedOut: 'boolean?' },
+  RunEnd: { text: 'string', abnormal: 'boolean', error: 'string?', metrics: 'metrics', steps: 'number' },
+  RunCancelled: { reason: 'string' },
+  Warning: { code: 'string', message: 'string' },
+  Budget: { step: 'number', limit: 'number', used: 'number', remaining: 'number' },
+  Compaction: {
+    sessionId: 'string', reason: 'string', contextWindow: 'number', tokensBefore: 'number', tokensAfter: 'number',
+    prunedToolResults: 'number', summarisedMessages: 'number', summaryError: 'string?', archived: 'boolean',
+  },
+  TaskQueued: { parentRunId: 'string', taskId: 'string', taskIndex: 'number', taskAgentName: 'string', taskDescription: 'string' },
+  TaskWrap: { parentRunId: 'string', taskId: 'string', taskIndex: 'number', taskAgentName: 'string', taskDescription: 'string', multitask: 'boolean' },
+};
+// Entries made once: the check runs for every event a page or a terminal draws.
+const FIELD_LISTS = new Map(Object.entries(FIELDS).map(([type, fields]) => [type, Object.entries(fields)]));
+const METRICS = ['promptTokens', 'completionTokens', 'totalTokens', 'durationMs', 'tasks'];
+const USAGE = ['promptTokens', 'completionTokens', 'totalTokens'];
+
+/**
+ * Whether an unknown value is an event with every field its type promises, at every level of
+ * `TaskWrap` nesting: {@link isAgentEvent}, plus each field's kind (a `ReasonDelta`'s `text`
+ * a string, a `RunEnd`'s `metrics` five numbers, an optional `error` a string when present).
+ * What a client checks before handing an event read from the network to code that reads
+ * those fields without looking (`fromRun` refuses the rest; `reduceTree` skips them).
+ *
+ * @example
+ * ```ts
+ * isWellFormedEvent({ type: 'RunEnd', runId: 'r', agentName: 'main' }); // false: no text, metrics...
+ * ```
+ */
+export function isWellFormedEvent(value: unknown): value is AgentEvent {
+  if (!isAgentEvent(value)) return false;
+  // A loop, not recursion, for the same reason as isAgentEvent's.
+  for (let current: AgentEvent = value; ; current = current.event) {
+    const record = current as unknown as Record<string, unknown>;
+    for (const [name, kind] of FIELD_LISTS.get(current.type)!) if (!fits(record[name], kind)) return false;
+    if (current.type !== 'TaskWrap') return true;
+  }
+}
+
+function fits(value: unknown, kind: Kind): boolean {
+  switch (kind) {
+    case 'string?':
+    case 'boolean?':
+      return value === undefined || typeof value === kind.slice(0, -1);
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value);
+    case 'json':
+      return value !== undefined;
+    case 'calls':
+      return Array.isArray(value) && value.every((call) => isObject(call) && typeof call.callId === 'string' && typeof call.name === 'string');
+    case 'todos':
+      return Array.isArray(value) && value.every((todo) => isObject(todo) && typeof todo.id === 'string' && typeof todo.content === 'string' && typeof todo.status === 'string');
+    case 'metrics':
+      return isObject(value) && METRICS.every((name) => fits(value[name], 'number'));
+    case 'usage?':
+      return value === undefined || (isObject(value) && USAGE.every((name) => fits(value[name], 'number')));
+    default:
+      return typeof value === kind;
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,7 +1,7 @@
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
 import { plainLine } from '../../src/adapters/index.js';
-import { unwrapEvent } from '../../src/events/index.js';
+import { unwrapEvent, type AgentEvent } from '../../src/events/index.js';
 import { call, FixtureRun } from './fixtures.js';
 
 const main = new FixtureRun('m', 'main');
@@ -44,5 +44,17 @@ describe('plainLine for other events', () => {
   it('cuts a long detail with a visible …', () => {
     const line = plainLine(main.toolEnd(1, call('c4', 'read', { path: 'a' }), '', `${'中'.repeat(100)} end`))!;
     expect(line).toBe(`[main] tool read failed: ${'中'.repeat(59)}…`);
+  });
+});
+
+describe('plainLine cleans every field it writes', () => {
+  it('a warning\'s code and a compaction\'s reason lose their escape sequences and control characters', () => {
+    const warning = { type: 'Warning', runId: 'm', agentName: 'main', code: '\x1b]52;c;ZWNobw==\x07bad\rcode\x9b2A', message: 'm' } as const;
+    expect(plainLine(warning)).toBe('[main] warning (badcode): m');
+    const compaction = {
+      type: 'Compaction', runId: 'm', agentName: 'main', sessionId: 's', reason: '\x1b[2Jmanual\x07', contextWindow: 10, tokensBefore: 9, tokensAfter: 5,
+      prunedToolResults: 1, summarisedMessages: 0, archived: false,
+    } as unknown as AgentEvent;
+    expect(plainLine(compaction)).toBe('[main] context compacted (manual): 9 → 5 tokens of 10 (1 tool output(s) pruned, 0 message(s) summarised)');
   });
 });

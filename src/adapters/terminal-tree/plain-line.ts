@@ -1,5 +1,6 @@
 import type { AgentEvent, TaskFrame } from '../../events/index.js';
 import { unwrapEvent } from '../../events/index.js';
+import { isWellFormedEvent } from '../../events/guards.js';
 import { markInvisible } from '../visible-text.js';
 import { innerType } from './inner-type.js';
 import { formatDuration } from './render-tree.js';
@@ -16,7 +17,9 @@ const DETAIL_COLUMNS = 120;
  * start with who did it: `[main]`, `[explore#2]`, `[general#1 > explore#1]`. Details longer
  * than 120 columns are cut and end in `…`. An approval's line shows the call's main argument
  * and the reason with every invisible character marked (`<U+202E>`), as the approval
- * question does: a human may act on it.
+ * question does: a human may act on it. An event without the fields its type promises (read
+ * back from a file or the network) gives `undefined`, as does any text field's control character
+ * (stripped, a warning's code included).
  *
  * @example
  * ```ts
@@ -24,6 +27,8 @@ const DETAIL_COLUMNS = 120;
  * ```
  */
 export function plainLine(event: AgentEvent): string | undefined {
+  // Fields of the wrong kind (an event read back from a file or the network) would throw below.
+  if (!isWellFormedEvent(event)) return undefined;
   // Deltas are most of a run and never a line: leave before unwrapping or naming anyone.
   if (innerType(event) === 'ReasonDelta') return undefined;
   const { event: inner, path } = unwrapEvent(event);
@@ -55,11 +60,11 @@ export function plainLine(event: AgentEvent): string | undefined {
     case 'RunCancelled':
       return `${who()} task cancelled: ${short(inner.reason)}`;
     case 'Warning':
-      return `${who()} warning (${inner.code}): ${short(inner.message)}`;
+      return `${who()} warning (${short(inner.code)}): ${short(inner.message)}`;
     case 'Compaction': {
       const tokens = (n: number): string => n.toLocaleString('en-US');
       const what = [`${inner.prunedToolResults} tool output(s) pruned`, `${inner.summarisedMessages} message(s) summarised`].join(', ');
-      return `${who()} context compacted (${inner.reason}): ${tokens(inner.tokensBefore)} → ${tokens(inner.tokensAfter)} tokens of ${tokens(inner.contextWindow)} (${what})`;
+      return `${who()} context compacted (${short(inner.reason)}): ${tokens(inner.tokensBefore)} → ${tokens(inner.tokensAfter)} tokens of ${tokens(inner.contextWindow)} (${what})`;
     }
     default:
       return undefined;

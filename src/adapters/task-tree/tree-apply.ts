@@ -1,0 +1,99 @@
+/**
+ * What one UI item does to one node of the task tree, and the nodes it makes: the part of
+ * the reducer that does not care where the node is.
+ *
+ * @module
+ */
+import type { UiItem } from '../ui-item.js';
+import { markInvisible } from '../visible-text.js';
+import { appendTail, oneLine, tail } from '../terminal-tree/text-line.js';
+import { toolLabel } from '../terminal-tree/tool-label.js';
+import { approvalAsked, approvalDecided, settleTools, toolEnded } from './tool-records.js';
+import type { TreeNode, TreeStatus } from './tree-state.js';
+
+/** How much streamed text a node keeps, in UTF-16 code units (a cut start shows as `…`). */
+export const TAIL_CHARS = 60;
+
+/** Marks `node` and what still runs under it as `status`, with `reason`. */
+export function settle(node: TreeNode, now: number, reason: string, status: 'failed' | 'cancelled'): TreeNode {
+  const children = node.children.map((child) => settle(child, now, reason, status));
+  if (node.status !== 'running' && node.status !== 'queued') return { ...node, children };
+  const { currentTool: _tool, awaitingApproval: _approval, ...rest } = node;
+  return { ...rest, status, error: reason, endedAt: now, tools: settleTools(node.tools, status, reason), children };
+}
+
+/** The root for a stream's first item: its run, or (joined after its run-start) the run a task names as its parent. */
+export function rootFor(item: UiItem, now: number): TreeNode {
+  // a stream joined after its run-start: only the task's parent run names the run
+  const runId = item.groupKey === undefined ? item.runId : (item.parentRunId ?? item.runId);
+  const agentName = item.groupKey === undefined ? oneLine(item.agentName) : 'run';
+  return { key: runId, runId, agentName, description: '', multitask: false, status: 'running', tail: '', tools: [], startedAt: now, children: [] };
+}
+
+/** A new node for a task's first item. */
+export function taskNode(item: UiItem, key: string, now: number): TreeNode {
+  return {
+    key,
+    // A queued task has no run yet: its item carries the delegating run's id, which stays the parent's.
+    runId: item.kind === 'task-queued' ? '' : item.runId,
+    ...(item.taskId === undefined ? {} : { taskId: item.taskId }),
+    agentName: oneLine(item.taskAgentName ?? item.agentName), description: oneLine(item.taskDescription ?? ''),
+    ...(item.taskIndex === undefined ? {} : { taskIndex: item.taskIndex }),
+    multitask: item.multitask ?? false, status: 'running', tail: '', tools: [], startedAt: now, children: [],
+  };
+}
+
+/** `node` after `item`; `isRoot` when it is the streamed run's own node. */
+export function apply(node: TreeNode, item: UiItem, now: number, isRoot: boolean): TreeNode {
+  switch (item.kind) {
+    case 'run-start':
+    case 'task-start': {
+      // also the restart of a resumed task under the same key (its earlier tool calls stay)
+      const { currentTool: _t, awaitingApproval: _a, tokens: _k, error: _e, durationMs: _d, endedAt: _n, step: _s, ...rest } = node;
+      const description = isRoot ? oneLine(item.prompt) : node.description;
+      return { ...rest, runId: item.runId, agentName: oneLine(item.agentName), description, status: 'running', tail: '', startedAt: now };
+    }
+    case 'task-queued':
+      return node.status === 'running' && node.tail === '' && node.tools.length === 0 ? { ...node, status: 'queued', queuedAt: now } : node;
+    case 'text-delta':
+      // the last step's text stays until the next step streams some: no flicker to empty
+      return item.step === node.step
+        ? { ...node, tail: appendTail(node.tail, item.text, TAIL_CHARS) }
+        : { ...node, step: item.step, tail: appendTail('', item.text, TAIL_CHARS) };
+    case 'tool-start': {
+      const label = toolLabel(item.toolName, item.args);
+      return { ...node, currentTool: label, tools: [...node.tools, { callId: item.callId, toolName: item.toolName, args: item.args, label, step: item.step, status: 'running' }] };
+    }
+    case 'tool-end': {
+      const { currentTool: _t, ...rest } = node;
+      return { ...rest, tools: toolEnded(node.tools, item) };
+    }
+    case 'approval-pending':
+      return { ...node, awaitingApproval: markInvisible(item.toolName), tools: approvalAsked(node.tools, item) };
+    case 'approval-decided': {
+      const { awaitingApproval: _a, ...rest } = node;
+      return { ...rest, tools: approvalDecided(node.tools, item) };
+    }
+    case 'task-end':
+    case 'result': {
+      const { currentTool: _t, awaitingApproval: _a, error: _e, ...rest } = node;
+      const status: TreeStatus = item.abnormal ? 'failed' : 'done';
+      const ended: TreeNode = {
+        ...rest, status, tokens: item.metrics.totalTokens, durationMs: item.metrics.durationMs, endedAt: now,
+        tail: item.text === '' ? node.tail : tail(item.text, TAIL_CHARS), tools: settleTools(node.tools, 'failed', 'the run ended first'),
+        children: node.children.map((child) => settle(child, now, 'ended without a result', 'failed')),
+      };
+      return item.error === undefined ? ended : { ...ended, error: oneLine(item.error) };
+    }
+    case 'task-cancelled': {
+      const { currentTool: _t, awaitingApproval: _a, ...rest } = node;
+      const reason = oneLine(item.reason);
+      const children = node.children.map((child) => settle(child, now, 'cancelled with its parent', 'cancelled'));
+      return { ...rest, status: 'cancelled', error: reason, endedAt: now, tools: settleTools(node.tools, 'cancelled', reason), children };
+    }
+    case 'compaction':
+      return { ...node, compactions: (node.compactions ?? 0) + 1 };
+    default:
+      return node; // thinking, plans, budgets and warnings change no row
+  }
+}

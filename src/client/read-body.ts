@@ -1,0 +1,41 @@
+/** A body's text as far as it was read, and whether that was all of it. */
+export interface BodyText {
+  /** The text of the bytes read (a character cut at the limit is left out). */
+  readonly text: string;
+  /** False when the body was longer than the limit: the rest was not read. */
+  readonly whole: boolean;
+}
+
+/**
+ * Reads at most `maxBytes` of a response's body, then cancels the rest: an answer, or an
+ * error page, that never ends (a broken proxy, a hostile server) must neither fill memory
+ * nor keep the caller waiting for an end that never comes.
+ *
+ * @example
+ * ```ts
+ * const { text, whole } = await readBodyText(response, 4096);
+ * ```
+ */
+export async function readBodyText(response: Response, maxBytes: number): Promise<BodyText> {
+  if (response.body === null) return { text: '', whole: true };
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  let read = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return { text: text + decoder.decode(), whole: true };
+      const room = maxBytes - read;
+      read += value.length;
+      if (value.length > room) {
+        text += decoder.decode(value.subarray(0, room), { stream: true });
+        return { text, whole: false };
+      }
+      text += decoder.decode(value, { stream: true });
+    }
+  } finally {
+    // done with it either way (the rest of a long body is not wanted); a body already ended ignores this
+    reader.cancel().catch(() => undefined);
+  }
+}
