@@ -25,8 +25,13 @@ export function resolveWorkspace(workspace: string | undefined): string {
   return real;
 }
 
-// What realpath's failure says of the path: a loop or a denied folder is not a missing one.
-function problemOf(code: string | undefined): WorkspaceProblem {
+/**
+ * What realpath's failure (its `code`) says of the path: a loop or a denied folder is not a
+ * missing one.
+ *
+ * @internal
+ */
+export function problemOf(code: string | undefined): WorkspaceProblem {
   if (code === 'ELOOP') return 'is a symlink loop';
   if (code === 'EACCES' || code === 'EPERM') return 'cannot be read';
   return 'does not exist';
