@@ -8,7 +8,7 @@ import { FileSessionSummaries } from './file-session-summaries.js';
 import { LocalClaims, type SessionClaim } from './session-claim.js';
 import { assertSessionId } from './session-id.js';
 import type { ApprovalGrant, SessionListRequest, SessionStore, SessionSummary, TaskSessionInfo } from './session-store.js';
-import { SESSION_FILE_SUFFIXES, sessionFileName, type SessionFileKind, type sessionFileStem } from './session-file-name.js';
+import { SESSION_FILE_SUFFIXES, sessionFileName, type SessionFileKind } from './session-file-name.js';
 import { sessionTitle } from './session-title.js';
 import { UnsafeLinkError } from './unsafe-link-error.js';
 
@@ -22,7 +22,7 @@ const { O_APPEND, O_CREAT, O_EXCL, O_RDONLY, O_RDWR, O_WRONLY } = constants;
  * `<id>.summary.json` (the real id, the title and the last activity, rewritten with each
  * write) lets {@link FileSessionStore.list} name and order sessions without reading or
  * dating their transcripts, a long id stored by its hash included. `<id>` stands for the
- * file stem ({@link sessionFileStem}): the id when it is plain, else encoded, so no id's files
+ * file stem (`sessionFileStem` in `session-file-name.ts`): the id when it is plain, else encoded, so no id's files
  * are another's (session "notes.archive" is not the archive of "notes").
  *
  * Crash safety: a message is one line written by one append, so a crash mid-write can only
