@@ -77,11 +77,17 @@ export class RunStreamError extends RxHarnessError {
   constructor(
     /** The run that was followed. */
     readonly runId: string,
-    /** The name of the error on the server. */
+    /** The name of the error on the server, or the client's word for a stream it refused. */
     readonly serverName: string,
     serverMessage: string,
+    /** Who ended the stream: the server (`event: error`), or the client, refusing what the server sent. */
+    readonly endedBy: 'server' | 'client' = 'server',
   ) {
-    super(`run "${runId}" ended with an error on the server: ${serverName}: ${serverMessage}`);
+    super(
+      endedBy === 'server'
+        ? `run "${runId}" ended with an error on the server: ${serverName}: ${serverMessage}`
+        : `the event stream of run "${runId}" was refused: ${serverName}: ${serverMessage}`,
+    );
   }
 }
 

@@ -122,7 +122,7 @@ async function connect(f: Follower): Promise<StreamOutcome> {
       if (RETRYABLE.has(response.status)) return { kind: 'dropped', cause: error };
       throw error;
     }
-    if (response.body === null) throw new RunStreamError(f.runId, 'NoBody', 'the events response has no body to read');
+    if (response.body === null) throw new RunStreamError(f.runId, 'NoBody', 'the events response has no body to read', 'client');
     return await readRunStream(response.body, {
       runId: f.runId,
       maxMessageLength: f.maxMessageLength,
@@ -146,7 +146,7 @@ function end(f: Follower, outcome: StreamOutcome | undefined): void {
   if (outcome.kind === 'run-end') f.subscriber.complete();
   // A bare `end` is right only for a consumer that asked to start past the RunEnd and was given nothing.
   else if (outcome.kind === 'end' && f.last === f.after && f.after > 0) f.subscriber.complete();
-  else if (outcome.kind === 'end') f.subscriber.error(new RunStreamError(f.runId, 'NoRunEnd', 'the server ended the stream without the run\'s RunEnd'));
+  else if (outcome.kind === 'end') f.subscriber.error(new RunStreamError(f.runId, 'NoRunEnd', 'the server ended the stream without the run\'s RunEnd', 'client'));
   else if (outcome.kind === 'cancelled') f.subscriber.error(new AbortError(new Error(outcome.reason)));
   else if (outcome.kind === 'failed') f.subscriber.error(new RunStreamError(f.runId, outcome.name, outcome.message));
 }

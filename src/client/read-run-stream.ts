@@ -54,7 +54,7 @@ export async function readRunStream(body: ReadableStream<Uint8Array>, reading: S
     maxBufferSize: reading.maxMessageLength,
     onError: (error) => {
       if (error.type !== 'max-buffer-size-exceeded') return; // a bad `retry:` or an unknown field: nothing of ours
-      fatal = new RunStreamError(reading.runId, 'MessageTooLarge', `a message of the event stream is longer than ${reading.maxMessageLength} characters (maxMessageLength)`);
+      fatal = new RunStreamError(reading.runId, 'MessageTooLarge', `a message of the event stream is longer than ${reading.maxMessageLength} characters (maxMessageLength)`, 'client');
       stopped = true;
     },
     onEvent: (message) => {
@@ -125,7 +125,7 @@ function parseEntry(data: string, runId: string): SequencedEvent {
   }
   // Every field the event's type promises, at every level: the page's reducer and views read them without looking.
   if (entry?.runId !== runId || !Number.isSafeInteger(entry.seq) || !isWellFormedEvent(entry.event)) {
-    throw new RunStreamError(runId, 'BadMessage', `the server sent a message that is not an event of this run: ${data.slice(0, 120)}`);
+    throw new RunStreamError(runId, 'BadMessage', `the server sent a message that is not an event of this run: ${data.slice(0, 120)}`, 'client');
   }
   return entry as SequencedEvent;
 }

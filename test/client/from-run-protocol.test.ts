@@ -11,6 +11,12 @@ import { delta, END, frame, metrics, RUN, runEnd, runStart, scriptedFetch, silen
 const types = (events: readonly { event: { type: string } }[]) => events.map((e) => e.event.type);
 
 describe('fromRun ends at the run\'s RunEnd', () => {
+  it("a server's `event: error` is a RunStreamError ended by the server, in the server's words", async () => {
+    const server = scriptedFetch(() => frame(1, runStart) + 'event: error\ndata: {"name":"UnknownRunError","message":"the run was evicted"}\n\n');
+    const error = await lastValueFrom(fromRun('http://x', RUN, { fetch: server.fetch })).catch((e: unknown) => e);
+    expect(error).toMatchObject({ serverName: 'UnknownRunError', endedBy: 'server', message: `run "${RUN}" ended with an error on the server: UnknownRunError: the run was evicted` });
+  });
+
   it('completes after the RunEnd although the server keeps the stream open, and lets the connection go', async () => {
     const server = scriptedFetch(() => silentAfter(frame(1, runStart) + frame(2, runEnd) + ': keep-alive\n\n'));
     const events = await lastValueFrom(fromRun('http://x', RUN, { fetch: server.fetch }).pipe(toArray()));
@@ -40,7 +46,7 @@ describe('fromRun ends at the run\'s RunEnd', () => {
     const error = await new Promise((resolve) => fromRun('http://x', RUN, { fetch: server.fetch }).subscribe({ next: (e) => seen.push(e.event.type), error: resolve, complete: () => resolve('completed') }));
     expect(seen).toEqual(['RunStart', 'ReasonDelta']);
     expect(RunStreamError.isInstance(error)).toBe(true);
-    expect(error).toMatchObject({ serverName: 'NoRunEnd', runId: RUN, message: `run "${RUN}" ended with an error on the server: NoRunEnd: the server ended the stream without the run's RunEnd` });
+    expect(error).toMatchObject({ serverName: 'NoRunEnd', runId: RUN, endedBy: 'client', message: `the event stream of run "${RUN}" was refused: NoRunEnd: the server ended the stream without the run's RunEnd` });
   });
 
   it('a bare `end` completes a consumer that asked to start after the RunEnd; from the start it is an error', async () => {
@@ -68,7 +74,7 @@ describe('fromRun refuses events of the wrong shape', () => {
     const server = scriptedFetch(() => frame(1, runStart) + frame(2, bad) + frame(3, runEnd) + END);
     const seen: string[] = [];
     const error = await new Promise((resolve) => fromRun('http://x', RUN, { fetch: server.fetch }).subscribe({ next: (e) => seen.push(e.event.type), error: resolve, complete: () => resolve('completed') }));
-    expect(error).toMatchObject({ name: 'RunStreamError', serverName: 'BadMessage' });
+    expect(error).toMatchObject({ name: 'RunStreamError', serverName: 'BadMessage', endedBy: 'client', message: expect.stringContaining('was refused: BadMessage: ') });
     expect(seen).toEqual(['RunStart']);
     expect(server.urls).toHaveLength(1);
   });
