@@ -5,7 +5,7 @@ import { cancelRunTask } from './cancel-task.js';
 import { HttpFailure } from './http-failure.js';
 import { sendFailure, sendJson } from './http-answers.js';
 import { matchRoute, type RunsRoute } from './match-route.js';
-import { readJsonBody } from './read-json-body.js';
+import { assertJsonRequest, readJsonBody } from './read-json-body.js';
 import { startHttpRun } from './start-http-run.js';
 import { notPending } from './not-pending.js';
 import { approvalDecision, approvalTask, startRequest } from './request-bodies.js';
@@ -68,8 +68,8 @@ export function runsHandler(engine: RunsEngine, options: RunsHandlerOptions = {}
   return (req, res, next) => {
     const sessionRoute = matchSessionRoute(req.method, req.url, o.basePath);
     if (sessionRoute !== undefined) {
-      authorized(req, o)
-        .then(() => serveSessionRoute(engine, sessionRoute, req, res))
+      authorized(req, o, sessionRoute.kind)
+        .then(() => serveSessionRoute(engine, sessionRoute, res))
         .catch((error: unknown) => sendFailure(res, error));
       return true;
     }
@@ -79,17 +79,26 @@ export function runsHandler(engine: RunsEngine, options: RunsHandlerOptions = {}
       else if (!o.fallthrough) sendJson(res, 404, { error: `not found: ${req.method ?? '?'} ${clip((req.url ?? '').split('?', 1)[0]!)}` });
       return next === undefined && !o.fallthrough;
     }
-    authorized(req, o)
+    authorized(req, o, route.kind)
       .then(() => serve(engine, route, req, res, o, slots))
       .catch((error: unknown) => sendFailure(res, error));
     return true;
   };
 }
 
-/** Resolves when `authorize` (if any) lets the request through; else rejects with a `401`. */
-function authorized(req: IncomingMessage, o: ResolvedRunsOptions): Promise<void> {
-  return authorizeRequest(req, o.authorize);
+/**
+ * Resolves when `authorize` (if any) lets the request through (else a `401`) and, for a
+ * `POST` to a route that takes one, when it was sent as `application/json` (else a `415`). The type is checked here,
+ * once for every `POST` route, whether or not the route reads a body: it is what keeps a
+ * page of another site from sending one (see {@link assertJsonRequest}).
+ */
+async function authorized(req: IncomingMessage, o: ResolvedRunsOptions, kind: string): Promise<void> {
+  await authorizeRequest(req, o.authorize);
+  if (req.method === 'POST' && !REFUSALS.has(kind)) assertJsonRequest(req);
 }
+
+/** Route kinds that only refuse the request (a `405` or `404` says more than a `415` there). */
+const REFUSALS: ReadonlySet<string> = new Set(['method', 'bad-id', 'no-route']);
 
 async function serve(engine: RunsEngine, route: RunsRoute, req: IncomingMessage, res: ServerResponse, o: ResolvedRunsOptions, slots: RunSlots): Promise<void> {
   switch (route.kind) {

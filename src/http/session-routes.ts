@@ -1,8 +1,7 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import type { HarnessEngine } from '../engine/harness-engine.js';
 import { sendJson } from './http-answers.js';
 import { HttpFailure } from './http-failure.js';
-import { assertJsonRequest } from './read-json-body.js';
 import { deleteSession, getSession, listSessions } from './session-answers.js';
 
 /**
@@ -60,11 +59,11 @@ export function matchSessionRoute(method: string | undefined, url: string | unde
 
 /**
  * Answers a session route: `list`, `get` and `delete` as `session-answers.ts` says; `compact` runs `engine.compact` and answers `200` with its
- * `Compaction` event (`409` while a run uses the session; `415` unless sent as `application/json`, as every `POST`); `archive` answers the session's
+ * `Compaction` event (`409` while a run uses the session; the runs handler refuses, `415`, a `POST` not sent as `application/json`); `archive` answers the session's
  * whole transcript (`{ sessionId, messages }`). An engine without them (a custom
  * `RunsEngine`) answers `404`.
  */
-export async function serveSessionRoute(engine: object, route: SessionRoute, req: IncomingMessage, res: ServerResponse): Promise<void> {
+export async function serveSessionRoute(engine: object, route: SessionRoute, res: ServerResponse): Promise<void> {
   const sessions = engine as Partial<Pick<HarnessEngine, 'compact' | 'sessions' | 'runs'>>;
   switch (route.kind) {
     case 'list':
@@ -78,8 +77,7 @@ export async function serveSessionRoute(engine: object, route: SessionRoute, req
     case 'bad-id':
       throw new HttpFailure(404, `no session ${JSON.stringify(route.id)}`);
     case 'compact':
-      // No body is read, but the type is checked as for every POST: else a page of another site could send it.
-      assertJsonRequest(req);
+      // No body is read: the runs handler checked its type, as for every POST (a page of another site cannot send it).
       if (typeof sessions.compact !== 'function') throw new HttpFailure(404, 'this server cannot compact sessions');
       return sendJson(res, 200, await sessions.compact(route.sessionId));
     case 'archive': {

@@ -70,6 +70,21 @@ describe('runsHandler: bad requests are answered, with JSON { error }', () => {
     expect(withCharset.status).toBe(201);
   });
 
+  it('every POST route is 415 unless sent as application/json, before it reads or looks anything up', async () => {
+    served = await serveRuns({ model: quiet() });
+    const routes = ['/runs', '/runs/run_x/approvals/approval_1', '/sessions/s/compact'];
+    for (const route of routes) {
+      for (const contentType of ['text/plain', 'application/x-www-form-urlencoded', '']) {
+        const answer = await fetch(`${served.url}${route}`, { method: 'POST', headers: contentType ? { 'content-type': contentType } : {}, body: contentType ? '{}' : null });
+        expect(answer.status, `${route} ${contentType || 'no type'}`).toBe(415);
+        expect(((await answer.json()) as { error: string }).error).toMatch(/content-type: application\/json/);
+      }
+    }
+    // with the right type the same routes get as far as their own answers
+    expect((await postJson(`${served.url}/runs/run_x/approvals/approval_1`, { decision: 'approve' })).status).toBe(404);
+    expect(served.engine.runs.list()).toEqual([]);
+  });
+
   it('a huge body is 413: by its content-length, without reading it, or while reading a chunked one', async () => {
     served = await serveRuns({ model: quiet() }, { maxBodyBytes: 1000 });
     const big = JSON.stringify({ prompt: 'x'.repeat(2000) });
