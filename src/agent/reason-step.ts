@@ -6,6 +6,7 @@ import type { RunOutput } from './run-output.js';
 import type { RunScope } from './run-scope.js';
 import { chatSpan, endSpan } from '../telemetry/spans.js';
 import { parseArguments } from './tool-arguments.js';
+import { withOwnIds } from '../model/tool-call-ids.js';
 
 /**
  * Sent on the last allowed step only (never stored), at the end of the conversation's last
@@ -73,7 +74,7 @@ export function reasonStep$(scope: RunScope, step: number, lastStep: boolean, to
     };
     const subscription = agent.model.stream(request).subscribe({
       next: (chunk) => {
-        if (chunk.type === 'finish') finish = chunk;
+        if (chunk.type === 'finish') finish = withOwnIds(chunk); // a custom model may repeat an id, as a server can
         else if (chunk.type === 'warning') output.next({ type: 'Warning', runId: run.runId, agentName: run.agentName, code: chunk.code, message: chunk.message });
         else if (scope.input.streaming && !out.closed) {
           // The hottest path of a run: a literal with fixed fields, no spread.

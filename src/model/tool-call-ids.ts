@@ -1,4 +1,4 @@
-import type { ModelToolCall } from './chat-model.js';
+import type { ModelFinish, ModelToolCall } from './chat-model.js';
 
 /**
  * A server's tool calls of one message, each with an id of its own: an id the server gave
@@ -29,4 +29,26 @@ export function withUniqueIds(calls: ReadonlyArray<{ readonly id?: string; reado
     seen.add(id);
     return { id, name: call.name, arguments: call.arguments };
   });
+}
+
+/**
+ * A model's finish with every tool call under an id of its own: the finish itself when its
+ * ids are already distinct and non-empty (the usual case, no copy), else a copy whose calls
+ * went through {@link withUniqueIds}. The agent applies it to every model's answer, since a
+ * custom `ChatModel` (or a script) may repeat an id as a server can.
+ *
+ * @example
+ * ```ts
+ * withOwnIds({ type: 'finish', text: '', toolCalls: [a, a] }).toolCalls.map((c) => c.id); // ['a', 'a_2']
+ * ```
+ */
+export function withOwnIds(finish: ModelFinish): ModelFinish {
+  const calls = finish.toolCalls;
+  if (calls.length === 0 || (calls.length === 1 && calls[0]!.id !== '')) return finish;
+  const ids = new Set<string>();
+  for (const call of calls) {
+    if (call.id === '' || ids.has(call.id)) return { ...finish, toolCalls: withUniqueIds(calls) };
+    ids.add(call.id);
+  }
+  return finish;
 }

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ReActAgent } from '../../src/agent/react-agent.js';
 import type { AgentEvent } from '../../src/events/agent-event.js';
 import { MemorySessionStore } from '../../src/session/memory-session-store.js';
+import { ScriptedModel } from '../../src/model/scripted-model.js';
 import type { Tool } from '../../src/tools/tool.js';
 import { collect } from '../support/collect-events.js';
 import { conversationProblems } from '../support/conversation.js';
@@ -40,5 +41,21 @@ describe('two parallel tool calls with the same id', () => {
     expect(second.at(-1)).toMatchObject({ type: 'RunEnd', abnormal: false, text: 'still noon' });
     const [, lastOfFirst, firstOfSecond] = server.requests.map((r) => (r.body.messages ?? []).map((m) => JSON.stringify(m)));
     expect(firstOfSecond!.slice(0, lastOfFirst!.length)).toEqual(lastOfFirst);
+  });
+
+  it('from any model, not only a server read by the openai client: a script repeating an id or giving an empty one gets ids of its own, one result each', async () => {
+    const model = new ScriptedModel([
+      { toolCalls: [{ id: 'same', name: 'clock', args: {} }, { id: 'same', name: 'clock', args: { zone: 'UTC' } }, { id: '', name: 'clock', args: {} }] },
+      { text: 'noon' },
+    ]);
+    const sessions = new MemorySessionStore();
+    const agent = new ReActAgent({ model, sessions, tools: [clock] });
+    const events: AgentEvent[] = await collect(agent.stream('What time is it?', { sessionId: 's' }));
+    expect(events.at(-1)).toMatchObject({ type: 'RunEnd', abnormal: false, text: 'noon' });
+    const ends = events.flatMap((e) => (e.type === 'ToolCallEnd' ? [e.callId] : []));
+    expect(ends).toEqual(['same', 'same_2', 'call_2']);
+    const stored = sessions.load('s');
+    expect(stored.flatMap((m) => (m.role === 'tool' ? [m.tool_call_id] : []))).toEqual(['same', 'same_2', 'call_2']);
+    expect(conversationProblems(stored)).toEqual([]);
   });
 });
