@@ -20,14 +20,17 @@ export function toolEnded(tools: Records, item: ToolEndItem): Records {
   }));
 }
 
-/** The call waits for a human; a call whose start was not seen (a stream joined late) is added. */
+/**
+ * The call waits for a human; a call whose start was not seen (a stream joined late) is
+ * added. Its arguments become the approval's: the checked value the call will run with (a
+ * typed tool's schema may add defaults or transform what the model sent, which the start
+ * carries), so a card shows what is approved.
+ */
 export function approvalAsked(tools: Records, item: ApprovalPendingItem): Records {
   const approval = { approvalId: item.approvalId, reason: item.reason };
-  if (latest(tools, item.callId) === -1) {
-    const label = toolLabel(item.toolName, item.args);
-    return [...tools, { callId: item.callId, toolName: item.toolName, args: item.args, label, step: 0, status: 'waiting', approval }];
-  }
-  return change(tools, item.callId, (call) => ({ ...call, status: 'waiting', approval }));
+  const asked = { args: item.args, label: toolLabel(item.toolName, item.args), status: 'waiting', approval } as const;
+  if (latest(tools, item.callId) === -1) return [...tools, { callId: item.callId, toolName: item.toolName, step: 0, ...asked }];
+  return change(tools, item.callId, (call) => ({ ...call, ...asked }));
 }
 
 /** The human's decision; an approved call runs on, a rejected one ends with its `tool-end`. */

@@ -21,7 +21,7 @@ export interface WaitingApproval {
   readonly callId: string;
   /** The tool the call would run. */
   readonly toolName: string;
-  /** The call's arguments, whole. */
+  /** The call's arguments, whole, as they will run (the approval's: a typed tool's checked value). */
   readonly args: JsonValue;
   /** Why approval is needed. */
   readonly reason: string;

@@ -32,7 +32,7 @@ export interface ToolCallRecord {
   readonly callId: string;
   /** The tool the model named. */
   readonly toolName: string;
-  /** The call's arguments, whole. */
+  /** The call's arguments, whole: as the model sent them, then, once it asks for approval, as they will run (a typed tool's checked value). */
   readonly args: JsonValue;
   /** The call in a few words, e.g. `read src/a.ts` (invisible characters marked). */
   readonly label: string;

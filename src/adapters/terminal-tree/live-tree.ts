@@ -11,6 +11,8 @@ export interface LiveTreeOutput extends NodeJS.WritableStream {
   readonly isTTY?: boolean;
   /** Terminal width (default 80). */
   readonly columns?: number;
+  /** Terminal height (default 24): a redraw shows the tree's last `rows` lines, as `log-update` does. */
+  readonly rows?: number;
   /** Whether the terminal shows colour (a TTY stream's own check of `NO_COLOR`, `TERM`...). */
   hasColors?(): boolean;
 }

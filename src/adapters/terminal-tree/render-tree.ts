@@ -10,6 +10,12 @@ export interface RenderTreeOptions {
   readonly width?: number;
   /** Colour with ANSI styles (default `false`). */
   readonly color?: boolean;
+  /**
+   * Draw only the last this many lines (default: all). A terminal frame shows only its last
+   * `rows` lines (`log-update` cuts the rest), and only the lines drawn are measured: a frame
+   * of a tree with thousands of tasks then costs what the terminal shows.
+   */
+  readonly lastLines?: number;
 }
 
 type Style = Parameters<typeof styleText>[0];
@@ -37,17 +43,19 @@ const STATUS_STYLE: Readonly<Record<TreeStatus, Style>> = { queued: 'dim', runni
  */
 export function renderTree(state: TaskTreeState, options: RenderTreeOptions): string {
   if (state.root === undefined) return '';
-  const lines: string[] = [];
-  const width = Math.max(1, Math.floor(options.width ?? 80));
+  // Every node's place first (cheap); then only the lines kept are measured and styled.
+  const rows: Array<{ readonly node: TreeNode; readonly branch: string }> = [];
   const visit = (node: TreeNode, branch: string, indent: string): void => {
-    lines.push(fit([{ text: branch, style: 'gray' }, ...nodeSegments(node, options.now)], width, options.color === true));
+    rows.push({ node, branch });
     node.children.forEach((child, i) => {
       const last = i === node.children.length - 1;
       visit(child, `${indent}${last ? '└─ ' : '├─ '}`, `${indent}${last ? '   ' : '│  '}`);
     });
   };
   visit(state.root, '', '');
-  return lines.join('\n');
+  const width = Math.max(1, Math.floor(options.width ?? 80));
+  const kept = options.lastLines === undefined ? rows : rows.slice(Math.max(0, rows.length - Math.max(0, Math.floor(options.lastLines))));
+  return kept.map(({ node, branch }) => fit([{ text: branch, style: 'gray' }, ...nodeSegments(node, options.now)], width, options.color === true)).join('\n');
 }
 
 function nodeSegments(node: TreeNode, now: number): Segment[] {

@@ -22,6 +22,13 @@ const DANGLING = /^[\p{M}\u200d\u{1f3fb}-\u{1f3ff}\u{e0020}-\u{e007f}]+/u;
 // Printable ASCII: one column per character, no grapheme to keep whole.
 const PLAIN = /^[\u0020-\u007e]*$/;
 const graphemes = new Intl.Segmenter();
+/**
+ * How many UTF-16 code units per column of the width a cut looks at: far more than any real
+ * grapheme takes (an accented letter 2, a flag 4, a family emoji 11 for two columns). Only
+ * that start of a long text is measured: `Intl.Segmenter` (behind `string-width`) takes
+ * time quadratic in the whole string's length, and a 100,000-character line took 40 s.
+ */
+const UNITS_PER_COLUMN = 8;
 
 /**
  * Removes escape sequences (with `strip-ansi`) and control characters, keeping line breaks
@@ -108,6 +115,8 @@ function regionalIndicatorsBefore(line: string, at: number): number {
  * Cuts text without escape sequences to at most `width` terminal columns (as `string-width`
  * counts them: emoji and CJK take two), ending with `…` when something was cut. Cuts fall
  * between graphemes, so an emoji sequence (`👩‍💻`) or a letter with its accents stays whole.
+ * Only the start of a long text is measured (8 code units per column), so a line of a
+ * megabyte (a pasted prompt, a heredoc in a command) costs what a short one does.
  *
  * @example
  * ```ts
@@ -117,11 +126,16 @@ function regionalIndicatorsBefore(line: string, at: number): number {
  */
 export function truncate(text: string, width: number): string {
   if (PLAIN.test(text)) return text.length <= width ? text : width < 1 ? '' : `${text.slice(0, width - 1)}${ELLIPSIS}`;
-  if (stringWidth(text) <= width) return text;
+  const limit = (Math.max(0, width) + 1) * UNITS_PER_COLUMN;
+  // a longer text is cut whatever its width: only its start is measured (see UNITS_PER_COLUMN)
+  const head = text.length > limit ? text.slice(0, limit) : text;
+  if (head === text && stringWidth(text) <= width) return text;
   if (width < 1) return '';
   let out = '';
   let used = 0;
-  for (const { segment } of graphemes.segment(text)) {
+  for (const { segment, index } of graphemes.segment(head)) {
+    // the head's end may split its last grapheme (half a surrogate pair, a letter without its accents)
+    if (head !== text && index + segment.length === head.length) break;
     const columns = stringWidth(segment);
     if (used + columns > width - 1) break;
     out += segment;

@@ -17,7 +17,7 @@ export interface TreeView {
 
 /** What a terminal view needs. */
 export interface TtyViewOptions {
-  readonly output: NodeJS.WritableStream & { readonly columns?: number };
+  readonly output: NodeJS.WritableStream & { readonly columns?: number; readonly rows?: number };
   readonly intervalMs: number;
   readonly scheduler: SchedulerLike;
   readonly color: boolean;
@@ -42,7 +42,8 @@ export function ttyView(options: TtyViewOptions): TreeView {
   let pendingApprovals = 0;
   const draw = (): void => {
     if (latest?.root === undefined) return;
-    log(renderTree(latest, { now: scheduler.now(), width: output.columns ?? 80, color: options.color }));
+    // Only what the terminal shows: log-update keeps a frame's last `rows` lines (24 when unknown, as it assumes).
+    log(renderTree(latest, { now: scheduler.now(), width: output.columns ?? 80, color: options.color, lastLines: output.rows ?? 24 }));
   };
   const stopTimer = (): void => {
     timer?.unsubscribe();

@@ -1,5 +1,6 @@
 import { element, show, type DomButton, type DomElement } from './dom.js';
 import { approvalArguments, foldText, type ApprovalArgument } from '../../adapters/approval-arguments.js';
+import { markInvisible, visibleLines } from '../../adapters/visible-text.js';
 import type { WaitingApproval } from './client-imports.js';
 
 /** What a card's buttons answer: once, always (for this command or path, in this conversation), or no. */
@@ -16,9 +17,12 @@ interface Card {
 
 /**
  * The calls waiting for a human, one card each with Approve, Always and Reject, each card
- * answering its own approval by its id. A card stays until the run says the call was decided
- * (here, in another tab, or by a cancel), so every page attached to the run shows the same;
- * a click only disables its buttons meanwhile.
+ * answering its own approval by its id. What will run is shown as it will run, as the
+ * terminal's question shows it: every character that renders as nothing or turns text
+ * around (a bidi override in a path, a zero-width space, a `\r`) is marked as `<U+XXXX>`,
+ * so the card never reads as another call than the one Approve runs. A card stays until the
+ * run says the call was decided (here, in another tab, or by a cancel), so every page
+ * attached to the run shows the same; a click only disables its buttons meanwhile.
  */
 export class ApprovalsView {
   readonly #cards = new Map<string, Card>();
@@ -47,13 +51,13 @@ export class ApprovalsView {
     li.dataset.approvalId = approval.approvalId;
     li.dataset.callId = approval.callId;
     const who = element('div', 'who');
-    show(who, `${approval.who} wants to run ${approval.toolName}:`);
+    show(who, `${markInvisible(approval.who)} wants to run ${markInvisible(approval.toolName)}:`);
     const subject = element('pre', 'subject');
-    show(subject, args.find((a) => a.main)?.text ?? '');
+    show(subject, visible(args.find((a) => a.main)?.text ?? ''));
     const details = element('div', 'arguments');
     details.append(...args.filter((a) => !a.main).map(argumentView));
     const reason = element('div', 'reason');
-    show(reason, approval.reason);
+    show(reason, visible(approval.reason));
     const problem = element('div', 'error');
     problem.hidden = true;
     const row = element('div', 'buttons');
@@ -90,20 +94,26 @@ function argumentView(argument: ApprovalArgument): DomElement {
   const view = element('div', 'argument');
   const name = element('div', 'name');
   const fold = foldText(argument.text, FOLD_LINES);
-  show(name, fold.folded ? `${argument.name} (${fold.lines} lines, ${fold.chars} characters):` : `${argument.name}:`);
+  const label = markInvisible(argument.name);
+  show(name, fold.folded ? `${label} (${fold.lines} lines, ${fold.chars} characters):` : `${label}:`);
   const value = element('pre', fold.folded ? 'value preview' : 'value');
-  show(value, fold.folded ? `${fold.shown}\n…` : argument.text);
+  show(value, fold.folded ? `${visible(fold.shown)}\n…` : visible(argument.text));
   view.append(name, value);
   if (fold.folded) {
     const all = element('details', 'all');
     const summary = element('summary', 'show-all');
     show(summary, 'show all');
     const full = element('pre', 'value full');
-    show(full, argument.text);
+    show(full, visible(argument.text));
     all.append(summary, full);
     view.append(all);
   }
   return view;
+}
+
+/** `text` with its line breaks kept and every other invisible or misleading character marked (`visibleLines`). */
+function visible(text: string): string {
+  return visibleLines(text).join('\n');
 }
 
 /** The card's buttons: the decision each sends, its label, its tooltip. */

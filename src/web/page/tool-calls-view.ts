@@ -1,5 +1,6 @@
 import { element, show, type DomElement } from './dom.js';
 import type { ToolCallRecord } from './client-imports.js';
+import { visibleLines } from '../../adapters/visible-text.js';
 
 /**
  * A task's tool calls in order, under its row (hidden until the row is clicked): each with
@@ -64,7 +65,8 @@ function fill(li: DomElement, call: ToolCallRecord): void {
   const head = element('div', 'call-head');
   show(head, `${STATUS_ICONS[call.status]} ${call.label}${call.durationMs === undefined ? '' : ` · ${(call.durationMs / 1000).toFixed(1)}s`} · step ${call.step}`);
   const args = element('pre', 'call-args');
-  show(args, JSON.stringify(call.args, null, 2));
+  // JSON escapes controls but not what turns text around or hides (a bidi override, a zero-width space): marked, as on the card
+  show(args, visibleLines(JSON.stringify(call.args, null, 2)).join('\n'));
   const parts: DomElement[] = [head, args];
   if (call.approval !== undefined) {
     const approval = element('div', 'call-approval');
