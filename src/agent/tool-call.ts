@@ -30,7 +30,8 @@ export function toolCall$(scope: RunScope, step: number, call: ModelToolCall, ru
     const traced = run.trace ? toolSpan(call.name, call.id, run.trace.context) : undefined;
     let spanEnded = false;
 
-    const finish = (result: ToolResult): void => {
+    const finish = (answer: ToolResult): void => {
+      const result = wellFormed(answer);
       spanEnded = true;
       if (traced) endSpan(traced.span, result.error);
       const durationMs = Math.round(performance.now() - started);
@@ -107,7 +108,9 @@ function execute$(tool: Tool, args: Record<string, unknown>, context: ToolContex
       out.error(new Error(`it returned ${describeValue(value)} instead of text or { text, error? }`));
     };
     const value = tool.execute(args, context); // a throw errors this stream (rxjs catches it)
-    if (typeof value === 'string' || isResult(value)) return end(value);
+    // Text, a result, or what is no stream at all (`null`, `42`, `{ text: 5 }`) ends the call at
+    // once, named as it is: `from` would only say it "expected a stream".
+    if (typeof value === 'string' || isResult(value) || !isStreamInput(value)) return end(value);
     let last: unknown = '';
     const running = from(value).subscribe({ next: (v) => (last = v), error: (e: unknown) => out.error(e), complete: () => end(last) });
     // An unbounded tool (Infinity) gets no timer at all, nor does one whose own `timeoutMs` is
@@ -126,8 +129,36 @@ function describeValue(value: unknown): string {
   return `a ${typeof value}`;
 }
 
+/** Whether `from` can read `value`: an observable (rxjs's or another), a promise, an iterable, an async iterable or a ReadableStream. */
+function isStreamInput(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const input = value as Record<PropertyKey, unknown>;
+  return (
+    isObservable(value) ||
+    typeof input['then'] === 'function' ||
+    typeof input[Symbol.iterator] === 'function' ||
+    typeof input[Symbol.asyncIterator] === 'function' ||
+    typeof input['getReader'] === 'function' ||
+    typeof input[(Symbol as { readonly observable?: symbol }).observable ?? '@@observable'] === 'function'
+  );
+}
+
 function isResult(value: unknown): value is ToolResult {
   return typeof value === 'object' && value !== null && !isObservable(value) && typeof (value as ToolResult).text === 'string';
 }
 
 const failed = toolError;
+
+// Half of a two-unit character: no text. An MCP server's `"\ud800"` or a tool's cut between
+// the halves of an emoji would be sent back to the model in every later request of the
+// conversation, and a strict server refuses each of those requests whole.
+const LONE_SURROGATE = /\p{Cs}/u;
+const LONE_SURROGATES = /\p{Cs}/gu;
+
+/** `result` with each lone surrogate of its text and error replaced by U+FFFD, as a decoder would; itself when it has none (no copy). */
+function wellFormed(result: ToolResult): ToolResult {
+  const { text, error } = result;
+  if (!LONE_SURROGATE.test(text) && (error === undefined || !LONE_SURROGATE.test(error))) return result;
+  const whole = (t: string): string => t.replace(LONE_SURROGATES, '\ufffd');
+  return error === undefined ? { text: whole(text) } : { text: whole(text), error: whole(error) };
+}

@@ -1,6 +1,6 @@
 import type { ErrorObject } from 'ajv';
 import { compileSchema, type UnenforcedPattern } from '../validation/validator.js';
-import type { ArgsValidator } from './args-validator.js';
+import { listProblems, type ArgsValidator } from './args-validator.js';
 
 export type { UnenforcedPattern } from '../validation/validator.js';
 
@@ -10,7 +10,7 @@ const validators = new WeakMap<object, ArgsValidator>();
 /**
  * The validator of a JSON schema, compiled on first use and kept while the schema object
  * lives. Problems read like `"path" must be string` or `the arguments must have the
- * property "path"`, joined by `; `.
+ * property "path"`, joined by `; ` (the first ten, then how many more).
  *
  * Its regexes (`pattern`, `patternProperties`) run on a linear-time engine (RE2), since a
  * schema may come from outside (an MCP server, a user tool); one RE2 cannot run is not
@@ -27,7 +27,7 @@ export function jsonSchemaValidator(schema: object): ArgsValidator {
   let found = validators.get(schema);
   if (found === undefined) {
     const { validate } = compileSchema(schema);
-    found = (args) => (validate(args) ? { value: args as Record<string, unknown> } : { problems: (validate.errors ?? []).map(describe).join('; ') });
+    found = (args) => (validate(args) ? { value: args as Record<string, unknown> } : { problems: listProblems((validate.errors ?? []).map(describe)) });
     validators.set(schema, found);
   }
   return found;

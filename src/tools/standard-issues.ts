@@ -1,11 +1,12 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
+import { listProblems } from './args-validator.js';
 
 type Segment = PropertyKey | StandardSchemaV1.PathSegment;
 
 /**
  * Standard Schema issues as the same readable list ajv's errors become (`"path" <message>`,
  * `the arguments must have the property "path"`, `"tasks.0" has an unknown property "x"`),
- * joined by `; `, so a zod or valibot tool fails like a built-in one. A missing or unknown
+ * joined by `; ` (the first ten, then how many more), so a zod or valibot tool fails like a built-in one. A missing or unknown
  * key is recognised from the arguments themselves (and zod's `keys`), not from one
  * library's wording; any other issue keeps its library's message.
  *
@@ -17,7 +18,7 @@ type Segment = PropertyKey | StandardSchemaV1.PathSegment;
  */
 export function describeIssues(issues: readonly StandardSchemaV1.Issue[], args: unknown): string {
   const lines = issues.flatMap((issue) => describeIssue(issue, args));
-  return [...new Set(lines)].join('; ') || 'the arguments are invalid';
+  return listProblems([...new Set(lines)]) || 'the arguments are invalid';
 }
 
 function describeIssue(issue: StandardSchemaV1.Issue, args: unknown): string[] {

@@ -1,3 +1,4 @@
+import type { Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Static } from 'typebox';
@@ -54,7 +55,8 @@ const READ_AHEAD = 8;
 /**
  * Creates the `grep` tool: a JavaScript regular expression searched line by line through
  * the files under a folder (or one file), answered as `path:line: text` lines. `include`
- * filters files by glob; `node_modules`, `.git`, binary and very large files are skipped,
+ * filters files by glob; `node_modules`, `.git`, binary and very large files are skipped
+ * (one named as `path` is refused with an error saying why, not answered "No matches"),
  * and symbolic links are never followed, not even one `include` names.
  * In a folder search each file is judged by the permission rules for `grep`
  * (`ToolContext.judgePath`): a denied file is left out silently, and one needing approval
@@ -95,12 +97,16 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool<GrepArgs> {
       let files: { absolute: string; shown: string }[];
       let asked = 0;
       try {
-        if ((await stat(root.absolute)).isDirectory()) {
+        const stats = await stat(root.absolute);
+        if (stats.isDirectory()) {
           const glob = include === undefined ? '**/*' : include.includes('/') ? include : `**/${include}`;
           const found = await findSearchFiles(root.absolute, glob, context.signal);
           const all = found.map((file) => ({ absolute: join(root.absolute, file), shown: joinRelative(root.relative, file) }));
           ({ allowed: files, asked } = judgePaths(all, (file) => file.shown, judge));
         } else {
+          // A file named on its own is searched or refused, never answered "No matches" unread.
+          const unsearchable = unsearchableFile(path, stats, limits.maxFileBytes);
+          if (unsearchable) return toolError(unsearchable);
           files = [{ absolute: root.absolute, shown: root.relative }];
         }
       } catch (error) {
@@ -113,7 +119,10 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool<GrepArgs> {
       try {
         for await (const [file, text] of readAhead(files, (f) => readTextAt(f.absolute, limits.maxFileBytes), READ_AHEAD)) {
           if (context.signal.aborted || matches.length > limits.maxMatches) break;
-          if (text === undefined) continue;
+          if (text === undefined) {
+            if (file.absolute === root.absolute) return toolError(`${path} looks like a binary file (or changed while it was read); grep searches text`);
+            continue;
+          }
           for (const [index, line] of await matcher.match(text, limits.maxMatches - matches.length)) {
             matches.push(`${file.shown}:${index + 1}: ${cut(line, limits.maxLineLength)}`);
           }
@@ -125,6 +134,13 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool<GrepArgs> {
       return withNote(render(matches, limits.maxMatches, pattern, path), skipped);
     },
   });
+}
+
+/** Why the file `path` cannot be searched (not a regular file, over `maxBytes`), or undefined. */
+function unsearchableFile(path: string, stats: Stats, maxBytes: number): string | undefined {
+  if (!stats.isFile()) return `${path} is not a regular file or folder (a pipe, a socket or a device); grep searches files`;
+  if (stats.size > maxBytes) return `${path} is ${stats.size} bytes, more than grep searches (${maxBytes}); use read with offset and limit, or narrow it down with bash`;
+  return undefined;
 }
 
 /** Why `pattern` does not compile (checked here: the worker that runs it cannot say so well). */
