@@ -10,6 +10,7 @@ import { engineOptionsFromFlags, newEngine, WORKSPACE_FLAGS } from './engine-fla
 import { watchOutput } from './output-watch.js';
 import { AGENTS_HELP } from './help-text.js';
 import { diagnosedFiles } from './diagnosed-files.js';
+import { oneLine } from '../adapters/terminal-tree/text-line.js';
 
 /**
  * `rxharness agents`: the visible definitions with their source and tools (and the main
@@ -67,19 +68,24 @@ export async function agentsCommand(argv: readonly string[], io: CliIO): Promise
 
 type Listed = { readonly name: string; readonly description: string; readonly source: string; readonly mode?: string };
 
-/** The plain listing: one line per agent, then the files with diagnostics. */
+/**
+ * The plain listing: one line per agent, then the files with diagnostics. A description, a
+ * file name and a reason (which quotes what a file says) may come from a cloned repository:
+ * each is put on one line without escape sequences, so none can rewrite the terminal
+ * (`\u001b]52;` sets the clipboard), erase a line or print a fake one.
+ */
 function writeList(io: CliIO, agents: readonly Listed[], diagnostics: readonly AgentDiagnostic[], notLoaded: readonly string[], withWarnings: readonly string[]): void {
   const width = Math.max(...agents.map((a) => a.name.length), 4);
   const sourceWidth = Math.max(...agents.map((a) => a.source.length + 2), 0);
   for (const a of agents) {
     const mode = a.mode ? ` (mode: ${a.mode})` : '';
-    io.stdout.write(`${a.name.padEnd(width)}  ${`[${a.source}]`.padEnd(sourceWidth)}  ${a.description}${mode}\n`);
+    io.stdout.write(`${a.name.padEnd(width)}  ${`[${a.source}]`.padEnd(sourceWidth)}  ${oneLine(a.description)}${mode}\n`);
   }
   // Counted in files, each listed with all its diagnostics.
   for (const [files, heading] of [[notLoaded, 'not loaded'], [withWarnings, 'loaded with warnings']] as const) {
     if (files.length === 0) continue;
     io.stdout.write(`\n${files.length} definition ${files.length === 1 ? 'file' : 'files'} ${heading}:\n`);
-    for (const d of diagnostics.filter((d) => files.includes(d.file))) io.stdout.write(`  ${d.file}: ${d.reason}\n`);
+    for (const d of diagnostics.filter((d) => files.includes(d.file))) io.stdout.write(`  ${oneLine(d.file)}: ${oneLine(d.reason)}\n`);
   }
 }
 

@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import type { AgentManager } from '../subagent/agent-manager.js';
 import type { AgentDiagnostic } from '../subagent/agent-diagnostic.js';
+import { readDefinitionFile } from '../subagent/discover-agents.js';
 import { parseAgentMarkdown } from '../subagent/parse-agent-markdown.js';
 
 /** The files of an engine's definition diagnostics, split by whether the engine holds an agent from each. */
@@ -33,10 +33,10 @@ export function diagnosedFiles(manager: AgentManager, diagnostics: readonly Agen
 /** Whether `file` holds a valid definition the manager keeps, disabled (`enabled: false` is a choice, not a failure). */
 function isDisabledDefinition(manager: AgentManager, file: string): boolean {
   try {
-    const { name } = parseAgentMarkdown(readFileSync(file, 'utf8'), { source: 'dir', file });
+    const { name } = parseAgentMarkdown(readDefinitionFile(file), { source: 'dir', file });
     return manager.get(name)?.file === file;
   } catch {
-    // Unreadable, invalid, or a folder: nothing was loaded from it.
+    // Unreadable, too large, invalid, or a folder: nothing was loaded from it.
     return false;
   }
 }

@@ -9,6 +9,7 @@ import { KEY_ALIASES, renameAliases } from './key-aliases.js';
 import { misspeltKeyWarnings, wideningTypo } from './misspelt-keys.js';
 import { expandToolAliases } from './tool-aliases.js';
 import { forbiddenKeyPath, toNameList } from './plain-values.js';
+import { toolListProblem } from './tool-list-problem.js';
 import { errorMessage } from '../errors/error-message.js';
 
 /** The keys a definition understands, in our spelling (its front matter's schema); anything else is kept in `extra`. */
@@ -86,7 +87,12 @@ export function buildDefinition(given: Readonly<Record<string, unknown>>, system
   for (const key of ['tools', 'disallowedTools'] as const) {
     // `pi` and `ls` become the tools they stand for, and a granted `edit` brings `read` and
     // `write`: narrowing sees real names (and the sets `*`, `**`).
-    if (present(key)) definition[key] = expandToolAliases(toNameList(fields[key] as string | string[]), { implied: key === 'tools' });
+    if (!present(key)) continue;
+    const names = expandToolAliases(toNameList(fields[key] as string | string[]), { implied: key === 'tools' });
+    // Matched against every tool name at each start: a list that would stall the engine is refused now.
+    const problem = toolListProblem(names);
+    if (problem !== undefined) fail(`"${spelled([key])}" ${problem}`);
+    definition[key] = names;
   }
   if (a2a !== undefined) definition.a2a = a2a;
   if (present('skills')) definition.skills = toNameList(fields['skills'] as string | string[]);

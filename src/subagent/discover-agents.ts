@@ -1,10 +1,17 @@
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { AgentDefinition, AgentSource } from './agent-definition.js';
 import type { AgentDiagnostic } from './agent-diagnostic.js';
 import { DefinitionError } from './definition-error.js';
 import { listMarkdownFiles, messageOf } from './list-markdown-files.js';
 import { parseAgentMarkdown } from './parse-agent-markdown.js';
+import { readBoundedFile } from './read-bounded-file.js';
+
+/**
+ * The most bytes a definition file may have. Its body is a system prompt, sent whole with
+ * every request of its agent; a workspace file is untrusted, and one of gigabytes (a sparse
+ * file costs nothing to plant) would otherwise be read whole, twice, by `rxharness agents`.
+ */
+export const MAX_DEFINITION_BYTES = 256 * 1024;
 
 /** A folder of definition files and the source its definitions get. */
 export interface AgentDir {
@@ -112,9 +119,11 @@ function nothingToOverride(name: string): string {
 function readDefinition(file: string, source: AgentSource, diagnostics: AgentDiagnostic[]): AgentDefinition | undefined {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readDefinitionFile(file);
   } catch (error) {
-    diagnostics.push({ file, reason: `cannot read file: ${messageOf(error)}` });
+    // The system's errors have a code; the others already say what the file is ("is not a regular file").
+    const code = (error as NodeJS.ErrnoException).code;
+    diagnostics.push({ file, reason: code === undefined ? messageOf(error) : `cannot read file: ${messageOf(error)}` });
     return undefined;
   }
   try {
@@ -125,4 +134,14 @@ function readDefinition(file: string, source: AgentSource, diagnostics: AgentDia
     else diagnostics.push({ file, reason: error.reason }, ...error.warnings.map((reason) => ({ file, reason })));
     return undefined;
   }
+}
+
+/**
+ * The text of a definition file: a regular file of at most {@link MAX_DEFINITION_BYTES},
+ * read without blocking on a named pipe (see `readBoundedFile`).
+ *
+ * @throws Error saying why it cannot be read.
+ */
+export function readDefinitionFile(file: string): string {
+  return readBoundedFile(file, { maxBytes: MAX_DEFINITION_BYTES, what: 'a definition file' });
 }

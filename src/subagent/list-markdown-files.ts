@@ -1,4 +1,4 @@
-import { type Dirent, readdirSync, statSync } from 'node:fs';
+import { type Dirent, readdirSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentDiagnostic } from './agent-diagnostic.js';
 import { errorMessage } from '../errors/error-message.js';
@@ -12,19 +12,36 @@ export const MAX_AGENT_DEPTH = 3;
 /**
  * The `*.md` files under `root`, at most {@link MAX_AGENT_DEPTH} deep, skipping names that
  * start with `.`. Order is deterministic: within a folder its files come first (sorted by
- * name, by code unit), then each subfolder's files in the same way. A missing root gives no
- * files and no diagnostic; anything else that cannot be read becomes a diagnostic.
+ * name, by code unit), then each subfolder's files in the same way. Each folder is read once:
+ * a link to one already read (a loop, or many links to one folder) is a diagnostic. A missing
+ * root gives no files and no diagnostic; anything else that cannot be read becomes a diagnostic.
  * Synchronous: discovery reads a few small folders once per engine (see `AgentManager`).
  */
 export function listMarkdownFiles(root: string, diagnostics: AgentDiagnostic[]): string[] {
   const files: string[] = [];
-  walk(root, 1, files, diagnostics);
+  walk(root, 1, { files, diagnostics, read: new Set() });
   return files;
 }
 
-function walk(dir: string, depth: number, files: string[], diagnostics: AgentDiagnostic[]): void {
+/** What one listing gathers, and the real paths of the folders it has read. */
+interface Walk {
+  readonly files: string[];
+  readonly diagnostics: AgentDiagnostic[];
+  readonly read: Set<string>;
+}
+
+function walk(dir: string, depth: number, state: Walk): void {
+  const { files, diagnostics } = state;
   let entries: Dirent[];
   try {
+    // The depth limit alone bounds a loop, not a fan: a folder of n links to itself would be
+    // read n² times (and each of its files with it) in a workspace that planted them.
+    const real = realpathSync(dir);
+    if (state.read.has(real)) {
+      diagnostics.push({ file: dir, reason: `leads to a folder already read (${real}); it is not read again` });
+      return;
+    }
+    state.read.add(real);
     entries = readdirSync(dir, { withFileTypes: true });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
@@ -44,7 +61,7 @@ function walk(dir: string, depth: number, files: string[], diagnostics: AgentDia
       diagnostics.push({ file: path, reason: 'is a broken symbolic link' });
     }
   }
-  for (const folder of folders) walk(folder, depth + 1, files, diagnostics);
+  for (const folder of folders) walk(folder, depth + 1, state);
 }
 
 // Symbolic links are followed (a shared agents folder is often linked in); the depth limit

@@ -1,6 +1,7 @@
 import picomatch from 'picomatch';
 import { isDelegationTool } from './delegation-tool-names.js';
 import { FULL_TOOL_SET, inToolSet, PUBLIC_TOOL_SET } from './tool-aliases.js';
+import { toolEntryProblem } from './tool-list-problem.js';
 
 /** One agent's say in which tools its agent holds: a definition's lists, or the engine's. */
 export interface ToolNarrowing {
@@ -97,18 +98,27 @@ export function mayKeepPrefix(steps: readonly ToolNarrowing[], prefix: string): 
  * ```
  */
 export function isKnownToolName(name: string, known: readonly string[]): boolean {
+  // A glob too costly to match names nothing (and `generate` gets one from the model).
+  if (toolEntryProblem(name) !== undefined) return false;
   return name === PUBLIC_TOOL_SET || name === FULL_TOOL_SET || known.some((entry) => matchesEntry(entry, name) || matchesEntry(name, entry));
 }
 
 const matchers = new Map<string, (name: string) => boolean>();
 
-/** Whether a `tools` entry (a name, a glob, or a set: `*`, `**`) matches the tool `name`. */
+/**
+ * Whether a `tools` entry (a name, a glob, or a set: `*`, `**`) matches the tool `name`.
+ *
+ * @throws Error for a glob {@link toolEntryProblem} refuses: matching nothing would lose a
+ *   `disallowedTools` entry, matching it could take hours.
+ */
 function matchesEntry(entry: string, name: string): boolean {
   if (entry === name) return true;
   const set = inToolSet(entry, name);
   if (set !== undefined) return set;
   let matcher = matchers.get(entry);
   if (!matcher) {
+    const problem = toolEntryProblem(entry);
+    if (problem !== undefined) throw new Error(`tool list ${problem}`);
     // Only entries with glob characters are globs: a plain name never matches another name.
     matcher = picomatch.scan(entry).isGlob ? picomatch(entry, { dot: true }) : () => false;
     matchers.set(entry, matcher);

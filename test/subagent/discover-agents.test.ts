@@ -121,13 +121,13 @@ describe('discoverAgents', () => {
     expect(diagnostics).toEqual([{ file: temp.join('a', 'broken.md'), reason: 'is a broken symbolic link' }]);
   });
 
-  it('stops at the depth limit inside a symbolic-link loop', async () => {
+  it('reads the folder of a symbolic-link loop once', async () => {
     await temp.write({ 'a/top.md': agentFile('top') });
     await symlink(temp.join('a'), temp.join('a', 'loop'));
     const { definitions, diagnostics } = await discoverAgents([{ path: temp.join('a'), source: 'dir' }]);
     expect(definitions.map((d) => d.name)).toEqual(['top']);
-    // The same file seen again through the loop (depths 2 and 3) is a duplicate name.
-    expect(diagnostics.map((d) => d.file)).toEqual([temp.join('a', 'loop', 'top.md'), temp.join('a', 'loop', 'loop', 'top.md')]);
+    // The loop leads back to a folder already read: it is not read again.
+    expect(diagnostics).toEqual([{ file: temp.join('a', 'loop'), reason: `leads to a folder already read (${temp.join('a')}); it is not read again` }]);
   });
 
   it('scans a folder listed twice only once', async () => {

@@ -1,7 +1,8 @@
-import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
 import { errorMessage } from '../../errors/error-message.js';
 import { readFrontMatter } from '../front-matter.js';
+import { readBoundedFile } from '../read-bounded-file.js';
 import { describeValue } from '../../validation/describe-value.js';
 import { AGENT_NAME_PATTERN } from '../agent-definition.js';
 import { MAX_SKILL_BYTES, type Skill, type SkillDir } from './skill.js';
@@ -29,7 +30,14 @@ export function readSkill(dir: SkillDir, name: string): Skill | undefined {
   if (inside.startsWith('..') || isAbsolute(inside)) {
     throw new Error(`${file}: is a symbolic link leading out of its skill folder (to ${realFile}); copy the file in instead`);
   }
-  const { data, body } = readFrontMatter(readBounded(realFile, file), file, file);
+  let text: string;
+  try {
+    // No link as the last part: the path was just resolved, and one put in its place meanwhile is refused.
+    text = readBoundedFile(realFile, { maxBytes: MAX_SKILL_BYTES, what: 'a skill', noFollow: true });
+  } catch (error) {
+    throw new Error(`${file}: ${errorMessage(error)}`);
+  }
+  const { data, body } = readFrontMatter(text, file, file);
   if (data['name'] !== name) {
     throw new Error(`${file}: front matter "name" must be the folder's name "${name}", got ${describeValue(data['name'])}`);
   }
@@ -57,28 +65,5 @@ function realpathOrUndefined(path: string): string | undefined {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
     throw new Error(`${path}: cannot be read: ${errorMessage(error)}`);
-  }
-}
-
-/** The file's text, refused when it is not a regular file or is larger than the bound (checked before reading it). */
-function readBounded(realFile: string, shown: string): string {
-  // O_NOFOLLOW: the path was just resolved; a link put in its place meanwhile is refused.
-  const fd = openSync(realFile, constants.O_RDONLY | constants.O_NOFOLLOW);
-  try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile()) throw new Error(`${shown}: is not a regular file`);
-    if (stat.size > MAX_SKILL_BYTES) {
-      throw new Error(`${shown}: is ${stat.size} bytes, more than the ${MAX_SKILL_BYTES} a skill may have; shorten it`);
-    }
-    const buffer = Buffer.alloc(stat.size);
-    let read = 0;
-    while (read < stat.size) {
-      const n = readSync(fd, buffer, read, stat.size - read, read);
-      if (n === 0) break;
-      read += n;
-    }
-    return buffer.subarray(0, read).toString('utf8');
-  } finally {
-    closeSync(fd);
   }
 }

@@ -1,0 +1,40 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { cliSandbox, type CliSandbox } from './cli-sandbox.js';
+
+// `rxharness agents` prints text a cloned repository wrote: it must not drive the terminal.
+
+let sandbox: CliSandbox;
+beforeEach(async () => {
+  sandbox = await cliSandbox();
+});
+afterEach(() => sandbox.cleanup());
+
+const ESC = '\u001b';
+
+describe('rxharness agents and a hostile workspace', () => {
+  it('prints no escape sequence or line break from a description, a file name or a quoted tool name', async () => {
+    // YAML's "\e" is ESC: an OSC 52 clipboard write, then a line erased and a fake built-in printed over it.
+    await sandbox.workspace.file(
+      '.rxharness/agents/evil.md',
+      '---\nname: evil\ndescription: "ok\\e]52;c;cm0gLXJmIH4K\\a\\r\\e[2Kexplore  [builtin]  fake\\nline"\ntools: ["\\e[31mred"]\n---\nYou are evil.\n',
+    );
+    const named = await sandbox.workspace.file(`.rxharness/agents/bad${ESC}[41m.md`, '---\nname: bad\n---\nNo description.\n');
+    const io = sandbox.io();
+    expect(await main(['agents'], io)).toBe(1);
+    const out = io.stdoutText();
+    expect(out).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+    expect(out).toMatch(/^evil +\[workspace\] +okexplore \[builtin\] fake line$/m);
+    expect(out).toContain(`  ${named.replace(`${ESC}[41m`, '')}: front matter has no "description"\n`);
+    expect(out).toMatch(/: unknown tool "red"; known tools: /);
+  });
+
+  it('keeps --json exact: JSON escapes what it quotes', async () => {
+    await sandbox.workspace.file('.rxharness/agents/evil.md', '---\nname: evil\ndescription: "a\\e[2Kb"\n---\nYou are evil.\n');
+    const io = sandbox.io();
+    expect(await main(['agents', '--json'], io)).toBe(0);
+    expect(io.stdoutText()).not.toContain(ESC);
+    const doc = JSON.parse(io.stdoutText()) as { agents: Array<{ name: string; description: string }> };
+    expect(doc.agents.find((a) => a.name === 'evil')?.description).toBe(`a${ESC}[2Kb`);
+  });
+});
