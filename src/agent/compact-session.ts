@@ -10,7 +10,7 @@ import type { AgentScope } from './agent-scope.js';
 import { summariser } from './compaction-summary.js';
 import { runScopeOf } from './run-scope.js';
 import { RunState } from './run-state.js';
-import { claimSession } from './session-claims.js';
+import { whileClaimed } from './session-claims.js';
 
 /** The window a manual compaction sizes its summary by when the model's is unknown. */
 const UNKNOWN_WINDOW = 32_768;
@@ -27,11 +27,10 @@ const UNKNOWN_WINDOW = 32_768;
  */
 export async function compactStoredSession(agent: AgentScope, sessionId: string): Promise<CompactionEvent> {
   const { sessions } = agent;
-  if (!sessions.replace) throw new Error('this session store cannot compact a session: it has no replace()');
+  const replace = sessions.replace?.bind(sessions);
+  if (!replace) throw new Error('this session store cannot compact a session: it has no replace()');
   const run = new RunState(agent.name, sessionId, `compact_${randomUUID()}`);
-  const hold = claimSession(sessions, sessionId, run.runId);
-  try {
-    await new Promise<void>((resolve, reject) => hold.whenHeld(resolve, reject));
+  return whileClaimed<CompactionEvent>(sessions, sessionId, run.runId, async () => {
     const { messages } = checkHistory(await sessions.load(sessionId), sessionId);
     const history = repairHistory(messages);
     const window = (await contextWindowOf(agent.model, agent.modelSettings)) ?? UNKNOWN_WINDOW;
@@ -40,7 +39,7 @@ export async function compactStoredSession(agent: AgentScope, sessionId: string)
     const outcome = await firstValueFrom(
       compactMessages$({ messages: history, window, fixedTokens, reason: 'manual', summarise: summariser(scope, window) }).pipe(defaultIfEmpty(undefined)),
     );
-    if (outcome) await sessions.replace(sessionId, outcome.messages);
+    if (outcome) await replace(sessionId, outcome.messages);
     const tokens = estimateTokens(history);
     return {
       type: 'Compaction', runId: run.runId, agentName: agent.name, sessionId, reason: 'manual', contextWindow: window,
@@ -48,7 +47,5 @@ export async function compactStoredSession(agent: AgentScope, sessionId: string)
       prunedToolResults: outcome?.prunedToolResults ?? 0, summarisedMessages: outcome?.summarisedMessages ?? 0,
       ...(outcome?.summaryError === undefined ? {} : { summaryError: outcome.summaryError }), archived: outcome !== undefined,
     };
-  } finally {
-    hold.release();
-  }
+  });
 }

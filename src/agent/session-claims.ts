@@ -1,5 +1,5 @@
 import type { SessionClaim } from '../session/session-claim.js';
-import type { SessionStore } from '../session/session-store.js';
+import type { MaybePromise, SessionStore } from '../session/session-store.js';
 import { SessionBusyError } from './session-busy-error.js';
 
 /** For each store, the sessions a run of this process is using now, and by which run. */
@@ -66,4 +66,39 @@ export function claimSession(store: SessionStore, sessionId: string, runId: stri
       else settle(answer);
     },
   };
+}
+
+/**
+ * Runs `work` with the session claimed for `owner` (see {@link claimSession}), and gives the
+ * session up once `work` has settled: what must not happen under a run of the session (its
+ * deletion, a manual compaction). Synchronous when the store's claim and `work` are.
+ *
+ * @throws SessionBusyError when a run holds the session (here at once, or as the store answers).
+ */
+export function whileClaimed<T>(store: SessionStore, sessionId: string, owner: string, work: () => MaybePromise<T>): MaybePromise<T> {
+  type Outcome = { readonly value: MaybePromise<T> } | { readonly error: unknown };
+  const hold = claimSession(store, sessionId, owner);
+  let now: Outcome | undefined;
+  let later: ((outcome: Outcome) => void) | undefined;
+  const done = (outcome: Outcome): void => (later ? later(outcome) : void (now = outcome));
+  const finish = (outcome: Outcome): MaybePromise<T> => {
+    if ('error' in outcome) {
+      hold.release();
+      throw outcome.error;
+    }
+    if (outcome.value instanceof Promise) return outcome.value.finally(hold.release);
+    hold.release();
+    return outcome.value;
+  };
+  hold.whenHeld(
+    () => {
+      try {
+        done({ value: work() });
+      } catch (error) {
+        done({ error });
+      }
+    },
+    (error) => done({ error }),
+  );
+  return now ? finish(now) : new Promise<Outcome>((resolve) => (later = resolve)).then(finish);
 }

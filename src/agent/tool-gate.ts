@@ -11,8 +11,14 @@ import { resolveWorkspacePath } from '../tools/workspace-path.js';
 import { askWithDeadline, describeDuration } from './approval-deadline.js';
 import type { RunScope } from './run-scope.js';
 
-/** Whether a call may run; when not, what the model and `ToolCallEnd.error` say. */
-export type Verdict = { readonly allowed: true } | { readonly allowed: false; readonly text: string; readonly error: string };
+/**
+ * Whether a call may run; when not, what the model and `ToolCallEnd.error` say. An allowed
+ * call of a tool with `paths` carries them as the gate judged them (resolved, subject form):
+ * what the rules allowed or a human approved, handed to the tool (`ToolContext.judgedPaths`).
+ */
+export type Verdict =
+  | { readonly allowed: true; readonly paths?: readonly string[] }
+  | { readonly allowed: false; readonly text: string; readonly error: string };
 
 const ALLOWED: Verdict = { allowed: true };
 
@@ -44,28 +50,42 @@ export function gate(scope: RunScope, call: GateCall): Verdict | Observable<Verd
     const found$ = tool.paths ? confine$(scope, call) : subjects$(scope, call);
     return found$.pipe(
       switchMap((found) => {
-        const verdict = 'denied' in found ? found.denied : judge(scope, call, found);
-        return isObservable(verdict) ? verdict : of(verdict);
+        if ('denied' in found) return of(found.denied);
+        const verdict = judge(scope, call, found);
+        const paths = found.paths;
+        if (paths === undefined) return isObservable(verdict) ? verdict : of(verdict);
+        return (isObservable(verdict) ? verdict : of(verdict)).pipe(map((v) => (v.allowed ? { allowed: true as const, paths } : v)));
       }),
     );
   }
   return judge(scope, call, { subject: tool.subject?.(call.args) });
 }
 
+/** What the gate judges a call under: its subject, and what its subjects were judged already (a tool's `subjects`). */
+interface Found {
+  readonly subject: string | undefined;
+  readonly decision?: PermissionDecision;
+  /** The subjects an "always" answer grants, each on its own (absent: `subject`). */
+  readonly grants?: readonly string[];
+  /** A `paths` tool's paths, resolved: what an allowed call hands the tool ({@link Verdict}). */
+  readonly paths?: readonly string[];
+}
+
 /** The rules' verdict on a call under its subject, or the approval to ask for. */
-function judge(scope: RunScope, call: GateCall, found: { readonly subject: string | undefined; readonly decision?: PermissionDecision }): Verdict | Observable<Verdict> {
+function judge(scope: RunScope, call: GateCall, found: Found): Verdict | Observable<Verdict> {
   const decision = found.decision ?? scope.agent.permissions.evaluate(call.tool.name, found.subject);
   if (decision.action === 'deny') return refuse(`Permission denied: ${decision.reason}`);
   // opencode's doom-loop guard: the same call again and again asks a human, whatever the rules allow.
   if (call.repeated !== undefined) {
-    return ask$(scope, call, `the same ${call.tool.name} call with the same arguments ${call.repeated} times in a row (a loop?)`, found.subject);
+    return ask$(scope, call, `the same ${call.tool.name} call with the same arguments ${call.repeated} times in a row (a loop?)`, found);
   }
   if (decision.action === 'allow') return ALLOWED;
-  if (scope.agent.grants.has(scope.rootSessionId, call.tool.name, found.subject)) return ALLOWED;
-  return ask$(scope, call, decision.reason, found.subject);
+  // Several subjects were each looked up already: their joined text is no subject to look up.
+  if (!found.grants && scope.agent.grants.has(scope.rootSessionId, call.tool.name, found.subject)) return ALLOWED;
+  return ask$(scope, call, decision.reason, found);
 }
 
-type Confined = { readonly subject: string | undefined; readonly decision?: PermissionDecision } | { readonly denied: Verdict };
+type Confined = Found | { readonly denied: Verdict };
 
 /** A tool with several subjects (an MCP tool's paths): each judged, see {@link judgeSubjects}. */
 function subjects$(scope: RunScope, call: GateCall): Observable<Confined> {
@@ -78,15 +98,14 @@ function subjects$(scope: RunScope, call: GateCall): Observable<Confined> {
 }
 
 /** How several subjects of one call were judged: denied, or the subject and decision the gate goes on with. */
-type SubjectsJudged =
-  | { readonly denied: string }
-  | { readonly subject: string | undefined; readonly decision: PermissionDecision };
+type SubjectsJudged = { readonly denied: string } | (Found & { readonly decision: PermissionDecision });
 
 /**
  * Judges every subject of a call (a tool's `subjects`) under the agent's rules: a deny of
  * any denies the call (its reason); else those that ask and are not granted for this
- * conversation make the call ask, about them together (one subject, joined by `, `); else
- * the call is allowed, under its first subject.
+ * conversation make the call ask, about them together (one subject, joined by `, `, for the
+ * human to read; an "always" grants each of them, never the joined text, which a later call's
+ * single subject could spell); else the call is allowed, under its first subject.
  *
  * @example
  * ```ts
@@ -103,7 +122,8 @@ function judgeSubjects(scope: RunScope, toolName: string, subjects: readonly str
   }
   if (asking.length === 0) return { subject: subjects[0], decision: { action: 'allow', reason: `every path of the ${toolName} call is allowed` } };
   const reason = asking.length === 1 ? asking[0]!.reason : asking.map((a) => `${a.subject}: ${a.reason}`).join('; ');
-  return { subject: asking.map((a) => a.subject).join(', '), decision: { action: 'ask', reason } };
+  const asked = asking.map((a) => a.subject);
+  return { subject: asked.join(', '), decision: { action: 'ask', reason }, grants: asked };
 }
 
 function confine$(scope: RunScope, call: GateCall): Observable<Confined> {
@@ -120,12 +140,13 @@ function confine$(scope: RunScope, call: GateCall): Observable<Confined> {
           };
         }
       }
-      return { subject: resolved[0]?.relative };
+      const paths = resolved.map((r) => r.relative);
+      return { subject: paths[0], paths };
     }),
   );
 }
 
-function ask$(scope: RunScope, call: GateCall, reason: string, subject: string | undefined): Observable<Verdict> {
+function ask$(scope: RunScope, call: GateCall, reason: string, found: Found): Observable<Verdict> {
   const { agent, run } = scope;
   // The model's call id is not unique (two tasks' models may both say `call_0`): answers name this id.
   const approvalId = `approval_${randomUUID()}`;
@@ -136,7 +157,9 @@ function ask$(scope: RunScope, call: GateCall, reason: string, subject: string |
     const approved = decision.decision !== 'reject';
     const comment = decision.comment;
     call.emit({ type: 'HITLDecided', ...base, decision: approved ? 'approve' : 'reject', ...(comment ? { comment } : {}) });
-    if (decision.decision === 'always') agent.grants.grant(scope.rootSessionId, call.tool.name, subject);
+    if (decision.decision === 'always') {
+      for (const subject of found.grants ?? [found.subject]) agent.grants.grant(scope.rootSessionId, call.tool.name, subject);
+    }
     if (approved) return ALLOWED;
     const said = comment ? `: ${comment}${/[.!?]$/.test(comment) ? '' : '.'}` : '.';
     return refuse(`The ${call.tool.name} call was rejected${said} Do not retry it unchanged.`);

@@ -195,6 +195,16 @@ export class AgentFactory {
   }
 
   /**
+   * The spec of a definition run directly as a child of `parent` (`engine.agent(name)`,
+   * `createSubagent`, `start({ agentName })`): a child's, whose budget stays within the
+   * parent's limit, as a delegated task's stays within its parent's pool (a direct run has no
+   * pool above it).
+   */
+  directSpec(parent: AgentSpec, definition: AgentDefinition): AgentSpec {
+    return { ...this.childSpec(parent, definition), ...ownBudget(narrowedBudget(definition.tokenBudget, parent.tokenBudget)) };
+  }
+
+  /**
    * The main agent as a `mode: primary` definition describes it: its prompt (unless
    * `instructions` were given in code), tools narrowed from the main agent's, model, steps,
    * settings and rules (a workspace file only narrows); still named `main`, at depth 0.
@@ -214,7 +224,7 @@ export class AgentFactory {
       toolNames,
       policy: main.policy.child(primary.permissionRules, { narrowOnly: !this.o.agents.mayLoosen(primary) }),
       maxSteps: primary.maxSteps ?? main.maxSteps,
-      ...ownBudget(primary.tokenBudget ?? main.tokenBudget),
+      ...ownBudget(primaryBudget(primary.tokenBudget, main.tokenBudget, this.o.agents.mayLoosen(primary))),
       ...(primary.settings ? { settings: primary.settings } : {}),
       ...laterNarrowing(main, primary),
     };
@@ -235,6 +245,20 @@ export class AgentFactory {
 function laterNarrowing(parent: AgentSpec, definition: AgentDefinition): { mcpNarrowing?: readonly ToolNarrowing[] } {
   if (!parent.mcpNarrowing) return {};
   return { mcpNarrowing: [...parent.mcpNarrowing, { tools: definition.tools, disallowedTools: definition.disallowedTools }] };
+}
+
+/**
+ * The main agent's budget under a primary definition: the definition's, else the engine's. A
+ * workspace file (untrusted, see `mayLoosen`) only narrows the engine's: a cloned repository
+ * must not raise the spending limit its operator set.
+ */
+function primaryBudget(own: number | undefined, engine: number | undefined, trusted: boolean): number | undefined {
+  return trusted ? (own ?? engine) : narrowedBudget(own, engine);
+}
+
+/** The tighter of two limits, either of which may be absent (no limit). */
+function narrowedBudget(own: number | undefined, above: number | undefined): number | undefined {
+  return own === undefined || above === undefined ? (own ?? above) : Math.min(own, above);
 }
 
 function ownBudget(limit: number | undefined): { tokenBudget?: number } {

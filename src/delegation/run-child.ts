@@ -129,21 +129,29 @@ export function launchBackground(c: ChildRun): TaskOutcome {
   if (c.tracker.closed) throw new TaskRefusedError('the engine is closed, so no background task can start');
   const stop$ = new ReplaySubject<void>(1);
   let childRunId = '';
+  let stopped = false;
+  // What the child has spent so far (a child here; one on a worker reports only in its RunEnd).
+  let spent: (() => RunMetrics) | undefined;
   c.tracker.start(info(c, true), () => {
+    if (stopped) return;
+    stopped = true; // before the stop: the completion it causes is not the task's outcome
     if (childRunId) c.tracker.log(c.taskId, cancelledEvent(c, childRunId));
-    c.tracker.finish(c.taskId, 'cancelled', cancelled(c).content); // first: the stop completes the child
-    stop$.next();
+    stop$.next(); // the child's subtree stops, each task adding what it spent to its parent
+    c.tracker.finish(c.taskId, 'cancelled', cancelled(c).content, spent?.()); // so its usage stays with the task
   });
   c.parent.addMetrics({ ...EMPTY_METRICS, tasks: 1 });
   supervise(
     c,
-    { streaming: true }, // its whole stream goes to the tracker's log, deltas included
+    // Its whole stream goes to the tracker's log, deltas included.
+    { streaming: true, meter: (read) => (spent = read) },
     stop$,
     (event) => {
       if (event.type === 'RunStart') childRunId = event.runId;
       c.tracker.log(c.taskId, event);
     },
-    (outcome, state, metrics) => c.tracker.finish(c.taskId, state, outcome.content, metrics),
+    (outcome, state, metrics) => {
+      if (!stopped) c.tracker.finish(c.taskId, state, outcome.content, metrics);
+    },
   );
   return {
     status: 'running',

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { whileClaimed } from '../agent/session-claims.js';
 import type { SessionStore } from '../session/session-store.js';
 
 /**
@@ -6,6 +8,7 @@ import type { SessionStore } from '../session/session-store.js';
  * approvals and its undelivered background results) once the store has deleted it. Without
  * that, a new conversation reusing the id would run calls the deleted one approved "always"
  * without asking, and would read the deleted one's background results in its first prompt.
+ * A conversation a run is writing is refused with `SessionBusyError` (the delete claims it).
  *
  * Every part of the engine (its tree, `engine.sessions`, the HTTP route `DELETE
  * /sessions/:id`) holds this view, never the store itself, so deleting through the engine
@@ -24,15 +27,18 @@ import type { SessionStore } from '../session/session-store.js';
 export function forgettingSessions(store: SessionStore, forget: (sessionId: string) => void): SessionStore {
   const remove = store.delete;
   if (typeof remove !== 'function') return store;
-  const deleteAndForget = (sessionId: string): void | Promise<void> => {
+  const deleteHeld = (sessionId: string): void | Promise<void> => {
     const deleted = remove.call(store, sessionId);
     // After the store: a store that failed to delete still holds the conversation, grants and all.
     if (deleted instanceof Promise) return deleted.then(() => forget(sessionId));
     forget(sessionId);
   };
+  // Claimed as a run claims it: a run still writing the conversation would bring back a part
+  // of it, and its "always" answers, under the id a new conversation may take.
+  const deleteAndForget = (sessionId: string): void | Promise<void> => whileClaimed(view, sessionId, `delete_${randomUUID()}`, () => deleteHeld(sessionId));
   // Methods bound once each, not at every call (a run appends to its session at every step).
   const bound = new WeakMap<(...args: never[]) => unknown, unknown>();
-  return new Proxy(store, {
+  const view: SessionStore = new Proxy(store, {
     get(target, key) {
       if (key === 'delete') return deleteAndForget;
       const value: unknown = Reflect.get(target, key, target);
@@ -43,4 +49,5 @@ export function forgettingSessions(store: SessionStore, forget: (sessionId: stri
       return own;
     },
   });
+  return view;
 }

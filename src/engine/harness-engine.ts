@@ -221,7 +221,7 @@ export class HarnessEngine {
   private childScope(definition: () => AgentDefinition): AgentScope {
     this.assertOpen();
     const { factory, main } = this.tree;
-    return factory.scopeOf(factory.childSpec(main, definition()), { promptPrefix: undefined, onRunEnd: this.onRunEnd });
+    return factory.scopeOf(factory.directSpec(main, definition()), { promptPrefix: undefined, onRunEnd: this.onRunEnd });
   }
 
   private assertOpen(): void {

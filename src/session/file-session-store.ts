@@ -15,6 +15,14 @@ import { UnsafeLinkError } from './unsafe-link-error.js';
 const { O_APPEND, O_CREAT, O_EXCL, O_RDONLY, O_RDWR, O_WRONLY } = constants;
 
 /**
+ * Which run holds which session, for every file store of this process, keyed by the folder
+ * and the session: two engines each given their own store of one workspace must still run a
+ * conversation one turn at a time (their turns would interleave in one file). Only live
+ * claims are kept, so the map does not grow with the folders a process has used.
+ */
+const FOLDER_CLAIMS = new LocalClaims();
+
+/**
  * A {@link SessionStore} on disk: one JSON-lines file per session under
  * `<workspace>/.rxharness/sessions/` (one message per line, appended), and a small JSON file
  * per task session for resume. Sessions and task resumes survive restarts. A compacted
@@ -52,8 +60,8 @@ export class FileSessionStore implements SessionStore {
   private readonly checked = new Set<string>();
   private readonly root: ConfinedRoot;
   private ready: Promise<unknown> | undefined;
-  /** Which run holds which session, in this process. */
-  private readonly claims = new LocalClaims();
+  /** The folder as {@link FOLDER_CLAIMS} keys it. */
+  private readonly folder: string;
   /** The sessions' summary files, which {@link FileSessionStore.list} reads. */
   private readonly summaries: FileSessionSummaries;
 
@@ -64,7 +72,8 @@ export class FileSessionStore implements SessionStore {
   constructor(workspace: string, options: { dir?: string } = {}) {
     this.dir = options.dir ?? join(workspace, '.rxharness', 'sessions');
     const base = resolve(workspace);
-    this.root = isWithin(base, resolve(this.dir)) ? { path: base, label: 'the workspace' } : { path: resolve(this.dir), label: 'the session folder' };
+    this.folder = resolve(this.dir);
+    this.root = isWithin(base, this.folder) ? { path: base, label: 'the workspace' } : { path: this.folder, label: 'the session folder' };
     this.summaries = new FileSessionSummaries(this.root, this.dir, {
       earlierTitle: async (sessionId) => sessionTitle(await this.transcript(sessionId)),
       enqueue: (sessionId, task) => this.enqueue(sessionId, task),
@@ -191,12 +200,7 @@ export class FileSessionStore implements SessionStore {
 
   async saveGrant(sessionId: string, grant: ApprovalGrant): Promise<void> {
     await this.mkdir();
-    const handle = await openConfined(this.root, this.file(sessionId, 'grants'), O_WRONLY | O_APPEND | O_CREAT);
-    try {
-      await handle.appendFile(`${JSON.stringify(grant)}\n`);
-    } finally {
-      await handle.close();
-    }
+    await this.appendLines(this.file(sessionId, 'grants'), `${JSON.stringify(grant)}\n`);
   }
 
   /** The session's messages, and how many of them (from the start) its archive accounts for. */
@@ -220,14 +224,7 @@ export class FileSessionStore implements SessionStore {
     await this.summaries.keep(sessionId, messages);
     const current = await this.readSession(sessionId);
     const unarchived = current.messages.slice(current.live);
-    if (unarchived.length > 0) {
-      const handle = await openConfined(this.root, this.file(sessionId, 'archive'), O_WRONLY | O_APPEND | O_CREAT);
-      try {
-        await handle.appendFile(unarchived.map((m) => JSON.stringify(m) + '\n').join(''));
-      } finally {
-        await handle.close();
-      }
-    }
+    if (unarchived.length > 0) await this.appendLines(this.file(sessionId, 'archive'), unarchived.map((m) => JSON.stringify(m) + '\n').join(''));
     const target = this.file(sessionId, 'messages');
     await checkConfined(this.root, target, 'file');
     const temporary = `${target}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`;
@@ -259,7 +256,15 @@ export class FileSessionStore implements SessionStore {
     await this.mkdir();
     // The summary first: a transcript never exists without one (but from before summaries).
     await this.summaries.keep(sessionId, messages);
-    const file = this.file(sessionId, 'messages');
+    await this.appendLines(this.file(sessionId, 'messages'), messages.map((m) => JSON.stringify(m) + '\n').join(''));
+  }
+
+  /**
+   * Appends whole lines to a JSON-lines file (messages, archive, grants), starting on a fresh
+   * line when a crash or a failed write cut its last one: else the first new line would be
+   * glued to the cut one, and both lost.
+   */
+  private async appendLines(file: string, lines: string): Promise<void> {
     let handle: FileHandle | undefined;
     try {
       handle = await openConfined(this.root, file, O_RDWR | O_APPEND | O_CREAT);
@@ -268,7 +273,7 @@ export class FileSessionStore implements SessionStore {
         this.checked.add(file);
         if (!(await endsWithNewline(handle))) lead = '\n';
       }
-      await handle.appendFile(lead + messages.map((m) => JSON.stringify(m) + '\n').join(''));
+      await handle.appendFile(lead + lines);
     } catch (e) {
       // The write may have stopped mid-line: the next append checks the end of the file again.
       this.checked.delete(file);
@@ -288,13 +293,14 @@ export class FileSessionStore implements SessionStore {
   }
 
   /**
-   * Claims the session for one run, in this process (see {@link SessionStore.claim}). Two
-   * processes on one folder do not see each other's claims: give each its own folder, or
-   * use the Redis backend's store.
+   * Claims the session for one run, in this process (see {@link SessionStore.claim}), for
+   * every store of this folder in it. Two processes on one folder do not see each other's
+   * claims: give each its own folder, or use the Redis backend's store.
    */
   claim(sessionId: string, owner: string): SessionClaim {
     assertSessionId(sessionId);
-    return this.claims.claim(sessionId, owner);
+    // A NUL cannot be in a path, so no folder and session pair reads as another.
+    return FOLDER_CLAIMS.claim(`${this.folder}\u0000${sessionId}`, owner);
   }
 
   /** Every file of a session is named here (an id that cannot name a session is refused there). */
