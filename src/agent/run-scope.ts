@@ -90,13 +90,13 @@ export interface CallEmits {
  * What one tool call of the run knows: derived from the run's scope, nothing copied by hand.
  * Its `emit` is the checked one; the trusted one is kept for the harness's own tools (`trustedEmit`).
  */
-export function toolContextOf(scope: RunScope, step: number, callId: string, signal: AbortSignal, emits: CallEmits, traceContext?: Context): ToolContext {
-  const context = contextOf(scope, step, callId, signal, emits.emit, traceContext);
+export function toolContextOf(scope: RunScope, step: number, callId: string, signal: AbortSignal, emits: CallEmits, traceContext?: Context, judgedPaths?: readonly string[]): ToolContext {
+  const context = contextOf(scope, step, callId, signal, emits.emit, traceContext, judgedPaths);
   trustEmit(context, emits.trustedEmit);
   return context;
 }
 
-function contextOf(scope: RunScope, step: number, callId: string, signal: AbortSignal, emit: (e: AgentEvent) => void, traceContext?: Context): ToolContext {
+function contextOf(scope: RunScope, step: number, callId: string, signal: AbortSignal, emit: (e: AgentEvent) => void, traceContext?: Context, judgedPaths?: readonly string[]): ToolContext {
   const { run, agent } = scope;
   return {
     signal,
@@ -115,6 +115,7 @@ function contextOf(scope: RunScope, step: number, callId: string, signal: AbortS
     addMetrics: (m) => run.addMetrics(m),
     ...(scope.budget ? { budget: scope.budget } : {}),
     ...(traceContext ? { traceContext } : {}),
+    ...(judgedPaths ? { judgedPaths } : {}),
     // Searches judge every file they would read or list by the rules that judged the call,
     // so a path rule cannot be dodged by searching the folder above it.
     judgePath: (toolName, path) => {

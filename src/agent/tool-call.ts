@@ -56,7 +56,6 @@ export function toolCall$(scope: RunScope, step: number, call: ModelToolCall, ru
       return;
     }
     const abort = new AbortController();
-    const context = toolContextOf(scope, step, call.id, abort.signal, output, traced?.context);
     const repeats = run.noteCall(`${call.name}\u0000${JSON.stringify(parsed.value)}`);
     const repeated = repeats >= DOOM_LOOP_REPEATS ? { repeated: repeats } : {};
     // By hand rather than `defer(gate$).pipe(switchMap(execute$))`: a call the rules allow at
@@ -66,6 +65,8 @@ export function toolCall$(scope: RunScope, step: number, call: ModelToolCall, ru
     const fail = (e: unknown): void => finish(failed(`The ${call.name} tool failed: ${errorMessage(e)}`));
     const judged = (verdict: Verdict): void => {
       if (!verdict.allowed) return finish(verdict);
+      // Made once the gate has judged: a tool with paths learns where they led then.
+      const context = toolContextOf(scope, step, call.id, abort.signal, output, traced?.context, verdict.paths);
       const executed = (result: ToolResult): void => {
         ranToEnd = true;
         finish(result);

@@ -1,7 +1,6 @@
 import { isAbsolute, posix, relative, resolve, sep } from 'node:path';
-import { STRENGTH } from '../permission/permission-decision.js';
 import type { PathJudge } from './path-judge.js';
-import type { ToolResult } from './tool.js';
+import type { ToolContext, ToolResult } from './tool.js';
 import { toolError } from './tool-error.js';
 import { resolveWorkspacePath, type WorkspacePath } from './workspace-path.js';
 
@@ -43,24 +42,35 @@ export function isRefusal(value: WorkspacePath | ToolResult): value is ToolResul
 }
 
 /**
- * For a write: refuses when the real path is judged more strictly than the path as written
- * (`sub/pre-commit` allowed, but `sub` is now a link to `.git/hooks`, whose files ask). The
- * gate judged the path when the call was made; if a folder on the way became a link inside
- * the workspace since, nobody approved where the write would now land. A write through a
- * link that was already there is refused too (the gate asked about the real path, this
- * cannot tell): the model is told to write to the real path, which is judged as usual.
+ * For a write or an edit: refuses when the path now leads somewhere other than where the
+ * gate judged it ({@link ToolContext.judgedPaths}) and the rules do not allow that place
+ * outright. The gate resolved the path when the call was made and the rules (or a human)
+ * allowed that place; if a folder on the way has become a link since (an earlier command, a
+ * sibling task, while an approval was pending), nobody judged where the write would now land.
+ * A context without `judgedPaths` (built by hand) compares with the path as written.
  *
- * @returns the refusal, or `undefined` when the real path is judged no more strictly.
+ * @returns the refusal, or `undefined` when the write lands where it was judged, or where the rules allow.
+ *
+ * @example
+ * ```ts
+ * const moved = notWhereJudged(context, 'write', path, target, pathJudge(context, 'write'));
+ * if (moved) return moved;
+ * ```
  */
-export function stricterThanWritten(workspace: string, toolName: string, path: string, target: WorkspacePath, judge: PathJudge): ToolResult | undefined {
-  if (!target.inside) return undefined; // outside: only an explicit allow reaches it, checked by the deny above
-  const written = relative(resolve(workspace), resolve(workspace, path));
-  if (written.startsWith('..') || isAbsolute(written)) return undefined;
+export function notWhereJudged(context: ToolContext, toolName: string, path: string, target: WorkspacePath, judge: PathJudge): ToolResult | undefined {
+  const judged = context.judgedPaths?.[0] ?? asWritten(context.workspace, path);
+  if (target.relative === judged) return undefined;
   const now = judge(target.relative);
-  const asWritten = judge(posix.normalize(written.split(sep).join('/') || '.'));
-  if (STRENGTH[now] <= STRENGTH[asWritten]) return undefined;
+  if (now === 'allow') return undefined;
   return toolError(
     `${path} now leads to ${target.relative} through a symbolic link, where ${toolName} ${now === 'deny' ? 'is denied' : 'needs approval'}; ` +
       `nothing was written. Give ${target.relative} itself as the path to have it judged.`,
   );
+}
+
+/** The path as written, in the subject form, when it names a place inside the workspace. */
+function asWritten(workspace: string, path: string): string | undefined {
+  const written = relative(resolve(workspace), resolve(workspace, path));
+  if (written.startsWith('..') || isAbsolute(written)) return undefined;
+  return posix.normalize(written.split(sep).join('/') || '.');
 }

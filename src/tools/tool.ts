@@ -70,6 +70,15 @@ export interface ToolContext {
    * @param path - the path to judge, as described above.
    */
   readonly judgePath?: (toolName: string, path: string) => PermissionAction;
+  /**
+   * For a tool with `paths`: each of them as the gate judged it before the call ran, resolved
+   * (symbolic links followed) and in the subject form above. What the rules allowed, or a
+   * human approved, is exactly these. A tool that resolves a path again when it runs (the
+   * built-in `write` and `edit` do) compares: a path that now leads elsewhere (a folder
+   * swapped for a link meanwhile) was never judged, and is refused unless the rules allow it.
+   * Absent for a tool without `paths` and in a context built by hand.
+   */
+  readonly judgedPaths?: readonly string[];
 }
 
 /** A tool's answer: `text` is what the model reads; `error` marks the call as failed. */

@@ -4,7 +4,7 @@ import { defineTool } from '../define-tool.js';
 import { fsErrorMessage } from '../fs-error-message.js';
 import { looksBinary } from '../looks-binary.js';
 import { pathJudge } from '../path-judge.js';
-import { isRefusal, resolveToolPath, stricterThanWritten } from '../resolve-tool-path.js';
+import { isRefusal, resolveToolPath, notWhereJudged } from '../resolve-tool-path.js';
 import type { Tool } from '../tool.js';
 import { toolError } from '../tool-error.js';
 
@@ -60,7 +60,7 @@ export function createEditTool(): Tool<EditArgs> {
       const judge = pathJudge(context, 'edit');
       const target = await resolveToolPath(context.workspace, 'edit', path, judge);
       if (isRefusal(target)) return target;
-      const swapped = stricterThanWritten(context.workspace, 'edit', path, target, judge);
+      const swapped = notWhereJudged(context, 'edit', path, target, judge);
       if (swapped) return swapped;
       let content: string;
       try {

@@ -7,7 +7,7 @@ import { fsErrorMessage } from '../fs-error-message.js';
 import type { Tool } from '../tool.js';
 import { toolError } from '../tool-error.js';
 import { pathJudge } from '../path-judge.js';
-import { stricterThanWritten } from '../resolve-tool-path.js';
+import { notWhereJudged } from '../resolve-tool-path.js';
 import { resolveWorkspacePath } from '../workspace-path.js';
 
 // A JSON schema literal, typed by TypeBox's `Static` (a type-only import): the TypeBox
@@ -38,8 +38,9 @@ const OPEN_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | 
 /**
  * Creates the `write` tool: writes a whole file (UTF-8), creating missing parent folders,
  * and says how many bytes and lines it wrote. The path is resolved again when the tool runs
- * and refused if it now leads somewhere the rules deny (a link swapped in since the call was
- * checked); the file is then opened without following a link in its last part. A folder on
+ * and refused if it now leads somewhere the rules deny, or somewhere other than where the gate
+ * judged it that the rules do not allow outright (a link swapped in since the call was checked
+ * or approved); the file is then opened without following a link in its last part. A folder on
  * the way swapped for a link at the very last moment is not caught (Node has no `openat`).
  *
  * @example
@@ -64,7 +65,7 @@ export function createWriteTool(): Tool<WriteArgs> {
       if (verdict === 'deny') {
         return toolError(`${path} leads outside the workspace or to a denied path (${target.absolute}); write to a file inside the workspace`);
       }
-      const swapped = stricterThanWritten(context.workspace, 'write', path, target, pathJudge(context, 'write'));
+      const swapped = notWhereJudged(context, 'write', path, target, pathJudge(context, 'write'));
       if (swapped) return swapped;
       let existed = false;
       try {
