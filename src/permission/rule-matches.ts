@@ -1,5 +1,6 @@
 import picomatch from 'picomatch';
 import { commandParts } from './command-parts.js';
+import { compileCommandPattern } from './command-pattern.js';
 import type { PermissionRule } from './permission-rule.js';
 
 type Matcher = (subject: string) => boolean;
@@ -76,8 +77,9 @@ function pathMatcher(pattern: string): Matcher {
 function commandMatcher(pattern: string): Matcher {
   let matcher = commandMatchers.get(pattern);
   if (!matcher) {
-    // `bash: true` makes a single `*` behave like `**`, so it crosses `/` as well.
-    matcher = picomatch(pattern, { dot: true, bash: true });
+    // Free text, in linear time (command-pattern.ts); picomatch only for the syntax it alone
+    // reads (`!`, extglobs), where `bash: true` makes a single `*` cross `/` as well.
+    matcher = compileCommandPattern(pattern) ?? picomatch(pattern, { dot: true, bash: true });
     commandMatchers.set(pattern, matcher);
   }
   return matcher;
