@@ -1,5 +1,6 @@
 import { HttpFailure } from '../../http/http-failure.js';
 import { readJsonBody } from '../../http/read-json-body.js';
+import type { Tool } from '../../tools/tool.js';
 import { MAX_TIMER_MS } from '../../validation/max-timer.js';
 import { resolveProtocolOptions, type ProtocolHandlerOptions } from '../protocol-options.js';
 import { protocolRoute, type ProtocolRequestHandler } from '../protocol-route.js';
@@ -10,7 +11,7 @@ import { streamAgUiRun } from './ag-ui-stream.js';
 import { answerWaitingRun } from './answer-waiting-run.js';
 import { FrontendCalls } from './frontend-calls.js';
 import { frontendTools } from './frontend-tools.js';
-import { readRunAgentInput } from './run-agent-input.js';
+import { readRunAgentInput, type AgUiRequest } from './run-agent-input.js';
 import { WaitingThreads } from './waiting-threads.js';
 
 /** Options of {@link agUiHandler}. */
@@ -30,15 +31,16 @@ export interface AgUiHandlerOptions extends ProtocolHandlerOptions {
  *
  * - `threadId` is our session: the thread's earlier turns are in it, so only the last message,
  *   a user message, is read as the prompt (`context` and `state` are put in front of it).
- * - `tools` (frontend tools) are offered to the model for this run. A call to one ends the
- *   AG-UI run (`TOOL_CALL_*`, then `RUN_FINISHED` naming it in `pendingToolCallIds`); the
- *   run waits, and the thread's next request, whose tool message carries the result,
- *   continues it as a new AG-UI run.
+ * - `tools` (frontend tools) are offered to the model for this run. A call to one that may
+ *   run (the permission rules gate it like any tool) ends the AG-UI run (`TOOL_CALL_*`, then
+ *   `RUN_FINISHED` naming it in `pendingToolCallIds`); the run waits, and the thread's next
+ *   request, whose tool message carries the result, continues it as a new AG-UI run.
  * - An approval (a permission rule's `ask`, anywhere in the tree) ends the AG-UI run with an
  *   `interrupt` outcome (the interrupt's id is the approval's); the next request's `resume`
  *   entry answers it (`payload: { decision: 'approve' | 'reject' | 'always', comment? }`).
  * - A request that answers nothing while the thread waits starts a new turn; the waiting run
- *   is cancelled. A run nobody continues within `clientWaitMs` is cancelled.
+ *   is cancelled. One that is no new turn either (a copy of an earlier request) is refused
+ *   and changes nothing. A run nobody continues within `clientWaitMs` is cancelled.
  *
  * Refusals are JSON `{ error }`: `400` a body that is not a `RunAgentInput` or whose last
  * message is not a user's, `401` (`authorize`), `405` not `POST`, `409` a thread another run
@@ -65,27 +67,44 @@ export function agUiHandler(engine: ProtocolEngine, options: AgUiHandlerOptions 
     const ids = { threadId: input.threadId, runId: input.runId };
     const hooks = { keepAliveMs: o.keepAliveMs, onWait: threads.park.bind(threads, input.threadId) };
     const waiting = threads.take(input.threadId);
+    const calls = new FrontendCalls();
+    let turn: NewTurn | undefined;
+    try {
+      // Answers continue the waiting run; a request without any must start a new turn.
+      if (waiting === undefined || !answerWaitingRun(engine, waiting, input)) turn = newTurn(input, calls, clientWaitMs);
+    } catch (error) {
+      // A bad answer, or neither answers nor a new turn (a request sent twice, say): the run still waits.
+      if (waiting !== undefined) threads.park(input.threadId, waiting);
+      throw error;
+    }
+    if (turn === undefined) return streamAgUiRun(engine, waiting!, ids, res, hooks);
     if (waiting !== undefined) {
-      let answered: boolean;
-      try {
-        answered = answerWaitingRun(engine, waiting, input);
-      } catch (error) {
-        threads.park(input.threadId, waiting); // a bad answer changes nothing: the run still waits
-        throw error;
-      }
-      if (answered) return streamAgUiRun(engine, waiting, ids, res, hooks);
       // A new turn instead of answers: the waiting run is abandoned, and its session freed.
       engine.runs.cancel(waiting.run.runId);
       await waiting.run.result.catch(() => undefined);
     }
-    if (input.prompt === undefined) {
-      throw new HttpFailure(400, 'the last message must be a user message with text: it is the prompt (the thread\'s earlier messages are kept by the server)');
-    }
-    const calls = new FrontendCalls();
-    const tools = frontendTools(input.tools, calls, clientWaitMs);
-    const run = await startStreamedRun(engine, slots.take(), input.prompt, { sessionId: input.threadId, ...(tools.length > 0 ? { tools } : {}) }, res);
+    const { prompt, tools } = turn;
+    const run = await startStreamedRun(engine, slots.take(), prompt, { sessionId: input.threadId, ...(tools.length > 0 ? { tools } : {}) }, res);
     if (run === undefined) return; // the client is gone
     const state = { run, mapper: new AgUiMapper(), calls, frontendTools: new Set(tools.map((t) => t.name)), after: 0, interrupts: new Set<string>() };
     streamAgUiRun(engine, state, ids, res, hooks);
   });
+}
+
+/** What a request that starts a new turn brings: its prompt and its frontend tools. */
+interface NewTurn {
+  readonly prompt: string;
+  readonly tools: readonly Tool[];
+}
+
+/**
+ * The new turn a request starts.
+ *
+ * @throws HttpFailure `400` when the last message is not a user's with text, or a tool is unusable.
+ */
+function newTurn(input: AgUiRequest, calls: FrontendCalls, waitMs: number): NewTurn {
+  if (input.prompt === undefined) {
+    throw new HttpFailure(400, 'the last message must be a user message with text: it is the prompt (the thread\'s earlier messages are kept by the server)');
+  }
+  return { prompt: input.prompt, tools: frontendTools(input.tools, calls, waitMs) };
 }

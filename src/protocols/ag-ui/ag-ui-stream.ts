@@ -22,8 +22,9 @@ export interface AgUiStreamHooks {
  * - `RUN_FINISHED` (or `RUN_ERROR` for an abnormal end) at the run's own `RunEnd`;
  * - `RUN_FINISHED` as soon as the run waits for the client: an approval (the `interrupt`
  *   outcome, one interrupt per approval, answered by the next request's `resume`), or a call
- *   to a frontend tool (a success whose `pendingToolCallIds` name the calls; the next
- *   request's tool messages answer them). The run goes on waiting (`onWait`);
+ *   to a frontend tool whose tool has started, so the permission rules have let it run (a
+ *   success whose `pendingToolCallIds` name the calls; the next request's tool messages
+ *   answer them). The run goes on waiting (`onWait`);
  * - `RUN_ERROR` when the run fails or is cancelled.
  *
  * A client that leaves before the terminal event cancels the run: its model request is
@@ -35,17 +36,31 @@ export function streamAgUiRun(engine: ProtocolEngine, state: AgUiRunState, ids: 
   let finished = false;
   const finish = (events: readonly AGUIEvent[]): void => {
     finished = true;
+    state.calls.listen(undefined);
     attachment.unsubscribe();
     for (const event of events) out.send(event);
     out.end();
   };
+  const wait = (interrupts: readonly Interrupt[], pending: readonly string[]): void => {
+    for (const interrupt of interrupts) state.interrupts.add(interrupt.id);
+    state.calls.ask(pending);
+    finish([...state.mapper.closeOpen(true), runWaiting(ids, interrupts, pending)]);
+    hooks.onWait(state);
+  };
+  // A frontend call waits for the client once its tool has started: after the events that led to it.
+  const waitForCalls = (): void => {
+    const ready = finished ? [] : state.calls.ready();
+    if (ready.length > 0) wait([], ready);
+  };
   res.once('close', () => {
     if (finished) return;
     finished = true;
+    state.calls.listen(undefined);
     attachment.unsubscribe();
     engine.runs.cancel(state.run.runId);
   });
   out.send(runStarted(ids));
+  state.calls.listen(waitForCalls);
   attachment.add(
     engine.runs.attach(state.run.runId, { after: state.after }).subscribe({
       next: ({ seq, event }) => {
@@ -53,15 +68,9 @@ export function streamAgUiRun(engine: ProtocolEngine, state: AgUiRunState, ids: 
         state.after = seq;
         for (const mapped of state.mapper.map(event)) out.send(mapped);
         if (event.type === 'RunEnd') return finish([...state.mapper.closeOpen(false), runEnded(ids, event)]);
-        const wait = waitPointOf(event, state);
-        if (wait === undefined) return;
-        const interrupts: Interrupt[] = [];
-        if ('interrupt' in wait) {
-          interrupts.push(wait.interrupt);
-          state.interrupts.add(wait.interrupt.id);
-        }
-        finish([...state.mapper.closeOpen(true), runWaiting(ids, interrupts, state.calls.unanswered())]);
-        hooks.onWait(state);
+        const interrupt = waitPointOf(event, state);
+        if (interrupt !== undefined) return wait([interrupt], []);
+        waitForCalls();
       },
       error: (error: unknown) => {
         if (!finished) finish([runFailed(error)]);
@@ -71,4 +80,6 @@ export function streamAgUiRun(engine: ProtocolEngine, state: AgUiRunState, ids: 
       },
     }),
   );
+  // A call that started while no AG-UI run showed the run (an approval answered by this request).
+  waitForCalls();
 }

@@ -20,10 +20,10 @@ const NOT_RUN = 'ERROR: the frontend did not run this tool (its result was not s
  */
 export function answerWaitingRun(engine: ProtocolEngine, state: AgUiRunState, input: AgUiRequest): boolean {
   const decisions = input.resume.filter((entry) => state.interrupts.has(entry.interruptId)).map((entry) => [entry.interruptId, decisionOf(entry)] as const);
-  const results = [...input.toolResults].filter(([callId]) => state.calls.unanswered().includes(callId));
+  const results = [...input.toolResults].filter(([callId]) => state.calls.expects(callId));
   if (decisions.length === 0 && results.length === 0) return false;
   for (const [callId, result] of results) state.calls.answer(callId, result);
-  for (const callId of state.calls.unanswered()) state.calls.answer(callId, { text: NOT_RUN, error: 'the frontend sent no result' });
+  for (const callId of state.calls.asked()) state.calls.answer(callId, { text: NOT_RUN, error: 'the frontend sent no result' });
   const answered = new Map(decisions);
   for (const approvalId of state.interrupts) {
     const decision = answered.get(approvalId) ?? { decision: 'reject', comment: 'The user did not answer this approval.' };

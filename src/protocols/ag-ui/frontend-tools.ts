@@ -1,6 +1,7 @@
 import type { Tool as AgUiTool } from '@ag-ui/core';
 import type { JsonObject } from '../../events/json.js';
 import { HttpFailure } from '../../http/http-failure.js';
+import { oversizedSchema } from '../../mcp/mcp-tool-limits.js';
 import type { Tool } from '../../tools/tool.js';
 import type { FrontendCalls } from './frontend-calls.js';
 
@@ -12,17 +13,25 @@ const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
  * description and JSON schema; a call waits (at most `waitMs`) for the frontend to run it
  * and send its result with the next request, which `calls` receives.
  *
- * @throws HttpFailure `400` for a tool without a usable name or with a schema that is not an object.
+ * @throws HttpFailure `400` for a tool without a usable name, or with a schema that is not an
+ *   object or is larger than an MCP tool's may be (64 KiB of JSON).
  */
 export function frontendTools(tools: readonly AgUiTool[], calls: FrontendCalls, waitMs: number): Tool[] {
   return tools.map((tool, i) => {
     if (typeof tool?.name !== 'string' || !TOOL_NAME.test(tool.name)) {
       throw new HttpFailure(400, `tools[${i}].name must be 1 to 64 letters, digits, "_" or "-", got ${JSON.stringify(tool?.name)}`);
     }
-    const parameters = tool.parameters ?? { type: 'object', properties: {} };
-    if (typeof parameters !== 'object' || parameters === null || Array.isArray(parameters)) {
+    const given: unknown = tool.parameters ?? { type: 'object', properties: {} };
+    if (typeof given !== 'object' || given === null || Array.isArray(given)) {
       throw new HttpFailure(400, `tools[${i}].parameters must be a JSON schema object`);
     }
+    // Without `$schema`, as MCP tools' and our own: the validator does not know 2020-12's id
+    // (zod 4 writes it), so every call would fail its check, and the model needs no dialect.
+    const { $schema: _dialect, ...parameters } = given as Record<string, unknown>;
+    // The limit of an MCP server's schemas, for the same reason: compiling the validator of a
+    // call's arguments holds the event loop, every run and client of the process, for seconds at 1 MiB.
+    const tooLarge = oversizedSchema(parameters as JsonObject);
+    if (tooLarge !== undefined) throw new HttpFailure(400, `tools[${i}].parameters is ${tooLarge}: send a smaller schema`);
     return {
       name: tool.name,
       description: typeof tool.description === 'string' ? tool.description : '',

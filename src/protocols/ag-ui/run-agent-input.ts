@@ -16,7 +16,7 @@ export interface AgUiRequest {
   readonly prompt: string | undefined;
   /** The frontend's tools, offered to the model in this run. */
   readonly tools: readonly AgUiTool[];
-  /** Every tool message of the request, by the call it answers. */
+  /** The tool messages at the end of the request (after its last message of another role), by the call each answers. */
   readonly toolResults: ReadonlyMap<string, ToolResult>;
   /** Answers to the interrupts of the AG-UI run before. */
   readonly resume: readonly ResumeEntry[];
@@ -35,14 +35,15 @@ export function readRunAgentInput(body: Record<string, unknown>): AgUiRequest {
   if (!Array.isArray(tools)) throw bad('tools must be an array of AG-UI tools');
   if (!Array.isArray(context)) throw bad('context must be an array of { description, value }');
   if (!Array.isArray(resume)) throw bad('resume must be an array of resume entries');
+  if (!messages.every(isObject)) throw bad('every message must be an object');
+  const notEntry = resume.findIndex((entry) => !isObject(entry));
+  if (notEntry !== -1) throw bad(`resume[${notEntry}] must be an object { interruptId, status, payload? }`);
   const toolResults = new Map<string, ToolResult>();
-  for (const message of messages as unknown[]) {
-    if (!isObject(message)) throw bad('every message must be an object');
-    if (message['role'] === 'tool' && typeof message['toolCallId'] === 'string') {
-      const text = contentText(message['content']);
-      const error = typeof message['error'] === 'string' ? message['error'] : undefined;
-      toolResults.set(message['toolCallId'], error === undefined ? { text } : { text: text || `ERROR: ${error}`, error });
-    }
+  for (const message of trailingToolMessages(messages as Array<Record<string, unknown>>)) {
+    if (typeof message['toolCallId'] !== 'string') continue;
+    const text = contentText(message['content']);
+    const error = typeof message['error'] === 'string' ? message['error'] : undefined;
+    toolResults.set(message['toolCallId'], error === undefined ? { text } : { text: text || `ERROR: ${error}`, error });
   }
   const last = messages.at(-1) as Record<string, unknown> | undefined;
   const userText = last?.['role'] === 'user' ? contentText(last['content']).trim() : '';
@@ -54,6 +55,17 @@ export function readRunAgentInput(body: Record<string, unknown>): AgUiRequest {
     toolResults,
     resume: resume as ResumeEntry[],
   };
+}
+
+/**
+ * The tool messages after the last message of another role: the results the client added for
+ * the calls it was asked to run. Earlier ones answered earlier calls, whose ids a model may
+ * repeat (`call_0` at every step, from a server that gives none).
+ */
+function trailingToolMessages(messages: ReadonlyArray<Record<string, unknown>>): ReadonlyArray<Record<string, unknown>> {
+  let start = messages.length;
+  while (start > 0 && messages[start - 1]!['role'] === 'tool') start -= 1;
+  return messages.slice(start);
 }
 
 /** The request's `context` and `state`, as the model reads them before the user's message. */

@@ -13,15 +13,13 @@ export const APPROVAL_RESPONSE_SCHEMA = {
   required: ['decision'],
 } as const;
 
-/** Where the run starts waiting for the client: an approval (an interrupt), or a frontend tool call. */
-export type WaitPoint = { readonly interrupt: Interrupt } | { readonly callId: string };
-
 /**
- * Notes what the event tells about the client's part (a frontend tool call the model asked
- * for) and says whether the run now waits for the client: an approval anywhere in the tree
- * (`HITLPending`), or the main run starting a frontend tool call whose result has not come.
+ * Says whether the event makes the run wait for the client with an approval (`HITLPending`,
+ * anywhere in the tree: an interrupt), and notes what it tells about the main run's calls to
+ * frontend tools: the client has seen a call (its step's `ReasonEnd`), or the call has ended.
+ * (A frontend call is left to the client once its tool has started: `FrontendCalls.ready`.)
  */
-export function waitPointOf(event: AgentEvent, state: AgUiRunState): WaitPoint | undefined {
+export function waitPointOf(event: AgentEvent, state: AgUiRunState): Interrupt | undefined {
   let inner = event;
   let sub: string | undefined;
   while (inner.type === 'TaskWrap') {
@@ -29,7 +27,7 @@ export function waitPointOf(event: AgentEvent, state: AgUiRunState): WaitPoint |
     inner = inner.event;
   }
   if (inner.type === 'HITLPending') {
-    const interrupt: Interrupt = {
+    return {
       id: inner.approvalId,
       reason: 'tool_approval',
       message: `${inner.agentName} wants to run ${inner.toolName}: ${inner.reason}`,
@@ -38,15 +36,12 @@ export function waitPointOf(event: AgentEvent, state: AgUiRunState): WaitPoint |
       responseSchema: APPROVAL_RESPONSE_SCHEMA,
       metadata: { toolName: inner.toolName, args: inner.args, agentName: inner.agentName },
     };
-    return { interrupt };
   }
   if (sub !== undefined) return undefined;
   if (inner.type === 'ReasonEnd') {
-    for (const call of inner.toolCalls) if (state.frontendTools.has(call.name)) state.calls.expect(call.callId);
-    return undefined;
-  }
-  if (inner.type === 'ToolCallStart' && state.frontendTools.has(inner.toolName) && !state.calls.answered(inner.callId)) {
-    return { callId: inner.callId };
+    for (const call of inner.toolCalls) if (state.frontendTools.has(call.name)) state.calls.announced(call.callId);
+  } else if (inner.type === 'ToolCallEnd' && state.frontendTools.has(inner.toolName)) {
+    state.calls.ended(inner.callId);
   }
   return undefined;
 }

@@ -1,0 +1,54 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { agUiHandler } from '../../../src/protocols/ag-ui/ag-ui-handler.js';
+import type { AgentRoute } from '../../support/delegation-fixture.js';
+import { serveProtocol, type ProtocolServer } from '../protocol-kit.js';
+import { outcomeOf, postRunAgentInput } from './ag-ui-requests.js';
+
+/** The JSON schemas of a request's frontend tools: what the model is offered, and what checks a call's arguments. */
+let served: ProtocolServer | undefined;
+afterEach(async () => {
+  await served?.close();
+  served = undefined;
+});
+
+const serve = async (main: AgentRoute): Promise<string> => {
+  served = await serveProtocol('/ag-ui', { main }, (engine, authorize) => agUiHandler(engine, { path: '/ag-ui', authorize }));
+  return served.url;
+};
+
+const user = (text: string) => ({ id: `u-${text}`, role: 'user', content: text });
+
+describe('agUiHandler: the schemas of frontend tools', () => {
+  it('takes a schema that names draft 2020-12 (zod 4 writes one): calls are checked and left to the client, and the model is offered it without $schema', async () => {
+    const url = await serve((turn) =>
+      turn.step === 1 ? { toolCalls: [{ id: 'call_pick', name: 'pick_color', arguments: { color: 'teal' } }] } : { text: `picked: ${turn.toolResults.at(-1)}` },
+    );
+    const parameters = {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object',
+      properties: { color: { type: 'string' } },
+      required: ['color'],
+      additionalProperties: false,
+    };
+    const tools = [{ name: 'pick_color', description: 'Lets the user pick a color', parameters }];
+    const first = await postRunAgentInput(url, { threadId: 't-2020', runId: 'r1', messages: [user('go')], tools });
+    expect(outcomeOf(first)).toMatchObject({ pendingToolCallIds: ['call_pick'] });
+    const offered = served!.fixture.server.requests[0]!.body.tools?.find((t) => t.function?.name === 'pick_color')?.function?.parameters;
+    expect(offered).toEqual({ type: 'object', properties: { color: { type: 'string' } }, required: ['color'], additionalProperties: false });
+    const answer = { id: 'tool-1', role: 'tool', toolCallId: 'call_pick', content: 'teal it is' };
+    const second = await postRunAgentInput(url, { threadId: 't-2020', runId: 'r2', messages: [user('go'), answer], tools });
+    expect(second.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', result: 'picked: teal it is' });
+  }, 30_000);
+
+  it('refuses a schema larger than an MCP tool\'s may be (400), before any run starts', async () => {
+    // Compiling the validator of a call's arguments to a 1 MiB schema held the event loop (every run and client) for seconds.
+    const url = await serve(() => ({ text: 'never asked' }));
+    const properties = Object.fromEntries(Array.from({ length: 3_000 }, (_, i) => [`field_${i}`, { type: 'string' }]));
+    const huge = { name: 'fill_form', description: 'Fills a form', parameters: { type: 'object', properties } };
+    const answer = await postRunAgentInput(url, { threadId: 't-huge', runId: 'r1', messages: [user('go')], tools: [huge] });
+    expect(answer.status).toBe(400);
+    expect(JSON.parse(answer.text)).toEqual({ error: expect.stringMatching(/^tools\[0\]\.parameters is a \d+ KiB input schema \(the limit is 64 KiB\)/) });
+    expect(served!.fixture.server.requests).toHaveLength(0);
+    expect(served!.engine.runs.list()).toHaveLength(0);
+  }, 30_000);
+});

@@ -1,0 +1,61 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { agUiHandler } from '../../../src/protocols/ag-ui/ag-ui-handler.js';
+import { serveProtocol, type ProtocolServer } from '../protocol-kit.js';
+import { postRunAgentInput } from './ag-ui-requests.js';
+
+/** `RunAgentInput` bodies no AG-UI frontend sends, from a client out to hurt the server. */
+let served: ProtocolServer | undefined;
+afterEach(async () => {
+  await served?.close();
+  served = undefined;
+});
+
+const user = (text: string) => ({ id: `u-${text}`, role: 'user', content: text });
+
+describe('agUiHandler: hostile RunAgentInput bodies', () => {
+  it('refuses resume entries that are not objects (400, not a 500), and the waiting run still waits for its answer', async () => {
+    served = await serveProtocol(
+      '/ag-ui',
+      { main: (turn) => (turn.step === 1 ? { toolCalls: [{ id: 'call_ask', name: 'confirm_plan', arguments: {} }] } : { text: `after: ${turn.toolResults.at(-1)}` }) },
+      (engine, authorize) => agUiHandler(engine, { path: '/ag-ui', authorize }),
+    );
+    const tools = [{ name: 'confirm_plan', description: 'Asks the user', parameters: { type: 'object', properties: {} } }];
+    const first = await postRunAgentInput(served.url, { threadId: 't-resume', runId: 'r1', messages: [user('go')], tools });
+    expect(first.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { pendingToolCallIds: ['call_ask'] } });
+    const bad = await postRunAgentInput(served.url, { threadId: 't-resume', runId: 'r2', messages: [user('go')], tools, resume: [null, 7] });
+    expect(bad.status).toBe(400);
+    expect(JSON.parse(bad.text)).toEqual({ error: expect.stringMatching(/resume\[0\] must be an object/) });
+    const answered = await postRunAgentInput(served.url, {
+      threadId: 't-resume',
+      runId: 'r3',
+      messages: [user('go'), { id: 'tool-1', role: 'tool', toolCallId: 'call_ask', content: 'yes' }],
+      tools,
+    });
+    expect(answered.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', result: 'after: yes' });
+  }, 30_000);
+
+  it('refuses a repeated request that answers nothing and brings no prompt (400) without cancelling the run that waits', async () => {
+    // A client that sends its continuation twice: the copy answers a call already answered.
+    served = await serveProtocol(
+      '/ag-ui',
+      { main: (turn) => (turn.step <= 2 ? { toolCalls: [{ id: `call_${turn.step}`, name: 'confirm_plan', arguments: {} }] } : { text: `after: ${turn.toolResults.join(', ')}` }) },
+      (engine, authorize) => agUiHandler(engine, { path: '/ag-ui', authorize }),
+    );
+    const tools = [{ name: 'confirm_plan', description: 'Asks the user', parameters: { type: 'object', properties: {} } }];
+    const first = await postRunAgentInput(served.url, { threadId: 't-dup', runId: 'r1', messages: [user('go')], tools });
+    expect(first.events.at(-1)).toMatchObject({ outcome: { pendingToolCallIds: ['call_1'] } });
+    const continuation = { threadId: 't-dup', runId: 'r2', messages: [user('go'), { id: 'tool-1', role: 'tool', toolCallId: 'call_1', content: 'yes' }], tools };
+    const second = await postRunAgentInput(served.url, continuation);
+    expect(second.events.at(-1)).toMatchObject({ outcome: { pendingToolCallIds: ['call_2'] } });
+    const copy = await postRunAgentInput(served.url, continuation);
+    expect(copy.status).toBe(400);
+    expect(served.engine.runs.list().map((r) => r.state)).toEqual(['running']);
+    const third = await postRunAgentInput(served.url, {
+      threadId: 't-dup',
+      runId: 'r3',
+      messages: [...continuation.messages, { id: 'tool-2', role: 'tool', toolCallId: 'call_2', content: 'also yes' }],
+      tools,
+    });
+    expect(third.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', result: 'after: yes, also yes' });
+  }, 30_000);
+});
