@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { DEFAULT_DRAIN_TIMEOUT_MS, destroyUnlessDrained } from './drain-deadline.js';
 import { frameBatch } from './sse-frame-batch.js';
 import { writeSseText } from './write-sse-text.js';
 
@@ -14,7 +15,10 @@ export interface SseWriter {
    * has grown past its bound: the client is too slow, and the caller should cut it.
    */
   write(frame: string): boolean;
-  /** Ends the response with `last` once every queued frame is written. */
+  /**
+   * Ends the response with `last` once every queued frame is written; a client that has not
+   * taken it all within the drain timeout is cut (the response destroyed).
+   */
   end(last: string): void;
 }
 
@@ -24,14 +28,18 @@ export interface SseWriter {
  * the only place a slow client's backlog can go; `maxQueuedBytes` bounds it (UTF-8 bytes).
  * While the socket takes them, the frames of one turn go out in one `res.write`
  * (`frameBatch`); the queue's frames, on `'drain'`, in writes of up to 16 KiB.
+ * Once `end` is called, the client has `drainTimeoutMs` to take the rest, queue and socket
+ * alike (`destroyUnlessDrained`); the queue is under its bound then, so only this ends a
+ * client that stopped reading.
  */
-export function sseWriter(res: ServerResponse, maxQueuedBytes: number): SseWriter {
+export function sseWriter(res: ServerResponse, maxQueuedBytes: number, drainTimeoutMs = DEFAULT_DRAIN_TIMEOUT_MS): SseWriter {
   const frames: string[] = [];
   const sizes: number[] = [];
   let head = 0;
   let queuedBytes = 0;
   let blocked = false;
   let last: string | undefined;
+  let ending = false;
 
   const endNow = (frame: string): void => {
     res.off('drain', flush);
@@ -83,6 +91,9 @@ export function sseWriter(res: ServerResponse, maxQueuedBytes: number): SseWrite
     end(frame) {
       if (blocked) last = frame;
       else endNow(batch.take() + frame);
+      // one deadline from the first end: a second call must not push it back
+      if (!ending) destroyUnlessDrained(res, drainTimeoutMs);
+      ending = true;
     },
   };
 }

@@ -3,6 +3,7 @@ import { isObservable, Subscription, throwError, type Observable } from 'rxjs';
 import type { AgentEvent } from '../events/index.js';
 import { MAX_TIMER_MS } from '../validation/max-timer.js';
 import { checkSource } from './check-source.js';
+import { DEFAULT_DRAIN_TIMEOUT_MS } from './drain-deadline.js';
 import { writeSseHeaders } from './sse-headers.js';
 import { sseWriter } from './sse-writer.js';
 
@@ -25,6 +26,12 @@ export interface SseOptions {
    * the connection destroyed. Default 4 MiB (4,194,304).
    */
   readonly maxBufferedBytes?: number;
+  /**
+   * Milliseconds a client has, once the stream has ended (run over, or unsubscribed), to
+   * read the messages still waiting for it; past it the connection is destroyed, so a client
+   * that stopped reading holds no socket after its run. Default 30 000.
+   */
+  readonly drainTimeoutMs?: number;
 }
 
 const DEFAULT_KEEP_ALIVE_MS = 15_000;
@@ -48,6 +55,8 @@ const DEFAULT_MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
  * (keep-alives are skipped meanwhile). A run cannot be paused, so if more than
  * `maxBufferedBytes` wait, the client is cut: the run is unsubscribed and the connection
  * destroyed, with no `end` or `error` message (a client that does not read would not get it).
+ * Once the stream has ended, a client gets `drainTimeoutMs` to read what still waits, then
+ * its connection is destroyed too.
  *
  * A browser `EventSource` reconnects when a response ends: close it on `end` and `error`,
  * or each reconnection starts a new run.
@@ -67,9 +76,10 @@ export function streamSse(
   checkSource(events$, 'streamSse(events$, res, options)');
   const keepAliveMs = checkKeepAlive(options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS);
   const maxBufferedBytes = checkMaxBufferedBytes(options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES);
+  const drainTimeoutMs = checkDrainTimeout(options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS);
   const subscription = new Subscription();
   writeSseHeaders(res);
-  const writer = sseWriter(res, maxBufferedBytes);
+  const writer = sseWriter(res, maxBufferedBytes, drainTimeoutMs);
 
   // Set by finish(): the response ends after the queued messages and the last frame.
   let ending = false;
@@ -152,6 +162,7 @@ export function sseHandler(
 ): (req: IncomingMessage, res: ServerResponse) => void {
   checkKeepAlive(options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS);
   checkMaxBufferedBytes(options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES);
+  checkDrainTimeout(options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS);
   return (req, res) => {
     let events$: Observable<AgentEvent>;
     try {
@@ -170,6 +181,13 @@ function checkKeepAlive(ms: number): number {
     throw new RangeError(
       `keepAliveMs must be a number of milliseconds from 0 (off) to ${MAX_TIMER_MS}, got ${String(ms)}`,
     );
+  }
+  return ms;
+}
+
+function checkDrainTimeout(ms: number): number {
+  if (!Number.isFinite(ms) || ms < 0 || ms > MAX_TIMER_MS) {
+    throw new RangeError(`drainTimeoutMs must be a number of milliseconds from 0 to ${MAX_TIMER_MS}, got ${String(ms)}`);
   }
   return ms;
 }

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { Subject, takeUntil, type Observable, type Subscription } from 'rxjs';
+import { DEFAULT_DRAIN_TIMEOUT_MS, destroyUnlessDrained } from '../adapters/drain-deadline.js';
 import { frameBatch } from '../adapters/sse-frame-batch.js';
 import { writeSseHeaders } from '../adapters/sse-headers.js';
 import { writeSseText } from '../adapters/write-sse-text.js';
@@ -20,7 +21,8 @@ export type AttachRun = (after: number) => Observable<SequencedEvent>;
  * Backpressure without a queue: a started run is kept in its event log, so when the socket
  * is full (`res.write()` returns `false`) the stream detaches from the run and, on
  * `'drain'`, attaches again after the last seq it wrote. A slow client costs the server one
- * socket buffer, whatever the run's size, and is never cut for being slow. When the client
+ * socket buffer, whatever the run's size, and is never cut for being slow; but once the
+ * last frame is handed to `res.end`, it has 30 s to take it (`destroyUnlessDrained`). When the client
  * goes away, the stream detaches; the run goes on (only `DELETE` cancels it).
  *
  * The events of one turn go out in one `res.write` (`frameBatch`): a replay or a burst is a
@@ -65,6 +67,8 @@ export function streamRunEvents(attach: AttachRun, after: number, res: ServerRes
     const frames = batch.take();
     stop();
     if (!res.writableEnded && !res.destroyed) res.end(frames + frame);
+    // the run is over: a client that stopped reading must not keep the socket after it
+    destroyUnlessDrained(res, DEFAULT_DRAIN_TIMEOUT_MS);
   };
   function follow(): void {
     if (done) return;

@@ -17,7 +17,7 @@ export interface EventStreamResponse {
  * Starts a `200 text/event-stream` answer on `res` (`writeSseHeaders`) with `headers` added, and `: keep-alive`
  * comments every `keepAliveMs` (0: none) so proxies keep the connection while the model
  * thinks. Writes honour backpressure (`sseWriter`); a client whose unread backlog passes
- * 8 MiB is cut.
+ * 8 MiB is cut, and so is one that has not read the rest 30 s after `end`.
  */
 export function eventStreamResponse(res: ServerResponse, headers: Readonly<Record<string, string>>, keepAliveMs: number): EventStreamResponse {
   writeSseHeaders(res, headers);
