@@ -4,10 +4,12 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../errors/error-message.js';
 import { MAX_TIMER_MS } from '../validation/max-timer.js';
+import { coalesced } from './coalesced.js';
 import { mcpOutputValidator } from './mcp-output-validator.js';
 import { loadMcpSdk, type McpSdk } from './mcp-sdk.js';
 import type { McpPathBase } from './mcp-path-subjects.js';
 import { DEFAULT_MCP_START_TIMEOUT_MS, isStdioServer, type McpServerConfig } from './mcp-server-config.js';
+import { MCP_MAX_TOOLS } from './mcp-tool-limits.js';
 import { endSession, openTransport } from './mcp-transport.js';
 
 // While starting, `client` is set once the SDK has loaded (it loads with the first start).
@@ -36,7 +38,7 @@ const END_SESSION_MS = 2_000;
 export class McpConnection {
   /** Why the server is not running (it failed to start, or stopped); undefined when it runs or never ran. */
   problem: string | undefined;
-  /** Its tools as it last listed them (kept after it stops, so names given out still resolve). */
+  /** Its tools as it last listed them, no further than the page that passes MCP_MAX_TOOLS (kept after it stops, so names given out still resolve). */
   tools: readonly McpToolInfo[] = [];
   private state: State = { kind: 'idle' };
 
@@ -116,22 +118,24 @@ export class McpConnection {
     }
     // Closed while the SDK loaded: nothing was started.
     if (this.state !== starting) return;
+    // One listing at a time, so a server flooding list_changed cannot pile up requests.
+    const refresh = coalesced(() => this.refresh(client));
     const client = new sdk.Client(
       { name: 'rxharness', version: VERSION },
       {
         capabilities: {},
-        listChanged: { tools: { autoRefresh: false, debounceMs: 0, onChanged: () => void this.refresh(client) } },
+        listChanged: { tools: { autoRefresh: false, debounceMs: 0, onChanged: refresh } },
         jsonSchemaValidator: mcpOutputValidator,
       },
     );
     starting.client = client;
-    const { transport, stderrTail } = openTransport(sdk, this.config, this.workspace);
+    const { transport, stderrTail, closedBecause } = openTransport(sdk, this.config, this.workspace);
     const timeout = this.config.startTimeoutMs ?? DEFAULT_MCP_START_TIMEOUT_MS;
     const because = (what: string): string => {
       const tail = stderrTail();
       return tail ? `${what}; its stderr ends with: ${tail}` : what;
     };
-    client.onclose = () => this.lose(client, because('the server closed the connection'));
+    client.onclose = () => this.lose(client, because(closedBecause() ?? 'the server closed the connection'));
     try {
       await client.connect(transport, { timeout });
       const tools = await listTools(client, timeout);
@@ -180,7 +184,8 @@ async function listTools(client: Client, timeout: number): Promise<McpToolInfo[]
     const answer = await client.listTools(cursor === undefined ? undefined : { cursor }, { timeout });
     tools.push(...answer.tools);
     cursor = answer.nextCursor;
-    if (cursor === undefined) break;
+    // Past the most that are offered, further pages would only cost time and memory.
+    if (cursor === undefined || tools.length > MCP_MAX_TOOLS) break;
   }
   return tools;
 }

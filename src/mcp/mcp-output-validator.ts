@@ -1,5 +1,9 @@
 import type { JsonSchemaValidator, jsonSchemaValidator as SdkSchemaValidator } from '@modelcontextprotocol/sdk/validation';
+import type { JsonObject } from '../events/json.js';
 import { jsonSchemaValidator } from '../tools/json-schema-validator.js';
+import { oversizedSchema } from './mcp-tool-limits.js';
+
+type Check = ReturnType<typeof jsonSchemaValidator>;
 
 /**
  * What the MCP client checks a tool's structured output against its `outputSchema` with:
@@ -10,6 +14,11 @@ import { jsonSchemaValidator } from '../tools/json-schema-validator.js';
  * the event loop 9 s). A schema that cannot be compiled checks
  * nothing (the output only becomes text the model reads).
  *
+ * A schema is compiled when the first result of its tool comes, not when the tools are
+ * listed (the SDK asks for a validator per tool at each listing), and one over 64 KiB checks
+ * nothing: compiling costs about 0.3 s per 20 KiB of schema, so a server listing a 500 KiB
+ * output schema, or a thousand small ones, held the event loop for seconds at every listing.
+ *
  * @example
  * ```ts
  * new sdk.Client(info, { jsonSchemaValidator: mcpOutputValidator });
@@ -17,15 +26,21 @@ import { jsonSchemaValidator } from '../tools/json-schema-validator.js';
  */
 export const mcpOutputValidator: SdkSchemaValidator = {
   getValidator<T>(schema: object): JsonSchemaValidator<T> {
-    let validate: ReturnType<typeof jsonSchemaValidator>;
-    try {
-      validate = jsonSchemaValidator(schema);
-    } catch {
-      return (input) => ({ valid: true, data: input as T, errorMessage: undefined });
-    }
+    let check: Check | null | undefined;
     return (input) => {
-      const checked = validate(input);
-      return checked.problems === undefined ? { valid: true, data: input as T, errorMessage: undefined } : { valid: false, data: undefined, errorMessage: checked.problems };
+      check ??= compiled(schema);
+      const problems = check === null ? undefined : check(input).problems;
+      return problems === undefined ? { valid: true, data: input as T, errorMessage: undefined } : { valid: false, data: undefined, errorMessage: problems };
     };
   },
 };
+
+/** The schema's check; null when it checks nothing (too large, or it does not compile). */
+function compiled(schema: object): Check | null {
+  if (oversizedSchema(schema as JsonObject) !== undefined) return null;
+  try {
+    return jsonSchemaValidator(schema);
+  } catch {
+    return null;
+  }
+}

@@ -12,16 +12,21 @@ const OTHER_SCHEME = /^(?!file:)[a-z][a-z0-9+.-]+:/i;
 
 /**
  * Whether a path argument's value names a file: anything but a URI of a scheme other than
- * `file:` (an `https:` URL names no file here).
+ * `file:` (an `https:` URL names no file here). A "URI" whose `..` climbs over its scheme
+ * names a file: a server that takes it for a path (as `path.resolve` does) reads
+ * `ab:/../secret/key` as `secret/key`, so it is judged as that path, not waved through.
  *
  * @example
  * ```ts
  * namesFile('notes/a.txt'); // true
  * namesFile('https://example.com/a'); // false
+ * namesFile('ab:/../secret/key'); // true
  * ```
  */
 export function namesFile(value: string): boolean {
-  return !OTHER_SCHEME.test(value);
+  if (!OTHER_SCHEME.test(value)) return true;
+  const first = (path: string): string => path.slice(0, path.indexOf('/') >>> 0);
+  return first(posix.normalize(value)) !== first(value);
 }
 
 /**

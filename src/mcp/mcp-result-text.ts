@@ -28,12 +28,22 @@ export function mcpResultText(result: CallToolResult): ToolResult | string {
   const blocks = Array.isArray(result.content) ? result.content : [];
   let text = blocks.map(blockText).join('\n');
   if (text === '' && result.structuredContent !== undefined) text = JSON.stringify(result.structuredContent);
-  text = capped(text);
+  text = cappedMcpText(text);
   if (result.isError === true) return toolError(text || 'the MCP tool reported an error without a message');
   return text;
 }
 
-function capped(text: string): string {
+/**
+ * `text` cut to {@link MAX_MCP_RESULT_CHARS}, its start and end kept with a marker saying how
+ * much was left out between; unchanged when it fits. For whatever of a server's making the
+ * model reads: a result's text, and the message of an error the server answered.
+ *
+ * @example
+ * ```ts
+ * cappedMcpText('a'.repeat(2_000_000)).length; // about 50,000
+ * ```
+ */
+export function cappedMcpText(text: string): string {
   if (text.length <= MAX_MCP_RESULT_CHARS) return text;
   const buffer = new HeadTailBuffer(Math.ceil(MAX_MCP_RESULT_CHARS / 2), Math.floor(MAX_MCP_RESULT_CHARS / 2));
   buffer.append(text);

@@ -1,4 +1,5 @@
 import { closest } from '../errors/did-you-mean.js';
+import { MAX_TIMER_MS } from '../validation/max-timer.js';
 
 /** An MCP server run as a child process, spoken to over its stdin and stdout. */
 export interface McpStdioServerConfig {
@@ -72,7 +73,10 @@ export function checkMcpServers(servers: Readonly<Record<string, McpServerConfig
     if (stdio) checkStdio(fields, (problem) => fail(name, problem));
     else checkHttp(fields, (problem) => fail(name, problem));
     const timeout = fields['startTimeoutMs'];
-    if (timeout !== undefined && (!Number.isInteger(timeout) || (timeout as number) < 1)) fail(name, '`startTimeoutMs` must be an integer >= 1');
+    // Above MAX_TIMER_MS Node fires the timer after 1 ms: every start would time out at once.
+    if (timeout !== undefined && (!Number.isInteger(timeout) || (timeout as number) < 1 || (timeout as number) > MAX_TIMER_MS)) {
+      fail(name, `\`startTimeoutMs\` must be an integer of milliseconds from 1 to ${MAX_TIMER_MS} (the longest a timer holds, about 24.8 days), got ${String(timeout)}`);
+    }
   }
 }
 

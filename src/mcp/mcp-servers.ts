@@ -3,6 +3,7 @@ import type { Tool } from '../tools/tool.js';
 import { McpConnection } from './mcp-connection.js';
 import type { McpServerConfig } from './mcp-server-config.js';
 import { mcpTool } from './mcp-tool.js';
+import { MCP_MAX_TOOLS } from './mcp-tool-limits.js';
 import { mcpServerOf, mcpToolName } from './mcp-tool-name.js';
 
 /** Something a run should be told about its MCP tools (it becomes a `Warning` event). */
@@ -109,9 +110,14 @@ export class McpServers {
     let made = this.made.get(listing);
     if (!made) {
       made = { names: [], skipped: [] };
+      const taken = new Set<string>();
       for (const info of listing) {
+        if (taken.size === MCP_MAX_TOOLS) {
+          made.skipped.push(tooMany(connection.name));
+          break;
+        }
         const name = mcpToolName(connection.name, info.name);
-        if (made.names.includes(name)) {
+        if (taken.has(name)) {
           const message = `MCP server "${connection.name}" offers two tools named ${name} once made fit for a model; "${info.name}" is left out.`;
           made.skipped.push({ code: 'mcp-tool-skipped', message });
           continue;
@@ -119,6 +125,7 @@ export class McpServers {
         const { tool, warnings } = mcpTool(name, info, connection);
         made.skipped.push(...warnings);
         if (!tool) continue;
+        taken.add(name);
         made.names.push(name);
         this.byName.set(name, tool);
       }
@@ -126,4 +133,10 @@ export class McpServers {
     }
     return made;
   }
+}
+
+/** The warning for a server listing more than {@link MCP_MAX_TOOLS} tools. */
+function tooMany(server: string): McpWarning {
+  const message = `MCP server "${server}" lists more than ${MCP_MAX_TOOLS} tools; only its first ${MCP_MAX_TOOLS} are offered (each is sent to the model with every request), the rest are left out.`;
+  return { code: 'mcp-tool-skipped', message };
 }

@@ -10,6 +10,13 @@ export const MCP_DESCRIPTION_MAX_BYTES = 4096;
 /** The largest input schema (its JSON, in UTF-8 bytes) an MCP tool may have; a larger one leaves the tool out. */
 export const MCP_SCHEMA_MAX_BYTES = 65_536;
 
+/**
+ * The most tools of one MCP server offered (its first, as listed); the rest are left out,
+ * with a warning. Every tool is sent to the model with each request and gets a validator
+ * compiled when listed: a server listing 10,000 held the event loop for 12 seconds.
+ */
+export const MCP_MAX_TOOLS = 256;
+
 const NOTE = ' [description cut at 4 KiB by rxharness]';
 const encoder = new TextEncoder();
 

@@ -6,7 +6,7 @@ import { jsonSchemaValidator, unenforcedPatterns } from '../tools/json-schema-va
 import type { Tool } from '../tools/tool.js';
 import { toolError } from '../tools/tool-error.js';
 import type { McpConnection } from './mcp-connection.js';
-import { mcpResultText } from './mcp-result-text.js';
+import { cappedMcpText, mcpResultText } from './mcp-result-text.js';
 import { mcpPathArgument, mcpPathValues } from './mcp-path-args.js';
 import { mcpPathSubjects, namesFile } from './mcp-path-subjects.js';
 import { mcpSubject, mcpSubjectKey } from './mcp-subject.js';
@@ -53,7 +53,9 @@ export function mcpTool(name: string, info: McpToolInfo, connection: McpConnecti
     try {
       return mcpResultText(await connection.call(info.name, args, signal));
     } catch (e) {
-      return toolError(errorMessage(e));
+      // A server's error message has no limit of its own, nor has an output schema's list
+      // of problems: cut like a result, or one answer could fill the context.
+      return toolError(cappedMcpText(errorMessage(e)));
     }
   };
   const subject = mcpSubject(schema);

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { boundedFetch } from './mcp-bounded-fetch.js';
 import type { McpSdk } from './mcp-sdk.js';
 import { isStdioServer, type McpServerConfig } from './mcp-server-config.js';
 
@@ -8,6 +9,8 @@ export interface OpenedTransport {
   readonly transport: Transport;
   /** The end of the server's stderr (a stdio server's; empty for HTTP), for the reason it failed. */
   stderrTail(): string;
+  /** Why we closed the connection ourselves (an HTTP answer outgrew its bound); undefined when we did not. */
+  closedBecause(): string | undefined;
 }
 
 /** How much of a server's stderr is kept for its diagnostics. */
@@ -16,7 +19,8 @@ const TAIL_CHARS = 1000;
 /**
  * A transport for one server's config, not yet started: a child process over stdio (run in
  * `cwd` resolved against the workspace; its stderr kept, not mixed into the engine's own
- * output) or Streamable HTTP (with the config's headers on every request).
+ * output) or Streamable HTTP (with the config's headers on every request, and each answer
+ * bounded by {@link boundedFetch}: one outgrowing it closes the connection).
  *
  * @example
  * ```ts
@@ -27,8 +31,15 @@ const TAIL_CHARS = 1000;
 export function openTransport(sdk: McpSdk, config: McpServerConfig, workspace: string): OpenedTransport {
   if (!isStdioServer(config)) {
     const headers = config.headers ? { ...config.headers } : undefined;
-    const transport = new sdk.StreamableHTTPClientTransport(new URL(config.url), headers ? { requestInit: { headers } } : undefined);
-    return { transport, stderrTail: () => '' };
+    // An answer outgrowing its bound ends the connection: calls in flight fail at once, and
+    // the next run starts the server again.
+    let closedBecause: string | undefined;
+    const fetch = boundedFetch((problem) => {
+      closedBecause ??= `${problem}, so rxharness closed the connection`;
+      void transport.close();
+    });
+    const transport = new sdk.StreamableHTTPClientTransport(new URL(config.url), { fetch, ...(headers ? { requestInit: { headers } } : {}) });
+    return { transport, stderrTail: () => '', closedBecause: () => closedBecause };
   }
   const transport = new sdk.StdioClientTransport({
     command: config.command,
@@ -43,7 +54,7 @@ export function openTransport(sdk: McpSdk, config: McpServerConfig, workspace: s
   transport.stderr?.on('data', (chunk: Buffer | string) => {
     tail = (tail + chunk.toString()).slice(-TAIL_CHARS);
   });
-  return { transport, stderrTail: () => tail.trim() };
+  return { transport, stderrTail: () => tail.trim(), closedBecause: () => undefined };
 }
 
 /**

@@ -61,7 +61,7 @@ describe('a hostile MCP server (a real one over stdio) and its schemas', () => {
 
   it('offers a 2 MB description cut to 4 KiB with a note, and leaves out a tool whose schema is over 64 KiB', async () => {
     f = await startFixture({ main: steps({ text: 'done' }) });
-    const engine = f.engine({ mcpServers: { evil: hostileStdioServer(true) } });
+    const engine = f.engine({ mcpServers: { evil: hostileStdioServer({ sizes: true }) } });
     const events = await collect(engine.stream('go'));
     const offered = f.server.requests[0]!.body.tools ?? [];
     const long = offered.find((t) => t.function?.name === 'mcp__evil__long_description');

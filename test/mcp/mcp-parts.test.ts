@@ -56,6 +56,8 @@ describe('checkMcpServers', () => {
     [{ s: { command: 'x', env: { A: 1 } } }, /`env` must be an object of strings/],
     [{ s: { url: 'ftp://h' } }, /`url` must be an http or https url/],
     [{ s: { url: 'http://h', startTimeoutMs: 0 } }, /startTimeoutMs/],
+    // Node fires a timer armed over 2^31-1 ms after 1 ms: every start would time out at once.
+    [{ s: { command: 'x', startTimeoutMs: 2 ** 31 } }, /`startTimeoutMs` must be an integer of milliseconds from 1 to 2147483647/],
     [{ s: null }, /must be an object/],
   ])('refuses %j', (servers, message) => {
     expect(bad(servers)).toMatch(message);

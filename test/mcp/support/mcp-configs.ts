@@ -68,7 +68,29 @@ export function alive(pid: number): boolean {
 
 const HOSTILE = fileURLToPath(new URL('./hostile-stdio-server.ts', import.meta.url));
 
-/** The hostile server (see hostile-stdio-server.ts): schemas and texts an attacker would send; `sizes` adds the oversized ones. */
-export function hostileStdioServer(sizes = false): McpStdioServerConfig {
-  return { command: process.execPath, args: ['--import', 'tsx', HOSTILE], cwd: REPO, ...(sizes ? { env: { MCP_HOSTILE_SIZES: '1' } } : {}) };
+/** What the hostile server adds to its tools (see hostile-stdio-server.ts). */
+export interface HostileExtras {
+  /** The oversized description and input schema. */
+  readonly sizes?: boolean;
+  /** This many more tools. */
+  readonly tools?: number;
+  /** `big_output`, with its 2 MB output schema. */
+  readonly bigOutput?: boolean;
+}
+
+/** The hostile server (see hostile-stdio-server.ts): schemas and texts an attacker would send, and the `extras` asked for. */
+export function hostileStdioServer(extras: HostileExtras = {}): McpStdioServerConfig {
+  const env = {
+    ...(extras.sizes ? { MCP_HOSTILE_SIZES: '1' } : {}),
+    ...(extras.tools ? { MCP_HOSTILE_TOOLS: String(extras.tools) } : {}),
+    ...(extras.bigOutput ? { MCP_HOSTILE_OUTPUT: '1' } : {}),
+  };
+  return { command: process.execPath, args: ['--import', 'tsx', HOSTILE], cwd: REPO, ...(Object.keys(env).length > 0 ? { env } : {}) };
+}
+
+const FLOODING = fileURLToPath(new URL('./flooding-stdio-server.ts', import.meta.url));
+
+/** The flooding server (see flooding-stdio-server.ts): `notifications/tools/list_changed` by the thousand. */
+export function floodingStdioServer(): McpStdioServerConfig {
+  return { command: process.execPath, args: ['--import', 'tsx', FLOODING], cwd: REPO };
 }
