@@ -2,6 +2,7 @@ import type { JsonValue } from '../events/json.js';
 import type { Tool } from '../tools/tool.js';
 import { checkToolArguments, type ArgsCheck } from '../tools/args-check.js';
 import { errorMessage } from '../errors/error-message.js';
+import { argumentsText } from '../model/arguments-text.js';
 
 /**
  * How deep a call's arguments may nest arrays and objects: far more than any tool's schema
@@ -12,7 +13,9 @@ import { errorMessage } from '../errors/error-message.js';
 export const MAX_ARGUMENT_DEPTH = 100;
 
 /** Parses the model's raw arguments; invalid JSON (or JSON nested too deep) is kept as the raw string for events. */
-export function parseArguments(raw: string): { ok: true; value: JsonValue } | { ok: false; value: string; error: string } {
+export function parseArguments(given: string): { ok: true; value: JsonValue } | { ok: false; value: string; error: string } {
+  // A custom ChatModel written in JavaScript may hand over the object itself, as some servers do.
+  const raw = argumentsText(given);
   if (raw.trim() === '') return { ok: true, value: {} };
   let value: JsonValue;
   try {

@@ -3,6 +3,7 @@ import type { ModelChunk, ModelFinish, ModelToolCall } from './chat-model.js';
 import { ModelError } from './model-error.js';
 import { readUsage, type WireUsage } from './read-usage.js';
 import { withUniqueIds } from './tool-call-ids.js';
+import { argumentsText } from './arguments-text.js';
 
 /** A whole `chat.completion` as odd servers may send it: every field may be missing. */
 interface WireCompletion {
@@ -42,7 +43,7 @@ export async function readJsonCompletion(response: Response, out: Subscriber<Mod
   const text = message.content ?? '';
   if (text) out.next({ type: 'text-delta', text });
   const toolCalls: ModelToolCall[] = withUniqueIds(
-    (message.tool_calls ?? []).map((call) => ({ id: call.id, name: call.function?.name ?? '', arguments: call.function?.arguments ?? '' })),
+    (message.tool_calls ?? []).map((call) => ({ id: call.id, name: call.function?.name ?? '', arguments: argumentsText(call.function?.arguments) })),
   );
   return {
     type: 'finish',

@@ -1,5 +1,6 @@
 import type { ModelToolCall } from './chat-model.js';
 import { withUniqueIds } from './tool-call-ids.js';
+import { argumentsText } from './arguments-text.js';
 
 /** A tool call being assembled from its streamed fragments. */
 export interface PartialCall {
@@ -28,7 +29,7 @@ export function mergeToolCalls(calls: PartialCall[], fragments: readonly ToolCal
     if (f.id) call.id = f.id;
     // Some servers repeat the name on every fragment: keep the first, never concatenate.
     if (f.function?.name && !call.name) call.name = f.function.name;
-    if (f.function?.arguments) call.args += f.function.arguments;
+    if (f.function?.arguments) call.args += argumentsText(f.function.arguments); // some servers send the object itself
   }
 }
 
