@@ -33,7 +33,7 @@ export function loadHistory$<R>(agent: AgentScope, input: RunInput, run: RunStat
       maybeThen$(openGrants, (badGrants) => {
         const { messages, skipped } = checkHistory(stored, input.sessionId);
         const warnings = skipped.map((why) => warning('session-entry-skipped', `Skipped a stored message: ${why}.`));
-        if (badGrants > 0) warnings.push(warning('grant-skipped', `Skipped ${badGrants} stored approval(s) of session "${input.sessionId}" that were not { toolName, subject? }.`));
+        if (badGrants > 0) warnings.push(warning('grant-skipped', `Skipped ${badGrants} stored approval(s) of session "${input.sessionId}" that were not { toolName, subject? } or not signed by the store (planted, copied, or from an older version): they grant nothing, so those calls are asked again.`));
         const { messages: history, repairs } = repairStoredHistory(messages);
         if (repairs.length === 0) return then({ history, warnings });
         // Never stored so by this version: an older one, a crash or another program left it.

@@ -42,7 +42,7 @@ export async function runCommand(argv: readonly string[], io: CliIO): Promise<nu
     model,
     ...flags,
     // A named conversation goes on across invocations: it is kept in the workspace's files.
-    ...(session !== undefined ? { sessions: new FileSessionStore(flags.workspace) } : {}),
+    ...(session !== undefined ? { sessions: new FileSessionStore(flags.workspace, { home: flags.homeDir }) } : {}),
     ...approval(values.yes ?? false, io),
     // At a terminal the human is there: no deadline unless asked for.
     ...approvalTimeoutOption(values['approval-timeout'], undefined),

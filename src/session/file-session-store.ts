@@ -1,10 +1,13 @@
 import { constants } from 'node:fs';
-import { rename, rm, type FileHandle } from 'node:fs/promises';
+import { realpath, rename, rm, type FileHandle } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
+import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { ChatMessage } from '../model/chat-message.js';
 import { checkConfined, isWithin, makeConfinedFolder, openConfined, writeConfinedFile, type ConfinedRoot } from './confined-file.js';
 import { FileSessionSummaries } from './file-session-summaries.js';
+import { homeGrantKeyFile } from './grant-key.js';
+import { GrantSeal, type GrantKeySource, type GrantPlace } from './grant-seal.js';
 import { LocalClaims, type SessionClaim } from './session-claim.js';
 import { assertSessionId } from './session-id.js';
 import type { ApprovalGrant, SessionListRequest, SessionStore, SessionSummary, TaskSessionInfo } from './session-store.js';
@@ -45,6 +48,16 @@ const FOLDER_CLAIMS = new LocalClaims();
  * link; otherwise the call fails with an {@link UnsafeLinkError} naming the link, and
  * nothing is written or read.
  *
+ * Grants: the folder's files are untrusted input, yet an "always" grant lets a call run
+ * unasked. So each stored grant is signed (HMAC-SHA256) with a key of the user's kept
+ * outside the workspace (`options.grantKey`, else `~/.rxharness/grant.key`, made when
+ * missing), over the folder's real path, the session, the tool and the subject: a grant
+ * planted in the folder, copied from another session or folder, or written before grants
+ * were signed grants nothing (the run's `grant-skipped` Warning counts it), and the user is
+ * asked again. Without a usable key (a corrupt key file, a home folder that cannot be
+ * written, a home folder inside the workspace) a process warning
+ * (`RXHARNESS_GRANT_KEY_UNUSABLE`) says why, and grants hold only for the life of the process.
+ *
  * @example
  * ```ts
  * const engine = new HarnessEngine({ model, workspace, sessions: new FileSessionStore(workspace) });
@@ -64,16 +77,23 @@ export class FileSessionStore implements SessionStore {
   private readonly folder: string;
   /** The sessions' summary files, which {@link FileSessionStore.list} reads. */
   private readonly summaries: FileSessionSummaries;
+  /** Signs and checks the stored grants. */
+  private readonly seal: GrantSeal;
 
   /**
    * Stores under `<workspace>/.rxharness/sessions/`, or under `options.dir` when given.
    * Files stay inside the workspace, or inside `options.dir` when that lies outside it.
+   * `options.grantKey` signs the grants (see the class); without it, the key file in
+   * `options.home` (default `os.homedir()`): `<home>/.rxharness/grant.key`.
+   *
+   * @throws TypeError for an empty `grantKey`.
    */
-  constructor(workspace: string, options: { dir?: string } = {}) {
+  constructor(workspace: string, options: { dir?: string; grantKey?: Uint8Array | string; home?: string } = {}) {
     this.dir = options.dir ?? join(workspace, '.rxharness', 'sessions');
     const base = resolve(workspace);
     this.folder = resolve(this.dir);
     this.root = isWithin(base, this.folder) ? { path: base, label: 'the workspace' } : { path: this.folder, label: 'the session folder' };
+    this.seal = new GrantSeal(options.grantKey !== undefined ? { key: options.grantKey } : homeKey(base, options.home));
     this.summaries = new FileSessionSummaries(this.root, this.dir, {
       earlierTitle: async (sessionId) => sessionTitle(await this.transcript(sessionId)),
       enqueue: (sessionId, task) => this.enqueue(sessionId, task),
@@ -180,7 +200,12 @@ export class FileSessionStore implements SessionStore {
     return this.summaries.list(request);
   }
 
-  /** The conversation's "always" approvals (`<id>.grants.jsonl`, one per line; a line that is not one is skipped). */
+  /**
+   * The conversation's "always" approvals (`<id>.grants.jsonl`, one per line). A line cut by
+   * a crash is skipped; a line that is no grant this store's key signed for this folder and
+   * session comes back as an entry that is no grant ({@link NOT_SIGNED}), so that the run
+   * counts it in its `grant-skipped` Warning and asks again.
+   */
   async loadGrants(sessionId: string): Promise<readonly ApprovalGrant[]> {
     let text: string;
     try {
@@ -189,18 +214,27 @@ export class FileSessionStore implements SessionStore {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw e;
     }
-    return text.split('\n').flatMap((line) => {
+    const entries = text.split('\n').flatMap((line): unknown[] => {
       try {
-        return line.trim() === '' ? [] : [JSON.parse(line) as ApprovalGrant];
+        return line.trim() === '' ? [] : [JSON.parse(line)];
       } catch {
         return []; // a line cut by a crash
       }
     });
+    const grants = await this.seal.verified(await this.grantPlace(sessionId), entries);
+    return grants.map((grant) => grant ?? NOT_SIGNED);
   }
 
+  /** Keeps a signed grant; without a usable key, nothing (the grant holds in memory only, see the class). */
   async saveGrant(sessionId: string, grant: ApprovalGrant): Promise<void> {
     await this.mkdir();
-    await this.appendLines(this.file(sessionId, 'grants'), `${JSON.stringify(grant)}\n`);
+    const line = await this.seal.line(await this.grantPlace(sessionId), grant);
+    if (line !== undefined) await this.appendLines(this.file(sessionId, 'grants'), line);
+  }
+
+  /** What a grant of the session is signed for: the folder by its real path (another path to it is the same folder). */
+  private async grantPlace(sessionId: string): Promise<GrantPlace> {
+    return { folder: await realpath(this.dir), sessionId };
   }
 
   /** The session's messages, and how many of them (from the start) its archive accounts for. */
@@ -306,6 +340,22 @@ export class FileSessionStore implements SessionStore {
   /** Every file of a session is named here (an id that cannot name a session is refused there). */
   private file(id: string, kind: SessionFileKind): string {
     return join(this.dir, sessionFileName(id, kind));
+  }
+}
+
+/**
+ * What {@link FileSessionStore.loadGrants} answers for a stored line that is no grant it
+ * signed: an entry without a `toolName`, which a run skips and counts (a store may answer
+ * entries that are no grants; the run checks each).
+ */
+const NOT_SIGNED = Object.freeze({ notSigned: true }) as unknown as ApprovalGrant;
+
+/** The key file in `home` (default `os.homedir()`, which can fail: then no key, said when first needed). */
+function homeKey(workspace: string, home: string | undefined): GrantKeySource {
+  try {
+    return { file: homeGrantKeyFile(resolve(home ?? homedir())), workspace };
+  } catch (e) {
+    return { refused: `cannot find the home folder for the grant key (${(e as Error).message}): set HOME, or give FileSessionStore a grantKey` };
   }
 }
 

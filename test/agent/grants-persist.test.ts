@@ -21,11 +21,11 @@ describe('"always" approvals survive a restart of the session', () => {
   it('granted once with FileSessionStore, a new engine on the same store asks no more', async () => {
     dir = await realpath(await mkdtemp(join(tmpdir(), 'rxh-grants-')));
     const asked: ApprovalRequest[] = [];
-    const first = new HarnessEngine({ model: bashOnce(), workspace: dir, homeDir: dir, sessions: new FileSessionStore(dir), approve: (r) => (asked.push(r), { decision: 'always' }) });
+    const first = new HarnessEngine({ model: bashOnce(), workspace: dir, homeDir: dir, sessions: new FileSessionStore(dir, { grantKey: 'test grant key' }), approve: (r) => (asked.push(r), { decision: 'always' }) });
     await first.call('run it', { sessionId: 'chat' });
     expect(asked).toHaveLength(1);
     // "Restart": another engine, another store object on the same folder, a handler that would reject.
-    const second = new HarnessEngine({ model: bashOnce(), workspace: dir, homeDir: dir, sessions: new FileSessionStore(dir), approve: (r) => (asked.push(r), { decision: 'reject' }) });
+    const second = new HarnessEngine({ model: bashOnce(), workspace: dir, homeDir: dir, sessions: new FileSessionStore(dir, { grantKey: 'test grant key' }), approve: (r) => (asked.push(r), { decision: 'reject' }) });
     const events = await collect(second.stream('run it again', { sessionId: 'chat' }));
     expect(asked).toHaveLength(1);
     expect(own(events, 'ToolCallEnd')[0]).toMatchObject({ toolName: 'bash', text: expect.stringContaining('kept') });

@@ -21,7 +21,7 @@ const bashModel = (): ScriptedModel =>
 
 describe.each([
   ['MemorySessionStore', () => new MemorySessionStore()],
-  ['FileSessionStore', () => new FileSessionStore(ws.dir)],
+  ['FileSessionStore', () => new FileSessionStore(ws.dir, { grantKey: 'test grant key' })],
 ] as const)('engine.sessions.delete(id) of a conversation a run is writing (%s)', (_, makeStore: () => SessionStore) => {
   it('is refused with SessionBusyError: the run cannot bring back part of it, nor its "always" approvals', async () => {
     const asked: ApprovalRequest[] = [];

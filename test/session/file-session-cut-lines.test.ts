@@ -30,7 +30,7 @@ describe('FileSessionStore after a crash cut the last line of the archive or the
   it('an "always" saved after a cut grants line is kept', async () => {
     await new FileSessionStore(ws.dir).append('s1', [user('one')]);
     await writeFile(file('s1.grants.jsonl'), '{"toolName":"bash","subj'); // a grant cut by a crash
-    const store = new FileSessionStore(ws.dir);
+    const store = new FileSessionStore(ws.dir, { grantKey: 'test grant key' });
     await store.saveGrant('s1', { toolName: 'bash', subject: 'npm test' });
     expect(await store.loadGrants('s1')).toEqual([{ toolName: 'bash', subject: 'npm test' }]);
   });

@@ -37,7 +37,7 @@ async function compactedNotes(store: FileSessionStore): Promise<readonly ChatMes
 
 describe('FileSessionStore: an id ending in another file\'s suffix ("notes.archive", "notes.grants")', () => {
   it('is its own conversation: loading, writing and deleting it leave "notes" and its archive and grants alone', async () => {
-    const store = new FileSessionStore(ws.dir);
+    const store = new FileSessionStore(ws.dir, { grantKey: 'test grant key' });
     const archive = await compactedNotes(store);
     const grants = await store.loadGrants('notes');
     expect(await store.load('notes.archive')).toEqual([]);
@@ -53,7 +53,7 @@ describe('FileSessionStore: an id ending in another file\'s suffix ("notes.archi
   });
 
   it('survives the deletion of "notes", and is listed under its own id', async () => {
-    const store = new FileSessionStore(ws.dir);
+    const store = new FileSessionStore(ws.dir, { grantKey: 'test grant key' });
     await store.append('notes.archive', [user('my own conversation'), assistant('hi')]);
     await store.append('notes.grants.archive', [user('mine too'), assistant('hi')]);
     await compactedNotes(store);
