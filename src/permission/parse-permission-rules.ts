@@ -2,6 +2,7 @@ import { firstProblem, type MessageContext } from '../validation/schema-message.
 import { InvalidPermissionRuleError } from './invalid-permission-rule-error.js';
 import { PERMISSION_RULE_SCHEMA, type PermissionAction, type PermissionRule } from './permission-rule.js';
 import { renameRuleKeys } from './rule-dialect.js';
+import { rulePatternProblem } from './rule-pattern-cost.js';
 
 // How problems of rules given here read (the error names where and the index): the whole
 // rule and a missing field as what they must be; unknown keys all at once. A definition's
@@ -47,6 +48,8 @@ function parseRule(item: unknown, where: string, index: number): PermissionRule 
   const problem = firstProblem(RULE_SCHEMA, renamed.value, context);
   if (problem) throw new InvalidPermissionRuleError(where, index, problem.message);
   const { tool, action, pattern, priority } = renamed.value as PermissionRule;
+  const costly = rulePatternProblem(renamed.value as PermissionRule);
+  if (costly) throw new InvalidPermissionRuleError(where, index, costly);
   return Object.freeze({
     tool: tool.trim(),
     action: action as PermissionAction,

@@ -45,7 +45,25 @@ export function matchesSubject(rule: PermissionRule, toolName: string, subject: 
   if (rule.pattern === undefined) return true;
   if (subject === undefined) return false;
   const command = toolName === 'bash' || URL_LIKE.test(subject);
-  return command ? commandMatcher(rule.pattern)(subject) : pathMatcher(rule.pattern)(normalisePath(subject));
+  if (command) return commandMatcher(rule.pattern)(subject);
+  return subject.length > MAX_PATH_LENGTH ? matchesLongSubject(rule, subject) : pathMatcher(rule.pattern)(normalisePath(subject));
+}
+
+/** The longest path a system takes (Linux's PATH_MAX): a path pattern's regex is only run on subjects this short. */
+const MAX_PATH_LENGTH = 4096;
+
+/**
+ * A subject longer than any path (a model's 1 MB "path", an MCP tool's long query), where a
+ * path pattern's backtracking regex could take minutes even within the limits of
+ * `rulePatternProblem`. It is judged on the safe side: a deny or ask rule holds when its
+ * pattern, read as free text (`*` crossing `/` too, `**` folders possibly none, so it
+ * matches at least what the path reading would), matches, or when it cannot be read so; an allow rule never holds.
+ */
+function matchesLongSubject(rule: PermissionRule, subject: string): boolean {
+  if (rule.action === 'allow') return false;
+  // `**/` and `/**` also match nothing (`**/*.pem` matches `a.pem`): read as `*`, they still do.
+  const freeText = compileCommandPattern(rule.pattern!.replace(/\*\*\/|\/\*\*/g, '*'));
+  return freeText === undefined || freeText(subject);
 }
 
 /**

@@ -10,6 +10,7 @@ import { misspeltKeyWarnings, wideningTypo } from './misspelt-keys.js';
 import { expandToolAliases } from './tool-aliases.js';
 import { forbiddenKeyPath, toNameList } from './plain-values.js';
 import { toolListProblem } from './tool-list-problem.js';
+import { rulePatternProblem } from '../permission/rule-pattern-cost.js';
 import { errorMessage } from '../errors/error-message.js';
 
 /** The keys a definition understands, in our spelling (its front matter's schema); anything else is kept in `extra`. */
@@ -80,7 +81,7 @@ export function buildDefinition(given: Readonly<Record<string, unknown>>, system
     systemPrompt: prompt,
     hidden: present('hidden') ? (fields['hidden'] as boolean) : false,
     enabled: present('enabled') ? (fields['enabled'] as boolean) : true,
-    permissionRules: Object.freeze(present('permissionRules') ? (fields['permissionRules'] as PermissionRule[]).map(toRule) : []),
+    permissionRules: Object.freeze(present('permissionRules') ? (fields['permissionRules'] as PermissionRule[]).map((rule, i) => toRule(rule, i, spelled, fail)) : []),
     source: origin.source,
     extra: extraOf(fields),
   };
@@ -109,7 +110,11 @@ export function buildDefinition(given: Readonly<Record<string, unknown>>, system
 }
 
 /** A rule the schema checked, as the engine keeps one: the tool name trimmed, frozen. */
-function toRule({ tool, action, pattern, priority }: PermissionRule): PermissionRule {
+function toRule(rule: PermissionRule, index: number, spelled: (path: readonly string[]) => string, fail: (reason: string) => never): PermissionRule {
+  // Matched against every path the model names: a pattern that could stall the engine is refused now.
+  const costly = rulePatternProblem(rule);
+  if (costly !== undefined) fail(`"${spelled(['permissionRules'])}"[${index}] ${costly}`);
+  const { tool, action, pattern, priority } = rule;
   return Object.freeze({ tool: tool.trim(), action, ...(pattern === undefined ? {} : { pattern }), ...(priority === undefined ? {} : { priority }) });
 }
 

@@ -1,5 +1,5 @@
 import picomatch from 'picomatch';
-import { globCostProblem } from '../tools/glob-cost.js';
+import { globCostProblem } from '../validation/glob-cost.js';
 
 /**
  * Why matching the `tools` entry `entry` could freeze the process, or `undefined` when it is

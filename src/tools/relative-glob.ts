@@ -1,4 +1,4 @@
-import { globCostProblem } from './glob-cost.js';
+import { globCostProblem } from '../validation/glob-cost.js';
 
 /**
  * Checks that a glob stays below the folder it is searched from: no absolute patterns and

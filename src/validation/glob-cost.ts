@@ -47,7 +47,8 @@ interface Frame {
 
 /**
  * Why matching `glob` could freeze the process, as an error message starting with `label`
- * (the argument's name, `pattern` or `include`); `undefined` when it is cheap.
+ * (the argument's name, `pattern` or `include`) and ending with `advice` (by default, what a
+ * search's caller can do instead); `undefined` when it is cheap.
  *
  * @example
  * ```ts
@@ -55,8 +56,8 @@ interface Frame {
  * globCostProblem('**' + '/([a-z]+)+Z', 'pattern'); // 'pattern "..." has a "(" that opens no @(...) ...'
  * ```
  */
-export function globCostProblem(glob: string, label: string): string | undefined {
-  if (glob.length > MAX_GLOB_LENGTH) return `${label} is ${glob.length} characters long; at most ${MAX_GLOB_LENGTH}. ${SIMPLER}`;
+export function globCostProblem(glob: string, label: string, advice: string = SEARCH_ADVICE): string | undefined {
+  if (glob.length > MAX_GLOB_LENGTH) return `${label} is ${glob.length} characters long; at most ${MAX_GLOB_LENGTH}. ${advice}`;
   const counts = [0];
   const frames: Frame[] = [];
   let groups = 0; // open extglob groups
@@ -84,7 +85,7 @@ export function globCostProblem(glob: string, label: string): string | undefined
       if (groups > 0) wildcard(); // a quantifier inside a group: `@(a+)`
     } else if (c === '(') {
       if (!EXTGLOB.includes(glob[i - 1] ?? '') || glob[i - 2] === '\\') return bareGroup(glob, label);
-      if (repeating > 0) return repeatedWildcards(glob, label);
+      if (repeating > 0) return repeatedWildcards(glob, label, advice);
       wildcard();
       const repeats = glob[i - 1] === '*' || glob[i - 1] === '+';
       frames.push({ kind: 'group', repeating: repeats, start: i + 1, closed: 0, current: 1 });
@@ -100,17 +101,17 @@ export function globCostProblem(glob: string, label: string): string | undefined
       if (top.kind === 'group') groups--;
       if (top.repeating) {
         repeating--;
-        if (!plainRepeat(glob.slice(top.start, i))) return repeatedWildcards(glob, label);
+        if (!plainRepeat(glob.slice(top.start, i))) return repeatedWildcards(glob, label, advice);
       }
-      if (repeatsGroup(i)) return repeatedGroup(glob, label);
+      if (repeatsGroup(i)) return repeatedGroup(glob, label, advice);
       const parent = frames.at(-1);
       if (parent) parent.current *= top.closed + top.current;
       else alternatives *= top.closed + top.current;
     }
   }
   for (const open of frames) alternatives *= open.closed + open.current; // unclosed: counted all the same
-  if (counts.some((n) => n > MAX_WILDCARDS_PER_SEGMENT) || counts.reduce((sum, n) => sum + n, 0) > MAX_WILDCARDS) return tooManyWildcards(glob, label);
-  if (alternatives > MAX_ALTERNATIVES) return tooManyAlternatives(glob, label, alternatives);
+  if (counts.some((n) => n > MAX_WILDCARDS_PER_SEGMENT) || counts.reduce((sum, n) => sum + n, 0) > MAX_WILDCARDS) return tooManyWildcards(glob, label, advice);
+  if (alternatives > MAX_ALTERNATIVES) return tooManyAlternatives(glob, label, alternatives, advice);
   return undefined;
 }
 
@@ -127,12 +128,13 @@ function plainRepeat(content: string): boolean {
   return options.every((a, i) => options.every((b, j) => i === j || !b.startsWith(a)));
 }
 
-const SIMPLER = 'Use a simpler glob (e.g. "**/*name*") and narrow the results with "path" or grep.';
+/** What a search's caller can do instead of a costly glob. */
+export const SEARCH_ADVICE = 'Use a simpler glob (e.g. "**/*name*") and narrow the results with "path" or grep.';
 
-function tooManyWildcards(glob: string, label: string): string {
+function tooManyWildcards(glob: string, label: string, advice: string): string {
   return (
     `${label} "${glob}" has too many wildcards: at most ${MAX_WILDCARDS_PER_SEGMENT} "*" (or "**", "*(...)") between two "/" ` +
-    `and ${MAX_WILDCARDS} in all, since matching more against long file names can take minutes. ${SIMPLER}`
+    `and ${MAX_WILDCARDS} in all, since matching more against long file names can take minutes. ${advice}`
   );
 }
 
@@ -143,20 +145,20 @@ function bareGroup(glob: string, label: string): string {
   );
 }
 
-function repeatedGroup(glob: string, label: string): string {
-  return `${label} "${glob}" repeats a group with "+" after ")" or "}", which can take hours to match against long file names. ${SIMPLER}`;
+function repeatedGroup(glob: string, label: string, advice: string): string {
+  return `${label} "${glob}" repeats a group with "+" after ")" or "}", which can take hours to match against long file names. ${advice}`;
 }
 
-function repeatedWildcards(glob: string, label: string): string {
+function repeatedWildcards(glob: string, label: string, advice: string): string {
   return (
     `${label} "${glob}" repeats wildcards, groups or alternatives that overlap (like "a|aa") inside *(...) or +(...), which can ` +
-    `take hours to match against long file names; put only plain text, "?" or [...] in them. ${SIMPLER}`
+    `take hours to match against long file names; put only plain text, "?" or [...] in them. ${advice}`
   );
 }
 
-function tooManyAlternatives(glob: string, label: string, count: number): string {
+function tooManyAlternatives(glob: string, label: string, count: number, advice: string): string {
   return (
     `${label} "${glob}" has ${count} alternatives in its {...} and @(...) groups taken together; at most ${MAX_ALTERNATIVES}, ` +
-    `since each is tried at every position of every file name. ${SIMPLER}`
+    `since each is tried at every position of every file name. ${advice}`
   );
 }
