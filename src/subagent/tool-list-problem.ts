@@ -1,6 +1,9 @@
 import picomatch from 'picomatch';
 import { globCostProblem } from '../validation/glob-cost.js';
 
+/** What a definition can name instead (a search's advice, to narrow with grep, would not fit). */
+const TOOL_ADVICE = 'Name the tools, or use a prefix like "mcp__fs__*".';
+
 /**
  * Why matching the `tools` entry `entry` could freeze the process, or `undefined` when it is
  * cheap (a plain name always is). A glob becomes a backtracking regex run on the main thread
@@ -15,7 +18,7 @@ import { globCostProblem } from '../validation/glob-cost.js';
  * ```
  */
 export function toolEntryProblem(entry: string): string | undefined {
-  return picomatch.scan(entry).isGlob ? globCostProblem(entry, 'entry') : undefined;
+  return picomatch.scan(entry).isGlob ? globCostProblem(entry, 'entry', TOOL_ADVICE) : undefined;
 }
 
 /**
