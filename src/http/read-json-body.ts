@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { HttpFailure } from './http-failure.js';
+import { MAX_JSON_DEPTH, nestsDeeper } from '../validation/json-depth.js';
 
 /** A body a framework has already read and parsed (Express's `express.json()`). */
 interface ParsedRequest extends IncomingMessage {
@@ -87,11 +88,15 @@ function readText(req: IncomingMessage, maxBytes: number, timeoutMs: number): Pr
 
 function parse(text: string): unknown {
   if (text.trim() === '') throw new HttpFailure(400, 'the body is empty: send a JSON object');
+  let value: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    value = JSON.parse(text) as unknown;
   } catch (error) {
     throw new HttpFailure(400, `the body is not valid JSON: ${(error as Error).message}`);
   }
+  // What reads the body walks it recursively: 150,000 nested [ would overflow the stack there (a 500).
+  if (nestsDeeper(text)) throw new HttpFailure(400, `the body nests arrays and objects more than ${MAX_JSON_DEPTH} deep`);
+  return value;
 }
 
 function asObject(value: unknown): Record<string, unknown> {

@@ -85,6 +85,15 @@ describe('runsHandler: bad requests are answered, with JSON { error }', () => {
     expect(served.engine.runs.list()).toEqual([]);
   });
 
+  it('a body nesting arrays 150,000 deep is 400, not a 500 from a stack overflow further on', async () => {
+    served = await serveRuns({ model: quiet() });
+    const deep = `{"prompt":"hi","sessionId":${'['.repeat(150_000)}${']'.repeat(150_000)}}`;
+    const answer = await postJson(`${served.url}/runs`, deep, { raw: true });
+    expect(answer.status).toBe(400);
+    expect((answer.body as { error: string }).error).toBe('the body nests arrays and objects more than 100 deep');
+    expect(served.engine.runs.list()).toEqual([]);
+  });
+
   it('a huge body is 413: by its content-length, without reading it, or while reading a chunked one', async () => {
     served = await serveRuns({ model: quiet() }, { maxBodyBytes: 1000 });
     const big = JSON.stringify({ prompt: 'x'.repeat(2000) });

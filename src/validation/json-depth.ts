@@ -1,0 +1,42 @@
+/**
+ * How deep JSON from outside (a model's tool arguments, an HTTP body) may nest arrays and
+ * objects: far more than any tool's schema or request needs. `JSON.parse` reads any depth,
+ * but what comes after walks the value recursively (`JSON.stringify`, validators), and
+ * 100,000 nested `[` overflow the stack there.
+ */
+export const MAX_JSON_DEPTH = 100;
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_ARRAY = 0x5b;
+const CLOSE_ARRAY = 0x5d;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_OBJECT = 0x7d;
+
+/**
+ * Whether the JSON text `raw` nests arrays and objects more than `max` deep: one pass over
+ * the text, no recursion (it can be run on text `JSON.parse` accepted, before anything walks
+ * the value).
+ *
+ * @example
+ * ```ts
+ * nestsDeeper('[[[]]]', 2); // true
+ * nestsDeeper('{"a":"[[[["}', 1); // false: brackets in a string do not nest
+ * ```
+ */
+export function nestsDeeper(raw: string, max: number = MAX_JSON_DEPTH): boolean {
+  if (raw.length <= max) return false;
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw.charCodeAt(i);
+    if (inString) {
+      if (c === BACKSLASH) i++;
+      else if (c === QUOTE) inString = false;
+    } else if (c === QUOTE) inString = true;
+    else if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
+      if (++depth > max) return true;
+    } else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) depth--;
+  }
+  return false;
+}
