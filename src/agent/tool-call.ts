@@ -71,7 +71,12 @@ export function toolCall$(scope: RunScope, step: number, call: ModelToolCall, ru
         ranToEnd = true;
         finish(result);
       };
-      work.add(execute$(tool, args, context, tool.timeoutMs ?? scope.agent.toolTimeoutMs).subscribe({ next: executed, error: fail }));
+      const own = tool.timeoutMs;
+      // A hand-built Tool's own timeout, unchecked until now (defineTool and the options check theirs): 0, -1 or NaN would fail every call or bound none.
+      if (own !== undefined && !(typeof own === 'number' && own >= 1)) {
+        return finish(failed(`The ${call.name} tool cannot run: its timeoutMs is ${String(own)}; it must be a number of milliseconds of at least 1, or Infinity. Fix the tool's definition.`));
+      }
+      work.add(execute$(tool, args, context, own ?? scope.agent.toolTimeoutMs).subscribe({ next: executed, error: fail }));
     };
     try {
       const verdict = gate(scope, { tool, args, callId: call.id, signal: abort.signal, emit: output.next, ...repeated });

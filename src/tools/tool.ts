@@ -143,7 +143,8 @@ export interface Tool<Args extends Record<string, unknown> = Record<string, unkn
    * like the delegation tools (a child run has its own step limit and tool timeouts, and its
    * tool calls start later than the delegating call, so the shared limit would always cut
    * the delegating call first). One longer than a timer holds (2,147,483,647, about 24.8
-   * days) sets no timer either; `defineTool` refuses it.
+   * days) sets no timer either; `defineTool` refuses it. One that is no timeout at all (`0`, a
+   * negative number, `NaN`, not a number) fails each call, saying so.
    */
   readonly timeoutMs?: number;
   /** Runs the call. Return text, a {@link ToolResult}, or a promise or observable of one. */

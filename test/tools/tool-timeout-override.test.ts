@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { ReActAgent } from '../../src/agent/react-agent.js';
 import { ScriptedModel } from '../../src/model/scripted-model.js';
 import type { Tool } from '../../src/tools/tool.js';
-import { own, record } from '../support/collect-events.js';
+import { collect, own, record } from '../support/collect-events.js';
 import { createGate } from '../support/deferred.js';
 import { createTestScheduler, timeline } from '../support/virtual-time.js';
 
@@ -86,5 +86,19 @@ describe('a tool’s own timeoutMs', () => {
   it('without one, the agent’s toolTimeoutMs applies', () => {
     const { log } = runWith(50, (s) => slowTool(s, undefined, 200));
     expect(log).toEqual(['0 ToolCallStart', '50 ToolCallEnd The slow tool failed: it did not finish within 50 ms and was stopped', '50 RunEnd']);
+  });
+});
+
+describe('a hand-built tool whose own timeoutMs is no timeout', () => {
+  it.each([0, -5, Number.NaN, '5000' as unknown as number])('%s: the call fails saying how to fix the tool, and nothing runs', async (timeoutMs) => {
+    let ran = 0;
+    const tool: Tool = { name: 'odd', description: 'd', parameters: { type: 'object' }, timeoutMs, execute: () => (ran++, 'ran') };
+    const model = new ScriptedModel([{ toolCalls: [{ name: 'odd', args: {} }] }, { text: 'ok' }]);
+    const events = await collect(new ReActAgent({ model, tools: [tool] }).stream('go'));
+    expect(own(events, 'ToolCallEnd')[0]!.error).toBe(
+      `The odd tool cannot run: its timeoutMs is ${String(timeoutMs)}; it must be a number of milliseconds of at least 1, or Infinity. Fix the tool's definition.`,
+    );
+    expect(ran).toBe(0);
+    expect(own(events, 'RunEnd')[0]).toMatchObject({ abnormal: false, text: 'ok' });
   });
 });
