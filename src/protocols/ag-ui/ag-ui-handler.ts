@@ -32,8 +32,9 @@ export interface AgUiHandlerOptions extends ProtocolHandlerOptions {
  * - `threadId` is our session: the thread's earlier turns are in it, so only the last message,
  *   a user message, is read as the prompt (`context` and `state` are put in front of it).
  * - `tools` (frontend tools) are offered to the model for this run. A call to one that may
- *   run (the permission rules gate it like any tool) ends the AG-UI run (`TOOL_CALL_*`, then
- *   `RUN_FINISHED` naming it in `pendingToolCallIds`); the run waits, and the thread's next
+ *   run (the permission rules gate it like any tool) ends the AG-UI run (`TOOL_CALL_*`, shown
+ *   only now, then `RUN_FINISHED` naming it in `pendingToolCallIds`; a refused one is shown with
+ *   its `TOOL_CALL_RESULT`, the refusal); the run waits, and the thread's next
  *   request, whose tool message carries the result, continues it as a new AG-UI run.
  * - An approval (a permission rule's `ask`, anywhere in the tree) ends the AG-UI run with an
  *   `interrupt` outcome (the interrupt's id is the approval's); the next request's `resume`
@@ -86,7 +87,8 @@ export function agUiHandler(engine: ProtocolEngine, options: AgUiHandlerOptions 
     const { prompt, tools } = turn;
     const run = await startStreamedRun(engine, slots.take(), prompt, { sessionId: input.threadId, ...(tools.length > 0 ? { tools } : {}) }, res);
     if (run === undefined) return; // the client is gone
-    const state = { run, mapper: new AgUiMapper(), calls, frontendTools: new Set(tools.map((t) => t.name)), after: 0, interrupts: new Set<string>() };
+    const frontend = new Set(tools.map((t) => t.name));
+    const state = { run, mapper: new AgUiMapper(frontend), calls, frontendTools: frontend, after: 0, interrupts: new Set<string>() };
     streamAgUiRun(engine, state, ids, res, hooks);
   });
 }

@@ -1,5 +1,5 @@
 import { EventType, type AGUIEvent } from '@ag-ui/core';
-import type { AgentEvent, ReasonEndEvent, TaskWrapEvent } from '../../events/agent-event.js';
+import type { AgentEvent, ReasonEndEvent, TaskWrapEvent, ToolCallInfo } from '../../events/agent-event.js';
 import { messageIdOf, reasoningIdOf, resultIdOf, toolCallIdOf } from './ag-ui-ids.js';
 import { SubagentSteps } from './subagent-steps.js';
 
@@ -15,6 +15,9 @@ const DELEGATION_TOOLS = new Set(['task', 'multitask']);
  *   reasoning span and message per step (`REASONING_*`).
  * - Tool calls: `TOOL_CALL_START/ARGS/END` when the model has asked for them (its step's
  *   `ReasonEnd`), with the step's message as `parentMessageId`; `TOOL_CALL_RESULT` when each ends.
+ *   A main-run call of a frontend tool (one the client runs) is held back until its tool has
+ *   started ({@link AgUiMapper.release}), or shown with its `TOOL_CALL_RESULT` when it ends
+ *   without (refused): a client that runs what it sees never runs a call the rules refuse.
  * - A subagent (a `TaskWrap`): a step named after the task's description
  *   (`STEP_STARTED/FINISHED`) around `SUBAGENT_STARTED/FINISHED` (or `SUBAGENT_ERROR`), its run
  *   id the `subagentRunId` every one of its events carries, its tool calls' ids prefixed with
@@ -35,12 +38,28 @@ export class AgUiMapper {
   /** The open `task`/`multitask` call of each run, by run id. */
   readonly #delegations = new Map<string, string>();
   readonly #subagents = new SubagentSteps();
+  /** The `TOOL_CALL_START/ARGS/END` of frontend calls not shown yet, by call id. */
+  readonly #held = new Map<string, AGUIEvent[]>();
+
+  /** @param frontendTools The tools the client runs (the request's `tools`); none by default. */
+  constructor(private readonly frontendTools: ReadonlySet<string> = NO_TOOLS) {}
 
   /** The AG-UI events of one of the run's events (none for most bookkeeping events). */
   map(event: AgentEvent): AGUIEvent[] {
     const out: AGUIEvent[] = [];
     this.#map(event, undefined, out);
     return out;
+  }
+
+  /**
+   * The held `TOOL_CALL_START/ARGS/END` of a main-run frontend call whose tool has started (the
+   * rules let it run): the client may run it now. None for any other call, or a second time.
+   */
+  release(callId: string): AGUIEvent[] {
+    const held = this.#held.get(callId);
+    if (held === undefined) return [];
+    this.#held.delete(callId);
+    return held;
   }
 
   /**
@@ -86,6 +105,8 @@ export class AgUiMapper {
       case 'ToolCallEnd': {
         const toolCallId = toolCallIdOf(event.runId, event.callId, sub);
         if (this.#delegations.get(event.runId) === toolCallId) this.#delegations.delete(event.runId);
+        // A frontend call that ends unreleased was refused (or answered early): shown with its result, never alone.
+        if (this.#held.size > 0 && sub === undefined && this.frontendTools.has(event.toolName)) out.push(...this.release(toolCallId));
         out.push({ type: EventType.TOOL_CALL_RESULT, messageId: resultIdOf(toolCallId), toolCallId, content: event.text, role: 'tool', ...attribution(sub) });
         return;
       }
@@ -127,10 +148,9 @@ export class AgUiMapper {
     }
     if (this.#texts.delete(messageId)) out.push({ type: EventType.TEXT_MESSAGE_END, messageId, ...attribution(sub) });
     for (const call of event.toolCalls) {
-      const toolCallId = toolCallIdOf(event.runId, call.callId, sub);
-      out.push({ type: EventType.TOOL_CALL_START, toolCallId, toolCallName: call.name, parentMessageId: messageId, ...attribution(sub) });
-      out.push({ type: EventType.TOOL_CALL_ARGS, toolCallId, delta: typeof call.args === 'string' ? call.args : JSON.stringify(call.args), ...attribution(sub) });
-      out.push({ type: EventType.TOOL_CALL_END, toolCallId, ...attribution(sub) });
+      // The frontend's tools are the main agent's only (a subagent's calls never reach the client).
+      if (sub !== undefined || !this.frontendTools.has(call.name)) pushToolCall(out, toolCallIdOf(event.runId, call.callId, sub), call, messageId, sub);
+      else this.#held.set(call.callId, pushToolCall([], call.callId, call, messageId, undefined));
     }
   }
 
@@ -156,6 +176,16 @@ export class AgUiMapper {
     }
     return out;
   }
+}
+
+const NO_TOOLS: ReadonlySet<string> = new Set();
+
+/** Appends a call's `TOOL_CALL_START/ARGS/END` to `out`, and returns `out`. */
+function pushToolCall(out: AGUIEvent[], toolCallId: string, call: ToolCallInfo, parentMessageId: string, sub: string | undefined): AGUIEvent[] {
+  out.push({ type: EventType.TOOL_CALL_START, toolCallId, toolCallName: call.name, parentMessageId, ...attribution(sub) });
+  out.push({ type: EventType.TOOL_CALL_ARGS, toolCallId, delta: typeof call.args === 'string' ? call.args : JSON.stringify(call.args), ...attribution(sub) });
+  out.push({ type: EventType.TOOL_CALL_END, toolCallId, ...attribution(sub) });
+  return out;
 }
 
 /** The `subagentRunId` field of a subagent's event; nothing for the main run's (AG-UI refuses `null`). */

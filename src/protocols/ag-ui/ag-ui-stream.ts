@@ -22,9 +22,9 @@ export interface AgUiStreamHooks {
  * - `RUN_FINISHED` (or `RUN_ERROR` for an abnormal end) at the run's own `RunEnd`;
  * - `RUN_FINISHED` as soon as the run waits for the client: an approval (the `interrupt`
  *   outcome, one interrupt per approval, answered by the next request's `resume`), or a call
- *   to a frontend tool whose tool has started, so the permission rules have let it run (a
- *   success whose `pendingToolCallIds` name the calls; the next request's tool messages
- *   answer them). The run goes on waiting (`onWait`);
+ *   to a frontend tool whose tool has started, so the permission rules have let it run (its
+ *   `TOOL_CALL_START/ARGS/END`, held back until then, and a success whose `pendingToolCallIds`
+ *   name the calls; the next request's tool messages answer them). The run goes on waiting (`onWait`);
  * - `RUN_ERROR` when the run fails or is cancelled.
  *
  * A client that leaves before the terminal event cancels the run: its model request is
@@ -50,7 +50,10 @@ export function streamAgUiRun(engine: ProtocolEngine, state: AgUiRunState, ids: 
   // A frontend call waits for the client once its tool has started: after the events that led to it.
   const waitForCalls = (): void => {
     const ready = finished ? [] : state.calls.ready();
-    if (ready.length > 0) wait([], ready);
+    if (ready.length === 0) return;
+    // Its TOOL_CALL_* only now: a client that runs every call it sees runs none the rules refuse.
+    for (const callId of ready) for (const event of state.mapper.release(callId)) out.send(event);
+    wait([], ready);
   };
   res.once('close', () => {
     if (finished) return;

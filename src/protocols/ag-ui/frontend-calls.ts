@@ -4,13 +4,13 @@ import type { ToolResult } from '../../tools/tool.js';
  * The calls of one run to tools the AG-UI frontend runs. A call is left to the client
  * (`pendingToolCallIds`) only once its tool has started, so the permission rules allowed it
  * (an `ask` was answered) and its arguments fit its schema: the client is never told to run a
- * call the rules deny, nor one still waiting for its approval. A client that runs a call it has seen before being asked
- * (the model asked for two in one step, and it answered both) has its answer kept for the
- * call, used if the call gets to run. Every answer is used once: a call id the model repeats
- * at a later step is a new call.
+ * call the rules deny, nor one still waiting for its approval (nor is it shown the call before:
+ * `AgUiMapper.release`). An answer that comes before the call's tool has started (a client that
+ * answers a call of the step it was not asked for yet) is kept for the call, used if the call
+ * gets to run. Every answer is used once: a call id the model repeats at a later step is a new call.
  */
 export class FrontendCalls {
-  /** The calls the client has seen (their step's `TOOL_CALL_*`) and which have not ended. */
+  /** The calls the model has asked for (their step's `ReasonEnd`) and which have not ended. */
   readonly #announced = new Set<string>();
   /** Answers that came before their call's tool started. */
   readonly #early = new Map<string, ToolResult>();
@@ -25,7 +25,7 @@ export class FrontendCalls {
     this.#onWaiting = onWaiting;
   }
 
-  /** The client has seen the call, a frontend tool's in the main run (its step's `ReasonEnd`). */
+  /** The model has asked for the call, a frontend tool's in the main run (its step's `ReasonEnd`). */
   announced(callId: string): void {
     this.#announced.add(callId);
     this.#early.delete(callId);
@@ -37,7 +37,7 @@ export class FrontendCalls {
     this.#early.delete(callId);
   }
 
-  /** The calls to leave to the client now: their tool waits for it, and it has seen them. */
+  /** The calls to leave to the client now (and show it): their tool waits for it, and the model asked for them. */
   ready(): string[] {
     return [...this.#waiting.keys()].filter((callId) => this.#announced.has(callId) && !this.#asked.has(callId));
   }
@@ -52,7 +52,7 @@ export class FrontendCalls {
     return [...this.#asked];
   }
 
-  /** Whether an answer to `callId` is for a call of this run: one asked, or one seen whose tool has not started. */
+  /** Whether an answer to `callId` is for a call of this run: one asked, or one the model asked for whose tool has not started. */
   expects(callId: string): boolean {
     return this.#asked.has(callId) || (this.#announced.has(callId) && !this.#waiting.has(callId));
   }

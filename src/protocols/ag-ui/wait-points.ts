@@ -16,7 +16,7 @@ export const APPROVAL_RESPONSE_SCHEMA = {
 /**
  * Says whether the event makes the run wait for the client with an approval (`HITLPending`,
  * anywhere in the tree: an interrupt), and notes what it tells about the main run's calls to
- * frontend tools: the client has seen a call (its step's `ReasonEnd`), or the call has ended.
+ * frontend tools: the model has asked for a call (its step's `ReasonEnd`), or the call has ended.
  * (A frontend call is left to the client once its tool has started: `FrontendCalls.ready`.)
  */
 export function waitPointOf(event: AgentEvent, state: AgUiRunState): Interrupt | undefined {

@@ -94,10 +94,13 @@ describe('agUiHandler: a frontend tool call goes to the client only once it may 
         : { text: `answers: ${turn.toolResults.join(' | ')}` },
     );
     const first = await postRunAgentInput(url, { threadId: 't-two', runId: 'r1', messages: [user('go')], tools: [CONFIRM] });
-    expect(first.events.filter((e) => e.type === 'TOOL_CALL_START').map((e) => e['toolCallId'])).toEqual(['call_a', 'call_b']);
+    // each call shown only as its tool starts: call_b is no call to run while call_a waits
+    const shown = (answer: typeof first) => answer.events.filter((e) => e.type === 'TOOL_CALL_START').map((e) => e['toolCallId']);
+    expect(shown(first)).toEqual(['call_a']);
     expect(outcomeOf(first)).toMatchObject({ pendingToolCallIds: ['call_a'] });
     const a = toolMessage('call_a', 'yes to a', 1);
     const second = await postRunAgentInput(url, { threadId: 't-two', runId: 'r2', messages: [user('go'), a], tools: [CONFIRM] });
+    expect(shown(second)).toEqual(['call_b']);
     expect(outcomeOf(second)).toMatchObject({ pendingToolCallIds: ['call_b'] });
     const b = toolMessage('call_b', 'no to b', 2);
     const third = await postRunAgentInput(url, { threadId: 't-two', runId: 'r3', messages: [user('go'), a, b], tools: [CONFIRM] });

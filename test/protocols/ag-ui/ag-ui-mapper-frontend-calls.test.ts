@@ -1,0 +1,62 @@
+import { verifyEvents } from '@ag-ui/client';
+import { EventType, type AGUIEvent } from '@ag-ui/core';
+import fc from 'fast-check';
+import { from, lastValueFrom, type Observable, toArray } from 'rxjs';
+import { describe, expect, it } from 'vitest';
+import { AgUiMapper } from '../../../src/protocols/ag-ui/ag-ui-mapper.js';
+import { runEnded, runStarted } from '../../../src/protocols/ag-ui/ag-ui-terminal.js';
+import { eventsOf, mainRun } from '../run-scripts.js';
+
+/**
+ * The mapper with frontend tools: a main-run call of one is shown when it is released (its
+ * tool started), or together with its result when it ends unreleased (refused), never
+ * before; a subagent's calls of a tool of the same name, and every other call, as before.
+ * `@ag-ui/client`'s verifier accepts both shapes.
+ */
+const verify = verifyEvents(false) as unknown as (source: Observable<AGUIEvent>) => Observable<unknown>;
+const verified = (events: readonly AGUIEvent[]): Promise<unknown[]> => lastValueFrom(verify(from(events)).pipe(toArray()));
+
+const ids = { threadId: 't1', runId: 'run_main' };
+
+describe('AgUiMapper with frontend tools', () => {
+  it('shows a main-run frontend call at its release or with its result, never alone before, in a sequence the AG-UI client accepts', async () => {
+    await fc.assert(
+      fc.asyncProperty(mainRun, fc.array(fc.boolean(), { minLength: 8, maxLength: 8 }), async ({ plan }, releases) => {
+        const mapper = new AgUiMapper(new Set(['read']));
+        const out: AGUIEvent[] = [runStarted(ids)];
+        const released = new Map<string, number>(); // call id: where its events were shown
+        let n = 0;
+        for (const event of eventsOf(plan, 'run_main', 'main')) {
+          out.push(...mapper.map(event));
+          // The tool of some calls starts and waits for the client: their events are shown now.
+          if (event.type === 'ToolCallStart' && event.toolName === 'read' && releases[n++ % releases.length]) {
+            const shown = mapper.release(event.callId);
+            expect(shown.map((e) => e.type)).toEqual([EventType.TOOL_CALL_START, EventType.TOOL_CALL_ARGS, EventType.TOOL_CALL_END]);
+            expect(mapper.release(event.callId)).toEqual([]);
+            released.set(event.callId, out.length);
+            out.push(...shown);
+          }
+          if (event.type === 'RunEnd' && event.runId === 'run_main') out.push(...mapper.closeOpen(false), runEnded(ids, event));
+        }
+        await verified(out);
+        out.forEach((e, i) => {
+          if (e.type !== EventType.TOOL_CALL_END || !/^call_\d+_\d+$/.test(e.toolCallId)) return; // a subagent's ids are prefixed
+          const start = out.findLastIndex((s) => s.type === EventType.TOOL_CALL_START && s.toolCallId === e.toolCallId);
+          if ((out[start] as { toolCallName?: string }).toolCallName !== 'read') return;
+          const next = out[i + 1];
+          // a released call is shown where it was released; any other never alone, only with its result
+          if (released.has(e.toolCallId)) expect(start).toBe(released.get(e.toolCallId));
+          else expect(next?.type === EventType.TOOL_CALL_RESULT && next.toolCallId === e.toolCallId).toBe(true);
+        });
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('shows every call at its step end when the request brought no frontend tools', () => {
+    const mapper = new AgUiMapper();
+    const out = mapper.map({ type: 'ReasonEnd', runId: 'r1', agentName: 'main', step: 1, text: '', toolCalls: [{ callId: 'call_0', name: 'read', args: {} }], durationMs: 1 });
+    expect(out.map((e) => e.type)).toEqual([EventType.TOOL_CALL_START, EventType.TOOL_CALL_ARGS, EventType.TOOL_CALL_END]);
+    expect(mapper.release('call_0')).toEqual([]);
+  });
+});

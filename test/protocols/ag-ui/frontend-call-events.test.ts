@@ -1,0 +1,120 @@
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { agUiHandler } from '../../../src/protocols/ag-ui/ag-ui-handler.js';
+import type { PermissionRuleInput } from '../../../src/permission/permission-rule.js';
+import type { AgentRoute } from '../../support/delegation-fixture.js';
+import { runClient, serveProtocol, TOKEN, type ProtocolServer } from '../protocol-kit.js';
+import { outcomeOf, postRunAgentInput, type AgUiAnswer, type WireEvent } from './ag-ui-requests.js';
+
+/**
+ * A frontend tool's `TOOL_CALL_START/ARGS/END` reach the client only once the call may run
+ * (the rules allowed it, an `ask` was approved, its arguments fit the schema). A client that
+ * runs a frontend call as soon as it has seen it without a result (CopilotKit-style runtimes
+ * read the messages, not `pendingToolCallIds`) ran calls the rules refused, and calls still
+ * waiting for approval, when they went out at the model's step end. A refused call is shown
+ * with its refusal: its `TOOL_CALL_END` is followed at once by its `TOOL_CALL_RESULT`.
+ */
+const CONFIRM = { name: 'confirm_plan', description: 'Asks the user to confirm a plan', parameters: { type: 'object', properties: { plan: { type: 'string' } } } };
+const WIPE = { name: 'wipe_data', description: 'Wipes the data', parameters: { type: 'object', properties: {} } };
+const CLIENT = fileURLToPath(new URL('./ag-ui-client-process.ts', import.meta.url));
+
+let served: ProtocolServer | undefined;
+afterEach(async () => {
+  await served?.close();
+  served = undefined;
+});
+
+const serve = async (main: AgentRoute, permissionRules: PermissionRuleInput[] = []): Promise<string> => {
+  served = await serveProtocol('/ag-ui', { main }, (engine, authorize) => agUiHandler(engine, { path: '/ag-ui', authorize }), { permissionRules });
+  return served.url;
+};
+
+const user = { id: 'u-go', role: 'user', content: 'go' };
+const toolMessage = (toolCallId: string, content: string) => ({ id: `tool-${toolCallId}`, role: 'tool', toolCallId, content });
+const starts = (answer: AgUiAnswer): unknown[] => answer.events.filter((e) => e.type === 'TOOL_CALL_START').map((e) => e['toolCallId']);
+
+/** The calls a client could act on: a `TOOL_CALL_END` not followed at once by the call's own result. */
+const actionable = (events: readonly WireEvent[]): unknown[] =>
+  events.flatMap((e, i) => {
+    const next = events[i + 1];
+    return e.type === 'TOOL_CALL_END' && !(next?.type === 'TOOL_CALL_RESULT' && next['toolCallId'] === e['toolCallId']) ? [e['toolCallId']] : [];
+  });
+
+/** The events of one call, from its `TOOL_CALL_START` to its `TOOL_CALL_RESULT`, in order. */
+const eventsOfCall = (answer: AgUiAnswer, toolCallId: string): string[] => answer.events.filter((e) => e['toolCallId'] === toolCallId).map((e) => e.type);
+
+/** A first step that calls `confirm_plan` and then `second`; then the answers the model read. */
+const twoCalls =
+  (second: { readonly id: string; readonly name: string; readonly arguments: Record<string, unknown> }): AgentRoute =>
+  (turn) =>
+    turn.step === 1 ? { toolCalls: [{ id: 'call_a', name: 'confirm_plan', arguments: { plan: 'a' } }, second] } : { text: `answers: ${turn.toolResults.join(' | ')}` };
+
+describe('agUiHandler: a frontend call is shown to the client only once it may run', () => {
+  it('shows a denied call only with its refusal, never while an earlier call of its step waits for the client', async () => {
+    const url = await serve(twoCalls({ id: 'call_x', name: 'wipe_data', arguments: {} }), [{ tool: 'wipe_data', action: 'deny' }]);
+    const first = await postRunAgentInput(url, { threadId: 't-deny', runId: 'r1', messages: [user], tools: [CONFIRM, WIPE] });
+    expect(starts(first)).toEqual(['call_a']);
+    expect(actionable(first.events)).toEqual(outcomeOf(first)?.['pendingToolCallIds']);
+    const second = await postRunAgentInput(url, { threadId: 't-deny', runId: 'r2', messages: [user, toolMessage('call_a', 'yes')], tools: [CONFIRM, WIPE] });
+    expect(eventsOfCall(second, 'call_x')).toEqual(['TOOL_CALL_START', 'TOOL_CALL_ARGS', 'TOOL_CALL_END', 'TOOL_CALL_RESULT']);
+    expect(actionable(second.events)).toEqual([]);
+    expect(second.events.find((e) => e.type === 'TOOL_CALL_RESULT' && e['toolCallId'] === 'call_x')?.['content']).toMatch(/denied/);
+    expect(second.events.at(-1)?.['result']).toMatch(/^answers: yes \| .*denied/);
+  }, 30_000);
+
+  it('shows a call whose arguments break the schema only with its refusal', async () => {
+    const url = await serve(twoCalls({ id: 'call_bad', name: 'confirm_plan', arguments: { plan: 42 } }));
+    const first = await postRunAgentInput(url, { threadId: 't-schema', runId: 'r1', messages: [user], tools: [CONFIRM] });
+    expect(starts(first)).toEqual(['call_a']);
+    const second = await postRunAgentInput(url, { threadId: 't-schema', runId: 'r2', messages: [user, toolMessage('call_a', 'yes')], tools: [CONFIRM] });
+    expect(actionable(second.events)).toEqual([]);
+    expect(eventsOfCall(second, 'call_bad')).toEqual(['TOOL_CALL_START', 'TOOL_CALL_ARGS', 'TOOL_CALL_END', 'TOOL_CALL_RESULT']);
+  }, 30_000);
+
+  const askOnce: AgentRoute = (turn) =>
+    turn.step === 1 ? { toolCalls: [{ id: 'call_ask', name: 'confirm_plan', arguments: { plan: 'drop the table' } }] } : { text: `after: ${turn.toolResults.at(-1)}` };
+
+  const interrupted = async (url: string, threadId: string): Promise<string> => {
+    const first = await postRunAgentInput(url, { threadId, runId: 'r1', messages: [user], tools: [CONFIRM] });
+    expect(outcomeOf(first)).toMatchObject({ type: 'interrupt' });
+    expect(starts(first)).toEqual([]);
+    return (outcomeOf(first)!['interrupts'] as Array<Record<string, string>>)[0]!['id']!;
+  };
+
+  it('shows a call waiting for approval only once the approval is given, and then leaves it to the client', async () => {
+    const url = await serve(askOnce, [{ tool: 'confirm_plan', action: 'ask' }]);
+    const interruptId = await interrupted(url, 't-approve');
+    const resume = [{ interruptId, status: 'resolved', payload: { decision: 'approve' } }];
+    const second = await postRunAgentInput(url, { threadId: 't-approve', runId: 'r2', messages: [user], tools: [CONFIRM], resume });
+    expect(eventsOfCall(second, 'call_ask')).toEqual(['TOOL_CALL_START', 'TOOL_CALL_ARGS', 'TOOL_CALL_END']);
+    expect(outcomeOf(second)).toMatchObject({ type: 'success', pendingToolCallIds: ['call_ask'] });
+    expect(actionable(second.events)).toEqual(['call_ask']);
+    const third = await postRunAgentInput(url, { threadId: 't-approve', runId: 'r3', messages: [user, toolMessage('call_ask', 'confirmed')], tools: [CONFIRM] });
+    expect(third.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', result: 'after: confirmed' });
+  }, 30_000);
+
+  it('never leaves a rejected call for the client to run: it is shown with its refusal', async () => {
+    const url = await serve(askOnce, [{ tool: 'confirm_plan', action: 'ask' }]);
+    const interruptId = await interrupted(url, 't-reject');
+    const resume = [{ interruptId, status: 'resolved', payload: { decision: 'reject' } }];
+    const second = await postRunAgentInput(url, { threadId: 't-reject', runId: 'r2', messages: [user], tools: [CONFIRM], resume });
+    expect(actionable(second.events)).toEqual([]);
+    expect(eventsOfCall(second, 'call_ask')).toEqual(['TOOL_CALL_START', 'TOOL_CALL_ARGS', 'TOOL_CALL_END', 'TOOL_CALL_RESULT']);
+    expect(second.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', result: expect.stringMatching(/^after: .*reject/i) });
+  }, 30_000);
+
+  it('runs an approved frontend call end to end through @ag-ui/client, whose checks accept every round', async () => {
+    const url = await serve(askOnce, [{ tool: 'confirm_plan', action: 'ask' }]);
+    type Line = { kind: string; round?: number; event?: WireEvent; outcome?: string; pendingToolCallIds?: string[]; message?: string };
+    const lines = await runClient<Line>(CLIENT, { url, token: TOKEN, threadId: 't-client', prompt: 'go', tools: [CONFIRM], decision: 'approve', toolResult: 'confirmed' });
+    expect(lines.filter((l) => l.kind === 'error')).toEqual([]);
+    expect(lines.filter((l) => l.kind === 'round').map((l) => [l.outcome, l.pendingToolCallIds])).toEqual([
+      ['interrupt', []],
+      ['success', ['call_ask']],
+      ['success', []],
+    ]);
+    const startRounds = lines.filter((l) => l.event?.type === 'TOOL_CALL_START').map((l) => l.round);
+    expect(startRounds).toEqual([2]);
+    expect(lines.filter((l) => l.kind === 'event').at(-1)?.event).toMatchObject({ type: 'RUN_FINISHED', result: 'after: confirmed' });
+  }, 60_000);
+});
