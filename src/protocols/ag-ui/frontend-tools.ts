@@ -4,6 +4,7 @@ import { HttpFailure } from '../../http/http-failure.js';
 import { oversizedSchema } from '../../mcp/mcp-tool-limits.js';
 import type { Tool } from '../../tools/tool.js';
 import type { FrontendCalls } from './frontend-calls.js';
+import { DELEGATION_TOOL_NAMES } from '../../subagent/delegation-tool-names.js';
 
 /** A function name chat servers accept (OpenAI's rule). */
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
@@ -17,10 +18,16 @@ const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
  *   object or is larger than an MCP tool's may be (64 KiB of JSON).
  */
 export function frontendTools(tools: readonly AgUiTool[], calls: FrontendCalls, waitMs: number): Tool[] {
+  const named = new Set<string>();
   return tools.map((tool, i) => {
     if (typeof tool?.name !== 'string' || !TOOL_NAME.test(tool.name)) {
       throw new HttpFailure(400, `tools[${i}].name must be 1 to 64 letters, digits, "_" or "-", got ${JSON.stringify(tool?.name)}`);
     }
+    // Two of one name: the model server refuses the request (the run would end in RUN_ERROR).
+    if (named.has(tool.name)) throw new HttpFailure(400, `tools[${i}].name "${tool.name}" is the name of an earlier tool of the request; give each tool its own`);
+    named.add(tool.name);
+    // A frontend `task` would be taken for a delegation by the event mapping, and would hide the server's.
+    if (DELEGATION_TOOL_NAMES.includes(tool.name)) throw new HttpFailure(400, `tools[${i}].name "${tool.name}" is the name of a delegation tool of the server; name the tool differently`);
     const given: unknown = tool.parameters ?? { type: 'object', properties: {} };
     if (typeof given !== 'object' || given === null || Array.isArray(given)) {
       throw new HttpFailure(400, `tools[${i}].parameters must be a JSON schema object`);

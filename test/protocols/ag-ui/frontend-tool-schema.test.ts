@@ -51,4 +51,15 @@ describe('agUiHandler: the schemas of frontend tools', () => {
     expect(served!.fixture.server.requests).toHaveLength(0);
     expect(served!.engine.runs.list()).toHaveLength(0);
   }, 30_000);
+
+  it.each([
+    ['two tools of one name', [{ name: 'pick', description: 'a' }, { name: 'pick', description: 'b' }], /^tools\[1\]\.name "pick" is the name of an earlier tool/],
+    ['a delegation tool\'s name', [{ name: 'task', description: 'mine' }], /^tools\[0\]\.name "task" is the name of a delegation tool of the server/],
+  ])('refuses %s (400), before any run starts', async (_name, tools, error) => {
+    const url = await serve(() => ({ text: 'never asked' }));
+    const answer = await postRunAgentInput(url, { threadId: 't-names', runId: 'r1', messages: [user('go')], tools });
+    expect(answer.status).toBe(400);
+    expect((JSON.parse(answer.text) as { error: string }).error).toMatch(error);
+    expect(served!.fixture.server.requests).toHaveLength(0);
+  }, 30_000);
 });
