@@ -27,7 +27,7 @@ export function toolCall$(scope: RunScope, step: number, call: ModelToolCall, ru
     const base = { runId: run.runId, agentName: run.agentName, step, callId: call.id, toolName: call.name };
     const output = orderedOutput<string>(scope, call.name, done, runOutput);
     output.next({ type: 'ToolCallStart', ...base, args: parsed.value });
-    const traced = run.trace ? toolSpan(call.name, call.id, run.trace.context) : undefined;
+    const traced = run.trace ? toolSpan(call.name, call.id, run.trace.context, scope.tools.has(call.name)) : undefined;
     let spanEnded = false;
 
     const finish = (answer: ToolResult): void => {

@@ -1,5 +1,6 @@
 import { context, isSpanContextValid, SpanKind, SpanStatusCode, trace, type AttributeValue, type Context, type Span } from '@opentelemetry/api';
 import { PACKAGE_VERSION } from './package-version.js';
+import { headOf } from '../text/whole-chars.js';
 
 /**
  * OpenTelemetry spans of runs, model requests and tool calls, named and attributed after the
@@ -75,17 +76,19 @@ export function chatSpan(model: string, settings: { temperature?: number; topP?:
 }
 
 /**
- * The span of one tool call, under its run's span; a task's child run goes under it.
+ * The span of one tool call, under its run's span; a task's child run goes under it. A call
+ * of a tool the run does not have (`known` false) is named `execute_tool` alone.
  *
  * @example
  * ```ts
  * const tool = toolSpan('read', callId, run.context);
  * ```
  */
-export function toolSpan(toolName: string, callId: string, parent: Context): Traced {
-  return start(`execute_tool ${toolName}`, SpanKind.INTERNAL, {
+export function toolSpan(toolName: string, callId: string, parent: Context, known = true): Traced {
+  // A name the model made up is no span name (any string, any length: a name per call), and is kept short as an attribute.
+  return start(known ? `execute_tool ${toolName}` : 'execute_tool', SpanKind.INTERNAL, {
     'gen_ai.operation.name': 'execute_tool',
-    'gen_ai.tool.name': toolName,
+    'gen_ai.tool.name': known || toolName.length <= 128 ? toolName : `${headOf(toolName, 128)}…`,
     'gen_ai.tool.call.id': callId,
     'gen_ai.tool.type': 'function',
   }, parent);

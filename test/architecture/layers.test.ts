@@ -12,10 +12,11 @@ const SRC = fileURLToPath(new URL('../../src', import.meta.url));
  */
 const LAYERS: Readonly<Record<string, number>> = {
   events: 0,
-  telemetry: 0,
   errors: 0,
   // Cuts of text that never split a character (src/text/whole-chars.ts).
   text: 0,
+  // Spans cut what the model names with text's cuts.
+  telemetry: 0.5,
   // The one validator (ajv, its regexes on RE2) every schema goes through: tool arguments, options, rules, definitions.
   validation: 0,
   model: 1,

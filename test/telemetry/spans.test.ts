@@ -109,4 +109,14 @@ describe('OpenTelemetry spans (GenAI conventions)', () => {
     expect(exporter.getFinishedSpans().map((s) => s.name)).toEqual(streamed);
     expect(streamed).toContain('execute_tool todo');
   });
+
+  it('names the span of a call to a tool the run does not have execute_tool alone: a name the model made up is no span name', async () => {
+    const madeUp = `x${'y'.repeat(5000)}`;
+    f = await startDelegationFixture({ main: (t) => (t.step === 1 ? { toolCalls: [{ name: madeUp, arguments: {} }] } : { text: 'ok' }) });
+    expect(await f.engine({}).call('go')).toMatchObject({ abnormal: false, text: 'ok' });
+    const spans = exporter.getFinishedSpans();
+    const call = one(spans, 'execute_tool');
+    expect(call.attributes['gen_ai.tool.name']).toBe(`${madeUp.slice(0, 128)}…`);
+    expect(spans.some((s) => s.name.includes('yyy'))).toBe(false);
+  });
 });
