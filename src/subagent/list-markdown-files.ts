@@ -10,16 +10,29 @@ import { errorMessage } from '../errors/error-message.js';
 export const MAX_AGENT_DEPTH = 3;
 
 /**
+ * How many definition files, and folders, one scanned root may bring. Every definition's
+ * name and description go into the delegation tools' description, sent with each request of
+ * the main agent: a workspace that planted 10,000 made every request megabytes long.
+ */
+export const MAX_AGENT_FILES = 256;
+
+/**
  * The `*.md` files under `root`, at most {@link MAX_AGENT_DEPTH} deep, skipping names that
  * start with `.`. Order is deterministic: within a folder its files come first (sorted by
  * name, by code unit), then each subfolder's files in the same way. Each folder is read once:
  * a link to one already read (a loop, or many links to one folder) is a diagnostic. A missing
  * root gives no files and no diagnostic; anything else that cannot be read becomes a diagnostic.
- * Synchronous: discovery reads a few small folders once per engine (see `AgentManager`).
+ * At most {@link MAX_AGENT_FILES} files are listed, and as many folders read; what is left
+ * out is counted in one diagnostic. Synchronous: discovery reads a few small folders once per
+ * engine (see `AgentManager`).
  */
 export function listMarkdownFiles(root: string, diagnostics: AgentDiagnostic[]): string[] {
   const files: string[] = [];
-  walk(root, 1, { files, diagnostics, read: new Set() });
+  const state = { files, diagnostics, read: new Set<string>(), left: 0 };
+  walk(root, 1, state);
+  if (state.left > 0) {
+    diagnostics.push({ file: root, reason: `holds more than ${MAX_AGENT_FILES} definition files or folders; ${state.left} were left out (the first ${MAX_AGENT_FILES} files, in order, are read)` });
+  }
   return files;
 }
 
@@ -28,10 +41,16 @@ interface Walk {
   readonly files: string[];
   readonly diagnostics: AgentDiagnostic[];
   readonly read: Set<string>;
+  /** Files and folders left out past {@link MAX_AGENT_FILES}. */
+  left: number;
 }
 
 function walk(dir: string, depth: number, state: Walk): void {
   const { files, diagnostics } = state;
+  if (state.read.size >= MAX_AGENT_FILES) {
+    state.left++;
+    return;
+  }
   let entries: Dirent[];
   try {
     // The depth limit alone bounds a loop, not a fan: a folder of n links to itself would be
@@ -55,7 +74,10 @@ function walk(dir: string, depth: number, state: Walk): void {
     if (entry.name.startsWith('.')) continue;
     const path = join(dir, entry.name);
     const kind = kindOf(entry, path);
-    if (kind === 'file' && entry.name.endsWith('.md')) files.push(path);
+    if (kind === 'file' && entry.name.endsWith('.md')) {
+      if (files.length < MAX_AGENT_FILES) files.push(path);
+      else state.left++;
+    }
     else if (kind === 'folder' && depth < MAX_AGENT_DEPTH) folders.push(path);
     else if (kind === 'broken' && entry.name.endsWith('.md')) {
       diagnostics.push({ file: path, reason: 'is a broken symbolic link' });
