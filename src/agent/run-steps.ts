@@ -10,7 +10,7 @@ import { givenBackUnanswered, reserve$ } from './reserve-request.js';
 import type { RunOutput } from './run-output.js';
 import type { RunScope } from './run-scope.js';
 import { afterResult, Next, type Phase } from './sequence-phases.js';
-import { budgetError, budgetEvent, budgetRefused, stepTokens } from './step-budget.js';
+import { budgetError, budgetEvent, budgetRefused, stepTokens, usageEstimatedWarning } from './step-budget.js';
 import { cutAnswer } from './cut-answer.js';
 import { toolCall$ } from './tool-call.js';
 
@@ -45,6 +45,8 @@ export class RunSteps {
 
   /** What this agent's last request cost: the estimate its next one reserves. */
   private lastRequest: number | undefined;
+  /** Whether the run has said that its budget was charged an estimate (said once). */
+  private toldEstimated = false;
 
   /**
    * Step `n`: with a token budget, a reservation first (refused: the run ends, no request is
@@ -77,17 +79,19 @@ export class RunSteps {
     const { run } = this.scope;
     run.text = finish.text;
     run.addUsage(finish.usage);
-    const tokens = stepTokens(run.messages, finish);
+    const { tokens, estimated } = stepTokens(run.messages, finish);
     this.lastRequest = tokens;
     const message = assistantMessage(finish, !lastStep);
     run.messages.push(message);
     const saved$ = (after: () => Item[]): Observable<Item> => persist$(this.scope, [message], after);
     if (!reservation) return saved$(() => this.afterReason(n, finish, toolCalls));
+    const told = estimated && !this.toldEstimated ? [usageEstimatedWarning(this.scope)] : [];
+    if (estimated) this.toldEstimated = true;
     return maybeThen$(
       () => reservation.settle(tokens),
       (state) =>
         concat(
-          of(budgetEvent(this.scope, n, state)),
+          of(...told, budgetEvent(this.scope, n, state)),
           // A request that took what was left of the budget was the last: the run ends.
           saved$(() => (reservation.last ? [run.end(budgetError(state))] : this.afterReason(n, finish, toolCalls))),
         ),

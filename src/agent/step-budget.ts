@@ -1,16 +1,34 @@
 import type { AgentEvent } from '../events/agent-event.js';
 import type { ChatMessage } from '../model/chat-message.js';
 import type { ModelFinish } from '../model/chat-model.js';
-import { estimateTokens } from '../model/estimate-tokens.js';
+import { CHARS_PER_TOKEN, estimateTokens } from '../model/estimate-tokens.js';
 import type { BudgetState, TokenBudget } from '../model/token-budget.js';
 import type { RunScope } from './run-scope.js';
 
+/** What a step cost, and whether it is an estimate rather than the server's count. */
+export interface StepTokens {
+  readonly tokens: number;
+  readonly estimated: boolean;
+}
+
 /**
- * What a step cost: the server's count of the request and the reply, or, from a server that
- * reports none, an estimate (four characters a token).
+ * What a step cost: the server's count of the request and the reply, or an estimate
+ * (`estimateTokens`) from a server that reports none, or 0 tokens for a request that sent a
+ * prompt (some servers send a usage of zeros): a budget charged nothing would never end a run.
  */
-export function stepTokens(messages: readonly ChatMessage[], answer: ModelFinish): number {
-  return answer.usage?.totalTokens ?? estimateTokens(messages) + Math.ceil(answer.text.length / 4);
+export function stepTokens(messages: readonly ChatMessage[], answer: ModelFinish): StepTokens {
+  const reported = answer.usage?.totalTokens;
+  if (reported !== undefined && reported > 0) return { tokens: reported, estimated: false };
+  return { tokens: estimateTokens(messages) + Math.ceil(answer.text.length / CHARS_PER_TOKEN), estimated: true };
+}
+
+/** The `Warning` that a run's budget was charged estimates (once per run: the server's usage is missing for all its requests alike). */
+export function usageEstimatedWarning(scope: RunScope): AgentEvent {
+  const { run } = scope;
+  const message =
+    'The model server reported no token usage (or 0 tokens) for a request; the token budget is charged an estimate instead ' +
+    `(about ${CHARS_PER_TOKEN} characters a token), for this and any later such request of the run.`;
+  return { type: 'Warning', runId: run.runId, agentName: run.agentName, code: 'usage-estimated', message };
 }
 
 /** The `Budget` event that reports what is left after step `step`. */

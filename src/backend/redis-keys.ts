@@ -40,6 +40,11 @@ export class RedisKeys {
     return `${this.prefix}:taskinfo:${taskId}`;
   }
 
+  /** The ids of the tasks a conversation started (a set), so deleting it deletes them (kept `sessionTtlMs` after the last start). */
+  sessionTasks(sessionId: string): string {
+    return `${this.prefix}:sessiontasks:${sessionId}`;
+  }
+
   /** A conversation's "always" approvals (a list of JSON texts). */
   grants(sessionId: string): string {
     return `${this.prefix}:grants:${sessionId}`;

@@ -60,9 +60,16 @@ export class RedisSessionStore implements SessionStore {
     await this.#write(APPEND_SESSION, sessionId, sessionTitle(messages), messages.map((m) => JSON.stringify(m)), 'saving a session');
   }
 
-  /** Remembers who owns a task session, for a resume from any engine. */
+  /** Remembers who owns a task session, for a resume from any engine, and lists it with its conversation's tasks (for `delete`). */
   async saveTaskInfo(info: TaskSessionInfo): Promise<void> {
-    await this.redis.set(this.keys.taskInfo(info.taskId), JSON.stringify(info), 'PX', this.ttlMs).catch(fail('saving a task'));
+    const owned = this.keys.sessionTasks(info.ownerSessionId);
+    await this.redis
+      .multi()
+      .set(this.keys.taskInfo(info.taskId), JSON.stringify(info), 'PX', this.ttlMs)
+      .sadd(owned, info.taskId)
+      .pexpire(owned, this.ttlMs)
+      .exec()
+      .catch(fail('saving a task'));
   }
 
   /** What {@link RedisSessionStore.saveTaskInfo} stored for a task, if anything. */
@@ -74,16 +81,28 @@ export class RedisSessionStore implements SessionStore {
     return fine ? (v as unknown as TaskSessionInfo) : undefined;
   }
 
-  /** Forgets a session: all its keys (messages, archive, grants, task info, summary) and its index entry. */
+  /**
+   * Forgets a session: all its keys (messages, archive, grants, task info, summary) and its
+   * index entry, and those of the tasks it started (a new conversation taking the id must not
+   * resume them, nor read their transcripts).
+   */
   async delete(sessionId: string): Promise<void> {
     assertSessionId(sessionId);
     const k = this.keys;
+    const tasks = await this.#ownedTasks(sessionId);
     await this.redis
       .multi()
-      .del(k.session(sessionId), k.taskInfo(sessionId), k.grants(sessionId), k.archive(sessionId), k.archived(sessionId), k.sessionSummary(sessionId))
+      .del(...[sessionId, ...tasks].flatMap((id) => [k.session(id), k.taskInfo(id), k.grants(id), k.archive(id), k.archived(id), k.sessionSummary(id)]), k.sessionTasks(sessionId))
       .zrem(k.sessionIndex(), sessionId)
       .exec()
       .catch(fail('deleting a session'));
+  }
+
+  /** The tasks the conversation started: those of its set whose task info still names it as their owner (an id put there by hand is no task of it). */
+  async #ownedTasks(sessionId: string): Promise<string[]> {
+    const listed = (await this.redis.smembers(this.keys.sessionTasks(sessionId)).catch(noSet)).filter((id) => id !== sessionId);
+    const infos = await Promise.all(listed.map((id) => this.loadTaskInfo(id)));
+    return listed.filter((id, i) => infos[i]?.ownerSessionId === sessionId && infos[i]?.taskId === id);
   }
 
   /**
@@ -171,6 +190,12 @@ function parsedItems(items: readonly string[]): unknown[] {
       return item;
     }
   });
+}
+
+/** A set key found of another type (not written by this store) lists no task; any other failure is one. */
+function noSet(e: unknown): string[] {
+  if (e instanceof Error && e.message.startsWith('WRONGTYPE')) return [];
+  throw redisFailure('deleting a session', e);
 }
 
 function fail(doing: string): (e: unknown) => never {

@@ -6,12 +6,18 @@ import type { TaskTracker } from './task-tracker.js';
 
 /**
  * Errors, with a message the model can act on, unless the task may be resumed: it exists
- * (in this process or in the session store), belongs to the calling conversation, was run
+ * (running in this process or on the backend, else in the session store when it has
+ * `loadTaskInfo`, else in this process), belongs to the calling conversation, was run
  * by the same agent, and is not running now. Synchronous when the store is.
  */
 export function checkResumable$(taskId: string, agentName: string, sessionId: string, tracker: TaskTracker, sessions: SessionStore): Observable<void> {
-  const live = tracker.get(taskId);
-  return maybe$(() => (live ? undefined : sessions.loadTaskInfo?.(taskId))).pipe(
+  const tracked = tracker.get(taskId);
+  const running = tracked?.state === 'running' || tracked?.state === 'queued';
+  // A settled task exists while its store keeps it: the tracker still knows the tasks of a
+  // conversation deleted since, which a new conversation taking its id must not resume.
+  const asked = !running && typeof sessions.loadTaskInfo === 'function';
+  const live = asked ? undefined : tracked;
+  return maybe$(() => (asked ? sessions.loadTaskInfo?.(taskId) : undefined)).pipe(
     map((stored) => {
       const owner = live?.sessionId ?? stored?.ownerSessionId;
       const agent = live?.agentName ?? stored?.agentName;

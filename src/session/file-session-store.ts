@@ -8,6 +8,7 @@ import { checkConfined, isWithin, makeConfinedFolder, openConfined, writeConfine
 import { FileSessionSummaries } from './file-session-summaries.js';
 import { homeGrantKeyFile } from './grant-key.js';
 import { GrantSeal, type GrantKeySource, type GrantPlace } from './grant-seal.js';
+import { ownedTaskIds } from './owned-task-ids.js';
 import { LocalClaims, type SessionClaim } from './session-claim.js';
 import { assertSessionId } from './session-id.js';
 import type { ApprovalGrant, SessionListRequest, SessionStore, SessionSummary, TaskSessionInfo } from './session-store.js';
@@ -173,8 +174,14 @@ export class FileSessionStore implements SessionStore {
     }
   }
 
-  /** Removes a session's files (messages and task info); an unknown id is no error. */
+  /** Removes a session's files, and its tasks' (`ownedTaskIds`: a new conversation of the id must not resume them); an unknown id is no error. */
   async delete(sessionId: string): Promise<void> {
+    await this.removeFiles(sessionId);
+    for (const taskId of await ownedTaskIds(this.root, this.dir, sessionId, (name) => this.read(join(this.dir, name)))) await this.removeFiles(taskId);
+  }
+
+  /** Removes one session's files, once its writes queued so far are done. */
+  private async removeFiles(sessionId: string): Promise<void> {
     await this.queues.get(sessionId);
     this.summaries.forget(sessionId);
     for (const kind of Object.keys(SESSION_FILE_SUFFIXES) as SessionFileKind[]) {

@@ -106,7 +106,7 @@ export class MemorySessionStore implements SessionStore {
   private evict(keep: string): void {
     for (const oldest of this.sessions.keys()) {
       if (this.sessions.size <= this.maxSessions && this.totalBytes <= this.maxBytes) break;
-      if (oldest !== keep) this.delete(oldest);
+      if (oldest !== keep) this.drop(oldest);
     }
   }
 
@@ -125,7 +125,7 @@ export class MemorySessionStore implements SessionStore {
     this.tasks.set(info.taskId, info);
     for (const oldest of this.tasks.keys()) {
       if (this.tasks.size <= this.maxTaskSessions) break;
-      this.delete(oldest);
+      this.drop(oldest);
     }
   }
 
@@ -157,8 +157,17 @@ export class MemorySessionStore implements SessionStore {
     return archive ? [...archive.messages, ...current.slice(archive.live)] : current.slice();
   }
 
-  /** Forgets a session (its messages, archive, grants and task info). */
+  /**
+   * Forgets a session (its messages, archive, grants and task info), and the tasks it
+   * started: a new conversation taking the id must not resume them, nor read their transcripts.
+   */
   delete(sessionId: string): void {
+    this.drop(sessionId);
+    for (const [taskId, info] of this.tasks) if (info.ownerSessionId === sessionId) this.drop(taskId);
+  }
+
+  /** Forgets one session (an eviction: a conversation past the bounds keeps its tasks, bounded on their own). */
+  private drop(sessionId: string): void {
     this.totalBytes -= this.bytes.get(sessionId) ?? 0;
     this.bytes.delete(sessionId);
     this.sessions.delete(sessionId);

@@ -1,0 +1,50 @@
+import { readdir } from 'node:fs/promises';
+import { checkConfined, type ConfinedRoot } from './confined-file.js';
+import { SESSION_FILE_SUFFIXES, sessionFileName } from './session-file-name.js';
+import type { TaskSessionInfo } from './session-store.js';
+
+/**
+ * The ids of the delegated tasks a conversation started, from the task files
+ * (`<id>.task.json`) in a `FileSessionStore` folder: those whose `ownerSessionId` is the
+ * conversation. Deleting a conversation deletes them too (see `FileSessionStore.delete`).
+ * The folder is untrusted: a file that does not parse, or whose `taskId` is not the one its
+ * name is for (a planted or copied file naming another session), is passed over, so a
+ * delete never reaches a session that is not the conversation's task.
+ *
+ * @param read reads one file of the folder confined as the store reads it.
+ */
+export async function ownedTaskIds(root: ConfinedRoot, dir: string, ownerSessionId: string, read: (name: string) => Promise<string>): Promise<string[]> {
+  let names: string[];
+  try {
+    await checkConfined(root, dir, 'folder');
+    names = await readdir(dir);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw e;
+  }
+  const owned: string[] = [];
+  for (const name of names) {
+    if (!name.endsWith(SESSION_FILE_SUFFIXES.task)) continue;
+    const info = await readInfo(read, name);
+    if (info?.ownerSessionId === ownerSessionId && info.taskId !== ownerSessionId && namesItself(info.taskId, name)) owned.push(info.taskId);
+  }
+  return owned;
+}
+
+async function readInfo(read: (name: string) => Promise<string>, name: string): Promise<Partial<TaskSessionInfo> | undefined> {
+  try {
+    const value: unknown = JSON.parse(await read(name));
+    return typeof value === 'object' && value !== null ? (value as Partial<TaskSessionInfo>) : undefined;
+  } catch {
+    return undefined; // gone meanwhile, not JSON, a planted link: not a task of the conversation
+  }
+}
+
+/** Whether `name` is the task file of `taskId` (a well-formed id whose file it is). */
+function namesItself(taskId: unknown, name: string): taskId is string {
+  try {
+    return typeof taskId === 'string' && sessionFileName(taskId, 'task') === name;
+  } catch {
+    return false; // not a well-formed id
+  }
+}
