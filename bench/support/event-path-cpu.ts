@@ -170,7 +170,7 @@ async function oneRun({ streamRunEvents }: Build, engine: Engine): Promise<numbe
   const res = new SinkResponse();
   const ended = new Promise<void>((done) => res.once('close', done));
   const handle = engine.start('go');
-  streamRunEvents((after) => engine.runs.attach(handle.runId, { after }), 0, res as unknown as ServerResponse, 0);
+  streamRunEvents((after) => engine.runs.attach(handle.runId, { after }), 0, res as unknown as ServerResponse, 0, () => engine.runs.get(handle.runId)?.state !== 'running');
   await handle.result;
   await ended;
   return res.frames;

@@ -121,7 +121,9 @@ async function serve(engine: RunsEngine, route: RunsRoute, req: IncomingMessage,
       const after = resumeAfter(req);
       await known(engine, route.runId);
       if (res.destroyed) return; // the client left while we looked the run up
-      return streamRunEvents((from) => engine.runs.attach(route.runId, { after: from }), after, res, o.keepAliveMs);
+      // a client paused when the run ends learns of it only through this (see streamRunEvents); evicted is ended
+      const ended = (): boolean => engine.runs.get(route.runId)?.state !== 'running';
+      return streamRunEvents((from) => engine.runs.attach(route.runId, { after: from }), after, res, o.keepAliveMs, ended);
     }
     case 'cancel': {
       await known(engine, route.runId);

@@ -8,6 +8,7 @@ import { AbortError } from '../errors/abort-error.js';
 import { errorMessage } from '../errors/error-message.js';
 import { eventJson } from '../runs/event-json.js';
 import type { SequencedEvent } from '../runs/run-types.js';
+import { destroyUnlessDrainedAfterRunEnd, RUN_END_CHECK_MS } from './run-end-drain-deadline.js';
 
 /** Where a stream reads a run from: `engine.runs.attach`. */
 export type AttachRun = (after: number) => Observable<SequencedEvent>;
@@ -22,24 +23,29 @@ export type AttachRun = (after: number) => Observable<SequencedEvent>;
  * is full (`res.write()` returns `false`) the stream detaches from the run and, on
  * `'drain'`, attaches again after the last seq it wrote. A slow client costs the server one
  * socket buffer, whatever the run's size, and is never cut for being slow; but once the
- * last frame is handed to `res.end`, it has 30 s to take it (`destroyUnlessDrained`). When the client
- * goes away, the stream detaches; the run goes on (only `DELETE` cancels it).
+ * last frame is handed to `res.end`, it has 30 s to take it (`destroyUnlessDrained`). A client
+ * that is waited for (`'drain'`) when the run ends hears nothing of the end: `runEnded` is
+ * asked every second meanwhile, and once it says so the client has 30 s to drain, else it is
+ * cut (`destroyUnlessDrainedAfterRunEnd`). When the client goes away, the stream detaches;
+ * the run goes on (only `DELETE` cancels it).
  *
  * The events of one turn go out in one `res.write` (`frameBatch`): a replay or a burst is a
  * few large writes, not one per event.
  *
  * @example
  * ```ts
- * streamRunEvents((after) => engine.runs.attach(runId, { after }), 0, res, 15_000);
+ * streamRunEvents((after) => engine.runs.attach(runId, { after }), 0, res, 15_000, () => engine.runs.get(runId)?.state !== 'running');
  * ```
  */
-export function streamRunEvents(attach: AttachRun, after: number, res: ServerResponse, keepAliveMs: number): void {
+export function streamRunEvents(attach: AttachRun, after: number, res: ServerResponse, keepAliveMs: number, runEnded: () => boolean): void {
   writeSseHeaders(res);
   let last = after;
   let attachment: Subscription | undefined;
   let waiting = false; // for 'drain'
   let done = false;
   let timer: ReturnType<typeof setInterval> | undefined;
+  // while waiting for 'drain': cancels the watch for the run's end
+  let unwatch = (): void => undefined;
   // the current attachment's: set once it detaches for a full socket
   let pause$ = new Subject<void>();
   let paused = false;
@@ -60,6 +66,7 @@ export function streamRunEvents(attach: AttachRun, after: number, res: ServerRes
     done = true;
     batch.take();
     attachment?.unsubscribe();
+    unwatch();
     clearInterval(timer);
     res.off('drain', follow).off('close', stop);
   };
@@ -72,6 +79,7 @@ export function streamRunEvents(attach: AttachRun, after: number, res: ServerRes
   };
   function follow(): void {
     if (done) return;
+    unwatch();
     waiting = false;
     pause$ = new Subject<void>();
     paused = false;
@@ -95,6 +103,7 @@ export function streamRunEvents(attach: AttachRun, after: number, res: ServerRes
           if (!paused) return finish('event: end\ndata: {}\n\n');
           waiting = true;
           res.once('drain', follow);
+          unwatch = destroyUnlessDrainedAfterRunEnd(res, runEnded, RUN_END_CHECK_MS, DEFAULT_DRAIN_TIMEOUT_MS);
         },
       });
   }

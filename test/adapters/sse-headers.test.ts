@@ -38,7 +38,7 @@ describe('the SSE headers: one writer for every event stream', () => {
   it('streamSse, GET /runs/:id/events and the protocol streams answer with the same headers', async () => {
     const sink = await headersOf((res) => void streamSse(EMPTY, res, { keepAliveMs: 0 }));
     await http.closeServer();
-    const runEvents = await headersOf((res) => streamRunEvents(() => EMPTY, 0, res, 0));
+    const runEvents = await headersOf((res) => streamRunEvents(() => EMPTY, 0, res, 0, () => false));
     await http.closeServer();
     const protocol = await headersOf((res) => eventStreamResponse(res, {}, 0).end());
     expect(sink).toEqual(EXPECTED);

@@ -18,7 +18,7 @@ const served = httpServerPerTest();
 
 /** Serves `streamRunEvents(attach, 0, res)`, counting `res.write` and `res.end` calls. */
 function serveCounted(attach: AttachRun): Promise<{ url: string; counts: ResponseCounts }> {
-  return served.serveCounted((_req, res) => streamRunEvents(attach, 0, res, 0));
+  return served.serveCounted((_req, res) => streamRunEvents(attach, 0, res, 0, () => false));
 }
 
 const RUN = 'run_"quoted"';

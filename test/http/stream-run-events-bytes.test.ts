@@ -59,7 +59,7 @@ describe('GET /runs/:id/events: each event exactly JSON.stringify of its Sequenc
     const events = runEvents();
     const log = new MemoryEventLog();
     log.open(RUN);
-    const { url } = await served.serveCounted((_req, res) => streamRunEvents((after) => log.read(RUN, after), 0, res, 0));
+    const { url } = await served.serveCounted((_req, res) => streamRunEvents((after) => log.read(RUN, after), 0, res, 0, () => false));
     const client = await connect(url);
     // one event a turn, as a model streams: each goes through the reader alone
     for (const entry of events) {
@@ -79,7 +79,7 @@ describe('GET /runs/:id/events: each event exactly JSON.stringify of its Sequenc
       log.open(RUN);
       events.slice(0, half).forEach((e) => log.append(e));
       const expected = [...replayed(log, after), ...events.slice(half).map((e) => JSON.stringify(e))];
-      const { url } = await served.serveCounted((_req, res) => streamRunEvents((from) => log.read(RUN, from), after, res, 0));
+      const { url } = await served.serveCounted((_req, res) => streamRunEvents((from) => log.read(RUN, from), after, res, 0, () => false));
       const client = await connect(url); // its headers come once the reader has attached (and replayed)
       for (const entry of events.slice(half)) log.append(entry);
       log.end(RUN, { kind: 'complete' });

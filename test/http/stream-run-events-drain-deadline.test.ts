@@ -23,7 +23,7 @@ describe('streamRunEvents: a client that stops reading as its run ends', () => {
     let res!: ServerResponse;
     const url = await served.serve((_req, r) => {
       res = r;
-      streamRunEvents(() => run, 0, r, 0);
+      streamRunEvents(() => run, 0, r, 0, () => false);
     });
     const client = served.track(net.connect(Number(new URL(url).port), '127.0.0.1'));
     client.pause();

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { DEFAULT_DRAIN_TIMEOUT_MS, destroyUnlessDrained } from '../../adapters/drain-deadline.js';
 import { eventStreamResponse } from '../event-stream-response.js';
 
 /** A JSON-RPC answer of the SDK's transport handlers: one envelope, or a stream of them. */
@@ -9,12 +10,16 @@ export function rpcError(id: string | number | null, code: number, message: stri
   return { jsonrpc: '2.0', id, error: { code, message } };
 }
 
-/** Writes one envelope as JSON with `status`. */
+/**
+ * Writes one envelope as JSON with `status`. A client that does not take it all within 30 s
+ * is cut (`destroyUnlessDrained`): an unread answer must not keep its socket and bytes.
+ */
 export function writeRpcJson(res: ServerResponse, status: number, envelope: object, headers: Readonly<Record<string, string>> = {}): void {
   if (res.headersSent || res.destroyed) return;
   const text = JSON.stringify(envelope);
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)), 'cache-control': 'no-store', ...headers });
   res.end(text);
+  destroyUnlessDrained(res, DEFAULT_DRAIN_TIMEOUT_MS);
 }
 
 /**
