@@ -1,10 +1,14 @@
 import type { Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
+import { clipMiddle } from '../session/compaction/clip-middle.js';
 import type { Tool } from '../tools/tool.js';
 import { McpConnection } from './mcp-connection.js';
 import type { McpServerConfig } from './mcp-server-config.js';
 import { mcpTool } from './mcp-tool.js';
 import { MCP_MAX_TOOLS } from './mcp-tool-limits.js';
 import { mcpServerOf, mcpToolName } from './mcp-tool-name.js';
+
+// The most of a server's own tool name a warning quotes.
+const QUOTED_NAME_CHARS = 80;
 
 /** Something a run should be told about its MCP tools (it becomes a `Warning` event). */
 export interface McpWarning {
@@ -118,7 +122,8 @@ export class McpServers {
         }
         const name = mcpToolName(connection.name, info.name);
         if (taken.has(name)) {
-          const message = `MCP server "${connection.name}" offers two tools named ${name} once made fit for a model; "${info.name}" is left out.`;
+          // The server's name, cut: it may be of any length.
+          const message = `MCP server "${connection.name}" offers two tools named ${name} once made fit for a model; ${JSON.stringify(clipMiddle(info.name, QUOTED_NAME_CHARS))} is left out.`;
           made.skipped.push({ code: 'mcp-tool-skipped', message });
           continue;
         }

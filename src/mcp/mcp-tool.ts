@@ -2,13 +2,14 @@ import type { Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonObject } from '../events/json.js';
 import { errorMessage } from '../errors/error-message.js';
 import { withValidator, type ArgsValidator } from '../tools/args-check.js';
-import { jsonSchemaValidator, unenforcedPatterns } from '../tools/json-schema-validator.js';
+import { jsonSchemaValidator } from '../tools/json-schema-validator.js';
 import type { Tool } from '../tools/tool.js';
 import { toolError } from '../tools/tool-error.js';
 import type { McpConnection } from './mcp-connection.js';
 import { cappedMcpText, mcpResultText } from './mcp-result-text.js';
 import { mcpPathArgument, mcpPathValues } from './mcp-path-args.js';
 import { mcpPathSubjects, namesFile } from './mcp-path-subjects.js';
+import { unrunnablePatterns } from './mcp-schema-patterns.js';
 import { mcpSubject, mcpSubjectKey } from './mcp-subject.js';
 import { cappedDescription, oversizedSchema } from './mcp-tool-limits.js';
 
@@ -28,7 +29,7 @@ const SHAPE_ONLY = jsonSchemaValidator({ type: 'object' });
  * (`mcp__<server>__<tool>`): the model is offered the server's description (cut at
  * 4 KiB) and input schema, each call is checked against that
  * schema (ajv, its regexes on RE2 and its `uniqueItems` in linear time, so neither a server's `pattern` nor a long list can freeze the process) before
- * it goes out, permission rules match its subjects (every path argument resolved, see
+ * it goes out (the validator compiled at the first call, not when listed), permission rules match its subjects (every path argument resolved, see
  * `mcp-path-subjects.ts`, and its main argument when that is no path: {@link mcpSubject}), and the call's signal
  * reaches the server, so a cancelled call is cancelled there. Whatever happens to the call is
  * a result the model reads; nothing is thrown.
@@ -72,21 +73,23 @@ export function mcpTool(name: string, info: McpToolInfo, connection: McpConnecti
     return judged;
   };
   const tool: Tool = { name, description, parameters: schema, subject: (args) => subject(args), subjects, execute };
-  const { validate, unenforced } = validatorOf(schema);
-  const warnings = unenforced.map(({ pattern, reason }) => ({
+  // Compiled at the first call, not when listed: compiling costs about half a second per
+  // 64 KiB of schema, and a server listing 256 large ones held the event loop for minutes.
+  let validate: ArgsValidator | undefined;
+  const warnings = unrunnablePatterns(schema).map(({ pattern, reason }) => ({
     code: 'mcp-pattern-unenforced',
     message: `MCP server "${server}": the pattern ${JSON.stringify(pattern)} in the schema of ${name} is not checked here (${reason}); the linear-time regex engine cannot run it, so the server's own check is all there is.`,
   }));
-  return { tool: withValidator(tool, validate), warnings };
+  return { tool: withValidator(tool, (args) => (validate ??= validatorOf(schema))(args)), warnings };
 }
 
-function validatorOf(schema: JsonObject): { validate: ArgsValidator; unenforced: ReturnType<typeof unenforcedPatterns> } {
+function validatorOf(schema: JsonObject): ArgsValidator {
   try {
-    return { validate: jsonSchemaValidator(schema), unenforced: unenforcedPatterns(schema) };
+    return jsonSchemaValidator(schema);
   } catch {
     // A schema ajv cannot compile (a draft it does not know, a bad keyword): the server
     // checks the arguments itself, so offer the model its schema and check only the shape.
-    return { validate: SHAPE_ONLY, unenforced: [] };
+    return SHAPE_ONLY;
   }
 }
 

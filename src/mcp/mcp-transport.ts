@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { boundedFetch } from './mcp-bounded-fetch.js';
+import { guardedReconnects } from './mcp-reconnect-guard.js';
 import type { McpSdk } from './mcp-sdk.js';
 import { isStdioServer, type McpServerConfig } from './mcp-server-config.js';
 
@@ -19,8 +20,9 @@ const TAIL_CHARS = 1000;
 /**
  * A transport for one server's config, not yet started: a child process over stdio (run in
  * `cwd` resolved against the workspace; its stderr kept, not mixed into the engine's own
- * output) or Streamable HTTP (with the config's headers on every request, and each answer
- * bounded by {@link boundedFetch}: one outgrowing it closes the connection).
+ * output) or Streamable HTTP (with the config's headers on every request, each answer
+ * bounded by {@link boundedFetch} and reconnects by {@link guardedReconnects}: one outgrowing
+ * its bound closes the connection).
  *
  * @example
  * ```ts
@@ -31,13 +33,14 @@ const TAIL_CHARS = 1000;
 export function openTransport(sdk: McpSdk, config: McpServerConfig, workspace: string): OpenedTransport {
   if (!isStdioServer(config)) {
     const headers = config.headers ? { ...config.headers } : undefined;
-    // An answer outgrowing its bound ends the connection: calls in flight fail at once, and
-    // the next run starts the server again.
+    // An answer outgrowing its bound, or a server asking for reconnects in a tight loop, ends
+    // the connection: calls in flight fail at once, and the next run starts the server again.
     let closedBecause: string | undefined;
-    const fetch = boundedFetch((problem) => {
+    const closeBecause = (problem: string): void => {
       closedBecause ??= `${problem}, so rxharness closed the connection`;
       void transport.close();
-    });
+    };
+    const fetch = guardedReconnects(boundedFetch(closeBecause), closeBecause);
     const transport = new sdk.StreamableHTTPClientTransport(new URL(config.url), { fetch, ...(headers ? { requestInit: { headers } } : {}) });
     return { transport, stderrTail: () => '', closedBecause: () => closedBecause };
   }

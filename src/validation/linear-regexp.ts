@@ -30,14 +30,37 @@ export function linearRegExpEngine(unsupported: (pattern: string, reason: string
   const engine = (pattern: string, flags: string): LinearRegExp => {
     // ajv keys its compiled patterns by `toString()`: it must differ between patterns.
     const toString = (): string => `/${pattern}/${flags}`;
-    let re: RE2JS;
-    try {
-      re = RE2JS.compile(RE2JS.translateRegExp(pattern));
-    } catch (e) {
-      unsupported(pattern, e instanceof Error ? e.message : String(e));
+    const re = linearRegExp(pattern);
+    if (typeof re === 'string') {
+      unsupported(pattern, re);
       return { test: () => true, toString: () => `unenforced${toString()}` } as LinearRegExp;
     }
     return { test: (input) => re.test(input), toString } as LinearRegExp;
   };
   return Object.assign(engine, { code: 'linearRegExp' });
+}
+
+/**
+ * Why RE2 cannot run `pattern` (a backreference, a lookahead or lookbehind), in RE2's words;
+ * undefined when it can. What {@link linearRegExpEngine} would tell `unsupported`, without
+ * compiling a schema.
+ *
+ * @example
+ * ```ts
+ * linearRegExpRefusal('^(?!tmp)'); // '... `(?!` ...'
+ * linearRegExpRefusal('^[a-z]+$'); // undefined
+ * ```
+ */
+export function linearRegExpRefusal(pattern: string): string | undefined {
+  const re = linearRegExp(pattern);
+  return typeof re === 'string' ? re : undefined;
+}
+
+/** `pattern` compiled by RE2, or RE2's reason it cannot be. */
+function linearRegExp(pattern: string): RE2JS | string {
+  try {
+    return RE2JS.compile(RE2JS.translateRegExp(pattern));
+  } catch (e) {
+    return e instanceof Error ? e.message : String(e);
+  }
 }

@@ -7,7 +7,9 @@
  * and a huge schema; with `MCP_HOSTILE_TOOLS=<n>` also `n` more tools, `tool_0`..., after two
  * whose names collide once made fit for a model, `a.b` and `a_b`, all listed in pages of
  * 1,000, and `pages`, which answers how many pages were asked for; with `MCP_HOSTILE_OUTPUT=1`
- * also `big_output`, whose output schema is 2 MB). Each call answers
+ * also `big_output`, whose output schema is 2 MB; with `MCP_HOSTILE_TWINS=1` also a tool with
+ * a 100,000-character name, listed twice; with `MCP_HOSTILE_WIDE=<n>` also `n` tools
+ * `wide_0`..., each with a different input schema just under 64 KiB). Each call answers
  * `<tool> got <arguments as JSON>`.
  *
  * @module
@@ -55,6 +57,16 @@ if (process.env['MCP_HOSTILE_SIZES'] === '1') tools.push(...oversized);
 if (process.env['MCP_HOSTILE_OUTPUT'] === '1') {
   const properties = Object.fromEntries(Array.from({ length: 80_000 }, (_, i) => [`field_${i}`, { type: 'string' }]));
   tools.push({ name: 'big_output', description: 'Has a 2 MB output schema.', inputSchema: { type: 'object' }, outputSchema: { type: 'object', properties } });
+}
+if (process.env['MCP_HOSTILE_TWINS'] === '1') {
+  const twin = { name: `twin_${'x'.repeat(100_000)}`, description: 'Listed twice.', inputSchema: { type: 'object' } };
+  tools.push(twin, { ...twin });
+}
+// Each schema just under the 64 KiB limit, all different (a validator is made per schema).
+const wide = Number(process.env['MCP_HOSTILE_WIDE'] ?? 0);
+for (let t = 0; t < wide; t++) {
+  const properties = Object.fromEntries(Array.from({ length: 850 }, (_, i) => [`f${t}_${i}`, { type: 'string', description: 'x'.repeat(30) }]));
+  tools.push({ name: `wide_${t}`, description: 'Has a wide schema.', inputSchema: { type: 'object', properties } });
 }
 const many = Number(process.env['MCP_HOSTILE_TOOLS'] ?? 0);
 if (many > 0) {

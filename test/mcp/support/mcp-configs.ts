@@ -76,6 +76,10 @@ export interface HostileExtras {
   readonly tools?: number;
   /** `big_output`, with its 2 MB output schema. */
   readonly bigOutput?: boolean;
+  /** A tool with a 100,000-character name, listed twice. */
+  readonly twins?: boolean;
+  /** This many tools with an input schema just under 64 KiB each. */
+  readonly wide?: number;
 }
 
 /** The hostile server (see hostile-stdio-server.ts): schemas and texts an attacker would send, and the `extras` asked for. */
@@ -84,6 +88,8 @@ export function hostileStdioServer(extras: HostileExtras = {}): McpStdioServerCo
     ...(extras.sizes ? { MCP_HOSTILE_SIZES: '1' } : {}),
     ...(extras.tools ? { MCP_HOSTILE_TOOLS: String(extras.tools) } : {}),
     ...(extras.bigOutput ? { MCP_HOSTILE_OUTPUT: '1' } : {}),
+    ...(extras.twins ? { MCP_HOSTILE_TWINS: '1' } : {}),
+    ...(extras.wide ? { MCP_HOSTILE_WIDE: String(extras.wide) } : {}),
   };
   return { command: process.execPath, args: ['--import', 'tsx', HOSTILE], cwd: REPO, ...(Object.keys(env).length > 0 ? { env } : {}) };
 }
