@@ -210,7 +210,7 @@ export class FileSessionStore implements SessionStore {
   /**
    * The conversation's "always" approvals (`<id>.grants.jsonl`, one per line). A line cut by
    * a crash is skipped; a line that is no grant this store's key signed for this folder and
-   * session comes back as an entry that is no grant ({@link NOT_SIGNED}), so that the run
+   * session comes back as an entry that is no grant (`{ notSigned: true }`), so that the run
    * counts it in its `grant-skipped` Warning and asks again.
    */
   async loadGrants(sessionId: string): Promise<readonly ApprovalGrant[]> {
