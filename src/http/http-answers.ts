@@ -6,6 +6,7 @@ import { AnswerNotAppliedError } from '../runs/answer-not-applied-error.js';
 import { UnknownRunError } from '../runs/unknown-run-error.js';
 import { UnknownAgentError } from '../subagent/unknown-agent-error.js';
 import { HttpFailure } from './http-failure.js';
+import { DEFAULT_DRAIN_TIMEOUT_MS, destroyUnlessDrained } from '../adapters/drain-deadline.js';
 
 const JSON_HEADERS = {
   'content-type': 'application/json; charset=utf-8',
@@ -23,9 +24,15 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
     return;
   }
   const text = JSON.stringify(body);
-  res.writeHead(status, { ...JSON_HEADERS, 'content-length': String(Buffer.byteLength(text)), ...headers });
+  const bytes = Buffer.byteLength(text);
+  res.writeHead(status, { ...JSON_HEADERS, 'content-length': String(bytes), ...headers });
   res.end(text);
+  // More than sockets take at once (a long session, an archive): a client that does not read it keeps no socket.
+  if (bytes > LARGE_ANSWER_BYTES) destroyUnlessDrained(res, DEFAULT_DRAIN_TIMEOUT_MS);
 }
+
+/** Above this an answer may wait in memory for its client: it gets the drain deadline. */
+const LARGE_ANSWER_BYTES = 64 * 1024;
 
 /**
  * Answers a failure: an {@link HttpFailure} with its status, an error of the engine with
