@@ -12,6 +12,7 @@ import { mcpPathSubjects, namesFile } from './mcp-path-subjects.js';
 import { unrunnablePatterns } from './mcp-schema-patterns.js';
 import { mcpSubject, mcpSubjectKey } from './mcp-subject.js';
 import { cappedDescription, oversizedSchema } from './mcp-tool-limits.js';
+import { clipMiddle } from '../session/compaction/clip-middle.js';
 
 /** A tool made from an MCP tool, or why it was left out, and what a run should be told. */
 export interface McpToolMade {
@@ -78,7 +79,7 @@ export function mcpTool(name: string, info: McpToolInfo, connection: McpConnecti
   let validate: ArgsValidator | undefined;
   const warnings = unrunnablePatterns(schema).map(({ pattern, reason }) => ({
     code: 'mcp-pattern-unenforced',
-    message: `MCP server "${server}": the pattern ${JSON.stringify(pattern)} in the schema of ${name} is not checked here (${reason}); the linear-time regex engine cannot run it, so the server's own check is all there is.`,
+    message: `MCP server "${server}": the pattern ${JSON.stringify(clipMiddle(pattern, 200))} in the schema of ${name} is not checked here (${reason}); the linear-time regex engine cannot run it, so the server's own check is all there is.`,
   }));
   return { tool: withValidator(tool, (args) => (validate ??= validatorOf(schema))(args)), warnings };
 }

@@ -141,6 +141,14 @@ describe('mcpTool', () => {
     expect(tool.description).toBe('Why (a tool of the MCP server "x")');
   });
 
+  it('quotes a pattern it cannot check cut short in its warning (a schema may hold one of 60 KiB)', () => {
+    const pattern = `^(?!${'a'.repeat(20_000)})`;
+    const { warnings } = mcpTool('mcp__x__y', { name: 'y', inputSchema: { type: 'object', properties: { s: { type: 'string', pattern } } } as never }, answering('ok'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]!.message.length).toBeLessThan(600);
+    expect(warnings[0]!.message).toContain('"^(?!aaa');
+  });
+
   it('turns a call that throws into a failed result', async () => {
     const failing = { name: 'x', call: async () => Promise.reject(new Error('MCP server "x" is not running')) } as unknown as McpConnection;
     const tool = mcpTool('mcp__x__y', { name: 'y', inputSchema: { type: 'object' } }, failing).tool!;
