@@ -245,11 +245,15 @@ export class TaskTracker {
     return sessionId === undefined ? all : all.filter((t) => t.sessionId === sessionId);
   }
 
-  /** Cancels every running task (or only the background ones) and waits until they settle. */
-  async cancelAll(filter: { backgroundOnly?: boolean } = {}): Promise<void> {
+  /**
+   * Cancels every running task (or only the background ones, or only those of one
+   * conversation) and waits until they settle.
+   */
+  async cancelAll(filter: { backgroundOnly?: boolean; sessionId?: string } = {}): Promise<void> {
     const waits: Promise<void>[] = [];
     for (const [id, entry] of [...this.entries]) {
       if ((entry.info.state !== 'running' && entry.info.state !== 'queued') || (filter.backgroundOnly && !entry.info.background)) continue;
+      if (filter.sessionId !== undefined && entry.info.sessionId !== filter.sessionId) continue;
       waits.push(entry.settled);
       this.cancel(id);
     }

@@ -74,7 +74,8 @@ export function buildTree(options: HarnessEngineOptions, workspace: string, appr
     tasks.forgetSession(sessionId);
   };
   // Every part of the tree holds the forgetting view: no delete through the engine leaves them behind.
-  const sessions = forgettingSessions(options.sessions ?? options.backend?.sessions ?? new MemorySessionStore(), forget);
+  const stopTasks = (sessionId: string): Promise<void> => tasks.cancelAll({ backgroundOnly: true, sessionId });
+  const sessions = forgettingSessions(options.sessions ?? options.backend?.sessions ?? new MemorySessionStore(), forget, stopTasks);
   // maxConcurrentRequests: every model of the engine shares one limiter.
   const limiter = options.maxConcurrentRequests === undefined ? undefined : requestLimiter(options.maxConcurrentRequests);
   const model = limiter ? limiter.wrap(options.model) : options.model;

@@ -9,6 +9,9 @@ import type { SessionStore } from '../session/session-store.js';
  * that, a new conversation reusing the id would run calls the deleted one approved "always"
  * without asking, and would read the deleted one's background results in its first prompt.
  * A conversation a run is writing is refused with `SessionBusyError` (the delete claims it).
+ * Its background tasks still running are stopped first (`stopTasks`, which waits until they
+ * have settled): one finishing after the delete would write its transcript back under its
+ * task id, and hand its result to the deleted conversation.
  *
  * Every part of the engine (its tree, `engine.sessions`, the HTTP route `DELETE
  * /sessions/:id`) holds this view, never the store itself, so deleting through the engine
@@ -20,11 +23,15 @@ import type { SessionStore } from '../session/session-store.js';
  *
  * @example
  * ```ts
- * const sessions = forgettingSessions(store, (id) => grants.clear(id));
- * await sessions.delete?.('notes'); // the store deletes it, then the grants are cleared
+ * const sessions = forgettingSessions(store, (id) => grants.clear(id), (id) => tasks.cancelAll({ backgroundOnly: true, sessionId: id }));
+ * await sessions.delete?.('notes'); // its background tasks stop, the store deletes it, then the grants are cleared
  * ```
  */
-export function forgettingSessions(store: SessionStore, forget: (sessionId: string) => void): SessionStore {
+export function forgettingSessions(
+  store: SessionStore,
+  forget: (sessionId: string) => void,
+  stopTasks: (sessionId: string) => Promise<void> = async () => {},
+): SessionStore {
   const remove = store.delete;
   if (typeof remove !== 'function') return store;
   const deleteHeld = (sessionId: string): void | Promise<void> => {
@@ -35,7 +42,9 @@ export function forgettingSessions(store: SessionStore, forget: (sessionId: stri
   };
   // Claimed as a run claims it: a run still writing the conversation would bring back a part
   // of it, and its "always" answers, under the id a new conversation may take.
-  const deleteAndForget = (sessionId: string): void | Promise<void> => whileClaimed(view, sessionId, `delete_${randomUUID()}`, () => deleteHeld(sessionId));
+  // Its tasks are stopped under the claim too: no new run of it can start one meanwhile.
+  const deleteAndForget = (sessionId: string): void | Promise<void> =>
+    whileClaimed(view, sessionId, `delete_${randomUUID()}`, () => stopTasks(sessionId).then(() => deleteHeld(sessionId)));
   // Methods bound once each, not at every call (a run appends to its session at every step).
   const bound = new WeakMap<(...args: never[]) => unknown, unknown>();
   const view: SessionStore = new Proxy(store, {
