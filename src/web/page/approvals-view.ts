@@ -13,7 +13,16 @@ interface Card {
   readonly li: DomElement;
   readonly buttons: readonly DomButton[];
   readonly problem: DomElement;
+  /** Its answer is on its way: its buttons stay disabled. */
+  sending: boolean;
 }
+
+/**
+ * How long the cards' buttons stay disabled after a card above them went away (decided in
+ * another tab, timed out, cancelled): the cards below move up, and a click aimed at the card
+ * that left must not land on the one that took its place.
+ */
+export const SETTLE_MS = 700;
 
 /**
  * The calls waiting for a human, one card each with Approve, Always and Reject, each card
@@ -22,10 +31,12 @@ interface Card {
  * around (a bidi override in a path, a zero-width space, a `\r`) is marked as `<U+XXXX>`,
  * so the card never reads as another call than the one Approve runs. A card stays until the
  * run says the call was decided (here, in another tab, or by a cancel), so every page
- * attached to the run shows the same; a click only disables its buttons meanwhile.
+ * attached to the run shows the same; a click only disables its buttons meanwhile. When a
+ * card goes away the others move up: every button waits {@link SETTLE_MS} before it works.
  */
 export class ApprovalsView {
   readonly #cards = new Map<string, Card>();
+  #settling: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly section: DomElement,
@@ -36,13 +47,25 @@ export class ApprovalsView {
   /** Shows exactly the waiting calls. */
   draw(waiting: readonly WaitingApproval[]): void {
     const ids = new Set(waiting.map((approval) => approval.approvalId));
+    let moved = false;
     for (const [key, card] of this.#cards) {
       if (ids.has(key)) continue;
       card.li.remove();
       this.#cards.delete(key);
+      moved = true;
     }
     for (const approval of waiting) if (!this.#cards.has(approval.approvalId)) this.#add(approval);
     this.section.hidden = this.#cards.size === 0;
+    if (moved && this.#cards.size > 0) this.#settle();
+  }
+
+  /** Disables every card's buttons for {@link SETTLE_MS}: the cards just moved under the pointer. */
+  #settle(): void {
+    for (const card of this.#cards.values()) for (const button of card.buttons) button.disabled = true;
+    clearTimeout(this.#settling);
+    this.#settling = setTimeout(() => {
+      for (const card of this.#cards.values()) if (!card.sending) for (const button of card.buttons) button.disabled = false;
+    }, SETTLE_MS);
   }
 
   #add(approval: WaitingApproval): void {
@@ -69,7 +92,7 @@ export class ApprovalsView {
     });
     row.append(...buttons);
     li.append(who, subject, details, reason, row, problem);
-    const card: Card = { li, buttons, problem };
+    const card: Card = { li, buttons, problem, sending: false };
     buttons.forEach((button, i) => button.addEventListener('click', () => this.#decide(card, approval, BUTTONS[i]![0])));
     this.#cards.set(approval.approvalId, card);
     this.list.append(li);
@@ -77,8 +100,10 @@ export class ApprovalsView {
 
   #decide(card: Card, approval: WaitingApproval, decision: CardDecision): void {
     for (const button of card.buttons) button.disabled = true;
+    card.sending = true;
     show(card.problem, '');
     this.answer(approval, decision).catch((error: unknown) => {
+      card.sending = false;
       for (const button of card.buttons) button.disabled = false;
       show(card.problem, `Could not send the answer: ${error instanceof Error ? error.message : String(error)}`);
     });
