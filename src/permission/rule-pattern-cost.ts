@@ -10,8 +10,8 @@ const RULE_ADVICE = 'Write the rule with fewer wildcards (e.g. "secrets/**" or "
  * writes: `*a*b*c*d*` against one long name backtracks for minutes, and a workspace
  * definition (untrusted) may add deny and ask rules. So path patterns get the limits globs
  * of the search tools get (`globCostProblem`). A `bash` rule's pattern is read as free text
- * in linear time (`compileCommandPattern`) and needs none, unless it uses the syntax only
- * picomatch reads.
+ * in linear time (`compileCommandPattern`) and needs none; one using the syntax only picomatch
+ * reads is refused, since picomatch's `*` never crosses a `..` path segment.
  *
  * @example
  * ```ts
@@ -21,6 +21,10 @@ const RULE_ADVICE = 'Write the rule with fewer wildcards (e.g. "secrets/**" or "
  */
 export function rulePatternProblem(rule: PermissionRule): string | undefined {
   if (rule.pattern === undefined) return undefined;
-  if (rule.tool === 'bash' && compileCommandPattern(rule.pattern) !== undefined) return undefined;
+  if (rule.tool === 'bash') {
+    if (compileCommandPattern(rule.pattern) !== undefined) return undefined;
+    // picomatch's reading of these never crosses a `..` path segment: a deny would miss `rm -rf a/../b`.
+    return `pattern ${JSON.stringify(rule.pattern)} uses syntax bash patterns do not take (a leading "!", an extglob group like @(a|b), a POSIX class like [[:alpha:]]): write one rule per alternative, or use braces ({a,b}) and classes ([a-z])`;
+  }
   return globCostProblem(rule.pattern, 'pattern', RULE_ADVICE);
 }

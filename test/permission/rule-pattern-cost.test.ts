@@ -20,6 +20,14 @@ describe('costly rule patterns', () => {
     expect(parsePermissionRules([{ tool: 'read', action: 'deny', pattern: '**/*.{pem,key}' }], 'permissionRules')).toHaveLength(1);
   });
 
+  it('refuses in a bash rule the syntax only picomatch reads, whose * would not cross a .. segment', () => {
+    for (const pattern of ['!git *', 'rm @(-rf|-fr) *', 'rm !(keep)', '[[:alpha:]]*']) {
+      expect(() => parsePermissionRules([{ tool: 'bash', action: 'deny', pattern }], 'permissionRules'), pattern).toThrow(/uses syntax bash patterns do not take/);
+    }
+    // the same pattern as a path pattern of another tool is picomatch's to read
+    expect(parsePermissionRules([{ tool: 'read', action: 'deny', pattern: '@(secrets|keys)/**' }], 'permissionRules')).toHaveLength(1);
+  });
+
   it('make a definition fail to load, naming the rule', () => {
     const define = () =>
       defineAgent({ name: 'careful', description: 'd', systemPrompt: 'p', permissionRules: [{ tool: 'write', action: 'deny', pattern: '*a*a*a*b' }] });
