@@ -1,5 +1,5 @@
 import type { Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
-import { clipMiddle } from '../session/compaction/clip-middle.js';
+import { clipMiddle } from '../text/clip-middle.js';
 import type { Tool } from '../tools/tool.js';
 import { McpConnection } from './mcp-connection.js';
 import type { McpServerConfig } from './mcp-server-config.js';

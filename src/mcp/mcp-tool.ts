@@ -12,7 +12,7 @@ import { mcpPathSubjects, namesFile } from './mcp-path-subjects.js';
 import { unrunnablePatterns } from './mcp-schema-patterns.js';
 import { mcpSubject, mcpSubjectKey } from './mcp-subject.js';
 import { cappedDescription, oversizedSchema } from './mcp-tool-limits.js';
-import { clipMiddle } from '../session/compaction/clip-middle.js';
+import { clipMiddle } from '../text/clip-middle.js';
 
 /** A tool made from an MCP tool, or why it was left out, and what a run should be told. */
 export interface McpToolMade {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { truncate } from '../../src/delegation/task-result-format.js';
-import { clipMiddle } from '../../src/session/compaction/clip-middle.js';
+import { clipMiddle } from '../../src/text/clip-middle.js';
 import { headOf, tailOf, wholeEnd, wholeStart } from '../../src/text/whole-chars.js';
 import { HeadTailBuffer } from '../../src/tools/head-tail-buffer.js';
 import { isWellFormed } from '../support/well-formed.js';

@@ -2,7 +2,7 @@ import { catchError, map, type Observable, of } from 'rxjs';
 import type { ChatMessage } from '../../model/chat-message.js';
 import { CHARS_PER_TOKEN, estimateTokens } from '../../model/estimate-tokens.js';
 import { errorMessage } from '../../errors/error-message.js';
-import { clipMiddle } from './clip-middle.js';
+import { clipMiddle } from '../../text/clip-middle.js';
 import type { CompactionInput, CompactionOutcome } from './compaction-types.js';
 import { pruneToolResults } from './prune-tool-results.js';
 import { chooseCut, withSummary } from './summary-cut.js';

@@ -1,5 +1,5 @@
 import type { ChatMessage } from '../../model/chat-message.js';
-import { clipMiddle } from './clip-middle.js';
+import { clipMiddle } from '../../text/clip-middle.js';
 
 /** The most characters of one message shown to the summariser (its start and its end). */
 const MAX_MESSAGE_CHARS = 2_000;

@@ -1,4 +1,4 @@
-import { headOf, tailOf } from '../../text/whole-chars.js';
+import { headOf, tailOf } from './whole-chars.js';
 
 /**
  * `text` at most `max` characters long (`max` of 80 or more): its start and its end, with a
