@@ -4,6 +4,7 @@ import type { DelegationFixture } from '../support/delegation-fixture.js';
 import { delegationFixturePerTest } from '../support/fixture-per-test.js';
 import { steps } from '../support/delegation-script.js';
 import { hostileStdioServer } from './support/mcp-configs.js';
+import { withLongestLoopGap } from '../support/loop-gap.js';
 
 const startFixture = delegationFixturePerTest();
 let f: DelegationFixture;
@@ -14,13 +15,7 @@ describe('an MCP server listing a tool with a 2 MB output schema', () => {
     const engine = f.engine({ mcpServers: { evil: hostileStdioServer({ bigOutput: true }) } });
     // The longest gap between beats of a 5 ms timer: compiling the schema when the SDK
     // listed the tools held the loop for half a minute (a loaded machine stalls ~3 s).
-    let last = Date.now();
-    let longest = 0;
-    const heart = setInterval(() => {
-      longest = Math.max(longest, Date.now() - last);
-      last = Date.now();
-    }, 5);
-    const events = await collect(engine.stream('go')).finally(() => clearInterval(heart));
+    const { value: events, longest } = await withLongestLoopGap(collect(engine.stream('go')));
     expect(own(events, 'ToolCallEnd')[0]!.text).toBe('big answer');
     expect(longest).toBeLessThan(15_000);
   }, 120_000);

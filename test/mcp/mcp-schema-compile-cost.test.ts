@@ -4,6 +4,7 @@ import { turnOf, type DelegationFixture } from '../support/delegation-fixture.js
 import { delegationFixturePerTest } from '../support/fixture-per-test.js';
 import { steps } from '../support/delegation-script.js';
 import { hostileStdioServer } from './support/mcp-configs.js';
+import { withLongestLoopGap } from '../support/loop-gap.js';
 
 const startFixture = delegationFixturePerTest();
 let f: DelegationFixture;
@@ -19,13 +20,7 @@ describe(`an MCP server listing ${WIDE} tools whose input schemas are each just 
     const engine = f.engine({ mcpServers: { wide: hostileStdioServer({ wide: WIDE }) } });
     // The longest gap between beats of a 5 ms timer: one schema compiled at the first call
     // takes about half a second (a few on a loaded machine), all of them took over fifteen.
-    let last = Date.now();
-    let longest = 0;
-    const heart = setInterval(() => {
-      longest = Math.max(longest, Date.now() - last);
-      last = Date.now();
-    }, 5);
-    const events = await collect(engine.stream('go')).finally(() => clearInterval(heart));
+    const { value: events, longest } = await withLongestLoopGap(collect(engine.stream('go')));
     expect(turnOf(f.server.requests[0]!).toolNames.filter((n) => n.startsWith('mcp__wide__wide_'))).toHaveLength(WIDE);
     const ends = own(events, 'ToolCallEnd').map((e) => e.text);
     expect(ends[0]).toMatch(/^ERROR: .*"f3_0" must be string/);
