@@ -8,6 +8,7 @@ type Matcher = (subject: string) => boolean;
 const URL_LIKE = /^[a-z][a-z0-9+.-]*:\/\//i;
 const pathMatchers = new Map<string, Matcher>();
 const commandMatchers = new Map<string, Matcher>();
+const freeTextMatchers = new Map<string, Matcher | null>();
 
 /**
  * Whether a rule applies to a call of `toolName` whose main argument is `subject`.
@@ -61,9 +62,19 @@ const MAX_PATH_LENGTH = 4096;
  */
 function matchesLongSubject(rule: PermissionRule, subject: string): boolean {
   if (rule.action === 'allow') return false;
-  // `**/` and `/**` also match nothing (`**/*.pem` matches `a.pem`): read as `*`, they still do.
-  const freeText = compileCommandPattern(rule.pattern!.replace(/\*\*\/|\/\*\*/g, '*'));
-  return freeText === undefined || freeText(subject);
+  const freeText = freeTextMatcher(rule.pattern!);
+  return freeText === null || freeText(subject);
+}
+
+/** A path pattern read as free text, compiled once (`null`: it cannot be read so). */
+function freeTextMatcher(pattern: string): Matcher | null {
+  let matcher = freeTextMatchers.get(pattern);
+  if (matcher === undefined) {
+    // `**/` and `/**` also match nothing (`**/*.pem` matches `a.pem`): read as `*`, they still do.
+    matcher = compileCommandPattern(pattern.replace(/\*\*\/|\/\*\*/g, '*')) ?? null;
+    freeTextMatchers.set(pattern, matcher);
+  }
+  return matcher;
 }
 
 /**
