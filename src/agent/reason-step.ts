@@ -5,7 +5,7 @@ import type { ChatRequest, ModelFinish } from '../model/chat-model.js';
 import type { RunOutput } from './run-output.js';
 import type { RunScope } from './run-scope.js';
 import { chatSpan, endSpan } from '../telemetry/spans.js';
-import { parseArguments } from './tool-arguments.js';
+import { parseArguments, type ParsedCall } from './tool-arguments.js';
 import { withOwnIds } from '../model/tool-call-ids.js';
 
 /**
@@ -32,10 +32,14 @@ export function withFinalStepNote(messages: readonly ChatMessage[]): ChatMessage
   return [{ role: 'system', content: FINAL_STEP_NOTE }, ...messages];
 }
 
-/** The model's answer in one step: its finish, and the tool calls it asks for, parsed. */
+/** The model's answer in one step: its finish, and the tool calls it asks for, parsed (once: `toolCalls` for the events, `calls` for running them). */
 export interface StepAnswer {
   readonly finish: ModelFinish;
   readonly toolCalls: readonly ToolCallInfo[];
+  /** `finish.toolCalls` in order, each with its parsed arguments. */
+  readonly calls: readonly ParsedCall[];
+  /** The estimate of the request that was answered (its `ContextSize.tokenCount`: messages, and tools when it offered them). */
+  readonly requestTokens: number;
 }
 
 /**
@@ -94,16 +98,13 @@ export function reasonStep$(scope: RunScope, step: number, lastStep: boolean, to
           return;
         }
         endChat();
-        const toolCalls: ToolCallInfo[] = finish.toolCalls.map((c) => ({
-          callId: c.id,
-          name: c.name,
-          args: parseArguments(c.arguments).value,
-        }));
+        const calls: ParsedCall[] = finish.toolCalls.map((call) => ({ call, parsed: parseArguments(call.arguments) }));
+        const toolCalls: ToolCallInfo[] = calls.map(({ call, parsed }) => ({ callId: call.id, name: call.name, args: parsed.value }));
         const durationMs = Math.round(performance.now() - started);
         const reason = finish.finishReason === undefined ? {} : { finishReason: finish.finishReason };
         const usage = finish.usage === undefined ? {} : { usage: finish.usage };
         output.next({ type: 'ReasonEnd', ...base, text: finish.text, toolCalls, durationMs, ...reason, ...usage });
-        out.next({ finish, toolCalls });
+        out.next({ finish, toolCalls, calls, requestTokens: tokenCount });
         out.complete();
       },
     });

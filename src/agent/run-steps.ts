@@ -1,7 +1,6 @@
 import { concat, concatMap, defer, from, type Observable, type ObservableInput, of } from 'rxjs';
 import type { AgentEvent } from '../events/agent-event.js';
 import type { ChatMessage } from '../model/chat-message.js';
-import type { ModelFinish } from '../model/chat-model.js';
 import type { BudgetReservation } from '../model/token-budget.js';
 import { maybeThen$ } from './maybe.js';
 import { assistantMessage, type StepAnswer } from './reason-step.js';
@@ -75,16 +74,17 @@ export class RunSteps {
   }
 
   /** The answer of step `n` counted, charged to the budget (a `Budget` event) and saved; then what follows it. */
-  private answered(n: number, { finish, toolCalls }: StepAnswer, lastStep: boolean, reservation: BudgetReservation | undefined): Observable<Item> {
+  private answered(n: number, answer: StepAnswer, lastStep: boolean, reservation: BudgetReservation | undefined): Observable<Item> {
     const { run } = this.scope;
+    const { finish } = answer;
     run.text = finish.text;
     run.addUsage(finish.usage);
-    const { tokens, estimated } = stepTokens(run.messages, finish);
+    const { tokens, estimated } = stepTokens(answer.requestTokens, finish);
     this.lastRequest = tokens;
     const message = assistantMessage(finish, !lastStep);
     run.messages.push(message);
     const saved$ = (after: () => Item[]): Observable<Item> => persist$(this.scope, [message], after);
-    if (!reservation) return saved$(() => this.afterReason(n, finish, toolCalls));
+    if (!reservation) return saved$(() => this.afterReason(n, answer));
     const told = estimated && !this.toldEstimated ? [usageEstimatedWarning(this.scope)] : [];
     if (estimated) this.toldEstimated = true;
     return maybeThen$(
@@ -93,36 +93,37 @@ export class RunSteps {
         concat(
           of(...told, budgetEvent(this.scope, n, state)),
           // A request that took what was left of the budget was the last: the run ends.
-          saved$(() => (reservation.last ? [run.end(budgetError(state))] : this.afterReason(n, finish, toolCalls))),
+          saved$(() => (reservation.last ? [run.end(budgetError(state))] : this.afterReason(n, answer))),
         ),
     );
   }
 
   /** What follows a saved answer: the end, or `ActionStart` and the first tool call. */
-  private afterReason(n: number, answer: ModelFinish, calls: StepAnswer['toolCalls']): Item[] {
+  private afterReason(n: number, answer: StepAnswer): Item[] {
     const { run, agent } = this.scope;
-    if (calls.length === 0) return [run.end(cutAnswer(agent, answer))];
+    const calls = answer.toolCalls;
+    if (calls.length === 0) return [run.end(cutAnswer(agent, answer.finish))];
     if (n >= agent.maxSteps) {
       const names = calls.map((c) => c.name).join(', ');
       return [run.end(`the agent reached its step limit (maxSteps ${agent.maxSteps}) and still asked for tools (${names}) instead of answering`)];
     }
-    return [{ type: 'ActionStart', runId: run.runId, agentName: run.agentName, step: n, toolCalls: calls }, new Next(this.call(n, answer, 0))];
+    return [{ type: 'ActionStart', runId: run.runId, agentName: run.agentName, step: n, toolCalls: calls }, new Next(this.call(n, answer.calls, 0))];
   }
 
   /** Tool call `i` of step `n`, its result saved; after the last, `ActionEnd` and the next step. */
-  private call(n: number, answer: ModelFinish, i: number): Phase<AgentEvent> {
+  private call(n: number, calls: StepAnswer['calls'], i: number): Phase<AgentEvent> {
     return () => {
       const { run } = this.scope;
-      const call = answer.toolCalls[i];
+      const call = calls[i];
       if (!call) {
         const actionEnd: Item = { type: 'ActionEnd', runId: run.runId, agentName: run.agentName, step: n };
         return of(actionEnd, new Next(this.step(n + 1)));
       }
       return toolCall$(this.scope, n, call, this.output).pipe(
         afterResult((text) => {
-          const message: ChatMessage = { role: 'tool', tool_call_id: call.id, content: text };
+          const message: ChatMessage = { role: 'tool', tool_call_id: call.call.id, content: text };
           run.messages.push(message);
-          return persist$(this.scope, [message], () => [new Next(this.call(n, answer, i + 1))]);
+          return persist$(this.scope, [message], () => [new Next(this.call(n, calls, i + 1))]);
         }),
       );
     };

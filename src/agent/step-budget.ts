@@ -1,7 +1,6 @@
 import type { AgentEvent } from '../events/agent-event.js';
-import type { ChatMessage } from '../model/chat-message.js';
 import type { ModelFinish } from '../model/chat-model.js';
-import { CHARS_PER_TOKEN, estimateTokens } from '../model/estimate-tokens.js';
+import { CHARS_PER_TOKEN } from '../model/estimate-tokens.js';
 import type { BudgetState, TokenBudget } from '../model/token-budget.js';
 import type { RunScope } from './run-scope.js';
 
@@ -12,14 +11,16 @@ export interface StepTokens {
 }
 
 /**
- * What a step cost: the server's count of the request and the reply, or an estimate
- * (`estimateTokens`) from a server that reports none, or 0 tokens for a request that sent a
- * prompt (some servers send a usage of zeros): a budget charged nothing would never end a run.
+ * What a step cost: the server's count of the request and the reply, or an estimate from a
+ * server that reports none, or 0 tokens for a request that sent a prompt (some servers send
+ * a usage of zeros): a budget charged nothing would never end a run. The estimate is
+ * `requestTokens` (the whole request's, `estimateRequestTokens`: the tool schemas it offered
+ * are part of the prompt, often most of it) and the reply's text.
  */
-export function stepTokens(messages: readonly ChatMessage[], answer: ModelFinish): StepTokens {
+export function stepTokens(requestTokens: number, answer: ModelFinish): StepTokens {
   const reported = answer.usage?.totalTokens;
   if (reported !== undefined && reported > 0) return { tokens: reported, estimated: false };
-  return { tokens: estimateTokens(messages) + Math.ceil(answer.text.length / CHARS_PER_TOKEN), estimated: true };
+  return { tokens: requestTokens + Math.ceil(answer.text.length / CHARS_PER_TOKEN), estimated: true };
 }
 
 /** The `Warning` that a run's budget was charged estimates (once per run: the server's usage is missing for all its requests alike). */

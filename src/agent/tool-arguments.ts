@@ -1,4 +1,5 @@
 import type { JsonValue } from '../events/json.js';
+import type { ModelToolCall } from '../model/chat-model.js';
 import type { Tool } from '../tools/tool.js';
 import { checkToolArguments, type ArgsCheck } from '../tools/args-check.js';
 import { errorMessage } from '../errors/error-message.js';
@@ -8,8 +9,20 @@ import { MAX_JSON_DEPTH, nestsDeeper } from '../validation/json-depth.js';
 /** How deep a call's arguments may nest arrays and objects ({@link MAX_JSON_DEPTH}). */
 export const MAX_ARGUMENT_DEPTH = MAX_JSON_DEPTH;
 
+/** A call's arguments parsed: the value, or (invalid JSON, or JSON nested too deep) the raw string for events and why. */
+export type ParsedArguments = { readonly ok: true; readonly value: JsonValue } | { readonly ok: false; readonly value: string; readonly error: string };
+
+/**
+ * A tool call the model asked for, its arguments parsed once when its step ended: the step's
+ * events and the call itself read the same parse (a parse and a depth scan less per call).
+ */
+export interface ParsedCall {
+  readonly call: ModelToolCall;
+  readonly parsed: ParsedArguments;
+}
+
 /** Parses the model's raw arguments; invalid JSON (or JSON nested too deep) is kept as the raw string for events. */
-export function parseArguments(given: string): { ok: true; value: JsonValue } | { ok: false; value: string; error: string } {
+export function parseArguments(given: string): ParsedArguments {
   // A custom ChatModel written in JavaScript may hand over the object itself, as some servers do.
   const raw = argumentsText(given);
   if (raw.trim() === '') return { ok: true, value: {} };

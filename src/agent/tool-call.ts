@@ -1,9 +1,8 @@
 import { asyncScheduler, from, isObservable, Observable, Subscription } from 'rxjs';
-import type { ModelToolCall } from '../model/chat-model.js';
 import type { Tool, ToolContext, ToolResult } from '../tools/tool.js';
 import { toolError } from '../tools/tool-error.js';
 import { type RunScope, toolContextOf } from './run-scope.js';
-import { checkArguments, parseArguments } from './tool-arguments.js';
+import { checkArguments, type ParsedCall } from './tool-arguments.js';
 import { DOOM_LOOP_REPEATS, gate, type Verdict } from './tool-gate.js';
 import { orderedOutput } from './ordered-output.js';
 import type { RunOutput } from './run-output.js';
@@ -16,14 +15,14 @@ import { endSpan, toolSpan } from '../telemetry/spans.js';
  * (a `task`'s wrapped child events), then `ToolCallEnd` to the run's `output`, in order, and
  * emits the text the model reads as its one value. Every failure — invalid JSON, a schema
  * mismatch, an unknown or refused tool, a throw, a timeout — becomes such a text; the stream
- * itself never errors. Unsubscribing aborts the tool through its context's signal.
+ * itself never errors. Unsubscribing aborts the tool through its context's signal. `parsed`:
+ * the call's arguments as its step parsed them for `ReasonEnd` (not parsed again here).
  */
-export function toolCall$(scope: RunScope, step: number, call: ModelToolCall, runOutput: RunOutput): Observable<string> {
+export function toolCall$(scope: RunScope, step: number, { call, parsed }: ParsedCall, runOutput: RunOutput): Observable<string> {
   return new Observable<string>((done) => {
     const { run } = scope;
     const started = performance.now();
     let ranToEnd = false;
-    const parsed = parseArguments(call.arguments);
     const base = { runId: run.runId, agentName: run.agentName, step, callId: call.id, toolName: call.name };
     const output = orderedOutput<string>(scope, call.name, done, runOutput);
     output.next({ type: 'ToolCallStart', ...base, args: parsed.value });

@@ -8,8 +8,10 @@ import type { ChatRequest, ToolSpec } from './chat-model.js';
 export const CHARS_PER_TOKEN = 4;
 
 /**
- * A cheap token estimate (about four characters per token), for context-size events and
- * scripted usage. Real usage comes from the server.
+ * A cheap token estimate (about four characters per token) of messages alone, for parts of a
+ * conversation and scripted usage. Whatever judges a whole request (whether it fits the
+ * window, what it is charged) uses {@link estimateRequestTokens}, which adds its tools. Real
+ * usage comes from the server.
  *
  * @example
  * ```ts

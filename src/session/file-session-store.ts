@@ -1,13 +1,11 @@
 import { constants } from 'node:fs';
-import { realpath, rename, rm, type FileHandle } from 'node:fs/promises';
+import { rename, rm, type FileHandle } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
-import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { ChatMessage } from '../model/chat-message.js';
 import { checkConfined, isWithin, makeConfinedFolder, openConfined, writeConfinedFile, type ConfinedRoot } from './confined-file.js';
 import { FileSessionSummaries } from './file-session-summaries.js';
-import { homeGrantKeyFile } from './grant-key.js';
-import { GrantSeal, type GrantKeySource, type GrantPlace } from './grant-seal.js';
+import { FileSessionGrants } from './file-session-grants.js';
 import { ownedTaskIds } from './owned-task-ids.js';
 import { LocalClaims, type SessionClaim } from './session-claim.js';
 import { assertSessionId } from './session-id.js';
@@ -78,8 +76,8 @@ export class FileSessionStore implements SessionStore {
   private readonly folder: string;
   /** The sessions' summary files, which {@link FileSessionStore.list} reads. */
   private readonly summaries: FileSessionSummaries;
-  /** Signs and checks the stored grants. */
-  private readonly seal: GrantSeal;
+  /** The stored "always" approvals, signed. */
+  private readonly grants: FileSessionGrants;
 
   /**
    * Stores under `<workspace>/.rxharness/sessions/`, or under `options.dir` when given.
@@ -94,7 +92,15 @@ export class FileSessionStore implements SessionStore {
     const base = resolve(workspace);
     this.folder = resolve(this.dir);
     this.root = isWithin(base, this.folder) ? { path: base, label: 'the workspace' } : { path: this.folder, label: 'the session folder' };
-    this.seal = new GrantSeal(options.grantKey !== undefined ? { key: options.grantKey } : homeKey(base, options.home));
+    this.grants = new FileSessionGrants(
+      this.dir,
+      {
+        mkdir: () => this.mkdir(),
+        read: (sessionId) => this.read(this.file(sessionId, 'grants')),
+        append: (sessionId, lines) => this.appendLines(this.file(sessionId, 'grants'), lines),
+      },
+      { workspace: base, grantKey: options.grantKey, home: options.home },
+    );
     this.summaries = new FileSessionSummaries(this.root, this.dir, {
       earlierTitle: async (sessionId) => sessionTitle(await this.transcript(sessionId)),
       enqueue: (sessionId, task) => this.enqueue(sessionId, task),
@@ -213,35 +219,13 @@ export class FileSessionStore implements SessionStore {
    * session comes back as an entry that is no grant (`{ notSigned: true }`), so that the run
    * counts it in its `grant-skipped` Warning and asks again.
    */
-  async loadGrants(sessionId: string): Promise<readonly ApprovalGrant[]> {
-    let text: string;
-    try {
-      text = await this.read(this.file(sessionId, 'grants'));
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw e;
-    }
-    const entries = text.split('\n').flatMap((line): unknown[] => {
-      try {
-        return line.trim() === '' ? [] : [JSON.parse(line)];
-      } catch {
-        return []; // a line cut by a crash
-      }
-    });
-    const grants = await this.seal.verified(await this.grantPlace(sessionId), entries);
-    return grants.map((grant) => grant ?? NOT_SIGNED);
+  loadGrants(sessionId: string): Promise<readonly ApprovalGrant[]> {
+    return this.grants.load(sessionId);
   }
 
   /** Keeps a signed grant; without a usable key, nothing (the grant holds in memory only, see the class). */
-  async saveGrant(sessionId: string, grant: ApprovalGrant): Promise<void> {
-    await this.mkdir();
-    const line = await this.seal.line(await this.grantPlace(sessionId), grant);
-    if (line !== undefined) await this.appendLines(this.file(sessionId, 'grants'), line);
-  }
-
-  /** What a grant of the session is signed for: the folder by its real path (another path to it is the same folder). */
-  private async grantPlace(sessionId: string): Promise<GrantPlace> {
-    return { folder: await realpath(this.dir), sessionId };
+  saveGrant(sessionId: string, grant: ApprovalGrant): Promise<void> {
+    return this.grants.save(sessionId, grant);
   }
 
   /** The session's messages, and how many of them (from the start) its archive accounts for. */
@@ -347,22 +331,6 @@ export class FileSessionStore implements SessionStore {
   /** Every file of a session is named here (an id that cannot name a session is refused there). */
   private file(id: string, kind: SessionFileKind): string {
     return join(this.dir, sessionFileName(id, kind));
-  }
-}
-
-/**
- * What {@link FileSessionStore.loadGrants} answers for a stored line that is no grant it
- * signed: an entry without a `toolName`, which a run skips and counts (a store may answer
- * entries that are no grants; the run checks each).
- */
-const NOT_SIGNED = Object.freeze({ notSigned: true }) as unknown as ApprovalGrant;
-
-/** The key file in `home` (default `os.homedir()`, which can fail: then no key, said when first needed). */
-function homeKey(workspace: string, home: string | undefined): GrantKeySource {
-  try {
-    return { file: homeGrantKeyFile(resolve(home ?? homedir())), workspace };
-  } catch (e) {
-    return { refused: `cannot find the home folder for the grant key (${(e as Error).message}): set HOME, or give FileSessionStore a grantKey` };
   }
 }
 

@@ -1,7 +1,7 @@
 /**
  * A token budget charges what a request used even when its server does not say: a reply
  * without usage, or with a usage of zero tokens for a request that sent a prompt, is charged
- * an estimate (`estimateTokens`), with one `usage-estimated` Warning per run. Before, a
+ * an estimate (`estimateRequestTokens` and the answer), with one `usage-estimated` Warning per run. Before, a
  * server reporting zeros was never charged, and its budget never ended a run.
  */
 import { afterEach, describe, expect, it } from 'vitest';

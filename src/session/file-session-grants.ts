@@ -1,0 +1,92 @@
+import { realpath } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { resolve } from 'node:path';
+import { homeGrantKeyFile } from './grant-key.js';
+import { GrantSeal, type GrantKeySource, type GrantPlace } from './grant-seal.js';
+import type { ApprovalGrant } from './session-store.js';
+
+/** What {@link FileSessionGrants} needs of its store: its confined file access. */
+export interface GrantFiles {
+  /** Makes the store's folder (once). */
+  mkdir(): Promise<unknown>;
+  /** The text of the session's grants file; rejects with `ENOENT` when there is none. */
+  read(sessionId: string): Promise<string>;
+  /** Appends whole lines to the session's grants file. */
+  append(sessionId: string, lines: string): Promise<void>;
+}
+
+/**
+ * The "always" approvals of a `FileSessionStore`'s conversations (`<id>.grants.jsonl`, one
+ * per line), each signed by a {@link GrantSeal} over the folder's real path and the session:
+ * the folder lies in the workspace, where a planted or copied line must grant nothing.
+ */
+export class FileSessionGrants {
+  /** Signs and checks the stored grants. */
+  private readonly seal: GrantSeal;
+
+  /**
+   * `grantKey` signs the grants; without it, the key file in `home` (default
+   * `os.homedir()`), refused when it lies in `workspace`.
+   *
+   * @throws TypeError for an empty `grantKey`.
+   */
+  constructor(
+    private readonly dir: string,
+    private readonly files: GrantFiles,
+    options: { readonly workspace: string; readonly grantKey?: Uint8Array | string; readonly home?: string },
+  ) {
+    this.seal = new GrantSeal(options.grantKey !== undefined ? { key: options.grantKey } : homeKey(options.workspace, options.home));
+  }
+
+  /**
+   * The session's grants. A line cut by a crash is skipped; a line that is no grant this
+   * key signed for this folder and session comes back as an entry that is no grant
+   * (`{ notSigned: true }`), so that the run counts it and asks again.
+   */
+  async load(sessionId: string): Promise<readonly ApprovalGrant[]> {
+    let text: string;
+    try {
+      text = await this.files.read(sessionId);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw e;
+    }
+    const entries = text.split('\n').flatMap((line): unknown[] => {
+      try {
+        return line.trim() === '' ? [] : [JSON.parse(line)];
+      } catch {
+        return []; // a line cut by a crash
+      }
+    });
+    const grants = await this.seal.verified(await this.place(sessionId), entries);
+    return grants.map((grant) => grant ?? NOT_SIGNED);
+  }
+
+  /** Keeps a signed grant; without a usable key, nothing (the grant holds in memory only). */
+  async save(sessionId: string, grant: ApprovalGrant): Promise<void> {
+    await this.files.mkdir(); // before `place`: the folder's real path needs the folder
+    const line = await this.seal.line(await this.place(sessionId), grant);
+    if (line !== undefined) await this.files.append(sessionId, line);
+  }
+
+  /** What a grant of the session is signed for: the folder by its real path (another path to it is the same folder). */
+  private async place(sessionId: string): Promise<GrantPlace> {
+    return { folder: await realpath(this.dir), sessionId };
+  }
+}
+
+/**
+ * What {@link FileSessionGrants.load} answers for a stored line that is no grant it signed:
+ * an entry without a `toolName`, which a run skips and counts (a store may answer entries
+ * that are no grants; the run checks each).
+ */
+const NOT_SIGNED = Object.freeze({ notSigned: true }) as unknown as ApprovalGrant;
+
+/** The key file in `home` (default `os.homedir()`, which can fail: then no key, said when first needed). */
+function homeKey(workspace: string, home: string | undefined): GrantKeySource {
+  try {
+    return { file: homeGrantKeyFile(resolve(home ?? homedir())), workspace };
+  } catch (e) {
+    return { refused: `cannot find the home folder for the grant key (${(e as Error).message}): set HOME, or give FileSessionStore a grantKey` };
+  }
+}
