@@ -40,9 +40,18 @@ export class RedisKeys {
     return `${this.prefix}:taskinfo:${taskId}`;
   }
 
-  /** The ids of the tasks a conversation started (a set), so deleting it deletes them (kept `sessionTtlMs` after the last start). */
+  /** The ids of the tasks a conversation started (a set), so deleting it deletes them (kept `sessionTtlMs` after the conversation's last write or task start). */
   sessionTasks(sessionId: string): string {
     return `${this.prefix}:sessiontasks:${sessionId}`;
+  }
+
+  /**
+   * Marks a task of a deleted conversation (kept `sessionTtlMs`): writes to its session and
+   * its background result are refused, so a worker still running it when the delete
+   * returned (a cancel is a message) brings nothing of it back.
+   */
+  deletedTask(taskId: string): string {
+    return `${this.prefix}:deletedtask:${taskId}`;
   }
 
   /** A conversation's "always" approvals (a list of JSON texts). */

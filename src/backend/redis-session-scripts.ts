@@ -6,8 +6,9 @@
  * failed write wrote nothing, so a retry does not store it twice).
  *
  * KEYS, always: the messages, the archive, the archive mark, the grants, the task info, the
- * summary, the index. ARGV, always: the time to live, now, the id, the title of what was
- * written; then what is written.
+ * summary, the set of the tasks it started, the index, the mark of a deleted conversation's
+ * task (a write to such a task is refused, writing nothing). ARGV, always: the time to live,
+ * now, the id, the title of what was written; then what is written.
  */
 
 /**
@@ -16,15 +17,20 @@
  * written by something else under this prefix) is deleted, to be rebuilt by this write,
  * rather than failing the write half way; it answers the keys replaced and their types, for
  * the store to warn about. `keep`: every key of the session that exists lives `ttl` longer,
- * so nothing of a conversation still in use (its archive, mark, grants, task info) expires
- * before its messages. `index`: scored by now in the index, its summary titled by its first
- * prompt; a task session (its task info exists) is not indexed.
+ * so nothing of a conversation still in use (its archive, mark, grants, task info, task set)
+ * expires before its messages: a task set gone early would leave its tasks out of a delete.
+ * `index`: scored by now in the index, its summary titled by its first prompt; a task
+ * session (its task info exists) is not indexed.
  */
 const BODY = `
 local ttl, now, id, title = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3], ARGV[4]
+-- A task of a deleted conversation: a worker that ran it on after the delete writes nothing.
+if redis.call('EXISTS', KEYS[9]) == 1 then
+  return redis.error_reply('the session "' .. id .. '" is a task of a deleted conversation: nothing more is written to it')
+end
 local function repair()
   local replaced = {}
-  for _, pair in ipairs({ { KEYS[7], 'zset' }, { KEYS[6], 'hash' } }) do
+  for _, pair in ipairs({ { KEYS[8], 'zset' }, { KEYS[6], 'hash' } }) do
     local found = redis.call('TYPE', pair[1]).ok
     if found ~= 'none' and found ~= pair[2] then
       redis.call('DEL', pair[1])
@@ -35,15 +41,15 @@ local function repair()
   return replaced
 end
 local function keep()
-  for i = 1, 6 do redis.call('PEXPIRE', KEYS[i], ttl) end
+  for i = 1, 7 do redis.call('PEXPIRE', KEYS[i], ttl) end
 end
 local function index()
   if redis.call('EXISTS', KEYS[5]) == 1 then return end
   -- GT: a write never moves a session back (an instance whose clock is behind), so a page
   -- after it neither repeats it nor skips others; a new session is added as before.
-  redis.call('ZADD', KEYS[7], 'GT', now, id)
-  redis.call('ZREMRANGEBYSCORE', KEYS[7], '-inf', now - ttl)
-  redis.call('PEXPIRE', KEYS[7], ttl)
+  redis.call('ZADD', KEYS[8], 'GT', now, id)
+  redis.call('ZREMRANGEBYSCORE', KEYS[8], '-inf', now - ttl)
+  redis.call('PEXPIRE', KEYS[8], ttl)
   local kept = redis.call('HGET', KEYS[6], 'title')
   if not kept or kept == '' then redis.call('HSET', KEYS[6], 'title', title) end
   redis.call('PEXPIRE', KEYS[6], ttl)

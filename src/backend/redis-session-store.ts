@@ -16,7 +16,7 @@ import { storedObject } from './stored-object.js';
  * A {@link SessionStore} in Redis, shared by every engine and worker on it: a session is a
  * list of JSON messages (an append is one `RPUSH`, so concurrent writers never interleave
  * inside a write), a task's owner a JSON value, a conversation's grants a list, all of a
- * session's keys (with its archive and summary) kept `sessionTtlMs` after its last write of
+ * session's keys (with its archive, summary and task set) kept `sessionTtlMs` after its last write of
  * any kind (so task sessions of finished one-off runs go, and nothing of a session in use
  * expires before the rest). Every
  * answer is still checked by the run (`checkHistory`), as with any store: an item that is
@@ -35,7 +35,7 @@ export class RedisSessionStore implements SessionStore {
   constructor(
     private readonly redis: Redis,
     private readonly keys: RedisKeys,
-    /** Each write keeps a session (all its keys: messages, archive, task info, grants, summary) this much longer. */
+    /** Each write keeps a session (all its keys: messages, archive, task info, grants, summary, task set) this much longer. */
     private readonly ttlMs: number,
     /** How long a run's claim of its session lasts unless renewed (its process died). */
     private readonly leaseMs = 30_000,
@@ -84,18 +84,20 @@ export class RedisSessionStore implements SessionStore {
   /**
    * Forgets a session: all its keys (messages, archive, grants, task info, summary) and its
    * index entry, and those of the tasks it started (a new conversation taking the id must not
-   * resume them, nor read their transcripts).
+   * resume them, nor read their transcripts). Each of those tasks is marked deleted for
+   * `sessionTtlMs`: a worker still running one writes neither its transcript nor its result
+   * back (the write scripts refuse them), whenever its cancel reaches it.
    */
   async delete(sessionId: string): Promise<void> {
     assertSessionId(sessionId);
     const k = this.keys;
     const tasks = await this.#ownedTasks(sessionId);
-    await this.redis
+    const writes = this.redis
       .multi()
       .del(...[sessionId, ...tasks].flatMap((id) => [k.session(id), k.taskInfo(id), k.grants(id), k.archive(id), k.archived(id), k.sessionSummary(id)]), k.sessionTasks(sessionId))
-      .zrem(k.sessionIndex(), sessionId)
-      .exec()
-      .catch(fail('deleting a session'));
+      .zrem(k.sessionIndex(), sessionId);
+    for (const id of tasks) writes.set(k.deletedTask(id), '1', 'PX', this.ttlMs);
+    await writes.exec().catch(fail('deleting a session'));
   }
 
   /** The tasks the conversation started: those of its set whose task info still names it as their owner (an id put there by hand is no task of it). */
@@ -168,7 +170,7 @@ export class RedisSessionStore implements SessionStore {
    */
   async #write(script: string, sessionId: string, title: string, items: readonly string[], doing: string): Promise<void> {
     const k = this.keys;
-    const keys = [k.session(sessionId), k.archive(sessionId), k.archived(sessionId), k.grants(sessionId), k.taskInfo(sessionId), k.sessionSummary(sessionId), k.sessionIndex()];
+    const keys = [k.session(sessionId), k.archive(sessionId), k.archived(sessionId), k.grants(sessionId), k.taskInfo(sessionId), k.sessionSummary(sessionId), k.sessionTasks(sessionId), k.sessionIndex(), k.deletedTask(sessionId)];
     const replaced = (await this.redis.eval(script, keys.length, ...keys, this.ttlMs, Date.now(), sessionId, title, ...items).catch(fail(doing))) as string[];
     for (let i = 0; i + 1 < replaced.length; i += 2) {
       const [key, type] = [replaced[i]!, replaced[i + 1]!];

@@ -47,6 +47,8 @@ end`;
 // and a start none, so it splits at its last two.
 const PUT = `${READ_NOTE}
 local order, sizes, chars = KEYS[1], KEYS[2], KEYS[3]
+-- The task of a deleted conversation (see RedisKeys.deletedTask): its result is no news to anyone.
+if redis.call('EXISTS', KEYS[7]) == 1 then return end
 -- Refused before its first write (a failing script keeps what it wrote before).
 local found = redis.call('TYPE', KEYS[5]).ok
 if found ~= 'hash' and found ~= 'none' then return redis.error_reply(KEYS[5] .. ' is a ' .. found .. ', not a hash of waiting results') end
@@ -137,7 +139,7 @@ export async function putWaitingResult(redis: Redis, keys: RedisKeys, info: Task
   const { undeliveredResults, undeliveredChars } = DEFAULT_TASK_TRACKER_LIMITS;
   const args = [member(info.sessionId, key), key, JSON.stringify(info), size, undeliveredResults, undeliveredChars, RESULT_TTL_MS];
   const channel = [keys.resultsChannel, JSON.stringify(message), keys.results(''), keys.droppedResults(''), NAMED_DROPS];
-  await redis.eval(PUT, 6, ...waitingKeys(keys), keys.results(info.sessionId), keys.waitingBound, ...args, ...channel);
+  await redis.eval(PUT, 7, ...waitingKeys(keys), keys.results(info.sessionId), keys.waitingBound, keys.deletedTask(info.taskId), ...args, ...channel);
 }
 
 /**

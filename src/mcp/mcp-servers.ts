@@ -52,10 +52,10 @@ export interface McpToolsAnswer {
  */
 export class McpServers {
   private readonly connections = new Map<string, McpConnection>();
-  // Our tools, made once per listing; names stay after a server drops a tool, so a child
-  // holding one gets a tool whose call the server refuses, rather than none.
-  private readonly byName = new Map<string, Tool>();
-  private readonly made = new WeakMap<readonly McpToolInfo[], { names: string[]; skipped: McpWarning[] }>();
+  // Each server's tools, made once from its latest listing, which replaces the one before:
+  // a tool it no longer lists (after list_changed, or a restart) is offered to no run, not
+  // even a child holding its name, so a server renaming its tools cannot grow this.
+  private readonly made = new Map<string, Made>();
 
   constructor(configs: Readonly<Record<string, McpServerConfig>>, workspace: string) {
     for (const [name, config] of Object.entries(configs)) this.connections.set(name, new McpConnection(name, config, workspace));
@@ -104,40 +104,56 @@ export class McpServers {
       offered.push(...names);
     }
     const chosen = new Set([...request.names, ...(request.select ? request.select.keep(offered) : [])]);
-    const tools = [...chosen].map((name) => this.byName.get(name)).filter((t): t is Tool => t !== undefined);
+    const tools = [...chosen].map((name) => this.current(name)).filter((t): t is Tool => t !== undefined);
     return { tools, warnings };
   }
 
-  /** The names of a connection's current tools, making our tools for a new listing. */
-  private make(connection: McpConnection): { names: string[]; skipped: McpWarning[] } {
-    const listing = connection.tools;
-    let made = this.made.get(listing);
-    if (!made) {
-      made = { names: [], skipped: [] };
-      const taken = new Set<string>();
-      for (const info of listing) {
-        if (taken.size === MCP_MAX_TOOLS) {
-          made.skipped.push(tooMany(connection.name));
-          break;
-        }
-        const name = mcpToolName(connection.name, info.name);
-        if (taken.has(name)) {
-          // The server's name, cut: it may be of any length.
-          const message = `MCP server "${connection.name}" offers two tools named ${name} once made fit for a model; ${JSON.stringify(clipMiddle(info.name, QUOTED_NAME_CHARS))} is left out.`;
-          made.skipped.push({ code: 'mcp-tool-skipped', message });
-          continue;
-        }
-        const { tool, warnings } = mcpTool(name, info, connection);
-        made.skipped.push(...warnings);
-        if (!tool) continue;
-        taken.add(name);
-        made.names.push(name);
-        this.byName.set(name, tool);
-      }
-      this.made.set(listing, made);
-    }
+  /** The tool named `name` in its server's latest listing, if it is there. */
+  private current(name: string): Tool | undefined {
+    const server = mcpServerOf(name);
+    return server === undefined ? undefined : this.made.get(server)?.tools.get(name);
+  }
+
+  /** A connection's current tools, made when it has listed them anew. */
+  private make(connection: McpConnection): Made {
+    const last = this.made.get(connection.name);
+    if (last?.listing === connection.tools) return last;
+    const made = makeTools(connection);
+    this.made.set(connection.name, made);
     return made;
   }
+}
+
+/** Our tools for one listing of a server, their names in its order, and the warnings for those left out. */
+interface Made {
+  readonly listing: readonly McpToolInfo[];
+  readonly names: readonly string[];
+  readonly tools: ReadonlyMap<string, Tool>;
+  readonly skipped: readonly McpWarning[];
+}
+
+/** Makes our tools for a connection's current listing. */
+function makeTools(connection: McpConnection): Made {
+  const listing = connection.tools;
+  const tools = new Map<string, Tool>();
+  const skipped: McpWarning[] = [];
+  for (const info of listing) {
+    if (tools.size === MCP_MAX_TOOLS) {
+      skipped.push(tooMany(connection.name));
+      break;
+    }
+    const name = mcpToolName(connection.name, info.name);
+    if (tools.has(name)) {
+      // The server's name, cut: it may be of any length.
+      const message = `MCP server "${connection.name}" offers two tools named ${name} once made fit for a model; ${JSON.stringify(clipMiddle(info.name, QUOTED_NAME_CHARS))} is left out.`;
+      skipped.push({ code: 'mcp-tool-skipped', message });
+      continue;
+    }
+    const { tool, warnings } = mcpTool(name, info, connection);
+    skipped.push(...warnings);
+    if (tool) tools.set(name, tool);
+  }
+  return { listing, names: [...tools.keys()], tools, skipped };
 }
 
 /** The warning for a server listing more than {@link MCP_MAX_TOOLS} tools. */

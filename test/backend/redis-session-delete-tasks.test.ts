@@ -2,9 +2,12 @@
  * Deleting a conversation from the Redis session store deletes the tasks it started (their
  * messages and task info), so a new conversation taking the id cannot resume them
  * (docs/sessions.md, "Deleting a conversation"); another conversation's tasks stay, and an
- * id put in the conversation's task set by hand is no task of it.
+ * id put in the conversation's task set by hand is no task of it. A worker still running one
+ * of its tasks when the delete returns (its cancel is a message on its way) writes nothing
+ * of it back: those are the writes it would make, made after the delete.
  */
 import { describe, expect, it } from 'vitest';
+import { putWaitingResult } from '../../src/backend/waiting-results-store.js';
 import { redisBackendPerFile } from './redis-backend-per-file.js';
 import { HAS_REDIS } from './redis-server.js';
 
@@ -29,5 +32,30 @@ describe.skipIf(!HAS_REDIS)('RedisSessionStore.delete and the tasks of a convers
     expect(await store.load('other')).toEqual([{ role: 'user', content: 'mine' }]);
     expect(await store.load('task_b')).toEqual([{ role: 'user', content: 'kept' }]);
     expect(await store.loadTaskInfo('task_b')).toMatchObject({ ownerSessionId: 'other' });
+  });
+
+  // A late write used to bring the task's transcript back, and, its task info gone, list it
+  // as a conversation; a late result waited for the next conversation taking the id.
+  it("refuses the writes a worker still running one of its tasks makes after the delete: its transcript, its result", async () => {
+    const { backend } = redisFile;
+    const store = backend.sessions;
+    await store.append('gone', [{ role: 'user', content: 'hi' }]);
+    await store.saveTaskInfo({ taskId: 'task_late', agentName: 'alpha', description: 'late', ownerSessionId: 'gone' });
+    await store.append('task_late', [{ role: 'user', content: 'secret' }]);
+
+    await store.delete('gone');
+    const late = { role: 'assistant', content: 'written after the delete' } as const;
+    await expect(store.append('task_late', [late])).rejects.toThrow('the session "task_late" is a task of a deleted conversation: nothing more is written to it');
+    await expect(store.replace('task_late', [late])).rejects.toThrow(/deleted conversation/);
+    await expect(store.saveGrant('task_late', { toolName: 'bash', subject: 'ls' })).rejects.toThrow(/deleted conversation/);
+    const now = Date.now();
+    await putWaitingResult(backend.parts.redis, backend.parts.keys, { taskId: 'task_late', agentName: 'alpha', description: 'late', sessionId: 'gone', parentRunId: 'run_gone', background: true, state: 'done', result: 'old news', startedAt: now, endedAt: now });
+
+    expect(await store.loadArchive('task_late')).toEqual([]);
+    expect((await store.list()).map((s) => s.sessionId)).not.toContain('task_late');
+    expect(await backend.parts.redis.hlen(backend.parts.keys.results('gone'))).toBe(0);
+    // A new conversation taking the id is written as any other.
+    await store.append('gone', [{ role: 'user', content: 'new' }]);
+    expect(await store.load('gone')).toEqual([{ role: 'user', content: 'new' }]);
   });
 });

@@ -4,6 +4,7 @@
  * append used to renew only the messages, the summary and the index, so a conversation kept
  * going lost its compacted history and its "always" grants `sessionTtlMs` after they were
  * written, and a task session lost its task info (and was then listed as a conversation).
+ * A conversation's writes keep the set of the tasks it started too (which a delete reads).
  *
  * Time passing is played by shortening each key's expiry by hand (`PEXPIRE`), not slept.
  */
@@ -66,6 +67,29 @@ describe.skipIf(!HAS_REDIS)('the Redis session store keeps every key of a sessio
     // And what it kept is whole: the compacted history, the grants.
     expect((await store.loadArchive('conv')).slice(0, 4)).toEqual([user(1), answer(1), user(2), answer(2)]);
     expect(await store.loadGrants('conv')).toHaveLength(2);
+  });
+
+  // Its task set used to be renewed only when a task started: a conversation kept going
+  // for sessionTtlMs after its last task start lost it, and a delete then left its tasks.
+  it("a conversation: an append, a grant and a compaction each renew the set of the tasks it started, so a delete still finds them", async () => {
+    const { backend } = redisFile;
+    const store = backend.sessions;
+    const tasks = backend.parts.keys.sessionTasks('talk');
+    await store.append('talk', [user(1)]);
+    await store.saveTaskInfo({ taskId: 'task_t', agentName: 'explore', description: 'd', ownerSessionId: 'talk' });
+    await store.append('task_t', [user(1)]);
+    const writes: Record<string, () => Promise<void>> = {
+      append: () => store.append('talk', [answer(1)]),
+      grant: () => store.saveGrant('talk', { toolName: 'bash', subject: 'ls' }),
+      compaction: () => store.replace('talk', [{ role: 'user', content: 'summary' }, answer(1)]),
+    };
+    for (const [write, run] of Object.entries(writes)) {
+      await backend.parts.redis.pexpire(tasks, AGED_MS);
+      await run();
+      expect({ write, renewed: (await backend.parts.redis.pttl(tasks)) > AGED_MS }).toEqual({ write, renewed: true });
+    }
+    await store.delete('talk');
+    expect(await store.load('task_t')).toEqual([]);
   });
 
   it('a task session: an append renews its task info (it stays a task, not listed as a conversation)', async () => {

@@ -7,8 +7,8 @@
  *
  * @module
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { answeredHandshake, mcpHttpServer, replyResult, type McpMessage } from './mcp-http-server.js';
 
 /** Where the server stops writing by itself. */
 export const ENDLESS_LIMIT = 64 * 1024 * 1024;
@@ -44,25 +44,11 @@ export async function startEndlessHttpServer(kind: 'sse' | 'json'): Promise<Endl
   };
   const answer = (req: IncomingMessage, res: ServerResponse, body: string): void => {
     if (req.method !== 'POST') return void res.writeHead(405).end();
-    const message = JSON.parse(body) as { id?: number; method: string; params?: { protocolVersion?: string } };
-    const reply = (result: object): void => void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
-    if (message.id === undefined) return void res.writeHead(202).end();
-    if (message.method === 'initialize') return reply({ protocolVersion: message.params?.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'endless', version: '1.0.0' } });
-    if (message.method === 'tools/list') return reply({ tools: [{ name: 'endless', description: 'Never finishes its answer.', inputSchema: { type: 'object' } }] });
+    const message = JSON.parse(body) as McpMessage;
+    if (answeredHandshake(res, message, 'endless')) return;
+    if (message.method === 'tools/list') return replyResult(res, message, { tools: [{ name: 'endless', description: 'Never finishes its answer.', inputSchema: { type: 'object' } }] });
     endless(res);
   };
-  const http = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    req.on('end', () => answer(req, res, body));
-  });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`,
-    written: () => written,
-    close: async () => {
-      http.closeAllConnections();
-      await new Promise<void>((resolve) => http.close(() => resolve()));
-    },
-  };
+  const http = await mcpHttpServer(answer);
+  return { url: http.url, written: () => written, close: http.close };
 }

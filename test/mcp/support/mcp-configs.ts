@@ -100,3 +100,10 @@ const FLOODING = fileURLToPath(new URL('./flooding-stdio-server.ts', import.meta
 export function floodingStdioServer(): McpStdioServerConfig {
   return { command: process.execPath, args: ['--import', 'tsx', FLOODING], cwd: REPO };
 }
+
+const RENAMING = fileURLToPath(new URL('./renaming-stdio-server.ts', import.meta.url));
+
+/** The renaming server (see renaming-stdio-server.ts): a tool named anew at every listing. */
+export function renamingStdioServer(): McpStdioServerConfig {
+  return { command: process.execPath, args: ['--import', 'tsx', RENAMING], cwd: REPO };
+}

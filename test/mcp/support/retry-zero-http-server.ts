@@ -7,8 +7,8 @@
  *
  * @module
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { answeredHandshake, mcpHttpServer, replyResult, type McpMessage } from './mcp-http-server.js';
 
 /** A running retry-zero server. */
 export interface RetryZeroHttpServer {
@@ -27,24 +27,10 @@ export async function startRetryZeroHttpServer(): Promise<RetryZeroHttpServer> {
       return void res.writeHead(200, { 'content-type': 'text/event-stream' }).end(`id: ${gets}\nretry: 0\n\n`);
     }
     if (req.method !== 'POST') return void res.writeHead(405).end();
-    const message = JSON.parse(body) as { id?: number; method: string; params?: { protocolVersion?: string } };
-    const reply = (result: object): void => void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
-    if (message.id === undefined) return void res.writeHead(202).end();
-    if (message.method === 'initialize') return reply({ protocolVersion: message.params?.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'retry-zero', version: '1.0.0' } });
-    reply({ tools: [] });
+    const message = JSON.parse(body) as McpMessage;
+    if (answeredHandshake(res, message, 'retry-zero')) return;
+    replyResult(res, message, { tools: [] });
   };
-  const http = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    req.on('end', () => answer(req, res, body));
-  });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`,
-    gets: () => gets,
-    close: async () => {
-      http.closeAllConnections();
-      await new Promise<void>((resolve) => http.close(() => resolve()));
-    },
-  };
+  const http = await mcpHttpServer(answer);
+  return { url: http.url, gets: () => gets, close: http.close };
 }
