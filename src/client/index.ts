@@ -66,7 +66,7 @@ export type {
 } from '../events/agent-event.js';
 export type { JsonObject, JsonValue } from '../events/json.js';
 export type { RunMetrics } from '../events/run-metrics.js';
-export { isAgentEvent, isRunEnd, isTaskWrap } from '../events/guards.js';
+export { isAgentEvent, isRunEnd, isTaskWrap, isWellFormedEvent } from '../events/guards.js';
 export { eventText } from '../events/event-text.js';
 export { ofEventType } from '../events/operators/of-event-type.js';
 export { terminalRunEnd } from '../events/operators/terminal-run-end.js';

@@ -109,11 +109,16 @@ const USAGE = ['promptTokens', 'completionTokens', 'totalTokens'];
  * `TaskWrap` nesting: {@link isAgentEvent}, plus each field's kind (a `ReasonDelta`'s `text`
  * a string, a `RunEnd`'s `metrics` five numbers, an optional `error` a string when present).
  * What a client checks before handing an event read from the network to code that reads
- * those fields without looking (`fromRun` refuses the rest; `reduceTree` skips them).
+ * those fields without looking (`fromRun` refuses the rest; `reduceTree` skips them): the
+ * same check for a client that reads the NDJSON or SSE stream itself.
  *
  * @example
  * ```ts
  * isWellFormedEvent({ type: 'RunEnd', runId: 'r', agentName: 'main' }); // false: no text, metrics...
+ *
+ * // the data of one message of GET /api/runs/:id/events, read by hand: `{ runId, seq, event }`
+ * const { event } = JSON.parse(data) as { event: unknown };
+ * if (isWellFormedEvent(event)) state = reduceTree(state, event, Date.now());
  * ```
  */
 export function isWellFormedEvent(value: unknown): value is AgentEvent {

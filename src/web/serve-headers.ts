@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 
 /**
@@ -13,15 +14,34 @@ const EVERY_ANSWER = {
 } as const;
 
 /**
- * The page's own headers: it loads nothing from elsewhere, may only talk to this server, and
- * (as every answer) may not be framed.
+ * The page's own headers but its CSP (see {@link pageCsp}): HTML, never cached.
  */
 export const PAGE_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
   'cache-control': 'no-store',
-  'content-security-policy':
-    "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
 } as const;
+
+/**
+ * The page's CSP: it loads nothing from elsewhere, may only talk to this server, may not be
+ * framed (as every answer), and runs only its own inline `script` and `style`, named by their
+ * SHA-256 (the exact text between the tags). No `'unsafe-inline'`: the page writes model
+ * output with `textContent` only, and should a future change inject markup anyway, a script
+ * or a style in it would not run. Hashes rather than a separate script route: the page stays
+ * one self-contained answer, and no new route has to be let past the token check.
+ *
+ * @example
+ * ```ts
+ * res.writeHead(200, { ...PAGE_HEADERS, 'content-security-policy': pageCsp(js, css) });
+ * ```
+ */
+export function pageCsp(script: string, style: string): string {
+  return `default-src 'none'; script-src '${sha256(script)}'; style-src '${sha256(style)}'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'`;
+}
+
+/** A CSP hash source's value: `sha256-` and the base64 digest of the UTF-8 text. */
+function sha256(text: string): string {
+  return `sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}`;
+}
 
 /** Sets the headers every answer carries; a `writeHead` later adds to them (the page's CSP replaces the default one). */
 export function setSecurityHeaders(res: ServerResponse): void {

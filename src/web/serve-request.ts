@@ -1,13 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RunsRequestHandler } from '../http/runs-handler.js';
+import type { DemoPage } from './demo-page.js';
 import { PAGE_HEADERS, sendPlain, setSecurityHeaders } from './serve-headers.js';
 import { requestHasToken, sameSecret } from './serve-token.js';
 import { trustedHost } from './trusted-host.js';
 
 /** What the demo server's requests are answered with. */
 export interface DemoRoutes {
-  /** The page's HTML. */
-  readonly page: string;
+  /** The page: its HTML and the CSP that lets its own inline script and style run. */
+  readonly page: DemoPage;
   /** The runs routes under `/api` (`fallthrough: true`). */
   readonly runs: RunsRequestHandler;
   /** More routes behind the same token, tried in order after the runs routes (the protocol handlers, `fallthrough: true`). */
@@ -56,8 +57,8 @@ function answer(routes: DemoRoutes, req: IncomingMessage, res: ServerResponse): 
   const isPage = url.pathname === '/' && (req.method === 'GET' || req.method === 'HEAD');
   if (isPage && url.searchParams.has('token')) return logIn(routes, url, res);
   if (isPage) {
-    res.writeHead(200, PAGE_HEADERS);
-    res.end(req.method === 'HEAD' ? undefined : routes.page);
+    res.writeHead(200, { ...PAGE_HEADERS, 'content-security-policy': routes.page.csp });
+    res.end(req.method === 'HEAD' ? undefined : routes.page.html);
     return;
   }
   if (!requestHasToken(req, routes.token, routes.cookieName)) return refuse(res);

@@ -41,7 +41,7 @@ describe('serve: request targets that are no path', () => {
 
   it('a route that throws is a 500 for its request only, not the end of the process', async () => {
     const handler = demoRequestHandler({
-      page: '<p>page</p>',
+      page: { html: '<p>page</p>', csp: "default-src 'none'" },
       runs: (req) => {
         if (req.url === '/api/boom') throw new Error('a bug in a route');
         return false;

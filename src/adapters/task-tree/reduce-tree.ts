@@ -3,6 +3,7 @@ import { isWellFormedEvent } from '../../events/guards.js';
 import { unwrapEvent, type TaskFrame } from '../../events/operators/unwrap-task-events.js';
 import { toUiItem } from '../ui-dto.js';
 import type { UiItem } from '../ui-item.js';
+import { changeKeepingChildren } from './child-list.js';
 import { apply, rootFor, settle, taskNode } from './tree-apply.js';
 import { addChild, carryIndex, changeRun, openIndex, pathOf, runPath, settleIndex, updateAt, type TreeIndex } from './tree-index.js';
 import type { TaskTreeState, TreeNode } from './tree-state.js';
@@ -30,9 +31,10 @@ const MAX_TREE_DEPTH = 64;
  * An item more than 64 tasks deep changes nothing, and so does an event without the fields
  * its type promises (`isWellFormedEvent`: say, a `RunEnd` without `metrics` from a broken server).
  *
- * Each item costs the depth of its task, plus a copy of the child lists along its path: the
- * nodes are found through an index kept beside the tree, never by walking it, so a run with
- * 10,000 tasks folds in linear time.
+ * Each item costs the depth of its task: the nodes are found through an index kept beside
+ * the tree, never by walking it, and no child list is copied (a state's `children` arrays are
+ * made when first read, then kept), so a run with 10,000 tasks, all under one node, folds in
+ * linear time.
  *
  * @param now - The time to record (milliseconds; e.g. `Date.now()`).
  * @example
@@ -86,11 +88,13 @@ function updateTask(index: TreeIndex, root: TreeNode, item: UiItem, key: string,
 
 /** Applies an item to the node at `path`, keeping the index's runs up to date (a start names the node's run). */
 function applyAt(index: TreeIndex, root: TreeNode, path: readonly number[], item: UiItem, now: number, isRoot: boolean): TreeNode {
-  return updateAt(root, path, (node) => {
-    const changed = apply(node, item, now, isRoot);
-    changeRun(index, node.key, node.runId, changed.runId);
-    return changed;
-  });
+  return updateAt(root, path, (node) =>
+    changeKeepingChildren(node, (fields) => {
+      const changed = apply(fields, item, now, isRoot);
+      changeRun(index, node.key, node.runId, changed.runId);
+      return changed;
+    }),
+  );
 }
 
 /** Makes the nodes of the outer frames that do not exist yet, each under its parent run. */

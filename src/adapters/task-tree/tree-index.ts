@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { childAt, childCount, withChildAt } from './child-list.js';
 import type { TreeNode } from './tree-state.js';
 
 /** A node's parent (its key; undefined for the root) and its position among the parent's children. */
@@ -98,12 +99,14 @@ export function changeRun(index: TreeIndex, key: string, before: string, after: 
   addRun(index, after, key);
 }
 
-/** `node` with `change` applied to the node at `path` below it: new nodes along the path, the rest shared. */
+/**
+ * `node` with `change` applied to the node at `path` below it: new nodes along the path, the
+ * rest shared, and no child list copied (see `child-list.ts`).
+ */
 export function updateAt(node: TreeNode, path: readonly number[], change: (node: TreeNode) => TreeNode, depth = 0): TreeNode {
   if (depth === path.length) return change(node);
-  const children = node.children.slice();
-  children[path[depth]!] = updateAt(children[path[depth]!]!, path, change, depth + 1);
-  return { ...node, children };
+  const at = path[depth]!;
+  return withChildAt(node, at, updateAt(childAt(node, at)!, path, change, depth + 1));
 }
 
 /**
@@ -118,13 +121,25 @@ export function addChild(index: TreeIndex, root: TreeNode, parentPath: readonly 
     const ownIndex = child.taskIndex ?? 0;
     const later = child.multitask && (index.highest.get(`${parent.key}\n${call}`) ?? -Infinity) > ownIndex;
     const at = later ? parent.children.findIndex((other) => other.multitask && callOf(other) === call && (other.taskIndex ?? 0) > ownIndex) : -1;
-    const children = at === -1 ? [...parent.children, child] : [...parent.children.slice(0, at), child, ...parent.children.slice(at)];
-    if (at !== -1) for (let i = at + 1; i < children.length; i += 1) index.places.get(children[i]!.key)!.at = i;
-    index.places.set(child.key, { parent: parent.key, at: at === -1 ? children.length - 1 : at });
-    addRun(index, child.runId, child.key);
-    if (child.multitask) noteHighest(index, parent.key, child);
+    if (at === -1) {
+      // the common case: after the others, with no copy of them
+      const last = childCount(parent);
+      index.places.set(child.key, { parent: parent.key, at: last });
+      noteChild(index, parent.key, child);
+      return withChildAt(parent, last, child);
+    }
+    const children = [...parent.children.slice(0, at), child, ...parent.children.slice(at)];
+    for (let i = at + 1; i < children.length; i += 1) index.places.get(children[i]!.key)!.at = i;
+    index.places.set(child.key, { parent: parent.key, at });
+    noteChild(index, parent.key, child);
     return { ...parent, children };
   });
+}
+
+/** Records a new child's run and, for a multitask child, its call's highest index. */
+function noteChild(index: TreeIndex, parent: string, child: TreeNode): void {
+  addRun(index, child.runId, child.key);
+  if (child.multitask) noteHighest(index, parent, child);
 }
 
 /** The run that delegated a task (the first part of its key). */

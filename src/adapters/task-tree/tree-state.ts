@@ -99,7 +99,11 @@ export interface TreeNode {
   readonly durationMs?: number;
   /** When the reducer saw it end (an end, a cancel, or `settleTree`). */
   readonly endedAt?: number;
-  /** Tasks this run delegated, in the order they appeared. */
+  /**
+   * Tasks this run delegated, in the order they appeared. On a node with many, an enumerable
+   * getter that makes the array on first read and gives that same array after (so an item
+   * copies no list of siblings); spread, serialised or compared, it is a plain array.
+   */
   readonly children: readonly TreeNode[];
 }
 

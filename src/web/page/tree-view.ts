@@ -1,5 +1,6 @@
 import { element, show, type DomButton, type DomElement } from './dom.js';
 import { elapsedMs, type TreeNode, type TreeStatus } from './client-imports.js';
+import { rowChange } from './row-change.js';
 import { ToolCallsView } from './tool-calls-view.js';
 
 const ICONS: Readonly<Record<TreeStatus, string>> = { queued: '◌', running: '◐', done: '✔', failed: '✖', cancelled: '⊘' };
@@ -21,13 +22,17 @@ interface NodeView {
   readonly tail: DomElement;
   readonly calls: ToolCallsView;
   readonly children: DomElement;
+  /** The node the row shows (see `rowChange`). */
+  drawn: TreeNode | undefined;
 }
 
 /**
  * Draws the tree into a list: one `<li>` per node, made once and then updated in place, so
  * elements stay put while the run streams (readable, selectable, and stable for assistive
- * technology and tests). A click on a row opens (or closes) its tool calls; a task that is
- * queued or running has a stop button.
+ * technology and tests). A redraw writes only the rows whose node changed, and the time of
+ * those still running (see `rowChange`): with thousands of tasks, the clock's redraw every
+ * 250 ms leaves the rest alone. A click on a row opens (or closes) its tool calls; a task
+ * that is queued or running has a stop button.
  */
 export class TreeView {
   readonly #views = new Map<string, NodeView>();
@@ -50,6 +55,17 @@ export class TreeView {
 
   #drawNode(node: TreeNode, isTask: boolean, list: DomElement, now: number): void {
     const view = this.#viewOf(node, isTask);
+    const change = rowChange(view.drawn, node);
+    if (change === 'all') this.#fill(view, node, isTask, now);
+    else if (change === 'time') show(view.meta, metaText(node, now));
+    view.drawn = node;
+    // an unchanged node may still have running tasks under it, whose time moves
+    for (const child of node.children) this.#drawNode(child, true, view.children, now);
+    if (view.li.parentNode !== list) list.append(view.li);
+  }
+
+  /** Writes the whole row of `node`. */
+  #fill(view: NodeView, node: TreeNode, isTask: boolean, now: number): void {
     if (view.li.dataset.status !== node.status) view.li.dataset.status = node.status;
     view.li.dataset.agent = node.agentName;
     if (node.taskId !== undefined) view.li.dataset.taskId = node.taskId;
@@ -57,10 +73,7 @@ export class TreeView {
     show(view.agent, isTask ? `${node.agentName} #${node.taskIndex ?? '?'}` : node.agentName);
     show(view.desc, node.description);
     show(view.status, node.status);
-    const tokens = node.tokens === undefined ? '' : ` · ${node.tokens.toLocaleString('en-US')} tok`;
-    const compacted = node.compactions === undefined ? '' : ` · compacted ${node.compactions}×`;
-    const calls = node.tools.length === 0 ? '' : ` · ${node.tools.length} tool call${node.tools.length === 1 ? '' : 's'}`;
-    show(view.meta, `${(elapsedMs(node, now) / 1000).toFixed(1)}s${tokens}${calls}${compacted}`);
+    show(view.meta, metaText(node, now));
     view.stop.hidden = !isTask || node.taskId === undefined || this.stopTask === undefined || (node.status !== 'running' && node.status !== 'queued');
     const doing = node.status === 'queued' ? 'waiting for a slot' : node.awaitingApproval ? `waiting for approval: ${node.awaitingApproval}` : (node.currentTool ?? '');
     show(view.tool, doing ? `⚙ ${doing}` : '');
@@ -68,8 +81,6 @@ export class TreeView {
     show(view.tail, node.tail);
     view.calls.draw(node.tools);
     view.children.hidden = node.children.length === 0;
-    for (const child of node.children) this.#drawNode(child, true, view.children, now);
-    if (view.li.parentNode !== list) list.append(view.li);
   }
 
   #viewOf(node: TreeNode, isTask: boolean): NodeView {
@@ -82,7 +93,7 @@ export class TreeView {
         li: element('li', isTask ? 'node task' : 'node root'), row: element('div', 'row'), icon: element('span', 'icon'),
         agent: element('span', 'agent'), desc: element('span', 'desc'), status: element('span', 'status-text'),
         meta: element('span', 'meta'), stop, tool: element('div', 'tool'), error: element('div', 'error'), tail: element('div', 'tail'),
-        calls: new ToolCallsView(), children: element('ul', 'children'),
+        calls: new ToolCallsView(), children: element('ul', 'children'), drawn: undefined,
       };
       const { li, calls } = view;
       view.li.dataset.key = node.key;
@@ -107,4 +118,12 @@ export class TreeView {
     }
     return view;
   }
+}
+
+/** The row's time, tokens, tool calls and compactions, e.g. `3.2s · 1,024 tok · 2 tool calls`. */
+function metaText(node: TreeNode, now: number): string {
+  const tokens = node.tokens === undefined ? '' : ` · ${node.tokens.toLocaleString('en-US')} tok`;
+  const compacted = node.compactions === undefined ? '' : ` · compacted ${node.compactions}×`;
+  const calls = node.tools.length === 0 ? '' : ` · ${node.tools.length} tool call${node.tools.length === 1 ? '' : 's'}`;
+  return `${(elapsedMs(node, now) / 1000).toFixed(1)}s${tokens}${calls}${compacted}`;
 }

@@ -2,7 +2,8 @@
  * The reducer finds nodes through an index instead of walking the tree: for any stream of
  * events (tasks nested, interleaved, queued out of order, resumed, cancelled, sharing run
  * ids, joined late, reduced again from an older state) it builds exactly the tree the
- * walking reducer built. And with 10,000 tasks it still finishes (the walk did not).
+ * walking reducer built, and every state it gave stays that tree (read at once, late, or
+ * never). And with 10,000 tasks it still finishes (the walk did not).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -94,6 +95,15 @@ function advance(reduce: typeof reduceTree, state: TaskTreeState, tasks: readonl
   return reduce(state, item ?? event, now);
 }
 
+/** The main run's start, then `n` multitask tasks of its own started (indexes 3 and up: the random tasks' 1 to 4 go among them). */
+function crowded(n: number): AgentEvent[] {
+  const tasks = Array.from({ length: n }, (_, k): AgentEvent => {
+    const frame = { runId: `f${k}`, agentName: 'f', parentRunId: 'main', taskId: `f${k}`, taskIndex: k + 3, taskAgentName: 'f', taskDescription: `filler ${k}`, multitask: true };
+    return wrapIn([frame], { type: 'RunStart', runId: `f${k}`, agentName: 'f', sessionId: 's', prompt: 'p' });
+  });
+  return [{ type: 'RunStart', runId: 'main', agentName: 'main', sessionId: 's', prompt: 'p' }, ...tasks];
+}
+
 describe('reduceTree with its index', () => {
   it('builds the same tree as the walking reducer, after every event of random streams', () => {
     fc.assert(
@@ -127,6 +137,33 @@ describe('reduceTree with its index', () => {
         expect(again).toEqual(states.at(-1));
       }),
       { numRuns: 200 },
+    );
+  });
+
+  it('keeps every state as it was: read late, in any order, or as the stream goes, each is the walking reducer\'s', () => {
+    fc.assert(
+      fc.property(world, fc.array(fc.nat(), { maxLength: 20 }), fc.nat({ max: 100 }), ({ tasks, steps }, picks, crowd) => {
+        // the main run first gets up to 100 tasks of its own: past a few dozen, its children are a shared list
+        const start = crowded(crowd);
+        const indexed: TaskTreeState[] = [start.reduce((s, e) => reduceTree(s, e, 0), createTreeState())];
+        const walked: TaskTreeState[] = [start.reduce((s, e) => referenceReduceTree(s, e, 0), createTreeState())];
+        const seen = new Map<number, string>(); // states read while the stream went on, as they read then
+        for (const [now, s] of steps.entries()) {
+          indexed.push(advance(reduceTree, indexed.at(-1)!, tasks, s, now));
+          walked.push(advance(referenceReduceTree, walked.at(-1)!, tasks, s, now));
+          if (picks.includes(now)) seen.set(now + 1, JSON.stringify(indexed[now + 1]));
+        }
+        // some states read only now, in a random order, then every one
+        for (const pick of picks) expect(indexed[pick % indexed.length]).toEqual(walked[pick % walked.length]);
+        indexed.forEach((state, k) => expect(state).toEqual(walked[k]));
+        for (const [k, json] of seen) expect(JSON.stringify(indexed[k])).toBe(json);
+        // an older state reduced again: the same end, and no state it came from changed
+        const from = picks.length === 0 ? 0 : picks[0]! % indexed.length;
+        const again = steps.slice(from).reduce((state, s, k) => advance(reduceTree, state, tasks, s, from + k), indexed[from]!);
+        expect(again).toEqual(walked.at(-1));
+        indexed.forEach((state, k) => expect(state).toEqual(walked[k]));
+      }),
+      { numRuns: 300 },
     );
   });
 

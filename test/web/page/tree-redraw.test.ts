@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { useDemoPages } from '../../support/demo-pages.js';
+import { multitaskReply, steps } from '../../support/delegation-script.js';
+import { systemProgram } from '../../support/system-requirement.js';
+import { CHROMIUM_INSTALL, findChromium } from '../chromium.js';
+import { pressRun } from '../page-login.js';
+
+// The page redraws every 250 ms so running times move; a row whose task did not change since
+// it was last drawn must be left alone (with thousands of tasks, rewriting each row each
+// time kept the page busy), while a running task's time still moves.
+
+const HAS_CHROMIUM = systemProgram('chromium', findChromium(), CHROMIUM_INSTALL);
+
+const pages = useDemoPages(10_000);
+
+/** Counts, in `window.changes[name]`, every DOM change under the element `selector` names. */
+function watch(name: string, selector: string): string {
+  return `(() => {
+    window.changes ??= {};
+    window.changes[${JSON.stringify(name)}] = 0;
+    new MutationObserver((records) => { window.changes[${JSON.stringify(name)}] += records.length; })
+      .observe(document.querySelector(${JSON.stringify(selector)}), { subtree: true, attributes: true, characterData: true, childList: true });
+  })()`;
+}
+
+describe.skipIf(!HAS_CHROMIUM)('the tree on the page, between events', () => {
+  it("leaves a finished task's row alone while the clock redraws, and moves a running task's time", async () => {
+    const { page } = await pages.open({
+      main: steps(multitaskReply([[1, 'explore', 'look at a', 'Look at a'], [2, 'general', 'look at b', 'Look at b']])),
+      '*': (turn) => (turn.prompt === 'look at a' ? { text: 'a is done' } : { hang: true }),
+    });
+    await pressRun(page, 'look at a and b');
+    await page.locator('.task[data-status="done"]').waitFor();
+    await page.locator('.task[data-status="running"]').waitFor();
+    await page.evaluate(watch('done', '.task[data-status="done"]'));
+    await page.evaluate(watch('running', '.task[data-status="running"] > .row > .meta'));
+    await page.waitForTimeout(1_100); // four ticks of the clock, and no event
+    const changes = (await page.evaluate('window.changes')) as Record<string, number>;
+    expect(changes.done).toBe(0);
+    expect(changes.running).toBeGreaterThan(0);
+  });
+});
