@@ -11,6 +11,7 @@ import { summariser } from './compaction-summary.js';
 import { runScopeOf } from './run-scope.js';
 import { RunState } from './run-state.js';
 import { whileClaimed } from './session-claims.js';
+import { withAbortSignal } from './with-abort-signal.js';
 
 /** The window a manual compaction sizes its summary by when the model's is unknown. */
 const UNKNOWN_WINDOW = 32_768;
@@ -22,10 +23,11 @@ const UNKNOWN_WINDOW = 32_768;
  * archive). The session is claimed meanwhile, like a run's: a session in use is refused with
  * `SessionBusyError`. Resolves to the `Compaction` event it would stream (`runId` names this
  * compaction); nothing changes for a session with nothing to compact (its counts are 0).
+ * `signal` stops it (its summary request too) before the session is replaced.
  *
- * @throws Error when the store cannot replace a session (it has no `replace`).
+ * @throws Error when the store cannot replace a session (it has no `replace`); AbortError when `signal` aborts first.
  */
-export async function compactStoredSession(agent: AgentScope, sessionId: string): Promise<CompactionEvent> {
+export async function compactStoredSession(agent: AgentScope, sessionId: string, signal?: AbortSignal): Promise<CompactionEvent> {
   const { sessions } = agent;
   const replace = sessions.replace?.bind(sessions);
   if (!replace) throw new Error('this session store cannot compact a session: it has no replace()');
@@ -37,7 +39,10 @@ export async function compactStoredSession(agent: AgentScope, sessionId: string)
     const scope = runScopeOf(agent, run, { prompt: '', sessionId, ephemeral: false, streaming: false }, []);
     const fixedTokens = answerReserve(window, agent.modelSettings?.maxTokens);
     const outcome = await firstValueFrom(
-      compactMessages$({ messages: history, window, fixedTokens, reason: 'manual', summarise: summariser(scope, window) }).pipe(defaultIfEmpty(undefined)),
+      compactMessages$({ messages: history, window, fixedTokens, reason: 'manual', summarise: summariser(scope, window) }).pipe(
+        withAbortSignal(signal),
+        defaultIfEmpty(undefined),
+      ),
     );
     if (outcome) await replace(sessionId, outcome.messages);
     const tokens = estimateTokens(history);

@@ -74,6 +74,12 @@ export class TaskTracker {
   private readonly undelivered: UndeliveredResults<TaskInfo>;
   /** Ids of the background tasks running now (few), so a forgotten session finds its own fast. */
   private readonly runningBackground = new Set<string>();
+  /**
+   * Forgotten conversations that still have background tasks running, and how many: a
+   * background task those start meanwhile is orphaned too. Kept only while some run, so a
+   * deleted conversation's id (whose tasks were stopped first) is free for a new one.
+   */
+  private readonly forgottenRunning = new Map<string, number>();
   private readonly subject = new Subject<TaskInfo>();
   private isClosed = false;
   /**
@@ -130,6 +136,7 @@ export class TaskTracker {
     if (info.background) {
       entry.log = new TaskEventLog(this.limits.runningEventBytes);
       this.runningBackground.add(info.taskId);
+      if (this.forgottenRunning.has(info.sessionId)) this.orphan(entry);
     }
     // A resumed task starts again under its id: it is no longer among the finished ones.
     if (earlier && this.finished.delete(info.taskId)) this.finishedBytes -= weightOf(earlier);
@@ -150,7 +157,8 @@ export class TaskTracker {
     entry.cancel = undefined;
     entry.log?.compact();
     this.runningBackground.delete(taskId);
-    if (entry.info.background && !entry.orphaned) this.undelivered.push(entry.info);
+    if (entry.orphaned) this.countOrphan(entry.info.sessionId, -1);
+    else if (entry.info.background) this.undelivered.push(entry.info);
     entry.resolve();
     this.finished.add(taskId);
     this.finishedBytes += weightOf(entry);
@@ -190,14 +198,27 @@ export class TaskTracker {
   /**
    * Says that a conversation will never run again (a run without a `sessionId` has ended):
    * its undelivered background results are dropped, and so are those of its tasks still
-   * running when they finish (they stay readable through `get` and `whenSettled`).
+   * running when they finish, and of the background tasks those start meanwhile (they stay
+   * readable through `get` and `whenSettled`).
    */
   forgetSession(sessionId: string): void {
     this.undelivered.forget(sessionId);
     for (const id of this.runningBackground) {
       const entry = this.entries.get(id);
-      if (entry?.info.sessionId === sessionId) entry.orphaned = true;
+      if (entry?.info.sessionId === sessionId && !entry.orphaned) this.orphan(entry);
     }
+  }
+
+  /** Marks a running background task of a forgotten conversation: its result is not kept for delivery. */
+  private orphan(entry: Entry): void {
+    entry.orphaned = true;
+    this.countOrphan(entry.info.sessionId, 1);
+  }
+
+  private countOrphan(sessionId: string, by: 1 | -1): void {
+    const now = (this.forgottenRunning.get(sessionId) ?? 0) + by;
+    if (now > 0) this.forgottenRunning.set(sessionId, now);
+    else this.forgottenRunning.delete(sessionId);
   }
 
   /** Cancels a running task, or takes a queued one out of its queue. Returns false when no such task has that id. */

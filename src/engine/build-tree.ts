@@ -24,6 +24,7 @@ import type { HarnessEngineOptions } from './engine-options.js';
 import { McpServers } from '../mcp/mcp-servers.js';
 import { mcpToolPrefix } from '../mcp/mcp-tool-name.js';
 import { childPlacement } from './harness-backend.js';
+import { ephemeralTaskSessions } from './ephemeral-task-sessions.js';
 import { forgettingSessions } from './forgetting-sessions.js';
 
 /** The parts of an engine's delegation tree, wired. */
@@ -35,12 +36,16 @@ export interface Tree {
   readonly grants: ApprovalGrants;
   /** Forgets what the engine keeps of a conversation in memory: its "always" approvals and undelivered background results. */
   readonly forget: (sessionId: string) => void;
+  /** What ends a run without a `sessionId`: {@link Tree.forget}, and its tasks' sessions are deleted as they settle (`ephemeralTaskSessions`). */
+  readonly endEphemeral: (sessionId: string) => void;
   readonly factory: AgentFactory;
   readonly runner: TaskRunner;
   /** The main agent's place in the tree. */
   readonly main: AgentSpec;
   /** The `mcpServers`, when there are any: started by the runs that use them, closed with the engine. */
   readonly mcp: McpServers | undefined;
+  /** The names of the engine's own tools: the toolbox's, the delegation tools', `mcp__<server>__*` for each MCP server. */
+  readonly knownTools: readonly string[];
 }
 
 /** Wires an engine's tree from its (checked) options, every default applied here once; `approve` answers every agent's approvals. */
@@ -75,7 +80,13 @@ export function buildTree(options: HarnessEngineOptions, workspace: string, appr
   };
   // Every part of the tree holds the forgetting view: no delete through the engine leaves them behind.
   const stopTasks = (sessionId: string): Promise<void> => tasks.cancelAll({ backgroundOnly: true, sessionId });
-  const sessions = forgettingSessions(options.sessions ?? options.backend?.sessions ?? new MemorySessionStore(), forget, stopTasks);
+  const store = options.sessions ?? options.backend?.sessions ?? new MemorySessionStore();
+  const sessions = forgettingSessions(store, forget, stopTasks);
+  const dropTaskSessions = ephemeralTaskSessions(tasks, store);
+  const endEphemeral = (sessionId: string): void => {
+    forget(sessionId);
+    dropTaskSessions(sessionId);
+  };
   // maxConcurrentRequests: every model of the engine shares one limiter.
   const limiter = options.maxConcurrentRequests === undefined ? undefined : requestLimiter(options.maxConcurrentRequests);
   const model = limiter ? limiter.wrap(options.model) : options.model;
@@ -128,7 +139,7 @@ export function buildTree(options: HarnessEngineOptions, workspace: string, appr
     // Its MCP tools: every server's, minus the disabled ones, chosen when each run starts.
     ...(mcp ? { mcpNarrowing: [{ disabledTools: disabled }] } : {}),
   };
-  return { agents, tasks, sessions, grants, forget, factory, runner, main, mcp };
+  return { agents, tasks, sessions, grants, forget, endEphemeral, factory, runner, main, mcp, knownTools };
 }
 
 /** Child output longer than this is cut in a task result. */

@@ -19,6 +19,7 @@ import { EngineClosedError } from './engine-closed-error.js';
 import { checkBackendOptions, checkEngineOptions, type HarnessEngineOptions } from './engine-options.js';
 import { assertSessionId } from '../session/session-id.js';
 import type { AgentDefinition } from '../subagent/agent-definition.js';
+import { StoppableWork } from './stoppable-work.js';
 import { SubagentBuilder } from './subagent-builder.js';
 import { scopeWithTools } from './scope-with-tools.js';
 import type { Tool } from '../tools/tool.js';
@@ -60,6 +61,8 @@ export class HarnessEngine {
   private readonly mainScope: () => AgentScope;
   private readonly onRunEnd: (sessionId: string, ephemeral: boolean) => void;
   private closed = false;
+  /** Compactions on demand in flight: `close()` stops them. */
+  private readonly compactions = new StoppableWork();
   private readonly disabledTools: readonly string[];
 
   /** Checks every option now: an unknown or invalid one throws an error naming it. */
@@ -88,7 +91,7 @@ export class HarnessEngine {
     };
     // A run without a sessionId is over for good when it ends: forget what it left behind.
     this.onRunEnd = (sessionId: string, ephemeral: boolean): void => {
-      if (ephemeral) tree.forget(sessionId);
+      if (ephemeral) tree.endEphemeral(sessionId);
     };
     // The main agent's spec is read when each run starts: a `mode: primary` definition added
     // later (or discovered) takes its place from the next run.
@@ -123,8 +126,9 @@ export class HarnessEngine {
    * offered to the main agent in this run only (an AG-UI client's frontend tools), besides
    * its own; the permission rules gate them like any tool.
    *
-   * @throws TypeError for an empty prompt or a `sessionId` that is empty or not well-formed
-   *   Unicode (a lone surrogate), UnknownAgentError for an unknown agent,
+   * @throws TypeError for an empty prompt, a `sessionId` that is empty or not well-formed
+   *   Unicode (a lone surrogate), or one of `tools` named like a tool of the engine's own
+   *   (a built-in, custom, delegation or MCP tool), UnknownAgentError for an unknown agent,
    *   SessionBusyError when another run holds the session, EngineClosedError after `close()`.
    *
    * @example
@@ -147,7 +151,7 @@ export class HarnessEngine {
     const sessionId = options.sessionId ?? `ses_${randomUUID()}`;
     const runId = `run_${randomUUID()}`;
     if (options.tools?.length && agentName !== 'main') throw new TypeError(`start: tools are offered to the main agent only, not to agent "${agentName}"`);
-    const agent = options.tools?.length ? ReActAgent.ofScope('main', scopeWithTools(this.mainScope, options.tools)) : this.agent(agentName);
+    const agent = options.tools?.length ? ReActAgent.ofScope('main', scopeWithTools(this.mainScope, options.tools, this.tree.knownTools)) : this.agent(agentName);
     return this.runs.start(runId, sessionId, agent.name, agent.run$(prompt, { sessionId, streaming: true, runId, ...(options.tokenBudget !== undefined ? { tokenBudget: options.tokenBudget } : {}) }));
   }
 
@@ -187,13 +191,15 @@ export class HarnessEngine {
    * store's archive (`sessions.loadArchive`). Resolves to the `Compaction` event it made
    * (counts 0 when there was nothing to compact).
    *
-   * @throws SessionBusyError when a run is using the session, EngineClosedError after `close()`,
-   *   TypeError for an empty id, Error for a store that cannot replace a session.
+   * @throws SessionBusyError when a run is using the session, EngineClosedError after `close()`
+   *   (also when `close()` stopped it: the session is left as it was, unless it was already
+   *   being replaced), TypeError for an empty id, Error for a store that cannot replace a session.
    */
   async compact(sessionId: string): Promise<CompactionEvent> {
     this.assertOpen();
     if (typeof sessionId !== 'string' || sessionId === '') throw new TypeError(`compact: the session id must be a non-empty string, got ${JSON.stringify(sessionId)}`);
-    return compactStoredSession(this.mainScope(), sessionId);
+    const scope = this.mainScope();
+    return this.compactions.run((signal) => compactStoredSession(scope, sessionId, signal), () => new EngineClosedError());
   }
 
   /** Cancels one running task by id; it ends as a failure result saying so. False if none runs. */
@@ -202,8 +208,8 @@ export class HarnessEngine {
   }
 
   /**
-   * Cancels every started run and stops every background task, waiting until they have
-   * settled, then stops every MCP server that was started (their processes have ended when
+   * Cancels every started run and stops every background task and compaction on demand,
+   * waiting until they have settled, then stops every MCP server that was started (their processes have ended when
    * it resolves); afterwards `stream`, `call`, `start` and the runs of `agent()` and
    * `createSubagent()` agents fail. Foreground runs belong to
    * their subscribers: unsubscribe them to stop them.
@@ -211,7 +217,7 @@ export class HarnessEngine {
   async close(): Promise<void> {
     this.closed = true;
     this.runs.cancelAll();
-    await this.tasks.close();
+    await Promise.all([this.tasks.close(), this.compactions.stopAll()]);
     // After the runs and tasks, whose calls may still be in the servers: every process ends.
     await this.tree.mcp?.close();
     this.runs.detach();

@@ -1,18 +1,28 @@
 import type { AgentScope } from '../agent/agent-scope.js';
+import { isKnownToolName } from '../subagent/narrow-tools.js';
 import type { Tool } from '../tools/tool.js';
 
 /**
- * A scope like `scope`'s, whose runs are also offered `extra` tools (one of the same name as
- * an agent's own tool replaces it). The engine's permission rules still gate their calls.
- * What `engine.start(prompt, { tools })` runs with: tools that exist for one run only, such
- * as the frontend tools an AG-UI client sends with its request.
+ * A scope like `scope`'s, whose runs are also offered `extra` tools, besides the agent's own.
+ * The engine's permission rules still gate their calls. What `engine.start(prompt, { tools })`
+ * runs with: tools that exist for one run only, such as the frontend tools an AG-UI client
+ * sends with its request.
+ *
+ * @param taken The names of the engine's own tools (globs for an MCP server's, `mcp__fs__*`).
+ * @throws TypeError for an extra tool named like one of `taken`: it would take the place of
+ *   the engine's tool for the run (a client's `bash` run instead of ours), or sit beside it
+ *   under one name, which the model server refuses.
  */
-export function scopeWithTools(scope: () => AgentScope, extra: readonly Tool[]): () => AgentScope {
+export function scopeWithTools(scope: () => AgentScope, extra: readonly Tool[], taken: readonly string[]): () => AgentScope {
   if (extra.length === 0) return scope;
-  const names = new Set(extra.map((tool) => tool.name));
+  extra.forEach((tool, i) => {
+    if (isKnownToolName(tool.name, taken)) {
+      throw new TypeError(`start: tools[${i}] is named "${tool.name}", like a tool of the engine's own (${taken.join(', ')}); name it differently`);
+    }
+  });
   return () => {
     const base = scope();
-    const tools = async (): Promise<readonly Tool[]> => [...(await base.tools()).filter((tool) => !names.has(tool.name)), ...extra];
+    const tools = async (): Promise<readonly Tool[]> => [...(await base.tools()), ...extra];
     return { ...base, tools };
   };
 }

@@ -33,8 +33,8 @@ export interface AgUiHandlerOptions extends ProtocolHandlerOptions {
  *   a user message, is read as the prompt (`context` and `state` are put in front of it).
  * - `tools` (frontend tools) are offered to the model for this run. A call to one that may
  *   run (the permission rules gate it like any tool) ends the AG-UI run (`TOOL_CALL_*`, shown
- *   only now, then `RUN_FINISHED` naming it in `pendingToolCallIds`; a refused one is shown with
- *   its `TOOL_CALL_RESULT`, the refusal); the run waits, and the thread's next
+ *   only now, then `RUN_FINISHED` naming it in `pendingToolCallIds`; a refused one is shown only
+ *   as its `TOOL_CALL_RESULT`, the refusal, never as a call to run); the run waits, and the thread's next
  *   request, whose tool message carries the result, continues it as a new AG-UI run.
  * - An approval (a permission rule's `ask`, anywhere in the tree) ends the AG-UI run with an
  *   `interrupt` outcome (the interrupt's id is the approval's); the next request's `resume`
@@ -43,8 +43,9 @@ export interface AgUiHandlerOptions extends ProtocolHandlerOptions {
  *   is cancelled. One that is no new turn either (a copy of an earlier request) is refused
  *   and changes nothing. A run nobody continues within `clientWaitMs` is cancelled.
  *
- * Refusals are JSON `{ error }`: `400` a body that is not a `RunAgentInput` or whose last
- * message is not a user's, `401` (`authorize`), `405` not `POST`, `409` a thread another run
+ * Refusals are JSON `{ error }`: `400` a body that is not a `RunAgentInput`, whose last
+ * message is not a user's, or whose frontend tool is unusable or named like a tool of the
+ * server's own (`bash`, say: it would take that tool's place), `401` (`authorize`), `405` not `POST`, `409` a thread another run
  * is using, `413`/`408`/`415` as for `runsHandler`, `429` `maxRuns` runs already running
  * (with `Retry-After`). A client that disconnects cancels its run.
  *

@@ -16,8 +16,10 @@ const DELEGATION_TOOLS = new Set(['task', 'multitask']);
  * - Tool calls: `TOOL_CALL_START/ARGS/END` when the model has asked for them (its step's
  *   `ReasonEnd`), with the step's message as `parentMessageId`; `TOOL_CALL_RESULT` when each ends.
  *   A main-run call of a frontend tool (one the client runs) is held back until its tool has
- *   started ({@link AgUiMapper.release}), or shown with its `TOOL_CALL_RESULT` when it ends
- *   without (refused): a client that runs what it sees never runs a call the rules refuse.
+ *   started ({@link AgUiMapper.release}); one that ends without (refused) is shown only as its
+ *   `TOOL_CALL_RESULT`, the refusal: a client that runs a call at its `TOOL_CALL_END` (as
+ *   `@ag-ui/client`'s `onNewToolCall` lets it), before it reads the next event, never runs a
+ *   call the rules refuse.
  * - A subagent (a `TaskWrap`): a step named after the task's description
  *   (`STEP_STARTED/FINISHED`) around `SUBAGENT_STARTED/FINISHED` (or `SUBAGENT_ERROR`), its run
  *   id the `subagentRunId` every one of its events carries, its tool calls' ids prefixed with
@@ -105,8 +107,8 @@ export class AgUiMapper {
       case 'ToolCallEnd': {
         const toolCallId = toolCallIdOf(event.runId, event.callId, sub);
         if (this.#delegations.get(event.runId) === toolCallId) this.#delegations.delete(event.runId);
-        // A frontend call that ends unreleased was refused (or answered early): shown with its result, never alone.
-        if (this.#held.size > 0 && sub === undefined && this.frontendTools.has(event.toolName)) out.push(...this.release(toolCallId));
+        // A frontend call that ends unreleased was refused (or answered early): its result only, no call to run.
+        if (sub === undefined && this.frontendTools.has(event.toolName)) this.#held.delete(toolCallId);
         out.push({ type: EventType.TOOL_CALL_RESULT, messageId: resultIdOf(toolCallId), toolCallId, content: event.text, role: 'tool', ...attribution(sub) });
         return;
       }

@@ -3,6 +3,8 @@
  * client, which verifies the event sequence) talking to an `agUiHandler`. It prints one JSON
  * line per thing it received: `{ kind: 'event', round, event }` for each AG-UI event,
  * `{ kind: 'round', round, outcome, pendingToolCallIds, interrupts }` when a run ends,
+ * `{ kind: 'toolCall', round, toolCallId, name }` for each call its `onNewToolCall` hears (at the
+ * call's `TOOL_CALL_END`: where a client that runs calls as they come would run it),
  * `{ kind: 'error', round, message }`, and `{ kind: 'done', messages }` last.
  *
  * node --import tsx test/protocols/ag-ui/ag-ui-client-process.ts '<ClientScript JSON>'
@@ -58,6 +60,7 @@ for (let round = 1; round <= 5; round++) {
             agent.abortRun();
           }
         },
+        onNewToolCall: ({ toolCall }) => print({ kind: 'toolCall', round, toolCallId: toolCall.id, name: toolCall.function.name }),
         onRunFinishedEvent: (params) => {
           pending = params.outcome === 'success' ? [...(params.pendingToolCallIds ?? [])] : [];
           print({ kind: 'round', round, outcome: params.outcome, pendingToolCallIds: pending, interrupts: params.outcome === 'interrupt' ? params.interrupts : [] });

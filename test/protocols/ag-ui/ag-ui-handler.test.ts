@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
-import { agUiHandler } from '../../../src/protocols/ag-ui/ag-ui-handler.js';
-import { MULTITASK_ROUTES, runClient, serveProtocol, TASKS, TOKEN, type ProtocolServer } from '../protocol-kit.js';
+import { describe, expect, it } from 'vitest';
+import { agUiServerPerTest, type AgUiServeOptions } from '../../support/ag-ui-server-per-test.js';
+import { MULTITASK_ROUTES, runClient, TASKS, TOKEN } from '../protocol-kit.js';
 
 /**
  * `agUiHandler` driven by `@ag-ui/client`'s `HttpAgent` in its own process: what an AG-UI
@@ -22,20 +22,15 @@ interface Line {
   readonly messages?: Array<Record<string, unknown>>;
 }
 
-let served: ProtocolServer | undefined;
-afterEach(async () => {
-  await served?.close();
-  served = undefined;
-});
+const agUi = agUiServerPerTest();
 
-const serve = (routes = MULTITASK_ROUTES, options: Parameters<typeof agUiHandler>[1] = {}) =>
-  serveProtocol('/ag-ui', routes, (engine, authorize) => agUiHandler(engine, { path: '/ag-ui', authorize, ...options }));
+const serve = (routes = MULTITASK_ROUTES, handler: AgUiServeOptions['handler'] = {}) => agUi.serve(routes, { handler });
 
 const events = (lines: readonly Line[]) => lines.filter((l) => l.kind === 'event').map((l) => l.event!);
 
 describe('agUiHandler through @ag-ui/client HttpAgent', () => {
   it('shows a multitask of three as three subagents, each a step named by its task description, and finishes the run once', async () => {
-    served = await serve();
+    const served = await serve();
     const lines = await runClient<Line>(CLIENT, { url: served.url, token: TOKEN, threadId: 'thread-1', prompt: 'Survey the project' });
     expect(lines.filter((l) => l.kind === 'error')).toEqual([]);
     const seen = events(lines);
@@ -66,7 +61,7 @@ describe('agUiHandler through @ag-ui/client HttpAgent', () => {
   }, 60_000);
 
   it('cancels the run when the client aborts it: the model request is aborted at the fake server', async () => {
-    served = await serve({ main: () => ({ text: 'Thinking about it for a long time', chunkSize: 4, stallAfterChunks: 2 }) });
+    const served = await serve({ main: () => ({ text: 'Thinking about it for a long time', chunkSize: 4, stallAfterChunks: 2 }) });
     const lines = await runClient<Line>(CLIENT, { url: served.url, token: TOKEN, threadId: 'thread-cancel', prompt: 'Go', abortOn: 'TEXT_MESSAGE_CONTENT' });
     expect(events(lines).some((e) => e.type === 'TEXT_MESSAGE_CONTENT')).toBe(true);
     const request = await served.fixture.server.waitForClosed(0);
@@ -77,7 +72,7 @@ describe('agUiHandler through @ag-ui/client HttpAgent', () => {
 
 describe('agUiHandler: the client round trips of AG-UI', () => {
   it('offers the frontend tools to the model; a call ends the AG-UI run, and the tool message of the next request continues the run', async () => {
-    served = await serve({
+    const served = await serve({
       main: (turn) =>
         turn.toolResults.length === 0
           ? { toolCalls: [{ id: 'call_ask', name: 'confirm_plan', arguments: { plan: 'delete the logs' } }] }
@@ -105,7 +100,7 @@ describe('agUiHandler: the client round trips of AG-UI', () => {
   }, 60_000);
 
   it('shows a subagent\'s approval as an interrupt (its subagent suspended), and the resume of the next request approves it', async () => {
-    served = await serve({
+    const served = await serve({
       main: (turn) =>
         turn.step === 1 ? { toolCalls: [{ id: 'call_multi', name: 'multitask', arguments: { tasks: [TASKS[0]] } }] } : { text: `Done: ${turn.toolResults.at(-1)}` },
       alpha: (turn) => (turn.step === 1 ? { toolCalls: [{ id: 'call_0', name: 'bash', arguments: { command: 'echo approved-run' } }] } : { text: `alpha saw ${turn.toolResults.at(-1)?.split('\n')[0]}` }),
@@ -138,7 +133,7 @@ describe('agUiHandler: a run that waits for its client', () => {
   };
 
   it('is cancelled when the next request brings a new user message instead of the result, which starts a new turn', async () => {
-    served = await serve(routes);
+    const served = await serve(routes);
     const lines = await runClient<Line>(CLIENT, { url: served.url, token: TOKEN, threadId: 'thread-moved-on', prompt: 'first', tools: [confirmPlan], followUp: 'second' });
     expect(lines.filter((l) => l.kind === 'error')).toEqual([]);
     expect(lines.filter((l) => l.kind === 'round').map((r) => [r.outcome, r.pendingToolCallIds])).toEqual([
@@ -150,7 +145,7 @@ describe('agUiHandler: a run that waits for its client', () => {
   }, 60_000);
 
   it('is cancelled when nobody continues it within clientWaitMs (it would hold its thread and slot)', async () => {
-    served = await serve(routes, { clientWaitMs: 50 });
+    const served = await serve(routes, { clientWaitMs: 50 });
     const lines = await runClient<Line>(CLIENT, { url: served.url, token: TOKEN, threadId: 'thread-left', prompt: 'first', tools: [confirmPlan] });
     expect(lines.filter((l) => l.kind === 'round').map((r) => r.pendingToolCallIds)).toEqual([['call_ask']]);
     await expect.poll(() => served!.engine.runs.list()[0]?.state, { timeout: 10_000 }).toBe('cancelled');
@@ -159,7 +154,7 @@ describe('agUiHandler: a run that waits for its client', () => {
 
 describe('agUiHandler: the same guards as the runs routes', () => {
   it('refuses a client without the token (401), a run over the cap (429), and a second run on a busy thread (409)', async () => {
-    served = await serve({ main: () => ({ hang: true }) }, { maxRuns: 2 });
+    const served = await serve({ main: () => ({ hang: true }) }, { maxRuns: 2 });
     const url = served.url;
     const noToken = await runClient<Line>(CLIENT, { url, threadId: 'thread-a', prompt: 'hi' });
     expect(noToken.find((l) => l.kind === 'error')?.message).toMatch(/401/);
@@ -175,8 +170,7 @@ describe('agUiHandler: the same guards as the runs routes', () => {
     const overCap = await runClient<Line>(CLIENT, { url, token: TOKEN, threadId: 'thread-c', prompt: 'more' });
     expect(overCap.find((l) => l.kind === 'error')?.message).toMatch(/429/);
     expect(served.fixture.server.requests).toHaveLength(2);
-    await served.close();
-    served = undefined;
+    await agUi.close();
     // the held runs were cancelled by the engine's close: each client saw its one RUN_ERROR
     for (const held of await Promise.all([holdingA, holdingB])) expect(events(held).filter((e) => e.type === 'RUN_ERROR')).toHaveLength(1);
   }, 90_000);

@@ -9,9 +9,9 @@ import { eventsOf, mainRun } from '../run-scripts.js';
 
 /**
  * The mapper with frontend tools: a main-run call of one is shown when it is released (its
- * tool started), or together with its result when it ends unreleased (refused), never
- * before; a subagent's calls of a tool of the same name, and every other call, as before.
- * `@ag-ui/client`'s verifier accepts both shapes.
+ * tool started), or only as its result when it ends unreleased (refused: no call to run),
+ * never before; a subagent's calls of a tool of the same name, and every other call, as
+ * before. `@ag-ui/client`'s verifier accepts both shapes.
  */
 const verify = verifyEvents(false) as unknown as (source: Observable<AGUIEvent>) => Observable<unknown>;
 const verified = (events: readonly AGUIEvent[]): Promise<unknown[]> => lastValueFrom(verify(from(events)).pipe(toArray()));
@@ -19,15 +19,17 @@ const verified = (events: readonly AGUIEvent[]): Promise<unknown[]> => lastValue
 const ids = { threadId: 't1', runId: 'run_main' };
 
 describe('AgUiMapper with frontend tools', () => {
-  it('shows a main-run frontend call at its release or with its result, never alone before, in a sequence the AG-UI client accepts', async () => {
+  it('shows a main-run frontend call at its release or only as its result, never before, in a sequence the AG-UI client accepts', async () => {
     await fc.assert(
       fc.asyncProperty(mainRun, fc.array(fc.boolean(), { minLength: 8, maxLength: 8 }), async ({ plan }, releases) => {
         const mapper = new AgUiMapper(new Set(['read']));
         const out: AGUIEvent[] = [runStarted(ids)];
         const released = new Map<string, number>(); // call id: where its events were shown
+        const unreleased: string[] = []; // the calls that ended without
         let n = 0;
         for (const event of eventsOf(plan, 'run_main', 'main')) {
           out.push(...mapper.map(event));
+          if (event.type === 'ToolCallEnd' && event.toolName === 'read' && !released.has(event.callId)) unreleased.push(event.callId);
           // The tool of some calls starts and waits for the client: their events are shown now.
           if (event.type === 'ToolCallStart' && event.toolName === 'read' && releases[n++ % releases.length]) {
             const shown = mapper.release(event.callId);
@@ -40,14 +42,14 @@ describe('AgUiMapper with frontend tools', () => {
         }
         await verified(out);
         out.forEach((e, i) => {
-          if (e.type !== EventType.TOOL_CALL_END || !/^call_\d+_\d+$/.test(e.toolCallId)) return; // a subagent's ids are prefixed
-          const start = out.findLastIndex((s) => s.type === EventType.TOOL_CALL_START && s.toolCallId === e.toolCallId);
-          if ((out[start] as { toolCallName?: string }).toolCallName !== 'read') return;
-          const next = out[i + 1];
-          // a released call is shown where it was released; any other never alone, only with its result
-          if (released.has(e.toolCallId)) expect(start).toBe(released.get(e.toolCallId));
-          else expect(next?.type === EventType.TOOL_CALL_RESULT && next.toolCallId === e.toolCallId).toBe(true);
+          if (e.type !== EventType.TOOL_CALL_START || !/^call_\d+_\d+$/.test(e.toolCallId) || e.toolCallName !== 'read') return; // a subagent's ids are prefixed
+          // a main-run frontend call is shown only where it was released
+          expect(i).toBe(released.get(e.toolCallId));
         });
+        for (const callId of unreleased) {
+          // one that ended unreleased only as its result: nothing a client could run
+          expect(out.filter((e) => 'toolCallId' in e && e.toolCallId === callId).map((e) => e.type)).toEqual([EventType.TOOL_CALL_RESULT]);
+        }
       }),
       { numRuns: 150 },
     );

@@ -18,6 +18,9 @@ export interface AgUiAnswer {
   readonly text: string;
 }
 
+/** A user message of a `RunAgentInput`, its id made of its text. */
+export const user = (text: string): Record<string, unknown> => ({ id: `u-${text}`, role: 'user', content: text });
+
 /** Posts `input` to `url` and reads the answer to its end. */
 export async function postRunAgentInput(url: string, input: Record<string, unknown>): Promise<AgUiAnswer> {
   const response = await fetch(url, {

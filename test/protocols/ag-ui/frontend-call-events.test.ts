@@ -1,9 +1,9 @@
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
-import { agUiHandler } from '../../../src/protocols/ag-ui/ag-ui-handler.js';
+import { describe, expect, it } from 'vitest';
 import type { PermissionRuleInput } from '../../../src/permission/permission-rule.js';
+import { agUiServerPerTest } from '../../support/ag-ui-server-per-test.js';
 import type { AgentRoute } from '../../support/delegation-fixture.js';
-import { runClient, serveProtocol, TOKEN, type ProtocolServer } from '../protocol-kit.js';
+import { runClient, TOKEN } from '../protocol-kit.js';
 import { outcomeOf, postRunAgentInput, type AgUiAnswer, type WireEvent } from './ag-ui-requests.js';
 
 /**
@@ -12,33 +12,24 @@ import { outcomeOf, postRunAgentInput, type AgUiAnswer, type WireEvent } from '.
  * runs a frontend call as soon as it has seen it without a result (CopilotKit-style runtimes
  * read the messages, not `pendingToolCallIds`) ran calls the rules refused, and calls still
  * waiting for approval, when they went out at the model's step end. A refused call is shown
- * with its refusal: its `TOOL_CALL_END` is followed at once by its `TOOL_CALL_RESULT`.
+ * only as its `TOOL_CALL_RESULT`, the refusal: its `TOOL_CALL_START/ARGS/END`, even followed at
+ * once by the result, let a client that runs a call at its `TOOL_CALL_END` (`@ag-ui/client`'s
+ * `onNewToolCall`) run it before it read the result.
  */
 const CONFIRM = { name: 'confirm_plan', description: 'Asks the user to confirm a plan', parameters: { type: 'object', properties: { plan: { type: 'string' } } } };
 const WIPE = { name: 'wipe_data', description: 'Wipes the data', parameters: { type: 'object', properties: {} } };
 const CLIENT = fileURLToPath(new URL('./ag-ui-client-process.ts', import.meta.url));
 
-let served: ProtocolServer | undefined;
-afterEach(async () => {
-  await served?.close();
-  served = undefined;
-});
+const agUi = agUiServerPerTest();
 
-const serve = async (main: AgentRoute, permissionRules: PermissionRuleInput[] = []): Promise<string> => {
-  served = await serveProtocol('/ag-ui', { main }, (engine, authorize) => agUiHandler(engine, { path: '/ag-ui', authorize }), { permissionRules });
-  return served.url;
-};
+const serve = async (main: AgentRoute, permissionRules: PermissionRuleInput[] = []): Promise<string> => (await agUi.serve({ main }, { engine: { permissionRules } })).url;
 
 const user = { id: 'u-go', role: 'user', content: 'go' };
 const toolMessage = (toolCallId: string, content: string) => ({ id: `tool-${toolCallId}`, role: 'tool', toolCallId, content });
 const starts = (answer: AgUiAnswer): unknown[] => answer.events.filter((e) => e.type === 'TOOL_CALL_START').map((e) => e['toolCallId']);
 
-/** The calls a client could act on: a `TOOL_CALL_END` not followed at once by the call's own result. */
-const actionable = (events: readonly WireEvent[]): unknown[] =>
-  events.flatMap((e, i) => {
-    const next = events[i + 1];
-    return e.type === 'TOOL_CALL_END' && !(next?.type === 'TOOL_CALL_RESULT' && next['toolCallId'] === e['toolCallId']) ? [e['toolCallId']] : [];
-  });
+/** The calls a client could act on: every `TOOL_CALL_END` (a client may run the call there, before it reads the next event). */
+const actionable = (events: readonly WireEvent[]): unknown[] => events.filter((e) => e.type === 'TOOL_CALL_END').map((e) => e['toolCallId']);
 
 /** The events of one call, from its `TOOL_CALL_START` to its `TOOL_CALL_RESULT`, in order. */
 const eventsOfCall = (answer: AgUiAnswer, toolCallId: string): string[] => answer.events.filter((e) => e['toolCallId'] === toolCallId).map((e) => e.type);
@@ -50,25 +41,25 @@ const twoCalls =
     turn.step === 1 ? { toolCalls: [{ id: 'call_a', name: 'confirm_plan', arguments: { plan: 'a' } }, second] } : { text: `answers: ${turn.toolResults.join(' | ')}` };
 
 describe('agUiHandler: a frontend call is shown to the client only once it may run', () => {
-  it('shows a denied call only with its refusal, never while an earlier call of its step waits for the client', async () => {
+  it('shows a denied call only as its refusal (a TOOL_CALL_RESULT), never while an earlier call of its step waits for the client', async () => {
     const url = await serve(twoCalls({ id: 'call_x', name: 'wipe_data', arguments: {} }), [{ tool: 'wipe_data', action: 'deny' }]);
     const first = await postRunAgentInput(url, { threadId: 't-deny', runId: 'r1', messages: [user], tools: [CONFIRM, WIPE] });
     expect(starts(first)).toEqual(['call_a']);
     expect(actionable(first.events)).toEqual(outcomeOf(first)?.['pendingToolCallIds']);
     const second = await postRunAgentInput(url, { threadId: 't-deny', runId: 'r2', messages: [user, toolMessage('call_a', 'yes')], tools: [CONFIRM, WIPE] });
-    expect(eventsOfCall(second, 'call_x')).toEqual(['TOOL_CALL_START', 'TOOL_CALL_ARGS', 'TOOL_CALL_END', 'TOOL_CALL_RESULT']);
+    expect(eventsOfCall(second, 'call_x')).toEqual(['TOOL_CALL_RESULT']);
     expect(actionable(second.events)).toEqual([]);
     expect(second.events.find((e) => e.type === 'TOOL_CALL_RESULT' && e['toolCallId'] === 'call_x')?.['content']).toMatch(/denied/);
     expect(second.events.at(-1)?.['result']).toMatch(/^answers: yes \| .*denied/);
   }, 30_000);
 
-  it('shows a call whose arguments break the schema only with its refusal', async () => {
+  it('shows a call whose arguments break the schema only as its refusal', async () => {
     const url = await serve(twoCalls({ id: 'call_bad', name: 'confirm_plan', arguments: { plan: 42 } }));
     const first = await postRunAgentInput(url, { threadId: 't-schema', runId: 'r1', messages: [user], tools: [CONFIRM] });
     expect(starts(first)).toEqual(['call_a']);
     const second = await postRunAgentInput(url, { threadId: 't-schema', runId: 'r2', messages: [user, toolMessage('call_a', 'yes')], tools: [CONFIRM] });
     expect(actionable(second.events)).toEqual([]);
-    expect(eventsOfCall(second, 'call_bad')).toEqual(['TOOL_CALL_START', 'TOOL_CALL_ARGS', 'TOOL_CALL_END', 'TOOL_CALL_RESULT']);
+    expect(eventsOfCall(second, 'call_bad')).toEqual(['TOOL_CALL_RESULT']);
   }, 30_000);
 
   const askOnce: AgentRoute = (turn) =>
@@ -93,19 +84,33 @@ describe('agUiHandler: a frontend call is shown to the client only once it may r
     expect(third.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', result: 'after: confirmed' });
   }, 30_000);
 
-  it('never leaves a rejected call for the client to run: it is shown with its refusal', async () => {
+  it('never leaves a rejected call for the client to run: it is shown only as its refusal', async () => {
     const url = await serve(askOnce, [{ tool: 'confirm_plan', action: 'ask' }]);
     const interruptId = await interrupted(url, 't-reject');
     const resume = [{ interruptId, status: 'resolved', payload: { decision: 'reject' } }];
     const second = await postRunAgentInput(url, { threadId: 't-reject', runId: 'r2', messages: [user], tools: [CONFIRM], resume });
     expect(actionable(second.events)).toEqual([]);
-    expect(eventsOfCall(second, 'call_ask')).toEqual(['TOOL_CALL_START', 'TOOL_CALL_ARGS', 'TOOL_CALL_END', 'TOOL_CALL_RESULT']);
+    expect(eventsOfCall(second, 'call_ask')).toEqual(['TOOL_CALL_RESULT']);
     expect(second.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', result: expect.stringMatching(/^after: .*reject/i) });
   }, 30_000);
 
+  it.each([
+    ['denied by a rule', [{ tool: 'confirm_plan', action: 'deny' }], undefined],
+    ['rejected at its approval', [{ tool: 'confirm_plan', action: 'ask' }], 'reject'],
+  ] as const)('hands @ag-ui/client no call to run (onNewToolCall) when it is %s, only the refusal as a tool message', async (_how, permissionRules, decision) => {
+    const url = await serve(askOnce, [...permissionRules]);
+    type Line = { kind: string; toolCallId?: string; event?: WireEvent; messages?: Array<Record<string, unknown>> };
+    const lines = await runClient<Line>(CLIENT, { url, token: TOKEN, threadId: `t-client-${decision ?? 'deny'}`, prompt: 'go', tools: [CONFIRM], ...(decision ? { decision } : {}) });
+    expect(lines.filter((l) => l.kind === 'error')).toEqual([]);
+    // what a client that runs each call as its TOOL_CALL_END arrives would have run
+    expect(lines.filter((l) => l.kind === 'toolCall').map((l) => l.toolCallId)).toEqual([]);
+    expect(lines.filter((l) => l.kind === 'event').at(-1)?.event).toMatchObject({ type: 'RUN_FINISHED', result: expect.stringMatching(/^after: .*(denied|reject)/i) });
+    expect(lines.at(-1)?.messages?.find((m) => m['role'] === 'tool' && m['toolCallId'] === 'call_ask')?.['content']).toMatch(/denied|reject/i);
+  }, 60_000);
+
   it('runs an approved frontend call end to end through @ag-ui/client, whose checks accept every round', async () => {
     const url = await serve(askOnce, [{ tool: 'confirm_plan', action: 'ask' }]);
-    type Line = { kind: string; round?: number; event?: WireEvent; outcome?: string; pendingToolCallIds?: string[]; message?: string };
+    type Line = { kind: string; round?: number; event?: WireEvent; outcome?: string; pendingToolCallIds?: string[]; message?: string; toolCallId?: string };
     const lines = await runClient<Line>(CLIENT, { url, token: TOKEN, threadId: 't-client', prompt: 'go', tools: [CONFIRM], decision: 'approve', toolResult: 'confirmed' });
     expect(lines.filter((l) => l.kind === 'error')).toEqual([]);
     expect(lines.filter((l) => l.kind === 'round').map((l) => [l.outcome, l.pendingToolCallIds])).toEqual([
@@ -115,6 +120,7 @@ describe('agUiHandler: a frontend call is shown to the client only once it may r
     ]);
     const startRounds = lines.filter((l) => l.event?.type === 'TOOL_CALL_START').map((l) => l.round);
     expect(startRounds).toEqual([2]);
+    expect(lines.filter((l) => l.kind === 'toolCall').map((l) => [l.round, l.toolCallId])).toEqual([[2, 'call_ask']]);
     expect(lines.filter((l) => l.kind === 'event').at(-1)?.event).toMatchObject({ type: 'RUN_FINISHED', result: 'after: confirmed' });
   }, 60_000);
 });

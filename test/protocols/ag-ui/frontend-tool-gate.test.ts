@@ -1,9 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { agUiHandler } from '../../../src/protocols/ag-ui/ag-ui-handler.js';
+import { describe, expect, it } from 'vitest';
 import type { PermissionRuleInput } from '../../../src/permission/permission-rule.js';
+import { agUiServerPerTest } from '../../support/ag-ui-server-per-test.js';
 import type { AgentRoute } from '../../support/delegation-fixture.js';
-import { serveProtocol, type ProtocolServer } from '../protocol-kit.js';
-import { outcomeOf, postRunAgentInput } from './ag-ui-requests.js';
+import { outcomeOf, postRunAgentInput, user } from './ag-ui-requests.js';
 
 /**
  * A frontend tool's call is left to the client (`pendingToolCallIds`) only once our side has
@@ -13,18 +12,10 @@ import { outcomeOf, postRunAgentInput } from './ag-ui-requests.js';
  */
 const CONFIRM = { name: 'confirm_plan', description: 'Asks the user to confirm a plan', parameters: { type: 'object', properties: { plan: { type: 'string' } } } };
 
-let served: ProtocolServer | undefined;
-afterEach(async () => {
-  await served?.close();
-  served = undefined;
-});
+const agUi = agUiServerPerTest();
 
-const serve = async (main: AgentRoute, permissionRules: PermissionRuleInput[] = []): Promise<string> => {
-  served = await serveProtocol('/ag-ui', { main }, (engine, authorize) => agUiHandler(engine, { path: '/ag-ui', authorize }), { permissionRules });
-  return served.url;
-};
+const serve = async (main: AgentRoute, permissionRules: PermissionRuleInput[] = []): Promise<string> => (await agUi.serve({ main }, { engine: { permissionRules } })).url;
 
-const user = (text: string) => ({ id: `u-${text}`, role: 'user', content: text });
 const toolMessage = (toolCallId: string, content: string, n: number) => ({ id: `tool-${n}`, role: 'tool', toolCallId, content });
 
 /** Calls the frontend tool at step 1, then answers with what the call returned. */
@@ -39,7 +30,7 @@ describe('agUiHandler: a frontend tool call goes to the client only once it may 
     expect(outcomeOf(answer)?.['pendingToolCallIds'] ?? []).toEqual([]);
     expect(answer.events.find((e) => e.type === 'TOOL_CALL_RESULT' && e['toolCallId'] === 'call_ask')?.['content']).toMatch(/denied/);
     expect(answer.events.at(-1)?.['result']).toMatch(/^after: .*denied/);
-    expect(served!.engine.runs.list().map((r) => r.state)).toEqual(['done']);
+    expect(agUi.served!.engine.runs.list().map((r) => r.state)).toEqual(['done']);
   }, 30_000);
 
   it('asks for the approval first (an interrupt), and leaves the call to the client only once it is approved', async () => {
@@ -134,7 +125,7 @@ describe('agUiHandler: a frontend tool call goes to the client only once it may 
     const movedOn = [...history, { id: 'msg-2', role: 'assistant', toolCalls: [{ id: 'call_0', type: 'function', function: { name: 'confirm_plan', arguments: '{}' } }] }, user('never mind')];
     const third = await postRunAgentInput(url, { threadId: 't-moved-on', runId: 'r3', messages: movedOn, tools: [CONFIRM] });
     expect(third.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', result: 'fresh turn: never mind' });
-    expect(served!.engine.runs.list().map((r) => r.state)).toEqual(['cancelled', 'done']);
+    expect(agUi.served!.engine.runs.list().map((r) => r.state)).toEqual(['cancelled', 'done']);
   }, 30_000);
 
   it('drops an answer the client sent early for a call the rules then deny: the model reads the denial', async () => {

@@ -1,24 +1,15 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { agUiHandler } from '../../../src/protocols/ag-ui/ag-ui-handler.js';
-import { serveProtocol, type ProtocolServer } from '../protocol-kit.js';
-import { postRunAgentInput } from './ag-ui-requests.js';
+import { describe, expect, it } from 'vitest';
+import { agUiServerPerTest } from '../../support/ag-ui-server-per-test.js';
+import { postRunAgentInput, user } from './ag-ui-requests.js';
 
 /** `RunAgentInput` bodies no AG-UI frontend sends, from a client out to hurt the server. */
-let served: ProtocolServer | undefined;
-afterEach(async () => {
-  await served?.close();
-  served = undefined;
-});
-
-const user = (text: string) => ({ id: `u-${text}`, role: 'user', content: text });
+const agUi = agUiServerPerTest();
 
 describe('agUiHandler: hostile RunAgentInput bodies', () => {
   it('refuses resume entries that are not objects (400, not a 500), and the waiting run still waits for its answer', async () => {
-    served = await serveProtocol(
-      '/ag-ui',
-      { main: (turn) => (turn.step === 1 ? { toolCalls: [{ id: 'call_ask', name: 'confirm_plan', arguments: {} }] } : { text: `after: ${turn.toolResults.at(-1)}` }) },
-      (engine, authorize) => agUiHandler(engine, { path: '/ag-ui', authorize }),
-    );
+    const served = await agUi.serve({
+      main: (turn) => (turn.step === 1 ? { toolCalls: [{ id: 'call_ask', name: 'confirm_plan', arguments: {} }] } : { text: `after: ${turn.toolResults.at(-1)}` }),
+    });
     const tools = [{ name: 'confirm_plan', description: 'Asks the user', parameters: { type: 'object', properties: {} } }];
     const first = await postRunAgentInput(served.url, { threadId: 't-resume', runId: 'r1', messages: [user('go')], tools });
     expect(first.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { pendingToolCallIds: ['call_ask'] } });
@@ -36,11 +27,9 @@ describe('agUiHandler: hostile RunAgentInput bodies', () => {
 
   it('refuses a repeated request that answers nothing and brings no prompt (400) without cancelling the run that waits', async () => {
     // A client that sends its continuation twice: the copy answers a call already answered.
-    served = await serveProtocol(
-      '/ag-ui',
-      { main: (turn) => (turn.step <= 2 ? { toolCalls: [{ id: `call_${turn.step}`, name: 'confirm_plan', arguments: {} }] } : { text: `after: ${turn.toolResults.join(', ')}` }) },
-      (engine, authorize) => agUiHandler(engine, { path: '/ag-ui', authorize }),
-    );
+    const served = await agUi.serve({
+      main: (turn) => (turn.step <= 2 ? { toolCalls: [{ id: `call_${turn.step}`, name: 'confirm_plan', arguments: {} }] } : { text: `after: ${turn.toolResults.join(', ')}` }),
+    });
     const tools = [{ name: 'confirm_plan', description: 'Asks the user', parameters: { type: 'object', properties: {} } }];
     const first = await postRunAgentInput(served.url, { threadId: 't-dup', runId: 'r1', messages: [user('go')], tools });
     expect(first.events.at(-1)).toMatchObject({ outcome: { pendingToolCallIds: ['call_1'] } });
