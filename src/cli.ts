@@ -1,5 +1,8 @@
 #!/usr/bin/env node
 import { processIO } from './cli/cli-io.js';
+import { holdInterrupts } from './cli/hold-interrupts.js';
 import { main } from './cli/main.js';
 
-process.exitCode = await main(process.argv.slice(2), processIO());
+const io = processIO();
+process.exitCode = await main(process.argv.slice(2), io);
+holdInterrupts(io);

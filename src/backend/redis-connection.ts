@@ -51,9 +51,24 @@ async function readyOrFail(client: Redis, url: string, timeoutMs: number): Promi
   }
 }
 
-/** A URL without its password, for messages. */
+/**
+ * A Redis URL without its password, for messages and the worker's banner: the user part
+ * ends at the authority's last `@` (a password may hold `@`, as the URL parser reads it),
+ * and a `password` query parameter (which ioredis reads too) is hidden as well. A user
+ * part without `:` is hidden whole: older clients read `redis://secret@host` as a password.
+ *
+ * @example
+ * ```ts
+ * redact('redis://app:p@ss@cache:6379/0?password=x'); // 'redis://app:***@cache:6379/0?password=***'
+ * ```
+ */
 export function redact(url: string): string {
-  return url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
+  return url
+    .replace(/^((?:[a-z][a-z0-9+.-]*:)?\/\/)?([^/?#]*)@/i, (_, scheme: string | undefined, user: string) => {
+      const colon = user.indexOf(':');
+      return `${scheme ?? ''}${colon === -1 ? '***' : `${user.slice(0, colon)}:***`}@`;
+    })
+    .replace(/([?&]password=)[^&#]*/gi, '$1***');
 }
 
 function redactedUrl(client: Redis): string {

@@ -1,3 +1,5 @@
+import { constants } from 'node:os';
+
 /** Where the CLI reads and writes: the real process by default, streams in tests. */
 export interface CliIO {
   readonly stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number; hasColors?: () => boolean };
@@ -6,11 +8,31 @@ export interface CliIO {
   readonly stdin?: NodeJS.ReadableStream & { isTTY?: boolean };
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly cwd: string;
-  /** Subscribes to Ctrl+C; returns the unsubscribe. */
-  onInterrupt(listener: () => void): () => void;
+  /** Subscribes to Ctrl+C and the other {@link INTERRUPT_SIGNALS}; returns the unsubscribe. */
+  onInterrupt(listener: (signal: InterruptSignal) => void): () => void;
 }
 
-/** The real process's streams, environment and SIGINT. */
+/** A signal that stops a command as Ctrl+C does; see {@link INTERRUPT_SIGNALS}. */
+export type InterruptSignal = 'SIGINT' | 'SIGTERM';
+
+/**
+ * Ctrl+C, and the SIGTERM of a supervisor, of `timeout` or of a cancelled CI job. Each stops
+ * the command the same way: left to its default action SIGTERM would kill the process at
+ * once, and the commands its runs started (each in its own process group, so no signal sent
+ * to the CLI reaches them) would run on, orphaned. Not SIGHUP: a listener would override the
+ * ignoring `nohup` asks for, and cancel a run meant to outlive its terminal.
+ */
+export const INTERRUPT_SIGNALS: readonly InterruptSignal[] = Object.freeze(['SIGINT', 'SIGTERM']);
+
+/**
+ * The exit code of a command stopped by `signal`: 128 + its number, as a shell reports a
+ * process the signal killed (130 for Ctrl+C, 143 for SIGTERM).
+ */
+export function interruptExitCode(signal: InterruptSignal): number {
+  return 128 + constants.signals[signal];
+}
+
+/** The real process's streams, environment and {@link INTERRUPT_SIGNALS}. */
 export function processIO(): CliIO {
   return {
     stdout: process.stdout,
@@ -22,8 +44,10 @@ export function processIO(): CliIO {
     env: process.env,
     cwd: process.cwd(),
     onInterrupt(listener) {
-      process.on('SIGINT', listener);
-      return () => process.off('SIGINT', listener);
+      for (const signal of INTERRUPT_SIGNALS) process.on(signal, listener);
+      return () => {
+        for (const signal of INTERRUPT_SIGNALS) process.off(signal, listener);
+      };
     },
   };
 }

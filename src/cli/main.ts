@@ -11,8 +11,8 @@ import { errorMessage } from '../errors/error-message.js';
 
 /**
  * The `rxharness` command line. Resolves the exit code: 0 success, 1 an abnormal or failed
- * run, 2 bad usage (with a message on stderr), 130 cancelled with Ctrl+C, 141 stdout closed
- * before the run ended (`| head`: the run is stopped, quietly).
+ * run, 2 bad usage (with a message on stderr), 130 cancelled with Ctrl+C (143 by SIGTERM),
+ * 141 stdout closed before the run ended (`| head`: the run is stopped, quietly).
  *
  * @example
  * ```ts

@@ -1,13 +1,13 @@
 import { type Observable, tap } from 'rxjs';
 import { toNdjson } from '../adapters/ndjson.js';
 import type { AgentEvent } from '../events/agent-event.js';
-import type { CliIO } from './cli-io.js';
+import { interruptExitCode, type CliIO } from './cli-io.js';
 import { errorMessage } from '../errors/error-message.js';
 import { watchOutput } from './output-watch.js';
 
 /** A run being shown; see {@link presentRun}. */
 export interface PresentedRun {
-  /** Settles with the run's exit code: 0, 1, or 130 on Ctrl+C. */
+  /** Settles with the run's exit code: 0, 1, or 130 on Ctrl+C (143 on SIGTERM). */
   readonly code: Promise<number>;
   /** The exit code to use instead of the run's when stdout failed (141 for EPIPE, else 1). */
   outputFailure(): number | undefined;
@@ -16,7 +16,8 @@ export interface PresentedRun {
 }
 
 /**
- * Subscribes, writes NDJSON when asked, and settles with the exit code (130 on Ctrl+C).
+ * Subscribes, writes NDJSON when asked, and settles with the exit code (130 on Ctrl+C; a
+ * SIGTERM stops the run the same way, see `INTERRUPT_SIGNALS`).
  * The caller calls `stop()` once the engine is closed, not at the first press: a library
  * that re-raises SIGINT when it finds no other listener (log-update's cursor restore does, on
  * a terminal) would otherwise kill the process before the cleanup ran.
@@ -32,12 +33,12 @@ export function presentRun(events$: Observable<AgentEvent>, json: boolean, io: C
   const out$: Observable<unknown> = json ? tracked$.pipe(toNdjson(), tap((line) => io.stdout.write(line))) : tracked$;
 
   let interrupted = false;
-  const stopInterrupts = io.onInterrupt(() => {
+  const stopInterrupts = io.onInterrupt((signal) => {
     if (interrupted) return;
     interrupted = true;
     subscription.unsubscribe(); // aborts the model requests and every task
-    io.stderr.write('\nCancelled.\n');
-    done(130);
+    io.stderr.write(signal === 'SIGINT' ? '\nCancelled.\n' : `\nCancelled (${signal}).\n`);
+    done(interruptExitCode(signal));
   });
   const output = watchOutput(io, (failure) => {
     subscription.unsubscribe();

@@ -8,6 +8,7 @@ import { ENGINE_FLAGS, engineOptionsFromFlags, MODEL_FLAGS, modelFromFlags, newE
 import { RUN_HELP } from './help-text.js';
 import { presentRun, type PresentedRun } from './present-run.js';
 import { terminalApproval } from '../adapters/terminal-approval.js';
+import { markInvisible } from '../adapters/visible-text.js';
 import { APPROVAL_FLAGS, approvalTimeoutOption } from './approval-timeout-flag.js';
 
 const OPTIONS = {
@@ -81,7 +82,9 @@ function approval(yes: boolean, io: CliIO): Pick<HarnessEngineOptions, 'approve'
     approve: (request) => {
       if (!told) {
         told = true;
-        io.stderr.write(`rxharness: rejected ${request.toolName} (${request.reason}): there is no terminal to ask on. Pass --yes to approve every call that asks, or run in a terminal to be asked.\n`);
+        // The reason quotes the model's call (a path, a command): marked as the question would show it, no escape left raw.
+        const what = `${markInvisible(request.toolName)} (${markInvisible(request.reason)})`;
+        io.stderr.write(`rxharness: rejected ${what}: there is no terminal to ask on. Pass --yes to approve every call that asks, or run in a terminal to be asked.\n`);
       }
       return { decision: 'reject', comment: 'nobody can approve it here (no terminal; the user did not pass --yes)' };
     },

@@ -28,9 +28,10 @@ const OPTIONS = {
 
 /**
  * `rxharness serve`: serves the live page and the runs routes for a model (or `--demo`),
- * prints the address, and runs until Ctrl+C, which closes the engine (cancelling its runs:
- * every open page shows them cancelled) and the server, then exits 0. Resolves the exit
- * code: 0 after Ctrl+C, 1 when the server cannot start (a port in use), 2 bad usage.
+ * prints the address, and runs until Ctrl+C (or SIGTERM), which closes the engine
+ * (cancelling its runs: every open page shows them cancelled) and the server, then exits 0.
+ * Resolves the exit code: 0 after Ctrl+C, 1 when the server cannot start (a port in use),
+ * 2 bad usage.
  *
  * @example
  * ```ts

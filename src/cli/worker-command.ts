@@ -1,5 +1,6 @@
 import { HarnessWorker } from '../backend/harness-worker.js';
 import { redisBackend } from '../backend/redis-backend.js';
+import { redact } from '../backend/redis-connection.js';
 import { errorMessage } from '../errors/error-message.js';
 import type { CliIO } from './cli-io.js';
 import { parseFlags } from './parse-flags.js';
@@ -43,14 +44,8 @@ export async function workerCommand(argv: readonly string[], io: CliIO): Promise
   const engineFlags = engineOptionsFromFlags(values, io);
   let interrupted!: () => void;
   const interrupt = new Promise<void>((done) => (interrupted = done));
-  const stopCtrlC = io.onInterrupt(() => interrupted());
-  // A worker is usually stopped by its supervisor (systemd, Kubernetes): SIGTERM drains it too.
-  const onTerm = (): void => interrupted();
-  process.on('SIGTERM', onTerm);
-  const stopInterrupts = (): void => {
-    stopCtrlC();
-    process.off('SIGTERM', onTerm);
-  };
+  // A worker is usually stopped by its supervisor (systemd, Kubernetes): SIGTERM drains it too (see INTERRUPT_SIGNALS).
+  const stopInterrupts = io.onInterrupt(() => interrupted());
   try {
     const backend = await redisBackend({ url, ...(values.prefix !== undefined ? { prefix: values.prefix } : {}) });
     let worker: HarnessWorker;
@@ -66,7 +61,7 @@ export async function workerCommand(argv: readonly string[], io: CliIO): Promise
       await backend.close();
       throw e;
     }
-    io.stdout.write(`rxharness worker: ${worker.workerId} pulling tasks from ${url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@')} (concurrency ${concurrency}, workspace ${worker.workspace}; Ctrl+C stops it)\n`);
+    io.stdout.write(`rxharness worker: ${worker.workerId} pulling tasks from ${redact(url)} (concurrency ${concurrency}, workspace ${worker.workspace}; Ctrl+C stops it)\n`);
     await interrupt;
     io.stderr.write('\nStopping: failing the tasks running here and closing the connections...\n');
     await worker.close();

@@ -5,7 +5,7 @@
  * @module
  */
 import { PassThrough } from 'node:stream';
-import type { CliIO } from '../../src/cli/cli-io.js';
+import type { CliIO, InterruptSignal } from '../../src/cli/cli-io.js';
 
 /** The IO plus what a test reads and triggers. */
 export interface TestCliIO extends CliIO {
@@ -19,8 +19,8 @@ export interface TestCliIO extends CliIO {
   waitForStderr(text: string): Promise<void>;
   /** Types a line on stdin (a terminal when `ttyStdin` was asked for). */
   type(line: string): void;
-  /** Presses Ctrl+C: calls every subscribed interrupt listener. */
-  interrupt(): void;
+  /** Presses Ctrl+C (or sends `signal`): calls every subscribed interrupt listener. */
+  interrupt(signal?: InterruptSignal): void;
   /** Interrupt listeners still subscribed (the CLI must remove its own). */
   interruptListeners(): number;
 }
@@ -52,7 +52,7 @@ export function testCliIO(options: { env?: Record<string, string>; cwd?: string;
     err += chunk.toString('utf8');
     wake();
   });
-  const listeners = new Set<() => void>();
+  const listeners = new Set<(signal: InterruptSignal) => void>();
   return {
     stdout,
     stderr,
@@ -60,7 +60,7 @@ export function testCliIO(options: { env?: Record<string, string>; cwd?: string;
     env: { ...options.env },
     cwd: options.cwd ?? process.cwd(),
     onInterrupt(listener) {
-      const entry = (): void => listener();
+      const entry = (signal: InterruptSignal): void => listener(signal);
       listeners.add(entry);
       return () => listeners.delete(entry);
     },
@@ -69,7 +69,7 @@ export function testCliIO(options: { env?: Record<string, string>; cwd?: string;
     waitForStdout: (text) => until(() => out.includes(text)),
     waitForStderr: (text) => until(() => err.includes(text)),
     type: (line) => stdin.write(`${line}\n`),
-    interrupt: () => [...listeners].forEach((l) => l()),
+    interrupt: (signal = 'SIGINT') => [...listeners].forEach((l) => l(signal)),
     interruptListeners: () => listeners.size,
   };
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { errorMessage } from '../../errors/error-message.js';
 import type { AgentDefinition } from '../agent-definition.js';
 import { readSkill, skillNameProblem } from './read-skill.js';
-import type { Skill, SkillDir } from './skill.js';
+import { MAX_SKILLS, type Skill, type SkillDir } from './skill.js';
 
 /** The skills a definition names that could be read, and what went wrong with the others. */
 export interface ResolvedSkills {
@@ -15,8 +15,9 @@ export interface ResolvedSkills {
 
 /**
  * Reads the skills `definition.skills` names, each from the first folder of `dirs` that has
- * it (the workspace's before the home folder's). A workspace skill is untrusted input, as a
- * workspace definition is: it is used by a definition from the workspace itself (whose own
+ * it (the workspace's before the home folder's); only the first {@link MAX_SKILLS} are read,
+ * the rest are one problem. A workspace skill is untrusted input, as a workspace definition
+ * is: it is used by a definition from the workspace itself (whose own
  * prompt is workspace text already) or when the engine trusts workspace definitions;
  * otherwise it is skipped (a cloned repository must not rewrite the prompt of your own
  * agents by naming a folder like your skill) and the home folder's is looked for. Read from
@@ -26,7 +27,12 @@ export function resolveSkills(definition: AgentDefinition, dirs: readonly SkillD
   const skills: Skill[] = [];
   const problems: string[] = [];
   const trusted = trustWorkspaceAgents || definition.source === 'workspace';
-  for (const name of definition.skills ?? []) {
+  const named = definition.skills ?? [];
+  if (named.length > MAX_SKILLS) {
+    const left = named.length - MAX_SKILLS;
+    problems.push(`skill "${named[MAX_SKILLS]}" and the ${left - 1} after it are not loaded: a definition may name at most ${MAX_SKILLS} skills; name fewer`);
+  }
+  for (const name of named.slice(0, MAX_SKILLS)) {
     // Before any path is made of it (the existence check below included).
     const bad = skillNameProblem(name);
     if (bad !== undefined) {

@@ -4,6 +4,15 @@ import { join, resolve } from 'node:path';
 export const MAX_SKILL_BYTES = 64 * 1024;
 
 /**
+ * The most skills one definition puts into its prompt. Each is read from disk (two folders
+ * looked up) whenever a run of the agent starts and at discovery, and may be
+ * {@link MAX_SKILL_BYTES}: a cloned repository's definition naming 3,000 skill folders built a
+ * 180 MB system prompt and stalled every start for a second. The ones named after these are
+ * left out, with a diagnostic.
+ */
+export const MAX_SKILLS = 32;
+
+/**
  * A skill in the Agent Skills format (as Claude Code reads it): a folder
  * `.rxharness/skills/<name>/` holding `SKILL.md`, YAML front matter (`name`, `description`)
  * and a Markdown body. A definition's `skills: [name]` puts it into its agent's system prompt.

@@ -1,0 +1,63 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { processIO } from '../../src/cli/cli-io.js';
+import { holdInterrupts, HOLD_INTERRUPTS_MS } from '../../src/cli/hold-interrupts.js';
+import { main } from '../../src/cli/main.js';
+import { cliSandbox, type CliSandbox } from './cli-sandbox.js';
+
+// SIGTERM (a supervisor, `timeout`, a CI job cancelled) stops a command as Ctrl+C does; left
+// to its default action it kills the process at once.
+
+let sandbox: CliSandbox;
+beforeEach(async () => {
+  sandbox = await cliSandbox();
+});
+afterEach(async () => {
+  vi.useRealTimers();
+  await sandbox.cleanup();
+});
+
+describe('rxharness: the signals that stop a command', () => {
+  it('SIGTERM cancels the run, says so and resolves 143', async () => {
+    const cli = sandbox.io({ RXHARNESS_DEMO_DELAY_MS: '20' });
+    const exit = main(['run', '--demo', 'Survey this project'], cli);
+    await cli.waitForStdout('task started');
+    cli.interrupt('SIGTERM');
+    expect(await exit).toBe(143);
+    expect(cli.stderrText()).toBe('\nCancelled (SIGTERM).\n');
+    expect(cli.stdoutText()).not.toContain('final answer');
+    expect(cli.interruptListeners()).toBe(0);
+  });
+
+  it('the real process hears SIGINT and SIGTERM, not SIGHUP (nohup ignores it), and the unsubscribe removes them', () => {
+    const signals = ['SIGINT', 'SIGTERM'] as const;
+    const hup = process.listenerCount('SIGHUP');
+    const before = signals.map((s) => process.listeners(s));
+    const heard: string[] = [];
+    const stop = processIO().onInterrupt((signal) => heard.push(signal));
+    try {
+      // Called directly, not by process.emit: the test runner's own listeners stay out of it.
+      signals.forEach((signal, i) => {
+        const added = process.listeners(signal).filter((l) => !before[i]!.includes(l));
+        expect(added).toHaveLength(1);
+        (added[0] as (s: NodeJS.Signals) => void)(signal);
+      });
+      expect(process.listenerCount('SIGHUP')).toBe(hup);
+    } finally {
+      stop();
+    }
+    expect(heard).toEqual([...signals]);
+    expect(signals.map((s) => process.listeners(s))).toEqual(before);
+  });
+
+  it('after a command returned, holds a further signal for a while (saying so once), then lets it act again', () => {
+    vi.useFakeTimers();
+    const cli = sandbox.io();
+    holdInterrupts(cli);
+    expect(cli.interruptListeners()).toBe(1);
+    cli.interrupt();
+    cli.interrupt('SIGTERM');
+    expect(cli.stderrText()).toBe('rxharness: still stopping the commands its runs started (at most 3 s)\n');
+    vi.advanceTimersByTime(HOLD_INTERRUPTS_MS);
+    expect(cli.interruptListeners()).toBe(0);
+  });
+});

@@ -1,0 +1,34 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { FakeOpenAIServer } from '../support/fake-openai-server.js';
+import { cliSandbox, type CliSandbox } from './cli-sandbox.js';
+
+// Without a terminal to ask on, `run` rejects a call that asks and says so on stderr, which
+// may well be a terminal (`rxharness run ... < /dev/null`, a script): the reason it quotes
+// holds the model's path or command.
+
+let sandbox: CliSandbox;
+let server: FakeOpenAIServer;
+beforeEach(async () => {
+  sandbox = await cliSandbox();
+});
+afterEach(async () => {
+  await server.close();
+  await sandbox.cleanup();
+});
+
+describe('rxharness run without a terminal: the rejection notice', () => {
+  it('shows the escape sequences and bidi controls of the model’s path marked, never raw', async () => {
+    const path = '.git/a\u001b]0;owned\u0007b\u001b[2J\u202ec';
+    let calls = 0;
+    server = await FakeOpenAIServer.start({
+      handler: () => (calls++ === 0 ? { toolCalls: [{ name: 'write', arguments: { path, content: 'x' } }] } : { text: 'done' }),
+    });
+    const cli = sandbox.io({ OPENAI_API_KEY: 'k' });
+    expect(await main(['run', '--model', 'm', '--base-url', server.baseURL, 'go'], cli)).toBe(0);
+    const said = cli.stderrText();
+    expect(said).toContain('.git/a<U+001B>]0;owned<U+0007>b<U+001B>[2J<U+202E>c');
+    expect(said).toMatch(/^rxharness: rejected write \(.*\): there is no terminal to ask on\./);
+    expect(said).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
+  });
+});
