@@ -6,6 +6,7 @@ import { errorMessage } from '../errors/error-message.js';
 import type { HarnessEngineOptions } from '../engine/engine-options.js';
 import type { ChatModel } from '../model/chat-model.js';
 import { OpenAIChatModel } from '../model/openai-chat-model.js';
+import { MAX_TIMER_MS } from '../validation/max-timer.js';
 import type { CliIO } from './cli-io.js';
 import { CliUsageError } from './cli-usage-error.js';
 import { integerFlag } from './integer-flag.js';
@@ -120,10 +121,13 @@ function openaiModel(values: ModelFlagValues, io: CliIO): ChatModel {
   return new OpenAIChatModel({ model: id, ...(baseURL ? { baseURL } : {}), ...(apiKey ? { apiKey } : {}), ...options });
 }
 
-/** `RXHARNESS_DEMO_DELAY_MS` slows or speeds the demo's streaming (tests set it to 0). */
+/**
+ * `RXHARNESS_DEMO_DELAY_MS` slows or speeds the demo's streaming (tests set it to 0); at most
+ * `MAX_TIMER_MS`, the longest a timer holds (a longer one fires after 1 ms, with a warning).
+ */
 function demoSpeed(io: CliIO): { chunkDelayMs?: number } {
   const raw = io.env.RXHARNESS_DEMO_DELAY_MS;
-  return raw === undefined ? {} : { chunkDelayMs: integerFlag('RXHARNESS_DEMO_DELAY_MS', raw, 0) };
+  return raw === undefined ? {} : { chunkDelayMs: integerFlag('RXHARNESS_DEMO_DELAY_MS', raw, 0, MAX_TIMER_MS) };
 }
 
 /**

@@ -17,7 +17,8 @@ const GUIDES_LINE = `Guides (docs/*.md): ${DOCS_DIR}\n`;
 const MODEL_HELP = `  --demo              use the built-in scripted model (offline, no API key needed)
   --model M           model id (default: $RXHARNESS_MODEL)
   --base-url URL      OpenAI-compatible server (default: $OPENAI_BASE_URL, then OpenAI)
-  --api-key K         the server's key (default: $OPENAI_API_KEY; a --base-url server may need none)
+  --api-key K         the server's key (default: $OPENAI_API_KEY; a --base-url server may need
+                      none). Every local user can read a command line: prefer $OPENAI_API_KEY
   --max-tokens N      the most tokens a reply may have (default: the server's)
   --temperature T     sampling temperature, 0 to 2 (default: the server's)
   --tool-choice C     auto, required, none, or tool:NAME to force that tool (when tools are offered)

@@ -1,5 +1,6 @@
-import { type Observable, tap } from 'rxjs';
+import { type Observable, type Subscription, tap } from 'rxjs';
 import { toNdjson } from '../adapters/ndjson.js';
+import { oneLine } from '../adapters/terminal-tree/text-line.js';
 import type { AgentEvent } from '../events/agent-event.js';
 import { interruptExitCode, type CliIO } from './cli-io.js';
 import { errorMessage } from '../errors/error-message.js';
@@ -36,12 +37,14 @@ export function presentRun(events$: Observable<AgentEvent>, json: boolean, io: C
   const stopInterrupts = io.onInterrupt((signal) => {
     if (interrupted) return;
     interrupted = true;
-    subscription.unsubscribe(); // aborts the model requests and every task
+    const failure = unsubscribe(subscription); // aborts the model requests and every task
     io.stderr.write(signal === 'SIGINT' ? '\nCancelled.\n' : `\nCancelled (${signal}).\n`);
+    if (failure !== undefined) io.stderr.write(failure);
     done(interruptExitCode(signal));
   });
   const output = watchOutput(io, (failure) => {
-    subscription.unsubscribe();
+    const stopFailure = unsubscribe(subscription);
+    if (stopFailure !== undefined) io.stderr.write(stopFailure);
     done(failure);
   });
 
@@ -60,4 +63,20 @@ export function presentRun(events$: Observable<AgentEvent>, json: boolean, io: C
       output.stop();
     },
   };
+}
+
+/**
+ * Unsubscribes the run. A teardown that throws (RxJS still runs the others, then throws them
+ * together) must not escape: from a signal or stream listener it would crash the process with
+ * exit 1 and a stack trace instead of the exit code the caller settles.
+ *
+ * @returns the failure as one stderr line, or undefined when the run stopped cleanly.
+ */
+function unsubscribe(subscription: Subscription): string | undefined {
+  try {
+    subscription.unsubscribe();
+    return undefined;
+  } catch (e) {
+    return `rxharness: stopping the run failed: ${oneLine(errorMessage(e)).trim()}\n`;
+  }
 }

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { commandEnvironment } from './command-environment.js';
 import { HeadTailBuffer } from './head-tail-buffer.js';
 import { COMMAND_TAG, signalTagged } from './tagged-processes.js';
 
@@ -40,7 +41,8 @@ export interface CommandOutcome {
  * when the shell exits, whatever it left in its group is killed too. A process that left the
  * group with `setsid` (a daemon, a double fork) is found by the tag every process of the
  * command inherits in its environment ({@link COMMAND_TAG}) and killed the same way, on
- * Linux; one that also clears its environment (`env -i`) escapes. Timers and listeners are
+ * Linux; one that also clears its environment (`env -i`) escapes. The command gets the
+ * process's environment without rxharness's credentials (see `commandEnvironment`). Timers and listeners are
  * released before the promise settles; it never rejects.
  *
  * @example
@@ -63,7 +65,8 @@ export function runCommand(options: RunCommandOptions): Promise<CommandOutcome> 
       cwd: options.cwd,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, [COMMAND_TAG]: tag },
+      // rxharness's own credentials stay out of the model's commands (`env` would show them).
+      env: { ...commandEnvironment(), [COMMAND_TAG]: tag },
     });
     const timers = new Set<NodeJS.Timeout>();
     let stopping: 'timeout' | 'abort' | undefined;

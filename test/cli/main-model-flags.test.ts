@@ -85,4 +85,10 @@ describe('model settings flags', () => {
     }
     expect(MAIN_HELP).toContain('rxharness run');
   });
+
+  it('the help of run, serve and worker warns that --api-key shows in a command line, as --token does', () => {
+    for (const help of [RUN_HELP, SERVE_HELP, WORKER_HELP]) {
+      expect(help).toContain('Every local user can read a command line: prefer $OPENAI_API_KEY');
+    }
+  });
 });

@@ -108,6 +108,11 @@ describe('rxharness bad usage (exit 2)', () => {
     expect(message).toContain('RXHARNESS_DEMO_DELAY_MS must be a whole number >= 0, got "fast"');
   });
 
+  it('an RXHARNESS_DEMO_DELAY_MS longer than a timer holds is refused, not left to fire at once', async () => {
+    const message = await usageError(['run', '--demo', 'hi'], { RXHARNESS_DEMO_DELAY_MS: '2147483648' });
+    expect(message).toBe('rxharness: RXHARNESS_DEMO_DELAY_MS must be a whole number from 0 to 2147483647, got "2147483648"\n');
+  });
+
   it('agents takes no positional arguments', async () => {
     expect(await usageError(['agents', 'extra'])).toContain("Unexpected argument 'extra'");
   });

@@ -1,6 +1,6 @@
 /**
  * Helpers that turn model text into something safe for one terminal line: no escape
- * sequences or control characters, measured in terminal columns as `string-width` measures
+ * sequences or control characters, bidi controls marked, measured in terminal columns as `string-width` measures
  * them (the measure `log-update` redraws by, so a line we fit never wraps there), cut on
  * grapheme boundaries with a visible `…`.
  *
@@ -8,6 +8,7 @@
  */
 import stringWidth from 'string-width';
 import stripAnsi from 'strip-ansi';
+import { markInvisible } from '../visible-text.js';
 
 /** What a cut leaves in place of the text it removed. */
 export const ELLIPSIS = '…';
@@ -15,6 +16,10 @@ export const ELLIPSIS = '…';
 // Controls still there once the escape sequences are gone (a lone ESC, BEL, backspace, C1);
 // line breaks and tabs stay, for `oneLine` to turn into spaces.
 const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+// Bidi embeddings, overrides, isolates and marks reorder what follows them on the terminal
+// (`\u202Eexe.txt` shows as `txt.exe`): marked as the approval question marks them, so a
+// trick played on the reader shows instead of working.
+const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 // What cannot begin a grapheme: marks (variation selectors among them), joiners, emoji
 // modifiers and tags. A cut that starts on one would show it alone (a stray accent, a
 // skin-tone square).
@@ -32,15 +37,16 @@ const UNITS_PER_COLUMN = 8;
 
 /**
  * Removes escape sequences (with `strip-ansi`) and control characters, keeping line breaks
- * and tabs.
+ * and tabs, and marks bidi controls as `markInvisible` does (`<U+202E>`).
  *
  * @example
  * ```ts
  * stripControls('\u001b[31mred\u001b[0m\n'); // 'red\n'
+ * stripControls('a\u202Eb'); // 'a<U+202E>b'
  * ```
  */
 export function stripControls(text: string): string {
-  return stripAnsi(text).replace(CONTROLS, '');
+  return stripAnsi(text).replace(CONTROLS, '').replace(BIDI, (control) => markInvisible(control));
 }
 
 /**

@@ -1,0 +1,52 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createBashTool } from '../../src/tools/builtin/bash.js';
+import { createToolContext, makeWorkspace, runTool, type TestToolContext, type TestWorkspace } from '../support/tool-context.js';
+
+/** rxharness's own credentials, and a variable of the user's that must still pass. */
+const SECRETS = {
+  RXHARNESS_TOKEN: 'serve-token-0123456789abcdef',
+  RXHARNESS_A2A_TOKEN: 'a2a-token-0123456789abcdef',
+  RXHARNESS_REDIS_URL: 'redis://user:redis-password@127.0.0.1:6379',
+};
+
+describe('the environment of a bash command', () => {
+  let ws: TestWorkspace;
+  let context: TestToolContext;
+  const bash = createBashTool({ killGraceMs: 200 });
+
+  beforeEach(async () => {
+    ws = await makeWorkspace();
+    context = createToolContext({ workspace: ws.dir });
+    for (const [name, value] of Object.entries(SECRETS)) vi.stubEnv(name, value);
+    vi.stubEnv('RXHARNESS_TEST_USER_VARIABLE', 'user-value-passes');
+  });
+  afterEach(async () => {
+    vi.unstubAllEnvs();
+    await ws.cleanup();
+  });
+
+  it("does not show rxharness's own credentials to `env`", async () => {
+    const result = await runTool(bash, { command: 'env' }, context);
+    expect(result.error).toBeUndefined();
+    for (const [name, value] of Object.entries(SECRETS)) {
+      expect(result.text).not.toContain(value);
+      expect(result.text).not.toContain(`${name}=`);
+    }
+  });
+
+  it('gives `printenv RXHARNESS_TOKEN` nothing to print', async () => {
+    const result = await runTool(bash, { command: 'printenv RXHARNESS_TOKEN' }, context);
+    expect(result.text).toBe('(no output)\n[exit code: 1]');
+  });
+
+  it('still passes the user variables, the API key included', async () => {
+    vi.stubEnv('OPENAI_API_KEY', 'sk-user-key');
+    const result = await runTool(bash, { command: 'printenv RXHARNESS_TEST_USER_VARIABLE OPENAI_API_KEY' }, context);
+    expect(result.text).toBe('user-value-passes\nsk-user-key\n[exit code: 0]');
+  });
+
+  it('leaves the process environment itself alone', async () => {
+    await runTool(bash, { command: 'true' }, context);
+    expect(process.env.RXHARNESS_TOKEN).toBe(SECRETS.RXHARNESS_TOKEN);
+  });
+});
