@@ -131,7 +131,8 @@ export class RedisBackend implements HarnessBackend {
 
   /** @internal */
   createTracker(limits?: TaskTrackerLimits): TaskTracker {
-    return new SharedTaskTracker(this.#results, this.#tasks, limits);
+    // A delete waits for another engine's task of its conversation a stall interval at most.
+    return new SharedTaskTracker(this.#results, this.#tasks, limits, this.parts.stallMs);
   }
 
   /** @internal */

@@ -66,11 +66,14 @@ export class RedisEventLog implements EventLog {
   /**
    * Creates an empty log (a marker entry readers skip), so a reader can attach before the
    * first event: what a remote child's launcher does before it queues the task, and the
-   * run registry before a run starts (its session's lease may take a round trip).
+   * run registry before a run starts (its session's lease may take a round trip). A task's log
+   * (`taskId`) is listed with the task's others, for its conversation's delete.
    */
-  async open(runId: string): Promise<void> {
+  async open(runId: string, taskId?: string): Promise<void> {
     const key = this.keys.log(runId);
-    await this.redis.multi().xadd(key, '*', 'open', '1').pexpire(key, this.times.maxLiveMs).exec().catch(fail(`creating the event log of ${runId}`));
+    const writes = this.redis.multi().xadd(key, '*', 'open', '1').pexpire(key, this.times.maxLiveMs);
+    if (taskId !== undefined) writes.sadd(this.keys.taskLogs(taskId), runId).pexpire(this.keys.taskLogs(taskId), this.times.maxLiveMs + this.times.retentionMs);
+    await writes.exec().catch(fail(`creating the event log of ${runId}`));
   }
 
   /**

@@ -46,12 +46,20 @@ export class RedisKeys {
   }
 
   /**
-   * Marks a task of a deleted conversation (kept `sessionTtlMs`): writes to its session and
-   * its background result are refused, so a worker still running it when the delete
-   * returned (a cancel is a message) brings nothing of it back.
+   * Marks a task of a deleted conversation (kept `sessionTtlMs`): writes to its session, its
+   * background result and the tasks it starts are refused, so a worker still running it when
+   * the delete returned (a cancel is a message) brings nothing of it back.
    */
   deletedTask(taskId: string): string {
     return `${this.prefix}:deletedtask:${taskId}`;
+  }
+
+  /**
+   * The event logs of a task's launches on workers (a set of log ids, each `<task>.<launch>`),
+   * so deleting its conversation deletes them; kept as long as the newest of them can live.
+   */
+  taskLogs(taskId: string): string {
+    return `${this.prefix}:tasklogs:${taskId}`;
   }
 
   /** A conversation's "always" approvals (a list of JSON texts). */

@@ -103,6 +103,23 @@ return replaced
 `;
 
 /**
+ * Saves a task's info (ARGV[1], kept ARGV[2] ms; KEYS[1]) and lists the task (ARGV[3]) in its
+ * conversation's set (KEYS[2]), unless the session that starts it is a task of a deleted
+ * conversation (its mark, KEYS[3]): a task the delete did not reach yet (its worker stops it
+ * when its cancel arrives) starts none, which the delete would not know of. One script, so a
+ * start either lands in the set before the mark (and the delete finds it) or is refused.
+ */
+export const SAVE_TASK_INFO = `
+if redis.call('EXISTS', KEYS[3]) == 1 then
+  return redis.error_reply('the session "' .. ARGV[4] .. '" is a task of a deleted conversation: it starts no more tasks')
+end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+redis.call('SADD', KEYS[2], ARGV[3])
+redis.call('PEXPIRE', KEYS[2], ARGV[2])
+return 1
+`;
+
+/**
  * A page of the index, newest first (KEYS: the index; ARGV: the last listed score and
  * member, or `''` to start, and how many): after the member's rank while it still has that
  * score, else from the first member of that score (the caller drops those listed already),

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { ChainableCommander, Redis } from 'ioredis';
 import type { ChatMessage } from '../model/chat-message.js';
 import type { SessionClaim } from '../session/session-claim.js';
 import { assertSessionId } from '../session/session-id.js';
@@ -9,7 +9,8 @@ import { redisFailure } from './redis-connection.js';
 import type { RedisKeys } from './redis-keys.js';
 import { claimLease } from './redis-session-lease.js';
 import { listRedisSessions } from './redis-session-list.js';
-import { APPEND_SESSION, REPLACE_SESSION, SAVE_GRANT } from './redis-session-scripts.js';
+import { APPEND_SESSION, REPLACE_SESSION, SAVE_GRANT, SAVE_TASK_INFO } from './redis-session-scripts.js';
+import { forgetTasksMessage } from './shared-tasks.js';
 import { storedObject } from './stored-object.js';
 
 /**
@@ -60,16 +61,16 @@ export class RedisSessionStore implements SessionStore {
     await this.#write(APPEND_SESSION, sessionId, sessionTitle(messages), messages.map((m) => JSON.stringify(m)), 'saving a session');
   }
 
-  /** Remembers who owns a task session, for a resume from any engine, and lists it with its conversation's tasks (for `delete`). */
+  /**
+   * Remembers who owns a task session, for a resume from any engine, and lists it with its
+   * conversation's tasks (for `delete`). Refused when the session starting it (its parent) is
+   * a task of a deleted conversation.
+   */
   async saveTaskInfo(info: TaskSessionInfo): Promise<void> {
-    const owned = this.keys.sessionTasks(info.ownerSessionId);
-    await this.redis
-      .multi()
-      .set(this.keys.taskInfo(info.taskId), JSON.stringify(info), 'PX', this.ttlMs)
-      .sadd(owned, info.taskId)
-      .pexpire(owned, this.ttlMs)
-      .exec()
-      .catch(fail('saving a task'));
+    const k = this.keys;
+    const parent = info.parentSessionId ?? info.ownerSessionId;
+    const keys = [k.taskInfo(info.taskId), k.sessionTasks(info.ownerSessionId), k.deletedTask(parent)];
+    await this.redis.eval(SAVE_TASK_INFO, keys.length, ...keys, JSON.stringify(info), this.ttlMs, info.taskId, parent).catch(fail('saving a task'));
   }
 
   /** What {@link RedisSessionStore.saveTaskInfo} stored for a task, if anything. */
@@ -84,27 +85,62 @@ export class RedisSessionStore implements SessionStore {
   /**
    * Forgets a session: all its keys (messages, archive, grants, task info, summary) and its
    * index entry, and those of the tasks it started (a new conversation taking the id must not
-   * resume them, nor read their transcripts). Each of those tasks is marked deleted for
-   * `sessionTtlMs`: a worker still running one writes neither its transcript nor its result
-   * back (the write scripts refuse them), whenever its cancel reaches it.
+   * resume them, nor read their transcripts), with the tasks' shared records (every engine's
+   * copy of them too) and the events of their logs on workers. Each of those tasks is marked
+   * deleted for `sessionTtlMs`: a worker still running one writes neither its transcript nor
+   * its result back (the write scripts refuse them), whenever its cancel reaches it, and
+   * starts no task (`saveTaskInfo` refuses it).
    */
   async delete(sessionId: string): Promise<void> {
     assertSessionId(sessionId);
     const k = this.keys;
-    const tasks = await this.#ownedTasks(sessionId);
-    const writes = this.redis
-      .multi()
-      .del(...[sessionId, ...tasks].flatMap((id) => [k.session(id), k.taskInfo(id), k.grants(id), k.archive(id), k.archived(id), k.sessionSummary(id)]), k.sessionTasks(sessionId))
-      .zrem(k.sessionIndex(), sessionId);
+    let writes = this.redis.multi().del(...sessionKeys(k, sessionId)).zrem(k.sessionIndex(), sessionId);
+    // A task not marked yet may start one (a start refuses only a marked parent) between the
+    // read of the set and the marks: the set keeps it (only the ids read are taken out), so
+    // the next round finds it. One round per level of a tree at most; two in practice.
+    for (let round = 0; round < MAX_DELETE_ROUNDS; round++) {
+      const found = await this.#ownedTasks(sessionId);
+      if (round > 0 && found.listed.length === 0) return;
+      await this.#deleteTasks(sessionId, found, writes);
+      writes = this.redis.multi();
+    }
+  }
+
+  /** Deletes (`writes`, one transaction) the tasks read from the conversation's set, marks each deleted, and takes every id read out of the set. */
+  async #deleteTasks(sessionId: string, found: { listed: string[]; owned: string[] }, writes: ChainableCommander): Promise<void> {
+    const k = this.keys;
+    const tasks = found.owned;
+    const logs = await this.#taskLogs(tasks);
+    if (tasks.length > 0) writes.del(...tasks.flatMap((id) => [...sessionKeys(k, id), k.task(id), k.taskLogs(id)]));
+    // Read empty: nothing can have joined it since (a key of another type, not ours, goes).
+    if (found.listed.length > 0) writes.srem(k.sessionTasks(sessionId), ...found.listed);
+    else writes.del(k.sessionTasks(sessionId));
     for (const id of tasks) writes.set(k.deletedTask(id), '1', 'PX', this.ttlMs);
+    // Emptied, not deleted: a worker not yet stopped appends to the stream, which keeps its expiry (a new one would have none).
+    for (const id of logs) writes.xtrim(k.log(id), 'MAXLEN', 0);
+    if (tasks.length > 0) writes.publish(k.tasksChannel, forgetTasksMessage(tasks));
     await writes.exec().catch(fail('deleting a session'));
   }
 
-  /** The tasks the conversation started: those of its set whose task info still names it as their owner (an id put there by hand is no task of it). */
-  async #ownedTasks(sessionId: string): Promise<string[]> {
-    const listed = (await this.redis.smembers(this.keys.sessionTasks(sessionId)).catch(noSet)).filter((id) => id !== sessionId);
+  /** The event logs of the tasks' launches on workers: the ids each task's list holds of its own form (`<task>.<launch>`; no other log). */
+  async #taskLogs(tasks: readonly string[]): Promise<string[]> {
+    const reads = this.redis.multi();
+    for (const id of tasks) reads.smembers(this.keys.taskLogs(id));
+    const answers = tasks.length === 0 ? [] : ((await reads.exec().catch(fail('deleting a session'))) ?? []);
+    return tasks.flatMap((id, i) => {
+      const [error, ids] = answers[i] ?? [];
+      return error || !Array.isArray(ids) ? [] : (ids as unknown[]).filter((log): log is string => typeof log === 'string' && log.startsWith(`${id}.`));
+    });
+  }
+
+  /**
+   * The ids in the conversation's set (`listed`) and, of them, the tasks it started (`owned`):
+   * those whose task info still names it as their owner (an id put there by hand is no task of it).
+   */
+  async #ownedTasks(sessionId: string): Promise<{ listed: string[]; owned: string[] }> {
+    const listed = await this.redis.smembers(this.keys.sessionTasks(sessionId)).catch(noSet);
     const infos = await Promise.all(listed.map((id) => this.loadTaskInfo(id)));
-    return listed.filter((id, i) => infos[i]?.ownerSessionId === sessionId && infos[i]?.taskId === id);
+    return { listed, owned: listed.filter((id, i) => id !== sessionId && infos[i]?.ownerSessionId === sessionId && infos[i]?.taskId === id) };
   }
 
   /**
@@ -179,6 +215,11 @@ export class RedisSessionStore implements SessionStore {
   }
 }
 
+/** The keys of a session (its messages, task info, grants, archive and mark, summary); its task set is emptied by `delete` as it reads it. */
+function sessionKeys(k: RedisKeys, id: string): string[] {
+  return [k.session(id), k.taskInfo(id), k.grants(id), k.archive(id), k.archived(id), k.sessionSummary(id)];
+}
+
 /**
  * Stored items as JSON, each that is not JSON as its text (for the run's checks to report
  * and skip): how every read of a list of the store parses it, so one bad item never fails
@@ -199,6 +240,9 @@ function noSet(e: unknown): string[] {
   if (e instanceof Error && e.message.startsWith('WRONGTYPE')) return [];
   throw redisFailure('deleting a session', e);
 }
+
+/** Rounds of a delete (see `delete`): more than any tree has levels. */
+const MAX_DELETE_ROUNDS = 16;
 
 function fail(doing: string): (e: unknown) => never {
   return (e) => {

@@ -91,7 +91,7 @@ export class RemoteLauncher implements ChildLauncher {
           taskStartedAt: child.tracker.get(child.taskId)?.startedAt,
           ...(timeout === undefined ? {} : { approvalTimeoutMs: timeout }),
         };
-        await parts.eventLog.open(logId);
+        await parts.eventLog.open(logId, child.taskId);
         const stop = await parts.hub.listen(parts.keys.approvals(logId), onAsk);
         // Each step re-checks: the consumer may have left while it waited (the teardown ran).
         if (closed) return stop();

@@ -4,7 +4,21 @@ import type { ChannelHub } from './channel-hub.js';
 import type { RedisKeys } from './redis-keys.js';
 import { parseOwnedTask } from './task-record.js';
 
-type TaskMessage = { readonly op: 'put'; readonly info: TaskInfo; readonly owner?: string } | { readonly op: 'cancel'; readonly taskId: string };
+type TaskMessage =
+  | { readonly op: 'put'; readonly info: TaskInfo; readonly owner?: string }
+  | { readonly op: 'cancel'; readonly taskId: string }
+  | { readonly op: 'forget'; readonly taskIds: readonly string[] };
+
+/**
+ * The message that has every engine forget the copies it keeps of these tasks (their
+ * conversation was deleted, with their records: see `RedisSessionStore.delete`).
+ *
+ * @internal
+ */
+export function forgetTasksMessage(taskIds: readonly string[]): string {
+  const message: TaskMessage = { op: 'forget', taskIds };
+  return JSON.stringify(message);
+}
 
 /**
  * The tasks of every engine on a backend: each engine's tracker publishes its tasks as they
@@ -139,6 +153,16 @@ export class SharedTasks {
     return () => this.#watchers.delete(watcher);
   }
 
+  /** Drops the copies of deleted tasks (a list that is not one of ids drops nothing). */
+  #forget(taskIds: unknown): void {
+    if (!Array.isArray(taskIds)) return;
+    for (const id of taskIds) {
+      if (typeof id !== 'string') continue;
+      this.#known.delete(id);
+      this.#owners.delete(id);
+    }
+  }
+
   #put(owned: { readonly info: TaskInfo; readonly owner?: string } | undefined): void {
     if (!owned) return; // not a task snapshot: skipped
     const { info, owner } = owned;
@@ -152,6 +176,7 @@ export class SharedTasks {
 
   #onMessage(message: TaskMessage): void {
     if (message.op === 'put') return this.#put(parseOwnedTask({ ...message.info, owner: message.owner }));
+    if (message.op === 'forget') return this.#forget(message.taskIds);
     for (const cancel of [...this.#cancellers]) cancel(message.taskId);
   }
 }

@@ -20,6 +20,8 @@ export class SharedTaskTracker extends TaskTracker {
     private readonly results: SharedResults,
     private readonly tasks: SharedTasks,
     limits: TaskTrackerLimits = {},
+    /** How long a conversation's delete waits for another engine's task to settle once cancelled (the stall interval). */
+    private readonly cancelWaitMs = 30_000,
   ) {
     super(limits);
     // Before this engine launches anything: a worker's put reads the bound from Redis.
@@ -47,6 +49,21 @@ export class SharedTaskTracker extends TaskTracker {
     return super.get(taskId) ? super.cancel(taskId) : this.tasks.cancel(taskId);
   }
 
+  /**
+   * Cancels this engine's tasks as in-process and, for one conversation (its delete), that
+   * conversation's tasks other engines run too, by the cancel each `cancel(taskId)` sends,
+   * and waits until every engine has recorded them settled, another engine's for at most
+   * `cancelWaitMs` (its engine may be gone: the delete marks its tasks deleted anyway).
+   * Without a conversation (this engine's close) only this engine's tasks are cancelled.
+   */
+  override async cancelAll(filter: { backgroundOnly?: boolean; sessionId?: string } = {}): Promise<void> {
+    const { sessionId, backgroundOnly } = filter;
+    const own = (taskId: string): boolean => super.get(taskId) !== undefined;
+    const elsewhere = sessionId === undefined ? [] : this.tasks.list().filter((t) => t.sessionId === sessionId && t.state === 'running' && (!backgroundOnly || t.background) && !own(t.taskId));
+    const waits = elsewhere.filter((t) => this.tasks.cancel(t.taskId)).map((t) => this.#settledElsewhere(t.taskId));
+    await Promise.all([super.cancelAll(filter), ...waits]);
+  }
+
   override whenSettled(taskId: string): Promise<TaskInfo | undefined> {
     if (super.get(taskId) || !this.tasks.get(taskId)) return super.whenSettled(taskId);
     return new Promise((resolve) => {
@@ -58,6 +75,20 @@ export class SharedTaskTracker extends TaskTracker {
       };
       const stop = this.tasks.watch((info) => void (info.taskId === taskId && settled(info)));
       settled(this.tasks.get(taskId));
+    });
+  }
+
+  /** Resolves once another engine's task is recorded settled; its watch stops then or at `cancelWaitMs`, whichever is first. */
+  #settledElsewhere(taskId: string): Promise<void> {
+    return new Promise((resolve) => {
+      const done = (): void => {
+        stop();
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(done, this.cancelWaitMs);
+      const stop = this.tasks.watch((info) => void (info.taskId === taskId && info.state !== 'running' && done()));
+      if (this.tasks.get(taskId)?.state !== 'running') done();
     });
   }
 

@@ -14,6 +14,8 @@ export interface TaskSessionInfo {
   readonly description: string;
   /** The conversation (main session) that started the task; only it may resume it. */
   readonly ownerSessionId: string;
+  /** The session of the run that started it: the conversation, or the task that delegated it. */
+  readonly parentSessionId?: string;
 }
 
 /**

@@ -58,4 +58,33 @@ describe.skipIf(!HAS_REDIS)('RedisSessionStore.delete and the tasks of a convers
     await store.append('gone', [{ role: 'user', content: 'new' }]);
     expect(await store.load('gone')).toEqual([{ role: 'user', content: 'new' }]);
   });
+
+  // A task its delete had not stopped yet could start one: unmarked and unknown to the delete,
+  // it wrote its transcript, and a new conversation of the id listed it among its tasks.
+  it('refuses a task that a task of the deleted conversation starts after the delete', async () => {
+    const { backend } = redisFile;
+    const store = backend.sessions;
+    await store.saveTaskInfo({ taskId: 'task_parent', agentName: 'alpha', description: 'p', ownerSessionId: 'conv_g', parentSessionId: 'conv_g' });
+    await store.delete('conv_g');
+    const grandchild = { taskId: 'task_grand', agentName: 'alpha', description: 'g', ownerSessionId: 'conv_g', parentSessionId: 'task_parent' };
+    await expect(store.saveTaskInfo(grandchild)).rejects.toThrow('the session "task_parent" is a task of a deleted conversation: it starts no more tasks');
+    expect(await store.loadTaskInfo('task_grand')).toBeUndefined();
+    expect(await backend.parts.redis.exists(backend.parts.keys.sessionTasks('conv_g'))).toBe(0);
+    // The conversation itself (a new one of the id) starts tasks as any other.
+    await store.saveTaskInfo({ taskId: 'task_new', agentName: 'alpha', description: 'n', ownerSessionId: 'conv_g', parentSessionId: 'conv_g' });
+    expect(await store.loadTaskInfo('task_new')).toMatchObject({ ownerSessionId: 'conv_g' });
+  });
+
+  it('deletes and marks a task started while the delete runs (after it read the task set, before its marks)', async () => {
+    const { backend } = redisFile;
+    const store = backend.sessions;
+    await store.saveTaskInfo({ taskId: 'task_p2', agentName: 'alpha', description: 'p', ownerSessionId: 'conv_r', parentSessionId: 'conv_r' });
+    // One connection answers in order: the delete's read of the set comes first, this start next, the marks after.
+    const deleting = store.delete('conv_r');
+    const starting = store.saveTaskInfo({ taskId: 'task_g2', agentName: 'alpha', description: 'g', ownerSessionId: 'conv_r', parentSessionId: 'task_p2' });
+    await Promise.all([deleting, starting]);
+    expect(await store.loadTaskInfo('task_g2')).toBeUndefined();
+    await expect(store.append('task_g2', [{ role: 'user', content: 'late' }])).rejects.toThrow(/deleted conversation/);
+    expect(await backend.parts.redis.exists(backend.parts.keys.sessionTasks('conv_r'))).toBe(0);
+  });
 });
