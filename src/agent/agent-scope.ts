@@ -94,7 +94,18 @@ export interface AgentScope {
    * before the prompt is saved; `RunStart.prompt` stays as given. The engine hands background
    * results to the next run of their conversation this way.
    */
-  readonly promptPrefix: ((sessionId: string) => string) | undefined;
+  readonly promptPrefix: ((sessionId: string) => PromptPrefix) | undefined;
   /** Called once when a run is over (ended, failed or unsubscribed), with its session and whether it was ephemeral. */
   readonly onRunEnd: ((sessionId: string, ephemeral: boolean) => void) | undefined;
+}
+
+/** What goes in front of a run's prompt, and how to give it back when the prompt is not saved. */
+export interface PromptPrefix {
+  /** The text ('' for none). */
+  readonly text: string;
+  /**
+   * Called once when saving the prompt failed: what the text was taken from (the
+   * conversation's waiting background results) is needed again by its next prompt.
+   */
+  readonly unsaved: () => void;
 }

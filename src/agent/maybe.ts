@@ -45,6 +45,28 @@ export function maybeThen$<T, R>(fn: () => T | Promise<T>, project: (value: T) =
   );
 }
 
+/**
+ * Calls `fn` and returns what it returns; calls `failed` when it throws or its promise
+ * rejects, even once nobody waits for it any more (a run cancelled during a save).
+ *
+ * @example
+ * ```ts
+ * whenFailed(() => store.append(id, [prompt]), () => tracker.putBack(id, taken, undefined));
+ * ```
+ */
+export function whenFailed<T>(fn: () => T | Promise<T>, failed: () => void): T | Promise<T> {
+  let value: T | Promise<T>;
+  try {
+    value = fn();
+  } catch (e) {
+    failed();
+    throw e;
+  }
+  // The original promise is returned: its rejection still reaches whoever waits for it.
+  if (value instanceof Promise) value.catch(() => failed());
+  return value;
+}
+
 /** Calls `fn`; hands its value to `take` at once, or once its promise settles (while `out` is open). */
 function settle<T, R>(out: Subscriber<R>, fn: () => T | Promise<T>, take: (value: T) => void): void {
   let value: T | Promise<T>;

@@ -7,6 +7,7 @@ import type { RunScope } from './run-scope.js';
 import { chatSpan, endSpan } from '../telemetry/spans.js';
 import { parseArguments, type ParsedCall } from './tool-arguments.js';
 import { withOwnIds } from '../model/tool-call-ids.js';
+import { withTextArguments } from '../model/arguments-text.js';
 
 /**
  * Sent on the last allowed step only (never stored), at the end of the conversation's last
@@ -78,7 +79,8 @@ export function reasonStep$(scope: RunScope, step: number, lastStep: boolean, to
     };
     const subscription = agent.model.stream(request).subscribe({
       next: (chunk) => {
-        if (chunk.type === 'finish') finish = withOwnIds(chunk); // a custom model may repeat an id, as a server can
+        // A custom model may repeat an id, as a server can, or hand arguments over as an object.
+        if (chunk.type === 'finish') finish = withOwnIds(withTextArguments(chunk));
         else if (chunk.type === 'warning') output.next({ type: 'Warning', runId: run.runId, agentName: run.agentName, code: chunk.code, message: chunk.message });
         else if (scope.input.streaming && !out.closed) {
           // The hottest path of a run: a literal with fixed fields, no spread.

@@ -1,4 +1,4 @@
-import { concat, Observable, of } from 'rxjs';
+import { concat, defer, Observable, of } from 'rxjs';
 import type { AgentEvent } from '../events/agent-event.js';
 import type { ChatMessage } from '../model/chat-message.js';
 import { maybeThen$ } from './maybe.js';
@@ -62,14 +62,17 @@ function start$(agent: AgentScope, input: RunInput, run: RunState, output: RunOu
   const setup$ = maybeThen$(agent.instructions, (instructions) =>
     maybeThen$(agent.tools, (tools) =>
       loadHistory$(agent, input, run, ({ history, warnings }) => {
-        // Asked for here, synchronously before the save: nothing between can stop the run.
-        const prefix = agent.promptPrefix?.(input.sessionId);
-        const user: ChatMessage = { role: 'user', content: prefix ? `${prefix}\n\n${input.prompt}` : input.prompt };
         const system: ChatMessage[] = instructions ? [{ role: 'system', content: instructions }] : [];
-        run.messages = [...system, ...history, user];
         const steps = new RunSteps(runScopeOf(agent, run, input, tools), output);
         const toolWarnings = (agent.toolWarnings?.(tools) ?? []).map(({ code, message }): AgentEvent => ({ type: 'Warning', runId: run.runId, agentName: run.agentName, code, message }));
-        const first$ = persist$(steps.scope, [user], () => [new Next(steps.step(1))]);
+        // The prefix is asked for synchronously before the save (a run stopped at a warning
+        // takes nothing), and given back if the save fails: what it took is not lost.
+        const first$ = defer(() => {
+          const prefix = agent.promptPrefix?.(input.sessionId);
+          const user: ChatMessage = { role: 'user', content: prefix?.text ? `${prefix.text}\n\n${input.prompt}` : input.prompt };
+          run.messages = [...system, ...history, user];
+          return persist$(steps.scope, [user], () => [new Next(steps.step(1))], prefix?.unsaved);
+        });
         return warnings.length + toolWarnings.length ? concat(of(...warnings, ...toolWarnings), first$) : first$;
       }),
     ),

@@ -1,14 +1,14 @@
 import { defer, type Observable } from 'rxjs';
 import type { AgentEvent } from '../events/agent-event.js';
 import type { ChatMessage } from '../model/chat-message.js';
-import { checkHistory } from '../session/check-history.js';
+import { checkHistory, skippedReport } from '../session/check-history.js';
 import { repairStoredHistory } from '../session/repair-history.js';
 import type { AgentScope } from './agent-scope.js';
 import { maybeThen$ } from './maybe.js';
 import type { RunInput } from './run-scope.js';
 import type { RunState } from './run-state.js';
 
-/** A session's history as a run can send it, and a `Warning` per stored entry it skipped. */
+/** A session's history as a run can send it, and the `Warning`s of its load (one for all the entries it skipped). */
 export interface LoadedHistory {
   readonly history: readonly ChatMessage[];
   readonly warnings: readonly AgentEvent[];
@@ -16,8 +16,8 @@ export interface LoadedHistory {
 
 /**
  * Loads the run's session (nothing for an ephemeral run), checks every entry the store
- * returned (a malformed one is skipped with a `Warning`, a store answer that is not a list
- * fails the run) and repairs what a strict chat template would refuse (with a `Warning`:
+ * returned (malformed ones are skipped, with one `Warning` for all; a store answer that is not
+ * a list fails the run) and repairs what a strict chat template would refuse (with a `Warning`:
  * unanswered or orphaned tool calls, turns without an answer); the top run of a
  * conversation also opens its stored "always" approvals. Continues with `then` (the run's
  * setup), in the stream's place: no operator between the lookups (see `maybeThen$`).
@@ -31,8 +31,10 @@ export function loadHistory$<R>(agent: AgentScope, input: RunInput, run: RunStat
     () => agent.sessions.load(input.sessionId),
     (stored) =>
       maybeThen$(openGrants, (badGrants) => {
-        const { messages, skipped } = checkHistory(stored, input.sessionId);
-        const warnings = skipped.map((why) => warning('session-entry-skipped', `Skipped a stored message: ${why}.`));
+        const checked = checkHistory(stored, input.sessionId);
+        const { messages } = checked;
+        const skipped = skippedReport(checked, input.sessionId);
+        const warnings = skipped === undefined ? [] : [warning('session-entry-skipped', skipped)];
         if (badGrants > 0) warnings.push(warning('grant-skipped', `Skipped ${badGrants} stored approval(s) of session "${input.sessionId}" that were not { toolName, subject? } or not signed by the store (planted, copied, or from an older version): they grant nothing, so those calls are asked again.`));
         const { messages: history, repairs } = repairStoredHistory(messages);
         if (repairs.length === 0) return then({ history, warnings });

@@ -2,7 +2,8 @@ import { concat, concatMap, defer, from, type Observable, type ObservableInput, 
 import type { AgentEvent } from '../events/agent-event.js';
 import type { ChatMessage } from '../model/chat-message.js';
 import type { BudgetReservation } from '../model/token-budget.js';
-import { maybeThen$ } from './maybe.js';
+import { maybeThen$, whenFailed } from './maybe.js';
+import type { MaybePromise } from '../session/session-store.js';
 import { assistantMessage, type StepAnswer } from './reason-step.js';
 import { reasonWithCompaction$ } from './reason-with-compaction.js';
 import { givenBackUnanswered, reserve$ } from './reserve-request.js';
@@ -16,16 +17,20 @@ import { toolCall$ } from './tool-call.js';
 /** What a phase of a run emits: the loop's own events, and last the phase that runs next. */
 export type Item = AgentEvent | Next<AgentEvent>;
 
-/** Saves messages (unless the run is ephemeral), then continues with `then()`'s values. */
-export function persist$<T>(scope: RunScope, messages: readonly ChatMessage[], then: () => ObservableInput<T>): Observable<T> {
+/**
+ * Saves messages (unless the run is ephemeral), then continues with `then()`'s values.
+ * `unsaved` is called if the store fails them (see `whenFailed`).
+ */
+export function persist$<T>(scope: RunScope, messages: readonly ChatMessage[], then: () => ObservableInput<T>, unsaved?: () => void): Observable<T> {
   const { input, agent, run } = scope;
   if (input.ephemeral) return defer(then);
+  const append = (): MaybePromise<void> => agent.sessions.append(input.sessionId, messages);
   return maybeThen$(
     () => {
       // Noted as handed over, not once written: a store keeps a session's writes in order, so
       // what closes a stopped turn lands after them even while one is still in flight.
       run.saved.push(...messages);
-      return agent.sessions.append(input.sessionId, messages);
+      return unsaved ? whenFailed(append, unsaved) : append();
     },
     () => from(then()),
   );

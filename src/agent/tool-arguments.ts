@@ -3,7 +3,6 @@ import type { ModelToolCall } from '../model/chat-model.js';
 import type { Tool } from '../tools/tool.js';
 import { checkToolArguments, type ArgsCheck } from '../tools/args-check.js';
 import { errorMessage } from '../errors/error-message.js';
-import { argumentsText } from '../model/arguments-text.js';
 import { MAX_JSON_DEPTH, nestsDeeper } from '../validation/json-depth.js';
 
 /** How deep a call's arguments may nest arrays and objects ({@link MAX_JSON_DEPTH}). */
@@ -21,10 +20,11 @@ export interface ParsedCall {
   readonly parsed: ParsedArguments;
 }
 
-/** Parses the model's raw arguments; invalid JSON (or JSON nested too deep) is kept as the raw string for events. */
-export function parseArguments(given: string): ParsedArguments {
-  // A custom ChatModel written in JavaScript may hand over the object itself, as some servers do.
-  const raw = argumentsText(given);
+/**
+ * Parses the model's raw arguments (text: the step made every model's so, `withTextArguments`);
+ * invalid JSON (or JSON nested too deep) is kept as the raw string for events.
+ */
+export function parseArguments(raw: string): ParsedArguments {
   if (raw.trim() === '') return { ok: true, value: {} };
   let value: JsonValue;
   try {

@@ -36,6 +36,16 @@ const GENERATE_INPUT = {
  */
 export type GenerateArgs = Static<typeof GENERATE_INPUT>;
 
+/**
+ * The most agents `generate` registers in one engine, for the rest of its life. Each one
+ * lengthens the agent list that every `task` and `multitask` description carries, in every
+ * conversation of the engine: without a bound one conversation's model could grow them all.
+ */
+export const MAX_GENERATED_AGENTS = 64;
+
+/** Agents `generate` has registered, or is registering, per engine: by its agent manager (one per engine). */
+const generatedBy = new WeakMap<AgentManager, number>();
+
 /** What `generate` needs from the engine. */
 export interface GenerateDeps {
   readonly agents: AgentManager;
@@ -53,7 +63,8 @@ export interface GenerateDeps {
  * tool is an error result; nothing is overwritten. `save_to_file` writes the definition
  * where discovery reads it back (`<workspace>/.rxharness/agents/<name>.md`), but never
  * through a symbolic link that leads out of the workspace nor onto a link as the file
- * itself: such a save fails, naming the link, and creates nothing.
+ * itself: such a save fails, naming the link, and creates nothing. After
+ * {@link MAX_GENERATED_AGENTS} agents in an engine, it is an error result too.
  *
  * @example
  * ```ts
@@ -68,56 +79,74 @@ export function createGenerateTool(deps: GenerateDeps): Tool<GenerateArgs> {
     input: GENERATE_INPUT,
     subject: (args) => args.name,
     async execute(args, context) {
-      if (!AGENT_NAME_PATTERN.test(args.name)) {
-        return fail(`"${args.name}" is not a valid agent name: use only letters, digits, "_" and "-".`);
+      const made = generatedBy.get(deps.agents) ?? 0;
+      if (made >= MAX_GENERATED_AGENTS) {
+        return fail(`this engine already has the ${MAX_GENERATED_AGENTS} generated agents it allows, so no agent was created; delegate to one of the available agents instead.`);
       }
-      if (await deps.agents.get(args.name)) return fail(`an agent named "${args.name}" already exists; choose another name.`);
-      // MCP tools are known by their server's glob (`mcp__fs__*`): a name or glob it covers is known.
-      const unknown = (args.tools ?? []).filter((t) => !isKnownToolName(t, deps.knownTools));
-      if (unknown.length) {
-        return fail(`unknown tool ${unknown.map((t) => `"${t}"`).join(', ')}; known tools: ${deps.knownTools.join(', ')}.`);
-      }
-      const general = await deps.agents.get('general');
-      let definition: AgentDefinition;
+      // Taken before the first await, so calls racing through their checks cannot pass the bound together.
+      generatedBy.set(deps.agents, made + 1);
+      let created = false;
       try {
-        definition = defineAgent({
-          ...(general ? inherited(general) : {}),
-          name: args.name,
-          description: args.description,
-          systemPrompt: args.system_prompt,
-          ...(args.tools?.length ? { tools: args.tools } : {}),
-          // Kept as given (Solon's generate takes skills): one the engine cannot load now is a warning, not a failure.
-          ...(args.skills?.length ? { skills: args.skills } : {}),
-        });
-      } catch (e) {
-        return fail(errorMessage(e));
+        const result = await generateAgent(deps, args, context);
+        created = typeof result === 'string'; // every refusal is a `fail` result
+        return result;
+      } finally {
+        if (!created) generatedBy.set(deps.agents, (generatedBy.get(deps.agents) ?? 1) - 1);
       }
-      // A copy of a general the engine does not trust (a workspace file) is trusted no more than
-      // it: were it `runtime`, the allow and ask rules its general may not use would apply to it.
-      if (general && !deps.agents.mayLoosen(general)) definition = Object.freeze({ ...definition, source: general.source });
-      const taken = `an agent named "${args.name}" already exists; choose another name.`;
-      const note = skillNote(deps.agents.skillProblems(definition), context);
-      if (!args.save_to_file) {
-        // Another run may have taken the name while we checked: never overwrite.
-        return deps.agents.addIfAbsent(definition) ? `Created agent "${args.name}". Delegate to it with task or multitask.${note}` : fail(taken);
-      }
-      // The file first: a save that fails (say, a file of that name is there) registers nothing.
-      const folder = join(deps.workspace, '.rxharness', 'agents');
-      const file = join(folder, `${args.name}.md`);
-      const root: ConfinedRoot = { path: resolve(deps.workspace), label: 'the workspace' };
-      try {
-        await save(root, folder, file, formatAgentMarkdown(definition));
-      } catch (e) {
-        return fail(`could not save ${file}, so no agent was created: ${errorMessage(e)}`);
-      }
-      if (!deps.agents.addIfAbsent(definition)) {
-        // The name was taken meanwhile: the file would contradict it. Removed only where it was written.
-        await checkConfined(root, file, 'file').then(() => rm(file, { force: true }), () => undefined);
-        return fail(taken);
-      }
-      return `Created agent "${args.name}" and saved it to ${file}. Delegate to it with task or multitask.${note}`;
     },
   });
+}
+
+/** Checks, builds and registers (and with `save_to_file` writes) the agent: a message on success, an error result otherwise. */
+async function generateAgent(deps: GenerateDeps, args: GenerateArgs, context: ToolContext): Promise<ToolResult | string> {
+  if (!AGENT_NAME_PATTERN.test(args.name)) {
+    return fail(`"${args.name}" is not a valid agent name: use only letters, digits, "_" and "-".`);
+  }
+  if (await deps.agents.get(args.name)) return fail(`an agent named "${args.name}" already exists; choose another name.`);
+  // MCP tools are known by their server's glob (`mcp__fs__*`): a name or glob it covers is known.
+  const unknown = (args.tools ?? []).filter((t) => !isKnownToolName(t, deps.knownTools));
+  if (unknown.length) {
+    return fail(`unknown tool ${unknown.map((t) => `"${t}"`).join(', ')}; known tools: ${deps.knownTools.join(', ')}.`);
+  }
+  const general = await deps.agents.get('general');
+  let definition: AgentDefinition;
+  try {
+    definition = defineAgent({
+      ...(general ? inherited(general) : {}),
+      name: args.name,
+      description: args.description,
+      systemPrompt: args.system_prompt,
+      ...(args.tools?.length ? { tools: args.tools } : {}),
+      // Kept as given (Solon's generate takes skills): one the engine cannot load now is a warning, not a failure.
+      ...(args.skills?.length ? { skills: args.skills } : {}),
+    });
+  } catch (e) {
+    return fail(errorMessage(e));
+  }
+  // A copy of a general the engine does not trust (a workspace file) is trusted no more than
+  // it: were it `runtime`, the allow and ask rules its general may not use would apply to it.
+  if (general && !deps.agents.mayLoosen(general)) definition = Object.freeze({ ...definition, source: general.source });
+  const taken = `an agent named "${args.name}" already exists; choose another name.`;
+  const note = skillNote(deps.agents.skillProblems(definition), context);
+  if (!args.save_to_file) {
+    // Another run may have taken the name while we checked: never overwrite.
+    return deps.agents.addIfAbsent(definition) ? `Created agent "${args.name}". Delegate to it with task or multitask.${note}` : fail(taken);
+  }
+  // The file first: a save that fails (say, a file of that name is there) registers nothing.
+  const folder = join(deps.workspace, '.rxharness', 'agents');
+  const file = join(folder, `${args.name}.md`);
+  const root: ConfinedRoot = { path: resolve(deps.workspace), label: 'the workspace' };
+  try {
+    await save(root, folder, file, formatAgentMarkdown(definition));
+  } catch (e) {
+    return fail(`could not save ${file}, so no agent was created: ${errorMessage(e)}`);
+  }
+  if (!deps.agents.addIfAbsent(definition)) {
+    // The name was taken meanwhile: the file would contradict it. Removed only where it was written.
+    await checkConfined(root, file, 'file').then(() => rm(file, { force: true }), () => undefined);
+    return fail(taken);
+  }
+  return `Created agent "${args.name}" and saved it to ${file}. Delegate to it with task or multitask.${note}`;
 }
 
 /** Writes a new file (never over one) below the workspace, refusing links that lead out of it. */

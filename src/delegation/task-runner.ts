@@ -13,12 +13,13 @@ import type { AgentFactory } from './agent-factory.js';
 import { a2aLauncher, type RemoteA2AAgent } from './a2a/a2a-launcher.js';
 import type { RemoteA2AOptions } from './a2a/remote-a2a-options.js';
 import { announceRefusal } from './announce-refusal.js';
+import { checkBackgroundRoom, DEFAULT_MAX_BACKGROUND_TASKS } from './background-bound.js';
 import { checkResumable$ } from './check-resumable.js';
 import { agentList } from './delegation-prompts.js';
 import type { AgentSpec, Delegation, PooledTask, TaskPool, TaskRequest } from './delegation-types.js';
 import { perAgentList } from './per-agent-list.js';
 import { launchBackground, runChild$, type ChildLauncher, type ChildRun } from './run-child.js';
-import { failedTask, truncate, type TaskResultFields } from './task-result-format.js';
+import { failedTask, truncate, type TaskOutcome, type TaskResultFields } from './task-result-format.js';
 import { TaskRefusedError } from './task-refused-error.js';
 import type { TaskTracker } from './task-tracker.js';
 
@@ -32,6 +33,8 @@ export interface TaskRunnerOptions {
   readonly poolSize: number;
   readonly maxItems: number;
   readonly maxResultChars: number;
+  /** Background tasks one conversation may have running at once (0: no bound). Default {@link DEFAULT_MAX_BACKGROUND_TASKS}. */
+  readonly maxBackgroundTasks?: number;
   /** Where a task's child runs (a worker, through a backend); absent, or `undefined` for a task: in this process. */
   readonly launcher?: (task: TaskWiring) => ChildLauncher | undefined;
   /** How remote A2A agents are reached (credentials, idle timeout): the engine's `a2a` option. */
@@ -81,7 +84,7 @@ export class TaskRunner implements Delegation {
     // Minted first, so that a task refused before it starts still has an id of its own.
     const taskId = request.resumeTaskId ?? `task_${randomUUID()}`;
     const run$ = (child: ChildRun): Observable<TaskResultFields> =>
-      (request.background ? of(launchBackground(child)) : pool ? pool.run(pooled(child), runChild$(child)) : runChild$(child)).pipe(
+      (request.background ? of(this.launchBounded(child)) : pool ? pool.run(pooled(child), runChild$(child)) : runChild$(child)).pipe(
         map((outcome): TaskResultFields => ({ ...fields, ...outcome, taskId, content: truncate(outcome.content, this.o.maxResultChars) })),
       );
     return this.prepare$(parent, request, context, taskId, run$).pipe(
@@ -105,6 +108,8 @@ export class TaskRunner implements Delegation {
       if (request.multitask) checkDelegationRule(parent, request.agentName);
       // Not started when nothing is left for a request (those in flight counted): its first step would be refused.
       if (context.budget?.spent()) throw new TaskRefusedError(budgetSpent(context.budget));
+      // Early, so a reply of thousands builds no child for the refused ones; launchBounded decides.
+      if (request.background) this.checkBackgroundRoom(owner);
       const definition = this.usableDefinition(request.agentName);
       const start = (): Observable<R> => {
         const background = (parent.task?.background ?? false) || (request.background ?? false);
@@ -131,8 +136,22 @@ export class TaskRunner implements Delegation {
         return then(child);
       };
       if (request.resumeTaskId) return checkResumable$(taskId, request.agentName, owner, this.o.tracker, this.o.sessions).pipe(concatMap(start));
-      return maybeThen$(() => this.o.sessions.saveTaskInfo?.({ taskId, agentName: definition.name, description: request.description, ownerSessionId: owner }), start);
+      return maybeThen$(() => this.o.sessions.saveTaskInfo?.({ taskId, agentName: definition.name, description: request.description, ownerSessionId: owner, parentSessionId: context.sessionId }), start);
     });
+  }
+
+  /**
+   * Starts a background child unless its conversation is at its bound. Checked here, in the
+   * same synchronous stretch as the start: calls that passed the early check together (an
+   * asynchronous session store) cannot all start.
+   */
+  private launchBounded(child: ChildRun): TaskOutcome {
+    this.checkBackgroundRoom(child.parent.rootSessionId);
+    return launchBackground(child);
+  }
+
+  private checkBackgroundRoom(sessionId: string): void {
+    checkBackgroundRoom(this.o.tracker, sessionId, this.o.maxBackgroundTasks ?? DEFAULT_MAX_BACKGROUND_TASKS);
   }
 
   /**

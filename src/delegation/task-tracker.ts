@@ -74,6 +74,8 @@ export class TaskTracker {
   private readonly undelivered: UndeliveredResults<TaskInfo>;
   /** Ids of the background tasks running now (few), so a forgotten session finds its own fast. */
   private readonly runningBackground = new Set<string>();
+  /** How many background tasks each conversation has running (only those with some), for the runner's bound. */
+  private readonly backgroundPerSession = new Map<string, number>();
   /**
    * Forgotten conversations that still have background tasks running, and how many: a
    * background task those start meanwhile is orphaned too. Kept only while some run, so a
@@ -136,6 +138,7 @@ export class TaskTracker {
     if (info.background) {
       entry.log = new TaskEventLog(this.limits.runningEventBytes);
       this.runningBackground.add(info.taskId);
+      this.countBackground(info.sessionId, 1);
       if (this.forgottenRunning.has(info.sessionId)) this.orphan(entry);
     }
     // A resumed task starts again under its id: it is no longer among the finished ones.
@@ -156,7 +159,7 @@ export class TaskTracker {
     entry.info = Object.assign({}, entry.info, { state, endedAt: Date.now(), result }, metrics && { metrics });
     entry.cancel = undefined;
     entry.log?.compact();
-    this.runningBackground.delete(taskId);
+    if (this.runningBackground.delete(taskId)) this.countBackground(entry.info.sessionId, -1);
     if (entry.orphaned) this.countOrphan(entry.info.sessionId, -1);
     else if (entry.info.background) this.undelivered.push(entry.info);
     entry.resolve();
@@ -216,9 +219,16 @@ export class TaskTracker {
   }
 
   private countOrphan(sessionId: string, by: 1 | -1): void {
-    const now = (this.forgottenRunning.get(sessionId) ?? 0) + by;
-    if (now > 0) this.forgottenRunning.set(sessionId, now);
-    else this.forgottenRunning.delete(sessionId);
+    count(this.forgottenRunning, sessionId, by);
+  }
+
+  private countBackground(sessionId: string, by: 1 | -1): void {
+    count(this.backgroundPerSession, sessionId, by);
+  }
+
+  /** How many background tasks of a conversation are running in this engine now (in O(1): the runner asks at every start). */
+  runningBackgroundOf(sessionId: string): number {
+    return this.backgroundPerSession.get(sessionId) ?? 0;
   }
 
   /** Cancels a running task, or takes a queued one out of its queue. Returns false when no such task has that id. */
@@ -306,6 +316,14 @@ export class TaskTracker {
   }
 
   /**
+   * Gives back what {@link TaskTracker.takeUndelivered} and {@link TaskTracker.takeDropped}
+   * handed over for a prompt that could not be saved: the conversation's next prompt has it.
+   */
+  putBack(sessionId: string, results: readonly TaskInfo[], dropped: DroppedResults | undefined): void {
+    this.undelivered.putBack(sessionId, results, dropped);
+  }
+
+  /**
    * How many of a conversation's background results were dropped unread since it last
    * asked (to bound memory: {@link TaskTrackerLimits}), and the first ids; each note once.
    */
@@ -317,4 +335,11 @@ export class TaskTracker {
 /** What a finished entry weighs: its event log and its result. */
 function weightOf(entry: Entry): number {
   return (entry.log?.bytes ?? 0) + (entry.info.result?.length ?? 0);
+}
+
+/** Moves a conversation's count by one, keeping only counts above zero (a map of the few that have some). */
+function count(counts: Map<string, number>, sessionId: string, by: 1 | -1): void {
+  const now = (counts.get(sessionId) ?? 0) + by;
+  if (now > 0) counts.set(sessionId, now);
+  else counts.delete(sessionId);
 }

@@ -77,6 +77,32 @@ export class UndeliveredResults<T extends WaitingResult> {
     this.#results.push(info);
     this.#count(info.taskId, 1);
     this.#chars += size(info);
+    this.#trim();
+  }
+
+  /**
+   * Puts back, in front (they are the oldest), results and a note taken for a prompt that
+   * could not be saved: its conversation's next prompt has them. What no longer fits is
+   * dropped and noted, as in {@link UndeliveredResults.push}.
+   */
+  putBack(sessionId: string, results: readonly T[], dropped: DroppedResults | undefined): void {
+    if (dropped) {
+      const note = this.#noteOf(sessionId);
+      note.count += dropped.count;
+      note.taskIds.unshift(...dropped.taskIds);
+      note.taskIds.length = Math.min(note.taskIds.length, NAMED_DROPS);
+    }
+    if (results.length === 0) return;
+    this.#results = [...results, ...this.#results];
+    for (const info of results) {
+      this.#count(info.taskId, 1);
+      this.#chars += size(info);
+    }
+    this.#trim();
+  }
+
+  /** Drops the oldest waiting results (noting each) until the rest fit; the newest always stays. */
+  #trim(): void {
     let drop = 0;
     while (this.#results.length - drop > 1 && (this.#results.length - drop > this.maxResults || this.#chars > this.maxChars)) {
       const oldest = this.#results[drop++]!;
@@ -123,13 +149,19 @@ export class UndeliveredResults<T extends WaitingResult> {
   }
 
   #note(info: T): void {
-    let note = this.#dropped.get(info.sessionId);
-    if (!note) {
-      if (this.#dropped.size >= MAX_NOTED_SESSIONS) this.#dropped.delete(this.#dropped.keys().next().value!);
-      this.#dropped.set(info.sessionId, (note = { count: 0, taskIds: [] }));
-    }
+    const note = this.#noteOf(info.sessionId);
     note.count += 1;
     if (note.taskIds.length < NAMED_DROPS) note.taskIds.push(info.taskId);
+  }
+
+  /** The conversation's note, made empty if it has none (the oldest note goes past the bound). */
+  #noteOf(sessionId: string): { count: number; taskIds: string[] } {
+    let note = this.#dropped.get(sessionId);
+    if (!note) {
+      if (this.#dropped.size >= MAX_NOTED_SESSIONS) this.#dropped.delete(this.#dropped.keys().next().value!);
+      this.#dropped.set(sessionId, (note = { count: 0, taskIds: [] }));
+    }
+    return note;
   }
 }
 

@@ -123,6 +123,7 @@ export function buildTree(options: HarnessEngineOptions, workspace: string, appr
     maxDepth,
     poolSize,
     maxItems: options.multitaskMaxItems ?? DEFAULT_MULTITASK_MAX_ITEMS,
+    ...(options.maxBackgroundTasks !== undefined ? { maxBackgroundTasks: options.maxBackgroundTasks } : {}),
     maxResultChars: options.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS,
     ...(remote ? { launcher: childPlacement(remote, options.distributeTasks ?? false)! } : {}),
     ...(options.a2a ? { a2a: options.a2a } : {}),

@@ -46,6 +46,13 @@ const ENGINE_OPTIONS_SCHEMA = {
     /** The most tasks one `multitask` call may hold (the schema the model sees says so). Default 200. */
     multitaskMaxItems: count(1),
     /**
+     * Background tasks (`task` with `background: true`) one conversation may have running at
+     * once in this engine, its children's included; a call beyond it is refused with a failure
+     * result that says so (wait for one, or run the task in the foreground). 0 = no limit.
+     * Default 32.
+     */
+    maxBackgroundTasks: count(0),
+    /**
      * Model requests in flight at once across every run and depth of this engine (one p-limit
      * limiter for all its models); the others wait in order. A leaf limit: requests never nest,
      * so it cannot deadlock a delegation. Default: no limit. Compare `multitaskMaxTasks`, which

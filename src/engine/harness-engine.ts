@@ -4,7 +4,7 @@ import { ReActAgent } from '../agent/react-agent.js';
 import { resolveWorkspace } from '../agent/resolve-workspace.js';
 import type { RunOptions, RunResult } from '../agent/run-types.js';
 import type { AgentEvent, CompactionEvent } from '../events/agent-event.js';
-import type { AgentScope } from '../agent/agent-scope.js';
+import type { AgentScope, PromptPrefix } from '../agent/agent-scope.js';
 import { compactStoredSession } from '../agent/compact-session.js';
 import type { SessionStore } from '../session/session-store.js';
 import type { AgentManager } from '../subagent/agent-manager.js';
@@ -84,10 +84,12 @@ export class HarnessEngine {
     this.sessions = tree.sessions;
     // Background results go in front of the main agent's next prompt of their conversation.
     const maxResultChars = options.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS;
-    const promptPrefix = (sessionId: string): string => {
+    // A prompt that could not be saved gives them back: they wait for the next one.
+    const promptPrefix = (sessionId: string): PromptPrefix => {
       const finished = this.tasks.takeUndelivered(sessionId);
       const dropped = this.tasks.takeDropped(sessionId);
-      return finished.length || dropped ? backgroundResults(finished, maxResultChars, dropped) : '';
+      const text = finished.length || dropped ? backgroundResults(finished, maxResultChars, dropped) : '';
+      return { text, unsaved: () => this.tasks.putBack(sessionId, finished, dropped) };
     };
     // A run without a sessionId is over for good when it ends: forget what it left behind.
     this.onRunEnd = (sessionId: string, ephemeral: boolean): void => {

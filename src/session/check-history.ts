@@ -1,10 +1,15 @@
 import type { ChatMessage } from '../model/chat-message.js';
 
+/** Of the entries skipped, how many are named (which and why) in the report; the count is exact. */
+export const NAMED_SKIPS = 3;
+
 /** A stored history after checking: the messages that can be sent, and what was left out. */
 export interface CheckedHistory {
   /** The well-formed messages, in order. */
   readonly messages: readonly ChatMessage[];
-  /** One line per entry that was skipped, saying which and why. */
+  /** How many entries were skipped. */
+  readonly skippedCount: number;
+  /** Of the first {@link NAMED_SKIPS} entries skipped, one line each saying which and why. */
   readonly skipped: readonly string[];
 }
 
@@ -12,7 +17,7 @@ export interface CheckedHistory {
  * Checks what a session store returned before a run sends it to a model. A store is outside
  * the run's control (a hand-edited file, a custom store, another version of this library),
  * so nothing it answers may crash the run: an entry of the wrong shape is skipped and
- * reported, and an answer that is not a list at all throws an error naming the session
+ * counted (the first few named: {@link skippedReport}), and an answer that is not a list at all throws an error naming the session
  * (the run turns it into an abnormal `RunEnd`).
  *
  * @example
@@ -26,6 +31,7 @@ export function checkHistory(value: unknown, sessionId: string): CheckedHistory 
   }
   let messages: ChatMessage[] | undefined;
   const skipped: string[] = [];
+  let skippedCount = 0;
   for (let i = 0; i < value.length; i++) {
     const entry: unknown = value[i];
     const problem = messageProblem(entry);
@@ -34,9 +40,26 @@ export function checkHistory(value: unknown, sessionId: string): CheckedHistory 
       continue;
     }
     messages ??= value.slice(0, i) as ChatMessage[];
-    skipped.push(`entry ${i + 1} of session "${sessionId}" ${problem}`);
+    if (++skippedCount <= NAMED_SKIPS) skipped.push(`entry ${i + 1} ${problem}`);
   }
-  return { messages: messages ?? (value as ChatMessage[]), skipped };
+  return { messages: messages ?? (value as ChatMessage[]), skippedCount, skipped };
+}
+
+/**
+ * The one report of a load's skipped entries (however many a planted file holds: one
+ * `Warning` per entry would flood every consumer on every run), or `undefined` for none.
+ *
+ * @example
+ * ```ts
+ * skippedReport(checkHistory([null, { role: 'user', content: 'hi' }], 's'), 's');
+ * // 'Skipped 1 stored message of session "s": entry 1 is null, not a message object.'
+ * ```
+ */
+export function skippedReport(checked: CheckedHistory, sessionId: string): string | undefined {
+  const { skippedCount: count, skipped } = checked;
+  if (count === 0) return undefined;
+  const more = count > skipped.length ? `; and ${count - skipped.length} more` : '';
+  return `Skipped ${count} stored message${count === 1 ? '' : 's'} of session "${sessionId}": ${skipped.join('; ')}${more}.`;
 }
 
 /** Why an entry is not a chat message, or undefined when it is one. */

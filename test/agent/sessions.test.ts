@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { PromptPrefix } from '../../src/agent/agent-scope.js';
 import { ReActAgent } from '../../src/agent/react-agent.js';
 import { scopeOfOptions } from '../../src/agent/resolve-agent-options.js';
 import type { ChatMessage } from '../../src/model/chat-message.js';
@@ -60,9 +61,9 @@ describe('sessions', () => {
     const asked: Array<[string, number]> = [];
     const prefixes = ['<note>first</note>', ''];
     const scope = scopeOfOptions({ model, sessions });
-    const promptPrefix = (sessionId: string): string => {
+    const promptPrefix = (sessionId: string): PromptPrefix => {
       asked.push([sessionId, sessions.load(sessionId).length]);
-      return prefixes.shift() ?? '';
+      return { text: prefixes.shift() ?? '', unsaved: () => undefined };
     };
     const agent = ReActAgent.ofScope('main', () => ({ ...scope, promptPrefix }));
     const first = await outcomeOf(agent.stream('one', { sessionId: 's' }));

@@ -42,6 +42,7 @@ describe('checkEngineOptions (from the options schema)', () => {
       workspace: '.',
       multitaskMaxTasks: 0,
       multitaskMaxItems: 1,
+      maxBackgroundTasks: 0,
       maxConcurrentRequests: 1,
       maxSteps: 1,
       maxDepth: 0,
