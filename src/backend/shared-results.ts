@@ -7,7 +7,7 @@ import type { ChannelHub } from './channel-hub.js';
 import { loadHash } from './load-hash.js';
 import type { RedisKeys } from './redis-keys.js';
 import { parseTaskInfo } from './task-record.js';
-import { parseDroppedNote, putWaitingResult, takeDroppedNote, takeWaitingResults, writeWaitingBound, type ResultMessage } from './waiting-results-store.js';
+import { parseDroppedNote, putBackDroppedNote, putWaitingResult, takeDroppedNote, takeWaitingResults, writeWaitingBound, type ResultMessage } from './waiting-results-store.js';
 
 /**
  * The background results every engine on a backend can deliver: a finished background
@@ -20,7 +20,9 @@ import { parseDroppedNote, putWaitingResult, takeDroppedNote, takeWaitingResults
  * is bounded as Redis is, and a result the note calls dropped is never delivered. A take
  * deletes the results in Redis and tells the other engines. A result is named by its task
  * and run start (`resultKey`): a task resumed in the background delivers each run's result,
- * and the one result a worker and its launching engine both put is delivered once.
+ * and the one result a worker and its launching engine both put is delivered once. A put-back
+ * (a prompt whose save failed) writes the taken results back in front, with their note
+ * (`renoted`), so the conversation's next turn gets them on any engine.
  *
  * @internal
  */
@@ -88,6 +90,25 @@ export class SharedResults {
     return found;
   }
 
+  /**
+   * Gives back what {@link SharedResults.take} and {@link SharedResults.takeDropped} handed
+   * over for a prompt that could not be saved, here at once and in Redis: in front (the
+   * oldest, so the bound drops them first), no longer taken on any engine, so the
+   * conversation's next prompt has them wherever it runs.
+   */
+  putBack(sessionId: string, results: readonly TaskInfo[], dropped: DroppedResults | undefined): void {
+    if (dropped) {
+      this.#renote(sessionId, dropped.count, dropped.taskIds);
+      putBackDroppedNote(this.redis, this.keys, sessionId, dropped, this.#origin).catch(() => undefined);
+    }
+    // Last first: each goes in front of the ones before, so they keep their order.
+    for (const info of [...results].reverse()) {
+      this.#taken.delete(resultKey(info));
+      this.#add(info);
+      putWaitingResult(this.redis, this.keys, info, true).catch(() => undefined); // still delivered here
+    }
+  }
+
   /** Takes, once across every engine, the note of the conversation's results dropped unread. */
   takeDropped(sessionId: string): DroppedResults | undefined {
     const note = this.#notes.get(sessionId);
@@ -140,19 +161,29 @@ export class SharedResults {
   }
 
   #onMessage(message: ResultMessage): void {
-    if (message.op === 'put') return this.#add(parseTaskInfo(message.info));
+    if (message.op === 'put') return this.#put(parseTaskInfo(message.info), message.back === true);
     if (typeof message.sessionId !== 'string') return;
     if (message.op === 'dropped') return this.#dropped(message.sessionId, message.taskId, message.key);
     if (message.op === 'taken') {
       if (!Array.isArray(message.keys)) return; // not what a mirror sends
-      for (const key of message.keys) {
-        this.#markTaken(key);
-        this.#remove(message.sessionId, key);
-      }
+      // This mirror's own take removed them already, and a put-back since must stay.
+      if (message.origin !== this.#origin)
+        for (const key of message.keys) {
+          this.#markTaken(key);
+          this.#remove(message.sessionId, key);
+        }
       const taskIds = message.keys.map((key) => key.slice(0, key.lastIndexOf('\n')));
       return this.#unnote(message.sessionId, taskIds.length, taskIds, true);
     }
-    if (message.op === 'noted' && message.origin !== this.#origin) this.#unnote(message.sessionId, message.count, message.taskIds, false);
+    if (message.origin === this.#origin) return; // a note change made here at once
+    if (message.op === 'noted') this.#unnote(message.sessionId, message.count, message.taskIds, false);
+    if (message.op === 'renoted' && Number.isInteger(message.count) && message.count > 0 && Array.isArray(message.taskIds)) this.#renote(message.sessionId, message.count, message.taskIds);
+  }
+
+  /** A result put; one given back (`back`) is no longer taken. */
+  #put(info: TaskInfo | undefined, back: boolean): void {
+    if (info && back) this.#taken.delete(resultKey(info));
+    this.#add(info);
   }
 
   /** Redis dropped a result to keep its bound: it is no longer delivered, its conversation's note says so. */
@@ -160,13 +191,26 @@ export class SharedResults {
     if (typeof taskId !== 'string' || typeof key !== 'string' || this.#taken.has(key)) return; // delivered as Redis dropped it
     this.#remove(sessionId, key);
     this.#markTaken(key); // this engine's own copy of it, put late, must not bring it back
+    const note = this.#noteOf(sessionId);
+    note.count += 1;
+    if (note.taskIds.length < NAMED_DROPS) note.taskIds.push(taskId);
+  }
+
+  /** A note given back (its named tasks first: the oldest), as Redis's RENOTED script does. */
+  #renote(sessionId: string, count: number, taskIds: readonly string[]): void {
+    const note = this.#noteOf(sessionId);
+    note.count += count;
+    note.taskIds = [...taskIds.filter((id) => typeof id === 'string'), ...note.taskIds].slice(0, NAMED_DROPS);
+  }
+
+  /** The conversation's note, made empty if it has none (the oldest note goes past the bound). */
+  #noteOf(sessionId: string): { count: number; taskIds: string[] } {
     let note = this.#notes.get(sessionId);
     if (!note) {
       if (this.#notes.size >= MAX_NOTED_SESSIONS) this.#notes.delete(this.#notes.keys().next().value!);
       this.#notes.set(sessionId, (note = { count: 0, taskIds: [] }));
     }
-    note.count += 1;
-    if (note.taskIds.length < NAMED_DROPS) note.taskIds.push(taskId);
+    return note;
   }
 
   /**

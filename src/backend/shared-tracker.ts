@@ -102,6 +102,14 @@ export class SharedTaskTracker extends TaskTracker {
     return this.results.take(sessionId);
   }
 
+  /**
+   * Gives back, to the shared results, what a prompt that could not be saved took: the
+   * conversation's next prompt has it, on whichever engine runs it.
+   */
+  override putBack(sessionId: string, results: readonly TaskInfo[], dropped: DroppedResults | undefined): void {
+    this.results.putBack(sessionId, results, dropped);
+  }
+
   /** The note of the conversation's results dropped unread, from the shared results' bound. */
   override takeDropped(sessionId: string): DroppedResults | undefined {
     return this.results.takeDropped(sessionId);

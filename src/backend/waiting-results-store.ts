@@ -17,10 +17,11 @@ export const RESULT_TTL_MS = 7 * 24 * 60 * 60_000;
  * @internal
  */
 export type ResultMessage =
-  | { readonly op: 'put'; readonly info: TaskInfo }
+  | { readonly op: 'put'; readonly info: TaskInfo; readonly back?: boolean }
   | { readonly op: 'dropped'; readonly sessionId: string; readonly taskId: string; readonly key: string }
   | { readonly op: 'taken'; readonly sessionId: string; readonly keys: readonly string[]; readonly origin?: string }
-  | { readonly op: 'noted'; readonly sessionId: string; readonly count: number; readonly taskIds: readonly string[]; readonly origin: string };
+  | { readonly op: 'noted'; readonly sessionId: string; readonly count: number; readonly taskIds: readonly string[]; readonly origin: string }
+  | { readonly op: 'renoted'; readonly sessionId: string; readonly count: number; readonly taskIds: readonly string[]; readonly origin: string };
 
 // A conversation's note of dropped results (its `dropped` key), decoded; none is a fresh
 // note (count 0). One that is not what these scripts write (not JSON, another shape, a key
@@ -43,6 +44,8 @@ end`;
 // The put is announced before the drops, so every mirror applies them in Redis's order.
 // The bound is the one an engine wrote (KEYS[6]), else the defaults given (ARGV[5], ARGV[6]):
 // a worker's put follows the engines' configured limits without knowing them.
+// A result given back (ARGV[13] is '1': taken for a prompt that could not be saved) goes in
+// front, as the oldest, so the bound drops it first, as an engine's own list does.
 // A member is `<session>\n<task>\n<run start>`; a session id may have line breaks, a task id
 // and a start none, so it splits at its last two.
 const PUT = `${READ_NOTE}
@@ -62,7 +65,18 @@ if bound then
   end
 end
 local before = redis.call('HGET', sizes, ARGV[1])
-if before then redis.call('DECRBY', chars, before) else redis.call('ZADD', order, redis.call('INCR', KEYS[4]), ARGV[1]) end
+if before then
+  redis.call('DECRBY', chars, before)
+else
+  local score
+  if ARGV[13] == '1' then
+    local first = redis.call('ZRANGE', order, 0, 0, 'WITHSCORES')
+    score = (tonumber(first[2]) or 0) - 1
+  else
+    score = redis.call('INCR', KEYS[4])
+  end
+  redis.call('ZADD', order, score, ARGV[1])
+end
 redis.call('HSET', sizes, ARGV[1], ARGV[4])
 local total = redis.call('INCRBY', chars, ARGV[4])
 redis.call('HSET', KEYS[5], ARGV[2], ARGV[3])
@@ -120,6 +134,18 @@ note.taskIds = kept
 if note.count <= 0 then redis.call('DEL', KEYS[1]) else redis.call('SET', KEYS[1], cjson.encode(note), 'KEEPTTL') end
 redis.call('PUBLISH', ARGV[1], ARGV[2])`;
 
+// Adds a note that was taken for a prompt that could not be saved back to the conversation's
+// note (its named tasks first, as the oldest), kept as long as a result.
+const RENOTED = `${READ_NOTE}
+local note = readNote(KEYS[1])
+local ids = {}
+for i = 6, #ARGV do if #ids < tonumber(ARGV[4]) then ids[#ids + 1] = ARGV[i] end end
+for _, id in ipairs(note.taskIds) do if #ids < tonumber(ARGV[4]) then ids[#ids + 1] = id end end
+note.count = note.count + tonumber(ARGV[3])
+note.taskIds = ids
+redis.call('SET', KEYS[1], cjson.encode(note), 'PX', ARGV[5])
+redis.call('PUBLISH', ARGV[1], ARGV[2])`;
+
 /**
  * Puts a finished background result where every engine finds it, within the one bound on
  * waiting results (the `undeliveredResults` and `undeliveredChars` of the engines'
@@ -128,17 +154,18 @@ redis.call('PUBLISH', ARGV[1], ARGV[2])`;
  * conversations' notes say so. Redis holds the bound, so every engine agrees on what was
  * dropped. What a worker does with a background task's result, and an engine with its own.
  * Put twice (by a worker and by the engine that launched the task), a result is one: it is
- * named by its task and run start.
+ * named by its task and run start. `back`: a result taken for a prompt that could not be
+ * saved, given back in front (the oldest); every mirror forgets it was taken.
  *
  * @internal
  */
-export async function putWaitingResult(redis: Redis, keys: RedisKeys, info: TaskInfo): Promise<void> {
-  const message: ResultMessage = { op: 'put', info };
+export async function putWaitingResult(redis: Redis, keys: RedisKeys, info: TaskInfo, back = false): Promise<void> {
+  const message: ResultMessage = back ? { op: 'put', info, back } : { op: 'put', info };
   const size = info.description.length + (info.result?.length ?? 0);
   const key = resultKey(info);
   const { undeliveredResults, undeliveredChars } = DEFAULT_TASK_TRACKER_LIMITS;
   const args = [member(info.sessionId, key), key, JSON.stringify(info), size, undeliveredResults, undeliveredChars, RESULT_TTL_MS];
-  const channel = [keys.resultsChannel, JSON.stringify(message), keys.results(''), keys.droppedResults(''), NAMED_DROPS];
+  const channel = [keys.resultsChannel, JSON.stringify(message), keys.results(''), keys.droppedResults(''), NAMED_DROPS, back ? '1' : '0'];
   await redis.eval(PUT, 7, ...waitingKeys(keys), keys.results(info.sessionId), keys.waitingBound, keys.deletedTask(info.taskId), ...args, ...channel);
 }
 
@@ -166,6 +193,12 @@ export async function takeWaitingResults(redis: Redis, keys: RedisKeys, sessionI
 export async function takeDroppedNote(redis: Redis, keys: RedisKeys, sessionId: string, note: DroppedResults, origin: string): Promise<void> {
   const message: ResultMessage = { op: 'noted', sessionId, count: note.count, taskIds: note.taskIds, origin };
   await redis.eval(NOTED, 1, keys.droppedResults(sessionId), keys.resultsChannel, JSON.stringify(message), note.count, ...note.taskIds);
+}
+
+/** Gives back a note of dropped results taken for a prompt that could not be saved, and tells every engine. @internal */
+export async function putBackDroppedNote(redis: Redis, keys: RedisKeys, sessionId: string, note: DroppedResults, origin: string): Promise<void> {
+  const message: ResultMessage = { op: 'renoted', sessionId, count: note.count, taskIds: note.taskIds, origin };
+  await redis.eval(RENOTED, 1, keys.droppedResults(sessionId), keys.resultsChannel, JSON.stringify(message), note.count, NAMED_DROPS, RESULT_TTL_MS, ...note.taskIds);
 }
 
 /** A stored note of dropped results, or undefined when it is not one. @internal */
