@@ -15,7 +15,7 @@ import type { SessionStore } from '../../src/session/session-store.js';
 import { testAgent } from '../support/agent-turns.js';
 import { taskArgs } from '../support/delegation-script.js';
 import { HAS_REDIS } from './redis-server.js';
-import { useScaleKits, type ScaleKit } from './scale-kit.js';
+import { caughtUp, useScaleKits, type ScaleKit } from './scale-kit.js';
 
 const AGENTS = [testAgent('digger')];
 
@@ -53,12 +53,6 @@ function withSessions(backend: RedisBackend, sessions: SessionStore): HarnessBac
 
 function finished(i: number): TaskInfo {
   return { taskId: `task_${i}`, agentName: 'digger', description: `dig ${i}`, sessionId: 's', parentRunId: 'run_1', background: true, state: 'done', startedAt: 1, endedAt: 2, result: `found ${i}` };
-}
-
-/** Resolves once every message published before it reached `backend`'s subscriber (Redis answers a SUBSCRIBE after what it pushed before). */
-async function caughtUp(backend: RedisBackend): Promise<void> {
-  const stop = await backend.parts.hub.listen(`${backend.parts.keys.prefix}:barrier`, () => undefined);
-  stop();
 }
 
 function lastPrompt(kit: ScaleKit): string {

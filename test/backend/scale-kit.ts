@@ -139,3 +139,13 @@ export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs
     await new Promise((r) => setTimeout(r, 10));
   }
 }
+
+/**
+ * Resolves once every message published before it reached `backend`'s subscriber: Redis
+ * answers a SUBSCRIBE after what it pushed before, so listening on a channel of its own and
+ * stopping again is a barrier.
+ */
+export async function caughtUp(backend: RedisBackend): Promise<void> {
+  const stop = await backend.parts.hub.listen(`${backend.parts.keys.prefix}:barrier`, () => undefined);
+  stop();
+}

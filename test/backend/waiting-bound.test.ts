@@ -4,20 +4,13 @@
  * (the worker knows no engine's limits) kept 1,000 results whatever the engine said.
  */
 import { describe, expect, it } from 'vitest';
-import type { RedisBackend } from '../../src/backend/redis-backend.js';
 import { publishResult } from '../../src/backend/shared-results.js';
 import type { TaskInfo } from '../../src/delegation/task-tracker.js';
 import { HAS_REDIS } from './redis-server.js';
-import { useScaleKits, waitFor } from './scale-kit.js';
+import { caughtUp, useScaleKits, waitFor } from './scale-kit.js';
 
 function finished(i: number): TaskInfo {
   return { taskId: `task_${i}`, agentName: 'digger', description: `dig ${i}`, sessionId: 's', parentRunId: 'run_1', background: true, state: 'done', startedAt: 1, endedAt: 2, result: `found ${i}` };
-}
-
-/** Resolves once every message published before it reached `backend`'s subscriber. */
-async function caughtUp(backend: RedisBackend): Promise<void> {
-  const stop = await backend.parts.hub.listen(`${backend.parts.keys.prefix}:barrier`, () => undefined);
-  stop();
 }
 
 describe.skipIf(!HAS_REDIS)('the bound on background results waiting in Redis', () => {

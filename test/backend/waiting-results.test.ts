@@ -6,24 +6,17 @@
  * named) was still delivered from the copy, and the copy grew without end.
  */
 import { describe, expect, it } from 'vitest';
-import type { RedisBackend } from '../../src/backend/redis-backend.js';
 import { SharedResults, publishResult } from '../../src/backend/shared-results.js';
 import { takeDroppedNote, writeWaitingBound } from '../../src/backend/waiting-results-store.js';
 import type { TaskInfo } from '../../src/delegation/task-tracker.js';
 import { DEFAULT_TASK_TRACKER_LIMITS } from '../../src/delegation/task-tracker-limits.js';
 import { HAS_REDIS } from './redis-server.js';
-import { useScaleKits, waitFor } from './scale-kit.js';
+import { caughtUp, useScaleKits, waitFor } from './scale-kit.js';
 
 const BOUND = DEFAULT_TASK_TRACKER_LIMITS.undeliveredResults;
 
 function finished(i: number, sessionId = 's'): TaskInfo {
   return { taskId: `task_${i}`, agentName: 'digger', description: `dig ${i}`, sessionId, parentRunId: 'run_1', background: true, state: 'done', startedAt: 1, endedAt: 2, result: `found ${i}` };
-}
-
-/** Resolves once every message published before it reached `backend`'s subscriber (Redis answers a SUBSCRIBE after what it pushed before). */
-async function caughtUp(backend: RedisBackend): Promise<void> {
-  const stop = await backend.parts.hub.listen(`${backend.parts.keys.prefix}:barrier`, () => undefined);
-  stop();
 }
 
 describe.skipIf(!HAS_REDIS)('background results waiting in Redis', () => {

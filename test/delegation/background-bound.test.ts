@@ -1,27 +1,21 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { HarnessEngine } from '../../src/engine/harness-engine.js';
 import { ScriptedModel } from '../../src/model/scripted-model.js';
 import { testAgent } from '../support/agent-turns.js';
 import { collect, own } from '../support/collect-events.js';
 import { parseTaskResult } from '../support/lifecycle-script.js';
-import { offlineEngine, type OfflineEngine } from '../support/offline-engine.js';
+import { offlineEnginePerTest } from '../support/offline-engine.js';
 import { scriptedSteps } from '../support/scripted-routes.js';
 import { wrappedMemoryStore } from '../support/wrapped-store.js';
 
-let o: OfflineEngine | undefined;
-afterEach(async () => {
-  vi.useRealTimers();
-  await o?.engine.close();
-  await o?.cleanup();
-  o = undefined;
-});
+const offline = offlineEnginePerTest();
 
 const call = (i: number) => ({ name: 'task', args: { agent_name: 'alpha', prompt: `job ${i}`, description: `bg ${i}`, background: true } });
 const REFUSAL = 'at most 4 background tasks run at once in this conversation, and 4 are running; wait for one to finish';
 
 describe('the bound on background tasks per conversation (maxBackgroundTasks)', () => {
   it('a reply of 100 background calls under a bound of 4 starts 4 and refuses 96 with a result the model can act on', async () => {
-    o = await offlineEngine(
+    const o = await offline(
       { main: scriptedSteps({ toolCalls: Array.from({ length: 100 }, (_, i) => call(i)) }, { text: 'started' }), alpha: () => ({ text: 'late', delayMs: 60_000 }) },
       [testAgent('alpha')],
       { maxBackgroundTasks: 4 },
@@ -55,7 +49,7 @@ describe('the bound on background tasks per conversation (maxBackgroundTasks)', 
     }));
     const fanOut = { toolCalls: [{ name: 'multitask', args: { tasks: [1, 2].map((index) => ({ index, agent_name: 'alpha', prompt: `lead ${index}`, description: `lead ${index}` })) } }] };
     const startBeta = { toolCalls: [{ name: 'task', args: { agent_name: 'beta', prompt: 'dig', description: 'bg', background: true } }] };
-    o = await offlineEngine(
+    const o = await offline(
       { main: scriptedSteps(fanOut), alpha: scriptedSteps(startBeta), beta: () => ({ text: 'late', delayMs: 60_000 }) },
       [testAgent('alpha'), testAgent('beta')],
       { maxBackgroundTasks: 1, maxDepth: 2, sessions },
@@ -68,14 +62,14 @@ describe('the bound on background tasks per conversation (maxBackgroundTasks)', 
   });
 
   it('counts per conversation, and a finished task frees its place', async () => {
-    o = await offlineEngine(
+    const o = await offline(
       { main: scriptedSteps({ toolCalls: [call(0)] }, { text: 'ok' }), alpha: () => ({ text: 'done', delayMs: 1_000 }) },
       [testAgent('alpha')],
       { maxBackgroundTasks: 1 },
     );
     vi.useFakeTimers();
     const status = async (sessionId: string) => {
-      const events = await collect(o!.engine.stream('go', { sessionId }));
+      const events = await collect(o.engine.stream('go', { sessionId }));
       return parseTaskResult(own(events, 'ToolCallEnd')[0]!.text);
     };
     expect((await status('a')).status).toBe('running');

@@ -5,25 +5,19 @@
  * too: kept, they would wait for ever among the waiting results, which every conversation
  * shares, and push out a live conversation's result.
  */
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { TaskTracker } from '../../src/delegation/task-tracker.js';
 import { testAgent } from '../support/agent-turns.js';
-import { offlineEngine, type OfflineEngine } from '../support/offline-engine.js';
+import { offlineEnginePerTest } from '../support/offline-engine.js';
 import { scriptedSteps } from '../support/scripted-routes.js';
 
-let o: OfflineEngine | undefined;
-afterEach(async () => {
-  vi.useRealTimers();
-  await o?.engine.close();
-  await o?.cleanup();
-  o = undefined;
-});
+const offline = offlineEnginePerTest();
 
 const background = (agent: string, prompt: string) => ({ toolCalls: [{ name: 'task', args: { agent_name: agent, prompt, description: prompt, background: true } }] });
 
 describe('background tasks started after their ephemeral run ended', () => {
   it('keep no result for delivery: a conversation still gets its own waiting result', async () => {
-    o = await offlineEngine(
+    const o = await offline(
       {
         main: (turn) => (turn.prompt === 'scan' ? scriptedSteps(background('scout', 'scan'))(turn) : turn.prompt === 'keep' ? scriptedSteps(background('beta', 'kept'))(turn) : { text: 'ok' }),
         // The scout starts its own task only after 1 s, long after the ephemeral run ended.
@@ -35,7 +29,7 @@ describe('background tasks started after their ephemeral run ended', () => {
       { maxDepth: 2, taskTrackerLimits: { undeliveredResults: 1 } },
     );
     vi.useFakeTimers();
-    const { engine, model } = o!;
+    const { engine, model } = o;
     await engine.call('scan'); // ephemeral: no sessionId
     await engine.call('keep', { sessionId: 's1' });
     await vi.runAllTimersAsync();

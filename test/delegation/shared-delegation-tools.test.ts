@@ -1,21 +1,15 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { JsonObject } from '../../src/events/json.js';
 import { defineAgent } from '../../src/subagent/define-agent.js';
 import { testAgent } from '../support/agent-turns.js';
-import { offlineEngine, type OfflineEngine } from '../support/offline-engine.js';
+import { offlineEnginePerTest } from '../support/offline-engine.js';
 import type { ScriptedRoute } from '../support/scripted-routes.js';
 
 // Every run of one agent spec (the main agent's) shares the delegation tools made at its
 // first run (src/delegation/agent-factory.ts). What could go wrong with that is per-run state
 // leaking between runs, or an agent list frozen at the first run: these pin both down.
 
-let o: OfflineEngine | undefined;
-afterEach(async () => {
-  vi.useRealTimers();
-  await o?.engine.close();
-  await o?.cleanup();
-  o = undefined;
-});
+const offline = offlineEnginePerTest();
 
 /** The main agent delegates its prompt to `slow` once, then answers with the task's result. */
 const delegating: ScriptedRoute = (turn) =>
@@ -32,7 +26,7 @@ const offeredAgents = (request: { readonly tools?: readonly { readonly name: str
 
 /** Two runs of the main agent, each with its `slow` child started (virtual time from here on). */
 async function twoRunsDelegating() {
-  o = await offlineEngine({ main: delegating, slow }, [testAgent('slow')]);
+  const o = await offline({ main: delegating, slow }, [testAgent('slow')]);
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
   const engine = o.engine;
   const first = engine.start('run one');
@@ -65,7 +59,7 @@ describe('delegation tools shared by the runs of one agent', () => {
   });
 
   it('a later run offers the agents that exist then, not those of the first run', async () => {
-    o = await offlineEngine({ '*': () => ({ text: 'ok' }) }, [testAgent('alpha')]);
+    const o = await offline({ '*': () => ({ text: 'ok' }) }, [testAgent('alpha')]);
     await o.engine.start('first').result;
     o.engine.agents.add(testAgent('beta'));
     await o.engine.start('second').result;
@@ -74,11 +68,11 @@ describe('delegation tools shared by the runs of one agent', () => {
   });
 
   it('a definition replaced under the same name shows in the next descriptions of task and multitask', async () => {
-    o = await offlineEngine({ '*': () => ({ text: 'ok' }) }, [alphaSaying('Alpha, first of its name.')]);
+    const o = await offline({ '*': () => ({ text: 'ok' }) }, [alphaSaying('Alpha, first of its name.')]);
     await o.engine.start('first').result;
     o.engine.agents.add(alphaSaying('Alpha, second of its name.'));
     await o.engine.start('second').result;
-    const described = (request: number, tool: string) => o!.model.requests[request]!.tools!.find((t) => t.name === tool)!.description;
+    const described = (request: number, tool: string) => o.model.requests[request]!.tools!.find((t) => t.name === tool)!.description;
     for (const tool of ['task', 'multitask']) {
       expect(described(0, tool)).toContain('Alpha, first of its name.');
       expect(described(1, tool)).toContain('Alpha, second of its name.');
@@ -87,7 +81,7 @@ describe('delegation tools shared by the runs of one agent', () => {
   });
 
   it("a later run's prompt lists the agents that exist then, and the date of its day", async () => {
-    o = await offlineEngine({ '*': () => ({ text: 'ok' }) }, [testAgent('alpha')]);
+    const o = await offline({ '*': () => ({ text: 'ok' }) }, [testAgent('alpha')]);
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date('2031-05-06T23:59:00Z'));
     await o.engine.start('first').result;
@@ -95,7 +89,7 @@ describe('delegation tools shared by the runs of one agent', () => {
     o.engine.agents.add(alphaSaying('Alpha, replaced.'));
     vi.setSystemTime(new Date('2031-05-07T00:01:00Z'));
     await o.engine.start('next day').result;
-    const system = (request: number) => o!.model.requests[request]!.messages.find((m) => m.role === 'system')!.content;
+    const system = (request: number) => o.model.requests[request]!.messages.find((m) => m.role === 'system')!.content;
     expect(system(0)).toContain('Date: 2031-05-06');
     expect(system(0)).toContain('Test agent alpha.');
     expect(system(1)).toBe(system(0));
@@ -105,7 +99,7 @@ describe('delegation tools shared by the runs of one agent', () => {
   });
 
   it("a child's prompt is its role and the facts of the day its run starts, the same for the children of one day", async () => {
-    o = await offlineEngine({ main: delegating, slow: () => ({ text: 'done' }) }, [testAgent('slow')]);
+    const o = await offline({ main: delegating, slow: () => ({ text: 'done' }) }, [testAgent('slow')]);
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date('2031-05-06T23:59:00Z'));
     await o.engine.start('first').result;
@@ -124,7 +118,7 @@ describe('delegation tools shared by the runs of one agent', () => {
     const names = Array.from({ length: 70 }, (_, i) => `agent${i}`);
     const byName: ScriptedRoute = (turn) =>
       turn.step === 1 ? { toolCalls: [{ name: 'task', args: { agent_name: turn.prompt, prompt: `work for ${turn.prompt}`, description: 'work' } }] } : { text: 'ok' };
-    o = await offlineEngine({ main: byName, '*': () => ({ text: 'done' }) }, names.map((name) => testAgent(name)));
+    const o = await offline({ main: byName, '*': () => ({ text: 'done' }) }, names.map((name) => testAgent(name)));
     // twice round: the second round comes after the keep started over, and asks in the same order
     for (const name of [...names, ...names]) await o.engine.start(name).result;
     const children = o.model.requests.filter((r) => r.messages.some((m) => m.role === 'user' && m.content?.startsWith('work for')));
@@ -138,7 +132,7 @@ describe('delegation tools shared by the runs of one agent', () => {
 
   it("an agent run directly gets its own tools: its rules decide whom its task may name, not the main agent's", async () => {
     const lead = testAgent('lead', { tools: ['task'], permissionRules: [{ tool: 'task', action: 'deny', pattern: 'alpha' }] });
-    o = await offlineEngine({ '*': () => ({ text: 'ok' }) }, [testAgent('alpha'), lead], { maxDepth: 2 });
+    const o = await offline({ '*': () => ({ text: 'ok' }) }, [testAgent('alpha'), lead], { maxDepth: 2 });
     await o.engine.start('main first').result;
     await o.engine.start('lead', { agentName: 'lead' }).result;
     await o.engine.start('main again').result;

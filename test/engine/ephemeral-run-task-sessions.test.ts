@@ -5,26 +5,20 @@
  * background tasks, and of what they start meanwhile, included. A conversation's stay.
  */
 import { readdir } from 'node:fs/promises';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { FileSessionStore } from '../../src/session/file-session-store.js';
 import { MemorySessionStore } from '../../src/session/memory-session-store.js';
 import { testAgent } from '../support/agent-turns.js';
-import { offlineEngine, type OfflineEngine } from '../support/offline-engine.js';
+import { offlineEnginePerTest } from '../support/offline-engine.js';
 import { scriptedSteps } from '../support/scripted-routes.js';
 import { makeWorkspace } from '../support/tool-context.js';
 
-let o: OfflineEngine | undefined;
-afterEach(async () => {
-  vi.useRealTimers();
-  await o?.engine.close();
-  await o?.cleanup();
-  o = undefined;
-});
+const offline = offlineEnginePerTest();
 
 const task = (agent: string, prompt: string, background = false) => ({ name: 'task', args: { agent_name: agent, prompt, description: prompt, ...(background ? { background } : {}) } });
 
 async function engineWith(sessions: MemorySessionStore) {
-  o = await offlineEngine(
+  const o = await offline(
     {
       main: (turn) => scriptedSteps({ toolCalls: [task('beta', `${turn.prompt} now`), task('scout', `${turn.prompt} later`, true)] })(turn),
       // The scout starts a background task of its own after 1 s, long after the run ended.
@@ -73,7 +67,7 @@ describe('the task sessions of a run without a sessionId', () => {
     const folder = await makeWorkspace();
     const store = new FileSessionStore(folder.dir, { grantKey: 'test key' });
     try {
-      o = await offlineEngine({ main: scriptedSteps({ toolCalls: [task('beta', 'now')] }), beta: () => ({ text: 'done' }) }, [testAgent('beta')], { sessions: store });
+      const o = await offline({ main: scriptedSteps({ toolCalls: [task('beta', 'now')] }), beta: () => ({ text: 'done' }) }, [testAgent('beta')], { sessions: store });
       await o.engine.call('go', { sessionId: 's1' });
       const kept = await readdir(store.dir);
       await o.engine.call('go');

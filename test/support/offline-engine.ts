@@ -7,6 +7,7 @@
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterEach, vi } from 'vitest';
 import { HarnessEngine } from '../../src/engine/harness-engine.js';
 import type { HarnessEngineOptions } from '../../src/engine/engine-options.js';
 import { ScriptedModel } from '../../src/model/scripted-model.js';
@@ -43,5 +44,38 @@ export async function offlineEngine(
       await workspace.cleanup();
       await rm(home, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * Registers the `afterEach` that puts real timers back, then closes each engine the current
+ * test made with the returned start (the same as {@link offlineEngine}) and removes its
+ * folders. Call once at the top of a test file. It replaces the `let o; afterEach(...)`
+ * each file wrote out.
+ *
+ * @example
+ * ```ts
+ * const offline = offlineEnginePerTest();
+ * it('...', async () => {
+ *   const o = await offline({ main: () => ({ text: 'ok' }) }, []);
+ *   vi.useFakeTimers(); // real again after the test, before the engine closes
+ * });
+ * ```
+ */
+export function offlineEnginePerTest(): typeof offlineEngine {
+  let open: OfflineEngine[] = [];
+  afterEach(async () => {
+    vi.useRealTimers();
+    const closing = open;
+    open = [];
+    for (const o of closing) {
+      await o.engine.close();
+      await o.cleanup();
+    }
+  });
+  return async (...args) => {
+    const made = await offlineEngine(...args);
+    open.push(made);
+    return made;
   };
 }

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createBashTool } from '../../src/tools/builtin/bash.js';
-import { createToolContext, makeWorkspace, runTool, type TestToolContext, type TestWorkspace } from '../support/tool-context.js';
+import { runTool } from '../support/tool-context.js';
+import { toolContextPerTest } from '../support/tool-context-per-test.js';
 
 /** rxharness's own credentials, and a variable of the user's that must still pass. */
 const SECRETS = {
@@ -10,23 +11,19 @@ const SECRETS = {
 };
 
 describe('the environment of a bash command', () => {
-  let ws: TestWorkspace;
-  let context: TestToolContext;
+  const fresh = toolContextPerTest();
   const bash = createBashTool({ killGraceMs: 200 });
 
-  beforeEach(async () => {
-    ws = await makeWorkspace();
-    context = createToolContext({ workspace: ws.dir });
+  beforeEach(() => {
     for (const [name, value] of Object.entries(SECRETS)) vi.stubEnv(name, value);
     vi.stubEnv('RXHARNESS_TEST_USER_VARIABLE', 'user-value-passes');
   });
-  afterEach(async () => {
+  afterEach(() => {
     vi.unstubAllEnvs();
-    await ws.cleanup();
   });
 
   it("does not show rxharness's own credentials to `env`", async () => {
-    const result = await runTool(bash, { command: 'env' }, context);
+    const result = await runTool(bash, { command: 'env' }, fresh.context);
     expect(result.error).toBeUndefined();
     for (const [name, value] of Object.entries(SECRETS)) {
       expect(result.text).not.toContain(value);
@@ -35,18 +32,18 @@ describe('the environment of a bash command', () => {
   });
 
   it('gives `printenv RXHARNESS_TOKEN` nothing to print', async () => {
-    const result = await runTool(bash, { command: 'printenv RXHARNESS_TOKEN' }, context);
+    const result = await runTool(bash, { command: 'printenv RXHARNESS_TOKEN' }, fresh.context);
     expect(result.text).toBe('(no output)\n[exit code: 1]');
   });
 
   it('still passes the user variables, the API key included', async () => {
     vi.stubEnv('OPENAI_API_KEY', 'sk-user-key');
-    const result = await runTool(bash, { command: 'printenv RXHARNESS_TEST_USER_VARIABLE OPENAI_API_KEY' }, context);
+    const result = await runTool(bash, { command: 'printenv RXHARNESS_TEST_USER_VARIABLE OPENAI_API_KEY' }, fresh.context);
     expect(result.text).toBe('user-value-passes\nsk-user-key\n[exit code: 0]');
   });
 
   it('leaves the process environment itself alone', async () => {
-    await runTool(bash, { command: 'true' }, context);
+    await runTool(bash, { command: 'true' }, fresh.context);
     expect(process.env.RXHARNESS_TOKEN).toBe(SECRETS.RXHARNESS_TOKEN);
   });
 });

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createBashTool } from '../../src/tools/builtin/bash.js';
-import { createToolContext, makeWorkspace, runTool, type TestToolContext, type TestWorkspace } from '../support/tool-context.js';
+import { createToolContext, runTool } from '../support/tool-context.js';
+import { toolContextPerTest } from '../support/tool-context-per-test.js';
 
 // A process that calls setsid() leaves the command's process group and session, so killing
 // the group misses it. The bash tool tags every process of a command through its
@@ -36,45 +37,39 @@ function pidIn(text: string): number {
 }
 
 describe.runIf(process.platform === 'linux')('bash tool and processes that leave the session (setsid)', () => {
-  let ws: TestWorkspace;
-  let context: TestToolContext;
+  const fresh = toolContextPerTest();
   const bash = createBashTool({ killGraceMs: 200 });
 
-  beforeEach(async () => {
-    ws = await makeWorkspace();
-    context = createToolContext({ workspace: ws.dir });
-  });
   afterEach(async () => {
     for (const pid of strays) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
     strays.clear();
-    await ws.cleanup();
   });
 
   it('stops a setsid child the command left running', async () => {
     // The pause lets the child call setsid() before the shell exits (else the group kill catches it).
-    const result = await runTool(bash, { command: 'setsid sleep 30 > /dev/null 2>&1 & sleep 0.3; echo pid=$!' }, context);
+    const result = await runTool(bash, { command: 'setsid sleep 30 > /dev/null 2>&1 & sleep 0.3; echo pid=$!' }, fresh.context);
     expect(result.error).toBeUndefined();
     expect(result.text).toContain('background processes the command left running were stopped');
     await expectKilled(pidIn(result.text));
   });
 
   it('stops a double-forked daemon in its own session (reparented away from the command)', async () => {
-    const pidFile = join(ws.dir, 'daemon.pid');
+    const pidFile = join(fresh.ws.dir, 'daemon.pid');
     const command = `(setsid sh -c 'sleep 30 > /dev/null 2>&1 & echo $! > ${pidFile}' &) ; sleep 0.3; echo pid=$(cat ${pidFile})`;
-    const result = await runTool(bash, { command }, context);
+    const result = await runTool(bash, { command }, fresh.context);
     expect(result.error).toBeUndefined();
     await expectKilled(pidIn(result.text));
   });
 
   it('on timeout kills a setsid child too', async () => {
-    const result = await runTool(bash, { command: 'setsid sleep 30 > /dev/null 2>&1 & echo pid=$!; wait', timeout_ms: 400 }, context);
+    const result = await runTool(bash, { command: 'setsid sleep 30 > /dev/null 2>&1 & echo pid=$!; wait', timeout_ms: 400 }, fresh.context);
     expect(result.error).toBe('Command timed out after 400 ms');
     await expectKilled(pidIn(result.text));
   });
 
   it('on abort kills a setsid child too', async () => {
-    const pidFile = join(ws.dir, 'pid');
-    const running = runTool(bash, { command: `setsid sleep 30 > /dev/null 2>&1 & echo $! > ${pidFile}; wait` }, context);
+    const pidFile = join(fresh.ws.dir, 'pid');
+    const running = runTool(bash, { command: `setsid sleep 30 > /dev/null 2>&1 & echo $! > ${pidFile}; wait` }, fresh.context);
     const pid = alive(
       await vi.waitFor(() => {
         const text = readFileSync(pidFile, 'utf8').trim();
@@ -84,21 +79,21 @@ describe.runIf(process.platform === 'linux')('bash tool and processes that leave
     );
     // setsid() comes before exec: once it runs sleep, it has left the group.
     await vi.waitFor(() => expect(readFileSync(`/proc/${pid}/comm`, 'utf8').trim()).toBe('sleep'));
-    context.controller.abort();
+    fresh.context.controller.abort();
     expect((await running).error).toBe('Command was cancelled');
     await expectKilled(pid);
   });
 
   it('cannot find a process that also cleared its environment: the documented limit', async () => {
-    const result = await runTool(bash, { command: 'env -i setsid sleep 30 > /dev/null 2>&1 & sleep 0.3; echo pid=$!' }, context);
+    const result = await runTool(bash, { command: 'env -i setsid sleep 30 > /dev/null 2>&1 & sleep 0.3; echo pid=$!' }, fresh.context);
     const pid = pidIn(result.text); // afterEach kills it
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(isAlive(pid)).toBe(true);
   });
 
   it('leaves alone a process of another command running at the same time', async () => {
-    const other = runTool(bash, { command: 'sleep 1; echo other done' }, createToolContext({ workspace: ws.dir }));
-    const result = await runTool(bash, { command: 'setsid sleep 30 > /dev/null 2>&1 & sleep 0.3; echo pid=$!' }, context);
+    const other = runTool(bash, { command: 'sleep 1; echo other done' }, createToolContext({ workspace: fresh.ws.dir }));
+    const result = await runTool(bash, { command: 'setsid sleep 30 > /dev/null 2>&1 & sleep 0.3; echo pid=$!' }, fresh.context);
     await expectKilled(pidIn(result.text));
     expect((await other).text).toBe('other done\n[exit code: 0]');
   });

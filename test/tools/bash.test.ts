@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createBashTool } from '../../src/tools/builtin/bash.js';
-import { createToolContext, makeWorkspace, runTool, type TestToolContext, type TestWorkspace } from '../support/tool-context.js';
+import { runTool } from '../support/tool-context.js';
+import { toolContextPerTest } from '../support/tool-context-per-test.js';
 
 /** Alive and not a zombie waiting to be reaped (PID 1 in a container may never reap it). */
 function isAlive(pid: number): boolean {
@@ -36,24 +37,17 @@ function pidIn(text: string): number {
 }
 
 describe('bash tool', () => {
-  let ws: TestWorkspace;
-  let context: TestToolContext;
+  const fresh = toolContextPerTest();
   const bash = createBashTool({ killGraceMs: 200 });
 
-  beforeEach(async () => {
-    ws = await makeWorkspace();
-    context = createToolContext({ workspace: ws.dir });
-  });
-  afterEach(() => ws.cleanup());
-
   it('runs in the workspace and reports output and exit code 0', async () => {
-    const result = await runTool(bash, { command: 'pwd; echo hi > made.txt' }, context);
-    expect(result).toEqual({ text: `${ws.dir}\n[exit code: 0]` });
-    expect(await readFile(join(ws.dir, 'made.txt'), 'utf8')).toBe('hi\n');
+    const result = await runTool(bash, { command: 'pwd; echo hi > made.txt' }, fresh.context);
+    expect(result).toEqual({ text: `${fresh.ws.dir}\n[exit code: 0]` });
+    expect(await readFile(join(fresh.ws.dir, 'made.txt'), 'utf8')).toBe('hi\n');
   });
 
   it('returns a non-zero exit as an error result with both streams', async () => {
-    const result = await runTool(bash, { command: 'echo out; echo err >&2; exit 3' }, context);
+    const result = await runTool(bash, { command: 'echo out; echo err >&2; exit 3' }, fresh.context);
     expect(result.error).toBe('Command exited with code 3');
     expect(result.text).toContain('out');
     expect(result.text).toContain('err');
@@ -61,11 +55,11 @@ describe('bash tool', () => {
   });
 
   it('says when there is no output', async () => {
-    expect(await runTool(bash, { command: 'true' }, context)).toEqual({ text: '(no output)\n[exit code: 0]' });
+    expect(await runTool(bash, { command: 'true' }, fresh.context)).toEqual({ text: '(no output)\n[exit code: 0]' });
   });
 
   it('keeps the head and the tail of long output with a marker', async () => {
-    const result = await runTool(createBashTool({ maxOutputChars: 1000 }), { command: 'seq 1 100000' }, context);
+    const result = await runTool(createBashTool({ maxOutputChars: 1000 }), { command: 'seq 1 100000' }, fresh.context);
     expect(result.text.startsWith('1\n2\n3\n')).toBe(true);
     expect(result.text).toMatch(/\n99999\n100000\n\[exit code: 0\]$/);
     expect(result.text).toMatch(/\.\.\. \[\d+ characters omitted\] \.\.\./);
@@ -73,7 +67,7 @@ describe('bash tool', () => {
   });
 
   it('on timeout kills the whole process group, grandchildren included', async () => {
-    const result = await runTool(bash, { command: 'sleep 30 & echo pid=$!; wait', timeout_ms: 300 }, context);
+    const result = await runTool(bash, { command: 'sleep 30 & echo pid=$!; wait', timeout_ms: 300 }, fresh.context);
     expect(result.error).toBe('Command timed out after 300 ms');
     expect(result.text).toContain('[timed out after 300 ms');
     await expectKilled(pidIn(result.text));
@@ -81,51 +75,51 @@ describe('bash tool', () => {
 
   it('escalates to SIGKILL when the processes ignore SIGTERM', async () => {
     const command = "trap '' TERM; sleep 30 & echo pid=$!; wait";
-    const result = await runTool(bash, { command, timeout_ms: 200 }, context);
+    const result = await runTool(bash, { command, timeout_ms: 200 }, fresh.context);
     expect(result.error).toBe('Command timed out after 200 ms');
     await expectKilled(pidIn(result.text));
   });
 
   it('on abort kills the whole process group', async () => {
-    const pidFile = join(ws.dir, 'pid');
-    const running = runTool(bash, { command: `sleep 30 & echo $! > ${pidFile}; wait` }, context);
+    const pidFile = join(fresh.ws.dir, 'pid');
+    const running = runTool(bash, { command: `sleep 30 & echo $! > ${pidFile}; wait` }, fresh.context);
     const pid = await vi.waitFor(() => {
       const text = readFileSync(pidFile, 'utf8').trim();
       if (text === '') throw new Error('pid not written yet');
       return Number(text);
     });
     expect(isAlive(pid)).toBe(true);
-    context.controller.abort();
+    fresh.context.controller.abort();
     const result = await running;
     expect(result.error).toBe('Command was cancelled');
     await expectKilled(pid);
   });
 
   it('does not start when the signal is already aborted', async () => {
-    context.controller.abort();
-    const result = await runTool(bash, { command: `touch ${join(ws.dir, 'ran')}` }, context);
+    fresh.context.controller.abort();
+    const result = await runTool(bash, { command: `touch ${join(fresh.ws.dir, 'ran')}` }, fresh.context);
     expect(result.error).toBe('Command was cancelled');
-    await expect(readFile(join(ws.dir, 'ran'))).rejects.toThrow();
+    await expect(readFile(join(fresh.ws.dir, 'ran'))).rejects.toThrow();
   });
 
   it('stops background processes the command leaves behind', async () => {
-    const result = await runTool(bash, { command: 'sleep 30 > /dev/null 2>&1 & echo pid=$!' }, context);
+    const result = await runTool(bash, { command: 'sleep 30 > /dev/null 2>&1 & echo pid=$!' }, fresh.context);
     expect(result.error).toBeUndefined();
     expect(result.text).toContain('background processes the command left running were stopped');
     await expectKilled(pidIn(result.text));
   });
 
   it('removes its abort listener when done', async () => {
-    const add = vi.spyOn(context.signal, 'addEventListener');
-    const remove = vi.spyOn(context.signal, 'removeEventListener');
-    await runTool(bash, { command: 'true' }, context);
+    const add = vi.spyOn(fresh.context.signal, 'addEventListener');
+    const remove = vi.spyOn(fresh.context.signal, 'removeEventListener');
+    await runTool(bash, { command: 'true' }, fresh.context);
     expect(add).toHaveBeenCalledTimes(1);
     expect(remove).toHaveBeenCalledWith('abort', add.mock.calls[0]?.[1]);
   });
 
   it('reports a shell that cannot start', async () => {
-    const broken = createBashTool({ shell: join(ws.dir, 'no-such-shell') });
-    const result = await runTool(broken, { command: 'true' }, context);
+    const broken = createBashTool({ shell: join(fresh.ws.dir, 'no-such-shell') });
+    const result = await runTool(broken, { command: 'true' }, fresh.context);
     expect(result.error).toMatch(/^Could not start the command: .*ENOENT/);
   });
 
