@@ -2,6 +2,7 @@ import { Subject, type Observable } from 'rxjs';
 import type { AgentEvent } from '../events/agent-event.js';
 import type { RunMetrics } from '../events/run-metrics.js';
 import { TaskEventLog } from './task-event-log.js';
+import { RunningBackground } from './running-background.js';
 import { TaskRefusedError } from './task-refused-error.js';
 import { DEFAULT_TASK_TRACKER_LIMITS, type TaskTrackerLimits } from './task-tracker-limits.js';
 import { UndeliveredResults, type DroppedResults } from './undelivered-results.js';
@@ -72,16 +73,8 @@ export class TaskTracker {
    * result must still arrive.
    */
   private readonly undelivered: UndeliveredResults<TaskInfo>;
-  /** Ids of the background tasks running now (few), so a forgotten session finds its own fast. */
-  private readonly runningBackground = new Set<string>();
-  /** How many background tasks each conversation has running (only those with some), for the runner's bound. */
-  private readonly backgroundPerSession = new Map<string, number>();
-  /**
-   * Forgotten conversations that still have background tasks running, and how many: a
-   * background task those start meanwhile is orphaned too. Kept only while some run, so a
-   * deleted conversation's id (whose tasks were stopped first) is free for a new one.
-   */
-  private readonly forgottenRunning = new Map<string, number>();
+  /** The background tasks running now, counted by conversation (and by forgotten conversation). */
+  private readonly runningBackground = new RunningBackground();
   private readonly subject = new Subject<TaskInfo>();
   private isClosed = false;
   /**
@@ -137,9 +130,8 @@ export class TaskTracker {
     const entry: Entry = { info: Object.assign({}, info, { state, startedAt }), cancel, settled, resolve };
     if (info.background) {
       entry.log = new TaskEventLog(this.limits.runningEventBytes);
-      this.runningBackground.add(info.taskId);
-      this.countBackground(info.sessionId, 1);
-      if (this.forgottenRunning.has(info.sessionId)) this.orphan(entry);
+      this.runningBackground.add(info.taskId, info.sessionId);
+      if (this.runningBackground.isForgotten(info.sessionId)) this.orphan(entry);
     }
     // A resumed task starts again under its id: it is no longer among the finished ones.
     if (earlier && this.finished.delete(info.taskId)) this.finishedBytes -= weightOf(earlier);
@@ -159,8 +151,8 @@ export class TaskTracker {
     entry.info = Object.assign({}, entry.info, { state, endedAt: Date.now(), result }, metrics && { metrics });
     entry.cancel = undefined;
     entry.log?.compact();
-    if (this.runningBackground.delete(taskId)) this.countBackground(entry.info.sessionId, -1);
-    if (entry.orphaned) this.countOrphan(entry.info.sessionId, -1);
+    this.runningBackground.remove(taskId, entry.info.sessionId);
+    if (entry.orphaned) this.runningBackground.countOrphan(entry.info.sessionId, -1);
     else if (entry.info.background) this.undelivered.push(entry.info);
     entry.resolve();
     this.finished.add(taskId);
@@ -206,7 +198,7 @@ export class TaskTracker {
    */
   forgetSession(sessionId: string): void {
     this.undelivered.forget(sessionId);
-    for (const id of this.runningBackground) {
+    for (const id of this.runningBackground.taskIds) {
       const entry = this.entries.get(id);
       if (entry?.info.sessionId === sessionId && !entry.orphaned) this.orphan(entry);
     }
@@ -215,20 +207,12 @@ export class TaskTracker {
   /** Marks a running background task of a forgotten conversation: its result is not kept for delivery. */
   private orphan(entry: Entry): void {
     entry.orphaned = true;
-    this.countOrphan(entry.info.sessionId, 1);
-  }
-
-  private countOrphan(sessionId: string, by: 1 | -1): void {
-    count(this.forgottenRunning, sessionId, by);
-  }
-
-  private countBackground(sessionId: string, by: 1 | -1): void {
-    count(this.backgroundPerSession, sessionId, by);
+    this.runningBackground.countOrphan(entry.info.sessionId, 1);
   }
 
   /** How many background tasks of a conversation are running in this engine now (in O(1): the runner asks at every start). */
   runningBackgroundOf(sessionId: string): number {
-    return this.backgroundPerSession.get(sessionId) ?? 0;
+    return this.runningBackground.of(sessionId);
   }
 
   /** Cancels a running task, or takes a queued one out of its queue. Returns false when no such task has that id. */
@@ -335,11 +319,4 @@ export class TaskTracker {
 /** What a finished entry weighs: its event log and its result. */
 function weightOf(entry: Entry): number {
   return (entry.log?.bytes ?? 0) + (entry.info.result?.length ?? 0);
-}
-
-/** Moves a conversation's count by one, keeping only counts above zero (a map of the few that have some). */
-function count(counts: Map<string, number>, sessionId: string, by: 1 | -1): void {
-  const now = (counts.get(sessionId) ?? 0) + by;
-  if (now > 0) counts.set(sessionId, now);
-  else counts.delete(sessionId);
 }

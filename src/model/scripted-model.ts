@@ -3,6 +3,7 @@ import type { JsonValue } from '../events/json.js';
 import type { ChatModel, ChatRequest, FinishReason, ModelChunk, ModelFinish, TokenUsage } from './chat-model.js';
 import { estimateTokens } from './estimate-tokens.js';
 import { ModelError } from './model-error.js';
+import { MAX_TIMER_MS } from '../validation/max-timer.js';
 
 /** A tool call a scripted reply makes; a string `args` is sent raw (it may be invalid JSON). */
 export interface ScriptedToolCall {
@@ -45,9 +46,9 @@ export interface ScriptedModelOptions {
   readonly id?: string;
   /** Scheduler for delays: pass a `TestScheduler` for virtual time. Default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
-  /** Default wait between chunks (0: every chunk at once). */
+  /** Default wait between chunks, in milliseconds from 0 (every chunk at once) to `MAX_TIMER_MS`; else a RangeError. */
   readonly chunkDelayMs?: number;
-  /** Default characters per delta (default 24). */
+  /** Default characters per delta (default 24): a whole number, at least 1; else a RangeError. */
   readonly chunkSize?: number;
 }
 
@@ -77,6 +78,8 @@ export class ScriptedModel implements ChatModel {
   ) {
     this.id = options.id ?? 'scripted';
     this.scheduler = options.scheduler ?? asyncScheduler;
+    checkDelay('chunkDelayMs', options.chunkDelayMs);
+    checkChunkSize(options.chunkSize);
   }
 
   stream(request: ChatRequest): Observable<ModelChunk> {
@@ -85,6 +88,14 @@ export class ScriptedModel implements ChatModel {
       const reply = typeof this.script === 'function' ? this.script(request, { index }) : this.script[index];
       if (!reply) {
         return throwError(() => new ModelError(`ScriptedModel "${this.id}": no reply scripted for request #${index + 1}`));
+      }
+      // A reply is read while the model streams: a bad value fails this request, not the program.
+      try {
+        checkDelay('delayMs', reply.delayMs);
+        checkDelay('chunkDelayMs', reply.chunkDelayMs);
+        checkChunkSize(reply.chunkSize);
+      } catch (e) {
+        return throwError(() => e);
       }
       const size = reply.chunkSize ?? this.options.chunkSize ?? 24;
       const first = reply.delayMs ?? 0;
@@ -108,6 +119,21 @@ export class ScriptedModel implements ChatModel {
       );
     });
   }
+}
+
+/**
+ * Refuses a delay a timer cannot be armed with: above MAX_TIMER_MS Node fires it after 1 ms
+ * (with only a warning), and a negative or NaN one means nothing.
+ */
+function checkDelay(name: string, value: number | undefined): void {
+  if (value === undefined || (value >= 0 && value <= MAX_TIMER_MS)) return;
+  throw new RangeError(`ScriptedModel: \`${name}\` must be a number of milliseconds from 0 (every chunk at once) to ${MAX_TIMER_MS} (the longest a timer holds, about 24.8 days), got ${String(value)}`);
+}
+
+/** Refuses a chunk size that cuts nothing: 0, a fraction or NaN would never advance through the text. */
+function checkChunkSize(value: number | undefined): void {
+  if (value === undefined || (Number.isSafeInteger(value) && value >= 1)) return;
+  throw new RangeError(`ScriptedModel: \`chunkSize\` must be a whole number of characters, at least 1, got ${String(value)}`);
 }
 
 /** The chunks of `toChunks`, cut and emitted one by one, synchronously; stops when unsubscribed. */
