@@ -53,8 +53,12 @@ describe('rxharness agents | head -1', () => {
   let sandbox: CliSandbox;
   beforeEach(async () => {
     sandbox = await cliSandbox();
-    // 1,000 broken definitions: about 145 KB of diagnostics, more than a pipe holds.
-    await Promise.all(Array.from({ length: 1000 }, (_, i) => sandbox.workspace.file(`.rxharness/agents/a${i}.md`, '---\nname: [broken\n---\nbody\n')));
+    // Broken definitions whose diagnostics (each naming its file) come to more than a pipe
+    // holds (64 KiB), so the CLI is still writing when head goes away. Discovery reads 256
+    // files of a folder at most: 256 long names make about 100 KB or more (short ones made 41 KB,
+    // which fit in the pipe, and the test then raced head).
+    const long = 'x'.repeat(240);
+    await Promise.all(Array.from({ length: 256 }, (_, i) => sandbox.workspace.file(`.rxharness/agents/a${i}-${long}.md`, '---\nname: [broken\n---\nbody\n')));
   });
   afterEach(() => sandbox.cleanup());
 
