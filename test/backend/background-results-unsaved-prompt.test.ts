@@ -5,7 +5,7 @@
  * back to its in-process list only: its next take found them marked taken, and Redis had
  * deleted them, so they were lost.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { RedisBackend } from '../../src/backend/redis-backend.js';
 import { publishResult } from '../../src/backend/shared-results.js';
 import type { TaskInfo } from '../../src/delegation/task-tracker.js';
@@ -19,12 +19,14 @@ import { caughtUp, useScaleKits, type ScaleKit } from './scale-kit.js';
 
 const AGENTS = [testAgent('digger')];
 
-/** The backend's own Redis session store, whose next append of conversation `s` rejects once it is armed. */
-function failingOnce(store: SessionStore): { sessions: SessionStore; arm: () => void } {
+/** The backend's own Redis session store, whose next append of conversation `s` rejects once it is armed (`refused`: what it refused). */
+function failingOnce(store: SessionStore): { sessions: SessionStore; arm: () => void; refused: () => readonly ChatMessage[] } {
   let armed = false;
+  let refused: readonly ChatMessage[] = [];
   const append = (sessionId: string, messages: readonly ChatMessage[]): ReturnType<SessionStore['append']> => {
     if (armed && sessionId === 's') {
       armed = false;
+      refused = messages;
       return Promise.reject(new Error('EIO: i/o error, write'));
     }
     return store.append(sessionId, messages);
@@ -36,7 +38,7 @@ function failingOnce(store: SessionStore): { sessions: SessionStore; arm: () => 
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },
   });
-  return { sessions, arm: () => (armed = true) };
+  return { sessions, arm: () => (armed = true), refused: () => refused };
 }
 
 /** `backend` with its sessions replaced (the rest is the backend's own). */
@@ -76,17 +78,23 @@ describe.skipIf(!HAS_REDIS)('background results and a prompt that cannot be save
     });
     await kit.worker();
     const backend = await kit.backend();
-    const { sessions, arm } = failingOnce(backend.sessions);
+    const { sessions, arm, refused } = failingOnce(backend.sessions);
     // The kit closes the engines it made; this one is closed here, before its backend is.
     const engine = kit.fixture.engine({ backend: withSessions(backend, sessions) }, AGENTS);
     try {
       await engine.call('start it', { sessionId: 's' });
       const [task] = engine.tasks.list('s');
       await engine.tasks.whenSettled(task!.taskId);
+      // The worker publishes the result and settles the record together: wait for the result in
+      // Redis, then for this engine's copy of it, so the failed turn takes it.
+      await vi.waitFor(async () => expect(await backend.parts.redis.hlen(backend.parts.keys.results('s'))).toBe(1));
+      await caughtUp(backend);
 
       arm();
       const failed = await engine.call('what came back?', { sessionId: 's' });
       expect(failed.error).toContain('EIO');
+      // The failed turn did take the result (else the next turn would get it without any put-back).
+      expect(JSON.stringify(refused())).toContain('found the treasure');
       expect(lastPrompt(kit)).not.toContain('found the treasure'); // the failed turn never reached the model
 
       const next = elsewhere ? await kit.engine({}, AGENTS) : engine;
