@@ -28,17 +28,14 @@ export function compactRun$(scope: RunScope, lastStep: boolean, reason: Exclude<
 
 function compactWithin$(scope: RunScope, lastStep: boolean, reason: CompactionReason, window: number, estimate: number): Observable<AgentEvent> {
   const { run, agent, input } = scope;
-  // The window in estimated tokens: the server counted the last request this many times higher (or lower).
-  const estimatedWindow = Math.floor(window / tokenRatio(agent.model));
+  const estimatedWindow = estimatedWindowOf(scope, window);
   // Fits: the session and the fixed part counted apart (below) can exceed the whole request's
   // estimate by one token of rounding, never more, so this says what that count would say.
   if (reason === 'context-limit' && estimate + 1 <= estimatedWindow - answerReserve(window, agent.modelSettings?.maxTokens)) return EMPTY;
   const first = run.messages[0];
   const system: ChatMessage[] = first?.role === 'system' ? [first] : [];
   const session = run.messages.slice(system.length);
-  // What every request sends besides the session, as `ContextSize` counts it.
-  const requestFixed = estimateRequestTokens({ messages: system, ...(lastStep ? {} : { tools: scope.toolSpecs() }) });
-  const fixedTokens = requestFixed + answerReserve(window, agent.modelSettings?.maxTokens);
+  const { requestFixed, fixedTokens } = requestSizing(scope, system, lastStep, window);
   return compactMessages$({ messages: session, window: estimatedWindow, fixedTokens, reason, summarise: summariser(scope, estimatedWindow) }).pipe(
     concatMap((outcome) => {
       if (!outcome) return EMPTY;
@@ -54,4 +51,32 @@ function compactWithin$(scope: RunScope, lastStep: boolean, reason: CompactionRe
       return maybeThen$(() => sessions.replace!(input.sessionId, outcome.messages), () => of(event(true)));
     }),
   );
+}
+
+/** How a compaction measures the request a session goes in (see {@link requestSizing}). */
+export interface RequestSizing {
+  /** The context window in estimated tokens: the server counted the last request this many times higher (or lower). */
+  readonly estimatedWindow: number;
+  /** What every request sends besides the session (system prompt, tool schemas), as `ContextSize` counts it. */
+  readonly requestFixed: number;
+  /** `requestFixed` and the room kept for the answer: the part of the window the session cannot have. */
+  readonly fixedTokens: number;
+}
+
+/**
+ * The one measure of a request that sizes every compaction, before a step and on demand
+ * alike: a session compacted by another count (without the tool schemas, say) would not fit
+ * the next request, or be cut more than it needs.
+ *
+ * @param system - The system prompt the run's requests start with (none: empty).
+ * @param lastStep - The request is the run's last step, which offers no tools.
+ */
+export function requestSizing(scope: RunScope, system: readonly ChatMessage[], lastStep: boolean, window: number): RequestSizing {
+  const requestFixed = estimateRequestTokens({ messages: system, ...(lastStep ? {} : { tools: scope.toolSpecs() }) });
+  return { estimatedWindow: estimatedWindowOf(scope, window), requestFixed, fixedTokens: requestFixed + answerReserve(window, scope.agent.modelSettings?.maxTokens) };
+}
+
+/** The window in estimated tokens: the server counted the last request this many times higher (or lower). */
+function estimatedWindowOf(scope: RunScope, window: number): number {
+  return Math.floor(window / tokenRatio(scope.agent.model));
 }

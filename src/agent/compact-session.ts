@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { defaultIfEmpty, firstValueFrom } from 'rxjs';
 import type { CompactionEvent } from '../events/agent-event.js';
+import type { ChatMessage } from '../model/chat-message.js';
 import { estimateTokens } from '../model/estimate-tokens.js';
 import { checkHistory } from '../session/check-history.js';
 import { compactMessages$ } from '../session/compaction/compact-messages.js';
-import { answerReserve, contextWindowOf } from '../session/compaction/context-windows.js';
+import { contextWindowOf } from '../session/compaction/context-windows.js';
 import { repairHistory } from '../session/repair-history.js';
 import type { AgentScope } from './agent-scope.js';
+import { requestSizing } from './compact-run.js';
 import { summariser } from './compaction-summary.js';
 import { runScopeOf } from './run-scope.js';
 import { RunState } from './run-state.js';
@@ -23,6 +25,8 @@ const UNKNOWN_WINDOW = 32_768;
  * archive). The session is claimed meanwhile, like a run's: a session in use is refused with
  * `SessionBusyError`. Resolves to the `Compaction` event it would stream (`runId` names this
  * compaction); nothing changes for a session with nothing to compact (its counts are 0).
+ * It is sized as a run's compaction is (`requestSizing`): the window less the system prompt,
+ * the tool schemas and the room for the answer, and its token counts are the whole request's.
  * `signal` stops it (its summary request too) before the session is replaced.
  *
  * @throws Error when the store cannot replace a session (it has no `replace`); AbortError when `signal` aborts first.
@@ -36,19 +40,22 @@ export async function compactStoredSession(agent: AgentScope, sessionId: string,
     const { messages } = checkHistory(await sessions.load(sessionId), sessionId);
     const history = repairHistory(messages);
     const window = (await contextWindowOf(agent.model, agent.modelSettings)) ?? UNKNOWN_WINDOW;
-    const scope = runScopeOf(agent, run, { prompt: '', sessionId, ephemeral: false, streaming: false }, []);
-    const fixedTokens = answerReserve(window, agent.modelSettings?.maxTokens);
+    // The next run's request, measured as a run measures it before a step: its system prompt and tool schemas count.
+    const instructions = await agent.instructions();
+    const scope = runScopeOf(agent, run, { prompt: '', sessionId, ephemeral: false, streaming: false }, await agent.tools());
+    const system: ChatMessage[] = instructions ? [{ role: 'system', content: instructions }] : [];
+    const { estimatedWindow, requestFixed, fixedTokens } = requestSizing(scope, system, false, window);
     const outcome = await firstValueFrom(
-      compactMessages$({ messages: history, window, fixedTokens, reason: 'manual', summarise: summariser(scope, window) }).pipe(
+      compactMessages$({ messages: history, window: estimatedWindow, fixedTokens, reason: 'manual', summarise: summariser(scope, estimatedWindow) }).pipe(
         withAbortSignal(signal),
         defaultIfEmpty(undefined),
       ),
     );
     if (outcome) await replace(sessionId, outcome.messages);
-    const tokens = estimateTokens(history);
+    const tokens = (outcome?.tokensBefore ?? estimateTokens(history)) + requestFixed;
     return {
       type: 'Compaction', runId: run.runId, agentName: agent.name, sessionId, reason: 'manual', contextWindow: window,
-      tokensBefore: outcome?.tokensBefore ?? tokens, tokensAfter: outcome?.tokensAfter ?? tokens,
+      tokensBefore: tokens, tokensAfter: outcome === undefined ? tokens : outcome.tokensAfter + requestFixed,
       prunedToolResults: outcome?.prunedToolResults ?? 0, summarisedMessages: outcome?.summarisedMessages ?? 0,
       ...(outcome?.summaryError === undefined ? {} : { summaryError: outcome.summaryError }), archived: outcome !== undefined,
     };

@@ -87,7 +87,7 @@ export class RedisTokenBudget implements TokenBudget {
   async reserve(estimate: number | undefined): Promise<BudgetReservation | undefined> {
     const { nodes } = this;
     const id = this.held ? randomUUID() : '';
-    const args = [estimate === undefined ? 0 : Math.max(1, Math.ceil(estimate)), POOL_TTL_MS, id, ...nodes.map((n) => n.limit)];
+    const args = [estimate === undefined ? 0 : Math.max(1, tokenCount(estimate)), POOL_TTL_MS, id, ...nodes.map((n) => n.limit)];
     const [tokens, after, limit, used, remaining] = (await this.redis.eval(RESERVE, ...this.#keys(), ...args)) as number[];
     this.#known = { limit: limit!, used: used!, remaining: remaining!, available: after! };
     if (tokens === 0) return undefined;
@@ -116,10 +116,20 @@ export class RedisTokenBudget implements TokenBudget {
   }
 
   async #settle(tokens: number, spent: number, id: string): Promise<BudgetState> {
-    const [limit, used, remaining, available] = (await this.redis.eval(SETTLE, ...this.#keys(), tokens, Math.max(0, Math.ceil(spent)), POOL_TTL_MS, id)) as number[];
+    const [limit, used, remaining, available] = (await this.redis.eval(SETTLE, ...this.#keys(), tokens, tokenCount(spent), POOL_TTL_MS, id)) as number[];
     this.#known = { limit: limit!, used: used!, remaining: remaining!, available: available! };
     return { limit: limit!, used: used!, remaining: Math.max(0, remaining!) };
   }
+}
+
+/**
+ * A count of tokens as the scripts take it: whole, and at most `Number.MAX_SAFE_INTEGER`. A
+ * server's usage is any finite number it reports, but Redis counts in 64-bit integers and
+ * reads `1e+21` as none: the script would fail, and the run with it, instead of ending on its
+ * budget (a count that large spends any budget all the same).
+ */
+function tokenCount(tokens: number): number {
+  return Math.min(Number.MAX_SAFE_INTEGER, Math.max(0, Math.ceil(tokens)));
 }
 
 /**

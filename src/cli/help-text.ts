@@ -66,6 +66,9 @@ the run and its tasks. Ctrl+C cancels the run and every task (exit code 130).
 Options:
 ${MODEL_HELP}${ENGINE_HELP}  --session NAME      continue the conversation NAME (kept in <workspace>/.rxharness/sessions,
                       so the next run with the same NAME remembers this one)
+  --trust-session     take the stored conversation NAME as yours although it is not sealed
+                      with your key (written by an older rxharness, or in a moved workspace),
+                      and seal it; read it first: a cloned repository can ship a made-up one
   --yes               approve every tool call that asks for approval, without asking: bash
                       commands; reading, writing, editing or grepping .env* and *.env files;
                       writing or editing under .rxharness/ (agent definitions, sessions);

@@ -15,6 +15,7 @@ const OPTIONS = {
   ...MODEL_FLAGS,
   ...ENGINE_FLAGS,
   session: { type: 'string' },
+  'trust-session': { type: 'boolean' },
   yes: { type: 'boolean' },
   ...APPROVAL_FLAGS,
   json: { type: 'boolean' },
@@ -37,13 +38,15 @@ export async function runCommand(argv: readonly string[], io: CliIO): Promise<nu
 
   const session = values.session;
   if (session?.trim() === '') throw new CliUsageError('--session needs a name, e.g. --session notes');
+  const trust = values['trust-session'] ?? false;
+  if (trust && session === undefined) throw new CliUsageError('--trust-session goes with --session NAME: it seals the stored conversation NAME');
   const model = modelFromFlags(values, io);
   const flags = engineOptionsFromFlags(values, io);
   const engine = newEngine({
     model,
     ...flags,
     // A named conversation goes on across invocations: it is kept in the workspace's files.
-    ...(session !== undefined ? { sessions: new FileSessionStore(flags.workspace, { home: flags.homeDir }) } : {}),
+    ...(session !== undefined ? { sessions: new FileSessionStore(flags.workspace, { home: flags.homeDir, ...(trust ? { trustUnsealed: [session] } : {}) }) } : {}),
     ...approval(values.yes ?? false, io),
     // At a terminal the human is there: no deadline unless asked for.
     ...approvalTimeoutOption(values['approval-timeout'], undefined),

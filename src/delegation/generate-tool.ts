@@ -13,17 +13,41 @@ import type { Tool, ToolContext, ToolResult } from '../tools/tool.js';
 import { toolError } from '../tools/tool-error.js';
 import { errorMessage } from '../errors/error-message.js';
 
+/**
+ * The most text `generate` takes from the model, per argument. A generated agent lives for
+ * the rest of the engine's life: its name and description go into the `task` and `multitask`
+ * descriptions of every conversation, at every step, and its prompt stays in memory. A call
+ * over a limit is refused by the schema (the model reads which argument and its limit, and
+ * is offered the limits in the schema too); nothing is registered.
+ */
+export const GENERATE_LIMITS = Object.freeze({
+  /** Characters of `name` (a file name too, with `save_to_file`). */
+  nameChars: 64,
+  /** Characters of `description`: the built-in agents' longest has under 300. */
+  descriptionChars: 500,
+  /** Characters of `system_prompt`; four bytes each at most, a saved file stays well under what discovery reads back. */
+  promptChars: 32_000,
+  /** Items of `tools` and of `skills` (`MAX_SKILLS` are loaded at most). */
+  listItems: 64,
+  /** Characters of each item of `tools` and `skills` (a tool name is at most 64; a glob may be longer). */
+  listItemChars: 128,
+});
+
+const { nameChars, descriptionChars, promptChars, listItems, listItemChars } = GENERATE_LIMITS;
+/** The schema of a list of names (`tools`, `skills`), bounded as {@link GENERATE_LIMITS} says. */
+const names = (what: string) => ({ type: 'array', maxItems: listItems, items: { type: 'string', maxLength: listItemChars }, description: what }) as const;
+
 // A JSON schema literal, typed by TypeBox's `Static` (a type-only import): the TypeBox
 // builders would load ~370 modules when the package is imported (test/packaging/import-cost.test.ts).
 const GENERATE_INPUT = {
   type: 'object',
   required: ['name', 'description', 'system_prompt'],
   properties: {
-    name: { type: 'string', description: 'The new agent\'s name: letters, digits, "_" and "-" only.' },
-    description: { type: 'string', minLength: 1, description: 'What the agent is for (shown in the agent list).' },
-    system_prompt: { type: 'string', minLength: 1, description: 'The agent\'s system prompt: its role and how it works.' },
-    tools: { type: 'array', items: { type: 'string' }, description: 'Tools it may use (default: all, narrowed to yours).' },
-    skills: { type: 'array', items: { type: 'string' }, description: 'Skills to put into its prompt: folder names under .rxharness/skills/.' },
+    name: { type: 'string', maxLength: nameChars, description: `The new agent's name: letters, digits, "_" and "-" only; at most ${nameChars} characters.` },
+    description: { type: 'string', minLength: 1, maxLength: descriptionChars, description: `What the agent is for (shown in the agent list); at most ${descriptionChars} characters.` },
+    system_prompt: { type: 'string', minLength: 1, maxLength: promptChars, description: `The agent's system prompt: its role and how it works; at most ${promptChars} characters.` },
+    tools: names(`Tools it may use (default: all, narrowed to yours); at most ${listItems}.`),
+    skills: names(`Skills to put into its prompt: folder names under .rxharness/skills/; at most ${listItems}.`),
     save_to_file: { type: 'boolean', description: 'Also save it to .rxharness/agents/<name>.md in the workspace.' },
   },
   additionalProperties: false,
@@ -64,7 +88,8 @@ export interface GenerateDeps {
  * where discovery reads it back (`<workspace>/.rxharness/agents/<name>.md`), but never
  * through a symbolic link that leads out of the workspace nor onto a link as the file
  * itself: such a save fails, naming the link, and creates nothing. After
- * {@link MAX_GENERATED_AGENTS} agents in an engine, it is an error result too.
+ * {@link MAX_GENERATED_AGENTS} agents in an engine, it is an error result too, and so is
+ * text over {@link GENERATE_LIMITS}.
  *
  * @example
  * ```ts

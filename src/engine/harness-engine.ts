@@ -21,7 +21,7 @@ import { assertSessionId } from '../session/session-id.js';
 import type { AgentDefinition } from '../subagent/agent-definition.js';
 import { StoppableWork } from './stoppable-work.js';
 import { SubagentBuilder } from './subagent-builder.js';
-import { scopeWithTools } from './scope-with-tools.js';
+import { assertNamesFree, scopeWithTools } from './scope-with-tools.js';
 import type { Tool } from '../tools/tool.js';
 
 /**
@@ -155,6 +155,17 @@ export class HarnessEngine {
     if (options.tools?.length && agentName !== 'main') throw new TypeError(`start: tools are offered to the main agent only, not to agent "${agentName}"`);
     const agent = options.tools?.length ? ReActAgent.ofScope('main', scopeWithTools(this.mainScope, options.tools, this.tree.knownTools)) : this.agent(agentName);
     return this.runs.start(runId, sessionId, agent.name, agent.run$(prompt, { sessionId, streaming: true, runId, ...(options.tokenBudget !== undefined ? { tokenBudget: options.tokenBudget } : {}) }));
+  }
+
+  /**
+   * Checks tools meant for {@link HarnessEngine.start}'s `tools` as `start` does, without
+   * starting anything: for a caller that must change nothing when it refuses a request (the
+   * AG-UI handler, before it gives up a thread's waiting run for a new turn).
+   *
+   * @throws TypeError for a tool named like a tool of the engine's own.
+   */
+  checkRunTools(tools: readonly Tool[]): void {
+    assertNamesFree(tools, this.tree.knownTools);
   }
 
   /** Runs the main agent to its result; no events are emitted or forwarded. */

@@ -15,14 +15,23 @@ import type { Tool } from '../tools/tool.js';
  */
 export function scopeWithTools(scope: () => AgentScope, extra: readonly Tool[], taken: readonly string[]): () => AgentScope {
   if (extra.length === 0) return scope;
-  extra.forEach((tool, i) => {
-    if (isKnownToolName(tool.name, taken)) {
-      throw new TypeError(`start: tools[${i}] is named "${tool.name}", like a tool of the engine's own (${taken.join(', ')}); name it differently`);
-    }
-  });
+  assertNamesFree(extra, taken);
   return () => {
     const base = scope();
     const tools = async (): Promise<readonly Tool[]> => [...(await base.tools()), ...extra];
     return { ...base, tools };
   };
+}
+
+/**
+ * Checks that no one of `extra` is named like one of `taken` (see {@link scopeWithTools}).
+ *
+ * @throws TypeError naming the first tool that is.
+ */
+export function assertNamesFree(extra: readonly Tool[], taken: readonly string[]): void {
+  extra.forEach((tool, i) => {
+    if (isKnownToolName(tool.name, taken)) {
+      throw new TypeError(`start: tools[${i}] is named "${tool.name}", like a tool of the engine's own (${taken.join(', ')}); name it differently`);
+    }
+  });
 }

@@ -130,15 +130,17 @@ export class McpConnection {
     );
     starting.client = client;
     const { transport, stderrTail, closedBecause } = openTransport(sdk, this.config, this.workspace);
-    const timeout = this.config.startTimeoutMs ?? DEFAULT_MCP_START_TIMEOUT_MS;
+    // One deadline for the whole start: a server answering each page of its list just in
+    // time must not hold the runs waiting for it for a timeout per page.
+    const timeLeft = deadline(this.config.startTimeoutMs ?? DEFAULT_MCP_START_TIMEOUT_MS);
     const because = (what: string): string => {
       const tail = stderrTail();
       return tail ? `${what}; its stderr ends with: ${tail}` : what;
     };
     client.onclose = () => this.lose(client, because(closedBecause() ?? 'the server closed the connection'));
     try {
-      await client.connect(transport, { timeout });
-      const tools = await listTools(client, timeout);
+      await client.connect(transport, { timeout: timeLeft() });
+      const tools = await listTools(client, timeLeft);
       if (this.state !== starting) return;
       this.tools = tools;
       this.problem = undefined;
@@ -164,7 +166,7 @@ export class McpConnection {
 
   private async refresh(client: Client): Promise<void> {
     try {
-      const tools = await listTools(client, DEFAULT_MCP_START_TIMEOUT_MS);
+      const tools = await listTools(client, deadline(DEFAULT_MCP_START_TIMEOUT_MS));
       if (this.state.kind === 'ready' && this.state.client === client) this.tools = tools;
     } catch {
       // The old list stays; a server that stopped is noticed by its connection closing.
@@ -176,18 +178,25 @@ export class McpConnection {
   }
 }
 
-async function listTools(client: Client, timeout: number): Promise<McpToolInfo[]> {
+/** Every page of the server's tools, each asked for with what `timeLeft` says is left of the listing's time. */
+async function listTools(client: Client, timeLeft: () => number): Promise<McpToolInfo[]> {
   if (!client.getServerCapabilities()?.tools) return [];
   const tools: McpToolInfo[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
-    const answer = await client.listTools(cursor === undefined ? undefined : { cursor }, { timeout });
+    const answer = await client.listTools(cursor === undefined ? undefined : { cursor }, { timeout: timeLeft() });
     tools.push(...answer.tools);
     cursor = answer.nextCursor;
     // Past the most that are offered, further pages would only cost time and memory.
     if (cursor === undefined || tools.length > MCP_MAX_TOOLS) break;
   }
   return tools;
+}
+
+/** What is left, in milliseconds, of `ms` from now (never below 1). */
+function deadline(ms: number): () => number {
+  const end = Date.now() + ms;
+  return () => Math.max(1, end - Date.now());
 }
 
 /** A start error in words: node's `fetch failed` says why only in its cause. */

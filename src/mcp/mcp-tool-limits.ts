@@ -1,4 +1,5 @@
 import type { JsonObject } from '../events/json.js';
+import { MAX_JSON_DEPTH, valueNestsDeeper } from '../validation/json-depth.js';
 
 /**
  * The most of an MCP tool's description the model is offered, in UTF-8 bytes. A server's
@@ -41,8 +42,11 @@ export function cappedDescription(description: string): string {
 }
 
 /**
- * Why an input schema is too large to offer (`a 90 KiB input schema (the limit is 64 KiB)`),
- * or undefined when it fits.
+ * Why a schema is too large to offer (`a 90 KiB input schema (the limit is 64 KiB)`) or
+ * nested too deep, or undefined when it fits. Depth costs no bytes: 5,000 levels are 30 KB,
+ * yet deeper than `JSON.stringify`, ajv and the model request's body can go (each throws
+ * "Maximum call stack size exceeded"); so it is checked first, without recursion, to at most
+ * {@link MAX_JSON_DEPTH}, as deep as any JSON from outside may nest.
  *
  * @example
  * ```ts
@@ -50,6 +54,9 @@ export function cappedDescription(description: string): string {
  * ```
  */
 export function oversizedSchema(schema: JsonObject): string | undefined {
+  if (valueNestsDeeper(schema)) {
+    return `an input schema nested more than ${MAX_JSON_DEPTH} deep (objects and lists within one another)`;
+  }
   const bytes = encoder.encode(JSON.stringify(schema)).length;
   if (bytes <= MCP_SCHEMA_MAX_BYTES) return undefined;
   return `a ${Math.ceil(bytes / 1024)} KiB input schema (the limit is ${MCP_SCHEMA_MAX_BYTES / 1024} KiB)`;

@@ -2,15 +2,16 @@ import { resolve } from 'node:path';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { boundedFetch } from './mcp-bounded-fetch.js';
 import { guardedReconnects } from './mcp-reconnect-guard.js';
+import { guardedSends } from './mcp-send-guard.js';
 import type { McpSdk } from './mcp-sdk.js';
-import { isStdioServer, type McpServerConfig } from './mcp-server-config.js';
+import { isStdioServer, type McpHttpServerConfig, type McpServerConfig, type McpStdioServerConfig } from './mcp-server-config.js';
 
 /** A transport to one server, and what its process last wrote to stderr. */
 export interface OpenedTransport {
   readonly transport: Transport;
   /** The end of the server's stderr (a stdio server's; empty for HTTP), for the reason it failed. */
   stderrTail(): string;
-  /** Why we closed the connection ourselves (an HTTP answer outgrew its bound); undefined when we did not. */
+  /** Why we closed the connection ourselves (an HTTP answer outgrew its bound, the server took nothing more); undefined when we did not. */
   closedBecause(): string | undefined;
 }
 
@@ -22,7 +23,8 @@ const TAIL_CHARS = 1000;
  * `cwd` resolved against the workspace; its stderr kept, not mixed into the engine's own
  * output) or Streamable HTTP (with the config's headers on every request, each answer
  * bounded by {@link boundedFetch} and reconnects by {@link guardedReconnects}: one outgrowing
- * its bound closes the connection).
+ * its bound closes the connection). Either is closed when the server does not take what is
+ * sent to it ({@link guardedSends}).
  *
  * @example
  * ```ts
@@ -31,19 +33,29 @@ const TAIL_CHARS = 1000;
  * ```
  */
 export function openTransport(sdk: McpSdk, config: McpServerConfig, workspace: string): OpenedTransport {
-  if (!isStdioServer(config)) {
-    const headers = config.headers ? { ...config.headers } : undefined;
-    // An answer outgrowing its bound, or a server asking for reconnects in a tight loop, ends
-    // the connection: calls in flight fail at once, and the next run starts the server again.
-    let closedBecause: string | undefined;
-    const closeBecause = (problem: string): void => {
-      closedBecause ??= `${problem}, so rxharness closed the connection`;
-      void transport.close();
-    };
-    const fetch = guardedReconnects(boundedFetch(closeBecause), closeBecause);
-    const transport = new sdk.StreamableHTTPClientTransport(new URL(config.url), { fetch, ...(headers ? { requestInit: { headers } } : {}) });
-    return { transport, stderrTail: () => '', closedBecause: () => closedBecause };
-  }
+  // An answer outgrowing its bound, a server asking for reconnects in a tight loop, or one
+  // not taking what is sent to it, ends the connection: calls in flight fail at once, and
+  // the next run starts the server again.
+  let closedBecause: string | undefined;
+  const closeBecause = (problem: string): void => {
+    closedBecause ??= `${problem}, so rxharness closed the connection`;
+    void transport.close();
+  };
+  const { transport, stderrTail } = isStdioServer(config) ? stdioTransport(sdk, config, workspace) : httpTransport(sdk, config, closeBecause);
+  guardedSends(transport, closeBecause);
+  return { transport, stderrTail, closedBecause: () => closedBecause };
+}
+
+/** Streamable HTTP, each answer bounded by {@link boundedFetch} and reconnects by {@link guardedReconnects}. */
+function httpTransport(sdk: McpSdk, config: McpHttpServerConfig, closeBecause: (problem: string) => void): Omit<OpenedTransport, 'closedBecause'> {
+  const headers = config.headers ? { ...config.headers } : undefined;
+  const fetch = guardedReconnects(boundedFetch(closeBecause), closeBecause);
+  const transport = new sdk.StreamableHTTPClientTransport(new URL(config.url), { fetch, ...(headers ? { requestInit: { headers } } : {}) });
+  return { transport, stderrTail: () => '' };
+}
+
+/** A child process over stdio, its stderr kept (the end of it). */
+function stdioTransport(sdk: McpSdk, config: McpStdioServerConfig, workspace: string): Omit<OpenedTransport, 'closedBecause'> {
   const transport = new sdk.StdioClientTransport({
     command: config.command,
     args: [...(config.args ?? [])],
@@ -57,7 +69,7 @@ export function openTransport(sdk: McpSdk, config: McpServerConfig, workspace: s
   transport.stderr?.on('data', (chunk: Buffer | string) => {
     tail = (tail + chunk.toString()).slice(-TAIL_CHARS);
   });
-  return { transport, stderrTail: () => tail.trim(), closedBecause: () => undefined };
+  return { transport, stderrTail: () => tail.trim() };
 }
 
 /**

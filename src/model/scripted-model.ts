@@ -1,7 +1,7 @@
 import { asyncScheduler, concatMap, defer, from, map, Observable, of, throwError, timer, type SchedulerLike } from 'rxjs';
 import type { JsonValue } from '../events/json.js';
 import type { ChatModel, ChatRequest, FinishReason, ModelChunk, ModelFinish, TokenUsage } from './chat-model.js';
-import { estimateTokens } from './estimate-tokens.js';
+import { CHARS_PER_TOKEN, estimateRequestTokens } from './estimate-tokens.js';
 import { ModelError } from './model-error.js';
 import { MAX_TIMER_MS } from '../validation/max-timer.js';
 
@@ -23,7 +23,12 @@ export interface ScriptedReply {
   readonly thinking?: string;
   /** Tool calls the reply asks for; default none (the reply is a final answer). */
   readonly toolCalls?: readonly ScriptedToolCall[];
-  /** Usage to report; missing fields are estimated from the text (four characters a token). */
+  /**
+   * Usage to report; missing fields are estimated (four characters a token): the prompt as
+   * `estimateRequestTokens` counts a whole request (its messages and the tool schemas it
+   * offers, as the budget's estimate of a server that reports no usage), the completion from
+   * the reply's text, thinking and tool calls.
+   */
   readonly usage?: Partial<TokenUsage>;
   /** Wait before the first chunk, in milliseconds (on the model's scheduler). */
   readonly delayMs?: number;
@@ -165,8 +170,9 @@ function finishOf(reply: ScriptedReply, request: ChatRequest, index: number): Mo
     name: c.name,
     arguments: typeof c.args === 'string' ? c.args : JSON.stringify(c.args),
   }));
-  const completion = Math.ceil((text.length + (reply.thinking?.length ?? 0)) / 4) + toolCalls.length * 8;
-  const prompt = reply.usage?.promptTokens ?? estimateTokens(request.messages);
+  const completion = Math.ceil((text.length + (reply.thinking?.length ?? 0)) / CHARS_PER_TOKEN) + toolCalls.length * 8;
+  // The whole request, tool schemas included (often most of a prompt), as a real server counts it.
+  const prompt = reply.usage?.promptTokens ?? estimateRequestTokens(request);
   const done = reply.usage?.completionTokens ?? completion;
   const finish: ModelFinish = {
     type: 'finish',

@@ -17,7 +17,7 @@ export type { ProtocolEngine } from './protocol-engine.js';
 
 // AG-UI.
 export { toAgUiEvents, type ToAgUiEventsOptions } from './ag-ui/to-ag-ui-events.js';
-export { agUiHandler, type AgUiHandlerOptions } from './ag-ui/ag-ui-handler.js';
+export { agUiHandler, type AgUiEngine, type AgUiHandlerOptions } from './ag-ui/ag-ui-handler.js';
 
 // The AI SDK UI message stream.
 export { toUiMessageStream } from './ui-message-stream/to-ui-message-stream.js';

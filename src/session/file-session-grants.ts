@@ -21,22 +21,12 @@ export interface GrantFiles {
  * the folder lies in the workspace, where a planted or copied line must grant nothing.
  */
 export class FileSessionGrants {
-  /** Signs and checks the stored grants. */
-  private readonly seal: GrantSeal;
-
-  /**
-   * `grantKey` signs the grants; without it, the key file in `home` (default
-   * `os.homedir()`), refused when it lies in `workspace`.
-   *
-   * @throws TypeError for an empty `grantKey`.
-   */
+  /** `seal` signs and checks the stored grants (see {@link storeSeal}). */
   constructor(
     private readonly dir: string,
     private readonly files: GrantFiles,
-    options: { readonly workspace: string; readonly grantKey?: Uint8Array | string; readonly home?: string },
-  ) {
-    this.seal = new GrantSeal(options.grantKey !== undefined ? { key: options.grantKey } : homeKey(options.workspace, options.home));
-  }
+    private readonly seal: GrantSeal,
+  ) {}
 
   /**
    * The session's grants. A line cut by a crash is skipped; a line that is no grant this
@@ -81,6 +71,16 @@ export class FileSessionGrants {
  * that are no grants; the run checks each).
  */
 const NOT_SIGNED = Object.freeze({ notSigned: true }) as unknown as ApprovalGrant;
+
+/**
+ * The seal of a `FileSessionStore`'s grants and history: `grantKey` when given; without it,
+ * the key file in `home` (default `os.homedir()`), refused when it lies in `workspace`.
+ *
+ * @throws TypeError for an empty `grantKey`.
+ */
+export function storeSeal(options: { readonly workspace: string; readonly grantKey?: Uint8Array | string; readonly home?: string }): GrantSeal {
+  return new GrantSeal(options.grantKey !== undefined ? { key: options.grantKey } : homeKey(options.workspace, options.home));
+}
 
 /** The key file in `home` (default `os.homedir()`, which can fail: then no key, said when first needed). */
 function homeKey(workspace: string, home: string | undefined): GrantKeySource {

@@ -1,20 +1,21 @@
 import { constants } from 'node:fs';
-import { rename, rm, type FileHandle } from 'node:fs/promises';
-import { randomUUID } from 'node:crypto';
+import { realpath, rm, type FileHandle } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { ChatMessage } from '../model/chat-message.js';
 import { checkConfined, isWithin, makeConfinedFolder, openConfined, writeConfinedFile, type ConfinedRoot } from './confined-file.js';
 import { FileSessionSummaries } from './file-session-summaries.js';
-import { FileSessionGrants } from './file-session-grants.js';
-import { ownedTaskIds } from './owned-task-ids.js';
+import { FileSessionGrants, storeSeal } from './file-session-grants.js';
+import { archivedMark, HistorySeal } from './history-seal.js';
+import { ownedTaskIds, StartedTasks } from './owned-task-ids.js';
 import { LocalClaims, type SessionClaim } from './session-claim.js';
 import { assertSessionId } from './session-id.js';
 import type { ApprovalGrant, SessionListRequest, SessionStore, SessionSummary, TaskSessionInfo } from './session-store.js';
 import { SESSION_FILE_SUFFIXES, sessionFileName, type SessionFileKind } from './session-file-name.js';
 import { sessionTitle } from './session-title.js';
 import { UnsafeLinkError } from './unsafe-link-error.js';
+import { UnsealedSessionError } from './unsealed-session-error.js';
 
-const { O_APPEND, O_CREAT, O_EXCL, O_RDONLY, O_RDWR, O_WRONLY } = constants;
+const { O_APPEND, O_CREAT, O_RDONLY, O_RDWR } = constants;
 
 /**
  * Which run holds which session, for every file store of this process, keyed by the folder
@@ -57,6 +58,14 @@ const FOLDER_CLAIMS = new LocalClaims();
  * written, a home folder inside the workspace) a process warning
  * (`RXHARNESS_GRANT_KEY_UNUSABLE`) says why, and grants hold only for the life of the process.
  *
+ * History: for the same reason each message line carries a seal (the same key, over the
+ * folder, the session and the message: `history-seal.ts`). A session file holding a message
+ * without a valid seal (planted, copied from another session or folder, changed, or written
+ * before history was sealed) is not loaded: `load`, `loadArchive` and a compaction fail with
+ * an {@link UnsealedSessionError} saying what was found and what to do, and the file is left
+ * as it is. `options.trustUnsealed` names sessions the user has checked: their first load
+ * seals what they hold. Without a usable key history is written and read unsealed, as before.
+ *
  * @example
  * ```ts
  * const engine = new HarnessEngine({ model, workspace, sessions: new FileSessionStore(workspace) });
@@ -78,20 +87,31 @@ export class FileSessionStore implements SessionStore {
   private readonly summaries: FileSessionSummaries;
   /** The stored "always" approvals, signed. */
   private readonly grants: FileSessionGrants;
+  /** Seals the messages written and checks those read. */
+  private readonly history: HistorySeal;
+  /** The sessions whose unsealed messages the user trusts, until their first load has sealed them. */
+  private readonly trusted: Set<string>;
+  /** The task sessions saved in this process: deleting one scans no task file. */
+  private readonly started = new StartedTasks();
 
   /**
    * Stores under `<workspace>/.rxharness/sessions/`, or under `options.dir` when given.
    * Files stay inside the workspace, or inside `options.dir` when that lies outside it.
    * `options.grantKey` signs the grants (see the class); without it, the key file in
-   * `options.home` (default `os.homedir()`): `<home>/.rxharness/grant.key`.
+   * `options.home` (default `os.homedir()`): `<home>/.rxharness/grant.key`; the same key
+   * seals the history. `options.trustUnsealed` names sessions whose messages without a valid
+   * seal are the user's own (written before history was sealed, or in a workspace since
+   * moved): the first load of each seals them (see the class). Name only sessions you have
+   * read: a planted file is sealed just the same.
    *
    * @throws TypeError for an empty `grantKey`.
    */
-  constructor(workspace: string, options: { dir?: string; grantKey?: Uint8Array | string; home?: string } = {}) {
+  constructor(workspace: string, options: { dir?: string; grantKey?: Uint8Array | string; home?: string; trustUnsealed?: readonly string[] } = {}) {
     this.dir = options.dir ?? join(workspace, '.rxharness', 'sessions');
     const base = resolve(workspace);
     this.folder = resolve(this.dir);
     this.root = isWithin(base, this.folder) ? { path: base, label: 'the workspace' } : { path: this.folder, label: 'the session folder' };
+    const seal = storeSeal({ workspace: base, grantKey: options.grantKey, home: options.home });
     this.grants = new FileSessionGrants(
       this.dir,
       {
@@ -99,29 +119,20 @@ export class FileSessionStore implements SessionStore {
         read: (sessionId) => this.read(this.file(sessionId, 'grants')),
         append: (sessionId, lines) => this.appendLines(this.file(sessionId, 'grants'), lines),
       },
-      { workspace: base, grantKey: options.grantKey, home: options.home },
+      seal,
     );
+    this.history = new HistorySeal(seal, () => realpath(this.dir));
+    this.trusted = new Set(options.trustUnsealed);
     this.summaries = new FileSessionSummaries(this.root, this.dir, {
-      earlierTitle: async (sessionId) => sessionTitle(await this.transcript(sessionId)),
+      earlierTitle: (sessionId) => this.earlierTitle(sessionId),
       enqueue: (sessionId, task) => this.enqueue(sessionId, task),
     });
   }
 
+  /** The session's messages; an {@link UnsealedSessionError} when its file holds one without a valid seal (see the class). */
   async load(sessionId: string): Promise<readonly ChatMessage[]> {
-    await this.queues.get(sessionId);
-    let text: string;
-    try {
-      text = await this.read(this.file(sessionId, 'messages'));
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw e;
-    }
-    const messages: ChatMessage[] = [];
-    for (const line of text.split('\n')) {
-      const message = parseLine(line);
-      if (message) messages.push(message);
-    }
-    return messages;
+    await this.settled(sessionId);
+    return (await this.readSession(sessionId)).messages;
   }
 
   append(sessionId: string, messages: readonly ChatMessage[]): Promise<void> {
@@ -138,17 +149,40 @@ export class FileSessionStore implements SessionStore {
     return this.enqueue(sessionId, () => this.rewrite(sessionId, messages));
   }
 
-  /** The whole transcript: the archive, then what the session gained since its last compaction. */
+  /** The whole transcript: the archive, then what the session gained since its last compaction (checked as `load`). */
   async loadArchive(sessionId: string): Promise<readonly ChatMessage[]> {
-    await this.queues.get(sessionId);
-    return this.transcript(sessionId);
+    await this.settled(sessionId);
+    const { messages, live } = await this.readSession(sessionId);
+    return [...(await this.checkedMessages(sessionId, 'archive')), ...messages.slice(live)];
   }
 
-  /** The whole transcript as the files hold it now (in the write queue, or after waiting for it). */
-  private async transcript(sessionId: string): Promise<ChatMessage[]> {
-    const { messages, live } = await this.readSession(sessionId);
-    const archived = await this.readLines(this.file(sessionId, 'archive'));
-    return [...archived.flatMap((line) => parseLine(line) ?? []), ...messages.slice(live)];
+  /** Waits for the session's writes queued so far; for a trusted session, seals what it holds first (once). */
+  private async settled(sessionId: string): Promise<void> {
+    if (this.trusted.has(sessionId)) await this.enqueue(sessionId, () => this.sealTrusted(sessionId));
+    else await this.queues.get(sessionId);
+  }
+
+  /** Rewrites each of a trusted session's files holding an unsealed message with all its messages sealed, then trusts no more. */
+  private async sealTrusted(sessionId: string): Promise<void> {
+    for (const kind of ['messages', 'archive'] as const) {
+      const file = this.file(sessionId, kind);
+      const lines = await this.readLines(file);
+      const { messages, unsealedLines } = await this.history.read(sessionId, lines);
+      if (unsealedLines.length === 0) continue;
+      const mark = kind === 'messages' ? `${JSON.stringify({ archived: archivedMark(lines[0]) })}\n` : '';
+      await this.writeWhole(file, mark + (await this.history.lines(sessionId, messages)));
+    }
+    this.trusted.delete(sessionId);
+  }
+
+  /**
+   * The first prompt of the whole transcript, for the summary of a session written before
+   * summaries. Read unchecked: it is a label in `list` only (a planted summary could name
+   * any), and loading the session still checks every message.
+   */
+  private async earlierTitle(sessionId: string): Promise<string> {
+    const read = async (kind: 'messages' | 'archive'): Promise<ChatMessage[]> => (await this.history.read(sessionId, await this.readLines(this.file(sessionId, kind)))).messages;
+    return sessionTitle([...(await read('archive')), ...(await read('messages'))]);
   }
 
   private enqueue<T>(sessionId: string, task: () => Promise<T>): Promise<T> {
@@ -169,6 +203,7 @@ export class FileSessionStore implements SessionStore {
   async saveTaskInfo(info: TaskSessionInfo): Promise<void> {
     await this.mkdir();
     await writeConfinedFile(this.root, this.file(info.taskId, 'task'), JSON.stringify(info));
+    this.started.add(info);
   }
 
   async loadTaskInfo(taskId: string): Promise<TaskSessionInfo | undefined> {
@@ -180,10 +215,19 @@ export class FileSessionStore implements SessionStore {
     }
   }
 
-  /** Removes a session's files, and its tasks' (`ownedTaskIds`: a new conversation of the id must not resume them); an unknown id is no error. */
+  /**
+   * Removes a session's files, and its tasks' (`ownedTaskIds`: a new conversation of the id
+   * must not resume them); an unknown id is no error. A task session this store saved owns no
+   * tasks (`StartedTasks`): its delete reads no task file (an ephemeral run deletes each of its).
+   */
   async delete(sessionId: string): Promise<void> {
+    const task = this.started.take(sessionId);
     await this.removeFiles(sessionId);
-    for (const taskId of await ownedTaskIds(this.root, this.dir, sessionId, (name) => this.read(join(this.dir, name)))) await this.removeFiles(taskId);
+    if (task) return;
+    for (const taskId of await ownedTaskIds(this.root, this.dir, sessionId, (name) => this.read(join(this.dir, name)))) {
+      this.started.take(taskId);
+      await this.removeFiles(taskId);
+    }
   }
 
   /** Removes one session's files, once its writes queued so far are done. */
@@ -228,10 +272,22 @@ export class FileSessionStore implements SessionStore {
     return this.grants.save(sessionId, grant);
   }
 
-  /** The session's messages, and how many of them (from the start) its archive accounts for. */
+  /** The session's messages, checked, and how many of them (from the start) its archive accounts for. */
   private async readSession(sessionId: string): Promise<{ messages: ChatMessage[]; live: number }> {
     const lines = await this.readLines(this.file(sessionId, 'messages'));
-    return { messages: lines.flatMap((line) => parseLine(line) ?? []), live: archivedMark(lines[0]) };
+    return { messages: await this.checkedMessages(sessionId, 'messages', lines), live: archivedMark(lines[0]) };
+  }
+
+  /**
+   * The messages of one of the session's history files (its `lines`, read when not given).
+   *
+   * @throws {@link UnsealedSessionError} when one has no valid seal: none is taken as the conversation.
+   */
+  private async checkedMessages(sessionId: string, kind: 'messages' | 'archive', lines?: readonly string[]): Promise<ChatMessage[]> {
+    const file = this.file(sessionId, kind);
+    const { messages, unsealedLines } = await this.history.read(sessionId, lines ?? (await this.readLines(file)));
+    if (unsealedLines.length > 0) throw new UnsealedSessionError(sessionId, file, unsealedLines);
+    return messages;
   }
 
   /** A file's lines; none for a file that does not exist. */
@@ -246,26 +302,19 @@ export class FileSessionStore implements SessionStore {
 
   private async rewrite(sessionId: string, messages: readonly ChatMessage[]): Promise<void> {
     await this.mkdir();
-    await this.summaries.keep(sessionId, messages);
+    // Checked before anything is written: an unsealed message must not be sealed into the archive.
     const current = await this.readSession(sessionId);
+    await this.summaries.keep(sessionId, messages);
     const unarchived = current.messages.slice(current.live);
-    if (unarchived.length > 0) await this.appendLines(this.file(sessionId, 'archive'), unarchived.map((m) => JSON.stringify(m) + '\n').join(''));
-    const target = this.file(sessionId, 'messages');
-    await checkConfined(this.root, target, 'file');
-    const temporary = `${target}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`;
-    const handle = await openConfined(this.root, temporary, O_WRONLY | O_CREAT | O_EXCL);
-    try {
-      // The mark has no `role`, so `load` skips it like a cut line.
-      await handle.writeFile([JSON.stringify({ archived: messages.length }), ...messages.map((m) => JSON.stringify(m))].join('\n') + '\n');
-      await handle.close();
-      await checkConfined(this.root, target, 'file');
-      await rename(temporary, target);
-      this.checked.add(target); // it ends with a newline
-    } catch (e) {
-      await handle.close().catch(() => undefined);
-      await rm(temporary, { force: true });
-      throw e;
-    }
+    if (unarchived.length > 0) await this.appendLines(this.file(sessionId, 'archive'), await this.history.lines(sessionId, unarchived));
+    // The mark has no `role`, so reading skips it like a cut line.
+    await this.writeWhole(this.file(sessionId, 'messages'), `${JSON.stringify({ archived: messages.length })}\n${await this.history.lines(sessionId, messages)}`);
+  }
+
+  /** Writes a history file whole (a temporary file renamed over it), ending with a newline. */
+  private async writeWhole(file: string, text: string): Promise<void> {
+    await writeConfinedFile(this.root, file, text);
+    this.checked.add(file); // it ends with a newline
   }
 
   private async read(file: string): Promise<string> {
@@ -281,7 +330,7 @@ export class FileSessionStore implements SessionStore {
     await this.mkdir();
     // The summary first: a transcript never exists without one (but from before summaries).
     await this.summaries.keep(sessionId, messages);
-    await this.appendLines(this.file(sessionId, 'messages'), messages.map((m) => JSON.stringify(m) + '\n').join(''));
+    await this.appendLines(this.file(sessionId, 'messages'), await this.history.lines(sessionId, messages));
   }
 
   /**
@@ -331,27 +380,6 @@ export class FileSessionStore implements SessionStore {
   /** Every file of a session is named here (an id that cannot name a session is refused there). */
   private file(id: string, kind: SessionFileKind): string {
     return join(this.dir, sessionFileName(id, kind));
-  }
-}
-
-function parseLine(line: string): ChatMessage | undefined {
-  if (line.trim() === '') return undefined;
-  try {
-    const value = JSON.parse(line) as ChatMessage;
-    return typeof value === 'object' && value !== null && typeof value.role === 'string' ? value : undefined;
-  } catch {
-    return undefined; // a line cut by a crash
-  }
-}
-
-/** How many leading messages the archive accounts for, from a session file's first line (0 without a mark). */
-function archivedMark(line: string | undefined): number {
-  if (line === undefined || !line.startsWith('{"archived":')) return 0;
-  try {
-    const { archived } = JSON.parse(line) as { archived?: unknown };
-    return typeof archived === 'number' && Number.isInteger(archived) && archived >= 0 ? archived : 0;
-  } catch {
-    return 0;
   }
 }
 

@@ -28,7 +28,8 @@ export type GrantKeySource = { readonly key: Uint8Array | string } | { readonly 
  * the subject, so a planted line, or one copied from another session or folder, grants
  * nothing. Without a usable key (see {@link GrantKeySource}) it says so once, as a process
  * warning (`RXHARNESS_GRANT_KEY_UNUSABLE`), and signs and passes nothing: grants then hold
- * only in memory, for the life of the process.
+ * only in memory, for the life of the process. The same key seals the store's session
+ * history ({@link GrantSeal.macs}, `history-seal.ts`).
  */
 export class GrantSeal {
   private key: Promise<Buffer | undefined> | undefined;
@@ -39,22 +40,31 @@ export class GrantSeal {
 
   /** The line to store for `grant`, or `undefined` without a key. */
   async line(place: GrantPlace, grant: ApprovalGrant): Promise<string | undefined> {
-    const key = await this.usableKey();
+    const macs = await this.macs();
     const stored: ApprovalGrant = grant.subject === undefined ? { toolName: grant.toolName } : { toolName: grant.toolName, subject: grant.subject };
-    return key && `${JSON.stringify({ ...stored, mac: mac(key, place, stored) })}\n`;
+    return macs && `${JSON.stringify({ ...stored, mac: macs.sign(grantFacts(place, stored)) })}\n`;
   }
 
   /** For each stored entry, the grant it is when this key signed it for this place; else `undefined`. */
   async verified(place: GrantPlace, entries: readonly unknown[]): Promise<(ApprovalGrant | undefined)[]> {
     if (entries.length === 0) return [];
+    const macs = await this.macs();
+    return entries.map((entry) => (macs ? verify(macs, place, entry) : undefined));
+  }
+
+  /**
+   * Signing and checking with this key, for anything else the store seals (its session
+   * history: see `history-seal.ts`), or `undefined` without a usable key (said once).
+   */
+  async macs(): Promise<Macs | undefined> {
     const key = await this.usableKey();
-    return entries.map((entry) => (key ? verify(key, place, entry) : undefined));
+    return key && macsWith(key);
   }
 
   private usableKey(): Promise<Buffer | undefined> {
     this.key ??= this.readKey().catch((e: unknown) => {
       const where = 'file' in this.source ? this.source.file : 'the home folder';
-      warnNoKey(where, `"always" approvals are kept for this process only and stored ones are ignored: ${(e as Error).message}`);
+      warnNoKey(where, `"always" approvals are kept for this process only and stored ones are ignored, and session history is stored and loaded unsealed (unchecked): ${(e as Error).message}`);
       return undefined;
     });
     return this.key;
@@ -69,18 +79,40 @@ export class GrantSeal {
   }
 }
 
-function mac(key: Buffer, place: GrantPlace, grant: ApprovalGrant): string {
-  // JSON of an array: no two places and grants give the same text (a missing subject is null).
-  const what = JSON.stringify(['rxharness-grant-1', place.folder, place.sessionId, grant.toolName, grant.subject ?? null]);
-  return createHmac('sha256', key).update(what).digest('hex');
+/**
+ * HMAC-SHA256 under one key of a list of facts (the JSON of the array: no two lists give the
+ * same text), each list starting with a tag that says what is sealed (`rxharness-grant-1`...),
+ * so a MAC of one kind never passes as another's.
+ */
+export interface Macs {
+  /** The MAC of `facts`, in hex. */
+  sign(facts: readonly unknown[]): string;
+  /** Whether `given` is the MAC of `facts` (compared in constant time). */
+  check(facts: readonly unknown[], given: unknown): boolean;
 }
 
-function verify(key: Buffer, place: GrantPlace, entry: unknown): ApprovalGrant | undefined {
+function macsWith(key: Buffer): Macs {
+  const sign = (facts: readonly unknown[]): string => createHmac('sha256', key).update(JSON.stringify(facts)).digest('hex');
+  return {
+    sign,
+    check(facts, given) {
+      if (typeof given !== 'string') return false;
+      const expected = Buffer.from(sign(facts), 'hex');
+      const actual = Buffer.from(given, 'hex');
+      return actual.length === expected.length && timingSafeEqual(actual, expected);
+    },
+  };
+}
+
+/** What a grant's MAC covers (a missing subject is null). */
+function grantFacts(place: GrantPlace, grant: ApprovalGrant): readonly unknown[] {
+  return ['rxharness-grant-1', place.folder, place.sessionId, grant.toolName, grant.subject ?? null];
+}
+
+function verify(macs: Macs, place: GrantPlace, entry: unknown): ApprovalGrant | undefined {
   if (typeof entry !== 'object' || entry === null) return undefined;
   const { toolName, subject, mac: given } = entry as Record<string, unknown>;
-  if (typeof toolName !== 'string' || (subject !== undefined && typeof subject !== 'string') || typeof given !== 'string') return undefined;
+  if (typeof toolName !== 'string' || (subject !== undefined && typeof subject !== 'string')) return undefined;
   const grant: ApprovalGrant = subject === undefined ? { toolName } : { toolName, subject };
-  const expected = Buffer.from(mac(key, place, grant), 'hex');
-  const actual = Buffer.from(given, 'hex');
-  return actual.length === expected.length && timingSafeEqual(actual, expected) ? grant : undefined;
+  return macs.check(grantFacts(place, grant), given) ? grant : undefined;
 }

@@ -48,3 +48,30 @@ function namesItself(taskId: unknown, name: string): taskId is string {
     return false; // not a well-formed id
   }
 }
+
+/** How many task sessions a store remembers starting (beyond that, deleting one scans the folder, as for one from before a restart). */
+const MAX_STARTED = 10_000;
+
+/**
+ * The task sessions a `FileSessionStore` saved the task info of in this process, so that
+ * deleting one (an ephemeral run deletes each of its tasks' sessions) need not read every
+ * task file of the folder: a task session owns no tasks, since every task's owner is its
+ * conversation (`ownerSessionId`), never another task. Kept in memory, from the store's own
+ * writes: a file planted in the folder cannot make a conversation's delete skip its tasks.
+ */
+export class StartedTasks {
+  private readonly ids = new Set<string>();
+
+  /** Remembers the task of `info` (not one naming itself as its owner, which no run saves). */
+  add(info: TaskSessionInfo): void {
+    if (info.ownerSessionId === info.taskId) return;
+    this.ids.delete(info.taskId);
+    if (this.ids.size >= MAX_STARTED) this.ids.delete(this.ids.values().next().value!);
+    this.ids.add(info.taskId);
+  }
+
+  /** Whether `sessionId` is a task session remembered (forgotten now: it is being deleted). */
+  take(sessionId: string): boolean {
+    return this.ids.delete(sessionId);
+  }
+}

@@ -1,4 +1,4 @@
-import { context, isSpanContextValid, SpanKind, SpanStatusCode, trace, type AttributeValue, type Context, type Span } from '@opentelemetry/api';
+import { context, isSpanContextValid, SpanKind, SpanStatusCode, trace, type AttributeValue, type Context, type Exception, type Span } from '@opentelemetry/api';
 import { PACKAGE_VERSION } from './package-version.js';
 import { headOf } from '../text/whole-chars.js';
 
@@ -10,6 +10,17 @@ import { headOf } from '../text/whole-chars.js';
  *
  * @module
  */
+
+/** The most characters of a name or id the model made up that a span keeps (a tool's name, a call's id). */
+const MAX_NAME_CHARS = 128;
+
+/**
+ * The most characters of any other text a span keeps: an attribute, its status message, a
+ * recorded error's message. A run's error can quote the model (the names of the tools it
+ * asked for), a failed call's error a server's answer: each of any length, and an exporter
+ * sends what a span holds whole (the SDK's attribute limit is off by default).
+ */
+const MAX_TEXT_CHARS = 2_000;
 
 // A ProxyTracer: it starts recording once the application registers an SDK, whenever that is.
 // Its scope names the package and its version, so a trace says which release made a span.
@@ -45,12 +56,12 @@ export function agentSpan(agentName: string, runId: string, sessionId: string, p
   const within = parent ?? context.active();
   const span = tracer.startSpan(`invoke_agent ${agentName}`, {
     kind: SpanKind.INTERNAL,
-    attributes: {
+    attributes: defined({
       'gen_ai.operation.name': 'invoke_agent',
       'gen_ai.agent.name': agentName,
       'gen_ai.agent.id': runId,
       'gen_ai.conversation.id': sessionId,
-    },
+    }),
   }, within);
   // A sampled-out span of a valid trace is kept: its context still carries the trace to children and workers.
   if (!span.isRecording() && !isSpanContextValid(span.spanContext())) return undefined;
@@ -85,18 +96,20 @@ export function chatSpan(model: string, settings: { temperature?: number; topP?:
  * ```
  */
 export function toolSpan(toolName: string, callId: string, parent: Context, known = true): Traced {
-  // A name the model made up is no span name (any string, any length: a name per call), and is kept short as an attribute.
+  // A name the model made up is no span name (any string, any length: a name per call), and
+  // is kept short as an attribute, as is the call's id, which the model makes up too.
   return start(known ? `execute_tool ${toolName}` : 'execute_tool', SpanKind.INTERNAL, {
     'gen_ai.operation.name': 'execute_tool',
-    'gen_ai.tool.name': known || toolName.length <= 128 ? toolName : `${headOf(toolName, 128)}…`,
-    'gen_ai.tool.call.id': callId,
+    'gen_ai.tool.name': known ? toolName : cut(toolName, MAX_NAME_CHARS),
+    'gen_ai.tool.call.id': cut(callId, MAX_NAME_CHARS),
     'gen_ai.tool.type': 'function',
   }, parent);
 }
 
 /**
  * Ends a span: with an error status (and the error recorded when there is one) when
- * `failure` is given, else OK.
+ * `failure` is given, else OK. Its message is cut at {@link MAX_TEXT_CHARS}, as is every
+ * attribute: an error can quote the model or a server at any length.
  *
  * @example
  * ```ts
@@ -108,14 +121,27 @@ export function endSpan(span: Span, failure?: string | Error, attributes: Record
   span.setAttributes(defined(attributes));
   if (failure === undefined) span.setStatus({ code: SpanStatusCode.OK });
   else {
-    if (failure instanceof Error) span.recordException(failure);
-    span.setStatus({ code: SpanStatusCode.ERROR, message: failure instanceof Error ? failure.message : failure });
+    if (failure instanceof Error) span.recordException(recordedError(failure));
+    span.setStatus({ code: SpanStatusCode.ERROR, message: cut(failure instanceof Error ? failure.message : failure, MAX_TEXT_CHARS) });
   }
   span.end();
 }
 
 function defined(attributes: Record<string, AttributeValue | undefined>): Record<string, AttributeValue> {
   const out: Record<string, AttributeValue> = {};
-  for (const [key, value] of Object.entries(attributes)) if (value !== undefined) out[key] = value;
+  for (const [key, value] of Object.entries(attributes)) if (value !== undefined) out[key] = typeof value === 'string' ? cut(value, MAX_TEXT_CHARS) : value;
   return out;
+}
+
+/** `text`, or its first `max` characters and an ellipsis when it is longer. */
+function cut(text: string, max: number): string {
+  return text.length <= max ? text : `${headOf(text, max)}…`;
+}
+
+/** An error as a span records it: its message cut, and in its stack (which starts with the message) too. */
+function recordedError(error: Error): Exception {
+  const message = cut(error.message, MAX_TEXT_CHARS);
+  if (message === error.message) return error;
+  const stack = error.stack?.replace(error.message, () => message);
+  return { name: error.name, message, ...(stack ? { stack: cut(stack, MAX_TEXT_CHARS * 4) } : {}) };
 }

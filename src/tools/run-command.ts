@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { commandEnvironment } from './command-environment.js';
 import { HeadTailBuffer } from './head-tail-buffer.js';
 import { COMMAND_TAG, signalTagged } from './tagged-processes.js';
 
@@ -17,6 +16,8 @@ export interface RunCommandOptions {
   readonly maxOutputChars: number;
   /** Aborting it stops the command. */
   readonly signal: AbortSignal;
+  /** The command's environment (see `commandEnvironment`); the tag it is stopped by is added. */
+  readonly env: NodeJS.ProcessEnv;
 }
 
 /** How a command ended. */
@@ -41,15 +42,15 @@ export interface CommandOutcome {
  * when the shell exits, whatever it left in its group is killed too. A process that left the
  * group with `setsid` (a daemon, a double fork) is found by the tag every process of the
  * command inherits in its environment ({@link COMMAND_TAG}) and killed the same way, on
- * Linux; one that also clears its environment (`env -i`) escapes. The command gets the
- * process's environment without rxharness's credentials (see `commandEnvironment`). Timers and listeners are
- * released before the promise settles; it never rejects.
+ * Linux; one that also clears its environment (`env -i`) escapes. The command gets `env`
+ * and the tag. Timers and listeners are released before the promise settles; it never rejects.
  *
  * @example
  * ```ts
  * const outcome = await runCommand({
  *   command: 'npm test', cwd: '/repo', shell: '/bin/sh', timeoutMs: 60_000,
  *   killGraceMs: 2_000, maxOutputChars: 30_000, signal: AbortSignal.timeout(120_000),
+ *   env: commandEnvironment(),
  * });
  * ```
  */
@@ -65,8 +66,7 @@ export function runCommand(options: RunCommandOptions): Promise<CommandOutcome> 
       cwd: options.cwd,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
-      // rxharness's own credentials stay out of the model's commands (`env` would show them).
-      env: { ...commandEnvironment(), [COMMAND_TAG]: tag },
+      env: { ...options.env, [COMMAND_TAG]: tag },
     });
     const timers = new Set<NodeJS.Timeout>();
     let stopping: 'timeout' | 'abort' | undefined;

@@ -40,3 +40,23 @@ export function nestsDeeper(raw: string, max: number = MAX_JSON_DEPTH): boolean 
   }
   return false;
 }
+
+/**
+ * Whether the parsed JSON `value` nests arrays and objects more than `max` deep, as
+ * {@link nestsDeeper} counts in text: for a value parsed elsewhere (an MCP server's schema,
+ * which its SDK parsed). Walked without recursion, stopping at the first level too deep.
+ *
+ * @example
+ * ```ts
+ * valueNestsDeeper({ a: [[]] }, 2); // true
+ * ```
+ */
+export function valueNestsDeeper(value: unknown, max: number = MAX_JSON_DEPTH): boolean {
+  const stack: { readonly value: unknown; readonly depth: number }[] = [{ value, depth: 1 }];
+  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+    if (item.value === null || typeof item.value !== 'object') continue;
+    if (item.depth > max) return true;
+    for (const inner of Object.values(item.value)) stack.push({ value: inner, depth: item.depth + 1 });
+  }
+  return false;
+}

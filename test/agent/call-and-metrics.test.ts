@@ -11,7 +11,7 @@ import { estimateUsage, FakeOpenAIServer } from '../support/fake-openai-server.j
 import { openAIModelFor } from '../support/openai-model.js';
 import { testAgent } from '../support/agent-turns.js';
 import { collect, wraps } from '../support/collect-events.js';
-import { offlineEngine } from '../support/offline-engine.js';
+import { offlineEnginePerTest } from '../support/offline-engine.js';
 import { echoTool } from '../support/test-tools.js';
 
 /** Calls `echo` once, then answers with what the tool said: the same for every run. */
@@ -38,6 +38,8 @@ function spyTool(): Tool & { contexts: ToolContext[] } {
 }
 
 describe('call()', () => {
+  const offline = offlineEnginePerTest();
+
   it('resolves the same text as stream()\'s RunEnd, as a RunResult with the run\'s ids, steps and metrics', async () => {
     const agent = new ReActAgent({ model: new ScriptedModel(echoThenAnswer), tools: [echoTool()] });
     const streamed = await lastValueFrom(agent.stream('Ping it', { sessionId: 'streamed' }).pipe(terminalRunEnd()));
@@ -80,25 +82,21 @@ describe('call()', () => {
   });
 
   it('asks the model for no deltas under call(), its children too; stream() asks for them, and both end with the same text', async () => {
-    const o = await offlineEngine(
+    const o = await offline(
       {
         main: (t) => (t.step === 1 ? { toolCalls: [{ name: 'task', args: { agent_name: 'worker', prompt: 'look', description: 'look' } }] } : { text: `saw: ${t.toolResults.at(-1)?.slice(0, 40)}` }),
         worker: () => ({ text: 'the child found it' }),
       },
       [testAgent('worker')],
     );
-    try {
-      const called = await o.engine.call('go');
-      const calledRequests = o.model.requests.splice(0);
-      const streamed = await collect(o.engine.stream('go'));
-      expect(calledRequests.map((r) => [r.sender?.agentName, r.deltas])).toEqual([['main', false], ['worker', false], ['main', false]]);
-      expect(o.model.requests.map((r) => [r.sender?.agentName, r.deltas])).toEqual([['main', undefined], ['worker', undefined], ['main', undefined]]);
-      // Streamed, the child's text still arrives as deltas, wrapped.
-      expect(wraps(streamed).some((w) => w.event.type === 'ReasonDelta')).toBe(true);
-      expect(streamed.at(-1)).toMatchObject({ type: 'RunEnd', text: called.text });
-    } finally {
-      await o.cleanup();
-    }
+    const called = await o.engine.call('go');
+    const calledRequests = o.model.requests.splice(0);
+    const streamed = await collect(o.engine.stream('go'));
+    expect(calledRequests.map((r) => [r.sender?.agentName, r.deltas])).toEqual([['main', false], ['worker', false], ['main', false]]);
+    expect(o.model.requests.map((r) => [r.sender?.agentName, r.deltas])).toEqual([['main', undefined], ['worker', undefined], ['main', undefined]]);
+    // Streamed, the child's text still arrives as deltas, wrapped.
+    expect(wraps(streamed).some((w) => w.event.type === 'ReasonDelta')).toBe(true);
+    expect(streamed.at(-1)).toMatchObject({ type: 'RunEnd', text: called.text });
   });
 });
 

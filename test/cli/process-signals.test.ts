@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FakeOpenAIServer } from '../support/fake-openai-server.js';
+import { isAlive } from '../support/handle-counts.js';
 import { cliSandbox, type CliSandbox } from './cli-sandbox.js';
 
 // The model's commands run each in its own process group and session (the bash tool), so no
@@ -22,20 +23,11 @@ beforeEach(async () => {
 afterEach(async () => {
   if (cli && cli.exitCode === null && cli.signalCode === null) cli.kill('SIGKILL');
   // A failing test must not leave the command behind either.
-  if (commandPid !== undefined && alive(commandPid)) process.kill(-commandPid, 'SIGKILL');
+  if (commandPid !== undefined && isAlive(commandPid)) process.kill(-commandPid, 'SIGKILL');
   cli = commandPid = undefined;
   await server.close();
   await sandbox.cleanup();
 });
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Starts `rxharness run --yes` whose model runs `command` (which writes its shell's pid to `pid`), once it runs. */
 async function runningCommand(command: string): Promise<{ exited: Promise<{ code: number | null; signal: string | null; stderr: string }> }> {
@@ -69,10 +61,10 @@ async function runningCommand(command: string): Promise<{ exited: Promise<{ code
 /** Waits up to `ms` for `pid` to be gone. */
 async function gone(pid: number, ms: number): Promise<boolean> {
   for (let waited = 0; waited < ms; waited += 50) {
-    if (!alive(pid)) return true;
+    if (!isAlive(pid)) return true;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  return !alive(pid);
+  return !isAlive(pid);
 }
 
 describe('rxharness run: signals stop the commands the run started', () => {

@@ -1,26 +1,19 @@
 import http from 'node:http';
 import { build } from 'esbuild';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterEach, describe, expect, it } from 'vitest';
 import { HarnessEngine } from '../../src/engine/harness-engine.js';
 import { runsHandler } from '../../src/http/runs-handler.js';
 import { ScriptedModel } from '../../src/model/scripted-model.js';
 import { testAgent } from '../support/agent-turns.js';
+import { chromiumPerFile, HAS_CHROMIUM } from '../support/chromium-per-file.js';
 import { scriptedRoutes, scriptedSteps } from '../support/scripted-routes.js';
-import { systemProgram } from '../support/system-requirement.js';
 import { makeWorkspace, type TestWorkspace } from '../support/tool-context.js';
-import { CHROMIUM_INSTALL, findChromium, launchChromium } from '../web/chromium.js';
 import { listen, oneTo } from '../http/http-kit.js';
 
-/** The npm package's or the system's Chromium, or a visible skip (a failure under RXHARNESS_REQUIRE_SYSTEM=1, as in CI). */
-const HAS_CHROMIUM = systemProgram('chromium', findChromium(), CHROMIUM_INSTALL);
-
-let browser: Promise<Browser> | undefined;
+const browser = chromiumPerFile();
 let page: Page | undefined;
 let stop: (() => Promise<void>) | undefined;
-afterAll(async () => {
-  await (await browser?.catch(() => undefined))?.close();
-});
 afterEach(async () => {
   await page?.context().close();
   await stop?.();
@@ -108,8 +101,7 @@ async function serve(cutFirstStreamAfterBytes?: number): Promise<{ url: string; 
 }
 
 async function follow(url: string): Promise<Followed> {
-  browser ??= launchChromium();
-  page = await (await browser).newPage();
+  page = await (await browser()).newPage();
   await page.goto(url);
   try {
     return (await page.evaluate('window.followed')) as Followed;

@@ -1,5 +1,5 @@
 import { lastValueFrom, toArray } from 'rxjs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApprovalGrants } from '../../src/agent/approval-grants.js';
 import type { TaskWrapEvent } from '../../src/events/agent-event.js';
 import { ScriptedModel, type ScriptedReply } from '../../src/model/scripted-model.js';
@@ -18,13 +18,10 @@ import { testAgent, testAgentPrompt } from '../support/agent-turns.js';
 import { collect, own } from '../support/collect-events.js';
 import { multitaskArgs, taskArgs } from '../support/delegation-script.js';
 import { scriptedRoutes, scriptedSteps } from '../support/scripted-routes.js';
-import { createToolContext, makeWorkspace, runTool, type TestWorkspace } from '../support/tool-context.js';
+import { createToolContext, runTool } from '../support/tool-context.js';
+import { toolContextPerTest } from '../support/tool-context-per-test.js';
 
-let ws: TestWorkspace;
-beforeEach(async () => {
-  ws = await makeWorkspace();
-});
-afterEach(() => ws.cleanup());
+const fresh = toolContextPerTest();
 
 /** A model for the tree: `deep` (the spec below) and `alpha` (a child). */
 function treeModel(deepSteps: readonly ScriptedReply[]) {
@@ -41,7 +38,7 @@ function treeFor(maxDepth: number, tracker = new TaskTracker()): { factory: Agen
     toolbox: new Map(createBuiltinTools().map((t) => [t.name, t])),
     models: {},
     sessions,
-    workspace: ws.dir,
+    workspace: fresh.ws.dir,
     approve: undefined,
     grants: new ApprovalGrants(),
     toolTimeoutMs: 60_000,
@@ -50,7 +47,7 @@ function treeFor(maxDepth: number, tracker = new TaskTracker()): { factory: Agen
     poolSize: 2,
     disabledTools: [],
     tokenBudget: undefined,
-    delegationTools: (spec) => delegationTools(spec, { delegation: runner, agents, knownTools: [], workspace: ws.dir }),
+    delegationTools: (spec) => delegationTools(spec, { delegation: runner, agents, knownTools: [], workspace: fresh.ws.dir }),
   });
   const runner = new TaskRunner({ factory, agents, sessions, tracker, maxDepth, poolSize: 2, maxItems: 200, maxResultChars: 12_000 });
   return { factory, runner };
@@ -75,7 +72,7 @@ describe('the depth guard (independent of tool narrowing)', () => {
     const tracker = new TaskTracker();
     const { runner } = treeFor(1, tracker);
     const spec = specAt(1, model);
-    const context = createToolContext({ workspace: ws.dir });
+    const context = createToolContext({ workspace: fresh.ws.dir });
     const task = await runTool(createTaskTool(spec, runner), taskArgs('alpha', 'hi'), context);
     const multi = await runTool(createMultitaskTool(spec, runner), multitaskArgs([[1, 'alpha', 'hi', 'd']]), context);
     for (const [result, name] of [[task, 'task'], [multi, 'multitask']] as const) {
@@ -114,7 +111,7 @@ describe('TaskRunner.runTask', () => {
 
   it('forwards wrapped child events through emit while the parent streams', async () => {
     const model = treeModel([]);
-    const context = createToolContext({ workspace: ws.dir, runId: 'run-parent' });
+    const context = createToolContext({ workspace: fresh.ws.dir, runId: 'run-parent' });
     const [result] = await lastValueFrom(treeFor(1).runner.runTask(specAt(0, model), request, context).pipe(toArray()));
     expect(result).toMatchObject({ status: 'success', content: 'alpha: hi', agentName: 'alpha', description: 'greet' });
     const wrapped = context.events as TaskWrapEvent[];
@@ -127,7 +124,7 @@ describe('TaskRunner.runTask', () => {
 
   it('forwards nothing when the parent is not streamed, and still runs the child', async () => {
     const model = treeModel([]);
-    const context = createToolContext({ workspace: ws.dir, streaming: false });
+    const context = createToolContext({ workspace: fresh.ws.dir, streaming: false });
     const result = await lastValueFrom(treeFor(1).runner.runTask(specAt(0, model), request, context));
     expect(result).toMatchObject({ status: 'success', content: 'alpha: hi' });
     expect(context.events).toHaveLength(0);

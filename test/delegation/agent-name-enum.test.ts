@@ -1,12 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../src/events/json.js';
 import { testAgent } from '../support/agent-turns.js';
 import { collect, own } from '../support/collect-events.js';
-import { offlineEngine, type OfflineEngine } from '../support/offline-engine.js';
+import { offlineEnginePerTest, type OfflineEngine } from '../support/offline-engine.js';
 import { scriptedSteps } from '../support/scripted-routes.js';
 
-let o: OfflineEngine | undefined;
-afterEach(() => o?.cleanup());
+const offline = offlineEnginePerTest();
 
 type Schema = { properties: Record<string, { enum?: string[]; items?: { properties: Record<string, { enum?: string[] }> } }> };
 const schemaOf = (o: OfflineEngine, request: number, tool: string) =>
@@ -14,7 +13,7 @@ const schemaOf = (o: OfflineEngine, request: number, tool: string) =>
 
 describe('agent_name is an enum of the agents the caller may name', () => {
   it('lists visible and hidden agents, not disabled or denied ones, in task and in each multitask entry', async () => {
-    o = await offlineEngine(
+    const o = await offline(
       { main: () => ({ text: 'ok' }) },
       [testAgent('alpha'), testAgent('shy', { hidden: true }), testAgent('off', { enabled: false }), testAgent('secret')],
       { permissionRules: [{ tool: 'task', action: 'deny', pattern: 'secret' }] },
@@ -30,7 +29,7 @@ describe('agent_name is an enum of the agents the caller may name', () => {
   });
 
   it('a name outside the enum still gets the clear unknown-agent failure, for that task only', async () => {
-    o = await offlineEngine(
+    const o = await offline(
       {
         main: scriptedSteps({ toolCalls: [{ name: 'multitask', args: { tasks: [{ index: 1, agent_name: 'alpha', prompt: 'p', description: 'd' }, { index: 2, agent_name: 'ghost', prompt: 'p', description: 'd' }] } }] }),
         alpha: () => ({ text: 'did it' }),
@@ -44,7 +43,7 @@ describe('agent_name is an enum of the agents the caller may name', () => {
   });
 
   it('an agent made by generate appears in the enum from the next step', async () => {
-    o = await offlineEngine(
+    const o = await offline(
       {
         main: scriptedSteps(
           { toolCalls: [{ name: 'generate', args: { name: 'fresh', description: 'Fresh.', system_prompt: 'You are fresh.' } }] },

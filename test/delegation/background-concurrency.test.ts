@@ -1,20 +1,16 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { testAgent } from '../support/agent-turns.js';
 import { parseTaskResult } from '../support/lifecycle-script.js';
-import { offlineEngine, type OfflineEngine } from '../support/offline-engine.js';
+import { offlineEnginePerTest } from '../support/offline-engine.js';
 import { scriptedSteps } from '../support/scripted-routes.js';
 
-let o: OfflineEngine;
-afterEach(async () => {
-  vi.useRealTimers();
-  await o.cleanup();
-});
+const offline = offlineEnginePerTest();
 
 const START = { toolCalls: [{ name: 'task', args: { agent_name: 'alpha', prompt: 'work', description: 'bg', background: true } }] };
 
 describe('background tasks under concurrency (offline, fake time)', () => {
   it('50 concurrent starts get 50 unique ids; every result reaches the next prompt of its session once', async () => {
-    o = await offlineEngine(
+    const o = await offline(
       { main: (turn) => (turn.prompt.endsWith('next') ? { text: 'ok' } : scriptedSteps(START)(turn)), alpha: (turn) => ({ text: `did ${turn.prompt}`, delayMs: 1_000 }) },
       [testAgent('alpha')],
     );

@@ -1,14 +1,14 @@
 import { tap } from 'rxjs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isTaskWrap } from '../../src/events/guards.js';
 import { testAgent } from '../support/agent-turns.js';
 import { collect, own } from '../support/collect-events.js';
 import { parseTaskResult } from '../support/lifecycle-script.js';
-import { offlineEngine, type OfflineEngine } from '../support/offline-engine.js';
+import { offlineEnginePerTest, type OfflineEngine } from '../support/offline-engine.js';
 import { scriptedSteps } from '../support/scripted-routes.js';
 
 let o: OfflineEngine;
-afterEach(() => o.cleanup());
+const offline = offlineEnginePerTest();
 
 const taskCall = (extra: Record<string, unknown> = {}) => ({
   toolCalls: [{ name: 'task', args: { agent_name: 'alpha', prompt: 'work', description: 'job', ...extra } }],
@@ -19,7 +19,7 @@ const askedAgents = (): string[] => o.model.requests.map((r) => (String(r.messag
 
 describe('cancelling a task from code that reacts to it (re-entrant cancel)', () => {
   it('from a changes subscriber, as the task starts: it never runs and ends cancelled', async () => {
-    o = await offlineEngine({ main: scriptedSteps(taskCall()), alpha: () => ({ text: 'ran anyway' }) }, [testAgent('alpha')]);
+    o = await offline({ main: scriptedSteps(taskCall()), alpha: () => ({ text: 'ran anyway' }) }, [testAgent('alpha')]);
     const { engine } = o;
     engine.tasks.changes.subscribe((t) => {
       if (t.state === 'running') engine.cancelTask(t.taskId);
@@ -33,7 +33,7 @@ describe('cancelling a task from code that reacts to it (re-entrant cancel)', ()
   });
 
   it('from the stream consumer, on the child\'s wrapped RunStart: a wrapped RunCancelled closes it, and no child event follows its result', async () => {
-    o = await offlineEngine({ main: scriptedSteps(taskCall()), alpha: () => ({ text: 'ran anyway' }) }, [testAgent('alpha')]);
+    o = await offline({ main: scriptedSteps(taskCall()), alpha: () => ({ text: 'ran anyway' }) }, [testAgent('alpha')]);
     const { engine } = o;
     const cancelled: boolean[] = [];
     const events = await collect(
@@ -53,7 +53,7 @@ describe('cancelling a task from code that reacts to it (re-entrant cancel)', ()
   });
 
   it('a background task cancelled as it starts ends cancelled, and that is what the next prompt gets', async () => {
-    o = await offlineEngine(
+    o = await offline(
       { main: (turn) => (turn.prompt.endsWith('next') ? { text: 'ok' } : scriptedSteps(taskCall({ background: true }))(turn)), alpha: () => ({ text: 'ran anyway' }) },
       [testAgent('alpha')],
     );

@@ -1,15 +1,14 @@
 import { filter, firstValueFrom } from 'rxjs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isTaskWrap } from '../../src/events/guards.js';
 import type { AgentEvent, TaskWrapEvent } from '../../src/events/agent-event.js';
 import { testAgent } from '../support/agent-turns.js';
 import { collect, own, record, wraps } from '../support/collect-events.js';
 import { settled } from '../support/lifecycle-script.js';
-import { offlineEngine, type OfflineEngine } from '../support/offline-engine.js';
+import { offlineEnginePerTest } from '../support/offline-engine.js';
 import { scriptedSteps } from '../support/scripted-routes.js';
 
-let o: OfflineEngine | undefined;
-afterEach(() => o?.cleanup());
+const offline = offlineEnginePerTest();
 
 const multitask = (tasks: readonly [number, string][]) => ({
   toolCalls: [{ name: 'multitask', args: { tasks: tasks.map(([index, agent_name]) => ({ index, agent_name, prompt: `job ${index}`, description: `task ${index}` })) } }],
@@ -17,7 +16,7 @@ const multitask = (tasks: readonly [number, string][]) => ({
 
 describe('every task of a multitask is visible, refused ones too', () => {
   it('an unknown agent and a denied one each get a wrapped RunStart and an abnormal RunEnd, and count in metrics.tasks', async () => {
-    o = await offlineEngine(
+    const o = await offline(
       { main: scriptedSteps(multitask([[1, 'alpha'], [2, 'ghost'], [3, 'secret'], [4, 'alpha']])), alpha: (t) => ({ text: `did ${t.prompt}` }) },
       [testAgent('alpha'), testAgent('secret')],
       { permissionRules: [{ tool: 'task', action: 'deny', pattern: 'secret' }] },
@@ -40,7 +39,7 @@ describe('every task of a multitask is visible, refused ones too', () => {
   });
 
   it('under call() nothing is wrapped, but the refused tasks still count', async () => {
-    o = await offlineEngine({ main: scriptedSteps(multitask([[1, 'alpha'], [2, 'ghost']])), alpha: () => ({ text: 'ok' }) }, [testAgent('alpha')]);
+    const o = await offline({ main: scriptedSteps(multitask([[1, 'alpha'], [2, 'ghost']])), alpha: () => ({ text: 'ok' }) }, [testAgent('alpha')]);
     const result = await o.engine.call('go');
     expect(result.metrics.tasks).toBe(2);
   });
@@ -48,7 +47,7 @@ describe('every task of a multitask is visible, refused ones too', () => {
 
 describe('a cancelled child ends its wrapped stream with RunCancelled', () => {
   it('cancelTask on a running foreground task: RunCancelled is its last wrapped event, then the parent goes on', async () => {
-    o = await offlineEngine(
+    const o = await offline(
       { main: scriptedSteps({ toolCalls: [{ name: 'task', args: { agent_name: 'alpha', prompt: 'slow', description: 'slow one' } }] }), alpha: () => ({ text: 'late', delayMs: 60_000 }) },
       [testAgent('alpha')],
     );
@@ -66,7 +65,7 @@ describe('a cancelled child ends its wrapped stream with RunCancelled', () => {
   });
 
   it('a cancelled background task\'s event log ends with RunCancelled', async () => {
-    o = await offlineEngine(
+    const o = await offline(
       { main: scriptedSteps({ toolCalls: [{ name: 'task', args: { agent_name: 'alpha', prompt: 'slow', description: 'bg', background: true } }] }), alpha: () => ({ text: 'late', delayMs: 60_000 }) },
       [testAgent('alpha')],
     );
@@ -83,7 +82,7 @@ describe('a cancelled child ends its wrapped stream with RunCancelled', () => {
 describe('background results are truncated like foreground ones', () => {
   it('a 50,000-character background result reaches the next prompt cut at maxResultChars, with the marker', async () => {
     const long = 'x'.repeat(50_000);
-    o = await offlineEngine(
+    const o = await offline(
       {
         main: (turn) => (turn.prompt.endsWith('next') ? { text: 'ok' } : scriptedSteps({ toolCalls: [{ name: 'task', args: { agent_name: 'alpha', prompt: 'big', description: 'bg', background: true } }] })(turn)),
         alpha: () => ({ text: long, chunkSize: 100_000 }),
@@ -109,7 +108,7 @@ describe('multitask has a cap on its tasks', () => {
   });
 
   it('20,000 tasks in one call are refused before any starts; the schema states the cap', async () => {
-    o = await offlineEngine({ main: scriptedSteps(many(20_000)), alpha: () => ({ text: 'ran' }) }, [testAgent('alpha')]);
+    const o = await offline({ main: scriptedSteps(many(20_000)), alpha: () => ({ text: 'ran' }) }, [testAgent('alpha')]);
     const events = await collect(o.engine.stream('go'));
     const end = own(events, 'ToolCallEnd')[0]!;
     expect(end.error).toMatch(/"tasks" must NOT have more than 200 items/);
@@ -120,7 +119,7 @@ describe('multitask has a cap on its tasks', () => {
   });
 
   it('multitaskMaxItems sets it: 3 pass, 4 are refused', async () => {
-    o = await offlineEngine({ main: (t) => scriptedSteps(many(t.prompt === 'three' ? 3 : 4))(t), alpha: () => ({ text: 'ran' }) }, [testAgent('alpha')], { multitaskMaxItems: 3 });
+    const o = await offline({ main: (t) => scriptedSteps(many(t.prompt === 'three' ? 3 : 4))(t), alpha: () => ({ text: 'ran' }) }, [testAgent('alpha')], { multitaskMaxItems: 3 });
     expect((await o.engine.call('three')).metrics.tasks).toBe(3);
     const events = await collect(o.engine.stream('four'));
     expect(own(events, 'ToolCallEnd')[0]!.error).toMatch(/must NOT have more than 3 items/);

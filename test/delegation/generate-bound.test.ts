@@ -1,14 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MAX_GENERATED_AGENTS } from '../../src/delegation/generate-tool.js';
 import { collect, own } from '../support/collect-events.js';
-import { offlineEngine, type OfflineEngine } from '../support/offline-engine.js';
+import { offlineEnginePerTest } from '../support/offline-engine.js';
 import { scriptedSteps } from '../support/scripted-routes.js';
 
-let o: OfflineEngine | undefined;
-afterEach(async () => {
-  await o?.cleanup();
-  o = undefined;
-});
+const offline = offlineEnginePerTest();
 
 const generate = (name: string) => ({ name: 'generate', args: { name, description: `Agent ${name}.`, system_prompt: `You are ${name}.` } });
 const BOUND = `this engine already has the ${MAX_GENERATED_AGENTS} generated agents it allows, so no agent was created`;
@@ -18,7 +14,7 @@ describe('the bound on agents generate registers in one engine', () => {
     const names = Array.from({ length: MAX_GENERATED_AGENTS + 2 }, (_, i) => `gen_${i}`);
     // Two invalid names first: refusals of their own, which must not use up the bound.
     const calls = [generate('bad name'), generate('bad/name'), ...names.map(generate)];
-    o = await offlineEngine({ main: (turn) => (turn.prompt === 'more' ? scriptedSteps({ toolCalls: [generate('late')] })(turn) : scriptedSteps({ toolCalls: calls }, { text: 'made' })(turn)) }, []);
+    const o = await offline({ main: (turn) => (turn.prompt === 'more' ? scriptedSteps({ toolCalls: [generate('late')] })(turn) : scriptedSteps({ toolCalls: calls }, { text: 'made' })(turn)) }, []);
     const builtIn = o.engine.agents.list().length;
 
     const events = await collect(o.engine.stream('make agents', { sessionId: 'a' }));

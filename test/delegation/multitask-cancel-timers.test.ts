@@ -1,21 +1,18 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { testAgent } from '../support/agent-turns.js';
 import { record } from '../support/collect-events.js';
 import { multitaskArgs, type TaskTuple } from '../support/delegation-script.js';
-import { offlineEngine, type OfflineEngine } from '../support/offline-engine.js';
+import { offlineEnginePerTest, type OfflineEngine } from '../support/offline-engine.js';
 import { scriptedSteps } from '../support/scripted-routes.js';
 
 let offline: OfflineEngine | undefined;
-afterEach(async () => {
-  vi.useRealTimers();
-  await offline?.cleanup();
-});
+const startOffline = offlineEnginePerTest();
 
 const FOUR: TaskTuple[] = [1, 2, 3, 4].map((i) => [i, 'alpha', `job ${i}`, `task ${i}`] as const);
 
 describe('cancelling a multitask, in fake time', () => {
   it('never starts the queued tasks and leaves no timer behind', async () => {
-    offline = await offlineEngine(
+    offline = await startOffline(
       {
         main: scriptedSteps({ toolCalls: [{ name: 'multitask', args: multitaskArgs(FOUR) }] }),
         alpha: (t) => ({ text: t.prompt, delayMs: 10_000 }), // slow: still running when cancelled
@@ -40,7 +37,7 @@ describe('cancelling a multitask, in fake time', () => {
   });
 
   it('without cancelling, the queued tasks start as slots free up', async () => {
-    offline = await offlineEngine(
+    offline = await startOffline(
       {
         main: scriptedSteps({ toolCalls: [{ name: 'multitask', args: multitaskArgs(FOUR) }] }),
         alpha: (t) => ({ text: t.prompt, delayMs: 10_000 }),

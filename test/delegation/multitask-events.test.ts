@@ -1,11 +1,11 @@
 import { lastValueFrom } from 'rxjs';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { AgentEvent, TaskWrapEvent } from '../../src/events/agent-event.js';
 import { terminalRunEnd } from '../../src/events/operators/terminal-run-end.js';
 import { testAgent } from '../support/agent-turns.js';
 import { own, record, wraps } from '../support/collect-events.js';
 import { multitaskArgs } from '../support/delegation-script.js';
-import { offlineEngine, type OfflineEngine } from '../support/offline-engine.js';
+import { offlineEnginePerTest, type OfflineEngine } from '../support/offline-engine.js';
 import { scriptedSteps } from '../support/scripted-routes.js';
 
 /**
@@ -15,13 +15,10 @@ import { scriptedSteps } from '../support/scripted-routes.js';
 const PACE: Readonly<Record<string, number>> = { one: 30, two: 20, three: 10 };
 
 let offline: OfflineEngine | undefined;
-afterEach(async () => {
-  vi.useRealTimers();
-  await offline?.cleanup();
-});
+const startOffline = offlineEnginePerTest();
 
 async function runMultitask(): Promise<AgentEvent[]> {
-  offline = await offlineEngine(
+  offline = await startOffline(
     {
       main: scriptedSteps({
         toolCalls: [{ name: 'multitask', args: multitaskArgs([[1, 'alpha', 'one', 'first'], [2, 'alpha', 'two', 'second'], [3, 'beta', 'three', 'third']]) }],

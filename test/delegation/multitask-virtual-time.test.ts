@@ -4,16 +4,12 @@ import type { AgentEvent } from '../../src/events/agent-event.js';
 import { ScriptedModel } from '../../src/model/scripted-model.js';
 import { testAgent } from '../support/agent-turns.js';
 import { scriptedRoutes } from '../support/scripted-routes.js';
-import { makeWorkspace, type TestWorkspace } from '../support/tool-context.js';
+import { toolContextPerTest } from '../support/tool-context-per-test.js';
 
 // A whole delegation in fake time: the main agent's multitask of three children whose
 // model answers after 10, 20 and 30 virtual ms, through a pool of 2.
 
-let ws: TestWorkspace;
-beforeEach(async () => {
-  ws = await makeWorkspace();
-});
-afterEach(() => ws.cleanup());
+const fresh = toolContextPerTest();
 
 const DURATIONS: Record<string, number> = { 'job 1': 10, 'job 2': 20, 'job 3': 30 };
 
@@ -25,7 +21,7 @@ function engineOn(pool: number): HarnessEngine {
       worker: (turn) => ({ text: `did ${turn.prompt}`, delayMs: DURATIONS[turn.prompt] ?? 1 }),
     }),
   );
-  const engine = new HarnessEngine({ model, workspace: ws.dir, homeDir: ws.dir, multitaskMaxTasks: pool });
+  const engine = new HarnessEngine({ model, workspace: fresh.ws.dir, homeDir: fresh.ws.dir, multitaskMaxTasks: pool });
   engine.agents.add(testAgent('worker'));
   return engine;
 }

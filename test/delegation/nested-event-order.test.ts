@@ -1,21 +1,17 @@
 import { lastValueFrom, take, toArray } from 'rxjs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HarnessEngine } from '../../src/engine/harness-engine.js';
 import type { AgentEvent } from '../../src/events/agent-event.js';
 import { ScriptedModel } from '../../src/model/scripted-model.js';
 import { testAgent } from '../support/agent-turns.js';
 import { scriptedRoutes } from '../support/scripted-routes.js';
-import { makeWorkspace, type TestWorkspace } from '../support/tool-context.js';
+import { toolContextPerTest } from '../support/tool-context-per-test.js';
 
 // The run loop's phases are sequenced by hand since issue 28: attacked with two children of a
 // multitask streaming 10,000 deltas each, every model answer synchronous (the stack and the
 // order are what could break), and with the stream cut at every event of a smaller run.
 
-let ws: TestWorkspace;
-beforeEach(async () => {
-  ws = await makeWorkspace();
-});
-afterEach(() => ws.cleanup());
+const fresh = toolContextPerTest();
 
 const textOf = (n: number, tag: string): string => Array.from({ length: n }, (_, i) => String.fromCharCode(97 + ((i + tag.length) % 26))).join('');
 
@@ -28,7 +24,7 @@ function engineOf(chars: number): { engine: HarnessEngine } {
     }),
     { chunkSize: 1 },
   );
-  const engine = new HarnessEngine({ model, workspace: ws.dir, homeDir: ws.dir, multitaskMaxTasks: 0 });
+  const engine = new HarnessEngine({ model, workspace: fresh.ws.dir, homeDir: fresh.ws.dir, multitaskMaxTasks: 0 });
   engine.agents.add(testAgent('worker'));
   return { engine };
 }

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ApprovalGrants, MAX_GRANT_SESSIONS } from '../../src/agent/approval-grants.js';
 import { TaskTracker } from '../../src/delegation/task-tracker.js';
 import { DEFAULT_TASK_TRACKER_LIMITS } from '../../src/delegation/task-tracker-limits.js';
@@ -7,15 +7,10 @@ import type { AgentEvent } from '../../src/events/agent-event.js';
 import { MemorySessionStore } from '../../src/session/memory-session-store.js';
 import { testAgent } from '../support/agent-turns.js';
 import { settled } from '../support/lifecycle-script.js';
-import { offlineEngine, type OfflineEngine } from '../support/offline-engine.js';
+import { offlineEnginePerTest } from '../support/offline-engine.js';
 import { scriptedSteps } from '../support/scripted-routes.js';
 
-let o: OfflineEngine | undefined;
-afterEach(async () => {
-  await o?.engine.close();
-  await o?.cleanup();
-  o = undefined;
-});
+const offline = offlineEnginePerTest();
 
 const MiB = 1024 * 1024;
 const jsonSize = (events: readonly AgentEvent[]): number => events.reduce((sum, e) => sum + JSON.stringify(e).length, 0);
@@ -58,7 +53,7 @@ describe('background tasks with large deltas', () => {
     const thinking = 't'.repeat(MiB);
     const text = 'a'.repeat(256 * 1024);
     const call = (i: number) => ({ name: 'task', args: { agent_name: 'alpha', prompt: `job ${i}`, description: `bg ${i}`, background: true } });
-    o = await offlineEngine(
+    const o = await offline(
       { main: scriptedSteps({ toolCalls: Array.from({ length: count }, (_, i) => call(i)) }, { text: 'started' }), alpha: () => ({ thinking, text, chunkSize: 16 * 1024 }) },
       [testAgent('alpha')],
     );
@@ -66,7 +61,7 @@ describe('background tasks with large deltas', () => {
     const tasks = o.engine.tasks.list();
     expect(tasks).toHaveLength(count);
     for (const t of tasks) await settled(o.engine.tasks, t.taskId);
-    const logs = tasks.map((t) => o!.engine.tasks.events(t.taskId));
+    const logs = tasks.map((t) => o.engine.tasks.events(t.taskId));
     const retained = logs.reduce((sum, log) => sum + jsonSize(log), 0);
     // 40 tasks of 1 MiB thinking and 256 KiB text (deltas, ReasonEnd, RunEnd): about 70 MiB without a bound.
     expect(retained).toBeLessThanOrEqual(DEFAULT_TASK_TRACKER_LIMITS.retainedBytes * 1.05);

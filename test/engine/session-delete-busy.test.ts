@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SessionBusyError } from '../../src/agent/session-busy-error.js';
 import { HarnessEngine } from '../../src/engine/harness-engine.js';
 import { ScriptedModel } from '../../src/model/scripted-model.js';
@@ -8,20 +8,16 @@ import { MemorySessionStore } from '../../src/session/memory-session-store.js';
 import type { SessionStore } from '../../src/session/session-store.js';
 import { record } from '../support/collect-events.js';
 import { createGate } from '../support/deferred.js';
-import { makeWorkspace, type TestWorkspace } from '../support/tool-context.js';
+import { toolContextPerTest } from '../support/tool-context-per-test.js';
 
-let ws: TestWorkspace;
-beforeEach(async () => {
-  ws = await makeWorkspace();
-});
-afterEach(() => ws.cleanup());
+const fresh = toolContextPerTest();
 
 const bashModel = (): ScriptedModel =>
   new ScriptedModel((request) => (request.messages.at(-1)?.role === 'tool' ? { text: 'done' } : { toolCalls: [{ name: 'bash', args: { command: 'echo hi' } }] }));
 
 describe.each([
   ['MemorySessionStore', () => new MemorySessionStore()],
-  ['FileSessionStore', () => new FileSessionStore(ws.dir, { grantKey: 'test grant key' })],
+  ['FileSessionStore', () => new FileSessionStore(fresh.ws.dir, { grantKey: 'test grant key' })],
 ] as const)('engine.sessions.delete(id) of a conversation a run is writing (%s)', (_, makeStore: () => SessionStore) => {
   it('is refused with SessionBusyError: the run cannot bring back part of it, nor its "always" approvals', async () => {
     const asked: ApprovalRequest[] = [];
@@ -35,7 +31,7 @@ describe.each([
       await answer.promise;
       return { decision: 'always' };
     };
-    const engine = new HarnessEngine({ model: bashModel(), workspace: ws.dir, homeDir: ws.dir, sessions: makeStore(), approve });
+    const engine = new HarnessEngine({ model: bashModel(), workspace: fresh.ws.dir, homeDir: fresh.ws.dir, sessions: makeStore(), approve });
     const turn = record(engine.stream('first', { sessionId: 'notes' }));
     await waiting; // the turn waits for its approval, its prompt saved
 
@@ -68,7 +64,7 @@ describe('engine.sessions.delete(id) with a store whose claims answer later (a l
 
   it('deletes once the store granted the claim, then gives it back', async () => {
     const { store, deleted, released } = leasing(undefined);
-    const engine = new HarnessEngine({ model: new ScriptedModel([]), workspace: ws.dir, homeDir: ws.dir, sessions: store });
+    const engine = new HarnessEngine({ model: new ScriptedModel([]), workspace: fresh.ws.dir, homeDir: fresh.ws.dir, sessions: store });
     await engine.sessions.delete!('notes');
     expect(deleted).toEqual(['notes']);
     expect(released).toEqual([expect.stringMatching(/^notes delete_/)]);
@@ -77,7 +73,7 @@ describe('engine.sessions.delete(id) with a store whose claims answer later (a l
 
   it('a claim another run holds (in another process) refuses the delete with SessionBusyError naming it', async () => {
     const { store, deleted } = leasing('run_elsewhere');
-    const engine = new HarnessEngine({ model: new ScriptedModel([]), workspace: ws.dir, homeDir: ws.dir, sessions: store });
+    const engine = new HarnessEngine({ model: new ScriptedModel([]), workspace: fresh.ws.dir, homeDir: fresh.ws.dir, sessions: store });
     await expect(engine.sessions.delete!('notes')).rejects.toMatchObject({ name: 'SessionBusyError', activeRunId: 'run_elsewhere' });
     expect(deleted).toEqual([]);
     await engine.close();

@@ -1,20 +1,16 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { HarnessEngine } from '../../src/engine/harness-engine.js';
 import { ScriptedModel } from '../../src/model/scripted-model.js';
 import type { ApprovalHandler } from '../../src/permission/approval.js';
 import { MemorySessionStore } from '../../src/session/memory-session-store.js';
 import type { SessionStore } from '../../src/session/session-store.js';
 import { defineAgent } from '../../src/subagent/define-agent.js';
-import { makeWorkspace, type TestWorkspace } from '../support/tool-context.js';
+import { toolContextPerTest } from '../support/tool-context-per-test.js';
 
 // Deleting a conversation through the engine forgets it whole (docs/sessions.md, "Deleting a
 // conversation"): the store's messages, archive and grants, and the engine's memory of it.
 
-let ws: TestWorkspace;
-beforeEach(async () => {
-  ws = await makeWorkspace();
-});
-afterEach(() => ws.cleanup());
+const fresh = toolContextPerTest();
 
 /** Calls bash on every prompt, then answers once it read the result. */
 const bashModel = (): ScriptedModel =>
@@ -23,7 +19,7 @@ const bashModel = (): ScriptedModel =>
 describe('engine.sessions.delete(id)', () => {
   it('forgets the "always" approvals: a new conversation reusing the id is asked again', async () => {
     const approve = vi.fn<ApprovalHandler>(() => ({ decision: 'always' }));
-    const engine = new HarnessEngine({ model: bashModel(), workspace: ws.dir, homeDir: ws.dir, approve });
+    const engine = new HarnessEngine({ model: bashModel(), workspace: fresh.ws.dir, homeDir: fresh.ws.dir, approve });
     await engine.call('first', { sessionId: 'notes' });
     await engine.call('same conversation', { sessionId: 'notes' });
     expect(approve).toHaveBeenCalledTimes(1); // "always" held within the conversation
@@ -43,7 +39,7 @@ describe('engine.sessions.delete(id)', () => {
       first = false;
       return { toolCalls: [{ name: 'task', args: { agent_name: 'helper', prompt: 'work', description: 'bg', background: true } }] };
     });
-    const engine = new HarnessEngine({ model, workspace: ws.dir, homeDir: ws.dir });
+    const engine = new HarnessEngine({ model, workspace: fresh.ws.dir, homeDir: fresh.ws.dir });
     engine.agents.add(defineAgent({ name: 'helper', description: 'Helps.', systemPrompt: 'You help.' }));
     await engine.call('go', { sessionId: 'notes' });
     const [task] = engine.tasks.list();
@@ -58,7 +54,7 @@ describe('engine.sessions.delete(id)', () => {
 
   it('is the store itself otherwise: its methods, present or absent, and what it holds', async () => {
     const store = new MemorySessionStore();
-    const engine = new HarnessEngine({ model: new ScriptedModel([{ text: 'ok' }]), workspace: ws.dir, homeDir: ws.dir, sessions: store });
+    const engine = new HarnessEngine({ model: new ScriptedModel([{ text: 'ok' }]), workspace: fresh.ws.dir, homeDir: fresh.ws.dir, sessions: store });
     await engine.call('hi', { sessionId: 's1' });
     expect(await store.load('s1')).toHaveLength(2);
     expect((await engine.sessions.list!()).map((s) => s.sessionId)).toEqual(['s1']);
@@ -67,7 +63,7 @@ describe('engine.sessions.delete(id)', () => {
 
     // A store without delete (or list) keeps lacking them: the HTTP routes answer 404 for those.
     const bare: SessionStore = { load: () => [], append: () => undefined };
-    const plain = new HarnessEngine({ model: new ScriptedModel([]), workspace: ws.dir, homeDir: ws.dir, sessions: bare });
+    const plain = new HarnessEngine({ model: new ScriptedModel([]), workspace: fresh.ws.dir, homeDir: fresh.ws.dir, sessions: bare });
     expect(plain.sessions.delete).toBeUndefined();
     expect(plain.sessions.list).toBeUndefined();
     await plain.close();
@@ -77,7 +73,7 @@ describe('engine.sessions.delete(id)', () => {
     const approve = vi.fn<ApprovalHandler>(() => ({ decision: 'always' }));
     const store = new MemorySessionStore();
     const failing = Object.assign(store, { delete: () => Promise.reject(new Error('disk full')) });
-    const engine = new HarnessEngine({ model: bashModel(), workspace: ws.dir, homeDir: ws.dir, approve, sessions: failing });
+    const engine = new HarnessEngine({ model: bashModel(), workspace: fresh.ws.dir, homeDir: fresh.ws.dir, approve, sessions: failing });
     await engine.call('first', { sessionId: 'notes' });
     await expect(engine.sessions.delete!('notes')).rejects.toThrow('disk full');
     await engine.call('same conversation', { sessionId: 'notes' });

@@ -1,19 +1,15 @@
 import { lastValueFrom, toArray } from 'rxjs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HarnessEngine } from '../../src/engine/harness-engine.js';
 import { ScriptedModel } from '../../src/model/scripted-model.js';
 import { testAgent } from '../support/agent-turns.js';
 import { scriptedRoutes } from '../support/scripted-routes.js';
-import { makeWorkspace, type TestWorkspace } from '../support/tool-context.js';
+import { toolContextPerTest } from '../support/tool-context-per-test.js';
 
 // The engine option `taskTrackerLimits` bounds `engine.tasks` of an engine without a backend
 // (test/backend/waiting-bound.test.ts covers it on Redis).
 
-let ws: TestWorkspace;
-beforeEach(async () => {
-  ws = await makeWorkspace();
-});
-afterEach(() => ws.cleanup());
+const fresh = toolContextPerTest();
 
 function engineWith(options: Omit<ConstructorParameters<typeof HarnessEngine>[0], 'model'>): HarnessEngine {
   const tasks = [1, 2, 3, 4, 5].map((index) => ({ index, agent_name: 'worker', prompt: `job ${index}`, description: `t${index}` }));
@@ -23,7 +19,7 @@ function engineWith(options: Omit<ConstructorParameters<typeof HarnessEngine>[0]
       worker: () => ({ text: 'done' }),
     }),
   );
-  const engine = new HarnessEngine({ ...options, model, workspace: ws.dir, homeDir: ws.dir });
+  const engine = new HarnessEngine({ ...options, model, workspace: fresh.ws.dir, homeDir: fresh.ws.dir });
   engine.agents.add(testAgent('worker'));
   return engine;
 }

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { lastValueFrom, toArray } from 'rxjs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { askWithDeadline } from '../../src/agent/approval-deadline.js';
 import { ReActAgent } from '../../src/agent/react-agent.js';
 import type { AgentEvent } from '../../src/events/agent-event.js';
@@ -13,7 +13,7 @@ import { ScriptedModel } from '../../src/model/scripted-model.js';
 import { defineTool } from '../../src/tools/define-tool.js';
 import type { Tool } from '../../src/tools/tool.js';
 import { MAX_TIMER_MS } from '../../src/validation/max-timer.js';
-import { makeWorkspace, type TestWorkspace } from '../support/tool-context.js';
+import { toolContextPerTest } from '../support/tool-context-per-test.js';
 
 // Node fires a setTimeout longer than 2^31 - 1 ms after 1 ms (TimeoutOverflowWarning): a
 // "five weeks" timeout would stop a tool, or reject an approval, at once. Every option that
@@ -22,14 +22,10 @@ import { makeWorkspace, type TestWorkspace } from '../support/tool-context.js';
 const FIVE_WEEKS = 35 * 24 * 3600 * 1000; // 3,024,000,000
 const LIMIT = `from 1 to ${MAX_TIMER_MS} (the longest a timer holds, about 24.8 days)`;
 
-let ws: TestWorkspace;
-beforeEach(async () => {
-  ws = await makeWorkspace();
-});
-afterEach(() => ws.cleanup());
+const fresh = toolContextPerTest();
 
 const engineWith = (options: Partial<HarnessEngineOptions>): HarnessEngine =>
-  new HarnessEngine({ model: new ScriptedModel([{ text: 'ok' }]), workspace: ws.dir, homeDir: ws.dir, ...options });
+  new HarnessEngine({ model: new ScriptedModel([{ text: 'ok' }]), workspace: fresh.ws.dir, homeDir: fresh.ws.dir, ...options });
 
 describe('options that become timers refuse more than a timer holds, naming the option', () => {
   it.each([
@@ -47,7 +43,7 @@ describe('options that become timers refuse more than a timer holds, naming the 
   });
 
   it('ReActAgent toolTimeoutMs', () => {
-    expect(() => new ReActAgent({ model: new ScriptedModel([]), workspace: ws.dir, toolTimeoutMs: FIVE_WEEKS })).toThrow(
+    expect(() => new ReActAgent({ model: new ScriptedModel([]), workspace: fresh.ws.dir, toolTimeoutMs: FIVE_WEEKS })).toThrow(
       new RangeError(`ReActAgent: \`toolTimeoutMs\` must be an integer of milliseconds ${LIMIT}, got 3024000000`),
     );
   });

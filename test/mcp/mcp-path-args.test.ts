@@ -1,15 +1,11 @@
 import { mkdir, realpath, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mcpPathArgument, mcpPathValues } from '../../src/mcp/mcp-path-args.js';
 import { mcpPathSubject } from '../../src/mcp/mcp-path-subjects.js';
-import { makeWorkspace, type TestWorkspace } from '../support/tool-context.js';
+import { toolContextPerTest } from '../support/tool-context-per-test.js';
 
-let ws: TestWorkspace;
-beforeEach(async () => {
-  ws = await makeWorkspace();
-});
-afterEach(async () => ws.cleanup());
+const fresh = toolContextPerTest();
 
 describe('which arguments of an MCP tool are paths', () => {
   it('by name (any case, _ or -), declared or not, and by a path or URI format; strings and arrays of strings', () => {
@@ -22,19 +18,19 @@ describe('which arguments of an MCP tool are paths', () => {
 
 describe('the subject of a path argument', () => {
   it('of a local server: resolved against its folder, symlinks followed, relative to the workspace inside it, absolute outside', async () => {
-    const local = { local: true as const, cwd: ws.dir };
-    await mkdir(join(ws.dir, 'secret'));
-    await symlink(join(ws.dir, 'secret'), join(ws.dir, 'link'));
-    expect(await mcpPathSubject(local, ws.dir, 'secret/../secret/key')).toBe('secret/key');
-    expect(await mcpPathSubject(local, ws.dir, 'link/key')).toBe('secret/key');
-    expect(await mcpPathSubject(local, ws.dir, `file://${ws.dir}/link/new`)).toBe('secret/new');
-    expect(await mcpPathSubject({ local: true, cwd: join(ws.dir, 'secret') }, ws.dir, 'key')).toBe('secret/key');
-    expect(await mcpPathSubject(local, ws.dir, '../elsewhere')).toBe(join(await realpath(join(ws.dir, '..')), 'elsewhere'));
+    const local = { local: true as const, cwd: fresh.ws.dir };
+    await mkdir(join(fresh.ws.dir, 'secret'));
+    await symlink(join(fresh.ws.dir, 'secret'), join(fresh.ws.dir, 'link'));
+    expect(await mcpPathSubject(local, fresh.ws.dir, 'secret/../secret/key')).toBe('secret/key');
+    expect(await mcpPathSubject(local, fresh.ws.dir, 'link/key')).toBe('secret/key');
+    expect(await mcpPathSubject(local, fresh.ws.dir, `file://${fresh.ws.dir}/link/new`)).toBe('secret/new');
+    expect(await mcpPathSubject({ local: true, cwd: join(fresh.ws.dir, 'secret') }, fresh.ws.dir, 'key')).toBe('secret/key');
+    expect(await mcpPathSubject(local, fresh.ws.dir, '../elsewhere')).toBe(join(await realpath(join(fresh.ws.dir, '..')), 'elsewhere'));
   });
 
   it('of a remote server: only normalised (its files are not ours to resolve); another scheme names no path', async () => {
-    expect(await mcpPathSubject({ local: false }, ws.dir, 'secret/../secret/key')).toBe('secret/key');
-    expect(await mcpPathSubject({ local: false }, ws.dir, '/data/./x/../y')).toBe('/data/y');
-    expect(await mcpPathSubject({ local: true, cwd: ws.dir }, ws.dir, 'https://example.com/a/../b')).toBeUndefined();
+    expect(await mcpPathSubject({ local: false }, fresh.ws.dir, 'secret/../secret/key')).toBe('secret/key');
+    expect(await mcpPathSubject({ local: false }, fresh.ws.dir, '/data/./x/../y')).toBe('/data/y');
+    expect(await mcpPathSubject({ local: true, cwd: fresh.ws.dir }, fresh.ws.dir, 'https://example.com/a/../b')).toBeUndefined();
   });
 });

@@ -1,13 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AgentEvent, BudgetEvent, TaskWrapEvent } from '../../src/events/agent-event.js';
 import { testAgent } from '../support/agent-turns.js';
 import { collect, own, wraps } from '../support/collect-events.js';
 import { parseTaskResult, settled } from '../support/lifecycle-script.js';
-import { offlineEngine, type OfflineEngine } from '../support/offline-engine.js';
+import { offlineEnginePerTest } from '../support/offline-engine.js';
 import type { ScriptedRoute } from '../support/scripted-routes.js';
 
-let o: OfflineEngine | undefined;
-afterEach(() => o?.cleanup());
+const offline = offlineEnginePerTest();
 
 /** A reply that the server says cost `tokens` (all of it completion, for easy sums). */
 const costing = (tokens: number, reply: object = { text: 'done' }) => ({ ...reply, usage: { promptTokens: 0, completionTokens: tokens, totalTokens: tokens } });
@@ -24,7 +23,7 @@ const innerEnds = (events: readonly AgentEvent[]) => wraps(events).filter((w): w
 
 describe('tokenBudget shared by a tree', () => {
   it('a multitask past the budget: tasks run while something is left; the request that takes the rest is its run\'s last, without tools; later tasks and the parent\'s next request are refused', async () => {
-    o = await offlineEngine(
+    const o = await offline(
       { main: (t) => (t.step === 1 ? costing(100, multitask(4)) : costing(50, { text: `summary (tools offered: ${t.toolNames.length})` })), worker: worker(200) },
       [testAgent('worker')],
       { tokenBudget: 1000, multitaskMaxTasks: 1 },
@@ -54,7 +53,7 @@ describe('tokenBudget shared by a tree', () => {
   });
 
   it('nested at depth 2: a grandchild draws from the same remainder, and a child\'s own budget can only be smaller', async () => {
-    o = await offlineEngine(
+    const o = await offline(
       {
         main: (t) => (t.step === 1 ? costing(10, { toolCalls: [{ name: 'task', args: { agent_name: 'lead', prompt: 'p', description: 'lead' } }] }) : costing(10)),
         lead: (t) => (t.step === 1 ? costing(10, { toolCalls: [{ name: 'task', args: { agent_name: 'worker', prompt: 'deep', description: 'deep' } }] }) : costing(10)),
@@ -79,7 +78,7 @@ describe('tokenBudget shared by a tree', () => {
   });
 
   it('call() and stream() charge alike; a per-run tokenBudget wins over the engine\'s', async () => {
-    o = await offlineEngine({ main: (t) => (t.step === 1 ? costing(70, { toolCalls: [{ name: 'todo', args: { todos: [] } }] }) : costing(70, { text: 'late' })) }, [], { tokenBudget: 10_000 });
+    const o = await offline({ main: (t) => (t.step === 1 ? costing(70, { toolCalls: [{ name: 'todo', args: { todos: [] } }] }) : costing(70, { text: 'late' })) }, [], { tokenBudget: 10_000 });
     const called = await o.engine.call('go', { tokenBudget: 50 });
     const streamed = own(await collect(o.engine.stream('go', { tokenBudget: 50 })), 'RunEnd')[0]!;
     // The first request (70) spends the 50; the second is refused, never made.
@@ -88,7 +87,7 @@ describe('tokenBudget shared by a tree', () => {
   });
 
   it('a background task draws from its parent\'s pool (by reference: it outlives the parent run, the pool does too)', async () => {
-    o = await offlineEngine(
+    const o = await offline(
       {
         main: (t) => (t.step === 1 ? costing(90, { toolCalls: [{ name: 'task', args: { agent_name: 'worker', prompt: 'bg', description: 'bg', background: true } }] }) : costing(5)),
         worker: worker(30),

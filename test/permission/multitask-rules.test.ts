@@ -1,20 +1,20 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { HarnessEngineOptions } from '../../src/engine/engine-options.js';
 import { testAgent, testAgentPrompt } from '../support/agent-turns.js';
 import { multitaskArgs } from '../support/delegation-script.js';
-import { offlineEngine, type OfflineEngine } from '../support/offline-engine.js';
+import { offlineEnginePerTest, type OfflineEngine } from '../support/offline-engine.js';
 import { scriptedSteps } from '../support/scripted-routes.js';
 
 // `task` rules name an agent; a multitask must not be a way around them.
 let offline: OfflineEngine | undefined;
-afterEach(() => offline?.cleanup());
+const startOffline = offlineEnginePerTest();
 
 async function multitaskResult(options: Partial<HarnessEngineOptions>): Promise<string> {
   const call = multitaskArgs([
     [1, 'alpha', 'do alpha', 'alpha part'],
     [2, 'beta', 'do beta', 'beta part'],
   ]);
-  offline = await offlineEngine(
+  offline = await startOffline(
     {
       main: scriptedSteps({ toolCalls: [{ name: 'multitask', args: call }] }),
       '*': (turn) => ({ text: `${turn.agent} did it` }),

@@ -1,25 +1,21 @@
 import { lastValueFrom, toArray } from 'rxjs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HarnessEngine } from '../../src/engine/harness-engine.js';
 import { ScriptedModel } from '../../src/model/scripted-model.js';
 import { MemoryEventLog } from '../../src/runs/memory-event-log.js';
-import { makeWorkspace, type TestWorkspace } from '../support/tool-context.js';
+import { toolContextPerTest } from '../support/tool-context-per-test.js';
 
 // `after` is a seq: a value that is not one used to compare false with every index, so a
 // reader got nothing and a completion, as if the run had had no events (not even its RunEnd).
 
-let ws: TestWorkspace;
-beforeEach(async () => {
-  ws = await makeWorkspace();
-});
-afterEach(() => ws.cleanup());
+const fresh = toolContextPerTest();
 
 const NOT_SEQS = [Number.NaN, -1, 1.5, Number.POSITIVE_INFINITY, 2 ** 53, '3' as unknown as number];
 const shown = (value: unknown): string => (typeof value === 'string' ? JSON.stringify(value) : String(value));
 
 describe('engine.runs.attach(runId, { after })', () => {
   it.each(NOT_SEQS)('refuses after: %s with a TypeError naming it', async (after) => {
-    const engine = new HarnessEngine({ model: new ScriptedModel([{ text: 'hello' }]), workspace: ws.dir, homeDir: ws.dir });
+    const engine = new HarnessEngine({ model: new ScriptedModel([{ text: 'hello' }]), workspace: fresh.ws.dir, homeDir: fresh.ws.dir });
     const run = engine.start('hi');
     await run.result;
     expect((await lastValueFrom(engine.runs.attach(run.runId).pipe(toArray()))).length).toBeGreaterThan(2);
@@ -30,7 +26,7 @@ describe('engine.runs.attach(runId, { after })', () => {
   });
 
   it('takes 0, a seq within the run, and one past its end', async () => {
-    const engine = new HarnessEngine({ model: new ScriptedModel([{ text: 'hello' }]), workspace: ws.dir, homeDir: ws.dir });
+    const engine = new HarnessEngine({ model: new ScriptedModel([{ text: 'hello' }]), workspace: fresh.ws.dir, homeDir: fresh.ws.dir });
     const run = engine.start('hi');
     await run.result;
     const all = await lastValueFrom(engine.runs.attach(run.runId, { after: 0 }).pipe(toArray()));

@@ -1,9 +1,9 @@
 import { lastValueFrom, toArray } from 'rxjs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/events/agent-event.js';
 import { innermost, shapeable } from '../../src/runs/delta-shape.js';
 import { testAgent } from '../support/agent-turns.js';
-import { offlineEngine, type OfflineEngine } from '../support/offline-engine.js';
+import { offlineEnginePerTest } from '../support/offline-engine.js';
 import type { ScriptedRoute } from '../support/scripted-routes.js';
 
 // A started run's log keeps a delta as a number and its text only when its keys come in the
@@ -11,12 +11,7 @@ import type { ScriptedRoute } from '../support/scripted-routes.js';
 // memory the shapes save. This pins down that the deltas rxharness itself builds, its own and
 // its children's wrapped ones, all come in that order.
 
-let o: OfflineEngine | undefined;
-afterEach(async () => {
-  await o?.engine.close();
-  await o?.cleanup();
-  o = undefined;
-});
+const offline = offlineEnginePerTest();
 
 const main: ScriptedRoute = (turn) =>
   turn.step === 1
@@ -28,7 +23,7 @@ const worker: ScriptedRoute = (turn) => ({ text: `done with ${turn.prompt}`, thi
 
 describe("the deltas rxharness builds have their shape's key order", () => {
   it('every delta of a run, its own and its children\'s through task and multitask, is kept as a shape', async () => {
-    o = await offlineEngine({ main, worker }, [testAgent('worker')]);
+    const o = await offline({ main, worker }, [testAgent('worker')]);
     const events: AgentEvent[] = await lastValueFrom(o.engine.stream('do the parts').pipe(toArray()));
     const deltas = events.filter((event) => innermost(event).type === 'ReasonDelta');
     const wrapped = deltas.filter((event) => event.type === 'TaskWrap');

@@ -1,17 +1,14 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ReActAgent } from '../../src/agent/react-agent.js';
 import { SessionBusyError } from '../../src/agent/session-busy-error.js';
 import { ScriptedModel } from '../../src/model/scripted-model.js';
 import { FileSessionStore } from '../../src/session/file-session-store.js';
 import { record } from '../support/collect-events.js';
 import { createGate } from '../support/deferred.js';
-import { makeWorkspace, type TestWorkspace } from '../support/tool-context.js';
+import { makeWorkspace } from '../support/tool-context.js';
+import { toolContextPerTest } from '../support/tool-context-per-test.js';
 
-let ws: TestWorkspace;
-beforeEach(async () => {
-  ws = await makeWorkspace();
-});
-afterEach(() => ws.cleanup());
+const fresh = toolContextPerTest();
 
 describe('FileSessionStore claims hold for every store of one folder in this process', () => {
   it('two engines on their own stores of one workspace: the second run of a session is refused while the first is going', async () => {
@@ -20,8 +17,8 @@ describe('FileSessionStore claims hold for every store of one folder in this pro
     // Holds the first turn mid-way; a second turn reaching it too (the defect) opens the gate, so the test ends either way.
     const slow = { name: 'wait', description: 'Waits.', parameters: { type: 'object' }, execute: () => (++calls === 2 && gate.open(), gate.promise.then(() => 'waited')) };
     const model = new ScriptedModel((request) => (request.messages.at(-1)?.role === 'user' ? { toolCalls: [{ name: 'wait', args: {} }] } : { text: 'done' }));
-    const one = new ReActAgent({ model, tools: [slow], sessions: new FileSessionStore(ws.dir) });
-    const two = new ReActAgent({ model, tools: [slow], sessions: new FileSessionStore(ws.dir) });
+    const one = new ReActAgent({ model, tools: [slow], sessions: new FileSessionStore(fresh.ws.dir) });
+    const two = new ReActAgent({ model, tools: [slow], sessions: new FileSessionStore(fresh.ws.dir) });
     const first = record(one.stream('one', { sessionId: 's' }));
     const second = record(two.stream('two', { sessionId: 's' }));
     await second.done;
@@ -30,14 +27,14 @@ describe('FileSessionStore claims hold for every store of one folder in this pro
     expect(second.error).toBeInstanceOf(SessionBusyError);
     expect(second.events).toEqual([]);
     // The conversation holds one whole turn, in order, and is free again for either engine.
-    expect((await new FileSessionStore(ws.dir).load('s')).map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+    expect((await new FileSessionStore(fresh.ws.dir).load('s')).map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
     expect(await two.call('three', { sessionId: 's' })).toMatchObject({ abnormal: false });
   });
 
   it('stores of different folders never refuse each other', async () => {
     const other = await makeWorkspace();
     try {
-      const a = new FileSessionStore(ws.dir).claim('s', 'run_a');
+      const a = new FileSessionStore(fresh.ws.dir).claim('s', 'run_a');
       const b = new FileSessionStore(other.dir).claim('s', 'run_b');
       expect([a.granted, b.granted]).toEqual([true, true]);
     } finally {
@@ -46,8 +43,8 @@ describe('FileSessionStore claims hold for every store of one folder in this pro
   });
 
   it('a released claim frees the session for the other store', () => {
-    const a = new FileSessionStore(ws.dir).claim('s', 'run_a');
-    const b = new FileSessionStore(ws.dir);
+    const a = new FileSessionStore(fresh.ws.dir).claim('s', 'run_a');
+    const b = new FileSessionStore(fresh.ws.dir);
     expect(b.claim('s', 'run_b')).toEqual({ granted: false, owner: 'run_a' });
     if (a.granted) a.release();
     expect(b.claim('s', 'run_b').granted).toBe(true);

@@ -4,7 +4,7 @@
  * be its own stem, or it would share a file with the archive of "notes".
  */
 import fc from 'fast-check';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../../src/model/chat-message.js';
 import { FileSessionStore } from '../../src/session/file-session-store.js';
 import {
@@ -15,13 +15,9 @@ import {
   sessionIdOfFile,
   type SessionFileKind,
 } from '../../src/session/session-file-name.js';
-import { makeWorkspace, type TestWorkspace } from '../support/tool-context.js';
+import { toolContextPerTest } from '../support/tool-context-per-test.js';
 
-let ws: TestWorkspace;
-beforeEach(async () => {
-  ws = await makeWorkspace();
-});
-afterEach(() => ws.cleanup());
+const fresh = toolContextPerTest();
 
 const user = (content: string): ChatMessage => ({ role: 'user', content });
 const assistant = (content: string): ChatMessage => ({ role: 'assistant', content });
@@ -37,7 +33,7 @@ async function compactedNotes(store: FileSessionStore): Promise<readonly ChatMes
 
 describe('FileSessionStore: an id ending in another file\'s suffix ("notes.archive", "notes.grants")', () => {
   it('is its own conversation: loading, writing and deleting it leave "notes" and its archive and grants alone', async () => {
-    const store = new FileSessionStore(ws.dir, { grantKey: 'test grant key' });
+    const store = new FileSessionStore(fresh.ws.dir, { grantKey: 'test grant key' });
     const archive = await compactedNotes(store);
     const grants = await store.loadGrants('notes');
     expect(await store.load('notes.archive')).toEqual([]);
@@ -53,13 +49,13 @@ describe('FileSessionStore: an id ending in another file\'s suffix ("notes.archi
   });
 
   it('survives the deletion of "notes", and is listed under its own id', async () => {
-    const store = new FileSessionStore(ws.dir, { grantKey: 'test grant key' });
+    const store = new FileSessionStore(fresh.ws.dir, { grantKey: 'test grant key' });
     await store.append('notes.archive', [user('my own conversation'), assistant('hi')]);
     await store.append('notes.grants.archive', [user('mine too'), assistant('hi')]);
     await compactedNotes(store);
     await store.delete('notes');
     expect(await store.load('notes.archive')).toEqual([user('my own conversation'), assistant('hi')]);
-    const listed = await new FileSessionStore(ws.dir).list();
+    const listed = await new FileSessionStore(fresh.ws.dir).list();
     expect(listed.map((s) => s.sessionId).sort()).toEqual(['notes.archive', 'notes.grants.archive']);
   });
 });

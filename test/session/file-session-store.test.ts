@@ -13,6 +13,8 @@ afterEach(() => ws.cleanup());
 
 const user = (content: string): ChatMessage => ({ role: 'user', content });
 const sessionsDir = (): string => join(ws.dir, '.rxharness', 'sessions');
+/** A message as its line holds it: with its seal (see history-seal.ts). */
+const sealed = (m: ChatMessage): unknown => ({ ...m, mac: expect.stringMatching(/^[0-9a-f]{64}$/) });
 
 const CONVERSATION: ChatMessage[] = [
   user('find the TODOs'),
@@ -32,7 +34,7 @@ describe('FileSessionStore', () => {
     const lines = (await readFile(join(sessionsDir(), 's1.jsonl'), 'utf8')).split('\n');
     expect(lines).toHaveLength(CONVERSATION.length + 1);
     expect(lines.at(-1)).toBe('');
-    expect(lines.slice(0, -1).map((l) => JSON.parse(l) as unknown)).toEqual(CONVERSATION);
+    expect(lines.slice(0, -1).map((l) => JSON.parse(l) as unknown)).toEqual(CONVERSATION.map(sealed));
   });
 
   it('loads an unknown session as empty, and writes nothing for it', async () => {
@@ -55,7 +57,8 @@ describe('FileSessionStore', () => {
     await new FileSessionStore(ws.dir).append('s1', [user('one'), user('two'), user('three')]);
     const file = join(sessionsDir(), 's1.jsonl');
     const size = (await readFile(file)).length;
-    await truncate(file, size - 6); // '…"three"}\n' loses its end mid-line
+    const third = (await readFile(file, 'utf8')).split('\n')[2]!;
+    await truncate(file, size - third.length - 1 + '{"role":"user","content":"th'.length); // '…"three",…}\n' loses its end mid-line
 
     const restarted = new FileSessionStore(ws.dir);
     expect(await restarted.load('s1')).toEqual([user('one'), user('two')]);
@@ -65,20 +68,22 @@ describe('FileSessionStore', () => {
     expect(await new FileSessionStore(ws.dir).load('s1')).toEqual([user('one'), user('two'), user('four'), user('five')]);
     const lines = (await readFile(file, 'utf8')).split('\n');
     expect(lines[2]).toBe('{"role":"user","content":"th');
-    expect(lines.slice(3)).toEqual([JSON.stringify(user('four')), JSON.stringify(user('five')), '']);
+    expect(lines.slice(3, -1).map((l) => JSON.parse(l) as unknown)).toEqual([user('four'), user('five')].map(sealed));
+    expect(lines.at(-1)).toBe('');
   });
 
   it('after a failed write in the same process, the next append starts a fresh line', async () => {
     const store = new FileSessionStore(ws.dir);
     await store.append('s1', [user('one')]);
     const file = join(sessionsDir(), 's1.jsonl');
+    const one = await readFile(file, 'utf8'); // its sealed line
     // The file is briefly a folder, so the append fails; then the file is back with a cut
     // line, as a write stopped mid-line (a full disk) leaves it.
     await rm(file);
     await mkdir(file);
     await expect(store.append('s1', [user('two')])).rejects.toMatchObject({ code: 'EISDIR' });
     await rmdir(file);
-    await writeFile(file, `${JSON.stringify(user('one'))}\n{"role":"user","con`);
+    await writeFile(file, `${one}{"role":"user","con`);
 
     await store.append('s1', [user('three')]);
     expect(await store.load('s1')).toEqual([user('one'), user('three')]);
@@ -86,8 +91,9 @@ describe('FileSessionStore', () => {
 
   it('keeps a whole last line that lost only its newline, and skips garbage lines anywhere', async () => {
     const file = join(sessionsDir(), 's1.jsonl');
-    await new FileSessionStore(ws.dir).append('s1', [user('setup')]);
-    await writeFile(file, `${JSON.stringify(user('one'))}\nnot json\n42\n{"no":"role"}\n${JSON.stringify(user('two'))}`);
+    await new FileSessionStore(ws.dir).append('s1', [user('one'), user('two')]);
+    const [one, two] = (await readFile(file, 'utf8')).split('\n'); // their sealed lines
+    await writeFile(file, `${one}\nnot json\n42\n{"no":"role"}\n${two}`);
     const store = new FileSessionStore(ws.dir);
     expect(await store.load('s1')).toEqual([user('one'), user('two')]);
     await store.append('s1', [user('three')]);

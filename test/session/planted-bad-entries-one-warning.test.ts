@@ -1,7 +1,9 @@
 /**
  * A planted session file full of entries that are no chat messages: the run says so in one
  * `session-entry-skipped` Warning per load (naming the count and the first few entries),
- * not one per entry, which would flood every consumer on every run of the session.
+ * not one per entry, which would flood every consumer on every run of the session. (A
+ * planted file is not loaded at all unless the user trusts it, `trustUnsealed`: see
+ * file-session-sealed-history.test.ts; trusted here, its entries reach the run's check.)
  */
 import { appendFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -23,7 +25,7 @@ const BAD = 10_000;
 
 describe('a session file with many malformed entries', () => {
   it('gives one session-entry-skipped Warning per load, with the count and the first entries', async () => {
-    const sessions = new FileSessionStore(ws.dir);
+    const sessions = new FileSessionStore(ws.dir, { trustUnsealed: ['s'] });
     await sessions.append('s', [{ role: 'user', content: 'kept' }, { role: 'assistant', content: 'ok' }]);
     const planted = Array.from({ length: BAD }, (_, i) => JSON.stringify({ role: 'wizard', content: `spell ${i}` })).join('\n');
     await appendFile(join(ws.dir, '.rxharness', 'sessions', 's.jsonl'), `${planted}\n`);

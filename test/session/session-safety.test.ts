@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { lastValueFrom, toArray } from 'rxjs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ReActAgent } from '../../src/agent/react-agent.js';
 import { SessionBusyError } from '../../src/agent/session-busy-error.js';
 import type { AgentEvent } from '../../src/events/agent-event.js';
@@ -12,7 +12,7 @@ import { testAgent } from '../support/agent-turns.js';
 import { collect, record } from '../support/collect-events.js';
 import { createGate } from '../support/deferred.js';
 import { settled } from '../support/lifecycle-script.js';
-import { offlineEngine, type OfflineEngine } from '../support/offline-engine.js';
+import { offlineEnginePerTest } from '../support/offline-engine.js';
 import { scriptedSteps } from '../support/scripted-routes.js';
 
 /** A store whose `load` answers `stored`, whatever it is. */
@@ -83,11 +83,10 @@ describe('what a session store returns is checked, never trusted', () => {
 });
 
 describe('a run without a sessionId is ephemeral', () => {
-  let o: OfflineEngine | undefined;
-  afterEach(() => o?.cleanup());
+  const offline = offlineEnginePerTest();
 
   it('leaves nothing in the store; a run with one is kept', async () => {
-    o = await offlineEngine({ main: () => ({ text: 'hi' }) }, []);
+    const o = await offline({ main: () => ({ text: 'hi' }) }, []);
     const store = o.engine.sessions as MemorySessionStore;
     for (let i = 0; i < 100; i++) await o.engine.call(`hello ${i}`);
     expect(store.size).toBe(0);
@@ -98,7 +97,7 @@ describe('a run without a sessionId is ephemeral', () => {
   });
 
   it('engine.sessions.delete forgets a conversation: the next run starts fresh', async () => {
-    o = await offlineEngine({ main: () => ({ text: 'hi' }) }, []);
+    const o = await offline({ main: () => ({ text: 'hi' }) }, []);
     await o.engine.call('one', { sessionId: 'c' });
     await o.engine.call('two', { sessionId: 'c' });
     expect(o.model.requests.at(-1)!.messages.filter((m) => m.role === 'user')).toHaveLength(2);
@@ -108,7 +107,7 @@ describe('a run without a sessionId is ephemeral', () => {
   });
 
   it('a background task of an ephemeral run keeps its result in the tracker, not in a delivery queue nobody reads', async () => {
-    o = await offlineEngine(
+    const o = await offline(
       {
         main: scriptedSteps({ toolCalls: [{ name: 'task', args: { agent_name: 'alpha', prompt: 'p', description: 'bg', background: true } }] }),
         alpha: () => ({ text: 'late result', delayMs: 5 }),

@@ -4,12 +4,12 @@
  *
  * @module
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterEach } from 'vitest';
 import type { HarnessEngineOptions } from '../../src/engine/engine-options.js';
 import { startDemoServer, type DemoServer } from '../../src/web/demo-server.js';
-import { launchChromium } from '../web/chromium.js';
 import { openLoggedIn } from '../web/page-login.js';
+import { chromiumPerFile } from './chromium-per-file.js';
 import { startDelegationFixture, type AgentRoute, type DelegationFixture } from './delegation-fixture.js';
 
 /** One opened page, its demo server, and the fixture whose fake server is its model. */
@@ -35,11 +35,8 @@ export interface DemoPages {
  * test times out.
  */
 export function useDemoPages(waitMs: number): DemoPages {
-  let browser: Promise<Browser> | undefined;
+  const browser = chromiumPerFile();
   let opened: Partial<DemoPage> = {};
-  afterAll(async () => {
-    await (await browser?.catch(() => undefined))?.close();
-  });
   afterEach(async () => {
     const { page, demo, fixture } = opened;
     opened = {};
@@ -53,8 +50,7 @@ export function useDemoPages(waitMs: number): DemoPages {
       opened = { fixture };
       const demo = await startDemoServer({ port: 0, model: fixture.model(), workspace: fixture.workspace.dir, homeDir: fixture.home, engine });
       opened = { fixture, demo };
-      browser ??= launchChromium();
-      const page = await (await (await browser).newContext()).newPage();
+      const page = await (await (await browser()).newContext()).newPage();
       opened = { fixture, demo, page };
       page.setDefaultTimeout(waitMs);
       await openLoggedIn(page, new URL(demo.url).origin, demo.token);

@@ -1,8 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { createGlobTool } from '../../src/tools/builtin/glob.js';
 import { createGrepTool } from '../../src/tools/builtin/grep.js';
 import { relativeGlobProblem } from '../../src/tools/relative-glob.js';
-import { createToolContext, makeWorkspace, runTool, type TestWorkspace } from '../support/tool-context.js';
+import { runTool } from '../support/tool-context.js';
+import { toolContextPerTest } from '../support/tool-context-per-test.js';
 
 // picomatch passes regex syntax through: `(a+)+` stays a group repeated by `+`, `{a,aa}` an
 // alternation. `**` + `/([a-z.-]+)+Z` took 350 ms against a 25-character file name and
@@ -10,14 +11,12 @@ import { createToolContext, makeWorkspace, runTool, type TestWorkspace } from '.
 // `{?,??}` 22 times over 450 ms: on the main thread, where no timeout can stop a regex. Such
 // globs are refused before any walk, whatever files the workspace holds.
 
-let ws: TestWorkspace;
+const fresh = toolContextPerTest();
 beforeEach(async () => {
-  ws = await makeWorkspace();
-  await ws.file('src/a.test.ts', 'x');
-  await ws.file('test/b.spec.js', 'x');
-  await ws.file('docs/(1).md', 'x');
+  await fresh.ws.file('src/a.test.ts', 'x');
+  await fresh.ws.file('test/b.spec.js', 'x');
+  await fresh.ws.file('docs/(1).md', 'x');
 });
-afterEach(() => ws.cleanup());
 
 const REGEX_GROUPS = ['**/([a-z.-]+)+Z', 'x(a|aa)?', 'notes (1).md'];
 const REPEATED_GROUPS = ['@(a+)+Z', '@(a|aa)+Z', '{a,aa}+Z', '!(a*)+Z', '@(@(a|aa)+)Z'];
@@ -61,17 +60,15 @@ describe('globs that picomatch would run as backtracking regexes', () => {
   );
 
   it('glob refuses such a pattern before walking, and grep such an include', async () => {
-    const context = createToolContext({ workspace: ws.dir });
-    const glob = await runTool(createGlobTool(), { pattern: '**/([a-z.-]+)+Z' }, context);
+    const glob = await runTool(createGlobTool(), { pattern: '**/([a-z.-]+)+Z' }, fresh.context);
     expect(glob.error).toMatch(/^pattern "\*\*\/\(\[a-z\.-\]\+\)\+Z" has a "\(" that opens no/);
-    const grep = await runTool(createGrepTool(), { pattern: 'x', include: '{a,aa}+.ts' }, context);
+    const grep = await runTool(createGrepTool(), { pattern: 'x', include: '{a,aa}+.ts' }, fresh.context);
     expect(grep.error).toMatch(/^include "\{a,aa\}\+\.ts" repeats a group/);
   });
 
   it('still finds files with braces, extglobs and bracketed parentheses', async () => {
-    const context = createToolContext({ workspace: ws.dir });
-    expect((await runTool(createGlobTool(), { pattern: '**/*.{test,spec}.{ts,js}' }, context)).text).toBe('src/a.test.ts\ntest/b.spec.js');
-    expect((await runTool(createGlobTool(), { pattern: '@(src|test)/*' }, context)).text).toBe('src/a.test.ts\ntest/b.spec.js');
-    expect((await runTool(createGlobTool(), { pattern: 'docs/[(]1[)].md' }, context)).text).toBe('docs/(1).md');
+    expect((await runTool(createGlobTool(), { pattern: '**/*.{test,spec}.{ts,js}' }, fresh.context)).text).toBe('src/a.test.ts\ntest/b.spec.js');
+    expect((await runTool(createGlobTool(), { pattern: '@(src|test)/*' }, fresh.context)).text).toBe('src/a.test.ts\ntest/b.spec.js');
+    expect((await runTool(createGlobTool(), { pattern: 'docs/[(]1[)].md' }, fresh.context)).text).toBe('docs/(1).md');
   });
 });

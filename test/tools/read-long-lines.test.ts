@@ -3,25 +3,22 @@ import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import fc from 'fast-check';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { boundedLines } from '../../src/tools/bounded-lines.js';
 import { createReadTool } from '../../src/tools/builtin/read.js';
-import { createToolContext, makeWorkspace, runTool, type TestWorkspace } from '../support/tool-context.js';
+import { runTool } from '../support/tool-context.js';
+import { toolContextPerTest } from '../support/tool-context-per-test.js';
 
 // `read` used readline, which holds a whole line before it can be cut to 2,000 characters:
 // a 320 MB one-line file took 670 MB of memory (the permission audit). Lines are now cut
 // while they stream.
 
 const MB = 1024 * 1024;
-let ws: TestWorkspace;
-beforeEach(async () => {
-  ws = await makeWorkspace();
-});
-afterEach(() => ws.cleanup());
+const fresh = toolContextPerTest();
 
 /** Writes `name`: one line of `megabytes` MB of `a`, then the line `next`. */
 async function oneLongLine(name: string, megabytes: number): Promise<void> {
-  const handle = await open(join(ws.dir, name), 'w');
+  const handle = await open(join(fresh.ws.dir, name), 'w');
   const chunk = Buffer.alloc(8 * MB, 0x61);
   for (let written = 0; written < megabytes; written += 8) await handle.write(chunk, 0, Math.min(8, megabytes - written) * MB);
   await handle.write('\nnext\n');
@@ -31,7 +28,7 @@ async function oneLongLine(name: string, megabytes: number): Promise<void> {
 describe('read of a file with a huge line', () => {
   it('shows the start of a 50 MB line, says how much was cut, and reads the next line', async () => {
     await oneLongLine('bundle.min.js', 50);
-    const result = await runTool(createReadTool(), { path: 'bundle.min.js' }, createToolContext({ workspace: ws.dir }));
+    const result = await runTool(createReadTool(), { path: 'bundle.min.js' }, fresh.context);
     expect(result.text).toBe(`     1\t${'a'.repeat(2000)}… [line cut: ${50 * MB - 2000} more characters]\n     2\tnext`);
   });
 
@@ -40,7 +37,7 @@ describe('read of a file with a huge line', () => {
     // A fresh process with a small heap: holding the line would end it with "heap out of memory".
     const script =
       "import { createReadTool } from './src/tools/builtin/read.ts'; import { createToolContext, runTool } from './test/support/tool-context.ts';" +
-      `const r = await runTool(createReadTool(), { path: 'blob.txt' }, createToolContext({ workspace: ${JSON.stringify(ws.dir)} }));` +
+      `const r = await runTool(createReadTool(), { path: 'blob.txt' }, createToolContext({ workspace: ${JSON.stringify(fresh.ws.dir)} }));` +
       'console.log(r.text.split("\\n").at(-1));';
     const { stdout } = await promisify(execFile)(process.execPath, ['--max-old-space-size=48', '--import', 'tsx', '--input-type=module', '-e', script], {
       cwd: join(import.meta.dirname, '../..'),

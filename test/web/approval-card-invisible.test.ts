@@ -1,17 +1,14 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { HAS_CHROMIUM } from '../support/chromium-per-file.js';
 import { useDemoPages } from '../support/demo-pages.js';
 import { steps } from '../support/delegation-script.js';
-import { systemProgram } from '../support/system-requirement.js';
-import { CHROMIUM_INSTALL, findChromium } from './chromium.js';
 import { pressRun } from './page-login.js';
 
 // The page's approval card shows what will run as it will run, as the terminal's question
 // does: a bidi override in a path (`.env<RLO>txt.sh` displays as `.envhs.txt`), a zero-width
 // space or a `\r` in a content would otherwise make the card read as something else than
 // what Approve runs. Each is marked as `<U+XXXX>`; line breaks stay line breaks.
-
-const HAS_CHROMIUM = systemProgram('chromium', findChromium(), CHROMIUM_INSTALL);
 
 const pages = useDemoPages(10_000);
 

@@ -1,17 +1,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { HAS_CHROMIUM } from '../support/chromium-per-file.js';
 import { createGate } from '../support/deferred.js';
 import { useDemoPages } from '../support/demo-pages.js';
 import { multitaskReply, steps } from '../support/delegation-script.js';
-import { systemProgram } from '../support/system-requirement.js';
-import { CHROMIUM_INSTALL, findChromium } from './chromium.js';
 import { pressRun } from './page-login.js';
 
 // Issue 22.6: the page's approval card shows what is approved, all of it: a write's content,
 // not only its path; a long argument folded to its start with a "show all".
-
-const HAS_CHROMIUM = systemProgram('chromium', findChromium(), CHROMIUM_INSTALL);
 
 const pages = useDemoPages(10_000);
 

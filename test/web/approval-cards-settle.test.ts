@@ -1,15 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { HAS_CHROMIUM } from '../support/chromium-per-file.js';
 import { useDemoPages } from '../support/demo-pages.js';
 import { multitaskReply, steps } from '../support/delegation-script.js';
-import { systemProgram } from '../support/system-requirement.js';
-import { CHROMIUM_INSTALL, findChromium } from './chromium.js';
 import { pressRun } from './page-login.js';
 
 // Two calls wait for approval; when the first card goes away (decided here, in another tab,
 // or timed out) the second moves up into its place. A second click aimed at the first card
 // must not approve the second: its buttons stay disabled for SETTLE_MS (700 ms), then work.
-
-const HAS_CHROMIUM = systemProgram('chromium', findChromium(), CHROMIUM_INSTALL);
 
 const pages = useDemoPages(10_000);
 

@@ -1,26 +1,19 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { lastValueFrom, toArray } from 'rxjs';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { startDemoServer, type DemoServer } from '../../src/web/demo-server.js';
+import { chromiumPerFile, HAS_CHROMIUM } from '../support/chromium-per-file.js';
 import { startDelegationFixture, type DelegationFixture } from '../support/delegation-fixture.js';
 import { multitaskReply, steps, taskReply } from '../support/delegation-script.js';
 import { createGate, type Gate } from '../support/deferred.js';
-import { systemProgram } from '../support/system-requirement.js';
-import { CHROMIUM_INSTALL, findChromium, launchChromium } from './chromium.js';
 import { startCuttingProxy, type CuttingProxy } from './cutting-proxy.js';
 import { openLoggedIn, pressRun } from './page-login.js';
 
-/** The npm package's or the system's Chromium, or a visible skip (a failure under RXHARNESS_REQUIRE_SYSTEM=1, as in CI). */
-const HAS_CHROMIUM = systemProgram('chromium', findChromium(), CHROMIUM_INSTALL);
-
-let browser: Promise<Browser> | undefined;
+const browser = chromiumPerFile();
 const pages: Page[] = [];
 let demo: DemoServer | undefined;
 let fixture: DelegationFixture | undefined;
 let proxy: CuttingProxy | undefined;
-afterAll(async () => {
-  await (await browser?.catch(() => undefined))?.close();
-});
 afterEach(async () => {
   for (const page of pages.splice(0)) await page.context().close();
   await demo?.close();
@@ -31,8 +24,7 @@ afterEach(async () => {
 
 /** A page in a fresh browser context, logged in to the demo server (through `url`'s origin), showing `url`. */
 async function newPage(url: string): Promise<Page> {
-  browser ??= launchChromium();
-  const page = await (await (await browser).newContext()).newPage();
+  const page = await (await (await browser()).newContext()).newPage();
   page.setDefaultTimeout(10_000);
   pages.push(page);
   const { origin, pathname, search } = new URL(url);

@@ -1,21 +1,16 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createDemoModel } from '../../src/demo/demo-model.js';
 import { startDemoServer, type DemoServer } from '../../src/web/demo-server.js';
 import { cliSandbox, type CliSandbox } from '../cli/cli-sandbox.js';
 import { startDelegationFixture, type DelegationFixture } from '../support/delegation-fixture.js';
 import { multitaskReply, steps } from '../support/delegation-script.js';
-import { systemProgram } from '../support/system-requirement.js';
-import { CHROMIUM_INSTALL, findChromium, launchChromium } from './chromium.js';
+import { chromiumPerFile, HAS_CHROMIUM } from '../support/chromium-per-file.js';
 import { openLoggedIn, pressRun } from './page-login.js';
-
-/** The npm package's or the system's Chromium, or a visible skip (a failure under RXHARNESS_REQUIRE_SYSTEM=1, as in CI). */
-const HAS_CHROMIUM = systemProgram('chromium', findChromium(), CHROMIUM_INSTALL);
 
 const TASKS = ['explore #1 Map the layout', 'explore #2 Find the docs', 'general #3 Count TODO comments'];
 
-/** Launched on first use. */
-let browser: Promise<Browser> | undefined;
+const browser = chromiumPerFile();
 let page: Page | undefined;
 let demo: DemoServer | undefined;
 let sandbox: CliSandbox | undefined;
@@ -23,14 +18,10 @@ let fixture: DelegationFixture | undefined;
 
 /** A fresh page whose waits fail (naming what they waited for) before the test times out. */
 async function newPage(): Promise<Page> {
-  browser ??= launchChromium();
-  page = await (await browser).newPage();
+  page = await (await browser()).newPage();
   page.setDefaultTimeout(10_000);
   return page;
 }
-afterAll(async () => {
-  await (await browser?.catch(() => undefined))?.close();
-});
 afterEach(async () => {
   await page?.context().close();
   await demo?.close();

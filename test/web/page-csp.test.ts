@@ -1,26 +1,16 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { createDemoModel } from '../../src/demo/demo-model.js';
-import { startDemoServer, type DemoServer } from '../../src/web/demo-server.js';
-import { cliSandbox, type CliSandbox } from '../cli/cli-sandbox.js';
-import { systemProgram } from '../support/system-requirement.js';
-import { CHROMIUM_INSTALL, findChromium, launchChromium } from './chromium.js';
+import type { Page } from 'playwright-core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { chromiumPerFile, HAS_CHROMIUM } from '../support/chromium-per-file.js';
+import { useDemoServers } from '../support/demo-servers.js';
 import { openLoggedIn, pressRun } from './page-login.js';
 
-const HAS_CHROMIUM = systemProgram('chromium', findChromium(), CHROMIUM_INSTALL);
-
-let browser: Promise<Browser> | undefined;
+// vitest runs `afterEach` hooks last-registered first: the page closes before its demo server.
+const servers = useDemoServers();
+const browser = chromiumPerFile();
 let page: Page | undefined;
-let demo: DemoServer | undefined;
-let sandbox: CliSandbox | undefined;
-afterAll(async () => {
-  await (await browser?.catch(() => undefined))?.close();
-});
 afterEach(async () => {
   await page?.context().close();
-  await demo?.close();
-  await sandbox?.cleanup();
-  page = demo = sandbox = undefined;
+  page = undefined;
 });
 
 /** Records, in `window.violations`, what the page's CSP refused (`directive`). */
@@ -33,10 +23,8 @@ const RUN_BUTTON_COLOUR = "getComputedStyle(document.getElementById('start')).ba
 
 describe.skipIf(!HAS_CHROMIUM)("the page's Content-Security-Policy (headless Chromium)", () => {
   it('runs the page\'s own script and style, and no other inline code: an injected script does not run', async () => {
-    sandbox = await cliSandbox();
-    demo = await startDemoServer({ port: 0, model: createDemoModel({ chunkDelayMs: 0 }), workspace: sandbox.workspace.dir, homeDir: sandbox.home });
-    browser ??= launchChromium();
-    page = await (await (await browser).newContext()).newPage();
+    const { demo } = await servers.start();
+    page = await (await (await browser()).newContext()).newPage();
     page.setDefaultTimeout(10_000);
     await page.addInitScript({ content: RECORD_VIOLATIONS });
     await openLoggedIn(page, demo.url, demo.token);

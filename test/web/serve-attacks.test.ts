@@ -1,24 +1,17 @@
 import http, { type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser, BrowserContext, Response } from 'playwright-core';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import type { BrowserContext, Response } from 'playwright-core';
+import { afterEach, describe, expect, it } from 'vitest';
 import { startDemoServer, type DemoServer } from '../../src/web/demo-server.js';
+import { chromiumPerFile, HAS_CHROMIUM } from '../support/chromium-per-file.js';
 import { startDelegationFixture, type DelegationFixture } from '../support/delegation-fixture.js';
-import { systemProgram } from '../support/system-requirement.js';
-import { CHROMIUM_INSTALL, findChromium, launchChromium } from './chromium.js';
 import { openLoggedIn, pressRun } from './page-login.js';
 
-/** The npm package's or the system's Chromium, or a visible skip (a failure under RXHARNESS_REQUIRE_SYSTEM=1, as in CI). */
-const HAS_CHROMIUM = systemProgram('chromium', findChromium(), CHROMIUM_INSTALL);
-
-let browser: Promise<Browser> | undefined;
+const browser = chromiumPerFile();
 let context: BrowserContext | undefined;
 let demo: DemoServer | undefined;
 let fixture: DelegationFixture | undefined;
 let attacker: Server | undefined;
-afterAll(async () => {
-  await (await browser?.catch(() => undefined))?.close();
-});
 afterEach(async () => {
   await context?.close();
   await demo?.close();
@@ -31,8 +24,7 @@ afterEach(async () => {
 async function setUp(): Promise<BrowserContext> {
   fixture = await startDelegationFixture({ main: () => ({ text: 'I ran the prompt.' }) });
   demo = await startDemoServer({ port: 0, model: fixture.model(), workspace: fixture.workspace.dir, homeDir: fixture.home });
-  browser ??= launchChromium();
-  context = await (await browser).newContext();
+  context = await (await browser()).newContext();
   context.setDefaultTimeout(10_000);
   return context;
 }
@@ -105,7 +97,7 @@ describe.skipIf(!HAS_CHROMIUM)('serve against a hostile web page (headless Chrom
     expect(await page.locator('#answer-text').textContent()).toBe('I ran the prompt.');
 
     // a browser that never opened the printed address gets the page, but no run
-    const stranger = await (await (await browser!).newContext()).newPage();
+    const stranger = await (await (await browser()).newContext()).newPage();
     try {
       await stranger.goto(new URL('/', demo!.url).href);
       await pressRun(stranger);

@@ -1,22 +1,14 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { createDemoModel } from '../../src/demo/demo-model.js';
-import { startDemoServer, type DemoServer, type DemoServerOptions } from '../../src/web/demo-server.js';
+import { describe, expect, it } from 'vitest';
+import { startDemoServer, type DemoServer } from '../../src/web/demo-server.js';
 import { isLoopbackAddress, isWildcardAddress, trustedHost } from '../../src/web/trusted-host.js';
-import { cliSandbox, type CliSandbox } from '../cli/cli-sandbox.js';
+import { useDemoServers, type DemoStart } from '../support/demo-servers.js';
 import { rawRequest, type RawAnswer } from './raw-request.js';
 
-let sandbox: CliSandbox | undefined;
-let demo: DemoServer | undefined;
-afterEach(async () => {
-  await demo?.close();
-  await sandbox?.cleanup();
-  demo = sandbox = undefined;
-});
+const servers = useDemoServers();
 
-async function start(options: DemoServerOptions = {}): Promise<DemoServer> {
-  sandbox = await cliSandbox();
-  demo = await startDemoServer({ port: 0, model: createDemoModel({ chunkDelayMs: 0 }), workspace: sandbox.workspace.dir, homeDir: sandbox.home, ...options });
-  return demo;
+/** A demo server on the offline demo model, with `options`; closed after the test. */
+async function start(options: DemoStart['server'] = {}): Promise<DemoServer> {
+  return (await servers.start({ server: options })).demo;
 }
 
 /** Each API route (and a path outside them), as an attacker without the token would try it. */

@@ -1,19 +1,14 @@
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createDemoModel } from '../../src/demo/demo-model.js';
-import { startDemoServer, type DemoServer } from '../../src/web/demo-server.js';
 import { demoRequestHandler } from '../../src/web/serve-request.js';
-import { cliSandbox, type CliSandbox } from '../cli/cli-sandbox.js';
+import { useDemoServers } from '../support/demo-servers.js';
 
-let sandbox: CliSandbox | undefined;
-let demo: DemoServer | undefined;
+const servers = useDemoServers();
 let plain: Server | undefined;
 afterEach(async () => {
-  await demo?.close();
-  await sandbox?.cleanup();
   await new Promise((resolve) => (plain ? plain.close(resolve) : resolve(undefined)));
-  demo = sandbox = plain = undefined;
+  plain = undefined;
 });
 
 /** Writes one request line as given (a client such as `fetch` would normalise it) and reads the status line. */
@@ -31,8 +26,7 @@ describe('serve: request targets that are no path', () => {
   // Each made `new URL(target, base)` throw in the listener: an uncaught exception, and the
   // process died. Any web page can send one: fetch('http://127.0.0.1:4173//a:b', { mode: 'no-cors' }).
   it.each(['//a:b', '//[', '//%', '//a:99999/x'])('%s is a 400, with or without the token, and the server goes on', async (target) => {
-    sandbox = await cliSandbox();
-    demo = await startDemoServer({ port: 0, model: createDemoModel({ chunkDelayMs: 0 }), workspace: sandbox.workspace.dir, homeDir: sandbox.home });
+    const { demo } = await servers.start();
     const port = Number(new URL(demo.url).port);
     expect(await statusOf(port, target)).toBe('HTTP/1.1 400 Bad Request');
     expect(await statusOf(port, target, `Authorization: Bearer ${demo.token}\r\n`)).toBe('HTTP/1.1 400 Bad Request');

@@ -1,79 +1,58 @@
 /**
  * A node's children without a copy of the whole list per item. The reducer is pure: every
  * state keeps its own `children` arrays, unchanged, so an item for one of 10,000 tasks copied
- * its parent's list of 10,000 (a multitask of 10,000 folded in quadratic time). Here a state's
- * `children` is an array made the first time it is read, and then kept; until then it is a
- * version of one list shared along the line of states (Baker's trick: the newest version
- * holds the array the reducer changes in place, each older one the one cell it had
- * otherwise). An item costs O(1) per node of its path; a reader pays for the arrays it reads
- * (one copy per node per read of a newer state, as a page drawing each frame does). A node
- * with few children keeps a plain array, copied per change: cheaper at that size.
+ * its parent's list of 10,000 (a multitask of 10,000 folded in quadratic time), and so did a
+ * task arriving before its siblings (inserted at the front). Here a node with many children
+ * keeps them in a persistent treap: a change, at a position or inserted anywhere, makes
+ * O(log n) new cells and shares the rest with the states before, which keep theirs. A
+ * state's `children` array is made the first time it is read, and then kept: a reader pays
+ * for the arrays it reads (as a page drawing each frame does). A node with few children
+ * keeps a plain array, copied per change: cheaper at that size.
  *
  * @module
  */
+import { treapPriority } from './rank-tree.js';
 import type { TreeNode } from './tree-state.js';
 
-/** One version of a node's child list. */
-class ChildList {
-  /** The newest version's cells, changed in place by the next version; undefined for an older one. */
-  #cells: TreeNode[] | undefined;
-  /** The list as read, made once; an older version that has it needs nothing newer. */
-  #array: readonly TreeNode[] | undefined;
-  /** An older unread version: the newer one it differs from, where, and what it had there (`undefined` at `at`: it ended there). */
-  #next: ChildList | undefined;
-  #at = 0;
-  #had: TreeNode | undefined;
+/** One cell of a persistent treap of children, in order: never changed once made. */
+interface Cell {
+  readonly child: TreeNode;
+  readonly left: Cell | undefined;
+  readonly right: Cell | undefined;
+  /** The children in the subtree rooted here. */
+  readonly size: number;
+  readonly priority: number;
+}
 
-  constructor(cells: TreeNode[]) {
-    this.#cells = cells;
-  }
+/** One version of a node's child list: its cells, and the array once read. */
+class ChildList {
+  #array: readonly TreeNode[] | undefined;
+
+  constructor(readonly root: Cell | undefined) {}
 
   get length(): number {
-    return this.#cells?.length ?? this.read().length;
+    return sizeOf(this.root);
   }
 
   at(i: number): TreeNode | undefined {
-    return this.#cells !== undefined ? this.#cells[i] : this.read()[i];
-  }
-
-  /** This list with `child` at `i` (`i === length`: after the others). */
-  with(i: number, child: TreeNode): ChildList {
-    const cells = this.#cells;
-    // an older version starts a line of its own (an old state reduced again)
-    if (cells === undefined) return new ChildList(this.read().slice()).with(i, child);
-    const newer = new ChildList(cells);
-    this.#cells = undefined;
-    // unread, this version keeps only how it differs from the newer one
-    if (this.#array === undefined) {
-      this.#next = newer;
-      this.#at = i;
-      this.#had = cells[i];
+    let cell = this.root;
+    let rest = i;
+    while (cell !== undefined) {
+      const left = sizeOf(cell.left);
+      if (rest === left) return cell.child;
+      if (rest < left) cell = cell.left;
+      else {
+        rest -= left + 1;
+        cell = cell.right;
+      }
     }
-    if (i === cells.length) cells.push(child);
-    else cells[i] = child;
-    return newer;
+    return undefined;
   }
 
   /** The list as an array, made on first read and then the same array each time. */
   read(): readonly TreeNode[] {
-    if (this.#array !== undefined) return this.#array;
-    // the versions from this one to the nearest that has an array (or is the newest)
-    const chain: ChildList[] = [];
-    let base: ChildList = this;
-    while (base.#array === undefined && base.#cells === undefined) {
-      chain.push(base);
-      base = base.#next!;
-    }
-    const array = (base.#array ?? base.#cells!).slice();
-    // undo the newer versions' changes, the newest first
-    for (let k = chain.length - 1; k >= 0; k -= 1) {
-      const older = chain[k]!;
-      if (older.#had === undefined) array.length = older.#at;
-      else array[older.#at] = older.#had;
-    }
-    this.#array = array;
-    this.#next = this.#had = undefined; // read: it needs no newer version now
-    return array;
+    this.#array ??= inOrder(this.root);
+    return this.#array;
   }
 }
 
@@ -94,7 +73,7 @@ export function childAt(node: TreeNode, i: number): TreeNode | undefined {
   return list === undefined ? node.children[i] : list.at(i);
 }
 
-/** A new `node` with `child` at `i` (`i === childCount(node)`: after the others); `node` keeps its own. */
+/** A new `node` with `child` at `i`, in place of the one there (`i === childCount(node)`: after the others); `node` keeps its own. */
 export function withChildAt(node: TreeNode, i: number, child: TreeNode): TreeNode {
   const list = LISTS.get(node);
   if (list === undefined && node.children.length < SHARED_FROM) {
@@ -102,7 +81,18 @@ export function withChildAt(node: TreeNode, i: number, child: TreeNode): TreeNod
     children[i] = child;
     return { ...node, children };
   }
-  return withList(node, (list ?? new ChildList(node.children.slice())).with(i, child));
+  const root = list?.root ?? balanced(node.children, 0, node.children.length);
+  return withList(node, new ChildList(i === sizeOf(root) ? inserted(root, i, child, treapPriority()) : replaced(root!, i, child)));
+}
+
+/** A new `node` with `child` inserted at `i`, before the child there; `node` keeps its own. */
+export function withChildBefore(node: TreeNode, i: number, child: TreeNode): TreeNode {
+  const list = LISTS.get(node);
+  if (list === undefined && node.children.length < SHARED_FROM) {
+    return { ...node, children: [...node.children.slice(0, i), child, ...node.children.slice(i)] };
+  }
+  const root = list?.root ?? balanced(node.children, 0, node.children.length);
+  return withList(node, new ChildList(inserted(root, i, child, treapPriority())));
 }
 
 /** A node of `fields` (any `children` among them ignored) whose `children` is `list`. */
@@ -135,4 +125,70 @@ function fieldsOf(node: TreeNode): TreeNode {
   const fields: Record<string, unknown> = {};
   for (const key of Object.keys(node)) if (key !== 'children') fields[key] = (node as unknown as Record<string, unknown>)[key];
   return fields as unknown as TreeNode;
+}
+
+function sizeOf(cell: Cell | undefined): number {
+  return cell?.size ?? 0;
+}
+
+function cellOf(child: TreeNode, left: Cell | undefined, right: Cell | undefined, priority: number): Cell {
+  return { child, left, right, size: sizeOf(left) + sizeOf(right) + 1, priority };
+}
+
+/**
+ * The cells of `children[from..to)`, balanced. Each cell's priority is its subtree's size,
+ * above every inserted cell's (those are below 1): still a treap, and as shallow as can be.
+ */
+function balanced(children: readonly TreeNode[], from: number, to: number): Cell | undefined {
+  if (from >= to) return undefined;
+  const mid = (from + to) >>> 1;
+  return cellOf(children[mid]!, balanced(children, from, mid), balanced(children, mid + 1, to), to - from);
+}
+
+/** `cell` with the child at `i` replaced by `child`: new cells on the path only. */
+function replaced(cell: Cell, i: number, child: TreeNode): Cell {
+  const left = sizeOf(cell.left);
+  if (i === left) return cellOf(child, cell.left, cell.right, cell.priority);
+  if (i < left) return cellOf(cell.child, replaced(cell.left!, i, child), cell.right, cell.priority);
+  return cellOf(cell.child, cell.left, replaced(cell.right!, i - left - 1, child), cell.priority);
+}
+
+/** `cell` with `child` inserted at `i`, as a cell of `priority`: new cells on the path only. */
+function inserted(cell: Cell | undefined, i: number, child: TreeNode, priority: number): Cell {
+  if (cell === undefined) return cellOf(child, undefined, undefined, priority);
+  if (priority > cell.priority) {
+    const [before, after] = split(cell, i);
+    return cellOf(child, before, after, priority);
+  }
+  const left = sizeOf(cell.left);
+  if (i <= left) return cellOf(cell.child, inserted(cell.left, i, child, priority), cell.right, cell.priority);
+  return cellOf(cell.child, cell.left, inserted(cell.right, i - left - 1, child, priority), cell.priority);
+}
+
+/** The first `i` children of `cell` and the rest, as two treaps sharing what they can. */
+function split(cell: Cell | undefined, i: number): [Cell | undefined, Cell | undefined] {
+  if (cell === undefined) return [undefined, undefined];
+  const left = sizeOf(cell.left);
+  if (i <= left) {
+    const [before, after] = split(cell.left, i);
+    return [before, cellOf(cell.child, after, cell.right, cell.priority)];
+  }
+  const [before, after] = split(cell.right, i - left - 1);
+  return [cellOf(cell.child, cell.left, before, cell.priority), after];
+}
+
+/** The children in order (a stack, not recursion). */
+function inOrder(root: Cell | undefined): TreeNode[] {
+  const children: TreeNode[] = [];
+  const stack: Cell[] = [];
+  for (let cell = root; cell !== undefined || stack.length > 0; ) {
+    while (cell !== undefined) {
+      stack.push(cell);
+      cell = cell.left;
+    }
+    const next = stack.pop()!;
+    children.push(next.child);
+    cell = next.right;
+  }
+  return children;
 }

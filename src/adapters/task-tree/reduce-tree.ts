@@ -4,8 +4,9 @@ import { unwrapEvent, type TaskFrame } from '../../events/operators/unwrap-task-
 import { toUiItem } from '../ui-dto.js';
 import type { UiItem } from '../ui-item.js';
 import { changeKeepingChildren } from './child-list.js';
-import { apply, rootFor, settle, taskNode } from './tree-apply.js';
-import { addChild, carryIndex, changeRun, openIndex, pathOf, runPath, settleIndex, updateAt, type TreeIndex } from './tree-index.js';
+import { settleBelow } from './settle-below.js';
+import { apply, isGoing, rootFor, settle, settlingOf, taskNode } from './tree-apply.js';
+import { addChild, carrySettledIndex, changeRun, noteGoing, openIndex, pathOf, runPath, settleIndex, updateAt, type TreeIndex } from './tree-index.js';
 import type { TaskTreeState, TreeNode } from './tree-state.js';
 
 export { TAIL_CHARS } from './tree-apply.js';
@@ -31,10 +32,11 @@ const MAX_TREE_DEPTH = 64;
  * An item more than 64 tasks deep changes nothing, and so does an event without the fields
  * its type promises (`isWellFormedEvent`: say, a `RunEnd` without `metrics` from a broken server).
  *
- * Each item costs the depth of its task: the nodes are found through an index kept beside
- * the tree, never by walking it, and no child list is copied (a state's `children` arrays are
- * made when first read, then kept), so a run with 10,000 tasks, all under one node, folds in
- * linear time.
+ * Each item costs the depth of its task (times the log of its siblings): the nodes are found
+ * through an index kept beside the tree, never by walking it, and no child list is copied (a
+ * state's `children` arrays are made when first read, then kept), so a run with 10,000
+ * tasks, all under one node and arriving in any order (last first too), folds in near-linear
+ * time.
  *
  * @param now - The time to record (milliseconds; e.g. `Date.now()`).
  * @example
@@ -75,7 +77,7 @@ export function reduceTree(state: TaskTreeState, input: AgentEvent | UiItem, now
 export function settleTree(state: TaskTreeState, now: number, reason: string, status: 'failed' | 'cancelled' = 'failed'): TaskTreeState {
   if (state.root === undefined) return state;
   const root = settle(state.root, now, reason, status);
-  carryIndex(state.root, root); // the same nodes in the same places
+  carrySettledIndex(state.root, root); // the same nodes in the same places
   return { ...state, root };
 }
 
@@ -86,15 +88,21 @@ function updateTask(index: TreeIndex, root: TreeNode, item: UiItem, key: string,
   return addChild(index, root, runPath(index, item.parentRunId) ?? [], apply(taskNode(item, key, now), item, now, false));
 }
 
-/** Applies an item to the node at `path`, keeping the index's runs up to date (a start names the node's run). */
+/**
+ * Applies an item to the node at `path`, keeping the index up to date (a start names the
+ * node's run; an end stops it going), and settles what an end leaves going below it.
+ */
 function applyAt(index: TreeIndex, root: TreeNode, path: readonly number[], item: UiItem, now: number, isRoot: boolean): TreeNode {
-  return updateAt(root, path, (node) =>
-    changeKeepingChildren(node, (fields) => {
-      const changed = apply(fields, item, now, isRoot);
-      changeRun(index, node.key, node.runId, changed.runId);
-      return changed;
-    }),
-  );
+  const settling = settlingOf(item);
+  return updateAt(root, path, (node) => {
+    const changed = changeKeepingChildren(node, (fields) => {
+      const next = apply(fields, item, now, isRoot);
+      changeRun(index, node.key, node.runId, next.runId);
+      return next;
+    });
+    if (isGoing(node) !== isGoing(changed)) noteGoing(index, node.key, isGoing(changed) ? 1 : -1);
+    return settling === undefined ? changed : settleBelow(index, changed, now, settling);
+  });
 }
 
 /** Makes the nodes of the outer frames that do not exist yet, each under its parent run. */

@@ -14,12 +14,38 @@ import type { TreeNode, TreeStatus } from './tree-state.js';
 /** How much streamed text a node keeps, in UTF-16 code units (a cut start shows as `…`). */
 export const TAIL_CHARS = 60;
 
+/** How an end settles what still runs under its node. */
+export interface Settling {
+  readonly reason: string;
+  readonly status: 'failed' | 'cancelled';
+}
+
 /** Marks `node` and what still runs under it as `status`, with `reason`. */
 export function settle(node: TreeNode, now: number, reason: string, status: 'failed' | 'cancelled'): TreeNode {
   const children = node.children.map((child) => settle(child, now, reason, status));
-  if (node.status !== 'running' && node.status !== 'queued') return { ...node, children };
+  return { ...settledNode(node, now, { reason, status }), children };
+}
+
+/** Whether `node` still goes: queued or running (what an end settles). */
+export function isGoing(node: TreeNode): boolean {
+  return node.status === 'running' || node.status === 'queued';
+}
+
+/** `node` itself settled (its children as they are): `node` when it no longer goes. */
+export function settledNode(node: TreeNode, now: number, { reason, status }: Settling): TreeNode {
+  if (!isGoing(node)) return node;
   const { currentTool: _tool, awaitingApproval: _approval, ...rest } = node;
-  return { ...rest, status, error: reason, endedAt: now, tools: settleTools(node.tools, status, reason), children };
+  return { ...rest, status, error: reason, endedAt: now, tools: settleTools(node.tools, status, reason) };
+}
+
+/**
+ * How `item` settles what still runs under the node it ends (`apply` leaves the children
+ * alone): an end, the run's result, a cancel; undefined for any other item.
+ */
+export function settlingOf(item: UiItem): Settling | undefined {
+  if (item.kind === 'task-end' || item.kind === 'result') return { reason: 'ended without a result', status: 'failed' };
+  if (item.kind === 'task-cancelled') return { reason: 'cancelled with its parent', status: 'cancelled' };
+  return undefined;
 }
 
 /** The root for a stream's first item: its run, or (joined after its run-start) the run a task names as its parent. */
@@ -43,7 +69,7 @@ export function taskNode(item: UiItem, key: string, now: number): TreeNode {
   };
 }
 
-/** `node` after `item`; `isRoot` when it is the streamed run's own node. */
+/** `node` after `item`, its children aside (see {@link settlingOf}); `isRoot` when it is the streamed run's own node. */
 export function apply(node: TreeNode, item: UiItem, now: number, isRoot: boolean): TreeNode {
   switch (item.kind) {
     case 'run-start':
@@ -81,15 +107,13 @@ export function apply(node: TreeNode, item: UiItem, now: number, isRoot: boolean
       const ended: TreeNode = {
         ...rest, status, tokens: item.metrics.totalTokens, durationMs: item.metrics.durationMs, endedAt: now,
         tail: item.text === '' ? node.tail : tail(item.text, TAIL_CHARS), tools: settleTools(node.tools, 'failed', 'the run ended first'),
-        children: node.children.map((child) => settle(child, now, 'ended without a result', 'failed')),
       };
       return item.error === undefined ? ended : { ...ended, error: oneLine(item.error) };
     }
     case 'task-cancelled': {
       const { currentTool: _t, awaitingApproval: _a, ...rest } = node;
       const reason = oneLine(item.reason);
-      const children = node.children.map((child) => settle(child, now, 'cancelled with its parent', 'cancelled'));
-      return { ...rest, status: 'cancelled', error: reason, endedAt: now, tools: settleTools(node.tools, 'cancelled', reason), children };
+      return { ...rest, status: 'cancelled', error: reason, endedAt: now, tools: settleTools(node.tools, 'cancelled', reason) };
     }
     case 'compaction':
       return { ...node, compactions: (node.compactions ?? 0) + 1 };

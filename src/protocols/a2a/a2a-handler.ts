@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { A2A_VERSION_HEADER, AgentCard } from '@a2a-js/sdk';
 import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
-import { UnsupportedOperationError } from '@a2a-js/sdk/errors';
 import { DefaultRequestHandler, JsonRpcTransportHandler, ServerCallContext } from '@a2a-js/sdk/server';
 import type { RunsRequestHandler } from '../../http/runs-handler.js';
 import { resolveRunsOptions } from '../../http/runs-handler-options.js';
@@ -14,6 +13,7 @@ import { agentCardOf } from './agent-card.js';
 import type { A2AEngine, A2AHandlerOptions } from './a2a-handler-options.js';
 import { readA2ARequest } from './a2a-request.js';
 import { BoundedTaskStore } from './bounded-task-store.js';
+import { CLIENT_LEFT_KEY, LeavableBusManager } from './leavable-bus-manager.js';
 import { RunExecutor, STARTED_RUN_KEY, type StartedRun } from './run-executor.js';
 import { startA2ARun } from './start-a2a-run.js';
 import { rpcError, writeRpcAnswer, writeRpcJson } from './write-rpc-answer.js';
@@ -39,6 +39,7 @@ export const AGENT_CARD_PATH = '/.well-known/agent-card.json';
  * JSON-RPC error body the A2A client reports; bodies are bounded (`413`, `408`, `415`). A
  * message naming a task (`taskId`) is refused with A2A's unsupported-operation error
  * (`-32004`): its tasks never wait for input, and a task still working stays so (and cancellable).
+ * One naming more than 16 reference tasks (`MAX_REFERENCE_TASKS`) is invalid params (`-32602`).
  *
  * @example
  * ```ts
@@ -54,7 +55,7 @@ export function a2aHandler(engine: A2AEngine, options: A2AHandlerOptions = {}): 
   const card = (req: IncomingMessage): AgentCard =>
     agentCardOf(engine.agents.list(), options.publicUrl ?? `http://${req.headers.host ?? 'localhost'}${o.basePath}/a2a`, o.authorize !== undefined, options.card);
   // The SDK reads its card for the extended-card method only (input modes are not checked): the card as it is now.
-  const sdk = new DefaultRequestHandler(agentCardOf(engine.agents.list(), options.publicUrl ?? `${o.basePath}/a2a`, o.authorize !== undefined, options.card), new BoundedTaskStore(maxTasks), new RunExecutor());
+  const sdk = new DefaultRequestHandler(agentCardOf(engine.agents.list(), options.publicUrl ?? `${o.basePath}/a2a`, o.authorize !== undefined, options.card), new BoundedTaskStore(maxTasks), new RunExecutor(), new LeavableBusManager());
   const v1 = new JsonRpcTransportHandler(sdk);
   const legacy = new LegacyJsonRpcTransportHandler(sdk);
   return (req, res, next) => {
@@ -79,14 +80,17 @@ export function a2aHandler(engine: A2AEngine, options: A2AHandlerOptions = {}): 
       const mapError = facts.legacy ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError : JsonRpcTransportHandler.mapToJSONRPCError;
       let started: StartedRun | undefined;
       try {
-        // A message naming a task: A2A's "unsupported operation" (-32004), what the SDK answers for an ended task.
-        if (facts.refused !== undefined) throw new UnsupportedOperationError(facts.refused);
+        // A message naming a task: A2A's "unsupported operation" (-32004), what the SDK answers for an ended task;
+        // one naming too many reference tasks: invalid params (-32602).
+        if (facts.refused !== undefined) throw facts.refused;
         if (facts.send) started = await startA2ARun(engine, slots, facts.send);
         const state = new Map<string, unknown>(started ? [[STARTED_RUN_KEY, started]] : []);
+        if (facts.subscribe) state.set(CLIENT_LEFT_KEY, leftSignal(response));
         const requestedVersion = header(request, A2A_VERSION_HEADER) ?? (facts.legacy ? '0.3' : '1.0');
         const context = new ServerCallContext({ requestedVersion, state });
         const answer = await (facts.legacy ? legacy : v1).handle(body, context);
-        await writeRpcAnswer(response, answer, o.keepAliveMs, (error) => ({ jsonrpc: '2.0', id: facts.id, error: mapError(error) }));
+        // A message's stream stores its task's updates: read to its end even when its client has left.
+        await writeRpcAnswer(response, answer, o.keepAliveMs, (error) => ({ jsonrpc: '2.0', id: facts.id, error: mapError(error) }), started ? 'read-to-end' : 'close');
       } catch (error) {
         // Refused before the SDK (a busy session 409, too many runs 429): that status, with a JSON-RPC error the client reports.
         if (error instanceof HttpFailure) return writeRpcJson(response, error.status, rpcError(facts.id, REFUSED_CODE, error.message), error.headers);
@@ -99,6 +103,14 @@ export function a2aHandler(engine: A2AEngine, options: A2AHandlerOptions = {}): 
     serve().catch((error: unknown) => sendFailure(res, error));
     return true;
   };
+}
+
+/** A signal that aborts when `res` closes: its client left, was cut, or its answer ended. */
+function leftSignal(res: ServerResponse): AbortSignal {
+  const left = new AbortController();
+  if (res.destroyed) left.abort();
+  else res.once('close', () => left.abort());
+  return left.signal;
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {

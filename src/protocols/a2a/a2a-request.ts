@@ -1,8 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { isLegacyJsonRpcMethod } from '@a2a-js/sdk/compat/v0_3';
+import { RequestMalformedError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
+
+/**
+ * The most reference task ids a message may name. The SDK loads (copies) each one named, a
+ * repeat too, before the run starts, and our runs never read them: 26,000 copies of one large
+ * task fit in a 1 MiB body, and would take gigabytes.
+ */
+export const MAX_REFERENCE_TASKS = 16;
 
 /** The JSON-RPC methods that send a message, so start a run: A2A 1.0's and 0.3's names. */
 const SEND_METHODS: ReadonlySet<string> = new Set(['SendMessage', 'SendStreamingMessage', 'message/send', 'message/stream']);
+
+/** The JSON-RPC methods that subscribe to a task's updates: A2A 1.0's and 0.3's names. */
+const SUBSCRIBE_METHODS: ReadonlySet<string> = new Set(['SubscribeToTask', 'tasks/resubscribe']);
 
 /** What the handler reads of a JSON-RPC request before the SDK sees it. */
 export interface A2ARequestFacts {
@@ -10,10 +21,12 @@ export interface A2ARequestFacts {
   readonly id: string | number | null;
   /** Whether it uses A2A 0.3's method names (`message/send`, ...), so the 0.3 transport answers it. */
   readonly legacy: boolean;
+  /** Whether it subscribes to a task's updates (so it must stop when its client leaves). */
+  readonly subscribe?: true;
   /** For a message: the prompt (its text parts, joined) and the conversation (its `contextId`, given or new). */
   readonly send?: { readonly prompt: string; readonly contextId: string };
-  /** For a message that must not reach the SDK: why it is refused (it names a task). */
-  readonly refused?: string;
+  /** For a message that must not reach the SDK: the error it is answered with (it names a task, or too many reference tasks). */
+  readonly refused?: Error;
 }
 
 /**
@@ -21,6 +34,9 @@ export interface A2ARequestFacts {
  * (or `context_id`, as the SDK reads it).
  * A message without a `contextId` gets one here (`ses_<uuid>`, written into the body), so
  * the run's session and the A2A context are the same id from the start.
+ *
+ * A message naming more than {@link MAX_REFERENCE_TASKS} reference tasks is `refused` as
+ * malformed (invalid params).
  *
  * A message naming a task (`taskId`, or proto JSON's `task_id`) is `refused`: our tasks never
  * wait for input, so there is nothing to continue. The SDK must not see it: for a task still
@@ -31,11 +47,16 @@ export function readA2ARequest(body: Record<string, unknown>): A2ARequestFacts {
   const id = typeof body.id === 'string' || typeof body.id === 'number' ? body.id : null;
   const method = body.method;
   const legacy = isLegacyJsonRpcMethod(method);
+  if (typeof method === 'string' && SUBSCRIBE_METHODS.has(method)) return { id, legacy, subscribe: true };
   if (typeof method !== 'string' || !SEND_METHODS.has(method)) return { id, legacy };
   const message = record(record(body.params)?.message);
   if (message === undefined) return { id, legacy }; // the SDK answers the malformed request
   const taskId = namedTask(message);
-  if (taskId !== undefined) return { id, legacy, refused: refusal(taskId) };
+  if (taskId !== undefined) return { id, legacy, refused: new UnsupportedOperationError(refusal(taskId)) };
+  const references = referenceCount(message);
+  if (references > MAX_REFERENCE_TASKS) {
+    return { id, legacy, refused: new RequestMalformedError(`a message may name at most ${MAX_REFERENCE_TASKS} reference tasks ("referenceTaskIds"), this one names ${references}`) };
+  }
   // The SDK reads `contextId`, else proto JSON's `context_id`: so do we, or a client of the
   // second spelling would start a new conversation with every message.
   const given = message.contextId ?? message.context_id;
@@ -53,6 +74,11 @@ function namedTask(message: Record<string, unknown>): string | undefined {
     if (value !== undefined && value !== null && value !== '') return typeof value === 'string' ? value : JSON.stringify(value);
   }
   return undefined;
+}
+
+/** How many reference task ids a message names, in either spelling the SDK reads (`referenceTaskIds`, proto JSON's `reference_task_ids`). */
+function referenceCount(message: Record<string, unknown>): number {
+  return Math.max(...['referenceTaskIds', 'reference_task_ids'].map((key) => (Array.isArray(message[key]) ? (message[key] as unknown[]).length : 0)));
 }
 
 function refusal(taskId: string): string {

@@ -1,5 +1,6 @@
 import { TaskState } from '@a2a-js/sdk';
 import { AgentEvent as A2AEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from '@a2a-js/sdk/server';
+import { DeltaCoalescer } from '../../delegation/a2a/delta-coalescer.js';
 import { AbortError } from '../../errors/abort-error.js';
 import { errorMessage } from '../../errors/error-message.js';
 import type { RunHandle } from '../../runs/run-registry.js';
@@ -37,14 +38,21 @@ export class RunExecutor implements AgentExecutor {
     const publish = (event: ReturnType<RunUpdates['of']>[number]): void => {
       if (!entry.ended) bus.publish(event);
     };
+    // The answer's deltas, at most one chunk per 100 ms (the first at once): the SDK copies the
+    // whole task, every chunk so far, into and out of its store for each update, so a chunk
+    // per delta made a long answer quadratic (2,000 deltas held the event loop for a minute).
+    const answer = new DeltaCoalescer((delta) => updates.of(delta).forEach(publish));
     try {
       await new Promise<void>((resolve) => {
         started.run.events$.subscribe({
           next: ({ event }) => {
+            if (event.type === 'ReasonDelta' && event.kind === 'text') return answer.add(event);
+            answer.flush(); // in order: the text before what follows it
             for (const update of updates.of(event)) publish(update);
             if (event.type === 'RunEnd' || event.type === 'RunCancelled') entry.ended = true;
           },
           error: (error: unknown) => {
+            answer.flush();
             // Cancelled elsewhere (the page's Stop, engine.close()): the task is canceled, not failed.
             const cancelled = AbortError.isInstance(error);
             publish(updates.status(cancelled ? TaskState.TASK_STATE_CANCELED : TaskState.TASK_STATE_FAILED, `The run ${cancelled ? 'was cancelled' : 'failed'}: ${errorMessage(error)}`));
@@ -52,6 +60,7 @@ export class RunExecutor implements AgentExecutor {
             resolve();
           },
           complete: () => {
+            answer.flush();
             // A log that ends without a terminal event (evicted, say) still ends the task once.
             publish(updates.status(TaskState.TASK_STATE_FAILED, 'The run ended without a result.'));
             entry.ended = true;
@@ -60,6 +69,7 @@ export class RunExecutor implements AgentExecutor {
         });
       });
     } finally {
+      answer.close();
       this.#running.delete(taskId);
     }
   }

@@ -22,6 +22,17 @@ export function writeRpcJson(res: ServerResponse, status: number, envelope: obje
   destroyUnlessDrained(res, DEFAULT_DRAIN_TIMEOUT_MS);
 }
 
+/** What becomes of an answer's stream once its client has left (or was cut). */
+export type AfterLeave =
+  /** Closed: a subscription to a task (`tasks/resubscribe`), which only relays what others store. */
+  | 'close'
+  /**
+   * Read to its end, unwritten: the stream of a message, which is what stores its task's
+   * updates (the SDK's `sendMessageStream` saves each event before it yields it). Closed, it
+   * would leave the task `working` in the store for ever, though its run goes on and ends.
+   */
+  | 'read-to-end';
+
 /**
  * Writes the SDK's answer: an envelope as JSON, a stream as server-sent events (one
  * `data:` envelope each, a `: keep-alive` comment every `keepAliveMs` of silence so proxies
@@ -29,19 +40,20 @@ export function writeRpcJson(res: ServerResponse, status: number, envelope: obje
  * ours does (`eventStreamResponse`): a client that stops reading is cut once its unread
  * backlog passes the bound, instead of the backlog growing in memory. A client that leaves
  * (or is cut) stops the writing, not the task (A2A tasks outlive their streams;
- * `tasks/cancel` stops one). A stream that fails ends with its error as one more envelope.
- * Resolves when done, never rejects.
+ * `tasks/cancel` stops one): `afterLeave` says whether the stream is then closed or read to
+ * its end unwritten, so the task it stores still reaches its final state. A stream that
+ * fails ends with its error as one more envelope. Resolves when done, never rejects.
  */
-export async function writeRpcAnswer(res: ServerResponse, answer: RpcAnswer, keepAliveMs: number, errorEnvelope: (error: unknown) => object): Promise<void> {
+export async function writeRpcAnswer(res: ServerResponse, answer: RpcAnswer, keepAliveMs: number, errorEnvelope: (error: unknown) => object, afterLeave: AfterLeave = 'close'): Promise<void> {
   if (!(Symbol.asyncIterator in answer)) return writeRpcJson(res, 200, answer);
   const stream = answer;
   const out = eventStreamResponse(res, {}, keepAliveMs);
   const left = (): void => void stream.return(undefined);
-  res.once('close', left);
+  if (afterLeave === 'close') res.once('close', left);
   try {
     for await (const envelope of stream) {
-      if (res.destroyed) break;
-      out.send(envelope);
+      if (!res.destroyed) out.send(envelope);
+      else if (afterLeave === 'close') break;
     }
   } catch (error) {
     // The stream's last word: the error as a JSON-RPC envelope (the SDK client throws it).

@@ -1,8 +1,10 @@
+import type { IncomingMessage } from 'node:http';
+import type { HarnessEngine } from '../../engine/harness-engine.js';
 import { HttpFailure } from '../../http/http-failure.js';
 import { readJsonBody } from '../../http/read-json-body.js';
 import type { Tool } from '../../tools/tool.js';
 import { MAX_TIMER_MS } from '../../validation/max-timer.js';
-import { resolveProtocolOptions, type ProtocolHandlerOptions } from '../protocol-options.js';
+import { resolveProtocolOptions, type ProtocolHandlerOptions, type ResolvedProtocolOptions } from '../protocol-options.js';
 import { protocolRoute, type ProtocolRequestHandler } from '../protocol-route.js';
 import { startStreamedRun } from '../start-streamed-run.js';
 import type { ProtocolEngine } from '../protocol-engine.js';
@@ -11,8 +13,12 @@ import { streamAgUiRun } from './ag-ui-stream.js';
 import { answerWaitingRun } from './answer-waiting-run.js';
 import { FrontendCalls } from './frontend-calls.js';
 import { frontendTools } from './frontend-tools.js';
+import { RequestSlots, type RequestSlot } from './request-slots.js';
 import { readRunAgentInput, type AgUiRequest } from './run-agent-input.js';
 import { WaitingThreads } from './waiting-threads.js';
+
+/** What {@link agUiHandler} needs of the engine: a protocol handler's, and checking a request's tools before it starts a run. */
+export type AgUiEngine = ProtocolEngine & Pick<HarnessEngine, 'checkRunTools'>;
 
 /** Options of {@link agUiHandler}. */
 export interface AgUiHandlerOptions extends ProtocolHandlerOptions {
@@ -34,20 +40,23 @@ export interface AgUiHandlerOptions extends ProtocolHandlerOptions {
  * - `tools` (frontend tools) are offered to the model for this run. A call to one that may
  *   run (the permission rules gate it like any tool) ends the AG-UI run (`TOOL_CALL_*`, shown
  *   only now, then `RUN_FINISHED` naming it in `pendingToolCallIds`; a refused one is shown only
- *   as its `TOOL_CALL_RESULT`, the refusal, never as a call to run); the run waits, and the thread's next
- *   request, whose tool message carries the result, continues it as a new AG-UI run.
+ *   as a `CUSTOM` `rxharness.ToolCallEnd`, the refusal, never as a call to run); the run waits, and
+ *   the thread's next request, whose tool message carries the result, continues it as a new AG-UI run.
  * - An approval (a permission rule's `ask`, anywhere in the tree) ends the AG-UI run with an
  *   `interrupt` outcome (the interrupt's id is the approval's); the next request's `resume`
  *   entry answers it (`payload: { decision: 'approve' | 'reject' | 'always', comment? }`).
  * - A request that answers nothing while the thread waits starts a new turn; the waiting run
- *   is cancelled. One that is no new turn either (a copy of an earlier request) is refused
- *   and changes nothing. A run nobody continues within `clientWaitMs` is cancelled.
+ *   is cancelled, once the new turn's prompt and tools have passed their checks. One refused
+ *   (`400`), or no new turn either (a copy of an earlier request), changes nothing: the run
+ *   still waits. A run nobody continues within `clientWaitMs` is cancelled.
  *
  * Refusals are JSON `{ error }`: `400` a body that is not a `RunAgentInput`, whose last
  * message is not a user's, or whose frontend tool is unusable or named like a tool of the
  * server's own (`bash`, say: it would take that tool's place), `401` (`authorize`), `405` not `POST`, `409` a thread another run
- * is using, `413`/`408`/`415` as for `runsHandler`, `429` `maxRuns` runs already running
- * (with `Retry-After`). A client that disconnects cancels its run.
+ * is using, `413`/`408`/`415` as for `runsHandler`, `429` `maxRuns` runs already running or
+ * requests being read, before the body is read (with `Retry-After`; while runs wait for their
+ * clients, as many requests more are read, each maybe the answer one waits for). A client
+ * that disconnects cancels its run.
  *
  * @example
  * ```ts
@@ -56,42 +65,58 @@ export interface AgUiHandlerOptions extends ProtocolHandlerOptions {
  * // new HttpAgent({ url: 'http://localhost:8000', headers: { authorization: `Bearer ${token}` } })
  * ```
  */
-export function agUiHandler(engine: ProtocolEngine, options: AgUiHandlerOptions = {}): ProtocolRequestHandler {
+export function agUiHandler(engine: AgUiEngine, options: AgUiHandlerOptions = {}): ProtocolRequestHandler {
   const { clientWaitMs = 600_000, ...shared } = options;
   if (!Number.isFinite(clientWaitMs) || clientWaitMs < 1 || clientWaitMs > MAX_TIMER_MS) {
     throw new RangeError(`clientWaitMs must be a number of milliseconds from 1 to ${MAX_TIMER_MS}, got ${String(clientWaitMs)}`);
   }
   const o = resolveProtocolOptions(shared);
-  const slots = o.slots;
   const threads = new WaitingThreads(clientWaitMs, (state) => engine.runs.cancel(state.run.runId));
+  const requests = new RequestSlots(o.slots, () => threads.size);
   return protocolRoute(o, async (req, res) => {
-    const input = readRunAgentInput(await readJsonBody(req, o.maxBodyBytes, o.bodyTimeoutMs));
+    // Taken before the body is read: bodies on their way hold memory, and count against maxRuns.
+    const slot = requests.take();
+    const input = await readInput(req, o, slot);
     const ids = { threadId: input.threadId, runId: input.runId };
     const hooks = { keepAliveMs: o.keepAliveMs, onWait: threads.park.bind(threads, input.threadId) };
     const waiting = threads.take(input.threadId);
     const calls = new FrontendCalls();
     let turn: NewTurn | undefined;
     try {
-      // Answers continue the waiting run; a request without any must start a new turn.
-      if (waiting === undefined || !answerWaitingRun(engine, waiting, input)) turn = newTurn(input, calls, clientWaitMs);
+      // Answers continue the waiting run; a request without any must start a new turn, checked whole first.
+      if (waiting === undefined || !answerWaitingRun(engine, waiting, input)) turn = newTurn(engine, input, calls, clientWaitMs);
     } catch (error) {
-      // A bad answer, or neither answers nor a new turn (a request sent twice, say): the run still waits.
+      // A bad answer, a bad new turn, or neither (a request sent twice, say): the run still waits.
+      slot.release();
       if (waiting !== undefined) threads.park(input.threadId, waiting);
       throw error;
     }
-    if (turn === undefined) return streamAgUiRun(engine, waiting!, ids, res, hooks);
+    if (turn === undefined) {
+      slot.release(); // the waiting run holds its own
+      return streamAgUiRun(engine, waiting!, ids, res, hooks);
+    }
     if (waiting !== undefined) {
       // A new turn instead of answers: the waiting run is abandoned, and its session freed.
       engine.runs.cancel(waiting.run.runId);
       await waiting.run.result.catch(() => undefined);
     }
     const { prompt, tools } = turn;
-    const run = await startStreamedRun(engine, slots.take(), prompt, { sessionId: input.threadId, ...(tools.length > 0 ? { tools } : {}) }, res);
+    const run = await startStreamedRun(engine, requests.forRun(slot), prompt, { sessionId: input.threadId, ...(tools.length > 0 ? { tools } : {}) }, res);
     if (run === undefined) return; // the client is gone
     const frontend = new Set(tools.map((t) => t.name));
     const state = { run, mapper: new AgUiMapper(frontend), calls, frontendTools: frontend, after: 0, interrupts: new Set<string>() };
     streamAgUiRun(engine, state, ids, res, hooks);
   });
+}
+
+/** The request's `RunAgentInput`; the slot is given back when it cannot be read. */
+async function readInput(req: IncomingMessage, o: ResolvedProtocolOptions, slot: RequestSlot): Promise<AgUiRequest> {
+  try {
+    return readRunAgentInput(await readJsonBody(req, o.maxBodyBytes, o.bodyTimeoutMs));
+  } catch (error) {
+    slot.release();
+    throw error;
+  }
 }
 
 /** What a request that starts a new turn brings: its prompt and its frontend tools. */
@@ -101,13 +126,21 @@ interface NewTurn {
 }
 
 /**
- * The new turn a request starts.
+ * The new turn a request starts, checked as far as it can be before anything changes: a
+ * refused request must not have cost the thread its waiting run.
  *
- * @throws HttpFailure `400` when the last message is not a user's with text, or a tool is unusable.
+ * @throws HttpFailure `400` when the last message is not a user's with text, or a tool is
+ *   unusable or named like one of the engine's own.
  */
-function newTurn(input: AgUiRequest, calls: FrontendCalls, waitMs: number): NewTurn {
+function newTurn(engine: AgUiEngine, input: AgUiRequest, calls: FrontendCalls, waitMs: number): NewTurn {
   if (input.prompt === undefined) {
     throw new HttpFailure(400, 'the last message must be a user message with text: it is the prompt (the thread\'s earlier messages are kept by the server)');
   }
-  return { prompt: input.prompt, tools: frontendTools(input.tools, calls, waitMs) };
+  const tools = frontendTools(input.tools, calls, waitMs);
+  try {
+    engine.checkRunTools(tools);
+  } catch (error) {
+    throw error instanceof TypeError ? new HttpFailure(400, error.message) : error;
+  }
+  return { prompt: input.prompt, tools };
 }

@@ -1,10 +1,9 @@
 import { EventType, type AGUIEvent } from '@ag-ui/core';
 import type { AgentEvent, ReasonEndEvent, TaskWrapEvent, ToolCallInfo } from '../../events/agent-event.js';
+import { isDelegationTool } from '../../subagent/delegation-tool-names.js';
 import { messageIdOf, reasoningIdOf, resultIdOf, toolCallIdOf } from './ag-ui-ids.js';
+import { FrontendCallView } from './frontend-call-view.js';
 import { SubagentSteps } from './subagent-steps.js';
-
-/** The delegation tools: a subagent started under one of their calls names it as its parent call. */
-const DELEGATION_TOOLS = new Set(['task', 'multitask']);
 
 /**
  * Translates one run's events into AG-UI events, keeping what AG-UI needs to know across
@@ -16,10 +15,11 @@ const DELEGATION_TOOLS = new Set(['task', 'multitask']);
  * - Tool calls: `TOOL_CALL_START/ARGS/END` when the model has asked for them (its step's
  *   `ReasonEnd`), with the step's message as `parentMessageId`; `TOOL_CALL_RESULT` when each ends.
  *   A main-run call of a frontend tool (one the client runs) is held back until its tool has
- *   started ({@link AgUiMapper.release}); one that ends without (refused) is shown only as its
- *   `TOOL_CALL_RESULT`, the refusal: a client that runs a call at its `TOOL_CALL_END` (as
+ *   started ({@link AgUiMapper.release}): a client that runs a call at its `TOOL_CALL_END` (as
  *   `@ag-ui/client`'s `onNewToolCall` lets it), before it reads the next event, never runs a
- *   call the rules refuse.
+ *   call the rules refuse. One that ends without (refused) is shown only as a `CUSTOM`
+ *   `rxharness.ToolCallEnd`, and one the client answered gets no `TOOL_CALL_RESULT` of ours
+ *   (see {@link FrontendCallView}).
  * - A subagent (a `TaskWrap`): a step named after the task's description
  *   (`STEP_STARTED/FINISHED`) around `SUBAGENT_STARTED/FINISHED` (or `SUBAGENT_ERROR`), its run
  *   id the `subagentRunId` every one of its events carries, its tool calls' ids prefixed with
@@ -37,11 +37,11 @@ export class AgUiMapper {
   readonly #reasoning = new Map<string, string | undefined>();
   /** Messages that have had text on the client, in this AG-UI run or an earlier one. */
   readonly #shown = new Set<string>();
-  /** The open `task`/`multitask` call of each run, by run id. */
+  /** The open delegation call of each run, by run id. */
   readonly #delegations = new Map<string, string>();
   readonly #subagents = new SubagentSteps();
-  /** The `TOOL_CALL_START/ARGS/END` of frontend calls not shown yet, by call id. */
-  readonly #held = new Map<string, AGUIEvent[]>();
+  /** The main run's calls to frontend tools. */
+  readonly #frontendCalls = new FrontendCallView();
 
   /** @param frontendTools The tools the client runs (the request's `tools`); none by default. */
   constructor(private readonly frontendTools: ReadonlySet<string> = NO_TOOLS) {}
@@ -58,10 +58,12 @@ export class AgUiMapper {
    * rules let it run): the client may run it now. None for any other call, or a second time.
    */
   release(callId: string): AGUIEvent[] {
-    const held = this.#held.get(callId);
-    if (held === undefined) return [];
-    this.#held.delete(callId);
-    return held;
+    return this.#frontendCalls.release(callId);
+  }
+
+  /** The client sent a result for a main-run frontend call: its own tool message shows it, ours would repeat it. */
+  answered(callId: string): void {
+    this.#frontendCalls.answered(callId);
   }
 
   /**
@@ -102,13 +104,17 @@ export class AgUiMapper {
       case 'ReasonEnd':
         return this.#reasonEnd(event, sub, out);
       case 'ToolCallStart':
-        if (DELEGATION_TOOLS.has(event.toolName)) this.#delegations.set(event.runId, toolCallIdOf(event.runId, event.callId, sub));
+        // A subagent started under a delegation call names it as its parent call. (A run's calls
+        // run one at a time, so `generate`, which starts none, only ever holds the place alone.)
+        if (isDelegationTool(event.toolName)) this.#delegations.set(event.runId, toolCallIdOf(event.runId, event.callId, sub));
         return;
       case 'ToolCallEnd': {
         const toolCallId = toolCallIdOf(event.runId, event.callId, sub);
         if (this.#delegations.get(event.runId) === toolCallId) this.#delegations.delete(event.runId);
-        // A frontend call that ends unreleased was refused (or answered early): its result only, no call to run.
-        if (sub === undefined && this.frontendTools.has(event.toolName)) this.#held.delete(toolCallId);
+        if (sub === undefined && this.frontendTools.has(event.toolName)) {
+          out.push(...this.#frontendCalls.end(event));
+          return;
+        }
         out.push({ type: EventType.TOOL_CALL_RESULT, messageId: resultIdOf(toolCallId), toolCallId, content: event.text, role: 'tool', ...attribution(sub) });
         return;
       }
@@ -152,7 +158,7 @@ export class AgUiMapper {
     for (const call of event.toolCalls) {
       // The frontend's tools are the main agent's only (a subagent's calls never reach the client).
       if (sub !== undefined || !this.frontendTools.has(call.name)) pushToolCall(out, toolCallIdOf(event.runId, call.callId, sub), call, messageId, sub);
-      else this.#held.set(call.callId, pushToolCall([], call.callId, call, messageId, undefined));
+      else this.#frontendCalls.hold(call.callId, pushToolCall([], call.callId, call, messageId, undefined));
     }
   }
 

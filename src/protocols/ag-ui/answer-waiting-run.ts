@@ -22,7 +22,10 @@ export function answerWaitingRun(engine: ProtocolEngine, state: AgUiRunState, in
   const decisions = input.resume.filter((entry) => state.interrupts.has(entry.interruptId)).map((entry) => [entry.interruptId, decisionOf(entry)] as const);
   const results = [...input.toolResults].filter(([callId]) => state.calls.expects(callId));
   if (decisions.length === 0 && results.length === 0) return false;
-  for (const [callId, result] of results) state.calls.answer(callId, result);
+  for (const [callId, result] of results) {
+    state.calls.answer(callId, result);
+    state.mapper.answered(callId);
+  }
   for (const callId of state.calls.asked()) state.calls.answer(callId, { text: NOT_RUN, error: 'the frontend sent no result' });
   const answered = new Map(decisions);
   for (const approvalId of state.interrupts) {

@@ -1,7 +1,7 @@
 import type { Tool as AgUiTool } from '@ag-ui/core';
 import type { JsonObject } from '../../events/json.js';
 import { HttpFailure } from '../../http/http-failure.js';
-import { oversizedSchema } from '../../mcp/mcp-tool-limits.js';
+import { MCP_MAX_TOOLS, oversizedSchema } from '../../mcp/mcp-tool-limits.js';
 import type { Tool } from '../../tools/tool.js';
 import type { FrontendCalls } from './frontend-calls.js';
 import { DELEGATION_TOOL_NAMES } from '../../subagent/delegation-tool-names.js';
@@ -14,10 +14,14 @@ const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
  * description and JSON schema; a call waits (at most `waitMs`) for the frontend to run it
  * and send its result with the next request, which `calls` receives.
  *
- * @throws HttpFailure `400` for a tool without a usable name, or with a schema that is not an
- *   object or is larger than an MCP tool's may be (64 KiB of JSON).
+ * @throws HttpFailure `400` for more tools than an MCP server may offer (256), a tool without a
+ *   usable name, or with a schema that is not an object or is larger than an MCP tool's may be
+ *   (64 KiB of JSON).
  */
 export function frontendTools(tools: readonly AgUiTool[], calls: FrontendCalls, waitMs: number): Tool[] {
+  // Each is checked, and offered with every model request of the run: 50,000 small ones (under
+  // the body limit) held the event loop, every run and client of the process, for 3 seconds.
+  if (tools.length > MCP_MAX_TOOLS) throw new HttpFailure(400, `tools has ${tools.length} tools; at most ${MCP_MAX_TOOLS} may be offered (as many as an MCP server's): send the ones this turn needs`);
   const named = new Set<string>();
   return tools.map((tool, i) => {
     if (typeof tool?.name !== 'string' || !TOOL_NAME.test(tool.name)) {

@@ -31,6 +31,11 @@ export class WaitingThreads {
     private readonly cancel: (state: AgUiRunState) => void,
   ) {}
 
+  /** How many runs wait now. */
+  get size(): number {
+    return this.#waiting.size;
+  }
+
   /** Parks a run until its thread's next request (or `waitMs`). */
   park(threadId: string, state: AgUiRunState): void {
     this.take(threadId);

@@ -2,6 +2,8 @@ import { existsSync } from 'node:fs';
 import type { Static } from 'typebox';
 import { defineTool } from '../define-tool.js';
 import { schemaMemo } from '../schema-memo.js';
+import { commandEnvironment } from '../command-environment.js';
+import { errorMessage } from '../../errors/error-message.js';
 import { runCommand, type CommandOutcome } from '../run-command.js';
 import { toolError } from '../tool-error.js';
 import type { Tool, ToolResult } from '../tool.js';
@@ -43,6 +45,17 @@ export interface BashToolOptions {
   readonly maxOutputChars?: number;
   /** The shell; default `/bin/bash` when present, else `/bin/sh`. */
   readonly shell?: string;
+  // The function's type is written out, not `CommandEnvironment`: that alias is not part of the package's API.
+  /**
+   * What each command's environment holds: called with rxharness's environment (a copy,
+   * without rxharness's own credentials, which no command gets), it returns the variables the
+   * command gets, synchronously. Default: all of them but `OPENAI_API_KEY`, the model
+   * server's key, which pays for the model and which few commands need. Keep the key
+   * with `(env) => env`; leave more out with `({ OPENAI_API_KEY, GITHUB_TOKEN, ...env }) => env`;
+   * pass only some with `(env) => ({ PATH: env.PATH, HOME: env.HOME })`. If it throws, the
+   * call fails and nothing runs. See docs/tools.md.
+   */
+  readonly environment?: (env: Readonly<NodeJS.ProcessEnv>) => NodeJS.ProcessEnv;
 }
 
 /**
@@ -72,6 +85,12 @@ export function createBashTool(options: BashToolOptions = {}): Tool<BashArgs> {
     input: bashInput(`${defaultTimeoutMs}/${maxTimeoutMs}`),
     subject: (args) => args.command,
     async execute({ command, timeout_ms: timeoutMs }, context) {
+      let env: NodeJS.ProcessEnv;
+      try {
+        env = commandEnvironment(options.environment);
+      } catch (e) {
+        return toolError(`Could not start the command: the bash tool's \`environment\` option failed: ${errorMessage(e)}`);
+      }
       const outcome = await runCommand({
         command,
         cwd: context.workspace,
@@ -80,6 +99,7 @@ export function createBashTool(options: BashToolOptions = {}): Tool<BashArgs> {
         killGraceMs: options.killGraceMs ?? 2_000,
         maxOutputChars: options.maxOutputChars ?? 30_000,
         signal: context.signal,
+        env,
       });
       return toResult(outcome, Math.min(timeoutMs ?? defaultTimeoutMs, maxTimeoutMs));
     },

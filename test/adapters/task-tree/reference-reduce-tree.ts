@@ -9,7 +9,7 @@ import type { AgentEvent } from '../../../src/events/agent-event.js';
 import { unwrapEvent, type TaskFrame } from '../../../src/events/operators/unwrap-task-events.js';
 import { toUiItem } from '../../../src/adapters/ui-dto.js';
 import type { UiItem } from '../../../src/adapters/ui-item.js';
-import { apply, rootFor, taskNode } from '../../../src/adapters/task-tree/tree-apply.js';
+import { apply as applyToNode, rootFor, settle, settlingOf, taskNode } from '../../../src/adapters/task-tree/tree-apply.js';
 import type { TaskTreeState, TreeNode } from '../../../src/adapters/task-tree/tree-state.js';
 
 export function referenceReduceTree(state: TaskTreeState, input: AgentEvent | UiItem, now: number): TaskTreeState {
@@ -23,6 +23,13 @@ export function referenceReduceTree(state: TaskTreeState, input: AgentEvent | Ui
     return { root: next, result: error === undefined ? { text, abnormal } : { text, abnormal, error } };
   }
   return { ...state, root: next };
+}
+
+/** An item applied to `node`, and (an end) what still goes below it settled, by a walk. */
+function apply(node: TreeNode, item: UiItem, now: number, isRoot: boolean): TreeNode {
+  const changed = applyToNode(node, item, now, isRoot);
+  const settling = settlingOf(item);
+  return settling === undefined ? changed : { ...changed, children: changed.children.map((child) => settle(child, now, settling.reason, settling.status)) };
 }
 
 function updateTask(root: TreeNode, item: UiItem, key: string, now: number): TreeNode {

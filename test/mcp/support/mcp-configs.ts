@@ -107,3 +107,20 @@ const RENAMING = fileURLToPath(new URL('./renaming-stdio-server.ts', import.meta
 export function renamingStdioServer(): McpStdioServerConfig {
   return { command: process.execPath, args: ['--import', 'tsx', RENAMING], cwd: REPO };
 }
+
+const RAW = fileURLToPath(new URL('./raw-stdio-server.mjs', import.meta.url));
+
+/** The deep-schema server (see raw-stdio-server.mjs): `deep`, an input schema nested 5,000 deep, `deep_output`, an output schema as deep, and `echo`. */
+export function deepSchemaStdioServer(): McpStdioServerConfig {
+  return { command: process.execPath, args: [RAW], env: { MCP_RAW_MODE: 'deep' } };
+}
+
+/** A server listing one tool a page, each `pageDelayMs` late, for ever (see raw-stdio-server.mjs). */
+export function slowPagesStdioServer(pageDelayMs: number, startTimeoutMs: number): McpStdioServerConfig {
+  return { command: process.execPath, args: [RAW], env: { MCP_RAW_MODE: 'slow-pages', MCP_PAGE_DELAY_MS: String(pageDelayMs) }, startTimeoutMs };
+}
+
+/** A server that, once it has listed `echo`, reads nothing more and sends pings for ever (see raw-stdio-server.mjs). */
+export function pingFloodStdioServer(): McpStdioServerConfig {
+  return { command: process.execPath, args: [RAW], env: { MCP_RAW_MODE: 'ping-flood' } };
+}

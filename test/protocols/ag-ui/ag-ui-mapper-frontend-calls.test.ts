@@ -9,9 +9,10 @@ import { eventsOf, mainRun } from '../run-scripts.js';
 
 /**
  * The mapper with frontend tools: a main-run call of one is shown when it is released (its
- * tool started), or only as its result when it ends unreleased (refused: no call to run),
- * never before; a subagent's calls of a tool of the same name, and every other call, as
- * before. `@ag-ui/client`'s verifier accepts both shapes.
+ * tool started), never before; one that ends unreleased (refused: no call to run) only as a
+ * `CUSTOM` `rxharness.ToolCallEnd`, never as a `TOOL_CALL_RESULT` of a call the client never
+ * saw; a subagent's calls of a tool of the same name, and every other call, as before.
+ * `@ag-ui/client`'s verifier accepts both shapes.
  */
 const verify = verifyEvents(false) as unknown as (source: Observable<AGUIEvent>) => Observable<unknown>;
 const verified = (events: readonly AGUIEvent[]): Promise<unknown[]> => lastValueFrom(verify(from(events)).pipe(toArray()));
@@ -19,7 +20,7 @@ const verified = (events: readonly AGUIEvent[]): Promise<unknown[]> => lastValue
 const ids = { threadId: 't1', runId: 'run_main' };
 
 describe('AgUiMapper with frontend tools', () => {
-  it('shows a main-run frontend call at its release or only as its result, never before, in a sequence the AG-UI client accepts', async () => {
+  it('shows a main-run frontend call at its release or, refused, only as a custom event, never before, in a sequence the AG-UI client accepts', async () => {
     await fc.assert(
       fc.asyncProperty(mainRun, fc.array(fc.boolean(), { minLength: 8, maxLength: 8 }), async ({ plan }, releases) => {
         const mapper = new AgUiMapper(new Set(['read']));
@@ -46,9 +47,17 @@ describe('AgUiMapper with frontend tools', () => {
           // a main-run frontend call is shown only where it was released
           expect(i).toBe(released.get(e.toolCallId));
         });
+        // AG-UI ties a result to its call's TOOL_CALL_START: one without would be a tool message answering nothing the client has
+        const started = new Set<string>();
+        for (const e of out) {
+          if (e.type === EventType.TOOL_CALL_START) started.add(e.toolCallId);
+          if (e.type === EventType.TOOL_CALL_RESULT) expect(started.has(e.toolCallId)).toBe(true);
+        }
         for (const callId of unreleased) {
-          // one that ended unreleased only as its result: nothing a client could run
-          expect(out.filter((e) => 'toolCallId' in e && e.toolCallId === callId).map((e) => e.type)).toEqual([EventType.TOOL_CALL_RESULT]);
+          // one that ended unreleased: nothing a client could run, nor a result of a call it never saw; its end as a custom event
+          expect(out.filter((e) => 'toolCallId' in e && e.toolCallId === callId)).toEqual([]);
+          const ends = out.filter((e) => e.type === EventType.CUSTOM && e.name === 'rxharness.ToolCallEnd' && (e.value as { callId: string }).callId === callId);
+          expect(ends).toHaveLength(1);
         }
       }),
       { numRuns: 150 },

@@ -28,7 +28,9 @@ describe('agUiHandler: a frontend tool call goes to the client only once it may 
     const answer = await postRunAgentInput(url, { threadId: 't-deny', runId: 'r1', messages: [user('go')], tools: [CONFIRM] });
     expect(answer.status).toBe(200);
     expect(outcomeOf(answer)?.['pendingToolCallIds'] ?? []).toEqual([]);
-    expect(answer.events.find((e) => e.type === 'TOOL_CALL_RESULT' && e['toolCallId'] === 'call_ask')?.['content']).toMatch(/denied/);
+    expect(answer.events.filter((e) => e['toolCallId'] === 'call_ask')).toEqual([]);
+    const refusal = answer.events.find((e) => e.type === 'CUSTOM' && e['name'] === 'rxharness.ToolCallEnd');
+    expect(refusal?.['value']).toMatchObject({ callId: 'call_ask', text: expect.stringMatching(/denied/) });
     expect(answer.events.at(-1)?.['result']).toMatch(/^after: .*denied/);
     expect(agUi.served!.engine.runs.list().map((r) => r.state)).toEqual(['done']);
   }, 30_000);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { MCP_MAX_TOOLS } from '../../../src/mcp/mcp-tool-limits.js';
 import { agUiServerPerTest } from '../../support/ag-ui-server-per-test.js';
 import { postRunAgentInput, user } from './ag-ui-requests.js';
 
@@ -23,6 +24,17 @@ describe('agUiHandler: hostile RunAgentInput bodies', () => {
       tools,
     });
     expect(answered.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', result: 'after: yes' });
+  }, 30_000);
+
+  it('refuses more frontend tools than an MCP server may offer (400), before any run starts', async () => {
+    // 50,000 small tools fit in the body limit, and their checks held the event loop for seconds.
+    const served = await agUi.serve({ main: () => ({ text: 'never asked' }) });
+    const tools = Array.from({ length: MCP_MAX_TOOLS + 1 }, (_, i) => ({ name: `tool_${i}` }));
+    const answer = await postRunAgentInput(served.url, { threadId: 't-many', runId: 'r1', messages: [user('go')], tools });
+    expect(answer.status).toBe(400);
+    expect(JSON.parse(answer.text)).toEqual({ error: `tools has ${MCP_MAX_TOOLS + 1} tools; at most ${MCP_MAX_TOOLS} may be offered (as many as an MCP server's): send the ones this turn needs` });
+    expect(served.engine.runs.list()).toEqual([]);
+    expect(served.fixture.server.requests).toHaveLength(0);
   }, 30_000);
 
   it('refuses a repeated request that answers nothing and brings no prompt (400) without cancelling the run that waits', async () => {

@@ -7,15 +7,12 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { HarnessEngineOptions } from '../../../src/engine/engine-options.js';
+import { HAS_CHROMIUM } from '../../support/chromium-per-file.js';
 import { turnOf, type AgentRoute, type DelegationFixture } from '../../support/delegation-fixture.js';
 import { createGate } from '../../support/deferred.js';
 import { useDemoPages } from '../../support/demo-pages.js';
 import { multitaskReply, steps } from '../../support/delegation-script.js';
-import { systemProgram } from '../../support/system-requirement.js';
-import { CHROMIUM_INSTALL, findChromium } from '../chromium.js';
 import { pressRun } from '../page-login.js';
-
-const HAS_CHROMIUM = systemProgram('chromium', findChromium(), CHROMIUM_INSTALL);
 
 const pages = useDemoPages(15_000);
 /** The fixture of the test's page (its fake server's requests). */

@@ -1,15 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { HAS_CHROMIUM } from '../../support/chromium-per-file.js';
 import { useDemoPages } from '../../support/demo-pages.js';
 import { multitaskReply, steps } from '../../support/delegation-script.js';
-import { systemProgram } from '../../support/system-requirement.js';
-import { CHROMIUM_INSTALL, findChromium } from '../chromium.js';
 import { pressRun } from '../page-login.js';
 
 // The page redraws every 250 ms so running times move; a row whose task did not change since
 // it was last drawn must be left alone (with thousands of tasks, rewriting each row each
 // time kept the page busy), while a running task's time still moves.
-
-const HAS_CHROMIUM = systemProgram('chromium', findChromium(), CHROMIUM_INSTALL);
 
 const pages = useDemoPages(10_000);
 
