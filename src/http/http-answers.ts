@@ -5,6 +5,7 @@ import { errorMessage } from '../errors/error-message.js';
 import { AnswerNotAppliedError } from '../runs/answer-not-applied-error.js';
 import { UnknownRunError } from '../runs/unknown-run-error.js';
 import { UnknownAgentError } from '../subagent/unknown-agent-error.js';
+import { UnsealedSessionError } from '../session/unsealed-session-error.js';
 import { HttpFailure } from './http-failure.js';
 import { DEFAULT_DRAIN_TIMEOUT_MS, destroyUnlessDrained } from '../adapters/drain-deadline.js';
 
@@ -36,8 +37,9 @@ const LARGE_ANSWER_BYTES = 64 * 1024;
 
 /**
  * Answers a failure: an {@link HttpFailure} with its status, an error of the engine with
- * the status its kind means (an unknown run `404`, a busy session `409`, a closed engine
- * `503`, an unknown agent or a bad prompt `400`, an approval answer another instance did not
+ * the status its kind means (an unknown run `404`, a busy session `409`, a stored session
+ * holding messages not sealed with the user's key `409` (its message says how to keep or
+ * delete it), a closed engine `503`, an unknown agent or a bad prompt `400`, an approval answer another instance did not
  * take in time `504`), anything else `500`. Once an answer has
  * started there is nothing left to say: the connection is dropped.
  */
@@ -56,6 +58,8 @@ function statusOf(error: unknown): number {
   if (error instanceof HttpFailure) return error.status;
   if (UnknownRunError.isInstance(error)) return 404;
   if (SessionBusyError.isInstance(error)) return 409;
+  // The stored session waits for the user's word (trust it, or delete it): no fault of the server's.
+  if (UnsealedSessionError.isInstance(error)) return 409;
   if (EngineClosedError.isInstance(error)) return 503;
   if (UnknownAgentError.isInstance(error)) return 400;
   // An answer the run's owning instance did not take in time: its message says whether it was withdrawn.

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { HarnessEngine } from '../engine/harness-engine.js';
 import { sessionTitle } from '../session/session-title.js';
+import { UnsealedSessionError } from '../session/unsealed-session-error.js';
 import { sendJson } from './http-answers.js';
 import { HttpFailure } from './http-failure.js';
 import { encodeCursor, honouredPage, sessionPageQuery } from './session-page.js';
@@ -40,7 +41,9 @@ export async function getSession(engine: SessionsEngine, sessionId: string, res:
 /**
  * `DELETE <base>/sessions/:id`: forgets the conversation (its messages, archive and "always"
  * approvals, and its background results not yet delivered), `204`. `409` while a run of it is
- * going (cancel it first), `404` for a session the store does not hold. Through
+ * going (cancel it first), `404` for a session the store does not hold. A session whose
+ * messages are not sealed with the user's key (planted, or from an older rxharness: the
+ * store refuses to load it) is deleted too: deleting it is what its error tells the user to do. Through
  * `engine.sessions`, whose `delete` is the engine's: it forgets what the engine keeps in
  * memory too (see `forgettingSessions`).
  */
@@ -49,9 +52,19 @@ export async function deleteSession(engine: SessionsEngine, sessionId: string, r
   if (!store?.delete) throw new HttpFailure(404, "this server's session store cannot delete sessions");
   const running = engine.runs?.list({ sessionId }).find((run) => run.state === 'running');
   if (running) throw new HttpFailure(409, `session "${sessionId}" has a run going (${running.runId}): cancel it first (DELETE .../runs/${running.runId})`);
-  if ((await store.load(sessionId)).length === 0) throw unknownSession(sessionId);
+  if (!(await holds(store, sessionId))) throw unknownSession(sessionId);
   await store.delete(sessionId);
   sendJson(res, 204, undefined);
+}
+
+/** Whether the store holds messages of the session, loadable or not (unsealed ones count). */
+async function holds(store: NonNullable<SessionsEngine['sessions']>, sessionId: string): Promise<boolean> {
+  try {
+    return (await store.load(sessionId)).length > 0;
+  } catch (error) {
+    if (UnsealedSessionError.isInstance(error)) return true;
+    throw error;
+  }
 }
 
 function unknownSession(sessionId: string): HttpFailure {

@@ -5,7 +5,7 @@ export const MCP_UNSENT_MAX = 1_000;
 
 /**
  * Bounds what waits to reach a server: past {@link MCP_UNSENT_MAX} messages sent and not yet
- * taken, `giveUp` is told why (the connection should then be closed). The SDK answers each
+ * taken, `giveUp` is told why, once (the connection should then be closed). The SDK answers each
  * request a server makes (a `ping`), and a send that cannot go out yet is kept in memory
  * until it can: a server sending pings as fast as it could and never reading its stdin grew
  * the engine by 100 MB a second, with a `drain` listener per answer. Changes `transport` in
@@ -19,8 +19,13 @@ export const MCP_UNSENT_MAX = 1_000;
 export function guardedSends(transport: Transport, giveUp: (problem: string) => void): void {
   const send = transport.send.bind(transport);
   let unsent = 0;
+  let gaveUp = false;
   transport.send = async (message, options) => {
-    if (++unsent > MCP_UNSENT_MAX) giveUp(`it did not take the last ${MCP_UNSENT_MAX} messages rxharness sent it`);
+    // Told once: every send of a flood past the bound would close the connection again.
+    if (++unsent > MCP_UNSENT_MAX && !gaveUp) {
+      gaveUp = true;
+      giveUp(`it did not take the last ${MCP_UNSENT_MAX} messages rxharness sent it`);
+    }
     try {
       return await send(message, options);
     } finally {

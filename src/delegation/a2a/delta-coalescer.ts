@@ -1,6 +1,6 @@
 import type { ReasonDeltaEvent } from '../../events/agent-event.js';
 
-/** A remote task's deltas are forwarded at most once per this many milliseconds (after the first, at once). */
+/** Deltas are forwarded at most once per this many milliseconds (after the first, at once). */
 export const FORWARD_INTERVAL_MS = 100;
 
 /**
@@ -11,7 +11,8 @@ export const FORWARD_INTERVAL_MS = 100;
  * is merged whole, never dropped; progress (`thinking`, the remote's status messages) keeps
  * only the latest message of such a run, as a progress display would: a remote sending
  * 10,000 status updates a second yields ten events a second, each the size of one message.
- * Its timer runs only while deltas come, and {@link close} stops it.
+ * Its timer runs only while deltas come, and {@link close} stops it. The A2A server uses it
+ * too, for the answer chunks it sends its clients (`protocols/a2a/run-executor.ts`).
  */
 export class DeltaCoalescer {
   // In arrival order; no two neighbours of the same kind (they are merged as they come).

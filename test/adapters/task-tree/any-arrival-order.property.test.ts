@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { createTreeState, reduceTree, type TaskTreeState, type TreeNode } from '../../../src/adapters/task-tree/index.js';
 import type { AgentEvent } from '../../../src/events/index.js';
 import { referenceReduceTree } from './reference-reduce-tree.js';
+import { countReads } from './count-reads.js';
 
 interface Spec {
   readonly call: string; // the delegating run: 'main' runs the root, the others run nothing (their tasks go under the root)
@@ -102,21 +103,6 @@ describe('reduceTree with tasks arriving in any order', () => {
     );
   });
 });
-
-/** Counts the reads of `node.children` from now on (the node keeps answering them). */
-function countReads(node: TreeNode): () => number {
-  const own = Object.getOwnPropertyDescriptor(node, 'children')!;
-  let reads = 0;
-  Object.defineProperty(node, 'children', {
-    enumerable: true,
-    configurable: true,
-    get: () => {
-      reads += 1;
-      return own.get ? own.get.call(node) : own.value;
-    },
-  });
-  return () => reads;
-}
 
 describe('reduceTree with a multitask\'s tasks arriving last first', () => {
   it('puts each before its siblings without reading (so copying) their list, and ends in index order', () => {

@@ -4,8 +4,9 @@
  * immutable all the same: every state, and every array read from one, keeps what it had.
  */
 import { describe, expect, it } from 'vitest';
-import { createTreeState, reduceTree, type TaskTreeState, type TreeNode } from '../../../src/adapters/task-tree/index.js';
+import { createTreeState, reduceTree, type TaskTreeState } from '../../../src/adapters/task-tree/index.js';
 import type { AgentEvent } from '../../../src/events/index.js';
+import { countReads } from './count-reads.js';
 
 const N = 10_000;
 
@@ -22,21 +23,6 @@ function manyTasks(): TaskTreeState {
   let state = reduceTree(createTreeState(), { type: 'RunStart', runId: 'main', agentName: 'main', sessionId: 's', prompt: 'p' }, 0);
   for (let i = 1; i <= N; i += 1) state = reduceTree(state, wrap(i, { type: 'RunStart', runId: `child_${i}`, agentName: 'worker', sessionId: `task_${i}`, prompt: 'p' }), i);
   return state;
-}
-
-/** Counts the reads of `node.children` from now on (the node keeps answering them). */
-function countReads(node: TreeNode): () => number {
-  const own = Object.getOwnPropertyDescriptor(node, 'children')!;
-  let reads = 0;
-  Object.defineProperty(node, 'children', {
-    enumerable: true,
-    configurable: true,
-    get: () => {
-      reads += 1;
-      return own.get ? own.get.call(node) : own.value;
-    },
-  });
-  return () => reads;
 }
 
 describe('reduceTree under a node of 10,000 children', () => {

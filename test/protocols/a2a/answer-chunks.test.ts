@@ -1,20 +1,7 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { HarnessEngine } from '../../../src/engine/harness-engine.js';
-import { a2aHandler } from '../../../src/protocols/a2a/a2a-handler.js';
-import { startDelegationFixture, type DelegationFixture } from '../../support/delegation-fixture.js';
+import { describe, expect, it } from 'vitest';
+import { a2aServerPerTest } from '../../support/a2a-server-per-test.js';
 
-let fixture: DelegationFixture | undefined;
-let engine: HarnessEngine | undefined;
-let server: Server | undefined;
-afterEach(async () => {
-  server?.closeAllConnections();
-  await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
-  await engine?.close();
-  await fixture?.close();
-  fixture = engine = server = undefined;
-});
+const a2a = a2aServerPerTest();
 
 /** What an A2A 0.3 stream's `data:` envelopes carry. */
 interface Envelope {
@@ -30,11 +17,8 @@ interface Envelope {
 describe('a2aHandler: an answer streamed in many small deltas', () => {
   it('1,500 deltas reach a message/stream client as a few appended chunks of the same text, then the whole answer; the task completes', async () => {
     const text = Array.from({ length: 1_500 }, (_, i) => `w${String(i).padStart(3, '0')}`).join('');
-    fixture = await startDelegationFixture({ main: () => ({ text, chunkSize: 4 }) });
-    engine = fixture.engine();
-    server = createServer(a2aHandler(engine));
-    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/a2a`;
+    const served = await a2a.serve({ main: () => ({ text, chunkSize: 4 }) });
+    const url = `${served.url}/a2a`;
     const answer = await fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

@@ -1,21 +1,8 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { HarnessEngine } from '../../../src/engine/harness-engine.js';
-import { a2aHandler } from '../../../src/protocols/a2a/a2a-handler.js';
+import { describe, expect, it } from 'vitest';
 import { MAX_REFERENCE_TASKS } from '../../../src/protocols/a2a/a2a-request.js';
-import { startDelegationFixture, type DelegationFixture } from '../../support/delegation-fixture.js';
+import { a2aServerPerTest } from '../../support/a2a-server-per-test.js';
 
-let fixture: DelegationFixture | undefined;
-let engine: HarnessEngine | undefined;
-let server: Server | undefined;
-afterEach(async () => {
-  server?.closeAllConnections();
-  await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
-  await engine?.close();
-  await fixture?.close();
-  fixture = engine = server = undefined;
-});
+const a2a = a2aServerPerTest();
 
 /**
  * The SDK copies every task a message names in `referenceTaskIds` (a repeat too) before the
@@ -27,11 +14,8 @@ describe('a2aHandler: reference tasks of a message', () => {
     ['A2A 0.3', 'message/send', 'referenceTaskIds', (refs: Record<string, string[]>) => ({ message: { kind: 'message', messageId: 'm2', role: 'user', ...refs, parts: [{ kind: 'text', text: 'again' }] } })],
     ['A2A 1.0 (proto JSON)', 'SendMessage', 'reference_task_ids', (refs: Record<string, string[]>) => ({ message: { messageId: 'm2', role: 'ROLE_USER', ...refs, parts: [{ text: 'again' }] } })],
   ])('%s: a message naming more than the cap is refused as invalid params, and starts no run; one at the cap runs', async (_name, method, key, paramsOf) => {
-    fixture = await startDelegationFixture({ main: () => ({ text: 'done' }) });
-    engine = fixture.engine();
-    server = createServer(a2aHandler(engine));
-    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/a2a`;
+    const { engine, url } = await a2a.serve({ main: () => ({ text: 'done' }) });
+    const base = `${url}/a2a`;
     const first = (await rpc(base, 1, 'message/send', { configuration: { blocking: true }, message: { kind: 'message', messageId: 'm1', role: 'user', parts: [{ kind: 'text', text: 'hi' }] } })) as { result: { id: string } };
     const taskId = first.result.id;
 

@@ -1,23 +1,13 @@
-import { createServer, request, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { request, type IncomingMessage, type Server } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { HarnessEngine } from '../../../src/engine/harness-engine.js';
-import { a2aHandler } from '../../../src/protocols/a2a/a2a-handler.js';
-import { startDelegationFixture, type DelegationFixture } from '../../support/delegation-fixture.js';
+import { a2aServerPerTest } from '../../support/a2a-server-per-test.js';
 
-let fixture: DelegationFixture | undefined;
-let engine: HarnessEngine | undefined;
-let server: Server | undefined;
+const a2a = a2aServerPerTest();
 const warnings: Error[] = [];
 const onWarning = (warning: Error): void => void warnings.push(warning);
-afterEach(async () => {
+afterEach(() => {
   process.off('warning', onWarning);
   warnings.length = 0;
-  server?.closeAllConnections();
-  await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
-  await engine?.close();
-  await fixture?.close();
-  fixture = engine = server = undefined;
 });
 
 /**
@@ -31,11 +21,9 @@ describe('a2aHandler: a subscriber that leaves', () => {
     ['A2A 0.3', 'tasks/resubscribe'],
     ['A2A 1.0', 'SubscribeToTask'],
   ])('%s: 30 subscriptions to a quiet task, each dropped, leave no listener behind; one that stays still gets the task, and it can be cancelled', async (_name, method) => {
-    fixture = await startDelegationFixture({ main: () => ({ hang: true }) });
-    engine = fixture.engine();
-    server = createServer(a2aHandler(engine));
-    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/a2a`;
+    const served = await a2a.serve({ main: () => ({ hang: true }) });
+    const { fixture, server } = served;
+    const url = `${served.url}/a2a`;
     const sent = (await rpc(url, 'message/send', { configuration: { blocking: false }, message: { kind: 'message', messageId: 'm1', role: 'user', parts: [{ kind: 'text', text: 'wait' }] } })) as { result: { id: string } };
     const taskId = sent.result.id;
     await fixture.server.waitForRequests(1, 15_000);
@@ -46,7 +34,7 @@ describe('a2aHandler: a subscriber that leaves', () => {
       const stream = await open(url, method, { id: taskId });
       expect(await firstFrame(stream)).toContain(taskId);
       stream.destroy();
-      await vi.waitFor(async () => expect(await connections(server!)).toBe(idle));
+      await vi.waitFor(async () => expect(await connections(server)).toBe(idle));
     }
     await new Promise((resolve) => setImmediate(resolve));
     expect(warnings.map((w) => w.message).filter((m) => m.includes('ExecutionEventBus'))).toEqual([]);

@@ -1,23 +1,11 @@
-import { createServer, request, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { HarnessEngine } from '../../../src/engine/harness-engine.js';
-import { a2aHandler } from '../../../src/protocols/a2a/a2a-handler.js';
+import { request, type IncomingMessage } from 'node:http';
+import { describe, expect, it, vi } from 'vitest';
 import { createGate } from '../../support/deferred.js';
-import { startDelegationFixture, type DelegationFixture } from '../../support/delegation-fixture.js';
+import { a2aServerPerTest } from '../../support/a2a-server-per-test.js';
 
 const TOKEN = 'a2a-test-token-0123456789';
 
-let fixture: DelegationFixture | undefined;
-let engine: HarnessEngine | undefined;
-let server: Server | undefined;
-afterEach(async () => {
-  server?.closeAllConnections();
-  await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
-  await engine?.close();
-  await fixture?.close();
-  fixture = engine = server = undefined;
-});
+const a2a = a2aServerPerTest();
 
 /**
  * A2A tasks outlive their streams (docs/protocols.md, "Cancel"): a client that drops its
@@ -29,20 +17,19 @@ describe('a2aHandler: a task outlives the stream that started it', () => {
     ['A2A 0.3', 'message/stream', 'tasks/get', 'completed', { message: { kind: 'message', messageId: 'm1', role: 'user', parts: [{ kind: 'text', text: 'hi' }] } }],
   ])('%s: a client that drops its stream mid-run reads the task completed, with its answer, once the run ends', async (_name, method, getMethod, completed, params) => {
     const gate = createGate();
-    fixture = await startDelegationFixture({ main: async () => (await gate.promise, { text: 'the answer' }) });
-    engine = fixture.engine();
-    server = createServer(a2aHandler(engine, { authorize: (req) => req.headers.authorization === `Bearer ${TOKEN}` }));
-    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const { fixture, engine, server, url: base } = await a2a.serve(
+      { main: async () => (await gate.promise, { text: 'the answer' }) },
+      { authorize: (req) => req.headers.authorization === `Bearer ${TOKEN}` },
+    );
     const stream = await open(base, method, params);
     const first = String(await new Promise((resolve) => stream.once('data', resolve)));
     const taskId = /"id":"([^"]+)"/.exec(first)![1]!;
     await fixture.server.waitForRequests(1, 15_000);
     stream.destroy();
     // the server has seen the client go before the run goes on
-    await vi.waitFor(async () => expect(await new Promise((resolve) => server!.getConnections((_e, n) => resolve(n)))).toBe(0));
+    await vi.waitFor(async () => expect(await new Promise((resolve) => server.getConnections((_e, n) => resolve(n)))).toBe(0));
     gate.open();
-    await vi.waitFor(() => expect(engine!.runs.list().map((r) => r.state)).toEqual(['done']), { timeout: 10_000 });
+    await vi.waitFor(() => expect(engine.runs.list().map((r) => r.state)).toEqual(['done']), { timeout: 10_000 });
     // Before the mend the task stayed `working` for ever: the stream that stores its updates was closed with its client.
     await vi.waitFor(async () => {
       const answer = (await (await post(base, getMethod, { id: taskId })).json()) as { result?: { status?: { state?: string } } };
