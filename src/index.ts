@@ -211,5 +211,6 @@ export { DefinitionError } from './subagent/definition-error.js';
 export { UnknownAgentError } from './subagent/unknown-agent-error.js';
 export { InvalidPermissionRuleError } from './permission/invalid-permission-rule-error.js';
 export { UnsafeLinkError } from './session/unsafe-link-error.js';
+export { UnsealedSessionError } from './session/unsealed-session-error.js';
 export { NdjsonParseError } from './adapters/ndjson-parse-error.js';
 export { BufferOverflowError } from './adapters/buffer-overflow-error.js';

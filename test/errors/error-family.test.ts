@@ -13,6 +13,7 @@ import {
   UnknownAgentError,
   UnknownRunError,
   UnsafeLinkError,
+  UnsealedSessionError,
 } from '../../src/index.js';
 import { errorMessage } from '../../src/errors/error-message.js';
 
@@ -29,6 +30,7 @@ const samples: [RxHarnessError, string, string][] = [
   [new EngineClosedError(), 'EngineClosedError', 'ENGINE_CLOSED'],
   [new InvalidWorkspaceError('/x', 'does not exist'), 'InvalidWorkspaceError', 'INVALID_WORKSPACE'],
   [new UnknownRunError('r'), 'UnknownRunError', 'UNKNOWN_RUN'],
+  [new UnsealedSessionError('s', '/w/.rxharness/sessions/s.jsonl', [1]), 'UnsealedSessionError', 'SESSION_NOT_SEALED'],
 ];
 
 describe('the error family', () => {
