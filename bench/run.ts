@@ -2,7 +2,7 @@
  * `npm run bench`: builds, then runs every benchmark against the shipped build (`dist/`)
  * and prints one table. `--json` prints the machine-readable results instead;
  * `--only <name>[,<name>]` runs some of them (overhead, client-cpu, wrapping, scheduling, peer,
- * scale, scale-out, ndjson, session-less, memory, http, serve-load, first-event); `--quick` runs fewer rounds (`support/mode.ts`).
+ * scale, scale-out, ndjson, session-less, memory, http, serve-load, first-event, tree-tools); `--quick` runs fewer rounds (`support/mode.ts`).
  * Progress goes to stderr. See docs/performance.md for what each one measures.
  *
  * @module
@@ -22,6 +22,7 @@ import { schedulingBenchmark } from './scheduling.js';
 import { sessionLessBenchmark } from './session-less.js';
 import type { ResultRow } from './support/result-row.js';
 import { formatTable } from './support/table.js';
+import { treeToolsBenchmark } from './tree-tools.js';
 import { wrappingBenchmark } from './wrapping.js';
 
 const BENCHMARKS: Record<string, () => Promise<ResultRow[]>> = {
@@ -38,6 +39,7 @@ const BENCHMARKS: Record<string, () => Promise<ResultRow[]>> = {
   http: runsHttpBenchmark,
   'serve-load': serveLoadBenchmark,
   'first-event': firstEventBenchmark,
+  'tree-tools': treeToolsBenchmark,
 };
 
 function selected(args: readonly string[]): string[] {

@@ -13,27 +13,36 @@ export interface CliIO {
 }
 
 /** A signal that stops a command as Ctrl+C does; see {@link INTERRUPT_SIGNALS}. */
-export type InterruptSignal = 'SIGINT' | 'SIGTERM';
+export type InterruptSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
 
 /**
- * Ctrl+C, and the SIGTERM of a supervisor, of `timeout` or of a cancelled CI job. Each stops
- * the command the same way: left to its default action SIGTERM would kill the process at
- * once, and the commands its runs started (each in its own process group, so no signal sent
- * to the CLI reaches them) would run on, orphaned. Not SIGHUP: a listener would override the
- * ignoring `nohup` asks for, and cancel a run meant to outlive its terminal.
+ * Ctrl+C, the SIGTERM of a supervisor, of `timeout` or of a cancelled CI job, and the SIGHUP
+ * of a terminal that was closed. Each stops the command the same way: left to its default
+ * action SIGTERM or SIGHUP would kill the process at once, and the commands its runs started
+ * (each in its own process group and session, so no signal sent to the CLI, nor the hang-up
+ * of its terminal, reaches them) would run on, orphaned. Listening to SIGHUP costs nothing
+ * `nohup` gave: Node resets a SIGHUP its parent ignored to the default action when it starts,
+ * so `nohup rxharness` never outlived its terminal.
  */
-export const INTERRUPT_SIGNALS: readonly InterruptSignal[] = Object.freeze(['SIGINT', 'SIGTERM']);
+export const INTERRUPT_SIGNALS: readonly InterruptSignal[] = Object.freeze(['SIGINT', 'SIGTERM', 'SIGHUP']);
 
 /**
  * The exit code of a command stopped by `signal`: 128 + its number, as a shell reports a
- * process the signal killed (130 for Ctrl+C, 143 for SIGTERM).
+ * process the signal killed (130 for Ctrl+C, 143 for SIGTERM, 129 for SIGHUP).
  */
 export function interruptExitCode(signal: InterruptSignal): number {
   return 128 + constants.signals[signal];
 }
 
+/** The real process's {@link CliIO}, which also tells whether a SIGHUP stopped it. */
+export interface ProcessIO extends CliIO {
+  /** True once a SIGHUP reached one of the {@link CliIO.onInterrupt} listeners. */
+  heardHangup(): boolean;
+}
+
 /** The real process's streams, environment and {@link INTERRUPT_SIGNALS}. */
-export function processIO(): CliIO {
+export function processIO(): ProcessIO {
+  let hungUp = false;
   return {
     stdout: process.stdout,
     stderr: process.stderr,
@@ -44,10 +53,15 @@ export function processIO(): CliIO {
     env: process.env,
     cwd: process.cwd(),
     onInterrupt(listener) {
-      for (const signal of INTERRUPT_SIGNALS) process.on(signal, listener);
+      const heard = (signal: InterruptSignal): void => {
+        if (signal === 'SIGHUP') hungUp = true;
+        listener(signal);
+      };
+      for (const signal of INTERRUPT_SIGNALS) process.on(signal, heard);
       return () => {
-        for (const signal of INTERRUPT_SIGNALS) process.off(signal, listener);
+        for (const signal of INTERRUPT_SIGNALS) process.off(signal, heard);
       };
     },
+    heardHangup: () => hungUp,
   };
 }

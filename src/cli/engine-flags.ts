@@ -12,6 +12,7 @@ import { CliUsageError } from './cli-usage-error.js';
 import { integerFlag } from './integer-flag.js';
 import { mcpServersFromFiles } from './mcp-config-file.js';
 import { givenModelSettingFlags, MODEL_SETTING_FLAGS, modelSettingsFromFlags, type ModelSettingFlagValues } from './model-setting-flags.js';
+import { PASS_ENV_FLAGS, passEnvOption } from './pass-env-flag.js';
 
 // The parseArgs option tables the commands share, so `run`, `serve` and `worker` (and
 // `agents`, for what it reads) spell and check a flag the same way.
@@ -39,8 +40,8 @@ export const LIMIT_FLAGS = {
   'max-depth': { type: 'string' },
 } as const;
 
-/** Every engine flag: what an engine that runs agents takes. */
-export const ENGINE_FLAGS = { ...WORKSPACE_FLAGS, ...LIMIT_FLAGS } as const;
+/** Every engine flag: what an engine that runs agents takes (and its commands' `--pass-env`). */
+export const ENGINE_FLAGS = { ...WORKSPACE_FLAGS, ...LIMIT_FLAGS, ...PASS_ENV_FLAGS } as const;
 
 /** Parsed {@link MODEL_FLAGS}. */
 export interface ModelFlagValues extends ModelSettingFlagValues {
@@ -58,10 +59,11 @@ export interface EngineFlagValues {
   readonly 'max-tasks'?: string | undefined;
   readonly 'max-steps'?: string | undefined;
   readonly 'max-depth'?: string | undefined;
+  readonly 'pass-env'?: readonly string[] | undefined;
 }
 
 /** The engine options the flags set; `workspace` is always resolved. */
-export type EngineFlagOptions = Pick<HarnessEngineOptions, 'homeDir' | 'multitaskMaxTasks' | 'maxSteps' | 'maxDepth' | 'agentDirs' | 'mcpServers'> & {
+export type EngineFlagOptions = Pick<HarnessEngineOptions, 'homeDir' | 'multitaskMaxTasks' | 'maxSteps' | 'maxDepth' | 'agentDirs' | 'mcpServers' | 'tools'> & {
   readonly workspace: string;
 };
 
@@ -83,10 +85,10 @@ export function modelFromFlags(values: ModelFlagValues, io: CliIO): ChatModel {
 }
 
 /**
- * The engine options the flags set, checked: a bad number or `--mcp-config` file, or a
- * `--workspace` that names no folder, is a {@link CliUsageError}, thrown before anything
- * starts (before `worker` and `serve --redis` reach Redis). The workspace is resolved against
- * the CLI's folder, as are the `--mcp-config` files.
+ * The engine options the flags set, checked: a bad number, `--mcp-config` file or
+ * `--pass-env` name, or a `--workspace` that names no folder, is a {@link CliUsageError},
+ * thrown before anything starts (before `worker` and `serve --redis` reach Redis). The
+ * workspace is resolved against the CLI's folder, as are the `--mcp-config` files.
  *
  * @example
  * ```ts
@@ -106,6 +108,7 @@ export function engineOptionsFromFlags(values: EngineFlagValues, io: CliIO): Eng
     ...(values['max-depth'] !== undefined ? { maxDepth: integerFlag('--max-depth', values['max-depth'], 0) } : {}),
     ...(values['agent-dir'] ? { agentDirs: values['agent-dir'] } : {}),
     ...(mcpConfigs.length > 0 ? { mcpServers: mcpServersFromFiles(mcpConfigs, io.cwd) } : {}),
+    ...passEnvOption(values['pass-env'], io),
   };
 }
 

@@ -41,6 +41,9 @@ const ENGINE_HELP = `  --workspace DIR     folder the tools work in (default: th
                       "args": [...] } or { "url": ... } } } (see docs/cli.md): the agents get
                       their tools as mcp__NAME__TOOL; repeat it for more. A workspace's own
                       .mcp.json is never loaded: only the files named here
+  --pass-env NAME     give the model's bash commands the variable NAME too, e.g. OPENAI_API_KEY
+                      for a script of yours that needs it (they get every variable but
+                      OPENAI_API_KEY by default); repeat it for more
 `;
 
 /** `rxharness --help`. */
@@ -61,7 +64,8 @@ export const RUN_HELP = `Usage: rxharness run [options] PROMPT
        rxharness run [options] @AGENT PROMPT
 
 Runs the main agent on PROMPT (or the named subagent directly) and shows a live tree of
-the run and its tasks. Ctrl+C cancels the run and every task (exit code 130).
+the run and its tasks. Ctrl+C cancels the run and every task (exit code 130), as SIGTERM
+(143) and the SIGHUP of a closed terminal (129) do.
 
 Options:
 ${MODEL_HELP}${ENGINE_HELP}  --session NAME      continue the conversation NAME (kept in <workspace>/.rxharness/sessions,
@@ -81,7 +85,8 @@ ${MODEL_HELP}${ENGINE_HELP}  --session NAME      continue the conversation NAME 
 
 Environment: OPENAI_API_KEY, OPENAI_BASE_URL, RXHARNESS_MODEL.
 Exit codes: 0 the run ended normally, 1 it ended abnormally or failed, 2 bad usage, 130 cancelled,
-141 the output was closed before the run ended (e.g. | head), which stops the run.
+143 cancelled by SIGTERM, 129 by SIGHUP (the terminal was closed: rxharness ends by that
+signal), 141 the output was closed before the run ended (e.g. | head), which stops the run.
 ${GUIDES_LINE}`;
 
 /** `rxharness agents --help`. */
@@ -112,7 +117,8 @@ Serves a browser page that starts runs of the main agent and shows each live as 
 its tasks, with Approve / Reject buttons for tool calls that ask, and the HTTP routes it
 uses (POST /api/runs, GET /api/runs/:id/events, ...; see docs/http.md). A run lives on the
 server: closing or reloading the page leaves it going, and its address (?run=<id>) shows it
-again in any tab. Ctrl+C cancels the runs and stops the server (exit code 0).
+again in any tab. Ctrl+C (or SIGTERM) cancels the runs and stops the server (exit code 0); so
+does the SIGHUP of a closed terminal, after which it ends by that signal (a shell reports 129).
 
 Options:
 ${MODEL_HELP}${ENGINE_HELP}  --port N            port to listen on (default 4173; 0 picks a free one)
@@ -143,7 +149,8 @@ Runs the tasks that engines sharing the Redis server delegate (background tasks 
 foreground ones when the engine has distributeTasks), pulled from its BullMQ queue, each
 with the rules, tools and step bound the engine gave it. Its model, tools and definitions
 must match the engines' (same --model, workspace, --agent-dir and --mcp-config). Ctrl+C
-(or SIGTERM) fails the tasks running here and stops it (exit code 0); see docs/scaling.md.
+(or SIGTERM) fails the tasks running here and stops it (exit code 0), and so does a SIGHUP,
+after which it ends by that signal; see docs/scaling.md.
 
 Options:
   --redis URL         the Redis server (default: $RXHARNESS_REDIS_URL), e.g. redis://127.0.0.1:6379
@@ -152,5 +159,6 @@ Options:
 ${MODEL_HELP}${ENGINE_HELP}  -h, --help          show this help
 
 Environment: OPENAI_API_KEY, OPENAI_BASE_URL, RXHARNESS_MODEL, RXHARNESS_REDIS_URL.
-Exit codes: 0 stopped with Ctrl+C or SIGTERM, 1 Redis cannot be reached, 2 bad usage.
+Exit codes: 0 stopped with Ctrl+C or SIGTERM, 1 Redis cannot be reached, 2 bad usage; stopped
+by SIGHUP (its terminal closed), it ends by that signal once stopped (a shell reports 129).
 ${GUIDES_LINE}`;

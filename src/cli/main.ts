@@ -11,8 +11,10 @@ import { errorMessage } from '../errors/error-message.js';
 
 /**
  * The `rxharness` command line. Resolves the exit code: 0 success, 1 an abnormal or failed
- * run, 2 bad usage (with a message on stderr), 130 cancelled with Ctrl+C (143 by SIGTERM),
- * 141 stdout closed before the run ended (`| head`: the run is stopped, quietly).
+ * run, 2 bad usage (with a message on stderr), 130 cancelled with Ctrl+C (143 by SIGTERM,
+ * 129 by the SIGHUP of a closed terminal, after which the bin ends by that signal: see
+ * `endByHangupAtExit`), 141 stdout closed before the run ended (`| head`: the run is
+ * stopped, quietly).
  *
  * @example
  * ```ts

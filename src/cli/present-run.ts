@@ -8,9 +8,14 @@ import { watchOutput } from './output-watch.js';
 
 /** A run being shown; see {@link presentRun}. */
 export interface PresentedRun {
-  /** Settles with the run's exit code: 0, 1, or 130 on Ctrl+C (143 on SIGTERM). */
+  /** Settles with the run's exit code: 0, 1, or 130 on Ctrl+C (143 on SIGTERM, 129 on SIGHUP). */
   readonly code: Promise<number>;
-  /** The exit code to use instead of the run's when stdout failed (141 for EPIPE, else 1). */
+  /**
+   * The exit code to use instead of the run's when stdout failed (141 for EPIPE, else 1),
+   * unless a signal had stopped the run first: then the output was cut short on purpose (after
+   * a SIGHUP the terminal is gone, and the tree's last write fails with EIO), so the signal's
+   * code stands.
+   */
   outputFailure(): number | undefined;
   /** Removes the Ctrl+C and output error listeners. */
   stop(): void;
@@ -18,7 +23,7 @@ export interface PresentedRun {
 
 /**
  * Subscribes, writes NDJSON when asked, and settles with the exit code (130 on Ctrl+C; a
- * SIGTERM stops the run the same way, see `INTERRUPT_SIGNALS`).
+ * SIGTERM or SIGHUP stops the run the same way, see `INTERRUPT_SIGNALS`).
  * The caller calls `stop()` once the engine is closed, not at the first press: a library
  * that re-raises SIGINT when it finds no other listener (log-update's cursor restore does, on
  * a terminal) would otherwise kill the process before the cleanup ran.
@@ -34,6 +39,7 @@ export function presentRun(events$: Observable<AgentEvent>, json: boolean, io: C
   const out$: Observable<unknown> = json ? tracked$.pipe(toNdjson(), tap((line) => io.stdout.write(line))) : tracked$;
 
   let interrupted = false;
+  let failedFirst = false; // stdout failed before any signal stopped the run
   const stopInterrupts = io.onInterrupt((signal) => {
     if (interrupted) return;
     interrupted = true;
@@ -43,6 +49,7 @@ export function presentRun(events$: Observable<AgentEvent>, json: boolean, io: C
     done(interruptExitCode(signal));
   });
   const output = watchOutput(io, (failure) => {
+    failedFirst = !interrupted;
     const stopFailure = unsubscribe(subscription);
     if (stopFailure !== undefined) io.stderr.write(stopFailure);
     done(failure);
@@ -57,7 +64,7 @@ export function presentRun(events$: Observable<AgentEvent>, json: boolean, io: C
   });
   return {
     code,
-    outputFailure: output.failure,
+    outputFailure: () => (interrupted && !failedFirst ? undefined : output.failure()),
     stop: () => {
       stopInterrupts();
       output.stop();

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { boundedFetch } from './mcp-bounded-fetch.js';
+import { guardedNotifications } from './mcp-notification-guard.js';
 import { guardedReconnects } from './mcp-reconnect-guard.js';
 import { guardedSends } from './mcp-send-guard.js';
 import type { McpSdk } from './mcp-sdk.js';
@@ -24,7 +25,8 @@ const TAIL_CHARS = 1000;
  * output) or Streamable HTTP (with the config's headers on every request, each answer
  * bounded by {@link boundedFetch} and reconnects by {@link guardedReconnects}: one outgrowing
  * its bound closes the connection). Either is closed when the server does not take what is
- * sent to it ({@link guardedSends}).
+ * sent to it ({@link guardedSends}), or sends notifications faster than a sane rate
+ * ({@link guardedNotifications}, which also drops those the client does not use).
  *
  * @example
  * ```ts
@@ -33,16 +35,17 @@ const TAIL_CHARS = 1000;
  * ```
  */
 export function openTransport(sdk: McpSdk, config: McpServerConfig, workspace: string): OpenedTransport {
-  // An answer outgrowing its bound, a server asking for reconnects in a tight loop, or one
-  // not taking what is sent to it, ends the connection: calls in flight fail at once, and
-  // the next run starts the server again.
+  // An answer outgrowing its bound, a server asking for reconnects in a tight loop, one not
+  // taking what is sent to it, or one flooding notifications, ends the connection: calls in
+  // flight fail at once, and the next run starts the server again.
   let closedBecause: string | undefined;
   const closeBecause = (problem: string): void => {
     closedBecause ??= `${problem}, so rxharness closed the connection`;
     void transport.close();
   };
   const { transport, stderrTail } = isStdioServer(config) ? stdioTransport(sdk, config, workspace) : httpTransport(sdk, config, closeBecause);
-  guardedSends(transport, closeBecause);
+  guardedSends(transport, closeBecause, { oneAtATime: isStdioServer(config) });
+  guardedNotifications(transport, closeBecause);
   return { transport, stderrTail, closedBecause: () => closedBecause };
 }
 

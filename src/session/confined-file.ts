@@ -2,6 +2,7 @@ import { constants } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { lstat, mkdir, open, readlink, realpath, rename, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { NotRegularFileError, specialKind } from './not-regular-file-error.js';
 import { UnsafeLinkError } from './unsafe-link-error.js';
 
 /** A folder files must stay in, and how error messages name it. */
@@ -16,6 +17,13 @@ export interface ConfinedRoot {
 export type PathKind = 'file' | 'folder';
 
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+/**
+ * Every open is non-blocking: opening a FIFO to read waits for a writer (to write, for a
+ * reader) for ever, a wait no later check could end. For a regular file, the only kind let
+ * through, the flag changes nothing (reads and writes of regular files never wait for data).
+ * No terminal planted as the file becomes the process's controlling terminal either.
+ */
+const OPEN_ALWAYS = NOFOLLOW | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
 const MAX_LINKS = 40;
 
 /**
@@ -67,12 +75,16 @@ export async function makeConfinedFolder(root: ConfinedRoot, dir: string): Promi
 }
 
 /**
- * Opens the file `file` below `root` with `flags` (`O_NOFOLLOW` is added) once the way to
- * it is checked; on Linux the opened file is checked again afterwards (the kernel names it
- * in /proc/self/fd), so a link swapped in between the check and the open is caught too.
- * With `O_CREAT`, such a race can leave an empty file behind the link, never content.
+ * Opens the file `file` below `root` with `flags` (`O_NOFOLLOW`, `O_NONBLOCK` and
+ * `O_NOCTTY` are added) once the way to it is checked; on Linux the opened file is checked
+ * again afterwards (the kernel names it in /proc/self/fd), so a link swapped in between the
+ * check and the open is caught too. With `O_CREAT`, such a race can leave an empty file
+ * behind the link, never content. Only a regular file is opened: a FIFO, a folder, a socket
+ * or a device under the name is refused before the open and, if swapped in since, after it
+ * (the handle's own stat), so no caller waits on a FIFO or reads a folder.
  *
- * @throws {@link UnsafeLinkError} naming the link; file-system errors (`ENOENT`...) as they are.
+ * @throws {@link UnsafeLinkError} naming the link; {@link NotRegularFileError} naming what
+ * the file is; file-system errors (`ENOENT`...) as they are.
  *
  * @example
  * ```ts
@@ -81,28 +93,43 @@ export async function makeConfinedFolder(root: ConfinedRoot, dir: string): Promi
  */
 export async function openConfined(root: ConfinedRoot, file: string, flags: number): Promise<FileHandle> {
   await checkConfined(root, file, 'file');
+  // Before the open too: opening a device can have effects of its own.
+  await refuseSpecial(file);
   let handle: FileHandle;
   try {
-    handle = await open(file, flags | NOFOLLOW);
+    handle = await open(file, flags | OPEN_ALWAYS);
   } catch (error) {
+    const { code } = error as NodeJS.ErrnoException;
     // A link planted since the check: name it if it is still there.
-    if ((error as NodeJS.ErrnoException).code === 'ELOOP') await checkConfined(root, file, 'file');
+    if (code === 'ELOOP') await checkConfined(root, file, 'file');
+    // Something swapped in since (a FIFO without a reader gives ENXIO to a writer, a folder EISDIR): name it.
+    if (code !== 'ENOENT') await refuseSpecial(file);
     throw error;
   }
   const opened = await readlink(`/proc/self/fd/${handle.fd}`).catch(() => undefined);
-  if (opened === undefined || isWithin(await realRoot(root), opened)) return handle;
+  if (opened !== undefined && !isWithin(await realRoot(root), opened)) {
+    await handle.close();
+    await checkConfined(root, file, 'file');
+    throw new UnsafeLinkError(file, dirname(file), dirname(opened), root.path, root.label, true);
+  }
+  const kind = await handle.stat().then(specialKind, async (error: unknown) => {
+    await handle.close();
+    throw error;
+  });
+  if (kind === undefined) return handle;
   await handle.close();
-  await checkConfined(root, file, 'file');
-  throw new UnsafeLinkError(file, dirname(file), dirname(opened), root.path, root.label, true);
+  throw new NotRegularFileError(file, kind);
 }
 
 /**
  * Writes `text` as the whole file `target` below `root`: to a fresh temporary file created
  * exclusively (a leftover or a planted link of that name cannot be written through), then
  * renamed over it, so the file is whole or as it was. A link planted as `target` is refused
- * before anything is written (a rename would replace it silently).
+ * before anything is written (a rename would replace it silently), and so is anything else
+ * that is not a regular file (a FIFO, a folder...).
  *
- * @throws {@link UnsafeLinkError} naming the link; file-system errors as they are.
+ * @throws {@link UnsafeLinkError} naming the link; {@link NotRegularFileError} naming what
+ * `target` is; file-system errors as they are.
  *
  * @example
  * ```ts
@@ -111,12 +138,15 @@ export async function openConfined(root: ConfinedRoot, file: string, flags: numb
  */
 export async function writeConfinedFile(root: ConfinedRoot, target: string, text: string): Promise<void> {
   await checkConfined(root, target, 'file');
+  // A folder in the way would fail the rename obscurely; anything else not a regular file is refused alike.
+  await refuseSpecial(target);
   const temporary = `${target}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`;
   const handle = await openConfined(root, temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL);
   try {
     await handle.writeFile(text);
     await handle.close();
     await checkConfined(root, target, 'file');
+    await refuseSpecial(target);
     await rename(temporary, target);
   } catch (e) {
     await handle.close().catch(() => undefined);
@@ -136,6 +166,13 @@ export async function writeConfinedFile(root: ConfinedRoot, target: string, text
 export function isWithin(root: string, path: string): boolean {
   const rel = relative(root, path);
   return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}
+
+/** Throws when `file` is there but is neither a regular file nor a link (the confinement checks name a link). */
+async function refuseSpecial(file: string): Promise<void> {
+  const stats = await lstat(file).catch(() => undefined);
+  const kind = stats && specialKind(stats);
+  if (kind !== undefined) throw new NotRegularFileError(file, kind);
 }
 
 function realRoot(root: ConfinedRoot): Promise<string> {

@@ -1,12 +1,14 @@
 import { constants } from 'node:fs';
-import { realpath, rm, type FileHandle } from 'node:fs/promises';
+import { realpath, type FileHandle } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { ChatMessage } from '../model/chat-message.js';
-import { checkConfined, isWithin, makeConfinedFolder, openConfined, writeConfinedFile, type ConfinedRoot } from './confined-file.js';
+import { isWithin, makeConfinedFolder, openConfined, writeConfinedFile, type ConfinedRoot } from './confined-file.js';
 import { FileSessionSummaries } from './file-session-summaries.js';
 import { FileSessionGrants, storeSeal } from './file-session-grants.js';
 import { archivedMark, HistorySeal } from './history-seal.js';
 import { ownedTaskIds, StartedTasks } from './owned-task-ids.js';
+import { NotRegularFileError } from './not-regular-file-error.js';
+import { removeConfinedFiles } from './remove-confined-files.js';
 import { LocalClaims, type SessionClaim } from './session-claim.js';
 import { assertSessionId } from './session-id.js';
 import type { ApprovalGrant, SessionListRequest, SessionStore, SessionSummary, TaskSessionInfo } from './session-store.js';
@@ -46,7 +48,8 @@ const FOLDER_CLAIMS = new LocalClaims();
  * symbolic links. Every file is reached only if no link on the way leads out of the
  * workspace (out of `options.dir` for a folder given outside it) and the file itself is no
  * link; otherwise the call fails with an {@link UnsafeLinkError} naming the link, and
- * nothing is written or read.
+ * nothing is written or read. A FIFO, folder, socket or device under a file's name is never
+ * opened as the file (a FIFO would block the open for ever): {@link NotRegularFileError}.
  *
  * Grants: the folder's files are untrusted input, yet an "always" grant lets a call run
  * unasked. So each stored grant is signed (HMAC-SHA256) with a key of the user's kept
@@ -210,7 +213,8 @@ export class FileSessionStore implements SessionStore {
     try {
       return JSON.parse(await this.read(this.file(taskId, 'task'))) as TaskSessionInfo;
     } catch (e) {
-      if (e instanceof UnsafeLinkError) throw e; // say why, rather than act as if the task were unknown
+      // Say why (a planted link, FIFO or folder), rather than act as if the task were unknown.
+      if (e instanceof UnsafeLinkError || NotRegularFileError.isInstance(e)) throw e;
       return undefined;
     }
   }
@@ -219,28 +223,26 @@ export class FileSessionStore implements SessionStore {
    * Removes a session's files, and its tasks' (`ownedTaskIds`: a new conversation of the id
    * must not resume them); an unknown id is no error. A task session this store saved owns no
    * tasks (`StartedTasks`): its delete reads no task file (an ephemeral run deletes each of its).
+   * A FIFO, socket or device planted under a file's name is removed with the files; a folder
+   * is left, and a {@link NotRegularFileError} names it once everything else is removed.
    */
   async delete(sessionId: string): Promise<void> {
     const task = this.started.take(sessionId);
-    await this.removeFiles(sessionId);
-    if (task) return;
-    for (const taskId of await ownedTaskIds(this.root, this.dir, sessionId, (name) => this.read(join(this.dir, name)))) {
+    const left = await this.removeFiles(sessionId);
+    for (const taskId of task ? [] : await ownedTaskIds(this.root, this.dir, sessionId, (name) => this.read(join(this.dir, name)))) {
       this.started.take(taskId);
-      await this.removeFiles(taskId);
+      left.push(...(await this.removeFiles(taskId)));
     }
+    if (left[0] !== undefined) throw new NotRegularFileError(left[0], 'directory');
   }
 
-  /** Removes one session's files, once its writes queued so far are done. */
-  private async removeFiles(sessionId: string): Promise<void> {
+  /** Removes one session's files, once its writes queued so far are done; answers the folders planted under their names, left. */
+  private async removeFiles(sessionId: string): Promise<string[]> {
     await this.queues.get(sessionId);
     this.summaries.forget(sessionId);
-    for (const kind of Object.keys(SESSION_FILE_SUFFIXES) as SessionFileKind[]) {
-      const file = this.file(sessionId, kind);
-      // The folders on the way must stay inside; the file itself may be a link (rm removes the link).
-      await checkConfined(this.root, file, 'folder');
-      await rm(file, { force: true });
-      this.checked.delete(file);
-    }
+    const files = (Object.keys(SESSION_FILE_SUFFIXES) as SessionFileKind[]).map((kind) => this.file(sessionId, kind));
+    for (const file of files) this.checked.delete(file);
+    return removeConfinedFiles(this.root, files);
   }
 
   /**

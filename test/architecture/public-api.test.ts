@@ -11,7 +11,7 @@ const ENTRY = readFileSync(new URL('../../src/index.ts', import.meta.url), 'utf8
 const VALUES = [
   'AbortError', 'BufferOverflowError', 'DefinitionError', 'EngineClosedError',
   'FileSessionStore', 'HarnessEngine', 'HarnessWorker', 'InvalidPermissionRuleError', 'InvalidWorkspaceError', 'MemorySessionStore',
-  'MemoryEventLog', 'ModelError', 'NdjsonParseError', 'OpenAIChatModel', 'PUBLIC_TOOL_NAMES', 'PermissionPolicy', 'ReActAgent',
+  'MemoryEventLog', 'ModelError', 'NdjsonParseError', 'NotRegularFileError', 'OpenAIChatModel', 'PUBLIC_TOOL_NAMES', 'PermissionPolicy', 'ReActAgent',
   'RxHarnessError', 'ScriptedModel', 'SessionBusyError', 'UnknownAgentError', 'UnknownRunError', 'UnsafeLinkError', 'UnsealedSessionError', 'createBashTool',
   'createBuiltinTools', 'createDemoModel', 'createEditTool', 'createGlobTool', 'createGrepTool', 'createListTool',
   'createReadTool', 'createTodoTool', 'createWriteTool', 'defineAgent', 'defineTool', 'eventText', 'formatAgentMarkdown', 'isAgentEvent',

@@ -33,8 +33,10 @@ describe('rxharness run: Ctrl+C during a Retry-After wait', () => {
     await new Promise((resolve) => setTimeout(resolve, 300)); // the CLI has read the 429 and is waiting
 
     cli.child.kill('SIGINT');
-    const result = await endWithin(cli, 5_000);
+    // A timer left behind would hold the process for the 30 s wait (the hour asked, capped): the
+    // bound sits halfway to it, so a busy machine's slow exit is no failure.
+    const result = await endWithin(cli, 15_000);
     expect(result).toMatchObject({ code: 130, signal: null, stderr: '\nCancelled.\n' });
     expect(fixture.server.requests).toHaveLength(1);
-  });
+  }, 60_000);
 });

@@ -14,6 +14,7 @@ import {
   UnknownRunError,
   UnsafeLinkError,
   UnsealedSessionError,
+  NotRegularFileError,
 } from '../../src/index.js';
 import { errorMessage } from '../../src/errors/error-message.js';
 
@@ -31,6 +32,7 @@ const samples: [RxHarnessError, string, string][] = [
   [new InvalidWorkspaceError('/x', 'does not exist'), 'InvalidWorkspaceError', 'INVALID_WORKSPACE'],
   [new UnknownRunError('r'), 'UnknownRunError', 'UNKNOWN_RUN'],
   [new UnsealedSessionError('s', '/w/.rxharness/sessions/s.jsonl', [1]), 'UnsealedSessionError', 'SESSION_NOT_SEALED'],
+  [new NotRegularFileError('/w/.rxharness/sessions/s.jsonl', 'FIFO (named pipe)'), 'NotRegularFileError', 'NOT_REGULAR_FILE'],
 ];
 
 describe('the error family', () => {

@@ -4,7 +4,7 @@ import { turnOf, type DelegationFixture } from '../support/delegation-fixture.js
 import { delegationFixturePerTest } from '../support/fixture-per-test.js';
 import { steps } from '../support/delegation-script.js';
 import { MAX_MCP_RESULT_CHARS } from '../../src/mcp/mcp-result-text.js';
-import { alive, marksFile, ourStdioServer, type Marks } from './support/mcp-configs.js';
+import { alive, marksFile, ourStdioServer, pidMarkedStdioServer, type Marks } from './support/mcp-configs.js';
 
 let marks: Marks | undefined;
 afterEach(async () => {
@@ -39,7 +39,10 @@ describe('an MCP server that misbehaves', () => {
   it('hanging on start: the start times out, the run goes on without its tools and says why', async () => {
     marks = await marksFile();
     f = await startFixture({ main: steps(call('mcp__t__echo', { text: 'x' })) });
-    const engine = f.engine({ mcpServers: { t: ourStdioServer({ ...marks.env, MCP_TEST_HANG: '1' }, { startTimeoutMs: 400 }) } });
+    // The pid is marked by the wrapper at spawn, so the start may time out before node is up;
+    // 2 s still leaves the wrapper's echo a wide margin on a busy machine.
+    const server = pidMarkedStdioServer({ ...marks.env, MCP_TEST_HANG: '1' }, { startTimeoutMs: 2_000 });
+    const engine = f.engine({ mcpServers: { t: server } });
     const events = await collect(engine.stream('go'));
     const warning = own(events, 'Warning')[0]!;
     expect(warning.code).toBe('mcp-server-failed');
@@ -115,7 +118,10 @@ describe('cancelling an MCP call', () => {
 
   it('cancelling one of several runs on one server cancels its call only', async () => {
     marks = await marksFile();
-    f = await startFixture({ main: (turn) => steps(call('mcp__t__wait', { label: turn.prompt, ms: 1_500 }))(turn) });
+    // r0 waits until cancelled: on a busy machine the four calls can start further apart than
+    // the others' 1.5 s, and r0 must still be waiting when it is cancelled.
+    const wait = (label: string) => (label === 'r0' ? { label } : { label, ms: 1_500 });
+    f = await startFixture({ main: (turn) => steps(call('mcp__t__wait', wait(turn.prompt)))(turn) });
     const engine = f.engine({ mcpServers: { t: ourStdioServer(marks.env) } });
     const runs = ['r0', 'r1', 'r2', 'r3'].map((p) => record(engine!.stream(p)));
     await expect.poll(async () => (await marks!.lines()).filter((l) => l.startsWith('started')).length, { timeout: 10_000 }).toBe(4);
@@ -149,7 +155,7 @@ describe('cancelling an MCP call', () => {
   it('engine.close() while a server is still starting ends its process too', async () => {
     marks = await marksFile();
     f = await startFixture({ main: () => ({ text: 'ok' }) });
-    const engine = f.engine({ mcpServers: { t: ourStdioServer({ ...marks.env, MCP_TEST_HANG: '1' }) } });
+    const engine = f.engine({ mcpServers: { t: pidMarkedStdioServer({ ...marks.env, MCP_TEST_HANG: '1' }) } });
     const run = record(engine.stream('go'));
     const pid = await pidOf(marks);
     await engine.close();

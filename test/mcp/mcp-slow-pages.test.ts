@@ -22,7 +22,8 @@ describe('an MCP server listing its tools one page at a time, each just within t
     expect(events.at(-1)).toMatchObject({ type: 'RunEnd', abnormal: false, text: 'done' });
     expect(own(events, 'Warning').map((w) => [w.code, w.message])).toEqual([['mcp-server-failed', expect.stringMatching(/MCP server "slow" failed to start: .*timed out/i)]]);
     expect(turnOf(f.server.requests[0]!).toolNames.some((n) => n.startsWith('mcp__'))).toBe(false);
-    // The start timeout and the process's own start (node, a few hundred ms), not 100 pages.
-    expect(waited).toBeLessThan(6_000);
+    // The start timeout, the server's stop and the run (some 4 s, more on a busy machine),
+    // not 100 pages: the bound sits halfway to the 40 s that a timeout per page would take.
+    expect(waited).toBeLessThan(20_000);
   }, 60_000);
 });

@@ -1,5 +1,5 @@
 import OpenAI from 'openai';
-import { lastValueFrom, VirtualTimeScheduler } from 'rxjs';
+import { asyncScheduler, lastValueFrom, VirtualTimeScheduler, type SchedulerAction, type SchedulerLike, type Subscription } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ChatRequest } from '../../src/model/chat-model.js';
 import { ModelError } from '../../src/model/model-error.js';
@@ -35,9 +35,9 @@ async function errorOf(reply: FakeReply): Promise<ModelError> {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Resolves once `check` holds, polling each turn of the event loop for up to 2 s. */
+/** Resolves once `check` holds, polling every few milliseconds for up to 10 s (a bound for a busy machine, not a target). */
 async function until(check: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 2_000;
+  const deadline = Date.now() + 10_000;
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 2));
@@ -83,9 +83,18 @@ describe('OpenAIChatModel retries: Retry-After', () => {
 
   it('unsubscribing during the wait clears its timer at once, and no second request follows', async () => {
     server.enqueue({ status: 429, headers: AN_HOUR });
-    const subscription = model().stream(HELLO).subscribe();
-    await server.waitForClosed(0);
-    await sleep(50); // the 429 reaches the model, which schedules its wait
+    // The real async scheduler, watched: the wait is a real timer, and the test knows when it is set.
+    const delays: number[] = [];
+    const scheduler: SchedulerLike = {
+      now: () => asyncScheduler.now(),
+      schedule<T>(work: (this: SchedulerAction<T>, state?: T) => void, delay?: number, state?: T): Subscription {
+        delays.push(delay ?? 0);
+        return asyncScheduler.schedule(work, delay, state);
+      },
+    };
+    const subscription = model({ scheduler }).stream(HELLO).subscribe();
+    // Waited for, not slept on: on a busy machine the 429 can take longer than any fixed delay to be read.
+    await until(() => delays.includes(30_000), 'the retry wait (the hour asked, capped at 30 s) to be scheduled');
     // Counted around a synchronous unsubscribe, so no other timer of the test runner can blur it.
     const before = resourceCounts().Timeout;
     subscription.unsubscribe();

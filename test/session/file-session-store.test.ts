@@ -81,7 +81,7 @@ describe('FileSessionStore', () => {
     // line, as a write stopped mid-line (a full disk) leaves it.
     await rm(file);
     await mkdir(file);
-    await expect(store.append('s1', [user('two')])).rejects.toMatchObject({ code: 'EISDIR' });
+    await expect(store.append('s1', [user('two')])).rejects.toMatchObject({ code: 'NOT_REGULAR_FILE' });
     await rmdir(file);
     await writeFile(file, `${one}{"role":"user","con`);
 

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createGrepTool } from '../../src/tools/builtin/grep.js';
 import { createToolContext, makeWorkspace, runTool, type TestToolContext, type TestWorkspace } from '../support/tool-context.js';
+import { watchWorkerThreads, within } from '../support/watch-worker-threads.js';
 
 let root: TestWorkspace;
 let ws: string;
@@ -93,9 +94,25 @@ describe('grep tool', () => {
 
   it('a pattern that backtracks for ever does not block the process: cancelling stops the search', async () => {
     await root.file('ws/trap.txt', `${'a'.repeat(40)}b\n`);
-    const searching = runTool(grep, { pattern: '^(a+)+$', path: 'trap.txt' }, context);
-    setTimeout(() => context.controller.abort(), 50); // fires only if the main thread is free
-    await expect(searching).rejects.toThrow('the search was stopped');
+    const threads = watchWorkerThreads();
+    try {
+      const searching = runTool(grep, { pattern: '^(a+)+$', path: 'trap.txt' }, context);
+      // Waited for, not slept on: on a busy machine the file can take longer to read than any fixed delay.
+      await within(threads.started, 15_000, 'a worker thread for the pattern');
+      await new Promise((resolve) => setTimeout(resolve, 20)); // fires only if the main thread is free
+      context.controller.abort();
+      await expect(searching).rejects.toThrow('the search was stopped');
+      await within(threads.ended, 15_000, 'the end of the spinning thread');
+    } finally {
+      threads.stop();
+    }
+  });
+
+  it('cancelled before the file is matched: says the search was stopped, never "No matches"', async () => {
+    await root.file('ws/found.txt', 'needle\n');
+    context.controller.abort();
+    await expect(runTool(grep, { pattern: 'needle', path: 'found.txt' }, context)).rejects.toThrow('the search was stopped');
+    await expect(runTool(grep, { pattern: 'needle' }, context)).rejects.toThrow('the search was stopped');
   });
 
   it('cuts long matching lines', async () => {

@@ -5,12 +5,14 @@
  * task arriving before its siblings (inserted at the front). Here a node with many children
  * keeps them in a persistent treap: a change, at a position or inserted anywhere, makes
  * O(log n) new cells and shares the rest with the states before, which keep theirs. A
- * state's `children` array is made the first time it is read, and then kept: a reader pays
+ * state's `children` array is made the first time it is read, and then kept (see
+ * `lazy-fields.ts`, which tool calls share): a reader pays
  * for the arrays it reads (as a page drawing each frame does). A node with few children
  * keeps a plain array, copied per change: cheaper at that size.
  *
  * @module
  */
+import { lazySource, withField, withLazy, type LazyArray } from './lazy-fields.js';
 import { treapPriority } from './rank-tree.js';
 import type { TreeNode } from './tree-state.js';
 
@@ -25,7 +27,7 @@ interface Cell {
 }
 
 /** One version of a node's child list: its cells, and the array once read. */
-class ChildList {
+class ChildList implements LazyArray<TreeNode> {
   #array: readonly TreeNode[] | undefined;
 
   constructor(readonly root: Cell | undefined) {}
@@ -56,75 +58,46 @@ class ChildList {
   }
 }
 
-/** The list behind each node the reducer made with one; other nodes have a plain `children` array. */
-const LISTS = new WeakMap<TreeNode, ChildList>();
+/** The list behind `node`, when the reducer made it with one; other nodes have a plain `children` array. */
+function listOf(node: TreeNode): ChildList | undefined {
+  const source = lazySource(node, 'children');
+  return source instanceof ChildList ? source : undefined;
+}
 
 /** Below this many children a plain copy costs less than a shared list: the few children most nodes have. */
 const SHARED_FROM = 64;
 
 /** How many children `node` has. */
 export function childCount(node: TreeNode): number {
-  return LISTS.get(node)?.length ?? node.children.length;
+  return listOf(node)?.length ?? node.children.length;
 }
 
 /** The child of `node` at `i`. */
 export function childAt(node: TreeNode, i: number): TreeNode | undefined {
-  const list = LISTS.get(node);
+  const list = listOf(node);
   return list === undefined ? node.children[i] : list.at(i);
 }
 
 /** A new `node` with `child` at `i`, in place of the one there (`i === childCount(node)`: after the others); `node` keeps its own. */
 export function withChildAt(node: TreeNode, i: number, child: TreeNode): TreeNode {
-  const list = LISTS.get(node);
+  const list = listOf(node);
   if (list === undefined && node.children.length < SHARED_FROM) {
     const children = node.children.slice();
     children[i] = child;
-    return { ...node, children };
+    return withField(node, 'children', children);
   }
   const root = list?.root ?? balanced(node.children, 0, node.children.length);
-  return withList(node, new ChildList(i === sizeOf(root) ? inserted(root, i, child, treapPriority()) : replaced(root!, i, child)));
+  return withLazy(node, 'children', new ChildList(i === sizeOf(root) ? inserted(root, i, child, treapPriority()) : replaced(root!, i, child)));
 }
 
 /** A new `node` with `child` inserted at `i`, before the child there; `node` keeps its own. */
 export function withChildBefore(node: TreeNode, i: number, child: TreeNode): TreeNode {
-  const list = LISTS.get(node);
+  const list = listOf(node);
   if (list === undefined && node.children.length < SHARED_FROM) {
-    return { ...node, children: [...node.children.slice(0, i), child, ...node.children.slice(i)] };
+    return withField(node, 'children', [...node.children.slice(0, i), child, ...node.children.slice(i)]);
   }
   const root = list?.root ?? balanced(node.children, 0, node.children.length);
-  return withList(node, new ChildList(inserted(root, i, child, treapPriority())));
-}
-
-/** A node of `fields` (any `children` among them ignored) whose `children` is `list`. */
-function withList(fields: TreeNode, list: ChildList): TreeNode {
-  const node = fieldsOf(fields);
-  // enumerable, so a spread, JSON, structuredClone and equality see `children` as on any node
-  Object.defineProperty(node, 'children', { enumerable: true, configurable: true, get: () => list.read() });
-  LISTS.set(node, list);
-  return node;
-}
-
-/**
- * `change(node)` without reading `node.children` unless `change` does: it gets a copy whose
- * `children` is not enumerable, so a spread leaves it out (no array is made), while a read,
- * as a `task-end` settling every child does, still gets the list. A result without
- * `children` of its own gets the node's list back.
- */
-export function changeKeepingChildren(node: TreeNode, change: (node: TreeNode) => TreeNode): TreeNode {
-  const list = LISTS.get(node);
-  if (list === undefined) return change(node);
-  const shell = fieldsOf(node);
-  Object.defineProperty(shell, 'children', { enumerable: false, configurable: true, get: () => list.read() });
-  const changed = change(shell);
-  if (changed === shell) return node;
-  return Object.hasOwn(changed, 'children') ? changed : withList(changed, list);
-}
-
-/** The own fields of `node` but `children`, without reading it: a node until its caller gives it children. */
-function fieldsOf(node: TreeNode): TreeNode {
-  const fields: Record<string, unknown> = {};
-  for (const key of Object.keys(node)) if (key !== 'children') fields[key] = (node as unknown as Record<string, unknown>)[key];
-  return fields as unknown as TreeNode;
+  return withLazy(node, 'children', new ChildList(inserted(root, i, child, treapPriority())));
 }
 
 function sizeOf(cell: Cell | undefined): number {

@@ -3,7 +3,7 @@ import { isWellFormedEvent } from '../../events/guards.js';
 import { unwrapEvent, type TaskFrame } from '../../events/operators/unwrap-task-events.js';
 import { toUiItem } from '../ui-dto.js';
 import type { UiItem } from '../ui-item.js';
-import { changeKeepingChildren } from './child-list.js';
+import { changeKeepingLazy } from './lazy-fields.js';
 import { settleBelow } from './settle-below.js';
 import { apply, isGoing, rootFor, settle, settlingOf, taskNode } from './tree-apply.js';
 import { addChild, carrySettledIndex, changeRun, noteGoing, openIndex, pathOf, runPath, settleIndex, updateAt, type TreeIndex } from './tree-index.js';
@@ -33,10 +33,10 @@ const MAX_TREE_DEPTH = 64;
  * its type promises (`isWellFormedEvent`: say, a `RunEnd` without `metrics` from a broken server).
  *
  * Each item costs the depth of its task (times the log of its siblings): the nodes are found
- * through an index kept beside the tree, never by walking it, and no child list is copied (a
- * state's `children` arrays are made when first read, then kept), so a run with 10,000
- * tasks, all under one node and arriving in any order (last first too), folds in near-linear
- * time.
+ * through an index kept beside the tree, never by walking it, and no child list nor list of
+ * tool calls is copied (a state's `children` and `tools` arrays are made when first read,
+ * then kept), so a run with 10,000 tasks, all under one node and arriving in any order (last
+ * first too), or with 20,000 tool calls in one node, folds in near-linear time.
  *
  * @param now - The time to record (milliseconds; e.g. `Date.now()`).
  * @example
@@ -95,7 +95,7 @@ function updateTask(index: TreeIndex, root: TreeNode, item: UiItem, key: string,
 function applyAt(index: TreeIndex, root: TreeNode, path: readonly number[], item: UiItem, now: number, isRoot: boolean): TreeNode {
   const settling = settlingOf(item);
   return updateAt(root, path, (node) => {
-    const changed = changeKeepingChildren(node, (fields) => {
+    const changed = changeKeepingLazy(node, (fields) => {
       const next = apply(fields, item, now, isRoot);
       changeRun(index, node.key, node.runId, next.runId);
       return next;

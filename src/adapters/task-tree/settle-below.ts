@@ -6,7 +6,8 @@
  *
  * @module
  */
-import { changeKeepingChildren, childAt, withChildAt } from './child-list.js';
+import { childAt, withChildAt } from './child-list.js';
+import { changeKeepingLazy } from './lazy-fields.js';
 import { settle, settledNode, type Settling } from './tree-apply.js';
 import { goingChildren, noteGoing, positionOf, type TreeIndex } from './tree-index.js';
 import type { TreeNode } from './tree-state.js';
@@ -15,7 +16,7 @@ import type { TreeNode } from './tree-state.js';
 export function settleBelow(index: TreeIndex, node: TreeNode, now: number, settling: Settling): TreeNode {
   if (index.repeatsKeys) {
     // a tree made elsewhere with a key twice: the index does not see the second, a walk does
-    return changeKeepingChildren(node, (fields) => ({ ...fields, children: fields.children.map((child) => settle(child, now, settling.reason, settling.status)) }));
+    return changeKeepingLazy(node, (fields) => ({ ...fields, children: fields.children.map((child) => settle(child, now, settling.reason, settling.status)) }));
   }
   let settled = node;
   for (const key of goingChildren(index, node.key)) {
@@ -28,7 +29,7 @@ export function settleBelow(index: TreeIndex, node: TreeNode, now: number, settl
 /** `node` and everything still going below it settled. */
 function settleWithin(index: TreeIndex, node: TreeNode, now: number, settling: Settling): TreeNode {
   const below = settleBelow(index, node, now, settling);
-  const settled = changeKeepingChildren(below, (fields) => settledNode(fields, now, settling));
+  const settled = changeKeepingLazy(below, (fields) => settledNode(fields, now, settling));
   if (settled !== below) noteGoing(index, node.key, -1);
   return settled;
 }

@@ -1,17 +1,36 @@
 /**
- * The tool-call history of one tree node: each change returns a new list (the reducer is pure).
+ * The tool-call history of one tree node: each change returns new calls (the reducer is
+ * pure), which {@link withTools} puts on the node's copy. A node with few calls keeps a plain array, copied per change: cheaper at that
+ * size. From {@link SHARED_FROM} calls on, its calls are a {@link ToolList} (its `tools`
+ * made on first read), so a change costs O(log n) whatever the node holds, and reads none of it.
  *
  * @module
  */
 import type { ApprovalDecidedItem, ApprovalPendingItem, ToolEndItem } from '../ui-item.js';
 import { toolLabel } from '../terminal-tree/tool-label.js';
-import { RESULT_CHARS, type ToolCallRecord, type ToolCallStatus } from './tree-state.js';
+import { lazySource, withField, withLazy } from './lazy-fields.js';
+import { ToolList } from './tool-list.js';
+import { RESULT_CHARS, type ToolCallRecord, type ToolCallStatus, type TreeNode } from './tree-state.js';
 
-type Records = readonly ToolCallRecord[];
+/** A node's calls: a plain array, or (many) a shared list; {@link withTools} puts them on a node. */
+export type Tools = readonly ToolCallRecord[] | ToolList;
 
-/** The call's end: its result (cut) or error, and its duration. */
-export function toolEnded(tools: Records, item: ToolEndItem): Records {
-  return change(tools, item.callId, (call) => ({
+/** From this many calls a node shares a list instead of copying an array per change. */
+export const SHARED_FROM = 64;
+
+/** How many tool calls `node` has (without making its array). */
+export function toolCount(node: TreeNode): number {
+  return toolsOf(node).length;
+}
+
+/** The calls of `node` with one more started (after the others). */
+export function toolStarted(node: TreeNode, record: ToolCallRecord): Tools {
+  return appended(toolsOf(node), record);
+}
+
+/** The calls of `node` with the call's end: its result (cut) or error, and its duration. */
+export function toolEnded(node: TreeNode, item: ToolEndItem): Tools {
+  return change(node, item.callId, (call) => ({
     ...call,
     status: item.error === undefined ? 'done' : 'failed',
     result: cut(item.text),
@@ -26,16 +45,17 @@ export function toolEnded(tools: Records, item: ToolEndItem): Records {
  * typed tool's schema may add defaults or transform what the model sent, which the start
  * carries), so a card shows what is approved.
  */
-export function approvalAsked(tools: Records, item: ApprovalPendingItem): Records {
+export function approvalAsked(node: TreeNode, item: ApprovalPendingItem): Tools {
   const approval = { approvalId: item.approvalId, reason: item.reason };
   const asked = { args: item.args, label: toolLabel(item.toolName, item.args), status: 'waiting', approval } as const;
-  if (latest(tools, item.callId) === -1) return [...tools, { callId: item.callId, toolName: item.toolName, step: 0, ...asked }];
-  return change(tools, item.callId, (call) => ({ ...call, ...asked }));
+  const tools = toolsOf(node);
+  if (latest(tools, item.callId) === -1) return appended(tools, { callId: item.callId, toolName: item.toolName, step: 0, ...asked });
+  return change(node, item.callId, (call) => ({ ...call, ...asked }));
 }
 
 /** The human's decision; an approved call runs on, a rejected one ends with its `tool-end`. */
-export function approvalDecided(tools: Records, item: ApprovalDecidedItem): Records {
-  return change(tools, item.callId, (call) => ({
+export function approvalDecided(node: TreeNode, item: ApprovalDecidedItem): Tools {
+  return change(node, item.callId, (call) => ({
     ...call,
     status: call.status === 'waiting' ? 'running' : call.status,
     approval: {
@@ -45,23 +65,48 @@ export function approvalDecided(tools: Records, item: ApprovalDecidedItem): Reco
   }));
 }
 
-/** Ends the calls still going: their run ended or was stopped before them. */
-export function settleTools(tools: Records, status: Extract<ToolCallStatus, 'failed' | 'cancelled'>, reason: string): Records {
+/** The calls of `node` with those still going ended: their run ended or was stopped before them. */
+export function toolsSettled(node: TreeNode, status: Extract<ToolCallStatus, 'failed' | 'cancelled'>, reason: string): Tools {
+  const tools = toolsOf(node);
+  const settle = (call: ToolCallRecord): ToolCallRecord => ({ ...call, status, error: reason });
+  if (tools instanceof ToolList) return tools.settled(settle);
   if (!tools.some(going)) return tools;
-  return tools.map((call) => (going(call) ? { ...call, status, error: reason } : call));
+  return tools.map((call) => (going(call) ? settle(call) : call));
+}
+
+/** The calls of `node`: its shared list, without making its array, or its plain array. */
+function toolsOf(node: TreeNode): Tools {
+  const source = lazySource(node, 'tools');
+  return source instanceof ToolList ? source : node.tools;
+}
+
+/** A copy of `node` with `tools`; a shared list stays one (made into an array on first read). */
+export function withTools(node: TreeNode, tools: Tools): TreeNode {
+  return tools instanceof ToolList ? withLazy(node, 'tools', tools) : withField(node, 'tools', tools);
+}
+
+function appended(tools: Tools, record: ToolCallRecord): Tools {
+  if (tools instanceof ToolList) return tools.appended(record);
+  return tools.length + 1 < SHARED_FROM ? [...tools, record] : ToolList.of(tools).appended(record);
 }
 
 function going(call: ToolCallRecord): boolean {
   return call.status === 'running' || call.status === 'waiting';
 }
 
-/** Changes the latest call of that id (a model may reuse an id across steps). */
-function change(tools: Records, callId: string, update: (call: ToolCallRecord) => ToolCallRecord): Records {
+/** The calls of `node` with the latest call of that id (a model may reuse an id across steps) changed. */
+function change(node: TreeNode, callId: string, update: (call: ToolCallRecord) => ToolCallRecord): Tools {
+  const before = toolsOf(node);
+  // a plain array of many (a tree made elsewhere) becomes a shared list: its next changes then cost little
+  const tools = before instanceof ToolList || before.length < SHARED_FROM ? before : ToolList.of(before);
   const at = latest(tools, callId);
-  return at === -1 ? tools : tools.map((call, i) => (i === at ? update(call) : call));
+  if (at === -1) return before;
+  if (tools instanceof ToolList) return tools.replaced(at, update(tools.at(at)!));
+  return tools.map((call, i) => (i === at ? update(call) : call));
 }
 
-function latest(tools: Records, callId: string): number {
+function latest(tools: Tools, callId: string): number {
+  if (tools instanceof ToolList) return tools.latest(callId);
   for (let i = tools.length - 1; i >= 0; i -= 1) if (tools[i]!.callId === callId) return i;
   return -1;
 }

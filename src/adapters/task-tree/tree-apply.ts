@@ -8,7 +8,7 @@ import type { UiItem } from '../ui-item.js';
 import { markInvisible } from '../visible-text.js';
 import { appendTail, oneLine, tail } from '../terminal-tree/text-line.js';
 import { toolLabel } from '../terminal-tree/tool-label.js';
-import { approvalAsked, approvalDecided, settleTools, toolEnded } from './tool-records.js';
+import { approvalAsked, approvalDecided, toolCount, toolEnded, toolsSettled, toolStarted, withTools } from './tool-records.js';
 import type { TreeNode, TreeStatus } from './tree-state.js';
 
 /** How much streamed text a node keeps, in UTF-16 code units (a cut start shows as `…`). */
@@ -35,7 +35,7 @@ export function isGoing(node: TreeNode): boolean {
 export function settledNode(node: TreeNode, now: number, { reason, status }: Settling): TreeNode {
   if (!isGoing(node)) return node;
   const { currentTool: _tool, awaitingApproval: _approval, ...rest } = node;
-  return { ...rest, status, error: reason, endedAt: now, tools: settleTools(node.tools, status, reason) };
+  return withTools({ ...rest, status, error: reason, endedAt: now }, toolsSettled(node, status, reason));
 }
 
 /**
@@ -80,7 +80,7 @@ export function apply(node: TreeNode, item: UiItem, now: number, isRoot: boolean
       return { ...rest, runId: item.runId, agentName: oneLine(item.agentName), description, status: 'running', tail: '', startedAt: now };
     }
     case 'task-queued':
-      return node.status === 'running' && node.tail === '' && node.tools.length === 0 ? { ...node, status: 'queued', queuedAt: now } : node;
+      return node.status === 'running' && node.tail === '' && toolCount(node) === 0 ? { ...node, status: 'queued', queuedAt: now } : node;
     case 'text-delta':
       // the last step's text stays until the next step streams some: no flicker to empty
       return item.step === node.step
@@ -88,17 +88,18 @@ export function apply(node: TreeNode, item: UiItem, now: number, isRoot: boolean
         : { ...node, step: item.step, tail: appendTail('', item.text, TAIL_CHARS) };
     case 'tool-start': {
       const label = toolLabel(item.toolName, item.args);
-      return { ...node, currentTool: label, tools: [...node.tools, { callId: item.callId, toolName: item.toolName, args: item.args, label, step: item.step, status: 'running' }] };
+      const record = { callId: item.callId, toolName: item.toolName, args: item.args, label, step: item.step, status: 'running' } as const;
+      return withTools({ ...node, currentTool: label }, toolStarted(node, record));
     }
     case 'tool-end': {
       const { currentTool: _t, ...rest } = node;
-      return { ...rest, tools: toolEnded(node.tools, item) };
+      return withTools(rest, toolEnded(node, item));
     }
     case 'approval-pending':
-      return { ...node, awaitingApproval: markInvisible(item.toolName), tools: approvalAsked(node.tools, item) };
+      return withTools({ ...node, awaitingApproval: markInvisible(item.toolName) }, approvalAsked(node, item));
     case 'approval-decided': {
       const { awaitingApproval: _a, ...rest } = node;
-      return { ...rest, tools: approvalDecided(node.tools, item) };
+      return withTools(rest, approvalDecided(node, item));
     }
     case 'task-end':
     case 'result': {
@@ -106,14 +107,14 @@ export function apply(node: TreeNode, item: UiItem, now: number, isRoot: boolean
       const status: TreeStatus = item.abnormal ? 'failed' : 'done';
       const ended: TreeNode = {
         ...rest, status, tokens: item.metrics.totalTokens, durationMs: item.metrics.durationMs, endedAt: now,
-        tail: item.text === '' ? node.tail : tail(item.text, TAIL_CHARS), tools: settleTools(node.tools, 'failed', 'the run ended first'),
+        tail: item.text === '' ? node.tail : tail(item.text, TAIL_CHARS),
       };
-      return item.error === undefined ? ended : { ...ended, error: oneLine(item.error) };
+      return withTools(item.error === undefined ? ended : { ...ended, error: oneLine(item.error) }, toolsSettled(node, 'failed', 'the run ended first'));
     }
     case 'task-cancelled': {
       const { currentTool: _t, awaitingApproval: _a, ...rest } = node;
       const reason = oneLine(item.reason);
-      return { ...rest, status: 'cancelled', error: reason, endedAt: now, tools: settleTools(node.tools, 'cancelled', reason) };
+      return withTools({ ...rest, status: 'cancelled', error: reason, endedAt: now }, toolsSettled(node, 'cancelled', reason));
     }
     case 'compaction':
       return { ...node, compactions: (node.compactions ?? 0) + 1 };

@@ -83,7 +83,12 @@ export interface TreeNode {
   readonly step?: number;
   /** The end of the text streamed in the current step (or of the final text), one line; `…` first when its start was cut. */
   readonly tail: string;
-  /** Its tool calls in the order they started, ended ones included. */
+  /**
+   * Its tool calls in the order they started, ended ones included. On a node with many, an
+   * enumerable getter that makes the array on first read and gives that same array after (so
+   * an item copies no list of calls); spread, serialised or compared, it is a plain array. A
+   * state whose node's calls did not change keeps that node's array; a change makes a new one.
+   */
   readonly tools: readonly ToolCallRecord[];
   /** Total tokens, from the run's end metrics (its own tasks' included). */
   readonly tokens?: number;

@@ -18,6 +18,11 @@ export interface A2AHandlerOptions extends RunsHandlerOptions {
    * say). Default: `http://<the request's Host><basePath>/a2a`.
    */
   readonly publicUrl?: string;
-  /** The most A2A tasks kept for `tasks/get` (the oldest are forgotten). Default 1,000. */
+  /**
+   * The most A2A tasks kept for `tasks/get`, `tasks/list` and `tasks/cancel`. Finished tasks are
+   * forgotten oldest first to make room; a running one never is, and a message that finds every
+   * place held by a running task is refused `429` (with `Retry-After`) before its run starts.
+   * Default 1,000.
+   */
   readonly maxTasks?: number;
 }

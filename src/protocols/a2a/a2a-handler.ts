@@ -8,6 +8,7 @@ import { authorizeRequest } from '../../http/authorize-request.js';
 import { HttpFailure } from '../../http/http-failure.js';
 import { sendFailure, sendJson } from '../../http/http-answers.js';
 import { readJsonBody } from '../../http/read-json-body.js';
+import { RequestSlots, type RequestSlot } from '../ag-ui/request-slots.js';
 import { errorMessage } from '../../errors/error-message.js';
 import { agentCardOf } from './agent-card.js';
 import type { A2AEngine, A2AHandlerOptions } from './a2a-handler-options.js';
@@ -36,7 +37,11 @@ export const AGENT_CARD_PATH = '/.well-known/agent-card.json';
  *
  * Like `runsHandler`: `authorize` answers `401`, a message beyond `maxRuns` running runs
  * `429` (`Retry-After`), a message for a session another run is using `409`, each with a
- * JSON-RPC error body the A2A client reports; bodies are bounded (`413`, `408`, `415`). A
+ * JSON-RPC error body the A2A client reports; bodies are bounded (`413`, `408`, `415`). Every
+ * JSON-RPC request takes a `maxRuns` slot before its body is read (one beyond is `429`, its
+ * connection closed); while this handler's runs hold every slot, as many requests as they
+ * are are still read (to get or cancel their tasks). A message that finds `maxTasks` running
+ * tasks is `429` too. `ListTasks` answers are bounded (see docs/protocols.md). A
  * message naming a task (`taskId`) is refused with A2A's unsupported-operation error
  * (`-32004`): its tasks never wait for input, and a task still working stays so (and cancellable).
  * One naming more than 16 reference tasks (`MAX_REFERENCE_TASKS`) is invalid params (`-32602`).
@@ -51,11 +56,16 @@ export function a2aHandler(engine: A2AEngine, options: A2AHandlerOptions = {}): 
   const o = resolveRunsOptions(options);
   const maxTasks = options.maxTasks ?? 1000;
   if (!Number.isSafeInteger(maxTasks) || maxTasks < 1) throw new RangeError(`maxTasks must be a whole number, at least 1, got ${String(maxTasks)}`);
-  const slots = o.slots;
+  // A request takes a slot before its body is read (a body holds memory and a socket), as
+  // runsHandler's starts and agUiHandler's requests do; while this handler's runs hold every
+  // slot, requests about their tasks (get, cancel) are read on lent ones, as many as run.
+  let running = 0;
+  const requests = new RequestSlots(o.slots, () => running);
+  const tasks = new BoundedTaskStore(maxTasks);
   const card = (req: IncomingMessage): AgentCard =>
     agentCardOf(engine.agents.list(), options.publicUrl ?? `http://${req.headers.host ?? 'localhost'}${o.basePath}/a2a`, o.authorize !== undefined, options.card);
   // The SDK reads its card for the extended-card method only (input modes are not checked): the card as it is now.
-  const sdk = new DefaultRequestHandler(agentCardOf(engine.agents.list(), options.publicUrl ?? `${o.basePath}/a2a`, o.authorize !== undefined, options.card), new BoundedTaskStore(maxTasks), new RunExecutor(), new LeavableBusManager());
+  const sdk = new DefaultRequestHandler(agentCardOf(engine.agents.list(), options.publicUrl ?? `${o.basePath}/a2a`, o.authorize !== undefined, options.card), tasks, new RunExecutor(), new LeavableBusManager());
   const v1 = new JsonRpcTransportHandler(sdk);
   const legacy = new LegacyJsonRpcTransportHandler(sdk);
   return (req, res, next) => {
@@ -75,15 +85,29 @@ export function a2aHandler(engine: A2AEngine, options: A2AHandlerOptions = {}): 
       return rpc(req, res);
     };
     const rpc = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
-      const body = await readJsonBody(request, o.maxBodyBytes, o.bodyTimeoutMs);
+      const slot = takeSlot(requests, response);
+      if (slot === undefined) return;
+      const body = await readJsonBody(request, o.maxBodyBytes, o.bodyTimeoutMs).catch((error: unknown) => {
+        slot.release();
+        throw error;
+      });
       const facts = readA2ARequest(body);
+      // Only a message keeps its slot, for its run; the rest are read (a subscription may then last hours).
+      if (facts.send === undefined || facts.refused !== undefined) slot.release();
       const mapError = facts.legacy ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError : JsonRpcTransportHandler.mapToJSONRPCError;
       let started: StartedRun | undefined;
+      let place: (() => void) | undefined;
       try {
         // A message naming a task: A2A's "unsupported operation" (-32004), what the SDK answers for an ended task;
         // one naming too many reference tasks: invalid params (-32602).
         if (facts.refused !== undefined) throw facts.refused;
-        if (facts.send) started = await startA2ARun(engine, slots, facts.send);
+        if (facts.send) {
+          place = tasks.reserve(); // a 429 when running tasks fill the store: no run starts
+          started = await startA2ARun(engine, requests.forRun(slot), facts.send);
+          running += 1;
+          const ended = (): void => void (running -= 1);
+          started.run.result.then(ended, ended);
+        }
         const state = new Map<string, unknown>(started ? [[STARTED_RUN_KEY, started]] : []);
         if (facts.subscribe) state.set(CLIENT_LEFT_KEY, leftSignal(response));
         const requestedVersion = header(request, A2A_VERSION_HEADER) ?? (facts.legacy ? '0.3' : '1.0');
@@ -96,6 +120,8 @@ export function a2aHandler(engine: A2AEngine, options: A2AHandlerOptions = {}): 
         if (error instanceof HttpFailure) return writeRpcJson(response, error.status, rpcError(facts.id, REFUSED_CODE, error.message), error.headers);
         writeRpcJson(response, 200, rpcError(facts.id, mapError(error).code, errorMessage(error)));
       } finally {
+        place?.(); // taken by the task's first save, or given back
+        if (started === undefined) slot.release(); // a message that did not start: the run's slot was never kept
         // A message the SDK refused before running it (a task in a final state, say): its run must not go on alone.
         if (started !== undefined && !started.claimed) started.run.cancel();
       }
@@ -103,6 +129,21 @@ export function a2aHandler(engine: A2AEngine, options: A2AHandlerOptions = {}): 
     serve().catch((error: unknown) => sendFailure(res, error));
     return true;
   };
+}
+
+/**
+ * A slot for a JSON-RPC request about to be read, or `undefined` when none is free: then it
+ * was answered `429` with a JSON-RPC error (its id unknown: the body is not read) and its
+ * connection is closed, so a flood of bodies holds neither their bytes nor their sockets.
+ */
+function takeSlot(requests: RequestSlots, res: ServerResponse): RequestSlot | undefined {
+  try {
+    return requests.take();
+  } catch (error) {
+    if (!(error instanceof HttpFailure)) throw error;
+    writeRpcJson(res, error.status, rpcError(null, REFUSED_CODE, error.message), { ...error.headers, connection: 'close' });
+    return undefined;
+  }
 }
 
 /** A signal that aborts when `res` closes: its client left, was cut, or its answer ended. */

@@ -2,7 +2,6 @@ import { SessionBusyError } from '../../agent/session-busy-error.js';
 import { errorMessage } from '../../errors/error-message.js';
 import { HttpFailure } from '../../http/http-failure.js';
 import { refusedElsewhere } from '../../http/refused-elsewhere.js';
-import type { RunSlots } from '../../http/run-slots.js';
 import type { A2AEngine } from './a2a-handler-options.js';
 import type { StartedRun } from './run-executor.js';
 
@@ -10,11 +9,11 @@ import type { StartedRun } from './run-executor.js';
  * Starts the run of an A2A message before the SDK sees it, so its refusals are answered as
  * HTTP says them: a run slot (`429` when `maxRuns` run), the session of its `contextId`
  * (`409` when another run holds it, here or, with a shared store, in another instance: the
- * run's first event says so), an empty prompt or a malformed context id (`400`). The slot
- * is the run's until it settles.
+ * run's first event says so), an empty prompt or a malformed context id (`400`). `release`
+ * gives back the run slot the request took before its body was read (so `429` was answered
+ * then): it is the run's until the run settles, and given back at once when none starts.
  */
-export async function startA2ARun(engine: A2AEngine, slots: RunSlots, send: { readonly prompt: string; readonly contextId: string }): Promise<StartedRun> {
-  const release = slots.take();
+export async function startA2ARun(engine: A2AEngine, release: () => void, send: { readonly prompt: string; readonly contextId: string }): Promise<StartedRun> {
   try {
     const run = start(engine, send);
     run.result.then(release, release);

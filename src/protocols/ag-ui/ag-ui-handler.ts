@@ -6,7 +6,6 @@ import type { Tool } from '../../tools/tool.js';
 import { MAX_TIMER_MS } from '../../validation/max-timer.js';
 import { resolveProtocolOptions, type ProtocolHandlerOptions, type ResolvedProtocolOptions } from '../protocol-options.js';
 import { protocolRoute, type ProtocolRequestHandler } from '../protocol-route.js';
-import { startStreamedRun } from '../start-streamed-run.js';
 import type { ProtocolEngine } from '../protocol-engine.js';
 import { AgUiMapper } from './ag-ui-mapper.js';
 import { streamAgUiRun } from './ag-ui-stream.js';
@@ -14,6 +13,7 @@ import { answerWaitingRun } from './answer-waiting-run.js';
 import { FrontendCalls } from './frontend-calls.js';
 import { frontendTools } from './frontend-tools.js';
 import { RequestSlots, type RequestSlot } from './request-slots.js';
+import { startOnThread } from './start-on-thread.js';
 import { readRunAgentInput, type AgUiRequest } from './run-agent-input.js';
 import { WaitingThreads } from './waiting-threads.js';
 
@@ -52,8 +52,10 @@ export interface AgUiHandlerOptions extends ProtocolHandlerOptions {
  *
  * Refusals are JSON `{ error }`: `400` a body that is not a `RunAgentInput`, whose last
  * message is not a user's, or whose frontend tool is unusable or named like a tool of the
- * server's own (`bash`, say: it would take that tool's place), `401` (`authorize`), `405` not `POST`, `409` a thread another run
- * is using, `413`/`408`/`415` as for `runsHandler`, `429` `maxRuns` runs already running or
+ * server's own (`bash`, say: it would take that tool's place), or whose tools' descriptions are
+ * too long (4 KiB each, 128 KiB for all tools with their schemas), `401` (`authorize`), `405`
+ * not `POST`, `409` a thread another run is using (a run just cancelled, still closing its turn
+ * in the session store, is waited for, up to 5 seconds), `413`/`408`/`415` as for `runsHandler`, `429` `maxRuns` runs already running or
  * requests being read, before the body is read (with `Retry-After`; while runs wait for their
  * clients, as many requests more are read, each maybe the answer one waits for). A client
  * that disconnects cancels its run.
@@ -101,10 +103,12 @@ export function agUiHandler(engine: AgUiEngine, options: AgUiHandlerOptions = {}
       await waiting.run.result.catch(() => undefined);
     }
     const { prompt, tools } = turn;
-    const run = await startStreamedRun(engine, requests.forRun(slot), prompt, { sessionId: input.threadId, ...(tools.length > 0 ? { tools } : {}) }, res);
+    // A run of the thread just cancelled (here, or by its client leaving) may still be closing its turn: waited for, briefly.
+    const options = { sessionId: input.threadId, ...(tools.length > 0 ? { tools } : {}) };
+    const run = await startOnThread(engine, requests.forRun(slot), () => o.slots.take(), prompt, options, res);
     if (run === undefined) return; // the client is gone
     const frontend = new Set(tools.map((t) => t.name));
-    const state = { run, mapper: new AgUiMapper(frontend), calls, frontendTools: frontend, after: 0, interrupts: new Set<string>() };
+    const state = { run, mapper: new AgUiMapper(frontend, input.toolCallIds), calls, frontendTools: frontend, after: 0, interrupts: new Set<string>() };
     streamAgUiRun(engine, state, ids, res, hooks);
   });
 }

@@ -15,10 +15,11 @@ export function reasoningIdOf(runId: string, step: number): string {
 }
 
 /**
- * A tool call's AG-UI id. The main run's calls keep the model's id: a frontend tool's result
- * comes back as a tool message naming it. A subagent's call is prefixed with its run id: two
- * children's models may both say `call_0`, and AG-UI ids must be unique in a thread. (A
- * model's ids are taken to be unique within its own run, as chat servers make them.)
+ * A tool call's usual AG-UI id. The main run's calls keep the model's id: a frontend tool's
+ * result comes back as a tool message naming it. A subagent's call is prefixed with its run
+ * id: two children's models may both say `call_0`, and AG-UI ids must be unique in a thread.
+ * A model may also repeat an id within its run (`call_0` at every step): `ToolCallIds` gives
+ * such a call `<id>~2` (the next free one) instead, and maps the client's answers back.
  */
 export function toolCallIdOf(runId: string, callId: string, subagentRunId: string | undefined): string {
   return subagentRunId === undefined ? callId : `${runId}/${callId}`;

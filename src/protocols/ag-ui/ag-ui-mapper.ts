@@ -1,9 +1,10 @@
 import { EventType, type AGUIEvent } from '@ag-ui/core';
 import type { AgentEvent, ReasonEndEvent, TaskWrapEvent, ToolCallInfo } from '../../events/agent-event.js';
 import { isDelegationTool } from '../../subagent/delegation-tool-names.js';
-import { messageIdOf, reasoningIdOf, resultIdOf, toolCallIdOf } from './ag-ui-ids.js';
+import { messageIdOf, reasoningIdOf, resultIdOf } from './ag-ui-ids.js';
 import { FrontendCallView } from './frontend-call-view.js';
 import { SubagentSteps } from './subagent-steps.js';
+import { ToolCallIds } from './tool-call-ids.js';
 
 /**
  * Translates one run's events into AG-UI events, keeping what AG-UI needs to know across
@@ -14,6 +15,7 @@ import { SubagentSteps } from './subagent-steps.js';
  *   reasoning span and message per step (`REASONING_*`).
  * - Tool calls: `TOOL_CALL_START/ARGS/END` when the model has asked for them (its step's
  *   `ReasonEnd`), with the step's message as `parentMessageId`; `TOOL_CALL_RESULT` when each ends.
+ *   Each call's `toolCallId` is unique in the thread, though a model may repeat its ids ({@link ToolCallIds}).
  *   A main-run call of a frontend tool (one the client runs) is held back until its tool has
  *   started ({@link AgUiMapper.release}): a client that runs a call at its `TOOL_CALL_END` (as
  *   `@ag-ui/client`'s `onNewToolCall` lets it), before it reads the next event, never runs a
@@ -42,9 +44,28 @@ export class AgUiMapper {
   readonly #subagents = new SubagentSteps();
   /** The main run's calls to frontend tools. */
   readonly #frontendCalls = new FrontendCallView();
+  readonly #ids: ToolCallIds;
 
-  /** @param frontendTools The tools the client runs (the request's `tools`); none by default. */
-  constructor(private readonly frontendTools: ReadonlySet<string> = NO_TOOLS) {}
+  /**
+   * @param frontendTools The tools the client runs (the request's `tools`); none by default.
+   * @param takenToolCallIds The tool call ids the client's messages hold already: no call of this run gets one.
+   */
+  constructor(
+    private readonly frontendTools: ReadonlySet<string> = NO_TOOLS,
+    takenToolCallIds: Iterable<string> = [],
+  ) {
+    this.#ids = new ToolCallIds(takenToolCallIds);
+  }
+
+  /** The AG-UI id of the run's (latest) call `callId` of run `runId`; `sub`: the subagent it belongs to. */
+  toolCallIdOf(runId: string, callId: string, sub: string | undefined): string {
+    return this.#ids.of(runId, callId, sub);
+  }
+
+  /** The model's id of the main-run call the client names by `toolCallId`; undefined for one it was never shown, or an earlier one (see {@link ToolCallIds.callIdOf}). */
+  callIdOf(toolCallId: string): string | undefined {
+    return this.#ids.callIdOf(toolCallId);
+  }
 
   /** The AG-UI events of one of the run's events (none for most bookkeeping events). */
   map(event: AgentEvent): AGUIEvent[] {
@@ -106,13 +127,13 @@ export class AgUiMapper {
       case 'ToolCallStart':
         // A subagent started under a delegation call names it as its parent call. (A run's calls
         // run one at a time, so `generate`, which starts none, only ever holds the place alone.)
-        if (isDelegationTool(event.toolName)) this.#delegations.set(event.runId, toolCallIdOf(event.runId, event.callId, sub));
+        if (isDelegationTool(event.toolName)) this.#delegations.set(event.runId, this.#ids.of(event.runId, event.callId, sub));
         return;
       case 'ToolCallEnd': {
-        const toolCallId = toolCallIdOf(event.runId, event.callId, sub);
+        const toolCallId = this.#ids.of(event.runId, event.callId, sub);
         if (this.#delegations.get(event.runId) === toolCallId) this.#delegations.delete(event.runId);
         if (sub === undefined && this.frontendTools.has(event.toolName)) {
-          out.push(...this.#frontendCalls.end(event));
+          out.push(...this.#frontendCalls.end(event, toolCallId));
           return;
         }
         out.push({ type: EventType.TOOL_CALL_RESULT, messageId: resultIdOf(toolCallId), toolCallId, content: event.text, role: 'tool', ...attribution(sub) });
@@ -156,9 +177,10 @@ export class AgUiMapper {
     }
     if (this.#texts.delete(messageId)) out.push({ type: EventType.TEXT_MESSAGE_END, messageId, ...attribution(sub) });
     for (const call of event.toolCalls) {
+      const toolCallId = this.#ids.assign(event.runId, call.callId, sub);
       // The frontend's tools are the main agent's only (a subagent's calls never reach the client).
-      if (sub !== undefined || !this.frontendTools.has(call.name)) pushToolCall(out, toolCallIdOf(event.runId, call.callId, sub), call, messageId, sub);
-      else this.#frontendCalls.hold(call.callId, pushToolCall([], call.callId, call, messageId, undefined));
+      if (sub !== undefined || !this.frontendTools.has(call.name)) pushToolCall(out, toolCallId, call, messageId, sub);
+      else this.#frontendCalls.hold(call.callId, pushToolCall([], toolCallId, call, messageId, undefined));
     }
   }
 

@@ -44,7 +44,9 @@ export function streamAgUiRun(engine: ProtocolEngine, state: AgUiRunState, ids: 
   const wait = (interrupts: readonly Interrupt[], pending: readonly string[]): void => {
     for (const interrupt of interrupts) state.interrupts.add(interrupt.id);
     state.calls.ask(pending);
-    finish([...state.mapper.closeOpen(true), runWaiting(ids, interrupts, pending)]);
+    // The client knows each call by the id its TOOL_CALL_START gave it, not the model's (which may repeat).
+    const pendingIds = pending.map((callId) => state.mapper.toolCallIdOf(state.run.runId, callId, undefined));
+    finish([...state.mapper.closeOpen(true), runWaiting(ids, interrupts, pendingIds)]);
     hooks.onWait(state);
   };
   // A frontend call waits for the client once its tool has started: after the events that led to it.

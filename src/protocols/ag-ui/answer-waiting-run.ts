@@ -1,6 +1,7 @@
 import type { ResumeEntry } from '@ag-ui/core';
 import { HttpFailure } from '../../http/http-failure.js';
 import type { ApprovalDecision } from '../../permission/approval.js';
+import type { ToolResult } from '../../tools/tool.js';
 import type { ProtocolEngine } from '../protocol-engine.js';
 import type { AgUiRequest } from './run-agent-input.js';
 import type { AgUiRunState } from './waiting-threads.js';
@@ -10,7 +11,9 @@ const NOT_RUN = 'ERROR: the frontend did not run this tool (its result was not s
 
 /**
  * Gives a waiting run what the thread's next request brings: the results of its frontend
- * tool calls (tool messages naming them) and the answers to its approvals (`resume` entries
+ * tool calls (tool messages naming them by the ids the client was shown, which are mapped back
+ * to the model's: a tool message naming no call of ours, or an earlier call of a model id used
+ * again since, answers nothing) and the answers to its approvals (`resume` entries
  * naming the interrupts; `cancelled` rejects). What the client was shown and left unanswered
  * is settled too, so the run never waits for an answer that will not come: an approval is
  * rejected, a frontend call returns an error. Returns whether the request answered anything
@@ -20,7 +23,11 @@ const NOT_RUN = 'ERROR: the frontend did not run this tool (its result was not s
  */
 export function answerWaitingRun(engine: ProtocolEngine, state: AgUiRunState, input: AgUiRequest): boolean {
   const decisions = input.resume.filter((entry) => state.interrupts.has(entry.interruptId)).map((entry) => [entry.interruptId, decisionOf(entry)] as const);
-  const results = [...input.toolResults].filter(([callId]) => state.calls.expects(callId));
+  const results: Array<readonly [string, ToolResult]> = [];
+  for (const [toolCallId, result] of input.toolResults) {
+    const callId = state.mapper.callIdOf(toolCallId);
+    if (callId !== undefined && state.calls.expects(callId)) results.push([callId, result]);
+  }
   if (decisions.length === 0 && results.length === 0) return false;
   for (const [callId, result] of results) {
     state.calls.answer(callId, result);

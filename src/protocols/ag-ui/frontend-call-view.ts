@@ -40,14 +40,17 @@ export class FrontendCallView {
     this.#answered.add(callId);
   }
 
-  /** The AG-UI events of a frontend call's end; every record of the call is dropped (a model may use its id again). */
-  end(event: ToolCallEndEvent): AGUIEvent[] {
+  /**
+   * The AG-UI events of a frontend call's end (`toolCallId`: the id the client knows it by);
+   * every record of the call is dropped (a model may use its id again).
+   */
+  end(event: ToolCallEndEvent, toolCallId: string): AGUIEvent[] {
     const { callId } = event;
     const shown = this.#shown.delete(callId);
     const answered = this.#answered.delete(callId);
     this.#held.delete(callId);
     if (!shown) return [{ type: EventType.CUSTOM, name: 'rxharness.ToolCallEnd', value: event }];
     if (answered) return [];
-    return [{ type: EventType.TOOL_CALL_RESULT, messageId: resultIdOf(callId), toolCallId: callId, content: event.text, role: 'tool' }];
+    return [{ type: EventType.TOOL_CALL_RESULT, messageId: resultIdOf(toolCallId), toolCallId, content: event.text, role: 'tool' }];
   }
 }

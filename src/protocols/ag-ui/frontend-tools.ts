@@ -5,6 +5,7 @@ import { MCP_MAX_TOOLS, oversizedSchema } from '../../mcp/mcp-tool-limits.js';
 import type { Tool } from '../../tools/tool.js';
 import type { FrontendCalls } from './frontend-calls.js';
 import { DELEGATION_TOOL_NAMES } from '../../subagent/delegation-tool-names.js';
+import { FrontendToolBudget } from './frontend-tool-limits.js';
 
 /** A function name chat servers accept (OpenAI's rule). */
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
@@ -16,13 +17,15 @@ const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
  *
  * @throws HttpFailure `400` for more tools than an MCP server may offer (256), a tool without a
  *   usable name, or with a schema that is not an object or is larger than an MCP tool's may be
- *   (64 KiB of JSON).
+ *   (64 KiB of JSON), a description (the tool's, or one in its schema) over 4 KiB, or tools
+ *   that bring more than 128 KiB together (`FrontendToolBudget`).
  */
 export function frontendTools(tools: readonly AgUiTool[], calls: FrontendCalls, waitMs: number): Tool[] {
   // Each is checked, and offered with every model request of the run: 50,000 small ones (under
   // the body limit) held the event loop, every run and client of the process, for 3 seconds.
   if (tools.length > MCP_MAX_TOOLS) throw new HttpFailure(400, `tools has ${tools.length} tools; at most ${MCP_MAX_TOOLS} may be offered (as many as an MCP server's): send the ones this turn needs`);
   const named = new Set<string>();
+  const budget = new FrontendToolBudget();
   return tools.map((tool, i) => {
     if (typeof tool?.name !== 'string' || !TOOL_NAME.test(tool.name)) {
       throw new HttpFailure(400, `tools[${i}].name must be 1 to 64 letters, digits, "_" or "-", got ${JSON.stringify(tool?.name)}`);
@@ -43,9 +46,12 @@ export function frontendTools(tools: readonly AgUiTool[], calls: FrontendCalls, 
     // call's arguments holds the event loop, every run and client of the process, for seconds at 1 MiB.
     const tooLarge = oversizedSchema(parameters as JsonObject);
     if (tooLarge !== undefined) throw new HttpFailure(400, `tools[${i}].parameters is ${tooLarge}: send a smaller schema`);
+    // Sent with every model request of the run: megabytes of descriptions would be in each.
+    const description = typeof tool.description === 'string' ? tool.description : '';
+    budget.add(i, tool.name, description, parameters as JsonObject);
     return {
       name: tool.name,
-      description: typeof tool.description === 'string' ? tool.description : '',
+      description,
       parameters: parameters as JsonObject,
       // The wait for the person at the frontend has its own bound, not the agent's tool timeout.
       timeoutMs: waitMs,

@@ -20,6 +20,8 @@ export interface AgUiRequest {
   readonly toolResults: ReadonlyMap<string, ToolResult>;
   /** Answers to the interrupts of the AG-UI run before. */
   readonly resume: readonly ResumeEntry[];
+  /** The tool call ids the client's messages hold (its assistant messages' calls, its tool messages' answers): a new run gives its calls others. */
+  readonly toolCallIds: ReadonlySet<string>;
 }
 
 /**
@@ -54,7 +56,20 @@ export function readRunAgentInput(body: Record<string, unknown>): AgUiRequest {
     tools: tools as AgUiTool[],
     toolResults,
     resume: resume as ResumeEntry[],
+    toolCallIds: toolCallIdsIn(messages as Array<Record<string, unknown>>),
   };
+}
+
+/** The tool call ids of the messages: of assistant messages' `toolCalls`, and tool messages' `toolCallId`. */
+function toolCallIdsIn(messages: ReadonlyArray<Record<string, unknown>>): Set<string> {
+  const ids = new Set<string>();
+  for (const message of messages) {
+    if (typeof message['toolCallId'] === 'string') ids.add(message['toolCallId']);
+    const calls = message['toolCalls'];
+    if (!Array.isArray(calls)) continue;
+    for (const call of calls) if (isObject(call) && typeof call['id'] === 'string') ids.add(call['id']);
+  }
+  return ids;
 }
 
 /**

@@ -1,6 +1,5 @@
 import type { Interrupt } from '@ag-ui/core';
 import type { AgentEvent } from '../../events/agent-event.js';
-import { toolCallIdOf } from './ag-ui-ids.js';
 import type { AgUiRunState } from './waiting-threads.js';
 
 /** The answer an approval interrupt expects (its `resume` entry's `payload`). */
@@ -31,7 +30,7 @@ export function waitPointOf(event: AgentEvent, state: AgUiRunState): Interrupt |
       id: inner.approvalId,
       reason: 'tool_approval',
       message: `${inner.agentName} wants to run ${inner.toolName}: ${inner.reason}`,
-      toolCallId: toolCallIdOf(inner.runId, inner.callId, sub),
+      toolCallId: state.mapper.toolCallIdOf(inner.runId, inner.callId, sub),
       ...(sub === undefined ? {} : { subagentRunId: sub }),
       responseSchema: APPROVAL_RESPONSE_SCHEMA,
       metadata: { toolName: inner.toolName, args: inner.args, agentName: inner.agentName },

@@ -6,7 +6,7 @@ import { defineTool } from '../define-tool.js';
 import { readTextAt } from '../confined-fs.js';
 import { fsErrorMessage } from '../fs-error-message.js';
 import { approvalNote, judgePaths, pathJudge } from '../path-judge.js';
-import { startLineMatcher } from './line-matcher.js';
+import { searchStopped, startLineMatcher } from './line-matcher.js';
 import { relativeGlobProblem } from '../relative-glob.js';
 import { findSearchFiles, joinRelative } from '../search-files.js';
 import { readAhead } from '../read-ahead.js';
@@ -63,6 +63,8 @@ const READ_AHEAD = 8;
  * (a `.env` file, by default) is left out with a note, so a search never asks dozens of
  * questions nor bypasses one; naming such a file as `path` searches it after approval.
  * Every file is opened first and read only if it really lies where the search found it.
+ * Stopped by its signal (a cancel, the tool timeout) at any point before it has matched every
+ * file, it fails with "the search was stopped", never a partial answer such as "No matches".
  *
  * @example
  * ```ts
@@ -110,15 +112,20 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool<GrepArgs> {
           files = [{ absolute: root.absolute, shown: root.relative }];
         }
       } catch (error) {
+        if (context.signal.aborted) throw searchStopped();
         return toolError(fsErrorMessage(error, path));
       }
+      // A walk stopped by the signal ends quietly with what it had found (maybe nothing).
+      if (context.signal.aborted) throw searchStopped();
 
       // One match more than shown, so the result can say that there are more.
       const matches: string[] = [];
       const matcher = startLineMatcher(pattern, context.signal);
       try {
         for await (const [file, text] of readAhead(files, (f) => readTextAt(f.absolute, limits.maxFileBytes), READ_AHEAD)) {
-          if (context.signal.aborted || matches.length > limits.maxMatches) break;
+          // Stopped before every file was matched: what was found so far is no answer ("No matches" would lie).
+          if (context.signal.aborted) throw searchStopped();
+          if (matches.length > limits.maxMatches) break;
           if (text === undefined) {
             if (file.absolute === root.absolute) return toolError(`${path} looks like a binary file (or changed while it was read); grep searches text`);
             continue;

@@ -40,14 +40,14 @@ export function startLineMatcher(pattern: string, signal: AbortSignal): LineMatc
   const exited = new Promise<void>((resolve) =>
     worker.once('exit', () => {
       closed = true;
-      fail(stopped());
+      fail(searchStopped());
       resolve();
     }),
   );
   const close = (): Promise<void> => {
     closed = true;
     signal.removeEventListener('abort', onAbort);
-    fail(stopped());
+    fail(searchStopped());
     void worker.terminate();
     return exited;
   };
@@ -60,7 +60,7 @@ export function startLineMatcher(pattern: string, signal: AbortSignal): LineMatc
   worker.on('error', fail);
   return {
     match(text, max) {
-      if (closed || signal.aborted) return Promise.reject(stopped());
+      if (closed || signal.aborted) return Promise.reject(searchStopped());
       return new Promise((resolve, reject) => {
         pending = { resolve, reject };
         worker.postMessage({ text, max });
@@ -70,6 +70,7 @@ export function startLineMatcher(pattern: string, signal: AbortSignal): LineMatc
   };
 }
 
-function stopped(): Error {
+/** The error of a search stopped by its signal (the tool's cancel or timeout), wherever it was. */
+export function searchStopped(): Error {
   return new Error('the search was stopped');
 }

@@ -82,10 +82,60 @@ describe('a remote A2A agent that goes silent', () => {
   });
 
   it('each update restarts the timeout: a remote that keeps talking finishes, though its task took longer than the timeout', async () => {
-    open.remote = await startScriptedRemote('trickle', 12); // one update every 50 ms, 600 ms in all
-    const { events, leakedTimers } = await delegate({ a2a: { idleTimeoutMs: 400 } });
-    expect(childEnd(events)).toMatchObject({ type: 'RunEnd', abnormal: false, text: 'the flood is over' });
-    expect(open.remote.requests.filter((r) => /cancel/i.test(r.rpc ?? ''))).toHaveLength(0);
-    expect(leakedTimers).toBeUndefined();
+    const remote = (open.remote = await startScriptedRemote('paced', 4));
+    open.fixture = await startDelegationFixture({ main: steps(taskReply('remote', 'Do the job', 'Remote job')) });
+    const engine = open.fixture.engine({ a2a: { idleTimeoutMs: 400 } }, [defineAgent({ name: 'remote', description: 'A remote agent', systemPrompt: '', a2a: remote.cardUrl })]);
+    const baseline = resourceCounts();
+    const child = childWatch();
+    // Only the timers' clock is faked, and the test paces the remote: time passes only between
+    // an update handled and the next one sent, so no stall of a busy machine can fake a silence.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const done = lastValueFrom(engine.stream('Delegate it').pipe(tap(child.see), toArray()));
+      await child.until('RunStart'); // the task was taken: its timeout counts from here
+      for (let tick = 1; tick <= 4; tick++) {
+        vi.advanceTimersByTime(300); // three quarters of the timeout: 1,200 ms before the last update
+        const handled = child.until(`tick ${tick}\n`);
+        remote.step();
+        await handled;
+      }
+      vi.advanceTimersByTime(300); // 1,500 ms in all, 3.75 timeouts, and still running
+      vi.useRealTimers();
+      remote.step(); // the artifact and `completed`
+      const events = await done;
+      await engine.close();
+      expect(childEnd(events)).toMatchObject({ type: 'RunEnd', abnormal: false, text: 'the flood is over' });
+      expect(remote.requests.filter((r) => /cancel/i.test(r.rpc ?? ''))).toHaveLength(0);
+      await vi.waitFor(() => expect(remote.open()).toBe(0), { timeout: 10_000 });
+      expect((await leakedResources(baseline)).Timeout).toBeUndefined();
+    } finally {
+      vi.useRealTimers();
+      await engine.close();
+    }
   });
 });
+
+/**
+ * Watches the child's events (pass `see` to `tap`): `until(key)` resolves when a child event
+ * with that type, or a delta with that text, has come, and rejects if the child ended first.
+ * Register before causing the event.
+ */
+function childWatch(): { see: (event: AgentEvent) => void; until: (key: string) => Promise<void> } {
+  const waiting = new Map<string, { resolve: () => void; reject: (error: Error) => void }>();
+  let ended: AgentEvent | undefined;
+  const endedBefore = (what: string): Error => new Error(`the task ended before ${JSON.stringify(what)}: ${JSON.stringify(ended)}`);
+  return {
+    see: (event) => {
+      if (!isTaskWrap(event)) return;
+      const inner = event.event;
+      const key = inner.type === 'ReasonDelta' ? inner.text : inner.type;
+      waiting.get(key)?.resolve();
+      waiting.delete(key);
+      if (inner.type !== 'RunEnd') return;
+      ended = inner;
+      for (const [what, waiter] of waiting) waiter.reject(endedBefore(what));
+      waiting.clear();
+    },
+    until: (key) => new Promise<void>((resolve, reject) => (ended ? reject(endedBefore(key)) : waiting.set(key, { resolve, reject }))),
+  };
+}

@@ -6,7 +6,9 @@
  * - `stall`: takes the task (`working`), then says nothing more, holding the stream open;
  * - `flood`: `floodCount` status updates (`tick 1`, `tick 2`, ...) as fast as it can, then an
  *   artifact and `completed`;
- * - `trickle`: the same, one update every 50 ms;
+ * - `paced`: the same, one update per `step()` (the test sets the pace, so no timer of the
+ *   remote races the client's idle timeout), and after `floodCount` of them, the artifact and
+ *   `completed` at the next `step()`;
  * - `echo-401`: refuses with 401, its body echoing the request's credentials back (as a
  *   careless server's error page would);
  * - `answer`: completes at once with the answer `done`;
@@ -27,7 +29,7 @@ import { agentCardOf } from '../../../src/protocols/a2a/agent-card.js';
 import { agentMessage, statusOf, textArtifact } from '../../../src/protocols/a2a/a2a-values.js';
 
 /** How the endpoint behaves. */
-export type RemoteScript = 'stall' | 'flood' | 'trickle' | 'echo-401' | 'answer' | 'slow-card' | 'echo-split';
+export type RemoteScript = 'stall' | 'flood' | 'paced' | 'echo-401' | 'answer' | 'slow-card' | 'echo-split';
 
 /** One request the remote received. */
 export interface ReceivedRequest {
@@ -46,6 +48,8 @@ export interface ScriptedRemote {
   readonly open: () => number;
   /** Resolves when the first stream (`message/stream`) has been answered with the task. */
   streamOpened(): Promise<void>;
+  /** `paced`: sends the next update of the open stream (see {@link RemoteScript}). */
+  step(): void;
   /** `slow-card`: answers the card's request now (if the client still waits for it). */
   releaseCard(): void;
   /** `slow-card`: resolves when the card's request has arrived. */
@@ -63,6 +67,9 @@ export async function startScriptedRemote(script: RemoteScript, floodCount = 10_
   let open = 0;
   const requests: ReceivedRequest[] = [];
   const heldCards: (() => void)[] = [];
+  let step: () => void = () => {
+    throw new Error('step(): no paced stream is open');
+  };
   let opened!: () => void;
   const streamOpened = new Promise<void>((resolve) => (opened = resolve));
   let cardAsked!: () => void;
@@ -134,14 +141,12 @@ export async function startScriptedRemote(script: RemoteScript, floodCount = 10_
         while (!res.destroyed && sent < floodCount) if (!send(status(TaskState.TASK_STATE_WORKING, `tick ${++sent}`))) return void res.once('drain', next);
         if (!res.destroyed) finish();
       };
-      const drip = (): void => {
+      step = (): void => {
         if (res.destroyed) return;
         if (sent === floodCount) return finish();
         send(status(TaskState.TASK_STATE_WORKING, `tick ${++sent}`));
-        setTimeout(drip, 50);
       };
-      if (script === 'trickle') drip();
-      else next();
+      if (script !== 'paced') next();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -151,6 +156,7 @@ export async function startScriptedRemote(script: RemoteScript, floodCount = 10_
     requests,
     open: () => open,
     streamOpened: () => streamOpened,
+    step: () => step(),
     releaseCard: () => {
       for (const answer of heldCards.splice(0)) answer();
     },

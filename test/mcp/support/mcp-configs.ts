@@ -21,6 +21,18 @@ export function ourStdioServer(env: Record<string, string> = {}, extra: Partial<
   return { command: process.execPath, args: ['--import', 'tsx', SCRIPT], cwd: REPO, env, ...extra };
 }
 
+/**
+ * {@link ourStdioServer}, started through `sh`, which appends `pid <pid>` to the marks file
+ * (`env` must hold {@link Marks.env}) and then `exec`s node in the same process. The pid is
+ * so known within milliseconds of the spawn: node with tsx can take seconds to reach the
+ * server's own mark on a busy machine, and a start that times out first kills it unmarked.
+ */
+export function pidMarkedStdioServer(env: Record<string, string>, extra: Partial<McpStdioServerConfig> = {}): McpStdioServerConfig {
+  const server = ourStdioServer(env, extra);
+  const markThenExec = 'echo "pid $$" >> "$MCP_TEST_MARKS" && exec "$0" "$@"';
+  return { ...server, command: '/bin/sh', args: ['-c', markThenExec, server.command, ...(server.args ?? [])] };
+}
+
 /** The filesystem server from the registry, allowed to work in `dir`. */
 export function filesystemServer(dir: string): McpStdioServerConfig {
   return { command: process.execPath, args: [join(REPO, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js'), dir] };

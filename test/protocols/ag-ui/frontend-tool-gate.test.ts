@@ -73,9 +73,9 @@ describe('agUiHandler: a frontend tool call goes to the client only once it may 
     expect(outcomeOf(first)).toMatchObject({ pendingToolCallIds: ['call_0'] });
     const yes = toolMessage('call_0', 'yes to renaming', 1);
     const second = await postRunAgentInput(url, { threadId: 't-repeat', runId: 'r2', messages: [user('go'), yes], tools: [CONFIRM] });
-    // the second call is a new question: the first call's answer does not answer it
-    expect(outcomeOf(second)).toMatchObject({ pendingToolCallIds: ['call_0'] });
-    const no = toolMessage('call_0', 'no, keep the table', 2);
+    // the second call is a new question, under an id of its own (the client would merge two calls of one id)
+    expect(outcomeOf(second)).toMatchObject({ pendingToolCallIds: ['call_0~2'] });
+    const no = toolMessage('call_0~2', 'no, keep the table', 2);
     const third = await postRunAgentInput(url, { threadId: 't-repeat', runId: 'r3', messages: [user('go'), yes, no], tools: [CONFIRM] });
     expect(third.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', result: 'answers: yes to renaming | no, keep the table' });
   }, 30_000);
@@ -123,8 +123,8 @@ describe('agUiHandler: a frontend tool call goes to the client only once it may 
     expect(outcomeOf(first)).toMatchObject({ pendingToolCallIds: ['call_0'] });
     const history = [user('go'), { id: 'msg-1', role: 'assistant', toolCalls: [{ id: 'call_0', type: 'function', function: { name: 'confirm_plan', arguments: '{}' } }] }, toolMessage('call_0', 'yes', 1)];
     const second = await postRunAgentInput(url, { threadId: 't-moved-on', runId: 'r2', messages: history, tools: [CONFIRM] });
-    expect(outcomeOf(second)).toMatchObject({ pendingToolCallIds: ['call_0'] });
-    const movedOn = [...history, { id: 'msg-2', role: 'assistant', toolCalls: [{ id: 'call_0', type: 'function', function: { name: 'confirm_plan', arguments: '{}' } }] }, user('never mind')];
+    expect(outcomeOf(second)).toMatchObject({ pendingToolCallIds: ['call_0~2'] });
+    const movedOn = [...history, { id: 'msg-2', role: 'assistant', toolCalls: [{ id: 'call_0~2', type: 'function', function: { name: 'confirm_plan', arguments: '{}' } }] }, user('never mind')];
     const third = await postRunAgentInput(url, { threadId: 't-moved-on', runId: 'r3', messages: movedOn, tools: [CONFIRM] });
     expect(third.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', result: 'fresh turn: never mind' });
     expect(agUi.served!.engine.runs.list().map((r) => r.state)).toEqual(['cancelled', 'done']);
