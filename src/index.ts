@@ -212,6 +212,6 @@ export { UnknownAgentError } from './subagent/unknown-agent-error.js';
 export { InvalidPermissionRuleError } from './permission/invalid-permission-rule-error.js';
 export { UnsafeLinkError } from './session/unsafe-link-error.js';
 export { UnsealedSessionError } from './session/unsealed-session-error.js';
-export { NotRegularFileError } from './session/not-regular-file-error.js';
+export { NotRegularFileError, type SpecialFileKind } from './session/not-regular-file-error.js';
 export { NdjsonParseError } from './adapters/ndjson-parse-error.js';
 export { BufferOverflowError } from './adapters/buffer-overflow-error.js';
