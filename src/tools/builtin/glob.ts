@@ -4,6 +4,7 @@ import { defineTool } from '../define-tool.js';
 import { fsErrorMessage } from '../fs-error-message.js';
 import { approvalNote, judgePaths, pathJudge } from '../path-judge.js';
 import { relativeGlobProblem } from '../relative-glob.js';
+import { searchStopped } from './line-matcher.js';
 import { findSearchFiles, joinRelative } from '../search-files.js';
 import { isRefusal, resolveToolPath } from '../resolve-tool-path.js';
 import type { Tool } from '../tool.js';
@@ -43,7 +44,8 @@ export interface GlobToolOptions {
  * not even one the pattern names, so a search never wanders out of the workspace through a
  * link. Each file found is judged by the permission rules for `glob`
  * (`ToolContext.judgePath`): a denied one is left out silently, one needing approval
- * is left out and counted in a note.
+ * is left out and counted in a note. Stopped by its signal (a cancel, the tool timeout)
+ * before the walk ends, it fails with "the search was stopped", never a partial list.
  *
  * @example
  * ```ts
@@ -75,8 +77,11 @@ export function createGlobTool(options: GlobToolOptions = {}): Tool<GlobArgs> {
       try {
         found = await findSearchFiles(root.absolute, pattern, context.signal);
       } catch (error) {
+        if (context.signal.aborted) throw searchStopped();
         return toolError(`Search failed in ${path}: ${errorMessage(error)}`);
       }
+      // A walk stopped by the signal ends quietly with what it had found: no answer ("No files match" would lie).
+      if (context.signal.aborted) throw searchStopped();
       const { allowed: paths, asked } = judgePaths(found.map((file) => joinRelative(root.relative, file)), (p) => p, judge);
       const skipped = approvalNote(asked, 'file', 'read one by its path to be asked');
       if (paths.length === 0) return { text: `No files match ${pattern} in ${path}${skipped}` };
