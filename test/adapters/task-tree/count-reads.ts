@@ -1,13 +1,14 @@
 import type { TreeNode } from '../../../src/adapters/task-tree/index.js';
 
 /**
- * Counts the reads of `node.children` from now on (the node keeps answering them): a reducer
- * that reads a node's child list copies it, which the large-tree tests check it does not.
+ * Counts the reads of `node[field]` (`children` by default) from now on (the node keeps
+ * answering them): a reducer that reads a node's child or tool-call list makes, so copies,
+ * it, which the large-tree tests check it does not.
  */
-export function countReads(node: TreeNode): () => number {
-  const own = Object.getOwnPropertyDescriptor(node, 'children')!;
+export function countReads(node: TreeNode, field: 'children' | 'tools' = 'children'): () => number {
+  const own = Object.getOwnPropertyDescriptor(node, field)!;
   let reads = 0;
-  Object.defineProperty(node, 'children', {
+  Object.defineProperty(node, field, {
     enumerable: true,
     configurable: true,
     get: () => {

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { createTreeState, reduceTree, type TaskTreeState, type TreeNode } from '../../../src/adapters/task-tree/index.js';
 import { copiedSlots } from '../../../src/adapters/task-tree/tool-list.js';
 import type { AgentEvent } from '../../../src/events/index.js';
+import { countReads } from './count-reads.js';
 
 const N = 20_000;
 const START: AgentEvent = { type: 'RunStart', runId: 'main', agentName: 'main', sessionId: 's', prompt: 'p' };
@@ -34,20 +35,7 @@ function manyCalls(n: number): TaskTreeState {
   return state;
 }
 
-/** Counts the reads of `node.tools` from now on (the node keeps answering them): a read makes, so copies, the list. */
-function countToolReads(node: TreeNode): () => number {
-  const own = Object.getOwnPropertyDescriptor(node, 'tools')!;
-  let reads = 0;
-  Object.defineProperty(node, 'tools', {
-    enumerable: true,
-    configurable: true,
-    get: () => {
-      reads += 1;
-      return own.get ? own.get.call(node) : own.value;
-    },
-  });
-  return () => reads;
-}
+const countToolReads = (node: TreeNode): (() => number) => countReads(node, 'tools');
 
 describe('reduceTree on nodes of 20,000 tool calls', () => {
   const state = manyCalls(N);
