@@ -22,6 +22,8 @@ export class ToolCallIds {
   readonly #taken: Set<string>;
   /** The AG-UI id of the latest call of each model id, by run. */
   readonly #latest = new Map<string, string>();
+  /** The next suffix to try for each usual id, so a run of repeats (or a client's planted `~n` ids) is not scanned again per call. */
+  readonly #next = new Map<string, number>();
   /** The model call behind each AG-UI id given to a main-run call (the client answers frontend calls by it). */
   readonly #main = new Map<string, ModelCall>();
 
@@ -34,7 +36,13 @@ export class ToolCallIds {
   assign(runId: string, callId: string, sub: string | undefined): string {
     const usual = toolCallIdOf(runId, callId, sub);
     let id = usual;
-    for (let n = 2; this.#taken.has(id); n += 1) id = `${usual}~${n}`;
+    if (this.#taken.has(id)) {
+      // Ids are never given back, so every suffix below the one remembered is taken.
+      let n = this.#next.get(usual) ?? 2;
+      while (this.#taken.has(`${usual}~${n}`)) n += 1;
+      id = `${usual}~${n}`;
+      this.#next.set(usual, n + 1);
+    }
     this.#taken.add(id);
     this.#latest.set(keyOf(runId, callId), id);
     if (sub === undefined) this.#main.set(id, { runId, callId });
