@@ -144,7 +144,11 @@ describe.skipIf(!HAS_REDIS)('approvals asked on a worker', () => {
   });
 });
 
-/** Retries `answer` until it is taken: the owner publishes the pending call a moment after the event. */
+/**
+ * Retries `answer` until it is taken: the owner publishes the pending call a moment after the
+ * event. Fails (rather than going on unanswered) when it is not taken within `waitFor`'s
+ * deadline, which is for a busy machine, not a target.
+ */
 async function waitForPending(answer: () => boolean | Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 200 && !(await answer()); i++) await new Promise((r) => setTimeout(r, 10));
+  await waitFor(answer);
 }

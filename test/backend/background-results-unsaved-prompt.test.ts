@@ -87,7 +87,7 @@ describe.skipIf(!HAS_REDIS)('background results and a prompt that cannot be save
       await engine.tasks.whenSettled(task!.taskId);
       // The worker publishes the result and settles the record together: wait for the result in
       // Redis, then for this engine's copy of it, so the failed turn takes it.
-      await vi.waitFor(async () => expect(await backend.parts.redis.hlen(backend.parts.keys.results('s'))).toBe(1));
+      await vi.waitFor(async () => expect(await backend.parts.redis.hlen(backend.parts.keys.results('s'))).toBe(1), { timeout: 15_000, interval: 10 });
       await caughtUp(backend);
 
       arm();

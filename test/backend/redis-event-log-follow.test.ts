@@ -13,7 +13,6 @@ import { waitFor } from './scale-kit.js';
 const event = (n: number): AgentEvent => ({ type: 'Warning', runId: 'r', agentName: 'main', code: 'TEST', message: `event ${n}` }) as AgentEvent;
 const seqs = (entries: readonly SequencedEvent[]): number[] => entries.map((e) => e.seq);
 const range = (from: number, to: number): number[] => Array.from({ length: to - from + 1 }, (_, i) => from + i);
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /**
  * The followers of one event log share one connection and one blocking XREAD. The backend's
@@ -23,22 +22,35 @@ describe.skipIf(!HAS_REDIS)('following Redis event logs on one shared connection
   let redis: RedisServer;
   let backend: RedisBackend;
   let probe: Redis;
+  /** How many clients Redis knows with no follower open: the backend's own and the probe. */
+  let idle = 0;
   let n = 0;
   /** A fresh run id (the file shares one backend). */
   const run = (name: string): string => `${name}-${++n}`;
   /** Every client Redis knows (the probe included, before and after alike). */
   const clients = async (): Promise<number> => String(await probe.client('LIST')).trim().split('\n').length;
-  /** Waits for the follower connections of earlier tests to be gone, then counts. */
-  const baseline = async (): Promise<number> => {
-    await sleep(100);
-    return clients();
-  };
   const backTo = async (count: number): Promise<void> => waitFor(async () => (await clients()) === count);
+  /** Waits for the follower connections of earlier tests to be gone (closing is asynchronous), then counts. */
+  const baseline = async (): Promise<number> => {
+    await backTo(idle);
+    return idle;
+  };
+  /**
+   * How many clients are blocked in an `XREAD` now. A follower seen blocked after it delivered
+   * is blocked in its NEXT read (Redis unblocks a client before replying to it).
+   */
+  const blockedReads = async (): Promise<number> =>
+    String(await probe.client('LIST'))
+      .split('\n')
+      .filter((line) => /\bflags=\w*b/.test(line) && /\bcmd=xread\b/.test(line)).length;
+  /** Waits until the one follower of the test is blocked in its XREAD (none other is left: see `baseline`). */
+  const readBlocks = async (): Promise<void> => waitFor(async () => (await blockedReads()) === 1);
 
   beforeAll(async () => {
     redis = await startRedis();
     backend = await redisBackend({ url: redis.url, prefix: 'follow', retentionMs: 60_000 });
     probe = await connectRedis(redis.url, 5000);
+    idle = await clients();
   });
   afterAll(async () => {
     probe?.disconnect();
@@ -93,6 +105,7 @@ describe.skipIf(!HAS_REDIS)('following Redis event logs on one shared connection
     // On the follower itself: a reader whose position is older than the blocked XREAD's.
     const { redis: command } = backend.parts;
     const key = backend.parts.keys.log(run('behind'));
+    await baseline(); // no other follower: the blocked XREAD seen below is this one's
     const ids: string[] = [];
     for (let i = 1; i <= 3; i++) ids.push(String(await command.xadd(key, '*', 'n', String(i))));
     // A minute's block: any event seen within the waits below (10 s at most, far less in
@@ -119,7 +132,7 @@ describe.skipIf(!HAS_REDIS)('following Redis event logs on one shared connection
     try {
       const ahead = reader(ids[2]!);
       follower.follow(ahead);
-      await sleep(150); // its XREAD blocks, after the third entry
+      await readBlocks(); // its XREAD blocks, after the third entry
       const behind = reader(ids[0]!);
       follower.follow(behind);
       await waitFor(() => behind.got.length === 2, 10_000);
@@ -130,7 +143,7 @@ describe.skipIf(!HAS_REDIS)('following Redis event logs on one shared connection
       expect(behind.got).toEqual(['2', '3', '4']);
       // An entry that wakes the XREAD before the interrupt lands is not given to a reader
       // the XREAD did not read for (it would skip what lies between).
-      await sleep(100);
+      await readBlocks(); // blocked again, after the fourth
       const third = reader(ids[1]!);
       void command.xadd(key, '*', 'n', '5');
       follower.follow(third);
@@ -151,13 +164,14 @@ describe.skipIf(!HAS_REDIS)('following Redis event logs on one shared connection
     const { redis: command, keys } = backend.parts;
     const log = new RedisEventLog(command, keys, { retentionMs: 60_000, maxLiveMs: 60_000, blockMs: 60_000, connectTimeoutMs: 5000 });
     const anchor = run('anchor');
+    await baseline(); // no other follower: the blocked XREAD seen below is this log's
     await log.append({ runId: anchor, seq: 1, event: event(1) });
     const first = record(log.read(anchor, 0));
     await waitFor(() => first.events.length === 1);
     const joiners: EventRecording<SequencedEvent>[] = [];
     try {
       for (let i = 0; i < 5; i++) {
-        await sleep(50); // the XREAD blocks again
+        await readBlocks(); // the XREAD blocks again (after the previous joiner's event)
         const id = run('join');
         await log.open(id);
         const joiner = record(log.read(id, 0));

@@ -12,16 +12,21 @@ const assistant = (content: string) => ({ role: 'assistant' as const, content })
 
 describe.skipIf(!HAS_REDIS)('RedisSessionStore.list()', () => {
   const redisFile = redisBackendPerFile('listing', 60_000);
+  afterEach(() => vi.useRealTimers());
 
   it('names conversations by their first prompt, most recently written first, without task sessions or expired ones', async () => {
     const store = redisFile.backend.sessions;
+    // The writes are ordered on a clock the test sets (a real pause could tie on a coarse clock).
+    const start = Date.now();
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(start);
     await store.append('older', [user('First   question\nover two lines'), assistant('a')]);
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    vi.setSystemTime(start + 1_000);
     await store.saveTaskInfo!({ taskId: 'task_1', agentName: 'explore', description: 'd', ownerSessionId: 'older' });
     await store.append('task_1', [user('a task prompt')]);
     await store.append('newer', [user('Second conversation')]);
     await store.append('gone', [user('expires')]);
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    vi.setSystemTime(start + 2_000);
     await store.replace!('older', [user('Summary of the earlier turns'), assistant('a')]);
     await redisFile.backend.parts.redis.del(redisFile.backend.parts.keys.session('gone')); // as its TTL would
     const list = await store.list!();

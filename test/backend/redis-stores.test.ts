@@ -1,5 +1,5 @@
 import { lastValueFrom, toArray } from 'rxjs';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { redisBackend } from '../../src/backend/redis-backend.js';
 import type { AgentEvent } from '../../src/events/agent-event.js';
 import type { SequencedEvent } from '../../src/runs/run-types.js';
@@ -13,6 +13,12 @@ const seqs = (entries: readonly SequencedEvent[]): number[] => entries.map((e) =
 
 describe.skipIf(!HAS_REDIS)('the Redis event log and session store', () => {
   const redisFile = redisBackendPerFile('stores', 60_000);
+  const clients = async (): Promise<number> => String(await redisFile.backend.parts.redis.client('LIST')).trim().split('\n').length;
+  /** The clients Redis knows before any reader follows (the backend's own): counted once the backend is up. */
+  let idle = 0;
+  beforeAll(async () => {
+    idle = await clients();
+  });
 
   it('replays from any position, follows live appends, and completes after the end', async () => {
     const log = redisFile.backend.eventLog;
@@ -53,17 +59,15 @@ describe.skipIf(!HAS_REDIS)('the Redis event log and session store', () => {
   });
 
   it('follows on one shared connection, closed when the last reader unsubscribes', async () => {
-    const clients = async (): Promise<number> => String(await redisFile.backend.parts.redis.client('LIST')).trim().split('\n').length;
-    await new Promise((r) => setTimeout(r, 200)); // the readers of earlier tests have gone
-    const before = await clients();
+    // The follower connection of earlier tests' readers is closed asynchronously: wait for it.
+    await waitFor(async () => (await clients()) === idle);
+    const before = idle;
     await redisFile.backend.eventLog.append({ runId: 'u', seq: 1, event: event(1) });
     const readers = [1, 2, 3].map(() => record(redisFile.backend.eventLog.read('u', 0)));
     await waitFor(() => readers.every((r) => r.events.length === 1));
     expect(await clients()).toBe(before + 1); // three followers, one connection
     for (const r of readers) r.subscription.unsubscribe();
-    const until = Date.now() + 2000;
-    while ((await clients()) > before && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
-    expect(await clients()).toBe(before);
+    await waitFor(async () => (await clients()) === before);
   });
 
   it('keeps sessions, task owners and grants for every process', async () => {

@@ -71,8 +71,9 @@ describe('the task sessions of a run without a sessionId', () => {
       await o.engine.call('go', { sessionId: 's1' });
       const kept = await readdir(store.dir);
       await o.engine.call('go');
-      // The store deletes in its own time (its files, in each session's write queue).
-      await vi.waitFor(async () => expect((await readdir(store.dir)).sort()).toEqual(kept.sort()));
+      // The store deletes in its own time (its files, in each session's write queue); the
+      // deadline is for a busy machine (vi.waitFor's default is one second), not a target.
+      await vi.waitFor(async () => expect((await readdir(store.dir)).sort()).toEqual(kept.sort()), { timeout: 15_000, interval: 10 });
     } finally {
       await folder.cleanup();
     }

@@ -1,5 +1,5 @@
 import { lastValueFrom, toArray } from 'rxjs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { HarnessEngine } from '../../src/engine/harness-engine.js';
 import { ScriptedModel } from '../../src/model/scripted-model.js';
 import type { SequencedEvent } from '../../src/runs/run-types.js';
@@ -11,6 +11,7 @@ import { createTestScheduler } from '../support/virtual-time.js';
 
 let ws: TestWorkspace | undefined;
 afterEach(async () => {
+  vi.useRealTimers();
   await ws?.cleanup();
   ws = undefined;
 });
@@ -132,10 +133,16 @@ describe('engine.start(): a run that lives on its own', () => {
     expect(engine.runs.list().map((r) => r.runId)).toEqual(ids.slice(2));
     expect(engine.runs.get(ids[0]!)).toBeUndefined();
     await expect(lastValueFrom(engine.runs.attach(ids[0]!))).rejects.toMatchObject({ name: 'UnknownRunError' });
-    const quick = await engineWith(new ScriptedModel(() => ({ text: 'ok' })), { runRetentionMs: 0 });
+    // Expiry reads the monotonic clock: faked (and only it), so the run is looked at exactly
+    // at the end of its retention and one millisecond past it, however loaded the machine is
+    // (a real sleep could not say which side of the bound it looked at).
+    vi.useFakeTimers({ toFake: ['performance'] });
+    const quick = await engineWith(new ScriptedModel(() => ({ text: 'ok' })), { runRetentionMs: 50 });
     const gone = quick.start('x');
     await gone.result;
-    await new Promise((resolve) => setTimeout(resolve, 2));
+    vi.advanceTimersByTime(50);
+    expect(quick.runs.get(gone.runId)?.state).toBe('done'); // kept for the whole retention
+    vi.advanceTimersByTime(1);
     expect(quick.runs.get(gone.runId)).toBeUndefined();
   });
 

@@ -26,9 +26,20 @@ function alive(pid: number): number {
   return pid;
 }
 
+/** A deadline for a busy machine, not a target: each wait ends as soon as its condition holds. */
+const WAIT = { timeout: 15_000, interval: 10 };
+
 async function expectKilled(pid: number): Promise<void> {
-  await vi.waitFor(() => expect(isAlive(pid), `pid ${pid} alive`).toBe(false), { timeout: 3000, interval: 20 });
+  await vi.waitFor(() => expect(isAlive(pid), `pid ${pid} alive`).toBe(false), WAIT);
 }
+
+/**
+ * Shell that waits (up to about 15 s) until the process `$p` runs `sleep`: setsid(1) calls
+ * setsid() and `env -i` clears the environment before they exec it, so from then on the
+ * process has left the group (and, with `env -i`, lost the tag). A fixed pause could end first
+ * on a busy machine.
+ */
+const UNTIL_SLEEPING = 'for i in $(seq 1500); do [ "$(cat /proc/$p/comm 2>/dev/null)" = sleep ] && break; sleep 0.01; done';
 
 function pidIn(text: string): number {
   const match = /pid=(\d+)/.exec(text);
@@ -46,8 +57,8 @@ describe.runIf(process.platform === 'linux')('bash tool and processes that leave
   });
 
   it('stops a setsid child the command left running', async () => {
-    // The pause lets the child call setsid() before the shell exits (else the group kill catches it).
-    const result = await runTool(bash, { command: 'setsid sleep 30 > /dev/null 2>&1 & sleep 0.3; echo pid=$!' }, fresh.context);
+    // The wait lets the child call setsid() before the shell exits (else the group kill catches it).
+    const result = await runTool(bash, { command: `setsid sleep 30 > /dev/null 2>&1 & p=$!; ${UNTIL_SLEEPING}; echo pid=$p` }, fresh.context);
     expect(result.error).toBeUndefined();
     expect(result.text).toContain('background processes the command left running were stopped');
     await expectKilled(pidIn(result.text));
@@ -55,7 +66,8 @@ describe.runIf(process.platform === 'linux')('bash tool and processes that leave
 
   it('stops a double-forked daemon in its own session (reparented away from the command)', async () => {
     const pidFile = join(fresh.ws.dir, 'daemon.pid');
-    const command = `(setsid sh -c 'sleep 30 > /dev/null 2>&1 & echo $! > ${pidFile}' &) ; sleep 0.3; echo pid=$(cat ${pidFile})`;
+    // Waits for the daemon's pid (the file is written once it has forked, in its own session).
+    const command = `(setsid sh -c 'sleep 30 > /dev/null 2>&1 & echo $! > ${pidFile}' &) ; for i in $(seq 1500); do p=$(cat ${pidFile} 2>/dev/null) && [ -n "$p" ] && break; sleep 0.01; done; ${UNTIL_SLEEPING}; echo pid=$p`;
     const result = await runTool(bash, { command }, fresh.context);
     expect(result.error).toBeUndefined();
     await expectKilled(pidIn(result.text));
@@ -75,17 +87,17 @@ describe.runIf(process.platform === 'linux')('bash tool and processes that leave
         const text = readFileSync(pidFile, 'utf8').trim();
         if (text === '') throw new Error('pid not written yet');
         return Number(text);
-      }),
+      }, WAIT),
     );
     // setsid() comes before exec: once it runs sleep, it has left the group.
-    await vi.waitFor(() => expect(readFileSync(`/proc/${pid}/comm`, 'utf8').trim()).toBe('sleep'));
+    await vi.waitFor(() => expect(readFileSync(`/proc/${pid}/comm`, 'utf8').trim()).toBe('sleep'), WAIT);
     fresh.context.controller.abort();
     expect((await running).error).toBe('Command was cancelled');
     await expectKilled(pid);
   });
 
   it('cannot find a process that also cleared its environment: the documented limit', async () => {
-    const result = await runTool(bash, { command: 'env -i setsid sleep 30 > /dev/null 2>&1 & sleep 0.3; echo pid=$!' }, fresh.context);
+    const result = await runTool(bash, { command: `env -i setsid sleep 30 > /dev/null 2>&1 & p=$!; ${UNTIL_SLEEPING}; echo pid=$p` }, fresh.context);
     const pid = pidIn(result.text); // afterEach kills it
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(isAlive(pid)).toBe(true);
@@ -93,7 +105,7 @@ describe.runIf(process.platform === 'linux')('bash tool and processes that leave
 
   it('leaves alone a process of another command running at the same time', async () => {
     const other = runTool(bash, { command: 'sleep 1; echo other done' }, createToolContext({ workspace: fresh.ws.dir }));
-    const result = await runTool(bash, { command: 'setsid sleep 30 > /dev/null 2>&1 & sleep 0.3; echo pid=$!' }, fresh.context);
+    const result = await runTool(bash, { command: `setsid sleep 30 > /dev/null 2>&1 & p=$!; ${UNTIL_SLEEPING}; echo pid=$p` }, fresh.context);
     await expectKilled(pidIn(result.text));
     expect((await other).text).toBe('other done\n[exit code: 0]');
   });
