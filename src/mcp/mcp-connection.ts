@@ -75,7 +75,12 @@ export class McpConnection {
     const state = this.state;
     if (state.kind !== 'ready') throw new Error(this.notRunning());
     try {
-      const options = { signal, timeout: NO_TIMEOUT, resetTimeoutOnProgress: true };
+      // No `onprogress`, so no progress token, and no `resetTimeoutOnProgress`: the SDK's own
+      // timeout is off (NO_TIMEOUT), so there is nothing for progress to keep alive; the bound
+      // is the agent's tool timeout, which a server's progress does not extend (a server
+      // saying "still busy" for ever must not hold a run for ever). Without a token a server
+      // sends no progress, and any it sends anyway is dropped unread (mcp-notification-guard).
+      const options = { signal, timeout: NO_TIMEOUT };
       return (await state.client.callTool({ name: tool, arguments: args }, undefined, options)) as CallToolResult;
     } catch (e) {
       if (signal.aborted) throw e;

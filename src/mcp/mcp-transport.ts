@@ -5,6 +5,7 @@ import { guardedNotifications } from './mcp-notification-guard.js';
 import { guardedReconnects } from './mcp-reconnect-guard.js';
 import { guardedSends } from './mcp-send-guard.js';
 import type { McpSdk } from './mcp-sdk.js';
+import { deafOnClose } from './mcp-stdio-child.js';
 import { isStdioServer, type McpHttpServerConfig, type McpServerConfig, type McpStdioServerConfig } from './mcp-server-config.js';
 
 /** A transport to one server, and what its process last wrote to stderr. */
@@ -16,6 +17,9 @@ export interface OpenedTransport {
   closedBecause(): string | undefined;
 }
 
+/** A transport just made, with how to give up on its server for good (a stdio server's process is killed; nothing more for HTTP). */
+type Made = Omit<OpenedTransport, 'closedBecause'> & { readonly abandon?: () => void };
+
 /** How much of a server's stderr is kept for its diagnostics. */
 const TAIL_CHARS = 1000;
 
@@ -25,8 +29,10 @@ const TAIL_CHARS = 1000;
  * output) or Streamable HTTP (with the config's headers on every request, each answer
  * bounded by {@link boundedFetch} and reconnects by {@link guardedReconnects}: one outgrowing
  * its bound closes the connection). Either is closed when the server does not take what is
- * sent to it ({@link guardedSends}), or sends notifications faster than a sane rate
- * ({@link guardedNotifications}, which also drops those the client does not use).
+ * sent to it ({@link guardedSends}), or sends notifications or requests (pings) faster than
+ * a sane rate ({@link guardedNotifications}, which also drops the notifications the client
+ * does not use). Closing a stdio transport stops reading its process at
+ * once ({@link deafOnClose}); giving up on a stdio server also kills its process.
  *
  * @example
  * ```ts
@@ -41,24 +47,25 @@ export function openTransport(sdk: McpSdk, config: McpServerConfig, workspace: s
   let closedBecause: string | undefined;
   const closeBecause = (problem: string): void => {
     closedBecause ??= `${problem}, so rxharness closed the connection`;
-    void transport.close();
+    if (abandon) abandon();
+    else void transport.close();
   };
-  const { transport, stderrTail } = isStdioServer(config) ? stdioTransport(sdk, config, workspace) : httpTransport(sdk, config, closeBecause);
+  const { transport, stderrTail, abandon }: Made = isStdioServer(config) ? stdioTransport(sdk, config, workspace) : httpTransport(sdk, config, closeBecause);
   guardedSends(transport, closeBecause, { oneAtATime: isStdioServer(config) });
   guardedNotifications(transport, closeBecause);
   return { transport, stderrTail, closedBecause: () => closedBecause };
 }
 
 /** Streamable HTTP, each answer bounded by {@link boundedFetch} and reconnects by {@link guardedReconnects}. */
-function httpTransport(sdk: McpSdk, config: McpHttpServerConfig, closeBecause: (problem: string) => void): Omit<OpenedTransport, 'closedBecause'> {
+function httpTransport(sdk: McpSdk, config: McpHttpServerConfig, closeBecause: (problem: string) => void): Made {
   const headers = config.headers ? { ...config.headers } : undefined;
   const fetch = guardedReconnects(boundedFetch(closeBecause), closeBecause);
   const transport = new sdk.StreamableHTTPClientTransport(new URL(config.url), { fetch, ...(headers ? { requestInit: { headers } } : {}) });
   return { transport, stderrTail: () => '' };
 }
 
-/** A child process over stdio, its stderr kept (the end of it). */
-function stdioTransport(sdk: McpSdk, config: McpStdioServerConfig, workspace: string): Omit<OpenedTransport, 'closedBecause'> {
+/** A child process over stdio, its stderr kept (the end of it), read no more once closed. */
+function stdioTransport(sdk: McpSdk, config: McpStdioServerConfig, workspace: string): Made {
   const transport = new sdk.StdioClientTransport({
     command: config.command,
     args: [...(config.args ?? [])],
@@ -72,7 +79,7 @@ function stdioTransport(sdk: McpSdk, config: McpStdioServerConfig, workspace: st
   transport.stderr?.on('data', (chunk: Buffer | string) => {
     tail = (tail + chunk.toString()).slice(-TAIL_CHARS);
   });
-  return { transport, stderrTail: () => tail.trim() };
+  return { transport, stderrTail: () => tail.trim(), abandon: deafOnClose(transport) };
 }
 
 /**

@@ -18,7 +18,16 @@ let f: DelegationFixture;
 const call = (name: string, args: Record<string, unknown> = {}) => ({ toolCalls: [{ name, arguments: args }] });
 const pidOf = async (m: Marks): Promise<number> => Number((await m.waitFor(/^pid /)).slice(4));
 
-describe('an MCP server that misbehaves', () => {
+// Starting node with tsx took seconds on a busy machine, and every wait that counted it failed
+// there. The server is waited for on its own, as long as a start may take (the engine's own
+// default start timeout is 30 s); the waits after it, for what the server does, start once it
+// is up, and the tests' own timeout holds both.
+const SERVER_UP_MS = 45_000;
+const TEST_MS = 90_000;
+/** Resolves once our server has marked its pid: it is up and reading its stdin. */
+const serverUp = (m: Marks): Promise<string> => m.waitFor(/^pid /, SERVER_UP_MS);
+
+describe('an MCP server that misbehaves', { timeout: TEST_MS }, () => {
   it('answering a huge text: the model reads its start and end, cut to the cap', async () => {
     f = await startFixture({ main: steps(call('mcp__t__huge', { chars: 2_000_000 })) });
     const engine = f.engine({ mcpServers: { t: ourStdioServer() } });
@@ -105,12 +114,13 @@ describe('an MCP server that misbehaves', () => {
   });
 });
 
-describe('cancelling an MCP call', () => {
+describe('cancelling an MCP call', { timeout: TEST_MS }, () => {
   it('unsubscribing the run cancels the call on the server (notifications/cancelled)', async () => {
     marks = await marksFile();
     f = await startFixture({ main: steps(call('mcp__t__wait', { label: 'u' })) });
     const engine = f.engine({ mcpServers: { t: ourStdioServer(marks.env) } });
     const run = record(engine.stream('go'));
+    await serverUp(marks);
     await marks.waitFor(/^started u$/);
     run.subscription.unsubscribe();
     await marks.waitFor(/^cancelled u$/);
@@ -124,6 +134,7 @@ describe('cancelling an MCP call', () => {
     f = await startFixture({ main: (turn) => steps(call('mcp__t__wait', wait(turn.prompt)))(turn) });
     const engine = f.engine({ mcpServers: { t: ourStdioServer(marks.env) } });
     const runs = ['r0', 'r1', 'r2', 'r3'].map((p) => record(engine!.stream(p)));
+    await serverUp(marks);
     await expect.poll(async () => (await marks!.lines()).filter((l) => l.startsWith('started')).length, { timeout: 10_000 }).toBe(4);
     runs[0]!.subscription.unsubscribe();
     await Promise.all(runs.slice(1).map((r) => r.done));
@@ -145,6 +156,7 @@ describe('cancelling an MCP call', () => {
     f = await startFixture({ main: steps(call('mcp__t__wait', { label: 'c' })) });
     const engine = f.engine({ mcpServers: { t: ourStdioServer(marks.env) } });
     const run = engine.start('go');
+    await serverUp(marks);
     await marks.waitFor(/^started c$/);
     const pid = await pidOf(marks);
     await engine.close();
@@ -157,7 +169,8 @@ describe('cancelling an MCP call', () => {
     f = await startFixture({ main: () => ({ text: 'ok' }) });
     const engine = f.engine({ mcpServers: { t: pidMarkedStdioServer({ ...marks.env, MCP_TEST_HANG: '1' }) } });
     const run = record(engine.stream('go'));
-    const pid = await pidOf(marks);
+    // Marked by the wrapper at spawn: this wait is for the server's start itself.
+    const pid = Number((await serverUp(marks)).slice(4));
     await engine.close();
     expect(alive(pid)).toBe(false);
     run.subscription.unsubscribe();

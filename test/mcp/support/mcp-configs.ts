@@ -136,3 +136,11 @@ export function slowPagesStdioServer(pageDelayMs: number, startTimeoutMs: number
 export function pingFloodStdioServer(): McpStdioServerConfig {
   return { command: process.execPath, args: [RAW], env: { MCP_RAW_MODE: 'ping-flood' } };
 }
+
+const CHATTY = fileURLToPath(new URL('./chatty-stdio-server.mjs', import.meta.url));
+
+/** The chatty server (see chatty-stdio-server.mjs): pings, progress, a ping storm; with `spew`, a flood once its stdin ends. */
+export function chattyStdioServer(options: { readonly spew?: boolean; readonly marks?: Marks } = {}): McpStdioServerConfig {
+  const env = { ...(options.spew ? { MCP_CHATTY_SPEW: '1' } : {}), ...(options.marks ? { MCP_CHATTY_MARKS: options.marks.env['MCP_TEST_MARKS']! } : {}) };
+  return { command: process.execPath, args: [CHATTY], env };
+}

@@ -10,8 +10,9 @@
  * - `slow-pages`: it lists one tool a page, each page `MCP_PAGE_DELAY_MS` late (default
  *   400), for ever, each within any per-request timeout longer than that;
  * - `ping-flood`: once it has listed its tool (`echo`), it stops reading its stdin and sends
- *   `ping` requests as fast as its stdout takes them, for ever: every answer the client owes
- *   it waits in the client's memory.
+ *   `ping` requests for ever, 300 a second (under the client's bound on a server's requests
+ *   a second, so that what ends it is the answers piling up) with 4 KiB ids (so that the
+ *   answers soon fill the pipe): every answer the client owes it waits in the client's memory.
  *
  * Each call answers `<tool> ran`.
  *
@@ -33,15 +34,14 @@ const deepTools = `[${[
 
 const answer = (id, result) => process.stdout.write(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${result}}\n`);
 
-/** Pings, 1,000 a write, whenever stdout has room. */
+/** Pings, 300 a write, a write a second. */
 function flood() {
   let next = 0;
-  const pings = () => Array.from({ length: 1_000 }, () => `{"jsonrpc":"2.0","id":"ping_${next++}","method":"ping"}\n`).join('');
-  const pump = () => {
-    while (process.stdout.write(pings()));
-    process.stdout.once('drain', pump);
-  };
+  const pad = 'x'.repeat(4_096);
+  const pings = () => Array.from({ length: 300 }, () => `{"jsonrpc":"2.0","id":"ping_${next++}_${pad}","method":"ping"}\n`).join('');
+  const pump = () => void process.stdout.write(pings());
   pump();
+  setInterval(pump, 1_000);
 }
 
 /** One page of tools: all of `deep`'s, or `slow-pages`' next, late, with a cursor to the one after; `ping-flood`'s, then the flood. */
