@@ -6,7 +6,8 @@ const RETRY_AFTER_S = 5;
 /**
  * The runs a handler lets run at once: a start takes a slot before its body is read (so
  * bodies on their way count too, and the memory they hold is bounded) and gives it back when
- * its run settles, or at once when it does not start.
+ * its run settles, or at once when it does not start. With `naming`, the same bound for other
+ * holders: the slots of requests that start no run (`maxControlRequests`).
  *
  * @example
  * ```ts
@@ -19,13 +20,21 @@ const RETRY_AFTER_S = 5;
  */
 export class RunSlots {
   #taken = 0;
+  readonly #refusal: string;
 
   /**
    * @param max - runs that may run at once, a whole number of at least 1
+   * @param naming - for a pool of other slots: the option that sets `max` (named by the
+   *   `RangeError`) and the message of its `429`. Default: `maxRuns` and "too many runs at once".
    * @throws RangeError for any other `max`
    */
-  constructor(private readonly max: number) {
-    if (!Number.isSafeInteger(max) || max < 1) throw new RangeError(`maxRuns must be a whole number, at least 1, got ${String(max)}`);
+  constructor(
+    private readonly max: number,
+    naming?: { readonly option: string; readonly refusal: string },
+  ) {
+    const option = naming?.option ?? 'maxRuns';
+    if (!Number.isSafeInteger(max) || max < 1) throw new RangeError(`${option} must be a whole number, at least 1, got ${String(max)}`);
+    this.#refusal = naming?.refusal ?? `too many runs at once: ${max} are running here (maxRuns); try again when one has ended`;
   }
 
   /** How many slots are taken now. */
@@ -36,9 +45,7 @@ export class RunSlots {
   /** Takes a slot and returns its release (idempotent), or throws a `429` HTTP failure with `Retry-After` (answered as such by the handlers). */
   take(): () => void {
     if (this.#taken >= this.max) {
-      throw new HttpFailure(429, `too many runs at once: ${this.max} are running here (maxRuns); try again when one has ended`, {
-        'retry-after': String(RETRY_AFTER_S),
-      });
+      throw new HttpFailure(429, this.#refusal, { 'retry-after': String(RETRY_AFTER_S) });
     }
     this.#taken += 1;
     let released = false;

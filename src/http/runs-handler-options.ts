@@ -50,6 +50,15 @@ export interface RunsHandlerOptions {
    * Default 10,000.
    */
   readonly bodyTimeoutMs?: number;
+  /**
+   * The most requests that start no run whose bodies may be read at once: answers to
+   * approvals, and A2A requests read while every `maxRuns` slot is taken (`tasks/get`,
+   * `tasks/cancel`, ...). One more is answered `429` with `Retry-After` before its body is
+   * read, and its connection closed. These slots are the handler's own, never `maxRuns`':
+   * runs holding every run slot (waiting for an approval, say) never keep them from being
+   * answered or read. Default 8.
+   */
+  readonly maxControlRequests?: number;
 }
 
 /** The options with their defaults, checked. */
@@ -62,6 +71,8 @@ export interface ResolvedRunsOptions {
   /** The runs' slots: the handler's own, or the shared ones given as `maxRuns`. */
   readonly slots: RunSlots;
   readonly bodyTimeoutMs: number;
+  /** The slots of requests that start no run (`maxControlRequests`), the handler's own. */
+  readonly controlSlots: RunSlots;
 }
 
 const MIB = 1024 * 1024;
@@ -88,5 +99,12 @@ export function resolveRunsOptions(options: RunsHandlerOptions): ResolvedRunsOpt
   if (!Number.isFinite(bodyTimeoutMs) || bodyTimeoutMs < 1 || bodyTimeoutMs > MAX_TIMER_MS) {
     throw new RangeError(`bodyTimeoutMs must be a number of milliseconds from 1 to ${MAX_TIMER_MS}, got ${String(bodyTimeoutMs)}`);
   }
-  return { basePath, maxBodyBytes, keepAliveMs, fallthrough: options.fallthrough === true, authorize: options.authorize, slots, bodyTimeoutMs };
+  const controlSlots = controlSlotsOf(options.maxControlRequests ?? 8);
+  return { basePath, maxBodyBytes, keepAliveMs, fallthrough: options.fallthrough === true, authorize: options.authorize, slots, bodyTimeoutMs, controlSlots };
+}
+
+/** A handler's slots for requests that start no run; a bad `max` is a `RangeError` naming `maxControlRequests`. */
+function controlSlotsOf(max: number): RunSlots {
+  const refusal = `too many requests that start no run (answers to approvals, reads of tasks) at once: ${max} are being read here (maxControlRequests); try again shortly`;
+  return new RunSlots(max, { option: 'maxControlRequests', refusal });
 }

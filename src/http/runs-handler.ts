@@ -47,7 +47,8 @@ export type RunsEngine = Pick<HarnessEngine, 'start' | 'runs'>;
  * `401` a request `authorize` refused, `404` an unknown run or no such pending call, `405`
  * another method, `408` a body slower than `bodyTimeoutMs`, `409` a session another run is
  * using, `413` a body over `maxBodyBytes`, `415` a body not sent as `application/json`, `429`
- * `maxRuns` runs already running (with `Retry-After`), `503` a closed engine. Other paths are answered `404`, or left to the
+ * `maxRuns` runs already running or `maxControlRequests` approval answers already being read
+ * (with `Retry-After`), `503` a closed engine. Other paths are answered `404`, or left to the
  * caller with `fallthrough` or a `next` callback (Express). Works with `http.createServer`,
  * Express (`app.use(handler)`) and Fastify (the raw request and response, see docs/http.md).
  *
@@ -133,11 +134,17 @@ async function serve(engine: RunsEngine, route: RunsRoute, req: IncomingMessage,
     case 'cancel-task':
       return cancelRunTask(engine, await known(engine, route.runId), route.taskId, res);
     case 'approve': {
-      const body = await readJsonBody(req, o.maxBodyBytes, o.bodyTimeoutMs);
-      const decision = approvalDecision(body);
-      await known(engine, route.runId);
-      if (!(await engine.runs.answer(route.runId, route.approvalId, decision, approvalTask(body)))) throw notPending(engine, route.runId, route.approvalId);
-      return sendJson(res, 204, undefined);
+      // Read on a slot of its own, never a run's: runs waiting for approvals may hold every run slot.
+      const release = controlSlot(o.controlSlots);
+      try {
+        const body = await readJsonBody(req, o.maxBodyBytes, o.bodyTimeoutMs);
+        const decision = approvalDecision(body);
+        await known(engine, route.runId);
+        if (!(await engine.runs.answer(route.runId, route.approvalId, decision, approvalTask(body)))) throw notPending(engine, route.runId, route.approvalId);
+        return sendJson(res, 204, undefined);
+      } finally {
+        release();
+      }
     }
     case 'bad-id':
       throw new HttpFailure(404, route.what === 'approval' ? `no approval ${JSON.stringify(clip(route.id))} is pending` : `unknown ${route.what} ${JSON.stringify(clip(route.id))}`);
@@ -145,6 +152,20 @@ async function serve(engine: RunsEngine, route: RunsRoute, req: IncomingMessage,
       throw new HttpFailure(405, `method ${req.method ?? '?'} is not allowed here; use ${route.allow}`, { allow: route.allow });
     case 'no-route':
       throw new HttpFailure(404, `not found: ${req.method ?? '?'} ${clip((req.url ?? '').split('?', 1)[0]!)}`);
+  }
+}
+
+/**
+ * A slot for a request that starts no run, taken before its body is read. When none is free
+ * the refusal closes the connection: the body is never read, so the socket would otherwise
+ * stay open for as long as its client takes to send it.
+ */
+function controlSlot(slots: RunSlots): () => void {
+  try {
+    return slots.take();
+  } catch (error) {
+    if (error instanceof HttpFailure) throw new HttpFailure(error.status, error.message, { ...error.headers, connection: 'close' });
+    throw error;
   }
 }
 

@@ -7,7 +7,7 @@ export type A2AEngine = Pick<HarnessEngine, 'start' | 'runs' | 'agents'>;
 
 /**
  * Options of {@link a2aHandler}: those of `runsHandler` (`basePath`, `authorize`, `maxRuns`,
- * `maxBodyBytes`, `bodyTimeoutMs`, `keepAliveMs`, `fallthrough`, with the same defaults and
+ * `maxBodyBytes`, `bodyTimeoutMs`, `keepAliveMs`, `fallthrough`, `maxControlRequests`, with the same defaults and
  * checks), and the card.
  */
 export interface A2AHandlerOptions extends RunsHandlerOptions {

@@ -38,9 +38,11 @@ export const AGENT_CARD_PATH = '/.well-known/agent-card.json';
  * Like `runsHandler`: `authorize` answers `401`, a message beyond `maxRuns` running runs
  * `429` (`Retry-After`), a message for a session another run is using `409`, each with a
  * JSON-RPC error body the A2A client reports; bodies are bounded (`413`, `408`, `415`). Every
- * JSON-RPC request takes a `maxRuns` slot before its body is read (one beyond is `429`, its
- * connection closed); while this handler's runs hold every slot, as many requests as they
- * are are still read (to get or cancel their tasks). A message that finds `maxTasks` running
+ * JSON-RPC request takes a `maxRuns` slot before its body is read; while this handler's runs
+ * hold every slot, as many requests as they are are still read (to get or cancel their
+ * tasks), and beyond those (runs of other handlers sharing `maxRuns` hold them, say) up to
+ * `maxControlRequests` more, so a stored task can always be read; one beyond is `429`, its
+ * connection closed. A message read so needs a run slot still (`429`). A message that finds `maxTasks` running
  * tasks is `429` too. `ListTasks` answers are bounded (see docs/protocols.md). A
  * message naming a task (`taskId`) is refused with A2A's unsupported-operation error
  * (`-32004`): its tasks never wait for input, and a task still working stays so (and cancellable).
@@ -58,9 +60,11 @@ export function a2aHandler(engine: A2AEngine, options: A2AHandlerOptions = {}): 
   if (!Number.isSafeInteger(maxTasks) || maxTasks < 1) throw new RangeError(`maxTasks must be a whole number, at least 1, got ${String(maxTasks)}`);
   // A request takes a slot before its body is read (a body holds memory and a socket), as
   // runsHandler's starts and agUiHandler's requests do; while this handler's runs hold every
-  // slot, requests about their tasks (get, cancel) are read on lent ones, as many as run.
+  // slot, requests about their tasks (get, cancel) are read on lent ones, as many as run, and
+  // then on the handler's own control slots: runs of other handlers sharing `maxRuns` (which
+  // lend nothing here) must not keep a finished task from being read.
   let running = 0;
-  const requests = new RequestSlots(o.slots, () => running);
+  const requests = new RequestSlots(o.slots, () => running, o.controlSlots);
   const tasks = new BoundedTaskStore(maxTasks);
   const card = (req: IncomingMessage): AgentCard =>
     agentCardOf(engine.agents.list(), options.publicUrl ?? `http://${req.headers.host ?? 'localhost'}${o.basePath}/a2a`, o.authorize !== undefined, options.card);
