@@ -6,9 +6,10 @@
  * arrays, O(log n), and shares the rest with the states before, which keep theirs. A
  * state's `tools` array is made the first time it is read, and then kept (`lazy-fields.ts`).
  *
- * Which call an id names last, and which calls still go, is kept beside the lists of one
- * line (each made from the one before): mutable, owned by the newest list only. An older
- * list changed again (a fork) makes its own from its calls, as `tree-index.ts` does.
+ * Which call an id names last, which calls still go, and which wait for a human's decision
+ * (so a reader asking how many wait, or which, pays for those alone) is kept beside the lists
+ * of one line (each made from the one before): mutable, owned by the newest list only. An
+ * older list changed again (a fork) makes its own from its calls, as `tree-index.ts` does.
  *
  * @module
  */
@@ -23,11 +24,12 @@ const MASK = WIDTH - 1;
 type Slots = readonly Slot[];
 type Slot = ToolCallRecord | Slots;
 
-/** What the lists of one line share: the position each call id was last used at, and the calls still going. */
+/** What the lists of one line share: the position each call id was last used at, the calls still going, and those waiting for a decision. */
 interface Line {
   head: ToolList | undefined;
   readonly latest: Map<string, number>;
   readonly going: Set<number>;
+  readonly waiting: Set<number>;
 }
 
 let copied = 0;
@@ -94,6 +96,16 @@ export class ToolList implements LazyArray<ToolCallRecord> {
     return this.#own().going.size;
   }
 
+  /** How many calls wait for a human's decision (see {@link waitsForDecision}). */
+  get waitingCount(): number {
+    return this.#own().waiting.size;
+  }
+
+  /** The positions of the calls waiting for a human's decision, in order. */
+  waitingPositions(): number[] {
+    return [...this.#own().waiting].sort((a, b) => a - b);
+  }
+
   /** A list with `record` after the others. */
   appended(record: ToolCallRecord): ToolList {
     const line = this.#own();
@@ -103,7 +115,7 @@ export class ToolList implements LazyArray<ToolCallRecord> {
     const root = assoc(full ? [this.root] : this.root, full ? this.shift + SHIFT : this.shift, i, record);
     const next = new ToolList(i + 1, root, full ? this.shift + SHIFT : this.shift, line);
     line.latest.set(record.callId, i);
-    if (isGoing(record)) line.going.add(i);
+    note(line, i, record);
     return next;
   }
 
@@ -111,8 +123,7 @@ export class ToolList implements LazyArray<ToolCallRecord> {
   replaced(i: number, record: ToolCallRecord): ToolList {
     const line = this.#own();
     const next = new ToolList(this.length, assoc(this.root, this.shift, i, record), this.shift, line);
-    if (isGoing(record)) line.going.add(i);
-    else line.going.delete(i);
+    note(line, i, record);
     return next;
   }
 
@@ -134,16 +145,29 @@ export class ToolList implements LazyArray<ToolCallRecord> {
 }
 
 function lineOf(list: ToolList): Line {
-  const line: Line = { head: undefined, latest: new Map(), going: new Set() };
+  const line: Line = { head: undefined, latest: new Map(), going: new Set(), waiting: new Set() };
   list.read().forEach((record, i) => {
     line.latest.set(record.callId, i);
-    if (isGoing(record)) line.going.add(i);
+    note(line, i, record);
   });
   return line;
 }
 
+/** Records in `line` whether the call at `i`, now `record`, goes and waits for a decision. */
+function note(line: Line, i: number, record: ToolCallRecord): void {
+  if (isGoing(record)) line.going.add(i);
+  else line.going.delete(i);
+  if (waitsForDecision(record)) line.waiting.add(i);
+  else line.waiting.delete(i);
+}
+
 function isGoing(record: ToolCallRecord): boolean {
   return record.status === 'running' || record.status === 'waiting';
+}
+
+/** Whether `record` waits for a human: `waiting`, with an approval not yet decided (what `waitingApprovals` lists). */
+export function waitsForDecision(record: ToolCallRecord): boolean {
+  return record.status === 'waiting' && record.approval !== undefined && record.approval.decision === undefined;
 }
 
 /** `slots` with `record` at position `i` of the trie below it: new arrays on the path only. */

@@ -9,7 +9,7 @@
 import type { ApprovalDecidedItem, ApprovalPendingItem, ToolEndItem } from '../ui-item.js';
 import { toolLabel } from '../terminal-tree/tool-label.js';
 import { lazySource, withField, withLazy } from './lazy-fields.js';
-import { ToolList } from './tool-list.js';
+import { ToolList, waitsForDecision } from './tool-list.js';
 import { RESULT_CHARS, type ToolCallRecord, type ToolCallStatus, type TreeNode } from './tree-state.js';
 
 /** A node's calls: a plain array, or (many) a shared list; {@link withTools} puts them on a node. */
@@ -80,9 +80,36 @@ function toolsOf(node: TreeNode): Tools {
   return source instanceof ToolList ? source : node.tools;
 }
 
-/** A copy of `node` with `tools`; a shared list stays one (made into an array on first read). */
+/**
+ * A copy of `node` with `tools`, and the counts a view reads instead of them (`toolCallCount`,
+ * `waitingApprovalCount`); a shared list stays one (made into an array on first read). Every
+ * change of a node's calls comes through here, so the counts always describe its calls: they
+ * are taken from the calls themselves, never adjusted by a difference a stale count would keep.
+ */
 export function withTools(node: TreeNode, tools: Tools): TreeNode {
-  return tools instanceof ToolList ? withLazy(node, 'tools', tools) : withField(node, 'tools', tools);
+  const copy = tools instanceof ToolList ? withLazy(node, 'tools', tools) : withField(node, 'tools', tools);
+  // a copy made just above and seen by no one yet: set in place, so its lazy `tools` stays unread
+  return Object.assign(copy, { toolCallCount: tools.length, waitingApprovalCount: waitingIn(tools) });
+}
+
+/**
+ * The calls of `node` waiting for a human's decision, in order, without making its array:
+ * a node with none (its `waitingApprovalCount` 0) costs nothing, one with some in a shared
+ * list costs those only. A node whose count is missing (made by hand) has its calls read.
+ */
+export function waitingCalls(node: TreeNode): ToolCallRecord[] {
+  if (node.waitingApprovalCount === 0) return [];
+  const tools = toolsOf(node);
+  if (tools instanceof ToolList) return tools.waitingPositions().map((i) => tools.at(i)!);
+  return tools.filter(waitsForDecision);
+}
+
+/** How many of `tools` wait for a decision: the shared list knows; a plain array (few calls) is counted. */
+function waitingIn(tools: Tools): number {
+  if (tools instanceof ToolList) return tools.waitingCount;
+  let count = 0;
+  for (const call of tools) if (waitsForDecision(call)) count += 1;
+  return count;
 }
 
 function appended(tools: Tools, record: ToolCallRecord): Tools {

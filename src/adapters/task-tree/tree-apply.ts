@@ -53,7 +53,7 @@ export function rootFor(item: UiItem, now: number): TreeNode {
   // a stream joined after its run-start: only the task's parent run names the run
   const runId = item.groupKey === undefined ? item.runId : (item.parentRunId ?? item.runId);
   const agentName = item.groupKey === undefined ? oneLine(item.agentName) : 'run';
-  return { key: runId, runId, agentName, description: '', multitask: false, status: 'running', tail: '', tools: [], startedAt: now, children: [] };
+  return { key: runId, runId, agentName, description: '', multitask: false, status: 'running', tail: '', tools: [], toolCallCount: 0, waitingApprovalCount: 0, startedAt: now, children: [] };
 }
 
 /** A new node for a task's first item. */
@@ -65,7 +65,7 @@ export function taskNode(item: UiItem, key: string, now: number): TreeNode {
     ...(item.taskId === undefined ? {} : { taskId: item.taskId }),
     agentName: oneLine(item.taskAgentName ?? item.agentName), description: oneLine(item.taskDescription ?? ''),
     ...(item.taskIndex === undefined ? {} : { taskIndex: item.taskIndex }),
-    multitask: item.multitask ?? false, status: 'running', tail: '', tools: [], startedAt: now, children: [],
+    multitask: item.multitask ?? false, status: 'running', tail: '', tools: [], toolCallCount: 0, waitingApprovalCount: 0, startedAt: now, children: [],
   };
 }
 

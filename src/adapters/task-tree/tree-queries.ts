@@ -5,6 +5,7 @@
  * @module
  */
 import type { JsonValue } from '../../events/json.js';
+import { waitingCalls } from './tool-records.js';
 import type { TaskTreeState, TreeNode } from './tree-state.js';
 
 /** A tool call waiting for a human, anywhere in the tree. */
@@ -28,7 +29,9 @@ export interface WaitingApproval {
 }
 
 /**
- * Every approval still waiting for a decision, in tree order.
+ * Every approval still waiting for a decision, in tree order. A page asks this each frame:
+ * it looks at the calls of the nodes whose `waitingApprovalCount` is not 0, and of those at
+ * the waiting calls only (never a node's whole list: 20,000 calls cost what one does).
  *
  * @example
  * ```ts
@@ -38,7 +41,7 @@ export interface WaitingApproval {
 export function waitingApprovals(state: TaskTreeState): WaitingApproval[] {
   const waiting: WaitingApproval[] = [];
   for (const { node } of treeRows(state)) {
-    for (const call of node.tools) {
+    for (const call of waitingCalls(node)) {
       if (call.status !== 'waiting' || call.approval === undefined || call.approval.decision !== undefined) continue;
       waiting.push({
         approvalId: call.approval.approvalId, taskId: node.taskId, nodeKey: node.key, who: nodeName(node),

@@ -90,6 +90,18 @@ export interface TreeNode {
    * state whose node's calls did not change keeps that node's array; a change makes a new one.
    */
   readonly tools: readonly ToolCallRecord[];
+  /**
+   * How many calls `tools` holds. A view drawing a count each frame reads this, not
+   * `tools.length`: on a node with many calls, reading `tools` makes its array (a copy of
+   * every call) for each new state of the node. Kept by the reducer with every change.
+   */
+  readonly toolCallCount: number;
+  /**
+   * How many of its calls wait for a human's decision (status `waiting`, approval not yet
+   * decided): what `waitingApprovals` lists for this node. Kept by the reducer with every
+   * change, so a reader skips a node with none without looking at its calls.
+   */
+  readonly waitingApprovalCount: number;
   /** Total tokens, from the run's end metrics (its own tasks' included). */
   readonly tokens?: number;
   /** How many times the run's session was compacted (its `compaction` items); absent: never. */

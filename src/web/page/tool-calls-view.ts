@@ -12,7 +12,8 @@ export class ToolCallsView {
   /** The list, to put under the row. */
   readonly root: DomElement = element('ol', 'tool-calls');
   #open = false;
-  #latest: readonly ToolCallRecord[] = [];
+  /** What holds the latest calls: its `tools` is read only to render (see {@link draw}). */
+  #latest: CallsHolder = { tools: [] };
   readonly #items: Array<{ readonly li: DomElement; record: ToolCallRecord | undefined }> = [];
 
   constructor() {
@@ -31,19 +32,24 @@ export class ToolCallsView {
     if (this.#open) this.#render();
   }
 
-  /** Keeps the calls; drawn now only when the list shows (a closed list costs nothing per item). */
-  draw(tools: readonly ToolCallRecord[]): void {
-    this.#latest = tools;
+  /**
+   * Keeps the node whose calls to show; drawn now only when the list shows. A closed list
+   * costs nothing per item: its `tools` is not even read (on a node with many calls a read
+   * makes the array of them all, for every new state of the node).
+   */
+  draw(holder: CallsHolder): void {
+    this.#latest = holder;
     if (this.#open) this.#render();
   }
 
   #render(): void {
-    if (this.#latest.length === 0) {
+    const tools = this.#latest.tools;
+    if (tools.length === 0) {
       if (this.#items.length === 0) this.root.textContent = 'No tool calls yet.';
       return;
     }
     if (this.#items.length === 0) this.root.textContent = '';
-    this.#latest.forEach((record, i) => {
+    tools.forEach((record, i) => {
       let item = this.#items[i];
       if (item === undefined) {
         item = { li: element('li', 'tool-call'), record: undefined };
@@ -56,6 +62,11 @@ export class ToolCallsView {
       }
     });
   }
+}
+
+/** What a list shows the calls of: a tree node (`tools` is read only when the list renders). */
+export interface CallsHolder {
+  readonly tools: readonly ToolCallRecord[];
 }
 
 /** (Re)writes one call's item. */

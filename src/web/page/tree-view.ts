@@ -79,7 +79,7 @@ export class TreeView {
     show(view.tool, doing ? `⚙ ${doing}` : '');
     show(view.error, node.error ?? '');
     show(view.tail, node.tail);
-    view.calls.draw(node.tools);
+    view.calls.draw(node); // its calls read only when the list is open
     view.children.hidden = node.children.length === 0;
   }
 
@@ -120,10 +120,15 @@ export class TreeView {
   }
 }
 
-/** The row's time, tokens, tool calls and compactions, e.g. `3.2s · 1,024 tok · 2 tool calls`. */
+/**
+ * The row's time, tokens, tool calls and compactions, e.g. `3.2s · 1,024 tok · 2 tool calls`.
+ * The count is `toolCallCount`: `tools.length` would make the array of every call of a node
+ * with many, each frame its node changed.
+ */
 function metaText(node: TreeNode, now: number): string {
   const tokens = node.tokens === undefined ? '' : ` · ${node.tokens.toLocaleString('en-US')} tok`;
   const compacted = node.compactions === undefined ? '' : ` · compacted ${node.compactions}×`;
-  const calls = node.tools.length === 0 ? '' : ` · ${node.tools.length} tool call${node.tools.length === 1 ? '' : 's'}`;
+  const count = node.toolCallCount;
+  const calls = count === 0 ? '' : ` · ${count} tool call${count === 1 ? '' : 's'}`;
   return `${(elapsedMs(node, now) / 1000).toFixed(1)}s${tokens}${calls}${compacted}`;
 }
