@@ -5,9 +5,11 @@ import type { SessionStore } from '../session/session-store.js';
 /**
  * The engine's view of its session store: the same store, whose `delete` (when it has one)
  * also forgets what the engine keeps of the conversation in memory (`forget`: its "always"
- * approvals and its undelivered background results) once the store has deleted it. Without
- * that, a new conversation reusing the id would run calls the deleted one approved "always"
- * without asking, and would read the deleted one's background results in its first prompt.
+ * approvals and its undelivered background results) before the store deletes it, so also
+ * when the store's delete then fails (a folder planted under one of its file names): the
+ * user asked to delete, and a revoked grant only means asking again. Without that, a new
+ * conversation reusing the id would run calls the deleted one approved "always" without
+ * asking, and would read the deleted one's background results in its first prompt.
  * A conversation a run is writing is refused with `SessionBusyError` (the delete claims it).
  * Its background tasks still running are stopped first (`stopTasks`, which waits until they
  * have settled): one finishing after the delete would write its transcript back under its
@@ -24,7 +26,7 @@ import type { SessionStore } from '../session/session-store.js';
  * @example
  * ```ts
  * const sessions = forgettingSessions(store, (id) => grants.clear(id), (id) => tasks.cancelAll({ backgroundOnly: true, sessionId: id }));
- * await sessions.delete?.('notes'); // its background tasks stop, the store deletes it, then the grants are cleared
+ * await sessions.delete?.('notes'); // its background tasks stop, its grants are cleared, then the store deletes it
  * ```
  */
 export function forgettingSessions(
@@ -34,17 +36,22 @@ export function forgettingSessions(
 ): SessionStore {
   const remove = store.delete;
   if (typeof remove !== 'function') return store;
-  const deleteHeld = (sessionId: string): void | Promise<void> => {
-    const deleted = remove.call(store, sessionId);
-    // After the store: a store that failed to delete still holds the conversation, grants and all.
-    if (deleted instanceof Promise) return deleted.then(() => forget(sessionId));
-    forget(sessionId);
+  const deleteHeld = async (sessionId: string): Promise<void> => {
+    try {
+      await stopTasks(sessionId);
+    } finally {
+      // Once its tasks have settled (a task still running could grant "always" again), and
+      // before the store: a store that fails to delete must not leave the grants to a later
+      // conversation of the id. A store holding its own grants removes them first too.
+      forget(sessionId);
+    }
+    await remove.call(store, sessionId);
   };
   // Claimed as a run claims it: a run still writing the conversation would bring back a part
   // of it, and its "always" answers, under the id a new conversation may take.
   // Its tasks are stopped under the claim too: no new run of it can start one meanwhile.
   const deleteAndForget = (sessionId: string): void | Promise<void> =>
-    whileClaimed(view, sessionId, `delete_${randomUUID()}`, () => stopTasks(sessionId).then(() => deleteHeld(sessionId)));
+    whileClaimed(view, sessionId, `delete_${randomUUID()}`, () => deleteHeld(sessionId));
   // Methods bound once each, not at every call (a run appends to its session at every step).
   const bound = new WeakMap<(...args: never[]) => unknown, unknown>();
   const view: SessionStore = new Proxy(store, {

@@ -1,11 +1,13 @@
 import { constants } from 'node:fs';
-import { realpath, type FileHandle } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { ChatMessage } from '../model/chat-message.js';
 import { isWithin, makeConfinedFolder, openConfined, writeConfinedFile, type ConfinedRoot } from './confined-file.js';
 import { FileSessionSummaries } from './file-session-summaries.js';
 import { FileSessionGrants, storeSeal } from './file-session-grants.js';
-import { archivedMark, HistorySeal } from './history-seal.js';
+import { HistoryAppender } from './history-appender.js';
+import { EMPTY_HISTORY, HistorySeal, type HistoryKind, type ReadHistory } from './history-seal.js';
+import { LineAppender } from './line-appender.js';
 import { ownedTaskIds, StartedTasks } from './owned-task-ids.js';
 import { NotRegularFileError } from './not-regular-file-error.js';
 import { removeConfinedFiles } from './remove-confined-files.js';
@@ -13,11 +15,12 @@ import { LocalClaims, type SessionClaim } from './session-claim.js';
 import { assertSessionId } from './session-id.js';
 import type { ApprovalGrant, SessionListRequest, SessionStore, SessionSummary, TaskSessionInfo } from './session-store.js';
 import { SESSION_FILE_SUFFIXES, sessionFileName, type SessionFileKind } from './session-file-name.js';
+import { TaskSeal } from './task-seal.js';
 import { sessionTitle } from './session-title.js';
 import { UnsafeLinkError } from './unsafe-link-error.js';
 import { UnsealedSessionError } from './unsealed-session-error.js';
 
-const { O_APPEND, O_CREAT, O_RDONLY, O_RDWR } = constants;
+const { O_RDONLY } = constants;
 
 /**
  * Which run holds which session, for every file store of this process, keyed by the folder
@@ -41,8 +44,8 @@ const FOLDER_CLAIMS = new LocalClaims();
  * Crash safety: a message is one line written by one append, so a crash mid-write can only
  * cut the last line. Loading skips a line that does not parse, and the next append (after a
  * restart, or after a failed write in this process) starts on a fresh line, so other
- * messages are never lost. Task files are written to a temporary
- * file and renamed, so they are whole or absent.
+ * messages are never lost. Task files are written to a temporary file and renamed, so they
+ * are whole or absent.
  *
  * Confinement: the folder lies in the workspace, where a model's command can plant
  * symbolic links. Every file is reached only if no link on the way leads out of the
@@ -61,13 +64,15 @@ const FOLDER_CLAIMS = new LocalClaims();
  * written, a home folder inside the workspace) a process warning
  * (`RXHARNESS_GRANT_KEY_UNUSABLE`) says why, and grants hold only for the life of the process.
  *
- * History: for the same reason each message line carries a seal (the same key, over the
- * folder, the session and the message: `history-seal.ts`). A session file holding a message
- * without a valid seal (planted, copied from another session or folder, changed, or written
- * before history was sealed) is not loaded: `load`, `loadArchive` and a compaction fail with
- * an {@link UnsealedSessionError} saying what was found and what to do, and the file is left
- * as it is. `options.trustUnsealed` names sessions the user has checked: their first load
- * seals what they hold. Without a usable key history is written and read unsealed, as before.
+ * History and tasks: for the same reason each message line carries a seal (the same key, over
+ * the folder, the session, the file, the line's place in it and the message); a compaction's
+ * mark and each task file are sealed too (`history-seal.ts`, `task-seal.ts`). A session file
+ * holding a line without a valid seal (planted, copied, changed, moved, or written before
+ * history was sealed) is not loaded: `load`, `loadArchive` and a compaction fail with an
+ * {@link UnsealedSessionError} saying what was found and what to do, and the file is left as
+ * it is; so does resuming a task whose file has none. `options.trustUnsealed` names sessions
+ * the user has checked: their first load seals what they hold. Without a usable key history
+ * and task files are written and read unsealed, as before.
  *
  * @example
  * ```ts
@@ -81,7 +86,6 @@ export class FileSessionStore implements SessionStore {
   /** The folder holding the files. */
   readonly dir: string;
   private readonly queues = new Map<string, Promise<void>>();
-  private readonly checked = new Set<string>();
   private readonly root: ConfinedRoot;
   private ready: Promise<unknown> | undefined;
   /** The folder as {@link FOLDER_CLAIMS} keys it. */
@@ -92,6 +96,12 @@ export class FileSessionStore implements SessionStore {
   private readonly grants: FileSessionGrants;
   /** Seals the messages written and checks those read. */
   private readonly history: HistorySeal;
+  /** Appends sealed messages at their places. */
+  private readonly appender: HistoryAppender;
+  /** Appends grant lines. */
+  private readonly lines: LineAppender;
+  /** Seals the task files written and checks those read. */
+  private readonly tasks: TaskSeal;
   /** The sessions whose unsealed messages the user trusts, until their first load has sealed them. */
   private readonly trusted: Set<string>;
   /** The task sessions saved in this process: deleting one scans no task file. */
@@ -120,11 +130,14 @@ export class FileSessionStore implements SessionStore {
       {
         mkdir: () => this.mkdir(),
         read: (sessionId) => this.read(this.file(sessionId, 'grants')),
-        append: (sessionId, lines) => this.appendLines(this.file(sessionId, 'grants'), lines),
+        append: (sessionId, lines) => this.lines.append(this.file(sessionId, 'grants'), lines),
       },
       seal,
     );
+    this.lines = new LineAppender(this.root);
     this.history = new HistorySeal(seal, () => realpath(this.dir));
+    this.appender = new HistoryAppender(this.root, this.history);
+    this.tasks = new TaskSeal(seal, () => realpath(this.dir));
     this.trusted = new Set(options.trustUnsealed);
     this.summaries = new FileSessionSummaries(this.root, this.dir, {
       earlierTitle: (sessionId) => this.earlierTitle(sessionId),
@@ -156,7 +169,7 @@ export class FileSessionStore implements SessionStore {
   async loadArchive(sessionId: string): Promise<readonly ChatMessage[]> {
     await this.settled(sessionId);
     const { messages, live } = await this.readSession(sessionId);
-    return [...(await this.checkedMessages(sessionId, 'archive')), ...messages.slice(live)];
+    return [...(await this.checkedHistory(sessionId, 'archive')).messages, ...messages.slice(live)];
   }
 
   /** Waits for the session's writes queued so far; for a trusted session, seals what it holds first (once). */
@@ -169,11 +182,10 @@ export class FileSessionStore implements SessionStore {
   private async sealTrusted(sessionId: string): Promise<void> {
     for (const kind of ['messages', 'archive'] as const) {
       const file = this.file(sessionId, kind);
-      const lines = await this.readLines(file);
-      const { messages, unsealedLines } = await this.history.read(sessionId, lines);
+      const { messages, unsealedLines, end } = await this.history.read(sessionId, kind, await this.readLines(file));
       if (unsealedLines.length === 0) continue;
-      const mark = kind === 'messages' ? `${JSON.stringify({ archived: archivedMark(lines[0]) })}\n` : '';
-      await this.writeWhole(file, mark + (await this.history.lines(sessionId, messages)));
+      const text = kind === 'messages' ? this.history.compacted(sessionId, end.archived, messages) : this.history.lines(sessionId, kind, EMPTY_HISTORY, messages);
+      await this.writeWhole(file, await text);
     }
     this.trusted.delete(sessionId);
   }
@@ -184,7 +196,7 @@ export class FileSessionStore implements SessionStore {
    * any), and loading the session still checks every message.
    */
   private async earlierTitle(sessionId: string): Promise<string> {
-    const read = async (kind: 'messages' | 'archive'): Promise<ChatMessage[]> => (await this.history.read(sessionId, await this.readLines(this.file(sessionId, kind)))).messages;
+    const read = async (kind: HistoryKind): Promise<ChatMessage[]> => (await this.history.read(sessionId, kind, await this.readLines(this.file(sessionId, kind)))).messages;
     return sessionTitle([...(await read('archive')), ...(await read('messages'))]);
   }
 
@@ -205,18 +217,28 @@ export class FileSessionStore implements SessionStore {
 
   async saveTaskInfo(info: TaskSessionInfo): Promise<void> {
     await this.mkdir();
-    await writeConfinedFile(this.root, this.file(info.taskId, 'task'), JSON.stringify(info));
+    await writeConfinedFile(this.root, this.file(info.taskId, 'task'), await this.tasks.text(info));
     this.started.add(info);
   }
 
+  /**
+   * What {@link saveTaskInfo} stored for the task; `undefined` when nothing (or no task
+   * info) is stored. A task file without a valid seal (see {@link TaskSeal}) is refused with
+   * an {@link UnsealedSessionError} saying what to do, rather than taken for the task's owner.
+   */
   async loadTaskInfo(taskId: string): Promise<TaskSessionInfo | undefined> {
+    const file = this.file(taskId, 'task');
+    let text: string;
     try {
-      return JSON.parse(await this.read(this.file(taskId, 'task'))) as TaskSessionInfo;
+      text = await this.read(file);
     } catch (e) {
       // Say why (a planted link, FIFO or folder), rather than act as if the task were unknown.
       if (e instanceof UnsafeLinkError || NotRegularFileError.isInstance(e)) throw e;
       return undefined;
     }
+    const info = await this.tasks.read(text);
+    if (info === 'unsealed') throw new UnsealedSessionError(taskId, file, [1], 'task');
+    return info;
   }
 
   /**
@@ -229,7 +251,12 @@ export class FileSessionStore implements SessionStore {
   async delete(sessionId: string): Promise<void> {
     const task = this.started.take(sessionId);
     const left = await this.removeFiles(sessionId);
-    for (const taskId of task ? [] : await ownedTaskIds(this.root, this.dir, sessionId, (name) => this.read(join(this.dir, name)))) {
+    // Only task files this store sealed: a planted one must not make this delete remove another session.
+    const info = async (name: string): Promise<TaskSessionInfo | undefined> => {
+      const found = await this.tasks.read(await this.read(join(this.dir, name)));
+      return found === 'unsealed' ? undefined : found;
+    };
+    for (const taskId of task ? [] : await ownedTaskIds(this.root, this.dir, sessionId, info)) {
       this.started.take(taskId);
       left.push(...(await this.removeFiles(taskId)));
     }
@@ -240,8 +267,14 @@ export class FileSessionStore implements SessionStore {
   private async removeFiles(sessionId: string): Promise<string[]> {
     await this.queues.get(sessionId);
     this.summaries.forget(sessionId);
-    const files = (Object.keys(SESSION_FILE_SUFFIXES) as SessionFileKind[]).map((kind) => this.file(sessionId, kind));
-    for (const file of files) this.checked.delete(file);
+    // The grants first: a delete stopped on the way (a file that cannot be removed) must not
+    // leave the "always" approvals to a later conversation of the id.
+    const kinds = (Object.keys(SESSION_FILE_SUFFIXES) as SessionFileKind[]).sort((a, b) => Number(b === 'grants') - Number(a === 'grants'));
+    const files = kinds.map((kind) => this.file(sessionId, kind));
+    for (const file of files) {
+      this.lines.forget(file);
+      this.appender.forget(file);
+    }
     return removeConfinedFiles(this.root, files);
   }
 
@@ -276,20 +309,20 @@ export class FileSessionStore implements SessionStore {
 
   /** The session's messages, checked, and how many of them (from the start) its archive accounts for. */
   private async readSession(sessionId: string): Promise<{ messages: ChatMessage[]; live: number }> {
-    const lines = await this.readLines(this.file(sessionId, 'messages'));
-    return { messages: await this.checkedMessages(sessionId, 'messages', lines), live: archivedMark(lines[0]) };
+    const { messages, end } = await this.checkedHistory(sessionId, 'messages');
+    return { messages, live: end.archived };
   }
 
   /**
-   * The messages of one of the session's history files (its `lines`, read when not given).
+   * One of the session's history files, read.
    *
-   * @throws {@link UnsealedSessionError} when one has no valid seal: none is taken as the conversation.
+   * @throws {@link UnsealedSessionError} when a line has no valid seal: none is taken as the conversation.
    */
-  private async checkedMessages(sessionId: string, kind: 'messages' | 'archive', lines?: readonly string[]): Promise<ChatMessage[]> {
+  private async checkedHistory(sessionId: string, kind: HistoryKind): Promise<ReadHistory> {
     const file = this.file(sessionId, kind);
-    const { messages, unsealedLines } = await this.history.read(sessionId, lines ?? (await this.readLines(file)));
-    if (unsealedLines.length > 0) throw new UnsealedSessionError(sessionId, file, unsealedLines);
-    return messages;
+    const read = await this.history.read(sessionId, kind, await this.readLines(file));
+    if (read.unsealedLines.length > 0) throw new UnsealedSessionError(sessionId, file, read.unsealedLines);
+    return read;
   }
 
   /** A file's lines; none for a file that does not exist. */
@@ -308,15 +341,15 @@ export class FileSessionStore implements SessionStore {
     const current = await this.readSession(sessionId);
     await this.summaries.keep(sessionId, messages);
     const unarchived = current.messages.slice(current.live);
-    if (unarchived.length > 0) await this.appendLines(this.file(sessionId, 'archive'), await this.history.lines(sessionId, unarchived));
+    if (unarchived.length > 0) await this.appender.append(this.file(sessionId, 'archive'), sessionId, 'archive', unarchived);
     // The mark has no `role`, so reading skips it like a cut line.
-    await this.writeWhole(this.file(sessionId, 'messages'), `${JSON.stringify({ archived: messages.length })}\n${await this.history.lines(sessionId, messages)}`);
+    await this.writeWhole(this.file(sessionId, 'messages'), await this.history.compacted(sessionId, messages.length, messages));
   }
 
   /** Writes a history file whole (a temporary file renamed over it), ending with a newline. */
   private async writeWhole(file: string, text: string): Promise<void> {
     await writeConfinedFile(this.root, file, text);
-    this.checked.add(file); // it ends with a newline
+    this.appender.forget(file); // another file now: the next append reads where it ends
   }
 
   private async read(file: string): Promise<string> {
@@ -332,31 +365,7 @@ export class FileSessionStore implements SessionStore {
     await this.mkdir();
     // The summary first: a transcript never exists without one (but from before summaries).
     await this.summaries.keep(sessionId, messages);
-    await this.appendLines(this.file(sessionId, 'messages'), await this.history.lines(sessionId, messages));
-  }
-
-  /**
-   * Appends whole lines to a JSON-lines file (messages, archive, grants), starting on a fresh
-   * line when a crash or a failed write cut its last one: else the first new line would be
-   * glued to the cut one, and both lost.
-   */
-  private async appendLines(file: string, lines: string): Promise<void> {
-    let handle: FileHandle | undefined;
-    try {
-      handle = await openConfined(this.root, file, O_RDWR | O_APPEND | O_CREAT);
-      let lead = '';
-      if (!this.checked.has(file)) {
-        this.checked.add(file);
-        if (!(await endsWithNewline(handle))) lead = '\n';
-      }
-      await handle.appendFile(lead + lines);
-    } catch (e) {
-      // The write may have stopped mid-line: the next append checks the end of the file again.
-      this.checked.delete(file);
-      throw e;
-    } finally {
-      await handle?.close();
-    }
+    await this.appender.append(this.file(sessionId, 'messages'), sessionId, 'messages', messages);
   }
 
   /** Makes the folder once; a failure (a link planted on the way) is tried again next time. */
@@ -383,13 +392,4 @@ export class FileSessionStore implements SessionStore {
   private file(id: string, kind: SessionFileKind): string {
     return join(this.dir, sessionFileName(id, kind));
   }
-}
-
-/** True for an empty file, or one whose last byte is a newline. */
-async function endsWithNewline(handle: FileHandle): Promise<boolean> {
-  const { size } = await handle.stat();
-  if (size === 0) return true;
-  const last = Buffer.alloc(1);
-  await handle.read(last, 0, 1, size - 1);
-  return last[0] === 0x0a;
 }

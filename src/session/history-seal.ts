@@ -1,26 +1,58 @@
+import { randomBytes } from 'node:crypto';
 import type { ChatMessage } from '../model/chat-message.js';
 import type { GrantSeal } from './grant-seal.js';
+import { parseMark, parseMessage, withoutMac } from './history-line.js';
+
+/** Which of a session's history files: its messages, or the archive of a compacted one. */
+export type HistoryKind = 'messages' | 'archive';
+
+/** Where a history file ends, which the seal of its next message binds. */
+export interface HistoryEnd {
+  /** How many messages the file holds: the index of the next one. */
+  readonly count: number;
+  /** How many leading messages the archive accounts for (the compaction mark's count; 0 without one). */
+  readonly archived: number;
+  /** The sealed compaction mark's random generation (`''` without one): lines of an earlier version of the file do not pass. */
+  readonly generation: string;
+}
+
+/** A history file with no line yet. */
+export const EMPTY_HISTORY: HistoryEnd = { count: 0, archived: 0, generation: '' };
 
 /** What the lines of a session's history file hold, as {@link HistorySeal.read} finds them. */
 export interface ReadHistory {
   /** Every message the lines hold, in order, sealed or not (the seal taken off). */
   readonly messages: ChatMessage[];
   /**
-   * The lines (1-based) holding a message without a valid seal for this folder and session:
-   * planted, copied from another session or folder, changed, sealed with another key, or
-   * written before history was sealed. None when there is no usable key to check with.
+   * The lines (1-based) holding a message, or the compaction mark, without a valid seal for
+   * this folder, session, file and place in it: planted, copied from another session, file
+   * or folder, changed, moved (reordered, or a line before it removed), sealed with another
+   * key, or written before history was sealed. None when there is no usable key to check with.
    */
   readonly unsealedLines: readonly number[];
+  /** Where the file ends (what the next append seals against). */
+  readonly end: HistoryEnd;
 }
 
 /**
  * Seals the messages a `FileSessionStore` keeps in its folder, which lies in the workspace,
  * where a cloned repository can ship a session file: each line carries, as `mac`, an
- * HMAC-SHA256 under the user's key (the grant key, through {@link GrantSeal.macs}: one key,
- * one MAC path) of the folder's real path, the session and the message, so a planted line,
- * one copied from another session or folder, or one changed after it was written does not
- * pass. Without a usable key (said once by the {@link GrantSeal}) lines are written plain
- * and every message is taken unchecked, as before history was sealed.
+ * HMAC-SHA256 under the user's key (the grant key, through {@link GrantSeal.macs}) of the
+ * folder's real path, the session, the file (messages or archive), the message's place in
+ * it (its index, and the file's compaction mark) and the message. So a planted line, one
+ * copied from another session, file or folder, one changed, or one moved (two lines swapped,
+ * a line in the middle removed: every later index shifts) does not pass. The compaction mark
+ * (`{"archived":N,"generation":G,"mac":M}`, first line) is sealed too, and its random
+ * generation is in every seal of the file, so no line of an earlier version of the file
+ * passes in a later one. Lines removed from the end are not detected: a file is appended to
+ * by several processes, and no count of its lines is kept anywhere else.
+ *
+ * Older data: lines sealed before seals held places (`rxharness-message-1`, no index) still
+ * pass while no line sealed with its place precedes them, so a session written by an
+ * earlier version still loads, and the lines it gains are placed after them (removing one of
+ * the old lines shifts those). A mark without a seal (an earlier version's) still counts, as
+ * every later line's seal binds its count. Without a usable key (said once by the
+ * {@link GrantSeal}) lines are written plain and every message is taken unchecked.
  */
 export class HistorySeal {
   /**
@@ -32,76 +64,72 @@ export class HistorySeal {
     private readonly folder: () => Promise<string>,
   ) {}
 
-  /** The text to write for `messages`: one line each (sealed when there is a key), each ending in a newline. */
-  async lines(sessionId: string, messages: readonly ChatMessage[]): Promise<string> {
+  /** The text to append for `messages` to a file ending at `end`: one line each (sealed when there is a key), each ending in a newline. */
+  async lines(sessionId: string, kind: HistoryKind, end: HistoryEnd, messages: readonly ChatMessage[]): Promise<string> {
     if (messages.length === 0) return '';
     const macs = await this.seal.macs();
     const folder = macs && (await this.folder());
     return messages
-      .map((m) => {
+      .map((m, i) => {
         const message = withoutMac(m);
-        return `${JSON.stringify(macs ? { ...message, mac: macs.sign(facts(folder!, sessionId, message)) } : message)}\n`;
+        const sealed = macs ? { ...message, mac: macs.sign(placedFacts(folder!, sessionId, kind, end, end.count + i, message)) } : message;
+        return `${JSON.stringify(sealed)}\n`;
       })
       .join('');
   }
 
+  /** The whole text of a compacted messages file: its mark (`archived` messages archived), then `messages`. */
+  async compacted(sessionId: string, archived: number, messages: readonly ChatMessage[]): Promise<string> {
+    const macs = await this.seal.macs();
+    if (!macs) return `${JSON.stringify({ archived })}\n${await this.lines(sessionId, 'messages', { ...EMPTY_HISTORY, archived }, messages)}`;
+    const generation = randomBytes(12).toString('hex');
+    const mark = { archived, generation, mac: macs.sign(markFacts(await this.folder(), sessionId, archived, generation)) };
+    return `${JSON.stringify(mark)}\n${await this.lines(sessionId, 'messages', { count: 0, archived, generation }, messages)}`;
+  }
+
   /**
-   * The messages `lines` hold, and which lines hold one without a valid seal. A line that is
-   * no message (cut by a crash, the archive mark, anything without a string `role`) is
-   * passed over, as the store always did.
+   * The messages `lines` hold, which lines fail their seal, and where the file ends. A line
+   * that is no message (cut by a crash, anything without a string `role`) is passed over
+   * and holds no place, as the store always did; so is the mark, on a messages file's first line.
    */
-  async read(sessionId: string, lines: readonly string[]): Promise<ReadHistory> {
+  async read(sessionId: string, kind: HistoryKind, lines: readonly string[]): Promise<ReadHistory> {
+    const mark = kind === 'messages' ? parseMark(lines[0]) : undefined;
     const found = lines.flatMap((line, index) => {
       const value = parseMessage(line);
       return value ? [{ value, lineNumber: index + 1 }] : [];
     });
-    // No key is needed (nor made) for a session without messages.
-    const macs = found.length > 0 ? await this.seal.macs() : undefined;
+    // No key is needed (nor made) for a session without messages or mark.
+    const macs = found.length > 0 || mark ? await this.seal.macs() : undefined;
     const folder = macs && (await this.folder());
-    const messages: ChatMessage[] = [];
     const unsealedLines: number[] = [];
-    for (const { value, lineNumber } of found) {
+    // Only a sealed mark gives its generation: one stripped of its seal leaves every line failing.
+    const markSealed = mark?.mac !== undefined && macs !== undefined && macs.check(markFacts(folder!, sessionId, mark.archived, mark.generation), mark.mac);
+    if (macs && mark?.mac !== undefined && !markSealed) unsealedLines.push(1);
+    const end: HistoryEnd = { count: found.length, archived: mark?.archived ?? 0, generation: markSealed ? mark!.generation : '' };
+    // Lines sealed without their place pass only before any sealed with it (an earlier version's, then this one's).
+    let placed = markSealed;
+    const messages = found.map(({ value, lineNumber }, index) => {
       const message = withoutMac(value);
-      messages.push(message);
-      if (macs && !macs.check(facts(folder!, sessionId, message), value.mac)) unsealedLines.push(lineNumber);
-    }
-    return { messages, unsealedLines };
+      if (!macs) return message;
+      if (macs.check(placedFacts(folder!, sessionId, kind, end, index, message), value.mac)) placed = true;
+      else if (placed || !macs.check(unplacedFacts(folder!, sessionId, message), value.mac)) unsealedLines.push(lineNumber);
+      return message;
+    });
+    return { messages, unsealedLines, end };
   }
 }
 
-/**
- * How many leading messages the archive accounts for, from a session file's first line, the
- * mark a compaction writes (`{"archived":N}`, no `role`: reading passes it over); 0 without one.
- */
-export function archivedMark(line: string | undefined): number {
-  if (line === undefined || !line.startsWith('{"archived":')) return 0;
-  try {
-    const { archived } = JSON.parse(line) as { archived?: unknown };
-    return typeof archived === 'number' && Number.isInteger(archived) && archived >= 0 ? archived : 0;
-  } catch {
-    return 0;
-  }
+/** What a message line's MAC covers: the folder, the session, the file, the file's mark, the line's place and the message. */
+function placedFacts(folder: string, sessionId: string, kind: HistoryKind, end: HistoryEnd, index: number, message: ChatMessage): readonly unknown[] {
+  return ['rxharness-message-2', folder, sessionId, kind, end.archived, end.generation, index, message];
 }
 
-/** What a message line's MAC covers. */
-function facts(folder: string, sessionId: string, message: ChatMessage): readonly unknown[] {
+/** What the MAC of a line written before seals held places covered. */
+function unplacedFacts(folder: string, sessionId: string, message: ChatMessage): readonly unknown[] {
   return ['rxharness-message-1', folder, sessionId, message];
 }
 
-/** The message without a `mac` of its own: the seal covers exactly what is loaded back. */
-function withoutMac(value: ChatMessage | (ChatMessage & { readonly mac?: unknown })): ChatMessage {
-  if (!('mac' in value)) return value;
-  const { mac: _seal, ...message } = value;
-  return message as ChatMessage;
-}
-
-/** The JSON object a line holds when it has a string `role`; else `undefined` (a line cut by a crash, the archive mark). */
-function parseMessage(line: string): (ChatMessage & { readonly mac?: unknown }) | undefined {
-  if (line.trim() === '') return undefined;
-  try {
-    const value = JSON.parse(line) as ChatMessage | null;
-    return typeof value === 'object' && value !== null && typeof value.role === 'string' ? value : undefined;
-  } catch {
-    return undefined;
-  }
+/** What a compaction mark's MAC covers. */
+function markFacts(folder: string, sessionId: string, archived: number, generation: string): readonly unknown[] {
+  return ['rxharness-archived-2', folder, sessionId, archived, generation];
 }

@@ -7,13 +7,20 @@ import type { TaskSessionInfo } from './session-store.js';
  * The ids of the delegated tasks a conversation started, from the task files
  * (`<id>.task.json`) in a `FileSessionStore` folder: those whose `ownerSessionId` is the
  * conversation. Deleting a conversation deletes them too (see `FileSessionStore.delete`).
- * The folder is untrusted: a file that does not parse, or whose `taskId` is not the one its
- * name is for (a planted or copied file naming another session), is passed over, so a
- * delete never reaches a session that is not the conversation's task.
+ * The folder is untrusted: a file `read` does not answer (not a task info, not sealed by
+ * the store: `task-seal.ts`), or whose `taskId` is not the one its name is for (a planted
+ * or copied file naming another session), is passed over, so a delete never reaches a
+ * session that is not the conversation's task.
  *
- * @param read reads one file of the folder confined as the store reads it.
+ * @param read reads one task file of the folder confined as the store reads it, and answers
+ * the task info it holds when the store sealed it.
  */
-export async function ownedTaskIds(root: ConfinedRoot, dir: string, ownerSessionId: string, read: (name: string) => Promise<string>): Promise<string[]> {
+export async function ownedTaskIds(
+  root: ConfinedRoot,
+  dir: string,
+  ownerSessionId: string,
+  read: (name: string) => Promise<TaskSessionInfo | undefined>,
+): Promise<string[]> {
   let names: string[];
   try {
     await checkConfined(root, dir, 'folder');
@@ -31,12 +38,11 @@ export async function ownedTaskIds(root: ConfinedRoot, dir: string, ownerSession
   return owned;
 }
 
-async function readInfo(read: (name: string) => Promise<string>, name: string): Promise<Partial<TaskSessionInfo> | undefined> {
+async function readInfo(read: (name: string) => Promise<TaskSessionInfo | undefined>, name: string): Promise<TaskSessionInfo | undefined> {
   try {
-    const value: unknown = JSON.parse(await read(name));
-    return typeof value === 'object' && value !== null ? (value as Partial<TaskSessionInfo>) : undefined;
+    return await read(name);
   } catch {
-    return undefined; // gone meanwhile, not JSON, a planted link: not a task of the conversation
+    return undefined; // gone meanwhile, a planted link: not a task of the conversation
   }
 }
 

@@ -1,13 +1,16 @@
 import { RxHarnessError } from '../errors/rxharness-error.js';
 
 /**
- * Thrown when `FileSessionStore` reads a session file holding messages that are not sealed
- * with the user's key for this folder and session: written by a version of rxharness from
- * before history was sealed, sealed in another folder (a moved workspace) or with another
- * key, or planted (a cloned repository can ship `.rxharness/sessions/`). Nothing is taken as
- * the conversation; the file is left as it is. The message says what was found and how to
- * keep the session when it is the user's own: the store's `trustUnsealed` option
- * (`rxharness run --session NAME --trust-session`), which seals it.
+ * Thrown when `FileSessionStore` reads a session file holding messages (or a compaction
+ * mark) that are not sealed with the user's key for this folder, session and place in the
+ * file: changed, moved (reordered, a line before them removed), copied from another session
+ * or file, written by a version of rxharness from before history was sealed, sealed in
+ * another folder (a moved workspace) or with another key, or planted (a cloned repository
+ * can ship `.rxharness/sessions/`). Nothing is taken as the conversation; the file is left
+ * as it is. The message says what was found and how to keep the session when it is the
+ * user's own: the store's `trustUnsealed` option (`rxharness run --session NAME
+ * --trust-session`), which seals it. Also thrown (`what: 'task'`) for a task file
+ * (`<id>.task.json`) without a valid seal, when resuming the task: it is not resumed.
  *
  * @example
  * ```ts
@@ -23,23 +26,40 @@ export class UnsealedSessionError extends RxHarnessError {
   override readonly name = 'UnsealedSessionError';
 
   /**
-   * @param sessionId - the session that was read.
-   * @param file - the file holding the messages.
-   * @param lines - the lines (1-based) holding a message without a valid seal.
+   * @param sessionId - the session that was read (for a task file, the task's).
+   * @param file - the file read.
+   * @param lines - the lines (1-based) without a valid seal.
+   * @param what - what the file is: a session's history, or a task file (`<id>.task.json`, read to resume the task).
    */
   constructor(
     readonly sessionId: string,
     readonly file: string,
     readonly lines: readonly number[],
+    readonly what: 'history' | 'task' = 'history',
   ) {
-    const count = lines.length;
-    super(
-      `Session "${sessionId}" was not loaded: ${file} holds ${count} message${count === 1 ? '' : 's'} not sealed with your key for this folder ` +
-        `(line${count === 1 ? '' : 's'} ${lines.slice(0, 5).join(', ')}${count > 5 ? ', ...' : ''}). ` +
-        'It was written by rxharness before sessions were sealed, in another folder (a moved workspace) or with another key, or planted ' +
-        '(a cloned repository can ship this file, with a made-up conversation). ' +
-        'Read the file: if it is your conversation, continue it once with --trust-session (the FileSessionStore option trustUnsealed), ' +
-        'which seals it; if not, delete it, or use another session name.',
-    );
+    super(what === 'task' ? taskMessage(sessionId, file) : historyMessage(sessionId, file, lines));
   }
+}
+
+function historyMessage(sessionId: string, file: string, lines: readonly number[]): string {
+  const count = lines.length;
+  const s = count === 1 ? '' : 's';
+  return (
+    `Session "${sessionId}" was not loaded: ${file} holds ${count} message${s} not sealed with your key for this folder ` +
+    `at the place${s} where ${count === 1 ? 'it is' : 'they are'} (line${s} ${lines.slice(0, 5).join(', ')}${count > 5 ? ', ...' : ''}). ` +
+    'Lines were changed, moved (reordered, a line before them removed) or copied from another session or file; or the file was ' +
+    'written by rxharness before sessions were sealed, in another folder (a moved workspace) or with another key, or planted ' +
+    '(a cloned repository can ship this file, with a made-up conversation). ' +
+    'Read the file: if it is your conversation, continue it once with --trust-session (the FileSessionStore option trustUnsealed), ' +
+    'which seals it; if not, delete it, or use another session name.'
+  );
+}
+
+function taskMessage(taskId: string, file: string): string {
+  return (
+    `Task "${taskId}" was not resumed: its task file ${file} is not sealed with your key for this folder. ` +
+    'It was changed, copied from another file or folder, written by rxharness before task files were sealed, or planted ' +
+    '(a cloned repository can ship it, naming any conversation as the task\'s owner). ' +
+    'Start the task anew instead of resuming it, and delete the file.'
+  );
 }

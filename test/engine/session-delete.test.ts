@@ -69,7 +69,7 @@ describe('engine.sessions.delete(id)', () => {
     await plain.close();
   });
 
-  it('forgets nothing when the store fails to delete: the conversation is still there', async () => {
+  it('keeps what the store still holds when its delete fails: the conversation and its stored grants read back', async () => {
     const approve = vi.fn<ApprovalHandler>(() => ({ decision: 'always' }));
     const store = new MemorySessionStore();
     const failing = Object.assign(store, { delete: () => Promise.reject(new Error('disk full')) });

@@ -1,0 +1,62 @@
+import { constants } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
+import type { ChatMessage } from '../model/chat-message.js';
+import { openConfined, type ConfinedRoot } from './confined-file.js';
+import type { HistoryEnd, HistoryKind, HistorySeal } from './history-seal.js';
+
+const { O_APPEND, O_CREAT, O_RDWR } = constants;
+
+/** What an appender knows of a history file it wrote: which file (inode), how long, and where its messages end. */
+interface KnownEnd {
+  readonly ino: number;
+  readonly size: number;
+  readonly end: HistoryEnd;
+}
+
+/**
+ * Appends sealed messages to a `FileSessionStore`'s history files. Each seal binds the
+ * message's place in its file ({@link HistorySeal}), so the appender must know where the file
+ * ends: it reads the file once, then keeps the end it wrote, and reads again whenever the
+ * file is not the one it last wrote (another inode, another size: a compaction renamed over
+ * it, another store or process appended to it, a crash cut it). It also starts on a fresh
+ * line when the file's last line was cut, so the first new line is not glued to it and lost.
+ */
+export class HistoryAppender {
+  private readonly known = new Map<string, KnownEnd>();
+
+  constructor(
+    private readonly root: ConfinedRoot,
+    private readonly history: HistorySeal,
+  ) {}
+
+  /** Appends `messages` to `file`, the `kind` history file of `sessionId`, each sealed at its place (creating the file). */
+  async append(file: string, sessionId: string, kind: HistoryKind, messages: readonly ChatMessage[]): Promise<void> {
+    let handle: FileHandle | undefined;
+    try {
+      handle = await openConfined(this.root, file, O_RDWR | O_APPEND | O_CREAT);
+      const { ino, size } = await handle.stat();
+      const known = this.known.get(file);
+      // Forgotten until written whole: a failed write may have stopped mid-line.
+      this.known.delete(file);
+      const { end, lead, length } = known && known.ino === ino && known.size === size ? { end: known.end, lead: '', length: size } : await this.readEnd(handle, sessionId, kind);
+      const text = lead + (await this.history.lines(sessionId, kind, end, messages));
+      await handle.appendFile(text);
+      this.known.set(file, { ino, size: length + Buffer.byteLength(text), end: { ...end, count: end.count + messages.length } });
+    } finally {
+      await handle?.close();
+    }
+  }
+
+  /** Forgets what it knew of `file` (rewritten whole, or removed): the next append reads it. */
+  forget(file: string): void {
+    this.known.delete(file);
+  }
+
+  /** Where the open file's messages end, its length, and the newline to write first when its last line was cut. */
+  private async readEnd(handle: FileHandle, sessionId: string, kind: HistoryKind): Promise<{ end: HistoryEnd; lead: string; length: number }> {
+    const bytes = await handle.readFile();
+    const text = bytes.toString('utf8');
+    const { end } = await this.history.read(sessionId, kind, text.split('\n'));
+    return { end, lead: text === '' || text.endsWith('\n') ? '' : '\n', length: bytes.length };
+  }
+}

@@ -1,0 +1,67 @@
+import type { GrantSeal } from './grant-seal.js';
+import type { TaskSessionInfo } from './session-store.js';
+
+/**
+ * Seals the task files (`<id>.task.json`) a `FileSessionStore` keeps for resume: a task file
+ * says which conversation owns a task session (only it may resume the task, and deleting it
+ * deletes the task's files), so one planted in the workspace could let a conversation resume
+ * a made-up task, or make deleting a conversation delete another. Each file carries, as
+ * `mac`, an HMAC-SHA256 under the user's key of the folder's real path and every field.
+ * Without a usable key (said once by the {@link GrantSeal}) files are written plain and read
+ * unchecked, as before task files were sealed.
+ */
+export class TaskSeal {
+  /**
+   * @param seal - the store's seal (its grants' key).
+   * @param folder - the store's folder by its real path.
+   */
+  constructor(
+    private readonly seal: GrantSeal,
+    private readonly folder: () => Promise<string>,
+  ) {}
+
+  /** The text of the task file for `info` (its known fields only, sealed when there is a key). */
+  async text(info: TaskSessionInfo): Promise<string> {
+    const stored = known(info);
+    const macs = await this.seal.macs();
+    return JSON.stringify(macs ? { ...stored, mac: macs.sign(taskFacts(await this.folder(), stored)) } : stored);
+  }
+
+  /**
+   * What a task file's text holds: the task info when it is sealed for this folder (or there
+   * is no key to check with), `'unsealed'` when it is a task info without a valid seal
+   * (planted, copied, changed, or written before task files were sealed), `undefined` when
+   * it is no task info at all.
+   */
+  async read(text: string): Promise<TaskSessionInfo | 'unsealed' | undefined> {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return undefined;
+    }
+    if (!isTaskInfo(value)) return undefined;
+    const info = known(value);
+    const macs = await this.seal.macs();
+    if (!macs) return info;
+    return macs.check(taskFacts(await this.folder(), info), (value as { mac?: unknown }).mac) ? info : 'unsealed';
+  }
+}
+
+/** What a task file's MAC covers (a missing parent is null). */
+function taskFacts(folder: string, info: TaskSessionInfo): readonly unknown[] {
+  return ['rxharness-task-1', folder, info.taskId, info.agentName, info.description, info.ownerSessionId, info.parentSessionId ?? null];
+}
+
+/** The fields of a task info, and nothing else (what is sealed is exactly what is loaded back). */
+function known(info: TaskSessionInfo): TaskSessionInfo {
+  const { taskId, agentName, description, ownerSessionId, parentSessionId } = info;
+  return parentSessionId === undefined ? { taskId, agentName, description, ownerSessionId } : { taskId, agentName, description, ownerSessionId, parentSessionId };
+}
+
+function isTaskInfo(value: unknown): value is TaskSessionInfo {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Record<string, unknown>;
+  const strings = [v.taskId, v.agentName, v.description, v.ownerSessionId].every((s) => typeof s === 'string');
+  return strings && (v.parentSessionId === undefined || typeof v.parentSessionId === 'string');
+}
