@@ -1,19 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { holdInterrupts, HOLD_INTERRUPTS_MS } from '../../src/cli/hold-interrupts.js';
-import { main } from '../../src/cli/main.js';
-import { cliSandbox, type CliSandbox } from './cli-sandbox.js';
+import { demoRuns, expectCancelledBy } from './demo-run.js';
 
 // The SIGHUP of a closed terminal stops a command as Ctrl+C does (test/cli/process-hangup.test.ts
 // runs it as a real process); here, what `main` resolves and says.
 
-let sandbox: CliSandbox;
-beforeEach(async () => {
-  sandbox = await cliSandbox();
-});
-afterEach(async () => {
-  vi.useRealTimers();
-  await sandbox.cleanup();
-});
+const runs = demoRuns();
 
 /** An error as a write to a terminal that was hung up fails. */
 function eio(): NodeJS.ErrnoException {
@@ -22,29 +14,20 @@ function eio(): NodeJS.ErrnoException {
 
 describe('rxharness: the SIGHUP of a closed terminal', () => {
   it('cancels the run, says so and resolves 129', async () => {
-    const cli = sandbox.io({ RXHARNESS_DEMO_DELAY_MS: '20' });
-    const exit = main(['run', '--demo', 'Survey this project'], cli);
-    await cli.waitForStdout('task started');
-    cli.interrupt('SIGHUP');
-    expect(await exit).toBe(129);
-    expect(cli.stderrText()).toBe('\nCancelled (SIGHUP).\n');
-    expect(cli.stdoutText()).not.toContain('final answer');
-    expect(cli.interruptListeners()).toBe(0);
+    const run = await runs.started();
+    await expectCancelledBy(run, 'SIGHUP');
+    expect(await run.exit).toBe(129);
   });
 
   it('still resolves 129 when the output then fails, as the tree of a hung-up terminal does (EIO)', async () => {
-    const cli = sandbox.io({ RXHARNESS_DEMO_DELAY_MS: '20' });
-    const exit = main(['run', '--demo', 'Survey this project'], cli);
-    await cli.waitForStdout('task started');
+    const { cli, exit } = await runs.started();
     cli.interrupt('SIGHUP');
     cli.stdout.emit('error', eio());
     expect(await exit).toBe(129);
   });
 
   it('an output that failed before the signal keeps its own code', async () => {
-    const cli = sandbox.io({ RXHARNESS_DEMO_DELAY_MS: '20' });
-    const exit = main(['run', '--demo', 'Survey this project'], cli);
-    await cli.waitForStdout('task started');
+    const { cli, exit } = await runs.started();
     cli.stdout.emit('error', Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }));
     cli.interrupt('SIGHUP');
     expect(await exit).toBe(141);
@@ -52,7 +35,7 @@ describe('rxharness: the SIGHUP of a closed terminal', () => {
 
   it('after a command returned, a SIGHUP is held too, without a word to the terminal that is gone', () => {
     vi.useFakeTimers();
-    const cli = sandbox.io();
+    const cli = runs.sandbox.io();
     holdInterrupts(cli);
     cli.interrupt('SIGHUP');
     expect(cli.stderrText()).toBe('');

@@ -1,31 +1,18 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { processIO } from '../../src/cli/cli-io.js';
 import { holdInterrupts, HOLD_INTERRUPTS_MS } from '../../src/cli/hold-interrupts.js';
-import { main } from '../../src/cli/main.js';
-import { cliSandbox, type CliSandbox } from './cli-sandbox.js';
+import { demoRuns, expectCancelledBy } from './demo-run.js';
 
 // SIGTERM (a supervisor, `timeout`, a CI job cancelled) stops a command as Ctrl+C does; left
 // to its default action it kills the process at once.
 
-let sandbox: CliSandbox;
-beforeEach(async () => {
-  sandbox = await cliSandbox();
-});
-afterEach(async () => {
-  vi.useRealTimers();
-  await sandbox.cleanup();
-});
+const runs = demoRuns();
 
 describe('rxharness: the signals that stop a command', () => {
   it('SIGTERM cancels the run, says so and resolves 143', async () => {
-    const cli = sandbox.io({ RXHARNESS_DEMO_DELAY_MS: '20' });
-    const exit = main(['run', '--demo', 'Survey this project'], cli);
-    await cli.waitForStdout('task started');
-    cli.interrupt('SIGTERM');
-    expect(await exit).toBe(143);
-    expect(cli.stderrText()).toBe('\nCancelled (SIGTERM).\n');
-    expect(cli.stdoutText()).not.toContain('final answer');
-    expect(cli.interruptListeners()).toBe(0);
+    const run = await runs.started();
+    await expectCancelledBy(run, 'SIGTERM');
+    expect(await run.exit).toBe(143);
   });
 
   it('the real process hears SIGINT, SIGTERM and SIGHUP (nohup gives no protection to undo: Node resets it), notes a SIGHUP, and the unsubscribe removes them', () => {
@@ -52,7 +39,7 @@ describe('rxharness: the signals that stop a command', () => {
 
   it('after a command returned, holds a further signal for a while (saying so once), then lets it act again', () => {
     vi.useFakeTimers();
-    const cli = sandbox.io();
+    const cli = runs.sandbox.io();
     holdInterrupts(cli);
     expect(cli.interruptListeners()).toBe(1);
     cli.interrupt();

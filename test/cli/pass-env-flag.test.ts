@@ -1,7 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { FakeOpenAIServer, type RecordedRequest } from '../support/fake-openai-server.js';
-import { cliSandbox, type CliSandbox } from './cli-sandbox.js';
+import { envEcho } from './env-echo.js';
 
 // The model's bash commands go without OPENAI_API_KEY by default; `--pass-env NAME` gives
 // them the named variables on purpose. The bash tool reads the process's environment, so
@@ -10,30 +9,12 @@ import { cliSandbox, type CliSandbox } from './cli-sandbox.js';
 const KEY = 'sk-cli-key-0123456789';
 const OTHER = 'other-secret-42';
 
-let sandbox: CliSandbox;
-let server: FakeOpenAIServer;
-beforeEach(async () => {
-  sandbox = await cliSandbox();
-  vi.stubEnv('OPENAI_API_KEY', KEY);
-  vi.stubEnv('RXH_TEST_OTHER', OTHER);
-  // First a command that prints both variables (each on a line of its own, "-" when unset), then an answer.
-  server = await FakeOpenAIServer.start({
-    handler: (request: RecordedRequest) =>
-      request.body.messages!.some((m) => m.role === 'tool')
-        ? { text: 'done' }
-        : { toolCalls: [{ name: 'bash', arguments: { command: 'echo "key=${OPENAI_API_KEY:--}"; echo "other=${RXH_TEST_OTHER:--}"' } }] },
-  });
-});
-afterEach(async () => {
-  vi.unstubAllEnvs();
-  await server.close();
-  await sandbox.cleanup();
-});
+const echo = envEcho({ OPENAI_API_KEY: KEY, RXH_TEST_OTHER: OTHER });
 
 /** Runs `rxharness run --yes --json ... go` and returns the exit code, the bash call's output and the IO. */
 async function run(...flags: string[]) {
-  const cli = sandbox.io({ OPENAI_API_KEY: KEY, RXH_TEST_OTHER: OTHER });
-  const code = await main(['run', '--yes', '--json', '--model', 'm', '--base-url', server.baseURL, ...flags, 'go'], cli);
+  const cli = echo.io();
+  const code = await main(['run', '--yes', '--json', '--model', 'm', '--base-url', echo.server.baseURL, ...flags, 'go'], cli);
   const ends = cli
     .stdoutText()
     .split('\n')
@@ -47,39 +28,39 @@ describe('rxharness run --pass-env NAME', () => {
   it('without it, the commands do not get OPENAI_API_KEY but get the other variables', async () => {
     const { code, output } = await run();
     expect(code).toBe(0);
-    expect(output).toContain('key=-\n');
-    expect(output).toContain(`other=${OTHER}\n`);
+    expect(output).toContain('OPENAI_API_KEY=-\n');
+    expect(output).toContain(`RXH_TEST_OTHER=${OTHER}\n`);
     expect(output).not.toContain(KEY);
   });
 
   it('with --pass-env OPENAI_API_KEY, a command the model runs sees the key', async () => {
     const { code, output, cli } = await run('--pass-env', 'OPENAI_API_KEY');
     expect(code).toBe(0);
-    expect(output).toContain(`key=${KEY}\n`);
-    expect(output).toContain(`other=${OTHER}\n`);
+    expect(output).toContain(`OPENAI_API_KEY=${KEY}\n`);
+    expect(output).toContain(`RXH_TEST_OTHER=${OTHER}\n`);
     expect(cli.stderrText()).toBe('');
   });
 
   it('passes exactly the names given: another name leaves the key out, and repeats add up', async () => {
     const other = await run('--pass-env', 'RXH_TEST_OTHER');
-    expect(other.output).toContain('key=-\n');
+    expect(other.output).toContain('OPENAI_API_KEY=-\n');
     expect(other.output).not.toContain(KEY);
     const both = await run('--pass-env', 'RXH_TEST_OTHER', '--pass-env', 'OPENAI_API_KEY');
-    expect(both.output).toContain(`key=${KEY}\n`);
+    expect(both.output).toContain(`OPENAI_API_KEY=${KEY}\n`);
   });
 
   it.each([['FOO=bar'], ['1X'], [''], ['A-B'], ['OPENAI_API_KEY,RXH_TEST_OTHER']])('a bad name (%j) is bad usage naming it, and nothing runs', async (name) => {
     const { code, cli } = await run('--pass-env', 'OPENAI_API_KEY', '--pass-env', name);
     expect(code).toBe(2);
     expect(cli.stderrText()).toContain(`--pass-env ${JSON.stringify(name)} is not a variable name`);
-    expect(server.requests).toHaveLength(0);
+    expect(echo.server.requests).toHaveLength(0);
   });
 
   it("rxharness's own credentials are bad usage: no command ever gets them", async () => {
     const { code, cli } = await run('--pass-env', 'RXHARNESS_TOKEN');
     expect(code).toBe(2);
     expect(cli.stderrText()).toContain("--pass-env RXHARNESS_TOKEN: rxharness's own credentials");
-    expect(server.requests).toHaveLength(0);
+    expect(echo.server.requests).toHaveLength(0);
   });
 
   it('a name that is not set is said on stderr, and the run goes on', async () => {
@@ -89,7 +70,7 @@ describe('rxharness run --pass-env NAME', () => {
   });
 
   it('agents does not take it (it runs no command)', async () => {
-    const cli = sandbox.io();
+    const cli = echo.sandbox.io();
     expect(await main(['agents', '--pass-env', 'OPENAI_API_KEY'], cli)).toBe(2);
     expect(cli.stderrText()).toContain('unknown option --pass-env');
   });

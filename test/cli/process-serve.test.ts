@@ -5,7 +5,7 @@ import { isTaskWrap } from '../../src/events/guards.js';
 import { startDelegationFixture, type DelegationFixture } from '../support/delegation-fixture.js';
 import { steps } from '../support/delegation-script.js';
 import { cliSandbox, type CliSandbox } from './cli-sandbox.js';
-import { spawnCli, type CliProcess } from './spawn-cli.js';
+import { servedAddress, spawnCli, type CliProcess } from './spawn-cli.js';
 
 let cli: CliProcess | undefined;
 let sandbox: CliSandbox | undefined;
@@ -17,18 +17,11 @@ afterEach(async () => {
   cli = sandbox = fixture = undefined;
 });
 
-/** The address `rxharness serve` printed (without its `?token=`), and the token. */
-async function served(process: CliProcess): Promise<{ url: string; token: string }> {
-  await process.waitForStdout('rxharness serve: ');
-  const [, url, token] = /(http:\/\/127\.0\.0\.1:\d+\/)\?token=([\w-]+) /.exec(process.stdout())!;
-  return { url: url!, token: token! };
-}
-
 describe('rxharness serve (a real process)', () => {
   it('--demo: serves the page and the runs routes; a run over HTTP ends; Ctrl+C exits 0', async () => {
     sandbox = await cliSandbox();
     cli = spawnCli(['serve', '--demo', '--port', '0'], { home: sandbox.home, cwd: sandbox.workspace.dir, env: { RXHARNESS_DEMO_DELAY_MS: '0' } });
-    const { url, token } = await served(cli);
+    const { url, token } = await servedAddress(cli);
     const page = await fetch(url);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('<ul id="tree"');
@@ -46,7 +39,7 @@ describe('rxharness serve (a real process)', () => {
   it('for a real model (--base-url, --model): Ctrl+C cancels the running run (its request aborted, its followers told) and exits 0', async () => {
     fixture = await startDelegationFixture({ main: () => ({ hang: true }) });
     cli = spawnCli(['serve', '--model', 'm', '--base-url', fixture.server.baseURL, '--api-key', 'k', '--port', '0'], { home: fixture.home, cwd: fixture.workspace.dir });
-    const { url, token } = await served(cli);
+    const { url, token } = await servedAddress(cli);
     expect(cli.stdout()).toContain(`(model m, workspace ${fixture.workspace.dir}; Ctrl+C stops it)`);
     const api = new URL('api', url).href;
     const { runId } = await startRun(api, { prompt: 'hello' }, { token });
@@ -63,7 +56,7 @@ describe('rxharness serve (a real process)', () => {
   it('--yes approves the calls that ask (without it, they wait for the page)', async () => {
     fixture = await startDelegationFixture({ main: steps({ toolCalls: [{ name: 'bash', arguments: { command: 'echo served-yes' } }] }) });
     cli = spawnCli(['serve', '--model', 'm', '--base-url', fixture.server.baseURL, '--port', '0', '--yes'], { home: fixture.home, cwd: fixture.workspace.dir });
-    const { url, token } = await served(cli);
+    const { url, token } = await servedAddress(cli);
     const api = new URL('api', url).href;
     const { runId } = await startRun(api, { prompt: 'run it' }, { token });
     const events = await lastValueFrom(fromRun(api, runId, { token }).pipe(toArray()));

@@ -1,7 +1,7 @@
 /**
- * Runs the built CLI (`dist/cli.js`, produced by `npm run build`) as a real process with a
- * controlled environment: only `PATH`, a temporary `HOME` and what the test passes, so the
- * user's `~/.rxharness` and `OPENAI_*` variables never leak in.
+ * Runs the built CLI (`dist/cli.js`, produced by `npm run build`), or the sources through
+ * `tsx`, as a real process with a controlled environment: only `PATH`, a temporary `HOME` and
+ * what the test passes, so the user's `~/.rxharness` and `OPENAI_*` variables never leak in.
  *
  * @module
  */
@@ -11,6 +11,9 @@ import { fileURLToPath } from 'node:url';
 
 /** The built bin. */
 export const CLI_PATH = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+
+/** The repository's root, where `tsx` resolves and `src/cli.ts` is. */
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /** A CLI process being run. */
 export interface CliProcess {
@@ -42,11 +45,25 @@ export interface SpawnCliOptions {
 /** Starts `node dist/cli.js ...args`. */
 export function spawnCli(args: readonly string[], options: SpawnCliOptions): CliProcess {
   if (!existsSync(CLI_PATH)) throw new Error(`${CLI_PATH} is missing: run "npm run build" first (npm test does it)`);
-  const child = spawn(process.execPath, [CLI_PATH, ...args], {
-    cwd: options.cwd,
-    env: { PATH: process.env.PATH ?? '', HOME: options.home, ...options.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  return watched(spawn(process.execPath, [CLI_PATH, ...args], { cwd: options.cwd, env: environment(options), stdio: ['ignore', 'pipe', 'pipe'] }));
+}
+
+/**
+ * Starts `src/cli.ts ...args` through `tsx`: the sources as they are now, no build needed, so a
+ * test of the process's own signal handling tests the code beside it. Slower to start than
+ * {@link spawnCli} (it compiles as it loads). It runs in the repository's root, where `tsx`
+ * resolves, whatever `options.cwd` says: name the workspace with `--workspace`.
+ */
+export function spawnSourceCli(args: readonly string[], options: SpawnCliOptions): CliProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: ROOT, env: environment(options), stdio: ['ignore', 'pipe', 'pipe'] });
+  return watched(child);
+}
+
+function environment(options: SpawnCliOptions): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH ?? '', HOME: options.home, ...options.env };
+}
+
+function watched(child: ChildProcess): CliProcess {
   let out = '';
   let err = '';
   const waiting: Array<{ text: string; resolve: () => void }> = [];
@@ -82,4 +99,11 @@ export function spawnCli(args: readonly string[], options: SpawnCliOptions): Cli
 /** Runs the CLI to its end. */
 export function runCli(args: readonly string[], options: SpawnCliOptions): Promise<CliResult> {
   return spawnCli(args, options).exited;
+}
+
+/** The address `rxharness serve` printed (without its `?token=`), and the token, once printed. */
+export async function servedAddress(process: CliProcess): Promise<{ url: string; token: string }> {
+  await process.waitForStdout('rxharness serve: ');
+  const [, url, token] = /(http:\/\/127\.0\.0\.1:\d+\/)\?token=([\w-]+) /.exec(process.stdout())!;
+  return { url: url!, token: token! };
 }
