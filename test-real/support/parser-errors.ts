@@ -17,7 +17,7 @@ export const PARSER_ERROR = /does not match the expected .* format/;
 /**
  * Runs `check`, which hands the proxies it uses to `watch`; when it fails while one of them
  * recorded the parser error during this try (exchanges from earlier tries or checks do not
- * count), runs it again, `tries` times at most. Any other failure, or the last one, is thrown,
+ * count; each watched exchange is let end first), runs it again, `tries` times at most. Any other failure, or the last one, is thrown,
  * saying what the earlier tries hit.
  *
  * @example
@@ -34,6 +34,9 @@ export async function retryParserErrors(check: (watch: (...proxies: RecordingPro
       await check((...proxies) => watched.push(...proxies.map((proxy) => ({ proxy, from: proxy.exchanges.length }))));
       return;
     } catch (error) {
+      // The client may end its run on the error chunk before the proxy has read the end of
+      // that response and recorded the error: let every watched exchange end first.
+      await Promise.all(watched.map(({ proxy }) => proxy.settled().catch(() => undefined)));
       const hit = watched
         .flatMap(({ proxy, from }) => proxy.exchanges.slice(from))
         .filter((c) => c.path.endsWith('/chat/completions') && PARSER_ERROR.test(c.error ?? ''));
