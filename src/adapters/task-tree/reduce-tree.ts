@@ -29,6 +29,8 @@ const MAX_TREE_DEPTH = 64;
  * tool call in order (arguments, result or error, approval), tokens and times. An end marks
  * the run `done` or `failed` and any task of it still going as `failed` (no end will come
  * for them); a `task-cancelled` marks the task and what still runs under it `cancelled`.
+ * A node that has ended waits for no one: a tool start or approval request that comes after
+ * its end is kept as a call but ended at once (no approval card stays for a finished task).
  * An item more than 64 tasks deep changes nothing, and so does an event without the fields
  * its type promises (`isWellFormedEvent`: say, a `RunEnd` without `metrics` from a broken server).
  *

@@ -67,7 +67,11 @@ export function approvalDecided(node: TreeNode, item: ApprovalDecidedItem): Tool
 
 /** The calls of `node` with those still going ended: their run ended or was stopped before them. */
 export function toolsSettled(node: TreeNode, status: Extract<ToolCallStatus, 'failed' | 'cancelled'>, reason: string): Tools {
-  const tools = toolsOf(node);
+  return settledCalls(toolsOf(node), status, reason);
+}
+
+/** `tools` with the calls still going ended as `status`, with `reason` (`tools` itself when none goes). */
+function settledCalls(tools: Tools, status: Extract<ToolCallStatus, 'failed' | 'cancelled'>, reason: string): Tools {
   const settle = (call: ToolCallRecord): ToolCallRecord => ({ ...call, status, error: reason });
   if (tools instanceof ToolList) return tools.settled(settle);
   if (!tools.some(going)) return tools;
@@ -80,13 +84,22 @@ function toolsOf(node: TreeNode): Tools {
   return source instanceof ToolList ? source : node.tools;
 }
 
+/** Why a call told to a node after its end (its start, an approval asked) was ended at once. */
+export const LATE_CALL = 'came after its run had ended';
+
 /**
  * A copy of `node` with `tools`, and the counts a view reads instead of them (`toolCallCount`,
  * `waitingApprovalCount`); a shared list stays one (made into an array on first read). Every
  * change of a node's calls comes through here, so the counts always describe its calls: they
  * are taken from the calls themselves, never adjusted by a difference a stale count would keep.
+ *
+ * A node that has ended (done, failed, cancelled) has nothing going: a call still going in
+ * `tools` is one told of after the end (a stream's late approval request or start), which no
+ * one will finish nor answer, so it is ended here, `failed` (`cancelled` in a cancelled node)
+ * with {@link LATE_CALL}: kept, with its approval, but no card waits on it forever.
  */
-export function withTools(node: TreeNode, tools: Tools): TreeNode {
+export function withTools(node: TreeNode, given: Tools): TreeNode {
+  const tools = node.status === 'running' || node.status === 'queued' ? given : settledCalls(given, node.status === 'cancelled' ? 'cancelled' : 'failed', LATE_CALL);
   const copy = tools instanceof ToolList ? withLazy(node, 'tools', tools) : withField(node, 'tools', tools);
   // a copy made just above and seen by no one yet: set in place, so its lazy `tools` stays unread
   return Object.assign(copy, { toolCallCount: tools.length, waitingApprovalCount: waitingIn(tools) });

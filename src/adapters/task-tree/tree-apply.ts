@@ -20,10 +20,16 @@ export interface Settling {
   readonly status: 'failed' | 'cancelled';
 }
 
-/** Marks `node` and what still runs under it as `status`, with `reason`. */
+/**
+ * Marks `node` and what still runs under it as `status`, with `reason`. A node already ended
+ * keeps its status, but what still goes in it (a tree made elsewhere: the reducer leaves
+ * nothing, see `withTools`) ends too, so no approval of it waits after the stream is settled.
+ */
 export function settle(node: TreeNode, now: number, reason: string, status: 'failed' | 'cancelled'): TreeNode {
   const children = node.children.map((child) => settle(child, now, reason, status));
-  return { ...settledNode(node, now, { reason, status }), children };
+  if (isGoing(node)) return { ...settledNode(node, now, { reason, status }), children };
+  const { currentTool: _tool, awaitingApproval: _approval, ...ended } = node;
+  return { ...withTools(ended, toolsSettled(node, status, reason)), children };
 }
 
 /** Whether `node` still goes: queued or running (what an end settles). */
@@ -89,14 +95,16 @@ export function apply(node: TreeNode, item: UiItem, now: number, isRoot: boolean
     case 'tool-start': {
       const label = toolLabel(item.toolName, item.args);
       const record = { callId: item.callId, toolName: item.toolName, args: item.args, label, step: item.step, status: 'running' } as const;
-      return withTools({ ...node, currentTool: label }, toolStarted(node, record));
+      // an ended node runs nothing: a late start is kept as a call, ended (see `withTools`), not shown as running
+      return withTools(isGoing(node) ? { ...node, currentTool: label } : { ...node }, toolStarted(node, record));
     }
     case 'tool-end': {
       const { currentTool: _t, ...rest } = node;
       return withTools(rest, toolEnded(node, item));
     }
     case 'approval-pending':
-      return withTools({ ...node, awaitingApproval: markInvisible(item.toolName) }, approvalAsked(node, item));
+      // an ended node waits for no one: a late request is kept on its call, ended (see `withTools`), with no card
+      return withTools(isGoing(node) ? { ...node, awaitingApproval: markInvisible(item.toolName) } : { ...node }, approvalAsked(node, item));
     case 'approval-decided': {
       const { awaitingApproval: _a, ...rest } = node;
       return withTools(rest, approvalDecided(node, item));

@@ -4,7 +4,9 @@
  * list), ends, cancels and restarts, every node's `toolCallCount` and `waitingApprovalCount`
  * are what its calls say, and `waitingApprovals` lists what a walk of every call finds, read
  * as the stream goes or late, on the states of the line and on forks of them, and after the
- * stream is settled.
+ * stream is settled. A node that has ended (its end, its parent's, a cancel, the stream
+ * settled) never waits for a human nor runs a call, even when a start or an approval request
+ * of it comes after its end: such a call is ended at once.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -72,12 +74,20 @@ function walkedApprovals(state: TaskTreeState): WaitingApproval[] {
   );
 }
 
-/** Checks every node's counts and the waiting approvals of `state` against a walk. */
+/**
+ * Checks every node's counts and the waiting approvals of `state` against a walk, and that a
+ * node that has ended has nothing going: no call waits for a human (no card) nor runs.
+ */
 function expectCountsOf(state: TaskTreeState): void {
   const counted = waitingApprovals(state); // first, before a walk makes any array
   for (const { node } of treeRows(state)) {
     expect(node.toolCallCount).toBe(node.tools.length);
     expect(node.waitingApprovalCount).toBe(node.tools.filter((c) => c.status === 'waiting' && c.approval?.decision === undefined).length);
+    if (node.status === 'running' || node.status === 'queued') continue;
+    expect(node.waitingApprovalCount).toBe(0);
+    expect(node.tools.filter((c) => c.status === 'running' || c.status === 'waiting')).toEqual([]);
+    expect([node.awaitingApproval, node.currentTool]).toEqual([undefined, undefined]);
+    expect(counted.filter((a) => a.nodeKey === node.key)).toEqual([]);
   }
   expect(counted).toEqual(walkedApprovals(state));
 }
@@ -99,8 +109,13 @@ describe('the counts the reducer keeps', () => {
         const fork = reduceTree(states[at]!, { type: 'HITLPending', runId: 'main', agentName: 'main', approvalId: 'fork', callId: 'c0', toolName: 'read', args: {}, reason: 'rule' }, -1);
         expectCountsOf(fork);
         states.forEach(expectCountsOf);
-        expectCountsOf(settleTree(state, events.length, 'lost', 'cancelled'));
-        expectCountsOf(settleTree(state, events.length, 'lost'));
+        const settled = [settleTree(state, events.length, 'lost', 'cancelled'), settleTree(state, events.length, 'lost')];
+        for (const after of settled) {
+          expectCountsOf(after);
+          // what a stream still sends after the page settled it: a start and an approval request of each node
+          const late = [0, 1, 2].flatMap((k) => [...eventsOf({ kind: 'start', node: k, call: 9 }, 99), ...eventsOf({ kind: 'ask', node: k, call: 9 }, 99)]);
+          expectCountsOf(late.reduce((s, e) => reduceTree(s, e, events.length + 1), after));
+        }
       }),
       { numRuns: 120 },
     );

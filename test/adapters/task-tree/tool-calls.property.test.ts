@@ -2,7 +2,8 @@
  * Tool calls kept in shared lists (from 64 calls a node) fold exactly as plain arrays copied
  * per item did: for any sequence of tool starts, ends, approvals, ends and cancels of runs,
  * restarts, with ids reused and bursts that take nodes past 64 calls, every state's calls
- * equal a plain model's (the old copying fold, written out here), read as the stream goes or
+ * equal a plain model's (the old copying fold, written out here, where a call told to a node
+ * after its end, a late start or approval, ends at once), read as the stream goes or
  * late; a node's `tools` is a new array exactly when its calls changed; an earlier state
  * reduced again (a fork, even before each item) goes its own way and leaves the later ones
  * theirs; and the rest of the tree is the walking reducer's.
@@ -36,10 +37,11 @@ function of(k: number, event: AgentEvent): AgentEvent {
   return { type: 'TaskWrap', runId: `r${k}`, agentName: 'w', parentRunId: 'main', taskId: `t${k}`, taskIndex: k, taskAgentName: 'w', taskDescription: `task ${k}`, multitask: false, event };
 }
 
-/** One model node: its calls as plain arrays, new on each change, and whether it still goes. */
+/** One model node: its calls as plain arrays, new on each change, whether it still goes, and whether it was cancelled. */
 interface ModelNode {
   tools: readonly ToolCallRecord[];
   going: boolean;
+  cancelled?: boolean;
 }
 
 /** The plain fold: what the reducer did when it copied the array per item. */
@@ -53,20 +55,34 @@ class Model {
 
   append(k: number, record: ToolCallRecord): void {
     this.seen(k).tools = [...this.seen(k).tools, record];
+    this.late(k);
   }
 
   change(k: number, callId: string, update: (call: ToolCallRecord) => ToolCallRecord): void {
     const tools = this.seen(k).tools;
     const at = tools.map((c) => c.callId).lastIndexOf(callId);
     if (at !== -1) this.seen(k).tools = tools.map((c, i) => (i === at ? update(c) : c));
+    this.late(k);
   }
 
   settle(k: number, status: 'failed' | 'cancelled', error: string): void {
     const m = this.seen(k);
-    const going = (c: ToolCallRecord): boolean => c.status === 'running' || c.status === 'waiting';
     if (m.tools.some(going)) m.tools = m.tools.map((c) => (going(c) ? { ...c, status, error } : c));
     m.going = false;
+    m.cancelled = status === 'cancelled';
   }
+
+  /** A node that has ended keeps nothing going: a call told of after its end is ended at once. */
+  late(k: number): void {
+    const m = this.seen(k);
+    if (m.going || !m.tools.some(going)) return;
+    const status = m.cancelled === true ? 'cancelled' : 'failed';
+    m.tools = m.tools.map((c) => (going(c) ? { ...c, status, error: 'came after its run had ended' } : c));
+  }
+}
+
+function going(call: ToolCallRecord): boolean {
+  return call.status === 'running' || call.status === 'waiting';
 }
 
 /** The events of `o` (a burst: many calls started and ended), each applied to `model` as it is made. */
@@ -120,6 +136,7 @@ function* eventsOf(o: Op, step: number, model: Model): Generator<AgentEvent> {
       return;
     case 'restart':
       model.seen(k).going = true;
+      model.seen(k).cancelled = false;
       yield of(k, { type: 'RunStart', ...base, sessionId: `s${k}`, prompt: 'p' });
       return;
     case 'taskEnd':
