@@ -76,10 +76,8 @@ export class RedisSessionStore implements SessionStore {
   /** What {@link RedisSessionStore.saveTaskInfo} stored for a task, if anything. */
   async loadTaskInfo(taskId: string): Promise<TaskSessionInfo | undefined> {
     const text = await this.redis.get(this.keys.taskInfo(taskId)).catch(fail('loading a task'));
-    const v = storedObject(text);
     // Not what saveTaskInfo wrote: as if unknown (a resume then says the task is not found).
-    const fine = v && ['taskId', 'agentName', 'description', 'ownerSessionId'].every((name) => typeof v[name] === 'string');
-    return fine ? (v as unknown as TaskSessionInfo) : undefined;
+    return taskInfoOf(text);
   }
 
   /**
@@ -90,10 +88,17 @@ export class RedisSessionStore implements SessionStore {
    * deleted for `sessionTtlMs`: a worker still running one writes neither its transcript nor
    * its result back (the write scripts refuse them), whenever its cancel reaches it, and
    * starts no task (`saveTaskInfo` refuses it).
+   *
+   * Its "always" grants go first, before anything is read: a delete that fails on the way
+   * (Redis refusing or dropping a later command) never leaves them to a later conversation of
+   * the id. A task is deleted only when its task info names this conversation as its owner
+   * and the index does not list it as a conversation (see `#ownedTasks`): a record planted or
+   * left under the prefix cannot make this delete remove another conversation.
    */
   async delete(sessionId: string): Promise<void> {
     assertSessionId(sessionId);
     const k = this.keys;
+    await this.redis.del(k.grants(sessionId)).catch(fail('deleting a session'));
     let writes = this.redis.multi().del(...sessionKeys(k, sessionId)).zrem(k.sessionIndex(), sessionId);
     // A task not marked yet may start one (a start refuses only a marked parent) between the
     // read of the set and the marks: the set keeps it (only the ids read are taken out), so
@@ -135,12 +140,32 @@ export class RedisSessionStore implements SessionStore {
 
   /**
    * The ids in the conversation's set (`listed`) and, of them, the tasks it started (`owned`):
-   * those whose task info still names it as their owner (an id put there by hand is no task of it).
+   * those whose task info still names it as their owner, and which the index does not list
+   * as a conversation (a task session never is: its info is saved before its first write). The
+   * rest (an id put in the set by hand, a record naming another owner or of another type, a
+   * record naming this one as the owner of a conversation) is no task of it: left as it is,
+   * with a warning. One round trip for all the records, whatever their number.
    */
   async #ownedTasks(sessionId: string): Promise<{ listed: string[]; owned: string[] }> {
-    const listed = await this.redis.smembers(this.keys.sessionTasks(sessionId)).catch(noSet);
-    const infos = await Promise.all(listed.map((id) => this.loadTaskInfo(id)));
-    return { listed, owned: listed.filter((id, i) => id !== sessionId && infos[i]?.ownerSessionId === sessionId && infos[i]?.taskId === id) };
+    const k = this.keys;
+    const listed = await this.redis.smembers(k.sessionTasks(sessionId)).catch(noSet);
+    if (listed.length === 0) return { listed, owned: [] };
+    const reads = this.redis.multi();
+    for (const id of listed) reads.get(k.taskInfo(id)).zscore(k.sessionIndex(), id);
+    const answers = (await reads.exec().catch(fail('deleting a session'))) ?? [];
+    const owned = listed.filter((id, i) => {
+      const [infoError, text] = answers[2 * i] ?? [new Error('no answer')];
+      // An index of another type lists nothing (a write rebuilds it): no id is taken for a conversation by it.
+      const [indexError, score] = answers[2 * i + 1] ?? [null, null];
+      if (infoError?.message.startsWith('WRONGTYPE')) return notTask(k.taskInfo(id), sessionId, 'is not a string');
+      if (infoError) throw redisFailure('deleting a session', infoError);
+      if (text === null) return false; // expired, or never saved: nothing of it to delete
+      const info = taskInfoOf(text);
+      if (id === sessionId || info?.ownerSessionId !== sessionId || info.taskId !== id) return notTask(k.taskInfo(id), sessionId, 'holds no task info of it (another owner or task, or no task info at all)');
+      if (!indexError && score !== null) return notTask(k.taskInfo(id), sessionId, `names it as the owner of "${id}", which the index lists as a conversation`);
+      return true;
+    });
+    return { listed, owned };
   }
 
   /**
@@ -233,6 +258,19 @@ function parsedItems(items: readonly string[]): unknown[] {
       return item;
     }
   });
+}
+
+/** The task info a stored value holds; `undefined` when it is not what `saveTaskInfo` writes. */
+function taskInfoOf(text: unknown): TaskSessionInfo | undefined {
+  const v = storedObject(typeof text === 'string' ? text : null);
+  const fine = v && ['taskId', 'agentName', 'description', 'ownerSessionId'].every((name) => typeof v[name] === 'string');
+  return fine ? (v as unknown as TaskSessionInfo) : undefined;
+}
+
+/** Warns that the record at `key`, listed among the tasks of `sessionId`, is none of its tasks (so its delete leaves it); answers `false`. */
+function notTask(key: string, sessionId: string, why: string): false {
+  warnBadData(key, `Redis key ${key}, listed among the tasks of conversation "${sessionId}", ${why}: not deleted with it (a session store never writes that), left as it is.`);
+  return false;
 }
 
 /** A set key found of another type (not written by this store) lists no task; any other failure is one. */

@@ -160,8 +160,11 @@ export class MemorySessionStore implements SessionStore {
   /**
    * Forgets a session (its messages, archive, grants and task info), and the tasks it
    * started: a new conversation taking the id must not resume them, nor read their transcripts.
+   * Its "always" grants go first, as in every store, so no step after them could leave them
+   * to a later conversation of the id.
    */
   delete(sessionId: string): void {
+    this.grants.delete(sessionId);
     this.drop(sessionId);
     for (const [taskId, info] of this.tasks) if (info.ownerSessionId === sessionId) this.drop(taskId);
   }
