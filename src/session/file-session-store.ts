@@ -223,8 +223,9 @@ export class FileSessionStore implements SessionStore {
 
   /**
    * What {@link saveTaskInfo} stored for the task; `undefined` when nothing (or no task
-   * info) is stored. A task file without a valid seal (see {@link TaskSeal}) is refused with
-   * an {@link UnsealedSessionError} saying what to do, rather than taken for the task's owner.
+   * info) is stored. A task file without a valid seal (an HMAC under the grants' key of the
+   * folder and every field) is refused with an {@link UnsealedSessionError} saying what to do,
+   * rather than taken for the task's owner.
    */
   async loadTaskInfo(taskId: string): Promise<TaskSessionInfo | undefined> {
     const file = this.file(taskId, 'task');
