@@ -3,9 +3,10 @@ import { isWellFormedEvent } from '../../events/guards.js';
 import { unwrapEvent, type TaskFrame } from '../../events/operators/unwrap-task-events.js';
 import { toUiItem } from '../ui-dto.js';
 import type { UiItem } from '../ui-item.js';
+import { lateSettling, nodeAt } from './late-tasks.js';
 import { changeKeepingLazy } from './lazy-fields.js';
 import { settleBelow } from './settle-below.js';
-import { apply, isGoing, rootFor, settle, settlingOf, taskNode } from './tree-apply.js';
+import { apply, isGoing, rootFor, settle, settledNode, settlingOf, taskNode } from './tree-apply.js';
 import { addChild, carrySettledIndex, changeRun, noteGoing, openIndex, pathOf, runPath, settleIndex, updateAt, type TreeIndex } from './tree-index.js';
 import type { TaskTreeState, TreeNode } from './tree-state.js';
 
@@ -31,6 +32,9 @@ const MAX_TREE_DEPTH = 64;
  * for them); a `task-cancelled` marks the task and what still runs under it `cancelled`.
  * A node that has ended waits for no one: a tool start or approval request that comes after
  * its end is kept as a call but ended at once (no approval card stays for a finished task).
+ * Nothing runs under an ended node either: a task first told of (or restarted) after its
+ * parent ended is kept, but ended at once, `failed` (`cancelled` under a cancelled parent)
+ * with "came after its parent run had ended", and so are its calls and its own tasks.
  * An item more than 64 tasks deep changes nothing, and so does an event without the fields
  * its type promises (`isWellFormedEvent`: say, a `RunEnd` without `metrics` from a broken server).
  *
@@ -87,22 +91,34 @@ export function settleTree(state: TaskTreeState, now: number, reason: string, st
 function updateTask(index: TreeIndex, root: TreeNode, item: UiItem, key: string, now: number): TreeNode {
   const path = pathOf(index, key);
   if (path !== undefined) return applyAt(index, root, path, item, now, false);
-  return addChild(index, root, runPath(index, item.parentRunId) ?? [], apply(taskNode(item, key, now), item, now, false));
+  const parentPath = runPath(index, item.parentRunId) ?? [];
+  return addChild(index, root, parentPath, settledUnder(nodeAt(root, parentPath), apply(taskNode(item, key, now), item, now, false), now));
+}
+
+/** `node`, new under `parent`, settled at once when `parent` has ended (see `late-tasks.ts`). */
+function settledUnder(parent: TreeNode, node: TreeNode, now: number): TreeNode {
+  const late = lateSettling(parent);
+  return late === undefined ? node : settledNode(node, now, late);
 }
 
 /**
  * Applies an item to the node at `path`, keeping the index up to date (a start names the
- * node's run; an end stops it going), and settles what an end leaves going below it.
+ * node's run; an end stops it going), and settles what an end leaves going below it. A node
+ * left going under a parent that has ended (a restart after the parent's end) is settled at
+ * once, with what goes below it.
  */
 function applyAt(index: TreeIndex, root: TreeNode, path: readonly number[], item: UiItem, now: number, isRoot: boolean): TreeNode {
-  const settling = settlingOf(item);
+  const late = path.length === 0 ? undefined : lateSettling(nodeAt(root, path.slice(0, -1)));
   return updateAt(root, path, (node) => {
-    const changed = changeKeepingLazy(node, (fields) => {
+    const applied = changeKeepingLazy(node, (fields) => {
       const next = apply(fields, item, now, isRoot);
       changeRun(index, node.key, node.runId, next.runId);
       return next;
     });
+    const lateNow = late !== undefined && isGoing(applied) ? late : undefined;
+    const changed = lateNow === undefined ? applied : changeKeepingLazy(applied, (fields) => settledNode(fields, now, lateNow));
     if (isGoing(node) !== isGoing(changed)) noteGoing(index, node.key, isGoing(changed) ? 1 : -1);
+    const settling = settlingOf(item) ?? lateNow;
     return settling === undefined ? changed : settleBelow(index, changed, now, settling);
   });
 }
@@ -114,7 +130,8 @@ function withAncestors(index: TreeIndex, root: TreeNode, frames: readonly TaskFr
     const key = `${frame.parentRunId}/${frame.taskId}`;
     if (pathOf(index, key) !== undefined) continue;
     const item = { kind: 'task-start', ...frame, agentName: frame.taskAgentName, depth: 0, groupKey: key, sessionId: frame.taskId, prompt: '' } as const;
-    tree = addChild(index, tree, runPath(index, frame.parentRunId) ?? [], taskNode(item, key, now));
+    const parentPath = runPath(index, frame.parentRunId) ?? [];
+    tree = addChild(index, tree, parentPath, settledUnder(nodeAt(tree, parentPath), taskNode(item, key, now), now));
   }
   return tree;
 }

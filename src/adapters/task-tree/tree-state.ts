@@ -72,7 +72,8 @@ export interface TreeNode {
   /**
    * `queued` while a multitask child waits for a slot (its `task-queued`), then `running`
    * until its end (`done`, or `failed` when abnormal), its `task-cancelled` (`cancelled`),
-   * or until the stream ends without either (see `settleTree`).
+   * or until the stream ends without either (see `settleTree`). A task told of (or restarted)
+   * after its parent ended is `failed` (`cancelled` under a cancelled parent) at once.
    */
   readonly status: TreeStatus;
   /** The tool running now, with its main argument (e.g. `read src/a.ts`). */

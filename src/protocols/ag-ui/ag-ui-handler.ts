@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { HarnessEngine } from '../../engine/harness-engine.js';
 import { HttpFailure } from '../../http/http-failure.js';
 import { readJsonBody } from '../../http/read-json-body.js';
+import { resolveRunsOptions } from '../../http/runs-handler-options.js';
 import type { Tool } from '../../tools/tool.js';
 import { MAX_TIMER_MS } from '../../validation/max-timer.js';
 import { resolveProtocolOptions, type ProtocolHandlerOptions, type ResolvedProtocolOptions } from '../protocol-options.js';
@@ -28,6 +29,14 @@ export interface AgUiHandlerOptions extends ProtocolHandlerOptions {
    * 600,000 (ten minutes).
    */
   readonly clientWaitMs?: number;
+  /**
+   * The most requests whose bodies may be read at once when every `maxRuns` slot is taken and
+   * none may be lent (runs of other handlers sharing `maxRuns` hold them, and bodies on their
+   * way hold the slots lent for this handler's waiting runs): the answers to waiting runs need
+   * no run slot, so they are read on these, the handler's own. One more is `429` with
+   * `Retry-After`. A new turn read on one still needs a run slot (`429`). Default 8, as `runsHandler`'s.
+   */
+  readonly maxControlRequests?: number;
 }
 
 /**
@@ -57,7 +66,9 @@ export interface AgUiHandlerOptions extends ProtocolHandlerOptions {
  * not `POST`, `409` a thread another run is using (a run just cancelled, still closing its turn
  * in the session store, is waited for, up to 5 seconds), `413`/`408`/`415` as for `runsHandler`, `429` `maxRuns` runs already running or
  * requests being read, before the body is read (with `Retry-After`; while runs wait for their
- * clients, as many requests more are read, each maybe the answer one waits for). A client
+ * clients, as many requests more are read, each maybe the answer one waits for, and then up to
+ * `maxControlRequests` more, so runs of other handlers sharing `maxRuns` and bodies on their
+ * way never keep an answer from being read; a new turn read so still needs a run slot). A client
  * that disconnects cancels its run.
  *
  * @example
@@ -68,13 +79,18 @@ export interface AgUiHandlerOptions extends ProtocolHandlerOptions {
  * ```
  */
 export function agUiHandler(engine: AgUiEngine, options: AgUiHandlerOptions = {}): ProtocolRequestHandler {
-  const { clientWaitMs = 600_000, ...shared } = options;
+  const { clientWaitMs = 600_000, maxControlRequests, ...shared } = options;
   if (!Number.isFinite(clientWaitMs) || clientWaitMs < 1 || clientWaitMs > MAX_TIMER_MS) {
     throw new RangeError(`clientWaitMs must be a number of milliseconds from 1 to ${MAX_TIMER_MS}, got ${String(clientWaitMs)}`);
   }
   const o = resolveProtocolOptions(shared);
+  // runsHandler's control slots, checked and worded as there (a bad value names maxControlRequests)
+  const { controlSlots } = resolveRunsOptions(maxControlRequests === undefined ? {} : { maxControlRequests });
   const threads = new WaitingThreads(clientWaitMs, (state) => engine.runs.cancel(state.run.runId));
-  const requests = new RequestSlots(o.slots, () => threads.size);
+  // While the slots are all taken, bodies are read on slots lent for the waiting runs, then on
+  // the control slots: other handlers' runs (which lend nothing here), and bodies on their way
+  // holding the lent ones, must not keep the answer a waiting run needs from being read.
+  const requests = new RequestSlots(o.slots, () => threads.size, controlSlots);
   return protocolRoute(o, async (req, res) => {
     // Taken before the body is read: bodies on their way hold memory, and count against maxRuns.
     const slot = requests.take();

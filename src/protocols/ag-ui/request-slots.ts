@@ -17,7 +17,8 @@ export interface RequestSlot {
  * that answers one needs none: when every slot is taken, a request is still read on a slot
  * lent for it, as many at once as runs wait. Given `spare` slots too (`maxControlRequests`),
  * a request finding neither is read on one of those: runs of other handlers sharing
- * `maxRuns` then never keep a request that needs no run (A2A's `tasks/get`) from being read.
+ * `maxRuns` then never keep a request that needs no run (A2A's `tasks/get`, the answer an
+ * AG-UI run waits for while bodies on their way hold the lent slots) from being read.
  */
 export class RequestSlots {
   #lent = 0;

@@ -3,7 +3,8 @@
  * events (tasks nested, interleaved, queued out of order, resumed, cancelled, sharing run
  * ids, joined late, reduced again from an older state) it builds exactly the tree the
  * walking reducer built, and every state it gave stays that tree (read at once, late, or
- * never). And with 10,000 tasks it still finishes (the walk did not).
+ * never), with no node going under one that has ended. And with 10,000 tasks it still
+ * finishes (the walk did not).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -11,6 +12,7 @@ import { createTreeState, reduceTree, settleTree, type TaskTreeState } from '../
 import { toUiItem } from '../../../src/adapters/ui-dto.js';
 import type { AgentEvent } from '../../../src/events/index.js';
 import type { TaskFrame } from '../../../src/events/operators/unwrap-task-events.js';
+import { expectNoneGoingUnderEnded } from './none-going-under-ended.js';
 import { referenceReduceTree } from './reference-reduce-tree.js';
 
 const metrics = { promptTokens: 1, completionTokens: 2, totalTokens: 3, durationMs: 4, tasks: 0 };
@@ -114,6 +116,8 @@ describe('reduceTree with its index', () => {
           indexed = advance(reduceTree, indexed, tasks, s, now);
           walked = advance(referenceReduceTree, walked, tasks, s, now);
           expect(indexed).toEqual(walked);
+          // nested tasks, ends, cancels, restarts, settles in any order: nothing goes under an ended node
+          expectNoneGoingUnderEnded(indexed);
         });
       }),
       { numRuns: 400 },

@@ -9,7 +9,8 @@ import type { AgentEvent } from '../../../src/events/agent-event.js';
 import { unwrapEvent, type TaskFrame } from '../../../src/events/operators/unwrap-task-events.js';
 import { toUiItem } from '../../../src/adapters/ui-dto.js';
 import type { UiItem } from '../../../src/adapters/ui-item.js';
-import { apply as applyToNode, rootFor, settle, settlingOf, taskNode } from '../../../src/adapters/task-tree/tree-apply.js';
+import { LATE_TASK } from '../../../src/adapters/task-tree/late-tasks.js';
+import { apply as applyToNode, rootFor, settle, settledNode, settlingOf, taskNode } from '../../../src/adapters/task-tree/tree-apply.js';
 import type { TaskTreeState, TreeNode } from '../../../src/adapters/task-tree/tree-state.js';
 
 export function referenceReduceTree(state: TaskTreeState, input: AgentEvent | UiItem, now: number): TaskTreeState {
@@ -34,10 +35,24 @@ function apply(node: TreeNode, item: UiItem, now: number, isRoot: boolean): Tree
 
 function updateTask(root: TreeNode, item: UiItem, key: string, now: number): TreeNode {
   const path = findPath(root, (node) => node.key === key);
-  if (path !== undefined) return updateAt(root, path, (node) => apply(node, item, now, false));
+  if (path !== undefined) return updateAt(root, path, (node) => endedUnder(nodeAt(root, path.slice(0, -1)), apply(node, item, now, false), now));
   const parent = findPath(root, (node) => node.runId === item.parentRunId) ?? [];
-  const created = apply(taskNode(item, key, now), item, now, false);
+  const created = endedUnder(nodeAt(root, parent), apply(taskNode(item, key, now), item, now, false), now);
   return updateAt(root, parent, (node) => ({ ...node, children: withChild(node.children, created) }));
+}
+
+const going = (node: TreeNode): boolean => node.status === 'running' || node.status === 'queued';
+
+/** `node` under `parent`: when it goes under a parent that has ended, it and all below it ended at once. */
+function endedUnder(parent: TreeNode, node: TreeNode, now: number): TreeNode {
+  if (going(parent) || !going(node)) return node;
+  const status = parent.status === 'cancelled' ? 'cancelled' : 'failed';
+  const ended = settledNode(node, now, { reason: LATE_TASK, status });
+  return { ...ended, children: ended.children.map((child) => settle(child, now, LATE_TASK, status)) };
+}
+
+function nodeAt(root: TreeNode, path: readonly number[]): TreeNode {
+  return path.reduce((node, at) => node.children[at]!, root);
 }
 
 function withChild(children: readonly TreeNode[], child: TreeNode): TreeNode[] {
@@ -57,7 +72,8 @@ function withAncestors(root: TreeNode, frames: readonly TaskFrame[], now: number
     if (findPath(tree, (node) => node.key === key) !== undefined) continue;
     const item = { kind: 'task-start', ...frame, agentName: frame.taskAgentName, depth: 0, groupKey: key, sessionId: frame.taskId, prompt: '' } as const;
     const parent = findPath(tree, (node) => node.runId === frame.parentRunId) ?? [];
-    tree = updateAt(tree, parent, (node) => ({ ...node, children: withChild(node.children, taskNode(item, key, now)) }));
+    const created = endedUnder(nodeAt(tree, parent), taskNode(item, key, now), now);
+    tree = updateAt(tree, parent, (node) => ({ ...node, children: withChild(node.children, created) }));
   }
   return tree;
 }

@@ -2,7 +2,7 @@
  * An end settles what still runs under its run. A forged or broken stream (a replayed event
  * log, a hostile server) may end a run with thousands of tasks again and again: each end
  * must cost what it settles, not the whole tree (10,000 ends over 10,000 tasks took minutes,
- * the page frozen), and still settle a task started since the last end.
+ * the page frozen), and still settle a task started since the last end (the run resumed).
  */
 import { describe, expect, it } from 'vitest';
 import { createTreeState, reduceTree, type TaskTreeState } from '../../../src/adapters/task-tree/index.js';
@@ -29,11 +29,16 @@ describe('reduceTree with a run ended again and again', () => {
     expect(children.filter((c) => c.status === 'failed')).toHaveLength(N - 1);
     expect(children[4]).toMatchObject({ status: 'done', tail: 'ok' });
     expect(children[0]).toMatchObject({ status: 'failed', error: 'ended without a result', endedAt: 100 });
-    // one more task, then one more end: it is settled, the others keep their first end
+    // one more task while the run has ended: ended at once, and the next end keeps its end
     state = reduceTree(state, started(N + 1), 1);
-    expect(state.root!.children[N]!.status).toBe('running');
+    expect(state.root!.children[N]).toMatchObject({ status: 'failed', error: 'came after its parent run had ended', endedAt: 1 });
+    // the run restarted (resumed), one more task, then one more end: it is settled, the others keep their first end
+    state = reduceTree(state, { type: 'RunStart', runId: 'main', agentName: 'main', sessionId: 's', prompt: 'p' }, 2);
+    state = reduceTree(state, started(N + 2), 3);
+    expect(state.root!.children[N + 1]!.status).toBe('running');
     state = reduceTree(state, mainEnd, 99_999);
-    expect(state.root!.children[N]).toMatchObject({ status: 'failed', endedAt: 99_999 });
+    expect(state.root!.children[N + 1]).toMatchObject({ status: 'failed', endedAt: 99_999 });
+    expect(state.root!.children[N]!.endedAt).toBe(1);
     expect(state.root!.children[0]!.endedAt).toBe(100);
     expect(state.result).toEqual({ text: 'done', abnormal: false });
   });

@@ -3,7 +3,8 @@
  * per item did: for any sequence of tool starts, ends, approvals, ends and cancels of runs,
  * restarts, with ids reused and bursts that take nodes past 64 calls, every state's calls
  * equal a plain model's (the old copying fold, written out here, where a call told to a node
- * after its end, a late start or approval, ends at once), read as the stream goes or
+ * after its end, a late start or approval, ends at once, and so does a task first told of or
+ * restarted after the main run ended, with its calls), read as the stream goes or
  * late; a node's `tools` is a new array exactly when its calls changed; an earlier state
  * reduced again (a fork, even before each item) goes its own way and leaves the later ones
  * theirs; and the rest of the tree is the walking reducer's.
@@ -54,15 +55,32 @@ class Model {
   }
 
   append(k: number, record: ToolCallRecord): void {
+    const fresh = this.nodes[k] === undefined;
     this.seen(k).tools = [...this.seen(k).tools, record];
+    if (fresh) this.orphan(k);
     this.late(k);
   }
 
   change(k: number, callId: string, update: (call: ToolCallRecord) => ToolCallRecord): void {
+    const fresh = this.nodes[k] === undefined;
     const tools = this.seen(k).tools;
     const at = tools.map((c) => c.callId).lastIndexOf(callId);
     if (at !== -1) this.seen(k).tools = tools.map((c, i) => (i === at ? update(c) : c));
+    if (fresh) this.orphan(k);
     this.late(k);
+  }
+
+  /** Node `k` seen (made on its first item, which may come after the main run ended). */
+  touch(k: number): void {
+    const fresh = this.nodes[k] === undefined;
+    this.seen(k);
+    if (fresh) this.orphan(k);
+  }
+
+  /** A task going under the main run once that ended: first told of, or restarted, late; ended at once, its calls too. */
+  orphan(k: number): void {
+    if (k === 0 || !this.seen(k).going || this.nodes[0]!.going) return;
+    this.settle(k, 'failed', 'came after its parent run had ended');
   }
 
   settle(k: number, status: 'failed' | 'cancelled', error: string): void {
@@ -113,7 +131,7 @@ function* eventsOf(o: Op, step: number, model: Model): Generator<AgentEvent> {
       const callId = `c${o.call}`;
       const args = { path: `checked${step}` };
       const asked = { args, label: toolLabel('read', args), status: 'waiting', approval: { approvalId: `a${step}`, reason: 'rule' } } as const;
-      if (model.seen(k).tools.some((c) => c.callId === callId)) model.change(k, callId, (c) => ({ ...c, ...asked }));
+      if (model.nodes[k]?.tools.some((c) => c.callId === callId) === true) model.change(k, callId, (c) => ({ ...c, ...asked }));
       else model.append(k, { callId, toolName: 'read', step: 0, ...asked });
       yield of(k, { type: 'HITLPending', ...base, approvalId: `a${step}`, callId, toolName: 'read', args, reason: 'rule' });
       return;
@@ -131,12 +149,13 @@ function* eventsOf(o: Op, step: number, model: Model): Generator<AgentEvent> {
       }
       return;
     case 'delta':
-      model.seen(k);
+      model.touch(k);
       yield of(k, { type: 'ReasonDelta', ...base, step, kind: 'text', text: 'x' });
       return;
     case 'restart':
       model.seen(k).going = true;
       model.seen(k).cancelled = false;
+      model.orphan(k);
       yield of(k, { type: 'RunStart', ...base, sessionId: `s${k}`, prompt: 'p' });
       return;
     case 'taskEnd':

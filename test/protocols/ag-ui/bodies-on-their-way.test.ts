@@ -7,8 +7,8 @@ import { outcomeOf, postRunAgentInput, user } from './ag-ui-requests.js';
 
 /**
  * A request's body on its way holds memory (up to `maxBodyBytes`, for up to `bodyTimeoutMs`),
- * so it counts against `maxRuns` as in `runsHandler` and `chatHandler`: one more is refused
- * (`429`) before its body is read. The AG-UI handler read every body first, so a client that
+ * so it counts against `maxRuns` as in `runsHandler` and `chatHandler`, then against the
+ * handler's `maxControlRequests`: one more is refused (`429`) before its body is read. The AG-UI handler read every body first, so a client that
  * opened many requests and trickled their bodies held a megabyte each, beyond any cap. While
  * runs wait for their clients (holding their slots), as many more bodies may come: each may
  * be the answer one waits for.
@@ -32,14 +32,17 @@ function trickle(url: string): Promise<IncomingMessage> {
 const CONFIRM = { name: 'confirm_plan', description: 'Asks the user', parameters: { type: 'object', properties: {} } };
 
 describe('agUiHandler: bodies on their way count against maxRuns', () => {
-  it('refuses a request beyond maxRuns (429) before reading its body, while another body is on its way', async () => {
+  it('refuses a request beyond maxRuns and maxControlRequests (429) before reading its body, while other bodies are on their way', async () => {
     const slots = new RunSlots(1);
-    const { url } = await agUi.serve({ main: () => ({ text: 'never asked' }) }, { handler: { maxRuns: slots, bodyTimeoutMs: 3_000 } });
+    const { url } = await agUi.serve({ main: () => ({ text: 'never asked' }) }, { handler: { maxRuns: slots, maxControlRequests: 1, bodyTimeoutMs: 3_000 } });
     void trickle(url).catch(() => undefined);
     await vi.waitFor(() => expect(slots.taken).toBe(1));
-    const second = await trickle(url);
-    expect(second.statusCode).toBe(429);
-    expect(second.headers['retry-after']).toBe('5');
+    // of two more, one is read on the control slot (it may be an answer), the other finds none
+    const answers = [trickle(url), trickle(url)];
+    for (const answer of answers) answer.catch(() => undefined);
+    const refused = await Promise.race(answers);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers['retry-after']).toBe('5');
   }, 30_000);
 
   it('still reads the answer to a run that waits for its client, and a new turn of its thread, when the run holds the only slot', async () => {
