@@ -1,4 +1,4 @@
-import type { RunsAuthorizer } from '../http/runs-handler-options.js';
+import type { RunsAuthorizer, RunsHandlerOptions } from '../http/runs-handler-options.js';
 import { resolveRunsOptions } from '../http/runs-handler-options.js';
 import type { RunSlots } from '../http/run-slots.js';
 
@@ -33,17 +33,22 @@ export interface ResolvedProtocolOptions {
   readonly path: string | undefined;
   readonly authorize: RunsAuthorizer | undefined;
   readonly slots: RunSlots;
+  /** The slots of requests that start no run (`maxControlRequests`, as `runsHandler`'s), the handler's own. */
+  readonly controlSlots: RunSlots;
   readonly maxBodyBytes: number;
   readonly bodyTimeoutMs: number;
   readonly keepAliveMs: number;
 }
 
-/** Applies the defaults (those of `runsHandler`, checked the same way); an invalid option throws naming it. */
-export function resolveProtocolOptions(options: ProtocolHandlerOptions): ResolvedProtocolOptions {
+/**
+ * Applies the defaults (those of `runsHandler`, checked the same way); an invalid option throws
+ * naming it. `maxControlRequests` is for the handlers that read requests starting no run (`agUiHandler`).
+ */
+export function resolveProtocolOptions(options: ProtocolHandlerOptions & Pick<RunsHandlerOptions, 'maxControlRequests'>): ResolvedProtocolOptions {
   const { path, ...shared } = options;
   if (path !== undefined && (typeof path !== 'string' || !path.startsWith('/'))) {
     throw new TypeError(`path must be a path starting with "/", e.g. "/ag-ui", got ${JSON.stringify(path)}`);
   }
   const o = resolveRunsOptions(shared);
-  return { path, authorize: o.authorize, slots: o.slots, maxBodyBytes: o.maxBodyBytes, bodyTimeoutMs: o.bodyTimeoutMs, keepAliveMs: o.keepAliveMs };
+  return { path, authorize: o.authorize, slots: o.slots, controlSlots: o.controlSlots, maxBodyBytes: o.maxBodyBytes, bodyTimeoutMs: o.bodyTimeoutMs, keepAliveMs: o.keepAliveMs };
 }

@@ -7,20 +7,12 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ChatMessage } from '../../src/model/chat-message.js';
+import { describe, expect, it } from 'vitest';
 import { FileSessionStore } from '../../src/session/file-session-store.js';
-import { makeWorkspace, type TestWorkspace } from '../support/tool-context.js';
+import { assistant, user, workspacePerTest } from './session-workspace-kit.js';
 
 const KEY = 'the user key, kept outside the workspace';
-let ws: TestWorkspace;
-beforeEach(async () => {
-  ws = await makeWorkspace();
-});
-afterEach(() => ws.cleanup());
-
-const user = (content: string): ChatMessage => ({ role: 'user', content });
-const assistant = (content: string): ChatMessage => ({ role: 'assistant', content });
+const ws = workspacePerTest();
 const at = (name: string): string => join(ws.dir, '.rxharness', 'sessions', name);
 const store = (): FileSessionStore => new FileSessionStore(ws.dir, { grantKey: KEY });
 const linesOf = async (name: string): Promise<string[]> => (await readFile(at(name), 'utf8')).split('\n').slice(0, -1);

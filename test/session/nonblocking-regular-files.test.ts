@@ -6,21 +6,13 @@
 import { constants } from 'node:fs';
 import { readFile, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ChatMessage } from '../../src/model/chat-message.js';
+import { describe, expect, it } from 'vitest';
 import { openConfined, writeConfinedFile } from '../../src/session/confined-file.js';
 import { FileSessionStore } from '../../src/session/file-session-store.js';
-import { makeWorkspace, type TestWorkspace } from '../support/tool-context.js';
+import { assistant, user, workspacePerTest } from './session-workspace-kit.js';
 
 const KEY = 'test grant key';
-let ws: TestWorkspace;
-beforeEach(async () => {
-  ws = await makeWorkspace();
-});
-afterEach(() => ws.cleanup());
-
-const user = (content: string): ChatMessage => ({ role: 'user', content });
-const assistant = (content: string): ChatMessage => ({ role: 'assistant', content });
+const ws = workspacePerTest();
 
 describe('session files opened non-blocking', () => {
   it('a conversation of large messages is written and read back whole, by this store and a new one', async () => {

@@ -18,6 +18,7 @@
  * @module
  */
 import { appendFileSync, existsSync } from 'node:fs';
+import { readStdinLines } from './stdin-lines.mjs';
 
 const marks = process.env['MCP_FLOOD_MARKS'];
 const go = process.env['MCP_FLOOD_GO'];
@@ -87,15 +88,5 @@ function onMessage(message) {
   text(message.id, `${name} ran`);
 }
 
-// Lines by hand rather than readline: pausing stdin must stop the reading at once.
-let buffered = '';
-process.stdin.setEncoding('utf8');
-process.stdin.on('data', (chunk) => {
-  buffered += chunk;
-  let end;
-  while ((end = buffered.indexOf('\n')) >= 0) {
-    const one = buffered.slice(0, end);
-    buffered = buffered.slice(end + 1);
-    if (one.trim()) onMessage(JSON.parse(one));
-  }
-});
+// Lines by hand rather than readline: pausing stdin (hold) must stop the reading at once.
+readStdinLines(onMessage);

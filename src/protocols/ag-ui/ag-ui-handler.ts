@@ -2,7 +2,6 @@ import type { IncomingMessage } from 'node:http';
 import type { HarnessEngine } from '../../engine/harness-engine.js';
 import { HttpFailure } from '../../http/http-failure.js';
 import { readJsonBody } from '../../http/read-json-body.js';
-import { resolveRunsOptions } from '../../http/runs-handler-options.js';
 import type { Tool } from '../../tools/tool.js';
 import { MAX_TIMER_MS } from '../../validation/max-timer.js';
 import { resolveProtocolOptions, type ProtocolHandlerOptions, type ResolvedProtocolOptions } from '../protocol-options.js';
@@ -79,18 +78,16 @@ export interface AgUiHandlerOptions extends ProtocolHandlerOptions {
  * ```
  */
 export function agUiHandler(engine: AgUiEngine, options: AgUiHandlerOptions = {}): ProtocolRequestHandler {
-  const { clientWaitMs = 600_000, maxControlRequests, ...shared } = options;
+  const { clientWaitMs = 600_000, ...shared } = options;
   if (!Number.isFinite(clientWaitMs) || clientWaitMs < 1 || clientWaitMs > MAX_TIMER_MS) {
     throw new RangeError(`clientWaitMs must be a number of milliseconds from 1 to ${MAX_TIMER_MS}, got ${String(clientWaitMs)}`);
   }
   const o = resolveProtocolOptions(shared);
-  // runsHandler's control slots, checked and worded as there (a bad value names maxControlRequests)
-  const { controlSlots } = resolveRunsOptions(maxControlRequests === undefined ? {} : { maxControlRequests });
   const threads = new WaitingThreads(clientWaitMs, (state) => engine.runs.cancel(state.run.runId));
   // While the slots are all taken, bodies are read on slots lent for the waiting runs, then on
   // the control slots: other handlers' runs (which lend nothing here), and bodies on their way
   // holding the lent ones, must not keep the answer a waiting run needs from being read.
-  const requests = new RequestSlots(o.slots, () => threads.size, controlSlots);
+  const requests = new RequestSlots(o.slots, () => threads.size, o.controlSlots);
   return protocolRoute(o, async (req, res) => {
     // Taken before the body is read: bodies on their way hold memory, and count against maxRuns.
     const slot = requests.take();

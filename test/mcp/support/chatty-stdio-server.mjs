@@ -19,6 +19,7 @@
  * @module
  */
 import { appendFileSync } from 'node:fs';
+import { readStdinLines } from '../../support/stdin-lines.mjs';
 
 const marks = process.env['MCP_CHATTY_MARKS'];
 const mark = (words) => (marks ? appendFileSync(marks, `${words}\n`) : undefined);
@@ -119,16 +120,6 @@ function ended() {
 // Node ends a process whose stdout write fails (EPIPE) with an uncaught error: this server
 // means to keep going until it is killed, as a hostile one would.
 process.stdout.on('error', () => undefined);
-let buffered = '';
-process.stdin.setEncoding('utf8');
-process.stdin.on('data', (chunk) => {
-  buffered += chunk;
-  let end;
-  while ((end = buffered.indexOf('\n')) >= 0) {
-    const one = buffered.slice(0, end);
-    buffered = buffered.slice(end + 1);
-    if (one.trim()) onMessage(JSON.parse(one));
-  }
-});
+readStdinLines(onMessage);
 process.stdin.on('end', ended);
 mark(`pid ${process.pid}`);
