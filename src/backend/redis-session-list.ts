@@ -8,6 +8,7 @@ import { warnBadData } from './bad-data-warning.js';
 import { redisFailure } from './redis-connection.js';
 import type { RedisKeys } from './redis-keys.js';
 import { SESSION_PAGE } from './redis-session-scripts.js';
+import { taskRecordFor } from './redis-task-records.js';
 
 /** How many index members one round of a listing without a limit reads. */
 const ROUND = 500;
@@ -54,18 +55,24 @@ function byOrder(a: SessionPosition, b: SessionPosition): number {
   return newestFirst(a.lastActivityAt, a.sessionId, b.lastActivityAt, b.sessionId);
 }
 
-/** The summaries of indexed members, in one pipeline: each one's title, whether it lives, whether it is a task. */
+/**
+ * The summaries of indexed members, in one pipeline: each one's title, whether it lives, its
+ * task record. A member with a summary was indexed as a conversation (a task session never is,
+ * since summaries): listed whatever task record its id has. One without was indexed by an
+ * earlier version: a task session then, if its task record is consistent ({@link taskRecordFor}).
+ */
 async function summariesOf(source: RedisSessionSource, members: readonly SessionPosition[]): Promise<SessionSummary[]> {
   if (members.length === 0) return [];
   const { redis, keys } = source;
   const pipeline = redis.pipeline();
-  for (const { sessionId } of members) pipeline.hget(keys.sessionSummary(sessionId), 'title').exists(keys.session(sessionId)).exists(keys.taskInfo(sessionId));
+  for (const { sessionId } of members) pipeline.hget(keys.sessionSummary(sessionId), 'title').exists(keys.session(sessionId)).get(keys.taskInfo(sessionId));
   const answers = (await pipeline.exec().catch(fail('listing sessions'))) ?? [];
   const gone: string[] = [];
   const summaries: SessionSummary[] = [];
   for (const [i, member] of members.entries()) {
-    const [[titleError, title], [, live], [, task]] = answers.slice(i * 3, i * 3 + 3) as [Error | null, unknown][];
-    if (live !== 1 || task === 1) {
+    const [[titleError, title], [, live], [recordError, record]] = answers.slice(i * 3, i * 3 + 3) as [Error | null, unknown][];
+    const legacyTask = title === null && !titleError && taskRecordFor(record, member.sessionId) !== undefined;
+    if (live !== 1 || legacyTask) {
       gone.push(member.sessionId); // expired, or a task session indexed before summaries
       continue;
     }
@@ -74,11 +81,17 @@ async function summariesOf(source: RedisSessionSource, members: readonly Session
       warnBadData(key, `${key} is not a hash (${titleError.message}): conversation "${member.sessionId}" is not listed; its next write makes a new summary`);
       continue;
     }
+    if (record !== null || recordError) untrusted(keys.taskInfo(member.sessionId), member.sessionId);
     const named = typeof title === 'string' ? sessionTitle([{ role: 'user', content: title }]) : await migrated(source, member.sessionId);
     if (named !== undefined) summaries.push({ ...member, title: named });
   }
   if (gone.length > 0) await redis.zrem(keys.sessionIndex(), ...gone).catch(fail('listing sessions'));
   return summaries;
+}
+
+/** Warns that a task record was found for a conversation the index lists (planted, or left by something else): not trusted, it hides nothing. */
+function untrusted(key: string, sessionId: string): void {
+  warnBadData(key, `Redis key ${key}, the task record of "${sessionId}", is set, but the index lists it as a conversation: the conversation is listed all the same and the record left as it is (a session store never writes one for a conversation).`);
 }
 
 /** A conversation written before summaries: titled from its transcript, once (the summary is written for next time). */

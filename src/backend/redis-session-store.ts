@@ -1,4 +1,4 @@
-import type { ChainableCommander, Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { ChatMessage } from '../model/chat-message.js';
 import type { SessionClaim } from '../session/session-claim.js';
 import { assertSessionId } from '../session/session-id.js';
@@ -11,7 +11,7 @@ import { claimLease } from './redis-session-lease.js';
 import { listRedisSessions } from './redis-session-list.js';
 import { APPEND_SESSION, REPLACE_SESSION, SAVE_GRANT, SAVE_TASK_INFO } from './redis-session-scripts.js';
 import { forgetTasksMessage } from './shared-tasks.js';
-import { storedObject } from './stored-object.js';
+import { checkDeleteAnswers, type DeleteCommand, ownedTasks, taskInfoOf } from './redis-task-records.js';
 
 /**
  * A {@link SessionStore} in Redis, shared by every engine and worker on it: a session is a
@@ -92,39 +92,54 @@ export class RedisSessionStore implements SessionStore {
    * Its "always" grants go first, before anything is read: a delete that fails on the way
    * (Redis refusing or dropping a later command) never leaves them to a later conversation of
    * the id. A task is deleted only when its task info names this conversation as its owner
-   * and the index does not list it as a conversation (see `#ownedTasks`): a record planted or
-   * left under the prefix cannot make this delete remove another conversation.
+   * and the index does not list it as a conversation (see `ownedTasks`): a record planted or
+   * left under the prefix cannot make this delete remove another conversation. A key of another
+   * type than the store writes, met on the way (a task's event log, the index), holds nothing of
+   * the conversation: left as it is, with a warning (`RXHARNESS_BAD_REDIS_DATA`), not to make the
+   * conversation impossible to delete; any other refusal of Redis fails the delete, naming it.
    */
   async delete(sessionId: string): Promise<void> {
     assertSessionId(sessionId);
     const k = this.keys;
     await this.redis.del(k.grants(sessionId)).catch(fail('deleting a session'));
-    let writes = this.redis.multi().del(...sessionKeys(k, sessionId)).zrem(k.sessionIndex(), sessionId);
     // A task not marked yet may start one (a start refuses only a marked parent) between the
     // read of the set and the marks: the set keeps it (only the ids read are taken out), so
     // the next round finds it. One round per level of a tree at most; two in practice.
     for (let round = 0; round < MAX_DELETE_ROUNDS; round++) {
-      const found = await this.#ownedTasks(sessionId);
+      const found = await ownedTasks(this.redis, k, sessionId);
       if (round > 0 && found.listed.length === 0) return;
-      await this.#deleteTasks(sessionId, found, writes);
-      writes = this.redis.multi();
+      await this.#deleteTasks(sessionId, found, round === 0);
     }
   }
 
-  /** Deletes (`writes`, one transaction) the tasks read from the conversation's set, marks each deleted, and takes every id read out of the set. */
-  async #deleteTasks(sessionId: string, found: { listed: string[]; owned: string[] }, writes: ChainableCommander): Promise<void> {
+  /**
+   * Marks each task read from the conversation's set deleted, then deletes them (and, `first`,
+   * the conversation itself) in one transaction, which takes every id read out of the set; each
+   * command's answer is checked (`checkDeleteAnswers`): a key of another type is left with a
+   * warning, any other refusal fails the delete.
+   */
+  async #deleteTasks(sessionId: string, found: { listed: string[]; owned: string[] }, first: boolean): Promise<void> {
     const k = this.keys;
     const tasks = found.owned;
     const logs = await this.#taskLogs(tasks);
-    if (tasks.length > 0) writes.del(...tasks.flatMap((id) => [...sessionKeys(k, id), k.task(id), k.taskLogs(id)]));
+    // Marked first, on their own: a mark Redis refuses fails the delete before anything is
+    // deleted, so that a retry finds the tasks again (their records gone, it would not).
+    if (tasks.length > 0) await this.#run(sessionId, tasks.map((id) => ['set', k.deletedTask(id), '1', 'PX', this.ttlMs]));
+    const commands: DeleteCommand[] = [];
+    if (first) commands.push(['del', ...sessionKeys(k, sessionId)], ['zrem', k.sessionIndex(), sessionId]);
+    if (tasks.length > 0) commands.push(['del', ...tasks.flatMap((id) => [...sessionKeys(k, id), k.task(id), k.taskLogs(id)])]);
     // Read empty: nothing can have joined it since (a key of another type, not ours, goes).
-    if (found.listed.length > 0) writes.srem(k.sessionTasks(sessionId), ...found.listed);
-    else writes.del(k.sessionTasks(sessionId));
-    for (const id of tasks) writes.set(k.deletedTask(id), '1', 'PX', this.ttlMs);
+    commands.push(found.listed.length > 0 ? ['srem', k.sessionTasks(sessionId), ...found.listed] : ['del', k.sessionTasks(sessionId)]);
     // Emptied, not deleted: a worker not yet stopped appends to the stream, which keeps its expiry (a new one would have none).
-    for (const id of logs) writes.xtrim(k.log(id), 'MAXLEN', 0);
-    if (tasks.length > 0) writes.publish(k.tasksChannel, forgetTasksMessage(tasks));
-    await writes.exec().catch(fail('deleting a session'));
+    for (const id of logs) commands.push(['xtrim', k.log(id), 'MAXLEN', 0]);
+    if (tasks.length > 0) commands.push(['publish', k.tasksChannel, forgetTasksMessage(tasks)]);
+    await this.#run(sessionId, commands);
+  }
+
+  /** Runs commands of a delete in one transaction, and checks each one's answer (`checkDeleteAnswers`). */
+  async #run(sessionId: string, commands: DeleteCommand[]): Promise<void> {
+    const answers = await this.redis.multi(commands).exec().catch(fail('deleting a session'));
+    checkDeleteAnswers(sessionId, commands, answers ?? []);
   }
 
   /** The event logs of the tasks' launches on workers: the ids each task's list holds of its own form (`<task>.<launch>`; no other log). */
@@ -136,36 +151,6 @@ export class RedisSessionStore implements SessionStore {
       const [error, ids] = answers[i] ?? [];
       return error || !Array.isArray(ids) ? [] : (ids as unknown[]).filter((log): log is string => typeof log === 'string' && log.startsWith(`${id}.`));
     });
-  }
-
-  /**
-   * The ids in the conversation's set (`listed`) and, of them, the tasks it started (`owned`):
-   * those whose task info still names it as their owner, and which the index does not list
-   * as a conversation (a task session never is: its info is saved before its first write). The
-   * rest (an id put in the set by hand, a record naming another owner or of another type, a
-   * record naming this one as the owner of a conversation) is no task of it: left as it is,
-   * with a warning. One round trip for all the records, whatever their number.
-   */
-  async #ownedTasks(sessionId: string): Promise<{ listed: string[]; owned: string[] }> {
-    const k = this.keys;
-    const listed = await this.redis.smembers(k.sessionTasks(sessionId)).catch(noSet);
-    if (listed.length === 0) return { listed, owned: [] };
-    const reads = this.redis.multi();
-    for (const id of listed) reads.get(k.taskInfo(id)).zscore(k.sessionIndex(), id);
-    const answers = (await reads.exec().catch(fail('deleting a session'))) ?? [];
-    const owned = listed.filter((id, i) => {
-      const [infoError, text] = answers[2 * i] ?? [new Error('no answer')];
-      // An index of another type lists nothing (a write rebuilds it): no id is taken for a conversation by it.
-      const [indexError, score] = answers[2 * i + 1] ?? [null, null];
-      if (infoError?.message.startsWith('WRONGTYPE')) return notTask(k.taskInfo(id), sessionId, 'is not a string');
-      if (infoError) throw redisFailure('deleting a session', infoError);
-      if (text === null) return false; // expired, or never saved: nothing of it to delete
-      const info = taskInfoOf(text);
-      if (id === sessionId || info?.ownerSessionId !== sessionId || info.taskId !== id) return notTask(k.taskInfo(id), sessionId, 'holds no task info of it (another owner or task, or no task info at all)');
-      if (!indexError && score !== null) return notTask(k.taskInfo(id), sessionId, `names it as the owner of "${id}", which the index lists as a conversation`);
-      return true;
-    });
-    return { listed, owned };
   }
 
   /**
@@ -258,25 +243,6 @@ function parsedItems(items: readonly string[]): unknown[] {
       return item;
     }
   });
-}
-
-/** The task info a stored value holds; `undefined` when it is not what `saveTaskInfo` writes. */
-function taskInfoOf(text: unknown): TaskSessionInfo | undefined {
-  const v = storedObject(typeof text === 'string' ? text : null);
-  const fine = v && ['taskId', 'agentName', 'description', 'ownerSessionId'].every((name) => typeof v[name] === 'string');
-  return fine ? (v as unknown as TaskSessionInfo) : undefined;
-}
-
-/** Warns that the record at `key`, listed among the tasks of `sessionId`, is none of its tasks (so its delete leaves it); answers `false`. */
-function notTask(key: string, sessionId: string, why: string): false {
-  warnBadData(key, `Redis key ${key}, listed among the tasks of conversation "${sessionId}", ${why}: not deleted with it (a session store never writes that), left as it is.`);
-  return false;
-}
-
-/** A set key found of another type (not written by this store) lists no task; any other failure is one. */
-function noSet(e: unknown): string[] {
-  if (e instanceof Error && e.message.startsWith('WRONGTYPE')) return [];
-  throw redisFailure('deleting a session', e);
 }
 
 /** Rounds of a delete (see `delete`): more than any tree has levels. */

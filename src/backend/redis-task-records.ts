@@ -1,0 +1,101 @@
+/**
+ * Which task records on Redis `RedisSessionStore` trusts, and how its delete treats what Redis
+ * answers: a record under the prefix may have been planted or left by something else, so
+ * neither a delete nor a listing acts on one that is not what `saveTaskInfo` writes for a
+ * task session. One rule for all of them (`taskRecordFor`), so they cannot drift apart.
+ *
+ * @module
+ */
+import type { Redis } from 'ioredis';
+import type { TaskSessionInfo } from '../session/session-store.js';
+import { warnBadData } from './bad-data-warning.js';
+import { redisFailure } from './redis-connection.js';
+import type { RedisKeys } from './redis-keys.js';
+import { storedObject } from './stored-object.js';
+
+/** The task info a stored value holds; `undefined` when it is not of the shape `saveTaskInfo` writes. */
+export function taskInfoOf(text: unknown): TaskSessionInfo | undefined {
+  const v = storedObject(typeof text === 'string' ? text : null);
+  const fine = v && ['taskId', 'agentName', 'description', 'ownerSessionId'].every((name) => typeof v[name] === 'string');
+  return fine ? (v as unknown as TaskSessionInfo) : undefined;
+}
+
+/**
+ * The task info stored for session `id` if it can be the record of a task session of that id:
+ * of the shape `saveTaskInfo` writes, naming `id` as its task and another session as its
+ * owner. Whether the id is a conversation the index lists is for the caller to check (the
+ * record alone cannot say: a planted one reads the same).
+ */
+export function taskRecordFor(text: unknown, id: string): TaskSessionInfo | undefined {
+  const info = taskInfoOf(text);
+  return info && info.taskId === id && info.ownerSessionId !== id ? info : undefined;
+}
+
+/**
+ * The ids in the conversation's task set (`listed`) and, of them, the tasks it started
+ * (`owned`): those whose record is its task record ({@link taskRecordFor}) naming it as the
+ * owner, and which the index does not list as a conversation (a task session never is: its
+ * record is saved before its first write). The rest (an id put in the set by hand, a record
+ * naming another owner or of another type, a record naming it as the owner of a conversation)
+ * is no task of it: left as it is, with a warning. One round trip for all the records.
+ */
+export async function ownedTasks(redis: Redis, k: RedisKeys, sessionId: string): Promise<{ listed: string[]; owned: string[] }> {
+  const listed = await redis.smembers(k.sessionTasks(sessionId)).catch(noSet);
+  if (listed.length === 0) return { listed, owned: [] };
+  const reads = redis.multi();
+  for (const id of listed) reads.get(k.taskInfo(id)).zscore(k.sessionIndex(), id);
+  const answers = (await reads.exec().catch(fail)) ?? [];
+  const owned = listed.filter((id, i) => {
+    const [infoError, text] = answers[2 * i] ?? [new Error('no answer')];
+    // An index of another type lists nothing (a write rebuilds it): no id is taken for a conversation by it.
+    const [indexError, score] = answers[2 * i + 1] ?? [null, null];
+    if (infoError?.message.startsWith('WRONGTYPE')) return notTask(k.taskInfo(id), sessionId, 'is not a string');
+    if (infoError) throw redisFailure('deleting a session', infoError);
+    if (text === null) return false; // expired, or never saved: nothing of it to delete
+    if (taskRecordFor(text, id)?.ownerSessionId !== sessionId) return notTask(k.taskInfo(id), sessionId, 'holds no task info of it (another owner or task, or no task info at all)');
+    if (!indexError && score !== null) return notTask(k.taskInfo(id), sessionId, `names it as the owner of "${id}", which the index lists as a conversation`);
+    return true;
+  });
+  return { listed, owned };
+}
+
+/** A command of a delete's transaction: its name, then its key (or channel), then the rest. */
+export type DeleteCommand = [name: string, ...keyAndArgs: (string | number)[]];
+
+/**
+ * Checks each answer of a delete's transaction (Redis runs every command of a `MULTI`, and
+ * answers an error for the ones that failed, in place). A key of another type than the
+ * command needs (`WRONGTYPE`: a task set, a task's event log or the index that is not what
+ * this store writes there) holds nothing of the conversation: it is left as it is, with a
+ * warning, and the delete goes on. Failing the delete for it would make the conversation
+ * impossible to delete (every retry meets the same key), the way a planted record is left
+ * rather than fail the delete. Any other error is Redis refusing a write: the delete fails,
+ * naming the command and its key.
+ */
+export function checkDeleteAnswers(sessionId: string, commands: readonly DeleteCommand[], answers: readonly [Error | null, unknown][]): void {
+  for (const [i, [error]] of answers.entries()) {
+    if (!error) continue;
+    const [name, key] = (commands[i] ?? ['?', '?']).map(String) as [string, string];
+    if (error.message.startsWith('WRONGTYPE')) {
+      warnBadData(key, `Redis key ${key} is of another type than a session store writes there (${name.toUpperCase()} refused it: ${error.message}): it holds nothing of conversation "${sessionId}", whose delete left it as it is and went on.`);
+      continue;
+    }
+    throw redisFailure('deleting a session', new Error(`Redis refused ${name.toUpperCase()} ${key} (${error.message}) while the rest of the delete went through: see why in Redis (its log, its configuration), then delete the conversation again`));
+  }
+}
+
+/** Warns that the record at `key`, listed among the tasks of `sessionId`, is none of its tasks (so its delete leaves it); answers `false`. */
+function notTask(key: string, sessionId: string, why: string): false {
+  warnBadData(key, `Redis key ${key}, listed among the tasks of conversation "${sessionId}", ${why}: not deleted with it (a session store never writes that), left as it is.`);
+  return false;
+}
+
+/** A set key found of another type (not written by this store) lists no task; any other failure is one. */
+function noSet(e: unknown): string[] {
+  if (e instanceof Error && e.message.startsWith('WRONGTYPE')) return [];
+  throw redisFailure('deleting a session', e);
+}
+
+function fail(e: unknown): never {
+  throw redisFailure('deleting a session', e);
+}
