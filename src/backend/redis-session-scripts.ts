@@ -20,7 +20,11 @@
  * so nothing of a conversation still in use (its archive, mark, grants, task info, task set)
  * expires before its messages: a task set gone early would leave its tasks out of a delete.
  * `index`: scored by now in the index, its summary titled by its first prompt; a task
- * session (its task info exists) is not indexed.
+ * session is not indexed. Only a session the index does not list yet, with a consistent task
+ * record (`task()`: the rule of `taskRecordFor` in redis-task-records.ts), is one: a
+ * conversation already listed stays listed, its score refreshed, whatever task record its id
+ * has (one planted there used to stop its writes from refreshing it, so the pruning of ids
+ * older than `ttl` dropped it from the index while its messages lived on).
  */
 const BODY = `
 local ttl, now, id, title = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3], ARGV[4]
@@ -43,8 +47,21 @@ end
 local function keep()
   for i = 1, 7 do redis.call('PEXPIRE', KEYS[i], ttl) end
 end
+-- Whether KEYS[5] is the task record of session id: a JSON object naming id as its task and
+-- another session as its owner (TYPE first: a GET of another type would fail the script after
+-- its first write).
+local function task()
+  if redis.call('TYPE', KEYS[5]).ok ~= 'string' then return false end
+  local ok, info = pcall(cjson.decode, redis.call('GET', KEYS[5]))
+  if not ok or type(info) ~= 'table' then return false end
+  for _, name in ipairs({ 'taskId', 'agentName', 'description', 'ownerSessionId' }) do
+    if type(info[name]) ~= 'string' then return false end
+  end
+  return info.taskId == id and info.ownerSessionId ~= id
+end
 local function index()
-  if redis.call('EXISTS', KEYS[5]) == 1 then return end
+  -- repair() ran first: the index, if any, is a sorted set, so ZSCORE cannot fail here.
+  if not redis.call('ZSCORE', KEYS[8], id) and task() then return end
   -- GT: a write never moves a session back (an instance whose clock is behind), so a page
   -- after it neither repeats it nor skips others; a new session is added as before.
   redis.call('ZADD', KEYS[8], 'GT', now, id)

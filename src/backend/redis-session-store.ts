@@ -11,7 +11,7 @@ import { claimLease } from './redis-session-lease.js';
 import { listRedisSessions } from './redis-session-list.js';
 import { APPEND_SESSION, REPLACE_SESSION, SAVE_GRANT, SAVE_TASK_INFO } from './redis-session-scripts.js';
 import { forgetTasksMessage } from './shared-tasks.js';
-import { checkDeleteAnswers, type DeleteCommand, ownedTasks, taskInfoOf } from './redis-task-records.js';
+import { checkDeleteAnswers, type DeleteCommand, loadTaskRecord, ownedTasks } from './redis-task-records.js';
 
 /**
  * A {@link SessionStore} in Redis, shared by every engine and worker on it: a session is a
@@ -73,11 +73,13 @@ export class RedisSessionStore implements SessionStore {
     await this.redis.eval(SAVE_TASK_INFO, keys.length, ...keys, JSON.stringify(info), this.ttlMs, info.taskId, parent).catch(fail('saving a task'));
   }
 
-  /** What {@link RedisSessionStore.saveTaskInfo} stored for a task, if anything. */
+  /**
+   * What {@link RedisSessionStore.saveTaskInfo} stored for a task, if anything: `undefined`
+   * (a resume then says the task is unknown) for a record not of its shape, and for one the
+   * store cannot have written (see `loadTaskRecord`), with a warning `RXHARNESS_BAD_REDIS_DATA`.
+   */
   async loadTaskInfo(taskId: string): Promise<TaskSessionInfo | undefined> {
-    const text = await this.redis.get(this.keys.taskInfo(taskId)).catch(fail('loading a task'));
-    // Not what saveTaskInfo wrote: as if unknown (a resume then says the task is not found).
-    return taskInfoOf(text);
+    return loadTaskRecord(this.redis, this.keys, taskId);
   }
 
   /**

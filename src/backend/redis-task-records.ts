@@ -1,7 +1,7 @@
 /**
  * Which task records on Redis `RedisSessionStore` trusts, and how its delete treats what Redis
  * answers: a record under the prefix may have been planted or left by something else, so
- * neither a delete nor a listing acts on one that is not what `saveTaskInfo` writes for a
+ * neither a delete, a listing nor a resume acts on one that is not what `saveTaskInfo` writes for a
  * task session. One rule for all of them (`taskRecordFor`), so they cannot drift apart.
  *
  * @module
@@ -59,6 +59,28 @@ export async function ownedTasks(redis: Redis, k: RedisKeys, sessionId: string):
   return { listed, owned };
 }
 
+/**
+ * The task record of `taskId` a resume may trust: {@link taskRecordFor} (its own id, another
+ * owner), and an id the index does not list as a conversation (a task session never is). A
+ * record under a listed conversation's id was planted (or left by something else): taken for
+ * the task, it would let its "owner" resume the conversation and read its transcript. That one
+ * is refused (`undefined`, as unknown) with a warning naming the key; a record that is no task
+ * record at all (an older or foreign shape, another type) is unknown too, as it always was.
+ * One round trip.
+ */
+export async function loadTaskRecord(redis: Redis, k: RedisKeys, taskId: string): Promise<TaskSessionInfo | undefined> {
+  const key = k.taskInfo(taskId);
+  const answers = await redis.multi().get(key).zscore(k.sessionIndex(), taskId).exec().catch(loadFail);
+  const [[infoError, text], [indexError, score]] = (answers ?? [[null, null], [null, null]]) as [Error | null, unknown][];
+  // A record of another type is no task record (as if unknown); any other refusal is a failure.
+  if (infoError && !infoError.message.startsWith('WRONGTYPE')) loadFail(infoError);
+  const info = infoError ? undefined : taskRecordFor(text, taskId);
+  // An index of another type lists nothing (the next write rebuilds it).
+  if (!info || indexError || score === null || score === undefined) return info;
+  warnBadData(key, `Redis key ${key} names "${info.ownerSessionId}" as the owner of task "${taskId}", but the index lists "${taskId}" as a conversation: not taken for a task (a session store never writes that), so it resumes nothing and nothing of the conversation is read; the record is left as it is.`);
+  return undefined;
+}
+
 /** A command of a delete's transaction: its name, then its key (or channel), then the rest. */
 export type DeleteCommand = [name: string, ...keyAndArgs: (string | number)[]];
 
@@ -98,4 +120,8 @@ function noSet(e: unknown): string[] {
 
 function fail(e: unknown): never {
   throw redisFailure('deleting a session', e);
+}
+
+function loadFail(e: unknown): never {
+  throw redisFailure('loading a task', e);
 }
