@@ -8,16 +8,15 @@
  */
 import type { Redis } from 'ioredis';
 import type { TaskSessionInfo } from '../session/session-store.js';
+import { taskSessionInfoOf } from '../session/task-session-info.js';
 import { warnBadData } from './bad-data-warning.js';
 import { redisFailure } from './redis-connection.js';
 import type { RedisKeys } from './redis-keys.js';
 import { storedObject } from './stored-object.js';
 
-/** The task info a stored value holds; `undefined` when it is not of the shape `saveTaskInfo` writes. */
+/** The task info a stored value holds ({@link taskSessionInfoOf}); `undefined` when it is not of the shape `saveTaskInfo` writes. */
 export function taskInfoOf(text: unknown): TaskSessionInfo | undefined {
-  const v = storedObject(typeof text === 'string' ? text : null);
-  const fine = v && ['taskId', 'agentName', 'description', 'ownerSessionId'].every((name) => typeof v[name] === 'string');
-  return fine ? (v as unknown as TaskSessionInfo) : undefined;
+  return taskSessionInfoOf(storedObject(typeof text === 'string' ? text : null));
 }
 
 /**

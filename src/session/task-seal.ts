@@ -1,5 +1,6 @@
 import type { GrantSeal } from './grant-seal.js';
 import type { TaskSessionInfo } from './session-store.js';
+import { taskSessionInfoOf } from './task-session-info.js';
 
 /**
  * Seals the task files (`<id>.task.json`) a `FileSessionStore` keeps for resume: a task file
@@ -22,7 +23,8 @@ export class TaskSeal {
 
   /** The text of the task file for `info` (its known fields only, sealed when there is a key). */
   async text(info: TaskSessionInfo): Promise<string> {
-    const stored = known(info);
+    const stored = taskSessionInfoOf(info);
+    if (!stored) throw new TypeError(`saveTaskInfo: not a task info (string taskId, agentName, description, ownerSessionId; parentSessionId a string or absent): ${JSON.stringify(info)}`);
     const macs = await this.seal.macs();
     return JSON.stringify(macs ? { ...stored, mac: macs.sign(taskFacts(await this.folder(), stored)) } : stored);
   }
@@ -40,8 +42,8 @@ export class TaskSeal {
     } catch {
       return undefined;
     }
-    if (!isTaskInfo(value)) return undefined;
-    const info = known(value);
+    const info = taskSessionInfoOf(value);
+    if (!info) return undefined;
     const macs = await this.seal.macs();
     if (!macs) return info;
     return macs.check(taskFacts(await this.folder(), info), (value as { mac?: unknown }).mac) ? info : 'unsealed';
@@ -51,17 +53,4 @@ export class TaskSeal {
 /** What a task file's MAC covers (a missing parent is null). */
 function taskFacts(folder: string, info: TaskSessionInfo): readonly unknown[] {
   return ['rxharness-task-1', folder, info.taskId, info.agentName, info.description, info.ownerSessionId, info.parentSessionId ?? null];
-}
-
-/** The fields of a task info, and nothing else (what is sealed is exactly what is loaded back). */
-function known(info: TaskSessionInfo): TaskSessionInfo {
-  const { taskId, agentName, description, ownerSessionId, parentSessionId } = info;
-  return parentSessionId === undefined ? { taskId, agentName, description, ownerSessionId } : { taskId, agentName, description, ownerSessionId, parentSessionId };
-}
-
-function isTaskInfo(value: unknown): value is TaskSessionInfo {
-  if (typeof value !== 'object' || value === null) return false;
-  const v = value as Record<string, unknown>;
-  const strings = [v.taskId, v.agentName, v.description, v.ownerSessionId].every((s) => typeof s === 'string');
-  return strings && (v.parentSessionId === undefined || typeof v.parentSessionId === 'string');
 }
