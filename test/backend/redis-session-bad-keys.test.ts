@@ -6,21 +6,13 @@
  * was not JSON made `loadArchive` throw a bare `SyntaxError`, where `load` hands it over.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { BAD_REDIS_DATA } from '../../src/backend/bad-data-warning.js';
 import type { ChatMessage } from '../../src/model/chat-message.js';
+import { badDataWarnings } from './planted-data.js';
 import { redisBackendPerFile } from './redis-backend-per-file.js';
 import { HAS_REDIS } from './redis-server.js';
 
 const user = (n: number): ChatMessage => ({ role: 'user', content: `q${n}` });
 const answer = (n: number): ChatMessage => ({ role: 'assistant', content: `a${n}` });
-
-/** The process warnings about bad Redis data emitted while a test runs. */
-function badDataWarnings(): { readonly messages: string[]; stop(): void } {
-  const messages: string[] = [];
-  const listener = (warning: Error & { code?: string }): void => void (warning.code === BAD_REDIS_DATA && messages.push(warning.message));
-  process.on('warning', listener);
-  return { messages, stop: () => process.off('warning', listener) };
-}
 
 describe.skipIf(!HAS_REDIS)('Redis session writes over what they should not find', () => {
   const redisFile = redisBackendPerFile('badkeys', 60_000);

@@ -9,20 +9,12 @@
  */
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BAD_REDIS_DATA } from '../../src/backend/bad-data-warning.js';
 import { RedisSessionStore } from '../../src/backend/redis-session-store.js';
+import { badDataWarnings, plantTaskRecord } from './planted-data.js';
 import { redisBackendPerFile } from './redis-backend-per-file.js';
 import { HAS_REDIS } from './redis-server.js';
 
 const grant = { toolName: 'bash', subject: 'rm -rf build' };
-
-/** The process warnings about bad Redis data emitted while a test runs. */
-function badDataWarnings(): { readonly messages: string[]; stop(): void } {
-  const messages: string[] = [];
-  const listener = (warning: Error & { code?: string }): void => void (warning.code === BAD_REDIS_DATA && messages.push(warning.message));
-  process.on('warning', listener);
-  return { messages, stop: () => process.off('warning', listener) };
-}
 
 describe.skipIf(!HAS_REDIS)('RedisSessionStore.delete: grants first, and only its own tasks', () => {
   const redisFile = redisBackendPerFile('sessiondeletegrants', 60_000);
@@ -112,8 +104,7 @@ describe.skipIf(!HAS_REDIS)('RedisSessionStore.delete: grants first, and only it
     await store.saveGrant('victim', grant);
     await store.append('attacker', [{ role: 'user', content: 'hi' }]);
     // Both halves of a task record, as saveTaskInfo would write them, planted for "victim".
-    await redis.set(keys.taskInfo('victim'), JSON.stringify({ taskId: 'victim', agentName: 'alpha', description: 'x', ownerSessionId: 'attacker' }));
-    await redis.sadd(keys.sessionTasks('attacker'), 'victim');
+    await plantTaskRecord(redis, keys, 'victim', 'attacker');
 
     await store.delete('attacker');
     expect(await store.load('victim')).toEqual([{ role: 'user', content: 'my own conversation' }]);

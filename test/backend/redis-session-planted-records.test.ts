@@ -6,21 +6,10 @@
  * (a task's event log, the index) was passed over without a word.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { BAD_REDIS_DATA } from '../../src/backend/bad-data-warning.js';
 import { RedisSessionStore } from '../../src/backend/redis-session-store.js';
+import { badDataWarnings, plantTaskRecord, warningsDelivered } from './planted-data.js';
 import { redisBackendPerFile } from './redis-backend-per-file.js';
 import { HAS_REDIS } from './redis-server.js';
-
-/** The process warnings about bad Redis data emitted while a test runs. */
-function badDataWarnings(): { readonly messages: string[]; stop(): void } {
-  const messages: string[] = [];
-  const listener = (warning: Error & { code?: string }): void => void (warning.code === BAD_REDIS_DATA && messages.push(warning.message));
-  process.on('warning', listener);
-  return { messages, stop: () => process.off('warning', listener) };
-}
-
-/** Lets the process warnings emitted so far reach their listeners (they are emitted on the next tick). */
-const warningsDelivered = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 describe.skipIf(!HAS_REDIS)('Redis sessions over planted records', () => {
   const redisFile = redisBackendPerFile('plantedrecords', 60_000);
@@ -38,8 +27,7 @@ describe.skipIf(!HAS_REDIS)('Redis sessions over planted records', () => {
     await store.append('victim', [{ role: 'user', content: 'my own conversation' }]);
     await store.append('attacker', [{ role: 'user', content: 'hi' }]);
     // Both halves of a task record, as saveTaskInfo would write them for a task "victim" of "attacker".
-    await redis.set(keys.taskInfo('victim'), JSON.stringify({ taskId: 'victim', agentName: 'alpha', description: 'x', ownerSessionId: 'attacker' }));
-    await redis.sadd(keys.sessionTasks('attacker'), 'victim');
+    await plantTaskRecord(redis, keys, 'victim', 'attacker');
 
     // Twice: the first listing used to take it out of the index as well.
     expect((await store.list()).map((s) => s.sessionId).sort()).toEqual(['attacker', 'victim']);

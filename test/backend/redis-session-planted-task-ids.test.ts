@@ -11,27 +11,16 @@
  */
 import { firstValueFrom } from 'rxjs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BAD_REDIS_DATA } from '../../src/backend/bad-data-warning.js';
 import { RedisSessionStore } from '../../src/backend/redis-session-store.js';
 import { checkResumable$ } from '../../src/delegation/check-resumable.js';
 import { TaskTracker } from '../../src/delegation/task-tracker.js';
+import { badDataWarnings, plantTaskRecord, warningsDelivered } from './planted-data.js';
 import { redisBackendPerFile } from './redis-backend-per-file.js';
 import { HAS_REDIS } from './redis-server.js';
 
 /** The store's `sessionTtlMs` here: long in real time, passed in fake time by steps of {@link STEP_MS}. */
 const TTL_MS = 120_000;
 const STEP_MS = 50_000;
-
-/** The process warnings about bad Redis data emitted while a test runs. */
-function badDataWarnings(): { readonly messages: string[]; stop(): void } {
-  const messages: string[] = [];
-  const listener = (warning: Error & { code?: string }): void => void (warning.code === BAD_REDIS_DATA && messages.push(warning.message));
-  process.on('warning', listener);
-  return { messages, stop: () => process.off('warning', listener) };
-}
-
-/** Lets the process warnings emitted so far reach their listeners (they are emitted on the next tick). */
-const warningsDelivered = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 describe.skipIf(!HAS_REDIS)('Redis sessions: a task record planted under a listed conversation', () => {
   const redisFile = redisBackendPerFile('plantedtaskids', 60_000);
@@ -48,8 +37,7 @@ describe.skipIf(!HAS_REDIS)('Redis sessions: a task record planted under a liste
     const [victim, attacker] = [`${prefix}_victim`, `${prefix}_attacker`];
     await store.append(victim, [{ role: 'user', content: 'my own conversation' }]);
     await store.append(attacker, [{ role: 'user', content: 'hi' }]);
-    await redis.set(keys.taskInfo(victim), JSON.stringify({ taskId: victim, agentName: 'alpha', description: 'x', ownerSessionId: attacker }));
-    await redis.sadd(keys.sessionTasks(attacker), victim);
+    await plantTaskRecord(redis, keys, victim, attacker);
     return { store, victim, attacker };
   }
 
