@@ -321,7 +321,7 @@ export class FileSessionStore implements SessionStore {
    */
   private async checkedHistory(sessionId: string, kind: HistoryKind): Promise<ReadHistory> {
     const file = this.file(sessionId, kind);
-    const read = await this.history.read(sessionId, kind, await this.readLines(file));
+    const read = await this.appender.read(file, sessionId, kind);
     if (read.unsealedLines.length > 0) throw new UnsealedSessionError(sessionId, file, read.unsealedLines);
     return read;
   }

@@ -2,9 +2,9 @@ import { constants } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import type { ChatMessage } from '../model/chat-message.js';
 import { openConfined, type ConfinedRoot } from './confined-file.js';
-import type { HistoryEnd, HistoryKind, HistorySeal } from './history-seal.js';
+import type { HistoryEnd, HistoryKind, HistorySeal, ReadHistory } from './history-seal.js';
 
-const { O_APPEND, O_CREAT, O_RDWR } = constants;
+const { O_APPEND, O_CREAT, O_RDONLY, O_RDWR } = constants;
 
 /** What an appender knows of a history file it wrote: which file (inode), how long, and where its messages end. */
 interface KnownEnd {
@@ -20,6 +20,8 @@ interface KnownEnd {
  * file is not the one it last wrote (another inode, another size: a compaction renamed over
  * it, another store or process appended to it, a crash cut it). It also starts on a fresh
  * line when the file's last line was cut, so the first new line is not glued to it and lost.
+ * The store reads history through it too ({@link HistoryAppender.read}), so a run's first
+ * append after loading its session does not read and check every seal of the file again.
  */
 export class HistoryAppender {
   private readonly known = new Map<string, KnownEnd>();
@@ -44,6 +46,30 @@ export class HistoryAppender {
       this.known.set(file, { ino, size: length + Buffer.byteLength(text), end: { ...end, count: end.count + messages.length } });
     } finally {
       await handle?.close();
+    }
+  }
+
+  /**
+   * The `kind` history file of `sessionId` read and checked ({@link HistorySeal.read}); none
+   * for a file that does not exist. Where it ends is kept for the next append, while the file
+   * stays the one read (same inode and size) and its last line is whole.
+   */
+  async read(file: string, sessionId: string, kind: HistoryKind): Promise<ReadHistory> {
+    let handle: FileHandle | undefined;
+    try {
+      handle = await openConfined(this.root, file, O_RDONLY);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return this.history.read(sessionId, kind, []);
+      throw e;
+    }
+    try {
+      const [{ ino }, bytes] = [await handle.stat(), await handle.readFile()];
+      const text = bytes.toString('utf8');
+      const read = await this.history.read(sessionId, kind, text.split('\n'));
+      if (text.endsWith('\n') && read.unsealedLines.length === 0) this.known.set(file, { ino, size: bytes.length, end: read.end });
+      return read;
+    } finally {
+      await handle.close();
     }
   }
 
