@@ -1,12 +1,13 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { RedisBackend } from '../../src/backend/redis-backend.js';
 import { storedObject } from '../../src/backend/stored-object.js';
 import { parseOwnedTask } from '../../src/backend/task-record.js';
 import type { TaskInfo } from '../../src/delegation/task-tracker.js';
 import { testAgent, type Turn } from '../support/agent-turns.js';
 import { turnOf } from '../support/delegation-fixture.js';
 import { HAS_REDIS } from './redis-server.js';
-import { useScaleKits, waitFor, type ScaleKit } from './scale-kit.js';
+import { caughtUp, useScaleKits, waitFor, type ScaleKit } from './scale-kit.js';
 import { PROCESS_TEST_TIMEOUT_MS, engineProcess } from './worker-processes.js';
 
 const STALL_MS = 1000;
@@ -28,15 +29,39 @@ async function childRequest(k: ScaleKit): Promise<() => Promise<void>> {
   };
 }
 
-/** Every record of `taskId` announced on the tasks channel from now on, as they come. */
-async function announced(k: ScaleKit, taskId: string): Promise<TaskInfo[]> {
-  const { hub, keys } = (await k.backend()).parts;
+/** Records of a task announced on the tasks channel, as they come, and the backend that hears them. */
+interface Announced {
+  readonly seen: TaskInfo[];
+  readonly listener: RedisBackend;
+}
+
+/** Every record of `taskId` announced on the tasks channel from now on. */
+async function announced(k: ScaleKit, taskId: string): Promise<Announced> {
+  const listener = await k.backend();
+  const { hub, keys } = listener.parts;
   const seen: TaskInfo[] = [];
   await hub.listen(keys.tasksChannel, (text) => {
     const message = JSON.parse(text) as { op: string; info?: TaskInfo };
     if (message.op === 'put' && message.info?.taskId === taskId) seen.push(message.info);
   });
-  return seen;
+  return { seen, listener };
+}
+
+/**
+ * Resolves once nothing more can be announced of the background task `taskId`, so a second
+ * record would be among `seen` by now; instead of sleeping, which proves nothing on a loaded
+ * machine. Its worker wrote its last: the task log's end comes after the result and the
+ * record (worker-job.ts). Its launcher stopped following it: no one listens for the log's
+ * approvals (an engine records a task it follows once it reads the end, then leaves; a killed
+ * one leaves when Redis sees its socket close). Then a pub/sub barrier on the listening
+ * connection: what either published before reached it.
+ */
+async function nothingMoreOf({ listener }: Announced, taskId: string): Promise<void> {
+  const { redis, keys, eventLog } = listener.parts;
+  const logId = String(storedObject(await redis.get(keys.taskJob(taskId)))?.['logId']);
+  await waitFor(() => eventLog.ended(logId));
+  await waitFor(async () => ((await redis.pubsub('NUMSUB', keys.approvals(logId))) as [string, number])[1] === 0);
+  await caughtUp(listener);
 }
 
 /** The final (not running) records among `seen`. */
@@ -86,7 +111,7 @@ describe.skipIf(!HAS_REDIS)('cancelTask of a background task whose engine died',
 
   it('reaches the worker (its model request aborted) and ends cancelled for every engine', { timeout: PROCESS_TEST_TIMEOUT_MS }, async () => {
     const { k, worker, b, taskId, running, probe } = await hangingOrphan('SIGKILL');
-    const seen = await announced(k, taskId);
+    const heard = await announced(k, taskId);
     expect(b.cancelTask(taskId)).toBe(true);
     await probe(); // aborted: no time limit but the test's (how soon is bench/'s)
     const info = await b.tasks.whenSettled(taskId);
@@ -97,8 +122,8 @@ describe.skipIf(!HAS_REDIS)('cancelTask of a background task whose engine died',
     const { redis, keys } = (await k.backend()).parts;
     expect(parseOwnedTask(await redis.get(keys.task(taskId)))?.info).toEqual(info);
     expect((await k.engine()).tasks.get(taskId)).toEqual(info);
-    await new Promise((r) => setTimeout(r, 200));
-    expect(finals(seen).map((t) => t.state)).toEqual(['cancelled']);
+    await nothingMoreOf(heard, taskId);
+    expect(finals(heard.seen).map((t) => t.state)).toEqual(['cancelled']);
   });
 
   it('an engine frozen with its subscriptions open (nobody relays the cancel): the worker stops the task anyway after a stall interval', { timeout: PROCESS_TEST_TIMEOUT_MS }, async () => {
@@ -122,8 +147,8 @@ describe.skipIf(!HAS_REDIS)('cancelTask of a background task whose engine died',
     // records the task cancelled too (not failed), so the record every engine sees stays so.
     const later = await announced(k, taskId);
     proc!.kill('SIGCONT');
-    await waitFor(() => later.length > 0);
-    expect(later.map((t) => t.state)).toEqual(['cancelled']);
+    await waitFor(() => later.seen.length > 0);
+    expect(later.seen.map((t) => t.state)).toEqual(['cancelled']);
     expect(parseOwnedTask(await redis.get(keys.task(taskId)))?.info.state).toBe('cancelled');
     expect(b.tasks.get(taskId)?.state).toBe('cancelled');
   });
@@ -158,7 +183,7 @@ describe.skipIf(!HAS_REDIS)('cancelTask of a background task whose engine lives'
     const { taskId } = a.tasks.list()[0]!;
     const probe = await childRequest(k);
     await waitFor(() => b.tasks.get(taskId)?.state === 'running');
-    const seen = await announced(k, taskId);
+    const heard = await announced(k, taskId);
     expect(b.cancelTask(taskId)).toBe(true);
     await probe(); // aborted: no time limit but the test's (how soon is bench/'s)
     const own = await a.tasks.whenSettled(taskId);
@@ -168,8 +193,8 @@ describe.skipIf(!HAS_REDIS)('cancelTask of a background task whose engine lives'
     expect(b.tasks.get(taskId)).toEqual(own);
     await waitFor(() => worker.running === 0);
     // The engine's own record, written once; a second cancel finds nothing running.
-    await new Promise((r) => setTimeout(r, 200));
-    expect(finals(seen)).toEqual([own]);
+    await nothingMoreOf(heard, taskId);
+    expect(finals(heard.seen)).toEqual([own]);
     expect(b.cancelTask(taskId)).toBe(false);
     expect(a.cancelTask(taskId)).toBe(false);
   });

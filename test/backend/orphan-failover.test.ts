@@ -5,8 +5,8 @@ import { resultKey } from '../../src/delegation/undelivered-results.js';
 import type { Turn } from '../support/agent-turns.js';
 import { turnOf } from '../support/delegation-fixture.js';
 import { HAS_REDIS } from './redis-server.js';
-import { useScaleKits, waitFor } from './scale-kit.js';
-import { anyJobLock, LOCK_BEATS_PER_STALL } from './heartbeats.js';
+import { caughtUp, useScaleKits, waitFor } from './scale-kit.js';
+import { anyJobLock, INSTANCE_BEATS_PER_STALL, LOCK_BEATS_PER_STALL } from './heartbeats.js';
 import { PROCESS_TEST_TIMEOUT_MS, engineProcess, workerProcess } from './worker-processes.js';
 
 /** A main agent that starts one background task of `agent`, then says so. */
@@ -35,13 +35,17 @@ describe.skipIf(!HAS_REDIS)('a background task whose engine died', () => {
     const worker = await workerProcess(k, scale.redis, { model: 'proc-model', stallMs: STALL_MS });
     procs.push(worker);
     // Two engines that outlive both: each sweeps, one records it.
-    const [b, c] = [await k.engine(), await k.engine()];
+    const backends = [await k.backend(), await k.backend()] as const;
+    const [b, c] = [await k.engine({}, [], backends[0]), await k.engine({}, [], backends[1])];
+    // Each sweep tick beats the engine's instance key first (dead-owner-sweep.ts): counted to know they swept.
+    const ticks = await Promise.all(backends.map((backend) => k.heartbeats(backend.parts.keys.instance(backend.runs.instanceId))));
     const owner = await engineProcess(k, scale.redis, { model: 'proc-model', stallMs: STALL_MS, prompt: 'go' });
     procs.push(owner.child);
     await waitFor(() => b.tasks.list().some((t) => t.background && t.state === 'running'));
     const running = b.tasks.list().find((t) => t.background)!;
     await waitFor(() => k.fixture.server.requests.some((r) => turnOf(r).agent !== 'main'));
-    const { redis, hub, keys } = (await k.backend()).parts;
+    const listener = await k.backend();
+    const { redis, hub, keys } = listener.parts;
     const announced: string[] = [];
     await hub.listen(keys.tasksChannel, (text) => text.includes(running.taskId) && !text.includes('"running"') && announced.push(text));
     await Promise.all([killed(owner.child), killed(worker)]);
@@ -56,7 +60,14 @@ describe.skipIf(!HAS_REDIS)('a background task whose engine died', () => {
     expect(parseOwnedTask(await redis.get(keys.task(running.taskId)))?.info).toEqual(info);
     // Its failure waits for its conversation, as its engine would have put it there.
     expect(await redis.hexists(keys.results(running.sessionId), resultKey(running))).toBe(1);
-    await new Promise((r) => setTimeout(r, STALL_MS * 2));
+    // Nothing more is announced: both engines know the task failed, so a sweep that starts
+    // now leaves it alone; the one that may have been under way when they learned it (the
+    // loser of the compare-and-swap) finishes within a few Redis round trips. A stall
+    // interval's sweep ticks of each engine, counted, not timed (a loaded machine slows the
+    // ticks with everything else), then a pub/sub barrier: what either published reached us.
+    // Absence cannot be signalled; this is the shortest wait that still sees a late loser.
+    await Promise.all(ticks.map((beats) => beats.after(INSTANCE_BEATS_PER_STALL)));
+    await caughtUp(listener);
     expect(announced).toHaveLength(1);
   });
 

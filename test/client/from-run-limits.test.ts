@@ -66,20 +66,30 @@ describe('fromRun: a connection that goes silent (fake time)', () => {
   it('keep-alive comments keep it: no reconnection while they come', async () => {
     vi.useFakeTimers();
     const encoder = new TextEncoder();
+    const KEEP_ALIVE_MS = 15_000; // the server's interval (runsHandler's keepAliveMs default)
+    let keepAlives = 0;
     const keptAlive = (): ReadableStream<Uint8Array> => {
       let first = true;
       return new ReadableStream<Uint8Array>({
         async pull(controller) {
-          if (!first) await new Promise((resolve) => setTimeout(resolve, 15_000)); // the server's keep-alive interval
+          // A fake timer: the ten minutes below pass in no wall time.
+          if (!first) await new Promise((resolve) => setTimeout(resolve, KEEP_ALIVE_MS));
           controller.enqueue(encoder.encode(first ? frame(1, runStart) : ': keep-alive\n\n'));
+          if (!first) keepAlives++;
           first = false;
         },
       });
     };
     const server = scriptedFetch(keptAlive);
-    const sub = fromRun('http://x', RUN, { fetch: server.fetch }).subscribe({ error: () => undefined });
+    const errors: unknown[] = [];
+    const sub = fromRun('http://x', RUN, { fetch: server.fetch }).subscribe({ error: (e: unknown) => void errors.push(e) });
     await vi.advanceTimersByTimeAsync(10 * 60_000);
     expect(server.urls).toHaveLength(1);
+    // Kept, not given up: an error at the first comment would also leave one connection made.
+    expect(errors).toEqual([]);
+    expect(sub.closed).toBe(false);
+    // ...and read all along: forty comments in ten minutes, one every interval.
+    expect(keepAlives).toBeGreaterThanOrEqual((10 * 60_000) / KEEP_ALIVE_MS - 1);
     sub.unsubscribe();
   });
 

@@ -33,7 +33,15 @@ async function errorOf(reply: FakeReply): Promise<ModelError> {
   return error as ModelError;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** The model id of {@link barrierRequest}'s request, to tell it from the model's. */
+const BARRIER_MODEL = 'barrier';
+
+/** A chat request of the test's own to the fake server; resolves once answered. */
+async function barrierRequest(): Promise<void> {
+  const body = JSON.stringify({ model: BARRIER_MODEL, messages: [{ role: 'user', content: 'barrier' }] });
+  const answer = await fetch(`${server.baseURL}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  await answer.text();
+}
 
 /** Resolves once `check` holds, polling every few milliseconds for up to 10 s (a bound for a busy machine, not a target). */
 async function until(check: () => boolean, what: string): Promise<void> {
@@ -99,8 +107,13 @@ describe('OpenAIChatModel retries: Retry-After', () => {
     const before = resourceCounts().Timeout;
     subscription.unsubscribe();
     expect(before - resourceCounts().Timeout).toBe(1);
-    await sleep(100);
-    expect(server.requests).toHaveLength(1);
+    // Nothing more happens, shown by a barrier instead of a fixed sleep: a request of our own,
+    // sent now and answered, takes many turns of the event loop and reaches the server after
+    // anything the model sent at the unsubscribe (a retry skipping the wait would be on the
+    // wire first); and any retry must schedule through the scheduler, which saw no new wait.
+    await barrierRequest();
+    expect(server.requests.map((r) => r.body.model)).toEqual(['m', BARRIER_MODEL]);
+    expect(delays).toEqual([30_000]);
   });
 
   it('a ready client keeps its maxRetries, but its own uncapped, unabortable wait is never used', async () => {
