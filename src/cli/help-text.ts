@@ -130,6 +130,9 @@ ${MODEL_HELP}${ENGINE_HELP}  --port N            port to listen on (default 4173
                       it in a cookie, programs send "Authorization: Bearer T". Every local
                       user can read a command line: on a shared machine prefer $RXHARNESS_TOKEN
   --max-runs N        runs that may run at once (default 16); more are answered 429
+  --max-control-requests N  requests starting no run (answers to approvals, A2A reads of
+                      tasks) read at once by each route, its own besides --max-runs
+                      (default 8); more are answered 429
   --yes               approve every tool call that asks (otherwise the page asks you)
   --approval-timeout D  reject a call the page left unanswered for D (default 10m; 90s,
                       500ms; 0 waits as long as it takes): the card goes, the model reads why

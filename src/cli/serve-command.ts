@@ -18,6 +18,7 @@ const OPTIONS = {
   host: { type: 'string' },
   token: { type: 'string' },
   'max-runs': { type: 'string' },
+  'max-control-requests': { type: 'string' },
   yes: { type: 'boolean' },
   ...APPROVAL_FLAGS,
   redis: { type: 'string' },
@@ -49,6 +50,8 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
   if (port > 65_535) throw new CliUsageError(`--port must be a whole number from 0 to 65535, got "${values.port ?? ''}"`);
   const token = tokenFrom(values.token, io.env.RXHARNESS_TOKEN);
   const maxRuns = values['max-runs'] !== undefined ? integerFlag('--max-runs', values['max-runs'], 1) : undefined;
+  const maxControl = values['max-control-requests'];
+  const maxControlRequests = maxControl !== undefined ? integerFlag('--max-control-requests', maxControl, 1) : undefined;
   const model = modelFromFlags(values, io);
   // Checked (numbers, --mcp-config files) before Redis is reached or anything listens.
   const { workspace, homeDir, ...engineFlags } = engineOptionsFromFlags(values, io);
@@ -71,6 +74,7 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
       ...(values.host !== undefined ? { host: values.host } : {}),
       ...(token !== undefined ? { token } : {}),
       ...(maxRuns !== undefined ? { maxRuns } : {}),
+      ...(maxControlRequests !== undefined ? { maxControlRequests } : {}),
       workspace,
       ...(homeDir !== undefined ? { homeDir } : {}),
       engine: {

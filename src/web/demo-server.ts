@@ -35,6 +35,12 @@ export interface DemoServerOptions {
   readonly token?: string;
   /** Runs started over HTTP that may run at once; more are answered `429`. Default 16 (see `RunsHandlerOptions.maxRuns`). */
   readonly maxRuns?: number;
+  /**
+   * Requests that start no run (answers to approvals, A2A reads of tasks) each of the page's,
+   * AG-UI and A2A routes reads at once, on slots of its own besides `maxRuns`; more are
+   * answered `429`. Default 8 (see `RunsHandlerOptions.maxControlRequests`).
+   */
+  readonly maxControlRequests?: number;
   /** Milliseconds a request body may take to arrive; a slower one is answered `408`. Default 10,000. */
   readonly bodyTimeoutMs?: number;
   /** Any other engine options (steps, the pool size, an `approve` handler...). */
@@ -104,10 +110,13 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
   });
   // One cap over every route that starts runs (the page's, AG-UI, chat, A2A): --max-runs is the server's.
   const slots = new RunSlots(options.maxRuns ?? 16);
+  // Each handler that reads requests starting no run keeps its own pool of this size (chat reads none).
+  const control = options.maxControlRequests !== undefined ? { maxControlRequests: options.maxControlRequests } : {};
   const runs = runsHandler(engine, {
     basePath: '/api',
     fallthrough: true,
     maxRuns: slots,
+    ...control,
     ...(options.bodyTimeoutMs !== undefined ? { bodyTimeoutMs: options.bodyTimeoutMs } : {}),
   });
   let handle: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => sendPlain(res, 503, 'Starting.');
@@ -136,6 +145,7 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     fallthrough: true,
     authorize: (req) => requestHasToken(req, token, cookieName),
     maxRuns: slots,
+    ...control,
     ...(options.bodyTimeoutMs !== undefined ? { bodyTimeoutMs: options.bodyTimeoutMs } : {}),
   });
   // AG-UI at POST /ag-ui, the AI SDK's UI message stream (useChat) at POST /api/chat (docs/protocols.md).
@@ -143,7 +153,7 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     maxRuns: slots,
     ...(options.bodyTimeoutMs !== undefined ? { bodyTimeoutMs: options.bodyTimeoutMs } : {}),
   };
-  const agUi = agUiHandler(engine, { path: '/ag-ui', ...limits });
+  const agUi = agUiHandler(engine, { path: '/ag-ui', ...limits, ...control });
   const chat = chatHandler(engine, { path: '/api/chat', ...limits });
   handle = demoRequestHandler({ page, runs, protocols: [a2a, agUi, chat], token, cookieName, checkHost: loopback });
   const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;

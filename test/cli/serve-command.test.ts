@@ -1,11 +1,16 @@
 import { createServer } from 'node:http';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { filter, firstValueFrom, map } from 'rxjs';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { SERVE_HELP } from '../../src/cli/help-text.js';
-import { startRun } from '../../src/client/index.js';
+import { answerApproval, fromRun, startRun, type HITLPendingEvent } from '../../src/client/index.js';
 import { listen } from '../http/http-kit.js';
+import { turnOf } from '../support/delegation-fixture.js';
 import { FakeOpenAIServer } from '../support/fake-openai-server.js';
+import { answerOf, slowBody, type SlowBody } from '../support/slow-body.js';
 import { cliSandbox, type CliSandbox } from './cli-sandbox.js';
+
+const CONTROL_TOKEN = 'max-control-requests-token-1';
 
 let sandbox: CliSandbox;
 beforeEach(async () => {
@@ -33,6 +38,10 @@ describe('rxharness serve: usage', () => {
     [['serve', '--demo', '--port', '0', '--host', 'not a host name'], 'rxharness: '],
     [['serve', '--demo', '--token', 'short'], '--token must be a secret of 16 to 512 characters'],
     [['serve', '--demo', '--max-runs', '0'], '--max-runs must be a whole number >= 1'],
+    [['serve', '--demo', '--max-control-requests', '0'], '--max-control-requests must be a whole number >= 1, got "0"'],
+    [['serve', '--demo', '--max-control-requests=-1'], '--max-control-requests must be a whole number >= 1, got "-1"'],
+    [['serve', '--demo', '--max-control-requests', 'x'], '--max-control-requests must be a whole number >= 1, got "x"'],
+    [['serve', '--demo', '--max-control-requests', '-1'], "use '--max-control-requests=-XYZ'"],
     [['serve', '--demo', '--port', '0', '--host', '0.0.0.0'], 'refusing to serve on 0.0.0.0 (0.0.0.0) without a token of your choosing'],
   ])('%j is bad usage: exit 2 with what to change', async (argv, message) => {
     const cli = sandbox.io();
@@ -100,4 +109,54 @@ describe('rxharness serve: the token and the limits', () => {
       await fake.close();
     }
   });
+
+  /**
+   * `--max-control-requests N` bounds, on each route serve mounts that reads requests starting
+   * no run (the page's approvals, A2A, AG-UI), the bodies read at once beside `--max-runs`.
+   * Held open by bodies that never end, the N slots leave none for one more: `429`, unread.
+   */
+  it('--max-control-requests 1: a second body held open on each such route is refused 429 naming the bound; the approval is answered once the first is gone', async () => {
+    // Every run calls bash once (which asks on the page: no --yes), then ends.
+    const fake = await FakeOpenAIServer.start({
+      handler: (request) => (turnOf(request).toolResults.length > 0 ? { text: 'done' } : { toolCalls: [{ name: 'bash', arguments: { command: 'echo asked' } }] }),
+    });
+    const held: SlowBody[] = [];
+    const cli = sandbox.io();
+    const argv = ['serve', '--model', 'm', '--base-url', fake.baseURL, '--port', '0', '--token', CONTROL_TOKEN, '--max-runs', '1', '--max-control-requests', '1'];
+    const code = main(argv, cli);
+    try {
+      await cli.waitForStdout('rxharness serve: ');
+      const origin = /http:\/\/127\.0\.0\.1:\d+/.exec(cli.stdoutText())![0];
+      const api = `${origin}/api`;
+      // The run waits for its approval, holding the one run slot: A2A and AG-UI requests are read on control slots.
+      const { runId } = await startRun(api, { prompt: 'go' }, { token: CONTROL_TOKEN });
+      const pending = await firstValueFrom(
+        fromRun(api, runId, { token: CONTROL_TOKEN }).pipe(
+          map(({ event }) => event),
+          filter((event): event is HITLPendingEvent => event.type === 'HITLPending'),
+        ),
+      );
+      const approve = `${api}/runs/${runId}/approvals/${pending.approvalId}`;
+      const auth = { authorization: `Bearer ${CONTROL_TOKEN}` };
+      // Each route has its own pool: one body held on each, the next on each is refused.
+      for (const [url, start] of [[approve, '{"decision":'], [`${origin}/a2a`, '{"jsonrpc":"2.0","id":1,'], [`${origin}/ag-ui`, '{"threadId":']] as const) {
+        const first = slowBody(url, start, 100_000, auth);
+        held.push(first);
+        await vi.waitFor(() => expect(first.sent).toBe(true));
+        const refused = await answerOf(slowBody(url, start, 100_000, auth));
+        expect(refused.status, url).toBe(429);
+        expect(refused.headers['retry-after']).toBe('5');
+        expect(refused.body).toContain('maxControlRequests');
+      }
+      // Nothing was lost: the first body gone, its slot comes back and the approval is answered.
+      held[0]!.req.destroy();
+      await vi.waitFor(() => answerApproval(api, runId, pending, 'approve', { token: CONTROL_TOKEN }), { timeout: 15_000 });
+      await fake.waitForRequests(2, 15_000);
+    } finally {
+      for (const body of held) body.req.destroy();
+      cli.interrupt();
+      expect(await code).toBe(0);
+      await fake.close();
+    }
+  }, 60_000);
 });

@@ -15,9 +15,9 @@ export interface SlowBody {
   sent: boolean;
 }
 
-/** POSTs to `url` a JSON body announced as `length` bytes, of which only `start` is sent. */
-export function slowBody(url: string, start = '{"jsonrpc":"2.0","id":1,', length = 100_000): SlowBody {
-  const req = request(url, { method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': String(length) } });
+/** POSTs to `url` a JSON body announced as `length` bytes, of which only `start` is sent; `headers` go along (a token, say). */
+export function slowBody(url: string, start = '{"jsonrpc":"2.0","id":1,', length = 100_000, headers: Record<string, string> = {}): SlowBody {
+  const req = request(url, { method: 'POST', agent: false, headers: { ...headers, 'content-type': 'application/json', 'content-length': String(length) } });
   const answer = new Promise<IncomingMessage>((resolve, reject) => req.on('response', resolve).on('error', reject));
   answer.catch(() => undefined); // destroyed by the test
   const slow: SlowBody = { req, answer, sent: false };
