@@ -11,7 +11,8 @@ import { claimLease } from './redis-session-lease.js';
 import { listRedisSessions } from './redis-session-list.js';
 import { APPEND_SESSION, REPLACE_SESSION, SAVE_GRANT, SAVE_TASK_INFO } from './redis-session-scripts.js';
 import { forgetTasksMessage } from './shared-tasks.js';
-import { checkDeleteAnswers, type DeleteCommand, loadTaskRecord, ownedTasks } from './redis-task-records.js';
+import { checkDeleteAnswers, type DeleteStep } from './redis-delete-answers.js';
+import { loadTaskRecord, ownedTasks } from './redis-task-records.js';
 
 /**
  * A {@link SessionStore} in Redis, shared by every engine and worker on it: a session is a
@@ -98,7 +99,8 @@ export class RedisSessionStore implements SessionStore {
    * left under the prefix cannot make this delete remove another conversation. A key of another
    * type than the store writes, met on the way (a task's event log, the index), holds nothing of
    * the conversation: left as it is, with a warning (`RXHARNESS_BAD_REDIS_DATA`), not to make the
-   * conversation impossible to delete; any other refusal of Redis fails the delete, naming it.
+   * conversation impossible to delete; any other refusal of Redis fails the delete, naming it and
+   * saying what deleting again finishes and what only a command by hand does (`checkDeleteAnswers`).
    */
   async delete(sessionId: string): Promise<void> {
     assertSessionId(sessionId);
@@ -126,22 +128,22 @@ export class RedisSessionStore implements SessionStore {
     const logs = await this.#taskLogs(tasks);
     // Marked first, on their own: a mark Redis refuses fails the delete before anything is
     // deleted, so that a retry finds the tasks again (their records gone, it would not).
-    if (tasks.length > 0) await this.#run(sessionId, tasks.map((id) => ['set', k.deletedTask(id), '1', 'PX', this.ttlMs]));
-    const commands: DeleteCommand[] = [];
-    if (first) commands.push(['del', ...sessionKeys(k, sessionId)], ['zrem', k.sessionIndex(), sessionId]);
-    if (tasks.length > 0) commands.push(['del', ...tasks.flatMap((id) => [...sessionKeys(k, id), k.task(id), k.taskLogs(id)])]);
+    if (tasks.length > 0) await this.#run(sessionId, tasks.map((id) => ({ part: 'mark', command: ['set', k.deletedTask(id), '1', 'PX', this.ttlMs] })));
+    const steps: DeleteStep[] = [];
+    if (first) steps.push({ part: 'conversation', command: ['del', ...sessionKeys(k, sessionId)] }, { part: 'conversation', command: ['zrem', k.sessionIndex(), sessionId] });
+    if (tasks.length > 0) steps.push({ part: 'task-keys', command: ['del', ...tasks.flatMap((id) => [...sessionKeys(k, id), k.task(id), k.taskLogs(id)])] });
     // Read empty: nothing can have joined it since (a key of another type, not ours, goes).
-    commands.push(found.listed.length > 0 ? ['srem', k.sessionTasks(sessionId), ...found.listed] : ['del', k.sessionTasks(sessionId)]);
+    steps.push({ part: 'task-set', command: found.listed.length > 0 ? ['srem', k.sessionTasks(sessionId), ...found.listed] : ['del', k.sessionTasks(sessionId)] });
     // Emptied, not deleted: a worker not yet stopped appends to the stream, which keeps its expiry (a new one would have none).
-    for (const id of logs) commands.push(['xtrim', k.log(id), 'MAXLEN', 0]);
-    if (tasks.length > 0) commands.push(['publish', k.tasksChannel, forgetTasksMessage(tasks)]);
-    await this.#run(sessionId, commands);
+    for (const id of logs) steps.push({ part: 'task-log', command: ['xtrim', k.log(id), 'MAXLEN', 0] });
+    if (tasks.length > 0) steps.push({ part: 'forget', command: ['publish', k.tasksChannel, forgetTasksMessage(tasks)] });
+    await this.#run(sessionId, steps);
   }
 
-  /** Runs commands of a delete in one transaction, and checks each one's answer (`checkDeleteAnswers`). */
-  async #run(sessionId: string, commands: DeleteCommand[]): Promise<void> {
-    const answers = await this.redis.multi(commands).exec().catch(fail('deleting a session'));
-    checkDeleteAnswers(sessionId, commands, answers ?? []);
+  /** Runs steps of a delete in one transaction, and checks each one's answer (`checkDeleteAnswers`: what a refusal leaves, what a retry finishes). */
+  async #run(sessionId: string, steps: readonly DeleteStep[]): Promise<void> {
+    const answers = await this.redis.multi(steps.map((step) => step.command)).exec().catch(fail('deleting a session'));
+    checkDeleteAnswers(sessionId, steps, answers ?? []);
   }
 
   /** The event logs of the tasks' launches on workers: the ids each task's list holds of its own form (`<task>.<launch>`; no other log). */

@@ -1,6 +1,6 @@
 /**
- * Which task records on Redis `RedisSessionStore` trusts, and how its delete treats what Redis
- * answers: a record under the prefix may have been planted or left by something else, so
+ * Which task records on Redis `RedisSessionStore` trusts (how its delete reads Redis' answers
+ * is in redis-delete-answers.ts): a record under the prefix may have been planted or left by something else, so
  * neither a delete, a listing nor a resume acts on one that is not what `saveTaskInfo` writes for a
  * task session. One rule for all of them (`taskRecordFor`), so they cannot drift apart.
  *
@@ -78,31 +78,6 @@ export async function loadTaskRecord(redis: Redis, k: RedisKeys, taskId: string)
   if (!info || indexError || score === null || score === undefined) return info;
   warnBadData(key, `Redis key ${key} names "${info.ownerSessionId}" as the owner of task "${taskId}", but the index lists "${taskId}" as a conversation: not taken for a task (a session store never writes that), so it resumes nothing and nothing of the conversation is read; the record is left as it is.`);
   return undefined;
-}
-
-/** A command of a delete's transaction: its name, then its key (or channel), then the rest. */
-export type DeleteCommand = [name: string, ...keyAndArgs: (string | number)[]];
-
-/**
- * Checks each answer of a delete's transaction (Redis runs every command of a `MULTI`, and
- * answers an error for the ones that failed, in place). A key of another type than the
- * command needs (`WRONGTYPE`: a task set, a task's event log or the index that is not what
- * this store writes there) holds nothing of the conversation: it is left as it is, with a
- * warning, and the delete goes on. Failing the delete for it would make the conversation
- * impossible to delete (every retry meets the same key), the way a planted record is left
- * rather than fail the delete. Any other error is Redis refusing a write: the delete fails,
- * naming the command and its key.
- */
-export function checkDeleteAnswers(sessionId: string, commands: readonly DeleteCommand[], answers: readonly [Error | null, unknown][]): void {
-  for (const [i, [error]] of answers.entries()) {
-    if (!error) continue;
-    const [name, key] = (commands[i] ?? ['?', '?']).map(String) as [string, string];
-    if (error.message.startsWith('WRONGTYPE')) {
-      warnBadData(key, `Redis key ${key} is of another type than a session store writes there (${name.toUpperCase()} refused it: ${error.message}): it holds nothing of conversation "${sessionId}", whose delete left it as it is and went on.`);
-      continue;
-    }
-    throw redisFailure('deleting a session', new Error(`Redis refused ${name.toUpperCase()} ${key} (${error.message}) while the rest of the delete went through: see why in Redis (its log, its configuration), then delete the conversation again`));
-  }
 }
 
 /** Warns that the record at `key`, listed among the tasks of `sessionId`, is none of its tasks (so its delete leaves it); answers `false`. */
