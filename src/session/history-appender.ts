@@ -1,10 +1,11 @@
 import { constants } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import type { ChatMessage } from '../model/chat-message.js';
+import { appendingTo, freshLineLead } from './append-lines.js';
 import { openConfined, type ConfinedRoot } from './confined-file.js';
 import type { HistoryEnd, HistoryKind, HistorySeal, ReadHistory } from './history-seal.js';
 
-const { O_APPEND, O_CREAT, O_RDONLY, O_RDWR } = constants;
+const { O_RDONLY } = constants;
 
 /** What an appender knows of a history file it wrote: which file (inode), how long, and where its messages end. */
 interface KnownEnd {
@@ -33,9 +34,7 @@ export class HistoryAppender {
 
   /** Appends `messages` to `file`, the `kind` history file of `sessionId`, each sealed at its place (creating the file). */
   async append(file: string, sessionId: string, kind: HistoryKind, messages: readonly ChatMessage[]): Promise<void> {
-    let handle: FileHandle | undefined;
-    try {
-      handle = await openConfined(this.root, file, O_RDWR | O_APPEND | O_CREAT);
+    await appendingTo(this.root, file, async (handle) => {
       const { ino, size } = await handle.stat();
       const known = this.known.get(file);
       // Forgotten until written whole: a failed write may have stopped mid-line.
@@ -44,9 +43,7 @@ export class HistoryAppender {
       const text = lead + (await this.history.lines(sessionId, kind, end, messages));
       await handle.appendFile(text);
       this.known.set(file, { ino, size: length + Buffer.byteLength(text), end: { ...end, count: end.count + messages.length } });
-    } finally {
-      await handle?.close();
-    }
+    });
   }
 
   /**
@@ -83,6 +80,6 @@ export class HistoryAppender {
     const bytes = await handle.readFile();
     const text = bytes.toString('utf8');
     const { end } = await this.history.read(sessionId, kind, text.split('\n'));
-    return { end, lead: text === '' || text.endsWith('\n') ? '' : '\n', length: bytes.length };
+    return { end, lead: freshLineLead(bytes.at(-1)), length: bytes.length };
   }
 }
