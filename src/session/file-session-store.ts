@@ -12,6 +12,7 @@ import { ownedTaskIds, StartedTasks } from './owned-task-ids.js';
 import { NotRegularFileError } from './not-regular-file-error.js';
 import { removeConfinedFiles } from './remove-confined-files.js';
 import { LocalClaims, type SessionClaim } from './session-claim.js';
+import { claimLockFile, sessionLockFile } from './session-lock-file.js';
 import { assertSessionId } from './session-id.js';
 import type { ApprovalGrant, SessionListRequest, SessionStore, SessionSummary, TaskSessionInfo } from './session-store.js';
 import { SESSION_FILE_SUFFIXES, sessionFileName, type SessionFileKind } from './session-file-name.js';
@@ -24,9 +25,8 @@ const { O_RDONLY } = constants;
 
 /**
  * Which run holds which session, for every file store of this process, keyed by the folder
- * and the session: two engines each given their own store of one workspace must still run a
- * conversation one turn at a time (their turns would interleave in one file). Only live
- * claims are kept, so the map does not grow with the folders a process has used.
+ * and the session: checked before the lock file that other processes see. Only live claims
+ * are kept, so the map does not grow with the folders a process has used.
  */
 const FOLDER_CLAIMS = new LocalClaims();
 
@@ -379,14 +379,14 @@ export class FileSessionStore implements SessionStore {
   }
 
   /**
-   * Claims the session for one run, in this process (see {@link SessionStore.claim}), for
-   * every store of this folder in it. Two processes on one folder do not see each other's
-   * claims: give each its own folder, or use the Redis backend's store.
+   * Claims the session for one run (see {@link SessionStore.claim}) for every store of this
+   * folder, in this process and in others: `<id>.lock` beside its files (`session-lock-file.ts`).
    */
-  claim(sessionId: string, owner: string): SessionClaim {
+  async claim(sessionId: string, owner: string): Promise<SessionClaim> {
     assertSessionId(sessionId);
     // A NUL cannot be in a path, so no folder and session pair reads as another.
-    return FOLDER_CLAIMS.claim(`${this.folder}\u0000${sessionId}`, owner);
+    const local = FOLDER_CLAIMS.claim(`${this.folder}\u0000${sessionId}`, owner);
+    return local.granted ? await claimLockFile(this.root, sessionLockFile(this.dir, sessionId), owner, local, () => this.mkdir()) : local;
   }
 
   /** Every file of a session is named here (an id that cannot name a session is refused there). */

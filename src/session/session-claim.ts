@@ -28,9 +28,9 @@ export interface ClaimRefused {
 }
 
 /**
- * Claims kept in this process (a `Map` of session id to owner): what the stores that live in
- * one process (memory, files) give as their {@link SessionStore.claim}. A process that dies
- * takes its claims with it.
+ * Claims kept in this process (a `Map` of session id to owner): the memory store's
+ * {@link SessionStore.claim}, and the file store's first check, before its lock file. A
+ * process that dies takes its claims with it.
  *
  * @example
  * ```ts

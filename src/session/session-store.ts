@@ -71,10 +71,12 @@ export interface SessionStore {
    * Claims the session for one run (`owner`: the engine passes the run id), so that no other
    * run appends to it until the claim is released; the engine takes it before a run starts
    * (refused: the run fails with `SessionBusyError`, HTTP 409) and releases it when the run
-   * has ended. The memory and file stores keep claims in their process; a store shared by
-   * several processes must make them hold across them, and must free the claim of a process
-   * that died: the Redis store takes a lease (`SET key owner NX PX ttl`) that it renews
-   * while the run lives and deletes when released, and that expires if its owner dies.
+   * has ended. The memory store keeps claims in its process; a store shared by several
+   * processes must make them hold across them, and must free the claim of a process that
+   * died: the file store makes a lock file beside the session's files, which a later claim
+   * removes once its process has ended (on the same machine), and the Redis store takes a
+   * lease (`SET key owner NX PX ttl`) that it renews while the run lives and deletes when
+   * released, and that expires if its owner dies.
    * Optional: without it, runs of one engine still exclude each other (the engine keeps
    * claims per store in memory), but engines sharing the store do not.
    */

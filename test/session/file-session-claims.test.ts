@@ -34,19 +34,19 @@ describe('FileSessionStore claims hold for every store of one folder in this pro
   it('stores of different folders never refuse each other', async () => {
     const other = await makeWorkspace();
     try {
-      const a = new FileSessionStore(fresh.ws.dir).claim('s', 'run_a');
-      const b = new FileSessionStore(other.dir).claim('s', 'run_b');
+      const a = await new FileSessionStore(fresh.ws.dir).claim('s', 'run_a');
+      const b = await new FileSessionStore(other.dir).claim('s', 'run_b');
       expect([a.granted, b.granted]).toEqual([true, true]);
     } finally {
       await other.cleanup();
     }
   });
 
-  it('a released claim frees the session for the other store', () => {
-    const a = new FileSessionStore(fresh.ws.dir).claim('s', 'run_a');
+  it('a released claim frees the session for the other store', async () => {
+    const a = await new FileSessionStore(fresh.ws.dir).claim('s', 'run_a');
     const b = new FileSessionStore(fresh.ws.dir);
-    expect(b.claim('s', 'run_b')).toEqual({ granted: false, owner: 'run_a' });
+    expect(await b.claim('s', 'run_b')).toEqual({ granted: false, owner: 'run_a' });
     if (a.granted) a.release();
-    expect(b.claim('s', 'run_b').granted).toBe(true);
+    expect((await b.claim('s', 'run_b')).granted).toBe(true);
   });
 });
