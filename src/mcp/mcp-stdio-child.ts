@@ -1,22 +1,27 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { exitWithin, MCP_STDIO_EXIT_GRACE_MS, type StdioChild } from './mcp-stdio-exit.js';
 
-/** The streams of a stdio server's process that we read from. */
-interface ReadEnds {
-  readonly stdout?: { destroy(): unknown } | null;
-  readonly stderr?: { destroy(): unknown } | null;
+/** The server's process, as far as it is used: ended ({@link StdioChild}) and read from. */
+interface ServerProcess extends StdioChild {
+  readonly stdout?: unknown;
+  readonly stderr?: unknown;
 }
 
 /**
- * Makes closing a stdio `transport` stop reading its server at once, and returns how to give
- * up on that server for good. The SDK's `close` ends the server's stdin and waits up to 2 s
- * for it to exit, then sends SIGTERM and waits 2 s more before SIGKILL; all that while it
- * went on reading every line the process wrote to stdout, and checking each as JSON-RPC
- * against its schemas: a server spewing megabytes once told to stop cost a core for 4 s,
- * after every close. Now the process's stdout and stderr are destroyed first (what it writes
- * after is never read; a node server's writes then fail with EPIPE), then the SDK closes as
- * before. Giving up (`abandon`: the server flooded us, or took nothing we sent) also kills the
- * process with SIGKILL at once: it has shown it is hostile or broken, so no grace is owed.
- * Changes `transport.close` in place, before a client connects it.
+ * Makes closing a stdio `transport` stop reading its server at once and end its process
+ * within a bound, and returns how to give up on that server for good. The SDK's `close` ends
+ * the server's stdin and waits up to 2 s for it to exit, then sends SIGTERM and waits 2 s
+ * more before SIGKILL; all that while it went on reading every line the process wrote to
+ * stdout, and checking each as JSON-RPC against its schemas: a server spewing megabytes once
+ * told to stop cost a core for 4 s, after every close, and one that ignored its stdin's end
+ * and SIGTERM held `engine.close()` (and a failed start) for those 4 s. Now the process's
+ * stdout and stderr are destroyed first (what it writes after is never read; a node server's
+ * writes then fail with EPIPE), then the SDK ends its stdin, and our close resolves once the
+ * process has exited: sent SIGTERM after {@link MCP_STDIO_EXIT_GRACE_MS}, SIGKILL after as
+ * long again ({@link exitWithin}). What is left of the SDK's close after that does nothing
+ * and holds nothing open. Giving up (`abandon`: the server flooded us, or took nothing we
+ * sent) kills the process with SIGKILL at once: it has shown it is hostile or broken, so no
+ * grace is owed. Changes `transport.close` in place, before a client connects it.
  *
  * @example
  * ```ts
@@ -27,20 +32,23 @@ interface ReadEnds {
  */
 export function deafOnClose(transport: Transport & { readonly pid: number | null }): () => void {
   const close = transport.close.bind(transport);
-  const stopReading = (): void => {
-    const ends = readEnds(transport);
-    ends?.stdout?.destroy();
-    ends?.stderr?.destroy();
-  };
-  transport.close = () => {
-    stopReading();
-    return close();
+  transport.close = async () => {
+    // Looked up before the SDK's close, which forgets the process as it starts.
+    const child = childOf(transport);
+    stopReading(child);
+    // Ends the server's stdin at once (the polite step), then waits on timers of its own.
+    const closing = close();
+    if (child === undefined) return closing;
+    closing.catch(() => undefined);
+    await exitWithin(child, MCP_STDIO_EXIT_GRACE_MS);
   };
   return () => {
-    stopReading();
+    const child = childOf(transport);
+    stopReading(child);
     const pid = transport.pid;
     try {
-      if (pid !== null) process.kill(pid, 'SIGKILL');
+      if (child !== undefined) child.kill('SIGKILL');
+      else if (pid !== null) process.kill(pid, 'SIGKILL');
     } catch {
       // It had exited already.
     }
@@ -48,17 +56,24 @@ export function deafOnClose(transport: Transport & { readonly pid: number | null
   };
 }
 
+/** Destroys the process's stdout and stderr, so nothing more it writes is read. */
+function stopReading(child: ServerProcess | undefined): void {
+  destroyable(child?.stdout)?.destroy();
+  destroyable(child?.stderr)?.destroy();
+}
+
 /**
- * The server process's read ends: the SDK's stdio transport shows only its pid, and keeps the
- * process in a field of its own (`_process`, while it runs). Looked up by shape, so an SDK
- * that renamed it costs the early stop (the process is still ended, by pid and by the SDK's
- * close), never a crash.
+ * The server's process: the SDK's stdio transport shows only its pid, and keeps the process
+ * in a field of its own (`_process`, while it runs). Looked up by shape, so an SDK that
+ * renamed it costs the early stop and the bound on the close (the process is still ended, by
+ * pid and by the SDK's own close, as slowly as that is), never a crash.
  */
-function readEnds(transport: Transport): ReadEnds | undefined {
+function childOf(transport: Transport): ServerProcess | undefined {
   const child: unknown = (transport as unknown as { readonly _process?: unknown })._process;
   if (typeof child !== 'object' || child === null) return undefined;
-  const { stdout, stderr } = child as { stdout?: unknown; stderr?: unknown };
-  return { stdout: destroyable(stdout), stderr: destroyable(stderr) };
+  const { kill, once, off } = child as { kill?: unknown; once?: unknown; off?: unknown };
+  const usable = typeof kill === 'function' && typeof once === 'function' && typeof off === 'function';
+  return usable ? (child as ServerProcess) : undefined;
 }
 
 function destroyable(stream: unknown): { destroy(): unknown } | undefined {

@@ -32,7 +32,8 @@ const TAIL_CHARS = 1000;
  * sent to it ({@link guardedSends}), or sends notifications or requests (pings) faster than
  * a sane rate ({@link guardedNotifications}, which also drops the notifications the client
  * does not use). Closing a stdio transport stops reading its process at
- * once ({@link deafOnClose}); giving up on a stdio server also kills its process.
+ * once and resolves once the process has exited, signalled after a short grace if it does
+ * not ({@link deafOnClose}); giving up on a stdio server kills its process at once.
  *
  * @example
  * ```ts

@@ -1,0 +1,64 @@
+import type { ChildProcess } from 'node:child_process';
+
+/**
+ * How long a stdio server gets to exit once its stdin has ended, and again once it has been
+ * sent SIGTERM, before the next, harder step. A server that reads its stdin sees the end at
+ * once and exits within milliseconds (tens on a busy machine): half a second is ample for it
+ * to flush and go, while a server that ignores both steps holds `engine.close()` for about
+ * 1 s in all, not the SDK's 4 s (its own waits are 2 s each). Servers close side by side, so
+ * that is the bound for an engine with many of them too.
+ */
+export const MCP_STDIO_EXIT_GRACE_MS = 500;
+
+/** The parts of a server's process used to end it. */
+export type StdioChild = Pick<ChildProcess, 'exitCode' | 'signalCode' | 'kill' | 'once' | 'off'>;
+
+/**
+ * Waits for `child` to exit after its stdin has been ended (the polite step, which the
+ * caller takes), sending it SIGTERM after `graceMs`, then SIGKILL `graceMs` later. Resolves
+ * once it has exited (and node has reaped it: no zombie is left), or `graceMs` after the
+ * SIGKILL even if it has not (a process stuck in the kernel, which node reaps whenever it
+ * goes), so the wait is bounded by three graces. Never rejects; its timer and its listener
+ * are gone when it resolves. The SDK's own close runs alongside: its further signals to a
+ * process that has exited do nothing, and its timers are unref'd, so they keep nothing alive.
+ *
+ * @example
+ * ```ts
+ * stdin.end();
+ * await exitWithin(child, MCP_STDIO_EXIT_GRACE_MS);
+ * ```
+ */
+export function exitWithin(child: StdioChild, graceMs: number): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    let timer: NodeJS.Timeout | undefined;
+    let over = false;
+    const done = (): void => {
+      over = true;
+      clearTimeout(timer);
+      child.off('exit', done);
+      resolve();
+    };
+    child.once('exit', done);
+    // Each step may end the wait (an exit said at once): then no further step is timed.
+    const after = (step: () => void): void => {
+      if (!over) timer = setTimeout(step, graceMs);
+    };
+    after(() => {
+      signal(child, 'SIGTERM');
+      after(() => {
+        signal(child, 'SIGKILL');
+        after(done);
+      });
+    });
+  });
+}
+
+/** Sends `name` to `child`; one that has exited meanwhile is not signalled (node knows it has gone). */
+function signal(child: StdioChild, name: NodeJS.Signals): void {
+  try {
+    child.kill(name);
+  } catch {
+    // Only an unknown signal throws; a failure to send is an `error` event, which the SDK handles.
+  }
+}
