@@ -2,7 +2,8 @@
  * How `RedisSessionStore.delete` reads the answers of its transactions, and what it tells the
  * user when Redis refused a command in place (the rest of the transaction went through: Redis
  * never rolls a `MULTI` back): which of it deleting the conversation again finishes, and which
- * it cannot, with the commands that finish that by hand.
+ * it cannot, with the commands that finish that by hand; and when Redis discarded a whole
+ * transaction (`EXECABORT`), that nothing of it was applied and a retry finishes it.
  *
  * @module
  */
@@ -51,6 +52,30 @@ export function checkDeleteAnswers(sessionId: string, steps: readonly DeleteStep
     refused.push({ step, error });
   }
   if (refused.length > 0) throw redisFailure('deleting a session', new Error(refusalMessage(sessionId, refused)));
+}
+
+/**
+ * The error for a delete's transaction that failed as a whole (its `EXEC` rejected). Redis
+ * answers `EXECABORT` when it refused a command as it was queued (an ACL that does not allow
+ * it, memory past `maxmemory` for a command that may grow it): it then discards the whole
+ * transaction, so nothing of it was applied, and deleting the conversation again once the
+ * cause is fixed finishes it (a retry reads again what is left, and does it all). The message
+ * says so, with the reasons Redis gave; any other failure is reported as it is.
+ *
+ * @example
+ * ```ts
+ * await redis.multi(commands).exec().catch((e) => { throw deleteTransactionFailure(sessionId, e); });
+ * ```
+ */
+export function deleteTransactionFailure(sessionId: string, e: unknown): Error {
+  if (!(e instanceof Error) || !e.message.startsWith('EXECABORT')) return redisFailure('deleting a session', e);
+  const previous = (e as { previousErrors?: unknown }).previousErrors;
+  const reasons = new Set(Array.isArray(previous) ? previous.map((p) => (p instanceof Error ? p.message : String(p))) : []);
+  const why = reasons.size > 0 ? ` (EXECABORT), having refused a command of it as it was queued (${[...reasons].join('; ')})` : ` (${e.message})`;
+  const message =
+    `Redis discarded a whole transaction of the delete of conversation "${sessionId}"${why}, so nothing of that transaction was applied: ` +
+    "see why in Redis (ACL LOG for a command the user's ACLs do not allow, INFO memory for memory past maxmemory), then delete the conversation again, which finishes it";
+  return redisFailure('deleting a session', new Error(message, { cause: e }));
 }
 
 interface Refused {

@@ -11,7 +11,7 @@ import { claimLease } from './redis-session-lease.js';
 import { listRedisSessions } from './redis-session-list.js';
 import { APPEND_SESSION, REPLACE_SESSION, SAVE_GRANT, SAVE_TASK_INFO } from './redis-session-scripts.js';
 import { forgetTasksMessage } from './shared-tasks.js';
-import { checkDeleteAnswers, type DeleteStep } from './redis-delete-answers.js';
+import { checkDeleteAnswers, deleteTransactionFailure, type DeleteStep } from './redis-delete-answers.js';
 import { loadTaskRecord, ownedTasks } from './redis-task-records.js';
 
 /**
@@ -125,7 +125,7 @@ export class RedisSessionStore implements SessionStore {
   async #deleteTasks(sessionId: string, found: { listed: string[]; owned: string[] }, first: boolean): Promise<void> {
     const k = this.keys;
     const tasks = found.owned;
-    const logs = await this.#taskLogs(tasks);
+    const logs = await this.#taskLogs(sessionId, tasks);
     // Marked first, on their own: a mark Redis refuses fails the delete before anything is
     // deleted, so that a retry finds the tasks again (their records gone, it would not).
     if (tasks.length > 0) await this.#run(sessionId, tasks.map((id) => ({ part: 'mark', command: ['set', k.deletedTask(id), '1', 'PX', this.ttlMs] })));
@@ -142,15 +142,15 @@ export class RedisSessionStore implements SessionStore {
 
   /** Runs steps of a delete in one transaction, and checks each one's answer (`checkDeleteAnswers`: what a refusal leaves, what a retry finishes). */
   async #run(sessionId: string, steps: readonly DeleteStep[]): Promise<void> {
-    const answers = await this.redis.multi(steps.map((step) => step.command)).exec().catch(fail('deleting a session'));
+    const answers = await this.redis.multi(steps.map((step) => step.command)).exec().catch(failDeleting(sessionId));
     checkDeleteAnswers(sessionId, steps, answers ?? []);
   }
 
   /** The event logs of the tasks' launches on workers: the ids each task's list holds of its own form (`<task>.<launch>`; no other log). */
-  async #taskLogs(tasks: readonly string[]): Promise<string[]> {
+  async #taskLogs(sessionId: string, tasks: readonly string[]): Promise<string[]> {
     const reads = this.redis.multi();
     for (const id of tasks) reads.smembers(this.keys.taskLogs(id));
-    const answers = tasks.length === 0 ? [] : ((await reads.exec().catch(fail('deleting a session'))) ?? []);
+    const answers = tasks.length === 0 ? [] : ((await reads.exec().catch(failDeleting(sessionId))) ?? []);
     return tasks.flatMap((id, i) => {
       const [error, ids] = answers[i] ?? [];
       return error || !Array.isArray(ids) ? [] : (ids as unknown[]).filter((log): log is string => typeof log === 'string' && log.startsWith(`${id}.`));
@@ -251,6 +251,13 @@ function parsedItems(items: readonly string[]): unknown[] {
 
 /** Rounds of a delete (see `delete`): more than any tree has levels. */
 const MAX_DELETE_ROUNDS = 16;
+
+/** A delete's transaction failed: an `EXECABORT` says nothing of it was applied, and that a retry finishes (see `deleteTransactionFailure`). */
+function failDeleting(sessionId: string): (e: unknown) => never {
+  return (e) => {
+    throw deleteTransactionFailure(sessionId, e);
+  };
+}
 
 function fail(doing: string): (e: unknown) => never {
   return (e) => {
