@@ -73,4 +73,16 @@ describe.skipIf(!HAS_REDIS)('RedisSessionStore.delete: a transaction Redis disca
     expect(await sessions.load(task)).toEqual([]);
     expect(await sessions.loadTaskInfo(task)).toBeUndefined();
   });
+  it('the read of the tasks\' records (its ZSCORE denied): the same advice, nothing deleted, and a retry finishes it', async () => {
+    const sessions = redisFile.backend.sessions;
+    const task = await conversationDenying('conv_c', 'zscore');
+    const error = await store.delete('conv_c').then(() => undefined, (e: unknown) => e as Error);
+    expect(error?.message).toMatch(/\(EXECABORT\), having refused a command of it as it was queued \(NOPERM [^)]*'zscore'[^)]*\), so nothing of that transaction was applied: .*, then delete the conversation again, which finishes it$/);
+    expect(await sessions.load('conv_c')).toEqual([{ role: 'user', content: 'hi' }]);
+    expect(await sessions.load(task)).toEqual([{ role: 'user', content: 'secret' }]);
+    await allow();
+    await store.delete('conv_c');
+    expect(await sessions.load('conv_c')).toEqual([]);
+    expect(await sessions.load(task)).toEqual([]);
+  });
 });
