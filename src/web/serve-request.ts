@@ -51,6 +51,9 @@ export function demoRequestHandler(routes: DemoRoutes): (req: IncomingMessage, r
 /** Every answer of {@link demoRequestHandler}; may throw, which the handler turns into a 500. */
 function answer(routes: DemoRoutes, req: IncomingMessage, res: ServerResponse): void {
   setSecurityHeaders(res);
+  // Node keeps the first of several Host headers; a proxy before it may go by another, so the
+  // check below would read a name other than the one the request was routed by (RFC 9112: 400).
+  if ((req.headersDistinct.host?.length ?? 0) > 1) return sendPlain(res, 400, 'The request has more than one Host header.');
   if (routes.checkHost && !trustedHost(req.headers.host)) return sendPlain(res, 403, 'This server answers only requests for localhost.');
   const url = pathOf(req.url);
   if (!url) return sendPlain(res, 400, 'The request target is not a path the server can read (a target that begins with "//" names a host).');

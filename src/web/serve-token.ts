@@ -52,8 +52,10 @@ export function tokenCookieName(port: number): string {
 export function requestHasToken(req: IncomingMessage, token: string, cookieName: string): boolean {
   const bearer = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(req.headers.authorization ?? '')?.[1];
   if (bearer !== undefined && sameSecret(bearer, token)) return true;
-  const cookie = cookieValue(req.headers.cookie, cookieName);
-  return cookie !== undefined && sameSecret(cookie, token);
+  // Every cookie of that name: a page on another port of this host can set one of the same
+  // name with a longer path, which the browser then sends first (RFC 6265 5.4); reading only
+  // the first would let any such page lock the user's page out.
+  return cookieValues(req.headers.cookie, cookieName).some((cookie) => sameSecret(cookie, token));
 }
 
 /** Whether `given` equals `secret`, in time that depends on neither. */
@@ -63,12 +65,12 @@ export function sameSecret(given: string, secret: string): boolean {
   return timingSafeEqual(a, b);
 }
 
-/** The value of cookie `name` in a `Cookie` header, if it is there. */
-function cookieValue(header: string | undefined, name: string): string | undefined {
-  if (header === undefined) return undefined;
-  for (const pair of header.split(';')) {
+/** The values of every cookie `name` in a `Cookie` header, in its order. */
+function cookieValues(header: string | undefined, name: string): string[] {
+  const values: string[] = [];
+  for (const pair of (header ?? '').split(';')) {
     const at = pair.indexOf('=');
-    if (at > 0 && pair.slice(0, at).trim() === name) return pair.slice(at + 1).trim();
+    if (at > 0 && pair.slice(0, at).trim() === name) values.push(pair.slice(at + 1).trim());
   }
-  return undefined;
+  return values;
 }
