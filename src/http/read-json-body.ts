@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { HttpFailure } from './http-failure.js';
-import { MAX_JSON_DEPTH, nestsDeeper } from '../validation/json-depth.js';
+import { MAX_JSON_DEPTH, nestsDeeper, valueNestsDeeper } from '../validation/json-depth.js';
 
 /** A body a framework has already read and parsed (Express's `express.json()`). */
 interface ParsedRequest extends IncomingMessage {
@@ -15,7 +15,7 @@ interface ParsedRequest extends IncomingMessage {
  * known: from `content-length`, or while reading), and anything that is not one JSON object
  * (`400`), and a body that has not arrived in full within `timeoutMs` (`408`: a client that
  * trickles a body in holds its memory and a socket; the connection is closed). A body a
- * framework already parsed (Express with `express.json()`) is used as it is.
+ * framework already parsed (Express with `express.json()`) is used as it is, once its depth is checked (`400`).
  *
  * @example
  * ```ts
@@ -25,7 +25,7 @@ interface ParsedRequest extends IncomingMessage {
 export async function readJsonBody(req: IncomingMessage, maxBytes: number, timeoutMs = 10_000): Promise<Record<string, unknown>> {
   assertJsonRequest(req);
   const parsed = (req as ParsedRequest).body;
-  if (req.readableEnded && parsed !== undefined) return asObject(typeof parsed === 'string' || Buffer.isBuffer(parsed) ? parse(String(parsed)) : parsed);
+  if (req.readableEnded && parsed !== undefined) return asObject(typeof parsed === 'string' || Buffer.isBuffer(parsed) ? parse(String(parsed)) : shallowEnough(parsed));
   if (req.readableEnded) {
     // read by something mounted before the handler (Fastify's body parser) and not kept on `req.body`
     throw new HttpFailure(500, 'the request body was already read by another handler: mount runsHandler before any body parser (see docs/http.md)');
@@ -96,6 +96,12 @@ function parse(text: string): unknown {
   }
   // What reads the body walks it recursively: 150,000 nested [ would overflow the stack there (a 500).
   if (nestsDeeper(text)) throw new HttpFailure(400, `the body nests arrays and objects more than ${MAX_JSON_DEPTH} deep`);
+  return value;
+}
+
+/** A value a framework parsed (`express.json()` reads any depth), checked for depth as {@link parse} checks text. */
+function shallowEnough(value: unknown): unknown {
+  if (valueNestsDeeper(value)) throw new HttpFailure(400, `the body nests arrays and objects more than ${MAX_JSON_DEPTH} deep`);
   return value;
 }
 

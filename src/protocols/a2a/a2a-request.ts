@@ -9,6 +9,14 @@ import { RequestMalformedError, UnsupportedOperationError } from '@a2a-js/sdk/er
  */
 export const MAX_REFERENCE_TASKS = 16;
 
+/**
+ * The most parts a message may have. The SDK keeps the message in its task's history and
+ * copies the whole task out of the store and back for every update of the run: 20,000 one-letter
+ * parts (half a 1 MiB body) held the event loop, every run and client of the process, for a
+ * second in a one-update run, and a run updates many times.
+ */
+export const MAX_MESSAGE_PARTS = 1000;
+
 /** The JSON-RPC methods that send a message, so start a run: A2A 1.0's and 0.3's names. */
 const SEND_METHODS: ReadonlySet<string> = new Set(['SendMessage', 'SendStreamingMessage', 'message/send', 'message/stream']);
 
@@ -35,8 +43,8 @@ export interface A2ARequestFacts {
  * A message without a `contextId` gets one here (`ses_<uuid>`, written into the body), so
  * the run's session and the A2A context are the same id from the start.
  *
- * A message naming more than {@link MAX_REFERENCE_TASKS} reference tasks is `refused` as
- * malformed (invalid params).
+ * A message naming more than {@link MAX_REFERENCE_TASKS} reference tasks, or of more than
+ * {@link MAX_MESSAGE_PARTS} parts, is `refused` as malformed (invalid params).
  *
  * A message naming a task (`taskId`, or proto JSON's `task_id`) is `refused`: our tasks never
  * wait for input, so there is nothing to continue. The SDK must not see it: for a task still
@@ -57,12 +65,15 @@ export function readA2ARequest(body: Record<string, unknown>): A2ARequestFacts {
   if (references > MAX_REFERENCE_TASKS) {
     return { id, legacy, refused: new RequestMalformedError(`a message may name at most ${MAX_REFERENCE_TASKS} reference tasks ("referenceTaskIds"), this one names ${references}`) };
   }
+  const parts = Array.isArray(message.parts) ? message.parts : [];
+  if (parts.length > MAX_MESSAGE_PARTS) {
+    return { id, legacy, refused: new RequestMalformedError(`a message may have at most ${MAX_MESSAGE_PARTS} parts, this one has ${parts.length}: join its text into fewer parts`) };
+  }
   // The SDK reads `contextId`, else proto JSON's `context_id`: so do we, or a client of the
   // second spelling would start a new conversation with every message.
   const given = message.contextId ?? message.context_id;
   const contextId = typeof given === 'string' && given !== '' ? given : `ses_${randomUUID()}`;
   message.contextId = contextId;
-  const parts = Array.isArray(message.parts) ? message.parts : [];
   const prompt = parts.flatMap((part) => (typeof record(part)?.text === 'string' ? [record(part)!.text as string] : [])).join('\n');
   return { id, legacy, send: { prompt, contextId } };
 }
