@@ -1,18 +1,15 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, unlinkSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { onceWarner } from '../errors/warn-once.js';
-import { openConfined, type ConfinedRoot } from './confined-file.js';
-import { holderState, lockText, parseHolder } from './lock-holder.js';
+import type { ConfinedRoot } from './confined-file.js';
+import { lockText } from './lock-holder.js';
 import type { ClaimGranted, SessionClaim } from './session-claim.js';
 import { sessionFileStem } from './session-file-name.js';
+import { createLock, isStale, judgeLock, MAX_LOCK_BYTES, readLock, removeStale, type LockVerdict } from './stale-lock.js';
 
-const { O_CREAT, O_EXCL, O_RDONLY, O_WRONLY } = constants;
+const { O_RDONLY } = constants;
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 const NONBLOCK = constants.O_NONBLOCK ?? 0;
-
-/** A lock is one short JSON line; more is no lock this store wrote, and is never read whole. */
-const MAX_LOCK_BYTES = 4096;
 
 /** The warning code of a lock a release could not remove. */
 export const SESSION_LOCK_LEFT = 'RXHARNESS_SESSION_LOCK_LEFT';
@@ -35,10 +32,12 @@ export function sessionLockFile(dir: string, sessionId: string): string {
 /**
  * Claims a session across the processes sharing its folder, once `local` (this process's
  * claim) was granted: the lock file `file` made exclusively (`O_CREAT|O_EXCL|O_NOFOLLOW`),
- * holding the owner and its process (`lock-holder.ts`). A lock whose process has ended on this
- * machine (killed, crashed) is removed, once, and the claim tried again; see
- * `removeStale`. Refused, the answer names the holder and the lock file to delete should
- * no process use the session. `local` is released with the lock, or at once when refused.
+ * holding the owner and its process (`lock-holder.ts`). A stale lock (its process ended on
+ * this machine, or it was never written whole and is over a minute old) is removed under
+ * the guard `<lock>.recover`, and the claim tried again; a guard whose recoverer ended too is
+ * removed the same way (`stale-lock.ts`). Refused, the answer names the holder, and the files
+ * to delete should no process use the session. `local` is released with the lock, or at
+ * once when refused.
  *
  * @throws `UnsafeLinkError` for a link planted as the lock, `NotRegularFileError`
  * for a FIFO, folder, socket or device there; file-system errors as they are.
@@ -56,87 +55,57 @@ export async function claimLockFile(root: ConfinedRoot, file: string, owner: str
 }
 
 async function takeLock(root: ConfinedRoot, file: string, owner: string): Promise<SessionClaim> {
-  let recovered = false;
-  // A few rounds at most: a lock released between our create and our read is tried again.
-  for (let round = 0; round < 3; round++) {
+  const guard = `${file}.recover`;
+  // A few rounds at most: a lock released between our create and our read, or a stale one
+  // just removed, is tried again.
+  for (let round = 0; round < 4; round++) {
     const text = lockText(owner);
-    if (await create(root, file, text)) return held(file, text);
+    if (await createLock(root, file, text)) return held(file, text);
     const found = await readLock(root, file);
     if (found === undefined) continue;
-    const holder = parseHolder(found);
-    if (holder === undefined) return refused(`unknown (the lock file ${file} is empty, cut or not written by rxharness`, file);
-    const state = await holderState(holder);
-    const who = `${holder.owner} (pid ${holder.pid} on ${holder.host}`;
-    if (state !== 'dead') return refused(who, file);
-    if (recovered) return refused(`${who}, which has ended; its lock file ${file} is being recovered by another process, or a recovery stopped`, `${file} and ${file}.recover`);
-    recovered = true;
-    await removeStale(root, file);
+    const lock = await judgeLock(found);
+    if (!isStale(lock)) return refused(heldBy(lock, file));
+    if (await removeStale(root, file, guard)) continue;
+    const stuck = await clearGuard(root, file, guard, lock);
+    if (stuck !== undefined) return refused(stuck);
   }
-  return refused(`unknown (the lock file ${file} keeps changing hands`, file);
+  return refused(`unknown (the lock file ${file} keeps changing hands: try again)`);
 }
 
-/** A refusal naming who holds the session, and what to delete should that be no live run. */
-function refused(who: string, files: string): SessionClaim {
-  return { granted: false, owner: `${who}: delete ${files} if no rxharness process uses this session)` };
+/** What a refusal that no waiting ends asks of the user. */
+const IF_UNUSED_DELETE = 'if no rxharness process uses this session, delete';
+
+/** A refusal: `who` is the text a `SessionBusyError` shows as the run holding the session. */
+function refused(who: string): SessionClaim {
+  return { granted: false, owner: who };
 }
 
-/** Makes the lock, whole: false when a file is there already (whatever it is: never followed). */
-async function create(root: ConfinedRoot, file: string, text: string): Promise<boolean> {
-  let handle;
-  try {
-    handle = await openConfined(root, file, O_WRONLY | O_CREAT | O_EXCL);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw e;
-  }
-  try {
-    await handle.writeFile(text);
-  } catch (e) {
-    await rm(file, { force: true }); // ours, half written (a full disk): no one must take it for a claim
-    throw e;
-  } finally {
-    await handle.close();
-  }
-  return true;
-}
-
-/** The lock's text, at most {@link MAX_LOCK_BYTES} (a longer one reads as garbage); `undefined` when it is gone. */
-async function readLock(root: ConfinedRoot, file: string): Promise<string | undefined> {
-  let handle;
-  try {
-    handle = await openConfined(root, file, O_RDONLY);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw e;
-  }
-  try {
-    const buffer = Buffer.alloc(MAX_LOCK_BYTES + 1);
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    return bytesRead > MAX_LOCK_BYTES ? '' : buffer.toString('utf8', 0, bytesRead);
-  } finally {
-    await handle.close();
-  }
+/** Who holds the session, as far as its lock tells, and what to do about it. */
+function heldBy(lock: LockVerdict, file: string): string {
+  if (lock.state === 'young') return `unknown (the lock file ${file} is being written right now, or its writer died there and it goes in a minute: try again)`;
+  if (lock.holder === undefined) return `unknown (the lock file ${file} is not one rxharness writes: ${IF_UNUSED_DELETE} it)`;
+  const who = `${lock.holder.owner} (pid ${lock.holder.pid} on ${lock.holder.host}`;
+  if (lock.state === 'alive') return `${who}, still running; its lock file is ${file})`;
+  return `${who}, which cannot be checked from here: ${IF_UNUSED_DELETE} its lock file ${file})`;
 }
 
 /**
- * Removes a lock whose holder has ended, under the guard `<lock>.recover` (made exclusively):
- * two processes finding the same stale lock must not both remove "it", as the second would
- * remove the lock the first has made since. Under the guard the lock is read and judged
- * again, and only that text's holder being dead removes it; nothing else removes a lock but
- * its holder, so it cannot change in between. A guard already there: another process is
- * recovering (or died doing so, and the refusal names the guard).
+ * The guard `<lock>.recover` was there when a stale lock was to be removed: removes it if
+ * its recoverer has ended too (`removeStale`, one level up). `undefined` to try again;
+ * otherwise why the session stays refused: a live recoverer at work, or a guard that
+ * cannot be judged or removed (named, with every file to delete).
  */
-async function removeStale(root: ConfinedRoot, file: string): Promise<void> {
-  const guard = `${file}.recover`;
-  const made = await create(root, guard, lockText('recovery'));
-  if (!made) return;
-  try {
-    const found = await readLock(root, file);
-    const holder = found === undefined ? undefined : parseHolder(found);
-    if (holder !== undefined && (await holderState(holder)) === 'dead') await rm(file, { force: true });
-  } finally {
-    await rm(guard, { force: true });
-  }
+async function clearGuard(root: ConfinedRoot, file: string, guard: string, lock: LockVerdict): Promise<string | undefined> {
+  const found = await readLock(root, guard);
+  if (found === undefined) return undefined; // the recovery just ended
+  const verdict = await judgeLock(found);
+  const gone = lock.holder === undefined ? `unknown (its lock file ${file} was never written whole` : `${lock.holder.owner} (pid ${lock.holder.pid} on ${lock.holder.host}, which has ended`;
+  if (verdict.state === 'alive') return `${gone}; pid ${verdict.holder.pid} is removing that lock file right now: try again)`;
+  // Made an instant ago and not written yet (or its maker died there: removed after a minute).
+  if (verdict.state === 'young') return `${gone}; another process is removing that lock file right now: try again)`;
+  if (!isStale(verdict)) return `${gone}; a recovery of its lock file stopped or cannot be checked: ${IF_UNUSED_DELETE} ${file} and ${guard})`;
+  if (await removeStale(root, guard, `${guard}.recover`)) return undefined;
+  return `${gone}; its stale recovery guard is being removed by another process, or that stopped too: try again; ${IF_UNUSED_DELETE} ${file}, ${guard} and ${guard}.recover)`;
 }
 
 /** A granted lock: its release removes the file only while it holds this very text (synchronously: a claim right after it must find it gone). */
