@@ -1,4 +1,5 @@
 import { RxHarnessError } from '../errors/rxharness-error.js';
+import { markInvisible } from './visible-text.js';
 
 /**
  * A line of NDJSON input that is not an agent event: invalid JSON, JSON that lacks an
@@ -29,12 +30,14 @@ export class NdjsonParseError extends RxHarnessError {
     readonly line: string,
     reason: string,
   ) {
-    super(`NDJSON line ${lineNumber} ${reason}: ${preview(line)}`);
+    // the reason may quote the line too (JSON.parse's message does)
+    super(`NDJSON line ${lineNumber} ${markInvisible(reason)}: ${preview(line)}`);
   }
 }
 
 const PREVIEW_CHARS = 80;
 
+/** The start of the line, its controls marked: the message is printed to terminals, where raw escapes in a hostile file would act. */
 function preview(line: string): string {
-  return line.length <= PREVIEW_CHARS ? line : `${line.slice(0, PREVIEW_CHARS)}…`;
+  return markInvisible(line.length <= PREVIEW_CHARS ? line : `${line.slice(0, PREVIEW_CHARS)}…`);
 }

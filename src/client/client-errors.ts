@@ -1,8 +1,10 @@
+import { markInvisible } from '../adapters/visible-text.js';
 import { RxHarnessError } from '../errors/rxharness-error.js';
 
 /**
- * The server answered a request about runs with an error status. `message` is the server's
- * `{ error }` text (or the start of its body), `status` the HTTP status: `400` a bad request,
+ * The server answered a request about runs with an error status. `message` quotes the server's
+ * `{ error }` text (or the start of its body) with its control characters marked (`<U+001B>`),
+ * `serverError` keeps it as sent, `status` is the HTTP status: `400` a bad request,
  * `404` an unknown run or no pending call, `409` a busy session, `413` a body too large.
  * Also an answer of the right status that is too large to take (over 32 MiB; `serverError` says so).
  *
@@ -26,7 +28,8 @@ export class RunRequestError extends RxHarnessError {
     /** What was asked, e.g. `POST /api/runs`. */
     readonly request: string,
   ) {
-    super(`${request} answered ${status}: ${serverError}`);
+    // the server's text, shown with its controls marked: a message is printed to terminals, where a hostile server's escapes would act
+    super(`${request} answered ${status}: ${markInvisible(serverError)}`);
   }
 }
 
@@ -59,6 +62,7 @@ export class RunConnectionError extends RxHarnessError {
 /**
  * The server ended a run's event stream with `event: error`: the run failed in a way it could
  * not report as a `RunEnd` (its event log failed), or it was evicted while being read.
+ * `message` quotes the server's words with their control characters marked (`<U+001B>`).
  * `serverName` is the server's error name (e.g. `UnknownRunError`), or the client's word for
  * a stream it refused: `BadMessage` (not a well-formed event of the run), `MessageTooLarge`
  * (over `maxMessageLength`), `NoRunEnd` (ended without the run's `RunEnd`), `NoBody`.
@@ -85,8 +89,8 @@ export class RunStreamError extends RxHarnessError {
   ) {
     super(
       endedBy === 'server'
-        ? `run "${runId}" ended with an error on the server: ${serverName}: ${serverMessage}`
-        : `the event stream of run "${runId}" was refused: ${serverName}: ${serverMessage}`,
+        ? `run "${runId}" ended with an error on the server: ${markInvisible(`${serverName}: ${serverMessage}`)}`
+        : `the event stream of run "${runId}" was refused: ${serverName}: ${markInvisible(serverMessage)}`,
     );
   }
 }

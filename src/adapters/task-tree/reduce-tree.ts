@@ -6,6 +6,7 @@ import type { UiItem } from '../ui-item.js';
 import { lateSettling, nodeAt } from './late-tasks.js';
 import { changeKeepingLazy } from './lazy-fields.js';
 import { settleBelow } from './settle-below.js';
+import { oneLine } from '../terminal-tree/text-line.js';
 import { apply, isGoing, rootFor, settle, settledNode, settlingOf, taskNode } from './tree-apply.js';
 import { addChild, carrySettledIndex, changeRun, noteGoing, openIndex, pathOf, runPath, settleIndex, updateAt, type TreeIndex } from './tree-index.js';
 import type { TaskTreeState, TreeNode } from './tree-state.js';
@@ -15,7 +16,10 @@ export { TAIL_CHARS } from './tree-apply.js';
 /**
  * The deepest task the tree tracks. The engine nests one `TaskWrap` per level of delegation,
  * so a deeper item is hostile or broken input: the tree's walks are recursive (as deep as
- * the tree) and a 10,000-deep event overflowed the stack, so such an item is left out.
+ * the tree) and a 10,000-deep event overflowed the stack, so such an item is left out. A task
+ * goes under the node running its `parentRunId`, so the bound is kept on where it would go
+ * too: a chain of flat `TaskWrap`s, each naming the last one's run as its parent, built a
+ * tree 7,000 deep (each item costing its depth, then a stack overflow out of the reducer).
  */
 const MAX_TREE_DEPTH = 64;
 
@@ -35,7 +39,8 @@ const MAX_TREE_DEPTH = 64;
  * Nothing runs under an ended node either: a task first told of (or restarted) after its
  * parent ended is kept, but ended at once, `failed` (`cancelled` under a cancelled parent)
  * with "came after its parent run had ended", and so are its calls and its own tasks.
- * An item more than 64 tasks deep changes nothing, and so does an event without the fields
+ * An item more than 64 tasks deep changes nothing (nor does a new task whose parent run sits
+ * at the 64th level), and so does an event without the fields
  * its type promises (`isWellFormedEvent`: say, a `RunEnd` without `metrics` from a broken server).
  *
  * Each item costs the depth of its task (times the log of its siblings): the nodes are found
@@ -59,9 +64,10 @@ export function reduceTree(state: TaskTreeState, input: AgentEvent | UiItem, now
   const root = state.root ?? rootFor(item, now);
   const index = openIndex(root);
   let tree = root;
+  let placed = true;
   // An event names every task above its own (a UI item only the innermost): rows for those not seen yet.
-  if (isEvent && item.depth > 1) tree = withAncestors(index, tree, unwrapEvent(input).path.slice(0, -1), now);
-  const next = item.groupKey === undefined ? applyAt(index, tree, [], item, now, true) : updateTask(index, tree, item, item.groupKey, now);
+  if (isEvent && item.depth > 1) ({ tree, placed } = withAncestors(index, tree, unwrapEvent(input).path.slice(0, -1), now));
+  const next = !placed ? tree : item.groupKey === undefined ? applyAt(index, tree, [], item, now, true) : updateTask(index, tree, item, item.groupKey, now);
   settleIndex(index, next);
   if (item.kind === 'result') {
     const { text, abnormal, error } = item;
@@ -73,6 +79,7 @@ export function reduceTree(state: TaskTreeState, input: AgentEvent | UiItem, now
 /**
  * Marks every node still queued or running as `failed` (or `cancelled`) with `reason`: the
  * stream ended (an error, a cancel) without their end. Their tool calls still going end the same way.
+ * `reason` is kept as one line without control characters (it is drawn on terminals).
  *
  * @param status - What they become: `failed` (default), or `cancelled` for a run someone stopped.
  * @example
@@ -82,16 +89,18 @@ export function reduceTree(state: TaskTreeState, input: AgentEvent | UiItem, now
  */
 export function settleTree(state: TaskTreeState, now: number, reason: string, status: 'failed' | 'cancelled' = 'failed'): TaskTreeState {
   if (state.root === undefined) return state;
-  const root = settle(state.root, now, reason, status);
+  // the reason is often an error's message (a tool's, a server's): made one safe line, as the events' texts are
+  const root = settle(state.root, now, oneLine(reason), status);
   carrySettledIndex(state.root, root); // the same nodes in the same places
   return { ...state, root };
 }
 
-/** Applies a task's item to its node, making the node under its parent on first sight. */
+/** Applies a task's item to its node, making the node under its parent on first sight (none deeper than {@link MAX_TREE_DEPTH}). */
 function updateTask(index: TreeIndex, root: TreeNode, item: UiItem, key: string, now: number): TreeNode {
   const path = pathOf(index, key);
   if (path !== undefined) return applyAt(index, root, path, item, now, false);
   const parentPath = runPath(index, item.parentRunId) ?? [];
+  if (parentPath.length >= MAX_TREE_DEPTH) return root;
   return addChild(index, root, parentPath, settledUnder(nodeAt(root, parentPath), apply(taskNode(item, key, now), item, now, false), now));
 }
 
@@ -123,15 +132,19 @@ function applyAt(index: TreeIndex, root: TreeNode, path: readonly number[], item
   });
 }
 
-/** Makes the nodes of the outer frames that do not exist yet, each under its parent run. */
-function withAncestors(index: TreeIndex, root: TreeNode, frames: readonly TaskFrame[], now: number): TreeNode {
+/**
+ * Makes the nodes of the outer frames that do not exist yet, each under its parent run;
+ * `placed` false when one would go deeper than {@link MAX_TREE_DEPTH} (the item is then left out).
+ */
+function withAncestors(index: TreeIndex, root: TreeNode, frames: readonly TaskFrame[], now: number): { tree: TreeNode; placed: boolean } {
   let tree = root;
   for (const frame of frames) {
     const key = `${frame.parentRunId}/${frame.taskId}`;
     if (pathOf(index, key) !== undefined) continue;
     const item = { kind: 'task-start', ...frame, agentName: frame.taskAgentName, depth: 0, groupKey: key, sessionId: frame.taskId, prompt: '' } as const;
     const parentPath = runPath(index, frame.parentRunId) ?? [];
+    if (parentPath.length >= MAX_TREE_DEPTH) return { tree, placed: false };
     tree = addChild(index, tree, parentPath, settledUnder(nodeAt(tree, parentPath), taskNode(item, key, now), now));
   }
-  return tree;
+  return { tree, placed: true };
 }
