@@ -39,7 +39,8 @@ export function standardAgentDirs(options: StandardAgentDirsOptions): AgentDir[]
   const home = options.home ?? homedir();
   return [
     { path: builtinAgentsDir(), source: 'builtin' },
-    { path: join(resolve(options.workspace), '.rxharness', 'agents'), source: 'workspace' },
+    // A file of the workspace's folder must be the workspace's: a link out of it is refused (AgentDir.within).
+    { path: join(resolve(options.workspace), '.rxharness', 'agents'), source: 'workspace', within: resolve(options.workspace) },
     { path: join(home, '.rxharness', 'agents'), source: 'user' },
     ...(options.agentDirs ?? []).map((path): AgentDir => ({ path: resolve(options.workspace, path), source: 'dir' })),
   ];

@@ -5,6 +5,7 @@ import { DefinitionError } from './definition-error.js';
 import { listMarkdownFiles, messageOf } from './list-markdown-files.js';
 import { parseAgentMarkdown } from './parse-agent-markdown.js';
 import { readBoundedFile } from './read-bounded-file.js';
+import { realFileWithin, realFolder } from './file-within.js';
 
 /**
  * The most bytes a definition file may have. Its body is a system prompt, sent whole with
@@ -19,6 +20,15 @@ export interface AgentDir {
   readonly path: string;
   /** The source its definitions get (e.g. `workspace`, `dir`). */
   readonly source: AgentSource;
+  /**
+   * A folder every definition file must really lie in (`standardAgentDirs` gives the
+   * workspace's own folder the workspace): a file there that is a symbolic link leading
+   * outside it is not read, with a diagnostic. A cloned repository could otherwise have the
+   * engine read, and put into a prompt, a file of yours it names by a link
+   * (`.rxharness/agents/a.md -> ../../other-repo/.rxharness/agents/private.md`). Unset, links
+   * are followed anywhere (a shared agents folder linked into `~/.rxharness/agents/`).
+   */
+  readonly within?: string;
 }
 
 /** What {@link discoverAgents} found. */
@@ -65,8 +75,9 @@ export function discoverAgentsSync(dirs: readonly AgentDir[]): DiscoveryResult {
       // The same folder listed twice would only produce duplicate-name noise.
       if (seenRoots.has(root)) continue;
       seenRoots.add(root);
+      const within = dir.within === undefined ? undefined : realFolder(resolve(dir.within));
       for (const file of listMarkdownFiles(root, diagnostics)) {
-        const definition = readDefinition(file, dir.source, diagnostics);
+        const definition = readDefinition(file, dir.source, diagnostics, within);
         if (definition === undefined) continue;
         const winner = winners.get(definition.name);
         if (winner === undefined) {
@@ -116,10 +127,11 @@ function nothingToOverride(name: string): string {
   return `"override: true" has no effect: there is no built-in agent "${name}" to replace (check the name)`;
 }
 
-function readDefinition(file: string, source: AgentSource, diagnostics: AgentDiagnostic[]): AgentDefinition | undefined {
+function readDefinition(file: string, source: AgentSource, diagnostics: AgentDiagnostic[], within?: string): AgentDefinition | undefined {
   let text: string;
   try {
-    text = readDefinitionFile(file);
+    // Inside `within`, the real path is read with no link followed: one swapped in meanwhile is refused.
+    text = within === undefined ? readDefinitionFile(file) : readDefinitionFile(realFileWithin(file, within), true);
   } catch (error) {
     // The system's errors have a code; the others already say what the file is ("is not a regular file").
     const code = (error as NodeJS.ErrnoException).code;
@@ -138,10 +150,11 @@ function readDefinition(file: string, source: AgentSource, diagnostics: AgentDia
 
 /**
  * The text of a definition file: a regular file of at most {@link MAX_DEFINITION_BYTES},
- * read without blocking on a named pipe (see `readBoundedFile`).
+ * read without blocking on a named pipe (see `readBoundedFile`); with `noFollow`, a path whose
+ * last part is a symbolic link is refused (`ELOOP`).
  *
  * @throws Error saying why it cannot be read.
  */
-export function readDefinitionFile(file: string): string {
-  return readBoundedFile(file, { maxBytes: MAX_DEFINITION_BYTES, what: 'a definition file' });
+export function readDefinitionFile(file: string, noFollow = false): string {
+  return readBoundedFile(file, { maxBytes: MAX_DEFINITION_BYTES, what: 'a definition file', noFollow });
 }

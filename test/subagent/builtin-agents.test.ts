@@ -36,7 +36,7 @@ describe('standardAgentDirs', () => {
   it('lists built-ins, workspace, user, then extra folders', () => {
     expect(standardAgentDirs({ workspace: '/repo', home: '/home/u', agentDirs: ['team-agents', '/opt/agents'] })).toEqual([
       { path: builtinAgentsDir(), source: 'builtin' },
-      { path: '/repo/.rxharness/agents', source: 'workspace' },
+      { path: '/repo/.rxharness/agents', source: 'workspace', within: '/repo' },
       { path: '/home/u/.rxharness/agents', source: 'user' },
       { path: '/repo/team-agents', source: 'dir' },
       { path: '/opt/agents', source: 'dir' },

@@ -3,6 +3,7 @@ import { isAbsolute, join, relative } from 'node:path';
 import { errorMessage } from '../../errors/error-message.js';
 import { readFrontMatter } from '../front-matter.js';
 import { readBoundedFile } from '../read-bounded-file.js';
+import { isInside, realFolder as realWithin } from '../file-within.js';
 import { describeValue } from '../../validation/describe-value.js';
 import { AGENT_NAME_PATTERN } from '../agent-definition.js';
 import { MAX_SKILL_BYTES, type Skill, type SkillDir } from './skill.js';
@@ -10,7 +11,8 @@ import { MAX_SKILL_BYTES, type Skill, type SkillDir } from './skill.js';
 /**
  * Reads the skill `name` from one skill folder: `undefined` when the folder has no such skill
  * folder. The skill folder itself may be a symbolic link (a shared folder linked in), but its
- * `SKILL.md` must stay inside it: a link leading elsewhere (`../../.ssh/id_rsa`) is refused.
+ * `SKILL.md` must stay inside it: a link leading elsewhere (`../../.ssh/id_rsa`) is refused;
+ * so is one leading out of `dir.within` (a workspace skill folder linked out of the workspace).
  *
  * @throws Error naming the problem: a name that is no folder name ({@link skillNameProblem}),
  *   or, naming the file, no `SKILL.md`, a link out of the folder, a file over
@@ -29,6 +31,9 @@ export function readSkill(dir: SkillDir, name: string): Skill | undefined {
   const inside = relative(realFolder, realFile);
   if (inside.startsWith('..') || isAbsolute(inside)) {
     throw new Error(`${file}: is a symbolic link leading out of its skill folder (to ${realFile}); copy the file in instead`);
+  }
+  if (dir.within !== undefined && !isInside(realFile, realWithin(dir.within))) {
+    throw new Error(`${file}: is a symbolic link leading out of the workspace (to ${realFile}); a workspace skill must be a file of the workspace: copy it in instead`);
   }
   let text: string;
   try {

@@ -39,6 +39,12 @@ export interface SkillDir {
   readonly path: string;
   /** `workspace` skills follow the trust rules of workspace definitions. */
   readonly source: SkillSource;
+  /**
+   * A folder every `SKILL.md` read from here must really lie in (`standardSkillDirs` gives the
+   * workspace's skills the workspace): a skill folder linked out of it is refused, as a
+   * definition file is (see `AgentDir.within`). Unset, a skill folder may be a link anywhere.
+   */
+  readonly within?: string;
 }
 
 /**
@@ -52,7 +58,7 @@ export interface SkillDir {
  */
 export function standardSkillDirs(options: { readonly workspace: string; readonly home: string }): SkillDir[] {
   return [
-    { path: join(resolve(options.workspace), '.rxharness', 'skills'), source: 'workspace' },
+    { path: join(resolve(options.workspace), '.rxharness', 'skills'), source: 'workspace', within: resolve(options.workspace) },
     { path: join(resolve(options.home), '.rxharness', 'skills'), source: 'user' },
   ];
 }
