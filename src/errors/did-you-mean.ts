@@ -18,16 +18,22 @@ import { distance } from 'fastest-levenshtein';
  * ```
  */
 export function closest(word: string, candidates: readonly string[], maxDistance?: number): string | undefined {
-  const lower = word.toLowerCase();
   const squashed = squash(word);
+  // Squashing only shortens, and each letter more than a candidate has is one edit: a word
+  // longer than every candidate by more than any allowed distance is near none of them.
+  if (squashed.length > Math.max(0, ...candidates.map((candidate) => candidate.length)) + (maxDistance ?? 2)) return undefined;
+  const lower = word.toLowerCase();
   const sameLetters = candidates.find((candidate) => candidate.toLowerCase() === lower)
     ?? candidates.find((candidate) => squash(candidate) === squashed);
   if (sameLetters !== undefined) return sameLetters;
   let best: string | undefined;
   let bestDistance = Number.POSITIVE_INFINITY;
   for (const candidate of candidates) {
-    const edits = distance(lower, candidate.toLowerCase());
     const allowed = maxDistance ?? (candidate.length <= 5 ? 1 : 2);
+    // Lengths further apart than `allowed` need more edits than that: the distance, whose cost
+    // grows with the word, is not worth computing.
+    if (Math.abs(lower.length - candidate.length) > allowed) continue;
+    const edits = distance(lower, candidate.toLowerCase());
     if (edits <= allowed && edits < bestDistance) [best, bestDistance] = [candidate, edits];
   }
   return best;
