@@ -42,47 +42,31 @@ describe.skipIf(!HAS_REDIS)('RedisSessionStore.delete: a transaction Redis disca
 
   const allow = (): Promise<unknown> => redisFile.backend.parts.redis.call('ACL', 'SETUSER', USER, '+@all');
 
-  it('the transaction that deletes (its SREM denied): nothing of it applied, the message says so, and a retry finishes the delete', async () => {
+  // Each transaction of a delete, one command of it denied: Redis discards it whole.
+  const cases = [
+    { what: 'the transaction that deletes', denied: 'srem', id: 'conv_a' },
+    { what: 'the transaction that marks the tasks deleted', denied: 'set', id: 'conv_b' },
+    { what: "the read of the tasks' records", denied: 'zscore', id: 'conv_c' },
+  ];
+  it.each(cases)('$what (its $denied denied): nothing of it applied, the message says so, and a retry finishes the delete', async ({ denied, id }) => {
     const sessions = redisFile.backend.sessions;
-    const task = await conversationDenying('conv_a', 'srem');
-    const error = await store.delete('conv_a').then(() => undefined, (e: unknown) => e as Error);
+    const task = await conversationDenying(id, denied);
+    const error = await store.delete(id).then(() => undefined, (e: unknown) => e as Error);
     expect(error?.message).toMatch(
-      /^Redis failed while deleting a session: Redis discarded a whole transaction of the delete of conversation "conv_a" \(EXECABORT\), having refused a command of it as it was queued \(NOPERM [^)]*'srem'[^)]*\), so nothing of that transaction was applied: see why in Redis \(ACL LOG .*INFO memory .*\), then delete the conversation again, which finishes it$/,
+      new RegExp(
+        `^Redis failed while deleting a session: Redis discarded a whole transaction of the delete of conversation "${id}" \\(EXECABORT\\), ` +
+          `having refused a command of it as it was queued \\(NOPERM [^)]*'${denied}'[^)]*\\), so nothing of that transaction was applied: ` +
+          'see why in Redis \\(ACL LOG .*INFO memory .*\\), then delete the conversation again, which finishes it$',
+      ),
     );
     // What the message says: none of it ran.
-    expect(await sessions.load('conv_a')).toEqual([{ role: 'user', content: 'hi' }]);
+    expect(await sessions.load(id)).toEqual([{ role: 'user', content: 'hi' }]);
     expect(await sessions.load(task)).toEqual([{ role: 'user', content: 'secret' }]);
-    expect(await sessions.loadTaskInfo(task)).toMatchObject({ ownerSessionId: 'conv_a' });
+    expect(await sessions.loadTaskInfo(task)).toMatchObject({ ownerSessionId: id });
     await allow();
-    await store.delete('conv_a');
-    expect(await sessions.load('conv_a')).toEqual([]);
+    await store.delete(id);
+    expect(await sessions.load(id)).toEqual([]);
     expect(await sessions.load(task)).toEqual([]);
     expect(await sessions.loadTaskInfo(task)).toBeUndefined();
-  });
-
-  it("the transaction that marks the tasks deleted (its SET denied): the same message, nothing deleted, and a retry finishes it", async () => {
-    const sessions = redisFile.backend.sessions;
-    const task = await conversationDenying('conv_b', 'set');
-    const error = await store.delete('conv_b').then(() => undefined, (e: unknown) => e as Error);
-    expect(error?.message).toMatch(/\(EXECABORT\), having refused a command of it as it was queued \(NOPERM [^)]*'set'[^)]*\), so nothing of that transaction was applied: .*, then delete the conversation again, which finishes it$/);
-    expect(await sessions.load('conv_b')).toEqual([{ role: 'user', content: 'hi' }]);
-    expect(await sessions.load(task)).toEqual([{ role: 'user', content: 'secret' }]);
-    await allow();
-    await store.delete('conv_b');
-    expect(await sessions.load('conv_b')).toEqual([]);
-    expect(await sessions.load(task)).toEqual([]);
-    expect(await sessions.loadTaskInfo(task)).toBeUndefined();
-  });
-  it('the read of the tasks\' records (its ZSCORE denied): the same advice, nothing deleted, and a retry finishes it', async () => {
-    const sessions = redisFile.backend.sessions;
-    const task = await conversationDenying('conv_c', 'zscore');
-    const error = await store.delete('conv_c').then(() => undefined, (e: unknown) => e as Error);
-    expect(error?.message).toMatch(/\(EXECABORT\), having refused a command of it as it was queued \(NOPERM [^)]*'zscore'[^)]*\), so nothing of that transaction was applied: .*, then delete the conversation again, which finishes it$/);
-    expect(await sessions.load('conv_c')).toEqual([{ role: 'user', content: 'hi' }]);
-    expect(await sessions.load(task)).toEqual([{ role: 'user', content: 'secret' }]);
-    await allow();
-    await store.delete('conv_c');
-    expect(await sessions.load('conv_c')).toEqual([]);
-    expect(await sessions.load(task)).toEqual([]);
   });
 });

@@ -5,12 +5,13 @@
  * when the lock's own process has ended on this machine.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync, readlinkSync } from 'node:fs';
+import { readlinkSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FileSessionStore } from '../../src/session/file-session-store.js';
 import { sessionLockFile } from '../../src/session/session-lock-file.js';
+import { linuxIdentity } from './lock-identity.js';
 import { makeWorkspace, type TestWorkspace } from '../support/tool-context.js';
 import { toolContextPerTest } from '../support/tool-context-per-test.js';
 import { plantFifo, plantFolder, promptly, releaseFifos } from './planted-fifo-kit.js';
@@ -136,12 +137,3 @@ describe('planted session lock files', () => {
   });
 });
 
-/** What a lock of this process records on Linux (nothing elsewhere), as `lock-holder.ts` reads it. */
-function linuxIdentity(): { processStart?: string; pidNamespace?: string } {
-  try {
-    const stat = readFileSync('/proc/self/stat', 'utf8');
-    return { processStart: stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19], pidNamespace: readlinkSync('/proc/self/ns/pid') };
-  } catch {
-    return {};
-  }
-}

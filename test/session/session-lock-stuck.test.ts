@@ -5,13 +5,13 @@
  * recoverer's guard, a lock young enough to be being written, text rxharness never writes.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync, readlinkSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { FileSessionStore } from '../../src/session/file-session-store.js';
 import type { SessionClaim } from '../../src/session/session-claim.js';
 import { sessionLockFile } from '../../src/session/session-lock-file.js';
+import { linuxIdentity } from './lock-identity.js';
 import { toolContextPerTest } from '../support/tool-context-per-test.js';
 
 const fresh = toolContextPerTest();
@@ -22,15 +22,6 @@ const lockOf = (s: FileSessionStore): string => sessionLockFile(s.dir, 's');
 /** Well past the minute after which an empty or cut lock is taken for an unwritten one. */
 const LONG_AGO = new Date(Date.now() - 10 * 60_000);
 
-/** What a lock of this process records on Linux (nothing elsewhere), as `lock-holder.ts` reads it. */
-function linuxIdentity(): { processStart?: string; pidNamespace?: string } {
-  try {
-    const stat = readFileSync('/proc/self/stat', 'utf8');
-    return { processStart: stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19], pidNamespace: readlinkSync('/proc/self/ns/pid') };
-  } catch {
-    return {};
-  }
-}
 
 /** A lock's text naming `pid` of this machine (as this module's own locks do). */
 const holder = (owner: string, pid: number): string => `${JSON.stringify({ owner, pid, host: hostname(), ...linuxIdentity(), startedAt: 1, token: `t-${owner}` })}\n`;
