@@ -103,7 +103,20 @@ export function isKnownToolName(name: string, known: readonly string[]): boolean
   return name === PUBLIC_TOOL_SET || name === FULL_TOOL_SET || known.some((entry) => matchesEntry(entry, name) || matchesEntry(name, entry));
 }
 
+/**
+ * How many compiled entries {@link matchesEntry} keeps. A long-lived `serve` reads the
+ * definitions of many workspaces over its life, each with its own globs: without a bound the
+ * cache grows with every one. A few thousand hold every entry of any real set of definitions.
+ */
+export const MATCHER_CACHE_LIMIT = 2048;
+
+// Least recently used first (a Map keeps insertion order; a hit moves its entry to the end).
 const matchers = new Map<string, (name: string) => boolean>();
+
+/** How many compiled entries are cached now (never more than {@link MATCHER_CACHE_LIMIT}); for tests. */
+export function matcherCacheSize(): number {
+  return matchers.size;
+}
 
 /**
  * Whether a `tools` entry (a name, a glob, or a set: `*`, `**`) matches the tool `name`.
@@ -116,13 +129,16 @@ function matchesEntry(entry: string, name: string): boolean {
   const set = inToolSet(entry, name);
   if (set !== undefined) return set;
   let matcher = matchers.get(entry);
-  if (!matcher) {
+  if (matcher) {
+    matchers.delete(entry); // used now: the last to go
+  } else {
     const problem = toolEntryProblem(entry);
     if (problem !== undefined) throw new Error(`tool list ${problem}`);
     // Only entries with glob characters are globs: a plain name never matches another name.
     matcher = picomatch.scan(entry).isGlob ? picomatch(entry, { dot: true }) : () => false;
-    matchers.set(entry, matcher);
+    if (matchers.size >= MATCHER_CACHE_LIMIT) matchers.delete(matchers.keys().next().value as string);
   }
+  matchers.set(entry, matcher);
   return matcher(name);
 }
 
