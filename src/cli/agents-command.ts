@@ -52,7 +52,7 @@ export async function agentsCommand(argv: readonly string[], io: CliIO): Promise
     ...(a.color ? { color: a.color } : {}),
   }));
   const diagnostics = manager.diagnostics();
-  const { notLoaded, withWarnings } = diagnosedFiles(manager, diagnostics);
+  const { notLoaded, withWarnings } = diagnosedFiles(manager, diagnostics, engine.workspace);
   // A definition someone wrote and the engine dropped is a failure a script should see.
   const code = notLoaded.length > 0 ? 1 : 0;
   const output = watchOutput(io);
