@@ -6,6 +6,7 @@ import { LineSplitter } from './line-splitter.js';
 import { NdjsonParseError } from './ndjson-parse-error.js';
 import { taskWrapDepth } from './task-wrap-depth.js';
 import { errorMessage } from '../errors/error-message.js';
+import { eventDepthLimit, nestsDeeper } from '../validation/json-depth.js';
 
 /** Options of {@link parseNdjson}. */
 export interface ParseNdjsonOptions {
@@ -101,6 +102,11 @@ function parseLine(line: string, lineNumber: number, maxDepth: number): AgentEve
   // Bound the nesting before isAgentEvent walks it: a deep line is a clear error of its own.
   if (taskWrapDepth(value, maxDepth) === undefined) {
     return new NdjsonParseError(lineNumber, line, `is not an agent event: its TaskWraps nest more than ${maxDepth} deep (maxDepth)`);
+  }
+  // And the nesting of the whole line: a tool call's arguments 100,000 deep would overflow a subscriber that walks them.
+  const deepest = eventDepthLimit(maxDepth);
+  if (nestsDeeper(line, deepest)) {
+    return new NdjsonParseError(lineNumber, line, `is not an agent event: it nests arrays and objects more than ${deepest} deep (deeper than any event under ${maxDepth} TaskWraps)`);
   }
   if (!isAgentEvent(value)) {
     return new NdjsonParseError(

@@ -1,7 +1,7 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { isRunEnd, isWellFormedEvent } from '../events/guards.js';
 import type { SequencedEvent } from '../runs/run-types.js';
-import { MAX_JSON_DEPTH, nestsDeeper } from '../validation/json-depth.js';
+import { eventDepthLimit, nestsDeeper } from '../validation/json-depth.js';
 import { RunStreamError } from './client-errors.js';
 
 /** How one connection to a run's event stream ended. */
@@ -118,14 +118,11 @@ function onMessage(message: EventSourceMessage, reading: StreamReading): StreamO
 }
 
 /**
- * How deep one message of the stream may nest arrays and objects. The deepest event a run
- * sends: a tool call's arguments (the engine keeps at most {@link MAX_JSON_DEPTH} levels of
- * them), four levels of envelope around them (message, event, `toolCalls`, call), under as many
- * `TaskWrap`s as `parseNdjson` takes (64; the engine nests one per level of delegation, its
- * `maxDepth`, 1 by default). Deeper is no event of a run, and a subscriber that walks it
- * (`JSON.stringify`, a view) overflows its stack.
+ * How deep one message of the stream may nest arrays and objects: the deepest event of a run
+ * under as many `TaskWrap`s as `parseNdjson` takes by default (64; the engine nests one per
+ * level of delegation, its `maxDepth`, 1 by default). See `eventDepthLimit`.
  */
-export const MAX_MESSAGE_DEPTH = MAX_JSON_DEPTH + 4 + 64;
+export const MAX_MESSAGE_DEPTH = eventDepthLimit(64);
 
 function parseEntry(data: string, runId: string): SequencedEvent {
   // Counted in the text, before anything walks the parsed value (isWellFormedEvent, the consumer).

@@ -6,6 +6,22 @@
  */
 export const MAX_JSON_DEPTH = 100;
 
+/**
+ * How deep an agent event's JSON may nest when `taskWraps` `TaskWrap`s may wrap it: a tool
+ * call's arguments ({@link MAX_JSON_DEPTH} levels at most, as the engine keeps them), a few
+ * levels of envelope around them (a stream's message, the event, its `toolCalls`, the call),
+ * and one level per `TaskWrap`. Deeper is no event a run sends, and a subscriber that walks it
+ * (`JSON.stringify`, a view) would overflow its stack.
+ *
+ * @example
+ * ```ts
+ * eventDepthLimit(64); // 168
+ * ```
+ */
+export function eventDepthLimit(taskWraps: number): number {
+  return MAX_JSON_DEPTH + 4 + taskWraps;
+}
+
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const OPEN_ARRAY = 0x5b;
