@@ -8,10 +8,25 @@ export interface StartRequest {
   readonly agentName?: string;
 }
 
-/** The longest session id or agent name accepted. */
-const MAX_NAME = 256;
+/** The longest session id or agent name accepted (by the runs API and the protocol routes). */
+export const MAX_NAME = 256;
 /** Control characters (C0, DEL, C1): never part of a name. */
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+/**
+ * Whether `value` may name a session, an agent or a task: a string of 1 to {@link MAX_NAME}
+ * characters without control characters. Names are echoed in answers and events and kept in
+ * stores, so a megabyte one would be carried everywhere.
+ *
+ * @example
+ * ```ts
+ * isName('thread-1'); // true
+ * isName('a\nb'); // false
+ * ```
+ */
+export function isName(value: unknown): boolean {
+  return typeof value === 'string' && value !== '' && value.length <= MAX_NAME && !CONTROL.test(value);
+}
 
 /**
  * Checks the body of `POST /runs`: a non-empty string `prompt`, and optionally a `sessionId`
@@ -62,7 +77,7 @@ export function approvalDecision(body: Readonly<Record<string, unknown>>): Appro
 export function approvalTask(body: Readonly<Record<string, unknown>>): string | null | undefined {
   const { taskId } = body;
   if (taskId === undefined || taskId === null) return taskId;
-  if (typeof taskId !== 'string' || taskId === '' || taskId.length > MAX_NAME || CONTROL.test(taskId)) {
+  if (typeof taskId !== 'string' || !isName(taskId)) {
     throw new HttpFailure(400, `"taskId" must be a task id (a string of 1 to ${MAX_NAME} characters) or null for the main agent, got ${describe(taskId)}`);
   }
   return taskId;
@@ -70,7 +85,7 @@ export function approvalTask(body: Readonly<Record<string, unknown>>): string | 
 
 function name(field: 'sessionId' | 'agentName', value: unknown): Partial<Record<typeof field, string>> {
   if (value === undefined || value === null) return {};
-  if (typeof value !== 'string' || value === '' || value.length > MAX_NAME || CONTROL.test(value)) {
+  if (!isName(value)) {
     throw new HttpFailure(400, `"${field}" must be a string of 1 to ${MAX_NAME} characters without control characters, got ${describe(value)}`);
   }
   return { [field]: value };

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isLegacyJsonRpcMethod } from '@a2a-js/sdk/compat/v0_3';
 import { RequestMalformedError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
+import { isName, MAX_NAME } from '../../http/request-bodies.js';
 
 /**
  * The most reference task ids a message may name. The SDK loads (copies) each one named, a
@@ -44,7 +45,9 @@ export interface A2ARequestFacts {
  * the run's session and the A2A context are the same id from the start.
  *
  * A message naming more than {@link MAX_REFERENCE_TASKS} reference tasks, or of more than
- * {@link MAX_MESSAGE_PARTS} parts, is `refused` as malformed (invalid params).
+ * {@link MAX_MESSAGE_PARTS} parts, or with a `contextId` that is no session id (1 to 256
+ * characters without control characters, as the runs API's `sessionId`), is `refused` as
+ * malformed (invalid params).
  *
  * A message naming a task (`taskId`, or proto JSON's `task_id`) is `refused`: our tasks never
  * wait for input, so there is nothing to continue. The SDK must not see it: for a task still
@@ -72,6 +75,10 @@ export function readA2ARequest(body: Record<string, unknown>): A2ARequestFacts {
   // The SDK reads `contextId`, else proto JSON's `context_id`: so do we, or a client of the
   // second spelling would start a new conversation with every message.
   const given = message.contextId ?? message.context_id;
+  // It is the session's id, kept with the task and echoed in every update: bounded as the runs API's `sessionId`.
+  if (typeof given === 'string' && given !== '' && !isName(given)) {
+    return { id, legacy, refused: new RequestMalformedError(`a message's contextId must be 1 to ${MAX_NAME} characters without control characters (it is the session's id), this one has ${given.length} characters`) };
+  }
   const contextId = typeof given === 'string' && given !== '' ? given : `ses_${randomUUID()}`;
   message.contextId = contextId;
   const prompt = parts.flatMap((part) => (typeof record(part)?.text === 'string' ? [record(part)!.text as string] : [])).join('\n');

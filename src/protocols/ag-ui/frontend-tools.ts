@@ -6,6 +6,9 @@ import type { Tool } from '../../tools/tool.js';
 import type { FrontendCalls } from './frontend-calls.js';
 import { DELEGATION_TOOL_NAMES } from '../../subagent/delegation-tool-names.js';
 import { FrontendToolBudget } from './frontend-tool-limits.js';
+import { unusableRefs } from './frontend-tool-refs.js';
+import { compileSchema } from '../../validation/validator.js';
+import { errorMessage } from '../../errors/error-message.js';
 
 /** A function name chat servers accept (OpenAI's rule). */
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
@@ -18,7 +21,9 @@ const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
  * @throws HttpFailure `400` for more tools than an MCP server may offer (256), a tool without a
  *   usable name, or with a schema that is not an object or is larger than an MCP tool's may be
  *   (64 KiB of JSON), a description (the tool's, or one in its schema) over 4 KiB, or tools
- *   that bring more than 128 KiB together (`FrontendToolBudget`).
+ *   that bring more than 128 KiB together (`FrontendToolBudget`), or a schema the validator
+ *   cannot check a call against: a `$ref` to a URL or one that loops in place (`unusableRefs`),
+ *   or no valid JSON schema (ajv's message).
  */
 export function frontendTools(tools: readonly AgUiTool[], calls: FrontendCalls, waitMs: number): Tool[] {
   // Each is checked, and offered with every model request of the run: 50,000 small ones (under
@@ -49,6 +54,11 @@ export function frontendTools(tools: readonly AgUiTool[], calls: FrontendCalls, 
     // Sent with every model request of the run: megabytes of descriptions would be in each.
     const description = typeof tool.description === 'string' ? tool.description : '';
     budget.add(i, tool.name, description, parameters as JsonObject);
+    // Found now, not at each call: a looping `$ref` overflowed the stack (300 ms) at every call,
+    // and a URL's failed to compile at every call. After the budget, so at most 128 KiB of
+    // schemas is compiled; the validator is kept (one per schema object) for the calls.
+    const why = unusableRefs(parameters) ?? compileError(parameters);
+    if (why !== undefined) throw new HttpFailure(400, `tools[${i}] ("${tool.name}").parameters cannot be checked against: ${why}; send a schema without it`);
     return {
       name: tool.name,
       description,
@@ -58,4 +68,14 @@ export function frontendTools(tools: readonly AgUiTool[], calls: FrontendCalls, 
       execute: (_args, context) => calls.wait(context.callId, context.signal),
     };
   });
+}
+
+/** Why the one validator cannot compile a schema, or `undefined` when it compiles. */
+function compileError(schema: object): string | undefined {
+  try {
+    compileSchema(schema);
+    return undefined;
+  } catch (e) {
+    return `it is no valid JSON schema (${errorMessage(e).slice(0, 300)})`;
+  }
 }

@@ -83,17 +83,18 @@ describe('agUiHandler: forged RunAgentInput', () => {
     expect(many.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', result: 'saw the last' });
   }, 60_000);
 
-  it('refuses a threadId with a lone surrogate as a session id (400), and takes one of NUL and "../" as a plain name (the store encodes it)', async () => {
+  it('refuses a threadId with a lone surrogate, or with a NUL, as a session id (400): no run, no model request', async () => {
     const served = await agUi.serve({ main: (turn) => ({ text: `len ${turn.prompt.length}` }) });
     const bad = await postRaw(served.url, '{"threadId":"a\\ud800b","runId":"r","messages":[{"id":"u","role":"user","content":"hi"}]}');
     expect(bad.status).toBe(400);
     expect(served.fixture.server.requests).toHaveLength(0);
     const odd = await postRaw(served.url, '{"threadId":"a\\u0000/../b","runId":"r","messages":[{"id":"u","role":"user","content":"a\\ud800b\\u0000c"}]}');
-    expect(odd.text).toContain('"RUN_FINISHED"');
-    expect(served.engine.runs.list().map((r) => r.sessionId)).toEqual(['a\u0000/../b']);
+    expect(odd.status).toBe(400);
+    expect(served.fixture.server.requests).toHaveLength(0);
+    expect(served.engine.runs.list()).toEqual([]);
   }, 30_000);
 
-  it('never leaves the client a call of a frontend tool whose schema refers to itself or to a URL: each call is refused (its schema fails), the run goes on', async () => {
+  it('refuses a frontend tool whose schema refers to itself or to a URL when the request arrives (400 naming the tool): no run, no model request', async () => {
     const schemas = [
       { $ref: '#/$defs/a', $defs: { a: { $ref: '#/$defs/a' } } },
       { type: 'object', properties: { x: { $ref: 'http://127.0.0.1:9/schema.json' } } },
@@ -101,11 +102,11 @@ describe('agUiHandler: forged RunAgentInput', () => {
     ];
     for (const [i, parameters] of schemas.entries()) {
       const served = await agUi.serve({ main: (turn) => (turn.step === 1 ? { toolCalls: [{ id: 'call_s', name: 'odd', arguments: { x: 1 } }] } : { text: 'done' }) });
-      const answer = await postRunAgentInput(served.url, { threadId: `t-ref-${i}`, runId: 'r1', messages: [user('go')], tools: [{ name: 'odd', description: 'd', parameters }] });
-      expect(answer.events.at(-1), JSON.stringify(parameters)).toMatchObject({ type: 'RUN_FINISHED', result: 'done' });
-      expect(answer.events.filter((e) => e.type === 'TOOL_CALL_START')).toEqual([]);
-      const refusal = answer.events.find((e) => e.type === 'CUSTOM' && e['name'] === 'rxharness.ToolCallEnd');
-      expect(refusal, JSON.stringify(parameters)).toMatchObject({ value: { error: expect.stringMatching(/its schema failed while checking them .*Nothing was run/) } });
+      const body = { threadId: `t-ref-${i}`, runId: 'r1', messages: [{ id: 'u', role: 'user', content: 'go' }], tools: [{ name: 'odd', description: 'd', parameters }] };
+      const answer = await postRaw(served.url, JSON.stringify(body));
+      expect(answer.status, JSON.stringify(parameters)).toBe(400);
+      expect((JSON.parse(answer.text) as { error: string }).error, JSON.stringify(parameters)).toMatch(/^tools\[0\] \("odd"\)\.parameters cannot be checked against: /);
+      expect(served.fixture.server.requests).toHaveLength(0);
       await agUi.close();
     }
   }, 60_000);

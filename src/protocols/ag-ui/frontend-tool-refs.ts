@@ -1,0 +1,142 @@
+/**
+ * Keywords whose schema applies to the instance itself (not to a part of it): a `$ref` reached
+ * through them alone, from its own target, checks the same value again, for ever.
+ */
+const IN_PLACE_ONE = ['not', 'if', 'then', 'else'];
+const IN_PLACE_LIST = ['allOf', 'anyOf', 'oneOf'];
+const IN_PLACE_MAP = ['dependentSchemas', 'dependencies'];
+/** Keywords whose schemas apply to parts of the instance (a property, an item, a key), or to nothing ($defs). */
+const NESTED_ONE = ['additionalProperties', 'additionalItems', 'unevaluatedProperties', 'unevaluatedItems', 'contains', 'propertyNames', 'items'];
+const NESTED_LIST = ['items', 'prefixItems'];
+const NESTED_MAP = ['properties', 'patternProperties', '$defs', 'definitions'];
+
+type Schema = Readonly<Record<string, unknown>>;
+
+/**
+ * Why a frontend tool's schema cannot be checked against, or `undefined` when it can: a `$ref`
+ * that is not a pointer into the schema itself (`#`, `#/…`: a URL, an anchor), an `$id` below
+ * its root (it would move where `#` points), or a `$ref` that comes back to itself without
+ * going into a property or an item (`{ "$ref": "#" }`, two `$defs` naming each other): checking
+ * a value against it never ends. Recursion through a property or an item (a tree of nodes)
+ * ends with the value, and is kept.
+ *
+ * The schema's depth and size were checked before: the walks are bounded.
+ */
+export function unusableRefs(root: Schema): string | undefined {
+  const targets = new Set<string>();
+  const outside = walk(root, '', (schema, path) => {
+    if ('$id' in schema && path !== '' && typeof schema['$id'] === 'string') return `it has an $id below its root (at ${shown(path)}): refs here may only point into the schema itself`;
+    const ref = schema['$ref'];
+    if (typeof ref !== 'string') return undefined;
+    if (ref !== '#' && !ref.startsWith('#/')) return `its $ref ${JSON.stringify(shown(ref))} (at ${shown(path)}) is not "#" or a "#/…" pointer into the schema: no URL is fetched and no anchor followed`;
+    targets.add(ref);
+    return undefined;
+  });
+  if (outside !== undefined) return outside;
+  const looping = loopingRef(root, targets);
+  return looping === undefined ? undefined : `its $ref ${JSON.stringify(shown(looping))} comes back to itself without going into a property or an item: checking a value against it never ends`;
+}
+
+/**
+ * A ref on a cycle of refs that go on in place (each ref's target reaches the next through
+ * in-place keywords only), or `undefined`: a depth-first search, each ref's edges found once.
+ */
+function loopingRef(root: Schema, targets: ReadonlySet<string>): string | undefined {
+  const done = new Set<string>();
+  for (const start of targets) {
+    if (done.has(start)) continue;
+    const onPath = new Set<string>([start]);
+    const stack: Array<{ readonly ref: string; readonly next: string[] }> = [{ ref: start, next: edges(root, start) }];
+    while (stack.length > 0) {
+      const top = stack.at(-1)!;
+      const ref = top.next.pop();
+      if (ref === undefined) {
+        stack.pop();
+        onPath.delete(top.ref);
+        done.add(top.ref);
+      } else if (onPath.has(ref)) {
+        return ref;
+      } else if (!done.has(ref)) {
+        onPath.add(ref);
+        stack.push({ ref, next: edges(root, ref) });
+      }
+    }
+  }
+  return undefined;
+}
+
+/** The refs a ref's target reaches in place; none for a target that is not there (ajv refuses it when compiling). */
+function edges(root: Schema, ref: string): string[] {
+  const target = resolve(root, ref);
+  return target === undefined ? [] : ownInPlaceRefs(target);
+}
+
+/** The `$ref`s of a schema and of its in-place subschemas (not of its properties' or items'). */
+function ownInPlaceRefs(schema: Schema): string[] {
+  const refs: string[] = [];
+  const stack = [schema];
+  while (stack.length > 0) {
+    const at = stack.pop()!;
+    if (typeof at['$ref'] === 'string') refs.push(at['$ref']);
+    stack.push(...subschemas(at, IN_PLACE_ONE, IN_PLACE_LIST, IN_PLACE_MAP).map(([child]) => child));
+  }
+  return refs;
+}
+
+/** Visits every subschema (in place or nested, by keyword), depth first; the first reason `visit` gives ends the walk. */
+function walk(schema: Schema, path: string, visit: (schema: Schema, path: string) => string | undefined): string | undefined {
+  const why = visit(schema, path);
+  if (why !== undefined) return why;
+  const one = [...IN_PLACE_ONE, ...NESTED_ONE];
+  const children = subschemas(schema, one, [...IN_PLACE_LIST, ...NESTED_LIST], [...IN_PLACE_MAP, ...NESTED_MAP]);
+  for (const [child, key] of children) {
+    const found = walk(child, `${path}/${key}`, visit);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** A schema's subschemas under the given keywords, with their JSON-pointer keys (`properties/city`). */
+function subschemas(schema: Schema, one: readonly string[], list: readonly string[], map: readonly string[]): Array<[Schema, string]> {
+  const found: Array<[Schema, string]> = [];
+  for (const key of one) if (isSchema(schema[key])) found.push([schema[key], key]);
+  for (const key of list) {
+    const value = schema[key];
+    if (Array.isArray(value)) value.forEach((child, i) => isSchema(child) && found.push([child, `${key}/${i}`]));
+  }
+  for (const key of map) {
+    const value = schema[key];
+    if (!isSchema(value)) continue;
+    for (const [name, child] of Object.entries(value)) if (isSchema(child)) found.push([child, `${key}/${escape(name)}`]);
+  }
+  return found;
+}
+
+/** What a `#` or `#/…` ref points at in the schema, as ajv reads it (percent-decoded, `~1` and `~0` undone). */
+function resolve(root: Schema, ref: string): Schema | undefined {
+  let at: unknown = root;
+  let keys: string[];
+  try {
+    keys = ref === '#' ? [] : ref.slice(2).split('/').map((key) => decodeURIComponent(key).replaceAll('~1', '/').replaceAll('~0', '~'));
+  } catch {
+    return undefined;
+  }
+  for (const key of keys) {
+    if (typeof at !== 'object' || at === null || !Object.hasOwn(at, key)) return undefined;
+    at = (at as Record<string, unknown>)[key];
+  }
+  return isSchema(at) ? at : undefined;
+}
+
+function isSchema(value: unknown): value is Schema {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function escape(key: string): string {
+  return key.replaceAll('~', '~0').replaceAll('/', '~1');
+}
+
+/** A client's text, cut for an error message. */
+function shown(text: string): string {
+  return text.length > 120 ? `${text.slice(0, 120)}…` : text;
+}
