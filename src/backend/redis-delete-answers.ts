@@ -55,6 +55,22 @@ export function checkDeleteAnswers(sessionId: string, steps: readonly DeleteStep
 }
 
 /**
+ * What a delete's transaction that failed throws, as a `catch` handler: an `EXECABORT` says
+ * nothing of it was applied and that deleting again finishes it (`deleteTransactionFailure`);
+ * any other failure is Redis's, as it is.
+ *
+ * @example
+ * ```ts
+ * await redis.multi(commands).exec().catch(failDeleting(sessionId));
+ * ```
+ */
+export function failDeleting(sessionId: string): (e: unknown) => never {
+  return (e) => {
+    throw deleteTransactionFailure(sessionId, e);
+  };
+}
+
+/**
  * The error for a delete's transaction that failed as a whole (its `EXEC` rejected). Redis
  * answers `EXECABORT` when it refused a command as it was queued (an ACL that does not allow
  * it, memory past `maxmemory` for a command that may grow it): it then discards the whole
@@ -64,10 +80,10 @@ export function checkDeleteAnswers(sessionId: string, steps: readonly DeleteStep
  *
  * @example
  * ```ts
- * await redis.multi(commands).exec().catch((e) => { throw deleteTransactionFailure(sessionId, e); });
+ * await redis.multi(commands).exec().catch(failDeleting(sessionId));
  * ```
  */
-export function deleteTransactionFailure(sessionId: string, e: unknown): Error {
+function deleteTransactionFailure(sessionId: string, e: unknown): Error {
   if (!(e instanceof Error) || !e.message.startsWith('EXECABORT')) return redisFailure('deleting a session', e);
   const previous = (e as { previousErrors?: unknown }).previousErrors;
   const reasons = new Set(Array.isArray(previous) ? previous.map((p) => (p instanceof Error ? p.message : String(p))) : []);

@@ -11,7 +11,7 @@ import { claimLease } from './redis-session-lease.js';
 import { listRedisSessions } from './redis-session-list.js';
 import { APPEND_SESSION, REPLACE_SESSION, SAVE_GRANT, SAVE_TASK_INFO } from './redis-session-scripts.js';
 import { forgetTasksMessage } from './shared-tasks.js';
-import { checkDeleteAnswers, deleteTransactionFailure, type DeleteStep } from './redis-delete-answers.js';
+import { checkDeleteAnswers, failDeleting, type DeleteStep } from './redis-delete-answers.js';
 import { loadTaskRecord, ownedTasks } from './redis-task-records.js';
 
 /**
@@ -251,13 +251,6 @@ function parsedItems(items: readonly string[]): unknown[] {
 
 /** Rounds of a delete (see `delete`): more than any tree has levels. */
 const MAX_DELETE_ROUNDS = 16;
-
-/** A delete's transaction failed: an `EXECABORT` says nothing of it was applied, and that a retry finishes (see `deleteTransactionFailure`). */
-function failDeleting(sessionId: string): (e: unknown) => never {
-  return (e) => {
-    throw deleteTransactionFailure(sessionId, e);
-  };
-}
 
 function fail(doing: string): (e: unknown) => never {
   return (e) => {

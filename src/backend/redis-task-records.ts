@@ -11,7 +11,7 @@ import type { TaskSessionInfo } from '../session/session-store.js';
 import { taskSessionInfoOf } from '../session/task-session-info.js';
 import { warnBadData } from './bad-data-warning.js';
 import { redisFailure } from './redis-connection.js';
-import { deleteTransactionFailure } from './redis-delete-answers.js';
+import { failDeleting } from './redis-delete-answers.js';
 import type { RedisKeys } from './redis-keys.js';
 import { storedObject } from './stored-object.js';
 
@@ -44,7 +44,7 @@ export async function ownedTasks(redis: Redis, k: RedisKeys, sessionId: string):
   if (listed.length === 0) return { listed, owned: [] };
   const reads = redis.multi();
   for (const id of listed) reads.get(k.taskInfo(id)).zscore(k.sessionIndex(), id);
-  const answers = (await reads.exec().catch((e: unknown) => fail(sessionId, e))) ?? [];
+  const answers = (await reads.exec().catch(failDeleting(sessionId))) ?? [];
   const owned = listed.filter((id, i) => {
     const [infoError, text] = answers[2 * i] ?? [new Error('no answer')];
     // An index of another type lists nothing (a write rebuilds it): no id is taken for a conversation by it.
@@ -91,11 +91,6 @@ function notTask(key: string, sessionId: string, why: string): false {
 function noSet(e: unknown): string[] {
   if (e instanceof Error && e.message.startsWith('WRONGTYPE')) return [];
   throw redisFailure('deleting a session', e);
-}
-
-/** A failed read of the records; a transaction Redis discarded (`EXECABORT`: a read its ACLs refuse) says so and what to do. */
-function fail(sessionId: string, e: unknown): never {
-  throw deleteTransactionFailure(sessionId, e);
 }
 
 function loadFail(e: unknown): never {

@@ -6,7 +6,7 @@ import type { Tool } from '../../tools/tool.js';
 import type { FrontendCalls } from './frontend-calls.js';
 import { DELEGATION_TOOL_NAMES } from '../../subagent/delegation-tool-names.js';
 import { FrontendToolBudget } from './frontend-tool-limits.js';
-import { unusableRefs } from './frontend-tool-refs.js';
+import { unusableRefs } from '../../validation/schema-refs.js';
 import { compileSchema } from '../../validation/validator.js';
 import { errorMessage } from '../../errors/error-message.js';
 

@@ -1,4 +1,12 @@
 /**
+ * Whether `$ref`s in a JSON schema can be checked against (ajv reads a looping one until the
+ * stack overflows, and would fetch a URL): kept with the one validator (`validator.ts`), for
+ * every schema that comes from outside. AG-UI frontend tools use it (`frontend-tools.ts`).
+ *
+ * @module
+ */
+
+/**
  * Keywords whose schema applies to the instance itself (not to a part of it): a `$ref` reached
  * through them alone, from its own target, checks the same value again, for ever.
  */
@@ -13,7 +21,7 @@ const NESTED_MAP = ['properties', 'patternProperties', '$defs', 'definitions'];
 type Schema = Readonly<Record<string, unknown>>;
 
 /**
- * Why a frontend tool's schema cannot be checked against, or `undefined` when it can: a `$ref`
+ * Why a schema from outside (an AG-UI frontend tool's) cannot be checked against, or `undefined` when it can: a `$ref`
  * that is not a pointer into the schema itself (`#`, `#/…`: a URL, an anchor), an `$id` below
  * its root (it would move where `#` points), or a `$ref` that comes back to itself without
  * going into a property or an item (`{ "$ref": "#" }`, two `$defs` naming each other): checking
@@ -136,7 +144,7 @@ function escape(key: string): string {
   return key.replaceAll('~', '~0').replaceAll('/', '~1');
 }
 
-/** A client's text, cut for an error message. */
+/** Text from outside, cut for an error message. */
 function shown(text: string): string {
   return text.length > 120 ? `${text.slice(0, 120)}…` : text;
 }
