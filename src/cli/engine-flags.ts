@@ -10,6 +10,7 @@ import { MAX_TIMER_MS } from '../validation/max-timer.js';
 import type { CliIO } from './cli-io.js';
 import { CliUsageError } from './cli-usage-error.js';
 import { integerFlag } from './integer-flag.js';
+import { MAX_DELEGATION_DEPTH } from '../validation/json-depth.js';
 import { mcpServersFromFiles } from './mcp-config-file.js';
 import { givenModelSettingFlags, MODEL_SETTING_FLAGS, modelSettingsFromFlags, type ModelSettingFlagValues } from './model-setting-flags.js';
 import { PASS_ENV_FLAGS, passEnvOption } from './pass-env-flag.js';
@@ -105,7 +106,7 @@ export function engineOptionsFromFlags(values: EngineFlagValues, io: CliIO): Eng
     ...(io.env.HOME ? { homeDir: io.env.HOME } : {}),
     ...(values['max-tasks'] !== undefined ? { multitaskMaxTasks: integerFlag('--max-tasks', values['max-tasks'], 0) } : {}),
     ...(values['max-steps'] !== undefined ? { maxSteps: integerFlag('--max-steps', values['max-steps'], 1) } : {}),
-    ...(values['max-depth'] !== undefined ? { maxDepth: integerFlag('--max-depth', values['max-depth'], 0) } : {}),
+    ...(values['max-depth'] !== undefined ? { maxDepth: integerFlag('--max-depth', values['max-depth'], 0, MAX_DELEGATION_DEPTH) } : {}),
     ...(values['agent-dir'] ? { agentDirs: values['agent-dir'] } : {}),
     ...(mcpConfigs.length > 0 ? { mcpServers: mcpServersFromFiles(mcpConfigs, io.cwd) } : {}),
     ...passEnvOption(values['pass-env'], io),

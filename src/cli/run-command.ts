@@ -1,4 +1,3 @@
-import { liveTree } from '../adapters/terminal-tree/index.js';
 import type { HarnessEngineOptions } from '../engine/engine-options.js';
 import { FileSessionStore } from '../session/file-session-store.js';
 import type { CliIO } from './cli-io.js';
@@ -7,6 +6,7 @@ import { CliUsageError } from './cli-usage-error.js';
 import { ENGINE_FLAGS, engineOptionsFromFlags, MODEL_FLAGS, modelFromFlags, newEngine } from './engine-flags.js';
 import { RUN_HELP } from './help-text.js';
 import { presentRun, type PresentedRun } from './present-run.js';
+import { runTree } from './run-tree.js';
 import { terminalApproval } from '../adapters/terminal-approval.js';
 import { markInvisible } from '../adapters/visible-text.js';
 import { APPROVAL_FLAGS, approvalTimeoutOption } from './approval-timeout-flag.js';
@@ -60,8 +60,7 @@ export async function runCommand(argv: readonly string[], io: CliIO): Promise<nu
     }
     const options = session !== undefined ? { sessionId: session } : {};
     const events$ = agentName ? engine.agent(agentName).stream(prompt, options) : engine.stream(prompt, options);
-    const shown$ = values.json ? events$ : events$.pipe(liveTree({ output: io.stdout }));
-    shown = presentRun(shown$, values.json ?? false, io);
+    shown = presentRun(values.json ? events$ : runTree(events$, io), values.json ?? false, io);
     code = await shown.code;
   } finally {
     await engine.close();

@@ -45,6 +45,9 @@ describe('rxharness run: flags', () => {
     const bad = await run('--max-depth', 'deep', 'hi');
     expect(bad.code).toBe(2);
     expect(bad.cli.stderrText()).toContain('--max-depth');
+    const deep = await run('--max-depth', '65', 'hi');
+    expect(deep.code).toBe(2); // a usage error, before any engine is made
+    expect(deep.cli.stderrText()).toContain('--max-depth must be a whole number from 0 to 64, got "65"');
   });
 
   it('--agent-dir adds a folder of definitions (repeatable): its agent runs with @name', async () => {
