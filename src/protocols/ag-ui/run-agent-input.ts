@@ -30,7 +30,7 @@ export interface AgUiRequest {
  *
  * @throws HttpFailure `400` naming the field that is missing or of the wrong type, or a
  *   `threadId` that is no session id (1 to 256 characters without control characters, as the
- *   runs API's `sessionId`).
+ *   runs API's `sessionId`), or a `runId` that is no such name either.
  */
 export function readRunAgentInput(body: Record<string, unknown>): AgUiRequest {
   const { threadId, runId, messages, tools = [], context = [], state, resume = [] } = body;
@@ -38,6 +38,8 @@ export function readRunAgentInput(body: Record<string, unknown>): AgUiRequest {
   // It is the session's id, echoed in every answer's events: bounded as the runs API's `sessionId`.
   if (!isName(threadId)) throw bad(`threadId must be 1 to ${MAX_NAME} characters without control characters (it is the session's id), got ${threadId.length} characters`);
   if (typeof runId !== 'string' || runId === '') throw bad('runId must be a non-empty string');
+  // Echoed in RUN_STARTED and RUN_FINISHED (and kept while a run waits): bounded as a name too.
+  if (!isName(runId)) throw bad(`runId must be 1 to ${MAX_NAME} characters without control characters (it is echoed in the run's events), got ${runId.length} characters`);
   if (!Array.isArray(messages)) throw bad('messages must be an array of AG-UI messages');
   if (!Array.isArray(tools)) throw bad('tools must be an array of AG-UI tools');
   if (!Array.isArray(context)) throw bad('context must be an array of { description, value }');
