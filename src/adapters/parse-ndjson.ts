@@ -6,7 +6,7 @@ import { LineSplitter } from './line-splitter.js';
 import { NdjsonParseError } from './ndjson-parse-error.js';
 import { taskWrapDepth } from './task-wrap-depth.js';
 import { errorMessage } from '../errors/error-message.js';
-import { eventDepthLimit, nestsDeeper } from '../validation/json-depth.js';
+import { eventDepthLimit, MAX_DELEGATION_DEPTH, nestsDeeper } from '../validation/json-depth.js';
 
 /** Options of {@link parseNdjson}. */
 export interface ParseNdjsonOptions {
@@ -24,7 +24,7 @@ export interface ParseNdjsonOptions {
 }
 
 const DEFAULT_MAX_LINE_LENGTH = 10 * 1024 * 1024;
-const DEFAULT_MAX_DEPTH = 64;
+const DEFAULT_MAX_DEPTH = MAX_DELEGATION_DEPTH;
 /** A sane ceiling: the engine's own trees are as deep as its `maxDepth` (a handful). */
 const MAX_MAX_DEPTH = 1000;
 

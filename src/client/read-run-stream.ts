@@ -1,7 +1,7 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { isRunEnd, isWellFormedEvent } from '../events/guards.js';
 import type { SequencedEvent } from '../runs/run-types.js';
-import { eventDepthLimit, nestsDeeper } from '../validation/json-depth.js';
+import { eventDepthLimit, MAX_DELEGATION_DEPTH, nestsDeeper } from '../validation/json-depth.js';
 import { RunStreamError } from './client-errors.js';
 
 /** How one connection to a run's event stream ended. */
@@ -26,7 +26,11 @@ export interface StreamReading {
   last(): number;
   /** Delivers the next event; returns false when the consumer has gone. */
   deliver(entry: SequencedEvent): boolean;
-  /** Called for every piece of the body that arrives (a keep-alive comment too): the connection lives. */
+  /**
+   * Called for every whole message and every comment line (the server's `: keep-alive`): the
+   * connection lives. Not for the bytes of a message still on its way: a server trickling one
+   * byte at a time, never finishing a message, must not keep the connection forever.
+   */
   alive(): void;
 }
 
@@ -58,7 +62,10 @@ export async function readRunStream(body: ReadableStream<Uint8Array>, reading: S
       fatal = new RunStreamError(reading.runId, 'MessageTooLarge', `a message of the event stream is longer than ${reading.maxMessageLength} characters (maxMessageLength)`, 'client');
       stopped = true;
     },
+    // Only whole frames count as life: see `alive`.
+    onComment: () => reading.alive(),
     onEvent: (message) => {
+      reading.alive();
       if (outcome !== undefined || stopped) return;
       try {
         const next = onMessage(message, reading);
@@ -78,7 +85,6 @@ export async function readRunStream(body: ReadableStream<Uint8Array>, reading: S
     while (outcome === undefined && !stopped && !reading.signal.aborted) {
       const { done, value } = await reader.read();
       if (done) break;
-      reading.alive();
       parser.feed(decoder.decode(value, { stream: true }));
     }
   } catch (error) {
@@ -122,7 +128,7 @@ function onMessage(message: EventSourceMessage, reading: StreamReading): StreamO
  * under as many `TaskWrap`s as `parseNdjson` takes by default (64; the engine nests one per
  * level of delegation, its `maxDepth`, 1 by default). See `eventDepthLimit`.
  */
-export const MAX_MESSAGE_DEPTH = eventDepthLimit(64);
+export const MAX_MESSAGE_DEPTH = eventDepthLimit(MAX_DELEGATION_DEPTH);
 
 function parseEntry(data: string, runId: string): SequencedEvent {
   // Counted in the text, before anything walks the parsed value (isWellFormedEvent, the consumer).

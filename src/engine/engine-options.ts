@@ -12,6 +12,7 @@ import type { RemoteA2AOptions } from '../delegation/a2a/remote-a2a-options.js';
 import { checkRemoteA2AOptions } from '../delegation/a2a/remote-credentials.js';
 import type { TaskTrackerLimits } from '../delegation/task-tracker-limits.js';
 import { MAX_TIMER_MS } from '../validation/max-timer.js';
+import { MAX_DELEGATION_DEPTH } from '../validation/json-depth.js';
 
 // Values beyond JSON are checked by kind (`jsKind`: a function, or an object with that
 // method); rules and tools get their own, more specific checks where they are used.
@@ -61,8 +62,17 @@ const ENGINE_OPTIONS_SCHEMA = {
     maxConcurrentRequests: count(1),
     /** ReAct steps per run (a definition may set its own). Default 30. */
     maxSteps: count(1),
-    /** Delegation depth: 1 (default) = children cannot delegate; 0 = no delegation at all. */
-    maxDepth: count(0),
+    /**
+     * Delegation depth: 1 (default) = children cannot delegate; 0 = no delegation at all. At
+     * most 64: a descendant's events arrive under one `TaskWrap` per level, and the client
+     * (`fromRun`) and `parseNdjson` read at most 64.
+     */
+    maxDepth: {
+      type: 'integer',
+      minimum: 0,
+      maximum: MAX_DELEGATION_DEPTH,
+      description: `an integer from 0 to ${MAX_DELEGATION_DEPTH} (the TaskWraps a run's readers, the client and parseNdjson, accept around an event)`,
+    },
     /** Extra folders of `*.md` agent definitions, scanned after the standard ones. */
     agentDirs: strings,
     /** False: no `task` / `multitask` / `generate` tools. Default true. */

@@ -7,6 +7,14 @@
 export const MAX_JSON_DEPTH = 100;
 
 /**
+ * The deepest delegation an engine may be given (`maxDepth`), and the `TaskWrap`s the readers
+ * of a run's events (the client's `fromRun`, `parseNdjson` by default) accept around one: each
+ * level of delegation wraps a descendant's events once more, so a deeper engine's events
+ * would be refused by its own client.
+ */
+export const MAX_DELEGATION_DEPTH = 64;
+
+/**
  * How deep an agent event's JSON may nest when `taskWraps` `TaskWrap`s may wrap it: a tool
  * call's arguments ({@link MAX_JSON_DEPTH} levels at most, as the engine keeps them), a few
  * levels of envelope around them (a stream's message, the event, its `toolCalls`, the call),

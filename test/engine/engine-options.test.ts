@@ -22,7 +22,7 @@ describe('HarnessEngine option checks', () => {
       kind: TypeError,
     },
     { name: 'a negative pool', options: { model, multitaskMaxTasks: -1 }, error: /`multitaskMaxTasks` must be an integer >= 0, got -1/, kind: RangeError },
-    { name: 'a fractional depth', options: { model, maxDepth: 1.5 }, error: /`maxDepth` must be an integer >= 0, got 1\.5/, kind: RangeError },
+    { name: 'a fractional depth', options: { model, maxDepth: 1.5 }, error: /`maxDepth` must be an integer from 0 to 64 \(.*\), got 1\.5/, kind: RangeError },
     { name: 'zero steps', options: { model, maxSteps: 0 }, error: /`maxSteps` must be an integer >= 1, got 0/, kind: RangeError },
     { name: 'a string limit', options: { model, maxResultChars: '100' }, error: /`maxResultChars` must be an integer >= 1, got "100"/, kind: RangeError },
     { name: 'a numeric workspace', options: { model, workspace: 42 }, error: /`workspace` must be a string, got number/, kind: TypeError },
