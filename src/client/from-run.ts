@@ -15,9 +15,10 @@ export interface FromRunOptions extends RequestOptions {
   /** The wait before the first reconnection, in milliseconds, doubled after each further failure (at most 10 s); default 250. */
   readonly retryDelayMs?: number;
   /**
-   * How long a connection may bring nothing (no event, no keep-alive comment) before it is
-   * taken for dead, dropped and made again (counting as a failure, like any drop), in
-   * milliseconds; 0: wait forever. Default 45,000: three of the server's 15 s keep-alives.
+   * How long a connection may bring nothing (no whole event, no keep-alive comment: the bytes
+   * of a message that never ends do not count) before it is taken for dead, dropped and made
+   * again (counting as a failure, like any drop), in milliseconds; 0: wait forever. Default
+   * 45,000: three of the server's 15 s keep-alives.
    */
   readonly idleTimeoutMs?: number;
   /** The most characters one message may hold before the stream is refused with a `RunStreamError` (`MessageTooLarge`); default 10 MiB. */
@@ -102,13 +103,17 @@ async function follow(f: Follower, maxRetries: number, retryDelayMs: number): Pr
   }
 }
 
-/** One connection, from after the last seq delivered; dropped when it stays silent for `idleTimeoutMs`. */
+/**
+ * One connection, from after the last seq delivered; dropped when it brings no whole message
+ * or comment for `idleTimeoutMs`.
+ */
 async function connect(f: Follower): Promise<StreamOutcome> {
   const url = `${runUrl(f.baseUrl, f.runId, 'events')}?after=${f.last}`;
   const connection = new AbortController();
   const leave = (): void => connection.abort(f.signal.reason);
   f.signal.addEventListener('abort', leave, { once: true });
-  const watchdog = new Watchdog(f.idleTimeoutMs, () => connection.abort(new Error(`the connection brought nothing for ${f.idleTimeoutMs} ms`)));
+  const silent = `the connection brought nothing for ${f.idleTimeoutMs} ms (no whole event, no keep-alive comment: idleTimeoutMs)`;
+  const watchdog = new Watchdog(f.idleTimeoutMs, () => connection.abort(new Error(silent)));
   try {
     let response: Response;
     try {

@@ -6,7 +6,7 @@
  * @example
  * ```ts
  * const watchdog = new Watchdog(45_000, () => controller.abort());
- * for await (const chunk of body) watchdog.restart();
+ * for await (const message of messages) watchdog.restart();
  * watchdog.stop();
  * ```
  */
