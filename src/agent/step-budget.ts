@@ -11,14 +11,18 @@ export interface StepTokens {
 }
 
 /**
- * What a step cost: the server's count of the request and the reply, or an estimate from a
+ * What a step cost: the server's count of the request and the reply (its total, or the sum of
+ * its prompt and completion counts when that is larger), or an estimate from a
  * server that reports none, or 0 tokens for a request that sent a prompt (some servers send
  * a usage of zeros): a budget charged nothing would never end a run. The estimate is
  * `requestTokens` (the whole request's, `estimateRequestTokens`: the tool schemas it offered
  * are part of the prompt, often most of it) and the reply's text.
  */
 export function stepTokens(requestTokens: number, answer: ModelFinish): StepTokens {
-  const reported = answer.usage?.totalTokens;
+  const { usage } = answer;
+  // The larger of the total and its parts: a total below its own parts (a server that lies,
+  // or miscounts) would otherwise charge a step almost nothing, and the budget never end a run.
+  const reported = usage === undefined ? undefined : Math.max(usage.totalTokens, usage.promptTokens + usage.completionTokens);
   if (reported !== undefined && reported > 0) return { tokens: reported, estimated: false };
   return { tokens: requestTokens + Math.ceil(answer.text.length / CHARS_PER_TOKEN), estimated: true };
 }

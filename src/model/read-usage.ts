@@ -10,8 +10,8 @@ export interface WireUsage {
 /**
  * Reads a server's usage, computing what it left out, so metrics never become `NaN`: a
  * missing completion (or prompt) count is the total less the other; a missing total is the
- * sum; what cannot be computed counts 0. A usage without a single usable count is
- * `undefined` (no usage reported).
+ * sum; what cannot be computed counts 0; a count over `Number.MAX_SAFE_INTEGER` counts that.
+ * A usage without a single usable count is `undefined` (no usage reported).
  *
  * @example
  * ```ts
@@ -30,6 +30,11 @@ export function readUsage(usage: WireUsage): TokenUsage | undefined {
   return { promptTokens: prompt, completionTokens: completion, totalTokens: total ?? prompt + completion };
 }
 
+/**
+ * A usable count, at most `Number.MAX_SAFE_INTEGER`: a server that claims more (`1e308`) still
+ * spends any budget at once, but the sums of such counts (a run's metrics, a tree's budget)
+ * stay finite rather than overflow to `Infinity`, which JSON would send as `null`.
+ */
 function count(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.min(value, Number.MAX_SAFE_INTEGER) : undefined;
 }
