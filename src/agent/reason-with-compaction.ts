@@ -4,7 +4,7 @@ import { contextExceeded } from '../model/context-exceeded.js';
 import { estimateRequestTokens } from '../model/estimate-tokens.js';
 import { ModelError } from '../model/model-error.js';
 import type { CompactionReason } from '../session/compaction/compaction-types.js';
-import { learnContextWindow, noteTokenRatio } from '../session/compaction/context-windows.js';
+import { learnContextWindow, noteServedTokens, noteTokenRatio } from '../session/compaction/context-windows.js';
 import { errorMessage } from '../errors/error-message.js';
 import { compactRun$ } from './compact-run.js';
 import { reasonStep$, type StepAnswer, withFinalStepNote } from './reason-step.js';
@@ -15,7 +15,8 @@ import type { RunScope } from './run-scope.js';
  * A reasoning step that makes room first: the conversation is compacted when the request
  * would not fit the model's context window (a `Compaction` event before the step's
  * `ContextSize`). The server's count of each request (its usage) against the estimate scales
- * the next estimates. A request the server still refuses as too long teaches the window (the
+ * the next estimates, and a window learned smaller than a prompt the server took is forgotten
+ * (`noteServedTokens`). A request the server still refuses as too long teaches the window (the
  * one its error names, else a little less than the refused request's estimate), is
  * compacted again and sent once more: the step then starts again (`Compaction`,
  * `ContextSize`, `ReasonStart`). A second refusal fails the step with an error saying so.
@@ -70,7 +71,9 @@ export function reasonWithCompaction$(scope: RunScope, step: number, lastStep: b
         output.next(event);
       };
       const answered = (answer: StepAnswer): void => {
-        noteTokenRatio(scope.agent.model, tokens, answer.finish.usage?.promptTokens);
+        const served = answer.finish.usage?.promptTokens;
+        noteTokenRatio(scope.agent.model, tokens, served);
+        if (served !== undefined) noteServedTokens(scope.agent.model, served);
         out.next(answer);
       };
       run(compacted$, compacted, fail, () => {

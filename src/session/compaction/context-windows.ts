@@ -17,9 +17,23 @@ export function learnContextWindow(model: ChatModel, tokens: number): void {
 }
 
 /**
+ * Notes that `model`'s server took a prompt of `tokens` (its usage's `promptTokens`). A
+ * window learned smaller is forgotten: the refusal that taught it (a lie, a miscount, a
+ * server since restarted larger) is contradicted, and kept, it would have every later request
+ * of the model compacted to nearly nothing. A window that really is that small is learned
+ * again from the next refusal. (A window the model says, its setting or `/props`, is left as
+ * it is: a setting may be smaller than the server's on purpose.)
+ */
+export function noteServedTokens(model: ChatModel, tokens: number): void {
+  const known = learned.get(model);
+  if (known !== undefined && Number.isFinite(tokens) && tokens > known) learned.delete(model);
+}
+
+/**
  * The context window a request of this agent must fit: the agent's own `contextWindow`
  * setting; else the smaller of what the model says (its setting, or its server's `/props`)
- * and what a context-exceeded error taught; `undefined` when nothing says.
+ * and what a context-exceeded error taught (unless the server has taken a longer prompt
+ * since: {@link noteServedTokens}); `undefined` when nothing says.
  */
 export function contextWindowOf(model: ChatModel, settings: ModelSettings | undefined): MaybePromise<number | undefined> {
   if (settings?.contextWindow !== undefined) return settings.contextWindow;

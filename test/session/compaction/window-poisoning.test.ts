@@ -1,0 +1,74 @@
+/**
+ * A context window learned from a refusal is checked against what the server then takes: one
+ * refusal naming a window far too small (a lie, a miscount, a server since restarted larger)
+ * must not leave every later request of the model summarised to nearly nothing, while a
+ * window the server keeps to is kept.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { ReActAgent } from '../../../src/agent/react-agent.js';
+import type { AgentEvent, CompactionEvent } from '../../../src/events/agent-event.js';
+import { MemorySessionStore } from '../../../src/session/memory-session-store.js';
+import { collect } from '../../support/collect-events.js';
+import { estimateUsage, FakeOpenAIServer, type FakeHandler } from '../../support/fake-openai-server.js';
+import { openAIModelFor } from '../../support/openai-model.js';
+import { alternationProblems, isSummaryRequest, pagedHistory, SUMMARY } from '../../support/compaction-kit.js';
+
+const servers: FakeOpenAIServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+/** A server without `/props` (the window is unknown until a refusal names it), answering with `handler`. */
+async function agentOn(handler: FakeHandler): Promise<{ agent: ReActAgent; sessions: MemorySessionStore; server: FakeOpenAIServer }> {
+  const server = await FakeOpenAIServer.start({ handler });
+  servers.push(server);
+  const sessions = new MemorySessionStore();
+  sessions.append('s', pagedHistory(2));
+  return { agent: new ReActAgent({ model: openAIModelFor(server), sessions }), sessions, server };
+}
+
+const compactionsOf = (events: readonly AgentEvent[]): CompactionEvent[] => events.filter((e): e is CompactionEvent => e.type === 'Compaction');
+
+describe('a refusal that names a window of 8 tokens, then a server that takes far longer prompts', () => {
+  it('is compacted once; the next turns, which the server takes whole, are not summarised again', async () => {
+    let lie = true;
+    const { agent, sessions, server } = await agentOn((r) => {
+      if (isSummaryRequest(r)) return { text: SUMMARY };
+      if (!lie) return { text: 'the answer' };
+      lie = false;
+      return { status: 400, errorMessage: "This model's maximum context length is 8 tokens" };
+    });
+    const first: AgentEvent[] = await collect(agent.stream('turn 1', { sessionId: 's' }));
+    expect(first.at(-1)).toMatchObject({ type: 'RunEnd', abnormal: false });
+    expect(compactionsOf(first)).toMatchObject([{ reason: 'context-exceeded', contextWindow: 8 }]);
+    for (let turn = 2; turn <= 6; turn++) {
+      const events: AgentEvent[] = await collect(agent.stream(`turn ${turn}`, { sessionId: 's' }));
+      expect(events.at(-1), `turn ${turn}`).toMatchObject({ type: 'RunEnd', abnormal: false, text: 'the answer' });
+      expect(compactionsOf(events), `turn ${turn}`).toEqual([]);
+    }
+    expect(server.requests.filter(isSummaryRequest)).toHaveLength(1);
+    // The five later turns are all in the session, as they were said.
+    expect(sessions.load('s').filter((m) => m.role === 'user').map((m) => m.content.split('\n').at(-1))).toEqual(['turn 1', 'turn 2', 'turn 3', 'turn 4', 'turn 5', 'turn 6']);
+    expect(alternationProblems(sessions.load('s'))).toEqual([]);
+  });
+});
+
+describe('a server that keeps to the window its refusal named (1,500 tokens)', () => {
+  it('is refused once: the window stays learned and later turns are compacted before they are sent', async () => {
+    const WINDOW = 1_500;
+    const { agent, server } = await agentOn((r) => {
+      if (isSummaryRequest(r)) return { text: SUMMARY };
+      const prompt = estimateUsage(r.body, {}).prompt_tokens;
+      if (prompt > WINDOW) return { status: 400, errorMessage: `request (${prompt} tokens) exceeds the available context size (${WINDOW} tokens), try increasing it` };
+      return { text: `the answer ${'in many words '.repeat(40)}` };
+    });
+    let compactions = 0;
+    for (let turn = 1; turn <= 12; turn++) {
+      const events: AgentEvent[] = await collect(agent.stream(`turn ${turn}`, { sessionId: 's' }));
+      expect(events.at(-1), `turn ${turn}`).toMatchObject({ type: 'RunEnd', abnormal: false });
+      compactions += compactionsOf(events).length;
+    }
+    expect(server.requests.filter((r) => r.status === 400)).toHaveLength(1);
+    expect(compactions).toBeGreaterThan(1);
+  });
+});
