@@ -22,6 +22,11 @@ export class RunState {
   closed = false;
   /** Set when the run's `RunEnd` is made. */
   ended = false;
+  /**
+   * Tokens of the summary requests (compaction) made during the current step, not yet charged
+   * to the budget: the step's answer is charged them with its own (see `run-steps.ts`).
+   */
+  summaryTokens = 0;
   /** The run's span (see telemetry/spans.ts); ended with the run's `RunEnd`, or when the run is torn down without one. */
   trace: Traced | undefined;
   /** The last tool call (tool and arguments) and how many times in a row it came. */

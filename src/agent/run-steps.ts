@@ -86,6 +86,8 @@ export class RunSteps {
     run.addUsage(finish.usage);
     const { tokens, estimated } = stepTokens(answer.requestTokens, finish);
     this.lastRequest = tokens;
+    const charged = tokens + run.summaryTokens; // the step's summaries, if it compacted, with it
+    run.summaryTokens = 0;
     const message = assistantMessage(finish, !lastStep);
     run.messages.push(message);
     const saved$ = (after: () => Item[]): Observable<Item> => persist$(this.scope, [message], after);
@@ -93,7 +95,7 @@ export class RunSteps {
     const told = estimated && !this.toldEstimated ? [usageEstimatedWarning(this.scope)] : [];
     if (estimated) this.toldEstimated = true;
     return maybeThen$(
-      () => reservation.settle(tokens),
+      () => reservation.settle(charged),
       (state) =>
         concat(
           of(...told, budgetEvent(this.scope, n, state)),

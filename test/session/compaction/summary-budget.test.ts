@@ -1,0 +1,66 @@
+/**
+ * A token budget covers every token a run uses (DESIGN: "the most tokens a run and everything
+ * it delegates may use together"), the summary requests of its compactions included: they
+ * are charged with the step they made room for. Before, a run near its window could spend a
+ * window's worth on summaries each step, outside its budget.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { ReActAgent } from '../../../src/agent/react-agent.js';
+import type { AgentEvent, BudgetEvent } from '../../../src/events/agent-event.js';
+import { MemorySessionStore } from '../../../src/session/memory-session-store.js';
+import { collect } from '../../support/collect-events.js';
+import { FakeOpenAIServer, type FakeHandler } from '../../support/fake-openai-server.js';
+import { openAIModelFor } from '../../support/openai-model.js';
+import { isSummaryRequest, pagedHistory, pageTool, SUMMARY } from '../../support/compaction-kit.js';
+
+const servers: FakeOpenAIServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+const SUMMARY_USAGE = { prompt_tokens: 4_000, completion_tokens: 100, total_tokens: 4_100 };
+const ANSWER_USAGE = { prompt_tokens: 300, completion_tokens: 20, total_tokens: 320 };
+
+/**
+ * A server whose first request is refused as too long (so the run compacts), then answers:
+ * at once, or (`busy`) after one call of `fetch_page`.
+ */
+async function agentOn(tokenBudget: number, busy = false): Promise<{ agent: ReActAgent; server: FakeOpenAIServer }> {
+  let steps = 0;
+  const handler: FakeHandler = (r) => {
+    if (isSummaryRequest(r)) return { text: SUMMARY, usage: SUMMARY_USAGE };
+    steps++;
+    if (steps === 1) return { status: 400, errorMessage: "This model's maximum context length is 8 tokens" };
+    if (busy && steps === 2) return { toolCalls: [{ name: 'fetch_page', arguments: { text: 'topic 9' } }], usage: ANSWER_USAGE };
+    return { text: 'the answer', usage: ANSWER_USAGE };
+  };
+  const server = await FakeOpenAIServer.start({ handler });
+  servers.push(server);
+  const sessions = new MemorySessionStore();
+  sessions.append('s', pagedHistory(4));
+  return { agent: new ReActAgent({ model: openAIModelFor(server), sessions, tokenBudget, tools: [pageTool] }), server };
+}
+
+const budgets = (events: readonly AgentEvent[]): BudgetEvent[] => events.filter((e): e is BudgetEvent => e.type === 'Budget');
+
+describe('a step that compacted', () => {
+  it('is charged its summary request with its own answer', async () => {
+    const { agent, server } = await agentOn(100_000);
+    const events = await collect(agent.stream('next question', { sessionId: 's' }));
+    expect(events.at(-1)).toMatchObject({ type: 'RunEnd', abnormal: false, text: 'the answer' });
+    expect(server.requests.filter(isSummaryRequest)).toHaveLength(1);
+    expect(events.some((e) => e.type === 'Compaction')).toBe(true);
+    expect(budgets(events)).toMatchObject([{ step: 1, used: SUMMARY_USAGE.total_tokens + ANSWER_USAGE.total_tokens }]);
+    // The metrics, which counted the summary before, agree with the budget.
+    expect(events.at(-1)).toMatchObject({ metrics: { totalTokens: SUMMARY_USAGE.total_tokens + ANSWER_USAGE.total_tokens } });
+  });
+
+  it('spends a budget the summary exhausts: the run ends on the budget instead of taking step 2', async () => {
+    const { agent, server } = await agentOn(4_000, true);
+    const events = await collect(agent.stream('next question', { sessionId: 's' }));
+    expect(budgets(events)[0]).toMatchObject({ step: 1, used: SUMMARY_USAGE.total_tokens + ANSWER_USAGE.total_tokens, remaining: 0 });
+    expect(events.at(-1)).toMatchObject({ type: 'RunEnd', abnormal: true, error: expect.stringContaining('budget') });
+    // Step 1 (refused as too long, then sent again after the summary) and nothing after it.
+    expect(server.requests.filter((r) => !isSummaryRequest(r))).toHaveLength(2);
+  });
+});
