@@ -91,6 +91,9 @@ type Confined = Found | { readonly denied: Verdict };
 function subjects$(scope: RunScope, call: GateCall): Observable<Confined> {
   return defer(() => Promise.resolve(call.tool.subjects!(call.args, scope.agent.workspace))).pipe(
     map((subjects): Confined => {
+      // Nothing to judge one by one (no path given): the call is judged as one without a
+      // subject, so rules for the whole tool still hold.
+      if (subjects.length === 0) return { subject: undefined };
       const judged = judgeSubjects(scope, call.tool.name, subjects);
       return 'denied' in judged ? { denied: refuse(`Permission denied: ${judged.denied}`) } : judged;
     }),
@@ -141,7 +144,11 @@ function confine$(scope: RunScope, call: GateCall): Observable<Confined> {
         }
       }
       const paths = resolved.map((r) => r.relative);
-      return { subject: paths[0], paths };
+      if (paths.length < 2) return { subject: paths[0], paths };
+      // Every path the call touches is judged (a move's destination as much as its source):
+      // a rule on any of them holds, and an "always" grants each path asked about.
+      const judged = judgeSubjects(scope, call.tool.name, paths);
+      return 'denied' in judged ? { denied: refuse(`Permission denied: ${judged.denied}`) } : { ...judged, paths };
     }),
   );
 }

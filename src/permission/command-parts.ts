@@ -17,6 +17,12 @@ export interface CommandParts {
    * `sh -c` / `bash -c` strings, `eval` and `find -exec`.
    */
   readonly variants: readonly string[];
+  /**
+   * Commands whose arguments are only known when they run (`git pu${x}sh`, `git pus?`), as
+   * patterns with those parts as wildcards (`git pu*sh`): a deny or ask rule that could
+   * match one of them (some text fits both) holds for the line. Absent when there are none.
+   */
+  readonly shapes?: readonly string[];
   /** Set when the line cannot be fully judged (a command name in a variable, a here-document...): why. */
   readonly opaque?: string;
 }
@@ -51,14 +57,23 @@ export function commandParts(line: string): CommandParts {
 class Collector implements PartSink {
   private readonly commands = new Set<string>();
   private readonly variants = new Set<string>();
+  private readonly shapes = new Set<string>();
   private opaque: string | undefined;
 
+  shape(text: string): void {
+    if (this.room()) this.shapes.add(text);
+  }
+
   add(role: PartRole, text: string): void {
-    if (this.commands.size + this.variants.size >= MAX_PARTS) {
+    if (this.room()) (role === 'command' ? this.commands : this.variants).add(text);
+  }
+
+  private room(): boolean {
+    if (this.commands.size + this.variants.size + this.shapes.size >= MAX_PARTS) {
       this.opaque ??= 'too many commands to check'; // even in a quiet line: a part is lost
-      return;
+      return false;
     }
-    (role === 'command' ? this.commands : this.variants).add(text);
+    return true;
   }
 
   // Above 0 while judging what only may be a command line: what it cannot read flags nothing.
@@ -99,7 +114,8 @@ class Collector implements PartSink {
     // A line of only assignments or comments runs no command: judge it as written.
     const commands = this.commands.size > 0 ? [...this.commands] : [line.replace(/\s+/g, ' ').trim()];
     const variants = [...this.variants].filter((v) => !this.commands.has(v));
-    const parts = { commands: Object.freeze(commands), variants: Object.freeze(variants) };
+    const shapes = this.shapes.size > 0 ? { shapes: Object.freeze([...this.shapes]) } : {};
+    const parts = { commands: Object.freeze(commands), variants: Object.freeze(variants), ...shapes };
     return Object.freeze(this.opaque === undefined ? parts : { ...parts, opaque: this.opaque });
   }
 }

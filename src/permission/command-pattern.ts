@@ -9,12 +9,15 @@
  */
 
 /** One piece of a pattern: a literal character, any text (`*`), one character (`?`), or a class (`[...]`). */
-type Piece = string | typeof ANY | typeof ONE | CharClass;
+export type Piece = string | typeof ANY | typeof ONE | CharClass;
 
-const ANY = Symbol('any');
-const ONE = Symbol('one');
+/** Any text, `*`. */
+export const ANY = Symbol('any');
+/** Any one character, `?`. */
+export const ONE = Symbol('one');
 
-interface CharClass {
+/** A character class, `[a-z]` or `[!a-z]`. */
+export interface CharClass {
   readonly negated: boolean;
   /** Inclusive code-unit ranges; a single character is a range of one. */
   readonly ranges: ReadonlyArray<readonly [number, number]>;
@@ -52,6 +55,15 @@ export function compileCommandPattern(pattern: string): ((command: string) => bo
   return (command) => compiled.some((p) => matchPieces(p, command));
 }
 
+/**
+ * The pattern as the piece lists of its brace alternatives, or `undefined` as
+ * {@link compileCommandPattern} (what `pattern-overlap.ts` compares two patterns by).
+ */
+export function commandPatternPieces(pattern: string): Piece[][] | undefined {
+  if (PICOMATCH_ONLY.test(pattern)) return undefined;
+  return expandBraces(pattern)?.map(pieces);
+}
+
 /** Greedy wildcard matching: on a mismatch, the last `*` takes one more character. */
 function matchPieces(p: readonly Piece[], s: string): boolean {
   let pi = 0;
@@ -75,7 +87,8 @@ function matchPieces(p: readonly Piece[], s: string): boolean {
   return pi === p.length;
 }
 
-function matchesOne(piece: Exclude<Piece, typeof ANY>, code: number): boolean {
+/** Whether one character (a code unit) fits a piece that is not `*`. */
+export function matchesOne(piece: Exclude<Piece, typeof ANY>, code: number): boolean {
   if (piece === ONE) return true;
   if (typeof piece === 'string') return piece.charCodeAt(0) === code;
   const inside = piece.ranges.some(([from, to]) => code >= from && code <= to);

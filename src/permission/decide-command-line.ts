@@ -7,6 +7,8 @@ export interface CommandJudges {
   readonly command: (text: string) => PermissionDecision | undefined;
   /** Decides another spelling of the line; only a deny or an ask counts. */
   readonly variant: (text: string) => PermissionDecision | undefined;
+  /** Decides a command's shape (see `CommandParts.shapes`): the strictest deny or ask rule that could match it, if any. */
+  readonly shape: (shape: string) => PermissionDecision | undefined;
   /**
    * What a line too complex to check gets: `deny` while a bash deny rule with a pattern is in
    * force (it could be dodged, and a deny never becomes an approval), `ask` while only ask rules
@@ -41,6 +43,11 @@ export function decideCommandLine(line: string, judges: CommandJudges): Permissi
   for (const variant of parts.variants) {
     const decision = judges.variant(variant);
     if (decision !== undefined && decision.action !== 'allow') consider(decision, variant);
+  }
+  for (const shape of parts.shapes ?? []) {
+    const decision = judges.shape(shape);
+    // Its own wording: the shape is no command as written, but what the command may turn into.
+    if (decision !== undefined && decision.action !== 'allow') consider({ ...decision, reason: `${decision.reason} (for "${shorten(shape)}": parts of the command are known only when it runs, and then it may match)` }, line);
   }
   if (parts.opaque !== undefined && judges.guard !== undefined) {
     consider(

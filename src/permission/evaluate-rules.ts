@@ -1,7 +1,7 @@
 import { decideCommandLine } from './decide-command-line.js';
 import { STRENGTH, type PermissionDecision } from './permission-decision.js';
 import { describeRule, type PermissionAction, type PermissionRule } from './permission-rule.js';
-import { matchesSubject, namesTool } from './rule-matches.js';
+import { matchesSubject, mayMatchShape, namesTool } from './rule-matches.js';
 
 export type { PermissionDecision } from './permission-decision.js';
 
@@ -31,7 +31,22 @@ export function evaluateRules(
 ): PermissionDecision | undefined {
   if (toolName !== 'bash' || subject === undefined) return evaluateSubject(rules, toolName, subject);
   const decide = (text: string): PermissionDecision | undefined => evaluateSubject(rules, toolName, text);
-  return decideCommandLine(subject, { command: decide, variant: decide, guard: commandGuard(rules) });
+  return decideCommandLine(subject, { command: decide, variant: decide, shape: (shape) => evaluateShape(rules, toolName, shape), guard: commandGuard(rules) });
+}
+
+/**
+ * The strictest deny or ask rule that could match a command's shape (see `mayMatchShape`),
+ * the higher priority first among equals; `undefined` when none could. Allow rules do not
+ * count: which of a shape's commands they would allow is not known.
+ */
+export function evaluateShape(rules: readonly PermissionRule[], toolName: string, shape: string): PermissionDecision | undefined {
+  let best: PermissionRule | undefined;
+  for (const rule of rules) {
+    if (!mayMatchShape(rule, toolName, shape)) continue;
+    if (best === undefined || STRENGTH[rule.action] > STRENGTH[best.action] || (rule.action === best.action && (rule.priority ?? 0) > (best.priority ?? 0))) best = rule;
+  }
+  if (best === undefined) return undefined;
+  return { action: best.action, reason: `${VERB[best.action]} by rule ${describeRule(best)}`, rule: best };
 }
 
 /** {@link evaluateRules} on one subject taken as a whole (a path, or one simple command). */

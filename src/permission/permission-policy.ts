@@ -1,6 +1,6 @@
 import { decideCommandLine } from './decide-command-line.js';
 import { DEFAULT_RULES } from './default-rules.js';
-import { commandGuard, evaluateSubject } from './evaluate-rules.js';
+import { commandGuard, evaluateShape, evaluateSubject } from './evaluate-rules.js';
 import { STRENGTH, type PermissionDecision } from './permission-decision.js';
 import type { PermissionAction, PermissionRule } from './permission-rule.js';
 import { ruleMatches } from './rule-matches.js';
@@ -138,6 +138,7 @@ export class PermissionPolicy {
       // Another spelling of a command is only checked for denies and asks: the defaults' bare
       // `bash: ask` is for the commands themselves.
       variant: (text) => evaluateSubject(user, toolName, text) ?? evaluateSubject(patterned, toolName, text),
+      shape: (shape) => evaluateShape(user, toolName, shape) ?? evaluateShape(patterned, toolName, shape),
       guard: this.commandGuard(),
     })!;
   }

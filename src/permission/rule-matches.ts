@@ -1,6 +1,7 @@
 import picomatch from 'picomatch';
 import { commandParts } from './command-parts.js';
 import { compileCommandPattern } from './command-pattern.js';
+import { patternsOverlap } from './pattern-overlap.js';
 import type { PermissionRule } from './permission-rule.js';
 
 type Matcher = (subject: string) => boolean;
@@ -34,7 +35,18 @@ export function ruleMatches(rule: PermissionRule, toolName: string, subject: str
   if (!namesTool(rule.tool, toolName)) return false;
   const parts = commandParts(subject);
   const matches = (text: string): boolean => matchesSubject(rule, toolName, text);
-  return rule.action === 'allow' ? parts.commands.every(matches) : parts.commands.some(matches) || parts.variants.some(matches);
+  if (rule.action === 'allow') return parts.commands.every(matches);
+  return parts.commands.some(matches) || parts.variants.some(matches) || (parts.shapes ?? []).some((shape) => mayMatchShape(rule, toolName, shape));
+}
+
+/**
+ * Whether a deny or ask rule could match a command whose arguments are only known when it
+ * runs, given as its shape (`CommandParts.shapes`): some text fits both the rule's pattern
+ * and the shape. An allow rule never holds for a shape: it vouches only for what is shown.
+ */
+export function mayMatchShape(rule: PermissionRule, toolName: string, shape: string): boolean {
+  if (rule.action === 'allow' || rule.pattern === undefined || !namesTool(rule.tool, toolName)) return false;
+  return patternsOverlap(rule.pattern, shape);
 }
 
 /**

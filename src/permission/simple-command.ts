@@ -5,6 +5,7 @@ import {
 } from './shell-programs.js';
 import { evaluatingCommand, holdsCodeText } from './code-in-data.js';
 import { codeVariable, shellWithoutCommand, unreadableRun } from './unreadable-runs.js';
+import { commandShape } from './command-shape.js';
 
 /** How a part of a command line is judged: a `command` must be allowed; a `variant` is only checked against deny and ask rules. */
 export type PartRole = 'command' | 'variant';
@@ -26,6 +27,8 @@ export interface PartSink {
    * it only may be one (a wrapper's argument with spaces), so what it cannot read is no reason to flag the line.
    */
   line(text: string, role: PartRole, depth: number, quiet?: boolean): void;
+  /** Records a command whose arguments are only known when it runs, as a pattern (see `commandShape`): deny and ask rules that could match it hold. */
+  shape(text: string): void;
 }
 
 type Word = { readonly kind: 'word'; readonly text: string; readonly glob: boolean } | { readonly kind: 'redirect'; readonly op: string };
@@ -103,6 +106,8 @@ function analyseWords(all: readonly Word[], role: PartRole, depth: number, sink:
   const unreadable = isDynamic(name) ? undefined : unreadableRun(name.text, args);
   if (unreadable !== undefined) sink.flag(unreadable);
   sink.add('variant', collapse([base, ...args].join(' ')));
+  const shape = commandShape(base, plain.slice(1));
+  if (shape !== undefined) sink.shape(shape);
   // ...and with its redirections kept in place, for `rm 2>/dev/null` against `rm *`.
   sink.add('variant', render([{ ...name, text: base }, ...words.filter((w) => w !== name && !isAssignment(w, words))]));
   if (SHELLS.has(base)) {
@@ -173,7 +178,8 @@ function isAssignment(word: Word, words: readonly Word[]): boolean {
 }
 
 function isDynamic(word: Extract<Word, { kind: 'word' }>): boolean {
-  if (word.glob || word.text === '') return true;
+  // The parser marks `*` and `?` as globs, not a class: `r[m]` runs `rm` once a file of that name is there.
+  if (word.glob || word.text === '' || /\[[^\]]+\]/.test(word.text)) return true;
   return word.text.includes('$') || /\{[^{}]*(?:,|\.\.)[^{}]*\}/.test(word.text);
 }
 
