@@ -48,7 +48,10 @@ describe('write against a swapped symbolic link', () => {
 
     const write = createWriteTool();
     const outcomes = { written: 0, refused: 0 };
-    for (let i = 0; i < 400; i++) {
+    // At least 400 attempts, and on until both sides of the race were reached (a loaded
+    // machine can schedule the swapper so that one side is rare), for at most 20 s.
+    const until = Date.now() + 20_000;
+    for (let i = 0; i < 400 || ((outcomes.written === 0 || outcomes.refused === 0) && Date.now() < until); i++) {
       const result = await runTool(write, { path: 'race.txt', content: `attempt ${i}\n` }, createToolContext({ workspace: ws.dir }));
       outcomes[result.error === undefined ? 'written' : 'refused'] += 1;
       if ((await readFile(outside, 'utf8')) !== 'untouched\n') break;
@@ -58,7 +61,7 @@ describe('write against a swapped symbolic link', () => {
     // Both sides of the race were reached, so the property was really tested.
     expect(outcomes.written).toBeGreaterThan(0);
     expect(outcomes.refused).toBeGreaterThan(0);
-  }, 30_000);
+  }, 60_000);
 
   it('refuses a final path that is a link when it opens it, with a message the model can act on', async () => {
     await outsideDir.file('victim.txt', 'untouched\n');
