@@ -17,7 +17,7 @@ const move: Tool<MoveArgs> = defineTool({
   name: 'move',
   description: 'Moves a file inside the workspace.',
   input: MoveInput,
-  // Both paths are checked to stay inside the workspace, and rules match `from`.
+  // Both paths are checked to stay inside the workspace, and the rules judge each of them.
   paths: ({ from, to }) => [from, to],
   subject: ({ from }) => from,
   execute: ({ from, to, overwrite = false }) => `would move ${from} to ${to}${overwrite ? ', overwriting' : ''}`,

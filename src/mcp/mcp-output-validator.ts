@@ -2,6 +2,7 @@ import type { JsonSchemaValidator, jsonSchemaValidator as SdkSchemaValidator } f
 import type { JsonObject } from '../events/json.js';
 import { jsonSchemaValidator } from '../tools/json-schema-validator.js';
 import { oversizedSchema } from './mcp-tool-limits.js';
+import { unusableRefs } from '../validation/schema-refs.js';
 
 type Check = ReturnType<typeof jsonSchemaValidator>;
 
@@ -11,7 +12,8 @@ type Check = ReturnType<typeof jsonSchemaValidator>;
  * JavaScript's backtracking engine, so a server's `pattern` like `^(a+)+$` and a result
  * made to match it badly would freeze the process; and its `uniqueItems` is checked in
  * linear time, where the SDK's ajv compares every pair of items (20,000 distinct objects held
- * the event loop 9 s). A schema that cannot be compiled checks
+ * the event loop 9 s). A schema that cannot be compiled, or has a `$ref` that loops in place
+ * or points at a URL (each answer's check overflowed the stack, failing every call), checks
  * nothing (the output only becomes text the model reads).
  *
  * A schema is compiled when the first result of its tool comes, not when the tools are
@@ -35,9 +37,10 @@ export const mcpOutputValidator: SdkSchemaValidator = {
   },
 };
 
-/** The schema's check; null when it checks nothing (too large, or it does not compile). */
+/** The schema's check; null when it checks nothing (too large, an unusable `$ref`, or it does not compile). */
 function compiled(schema: object): Check | null {
-  if (oversizedSchema(schema as JsonObject) !== undefined) return null;
+  // The size and depth first: they bound the walk of the refs.
+  if (oversizedSchema(schema as JsonObject) !== undefined || unusableRefs(schema as JsonObject) !== undefined) return null;
   try {
     return jsonSchemaValidator(schema);
   } catch {

@@ -1,4 +1,5 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { serverTree, type ServerTree } from './mcp-process-tree.js';
 import { exitWithin, MCP_STDIO_EXIT_GRACE_MS, type StdioChild } from './mcp-stdio-exit.js';
 
 /** The server's process, as far as it is used: ended ({@link StdioChild}) and read from. */
@@ -23,37 +24,69 @@ interface ServerProcess extends StdioChild {
  * sent) kills the process with SIGKILL at once: it has shown it is hostile or broken, so no
  * grace is owed. Changes `transport.close` in place, before a client connects it.
  *
+ * A server started through a wrapper (`npx`, `sh -c`, a script starting the real server as
+ * its child) is more than one process: each step above reaches all of them (`serverTree`:
+ * the descendants of the spawned process, found before its stdin is ended, and every process
+ * whose environment carries `tag`, as the spawned one's does), and the close waits for them
+ * too, within the same bound. That is Linux only (it reads `/proc`); elsewhere only the
+ * spawned process is signalled, and a wrapper's child that ignores its stdin ending stays.
+ *
  * @example
  * ```ts
- * const abandon = deafOnClose(transport);
+ * const abandon = deafOnClose(transport, tag); // tag: the server's MCP_SERVER_TAG
  * await client.connect(transport);
  * abandon(); // stops reading, kills the process, closes the transport
  * ```
  */
-export function deafOnClose(transport: Transport & { readonly pid: number | null }): () => void {
+export function deafOnClose(transport: Transport & { readonly pid: number | null }, tag: string): () => void {
   const close = transport.close.bind(transport);
   transport.close = async () => {
     // Looked up before the SDK's close, which forgets the process as it starts.
     const child = childOf(transport);
+    const pid = transport.pid;
     stopReading(child);
+    // Found while parent links still hold: a wrapper that exits once its stdin ends leaves
+    // its child to init, and only the tag would lead to it after.
+    const tree = await collected(pid, tag);
     // Ends the server's stdin at once (the polite step), then waits on timers of its own.
     const closing = close();
-    if (child === undefined) return closing;
+    if (child === undefined) {
+      // Without the process, no bound: the SDK's own close ends it (as slowly as that is), then what it left is killed.
+      await closing.finally(() => tree.signal('SIGKILL'));
+      return;
+    }
     closing.catch(() => undefined);
-    await exitWithin(child, MCP_STDIO_EXIT_GRACE_MS);
+    await exitWithin(child, MCP_STDIO_EXIT_GRACE_MS, tree);
   };
   return () => {
     const child = childOf(transport);
-    stopReading(child);
     const pid = transport.pid;
-    try {
-      if (child !== undefined) child.kill('SIGKILL');
-      else if (pid !== null) process.kill(pid, 'SIGKILL');
-    } catch {
-      // It had exited already.
-    }
+    stopReading(child);
+    // The tree is found first (the spawned process's death would cut its children's parent
+    // links), then everything is killed; the close below fails the calls in flight at once.
+    void collected(pid, tag).then((tree) => {
+      kill(child, pid);
+      return tree.signal('SIGKILL');
+    });
     void transport.close().catch(() => undefined);
   };
+}
+
+/** The server's processes besides the spawned one (`pid`), as they are now. Never rejects. */
+async function collected(pid: number | null, tag: string): Promise<ServerTree> {
+  const tree = serverTree(pid ?? undefined, tag);
+  await tree.collect();
+  return tree;
+}
+
+/** Kills the spawned process with SIGKILL: through node's handle when there is one (it knows whether it was reaped), else by pid. */
+function kill(child: ServerProcess | undefined, pid: number | null): void {
+  try {
+    if (child !== undefined) child.kill('SIGKILL');
+    else if (pid !== null) process.kill(pid, 'SIGKILL');
+  } catch {
+    // It had exited already.
+  }
 }
 
 /** Destroys the process's stdout and stderr, so nothing more it writes is read. */

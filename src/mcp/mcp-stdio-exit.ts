@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import { NO_TREE, type ServerTree } from './mcp-process-tree.js';
 
 /**
  * How long a stdio server gets to exit once its stdin has ended, and again once it has been
@@ -13,14 +14,21 @@ export const MCP_STDIO_EXIT_GRACE_MS = 500;
 /** The parts of a server's process used to end it. */
 export type StdioChild = Pick<ChildProcess, 'exitCode' | 'signalCode' | 'kill' | 'once' | 'off'>;
 
+/** How often the processes a server left behind are looked at, once the spawned one has exited. */
+const TREE_POLL_MS = 50;
+
 /**
  * Waits for `child` to exit after its stdin has been ended (the polite step, which the
  * caller takes), sending it SIGTERM after `graceMs`, then SIGKILL `graceMs` later. Resolves
  * once it has exited (and node has reaped it: no zombie is left), or `graceMs` after the
  * SIGKILL even if it has not (a process stuck in the kernel, which node reaps whenever it
- * goes), so the wait is bounded by three graces. Never rejects; its timer and its listener
+ * goes), so the wait is bounded by three graces. Never rejects; its timers and its listener
  * are gone when it resolves. The SDK's own close runs alongside: its further signals to a
  * process that has exited do nothing, and its timers are unref'd, so they keep nothing alive.
+ *
+ * `tree` holds the server's other processes (a wrapper's child: see `serverTree`): each step
+ * signals them too, and the wait goes on, within the same bound, until they have gone as
+ * well, looked at every 50 ms once `child` has exited.
  *
  * @example
  * ```ts
@@ -28,26 +36,37 @@ export type StdioChild = Pick<ChildProcess, 'exitCode' | 'signalCode' | 'kill' |
  * await exitWithin(child, MCP_STDIO_EXIT_GRACE_MS);
  * ```
  */
-export function exitWithin(child: StdioChild, graceMs: number): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+export function exitWithin(child: StdioChild, graceMs: number, tree: ServerTree = NO_TREE): Promise<void> {
+  const exited = (): boolean => child.exitCode !== null || child.signalCode !== null;
+  if (exited() && !tree.alive()) return Promise.resolve();
   return new Promise((resolve) => {
     let timer: NodeJS.Timeout | undefined;
+    let poll: NodeJS.Timeout | undefined;
     let over = false;
     const done = (): void => {
       over = true;
       clearTimeout(timer);
-      child.off('exit', done);
+      clearInterval(poll);
+      child.off('exit', gone);
       resolve();
     };
-    child.once('exit', done);
+    // The spawned process has exited: the wait is over, unless a process it started is still there.
+    const gone = (): void => {
+      if (!tree.alive()) done();
+      else poll ??= setInterval(() => !tree.alive() && done(), TREE_POLL_MS);
+    };
+    child.once('exit', gone);
+    if (exited()) gone();
     // Each step may end the wait (an exit said at once): then no further step is timed.
     const after = (step: () => void): void => {
       if (!over) timer = setTimeout(step, graceMs);
     };
     after(() => {
       signal(child, 'SIGTERM');
+      void tree.signal('SIGTERM');
       after(() => {
         signal(child, 'SIGKILL');
+        void tree.signal('SIGKILL');
         after(done);
       });
     });

@@ -13,10 +13,11 @@ import { unrunnablePatterns } from './mcp-schema-patterns.js';
 import { mcpSubject, mcpSubjectKey } from './mcp-subject.js';
 import { cappedDescription, oversizedSchema } from './mcp-tool-limits.js';
 import { clipMiddle } from '../text/clip-middle.js';
+import { unusableRefs } from '../validation/schema-refs.js';
 
 /** A tool made from an MCP tool, or why it was left out, and what a run should be told. */
 export interface McpToolMade {
-  /** The tool; undefined when it was left out (its schema is too large). */
+  /** The tool; undefined when it was left out (its schema is too large, or has an unusable `$ref`). */
   readonly tool: Tool | undefined;
   /** Warnings for every run that may use it: `code` and `message`, like a `Warning` event's. */
   readonly warnings: readonly { readonly code: string; readonly message: string }[];
@@ -36,8 +37,9 @@ const SHAPE_ONLY = jsonSchemaValidator({ type: 'object' });
  * a result the model reads; nothing is thrown.
  *
  * A `pattern` RE2 cannot run (lookaround, backreferences) is not enforced, with a warning:
- * the server checks its own arguments. A schema over 64 KiB leaves the
- * tool out, with a warning.
+ * the server checks its own arguments. A schema over 64 KiB, or one with a `$ref` no call
+ * could be checked against (to a URL, or one that loops in place: `unusableRefs`), leaves the
+ * tool out, with a warning (`mcp-tool-skipped`) naming the server and the tool.
  *
  * @example
  * ```ts
@@ -49,7 +51,12 @@ export function mcpTool(name: string, info: McpToolInfo, connection: McpConnecti
   const server = connection.name;
   const schema = modelSchema(info.inputSchema);
   const tooLarge = oversizedSchema(schema);
-  if (tooLarge) return { tool: undefined, warnings: [{ code: 'mcp-tool-skipped', message: `MCP server "${server}" offers ${name} with ${tooLarge}; it is left out.` }] };
+  if (tooLarge) return skipped(`MCP server "${server}" offers ${name} with ${tooLarge}; it is left out.`);
+  // After the size and depth check, which bounds this walk. A `$ref` that loops in place
+  // overflowed the stack (some 300 ms) at every call's check, and one to a URL failed to
+  // compile at every call: the tool could never be called, so it is not offered.
+  const badRef = unusableRefs(schema);
+  if (badRef !== undefined) return skipped(`MCP server "${server}" offers ${name} with an input schema that cannot be checked against: ${badRef}; it is left out.`);
   const description = cappedDescription(info.description?.trim() || `${info.title ?? info.name} (a tool of the MCP server "${server}")`);
   const execute = async (args: Record<string, unknown>, { signal }: { signal: AbortSignal }) => {
     try {
@@ -82,6 +89,11 @@ export function mcpTool(name: string, info: McpToolInfo, connection: McpConnecti
     message: `MCP server "${server}": the pattern ${JSON.stringify(clipMiddle(pattern, 200))} in the schema of ${name} is not checked here (${reason}); the linear-time regex engine cannot run it, so the server's own check is all there is.`,
   }));
   return { tool: withValidator(tool, (args) => (validate ??= validatorOf(schema))(args)), warnings };
+}
+
+/** A tool left out, and the warning that says why. */
+function skipped(message: string): McpToolMade {
+  return { tool: undefined, warnings: [{ code: 'mcp-tool-skipped', message }] };
 }
 
 function validatorOf(schema: JsonObject): ArgsValidator {

@@ -5,6 +5,7 @@ import { guardedNotifications } from './mcp-notification-guard.js';
 import { guardedReconnects } from './mcp-reconnect-guard.js';
 import { guardedSends } from './mcp-send-guard.js';
 import type { McpSdk } from './mcp-sdk.js';
+import { MCP_SERVER_TAG, newServerTag } from './mcp-process-tree.js';
 import { deafOnClose } from './mcp-stdio-child.js';
 import { isStdioServer, type McpHttpServerConfig, type McpServerConfig, type McpStdioServerConfig } from './mcp-server-config.js';
 
@@ -67,10 +68,13 @@ function httpTransport(sdk: McpSdk, config: McpHttpServerConfig, closeBecause: (
 
 /** A child process over stdio, its stderr kept (the end of it), read no more once closed. */
 function stdioTransport(sdk: McpSdk, config: McpStdioServerConfig, workspace: string): Made {
+  const tag = newServerTag();
   const transport = new sdk.StdioClientTransport({
     command: config.command,
     args: [...(config.args ?? [])],
-    ...(config.env ? { env: { ...config.env } } : {}),
+    // The SDK adds its few inherited variables (PATH, HOME...) to these. The tag marks the
+    // server's every process, so a close ends those a wrapper (`npx`, `sh -c`) started too.
+    env: { ...config.env, [MCP_SERVER_TAG]: tag },
     cwd: resolve(workspace, config.cwd ?? '.'),
     // Piped, not inherited: servers log there, which would tear a terminal tree or mix into
     // `--json` output; the end of it is what explains a server that fails.
@@ -80,7 +84,7 @@ function stdioTransport(sdk: McpSdk, config: McpStdioServerConfig, workspace: st
   transport.stderr?.on('data', (chunk: Buffer | string) => {
     tail = (tail + chunk.toString()).slice(-TAIL_CHARS);
   });
-  return { transport, stderrTail: () => tail.trim(), abandon: deafOnClose(transport) };
+  return { transport, stderrTail: () => tail.trim(), abandon: deafOnClose(transport, tag) };
 }
 
 /**

@@ -50,7 +50,9 @@ export interface ToolDefinition<S extends object, Args extends Record<string, un
  * @throws TypeError naming the tool when `input` is not an object schema, or cannot give the
  * model a JSON schema (a valibot schema needs `toStandardJsonSchema`), or is a JSON schema
  * with a `pattern` RE2 cannot run (its regexes run in linear time; lookaround and
- * backreferences are refused).
+ * backreferences are refused), or with a `$ref` that comes back to itself without going into
+ * a property or an item (`{ "$ref": "#" }`: checking a value never ends), or one ajv cannot
+ * resolve (a URL: nothing is fetched).
  *
  * @example
  * ```ts

@@ -1,4 +1,5 @@
 import type { ErrorObject } from 'ajv';
+import { refLoop } from '../validation/schema-refs.js';
 import { compileSchema, type UnenforcedPattern } from '../validation/validator.js';
 import { listProblems, type ArgsValidator } from './args-validator.js';
 
@@ -16,7 +17,8 @@ const validators = new WeakMap<object, ArgsValidator>();
  * schema may come from outside (an MCP server, a user tool); one RE2 cannot run is not
  * enforced (see {@link unenforcedPatterns}). `format` is not checked.
  *
- * @throws Error when `schema` is not a valid JSON schema (ajv's message).
+ * @throws Error when `schema` is not a valid JSON schema (ajv's message: a `$ref` to a URL is
+ * one, nothing is fetched), or has a `$ref` that loops in place (`refLoop`).
  *
  * @example
  * ```ts
@@ -26,6 +28,11 @@ const validators = new WeakMap<object, ArgsValidator>();
 export function jsonSchemaValidator(schema: object): ArgsValidator {
   let found = validators.get(schema);
   if (found === undefined) {
+    // ajv compiles a `$ref` that loops in place, then overflows the stack (some 300 ms) at
+    // every check. Refused before compiling, in words that say which `$ref` (a hand-written
+    // tool's call fails with them, cheaply). A URL's ajv refuses itself, fetching nothing.
+    const why = refusedRefs(schema);
+    if (why !== undefined) throw new Error(`the schema cannot be checked against: ${why}`);
     const { validate } = compileSchema(schema);
     found = (args) => (validate(args) ? { value: args as Record<string, unknown> } : { problems: listProblems((validate.errors ?? []).map(describe)) });
     validators.set(schema, found);
@@ -47,6 +54,19 @@ export function jsonSchemaValidator(schema: object): ArgsValidator {
  */
 export function unenforcedPatterns(schema: object): readonly UnenforcedPattern[] {
   return compileSchema(schema).unenforced;
+}
+
+// Why a schema's `$ref`s were refused, kept while the schema object lives: a hand-written
+// tool's bad schema is looked at once, not walked again at each of its calls.
+const refused = new WeakMap<object, string>();
+
+function refusedRefs(schema: object): string | undefined {
+  let why = refused.get(schema);
+  if (why === undefined) {
+    why = refLoop(schema as Readonly<Record<string, unknown>>);
+    if (why !== undefined) refused.set(schema, why);
+  }
+  return why;
 }
 
 function describe(e: ErrorObject): string {

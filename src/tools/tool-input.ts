@@ -5,6 +5,7 @@ import { errorMessage } from '../errors/error-message.js';
 import type { ArgsCheck, ArgsValidator } from './args-validator.js';
 import { jsonSchemaValidator, unenforcedPatterns } from './json-schema-validator.js';
 import { describeIssues } from './standard-issues.js';
+import { refLoop } from '../validation/schema-refs.js';
 
 /**
  * A Standard Schema that can also describe itself as a JSON schema
@@ -76,7 +77,8 @@ export interface ToolSchema {
  *
  * @throws TypeError naming the tool when `input` is neither, cannot say itself as JSON
  * schema, or does not describe an object, or is a JSON schema with a `pattern` the
- * linear-time regex engine cannot run (lookaround, backreferences).
+ * linear-time regex engine cannot run (lookaround, backreferences) or with a `$ref` that
+ * loops in place (`refLoop`).
  *
  * @example
  * ```ts
@@ -96,6 +98,11 @@ export function toolSchemaOf(name: string, input: unknown): ToolSchema {
     fail(`\`input\` must describe an object (a tool's arguments are a JSON object), but its JSON schema has type ${JSON.stringify(parameters.type)}`);
   }
   if (standard !== undefined) return { parameters, validate: standardValidator(standard as StandardToolSchema['~standard']) };
+  // Refused here, where the author can mend it, not at each call: ajv would overflow the
+  // stack (some 300 ms) checking every call against a `$ref` that loops in place. (A `$ref`
+  // to a URL ajv refuses below, fetching nothing; one by `$id`, as TypeBox's, it resolves.)
+  const loop = refLoop(parameters);
+  if (loop !== undefined) fail(`\`input\` cannot be checked against: ${loop}. Let a schema recur only through a property or an item.`);
   let validate: ArgsValidator;
   try {
     validate = jsonSchemaValidator(parameters);

@@ -1,7 +1,9 @@
 /**
  * Whether `$ref`s in a JSON schema can be checked against (ajv reads a looping one until the
  * stack overflows, and would fetch a URL): kept with the one validator (`validator.ts`), for
- * every schema that comes from outside. AG-UI frontend tools use it (`frontend-tools.ts`).
+ * every schema that comes from outside: AG-UI frontend tools (`frontend-tools.ts`), MCP tools'
+ * input and output schemas (`mcp-tool.ts`, `mcp-output-validator.ts`). A tool author's own
+ * schema gets the lenient {@link refLoop} (`tool-input.ts`, `json-schema-validator.ts`).
  *
  * @module
  */
@@ -21,14 +23,15 @@ const NESTED_MAP = ['properties', 'patternProperties', '$defs', 'definitions'];
 type Schema = Readonly<Record<string, unknown>>;
 
 /**
- * Why a schema from outside (an AG-UI frontend tool's) cannot be checked against, or `undefined` when it can: a `$ref`
+ * Why a schema from outside (an AG-UI frontend tool's, an MCP tool's) cannot be checked against, or `undefined` when it can: a `$ref`
  * that is not a pointer into the schema itself (`#`, `#/…`: a URL, an anchor), an `$id` below
  * its root (it would move where `#` points), or a `$ref` that comes back to itself without
  * going into a property or an item (`{ "$ref": "#" }`, two `$defs` naming each other): checking
  * a value against it never ends. Recursion through a property or an item (a tree of nodes)
  * ends with the value, and is kept.
  *
- * The schema's depth and size were checked before: the walks are bounded.
+ * A schema from outside has its depth and size checked before (`oversizedSchema`), so the
+ * walks are bounded; a tool author's own schema is not, as ajv compiles it unbounded too.
  */
 export function unusableRefs(root: Schema): string | undefined {
   const targets = new Set<string>();
@@ -36,12 +39,40 @@ export function unusableRefs(root: Schema): string | undefined {
     if ('$id' in schema && path !== '' && typeof schema['$id'] === 'string') return `it has an $id below its root (at ${shown(path)}): refs here may only point into the schema itself`;
     const ref = schema['$ref'];
     if (typeof ref !== 'string') return undefined;
-    if (ref !== '#' && !ref.startsWith('#/')) return `its $ref ${JSON.stringify(shown(ref))} (at ${shown(path)}) is not "#" or a "#/…" pointer into the schema: no URL is fetched and no anchor followed`;
+    if (ref !== '#' && !ref.startsWith('#/')) return `its $ref ${JSON.stringify(shown(ref))} (at ${path === '' ? 'the root' : shown(path)}) is not "#" or a "#/…" pointer into the schema: no URL is fetched and no anchor followed`;
     targets.add(ref);
     return undefined;
   });
   if (outside !== undefined) return outside;
-  const looping = loopingRef(root, targets);
+  return loopMessage(loopingRef(root, targets));
+}
+
+/**
+ * The lenient check, for a tool author's own schema: why it cannot be checked against, or
+ * `undefined`. Only a `#` or `#/…` `$ref` that comes back to itself without going into a
+ * property or an item is refused (ajv would overflow the stack at every check). What ajv
+ * resolves, or refuses when compiling, itself is left to it: a ref by `$id` (TypeBox's
+ * `Type.Cyclic` names its definitions so), an anchor, a URL (ajv fetches nothing: it fails to
+ * compile). A schema with an `$id` below its root is not looked at (its `#` moves there), nor
+ * is a loop through refs by `$id`: those are limits, not refusals.
+ *
+ * @example
+ * ```ts
+ * refLoop({ type: 'object', $ref: '#' }); // 'its $ref "#" comes back to itself ...'
+ * ```
+ */
+export function refLoop(root: Schema): string | undefined {
+  const targets = new Set<string>();
+  const moved = walk(root, '', (schema, path) => {
+    if (path !== '' && typeof schema['$id'] === 'string') return 'an $id below the root';
+    const ref = schema['$ref'];
+    if (typeof ref === 'string' && (ref === '#' || ref.startsWith('#/'))) targets.add(ref);
+    return undefined;
+  });
+  return moved === undefined ? loopMessage(loopingRef(root, targets)) : undefined;
+}
+
+function loopMessage(looping: string | undefined): string | undefined {
   return looping === undefined ? undefined : `its $ref ${JSON.stringify(shown(looping))} comes back to itself without going into a property or an item: checking a value against it never ends`;
 }
 
