@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ServerTree } from '../../src/mcp/mcp-process-tree.js';
 import { exitWithin, MCP_STDIO_EXIT_GRACE_MS, type StdioChild } from '../../src/mcp/mcp-stdio-exit.js';
 
 /** A server process that exits when sent one of `fatal` (none: it takes every signal), recording what it was sent. */
@@ -31,6 +32,22 @@ function watch(promise: Promise<void>): { done: boolean } {
 }
 
 const child = (fatal: readonly NodeJS.Signals[]): FakeChild & StdioChild => new FakeChild(fatal) as FakeChild & StdioChild;
+
+/** A wrapper's child (see `serverTree`) that goes when sent one of `fatal`, or when a test sets `running` false; recording what it was sent. */
+class FakeTree implements ServerTree {
+  readonly sent: string[] = [];
+  running = true;
+  constructor(private readonly fatal: readonly NodeJS.Signals[]) {}
+  async collect(): Promise<void> {}
+  async signal(name: NodeJS.Signals): Promise<void> {
+    if (!this.running) return;
+    this.sent.push(name);
+    if (this.fatal.includes(name)) this.running = false;
+  }
+  alive(): boolean {
+    return this.running;
+  }
+}
 
 afterEach(() => {
   vi.useRealTimers();
@@ -94,6 +111,65 @@ describe('exitWithin', () => {
     server.exit(1);
     await exitWithin(server, MCP_STDIO_EXIT_GRACE_MS);
     expect(server.sent).toEqual([]);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('a wrapper that exits at once leaves the wait to its child: signalled at each step, the wait ends when it goes, between steps', async () => {
+    vi.useFakeTimers();
+    const wrapper = child(['SIGTERM', 'SIGKILL']);
+    const tree = new FakeTree(['SIGKILL']);
+    const seen = watch(exitWithin(wrapper, MCP_STDIO_EXIT_GRACE_MS, tree));
+    wrapper.exit(0);
+    await vi.advanceTimersByTimeAsync(MCP_STDIO_EXIT_GRACE_MS);
+    expect(tree.sent).toEqual(['SIGTERM']);
+    expect(seen.done).toBe(false);
+    await vi.advanceTimersByTimeAsync(MCP_STDIO_EXIT_GRACE_MS);
+    expect(tree.sent).toEqual(['SIGTERM', 'SIGKILL']);
+    // Found gone at the next look (every 50 ms), not at the end of the third grace.
+    await vi.advanceTimersByTimeAsync(50);
+    expect(seen.done).toBe(true);
+    expect(wrapper.sent).toEqual([]);
+    expect(vi.getTimerCount()).toBe(0);
+    expect(wrapper.listenerCount('exit')).toBe(0);
+  });
+
+  it('a child that exits with its stdin ending ends the wait at the next look, with nothing sent', async () => {
+    vi.useFakeTimers();
+    const wrapper = child([]);
+    const tree = new FakeTree([]);
+    const seen = watch(exitWithin(wrapper, MCP_STDIO_EXIT_GRACE_MS, tree));
+    wrapper.exit(0);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(seen.done).toBe(false);
+    tree.running = false;
+    await vi.advanceTimersByTimeAsync(50);
+    expect(seen.done).toBe(true);
+    expect(tree.sent).toEqual([]);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('a tree that outlives even SIGKILL does not hold the wait past a third grace', async () => {
+    vi.useFakeTimers();
+    const wrapper = child(['SIGTERM']);
+    const tree = new FakeTree([]);
+    const seen = watch(exitWithin(wrapper, MCP_STDIO_EXIT_GRACE_MS, tree));
+    await vi.advanceTimersByTimeAsync(3 * MCP_STDIO_EXIT_GRACE_MS - 1);
+    expect(wrapper.sent).toEqual(['SIGTERM']);
+    expect(tree.sent).toEqual(['SIGTERM', 'SIGKILL']);
+    expect(seen.done).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(seen.done).toBe(true);
+    expect(vi.getTimerCount()).toBe(0);
+    expect(wrapper.listenerCount('exit')).toBe(0);
+  });
+
+  it('a process that has exited already, with nothing of its tree left, is waited for not at all', async () => {
+    vi.useFakeTimers();
+    const wrapper = child([]);
+    wrapper.exit(0);
+    const tree = new FakeTree([]);
+    tree.running = false;
+    await exitWithin(wrapper, MCP_STDIO_EXIT_GRACE_MS, tree);
     expect(vi.getTimerCount()).toBe(0);
   });
 });

@@ -7,7 +7,9 @@
  *
  * With `MCP_TEST_MARKS=<file>` it appends there `stdin ended` when its stdin ends, `sigterm`
  * when it is sent SIGTERM, and `exit <code>` as it exits by itself (a process killed with
- * SIGKILL, or by a SIGTERM it does not handle, never writes that line).
+ * SIGKILL, or by a SIGTERM it does not handle, never writes that line); with
+ * `MCP_EXIT_MARK_PID=1` also, first, `pid <its pid>` (a wrapper's child is not the process
+ * the client spawned).
  *
  * @module
  */
@@ -17,6 +19,7 @@ import { readStdinLines } from '../../support/stdin-lines.mjs';
 const stubborn = process.env['MCP_EXIT_MODE'] === 'stubborn';
 const marks = process.env['MCP_TEST_MARKS'];
 const mark = (words) => (marks ? appendFileSync(marks, `${words}\n`) : undefined);
+if (process.env['MCP_EXIT_MARK_PID'] === '1') mark(`pid ${process.pid}`);
 const answer = (id, result) => process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', id, result })}\n`);
 
 readStdinLines((message) => {

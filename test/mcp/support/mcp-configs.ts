@@ -127,6 +127,11 @@ export function deepSchemaStdioServer(): McpStdioServerConfig {
   return { command: process.execPath, args: [RAW], env: { MCP_RAW_MODE: 'deep' } };
 }
 
+/** The refs server (see raw-stdio-server.mjs): tools whose input schema's `$ref` loops or points at a URL, `tree` (local `$ref`s), `loop_output`, `echo`. */
+export function refsStdioServer(): McpStdioServerConfig {
+  return { command: process.execPath, args: [RAW], env: { MCP_RAW_MODE: 'refs' } };
+}
+
 /** A server listing one tool a page, each `pageDelayMs` late, for ever (see raw-stdio-server.mjs). */
 export function slowPagesStdioServer(pageDelayMs: number, startTimeoutMs: number): McpStdioServerConfig {
   return { command: process.execPath, args: [RAW], env: { MCP_RAW_MODE: 'slow-pages', MCP_PAGE_DELAY_MS: String(pageDelayMs) }, startTimeoutMs };

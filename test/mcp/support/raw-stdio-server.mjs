@@ -9,6 +9,11 @@
  *   it), and `echo`, a plain tool;
  * - `slow-pages`: it lists one tool a page, each page `MCP_PAGE_DELAY_MS` late (default
  *   400), for ever, each within any per-request timeout longer than that;
+ * - `refs`: its `tools/list` holds tools whose input schema has a `$ref` no call can be
+ *   checked against (`self_ref`: the schema is its own `$ref`; `defs_loop`: two `$defs`
+ *   naming each other through `allOf` and `anyOf`; `remote_ref`: a URL), `tree`, whose local
+ *   `$ref`s recur through an item (a plan of steps of steps; its title at least 1 character),
+ *   `loop_output`, whose output schema is its own `$ref`, and `echo`;
  * - `ping-flood`: once it has listed its tool (`echo`), it stops reading its stdin and sends
  *   `ping` requests for ever, 300 a second (under the client's bound on a server's requests
  *   a second, so that what ends it is the answers piling up) with 4 KiB ids (so that the
@@ -32,6 +37,28 @@ const deepTools = `[${[
   '{"name":"echo","description":"Answers.","inputSchema":{"type":"object"}}',
 ].join(',')}]`;
 
+const refsTools = JSON.stringify([
+  { name: 'self_ref', description: 'Loops.', inputSchema: { type: 'object', properties: { x: { type: 'string' } }, $ref: '#' } },
+  {
+    name: 'defs_loop',
+    description: 'Loops through its definitions.',
+    inputSchema: { type: 'object', $defs: { a: { allOf: [{ $ref: '#/$defs/b' }] }, b: { anyOf: [{ type: 'string' }, { $ref: '#/$defs/a' }] } }, properties: { x: { $ref: '#/$defs/a' } } },
+  },
+  { name: 'remote_ref', description: 'Points away.', inputSchema: { type: 'object', properties: { x: { $ref: 'http://127.0.0.1:9/schema.json' } } } },
+  {
+    name: 'tree',
+    description: 'Takes a plan.',
+    inputSchema: {
+      type: 'object',
+      $defs: { title: { type: 'string', minLength: 1 }, step: { type: 'object', properties: { title: { $ref: '#/$defs/title' }, steps: { type: 'array', items: { $ref: '#/$defs/step' } } }, required: ['title'] } },
+      properties: { title: { $ref: '#/$defs/title' }, steps: { type: 'array', items: { $ref: '#/$defs/step' } } },
+      required: ['title'],
+    },
+  },
+  { name: 'loop_output', description: 'Answers.', inputSchema: { type: 'object' }, outputSchema: { type: 'object', properties: { y: { type: 'string' } }, $ref: '#' } },
+  { name: 'echo', description: 'Answers.', inputSchema: { type: 'object' } },
+]);
+
 const answer = (id, result) => process.stdout.write(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${result}}\n`);
 
 /** Pings, 300 a write, a write a second. */
@@ -52,6 +79,7 @@ function listTools(id, cursor) {
     process.stdin.pause();
     return void setTimeout(flood, 10);
   }
+  if (mode === 'refs') return answer(id, `{"tools":${refsTools}}`);
   if (mode !== 'slow-pages') return answer(id, `{"tools":${deepTools}}`);
   const page = Number(cursor ?? 0);
   setTimeout(() => answer(id, `{"tools":[{"name":"tool_${page}","inputSchema":{"type":"object"}}],"nextCursor":"${page + 1}"}`), pageDelayMs);
