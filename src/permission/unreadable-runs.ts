@@ -7,6 +7,7 @@
  * @module
  */
 import { posix } from 'node:path';
+import { gitRunsCommand } from './git-runs.js';
 
 /** Interpreters of languages that can run any command (`os.system`, `system`, `child_process`...). */
 const INTERPRETER = new RegExp(
@@ -28,7 +29,7 @@ const SYSTEM_BIN = /^\/(?:usr\/(?:local\/)?)?s?bin\/[^/]+$/;
 const CODE_VARIABLE = new RegExp(
   '^(?:BASH_ENV|ENV|SHELLOPTS|BASHOPTS|PS4|PROMPT_COMMAND|BASH_LOADABLES_PATH|PATH|HOME|ZDOTDIR|XDG_CONFIG_HOME|LD_[A-Z_]+|DYLD_[A-Z_]+|' +
     'NODE_OPTIONS|NODE_PATH|PERL5OPT|PERL5LIB|PERLLIB|PYTHONPATH|PYTHONSTARTUP|PYTHONHOME|RUBYOPT|RUBYLIB|' +
-    'GIT_(?:SSH|SSH_COMMAND|EXTERNAL_DIFF|PAGER|EDITOR|SEQUENCE_EDITOR|ASKPASS|EXEC_PATH|DIR|WORK_TREE|TEMPLATE_DIR|PROXY_COMMAND|CONFIG[A-Z_0-9]*)|' +
+    'GIT_(?:SSH|SSH_COMMAND|EXTERNAL_DIFF|PAGER|EDITOR|SEQUENCE_EDITOR|ASKPASS|EXEC_PATH|DIR|COMMON_DIR|WORK_TREE|TEMPLATE_DIR|PROXY_COMMAND|ALLOW_PROTOCOL|DIFFTOOL_EXTCMD|CONFIG[A-Z_0-9]*)|' +
     'PAGER|MANPAGER|EDITOR|VISUAL|LESSOPEN|LESSCLOSE|SSH_ASKPASS|SUDO_ASKPASS|BROWSER|TAR_OPTIONS|npm_config_[A-Za-z_]+|NPM_CONFIG_[A-Z_]+)$',
 );
 /** Builtins whose arguments set or export variables. */
@@ -54,6 +55,10 @@ export function unreadableRun(name: string, args: readonly string[]): string | u
   // `enable -f lib.so name` loads a builtin from a shared library: code the line does not show.
   if (base === 'enable' && args.some((arg) => /^-[A-Za-z]*f/.test(arg))) return '"enable -f", which loads a builtin from a file';
   if (AWKS.has(base) && awkRunsCommands(args)) return `an awk program that can run commands ("${base}")`;
+  if (base === 'git') {
+    const git = gitRunsCommand(args);
+    if (git !== undefined) return git;
+  }
   if (base === 'sed' && sedRunsCommands(args)) return 'a sed script that can run commands (its "e" command, or a script file)';
   if (INTERPRETER.test(base) && !args.every((arg) => INFO_ONLY.has(arg))) {
     return `an interpreter running code the bash rules cannot read ("${base}")`;
