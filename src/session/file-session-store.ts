@@ -238,7 +238,8 @@ export class FileSessionStore implements SessionStore {
       return undefined;
     }
     const info = await this.tasks.read(text);
-    if (info === 'unsealed') throw new UnsealedSessionError(taskId, file, [1], 'task');
+    // A sealed file copied under another name names its own task: taken for this one, it would let its owner resume any session.
+    if (info === 'unsealed' || (info !== undefined && info.taskId !== taskId)) throw new UnsealedSessionError(taskId, file, [1], 'task');
     return info;
   }
 
