@@ -1,5 +1,6 @@
 import type { TaskInfo, TaskTracker } from '../delegation/task-tracker.js';
 import type { SessionStore } from '../session/session-store.js';
+import { TaskIdsBySession } from './task-ids-by-session.js';
 
 /**
  * What removes the task sessions of a run without a `sessionId` once it has ended: such a
@@ -21,6 +22,8 @@ import type { SessionStore } from '../session/session-store.js';
 export function ephemeralTaskSessions(tasks: TaskTracker, store: SessionStore): (sessionId: string) => void {
   /** Ended runs' session ids that still have tasks running; kept only while some run. */
   const ended = new Set<string>();
+  /** Every task by conversation as it starts: the tracker may have forgotten some finished ones by the run's end. */
+  const started = new TaskIdsBySession();
   const remove = (taskId: string): void => {
     try {
       void Promise.resolve(store.delete?.(taskId)).catch(() => undefined);
@@ -33,12 +36,13 @@ export function ephemeralTaskSessions(tasks: TaskTracker, store: SessionStore): 
     const known = tasks.list(sessionId);
     if (known.some(isRunning)) return false;
     ended.delete(sessionId);
-    for (const task of known) remove(task.taskId);
+    for (const taskId of new Set([...known.map((t) => t.taskId), ...started.take(sessionId)])) remove(taskId);
     return true;
   };
   // Completes with the tracker (engine.close), after the snapshots of the tasks it stopped.
   tasks.changes.subscribe((task) => {
-    if (ended.has(task.sessionId) && !isRunning(task)) removeAll(task.sessionId);
+    if (isRunning(task)) started.add(task.sessionId, task.taskId);
+    else if (ended.has(task.sessionId)) removeAll(task.sessionId);
   });
   return (sessionId) => {
     if (typeof store.delete === 'function' && !removeAll(sessionId)) ended.add(sessionId);
