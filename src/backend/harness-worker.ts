@@ -16,6 +16,7 @@ import { fromWire } from './wire-spec.js';
 import { checkedBudget, RedisTokenBudget } from './redis-budget.js';
 import type { SharedBudget, TokenBudget } from '../model/token-budget.js';
 import { backgroundResult, deliverResult } from './background-result.js';
+import { publishResult } from './shared-results.js';
 import { workerApprovals } from './worker-approvals.js';
 import { runJob, STOP_REASON, type RunningJob } from './worker-job.js';
 import { keepPresent } from './worker-presence.js';
@@ -85,6 +86,13 @@ export class HarnessWorker {
     const approvals = workerApprovals(backend.parts, this.workerId, () => this.#running.values());
     // Grandchildren run here, in-process, in the same shared sessions.
     this.#tree = buildTree({ ...engineOptions, sessions: backend.sessions }, this.workspace, approvals.approve);
+    // A grandchild's background result has no prompt here to go in front of: it goes where the
+    // conversation's next prompt finds it, on any engine (and is not kept here, for nobody).
+    const tasks = this.#tree.tasks;
+    tasks.changes.subscribe((info) => {
+      if (!info.background || info.state === 'running' || info.state === 'queued') return;
+      for (const result of tasks.takeUndelivered(info.sessionId)) publishResult(backend.parts.redis, backend.parts.keys, result).catch(() => undefined);
+    });
     this.ready = this.#start(approvals.onReply);
     this.ready.catch(() => undefined); // reported to whoever awaits `ready`; never unhandled
   }

@@ -137,6 +137,22 @@ export class SharedResults {
     this.takeDropped(sessionId);
   }
 
+  /**
+   * Drops, read from Redis itself, what waits for a conversation that will never run again:
+   * a worker puts a result before its task's end reaches the engine, so the mirror may not
+   * have heard of it yet, and left there it would count against the bound for a week.
+   */
+  async dropAll(sessionId: string): Promise<void> {
+    this.forget(sessionId);
+    const waiting = await this.redis.hkeys(this.keys.results(sessionId));
+    if (waiting.length === 0) return;
+    for (const key of waiting) {
+      this.#remove(sessionId, key);
+      this.#markTaken(key);
+    }
+    await takeWaitingResults(this.redis, this.keys, sessionId, waiting, this.#origin);
+  }
+
   #markTaken(key: string): void {
     this.#taken.add(key);
     // Bounded: a late announcement comes within moments, not after thousands of deliveries.

@@ -15,6 +15,8 @@ import type { SharedTasks } from './shared-tasks.js';
  */
 export class SharedTaskTracker extends TaskTracker {
   readonly #stops: (() => void)[];
+  /** Conversations forgotten while background tasks of theirs ran here: what those leave waiting in Redis as they end is dropped. */
+  readonly #forgotten = new Set<string>();
 
   constructor(
     private readonly results: SharedResults,
@@ -28,7 +30,9 @@ export class SharedTaskTracker extends TaskTracker {
     results.bound(limits).catch(() => undefined); // Redis is away: the puts fail too
     const publishing = this.changes.subscribe((info) => {
       tasks.publish(info);
-      if (info.background && info.state !== 'running' && info.state !== 'queued') this.#handOver(info.sessionId);
+      if (!info.background || info.state === 'running' || info.state === 'queued') return;
+      if (this.#forgotten.has(info.sessionId)) this.#dropForgotten(info.sessionId);
+      else this.#handOver(info.sessionId);
     });
     // Only a task running here is cancelled here; super.cancel never relays again.
     this.#stops = [() => publishing.unsubscribe(), tasks.serve((taskId) => void super.cancel(taskId))];
@@ -118,6 +122,14 @@ export class SharedTaskTracker extends TaskTracker {
   override forgetSession(sessionId: string): void {
     super.forgetSession(sessionId);
     this.results.forget(sessionId);
+    // Its tasks on workers put their results in Redis themselves as they end: those are dropped then.
+    if (this.runningBackgroundOf(sessionId) > 0) this.#forgotten.add(sessionId);
+  }
+
+  /** Drops what a forgotten conversation's task that just ended left waiting (a worker's put comes before the end reaches here). */
+  #dropForgotten(sessionId: string): void {
+    if (this.runningBackgroundOf(sessionId) === 0) this.#forgotten.delete(sessionId);
+    this.results.dropAll(sessionId).catch(() => undefined); // Redis is away: it expires with its TTL
   }
 
   override async close(): Promise<void> {
