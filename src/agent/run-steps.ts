@@ -12,6 +12,7 @@ import type { RunScope } from './run-scope.js';
 import { afterResult, Next, type Phase } from './sequence-phases.js';
 import { budgetError, budgetEvent, budgetRefused, stepTokens, usageEstimatedWarning } from './step-budget.js';
 import { cutAnswer } from './cut-answer.js';
+import { MAX_TOOL_CALLS_PER_STEP } from './defaults.js';
 import { toolCall$ } from './tool-call.js';
 
 /** What a phase of a run emits: the loop's own events, and last the phase that runs next. */
@@ -88,7 +89,8 @@ export class RunSteps {
     this.lastRequest = tokens;
     const charged = tokens + run.summaryTokens; // the step's summaries, if it compacted, with it
     run.summaryTokens = 0;
-    const message = assistantMessage(finish, !lastStep);
+    // Calls that will not run are not stored (nor is any of a flood): the session stays sendable.
+    const message = assistantMessage(finish, !lastStep && finish.toolCalls.length <= MAX_TOOL_CALLS_PER_STEP);
     run.messages.push(message);
     const saved$ = (after: () => Item[]): Observable<Item> => persist$(this.scope, [message], after);
     if (!reservation) return saved$(() => this.afterReason(n, answer));
@@ -110,6 +112,9 @@ export class RunSteps {
     const { run, agent } = this.scope;
     const calls = answer.toolCalls;
     if (calls.length === 0) return [run.end(cutAnswer(agent, answer.finish))];
+    if (calls.length > MAX_TOOL_CALLS_PER_STEP) {
+      return [run.end(`the model asked for ${calls.length} tool calls in one step, more than the ${MAX_TOOL_CALLS_PER_STEP} a step may run: none of them ran`)];
+    }
     if (n >= agent.maxSteps) {
       const names = calls.map((c) => c.name).join(', ');
       return [run.end(`the agent reached its step limit (maxSteps ${agent.maxSteps}) and still asked for tools (${names}) instead of answering`)];

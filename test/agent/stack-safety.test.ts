@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ReActAgent } from '../../src/agent/react-agent.js';
 import type { AgentEvent } from '../../src/events/agent-event.js';
-import { ScriptedModel, type ScriptedToolCall } from '../../src/model/scripted-model.js';
+import { MAX_TOOL_CALLS_PER_STEP } from '../../src/agent/defaults.js';
+import { ScriptedModel, type ScriptedReply, type ScriptedToolCall } from '../../src/model/scripted-model.js';
 import { MemorySessionStore } from '../../src/session/memory-session-store.js';
 import { createTodoTool } from '../../src/tools/builtin/todo.js';
 import type { Tool } from '../../src/tools/tool.js';
@@ -18,13 +19,23 @@ function runSync(source: ReturnType<ReActAgent['stream']>): { events: AgentEvent
 const echo: Tool = { name: 'echo', description: 'Echoes.', parameters: { type: 'object' }, execute: () => 'echoed' };
 
 /** `n` calls of `name`, each with arguments of its own (identical calls in a row would trip the doom-loop guard). */
-function calls(n: number, name: string, args: (i: number) => ScriptedToolCall['args'] = (i) => ({ n: i })): ScriptedToolCall[] {
-  return Array.from({ length: n }, (_, i) => ({ id: `c${i}`, name, args: args(i) }));
+function calls(n: number, name: string, args: (i: number) => ScriptedToolCall['args'] = (i) => ({ n: i }), from = 0): ScriptedToolCall[] {
+  return Array.from({ length: n }, (_, i) => ({ id: `c${from + i}`, name, args: args(from + i) }));
+}
+
+/**
+ * `n` calls of `name` as replies of {@link MAX_TOOL_CALLS_PER_STEP} calls at most (a step
+ * may ask for no more), then `last`: the calls of a turn chain through its steps.
+ */
+function steps(n: number, name: string, last: ScriptedReply, args?: (i: number) => ScriptedToolCall['args']): ScriptedReply[] {
+  const replies: ScriptedReply[] = [];
+  for (let from = 0; from < n; from += MAX_TOOL_CALLS_PER_STEP) replies.push({ toolCalls: calls(Math.min(MAX_TOOL_CALLS_PER_STEP, n - from), name, args, from) });
+  return [...replies, last];
 }
 
 describe('the run loop is stack-safe when everything answers synchronously', () => {
   it('2,000 synchronous tool calls in one turn end with exactly one RunEnd, in one synchronous pass', () => {
-    const model = new ScriptedModel([{ toolCalls: calls(2000, 'echo') }, { text: 'done' }]);
+    const model = new ScriptedModel(steps(2000, 'echo', { text: 'done' }));
     const agent = new ReActAgent({ model, tools: [echo], sessions: new MemorySessionStore() });
     const { events, completed, error } = runSync(agent.stream('go', { sessionId: 's' }));
     expect(error).toBeUndefined();
@@ -35,7 +46,7 @@ describe('the run loop is stack-safe when everything answers synchronously', () 
   });
 
   it('the todo tool called 2,000 times in a turn (it emits Plan events) ends with one RunEnd', () => {
-    const model = new ScriptedModel([{ toolCalls: calls(2000, 'todo', (i) => ({ todos: [{ id: '1', content: `item ${i}`, status: 'pending' }] })) }, { text: 'planned' }]);
+    const model = new ScriptedModel(steps(2000, 'todo', { text: 'planned' }, (i) => ({ todos: [{ id: '1', content: `item ${i}`, status: 'pending' }] })));
     const agent = new ReActAgent({ model, tools: [createTodoTool() as Tool] });
     const { events, completed } = runSync(agent.stream('go'));
     expect(completed).toBe(true);
@@ -55,8 +66,8 @@ describe('the run loop is stack-safe when everything answers synchronously', () 
 
   it('400 (and 5,000) calls of an unknown tool are answered one by one, no RangeError', () => {
     for (const n of [400, 5000]) {
-      const model = new ScriptedModel([{ toolCalls: calls(n, 'nope') }, { text: 'gave up' }]);
-      const { events, completed, error } = runSync(new ReActAgent({ model }).stream('go'));
+      const model = new ScriptedModel(steps(n, 'nope', { text: 'gave up' }));
+      const { events, completed, error } = runSync(new ReActAgent({ model, maxSteps: 100 }).stream('go'));
       expect(error).toBeUndefined();
       expect(completed).toBe(true);
       expect(events.filter((e) => e.type === 'ToolCallEnd' && e.error?.startsWith('Unknown tool "nope"'))).toHaveLength(n);
@@ -76,9 +87,9 @@ describe('the run loop is stack-safe when everything answers synchronously', () 
         return new Promise<string>((resolve) => setTimeout(() => resolve('slow'), 1));
       },
     };
-    const model = new ScriptedModel([{ toolCalls: calls(3000, 'mixed') }, { text: 'done' }]);
-    const result = await new ReActAgent({ model, tools: [mixed] }).call('go');
-    expect(result).toMatchObject({ abnormal: false, text: 'done', steps: 2 });
+    const model = new ScriptedModel(steps(3000, 'mixed', { text: 'done' }));
+    const result = await new ReActAgent({ model, tools: [mixed], maxSteps: 100 }).call('go');
+    expect(result).toMatchObject({ abnormal: false, text: 'done', steps: Math.ceil(3000 / MAX_TOOL_CALLS_PER_STEP) + 1 });
   });
 
   it('call() on 2,000 synchronous steps resolves with the result', async () => {
