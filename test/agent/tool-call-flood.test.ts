@@ -44,7 +44,7 @@ describe('tool calls in one step', () => {
     expect(end).toMatchObject({ type: 'RunEnd', abnormal: true, steps: 1 });
     expect(end.error).toBe(`the model asked for ${count} tool calls in one step, more than the ${MAX_TOOL_CALLS_PER_STEP} a step may run: none of them ran`);
     expect(echo.calls).toHaveLength(0);
-    expect(events.some((e) => e.type === 'ActionStart' || e.type === 'ToolStart')).toBe(false);
+    expect(events.some((e) => e.type === 'ActionStart' || e.type === 'ToolCallStart')).toBe(false);
     // The next turn sends a conversation a strict template takes, without the flood in it.
     const next = await collect(agent.stream('again', { sessionId: 's' }));
     expect(next.at(-1)).toMatchObject({ type: 'RunEnd', abnormal: false, text: 'done' });
