@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import type { TaskInfo } from '../delegation/task-tracker.js';
 import type { ChannelHub } from './channel-hub.js';
 import type { RedisKeys } from './redis-keys.js';
-import { parseOwnedTask } from './task-record.js';
+import { isLive, parseOwnedTask } from './task-record.js';
 
 type TaskMessage =
   | { readonly op: 'put'; readonly info: TaskInfo; readonly owner?: string }
@@ -61,7 +61,7 @@ export class SharedTasks {
   /** Tells every engine where one of this engine's tasks stands. */
   publish(info: TaskInfo, owner = this.instanceId): void {
     this.#put({ info, owner });
-    const ttl = info.state === 'running' ? 24 * 60 * 60_000 : this.retentionMs;
+    const ttl = isLive(info) ? 24 * 60 * 60_000 : this.retentionMs;
     const message: TaskMessage = { op: 'put', info, owner };
     this.redis
       .multi()
@@ -84,35 +84,36 @@ export class SharedTasks {
 
   /**
    * The running tasks of other instances, by owner: the foreground ones (`background`
-   * false), which die with their engine, or the background ones, which outlive it on their
+   * false), which die with their engine, queued ones too (a queued task is always a
+   * foreground `multitask` child), or the background ones, which outlive it on their
    * workers (see `orphan-background.ts`).
    */
   runningOfOthers(background = false): Map<string, TaskInfo[]> {
     const byOwner = new Map<string, TaskInfo[]>();
     for (const [id, info] of this.#known) {
       const owner = this.#owners.get(id);
-      if (info.state !== 'running' || info.background !== background || owner === undefined || owner === this.instanceId) continue;
+      if (!(background ? info.state === 'running' : isLive(info)) || info.background !== background || owner === undefined || owner === this.instanceId) continue;
       byOwner.set(owner, [...(byOwner.get(owner) ?? []), info]);
     }
     return byOwner;
   }
 
-  /** Records a dead instance's running task as failed, for every engine (`whenSettled` resolves). */
+  /** Records a dead instance's running (or queued) task as failed, for every engine (`whenSettled` resolves). */
   markFailed(taskId: string, reason: string): void {
     const info = this.#known.get(taskId);
-    if (info?.state !== 'running') return;
+    if (!info || !isLive(info)) return;
     this.publish({ ...info, state: 'failed', endedAt: Date.now(), result: `ERROR: ${reason}` }, this.#owners.get(taskId));
   }
 
   /**
    * Forgets what no engine will ask about again: settled tasks past the retention, and
-   * tasks still `running` after a day (their engine died; Redis has expired them too). Called
+   * tasks still `running` or `queued` after a day (their engine died; Redis has expired them too). Called
    * by the backend now and then, so an engine that never lists tasks does not grow.
    */
   prune(): void {
     const stale = Date.now() - 24 * 60 * 60_000;
     for (const [id, info] of this.#known) {
-      if (info.state === 'running' ? info.startedAt < stale : this.get(id) === undefined) {
+      if (isLive(info) ? info.startedAt < stale : this.get(id) === undefined) {
         this.#known.delete(id);
         this.#owners.delete(id);
       }
@@ -125,14 +126,15 @@ export class SharedTasks {
   }
 
   /**
-   * Asks the engine running the task to cancel it; false when no engine is known to run it.
+   * Asks the engine running the task (or holding it queued) to cancel it; false when no
+   * engine is known to run it.
    * A background task's worker hears it too (the task id on the cancel channel, and a marker
    * naming the launch for a job not taken yet), since the task outlives its engine: the
    * worker acts on it once the task's launcher is gone (`orphan-background.ts`).
    */
   cancel(taskId: string): boolean {
     const info = this.get(taskId);
-    if (info?.state !== 'running') return false;
+    if (!info || !isLive(info)) return false;
     const message: TaskMessage = { op: 'cancel', taskId };
     const sending = this.redis.multi().publish(this.keys.tasksChannel, JSON.stringify(message));
     // The marker first: a worker taking the job after the announcement finds it.
@@ -166,9 +168,11 @@ export class SharedTasks {
   #put(owned: { readonly info: TaskInfo; readonly owner?: string } | undefined): void {
     if (!owned) return; // not a task snapshot: skipped
     const { info, owner } = owned;
-    // Messages of one task may cross: a settled task never goes back to running.
+    // Messages of one task may cross: a settled task never goes back to running or queued,
+    // nor a running one back to queued, unless it is a later run (a resume starts later).
     const known = this.#known.get(info.taskId);
-    if (known && known.state !== 'running' && info.state === 'running' && info.startedAt <= known.startedAt) return;
+    const behind = known !== undefined && isLive(info) && info.startedAt <= known.startedAt && (!isLive(known) || (known.state === 'running' && info.state === 'queued'));
+    if (behind) return;
     this.#known.set(info.taskId, info);
     if (owner !== undefined) this.#owners.set(info.taskId, owner);
     for (const watcher of [...this.#watchers]) watcher(info);

@@ -3,6 +3,7 @@ import type { TaskTrackerLimits } from '../delegation/task-tracker-limits.js';
 import type { DroppedResults } from '../delegation/undelivered-results.js';
 import type { SharedResults } from './shared-results.js';
 import type { SharedTasks } from './shared-tasks.js';
+import { isLive } from './task-record.js';
 
 /**
  * An engine's task tracker on a backend: its own tasks as before, published to every engine
@@ -63,7 +64,7 @@ export class SharedTaskTracker extends TaskTracker {
   override async cancelAll(filter: { backgroundOnly?: boolean; sessionId?: string } = {}): Promise<void> {
     const { sessionId, backgroundOnly } = filter;
     const own = (taskId: string): boolean => super.get(taskId) !== undefined;
-    const elsewhere = sessionId === undefined ? [] : this.tasks.list().filter((t) => t.sessionId === sessionId && t.state === 'running' && (!backgroundOnly || t.background) && !own(t.taskId));
+    const elsewhere = sessionId === undefined ? [] : this.tasks.list().filter((t) => t.sessionId === sessionId && isLive(t) && (!backgroundOnly || t.background) && !own(t.taskId));
     const waits = elsewhere.filter((t) => this.tasks.cancel(t.taskId)).map((t) => this.#settledElsewhere(t.taskId));
     await Promise.all([super.cancelAll(filter), ...waits]);
   }
@@ -72,7 +73,7 @@ export class SharedTaskTracker extends TaskTracker {
     if (super.get(taskId) || !this.tasks.get(taskId)) return super.whenSettled(taskId);
     return new Promise((resolve) => {
       const settled = (info: TaskInfo | undefined): boolean => {
-        if (info?.state === 'running') return false;
+        if (info && isLive(info)) return false;
         stop();
         resolve(info);
         return true;
@@ -91,8 +92,9 @@ export class SharedTaskTracker extends TaskTracker {
         resolve();
       };
       const timer = setTimeout(done, this.cancelWaitMs);
-      const stop = this.tasks.watch((info) => void (info.taskId === taskId && info.state !== 'running' && done()));
-      if (this.tasks.get(taskId)?.state !== 'running') done();
+      const stop = this.tasks.watch((info) => void (info.taskId === taskId && !isLive(info) && done()));
+      const now = this.tasks.get(taskId);
+      if (!now || !isLive(now)) done();
     });
   }
 

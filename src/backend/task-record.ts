@@ -1,7 +1,7 @@
 import type { TaskInfo } from '../delegation/task-tracker.js';
 import { storedObject } from './stored-object.js';
 
-const STATES = new Set(['running', 'done', 'failed', 'cancelled']);
+const STATES = new Set(['queued', 'running', 'done', 'failed', 'cancelled']);
 
 /**
  * A task snapshot read from Redis (JSON text, or a message's parsed object), or undefined
@@ -28,7 +28,26 @@ export function parseTaskInfo(stored: unknown): TaskInfo | undefined {
     typeof v['startedAt'] === 'number' &&
     (v['endedAt'] === undefined || typeof v['endedAt'] === 'number') &&
     (v['result'] === undefined || typeof v['result'] === 'string');
-  return fine ? (v as unknown as TaskInfo) : undefined;
+  return fine && (v['state'] !== 'queued' || isQueuedRecord(v)) ? (v as unknown as TaskInfo) : undefined;
+}
+
+/**
+ * Whether a `queued` snapshot is one an engine publishes: a `multitask` child waiting for a
+ * slot (never a background task), not ended, with no result or metrics yet, naming the engine
+ * that holds it (every queued record is published with its owner). Anything else was planted
+ * or broken: taken for a queued task, it would be listed as waiting for ever and offered for
+ * a cancel that no engine serves.
+ */
+function isQueuedRecord(v: Readonly<Record<string, unknown>>): boolean {
+  return v['background'] === false && v['endedAt'] === undefined && v['result'] === undefined && v['metrics'] === undefined && typeof v['owner'] === 'string';
+}
+
+/**
+ * Whether a task has not settled yet: `queued` (waiting for a pool slot) or `running`. A
+ * queued task is as live as a running one for every engine: listed, cancelled, waited for.
+ */
+export function isLive(info: Pick<TaskInfo, 'state'>): boolean {
+  return info.state === 'queued' || info.state === 'running';
 }
 
 /**
