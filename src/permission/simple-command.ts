@@ -6,6 +6,7 @@ import {
 import { evaluatingCommand, holdsCodeText } from './code-in-data.js';
 import { codeVariable, shellWithoutCommand, unreadableRun } from './unreadable-runs.js';
 import { commandShape } from './command-shape.js';
+import { executedWrite } from './executed-writes.js';
 
 /** How a part of a command line is judged: a `command` must be allowed; a `variant` is only checked against deny and ask rules. */
 export type PartRole = 'command' | 'variant';
@@ -92,6 +93,8 @@ function analyseWords(all: readonly Word[], role: PartRole, depth: number, sink:
   if (changed !== undefined) sink.flag(changed);
   const evaluates = evaluatingCommand(basename(plain[0]?.text ?? ''), plain.slice(1).map((w) => w.text), assignments);
   if (evaluates !== undefined) sink.note('evaluates', evaluates);
+  const executed = executedWrite(basename(plain[0]?.text ?? ''), plain.slice(1), redirectTargets(words));
+  if (executed !== undefined) sink.flag(executed);
   if (plain.length === 0) {
     if (words.some((w) => w.kind === 'redirect')) sink.add(role, written); // `> file` still writes
     return; // only assignments: nothing runs
@@ -166,6 +169,22 @@ function plainWords(words: readonly Word[]): Extract<Word, { kind: 'word' }>[] {
     } else if (out.length > 0 || word.glob || !ASSIGNMENT.test(word.text)) {
       out.push(word);
     }
+  }
+  return out;
+}
+
+// Redirections that open their target for writing; `>&` does unless its target is a descriptor (`2>&1`, `>&-`).
+const OUTPUT_REDIRECTS = new Set(['>', '>>', '>|', '&>', '&>>', '<>', '>&']);
+
+/** The files a command's redirections write: `> f`, `>> f`, `&> f`, `<> f`, `>& f`. */
+function redirectTargets(words: readonly Word[]): Extract<Word, { kind: 'word' }>[] {
+  const out: Extract<Word, { kind: 'word' }>[] = [];
+  for (let i = 0; i + 1 < words.length; i++) {
+    const word = words[i]!;
+    const target = words[i + 1]!;
+    if (word.kind !== 'redirect' || !OUTPUT_REDIRECTS.has(word.op) || target.kind !== 'word') continue;
+    if (word.op === '>&' && /^(?:\d+-?|-)$/.test(target.text)) continue;
+    out.push(target);
   }
   return out;
 }
