@@ -26,10 +26,14 @@ export function reserve$(budget: TokenBudget, estimate: number | undefined): Obs
   });
 }
 
-/** Gives a reservation back (a no-op once it settled); a pool that cannot be reached is left to its expiry. */
-export function giveBack(reservation: BudgetReservation): void {
+/**
+ * Gives a reservation back (a no-op once it settled), charging `used`: what the request spent
+ * before it failed (a compaction's summary), 0 by default; a pool that cannot be reached is
+ * left to its expiry.
+ */
+export function giveBack(reservation: BudgetReservation, used = 0): void {
   try {
-    const settled = reservation.settle(0);
+    const settled = reservation.settle(used);
     if (settled instanceof Promise) settled.catch(() => undefined);
   } catch {
     // Nothing to undo here: the run is ending anyway.
@@ -38,15 +42,16 @@ export function giveBack(reservation: BudgetReservation): void {
 
 /**
  * Gives `reservation` back when the stream ends without a value: its request failed or was
- * stopped before its usage was known (once known, the usage settles it instead).
+ * stopped before its usage was known (once known, the usage settles it instead). `spent`
+ * says what was used meanwhile all the same (a summary made for the request), charged then.
  */
-export function givenBackUnanswered<T>(reservation: BudgetReservation): MonoTypeOperatorFunction<T> {
+export function givenBackUnanswered<T>(reservation: BudgetReservation, spent: () => number = () => 0): MonoTypeOperatorFunction<T> {
   return (source) =>
     defer(() => {
       let answered = false;
       return source.pipe(
         tap(() => (answered = true)),
-        finalize(() => answered || giveBack(reservation)),
+        finalize(() => answered || giveBack(reservation, spent())),
       );
     });
 }

@@ -74,8 +74,14 @@ export class RunSteps {
     // The last step, made without tools: the step limit, or a request that takes what is left of the budget.
     const lastStep = n >= agent.maxSteps || (reservation?.last ?? false);
     const answer$ = reasonWithCompaction$(this.scope, n, lastStep, this.output);
-    // A request that fails or is stopped before its usage is known gives its reservation back.
-    const held$ = reservation ? answer$.pipe(givenBackUnanswered<StepAnswer>(reservation)) : answer$;
+    // A request that fails or is stopped before its usage is known gives its reservation back,
+    // charged only what its compaction's summaries used.
+    const summaries = (): number => {
+      const used = this.scope.run.summaryTokens;
+      this.scope.run.summaryTokens = 0;
+      return used;
+    };
+    const held$ = reservation ? answer$.pipe(givenBackUnanswered<StepAnswer>(reservation, summaries)) : answer$;
     return held$.pipe(afterResult((answer) => this.answered(n, answer, lastStep, reservation)));
   }
 

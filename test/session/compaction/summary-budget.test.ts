@@ -6,6 +6,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { ReActAgent } from '../../../src/agent/react-agent.js';
+import { scopeOfOptions } from '../../../src/agent/resolve-agent-options.js';
+import { MemoryTokenBudget } from '../../../src/model/memory-token-budget.js';
 import type { AgentEvent, BudgetEvent } from '../../../src/events/agent-event.js';
 import { MemorySessionStore } from '../../../src/session/memory-session-store.js';
 import { collect } from '../../support/collect-events.js';
@@ -62,5 +64,25 @@ describe('a step that compacted', () => {
     expect(events.at(-1)).toMatchObject({ type: 'RunEnd', abnormal: true, error: expect.stringContaining('budget') });
     // Step 1 (refused as too long, then sent again after the summary) and nothing after it.
     expect(server.requests.filter((r) => !isSummaryRequest(r))).toHaveLength(2);
+  });
+});
+
+describe('a step that compacted and then failed', () => {
+  it('still charges its summary to the budget (a failed child would otherwise spend it outside its parent\'s)', async () => {
+    // Refused as too long before and after the summary: the step fails.
+    const server = await FakeOpenAIServer.start({
+      handler: (r) => (isSummaryRequest(r) ? { text: SUMMARY, usage: SUMMARY_USAGE } : { status: 400, errorMessage: "This model's maximum context length is 8 tokens" }),
+    });
+    servers.push(server);
+    const sessions = new MemorySessionStore();
+    sessions.append('s', pagedHistory(4));
+    let budget: MemoryTokenBudget | undefined;
+    const scope = { ...scopeOfOptions({ model: openAIModelFor(server), sessions, tokenBudget: 100_000 }), newBudget: (limit: number) => (budget = new MemoryTokenBudget(limit)) };
+    const agent = ReActAgent.ofScope('main', () => scope);
+    const events = await collect(agent.stream('next question', { sessionId: 's' }));
+    expect(events.at(-1)).toMatchObject({ type: 'RunEnd', abnormal: true });
+    expect(server.requests.filter(isSummaryRequest).length).toBeGreaterThan(0);
+    const summaries = server.requests.filter(isSummaryRequest).length;
+    expect(budget?.used).toBe(summaries * SUMMARY_USAGE.total_tokens);
   });
 });
