@@ -95,8 +95,11 @@ export interface AgentScope {
    * results to the next run of their conversation this way.
    */
   readonly promptPrefix: ((sessionId: string) => PromptPrefix) | undefined;
-  /** Called once when a run is over (ended, failed or unsubscribed), with its session and whether it was ephemeral. */
-  readonly onRunEnd: ((sessionId: string, ephemeral: boolean) => void) | undefined;
+  /**
+   * Called when a run starts, with its session and whether it is ephemeral; what it returns is
+   * called once when the run is over (ended, failed or unsubscribed).
+   */
+  readonly onRun: ((sessionId: string, ephemeral: boolean) => (() => void) | undefined) | undefined;
 }
 
 /** What goes in front of a run's prompt, and how to give it back when the prompt is not saved. */

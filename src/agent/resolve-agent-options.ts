@@ -39,7 +39,7 @@ export function scopeOfOptions(options: ReActAgentOptions): AgentScope {
     tokenBudget: options.tokenBudget === undefined ? undefined : positiveInteger(options.tokenBudget, 0, 'tokenBudget'),
     task: undefined,
     promptPrefix: undefined,
-    onRunEnd: undefined,
+    onRun: undefined,
   };
 }
 

@@ -40,8 +40,8 @@ export function runLoop$(agent: AgentScope, input: RunInput): Observable<AgentEv
       // Stopped before its RunEnd (cancelled): the turn is closed, and only then is the session free again.
       out.add(() => afterClosing(closeStoppedTurn(agent, input, run), hold.release));
     }
-    const { onRunEnd } = agent;
-    if (onRunEnd) out.add(() => onRunEnd(input.sessionId, input.ephemeral));
+    const over = agent.onRun?.(input.sessionId, input.ephemeral);
+    if (over) out.add(over);
     const recover = (e: unknown): AgentEvent => run.end(errorMessage(e));
     const output = new RunOutput(out);
     const events$ = sequencePhases$<AgentEvent>(() => start$(agent, input, run, output), recover);

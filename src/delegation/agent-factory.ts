@@ -72,13 +72,13 @@ export class AgentFactory {
   constructor(private readonly o: AgentFactoryOptions) {}
 
   /** A ReActAgent for a spec. */
-  build(spec: AgentSpec, hooks: Pick<AgentScope, 'promptPrefix' | 'onRunEnd'> = { promptPrefix: undefined, onRunEnd: undefined }): ReActAgent {
+  build(spec: AgentSpec, hooks: Pick<AgentScope, 'promptPrefix' | 'onRun'> = { promptPrefix: undefined, onRun: undefined }): ReActAgent {
     const scope = this.scopeOf(spec, hooks);
     return ReActAgent.ofScope(spec.name, () => scope);
   }
 
   /** The scope a spec's agent runs with. */
-  scopeOf(spec: AgentSpec, hooks: Pick<AgentScope, 'promptPrefix' | 'onRunEnd'>): AgentScope {
+  scopeOf(spec: AgentSpec, hooks: Pick<AgentScope, 'promptPrefix' | 'onRun'>): AgentScope {
     const o = this.o;
     const delegates = spec.toolNames.some(isDelegationTool);
     // Delegation and MCP tools are made per run; the toolbox holds the rest.

@@ -36,8 +36,11 @@ export interface Tree {
   readonly grants: ApprovalGrants;
   /** Forgets what the engine keeps of a conversation in memory: its "always" approvals and undelivered background results. */
   readonly forget: (sessionId: string) => void;
-  /** What ends a run without a `sessionId`: {@link Tree.forget}, and its tasks' sessions are deleted as they settle (`ephemeralTaskSessions`). */
-  readonly endEphemeral: (sessionId: string) => void;
+  /**
+   * Notes a run without a `sessionId` as it starts; what it returns ends it: {@link Tree.forget},
+   * and its tasks' sessions are deleted as they settle (`ephemeralTaskSessions`).
+   */
+  readonly beginEphemeral: (sessionId: string) => () => void;
   readonly factory: AgentFactory;
   readonly runner: TaskRunner;
   /** The main agent's place in the tree. */
@@ -82,10 +85,13 @@ export function buildTree(options: HarnessEngineOptions, workspace: string, appr
   const stopTasks = (sessionId: string): Promise<void> => tasks.cancelAll({ backgroundOnly: true, sessionId });
   const store = options.sessions ?? options.backend?.sessions ?? new MemorySessionStore();
   const sessions = forgettingSessions(store, forget, stopTasks);
-  const dropTaskSessions = ephemeralTaskSessions(tasks, store);
-  const endEphemeral = (sessionId: string): void => {
-    forget(sessionId);
-    dropTaskSessions(sessionId);
+  const taskSessions = ephemeralTaskSessions(tasks, store);
+  const beginEphemeral = (sessionId: string): (() => void) => {
+    const drop = taskSessions(sessionId);
+    return () => {
+      forget(sessionId);
+      drop();
+    };
   };
   // maxConcurrentRequests: every model of the engine shares one limiter.
   const limiter = options.maxConcurrentRequests === undefined ? undefined : requestLimiter(options.maxConcurrentRequests);
@@ -140,7 +146,7 @@ export function buildTree(options: HarnessEngineOptions, workspace: string, appr
     // Its MCP tools: every server's, minus the disabled ones, chosen when each run starts.
     ...(mcp ? { mcpNarrowing: [{ disabledTools: disabled }] } : {}),
   };
-  return { agents, tasks, sessions, grants, forget, endEphemeral, factory, runner, main, mcp, knownTools };
+  return { agents, tasks, sessions, grants, forget, beginEphemeral, factory, runner, main, mcp, knownTools };
 }
 
 /** Child output longer than this is cut in a task result. */

@@ -13,16 +13,23 @@ import { TaskIdsBySession } from './task-ids-by-session.js';
  * delegate grows its file store for ever, and fills a memory store's bounds, pushing out its
  * conversations. The tasks stay readable in the tracker.
  *
+ * Called as such a run starts: from then on the ids of the tasks its conversation starts are
+ * noted (the tracker forgets finished tasks past its bound, so by the run's end it may know
+ * fewer); only these runs' conversations are noted. What it returns is called at the run's end.
+ *
  * @example
  * ```ts
- * const endEphemeral = ephemeralTaskSessions(tasks, store);
- * endEphemeral(runResult.sessionId); // at the run's end
+ * const begin = ephemeralTaskSessions(tasks, store);
+ * const end = begin(sessionId); // as the run starts
+ * end(); // at the run's end
  * ```
  */
-export function ephemeralTaskSessions(tasks: TaskTracker, store: SessionStore): (sessionId: string) => void {
+export function ephemeralTaskSessions(tasks: TaskTracker, store: SessionStore): (sessionId: string) => () => void {
+  /** Running runs' session ids: their tasks are noted as they start. */
+  const live = new Set<string>();
   /** Ended runs' session ids that still have tasks running; kept only while some run. */
   const ended = new Set<string>();
-  /** Every task by conversation as it starts: the tracker may have forgotten some finished ones by the run's end. */
+  /** The tasks of those conversations, as they started. */
   const started = new TaskIdsBySession();
   const remove = (taskId: string): void => {
     try {
@@ -41,14 +48,20 @@ export function ephemeralTaskSessions(tasks: TaskTracker, store: SessionStore): 
   };
   // Completes with the tracker (engine.close), after the snapshots of the tasks it stopped.
   tasks.changes.subscribe((task) => {
-    if (isRunning(task)) started.add(task.sessionId, task.taskId);
-    else if (ended.has(task.sessionId)) removeAll(task.sessionId);
+    const noted = live.has(task.sessionId) || ended.has(task.sessionId);
+    if (isRunning(task)) {
+      if (noted) started.add(task.sessionId, task.taskId);
+    } else if (ended.has(task.sessionId)) removeAll(task.sessionId);
   });
   return (sessionId) => {
-    if (typeof store.delete === 'function' && !removeAll(sessionId)) ended.add(sessionId);
+    live.add(sessionId);
+    return () => {
+      live.delete(sessionId);
+      if (typeof store.delete === 'function' && !removeAll(sessionId)) ended.add(sessionId);
+      else if (typeof store.delete !== 'function') started.take(sessionId);
+    };
   };
 }
-
 function isRunning(task: TaskInfo): boolean {
   return task.state === 'running' || task.state === 'queued';
 }

@@ -59,7 +59,7 @@ export class HarnessEngine {
   private readonly main: ReActAgent;
   /** The main agent's scope, as its next run will have it. */
   private readonly mainScope: () => AgentScope;
-  private readonly onRunEnd: (sessionId: string, ephemeral: boolean) => void;
+  private readonly onRun: (sessionId: string, ephemeral: boolean) => (() => void) | undefined;
   private closed = false;
   /** Compactions on demand in flight: `close()` stops them. */
   private readonly compactions = new StoppableWork();
@@ -91,13 +91,12 @@ export class HarnessEngine {
       const text = finished.length || dropped ? backgroundResults(finished, maxResultChars, dropped) : '';
       return { text, unsaved: () => this.tasks.putBack(sessionId, finished, dropped) };
     };
-    // A run without a sessionId is over for good when it ends: forget what it left behind.
-    this.onRunEnd = (sessionId: string, ephemeral: boolean): void => {
-      if (ephemeral) tree.endEphemeral(sessionId);
-    };
+    // A run without a sessionId is over for good when it ends: forget what it left behind
+    // (its tasks are noted from its start, see `ephemeralTaskSessions`).
+    this.onRun = (sessionId: string, ephemeral: boolean) => (ephemeral ? tree.beginEphemeral(sessionId) : undefined);
     // The main agent's spec is read when each run starts: a `mode: primary` definition added
     // later (or discovered) takes its place from the next run.
-    const hooks = { promptPrefix, onRunEnd: this.onRunEnd };
+    const hooks = { promptPrefix, onRun: this.onRun };
     const fromCode = options.instructions !== undefined;
     this.mainScope = () => {
       // Read as each run starts: a run of `engine.agent()` (this agent) refuses after close() as stream/call/start do.
@@ -240,7 +239,7 @@ export class HarnessEngine {
   private childScope(definition: () => AgentDefinition): AgentScope {
     this.assertOpen();
     const { factory, main } = this.tree;
-    return factory.scopeOf(factory.directSpec(main, definition()), { promptPrefix: undefined, onRunEnd: this.onRunEnd });
+    return factory.scopeOf(factory.directSpec(main, definition()), { promptPrefix: undefined, onRun: this.onRun });
   }
 
   private assertOpen(): void {
