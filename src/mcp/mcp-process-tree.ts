@@ -83,7 +83,7 @@ export function serverTree(rootPid: number | undefined, tag: string): ServerTree
       }
     }
     const others = [...table].filter(([pid]) => !known.has(pid));
-    const tagged = await Promise.all(others.map(([pid]) => carriesTag(pid, tag)));
+    const tagged = await inBatches(others, ([pid]) => carriesTag(pid, tag));
     others.forEach(([pid, stat], i) => tagged[i] && remember(pid, stat));
     return known.size - before;
   };
@@ -130,10 +130,20 @@ async function processTable(): Promise<Map<number, Stat> | undefined> {
     return undefined;
   }
   const pids = entries.filter((entry) => /^\d+$/.test(entry)).map(Number);
-  const stats = await Promise.all(pids.map(async (pid) => parseStat(await readFile(`/proc/${pid}/stat`, 'latin1').catch(() => undefined))));
+  const stats = await inBatches(pids, async (pid) => parseStat(await readFile(`/proc/${pid}/stat`, 'latin1').catch(() => undefined)));
   const table = new Map<number, Stat>();
   pids.forEach((pid, i) => stats[i] !== undefined && table.set(pid, stats[i]));
   return table;
+}
+
+/** Files read at once: a host runs thousands of processes, and opening all their files together could meet the process's file limit (EMFILE), which would read as "exited". */
+const BATCH = 64;
+
+/** `read` of every item, {@link BATCH} at a time, in order. */
+async function inBatches<T, R>(items: readonly T[], read: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = [];
+  for (let i = 0; i < items.length; i += BATCH) out.push(...(await Promise.all(items.slice(i, i + BATCH).map(read))));
+  return out;
 }
 
 /** One process's stat now; undefined once it has exited. */
