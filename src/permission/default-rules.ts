@@ -9,8 +9,10 @@ const WRITE_TOOLS = ['write', 'edit'] as const;
  * user: a model that may write them unasked can run a command it was refused (a
  * `core.fsmonitor` in `.git/config` runs on the next `git status`). Each is matched at any
  * depth, since nested repositories, submodules and monorepo packages have their own.
+ * Each is a folder's name between `**` and `/**`, or a file's after `**`: the bash check
+ * (`executed-writes`) reads the names from them.
  */
-const EXECUTED_FILE_PATTERNS: readonly string[] = Object.freeze([
+export const EXECUTED_FILE_PATTERNS: readonly string[] = Object.freeze([
   '**/.git/**', // config (core.fsmonitor, core.pager, aliases), hooks/*, and a `.git` file (gitdir:) itself
   '**/.vscode/**', // tasks.json (runOn: folderOpen), settings.json (terminal and tool paths), launch.json
   '**/.idea/**', // JetBrains run configurations, external tools, startup tasks

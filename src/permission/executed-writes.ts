@@ -8,15 +8,19 @@
  * @module
  */
 import { commandShape } from './command-shape.js';
+import { EXECUTED_FILE_PATTERNS } from './default-rules.js';
+import { mayGlobExecuted } from './executed-globs.js';
 import { patternsOverlap } from './pattern-overlap.js';
 
-/** Folders whose files other programs run (see `EXECUTED_FILE_PATTERNS`), and `.rxharness/` (agent definitions). */
-const EXECUTED_FOLDERS = ['.git', '.vscode', '.idea', '.devcontainer', '.husky', '.rxharness'];
+/** The names in `EXECUTED_FILE_PATTERNS`, without their leading and trailing `**` (the folder `.git`, the file `.npmrc`). */
+const NAMES = EXECUTED_FILE_PATTERNS.map((pattern) => pattern.replace(/^\*\*\//, '').replace(/\/\*\*$/, ''));
+/** Folders whose files other programs run, and `.rxharness/` (agent definitions: the defaults ask for it by a rule of its own). */
+const EXECUTED_FOLDERS = [...NAMES.filter((_, i) => EXECUTED_FILE_PATTERNS[i]!.endsWith('/**')), '.rxharness'];
 /** Single files other programs run. */
-const EXECUTED_FILES = ['.envrc', '.npmrc', '.yarnrc', '.yarnrc.yml'];
+const EXECUTED_FILES = NAMES.filter((_, i) => !EXECUTED_FILE_PATTERNS[i]!.endsWith('/**'));
 /**
  * The same as command patterns (`*` crosses `/`), at any depth: a path is read as a shape, so a
- * target only known at run time (`> $F`, `> .gi?/config`) is caught when it could be one of them.
+ * target only known at run time (`> $F`, `> $(…)/config`) is caught when it could be one of them.
  */
 const PATTERNS: readonly string[] = [
   ...EXECUTED_FOLDERS.flatMap((d) => [d, `${d}/*`, `*/${d}`, `*/${d}/*`]),
@@ -71,8 +75,8 @@ function writtenOperands(base: string, args: readonly WrittenWord[]): WrittenWor
     return [...named, ...(args.some((a) => a.text.includes('inplace')) ? operands : [])];
   }
   if (base === 'dd') return args.filter((a) => a.text.startsWith('of=')).map((a) => ({ ...a, text: a.text.slice(3) }));
-  // `cd .git/hooks && echo x > pre-commit`: a folder of these, entered by its written name.
-  if ((base === 'cd' || base === 'pushd') && operands[0] !== undefined && commandShape('', [operands[0]]) === undefined) return [operands[0]];
+  // `cd .git/hooks && echo x > pre-commit`: a folder of these, entered by name or by a shape (`cd .gi?`).
+  if ((base === 'cd' || base === 'pushd') && operands[0] !== undefined) return [operands[0]];
   if (base === 'git') return gitWritten(args);
   return [];
 }
@@ -101,9 +105,21 @@ function gitWritten(args: readonly WrittenWord[]): WrittenWord[] {
   return out;
 }
 
-/** Whether a path, as written or with its run-time parts as wildcards, may name one of these files (in any letter case: some file systems ignore it). */
+/**
+ * Whether a path, as written or with its run-time parts as wildcards, may name one of these
+ * files (in any letter case: some file systems ignore it). A word that is only a glob is read
+ * as the shell reads it (see `executed-globs`); one with `$`, a substitution or braces may be
+ * any text, and is read as a command pattern (`*` crosses `/` and matches a leading dot).
+ */
 function mayBeExecuted(word: WrittenWord): boolean {
+  if (onlyGlob(word)) return mayGlobExecuted(word.text, EXECUTED_FOLDERS, EXECUTED_FILES);
   const shape = (commandShape('', [word]) ?? word.text.replace(/[\\{}*?[\]()!@+]/g, (c) => `\\${c}`)).toLowerCase();
   if (shape === '') return false;
   return PATTERNS.some((pattern) => patternsOverlap(pattern, shape));
+}
+
+/** Whether a word's only run-time part is a glob (`*`, `?`, `[...]`): no `$`, substitution or brace expansion. */
+function onlyGlob(word: WrittenWord): boolean {
+  const glob = word.glob || /\[[^\]]+\]/.test(word.text);
+  return glob && !word.text.includes('$') && !/\{[^{}]*(?:,|\.\.)[^{}]*\}/.test(word.text) && !word.text.startsWith('~');
 }

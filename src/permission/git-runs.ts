@@ -37,6 +37,16 @@ const COMMAND_OPTIONS: Readonly<Record<string, CommandOptions>> = {
   daemon: { long: ['access-hook'] },
 };
 
+/**
+ * Commands with an option that writes a file it names (`log --output=f`, `format-patch -o d`,
+ * `archive -o f`): a word only known when it runs may be that option, and the file one git runs.
+ */
+const OUTPUT_COMMANDS = new Set([
+  'log', 'diff', 'show', 'format-patch', 'archive', 'diff-tree', 'diff-index', 'diff-files', 'whatchanged', 'range-diff',
+]);
+/** Commands with options that run a command or set what git runs, besides those of {@link COMMAND_OPTIONS}. */
+const RUNNING_COMMANDS = new Set(['config', 'filter-branch', 'send-email', 'bisect', 'submodule', 'hook']);
+
 /** Commands whose first operand makes them run a command: `git bisect run cmd`, `git submodule foreach cmd`, `git hook run name`. */
 const RUNNING_OPERANDS: Readonly<Record<string, string>> = { bisect: 'run', submodule: 'foreach', hook: 'run' };
 
@@ -60,7 +70,11 @@ const CONFIG_VALUED = new Set(['-f', '--file', '--blob', '--type', '--default', 
 const CONFIG_READS = /^--(?:get|get-all|get-regexp|get-urlmatch|get-color|get-colorbool|list|unset|unset-all|remove-section|edit)$|^-[le]$/;
 
 /**
- * Why `git` with `args` can run a command the line does not show, or `undefined`.
+ * Why `git` with `args` can run a command the line does not show, or `undefined`. `dynamic`
+ * marks the words only known when git runs (`$X`, `$(…)`, a glob, a brace expansion): one at
+ * or before the command's name may be any option or command (`git $C alias.x=... x` with
+ * `C=-c`, `git r?base -x ...`), and one after a command with options that run a command or
+ * write a file may be such an option (`git fetch $O`, `git log $R` with `R=--output=...`).
  *
  * @example
  * ```ts
@@ -69,7 +83,9 @@ const CONFIG_READS = /^--(?:get|get-all|get-regexp|get-urlmatch|get-color|get-co
  * gitRunsCommand(['log', '-p']); // undefined
  * ```
  */
-export function gitRunsCommand(args: readonly string[]): string | undefined {
+export function gitRunsCommand(args: readonly string[], dynamic: readonly boolean[] = []): string | undefined {
+  const unknown = dynamicWord(args, dynamic);
+  if (unknown !== undefined) return unknown;
   const remote = args.find((arg) => /^ext::/i.test(arg));
   if (remote !== undefined) return `a git remote that runs a command ("${remote}")`;
   let at = 0;
@@ -103,6 +119,27 @@ export function gitRunsCommand(args: readonly string[]): string | undefined {
   const options = Object.hasOwn(COMMAND_OPTIONS, command) ? COMMAND_OPTIONS[command] : undefined;
   const found = options === undefined ? undefined : commandOption(rest, options);
   return found === undefined ? undefined : `a git option that runs a command ("git ${command} ${found}")`;
+}
+
+/** Why a word only known when git runs may make it run a command: see {@link gitRunsCommand}. */
+function dynamicWord(args: readonly string[], dynamic: readonly boolean[]): string | undefined {
+  const at = dynamic.indexOf(true);
+  if (at < 0) return undefined;
+  const command = commandAt(args);
+  const why = `a git call with a word only known when it runs ("${args[at]!}"), which may be an option that runs a command or writes a file git runs`;
+  if (command === undefined || at <= command) return why;
+  const name = args[command]!;
+  const risky = Object.hasOwn(COMMAND_OPTIONS, name) || RUNNING_COMMANDS.has(name) || OUTPUT_COMMANDS.has(name) || name.endsWith('--helper');
+  return risky ? why : undefined;
+}
+
+/** Where git's command name is in `args` (past git's own options), or `undefined` when there is none. */
+function commandAt(args: readonly string[]): number | undefined {
+  let at = 0;
+  for (; at < args.length && args[at]!.startsWith('-'); at += 1) {
+    if (['-C', '-c', '--config-env', '--work-tree', '--namespace', '--super-prefix', '--attr-source', '--git-dir'].includes(args[at]!)) at += 1;
+  }
+  return at < args.length ? at : undefined;
 }
 
 /** The first word of `args` that is an option of `options` taking a command: `--exec=x`, `--ex x` (abbreviated), `-ix`. */

@@ -106,7 +106,8 @@ function analyseWords(all: readonly Word[], role: PartRole, depth: number, sink:
   const base = basename(name.text);
   const args = plain.slice(1).map((w) => w.text);
   if (READERS.has(base)) sink.note('carries', `input read at run time ("${base}")`);
-  const unreadable = isDynamic(name) ? undefined : unreadableRun(name.text, args);
+  // An empty argument (`git log --grep ''`) is no run-time word: only a command name can be empty by accident.
+  const unreadable = isDynamic(name) ? undefined : unreadableRun(name.text, args, plain.slice(1).map((w) => w.text !== '' && isDynamic(w)));
   if (unreadable !== undefined) sink.flag(unreadable);
   sink.add('variant', collapse([base, ...args].join(' ')));
   const shape = commandShape(base, plain.slice(1));

@@ -24,13 +24,14 @@ const SYSTEM_BIN = /^\/(?:usr\/(?:local\/)?)?s?bin\/[^/]+$/;
 /**
  * Environment variables that make a shell or another program run code from elsewhere: a
  * file (`BASH_ENV`, `LD_PRELOAD`), a command (`GIT_SSH_COMMAND`, `PAGER`), or a lookup of
- * programs and configuration (`PATH`, `HOME`, `GIT_DIR`).
+ * programs and configuration (`PATH`, `HOME`, `GIT_DIR`, `CDPATH`: `cd hooks` may enter
+ * `.git/hooks`). `GLOBIGNORE` makes globs match names starting with `.`, which globs are judged without.
  */
 const CODE_VARIABLE = new RegExp(
   '^(?:BASH_ENV|ENV|SHELLOPTS|BASHOPTS|PS4|PROMPT_COMMAND|BASH_LOADABLES_PATH|PATH|HOME|ZDOTDIR|XDG_CONFIG_HOME|LD_[A-Z_]+|DYLD_[A-Z_]+|' +
     'NODE_OPTIONS|NODE_PATH|PERL5OPT|PERL5LIB|PERLLIB|PYTHONPATH|PYTHONSTARTUP|PYTHONHOME|RUBYOPT|RUBYLIB|' +
     'GIT_(?:SSH|SSH_COMMAND|EXTERNAL_DIFF|PAGER|EDITOR|SEQUENCE_EDITOR|ASKPASS|EXEC_PATH|DIR|COMMON_DIR|WORK_TREE|TEMPLATE_DIR|PROXY_COMMAND|ALLOW_PROTOCOL|DIFFTOOL_EXTCMD|CONFIG[A-Z_0-9]*)|' +
-    'PAGER|MANPAGER|EDITOR|VISUAL|LESSOPEN|LESSCLOSE|SSH_ASKPASS|SUDO_ASKPASS|BROWSER|TAR_OPTIONS|npm_config_[A-Za-z_]+|NPM_CONFIG_[A-Z_]+)$',
+    'PAGER|MANPAGER|CDPATH|GLOBIGNORE|EDITOR|VISUAL|LESSOPEN|LESSCLOSE|SSH_ASKPASS|SUDO_ASKPASS|BROWSER|TAR_OPTIONS|npm_config_[A-Za-z_]+|NPM_CONFIG_[A-Z_]+)$',
 );
 /** Builtins whose arguments set or export variables. */
 const SETTERS = new Set(['export', 'declare', 'typeset', 'local', 'readonly', 'env']);
@@ -39,6 +40,8 @@ const SETTERS = new Set(['export', 'declare', 'typeset', 'local', 'readonly', 'e
  * Why running `name` (as written: `./s.sh`, `python3`) with `args` runs code the line does
  * not show, or `undefined` when it does not.
  *
+ * @param dynamic - which of `args` are only known when it runs (`$X`, a glob...), as far as it matters (git).
+ *
  * @example
  * ```ts
  * unreadableRun('bash', ['s.sh']); // 'a shell running a script file ("bash s.sh")'
@@ -46,7 +49,7 @@ const SETTERS = new Set(['export', 'declare', 'typeset', 'local', 'readonly', 'e
  * unreadableRun('ls', ['-la']); // undefined
  * ```
  */
-export function unreadableRun(name: string, args: readonly string[]): string | undefined {
+export function unreadableRun(name: string, args: readonly string[], dynamic: readonly boolean[] = []): string | undefined {
   const base = name.slice(name.lastIndexOf('/') + 1);
   if (name.includes('/') && !SYSTEM_BIN.test(posix.normalize(name))) {
     return `a program run from a file ("${name}")`;
@@ -54,9 +57,11 @@ export function unreadableRun(name: string, args: readonly string[]): string | u
   if (base === '.' || base === 'source') return `"${base}" running a script file`;
   // `enable -f lib.so name` loads a builtin from a shared library: code the line does not show.
   if (base === 'enable' && args.some((arg) => /^-[A-Za-z]*f/.test(arg))) return '"enable -f", which loads a builtin from a file';
+  // With dotglob a glob matches names starting with `.` (`cp -r dist/* .` copies dist/.git): globs are judged without it.
+  if (base === 'shopt' && args.includes('dotglob') && !args.includes('-u')) return '"shopt dotglob", which makes globs match the files other programs run';
   if (AWKS.has(base) && awkRunsCommands(args)) return `an awk program that can run commands ("${base}")`;
   if (base === 'git') {
-    const git = gitRunsCommand(args);
+    const git = gitRunsCommand(args, dynamic);
     if (git !== undefined) return git;
   }
   if (base === 'sed' && sedRunsCommands(args)) return 'a sed script that can run commands (its "e" command, or a script file)';

@@ -3,6 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PermissionPolicy, type PermissionRule } from '../../src/permission/index.js';
+import { EXECUTED_FILE_PATTERNS } from '../../src/permission/default-rules.js';
 import { own } from '../support/collect-events.js';
 import { runHostileCalls, tempWorkspace } from './tool-calls-over-http.js';
 
@@ -77,6 +78,16 @@ const ATTACKS: readonly (readonly [string, string])[] = [
   ['cd .git/hooks && echo x > pre-commit', '.git/hooks'],
   ['timeout 5 tee .git/config', '.git/config'],
   ["bash -c 'echo x > .git/config'", '.git/config'],
+  // A folder entered by a glob or a run-time name, then written by a relative path.
+  ['cd .gi[t]/hooks && echo x > pre-commit', '.gi[t]/hooks'],
+  ['cd .gi? && echo x > hooks/pre-commit', '.gi?'],
+  ['pushd .hus* && echo x > pre-commit', '.hus*'],
+  ['cd $D && echo x > pre-commit', '$D'],
+  // Globs that may reach one: a segment starting with a literal dot, in any letter case.
+  ['cp x .np?rc', '.np?rc'],
+  ['cp -r hooks/* .gi?/hooks/', '.gi?/hooks/'],
+  ['echo x > .VS*/tasks.json', '.VS*/tasks.json'],
+  ['echo x > [.]git/config', '[.]git/config'], // POSIX leaves a leading `[.]` open
 ];
 
 /** Writes elsewhere, and reads of these files, which must keep running unasked. */
@@ -112,6 +123,13 @@ const ORDINARY = [
   'awk \'{ print > "out.txt" }\' f',
   'curl -o out.html https://example.com/a',
   'sort -o sorted.txt x',
+  // Shell globs never cross `/`, and `*` or `?` in front never match a name starting with `.`.
+  'cp *.txt backup/',
+  'cp src/*.ts out/',
+  'cp -r dist/* /srv/www/',
+  'cp ?.md docs/',
+  'cd src/* && echo x > out.txt',
+  'echo x > logs/*.log',
 ];
 
 let cleanup: (() => Promise<void>) | undefined;
@@ -131,6 +149,21 @@ describe('bash lines that write files other programs run', () => {
 
   it.each(ORDINARY)('%j stays allowed', (line) => {
     expect(policy.evaluate('bash', line)).toMatchObject({ action: 'allow' });
+  });
+
+  it.each(EXECUTED_FILE_PATTERNS)('a write the write tool asks for by %j is unreadable for bash too (one list)', (pattern) => {
+    const path = pattern.replace(/^\*\*\//, 'sub/').replace(/\/\*\*$/, '/x');
+    expect(policy.evaluate('bash', `echo x > ${path}`).reason).toContain(`a write to a file other programs run ("${path}")`);
+  });
+
+  it.each([
+    ['CDPATH=.git cd hooks && echo x > pre-commit', 'a change of CDPATH'],
+    ['shopt -s dotglob; cp -r dist/* .', '"shopt dotglob"'],
+    ['GLOBIGNORE=x; cp -r dist/* .', 'a change of GLOBIGNORE'],
+  ])('%j, which makes a plain name or glob reach one, is denied', (line, why) => {
+    const decision = new PermissionPolicy({ rules: [...RULES, { tool: 'bash', action: 'allow', pattern: 'shopt *' }] }).evaluate('bash', line);
+    expect(decision.action).toBe('deny');
+    expect(decision.reason).toContain(why);
   });
 
   it('asks (not allows) under the allow patterns alone, as a write of that file by the write tool does', () => {

@@ -75,6 +75,15 @@ const ATTACKS: readonly (readonly [string, string])[] = [
   ['GIT_ALLOW_PROTOCOL=ext git fetch origin', 'a change of GIT_ALLOW_PROTOCOL'],
   ["GIT_DIFFTOOL_EXTCMD='rm x' git difftool HEAD", 'a change of GIT_DIFFTOOL_EXTCMD'],
   ["git submodule--helper foreach 'rm x'", 'an internal git helper'],
+  // Words only known when git runs: one may be `-c`, `--upload-pack=...` or `--output=...`.
+  ["C=-c; git $C alias.x='!rm -f victim' x", 'a git call with a word only known when it runs ("$C")'],
+  ["IFS=; O='--upload-pack=rm -rf victim;:'; git fetch $O origin", '("$O")'],
+  ["git r?base -x 'touch p' main", 'a git call with a word only known when it runs ("r?base")'],
+  ['git rebase $X main', '("$X")'],
+  ['R=--output=.git/config; git log -1 --format=%B $R', '("$R")'],
+  ['git -C $DIR -c core.pager=x log', 'a git call with a word only known when it runs ("$DIR")'],
+  ['git diff $(cat opts)', 'a git call with a word only known when it runs'],
+  ['git config $K x', '("$K")'],
 ];
 
 /** Everyday git, which must keep running unasked under `allow git *`. */
@@ -111,6 +120,14 @@ const ORDINARY = [
   'git --exec-path',
   'git constructor --exec x', // no git command, and no key of a lookup table
   'git toString run',
+  // Run-time words after a command with no option that runs a command or writes a file.
+  'git log --oneline',
+  'git commit -m "$MSG"',
+  'git add $f',
+  'git add src/*.ts',
+  'git status -- $f',
+  'git checkout $BRANCH',
+  "git log --grep ''",
 ];
 
 let cleanup: (() => Promise<void>) | undefined;
@@ -147,6 +164,19 @@ describe('git running commands from its options and configuration', () => {
     expect(own(events, 'ToolCallEnd').map((e) => e.error)).toEqual([
       'Permission denied: denied: the command has git configuration set on the command line, which can make git run a command ' +
         '("git -c alias.x=!rm -f victim"), so the bash deny rules cannot check it',
+    ]);
+    expect(existsSync(join(ws.dir, 'victim'))).toBe(true);
+  });
+
+  it('refuses a git option held in a variable in a real run, and the file is kept', async () => {
+    const ws = await tempWorkspace('rxharness-git-runs-dynamic-');
+    cleanup = ws.cleanup;
+    await writeFile(join(ws.dir, 'victim'), 'keep me');
+    const command = "C=-c; git $C alias.x='!rm -f victim' x";
+    const events = await runHostileCalls(ws.dir, [{ name: 'bash', arguments: { command } }], { permissionRules: RULES });
+    expect(own(events, 'ToolCallEnd').map((e) => e.error)).toEqual([
+      'Permission denied: denied: the command has a git call with a word only known when it runs ("$C"), which may be an option ' +
+        'that runs a command or writes a file git runs, so the bash deny rules cannot check it',
     ]);
     expect(existsSync(join(ws.dir, 'victim'))).toBe(true);
   });
