@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
 import { realpath } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import type { ChatMessage } from '../model/chat-message.js';
 import { isWithin, makeConfinedFolder, openConfined, writeConfinedFile, type ConfinedRoot } from './confined-file.js';
 import { FileSessionSummaries } from './file-session-summaries.js';
@@ -237,9 +237,8 @@ export class FileSessionStore implements SessionStore {
       if (e instanceof UnsafeLinkError || NotRegularFileError.isInstance(e)) throw e;
       return undefined;
     }
-    const info = await this.tasks.read(text);
-    // A sealed file copied under another name names its own task: taken for this one, it would let its owner resume any session.
-    if (info === 'unsealed' || (info !== undefined && info.taskId !== taskId)) throw new UnsealedSessionError(taskId, file, [1], 'task');
+    const info = await this.tasks.read(text, basename(file));
+    if (info === 'unsealed') throw new UnsealedSessionError(taskId, file, [1], 'task');
     return info;
   }
 
@@ -255,7 +254,7 @@ export class FileSessionStore implements SessionStore {
     const left = await this.removeFiles(sessionId);
     // Only task files this store sealed: a planted one must not make this delete remove another session.
     const info = async (name: string): Promise<TaskSessionInfo | undefined> => {
-      const found = await this.tasks.read(await this.read(join(this.dir, name)));
+      const found = await this.tasks.read(await this.read(join(this.dir, name)), name);
       return found === 'unsealed' ? undefined : found;
     };
     for (const taskId of task ? [] : await ownedTaskIds(this.root, this.dir, sessionId, info)) {

@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import { checkConfined, type ConfinedRoot } from './confined-file.js';
-import { SESSION_FILE_SUFFIXES, sessionFileName } from './session-file-name.js';
+import { SESSION_FILE_SUFFIXES } from './session-file-name.js';
 import type { TaskSessionInfo } from './session-store.js';
 
 /**
@@ -8,12 +8,11 @@ import type { TaskSessionInfo } from './session-store.js';
  * (`<id>.task.json`) in a `FileSessionStore` folder: those whose `ownerSessionId` is the
  * conversation. Deleting a conversation deletes them too (see `FileSessionStore.delete`).
  * The folder is untrusted: a file `read` does not answer (not a task info, not sealed by
- * the store: `task-seal.ts`), or whose `taskId` is not the one its name is for (a planted
- * or copied file naming another session), is passed over, so a delete never reaches a
- * session that is not the conversation's task.
+ * the store, or a file whose `taskId` is not the one its name is for: `TaskSeal.read`) is
+ * passed over, so a delete never reaches a session that is not the conversation's task.
  *
  * @param read reads one task file of the folder confined as the store reads it, and answers
- * the task info it holds when the store sealed it.
+ * the task info it holds when the store sealed it for that file's name.
  */
 export async function ownedTaskIds(
   root: ConfinedRoot,
@@ -33,7 +32,7 @@ export async function ownedTaskIds(
   for (const name of names) {
     if (!name.endsWith(SESSION_FILE_SUFFIXES.task)) continue;
     const info = await readInfo(read, name);
-    if (info?.ownerSessionId === ownerSessionId && info.taskId !== ownerSessionId && namesItself(info.taskId, name)) owned.push(info.taskId);
+    if (info?.ownerSessionId === ownerSessionId && info.taskId !== ownerSessionId) owned.push(info.taskId);
   }
   return owned;
 }
@@ -46,14 +45,6 @@ async function readInfo(read: (name: string) => Promise<TaskSessionInfo | undefi
   }
 }
 
-/** Whether `name` is the task file of `taskId` (a well-formed id whose file it is). */
-function namesItself(taskId: unknown, name: string): taskId is string {
-  try {
-    return typeof taskId === 'string' && sessionFileName(taskId, 'task') === name;
-  } catch {
-    return false; // not a well-formed id
-  }
-}
 
 /** How many task sessions a store remembers starting (beyond that, deleting one scans the folder, as for one from before a restart). */
 const MAX_STARTED = 10_000;

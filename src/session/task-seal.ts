@@ -1,5 +1,6 @@
 import type { GrantSeal } from './grant-seal.js';
 import type { TaskSessionInfo } from './session-store.js';
+import { sessionFileName } from './session-file-name.js';
 import { taskSessionInfoOf } from './task-session-info.js';
 
 /**
@@ -30,12 +31,14 @@ export class TaskSeal {
   }
 
   /**
-   * What a task file's text holds: the task info when it is sealed for this folder (or there
-   * is no key to check with), `'unsealed'` when it is a task info without a valid seal
-   * (planted, copied, changed, or written before task files were sealed), `undefined` when
-   * it is no task info at all.
+   * What the text of the task file named `name` holds: the task info when it is sealed for
+   * this folder (or there is no key to check with) and names this file's task, `'unsealed'`
+   * when it is a task info without a valid seal (planted, changed, or written before task
+   * files were sealed) or another task's (a sealed file copied under this name: taken for
+   * this task, it would let its owner resume any session), `undefined` when it is no task
+   * info at all.
    */
-  async read(text: string): Promise<TaskSessionInfo | 'unsealed' | undefined> {
+  async read(text: string, name: string): Promise<TaskSessionInfo | 'unsealed' | undefined> {
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -44,9 +47,19 @@ export class TaskSeal {
     }
     const info = taskSessionInfoOf(value);
     if (!info) return undefined;
+    if (!namesFile(info.taskId, name)) return 'unsealed';
     const macs = await this.seal.macs();
     if (!macs) return info;
     return macs.check(taskFacts(await this.folder(), info), (value as { mac?: unknown }).mac) ? info : 'unsealed';
+  }
+}
+
+/** Whether `name` is the task file of `taskId` (a well-formed id whose file it is). */
+function namesFile(taskId: string, name: string): boolean {
+  try {
+    return sessionFileName(taskId, 'task') === name;
+  } catch {
+    return false; // not a well-formed id
   }
 }
 
