@@ -4,6 +4,7 @@ import { errorMessage } from '../../errors/error-message.js';
 import type { AgentDefinition } from '../agent-definition.js';
 import { readSkill, skillNameProblem } from './read-skill.js';
 import { MAX_SKILLS, type Skill, type SkillDir } from './skill.js';
+import { MAX_SKILLS_CHECKED, NOT_CHECKED, type SkillReads } from './skill-reads.js';
 
 /** The skills a definition names that could be read, and what went wrong with the others. */
 export interface ResolvedSkills {
@@ -21,11 +22,14 @@ export interface ResolvedSkills {
  * prompt is workspace text already) or when the engine trusts workspace definitions;
  * otherwise it is skipped (a cloned repository must not rewrite the prompt of your own
  * agents by naming a folder like your skill) and the home folder's is looked for. Read from
- * disk on every call, so an edited skill counts from the next run.
+ * disk on every call, so an edited skill counts from the next run. With `reads` (one
+ * discovery's, shared by all its definitions), each folder is read once, and those past its
+ * limit are left out with one problem.
  */
-export function resolveSkills(definition: AgentDefinition, dirs: readonly SkillDir[], trustWorkspaceAgents: boolean): ResolvedSkills {
+export function resolveSkills(definition: AgentDefinition, dirs: readonly SkillDir[], trustWorkspaceAgents: boolean, reads?: SkillReads): ResolvedSkills {
   const skills: Skill[] = [];
   const problems: string[] = [];
+  const unchecked: string[] = [];
   const trusted = trustWorkspaceAgents || definition.source === 'workspace';
   const named = definition.skills ?? [];
   if (named.length > MAX_SKILLS) {
@@ -52,7 +56,11 @@ export function resolveSkills(definition: AgentDefinition, dirs: readonly SkillD
         continue;
       }
       try {
-        found = readSkill(dir, name);
+        const read = reads ? reads.read(dir, name) : readSkill(dir, name);
+        if (read === NOT_CHECKED) {
+          unchecked.push(name);
+          failed = true; // not unknown: not looked at
+        } else found = read;
       } catch (error) {
         problems.push(`skill "${name}" is not loaded: ${errorMessage(error)}`);
         failed = true;
@@ -63,6 +71,12 @@ export function resolveSkills(definition: AgentDefinition, dirs: readonly SkillD
     else if (!failed) {
       problems.push(`unknown skill "${name}": no ${dirs.map((d) => join(d.path, name, 'SKILL.md')).join(' or ')}`);
     }
+  }
+  if (unchecked.length > 0) {
+    problems.push(
+      `skills ${unchecked.map((n) => `"${n}"`).join(', ')} were not checked: discovery reads at most ${MAX_SKILLS_CHECKED} skill folders ` +
+        'for all the definitions (these name more); each is still read when its agent runs',
+    );
   }
   return { skills, problems };
 }
