@@ -139,8 +139,9 @@ export async function cancelRun(baseUrl: string, runId: string, options: Request
 }
 
 /**
- * Sends one JSON request and reads its answer; any other status than `expected`, or an
- * answer larger than 32 MiB (not read further), rejects with a {@link RunRequestError}.
+ * Sends one JSON request and reads its answer; any other status than `expected`, an answer
+ * larger than 32 MiB (not read further), or one that is not JSON, rejects with a
+ * {@link RunRequestError}.
  */
 export async function send(options: RequestOptions, method: string, url: string, expected: number, body?: unknown): Promise<unknown> {
   const response = await (options.fetch ?? globalThis.fetch)(url, {
@@ -152,7 +153,20 @@ export async function send(options: RequestOptions, method: string, url: string,
   if (expected === 204) return undefined;
   const { text, whole } = await readBodyText(response, MAX_ANSWER_BYTES);
   if (!whole) throw new RunRequestError(response.status, `the answer is larger than ${MAX_ANSWER_BYTES} bytes; it was not read further`, `${method} ${url}`);
-  return JSON.parse(text) as unknown;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    // A dev server or proxy answering its page for every path: say so, not "Unexpected token '<'".
+    throw wrongAnswer(response.status, `the answer is not JSON (it starts ${JSON.stringify(text.slice(0, 60))})`, `${method} ${url}`);
+  }
+}
+
+/**
+ * A {@link RunRequestError} for a `2xx` answer that is not what the runs routes answer: the
+ * base URL most likely names something else (a page, another API).
+ */
+export function wrongAnswer(status: number, what: string, request: string): RunRequestError {
+  return new RunRequestError(status, `${what}: is the base URL the runs routes of a runsHandler (rxharness serve's /api)?`, request);
 }
 
 /**

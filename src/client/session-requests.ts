@@ -1,7 +1,7 @@
 import type { ChatMessage } from '../model/chat-message.js';
 import type { RunInfo } from '../runs/run-types.js';
 import type { SessionSummary } from '../session/session-store.js';
-import { send, type RequestOptions } from './run-requests.js';
+import { send, wrongAnswer, type RequestOptions } from './run-requests.js';
 
 /** What `GET <baseUrl>/sessions/:id` answers: a conversation with its transcript and runs. */
 export interface SessionDetails {
@@ -41,7 +41,8 @@ export type SessionList = SessionSummary[] & {
  * `nextCursor` asks for the next page. Conversations written while paging show on a new
  * first page, and neither repeat nor hide the others. Rejects with a `404`
  * {@link RunRequestError} when the server's session store cannot list them, `400` for a
- * cursor the server did not give.
+ * cursor the server did not give, and with the `200` of an answer that is no such page (not
+ * JSON, no `sessions` list: `baseUrl` names something else).
  *
  * @example
  * ```ts
@@ -55,14 +56,18 @@ export async function listSessions(baseUrl: string, options: ListSessionsOptions
   if (options.limit !== undefined) query.set('limit', String(options.limit));
   if (options.cursor !== undefined) query.set('cursor', options.cursor);
   const search = query.toString();
-  const { sessions, nextCursor } = (await send(options, 'GET', sessionUrl(baseUrl) + (search ? `?${search}` : ''), 200)) as { sessions: SessionSummary[]; nextCursor?: unknown };
-  return typeof nextCursor === 'string' ? Object.assign(sessions, { nextCursor }) : sessions;
+  const url = sessionUrl(baseUrl) + (search ? `?${search}` : '');
+  const { sessions, nextCursor } = ((await send(options, 'GET', url, 200)) ?? {}) as { sessions?: unknown; nextCursor?: unknown };
+  if (!Array.isArray(sessions)) throw wrongAnswer(200, 'the answer has no "sessions" list', `GET ${url}`);
+  const list = sessions as SessionSummary[];
+  return typeof nextCursor === 'string' ? Object.assign(list, { nextCursor }) : list;
 }
 
 /**
  * One conversation (`GET <baseUrl>/sessions/:id`): its messages and its runs; continue it with
  * `startRun(baseUrl, { prompt, sessionId })`. Rejects with a `404` {@link RunRequestError} for
- * an unknown one.
+ * an unknown one, and with the `200` of an answer that is not a conversation (not JSON, no
+ * `messages` and `runs` lists: `baseUrl` names something else).
  *
  * @example
  * ```ts
@@ -70,7 +75,10 @@ export async function listSessions(baseUrl: string, options: ListSessionsOptions
  * ```
  */
 export async function getSession(baseUrl: string, sessionId: string, options: RequestOptions = {}): Promise<SessionDetails> {
-  return (await send(options, 'GET', sessionUrl(baseUrl, sessionId), 200)) as SessionDetails;
+  const url = sessionUrl(baseUrl, sessionId);
+  const details = (await send(options, 'GET', url, 200)) as Partial<SessionDetails> | null;
+  if (!Array.isArray(details?.messages) || !Array.isArray(details.runs)) throw wrongAnswer(200, 'the answer has no "messages" and "runs" lists', `GET ${url}`);
+  return details as SessionDetails;
 }
 
 /**
