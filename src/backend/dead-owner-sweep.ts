@@ -46,10 +46,7 @@ export function sweepDeadOwners(parts: BackendParts, runs: RedisSharedRuns, task
     }
     for (const [owner, infos] of tasks.runningOfOthers()) {
       if (!(await isDead(owner))) continue;
-      for (const { taskId } of infos) {
-        if ((await redis.set(keys.reaped(taskId), runs.instanceId, 'PX', retentionMs, 'NX')) !== 'OK') continue;
-        tasks.markFailed(taskId, `the app instance running task ${taskId} stopped (no heartbeat for ${stallMs} ms)`);
-      }
+      for (const { taskId } of infos) await tasks.reap(taskId, stallMs);
     }
     // Nobody watches a dead engine's background tasks' workers any more: one killed too
     // leaves its task running for ever unless noticed here (once: by compare-and-swap).

@@ -2,7 +2,13 @@ import type { Redis } from 'ioredis';
 import type { TaskInfo } from '../delegation/task-tracker.js';
 import type { ChannelHub } from './channel-hub.js';
 import type { RedisKeys } from './redis-keys.js';
-import { isLive, parseOwnedTask } from './task-record.js';
+import { warnBadData } from './bad-data-warning.js';
+import { RefusedRecords } from './refused-records.js';
+import { isPlainObject } from './stored-object.js';
+import { isLive, parseOwnedTask, readTaskRecord, type TaskRecordRead } from './task-record.js';
+
+/** A task as its record holds it: the snapshot and the instance that runs it. */
+type OwnedTask = { readonly info: TaskInfo; readonly owner?: string };
 
 type TaskMessage =
   | { readonly op: 'put'; readonly info: TaskInfo; readonly owner?: string }
@@ -48,13 +54,23 @@ export class SharedTasks {
   static async create(redis: Redis, keys: RedisKeys, hub: ChannelHub, retentionMs: number, instanceId: string): Promise<{ tasks: SharedTasks; stop: () => void }> {
     const tasks = new SharedTasks(redis, keys, retentionMs, instanceId);
     const stop = await hub.listen(keys.tasksChannel, (text) => tasks.#onMessage(JSON.parse(text) as TaskMessage));
+    const refused = new RefusedRecords('task records in Redis', 'loaded');
     let cursor = '0';
     do {
       const [next, found] = await redis.scan(cursor, 'MATCH', keys.task('*'), 'COUNT', 500);
       cursor = next;
       const values = found.length ? await redis.mget(...found) : [];
-      for (const text of values) if (text) tasks.#put(parseOwnedTask(text));
+      values.forEach((text, i) => {
+        const key = found[i]!;
+        if (text === null) return; // expired since the scan, or not a string (no record of ours)
+        const read = readTaskRecord(text);
+        if ('problem' in read) return refused.add(key, read.problem);
+        // A record under another task's key would stand in for that task (its end, its cancel).
+        if (read.info.taskId !== key.slice(keys.task('').length)) return refused.add(key, `it names task ${JSON.stringify(read.info.taskId.slice(0, 80))}, not the task of its key`);
+        tasks.#put(read);
+      });
     } while (cursor !== '0');
+    refused.report();
     return { tasks, stop };
   }
 
@@ -103,6 +119,30 @@ export class SharedTasks {
     const info = this.#known.get(taskId);
     if (!info || !isLive(info)) return;
     this.publish({ ...info, state: 'failed', endedAt: Date.now(), result: `ERROR: ${reason}` }, this.#owners.get(taskId));
+  }
+
+  /**
+   * Records a dead instance's live foreground task failed, for every engine, unless another
+   * engine did first (the reaped marker, set once); resolves whether this one did. What the
+   * dead-owner sweep does, and a wait for a cancel that nobody served.
+   */
+  async reap(taskId: string, stallMs: number): Promise<boolean> {
+    if ((await this.redis.set(this.keys.reaped(taskId), this.instanceId, 'PX', this.retentionMs, 'NX')) !== 'OK') return false;
+    this.markFailed(taskId, `the app instance running task ${taskId} stopped (no heartbeat for ${stallMs} ms)`);
+    return true;
+  }
+
+  /**
+   * {@link SharedTasks.reap} for a live foreground task of another instance that has no
+   * heartbeat (its engine is gone: nobody will end it); a background task goes on on its
+   * worker, and a live owner's task is its owner's to end. Resolves whether it was reaped.
+   */
+  async reapIfOwnerGone(taskId: string, stallMs: number): Promise<boolean> {
+    const info = this.#known.get(taskId);
+    const owner = this.#owners.get(taskId);
+    if (!info || !isLive(info) || info.background || owner === undefined || owner === this.instanceId) return false;
+    if ((await this.redis.exists(this.keys.instance(owner))) !== 0) return false;
+    return this.reap(taskId, stallMs);
   }
 
   /**
@@ -165,9 +205,7 @@ export class SharedTasks {
     }
   }
 
-  #put(owned: { readonly info: TaskInfo; readonly owner?: string } | undefined): void {
-    if (!owned) return; // not a task snapshot: skipped
-    const { info, owner } = owned;
+  #put({ info, owner }: OwnedTask): void {
     // Messages of one task may cross: a settled task never goes back to running or queued,
     // nor a running one back to queued, unless it is a later run (a resume starts later).
     const known = this.#known.get(info.taskId);
@@ -178,8 +216,16 @@ export class SharedTasks {
     for (const watcher of [...this.#watchers]) watcher(info);
   }
 
+  /** Takes an announced task, or reports it refused (once per channel: a flood of forged messages must not flood the log). */
+  #announced(read: TaskRecordRead, info: unknown): void {
+    if ('info' in read) return this.#put(read);
+    const id = isPlainObject(info) && typeof info['taskId'] === 'string' ? info['taskId'].slice(0, 200) : undefined;
+    const key = id === undefined ? 'a task (no taskId)' : this.keys.task(id);
+    warnBadData(this.keys.tasksChannel, `Skipped a task announcement on ${this.keys.tasksChannel} for ${key}: ${read.problem}, which an engine never publishes; the copies of other engines' tasks are kept as they were. Later bad announcements on this channel are skipped silently.`);
+  }
+
   #onMessage(message: TaskMessage): void {
-    if (message.op === 'put') return this.#put(parseOwnedTask({ ...message.info, owner: message.owner }));
+    if (message.op === 'put') return this.#announced(readTaskRecord({ ...message.info, owner: message.owner }), message.info);
     if (message.op === 'forget') return this.#forget(message.taskIds);
     for (const cancel of [...this.#cancellers]) cancel(message.taskId);
   }

@@ -58,13 +58,17 @@ export class SharedTaskTracker extends TaskTracker {
    * Cancels this engine's tasks as in-process and, for one conversation (its delete), that
    * conversation's tasks other engines run too, by the cancel each `cancel(taskId)` sends,
    * and waits until every engine has recorded them settled, another engine's for at most
-   * `cancelWaitMs` (its engine may be gone: the delete marks its tasks deleted anyway).
+   * `cancelWaitMs` (its engine may be gone: a foreground or queued task of a gone engine is
+   * then recorded failed; the delete marks its tasks deleted anyway).
    * Without a conversation (this engine's close) only this engine's tasks are cancelled.
    */
   override async cancelAll(filter: { backgroundOnly?: boolean; sessionId?: string } = {}): Promise<void> {
     const { sessionId, backgroundOnly } = filter;
     const own = (taskId: string): boolean => super.get(taskId) !== undefined;
     const elsewhere = sessionId === undefined ? [] : this.tasks.list().filter((t) => t.sessionId === sessionId && isLive(t) && (!backgroundOnly || t.background) && !own(t.taskId));
+    // Queued ones first: their engine serves the cancels in order, and a slot freed by a running
+    // task's cancel would otherwise start a queued task (a child run, a model request) only to cancel it.
+    elsewhere.sort((a, b) => Number(b.state === 'queued') - Number(a.state === 'queued'));
     const waits = elsewhere.filter((t) => this.tasks.cancel(t.taskId)).map((t) => this.#settledElsewhere(t.taskId));
     await Promise.all([super.cancelAll(filter), ...waits]);
   }
@@ -83,7 +87,13 @@ export class SharedTaskTracker extends TaskTracker {
     });
   }
 
-  /** Resolves once another engine's task is recorded settled; its watch stops then or at `cancelWaitMs`, whichever is first. */
+  /**
+   * Resolves once another engine's task is recorded settled; its watch stops then or at
+   * `cancelWaitMs`, whichever is first. At that bound, a foreground task (a queued one too)
+   * whose engine has no heartbeat is recorded failed first, naming why (as the dead-owner
+   * sweep would, a beat or so later): the cancel reached nobody, and the caller finds the
+   * task ended rather than still live.
+   */
   #settledElsewhere(taskId: string): Promise<void> {
     return new Promise((resolve) => {
       const done = (): void => {
@@ -91,7 +101,13 @@ export class SharedTaskTracker extends TaskTracker {
         clearTimeout(timer);
         resolve();
       };
-      const timer = setTimeout(done, this.cancelWaitMs);
+      const giveUp = (): void => {
+        this.tasks
+          .reapIfOwnerGone(taskId, this.cancelWaitMs)
+          .catch(() => false) // Redis is away: the sweep reaps it once it is back
+          .finally(done);
+      };
+      const timer = setTimeout(giveUp, this.cancelWaitMs);
       const stop = this.tasks.watch((info) => void (info.taskId === taskId && !isLive(info) && done()));
       const now = this.tasks.get(taskId);
       if (!now || !isLive(now)) done();
