@@ -15,9 +15,7 @@ export const DEFAULT_TOOL_TIMEOUT_MS = 10 * 60_000;
 export const DEFAULT_MAX_DEPTH = 1;
 
 /**
- * The most tool calls one step may ask for. Models ask for a few at a time (parallel tool
- * calls); a reply with more is a model gone wrong, or one made to flood: each call may ask
- * the user for approval, and each result is sent back to the model. Such a step runs none
- * of them and ends the run, saying so.
+ * The most tool calls one step may ask for (128): a reply with more runs none of them and
+ * ends the run, saying so. Defined beside the reader that stops at it (model/tool-call-cap.ts).
  */
-export const MAX_TOOL_CALLS_PER_STEP = 128;
+export { MAX_TOOL_CALLS_PER_STEP } from '../model/tool-call-cap.js';

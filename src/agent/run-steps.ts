@@ -119,7 +119,10 @@ export class RunSteps {
     const calls = answer.toolCalls;
     if (calls.length === 0) return [run.end(cutAnswer(agent, answer.finish))];
     if (calls.length > MAX_TOOL_CALLS_PER_STEP) {
-      return [run.end(`the model asked for ${calls.length} tool calls in one step, more than the ${MAX_TOOL_CALLS_PER_STEP} a step may run: none of them ran`)];
+      // A reply cut at the first call over the limit (OpenAIChatModel) does not say how many it asked for.
+      const asked = answer.finish.toolCallsCut ? `more than ${MAX_TOOL_CALLS_PER_STEP}` : `${calls.length}`;
+      const cut = answer.finish.toolCallsCut ? ` (its reply was read no further than call ${MAX_TOOL_CALLS_PER_STEP + 1})` : '';
+      return [run.end(`the model asked for ${asked} tool calls in one step, more than the ${MAX_TOOL_CALLS_PER_STEP} a step may run${cut}: none of them ran`)];
     }
     if (n >= agent.maxSteps) {
       const names = calls.map((c) => c.name).join(', ');

@@ -106,6 +106,14 @@ export interface ModelFinish {
    * finishing. A `length` or `content_filter` finish holds an incomplete reply.
    */
   readonly finishReason?: FinishReason;
+  /**
+   * `true` when the reply asked for more tool calls than a step may run
+   * (`MAX_TOOL_CALLS_PER_STEP`, 128) and was read no further: `OpenAIChatModel` stops at the
+   * first call over the limit and aborts the request, so a flood is never held whole.
+   * `toolCalls` then holds the calls read so far (the last perhaps incomplete); the step runs
+   * none of them and ends the run saying so. Absent otherwise.
+   */
+  readonly toolCallsCut?: boolean;
 }
 
 /**

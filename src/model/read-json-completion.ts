@@ -2,6 +2,7 @@ import type { Subscriber } from 'rxjs';
 import type { ModelChunk, ModelFinish, ModelToolCall } from './chat-model.js';
 import { ModelError } from './model-error.js';
 import { readUsage, type WireUsage } from './read-usage.js';
+import { MAX_TOOL_CALLS_PER_STEP } from './tool-call-cap.js';
 import { withUniqueIds } from './tool-call-ids.js';
 import { argumentsText } from './arguments-text.js';
 
@@ -24,7 +25,8 @@ interface WireCompletion {
  * Reads a 200 response whose body is one JSON `chat.completion` instead of a stream (servers
  * that ignore `stream: true` send that): emits its reasoning and text as one delta each and
  * returns the finish, as if it had been streamed. An `error` object in the body, or a body
- * that is not a completion, fails with a `ModelError` quoting what came.
+ * that is not a completion, fails with a `ModelError` quoting what came. More tool calls than
+ * MAX_TOOL_CALLS_PER_STEP: only those up to the first over it are kept, with `toolCallsCut`.
  */
 export async function readJsonCompletion(response: Response, out: Subscriber<ModelChunk>, model: string): Promise<ModelFinish> {
   const raw = await response.text();
@@ -42,8 +44,12 @@ export async function readJsonCompletion(response: Response, out: Subscriber<Mod
   if (thinking) out.next({ type: 'thinking-delta', text: thinking });
   const text = message.content ?? '';
   if (text) out.next({ type: 'text-delta', text });
+  const wire = message.tool_calls ?? [];
+  if (!Array.isArray(wire)) throw notACompletion(model, raw);
+  // A flood is cut as soon as the parse allows: only the calls up to the first over the limit are built.
+  const cut = wire.length > MAX_TOOL_CALLS_PER_STEP;
   const toolCalls: ModelToolCall[] = withUniqueIds(
-    (message.tool_calls ?? []).map((call) => ({ id: call.id, name: call.function?.name ?? '', arguments: argumentsText(call.function?.arguments) })),
+    (cut ? wire.slice(0, MAX_TOOL_CALLS_PER_STEP + 1) : wire).map((call) => ({ id: call?.id, name: call?.function?.name ?? '', arguments: argumentsText(call?.function?.arguments) })),
   );
   return {
     type: 'finish',
@@ -51,6 +57,7 @@ export async function readJsonCompletion(response: Response, out: Subscriber<Mod
     toolCalls,
     usage: body.usage ? readUsage(body.usage) : undefined,
     finishReason: choice.finish_reason ?? undefined,
+    ...(cut ? { toolCallsCut: true } : {}),
   };
 }
 

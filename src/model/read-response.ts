@@ -53,6 +53,9 @@ export function readResponse(response: Response, context: ReadContext): Observab
     read.then(
       (finish) => {
         watchdog.unsubscribe();
+        // A stream cut at a flood of tool calls was not read to its end: the request is aborted,
+        // not left to drain (a whole JSON body was read: its socket may already serve another).
+        if (finish.toolCallsCut && body) abort.abort();
         context.onBodyRead?.();
         out.next(finish);
         out.complete();

@@ -5,6 +5,7 @@ import { ModelError } from './model-error.js';
 import { readBodyText, type BodySource } from './read-body-text.js';
 import { readUsage, type WireUsage } from './read-usage.js';
 import { SseDataParser } from './sse-data-lines.js';
+import { MAX_TOOL_CALLS_PER_STEP } from './tool-call-cap.js';
 import { finishToolCalls, mergeToolCalls, type PartialCall, type ToolCallFragment } from './tool-call-fragments.js';
 
 /** What the reader has received so far; the idle watchdog compares `received`. */
@@ -21,6 +22,9 @@ export interface StreamProgress {
  * under it), far below what would strain the process.
  */
 const MAX_EVENT_CHARS = 8 * 1024 * 1024;
+
+/** Thrown through the body reader to stop it at a flood of tool calls (one object, made once). */
+const FLOODED = new Error('the reply asked for more tool calls than a step may run');
 
 /** A chunk as odd servers send it: maybe no `choices`, no `delta`, an `error`, reasoning fields. */
 interface WireChunk {
@@ -44,6 +48,10 @@ type WireDelta = Omit<ChatCompletionChunk.Choice.Delta, 'tool_calls'> & {
  * fails with a `ModelError` saying what arrived. Everything read after `[DONE]` (the reader
  * drains the body so the connection can be reused) is ignored, its failures too.
  *
+ * A reply that asks for more than MAX_TOOL_CALLS_PER_STEP tool calls is read no further
+ * than the first call over it (the body is stopped; the caller aborts the request): its
+ * finish has the calls read so far and `toolCallsCut`, and no step runs any of them.
+ *
  * The hot path of every streamed reply: one decode per network read (a Node `data` event from the
  * node:http transport, no promise; a web stream's `read()` otherwise), one `TextDecoder`,
  * a linear pass over its lines (`SseDataParser`; no `TransformStream`s, whose queues and
@@ -63,6 +71,7 @@ export async function readSse(
   let usage: TokenUsage | undefined;
   let finishReason: string | undefined;
   let done = false;
+  let flooded = false;
   const onData = (data: string): void => {
     progress.received++;
     if (done || data === '[DONE]') {
@@ -87,7 +96,10 @@ export async function readSse(
       text.push(content);
       if (deltas) out.next({ type: 'text-delta', text: content });
     }
-    if (delta.tool_calls) mergeToolCalls(calls, delta.tool_calls);
+    if (delta.tool_calls && !mergeToolCalls(calls, delta.tool_calls, model, MAX_TOOL_CALLS_PER_STEP)) {
+      flooded = true;
+      throw FLOODED;
+    }
   };
   const parser = new SseDataParser({
     onData,
@@ -105,6 +117,7 @@ export async function readSse(
     });
     parser.end();
   } catch (error) {
+    if (flooded) return { type: 'finish', text: text.join(''), toolCalls: finishToolCalls(calls), usage, finishReason, toolCallsCut: true };
     if (!done) throw error;
   }
   // A finish_reason without [DONE] is a whole reply (many servers never send [DONE]); [DONE]
