@@ -1,0 +1,116 @@
+/**
+ * A window learned from a refusal is raised, not forgotten, when the server then takes a
+ * longer prompt near it: the server proved it holds that many, so the next growth of the
+ * conversation is compacted before it is sent rather than refused once more. And a server
+ * that alternates refusals and accepts at random sizes (a liar in both) never makes a run
+ * loop, nor every turn summarise (a property, over seeded random scripts).
+ */
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ReActAgent } from '../../../src/agent/react-agent.js';
+import type { AgentEvent, CompactionEvent } from '../../../src/events/agent-event.js';
+import { MemorySessionStore } from '../../../src/session/memory-session-store.js';
+import { collect } from '../../support/collect-events.js';
+import { estimateUsage, FakeOpenAIServer, type FakeHandler, type FakeReply } from '../../support/fake-openai-server.js';
+import { openAIModelFor } from '../../support/openai-model.js';
+import { alternationProblems, isSummaryRequest, pagedHistory, SUMMARY } from '../../support/compaction-kit.js';
+
+const servers: FakeOpenAIServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+/** A server without `/props` (the window is unknown until a refusal names it), answering with `handler`. */
+async function agentOn(handler: FakeHandler): Promise<{ agent: ReActAgent; sessions: MemorySessionStore; server: FakeOpenAIServer }> {
+  const server = await FakeOpenAIServer.start({ handler });
+  servers.push(server);
+  const sessions = new MemorySessionStore();
+  sessions.append('s', pagedHistory(2));
+  return { agent: new ReActAgent({ model: openAIModelFor(server), sessions }), sessions, server };
+}
+
+const compactionsOf = (events: readonly AgentEvent[]): CompactionEvent[] => events.filter((e): e is CompactionEvent => e.type === 'Compaction');
+const promptOf = (r: Parameters<FakeHandler>[0]): number => estimateUsage(r.body, {}).prompt_tokens;
+const refusal = (window: number): FakeReply => ({ status: 400, errorMessage: `This model's maximum context length is ${window} tokens` });
+
+describe('a refusal naming a window a little too small (a server since restarted larger)', () => {
+  it('is raised to the prompt the server then takes: later growth is compacted before it is sent, never refused again', async () => {
+    const STALE = 50; // what the first refusal names: below the smallest the conversation compacts to
+    const WINDOW = 150; // what the server really holds from then on, refusing past it
+    let first = true;
+    let firstServed: number | undefined;
+    const { agent, sessions, server } = await agentOn((r) => {
+      if (isSummaryRequest(r)) return { text: SUMMARY };
+      const prompt = promptOf(r);
+      if (first) {
+        first = false;
+        return refusal(STALE);
+      }
+      if (prompt > WINDOW) return refusal(WINDOW);
+      firstServed ??= prompt;
+      return { text: 'ok' };
+    });
+    const windows: number[] = [];
+    for (let turn = 1; turn <= 14; turn++) {
+      const events: AgentEvent[] = await collect(agent.stream(`turn ${turn}`, { sessionId: 's' }));
+      expect(events.at(-1), `turn ${turn}`).toMatchObject({ type: 'RunEnd', abnormal: false, text: 'ok' });
+      windows.push(...compactionsOf(events).filter((c) => c.reason === 'context-limit').map((c) => c.contextWindow));
+    }
+    // The precondition of the case: the compacted conversation was longer than the stale
+    // window, and within twice it (a miscount near the limit, not a lie).
+    expect(firstServed).toBeGreaterThan(STALE);
+    expect(firstServed).toBeLessThanOrEqual(2 * STALE);
+    // Forgotten, the window would let the conversation grow to WINDOW and be refused there.
+    expect(server.requests.filter((r) => r.status === 400)).toHaveLength(1);
+    expect(windows.length).toBeGreaterThan(0);
+    for (const window of windows) expect(window).toBeGreaterThanOrEqual(firstServed!);
+    // Compacted every few turns, not at each.
+    expect(windows.length).toBeLessThan(10);
+    expect(alternationProblems(sessions.load('s'))).toEqual([]);
+  });
+});
+
+/**
+ * One decision of the hostile server for a chat request: refuse it naming a window of
+ * `share` of its size (percent), or take it saying it counted `share` of its size.
+ */
+const decision = fc.record({ refuse: fc.boolean(), share: fc.integer({ min: 5, max: 300 }) });
+
+describe('a server alternating refusals and accepts at random sizes (property, seeded)', () => {
+  it('never loops a run, and never has every turn summarise', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(decision, { minLength: 1, maxLength: 40 }), async (script) => {
+        const decisions = script.slice();
+        const { agent, sessions, server } = await agentOn((r) => {
+          if (isSummaryRequest(r)) return { text: SUMMARY };
+          const next = decisions.shift();
+          if (!next) return { text: 'ok' };
+          const size = Math.max(1, Math.round((promptOf(r) * next.share) / 100));
+          if (next.refuse) return refusal(Math.min(size, promptOf(r) - 1));
+          return { text: 'ok', usage: { prompt_tokens: size, completion_tokens: 1, total_tokens: size + 1 } };
+        });
+        const TURNS = 10;
+        let refusedTurns = 0;
+        let preemptive = 0;
+        for (let turn = 1; turn <= TURNS; turn++) {
+          const before = server.requests.length;
+          const events: AgentEvent[] = await collect(agent.stream(`turn ${turn}`, { sessionId: 's' }));
+          // Every run ends (a second refusal in a step ends it abnormally, never a loop).
+          expect(events.at(-1)?.type).toBe('RunEnd');
+          const sent = server.requests.slice(before);
+          // At most: a request, a refusal's compaction with its summary, one more request; and a compaction before the first.
+          expect(sent.filter((r) => !isSummaryRequest(r)).length).toBeLessThanOrEqual(2);
+          expect(sent.filter(isSummaryRequest).length).toBeLessThanOrEqual(2);
+          if (sent.some((r) => r.status === 400)) refusedTurns++;
+          else if (compactionsOf(events).some((c) => c.reason === 'context-limit')) preemptive++;
+        }
+        // The turns the server took at once are not all summarised before they were sent.
+        const accepted = TURNS - refusedTurns;
+        if (accepted >= 2) expect(preemptive).toBeLessThan(accepted);
+        expect(alternationProblems(sessions.load('s'))).toEqual([]);
+        await server.close();
+      }),
+      { seed: 51, numRuns: 20 },
+    );
+  }, 120_000);
+});
