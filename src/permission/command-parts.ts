@@ -1,6 +1,7 @@
 import { evaluatingSyntax } from './code-in-data.js';
 import { scanShellLine } from './shell-scan.js';
 import { analyseStatement, type PartRole, type PartSink } from './simple-command.js';
+import type { CommandWrites } from './written-files.js';
 
 /** What a bash rule is matched against, for one command line. */
 export interface CommandParts {
@@ -25,6 +26,11 @@ export interface CommandParts {
   readonly shapes?: readonly string[];
   /** Set when the line cannot be fully judged (a command name in a variable, a here-document...): why. */
   readonly opaque?: string;
+  /**
+   * What its commands write, as the line shows it (see `written-files`), for the user's
+   * write and edit rules (`write-rules`). Absent when no command writes anything.
+   */
+  readonly writes?: readonly CommandWrites[];
 }
 
 const MAX_DEPTH = 8;
@@ -58,7 +64,13 @@ class Collector implements PartSink {
   private readonly commands = new Set<string>();
   private readonly variants = new Set<string>();
   private readonly shapes = new Set<string>();
+  private readonly writes: CommandWrites[] = [];
   private opaque: string | undefined;
+
+  write(writes: CommandWrites): void {
+    // Most commands write nothing: they share one empty answer, which is not kept.
+    if (writes.files.length + writes.joined.length > 0 || writes.unseen !== undefined || writes.chdir) this.writes.push(writes);
+  }
 
   shape(text: string): void {
     if (this.room()) this.shapes.add(text);
@@ -115,7 +127,8 @@ class Collector implements PartSink {
     const commands = this.commands.size > 0 ? [...this.commands] : [line.replace(/\s+/g, ' ').trim()];
     const variants = [...this.variants].filter((v) => !this.commands.has(v));
     const shapes = this.shapes.size > 0 ? { shapes: Object.freeze([...this.shapes]) } : {};
-    const parts = { commands: Object.freeze(commands), variants: Object.freeze(variants), ...shapes };
+    const writes = this.writes.length > 0 ? { writes: Object.freeze(this.writes) } : {};
+    const parts = { commands: Object.freeze(commands), variants: Object.freeze(variants), ...shapes, ...writes };
     return Object.freeze(this.opaque === undefined ? parts : { ...parts, opaque: this.opaque });
   }
 }

@@ -4,6 +4,7 @@ import { commandGuard, evaluateShape, evaluateSubject } from './evaluate-rules.j
 import { STRENGTH, type PermissionDecision } from './permission-decision.js';
 import type { PermissionAction, PermissionRule } from './permission-rule.js';
 import { ruleMatches } from './rule-matches.js';
+import { decideWrites, limitsWrites } from './write-rules.js';
 
 /** Options of a {@link PermissionPolicy}. */
 export interface PermissionPolicyOptions {
@@ -38,7 +39,8 @@ const DEFAULT_VERB: Readonly<Record<PermissionAction, string>> = {
  * priority), then defaults, then the parent's denies on top. A `bash` command line is
  * decided command by command, each through these layers, and gets the strictest answer
  * (see `evaluateRules`); a line too complex to check is denied while a bash deny rule with a
- * pattern could be dodged by it (asks while only an ask rule could).
+ * pattern could be dodged by it (asks while only an ask rule could). What a line writes is
+ * also judged by the user's `write` and `edit` deny and ask rules (see `write-rules`).
  *
  * @example
  * ```ts
@@ -62,6 +64,8 @@ export class PermissionPolicy {
   readonly narrowOnly: boolean;
   /** The engine's rules, then this agent's: both frozen, so joined once (every call is decided on them). */
   readonly #userRules: readonly PermissionRule[];
+  /** Whether a user rule denies or asks about writing: only then are a bash line's writes judged (`write-rules`). */
+  readonly #limitsWrites: boolean;
 
   constructor(options: PermissionPolicyOptions = {}) {
     this.narrowOnly = options.narrowOnly ?? false;
@@ -71,6 +75,7 @@ export class PermissionPolicy {
     this.defaults = options.defaults ?? DEFAULT_RULES;
     this.parent = options.parent;
     this.#userRules = Object.freeze([...this.rules, ...this.agentRules]);
+    this.#limitsWrites = limitsWrites(this.#userRules);
   }
 
   /**
@@ -133,7 +138,7 @@ export class PermissionPolicy {
   private decide(user: readonly PermissionRule[], toolName: string, subject: string | undefined): PermissionDecision {
     if (toolName !== 'bash' || subject === undefined) return this.decideSubject(user, toolName, subject);
     const patterned = this.defaults.filter((rule) => rule.pattern !== undefined);
-    return decideCommandLine(subject, {
+    const decided = decideCommandLine(subject, {
       command: (text) => this.decideSubject(user, toolName, text),
       // Another spelling of a command is only checked for denies and asks: the defaults' bare
       // `bash: ask` is for the commands themselves.
@@ -141,6 +146,9 @@ export class PermissionPolicy {
       shape: (shape) => evaluateShape(user, toolName, shape) ?? evaluateShape(patterned, toolName, shape),
       guard: this.commandGuard(),
     })!;
+    // What the line writes is judged by the user's write and edit rules too: the strictest holds.
+    const written = this.#limitsWrites ? decideWrites(user, subject) : undefined;
+    return written !== undefined && STRENGTH[written.action] > STRENGTH[decided.action] ? written : decided;
   }
 
   private decideSubject(user: readonly PermissionRule[], toolName: string, subject: string | undefined): PermissionDecision {

@@ -7,6 +7,7 @@ import { evaluatingCommand, holdsCodeText } from './code-in-data.js';
 import { codeVariable, shellWithoutCommand, unreadableRun } from './unreadable-runs.js';
 import { commandShape } from './command-shape.js';
 import { executedWrite } from './executed-writes.js';
+import { commandWrites, type CommandWrites } from './written-files.js';
 
 /** How a part of a command line is judged: a `command` must be allowed; a `variant` is only checked against deny and ask rules. */
 export type PartRole = 'command' | 'variant';
@@ -30,6 +31,8 @@ export interface PartSink {
   line(text: string, role: PartRole, depth: number, quiet?: boolean): void;
   /** Records a command whose arguments are only known when it runs, as a pattern (see `commandShape`): deny and ask rules that could match it hold. */
   shape(text: string): void;
+  /** Records what a simple command writes (see `written-files`), for the user's write and edit rules. */
+  write(writes: CommandWrites): void;
 }
 
 type Word = { readonly kind: 'word'; readonly text: string; readonly glob: boolean } | { readonly kind: 'redirect'; readonly op: string };
@@ -93,8 +96,11 @@ function analyseWords(all: readonly Word[], role: PartRole, depth: number, sink:
   if (changed !== undefined) sink.flag(changed);
   const evaluates = evaluatingCommand(basename(plain[0]?.text ?? ''), plain.slice(1).map((w) => w.text), assignments);
   if (evaluates !== undefined) sink.note('evaluates', evaluates);
-  const executed = executedWrite(basename(plain[0]?.text ?? ''), plain.slice(1), redirectTargets(words));
+  const writes = commandWrites(basename(plain[0]?.text ?? ''), plain.slice(1), redirectTargets(words));
+  if (writes.unseen !== undefined) sink.flag(writes.unseen);
+  const executed = executedWrite(writes);
   if (executed !== undefined) sink.flag(executed);
+  sink.write(writes);
   if (plain.length === 0) {
     if (words.some((w) => w.kind === 'redirect')) sink.add(role, written); // `> file` still writes
     return; // only assignments: nothing runs

@@ -1,0 +1,97 @@
+/**
+ * A bash line's writes judged by the user's `write` and `edit` rules: under
+ * `deny write src/**`, `echo x > src/a.ts`, `cp y src/` or `sed -i ... src/a.ts` is denied
+ * whatever the bash rules allow, as the write tool would be. Only deny and ask decisions
+ * count (an allow of a path vouches for nothing else the line does), and only user rules:
+ * the defaults' asks for `.env*` are left to the bash rules, and the files other programs
+ * run make a line unreadable already (`executed-writes`).
+ *
+ * @module
+ */
+import { commandParts } from './command-parts.js';
+import { evaluateSubject } from './evaluate-rules.js';
+import { patternsOverlap } from './pattern-overlap.js';
+import { STRENGTH, type PermissionDecision } from './permission-decision.js';
+import { describeRule, type PermissionRule } from './permission-rule.js';
+import { namesTool } from './rule-matches.js';
+import { writeTargets, type WriteTarget } from './write-targets.js';
+
+/** The tools whose rules judge a bash line's writes. */
+const WRITE_TOOLS = ['write', 'edit'] as const;
+
+/**
+ * Whether some rule denies or asks about writing or editing (a rule for `write`, `edit` or a
+ * tool pattern naming one, like `*`): only then is a bash line's writes worth resolving.
+ */
+export function limitsWrites(rules: readonly PermissionRule[]): boolean {
+  return rules.some((rule) => rule.action !== 'allow' && WRITE_TOOLS.some((tool) => namesTool(rule.tool, tool)));
+}
+
+/**
+ * The strictest deny or ask that `rules` give a write of `line`, judging each path it writes
+ * as the write and edit tools' subjects are judged (priorities included), each shape of a
+ * path known only when it runs by the deny and ask rules that could match it, and a command
+ * writing paths the line does not show (`tar -x`) by every such rule; `undefined` when none.
+ * A line the checker cannot read for another reason (`python3 -c ...`) is left to the bash
+ * rules: counted as writing anything, `sudo tee out/x` (is `out/x` a program?) would be too.
+ *
+ * @example
+ * ```ts
+ * const rules = [{ tool: 'write', action: 'deny', pattern: 'src/**' }] as const;
+ * decideWrites(rules, 'echo x > src/a.ts')?.action; // 'deny'
+ * decideWrites(rules, 'echo x > out.txt'); // undefined
+ * ```
+ */
+export function decideWrites(rules: readonly PermissionRule[], line: string): PermissionDecision | undefined {
+  const writes = commandParts(line).writes;
+  if (writes === undefined || !limitsWrites(rules)) return undefined;
+  let best: PermissionDecision | undefined;
+  const consider = (decision: PermissionDecision): void => {
+    if (best === undefined || STRENGTH[decision.action] > STRENGTH[best.action]) best = decision;
+  };
+  for (const target of writeTargets(writes)) {
+    for (const tool of WRITE_TOOLS) {
+      for (const path of target.paths) {
+        const decided = evaluateSubject(rules, tool, path);
+        if (decided?.rule !== undefined && decided.action !== 'allow') consider(explain(decided.rule, tool, target, path));
+      }
+      for (const shape of target.shapes) {
+        const rule = shapeRule(rules, tool, shape);
+        if (rule !== undefined) consider(explain(rule, tool, target, shape));
+      }
+      if (best?.action === 'deny') return best;
+    }
+  }
+  return best;
+}
+
+/** The strictest deny or ask rule for `tool` that some path of `shape` could match (a rule without a pattern matches all). */
+function shapeRule(rules: readonly PermissionRule[], tool: string, shape: string): PermissionRule | undefined {
+  let best: PermissionRule | undefined;
+  for (const rule of rules) {
+    if (rule.action === 'allow' || !namesTool(rule.tool, tool)) continue;
+    if (rule.pattern !== undefined && !patternsOverlap(freeText(rule.pattern), shape)) continue;
+    if (best === undefined || STRENGTH[rule.action] > STRENGTH[best.action] || (rule.action === best.action && (rule.priority ?? 0) > (best.priority ?? 0))) best = rule;
+  }
+  return best;
+}
+
+/**
+ * A path pattern as free text, as a glob reads it: `/**` may match no folder at all
+ * (`src/**` matches `src`), and so may `**\/` (`**\/*.pem` matches `a.pem`).
+ */
+function freeText(pattern: string): string {
+  return pattern.replace(/^(?:\.\/)+/, '').replace(/\/\*\*(?=\/|$)/g, '{,/*}').replace(/(^|\/)\*\*\//g, '$1{,*/}');
+}
+
+/** The decision, saying what the line writes, where it was judged, and which rule holds. */
+function explain(rule: PermissionRule, tool: string, target: WriteTarget, judged: string): PermissionDecision {
+  const verdict = rule.action === 'deny' ? 'denied' : 'approval required';
+  const holds = rule.action === 'deny' ? 'denies' : 'asks about';
+  const what = target.unseen
+    ? `the command has ${target.written}`
+    : target.paths.includes(judged)
+      ? `the command writes "${target.written}"${judged === target.written ? '' : ` (judged as "${judged}")`}`
+      : `the command writes "${target.written}", which may be any path fitting "${judged}" when it runs`;
+  return { action: rule.action, reason: `${verdict}: ${what}, and the ${tool} rule ${describeRule(rule)} ${holds} ${target.unseen ? 'some' : 'that'} path`, rule };
+}
