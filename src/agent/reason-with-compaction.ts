@@ -15,10 +15,10 @@ import type { RunScope } from './run-scope.js';
  * A reasoning step that makes room first: the conversation is compacted when the request
  * would not fit the model's context window (a `Compaction` event before the step's
  * `ContextSize`). The server's count of each request (its usage) against the estimate scales
- * the next estimates, and a window learned smaller than a prompt the server took is raised
- * to it, or forgotten when the server contradicts it outright (`noteServedTokens`). A
- * request the server still refuses as too long teaches the window (the one its error names,
- * else a little less than the refused request's estimate, in the server's tokens), is
+ * the next estimates, and a window learned smaller than a prompt the server took is forgotten
+ * (`noteServedTokens`). A request the server still refuses as too long teaches the window (the
+ * one its error names, else a little less than the refused request's estimate, in the
+ * server's tokens), is
  * compacted again and sent once more: the step then starts again (`Compaction`,
  * `ContextSize`, `ReasonStart`). A second refusal fails the step with an error saying so.
  * The events go to the run's `output`; the model's answer is the one value.
@@ -93,7 +93,7 @@ export function reasonWithCompaction$(scope: RunScope, step: number, lastStep: b
       // `tokens`: the refused request's estimate (nothing changed the conversation since), in
       // the server's tokens as its last usage counted them, the unit of a window it names.
       const refused = tokens * tokenRatio(scope.agent.model);
-      learnContextWindow(scope.agent.model, exceeded.window ?? Math.floor(refused * 0.9), refused);
+      learnContextWindow(scope.agent.model, exceeded.window ?? Math.floor(refused * 0.9));
       attempt('context-exceeded', (again) => out.error(contextExceeded(again) ? stillTooLong(scope, lastStep, again) : again));
     });
     return () => part?.unsubscribe();

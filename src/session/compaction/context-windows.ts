@@ -1,65 +1,39 @@
 import type { ChatModel } from '../../model/chat-model.js';
 import type { ModelSettings } from '../../model/model-settings.js';
 import type { MaybePromise } from '../session-store.js';
-import { TARGET_SHARE } from './compact-messages.js';
-
-/** What refusals taught about a model's window, in the server's tokens. */
-interface Learned {
-  /** The window to fit: the smallest a refusal named (or implied), raised by prompts the server then took. */
-  readonly window: number;
-  /** The smallest request refused as too long: a window is never raised to more than it. */
-  readonly refused: number;
-}
 
 /** Windows learned from context-exceeded errors, per model object (forgotten with it). */
-const learned = new WeakMap<ChatModel, Learned>();
+const learned = new WeakMap<ChatModel, number>();
 
 /**
  * Remembers that `model`'s window is at most `tokens` (a server's context-exceeded error
  * named it, or a request of that estimate did not fit): the smaller of it and what was
- * learned before counts from now on. `refused`: the size of the refused request, in the
- * server's tokens (default `tokens`), the most a window taken from later prompts may reach.
+ * learned before counts from now on.
  */
-export function learnContextWindow(model: ChatModel, tokens: number, refused = tokens): void {
+export function learnContextWindow(model: ChatModel, tokens: number): void {
   if (!Number.isFinite(tokens) || tokens <= 0) return;
-  const size = Number.isFinite(refused) && refused > 0 ? refused : tokens;
   const known = learned.get(model);
-  learned.set(model, {
-    window: Math.floor(known === undefined ? tokens : Math.min(known.window, tokens)),
-    refused: Math.floor(known === undefined ? size : Math.min(known.refused, size)),
-  });
+  learned.set(model, Math.floor(known === undefined ? tokens : Math.min(known, tokens)));
 }
 
 /**
- * Notes that `model`'s server took a prompt of `tokens` (its usage's `promptTokens`), which
- * proves its window holds at least that many. A window learned smaller is raised to it, with
- * the room a compaction leaves a conversation to grow in (the prompt is then at
- * `TARGET_SHARE` of the window), but never past the smallest request the server refused: the
- * next growth is compacted before it is sent instead of costing another refusal.
- *
- * A refusal the server contradicts outright is forgotten instead: when it took a prompt as
- * long as one it refused, or more than twice the window the refusal named (a lie, or a server
- * since restarted larger, rather than a miscount near the limit). Raised, such a window
- * would leave every later request compacted to nearly nothing. A window that really is that
- * small is learned again from the next refusal. (A window the model says, its setting or
- * `/props`, is left as it is: a setting may be smaller than the server's on purpose.)
+ * Notes that `model`'s server took a prompt of `tokens` (its usage's `promptTokens`). A
+ * window learned smaller is forgotten: the refusal that taught it (a lie, a miscount, a
+ * server since restarted larger) is contradicted, and kept, it would have every later request
+ * of the model compacted to nearly nothing. A window that really is that small is learned
+ * again from the next refusal. (A window the model says, its setting or `/props`, is left as
+ * it is: a setting may be smaller than the server's on purpose.)
  */
 export function noteServedTokens(model: ChatModel, tokens: number): void {
   const known = learned.get(model);
-  if (known === undefined || !Number.isFinite(tokens) || tokens <= known.window) return;
-  if (tokens >= known.refused || tokens > 2 * known.window) {
-    learned.delete(model);
-    return;
-  }
-  const roomy = Math.min(tokens / TARGET_SHARE, known.refused);
-  learned.set(model, { window: Math.floor(Math.max(tokens, roomy)), refused: known.refused });
+  if (known !== undefined && Number.isFinite(tokens) && tokens > known) learned.delete(model);
 }
 
 /**
  * The context window a request of this agent must fit: the agent's own `contextWindow`
  * setting; else the smaller of what the model says (its setting, or its server's `/props`)
- * and what a context-exceeded error taught (raised, or forgotten, once the server has taken
- * a longer prompt: {@link noteServedTokens}); `undefined` when nothing says.
+ * and what a context-exceeded error taught (unless the server has taken a longer prompt
+ * since: {@link noteServedTokens}); `undefined` when nothing says.
  */
 export function contextWindowOf(model: ChatModel, settings: ModelSettings | undefined): MaybePromise<number | undefined> {
   if (settings?.contextWindow !== undefined) return settings.contextWindow;
@@ -69,7 +43,7 @@ export function contextWindowOf(model: ChatModel, settings: ModelSettings | unde
 
 /** The smaller of what the model said and what an error taught. */
 function withLearned(model: ChatModel, said: number | undefined): number | undefined {
-  const taught = learned.get(model)?.window;
+  const taught = learned.get(model);
   if (said === undefined) return taught;
   return taught === undefined ? said : Math.min(said, taught);
 }
