@@ -31,7 +31,8 @@ export class RefusedRecords {
 
   /** Notes the record at `key`, refused for `problem`. */
   add(key: string, problem: string): void {
-    if (this.#count++ < NAMED) this.#named.push(`${key} (${problem})`);
+    // A planted key may be megabytes long: named by its start, as the announcements are.
+    if (this.#count++ < NAMED) this.#named.push(`${key.length > 200 ? `${key.slice(0, 200)}…` : key} (${problem})`);
   }
 
   /** Says what was refused, if anything (once per first key named, for the life of the process). */

@@ -6,32 +6,39 @@ interface Field {
   readonly required: boolean;
   readonly check: (value: unknown) => boolean;
   readonly is: string;
+  /** What of a value that passed is kept (default: all of it). */
+  readonly pick?: (value: unknown) => unknown;
 }
 
-// Bounds far above anything an engine writes (ids are generated or chosen by a user, a result
-// is a model's answer): a record past them was planted or broken, and each engine would keep
-// its copy in memory. Times are epoch milliseconds a Date can hold: `1e999` parses to
-// Infinity, and a start no later run could pass would pin the task (see `SharedTasks.#put`).
+// Ids we generate (a task's, an engine's) are short: one past this bound was planted. A
+// session id, an agent's name, a description or a result are as long as their user or model
+// made them (`engine.start` takes any session id; a child's answer is stored uncut), so only
+// their type is checked: a bound here would refuse records an engine really writes. Times are
+// epoch milliseconds a Date can hold: `1e999` parses to Infinity, and a start no later run
+// could pass would pin the task (see `SharedTasks.#put`).
 const MAX_ID_CHARS = 1024;
-const MAX_TEXT_CHARS = 16 * 1024 * 1024;
 const MAX_TIME = 8.64e15;
-const METRICS = ['promptTokens', 'completionTokens', 'totalTokens', 'durationMs', 'tasks'];
+const METRICS = ['promptTokens', 'completionTokens', 'totalTokens', 'durationMs', 'tasks'] as const;
 
 const isId = (v: unknown): boolean => typeof v === 'string' && v.length > 0 && v.length <= MAX_ID_CHARS;
-const isText = (v: unknown): boolean => typeof v === 'string' && v.length <= MAX_TEXT_CHARS;
+const isName = (v: unknown): boolean => typeof v === 'string' && v.length > 0;
+const isText = (v: unknown): boolean => typeof v === 'string';
 const isTime = (v: unknown): boolean => Number.isSafeInteger(v) && (v as number) >= 0 && (v as number) <= MAX_TIME;
 const isCount = (v: unknown): boolean => typeof v === 'number' && Number.isFinite(v) && v >= 0;
-const isMetrics = (v: unknown): boolean => isPlainObject(v) && Object.keys(v).length === METRICS.length && METRICS.every((key) => Object.hasOwn(v, key) && isCount(v[key]));
+// The five numbers a run's metrics hold; another field (a later engine's) is dropped by `pick`.
+const isMetrics = (v: unknown): boolean => isPlainObject(v) && METRICS.every((key) => Object.hasOwn(v, key) && isCount(v[key]));
+const pickMetrics = (v: unknown): unknown => Object.fromEntries(METRICS.map((key) => [key, (v as Record<string, unknown>)[key]]));
 
-const need = (check: Field['check'], is: string): Field => ({ required: true, check, is });
+const need = (check: Field['check'], is: string, pick?: Field['pick']): Field => ({ required: true, check, is, ...(pick ? { pick } : {}) });
 const may = (field: Field): Field => ({ ...field, required: false });
 
 const ID = need(isId, `a non-empty string of at most ${MAX_ID_CHARS} characters`);
-const TEXT = need(isText, `a string of at most ${MAX_TEXT_CHARS} characters`);
+const NAME = need(isName, 'a non-empty string');
+const TEXT = need(isText, 'a string');
 const TIME = need(isTime, `epoch milliseconds (a whole number from 0 to ${MAX_TIME})`);
 const STATE = need((v) => typeof v === 'string' && Object.hasOwn(SHAPES, v), 'one of queued, running, done, failed, cancelled');
-const COMMON = { taskId: ID, agentName: ID, description: TEXT, sessionId: ID, parentRunId: ID, background: need((v) => typeof v === 'boolean', 'true or false'), state: STATE, startedAt: TIME, owner: may(ID) };
-const SETTLED = { ...COMMON, endedAt: TIME, result: TEXT, metrics: may(need(isMetrics, `{ ${METRICS.join(', ')} }, each a number from 0`)) };
+const COMMON = { taskId: ID, agentName: NAME, description: TEXT, sessionId: NAME, parentRunId: NAME, background: need((v) => typeof v === 'boolean', 'true or false'), state: STATE, startedAt: TIME, owner: may(ID) };
+const SETTLED = { ...COMMON, endedAt: TIME, result: TEXT, metrics: may(need(isMetrics, `{ ${METRICS.join(', ')} }, each a number from 0`, pickMetrics)) };
 
 /**
  * The one shape of each state's record, as an engine publishes it (`SharedTasks.publish`:
@@ -83,7 +90,7 @@ export function readTaskRecord(stored: unknown): TaskRecordRead {
   for (const [key, field] of Object.entries(shape)) {
     const value = Object.hasOwn(v, key) ? v[key] : undefined;
     if (value === undefined && !field.required) continue;
-    if (field.check(value)) read[key] = value;
+    if (field.check(value)) read[key] = field.pick ? field.pick(value) : value;
     else return { problem: value === undefined ? `a ${String(state)} record needs ${key} (${field.is})` : `${key} must be ${field.is} in a ${String(state)} record` };
   }
   const { owner, ...info } = read;

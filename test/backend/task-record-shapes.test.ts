@@ -65,22 +65,21 @@ describe('task records: one shape per state', () => {
       [{ ...running, state: 'paused' }, /^its state is not one of queued, running/],
       [{ ...running, state: ['running'] }, /^its state is not one of/],
       [{ ...GOOD['done']!, metrics: { ...METRICS, totalTokens: '7' } }, /^metrics must be \{ promptTokens/],
-      [{ ...GOOD['done']!, metrics: { ...METRICS, cost: 1 } }, /^metrics must be/],
       [{ ...GOOD['done']!, metrics: [1, 2, 3, 4, 5] }, /^metrics must be/],
     ];
     for (const [record, problem] of cases) expect(problemOf(record), JSON.stringify(record).slice(0, 120)).toMatch(problem);
     for (const junk of ['not json', '[null]', 'null', '7', '"running"']) expect(problemOf(junk)).toBe('it is not a JSON object');
   });
 
-  it('refuses huge values: times past what a Date holds, fractions and negatives, ids and texts past their bounds', () => {
+  it('refuses huge values: times past what a Date holds, fractions and negatives, generated ids past their bound', () => {
     const running = JSON.stringify(GOOD['running']);
     // JSON.parse reads 1e999 as Infinity; a start no later run can pass would pin the task's copy.
     expect(problemOf(running.replace(`"startedAt":${T}`, '"startedAt":1e999'))).toMatch(/^startedAt must be epoch milliseconds/);
     for (const startedAt of [1e300, 8.64e15 + 1, -1, T + 0.5]) expect(problemOf({ ...GOOD['running']!, startedAt }), String(startedAt)).toMatch(/^startedAt must be/);
     expect(problemOf({ ...GOOD['done']!, endedAt: 1e300 })).toMatch(/^endedAt must be/);
     expect(problemOf({ ...GOOD['done']!, metrics: { ...METRICS, promptTokens: -1 } })).toMatch(/^metrics must be/);
-    expect(problemOf({ ...GOOD['running']!, sessionId: 's'.repeat(1025) })).toMatch(/^sessionId must be a non-empty string of at most 1024/);
-    expect(problemOf({ ...GOOD['done']!, result: 'r'.repeat(16 * 1024 * 1024 + 1) })).toMatch(/^result must be a string of at most/);
+    expect(problemOf({ ...GOOD['running']!, taskId: 't'.repeat(1025) })).toMatch(/^taskId must be a non-empty string of at most 1024/);
+    expect(problemOf({ ...GOOD['running']!, owner: 'o'.repeat(1025) })).toMatch(/^owner must be a non-empty string of at most 1024/);
   });
 
   it('drops a field no state has (an engine of a later version may write one) and keeps it out of what it gives', () => {
@@ -116,6 +115,14 @@ describe('task records: one shape per state', () => {
     expect(spread['result']).toBeUndefined();
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
     expect(({} as Record<string, unknown>)['state']).toBeUndefined();
+  });
+
+  it('takes what an engine really writes: a session id, a name and a result of any length; metrics with a later field (dropped)', () => {
+    const long = { ...GOOD['done']!, sessionId: 's'.repeat(5000), agentName: 'a'.repeat(5000), result: 'r'.repeat(17 * 1024 * 1024), metrics: { ...METRICS, cost: 1 } };
+    const read = readTaskRecord(long);
+    expect('info' in read && read.info.sessionId).toBe(long.sessionId);
+    expect('info' in read && read.info.result?.length).toBe(17 * 1024 * 1024);
+    expect('info' in read && read.info.metrics).toEqual(METRICS);
   });
 
   it('gives a fresh object: what a consumer gets is never the parsed value it came from', () => {
