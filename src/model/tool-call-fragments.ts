@@ -74,7 +74,10 @@ function unindexedCall(calls: PartialCall[], f: ToolCallFragment): PartialCall {
     const otherTool = !f.id && !!name && last.name !== '' && name !== last.name;
     if (!newId && !otherTool) return last;
   }
-  const call: PartialCall = { id: '', name: '', args: '', index: last === undefined ? 0 : last.index + 1 };
+  // Past every index seen, not only the last's: a later fragment with an earlier call's index must still find that call.
+  let next = 0;
+  for (const c of calls) if (c.index >= next) next = c.index + 1;
+  const call: PartialCall = { id: '', name: '', args: '', index: next };
   calls.push(call);
   return call;
 }

@@ -55,6 +55,17 @@ describe('tool-call indexes a server may send', () => {
     expect(finish?.toolCallsCut).toBeUndefined();
   });
 
+  it('a fragment without an index after indexed ones starts a call past every index seen, not past the last one', async () => {
+    const body = sse([named(1, 1), named(0, 2), { id: 'c3', function: { name: 'echo', arguments: '{}' } }, args(1, '{"b":1}'), args(0, '{}')]);
+    const { finish, error } = await answer({ rawSse: body });
+    expect(error).toBeUndefined();
+    expect(finish?.toolCalls).toEqual([
+      { id: 'c2', name: 'echo', arguments: '{}' },
+      { id: 'c1', name: 'echo', arguments: '{"b":1}' },
+      { id: 'c3', name: 'echo', arguments: '{}' },
+    ]);
+  });
+
   it('one call, however often its index repeats, is never a flood', async () => {
     const body = sse([named(7, 1), ...Array.from({ length: 1_000 }, () => args(7, 'x'))]);
     const { finish } = await answer({ rawSse: body });
