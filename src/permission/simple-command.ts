@@ -7,6 +7,7 @@ import { evaluatingCommand, holdsCodeText } from './code-in-data.js';
 import { codeVariable, shellWithoutCommand, unreadableRun } from './unreadable-runs.js';
 import { commandShape } from './command-shape.js';
 import { executedWrite } from './executed-writes.js';
+import { packageCommandStarts } from './package-runs.js';
 import { commandWrites, type CommandWrites } from './written-files.js';
 
 /** How a part of a command line is judged: a `command` must be allowed; a `variant` is only checked against deny and ask rules. */
@@ -147,6 +148,10 @@ function analyseWords(all: readonly Word[], role: PartRole, depth: number, sink:
     }
   }
   if (base === 'find') findExecs(plain, depth, sink);
+  // `npx cmd`, `npm exec -- cmd`: the command is judged from where it starts, as a wrapper's is.
+  for (const start of suffixes ? packageCommandStarts(base, args) : []) {
+    analyseWords(words.slice(words.indexOf(plain[start + 1]!)), 'variant', depth + 1, sink, true);
+  }
 }
 
 /** The words of `find ... -exec cmd {} ;` that form commands; `-delete` is judged as `rm {}`. */

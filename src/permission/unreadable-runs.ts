@@ -8,6 +8,7 @@
  */
 import { posix } from 'node:path';
 import { gitRunsCommand } from './git-runs.js';
+import { optionRun } from './option-runs.js';
 
 /** Interpreters of languages that can run any command (`os.system`, `system`, `child_process`...). */
 const INTERPRETER = new RegExp(
@@ -64,6 +65,8 @@ export function unreadableRun(name: string, args: readonly string[], dynamic: re
     const git = gitRunsCommand(args, dynamic);
     if (git !== undefined) return git;
   }
+  const option = optionRun(base, args, dynamic);
+  if (option !== undefined) return option;
   if (base === 'sed' && sedRunsCommands(args)) return 'a sed script that can run commands (its "e" command, or a script file)';
   if (INTERPRETER.test(base) && !args.every((arg) => INFO_ONLY.has(arg))) {
     return `an interpreter running code the bash rules cannot read ("${base}")`;

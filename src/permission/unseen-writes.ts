@@ -11,7 +11,7 @@
 /** tar's names: GNU, BSD, and what busybox or a distribution installs it as. */
 const TARS = new Set(['tar', 'gtar', 'bsdtar']);
 /** unzip's options that show, test or print members instead of writing them (`-l`, `-t`, `-v`, `-p`, `-c`, `-z`, `-Z`). */
-const UNZIP_READS = /^-[A-Za-z]*[ltvpczZ]/;
+const UNZIP_READS = 'ltvpczZ';
 /** 7-Zip's and unrar's commands that write members. */
 const EXTRACTS = new Set(['x', 'e']);
 /** git options before its command that take the next word as a value. */
@@ -34,7 +34,7 @@ export const UNSEEN_WRITERS: ReadonlySet<string> = new Set([...TARS, 'unzip', 'c
  */
 export function unseenWrite(base: string, args: readonly string[]): string | undefined {
   if (TARS.has(base) && tarExtracts(args)) return `${base} extracting an archive, which may write any path`;
-  if (base === 'unzip' && !args.some((a) => UNZIP_READS.test(a))) return 'unzip extracting an archive, which may write any path';
+  if (base === 'unzip' && !unzipReads(args)) return 'unzip extracting an archive, which may write any path';
   if (base === 'cpio' && cpioWrites(args)) return 'cpio extracting or copying files, which may write any path';
   if (base === 'patch' && !args.includes('--dry-run')) return 'patch applying a patch, which may write any path';
   if (['7z', '7za', '7zr', 'unrar', 'ar', 'jar'].includes(base) && extracts(args)) return `${base} extracting an archive, which may write any path`;
@@ -69,6 +69,38 @@ function tarExtracts(args: readonly string[]): boolean {
     if (letters.includes('O')) toStdout = true;
   });
   return extract && !toStdout;
+}
+
+/**
+ * Whether unzip only shows, tests or prints: a reading option among its options, which end
+ * at the archive's name (after it `-x` takes member names: `unzip a.zip -x -l` extracts).
+ * `-d dir` and `-P pw` take a value (`-d -l` extracts into `-l`), and a `-` before a letter
+ * turns it off (`--l`, `-l-l`).
+ */
+function unzipReads(args: readonly string[]): boolean {
+  const on = new Set<string>();
+  // A `-` at a word's end may turn off the next word's first letter (`-q- -l`): in doubt it does.
+  let negative = false;
+  for (let i = 0; i < args.length && args[i]!.startsWith('-') && args[i] !== '-'; i += 1) {
+    const letters = args[i]!.slice(1);
+    for (let at = 0; at < letters.length; at += 1) {
+      const letter = letters[at]!;
+      if (letter === 'x') return false; // names to leave out follow: in doubt it extracts
+      if (letter === 'd' || letter === 'P') {
+        if (at === letters.length - 1) i += 1; // the value is the next word, else the rest of this one
+        break;
+      }
+      if (letter === '-') negative = true;
+      else {
+        if (UNZIP_READS.includes(letter)) {
+          if (negative) on.delete(letter);
+          else on.add(letter);
+        }
+        negative = false;
+      }
+    }
+  }
+  return on.size > 0;
 }
 
 /** cpio writes files with `-i` / `--extract` (unless it lists them, `-t`) and with `-p` / `--pass-through`. */
