@@ -8,9 +8,10 @@ export type DeadlineOutcome = { readonly answer: unknown } | { readonly timedOut
  * Asks `approve`, giving up after `timeoutMs` (when set): the handler's signal then aborts,
  * so it withdraws its question (a page's card, a terminal prompt), and the outcome says the
  * deadline passed, whatever the handler answers afterwards. The run's own `signal` aborting
- * reaches the handler too. A handler that throws rejects the promise. A `timeoutMs` longer
- * than a timer holds (`MAX_TIMER_MS`) sets no deadline: Node would fire it after 1 ms. The
- * engine's option refuses one; a worker's job may still carry one from elsewhere.
+ * reaches the handler too, and ends the wait at once with a rejection (the timer cleared).
+ * A handler that throws rejects the promise. A `timeoutMs` longer than a timer holds
+ * (`MAX_TIMER_MS`) sets no deadline: Node would fire it after 1 ms. The engine's option
+ * refuses one; a worker's job may still carry one from elsewhere.
  *
  * @example
  * ```ts
@@ -21,11 +22,20 @@ export type DeadlineOutcome = { readonly answer: unknown } | { readonly timedOut
 export function askWithDeadline(approve: ApprovalHandler, request: ApprovalRequest, signal: AbortSignal, timeoutMs: number | undefined): Promise<DeadlineOutcome> {
   if (timeoutMs === undefined || !(timeoutMs <= MAX_TIMER_MS)) return Promise.resolve(approve(request, { signal })).then((answer) => ({ answer }));
   const withdraw = new AbortController();
-  const onAbort = (): void => withdraw.abort(signal.reason);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let cancelled!: (outcome: DeadlineOutcome) => void;
+  // A cancel ends the wait itself: a handler that ignores its signal must not keep the
+  // deadline's timer (up to days) alive after the run is gone.
+  const stopped = new Promise<DeadlineOutcome>((resolve) => (cancelled = resolve));
+  const onAbort = (): void => {
+    clearTimeout(timer);
+    cancelled({ answer: CANCELLED });
+    withdraw.abort(signal.reason);
+  };
   if (signal.aborted) onAbort();
   else signal.addEventListener('abort', onAbort, { once: true });
-  let timer: ReturnType<typeof setTimeout> | undefined;
   const expired = new Promise<DeadlineOutcome>((resolve) => {
+    if (signal.aborted) return;
     timer = setTimeout(() => {
       resolve({ timedOut: true }); // settled first: the handler's reaction to the abort below loses the race
       // A `TimeoutError`, as `AbortSignal.timeout` gives: a handler can tell it from a cancel.
@@ -38,11 +48,13 @@ export function askWithDeadline(approve: ApprovalHandler, request: ApprovalReque
   } catch (error) {
     answered = Promise.reject(error);
   }
-  return Promise.race([answered, expired]).finally(() => {
+  return Promise.race([answered, expired, stopped]).finally(() => {
     clearTimeout(timer);
     signal.removeEventListener('abort', onAbort);
   });
 }
+
+const CANCELLED = { decision: 'reject', comment: 'the approval was withdrawn: the call was cancelled (fail-closed)' } as const;
 
 /** `90 s`, `10 min`, `1.5 h`: a duration as a human reads it. */
 export function describeDuration(ms: number): string {

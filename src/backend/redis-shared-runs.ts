@@ -38,6 +38,11 @@ export const ANSWER_WAIT_MS = 5000;
  */
 export class RedisSharedRuns implements SharedRuns {
   readonly #records = new Map<string, OwnedRecord>();
+  /**
+   * The runs this instance publishes (its registry runs them): their records here are the
+   * truth, whatever the channel says. Anyone with access to the Redis can publish there.
+   */
+  readonly #own = new Set<string>();
   readonly #owners = new Set<RunOwner>();
   /** Answers sent to other instances, waiting for their owner's verdict. */
   readonly #verdicts = new Map<string, (ok: boolean) => void>();
@@ -68,10 +73,12 @@ export class RedisSharedRuns implements SharedRuns {
   }
 
   publish(record: SharedRunRecord): void {
+    this.#own.add(record.info.runId);
     this.#put({ ...record, owner: this.instanceId });
   }
 
   forget(runId: string): void {
+    this.#own.delete(runId);
     this.#records.delete(runId);
     this.#send({ op: 'forget', runId }, this.redis.multi().hdel(this.keys.runs, runId));
   }
@@ -172,6 +179,12 @@ export class RedisSharedRuns implements SharedRuns {
     this.#put({ ...record, info: { ...record.info, state: 'failed', endedAt: now }, pending: [], retainUntil: now + retentionMs });
   }
 
+  /** Publishes our record of our own run again, over a forged one. */
+  #reassert(runId: string): void {
+    const record = this.#records.get(runId);
+    if (record) this.#put(record);
+  }
+
   #put(record: OwnedRecord): void {
     this.#records.set(record.info.runId, record);
     this.#send({ op: 'put', record }, this.redis.multi().hset(this.keys.runs, record.info.runId, JSON.stringify(record)));
@@ -181,10 +194,17 @@ export class RedisSharedRuns implements SharedRuns {
     switch (message.op) {
       case 'put': {
         const record = parseRunRecord(message.record);
-        if (record) this.#records.set(record.info.runId, record);
+        if (!record) return;
+        const runId = record.info.runId;
+        // Our own run's record is the one we keep (our own put set it already): one naming
+        // another owner would stop us taking answers to its approvals (and have it swept as a
+        // dead owner's), so we say ours again. One naming us for a run we do not run is a lie.
+        if (this.#own.has(runId)) return void (record.owner !== this.instanceId && this.#reassert(runId));
+        if (record.owner !== this.instanceId) this.#records.set(runId, record);
         return;
       }
       case 'forget':
+        if (this.#own.has(message.runId)) return this.#reassert(message.runId); // we forget our own runs ourselves
         this.#records.delete(message.runId);
         return;
       case 'cancel':

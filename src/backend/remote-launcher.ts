@@ -60,12 +60,16 @@ export class RemoteLauncher implements ChildLauncher {
         const message = approvalAsk(text);
         if (!message) return; // not what a worker publishes: nobody is asked
         if (message.kind === 'withdraw') return asked.get(message.id)?.abort();
+        // A replay of a question still asked (anyone can publish here) would be refused as a
+        // duplicate, and that refusal sent back as the answer to the real one.
+        if (asked.has(message.id)) return;
         const mine = new AbortController();
         asked.set(message.id, mine);
         withdraw.signal.addEventListener('abort', () => mine.abort(), { once: true, signal: mine.signal });
         const approve = this.wiring.approve;
         Promise.resolve()
-          .then(() => (approve ? approve(message.request, { signal: mine.signal }) : NOBODY))
+          // Whoever can publish here may name any run: the job's own tree is the only one it may ask in.
+          .then(() => (approve ? approve({ ...message.request, rootRunId: child.parent.rootRunId }, { signal: mine.signal }) : NOBODY))
           .catch((e: unknown): ApprovalDecision => ({ decision: 'reject', comment: `the approval failed: ${errorMessage(e)} (fail-closed)` }))
           .then((decision) => {
             asked.delete(message.id);

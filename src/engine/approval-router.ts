@@ -24,7 +24,10 @@ export function approvalRouter(runs: RunRegistry, handler: ApprovalHandler | und
     if (typeof request.approvalId !== 'string' || request.approvalId === '') return { decision: 'reject', comment: 'the approval request carries no approval id (fail-closed)' };
     const withdraw = new AbortController();
     const stop = (): void => withdraw.abort();
-    signal.addEventListener('abort', stop, { once: true });
+    // Already aborted (the call was cancelled as it asked): 'abort' will not fire again, and a
+    // question nobody withdraws would wait in the run until it ends.
+    if (signal.aborted) stop();
+    else signal.addEventListener('abort', stop, { once: true });
     const { approvalId, callId, toolName, agentName, taskId } = request;
     const answers = [runs.approvals.wait(root, { approvalId, callId, toolName, agentName, ...(taskId !== undefined ? { taskId } : {}) }, withdraw.signal)];
     if (handler) answers.push(Promise.resolve().then(() => handler(request, { signal: withdraw.signal })));
