@@ -1,4 +1,5 @@
-import { context, isSpanContextValid, SpanKind, SpanStatusCode, trace, type AttributeValue, type Context, type Exception, type Span } from '@opentelemetry/api';
+import { context, INVALID_SPAN_CONTEXT, isSpanContextValid, SpanKind, SpanStatusCode, trace, type AttributeValue, type Context, type Exception, type Span } from '@opentelemetry/api';
+import { guarded } from './guarded.js';
 import { PACKAGE_VERSION } from './package-version.js';
 import { headOf } from '../text/whole-chars.js';
 
@@ -11,7 +12,11 @@ import { headOf } from '../text/whole-chars.js';
  * @module
  */
 
-/** The most characters of a name or id the model made up that a span keeps (a tool's name, a call's id). */
+/**
+ * The most characters of a name or id that a span keeps: in its name (an agent's, a model's, a
+ * tool's: a definition file sets the first two, at any length) and as an attribute (the name
+ * of a tool the run does not have, a call's id: the model makes both up).
+ */
 const MAX_NAME_CHARS = 128;
 
 /**
@@ -26,6 +31,9 @@ const MAX_TEXT_CHARS = 2_000;
 // Its scope names the package and its version, so a trace says which release made a span.
 const tracer = trace.getTracer('rxharness', PACKAGE_VERSION);
 
+/** What stands for a span the SDK failed to start: the API's no-op span. */
+const NO_SPAN = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
+
 /** A span and the context that makes it the parent of what starts inside it. */
 export interface Traced {
   readonly span: Span;
@@ -34,7 +42,8 @@ export interface Traced {
 
 function start(name: string, kind: SpanKind, attributes: Record<string, AttributeValue | undefined>, parent: Context | undefined): Traced {
   const within = parent ?? context.active();
-  const span = tracer.startSpan(name, { kind, attributes: defined(attributes) }, within);
+  // A span the SDK failed to start is a no-op one: the step or call goes on untraced.
+  const span = guarded('start a span', () => tracer.startSpan(name, { kind, attributes: defined(attributes) }, within), NO_SPAN);
   return { span, context: trace.setSpan(within, span) };
 }
 
@@ -46,6 +55,7 @@ function start(name: string, kind: SpanKind, attributes: Record<string, Attribut
  * (its span context is invalid: no SDK, no remote parent). The run then makes no spans of
  * its steps and tool calls, and no context: a live run without an SDK keeps none of it
  * (every agent of a run tree held a span, a context and its map before; issue 28).
+ * Undefined too when the SDK throws as it starts the span (see `guarded`): the run goes on.
  *
  * @example
  * ```ts
@@ -54,7 +64,7 @@ function start(name: string, kind: SpanKind, attributes: Record<string, Attribut
  */
 export function agentSpan(agentName: string, runId: string, sessionId: string, parent: Context | undefined): Traced | undefined {
   const within = parent ?? context.active();
-  const span = tracer.startSpan(`invoke_agent ${agentName}`, {
+  const span = guarded(`start a run's span`, () => tracer.startSpan(`invoke_agent ${cut(agentName, MAX_NAME_CHARS)}`, {
     kind: SpanKind.INTERNAL,
     attributes: defined({
       'gen_ai.operation.name': 'invoke_agent',
@@ -62,7 +72,8 @@ export function agentSpan(agentName: string, runId: string, sessionId: string, p
       'gen_ai.agent.id': runId,
       'gen_ai.conversation.id': sessionId,
     }),
-  }, within);
+  }, within), undefined);
+  if (!span) return undefined; // the SDK failed: the run goes on untraced
   // A sampled-out span of a valid trace is kept: its context still carries the trace to children and workers.
   if (!span.isRecording() && !isSpanContextValid(span.spanContext())) return undefined;
   return { span, context: trace.setSpan(within, span) };
@@ -77,7 +88,7 @@ export function agentSpan(agentName: string, runId: string, sessionId: string, p
  * ```
  */
 export function chatSpan(model: string, settings: { temperature?: number; topP?: number; maxTokens?: number } | undefined, parent: Context): Traced {
-  return start(`chat ${model}`, SpanKind.CLIENT, {
+  return start(`chat ${cut(model, MAX_NAME_CHARS)}`, SpanKind.CLIENT, {
     'gen_ai.operation.name': 'chat',
     'gen_ai.request.model': model,
     'gen_ai.request.temperature': settings?.temperature,
@@ -98,7 +109,7 @@ export function chatSpan(model: string, settings: { temperature?: number; topP?:
 export function toolSpan(toolName: string, callId: string, parent: Context, known = true): Traced {
   // A name the model made up is no span name (any string, any length: a name per call), and
   // is kept short as an attribute, as is the call's id, which the model makes up too.
-  return start(known ? `execute_tool ${toolName}` : 'execute_tool', SpanKind.INTERNAL, {
+  return start(known ? `execute_tool ${cut(toolName, MAX_NAME_CHARS)}` : 'execute_tool', SpanKind.INTERNAL, {
     'gen_ai.operation.name': 'execute_tool',
     'gen_ai.tool.name': known ? toolName : cut(toolName, MAX_NAME_CHARS),
     'gen_ai.tool.call.id': cut(callId, MAX_NAME_CHARS),
@@ -109,7 +120,8 @@ export function toolSpan(toolName: string, callId: string, parent: Context, know
 /**
  * Ends a span: with an error status (and the error recorded when there is one) when
  * `failure` is given, else OK. Its message is cut at {@link MAX_TEXT_CHARS}, as is every
- * attribute: an error can quote the model or a server at any length.
+ * attribute: an error can quote the model or a server at any length. Never throws: a throw
+ * of the SDK's (a span processor's `onEnd`) goes to the API's `diag` logger.
  *
  * @example
  * ```ts
@@ -117,20 +129,31 @@ export function toolSpan(toolName: string, callId: string, parent: Context, know
  * ```
  */
 export function endSpan(span: Span, failure?: string | Error, attributes: Record<string, AttributeValue | undefined> = {}): void {
-  if (!span.isRecording()) return span.end(); // nothing to attribute without an SDK
+  // Guarded apart: a span whose attributes failed still ends, and it ends once (the SDK marks it ended before its processors run).
+  if (guarded('attribute a span', () => span.isRecording(), false)) guarded('attribute a span', () => attribute(span, failure, attributes), undefined);
+  guarded('end a span', () => span.end(), undefined);
+}
+
+function attribute(span: Span, failure: string | Error | undefined, attributes: Record<string, AttributeValue | undefined>): void {
   span.setAttributes(defined(attributes));
   if (failure === undefined) span.setStatus({ code: SpanStatusCode.OK });
   else {
     if (failure instanceof Error) span.recordException(recordedError(failure));
     span.setStatus({ code: SpanStatusCode.ERROR, message: cut(failure instanceof Error ? failure.message : failure, MAX_TEXT_CHARS) });
   }
-  span.end();
 }
 
 function defined(attributes: Record<string, AttributeValue | undefined>): Record<string, AttributeValue> {
   const out: Record<string, AttributeValue> = {};
-  for (const [key, value] of Object.entries(attributes)) if (value !== undefined) out[key] = typeof value === 'string' ? cut(value, MAX_TEXT_CHARS) : value;
+  for (const [key, value] of Object.entries(attributes)) if (value !== undefined) out[key] = bounded(value);
   return out;
+}
+
+/** A value with its text cut, a list's strings too (a finish reason is the server's, of any length). */
+function bounded(value: AttributeValue): AttributeValue {
+  if (typeof value === 'string') return cut(value, MAX_TEXT_CHARS);
+  if (!Array.isArray(value) || !value.some((item) => typeof item === 'string' && item.length > MAX_TEXT_CHARS)) return value;
+  return (value as Array<string | null | undefined>).map((item) => (typeof item === 'string' ? cut(item, MAX_TEXT_CHARS) : item));
 }
 
 /** `text`, or its first `max` characters and an ellipsis when it is longer. */
