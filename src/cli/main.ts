@@ -5,9 +5,9 @@ import { CliUsageError } from './cli-usage-error.js';
 import { MAIN_HELP } from './help-text.js';
 import { runCommand } from './run-command.js';
 import { serveCommand } from './serve-command.js';
+import { shownError } from './shown-error.js';
 import { workerCommand } from './worker-command.js';
 import { closest } from '../errors/did-you-mean.js';
-import { errorMessage } from '../errors/error-message.js';
 
 /**
  * The `rxharness` command line. Resolves the exit code: 0 success, 1 an abnormal or failed
@@ -54,7 +54,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
   } catch (e) {
     // parseArgs reports unknown or malformed flags with ERR_PARSE_ARGS_* codes: bad usage too.
     const usage = e instanceof CliUsageError || String((e as NodeJS.ErrnoException)?.code).startsWith('ERR_PARSE_ARGS');
-    io.stderr.write(`rxharness: ${errorMessage(e)}\n`);
+    io.stderr.write(`rxharness: ${shownError(e)}\n`);
     return usage ? 2 : 1;
   }
 }

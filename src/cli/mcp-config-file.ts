@@ -1,9 +1,12 @@
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { closest } from '../errors/did-you-mean.js';
 import { errorMessage } from '../errors/error-message.js';
 import { checkMcpServers, type McpServerConfig } from '../mcp/mcp-server-config.js';
 import { CliUsageError } from './cli-usage-error.js';
+import { readAtMost } from './read-at-most.js';
+
+/** The most bytes an `--mcp-config` file may hold: a config is a few KB. */
+const MAX_CONFIG_BYTES = 1024 * 1024;
 
 /** The engine's `mcpServers`, by server name. */
 export type McpServers = Record<string, McpServerConfig>;
@@ -43,12 +46,14 @@ export function mcpServersFromFiles(files: readonly string[], cwd: string): McpS
 /** One file's servers, checked as the engine would check them. */
 function readMcpConfig(file: string, cwd: string): McpServers {
   const usage = (problem: string): CliUsageError => new CliUsageError(`--mcp-config ${file}: ${problem}`);
-  let text: string;
+  let text: string | undefined;
   try {
-    text = readFileSync(resolve(cwd, file), 'utf8');
+    text = readAtMost(resolve(cwd, file), MAX_CONFIG_BYTES);
   } catch (e) {
     throw usage((e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : `cannot read it (${errorMessage(e)})`);
   }
+  // Read whole before, `/dev/zero` or a pipe that never ends grew the process without end.
+  if (text === undefined) throw usage('larger than 1 MiB (an MCP config is a few KB); nothing was read past that');
   let json: unknown;
   try {
     // Editors on Windows may save a byte-order mark, which JSON.parse refuses.

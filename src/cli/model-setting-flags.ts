@@ -80,8 +80,26 @@ function extraBody(raw: string): Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new CliUsageError(`--extra-body must be a JSON object, e.g. '{"logit_bias":{"2":5}}', got ${Array.isArray(value) ? 'a list' : String(JSON.stringify(value))}`);
   }
+  // Deeper, JSON.stringify overflows its stack at every request, and the run blames the response.
+  if (depthOf(value) > MAX_EXTRA_BODY_DEPTH) throw new CliUsageError(`--extra-body is nested more than ${MAX_EXTRA_BODY_DEPTH} levels deep; a request's extra fields need far fewer`);
   // These are the harness's own (and the body puts them after the extra fields anyway): say so rather than ignore them.
   const owned = Object.keys(value).filter((k) => ['model', 'messages', 'stream', 'stream_options', 'tools'].includes(k));
   if (owned.length) throw new CliUsageError(`--extra-body cannot set ${owned.join(', ')}: the harness sends those itself`);
   return value as Record<string, unknown>;
+}
+
+/** The deepest an `--extra-body` nests (the outer object is level 1). */
+const MAX_EXTRA_BODY_DEPTH = 64;
+
+/** How deep objects and lists nest in `value` (a leaf is 0), counted without recursion. */
+function depthOf(value: unknown): number {
+  let deepest = 0;
+  const pending: Array<[unknown, number]> = [[value, 1]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [item, depth] = next;
+    if (typeof item !== 'object' || item === null) continue;
+    deepest = Math.max(deepest, depth);
+    if (depth <= MAX_EXTRA_BODY_DEPTH) for (const child of Object.values(item)) pending.push([child, depth + 1]);
+  }
+  return deepest;
 }

@@ -7,7 +7,8 @@ import { CliUsageError } from './cli-usage-error.js';
  * `parseArgs` for one command, whose unknown flag is bad usage (a {@link CliUsageError})
  * naming the flag the user probably meant, by the one did-you-mean rule of `closest`
  * (`--max-step`, `--maxSteps` and `--max_steps` all mean `--max-steps`), and where the
- * flags are listed. Other parse errors (a flag without its value...) pass as they are.
+ * flags are listed. A flag given an empty value (`--host=`) is bad usage too. Other parse
+ * errors (a flag without its value...) pass as they are.
  *
  * @param command - the command's name in messages, e.g. `run`.
  * @example
@@ -17,14 +18,23 @@ import { CliUsageError } from './cli-usage-error.js';
  * ```
  */
 export function parseFlags<T extends ParseArgsConfig>(command: string, config: T): ReturnType<typeof parseArgs<T>> {
+  let parsed: ReturnType<typeof parseArgs<T>>;
   try {
-    return parseArgs(config);
+    parsed = parseArgs(config);
   } catch (e) {
     // Node names the flag only in its message: "Unknown option '--max-step'. To specify ...".
     const flag = (e as NodeJS.ErrnoException).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? /'(-[^']*)'/.exec(errorMessage(e))?.[1] : undefined;
     if (flag === undefined) throw e;
     throw new CliUsageError(unknownFlag(command, flag, config));
   }
+  // An empty value is no value: `--host="$HOST"` with HOST unset would mean the default
+  // silently (every interface; api.openai.com for `--base-url`; the current folder).
+  for (const [name, value] of Object.entries(parsed.values as Record<string, unknown>)) {
+    if (value === '' || (Array.isArray(value) && value.includes(''))) {
+      throw new CliUsageError(`--${name} needs a value, got an empty one (an unset variable, as in --${name}="$UNSET"?)`);
+    }
+  }
+  return parsed;
 }
 
 function unknownFlag(command: string, flag: string, config: ParseArgsConfig): string {

@@ -5,6 +5,7 @@ import type { AgentEvent } from '../events/agent-event.js';
 import { interruptExitCode, type CliIO } from './cli-io.js';
 import { errorMessage } from '../errors/error-message.js';
 import { watchOutput } from './output-watch.js';
+import { shownError } from './shown-error.js';
 
 /** A run being shown; see {@link presentRun}. */
 export interface PresentedRun {
@@ -57,7 +58,7 @@ export function presentRun(events$: Observable<AgentEvent>, json: boolean, io: C
 
   const subscription = out$.subscribe({
     error: (e: unknown) => {
-      io.stderr.write(`rxharness: ${errorMessage(e)}\n`);
+      io.stderr.write(`rxharness: ${shownError(e)}\n`);
       done(1);
     },
     complete: () => done(exitCode),

@@ -99,7 +99,12 @@ function checkStdio(fields: Record<string, unknown>, fail: (problem: string) => 
 
 function checkHttp(fields: Record<string, unknown>, fail: (problem: string) => never): void {
   const url = fields['url'];
-  if (typeof url !== 'string' || !URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) fail(`\`url\` must be an http or https url, got ${JSON.stringify(url)}`);
+  const parsed = typeof url === 'string' && URL.canParse(url) ? new URL(url) : undefined;
+  // A password in the url is never quoted back: a message reaches stderr, events and logs.
+  const shown = parsed && (parsed.username || parsed.password) ? `${parsed.protocol}//…@${parsed.host}${parsed.pathname}` : url;
+  if (!parsed || !/^https?:$/.test(parsed.protocol)) fail(`\`url\` must be an http or https url, got ${JSON.stringify(shown)}`);
+  // fetch refuses such a url, and its error would quote it in every run's warning.
+  if (parsed.username || parsed.password) fail(`\`url\` must not hold a user or password (${shown}): send credentials in \`headers\`, e.g. { "Authorization": "Bearer ..." }`);
   if (fields['headers'] !== undefined && !isStringRecord(fields['headers'])) fail('`headers` must be an object of strings');
 }
 

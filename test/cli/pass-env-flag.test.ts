@@ -49,7 +49,7 @@ describe('rxharness run --pass-env NAME', () => {
     expect(both.output).toContain(`OPENAI_API_KEY=${KEY}\n`);
   });
 
-  it.each([['FOO=bar'], ['1X'], [''], ['A-B'], ['OPENAI_API_KEY,RXH_TEST_OTHER']])('a bad name (%j) is bad usage naming it, and nothing runs', async (name) => {
+  it.each([['FOO=bar'], ['1X'], ['A-B'], ['OPENAI_API_KEY,RXH_TEST_OTHER']])('a bad name (%j) is bad usage naming it, and nothing runs', async (name) => {
     const { code, cli } = await run('--pass-env', 'OPENAI_API_KEY', '--pass-env', name);
     expect(code).toBe(2);
     expect(cli.stderrText()).toContain(`--pass-env ${JSON.stringify(name)} is not a variable name`);

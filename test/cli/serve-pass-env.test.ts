@@ -54,7 +54,7 @@ describe('rxharness serve --pass-env NAME', () => {
   it.each([
     [['--pass-env', 'FOO=bar'], '--pass-env "FOO=bar" is not a variable name'],
     [['--pass-env', '1X'], '--pass-env "1X" is not a variable name'],
-    [['--pass-env', ''], '--pass-env "" is not a variable name'],
+    [['--pass-env', ''], '--pass-env needs a value, got an empty one'],
     [['--pass-env', 'RXHARNESS_TOKEN'], "--pass-env RXHARNESS_TOKEN: rxharness's own credentials"],
     [['--pass-env', 'RXHARNESS_REDIS_URL'], "--pass-env RXHARNESS_REDIS_URL: rxharness's own credentials"],
   ])('%j is bad usage, exit 2 naming it, and nothing listens', async (flags, message) => {

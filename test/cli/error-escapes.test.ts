@@ -1,0 +1,40 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { cliSandbox, type CliSandbox } from './cli-sandbox.js';
+
+// Every error the CLI prints quotes what it was given (a command, a flag, its value, a path,
+// a host): text from a script or a file name can hold escape sequences, which stderr (a
+// terminal) would obey: retitle the window, clear the screen, hide the message. Shown marked.
+
+let sandbox: CliSandbox;
+beforeEach(async () => {
+  sandbox = await cliSandbox();
+});
+afterEach(() => sandbox.cleanup());
+
+const ESC = '\u001b]0;owned\u0007\u001b[2J\u202e';
+const MARKED = '<U+001B>]0;owned<U+0007><U+001B>[2J<U+202E>';
+
+describe('CLI errors that quote hostile text', () => {
+  it.each([
+    [[ESC], 'unknown command'],
+    [['run', '--demo', `--x${ESC}`, 'hi'], 'unknown option'],
+    [['run', '--demo', `--max-steps=${ESC}`, 'hi'], '--max-steps must be'],
+    [['run', '--demo', `--mcp-config=${ESC}.json`, 'hi'], '--mcp-config'],
+    [['run', '--demo', `--workspace=${ESC}`, 'hi'], 'workspace'],
+    [['serve', '--demo', `--port=${ESC}`], '--port must be'],
+  ])('%j: exit 2, the text shown marked, nothing raw', async (argv, says) => {
+    const io = sandbox.io({ OPENAI_API_KEY: '', RXHARNESS_DEMO_DELAY_MS: '0' });
+    expect(await main(argv, io)).toBe(2);
+    const said = io.stderrText();
+    expect(said).toContain(says);
+    expect(said).toContain(MARKED);
+    expect(said).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
+  });
+
+  it('keeps the line breaks of a message of several lines', async () => {
+    const io = sandbox.io({ OPENAI_API_KEY: '', RXHARNESS_DEMO_DELAY_MS: '0' });
+    expect(await main(['run', '--demo', '--max-steps=a\nb', 'hi'], io)).toBe(2);
+    expect(io.stderrText()).toBe('rxharness: --max-steps must be a whole number >= 1, got "a\nb"\n');
+  });
+});
