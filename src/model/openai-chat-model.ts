@@ -203,7 +203,7 @@ export class OpenAIChatModel implements ChatModel {
       if (cancel.aborted) throw abortError(undefined);
       return await this.client.chat.completions.create(body, options).asResponse();
     } catch (error) {
-      throw toModelError(error, this.id, body.tools !== undefined);
+      throw toModelError(error, this.id, body.tools !== undefined, this.client.apiKey ?? undefined);
     }
   }
 }

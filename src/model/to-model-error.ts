@@ -10,8 +10,20 @@ const NO_TOOLS_HINT =
   'e.g. llama.cpp\'s llama-server with --jinja, vLLM with --enable-auto-tool-choice and a --tool-call-parser, ' +
   'or an Ollama model that supports tools; an agent given no tools sends none)';
 
-/** Turns whatever the `openai` client threw into a {@link ModelError} a user can act on. */
-export function toModelError(error: unknown, model: string, sentTools = false): ModelError {
+/**
+ * Turns whatever the `openai` client threw into a {@link ModelError} a user can act on.
+ *
+ * @param secret - the client's API key: a server or proxy that echoes the request's
+ *   `Authorization` header in its error body would otherwise put it in the run's `RunEnd`,
+ *   its spans and the CLI's output. Every occurrence is shown as `<api key>`.
+ */
+export function toModelError(error: unknown, model: string, sentTools = false, secret?: string): ModelError {
+  const made = describe(error, model, sentTools);
+  if (secret === undefined || secret.length < 8 || !made.message.includes(secret)) return made;
+  return new ModelError(made.message.split(secret).join('<api key>'), { status: made.status, cause: error });
+}
+
+function describe(error: unknown, model: string, sentTools: boolean): ModelError {
   if (error instanceof ModelError) return error;
   if (error instanceof APIConnectionTimeoutError) {
     return new ModelError(`model "${model}": the request timed out`, { cause: error });
