@@ -27,7 +27,7 @@ export function optionValues<W extends Word>(args: readonly W[], short: string, 
   const out: W[] = [];
   for (let i = 0; i < args.length; i += 1) {
     const arg = args[i]!;
-    const named = /^--([A-Za-z-]{2,})(?:=(.*))?$/s.exec(arg.text);
+    const named = /^--([A-Za-z-]+)(?:=(.*))?$/s.exec(arg.text);
     if (named !== null) {
       if (!long.some((name) => name.startsWith(named[1]!))) continue;
       const value = named[2] !== undefined ? { ...arg, text: named[2] } : args[i + 1];
@@ -43,4 +43,44 @@ export function optionValues<W extends Word>(args: readonly W[], short: string, 
     if (value !== undefined) out.push(value);
   }
   return out;
+}
+
+/**
+ * A program's operands: its words that are no option and no option's value, as getopt reads
+ * them with `short` letters and `long` names taking a value (`uniq -f 1 a b` has `a`, `b`),
+ * and whether an option comes after an operand (`cp y src/a -S .bak`): then an option the
+ * lists do not know may have taken a word, and the caller should treat every operand alike.
+ *
+ * @example
+ * ```ts
+ * const w = (text: string) => ({ text, glob: false });
+ * operandsOf([w('-f'), w('1'), w('a'), w('b')], 'fsw', ['skip-fields']).operands; // [w('a'), w('b')]
+ * ```
+ */
+export function operandsOf<W extends Word>(args: readonly W[], short: string, long: readonly string[]): { operands: W[]; mixed: boolean } {
+  const operands: W[] = [];
+  let mixed = false;
+  let ended = false;
+  for (let i = 0; i < args.length; i += 1) {
+    const text = args[i]!.text;
+    if (ended || !text.startsWith('-') || text === '-') {
+      operands.push(args[i]!);
+      continue;
+    }
+    if (text === '--') {
+      ended = true;
+      continue;
+    }
+    if (operands.length > 0) mixed = true;
+    const named = /^--([A-Za-z0-9-]+)(=?)/.exec(text);
+    if (named !== null) {
+      // A unique prefix of a valued name takes the next word unless it has `=`.
+      if (named[2] === '' && long.some((name) => name.startsWith(named[1]!))) i += 1;
+      continue;
+    }
+    const letters = text.slice(1);
+    const at = [...letters].findIndex((c) => short.includes(c));
+    if (at === letters.length - 1) i += 1;
+  }
+  return { operands, mixed };
 }

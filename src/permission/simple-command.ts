@@ -188,13 +188,16 @@ function plainWords(words: readonly Word[]): Extract<Word, { kind: 'word' }>[] {
 // Redirections that open their target for writing; `>&` does unless its target is a descriptor (`2>&1`, `>&-`).
 const OUTPUT_REDIRECTS = new Set(['>', '>>', '>|', '&>', '&>>', '<>', '>&']);
 
-/** The files a command's redirections write: `> f`, `>> f`, `&> f`, `<> f`, `>& f`. */
+/** The files a command's redirections write: `> f`, `>> f`, `&> f`, `<> f`, `>& f`; not a `>` that compares in `[[ a > b ]]`. */
 function redirectTargets(words: readonly Word[]): Extract<Word, { kind: 'word' }>[] {
   const out: Extract<Word, { kind: 'word' }>[] = [];
+  let test = false;
   for (let i = 0; i + 1 < words.length; i++) {
     const word = words[i]!;
     const target = words[i + 1]!;
-    if (word.kind !== 'redirect' || !OUTPUT_REDIRECTS.has(word.op) || target.kind !== 'word') continue;
+    // Only as the command's first word (`echo '[[' > f` writes f); a quoted `]]` ending it early counts a `>` too many.
+    if (isPlain(word) && ((word.text === '[[' && i === 0) || word.text === ']]')) test = word.text === '[[';
+    if (test || word.kind !== 'redirect' || !OUTPUT_REDIRECTS.has(word.op) || target.kind !== 'word') continue;
     if (word.op === '>&' && /^(?:\d+-?|-)$/.test(target.text)) continue;
     out.push(target);
   }

@@ -65,15 +65,34 @@ export function decideWrites(rules: readonly PermissionRule[], line: string): Pe
   return best;
 }
 
-/** The strictest deny or ask rule for `tool` that some path of `shape` could match (a rule without a pattern matches all). */
+/**
+ * The strictest deny or ask rule for `tool` that some path of `shape` could match (a rule
+ * without a pattern matches all), unless an allow of higher priority holds for every path of
+ * the shape (see {@link shapeWithin}).
+ */
 function shapeRule(rules: readonly PermissionRule[], tool: string, shape: string): PermissionRule | undefined {
   let best: PermissionRule | undefined;
+  const allows = rules.filter((rule) => rule.action === 'allow' && namesTool(rule.tool, tool) && rule.pattern !== undefined && shapeWithin(shape, rule.pattern));
   for (const rule of rules) {
     if (rule.action === 'allow' || !namesTool(rule.tool, tool)) continue;
+    if (allows.some((allow) => (allow.priority ?? 0) > (rule.priority ?? 0))) continue;
     if (rule.pattern !== undefined && !patternsOverlap(freeText(rule.pattern), shape)) continue;
     if (best === undefined || STRENGTH[rule.action] > STRENGTH[best.action] || (rule.action === best.action && (rule.priority ?? 0) > (best.priority ?? 0))) best = rule;
   }
   return best;
+}
+
+/**
+ * Whether every path of a shape is under a pattern's folder: only a pattern `dir/**` with no
+ * wildcard in `dir`, and a shape that starts with `dir/` and whose every later segment is
+ * plain or a glob that cannot match `..` (none starts with `.` or holds a `[` class; bash's
+ * `*` and `?` never match a leading dot). A shape from a part known only when the line runs
+ * starts with its wildcard (it may hold `../`), so it is never within: in doubt the deny holds.
+ */
+function shapeWithin(shape: string, pattern: string): boolean {
+  const dir = /^(?:\.\/)*([^*?[\]{}!\\]+?)\/\*\*$/.exec(pattern)?.[1];
+  if (dir === undefined || dir.replace(/^\//, '').split('/').some((s) => s === '..' || s === '.' || s === '') || !shape.startsWith(`${dir}/`)) return false;
+  return shape.slice(dir.length + 1).split('/').every((segment) => segment !== '' && !segment.startsWith('.') && !segment.includes('['));
 }
 
 /**

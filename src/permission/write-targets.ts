@@ -6,7 +6,9 @@
  * After a `cd` (or `git -C`, `env -C`) relative paths are relative to a folder not known
  * here, so each is also read as any path ending in it. A part known only when the line runs
  * (`$F`, `$(…)`, `{a,b}`, `~`) may hold `../`, so from there on the path is read as a shape
- * (a command pattern: `out/$x.log` is `*.log`); a glob keeps what comes before it.
+ * (a command pattern: `out/$x.log` is `*.log`); a glob keeps what comes before it. A line
+ * of more than {@link MAX_WRITE_TARGETS} writes, or a path outside the workspace deeper than
+ * half that, is judged as writing any path: each write costs a pass over the rules.
  *
  * @module
  */
@@ -28,6 +30,8 @@ export interface WriteTarget {
 
 /** What a command writes to when it writes to no file. */
 const NOT_FILES = /^(?:-|\/dev\/(?:null|zero|stdout|stderr|tty|fd\/\d+))$/;
+/** More writes than this on one line are judged as writing any path: each costs a resolution and a pass over the rules. */
+export const MAX_WRITE_TARGETS = 64;
 const cache = new WeakMap<readonly CommandWrites[], readonly WriteTarget[]>();
 
 /**
@@ -47,8 +51,13 @@ export function writeTargets(writes: readonly CommandWrites[]): readonly WriteTa
 function resolveAll(writes: readonly CommandWrites[]): WriteTarget[] {
   const chdir = writes.some((w) => w.chdir);
   const out: WriteTarget[] = [];
+  const unseen = (written: string): WriteTarget => ({ written, unseen: true, paths: [], shapes: ['*'] });
+  const count = writes.reduce((sum, w) => sum + w.files.length + w.joined.length, 0);
+  if (count > MAX_WRITE_TARGETS) {
+    return [...writes.flatMap((w) => (w.unseen === undefined ? [] : [unseen(w.unseen)])), unseen(`${count} writes (over ${MAX_WRITE_TARGETS}), judged as writing any path`)];
+  }
   for (const w of writes) {
-    if (w.unseen !== undefined) out.push({ written: w.unseen, unseen: true, paths: [], shapes: ['*'] });
+    if (w.unseen !== undefined) out.push(unseen(w.unseen));
     for (const file of w.files) if (!NOT_FILES.test(file.text)) out.push(resolve(file, chdir, false));
     for (const { dir, name, tree } of w.joined) {
       const base = baseName(name.text);
@@ -73,20 +82,28 @@ function resolve(word: WrittenWord, chdir: boolean, tree: boolean): WriteTarget 
   } else {
     const normal = posix.normalize(shape ?? text).replace(/(.)\/+$/, '$1');
     const outside = normal.startsWith('/') || normal === '..' || normal.startsWith('../');
-    const candidates = outside ? [normal, ...tails(normal)] : [normal];
-    if (shape === undefined) {
+    // Each tail is judged against every rule: a path this deep is judged as any path instead.
+    const deep = outside && normal.split('/').length > MAX_WRITE_TARGETS / 2;
+    const candidates = deep ? ['*'] : outside ? [normal, ...tails(normal)] : [normal];
+    if (shape === undefined && candidates[0] !== '*') {
       paths = candidates;
       shapes = !outside && chdir ? [`*/${escape(normal)}`] : [];
     } else shapes = !outside && chdir ? [...candidates, `*/${normal}`] : candidates;
   }
-  if (tree) shapes = [...shapes, ...paths.map((p) => (p === '.' ? '*' : `${escape(p)}/*`)), ...shapes.map((s) => `${s}/*`)];
+  // A folder holding the workspace (`/`, `..`: `ln -s / r` makes every path writable through `r`) holds any path.
+  if (tree && (paths.includes('/') || /^\.\.(?:\/\.\.)*$/.test(paths[0] ?? ''))) shapes = [...shapes, '*'];
+  if (tree) shapes = [...shapes, ...paths.map((p) => (p === '.' ? '*' : `${escape(p.replace(/\/$/, ''))}/*`)), ...shapes.map((s) => `${s.replace(/\/$/, '')}/*`)];
   return { written: word.text, unseen: false, paths, shapes };
 }
 
-/** `/a/b/c` may be `a/b/c`, `b/c` or `c` in a workspace somewhere above; `../ws/x` may be `ws/x` or `x`. */
+/**
+ * `/a/b/c` may be `a/b/c`, `b/c` or `c` in a workspace somewhere above; `../ws/x` may be
+ * `ws/x` or `x`, and, climbing to the root (`../../../../etc/passwd`), `/ws/x` or `/x`.
+ */
 function tails(path: string): string[] {
   const segments = path.split('/').filter((s) => s !== '' && s !== '..');
-  return segments.map((_, i) => segments.slice(i).join('/'));
+  const within = segments.map((_, i) => segments.slice(i).join('/'));
+  return path.startsWith('..') ? [...within, ...within.map((t) => `/${t}`)] : within;
 }
 
 /** The file or folder name a copy gives its source: `x/src` is `src`, `url?q` is the url's last segment, `x/` is none. */

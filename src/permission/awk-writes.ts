@@ -1,0 +1,115 @@
+/**
+ * The files an awk program writes: `print > "f"`, `printf ... >> "f"` (and `print > f`, a
+ * file known only when it runs), read statement by statement so that a `>` inside
+ * parentheses (`print ($2 > 10 ? "big" : "small")`) compares and a quoted string elsewhere
+ * (`$1 == "src/a.ts"`) names no file. gawk's `-i inplace` edits its operands.
+ *
+ * @module
+ */
+
+/** A word of a command, as the shell parser gave it. */
+interface Word {
+  readonly text: string;
+  readonly glob: boolean;
+}
+
+/** awk's options taking a value (`-e` / `--source` is gawk's program text; `-f`, `-E` name a program file, whose prints are not on the line). */
+const VALUED = 'fvFiIlEe';
+const VALUED_LONG = ['file', 'include', 'assign', 'field-separator', 'load', 'exec', 'source'];
+
+/** What awk with `args` writes: the files of its programs' redirected prints, and its operands with `-i inplace`. */
+export function awkWrites<W extends Word>(args: readonly W[]): { files: W[]; unseen?: string } {
+  const programs: W[] = [];
+  let fromFile = false;
+  let inPlace = false;
+  const operands: W[] = [];
+  for (let i = 0; i < args.length; i += 1) {
+    const arg = args[i]!;
+    if (arg.text === '--' || !arg.text.startsWith('-') || arg.text === '-') {
+      const rest = arg.text === '--' ? args.slice(i + 1) : args.slice(i);
+      if (programs.length === 0 && !fromFile && rest[0] !== undefined) programs.push(rest.shift()!);
+      operands.push(...rest);
+      break;
+    }
+    const long = /^--([A-Za-z-]+)(=?)(.*)$/s.exec(arg.text);
+    // A long option's name in any unique abbreviation (`--inc`), its value after `=` or in the next word.
+    const name = long === null ? arg.text[1]! : (VALUED_LONG.find((n) => n.startsWith(long[1]!)) ?? '');
+    const valued = long === null ? VALUED.includes(name) : name !== '';
+    const rest = long === null ? arg.text.slice(2) : long[2] === '=' ? long[3]! : '';
+    const taken = !valued ? undefined : rest !== '' || long?.[2] === '=' ? { ...arg, text: rest } : args[(i += 1)];
+    if (name === 'f' || name === 'E' || name === 'file' || name === 'exec') fromFile = true;
+    if ((name === 'e' || name === 'source') && taken !== undefined) programs.push(taken);
+    if ((name === 'i' || name === 'include') && taken?.text.includes('inplace') === true) inPlace = true;
+  }
+  const files: W[] = inPlace ? operands : [];
+  for (const program of programs) files.push(...printTargets(program.text).map((text) => ({ ...program, text })));
+  return fromFile ? { files, unseen: 'awk running a program from a file, whose prints may write any path' } : { files };
+}
+
+/**
+ * The targets of a program's `print` / `printf` redirections: a quoted name as is, any other
+ * expression as `${awk:expr}` (a file known only when it runs).
+ */
+export function printTargets(program: string): string[] {
+  const out: string[] = [];
+  const statement = /\bprintf?\b/g;
+  for (let m = statement.exec(program); m !== null; m = statement.exec(program)) {
+    let depth = 0;
+    // What came last: after an operand a `/` divides, elsewhere it opens a regular expression (`print /[(;]/ > f`).
+    let operand = false;
+    const arrows: number[] = [];
+    let i = m.index + m[0].length;
+    for (; i < program.length; i += 1) {
+      const c = program[i]!;
+      if (c === ' ' || c === '\t') continue;
+      if (c === '"') i = stringEnd(program, i);
+      else if (c === '\\') i += 1;
+      else if (c === '/' && !operand) i = regexEnd(program, i);
+      else if (c === ';' || c === '}' || c === '\n' || (depth <= 0 && c === '|')) break;
+      else if (c === '(') depth += 1;
+      else if (c === ')') depth -= 1;
+      else if (c === '>') arrows.push(i);
+      if (c === '>' && depth <= 0) break;
+      operand = /[\w$)\]".]/.test(c) || (c === '/' && operand === false);
+    }
+    // Parentheses that do not balance: any `>` may redirect.
+    const last = arrows[arrows.length - 1];
+    const redirects = depth <= 0 && program[i] === '>' ? [i] : depth !== 0 ? arrows : [];
+    for (const at of redirects) out.push(target(program, at));
+    statement.lastIndex = Math.max(statement.lastIndex, (last ?? i) + 1);
+  }
+  return out;
+}
+
+/** The file a redirection at `at` (`>` or `>>`) names: a quoted name as is, an expression as `${awk:expr}`. */
+function target(program: string, at: number): string {
+  let i = at + (program[at + 1] === '>' ? 2 : 1);
+  while (program[i] === ' ' || program[i] === '\t') i += 1;
+  if (program[i] === '"') return program.slice(i + 1, stringEnd(program, i));
+  let end = i;
+  while (end < program.length && !';}\n'.includes(program[end]!)) end += 1;
+  return `\${awk:${program.slice(i, end).trim()}}`;
+}
+
+/** Where a regular expression that opens at `start` closes (a `/` outside a bracket expression, or the line's end). */
+function regexEnd(program: string, start: number): number {
+  let bracket = false;
+  let i = start + 1;
+  for (; i < program.length && program[i] !== '\n'; i += 1) {
+    const c = program[i]!;
+    if (c === '\\') i += 1;
+    else if (bracket) bracket = c !== ']';
+    else if (c === '[') {
+      bracket = true;
+      if (program[i + 1] === ']') i += 1; // `[]...]`: the first `]` is a member
+    } else if (c === '/') return i;
+  }
+  return i - 1;
+}
+
+/** Where a string literal that opens at `start` closes (its closing quote, or the program's end). */
+function stringEnd(program: string, start: number): number {
+  let i = start + 1;
+  while (i < program.length && program[i] !== '"') i += program[i] === '\\' ? 2 : 1;
+  return i;
+}

@@ -1,0 +1,100 @@
+/**
+ * What a `git` line writes as its words show it: the output options of its diff family
+ * (`--output=f`, `--output-directory`), `format-patch -o dir` and `archive -o f`, a tree
+ * another command fills (`worktree add dir`, `clone url dir`, `init dir`, `submodule add url
+ * dir`, `--work-tree=dir`), `git mv`'s destination and sources, `bundle create f`; and, as
+ * "any path", `checkout-index` and `update-index --cacheinfo` / `--index-info`, which write
+ * (or stage for a checkout) paths named in their data.
+ *
+ * @module
+ */
+import { operandsOf } from './option-values.js';
+
+/** A word of a command, as the shell parser gave it. */
+interface Word {
+  readonly text: string;
+  readonly glob: boolean;
+}
+
+/** What git writes: files, folders written with all they hold, and why it may write any path. */
+export interface GitWrites<W extends Word> {
+  readonly files: W[];
+  readonly trees: W[];
+  readonly unseen?: string;
+}
+
+/** git's options before its command that take the next word as a value. */
+const GLOBAL_VALUED = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--super-prefix', '--config-env', '--exec-path']);
+/** Long output options of the diff family, taken in any unambiguous abbreviation (`--outp=f`). */
+const OUTPUT_LONG = ['output', 'output-directory'];
+/** Commands whose `-o` names what they write. */
+const SHORT_O = new Set(['format-patch', 'archive']);
+/** Options of `clone` and `submodule add` taking a value, so that their operands are found. */
+const CLONE_SHORT = 'bcoju';
+const CLONE_LONG = ['branch', 'config', 'origin', 'upload-pack', 'template', 'reference', 'reference-if-able', 'depth', 'shallow-since',
+  'shallow-exclude', 'separate-git-dir', 'server-option', 'filter', 'name', 'jobs', 'bundle-uri', 'ref-format', 'object-format'];
+
+/** What `git` with `args` writes (see the module). */
+export function gitWrites<W extends Word>(args: readonly W[]): GitWrites<W> {
+  const files: W[] = [];
+  const trees: W[] = [];
+  let i = 0;
+  for (; i < args.length && args[i]!.text.startsWith('-'); i += 1) {
+    const text = args[i]!.text;
+    if (/^--work-tree=/.test(text)) trees.push({ ...args[i]!, text: text.slice('--work-tree='.length) });
+    else if (text === '--work-tree' && args[i + 1] !== undefined) trees.push(args[i + 1]!);
+    if (GLOBAL_VALUED.has(text)) i += 1;
+  }
+  const command = args[i]?.text;
+  const rest = args.slice(i + 1);
+  const seen = { files, trees };
+  for (let j = 0; j < rest.length; j += 1) {
+    const arg = rest[j]!;
+    const long = /^--([A-Za-z-]{3,})(?:=(.*))?$/s.exec(arg.text);
+    if (long !== null && OUTPUT_LONG.some((name) => name.startsWith(long[1]!))) {
+      const value = long[2] !== undefined ? { ...arg, text: long[2] } : rest[j + 1];
+      if (value !== undefined) files.push(value);
+    } else if (command !== undefined && SHORT_O.has(command) && /^-o./s.test(arg.text)) files.push({ ...arg, text: arg.text.slice(2) });
+    else if (command !== undefined && SHORT_O.has(command) && arg.text === '-o' && rest[j + 1] !== undefined) files.push(rest[j + 1]!);
+  }
+  const { operands } = operandsOf(rest, CLONE_SHORT, CLONE_LONG);
+  const at = (text: string): W => ({ ...(rest[0] ?? args[0]!), text });
+  switch (command) {
+    case 'worktree':
+      if (operands[0]?.text === 'add' && operands[1] !== undefined) trees.push(operands[1]);
+      break;
+    case 'clone':
+      // Without a folder the repository's name, less `.git`, is made here.
+      if (operands[0] !== undefined) trees.push(operands[1] ?? at(repositoryName(operands[0].text)));
+      break;
+    case 'init':
+      // Without a folder it makes `.git` here, which the check of files other programs run already covers.
+      if (operands[0] !== undefined) trees.push(operands[0]);
+      break;
+    case 'submodule':
+      if (operands[0]?.text === 'add' && operands[1] !== undefined) trees.push(operands[2] ?? at(repositoryName(operands[1].text)));
+      break;
+    case 'bundle':
+      if (operands[0]?.text === 'create' && operands[1] !== undefined) files.push(operands[1]);
+      break;
+    case 'mv':
+      // Like `mv`: the last operand is written (a folder: what lands in it), the sources are removed.
+      files.push(...operands);
+      if (operands.length > 1) trees.push(operands[operands.length - 1]!);
+      break;
+    case 'checkout-index':
+      return { ...seen, unseen: '"git checkout-index", which writes the index\'s files, at any path a --prefix or the index gives' };
+    case 'update-index':
+      if (rest.some((a) => /^--(?:cacheinfo|index-info)/.test(a.text))) return { ...seen, unseen: '"git update-index --cacheinfo", which stages content for any path a later checkout writes' };
+      break;
+    default:
+      break;
+  }
+  return seen;
+}
+
+/** The folder `git clone url` makes: the url's last part, less `.git` (`https://x/y.git/` is `y`). */
+function repositoryName(url: string): string {
+  const last = url.replace(/[/\\]+$/, '').replace(/\.git$/, '').split(/[/:\\]/).pop() ?? '';
+  return last === '' ? '.' : last;
+}
