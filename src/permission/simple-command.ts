@@ -8,7 +8,7 @@ import { codeVariable, shellWithoutCommand, unreadableRun } from './unreadable-r
 import { commandShape } from './command-shape.js';
 import { executedWrite } from './executed-writes.js';
 import { packageCommandStarts } from './package-runs.js';
-import { commandWrites, type CommandWrites } from './written-files.js';
+import { commandWrites, type CommandWrites, xargsPlaceholder } from './written-files.js';
 
 /** How a part of a command line is judged: a `command` must be allowed; a `variant` is only checked against deny and ask rules. */
 export type PartRole = 'command' | 'variant';
@@ -97,7 +97,7 @@ function analyseWords(all: readonly Word[], role: PartRole, depth: number, sink:
   if (changed !== undefined) sink.flag(changed);
   const evaluates = evaluatingCommand(basename(plain[0]?.text ?? ''), plain.slice(1).map((w) => w.text), assignments);
   if (evaluates !== undefined) sink.note('evaluates', evaluates);
-  const writes = commandWrites(basename(plain[0]?.text ?? ''), plain.slice(1), redirectTargets(words));
+  const writes = commandWrites(basename(plain[0]?.text ?? ''), plain.slice(1), redirectTargets(words), assignments);
   if (writes.unseen !== undefined) sink.flag(writes.unseen);
   const executed = executedWrite(writes);
   if (executed !== undefined) sink.flag(executed);
@@ -140,8 +140,12 @@ function analyseWords(all: readonly Word[], role: PartRole, depth: number, sink:
     // Options of wrappers vary (sudo -u root, nice -n 5, timeout 5): every suffix may be the command.
     if (plain.length > MAX_WRAPPED_WORDS) sink.flag(`more than ${MAX_WRAPPED_WORDS} words after "${base}"`);
     const appended = RUNTIME_ARGUMENTS.has(base) ? [RUNTIME_ARGUMENT] : [];
+    // `xargs -I R cp y R`: R is what xargs puts there, as `{}` is; the words as written are judged too (`-I r rm r`).
+    const placeholder = base === 'xargs' ? xargsPlaceholder(args) : undefined;
+    const replaced = (w: Word): Word => (w.kind === 'word' && w.text.includes(placeholder!) ? { ...w, text: w.text.replaceAll(placeholder!, '{}') } : w);
     for (const word of plain.slice(1, MAX_WRAPPED_WORDS)) {
       analyseWords([...words.slice(words.indexOf(word)), ...appended], 'variant', depth + 1, sink, false);
+      if (placeholder) analyseWords([...words.slice(words.indexOf(word)).map(replaced), ...appended], 'variant', depth + 1, sink, false);
       // A word with spaces is a command line for some wrappers (`parallel 'rm {}'`), and may be one
       // for others: then what the checker cannot read in it is no reason to flag the line.
       if (/\s/.test(word.text)) sink.line(word.text, 'variant', depth + 1, !LINE_ARGUMENTS.has(base));

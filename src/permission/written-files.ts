@@ -158,3 +158,18 @@ function downloads(base: string, args: readonly WrittenWord[], operands: readonl
   if (named && args.some((a) => anyName.test(a.text) && !a.text.startsWith('-n'))) return { files, joined: [{ dir, name: { text: '/', glob: false }, tree: true }] };
   return { files, joined: named ? urls.map((url) => ({ dir, name: url, tree: false })) : [] };
 }
+
+/**
+ * The word xargs replaces with each input item: `-I R`, `-IR`, `--replace=R`, or `{}` for
+ * `-i` / `--replace`; `undefined` when it only appends items.
+ */
+export function xargsPlaceholder(args: readonly string[]): string | undefined {
+  for (let i = 0; i < args.length && args[i]!.startsWith('-'); i += 1) {
+    const arg = args[i]!;
+    if (arg === '-I') return args[i + 1];
+    if (arg.startsWith('-I')) return arg.slice(2);
+    if (arg.startsWith('--replace=')) return arg.slice('--replace='.length) || '{}';
+    if (arg === '-i' || arg === '--replace') return '{}';
+  }
+  return undefined;
+}
