@@ -1,4 +1,4 @@
-import { commandParts } from './command-parts.js';
+import { commandParts } from './bash/command-parts.js';
 import { STRENGTH, type PermissionDecision } from './permission-decision.js';
 
 /** How to decide the parts of one bash command line. */

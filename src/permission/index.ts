@@ -11,5 +11,5 @@ export { ruleMatches } from './rule-matches.js';
 export { evaluateRules, type PermissionDecision } from './evaluate-rules.js';
 export { DEFAULT_RULES } from './default-rules.js';
 export { PermissionPolicy, type PermissionPolicyOptions } from './permission-policy.js';
-export { commandParts, type CommandParts } from './command-parts.js';
+export { commandParts, type CommandParts } from './bash/command-parts.js';
 export type { ApprovalDecision, ApprovalHandler, ApprovalRequest } from './approval.js';

@@ -1,5 +1,5 @@
 import picomatch from 'picomatch';
-import { commandParts } from './command-parts.js';
+import { commandParts } from './bash/command-parts.js';
 import { compileCommandPattern } from './command-pattern.js';
 import { patternsOverlap } from './pattern-overlap.js';
 import type { PermissionRule } from './permission-rule.js';

@@ -8,13 +8,13 @@
  *
  * @module
  */
-import { commandParts } from './command-parts.js';
+import { commandParts } from './bash/command-parts.js';
 import { evaluateSubject } from './evaluate-rules.js';
 import { patternsOverlap } from './pattern-overlap.js';
 import { STRENGTH, type PermissionDecision } from './permission-decision.js';
 import { describeRule, type PermissionRule } from './permission-rule.js';
 import { namesTool } from './rule-matches.js';
-import { writeTargets, type WriteTarget } from './write-targets.js';
+import { writeTargets, type WriteTarget } from './bash/write-targets.js';
 
 /** The tools whose rules judge a bash line's writes. */
 const WRITE_TOOLS = ['write', 'edit'] as const;

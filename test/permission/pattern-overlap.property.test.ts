@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileCommandPattern } from '../../src/permission/command-pattern.js';
-import { commandShape } from '../../src/permission/command-shape.js';
+import { commandShape } from '../../src/permission/bash/command-shape.js';
 import { patternsOverlap } from '../../src/permission/pattern-overlap.js';
 
 // A command whose arguments are known only when it runs (`git pu${x}sh`) is judged by its
