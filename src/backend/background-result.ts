@@ -5,7 +5,7 @@ import type { LogEnding } from '../runs/run-types.js';
 import type { Redis } from 'ioredis';
 import type { RedisKeys } from './redis-keys.js';
 import { publishResult } from './shared-results.js';
-import { settleRecord } from './shared-tasks.js';
+import { settleRecord } from './settle-record.js';
 import type { TaskJob } from './task-job.js';
 
 /** A background task's result as its tracker would record it (the same texts as in-process). */

@@ -1,7 +1,12 @@
+import { markInvisible } from '../adapters/visible-text.js';
 import { onceWarner } from '../errors/warn-once.js';
+import { headOf } from '../text/whole-chars.js';
 
 /** The warning code of what {@link warnBadData} reports. */
 export const BAD_REDIS_DATA = 'RXHARNESS_BAD_REDIS_DATA';
+
+/** How much of a key a warning names: a planted key may be megabytes long. */
+const SHOWN_KEY_CHARS = 200;
 
 /**
  * Reports something unusable found in Redis where no run is there to carry a `Warning`
@@ -14,3 +19,19 @@ export const BAD_REDIS_DATA = 'RXHARNESS_BAD_REDIS_DATA';
  * ```
  */
 export const warnBadData: (what: string, message: string) => void = onceWarner(BAD_REDIS_DATA);
+
+/**
+ * A key (or any text read from Redis) as a warning names it: its first 200 characters
+ * (never half a character), then `…` if there was more, with every control or invisible
+ * character marked (`<U+001B>`). The warning goes to a terminal, and a planted key could
+ * otherwise clear the screen or hide the rest of the message.
+ *
+ * @example
+ * ```ts
+ * shownKey('rxh:task:\u001b[2J'); // 'rxh:task:<U+001B>[2J'
+ * ```
+ */
+export function shownKey(key: string): string {
+  const head = headOf(key, SHOWN_KEY_CHARS);
+  return markInvisible(head) + (head.length < key.length ? '…' : '');
+}

@@ -1,4 +1,5 @@
 import type { BackendParts } from './backend-parts.js';
+import { instanceGone } from './instance-gone.js';
 import { failStoppedBackground } from './orphan-background.js';
 import type { RedisSharedRuns } from './redis-shared-runs.js';
 import type { SharedTasks } from './shared-tasks.js';
@@ -30,7 +31,7 @@ export function sweepDeadOwners(parts: BackendParts, runs: RedisSharedRuns, task
   const dead = new Map<string, boolean>();
   const isDead = async (owner: string): Promise<boolean> => {
     let known = dead.get(owner);
-    if (known === undefined) dead.set(owner, (known = (await redis.exists(keys.instance(owner))) === 0));
+    if (known === undefined) dead.set(owner, (known = await instanceGone(redis, keys, owner)));
     return known;
   };
   const sweep = async (): Promise<void> => {

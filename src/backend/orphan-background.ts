@@ -21,10 +21,9 @@ import { failedTask } from '../delegation/task-result-format.js';
 import type { TaskInfo } from '../delegation/task-tracker.js';
 import type { BackendParts } from './backend-parts.js';
 import { publishResult } from './shared-results.js';
-import { settleRecord } from './shared-tasks.js';
-import { storedObject } from './stored-object.js';
+import { settleRecord } from './settle-record.js';
+import { readJobMark, readStoredTask } from './stored-task.js';
 import type { TaskJob } from './task-job.js';
-import { parseOwnedTask } from './task-record.js';
 
 /** How often a worker looks again whether a job's launcher is gone, after a cancel by task id. */
 const RECHECK_MS = 25;
@@ -89,9 +88,11 @@ export async function cancelledWhileQueued(parts: BackendParts, job: TaskJob): P
   const task = job.spec.task;
   if (!task?.background || job.queuedAt === undefined) return false;
   const { redis, keys } = parts;
-  const [marked, stored] = await Promise.all([redis.get(keys.taskCancelled(task.taskId)), redis.get(keys.task(task.taskId))]);
-  const record = stored === null ? undefined : parseOwnedTask(stored)?.info;
-  if (marked === null || !record || String(record.startedAt) !== marked || record.startedAt > job.queuedAt) return false;
+  // The record only when there is a marker (a cancel is rare): one read per job otherwise.
+  const marked = await redis.get(keys.taskCancelled(task.taskId));
+  if (marked === null) return false;
+  const record = (await readStoredTask(redis, keys, task.taskId, 'the cancel marked for the task is not applied to its job, which runs'))?.info;
+  if (!record || String(record.startedAt) !== marked || record.startedAt > job.queuedAt) return false;
   return record.state !== 'running' || (await launcherGone(parts, job.logId)) === true;
 }
 
@@ -108,11 +109,10 @@ export async function cancelledWhileQueued(parts: BackendParts, job: TaskJob): P
  */
 export async function failStoppedBackground(parts: BackendParts, info: TaskInfo, retentionMs: number): Promise<boolean> {
   const { redis, keys, stallMs, eventLog } = parts;
-  const mark = storedObject(await redis.get(keys.taskJob(info.taskId)));
-  const logId = mark?.['logId'];
-  const queuedAt = mark?.['queuedAt'];
+  const mark = await readJobMark(redis, keys, info.taskId, 'whether the worker running the task stopped is not known, so it is not recorded failed');
   // No mark of this launch: its job has not started on a worker (or its mark is an earlier launch's).
-  if (typeof logId !== 'string' || typeof queuedAt !== 'number' || queuedAt < info.startedAt) return false;
+  if (!mark || mark.queuedAt < info.startedAt) return false;
+  const { logId, queuedAt } = mark;
   if ((await redis.exists(keys.jobLock(logId))) === 1) return false;
   const message = `the worker running it stopped: no heartbeat for ${stallMs} ms (it was killed, or lost its connection to Redis), and the app instance that launched it is gone`;
   const final: TaskInfo = { ...info, state: 'failed', endedAt: Date.now(), result: failedTask(`the ${info.agentName} task failed: ${message}`).content };

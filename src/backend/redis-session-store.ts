@@ -10,7 +10,7 @@ import type { RedisKeys } from './redis-keys.js';
 import { claimLease } from './redis-session-lease.js';
 import { listRedisSessions } from './redis-session-list.js';
 import { APPEND_SESSION, REPLACE_SESSION, SAVE_GRANT, SAVE_TASK_INFO } from './redis-session-scripts.js';
-import { forgetTasksMessage } from './shared-tasks.js';
+import { forgetTasksMessage } from './task-messages.js';
 import { checkDeleteAnswers, failDeleting, type DeleteStep } from './redis-delete-answers.js';
 import { loadTaskRecord, ownedTasks } from './redis-task-records.js';
 

@@ -1,13 +1,15 @@
-import { warnBadData } from './bad-data-warning.js';
+import { markInvisible } from '../adapters/visible-text.js';
+import { shownKey, warnBadData } from './bad-data-warning.js';
 
 /** How many refused keys one warning names (with why); the rest are counted. */
 const NAMED = 3;
 
 /**
  * The records a loader passed over, said in one warning (`warnBadData`, code
- * `RXHARNESS_BAD_REDIS_DATA`) when it is done: the count, the first keys with why each was
- * refused, and that they are left as they are. One warning per load, not one per key: ten
- * thousand planted records must not be ten thousand warnings.
+ * `RXHARNESS_BAD_REDIS_DATA`) when it is done: the count, the first keys (as `shownKey`
+ * shows them: cut to 200 characters, invisible ones marked) with why each was refused, and
+ * that they are left as they are. One warning per load, not one per key: ten thousand
+ * planted records must not be ten thousand warnings.
  *
  * @example
  * ```ts
@@ -31,8 +33,8 @@ export class RefusedRecords {
 
   /** Notes the record at `key`, refused for `problem`. */
   add(key: string, problem: string): void {
-    // A planted key may be megabytes long: named by its start, as the announcements are.
-    if (this.#count++ < NAMED) this.#named.push(`${key.length > 200 ? `${key.slice(0, 200)}…` : key} (${problem})`);
+    // A planted key may be megabytes long, or hold terminal escapes: named by its start, marked.
+    if (this.#count++ < NAMED) this.#named.push(`${shownKey(key)} (${markInvisible(problem)})`);
   }
 
   /** Says what was refused, if anything (once per first key named, for the life of the process). */

@@ -6,7 +6,8 @@ import { MAX_NOTED_SESSIONS, NAMED_DROPS, resultKey, type DroppedResults } from 
 import type { ChannelHub } from './channel-hub.js';
 import { loadHash } from './load-hash.js';
 import type { RedisKeys } from './redis-keys.js';
-import { parseTaskInfo } from './task-record.js';
+import { RefusedRecords } from './refused-records.js';
+import { parseTaskInfo, readTaskRecord } from './task-record.js';
 import { parseDroppedNote, putBackDroppedNote, putWaitingResult, takeDroppedNote, takeWaitingResults, writeWaitingBound, type ResultMessage } from './waiting-results-store.js';
 
 /**
@@ -43,7 +44,7 @@ export class SharedResults {
     private readonly keys: RedisKeys,
   ) {}
 
-  /** Loads the results and notes waiting in Redis and follows their changes. */
+  /** Loads the results and notes waiting in Redis (entries that are no result, in one warning) and follows their changes. */
   static async create(redis: Redis, keys: RedisKeys, hub: ChannelHub): Promise<{ results: SharedResults; stop: () => void }> {
     const results = new SharedResults(redis, keys);
     const unlisten = await hub.listen(keys.resultsChannel, (text) => results.#onMessage(JSON.parse(text) as ResultMessage));
@@ -51,10 +52,17 @@ export class SharedResults {
       results.#stopped = true;
       unlisten();
     };
+    // What no engine or worker writes is passed over, all of it in one warning per load.
+    const refused = new RefusedRecords('background results in Redis', 'delivered');
     await scanKeys(redis, keys.results('*'), async (key) => {
       const waiting = await loadHash(redis, key, 'the background results it should hold are not delivered');
-      for (const text of Object.values(waiting)) results.#add(parseTaskInfo(text));
+      for (const [field, text] of Object.entries(waiting)) {
+        const read = readTaskRecord(text);
+        if ('problem' in read) refused.add(`${key} field ${field}`, read.problem);
+        else results.#add(read.info);
+      }
     });
+    refused.report();
     await scanKeys(redis, keys.droppedResults('*'), async (key) => {
       const note = parseDroppedNote(await redis.get(key).catch(() => null)); // a wrong-type key is no note
       if (note) results.#notes.set(key.slice(keys.droppedResults('').length), note);

@@ -1,6 +1,7 @@
 import { TaskTracker, type TaskInfo } from '../delegation/task-tracker.js';
 import type { TaskTrackerLimits } from '../delegation/task-tracker-limits.js';
 import type { DroppedResults } from '../delegation/undelivered-results.js';
+import { cancelElsewhere, whenSettledElsewhere } from './cancel-elsewhere.js';
 import type { SharedResults } from './shared-results.js';
 import type { SharedTasks } from './shared-tasks.js';
 import { isLive } from './task-record.js';
@@ -66,52 +67,14 @@ export class SharedTaskTracker extends TaskTracker {
     const { sessionId, backgroundOnly } = filter;
     const own = (taskId: string): boolean => super.get(taskId) !== undefined;
     const elsewhere = sessionId === undefined ? [] : this.tasks.list().filter((t) => t.sessionId === sessionId && isLive(t) && (!backgroundOnly || t.background) && !own(t.taskId));
-    // Queued ones first: their engine serves the cancels in order, and a slot freed by a running
-    // task's cancel would otherwise start a queued task (a child run, a model request) only to cancel it.
-    elsewhere.sort((a, b) => Number(b.state === 'queued') - Number(a.state === 'queued'));
-    const waits = elsewhere.filter((t) => this.tasks.cancel(t.taskId)).map((t) => this.#settledElsewhere(t.taskId));
-    await Promise.all([super.cancelAll(filter), ...waits]);
+    // The others' cancels are sent first, as soon as asked (their engines serve them meanwhile).
+    const others = cancelElsewhere(this.tasks, elsewhere, this.cancelWaitMs);
+    await Promise.all([super.cancelAll(filter), others]);
   }
 
   override whenSettled(taskId: string): Promise<TaskInfo | undefined> {
     if (super.get(taskId) || !this.tasks.get(taskId)) return super.whenSettled(taskId);
-    return new Promise((resolve) => {
-      const settled = (info: TaskInfo | undefined): boolean => {
-        if (info && isLive(info)) return false;
-        stop();
-        resolve(info);
-        return true;
-      };
-      const stop = this.tasks.watch((info) => void (info.taskId === taskId && settled(info)));
-      settled(this.tasks.get(taskId));
-    });
-  }
-
-  /**
-   * Resolves once another engine's task is recorded settled; its watch stops then or at
-   * `cancelWaitMs`, whichever is first. At that bound, a foreground task (a queued one too)
-   * whose engine has no heartbeat is recorded failed first, naming why (as the dead-owner
-   * sweep would, a beat or so later): the cancel reached nobody, and the caller finds the
-   * task ended rather than still live.
-   */
-  #settledElsewhere(taskId: string): Promise<void> {
-    return new Promise((resolve) => {
-      const done = (): void => {
-        stop();
-        clearTimeout(timer);
-        resolve();
-      };
-      const giveUp = (): void => {
-        this.tasks
-          .reapIfOwnerGone(taskId, this.cancelWaitMs)
-          .catch(() => false) // Redis is away: the sweep reaps it once it is back
-          .finally(done);
-      };
-      const timer = setTimeout(giveUp, this.cancelWaitMs);
-      const stop = this.tasks.watch((info) => void (info.taskId === taskId && !isLive(info) && done()));
-      const now = this.tasks.get(taskId);
-      if (!now || !isLive(now)) done();
-    });
+    return whenSettledElsewhere(this.tasks, taskId);
   }
 
   /**

@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { settleRecord } from '../../src/backend/shared-tasks.js';
+import { settleRecord } from '../../src/backend/settle-record.js';
 import { parseOwnedTask } from '../../src/backend/task-record.js';
 import type { TaskInfo } from '../../src/delegation/task-tracker.js';
 import { testAgent, type Turn } from '../support/agent-turns.js';
