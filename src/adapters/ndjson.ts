@@ -3,13 +3,17 @@ import { map, type Observable, type OperatorFunction, type Subscription } from '
 import type { AgentEvent } from '../events/index.js';
 import { BufferOverflowError } from './buffer-overflow-error.js';
 import { checkSource } from './check-source.js';
+import { wireJson } from './wire-json.js';
 
 // The reader lives in its own file; it is also exported from here, where it always was.
 export { parseNdjson, type ParseNdjsonOptions } from './parse-ndjson.js';
 
 /**
  * Serialises each event as one line of JSON ending in `\n` (NDJSON). Events are plain
- * JSON, so `JSON.parse` of a line gives the event back.
+ * JSON, so `JSON.parse` of a line gives the event back. The line holds no raw line break of
+ * any convention (U+2028, U+2029 and NEL included) and no control or format character: they
+ * are written as `\uXXXX` escapes (see `wireJson`). A value that is not JSON (`undefined`, a
+ * cycle, a `BigInt`) errors the stream with a `TypeError` instead of writing a broken line.
  *
  * @example
  * ```ts
@@ -17,7 +21,12 @@ export { parseNdjson, type ParseNdjsonOptions } from './parse-ndjson.js';
  * ```
  */
 export function toNdjson(): OperatorFunction<AgentEvent, string> {
-  return map((event) => `${JSON.stringify(event)}\n`);
+  return map((event) => {
+    const json = wireJson(event);
+    // `JSON.stringify` gives nothing for it: the line would be the word `undefined`
+    if (json === undefined) throw new TypeError(`toNdjson got a value (${typeof event}) that has no JSON: only events can be written as NDJSON lines`);
+    return `${json}\n`;
+  });
 }
 
 /** Options of {@link writeNdjson}. */

@@ -6,6 +6,7 @@ import { checkSource } from './check-source.js';
 import { DEFAULT_DRAIN_TIMEOUT_MS } from './drain-deadline.js';
 import { writeSseHeaders } from './sse-headers.js';
 import { sseWriter } from './sse-writer.js';
+import { wireJson } from './wire-json.js';
 
 /** Options of {@link streamSse}. */
 export interface SseOptions {
@@ -46,7 +47,9 @@ const DEFAULT_MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
  * `{"name","message"}`, and then the response ends. If the client disconnects first, the run
  * is unsubscribed (aborted) and the keep-alive timer cleared. Unsubscribing the returned
  * subscription does the same and ends the response without an `end` message. An event that
- * cannot be serialised (a cycle, a `BigInt`) ends the run as an error.
+ * cannot be serialised (a cycle, a `BigInt`, `undefined`) ends the run as an error. Line
+ * breaks of every convention (U+2028, U+2029 and NEL too), controls and format characters
+ * in the JSON are written as `\uXXXX` escapes, so one event is always one `data:` line.
  *
  * The messages of one turn of the event loop go out in one `res.write` (at the turn's end,
  * at most about 5 ms late, or at once when they reach 16 KiB), not one write per event.
@@ -124,12 +127,14 @@ export function streamSse(
       next: (event) => {
         // a synchronous source keeps emitting until subscribe() returns, even after a cut
         if (subscription.closed) return;
-        let data: string;
+        let data: string | undefined;
         try {
-          data = JSON.stringify(event);
+          // one `data:` line whatever the text holds: no raw line break of any convention
+          data = wireJson(event);
         } catch (error) {
           return finish(errorFrame(error));
         }
+        if (data === undefined) return finish(errorFrame(new TypeError(`The run emitted a value (${typeof event}) that has no JSON, so it is not an event`)));
         id += 1;
         if (!writer.write(`id: ${id}\ndata: ${data}\n\n`)) cut();
       },

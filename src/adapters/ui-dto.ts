@@ -1,6 +1,6 @@
 import { filter, map, type OperatorFunction } from 'rxjs';
 import type { AgentEvent } from '../events/index.js';
-import { unwrapEvent, type TaskFrame } from '../events/index.js';
+import { isAgentEvent, unwrapEvent, type TaskFrame } from '../events/index.js';
 import type { UiItem, UiItemBase, UiTaskFields } from './ui-item.js';
 
 /**
@@ -21,6 +21,8 @@ import type { UiItem, UiItemBase, UiTaskFields } from './ui-item.js';
  * - Skipped (`undefined`): `ContextSize` (bookkeeping), `ReasonStart`, `ActionStart` and
  *   `ActionEnd` (step boundaries; the step number is on every delta and tool item), and
  *   `ReasonEnd` (its text and tool calls already arrive as deltas and `tool-start` items).
+ * - A value that is not an event at any level (`null`, a `TaskWrap` around nothing, an
+ *   unknown `type`) gives `undefined` too, never an exception.
  *
  * @example
  * ```ts
@@ -29,6 +31,8 @@ import type { UiItem, UiItemBase, UiTaskFields } from './ui-item.js';
  * ```
  */
 export function toUiItem(event: AgentEvent): UiItem | undefined {
+  // Parsed from the network, it may be `null` or a TaskWrap around nothing: no item, no throw.
+  if (!isAgentEvent(event)) return undefined;
   const { event: inner, path } = unwrapEvent(event);
   const frame = path[path.length - 1];
   const task = frame === undefined ? undefined : taskFields(frame);

@@ -42,7 +42,9 @@ export function createMultitaskTool(parent: AgentSpec, delegation: Delegation): 
       if (refused) return of(refused);
       // Solon's dialect: an item without `index` takes its place in the list (1, 2, ...).
       const indexed = args.tasks.map((task, i) => ({ ...task, index: task.index ?? i + 1 }));
-      const duplicate = indexed.find((t, i) => indexed.findIndex((u) => u.index === t.index) !== i);
+      // One pass with a set: a list of thousands (`multitaskMaxItems`) costs no quadratic search.
+      const seen = new Set<number>();
+      const duplicate = indexed.find((t) => seen.size === seen.add(t.index).size);
       if (duplicate) {
         return of(toolError(`multitask refused: index ${duplicate.index} is used twice; give every task its own index from 1 (or leave every index out).`));
       }

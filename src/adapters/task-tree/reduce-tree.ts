@@ -6,6 +6,7 @@ import type { UiItem } from '../ui-item.js';
 import { lateSettling, nodeAt } from './late-tasks.js';
 import { changeKeepingLazy } from './lazy-fields.js';
 import { settleBelow } from './settle-below.js';
+import { isWellFormedUiItem } from './well-formed-item.js';
 import { oneLine } from '../terminal-tree/text-line.js';
 import { apply, isGoing, rootFor, settle, settledNode, settlingOf, taskNode } from './tree-apply.js';
 import { addChild, carrySettledIndex, changeRun, noteGoing, openIndex, pathOf, runPath, settleIndex, updateAt, type TreeIndex } from './tree-index.js';
@@ -41,7 +42,9 @@ const MAX_TREE_DEPTH = 64;
  * with "came after its parent run had ended", and so are its calls and its own tasks.
  * An item more than 64 tasks deep changes nothing (nor does a new task whose parent run sits
  * at the 64th level), and so does an event without the fields
- * its type promises (`isWellFormedEvent`: say, a `RunEnd` without `metrics` from a broken server).
+ * its type promises (`isWellFormedEvent`: say, a `RunEnd` without `metrics` from a broken server),
+ * a UI item without the fields its kind promises (`isWellFormedUiItem`), or a value that is
+ * not an object at all (`null` parsed from a message).
  *
  * Each item costs the depth of its task (times the log of its siblings): the nodes are found
  * through an index kept beside the tree, never by walking it, and no child list nor list of
@@ -56,9 +59,11 @@ const MAX_TREE_DEPTH = 64;
  * ```
  */
 export function reduceTree(state: TaskTreeState, input: AgentEvent | UiItem, now: number): TaskTreeState {
+  // Read from the network: `null`, a number or a broken item must leave the tree as it was.
+  if (typeof input !== 'object' || input === null) return state;
   // An AgentEvent has a `type`, a UiItem never does (it has a `kind`, as ReasonDelta events do too).
   const isEvent = 'type' in input;
-  if (isEvent && !isWellFormedEvent(input)) return state;
+  if (isEvent ? !isWellFormedEvent(input) : !isWellFormedUiItem(input)) return state;
   const item = isEvent ? toUiItem(input) : input;
   if (item === undefined || item.depth > MAX_TREE_DEPTH) return state;
   const root = state.root ?? rootFor(item, now);

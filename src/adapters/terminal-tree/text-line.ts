@@ -1,6 +1,6 @@
 /**
  * Helpers that turn model text into something safe for one terminal line: no escape
- * sequences or control characters, bidi controls marked, measured in terminal columns as `string-width` measures
+ * sequences or control characters, bidi controls and zero-width characters marked, measured in terminal columns as `string-width` measures
  * them (the measure `log-update` redraws by, so a line we fit never wraps there), cut on
  * grapheme boundaries with a visible `…`.
  *
@@ -18,8 +18,12 @@ export const ELLIPSIS = '…';
 const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 // Bidi embeddings, overrides, isolates and marks reorder what follows them on the terminal
 // (`\u202Eexe.txt` shows as `txt.exe`): marked as the approval question marks them, so a
-// trick played on the reader shows instead of working.
-const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+// trick played on the reader shows instead of working. So are the characters that show as
+// nothing at all, which make two names look alike (`explore` and `expl\u200Bore`) or hide
+// text: the zero-width space, the word joiner and invisible operators, the BOM, the soft
+// hyphen, the deprecated format controls, the interlinear annotation marks. The joiners
+// (U+200C, U+200D) stay: emoji sequences and several scripts need them.
+const INVISIBLE = /[\u00ad\u061c\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/g;
 // What cannot begin a grapheme: marks (variation selectors among them), joiners, emoji
 // modifiers and tags. A cut that starts on one would show it alone (a stray accent, a
 // skin-tone square).
@@ -37,7 +41,8 @@ const UNITS_PER_COLUMN = 8;
 
 /**
  * Removes escape sequences (with `strip-ansi`) and control characters, keeping line breaks
- * and tabs, and marks bidi controls as `markInvisible` does (`<U+202E>`).
+ * and tabs, and marks bidi controls and the characters that show as nothing (zero-width
+ * space, BOM, soft hyphen...) as `markInvisible` does (`<U+202E>`, `<U+200B>`).
  *
  * @example
  * ```ts
@@ -46,7 +51,7 @@ const UNITS_PER_COLUMN = 8;
  * ```
  */
 export function stripControls(text: string): string {
-  return stripAnsi(text).replace(CONTROLS, '').replace(BIDI, (control) => markInvisible(control));
+  return stripAnsi(text).replace(CONTROLS, '').replace(INVISIBLE, (control) => markInvisible(control));
 }
 
 /**
