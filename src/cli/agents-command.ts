@@ -75,8 +75,9 @@ type Listed = { readonly name: string; readonly description: string; readonly so
  * (`\u001b]52;` sets the clipboard), erase a line or print a fake one.
  */
 function writeList(io: CliIO, agents: readonly Listed[], diagnostics: readonly AgentDiagnostic[], notLoaded: readonly string[], withWarnings: readonly string[]): void {
-  const width = Math.max(...agents.map((a) => a.name.length), 4);
-  const sourceWidth = Math.max(...agents.map((a) => a.source.length + 2), 0);
+  // Folded, not spread: a spread of a very long list overflows the call stack.
+  const width = agents.reduce((most, a) => Math.max(most, a.name.length), 4);
+  const sourceWidth = agents.reduce((most, a) => Math.max(most, a.source.length + 2), 0);
   for (const a of agents) {
     const mode = a.mode ? ` (mode: ${a.mode})` : '';
     io.stdout.write(`${a.name.padEnd(width)}  ${`[${a.source}]`.padEnd(sourceWidth)}  ${oneLine(a.description)}${mode}\n`);

@@ -1,3 +1,4 @@
+import { markInvisible } from '../adapters/visible-text.js';
 import { redisBackend, type RedisBackend } from '../backend/redis-backend.js';
 import { errorMessage } from '../errors/error-message.js';
 import { startDemoServer, type DemoServer } from '../web/demo-server.js';
@@ -7,6 +8,7 @@ import type { CliIO } from './cli-io.js';
 import { parseFlags } from './parse-flags.js';
 import { CliUsageError } from './cli-usage-error.js';
 import { SERVE_HELP } from './help-text.js';
+import { shownError } from './shown-error.js';
 import { ENGINE_FLAGS, engineOptionsFromFlags, MODEL_FLAGS, modelFromFlags } from './engine-flags.js';
 import { integerFlag } from './integer-flag.js';
 import { APPROVAL_FLAGS, approvalTimeoutOption, SERVE_APPROVAL_TIMEOUT_MS } from './approval-timeout-flag.js';
@@ -95,14 +97,18 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
     }
     throw error instanceof CliUsageError ? error : new CliUsageError(errorMessage(error));
   }
-  const what = values.demo ? 'the offline demo model' : `model ${values.model ?? io.env.RXHARNESS_MODEL}`;
+  // The model's name, the host and the workspace's path are the user's text (a folder name, a
+  // variable), shown on a terminal: each escape sequence in them is marked, not obeyed.
+  const what = values.demo ? 'the offline demo model' : `model ${markInvisible(values.model ?? io.env.RXHARNESS_MODEL ?? '')}`;
+  const workspaceShown = markInvisible(server.engine.workspace);
   if (!server.loopback) {
-    const where = isWildcardAddress(values.host ?? '') ? `every interface (${values.host ?? ''})` : (values.host ?? '');
+    const host = markInvisible(values.host ?? '');
+    const where = isWildcardAddress(values.host ?? '') ? `every interface (${host})` : host;
     io.stderr.write(
-      `rxharness: warning: listening on ${where}, reachable from other machines: anyone with the token can run commands in ${server.engine.workspace}. Send the address only over a channel you trust, and prefer an HTTPS proxy in front.\n`,
+      `rxharness: warning: listening on ${where}, reachable from other machines: anyone with the token can run commands in ${workspaceShown}. Send the address only over a channel you trust, and prefer an HTTPS proxy in front.\n`,
     );
   }
-  io.stdout.write(`rxharness serve: ${server.url}  (${what}, workspace ${server.engine.workspace}; Ctrl+C stops it)\n`);
+  io.stdout.write(`rxharness serve: ${markInvisible(server.url)}  (${what}, workspace ${workspaceShown}; Ctrl+C stops it)\n`);
   await interrupt;
   io.stderr.write('\nStopping: cancelling the runs and closing the server...\n');
   try {
@@ -130,7 +136,8 @@ async function scaleOut(url: string, prefix: string | undefined, io: CliIO): Pro
   try {
     return await redisBackend({ url, ...(prefix !== undefined ? { prefix } : {}) });
   } catch (error) {
-    io.stderr.write(`rxharness: ${errorMessage(error)}\n`);
+    // Redis's answer, or the URL as given: marked like any error the CLI prints.
+    io.stderr.write(`rxharness: ${shownError(error)}\n`);
     return null;
   }
 }

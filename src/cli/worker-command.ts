@@ -1,11 +1,12 @@
+import { markInvisible } from '../adapters/visible-text.js';
 import { HarnessWorker } from '../backend/harness-worker.js';
 import { redisBackend } from '../backend/redis-backend.js';
 import { redact } from '../backend/redis-connection.js';
-import { errorMessage } from '../errors/error-message.js';
 import type { CliIO } from './cli-io.js';
 import { parseFlags } from './parse-flags.js';
 import { CliUsageError } from './cli-usage-error.js';
 import { WORKER_HELP } from './help-text.js';
+import { shownError } from './shown-error.js';
 import { ENGINE_FLAGS, engineOptionsFromFlags, MODEL_FLAGS, modelFromFlags } from './engine-flags.js';
 import { integerFlag } from './integer-flag.js';
 
@@ -61,7 +62,9 @@ export async function workerCommand(argv: readonly string[], io: CliIO): Promise
       await backend.close();
       throw e;
     }
-    io.stdout.write(`rxharness worker: ${worker.workerId} pulling tasks from ${redact(url)} (concurrency ${concurrency}, workspace ${worker.workspace}; Ctrl+C stops it)\n`);
+    // The URL and the workspace's path are the user's text, shown on a terminal: escape sequences marked, not obeyed.
+    const shown = `${markInvisible(redact(url))} (concurrency ${concurrency}, workspace ${markInvisible(worker.workspace)}; Ctrl+C stops it)`;
+    io.stdout.write(`rxharness worker: ${worker.workerId} pulling tasks from ${shown}\n`);
     await interrupt;
     io.stderr.write('\nStopping: failing the tasks running here and closing the connections...\n');
     await worker.close();
@@ -69,7 +72,8 @@ export async function workerCommand(argv: readonly string[], io: CliIO): Promise
     return 0;
   } catch (e) {
     if (e instanceof CliUsageError) throw e;
-    io.stderr.write(`rxharness: ${errorMessage(e)}\n`);
+    // Redis's answer or the URL may hold escape sequences: marked like any error the CLI prints.
+    io.stderr.write(`rxharness: ${shownError(e)}\n`);
     return 1;
   } finally {
     stopInterrupts();

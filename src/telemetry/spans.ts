@@ -1,31 +1,17 @@
-import { context, INVALID_SPAN_CONTEXT, isSpanContextValid, SpanKind, SpanStatusCode, trace, type AttributeValue, type Context, type Exception, type Span } from '@opentelemetry/api';
+import { context, INVALID_SPAN_CONTEXT, isSpanContextValid, SpanKind, SpanStatusCode, trace, type AttributeValue, type Context, type Span } from '@opentelemetry/api';
 import { guarded } from './guarded.js';
 import { PACKAGE_VERSION } from './package-version.js';
-import { headOf } from '../text/whole-chars.js';
+import { boundedAttributes, cut, MAX_NAME_CHARS, MAX_TEXT_CHARS, recordedError } from './span-bounds.js';
 
 /**
  * OpenTelemetry spans of runs, model requests and tool calls, named and attributed after the
  * GenAI semantic conventions (`invoke_agent <agent>`, `chat <model>`, `execute_tool <tool>`).
  * Through `@opentelemetry/api` only: without an SDK registered by the application every
- * call is a no-op on a non-recording span, and nothing is done per streamed delta.
+ * call is a no-op on a non-recording span, and nothing is done per streamed delta. What a
+ * span keeps of each text is bounded (see `span-bounds.ts`).
  *
  * @module
  */
-
-/**
- * The most characters of a name or id that a span keeps: in its name (an agent's, a model's, a
- * tool's: a definition file sets the first two, at any length) and as an attribute (the name
- * of a tool the run does not have, a call's id: the model makes both up).
- */
-const MAX_NAME_CHARS = 128;
-
-/**
- * The most characters of any other text a span keeps: an attribute, its status message, a
- * recorded error's message. A run's error can quote the model (the names of the tools it
- * asked for), a failed call's error a server's answer: each of any length, and an exporter
- * sends what a span holds whole (the SDK's attribute limit is off by default).
- */
-const MAX_TEXT_CHARS = 2_000;
 
 // A ProxyTracer: it starts recording once the application registers an SDK, whenever that is.
 // Its scope names the package and its version, so a trace says which release made a span.
@@ -43,7 +29,7 @@ export interface Traced {
 function start(name: string, kind: SpanKind, attributes: Record<string, AttributeValue | undefined>, parent: Context | undefined): Traced {
   const within = parent ?? context.active();
   // A span the SDK failed to start is a no-op one: the step or call goes on untraced.
-  const span = guarded('start a span', () => tracer.startSpan(name, { kind, attributes: defined(attributes) }, within), NO_SPAN);
+  const span = guarded('start a span', () => tracer.startSpan(name, { kind, attributes: boundedAttributes(attributes) }, within), NO_SPAN);
   return { span, context: trace.setSpan(within, span) };
 }
 
@@ -66,7 +52,7 @@ export function agentSpan(agentName: string, runId: string, sessionId: string, p
   const within = parent ?? context.active();
   const span = guarded(`start a run's span`, () => tracer.startSpan(`invoke_agent ${cut(agentName, MAX_NAME_CHARS)}`, {
     kind: SpanKind.INTERNAL,
-    attributes: defined({
+    attributes: boundedAttributes({
       'gen_ai.operation.name': 'invoke_agent',
       'gen_ai.agent.name': agentName,
       'gen_ai.agent.id': runId,
@@ -135,36 +121,10 @@ export function endSpan(span: Span, failure?: string | Error, attributes: Record
 }
 
 function attribute(span: Span, failure: string | Error | undefined, attributes: Record<string, AttributeValue | undefined>): void {
-  span.setAttributes(defined(attributes));
+  span.setAttributes(boundedAttributes(attributes));
   if (failure === undefined) span.setStatus({ code: SpanStatusCode.OK });
   else {
     if (failure instanceof Error) span.recordException(recordedError(failure));
     span.setStatus({ code: SpanStatusCode.ERROR, message: cut(failure instanceof Error ? failure.message : failure, MAX_TEXT_CHARS) });
   }
-}
-
-function defined(attributes: Record<string, AttributeValue | undefined>): Record<string, AttributeValue> {
-  const out: Record<string, AttributeValue> = {};
-  for (const [key, value] of Object.entries(attributes)) if (value !== undefined) out[key] = bounded(value);
-  return out;
-}
-
-/** A value with its text cut, a list's strings too (a finish reason is the server's, of any length). */
-function bounded(value: AttributeValue): AttributeValue {
-  if (typeof value === 'string') return cut(value, MAX_TEXT_CHARS);
-  if (!Array.isArray(value) || !value.some((item) => typeof item === 'string' && item.length > MAX_TEXT_CHARS)) return value;
-  return (value as Array<string | null | undefined>).map((item) => (typeof item === 'string' ? cut(item, MAX_TEXT_CHARS) : item));
-}
-
-/** `text`, or its first `max` characters and an ellipsis when it is longer. */
-function cut(text: string, max: number): string {
-  return text.length <= max ? text : `${headOf(text, max)}…`;
-}
-
-/** An error as a span records it: its message cut, and in its stack (which starts with the message) too. */
-function recordedError(error: Error): Exception {
-  const message = cut(error.message, MAX_TEXT_CHARS);
-  if (message === error.message) return error;
-  const stack = error.stack?.replace(error.message, () => message);
-  return { name: error.name, message, ...(stack ? { stack: cut(stack, MAX_TEXT_CHARS * 4) } : {}) };
 }

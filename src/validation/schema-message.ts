@@ -115,9 +115,10 @@ function pick(schema: object, errors: readonly ErrorObject[]): Located | undefin
     return path.length === 0 || !order.includes(path[0]!) ? order.length : order.indexOf(path[0]!);
   };
   const located = errors.map((error): Located => ({ error, path: [...pointerParts(error.instancePath), ...namedKey(error)] }));
-  const top = Math.min(...located.map(rank));
+  // Folded, not spread: `allErrors` gives one error per bad item, and a spread of 200,000 overflows the call stack.
+  const top = located.reduce((least, l) => Math.min(least, rank(l)), Infinity);
   const ofKey = located.filter((l) => rank(l) === top);
-  const depth = Math.max(...ofKey.map((l) => l.path.length));
+  const depth = ofKey.reduce((most, l) => Math.max(most, l.path.length), -Infinity);
   const deepest = ofKey.filter((l) => l.path.length === depth);
   const branchOnly = (l: Located): boolean => l.error.keyword === 'type' || l.error.keyword === 'anyOf';
   return deepest.find((l) => !branchOnly(l)) ?? deepest.find((l) => l.error.keyword === 'anyOf') ?? deepest[0];

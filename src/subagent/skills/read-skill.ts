@@ -1,18 +1,29 @@
 import { realpathSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
 import { errorMessage } from '../../errors/error-message.js';
-import { readFrontMatter } from '../front-matter.js';
 import { readBoundedFile } from '../read-bounded-file.js';
 import { isInside, realFolder as realWithin } from '../file-within.js';
-import { describeValue } from '../../validation/describe-value.js';
 import { AGENT_NAME_PATTERN } from '../agent-definition.js';
+import { FileOutcomeCache } from './file-outcome-cache.js';
 import { MAX_SKILL_BYTES, type Skill, type SkillDir } from './skill.js';
+import { skillText, type SkillText } from './skill-front-matter.js';
+
+/**
+ * The `SKILL.md` files read lately, kept while unchanged. One for the process, not one per
+ * engine: an entry is what a file's bytes say (keyed by its path, the folder name and the
+ * file's inode, size and times), the same for every engine; each engine's trust and link
+ * checks run before it on every read. Shared, an engine per request (a `serve`) reads an
+ * unchanged skill once. Bounded: 256 files, 8 Mi characters (a full 64 KiB skill is 64 Ki).
+ */
+export const SKILL_TEXTS = new FileOutcomeCache<SkillText>({ entries: 256, chars: 8 * 1024 * 1024 });
 
 /**
  * Reads the skill `name` from one skill folder: `undefined` when the folder has no such skill
  * folder. The skill folder itself may be a symbolic link (a shared folder linked in), but its
  * `SKILL.md` must stay inside it: a link leading elsewhere (`../../.ssh/id_rsa`) is refused;
  * so is one leading out of `dir.within` (a workspace skill folder linked out of the workspace).
+ * The links are checked on every call; the file is read only when it changed since it was last
+ * read (see {@link SKILL_TEXTS}).
  *
  * @throws Error naming the problem: a name that is no folder name ({@link skillNameProblem}),
  *   or, naming the file, no `SKILL.md`, a link out of the folder, a file over
@@ -35,22 +46,9 @@ export function readSkill(dir: SkillDir, name: string): Skill | undefined {
   if (dir.within !== undefined && !isInside(realFile, realWithin(dir.within))) {
     throw new Error(`${file}: is a symbolic link leading out of the workspace (to ${realFile}); a workspace skill must be a file of the workspace: copy it in instead`);
   }
-  let text: string;
-  try {
-    // No link as the last part: the path was just resolved, and one put in its place meanwhile is refused.
-    text = readBoundedFile(realFile, { maxBytes: MAX_SKILL_BYTES, what: 'a skill', noFollow: true });
-  } catch (error) {
-    throw new Error(`${file}: ${errorMessage(error)}`);
-  }
-  const { data, body } = readFrontMatter(text, file, file);
-  if (data['name'] !== name) {
-    throw new Error(`${file}: front matter "name" must be the folder's name "${name}", got ${describeValue(data['name'])}`);
-  }
-  const description = data['description'];
-  if (typeof description !== 'string' || description.trim() === '') {
-    throw new Error(`${file}: front matter needs a "description" (a non-empty string), got ${describeValue(description)}`);
-  }
-  return Object.freeze({ name, description: description.trim(), body: body.trim(), source: dir.source, file });
+  // Read again only when the file changed: each child start reads its skills, up to 32 front matters of 64 KiB.
+  const read = SKILL_TEXTS.get(`${file}\0${realFile}\0${name}`, realFile, () => readSkillText(file, realFile, name), weightOf);
+  return Object.freeze({ name, description: read.description, body: read.body, source: dir.source, file, warnings: read.warnings });
 }
 
 /**
@@ -71,4 +69,20 @@ function realpathOrUndefined(path: string): string | undefined {
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
     throw new Error(`${path}: cannot be read: ${errorMessage(error)}`);
   }
+}
+
+/** Reads and checks `realFile` (no link as its last part), naming `file` in every error. */
+function readSkillText(file: string, realFile: string, name: string): SkillText {
+  let text: string;
+  try {
+    // No link as the last part: the path was just resolved, and one put in its place meanwhile is refused.
+    text = readBoundedFile(realFile, { maxBytes: MAX_SKILL_BYTES, what: 'a skill', noFollow: true });
+  } catch (error) {
+    throw new Error(`${file}: ${errorMessage(error)}`);
+  }
+  return skillText(text, file, name);
+}
+
+function weightOf(read: SkillText): number {
+  return read.description.length + read.body.length + read.warnings.reduce((sum, w) => sum + w.length, 0);
 }

@@ -10,7 +10,7 @@ import { MAX_SKILLS_CHECKED, NOT_CHECKED, type SkillReads } from './skill-reads.
 export interface ResolvedSkills {
   /** In the order the definition names them. */
   readonly skills: readonly Skill[];
-  /** One message per skill not loaded, or loaded from elsewhere than the workspace. */
+  /** One message per skill not loaded, or loaded from elsewhere than the workspace, and per front matter key of a loaded skill that does nothing. */
   readonly problems: readonly string[];
 }
 
@@ -21,8 +21,9 @@ export interface ResolvedSkills {
  * is: it is used by a definition from the workspace itself (whose own
  * prompt is workspace text already) or when the engine trusts workspace definitions;
  * otherwise it is skipped (a cloned repository must not rewrite the prompt of your own
- * agents by naming a folder like your skill) and the home folder's is looked for. Read from
- * disk on every call, so an edited skill counts from the next run. With `reads` (one
+ * agents by naming a folder like your skill) and the home folder's is looked for. Looked up
+ * on every call (a file unchanged since it was last read is not read again), so an edited
+ * skill counts from the next run. With `reads` (one
  * discovery's, shared by all its definitions), each folder is read once, and those past its
  * limit are left out with one problem.
  */
@@ -67,7 +68,10 @@ export function resolveSkills(definition: AgentDefinition, dirs: readonly SkillD
       }
       if (found !== undefined || failed) break;
     }
-    if (found !== undefined) skills.push(found);
+    if (found !== undefined) {
+      skills.push(found);
+      for (const warning of found.warnings ?? []) problems.push(`skill "${name}" is loaded, but in ${found.file}: ${warning}`);
+    }
     else if (!failed) {
       problems.push(`unknown skill "${name}": no ${dirs.map((d) => join(d.path, name, 'SKILL.md')).join(' or ')}`);
     }

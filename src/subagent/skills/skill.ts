@@ -28,6 +28,8 @@ export interface Skill {
   readonly source: SkillSource;
   /** The absolute path of its `SKILL.md`. */
   readonly file: string;
+  /** Front matter keys that do nothing here (`allowed-tools`, misspelt keys), each with why; the skill is loaded without them. */
+  readonly warnings?: readonly string[];
 }
 
 /** Where a skill folder lives: `<workspace>/.rxharness/skills/` or `~/.rxharness/skills/`. */
