@@ -34,6 +34,8 @@ export function limitsWrites(rules: readonly PermissionRule[]): boolean {
  * writing paths the line does not show (`tar -x`) by every such rule; `undefined` when none.
  * A line the checker cannot read for another reason (`python3 -c ...`) is left to the bash
  * rules: counted as writing anything, `sudo tee out/x` (is `out/x` a program?) would be too.
+ * Call it only when {@link limitsWrites} holds for `rules`: otherwise it decides nothing, at
+ * the cost of reading every write.
  *
  * @example
  * ```ts
@@ -43,13 +45,14 @@ export function limitsWrites(rules: readonly PermissionRule[]): boolean {
  * ```
  */
 export function decideWrites(rules: readonly PermissionRule[], line: string): PermissionDecision | undefined {
+  // The caller asks only when `limitsWrites(rules)` holds (the policy keeps that answer).
   const writes = commandParts(line).writes;
-  if (writes === undefined || !limitsWrites(rules)) return undefined;
+  if (writes === undefined) return undefined;
   let best: PermissionDecision | undefined;
   const consider = (decision: PermissionDecision): void => {
     if (best === undefined || STRENGTH[decision.action] > STRENGTH[best.action]) best = decision;
   };
-  for (const target of writeTargets(writes)) {
+  for (const target of writeTargets(writes, line)) {
     for (const tool of WRITE_TOOLS) {
       for (const path of target.paths) {
         const decided = evaluateSubject(rules, tool, path);

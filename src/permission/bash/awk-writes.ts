@@ -2,10 +2,13 @@
  * The files an awk program writes: `print > "f"`, `printf ... >> "f"` (and `print > f`, a
  * file known only when it runs), read statement by statement so that a `>` inside
  * parentheses (`print ($2 > 10 ? "big" : "small")`) compares and a quoted string elsewhere
- * (`$1 == "src/a.ts"`) names no file. gawk's `-i inplace` edits its operands.
+ * (`$1 == "src/a.ts"`) names no file. gawk's `-i inplace` edits its operands. The commands
+ * it runs are read by `awk-runs`.
  *
  * @module
  */
+
+import { regexEnd, stringEnd } from './awk-syntax.js';
 
 /** A word of a command, as the shell parser gave it. */
 interface Word {
@@ -17,8 +20,16 @@ interface Word {
 const VALUED = 'fvFiIlEe';
 const VALUED_LONG = ['file', 'include', 'assign', 'field-separator', 'load', 'exec', 'source'];
 
+/** What awk writes, and its programs' text. */
+export interface AwkWrites<W extends Word> {
+  readonly files: W[];
+  readonly unseen?: string;
+  /** The text of its programs on the line (`-e` values included), for the commands they run. */
+  readonly programs: string[];
+}
+
 /** What awk with `args` writes: the files of its programs' redirected prints, and its operands with `-i inplace`. */
-export function awkWrites<W extends Word>(args: readonly W[]): { files: W[]; unseen?: string } {
+export function awkWrites<W extends Word>(args: readonly W[]): AwkWrites<W> {
   const programs: W[] = [];
   let fromFile = false;
   let inPlace = false;
@@ -43,7 +54,8 @@ export function awkWrites<W extends Word>(args: readonly W[]): { files: W[]; uns
   }
   const files: W[] = inPlace ? operands : [];
   for (const program of programs) files.push(...printTargets(program.text).map((text) => ({ ...program, text })));
-  return fromFile ? { files, unseen: 'awk running a program from a file, whose prints may write any path' } : { files };
+  const texts = programs.map((p) => p.text);
+  return fromFile ? { files, programs: texts, unseen: 'awk running a program from a file, whose prints may write any path' } : { files, programs: texts };
 }
 
 /**
@@ -89,27 +101,4 @@ function target(program: string, at: number): string {
   let end = i;
   while (end < program.length && !';}\n'.includes(program[end]!)) end += 1;
   return `\${awk:${program.slice(i, end).trim()}}`;
-}
-
-/** Where a regular expression that opens at `start` closes (a `/` outside a bracket expression, or the line's end). */
-function regexEnd(program: string, start: number): number {
-  let bracket = false;
-  let i = start + 1;
-  for (; i < program.length && program[i] !== '\n'; i += 1) {
-    const c = program[i]!;
-    if (c === '\\') i += 1;
-    else if (bracket) bracket = c !== ']';
-    else if (c === '[') {
-      bracket = true;
-      if (program[i + 1] === ']') i += 1; // `[]...]`: the first `]` is a member
-    } else if (c === '/') return i;
-  }
-  return i - 1;
-}
-
-/** Where a string literal that opens at `start` closes (its closing quote, or the program's end). */
-function stringEnd(program: string, start: number): number {
-  let i = start + 1;
-  while (i < program.length && program[i] !== '"') i += program[i] === '\\' ? 2 : 1;
-  return i;
 }

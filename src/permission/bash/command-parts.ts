@@ -1,6 +1,7 @@
 import { evaluatingSyntax } from './code-in-data.js';
 import { scanShellLine } from './shell-scan.js';
-import { analyseStatement, type PartRole, type PartSink } from './simple-command.js';
+import type { PartRole, PartSink } from './part-sink.js';
+import { analyseStatement } from './simple-command.js';
 import type { CommandWrites } from './written-files.js';
 
 /** What a bash rule is matched against, for one command line. */

@@ -11,7 +11,7 @@ import { commandShape } from './command-shape.js';
 import { EXECUTED_FILE_PATTERNS } from '../default-rules.js';
 import { mayGlobExecuted } from './executed-globs.js';
 import { patternsOverlap } from '../pattern-overlap.js';
-import type { CommandWrites, WrittenWord } from './written-files.js';
+import type { CommandWrites, WrittenWord } from './written-words.js';
 
 /** The names in `EXECUTED_FILE_PATTERNS`, without their leading and trailing `**` (the folder `.git`, the file `.npmrc`). */
 const NAMES = EXECUTED_FILE_PATTERNS.map((pattern) => pattern.replace(/^\*\*\//, '').replace(/\/\*\*$/, ''));
@@ -30,7 +30,8 @@ const PATTERNS: readonly string[] = [
 /**
  * Why a simple command writes a file other programs execute, or `undefined`: any path it
  * writes, any name that lands in a folder it writes to, and any other word that may name
- * what it writes (a copy's source: `cp -r x/.git .`; the folder `cd` enters) counts.
+ * what it writes (a copy's source: `cp -r x/.git .`; the folder `cd` enters) counts; a path
+ * only removed or changed in mode or times (`rm`, `chmod`, `git restore`) does not.
  *
  * @param writes - what the command writes, as `commandWrites` read it.
  *
@@ -44,7 +45,8 @@ const PATTERNS: readonly string[] = [
  */
 export function executedWrite(writes: CommandWrites): string | undefined {
   const words = [...writes.files, ...writes.joined.flatMap((j) => [j.dir, j.name]), ...writes.names];
-  const written = words.find(mayBeExecuted);
+  // A removal or a change of mode (`rm -f .git/index.lock`) puts no command there.
+  const written = words.find((word) => word.changes !== true && mayBeExecuted(word));
   return written === undefined ? undefined : `a write to a file other programs run ("${written.text}"), which may run a command the line does not show`;
 }
 

@@ -4,10 +4,12 @@
  * another command fills (`worktree add dir`, `clone url dir`, `init dir`, `submodule add url
  * dir`, `--work-tree=dir`), `git mv`'s destination and sources, `bundle create f`; and, as
  * "any path", `checkout-index` and `update-index --cacheinfo` / `--index-info`, which write
- * (or stage for a checkout) paths named in their data.
+ * (or stage for a checkout) paths named in their data; the commands that rewrite the working
+ * tree as `git-tree-writes` reads them.
  *
  * @module
  */
+import { gitTreeWrites } from './git-tree-writes.js';
 import { operandsOf } from './option-values.js';
 
 /** A word of a command, as the shell parser gave it. */
@@ -20,6 +22,11 @@ interface Word {
 export interface GitWrites<W extends Word> {
   readonly files: W[];
   readonly trees: W[];
+  /** Pathspecs a working-tree command restores or removes, each a folder with all it holds (see `git-tree-writes`). */
+  readonly pathspecs?: W[];
+  /** Why it may write any path of the working tree, which the line does not make unreadable (`git checkout main`). */
+  readonly anyPath?: string;
+  /** Why it may write any path from data: the line cannot be read (`git apply`). */
   readonly unseen?: string;
 }
 
@@ -90,7 +97,8 @@ export function gitWrites<W extends Word>(args: readonly W[]): GitWrites<W> {
     default:
       break;
   }
-  return seen;
+  const tree = command === undefined ? undefined : gitTreeWrites(command, rest);
+  return tree === undefined ? seen : { ...seen, pathspecs: tree.pathspecs, ...(tree.anyPath === undefined ? {} : { anyPath: tree.anyPath }) };
 }
 
 /** The folder `git clone url` makes: the url's last part, less `.git` (`https://x/y.git/` is `y`). */

@@ -1,5 +1,5 @@
 import { decodeAnsiC } from './ansi-c-quote.js';
-import { CASE_INSIDE, findAnsiCEnd, findBacktick, findClose } from './shell-spans.js';
+import { arithmeticEnd, atCommandStart, CASE_INSIDE, findAnsiCEnd, findBacktick, findClose } from './shell-spans.js';
 
 /** A command line after the first pass, ready for `shell-quote`. */
 export interface ScannedLine {
@@ -18,6 +18,12 @@ export interface ScannedLine {
 /** What a substitution becomes in its statement: a literal word, so the parser sees one argument. */
 export const PLACEHOLDER = '$(…)';
 const WORD_BREAK = /[\s;&|()<>]/;
+/**
+ * How many `((`, `$((` and `[[` a line may be read as arithmetic or a test, nested or not:
+ * each costs a pass over the line, and a `$((` nests the scan. Past that they are read as
+ * subshells, substitutions and commands, which judges more words, never fewer.
+ */
+const MAX_LOOKS = 32;
 
 /**
  * The first pass over a bash command line, for what `shell-quote` does not know: it treats
@@ -32,6 +38,10 @@ const WORD_BREAK = /[\s;&|()<>]/;
  * ```
  */
 export function scanShellLine(line: string): ScannedLine {
+  return scan(line, { looks: MAX_LOOKS });
+}
+
+function scan(line: string, budget: { looks: number }): ScannedLine {
   const statements: string[] = [];
   const substitutions: string[] = [];
   let opaque: string | undefined;
@@ -40,6 +50,12 @@ export function scanShellLine(line: string): ScannedLine {
   };
   let current = '';
   let i = 0;
+  // Inside `[[ ... ]]`: its `&&`, `||`, `(`, `<`, `>` join, group and compare, so they are passed on as words.
+  let test = false;
+  // A `case` pattern may be `[[` (`case $x in a | [[ ) rm f;; esac` runs rm): after one, no test is read.
+  let cased = false;
+  // The `)` ending an arithmetic command `((...))` being read: up to there `<` and `>` compare or shift.
+  let arithmetic = -1;
   const atWordStart = (): boolean => current === '' || WORD_BREAK.test(current[current.length - 1]!);
 
   /**
@@ -55,9 +71,9 @@ export function scanShellLine(line: string): ScannedLine {
     const inner = line.slice(open + 1, close);
     // Bash reads `$((` as arithmetic only when the inner `(` closes right before the outer
     // `)`: `$((rm f) )` is a substitution running the subshell `(rm f)`.
-    if (dollar && line[open + 1] === '(' && findClose(line, open + 2) === close - 1) {
+    if (dollar && line[open + 1] === '(' && budget.looks-- > 0 && findClose(line, open + 2) === close - 1) {
       // $((...)) is arithmetic: only the substitutions inside it run commands.
-      substitutions.push(...scanShellLine(inner).substitutions);
+      substitutions.push(...scan(inner, budget).substitutions);
     } else {
       substitutions.push(inner);
     }
@@ -102,6 +118,9 @@ export function scanShellLine(line: string): ScannedLine {
   while (i < line.length) {
     const c = line[i]!;
     const next = line[i + 1];
+    // A test cannot hold these: bash refuses the line, and reading on as usual judges more.
+    if (test && (c === ';' || c === '\n' || ((c === '&' || c === '|') && next !== c))) test = false;
+    if (c === 'c' && atWordStart() && /^case(?:\s|$)/.test(line.slice(i, i + 5))) cased = true;
     if (c === '\\') {
       if (next !== '\n') current += line.slice(i, i + 2); // a backslash-newline joins the lines
       i += 2;
@@ -129,6 +148,29 @@ export function scanShellLine(line: string): ScannedLine {
     } else if ((c === '$' || c === '<' || c === '>') && next === '(') {
       i = substitution(i + 1, c === '$');
       current += `'${PLACEHOLDER}'`;
+    } else if (test && (c === '&' || c === '|') && next === c) {
+      current += `'${c}${c}'`;
+      i += 2;
+    } else if (test && (c === '(' || c === ')' || c === '<' || c === '>')) {
+      current += `'${c}'`;
+      i += 1;
+    } else if (test && c === ']' && atWordStart() && /^\](?:[\s;&|()<>]|$)/.test(line.slice(i + 1, i + 3))) {
+      test = false;
+      current += ']]';
+      i += 2;
+    } else if (c === '[' && next === '[' && atWordStart() && !cased && /\s/.test(line[i + 2] ?? '') && budget.looks-- > 0 && atCommandStart(current)) {
+      // Only the reserved word `[[` starts a test: unquoted, where a command starts (`echo [[ a || rm x ]]` runs rm).
+      test = true;
+      current += '[[';
+      i += 2;
+    } else if (i < arithmetic && (c === '<' || c === '>')) {
+      current += `'${c}'`; // `(( x > y ))` compares: no redirection
+      i += 1;
+    } else if (c === '(' && next === '(' && atWordStart() && !current.endsWith('(') && budget.looks-- > 0 && arithmeticEnd(line, i) >= 0) {
+      // Its words are still judged as commands, in doubt (`((rm f))` is arithmetic to bash).
+      arithmetic = arithmeticEnd(line, i);
+      current += '((';
+      i += 2;
     } else if (c === '<' && next === '<') {
       // `<<<` is a here-string (one word of input); `<<` starts a here-document.
       const hereString = line[i + 2] === '<';

@@ -54,6 +54,49 @@ export function findClose(text: string, from: number): number {
   return -1;
 }
 
+/**
+ * The index of the `)` ending the arithmetic command `((...))` whose first `(` is at `open`,
+ * or -1 when bash reads it otherwise: as for `$((`, it is arithmetic only when the inner `(`
+ * closes right before the outer `)` (`((rm f) )` is a subshell in a subshell). Bash reads
+ * no comment there, while {@link findClose} does: with a `#` inside, -1 keeps the reading
+ * that judges every word as a command (`((rm f #)`, a line break, `))` runs `rm f`).
+ */
+export function arithmeticEnd(text: string, open: number): number {
+  const close = findClose(text, open + 1);
+  if (close < 0 || findClose(text, open + 2) !== close - 1) return -1;
+  return text.slice(open + 2, close - 1).includes('#') ? -1 : close;
+}
+
+/** Reserved words after which a command starts (`if [[`, `! [[`, `{ [[`). */
+const BEFORE_COMMAND = new Set(['if', 'then', 'elif', 'else', 'do', 'while', 'until', '!', '{']);
+
+/**
+ * Whether a word after `text` (a statement so far, quotes kept) is where a command starts:
+ * at the start, after `;`, `&`, `|` or a subshell's `(`, or after a reserved word that is
+ * itself there. Narrower than bash (not after `)` or `time`): a wrong "no" only judges more
+ * words as commands. A quoted or escaped word is no reserved word, and `x=(` no subshell.
+ */
+export function atCommandStart(text: string): boolean {
+  let rest = text.trimEnd();
+  for (;;) {
+    if (rest === '') return true;
+    const last = rest[rest.length - 1]!;
+    const before = rest.slice(0, -1);
+    if (';&|('.includes(last)) {
+      if (/(?:^|[^\\])(?:\\\\)*\\$/.test(before)) return false; // escaped: part of a word
+      if (last === '&' && /[<>]$/.test(before)) return false; // `>&`: a target follows
+      if (last !== '(' && /;$/.test(before)) return false; // `;;`, `;&`: a case pattern follows
+      if (last !== '(') return true;
+      if (before !== '' && !/[\s;&|(]$/.test(before)) return false; // `x=(`: an array's words
+      rest = before.trimEnd();
+      continue;
+    }
+    const word = /[^\s;&|()<>]*$/.exec(rest)![0];
+    if (!BEFORE_COMMAND.has(word)) return false;
+    rest = rest.slice(0, -word.length).trimEnd();
+  }
+}
+
 /** The index of the `"` closing a double-quoted string that starts before `from`; -1 when none. */
 function findDoubleEnd(text: string, from: number): number {
   for (let i = from; i < text.length; i++) {

@@ -2,7 +2,8 @@
  * The output files of tools that write one named by an option or an operand: `xxd -r in out`,
  * `openssl ... -out f` (and `-keyout`), `iconv -o f`, `gpg -o f`, `split in prefix` and
  * `csplit -f prefix` (files named by the prefix and a suffix), `script f` (its typescript),
- * `tar -c -f f` (the archive it makes or adds to).
+ * `tar -c -f f` (the archive it makes or adds to), `ssh -E f` (its log) and the files its `-o`
+ * settings write (`UserKnownHostsFile`, `ControlPath`).
  *
  * @module
  */
@@ -15,8 +16,10 @@ interface Word {
 }
 
 /** The programs {@link toolWrites} reads. */
-export const TOOL_WRITERS: ReadonlySet<string> = new Set(['xxd', 'openssl', 'iconv', 'gpg', 'gpg2', 'split', 'csplit', 'script', 'tar', 'gtar', 'bsdtar']);
+export const TOOL_WRITERS: ReadonlySet<string> = new Set(['xxd', 'openssl', 'iconv', 'gpg', 'gpg2', 'split', 'csplit', 'script', 'tar', 'gtar', 'bsdtar', 'ssh']);
 
+/** ssh's options taking a value. */
+const SSH_VALUED = 'BbcDEeFIiJLlmOoPpQRSWw';
 /** Options of `split` taking a value. */
 const SPLIT_SHORT = 'abCln';
 const SPLIT_LONG = ['bytes', 'line-bytes', 'lines', 'number', 'additional-suffix', 'suffix-length', 'separator', 'filter'];
@@ -51,9 +54,28 @@ export function toolWrites<W extends Word>(base: string, args: readonly W[]): W[
       const { operands } = operandsOf(args, SCRIPT_SHORT, SCRIPT_LONG);
       return [operands[0] ?? ({ ...(args[0] ?? { glob: false }), text: 'typescript' } as W)];
     }
+    case 'ssh':
+      return sshWrites(args);
     default:
       return tarCreates(args) ? [...optionValues(args, 'f', ['file']), ...oldFormFile(args)].filter((a) => a.text !== '-') : [];
   }
+}
+
+/** ssh's log file (`-E f`; `-y` logs to syslog) and the files of `-S f`, `-o UserKnownHostsFile=f`, `-o ControlPath=f`. */
+function sshWrites<W extends Word>(args: readonly W[]): W[] {
+  const out: W[] = [];
+  for (let i = 0; i < args.length && args[i]!.text.startsWith('-'); i += 1) {
+    const text = args[i]!.text;
+    // The first letter taking a value takes the rest of the word, or the next one.
+    const at = [...text.slice(1)].findIndex((c) => SSH_VALUED.includes(c)) + 1;
+    if (at === 0) continue;
+    const value = at < text.length - 1 ? { ...args[i]!, text: text.slice(at + 1) } : args[(i += 1)];
+    if (value === undefined) break;
+    if (text[at] === 'E' || text[at] === 'S') out.push(value);
+    const setting = text[at] === 'o' ? /^\s*(?:userknownhostsfile|controlpath)\s*[=\s]\s*(.+)$/is.exec(value.text) : null;
+    if (setting !== null && setting[1]!.toLowerCase() !== 'none') out.push(...setting[1]!.trim().split(/\s+/).map((path) => ({ ...value, text: path })));
+  }
+  return out;
 }
 
 /** The files a prefix names: itself followed by any suffix, as a glob. */

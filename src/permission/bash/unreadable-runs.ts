@@ -32,8 +32,21 @@ const CODE_VARIABLE = new RegExp(
   '^(?:BASH_ENV|ENV|SHELLOPTS|BASHOPTS|PS4|PROMPT_COMMAND|BASH_LOADABLES_PATH|PATH|HOME|ZDOTDIR|XDG_CONFIG_HOME|LD_[A-Z_]+|DYLD_[A-Z_]+|' +
     'NODE_OPTIONS|NODE_PATH|PERL5OPT|PERL5LIB|PERLLIB|PYTHONPATH|PYTHONSTARTUP|PYTHONHOME|RUBYOPT|RUBYLIB|' +
     'GIT_(?:SSH|SSH_COMMAND|EXTERNAL_DIFF|PAGER|EDITOR|SEQUENCE_EDITOR|ASKPASS|EXEC_PATH|DIR|COMMON_DIR|WORK_TREE|TEMPLATE_DIR|PROXY_COMMAND|ALLOW_PROTOCOL|DIFFTOOL_EXTCMD|CONFIG[A-Z_0-9]*)|' +
-    'PAGER|MANPAGER|CDPATH|GLOBIGNORE|EDITOR|VISUAL|LESSOPEN|LESSCLOSE|SSH_ASKPASS|SUDO_ASKPASS|BROWSER|TAR_OPTIONS|npm_config_[A-Za-z_]+|NPM_CONFIG_[A-Z_]+)$',
+    'PAGER|MANPAGER|CDPATH|GLOBIGNORE|EDITOR|VISUAL|LESSOPEN|LESSCLOSE|LESSKEY[A-Z_]*|MAKEFILES|SSH_ASKPASS|SUDO_ASKPASS|BROWSER|TAR_OPTIONS|' +
+    'npm_config_[A-Za-z_]+|NPM_CONFIG_[A-Z_]+)$',
 );
+/**
+ * Variables holding a program's options, by the values that make it run a command: less's
+ * `+!cmd` or a lesskey file (`LESS='+!rm f'`), make's `--eval` or a makefile (`MAKEFLAGS=-E...`).
+ * Other values (`LESS=-R`, `MAKEFLAGS=-j4`) change nothing that runs.
+ */
+const OPTION_VARIABLE: Readonly<Record<string, RegExp>> = {
+  LESS: /[+k]/,
+  MORE: /[+k]/,
+  MAKEFLAGS: /[Ef]|eval|SHELL/,
+  GNUMAKEFLAGS: /[Ef]|eval|SHELL/,
+  MFLAGS: /[Ef]|eval|SHELL/,
+};
 /** Builtins whose arguments set or export variables. */
 const SETTERS = new Set(['export', 'declare', 'typeset', 'local', 'readonly', 'env']);
 
@@ -90,7 +103,8 @@ export function codeVariable(assignments: readonly string[], command: readonly s
   const setters = SETTERS.has(command[0] ?? '') ? command.slice(1) : [];
   for (const word of [...assignments, ...setters]) {
     const variable = /^[A-Za-z_][A-Za-z0-9_]*/.exec(word)?.[0];
-    if (variable !== undefined && CODE_VARIABLE.test(variable)) {
+    const options = variable === undefined ? undefined : OPTION_VARIABLE[variable];
+    if (variable !== undefined && (CODE_VARIABLE.test(variable) || options?.test(word.slice(variable.length)) === true)) {
       return `a change of ${variable}, which makes programs run code from elsewhere`;
     }
   }

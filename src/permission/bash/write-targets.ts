@@ -4,7 +4,8 @@
  * own path, a path that leaves it may come back into it: an absolute path or one starting
  * with `..` is also judged at each of its tails (`/home/u/ws/src/a.ts` may be `src/a.ts`).
  * After a `cd` (or `git -C`, `env -C`) relative paths are relative to a folder not known
- * here, so each is also read as any path ending in it. A part known only when the line runs
+ * here, so each is also read as any path ending in it: those written after it on the line,
+ * or all of them when the line may run a write again after the `cd` (a loop, a function). A part known only when the line runs
  * (`$F`, `$(…)`, `{a,b}`, `~`) may hold `../`, so from there on the path is read as a shape
  * (a command pattern: `out/$x.log` is `*.log`); a glob keeps what comes before it. A line
  * of more than {@link MAX_WRITE_TARGETS} writes, or a path outside the workspace deeper than
@@ -14,13 +15,13 @@
  */
 import { posix } from 'node:path';
 import { commandShape } from './command-shape.js';
-import type { CommandWrites, WrittenWord } from './written-files.js';
+import type { CommandWrites, WrittenWord } from './written-words.js';
 
 /** One write of a line, and where it is judged. */
 export interface WriteTarget {
   /** What the line shows (`src/a.ts`, `$F`), or why it may write any path (`tar extracting an archive...`). */
   readonly written: string;
-  /** True when the command writes paths the line does not show at all. */
+  /** True when the command writes paths the line does not show at all (`tar -x`, `git checkout main`). */
   readonly unseen: boolean;
   /** Paths to judge as the write tool's are (glob rules, path semantics). */
   readonly paths: readonly string[];
@@ -32,24 +33,34 @@ export interface WriteTarget {
 const NOT_FILES = /^(?:-|\/dev\/(?:null|zero|stdout|stderr|tty|fd\/\d+))$/;
 /** More writes than this on one line are judged as writing any path: each costs a resolution and a pass over the rules. */
 export const MAX_WRITE_TARGETS = 64;
-const cache = new WeakMap<readonly CommandWrites[], readonly WriteTarget[]>();
+const caches = { ordered: new WeakMap<readonly CommandWrites[], readonly WriteTarget[]>(), anywhere: new WeakMap<readonly CommandWrites[], readonly WriteTarget[]>() };
+/** Syntax that may run a command again, or later than it stands (a loop, a function): a `cd` then moves every write. */
+const REPEATS = /(?:^|[\s;&|({`])(?:for|while|until|select|function|trap|coproc)(?=[\s;&|)}]|$)|\(\s*\)/;
 
 /**
- * The targets of every write of a line (its parts' `writes`), resolved once per line.
+ * The targets of every write of a line (its parts' `writes`, in the order they stand),
+ * resolved once per line.
+ *
+ * @param line - the line itself: with a loop or a function a `cd` moves every write, else only those after it.
  *
  * @example
  * ```ts
- * writeTargets(commandParts('cd x && echo a > b').writes!); // [{ written: 'b', paths: ['b'], shapes: ['*\/b'], unseen: false }]
+ * const line = 'cd x && echo a > b';
+ * writeTargets(commandParts(line).writes!, line); // [{ written: 'b', paths: ['b'], shapes: ['*\/b'], unseen: false }]
  * ```
  */
-export function writeTargets(writes: readonly CommandWrites[]): readonly WriteTarget[] {
+export function writeTargets(writes: readonly CommandWrites[], line: string): readonly WriteTarget[] {
+  const anywhere = REPEATS.test(line);
+  const cache = anywhere ? caches.anywhere : caches.ordered;
   let targets = cache.get(writes);
-  if (targets === undefined) cache.set(writes, (targets = resolveAll(writes)));
+  if (targets === undefined) cache.set(writes, (targets = resolveAll(writes, anywhere)));
   return targets;
 }
 
-function resolveAll(writes: readonly CommandWrites[]): WriteTarget[] {
-  const chdir = writes.some((w) => w.chdir);
+function resolveAll(writes: readonly CommandWrites[], anywhere: boolean): WriteTarget[] {
+  // Writes are in the order the line runs them (a substitution's after its statement's, which is
+  // no earlier than it runs): a `cd` moves the writes after it, and itself (`git -C x`).
+  let chdir = anywhere && writes.some((w) => w.chdir);
   const out: WriteTarget[] = [];
   const unseen = (written: string): WriteTarget => ({ written, unseen: true, paths: [], shapes: ['*'] });
   const count = writes.reduce((sum, w) => sum + w.files.length + w.joined.length, 0);
@@ -57,9 +68,15 @@ function resolveAll(writes: readonly CommandWrites[]): WriteTarget[] {
     return [...writes.flatMap((w) => (w.unseen === undefined ? [] : [unseen(w.unseen)])), unseen(`${count} writes (over ${MAX_WRITE_TARGETS}), judged as writing any path`)];
   }
   for (const w of writes) {
+    chdir ||= w.chdir;
     if (w.unseen !== undefined) out.push(unseen(w.unseen));
     for (const file of w.files) if (!NOT_FILES.test(file.text)) out.push(resolve(file, chdir, false));
-    for (const { dir, name, tree } of w.joined) {
+    for (const { dir, name, tree, why } of w.joined) {
+      // A command rewriting the working tree from data (`git checkout main`): any path.
+      if (why !== undefined) {
+        out.push(unseen(why));
+        continue;
+      }
       const base = baseName(name.text);
       // A source ending in `/` (rsync) puts what it holds into the folder: any name there.
       const text = base === '' ? dir.text : `${dir.text.replace(/\/+$/, '')}/${base}`;

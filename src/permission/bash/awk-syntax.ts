@@ -1,0 +1,70 @@
+/**
+ * Reading awk program text: where its strings and regular expressions end, and the commands
+ * it runs through pipes (`print | "cmd"`, `"cmd" | getline`) and `system("cmd")`.
+ *
+ * @module
+ */
+
+/**
+ * The commands a program runs through pipes and `system()`, pushed onto `out` as the text of
+ * their string; true when one is an expression instead (known only when it runs). A `|` in a
+ * regular expression (`/a|b/`) or `||` runs nothing.
+ */
+export function awkCommands(program: string, out: string[]): boolean {
+  let unknown = false;
+  let operand = false;
+  const literal = (at: number): string | undefined => {
+    while (program[at] === ' ' || program[at] === '\t') at += 1;
+    return program[at] === '"' ? program.slice(at + 1, stringEnd(program, at)) : undefined;
+  };
+  for (let i = 0; i < program.length; i += 1) {
+    const c = program[i]!;
+    if (c === ' ' || c === '\t') continue;
+    if (c === '"') {
+      const end = stringEnd(program, i);
+      const piped = /^\s*\|&?\s*getline\b/.exec(program.slice(end + 1));
+      if (piped !== null) out.push(program.slice(i + 1, end));
+      i = end + (piped?.[0].length ?? 0);
+    } else if (c === '\\') i += 1;
+    else if (c === '/' && !operand) i = regexEnd(program, i);
+    else if (c === '|' && program[i + 1] === '|') i += 1;
+    else if (c === '|') {
+      const at = i + (program[i + 1] === '&' ? 2 : 1);
+      const text = literal(at);
+      if (text === undefined) unknown = true;
+      else out.push(text);
+    }
+    operand = /[\w$)\]".]/.test(c);
+  }
+  for (const call of program.matchAll(/\bsystem\s*\(/g)) {
+    const at = call.index + call[0].length;
+    const text = literal(at);
+    const closes = text !== undefined && /^\s*\)/.test(program.slice(stringEnd(program, program.indexOf('"', at)) + 1));
+    if (closes) out.push(text);
+    else unknown = true;
+  }
+  return unknown;
+}
+
+/** Where a regular expression that opens at `start` closes (a `/` outside a bracket expression, or the line's end). */
+export function regexEnd(program: string, start: number): number {
+  let bracket = false;
+  let i = start + 1;
+  for (; i < program.length && program[i] !== '\n'; i += 1) {
+    const c = program[i]!;
+    if (c === '\\') i += 1;
+    else if (bracket) bracket = c !== ']';
+    else if (c === '[') {
+      bracket = true;
+      if (program[i + 1] === ']') i += 1; // `[]...]`: the first `]` is a member
+    } else if (c === '/') return i;
+  }
+  return i - 1;
+}
+
+/** Where a string literal that opens at `start` closes (its closing quote, or the program's end). */
+export function stringEnd(program: string, start: number): number {
+  let i = start + 1;
+  while (i < program.length && program[i] !== '"') i += program[i] === '\\' ? 2 : 1;
+  return i;
+}

@@ -1,0 +1,79 @@
+/**
+ * Commands that remove files or change them without writing content: `rm`, `rmdir`,
+ * `unlink`, `shred`, `touch`, `mkdir`, `chmod`, `chown`, `chgrp`, `truncate`, and `find`
+ * with `-delete` (any path under its start points) or `-fprint` / `-fprintf` / `-fls` (the
+ * file it prints to). For the user's write rules removing or changing a file is writing it,
+ * as the write tool's rules would judge it; the check of files other programs run leaves the
+ * removals and changes alone (`rm -f .git/index.lock` runs nothing), not what `find` prints.
+ *
+ * @module
+ */
+import { operandsOf } from './option-values.js';
+import type { CommandWrites, WrittenWord } from './written-words.js';
+
+/** The options taking a value, by program (short letters, long names); the other programs' operands are all written. */
+const VALUED: Readonly<Record<string, readonly [string, readonly string[]]>> = {
+  rm: ['', []],
+  rmdir: ['', []],
+  unlink: ['', []],
+  shred: ['ns', ['iterations', 'size', 'random-source']],
+  touch: ['drt', ['date', 'reference', 'time']],
+  mkdir: ['mZ', ['mode', 'context']],
+  truncate: ['rs', ['reference', 'size']],
+  chmod: ['', ['reference']],
+  chown: ['', ['reference', 'from']],
+  chgrp: ['', ['reference']],
+};
+
+/** The programs {@link changeWrites} reads. */
+export const CHANGERS: ReadonlySet<string> = new Set([...Object.keys(VALUED), 'find']);
+/** Programs whose first operand is a mode or an owner, unless `--reference` gives it. */
+const SETTERS = new Set(['chmod', 'chown', 'chgrp']);
+/** A tree named by a name ending in `/`: the folder with anything in it. */
+const ANY_NAME: WrittenWord = Object.freeze({ text: '/', glob: false });
+/** find's actions that write the file their next word names. */
+const PRINTS_TO = new Set(['-fprint', '-fprint0', '-fprintf', '-fls']);
+
+/** What `base` (one of {@link CHANGERS}) with `args` removes, changes or writes (see the module). */
+export function changeWrites(base: string, args: readonly WrittenWord[]): Pick<CommandWrites, 'files' | 'joined'> {
+  if (base === 'find') return findWrites(args);
+  const [short, long] = VALUED[base]!;
+  let operands = base === 'chmod' ? chmodOperands(args) : operandsOf(args, short, long).operands;
+  if (SETTERS.has(base) && !args.some((a) => a.text.startsWith('--ref'))) operands = operands.slice(1);
+  // truncate's file keeps being read as any write (its size is content); the others' paths are changes only.
+  const changed = base === 'truncate' ? operands : operands.map((a) => ({ ...a, changes: true }));
+  // `rm -r`, `chmod -R`, `shred`: a folder with all it holds.
+  const tree = (base === 'rm' || SETTERS.has(base)) && args.some((a) => /^-[A-Za-z]*[rR]|^--rec/.test(a.text));
+  return tree ? { files: [], joined: changed.map((dir) => ({ dir, name: ANY_NAME, tree: true })) } : { files: changed, joined: [] };
+}
+
+/** chmod's operands: a mode may look like an option (`chmod -w f`), so only its known options are left out. */
+function chmodOperands(args: readonly WrittenWord[]): WrittenWord[] {
+  const operands: WrittenWord[] = [];
+  for (let i = 0; i < args.length; i += 1) {
+    const text = args[i]!.text;
+    if (/^--ref[a-z]*$/.test(text)) i += 1;
+    else if (!/^-[Rcfv]+$|^--/.test(text)) operands.push(args[i]!);
+  }
+  return operands;
+}
+
+/**
+ * `find`'s writes: `-fprint f` and its kin write `f` (content it chooses: `-fprintf f fmt`),
+ * `-delete` removes any path under its start points (the words before its first expression,
+ * or `.`).
+ */
+function findWrites(args: readonly WrittenWord[]): Pick<CommandWrites, 'files' | 'joined'> {
+  const files: WrittenWord[] = [];
+  args.forEach((arg, i) => {
+    if (PRINTS_TO.has(arg.text) && args[i + 1] !== undefined) files.push(args[i + 1]!);
+  });
+  if (!args.some((a) => a.text === '-delete')) return { files, joined: [] };
+  let i = 0;
+  // Its own options come first: `-H`, `-L`, `-P`, `-D debug`, `-O3`.
+  while (i < args.length && /^-(?:[HLP]+|D|O\d*)$/.test(args[i]!.text)) i += args[i]!.text === '-D' ? 2 : 1;
+  const starts: WrittenWord[] = [];
+  for (; i < args.length && !/^[-(!),]/.test(args[i]!.text); i += 1) starts.push(args[i]!);
+  const roots = starts.length > 0 ? starts : [{ ...(args[0] ?? { glob: false }), text: '.' }];
+  return { files, joined: roots.map((dir) => ({ dir: { ...dir, changes: true }, name: ANY_NAME, tree: true })) };
+}

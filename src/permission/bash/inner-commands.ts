@@ -1,0 +1,94 @@
+/**
+ * The commands a simple command runs besides itself: a shell's `-c` string, what `eval`,
+ * `trap` or `env -S` get, every suffix of a wrapper's words (`sudo -u root rm x`), the
+ * command of `find -exec`, and what `npx` or `npm exec` start.
+ *
+ * @module
+ */
+import { packageCommandStarts } from './package-runs.js';
+import type { PartRole, PartSink } from './part-sink.js';
+import {
+  COMMAND_OPTION_PROGRAMS, commandString, EVALUATORS, FIND_EXEC, LINE_ARGUMENTS, readsInput, RUNTIME_ARGUMENTS, scriptArguments, SHELLS,
+  WRAPPERS,
+} from './shell-programs.js';
+import { RUNTIME_ARGUMENT, text, type TextWord, type Word } from './shell-words.js';
+import { shellWithoutCommand } from './unreadable-runs.js';
+import { xargsPlaceholder } from './written-files.js';
+
+/** Reads words as a simple command (`analyseWords`); `suffixes`: a wrapper's later words may start the command. */
+export type AnalyseWords = (words: readonly Word[], role: PartRole, depth: number, sink: PartSink, suffixes: boolean) => void;
+
+/** A simple command as `innerCommands` reads it. */
+export interface RunningCommand {
+  /** Its name without the binary's folder. */
+  readonly base: string;
+  /** Its words as written, redirections included. */
+  readonly words: readonly Word[];
+  /** The command's name and arguments (see `plainWords`). */
+  readonly plain: readonly TextWord[];
+  /** How deep in command lines run by other commands it is (see `commandParts`). */
+  readonly depth: number;
+  /** Whether it is read where a command starts, so a wrapper's later words are tried as the command. */
+  readonly suffixes: boolean;
+}
+
+// Each word after a wrapper is tried as the start of the command; a longer list is too complex to check.
+const MAX_WRAPPED_WORDS = 64;
+
+/** Records in `sink` the commands `command` runs from its arguments, reading them with `analyse`. */
+export function innerCommands(command: RunningCommand, sink: PartSink, analyse: AnalyseWords): void {
+  const { base, words, plain, depth, suffixes } = command;
+  const args = plain.slice(1).map((w) => w.text);
+  if (SHELLS.has(base)) {
+    const script = commandString(args);
+    if (script !== undefined) sink.line(script, 'variant', depth + 1);
+    else sink.flag(shellWithoutCommand(base, readsInput(base, args)));
+  }
+  if (COMMAND_OPTION_PROGRAMS.has(base)) {
+    const script = commandString(args);
+    if (script !== undefined) sink.line(script, 'variant', depth + 1);
+    else if (base === 'script') sink.flag('"script" without -c, which runs a shell reading its input');
+  }
+  if (EVALUATORS.has(base)) sink.line(args.join(' '), 'variant', depth + 1);
+  for (const script of scriptArguments(base, args)) sink.line(script, 'variant', depth + 1);
+  if ((base === 'alias' && args.length > 0) || (base === 'hash' && args.includes('-p'))) {
+    sink.flag(`"${base}", which can run a command under another name`);
+  }
+  if (WRAPPERS.has(base) && suffixes) wrapped(command, sink, analyse);
+  if (base === 'find') findExecs(plain, depth, sink, analyse);
+  // `npx cmd`, `npm exec -- cmd`: the command is judged from where it starts, as a wrapper's is.
+  for (const start of suffixes ? packageCommandStarts(base, args) : []) {
+    analyse(words.slice(words.indexOf(plain[start + 1]!)), 'variant', depth + 1, sink, true);
+  }
+}
+
+/** A wrapper's options vary (`sudo -u root`, `nice -n 5`, `timeout 5`): every suffix of its words may be the command. */
+function wrapped({ base, words, plain, depth }: RunningCommand, sink: PartSink, analyse: AnalyseWords): void {
+  if (plain.length > MAX_WRAPPED_WORDS) sink.flag(`more than ${MAX_WRAPPED_WORDS} words after "${base}"`);
+  const appended = RUNTIME_ARGUMENTS.has(base) ? [RUNTIME_ARGUMENT] : [];
+  // `xargs -I R cp y R`: R is what xargs puts there, as `{}` is; the words as written are judged too (`-I r rm r`).
+  const placeholder = base === 'xargs' ? xargsPlaceholder(plain.slice(1).map((w) => w.text)) : undefined;
+  const replaced = (w: Word): Word => (w.kind === 'word' && w.text.includes(placeholder!) ? { ...w, text: w.text.replaceAll(placeholder!, '{}') } : w);
+  for (const word of plain.slice(1, MAX_WRAPPED_WORDS)) {
+    analyse([...words.slice(words.indexOf(word)), ...appended], 'variant', depth + 1, sink, false);
+    if (placeholder) analyse([...words.slice(words.indexOf(word)).map(replaced), ...appended], 'variant', depth + 1, sink, false);
+    // A word with spaces is a command line for some wrappers (`parallel 'rm {}'`), and may be one
+    // for others: then what the checker cannot read in it is no reason to flag the line.
+    if (/\s/.test(word.text)) sink.line(word.text, 'variant', depth + 1, !LINE_ARGUMENTS.has(base));
+  }
+}
+
+/** The words of `find ... -exec cmd {} ;` that form commands; `-delete` is judged as `rm {}`. */
+function findExecs(words: readonly Word[], depth: number, sink: PartSink, analyse: AnalyseWords): void {
+  for (let i = 0; i < words.length; i++) {
+    if (text(words[i]!) === '-delete') analyse([{ ...RUNTIME_ARGUMENT, text: 'rm' }, RUNTIME_ARGUMENT], 'variant', depth + 1, sink, true);
+    if (!FIND_EXEC.has(text(words[i]!))) continue;
+    let end = i + 1;
+    while (end < words.length && text(words[end]!) !== ';' && text(words[end]!) !== '+') end += 1;
+    const command = words.slice(i + 1, end);
+    // `-exec rm ;` still gets a file: find names it with `{}`, or appends it with `+`.
+    const withFile = command.some((w) => text(w).includes('{}')) ? command : [...command, RUNTIME_ARGUMENT];
+    analyse(withFile, 'variant', depth + 1, sink, true);
+    i = end;
+  }
+}

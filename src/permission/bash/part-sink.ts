@@ -1,0 +1,33 @@
+/**
+ * Where the reading of a command line puts what it finds: the commands and spellings rules
+ * are matched against, the reasons it cannot read a line, and what its commands write.
+ *
+ * @module
+ */
+import type { CommandWrites } from './written-files.js';
+
+/** How a part of a command line is judged: a `command` must be allowed; a `variant` is only checked against deny and ask rules. */
+export type PartRole = 'command' | 'variant';
+
+/** Where `analyseStatement` puts what it finds. */
+export interface PartSink {
+  /** Records a simple command (normalised text) or another spelling of one. */
+  add(role: PartRole, text: string): void;
+  /** Marks the line as too complex to judge, saying why. */
+  flag(reason: string): void;
+  /**
+   * Notes what makes bash run text of the line as code (`evaluates`: arithmetic, a subscript...)
+   * or may bring a command into that text (`carries`: a quoted `$(`, a value read at run time).
+   * Only both together make the line too complex to judge (see `code-in-data`).
+   */
+  note(kind: 'evaluates' | 'carries', what: string): void;
+  /**
+   * Judges a command line that a command runs (a `sh -c` string, what `eval` gets). `quiet`:
+   * it only may be one (a wrapper's argument with spaces), so what it cannot read is no reason to flag the line.
+   */
+  line(text: string, role: PartRole, depth: number, quiet?: boolean): void;
+  /** Records a command whose arguments are only known when it runs, as a pattern (see `commandShape`): deny and ask rules that could match it hold. */
+  shape(text: string): void;
+  /** Records what a simple command writes (see `written-files`), for the user's write and edit rules. */
+  write(writes: CommandWrites): void;
+}

@@ -1,0 +1,92 @@
+/**
+ * The words of a simple command as the shell parser gives them, and what the reading of a
+ * command line asks of them: which are the command and its arguments, which files its
+ * redirections write, which parts are only known when it runs.
+ *
+ * @module
+ */
+
+/** A word of a simple command (quotes removed; `glob`: an unquoted glob), or a redirection operator. */
+export type Word = { readonly kind: 'word'; readonly text: string; readonly glob: boolean } | { readonly kind: 'redirect'; readonly op: string };
+/** A word that is no redirection. */
+export type TextWord = Extract<Word, { kind: 'word' }>;
+
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=/;
+/** The files a command run by `xargs`, `find -exec`... gets when it runs, as a rule sees them. */
+export const RUNTIME_ARGUMENT: TextWord = Object.freeze({ kind: 'word', text: '{}', glob: false });
+
+/** The words that are the command and its arguments: leading assignments and every redirection with its target dropped. */
+export function plainWords(words: readonly Word[]): TextWord[] {
+  const out: TextWord[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i]!;
+    if (word.kind === 'redirect') {
+      i += 1; // its target
+    } else if (/^\d+$/.test(word.text) && words[i + 1]?.kind === 'redirect') {
+      // `2>/dev/null`: shell-quote splits off the descriptor, which is not an argument
+    } else if (out.length > 0 || word.glob || !ASSIGNMENT.test(word.text)) {
+      out.push(word);
+    }
+  }
+  return out;
+}
+
+// Redirections that open their target for writing; `>&` does unless its target is a descriptor (`2>&1`, `>&-`).
+const OUTPUT_REDIRECTS = new Set(['>', '>>', '>|', '&>', '&>>', '<>', '>&']);
+
+/**
+ * The files a command's redirections write: `> f`, `>> f`, `&> f`, `<> f`, `>& f`. A `>`
+ * comparing in `[[ a > b ]]` or `(( a > b ))` is a word by now, no redirection.
+ */
+export function redirectTargets(words: readonly Word[]): TextWord[] {
+  const out: TextWord[] = [];
+  for (let i = 0; i + 1 < words.length; i++) {
+    const word = words[i]!;
+    const target = words[i + 1]!;
+    if (word.kind !== 'redirect' || !OUTPUT_REDIRECTS.has(word.op) || target.kind !== 'word') continue;
+    if (word.op === '>&' && /^(?:\d+-?|-)$/.test(target.text)) continue;
+    out.push(target);
+  }
+  return out;
+}
+
+/** Whether a word is one of the assignments in front of the command. */
+export function isAssignment(word: Word, words: readonly Word[]): boolean {
+  if (word.kind !== 'word' || word.glob || !ASSIGNMENT.test(word.text)) return false;
+  const name = words.findIndex((w) => w.kind === 'word' && !w.glob && !ASSIGNMENT.test(w.text) && !/^\d+$/.test(w.text));
+  return name < 0 || words.indexOf(word) < name;
+}
+
+/** Whether a word is only known when the command runs: a glob, a class, a variable, a substitution, a brace expansion. */
+export function isDynamic(word: TextWord): boolean {
+  // The parser marks `*` and `?` as globs, not a class: `r[m]` runs `rm` once a file of that name is there.
+  if (word.glob || word.text === '' || /\[[^\]]+\]/.test(word.text)) return true;
+  return word.text.includes('$') || /\{[^{}]*(?:,|\.\.)[^{}]*\}/.test(word.text);
+}
+
+/** Whether a word is text as written: no redirection, no glob. */
+export function isPlain(word: Word): word is TextWord {
+  return word.kind === 'word' && !word.glob;
+}
+
+/** A word's text, or a redirection's operator. */
+export function text(word: Word): string {
+  return word.kind === 'word' ? word.text : word.op;
+}
+
+/** Words as one command's text, as the matcher sees it. */
+export function render(words: readonly Word[]): string {
+  return collapse(words.map(text).join(' '));
+}
+
+/** Whitespace as the matcher sees it: any run (line breaks, tabs, other spaces) is one space. */
+export function collapse(value: string): string {
+  return value.replace(/\s+/g, ' ').trim();
+}
+
+/** A program's name without its folder (`/bin/rm` is `rm`). */
+export function basename(path: string): string {
+  const cut = path.replace(/\/+$/, '');
+  const base = cut.slice(cut.lastIndexOf('/') + 1);
+  return base === '' ? path : base;
+}
