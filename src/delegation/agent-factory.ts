@@ -181,7 +181,7 @@ export class AgentFactory {
       toolNames,
       // A workspace definition is untrusted input: its rules only narrow unless the engine trusts it.
       policy: parent.policy.child(definition.permissionRules, { narrowOnly: !this.o.agents.mayLoosen(definition) }),
-      maxSteps: definition.maxSteps ?? this.o.maxSteps,
+      maxSteps: stepLimit(definition.maxSteps, this.o.maxSteps, this.o.agents.mayLoosen(definition)),
       // The child's own settings only: a parent's never leak into its children.
       ...(definition.settings ? { settings: definition.settings } : {}),
       // Its own budget, within the parent's pool (TaskWiring.parentBudget, a background task's
@@ -223,7 +223,7 @@ export class AgentFactory {
       instructions: instructionsFromCode ? main.instructions : this.o.agents.systemPromptOf(primary),
       toolNames,
       policy: main.policy.child(primary.permissionRules, { narrowOnly: !this.o.agents.mayLoosen(primary) }),
-      maxSteps: primary.maxSteps ?? main.maxSteps,
+      maxSteps: stepLimit(primary.maxSteps, main.maxSteps, this.o.agents.mayLoosen(primary)),
       ...ownBudget(primaryBudget(primary.tokenBudget, main.tokenBudget, this.o.agents.mayLoosen(primary))),
       ...(primary.settings ? { settings: primary.settings } : {}),
       ...laterNarrowing(main, primary),
@@ -254,6 +254,15 @@ function laterNarrowing(parent: AgentSpec, definition: AgentDefinition): { mcpNa
  */
 function primaryBudget(own: number | undefined, engine: number | undefined, trusted: boolean): number | undefined {
   return trusted ? (own ?? engine) : narrowedBudget(own, engine);
+}
+
+/**
+ * A run's step limit under a definition: its own, else the engine's. A workspace file
+ * (untrusted) only lowers it, as it only narrows the budget: `maxSteps: 100000` in a cloned
+ * repository must not lift the limit the operator set.
+ */
+function stepLimit(own: number | undefined, engine: number, trusted: boolean): number {
+  return own === undefined ? engine : trusted ? own : Math.min(own, engine);
 }
 
 /** The tighter of two limits, either of which may be absent (no limit). */
