@@ -11,6 +11,16 @@ const missingOrEmpty = { minLength: '{parent} has no "{name}"' } as const;
 // The letters of an agent's or a skill's name (AGENT_NAME_PATTERN).
 const NAME_CHARS = '[a-zA-Z0-9_-]';
 
+/**
+ * The longest `name` a definition may have. Names and descriptions go whole into the
+ * delegation tools' descriptions and the main agent's system prompt, sent with every request
+ * of the main agent: a cloned repository's file must not make each request megabytes long.
+ */
+export const MAX_AGENT_NAME_CHARS = 64;
+
+/** The longest `description` a definition may have (see {@link MAX_AGENT_NAME_CHARS}); the body holds the details. */
+export const MAX_AGENT_DESCRIPTION_CHARS = 8192;
+
 /** A list of names, or one comma string of them (`read, grep, glob`). */
 const nameList = (what: string, item: object, string: object = {}) =>
   ({ anyOf: [{ type: 'array', items: item }, { type: 'string', ...string }], description: `a list of ${what} names or a comma-separated string` }) as const;
@@ -30,10 +40,28 @@ export const FRONT_MATTER_SCHEMA = {
     name: {
       ...text,
       minLength: 1,
+      maxLength: MAX_AGENT_NAME_CHARS,
       pattern: AGENT_NAME_PATTERN.source,
-      errorMessage: { ...missingOrEmpty, pattern: '{subject} must contain only letters, digits, "_" and "-" (got {json})' },
+      // No {json} in the long-value message: a diagnostic must not quote kilobytes back.
+      errorMessage: {
+        ...missingOrEmpty,
+        maxLength: `{subject} is longer than ${MAX_AGENT_NAME_CHARS} characters: give the agent a shorter name`,
+        pattern: '{subject} must contain only letters, digits, "_" and "-" (got {json})',
+      },
     },
-    description: { ...text, minLength: 1, pattern: '\\S', errorMessage: { ...missingOrEmpty, pattern: '{subject} is empty' } },
+    description: {
+      ...text,
+      minLength: 1,
+      maxLength: MAX_AGENT_DESCRIPTION_CHARS,
+      pattern: '\\S',
+      errorMessage: {
+        ...missingOrEmpty,
+        maxLength:
+          `{subject} is longer than ${MAX_AGENT_DESCRIPTION_CHARS} characters (it is sent with every request of the main agent): ` +
+          'say in a few sentences when to use the agent, and move the rest into the body',
+        pattern: '{subject} is empty',
+      },
+    },
     tools: nameList('tool', { type: 'string', description: 'a tool name (a string)' }),
     disallowedTools: nameList('tool', { type: 'string', description: 'a tool name (a string)' }),
     model: { type: 'string', pattern: '\\S', description: 'a model name (a non-empty string)' },
