@@ -3,6 +3,17 @@ import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 /** The most bytes of one message an MCP server over HTTP may send: the SDK's own bound on a stdio message. */
 export const MCP_MESSAGE_MAX_BYTES = 10 * 1024 * 1024;
 
+/**
+ * How many events without data (a keep-alive comment, an empty event) an event stream may
+ * end within {@link MCP_EMPTY_EVENTS_WINDOW_MS}; one more fails it. A server keeps a stream
+ * alive with one every few seconds; a stream of nothing else, as fast as the socket took it,
+ * kept the engine parsing at half a core or more, for as long as the server liked.
+ */
+export const MCP_EMPTY_EVENTS_MAX = 1_000;
+
+/** The window {@link MCP_EMPTY_EVENTS_MAX} counts over. */
+export const MCP_EMPTY_EVENTS_WINDOW_MS = 1_000;
+
 const LF = 0x0a;
 const CR = 0x0d;
 // Bodies that must be empty: `new Response` refuses one for these.
@@ -11,7 +22,8 @@ const NULL_BODY = new Set([101, 204, 205, 304]);
 /**
  * `fetch` for a Streamable HTTP transport, bounding what one message of the server may hold
  * in memory: an event stream may not go over `max` bytes without ending an event (a blank
- * line), any other answer over `max` in all. Past that the body fails and `overflow` is told
+ * line), nor end more than {@link MCP_EMPTY_EVENTS_MAX} events without data a second; any
+ * other answer may not go over `max` in all. Past that the body fails and `overflow` is told
  * why (the connection should then be closed, as the SDK closes a stdio server whose line
  * outgrows its buffer): unbounded, an answer that never ends was read for as long as the
  * server sent it, until the process ran out of memory.
@@ -26,12 +38,12 @@ export function boundedFetch(overflow: (problem: string) => void, max = MCP_MESS
     const response = await fetch(url, init);
     if (response.body === null || !response.ok || NULL_BODY.has(response.status)) return response;
     const stream = response.headers.get('content-type')?.includes('text/event-stream') ?? false;
-    const fits = stream ? eventBytes(max) : totalBytes(max);
-    const problem = `its answer went over ${max / 1024 / 1024} MiB ${stream ? 'in one event' : 'in all'}`;
+    const tooMuch = stream ? eventProblem(max) : totalProblem(max);
     const body = response.body.pipeThrough(
       new TransformStream<Uint8Array, Uint8Array>({
         transform(chunk, controller) {
-          if (fits(chunk)) return controller.enqueue(chunk);
+          const problem = tooMuch(chunk);
+          if (problem === undefined) return controller.enqueue(chunk);
           overflow(problem);
           controller.error(new Error(problem));
         },
@@ -41,21 +53,37 @@ export function boundedFetch(overflow: (problem: string) => void, max = MCP_MESS
   };
 }
 
-/** Whether the body so far holds at most `max` bytes. */
-function totalBytes(max: number): (chunk: Uint8Array) => boolean {
+/** Why the body so far is too much: over `max` bytes; undefined while it is not. */
+function totalProblem(max: number): (chunk: Uint8Array) => string | undefined {
   let seen = 0;
-  return (chunk) => (seen += chunk.length) <= max;
+  return (chunk) => ((seen += chunk.length) <= max ? undefined : `its answer went over ${max / 1024 / 1024} MiB in all`);
 }
 
+const DATA = [0x64, 0x61, 0x74, 0x61]; // "data": a line starting so gives its event data
+
 /**
- * Whether the event stream so far has at most `max` bytes since its last event ended: the
- * SSE parser holds an unfinished line, and the `data` of an unfinished event, whole. A line
- * ends with CR, LF or CRLF; an empty line ends the event.
+ * Why the event stream so far is too much: over `max` bytes since its last event ended (the
+ * SSE parser holds an unfinished line, and the `data` of an unfinished event, whole), or
+ * more than {@link MCP_EMPTY_EVENTS_MAX} events without data ended within a window (each
+ * costs a parse, and gives nothing). A line ends with CR, LF or CRLF; an empty line ends
+ * the event. Undefined while it is not.
  */
-function eventBytes(max: number): (chunk: Uint8Array) => boolean {
+function eventProblem(max: number): (chunk: Uint8Array) => string | undefined {
   let since = 0;
-  let lineStart = true;
+  let lineLength = 0;
   let lastCr = false;
+  let dataLine = false;
+  let eventHasData = false;
+  let windowStart = Number.NEGATIVE_INFINITY;
+  let empty = 0;
+  const tooManyEmpty = (): boolean => {
+    const now = Date.now();
+    if (now - windowStart >= MCP_EMPTY_EVENTS_WINDOW_MS) {
+      windowStart = now;
+      empty = 0;
+    }
+    return ++empty > MCP_EMPTY_EVENTS_MAX;
+  };
   return (chunk) => {
     for (const byte of chunk) {
       if (byte === LF && lastCr) {
@@ -63,14 +91,22 @@ function eventBytes(max: number): (chunk: Uint8Array) => boolean {
         continue;
       }
       lastCr = byte === CR;
-      if (byte === LF || byte === CR) {
-        if (lineStart) since = 0;
-        lineStart = true;
-      } else {
-        lineStart = false;
-        if (++since > max) return false;
+      if (byte !== LF && byte !== CR) {
+        dataLine = lineLength < 4 ? (lineLength === 0 || dataLine) && byte === DATA[lineLength] : dataLine;
+        lineLength++;
+        if (++since > max) return `its answer went over ${max / 1024 / 1024} MiB in one event`;
+        continue;
       }
+      if (lineLength > 0) {
+        eventHasData ||= dataLine && lineLength >= 4;
+        lineLength = 0;
+        continue;
+      }
+      // An empty line: the event ends.
+      since = 0;
+      if (!eventHasData && tooManyEmpty()) return `its event stream ended more than ${MCP_EMPTY_EVENTS_MAX} events without data (keep-alive comments) within ${MCP_EMPTY_EVENTS_WINDOW_MS / 1000} s`;
+      eventHasData = false;
     }
-    return true;
+    return undefined;
   };
 }

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../errors/error-message.js';
+import { clipMiddle } from '../text/clip-middle.js';
 import { MAX_TIMER_MS } from '../validation/max-timer.js';
 import { coalesced } from './coalesced.js';
 import { mcpOutputValidator } from './mcp-output-validator.js';
@@ -25,6 +26,12 @@ const VERSION = (createRequire(import.meta.url)('../../package.json') as { versi
 // timeout instead, which aborts its signal. The largest delay a timer takes:
 const NO_TIMEOUT = MAX_TIMER_MS;
 const MAX_PAGES = 100;
+// The most tools of a listing kept: those offered (MCP_MAX_TOOLS), with room for some left
+// out (duplicate names, oversized schemas). One 10 MiB page may hold 200,000 tiny ones.
+const MAX_LISTED = 4 * MCP_MAX_TOOLS;
+// The longest `problem` kept: a server's error (5 MB of it, or the SDK's list of every
+// problem of 50,000 malformed tools, 19 MB) went whole into every run's warning.
+const MAX_PROBLEM_CHARS = 2_000;
 // How long closing waits for an HTTP server to end our session.
 const END_SESSION_MS = 2_000;
 
@@ -36,8 +43,14 @@ const END_SESSION_MS = 2_000;
  * the server.
  */
 export class McpConnection {
-  /** Why the server is not running (it failed to start, or stopped); undefined when it runs or never ran. */
-  problem: string | undefined;
+  /** Why the server is not running (it failed to start, or stopped), cut to 2,000 characters; undefined when it runs or never ran. */
+  get problem(): string | undefined {
+    return this.why;
+  }
+  private set problem(why: string | undefined) {
+    this.why = why === undefined ? undefined : clipMiddle(why, MAX_PROBLEM_CHARS);
+  }
+  private why: string | undefined;
   /** Its tools as it last listed them, no further than the page that passes MCP_MAX_TOOLS (kept after it stops, so names given out still resolve). */
   tools: readonly McpToolInfo[] = [];
   private state: State = { kind: 'idle' };
@@ -145,7 +158,11 @@ export class McpConnection {
     client.onclose = () => this.lose(client, because(closedBecause() ?? 'the server closed the connection'));
     try {
       await client.connect(transport, { timeout: timeLeft() });
-      const tools = await listTools(client, timeLeft);
+      // Said apart from the handshake: a list the SDK finds malformed fails with its schema's
+      // problems only, which name no step.
+      const tools = await listTools(client, timeLeft).catch((e: unknown) => {
+        throw new Error(`its tools/list answer failed or could not be read: ${errorMessage(e)}`, { cause: e instanceof Error ? e.cause : undefined });
+      });
       if (this.state !== starting) return;
       this.tools = tools;
       this.problem = undefined;
@@ -155,7 +172,8 @@ export class McpConnection {
       // Closed meanwhile (which is what failed the start): closed it stays.
       if ((this.state as State) !== starting) return;
       this.state = { kind: 'idle' };
-      this.problem = because(`failed to start: ${describeStartError(e)}`);
+      // A guard that closed the connection meanwhile says why better than "Connection closed".
+      this.problem = because(`failed to start: ${closedBecause() ?? describeStartError(e)}`);
     }
   }
 
@@ -190,7 +208,8 @@ async function listTools(client: Client, timeLeft: () => number): Promise<McpToo
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
     const answer = await client.listTools(cursor === undefined ? undefined : { cursor }, { timeout: timeLeft() });
-    tools.push(...answer.tools);
+    // Not `push(...answer.tools)`: spreading 200,000 overflowed the stack, failing the start.
+    for (const tool of answer.tools.slice(0, MAX_LISTED - tools.length)) tools.push(tool);
     cursor = answer.nextCursor;
     // Past the most that are offered, further pages would only cost time and memory.
     if (cursor === undefined || tools.length > MCP_MAX_TOOLS) break;

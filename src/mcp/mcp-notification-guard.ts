@@ -18,7 +18,18 @@ export const MCP_NOTIFICATIONS_MAX = 10_000;
  */
 export const MCP_SERVER_REQUESTS_MAX = 1_000;
 
-/** The window {@link MCP_NOTIFICATIONS_MAX} and {@link MCP_SERVER_REQUESTS_MAX} count over. */
+/**
+ * How many messages of no use a server may send within {@link MCP_NOTIFICATION_WINDOW_MS}:
+ * lines the transport could not read as JSON-RPC (a stdio server printing to stdout), and
+ * answers to no request of ours (an id never sent, or answered already); one more closes
+ * the connection. The SDK reports each as an error it builds (an answer's error holds the
+ * answer as JSON) and nobody reads: a server writing either as fast as it could held the
+ * event loop all but still, for as long as it ran. A few stray lines are harmless, and
+ * skipped.
+ */
+export const MCP_JUNK_MAX = 1_000;
+
+/** The window {@link MCP_NOTIFICATIONS_MAX}, {@link MCP_SERVER_REQUESTS_MAX} and {@link MCP_JUNK_MAX} count over. */
 export const MCP_NOTIFICATION_WINDOW_MS = 1_000;
 
 /**
@@ -42,9 +53,11 @@ export const MCP_NOTIFICATIONS_USED: ReadonlySet<string> = new Set(['notificatio
  * connection has closed, rather than answering or not as its server's timing goes).
  * Unguarded, 50,000 notifications sent during one call all went through the client's
  * handlers, and each list_changed among them asked for another listing while the flood
- * lasted. Answers to our own requests pass untouched: they are bounded by what we send.
- * Changes `transport` in place (its `start`, which wraps the `onmessage` a client sets just
- * before it), before a client connects it.
+ * lasted. Answers to our own requests pass untouched: they are bounded by what we send;
+ * an answer to no request of ours (its id never sent, or answered already) is dropped, and
+ * counted with the lines the transport could not read against {@link MCP_JUNK_MAX}.
+ * Changes `transport` in place (its `send`, and its `start`, which wraps the `onmessage` and
+ * `onerror` a client sets just before it), before a client connects it.
  *
  * @example
  * ```ts
@@ -54,38 +67,80 @@ export const MCP_NOTIFICATIONS_USED: ReadonlySet<string> = new Set(['notificatio
  */
 export function guardedNotifications(transport: Transport, giveUp: (problem: string) => void): void {
   const start = transport.start.bind(transport);
-  const admit = serverMessageBudget(giveUp);
+  const awaited = awaitedAnswers(transport);
+  const budget = serverMessageBudget(giveUp);
   transport.start = () => {
     const onmessage = transport.onmessage;
     transport.onmessage = (message, extra) => {
-      if (admit(message)) onmessage?.(message, extra);
+      if (budget.admit(message, awaited)) onmessage?.(message, extra);
+    };
+    // Called by the transport for each line it could not read as JSON-RPC (and for its own failures).
+    const onerror = transport.onerror;
+    transport.onerror = (error) => {
+      if (budget.junk()) onerror?.(error);
     };
     return start();
   };
 }
 
-/** Whether a message goes on to the client: any answer; a request, or a notification the client uses, while the server keeps to the rates. */
-function serverMessageBudget(giveUp: (problem: string) => void): (message: JSONRPCMessage) => boolean {
+/**
+ * The ids of our requests not yet answered, kept by wrapping `transport.send`: `take(id)` is
+ * true, once, for each. A request we cancel (`notifications/cancelled`) is forgotten, so the
+ * set holds only what may still be answered. Ids are compared as numbers, as the SDK does.
+ */
+function awaitedAnswers(transport: Transport): { take(id: unknown): boolean } {
+  const waiting = new Set<number>();
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => {
+    if ('method' in message && 'id' in message) waiting.add(Number(message.id));
+    else if ('method' in message && message.method === 'notifications/cancelled') waiting.delete(Number(message.params?.['requestId']));
+    return send(message, options);
+  };
+  return { take: (id) => waiting.delete(Number(id)) };
+}
+
+/** What a server's messages may cost, counted over one window. */
+interface Budget {
+  /** Whether a message goes on to the client: an answer awaited; a request, or a notification the client uses, while the server keeps to the rates. */
+  admit(message: JSONRPCMessage, awaited: { take(id: unknown): boolean }): boolean;
+  /** Counts a message of no use (an unreadable line); whether it may still be reported. */
+  junk(): boolean;
+}
+
+function serverMessageBudget(giveUp: (problem: string) => void): Budget {
   let windowStart = Number.NEGATIVE_INFINITY;
   let notifications = 0;
   let requests = 0;
+  let junk = 0;
   let gaveUp = false;
   const stop = (problem: string): false => {
     gaveUp = true;
     giveUp(problem);
     return false;
   };
-  return (message) => {
+  const seconds = MCP_NOTIFICATION_WINDOW_MS / 1000;
+  const window = (): void => {
+    const now = Date.now();
+    if (now - windowStart < MCP_NOTIFICATION_WINDOW_MS) return;
+    windowStart = now;
+    notifications = requests = junk = 0;
+  };
+  const countJunk = (): boolean => {
+    window();
+    if (++junk <= MCP_JUNK_MAX) return true;
+    return stop(`it sent more than ${MCP_JUNK_MAX} lines that were not JSON-RPC, or answers to no request of ours, within ${seconds} s`);
+  };
+  const admit = (message: JSONRPCMessage, awaited: { take(id: unknown): boolean }): boolean => {
     // Given up on, the server is being closed: an answer still coming would race the close.
     if (gaveUp) return false;
     // An answer has an id and no method; a request has both; a notification a method only.
-    if (!('method' in message)) return true;
-    const now = Date.now();
-    if (now - windowStart >= MCP_NOTIFICATION_WINDOW_MS) {
-      windowStart = now;
-      notifications = requests = 0;
+    // One to no request of ours the SDK would only report as an error: dropped, and counted.
+    if (!('method' in message)) {
+      if (awaited.take(message.id)) return true;
+      countJunk();
+      return false;
     }
-    const seconds = MCP_NOTIFICATION_WINDOW_MS / 1000;
+    window();
     if ('id' in message) {
       if (++requests > MCP_SERVER_REQUESTS_MAX) return stop(`it sent more than ${MCP_SERVER_REQUESTS_MAX} requests (such as ping) within ${seconds} s`);
       return true;
@@ -93,4 +148,5 @@ function serverMessageBudget(giveUp: (problem: string) => void): (message: JSONR
     if (++notifications > MCP_NOTIFICATIONS_MAX) return stop(`it sent more than ${MCP_NOTIFICATIONS_MAX} notifications within ${seconds} s`);
     return MCP_NOTIFICATIONS_USED.has(message.method);
   };
+  return { admit, junk: () => !gaveUp && countJunk() };
 }

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { boundedFetch } from './mcp-bounded-fetch.js';
+import { boundedFetch, MCP_MESSAGE_MAX_BYTES } from './mcp-bounded-fetch.js';
 import { guardedNotifications } from './mcp-notification-guard.js';
 import { guardedReconnects } from './mcp-reconnect-guard.js';
 import { guardedSends } from './mcp-send-guard.js';
@@ -55,7 +55,27 @@ export function openTransport(sdk: McpSdk, config: McpServerConfig, workspace: s
   const { transport, stderrTail, abandon }: Made = isStdioServer(config) ? stdioTransport(sdk, config, workspace) : httpTransport(sdk, config, closeBecause);
   guardedSends(transport, closeBecause, { oneAtATime: isStdioServer(config) });
   guardedNotifications(transport, closeBecause);
+  if (isStdioServer(config)) saysWhenALineIsTooLong(transport, closeBecause);
   return { transport, stderrTail, closedBecause: () => closedBecause };
+}
+
+/**
+ * The SDK closes a stdio transport whose server wrote one line (a message) over its 10 MiB
+ * buffer, and says why only to `onerror`: the connection seemed to have been closed by the
+ * server ("the server closed the connection"). This closes it saying so (and kills the
+ * process at once: it is broken or hostile). Wraps `start`, as the guards do, to see the
+ * `onerror` a client sets.
+ */
+function saysWhenALineIsTooLong(transport: Transport, closeBecause: (problem: string) => void): void {
+  const start = transport.start.bind(transport);
+  transport.start = () => {
+    const onerror = transport.onerror;
+    transport.onerror = (error) => {
+      if (/ReadBuffer exceeded maximum size/.test(error.message)) closeBecause(`it wrote a line over ${MCP_MESSAGE_MAX_BYTES / 1024 / 1024} MiB to stdout (one message may be at most that)`);
+      onerror?.(error);
+    };
+    return start();
+  };
 }
 
 /** Streamable HTTP, each answer bounded by {@link boundedFetch} and reconnects by {@link guardedReconnects}. */
@@ -79,6 +99,8 @@ function stdioTransport(sdk: McpSdk, config: McpStdioServerConfig, workspace: st
     // Piped, not inherited: servers log there, which would tear a terminal tree or mix into
     // `--json` output; the end of it is what explains a server that fails.
     stderr: 'pipe',
+    // The SDK's own default, said here so the message of a line past it tells the truth.
+    maxBufferSize: MCP_MESSAGE_MAX_BYTES,
   });
   let tail = '';
   transport.stderr?.on('data', (chunk: Buffer | string) => {

@@ -1,0 +1,46 @@
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { McpServers } from '../../src/mcp/mcp-servers.js';
+import type { McpStdioServerConfig } from '../../src/mcp/mcp-server-config.js';
+
+const JUNK = fileURLToPath(new URL('./support/junk-stdio-server.mjs', import.meta.url));
+const junkServer = (mode: string): McpStdioServerConfig => ({ command: process.execPath, args: [JUNK], env: { MCP_JUNK_MODE: mode } });
+
+let servers: McpServers | undefined;
+afterEach(async () => {
+  await servers?.close();
+  servers = undefined;
+});
+
+/** What a run that may use every tool of the one server `junk` (in `mode`) gets. */
+async function runStart(mode: string) {
+  servers = new McpServers({ junk: junkServer(mode) }, process.cwd());
+  return servers.toolsFor({ names: [], select: { servers: () => true, keep: (names) => names } });
+}
+
+// The server's error went whole into the warning of every run that needed it: 5 MB of
+// message, or the SDK's list of every problem of 50,000 malformed tools (19 MB of JSON).
+describe('an MCP server failing its start with a huge message', () => {
+  it.each([
+    ['answering initialize with a 5 MB error', 'init-error', /^MCP server "junk" failed to start: MCP error -32000: nooo.* characters cut .*ooope\. In this run its tools are not available/s],
+    ['listing 50,000 malformed tools', 'invalid', /^MCP server "junk" failed to start: its tools\/list answer failed or could not be read: .*expected string.* characters cut .*\. In this run its tools are not available/s],
+  ])('%s: the warning says so in at most about 2,000 characters, its start and end kept', async (_what, mode, said) => {
+    const { tools, warnings } = await runStart(mode);
+    expect(tools).toEqual([]);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]!.code).toBe('mcp-server-failed');
+    expect(warnings[0]!.message).toMatch(said);
+    expect(warnings[0]!.message.length).toBeLessThan(2_200);
+  }, 60_000);
+});
+
+// `tools.push(...page)` with 200,000 tools overflowed the stack: the start failed with
+// "Maximum call stack size exceeded", and the server's tools were never offered.
+describe('an MCP server listing 200,000 tools in one page', () => {
+  it('starts, offers its first 256 and warns that the rest are left out', async () => {
+    const { tools, warnings } = await runStart('many');
+    expect(tools.map((t) => t.name).slice(0, 2)).toEqual(['mcp__junk__t0', 'mcp__junk__t1']);
+    expect(tools).toHaveLength(256);
+    expect(warnings.map((w) => w.message)).toEqual([expect.stringMatching(/^MCP server "junk" lists more than 256 tools; only its first 256 are offered/)]);
+  }, 60_000);
+});
