@@ -1,12 +1,13 @@
 import type { Redis } from 'ioredis';
-import { warnBadData } from './bad-data-warning.js';
+import { shownKey, warnBadData } from './bad-data-warning.js';
 
 /**
  * The fields of a hash the backend loads when it starts (the shared runs, a conversation's
  * waiting results), or none when the key holds something else than a hash: a wrong-type key
  * (written by anyone with access to the Redis, or another program sharing the prefix) is
  * reported once (`warnBadData`) and passed over, so it cannot stop every engine from starting
- * with `WRONGTYPE`. Any other failure (Redis is gone) is thrown.
+ * with `WRONGTYPE`. The warning names the key as `shownKey` does (a planted key may be megabytes
+ * long, or hold escapes). Any other failure (Redis is gone) is thrown.
  *
  * @example
  * ```ts
@@ -19,7 +20,7 @@ export async function loadHash(redis: Redis, key: string, consequence: string): 
   } catch (e) {
     if (!isWrongType(e)) throw e;
     const type = await redis.type(key).catch(() => 'another type');
-    warnBadData(key, `Redis key ${key} is a ${type}, not a hash: ${consequence}. Delete the key, or give the backend a prefix of its own.`);
+    warnBadData(key, `Redis key ${shownKey(key)} is a ${type}, not a hash: ${consequence}. Delete the key, or give the backend a prefix of its own.`);
     return {};
   }
 }

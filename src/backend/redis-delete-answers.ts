@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { warnBadData } from './bad-data-warning.js';
+import { shownKey, warnBadData } from './bad-data-warning.js';
 import { redisFailure } from './redis-connection.js';
 
 /** A command of a delete's transaction: its name, then its key (or channel), then the rest. */
@@ -46,7 +46,7 @@ export function checkDeleteAnswers(sessionId: string, steps: readonly DeleteStep
     if (!error || !step) continue;
     const [name, key] = step.command.map(String) as [string, string];
     if (error.message.startsWith('WRONGTYPE')) {
-      warnBadData(key, `Redis key ${key} is of another type than a session store writes there (${name.toUpperCase()} refused it: ${error.message}): it holds nothing of conversation "${sessionId}", whose delete left it as it is and went on.`);
+      warnBadData(key, `Redis key ${shownKey(key)} is of another type than a session store writes there (${name.toUpperCase()} refused it: ${shownKey(error.message)}): it holds nothing of conversation "${shownKey(sessionId)}", whose delete left it as it is and went on.`);
       continue;
     }
     refused.push({ step, error });

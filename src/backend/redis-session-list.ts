@@ -4,7 +4,8 @@ import { sessionIdProblem } from '../session/session-id.js';
 import { newestFirst } from '../session/session-order.js';
 import type { SessionListRequest, SessionPosition, SessionSummary } from '../session/session-store.js';
 import { sessionTitle } from '../session/session-title.js';
-import { warnBadData } from './bad-data-warning.js';
+import { markInvisible } from '../adapters/visible-text.js';
+import { shownKey, warnBadData } from './bad-data-warning.js';
 import { redisFailure } from './redis-connection.js';
 import type { RedisKeys } from './redis-keys.js';
 import { SESSION_PAGE } from './redis-session-scripts.js';
@@ -78,7 +79,7 @@ async function summariesOf(source: RedisSessionSource, members: readonly Session
     }
     if (titleError) {
       const key = keys.sessionSummary(member.sessionId);
-      warnBadData(key, `${key} is not a hash (${titleError.message}): conversation "${member.sessionId}" is not listed; its next write makes a new summary`);
+      warnBadData(key, `${shownKey(key)} is not a hash (${markInvisible(titleError.message)}): conversation "${shownKey(member.sessionId)}" is not listed; its next write makes a new summary`);
       continue;
     }
     if (record !== null || recordError) untrusted(keys.taskInfo(member.sessionId), member.sessionId);
@@ -91,7 +92,7 @@ async function summariesOf(source: RedisSessionSource, members: readonly Session
 
 /** Warns that a task record was found for a conversation the index lists (planted, or left by something else): not trusted, it hides nothing. */
 function untrusted(key: string, sessionId: string): void {
-  warnBadData(key, `Redis key ${key}, the task record of "${sessionId}", is set, but the index lists it as a conversation: the conversation is listed all the same and the record left as it is (a session store never writes one for a conversation).`);
+  warnBadData(key, `Redis key ${shownKey(key)}, the task record of "${shownKey(sessionId)}", is set, but the index lists it as a conversation: the conversation is listed all the same and the record left as it is (a session store never writes one for a conversation).`);
 }
 
 /** A conversation written before summaries: titled from its transcript, once (the summary is written for next time). */
@@ -101,7 +102,7 @@ async function migrated(source: RedisSessionSource, sessionId: string): Promise<
   try {
     title = sessionTitle(await source.loadArchive(sessionId));
   } catch (e) {
-    warnBadData(key, `conversation "${sessionId}" is not listed: its transcript cannot be read (${e instanceof Error ? e.message : String(e)})`);
+    warnBadData(key, `conversation "${shownKey(sessionId)}" is not listed: its transcript cannot be read (${markInvisible(e instanceof Error ? e.message : String(e))})`);
     return undefined;
   }
   await source.redis.multi().hsetnx(key, 'title', title).pexpire(key, source.ttlMs).exec().catch(fail('listing sessions'));

@@ -4,7 +4,7 @@ import type { SessionClaim } from '../session/session-claim.js';
 import { assertSessionId } from '../session/session-id.js';
 import type { ApprovalGrant, SessionListRequest, SessionStore, SessionSummary, TaskSessionInfo } from '../session/session-store.js';
 import { sessionTitle } from '../session/session-title.js';
-import { warnBadData } from './bad-data-warning.js';
+import { shownKey, warnBadData } from './bad-data-warning.js';
 import { redisFailure } from './redis-connection.js';
 import type { RedisKeys } from './redis-keys.js';
 import { claimLease } from './redis-session-lease.js';
@@ -224,7 +224,7 @@ export class RedisSessionStore implements SessionStore {
     const replaced = (await this.redis.eval(script, keys.length, ...keys, this.ttlMs, Date.now(), sessionId, title, ...items).catch(fail(doing))) as string[];
     for (let i = 0; i + 1 < replaced.length; i += 2) {
       const [key, type] = [replaced[i]!, replaced[i + 1]!];
-      warnBadData(key, `Redis key ${key} was a ${type}, which a session store never writes there: replaced (while ${doing} "${sessionId}"), to be rebuilt by the writes from now on.`);
+      warnBadData(key, `Redis key ${shownKey(key)} was a ${shownKey(type)}, which a session store never writes there: replaced (while ${doing} "${shownKey(sessionId)}"), to be rebuilt by the writes from now on.`);
     }
   }
 }

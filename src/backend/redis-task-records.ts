@@ -9,7 +9,7 @@
 import type { Redis } from 'ioredis';
 import type { TaskSessionInfo } from '../session/session-store.js';
 import { taskSessionInfoOf } from '../session/task-session-info.js';
-import { warnBadData } from './bad-data-warning.js';
+import { shownKey, warnBadData } from './bad-data-warning.js';
 import { redisFailure } from './redis-connection.js';
 import { failDeleting } from './redis-delete-answers.js';
 import type { RedisKeys } from './redis-keys.js';
@@ -53,7 +53,7 @@ export async function ownedTasks(redis: Redis, k: RedisKeys, sessionId: string):
     if (infoError) throw redisFailure('deleting a session', infoError);
     if (text === null) return false; // expired, or never saved: nothing of it to delete
     if (taskRecordFor(text, id)?.ownerSessionId !== sessionId) return notTask(k.taskInfo(id), sessionId, 'holds no task info of it (another owner or task, or no task info at all)');
-    if (!indexError && score !== null) return notTask(k.taskInfo(id), sessionId, `names it as the owner of "${id}", which the index lists as a conversation`);
+    if (!indexError && score !== null) return notTask(k.taskInfo(id), sessionId, `names it as the owner of "${shownKey(id)}", which the index lists as a conversation`);
     return true;
   });
   return { listed, owned };
@@ -77,13 +77,13 @@ export async function loadTaskRecord(redis: Redis, k: RedisKeys, taskId: string)
   const info = infoError ? undefined : taskRecordFor(text, taskId);
   // An index of another type lists nothing (the next write rebuilds it).
   if (!info || indexError || score === null || score === undefined) return info;
-  warnBadData(key, `Redis key ${key} names "${info.ownerSessionId}" as the owner of task "${taskId}", but the index lists "${taskId}" as a conversation: not taken for a task (a session store never writes that), so it resumes nothing and nothing of the conversation is read; the record is left as it is.`);
+  warnBadData(key, `Redis key ${shownKey(key)} names "${shownKey(info.ownerSessionId)}" as the owner of task "${shownKey(taskId)}", but the index lists "${shownKey(taskId)}" as a conversation: not taken for a task (a session store never writes that), so it resumes nothing and nothing of the conversation is read; the record is left as it is.`);
   return undefined;
 }
 
 /** Warns that the record at `key`, listed among the tasks of `sessionId`, is none of its tasks (so its delete leaves it); answers `false`. */
 function notTask(key: string, sessionId: string, why: string): false {
-  warnBadData(key, `Redis key ${key}, listed among the tasks of conversation "${sessionId}", ${why}: not deleted with it (a session store never writes that), left as it is.`);
+  warnBadData(key, `Redis key ${shownKey(key)}, listed among the tasks of conversation "${shownKey(sessionId)}", ${why}: not deleted with it (a session store never writes that), left as it is.`);
   return false;
 }
 

@@ -17,6 +17,21 @@ export interface FileOutcomeCacheLimits {
  */
 export const SETTLED_MS = 2_000;
 
+/**
+ * Whether `error` came from the system (it, or an error in its `cause` chain, carries an errno
+ * `code`: `EMFILE`, `EIO`, `EAGAIN`...) rather than from what the file says. Such an error can
+ * pass with the file unchanged (the process out of descriptors for a moment), so it is not kept.
+ */
+export function fromTheSystem(error: unknown): boolean {
+  let seen: unknown = error;
+  // Bounded: a cause chain may loop.
+  for (let depth = 0; depth < 8 && typeof seen === 'object' && seen !== null; depth += 1) {
+    if (typeof (seen as { code?: unknown }).code === 'string') return true;
+    seen = (seen as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
 type Outcome<T> = { readonly value: T } | { readonly error: unknown };
 
 interface Entry<T> {
@@ -27,7 +42,7 @@ interface Entry<T> {
 }
 
 /**
- * What reading a file gave (a value or the error thrown), kept while the file stays the same:
+ * What reading a file gave (a value, or an error about what it says), kept while the file stays the same:
  * same device and inode (not replaced), size, mtime and ctime. Any write changes the ctime, which
  * no tool can set back, so a rewrite keeping the size and the mtime (`cp -p`, `touch -r`) is
  * read again too; so is a file changed in the last {@link SETTLED_MS}. Least recently used
@@ -40,11 +55,18 @@ export class FileOutcomeCache<T> {
   // A Map keeps insertion order: a hit moves its entry to the end, so the first is the least recently used.
   readonly #entries = new Map<string, Entry<T>>();
   readonly #limits: FileOutcomeCacheLimits;
+  readonly #keepError: (error: unknown) => boolean;
   #chars = 0;
   #loads = 0;
 
-  constructor(limits: FileOutcomeCacheLimits) {
+  /**
+   * @param keepError - whether an error `load` threw may be kept like a value (thrown again
+   *   until the file changes); by default every one not {@link fromTheSystem}: what the file
+   *   says is kept, a passing failure to read it is retried at the next call.
+   */
+  constructor(limits: FileOutcomeCacheLimits, keepError: (error: unknown) => boolean = (error) => !fromTheSystem(error)) {
     this.#limits = limits;
+    this.#keepError = keepError;
   }
 
   /** How many outcomes are kept now. */
@@ -63,7 +85,8 @@ export class FileOutcomeCache<T> {
    *
    * @param file - the real path (no link as its last part) `load` reads
    * @param weigh - how many characters a value holds, against {@link FileOutcomeCacheLimits.chars}
-   * @throws what `load` threw, again for as long as the file stays the same.
+   * @throws what `load` threw: again for as long as the file stays the same when the error is
+   *   kept (see the constructor's `keepError`), else `load` runs again at the next call.
    */
   get(key: string, file: string, load: () => T, weigh: (value: T) => number): T {
     const before = stampOf(file);
@@ -83,7 +106,8 @@ export class FileOutcomeCache<T> {
       }
       // Kept only when the file had settled and did not change while it was read: else the next call reads it again.
       const settled = before !== undefined && Date.now() - before.changedMs >= SETTLED_MS;
-      if (settled && stampOf(file)?.stamp === before.stamp) this.#keep(key, before.stamp, outcome, weigh);
+      const keepable = !('error' in outcome) || this.#keepError(outcome.error);
+      if (keepable && settled && stampOf(file)?.stamp === before.stamp) this.#keep(key, before.stamp, outcome, weigh);
     }
     if ('error' in outcome) throw outcome.error;
     return outcome.value;

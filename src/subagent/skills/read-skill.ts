@@ -14,6 +14,8 @@ import { skillText, type SkillText } from './skill-front-matter.js';
  * file's inode, size and times), the same for every engine; each engine's trust and link
  * checks run before it on every read. Shared, an engine per request (a `serve`) reads an
  * unchanged skill once. Bounded: 256 files, 8 Mi characters (a full 64 KiB skill is 64 Ki).
+ * An error from the system (`EMFILE` when the process is out of descriptors a moment) is not
+ * kept: only what the file says is (see `fromTheSystem`).
  */
 export const SKILL_TEXTS = new FileOutcomeCache<SkillText>({ entries: 256, chars: 8 * 1024 * 1024 });
 
@@ -78,7 +80,8 @@ function readSkillText(file: string, realFile: string, name: string): SkillText 
     // No link as the last part: the path was just resolved, and one put in its place meanwhile is refused.
     text = readBoundedFile(realFile, { maxBytes: MAX_SKILL_BYTES, what: 'a skill', noFollow: true });
   } catch (error) {
-    throw new Error(`${file}: ${errorMessage(error)}`);
+    // The cause keeps the system's `code` (EMFILE...): SKILL_TEXTS keeps no such error, read again at the next call.
+    throw new Error(`${file}: ${errorMessage(error)}`, { cause: error });
   }
   return skillText(text, file, name);
 }
