@@ -205,7 +205,8 @@ function checkMaxBufferedBytes(bytes: number): number {
 }
 
 function errorFrame(error: unknown): string {
-  return `event: error\ndata: ${JSON.stringify(errorPayload(error))}\n\n`;
+  // an error's message is often model or tool text: escaped as the events are (two strings always have JSON)
+  return `event: error\ndata: ${wireJson(errorPayload(error))!}\n\n`;
 }
 
 function errorPayload(error: unknown): { name: string; message: string } {

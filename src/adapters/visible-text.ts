@@ -5,12 +5,18 @@
  * @module
  */
 
-// Controls (line breaks included), format characters (bidi overrides and isolates,
-// zero-width characters, the BOM, tags), lone surrogates, line and paragraph separators,
-// spaces other than U+0020, and the characters that render blank although they are letters
-// (Hangul fillers, the Braille blank) or marks (variation selectors, the grapheme joiner).
-const HIDDEN =
-  /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}\p{Zs}\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u2800\u3164\uffa0\ufe00-\ufe0f\u{e0100}-\u{e01ef}]|<U\+/gu;
+/**
+ * The characters that show as nothing or turn text around, as the inside of a character
+ * class of a `u` regex: the format characters (bidi overrides and isolates, zero-width
+ * characters and joiners, the BOM, tags, invisible operators and musical beams), and the
+ * characters that render blank although they are letters (Hangul fillers, the Braille
+ * blank) or marks (variation selectors, the grapheme joiner). The one list of them: the
+ * terminal tree marks these too (`text-line.ts`).
+ */
+export const INVISIBLE_CLASS = String.raw`\p{Cf}\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u2800\u3164\uffa0\ufe00-\ufe0f\u{e0100}-\u{e01ef}`;
+// Those, and controls (line breaks included), lone surrogates, line and paragraph
+// separators, spaces other than U+0020.
+const HIDDEN = new RegExp(String.raw`[\p{Cc}\p{Cs}\p{Zl}\p{Zp}\p{Zs}${INVISIBLE_CLASS}]|<U\+`, 'gu');
 
 /**
  * Marks every character that would be invisible or misleading on a terminal (see the

@@ -1,4 +1,5 @@
 import type { AgentEvent, AgentEventType, EventOfType, RunEndEvent, TaskWrapEvent } from './agent-event.js';
+import { fits, type Kind } from './field-kinds.js';
 
 const EVENT_TYPES: ReadonlySet<string> = new Set<AgentEventType>([
   'RunStart', 'ContextSize', 'ReasonStart', 'ReasonDelta', 'ReasonEnd', 'ActionStart',
@@ -67,9 +68,6 @@ export function isAgentEvent(value: unknown): value is AgentEvent {
   }
 }
 
-/** What one field must be: `?` marks a field that may be absent (but, when present, must fit). */
-type Kind = 'string' | 'string?' | 'number' | 'boolean' | 'boolean?' | 'json' | 'calls' | 'todos' | 'metrics' | 'usage?';
-
 /**
  * The fields of each event type beyond `type`, `runId` and `agentName`: what the adapters,
  * the task tree and the terminal lines read without looking (a `RunEnd` without `metrics`
@@ -101,8 +99,6 @@ const FIELDS: Readonly<Record<AgentEventType, Readonly<Record<string, Kind>>>> =
 };
 // Entries made once: the check runs for every event a page or a terminal draws.
 const FIELD_LISTS = new Map(Object.entries(FIELDS).map(([type, fields]) => [type, Object.entries(fields)]));
-const METRICS = ['promptTokens', 'completionTokens', 'totalTokens', 'durationMs', 'tasks'];
-const USAGE = ['promptTokens', 'completionTokens', 'totalTokens'];
 
 /**
  * Whether an unknown value is an event with every field its type promises, at every level of
@@ -129,30 +125,4 @@ export function isWellFormedEvent(value: unknown): value is AgentEvent {
     for (const [name, kind] of FIELD_LISTS.get(current.type)!) if (!fits(record[name], kind)) return false;
     if (current.type !== 'TaskWrap') return true;
   }
-}
-
-function fits(value: unknown, kind: Kind): boolean {
-  switch (kind) {
-    case 'string?':
-    case 'boolean?':
-      return value === undefined || typeof value === kind.slice(0, -1);
-    case 'number':
-      return typeof value === 'number' && Number.isFinite(value);
-    case 'json':
-      return value !== undefined;
-    case 'calls':
-      return Array.isArray(value) && value.every((call) => isObject(call) && typeof call.callId === 'string' && typeof call.name === 'string');
-    case 'todos':
-      return Array.isArray(value) && value.every((todo) => isObject(todo) && typeof todo.id === 'string' && typeof todo.content === 'string' && typeof todo.status === 'string');
-    case 'metrics':
-      return isObject(value) && METRICS.every((name) => fits(value[name], 'number'));
-    case 'usage?':
-      return value === undefined || (isObject(value) && USAGE.every((name) => fits(value[name], 'number')));
-    default:
-      return typeof value === kind;
-  }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -9,7 +9,7 @@
 import http, { type Server } from 'node:http';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import fc from 'fast-check';
-import { from, lastValueFrom, of, toArray, type Observable } from 'rxjs';
+import { concat, from, lastValueFrom, of, throwError, toArray, type Observable } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/events/index.js';
 import { parseNdjson, streamSse, toNdjson } from '../../src/adapters/index.js';
@@ -74,9 +74,10 @@ afterEach(async () => {
   server = undefined;
 });
 
-/** Streams `events` as SSE and returns the raw body and what a real SSE parser made of it. */
-async function overSse(events: readonly unknown[]): Promise<{ body: string; messages: EventSourceMessage[] }> {
-  server = http.createServer((_req, res) => void streamSse(from(events as AgentEvent[]), res, { keepAliveMs: 0 }));
+/** Streams `events` (or a run) as SSE and returns the raw body and what a real SSE parser made of it. */
+async function overSse(events: readonly unknown[] | Observable<AgentEvent>): Promise<{ body: string; messages: EventSourceMessage[] }> {
+  const run$ = Array.isArray(events) ? from(events as AgentEvent[]) : (events as Observable<AgentEvent>);
+  server = http.createServer((_req, res) => void streamSse(run$, res, { keepAliveMs: 0 }));
   const url = await listen(server);
   const body = await fetch(url).then((r) => r.text());
   const messages: EventSourceMessage[] = [];
@@ -92,15 +93,20 @@ describe('streamSse against hostile text', () => {
     const { body, messages } = await overSse(events);
     const frames = body.split('\n\n').filter((f) => f !== '');
     expect(frames).toHaveLength(events.length + 1);
-    for (const frame of frames.slice(0, -1)) {
-      const [id, data, ...rest] = frame.split('\n');
-      expect(id).toMatch(/^id: \d+$/);
-      expect(rest).toEqual([]);
-      expect(data!.split(ANY_LINE_BREAK)).toHaveLength(1);
-      expect(data).not.toMatch(RAW_HIDDEN);
-    }
+    expectOneDataLineEach(frames, 'event: end');
     expect(messages.slice(0, -1).map((m) => JSON.parse(m.data) as AgentEvent)).toEqual(events);
     expect(messages.map((m) => m.event)).toEqual([undefined, undefined, undefined, 'end']);
+  });
+
+  it('writes the error that ends a run as one escaped data line too, read back exactly', async () => {
+    const text = HOSTILE.join('');
+    const error = Object.assign(new Error(`tool said: ${text}`), { name: `Bad${text}` });
+    const { body, messages } = await overSse(concat(of(toolStart(text)), throwError(() => error)));
+    const frames = body.split('\n\n').filter((f) => f !== '');
+    expect(frames).toHaveLength(2);
+    expectOneDataLineEach(frames, 'event: error');
+    expect(messages.map((m) => m.event)).toEqual([undefined, 'error']);
+    expect(JSON.parse(messages[1]!.data)).toEqual({ name: error.name, message: error.message });
   });
 
   it('ends with an event: error, not a `data: undefined` message, when the run emits a value with no JSON', async () => {
@@ -111,6 +117,22 @@ describe('streamSse against hostile text', () => {
     expect(JSON.parse(messages[1]!.data)).toEqual({ name: 'TypeError', message: 'The run emitted a value (undefined) that has no JSON, so it is not an event' });
   });
 });
+
+/**
+ * Every frame is `id:` (the last one `last`, the end or error line) and one `data:` line that
+ * stays one line by every reader and holds nothing raw.
+ */
+function expectOneDataLineEach(frames: readonly string[], last: string): void {
+  frames.forEach((frame, at) => {
+    const [head, data, ...rest] = frame.split('\n');
+    if (at === frames.length - 1) expect(head).toBe(last);
+    else expect(head).toMatch(/^id: \d+$/);
+    expect(rest).toEqual([]);
+    expect(data).toMatch(/^data: /);
+    expect(data!.split(ANY_LINE_BREAK)).toHaveLength(1);
+    expect(data).not.toMatch(RAW_HIDDEN);
+  });
+}
 
 /** The values a synchronous Observable emits. */
 function syncValues<T>(source: Observable<T>): T[] {

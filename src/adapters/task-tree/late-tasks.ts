@@ -8,7 +8,7 @@
  * @module
  */
 import { childAt } from './child-list.js';
-import { isGoing, type Settling } from './tree-apply.js';
+import { isGoing, settledNode, type Settling } from './tree-apply.js';
 import type { TreeNode } from './tree-state.js';
 
 /** Why a task told of after its parent had ended was ended at once (its calls still going too). */
@@ -28,4 +28,10 @@ export function nodeAt(root: TreeNode, path: readonly number[]): TreeNode {
   let node = root;
   for (const at of path) node = childAt(node, at)!;
   return node;
+}
+
+/** `node`, new under `parent`, settled at once when `parent` has ended. */
+export function settledUnder(parent: TreeNode, node: TreeNode, now: number): TreeNode {
+  const late = lateSettling(parent);
+  return late === undefined ? node : settledNode(node, now, late);
 }

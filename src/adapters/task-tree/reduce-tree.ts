@@ -3,7 +3,7 @@ import { isWellFormedEvent } from '../../events/guards.js';
 import { unwrapEvent, type TaskFrame } from '../../events/operators/unwrap-task-events.js';
 import { toUiItem } from '../ui-dto.js';
 import type { UiItem } from '../ui-item.js';
-import { lateSettling, nodeAt } from './late-tasks.js';
+import { lateSettling, nodeAt, settledUnder } from './late-tasks.js';
 import { changeKeepingLazy } from './lazy-fields.js';
 import { settleBelow } from './settle-below.js';
 import { isWellFormedUiItem } from './well-formed-item.js';
@@ -41,10 +41,10 @@ const MAX_TREE_DEPTH = 64;
  * parent ended is kept, but ended at once, `failed` (`cancelled` under a cancelled parent)
  * with "came after its parent run had ended", and so are its calls and its own tasks.
  * An item more than 64 tasks deep changes nothing (nor does a new task whose parent run sits
- * at the 64th level), and so does an event without the fields
- * its type promises (`isWellFormedEvent`: say, a `RunEnd` without `metrics` from a broken server),
- * a UI item without the fields its kind promises (`isWellFormedUiItem`), or a value that is
- * not an object at all (`null` parsed from a message).
+ * at the 64th level), and so does an event without the fields its type promises
+ * (`isWellFormedEvent`: say, a `RunEnd` without `metrics` from a broken server), a UI item
+ * without the fields its kind promises (a `text-delta` without `text`, a `result` naming a
+ * task), or a value that is not an object at all (`null` parsed from a message).
  *
  * Each item costs the depth of its task (times the log of its siblings): the nodes are found
  * through an index kept beside the tree, never by walking it, and no child list nor list of
@@ -107,12 +107,6 @@ function updateTask(index: TreeIndex, root: TreeNode, item: UiItem, key: string,
   const parentPath = runPath(index, item.parentRunId) ?? [];
   if (parentPath.length >= MAX_TREE_DEPTH) return root;
   return addChild(index, root, parentPath, settledUnder(nodeAt(root, parentPath), apply(taskNode(item, key, now), item, now, false), now));
-}
-
-/** `node`, new under `parent`, settled at once when `parent` has ended (see `late-tasks.ts`). */
-function settledUnder(parent: TreeNode, node: TreeNode, now: number): TreeNode {
-  const late = lateSettling(parent);
-  return late === undefined ? node : settledNode(node, now, late);
 }
 
 /**

@@ -1,11 +1,10 @@
+import { fits, isObject, type Kind } from '../../events/field-kinds.js';
 import type { UiItem, UiItemKind } from '../ui-item.js';
 
 // What `isWellFormedEvent` is to events, for UI items: a page that receives items over a
 // socket (`toUiItems()` on the server, `JSON.stringify` in between) folds what arrives into
 // `reduceTree`, whose code reads each field without looking. A broken or hostile sender's
 // item without them threw out of the reducer, or was kept and threw at every later draw.
-
-type Kind = 'string' | 'string?' | 'number' | 'boolean' | 'boolean?' | 'json' | 'todos' | 'metrics';
 
 const TASK: Readonly<Record<string, Kind>> = {
   parentRunId: 'string', taskId: 'string', taskIndex: 'number', taskAgentName: 'string', taskDescription: 'string', multitask: 'boolean', groupKey: 'string',
@@ -36,7 +35,6 @@ const FIELDS: Readonly<Record<UiItemKind, Readonly<Record<string, Kind>>>> = {
 const FIELD_LISTS = new Map(Object.entries(FIELDS).map(([kind, fields]) => [kind, Object.entries(fields)]));
 const TASK_LIST = Object.entries(TASK);
 const OWN_RUN: ReadonlySet<string> = new Set<UiItemKind>(['run-start', 'result']);
-const METRICS = ['promptTokens', 'completionTokens', 'totalTokens', 'durationMs', 'tasks'];
 
 /**
  * Whether an unknown value is a {@link UiItem} with every field its `kind` promises: a known
@@ -44,12 +42,14 @@ const METRICS = ['promptTokens', 'completionTokens', 'totalTokens', 'durationMs'
  * of the right type (a delta's `text` a string, an end's `metrics` five numbers). An item of
  * a task carries all the task fields, `groupKey` included, or (for the kinds a streamed run
  * has too) none of them. A `run-start` or `result` is the streamed run's own: at depth 0,
- * with no task field (a child's end is a `task-end`, never the run's result).
+ * with no task field set (a child's end is a `task-end`, never the run's result); a task
+ * field present but `undefined` is as good as absent, as it is once written as JSON.
+ * Internal: `reduceTree` checks every UI item with it, so a page need not.
  *
  * @example
  * ```ts
- * const item: unknown = JSON.parse(message.data);
- * if (isWellFormedUiItem(item)) state = reduceTree(state, item, Date.now());
+ * // in reduceTree: an item read from a socket that fails it leaves the tree as it was
+ * if (!isWellFormedUiItem(item)) return state;
  * ```
  */
 export function isWellFormedUiItem(value: unknown): value is UiItem {
@@ -60,29 +60,7 @@ export function isWellFormedUiItem(value: unknown): value is UiItem {
   if (!fields.every(([name, kind]) => fits(value[name], kind))) return false;
   // The streamed run's own start and end: a task's are `task-start` and `task-end`, so one
   // naming a task (a child's end passed off as the run's result) is refused.
-  if (OWN_RUN.has(value.kind)) return value.depth === 0 && !TASK_LIST.some(([name]) => name in value);
+  if (OWN_RUN.has(value.kind)) return value.depth === 0 && TASK_LIST.every(([name]) => value[name] === undefined);
   // A task's item names all of its task, or (a streamed run's own item) none of it.
   return value.groupKey === undefined || TASK_LIST.every(([name, kind]) => fits(value[name], kind));
-}
-
-function fits(value: unknown, kind: Kind): boolean {
-  switch (kind) {
-    case 'string?':
-    case 'boolean?':
-      return value === undefined || typeof value === kind.slice(0, -1);
-    case 'number':
-      return typeof value === 'number' && Number.isFinite(value);
-    case 'json':
-      return value !== undefined;
-    case 'todos':
-      return Array.isArray(value) && value.every((t) => isObject(t) && typeof t.id === 'string' && typeof t.content === 'string' && typeof t.status === 'string');
-    case 'metrics':
-      return isObject(value) && METRICS.every((name) => fits(value[name], 'number'));
-    default:
-      return typeof value === kind;
-  }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,33 +1,33 @@
 /**
  * Helpers that turn model text into something safe for one terminal line: no escape
- * sequences or control characters, bidi controls and zero-width characters marked, measured in terminal columns as `string-width` measures
- * them (the measure `log-update` redraws by, so a line we fit never wraps there), cut on
- * grapheme boundaries with a visible `…`.
+ * sequences or control characters, bidi controls and the characters that show as nothing
+ * marked, measured in terminal columns as `string-width` measures them (the measure
+ * `log-update` redraws by, so a line we fit never wraps there), cut on grapheme boundaries
+ * with a visible `…`.
  *
  * @module
  */
 import stringWidth from 'string-width';
 import stripAnsi from 'strip-ansi';
-import { markInvisible } from '../visible-text.js';
+import { INVISIBLE_CLASS, markInvisible } from '../visible-text.js';
+import { cutStart, ELLIPSIS } from './cut-start.js';
 
-/** What a cut leaves in place of the text it removed. */
-export const ELLIPSIS = '…';
+export { ELLIPSIS } from './cut-start.js';
 
 // Controls still there once the escape sequences are gone (a lone ESC, BEL, backspace, C1);
 // line breaks and tabs stay, for `oneLine` to turn into spaces.
 const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
-// Bidi embeddings, overrides, isolates and marks reorder what follows them on the terminal
-// (`\u202Eexe.txt` shows as `txt.exe`): marked as the approval question marks them, so a
-// trick played on the reader shows instead of working. So are the characters that show as
-// nothing at all, which make two names look alike (`explore` and `expl\u200Bore`) or hide
-// text: the zero-width space, the word joiner and invisible operators, the BOM, the soft
-// hyphen, the deprecated format controls, the interlinear annotation marks. The joiners
-// (U+200C, U+200D) stay: emoji sequences and several scripts need them.
-const INVISIBLE = /[\u00ad\u061c\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/g;
-// What cannot begin a grapheme: marks (variation selectors among them), joiners, emoji
-// modifiers and tags. A cut that starts on one would show it alone (a stray accent, a
-// skin-tone square).
-const DANGLING = /^[\p{M}\u200d\u{1f3fb}-\u{1f3ff}\u{e0020}-\u{e007f}]+/u;
+/** `text` spelled in tag characters (U+E0020 to U+E007E), as a subdivision flag spells its region. */
+const tags = (text: string): string => String.fromCodePoint(...[...text].map((c) => 0xe0000 + c.charCodeAt(0)));
+// The England, Scotland and Wales flags: a black flag, the region in tags, a cancel tag.
+// Only these three are kept whole: any other tag run (which can spell text after a name that
+// no terminal shows) is marked.
+const TAG_FLAGS = ['gbeng', 'gbsct', 'gbwls'].map((region) => `\u{1f3f4}${tags(region)}\u{e007f}`);
+// What the approval question marks as hiding text or turning it around (`\u202Eexe.txt`
+// shows as `txt.exe`; `expl\u200Bore` looks like `explore`), so a trick played on the reader
+// shows instead of working; but the joiners (U+200C, U+200D) and the emoji presentation
+// selector (U+FE0F) stay: emoji sequences and several scripts need them.
+const INVISIBLE = new RegExp(`${TAG_FLAGS.join('|')}|(?![\\u200c\\u200d\\ufe0f])[${INVISIBLE_CLASS}]`, 'gu');
 // Printable ASCII: one column per character, no grapheme to keep whole.
 const PLAIN = /^[\u0020-\u007e]*$/;
 const graphemes = new Intl.Segmenter();
@@ -42,7 +42,8 @@ const UNITS_PER_COLUMN = 8;
 /**
  * Removes escape sequences (with `strip-ansi`) and control characters, keeping line breaks
  * and tabs, and marks bidi controls and the characters that show as nothing (zero-width
- * space, BOM, soft hyphen...) as `markInvisible` does (`<U+202E>`, `<U+200B>`).
+ * space, BOM, soft hyphen, tags, variation selectors...) as `markInvisible` does (`<U+202E>`,
+ * `<U+200B>`); joiners, U+FE0F and the England, Scotland and Wales flags stay whole.
  *
  * @example
  * ```ts
@@ -51,7 +52,7 @@ const UNITS_PER_COLUMN = 8;
  * ```
  */
 export function stripControls(text: string): string {
-  return stripAnsi(text).replace(CONTROLS, '').replace(INVISIBLE, (control) => markInvisible(control));
+  return stripAnsi(text).replace(CONTROLS, '').replace(INVISIBLE, (match) => (match.startsWith('\u{1f3f4}') ? match : markInvisible(match)));
 }
 
 /**
@@ -95,31 +96,6 @@ export function appendTail(current: string, delta: string, max: number): string 
   const piece = oneLine(delta);
   // the seam may join two runs of whitespace, which oneLine would have made one space
   return cutStart(current.endsWith(' ') && piece.startsWith(' ') ? current + piece.slice(1) : current + piece, max);
-}
-
-function cutStart(text: string, max: number): string {
-  const line = text.trimStart();
-  if (line.length <= max) return line;
-  if (max < 1) return '';
-  let at = line.length - (max - 1);
-  const unit = line.charCodeAt(at);
-  // the cut split a surrogate pair: skip its orphaned second half
-  if (unit >= 0xdc00 && unit <= 0xdfff) at += 1;
-  // flags are pairs of regional indicators, paired from the start of their run
-  else if (isRegionalIndicator(line, at) && regionalIndicatorsBefore(line, at) % 2 === 1) at += 2;
-  return `${ELLIPSIS}${line.slice(at).replace(DANGLING, '').trimStart()}`;
-}
-
-/** Whether a regional indicator (U+1F1E6 to U+1F1FF, a flag's half) starts at `at`. */
-function isRegionalIndicator(line: string, at: number): boolean {
-  const low = line.charCodeAt(at + 1);
-  return line.charCodeAt(at) === 0xd83c && low >= 0xdde6 && low <= 0xddff;
-}
-
-function regionalIndicatorsBefore(line: string, at: number): number {
-  let count = 0;
-  while (at - 2 * (count + 1) >= 0 && isRegionalIndicator(line, at - 2 * (count + 1))) count += 1;
-  return count;
 }
 
 /**

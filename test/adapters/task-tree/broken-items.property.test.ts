@@ -104,6 +104,21 @@ describe('a child end passed off as the run\'s result', () => {
   });
 });
 
+describe('the run\'s own start and result with a task field present but undefined', () => {
+  it('are folded as if the field were absent (as they are once sent as JSON)', () => {
+    const { events } = multitaskRun();
+    const start = toUiItem(events[0]!)!;
+    const result = toUiItem(events.at(-1)!)!;
+    expect([start.kind, result.kind]).toEqual(['run-start', 'result']);
+    let state = reduceTree(createTreeState(), { ...start, taskId: undefined, groupKey: undefined } as UiItem, 1);
+    expect(state.root?.status).toBe('running');
+    state = reduceTree(state, { ...result, parentRunId: undefined, multitask: undefined } as UiItem, 2);
+    expect(state.result).toMatchObject({ abnormal: false });
+    // a task field that is set still refuses it
+    expect(reduceTree(state, { ...result, taskId: 't' } as UiItem, 3)).toBe(state);
+  });
+});
+
 describe('toUiItem fed values that are not events', () => {
   it('gives undefined for null, a TaskWrap around nothing, an unknown type', () => {
     const wrap = EVENTS.find((e) => e.type === 'TaskWrap')!;
