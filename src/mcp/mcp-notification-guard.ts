@@ -29,6 +29,13 @@ export const MCP_SERVER_REQUESTS_MAX = 1_000;
  */
 export const MCP_JUNK_MAX = 1_000;
 
+/**
+ * {@link MCP_JUNK_MAX} before the server's first answer: many servers log a banner (or a
+ * dependency's chatter) to stdout as they start, before they answer `initialize`. Still a
+ * bound: a server pouring junk before it ever answers is closed too.
+ */
+export const MCP_JUNK_MAX_AT_START = 10_000;
+
 /** The window {@link MCP_NOTIFICATIONS_MAX}, {@link MCP_SERVER_REQUESTS_MAX} and {@link MCP_JUNK_MAX} count over. */
 export const MCP_NOTIFICATION_WINDOW_MS = 1_000;
 
@@ -112,6 +119,7 @@ function serverMessageBudget(giveUp: (problem: string) => void): Budget {
   let notifications = 0;
   let requests = 0;
   let junk = 0;
+  let answered = false;
   let gaveUp = false;
   const stop = (problem: string): false => {
     gaveUp = true;
@@ -127,8 +135,9 @@ function serverMessageBudget(giveUp: (problem: string) => void): Budget {
   };
   const countJunk = (): boolean => {
     window();
-    if (++junk <= MCP_JUNK_MAX) return true;
-    return stop(`it sent more than ${MCP_JUNK_MAX} lines that were not JSON-RPC, or answers to no request of ours, within ${seconds} s`);
+    const most = answered ? MCP_JUNK_MAX : MCP_JUNK_MAX_AT_START;
+    if (++junk <= most) return true;
+    return stop(`it sent more than ${most} lines that were not JSON-RPC, or answers to no request of ours, within ${seconds} s`);
   };
   const admit = (message: JSONRPCMessage, awaited: { take(id: unknown): boolean }): boolean => {
     // Given up on, the server is being closed: an answer still coming would race the close.
@@ -136,7 +145,7 @@ function serverMessageBudget(giveUp: (problem: string) => void): Budget {
     // An answer has an id and no method; a request has both; a notification a method only.
     // One to no request of ours the SDK would only report as an error: dropped, and counted.
     if (!('method' in message)) {
-      if (awaited.take(message.id)) return true;
+      if (awaited.take(message.id)) return (answered = true);
       countJunk();
       return false;
     }

@@ -35,6 +35,16 @@ describe.each([
   }, 60_000);
 });
 
+// A banner logged to stdout as the server starts is no flood: 1,500 lines closed the connection
+// before it could answer `initialize` when the bound of 1,000 a second counted them too.
+describe('a stdio MCP server logging 1,500 lines to stdout before it answers initialize', () => {
+  it('starts, and its tools answer', async () => {
+    const c = await started('chatty');
+    await expect(c.call('echo', {}, new AbortController().signal)).resolves.toMatchObject({ content: [{ type: 'text', text: 'echo ran' }] });
+    expect(c.running).toBe(true);
+  }, 60_000);
+});
+
 describe('a stdio MCP server answering each call twice, with a line of noise after', () => {
   it('gives each call its first answer; the second and the noise are skipped, and the connection stays', async () => {
     const c = await started('twice');

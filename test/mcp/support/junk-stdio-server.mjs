@@ -9,7 +9,8 @@
  * - `long-line`: answers each call with a line of 11 MiB (over the client's 10 MiB bound);
  * - `init-error`: answers `initialize` with an error whose message is 5 MB;
  * - `invalid`: lists 50,000 tools whose names are numbers (the SDK refuses the list);
- * - `many`: lists 200,000 tools in one page (`t0`, `t1`...; under 10 MiB).
+ * - `many`: lists 200,000 tools in one page (`t0`, `t1`...; under 10 MiB);
+ * - `chatty`: logs 1,500 lines to stdout as it starts, before it answers `initialize`.
  *
  * Each call answers `<tool> ran`.
  *
@@ -41,6 +42,8 @@ function listTools(id) {
   if (mode === 'stray') pour(strays);
   if (mode === 'garbage') pour(() => noise);
 }
+
+if (mode === 'chatty') write('INFO starting up, loading what it serves\n'.repeat(1_500));
 
 createInterface({ input: process.stdin }).on('line', (line) => {
   const message = JSON.parse(line);
