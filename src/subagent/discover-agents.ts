@@ -47,8 +47,8 @@ export interface DiscoveryResult {
  * levels deep; names starting with `.` are skipped. The first definition of a name wins;
  * later ones become diagnostics naming the winner. One exception: a file with the name of a
  * built-in (a definition from a `builtin` folder) replaces it when it says `override: true`,
- * and is ignored otherwise; either way a diagnostic says what happened. A folder's listed
- * definitions bring at most `MAX_LISTING_CHARS` of names and descriptions; later ones are
+ * and is ignored otherwise; either way a diagnostic says what happened. The workspace
+ * folder's listed definitions bring at most `MAX_LISTING_CHARS` of names and descriptions; later ones are
  * left out with a diagnostic, as are files past `MAX_FOLDER_YAML_CHARS` of a folder's front
  * matter. Missing folders
  * are skipped silently; invalid or unreadable files become diagnostics. Never throws.
@@ -81,20 +81,21 @@ export function discoverAgentsSync(dirs: readonly AgentDir[]): DiscoveryResult {
       if (seenRoots.has(root)) continue;
       seenRoots.add(root);
       const within = dir.within === undefined ? undefined : realFolder(resolve(dir.within));
-      const listing = listingBudget(root);
-      const yaml = yamlBudget(root);
+      // The budgets guard against a cloned repository; your own folders are yours to fill.
+      const listing = dir.source === 'workspace' ? listingBudget(root) : undefined;
+      const yaml = dir.source === 'workspace' ? yamlBudget(root) : undefined;
       for (const file of listMarkdownFiles(root, diagnostics)) {
         const definition = readDefinition(file, dir.source, diagnostics, yaml, within);
         if (definition === undefined) continue;
         const winner = winners.get(definition.name);
         if (winner === undefined) {
-          if (!listing.admits(definition, file, diagnostics)) continue;
+          if (listing && !listing.admits(definition, file, diagnostics)) continue;
           if (definition.override === true) diagnostics.push({ file, reason: nothingToOverride(definition.name) });
           winners.set(definition.name, definition);
           definitions.push(definition);
         } else if (winner.source === 'builtin' && definition.source !== 'builtin') {
           const clash = builtinClash(definition);
-          if (clash.replaces && !listing.admits(definition, file, diagnostics)) continue;
+          if (clash.replaces && listing && !listing.admits(definition, file, diagnostics)) continue;
           diagnostics.push({ file, reason: clash.reason });
           if (clash.replaces) {
             winners.set(definition.name, definition);
@@ -136,7 +137,7 @@ function nothingToOverride(name: string): string {
   return `"override: true" has no effect: there is no built-in agent "${name}" to replace (check the name)`;
 }
 
-function readDefinition(file: string, source: AgentSource, diagnostics: AgentDiagnostic[], yaml: YamlBudget, within?: string): AgentDefinition | undefined {
+function readDefinition(file: string, source: AgentSource, diagnostics: AgentDiagnostic[], yaml: YamlBudget | undefined, within?: string): AgentDefinition | undefined {
   let text: string;
   try {
     // Inside `within`, the real path is read with no link followed: one swapped in meanwhile is refused.
@@ -147,7 +148,7 @@ function readDefinition(file: string, source: AgentSource, diagnostics: AgentDia
     diagnostics.push({ file, reason: code === undefined ? messageOf(error) : `cannot read file: ${messageOf(error)}` });
     return undefined;
   }
-  if (!yaml.admits(text, file, diagnostics)) return undefined;
+  if (yaml && !yaml.admits(text, file, diagnostics)) return undefined;
   try {
     return parseAgentMarkdown(text, { source, file });
   } catch (error) {

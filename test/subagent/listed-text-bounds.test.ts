@@ -75,6 +75,16 @@ describe('many definitions of one folder', () => {
     });
   });
 
+  it("bound only the workspace's folder: your home folder's agents all load, however long their descriptions", async () => {
+    temp = await TempDir.create();
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 40; i++) files[`home/.rxharness/agents/a${String(i).padStart(2, '0')}.md`] = definition(`a${String(i).padStart(2, '0')}`, 'x'.repeat(4_000), `${'#'.repeat(99)}\n`.repeat(200));
+    await temp.write(files);
+    const agents = new AgentManager({ dirs: standardAgentDirs({ workspace: temp.join('ws'), home: temp.join('home') }) });
+    expect(agents.list().filter((a) => a.source === 'user')).toHaveLength(40);
+    expect(agents.diagnostics()).toEqual([]);
+  });
+
   it('counts only the agents that are listed: hidden, disabled and primary ones cost nothing', async () => {
     const files: Record<string, string> = {};
     const kinds = ['hidden: true\n', 'enabled: false\n', 'mode: primary\n'];
