@@ -93,11 +93,19 @@ export function printTargets(program: string): string[] {
   return out;
 }
 
-/** The file a redirection at `at` (`>` or `>>`) names: a quoted name as is, an expression as `${awk:expr}`. */
+/**
+ * The file a redirection at `at` (`>` or `>>`) names: a quoted name as is, an expression as
+ * `${awk:expr}`. A quoted name with more joined to it (`> "out/" $1 ".txt"`) is an expression:
+ * the field may hold `../src/x`.
+ */
 function target(program: string, at: number): string {
   let i = at + (program[at + 1] === '>' ? 2 : 1);
   while (program[i] === ' ' || program[i] === '\t') i += 1;
-  if (program[i] === '"') return program.slice(i + 1, stringEnd(program, i));
+  if (program[i] === '"') {
+    const close = stringEnd(program, i);
+    // The statement ends after the name (`;`, `}`, a newline, a pipe, a comment, the end): it is the whole name.
+    if (/^[ \t]*(?:[;}\n|#]|$)/.test(program.slice(close + 1))) return program.slice(i + 1, close);
+  }
   let end = i;
   while (end < program.length && !';}\n'.includes(program[end]!)) end += 1;
   return `\${awk:${program.slice(i, end).trim()}}`;

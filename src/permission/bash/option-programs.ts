@@ -72,15 +72,29 @@ const NPM: RunningOptions = {
   short: 'c',
 };
 /**
- * make's `--eval` / `-E` adds makefile text (recipes are commands), `-f -` reads a makefile
- * from the input, `SHELL=` and `.SHELLFLAGS=` choose what runs every recipe, `MAKEFLAGS=`
- * adds options. A makefile from a file is no more read than the `Makefile` itself.
+ * Whether a makefile path names an open file descriptor, whose text the line's input gives
+ * (`-f /dev/fd/0 <<< 'x:;rm v'`): `/dev/stdin`, `/dev/fd/N`, `/proc/<pid>/fd/N` in any spelling
+ * (`//`, `/./`). As `-C /dev/fd` or `-C /proc/self` may come first, any path ending in `stdin`,
+ * `fd/N` or a bare `N` counts too; a makefile named by a number alone is rare.
+ */
+function namesDescriptor(path: string): boolean {
+  const parts = path.split('/').filter((part) => part !== '' && part !== '.');
+  const last = parts[parts.length - 1] ?? '';
+  const parent = parts[parts.length - 2];
+  return last === 'stdin' || (/^\d+$/.test(last) && (parent === undefined || parent === 'fd' || parent === '..'));
+}
+
+/**
+ * make's `--eval` / `-E` adds makefile text (recipes are commands), `-f -` (or a file
+ * descriptor's name, `-f /dev/fd/0`) reads a makefile from the input, `SHELL=` and
+ * `.SHELLFLAGS=` choose what runs every recipe, `MAKEFLAGS=` adds options. A makefile from a
+ * file is no more read than the `Makefile` itself.
  */
 const MAKE: RunningOptions = {
   long: ['eval', 'file', 'makefile'],
   short: 'Ef',
   valued: 'CfIoWEjl',
-  harmless: (option, value) => !/^-(?:E|-e)/.test(option) && value !== undefined && value !== '-' && value !== '/dev/stdin',
+  harmless: (option, value) => !/^-(?:E|-e)/.test(option) && value !== undefined && value !== '-' && !namesDescriptor(value),
   operand: /^(?:SHELL|\.SHELLFLAGS|MAKESHELL|MAKEFLAGS|MFLAGS|GNUMAKEFLAGS|MAKEFILES)\s*[:+?!]?=/,
   runTimeValue: /^(?:-j|--jobs=)\$\(…\)$/,
 };
