@@ -41,6 +41,7 @@ export const withoutModelKey: CommandEnvironment = (env) => {
 /**
  * The environment a command the tools start gets: what `choose` makes of `base` (the
  * process's own, by default) without rxharness's credentials, and never those credentials.
+ * `CDPATH` and `BASHOPTS` are dropped too, whatever `choose` returns (see the write rules' reading of `cd`).
  * A `choose` that throws throws here; one that returns no object of variables (a promise,
  * undefined) is a `TypeError` ("it must return an object of variables ...").
  *
@@ -55,8 +56,18 @@ export function commandEnvironment(choose: CommandEnvironment = withoutModelKey,
     throw new TypeError(`it must return an object of variables, synchronously; got ${kindOf(chosen)}`);
   }
   // Whatever it returned (say, a spread of process.env), rxharness's credentials stay out.
-  return withoutCredentials(chosen as NodeJS.ProcessEnv);
+  const env = withoutCredentials(chosen as NodeJS.ProcessEnv);
+  for (const name of FOLDER_SEARCH_VARIABLES) delete env[name];
+  return env;
 }
+
+/**
+ * Variables that let bash's `cd x` enter a folder other than `./x` (`CDPATH`; `BASHOPTS` may turn
+ * on `cdable_vars`): the bash write rules read a plain `cd frontend` as entering `./frontend`
+ * (docs/permissions.md), so no command inherits them. A line may still set them; it is then read
+ * as entering any folder.
+ */
+const FOLDER_SEARCH_VARIABLES: readonly string[] = ['CDPATH', 'BASHOPTS'];
 
 /** A copy of `env` without {@link HARNESS_CREDENTIAL_VARIABLES}. */
 function withoutCredentials(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {

@@ -23,7 +23,7 @@ const ATTACKS: Readonly<Record<string, readonly string[]>> = {
     'rm src/a.ts', 'rm -f -- src/a.ts', 'rm -rf src', 'rm -r .', 'rmdir src/x', 'unlink src/a.ts', 'shred -u src/a.ts', 'touch src/a.ts',
     'touch -d yesterday src/a.ts', 'mkdir -p src/x', 'mkdir -m 700 src/x', 'chmod 644 src/a.ts', 'chmod -R 755 src', 'chmod -w src/a.ts',
     'chmod --reference=x src/a.ts', 'chown -R u:g src', 'chgrp g src/a.ts', 'truncate -s 0 src/a.ts', 'install -d src/x', 'ln -sf /etc/passwd src/a.ts',
-    'ls | xargs rm', 'cd lib && rm a.ts',
+    'ls | xargs rm', 'cd ../lib && rm a.ts',
   ],
   'find writing': ['find . -fprint src/list', 'find . -fprint0 src/list', "find . -fprintf src/x '%p'", 'find . -fls src/list', 'find src -delete', 'find . -name x -delete', 'find -L src -delete'],
   'an exported GIT_WORK_TREE or GIT_DIR': [
@@ -93,7 +93,7 @@ describe('removals and changes of files other programs run', () => {
 
 describe('a cd moves the writes after it', () => {
   it.each([
-    'cd lib && rm a.ts', 'cd lib; mkdir -p x', 'for d in lib src; do touch a.ts; cd $d; done', 'while read d; do rm a.ts; cd "$d"; done < dirs',
+    'cd ../lib && rm a.ts', 'cd $D; mkdir -p x', 'for d in lib src; do touch a.ts; cd $d; done', 'while read d; do rm a.ts; cd "$d"; done < dirs',
     'f() { touch a.ts; }; cd src; f', "trap 'touch a.ts' EXIT; cd src", 'cd $(echo src) && touch a.ts', 'git -C src restore a.ts',
   ])('%s is denied: the folder written may be src/', (line) => {
     expect(denySrc.evaluate('bash', line).action).toBe('deny');

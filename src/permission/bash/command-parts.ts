@@ -1,4 +1,5 @@
 import { evaluatingSyntax } from './code-in-data.js';
+import { REPEATING_SYNTAX } from './shell-programs.js';
 import { scanShellLine } from './shell-scan.js';
 import type { PartRole, PartSink } from './part-sink.js';
 import { analyseStatement } from './simple-command.js';
@@ -32,6 +33,12 @@ export interface CommandParts {
    * write and edit rules (`write-rules`). Absent when no command writes anything.
    */
   readonly writes?: readonly CommandWrites[];
+  /**
+   * Set when the line, or a line it runs (`eval`, `sh -c`, a trap's action), may run a command
+   * again or later than it stands (a loop, a function, `trap`, `fc`): a `cd` anywhere on it
+   * may then move every write, not only those after it.
+   */
+  readonly repeats?: true;
 }
 
 const MAX_DEPTH = 8;
@@ -67,6 +74,11 @@ class Collector implements PartSink {
   private readonly shapes = new Set<string>();
   private readonly writes: CommandWrites[] = [];
   private opaque: string | undefined;
+  private repeating = false;
+
+  repeats(): void {
+    this.repeating = true;
+  }
 
   write(writes: CommandWrites): void {
     // Most commands write nothing: they share one empty answer, which is not kept.
@@ -108,6 +120,8 @@ class Collector implements PartSink {
     }
     if (quiet) this.quiet += 1;
     try {
+      // Tested on every line read, inner ones too: `eval 'for ...'`, `sh -c "trap ..."`.
+      if (REPEATING_SYNTAX.test(text)) this.repeating = true;
       const scanned = scanShellLine(text);
       if (scanned.opaque !== undefined) this.flag(scanned.opaque);
       const evaluates = evaluatingSyntax(text);
@@ -129,7 +143,7 @@ class Collector implements PartSink {
     const variants = [...this.variants].filter((v) => !this.commands.has(v));
     const shapes = this.shapes.size > 0 ? { shapes: Object.freeze([...this.shapes]) } : {};
     const writes = this.writes.length > 0 ? { writes: Object.freeze(this.writes) } : {};
-    const parts = { commands: Object.freeze(commands), variants: Object.freeze(variants), ...shapes, ...writes };
+    const parts = { commands: Object.freeze(commands), variants: Object.freeze(variants), ...shapes, ...writes, ...(this.repeating ? { repeats: true as const } : {}) };
     return Object.freeze(this.opaque === undefined ? parts : { ...parts, opaque: this.opaque });
   }
 }

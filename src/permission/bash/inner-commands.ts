@@ -8,8 +8,8 @@
 import { packageCommandStarts } from './package-runs.js';
 import type { PartRole, PartSink } from './part-sink.js';
 import {
-  COMMAND_OPTION_PROGRAMS, commandString, EVALUATORS, FIND_EXEC, LINE_ARGUMENTS, readsInput, RUNTIME_ARGUMENTS, scriptArguments, SHELLS,
-  WRAPPERS,
+  COMMAND_OPTION_PROGRAMS, commandString, EVALUATORS, FIND_EXEC, LINE_ARGUMENTS, readsInput, REPEATERS, RUNTIME_ARGUMENTS, scriptArguments,
+  SHELLS, WRAPPERS,
 } from './shell-programs.js';
 import { RUNTIME_ARGUMENT, text, type TextWord, type Word } from './shell-words.js';
 import { shellWithoutCommand } from './unreadable-runs.js';
@@ -39,6 +39,8 @@ const MAX_WRAPPED_WORDS = 64;
 export function innerCommands(command: RunningCommand, sink: PartSink, analyse: AnalyseWords): void {
   const { base, words, plain, depth, suffixes } = command;
   const args = plain.slice(1).map((w) => w.text);
+  // The name as bash runs it, quotes removed (`"trap"`, `tr''ap`): the raw line's syntax test misses it.
+  if (REPEATERS.has(base)) sink.repeats();
   if (SHELLS.has(base)) {
     const script = commandString(args);
     if (script !== undefined) sink.line(script, 'variant', depth + 1);
@@ -86,6 +88,8 @@ function findExecs(words: readonly Word[], depth: number, sink: PartSink, analys
     let end = i + 1;
     while (end < words.length && text(words[end]!) !== ';' && text(words[end]!) !== '+') end += 1;
     const command = words.slice(i + 1, end);
+    // `-execdir sh -c 'echo x > a.ts'` runs in the folder of each file found, at any depth.
+    if (/dir$/.test(text(words[i]!))) sink.write({ files: [], joined: [], names: [], chdir: true });
     // `-exec rm ;` still gets a file: find names it with `{}`, or appends it with `+`.
     const withFile = command.some((w) => text(w).includes('{}')) ? command : [...command, RUNTIME_ARGUMENT];
     analyse(withFile, 'variant', depth + 1, sink, true);

@@ -28,6 +28,8 @@ export interface PartSink {
   line(text: string, role: PartRole, depth: number, quiet?: boolean): void;
   /** Records a command whose arguments are only known when it runs, as a pattern (see `commandShape`): deny and ask rules that could match it hold. */
   shape(text: string): void;
+  /** Marks the line as one that may run a command again or later (a loop, `trap`, `fc`): a `cd` then moves every write. */
+  repeats(): void;
   /** Records what a simple command writes (see `written-files`), for the user's write and edit rules. */
   write(writes: CommandWrites): void;
 }

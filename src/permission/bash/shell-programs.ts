@@ -44,6 +44,16 @@ export const LINE_ARGUMENTS: ReadonlySet<string> = new Set(['parallel', 'sem', '
 export const EVALUATORS: ReadonlySet<string> = new Set(['eval', 'watch']);
 /** Builtins that put their input into variables: a value the line does not show. */
 export const READERS: ReadonlySet<string> = new Set(['read', 'mapfile', 'readarray']);
+/**
+ * Syntax that may run a command again, or later than it stands (a loop, a function, `trap`,
+ * `coproc`): after a `cd` on such a line every write may land in the folder entered.
+ */
+export const REPEATING_SYNTAX = /(?:^|[\s;&|({`])(?:for|while|until|select|function|trap|coproc)(?=[\s;&|)}]|$)|\(\s*\)/;
+/**
+ * Builtins that may run a command again or later, however their name is quoted (`"trap"`,
+ * `t\rap`): a trap's action, `fc` re-running history, an alias.
+ */
+export const REPEATERS: ReadonlySet<string> = new Set(['trap', 'fc', 'alias', 'coproc', 'history']);
 /** The `find` options followed by a command, up to `;` or `+`. */
 export const FIND_EXEC: ReadonlySet<string> = new Set(['-exec', '-execdir', '-ok', '-okdir']);
 

@@ -3,9 +3,12 @@
  * the workspace (the folder bash runs in). Since the policy does not know the workspace's
  * own path, a path that leaves it may come back into it: an absolute path or one starting
  * with `..` is also judged at each of its tails (`/home/u/ws/src/a.ts` may be `src/a.ts`).
- * After a `cd` (or `git -C`, `env -C`) relative paths are relative to a folder not known
- * here, so each is also read as any path ending in it: those written after it on the line,
- * or all of them when the line may run a write again after the `cd` (a loop, a function). A part known only when the line runs
+ * After a `cd` into a folder the line names plainly (`cd frontend`) a relative path written
+ * after it is judged where it stands and under that folder. After another `cd` (or `git -C`,
+ * `env -C`, `find -execdir`) relative paths are relative to a folder not known here, so each
+ * is also read as any path ending in it: those written after it on the line, or all of them
+ * when the line may run a write again after the `cd` (a loop, a function, `trap`: see
+ * `CommandParts.repeats`), whatever the `cd` names. A part known only when the line runs
  * (`$F`, `$(…)`, `{a,b}`, `~`) may hold `../`, so from there on the path is read as a shape
  * (a command pattern: `out/$x.log` is `*.log`); a glob keeps what comes before it. A line
  * of more than {@link MAX_WRITE_TARGETS} writes, or a path outside the workspace deeper than
@@ -14,7 +17,9 @@
  * @module
  */
 import { posix } from 'node:path';
+import { commandParts } from './command-parts.js';
 import { commandShape } from './command-shape.js';
+import { REPEATING_SYNTAX } from './shell-programs.js';
 import type { CommandWrites, WrittenWord } from './written-words.js';
 
 /** One write of a line, and where it is judged. */
@@ -33,15 +38,14 @@ export interface WriteTarget {
 const NOT_FILES = /^(?:-|\/dev\/(?:null|zero|stdout|stderr|tty|fd\/\d+))$/;
 /** More writes than this on one line are judged as writing any path: each costs a resolution and a pass over the rules. */
 export const MAX_WRITE_TARGETS = 64;
-const caches = { ordered: new WeakMap<readonly CommandWrites[], readonly WriteTarget[]>(), anywhere: new WeakMap<readonly CommandWrites[], readonly WriteTarget[]>() };
-/** Syntax that may run a command again, or later than it stands (a loop, a function): a `cd` then moves every write. */
-const REPEATS = /(?:^|[\s;&|({`])(?:for|while|until|select|function|trap|coproc)(?=[\s;&|)}]|$)|\(\s*\)/;
+const caches = { ordered: new WeakMap<readonly CommandWrites[], readonly WriteTarget[]>(), joined: new WeakMap<readonly CommandWrites[], readonly WriteTarget[]>(), anywhere: new WeakMap<readonly CommandWrites[], readonly WriteTarget[]>() };
 
 /**
  * The targets of every write of a line (its parts' `writes`, in the order they stand),
  * resolved once per line.
  *
- * @param line - the line itself: with a loop or a function a `cd` moves every write, else only those after it.
+ * @param line - the line itself (its `commandParts` are read too): with a loop, a function or a
+ *   trap a `cd` moves every write, else only those after it.
  *
  * @example
  * ```ts
@@ -50,27 +54,58 @@ const REPEATS = /(?:^|[\s;&|({`])(?:for|while|until|select|function|trap|coproc)
  * ```
  */
 export function writeTargets(writes: readonly CommandWrites[], line: string): readonly WriteTarget[] {
-  const anywhere = REPEATS.test(line);
-  const cache = anywhere ? caches.anywhere : caches.ordered;
-  let targets = cache.get(writes);
-  if (targets === undefined) cache.set(writes, (targets = resolveAll(writes, anywhere)));
+  const parts = commandParts(line);
+  // The line's parts know about repeats inside `eval`, `sh -c` and quoted `trap` names; the raw test stays as a floor.
+  const anywhere = parts.repeats === true || REPEATING_SYNTAX.test(line);
+  const mode = anywhere ? 'anywhere' : movesFolderSearch(line, [...parts.commands, ...parts.variants]) ? 'ordered' : 'joined';
+  let targets = caches[mode].get(writes);
+  if (targets === undefined) caches[mode].set(writes, (targets = resolveAll(writes, anywhere, mode === 'joined')));
   return targets;
 }
 
-function resolveAll(writes: readonly CommandWrites[], anywhere: boolean): WriteTarget[] {
+/** Builtins that set variables or shell options their arguments name: a name built at run time (`read $v`) may be any. */
+const SETTERS = /^(?:read|mapfile|readarray|getopts|declare|typeset|local|export|readonly|shopt|eval)\s/;
+
+/**
+ * Whether the line may change where a plain `cd x` looks (bash tries `$CDPATH/x` first, and
+ * with `shopt -s cdable_vars` the value of `$x`): then `cd x` may enter any folder. `parts`:
+ * the line's commands, de-quoted, and their other spellings (the line itself among them).
+ */
+function movesFolderSearch(line: string, parts: readonly string[]): boolean {
+  if (line.includes('${!')) return true; // an indirect `${!v:=...}` assigns a name held in a variable
+  return parts.some((part) => {
+    if (/CDPATH|BASHOPTS|cdable_vars/.test(part) || /^(?:source|\.)(?:\s|$)/.test(part) || /^printf\s(?:.*\s)?-v/.test(part)) return true;
+    if (!SETTERS.test(part)) return false;
+    // `declare -n r=$v` refers to any name; `export $v=x`, `shopt -s ${o}vars`, `eval "$a$b=x"` set one.
+    return part.split(/\s+/).slice(1).some((word) => /^-[a-zA-Z]*n/.test(word) || word.split('=')[0]!.includes('$') || (part.startsWith('eval') && word.includes('$')));
+  });
+}
+
+/** More folders than this that a line's plain `cd`s may have left it in: the folder is read as unknown. */
+const MAX_BASES = 8;
+
+function resolveAll(writes: readonly CommandWrites[], anywhere: boolean, join: boolean): WriteTarget[] {
   // Writes are in the order the line runs them (a substitution's after its statement's, which is
   // no earlier than it runs): a `cd` moves the writes after it, and itself (`git -C x`).
   let chdir = anywhere && writes.some((w) => w.chdir);
+  // The folders a plain `cd x` may have left the line in. The workspace stays one of them: the
+  // `cd` may fail, be conditional, or run in a subshell or pipeline (`(cd x)`, `cd x | y`).
+  let bases = [''];
   const out: WriteTarget[] = [];
   const unseen = (written: string): WriteTarget => ({ written, unseen: true, paths: [], shapes: ['*'] });
   const count = writes.reduce((sum, w) => sum + w.files.length + w.joined.length, 0);
   if (count > MAX_WRITE_TARGETS) {
     return [...writes.flatMap((w) => (w.unseen === undefined ? [] : [unseen(w.unseen)])), unseen(`${count} writes (over ${MAX_WRITE_TARGETS}), judged as writing any path`)];
   }
+  const push = (word: WrittenWord, tree: boolean): void => {
+    for (const base of chdir ? [''] : bases) out.push(resolve(under(base, word), chdir, tree));
+  };
   for (const w of writes) {
-    chdir ||= w.chdir;
+    // A plain `cd` moves what comes after it (its own redirections are opened before it runs).
+    const into = join ? w.into : undefined;
+    if (into === undefined) chdir ||= w.chdir;
     if (w.unseen !== undefined) out.push(unseen(w.unseen));
-    for (const file of w.files) if (!NOT_FILES.test(file.text)) out.push(resolve(file, chdir, false));
+    for (const file of w.files) if (!NOT_FILES.test(file.text)) push(file, false);
     for (const { dir, name, tree, why } of w.joined) {
       // A command rewriting the working tree from data (`git checkout main`): any path.
       if (why !== undefined) {
@@ -80,10 +115,20 @@ function resolveAll(writes: readonly CommandWrites[], anywhere: boolean): WriteT
       const base = baseName(name.text);
       // A source ending in `/` (rsync) puts what it holds into the folder: any name there.
       const text = base === '' ? dir.text : `${dir.text.replace(/\/+$/, '')}/${base}`;
-      out.push(resolve({ text, glob: dir.glob || name.glob }, chdir, tree || base === ''));
+      push({ text, glob: dir.glob || name.glob }, tree || base === '');
+    }
+    if (into !== undefined) {
+      bases = [...new Set([...bases, ...bases.map((b) => posix.join(b, into))])];
+      chdir ||= bases.length > MAX_BASES;
     }
   }
   return out;
+}
+
+/** A written word as seen from the workspace when the line is in `base`; an absolute path or a `~` one is where it is. */
+function under(base: string, word: WrittenWord): WrittenWord {
+  if (base === '' || word.text.startsWith('/') || word.text.startsWith('~')) return word;
+  return { ...word, text: `${base}/${word.text}` };
 }
 
 /** Where one written path is judged; `tree`: a folder written with all it holds. */

@@ -90,16 +90,40 @@ function ownWrites(base: string, args: readonly WrittenWord[]): CommandWrites {
   }
   if (base === 'dd') return { ...NOTHING, files: args.filter((a) => a.text.startsWith('of=')).map((a) => ({ ...a, text: a.text.slice(3) })) };
   // `cd .git/hooks && echo x > pre-commit`: the folder entered is a name later writes land under.
-  if (base === 'cd' || base === 'pushd' || base === 'popd') return { ...NOTHING, names: operands.slice(0, 1), chdir: true };
+  if (base === 'cd' || base === 'pushd' || base === 'popd') {
+    const into = base === 'cd' && operands.length === 1 ? plainFolder(operands[0]!) : undefined;
+    return { ...NOTHING, names: operands.slice(0, 1), chdir: true, ...(into === undefined ? {} : { into }) };
+  }
   if (base === 'git') {
     const { files, trees, pathspecs = [], anyPath: why, unseen } = gitWrites(args);
     const joined: JoinedWrite[] = [...trees.map((dir) => ({ dir, name: ANY_NAME, tree: true })), ...pathspecs.map((dir) => ({ dir: { ...dir, changes: true }, name: ANY_NAME, tree: true }))];
     if (why !== undefined) joined.push(anyPath(why));
     return { ...NOTHING, files, joined, chdir: args.some((a) => /^-C/.test(a.text)), ...(unseen === undefined ? {} : { unseen }) };
   }
-  if (base === 'env' || base === 'sudo') return args.some((a) => /^-[A-Za-z]*[CD]|^--chdir/.test(a.text)) ? { ...NOTHING, chdir: true } : NOTHING;
+  if (base === 'env' || base === 'sudo') return args.some((a) => /^-[A-Za-z]*[CD]/.test(a.text) || changesFolder(a.text)) ? { ...NOTHING, chdir: true } : NOTHING;
   if (TOOL_WRITERS.has(base)) return { ...NOTHING, files: toolWrites(base, args) };
   return NOTHING;
+}
+
+/**
+ * Whether a long option is `--chdir` or `--chroot`, or an abbreviation getopt accepts for one
+ * (`--ch=src`, `--chd src`, env's `--c`): with or without `=value`.
+ */
+function changesFolder(arg: string): boolean {
+  const name = /^--([a-z]+)(?:=|$)/.exec(arg)?.[1];
+  return name !== undefined && ('chdir'.startsWith(name) || 'chroot'.startsWith(name));
+}
+
+/**
+ * The folder `cd` enters when the line names it plainly: relative, no `..` segment, no glob,
+ * variable, substitution, brace expansion, `~` or `-`. bash's CDPATH is not consulted (the
+ * bash tool's commands never inherit it, see `commandEnvironment`; a line setting it is
+ * unreadable), so `cd frontend` enters `./frontend` or fails.
+ */
+function plainFolder(word: WrittenWord): string | undefined {
+  const path = word.text;
+  if (word.glob || path === '' || path === '-' || path.startsWith('/') || path.startsWith('~') || /[$`{}*?[\]\\!]/.test(path)) return undefined;
+  return path.split('/').includes('..') ? undefined : path;
 }
 
 /**

@@ -35,6 +35,12 @@ export interface CommandWrites {
   readonly unseen?: string;
   /** Whether it changes the folder that later relative paths are read from (`cd`, `pushd`, `git -C`, `env -C`). */
   readonly chdir: boolean;
+  /**
+   * For a `cd` into a folder the line names plainly (`cd frontend`, `cd ./web/app`: relative, no
+   * `..`, no glob or expansion): that folder, so later relative writes are also read under it
+   * rather than at any depth. Absent for every other change of folder.
+   */
+  readonly into?: string;
 }
 
 
