@@ -6,11 +6,13 @@ import { errorMessage } from '../errors/error-message.js';
 import { clipMiddle } from '../text/clip-middle.js';
 import { MAX_TIMER_MS } from '../validation/max-timer.js';
 import { coalesced } from './coalesced.js';
+import { mcpOutputChecks, mcpOutputProblem, type McpOutputChecks } from './mcp-output-check.js';
 import { mcpOutputValidator } from './mcp-output-validator.js';
+import { mcpRedirectAdvice } from './mcp-redirect-advice.js';
 import { loadMcpSdk, type McpSdk } from './mcp-sdk.js';
 import type { McpPathBase } from './mcp-path-subjects.js';
 import { DEFAULT_MCP_START_TIMEOUT_MS, isStdioServer, type McpServerConfig } from './mcp-server-config.js';
-import { MCP_MAX_TOOLS } from './mcp-tool-limits.js';
+import { listMcpTools, type McpListing } from './mcp-tool-listing.js';
 import { endSession, openTransport } from './mcp-transport.js';
 
 // While starting, `client` is set once the SDK has loaded (it loads with the first start).
@@ -25,12 +27,7 @@ const VERSION = (createRequire(import.meta.url)('../../package.json') as { versi
 // The SDK times every request (60 s by default); a call is bounded by the agent's tool
 // timeout instead, which aborts its signal. The largest delay a timer takes:
 const NO_TIMEOUT = MAX_TIMER_MS;
-const MAX_PAGES = 100;
-// The most tools of a listing kept: those offered (MCP_MAX_TOOLS), with room for some left
-// out (duplicate names, oversized schemas). One 10 MiB page may hold 200,000 tiny ones.
-const MAX_LISTED = 4 * MCP_MAX_TOOLS;
-// The longest `problem` kept: a server's error (5 MB of it, or the SDK's list of every
-// problem of 50,000 malformed tools, 19 MB) went whole into every run's warning.
+// The longest `problem` kept: a server's error (5 MB of it) went whole into every run's warning.
 const MAX_PROBLEM_CHARS = 2_000;
 // How long closing waits for an HTTP server to end our session.
 const END_SESSION_MS = 2_000;
@@ -48,11 +45,15 @@ export class McpConnection {
     return this.why;
   }
   private set problem(why: string | undefined) {
-    this.why = why === undefined ? undefined : clipMiddle(why, MAX_PROBLEM_CHARS);
+    this.why = why === undefined ? undefined : clipMiddle(mcpRedirectAdvice(why, this.config), MAX_PROBLEM_CHARS);
   }
   private why: string | undefined;
-  /** Its tools as it last listed them, no further than the page that passes MCP_MAX_TOOLS (kept after it stops, so names given out still resolve). */
+  /** Its well-formed tools as it last listed them, no further than the page that passes MCP_MAX_TOOLS (kept after it stops, so names given out still resolve). */
   tools: readonly McpToolInfo[] = [];
+  /** Why tools of that listing were left out as malformed (each naming the tool and what is wrong with it), set with {@link McpConnection.tools}. */
+  malformed: readonly string[] = [];
+  // The output schemas of that listing's tools, which their results are checked against.
+  private outputChecks: McpOutputChecks = new Map();
   private state: State = { kind: 'idle' };
 
   constructor(
@@ -87,6 +88,9 @@ export class McpConnection {
   async call(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
     const state = this.state;
     if (state.kind !== 'ready') throw new Error(this.notRunning());
+    // Taken before the call: a listing that comes meanwhile must not judge this answer.
+    const checks = this.outputChecks;
+    let result: CallToolResult;
     try {
       // No `onprogress`, so no progress token, and no `resetTimeoutOnProgress`: the SDK's own
       // timeout is off (NO_TIMEOUT), so there is nothing for progress to keep alive; the bound
@@ -94,7 +98,7 @@ export class McpConnection {
       // saying "still busy" for ever must not hold a run for ever). Without a token a server
       // sends no progress, and any it sends anyway is dropped unread (mcp-notification-guard).
       const options = { signal, timeout: NO_TIMEOUT };
-      return (await state.client.callTool({ name: tool, arguments: args }, undefined, options)) as CallToolResult;
+      result = (await state.client.callTool({ name: tool, arguments: args }, undefined, options)) as CallToolResult;
     } catch (e) {
       if (signal.aborted) throw e;
       // An error the server answered leaves it running; anything else (it stopped, the HTTP
@@ -104,6 +108,10 @@ export class McpConnection {
       if (answered) throw new Error(`MCP server "${this.name}" answered with an error: ${errorMessage(e)}`);
       throw new Error(`MCP server "${this.name}" failed during the call (${this.problem ?? errorMessage(e)}); it is started again when the next run starts`);
     }
+    // An answer that breaks its tool's output schema leaves the server running, like an error.
+    const problem = mcpOutputProblem(checks, tool, result);
+    if (problem !== undefined) throw new Error(`MCP server "${this.name}" answered, but ${problem}`);
+    return result;
   }
 
   /** Stops the server (its process ends) and refuses any start after; waits until it has stopped. */
@@ -137,7 +145,7 @@ export class McpConnection {
     // Closed while the SDK loaded: nothing was started.
     if (this.state !== starting) return;
     // One listing at a time, so a server flooding list_changed cannot pile up requests.
-    const refresh = coalesced(() => this.refresh(client));
+    const refresh = coalesced(() => this.refresh(client, sdk));
     const client = new sdk.Client(
       { name: 'rxharness', version: VERSION },
       {
@@ -158,13 +166,13 @@ export class McpConnection {
     client.onclose = () => this.lose(client, because(closedBecause() ?? 'the server closed the connection'));
     try {
       await client.connect(transport, { timeout: timeLeft() });
-      // Said apart from the handshake: a list the SDK finds malformed fails with its schema's
-      // problems only, which name no step.
-      const tools = await listTools(client, timeLeft).catch((e: unknown) => {
+      // Said apart from the handshake: a listing that cannot be read (its tools no list) fails
+      // with what is wrong only, which names no step.
+      const listing = await listMcpTools(client, sdk, this.name, timeLeft).catch((e: unknown) => {
         throw new Error(`its tools/list answer failed or could not be read: ${errorMessage(e)}`, { cause: e instanceof Error ? e.cause : undefined });
       });
       if (this.state !== starting) return;
-      this.tools = tools;
+      this.listed(listing);
       this.problem = undefined;
       this.state = { kind: 'ready', client, sdk };
     } catch (e) {
@@ -187,10 +195,17 @@ export class McpConnection {
     void client.close().catch(() => undefined);
   }
 
-  private async refresh(client: Client): Promise<void> {
+  /** Takes a listing as the current one: its tools, what was left out, and the checks of their output. */
+  private listed(listing: McpListing): void {
+    this.tools = listing.tools;
+    this.malformed = listing.leftOut;
+    this.outputChecks = mcpOutputChecks(listing.tools);
+  }
+
+  private async refresh(client: Client, sdk: McpSdk): Promise<void> {
     try {
-      const tools = await listTools(client, deadline(DEFAULT_MCP_START_TIMEOUT_MS));
-      if (this.state.kind === 'ready' && this.state.client === client) this.tools = tools;
+      const listing = await listMcpTools(client, sdk, this.name, deadline(DEFAULT_MCP_START_TIMEOUT_MS));
+      if (this.state.kind === 'ready' && this.state.client === client) this.listed(listing);
     } catch {
       // The old list stays; a server that stopped is noticed by its connection closing.
     }
@@ -199,22 +214,6 @@ export class McpConnection {
   private notRunning(): string {
     return `MCP server "${this.name}" is not running (${this.problem ?? 'not started'}); it is started again when the next run starts`;
   }
-}
-
-/** Every page of the server's tools, each asked for with what `timeLeft` says is left of the listing's time. */
-async function listTools(client: Client, timeLeft: () => number): Promise<McpToolInfo[]> {
-  if (!client.getServerCapabilities()?.tools) return [];
-  const tools: McpToolInfo[] = [];
-  let cursor: string | undefined;
-  for (let page = 0; page < MAX_PAGES; page++) {
-    const answer = await client.listTools(cursor === undefined ? undefined : { cursor }, { timeout: timeLeft() });
-    // Not `push(...answer.tools)`: spreading 200,000 overflowed the stack, failing the start.
-    for (const tool of answer.tools.slice(0, MAX_LISTED - tools.length)) tools.push(tool);
-    cursor = answer.nextCursor;
-    // Past the most that are offered, further pages would only cost time and memory.
-    if (cursor === undefined || tools.length > MCP_MAX_TOOLS) break;
-  }
-  return tools;
 }
 
 /** What is left, in milliseconds, of `ms` from now (never below 1). */

@@ -1,13 +1,17 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { ErrorCode, McpError, PaginatedResultSchema, ToolSchema } from '@modelcontextprotocol/sdk/types.js';
 
 /** The parts of `@modelcontextprotocol/sdk` a connection uses. */
 export interface McpSdk {
   readonly Client: typeof Client;
   readonly McpError: typeof McpError;
   readonly ErrorCode: typeof ErrorCode;
+  /** A page of a listing, whatever its items: what `tools/list` is read with, so one malformed tool fails only itself. */
+  readonly PaginatedResultSchema: typeof PaginatedResultSchema;
+  /** One tool of a listing, checked on its own. */
+  readonly ToolSchema: typeof ToolSchema;
   readonly StdioClientTransport: typeof StdioClientTransport;
   readonly StreamableHTTPClientTransport: typeof StreamableHTTPClientTransport;
 }
@@ -35,6 +39,8 @@ export function loadMcpSdk(): Promise<McpSdk> {
     Client: client.Client,
     McpError: types.McpError,
     ErrorCode: types.ErrorCode,
+    PaginatedResultSchema: types.PaginatedResultSchema,
+    ToolSchema: types.ToolSchema,
     StdioClientTransport: stdio.StdioClientTransport,
     StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
   }));

@@ -14,7 +14,7 @@ const QUOTED_NAME_CHARS = 80;
 export interface McpWarning {
   /**
    * `mcp-server-failed` (a server the run needed is not running), `mcp-tool-skipped` (a tool
-   * left out: a duplicate name, an oversized schema) or `mcp-pattern-unenforced` (a schema
+   * left out: malformed, a duplicate name, an oversized schema) or `mcp-pattern-unenforced` (a schema
    * `pattern` the linear-time regex engine cannot run, not checked).
    */
   readonly code: string;
@@ -136,7 +136,8 @@ interface Made {
 function makeTools(connection: McpConnection): Made {
   const listing = connection.tools;
   const tools = new Map<string, Tool>();
-  const skipped: McpWarning[] = [];
+  // First those the listing left out as malformed, each once per listing like the others.
+  const skipped: McpWarning[] = connection.malformed.map((message) => ({ code: 'mcp-tool-skipped', message }));
   for (const info of listing) {
     if (tools.size === MCP_MAX_TOOLS) {
       skipped.push(tooMany(connection.name));

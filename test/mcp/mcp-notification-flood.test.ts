@@ -23,7 +23,11 @@ const flood = (n: number) => ({ toolCalls: [{ name: 'mcp__flood__flood', argumen
 // went through the SDK client's handlers (each progress one an error holding it as JSON),
 // and every list_changed asked for another listing while the flood lasted.
 describe('an MCP server flooding notifications during a call', () => {
+  // The guard's clock (Date) stands still, as below: the 50,000 come within one of its
+  // windows however slowly a loaded machine reads them, so past 10,000 it must close.
+  // Nothing else is faked: the run's timers and the server run as they would.
   it('has its connection closed past the rate, the call failing saying why, and the run ends', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
     server = await floodServer();
     const f = await startFixture({ main: steps(flood(50_000)) });
     const engine = f.engine({ mcpServers: { flood: server.config } });

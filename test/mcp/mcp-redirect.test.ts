@@ -62,6 +62,9 @@ describe('an MCP server over HTTP that redirects', () => {
     expect(c.running).toBe(false);
     expect(c.problem).toMatch(/^failed to start: .*Redirect to http:\/\/127\.0\.0\.1:\d+\/steal not followed/);
     expect(c.problem).not.toContain('t0k');
+    // What the user can do, not the SDK's option (`redirectPolicy`) no config of ours can set.
+    expect(c.problem).toMatch(/not followed: rxharness follows a redirect only within the server's origin, .*; if you trust http:\/\/127\.0\.0\.1:\d+\/steal, set the server's `url` to it/);
+    expect(c.problem).not.toContain('redirectPolicy');
     expect(thief.got).toEqual([]);
   }, 60_000);
 
@@ -76,6 +79,7 @@ describe('an MCP server over HTTP that redirects', () => {
   it('round in a loop within its origin: the start fails after a few redirects, saying so', async () => {
     front = await redirecting((path) => (path === '/a' ? '/b' : '/a'));
     const c = await connect(front.url.replace('/mcp', '/a'));
-    expect(c.problem).toMatch(/^failed to start: .*Redirect to http:\/\/127\.0\.0\.1:\d+\/[ab] not followed/);
+    expect(c.problem).toMatch(/^failed to start: .*Redirect to http:\/\/127\.0\.0\.1:\d+\/[ab] not followed: rxharness follows at most 5 redirects within the server's origin .*; set the server's `url` to the address it answers at/);
+    expect(c.problem).not.toContain('redirectPolicy');
   }, 60_000);
 });

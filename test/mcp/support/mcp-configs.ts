@@ -149,3 +149,10 @@ export function chattyStdioServer(options: { readonly spew?: boolean; readonly m
   const env = { ...(options.spew ? { MCP_CHATTY_SPEW: '1' } : {}), ...(options.marks ? { MCP_CHATTY_MARKS: options.marks.env['MCP_TEST_MARKS']! } : {}) };
   return { command: process.execPath, args: [CHATTY], env };
 }
+
+const MALFORMED = fileURLToPath(new URL('./malformed-stdio-server.mjs', import.meta.url));
+
+/** The malformed-listing server (see malformed-stdio-server.mjs) in one of its modes. */
+export function malformedStdioServer(mode: 'mixed' | 'many' | 'not-array' | 'second-page'): McpStdioServerConfig {
+  return { command: process.execPath, args: [MALFORMED], env: { MCP_MALFORMED_MODE: mode } };
+}

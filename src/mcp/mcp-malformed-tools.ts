@@ -1,0 +1,80 @@
+import { clipMiddle } from '../text/clip-middle.js';
+import { describeValue } from '../validation/describe-value.js';
+
+/** One problem the SDK's tool schema found: where in the entry, and what. */
+export interface ToolIssue {
+  readonly path: readonly PropertyKey[];
+  readonly message: string;
+}
+
+/** The malformed entries of one listing: the first few kept to be named, the rest counted. */
+export interface MalformedTools {
+  /** Notes an entry the tool schema refused, `position` its place in the listing (from 1). */
+  add(entry: unknown, position: number, issues: readonly ToolIssue[]): void;
+  /** A warning message for each named entry, then one counting the others among the `examined` entries looked at; none when there were none. */
+  messages(examined: number): string[];
+}
+
+// A warning per malformed tool goes to every run that needs the server: a server listing
+// 5,000 of them must not bury each run's events under 5,000 warnings.
+const MAX_NAMED = 10;
+// Issues said of one tool, and how much of a name, a key or a message is quoted.
+const MAX_ISSUES = 3;
+const QUOTED_CHARS = 80;
+const MESSAGE_CHARS = 200;
+
+/**
+ * Collects the malformed tools of a listing of server `server` and words what is wrong with
+ * each: which tool (its name, escaped and cut, or what stands in its place), and where in it
+ * the SDK's schema found what, so the server's author can mend it.
+ *
+ * @example
+ * ```ts
+ * const bad = malformedTools('docs');
+ * bad.add({ name: 'search', inputSchema: { type: 'string' } }, 3, [{ path: ['inputSchema', 'type'], message: 'Invalid input: expected "object"' }]);
+ * bad.messages(3); // ['MCP server "docs" lists a malformed tool, "search" (number 3 of its list): inputSchema.type: Invalid input: expected "object"; it is left out.']
+ * ```
+ */
+export function malformedTools(server: string): MalformedTools {
+  const named: string[] = [];
+  let others = 0;
+  return {
+    add(entry, position, issues) {
+      if (named.length === MAX_NAMED) return void (others += 1);
+      const what = issues.slice(0, MAX_ISSUES).map(described).join('; ');
+      const more = issues.length > MAX_ISSUES ? ` (and ${issues.length - MAX_ISSUES} more problems)` : '';
+      named.push(`MCP server "${server}" lists a malformed tool, ${whichTool(entry)} (number ${position} of its list): ${what}${more}; it is left out.`);
+    },
+    messages(examined) {
+      if (others === 0) return [...named];
+      // Of those looked at: past the limits of a listing, entries are not looked at.
+      return [...named, `MCP server "${server}" lists ${others} more malformed tools among the ${examined} entries looked at, not named here; they are left out too.`];
+    },
+  };
+}
+
+/** The tool as a reader can find it: its name quoted, or what stands where its name belongs. */
+function whichTool(entry: unknown): string {
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return `${describeValue(entry)} where a tool belongs`;
+  const name = (entry as { name?: unknown }).name;
+  if (typeof name === 'string') return JSON.stringify(clipMiddle(name, QUOTED_CHARS));
+  return name === undefined ? 'one with no name' : `one whose name is ${describeValue(name)}`;
+}
+
+/** `inputSchema.properties["a b"]: Invalid input`: where, then what, each escaped and cut. */
+function described(issue: ToolIssue): string {
+  // The SDK's words, yet escaped too: a control character must not reach a terminal.
+  const message = clipMiddle(issue.message, MESSAGE_CHARS).replace(/[\p{Cc}\u2028\u2029]/gu, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return issue.path.length === 0 ? message : `${pathOf(issue.path)}: ${message}`;
+}
+
+/** A path in an entry as code would write it; a key of the server's choosing is quoted, escaped and cut. */
+function pathOf(path: readonly PropertyKey[]): string {
+  let text = '';
+  for (const key of path) {
+    if (typeof key === 'number') text += `[${key}]`;
+    else if (typeof key === 'string' && /^[A-Za-z_$][\w$]{0,79}$/.test(key)) text += text === '' ? key : `.${key}`;
+    else text += `[${JSON.stringify(clipMiddle(String(key), QUOTED_CHARS))}]`;
+  }
+  return text;
+}
