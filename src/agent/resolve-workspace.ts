@@ -1,5 +1,6 @@
 import { realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { errnoOf } from '../errors/errno-of.js';
 import { InvalidWorkspaceError } from './invalid-workspace-error.js';
 
 type WorkspaceProblem = ConstructorParameters<typeof InvalidWorkspaceError>[1];
@@ -17,7 +18,7 @@ export function resolveWorkspace(workspace: string | undefined): string {
   try {
     real = realpathSync(wanted);
   } catch (error) {
-    throw new InvalidWorkspaceError(wanted, problemOf((error as NodeJS.ErrnoException).code));
+    throw new InvalidWorkspaceError(wanted, problemOf(errnoOf(error)));
   }
   if (!statSync(real).isDirectory()) {
     throw new InvalidWorkspaceError(wanted, 'is not a folder');

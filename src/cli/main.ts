@@ -8,6 +8,7 @@ import { serveCommand } from './serve-command.js';
 import { shownError } from './shown-error.js';
 import { workerCommand } from './worker-command.js';
 import { closest } from '../errors/did-you-mean.js';
+import { errnoOf } from '../errors/errno-of.js';
 
 /**
  * The `rxharness` command line. Resolves the exit code: 0 success, 1 an abnormal or failed
@@ -53,7 +54,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
     }
   } catch (e) {
     // parseArgs reports unknown or malformed flags with ERR_PARSE_ARGS_* codes: bad usage too.
-    const usage = e instanceof CliUsageError || String((e as NodeJS.ErrnoException)?.code).startsWith('ERR_PARSE_ARGS');
+    const usage = e instanceof CliUsageError || errnoOf(e)?.startsWith('ERR_PARSE_ARGS') === true;
     io.stderr.write(`rxharness: ${shownError(e)}\n`);
     return usage ? 2 : 1;
   }

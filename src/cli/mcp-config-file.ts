@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { closest } from '../errors/did-you-mean.js';
+import { errnoOf } from '../errors/errno-of.js';
 import { errorMessage } from '../errors/error-message.js';
 import { checkMcpServers, type McpServerConfig } from '../mcp/mcp-server-config.js';
 import { CliUsageError } from './cli-usage-error.js';
@@ -50,7 +51,7 @@ function readMcpConfig(file: string, cwd: string): McpServers {
   try {
     text = readAtMost(resolve(cwd, file), MAX_CONFIG_BYTES);
   } catch (e) {
-    throw usage((e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : `cannot read it (${errorMessage(e)})`);
+    throw usage(errnoOf(e) === 'ENOENT' ? 'no such file' : `cannot read it (${errorMessage(e)})`);
   }
   // Read whole before, `/dev/zero` or a pipe that never ends grew the process without end.
   if (text === undefined) throw usage('larger than 1 MiB (an MCP config is a few KB); nothing was read past that');

@@ -1,3 +1,5 @@
+import { errnoOf } from '../errors/errno-of.js';
+import { errorMessage } from '../errors/error-message.js';
 import type { CliIO } from './cli-io.js';
 
 /**
@@ -39,10 +41,11 @@ export interface OutputWatch {
  */
 export function watchOutput(io: CliIO, onFailure: (code: number) => void = () => undefined): OutputWatch {
   let failure: number | undefined;
-  const onStdoutError = (error: NodeJS.ErrnoException): void => {
+  // `unknown`: a stream of the caller's may emit anything as its error, `null` included.
+  const onStdoutError = (error: unknown): void => {
     if (failure !== undefined) return;
-    failure = error.code === 'EPIPE' ? OUTPUT_CLOSED_EXIT_CODE : 1;
-    if (failure !== OUTPUT_CLOSED_EXIT_CODE) io.stderr.write(`rxharness: cannot write the output: ${error.message}\n`);
+    failure = errnoOf(error) === 'EPIPE' ? OUTPUT_CLOSED_EXIT_CODE : 1;
+    if (failure !== OUTPUT_CLOSED_EXIT_CODE) io.stderr.write(`rxharness: cannot write the output: ${errorMessage(error)}\n`);
     onFailure(failure);
   };
   const onStderrError = (): void => undefined;

@@ -1,5 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { closest } from '../errors/did-you-mean.js';
+import { errnoOf } from '../errors/errno-of.js';
 import { errorMessage } from '../errors/error-message.js';
 import { CliUsageError } from './cli-usage-error.js';
 
@@ -23,7 +24,7 @@ export function parseFlags<T extends ParseArgsConfig>(command: string, config: T
     parsed = parseArgs(config);
   } catch (e) {
     // Node names the flag only in its message: "Unknown option '--max-step'. To specify ...".
-    const flag = (e as NodeJS.ErrnoException).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? /'(-[^']*)'/.exec(errorMessage(e))?.[1] : undefined;
+    const flag = errnoOf(e) === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? /'(-[^']*)'/.exec(errorMessage(e))?.[1] : undefined;
     if (flag === undefined) throw e;
     throw new CliUsageError(unknownFlag(command, flag, config));
   }

@@ -2,7 +2,7 @@ import type { AgentDefinition } from './agent-definition.js';
 import type { AgentDiagnostic } from './agent-diagnostic.js';
 import { ACCEPTED_KEYS } from './build-definition.js';
 import { choosePrimary, type PrimaryChoice } from './choose-primary.js';
-import { isSubagent } from './definition-role.js';
+import { isListed, isSubagent } from './definition-role.js';
 import { type AgentDir, discoverAgentsSync } from './discover-agents.js';
 import { misspeltKeyDiagnostics } from './misspelt-keys.js';
 import { normalizeDefinition } from './normalize-definition.js';
@@ -150,7 +150,7 @@ export class AgentManager {
 
   /** The visible subagent definitions (not hidden, enabled, not `mode: primary`), sorted by name. */
   list(): AgentDefinition[] {
-    return this.enabled().filter((agent) => !agent.hidden);
+    return this.enabled().filter(isListed);
   }
 
   /**

@@ -36,6 +36,14 @@ export function isSubagent(definition: AgentDefinition): boolean {
   return modeOf(definition) !== 'primary';
 }
 
+/**
+ * Whether the definition is listed (in the `task` and `multitask` descriptions and the main
+ * agent's prompt): enabled, not hidden, and a subagent. A hidden one can still be run by name.
+ */
+export function isListed(definition: AgentDefinition): boolean {
+  return definition.enabled && !definition.hidden && isSubagent(definition);
+}
+
 /** Whether the definition may define the main agent (mode `primary` or `all`) and is enabled. */
 export function isPrimaryCandidate(definition: AgentDefinition): boolean {
   return definition.enabled && modeOf(definition) !== 'subagent';

@@ -6,8 +6,7 @@ import { listMarkdownFiles, messageOf } from './list-markdown-files.js';
 import { parseAgentMarkdown } from './parse-agent-markdown.js';
 import { readBoundedFile } from './read-bounded-file.js';
 import { realFileWithin, realFolder } from './file-within.js';
-import { listingBudget } from './listing-budget.js';
-import { type YamlBudget, yamlBudget } from './yaml-budget.js';
+import { type FolderBudget, listingBudget, yamlBudget } from './folder-budget.js';
 
 /**
  * The most bytes a definition file may have. Its body is a system prompt, sent whole with
@@ -137,7 +136,7 @@ function nothingToOverride(name: string): string {
   return `"override: true" has no effect: there is no built-in agent "${name}" to replace (check the name)`;
 }
 
-function readDefinition(file: string, source: AgentSource, diagnostics: AgentDiagnostic[], yaml: YamlBudget | undefined, within?: string): AgentDefinition | undefined {
+function readDefinition(file: string, source: AgentSource, diagnostics: AgentDiagnostic[], yaml: FolderBudget<string> | undefined, within?: string): AgentDefinition | undefined {
   let text: string;
   try {
     // Inside `within`, the real path is read with no link followed: one swapped in meanwhile is refused.

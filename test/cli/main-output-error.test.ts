@@ -36,4 +36,18 @@ describe('rxharness run when stdout fails', () => {
     expect(cli.stderrText()).toBe('');
     expect(cli.stdoutText()).not.toContain('[main] run done');
   });
+
+  it('a stream that fails with null or a bare string: stops the run with 1 and says what it got, nothing thrown', async () => {
+    // A caller's own stdout (CliIO is public) may emit anything as its error; reading `.code`
+    // off `null` used to throw a TypeError out of the listener into the stream's emit.
+    for (const [thrown, said] of [[null, 'null'], ['the pipe went away', 'the pipe went away']] as const) {
+      const cli = sandbox.io({ RXHARNESS_DEMO_DELAY_MS: '20' });
+      const exit = main(['run', '--json', '--demo', 'Survey this project'], cli);
+      await cli.waitForStdout('"RunStart"');
+      expect(() => cli.stdout.emit('error', thrown)).not.toThrow();
+      expect(await exit).toBe(1);
+      expect(cli.stderrText()).toBe(`rxharness: cannot write the output: ${said}\n`);
+      expect(cli.stdoutText()).not.toContain('"RunEnd"');
+    }
+  });
 });

@@ -12,8 +12,7 @@ import { AgentManager } from '../../src/subagent/agent-manager.js';
 import { standardAgentDirs } from '../../src/subagent/agent-dirs.js';
 import { MAX_AGENT_DESCRIPTION_CHARS, MAX_AGENT_NAME_CHARS } from '../../src/subagent/front-matter-schema.js';
 import { frontMatterChars } from '../../src/subagent/front-matter.js';
-import { MAX_LISTING_CHARS } from '../../src/subagent/listing-budget.js';
-import { MAX_FOLDER_YAML_CHARS } from '../../src/subagent/yaml-budget.js';
+import { MAX_FOLDER_YAML_CHARS, MAX_LISTING_CHARS } from '../../src/subagent/folder-budget.js';
 import { parseAgentMarkdown } from '../../src/subagent/parse-agent-markdown.js';
 import { TempDir } from './temp-agents.js';
 

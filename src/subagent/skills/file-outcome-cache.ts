@@ -1,5 +1,6 @@
 import { lstatSync } from 'node:fs';
 import { errorMessage } from '../../errors/error-message.js';
+import { errnoOf } from '../../errors/errno-of.js';
 
 /** The bounds of a {@link FileOutcomeCache}. */
 export interface FileOutcomeCacheLimits {
@@ -26,7 +27,7 @@ export function fromTheSystem(error: unknown): boolean {
   let seen: unknown = error;
   // Bounded: a cause chain may loop.
   for (let depth = 0; depth < 8 && typeof seen === 'object' && seen !== null; depth += 1) {
-    if (typeof (seen as { code?: unknown }).code === 'string') return true;
+    if (errnoOf(seen) !== undefined) return true;
     seen = (seen as { cause?: unknown }).cause;
   }
   return false;

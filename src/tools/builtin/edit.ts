@@ -1,5 +1,6 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import type { Static } from 'typebox';
+import { errnoOf } from '../../errors/errno-of.js';
 import { defineTool } from '../define-tool.js';
 import { fsErrorMessage } from '../fs-error-message.js';
 import { looksBinary } from '../looks-binary.js';
@@ -72,7 +73,7 @@ export function createEditTool(): Tool<EditArgs> {
         content = bytes.toString('utf8');
       } catch (error) {
         const message = fsErrorMessage(error, path);
-        return toolError((error as NodeJS.ErrnoException).code === 'ENOENT' ? `${message}. To create a file, use write.` : message);
+        return toolError(errnoOf(error) === 'ENOENT' ? `${message}. To create a file, use write.` : message);
       }
 
       const pieces = content.split(oldText);

@@ -2,6 +2,7 @@ import { constants } from 'node:fs';
 import { mkdir, open, stat, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Static } from 'typebox';
+import { errnoOf } from '../../errors/errno-of.js';
 import { defineTool } from '../define-tool.js';
 import { fsErrorMessage } from '../fs-error-message.js';
 import type { Tool } from '../tool.js';
@@ -84,7 +85,7 @@ export function createWriteTool(): Tool<WriteArgs> {
           await file.close();
         }
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ELOOP') {
+        if (errnoOf(error) === 'ELOOP') {
           return toolError(`${path} became a symbolic link while it was being written, so nothing was written; check what it points to and write again`);
         }
         return toolError(fsErrorMessage(error, path));
