@@ -1,3 +1,4 @@
+import { errnoOf } from '../errors/errno-of.js';
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 
@@ -111,7 +112,7 @@ export class NodeHttpResponse {
     // A body the server's side cut (its socket closed before the last byte): said the way
     // fetch says it, the words users and tests know. A decoder's own error stays itself.
     if (!this.#message.complete) {
-      return new TypeError('terminated', { cause: Object.assign(new Error('other side closed'), { code: (error as NodeJS.ErrnoException | undefined)?.code }) });
+      return new TypeError('terminated', { cause: Object.assign(new Error('other side closed'), { code: errnoOf(error) }) });
     }
     return error instanceof Error ? error : new Error(String(error));
   }

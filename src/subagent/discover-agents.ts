@@ -1,3 +1,4 @@
+import { errnoOf } from '../errors/errno-of.js';
 import { resolve } from 'node:path';
 import type { AgentDefinition, AgentSource } from './agent-definition.js';
 import type { AgentDiagnostic } from './agent-diagnostic.js';
@@ -143,7 +144,7 @@ function readDefinition(file: string, source: AgentSource, diagnostics: AgentDia
     text = within === undefined ? readDefinitionFile(file) : readDefinitionFile(realFileWithin(file, within), true);
   } catch (error) {
     // The system's errors have a code; the others already say what the file is ("is not a regular file").
-    const code = (error as NodeJS.ErrnoException).code;
+    const code = errnoOf(error);
     diagnostics.push({ file, reason: code === undefined ? messageOf(error) : `cannot read file: ${messageOf(error)}` });
     return undefined;
   }

@@ -1,3 +1,4 @@
+import { errnoOf } from '../errors/errno-of.js';
 import { type Dirent, readdirSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentDiagnostic } from './agent-diagnostic.js';
@@ -63,7 +64,7 @@ function walk(dir: string, depth: number, state: Walk): void {
     state.read.add(real);
     entries = readdirSync(dir, { withFileTypes: true });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
+    const code = errnoOf(error);
     if (code === 'ENOENT') return;
     const reason = code === 'ENOTDIR' ? 'is not a folder' : `cannot read folder: ${messageOf(error)}`;
     diagnostics.push({ file: dir, reason });

@@ -1,3 +1,4 @@
+import { errnoOf } from '../errors/errno-of.js';
 import { constants, type Dirent } from 'node:fs';
 import { open, readdir, readlink, realpath, stat, type FileHandle } from 'node:fs/promises';
 import { looksBinary } from './looks-binary.js';
@@ -30,7 +31,7 @@ export async function openAt(expected: string, folder = false): Promise<FileHand
   try {
     handle = await open(expected, folder ? FOLDER : FLAGS);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
+    const code = errnoOf(error);
     if (code === 'ELOOP' || code === 'ENOTDIR' || code === 'ENOENT') return undefined;
     throw error;
   }

@@ -1,3 +1,4 @@
+import { errnoOf } from '../errors/errno-of.js';
 import { errorMessage } from '../errors/error-message.js';
 
 /**
@@ -10,7 +11,7 @@ import { errorMessage } from '../errors/error-message.js';
  * ```
  */
 export function fsErrorMessage(error: unknown, path: string): string {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const code = errnoOf(error);
   switch (code) {
     case 'ENOENT':
       return `File not found: ${path}`;

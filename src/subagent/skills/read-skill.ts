@@ -1,3 +1,4 @@
+import { errnoOf } from '../../errors/errno-of.js';
 import { realpathSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
 import { errorMessage } from '../../errors/error-message.js';
@@ -67,7 +68,7 @@ function realpathOrUndefined(path: string): string | undefined {
   try {
     return realpathSync(path);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
+    const code = errnoOf(error);
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
     throw new Error(`${path}: cannot be read: ${errorMessage(error)}`);
   }
