@@ -7,6 +7,7 @@ import { UnknownRunError } from '../runs/unknown-run-error.js';
 import { UnknownAgentError } from '../subagent/unknown-agent-error.js';
 import { UnsealedSessionError } from '../session/unsealed-session-error.js';
 import { NotRegularFileError } from '../session/not-regular-file-error.js';
+import { SessionFileTooLargeError } from '../session/session-file-too-large-error.js';
 import { HttpFailure } from './http-failure.js';
 import { DEFAULT_DRAIN_TIMEOUT_MS, destroyUnlessDrained } from '../adapters/drain-deadline.js';
 
@@ -63,6 +64,8 @@ function statusOf(error: unknown): number {
   if (UnsealedSessionError.isInstance(error)) return 409;
   // Something not made by rxharness sits where a session file goes: the user removes it.
   if (NotRegularFileError.isInstance(error)) return 409;
+  // A session file too large to read (planted, or an enormous history): the user moves it away.
+  if (SessionFileTooLargeError.isInstance(error)) return 409;
   if (EngineClosedError.isInstance(error)) return 503;
   if (UnknownAgentError.isInstance(error)) return 400;
   // An answer the run's owning instance did not take in time: its message says whether it was withdrawn.

@@ -2,8 +2,9 @@ import { constants } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { lstat, mkdir, open, readlink, realpath, rename, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { NotRegularFileError, specialKind } from './not-regular-file-error.js';
+import { HARD_LINKED, NotRegularFileError, specialKind } from './not-regular-file-error.js';
 import { UnsafeLinkError } from './unsafe-link-error.js';
+import { errnoOf } from '../errors/errno-of.js';
 
 /** A folder files must stay in, and how error messages name it. */
 export interface ConfinedRoot {
@@ -81,7 +82,9 @@ export async function makeConfinedFolder(root: ConfinedRoot, dir: string): Promi
  * check and the open is caught too. With `O_CREAT`, such a race can leave an empty file
  * behind the link, never content. Only a regular file is opened: a FIFO, a folder, a socket
  * or a device under the name is refused before the open and, if swapped in since, after it
- * (the handle's own stat), so no caller waits on a FIFO or reads a folder.
+ * (the handle's own stat), so no caller waits on a FIFO or reads a folder. Nor is a file
+ * with other hard links: rxharness never makes one, and appending to it would write the
+ * other name's file too, which may lie outside `root` (a planted `ln ~/.bashrc s.jsonl`).
  *
  * @throws {@link UnsafeLinkError} naming the link; {@link NotRegularFileError} naming what
  * the file is; file-system errors (`ENOENT`...) as they are.
@@ -99,7 +102,7 @@ export async function openConfined(root: ConfinedRoot, file: string, flags: numb
   try {
     handle = await open(file, flags | OPEN_ALWAYS);
   } catch (error) {
-    const { code } = error as NodeJS.ErrnoException;
+    const code = errnoOf(error);
     // A link planted since the check: name it if it is still there.
     if (code === 'ELOOP') await checkConfined(root, file, 'file');
     // Something swapped in since (a FIFO without a reader gives ENXIO to a writer, a folder EISDIR): name it.
@@ -112,10 +115,14 @@ export async function openConfined(root: ConfinedRoot, file: string, flags: numb
     await checkConfined(root, file, 'file');
     throw new UnsafeLinkError(file, dirname(file), dirname(opened), root.path, root.label, true);
   }
-  const kind = await handle.stat().then(specialKind, async (error: unknown) => {
-    await handle.close();
-    throw error;
-  });
+  const kind = await handle.stat().then(
+    // Judged on the file opened, not the name: a hard link planted since the check is caught too.
+    (stats) => specialKind(stats) ?? (stats.nlink > 1 ? HARD_LINKED : undefined),
+    async (error: unknown) => {
+      await handle.close();
+      throw error;
+    },
+  );
   if (kind === undefined) return handle;
   await handle.close();
   throw new NotRegularFileError(file, kind);

@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { homeGrantKeyFile } from './grant-key.js';
 import { GrantSeal, type GrantKeySource, type GrantPlace } from './grant-seal.js';
 import type { ApprovalGrant } from './session-store.js';
+import { errnoOf } from '../errors/errno-of.js';
 
 /** What {@link FileSessionGrants} needs of its store: its confined file access. */
 export interface GrantFiles {
@@ -38,7 +39,7 @@ export class FileSessionGrants {
     try {
       text = await this.files.read(sessionId);
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      if (errnoOf(e) === 'ENOENT') return [];
       throw e;
     }
     const entries = text.split('\n').flatMap((line): unknown[] => {

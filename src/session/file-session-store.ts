@@ -20,6 +20,9 @@ import { TaskSeal } from './task-seal.js';
 import { sessionTitle } from './session-title.js';
 import { UnsafeLinkError } from './unsafe-link-error.js';
 import { UnsealedSessionError } from './unsealed-session-error.js';
+import { errnoOf } from '../errors/errno-of.js';
+import { readWhole } from './read-whole.js';
+import { SessionFileTooLargeError } from './session-file-too-large-error.js';
 
 const { O_RDONLY } = constants;
 
@@ -233,8 +236,8 @@ export class FileSessionStore implements SessionStore {
     try {
       text = await this.read(file);
     } catch (e) {
-      // Say why (a planted link, FIFO or folder), rather than act as if the task were unknown.
-      if (e instanceof UnsafeLinkError || NotRegularFileError.isInstance(e)) throw e;
+      // Say why (a planted link, FIFO, folder or huge file), rather than act as if the task were unknown.
+      if (e instanceof UnsafeLinkError || NotRegularFileError.isInstance(e) || SessionFileTooLargeError.isInstance(e)) throw e;
       return undefined;
     }
     const info = await this.tasks.read(text, basename(file));
@@ -331,7 +334,7 @@ export class FileSessionStore implements SessionStore {
     try {
       return (await this.read(file)).split('\n');
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      if (errnoOf(e) === 'ENOENT') return [];
       throw e;
     }
   }
@@ -356,7 +359,7 @@ export class FileSessionStore implements SessionStore {
   private async read(file: string): Promise<string> {
     const handle = await openConfined(this.root, file, O_RDONLY);
     try {
-      return await handle.readFile('utf8');
+      return (await readWhole(handle, file)).toString('utf8');
     } finally {
       await handle.close();
     }

@@ -8,6 +8,7 @@ import { newestFirst } from './session-order.js';
 import type { SessionListRequest, SessionSummary } from './session-store.js';
 import { readSummary, writeSummary } from './session-summary-file.js';
 import { sessionTitle } from './session-title.js';
+import { errnoOf } from '../errors/errno-of.js';
 
 const { messages: MESSAGES_SUFFIX, summary: SUMMARY_SUFFIX, task: TASK_SUFFIX } = SESSION_FILE_SUFFIXES;
 
@@ -84,7 +85,7 @@ export class FileSessionSummaries {
       await checkConfined(this.root, this.dir, 'folder');
       names = await readdir(this.dir);
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      if (errnoOf(e) === 'ENOENT') return [];
       throw e;
     }
     const present = new Set(names);
@@ -122,7 +123,7 @@ export class FileSessionSummaries {
       });
     } catch (e) {
       // Deleted meanwhile, or a transcript that cannot be read safely (a planted link): not listed; opening it says why.
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') {
+      if (errnoOf(e) !== 'ENOENT') {
         warnBadSummary(join(this.dir, stem), `The conversation "${sessionId}" is not listed: ${e instanceof Error ? e.message : String(e)}`);
       }
       return undefined;

@@ -3,6 +3,7 @@ import { constants } from 'node:fs';
 import { link, mkdir, open, realpath, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { isWithin } from './confined-file.js';
+import { errnoOf } from '../errors/errno-of.js';
 
 /** How many bytes a grant key file holds. */
 export const GRANT_KEY_BYTES = 32;
@@ -33,7 +34,7 @@ export async function readOrMakeGrantKey(file: string): Promise<Buffer> {
   try {
     return await readGrantKey(file);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    if (errnoOf(e) !== 'ENOENT') throw e;
   }
   await makeGrantKey(file);
   return readGrantKey(file);
@@ -56,9 +57,9 @@ export async function assertOutsideWorkspace(file: string, workspace: string): P
 
 async function readGrantKey(file: string): Promise<Buffer> {
   // A link is refused: the key is the user's own file, not one another path leads to.
-  const handle = await open(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0)).catch((e: NodeJS.ErrnoException) => {
-    if (e.code === 'ENOENT') throw e;
-    throw new Error(`cannot read the grant key ${file} (${e.code ?? e.message}): delete it to have a new one made`);
+  const handle = await open(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0)).catch((e: unknown) => {
+    if (errnoOf(e) === 'ENOENT') throw e;
+    throw new Error(`cannot read the grant key ${file} (${errnoOf(e) ?? (e as Error).message}): delete it to have a new one made`);
   });
   try {
     const stat = await handle.stat();
@@ -80,11 +81,11 @@ async function makeGrantKey(file: string): Promise<void> {
   try {
     await writeFile(temporary, randomBytes(GRANT_KEY_BYTES), { flag: 'wx', mode: 0o600 });
     // A link never replaces a file: a key another process made first stays the key.
-    await link(temporary, file).catch((e: NodeJS.ErrnoException) => {
-      if (e.code !== 'EEXIST') throw e;
+    await link(temporary, file).catch((e: unknown) => {
+      if (errnoOf(e) !== 'EEXIST') throw e;
     });
   } catch (e) {
-    throw new Error(`cannot make the grant key ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): check that the folder can be written`);
+    throw new Error(`cannot make the grant key ${file} (${errnoOf(e) ?? (e as Error).message}): check that the folder can be written`);
   } finally {
     await rm(temporary, { force: true });
   }

@@ -4,6 +4,8 @@ import type { ChatMessage } from '../model/chat-message.js';
 import { appendingTo, freshLineLead } from './append-lines.js';
 import { openConfined, type ConfinedRoot } from './confined-file.js';
 import type { HistoryEnd, HistoryKind, HistorySeal, ReadHistory } from './history-seal.js';
+import { errnoOf } from '../errors/errno-of.js';
+import { readWhole } from './read-whole.js';
 
 const { O_RDONLY } = constants;
 
@@ -39,7 +41,7 @@ export class HistoryAppender {
       const known = this.known.get(file);
       // Forgotten until written whole: a failed write may have stopped mid-line.
       this.known.delete(file);
-      const { end, lead, length } = known && known.ino === ino && known.size === size ? { end: known.end, lead: '', length: size } : await this.readEnd(handle, sessionId, kind);
+      const { end, lead, length } = known && known.ino === ino && known.size === size ? { end: known.end, lead: '', length: size } : await this.readEnd(handle, file, sessionId, kind);
       const text = lead + (await this.history.lines(sessionId, kind, end, messages));
       await handle.appendFile(text);
       this.known.set(file, { ino, size: length + Buffer.byteLength(text), end: { ...end, count: end.count + messages.length } });
@@ -56,11 +58,11 @@ export class HistoryAppender {
     try {
       handle = await openConfined(this.root, file, O_RDONLY);
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return this.history.read(sessionId, kind, []);
+      if (errnoOf(e) === 'ENOENT') return this.history.read(sessionId, kind, []);
       throw e;
     }
     try {
-      const [{ ino }, bytes] = [await handle.stat(), await handle.readFile()];
+      const [{ ino }, bytes] = [await handle.stat(), await readWhole(handle, file)];
       const text = bytes.toString('utf8');
       const read = await this.history.read(sessionId, kind, text.split('\n'));
       if (text.endsWith('\n') && read.unsealedLines.length === 0) this.known.set(file, { ino, size: bytes.length, end: read.end });
@@ -76,8 +78,8 @@ export class HistoryAppender {
   }
 
   /** Where the open file's messages end, its length, and the newline to write first when its last line was cut. */
-  private async readEnd(handle: FileHandle, sessionId: string, kind: HistoryKind): Promise<{ end: HistoryEnd; lead: string; length: number }> {
-    const bytes = await handle.readFile();
+  private async readEnd(handle: FileHandle, file: string, sessionId: string, kind: HistoryKind): Promise<{ end: HistoryEnd; lead: string; length: number }> {
+    const bytes = await readWhole(handle, file);
     const text = bytes.toString('utf8');
     const { end } = await this.history.read(sessionId, kind, text.split('\n'));
     return { end, lead: freshLineLead(bytes.at(-1)), length: bytes.length };

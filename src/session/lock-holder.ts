@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync, readlinkSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
+import { errnoOf } from '../errors/errno-of.js';
 
 /**
  * What a session lock file (`session-lock-file.ts`) holds: who claimed the session, and
@@ -72,7 +73,7 @@ export async function holderState(holder: LockHolder): Promise<HolderState> {
   try {
     process.kill(holder.pid, 0);
   } catch (e) {
-    const { code } = e as NodeJS.ErrnoException;
+    const code = errnoOf(e);
     if (code === 'ESRCH') return 'dead';
     if (code !== 'EPERM') return 'unverified'; // EPERM: alive, another user's
   }
@@ -80,7 +81,7 @@ export async function holderState(holder: LockHolder): Promise<HolderState> {
   try {
     return startTime(await readFile(`/proc/${holder.pid}/stat`, 'utf8')) === holder.processStart ? 'alive' : 'dead';
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'dead' : 'unverified'; // ENOENT: it ended just now
+    return errnoOf(e) === 'ENOENT' ? 'dead' : 'unverified'; // ENOENT: it ended just now
   }
 }
 

@@ -2,6 +2,7 @@ import { readdir } from 'node:fs/promises';
 import { checkConfined, type ConfinedRoot } from './confined-file.js';
 import { SESSION_FILE_SUFFIXES } from './session-file-name.js';
 import type { TaskSessionInfo } from './session-store.js';
+import { errnoOf } from '../errors/errno-of.js';
 
 /**
  * The ids of the delegated tasks a conversation started, from the task files
@@ -25,7 +26,7 @@ export async function ownedTaskIds(
     await checkConfined(root, dir, 'folder');
     names = await readdir(dir);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    if (errnoOf(e) === 'ENOENT') return [];
     throw e;
   }
   const owned: string[] = [];

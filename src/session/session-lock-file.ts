@@ -6,6 +6,7 @@ import { lockText } from './lock-holder.js';
 import type { ClaimGranted, SessionClaim } from './session-claim.js';
 import { sessionFileStem } from './session-file-name.js';
 import { createLock, isStale, judgeLock, MAX_LOCK_BYTES, readLock, removeStale, type LockVerdict } from './stale-lock.js';
+import { errnoOf } from '../errors/errno-of.js';
 
 const { O_RDONLY } = constants;
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
@@ -119,7 +120,7 @@ function held(file: string, text: string): ClaimGranted {
       try {
         if (readOwnLock(file) === text) unlinkSync(file);
       } catch (e) {
-        const { code } = e as NodeJS.ErrnoException;
+        const code = errnoOf(e);
         if (code !== 'ENOENT' && code !== 'ELOOP') warnLockLeft(file, `The session lock ${file} could not be removed (${String(e)}): delete it, else the session stays busy.`);
       }
     },

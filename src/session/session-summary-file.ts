@@ -2,6 +2,7 @@ import { constants } from 'node:fs';
 import { openConfined, writeConfinedFile, type ConfinedRoot } from './confined-file.js';
 import { sessionFileStem } from './session-file-name.js';
 import { sessionTitle } from './session-title.js';
+import { errnoOf } from '../errors/errno-of.js';
 
 /** A summary file larger than this is not one the store wrote (an id and an 80-character title). */
 const MAX_SUMMARY_BYTES = 64 * 1024;
@@ -31,7 +32,7 @@ export async function readSummary(root: ConfinedRoot, file: string, stem: string
       await handle.close();
     }
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return 'absent';
+    if (errnoOf(e) === 'ENOENT') return 'absent';
     throw e;
   }
   return summaryIn(text, stem);

@@ -2,6 +2,7 @@ import { constants } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { openConfined, type ConfinedRoot } from './confined-file.js';
 import { holderState, lockText, parseHolder, type HolderState, type LockHolder } from './lock-holder.js';
+import { errnoOf } from '../errors/errno-of.js';
 
 const { O_CREAT, O_EXCL, O_RDONLY, O_WRONLY } = constants;
 
@@ -71,7 +72,7 @@ export async function createLock(root: ConfinedRoot, file: string, text: string)
   try {
     handle = await openConfined(root, file, O_WRONLY | O_CREAT | O_EXCL);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    if (errnoOf(e) === 'EEXIST') return false;
     throw e;
   }
   try {
@@ -91,7 +92,7 @@ export async function readLock(root: ConfinedRoot, file: string): Promise<FoundL
   try {
     handle = await openConfined(root, file, O_RDONLY);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (errnoOf(e) === 'ENOENT') return undefined;
     throw e;
   }
   try {

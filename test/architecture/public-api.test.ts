@@ -12,7 +12,7 @@ const VALUES = [
   'AbortError', 'BufferOverflowError', 'DefinitionError', 'EngineClosedError',
   'FileSessionStore', 'HarnessEngine', 'HarnessWorker', 'InvalidPermissionRuleError', 'InvalidWorkspaceError', 'MemorySessionStore',
   'MemoryEventLog', 'ModelError', 'NdjsonParseError', 'NotRegularFileError', 'OpenAIChatModel', 'PUBLIC_TOOL_NAMES', 'PermissionPolicy', 'ReActAgent',
-  'RxHarnessError', 'ScriptedModel', 'SessionBusyError', 'UnknownAgentError', 'UnknownRunError', 'UnsafeLinkError', 'UnsealedSessionError', 'createBashTool',
+  'RxHarnessError', 'ScriptedModel', 'SessionBusyError', 'SessionFileTooLargeError', 'UnknownAgentError', 'UnknownRunError', 'UnsafeLinkError', 'UnsealedSessionError', 'createBashTool',
   'createBuiltinTools', 'createDemoModel', 'createEditTool', 'createGlobTool', 'createGrepTool', 'createListTool',
   'createReadTool', 'createTodoTool', 'createWriteTool', 'defineAgent', 'defineTool', 'eventText', 'formatAgentMarkdown', 'isAgentEvent',
   'isRunEnd', 'isTaskWrap', 'liveTree', 'ofEventType', 'parseAgentMarkdown', 'parseNdjson',

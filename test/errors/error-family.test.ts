@@ -15,6 +15,7 @@ import {
   UnsafeLinkError,
   UnsealedSessionError,
   NotRegularFileError,
+  SessionFileTooLargeError,
 } from '../../src/index.js';
 import { errorMessage } from '../../src/errors/error-message.js';
 
@@ -33,6 +34,7 @@ const samples: [RxHarnessError, string, string][] = [
   [new UnknownRunError('r'), 'UnknownRunError', 'UNKNOWN_RUN'],
   [new UnsealedSessionError('s', '/w/.rxharness/sessions/s.jsonl', [1]), 'UnsealedSessionError', 'SESSION_NOT_SEALED'],
   [new NotRegularFileError('/w/.rxharness/sessions/s.jsonl', 'FIFO (named pipe)'), 'NotRegularFileError', 'NOT_REGULAR_FILE'],
+  [new SessionFileTooLargeError('/w/.rxharness/sessions/s.jsonl', 600, 512), 'SessionFileTooLargeError', 'SESSION_FILE_TOO_LARGE'],
 ];
 
 describe('the error family', () => {
