@@ -1,6 +1,7 @@
 import { markInvisible } from '../adapters/visible-text.js';
 import { redisBackend, type RedisBackend } from '../backend/redis-backend.js';
 import { errorMessage } from '../errors/error-message.js';
+import { errnoOf } from '../errors/errno-of.js';
 import { startDemoServer, type DemoServer } from '../web/demo-server.js';
 import { checkServeToken } from '../web/serve-token.js';
 import { isWildcardAddress } from '../web/trusted-host.js';
@@ -91,7 +92,7 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
   } catch (error) {
     stopInterrupts();
     await backend?.close();
-    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+    if (errnoOf(error) === 'EADDRINUSE') {
       io.stderr.write(`rxharness: port ${port} is in use: pick another with --port (0 picks a free one)\n`);
       return 1;
     }

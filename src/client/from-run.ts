@@ -45,7 +45,8 @@ const RETRYABLE = new Set([408, 429, 500, 502, 503, 504]);
  * cancelled run with an `AbortError`, a failed one with a {@link RunStreamError}, and so does
  * a stream that breaks the protocol (`serverName`: `BadMessage` for an event of the wrong
  * shape, `MessageTooLarge`, `NoRunEnd` for a server that ends the stream without the run's
- * `RunEnd`). Nothing after the `RunEnd` is read. Unsubscribing aborts the request; the run goes on.
+ * `RunEnd`). Nothing after the `RunEnd` is read. Unsubscribing aborts the request; the run goes on;
+ * so does `signal` aborting, and then it errors with the signal's reason.
  *
  * @example
  * ```ts
@@ -67,11 +68,25 @@ export function fromRun(baseUrl: string, runId: string, options: FromRunOptions 
     const fetchFn = options.fetch ?? ((input: string, init?: RequestInit) => globalThis.fetch(input, init));
     const headers = requestHeaders(options, 'text/event-stream');
     const follower: Follower = { baseUrl, runId, fetch: fetchFn, headers, signal: controller.signal, after, last: after, idleTimeoutMs, maxMessageLength, subscriber };
+    // The caller's signal (`RequestOptions.signal`): it stops following as unsubscribing would, and says why.
+    const given = options.signal;
+    const giveUp = (): void => {
+      controller.abort(given!.reason);
+      subscriber.error(given!.reason);
+    };
+    if (given?.aborted) {
+      giveUp();
+      return undefined;
+    }
+    given?.addEventListener('abort', giveUp, { once: true });
     follow(follower, maxRetries, retryDelayMs).then(
       (outcome) => end(follower, outcome),
       (error: unknown) => controller.signal.aborted || subscriber.error(error),
     );
-    return () => controller.abort();
+    return () => {
+      given?.removeEventListener('abort', giveUp);
+      controller.abort();
+    };
   });
 }
 

@@ -8,23 +8,29 @@ export interface BodyText {
 
 /**
  * Reads at most `maxBytes` of a response's body, then cancels the rest: an answer, or an
- * error page, that never ends (a broken proxy, a hostile server) must neither fill memory
- * nor keep the caller waiting for an end that never comes.
+ * error page, that never ends (a broken proxy, a hostile server) must not fill memory. One
+ * that trickles in below the cap is read for as long as it lasts, unless `signal` aborts:
+ * then the read stops and rejects with its reason (also when the body itself ignores it).
  *
  * @example
  * ```ts
  * const { text, whole } = await readBodyText(response, 4096);
  * ```
  */
-export async function readBodyText(response: Response, maxBytes: number): Promise<BodyText> {
+export async function readBodyText(response: Response, maxBytes: number, signal?: AbortSignal): Promise<BodyText> {
   if (response.body === null) return { text: '', whole: true };
+  signal?.throwIfAborted();
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
   let text = '';
   let read = 0;
+  // A cancelled read ends as if the body had: the check after each read tells the two apart.
+  const stop = (): void => void reader.cancel(signal?.reason).catch(() => undefined);
+  signal?.addEventListener('abort', stop, { once: true });
   try {
     for (;;) {
       const { done, value } = await reader.read();
+      signal?.throwIfAborted();
       if (done) return { text: text + decoder.decode(), whole: true };
       const room = maxBytes - read;
       read += value.length;
@@ -35,6 +41,7 @@ export async function readBodyText(response: Response, maxBytes: number): Promis
       text += decoder.decode(value, { stream: true });
     }
   } finally {
+    signal?.removeEventListener('abort', stop);
     // done with it either way (the rest of a long body is not wanted); a body already ended ignores this
     reader.cancel().catch(() => undefined);
   }

@@ -21,6 +21,13 @@ export interface RequestOptions {
    * cookie goes with each request.
    */
   readonly token?: string;
+  /**
+   * Aborts the request and the reading of its answer, e.g. `AbortSignal.timeout(10_000)`:
+   * without it a server that never answers, or trickles its answer, keeps the call waiting
+   * for as long as it likes. The call then rejects with the signal's reason. `fromRun`
+   * errors with it (as it would end on unsubscribing: the run goes on).
+   */
+  readonly signal?: AbortSignal;
 }
 
 /** The request headers: `accept`, the JSON type of a body, the token. */
@@ -144,14 +151,19 @@ export async function cancelRun(baseUrl: string, runId: string, options: Request
  * {@link RunRequestError}.
  */
 export async function send(options: RequestOptions, method: string, url: string, expected: number, body?: unknown): Promise<unknown> {
+  const signal = options.signal;
+  signal?.throwIfAborted();
   const response = await (options.fetch ?? globalThis.fetch)(url, {
     method,
     headers: requestHeaders(options, 'application/json', body !== undefined),
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    ...(signal ? { signal } : {}),
   });
-  if (response.status !== expected) throw await requestError(response, `${method} ${url}`);
+  // a fetch of the caller's that answered despite the signal: the call still ends with its reason
+  signal?.throwIfAborted();
+  if (response.status !== expected) throw await requestError(response, `${method} ${url}`, signal);
   if (expected === 204) return undefined;
-  const { text, whole } = await readBodyText(response, MAX_ANSWER_BYTES);
+  const { text, whole } = await readBodyText(response, MAX_ANSWER_BYTES, signal);
   if (!whole) throw new RunRequestError(response.status, `the answer is larger than ${MAX_ANSWER_BYTES} bytes; it was not read further`, `${method} ${url}`);
   try {
     return JSON.parse(text) as unknown;
@@ -186,13 +198,14 @@ export async function cancelTask(baseUrl: string, runId: string, taskId: string,
 }
 
 /** A {@link RunRequestError} from an error answer: its `{ error }`, or the start of its body (at most 4 KiB are read). */
-export async function requestError(response: Response, request: string): Promise<RunRequestError> {
+export async function requestError(response: Response, request: string, signal?: AbortSignal): Promise<RunRequestError> {
   let text = '';
   try {
-    ({ text } = await readBodyText(response, ERROR_BODY_BYTES));
+    ({ text } = await readBodyText(response, ERROR_BODY_BYTES, signal));
   } catch {
-    // the body could not be read: the status says enough
+    // the body could not be read: the status says enough (unless the caller gave up: below)
   }
+  signal?.throwIfAborted();
   let message = text.slice(0, 300) || response.statusText || 'no details';
   try {
     const parsed = JSON.parse(text) as { error?: unknown };

@@ -2,6 +2,8 @@ import { HttpFailure } from './http-failure.js';
 
 /** Seconds a client refused for too many runs is told to wait (`Retry-After`). */
 const RETRY_AFTER_S = 5;
+/** The headers of a refusal: when to try again, and that this connection is done. */
+const REFUSED = { 'retry-after': String(RETRY_AFTER_S), connection: 'close' } as const;
 
 /**
  * The runs a handler lets run at once: a start takes a slot before its body is read (so
@@ -42,10 +44,16 @@ export class RunSlots {
     return this.#taken;
   }
 
-  /** Takes a slot and returns its release (idempotent), or throws a `429` HTTP failure with `Retry-After` (answered as such by the handlers). */
+  /**
+   * Takes a slot and returns its release (idempotent), or throws a `429` HTTP failure with
+   * `Retry-After` and `Connection: close` (answered as such by the handlers). The refusal
+   * closes the connection: a slot is taken before the body is read, so the body of a refused
+   * request is never read, and Node would otherwise keep its socket, reading and dropping
+   * whatever its client trickles in, until the server's whole-request timeout.
+   */
   take(): () => void {
     if (this.#taken >= this.max) {
-      throw new HttpFailure(429, this.#refusal, { 'retry-after': String(RETRY_AFTER_S) });
+      throw new HttpFailure(429, this.#refusal, REFUSED);
     }
     this.#taken += 1;
     let released = false;

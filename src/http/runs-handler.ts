@@ -134,8 +134,9 @@ async function serve(engine: RunsEngine, route: RunsRoute, req: IncomingMessage,
     case 'cancel-task':
       return cancelRunTask(engine, await known(engine, route.runId), route.taskId, res);
     case 'approve': {
-      // Read on a slot of its own, never a run's: runs waiting for approvals may hold every run slot.
-      const release = controlSlot(o.controlSlots);
+      // Read on a slot of its own, never a run's: runs waiting for approvals may hold every run
+      // slot. Taken before the body is read; a refusal closes the connection (see RunSlots.take).
+      const release = o.controlSlots.take();
       try {
         const body = await readJsonBody(req, o.maxBodyBytes, o.bodyTimeoutMs);
         const decision = approvalDecision(body);
@@ -152,20 +153,6 @@ async function serve(engine: RunsEngine, route: RunsRoute, req: IncomingMessage,
       throw new HttpFailure(405, `method ${req.method ?? '?'} is not allowed here; use ${route.allow}`, { allow: route.allow });
     case 'no-route':
       throw new HttpFailure(404, `not found: ${req.method ?? '?'} ${clip((req.url ?? '').split('?', 1)[0]!)}`);
-  }
-}
-
-/**
- * A slot for a request that starts no run, taken before its body is read. When none is free
- * the refusal closes the connection: the body is never read, so the socket would otherwise
- * stay open for as long as its client takes to send it.
- */
-function controlSlot(slots: RunSlots): () => void {
-  try {
-    return slots.take();
-  } catch (error) {
-    if (error instanceof HttpFailure) throw new HttpFailure(error.status, error.message, { ...error.headers, connection: 'close' });
-    throw error;
   }
 }
 

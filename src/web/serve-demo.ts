@@ -6,6 +6,7 @@
  */
 import { startDemoServer } from './demo-server.js';
 import { errorMessage } from '../errors/error-message.js';
+import { errnoOf } from '../errors/errno-of.js';
 
 const rawPort = process.env.PORT ?? '4173';
 try {
@@ -19,7 +20,7 @@ try {
   process.on('SIGINT', stop).on('SIGTERM', stop);
 } catch (error) {
   const message = errorMessage(error);
-  const busy = (error as NodeJS.ErrnoException).code === 'EADDRINUSE';
+  const busy = errnoOf(error) === 'EADDRINUSE';
   process.stderr.write(`rxharness demo page: ${message}${busy ? ' (another program uses the port: set PORT=<free port>)' : ''}\n`);
   process.exitCode = 2;
 }
