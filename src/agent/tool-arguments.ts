@@ -3,6 +3,7 @@ import type { ModelToolCall } from '../model/chat-model.js';
 import type { Tool } from '../tools/tool.js';
 import { checkToolArguments, type ArgsCheck } from '../tools/args-check.js';
 import { errorMessage } from '../errors/error-message.js';
+import { overflowedNumber } from '../validation/finite-numbers.js';
 import { MAX_JSON_DEPTH, nestsDeeper } from '../validation/json-depth.js';
 
 /** How deep a call's arguments may nest arrays and objects ({@link MAX_JSON_DEPTH}). */
@@ -35,6 +36,13 @@ export function parseArguments(raw: string): ParsedArguments {
   if (nestsDeeper(raw, MAX_ARGUMENT_DEPTH)) {
     return { ok: false, value: raw, error: `arrays and objects nested more than ${MAX_ARGUMENT_DEPTH} deep, more than any tool takes` };
   }
+  // `1e400` parses to Infinity, which a tool would get while the events (and the approval a
+  // human reads) show `null`: refused, as no tool can take it either.
+  const overflowed = overflowedNumber(raw, value);
+  if (overflowed !== undefined) {
+    const where = overflowed === '' ? 'the arguments are a number' : `the number at "${shortened(overflowed)}" is`;
+    return { ok: false, value: raw, error: `${where} too large to hold (it overflows to Infinity); send a smaller number, or the digits as a string` };
+  }
   return { ok: true, value };
 }
 
@@ -50,4 +58,9 @@ export function checkArguments(tool: Tool, args: JsonValue): ArgsCheck {
   } catch (e) {
     return { problems: `its schema failed while checking them (${errorMessage(e)})` };
   }
+}
+
+/** A path as a message names it: a model's key may be a megabyte long. */
+function shortened(path: string): string {
+  return path.length > 120 ? `${path.slice(0, 120)}…` : path;
 }

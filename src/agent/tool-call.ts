@@ -78,7 +78,7 @@ export function toolCall$(scope: RunScope, step: number, { call, parsed }: Parse
       work.add(execute$(tool, args, context, own ?? scope.agent.toolTimeoutMs).subscribe({ next: executed, error: fail }));
     };
     try {
-      const verdict = gate(scope, { tool, args, callId: call.id, signal: abort.signal, emit: output.next, ...repeated });
+      const verdict = gate(scope, { tool, args, sent: parsed.value, callId: call.id, signal: abort.signal, emit: output.next, ...repeated });
       if (isObservable(verdict)) work.add(verdict.subscribe({ next: judged, error: fail }));
       else judged(verdict);
     } catch (e) {

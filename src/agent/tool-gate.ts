@@ -29,6 +29,12 @@ export const DOOM_LOOP_REPEATS = 3;
 export interface GateCall {
   readonly tool: Tool;
   readonly args: Record<string, unknown>;
+  /**
+   * The arguments as the model sent them (parsed JSON): what `HITLPending` and the approval
+   * request show. `args` is what the tool's schema made of them, which may be no JSON (a
+   * transform to a `BigInt`, a `Map`); absent: `args` are shown.
+   */
+  readonly sent?: JsonValue;
   readonly callId: string;
   readonly signal: AbortSignal;
   readonly emit: (event: AgentEvent) => void;
@@ -158,7 +164,8 @@ function ask$(scope: RunScope, call: GateCall, reason: string, found: Found): Ob
   // The model's call id is not unique (two tasks' models may both say `call_0`): answers name this id.
   const approvalId = `approval_${randomUUID()}`;
   const base = { runId: run.runId, agentName: run.agentName, approvalId, callId: call.callId, toolName: call.tool.name };
-  const args = call.args as JsonValue;
+  // What the human approves is what the model sent: JSON every consumer can write and read.
+  const args = call.sent ?? (call.args as JsonValue);
   call.emit({ type: 'HITLPending', ...base, args, reason });
   const decided = (decision: ApprovalDecision): Verdict => {
     const approved = decision.decision !== 'reject';

@@ -185,13 +185,19 @@ async function save(root: ConfinedRoot, folder: string, file: string, text: stri
   }
 }
 
-/** The settings a generated agent copies from `general` (not its identity or prompt). */
+/**
+ * The settings a generated agent copies from `general` (not its identity or prompt). Its
+ * limits too (`tokenBudget`, `settings` such as `maxTokens`): an operator who bounds each
+ * `general` task must not see a model step around the bound by delegating to a copy.
+ */
 function inherited(general: AgentDefinition) {
   return {
     ...(general.tools ? { tools: general.tools } : {}),
     ...(general.disallowedTools ? { disallowedTools: general.disallowedTools } : {}),
     ...(general.model ? { model: general.model } : {}),
     ...(general.maxSteps ? { maxSteps: general.maxSteps } : {}),
+    ...(general.tokenBudget !== undefined ? { tokenBudget: general.tokenBudget } : {}),
+    ...(general.settings ? { settings: general.settings } : {}),
     permissionRules: general.permissionRules,
   };
 }

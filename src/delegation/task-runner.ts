@@ -105,7 +105,7 @@ export class TaskRunner implements Delegation {
   private prepare$<R>(parent: AgentSpec, request: TaskRequest, context: ToolContext, taskId: string, then: (child: ChildRun) => Observable<R>): Observable<R> {
     const owner = context.rootSessionId;
     return defer(() => {
-      if (request.multitask) checkDelegationRule(parent, request.agentName);
+      if (request.multitask) checkDelegationRule(parent, request.agentName, context);
       // Not started when nothing is left for a request (those in flight counted): its first step would be refused.
       if (context.budget?.spent()) throw new TaskRefusedError(budgetSpent(context.budget));
       // Early, so a reply of thousands builds no child for the refused ones; launchBounded decides.
@@ -184,12 +184,17 @@ export class TaskRunner implements Delegation {
 /**
  * `task` rules (subject: the agent name) hold for each entry of a `multitask` too, which has
  * no single subject to check at its own gate. An entry nobody can approve here (`ask`) fails
- * closed, pointing at `task`, whose call does ask.
+ * closed, pointing at `task`, whose call does ask; unless the conversation holds an "always"
+ * grant of `task` on that agent (given to such a call), which covers the entry as it would
+ * cover the `task` call: else the model would go round in a circle.
  */
-function checkDelegationRule(parent: AgentSpec, agentName: string): void {
+function checkDelegationRule(parent: AgentSpec, agentName: string, context: ToolContext): void {
   const decision = parent.policy.evaluate('task', agentName);
   if (decision.action === 'deny') throw new TaskRefusedError(`delegating to "${agentName}" is denied: ${decision.reason}`);
-  if (decision.action === 'ask') {
+  // The context judges a subject by the calling agent's rules (`parent.policy`) and the
+  // conversation's grants: an `ask` comes back `allow` only through a grant. Only an `ask` is
+  // looked up; a name that reads as an outside path (no agent's can) comes back `deny`: refused.
+  if (decision.action === 'ask' && context.judgePath?.('task', agentName) !== 'allow') {
     throw new TaskRefusedError(`delegating to "${agentName}" needs approval (${decision.reason}); use the task tool for it, which asks`);
   }
 }
