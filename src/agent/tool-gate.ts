@@ -79,7 +79,7 @@ interface Found {
 
 /** The rules' verdict on a call under its subject, or the approval to ask for. */
 function judge(scope: RunScope, call: GateCall, found: Found): Verdict | Observable<Verdict> {
-  const decision = found.decision ?? scope.agent.permissions.evaluate(call.tool.name, found.subject);
+  const decision = found.decision ?? scope.agent.permissions.evaluate(call.tool.name, found.subject, { workspace: scope.agent.workspace });
   if (decision.action === 'deny') return refuse(`Permission denied: ${decision.reason}`);
   // opencode's doom-loop guard: the same call again and again asks a human, whatever the rules allow.
   if (call.repeated !== undefined) {

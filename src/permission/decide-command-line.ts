@@ -15,6 +15,12 @@ export interface CommandJudges {
    * with a pattern are, `undefined` when no such rule could be dodged.
    */
   readonly guard: 'deny' | 'ask' | undefined;
+  /**
+   * Why the line cannot be checked, found beyond its text (a write through a symbolic link
+   * into a file other programs run: see `linked-executed`): the line is decided as one its
+   * parts call unreadable (`CommandParts.opaque`) is.
+   */
+  readonly unreadable?: string;
 }
 
 /**
@@ -28,6 +34,7 @@ export interface CommandJudges {
  */
 export function decideCommandLine(line: string, judges: CommandJudges): PermissionDecision | undefined {
   const parts = commandParts(line);
+  const opaque = parts.opaque ?? judges.unreadable;
   const whole = line.replace(/\s+/g, ' ').trim();
   let best: PermissionDecision | undefined;
   let undecided = false;
@@ -38,7 +45,7 @@ export function decideCommandLine(line: string, judges: CommandJudges): Permissi
   for (const command of parts.commands) {
     const decision = judges.command(command);
     if (decision === undefined) undecided = true;
-    else consider(parts.opaque !== undefined ? unvouched(decision, parts.opaque) : decision, command);
+    else consider(opaque !== undefined ? unvouched(decision, opaque) : decision, command);
   }
   for (const variant of parts.variants) {
     const decision = judges.variant(variant);
@@ -49,11 +56,11 @@ export function decideCommandLine(line: string, judges: CommandJudges): Permissi
     // Its own wording: the shape is no command as written, but what the command may turn into.
     if (decision !== undefined && decision.action !== 'allow') consider({ ...decision, reason: `${decision.reason} (for "${shorten(shape)}": parts of the command are known only when it runs, and then it may match)` }, line);
   }
-  if (parts.opaque !== undefined && judges.guard !== undefined) {
+  if (opaque !== undefined && judges.guard !== undefined) {
     consider(
       judges.guard === 'deny'
-        ? { action: 'deny', reason: `denied: the command has ${parts.opaque}, so the bash deny rules cannot check it` }
-        : { action: 'ask', reason: `approval required: the command has ${parts.opaque}, so the bash ask rules cannot check it` },
+        ? { action: 'deny', reason: `denied: the command has ${opaque}, so the bash deny rules cannot check it` }
+        : { action: 'ask', reason: `approval required: the command has ${opaque}, so the bash ask rules cannot check it` },
       line,
     );
   }

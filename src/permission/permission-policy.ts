@@ -3,6 +3,8 @@ import { DEFAULT_RULES } from './default-rules.js';
 import { commandGuard, evaluateShape, evaluateSubject } from './evaluate-rules.js';
 import { STRENGTH, type PermissionDecision } from './permission-decision.js';
 import type { PermissionAction, PermissionRule } from './permission-rule.js';
+import { LinkWalker } from './link-walker.js';
+import { executedThroughLink } from './linked-executed.js';
 import { ruleMatches } from './rule-matches.js';
 import { decideWrites, limitsWrites } from './write-rules.js';
 
@@ -40,7 +42,8 @@ const DEFAULT_VERB: Readonly<Record<PermissionAction, string>> = {
  * decided command by command, each through these layers, and gets the strictest answer
  * (see `evaluateRules`); a line too complex to check is denied while a bash deny rule with a
  * pattern could be dodged by it (asks while only an ask rule could). What a line writes is
- * also judged by the user's `write` and `edit` deny and ask rules (see `write-rules`).
+ * also judged by the user's `write` and `edit` deny and ask rules (see `write-rules`), and,
+ * given the workspace, where the symbolic links on its way lead (see `linked-targets`).
  *
  * @example
  * ```ts
@@ -82,11 +85,22 @@ export class PermissionPolicy {
    * Decides a call of `toolName` whose main argument is `subject` (a command, a path
    * relative to the workspace or absolute, a url). Nothing matching means allow; a deny of
    * any ancestor wins over whatever this policy says.
+   *
+   * @param where - the folder a `bash` line runs in (the agent's workspace): given, the
+   *   paths the line writes are also judged where the symbolic links on their way lead now
+   *   (`frontend -> src` makes `echo x > frontend/a.ts` a write of `src/a.ts`); without it
+   *   they are judged as the line shows them. Other tools' paths come resolved already.
    */
-  evaluate(toolName: string, subject?: string): PermissionDecision {
-    const own = this.evaluateOwn(toolName, subject);
+  evaluate(toolName: string, subject?: string, where?: { readonly workspace: string }): PermissionDecision {
+    // One walker for the whole decision (this policy's layers and its ancestors'): each link is read once.
+    const links = where !== undefined && toolName === 'bash' && subject !== undefined ? new LinkWalker(where.workspace) : undefined;
+    return this.#evaluate(toolName, subject, links);
+  }
+
+  #evaluate(toolName: string, subject: string | undefined, links: LinkWalker | undefined): PermissionDecision {
+    const own = this.evaluateOwn(toolName, subject, links);
     if (own.action === 'deny' || this.parent === undefined) return own;
-    const inherited = this.parent.evaluate(toolName, subject);
+    const inherited = this.parent.#evaluate(toolName, subject, links);
     if (inherited.action !== 'deny') return own;
     return {
       action: 'deny',
@@ -126,19 +140,22 @@ export class PermissionPolicy {
     return this.#userRules;
   }
 
-  private evaluateOwn(toolName: string, subject: string | undefined): PermissionDecision {
-    const own = this.decide(this.userRules(), toolName, subject);
+  private evaluateOwn(toolName: string, subject: string | undefined, links: LinkWalker | undefined): PermissionDecision {
+    const own = this.decide(this.userRules(), toolName, subject, links);
     if (!this.narrowOnly) return own;
     // Untrusted rules only narrow: never looser than the engine rules and defaults alone.
-    const without = this.decide(this.rules, toolName, subject);
+    const without = this.decide(this.rules, toolName, subject, links);
     return STRENGTH[without.action] > STRENGTH[own.action] ? without : own;
   }
 
   /** The decision of one agent's layers (`user` rules, then the defaults); command lines part by part. */
-  private decide(user: readonly PermissionRule[], toolName: string, subject: string | undefined): PermissionDecision {
+  private decide(user: readonly PermissionRule[], toolName: string, subject: string | undefined, links: LinkWalker | undefined): PermissionDecision {
     if (toolName !== 'bash' || subject === undefined) return this.decideSubject(user, toolName, subject);
     const patterned = this.defaults.filter((rule) => rule.pattern !== undefined);
+    // A write through a link into a file other programs run makes the line unreadable, as naming that file would.
+    const unreadable = links === undefined ? undefined : executedThroughLink(subject, links);
     const decided = decideCommandLine(subject, {
+      ...(unreadable === undefined ? {} : { unreadable }),
       command: (text) => this.decideSubject(user, toolName, text),
       // Another spelling of a command is only checked for denies and asks: the defaults' bare
       // `bash: ask` is for the commands themselves.
@@ -147,7 +164,7 @@ export class PermissionPolicy {
       guard: this.commandGuard(),
     })!;
     // What the line writes is judged by the user's write and edit rules too: the strictest holds.
-    const written = this.#limitsWrites ? decideWrites(user, subject) : undefined;
+    const written = this.#limitsWrites ? decideWrites(user, subject, links) : undefined;
     return written !== undefined && STRENGTH[written.action] > STRENGTH[decided.action] ? written : decided;
   }
 

@@ -15,6 +15,8 @@ import { STRENGTH, type PermissionDecision } from './permission-decision.js';
 import { describeRule, type PermissionRule } from './permission-rule.js';
 import { namesTool } from './rule-matches.js';
 import { writeTargets, type WriteTarget } from './bash/write-targets.js';
+import type { LinkWalker } from './link-walker.js';
+import { linkedTarget, type LinkedTarget } from './linked-targets.js';
 
 /** The tools whose rules judge a bash line's writes. */
 const WRITE_TOOLS = ['write', 'edit'] as const;
@@ -34,6 +36,8 @@ export function limitsWrites(rules: readonly PermissionRule[]): boolean {
  * writing paths the line does not show (`tar -x`) by every such rule; `undefined` when none.
  * A line the checker cannot read for another reason (`python3 -c ...`) is left to the bash
  * rules: counted as writing anything, `sudo tee out/x` (is `out/x` a program?) would be too.
+ * With `links` (the disk, read when the line is decided) a write whose way passes a symbolic
+ * link is judged where it really lands as well (see `linked-targets`).
  * Call it only when {@link limitsWrites} holds for `rules`: otherwise it decides nothing, at
  * the cost of reading every write.
  *
@@ -44,7 +48,7 @@ export function limitsWrites(rules: readonly PermissionRule[]): boolean {
  * decideWrites(rules, 'echo x > out.txt'); // undefined
  * ```
  */
-export function decideWrites(rules: readonly PermissionRule[], line: string): PermissionDecision | undefined {
+export function decideWrites(rules: readonly PermissionRule[], line: string, links?: LinkWalker): PermissionDecision | undefined {
   // The caller asks only when `limitsWrites(rules)` holds (the policy keeps that answer).
   const writes = commandParts(line).writes;
   if (writes === undefined) return undefined;
@@ -52,20 +56,28 @@ export function decideWrites(rules: readonly PermissionRule[], line: string): Pe
   const consider = (decision: PermissionDecision): void => {
     if (best === undefined || STRENGTH[decision.action] > STRENGTH[best.action]) best = decision;
   };
-  for (const target of writeTargets(writes, line)) {
-    for (const tool of WRITE_TOOLS) {
-      for (const path of target.paths) {
-        const decided = evaluateSubject(rules, tool, path);
-        if (decided?.rule !== undefined && decided.action !== 'allow') consider(explain(decided.rule, tool, target, path));
-      }
-      for (const shape of target.shapes) {
-        const rule = shapeRule(rules, tool, shape);
-        if (rule !== undefined) consider(explain(rule, tool, target, shape));
-      }
+  for (const shown of writeTargets(writes, line)) {
+    const linked = links === undefined ? undefined : linkedTarget(shown, links);
+    for (const target of linked === undefined ? [shown] : [shown, linked]) {
+      judgeTarget(rules, target, consider);
       if (best?.action === 'deny') return best;
     }
   }
   return best;
+}
+
+/** Judges one target's paths and shapes by the write and edit rules, each deny or ask handed to `consider`. */
+function judgeTarget(rules: readonly PermissionRule[], target: WriteTarget | LinkedTarget, consider: (decision: PermissionDecision) => void): void {
+  for (const tool of WRITE_TOOLS) {
+    for (const path of target.paths) {
+      const decided = evaluateSubject(rules, tool, path);
+      if (decided?.rule !== undefined && decided.action !== 'allow') consider(explain(decided.rule, tool, target, path));
+    }
+    for (const shape of target.shapes) {
+      const rule = shapeRule(rules, tool, shape);
+      if (rule !== undefined) consider(explain(rule, tool, target, shape));
+    }
+  }
 }
 
 /**
@@ -107,13 +119,20 @@ function freeText(pattern: string): string {
 }
 
 /** The decision, saying what the line writes, where it was judged, and which rule holds. */
-function explain(rule: PermissionRule, tool: string, target: WriteTarget, judged: string): PermissionDecision {
+function explain(rule: PermissionRule, tool: string, target: WriteTarget | LinkedTarget, judged: string): PermissionDecision {
   const verdict = rule.action === 'deny' ? 'denied' : 'approval required';
   const holds = rule.action === 'deny' ? 'denies' : 'asks about';
-  const what = target.unseen
-    ? `the command has ${target.written}`
-    : target.paths.includes(judged)
-      ? `the command writes "${target.written}"${judged === target.written ? '' : ` (judged as "${judged}")`}`
-      : `the command writes "${target.written}", which may be any path fitting "${judged}" when it runs`;
-  return { action: rule.action, reason: `${verdict}: ${what}, and the ${tool} rule ${describeRule(rule)} ${holds} ${target.unseen ? 'some' : 'that'} path`, rule };
+  return { action: rule.action, reason: `${verdict}: ${whatIsWritten(target, judged)}, and the ${tool} rule ${describeRule(rule)} ${holds} ${target.unseen ? 'some' : 'that'} path`, rule };
+}
+
+/** What the line writes, as a reason says it: where it was judged, and through what. */
+function whatIsWritten(target: WriteTarget | LinkedTarget, judged: string): string {
+  if (target.unseen) return `the command has ${target.written}`;
+  const writes = `the command writes "${target.written}"`;
+  if (!target.paths.includes(judged)) {
+    if (!('through' in target)) return `${writes}, which may be any path fitting "${judged}" when it runs`;
+    return judged === '*' ? `${writes}, which ${target.through}` : `${writes}, which ${target.through} (judged as any path fitting "${judged}")`;
+  }
+  if ('through' in target) return `${writes}, which ${target.through}${target.through.includes(`"${judged}"`) ? '' : ` (judged as "${judged}")`}`;
+  return `${writes}${judged === target.written ? '' : ` (judged as "${judged}")`}`;
 }

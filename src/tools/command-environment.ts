@@ -41,7 +41,8 @@ export const withoutModelKey: CommandEnvironment = (env) => {
 /**
  * The environment a command the tools start gets: what `choose` makes of `base` (the
  * process's own, by default) without rxharness's credentials, and never those credentials.
- * `CDPATH` and `BASHOPTS` are dropped too, whatever `choose` returns (see the write rules' reading of `cd`).
+ * `CDPATH`, `BASHOPTS` and exported shell functions (`BASH_FUNC_*`) are dropped too, whatever
+ * `choose` returns (see the write rules' reading of `cd`).
  * A `choose` that throws throws here; one that returns no object of variables (a promise,
  * undefined) is a `TypeError` ("it must return an object of variables ...").
  *
@@ -58,6 +59,7 @@ export function commandEnvironment(choose: CommandEnvironment = withoutModelKey,
   // Whatever it returned (say, a spread of process.env), rxharness's credentials stay out.
   const env = withoutCredentials(chosen as NodeJS.ProcessEnv);
   for (const name of FOLDER_SEARCH_VARIABLES) delete env[name];
+  for (const name of Object.keys(env)) if (name.startsWith(EXPORTED_FUNCTION_PREFIX)) delete env[name];
   return env;
 }
 
@@ -68,6 +70,13 @@ export function commandEnvironment(choose: CommandEnvironment = withoutModelKey,
  * as entering any folder.
  */
 const FOLDER_SEARCH_VARIABLES: readonly string[] = ['CDPATH', 'BASHOPTS'];
+
+/**
+ * How bash names a function exported to its children (`BASH_FUNC_cd%%`, its body the value):
+ * each bash a command starts defines it. A function named `cd`, `echo` or `rm` would run in
+ * place of what the bash rules read (a `cd frontend` that enters `.git/hooks`), so none passes.
+ */
+const EXPORTED_FUNCTION_PREFIX = 'BASH_FUNC_';
 
 /** A copy of `env` without {@link HARNESS_CREDENTIAL_VARIABLES}. */
 function withoutCredentials(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {

@@ -2,6 +2,7 @@ import { evaluatingSyntax } from './code-in-data.js';
 import { REPEATING_SYNTAX } from './shell-programs.js';
 import { scanShellLine } from './shell-scan.js';
 import type { PartRole, PartSink } from './part-sink.js';
+import { type FileRun, ranFileWrite } from './run-files.js';
 import { analyseStatement } from './simple-command.js';
 import type { CommandWrites } from './written-files.js';
 
@@ -75,6 +76,11 @@ class Collector implements PartSink {
   private readonly writes: CommandWrites[] = [];
   private opaque: string | undefined;
   private repeating = false;
+  private readonly fileRuns: FileRun[] = [];
+
+  runs(run: FileRun): void {
+    this.fileRuns.push(run);
+  }
 
   repeats(): void {
     this.repeating = true;
@@ -138,6 +144,8 @@ class Collector implements PartSink {
   result(line: string): CommandParts {
     const { evaluates, carries } = this.notes;
     if (evaluates !== undefined && carries !== undefined) this.opaque ??= `${evaluates} and ${carries}, which bash may run as code`;
+    // A file the line writes and a program on it runs (`echo ... > Makefile; make`), in any order: a loop may write before it runs.
+    this.opaque ??= ranFileWrite(this.writes, this.fileRuns);
     // A line of only assignments or comments runs no command: judge it as written.
     const commands = this.commands.size > 0 ? [...this.commands] : [line.replace(/\s+/g, ' ').trim()];
     const variants = [...this.variants].filter((v) => !this.commands.has(v));

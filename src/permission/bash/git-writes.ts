@@ -50,6 +50,7 @@ export function gitWrites<W extends Word>(args: readonly W[]): GitWrites<W> {
     const text = args[i]!.text;
     if (/^--work-tree=/.test(text)) trees.push({ ...args[i]!, text: text.slice('--work-tree='.length) });
     else if (text === '--work-tree' && args[i + 1] !== undefined) trees.push(args[i + 1]!);
+    else if (text === '-c' || /^--config-env(?:=|$)/.test(text)) trees.push(...configuredTree(args[i]!, args[i + 1]));
     if (GLOBAL_VALUED.has(text)) i += 1;
   }
   const command = args[i]?.text;
@@ -81,6 +82,12 @@ export function gitWrites<W extends Word>(args: readonly W[]): GitWrites<W> {
     case 'submodule':
       if (operands[0]?.text === 'add' && operands[1] !== undefined) trees.push(operands[2] ?? at(repositoryName(operands[1].text)));
       break;
+    case 'config':
+      // Stored, `core.worktree` moves where the line's later git commands write.
+      if (rest.some((a) => /^core\.worktree$/i.test(a.text)) && !rest.some((a) => /^(?:--get|--unset|get$|unset$)/.test(a.text))) {
+        return { ...seen, anyPath: '"git config core.worktree", which moves where later git commands write' };
+      }
+      break;
     case 'bundle':
       if (operands[0]?.text === 'create' && operands[1] !== undefined) files.push(operands[1]);
       break;
@@ -99,6 +106,19 @@ export function gitWrites<W extends Word>(args: readonly W[]): GitWrites<W> {
   }
   const tree = command === undefined ? undefined : gitTreeWrites(command, rest);
   return tree === undefined ? seen : { ...seen, pathspecs: tree.pathspecs, ...(tree.anyPath === undefined ? {} : { anyPath: tree.anyPath }) };
+}
+
+/**
+ * The tree `-c core.worktree=dir` (any letter case) makes git write into. A relative one is
+ * relative to the repository's folder, which may be anywhere (`$GIT_DIR/dir`), and
+ * `--config-env core.worktree=VAR` names a folder known only when it runs (`$VAR`).
+ */
+function configuredTree<W extends Word>(option: W, next: W | undefined): W[] {
+  const joined = option.text.startsWith('--config-env=') ? option.text.slice('--config-env='.length) : next?.text;
+  const found = /^core\.worktree=(.*)$/is.exec(joined ?? '');
+  if (found === null) return [];
+  const value = found[1]!;
+  return [{ ...option, text: option.text !== '-c' ? `$${value}` : value.startsWith('/') ? value : `$GIT_DIR/${value}` }];
 }
 
 /** The folder `git clone url` makes: the url's last part, less `.git` (`https://x/y.git/` is `y`). */

@@ -5,13 +5,14 @@
  *
  * @module
  */
+import { makeSettings } from './make-runs.js';
 import { packageCommandStarts } from './package-runs.js';
 import type { PartRole, PartSink } from './part-sink.js';
 import {
   COMMAND_OPTION_PROGRAMS, commandString, EVALUATORS, FIND_EXEC, LINE_ARGUMENTS, readsInput, REPEATERS, RUNTIME_ARGUMENTS, scriptArguments,
   SHELLS, WRAPPERS,
 } from './shell-programs.js';
-import { RUNTIME_ARGUMENT, text, type TextWord, type Word } from './shell-words.js';
+import { isAssignment, RUNTIME_ARGUMENT, text, type TextWord, type Word } from './shell-words.js';
 import { shellWithoutCommand } from './unreadable-runs.js';
 import { xargsPlaceholder } from './written-files.js';
 
@@ -58,18 +59,28 @@ export function innerCommands(command: RunningCommand, sink: PartSink, analyse: 
   }
   if (WRAPPERS.has(base) && suffixes) wrapped(command, sink, analyse);
   if (base === 'find') findExecs(plain, depth, sink, analyse);
+  if (base === 'make' || base === 'gmake') makeVariables(command, sink);
   // `npx cmd`, `npm exec -- cmd`: the command is judged from where it starts, as a wrapper's is.
   for (const start of suffixes ? packageCommandStarts(base, args) : []) {
     analyse(words.slice(words.indexOf(plain[start + 1]!)), 'variant', depth + 1, sink, true);
   }
 }
 
+/** make's variables (`make CC='rm -rf ..'`, `CC=... make`) become recipe text: each value is judged as the command it may start. */
+function makeVariables({ words, plain, depth }: RunningCommand, sink: PartSink): void {
+  const assignments = words.filter((w) => isAssignment(w, words)).map(text);
+  const { unreadable, lines } = makeSettings(plain.slice(1).map(text), assignments);
+  if (unreadable !== undefined) sink.flag(unreadable);
+  for (const line of lines) sink.line(line.text, 'variant', depth + 1, !line.strict);
+}
+
 /** A wrapper's options vary (`sudo -u root`, `nice -n 5`, `timeout 5`): every suffix of its words may be the command. */
 function wrapped({ base, words, plain, depth }: RunningCommand, sink: PartSink, analyse: AnalyseWords): void {
   if (plain.length > MAX_WRAPPED_WORDS) sink.flag(`more than ${MAX_WRAPPED_WORDS} words after "${base}"`);
-  const appended = RUNTIME_ARGUMENTS.has(base) ? [RUNTIME_ARGUMENT] : [];
   // `xargs -I R cp y R`: R is what xargs puts there, as `{}` is; the words as written are judged too (`-I r rm r`).
   const placeholder = base === 'xargs' ? xargsPlaceholder(plain.slice(1).map((w) => w.text)) : undefined;
+  // With a placeholder xargs appends nothing (`xargs -I{} touch a.ts` writes only a.ts).
+  const appended = RUNTIME_ARGUMENTS.has(base) && placeholder === undefined ? [RUNTIME_ARGUMENT] : [];
   const replaced = (w: Word): Word => (w.kind === 'word' && w.text.includes(placeholder!) ? { ...w, text: w.text.replaceAll(placeholder!, '{}') } : w);
   for (const word of plain.slice(1, MAX_WRAPPED_WORDS)) {
     analyse([...words.slice(words.indexOf(word)), ...appended], 'variant', depth + 1, sink, false);

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { FileRun } from './run-files.js';
 import type { CommandWrites } from './written-files.js';
 
 /** How a part of a command line is judged: a `command` must be allowed; a `variant` is only checked against deny and ask rules. */
@@ -32,4 +33,6 @@ export interface PartSink {
   repeats(): void;
   /** Records what a simple command writes (see `written-files`), for the user's write and edit rules. */
   write(writes: CommandWrites): void;
+  /** Records a program that runs files of the workspace by name (`make`, `npm`): a write of one on the same line makes it unreadable. */
+  runs(run: FileRun): void;
 }

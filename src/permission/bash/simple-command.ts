@@ -13,6 +13,8 @@ import type { PartRole, PartSink } from './part-sink.js';
 import { HEADERS, KEYWORDS, READERS } from './shell-programs.js';
 import { basename, collapse, isAssignment, isDynamic, isPlain, plainWords, redirectTargets, render, type Word } from './shell-words.js';
 import { codeVariable, unreadableRun } from './unreadable-runs.js';
+import { filesRun } from './run-files.js';
+import { variablesSet } from './set-names.js';
 import { commandWrites } from './written-files.js';
 
 // What separates simple commands; every other operator shell-quote returns is a redirection.
@@ -60,13 +62,20 @@ function analyseWords(all: readonly Word[], role: PartRole, depth: number, sink:
     else break;
   }
   const first = all[start];
-  if (first === undefined || (isPlain(first) && HEADERS.has(first.text))) return;
+  if (first === undefined) return;
+  if (isPlain(first) && HEADERS.has(first.text)) {
+    // `for PATH in ./bin` sets its name as an assignment would.
+    const header = plainWords(all.slice(start)).map((w) => w.text);
+    settings(variablesSet(first.text, header.slice(1), header), sink);
+    return;
+  }
   const words = all.slice(start);
   const written = render(words);
   const plain = plainWords(words);
   const assignments = words.filter((w) => isAssignment(w, words)).map((w) => (w.kind === 'word' ? w.text : w.op));
   const changed = codeVariable(assignments, plain.map((w) => w.text));
   if (changed !== undefined) sink.flag(changed);
+  settings(variablesSet(basename(plain[0]?.text ?? ''), plain.slice(1).map((w) => w.text), plain.map((w) => w.text)), sink);
   const evaluates = evaluatingCommand(basename(plain[0]?.text ?? ''), plain.slice(1).map((w) => w.text), assignments);
   if (evaluates !== undefined) sink.note('evaluates', evaluates);
   const writes = commandWrites(basename(plain[0]?.text ?? ''), plain.slice(1), redirectTargets(words), assignments);
@@ -84,6 +93,8 @@ function analyseWords(all: readonly Word[], role: PartRole, depth: number, sink:
   if (isDynamic(name) && (suffixes || !name.text.startsWith('-'))) sink.flag(`a command name only known when it runs ("${name.text}")`);
   const base = basename(name.text);
   const args = plain.slice(1).map((w) => w.text);
+  const run = filesRun(base, plain.slice(1));
+  if (run !== undefined) sink.runs(run);
   if (READERS.has(base)) sink.note('carries', `input read at run time ("${base}")`);
   // An empty argument (`git log --grep ''`) is no run-time word: only a command name can be empty by accident.
   const unreadable = isDynamic(name) ? undefined : unreadableRun(name.text, args, plain.slice(1).map((w) => w.text !== '' && isDynamic(w)));
@@ -94,4 +105,12 @@ function analyseWords(all: readonly Word[], role: PartRole, depth: number, sink:
   // ...and with its redirections kept in place, for `rm 2>/dev/null` against `rm *`.
   sink.add('variant', render([{ ...name, text: base }, ...words.filter((w) => w !== name && !isAssignment(w, words))]));
   innerCommands({ base, words, plain, depth, suffixes }, sink, analyseWords);
+}
+
+/** Variables set without an assignment word (`read PATH`, `printf -v GIT_DIR`, `${X:=v}`): judged as assignments of values the line does not show. */
+function settings(names: readonly string[], sink: PartSink): void {
+  if (names.length === 0) return;
+  const changed = codeVariable(names, []);
+  if (changed !== undefined) sink.flag(changed);
+  sink.write(commandWrites('', [], [], names));
 }

@@ -2,12 +2,13 @@
  * The output files of tools that write one named by an option or an operand: `xxd -r in out`,
  * `openssl ... -out f` (and `-keyout`), `iconv -o f`, `gpg -o f`, `split in prefix` and
  * `csplit -f prefix` (files named by the prefix and a suffix), `script f` (its typescript),
- * `tar -c -f f` (the archive it makes or adds to), `ssh -E f` (its log) and the files its `-o`
- * settings write (`UserKnownHostsFile`, `ControlPath`).
+ * `tar -c -f f` (the archive it makes or adds to), what ssh writes (see `ssh-writes`), and
+ * less's log file (`-o f`, `-O f`, `--log-file=f`).
  *
  * @module
  */
 import { operandsOf, optionValues } from './option-values.js';
+import { sshWrites } from './ssh-writes.js';
 
 /** A word of a command, as the shell parser gave it. */
 interface Word {
@@ -16,10 +17,10 @@ interface Word {
 }
 
 /** The programs {@link toolWrites} reads. */
-export const TOOL_WRITERS: ReadonlySet<string> = new Set(['xxd', 'openssl', 'iconv', 'gpg', 'gpg2', 'split', 'csplit', 'script', 'tar', 'gtar', 'bsdtar', 'ssh']);
+export const TOOL_WRITERS: ReadonlySet<string> = new Set(['xxd', 'openssl', 'iconv', 'gpg', 'gpg2', 'split', 'csplit', 'script', 'tar', 'gtar', 'bsdtar', 'ssh', 'less']);
 
-/** ssh's options taking a value. */
-const SSH_VALUED = 'BbcDEeFIiJLlmOoPpQRSWw';
+/** less's letters taking a value (the rest of the word, else the next one). */
+const LESS_VALUED = 'bhjkoOpPtTxyz#D';
 /** Options of `split` taking a value. */
 const SPLIT_SHORT = 'abCln';
 const SPLIT_LONG = ['bytes', 'line-bytes', 'lines', 'number', 'additional-suffix', 'suffix-length', 'separator', 'filter'];
@@ -56,24 +57,25 @@ export function toolWrites<W extends Word>(base: string, args: readonly W[]): W[
     }
     case 'ssh':
       return sshWrites(args);
+    case 'less':
+      // The log of its input, also in a cluster (`-Ro f`) and by an abbreviated name (`--log=f`, `--LOG=f`).
+      return [...lessLogs(args), ...optionValues(args, '', ['log-file', 'LOG-FILE'])];
     default:
       return tarCreates(args) ? [...optionValues(args, 'f', ['file']), ...oldFormFile(args)].filter((a) => a.text !== '-') : [];
   }
 }
 
-/** ssh's log file (`-E f`; `-y` logs to syslog) and the files of `-S f`, `-o UserKnownHostsFile=f`, `-o ControlPath=f`. */
-function sshWrites<W extends Word>(args: readonly W[]): W[] {
+/** less's `-o f` / `-O f`, also in a cluster (`-Ro f`, `-Of`); a cluster ends at another letter taking a value (`-pfoo` searches for `foo`). */
+function lessLogs<W extends Word>(args: readonly W[]): W[] {
   const out: W[] = [];
-  for (let i = 0; i < args.length && args[i]!.text.startsWith('-'); i += 1) {
+  for (let i = 0; i < args.length; i += 1) {
     const text = args[i]!.text;
-    // The first letter taking a value takes the rest of the word, or the next one.
-    const at = [...text.slice(1)].findIndex((c) => SSH_VALUED.includes(c)) + 1;
+    if (text === '--') break;
+    if (!/^-[^-]/.test(text)) continue;
+    const at = [...text.slice(1)].findIndex((c) => LESS_VALUED.includes(c)) + 1;
     if (at === 0) continue;
     const value = at < text.length - 1 ? { ...args[i]!, text: text.slice(at + 1) } : args[(i += 1)];
-    if (value === undefined) break;
-    if (text[at] === 'E' || text[at] === 'S') out.push(value);
-    const setting = text[at] === 'o' ? /^\s*(?:userknownhostsfile|controlpath)\s*[=\s]\s*(.+)$/is.exec(value.text) : null;
-    if (setting !== null && setting[1]!.toLowerCase() !== 'none') out.push(...setting[1]!.trim().split(/\s+/).map((path) => ({ ...value, text: path })));
+    if (value !== undefined && (text[at] === 'o' || text[at] === 'O')) out.push(value);
   }
   return out;
 }

@@ -37,15 +37,16 @@ const CODE_VARIABLE = new RegExp(
 );
 /**
  * Variables holding a program's options, by the values that make it run a command: less's
- * `+!cmd` or a lesskey file (`LESS='+!rm f'`), make's `--eval` or a makefile (`MAKEFLAGS=-E...`).
+ * `+!cmd` or a lesskey file (`LESS='+!rm f'`), make's `--eval`, a makefile (`MAKEFLAGS=-E...`) or a
+ * variable its recipes run (`MAKEFLAGS='CC=rm\ x'`).
  * Other values (`LESS=-R`, `MAKEFLAGS=-j4`) change nothing that runs.
  */
 const OPTION_VARIABLE: Readonly<Record<string, RegExp>> = {
   LESS: /[+k]/,
   MORE: /[+k]/,
-  MAKEFLAGS: /[Ef]|eval|SHELL/,
-  GNUMAKEFLAGS: /[Ef]|eval|SHELL/,
-  MFLAGS: /[Ef]|eval|SHELL/,
+  MAKEFLAGS: /[Ef]|eval|SHELL|=.*=/,
+  GNUMAKEFLAGS: /[Ef]|eval|SHELL|=.*=/,
+  MFLAGS: /[Ef]|eval|SHELL|=.*=/,
 };
 /** Builtins whose arguments set or export variables. */
 const SETTERS = new Set(['export', 'declare', 'typeset', 'local', 'readonly', 'env']);
@@ -65,7 +66,8 @@ const SETTERS = new Set(['export', 'declare', 'typeset', 'local', 'readonly', 'e
  */
 export function unreadableRun(name: string, args: readonly string[], dynamic: readonly boolean[] = []): string | undefined {
   const base = name.slice(name.lastIndexOf('/') + 1);
-  if (name.includes('/') && !SYSTEM_BIN.test(posix.normalize(name))) {
+  // `/dev/null` and `/dev/zero` run nothing (a wrapper's option value tried as its command: `xargs -a /dev/null`).
+  if (name.includes('/') && !SYSTEM_BIN.test(posix.normalize(name)) && !/^\/dev\/(?:null|zero)$/.test(name)) {
     return `a program run from a file ("${name}")`;
   }
   if (base === '.' || base === 'source') return `"${base}" running a script file`;

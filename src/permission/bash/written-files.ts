@@ -13,6 +13,7 @@ import { gitWrites } from './git-writes.js';
 import { IN_PLACE_EDITORS, inPlaceWrites } from './inplace-writes.js';
 import { operandsOf } from './option-values.js';
 import { sedWrites } from './sed-writes.js';
+import { SSH_CLIENTS, sshConfigRead } from './ssh-writes.js';
 import { TOOL_WRITERS, toolWrites } from './tool-writes.js';
 import { UNSEEN_WRITERS, unseenWrite } from './unseen-writes.js';
 import { anyPath, type CommandWrites, type JoinedWrite, type WrittenWord } from './written-words.js';
@@ -24,8 +25,10 @@ const NOTHING: CommandWrites = Object.freeze({ files: [], joined: [], names: [],
 const ANY_NAME: WrittenWord = Object.freeze({ text: '/', glob: false });
 /** An option's name in front of its value (`--output=`, `-o`, `-t`): what follows may be the path. */
 const OPTION_NAME = /^-{1,2}[A-Za-z-]*=?/;
-/** Commands that export a variable (`declare`, `typeset` and `local` with `-x`). */
-const EXPORTERS = /^(?:export|declare|typeset|local)$/;
+/** Variables that give git another repository or configuration, which may set its work tree (`core.worktree`). */
+const GIT_MOVERS = /^GIT_(?:DIR|CONFIG(?!_NOSYSTEM)[A-Z_0-9]*)(?:=|$)/;
+/** Commands that set or export a variable its arguments name. */
+const EXPORTERS = /^(?:export|declare|typeset|local|readonly)$/;
 
 /**
  * What a simple command writes (see {@link CommandWrites}).
@@ -45,7 +48,10 @@ const EXPORTERS = /^(?:export|declare|typeset|local)$/;
  */
 export function commandWrites(base: string, args: readonly WrittenWord[], redirected: readonly WrittenWord[], assignments: readonly string[] = []): CommandWrites {
   const unseen = UNSEEN_WRITERS.has(base) ? unseenWrite(base, args.map((a) => a.text)) : undefined;
-  const own = withSettings(base, args, ownWrites(base, args), assignments);
+  // A configuration ssh reads (`-F f`) may write any path; the line is unreadable already (`option-runs`).
+  const config = SSH_CLIENTS.has(base) ? sshConfigRead(base, args.map((a) => a.text)) : undefined;
+  const settled = withSettings(base, args, ownWrites(base, args), assignments);
+  const own = config === undefined ? settled : { ...settled, joined: [...settled.joined, anyPath(config)] };
   if (redirected.length === 0 && unseen === undefined && own === NOTHING) return NOTHING;
   return { ...own, files: [...redirected, ...own.files], ...(unseen === undefined ? {} : { unseen }) };
 }
@@ -60,16 +66,20 @@ export function commandWrites(base: string, args: readonly WrittenWord[], redire
 function withSettings(base: string, args: readonly WrittenWord[], own: CommandWrites, assignments: readonly string[]): CommandWrites {
   const tree = base === 'git' ? assignments.find((a) => a.startsWith('GIT_WORK_TREE=')) : undefined;
   if (tree !== undefined) return { ...own, joined: [...own.joined, { dir: { text: tree.slice('GIT_WORK_TREE='.length), glob: false }, name: ANY_NAME, tree: true }] };
+  // Another repository or configuration (`GIT_CONFIG_KEY_0=core.worktree`) may set a work tree anywhere.
+  const elsewhere = base === 'git' ? assignments.find((a) => GIT_MOVERS.test(a)) : undefined;
+  if (elsewhere !== undefined) return { ...own, joined: [...own.joined, anyPath(`"${elsewhere.split('=')[0]!}" given to git, which may move where it writes`)] };
   if (base === 'wget' && assignments.some((a) => a.startsWith('WGETRC='))) return { ...own, unseen: 'wget reading a configuration file, which may write any path' };
-  const names = base === '' ? assignments : EXPORTERS.test(base) && (base === 'export' || args.some((a) => /^-[A-Za-z]*x/.test(a.text))) ? args.map((a) => a.text) : [];
-  const moved = names.find((name) => /^GIT_(?:WORK_TREE|DIR)(?:=|$)/.test(name));
+  // Setting one without exporting counts too: it may have been exported before, or `set -a` exports it.
+  const names = base === '' ? assignments : EXPORTERS.test(base) ? args.map((a) => a.text) : [];
+  const moved = names.find((name) => /^GIT_WORK_TREE(?:=|$)/.test(name) || GIT_MOVERS.test(name));
   if (moved === undefined) return own;
   return { ...own, joined: [...own.joined, anyPath(`"${moved.split('=')[0]!}" set for later git commands, which may write any path`)] };
 }
 
 /** Programs {@link ownWrites} reads; every other one writes nothing itself (checked first: this runs for every command). */
 const WRITERS = new Set([...COPIER_NAMES, ...AWKS, ...TOOL_WRITERS, ...CHANGERS, ...IN_PLACE_EDITORS,
-  'tee', 'sponge', 'uniq', 'curl', 'wget', 'sort', 'sed', 'dd', 'cd', 'pushd', 'popd', 'git', 'env', 'sudo']);
+  'tee', 'sponge', 'uniq', 'curl', 'wget', 'sort', 'sed', 'dd', 'cd', 'pushd', 'popd', 'git', 'env', 'sudo', 'chroot', 'npm']);
 
 function ownWrites(base: string, args: readonly WrittenWord[]): CommandWrites {
   if (!WRITERS.has(base)) return NOTHING;
@@ -100,8 +110,15 @@ function ownWrites(base: string, args: readonly WrittenWord[]): CommandWrites {
     if (why !== undefined) joined.push(anyPath(why));
     return { ...NOTHING, files, joined, chdir: args.some((a) => /^-C/.test(a.text)), ...(unseen === undefined ? {} : { unseen }) };
   }
-  if (base === 'env' || base === 'sudo') return args.some((a) => /^-[A-Za-z]*[CD]/.test(a.text) || changesFolder(a.text)) ? { ...NOTHING, chdir: true } : NOTHING;
+  // env's and sudo's `-C` / `-D` / `--chdir`, sudo's `-R` / `--chroot` (a new root: every path moves), `chroot dir cmd`.
+  if (base === 'chroot') return { ...NOTHING, chdir: true };
+  const letters = base === 'sudo' ? /^-[A-Za-z]*[CDR]/ : /^-[A-Za-z]*[CD]/;
+  if (base === 'env' || base === 'sudo') return args.some((a) => letters.test(a.text) || changesFolder(a.text)) ? { ...NOTHING, chdir: true } : NOTHING;
   if (TOOL_WRITERS.has(base)) return { ...NOTHING, files: toolWrites(base, args) };
+  // `npm pkg set scripts.test=...` rewrites package.json (npm's other commands write what the line does not show).
+  if (base === 'npm' && /^(?:set|delete|fix)$/.test(operands[operands.indexOf(operands.find((a) => a.text === 'pkg')!) + 1]?.text ?? '')) {
+    return { ...NOTHING, files: [{ ...operands[0]!, text: 'package.json' }] };
+  }
   return NOTHING;
 }
 
@@ -137,6 +154,8 @@ export function xargsPlaceholder(args: readonly string[]): string | undefined {
     if (arg.startsWith('-I')) return arg.slice(2);
     if (arg.startsWith('--replace=')) return arg.slice('--replace='.length) || '{}';
     if (arg === '-i' || arg === '--replace') return '{}';
+    // `-a file`, `-d delim`, `-n 1`...: the next word is the option's value, not the command.
+    if (/^-[adELnPs]$/.test(arg)) i += 1;
   }
   return undefined;
 }

@@ -1,0 +1,122 @@
+/**
+ * Files of the workspace that a program runs by their name: make reads `Makefile` (and the
+ * `-f` file), npm, pnpm, yarn and npx run `package.json` scripts and `node_modules` code,
+ * `just`, `rake`, `cmake` and `cargo` their own files. A line that writes one of them and runs
+ * that program (`echo 'x:;rm v' > Makefile; make`, `npm pkg set scripts.test=... && npm test`)
+ * runs a command the line does not show, so it is unreadable. Written alone, these files are
+ * ordinary source (the write tool does not ask for them): they run only when you run them.
+ *
+ * @module
+ */
+import { posix } from 'node:path';
+import { commandShape } from './command-shape.js';
+import { optionValues } from './option-values.js';
+import { patternsOverlap } from '../pattern-overlap.js';
+import type { CommandWrites, WrittenWord } from './written-words.js';
+
+/** A program the line runs, and the files it runs (command patterns, lower case). */
+export interface FileRun {
+  readonly program: string;
+  /** The files it reads from the folder it runs in (`makefile`, `*.mk`). */
+  readonly here: readonly string[];
+  /** The same files in any folder (`*\/makefile`): read when the line changes folder. */
+  readonly anywhere: readonly string[];
+}
+
+const PACKAGE = ['package.json', 'node_modules/*'];
+/** Each program, by name, and the files it runs (lower case; some file systems ignore case). */
+const RUN_FILES: Readonly<Record<string, readonly string[]>> = {
+  make: ['makefile', 'gnumakefile', '*.mk', '*.mak'],
+  gmake: ['makefile', 'gnumakefile', '*.mk', '*.mak'],
+  npm: PACKAGE,
+  npx: PACKAGE,
+  pnpm: [...PACKAGE, '.pnpmfile.cjs'],
+  pnpx: PACKAGE,
+  yarn: [...PACKAGE, '.pnp.cjs', '.yarn/*'],
+  yarnpkg: [...PACKAGE, '.pnp.cjs', '.yarn/*'],
+  just: ['justfile', '.justfile'],
+  rake: ['rakefile', 'rakefile.rb', '*.rake'],
+  cmake: ['cmakelists.txt', '*.cmake'],
+  cargo: ['cargo.toml', 'build.rs', '.cargo/*'],
+};
+/** Package managers' options that run them in other folders (`--prefix`, `-w pkg`, `-r`): the files may be anywhere. */
+const ELSEWHERE = /^(?:-[wCr]|--(?:prefix|workspaces?|dir|cwd|recursive|filter)|workspaces?$)/;
+
+/**
+ * The files `base` runs with `args`, or `undefined` for a program that runs none. make's
+ * `-f` / `--file` / `--makefile` files count too, and with `-C dir` the files in `dir` (and
+ * `dir` itself: `ln -s evil sub; make -C sub`).
+ *
+ * @example
+ * ```ts
+ * filesRun('make', [{ text: '-f', glob: false }, { text: 'x', glob: false }])?.here; // ['makefile', ..., 'x']
+ * filesRun('ls', []); // undefined
+ * ```
+ */
+export function filesRun(base: string, args: readonly WrittenWord[]): FileRun | undefined {
+  const names = RUN_FILES[base];
+  if (names === undefined) return undefined;
+  const here = [...names];
+  if (base === 'make' || base === 'gmake') {
+    here.push(...optionValues(args, 'f', ['file', 'makefile']).map((value) => literal(value.text)));
+    for (const dir of optionValues(args, 'C', ['directory']).map((value) => literal(value.text.replace(/\/+$/, '')))) {
+      here.push(dir, ...names.map((name) => `${dir}/${name}`));
+    }
+  }
+  const anywhere = here.map((name) => `*/${name}`);
+  // make's `-C` is read above (its `-r` and `-w` move nothing).
+  const elsewhere = !base.endsWith('make') && args.some((a) => ELSEWHERE.test(a.text));
+  return { program: base, here: elsewhere ? [...here, ...anywhere] : here, anywhere };
+}
+
+/**
+ * Why a line that runs `runs` writes a file one of them runs, or `undefined`.
+ *
+ * @param writes - what the line's commands write (see `written-files`).
+ * @param runs - the programs it runs that run files (see {@link filesRun}).
+ */
+export function ranFileWrite(writes: readonly CommandWrites[], runs: readonly FileRun[]): string | undefined {
+  if (runs.length === 0) return undefined;
+  // After a `cd` (or `git -C`...) a file written may be the one the program finds where it runs.
+  const moved = writes.some((w) => w.chdir);
+  for (const word of writes.flatMap(written)) {
+    const shape = shapeOf(word);
+    // A path that leaves the folder (`/home/u/ws/Makefile`, `../ws/Makefile`) may lead back into it.
+    const outside = /^(?:\/|\.\.(?:\/|$))/.test(shape);
+    const run = runs.find((r) => [...r.here, ...(moved || outside ? r.anywhere : [])].some((pattern) => patternsOverlap(pattern, shape)));
+    if (run !== undefined) return `a write to a file ${run.program} runs ("${word.text}"), and ${run.program} on the same line, which may run a command the line does not show`;
+  }
+  return undefined;
+}
+
+/**
+ * The paths a command writes content to: its files, and each name a copy lands in a folder
+ * (its contents too when the name ends in `/`: `rsync -a tpl/ .`). Removals and changes of mode
+ * (`rm Makefile`) and writes from the repository (`git checkout main`) put no command there.
+ */
+function written(writes: CommandWrites): WrittenWord[] {
+  const files = writes.files.filter((f) => f.changes !== true);
+  const joined = writes.joined.flatMap(({ dir, name, why }) => {
+    if (why !== undefined || dir.changes === true) return [];
+    // A url's query and fragment name no file (`curl -O https://x/Makefile?a=1` writes `Makefile`).
+    const path = /^[a-z][a-z0-9+.-]*:\/\//i.test(name.text) ? name.text.replace(/[?#].*$/s, '') : name.text;
+    const base = /\/\.?$|^\.$/.test(path) ? '*' : path.slice(path.lastIndexOf('/') + 1);
+    return [{ text: `${dir.text.replace(/\/+$/, '')}/${base}`, glob: dir.glob || name.glob || base === '*' }];
+  });
+  return [...files, ...joined];
+}
+
+/** A written word as a lower-case command pattern: a part known only when it runs may hold `../`, so from there on it is `*`. */
+function shapeOf(word: WrittenWord): string {
+  const shape = commandShape('', [word]);
+  if (shape === undefined) return literal(posix.normalize(word.text)).toLowerCase();
+  const onlyGlob = !word.text.includes('$') && !/\{[^{}]*(?:,|\.\.)[^{}]*\}/.test(word.text) && !word.text.startsWith('~');
+  if (onlyGlob) return posix.normalize(shape).toLowerCase();
+  const at = shape.search(/(?<!\\)[*?[]/);
+  return (at < 0 ? shape : shape.slice(at)).toLowerCase();
+}
+
+/** A path as a pattern matches it literally (lower case). */
+function literal(path: string): string {
+  return path.toLowerCase().replace(/[\\{}*?[\]()!@+]/g, (c) => `\\${c}`);
+}

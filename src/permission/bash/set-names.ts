@@ -1,0 +1,53 @@
+/**
+ * Variables a line sets without an assignment word: `read NAME`, `printf -v NAME`, `mapfile
+ * NAME`, `getopts opts NAME`, the name of `for NAME in` / `select NAME in`, and a default
+ * expansion `${NAME:=v}` / `${NAME=v}`. `PATH`, `HOME` and `LD_*` are exported already, and
+ * with `set -a` (`set -o allexport`) every variable set is: so `read PATH <<< ./bin; ls` runs
+ * `./bin/ls`, and `set -a; read GIT_WORK_TREE <<< src` moves where git writes. Each name set
+ * is read as an assignment (`NAME=`) of a value the line does not show.
+ *
+ * @module
+ */
+
+/** A variable's name, as bash takes one. */
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** A default expansion that assigns (`${NAME:=v}`, `${NAME=v}`; the parser writes `${NAME:=v}` as `$NAME:=v`). */
+const DEFAULT_ASSIGNMENT = /\$\{?([A-Za-z_][A-Za-z0-9_]*):?=/g;
+
+/**
+ * The variables `base` with `args` sets, as assignments without a value (`PATH=`); `words`:
+ * all its words, for the default expansions among them.
+ *
+ * @example
+ * ```ts
+ * variablesSet('read', ['-r', 'PATH'], []); // ['PATH=']
+ * variablesSet('printf', ['-v', 'GIT_DIR', '%s', 'x'], []); // ['GIT_DIR=']
+ * variablesSet('for', ['PATH', 'in', './bin'], []); // ['PATH=']
+ * variablesSet(':', ['$PATH:=./bin'], ['$PATH:=./bin']); // ['PATH=']
+ * ```
+ */
+export function variablesSet(base: string, args: readonly string[], words: readonly string[]): string[] {
+  const names = words.flatMap((word) => [...word.matchAll(DEFAULT_ASSIGNMENT)].map((m) => m[1]!));
+  switch (base) {
+    case 'read':
+    case 'mapfile':
+    case 'readarray':
+      // Every word that may be a name: in doubt an option's value (`read -p PATH`) counts too.
+      names.push(...args.filter((arg) => NAME.test(arg)));
+      break;
+    case 'getopts':
+      names.push(...args.slice(1, 2).filter((arg) => NAME.test(arg)));
+      break;
+    case 'printf':
+      args.forEach((arg, i) => {
+        const value = arg === '-v' ? args[i + 1] : /^-v./.test(arg) ? arg.slice(2) : undefined;
+        if (value !== undefined && NAME.test(value)) names.push(value);
+      });
+      break;
+    case 'for':
+    case 'select':
+      if (NAME.test(args[0] ?? '')) names.push(args[0]!);
+      break;
+  }
+  return names.map((name) => `${name}=`);
+}
