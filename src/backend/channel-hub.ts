@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { badMessagesOn } from './channel-warnings.js';
 
 type Handler = (message: string) => void;
 
@@ -7,6 +8,8 @@ type Handler = (message: string) => void;
  * subscribed while at least one handler wants it, and its messages go to every handler.
  * (A connection in subscriber mode can do nothing else, so it is kept apart from the one
  * that sends commands.)
+ * A message a handler throws on (not JSON, not what the channel carries) is skipped and said
+ * (`badMessagesOn`: at most once a minute per channel), never thrown on.
  */
 export class ChannelHub {
   readonly #handlers = new Map<string, Set<Handler>>();
@@ -16,9 +19,10 @@ export class ChannelHub {
       for (const handler of [...(this.#handlers.get(channel) ?? [])]) {
         try {
           handler(message);
-        } catch {
+        } catch (e) {
           // A message that is not what the channel carries (a bug elsewhere, or anyone with
           // access to the Redis) is dropped: thrown here it would crash the process.
+          badMessagesOn(channel, 'It changed nothing here').skip(e instanceof Error ? e.message : String(e), message);
         }
       }
     });

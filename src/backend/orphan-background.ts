@@ -22,7 +22,7 @@ import type { TaskInfo } from '../delegation/task-tracker.js';
 import type { BackendParts } from './backend-parts.js';
 import { publishResult } from './shared-results.js';
 import { settleRecord } from './settle-record.js';
-import { readJobMark, readStoredTask } from './stored-task.js';
+import { readCancelMark, readJobMark, readStoredTask } from './stored-task.js';
 import type { TaskJob } from './task-job.js';
 
 /** How often a worker looks again whether a job's launcher is gone, after a cancel by task id. */
@@ -89,8 +89,8 @@ export async function cancelledWhileQueued(parts: BackendParts, job: TaskJob): P
   if (!task?.background || job.queuedAt === undefined) return false;
   const { redis, keys } = parts;
   // The record only when there is a marker (a cancel is rare): one read per job otherwise.
-  const marked = await redis.get(keys.taskCancelled(task.taskId));
-  if (marked === null) return false;
+  const marked = await readCancelMark(redis, keys, task.taskId, 'no cancel is applied to its job, which runs');
+  if (marked === undefined) return false;
   const record = (await readStoredTask(redis, keys, task.taskId, 'the cancel marked for the task is not applied to its job, which runs'))?.info;
   if (!record || String(record.startedAt) !== marked || record.startedAt > job.queuedAt) return false;
   return record.state !== 'running' || (await launcherGone(parts, job.logId)) === true;

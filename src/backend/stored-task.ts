@@ -68,6 +68,22 @@ export async function readJobMark(redis: Redis, keys: RedisKeys, taskId: string,
   return refuse(key, 'job mark a worker writes', 'it is not a JSON object with a string "logId" and a whole number "queuedAt"', consequence);
 }
 
+/**
+ * The start of the launch a cancel marker names (`SharedTasks.cancel` writes the task
+ * record's `startedAt`), or undefined when there is none or it is not one an engine writes
+ * (warned once, with `consequence`). A key of another type used to throw `WRONGTYPE` out of
+ * the worker's check, failing the job; read as no marker, the job runs, as it would have
+ * without the key: a planted key can cancel no task, and a real cancel always writes a string.
+ *
+ * @internal
+ */
+export async function readCancelMark(redis: Redis, keys: RedisKeys, taskId: string, consequence: string): Promise<string | undefined> {
+  const key = keys.taskCancelled(taskId);
+  const text = await stringAt(redis, key, 'cancel marker an engine writes', consequence);
+  if (text === undefined || /^\d{1,16}$/.test(text)) return text;
+  return refuse(key, 'cancel marker an engine writes', 'it is not the start of a launch, epoch milliseconds', consequence);
+}
+
 /** The string at `key`; undefined when there is none, or (warned) the key is of another type. Other failures are thrown. */
 async function stringAt(redis: Redis, key: string, what: string, consequence: string): Promise<string | undefined> {
   try {

@@ -141,11 +141,16 @@ export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs
 }
 
 /**
- * Resolves once every message published before it reached `backend`'s subscriber: Redis
- * answers a SUBSCRIBE after what it pushed before, so listening on a channel of its own and
- * stopping again is a barrier.
+ * Resolves once every message published before it reached `backend`'s subscriber, and what
+ * its readers asked Redis on the way was answered and applied: Redis answers a SUBSCRIBE
+ * after what it pushed before, so listening on a channel of its own and stopping again is a
+ * barrier; a result announced is read back from Redis (on the command connection, which
+ * answers in order) before the mirror takes it, so a PING there, then a turn of the event
+ * loop (every promise chain of those answers run), is a second one.
  */
 export async function caughtUp(backend: RedisBackend): Promise<void> {
   const stop = await backend.parts.hub.listen(`${backend.parts.keys.prefix}:barrier`, () => undefined);
   stop();
+  await backend.parts.redis.ping();
+  await new Promise((resolve) => setImmediate(resolve));
 }

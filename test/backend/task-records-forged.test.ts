@@ -61,9 +61,11 @@ describe.skipIf(!HAS_REDIS)('forged task records in Redis', () => {
       await warningsDelivered();
       expect(engine.tasks.list().map((t) => t.taskId).sort()).toEqual(['task_after', 'task_good']);
       expect(engine.tasks.get('task_good')).not.toHaveProperty('result');
-      const announced = warnings.messages.slice(1);
+      const announced = warnings.messages.slice(1).filter((m) => m.startsWith('Skipped a task announcement'));
       expect(announced).toHaveLength(1);
       expect(announced[0]).toContain(`Skipped a task announcement on ${keys.tasksChannel} for ${keys.task('task_ended_msg')}: a running record has no field "endedAt"`);
+      // `null`, which the channel's reader throws on, is said by the channel hub (once, for every backend of the process).
+      expect(warnings.messages.slice(1).filter((m) => !m.startsWith('Skipped a task announcement'))).toEqual([expect.stringContaining(`Skipped a message on ${keys.tasksChannel} that no engine or worker publishes (`)]);
     } finally {
       warnings.stop();
     }
