@@ -6,6 +6,8 @@
 import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LinkWalker, MAX_LINKS_PER_PATH, MAX_STEPS } from '../../src/permission/link-walker.js';
 import type { PermissionRule } from '../../src/permission/permission-rule.js';
@@ -73,11 +75,11 @@ describe('LinkWalker', () => {
     expect(new LinkWalker(join(ws, 'gone')).resolve('a')).toEqual({ kind: 'real', path: join(ws, 'gone/a'), linked: false });
   });
 
-  it.skipIf(process.getuid?.() === 0)('a folder it may not look into (EACCES) is judged as leading anywhere: fail closed', () => {
+  it('a folder it may not look into (EACCES) is judged as leading anywhere: fail closed', () => {
     mkdirSync(join(ws, 'locked'));
     chmodSync(join(ws, 'locked'), 0o000);
     try {
-      const decided = decideWrites(DENY_SRC, 'sudo tee locked/l < y', new LinkWalker(ws));
+      const decided = decideAsUnprivileged(ws, 'sudo tee locked/l < y');
       expect(decided?.action).toBe('deny');
       expect(decided?.reason).toContain('EACCES');
     } finally {
@@ -85,3 +87,27 @@ describe('LinkWalker', () => {
     }
   });
 });
+
+/**
+ * `decideWrites(DENY_SRC, line, new LinkWalker(workspace))` as a user who cannot look into a
+ * folder of mode 000: this process when it is not root; else a child process run as `nobody`
+ * (root reads every folder, and CI runs as root), so the EACCES case is checked everywhere.
+ */
+function decideAsUnprivileged(workspace: string, line: string): { action: string; reason: string } | undefined {
+  if (process.getuid?.() !== 0) return decideWrites(DENY_SRC, line, new LinkWalker(workspace));
+  chmodSync(workspace, 0o755);
+  const module = (path: string) => JSON.stringify(pathToFileURL(join(process.cwd(), path)).href);
+  const script =
+    `const { LinkWalker } = await import(${module('src/permission/link-walker.ts')});` +
+    `const { decideWrites } = await import(${module('src/permission/write-rules.ts')});` +
+    `const [rules, line, ws] = JSON.parse(process.argv[1]);` +
+    `console.log(JSON.stringify(decideWrites(rules, line, new LinkWalker(ws)) ?? null));`;
+  const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, JSON.stringify([DENY_SRC, line, workspace])], {
+    uid: 65534,
+    gid: 65534,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  if (child.status !== 0) throw new Error(`the unprivileged check failed: ${child.stderr || child.error?.message}`);
+  return JSON.parse(child.stdout) ?? undefined;
+}
