@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PermissionPolicy, type PermissionRule } from '../../src/permission/index.js';
+import { commandRuns } from '../support/system-requirement.js';
 
 // A line that writes a file a program runs and runs that program (`echo 'x:;rm v' > Makefile;
 // make`), and make's variables that its recipes run as commands (`make CC='rm -rf ..'`): under
@@ -125,7 +126,7 @@ describe('a file a program runs, written on the line that runs it', () => {
     }
   });
 
-  it.runIf(spawnSync('make', ['--version']).status === 0)('make runs what these lines hand it (the attacks are real)', () => {
+  it.runIf(commandRuns('make', ['--version'], 'make'))('make runs what these lines hand it (the attacks are real)', () => {
     const lines = [
       "printf 'x:\\n\\trm -f v\\n' > Makefile; make x",
       "ln -s /dev/stdin x; printf 'y:\\n\\trm -f v\\n' | make -f x y",

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { PermissionPolicy, type PermissionRule } from '../../src/permission/index.js';
 import { own } from '../support/collect-events.js';
 import { runHostileCalls, tempWorkspace } from './tool-calls-over-http.js';
+import { commandRuns } from '../support/system-requirement.js';
 
 // make and less run commands given on their line: `make --eval='x:;rm v' x` (a recipe),
 // `echo ... | make -f -`, `make SHELL=...`, `less '+!rm v' f` (an initial command that runs a
@@ -121,7 +122,7 @@ describe('make and less running commands from their line', () => {
     expect(allowMake.evaluate('bash', 'make all').action).toBe('allow');
   });
 
-  it.runIf(spawnSync('make', ['--version']).status === 0)('make runs the recipe of --eval, -E and -f - (the attacks are real)', () => {
+  it.runIf(commandRuns('make', ['--version'], 'make'))('make runs the recipe of --eval, -E and -f - (the attacks are real)', () => {
     for (const line of ["make --eval='x:;rm -f v' x", "make -E 'x:;rm -f v' x", "printf 'x:\\n\\trm -f v\\n' | make -f - x"]) {
       const dir = mkdtempSync(join(tmpdir(), 'rxharness-make-runs-'));
       dirs.push(dir);

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PermissionPolicy } from '../../src/permission/index.js';
+import { commandRuns } from '../support/system-requirement.js';
 
 // Writes the write rules did not see: a new root (`sudo -R`, `chroot`), a work tree from git's
 // configuration (`git config core.worktree`; `-c core.worktree=`, `GIT_CONFIG_*` in doubt), a variable set
@@ -83,7 +84,7 @@ describe('writes that move where they land, under deny write src/**', () => {
     }
   });
 
-  it.runIf(spawnSync('git', ['--version']).status === 0)('git writes where these lines say (the attacks are real)', () => {
+  it.runIf(commandRuns('git', ['--version'], 'git'))('git writes where these lines say (the attacks are real)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'rxharness-write-moves-'));
     dirs.push(dir);
     const git = (line: string): void => void spawnSync('bash', ['-c', line], { cwd: dir, timeout: 20_000 });
@@ -98,7 +99,7 @@ describe('writes that move where they land, under deny write src/**', () => {
     }
   });
 
-  it.runIf(spawnSync('ssh', ['-V']).status === 0)('ssh reads its options after the host (the -E log is real)', () => {
+  it.runIf(commandRuns('ssh', ['-V'], 'openssh-client'))('ssh reads its options after the host (the -E log is real)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'rxharness-write-moves-'));
     dirs.push(dir);
     // -G prints the configuration and exits: nothing connects, and the log is still opened.

@@ -10,6 +10,8 @@
  */
 
 /** Whether the environment demands every system program (CI). */
+import { spawnSync } from 'node:child_process';
+
 export const SYSTEM_REQUIRED = process.env.RXHARNESS_REQUIRE_SYSTEM === '1';
 
 /**
@@ -27,4 +29,19 @@ export function systemProgram(program: string, path: string | undefined, install
   if (SYSTEM_REQUIRED) throw new Error(`RXHARNESS_REQUIRE_SYSTEM=1: ${note}`);
   process.stderr.write(`\n[rxharness tests] NOTE: ${note}\n`);
   return false;
+}
+
+/**
+ * Whether the command-line program `command` runs here (`command args` exits 0), for tests
+ * that check an attack on a real program (`make`, `git`, `ssh`, `awk`); when it does not,
+ * a note or, under `RXHARNESS_REQUIRE_SYSTEM=1`, a failure (see {@link systemProgram}).
+ *
+ * @example
+ * ```ts
+ * it.runIf(commandRuns('make', ['--version'], 'make'))('make runs the recipe (the attack is real)', () => { ... });
+ * ```
+ */
+export function commandRuns(command: string, args: readonly string[], debianPackage: string): boolean {
+  const ran = spawnSync(command, args, { stdio: 'ignore', timeout: 30_000 });
+  return systemProgram(command, ran.status === 0 ? command : undefined, `sudo apt-get install -y ${debianPackage}`);
 }
