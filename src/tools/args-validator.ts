@@ -1,3 +1,5 @@
+import { headOf } from '../text/whole-chars.js';
+
 /**
  * The outcome of checking one call's arguments: the value `execute` receives (a schema with
  * a transform may change it), or a readable list of what is wrong.
@@ -15,6 +17,26 @@ export type ArgsValidator = (args: unknown) => ArgsCheck;
  * request of its conversation.
  */
 export const MAX_LISTED_PROBLEMS = 10;
+
+/**
+ * Characters of a key or path a problem quotes at most: a model's key may be a megabyte long,
+ * and the message goes back into every later request of its conversation.
+ */
+export const MAX_QUOTED_NAME_CHARS = 120;
+
+/**
+ * A key or path as a problem quotes it: whole up to {@link MAX_QUOTED_NAME_CHARS}, else its
+ * start and how long it is (`"aaaa…" (1048576 characters)` reads as one name still).
+ *
+ * @example
+ * ```ts
+ * quotedName('path'); // '"path"'
+ * ```
+ */
+export function quotedName(name: string): string {
+  if (name.length <= MAX_QUOTED_NAME_CHARS) return `"${name}"`;
+  return `"${headOf(name, MAX_QUOTED_NAME_CHARS)}…" (${name.length} characters)`;
+}
 
 /**
  * `problems` as one message: joined by `; `, the first {@link MAX_LISTED_PROBLEMS} of them,

@@ -1,7 +1,7 @@
 import type { ErrorObject } from 'ajv';
 import { refLoop } from '../validation/schema-refs.js';
 import { compileSchema, type UnenforcedPattern } from '../validation/validator.js';
-import { listProblems, type ArgsValidator } from './args-validator.js';
+import { listProblems, quotedName, type ArgsValidator } from './args-validator.js';
 
 export type { UnenforcedPattern } from '../validation/validator.js';
 
@@ -70,10 +70,10 @@ function refusedRefs(schema: object): string | undefined {
 }
 
 function describe(e: ErrorObject): string {
-  const where = e.instancePath ? `"${e.instancePath.slice(1).replaceAll('/', '.')}"` : 'the arguments';
+  const where = e.instancePath ? quotedName(e.instancePath.slice(1).replaceAll('/', '.')) : 'the arguments';
   if (e.keyword === 'additionalProperties') {
-    return `${where} has an unknown property "${String(e.params.additionalProperty)}"`;
+    return `${where} has an unknown property ${quotedName(String(e.params.additionalProperty))}`;
   }
-  if (e.keyword === 'required') return `${where} must have the property "${String(e.params.missingProperty)}"`;
+  if (e.keyword === 'required') return `${where} must have the property ${quotedName(String(e.params.missingProperty))}`;
   return `${where} ${e.message ?? 'is invalid'}`;
 }

@@ -1,5 +1,5 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
-import { listProblems } from './args-validator.js';
+import { listProblems, quotedName } from './args-validator.js';
 
 type Segment = PropertyKey | StandardSchemaV1.PathSegment;
 
@@ -26,16 +26,16 @@ function describeIssue(issue: StandardSchemaV1.Issue, args: unknown): string[] {
   const unrecognized = (issue as { readonly keys?: unknown }).keys;
   if (Array.isArray(unrecognized) && unrecognized.length > 0 && unrecognized.every((k) => typeof k === 'string')) {
     // zod's strict object: one issue at the object naming every extra key.
-    return unrecognized.map((key: string) => `${where(path)} has an unknown property "${key}"`);
+    return unrecognized.map((key: string) => `${where(path)} has an unknown property ${quotedName(key)}`);
   }
   if (path.length > 0) {
     const parent = valueAt(args, path.slice(0, -1));
     const key = path.at(-1)!;
     if (isRecord(parent) && (typeof key === 'string' || typeof key === 'number')) {
       const owner = where(path.slice(0, -1));
-      if (!Object.hasOwn(parent, key)) return [`${owner} must have the property "${String(key)}"`];
+      if (!Object.hasOwn(parent, key)) return [`${owner} must have the property ${quotedName(String(key))}`];
       // valibot's strict object points at the extra key itself, as a key (not its value).
-      if (lastOrigin(issue) === 'key') return [`${owner} has an unknown property "${String(key)}"`];
+      if (lastOrigin(issue) === 'key') return [`${owner} has an unknown property ${quotedName(String(key))}`];
     }
   }
   return [`${where(path)} ${lowerFirst(issue.message)}`];
@@ -47,7 +47,7 @@ function keyOf(segment: Segment): PropertyKey {
 
 /** `"a.b.0"` as ajv's errors name a place, or `the arguments` for the whole object. */
 function where(path: readonly PropertyKey[]): string {
-  return path.length === 0 ? 'the arguments' : `"${path.map(String).join('.')}"`;
+  return path.length === 0 ? 'the arguments' : quotedName(path.map(String).join('.'));
 }
 
 function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {

@@ -27,3 +27,22 @@ describe('a call with thousands of problems', () => {
     expect(problems).toBe('"todos.0" must be object; "todos.1" must be object');
   });
 });
+
+// A key is the model's own text: a megabyte key quoted whole doubled what the model sent in
+// the message it reads back in every later request.
+describe('a call whose keys are a megabyte long', () => {
+  const key = 'k'.repeat(1_000_000);
+
+  it('a JSON-schema tool quotes the unknown key cut, saying how long it was', () => {
+    const { problems } = checkToolArguments(createTodoTool(), { todos: [], [key]: 1 });
+    expect(problems).toContain(`has an unknown property "${'k'.repeat(120)}…" (1000000 characters)`);
+    expect(problems!.length).toBeLessThan(400);
+  });
+
+  it('a zod tool quotes the unknown key and the path cut', () => {
+    const tool = defineTool({ name: 'z', description: 'd', input: z.strictObject({ a: z.record(z.string(), z.string()) }), execute: () => 'ok' });
+    const { problems } = checkToolArguments(tool, { a: { [key]: 3 }, [key]: 1 });
+    expect(problems).toContain(`(1000000 characters)`);
+    expect(problems!.length).toBeLessThan(800);
+  });
+});
