@@ -1,10 +1,11 @@
 /**
- * A number literal JSON text may spell that JavaScript cannot hold: an exponent of three
- * digits or more (`1e400`), or 309 digits or more in a row. Either may overflow to
- * `Infinity`; most such matches (`"e123"` inside a string, `1e100`) do not, and are then
- * looked at no further. Linear: no nested quantifiers.
+ * A number literal JSON text may spell that JavaScript cannot hold: one with a positive
+ * exponent (`1e400`, but also 300 digits and `e10`: digits and exponent add up), or 309
+ * digits or more in a row (at least 1e308). Every overflowing literal has one of the two;
+ * most matches (`"e5"` inside a string, `1e10`) do not overflow, and cost one walk of the
+ * value. Linear: no nested quantifiers.
  */
-const MAY_OVERFLOW = /[eE][+]?\d{3}|\d{309}/;
+const MAY_OVERFLOW = /[eE]\+?\d|\d{309}/;
 
 /**
  * Where JSON text `raw`, parsed into `value`, holds a number that overflowed to `Infinity`

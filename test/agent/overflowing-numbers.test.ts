@@ -71,6 +71,13 @@ describe('numbers that overflow to Infinity in tool arguments', () => {
     expect(parseArguments('1e400')).toMatchObject({ ok: false, error: expect.stringContaining('the arguments are a number too large') });
   });
 
+  it('a literal whose digits and exponent add up past the limit is refused too (300 digits and e10)', () => {
+    for (const literal of [`1${'0'.repeat(299)}e10`, `2${'0'.repeat(209)}e99`, `-1${'0'.repeat(200)}e+200`]) {
+      expect(parseArguments(`{"n":${literal}}`), literal).toMatchObject({ ok: false });
+    }
+    expect(parseArguments(`{"n":1${'0'.repeat(200)}e100}`)).toMatchObject({ ok: true });
+  });
+
   it('large but finite numbers, and overflow-looking text inside strings, pass untouched', async () => {
     const { end, received } = await runWith('{"wait":1e300,"note":"1e400 and 9e999"}');
     expect(end.error).toBeUndefined();
@@ -79,7 +86,10 @@ describe('numbers that overflow to Infinity in tool arguments', () => {
   });
 
   it('property: whatever JSON text parses to, it is accepted exactly when every number in it is finite', () => {
-    const literal = fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }).map(String), fc.constantFrom('1e400', '-1e999', '1E+308', '1e308', '2e308', `${'9'.repeat(309)}`));
+    const literal = fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }).map(String), fc.constantFrom('1e400', '-1e999', '1E+308', '1e308', '2e308', `${'9'.repeat(309)}`),
+      // Digits and exponent add up: 300 digits and e10 overflow, though neither part alone would.
+      fc.tuple(fc.integer({ min: 0, max: 320 }), fc.integer({ min: 0, max: 320 })).map(([zeros, exponent]) => `1${'0'.repeat(zeros)}e${exponent}`),
+    );
     const text = fc.array(fc.tuple(fc.string({ maxLength: 4 }), literal), { maxLength: 6 }).map((pairs) => `{${pairs.map(([k, n], i) => `${JSON.stringify(`${k}${i}`)}:[${n}]`).join(',')}}`);
     fc.assert(
       fc.property(text, (raw) => {
