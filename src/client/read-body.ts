@@ -19,7 +19,8 @@ export interface BodyText {
  */
 export async function readBodyText(response: Response, maxBytes: number, signal?: AbortSignal): Promise<BodyText> {
   if (response.body === null) return { text: '', whole: true };
-  signal?.throwIfAborted();
+  // Given up before reading: the body is cancelled, or its server could trickle it for ever.
+  if (signal?.aborted) await dropBodyAndThrow(response, signal);
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
   let text = '';
@@ -45,4 +46,20 @@ export async function readBodyText(response: Response, maxBytes: number, signal?
     // done with it either way (the rest of a long body is not wanted); a body already ended ignores this
     reader.cancel().catch(() => undefined);
   }
+}
+
+/**
+ * Cancels `response`'s body (its connection is let go) and throws `signal`'s reason: for a
+ * caller who gave up while the answer was on its way. A `fetch` of the caller's own may have
+ * answered without honouring the signal, and a body nobody reads or cancels keeps its socket
+ * for as long as the server trickles it.
+ *
+ * @example
+ * ```ts
+ * if (signal?.aborted) await dropBodyAndThrow(response, signal);
+ * ```
+ */
+export async function dropBodyAndThrow(response: Response, signal: AbortSignal): Promise<never> {
+  await response.body?.cancel(signal.reason).catch(() => undefined);
+  throw signal.reason;
 }

@@ -1,7 +1,7 @@
 import type { ApprovalDecision } from '../permission/approval.js';
 import type { RunInfo } from '../runs/run-types.js';
 import { RunRequestError } from './client-errors.js';
-import { readBodyText } from './read-body.js';
+import { dropBodyAndThrow, readBodyText } from './read-body.js';
 
 /** How much of an error answer is read: its `{ error }` (or a proxy's page) starts well within it. */
 const ERROR_BODY_BYTES = 4096;
@@ -160,7 +160,7 @@ export async function send(options: RequestOptions, method: string, url: string,
     ...(signal ? { signal } : {}),
   });
   // a fetch of the caller's that answered despite the signal: the call still ends with its reason
-  signal?.throwIfAborted();
+  if (signal?.aborted) await dropBodyAndThrow(response, signal);
   if (response.status !== expected) throw await requestError(response, `${method} ${url}`, signal);
   if (expected === 204) return undefined;
   const { text, whole } = await readBodyText(response, MAX_ANSWER_BYTES, signal);
@@ -205,7 +205,7 @@ export async function requestError(response: Response, request: string, signal?:
   } catch {
     // the body could not be read: the status says enough (unless the caller gave up: below)
   }
-  signal?.throwIfAborted();
+  if (signal?.aborted) await dropBodyAndThrow(response, signal);
   let message = text.slice(0, 300) || response.statusText || 'no details';
   try {
     const parsed = JSON.parse(text) as { error?: unknown };

@@ -85,3 +85,24 @@ describe('the client against a server that never finishes its answer', () => {
     await expect.poll(server.allClosed, { timeout: 10_000 }).toBe(true);
   });
 });
+
+describe('a fetch of the caller\'s own that answers without honouring the signal', () => {
+  it.each([
+    ['a JSON body', 200],
+    ['an error page', 409],
+  ])('the call rejects with the reason and cancels %s its server still trickles (the socket is let go)', async (_what, status) => {
+    const server = await stallingServer((res) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.write('{"sessionId":');
+    });
+    const controller = new AbortController();
+    // Drops the signal, as a caller's fetch may; the caller gives up while the answer is on its way.
+    const fetch = async (url: string | URL | Request, init?: RequestInit): Promise<Response> => {
+      const response = await globalThis.fetch(url, { ...init, signal: undefined });
+      controller.abort(REASON);
+      return response;
+    };
+    await expect(getSession(server.base, 's1', { fetch, signal: controller.signal })).rejects.toBe(REASON);
+    await expect.poll(server.allClosed, { timeout: 10_000 }).toBe(true);
+  });
+});
