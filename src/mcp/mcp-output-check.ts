@@ -18,7 +18,13 @@ export type McpOutputChecks = ReadonlyMap<string, JsonSchemaValidator<unknown>>;
  */
 export function mcpOutputChecks(tools: readonly McpToolInfo[]): McpOutputChecks {
   const checks = new Map<string, JsonSchemaValidator<unknown>>();
-  for (const tool of tools) if (tool.outputSchema) checks.set(tool.name, mcpOutputValidator.getValidator(tool.outputSchema));
+  // By the first tool of a name, the one offered (a later duplicate is left out with a warning).
+  const seen = new Set<string>();
+  for (const tool of tools) {
+    if (seen.has(tool.name)) continue;
+    seen.add(tool.name);
+    if (tool.outputSchema) checks.set(tool.name, mcpOutputValidator.getValidator(tool.outputSchema));
+  }
   return checks;
 }
 
