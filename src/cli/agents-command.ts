@@ -9,6 +9,7 @@ import { parseFlags } from './parse-flags.js';
 import { engineOptionsFromFlags, newEngine, WORKSPACE_FLAGS } from './engine-flags.js';
 import { watchOutput } from './output-watch.js';
 import { AGENTS_HELP } from './help-text.js';
+import { printed } from './printed.js';
 import { diagnosedFiles } from './diagnosed-files.js';
 import { oneLine } from '../adapters/terminal-tree/text-line.js';
 
@@ -31,10 +32,7 @@ export async function agentsCommand(argv: readonly string[], io: CliIO): Promise
     args: [...argv],
     options: { ...WORKSPACE_FLAGS, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
   });
-  if (values.help) {
-    io.stdout.write(AGENTS_HELP);
-    return 0;
-  }
+  if (values.help) return printed(io, AGENTS_HELP);
   // --mcp-config is checked here as run checks it, so a bad file shows before a run; its
   // servers are not started (they start lazily, for a run), so their tools are not listed.
   const engine = newEngine({ model: new ScriptedModel([]), ...engineOptionsFromFlags(values, io) });

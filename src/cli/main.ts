@@ -3,6 +3,7 @@ import { agentsCommand } from './agents-command.js';
 import type { CliIO } from './cli-io.js';
 import { CliUsageError } from './cli-usage-error.js';
 import { MAIN_HELP } from './help-text.js';
+import { printed } from './printed.js';
 import { runCommand } from './run-command.js';
 import { serveCommand } from './serve-command.js';
 import { shownError } from './shown-error.js';
@@ -36,15 +37,15 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
         return await workerCommand(rest, io);
       case '--version':
       case '-v':
-        io.stdout.write(`${version()}\n`);
-        return 0;
+        return await printed(io, `${version()}\n`);
       case undefined:
       case 'help':
       case '--help':
       case '-h':
         // without a command it is bad usage, so the help goes where errors go
-        (command === undefined ? io.stderr : io.stdout).write(MAIN_HELP);
-        return command === undefined ? 2 : 0;
+        if (command !== undefined) return await printed(io, MAIN_HELP);
+        io.stderr.write(MAIN_HELP);
+        return 2;
       default: {
         // `rxharness agent`, `rxharness --verison`: name what was probably meant.
         const meant = closest(command.replace(/^-+/, ''), ['run', 'agents', 'serve', 'worker', 'version', 'help']);

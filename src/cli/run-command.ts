@@ -5,6 +5,7 @@ import { parseFlags } from './parse-flags.js';
 import { CliUsageError } from './cli-usage-error.js';
 import { ENGINE_FLAGS, engineOptionsFromFlags, MODEL_FLAGS, modelFromFlags, newEngine } from './engine-flags.js';
 import { RUN_HELP } from './help-text.js';
+import { printed } from './printed.js';
 import { presentRun, type PresentedRun } from './present-run.js';
 import { runTree } from './run-tree.js';
 import { terminalApproval } from '../adapters/terminal-approval.js';
@@ -25,10 +26,7 @@ const OPTIONS = {
 /** `rxharness run`: runs the main agent (or `@name`) and shows it live. Resolves the exit code. */
 export async function runCommand(argv: readonly string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseFlags('run', { args: [...argv], options: OPTIONS, allowPositionals: true });
-  if (values.help) {
-    io.stdout.write(RUN_HELP);
-    return 0;
-  }
+  if (values.help) return printed(io, RUN_HELP);
   let prompt = positionals.join(' ').trim();
   if (!prompt) throw new CliUsageError('run needs a PROMPT, e.g. rxharness run --demo "Survey this project"');
   let agentName: string | undefined;

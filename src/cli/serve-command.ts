@@ -9,6 +9,7 @@ import type { CliIO } from './cli-io.js';
 import { parseFlags } from './parse-flags.js';
 import { CliUsageError } from './cli-usage-error.js';
 import { SERVE_HELP } from './help-text.js';
+import { printed } from './printed.js';
 import { shownError } from './shown-error.js';
 import { ENGINE_FLAGS, engineOptionsFromFlags, MODEL_FLAGS, modelFromFlags } from './engine-flags.js';
 import { integerFlag } from './integer-flag.js';
@@ -44,10 +45,7 @@ const OPTIONS = {
  */
 export async function serveCommand(argv: readonly string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseFlags('serve', { args: [...argv], options: OPTIONS, allowPositionals: true });
-  if (values.help) {
-    io.stdout.write(SERVE_HELP);
-    return 0;
-  }
+  if (values.help) return printed(io, SERVE_HELP);
   if (positionals.length > 0) throw new CliUsageError(`serve takes no PROMPT (got "${positionals.join(' ')}"): prompts are typed on the page`);
   const port = integerFlag('--port', values.port ?? '4173', 0);
   if (port > 65_535) throw new CliUsageError(`--port must be a whole number from 0 to 65535, got "${values.port ?? ''}"`);

@@ -6,6 +6,7 @@ import type { CliIO } from './cli-io.js';
 import { parseFlags } from './parse-flags.js';
 import { CliUsageError } from './cli-usage-error.js';
 import { WORKER_HELP } from './help-text.js';
+import { printed } from './printed.js';
 import { shownError } from './shown-error.js';
 import { ENGINE_FLAGS, engineOptionsFromFlags, MODEL_FLAGS, modelFromFlags } from './engine-flags.js';
 import { integerFlag } from './integer-flag.js';
@@ -32,10 +33,7 @@ const OPTIONS = {
  */
 export async function workerCommand(argv: readonly string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseFlags('worker', { args: [...argv], options: OPTIONS, allowPositionals: true });
-  if (values.help) {
-    io.stdout.write(WORKER_HELP);
-    return 0;
-  }
+  if (values.help) return printed(io, WORKER_HELP);
   if (positionals.length > 0) throw new CliUsageError(`worker takes no PROMPT (got "${positionals.join(' ')}"): it runs the tasks engines delegate`);
   const url = values.redis ?? io.env.RXHARNESS_REDIS_URL;
   if (!url) throw new CliUsageError('no Redis: pass --redis URL (e.g. redis://127.0.0.1:6379) or set RXHARNESS_REDIS_URL');

@@ -1,5 +1,6 @@
 import { context, INVALID_SPAN_CONTEXT, isSpanContextValid, SpanKind, SpanStatusCode, trace, type AttributeValue, type Context, type Span } from '@opentelemetry/api';
 import { guarded } from './guarded.js';
+import { guardedSpan } from './guarded-span.js';
 import { PACKAGE_VERSION } from './package-version.js';
 import { boundedAttributes, cut, MAX_NAME_CHARS, MAX_TEXT_CHARS, recordedError } from './span-bounds.js';
 
@@ -29,7 +30,7 @@ export interface Traced {
 function start(name: string, kind: SpanKind, attributes: Record<string, AttributeValue | undefined>, parent: Context | undefined): Traced {
   const within = parent ?? context.active();
   // A span the SDK failed to start is a no-op one: the step or call goes on untraced.
-  const span = guarded('start a span', () => tracer.startSpan(name, { kind, attributes: boundedAttributes(attributes) }, within), NO_SPAN);
+  const span = guarded('start a span', () => guardedSpan(tracer.startSpan(name, { kind, attributes: boundedAttributes(attributes) }, within)), NO_SPAN);
   return { span, context: trace.setSpan(within, span) };
 }
 
@@ -50,7 +51,7 @@ function start(name: string, kind: SpanKind, attributes: Record<string, Attribut
  */
 export function agentSpan(agentName: string, runId: string, sessionId: string, parent: Context | undefined): Traced | undefined {
   const within = parent ?? context.active();
-  const span = guarded(`start a run's span`, () => tracer.startSpan(`invoke_agent ${cut(agentName, MAX_NAME_CHARS)}`, {
+  const started = guarded(`start a run's span`, () => tracer.startSpan(`invoke_agent ${cut(agentName, MAX_NAME_CHARS)}`, {
     kind: SpanKind.INTERNAL,
     attributes: boundedAttributes({
       'gen_ai.operation.name': 'invoke_agent',
@@ -59,9 +60,11 @@ export function agentSpan(agentName: string, runId: string, sessionId: string, p
       'gen_ai.conversation.id': sessionId,
     }),
   }, within), undefined);
-  if (!span) return undefined; // the SDK failed: the run goes on untraced
+  if (!started) return undefined; // the SDK failed: the run goes on untraced
   // A sampled-out span of a valid trace is kept: its context still carries the trace to children and workers.
-  if (!span.isRecording() && !isSpanContextValid(span.spanContext())) return undefined;
+  // Asked before the span is wrapped, so a run without an SDK wraps nothing.
+  if (!guarded('ask whether a span records', () => started.isRecording() || isSpanContextValid(started.spanContext()), false)) return undefined;
+  const span = guardedSpan(started);
   return { span, context: trace.setSpan(within, span) };
 }
 
