@@ -8,6 +8,7 @@ import type { PermissionDecision } from '../permission/permission-decision.js';
 import type { Tool } from '../tools/tool.js';
 import { toolError } from '../tools/tool-error.js';
 import { resolveWorkspacePath } from '../tools/workspace-path.js';
+import { isPlainJson } from '../validation/plain-json.js';
 import { askWithDeadline, describeDuration } from './approval-deadline.js';
 import type { RunScope } from './run-scope.js';
 
@@ -31,8 +32,8 @@ export interface GateCall {
   readonly args: Record<string, unknown>;
   /**
    * The arguments as the model sent them (parsed JSON): what `HITLPending` and the approval
-   * request show. `args` is what the tool's schema made of them, which may be no JSON (a
-   * transform to a `BigInt`, a `Map`); absent: `args` are shown.
+   * request show when `args`, what the tool's schema made of them, is no plain JSON (a
+   * transform to a `BigInt`, a `Map`); `args` are shown otherwise (defaults filled in).
    */
   readonly sent?: JsonValue;
   readonly callId: string;
@@ -164,8 +165,10 @@ function ask$(scope: RunScope, call: GateCall, reason: string, found: Found): Ob
   // The model's call id is not unique (two tasks' models may both say `call_0`): answers name this id.
   const approvalId = `approval_${randomUUID()}`;
   const base = { runId: run.runId, agentName: run.agentName, approvalId, callId: call.callId, toolName: call.tool.name };
-  // What the human approves is what the model sent: JSON every consumer can write and read.
-  const args = call.sent ?? (call.args as JsonValue);
+  // What the human approves is what will run (a schema's default filled in), as long as it is
+  // plain JSON every consumer can write and read; else what the model sent (a transform to a
+  // BigInt or a Map would break an event stream, or show as `{}`).
+  const args = isPlainJson(call.args) ? call.args : (call.sent ?? (call.args as JsonValue));
   call.emit({ type: 'HITLPending', ...base, args, reason });
   const decided = (decision: ApprovalDecision): Verdict => {
     const approved = decision.decision !== 'reject';

@@ -24,6 +24,15 @@ describe('plainLine for an approval', () => {
     expect(plainLine(main.approvalDecided(odd, 'reject'))).toBe('[main] ba<U+001B>[2Jsh rejected');
   });
 
+  it('cuts a 100,000-character tool name the model made up to 64 columns, wherever the name is shown', () => {
+    const huge = call('c4', `x${'y'.repeat(99_999)}`, { command: 'ls' });
+    const lines = [main.toolStart(1, huge), main.toolEnd(1, huge, 'no such tool', 'unknown tool'), main.approvalDecided(huge, 'reject')].map((e) => plainLine(e)!);
+    for (const line of lines) {
+      expect(line).toContain(`x${'y'.repeat(62)}…`);
+      expect(line.length).toBeLessThan(120);
+    }
+  });
+
   it('cuts a long command at 120 columns with a visible …, counting wide characters as two', () => {
     const long = call('c3', 'bash', { command: `echo ${'✅'.repeat(100)}` });
     const line = plainLine(main.approvalPending(long, 'bash asks'))!;

@@ -1,5 +1,5 @@
 /**
- * What a human approves is what the model sent. A typed tool's schema may transform its
+ * What a human approves is what will run, when it is plain JSON; else what the model sent. A typed tool's schema may transform its
  * arguments on the way to `execute` (zod's `transform`, `coerce`); the approval must still
  * show the call's JSON: a transformed value may be no JSON at all (a `BigInt` cannot be
  * written, so an SSE or NDJSON consumer of the run would fail on the question; a `Map`

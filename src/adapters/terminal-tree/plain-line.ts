@@ -5,7 +5,7 @@ import { markInvisible } from '../visible-text.js';
 import { innerType } from './inner-type.js';
 import { formatDuration } from './render-tree.js';
 import { oneLine, stripControls, truncate } from './text-line.js';
-import { toolLabel } from './tool-label.js';
+import { shownToolName, toolLabel } from './tool-label.js';
 
 const DETAIL_COLUMNS = 120;
 
@@ -41,12 +41,12 @@ export function plainLine(event: AgentEvent): string | undefined {
       return `${who()} tool ${toolLabel(inner.toolName, inner.args)} started`;
     case 'ToolCallEnd':
       return inner.error === undefined
-        ? `${who()} tool ${markInvisible(inner.toolName)} done (${formatDuration(inner.durationMs)})`
-        : `${who()} tool ${markInvisible(inner.toolName)} failed: ${short(inner.error)}`;
+        ? `${who()} tool ${shownToolName(inner.toolName)} done (${formatDuration(inner.durationMs)})`
+        : `${who()} tool ${shownToolName(inner.toolName)} failed: ${short(inner.error)}`;
     case 'HITLPending':
       return `${who()} approval needed for ${toolLabel(inner.toolName, inner.args, DETAIL_COLUMNS)}: ${truncate(markInvisible(inner.reason), DETAIL_COLUMNS)}`;
     case 'HITLDecided':
-      return `${who()} ${markInvisible(inner.toolName)} ${inner.decision === 'approve' ? 'approved' : 'rejected'}${inner.comment ? `: ${short(inner.comment)}` : ''}`;
+      return `${who()} ${shownToolName(inner.toolName)} ${inner.decision === 'approve' ? 'approved' : 'rejected'}${inner.comment ? `: ${short(inner.comment)}` : ''}`;
     case 'RunEnd': {
       const meta = `(${formatDuration(inner.metrics.durationMs)}, ${inner.metrics.totalTokens.toLocaleString('en-US')} tok)`;
       const outcome = inner.abnormal ? `failed: ${short(inner.error ?? 'abnormal end')} ${meta}` : `done ${meta}`;

@@ -5,6 +5,22 @@ import { truncate } from './text-line.js';
 const MAIN_ARGUMENTS = ['command', 'path', 'pattern', 'url', 'agent_name', 'description'] as const;
 /** How many columns of the main argument the tree shows. */
 const ARGUMENT_COLUMNS = 40;
+/** How many columns of a tool's name the tree shows: the model names the tool, 100,000 characters of it if it likes. */
+const NAME_COLUMNS = 64;
+
+/**
+ * A tool's name as the tree shows it: invisible characters marked (`<U+XXXX>`), cut to 64
+ * columns ending in `…`. Every registered tool's name fits; a name the model made up need not
+ * (printed whole, a 100,000-character one took 200 KB of a run's output, twice).
+ *
+ * @example
+ * ```ts
+ * shownToolName('read'); // 'read'
+ * ```
+ */
+export function shownToolName(toolName: string): string {
+  return truncate(markInvisible(toolName), NAME_COLUMNS);
+}
 
 /**
  * A tool call in a few words: the tool and the argument that says most, e.g.
@@ -19,7 +35,7 @@ const ARGUMENT_COLUMNS = 40;
  * ```
  */
 export function toolLabel(toolName: string, args: JsonValue, columns = ARGUMENT_COLUMNS): string {
-  const name = markInvisible(toolName);
+  const name = shownToolName(toolName);
   if (typeof args !== 'object' || args === null || Array.isArray(args)) return name;
   const record = args as { readonly [key: string]: JsonValue };
   const tasks = record.tasks;
