@@ -8,7 +8,7 @@ import type { PermissionDecision } from '../permission/permission-decision.js';
 import type { Tool } from '../tools/tool.js';
 import { toolError } from '../tools/tool-error.js';
 import { resolveWorkspacePath } from '../tools/workspace-path.js';
-import { isPlainJson } from '../validation/plain-json.js';
+import { isPlainJson } from './plain-json.js';
 import { askWithDeadline, describeDuration } from './approval-deadline.js';
 import type { RunScope } from './run-scope.js';
 
