@@ -7,27 +7,31 @@ import type { ResultMessage } from './waiting-results-store.js';
 /** What a results-channel message changes: an engine's mirror of results and notes, and the name of its own messages. */
 export interface ResultsState {
   readonly mirror: WaitingMirror;
+  /** Reads a conversation's note back from Redis itself (`DroppedNotes.refresh`). */
   readonly notes: DroppedNotes;
   readonly origin: string;
-  /** The result as Redis holds it now (`readWaitingResult`), or undefined when it holds none. */
-  readonly stored: (info: TaskInfo) => Promise<TaskInfo | undefined>;
+  /** The conversation's result `key` as Redis holds it now (`readWaitingResultAt`), or undefined when it holds none. */
+  readonly stored: (sessionId: string, key: string) => Promise<TaskInfo | undefined>;
 }
 
 /**
  * Applies a change another mirror (or Redis's put script) announced on the results channel,
- * a message read by `readResultMessage`, so the mirror holds what Redis holds:
+ * a message read by `readResultMessage`, so the mirror holds what Redis holds. Anyone with
+ * access to the Redis can publish there, so a message only says where to look: what it
+ * brings is read back from Redis, and what it takes away is checked there.
  *
- * - `put`: the result waits (one given back, `back`, is no longer taken), as Redis holds it:
- *   the message only says where to look. Anyone with access to the Redis can publish, and
- *   a forged result taken from the message would reach a conversation's next prompt and
- *   grow the mirror past Redis's bound. Read after the message, a result taken or dropped
+ * - `put`: the result waits (one given back, `back`, is no longer taken), as Redis holds it.
+ *   A forged result taken from the message would reach a conversation's next prompt and grow
+ *   the mirror past Redis's bound. Read after the message, a result taken or dropped
  *   meanwhile is not brought back: their messages, applied at once, marked it taken;
- * - `dropped`: Redis dropped it to keep its bound: gone, and counted in its conversation's
- *   note, unless it was delivered as Redis dropped it;
- * - `taken`: delivered by a prompt (this mirror's own take removed them already, and a
- *   put-back since must stay); a racing drop's note no longer names them;
- * - `noted`, `renoted`: a note shown, or given back, elsewhere (this mirror's own changes
- *   were made here at once).
+ * - `dropped`, `taken`: the results are forgotten at once (so a late put's read-back does not
+ *   bring them back), then Redis is asked whether it still holds them: a forged message
+ *   would have every engine forget a result waiting there until restart. One still held is
+ *   brought back, unless a later message on it decides (its own check does). A drop of one
+ *   delivered as Redis dropped it changes no result. This mirror's own takes were made here;
+ * - every message but this mirror's own `noted`, `renoted` (made here at once): the
+ *   conversation's note of dropped results is read back from Redis, never taken from the
+ *   message, whose named tasks would reach a prompt uncut.
  *
  * @internal
  */
@@ -35,25 +39,28 @@ export function applyResultMessage(state: ResultsState, message: ResultMessage):
   const { mirror, notes, origin } = state;
   if (message.op === 'put') {
     if (message.back === true) mirror.untake(resultKey(message.info));
-    void state.stored(message.info).then((stored) => stored && mirror.add(stored));
+    void state.stored(message.info.sessionId, resultKey(message.info)).then((stored) => stored && mirror.add(stored));
     return;
   }
   if (message.op === 'dropped') {
-    if (mirror.wasTaken(message.key)) return;
-    mirror.remove(message.sessionId, message.key);
-    mirror.markTaken(message.key); // this engine's own copy of it, put late, must not bring it back
-    return notes.dropped(message.sessionId, message.taskId);
+    if (!mirror.wasTaken(message.key)) forgetChecked(state, message.sessionId, message.key);
+    return notes.refresh(message.sessionId);
   }
   if (message.op === 'taken') {
-    if (message.origin !== origin)
-      for (const key of message.keys) {
-        mirror.markTaken(key);
-        mirror.remove(message.sessionId, key);
-      }
-    const taskIds = message.keys.map((key) => key.slice(0, key.lastIndexOf('\n')));
-    return notes.unnote(message.sessionId, taskIds.length, taskIds, true);
+    if (message.origin !== origin) for (const key of message.keys) forgetChecked(state, message.sessionId, key);
+    // A take names its tasks out of a note a racing drop wrote: only a note held (or on its way) changes.
+    if (notes.has(message.sessionId)) notes.refresh(message.sessionId);
+    return;
   }
-  if (message.origin === origin) return;
-  if (message.op === 'noted') notes.unnote(message.sessionId, message.count, message.taskIds, false);
-  else notes.renote(message.sessionId, message.count, message.taskIds);
+  if (message.origin !== origin) notes.refresh(message.sessionId);
+}
+
+/** Forgets a result on another's word, then brings it back if Redis still holds it (see above). */
+function forgetChecked(state: ResultsState, sessionId: string, key: string): void {
+  const word = state.mirror.forget(sessionId, key);
+  void state.stored(sessionId, key).then((stored) => {
+    if (!state.mirror.settle(key, word) || !stored) return;
+    state.mirror.untake(key);
+    state.mirror.add(stored);
+  });
 }

@@ -1,25 +1,49 @@
 import { MAX_NOTED_SESSIONS, NAMED_DROPS, type DroppedResults } from '../delegation/undelivered-results.js';
+import { MAX_ID_CHARS } from './task-record.js';
 
 /** A conversation's note of results dropped unread: how many, and the first tasks named. */
-interface Note {
+export interface Note {
   count: number;
   taskIds: string[];
 }
 
 /**
+ * A conversation's note as Redis holds it now: the note, `null` when it holds none, or
+ * `'failed'` when Redis could not say (the mirror is then left as it is).
+ */
+export type NoteReader = (sessionId: string) => Promise<Note | null | 'failed'>;
+
+// The task-record id rule: a note's named tasks go into a conversation's prompt uncut.
+const isTaskId = (id: unknown): id is string => typeof id === 'string' && id.length > 0 && id.length <= MAX_ID_CHARS;
+
+/**
  * An engine's mirror of the notes of dropped background results Redis holds (one per
- * conversation, see waiting-results-store.ts), changed as the channel tells: a drop counts
- * in, a note shown elsewhere or given back changes it as Redis's scripts did. Bounded as
- * the tracker's own notes are (`MAX_NOTED_SESSIONS`: the oldest goes).
+ * conversation, see waiting-results-store.ts). Its own changes (a note shown, or given back)
+ * are made here at once; another's, or a drop by Redis's bound, are read back from Redis
+ * ({@link DroppedNotes.refresh}), never taken from the channel's message: anyone with access
+ * to the Redis can publish there, and a forged note's text would reach a conversation's next
+ * prompt. Bounded as the tracker's own notes are (`MAX_NOTED_SESSIONS`: the oldest goes).
  *
  * @internal
  */
 export class DroppedNotes {
   readonly #notes = new Map<string, Note>();
+  /** Conversations whose note is being read back: the number of the latest read sent. */
+  readonly #reading = new Map<string, number>();
+  #reads = 0;
 
-  /** Sets a conversation's note as loaded from Redis. */
+  constructor(private readonly read: NoteReader) {}
+
+  /** Sets a conversation's note as loaded from Redis (its named tasks held to the id rule). */
   set(sessionId: string, note: Note): void {
-    this.#notes.set(sessionId, note);
+    this.#notes.delete(sessionId); // set anew: the newest, last to go past the bound
+    if (this.#notes.size >= MAX_NOTED_SESSIONS) this.#notes.delete(this.#notes.keys().next().value!);
+    this.#notes.set(sessionId, { count: note.count, taskIds: note.taskIds.filter(isTaskId).slice(0, NAMED_DROPS) });
+  }
+
+  /** Whether the mirror has a note for the conversation, or is reading one back. */
+  has(sessionId: string): boolean {
+    return this.#notes.has(sessionId) || this.#reading.has(sessionId);
   }
 
   /** Takes the conversation's note, if any (it is gone from here). */
@@ -29,41 +53,40 @@ export class DroppedNotes {
     return note;
   }
 
-  /** Redis dropped a result of `taskId` to keep its bound: its conversation's note counts it. */
-  dropped(sessionId: string, taskId: string): void {
-    const note = this.#noteOf(sessionId);
-    note.count += 1;
-    if (note.taskIds.length < NAMED_DROPS) note.taskIds.push(taskId);
-  }
-
   /** A note given back (its named tasks first: the oldest), as Redis's RENOTED script does. */
   renote(sessionId: string, count: number, taskIds: readonly string[]): void {
-    const note = this.#noteOf(sessionId);
-    note.count += count;
-    note.taskIds = [...taskIds.filter((id) => typeof id === 'string'), ...note.taskIds].slice(0, NAMED_DROPS);
+    const note = this.#notes.get(sessionId) ?? { count: 0, taskIds: [] };
+    this.set(sessionId, { count: note.count + count, taskIds: [...taskIds, ...note.taskIds] });
   }
 
   /**
-   * A note shown elsewhere (`count` of it), or results delivered that a racing drop named
-   * (`onlyNamed`: only the named ones count).
+   * Makes the conversation's note what Redis holds, read after the change announced (Redis
+   * announces its changes after making them). Only the latest read of a conversation is
+   * applied: one sent before a later announcement, or before one of this mirror's own changes
+   * (which sends a read of its own), holds less. Redis answers one connection in order, so a
+   * read sent after a change holds it, and each read is sent at once (a read-back waiting for
+   * another to answer would lag behind the announcements applied).
    */
-  unnote(sessionId: string, count: number, taskIds: readonly string[], onlyNamed: boolean): void {
-    const note = this.#notes.get(sessionId);
-    if (!note) return;
-    const gone = new Set(taskIds);
-    const kept = note.taskIds.filter((id) => !gone.has(id));
-    note.count -= onlyNamed ? note.taskIds.length - kept.length : count;
-    note.taskIds = kept;
-    if (note.count <= 0) this.#notes.delete(sessionId);
+  refresh(sessionId: string): void {
+    const read = ++this.#reads;
+    this.#reading.set(sessionId, read);
+    void this.read(sessionId)
+      .catch(() => 'failed' as const)
+      .then((note) => {
+        if (this.#reading.get(sessionId) !== read) return;
+        this.#reading.delete(sessionId);
+        if (note === 'failed') return; // left as it is: a failing Redis is said by its own calls
+        if (note === null) this.#notes.delete(sessionId);
+        else this.set(sessionId, note);
+      });
   }
 
-  /** The conversation's note, made empty if it has none (the oldest note goes past the bound). */
-  #noteOf(sessionId: string): Note {
-    let note = this.#notes.get(sessionId);
-    if (!note) {
-      if (this.#notes.size >= MAX_NOTED_SESSIONS) this.#notes.delete(this.#notes.keys().next().value!);
-      this.#notes.set(sessionId, (note = { count: 0, taskIds: [] }));
-    }
-    return note;
+  /**
+   * This mirror changed the note ({@link DroppedNotes.take}, {@link DroppedNotes.renote}) and
+   * sent the change to Redis: a read-back on its way holds what was before, so it is read anew,
+   * after the change (call this once the change is sent, not before).
+   */
+  changed(sessionId: string): void {
+    if (this.#reading.has(sessionId)) this.refresh(sessionId);
   }
 }

@@ -42,14 +42,37 @@ export async function loadWaitingResults(redis: Redis, keys: RedisKeys, sink: Wa
 }
 
 /**
+ * The conversation's note of dropped results as Redis holds it now: the note, `null` when it
+ * holds none (or a key of another type, or one that is no note), `'failed'` when Redis fails.
+ *
+ * @internal
+ */
+export async function readDroppedNote(redis: Redis, keys: RedisKeys, sessionId: string): Promise<{ count: number; taskIds: string[] } | null | 'failed'> {
+  try {
+    return parseDroppedNote(await redis.get(keys.droppedResults(sessionId))) ?? null;
+  } catch (err) {
+    return err instanceof Error && err.message.startsWith('WRONGTYPE') ? null : 'failed';
+  }
+}
+
+/**
  * The result of `info`'s task and run waiting in Redis now, as stored there, or undefined
  * when there is none (taken, dropped, never put), it is none a put writes, or Redis fails.
  *
  * @internal
  */
 export async function readWaitingResult(redis: Redis, keys: RedisKeys, info: TaskInfo): Promise<TaskInfo | undefined> {
-  const key = keys.results(info.sessionId);
-  const field = resultKey(info);
+  return readWaitingResultAt(redis, keys, info.sessionId, resultKey(info));
+}
+
+/**
+ * The result Redis holds for the conversation under `field` (a `resultKey`), as
+ * {@link readWaitingResult} reads it: undefined when there is none a put writes there.
+ *
+ * @internal
+ */
+export async function readWaitingResultAt(redis: Redis, keys: RedisKeys, sessionId: string, field: string): Promise<TaskInfo | undefined> {
+  const key = keys.results(sessionId);
   const text = await redis.hget(key, field).catch(() => null); // a key of another type holds none
   if (text === null) return undefined;
   const read = misfiled(keys, key, field, readTaskRecord(text));

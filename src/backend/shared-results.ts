@@ -7,7 +7,7 @@ import type { ChannelHub } from './channel-hub.js';
 import { applyResultMessage } from './apply-result-message.js';
 import { badMessagesOn } from './channel-warnings.js';
 import { DroppedNotes } from './dropped-notes.js';
-import { loadWaitingResults, readWaitingResult } from './load-waiting-results.js';
+import { loadWaitingResults, readDroppedNote, readWaitingResultAt } from './load-waiting-results.js';
 import type { RedisKeys } from './redis-keys.js';
 import { readResultMessage } from './result-message.js';
 import { WaitingMirror } from './waiting-mirror.js';
@@ -34,7 +34,7 @@ import { putBackDroppedNote, putWaitingResult, takeDroppedNote, takeWaitingResul
  */
 export class SharedResults {
   readonly #mirror = new WaitingMirror();
-  readonly #notes = new DroppedNotes();
+  readonly #notes = new DroppedNotes((sessionId) => readDroppedNote(this.redis, this.keys, sessionId));
   /** Names this mirror's messages, so it skips its own note subtractions. */
   readonly #origin = randomUUID();
   /** Its backend is closing: what its engine records now (tasks failed as "the backend was closed") is no result. */
@@ -52,7 +52,7 @@ export class SharedResults {
    */
   static async create(redis: Redis, keys: RedisKeys, hub: ChannelHub): Promise<{ results: SharedResults; stop: () => void }> {
     const results = new SharedResults(redis, keys);
-    const stored = (info: TaskInfo): Promise<TaskInfo | undefined> => readWaitingResult(redis, keys, info);
+    const stored = (sessionId: string, key: string): Promise<TaskInfo | undefined> => readWaitingResultAt(redis, keys, sessionId, key);
     const state = { mirror: results.#mirror, notes: results.#notes, origin: results.#origin, stored };
     const bad = badMessagesOn(keys.resultsChannel, 'No waiting background result or note of dropped ones was changed for it');
     const unlisten = await hub.listen(keys.resultsChannel, (text) => {
@@ -106,6 +106,7 @@ export class SharedResults {
     if (dropped) {
       this.#notes.renote(sessionId, dropped.count, dropped.taskIds);
       putBackDroppedNote(this.redis, this.keys, sessionId, dropped, this.#origin).catch(() => undefined);
+      this.#notes.changed(sessionId); // after the change is sent: a read-back sent before it holds less
     }
     // Last first: each goes in front of the ones before, so they keep their order.
     for (const info of [...results].reverse()) {
@@ -120,6 +121,7 @@ export class SharedResults {
     const note = this.#notes.take(sessionId);
     if (!note) return undefined;
     takeDroppedNote(this.redis, this.keys, sessionId, note, this.#origin).catch(() => undefined);
+    this.#notes.changed(sessionId); // after the change is sent: a read-back sent before it holds less
     return note;
   }
 

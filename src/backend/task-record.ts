@@ -16,7 +16,8 @@ interface Field {
 // their type is checked: a bound here would refuse records an engine really writes. Times are
 // epoch milliseconds a Date can hold: `1e999` parses to Infinity, and a start no later run
 // could pass would pin the task (see `SharedTasks.#put`).
-const MAX_ID_CHARS = 1024;
+/** The longest task or run id a stored record may name: ids an engine makes are short, a longer one was planted. */
+export const MAX_ID_CHARS = 1024;
 const MAX_TIME = 8.64e15;
 const METRICS = ['promptTokens', 'completionTokens', 'totalTokens', 'durationMs', 'tasks'] as const;
 

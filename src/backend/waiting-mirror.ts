@@ -17,6 +17,9 @@ export class WaitingMirror {
   readonly #waiting = new Map<string, Map<string, TaskInfo>>();
   #size = 0;
   readonly #taken = new Set<string>();
+  /** Results forgotten on another's word, while Redis is asked whether it still holds them: by key, the latest word's number. */
+  readonly #checking = new Map<string, number>();
+  #words = 0;
 
   /** How many results it holds. */
   get size(): number {
@@ -55,6 +58,28 @@ export class WaitingMirror {
   /** Forgets that result `key` was taken: it was given back. */
   untake(key: string): void {
     this.#taken.delete(key);
+  }
+
+  /**
+   * Forgets the conversation's result `key` at once, on another mirror's (or Redis's) word
+   * that it was taken or dropped: removed and marked taken, so a late announcement of its put
+   * does not bring it back. Returns the word's number for {@link WaitingMirror.settle}.
+   */
+  forget(sessionId: string, key: string): number {
+    this.remove(sessionId, key);
+    this.markTaken(key);
+    this.#checking.set(key, ++this.#words);
+    return this.#words;
+  }
+
+  /**
+   * Whether word `word` of {@link WaitingMirror.forget} is the latest on result `key`, so what
+   * Redis answered about it decides (a later word's own answer decides otherwise).
+   */
+  settle(key: string, word: number): boolean {
+    if (this.#checking.get(key) !== word) return false;
+    this.#checking.delete(key);
+    return true;
   }
 
   /** Whether result `key` was taken or dropped. */
