@@ -4,15 +4,23 @@ import type { AgentEvent, ReasonDeltaEvent, RunEndEvent } from '../../events/age
 import { EMPTY_METRICS } from '../../events/run-metrics.js';
 import { errorMessage } from '../../errors/error-message.js';
 import type { ChildLauncher, ChildRun } from '../run-child.js';
+import { truncate } from '../task-result-format.js';
 import { DeltaCoalescer } from './delta-coalescer.js';
 import { remoteA2AClient } from './remote-a2a-client.js';
 import { DEFAULT_A2A_IDLE_TIMEOUT_MS, type RemoteA2AOptions } from './remote-a2a-options.js';
 import { RemoteCredentials } from './remote-credentials.js';
-import { RemoteUpdates } from './remote-updates.js';
+import { RemoteUpdates, type RemoteEnd } from './remote-updates.js';
 import { StreamRedactor } from './stream-redactor.js';
 
 /** A remote task's updates handled in one turn of the event loop, at most. */
 export const YIELD_EVERY = 200;
+
+/**
+ * The most characters of a remote task's error (`RunEnd.error`). The remote writes most of it
+ * (a JSON-RPC error's message and data, an error page, a failed state's message), and such a
+ * text of megabytes would go whole into every protocol's stream; its start says what broke.
+ */
+export const MAX_REMOTE_ERROR_CHARS = 4_000;
 
 /** Bounds on what one remote task may send. */
 export interface RemoteA2ALimits {
@@ -44,9 +52,11 @@ export interface RemoteA2AAgent {
  * runner like any child's. The answer is the final status message's text (else its
  * artifacts'). A failed, rejected or cancelled remote task, an unreachable card, a JSON-RPC
  * error, a stream that ends without a final state, sends more than the limits allow or
- * nothing for `options.idleTimeoutMs` ends the run abnormally with a message naming the
- * agent, its credentials redacted. Unsubscribing (the parent cancelled, `cancelTask`) or
- * the idle timeout sends `tasks/cancel` for the remote task, then drops the stream. The
+ * nothing for `options.idleTimeoutMs`, or names a task or context other than its own ends the
+ * run abnormally with a message naming the agent, its credentials redacted. Unsubscribing (the
+ * parent cancelled, `cancelTask`), the idle timeout, or a failure on our side of a task that has
+ * not ended (or one left waiting for input, which a child cannot give) sends `tasks/cancel`
+ * for the remote task (once), then drops the stream. The
  * headers are {@link RemoteCredentials}' (none for `remote.untrustedFile`); every request goes
  * through `remoteFetch` (no redirects, bodies other than the event stream capped at 1 MiB).
  */
@@ -97,14 +107,19 @@ export function a2aLauncher(remote: RemoteA2AAgent, options: RemoteA2AOptions = 
           finished = true;
           const durationMs = Date.now() - started;
           const text = credentials.redact(answer);
-          const error = why === undefined ? {} : { error: credentials.redact(why) };
+          const error = why === undefined ? {} : { error: truncate(credentials.redact(why), MAX_REMOTE_ERROR_CHARS) };
           out.next({ ...ids, type: 'ReasonEnd', step: 1, text, toolCalls: [], durationMs });
           const runEnd: RunEndEvent = { ...ids, type: 'RunEnd', text, abnormal: why !== undefined, ...error, metrics: { ...EMPTY_METRICS, durationMs }, steps: 1 };
           out.next(runEnd);
           out.complete();
         };
+        let cancelSent = false;
+        // tasks/cancel goes once, whichever way the run stops (cancelled, timed out, failed on our limits), and never for a task that ended.
         const stopRemote = (): void => {
-          if (updates.taskId !== undefined) cancelRemote?.(updates.taskId);
+          if (updates.taskId !== undefined && (updates.end === undefined || waiting(updates.end)) && !cancelSent && cancelRemote !== undefined) {
+            cancelSent = true;
+            cancelRemote(updates.taskId);
+          }
           abort.abort();
         };
         // The remote task is cancelled by its id: known now, or at the stream's next update (waited for, within cancelWaitMs).
@@ -134,6 +149,7 @@ export function a2aLauncher(remote: RemoteA2AAgent, options: RemoteA2AOptions = 
           for await (const response of client.sendMessageStream({ tenant: '', message, configuration: undefined, metadata: undefined }, { signal: abort.signal })) {
             const events = updates.of(response);
             if (unsubscribed || finished) return stopRemote(); // cancelled, or timed out, before the task's id was known
+            if (updates.foreign !== undefined) throw new Error(`it sent an update for ${updates.foreign}: one stream carries one task`);
             stillAlive();
             if (++count > maxUpdates) throw new Error(`it sent more than ${maxUpdates} updates without finishing`);
             if (updates.chars > maxChars) throw new Error(`it sent more than ${maxChars} characters of text`);
@@ -148,11 +164,11 @@ export function a2aLauncher(remote: RemoteA2AAgent, options: RemoteA2AOptions = 
           const answer = final.text || updates.artifactText;
           if (final.state === 'completed') return end(answer);
           end(answer, `${who} ended its task ${final.state}${final.text ? `: ${final.text}` : ''}`);
+          if (waiting(final)) stopRemote(); // it would wait there for an answer a child cannot give: cancelled
         })()
           .catch((error: unknown) => {
-            if (unsubscribed) return;
-            end(updates.artifactText, `${who} failed: ${errorMessage(error)}`);
-            abort.abort();
+            if (!unsubscribed) end(updates.artifactText, `${who} failed: ${errorMessage(error)}`);
+            stopRemote(); // its task is abandoned: cancelled there too (once), and the stream dropped
           })
           .finally(() => clearTimeout(dropLater));
         return () => {
@@ -164,6 +180,11 @@ export function a2aLauncher(remote: RemoteA2AAgent, options: RemoteA2AOptions = 
         };
       }),
   };
+}
+
+/** A task left waiting for the user (input-required, auth-required): still alive on the remote. */
+function waiting(end: RemoteEnd): boolean {
+  return end.state === 'input-required' || end.state === 'auth-required';
 }
 
 function textPart(text: string) {

@@ -14,6 +14,9 @@ export const MAX_A2A_BODY_BYTES = 1 << 20;
  * The `fetch` every request to a remote A2A agent goes through: it adds the headers
  * `credentials` give for the request's URL and `signal` (unless the request has its own), and
  * it refuses, with an error naming the URL:
+ * - a URL that is not http(s) (a card naming `file:`, `data:` or `javascript:` as its JSON-RPC
+ *   endpoint): `fetch` would read a `data:` URL's own text as the remote's answer, and fail on the
+ *   others with only "fetch failed"; nothing is asked of `credentials` for it;
  * - a redirect: `fetch` would follow it carrying headers decided for the first URL (Node drops
  *   only `authorization` across origins; `x-api-key` and the like would reach the new host),
  *   so none is followed (`redirect: 'manual'`): the definition (or the card) should name the final URL;
@@ -26,6 +29,9 @@ export function remoteFetch(credentials: RemoteCredentials, signal: AbortSignal)
   return async (input, init) => {
     const headers = new Headers(init?.headers);
     const url = input instanceof Request ? input.url : String(input);
+    if (!isHttp(url)) {
+      throw new Error(`${clip(url)} is not an http(s) URL: only http(s) is used to reach a remote agent (check the agent card's JSON-RPC url)`);
+    }
     for (const [name, value] of await credentials.headersFor(url)) headers.set(name, value);
     const response = await fetch(input, { ...init, headers, redirect: 'manual', signal: init?.signal ?? signal });
     if (response.status >= 300 && response.status < 400) {
@@ -68,4 +74,18 @@ function capped(response: Response, url: string, limit: number): Response {
     cancel: (reason) => reader.cancel(reason),
   });
   return new Response(limited, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
+function isHttp(url: string): boolean {
+  try {
+    const { protocol } = new URL(url);
+    return protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/** A URL short enough for an error message: a `data:` URL may be megabytes long. */
+function clip(url: string): string {
+  return url.length > 200 ? `${url.slice(0, 200)}... (${url.length} characters)` : url;
 }

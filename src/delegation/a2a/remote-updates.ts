@@ -1,4 +1,4 @@
-import type { Part, StreamResponse, TaskState } from '@a2a-js/sdk';
+import type { Artifact, Part, StreamResponse, TaskState } from '@a2a-js/sdk';
 import type { ReasonDeltaEvent } from '../../events/agent-event.js';
 
 /** Who the remote child is in our events. */
@@ -30,13 +30,22 @@ const ENDS: ReadonlyMap<number, RemoteEnd['state']> = new Map([
 
 /**
  * Reads a remote A2A task's stream into our child events: artifact text becomes answer
- * deltas (`ReasonDelta` text; an artifact sent again whole adds only what is new), status
+ * deltas (`ReasonDelta` text; an artifact sent again whole adds only what is new; a task's
+ * own artifacts are read as sent whole), status
  * messages become `thinking` deltas (progress), and the terminal state is kept for the
  * run's end. Counts the characters received, so the caller can bound them.
  */
 export class RemoteUpdates {
   /** The remote task's id, once a task or an update named it. */
   taskId: string | undefined;
+  /** The remote task's context id, once a task or an update named it. */
+  contextId: string | undefined;
+  /**
+   * Set when an update named a task or context other than the first one named (an empty id
+   * names none): one stream carries one task, so such an update is not taken as this task's
+   * (its text, its state) and the caller fails the task instead.
+   */
+  foreign: string | undefined;
   /** How the task ended, once a terminal (or waiting) state arrived. */
   end: RemoteEnd | undefined;
   /** Characters of text received so far. */
@@ -56,25 +65,19 @@ export class RemoteUpdates {
   of(response: StreamResponse): ReasonDeltaEvent[] {
     const payload = response.payload;
     switch (payload?.$case) {
-      case 'task':
-        this.taskId ??= payload.value.id;
-        return this.status(payload.value.status?.state, payload.value.status?.message?.parts);
+      case 'task': {
+        if (!this.#ours(payload.value.id, payload.value.contextId)) return [];
+        // A task may come with its artifacts (a remote that sends the finished task whole): each read as sent whole.
+        const added = (payload.value.artifacts ?? []).flatMap((artifact) => this.#artifact(artifact, false));
+        return [...added, ...this.status(payload.value.status?.state, payload.value.status?.message?.parts)];
+      }
       case 'statusUpdate':
-        this.taskId ??= payload.value.taskId;
+        if (!this.#ours(payload.value.taskId, payload.value.contextId)) return [];
         return this.status(payload.value.status?.state, payload.value.status?.message?.parts);
       case 'artifactUpdate': {
-        this.taskId ??= payload.value.taskId;
+        if (!this.#ours(payload.value.taskId, payload.value.contextId)) return [];
         const artifact = payload.value.artifact;
-        if (artifact === undefined) return [];
-        const text = textOf(artifact.parts);
-        this.chars += text.length;
-        const before = this.#artifacts.get(artifact.artifactId);
-        const appended = payload.value.append && before !== undefined;
-        this.#artifacts.set(artifact.artifactId, appended ? before + text : text);
-        // An appended chunk is new as it is: comparing it with what came before would copy the
-        // whole artifact per chunk (25,000 chunks of 40 characters took minutes of CPU).
-        const added = appended || before === undefined ? text : text.startsWith(before) ? text.slice(before.length) : '';
-        return added ? [this.delta('text', added)] : [];
+        return artifact === undefined ? [] : this.#artifact(artifact, payload.value.append);
       }
       case 'message': {
         const text = textOf(payload.value.parts);
@@ -86,6 +89,30 @@ export class RemoteUpdates {
       default:
         return [];
     }
+  }
+
+  // One artifact's text: appended to what it had, or sent whole (only what is new is a delta).
+  #artifact(artifact: Artifact, append: boolean): ReasonDeltaEvent[] {
+    const text = textOf(artifact.parts);
+    this.chars += text.length;
+    const before = this.#artifacts.get(artifact.artifactId);
+    const appended = append && before !== undefined;
+    this.#artifacts.set(artifact.artifactId, appended ? before + text : text);
+    // An appended chunk is new as it is: comparing it with what came before would copy the
+    // whole artifact per chunk (25,000 chunks of 40 characters took minutes of CPU).
+    const added = appended || before === undefined ? text : text.startsWith(before) ? text.slice(before.length) : '';
+    return added ? [this.delta('text', added)] : [];
+  }
+
+  // Records the first ids named; false (and `foreign` set) for an update naming others.
+  #ours(taskId: string, contextId: string): boolean {
+    if (this.foreign !== undefined) return false;
+    if (taskId !== '' && this.taskId !== undefined && taskId !== this.taskId) this.foreign = `task ${taskId} (its task is ${this.taskId})`;
+    else if (contextId !== '' && this.contextId !== undefined && contextId !== this.contextId) this.foreign = `context ${contextId} (its task's is ${this.contextId})`;
+    if (this.foreign !== undefined) return false;
+    if (taskId !== '') this.taskId ??= taskId;
+    if (contextId !== '') this.contextId ??= contextId;
+    return true;
   }
 
   private status(state: TaskState | undefined, parts: readonly Part[] | undefined): ReasonDeltaEvent[] {
