@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { lstatSync, readlinkSync } from 'node:fs';
+import { lstatSync, readdirSync, readlinkSync } from 'node:fs';
 import { posix, resolve } from 'node:path';
 import { errnoOf } from '../errors/errno-of.js';
 
@@ -28,6 +28,16 @@ export const MAX_LINKS_PER_PATH = 40;
 export const MAX_STEPS = 8192;
 /** Links followed in one decision, over all its paths: a 10,000-link chain costs no more than this. */
 export const MAX_LINKS = 512;
+
+/** A name in a folder, and what it is (a link is not followed here). */
+export interface ListedName {
+  readonly name: string;
+  readonly link: boolean;
+  readonly dir: boolean;
+}
+
+/** Another process's view (`/proc/self/cwd` is this process's folder, not the shell's): where it leads is not known here. */
+const PROCESS_VIEW = /^\/proc\/(?:self|thread-self|\d+)(?:\/|$)/;
 
 /** What one name on the way is: cached for the decision, so a folder shared by many writes is looked at once. */
 type Entry = { readonly kind: 'dir' | 'file' | 'missing' } | { readonly kind: 'link'; readonly target: string } | { readonly kind: 'error'; readonly code: string };
@@ -82,10 +92,29 @@ export class LinkWalker {
     return found;
   }
 
+  /**
+   * The entries of the folder `path` (absolute; links on the way are followed, as a glob does),
+   * or `undefined` past the bound or when it cannot be read. A listing costs a step and one
+   * more per 32 names (matching a name is cheaper than looking at one).
+   */
+  list(path: string): readonly ListedName[] | undefined {
+    if (PROCESS_VIEW.test(path)) return undefined;
+    try {
+      const found = readdirSync(path, { withFileTypes: true });
+      this.#steps += 1 + Math.ceil(found.length / 32);
+      return this.#steps > MAX_STEPS ? undefined : found.map((d) => ({ name: d.name, link: d.isSymbolicLink(), dir: d.isDirectory() }));
+    } catch (error) {
+      const code = errnoOf(error);
+      return code === 'ENOENT' || code === 'ENOTDIR' ? [] : undefined;
+    }
+  }
+
   #walk(start: string, path: string): LinkedPath {
     let current = start;
     let linked = false;
     let links = 0;
+    // Names below one that is not there yet (made earlier on the line, `mkdir -p newd && ... newd/../x`): not looked at.
+    let ghosts = 0;
     // The names still to walk, the next one last: a link's target goes on top of the rest.
     const todo = names(path);
     while (todo.length > 0) {
@@ -93,9 +122,16 @@ export class LinkWalker {
       const name = todo.pop()!;
       if (name === '..') {
         current = posix.dirname(current);
+        if (ghosts > 0) ghosts -= 1;
         continue;
       }
       const next = posix.join(current, name);
+      if (PROCESS_VIEW.test(next)) return { kind: 'unknown', why: `${next} is seen differently by the shell that runs the line` };
+      if (ghosts > 0) {
+        ghosts += 1;
+        current = next;
+        continue;
+      }
       const entry = this.#entry(next, name);
       if (entry.kind === 'dir') current = next;
       else if (entry.kind === 'link') {
@@ -105,6 +141,11 @@ export class LinkWalker {
         todo.push(...names(entry.target));
         if (entry.target.startsWith('/')) current = '/';
       } else if (entry.kind === 'error') return { kind: 'unknown', why: `${next} cannot be looked at (${entry.code})` };
+      // A name not there yet that `..` climbs out of later is a folder the line makes first: walk on past it.
+      else if (entry.kind === 'missing' && todo.includes('..')) {
+        ghosts = 1;
+        current = next;
+      }
       // A name that is not there yet is created as written, and the rest under it; past a file the write fails.
       else return { kind: 'real', path: posix.join(next, ...todo.reverse()), linked };
     }

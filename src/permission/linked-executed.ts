@@ -11,6 +11,7 @@ import { commandParts } from './bash/command-parts.js';
 import { writeTargets } from './bash/write-targets.js';
 import { EXECUTED_FILE_PATTERNS } from './default-rules.js';
 import type { LinkWalker } from './link-walker.js';
+import { ranThroughLink } from './linked-runs.js';
 import { linkedTarget } from './linked-targets.js';
 import { patternsOverlap } from './pattern-overlap.js';
 
@@ -22,7 +23,7 @@ const PATTERNS: readonly string[] = [...EXECUTED_FILE_PATTERNS.map((p) => p.repl
 
 /**
  * Why `line` writes, through a symbolic link, a file other programs run (or one under
- * `.rxharness/`), or `undefined`: a write whose way cannot be followed (a loop, EACCES) may
+ * `.rxharness/`, or one a program on the line runs: see `linked-runs`), or `undefined`: a write whose way cannot be followed (a loop, EACCES) may
  * be one. Letter case is ignored, as some file systems do.
  *
  * @example
@@ -32,6 +33,8 @@ const PATTERNS: readonly string[] = [...EXECUTED_FILE_PATTERNS.map((p) => p.repl
  * ```
  */
 export function executedThroughLink(line: string, links: LinkWalker): string | undefined {
+  const ran = ranThroughLink(line, links);
+  if (ran !== undefined) return ran;
   const writes = commandParts(line).writes;
   if (writes === undefined) return undefined;
   for (const target of writeTargets(writes, line)) {

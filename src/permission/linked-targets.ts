@@ -4,13 +4,16 @@
  * (`frontend -> src`), the write is judged at the real path as well, and the stricter
  * decision holds. A real path inside the workspace is judged as the write tool's are
  * (`src/a.ts`); one outside it as an absolute path on the line is (that path, and each of its
- * tails); a way that cannot be followed (a loop, EACCES, a bound reached) as any path.
+ * tails); a way that cannot be followed (a loop, EACCES, a bound reached) as any path. A glob
+ * or a part known only when the line runs is also expanded against the names on disk
+ * (`linked-globs`), and each path it may name is followed.
  *
  * @module
  */
 import { posix } from 'node:path';
 import type { WriteTarget } from './bash/write-targets.js';
 import type { LinkWalker } from './link-walker.js';
+import { globbedPaths } from './linked-globs.js';
 
 /** A write judged again at its real path. */
 export interface LinkedTarget extends WriteTarget {
@@ -34,6 +37,26 @@ const MAX_TAIL_DEPTH = 32;
  */
 export function linkedTarget(target: WriteTarget, walker: LinkWalker): LinkedTarget | undefined {
   if (target.unseen) return undefined;
+  const own = linkedOne(target, walker);
+  if (target.paths.length > 0) return own;
+  // A glob or a part known when it runs (`front*/a.ts`, `notes$x.md`, `$PWD/frontend/a.ts`): each
+  // path it may name now is followed too; a quoted `'f[1]/a.ts'` is also read as written.
+  const named = globbedPaths(target.written, walker);
+  const { written } = target;
+  if (named === undefined) return { written, unseen: false, paths: [], shapes: ['*'], through: 'names more paths on disk than can be looked at, so it may lead to any path' };
+  const found = [own, ...[target.written, ...named].map((path) => linkedOne({ written: path, unseen: false, paths: [path], shapes: [] }, walker))].filter((f) => f !== undefined);
+  if (found.length === 0) return undefined;
+  return {
+    written,
+    unseen: false,
+    paths: [...new Set(found.flatMap((f) => f.paths))],
+    shapes: [...new Set(found.flatMap((f) => f.shapes))],
+    through: found.find((f) => f.shapes.includes('*'))?.through ?? found[0]!.through,
+  };
+}
+
+/** `target` judged at its real path: a path shown whole, or a glob up to its last folder before the glob. */
+function linkedOne(target: WriteTarget, walker: LinkWalker): LinkedTarget | undefined {
   const whole = target.paths.length > 0;
   // A path shown whole is followed whole (its last name too: `>` writes through a link); a glob
   // (`out/*.ts`) up to its last folder before the glob; a part known only when it runs is judged

@@ -40,6 +40,8 @@ export interface CommandParts {
    * may then move every write, not only those after it.
    */
   readonly repeats?: true;
+  /** The programs on the line that run files of the workspace by name (`make`, `npm`...), when there are any (see `run-files`). */
+  readonly runs?: readonly FileRun[];
 }
 
 const MAX_DEPTH = 8;
@@ -151,7 +153,7 @@ class Collector implements PartSink {
     const variants = [...this.variants].filter((v) => !this.commands.has(v));
     const shapes = this.shapes.size > 0 ? { shapes: Object.freeze([...this.shapes]) } : {};
     const writes = this.writes.length > 0 ? { writes: Object.freeze(this.writes) } : {};
-    const parts = { commands: Object.freeze(commands), variants: Object.freeze(variants), ...shapes, ...writes, ...(this.repeating ? { repeats: true as const } : {}) };
+    const parts = { commands: Object.freeze(commands), variants: Object.freeze(variants), ...shapes, ...writes, ...(this.repeating ? { repeats: true as const } : {}), ...(this.fileRuns.length > 0 ? { runs: Object.freeze([...this.fileRuns]) } : {}) };
     return Object.freeze(this.opaque === undefined ? parts : { ...parts, opaque: this.opaque });
   }
 }

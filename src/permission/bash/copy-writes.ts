@@ -52,5 +52,7 @@ export function copies(base: string, args: readonly WrittenWord[]): Pick<Command
       for (const folder of new Set([dir.text, posix.dirname(dir.text)])) through.push({ dir: { ...source, text: posix.join(folder, source.text) }, name: ANY_NAME, tree: true });
     }
   }
-  return { files, joined: [...sources.map((name) => ({ dir, name, tree })), ...through] };
+  // `-T` (`cp -rT y .`): the destination is the folder itself, filled with what the source holds, any name in it.
+  const noTarget = args.some((a) => /^-[A-Za-z]*T|^--no-target-directory$/.test(a.text));
+  return { files, joined: [...sources.map((name) => ({ dir, name: noTarget ? ANY_NAME : name, tree })), ...through] };
 }

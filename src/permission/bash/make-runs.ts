@@ -35,7 +35,9 @@ export interface MakeSettings {
  */
 export function makeSettings(args: readonly string[], assignments: readonly string[]): MakeSettings {
   const lines: { text: string; strict: boolean }[] = [];
-  for (const word of [...assignments, ...args]) {
+  for (const spelled of [...assignments, ...args]) {
+    // make trims a command-line variable's name: `make ' CC=touch'` sets `CC`.
+    const word = spelled.trimStart();
     const found = ASSIGNMENT.exec(word);
     if (found === null) continue;
     const [, name = '', operator, value = ''] = found;

@@ -123,9 +123,10 @@ export const RUNNING_OPTIONS: Readonly<Record<string, RunningOptions>> = {
   },
   sort: SORT,
   gsort: SORT,
-  ssh: { ...SSH, short: 'oF' },
-  slogin: { ...SSH, short: 'oF' },
-  autossh: { ...SSH, short: 'oF' },
+  // ssh's -I loads a PKCS#11 library, as `-o PKCS11Provider=` does: never harmless.
+  ssh: { ...SSH, short: 'oFI' },
+  slogin: { ...SSH, short: 'oFI' },
+  autossh: { ...SSH, short: 'oFI' },
   scp: { ...SSH, valued: 'cDFiJloPSX' },
   sftp: { ...SSH, short: 'oFSDb', valued: 'BbcDFiJloPRSsX' },
   man: {

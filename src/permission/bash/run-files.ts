@@ -41,6 +41,13 @@ const RUN_FILES: Readonly<Record<string, readonly string[]>> = {
 };
 /** Package managers' options that run them in other folders (`--prefix`, `-w pkg`, `-r`): the files may be anywhere. */
 const ELSEWHERE = /^(?:-[wCr]|--(?:prefix|workspaces?|dir|cwd|recursive|filter)|workspaces?$)/;
+/** The other programs' options (or operands) that read their files from another folder or path: cmake's source folder (`cmake ..`, `-S`), a script (`-P`). */
+const ELSEWHERE_OF: Readonly<Record<string, RegExp>> = {
+  cmake: /^(?:-[SPB]|--build|--install|[^-])/,
+  just: /^(?:-[fd]|--justfile|--working-directory)/,
+  rake: /^(?:-[fCR]|--rakefile|--directory|--rakelib)/,
+  cargo: /^(?:-C|--manifest-path)/,
+};
 
 /**
  * The files `base` runs with `args`, or `undefined` for a program that runs none. make's
@@ -65,7 +72,7 @@ export function filesRun(base: string, args: readonly WrittenWord[]): FileRun | 
   }
   const anywhere = here.map((name) => `*/${name}`);
   // make's `-C` is read above (its `-r` and `-w` move nothing).
-  const elsewhere = !base.endsWith('make') && args.some((a) => ELSEWHERE.test(a.text));
+  const elsewhere = (base === 'cmake' || !base.endsWith('make')) && args.some((a) => (ELSEWHERE_OF[base] ?? ELSEWHERE).test(a.text));
   return { program: base, here: elsewhere ? [...here, ...anywhere] : here, anywhere };
 }
 
@@ -90,11 +97,11 @@ export function ranFileWrite(writes: readonly CommandWrites[], runs: readonly Fi
 }
 
 /**
- * The paths a command writes content to: its files, and each name a copy lands in a folder
+ * The paths a command writes content to (exported for `linked-runs`, which follows them through links): its files, and each name a copy lands in a folder
  * (its contents too when the name ends in `/`: `rsync -a tpl/ .`). Removals and changes of mode
  * (`rm Makefile`) and writes from the repository (`git checkout main`) put no command there.
  */
-function written(writes: CommandWrites): WrittenWord[] {
+export function written(writes: CommandWrites): WrittenWord[] {
   const files = writes.files.filter((f) => f.changes !== true);
   const joined = writes.joined.flatMap(({ dir, name, why }) => {
     if (why !== undefined || dir.changes === true) return [];

@@ -4,7 +4,8 @@
  * expansion `${NAME:=v}` / `${NAME=v}`. `PATH`, `HOME` and `LD_*` are exported already, and
  * with `set -a` (`set -o allexport`) every variable set is: so `read PATH <<< ./bin; ls` runs
  * `./bin/ls`, and `set -a; read GIT_WORK_TREE <<< src` moves where git writes. Each name set
- * is read as an assignment (`NAME=`) of a value the line does not show.
+ * is read as an assignment (`NAME=`) of a value the line does not show. Arithmetic sets names
+ * too: `let PATH=1`, `$((PATH=1))`, a subscript `x[PATH=1]=2`, and `wait -p PATH`.
  *
  * @module
  */
@@ -13,6 +14,16 @@
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** A default expansion that assigns (`${NAME:=v}`, `${NAME=v}`; the parser writes `${NAME:=v}` as `$NAME:=v`). */
 const DEFAULT_ASSIGNMENT = /\$\{?([A-Za-z_][A-Za-z0-9_]*):?=/g;
+
+/** An arithmetic assignment (`PATH=1`, `PATH+=1`, `PATH++`, `--PATH`), as `let`, `$((…))`, `((…))` and an array subscript read it. */
+const ARITHMETIC_ASSIGNMENT = /([A-Za-z_][A-Za-z0-9_]*)\s*(?:(?:[-+*\/%&|^]|<<|>>)?=(?!=)|\+\+|--)|(?:\+\+|--)\s*([A-Za-z_][A-Za-z0-9_]*)/g;
+/** Text bash reads as arithmetic: `$((…))`, `((…))`, `$[…]`, and a subscript `[…]` (`x[PATH=1]=2`, `${a[PATH=1]}`). */
+const ARITHMETIC = /\(\(([\s\S]*?)\)\)|\[([^\]]*)\]/g;
+
+/** The names an arithmetic text assigns (`PATH=1, i++`: `PATH`, `i`). */
+export function arithmeticNames(text: string): string[] {
+  return [...text.matchAll(ARITHMETIC_ASSIGNMENT)].map((m) => (m[1] ?? m[2])!);
+}
 
 /**
  * The variables `base` with `args` sets, as assignments without a value (`PATH=`); `words`:
@@ -28,7 +39,19 @@ const DEFAULT_ASSIGNMENT = /\$\{?([A-Za-z_][A-Za-z0-9_]*):?=/g;
  */
 export function variablesSet(base: string, args: readonly string[], words: readonly string[]): string[] {
   const names = words.flatMap((word) => [...word.matchAll(DEFAULT_ASSIGNMENT)].map((m) => m[1]!));
+  // Arithmetic assigns too (`: $((PATH=1))`, `x[PATH=1]=2`); in doubt a bracket glob counts as well.
+  names.push(...words.flatMap((word) => [...word.matchAll(ARITHMETIC)].flatMap((m) => arithmeticNames(m[1] ?? m[2] ?? ''))));
   switch (base) {
+    case 'let':
+      names.push(...args.flatMap(arithmeticNames));
+      break;
+    case 'wait':
+      // `wait -p NAME` sets NAME to the id of the job that ended.
+      args.forEach((arg, i) => {
+        const value = arg === '-p' ? args[i + 1] : /^-[fn]*p./.test(arg) ? arg.slice(arg.indexOf('p') + 1) : undefined;
+        if (value !== undefined && NAME.test(value)) names.push(value);
+      });
+      break;
     case 'read':
     case 'mapfile':
     case 'readarray':

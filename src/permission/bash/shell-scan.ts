@@ -1,4 +1,5 @@
 import { decodeAnsiC } from './ansi-c-quote.js';
+import { arithmeticNames } from './set-names.js';
 import { arithmeticEnd, atCommandStart, CASE_INSIDE, findAnsiCEnd, findBacktick, findClose } from './shell-spans.js';
 
 /** A command line after the first pass, ready for `shell-quote`. */
@@ -62,6 +63,8 @@ function scan(line: string, budget: { looks: number }): ScannedLine {
    * Takes the substitution whose `(` is at `open` (after `$`, `<` or `>`); returns the index
    * after its `)`. `dollar`: it is a `$(`, which may be arithmetic.
    */
+  /** What the last `$((…))` assigns, as `${NAME=}` words. */
+  let assigned = '';
   const substitution = (open: number, dollar: boolean): number => {
     const close = findClose(line, open + 1);
     if (close < 0) {
@@ -72,8 +75,10 @@ function scan(line: string, budget: { looks: number }): ScannedLine {
     // Bash reads `$((` as arithmetic only when the inner `(` closes right before the outer
     // `)`: `$((rm f) )` is a substitution running the subshell `(rm f)`.
     if (dollar && line[open + 1] === '(' && budget.looks-- > 0 && findClose(line, open + 2) === close - 1) {
-      // $((...)) is arithmetic: only the substitutions inside it run commands.
+      // $((...)) is arithmetic: only the substitutions inside it run commands. The names it
+      // assigns (`$((PATH=1))`) are kept in the word as default expansions, which `set-names` reads.
       substitutions.push(...scan(inner, budget).substitutions);
+      assigned = arithmeticNames(inner).map((name) => `\${${name}=}`).join('');
     } else {
       substitutions.push(inner);
     }
@@ -146,8 +151,9 @@ function scan(line: string, budget: { looks: number }): ScannedLine {
       i = backtick(i + 1);
       current += `'${PLACEHOLDER}'`;
     } else if ((c === '$' || c === '<' || c === '>') && next === '(') {
+      assigned = '';
       i = substitution(i + 1, c === '$');
-      current += `'${PLACEHOLDER}'`;
+      current += `'${PLACEHOLDER}${assigned}'`;
     } else if (test && (c === '&' || c === '|') && next === c) {
       current += `'${c}${c}'`;
       i += 2;

@@ -75,7 +75,8 @@ function analyseWords(all: readonly Word[], role: PartRole, depth: number, sink:
   const assignments = words.filter((w) => isAssignment(w, words)).map((w) => (w.kind === 'word' ? w.text : w.op));
   const changed = codeVariable(assignments, plain.map((w) => w.text));
   if (changed !== undefined) sink.flag(changed);
-  settings(variablesSet(basename(plain[0]?.text ?? ''), plain.slice(1).map((w) => w.text), plain.map((w) => w.text)), sink);
+  // The assignments' own text too: a subscript is arithmetic (`x[PATH=1]=2`).
+  settings(variablesSet(basename(plain[0]?.text ?? ''), plain.slice(1).map((w) => w.text), [...plain.map((w) => w.text), ...assignments]), sink);
   const evaluates = evaluatingCommand(basename(plain[0]?.text ?? ''), plain.slice(1).map((w) => w.text), assignments);
   if (evaluates !== undefined) sink.note('evaluates', evaluates);
   const writes = commandWrites(basename(plain[0]?.text ?? ''), plain.slice(1), redirectTargets(words), assignments);

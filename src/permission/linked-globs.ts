@@ -1,0 +1,130 @@
+/**
+ * The existing paths a written word that is not plain text may name, so the links among them
+ * are followed: a glob (`front*` / `[f]rontend` / `note?.md`) is matched against the names on
+ * disk, as bash expands it; a part known only when the line runs (`$x`, `$(…)`, `{a,b}`, `~+`)
+ * matches any name there, and when it may hold a whole path (`$PWD/frontend/a.ts`) what
+ * follows it is also read from the workspace and from each folder named after it. The listing
+ * counts against the walker's bound; past it the answer is `undefined` (judged as any path).
+ *
+ * @module
+ */
+import { posix } from 'node:path';
+import type { LinkWalker } from './link-walker.js';
+
+/** A part known only when the line runs: a substitution (the scanner writes `$(…)`), a brace list, a backquote. */
+const RUN_TIME = /\$|…|`|\{[^{}]*(?:,|\.\.)[^{}]*\}/;
+/** Matches kept per word: a glob naming more paths than this is judged as any path. */
+const MAX_MATCHES = 256;
+
+/**
+ * Paths (relative to the workspace, or absolute) `written` may name now, or `undefined` when
+ * they cannot all be listed within the bounds.
+ *
+ * @example
+ * ```ts
+ * // with frontend -> src in the workspace
+ * globbedPaths('front*' + '/a.ts', walker); // ['frontend/a.ts']
+ * globbedPaths('$PWD/frontend/a.ts', walker); // ['frontend/a.ts', ...]
+ * ```
+ */
+export function globbedPaths(written: string, walker: LinkWalker): string[] | undefined {
+  const segments = written.split('/');
+  const absolute = written.startsWith('/');
+  const last = lastIndex(segments, (s, i) => RUN_TIME.test(s) || (i === 0 && s.startsWith('~')));
+  const starts = [{ at: 0, absolute }];
+  // A part that may hold `/` (`$PWD`, `$(pwd)`): what follows may start anywhere, the workspace too.
+  if (last >= 0) for (let at = last; at < segments.length; at++) starts.push({ at, absolute: false });
+  const found = new Set<string>();
+  for (const start of starts) {
+    const rest = segments.slice(start.at).filter((s) => s !== '' && s !== '.');
+    const matches = expand(start.absolute ? '/' : '', rest, walker);
+    if (matches === undefined) return undefined;
+    for (const match of matches) found.add(match);
+    if (found.size > MAX_MATCHES) return undefined;
+  }
+  return [...found];
+}
+
+/**
+ * Every path below `base` the names `rest` (globs among them) match now, that may pass a link:
+ * a plain file or folder reached without one is where the text shows it, judged so already.
+ */
+function expand(base: string, rest: readonly string[], walker: LinkWalker): string[] | undefined {
+  let paths = [{ path: base, linked: false }];
+  for (const [i, segment] of rest.entries()) {
+    const pattern = segmentPattern(segment, i === 0 && base === '');
+    const more = i < rest.length - 1;
+    const next: { path: string; linked: boolean }[] = [];
+    for (const { path, linked } of paths) {
+      const join = (name: string): string => (path === '' ? name : posix.join(path, name));
+      if (pattern === undefined) {
+        // A literal name may be a link too: the walker looks at it (a name not there yet is none).
+        const found = linked ? undefined : walker.resolve(join(segment));
+        next.push({ path: join(segment), linked: linked || found?.kind !== 'real' || found.linked });
+        continue;
+      }
+      const names = walker.list(path === '' ? walker.workspace : posix.resolve(walker.workspace, path));
+      if (names === undefined) return undefined;
+      for (const entry of names) {
+        if (!pattern.test(entry.name) || !(linked || entry.link || (more && entry.dir))) continue;
+        next.push({ path: join(entry.name), linked: linked || entry.link });
+      }
+      if (next.length > MAX_MATCHES) return undefined;
+    }
+    paths = next;
+  }
+  return paths.map((p) => p.path).filter((path) => path !== '' && path !== '/');
+}
+
+/** A segment as a regular expression for one name, or `undefined` when it is plain text. */
+function segmentPattern(segment: string, first: boolean): RegExp | undefined {
+  if (first && segment.startsWith('~')) return /^.*$/s;
+  if (!/[*?[\\]/.test(segment) && !RUN_TIME.test(segment)) return undefined;
+  let source = '';
+  for (let i = 0; i < segment.length; i++) {
+    const c = segment[i]!;
+    if (c === '\\' && i + 1 < segment.length) source += escape(segment[++i]!);
+    else if (c === '*' || c === '$' || c === '…' || c === '`' || c === '{') {
+      source += '.*';
+      // A substitution or a list stands for any text: skip its own text.
+      if (c === '{' || (c === '$' && segment[i + 1] === '{')) i = closing(segment, i, '{', '}');
+      else if (c === '$' && segment[i + 1] === '(') i = closing(segment, i, '(', ')');
+      else if (c === '$') while (i + 1 < segment.length && /[A-Za-z0-9_@#?!*-]/.test(segment[i + 1]!)) i++;
+      else if (c === '`') i = Math.max(i, segment.indexOf('`', i + 1));
+    } else if (c === '?') source += '.';
+    else if (c === '[') {
+      const end = segment.indexOf(']', i + 2);
+      if (end < 0) source += '\\[';
+      else {
+        const body = segment.slice(i + 1, end).replace(/^[!^]/, '^').replace(/[\\\]]/g, (x) => `\\${x}`);
+        source += `[${body}]`;
+        i = end;
+      }
+    } else source += escape(c);
+  }
+  try {
+    return new RegExp(`^${source}$`, 's');
+  } catch {
+    // A bracket this cannot read matches any name: more is followed, never less.
+    return /^.*$/s;
+  }
+}
+
+/** Where the group opened at `at` closes (its last character when it does not). */
+function closing(text: string, at: number, open: string, close: string): number {
+  let depth = 0;
+  for (let i = at; i < text.length; i++) {
+    if (text[i] === open) depth++;
+    else if (text[i] === close && --depth === 0) return i;
+  }
+  return text.length - 1;
+}
+
+function lastIndex(segments: readonly string[], test: (segment: string, index: number) => boolean): number {
+  for (let i = segments.length - 1; i >= 0; i--) if (test(segments[i]!, i)) return i;
+  return -1;
+}
+
+function escape(c: string): string {
+  return c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
