@@ -92,3 +92,18 @@ describe('other spellings of a link', () => {
     }
   });
 });
+
+// The model writes the glob: as a regular expression (`^.*.*…Z$`) fourteen stars held one
+// decision 20 s on a 24-character name, the event loop with it. Matched as a glob, each name
+// costs at most its length times the glob's parts; without the fix this test times out.
+describe('globs of many stars (the model writes them)', () => {
+  it('are matched in bounded time, and still follow the link they match', () => {
+    for (const name of ['node_modules_and_more_xx', 'a-very-long-folder-name-of-the-workspace']) mkdirSync(join(ws, name));
+    const stars = '*'.repeat(40);
+    expect(decide(`echo x > f${stars}d/a.ts`, DENY)).toBe('deny');
+    // Matching no name: decided (by the text alone), not held.
+    for (const line of [`echo x > ${stars}Z/a.ts`, `echo x > ${'?*'.repeat(60)}q/a.ts`]) expect(['allow', 'ask', 'deny']).toContain(decide(line, DENY));
+    // Past 128 parts a segment matches any name: followed, so the link to src/ is judged.
+    expect(decide(`echo x > ${'f*'.repeat(200)}/a.ts`, DENY)).toBe('deny');
+  });
+});
