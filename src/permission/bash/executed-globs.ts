@@ -9,6 +9,8 @@
  * @module
  */
 
+import { globMatcher } from './glob-match.js';
+
 /**
  * Whether `glob` may expand to a path inside one of `folders` or to one of `files`, at any depth.
  *
@@ -35,31 +37,6 @@ function mayMatchDotName(segment: string): boolean {
 
 /** A test of one path segment, as a glob, against a name (in any letter case: some file systems ignore it). */
 function segmentMatcher(segment: string): (name: string) => boolean {
-  let source = '';
-  for (let i = 0; i < segment.length; i += 1) {
-    const c = segment[i]!;
-    const close = c === '[' ? segment.indexOf(']', i + 2) : -1;
-    if (c === '*') source += '.*';
-    else if (c === '?') source += '.';
-    else if (close > 0) {
-      // A class: `[!a]` and `[^a]` negate; its other characters (ranges too) stand as written.
-      const body = segment.slice(i + 1, close).replace(/^[!^]/, '^').replace(/[\\\]]/g, '\\$&');
-      source += `[${body}]`;
-      i = close;
-    } else if (c === '\\' && i + 1 < segment.length) {
-      i += 1;
-      source += escape(segment[i]!);
-    } else source += escape(c);
-  }
-  let regex: RegExp;
-  try {
-    regex = new RegExp(`^${source}$`, 'is');
-  } catch {
-    return () => true; // a class the regex engine refuses (`[z-a]`): in doubt it may match
-  }
-  return (name) => regex.test(name);
-}
-
-function escape(c: string): string {
-  return c.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+  const matcher = globMatcher(segment, { caseless: true });
+  return (name) => matcher.test(name);
 }
