@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { badMessagesOn } from './channel-warnings.js';
+import { errorMessage } from '../errors/error-message.js';
 
 type Handler = (message: string) => void;
 
@@ -22,7 +23,7 @@ export class ChannelHub {
         } catch (e) {
           // A message that is not what the channel carries (a bug elsewhere, or anyone with
           // access to the Redis) is dropped: thrown here it would crash the process.
-          badMessagesOn(channel, 'It changed nothing here').skip(e instanceof Error ? e.message : String(e), message);
+          badMessagesOn(channel, 'It changed nothing here').report(errorMessage(e), message);
         }
       }
     });

@@ -14,8 +14,8 @@ export const BAD_MESSAGE_WINDOW_MS = 60_000;
  * @example
  * ```ts
  * const bad = new BadMessageWarnings('rxh:results-events', 'no waiting result changed');
- * bad.skip('not JSON', 'garbage'); // a warning
- * bad.skip('not JSON', 'garbage'); // counted, said with the next warning
+ * bad.report('not JSON', 'garbage'); // a warning
+ * bad.report('not JSON', 'garbage'); // counted, said with the next warning
  * ```
  *
  * @internal
@@ -36,7 +36,7 @@ export class BadMessageWarnings {
   ) {}
 
   /** Notes the message `text`, skipped for `problem`: a warning, unless one was said within the window. */
-  skip(problem: string, text: string): void {
+  report(problem: string, text: string): void {
     const now = Date.now();
     if (this.#saidAt !== undefined && now - this.#saidAt < this.windowMs) {
       this.#unsaid++;

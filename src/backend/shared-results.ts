@@ -57,7 +57,7 @@ export class SharedResults {
     const bad = badMessagesOn(keys.resultsChannel, 'No waiting background result or note of dropped ones was changed for it');
     const unlisten = await hub.listen(keys.resultsChannel, (text) => {
       const read = readResultMessage(text);
-      if ('problem' in read) bad.skip(read.problem, text);
+      if ('problem' in read) bad.report(read.problem, text);
       else applyResultMessage(state, read.message);
     });
     const stop = (): void => {
