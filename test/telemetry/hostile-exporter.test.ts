@@ -2,10 +2,7 @@ import { trace } from '@opentelemetry/api';
 import { ExportResultCode } from '@opentelemetry/core';
 import { BasicTracerProvider, SimpleSpanProcessor, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ReActAgent } from '../../src/agent/react-agent.js';
-import { ScriptedModel } from '../../src/model/scripted-model.js';
-import type { Tool } from '../../src/tools/tool.js';
-import { record } from '../support/collect-events.js';
+import { expectProbeRunEndsNormally } from './probe-run.js';
 
 /**
  * An application's exporter that throws as it is called, fails, or never answers: the SDK's
@@ -28,19 +25,13 @@ const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProces
 beforeAll(() => void trace.setGlobalTracerProvider(provider));
 afterAll(() => trace.disable()); // not shut down: a hanging export would hold its flush
 
-const probe: Tool = { name: 'probe', description: 'Looks.', parameters: { type: 'object' }, execute: () => 'seen' };
 
 describe('an exporter that misbehaves', () => {
   for (const how of ['throws', 'fails', 'hangs'] as const) {
     it(`${how}: the run ends normally, its tool ran, and every span was handed over`, async () => {
       mode = how;
       handed.length = 0;
-      const model = new ScriptedModel([{ toolCalls: [{ id: 'c1', name: 'probe', args: {} }] }, { text: 'done' }]);
-      const run = record(new ReActAgent({ model, tools: [probe] }).stream('go'));
-      await run.done;
-      expect(run.error).toBeUndefined();
-      expect(run.events.find((e) => e.type === 'ToolCallEnd')).toMatchObject({ text: 'seen' });
-      expect(run.events.at(-1)).toMatchObject({ type: 'RunEnd', abnormal: false, text: 'done' });
+      await expectProbeRunEndsNormally();
       // the run, two requests, one call: the exporter's trouble stopped none of them
       await expect.poll(() => handed.length, { timeout: 10_000 }).toBe(4);
     });

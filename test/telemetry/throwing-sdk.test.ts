@@ -6,6 +6,7 @@ import { ReActAgent } from '../../src/agent/react-agent.js';
 import { ScriptedModel } from '../../src/model/scripted-model.js';
 import type { Tool } from '../../src/tools/tool.js';
 import { record } from '../support/collect-events.js';
+import { expectProbeRunEndsNormally } from './probe-run.js';
 
 /**
  * An application's SDK whose span processor throws (a custom one, an exporter failing in
@@ -40,19 +41,13 @@ beforeEach(() => {
   ends.clear();
 });
 
-const probe: Tool = { name: 'probe', description: 'Looks.', parameters: { type: 'object' }, execute: () => 'seen' };
 const stuck: Tool = { name: 'stuck', description: 'Never answers.', parameters: { type: 'object' }, execute: () => NEVER };
 
 describe('a span processor that throws', () => {
   for (const where of ['onStart', 'onEnd'] as const) {
     it(`in ${where}: the run ends normally and its tool ran`, async () => {
       breaks = where;
-      const model = new ScriptedModel([{ toolCalls: [{ id: 'c1', name: 'probe', args: {} }] }, { text: 'done' }]);
-      const run = record(new ReActAgent({ model, tools: [probe] }).stream('go'));
-      await run.done;
-      expect(run.error).toBeUndefined();
-      expect(run.events.find((e) => e.type === 'ToolCallEnd')).toMatchObject({ text: 'seen' });
-      expect(run.events.at(-1)).toMatchObject({ type: 'RunEnd', abnormal: false, text: 'done' });
+      await expectProbeRunEndsNormally();
     });
   }
 
