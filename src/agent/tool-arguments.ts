@@ -2,6 +2,7 @@ import type { JsonValue } from '../events/json.js';
 import type { ModelToolCall } from '../model/chat-model.js';
 import type { Tool } from '../tools/tool.js';
 import { checkToolArguments, type ArgsCheck } from '../tools/args-check.js';
+import { quotedName } from '../tools/args-validator.js';
 import { errorMessage } from '../errors/error-message.js';
 import { overflowedNumber } from '../validation/finite-numbers.js';
 import { MAX_JSON_DEPTH, nestsDeeper } from '../validation/json-depth.js';
@@ -40,7 +41,7 @@ export function parseArguments(raw: string): ParsedArguments {
   // human reads) show `null`: refused, as no tool can take it either.
   const overflowed = overflowedNumber(raw, value);
   if (overflowed !== undefined) {
-    const where = overflowed === '' ? 'the arguments are a number' : `the number at "${shortened(overflowed)}" is`;
+    const where = overflowed === '' ? 'the arguments are a number' : `the number at ${quotedName(overflowed)} is`;
     return { ok: false, value: raw, error: `${where} too large to hold (it overflows to Infinity); send a smaller number, or the digits as a string` };
   }
   return { ok: true, value };
@@ -58,9 +59,4 @@ export function checkArguments(tool: Tool, args: JsonValue): ArgsCheck {
   } catch (e) {
     return { problems: `its schema failed while checking them (${errorMessage(e)})` };
   }
-}
-
-/** A path as a message names it: a model's key may be a megabyte long. */
-function shortened(path: string): string {
-  return path.length > 120 ? `${path.slice(0, 120)}…` : path;
 }
