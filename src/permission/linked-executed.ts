@@ -1,14 +1,14 @@
 /**
  * A bash write that reaches, through a symbolic link already in the workspace, a file other
  * programs run (`hooks -> .git/hooks`, then `echo 'rm -rf x' > hooks/pre-commit` and an
- * allowed `git commit`): the line reader (`bash/executed-writes`) reads the path as shown,
+ * allowed `git commit`): the line reader (`bash/writes/executed-writes`) reads the path as shown,
  * so this reads where it really leads, and the line is one the checker cannot read, as it
  * would be if it named `.git/hooks/pre-commit` itself.
  *
  * @module
  */
 import { commandParts } from './bash/command-parts.js';
-import { writeTargets } from './bash/write-targets.js';
+import { writeTargets } from './bash/writes/write-targets.js';
 import { EXECUTED_FILE_PATTERNS } from './default-rules.js';
 import type { LinkWalker } from './link-walker.js';
 import { ranThroughLink } from './linked-runs.js';

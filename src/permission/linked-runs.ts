@@ -1,5 +1,5 @@
 /**
- * A file a program on the line runs by name (`Makefile`, `package.json`: see `bash/run-files`),
+ * A file a program on the line runs by name (`Makefile`, `package.json`: see `bash/runs/run-files`),
  * written through a symbolic link already in the workspace: `cfg -> .` makes
  * `echo 'all:;touch x' > cfg/Makefile; make` write the Makefile make reads, and
  * `Makefile -> build/rules.txt` makes a write of `build/rules.txt` one. The line reader
@@ -9,7 +9,7 @@
  */
 import { posix } from 'node:path';
 import { commandParts } from './bash/command-parts.js';
-import { type FileRun, written } from './bash/run-files.js';
+import { type FileRun, written } from './bash/runs/run-files.js';
 import type { LinkWalker } from './link-walker.js';
 import { patternsOverlap } from './pattern-overlap.js';
 

@@ -1,5 +1,5 @@
 /**
- * A bash write judged where it really lands: the line reader (`bash/write-targets`) judges
+ * A bash write judged where it really lands: the line reader (`bash/writes/write-targets`) judges
  * a write at the path the line shows; when that path's existing part passes a symbolic link
  * (`frontend -> src`), the write is judged at the real path as well, and the stricter
  * decision holds. A real path inside the workspace is judged as the write tool's are
@@ -11,7 +11,7 @@
  * @module
  */
 import { posix } from 'node:path';
-import type { WriteTarget } from './bash/write-targets.js';
+import type { WriteTarget } from './bash/writes/write-targets.js';
 import type { LinkWalker } from './link-walker.js';
 import { globbedPaths } from './linked-globs.js';
 

@@ -14,7 +14,7 @@ import { patternsOverlap } from './pattern-overlap.js';
 import { STRENGTH, type PermissionDecision } from './permission-decision.js';
 import { describeRule, type PermissionRule } from './permission-rule.js';
 import { namesTool } from './rule-matches.js';
-import { writeTargets, type WriteTarget } from './bash/write-targets.js';
+import { writeTargets, type WriteTarget } from './bash/writes/write-targets.js';
 import type { LinkWalker } from './link-walker.js';
 import { linkedTarget, type LinkedTarget } from './linked-targets.js';
 

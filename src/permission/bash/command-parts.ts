@@ -2,9 +2,9 @@ import { evaluatingSyntax } from './code-in-data.js';
 import { REPEATING_SYNTAX } from './shell-programs.js';
 import { scanShellLine } from './shell-scan.js';
 import type { PartRole, PartSink } from './part-sink.js';
-import { type FileRun, ranFileWrite } from './run-files.js';
+import { type FileRun, ranFileWrite } from './runs/run-files.js';
 import { analyseStatement } from './simple-command.js';
-import type { CommandWrites } from './written-files.js';
+import type { CommandWrites } from './writes/written-files.js';
 
 /** What a bash rule is matched against, for one command line. */
 export interface CommandParts {

@@ -5,16 +5,16 @@
  *
  * @module
  */
-import { makeSettings } from './make-runs.js';
-import { packageCommandStarts } from './package-runs.js';
+import { makeSettings } from './runs/make-runs.js';
+import { packageCommandStarts } from './runs/package-runs.js';
 import type { PartRole, PartSink } from './part-sink.js';
 import {
   COMMAND_OPTION_PROGRAMS, commandString, EVALUATORS, FIND_EXEC, LINE_ARGUMENTS, readsInput, REPEATERS, RUNTIME_ARGUMENTS, scriptArguments,
   SHELLS, WRAPPERS,
 } from './shell-programs.js';
 import { isAssignment, RUNTIME_ARGUMENT, text, type TextWord, type Word } from './shell-words.js';
-import { shellWithoutCommand } from './unreadable-runs.js';
-import { xargsPlaceholder } from './written-files.js';
+import { shellWithoutCommand } from './runs/unreadable-runs.js';
+import { xargsPlaceholder } from './writes/written-files.js';
 
 /** Reads words as a simple command (`analyseWords`); `suffixes`: a wrapper's later words may start the command. */
 export type AnalyseWords = (words: readonly Word[], role: PartRole, depth: number, sink: PartSink, suffixes: boolean) => void;

@@ -4,8 +4,8 @@
  *
  * @module
  */
-import type { FileRun } from './run-files.js';
-import type { CommandWrites } from './written-files.js';
+import type { FileRun } from './runs/run-files.js';
+import type { CommandWrites } from './writes/written-files.js';
 
 /** How a part of a command line is judged: a `command` must be allowed; a `variant` is only checked against deny and ask rules. */
 export type PartRole = 'command' | 'variant';

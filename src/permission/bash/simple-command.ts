@@ -7,15 +7,15 @@
 import { parse, type ParseEntry } from 'shell-quote';
 import { evaluatingCommand, holdsCodeText } from './code-in-data.js';
 import { commandShape } from './command-shape.js';
-import { executedWrite } from './executed-writes.js';
+import { executedWrite } from './writes/executed-writes.js';
 import { innerCommands } from './inner-commands.js';
 import type { PartRole, PartSink } from './part-sink.js';
 import { HEADERS, KEYWORDS, READERS } from './shell-programs.js';
 import { basename, collapse, isAssignment, isDynamic, isPlain, plainWords, redirectTargets, render, type Word } from './shell-words.js';
-import { codeVariable, unreadableRun } from './unreadable-runs.js';
-import { filesRun } from './run-files.js';
+import { codeVariable, unreadableRun } from './runs/unreadable-runs.js';
+import { filesRun } from './runs/run-files.js';
 import { variablesSet } from './set-names.js';
-import { commandWrites } from './written-files.js';
+import { commandWrites } from './writes/written-files.js';
 
 // What separates simple commands; every other operator shell-quote returns is a redirection.
 const CONTROL = new Set([';', '&', '&&', '||', '|', '|&', ';;', ';&', ';;&', '(', ')']);

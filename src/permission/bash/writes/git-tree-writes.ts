@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { operandsOf } from './option-values.js';
+import { operandsOf } from '../option-values.js';
 
 /** A word of a command, as the shell parser gave it. */
 interface Word {

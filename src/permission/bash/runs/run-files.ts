@@ -9,10 +9,10 @@
  * @module
  */
 import { posix } from 'node:path';
-import { commandShape } from './command-shape.js';
-import { optionValues } from './option-values.js';
-import { patternsOverlap } from '../pattern-overlap.js';
-import type { CommandWrites, WrittenWord } from './written-words.js';
+import { commandShape } from '../command-shape.js';
+import { optionValues } from '../option-values.js';
+import { patternsOverlap } from '../../pattern-overlap.js';
+import type { CommandWrites, WrittenWord } from '../writes/written-words.js';
 
 /** A program the line runs, and the files it runs (command patterns, lower case). */
 export interface FileRun {

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { operandsOf } from './option-values.js';
+import { operandsOf } from '../option-values.js';
 import type { CommandWrites, WrittenWord } from './written-words.js';
 
 /** The options taking a value, by program (short letters, long names); the other programs' operands are all written. */

@@ -5,13 +5,13 @@
  *
  * @module
  */
-import { AWKS, awkRuns } from './awk-runs.js';
+import { AWKS, awkRuns } from '../runs/awk-runs.js';
 import { CHANGERS, changeWrites } from './change-writes.js';
 import { COPIER_NAMES, copies } from './copy-writes.js';
 import { downloads } from './download-writes.js';
 import { gitWrites } from './git-writes.js';
 import { IN_PLACE_EDITORS, inPlaceWrites } from './inplace-writes.js';
-import { operandsOf } from './option-values.js';
+import { operandsOf } from '../option-values.js';
 import { sedWrites } from './sed-writes.js';
 import { SSH_CLIENTS, sshConfigRead } from './ssh-writes.js';
 import { TOOL_WRITERS, toolWrites } from './tool-writes.js';

@@ -9,7 +9,7 @@
  * @module
  */
 
-import { globMatcher } from './glob-match.js';
+import { globMatcher } from '../glob-match.js';
 
 /**
  * Whether `glob` may expand to a path inside one of `folders` or to one of `files`, at any depth.

@@ -17,9 +17,9 @@
  * @module
  */
 import { posix } from 'node:path';
-import { commandParts } from './command-parts.js';
-import { commandShape } from './command-shape.js';
-import { REPEATING_SYNTAX } from './shell-programs.js';
+import { commandParts } from '../command-parts.js';
+import { commandShape } from '../command-shape.js';
+import { REPEATING_SYNTAX } from '../shell-programs.js';
 import type { CommandWrites, WrittenWord } from './written-words.js';
 
 /** One write of a line, and where it is judged. */

@@ -6,8 +6,8 @@
  * @module
  */
 import { awkCommands } from './awk-syntax.js';
-import { awkWrites } from './awk-writes.js';
-import { anyPath, type CommandWrites, type WrittenWord } from './written-words.js';
+import { awkWrites } from '../writes/awk-writes.js';
+import { anyPath, type CommandWrites, type WrittenWord } from '../writes/written-words.js';
 
 /** The programs {@link awkRuns} reads. */
 export const AWKS: ReadonlySet<string> = new Set(['awk', 'gawk', 'mawk', 'nawk']);

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { operandsOf, optionValues } from './option-values.js';
+import { operandsOf, optionValues } from '../option-values.js';
 import { sshWrites } from './ssh-writes.js';
 
 /** A word of a command, as the shell parser gave it. */

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { optionValues } from './option-values.js';
+import { optionValues } from '../option-values.js';
 import type { CommandWrites, WrittenWord } from './written-words.js';
 
 /** Options whose value is a file the program writes, by program: short letters, then long names. */

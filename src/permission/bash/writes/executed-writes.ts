@@ -7,10 +7,10 @@
  *
  * @module
  */
-import { commandShape } from './command-shape.js';
-import { EXECUTED_FILE_PATTERNS } from '../default-rules.js';
-import { mayGlobExecuted } from './executed-globs.js';
-import { patternsOverlap } from '../pattern-overlap.js';
+import { commandShape } from '../command-shape.js';
+import { EXECUTED_FILE_PATTERNS } from '../../default-rules.js';
+import { mayGlobExecuted } from '../runs/executed-globs.js';
+import { patternsOverlap } from '../../pattern-overlap.js';
 import type { CommandWrites, WrittenWord } from './written-words.js';
 
 /** The names in `EXECUTED_FILE_PATTERNS`, without their leading and trailing `**` (the folder `.git`, the file `.npmrc`). */

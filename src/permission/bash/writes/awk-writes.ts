@@ -8,7 +8,7 @@
  * @module
  */
 
-import { regexEnd, stringEnd } from './awk-syntax.js';
+import { regexEnd, stringEnd } from '../runs/awk-syntax.js';
 
 /** A word of a command, as the shell parser gave it. */
 interface Word {

@@ -7,7 +7,7 @@
  * @module
  */
 import { posix } from 'node:path';
-import { operandsOf, optionValues } from './option-values.js';
+import { operandsOf, optionValues } from '../option-values.js';
 import type { CommandWrites, WrittenWord } from './written-words.js';
 
 /** Programs that copy, move or link their operands to the last one (or to `-t dir`), with the options that take a value. */
