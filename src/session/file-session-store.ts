@@ -1,30 +1,25 @@
-import { constants } from 'node:fs';
 import { realpath } from 'node:fs/promises';
-import { basename, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { ChatMessage } from '../model/chat-message.js';
-import { isWithin, makeConfinedFolder, openConfined, writeConfinedFile, type ConfinedRoot } from './confined-file.js';
-import { FileSessionSummaries } from './file-session-summaries.js';
+import { isWithin } from './confined-file.js';
 import { FileSessionGrants, storeSeal } from './file-session-grants.js';
-import { HistoryAppender } from './history-appender.js';
-import { EMPTY_HISTORY, HistorySeal, type HistoryKind, type ReadHistory } from './history-seal.js';
+import { FileSessionHistory } from './file-session-history.js';
+import { FileSessionSummaries } from './file-session-summaries.js';
+import { FileSessionTasks } from './file-session-tasks.js';
+import { HistorySeal } from './history-seal.js';
 import { LineAppender } from './line-appender.js';
-import { ownedTaskIds, StartedTasks } from './owned-task-ids.js';
 import { NotRegularFileError } from './not-regular-file-error.js';
 import { removeConfinedFiles } from './remove-confined-files.js';
 import { LocalClaims, type SessionClaim } from './session-claim.js';
-import { claimLockFile, sessionLockFile } from './session-lock-file.js';
+import { SESSION_FILE_SUFFIXES, type SessionFileKind } from './session-file-name.js';
+import { SessionFolder } from './session-folder.js';
 import { assertSessionId } from './session-id.js';
+import { claimLockFile, sessionLockFile } from './session-lock-file.js';
+import { SessionQueues } from './session-queues.js';
 import type { ApprovalGrant, SessionListRequest, SessionStore, SessionSummary, TaskSessionInfo } from './session-store.js';
-import { SESSION_FILE_SUFFIXES, sessionFileName, type SessionFileKind } from './session-file-name.js';
 import { TaskSeal } from './task-seal.js';
-import { sessionTitle } from './session-title.js';
-import { UnsafeLinkError } from './unsafe-link-error.js';
-import { UnsealedSessionError } from './unsealed-session-error.js';
-import { errnoOf } from '../errors/errno-of.js';
-import { readWhole } from './read-whole.js';
-import { SessionFileTooLargeError } from './session-file-too-large-error.js';
-
-const { O_RDONLY } = constants;
+import type { UnsafeLinkError } from './unsafe-link-error.js';
+import type { UnsealedSessionError } from './unsealed-session-error.js';
 
 /**
  * Which run holds which session, for every file store of this process, keyed by the folder
@@ -88,27 +83,22 @@ const FOLDER_CLAIMS = new LocalClaims();
 export class FileSessionStore implements SessionStore {
   /** The folder holding the files. */
   readonly dir: string;
-  private readonly queues = new Map<string, Promise<void>>();
-  private readonly root: ConfinedRoot;
-  private ready: Promise<unknown> | undefined;
   /** The folder as {@link FOLDER_CLAIMS} keys it. */
-  private readonly folder: string;
+  private readonly folderKey: string;
+  /** Where the files lie, read confined. */
+  private readonly folder: SessionFolder;
+  /** Each session's writes, one after another. */
+  private readonly queues = new SessionQueues();
+  /** The sessions' messages and archives, sealed. */
+  private readonly history: FileSessionHistory;
   /** The sessions' summary files, which {@link FileSessionStore.list} reads. */
   private readonly summaries: FileSessionSummaries;
   /** The stored "always" approvals, signed. */
   private readonly grants: FileSessionGrants;
-  /** Seals the messages written and checks those read. */
-  private readonly history: HistorySeal;
-  /** Appends sealed messages at their places. */
-  private readonly appender: HistoryAppender;
   /** Appends grant lines. */
   private readonly lines: LineAppender;
-  /** Seals the task files written and checks those read. */
-  private readonly tasks: TaskSeal;
-  /** The sessions whose unsealed messages the user trusts, until their first load has sealed them. */
-  private readonly trusted: Set<string>;
-  /** The task sessions saved in this process: deleting one scans no task file. */
-  private readonly started = new StartedTasks();
+  /** The task files, sealed. */
+  private readonly tasks: FileSessionTasks;
 
   /**
    * Stores under `<workspace>/.rxharness/sessions/`, or under `options.dir` when given.
@@ -125,37 +115,34 @@ export class FileSessionStore implements SessionStore {
   constructor(workspace: string, options: { dir?: string; grantKey?: Uint8Array | string; home?: string; trustUnsealed?: readonly string[] } = {}) {
     this.dir = options.dir ?? join(workspace, '.rxharness', 'sessions');
     const base = resolve(workspace);
-    this.folder = resolve(this.dir);
-    this.root = isWithin(base, this.folder) ? { path: base, label: 'the workspace' } : { path: this.folder, label: 'the session folder' };
+    this.folderKey = resolve(this.dir);
+    const root = isWithin(base, this.folderKey) ? { path: base, label: 'the workspace' } : { path: this.folderKey, label: 'the session folder' };
+    const folder = (this.folder = new SessionFolder(root, this.dir));
     const seal = storeSeal({ workspace: base, grantKey: options.grantKey, home: options.home });
-    this.grants = new FileSessionGrants(
-      this.dir,
-      {
-        mkdir: () => this.mkdir(),
-        read: (sessionId) => this.read(this.file(sessionId, 'grants')),
-        append: (sessionId, lines) => this.lines.append(this.file(sessionId, 'grants'), lines),
-      },
-      seal,
-    );
-    this.lines = new LineAppender(this.root);
-    this.history = new HistorySeal(seal, () => realpath(this.dir));
-    this.appender = new HistoryAppender(this.root, this.history);
-    this.tasks = new TaskSeal(seal, () => realpath(this.dir));
-    this.trusted = new Set(options.trustUnsealed);
-    this.summaries = new FileSessionSummaries(this.root, this.dir, {
-      earlierTitle: (sessionId) => this.earlierTitle(sessionId),
-      enqueue: (sessionId, task) => this.enqueue(sessionId, task),
+    const realFolder = () => realpath(this.dir);
+    this.lines = new LineAppender(root);
+    const grantsFile = (sessionId: string): string => folder.file(sessionId, 'grants');
+    const grantFiles = { mkdir: () => folder.mkdir(), read: (id: string) => folder.read(grantsFile(id)), append: (id: string, lines: string) => this.lines.append(grantsFile(id), lines) };
+    this.grants = new FileSessionGrants(this.dir, grantFiles, seal);
+    this.history = new FileSessionHistory(folder, this.queues, {
+      seal: new HistorySeal(seal, realFolder),
+      trustUnsealed: options.trustUnsealed,
+      keepSummary: (sessionId, messages) => this.summaries.keep(sessionId, messages),
+    });
+    this.tasks = new FileSessionTasks(folder, new TaskSeal(seal, realFolder));
+    this.summaries = new FileSessionSummaries(root, this.dir, {
+      earlierTitle: (sessionId) => this.history.earlierTitle(sessionId),
+      enqueue: (sessionId, task) => this.queues.enqueue(sessionId, task),
     });
   }
 
   /** The session's messages; an {@link UnsealedSessionError} when its file holds one without a valid seal (see the class). */
-  async load(sessionId: string): Promise<readonly ChatMessage[]> {
-    await this.settled(sessionId);
-    return (await this.readSession(sessionId)).messages;
+  load(sessionId: string): Promise<readonly ChatMessage[]> {
+    return this.history.load(sessionId);
   }
 
   append(sessionId: string, messages: readonly ChatMessage[]): Promise<void> {
-    return this.enqueue(sessionId, () => this.write(sessionId, messages));
+    return this.history.append(sessionId, messages);
   }
 
   /**
@@ -165,63 +152,16 @@ export class FileSessionStore implements SessionStore {
    * messages the archive accounts for. In the session's write queue, like `append`.
    */
   replace(sessionId: string, messages: readonly ChatMessage[]): Promise<void> {
-    return this.enqueue(sessionId, () => this.rewrite(sessionId, messages));
+    return this.history.replace(sessionId, messages);
   }
 
   /** The whole transcript: the archive, then what the session gained since its last compaction (checked as `load`). */
-  async loadArchive(sessionId: string): Promise<readonly ChatMessage[]> {
-    await this.settled(sessionId);
-    const { messages, live } = await this.readSession(sessionId);
-    return [...(await this.checkedHistory(sessionId, 'archive')).messages, ...messages.slice(live)];
+  loadArchive(sessionId: string): Promise<readonly ChatMessage[]> {
+    return this.history.loadArchive(sessionId);
   }
 
-  /** Waits for the session's writes queued so far; for a trusted session, seals what it holds first (once). */
-  private async settled(sessionId: string): Promise<void> {
-    if (this.trusted.has(sessionId)) await this.enqueue(sessionId, () => this.sealTrusted(sessionId));
-    else await this.queues.get(sessionId);
-  }
-
-  /** Rewrites each of a trusted session's files holding an unsealed message with all its messages sealed, then trusts no more. */
-  private async sealTrusted(sessionId: string): Promise<void> {
-    for (const kind of ['messages', 'archive'] as const) {
-      const file = this.file(sessionId, kind);
-      const { messages, unsealedLines, end } = await this.history.read(sessionId, kind, await this.readLines(file));
-      if (unsealedLines.length === 0) continue;
-      const text = kind === 'messages' ? this.history.compacted(sessionId, end.archived, messages) : this.history.lines(sessionId, kind, EMPTY_HISTORY, messages);
-      await this.writeWhole(file, await text);
-    }
-    this.trusted.delete(sessionId);
-  }
-
-  /**
-   * The first prompt of the whole transcript, for the summary of a session written before
-   * summaries. Read unchecked: it is a label in `list` only (a planted summary could name
-   * any), and loading the session still checks every message.
-   */
-  private async earlierTitle(sessionId: string): Promise<string> {
-    const read = async (kind: HistoryKind): Promise<ChatMessage[]> => (await this.history.read(sessionId, kind, await this.readLines(this.file(sessionId, kind)))).messages;
-    return sessionTitle([...(await read('archive')), ...(await read('messages'))]);
-  }
-
-  private enqueue<T>(sessionId: string, task: () => Promise<T>): Promise<T> {
-    const previous = this.queues.get(sessionId) ?? Promise.resolve();
-    const next = previous.then(task);
-    // The queue holds a settled promise either way; the caller still sees the failure.
-    const tail = next.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.queues.set(sessionId, tail);
-    void tail.then(() => {
-      if (this.queues.get(sessionId) === tail) this.queues.delete(sessionId);
-    });
-    return next;
-  }
-
-  async saveTaskInfo(info: TaskSessionInfo): Promise<void> {
-    await this.mkdir();
-    await writeConfinedFile(this.root, this.file(info.taskId, 'task'), await this.tasks.text(info));
-    this.started.add(info);
+  saveTaskInfo(info: TaskSessionInfo): Promise<void> {
+    return this.tasks.save(info);
   }
 
   /**
@@ -230,19 +170,8 @@ export class FileSessionStore implements SessionStore {
    * folder and every field) is refused with an {@link UnsealedSessionError} saying what to do,
    * rather than taken for the task's owner.
    */
-  async loadTaskInfo(taskId: string): Promise<TaskSessionInfo | undefined> {
-    const file = this.file(taskId, 'task');
-    let text: string;
-    try {
-      text = await this.read(file);
-    } catch (e) {
-      // Say why (a planted link, FIFO, folder or huge file), rather than act as if the task were unknown.
-      if (e instanceof UnsafeLinkError || NotRegularFileError.isInstance(e) || SessionFileTooLargeError.isInstance(e)) throw e;
-      return undefined;
-    }
-    const info = await this.tasks.read(text, basename(file));
-    if (info === 'unsealed') throw new UnsealedSessionError(taskId, file, [1], 'task');
-    return info;
+  loadTaskInfo(taskId: string): Promise<TaskSessionInfo | undefined> {
+    return this.tasks.load(taskId);
   }
 
   /**
@@ -253,33 +182,25 @@ export class FileSessionStore implements SessionStore {
    * is left, and a {@link NotRegularFileError} names it once everything else is removed.
    */
   async delete(sessionId: string): Promise<void> {
-    const task = this.started.take(sessionId);
+    const task = this.tasks.takeStarted(sessionId);
     const left = await this.removeFiles(sessionId);
-    // Only task files this store sealed: a planted one must not make this delete remove another session.
-    const info = async (name: string): Promise<TaskSessionInfo | undefined> => {
-      const found = await this.tasks.read(await this.read(join(this.dir, name)), name);
-      return found === 'unsealed' ? undefined : found;
-    };
-    for (const taskId of task ? [] : await ownedTaskIds(this.root, this.dir, sessionId, info)) {
-      this.started.take(taskId);
-      left.push(...(await this.removeFiles(taskId)));
-    }
+    for (const taskId of task ? [] : await this.tasks.ownedBy(sessionId)) left.push(...(await this.removeFiles(taskId)));
     if (left[0] !== undefined) throw new NotRegularFileError(left[0], 'directory');
   }
 
   /** Removes one session's files, once its writes queued so far are done; answers the folders planted under their names, left. */
   private async removeFiles(sessionId: string): Promise<string[]> {
-    await this.queues.get(sessionId);
+    await this.queues.idle(sessionId);
     this.summaries.forget(sessionId);
     // The grants first: a delete stopped on the way (a file that cannot be removed) must not
     // leave the "always" approvals to a later conversation of the id.
     const kinds = (Object.keys(SESSION_FILE_SUFFIXES) as SessionFileKind[]).sort((a, b) => Number(b === 'grants') - Number(a === 'grants'));
-    const files = kinds.map((kind) => this.file(sessionId, kind));
+    const files = kinds.map((kind) => this.folder.file(sessionId, kind));
     for (const file of files) {
       this.lines.forget(file);
-      this.appender.forget(file);
+      this.history.forget(file);
     }
-    return removeConfinedFiles(this.root, files);
+    return removeConfinedFiles(this.folder.root, files);
   }
 
   /**
@@ -288,7 +209,8 @@ export class FileSessionStore implements SessionStore {
    * of them with a `request`: sessions written since the previous page move to the front, so
    * paging neither repeats nor skips the others. Reads the folder and every summary, never a
    * transcript (except once for a session written before summaries, which then gets one, and
-   * the time of one whose summary has none, which then gets it). A summary the store did not
+   * the time of one whose summary has none, which then gets it; a time more than a few minutes
+   * in the future counts as none, so a planted one pins nothing). A summary the store did not
    * write (corrupt, planted, a link) leaves its session out, with a process warning
    * (`RXHARNESS_BAD_SESSION_SUMMARY`), and does not hide the others.
    */
@@ -311,76 +233,6 @@ export class FileSessionStore implements SessionStore {
     return this.grants.save(sessionId, grant);
   }
 
-  /** The session's messages, checked, and how many of them (from the start) its archive accounts for. */
-  private async readSession(sessionId: string): Promise<{ messages: ChatMessage[]; live: number }> {
-    const { messages, end } = await this.checkedHistory(sessionId, 'messages');
-    return { messages, live: end.archived };
-  }
-
-  /**
-   * One of the session's history files, read.
-   *
-   * @throws {@link UnsealedSessionError} when a line has no valid seal: none is taken as the conversation.
-   */
-  private async checkedHistory(sessionId: string, kind: HistoryKind): Promise<ReadHistory> {
-    const file = this.file(sessionId, kind);
-    const read = await this.appender.read(file, sessionId, kind);
-    if (read.unsealedLines.length > 0) throw new UnsealedSessionError(sessionId, file, read.unsealedLines);
-    return read;
-  }
-
-  /** A file's lines; none for a file that does not exist. */
-  private async readLines(file: string): Promise<string[]> {
-    try {
-      return (await this.read(file)).split('\n');
-    } catch (e) {
-      if (errnoOf(e) === 'ENOENT') return [];
-      throw e;
-    }
-  }
-
-  private async rewrite(sessionId: string, messages: readonly ChatMessage[]): Promise<void> {
-    await this.mkdir();
-    // Checked before anything is written: an unsealed message must not be sealed into the archive.
-    const current = await this.readSession(sessionId);
-    await this.summaries.keep(sessionId, messages);
-    const unarchived = current.messages.slice(current.live);
-    if (unarchived.length > 0) await this.appender.append(this.file(sessionId, 'archive'), sessionId, 'archive', unarchived);
-    // The mark has no `role`, so reading skips it like a cut line.
-    await this.writeWhole(this.file(sessionId, 'messages'), await this.history.compacted(sessionId, messages.length, messages));
-  }
-
-  /** Writes a history file whole (a temporary file renamed over it), ending with a newline. */
-  private async writeWhole(file: string, text: string): Promise<void> {
-    await writeConfinedFile(this.root, file, text);
-    this.appender.forget(file); // another file now: the next append reads where it ends
-  }
-
-  private async read(file: string): Promise<string> {
-    const handle = await openConfined(this.root, file, O_RDONLY);
-    try {
-      return (await readWhole(handle, file)).toString('utf8');
-    } finally {
-      await handle.close();
-    }
-  }
-
-  private async write(sessionId: string, messages: readonly ChatMessage[]): Promise<void> {
-    await this.mkdir();
-    // The summary first: a transcript never exists without one (but from before summaries).
-    await this.summaries.keep(sessionId, messages);
-    await this.appender.append(this.file(sessionId, 'messages'), sessionId, 'messages', messages);
-  }
-
-  /** Makes the folder once; a failure (a link planted on the way) is tried again next time. */
-  private mkdir(): Promise<unknown> {
-    this.ready ??= makeConfinedFolder(this.root, this.dir).catch((e: unknown) => {
-      this.ready = undefined;
-      throw e;
-    });
-    return this.ready;
-  }
-
   /**
    * Claims the session for one run (see {@link SessionStore.claim}) for every store of this
    * folder, in this process and in others: `<id>.lock` beside its files (`session-lock-file.ts`).
@@ -388,12 +240,7 @@ export class FileSessionStore implements SessionStore {
   async claim(sessionId: string, owner: string): Promise<SessionClaim> {
     assertSessionId(sessionId);
     // A NUL cannot be in a path, so no folder and session pair reads as another.
-    const local = FOLDER_CLAIMS.claim(`${this.folder}\u0000${sessionId}`, owner);
-    return local.granted ? await claimLockFile(this.root, sessionLockFile(this.dir, sessionId), owner, local, () => this.mkdir()) : local;
-  }
-
-  /** Every file of a session is named here (an id that cannot name a session is refused there). */
-  private file(id: string, kind: SessionFileKind): string {
-    return join(this.dir, sessionFileName(id, kind));
+    const local = FOLDER_CLAIMS.claim(`${this.folderKey}\u0000${sessionId}`, owner);
+    return local.granted ? await claimLockFile(this.folder.root, sessionLockFile(this.dir, sessionId), owner, local, () => this.folder.mkdir()) : local;
   }
 }

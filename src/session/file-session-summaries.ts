@@ -49,7 +49,8 @@ export class FileSessionSummaries {
    * Before `messages` are written (in the session's queue, the folder made): writes the
    * summary with the title (once a user message is known) and `time` as the last activity
    * (never earlier than the one it had, so a session only ever moves toward the front of
-   * the list, which paging relies on).
+   * the list, which paging relies on; a stored time in the future is none, see
+   * `FUTURE_ALLOWANCE_MS`).
    *
    * @throws {@link UnsafeLinkError} when the summary file is a planted link (as for the transcript).
    */
@@ -114,11 +115,15 @@ export class FileSessionSummaries {
     return this.migrated(stored?.sessionId ?? sessionIdOfFile(stem)!, stem);
   }
 
-  /** A session written before summaries kept its time: its summary written, dated by its transcript file. */
+  /**
+   * A session written before summaries kept its time, or whose summary holds a time in the
+   * future: its summary written, dated by its transcript file, never later than now (a file's
+   * time can be planted in the future too).
+   */
   private async migrated(sessionId: string, stem: string): Promise<Listed | undefined> {
     try {
       await this.store.enqueue(sessionId, async () => {
-        const time = await lstat(join(this.dir, stem + MESSAGES_SUFFIX)).then((s) => Math.round(s.mtimeMs));
+        const time = await lstat(join(this.dir, stem + MESSAGES_SUFFIX)).then((s) => Math.min(Math.round(s.mtimeMs), Date.now()));
         await this.keep(sessionId, [], time);
       });
     } catch (e) {

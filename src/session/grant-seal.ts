@@ -87,19 +87,22 @@ export class GrantSeal {
 export interface Macs {
   /** The MAC of `facts`, in hex. */
   sign(facts: readonly unknown[]): string;
-  /** Whether `given` is the MAC of `facts` (compared in constant time). */
+  /** Whether `given` is the MAC of `facts`: exactly the hex `sign` writes (else no MAC), compared in constant time. */
   check(facts: readonly unknown[], given: unknown): boolean;
 }
+
+/** A MAC as `sign` writes it: the 32 bytes of an HMAC-SHA256 in lower-case hex, nothing else. */
+const MAC_HEX = /^[0-9a-f]{64}$/;
 
 function macsWith(key: Buffer): Macs {
   const sign = (facts: readonly unknown[]): string => createHmac('sha256', key).update(JSON.stringify(facts)).digest('hex');
   return {
     sign,
     check(facts, given) {
-      if (typeof given !== 'string') return false;
-      const expected = Buffer.from(sign(facts), 'hex');
-      const actual = Buffer.from(given, 'hex');
-      return actual.length === expected.length && timingSafeEqual(actual, expected);
+      // Exactly what `sign` writes: Buffer.from(hex) stops at the first non-hex character, so
+      // a valid MAC with anything after it (or an odd last digit) would decode as the MAC.
+      if (typeof given !== 'string' || !MAC_HEX.test(given)) return false;
+      return timingSafeEqual(Buffer.from(given, 'hex'), Buffer.from(sign(facts), 'hex'));
     },
   };
 }

@@ -1,17 +1,26 @@
 import { constants } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { openConfined, writeConfinedFile, type ConfinedRoot } from './confined-file.js';
 import { sessionFileStem } from './session-file-name.js';
 import { sessionTitle } from './session-title.js';
 import { errnoOf } from '../errors/errno-of.js';
 
-/** A summary file larger than this is not one the store wrote (an id and an 80-character title). */
+/** A summary file larger than this is not one the store wrote (an id and an 80-character title); no more than one byte past it is ever read. */
 const MAX_SUMMARY_BYTES = 64 * 1024;
+
+/**
+ * How far past this process's clock a stored last activity may lie (processes sharing a
+ * folder, their clocks a little apart); a later one is read as none. A planted far-future time
+ * would otherwise pin its session at the top of the list for ever, as a session's time is
+ * never set back.
+ */
+export const FUTURE_ALLOWANCE_MS = 5 * 60_000;
 
 /** What a session's summary file holds. */
 export interface StoredSummary {
   readonly sessionId: string;
   readonly title: string;
-  /** When the session was last written, epoch ms; absent in a summary written before it was kept. */
+  /** When the session was last written, epoch ms; absent in a summary written before it was kept, or holding a time in the future. */
   readonly lastActivityAt?: number;
 }
 
@@ -22,12 +31,11 @@ export interface StoredSummary {
  * @throws {@link UnsafeLinkError} for a link, and other file-system errors.
  */
 export async function readSummary(root: ConfinedRoot, file: string, stem: string): Promise<StoredSummary | string> {
-  let text: string;
+  let bytes: Buffer;
   try {
     const handle = await openConfined(root, file, constants.O_RDONLY);
     try {
-      if ((await handle.stat()).size > MAX_SUMMARY_BYTES) return `it is larger than ${MAX_SUMMARY_BYTES} bytes`;
-      text = await handle.readFile('utf8');
+      bytes = await readAtMost(handle, MAX_SUMMARY_BYTES + 1);
     } finally {
       await handle.close();
     }
@@ -35,7 +43,24 @@ export async function readSummary(root: ConfinedRoot, file: string, stem: string
     if (errnoOf(e) === 'ENOENT') return 'absent';
     throw e;
   }
-  return summaryIn(text, stem);
+  if (bytes.length > MAX_SUMMARY_BYTES) return `it is larger than ${MAX_SUMMARY_BYTES} bytes`;
+  return summaryIn(bytes.toString('utf8'), stem);
+}
+
+/**
+ * Up to `limit` bytes of the open file, from its start. Bounded by the read itself, not by a
+ * size checked before it: a file growing meanwhile (or one whose size says nothing) is never
+ * read past `limit`.
+ */
+async function readAtMost(handle: FileHandle, limit: number): Promise<Buffer> {
+  const buffer = Buffer.allocUnsafe(limit);
+  let filled = 0;
+  while (filled < limit) {
+    const { bytesRead } = await handle.read(buffer, filled, limit - filled, filled);
+    if (bytesRead === 0) break;
+    filled += bytesRead;
+  }
+  return buffer.subarray(0, filled);
 }
 
 /** Writes a session's summary whole (a temporary file renamed over it: a reader sees the old one or the new). */
@@ -62,6 +87,7 @@ function summaryIn(text: string, stem: string): StoredSummary | string {
   // A summary naming another session (a planted one) would list that id twice, under a false title.
   if (own !== stem) return `it names the session "${sessionId.slice(0, 80)}", whose files have another name`;
   const named = { sessionId, title: sessionTitle([{ role: 'user', content: title }]) };
-  // A time that is no finite number is read as none: the transcript's time stands in for it once.
-  return typeof lastActivityAt === 'number' && Number.isFinite(lastActivityAt) ? { ...named, lastActivityAt } : named;
+  // A time that is no finite number, or lies in the future (see FUTURE_ALLOWANCE_MS), is read as none: the transcript's time stands in for it once.
+  const known = typeof lastActivityAt === 'number' && Number.isFinite(lastActivityAt) && lastActivityAt <= Date.now() + FUTURE_ALLOWANCE_MS;
+  return known ? { ...named, lastActivityAt } : named;
 }

@@ -1,0 +1,141 @@
+import type { ChatMessage } from '../model/chat-message.js';
+import { writeConfinedFile } from './confined-file.js';
+import { HistoryAppender } from './history-appender.js';
+import { EMPTY_HISTORY, type HistoryKind, type HistorySeal, type ReadHistory } from './history-seal.js';
+import type { SessionFolder } from './session-folder.js';
+import type { SessionQueues } from './session-queues.js';
+import { sessionTitle } from './session-title.js';
+import { UnsealedSessionError } from './unsealed-session-error.js';
+
+/** What {@link FileSessionHistory} needs of its store besides the folder and the queues. */
+export interface HistoryOptions {
+  /** Seals the messages written and checks those read. */
+  readonly seal: HistorySeal;
+  /** The sessions whose unsealed messages the user trusts, until their first load has sealed them. */
+  readonly trustUnsealed?: readonly string[];
+  /** Writes the session's summary before its messages (`FileSessionSummaries.keep`). */
+  readonly keepSummary: (sessionId: string, messages: readonly ChatMessage[]) => Promise<void>;
+}
+
+/**
+ * The history files of a `FileSessionStore`'s sessions: `<id>.jsonl` (the messages, one
+ * sealed line each, appended) and, once compacted, `<id>.archive.jsonl` (the whole
+ * transcript). Loading checks every seal ({@link UnsealedSessionError} when one fails); each
+ * write goes through the session's queue, its summary first. See the store's TSDoc.
+ */
+export class FileSessionHistory {
+  /** Appends sealed messages at their places, and reads them. */
+  private readonly appender: HistoryAppender;
+  private readonly seal: HistorySeal;
+  private readonly trusted: Set<string>;
+  private readonly keepSummary: HistoryOptions['keepSummary'];
+
+  constructor(
+    private readonly folder: SessionFolder,
+    private readonly queues: SessionQueues,
+    options: HistoryOptions,
+  ) {
+    this.seal = options.seal;
+    this.appender = new HistoryAppender(folder.root, options.seal);
+    this.trusted = new Set(options.trustUnsealed);
+    this.keepSummary = options.keepSummary;
+  }
+
+  /** The session's messages, checked (see `FileSessionStore.load`). */
+  async load(sessionId: string): Promise<readonly ChatMessage[]> {
+    await this.settled(sessionId);
+    return (await this.readSession(sessionId)).messages;
+  }
+
+  /** The whole transcript: the archive, then what the session gained since its last compaction (checked as `load`). */
+  async loadArchive(sessionId: string): Promise<readonly ChatMessage[]> {
+    await this.settled(sessionId);
+    const { messages, live } = await this.readSession(sessionId);
+    return [...(await this.checkedHistory(sessionId, 'archive')).messages, ...messages.slice(live)];
+  }
+
+  /** Appends `messages`, in the session's queue. */
+  append(sessionId: string, messages: readonly ChatMessage[]): Promise<void> {
+    return this.queues.enqueue(sessionId, () => this.write(sessionId, messages));
+  }
+
+  /** Replaces the session's messages (a compaction, see `FileSessionStore.replace`), in the session's queue. */
+  replace(sessionId: string, messages: readonly ChatMessage[]): Promise<void> {
+    return this.queues.enqueue(sessionId, () => this.rewrite(sessionId, messages));
+  }
+
+  /**
+   * The first prompt of the whole transcript, for the summary of a session written before
+   * summaries. Read unchecked: it is a label in `list` only (a planted summary could name
+   * any), and loading the session still checks every message.
+   */
+  async earlierTitle(sessionId: string): Promise<string> {
+    const read = async (kind: HistoryKind): Promise<ChatMessage[]> => (await this.seal.read(sessionId, kind, await this.folder.readLines(this.folder.file(sessionId, kind)))).messages;
+    return sessionTitle([...(await read('archive')), ...(await read('messages'))]);
+  }
+
+  /** Forgets where `file` ends (removed): the next append reads it. */
+  forget(file: string): void {
+    this.appender.forget(file);
+  }
+
+  /** Waits for the session's writes queued so far; for a trusted session, seals what it holds first (once). */
+  private async settled(sessionId: string): Promise<void> {
+    if (this.trusted.has(sessionId)) await this.queues.enqueue(sessionId, () => this.sealTrusted(sessionId));
+    else await this.queues.idle(sessionId);
+  }
+
+  /** Rewrites each of a trusted session's files holding an unsealed message with all its messages sealed, then trusts no more. */
+  private async sealTrusted(sessionId: string): Promise<void> {
+    for (const kind of ['messages', 'archive'] as const) {
+      const file = this.folder.file(sessionId, kind);
+      const { messages, unsealedLines, end } = await this.seal.read(sessionId, kind, await this.folder.readLines(file));
+      if (unsealedLines.length === 0) continue;
+      const text = kind === 'messages' ? this.seal.compacted(sessionId, end.archived, messages) : this.seal.lines(sessionId, kind, EMPTY_HISTORY, messages);
+      await this.writeWhole(file, await text);
+    }
+    this.trusted.delete(sessionId);
+  }
+
+  /** The session's messages, checked, and how many of them (from the start) its archive accounts for. */
+  private async readSession(sessionId: string): Promise<{ messages: ChatMessage[]; live: number }> {
+    const { messages, end } = await this.checkedHistory(sessionId, 'messages');
+    return { messages, live: end.archived };
+  }
+
+  /**
+   * One of the session's history files, read.
+   *
+   * @throws {@link UnsealedSessionError} when a line has no valid seal: none is taken as the conversation.
+   */
+  private async checkedHistory(sessionId: string, kind: HistoryKind): Promise<ReadHistory> {
+    const file = this.folder.file(sessionId, kind);
+    const read = await this.appender.read(file, sessionId, kind);
+    if (read.unsealedLines.length > 0) throw new UnsealedSessionError(sessionId, file, read.unsealedLines);
+    return read;
+  }
+
+  private async write(sessionId: string, messages: readonly ChatMessage[]): Promise<void> {
+    await this.folder.mkdir();
+    // The summary first: a transcript never exists without one (but from before summaries).
+    await this.keepSummary(sessionId, messages);
+    await this.appender.append(this.folder.file(sessionId, 'messages'), sessionId, 'messages', messages);
+  }
+
+  private async rewrite(sessionId: string, messages: readonly ChatMessage[]): Promise<void> {
+    await this.folder.mkdir();
+    // Checked before anything is written: an unsealed message must not be sealed into the archive.
+    const current = await this.readSession(sessionId);
+    await this.keepSummary(sessionId, messages);
+    const unarchived = current.messages.slice(current.live);
+    if (unarchived.length > 0) await this.appender.append(this.folder.file(sessionId, 'archive'), sessionId, 'archive', unarchived);
+    // The mark has no `role`, so reading skips it like a cut line.
+    await this.writeWhole(this.folder.file(sessionId, 'messages'), await this.seal.compacted(sessionId, messages.length, messages));
+  }
+
+  /** Writes a history file whole (a temporary file renamed over it), ending with a newline. */
+  private async writeWhole(file: string, text: string): Promise<void> {
+    await writeConfinedFile(this.folder.root, file, text);
+    this.appender.forget(file); // another file now: the next append reads where it ends
+  }
+}
