@@ -1,6 +1,7 @@
 import { map, type Observable } from 'rxjs';
 import { maybe$ } from '../agent/maybe.js';
 import type { SessionStore } from '../session/session-store.js';
+import { quotedName } from '../tools/args-validator.js';
 import { TaskRefusedError } from './task-refused-error.js';
 import type { TaskTracker } from './task-tracker.js';
 
@@ -21,10 +22,12 @@ export function checkResumable$(taskId: string, agentName: string, sessionId: st
     map((stored) => {
       const owner = live?.sessionId ?? stored?.ownerSessionId;
       const agent = live?.agentName ?? stored?.agentName;
-      if (owner === undefined) throw new TaskRefusedError(`unknown task id "${taskId}"; start a new task without task_id`);
-      if (owner !== sessionId) throw new TaskRefusedError(`task "${taskId}" belongs to another session and cannot be resumed from this one`);
-      if (agent !== agentName) throw new TaskRefusedError(`task "${taskId}" was run by agent "${agent}"; resume it with agent_name "${agent}"`);
-      if (live?.state === 'running' || live?.state === 'queued') throw new TaskRefusedError(`task "${taskId}" is still running; wait for its result before resuming it`);
+      // Quoted cut: a forged id may be a megabyte long, and the message is read back in every later request.
+      const id = quotedName(taskId);
+      if (owner === undefined) throw new TaskRefusedError(`unknown task id ${id}; start a new task without task_id`);
+      if (owner !== sessionId) throw new TaskRefusedError(`task ${id} belongs to another session and cannot be resumed from this one`);
+      if (agent !== agentName) throw new TaskRefusedError(`task ${id} was run by agent "${agent}"; resume it with agent_name "${agent}"`);
+      if (live?.state === 'running' || live?.state === 'queued') throw new TaskRefusedError(`task ${id} is still running; wait for its result before resuming it`);
     }),
   );
 }

@@ -62,6 +62,8 @@ export interface Delegation {
   readonly poolSize: number;
   /** The most tasks one `multitask` call may hold. */
   readonly maxItems: number;
+  /** The most characters of one task's content its result keeps (`maxResultChars`). */
+  readonly maxResultChars: number;
   /** The agents the tool descriptions list now (hidden and disabled left out). */
   visibleAgents(): readonly AgentDefinition[];
   /** The names `parent` may give to `task` now: every enabled agent (hidden too) its rules do not deny. */
@@ -69,7 +71,10 @@ export interface Delegation {
   /**
    * Runs one task to its result. While the parent is streamed, the child's events are
    * wrapped and forwarded through `context.emit`. Never errors: failures are results. With
-   * `pool` (a `multitask` call's), the child starts when the pool has a slot for it.
+   * `pool` (a `multitask` call's), the child starts when the pool has a slot for it. Its
+   * content is cut at {@link Delegation.maxResultChars}; a `multitask` entry's has no
+   * marker yet (`omitted` says how much went): the call cuts its entries together
+   * (`shareResultBudget`).
    */
   runTask(parent: AgentSpec, request: TaskRequest, context: ToolContext, pool?: TaskPool): Observable<TaskResultFields>;
 }

@@ -6,6 +6,7 @@ import type { AgentSpec, Delegation } from './delegation-types.js';
 import { multitaskToolDescription } from './delegation-prompts.js';
 import { perAgentList } from './per-agent-list.js';
 import { depthRefusal } from './depth-guard.js';
+import { shareResultBudget } from './multitask-budget.js';
 import { createTaskPool } from './task-pool.js';
 import { formatMultitaskResults, type TaskResultFields } from './task-result-format.js';
 import { multitaskModelParameters, multitaskParameters, type MultitaskArgs } from './task-schemas.js';
@@ -13,8 +14,8 @@ import { multitaskModelParameters, multitaskParameters, type MultitaskArgs } fro
 /**
  * The `multitask` tool of one agent: runs every task through a p-limit pool of
  * `delegation.poolSize` (one pool per call; 0 = no limit) and returns
- * `<multitask_results>` in index order. Each task's failure is its own result; the others
- * are kept. Unsubscribing clears the queue (queued tasks never start) and stops the
+ * `<multitask_results>` in index order, their contents cut to share one budget
+ * (`shareResultBudget`). Each task's failure is its own result; the others are kept. Unsubscribing clears the queue (queued tasks never start) and stops the
  * running children.
  *
  * @example
@@ -56,13 +57,15 @@ export function createMultitaskTool(parent: AgentSpec, delegation: Delegation): 
       return merge(
         ...indexed.map((task) => {
           const request = { agentName: task.agent_name, prompt: task.prompt, description: task.description, index: task.index, multitask: true };
-          return delegation.runTask(parent, request, context, pool).pipe(map((result): TaskResultFields => ({ ...result, index: task.index })));
+          // Without its `error` (the text has it): each entry is held until the last task ends.
+          return delegation.runTask(parent, request, context, pool).pipe(map(({ error: _held, ...result }): TaskResultFields => ({ ...result, index: task.index })));
         }),
       ).pipe(
         finalize(() => pool.clear()),
         toArray(),
         map((results): ToolResult => {
-          const text = formatMultitaskResults(results);
+          // Cut together: N entries of maxResultChars each would be N times a task's result.
+          const text = formatMultitaskResults(shareResultBudget(results, delegation.maxResultChars));
           // The call fails only when nothing succeeded; partial failures are in the results.
           return results.every((r) => r.status === 'failure') ? { text, error: `all ${results.length} tasks failed` } : { text };
         }),

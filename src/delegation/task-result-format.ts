@@ -40,6 +40,12 @@ export interface TaskResultFields extends TaskOutcome {
   readonly taskId: string;
   /** Only inside `<multitask_results>`. */
   readonly index?: number;
+  /**
+   * Characters already cut from the end of `content` with no marker written yet: a
+   * `multitask` entry holds only its start while it waits for the others, and gets its
+   * marker when they are cut together (`shareResultBudget`).
+   */
+  readonly omitted?: number;
 }
 
 /** Marker put where long child output was cut. */

@@ -20,6 +20,8 @@ import type { AgentSpec, Delegation, PooledTask, TaskPool, TaskRequest } from '.
 import { perAgentList } from './per-agent-list.js';
 import { launchBackground, runChild$, type ChildLauncher, type ChildRun } from './run-child.js';
 import { failedTask, truncate, type TaskOutcome, type TaskResultFields } from './task-result-format.js';
+import { heldContent } from './multitask-budget.js';
+import { boundedRequest, shownAgentName, shownTaskId } from './task-labels.js';
 import { TaskRefusedError } from './task-refused-error.js';
 import type { TaskTracker } from './task-tracker.js';
 
@@ -51,6 +53,7 @@ export class TaskRunner implements Delegation {
   readonly maxDepth: number;
   readonly poolSize: number;
   readonly maxItems: number;
+  readonly maxResultChars: number;
   /**
    * The names each spec may give `task`, remade only when the enabled agents change: the
    * `task` and `multitask` schemas read them at every step (twice: the estimate and the
@@ -62,6 +65,7 @@ export class TaskRunner implements Delegation {
     this.maxDepth = o.maxDepth;
     this.poolSize = o.poolSize;
     this.maxItems = o.maxItems;
+    this.maxResultChars = o.maxResultChars;
   }
 
   visibleAgents(): readonly AgentDefinition[] {
@@ -79,20 +83,27 @@ export class TaskRunner implements Delegation {
     return names(this.o.agents.enabled());
   }
 
-  runTask(parent: AgentSpec, request: TaskRequest, context: ToolContext, pool?: TaskPool): Observable<TaskResultFields> {
+  runTask(parent: AgentSpec, given: TaskRequest, context: ToolContext, pool?: TaskPool): Observable<TaskResultFields> {
+    // Its label goes into every event of the child: a model's megabyte one is cut first.
+    const request = boundedRequest(given);
     const fields = { description: request.description, agentName: request.agentName };
     // Minted first, so that a task refused before it starts still has an id of its own.
     const taskId = request.resumeTaskId ?? `task_${randomUUID()}`;
+    // A multitask's entries get their markers when the call cuts them together (they share one budget).
+    const cut = (content: string) => (request.multitask ? heldContent(content, this.maxResultChars) : { content: truncate(content, this.maxResultChars) });
     const run$ = (child: ChildRun): Observable<TaskResultFields> =>
       (request.background ? of(this.launchBounded(child)) : pool ? pool.run(pooled(child), runChild$(child)) : runChild$(child)).pipe(
-        map((outcome): TaskResultFields => ({ ...fields, ...outcome, taskId, content: truncate(outcome.content, this.o.maxResultChars) })),
+        map((outcome): TaskResultFields => ({ ...fields, ...outcome, taskId, ...cut(outcome.content) })),
       );
     return this.prepare$(parent, request, context, taskId, run$).pipe(
       // Only a task that never started gets here (a child's own failure is an outcome).
       catchError((e: unknown) => {
         const why = errorMessage(e);
-        announceRefusal(context, request, taskId, why);
-        return of<TaskResultFields>({ ...fields, ...failedTask(why), taskId });
+        // A name no agent has, an id no task has: anything a model wrote, shown cut like the error shows it.
+        const agentName = shownAgentName(request.agentName);
+        const shownId = shownTaskId(taskId);
+        announceRefusal(context, { ...request, agentName }, shownId, why);
+        return of<TaskResultFields>({ ...fields, agentName, ...failedTask(why), taskId: shownId });
       }),
     );
   }
@@ -174,7 +185,7 @@ export class TaskRunner implements Delegation {
     const definition = this.o.agents.get(name);
     if (definition?.enabled) return definition;
     const visible = this.visibleAgents();
-    throw new UnknownAgentError(name, visible.map((a) => a.name), {
+    throw new UnknownAgentError(shownAgentName(name), visible.map((a) => a.name), {
       disabled: definition !== undefined,
       listing: agentList(visible).replaceAll('\n', '; '),
     });
@@ -190,12 +201,12 @@ export class TaskRunner implements Delegation {
  */
 function checkDelegationRule(parent: AgentSpec, agentName: string, context: ToolContext): void {
   const decision = parent.policy.evaluate('task', agentName);
-  if (decision.action === 'deny') throw new TaskRefusedError(`delegating to "${agentName}" is denied: ${decision.reason}`);
+  if (decision.action === 'deny') throw new TaskRefusedError(`delegating to "${shownAgentName(agentName)}" is denied: ${decision.reason}`);
   // The context judges a subject by the calling agent's rules (`parent.policy`) and the
   // conversation's grants: an `ask` comes back `allow` only through a grant. Only an `ask` is
   // looked up; a name that reads as an outside path (no agent's can) comes back `deny`: refused.
   if (decision.action === 'ask' && context.judgePath?.('task', agentName) !== 'allow') {
-    throw new TaskRefusedError(`delegating to "${agentName}" needs approval (${decision.reason}); use the task tool for it, which asks`);
+    throw new TaskRefusedError(`delegating to "${shownAgentName(agentName)}" needs approval (${decision.reason}); use the task tool for it, which asks`);
   }
 }
 
