@@ -36,7 +36,8 @@ function compactWithin$(scope: RunScope, lastStep: boolean, reason: CompactionRe
   const system: ChatMessage[] = first?.role === 'system' ? [first] : [];
   const session = run.messages.slice(system.length);
   const { requestFixed, fixedTokens } = requestSizing(scope, system, lastStep, window);
-  return compactMessages$({ messages: session, window: estimatedWindow, fixedTokens, reason, summarise: summariser(scope, estimatedWindow) }).pipe(
+  if (requestFixed >= estimatedWindow) return noRoomWarning$(scope, window, requestFixed);
+  return compactMessages$({ messages: session, window: estimatedWindow, fixedTokens, requestFixedTokens: requestFixed, reason, summarise: summariser(scope, estimatedWindow) }).pipe(
     concatMap((outcome) => {
       if (!outcome) return EMPTY;
       run.messages = [...system, ...outcome.messages];
@@ -51,6 +52,27 @@ function compactWithin$(scope: RunScope, lastStep: boolean, reason: CompactionRe
       return maybeThen$(() => sessions.replace!(input.sessionId, outcome.messages), () => of(event(true)));
     }),
   );
+}
+
+/** The runs told already that their window leaves the conversation no room (once a run, not once a step). */
+const toldNoRoom = new WeakSet<RunScope['run']>();
+
+/**
+ * The `Warning` that the system prompt and tool schemas alone fill the window, once a run: no
+ * compaction can make room then (it would eat the conversation, turn after turn, for nothing),
+ * so the request is sent as it is and the server decides (a window set smaller than the
+ * server's, or learned from a lie, is no refusal).
+ */
+function noRoomWarning$(scope: RunScope, window: number, requestFixed: number): Observable<AgentEvent> {
+  const { run, agent } = scope;
+  if (toldNoRoom.has(run)) return EMPTY;
+  toldNoRoom.add(run);
+  const tokens = Math.ceil(requestFixed * tokenRatio(agent.model));
+  const message =
+    `The system prompt and tool schemas alone take about ${tokens} tokens, as much as the ${window}-token context window of model ` +
+    `"${agent.model.id}" or more: the conversation is not compacted (that could not make room), and the request is sent as it is. ` +
+    'Give the model a larger context (llama-server -c, or the contextWindow setting), fewer tools or a shorter system prompt.';
+  return of({ type: 'Warning', runId: run.runId, agentName: run.agentName, code: 'context-window-too-small', message });
 }
 
 /** How a compaction measures the request a session goes in (see {@link requestSizing}). */

@@ -46,7 +46,7 @@ export async function compactStoredSession(agent: AgentScope, sessionId: string,
     const system: ChatMessage[] = instructions ? [{ role: 'system', content: instructions }] : [];
     const { estimatedWindow, requestFixed, fixedTokens } = requestSizing(scope, system, false, window);
     const outcome = await firstValueFrom(
-      compactMessages$({ messages: history, window: estimatedWindow, fixedTokens, reason: 'manual', summarise: summariser(scope, estimatedWindow) }).pipe(
+      compactMessages$({ messages: history, window: estimatedWindow, fixedTokens, requestFixedTokens: requestFixed, reason: 'manual', summarise: summariser(scope, estimatedWindow) }).pipe(
         withAbortSignal(signal),
         defaultIfEmpty(undefined),
       ),

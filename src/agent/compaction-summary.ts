@@ -1,8 +1,9 @@
-import { type Observable, last, map, filter } from 'rxjs';
+import { defer, type Observable, last, map, filter, takeWhile, tap } from 'rxjs';
 import type { ChatMessage } from '../model/chat-message.js';
-import type { ChatRequest, ModelFinish } from '../model/chat-model.js';
-import { estimateRequestTokens, estimateTokens } from '../model/estimate-tokens.js';
+import type { ChatRequest } from '../model/chat-model.js';
+import { CHARS_PER_TOKEN, estimateRequestTokens, estimateTokens } from '../model/estimate-tokens.js';
 import { FALLBACK_COMPACTION_PROMPT, SUMMARY_REQUEST } from '../session/compaction/compaction-prompt.js';
+import type { WrittenSummary } from '../session/compaction/compaction-types.js';
 import { summaryTranscript } from '../session/compaction/summary-transcript.js';
 import type { RunScope } from './run-scope.js';
 import { stepTokens } from './step-budget.js';
@@ -11,13 +12,25 @@ import { stepTokens } from './step-budget.js';
 const SAFE_CHARS_PER_TOKEN = 3;
 
 /**
+ * Characters a summary of `maxTokens` may stream (text and reasoning together) before it is
+ * given up: four times what an honest server sends for that many tokens. The request's idle
+ * timeout never fires on a server that keeps streaming, so a model that ignores `max_tokens`
+ * (or loops) would otherwise hold the run, its session and a growing reply forever.
+ */
+export function summaryStreamLimit(maxTokens: number): number {
+  return Math.max(4_096, maxTokens * CHARS_PER_TOKEN * 4);
+}
+
+/**
  * The summariser of a run's compaction: one request of the run's model (or the `compaction`
  * agent's), without tools, with the `compaction` agent's prompt and settings, at most
  * `maxTokens` long; the transcript is cut to fit `window`. Its usage counts in the run's
  * metrics, and in its token budget with the step it made room for (`RunState.summaryTokens`:
- * a budget covers every token a run uses). Errors when the model fails or writes nothing.
+ * a budget covers every token a run uses). Errors when the model fails or writes nothing. A
+ * reply that streams past {@link summaryStreamLimit} is read no further (its request is
+ * aborted) and its start kept, with why in `stopped`.
  */
-export function summariser(scope: RunScope, window: number): (head: readonly ChatMessage[], maxTokens: number) => Observable<string> {
+export function summariser(scope: RunScope, window: number): (head: readonly ChatMessage[], maxTokens: number) => Observable<WrittenSummary> {
   return (head, maxTokens) => {
     const { agent, run } = scope;
     const setup = agent.compaction;
@@ -32,18 +45,40 @@ export function summariser(scope: RunScope, window: number): (head: readonly Cha
       ],
       settings: { ...(setup?.settings ?? {}), maxTokens: own === undefined ? maxTokens : Math.min(own, maxTokens) },
       sender: { agentName: 'compaction', runId: run.runId, step: run.steps },
-      deltas: false,
     };
-    return (setup?.model ?? agent.model).stream(request).pipe(
-      filter((chunk): chunk is ModelFinish => chunk.type === 'finish'),
-      last(),
-      map((finish) => {
-        run.addUsage(finish.usage);
-        run.summaryTokens += stepTokens(estimateRequestTokens(request), finish).tokens;
-        const text = finish.text.trim();
-        if (text === '') throw new Error(`model "${(setup?.model ?? agent.model).id}" wrote an empty summary`);
-        return text;
-      }),
-    );
+    const model = setup?.model ?? agent.model;
+    const answerTokens = request.settings?.maxTokens ?? maxTokens;
+    const limit = summaryStreamLimit(answerTokens);
+    // Deltas asked for, to count what streams: the finish of a reply that never ends never comes.
+    return defer(() => {
+      let text = '';
+      let streamed = 0;
+      let stopped = false;
+      return model.stream(request).pipe(
+        tap((chunk) => {
+          if (chunk.type === 'text-delta' || chunk.type === 'thinking-delta') streamed += chunk.text.length;
+          if (chunk.type === 'text-delta') text += chunk.text;
+          stopped = streamed > limit;
+        }),
+        // The chunk past the limit is the last read: unsubscribing aborts the request.
+        takeWhile((chunk) => chunk.type !== 'finish' && !stopped, true),
+        filter((chunk) => chunk.type === 'finish' || stopped),
+        last(),
+        map((chunk): WrittenSummary => {
+          if (chunk.type !== 'finish') {
+            // The server's usage of an abandoned reply never comes: charged what was sent and read.
+            run.summaryTokens += estimateRequestTokens(request) + Math.ceil(streamed / CHARS_PER_TOKEN);
+            return { text: text.trim(), stopped: `model "${model.id}" streamed over ${limit} characters for a summary of at most ${answerTokens} tokens (it ignores max_tokens, or loops): the reply was read no further, its start kept` };
+          }
+          run.addUsage(chunk.usage);
+          run.summaryTokens += stepTokens(estimateRequestTokens(request), chunk).tokens;
+          return { text: chunk.text.trim() };
+        }),
+        map((summary) => {
+          if (summary.text === '') throw new Error(summary.stopped ?? `model "${model.id}" wrote an empty summary`);
+          return summary;
+        }),
+      );
+    });
   };
 }

@@ -109,10 +109,14 @@ function requestTokens(scope: RunScope, lastStep: boolean): number {
 /** The failure of a request refused as too long even after its conversation was compacted. */
 function stillTooLong(scope: RunScope, lastStep: boolean, error: unknown): ModelError {
   const status = error instanceof ModelError ? error.status : undefined;
+  const first = scope.run.messages[0];
+  // What no compaction shrinks, named apart: when it is most of the request, the remedy is a larger window or fewer tools.
+  const fixed = estimateRequestTokens({ messages: first?.role === 'system' ? [first] : [], ...(lastStep ? {} : { tools: scope.toolSpecs() }) });
   return new ModelError(
-    `the request still does not fit the context window of model "${scope.agent.model.id}" after compacting the conversation ` +
-      `(about ${requestTokens(scope, lastStep)} tokens estimated with the tool schemas and system prompt): ${errorMessage(error)}. ` +
-      'Give the model a larger context (llama-server -c), fewer tools, a shorter system prompt or a smaller maxTokens',
+    `the request still does not fit the context window of model "${scope.agent.model.id}" after compacting the conversation as far as it helps ` +
+      `(about ${requestTokens(scope, lastStep)} tokens estimated, ${fixed} of them the system prompt and tool schemas, which compaction cannot shrink; ` +
+      `the newest step and the tool results not read yet are kept whole): ${errorMessage(error)}. ` +
+      'Give the model a larger context (llama-server -c), fewer tools, a shorter system prompt, shorter tool outputs or a smaller maxTokens',
     { ...(status === undefined ? {} : { status }), cause: error },
   );
 }

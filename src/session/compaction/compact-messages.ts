@@ -36,7 +36,10 @@ function withinLimit(summary: string, maxTokens: number): { text: string; cutBy?
  * the session is at its target (60% of the room the window leaves it, half its size after
  * the server refused it); if that is not enough, the oldest turns (or steps of a long turn)
  * are summarised by `input.summarise` and the summary replaces them. A `manual` compaction
- * prunes every result before the last turn and summarises everything before it.
+ * prunes every result before the last turn and summarises everything before it. A compaction
+ * that cannot make the request fit does nothing (but for `manual`): none when the system
+ * prompt and tool schemas alone fill the window, no summary when the part it must keep does
+ * not fit beside them.
  * Emits `undefined` when nothing was done; a summary that fails is replaced by a note
  * saying so, and one longer than asked is cut to its limit (either way the outcome's
  * `summaryError` says why): a compaction itself never fails, and a stored summary never
@@ -48,6 +51,9 @@ export function compactMessages$(input: CompactionInput): Observable<CompactionO
   const room = Math.max(0, input.window - input.fixedTokens);
   if (reason === 'context-limit' && before <= room) return of(undefined);
   const manual = reason === 'manual';
+  // The system prompt and tool schemas alone fill the window: pruning and summarising would
+  // only eat the conversation, turn after turn, and the request would still not fit.
+  if (!manual && input.requestFixedTokens >= input.window) return of(undefined);
   let target = Math.floor(room * TARGET_SHARE);
   if (reason === 'context-exceeded') target = Math.min(target, Math.floor(before / 2));
   const lastUser = messages.findLastIndex((m) => m.role === 'user');
@@ -64,10 +70,17 @@ export function compactMessages$(input: CompactionInput): Observable<CompactionO
   const maxSummary = summaryTokens(target);
   const cut = chooseCut(pruned, Math.max(0, target - maxSummary), manual);
   if (cut === undefined || cut <= 0) return of(prunedCount > 0 ? outcome(pruned, 0) : undefined);
+  // What a summary keeps (at least the newest step, with the results the model has not read
+  // yet, never pruned) does not fit beside the fixed part: a summary cannot make the request
+  // fit, and would replace the turns before it for nothing (a `read` of 50,000 characters under
+  // an 8K window). The request goes as it is; the server's refusal says why.
+  if (!manual && input.requestFixedTokens + estimateTokens(pruned.slice(cut)) > input.window) {
+    return of(prunedCount > 0 ? outcome(pruned, 0) : undefined);
+  }
   return input.summarise(pruned.slice(0, cut), maxSummary).pipe(
     map((summary) => {
-      const { text, cutBy } = withinLimit(summary, maxSummary);
-      return outcome(withSummary(pruned, cut, text), cut, cutBy);
+      const { text, cutBy } = withinLimit(summary.text, maxSummary);
+      return outcome(withSummary(pruned, cut, text), cut, summary.stopped ?? cutBy);
     }),
     catchError((error: unknown) => {
       const why = errorMessage(error);

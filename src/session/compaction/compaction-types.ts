@@ -16,12 +16,26 @@ export interface CompactionInput {
   readonly window: number;
   /** Tokens every request takes besides the session: the system prompt, the tool schemas and room for the answer. */
   readonly fixedTokens: number;
+  /**
+   * The part of `fixedTokens` the request sends (the system prompt and tool schemas), without
+   * the room for the answer: a session that cannot fit beside it, even cut to its newest step,
+   * cannot be made to fit by any compaction (see `compactMessages$`).
+   */
+  readonly requestFixedTokens: number;
   readonly reason: CompactionReason;
   /**
    * Writes the summary of `head` in at most `maxTokens`; errors when it cannot (the
    * compaction then keeps a plain note instead, and says why).
    */
-  readonly summarise: (head: readonly ChatMessage[], maxTokens: number) => Observable<string>;
+  readonly summarise: (head: readonly ChatMessage[], maxTokens: number) => Observable<WrittenSummary>;
+}
+
+/** What a summariser wrote. */
+export interface WrittenSummary {
+  /** The summary (cut to its limit by the compaction when longer). */
+  readonly text: string;
+  /** Set when the reply was not read to its end, and why: `text` is its start (a model streaming without end). */
+  readonly stopped?: string;
 }
 
 /** What a compaction did. */

@@ -1,3 +1,4 @@
+import { load } from 'js-yaml';
 import { describeValue } from '../../validation/describe-value.js';
 import { readFrontMatter } from '../front-matter.js';
 import { misspeltKeyWarnings } from '../misspelt-keys.js';
@@ -47,7 +48,9 @@ const NOT_HONOURED: Readonly<Record<string, string>> = {
 export function skillText(text: string, file: string, name: string): SkillText {
   const { data, body } = readFrontMatter(text, file, file);
   if (data['name'] !== name) {
-    throw new Error(`${file}: front matter "name" must be the folder's name "${name}", got ${describeValue(data['name'])}`);
+    // A folder named `123`, `true`, `null` or `1e3` is a fine skill name, but YAML reads it unquoted as something else.
+    const quote = typeof data['name'] !== 'string' && typeof plainYaml(name) !== 'string' ? ` (YAML reads ${name} so: write it in quotes, name: "${name}")` : '';
+    throw new Error(`${file}: front matter "name" must be the folder's name "${name}", got ${describeValue(data['name'])}${quote}`);
   }
   const description = data['description'];
   if (typeof description !== 'string' || description.trim() === '') {
@@ -67,6 +70,15 @@ export function skillText(text: string, file: string, name: string): SkillText {
     warnings.splice(MAX_WARNINGS, more, `and ${more} more front matter ${more === 1 ? 'key' : 'keys'} like these: remove them`);
   }
   return Object.freeze({ description: description.trim(), body: body.trim(), warnings: Object.freeze(warnings) });
+}
+
+/** What YAML reads a skill name (letters, digits, `_`, `-`) as, unquoted. */
+function plainYaml(name: string): unknown {
+  try {
+    return load(name);
+  } catch {
+    return undefined; // `-` alone, say: not a string either
+  }
 }
 
 function spelling(key: string): string {

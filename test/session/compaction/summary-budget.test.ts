@@ -32,7 +32,7 @@ async function agentOn(tokenBudget: number, busy = false): Promise<{ agent: ReAc
   const handler: FakeHandler = (r) => {
     if (isSummaryRequest(r)) return { text: SUMMARY, usage: SUMMARY_USAGE };
     steps++;
-    if (steps === 1) return { status: 400, errorMessage: "This model's maximum context length is 8 tokens" };
+    if (steps === 1) return { status: 400, errorMessage: "This model's maximum context length is 300 tokens" };
     if (busy && steps === 2) return { toolCalls: [{ name: 'fetch_page', arguments: { text: 'topic 9' } }], usage: ANSWER_USAGE };
     return { text: 'the answer', usage: ANSWER_USAGE };
   };
