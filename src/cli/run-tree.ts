@@ -1,7 +1,9 @@
-import { catchError, concatWith, defer, EMPTY, type Observable, tap, throwError } from 'rxjs';
+import { catchError, concatWith, defer, EMPTY, map, type Observable, tap, throwError } from 'rxjs';
 import { liveTree } from '../adapters/terminal-tree/index.js';
 import type { AgentEvent } from '../events/agent-event.js';
+import { errorMessage } from '../errors/error-message.js';
 import type { CliIO } from './cli-io.js';
+import { shownText } from './shown-error.js';
 
 /**
  * A run's events drawn as a tree on `io.stdout` by `liveTree`, passed through unchanged,
@@ -10,6 +12,9 @@ import type { CliIO } from './cli-io.js';
  * line before stderr says the same. It is left to stderr alone, as every error of a command
  * that ran nothing is. A failure after the tree began is drawn in it and said on stderr too:
  * on a terminal the tree's line is cut to the width, and stderr keeps the whole advice.
+ *
+ * The tree prints the run's own error whole (its `run failed:` line, its `error:` line): the
+ * tree is given it cut to its start and end (see `shownText`), since a model server writes it.
  *
  * @example
  * ```ts
@@ -20,15 +25,39 @@ export function runTree(events$: Observable<AgentEvent>, io: Pick<CliIO, 'stdout
   return defer(() => {
     let began = false;
     let refused: { readonly error: unknown } | undefined;
+    let failure: { readonly error: unknown } | undefined;
     return events$.pipe(
       tap(() => (began = true)),
       catchError((error: unknown) => {
-        if (began) return throwError(() => error);
-        refused = { error };
-        return EMPTY; // the tree ends with nothing drawn; the error follows it
+        if (!began) {
+          refused = { error };
+          return EMPTY; // the tree ends with nothing drawn; the error follows it
+        }
+        failure = { error };
+        return throwError(() => clippedError(error));
       }),
+      map(clippedEnd),
       liveTree({ output: io.stdout }),
+      // The caller gets the run's own error, not the tree's cut copy (stderr cuts it too, see `shownError`).
+      catchError((error: unknown) => throwError(() => (failure === undefined ? error : failure.error))),
       concatWith(defer(() => (refused === undefined ? EMPTY : throwError(() => refused!.error)))),
     );
   });
+}
+
+// The run's own end (not a task's, which the tree cuts to a line itself) with its error cut for printing.
+function clippedEnd(event: AgentEvent): AgentEvent {
+  if (event.type !== 'RunEnd' || event.error === undefined) return event;
+  const error = shownText(event.error);
+  return error === event.error ? event : { ...event, error };
+}
+
+// An error of the same name whose message is cut for printing (the tree writes `name: message`).
+function clippedError(error: unknown): unknown {
+  const message = errorMessage(error);
+  const shown = shownText(message);
+  if (shown === message) return error;
+  const copy = new Error(shown);
+  copy.name = error instanceof Error ? error.name : 'Error';
+  return copy;
 }

@@ -169,12 +169,13 @@ const ENGINE_OPTIONS_SCHEMA = {
     /**
      * Remote A2A agents (definitions with `a2a: <card URL>`): `token` (default
      * `RXHARNESS_A2A_TOKEN`), `headers(request)` for credentials per remote, `idleTimeoutMs`
-     * (default 5 minutes; 0: never). See `RemoteA2AOptions`.
+     * (default 5 minutes; 0: never), and what one remote task may send: `maxUpdates` (default
+     * 25,000) and `maxChars` (default 1,000,000). See `RemoteA2AOptions`.
      */
     a2a: {
       ...kind('object', 'an object'),
       errorMessage: { type: MUST_BE_KIND, additionalProperties: '{parent} has unknown key {unknown}; known: {known}' },
-      properties: { token: kind('string', 'a string'), headers: byMethod('function', 'a function'), idleTimeoutMs: timerMs(0) },
+      properties: { token: kind('string', 'a string'), headers: byMethod('function', 'a function'), idleTimeoutMs: timerMs(0), maxUpdates: count(1), maxChars: count(1) },
       additionalProperties: false,
     },
   },

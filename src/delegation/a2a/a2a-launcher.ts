@@ -7,7 +7,7 @@ import type { ChildLauncher, ChildRun } from '../run-child.js';
 import { truncate } from '../task-result-format.js';
 import { DeltaCoalescer } from './delta-coalescer.js';
 import { remoteA2AClient } from './remote-a2a-client.js';
-import { DEFAULT_A2A_IDLE_TIMEOUT_MS, type RemoteA2AOptions } from './remote-a2a-options.js';
+import { DEFAULT_A2A_IDLE_TIMEOUT_MS, DEFAULT_A2A_MAX_CHARS, DEFAULT_A2A_MAX_UPDATES, type RemoteA2AOptions } from './remote-a2a-options.js';
 import { RemoteCredentials } from './remote-credentials.js';
 import { RemoteUpdates, type RemoteEnd } from './remote-updates.js';
 import { StreamRedactor } from './stream-redactor.js';
@@ -22,11 +22,11 @@ export const YIELD_EVERY = 200;
  */
 export const MAX_REMOTE_ERROR_CHARS = 4_000;
 
-/** Bounds on what one remote task may send. */
+/** Bounds on what one remote task may send, over the engine's `a2a` options. */
 export interface RemoteA2ALimits {
-  /** The most characters of text (artifacts and status messages together); beyond it the task fails. Default 1,000,000. */
+  /** The most characters of text (artifacts and status messages together); beyond it the task fails. Default `a2a.maxChars`, else 1,000,000. */
   readonly maxChars?: number;
-  /** The most updates; beyond it the task fails (a remote that never ends). Default 25,000. */
+  /** The most updates; beyond it the task fails (a remote that never ends). Default `a2a.maxUpdates`, else 25,000. */
   readonly maxUpdates?: number;
   /** Milliseconds a cancel waits for the remote task's id (to send `tasks/cancel`) before it drops the stream. Default 10,000. */
   readonly cancelWaitMs?: number;
@@ -62,8 +62,8 @@ export interface RemoteA2AAgent {
  */
 export function a2aLauncher(remote: RemoteA2AAgent, options: RemoteA2AOptions = {}, limits: RemoteA2ALimits = {}): ChildLauncher {
   const { cardUrl, untrustedFile } = remote;
-  const maxChars = limits.maxChars ?? 1_000_000;
-  const maxUpdates = limits.maxUpdates ?? 25_000;
+  const maxChars = limits.maxChars ?? options.maxChars ?? DEFAULT_A2A_MAX_CHARS;
+  const maxUpdates = limits.maxUpdates ?? options.maxUpdates ?? DEFAULT_A2A_MAX_UPDATES;
   const cancelWaitMs = limits.cancelWaitMs ?? 10_000;
   const idleMs = options.idleTimeoutMs ?? DEFAULT_A2A_IDLE_TIMEOUT_MS;
   return {
@@ -151,8 +151,8 @@ export function a2aLauncher(remote: RemoteA2AAgent, options: RemoteA2AOptions = 
             if (unsubscribed || finished) return stopRemote(); // cancelled, or timed out, before the task's id was known
             if (updates.foreign !== undefined) throw new Error(`it sent an update for ${updates.foreign}: one stream carries one task`);
             stillAlive();
-            if (++count > maxUpdates) throw new Error(`it sent more than ${maxUpdates} updates without finishing`);
-            if (updates.chars > maxChars) throw new Error(`it sent more than ${maxChars} characters of text`);
+            if (++count > maxUpdates) throw new Error(`it sent more than ${maxUpdates} updates without finishing (the engine's a2a.maxUpdates)`);
+            if (updates.chars > maxChars) throw new Error(`it sent more than ${maxChars} characters of text (the engine's a2a.maxChars)`);
             begin();
             for (const event of events) deltas.add(event);
             if (updates.end !== undefined) break;

@@ -1,6 +1,12 @@
 /** Milliseconds a remote A2A task may go without an update before it is cancelled: 5 minutes. */
 export const DEFAULT_A2A_IDLE_TIMEOUT_MS = 300_000;
 
+/** The most updates a remote A2A task may send by default (see {@link RemoteA2AOptions.maxUpdates}). */
+export const DEFAULT_A2A_MAX_UPDATES = 25_000;
+
+/** The most characters of text a remote A2A task may send by default (see {@link RemoteA2AOptions.maxChars}). */
+export const DEFAULT_A2A_MAX_CHARS = 1_000_000;
+
 /** One HTTP request to a remote A2A agent (its card, a JSON-RPC call), as {@link RemoteA2AOptions.headers} sees it. */
 export interface RemoteA2ARequest {
   /** The URL this request goes to: the card's, or the JSON-RPC URL the card names. */
@@ -14,7 +20,8 @@ export interface RemoteA2ARequest {
 /**
  * How this engine talks to remote A2A agents (definitions with `a2a: <card URL>`): the
  * engine option `a2a`. Without it, every remote a trusted definition names gets
- * `RXHARNESS_A2A_TOKEN` as its bearer token and tasks idle for 5 minutes are cancelled.
+ * `RXHARNESS_A2A_TOKEN` as its bearer token, tasks idle for 5 minutes are cancelled, and a
+ * task may send 25,000 updates and 1,000,000 characters.
  *
  * @example
  * ```ts
@@ -58,4 +65,15 @@ export interface RemoteA2AOptions {
    * task's start (the card, the connection) and from each update. Default 5 minutes; 0: never.
    */
   readonly idleTimeoutMs?: number;
+  /**
+   * The most updates one remote task may send (a remote that never finishes); past it the task
+   * fails and is cancelled there. An integer >= 1; default 25,000.
+   */
+  readonly maxUpdates?: number;
+  /**
+   * The most characters of text one remote task may send (its artifacts, status messages and
+   * ids kept together); past it the task fails and is cancelled there. An integer >= 1;
+   * default 1,000,000.
+   */
+  readonly maxChars?: number;
 }

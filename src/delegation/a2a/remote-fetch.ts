@@ -1,4 +1,5 @@
 import { withheldCredentials, type RemoteCredentials } from './remote-credentials.js';
+import { sseLines } from './sse-lines.js';
 
 /**
  * The most bytes of a remote A2A agent's answer read when it is not the task's event stream:
@@ -24,6 +25,9 @@ export const MAX_A2A_BODY_BYTES = 1 << 20;
  *   workspace one, saying so and how to trust it;
  * - a body other than the task's event stream past {@link MAX_A2A_BODY_BYTES}: its reading
  *   stops there and the connection is closed.
+ *
+ * The event stream is handed on in whole lines ending in `\n`, which the SDK's reader needs,
+ * whether the remote ends them with `\r\n`, `\n` or `\r` (all three are SSE); see `sseLines`.
  */
 export function remoteFetch(credentials: RemoteCredentials, signal: AbortSignal): typeof fetch {
   return async (input, init) => {
@@ -46,7 +50,7 @@ export function remoteFetch(credentials: RemoteCredentials, signal: AbortSignal)
       await response.body?.cancel();
       throw new Error(withheldCredentials(url, response.status, credentials.untrustedFile));
     }
-    return isEventStream(headers, response) ? response : capped(response, url, MAX_A2A_BODY_BYTES);
+    return isEventStream(headers, response) ? wholeLines(response) : capped(response, url, MAX_A2A_BODY_BYTES);
   };
 }
 
@@ -54,6 +58,12 @@ export function remoteFetch(credentials: RemoteCredentials, signal: AbortSignal)
 function isEventStream(request: Headers, response: Response): boolean {
   const eventStream = (type: string | null) => type?.toLowerCase().startsWith('text/event-stream') ?? false;
   return response.ok && eventStream(request.get('accept')) && eventStream(response.headers.get('content-type'));
+}
+
+/** The task's event stream in whole lines, each ending in `\n` whatever the remote ends it with (see `sseLines`). */
+function wholeLines(response: Response): Response {
+  if (response.body === null) return response;
+  return new Response(response.body.pipeThrough(sseLines()), { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
 /** `response` whose body errors (and stops being read) past `limit` bytes, whatever its `Content-Length` says. */

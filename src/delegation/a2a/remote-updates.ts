@@ -48,7 +48,7 @@ export class RemoteUpdates {
   foreign: string | undefined;
   /** How the task ended, once a terminal (or waiting) state arrived. */
   end: RemoteEnd | undefined;
-  /** Characters of text received so far. */
+  /** Characters of text received so far (with the id of each artifact, kept until the end). */
   chars = 0;
   /** A direct answer (a `message` instead of a task). */
   message: string | undefined;
@@ -80,6 +80,8 @@ export class RemoteUpdates {
         return artifact === undefined ? [] : this.#artifact(artifact, payload.value.append);
       }
       case 'message': {
+        // A message naming a task or context is held to the stream's one task like any update.
+        if (!this.#ours(payload.value.taskId, payload.value.contextId)) return [];
         const text = textOf(payload.value.parts);
         this.chars += text.length;
         this.message = text;
@@ -94,8 +96,10 @@ export class RemoteUpdates {
   // One artifact's text: appended to what it had, or sent whole (only what is new is a delta).
   #artifact(artifact: Artifact, append: boolean): ReasonDeltaEvent[] {
     const text = textOf(artifact.parts);
-    this.chars += text.length;
     const before = this.#artifacts.get(artifact.artifactId);
+    // A new artifact's id is kept (as a key) as long as the task runs: it counts as text, or
+    // 25,000 updates of empty artifacts with ids of megabytes each would be kept whole.
+    this.chars += text.length + (before === undefined ? artifact.artifactId.length : 0);
     const appended = append && before !== undefined;
     this.#artifacts.set(artifact.artifactId, appended ? before + text : text);
     // An appended chunk is new as it is: comparing it with what came before would copy the
