@@ -4,7 +4,8 @@
  * list of 200 answers of 12,000 characters is 2.4 million characters, read back into every
  * later request of the conversation). So the entries share a total, and the longest are cut
  * first: an entry shorter than an even share keeps all of it, and what it leaves goes to the
- * others.
+ * others. The background results delivered together in front of a prompt share it the same
+ * way (`backgroundResults`).
  *
  * @module
  */
