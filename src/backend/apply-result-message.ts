@@ -12,6 +12,8 @@ export interface ResultsState {
   readonly origin: string;
   /** The conversation's result `key` as Redis holds it now (`readWaitingResultAt`), or undefined when it holds none. */
   readonly stored: (sessionId: string, key: string) => Promise<TaskInfo | undefined>;
+  /** What Redis says of the conversation's result `key` now (`readResultFate`): waiting, gone (taken or dropped), neither, or failed. */
+  readonly fate: (sessionId: string, key: string) => Promise<TaskInfo | 'gone' | 'failed' | undefined>;
 }
 
 /**
@@ -23,11 +25,15 @@ export interface ResultsState {
  * - `put`: the result waits (one given back, `back`, is no longer taken), as Redis holds it.
  *   A forged result taken from the message would reach a conversation's next prompt and grow
  *   the mirror past Redis's bound. Read after the message, a result taken or dropped
- *   meanwhile is not brought back: their messages, applied at once, marked it taken;
+ *   meanwhile is not brought back: their messages, applied at once, marked it taken. One
+ *   whose take or drop is still being checked is checked afresh (below), which decides;
  * - `dropped`, `taken`: the results are forgotten at once (so a late put's read-back does not
- *   bring them back), then Redis is asked whether it still holds them: a forged message
- *   would have every engine forget a result waiting there until restart. One still held is
- *   brought back, unless a later message on it decides (its own check does). A drop of one
+ *   bring them back), then Redis is asked what became of them, and only its word stands
+ *   (unless a later message on one decides: its own check does): one still held is brought
+ *   back (a forged message would have every engine forget a result waiting there until
+ *   restart); one Redis records taken or dropped (`RedisKeys.resultsGone`) stays forgotten;
+ *   one it knows nothing of (not put yet) is forgotten no longer, so its put, when it comes,
+ *   is delivered (a forged message would have had every engine ignore it). A drop of one
  *   delivered as Redis dropped it changes no result. This mirror's own takes were made here;
  * - every message but this mirror's own `noted`, `renoted` (made here at once): the
  *   conversation's note of dropped results is read back from Redis, never taken from the
@@ -38,8 +44,12 @@ export interface ResultsState {
 export function applyResultMessage(state: ResultsState, message: ResultMessage): void {
   const { mirror, notes, origin } = state;
   if (message.op === 'put') {
-    if (message.back === true) mirror.untake(resultKey(message.info));
-    void state.stored(message.info.sessionId, resultKey(message.info)).then((stored) => stored && mirror.add(stored));
+    const key = resultKey(message.info);
+    if (message.back === true) mirror.untake(key);
+    // Forgotten on a word still being checked (a check sent before this put may answer after
+    // its read-back): a fresh check, sent after the put, decides instead.
+    if (mirror.isChecking(key)) return forgetChecked(state, message.info.sessionId, key);
+    void state.stored(message.info.sessionId, key).then((stored) => stored && mirror.add(stored));
     return;
   }
   if (message.op === 'dropped') {
@@ -55,12 +65,15 @@ export function applyResultMessage(state: ResultsState, message: ResultMessage):
   if (message.origin !== origin) notes.refresh(message.sessionId);
 }
 
-/** Forgets a result on another's word, then brings it back if Redis still holds it (see above). */
+/**
+ * Forgets a result on another's word, then keeps it forgotten only if Redis says it is gone
+ * (see above). Redis failing leaves it forgotten, as the word said.
+ */
 function forgetChecked(state: ResultsState, sessionId: string, key: string): void {
   const word = state.mirror.forget(sessionId, key);
-  void state.stored(sessionId, key).then((stored) => {
-    if (!state.mirror.settle(key, word) || !stored) return;
+  void state.fate(sessionId, key).then((fate) => {
+    if (!state.mirror.settle(key, word) || fate === 'gone' || fate === 'failed') return;
     state.mirror.untake(key);
-    state.mirror.add(stored);
+    if (fate) state.mirror.add(fate);
   });
 }

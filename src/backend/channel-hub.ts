@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { badMessagesOn } from './channel-warnings.js';
+import { badMessagesOn, type BadMessageReporter } from './channel-warnings.js';
 import { errorMessage } from '../errors/error-message.js';
 
 type Handler = (message: string) => void;
@@ -10,10 +10,13 @@ type Handler = (message: string) => void;
  * (A connection in subscriber mode can do nothing else, so it is kept apart from the one
  * that sends commands.)
  * A message a handler throws on (not JSON, not what the channel carries) is skipped and said
- * (`badMessagesOn`: at most once a minute per channel), never thrown on.
+ * (`badMessagesOn`: at most once a minute per channel; held until the hub closes), never
+ * thrown on.
  */
 export class ChannelHub {
   readonly #handlers = new Map<string, Set<Handler>>();
+  /** The warnings of each channel a handler threw on, released at close. */
+  readonly #bad = new Map<string, BadMessageReporter>();
 
   constructor(private readonly sub: Redis) {
     sub.on('message', (channel: string, message: string) => {
@@ -23,7 +26,9 @@ export class ChannelHub {
         } catch (e) {
           // A message that is not what the channel carries (a bug elsewhere, or anyone with
           // access to the Redis) is dropped: thrown here it would crash the process.
-          badMessagesOn(channel, 'It changed nothing here').report(errorMessage(e), message);
+          let bad = this.#bad.get(channel);
+          if (!bad) this.#bad.set(channel, (bad = badMessagesOn(channel, 'It changed nothing here')));
+          bad.report(errorMessage(e), message);
         }
       }
     });
@@ -47,6 +52,8 @@ export class ChannelHub {
   /** Closes the connection. */
   close(): void {
     this.#handlers.clear();
+    for (const bad of this.#bad.values()) bad.release();
+    this.#bad.clear();
     this.sub.disconnect();
   }
 }

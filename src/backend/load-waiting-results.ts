@@ -79,6 +79,24 @@ export async function readWaitingResultAt(redis: Redis, keys: RedisKeys, session
   return typeof read === 'string' ? undefined : read;
 }
 
+/**
+ * What Redis says of the conversation's result `field` (a `resultKey`) now: the result, when
+ * it waits there (as {@link readWaitingResultAt} reads it); `'gone'` when it was taken or
+ * dropped (`RedisKeys.resultsGone`); undefined when neither (never put yet, or expired);
+ * `'failed'` when Redis fails. A `taken` or `dropped` message is believed only on `'gone'`.
+ *
+ * @internal
+ */
+export async function readResultFate(redis: Redis, keys: RedisKeys, sessionId: string, field: string): Promise<TaskInfo | 'gone' | 'failed' | undefined> {
+  const gone = redis.hexists(keys.resultsGone(sessionId), field).catch((err: unknown) => (isWrongType(err) ? 0 : ('failed' as const)));
+  const waiting = await readWaitingResultAt(redis, keys, sessionId, field);
+  const found = await gone;
+  if (waiting) return waiting;
+  return found === 'failed' ? found : found === 1 ? 'gone' : undefined;
+}
+
+const isWrongType = (err: unknown): boolean => err instanceof Error && err.message.startsWith('WRONGTYPE');
+
 /** The result read from `field` of `key`, or why it is none a put writes there. */
 function misfiled(keys: RedisKeys, key: string, field: string, read: ReturnType<typeof readTaskRecord>): TaskInfo | string {
   if ('problem' in read) return read.problem;

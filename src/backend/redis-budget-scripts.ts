@@ -12,15 +12,41 @@
  * and came back) counts what it used and gives back nothing twice.
  */
 
+import { shownKey } from './bad-data-warning.js';
+import { RedisBackendError } from './redis-backend-error.js';
+
+/**
+ * Refuses a chain whose budgets are not what these scripts write (each a hash whose counts
+ * are whole numbers) before the first write: planted or damaged, `tonumber` reads a count
+ * of `abc` as nil and the script fails midway with a Lua error naming neither key nor field
+ * (a failing script keeps what it wrote before). Answers `{ 'corrupt', key, field, value }`
+ * for the first one found (`field` '' and `value` its type: a key of another type).
+ */
+const CHECKED = `
+local function corrupt(n)
+  for i = 1, n do
+    local found = redis.call('TYPE', KEYS[i]).ok
+    if found ~= 'hash' and found ~= 'none' then return {'corrupt', KEYS[i], '', found} end
+    local names = {'limit', 'used', 'reserved', 'last'}
+    local h = redis.call('HMGET', KEYS[i], unpack(names))
+    for j = 1, #names do
+      if h[j] and not string.match(h[j], '^%-?%d+$') then return {'corrupt', KEYS[i], names[j], h[j]} end
+    end
+  end
+end`;
+
 /**
  * Reserves for one request on every node of a chain, only if each still has something left
  * once what is in flight is counted. KEYS: the chain, then (when held) the job's hash of
  * held reservations; ARGV: the estimate (0: the pool's last request, else 1), the expiry,
  * the reservation's id (`''`: not held), then each node's limit. Answers { tokens reserved
- * (0: refused), least left after, binding limit, its used, least remaining }.
+ * (0: refused), least left after, binding limit, its used, least remaining }, or what
+ * `CHECKED` found corrupt.
  */
-export const RESERVE = `
+export const RESERVE = `${CHECKED}
 local n = #ARGV - 3
+local bad = corrupt(n)
+if bad then return bad end
 local avail, bl, bu, rem
 for i = 1, n do
   redis.call('HSETNX', KEYS[i], 'limit', ARGV[i + 3])
@@ -50,11 +76,13 @@ return {tokens, avail - tokens, bl, bu, rem}`;
  * Replaces a reservation with what the request used, on every node of the chain. KEYS: the
  * chain, then (when held) the job's hash of held reservations; ARGV: tokens reserved,
  * tokens used, the expiry, the reservation's id (`''`: not held). Answers { binding limit,
- * its used, least remaining, least left for a new request }.
+ * its used, least remaining, least left for a new request }, or what `CHECKED` found corrupt.
  */
-export const SETTLE = `
+export const SETTLE = `${CHECKED}
 local held = ARGV[4] ~= ''
 local n = held and #KEYS - 1 or #KEYS
+local bad = corrupt(n)
+if bad then return bad end
 -- A held reservation already released (its worker was taken for dead) is not given back twice.
 local giveBack = (not held) or redis.call('HDEL', KEYS[n + 1], ARGV[4]) == 1
 local bl, bu, rem, avail
@@ -91,3 +119,19 @@ for _, text in ipairs(entries) do
 end
 redis.call('DEL', KEYS[1])
 return #entries`;
+
+
+/**
+ * The counts a budget script answered, or, when it found a budget in the chain corrupt
+ * (`CHECKED`), an error naming its key and field: the run fails on it, saying what to mend,
+ * rather than on a Lua error.
+ *
+ * @throws RedisBackendError when a budget is corrupt.
+ * @internal
+ */
+export function budgetAnswer(answer: unknown): number[] {
+  if (!Array.isArray(answer) || answer[0] !== 'corrupt') return answer as number[];
+  const [, key, field, value] = answer.map(String) as [string, string, string, string];
+  const what = field === '' ? `it is a ${shownKey(value)}, not a hash` : `its "${field}" is "${shownKey(value)}", not a whole number`;
+  throw new RedisBackendError(`the token budget stored at ${shownKey(key)} in Redis is corrupt: ${what}. Something other than rxharness wrote it; delete the key (its pool starts afresh) or give the backend a Redis prefix of its own`);
+}

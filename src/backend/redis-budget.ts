@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { BudgetReservation, BudgetState, SharedBudget, TokenBudget } from '../model/token-budget.js';
-import { RELEASE_HELD, RESERVE, SETTLE } from './redis-budget-scripts.js';
+import { budgetAnswer, RELEASE_HELD, RESERVE, SETTLE } from './redis-budget-scripts.js';
 import type { RedisKeys } from './redis-keys.js';
 import { RemoteTaskError } from './remote-task-error.js';
 
@@ -88,7 +88,7 @@ export class RedisTokenBudget implements TokenBudget {
     const { nodes } = this;
     const id = this.held ? randomUUID() : '';
     const args = [estimate === undefined ? 0 : Math.max(1, tokenCount(estimate)), POOL_TTL_MS, id, ...nodes.map((n) => n.limit)];
-    const [tokens, after, limit, used, remaining] = (await this.redis.eval(RESERVE, ...this.#keys(), ...args)) as number[];
+    const [tokens, after, limit, used, remaining] = budgetAnswer(await this.redis.eval(RESERVE, ...this.#keys(), ...args));
     this.#known = { limit: limit!, used: used!, remaining: remaining!, available: after! };
     if (tokens === 0) return undefined;
     let settling: Promise<BudgetState> | undefined;
@@ -116,7 +116,7 @@ export class RedisTokenBudget implements TokenBudget {
   }
 
   async #settle(tokens: number, spent: number, id: string): Promise<BudgetState> {
-    const [limit, used, remaining, available] = (await this.redis.eval(SETTLE, ...this.#keys(), tokens, tokenCount(spent), POOL_TTL_MS, id)) as number[];
+    const [limit, used, remaining, available] = budgetAnswer(await this.redis.eval(SETTLE, ...this.#keys(), tokens, tokenCount(spent), POOL_TTL_MS, id));
     this.#known = { limit: limit!, used: used!, remaining: remaining!, available: available! };
     return { limit: limit!, used: used!, remaining: Math.max(0, remaining!) };
   }

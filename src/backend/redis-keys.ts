@@ -82,6 +82,14 @@ export class RedisKeys {
     return `${this.prefix}:runs-events`;
   }
 
+  /**
+   * Marks a run cancelled by another engine (kept 10 minutes), written with the cancel's
+   * message: the owner cancels only a run Redis marks so (anyone can publish a message).
+   */
+  runCancelled(runId: string): string {
+    return `${this.prefix}:run-cancelled:${runId}`;
+  }
+
   /** Where cancels of remote tasks travel to the workers (message: the job id). */
   get cancelChannel(): string {
     return `${this.prefix}:task-cancel`;
@@ -143,6 +151,16 @@ export class RedisKeys {
   /** A conversation's background results waiting for its next prompt (a hash: `<task>\n<run start>` to JSON). */
   results(sessionId: string): string {
     return `${this.prefix}:results:${sessionId}`;
+  }
+
+  /**
+   * The background results of a conversation that were taken (delivered) or dropped by the
+   * bound (a hash: `<task>\n<run start>` to `1`; kept as long as a result waits, renewed by
+   * each take and drop): what a `taken` or `dropped` message on the results channel is checked
+   * against before a mirror forgets a result for good, and what refuses a late put of one.
+   */
+  resultsGone(sessionId: string): string {
+    return `${this.prefix}:results-gone:${sessionId}`;
   }
 
   /**

@@ -1,23 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { ApprovalDecision } from '../permission/approval.js';
-import { AnswerNotAppliedError } from '../runs/answer-not-applied-error.js';
 import { ofTask } from '../runs/pending-approvals.js';
 import type { RunOwner, SharedRunRecord, SharedRuns } from '../runs/shared-runs.js';
-import { answerState, claimAnswer, offerAnswer, settleAnswer, withdrawAnswer } from './answer-claim.js';
+import { awaitVerdict } from './answer-wait.js';
 import type { ChannelHub } from './channel-hub.js';
 import { loadHash } from './load-hash.js';
-import { storedDecision } from './stored-decision.js';
 import type { RedisKeys } from './redis-keys.js';
 import { parseRunRecord, type OwnedRecord } from './run-record.js';
-
-type RunMessage =
-  | { readonly op: 'put'; readonly record: OwnedRecord }
-  | { readonly op: 'forget'; readonly runId: string }
-  | { readonly op: 'cancel'; readonly runId: string }
-  // `claim`: the answer waits in Redis (answer-claim.ts) and the owner claims it before applying it.
-  | { readonly op: 'answer'; readonly runId: string; readonly approvalId: string; readonly taskId?: string | null; readonly decision: ApprovalDecision; readonly requestId?: string; readonly claim?: boolean }
-  | { readonly op: 'answered'; readonly requestId: string; readonly ok: boolean };
+import { applyRunMessage, CANCEL_MARK_MS, type RunMessage, type RunsChannelState } from './runs-channel.js';
 
 /** How long an answer sent to another instance waits for its owner's verdict by default (an owner gone never gives one). */
 export const ANSWER_WAIT_MS = 5000;
@@ -31,8 +22,10 @@ export const ANSWER_WAIT_MS = 5000;
  * answering one approval at once, the owner's first-come check lets exactly one win, and
  * the other learns it lost. An answer the owner does not claim within the wait (it is busy,
  * stopped or gone) is withdrawn atomically, so it is never applied later, and its sender
- * is told so (`AnswerNotAppliedError`) rather than a bare "not taken". Each record names the instance (backend) that owns it, so a run
- * whose instance died can be found and ended (see `dead-owner-sweep.ts`).
+ * is told so (`AnswerNotAppliedError`) rather than a bare "not taken" (answer-wait.ts). Each
+ * record names the instance (backend) that owns it, so a run whose instance died can be found
+ * and ended (see `dead-owner-sweep.ts`). The channel's messages are applied by runs-channel.ts,
+ * none on its word alone.
  *
  * @internal
  */
@@ -59,7 +52,17 @@ export class RedisSharedRuns implements SharedRuns {
   /** Loads the runs Redis knows (skipping records that are not records) and follows their changes. */
   static async create(redis: Redis, keys: RedisKeys, hub: ChannelHub, instanceId: string, answerWaitMs = ANSWER_WAIT_MS): Promise<{ runs: RedisSharedRuns; stop: () => void }> {
     const runs = new RedisSharedRuns(redis, keys, instanceId, answerWaitMs);
-    const unlisten = await hub.listen(keys.runsChannel, (text) => runs.#onMessage(JSON.parse(text) as RunMessage));
+    const state: RunsChannelState = {
+      redis,
+      keys,
+      instanceId,
+      records: runs.#records,
+      own: runs.#own,
+      owners: runs.#owners,
+      verdicts: runs.#verdicts,
+      reassert: (runId) => runs.#reassert(runId),
+    };
+    const unlisten = await hub.listen(keys.runsChannel, (text) => applyRunMessage(state, JSON.parse(text) as RunMessage));
     const stop = (): void => {
       unlisten();
       for (const settle of [...runs.#verdicts.values()]) settle(false); // no verdict comes any more
@@ -98,7 +101,8 @@ export class RedisSharedRuns implements SharedRuns {
 
   cancel(runId: string): boolean {
     if (this.get(runId)?.info.state !== 'running') return false;
-    this.#send({ op: 'cancel', runId });
+    // The marker first, in one transaction: the owner reads it back before it cancels.
+    this.#send({ op: 'cancel', runId }, this.redis.multi().set(this.keys.runCancelled(runId), '1', 'PX', CANCEL_MARK_MS));
     return true;
   }
 
@@ -111,37 +115,8 @@ export class RedisSharedRuns implements SharedRuns {
   answer(runId: string, approvalId: string, decision: ApprovalDecision, taskId?: string | null): Promise<boolean> | false {
     if (!this.get(runId)?.pending.some((p) => p.approvalId === approvalId && ofTask(p, taskId))) return false;
     const requestId = randomUUID();
-    const wait = this.answerWaitMs;
     const message: RunMessage = { op: 'answer', runId, approvalId, decision, requestId, claim: true, ...(taskId !== undefined ? { taskId } : {}) };
-    return new Promise<boolean>((resolve, reject) => {
-      let timer: NodeJS.Timeout;
-      const end = (): boolean => {
-        clearTimeout(timer);
-        return this.#verdicts.delete(requestId);
-      };
-      const settle = (ok: boolean): void => void (end() && resolve(ok));
-      const notApplied = (outcome: 'withdrawn' | 'unconfirmed', waited: number): void => void (end() && reject(new AnswerNotAppliedError(runId, approvalId, outcome, waited)));
-      const verdictOf = (state: string): boolean | undefined => (state === 'taken' ? true : state === 'refused' ? false : undefined);
-      // The owner claimed it and is applying it: its verdict comes, else it stopped midway.
-      const unconfirmed = async (): Promise<void> => {
-        const verdict = verdictOf(await answerState(this.redis, this.keys, requestId));
-        if (verdict === undefined) notApplied('unconfirmed', 2 * wait);
-        else settle(verdict);
-      };
-      const late = async (): Promise<void> => {
-        const state = await withdrawAnswer(this.redis, this.keys, requestId);
-        const verdict = verdictOf(state);
-        if (verdict !== undefined) return settle(verdict); // its message is on its way
-        if (state !== 'claimed') return notApplied('withdrawn', wait); // taken back, or never offered: never applied
-        timer = setTimeout(() => void unconfirmed().catch(() => notApplied('unconfirmed', 2 * wait)), wait);
-        timer.unref();
-      };
-      // Redis failing as it is withdrawn: whether the owner claimed it is not known.
-      timer = setTimeout(() => void late().catch(() => notApplied('unconfirmed', wait)), wait);
-      timer.unref();
-      this.#verdicts.set(requestId, settle);
-      offerAnswer(this.redis, this.keys, requestId, JSON.stringify(message)).catch(() => undefined); // the wait withdraws it
-    });
+    return awaitVerdict(this.redis, this.keys, this.#verdicts, { runId, approvalId, requestId, message: JSON.stringify(message) }, this.answerWaitMs);
   }
 
   serve(owner: RunOwner): () => void {
@@ -188,63 +163,6 @@ export class RedisSharedRuns implements SharedRuns {
   #put(record: OwnedRecord): void {
     this.#records.set(record.info.runId, record);
     this.#send({ op: 'put', record }, this.redis.multi().hset(this.keys.runs, record.info.runId, JSON.stringify(record)));
-  }
-
-  #onMessage(message: RunMessage): void {
-    switch (message.op) {
-      case 'put': {
-        const record = parseRunRecord(message.record);
-        if (!record) return;
-        const runId = record.info.runId;
-        // Our own run's record is the one we keep (our own put set it already): one naming
-        // another owner would stop us taking answers to its approvals (and have it swept as a
-        // dead owner's), so we say ours again. One naming us for a run we do not run is a lie.
-        if (this.#own.has(runId)) return void (record.owner !== this.instanceId && this.#reassert(runId));
-        if (record.owner !== this.instanceId) this.#records.set(runId, record);
-        return;
-      }
-      case 'forget':
-        if (this.#own.has(message.runId)) return this.#reassert(message.runId); // we forget our own runs ourselves
-        this.#records.delete(message.runId);
-        return;
-      case 'cancel':
-        for (const owner of this.#owners) owner.cancel(message.runId);
-        return;
-      case 'answer': {
-        // The owner checks the approval (and its task) again: only a waiting one is answered.
-        const decision = storedDecision(message.decision);
-        if (typeof message.approvalId !== 'string' || !decision) return;
-        if (message.claim === true && typeof message.requestId === 'string') return this.#applyClaimed(message, message.requestId, decision);
-        // An answer without a claim (from an instance of an older version): applied as it comes.
-        let ok = false;
-        for (const owner of this.#owners) ok = owner.answer(message.runId, message.approvalId, decision, message.taskId) || ok;
-        // The owner gives its verdict (an answer that came second finds nothing waiting: false).
-        if (typeof message.requestId === 'string' && (ok || this.#records.get(message.runId)?.owner === this.instanceId)) {
-          this.#send({ op: 'answered', requestId: message.requestId, ok });
-        }
-        return;
-      }
-      case 'answered':
-        if (typeof message.requestId === 'string') this.#verdicts.get(message.requestId)?.(message.ok === true);
-        return;
-    }
-  }
-
-  /**
-   * The owner of the run claims the answer before applying it: one its sender withdrew (it
-   * waited too long for this instance) is never applied. The verdict is recorded and sent.
-   */
-  #applyClaimed(message: Extract<RunMessage, { op: 'answer' }>, requestId: string, decision: ApprovalDecision): void {
-    if (this.#records.get(message.runId)?.owner !== this.instanceId) return;
-    claimAnswer(this.redis, this.keys, requestId)
-      .then((claimed) => {
-        if (!claimed) return; // withdrawn: its sender was told it is not applied
-        let ok = false;
-        for (const owner of this.#owners) ok = owner.answer(message.runId, message.approvalId, decision, message.taskId) || ok;
-        const verdict: RunMessage = { op: 'answered', requestId, ok };
-        return settleAnswer(this.redis, this.keys, requestId, ok, JSON.stringify(verdict));
-      })
-      .catch(() => undefined); // Redis is away: the sender's wait ends it
   }
 
   #send(message: RunMessage, write = this.redis.multi()): void {

@@ -7,7 +7,7 @@ import type { ChannelHub } from './channel-hub.js';
 import { applyResultMessage } from './apply-result-message.js';
 import { badMessagesOn } from './channel-warnings.js';
 import { DroppedNotes } from './dropped-notes.js';
-import { loadWaitingResults, readDroppedNote, readWaitingResultAt } from './load-waiting-results.js';
+import { loadWaitingResults, readDroppedNote, readResultFate, readWaitingResultAt } from './load-waiting-results.js';
 import type { RedisKeys } from './redis-keys.js';
 import { readResultMessage } from './result-message.js';
 import { WaitingMirror } from './waiting-mirror.js';
@@ -53,7 +53,8 @@ export class SharedResults {
   static async create(redis: Redis, keys: RedisKeys, hub: ChannelHub): Promise<{ results: SharedResults; stop: () => void }> {
     const results = new SharedResults(redis, keys);
     const stored = (sessionId: string, key: string): Promise<TaskInfo | undefined> => readWaitingResultAt(redis, keys, sessionId, key);
-    const state = { mirror: results.#mirror, notes: results.#notes, origin: results.#origin, stored };
+    const fate = (sessionId: string, key: string): Promise<TaskInfo | 'gone' | 'failed' | undefined> => readResultFate(redis, keys, sessionId, key);
+    const state = { mirror: results.#mirror, notes: results.#notes, origin: results.#origin, stored, fate };
     const bad = badMessagesOn(keys.resultsChannel, 'No waiting background result or note of dropped ones was changed for it');
     const unlisten = await hub.listen(keys.resultsChannel, (text) => {
       const read = readResultMessage(text);
@@ -63,8 +64,13 @@ export class SharedResults {
     const stop = (): void => {
       results.#stopped = true;
       unlisten();
+      bad.release();
     };
-    await loadWaitingResults(redis, keys, { result: (info) => results.#mirror.add(info), note: (sessionId, note) => results.#notes.set(sessionId, note) });
+    const sink = { result: (info: TaskInfo) => results.#mirror.add(info), note: (sessionId: string, note: { count: number; taskIds: string[] }) => results.#notes.set(sessionId, note) };
+    await loadWaitingResults(redis, keys, sink).catch((e: unknown) => {
+      stop();
+      throw e;
+    });
     return { results, stop };
   }
 
@@ -79,7 +85,9 @@ export class SharedResults {
    * applies the bound.
    */
   put(info: TaskInfo): void {
-    if (this.#stopped || this.#mirror.wasTaken(resultKey(info))) return;
+    const key = resultKey(info);
+    // One forgotten on a word still being checked is put all the same: Redis decides (a forged `taken` must not keep it from Redis).
+    if (this.#stopped || (this.#mirror.wasTaken(key) && !this.#mirror.isChecking(key))) return;
     this.#mirror.add(info);
     putWaitingResult(this.redis, this.keys, info).catch(() => undefined); // still delivered here
   }

@@ -1,14 +1,14 @@
 import type { Redis } from 'ioredis';
 import type { TaskInfo } from '../delegation/task-tracker.js';
-import { shownKey, warnBadData } from './bad-data-warning.js';
 import type { ChannelHub } from './channel-hub.js';
+import { badMessagesOn } from './channel-warnings.js';
 import { instanceGone } from './instance-gone.js';
 import { KnownTasks, LIVE_TTL_MS } from './known-tasks.js';
 import { loadTaskRecords } from './load-task-records.js';
 import type { RedisKeys } from './redis-keys.js';
-import { isPlainObject } from './stored-object.js';
-import { cancelTaskMessage, putTaskMessage, type TaskMessage } from './task-messages.js';
-import { isLive, readTaskRecord, type TaskRecordRead } from './task-record.js';
+import { applyTaskMessage, SKIPPED } from './task-channel.js';
+import { cancelTaskMessage, putTaskMessage } from './task-messages.js';
+import { isLive } from './task-record.js';
 
 /**
  * The tasks of every engine on a backend: each engine's tracker publishes its tasks as they
@@ -33,11 +33,23 @@ export class SharedTasks {
     this.#known = new KnownTasks(retentionMs, instanceId);
   }
 
-  /** Loads the tasks Redis knows and follows their changes. */
+  /**
+   * Loads the tasks Redis knows and follows their changes (`applyTaskMessage`; messages that
+   * are none are skipped, said at most once a minute: `badMessagesOn`).
+   */
   static async create(redis: Redis, keys: RedisKeys, hub: ChannelHub, retentionMs: number, instanceId: string): Promise<{ tasks: SharedTasks; stop: () => void }> {
     const tasks = new SharedTasks(redis, keys, retentionMs, instanceId);
-    const stop = await hub.listen(keys.tasksChannel, (text) => tasks.#onMessage(JSON.parse(text) as TaskMessage));
-    await loadTaskRecords(redis, keys, (task) => tasks.#known.put(task));
+    const bad = badMessagesOn(keys.tasksChannel, SKIPPED);
+    const state = { redis, keys, known: tasks.#known, bad, cancellers: () => [...tasks.#cancellers] };
+    const unlisten = await hub.listen(keys.tasksChannel, (text) => applyTaskMessage(state, text));
+    const stop = (): void => {
+      unlisten();
+      bad.release();
+    };
+    await loadTaskRecords(redis, keys, (task) => tasks.#known.put(task)).catch((e: unknown) => {
+      stop();
+      throw e;
+    });
     return { tasks, stop };
   }
 
@@ -108,16 +120,17 @@ export class SharedTasks {
   /**
    * Asks the engine running the task (or holding it queued) to cancel it; false when no
    * engine is known to run it.
-   * A background task's worker hears it too (the task id on the cancel channel, and a marker
-   * naming the launch for a job not taken yet), since the task outlives its engine: the
-   * worker acts on it once the task's launcher is gone (`orphan-background.ts`).
+   * The message comes with a marker naming the launch, which the engine reads back before it
+   * cancels (anyone can publish a message). A background task's worker hears it too (the task
+   * id on the cancel channel; the marker for a job not taken yet), since the task outlives its
+   * engine: the worker acts on it once the task's launcher is gone (`orphan-background.ts`).
    */
   cancel(taskId: string): boolean {
     const info = this.get(taskId);
     if (!info || !isLive(info)) return false;
-    const sending = this.redis.multi().publish(this.keys.tasksChannel, cancelTaskMessage(taskId));
-    // The marker first: a worker taking the job after the announcement finds it.
-    if (info.background) sending.set(this.keys.taskCancelled(taskId), String(info.startedAt), 'PX', 10 * 60_000).publish(this.keys.cancelChannel, taskId);
+    // The marker first: an engine reading it back, or a worker taking the job, finds it.
+    const sending = this.redis.multi().set(this.keys.taskCancelled(taskId), String(info.startedAt), 'PX', 10 * 60_000).publish(this.keys.tasksChannel, cancelTaskMessage(taskId));
+    if (info.background) sending.publish(this.keys.cancelChannel, taskId);
     sending.exec().catch(() => undefined);
     return true;
   }
@@ -131,19 +144,5 @@ export class SharedTasks {
   /** Hears of every task change; returns the stop. */
   watch(watcher: (info: TaskInfo) => void): () => void {
     return this.#known.watch(watcher);
-  }
-
-  /** Takes an announced task, or reports it refused (once per channel: a flood of forged messages must not flood the log). */
-  #announced(read: TaskRecordRead, info: unknown): void {
-    if ('info' in read) return this.#known.put(read);
-    const id = isPlainObject(info) && typeof info['taskId'] === 'string' ? info['taskId'] : undefined;
-    const key = id === undefined ? 'a task (no taskId)' : shownKey(this.keys.task(id));
-    warnBadData(this.keys.tasksChannel, `Skipped a task announcement on ${this.keys.tasksChannel} for ${key}: ${read.problem}, which an engine never publishes; the copies of other engines' tasks are kept as they were. Later bad announcements on this channel are skipped silently.`);
-  }
-
-  #onMessage(message: TaskMessage): void {
-    if (message.op === 'put') return this.#announced(readTaskRecord({ ...message.info, owner: message.owner }), message.info);
-    if (message.op === 'forget') return this.#known.forget(message.taskIds);
-    for (const cancel of [...this.#cancellers]) cancel(message.taskId);
   }
 }

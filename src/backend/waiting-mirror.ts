@@ -82,6 +82,11 @@ export class WaitingMirror {
     return true;
   }
 
+  /** Whether result `key` was forgotten on a word Redis has not answered yet. */
+  isChecking(key: string): boolean {
+    return this.#checking.has(key);
+  }
+
   /** Whether result `key` was taken or dropped. */
   wasTaken(key: string): boolean {
     return this.#taken.has(key);

@@ -45,13 +45,19 @@ end`;
 // The bound is the one an engine wrote (KEYS[6]), else the defaults given (ARGV[5], ARGV[6]):
 // a worker's put follows the engines' configured limits without knowing them.
 // A result given back (ARGV[13] is '1': taken for a prompt that could not be saved) goes in
-// front, as the oldest, so the bound drops it first, as an engine's own list does.
+// front, as the oldest, so the bound drops it first, as an engine's own list does; any other
+// put of a result taken or dropped (KEYS[8], the conversation's gone results, names it) is a
+// late one (a worker and its launching engine both put a result) and is refused. A drop is
+// recorded there too (ARGV[14]: the prefix of those keys).
+
 // A member is `<session>\n<task>\n<run start>`; a session id may have line breaks, a task id
 // and a start none, so it splits at its last two.
 const PUT = `${READ_NOTE}
 local order, sizes, chars = KEYS[1], KEYS[2], KEYS[3]
 -- The task of a deleted conversation (see RedisKeys.deletedTask): its result is no news to anyone.
 if redis.call('EXISTS', KEYS[7]) == 1 then return end
+if ARGV[13] == '1' then redis.pcall('HDEL', KEYS[8], ARGV[2])
+elseif redis.pcall('HEXISTS', KEYS[8], ARGV[2]) == 1 then return end
 -- Refused before its first write (a failing script keeps what it wrote before).
 local found = redis.call('TYPE', KEYS[5]).ok
 if found ~= 'hash' and found ~= 'none' then return redis.error_reply(KEYS[5] .. ' is a ' .. found .. ', not a hash of waiting results') end
@@ -96,6 +102,8 @@ while count > 1 and (count > maxCount or total > maxChars) do
   if cut2 then session, task, key = oldest:sub(1, cut2 - 1), oldest:sub(cut2 + 1, cut - 1), oldest:sub(cut2 + 1) end
   -- pcall: another conversation's hash of another type drops nothing there, and fails nothing here
   if cut2 and redis.pcall('HDEL', ARGV[10] .. session, key) == 1 then
+    redis.pcall('HSET', ARGV[14] .. session, key, '1')
+    redis.pcall('PEXPIRE', ARGV[14] .. session, ARGV[7])
     local noteKey = ARGV[11] .. session
     local note = readNote(noteKey)
     note.count = note.count + 1
@@ -105,20 +113,23 @@ while count > 1 and (count > maxCount or total > maxChars) do
   end
 end`;
 
-// Removes delivered results (ARGV[4..]: their keys) from the bound's accounting, and their
-// tasks from the note a drop racing the delivery may have named them in.
+// Removes delivered results (ARGV[5..]: their keys) from the bound's accounting, and their
+// tasks from the note a drop racing the delivery may have named them in; records them taken
+// (KEYS[6], kept ARGV[4] ms), which is what tells every mirror the take was real.
 const TAKE = `${READ_NOTE}
 local note = readNote(KEYS[5])
-for i = 4, #ARGV do
+for i = 5, #ARGV do
   local member = ARGV[3] .. '\\n' .. ARGV[i]
   redis.call('HDEL', KEYS[4], ARGV[i])
+  redis.pcall('HSET', KEYS[6], ARGV[i], '1')
   if redis.call('ZREM', KEYS[1], member) == 1 then
     redis.call('DECRBY', KEYS[3], tonumber(redis.call('HGET', KEYS[2], member) or '0'))
     redis.call('HDEL', KEYS[2], member)
   end
 end
+redis.pcall('PEXPIRE', KEYS[6], ARGV[4])
 local taken, kept = {}, {}
-for i = 4, #ARGV do taken[ARGV[i]:match('^(.*)\\n')] = true end
+for i = 5, #ARGV do taken[ARGV[i]:match('^(.*)\\n')] = true end
 for _, id in ipairs(note.taskIds) do if taken[id] then note.count = note.count - 1 else kept[#kept + 1] = id end end
 note.taskIds = kept
 if note.count <= 0 then redis.call('DEL', KEYS[5]) else redis.call('SET', KEYS[5], cjson.encode(note), 'KEEPTTL') end
@@ -165,8 +176,9 @@ export async function putWaitingResult(redis: Redis, keys: RedisKeys, info: Task
   const key = resultKey(info);
   const { undeliveredResults, undeliveredChars } = DEFAULT_TASK_TRACKER_LIMITS;
   const args = [member(info.sessionId, key), key, JSON.stringify(info), size, undeliveredResults, undeliveredChars, RESULT_TTL_MS];
-  const channel = [keys.resultsChannel, JSON.stringify(message), keys.results(''), keys.droppedResults(''), NAMED_DROPS, back ? '1' : '0'];
-  await redis.eval(PUT, 7, ...waitingKeys(keys), keys.results(info.sessionId), keys.waitingBound, keys.deletedTask(info.taskId), ...args, ...channel);
+  const channel = [keys.resultsChannel, JSON.stringify(message), keys.results(''), keys.droppedResults(''), NAMED_DROPS, back ? '1' : '0', keys.resultsGone('')];
+  const resultKeys = [keys.results(info.sessionId), keys.waitingBound, keys.deletedTask(info.taskId), keys.resultsGone(info.sessionId)];
+  await redis.eval(PUT, 8, ...waitingKeys(keys), ...resultKeys, ...args, ...channel);
 }
 
 /**
@@ -186,7 +198,8 @@ export async function writeWaitingBound(redis: Redis, keys: RedisKeys, limits: T
 export async function takeWaitingResults(redis: Redis, keys: RedisKeys, sessionId: string, resultKeys: readonly string[], origin: string): Promise<void> {
   const message: ResultMessage = { op: 'taken', sessionId, keys: resultKeys, origin };
   const [order, sizes, chars] = waitingKeys(keys);
-  await redis.eval(TAKE, 5, order, sizes, chars, keys.results(sessionId), keys.droppedResults(sessionId), keys.resultsChannel, JSON.stringify(message), sessionId, ...resultKeys);
+  const taking = [keys.results(sessionId), keys.droppedResults(sessionId), keys.resultsGone(sessionId)];
+  await redis.eval(TAKE, 6, order, sizes, chars, ...taking, keys.resultsChannel, JSON.stringify(message), sessionId, RESULT_TTL_MS, ...resultKeys);
 }
 
 /** Subtracts a shown note of dropped results in Redis and tells every engine. @internal */

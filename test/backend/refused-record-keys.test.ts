@@ -45,7 +45,7 @@ describe.skipIf(!HAS_REDIS)('planted keys in the bad-data warnings', () => {
     }
   });
 
-  it('the tasks channel warning does the same for the task a forged announcement names', async () => {
+  it('the tasks channel warning does the same for a forged announcement', async () => {
     const k = await scale.kit(STALL_MS);
     const backend = await k.backend();
     const { redis, keys } = backend.parts;
@@ -60,8 +60,9 @@ describe.skipIf(!HAS_REDIS)('planted keys in the bad-data warnings', () => {
       });
       expect(warnings.messages).toHaveLength(1);
       const [said] = warnings.messages as [string];
-      const shown = markInvisible(keys.task(taskId).slice(0, 200));
-      expect(said).toContain(`for ${shown}…: taskId must be a non-empty string of at most 1024 characters`);
+      // The message is named by its first 200 characters, marked, as every channel's bad messages are.
+      const shown = markInvisible(JSON.stringify({ op: 'put', info: { taskId } }).slice(0, 200));
+      expect(said).toContain(`(its task record: taskId must be a non-empty string of at most 1024 characters in a running record): ${shown}…`);
       expect(said).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202e]/);
       expect(said.length).toBeLessThan(1000);
       expect(tracker.get(taskId)).toBeUndefined();

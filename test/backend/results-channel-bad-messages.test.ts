@@ -4,11 +4,12 @@
  * without a word (and a `noted` one with a count that is no number turned the note's count
  * into `NaN`). Now each is skipped, said in a process warning (code
  * `RXHARNESS_BAD_REDIS_DATA`) naming the message by its first 200 characters with escapes
- * marked, at most once a minute per channel with the count of those skipped since: ten
- * thousand of them are one warning, and good messages after them still apply.
+ * marked, at most once a minute per channel with the count of those skipped since (said when
+ * the minute ends, or when the backend closes): ten thousand of them are one warning and a
+ * count, and good messages after them still apply.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BadMessageWarnings } from '../../src/backend/channel-warnings.js';
+import { BadMessageWarnings, badMessagesOn } from '../../src/backend/channel-warnings.js';
 import { publishResult } from '../../src/backend/shared-results.js';
 import type { TaskInfo } from '../../src/delegation/task-tracker.js';
 import { badDataWarnings, warningsDelivered } from './planted-data.js';
@@ -95,8 +96,8 @@ describe('BadMessageWarnings', () => {
     vi.useRealTimers();
   });
 
-  it('says the first bad message at once, then one a window with the count skipped since', async () => {
-    vi.useFakeTimers({ toFake: ['Date'] });
+  it('says the first bad message at once, then the count skipped within the window when it ends', async () => {
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout'] });
     const warnings = badDataWarnings();
     try {
       const bad = new BadMessageWarnings('rxh:results-events', 'Nothing changed', 60_000);
@@ -106,11 +107,41 @@ describe('BadMessageWarnings', () => {
       bad.report('it is not JSON', 'still within');
       await warningsDelivered();
       expect(warnings.messages).toHaveLength(1);
+      // The window ends: the count is said then, not only with the next bad message.
       vi.advanceTimersByTime(1);
-      bad.report('it is not a JSON object', 'later');
       await warningsDelivered();
       expect(warnings.messages).toHaveLength(2);
-      expect(warnings.messages[1]).toContain('(it is not a JSON object): later. Nothing changed. 501 more bad messages were skipped on it since the last warning.');
+      expect(warnings.messages[1]).toContain('501 more bad messages were skipped on rxh:results-events since the last warning, messages no engine or worker publishes. Nothing changed.');
+      expect(vi.getTimerCount()).toBe(0);
+      // A quiet window after it says nothing; the next bad message is said at once.
+      vi.advanceTimersByTime(60_000);
+      bad.report('it is not a JSON object', 'later');
+      await warningsDelivered();
+      expect(warnings.messages).toHaveLength(3);
+      expect(warnings.messages[2]).toContain('(it is not a JSON object): later. Nothing changed. Bad messages');
+    } finally {
+      warnings.stop();
+    }
+  });
+
+  it('closed, says what it still counted and leaves no timer; a hold shared by readers closes with the last', async () => {
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout'] });
+    const warnings = badDataWarnings();
+    try {
+      const first = badMessagesOn('rxh:held-events', 'Nothing changed');
+      const second = badMessagesOn('rxh:held-events', 'Nothing changed');
+      first.report('it is not JSON', 'one');
+      second.report('it is not JSON', 'two');
+      expect(vi.getTimerCount()).toBe(1);
+      first.release();
+      first.report('it is not JSON', 'after its release');
+      await warningsDelivered();
+      expect(warnings.messages).toHaveLength(1);
+      second.release();
+      await warningsDelivered();
+      expect(vi.getTimerCount()).toBe(0);
+      expect(warnings.messages).toHaveLength(2);
+      expect(warnings.messages[1]).toContain('1 more bad messages were skipped on rxh:held-events');
     } finally {
       warnings.stop();
     }

@@ -8,6 +8,9 @@
  *   never taken from a message, and its named tasks are held to the task-record id rule.
  * - A forged `taken` message used to make every engine forget a result still waiting in
  *   Redis, delivered by none until restart. Now Redis is asked whether it still holds it.
+ * - A forged `taken` (or `dropped`) message for a result not put yet had every engine take it
+ *   as delivered, so the real result, when put, was ignored by all. Now a take or drop counts
+ *   only when Redis records it (`<prefix>:results-gone:<session>`).
  */
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
@@ -93,6 +96,52 @@ describe.skipIf(!HAS_REDIS)('forged messages on the results channel', () => {
       attacker.disconnect();
       await first.close();
       await second.close();
+    }
+  });
+
+  it.each(['taken', 'dropped'])('a forged %s message for a result not put yet changes nothing: the result, once put, is delivered', async (op) => {
+    const k = await scale.kit(STALL_MS);
+    const backend = await k.backend();
+    const { redis, keys } = backend.parts;
+    const tracker = backend.createTracker();
+    const attacker = new Redis(scale.redis.url);
+    try {
+      const early = result('task_e', 'ses_e');
+      const key = `task_e\n${t}`;
+      const forged = op === 'taken' ? { op, sessionId: 'ses_e', keys: [key] } : { op, sessionId: 'ses_e', taskId: 'task_e', key };
+      await attacker.publish(keys.resultsChannel, JSON.stringify(forged));
+      await caughtUp(backend);
+      await caughtUp(backend);
+      await publishResult(redis, keys, early);
+      await caughtUp(backend);
+      await caughtUp(backend);
+      expect(tracker.takeUndelivered('ses_e').map((r) => r.taskId)).toEqual(['task_e']);
+    } finally {
+      attacker.disconnect();
+      await tracker.close();
+    }
+  });
+
+  it('a result taken is recorded gone in Redis: a late put of it (its worker\'s, after its engine\'s) is refused', async () => {
+    const k = await scale.kit(STALL_MS);
+    const backend = await k.backend();
+    const { redis, keys } = backend.parts;
+    const tracker = backend.createTracker();
+    try {
+      const done = result('task_l', 'ses_l');
+      await publishResult(redis, keys, done);
+      await caughtUp(backend);
+      await caughtUp(backend);
+      expect(tracker.takeUndelivered('ses_l').map((r) => r.taskId)).toEqual(['task_l']);
+      await waitFor(async () => (await redis.hexists(keys.resultsGone('ses_l'), `task_l\n${t}`)) === 1);
+      await publishResult(redis, keys, done);
+      expect(await redis.hlen(keys.results('ses_l'))).toBe(0);
+      // A new backend loading what waits finds nothing to deliver again.
+      const later = (await k.backend()).createTracker();
+      expect(later.takeUndelivered('ses_l')).toEqual([]);
+      await later.close();
+    } finally {
+      await tracker.close();
     }
   });
 });

@@ -61,11 +61,9 @@ describe.skipIf(!HAS_REDIS)('forged task records in Redis', () => {
       await warningsDelivered();
       expect(engine.tasks.list().map((t) => t.taskId).sort()).toEqual(['task_after', 'task_good']);
       expect(engine.tasks.get('task_good')).not.toHaveProperty('result');
-      const announced = warnings.messages.slice(1).filter((m) => m.startsWith('Skipped a task announcement'));
-      expect(announced).toHaveLength(1);
-      expect(announced[0]).toContain(`Skipped a task announcement on ${keys.tasksChannel} for ${keys.task('task_ended_msg')}: a running record has no field "endedAt"`);
-      // `null`, which the channel's reader throws on, is said by the channel hub (once, for every backend of the process).
-      expect(warnings.messages.slice(1).filter((m) => !m.startsWith('Skipped a task announcement'))).toEqual([expect.stringContaining(`Skipped a message on ${keys.tasksChannel} that no engine or worker publishes (`)]);
+      // One warning for the channel, at once, for the first of them; the rest are counted (said
+      // when the minute ends, or when the backend closes), `null` among them.
+      expect(warnings.messages.slice(1)).toEqual([expect.stringContaining(`Skipped a message on ${keys.tasksChannel} that no engine or worker publishes (its task record: `)]);
     } finally {
       warnings.stop();
     }

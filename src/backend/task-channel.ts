@@ -1,0 +1,68 @@
+import type { Redis } from 'ioredis';
+import type { BadMessageReporter } from './channel-warnings.js';
+import type { KnownTasks } from './known-tasks.js';
+import type { RedisKeys } from './redis-keys.js';
+import { isPlainObject } from './stored-object.js';
+import { readCancelMark } from './stored-task.js';
+import { readTaskRecord } from './task-record.js';
+
+/** What a tasks-channel message changes: an engine's copy of the tasks, and the cancels it serves. */
+export interface TaskChannelState {
+  readonly redis: Redis;
+  readonly keys: RedisKeys;
+  readonly known: KnownTasks;
+  /** Where the messages that are none are said (`badMessagesOn`: at most once a minute). */
+  readonly bad: BadMessageReporter;
+  /** Hands a confirmed cancel to every canceller this engine serves (none: nothing to read back). */
+  readonly cancellers: () => readonly ((taskId: string) => void)[];
+}
+
+/** What skipping a tasks-channel message means, as its warning says. */
+export const SKIPPED = "The copies of other engines' tasks were kept as they were, and no task was cancelled for it";
+
+/**
+ * Applies a message of the tasks channel (`TaskMessage`, see task-messages.ts), or says why
+ * it is none, in the one way every channel's bad messages are said (`badMessagesOn`).
+ * Anyone with access to the Redis can publish there, so:
+ *
+ * - `put`: the task record is held to what an engine publishes (`readTaskRecord`);
+ * - `cancel`: the task is cancelled only if Redis marks its launch cancelled (the marker
+ *   `SharedTasks.cancel` writes with the message, naming the launch's start): a forged one
+ *   would cancel any running task of any engine;
+ * - `forget`: the copies of those tasks are forgotten (`KnownTasks.forget` takes only ids).
+ *
+ * @internal
+ */
+export function applyTaskMessage(state: TaskChannelState, text: string): void {
+  let message: unknown;
+  try {
+    message = JSON.parse(text);
+  } catch {
+    return state.bad.report('it is not JSON', text);
+  }
+  if (!isPlainObject(message)) return state.bad.report('it is not a JSON object', text);
+  const { op } = message;
+  if (op === 'put') {
+    const { info, owner } = message;
+    if (!isPlainObject(info)) return state.bad.report('its "info" is not a JSON object', text);
+    const read = readTaskRecord({ ...info, owner });
+    return 'info' in read ? state.known.put(read) : state.bad.report(`its task record: ${read.problem}`, text);
+  }
+  if (op === 'forget') return state.known.forget(message['taskIds']);
+  if (op !== 'cancel') return state.bad.report('its "op" is not one of put, cancel, forget', text);
+  const { taskId } = message;
+  if (typeof taskId !== 'string') return state.bad.report('a cancel message needs a string "taskId"', text);
+  if (state.cancellers().length > 0) cancelMarked(state, taskId);
+}
+
+/** Cancels the task if Redis marks the launch this engine knows of cancelled. */
+function cancelMarked(state: TaskChannelState, taskId: string): void {
+  const info = state.known.get(taskId);
+  if (!info) return;
+  readCancelMark(state.redis, state.keys, taskId, 'no task is cancelled for it')
+    .then((mark) => {
+      if (mark !== String(info.startedAt)) return;
+      for (const cancel of state.cancellers()) cancel(taskId);
+    })
+    .catch(() => undefined); // Redis is away: a cancel not confirmed is none
+}
