@@ -129,7 +129,7 @@ export class FileSessionStore implements SessionStore {
       trustUnsealed: options.trustUnsealed,
       keepSummary: (sessionId, messages) => this.summaries.keep(sessionId, messages),
     });
-    this.tasks = new FileSessionTasks(folder, new TaskSeal(seal, realFolder));
+    this.tasks = new FileSessionTasks(folder, this.queues, new TaskSeal(seal, realFolder));
     this.summaries = new FileSessionSummaries(root, this.dir, {
       earlierTitle: (sessionId) => this.history.earlierTitle(sessionId),
       enqueue: (sessionId, task) => this.queues.enqueue(sessionId, task),
@@ -182,15 +182,23 @@ export class FileSessionStore implements SessionStore {
    * is left, and a {@link NotRegularFileError} names it once everything else is removed.
    */
   async delete(sessionId: string): Promise<void> {
-    const task = this.tasks.takeStarted(sessionId);
     const left = await this.removeFiles(sessionId);
+    // Asked once the files are gone: a task whose save was asked before this delete counts.
+    const task = this.tasks.takeStarted(sessionId);
     for (const taskId of task ? [] : await this.tasks.ownedBy(sessionId)) left.push(...(await this.removeFiles(taskId)));
     if (left[0] !== undefined) throw new NotRegularFileError(left[0], 'directory');
   }
 
-  /** Removes one session's files, once its writes queued so far are done; answers the folders planted under their names, left. */
-  private async removeFiles(sessionId: string): Promise<string[]> {
-    await this.queues.idle(sessionId);
+  /**
+   * Removes one session's files in its queue: after the writes asked before (appends, a task
+   * file saved), before those asked after, which then make the session anew. Answers the
+   * folders planted under their names, left.
+   */
+  private removeFiles(sessionId: string): Promise<string[]> {
+    return this.queues.enqueue(sessionId, () => this.removeNow(sessionId));
+  }
+
+  private async removeNow(sessionId: string): Promise<string[]> {
     this.summaries.forget(sessionId);
     // The grants first: a delete stopped on the way (a file that cannot be removed) must not
     // leave the "always" approvals to a later conversation of the id.

@@ -3,6 +3,7 @@ import { writeConfinedFile } from './confined-file.js';
 import { NotRegularFileError } from './not-regular-file-error.js';
 import { ownedTaskIds, StartedTasks } from './owned-task-ids.js';
 import type { SessionFolder } from './session-folder.js';
+import type { SessionQueues } from './session-queues.js';
 import { SessionFileTooLargeError } from './session-file-too-large-error.js';
 import type { TaskSessionInfo } from './session-store.js';
 import type { TaskSeal } from './task-seal.js';
@@ -19,11 +20,22 @@ export class FileSessionTasks {
 
   constructor(
     private readonly folder: SessionFolder,
+    private readonly queues: SessionQueues,
     private readonly seal: TaskSeal,
   ) {}
 
-  /** Writes the task file (a temporary file renamed over it: whole or absent). */
+  /**
+   * Writes the task file (a temporary file renamed over it: whole or absent), in the queues
+   * of the task's session and of its conversation, where `FileSessionStore.delete` removes
+   * files: a delete of either asked after the save finds the file and removes it (an ephemeral
+   * run deletes its tasks' sessions as it ends, maybe while one is still being saved), and
+   * one asked before does not remove it.
+   */
   async save(info: TaskSessionInfo): Promise<void> {
+    await this.queues.enqueueAll([info.taskId, info.ownerSessionId], () => this.write(info));
+  }
+
+  private async write(info: TaskSessionInfo): Promise<void> {
     await this.folder.mkdir();
     await writeConfinedFile(this.folder.root, this.folder.file(info.taskId, 'task'), await this.seal.text(info));
     this.started.add(info);

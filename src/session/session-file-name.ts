@@ -93,7 +93,10 @@ export function messagesFileStem(fileName: string): string | undefined {
 /**
  * The session id a `FileSessionStore` file stem names: the stem itself for a plain id, the
  * decoded hex after `~` for any other; `undefined` for a long id stored by its hash (`~~...`),
- * which only its summary file names, or a stem that is no session's.
+ * which only its summary file names, or a stem that is no session's. Only the stem an id's
+ * files have ({@link sessionFileStem}) names it: another spelling (`~6e6f746573` for
+ * "notes", hex bytes that are no UTF-8, a plain stem of an id stored by its hash) is a
+ * planted file's, and taken for the id it would let `list` write and date that id's summary.
  *
  * @example
  * ```ts
@@ -103,9 +106,19 @@ export function messagesFileStem(fileName: string): string | undefined {
  */
 export function sessionIdOfFile(stem: string): string | undefined {
   if (stem.startsWith('~~')) return undefined;
-  if (!stem.startsWith('~')) return isPlain(stem) ? stem : undefined;
+  if (!stem.startsWith('~')) return isPlain(stem) ? ownStem(stem, stem) : undefined;
   const hex = stem.slice(1);
-  return /^(?:[0-9a-f]{2})+$/.test(hex) ? Buffer.from(hex, 'hex').toString('utf8') : undefined;
+  if (!/^(?:[0-9a-f]{2})+$/.test(hex)) return undefined;
+  return ownStem(Buffer.from(hex, 'hex').toString('utf8'), stem);
+}
+
+/** `id` when `stem` is its files' own stem, else `undefined` (no id at all included). */
+function ownStem(id: string, stem: string): string | undefined {
+  try {
+    return sessionFileStem(id) === stem ? id : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
-import type { FileHandle } from 'node:fs/promises';
 import { openConfined, writeConfinedFile, type ConfinedRoot } from './confined-file.js';
+import { readAtMost } from './read-whole.js';
 import { sessionFileStem } from './session-file-name.js';
 import { sessionTitle } from './session-title.js';
 import { errnoOf } from '../errors/errno-of.js';
@@ -45,22 +45,6 @@ export async function readSummary(root: ConfinedRoot, file: string, stem: string
   }
   if (bytes.length > MAX_SUMMARY_BYTES) return `it is larger than ${MAX_SUMMARY_BYTES} bytes`;
   return summaryIn(bytes.toString('utf8'), stem);
-}
-
-/**
- * Up to `limit` bytes of the open file, from its start. Bounded by the read itself, not by a
- * size checked before it: a file growing meanwhile (or one whose size says nothing) is never
- * read past `limit`.
- */
-async function readAtMost(handle: FileHandle, limit: number): Promise<Buffer> {
-  const buffer = Buffer.allocUnsafe(limit);
-  let filled = 0;
-  while (filled < limit) {
-    const { bytesRead } = await handle.read(buffer, filled, limit - filled, filled);
-    if (bytesRead === 0) break;
-    filled += bytesRead;
-  }
-  return buffer.subarray(0, filled);
 }
 
 /** Writes a session's summary whole (a temporary file renamed over it: a reader sees the old one or the new). */

@@ -12,19 +12,20 @@ const ws = workspacePerTest();
 afterEach(() => vi.restoreAllMocks());
 
 /**
- * Counts whole-file reads of `file` through node's FileHandle (node's own class, not ours),
- * told apart from the store's other files (its small summary) by the bytes read.
+ * Counts whole-file reads of `file` through node's FileHandle (node's own class, not ours):
+ * reads bringing in at least its size (a whole read reads it in one buffer of its size and
+ * one byte more), told apart from the store's other files (its small summary) by the bytes read.
  */
 async function countWholeReads(file: string): Promise<{ readonly count: () => number }> {
   const probe = await open(join(ws.dir, 'probe'), 'w');
-  const proto = Object.getPrototypeOf(probe) as { readFile: (this: unknown, ...args: unknown[]) => Promise<Buffer | string> };
+  const proto = Object.getPrototypeOf(probe) as { read: (this: unknown, ...args: unknown[]) => Promise<{ bytesRead: number }> };
   await probe.close();
-  const original = proto.readFile;
+  const original = proto.read;
   const { size } = await stat(file);
   let count = 0;
-  vi.spyOn(proto, 'readFile').mockImplementation(async function (this: unknown, ...args: unknown[]) {
+  vi.spyOn(proto, 'read').mockImplementation(async function (this: unknown, ...args: unknown[]) {
     const read = await original.apply(this, args);
-    if (Buffer.byteLength(read) >= size) count += 1;
+    if (read.bytesRead >= size) count += 1;
     return read;
   });
   return { count: () => count };
