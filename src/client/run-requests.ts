@@ -1,6 +1,7 @@
 import type { ApprovalDecision } from '../permission/approval.js';
 import type { RunInfo } from '../runs/run-types.js';
 import { RunRequestError } from './client-errors.js';
+import { idSegment } from './path-segment.js';
 import { dropBodyAndThrow, readBodyText } from './read-body.js';
 
 /** How much of an error answer is read: its `{ error }` (or a proxy's page) starts well within it. */
@@ -57,10 +58,17 @@ export interface StartedRun {
   readonly sessionId: string;
 }
 
-/** The URL of a run (or of the runs, without `runId`) under `baseUrl`, e.g. `/api/runs/run_1`. */
-export function runUrl(baseUrl: string, runId?: string, ...rest: string[]): string {
+/**
+ * The URL of a run (or of the runs, without `runId`) under `baseUrl`, e.g. `/api/runs/run_1`,
+ * or of one of its routes (`events`; `approvals` or `tasks` with the `id` of one). Throws a
+ * `TypeError` for an id that would name another route ({@link idSegment}).
+ */
+export function runUrl(baseUrl: string, runId?: string, route?: 'events' | 'approvals' | 'tasks', id?: string): string {
   const base = `${baseUrl.replace(/\/+$/, '')}/runs`;
-  return [base, ...[runId, ...rest].filter((part) => part !== undefined).map((part) => encodeURIComponent(part!))].join('/');
+  if (runId === undefined && route === undefined) return base;
+  const run = `${base}/${idSegment('runId', runId!)}`;
+  if (route === undefined) return run;
+  return id === undefined ? `${run}/${route}` : `${run}/${route}/${idSegment(route === 'tasks' ? 'taskId' : 'approvalId', id)}`;
 }
 
 /**
@@ -75,7 +83,15 @@ export function runUrl(baseUrl: string, runId?: string, ...rest: string[]): stri
  * ```
  */
 export async function startRun(baseUrl: string, input: StartRunInput, options: RequestOptions = {}): Promise<StartedRun> {
-  return (await send(options, 'POST', runUrl(baseUrl), 201, input)) as StartedRun;
+  const url = runUrl(baseUrl);
+  const started = (await send(options, 'POST', url, 201, input)) as Partial<StartedRun> | null;
+  // the ids go into the next requests' paths and the page's address: an answer without them names no run
+  if (!isId(started?.runId) || !isId(started.sessionId)) throw wrongAnswer(201, 'the answer has no "runId" and "sessionId"', `POST ${url}`);
+  return started as StartedRun;
+}
+
+function isId(value: unknown): value is string {
+  return typeof value === 'string' && value !== '';
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { ChatMessage } from '../model/chat-message.js';
 import type { RunInfo } from '../runs/run-types.js';
 import type { SessionSummary } from '../session/session-store.js';
+import { idSegment } from './path-segment.js';
 import { send, wrongAnswer, type RequestOptions } from './run-requests.js';
 
 /** What `GET <baseUrl>/sessions/:id` answers: a conversation with its transcript and runs. */
@@ -18,7 +19,7 @@ export interface SessionDetails {
 /** The URL of the conversations (or of one) under `baseUrl`, e.g. `/api/sessions/ses_1`. */
 function sessionUrl(baseUrl: string, sessionId?: string): string {
   const base = `${baseUrl.replace(/\/+$/, '')}/sessions`;
-  return sessionId === undefined ? base : `${base}/${encodeURIComponent(sessionId)}`;
+  return sessionId === undefined ? base : `${base}/${idSegment('sessionId', sessionId)}`;
 }
 
 /** Options of {@link listSessions}: which page, besides the request's own options. */

@@ -7,8 +7,9 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { firstValueFrom } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { getRun, getSession, listSessions, RunRequestError } from '../../src/client/index.js';
+import { fromRun, getRun, getSession, listSessions, RunRequestError, startRun } from '../../src/client/index.js';
 
 let server: Server | undefined;
 afterEach(async () => {
@@ -16,10 +17,10 @@ afterEach(async () => {
   server = undefined;
 });
 
-/** A real server answering `body` with `type` and 200 to every request. */
-async function serveEverywhere(body: string, type: string): Promise<string> {
+/** A real server answering `body` with `type` and `status` to every request. */
+async function serveEverywhere(body: string, type: string, status = 200): Promise<string> {
   server = createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': type });
+    res.writeHead(status, { 'content-type': type });
     res.end(body);
   });
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
@@ -48,5 +49,21 @@ describe('an answer that is not the runs routes\' own', () => {
     expect(RunRequestError.isInstance(list) && list.message).toContain('no "sessions" list');
     const one = await failure(getSession(base, 'ses_1'));
     expect(RunRequestError.isInstance(one) && one.message).toContain('no "messages" and "runs" lists');
+  });
+
+  it('startRun: a 201 without a runId and a sessionId is refused, so no request follows a run of no id', async () => {
+    for (const body of ['{}', '{"runId":"","sessionId":"s"}', '{"runId":{"a":1},"sessionId":"s"}', 'null']) {
+      const base = await serveEverywhere(body, 'application/json', 201);
+      const error = await failure(startRun(base, { prompt: 'hi' }));
+      expect(RunRequestError.isInstance(error) && error.message, body).toContain('the answer has no "runId" and "sessionId"');
+      await new Promise((resolve) => server!.close(resolve));
+      server = undefined;
+    }
+  });
+
+  it('fromRun of no run id errors naming it, before any request', async () => {
+    const error = await failure(firstValueFrom(fromRun('http://127.0.0.1:9/api', undefined as unknown as string)));
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as TypeError).message).toMatch(/^runId must be an id the server gave, not undefined/);
   });
 });

@@ -17,7 +17,9 @@ import {
 } from './client-imports.js';
 import { ApprovalsView } from './approvals-view.js';
 import { ConversationsView } from './conversations-view.js';
+import { clipMiddle } from '../../text/clip-middle.js';
 import { browser, byId, type DomButton, type DomInput } from './dom.js';
+import { showLong } from './long-text.js';
 import { TimelineView } from './timeline-view.js';
 import { TreeView } from './tree-view.js';
 
@@ -40,6 +42,10 @@ let sessionId: string | undefined;
 let following: Subscription | undefined;
 let clock: ReturnType<typeof setInterval> | undefined;
 let drawQueued = false;
+/** The result the answer box shows: it is written once, not each frame (it may be megabytes). */
+let answered: TaskTreeState['result'];
+/** The most characters of a status line (a server's error can be megabytes). */
+const MESSAGE_CHARS = 2000;
 
 function draw(): void {
   drawQueued = false;
@@ -49,9 +55,10 @@ function draw(): void {
   approvals.draw(waitingApprovals(run));
   const result = run.result;
   byId('answer').hidden = result === undefined;
-  if (result !== undefined) {
+  if (result !== undefined && result !== answered) {
+    answered = result;
     byId('answer').classList.toggle('failed', result.abnormal);
-    byId('answer-text').textContent = result.abnormal ? `The run failed: ${result.error}\n\n${result.text}` : result.text;
+    showLong(byId('answer-text'), result.abnormal ? `The run failed: ${result.error}\n\n${result.text}` : result.text);
   }
 }
 
@@ -63,7 +70,7 @@ function queueDraw(): void {
 
 function setState(name: PageState, message: string): void {
   browser.document.body.dataset.state = name;
-  byId('status').textContent = message;
+  byId('status').textContent = clipMiddle(message, MESSAGE_CHARS);
   byId<DomButton>('start').disabled = name === 'running';
   byId<DomButton>('stop').disabled = name !== 'running';
 }
@@ -100,7 +107,9 @@ function describeFailure(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-function finish(name: PageState, message: string): void {
+function finish(name: PageState, given: string): void {
+  // once, here: settleTree writes it on every task still going, each row then shows it
+  const message = clipMiddle(given, MESSAGE_CHARS);
   clearInterval(clock);
   following = undefined;
   // What still runs ends as the run did: a stopped run's tasks are cancelled, never also failed.
@@ -115,6 +124,7 @@ function finish(name: PageState, message: string): void {
 /** Empties the tree, the timeline and the answer. */
 function clearRun(): void {
   run = createTreeState();
+  answered = undefined;
   tree.clear();
   timeline.clear();
   draw();

@@ -2,6 +2,7 @@ import { element, show, type DomButton, type DomElement } from './dom.js';
 import { approvalArguments, foldText, type ApprovalArgument } from '../../adapters/approval-arguments.js';
 import { markInvisible, visibleLines } from '../../adapters/visible-text.js';
 import type { WaitingApproval } from './client-imports.js';
+import { label, showLong } from './long-text.js';
 
 /** What a card's buttons answer: once, always (for this command or path, in this conversation), or no. */
 export type CardDecision = 'approve' | 'always' | 'reject';
@@ -74,13 +75,13 @@ export class ApprovalsView {
     li.dataset.approvalId = approval.approvalId;
     li.dataset.callId = approval.callId;
     const who = element('div', 'who');
-    show(who, `${markInvisible(approval.who)} wants to run ${markInvisible(approval.toolName)}:`);
+    show(who, `${markInvisible(label(approval.who))} wants to run ${markInvisible(label(approval.toolName))}:`);
     const subject = element('pre', 'subject');
-    show(subject, visible(args.find((a) => a.main)?.text ?? ''));
+    showLong(subject, visible(args.find((a) => a.main)?.text ?? ''));
     const details = element('div', 'arguments');
     details.append(...args.filter((a) => !a.main).map(argumentView));
     const reason = element('div', 'reason');
-    show(reason, visible(approval.reason));
+    showLong(reason, visible(approval.reason));
     const problem = element('div', 'error');
     problem.hidden = true;
     const row = element('div', 'buttons');

@@ -1,5 +1,6 @@
 import { element, show, type DomElement } from './dom.js';
 import type { ChatMessage, SessionSummary } from './client-imports.js';
+import { label, showLong } from './long-text.js';
 
 /**
  * The side list of conversations (newest activity first; a click opens one) and the earlier
@@ -21,8 +22,8 @@ export class ConversationsView {
         const li = element('li', session.sessionId === current ? 'session current' : 'session');
         li.dataset.sessionId = session.sessionId;
         const title = element('span', 'title');
-        show(title, session.title || session.sessionId);
-        title.title = session.title;
+        show(title, label(session.title || session.sessionId));
+        title.title = label(session.title);
         const when = element('span', 'when');
         show(when, new Date(session.lastActivityAt).toLocaleString());
         li.append(title, when);
@@ -44,7 +45,7 @@ export class ConversationsView {
     this.transcript.replaceChildren(
       ...turns.map((message) => {
         const li = element('li', `turn ${message.role}`);
-        show(li, message.content ?? '');
+        showLong(li, message.content ?? '');
         return li;
       }),
     );

@@ -1,6 +1,7 @@
 import { element, show, type DomElement } from './dom.js';
 import type { ToolCallRecord } from './client-imports.js';
 import { visibleLines } from '../../adapters/visible-text.js';
+import { showLong } from './long-text.js';
 
 /**
  * A task's tool calls in order, under its row (hidden until the row is clicked): each with
@@ -77,19 +78,19 @@ function fill(li: DomElement, call: ToolCallRecord): void {
   show(head, `${STATUS_ICONS[call.status]} ${call.label}${call.durationMs === undefined ? '' : ` · ${(call.durationMs / 1000).toFixed(1)}s`} · step ${call.step}`);
   const args = element('pre', 'call-args');
   // JSON escapes controls but not what turns text around or hides (a bidi override, a zero-width space): marked, as on the card
-  show(args, visibleLines(JSON.stringify(call.args, null, 2)).join('\n'));
+  showLong(args, visibleLines(JSON.stringify(call.args, null, 2)).join('\n'));
   const parts: DomElement[] = [head, args];
   if (call.approval !== undefined) {
     const approval = element('div', 'call-approval');
     const { decision, comment, timedOut, reason } = call.approval;
     const said = decision === undefined ? 'waiting for approval' : timedOut ? 'rejected: nobody answered in time' : decision === 'approve' ? 'approved' : 'rejected';
-    show(approval, `${said}${comment ? ` (${comment})` : ''} · asked because: ${reason}`);
+    showLong(approval, `${said}${comment ? ` (${comment})` : ''} · asked because: ${reason}`);
     approval.dataset.decision = decision ?? 'pending';
     parts.push(approval);
   }
   if (call.error !== undefined) {
     const error = element('pre', 'call-error');
-    show(error, call.error);
+    showLong(error, call.error);
     parts.push(error);
   } else if (call.result !== undefined) {
     const result = element('pre', 'call-result');

@@ -1,5 +1,6 @@
 import { element, show, type DomButton, type DomElement } from './dom.js';
 import { elapsedMs, type TreeNode, type TreeStatus } from './client-imports.js';
+import { label, showLong } from './long-text.js';
 import { rowChange } from './row-change.js';
 import { ToolCallsView } from './tool-calls-view.js';
 
@@ -70,14 +71,14 @@ export class TreeView {
     view.li.dataset.agent = node.agentName;
     if (node.taskId !== undefined) view.li.dataset.taskId = node.taskId;
     show(view.icon, ICONS[node.status]);
-    show(view.agent, isTask ? `${node.agentName} #${node.taskIndex ?? '?'}` : node.agentName);
-    show(view.desc, node.description);
+    show(view.agent, isTask ? `${label(node.agentName)} #${node.taskIndex ?? '?'}` : label(node.agentName));
+    show(view.desc, label(node.description));
     show(view.status, node.status);
     show(view.meta, metaText(node, now));
     view.stop.hidden = !isTask || node.taskId === undefined || this.stopTask === undefined || (node.status !== 'running' && node.status !== 'queued');
-    const doing = node.status === 'queued' ? 'waiting for a slot' : node.awaitingApproval ? `waiting for approval: ${node.awaitingApproval}` : (node.currentTool ?? '');
+    const doing = node.status === 'queued' ? 'waiting for a slot' : node.awaitingApproval ? `waiting for approval: ${label(node.awaitingApproval)}` : (node.currentTool ?? '');
     show(view.tool, doing ? `⚙ ${doing}` : '');
-    show(view.error, node.error ?? '');
+    showLong(view.error, node.error ?? '');
     show(view.tail, node.tail);
     view.calls.draw(node); // its calls read only when the list is open
     view.children.hidden = node.children.length === 0;
