@@ -201,17 +201,22 @@ export class HarnessEngine {
    * before its last turn is pruned and everything before that turn is summarised by the
    * `compaction` agent with the main agent's model; the whole transcript stays in the
    * store's archive (`sessions.loadArchive`). Resolves to the `Compaction` event it made
-   * (counts 0 when there was nothing to compact).
+   * (counts 0 when there was nothing to compact). `options.signal` stops it as `close()`
+   * does (its summary request too, and the session is free at once): the HTTP route aborts
+   * it when its client goes away.
    *
    * @throws SessionBusyError when a run is using the session, EngineClosedError after `close()`
    *   (also when `close()` stopped it: the session is left as it was, unless it was already
-   *   being replaced), TypeError for an empty id, Error for a store that cannot replace a session.
+   *   being replaced), AbortError when `options.signal` stopped it, TypeError for an empty id,
+   *   Error for a store that cannot replace a session.
    */
-  async compact(sessionId: string): Promise<CompactionEvent> {
+  async compact(sessionId: string, options: { readonly signal?: AbortSignal } = {}): Promise<CompactionEvent> {
     this.assertOpen();
     if (typeof sessionId !== 'string' || sessionId === '') throw new TypeError(`compact: the session id must be a non-empty string, got ${JSON.stringify(sessionId)}`);
     const scope = this.mainScope();
-    return this.compactions.run((signal) => compactStoredSession(scope, sessionId, signal), () => new EngineClosedError());
+    const given = options?.signal;
+    const work = (signal: AbortSignal) => compactStoredSession(scope, sessionId, given ? AbortSignal.any([signal, given]) : signal);
+    return this.compactions.run(work, () => new EngineClosedError());
   }
 
   /** Cancels one running task by id; it ends as a failure result saying so. False if none runs. */

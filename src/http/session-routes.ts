@@ -58,8 +58,27 @@ export function matchSessionRoute(method: string | undefined, url: string | unde
 }
 
 /**
+ * Runs one compaction for the request answered by `res`, and answers its `Compaction` event.
+ * A client that goes away stops it (its summary request is aborted): it would otherwise hold
+ * the session, and the model, until the request's idle timeout (10 minutes by default), for
+ * an answer nobody reads.
+ */
+async function compactForClient(compact: HarnessEngine['compact'], sessionId: string, res: ServerResponse): Promise<void> {
+  if (res.destroyed) return; // the client left while it was authorised
+  const gone = new AbortController();
+  const stop = (): void => gone.abort(new Error('the client closed the connection before the compaction ended'));
+  res.once('close', stop);
+  try {
+    sendJson(res, 200, await compact(sessionId, { signal: gone.signal }));
+  } finally {
+    res.off('close', stop);
+  }
+}
+
+/**
  * Answers a session route: `list`, `get` and `delete` as `session-answers.ts` says; `compact` runs `engine.compact` and answers `200` with its
- * `Compaction` event (`409` while a run uses the session; the runs handler refuses, `415`, a `POST` not sent as `application/json`); `archive` answers the session's
+ * `Compaction` event (`409` while a run uses the session; the runs handler refuses, `415`, a `POST` not sent as `application/json`; a client that
+ * closes the connection first stops it); `archive` answers the session's
  * whole transcript (`{ sessionId, messages }`). An engine without them (a custom
  * `RunsEngine`) answers `404`.
  */
@@ -79,7 +98,7 @@ export async function serveSessionRoute(engine: object, route: SessionRoute, res
     case 'compact':
       // No body is read: the runs handler checked its type, as for every POST (a page of another site cannot send it).
       if (typeof sessions.compact !== 'function') throw new HttpFailure(404, 'this server cannot compact sessions');
-      return sendJson(res, 200, await sessions.compact(route.sessionId));
+      return compactForClient(sessions.compact.bind(sessions), route.sessionId, res);
     case 'archive': {
       const load = sessions.sessions?.loadArchive?.bind(sessions.sessions);
       if (!load) throw new HttpFailure(404, 'this server keeps no session archive');

@@ -6,6 +6,7 @@ import { chatRequestBody } from './chat-request-body.js';
 import { checkModelSettings, type ModelSettings } from './model-settings.js';
 import { abortError, nodeHttpFetch } from './node-http-fetch.js';
 import { readResponse } from './read-response.js';
+import { replyLimitOf } from './reply-limit.js';
 import { requestTurn } from './request-turns.js';
 import { cancelOption, RequestCancel } from './request-cancel.js';
 import type { ModelError } from './model-error.js';
@@ -82,8 +83,10 @@ const DEFAULT_RETRY_BUDGET_MS = 60_000;
  * a whole JSON completion instead is read the same way. The finish carries the server's
  * `finish_reason`. Unsubscribing aborts the HTTP request, or the wait before a retry.
  * Failures end the stream with a `ModelError` (with the HTTP status when there was one):
- * after the retries, on a silence longer than `timeoutMs`, or when a stream ends with
- * neither a `finish_reason` nor `[DONE]` (it was cut). A chat template that refuses parallel
+ * after the retries, on a silence longer than `timeoutMs`, when a stream ends with
+ * neither a `finish_reason` nor `[DONE]` (it was cut), or when a reply brings more than its
+ * request's `maxTokens` allows many times over, or than 8 MiB characters without it (a server
+ * that ignores `max_tokens`, or loops; the request is aborted, never retried). A chat template that refuses parallel
  * tool calls ("only supports single tool-calls at once") gets the request once more with
  * `parallel_tool_calls: false` and earlier multi-call messages split, with a `warning`
  * chunk; the model then sends every request that way.
@@ -136,7 +139,8 @@ export class OpenAIChatModel implements ChatModel {
       const body = this.singleToolCalls ? singleToolCallBody(asked) : asked;
       let bodyRead = false;
       const onBodyRead = (): void => void (bodyRead = true);
-      const context = { model: this.id, timeoutMs: this.timeoutMs, scheduler: this.scheduler, abort, onBodyRead, deltas: request.deltas !== false };
+      const limit = replyLimitOf(body);
+      const context = { model: this.id, timeoutMs: this.timeoutMs, scheduler: this.scheduler, abort, onBodyRead, deltas: request.deltas !== false, limit };
       // Only the request is retried: once a response has begun its chunks go to `out` itself
       // (no operator in between on the hot path), and a body that breaks is never retried.
       const onServerWait = (error: ModelError, budgetMs: number): void => out.next(this.serverWait(error, budgetMs));

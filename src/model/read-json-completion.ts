@@ -5,6 +5,9 @@ import { readUsage, type WireUsage } from './read-usage.js';
 import { MAX_TOOL_CALLS_PER_STEP } from './tool-call-cap.js';
 import { withUniqueIds } from './tool-call-ids.js';
 import { argumentsText } from './arguments-text.js';
+import { nodeBodyOf } from './node-http-response.js';
+import { readBodyText } from './read-body-text.js';
+import { jsonTooLarge, type ReplyLimit } from './reply-limit.js';
 
 /** A whole `chat.completion` as odd servers may send it: every field may be missing. */
 interface WireCompletion {
@@ -27,9 +30,11 @@ interface WireCompletion {
  * returns the finish, as if it had been streamed. An `error` object in the body, or a body
  * that is not a completion, fails with a `ModelError` quoting what came. More tool calls than
  * MAX_TOOL_CALLS_PER_STEP: only those up to the first over it are kept, with `toolCallsCut`.
+ * A body larger than `limit.jsonBytes` fails with a `ModelError` saying so, without being read
+ * whole ({@link boundedText}).
  */
-export async function readJsonCompletion(response: Response, out: Subscriber<ModelChunk>, model: string): Promise<ModelFinish> {
-  const raw = await response.text();
+export async function readJsonCompletion(response: Response, out: Subscriber<ModelChunk>, model: string, limit: ReplyLimit): Promise<ModelFinish> {
+  const raw = await boundedText(response, model, limit);
   let body: WireCompletion;
   try {
     body = JSON.parse(raw) as WireCompletion;
@@ -59,6 +64,24 @@ export async function readJsonCompletion(response: Response, out: Subscriber<Mod
     finishReason: choice.finish_reason ?? undefined,
     ...(cut ? { toolCallsCut: true } : {}),
   };
+}
+
+/**
+ * The body as text, refused once it is larger than `limit.jsonBytes`: at once when its
+ * `Content-Length` says so, else as soon as what arrived passes it (each character came in
+ * at least one byte). The body is then stopped; the caller aborts the request.
+ */
+async function boundedText(response: Response, model: string, limit: ReplyLimit): Promise<string> {
+  if (Number(response.headers.get('content-length')) > limit.jsonBytes) throw jsonTooLarge(model, limit);
+  const body = nodeBodyOf(response) ?? response.body;
+  if (!body) return '';
+  const parts: string[] = [];
+  let chars = 0;
+  await readBodyText(body, (text) => {
+    if ((chars += text.length) > limit.jsonBytes) throw jsonTooLarge(model, limit);
+    parts.push(text);
+  });
+  return parts.join('');
 }
 
 function notACompletion(model: string, raw: string): ModelError {

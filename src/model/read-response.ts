@@ -5,6 +5,7 @@ import { ModelError } from './model-error.js';
 import { nodeBodyOf } from './node-http-response.js';
 import { readJsonCompletion } from './read-json-completion.js';
 import { chunks, readSse, type StreamProgress } from './read-sse.js';
+import type { ReplyLimit } from './reply-limit.js';
 import type { RequestCancel } from './request-cancel.js';
 import { toModelError } from './to-model-error.js';
 
@@ -22,6 +23,8 @@ export interface ReadContext {
   readonly onBodyRead?: () => void;
   /** Whether a streamed body's deltas are handed on (`false`: the request said nobody reads them). */
   readonly deltas: boolean;
+  /** How much the reply may bring before it is given up (see reply-limit.ts). */
+  readonly limit: ReplyLimit;
 }
 
 /** `application/json`, with or without parameters; not `application/x-ndjson`. */
@@ -31,7 +34,8 @@ const JSON_TYPE = /\bjson\b/i;
  * The chunks of one successful (2xx) response: an SSE stream read as it arrives, or a whole
  * JSON completion from a server that ignored `stream: true`. From the headers on, a silence
  * longer than `timeoutMs` aborts the exchange and errors with a `ModelError` saying so; so
- * does a stream cut before its end. Errors after an abort by the subscriber are dropped.
+ * does a stream cut before its end, and a reply larger than `context.limit` allows. Errors
+ * after an abort by the subscriber are dropped.
  */
 export function readResponse(response: Response, context: ReadContext): Observable<ModelChunk> {
   return new Observable<ModelChunk>((out) => {
@@ -49,7 +53,7 @@ export function readResponse(response: Response, context: ReadContext): Observab
       idle = true;
       abort.abort();
     });
-    const read = body ? readSse(body, out, progress, model, context.deltas) : readJsonCompletion(response, out, model);
+    const read = body ? readSse(body, out, progress, model, context.deltas, context.limit) : readJsonCompletion(response, out, model, context.limit);
     read.then(
       (finish) => {
         watchdog.unsubscribe();

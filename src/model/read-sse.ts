@@ -3,6 +3,7 @@ import type { Subscriber } from 'rxjs';
 import type { ModelChunk, ModelFinish, TokenUsage } from './chat-model.js';
 import { ModelError } from './model-error.js';
 import { readBodyText, type BodySource } from './read-body-text.js';
+import { argumentChars, charsOf, streamedTooMuch, type ReplyLimit } from './reply-limit.js';
 import { readUsage, type WireUsage } from './read-usage.js';
 import { SseDataParser } from './sse-data-lines.js';
 import { MAX_TOOL_CALLS_PER_STEP } from './tool-call-cap.js';
@@ -48,6 +49,11 @@ type WireDelta = Omit<ChatCompletionChunk.Choice.Delta, 'tool_calls'> & {
  * fails with a `ModelError` saying what arrived. Everything read after `[DONE]` (the reader
  * drains the body so the connection can be reused) is ignored, its failures too.
  *
+ * A reply whose text, reasoning and tool-call arguments together pass `limit.chars` fails
+ * with a `ModelError` saying so, at the event that passed it (the body is stopped; the
+ * caller aborts the request): a server that ignores `max_tokens`, or loops, never ends
+ * its stream, and the idle timeout never fires while it streams.
+ *
  * A reply that asks for more than MAX_TOOL_CALLS_PER_STEP tool calls is read no further
  * than the first call over it (the body is stopped; the caller aborts the request): its
  * finish has the calls read so far and `toolCallsCut`, and no step runs any of them.
@@ -64,6 +70,7 @@ export async function readSse(
   progress: StreamProgress,
   model: string,
   deltas: boolean,
+  limit: ReplyLimit,
 ): Promise<ModelFinish> {
   let oddLine: string | undefined;
   const text: string[] = [];
@@ -72,6 +79,7 @@ export async function readSse(
   let finishReason: string | undefined;
   let done = false;
   let flooded = false;
+  let streamed = 0;
   const onData = (data: string): void => {
     progress.received++;
     if (done || data === '[DONE]') {
@@ -87,11 +95,14 @@ export async function readSse(
     if (choice.finish_reason) finishReason = choice.finish_reason;
     const delta = choice.delta;
     if (!delta) return; // some servers send the finish chunk without one
-    if (deltas) {
-      const thinking = delta.reasoning_content ?? delta.reasoning;
-      if (thinking) out.next({ type: 'thinking-delta', text: thinking });
-    }
+    const thinking = delta.reasoning_content ?? delta.reasoning;
     const content = delta.content;
+    // Counted before anything of the event goes on; reasoning too when nobody reads it (it holds the run all the same).
+    if (thinking) streamed += charsOf(thinking);
+    if (content) streamed += charsOf(content);
+    if (delta.tool_calls) streamed += argumentChars(delta.tool_calls);
+    if (streamed > limit.chars) throw streamedTooMuch(model, limit);
+    if (deltas && thinking) out.next({ type: 'thinking-delta', text: thinking });
     if (content) {
       text.push(content);
       if (deltas) out.next({ type: 'text-delta', text: content });
