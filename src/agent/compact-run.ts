@@ -37,7 +37,8 @@ function compactWithin$(scope: RunScope, lastStep: boolean, reason: CompactionRe
   const session = run.messages.slice(system.length);
   const { requestFixed, fixedTokens } = requestSizing(scope, system, lastStep, window);
   if (requestFixed >= estimatedWindow) return noRoomWarning$(scope, window, requestFixed);
-  return compactMessages$({ messages: session, window: estimatedWindow, fixedTokens, requestFixedTokens: requestFixed, reason, summarise: summariser(scope, estimatedWindow) }).pipe(
+  const sizing = { messages: session, window: estimatedWindow, serverWindow: window, fixedTokens, requestFixedTokens: requestFixed, reason };
+  return compactMessages$({ ...sizing, summarise: summariser(scope, estimatedWindow) }).pipe(
     concatMap((outcome) => {
       if (!outcome) return EMPTY;
       run.messages = [...system, ...outcome.messages];

@@ -73,8 +73,11 @@ export function compactMessages$(input: CompactionInput): Observable<CompactionO
   // What a summary keeps (at least the newest step, with the results the model has not read
   // yet, never pruned) does not fit beside the fixed part: a summary cannot make the request
   // fit, and would replace the turns before it for nothing (a `read` of 50,000 characters under
-  // an 8K window). The request goes as it is; the server's refusal says why.
-  if (!manual && input.requestFixedTokens + estimateTokens(pruned.slice(cut)) > input.window) {
+  // an 8K window). The request goes as it is; the server's refusal says why. Judged against
+  // the larger window (see `serverWindow`): the ratio that scales `window` was learned from a
+  // whole request, and overstates a kept part that is one long tool result.
+  const fullWindow = Math.max(input.window, input.serverWindow ?? 0);
+  if (!manual && input.requestFixedTokens + estimateTokens(pruned.slice(cut)) > fullWindow) {
     return of(prunedCount > 0 ? outcome(pruned, 0) : undefined);
   }
   return input.summarise(pruned.slice(0, cut), maxSummary).pipe(

@@ -22,6 +22,14 @@ export interface CompactionInput {
    * cannot be made to fit by any compaction (see `compactMessages$`).
    */
   readonly requestFixedTokens: number;
+  /**
+   * The window in the server's tokens, when `window` is it scaled by a token ratio learned
+   * from an earlier request. That ratio is an average over a whole request (many short
+   * messages, each with its template overhead, count far more than one long tool result), so
+   * whether what a summary keeps can fit at all is judged against the larger of the two: a
+   * summary is skipped as futile only when it surely is.
+   */
+  readonly serverWindow?: number;
   readonly reason: CompactionReason;
   /**
    * Writes the summary of `head` in at most `maxTokens`; errors when it cannot (the
