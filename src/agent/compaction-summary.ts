@@ -2,6 +2,7 @@ import { defer, type Observable, last, map, filter, takeWhile, tap } from 'rxjs'
 import type { ChatMessage } from '../model/chat-message.js';
 import type { ChatRequest } from '../model/chat-model.js';
 import { CHARS_PER_TOKEN, estimateRequestTokens, estimateTokens } from '../model/estimate-tokens.js';
+import { replyCharLimit } from '../model/reply-limit.js';
 import { FALLBACK_COMPACTION_PROMPT, SUMMARY_REQUEST } from '../session/compaction/compaction-prompt.js';
 import type { WrittenSummary } from '../session/compaction/compaction-types.js';
 import { summaryTranscript } from '../session/compaction/summary-transcript.js';
@@ -18,7 +19,8 @@ const SAFE_CHARS_PER_TOKEN = 3;
  * (or loops) would otherwise hold the run, its session and a growing reply forever.
  */
 export function summaryStreamLimit(maxTokens: number): number {
-  return Math.max(4_096, maxTokens * CHARS_PER_TOKEN * 4);
+  // The rule of every reply (`replyCharLimit`), with a floor fit for a summary.
+  return replyCharLimit(maxTokens, 4_096);
 }
 
 /**
