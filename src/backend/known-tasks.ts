@@ -20,6 +20,8 @@ export class KnownTasks {
   /** The instance that runs each known task (absent: published before owners were kept). */
   readonly #owners = new Map<string, string>();
   readonly #watchers = new Set<(info: TaskInfo) => void>();
+  /** The queued launch each running task came from (a start is a later `startedAt`): a cancel may name either. */
+  readonly #queuedAs = new Map<string, number>();
 
   constructor(
     private readonly retentionMs: number,
@@ -34,6 +36,8 @@ export class KnownTasks {
     const known = this.#known.get(info.taskId);
     const behind = known !== undefined && isLive(info) && info.startedAt <= known.startedAt && (!isLive(known) || (known.state === 'running' && info.state === 'queued'));
     if (behind) return;
+    if (known?.state === 'queued' && info.state === 'running') this.#queuedAs.set(info.taskId, known.startedAt);
+    else if (known?.startedAt !== info.startedAt) this.#queuedAs.delete(info.taskId);
     this.#known.set(info.taskId, info);
     if (owner !== undefined) this.#owners.set(info.taskId, owner);
     for (const watcher of [...this.#watchers]) watcher(info);
@@ -47,6 +51,17 @@ export class KnownTasks {
       return undefined;
     }
     return info;
+  }
+
+  /**
+   * Whether `start` (a cancel marker's, see `SharedTasks.cancel`) names the launch of the task
+   * known now: its start, or the start it had while queued, which another engine's copy may
+   * still hold as it cancels.
+   */
+  namesLaunch(taskId: string, start: string): boolean {
+    const info = this.#known.get(taskId);
+    if (!info) return false;
+    return start === String(info.startedAt) || (info.state === 'running' && start === String(this.#queuedAs.get(taskId)));
   }
 
   /** A live task with the instance running it (undefined when it is not live, or not known). */
@@ -102,5 +117,6 @@ export class KnownTasks {
   #drop(taskId: string): void {
     this.#known.delete(taskId);
     this.#owners.delete(taskId);
+    this.#queuedAs.delete(taskId);
   }
 }

@@ -19,7 +19,9 @@ import { RedisBackendError } from './redis-backend-error.js';
  * Refuses a chain whose budgets are not what these scripts write (each a hash whose counts
  * are whole numbers) before the first write: planted or damaged, `tonumber` reads a count
  * of `abc` as nil and the script fails midway with a Lua error naming neither key nor field
- * (a failing script keeps what it wrote before). Answers `{ 'corrupt', key, field, value }`
+ * (a failing script keeps what it wrote before). `used` and `reserved` are changed by
+ * `HINCRBY`, which fails on more than 64 bits: past 18 digits they are corrupt too (`limit`
+ * and `last` are only read; older versions wrote a limit of 1e21 in 22 digits). Answers `{ 'corrupt', key, field, value }`
  * for the first one found (`field` '' and `value` its type: a key of another type).
  */
 const CHECKED = `
@@ -30,7 +32,9 @@ local function corrupt(n)
     local names = {'limit', 'used', 'reserved', 'last'}
     local h = redis.call('HMGET', KEYS[i], unpack(names))
     for j = 1, #names do
-      if h[j] and not string.match(h[j], '^%-?%d+$') then return {'corrupt', KEYS[i], names[j], h[j]} end
+      local digits = h[j] and string.match(h[j], '^%-?(%d+)$')
+      -- used, reserved: HINCRBY's, in 64 bits (18 digits and an increment of at most 2^53 fit)
+      if h[j] and (not digits or (j == 2 or j == 3) and #digits > 18) then return {'corrupt', KEYS[i], names[j], h[j]} end
     end
   end
 end`;
@@ -132,6 +136,6 @@ return #entries`;
 export function budgetAnswer(answer: unknown): number[] {
   if (!Array.isArray(answer) || answer[0] !== 'corrupt') return answer as number[];
   const [, key, field, value] = answer.map(String) as [string, string, string, string];
-  const what = field === '' ? `it is a ${shownKey(value)}, not a hash` : `its "${field}" is "${shownKey(value)}", not a whole number`;
+  const what = field === '' ? `it is a ${shownKey(value)}, not a hash` : `its "${field}" is "${shownKey(value)}", not a whole number${field === 'used' || field === 'reserved' ? ' of at most 18 digits' : ''}`;
   throw new RedisBackendError(`the token budget stored at ${shownKey(key)} in Redis is corrupt: ${what}. Something other than rxharness wrote it; delete the key (its pool starts afresh) or give the backend a Redis prefix of its own`);
 }

@@ -47,8 +47,9 @@ export class RedisTokenBudget implements TokenBudget {
     return { nodes: this.nodes, remaining: this.#known.remaining };
   }
 
-  /** A new pool (the root of a tree) of `limit` tokens. */
-  static root(redis: Redis, keys: RedisKeys, limit: number): RedisTokenBudget {
+  /** A new pool (the root of a tree) of `limit` tokens (at most `Number.MAX_SAFE_INTEGER`: see `tokenCount`). */
+  static root(redis: Redis, keys: RedisKeys, given: number): RedisTokenBudget {
+    const limit = tokenCount(given);
     const known = { limit, used: 0, remaining: limit, available: limit };
     return new RedisTokenBudget(redis, keys, limit, [{ key: keys.budget(randomUUID()), limit }], known);
   }
@@ -99,11 +100,12 @@ export class RedisTokenBudget implements TokenBudget {
     };
   }
 
-  child(limit = Number.POSITIVE_INFINITY): TokenBudget {
+  child(given = Number.POSITIVE_INFINITY): TokenBudget {
     const { nodes } = this;
     const known = { ...this.#known };
     // Without a limit of its own a child counts only in its parent's nodes.
-    if (!Number.isFinite(limit)) return new RedisTokenBudget(this.redis, this.keys, limit, nodes, known, this.held);
+    if (!Number.isFinite(given)) return new RedisTokenBudget(this.redis, this.keys, given, nodes, known, this.held);
+    const limit = tokenCount(given);
     const own = { key: this.keys.budget(randomUUID()), limit };
     if (limit < known.remaining) Object.assign(known, { limit, used: 0, remaining: limit, available: Math.min(limit, known.available) });
     return new RedisTokenBudget(this.redis, this.keys, limit, [own, ...nodes], known, this.held);
@@ -126,7 +128,9 @@ export class RedisTokenBudget implements TokenBudget {
  * A count of tokens as the scripts take it: whole, and at most `Number.MAX_SAFE_INTEGER`. A
  * server's usage is any finite number it reports, but Redis counts in 64-bit integers and
  * reads `1e+21` as none: the script would fail, and the run with it, instead of ending on its
- * budget (a count that large spends any budget all the same).
+ * budget (a count that large spends any budget all the same). A limit is kept so too: the
+ * scripts count in doubles and answer in 64-bit integers, so a limit of 1e21 came back as
+ * -2^63 (nothing left), and a worker refuses a limit that is not a safe integer.
  */
 function tokenCount(tokens: number): number {
   return Math.min(Number.MAX_SAFE_INTEGER, Math.max(0, Math.ceil(tokens)));

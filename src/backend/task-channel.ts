@@ -55,13 +55,16 @@ export function applyTaskMessage(state: TaskChannelState, text: string): void {
   if (state.cancellers().length > 0) cancelMarked(state, taskId);
 }
 
-/** Cancels the task if Redis marks the launch this engine knows of cancelled. */
+/**
+ * Cancels the task if Redis marks the launch this engine knows of cancelled (or the queued
+ * launch it started from: the canceller's copy may still hold it queued).
+ */
 function cancelMarked(state: TaskChannelState, taskId: string): void {
-  const info = state.known.get(taskId);
-  if (!info) return;
+  if (!state.known.get(taskId)) return;
   readCancelMark(state.redis, state.keys, taskId, 'no task is cancelled for it')
     .then((mark) => {
-      if (mark !== String(info.startedAt)) return;
+      // Read as the marker comes: the launch may have started from its queue meanwhile.
+      if (mark === undefined || !state.known.namesLaunch(taskId, mark)) return;
       for (const cancel of state.cancellers()) cancel(taskId);
     })
     .catch(() => undefined); // Redis is away: a cancel not confirmed is none
