@@ -2,6 +2,7 @@ import { evaluatingSyntax } from './code-in-data.js';
 import { REPEATING_SYNTAX } from './shell-programs.js';
 import { scanShellLine } from './shell-scan.js';
 import type { PartRole, PartSink } from './part-sink.js';
+import { makeSettings } from './runs/make-runs.js';
 import { type FileRun, ranFileWrite } from './runs/run-files.js';
 import { analyseStatement } from './simple-command.js';
 import type { CommandWrites } from './writes/written-files.js';
@@ -44,6 +45,8 @@ export interface CommandParts {
   readonly runs?: readonly FileRun[];
 }
 
+/** The programs whose recipes expand variables from the environment. */
+const MAKES: ReadonlySet<string> = new Set(['make', 'gmake']);
 const MAX_DEPTH = 8;
 const MAX_PARTS = 500;
 const CACHE_SIZE = 256;
@@ -82,6 +85,13 @@ class Collector implements PartSink {
 
   runs(run: FileRun): void {
     this.fileRuns.push(run);
+  }
+
+  // Variables the line sets for later commands, with whether they were set in a quiet line.
+  private readonly settings: { readonly assignment: string; readonly quiet: boolean }[] = [];
+
+  environment(assignments: readonly string[]): void {
+    for (const assignment of assignments) this.settings.push({ assignment, quiet: this.quiet > 0 });
   }
 
   repeats(): void {
@@ -143,11 +153,21 @@ class Collector implements PartSink {
     }
   }
 
+  /** make on the line reads the variables it exported (in any order: a loop may set them before it runs): each value is judged as make's own `CC=...` is. */
+  private environmentOfMake(): void {
+    for (const { assignment, quiet } of this.settings) {
+      const { unreadable, lines } = makeSettings([], [assignment]);
+      if (unreadable !== undefined && !quiet) this.opaque ??= unreadable;
+      for (const found of lines) this.line(found.text, 'variant', 1, quiet || !found.strict);
+    }
+  }
+
   result(line: string): CommandParts {
     const { evaluates, carries } = this.notes;
     if (evaluates !== undefined && carries !== undefined) this.opaque ??= `${evaluates} and ${carries}, which bash may run as code`;
     // A file the line writes and a program on it runs (`echo ... > Makefile; make`), in any order: a loop may write before it runs.
     this.opaque ??= ranFileWrite(this.writes, this.fileRuns);
+    if (this.fileRuns.some((run) => MAKES.has(run.program))) this.environmentOfMake();
     // A line of only assignments or comments runs no command: judge it as written.
     const commands = this.commands.size > 0 ? [...this.commands] : [line.replace(/\s+/g, ' ').trim()];
     const variants = [...this.variants].filter((v) => !this.commands.has(v));

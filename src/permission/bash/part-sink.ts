@@ -35,4 +35,10 @@ export interface PartSink {
   write(writes: CommandWrites): void;
   /** Records a program that runs files of the workspace by name (`make`, `npm`): a write of one on the same line makes it unreadable. */
   runs(run: FileRun): void;
+  /**
+   * Records variables set for the line's later commands (`export CC='rm v'`, `CC=x; export CC`):
+   * make reads its variables from the environment, so when the line runs make each value is judged
+   * as the command a recipe's `$(CC)` may make of it (see `make-runs`).
+   */
+  environment(assignments: readonly string[]): void;
 }

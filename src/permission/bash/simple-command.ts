@@ -17,6 +17,9 @@ import { filesRun } from './runs/run-files.js';
 import { variablesSet } from './set-names.js';
 import { commandWrites } from './writes/written-files.js';
 
+/** Builtins that set (and may export) the variables their arguments assign. */
+const SETTERS: ReadonlySet<string> = new Set(['export', 'declare', 'typeset', 'local', 'readonly']);
+
 // What separates simple commands; every other operator shell-quote returns is a redirection.
 const CONTROL = new Set([';', '&', '&&', '||', '|', '|&', ';;', ';&', ';;&', '(', ')']);
 
@@ -84,6 +87,10 @@ function analyseWords(all: readonly Word[], role: PartRole, depth: number, sink:
   const executed = executedWrite(writes);
   if (executed !== undefined) sink.flag(executed);
   sink.write(writes);
+  const setter = basename(plain[0]?.text ?? '');
+  // A statement of assignments, or an `export` / `declare` of them: later commands (make) may read them.
+  if (plain.length === 0) sink.environment(assignments);
+  else if (SETTERS.has(setter)) sink.environment(plain.slice(1).map((w) => w.text).filter((arg) => !arg.startsWith('-') && arg.includes('=')));
   if (plain.length === 0) {
     if (words.some((w) => w.kind === 'redirect')) sink.add(role, written); // `> file` still writes
     return; // only assignments: nothing runs

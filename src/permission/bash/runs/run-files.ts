@@ -64,15 +64,20 @@ export function filesRun(base: string, args: readonly WrittenWord[]): FileRun | 
   const names = RUN_FILES[base];
   if (names === undefined) return undefined;
   const here = [...names];
+  let away = false;
   if (base === 'make' || base === 'gmake') {
-    here.push(...optionValues(args, 'f', ['file', 'makefile']).map((value) => literal(value.text)));
-    for (const dir of optionValues(args, 'C', ['directory']).map((value) => literal(value.text.replace(/\/+$/, '')))) {
-      here.push(dir, ...names.map((name) => `${dir}/${name}`));
-    }
+    const files = optionValues(args, 'f', ['file', 'makefile']).map((value) => value.text);
+    here.push(...files.map(literal));
+    // `-C ./sub` is `sub` (written paths are compared normalised); its `-f` files are read from there.
+    const dirs = optionValues(args, 'C', ['directory']).map((value) => posix.normalize(value.text).replace(/(.)\/+$/, '$1'));
+    for (const dir of dirs) here.push(literal(dir), ...names.map((name) => `${literal(dir)}/${name}`), ...files.map((file) => literal(posix.join(dir, file))));
+    // Each `-C` is relative to the one before (`-C a -C b` is `a/b`), and one leaving the folder
+    // (`-C /home/u/ws/sub`, `-C ../ws/sub`, `-C ~/sub`) may lead back into it: the files may be anywhere.
+    away = dirs.length > 1 || dirs.some((dir) => /^(?:\/|~|\.\.(?:\/|$))/.test(dir));
   }
   const anywhere = here.map((name) => `*/${name}`);
   // make's `-C` is read above (its `-r` and `-w` move nothing).
-  const elsewhere = (base === 'cmake' || !base.endsWith('make')) && args.some((a) => (ELSEWHERE_OF[base] ?? ELSEWHERE).test(a.text));
+  const elsewhere = away || ((base === 'cmake' || !base.endsWith('make')) && args.some((a) => (ELSEWHERE_OF[base] ?? ELSEWHERE).test(a.text)));
   return { program: base, here: elsewhere ? [...here, ...anywhere] : here, anywhere };
 }
 

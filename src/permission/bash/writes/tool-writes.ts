@@ -3,7 +3,7 @@
  * `openssl ... -out f` (and `-keyout`), `iconv -o f`, `gpg -o f`, `split in prefix` and
  * `csplit -f prefix` (files named by the prefix and a suffix), `script f` (its typescript),
  * `tar -c -f f` (the archive it makes or adds to), what ssh writes (see `ssh-writes`), and
- * less's log file (`-o f`, `-O f`, `--log-file=f`).
+ * less's log file (`-o f`, `-O f`, `--log-file=f`, also in `$LESS`).
  *
  * @module
  */
@@ -63,6 +63,18 @@ export function toolWrites<W extends Word>(base: string, args: readonly W[]): W[
     default:
       return tarCreates(args) ? [...optionValues(args, 'f', ['file']), ...oldFormFile(args)].filter((a) => a.text !== '-') : [];
   }
+}
+
+/**
+ * The log files less writes for options in its environment (`LESS='-o f'`, `export LESS=-Of`):
+ * less reads `$LESS` as options before its own, so every command that pages through less on the
+ * line (less itself, `git log`, `man`) may write them.
+ *
+ * @param assignments - `NAME=value` words: in front of a command, alone, or given to `export`.
+ */
+export function lessVariableWrites(assignments: readonly string[]): { text: string; glob: boolean }[] {
+  const values = assignments.filter((a) => a.startsWith('LESS=')).map((a) => a.slice('LESS='.length));
+  return values.flatMap((value) => toolWrites('less', value.split(/\s+/).filter((w) => w !== '').map((text) => ({ text, glob: false }))));
 }
 
 /** less's `-o f` / `-O f`, also in a cluster (`-Ro f`, `-Of`); a cluster ends at another letter taking a value (`-pfoo` searches for `foo`). */

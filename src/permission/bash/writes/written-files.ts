@@ -14,7 +14,7 @@ import { IN_PLACE_EDITORS, inPlaceWrites } from './inplace-writes.js';
 import { operandsOf } from '../option-values.js';
 import { sedWrites } from './sed-writes.js';
 import { SSH_CLIENTS, sshConfigRead } from './ssh-writes.js';
-import { TOOL_WRITERS, toolWrites } from './tool-writes.js';
+import { lessVariableWrites, TOOL_WRITERS, toolWrites } from './tool-writes.js';
 import { UNSEEN_WRITERS, unseenWrite } from './unseen-writes.js';
 import { anyPath, type CommandWrites, type JoinedWrite, type WrittenWord } from './written-words.js';
 
@@ -63,7 +63,10 @@ export function commandWrites(base: string, args: readonly WrittenWord[], redire
  * case it was exported before: `export GIT_WORK_TREE; GIT_WORK_TREE=src`) lets the line's
  * later git commands write anywhere (`git restore a.ts` then writes `src/a.ts`).
  */
-function withSettings(base: string, args: readonly WrittenWord[], own: CommandWrites, assignments: readonly string[]): CommandWrites {
+function withSettings(base: string, args: readonly WrittenWord[], given: CommandWrites, assignments: readonly string[]): CommandWrites {
+  // `LESS='-o f' git log`, `export LESS=-of`: whatever pages through less writes its log file.
+  const logs = lessVariableWrites([...assignments, ...(EXPORTERS.test(base) ? args.map((a) => a.text) : [])]);
+  const own = logs.length === 0 ? given : { ...given, files: [...given.files, ...logs] };
   const tree = base === 'git' ? assignments.find((a) => a.startsWith('GIT_WORK_TREE=')) : undefined;
   if (tree !== undefined) return { ...own, joined: [...own.joined, { dir: { text: tree.slice('GIT_WORK_TREE='.length), glob: false }, name: ANY_NAME, tree: true }] };
   // Another repository or configuration (`GIT_CONFIG_KEY_0=core.worktree`) may set a work tree anywhere.
