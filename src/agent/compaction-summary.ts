@@ -1,13 +1,13 @@
 import { defer, type Observable, last, map, filter, takeWhile, tap } from 'rxjs';
 import type { ChatMessage } from '../model/chat-message.js';
 import type { ChatRequest } from '../model/chat-model.js';
-import { CHARS_PER_TOKEN, estimateRequestTokens, estimateTokens } from '../model/estimate-tokens.js';
+import { estimateRequestTokens, estimateTokens } from '../model/estimate-tokens.js';
 import { replyCharLimit } from '../model/reply-limit.js';
 import { FALLBACK_COMPACTION_PROMPT, SUMMARY_REQUEST } from '../session/compaction/compaction-prompt.js';
 import type { WrittenSummary } from '../session/compaction/compaction-types.js';
 import { summaryTranscript } from '../session/compaction/summary-transcript.js';
 import type { RunScope } from './run-scope.js';
-import { stepTokens } from './step-budget.js';
+import { estimatedTokens, stepTokens } from './step-budget.js';
 
 /** Characters a token may hold at least, to size the transcript safely under the window (the estimate counts four). */
 const SAFE_CHARS_PER_TOKEN = 3;
@@ -69,7 +69,7 @@ export function summariser(scope: RunScope, window: number): (head: readonly Cha
         map((chunk): WrittenSummary => {
           if (chunk.type !== 'finish') {
             // The server's usage of an abandoned reply never comes: charged what was sent and read.
-            run.summaryTokens += estimateRequestTokens(request) + Math.ceil(streamed / CHARS_PER_TOKEN);
+            run.summaryTokens += estimatedTokens(estimateRequestTokens(request), streamed);
             return { text: text.trim(), stopped: `model "${model.id}" streamed over ${limit} characters for a summary of at most ${answerTokens} tokens (it ignores max_tokens, or loops): the reply was read no further, its start kept` };
           }
           run.addUsage(chunk.usage);

@@ -8,6 +8,7 @@ import { chatSpan, endSpan } from '../telemetry/spans.js';
 import { parseArguments, type ParsedCall } from './tool-arguments.js';
 import { withOwnIds } from '../model/tool-call-ids.js';
 import { withTextArguments } from '../model/arguments-text.js';
+import { failedRequestTokens } from './step-budget.js';
 
 /**
  * Sent on the last allowed step only (never stored), at the end of the conversation's last
@@ -77,28 +78,30 @@ export function reasonStep$(scope: RunScope, step: number, lastStep: boolean, to
         'gen_ai.response.finish_reasons': finish?.finishReason === undefined ? undefined : [finish.finishReason],
       });
     };
+    // Characters of the deltas seen (undefined: none came), for the charge of a request that fails.
+    let streamed: number | undefined;
+    /** Fails the step; a request whose reply had begun is charged with the step's (see `failedRequestTokens`). */
+    const failed = (e: unknown): void => {
+      run.unansweredTokens += failedRequestTokens(e, tokenCount, streamed);
+      endChat(e instanceof Error ? e : String(e));
+      out.error(e);
+    };
     const subscription = agent.model.stream(request).subscribe({
       next: (chunk) => {
         // A custom model may repeat an id, as a server can, or hand arguments over as an object.
         if (chunk.type === 'finish') finish = withOwnIds(withTextArguments(chunk));
         else if (chunk.type === 'warning') output.next({ type: 'Warning', runId: run.runId, agentName: run.agentName, code: chunk.code, message: chunk.message });
-        else if (scope.input.streaming && !out.closed) {
+        else {
+          streamed = (streamed ?? 0) + chunk.text.length;
+          if (!scope.input.streaming || out.closed) return;
           // The hottest path of a run: a literal with fixed fields, no spread.
           const kind = chunk.type === 'text-delta' ? 'text' : 'thinking';
           output.next({ type: 'ReasonDelta', runId: run.runId, agentName: run.agentName, step, kind, text: chunk.text });
         }
       },
-      error: (e: unknown) => {
-        endChat(e instanceof Error ? e : String(e));
-        out.error(e);
-      },
+      error: failed,
       complete: () => {
-        if (!finish) {
-          const error = new Error(`model "${agent.model.id}" ended its response without finishing it`);
-          endChat(error);
-          out.error(error);
-          return;
-        }
+        if (!finish) return failed(new Error(`model "${agent.model.id}" ended its response without finishing it`));
         endChat();
         const calls: ParsedCall[] = finish.toolCalls.map((call) => ({ call, parsed: parseArguments(call.arguments) }));
         const toolCalls: ToolCallInfo[] = calls.map(({ call, parsed }) => ({ callId: call.id, name: call.name, args: parsed.value }));

@@ -28,8 +28,8 @@ export function reserve$(budget: TokenBudget, estimate: number | undefined): Obs
 
 /**
  * Gives a reservation back (a no-op once it settled), charging `used`: what the request spent
- * before it failed (a compaction's summary), 0 by default; a pool that cannot be reached is
- * left to its expiry.
+ * before it failed (a compaction's summary, the estimate of a reply cut mid-stream), 0 by
+ * default; a pool that cannot be reached is left to its expiry.
  */
 export function giveBack(reservation: BudgetReservation, used = 0): void {
   try {
@@ -43,7 +43,8 @@ export function giveBack(reservation: BudgetReservation, used = 0): void {
 /**
  * Gives `reservation` back when the stream ends without a value: its request failed or was
  * stopped before its usage was known (once known, the usage settles it instead). `spent`
- * says what was used meanwhile all the same (a summary made for the request), charged then.
+ * says what was used meanwhile all the same (a summary made for the request, the estimate of
+ * a request that failed once its reply had begun), charged then.
  */
 export function givenBackUnanswered<T>(reservation: BudgetReservation, spent: () => number = () => 0): MonoTypeOperatorFunction<T> {
   return (source) =>

@@ -27,6 +27,11 @@ export class RunState {
    * to the budget: the step's answer is charged them with its own (see `run-steps.ts`).
    */
   summaryTokens = 0;
+  /**
+   * Estimated tokens of the current step's model requests that failed once their reply had
+   * begun (see `failedRequestTokens`), not yet charged to the budget: charged with the step.
+   */
+  unansweredTokens = 0;
   /** The run's span (see telemetry/spans.ts); ended with the run's `RunEnd`, or when the run is torn down without one. */
   trace: Traced | undefined;
   /** The last tool call (tool and arguments) and how many times in a row it came. */

@@ -75,13 +75,10 @@ export class RunSteps {
     const lastStep = n >= agent.maxSteps || (reservation?.last ?? false);
     const answer$ = reasonWithCompaction$(this.scope, n, lastStep, this.output);
     // A request that fails or is stopped before its usage is known gives its reservation back,
-    // charged only what its compaction's summaries used.
-    const summaries = (): number => {
-      const used = this.scope.run.summaryTokens;
-      this.scope.run.summaryTokens = 0;
-      return used;
-    };
-    const held$ = reservation ? answer$.pipe(givenBackUnanswered<StepAnswer>(reservation, summaries)) : answer$;
+    // charged what its compaction's summaries used and, when it failed once its reply had
+    // begun, the estimate of what it cost (a looping or dropped stream is not free).
+    const spent = (): number => this.unanswered();
+    const held$ = reservation ? answer$.pipe(givenBackUnanswered<StepAnswer>(reservation, spent)) : answer$;
     return held$.pipe(afterResult((answer) => this.answered(n, answer, lastStep, reservation)));
   }
 
@@ -93,8 +90,7 @@ export class RunSteps {
     run.addUsage(finish.usage);
     const { tokens, estimated } = stepTokens(answer.requestTokens, finish);
     this.lastRequest = tokens;
-    const charged = tokens + run.summaryTokens; // the step's summaries, if it compacted, with it
-    run.summaryTokens = 0;
+    const charged = tokens + this.unanswered(); // the step's summaries, if it compacted, with it
     // Calls that will not run are not stored (nor is any of a flood): the session stays sendable.
     const message = assistantMessage(finish, !lastStep && finish.toolCalls.length <= MAX_TOOL_CALLS_PER_STEP);
     run.messages.push(message);
@@ -111,6 +107,15 @@ export class RunSteps {
           saved$(() => (reservation.last ? [run.end(budgetError(state))] : this.afterReason(n, answer))),
         ),
     );
+  }
+
+  /** What the current step used besides its answer, now charged: its summaries, and its requests that failed mid-reply. */
+  private unanswered(): number {
+    const { run } = this.scope;
+    const used = run.summaryTokens + run.unansweredTokens;
+    run.summaryTokens = 0;
+    run.unansweredTokens = 0;
+    return used;
   }
 
   /** What follows a saved answer: the end, or `ActionStart` and the first tool call. */

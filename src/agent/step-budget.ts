@@ -1,6 +1,8 @@
 import type { AgentEvent } from '../events/agent-event.js';
 import type { ModelFinish } from '../model/chat-model.js';
+import { contextExceeded } from '../model/context-exceeded.js';
 import { CHARS_PER_TOKEN } from '../model/estimate-tokens.js';
+import { partialReplyChars } from '../model/partial-reply.js';
 import type { BudgetState, TokenBudget } from '../model/token-budget.js';
 import type { RunScope } from './run-scope.js';
 
@@ -24,7 +26,32 @@ export function stepTokens(requestTokens: number, answer: ModelFinish): StepToke
   // or miscounts) would otherwise charge a step almost nothing, and the budget never end a run.
   const reported = usage === undefined ? undefined : Math.max(usage.totalTokens, usage.promptTokens + usage.completionTokens);
   if (reported !== undefined && reported > 0) return { tokens: reported, estimated: false };
-  return { tokens: requestTokens + Math.ceil(answer.text.length / CHARS_PER_TOKEN), estimated: true };
+  return { tokens: estimatedTokens(requestTokens, answer.text.length), estimated: true };
+}
+
+/**
+ * The estimate of a request whose server reported no usage: `requestTokens` (the whole
+ * request's, `estimateRequestTokens`) and `replyChars` characters of reply (about
+ * `CHARS_PER_TOKEN` a token). Also what a request that failed, or a summary abandoned,
+ * after its reply began is charged: its usage never comes.
+ */
+export function estimatedTokens(requestTokens: number, replyChars: number): number {
+  return requestTokens + Math.ceil(replyChars / CHARS_PER_TOKEN);
+}
+
+/**
+ * What a request that failed with `error` is charged (its usage never came): the estimate of
+ * its prompt and of what it streamed, once its response had begun: the server took the
+ * prompt (a stream cut or gone silent, an error sent inside it, a reply abandoned at its size
+ * limit). `streamed`: the characters of the deltas the step saw (a model of the user's own
+ * marks nothing on its errors), or undefined when none came. Nothing for a request whose
+ * response never began (a refused connection, an error status, even a 5xx: retried, or
+ * ending the run, and most say nothing was done) nor for a prompt refused as too long.
+ */
+export function failedRequestTokens(error: unknown, requestTokens: number, streamed: number | undefined): number {
+  const marked = partialReplyChars(error);
+  if ((marked === undefined && streamed === undefined) || contextExceeded(error)) return 0;
+  return estimatedTokens(requestTokens, Math.max(marked ?? 0, streamed ?? 0));
 }
 
 /** The `Warning` that a run's budget was charged estimates (once per run: the server's usage is missing for all its requests alike). */

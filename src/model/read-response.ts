@@ -3,6 +3,7 @@ import type { ModelChunk } from './chat-model.js';
 import { watchIdle } from './idle-watchdog.js';
 import { ModelError } from './model-error.js';
 import { nodeBodyOf } from './node-http-response.js';
+import { markPartialReply } from './partial-reply.js';
 import { readJsonCompletion } from './read-json-completion.js';
 import { chunks, readSse, type StreamProgress } from './read-sse.js';
 import type { ReplyLimit } from './reply-limit.js';
@@ -66,10 +67,15 @@ export function readResponse(response: Response, context: ReadContext): Observab
       },
       (error: unknown) => {
         watchdog.unsubscribe();
+        // The response began: what it brought is noted with its error, for the token budget to charge.
+        const failed = (e: ModelError): void => {
+          markPartialReply(e, progress.chars ?? 0);
+          out.error(e);
+        };
         if (idle) {
           const message = `the server sent nothing for ${timeoutMs} ms (timeoutMs) after ${chunks(progress.events)}: the stream was abandoned`;
-          out.error(new ModelError(`model "${model}": ${message}`, { cause: error }));
-        } else if (!abort.aborted) out.error(toModelError(error, model));
+          failed(new ModelError(`model "${model}": ${message}`, { cause: error }));
+        } else if (!abort.aborted) failed(toModelError(error, model));
       },
     );
     return () => watchdog.unsubscribe();

@@ -15,6 +15,8 @@ export interface StreamProgress {
   received: number;
   /** SSE `data:` events only. */
   events: number;
+  /** Characters of text, reasoning and tool-call arguments, set once the reader stops (not while it reads: the hot path). */
+  chars?: number;
 }
 
 /**
@@ -128,9 +130,11 @@ export async function readSse(
     });
     parser.end();
   } catch (error) {
+    progress.chars = streamed;
     if (flooded) return { type: 'finish', text: text.join(''), toolCalls: finishToolCalls(calls), usage, finishReason, toolCallsCut: true };
     if (!done) throw error;
   }
+  progress.chars = streamed;
   // A finish_reason without [DONE] is a whole reply (many servers never send [DONE]); [DONE]
   // without a finish_reason is the server saying it is done. Neither: the body was cut.
   if (!done && finishReason === undefined) throw cutShort(model, progress.events, oddLine ?? (parser.pending || undefined));

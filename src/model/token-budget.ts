@@ -65,9 +65,10 @@ export interface BudgetReservation {
   /** True when the reservation takes what is left: the request is the run's last (made without tools). */
   readonly last: boolean;
   /**
-   * Replaces the reservation with what the request really used (0 for a request that failed or
-   * was cancelled before the server reported usage). Only the first call counts. Answers the
-   * binding budget's state afterwards.
+   * Replaces the reservation with what the request really used (for a request that failed
+   * once its reply had begun, an estimate: its usage never comes; 0 for one cancelled, or
+   * refused before its reply began). Only the first call counts. Answers the binding budget's
+   * state afterwards.
    */
   settle(used: number): BudgetState | Promise<BudgetState>;
 }
