@@ -7,7 +7,7 @@ import { FALLBACK_COMPACTION_PROMPT, SUMMARY_REQUEST } from '../session/compacti
 import type { WrittenSummary } from '../session/compaction/compaction-types.js';
 import { summaryTranscript } from '../session/compaction/summary-transcript.js';
 import type { RunScope } from './run-scope.js';
-import { estimatedTokens, stepTokens } from './step-budget.js';
+import { estimatedTokens, failedRequestTokens, stepTokens } from './step-budget.js';
 
 /** Characters a token may hold at least, to size the transcript safely under the window (the estimate counts four). */
 const SAFE_CHARS_PER_TOKEN = 3;
@@ -62,6 +62,8 @@ export function summariser(scope: RunScope, window: number): (head: readonly Cha
           if (chunk.type === 'text-delta') text += chunk.text;
           stopped = streamed > limit;
         }),
+        // A request that failed once its reply began is charged as a step's is (here, before the checks below can fail a finished one).
+        tap({ error: (e: unknown) => void (run.summaryTokens += failedRequestTokens(e, estimateRequestTokens(request), streamed > 0 ? streamed : undefined)) }),
         // The chunk past the limit is the last read: unsubscribing aborts the request.
         takeWhile((chunk) => chunk.type !== 'finish' && !stopped, true),
         filter((chunk) => chunk.type === 'finish' || stopped),

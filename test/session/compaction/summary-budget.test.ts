@@ -86,3 +86,28 @@ describe('a step that compacted and then failed', () => {
     expect(budget?.used).toBe(summaries * SUMMARY_USAGE.total_tokens);
   });
 });
+
+describe('a summary request cut mid-stream', () => {
+  it('is charged its prompt and what it streamed with the step, as a step request cut mid-stream is', async () => {
+    // The summary's reply is reset after 32 characters: the compaction keeps a note, the step answers.
+    const CUT_SUMMARY = { text: 'y'.repeat(64), chunkSize: 16, resetAfterChunks: 2 };
+    let steps = 0;
+    const server = await FakeOpenAIServer.start({
+      handler: (r) => {
+        if (isSummaryRequest(r)) return CUT_SUMMARY;
+        steps++;
+        return steps === 1 ? { status: 400, errorMessage: "This model's maximum context length is 300 tokens" } : { text: 'the answer', usage: ANSWER_USAGE };
+      },
+    });
+    servers.push(server);
+    const sessions = new MemorySessionStore();
+    sessions.append('s', pagedHistory(4));
+    const agent = new ReActAgent({ model: openAIModelFor(server), sessions, tokenBudget: 100_000, tools: [pageTool] });
+    const events = await collect(agent.stream('next question', { sessionId: 's' }));
+    expect(events.at(-1)).toMatchObject({ type: 'RunEnd', abnormal: false, text: 'the answer' });
+    expect(server.requests.filter(isSummaryRequest)).toHaveLength(1);
+    const [charged] = budgets(events);
+    // The summary's prompt (thousands of characters of transcript) and its 32 characters, estimated, besides the answer.
+    expect(charged!.used).toBeGreaterThan(ANSWER_USAGE.total_tokens + 100);
+  });
+});
