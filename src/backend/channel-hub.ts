@@ -34,19 +34,29 @@ export class ChannelHub {
     });
   }
 
-  /** Listens on `channel`; resolves once Redis confirmed the subscription, with the stop. */
+  /**
+   * Listens on `channel`; resolves once Redis confirmed the subscription, with the stop.
+   * Rejects when the subscribe fails, the handler taken off again: left, it would make the
+   * next listen on the channel think it subscribed.
+   */
   async listen(channel: string, handler: Handler): Promise<() => void> {
     let set = this.#handlers.get(channel);
     if (!set) this.#handlers.set(channel, (set = new Set()));
     set.add(handler);
-    if (set.size === 1) await this.sub.subscribe(channel);
-    return () => {
+    const stop = (): void => {
       const current = this.#handlers.get(channel);
       if (!current?.delete(handler) || current.size > 0) return;
       this.#handlers.delete(channel);
       // Quietly: a closing backend has cut the connection already.
       this.sub.unsubscribe(channel).catch(() => undefined);
     };
+    if (set.size === 1) {
+      await this.sub.subscribe(channel).catch((e: unknown) => {
+        stop();
+        throw e;
+      });
+    }
+    return stop;
   }
 
   /** Closes the connection. */

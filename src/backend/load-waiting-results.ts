@@ -4,6 +4,7 @@ import type { TaskInfo } from '../delegation/task-tracker.js';
 import { loadHash } from './load-hash.js';
 import type { RedisKeys } from './redis-keys.js';
 import { RefusedRecords } from './refused-records.js';
+import { isRecordedGone } from './results-gone.js';
 import { readTaskRecord } from './task-record.js';
 import { parseDroppedNote } from './waiting-results-store.js';
 
@@ -88,14 +89,12 @@ export async function readWaitingResultAt(redis: Redis, keys: RedisKeys, session
  * @internal
  */
 export async function readResultFate(redis: Redis, keys: RedisKeys, sessionId: string, field: string): Promise<TaskInfo | 'gone' | 'failed' | undefined> {
-  const gone = redis.hexists(keys.resultsGone(sessionId), field).catch((err: unknown) => (isWrongType(err) ? 0 : ('failed' as const)));
+  const gone = isRecordedGone(redis, keys, sessionId, field).catch(() => 'failed' as const);
   const waiting = await readWaitingResultAt(redis, keys, sessionId, field);
   const found = await gone;
   if (waiting) return waiting;
-  return found === 'failed' ? found : found === 1 ? 'gone' : undefined;
+  return found === 'failed' ? found : found ? 'gone' : undefined;
 }
-
-const isWrongType = (err: unknown): boolean => err instanceof Error && err.message.startsWith('WRONGTYPE');
 
 /** The result read from `field` of `key`, or why it is none a put writes there. */
 function misfiled(keys: RedisKeys, key: string, field: string, read: ReturnType<typeof readTaskRecord>): TaskInfo | string {

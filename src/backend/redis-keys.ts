@@ -155,9 +155,11 @@ export class RedisKeys {
 
   /**
    * The background results of a conversation that were taken (delivered) or dropped by the
-   * bound (a hash: `<task>\n<run start>` to `1`; kept as long as a result waits, renewed by
-   * each take and drop): what a `taken` or `dropped` message on the results channel is checked
-   * against before a mirror forgets a result for good, and what refuses a late put of one.
+   * bound (a sorted set: `<task>\n<run start>` scored by Redis's time of its take or drop;
+   * each member kept as long as a result waits, and only the newest `GONE_KEPT`, trimmed by
+   * each take and drop, see results-gone.ts): what a `taken` or `dropped` message on the
+   * results channel is checked against before a mirror forgets a result for good, and what
+   * refuses a late put of one.
    */
   resultsGone(sessionId: string): string {
     return `${this.prefix}:results-gone:${sessionId}`;

@@ -49,6 +49,9 @@ export const CANCEL_MARK_MS = 10 * 60_000;
  *
  * - `put`, `forget`: our own runs' records stay ours (one naming another owner, or forgetting
  *   it, is answered by publishing ours again); a record of the wrong shape is skipped;
+ *   another's run is forgotten only once Redis confirms its record is gone (`forget` takes it
+ *   out of the runs hash before its message): a forged one would drop any run from every
+ *   engine's copy (no `attach`, cancel or answer through it) until its next update;
  * - `cancel`: the run is cancelled only if Redis marks it (`RedisKeys.runCancelled`, written
  *   with a real cancel's message): a forged one would cancel any running run;
  * - `answer`: only one waiting in Redis, claimed there by the run's owner, is applied: one
@@ -73,8 +76,9 @@ export function applyRunMessage(state: RunsChannelState, message: RunMessage): v
       return;
     }
     case 'forget':
+      if (typeof message.runId !== 'string') return;
       if (state.own.has(message.runId)) return state.reassert(message.runId); // we forget our own runs ourselves
-      state.records.delete(message.runId);
+      forgetGone(state, message.runId);
       return;
     case 'cancel':
       if (typeof message.runId === 'string' && state.owners.size > 0) cancelMarked(state, message.runId);
@@ -90,6 +94,22 @@ export function applyRunMessage(state: RunsChannelState, message: RunMessage): v
       if (typeof message.requestId === 'string' && state.verdicts.has(message.requestId)) verdictRead(state, message.requestId);
       return;
   }
+}
+
+/**
+ * Forgets another engine's run once Redis confirms its record is gone from the runs hash. A
+ * copy that changed meanwhile (a later put) is kept; Redis away, it is kept too: a forget not
+ * confirmed is none.
+ */
+function forgetGone(state: RunsChannelState, runId: string): void {
+  const seen = state.records.get(runId);
+  if (!seen) return;
+  state.redis
+    .hexists(state.keys.runs, runId)
+    .then((found) => {
+      if (found === 0 && state.records.get(runId) === seen) state.records.delete(runId);
+    })
+    .catch(() => undefined);
 }
 
 /** Cancels a run another engine cancelled, once Redis confirms it (its marker). */

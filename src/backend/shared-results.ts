@@ -13,6 +13,9 @@ import { readResultMessage } from './result-message.js';
 import { WaitingMirror } from './waiting-mirror.js';
 import { putBackDroppedNote, putWaitingResult, takeDroppedNote, takeWaitingResults, writeWaitingBound } from './waiting-results-store.js';
 
+/** What skipping a results-channel message means, as its warning says. @internal */
+export const RESULTS_SKIPPED = 'No waiting background result or note of dropped ones was changed for it';
+
 /**
  * The background results every engine on a backend can deliver: a finished background
  * task's result is written to Redis (a hash per conversation) and announced, so it reaches
@@ -55,12 +58,17 @@ export class SharedResults {
     const stored = (sessionId: string, key: string): Promise<TaskInfo | undefined> => readWaitingResultAt(redis, keys, sessionId, key);
     const fate = (sessionId: string, key: string): Promise<TaskInfo | 'gone' | 'failed' | undefined> => readResultFate(redis, keys, sessionId, key);
     const state = { mirror: results.#mirror, notes: results.#notes, origin: results.#origin, stored, fate };
-    const bad = badMessagesOn(keys.resultsChannel, 'No waiting background result or note of dropped ones was changed for it');
-    const unlisten = await hub.listen(keys.resultsChannel, (text) => {
-      const read = readResultMessage(text);
-      if ('problem' in read) bad.report(read.problem, text);
-      else applyResultMessage(state, read.message);
-    });
+    const bad = badMessagesOn(keys.resultsChannel, RESULTS_SKIPPED);
+    const unlisten = await hub
+      .listen(keys.resultsChannel, (text) => {
+        const read = readResultMessage(text);
+        if ('problem' in read) bad.report(read.problem, text);
+        else applyResultMessage(state, read.message);
+      })
+      .catch((e: unknown) => {
+        bad.release(); // held for nothing: left, the channel's warnings would never be closed
+        throw e;
+      });
     const stop = (): void => {
       results.#stopped = true;
       unlisten();

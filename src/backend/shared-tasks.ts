@@ -41,7 +41,10 @@ export class SharedTasks {
     const tasks = new SharedTasks(redis, keys, retentionMs, instanceId);
     const bad = badMessagesOn(keys.tasksChannel, SKIPPED);
     const state = { redis, keys, known: tasks.#known, bad, cancellers: () => [...tasks.#cancellers] };
-    const unlisten = await hub.listen(keys.tasksChannel, (text) => applyTaskMessage(state, text));
+    const unlisten = await hub.listen(keys.tasksChannel, (text) => applyTaskMessage(state, text)).catch((e: unknown) => {
+      bad.release(); // held for nothing: left, the channel's warnings would never be closed
+      throw e;
+    });
     const stop = (): void => {
       unlisten();
       bad.release();

@@ -29,7 +29,9 @@ export const SKIPPED = "The copies of other engines' tasks were kept as they wer
  * - `cancel`: the task is cancelled only if Redis marks its launch cancelled (the marker
  *   `SharedTasks.cancel` writes with the message, naming the launch's start): a forged one
  *   would cancel any running task of any engine;
- * - `forget`: the copies of those tasks are forgotten (`KnownTasks.forget` takes only ids).
+ * - `forget`: the copies of those tasks are forgotten once Redis confirms their records are
+ *   gone (the conversation's delete takes them out before its message): a forged one would
+ *   drop any task from every engine's copy until its next update.
  *
  * @internal
  */
@@ -48,7 +50,11 @@ export function applyTaskMessage(state: TaskChannelState, text: string): void {
     const read = readTaskRecord({ ...info, owner });
     return 'info' in read ? state.known.put(read) : state.bad.report(`its task record: ${read.problem}`, text);
   }
-  if (op === 'forget') return state.known.forget(message['taskIds']);
+  if (op === 'forget') {
+    const { taskIds } = message;
+    if (!Array.isArray(taskIds)) return state.bad.report('a forget message needs a list of "taskIds"', text);
+    return forgetGone(state, taskIds);
+  }
   if (op !== 'cancel') return state.bad.report('its "op" is not one of put, cancel, forget', text);
   const { taskId } = message;
   if (typeof taskId !== 'string') return state.bad.report('a cancel message needs a string "taskId"', text);
@@ -68,4 +74,29 @@ function cancelMarked(state: TaskChannelState, taskId: string): void {
       for (const cancel of state.cancellers()) cancel(taskId);
     })
     .catch(() => undefined); // Redis is away: a cancel not confirmed is none
+}
+
+/**
+ * Forgets the known tasks among `taskIds` whose records Redis no longer holds, in one round
+ * trip (ids this engine does not know cost nothing). A copy that changed meanwhile (a later
+ * put) is kept; Redis away, every copy is: a forget not confirmed is none.
+ */
+function forgetGone(state: TaskChannelState, taskIds: readonly unknown[]): void {
+  const known = [...new Set(taskIds)].flatMap((id) => {
+    const info = typeof id === 'string' ? state.known.get(id) : undefined;
+    return info ? [{ id: id as string, info }] : [];
+  });
+  if (known.length === 0) return;
+  const reads = state.redis.pipeline();
+  for (const { id } of known) reads.exists(state.keys.task(id));
+  reads
+    .exec()
+    .then((answers) => {
+      const gone = known.filter(({ id, info }, i) => {
+        const [error, found] = answers?.[i] ?? [];
+        return !error && found === 0 && state.known.get(id) === info;
+      });
+      state.known.forget(gone.map(({ id }) => id));
+    })
+    .catch(() => undefined);
 }

@@ -2,7 +2,9 @@ import type { Redis } from 'ioredis';
 import type { TaskInfo } from '../delegation/task-tracker.js';
 import { DEFAULT_TASK_TRACKER_LIMITS, type TaskTrackerLimits } from '../delegation/task-tracker-limits.js';
 import { NAMED_DROPS, resultKey, type DroppedResults } from '../delegation/undelivered-results.js';
+import { REDIS_NOW } from './redis-clock.js';
 import type { RedisKeys } from './redis-keys.js';
+import { RECORD_GONE } from './results-gone.js';
 import { storedObject } from './stored-object.js';
 
 /** How long a background result (and a note of dropped ones) waits in Redis for its conversation's next prompt. */
@@ -48,16 +50,17 @@ end`;
 // front, as the oldest, so the bound drops it first, as an engine's own list does; any other
 // put of a result taken or dropped (KEYS[8], the conversation's gone results, names it) is a
 // late one (a worker and its launching engine both put a result) and is refused. A drop is
-// recorded there too (ARGV[14]: the prefix of those keys).
+// recorded there too (ARGV[14]: the prefix of those keys; `recordGone` bounds each).
 
 // A member is `<session>\n<task>\n<run start>`; a session id may have line breaks, a task id
 // and a start none, so it splits at its last two.
-const PUT = `${READ_NOTE}
+const PUT = `${REDIS_NOW}${READ_NOTE}${RECORD_GONE}
 local order, sizes, chars = KEYS[1], KEYS[2], KEYS[3]
 -- The task of a deleted conversation (see RedisKeys.deletedTask): its result is no news to anyone.
 if redis.call('EXISTS', KEYS[7]) == 1 then return end
-if ARGV[13] == '1' then redis.pcall('HDEL', KEYS[8], ARGV[2])
-elseif redis.pcall('HEXISTS', KEYS[8], ARGV[2]) == 1 then return end
+-- ZSCORE answers a string for a member, false for none, an error (a table) for a key of another type.
+if ARGV[13] == '1' then redis.pcall('ZREM', KEYS[8], ARGV[2])
+elseif type(redis.pcall('ZSCORE', KEYS[8], ARGV[2])) == 'string' then return end
 -- Refused before its first write (a failing script keeps what it wrote before).
 local found = redis.call('TYPE', KEYS[5]).ok
 if found ~= 'hash' and found ~= 'none' then return redis.error_reply(KEYS[5] .. ' is a ' .. found .. ', not a hash of waiting results') end
@@ -102,8 +105,7 @@ while count > 1 and (count > maxCount or total > maxChars) do
   if cut2 then session, task, key = oldest:sub(1, cut2 - 1), oldest:sub(cut2 + 1, cut - 1), oldest:sub(cut2 + 1) end
   -- pcall: another conversation's hash of another type drops nothing there, and fails nothing here
   if cut2 and redis.pcall('HDEL', ARGV[10] .. session, key) == 1 then
-    redis.pcall('HSET', ARGV[14] .. session, key, '1')
-    redis.pcall('PEXPIRE', ARGV[14] .. session, ARGV[7])
+    recordGone(ARGV[14] .. session, now, tonumber(ARGV[7]), { key })
     local noteKey = ARGV[11] .. session
     local note = readNote(noteKey)
     note.count = note.count + 1
@@ -115,19 +117,20 @@ end`;
 
 // Removes delivered results (ARGV[5..]: their keys) from the bound's accounting, and their
 // tasks from the note a drop racing the delivery may have named them in; records them taken
-// (KEYS[6], kept ARGV[4] ms), which is what tells every mirror the take was real.
-const TAKE = `${READ_NOTE}
+// (KEYS[6], each kept ARGV[4] ms: `recordGone`), which is what tells every mirror the take was real.
+const TAKE = `${REDIS_NOW}${READ_NOTE}${RECORD_GONE}
 local note = readNote(KEYS[5])
+local gone = {}
 for i = 5, #ARGV do
   local member = ARGV[3] .. '\\n' .. ARGV[i]
   redis.call('HDEL', KEYS[4], ARGV[i])
-  redis.pcall('HSET', KEYS[6], ARGV[i], '1')
+  gone[#gone + 1] = ARGV[i]
   if redis.call('ZREM', KEYS[1], member) == 1 then
     redis.call('DECRBY', KEYS[3], tonumber(redis.call('HGET', KEYS[2], member) or '0'))
     redis.call('HDEL', KEYS[2], member)
   end
 end
-redis.pcall('PEXPIRE', KEYS[6], ARGV[4])
+recordGone(KEYS[6], now, tonumber(ARGV[4]), gone)
 local taken, kept = {}, {}
 for i = 5, #ARGV do taken[ARGV[i]:match('^(.*)\\n')] = true end
 for _, id in ipairs(note.taskIds) do if taken[id] then note.count = note.count - 1 else kept[#kept + 1] = id end end

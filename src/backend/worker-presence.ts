@@ -1,23 +1,18 @@
 import type { BackendParts } from './backend-parts.js';
+import { REDIS_NOW } from './redis-clock.js';
 
 /*
- * Both scripts read Redis's own clock (TIME), so a worker's beat and a launcher's count
+ * Both scripts read Redis's own clock (`REDIS_NOW`), so a worker's beat and a launcher's count
  * compare times of one clock: app and worker machines whose clocks drift apart cannot make
  * a live worker look dead, or a dead one alive. A script is as available as BullMQ itself
  * (which runs on Lua scripts), unlike CLIENT LIST, which hosted Redis services often refuse.
- * Effects replication is the only mode from Redis 7 and the default from 5; asked for
- * explicitly where the call still exists, as an older server needs it before TIME.
  */
-const NOW = `if redis.replicate_commands then redis.replicate_commands() end
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
-
 /**
  * KEYS[1]: the workers set; ARGV[1]: the worker's id; ARGV[2]: the stall interval. Scores the
  * worker with Redis's time now. The set lives a stall interval past the last beat of any
  * worker: every member is stale by then, so a deployment whose workers all died leaves no key.
  */
-const BEAT = `${NOW}
+const BEAT = `${REDIS_NOW}
 redis.call('ZADD', KEYS[1], now, ARGV[1])
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return now`;
@@ -26,7 +21,7 @@ return now`;
  * KEYS[1]: the workers set; ARGV[1]: the stall interval. Drops the workers silent for longer
  * (killed ones never remove themselves) and counts the rest.
  */
-const COUNT = `${NOW}
+const COUNT = `${REDIS_NOW}
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', string.format('(%d', now - tonumber(ARGV[1])))
 return redis.call('ZCARD', KEYS[1])`;
 
