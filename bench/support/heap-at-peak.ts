@@ -49,7 +49,7 @@ const model = await startLineProcess([...TSX, here('./paced-model.ts')], 'the pa
 const dir = mkdtempSync(join(tmpdir(), 'rxharness-heap-'));
 const token = randomBytes(18).toString('base64url');
 const { baseURL } = JSON.parse(model.firstLine) as { baseURL: string };
-const args = ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${dir}`, here('../../dist/cli.js'), 'serve', '--port', '0', '--model', 'paced', '--base-url', baseURL, '--token', token, '--max-runs', String(RUNS * 2), '--max-tasks', '0', '--max-retries', '0', '--workspace', dir];
+const args = ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${dir}`, here('../../dist/cli.js'), 'serve', '--port', '0', '--model', 'paced', '--base-url', baseURL, `--token=${token}`, '--max-runs', String(RUNS * 2), '--max-tasks', '0', '--max-retries', '0', '--workspace', dir];
 const server = await startLineProcess(args, 'rxharness serve');
 try {
   const url = /(http:\/\/127\.0\.0\.1:\d+)/.exec(server.firstLine)![1]!;

@@ -85,7 +85,7 @@ export async function serveSide(baseURL: string, runs: number, serveFlags: reado
   const workspace = mkdtempSync(join(tmpdir(), 'rxharness-load-'));
   const probeFile = join(workspace, 'loop-delay.json');
   const cli = here('../../dist/cli.js');
-  const args = [...PROBE, ...serveFlags, cli, 'serve', '--port', '0', '--model', 'paced', '--base-url', baseURL, '--token', token, '--max-runs', String(runs * 2), '--max-tasks', '0', '--max-retries', '0', '--workspace', workspace];
+  const args = [...PROBE, ...serveFlags, cli, 'serve', '--port', '0', '--model', 'paced', '--base-url', baseURL, `--token=${token}`, '--max-runs', String(runs * 2), '--max-tasks', '0', '--max-retries', '0', '--workspace', workspace];
   const server = await startLineProcess(args, 'rxharness serve', { RXHARNESS_LOOP_DELAY_PROBE: probeFile });
   try {
     const url = /(http:\/\/127\.0\.0\.1:\d+)/.exec(server.firstLine)?.[1];
