@@ -27,8 +27,8 @@ const SYNTAX: readonly (readonly [RegExp, string])[] = [
   // `${x:-default}` and friends are not offsets; `${x:n}`, `${x: -1}`, `${x:0:n}` are.
   [/\$\{#?[A-Za-z_]\w*(?:\[[^\]]*\])?:(?![-=+?])/, 'a substring offset ("${name:")'],
 ];
-/** Builtins that declare variables: their subscripts, `-i` (integer) and `-n` (reference) evaluate values. */
-const DECLARERS: ReadonlySet<string> = new Set(['declare', 'typeset', 'local', 'export', 'readonly']);
+/** Builtins that declare (and may export) variables: their subscripts, `-i` (integer) and `-n` (reference) evaluate values. */
+export const DECLARERS: ReadonlySet<string> = new Set(['declare', 'typeset', 'local', 'export', 'readonly']);
 /** Builtins that take variable names as arguments, which bash evaluates when they have a subscript. */
 const NAME_TAKERS: ReadonlySet<string> = new Set(['read', 'mapfile', 'readarray', 'unset', 'wait']);
 /** Builtins that take names only after `-v`. */

@@ -5,7 +5,7 @@
  * @module
  */
 import { parse, type ParseEntry } from 'shell-quote';
-import { evaluatingCommand, holdsCodeText } from './code-in-data.js';
+import { DECLARERS, evaluatingCommand, holdsCodeText } from './code-in-data.js';
 import { commandShape } from './command-shape.js';
 import { executedWrite } from './writes/executed-writes.js';
 import { innerCommands } from './inner-commands.js';
@@ -16,9 +16,6 @@ import { codeVariable, unreadableRun } from './runs/unreadable-runs.js';
 import { filesRun } from './runs/run-files.js';
 import { variablesSet } from './set-names.js';
 import { commandWrites } from './writes/written-files.js';
-
-/** Builtins that set (and may export) the variables their arguments assign. */
-const SETTERS: ReadonlySet<string> = new Set(['export', 'declare', 'typeset', 'local', 'readonly']);
 
 // What separates simple commands; every other operator shell-quote returns is a redirection.
 const CONTROL = new Set([';', '&', '&&', '||', '|', '|&', ';;', ';&', ';;&', '(', ')']);
@@ -90,7 +87,7 @@ function analyseWords(all: readonly Word[], role: PartRole, depth: number, sink:
   const setter = basename(plain[0]?.text ?? '');
   // A statement of assignments, or an `export` / `declare` of them: later commands (make) may read them.
   if (plain.length === 0) sink.environment(assignments);
-  else if (SETTERS.has(setter)) sink.environment(plain.slice(1).map((w) => w.text).filter((arg) => !arg.startsWith('-') && arg.includes('=')));
+  else if (DECLARERS.has(setter)) sink.environment(plain.slice(1).map((w) => w.text).filter((arg) => !arg.startsWith('-') && arg.includes('=')));
   if (plain.length === 0) {
     if (words.some((w) => w.kind === 'redirect')) sink.add(role, written); // `> file` still writes
     return; // only assignments: nothing runs
