@@ -9,6 +9,7 @@ import { parseArguments, type ParsedCall } from './tool-arguments.js';
 import { withOwnIds } from '../model/tool-call-ids.js';
 import { withTextArguments } from '../model/arguments-text.js';
 import { failedRequestTokens } from './step-budget.js';
+import { marksPartialReplies } from '../model/partial-reply.js';
 
 /**
  * Sent on the last allowed step only (never stored), at the end of the conversation's last
@@ -78,7 +79,10 @@ export function reasonStep$(scope: RunScope, step: number, lastStep: boolean, to
         'gen_ai.response.finish_reasons': finish?.finishReason === undefined ? undefined : [finish.finishReason],
       });
     };
-    // Characters of the deltas seen (undefined: none came), for the charge of a request that fails.
+    // Characters of the deltas seen (undefined: none came), for the charge of a request that
+    // fails. Counted only for a model whose reader does not count them itself (one of the
+    // user's own): the built-in one's carries its count on its error (partial-reply.ts).
+    const counting = !marksPartialReplies(agent.model);
     let streamed: number | undefined;
     /** Fails the step; a request whose reply had begun is charged with the step's (see `failedRequestTokens`). */
     const failed = (e: unknown): void => {
@@ -92,7 +96,7 @@ export function reasonStep$(scope: RunScope, step: number, lastStep: boolean, to
         if (chunk.type === 'finish') finish = withOwnIds(withTextArguments(chunk));
         else if (chunk.type === 'warning') output.next({ type: 'Warning', runId: run.runId, agentName: run.agentName, code: chunk.code, message: chunk.message });
         else {
-          streamed = (streamed ?? 0) + chunk.text.length;
+          if (counting) streamed = (streamed ?? 0) + chunk.text.length;
           if (!scope.input.streaming || out.closed) return;
           // The hottest path of a run: a literal with fixed fields, no spread.
           const kind = chunk.type === 'text-delta' ? 'text' : 'thinking';

@@ -1,8 +1,8 @@
 import type { AgentEvent } from '../events/agent-event.js';
-import type { ModelFinish } from '../model/chat-model.js';
+import type { ModelFinish, TokenUsage } from '../model/chat-model.js';
 import { contextExceeded } from '../model/context-exceeded.js';
 import { CHARS_PER_TOKEN } from '../model/estimate-tokens.js';
-import { partialReplyChars } from '../model/partial-reply.js';
+import { partialReplyOf } from '../model/partial-reply.js';
 import type { BudgetState, TokenBudget } from '../model/token-budget.js';
 import type { RunScope } from './run-scope.js';
 
@@ -21,37 +21,47 @@ export interface StepTokens {
  * are part of the prompt, often most of it) and the reply's text.
  */
 export function stepTokens(requestTokens: number, answer: ModelFinish): StepTokens {
-  const { usage } = answer;
-  // The larger of the total and its parts: a total below its own parts (a server that lies,
-  // or miscounts) would otherwise charge a step almost nothing, and the budget never end a run.
-  const reported = usage === undefined ? undefined : Math.max(usage.totalTokens, usage.promptTokens + usage.completionTokens);
-  if (reported !== undefined && reported > 0) return { tokens: reported, estimated: false };
+  const reported = reportedTokens(answer.usage);
+  if (reported > 0) return { tokens: reported, estimated: false };
   return { tokens: estimatedTokens(requestTokens, answer.text.length), estimated: true };
+}
+
+/**
+ * The tokens a server's `usage` counts (0 without one): the larger of its total and its parts,
+ * since a total below its own parts (a server that lies, or miscounts) would otherwise charge
+ * a request almost nothing, and the budget never end a run.
+ */
+function reportedTokens(usage: TokenUsage | undefined): number {
+  return usage === undefined ? 0 : Math.max(usage.totalTokens, usage.promptTokens + usage.completionTokens);
 }
 
 /**
  * The estimate of a request whose server reported no usage: `requestTokens` (the whole
  * request's, `estimateRequestTokens`) and `replyChars` characters of reply (about
  * `CHARS_PER_TOKEN` a token). Also what a request that failed, or a summary abandoned,
- * after its reply began is charged: its usage never comes.
+ * after its reply began is charged when no usage came before.
  */
 export function estimatedTokens(requestTokens: number, replyChars: number): number {
   return requestTokens + Math.ceil(replyChars / CHARS_PER_TOKEN);
 }
 
 /**
- * What a request that failed with `error` is charged (its usage never came): the estimate of
- * its prompt and of what it streamed, once its response had begun: the server took the
- * prompt (a stream cut or gone silent, an error sent inside it, a reply abandoned at its size
- * limit). `streamed`: the characters of the deltas the step saw (a model of the user's own
- * marks nothing on its errors), or undefined when none came. Nothing for a request whose
- * response never began (a refused connection, an error status, even a 5xx: retried, or
- * ending the run, and most say nothing was done) nor for a prompt refused as too long.
+ * What a request that failed with `error` is charged, once its response had begun (the
+ * server answered 2xx, so it took the prompt: a stream cut or gone silent, an error sent
+ * inside it, a reply abandoned at its size limit, a JSON completion cut, unreadable or too
+ * large, a 2xx without a body): the usage the server sent before the failure when it sent one
+ * (what it billed), else the estimate of its prompt and of what was read. `streamed`: the
+ * characters of the deltas the caller counted for a model that marks nothing on its errors
+ * (one of the user's own, see `marksPartialReplies`), or undefined when none came; the
+ * built-in model's reader counts them itself. Nothing for a request whose response never
+ * began (a refused connection, an error status, even a 5xx: retried, or ending the run, and
+ * most say nothing was done) nor for a prompt refused as too long.
  */
 export function failedRequestTokens(error: unknown, requestTokens: number, streamed: number | undefined): number {
-  const marked = partialReplyChars(error);
-  if ((marked === undefined && streamed === undefined) || contextExceeded(error)) return 0;
-  return estimatedTokens(requestTokens, Math.max(marked ?? 0, streamed ?? 0));
+  const reply = partialReplyOf(error);
+  if ((reply === undefined && streamed === undefined) || contextExceeded(error)) return 0;
+  const billed = reportedTokens(reply?.usage);
+  return billed > 0 ? billed : estimatedTokens(requestTokens, Math.max(reply?.chars ?? 0, streamed ?? 0));
 }
 
 /** The `Warning` that a run's budget was charged estimates (once per run: the server's usage is missing for all its requests alike). */

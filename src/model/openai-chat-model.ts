@@ -5,6 +5,7 @@ import type { ChatModel, ChatRequest, ModelChunk } from './chat-model.js';
 import { chatRequestBody } from './chat-request-body.js';
 import { checkModelSettings, type ModelSettings } from './model-settings.js';
 import { abortError, nodeHttpFetch } from './node-http-fetch.js';
+import { notePartialReplyMarker } from './partial-reply.js';
 import { readResponse } from './read-response.js';
 import { replyLimitOf } from './reply-limit.js';
 import { requestTurn } from './request-turns.js';
@@ -129,6 +130,9 @@ export class OpenAIChatModel implements ChatModel {
     this.retry = { maxRetries, maxDelayMs, budgetMs, scheduler: this.scheduler };
     this.ownTransport = given === undefined;
     this.client = given ?? newClient(options.baseURL ?? process.env.OPENAI_BASE_URL, options.apiKey ?? process.env.OPENAI_API_KEY, this.timeoutMs);
+    // Its reader counts what each reply brought and notes it on a failure: a step need not
+    // count too (unless a subclass streams its own way).
+    if (this.stream === OpenAIChatModel.prototype.stream) notePartialReplyMarker(this);
   }
 
   /** Streams one response: cold, one request (and its retries) per subscription. */

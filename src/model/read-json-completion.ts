@@ -8,6 +8,7 @@ import { argumentsText } from './arguments-text.js';
 import { nodeBodyOf } from './node-http-response.js';
 import { readBodyText } from './read-body-text.js';
 import { jsonTooLarge, type ReplyLimit } from './reply-limit.js';
+import type { StreamProgress } from './read-sse.js';
 
 /** A whole `chat.completion` as odd servers may send it: every field may be missing. */
 interface WireCompletion {
@@ -31,16 +32,19 @@ interface WireCompletion {
  * that is not a completion, fails with a `ModelError` quoting what came. More tool calls than
  * MAX_TOOL_CALLS_PER_STEP: only those up to the first over it are kept, with `toolCallsCut`.
  * A body larger than `limit.jsonBytes` fails with a `ModelError` saying so, without being read
- * whole ({@link boundedText}).
+ * whole ({@link boundedText}). `progress.chars` says how much of the body was read, and
+ * `progress.usage` the usage it carried, for the charge of a reply that fails after all.
  */
-export async function readJsonCompletion(response: Response, out: Subscriber<ModelChunk>, model: string, limit: ReplyLimit): Promise<ModelFinish> {
-  const raw = await boundedText(response, model, limit);
+export async function readJsonCompletion(response: Response, out: Subscriber<ModelChunk>, model: string, limit: ReplyLimit, progress: StreamProgress): Promise<ModelFinish> {
+  const raw = await boundedText(response, model, limit, progress);
   let body: WireCompletion;
   try {
     body = JSON.parse(raw) as WireCompletion;
   } catch {
     throw notACompletion(model, raw);
   }
+  const usage = body?.usage ? readUsage(body.usage) : undefined;
+  progress.usage = usage;
   if (body?.error) throw new ModelError(`model "${model}": the server answered 200 with an error: ${body.error.message ?? JSON.stringify(body.error)}`);
   const choice = body?.choices?.[0];
   if (!choice?.message) throw notACompletion(model, raw);
@@ -60,7 +64,7 @@ export async function readJsonCompletion(response: Response, out: Subscriber<Mod
     type: 'finish',
     text,
     toolCalls,
-    usage: body.usage ? readUsage(body.usage) : undefined,
+    usage,
     finishReason: choice.finish_reason ?? undefined,
     ...(cut ? { toolCallsCut: true } : {}),
   };
@@ -70,15 +74,18 @@ export async function readJsonCompletion(response: Response, out: Subscriber<Mod
  * The body as text, refused once it is larger than `limit.jsonBytes`: at once when its
  * `Content-Length` says so, else as soon as what arrived passes it (each character came in
  * at least one byte). The body is then stopped; the caller aborts the request.
+ * `progress.chars` counts what arrived, the piece that passed the limit included.
  */
-async function boundedText(response: Response, model: string, limit: ReplyLimit): Promise<string> {
+async function boundedText(response: Response, model: string, limit: ReplyLimit, progress: StreamProgress): Promise<string> {
+  progress.chars = 0;
   if (Number(response.headers.get('content-length')) > limit.jsonBytes) throw jsonTooLarge(model, limit);
   const body = nodeBodyOf(response) ?? response.body;
   if (!body) return '';
   const parts: string[] = [];
   let chars = 0;
   await readBodyText(body, (text) => {
-    if ((chars += text.length) > limit.jsonBytes) throw jsonTooLarge(model, limit);
+    progress.chars = chars += text.length;
+    if (chars > limit.jsonBytes) throw jsonTooLarge(model, limit);
     parts.push(text);
   });
   return parts.join('');

@@ -45,7 +45,10 @@ export function readResponse(response: Response, context: ReadContext): Observab
     // The node:http transport's body is read as the Node stream it is; any other fetch's as its web stream.
     const body = json ? undefined : (nodeBodyOf(response) ?? response.body);
     if (!json && !body) {
-      out.error(new ModelError(`model "${model}": the response has no body to stream`));
+      // A 2xx all the same: the server took the prompt, which the token budget is charged.
+      const error = new ModelError(`model "${model}": the response has no body to stream`);
+      markPartialReply(error, { chars: 0 });
+      out.error(error);
       return undefined;
     }
     const progress: StreamProgress = { received: 0, events: 0 };
@@ -54,7 +57,7 @@ export function readResponse(response: Response, context: ReadContext): Observab
       idle = true;
       abort.abort();
     });
-    const read = body ? readSse(body, out, progress, model, context.deltas, context.limit) : readJsonCompletion(response, out, model, context.limit);
+    const read = body ? readSse(body, out, progress, model, context.deltas, context.limit) : readJsonCompletion(response, out, model, context.limit, progress);
     read.then(
       (finish) => {
         watchdog.unsubscribe();
@@ -69,7 +72,7 @@ export function readResponse(response: Response, context: ReadContext): Observab
         watchdog.unsubscribe();
         // The response began: what it brought is noted with its error, for the token budget to charge.
         const failed = (e: ModelError): void => {
-          markPartialReply(e, progress.chars ?? 0);
+          markPartialReply(e, { chars: progress.chars ?? 0, usage: progress.usage });
           out.error(e);
         };
         if (idle) {

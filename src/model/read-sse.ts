@@ -15,8 +15,13 @@ export interface StreamProgress {
   received: number;
   /** SSE `data:` events only. */
   events: number;
-  /** Characters of text, reasoning and tool-call arguments, set once the reader stops (not while it reads: the hot path). */
+  /**
+   * Characters read, set once the reader stops (not while it reads: the hot path): of text,
+   * reasoning and tool-call arguments for a stream, of the body for a whole JSON completion.
+   */
   chars?: number;
+  /** The last usage the server sent, set with `chars`: a stream cut after it was billed that. */
+  usage?: TokenUsage;
 }
 
 /**
@@ -131,10 +136,12 @@ export async function readSse(
     parser.end();
   } catch (error) {
     progress.chars = streamed;
+    progress.usage = usage;
     if (flooded) return { type: 'finish', text: text.join(''), toolCalls: finishToolCalls(calls), usage, finishReason, toolCallsCut: true };
     if (!done) throw error;
   }
   progress.chars = streamed;
+  progress.usage = usage;
   // A finish_reason without [DONE] is a whole reply (many servers never send [DONE]); [DONE]
   // without a finish_reason is the server saying it is done. Neither: the body was cut.
   if (!done && finishReason === undefined) throw cutShort(model, progress.events, oddLine ?? (parser.pending || undefined));
