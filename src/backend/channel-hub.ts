@@ -17,6 +17,8 @@ export class ChannelHub {
   readonly #handlers = new Map<string, Set<Handler>>();
   /** The warnings of each channel a handler threw on, released at close. */
   readonly #bad = new Map<string, BadMessageReporter>();
+  /** Each channel's `SUBSCRIBE`, pending or confirmed, while a handler wants the channel. */
+  readonly #subscribed = new Map<string, Promise<void>>();
 
   constructor(private readonly sub: Redis) {
     sub.on('message', (channel: string, message: string) => {
@@ -36,8 +38,11 @@ export class ChannelHub {
 
   /**
    * Listens on `channel`; resolves once Redis confirmed the subscription, with the stop.
-   * Rejects when the subscribe fails, the handler taken off again: left, it would make the
-   * next listen on the channel think it subscribed.
+   * Every listen waits for that confirmation, also one that comes while the channel's first
+   * `SUBSCRIBE` is still on its way (resolved before, its caller could miss a message
+   * published right after). Rejects when the subscribe fails, for every listen waiting on it,
+   * each handler taken off again: left, it would make the next listen on the channel think
+   * it subscribed. A listen after that failure subscribes anew.
    */
   async listen(channel: string, handler: Handler): Promise<() => void> {
     let set = this.#handlers.get(channel);
@@ -47,21 +52,40 @@ export class ChannelHub {
       const current = this.#handlers.get(channel);
       if (!current?.delete(handler) || current.size > 0) return;
       this.#handlers.delete(channel);
+      this.#subscribed.delete(channel);
       // Quietly: a closing backend has cut the connection already.
       this.sub.unsubscribe(channel).catch(() => undefined);
     };
-    if (set.size === 1) {
-      await this.sub.subscribe(channel).catch((e: unknown) => {
-        stop();
-        throw e;
-      });
+    try {
+      await this.#subscribe(channel);
+    } catch (e) {
+      stop();
+      throw e;
     }
     return stop;
+  }
+
+  /** The channel's subscription: the one under way or made, else a new one. */
+  #subscribe(channel: string): Promise<void> {
+    const known = this.#subscribed.get(channel);
+    if (known) return known;
+    const made: Promise<void> = this.sub.subscribe(channel).then(
+      () => undefined,
+      (e: unknown) => {
+        // Forgotten at once (before its waiters take their handlers off): a listen coming
+        // after the failure tries again rather than get the failure of a subscribe not its own.
+        if (this.#subscribed.get(channel) === made) this.#subscribed.delete(channel);
+        throw e;
+      },
+    );
+    this.#subscribed.set(channel, made);
+    return made;
   }
 
   /** Closes the connection. */
   close(): void {
     this.#handlers.clear();
+    this.#subscribed.clear();
     for (const bad of this.#bad.values()) bad.release();
     this.#bad.clear();
     this.sub.disconnect();

@@ -18,7 +18,7 @@ const isTaskId = (id: unknown): id is string => typeof id === 'string' && id.len
 
 /**
  * An engine's mirror of the notes of dropped background results Redis holds (one per
- * conversation, see waiting-results-store.ts). Its own changes (a note shown, or given back)
+ * conversation, see dropped-note-store.ts). Its own changes (a note shown, or given back)
  * are made here at once; another's, or a drop by Redis's bound, are read back from Redis
  * ({@link DroppedNotes.refresh}), never taken from the channel's message: anyone with access
  * to the Redis can publish there, and a forged note's text would reach a conversation's next

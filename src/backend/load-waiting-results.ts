@@ -6,7 +6,7 @@ import type { RedisKeys } from './redis-keys.js';
 import { RefusedRecords } from './refused-records.js';
 import { isRecordedGone } from './results-gone.js';
 import { readTaskRecord } from './task-record.js';
-import { parseDroppedNote } from './waiting-results-store.js';
+import { parseDroppedNote } from './dropped-note-store.js';
 
 /** Where a loaded result or note goes. */
 export interface WaitingSink {

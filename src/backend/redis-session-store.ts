@@ -84,9 +84,10 @@ export class RedisSessionStore implements SessionStore {
   }
 
   /**
-   * Forgets a session: all its keys (messages, archive, grants, task info, summary) and its
-   * index entry, and those of the tasks it started (a new conversation taking the id must not
-   * resume them, nor read their transcripts), with the tasks' shared records (every engine's
+   * Forgets a session: all its keys (messages, archive, grants, task info, summary, the record
+   * of its background results taken or dropped) and its index entry, and those of the tasks it
+   * started (a new conversation taking the id must not resume them, nor read their
+   * transcripts), with the tasks' shared records (every engine's
    * copy of them too) and the events of their logs on workers. Each of those tasks is marked
    * deleted for `sessionTtlMs`: a worker still running one writes neither its transcript nor
    * its result back (the write scripts refuse them), whenever its cancel reaches it, and
@@ -130,7 +131,12 @@ export class RedisSessionStore implements SessionStore {
     // deleted, so that a retry finds the tasks again (their records gone, it would not).
     if (tasks.length > 0) await this.#run(sessionId, tasks.map((id) => ({ part: 'mark', command: ['set', k.deletedTask(id), '1', 'PX', this.ttlMs] })));
     const steps: DeleteStep[] = [];
-    if (first) steps.push({ part: 'conversation', command: ['del', ...sessionKeys(k, sessionId)] }, { part: 'conversation', command: ['zrem', k.sessionIndex(), sessionId] });
+    // With its record of background results taken or dropped (results-gone.ts), which the
+    // engine's forget may just have renewed (its take records what it took): left, it would
+    // outlive the conversation by a week. A late put of its tasks' results needs it no more:
+    // their marks refuse it.
+    const conversation: DeleteStep['command'] = ['del', ...sessionKeys(k, sessionId), k.resultsGone(sessionId)];
+    if (first) steps.push({ part: 'conversation', command: conversation }, { part: 'conversation', command: ['zrem', k.sessionIndex(), sessionId] });
     if (tasks.length > 0) steps.push({ part: 'task-keys', command: ['del', ...tasks.flatMap((id) => [...sessionKeys(k, id), k.task(id), k.taskLogs(id)])] });
     // Read empty: nothing can have joined it since (a key of another type, not ours, goes).
     steps.push({ part: 'task-set', command: found.listed.length > 0 ? ['srem', k.sessionTasks(sessionId), ...found.listed] : ['del', k.sessionTasks(sessionId)] });

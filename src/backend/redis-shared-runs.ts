@@ -49,7 +49,10 @@ export class RedisSharedRuns implements SharedRuns {
     private readonly answerWaitMs: number,
   ) {}
 
-  /** Loads the runs Redis knows (skipping records that are not records) and follows their changes. */
+  /**
+   * Loads the runs Redis knows (skipping records that are not records) and follows their
+   * changes. Rejects when Redis fails the load, having let go of the channel first.
+   */
   static async create(redis: Redis, keys: RedisKeys, hub: ChannelHub, instanceId: string, answerWaitMs = ANSWER_WAIT_MS): Promise<{ runs: RedisSharedRuns; stop: () => void }> {
     const runs = new RedisSharedRuns(redis, keys, instanceId, answerWaitMs);
     const state: RunsChannelState = {
@@ -67,12 +70,24 @@ export class RedisSharedRuns implements SharedRuns {
       unlisten();
       for (const settle of [...runs.#verdicts.values()]) settle(false); // no verdict comes any more
     };
-    const now = Date.now();
-    for (const text of Object.values(await loadHash(redis, keys.runs, 'the runs other engines started are not listed here, nor are this engine\'s runs shared'))) {
-      const record = parseRunRecord(text);
-      if (record && (record.retainUntil === undefined || record.retainUntil > now)) runs.#records.set(record.info.runId, record);
+    try {
+      await runs.#load();
+    } catch (e) {
+      // Nobody gets the stop of a create that failed: left, the channel's handler (and its
+      // subscription) would be held until the hub closes.
+      stop();
+      throw e;
     }
     return { runs, stop };
+  }
+
+  /** Reads the records Redis keeps, those past their retention left out. */
+  async #load(): Promise<void> {
+    const now = Date.now();
+    for (const text of Object.values(await loadHash(this.redis, this.keys.runs, 'the runs other engines started are not listed here, nor are this engine\'s runs shared'))) {
+      const record = parseRunRecord(text);
+      if (record && (record.retainUntil === undefined || record.retainUntil > now)) this.#records.set(record.info.runId, record);
+    }
   }
 
   publish(record: SharedRunRecord): void {

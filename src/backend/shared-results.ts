@@ -11,7 +11,10 @@ import { loadWaitingResults, readDroppedNote, readResultFate, readWaitingResultA
 import type { RedisKeys } from './redis-keys.js';
 import { readResultMessage } from './result-message.js';
 import { WaitingMirror } from './waiting-mirror.js';
-import { putBackDroppedNote, putWaitingResult, takeDroppedNote, takeWaitingResults, writeWaitingBound } from './waiting-results-store.js';
+import { putBackDroppedNote, takeDroppedNote } from './dropped-note-store.js';
+import { putWaitingResult } from './waiting-result-put.js';
+import { takeWaitingResults } from './waiting-result-take.js';
+import { writeWaitingBound } from './waiting-results-store.js';
 
 /** What skipping a results-channel message means, as its warning says. @internal */
 export const RESULTS_SKIPPED = 'No waiting background result or note of dropped ones was changed for it';
@@ -21,7 +24,7 @@ export const RESULTS_SKIPPED = 'No waiting background result or note of dropped 
  * task's result is written to Redis (a hash per conversation) and announced, so it reaches
  * the conversation's next prompt on whichever engine runs it, even when the engine that
  * started the task is gone. Redis holds the one bound on waiting results
- * (waiting-results-store.ts): what it drops is announced and noted for its conversation.
+ * (waiting-result-put.ts): what it drops is announced and noted for its conversation.
  * Each engine mirrors exactly what Redis holds, results and notes (loaded at start, kept
  * current over pub/sub), because the prompt's prefix is taken synchronously; so the mirror
  * is bounded as Redis is, and a result the note calls dropped is never delivered. A take

@@ -7,7 +7,7 @@
  * of it back: those are the writes it would make, made after the delete.
  */
 import { describe, expect, it } from 'vitest';
-import { putWaitingResult } from '../../src/backend/waiting-results-store.js';
+import { putWaitingResult } from '../../src/backend/waiting-result-put.js';
 import { redisBackendPerFile } from './redis-backend-per-file.js';
 import { HAS_REDIS } from './redis-server.js';
 

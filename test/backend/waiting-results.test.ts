@@ -7,7 +7,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { SharedResults, publishResult } from '../../src/backend/shared-results.js';
-import { takeDroppedNote, writeWaitingBound } from '../../src/backend/waiting-results-store.js';
+import { takeDroppedNote } from '../../src/backend/dropped-note-store.js';
+import { writeWaitingBound } from '../../src/backend/waiting-results-store.js';
 import type { TaskInfo } from '../../src/delegation/task-tracker.js';
 import { DEFAULT_TASK_TRACKER_LIMITS } from '../../src/delegation/task-tracker-limits.js';
 import { HAS_REDIS } from './redis-server.js';
