@@ -83,6 +83,7 @@ export interface Delegation {
 export interface PooledTask {
   readonly taskId: string;
   readonly agentName: string;
+  /** Shown only if the task never runs (cancelled while it waits): cut at `maxResultChars`. */
   readonly prompt: string;
   readonly description: string;
   /** The multitask `index`. */

@@ -10,7 +10,7 @@
  * @module
  */
 import { headOf } from '../text/whole-chars.js';
-import { truncationMarker, type TaskResultFields } from './task-result-format.js';
+import { cdataHead, cdataLength, truncationMarker, type TaskResultFields } from './task-result-format.js';
 
 /**
  * How many `maxResultChars` the entries of one `multitask` result hold together: 4, so
@@ -28,7 +28,9 @@ export const MULTITASK_ENTRY_FLOOR = 100;
 /**
  * `results` with their contents cut to fit `maxResultChars` each and
  * {@link MULTITASK_RESULT_SHARES} × `maxResultChars` together (not counting the markers), or
- * {@link MULTITASK_ENTRY_FLOOR} each when the list is too long for that. The share is even
+ * {@link MULTITASK_ENTRY_FLOOR} each when the list is too long for that. Lengths are counted
+ * as the contents are written (`cdataLength`: a `]]>` is 15 characters once split), so no
+ * written entry exceeds its share. The share is even
  * across entries, with what a short entry leaves given to the longer ones;
  * each cut entry keeps its start and ends with the usual marker saying how much went, so the
  * format stays the one of a single task.
@@ -39,12 +41,15 @@ export const MULTITASK_ENTRY_FLOOR = 100;
  * ```
  */
 export function shareResultBudget(results: readonly TaskResultFields[], maxResultChars: number): TaskResultFields[] {
-  const lengths = results.map((r) => Math.min(r.content.length, maxResultChars));
+  // Counted as written: a `]]>` is written in 15 characters (its CDATA split), and the cut
+  // comes before the split, so a content of them would be written 5 times its share.
+  const written = results.map((r) => cdataLength(r.content));
+  const lengths = written.map((length) => Math.min(length, maxResultChars));
   const share = Math.max(MULTITASK_ENTRY_FLOOR, evenShare(lengths, maxResultChars * MULTITASK_RESULT_SHARES));
   const allowed = Math.min(maxResultChars, share);
-  return results.map(({ omitted = 0, ...r }) => {
-    if (r.content.length <= allowed && omitted === 0) return r;
-    const kept = headOf(r.content, allowed);
+  return results.map(({ omitted = 0, ...r }, i) => {
+    if (written[i]! <= allowed && omitted === 0) return r;
+    const kept = cdataHead(r.content, allowed);
     return { ...r, content: kept + truncationMarker(r.content.length + omitted - kept.length) };
   });
 }

@@ -12,6 +12,7 @@ import { MAX_AGENT_NAME_CHARS } from '../subagent/front-matter-schema.js';
 import { headOf } from '../text/whole-chars.js';
 import { MAX_QUOTED_NAME_CHARS } from '../tools/args-validator.js';
 import type { TaskRequest } from './delegation-types.js';
+import { truncate } from './task-result-format.js';
 
 /** The longest task `description` kept; a longer one keeps its start and ends with `…`. */
 export const MAX_TASK_DESCRIPTION_CHARS = 200;
@@ -58,4 +59,19 @@ export function shownAgentName(name: string): string {
  */
 export function shownTaskId(taskId: string): string {
   return clipLabel(taskId, MAX_QUOTED_NAME_CHARS);
+}
+
+/**
+ * The `prompt` a task that never ran shows in its events (the `RunStart` of a refused task, or
+ * of one cancelled while it waited for a slot): cut like a result, at `maxResultChars`, with
+ * the usual marker. Nothing read it, and a model's megabyte prompt for an unknown agent would
+ * otherwise go whole to every stream reader and event log, once per refused entry.
+ *
+ * @example
+ * ```ts
+ * shownPrompt('p'.repeat(100_000), 12_000); // its first 12,000 characters and the marker
+ * ```
+ */
+export function shownPrompt(prompt: string, maxResultChars: number): string {
+  return truncate(prompt, maxResultChars);
 }

@@ -58,9 +58,48 @@ export function escapeXml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&${{ '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": 'apos' }[c]};`);
 }
 
+/** What ends a CDATA section, and what {@link cdata} writes for it: 15 characters for 3. */
+const CDATA_END = ']]>';
+const CDATA_SPLIT = ']]]]><![CDATA[>';
+const SPLIT_EXTRA = CDATA_SPLIT.length - CDATA_END.length;
+
 /** Wraps text in CDATA; a `]]>` inside is split across two sections so it cannot end it early. */
 export function cdata(text: string): string {
-  return `<![CDATA[${text.replaceAll(']]>', ']]]]><![CDATA[>')}]]>`;
+  return `<![CDATA[${text.replaceAll(CDATA_END, CDATA_SPLIT)}]]>`;
+}
+
+/**
+ * How long `text` is once {@link cdata} has split its `]]>`s (without the section's own
+ * start and end): a text of `]]>` is written 5 times as long, so a cut must count this.
+ *
+ * @example
+ * ```ts
+ * cdataLength(']]>]]>'); // 30
+ * ```
+ */
+export function cdataLength(text: string): number {
+  return text.length + SPLIT_EXTRA * (text.split(CDATA_END).length - 1);
+}
+
+/**
+ * The longest start of `text` written in at most `max` characters by {@link cdata}, without a
+ * half character at its end (a `]]>` that does not fit whole keeps its `]]`).
+ *
+ * @example
+ * ```ts
+ * cdataHead(']]>]]>', 20); // ']]>]]' (15 + 2 written)
+ * ```
+ */
+export function cdataHead(text: string, max: number): string {
+  let extra = 0; // what the splits kept so far add
+  for (let from = 0; ; ) {
+    const at = text.indexOf(CDATA_END, from);
+    // Before the next `]]>` (and its `]]`), every character is written as itself.
+    const plain = at < 0 ? text.length : at + CDATA_END.length - 1;
+    if (at < 0 || at + CDATA_SPLIT.length + extra > max) return headOf(text, Math.min(plain, max - extra));
+    extra += SPLIT_EXTRA;
+    from = at + CDATA_END.length;
+  }
 }
 
 /** Cuts text longer than `max` characters, keeping the start and saying how much went. */

@@ -21,7 +21,7 @@ import { perAgentList } from './per-agent-list.js';
 import { launchBackground, runChild$, type ChildLauncher, type ChildRun } from './run-child.js';
 import { failedTask, truncate, type TaskOutcome, type TaskResultFields } from './task-result-format.js';
 import { heldContent } from './multitask-budget.js';
-import { boundedRequest, shownAgentName, shownTaskId } from './task-labels.js';
+import { boundedRequest, shownAgentName, shownPrompt, shownTaskId } from './task-labels.js';
 import { TaskRefusedError } from './task-refused-error.js';
 import type { TaskTracker } from './task-tracker.js';
 
@@ -92,18 +92,22 @@ export class TaskRunner implements Delegation {
     // A multitask's entries get their markers when the call cuts them together (they share one budget).
     const cut = (content: string) => (request.multitask ? heldContent(content, this.maxResultChars) : { content: truncate(content, this.maxResultChars) });
     const run$ = (child: ChildRun): Observable<TaskResultFields> =>
-      (request.background ? of(this.launchBounded(child)) : pool ? pool.run(pooled(child), runChild$(child)) : runChild$(child)).pipe(
+      (request.background ? of(this.launchBounded(child)) : pool ? pool.run(pooled(child, this.maxResultChars), runChild$(child)) : runChild$(child)).pipe(
         map((outcome): TaskResultFields => ({ ...fields, ...outcome, taskId, ...cut(outcome.content) })),
       );
     return this.prepare$(parent, request, context, taskId, run$).pipe(
       // Only a task that never started gets here (a child's own failure is an outcome).
       catchError((e: unknown) => {
-        const why = errorMessage(e);
+        // Cut like any result (an unknown agent's error lists every visible agent), and so is the
+        // error the call and the refusal's events carry.
+        const message = errorMessage(e);
+        const failed = failedTask(message);
+        const why = truncate(message, this.maxResultChars);
         // A name no agent has, an id no task has: anything a model wrote, shown cut like the error shows it.
         const agentName = shownAgentName(request.agentName);
         const shownId = shownTaskId(taskId);
-        announceRefusal(context, { ...request, agentName }, shownId, why);
-        return of<TaskResultFields>({ ...fields, agentName, ...failedTask(why), taskId: shownId });
+        announceRefusal(context, { ...request, agentName, prompt: shownPrompt(request.prompt, this.maxResultChars) }, shownId, why);
+        return of<TaskResultFields>({ ...fields, agentName, ...failed, error: why, taskId: shownId, ...cut(failed.content) });
       }),
     );
   }
@@ -218,8 +222,8 @@ function budgetSpent(budget: TokenBudget): string {
   return `no token budget is left for this task: ${binding.used} of ${binding.limit} tokens are used${inFlight}`;
 }
 
-/** What the pool needs of a child: who it is, and where it would be announced. */
-function pooled(c: ChildRun): PooledTask {
-  const { taskId, prompt, description, index, multitask, parent, tracker } = c;
-  return { taskId, agentName: c.agent.name, prompt, description, index, multitask, parent, tracker };
+/** What the pool needs of a child: who it is, and where it would be announced (its prompt cut: it is shown only if it never runs). */
+function pooled(c: ChildRun, maxResultChars: number): PooledTask {
+  const { taskId, description, index, multitask, parent, tracker } = c;
+  return { taskId, agentName: c.agent.name, prompt: shownPrompt(c.prompt, maxResultChars), description, index, multitask, parent, tracker };
 }
