@@ -1,54 +1,14 @@
-import { evaluatingSyntax } from './code-in-data.js';
-import { REPEATING_SYNTAX } from './shell-programs.js';
-import { scanShellLine } from './shell-scan.js';
-import type { PartRole, PartSink } from './part-sink.js';
-import { makeSettings } from './runs/make-runs.js';
-import { type FileRun, ranFileWrite } from './runs/run-files.js';
-import { analyseStatement } from './simple-command.js';
-import type { CommandWrites } from './writes/written-files.js';
+/**
+ * The entry of the bash reader: a command line split into what rules are matched against,
+ * cached per line (the reading itself is `part-collector`'s, its product `part-sink`'s).
+ *
+ * @module
+ */
+import type { CommandParts } from './part-sink.js';
+import { Collector } from './part-collector.js';
 
-/** What a bash rule is matched against, for one command line. */
-export interface CommandParts {
-  /**
-   * Each simple command of the line, as written with quotes removed and whitespace
-   * collapsed (`git commit -m "a b"` is `git commit -m a b`), including the commands inside
-   * `$(...)`, backticks and `<(...)`. An allow rule must allow every one of them.
-   */
-  readonly commands: readonly string[];
-  /**
-   * Other spellings a deny or ask rule is also matched against: the line exactly as
-   * written, each command without its assignments, redirections and binary folder
-   * (`/bin/rm x` is `rm x`), and the commands inside wrappers (`sudo`, `env`, `timeout`...),
-   * `sh -c` / `bash -c` strings, `eval` and `find -exec`.
-   */
-  readonly variants: readonly string[];
-  /**
-   * Commands whose arguments are only known when they run (`git pu${x}sh`, `git pus?`), as
-   * patterns with those parts as wildcards (`git pu*sh`): a deny or ask rule that could
-   * match one of them (some text fits both) holds for the line. Absent when there are none.
-   */
-  readonly shapes?: readonly string[];
-  /** Set when the line cannot be fully judged (a command name in a variable, a here-document...): why. */
-  readonly opaque?: string;
-  /**
-   * What its commands write, as the line shows it (see `written-files`), for the user's
-   * write and edit rules (`write-rules`). Absent when no command writes anything.
-   */
-  readonly writes?: readonly CommandWrites[];
-  /**
-   * Set when the line, or a line it runs (`eval`, `sh -c`, a trap's action), may run a command
-   * again or later than it stands (a loop, a function, `trap`, `fc`): a `cd` anywhere on it
-   * may then move every write, not only those after it.
-   */
-  readonly repeats?: true;
-  /** The programs on the line that run files of the workspace by name (`make`, `npm`...), when there are any (see `run-files`). */
-  readonly runs?: readonly FileRun[];
-}
+export type { CommandParts } from './part-sink.js';
 
-/** The programs whose recipes expand variables from the environment. */
-const MAKES: ReadonlySet<string> = new Set(['make', 'gmake']);
-const MAX_DEPTH = 8;
-const MAX_PARTS = 500;
 const CACHE_SIZE = 256;
 const cache = new Map<string, CommandParts>();
 
@@ -72,108 +32,4 @@ export function commandParts(line: string): CommandParts {
   if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
   cache.set(line, parts);
   return parts;
-}
-
-class Collector implements PartSink {
-  private readonly commands = new Set<string>();
-  private readonly variants = new Set<string>();
-  private readonly shapes = new Set<string>();
-  private readonly writes: CommandWrites[] = [];
-  private opaque: string | undefined;
-  private repeating = false;
-  private readonly fileRuns: FileRun[] = [];
-
-  runs(run: FileRun): void {
-    this.fileRuns.push(run);
-  }
-
-  // Variables the line sets for later commands, with whether they were set in a quiet line.
-  private readonly settings: { readonly assignment: string; readonly quiet: boolean }[] = [];
-
-  environment(assignments: readonly string[]): void {
-    for (const assignment of assignments) this.settings.push({ assignment, quiet: this.quiet > 0 });
-  }
-
-  repeats(): void {
-    this.repeating = true;
-  }
-
-  write(writes: CommandWrites): void {
-    // Most commands write nothing: they share one empty answer, which is not kept.
-    if (writes.files.length + writes.joined.length > 0 || writes.unseen !== undefined || writes.chdir) this.writes.push(writes);
-  }
-
-  shape(text: string): void {
-    if (this.room()) this.shapes.add(text);
-  }
-
-  add(role: PartRole, text: string): void {
-    if (this.room()) (role === 'command' ? this.commands : this.variants).add(text);
-  }
-
-  private room(): boolean {
-    if (this.commands.size + this.variants.size + this.shapes.size >= MAX_PARTS) {
-      this.opaque ??= 'too many commands to check'; // even in a quiet line: a part is lost
-      return false;
-    }
-    return true;
-  }
-
-  // Above 0 while judging what only may be a command line: what it cannot read flags nothing.
-  private quiet = 0;
-  private readonly notes: { evaluates?: string; carries?: string } = {};
-
-  flag(reason: string): void {
-    if (this.quiet === 0) this.opaque ??= reason;
-  }
-
-  note(kind: 'evaluates' | 'carries', what: string): void {
-    if (this.quiet === 0) this.notes[kind] ??= what;
-  }
-
-  line(text: string, role: PartRole, depth: number, quiet = false): void {
-    if (depth > MAX_DEPTH) {
-      this.opaque ??= 'commands nested too deeply to check'; // even in a quiet line: its parts are lost
-      return;
-    }
-    if (quiet) this.quiet += 1;
-    try {
-      // Tested on every line read, inner ones too: `eval 'for ...'`, `sh -c "trap ..."`.
-      if (REPEATING_SYNTAX.test(text)) this.repeating = true;
-      const scanned = scanShellLine(text);
-      if (scanned.opaque !== undefined) this.flag(scanned.opaque);
-      const evaluates = evaluatingSyntax(text);
-      if (evaluates !== undefined) this.note('evaluates', evaluates);
-      if (scanned.substitutions.length > 0) this.note('carries', 'the output of a command ("$(...)" or backticks)');
-      if (role === 'variant') this.add('variant', text);
-      for (const statement of scanned.statements) analyseStatement(statement, role, depth, this);
-      for (const inner of scanned.substitutions) this.line(inner, role, depth + 1);
-    } finally {
-      if (quiet) this.quiet -= 1;
-    }
-  }
-
-  /** make on the line reads the variables it exported (in any order: a loop may set them before it runs): each value is judged as make's own `CC=...` is. */
-  private environmentOfMake(): void {
-    for (const { assignment, quiet } of this.settings) {
-      const { unreadable, lines } = makeSettings([], [assignment]);
-      if (unreadable !== undefined && !quiet) this.opaque ??= unreadable;
-      for (const found of lines) this.line(found.text, 'variant', 1, quiet || !found.strict);
-    }
-  }
-
-  result(line: string): CommandParts {
-    const { evaluates, carries } = this.notes;
-    if (evaluates !== undefined && carries !== undefined) this.opaque ??= `${evaluates} and ${carries}, which bash may run as code`;
-    // A file the line writes and a program on it runs (`echo ... > Makefile; make`), in any order: a loop may write before it runs.
-    this.opaque ??= ranFileWrite(this.writes, this.fileRuns);
-    if (this.fileRuns.some((run) => MAKES.has(run.program))) this.environmentOfMake();
-    // A line of only assignments or comments runs no command: judge it as written.
-    const commands = this.commands.size > 0 ? [...this.commands] : [line.replace(/\s+/g, ' ').trim()];
-    const variants = [...this.variants].filter((v) => !this.commands.has(v));
-    const shapes = this.shapes.size > 0 ? { shapes: Object.freeze([...this.shapes]) } : {};
-    const writes = this.writes.length > 0 ? { writes: Object.freeze(this.writes) } : {};
-    const parts = { commands: Object.freeze(commands), variants: Object.freeze(variants), ...shapes, ...writes, ...(this.repeating ? { repeats: true as const } : {}), ...(this.fileRuns.length > 0 ? { runs: Object.freeze([...this.fileRuns]) } : {}) };
-    return Object.freeze(this.opaque === undefined ? parts : { ...parts, opaque: this.opaque });
-  }
 }

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { makeSettings } from './runs/make-runs.js';
+import { isMake, makeSettings } from './runs/make-runs.js';
 import { packageCommandStarts } from './runs/package-runs.js';
 import type { PartRole, PartSink } from './part-sink.js';
 import {
@@ -59,7 +59,7 @@ export function innerCommands(command: RunningCommand, sink: PartSink, analyse: 
   }
   if (WRAPPERS.has(base) && suffixes) wrapped(command, sink, analyse);
   if (base === 'find') findExecs(plain, depth, sink, analyse);
-  if (base === 'make' || base === 'gmake') makeVariables(command, sink);
+  if (isMake(base)) makeVariables(command, sink);
   // `npx cmd`, `npm exec -- cmd`: the command is judged from where it starts, as a wrapper's is.
   for (const start of suffixes ? packageCommandStarts(base, args) : []) {
     analyse(words.slice(words.indexOf(plain[start + 1]!)), 'variant', depth + 1, sink, true);

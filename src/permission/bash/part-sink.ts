@@ -1,6 +1,7 @@
 /**
  * Where the reading of a command line puts what it finds: the commands and spellings rules
- * are matched against, the reasons it cannot read a line, and what its commands write.
+ * are matched against, the reasons it cannot read a line, and what its commands write; and
+ * what it hands the rules in the end ({@link CommandParts}).
  *
  * @module
  */
@@ -41,4 +42,42 @@ export interface PartSink {
    * as the command a recipe's `$(CC)` may make of it (see `make-runs`).
    */
   environment(assignments: readonly string[]): void;
+}
+
+/** What a bash rule is matched against, for one command line. */
+export interface CommandParts {
+  /**
+   * Each simple command of the line, as written with quotes removed and whitespace
+   * collapsed (`git commit -m "a b"` is `git commit -m a b`), including the commands inside
+   * `$(...)`, backticks and `<(...)`. An allow rule must allow every one of them.
+   */
+  readonly commands: readonly string[];
+  /**
+   * Other spellings a deny or ask rule is also matched against: the line exactly as
+   * written, each command without its assignments, redirections and binary folder
+   * (`/bin/rm x` is `rm x`), and the commands inside wrappers (`sudo`, `env`, `timeout`...),
+   * `sh -c` / `bash -c` strings, `eval` and `find -exec`.
+   */
+  readonly variants: readonly string[];
+  /**
+   * Commands whose arguments are only known when they run (`git pu${x}sh`, `git pus?`), as
+   * patterns with those parts as wildcards (`git pu*sh`): a deny or ask rule that could
+   * match one of them (some text fits both) holds for the line. Absent when there are none.
+   */
+  readonly shapes?: readonly string[];
+  /** Set when the line cannot be fully judged (a command name in a variable, a here-document...): why. */
+  readonly opaque?: string;
+  /**
+   * What its commands write, as the line shows it (see `written-files`), for the user's
+   * write and edit rules (`write-rules`). Absent when no command writes anything.
+   */
+  readonly writes?: readonly CommandWrites[];
+  /**
+   * Set when the line, or a line it runs (`eval`, `sh -c`, a trap's action), may run a command
+   * again or later than it stands (a loop, a function, `trap`, `fc`): a `cd` anywhere on it
+   * may then move every write, not only those after it.
+   */
+  readonly repeats?: true;
+  /** The programs on the line that run files of the workspace by name (`make`, `npm`...), when there are any (see `run-files`). */
+  readonly runs?: readonly FileRun[];
 }

@@ -53,6 +53,8 @@ function scan(line: string, budget: { looks: number }): ScannedLine {
   let i = 0;
   // Inside `[[ ... ]]`: its `&&`, `||`, `(`, `<`, `>` join, group and compare, so they are passed on as words.
   let test = false;
+  // In a test, the word after `=~` is a regular expression, whose `|` bash reads as text (`[[ $a =~ ^(x|y)$ ]]`).
+  let regex = false;
   // A `case` pattern may be `[[` (`case $x in a | [[ ) rm f;; esac` runs rm): after one, no test is read.
   let cased = false;
   // The `)` ending an arithmetic command `((...))` being read: up to there `<` and `>` compare or shift.
@@ -123,6 +125,14 @@ function scan(line: string, budget: { looks: number }): ScannedLine {
   while (i < line.length) {
     const c = line[i]!;
     const next = line[i + 1];
+    if (test && atWordStart() && /\s=~\s+$/.test(current) && !/\s/.test(c)) regex = true;
+    // The expression ends where a word does, but at a `|`: bash reads a pipe nowhere in a test.
+    if (regex && (/\s/.test(c) || c === ';' || c === '&' || c === '<' || c === '>')) regex = false;
+    if (test && regex && c === '|') {
+      current += "'|'";
+      i += 1;
+      continue;
+    }
     // A test cannot hold these: bash refuses the line, and reading on as usual judges more.
     if (test && (c === ';' || c === '\n' || ((c === '&' || c === '|') && next !== c))) test = false;
     if (c === 'c' && atWordStart() && /^case(?:\s|$)/.test(line.slice(i, i + 5))) cased = true;
@@ -167,6 +177,7 @@ function scan(line: string, budget: { looks: number }): ScannedLine {
     } else if (c === '[' && next === '[' && atWordStart() && !cased && /\s/.test(line[i + 2] ?? '') && budget.looks-- > 0 && atCommandStart(current)) {
       // Only the reserved word `[[` starts a test: unquoted, where a command starts (`echo [[ a || rm x ]]` runs rm).
       test = true;
+      regex = false;
       current += '[[';
       i += 2;
     } else if (i < arithmetic && (c === '<' || c === '>')) {

@@ -7,6 +7,8 @@
  * @module
  */
 
+/** The names make runs under: GNU make is `gmake` where the system's own make is another. */
+const MAKES: ReadonlySet<string> = new Set(['make', 'gmake']);
 /** An assignment make reads: `NAME=v`, `NAME:=v`, `NAME::=v`, `NAME+=v`, `NAME?=v`, `NAME!=cmd`. */
 const ASSIGNMENT = /^([^\s=:+?!-][^\s=:+?!]*)\s*(::?:?=|[+?!]?=)(.*)$/s;
 /** Text a recipe's shell reads as syntax, or make expands (`$(shell ...)`): the value may run anything. */
@@ -14,6 +16,11 @@ const SHELL_SYNTAX = /[;&|<>()`'"\\$\n]/;
 /** Variables that name a program by custom (make's own `CC`, `RM`..., and `*_CMD`, `*PROG`...): their value is a command even when it is one word. */
 const PROGRAM_VARIABLE =
   /^(?:CC|CXX|CPP|LD|AR|AS|FC|F77|RM|MAKE|INSTALL|YACC|LEX|M4|PC|CO|GET|RANLIB|STRIP|OBJCOPY|OBJDUMP|NM|PKG_CONFIG|PYTHON\d*|PERL|RUBY|NODE|NPM|GO|CARGO|JAVAC?|DOCKER|SED|AWK|MKDIR|CP|MV|LN|TAR|ECHO|SH|BASH|.*(?:CMD|COMMAND|PROG|PROGRAM|EXE|TOOL|BIN|SHELL))$/;
+
+/** Whether `program` (a command's name without its folder) is make, whose recipes run its variables and whose makefiles run commands. */
+export function isMake(program: string): boolean {
+  return MAKES.has(program);
+}
 
 /** What make's settings ask of the reader: a reason the line is unreadable, or value lines to judge. */
 export interface MakeSettings {

@@ -10,6 +10,7 @@
  */
 import { posix } from 'node:path';
 import { commandShape } from '../command-shape.js';
+import { isMake } from './make-runs.js';
 import { optionValues } from '../option-values.js';
 import { patternsOverlap } from '../../pattern-overlap.js';
 import type { CommandWrites, WrittenWord } from '../writes/written-words.js';
@@ -65,7 +66,7 @@ export function filesRun(base: string, args: readonly WrittenWord[]): FileRun | 
   if (names === undefined) return undefined;
   const here = [...names];
   let away = false;
-  if (base === 'make' || base === 'gmake') {
+  if (isMake(base)) {
     const files = optionValues(args, 'f', ['file', 'makefile']).map((value) => value.text);
     here.push(...files.map(literal));
     // `-C ./sub` is `sub` (written paths are compared normalised); its `-f` files are read from there.
@@ -77,7 +78,7 @@ export function filesRun(base: string, args: readonly WrittenWord[]): FileRun | 
   }
   const anywhere = here.map((name) => `*/${name}`);
   // make's `-C` is read above (its `-r` and `-w` move nothing).
-  const elsewhere = away || ((base === 'cmake' || !base.endsWith('make')) && args.some((a) => (ELSEWHERE_OF[base] ?? ELSEWHERE).test(a.text)));
+  const elsewhere = away || (!isMake(base) && args.some((a) => (ELSEWHERE_OF[base] ?? ELSEWHERE).test(a.text)));
   return { program: base, here: elsewhere ? [...here, ...anywhere] : here, anywhere };
 }
 

@@ -7,6 +7,7 @@
  * @module
  */
 import { posix } from 'node:path';
+import { lessEnvironment } from '../less-environment.js';
 import { gitRunsCommand } from './git-runs.js';
 import { optionRun } from './option-runs.js';
 
@@ -35,19 +36,25 @@ const CODE_VARIABLE = new RegExp(
     'PAGER|MANPAGER|CDPATH|GLOBIGNORE|EDITOR|VISUAL|LESSOPEN|LESSCLOSE|LESSKEY[A-Z_]*|MAKEFILES|SSH_ASKPASS|SUDO_ASKPASS|BROWSER|TAR_OPTIONS|' +
     'npm_config_[A-Za-z_]+|NPM_CONFIG_[A-Z_]+)$',
 );
+/** Whether less's options (`=-R`, `+=k f`: the text after the name) run a command: `+!cmd`, a lesskey file (see `less-environment`). */
+const lessRuns = (text: string): boolean => lessEnvironment(text.replace(/^\+?=/, '')).runs !== undefined;
+/** Whether make's options run a command: `--eval`, a makefile (`-E...`, `-f`), a variable its recipes run (`CC=rm\ x`). */
+const makeRuns = (text: string): boolean => /[Ef]|eval|SHELL|=.*=/.test(text);
 /**
- * Variables holding a program's options, by the values that make it run a command: less's
- * `+!cmd` or a lesskey file (`LESS='+!rm f'`), make's `--eval`, a makefile (`MAKEFLAGS=-E...`) or a
- * variable its recipes run (`MAKEFLAGS='CC=rm\ x'`).
- * Other values (`LESS=-R`, `MAKEFLAGS=-j4`) change nothing that runs.
+ * Variables holding a program's options, by whether a value (the text after the name) makes it
+ * run a command: less's `+!cmd` or a lesskey file (`LESS='+!rm f'`, `LESS=kkeys`), make's
+ * `--eval`, a makefile (`MAKEFLAGS=-E...`) or a variable its recipes run (`MAKEFLAGS='CC=rm\ x'`).
+ * Other values (`LESS='-R --squeeze-blank-lines'`, `MAKEFLAGS=-j4`) change nothing that runs.
  */
-const OPTION_VARIABLE: Readonly<Record<string, RegExp>> = {
-  LESS: /[+k]/,
-  MORE: /[+k]/,
-  MAKEFLAGS: /[Ef]|eval|SHELL|=.*=/,
-  GNUMAKEFLAGS: /[Ef]|eval|SHELL|=.*=/,
-  MFLAGS: /[Ef]|eval|SHELL|=.*=/,
+const OPTION_VARIABLE: Readonly<Record<string, (text: string) => boolean>> = {
+  LESS: lessRuns,
+  MORE: lessRuns,
+  MAKEFLAGS: makeRuns,
+  GNUMAKEFLAGS: makeRuns,
+  MFLAGS: makeRuns,
 };
+/** A `$` in a variable's name (before its `=` or subscript): the name is only known when the line runs. */
+const RUN_TIME_NAME = /^[^=[]*\$/;
 /** Builtins whose arguments set or export variables. */
 const SETTERS = new Set(['export', 'declare', 'typeset', 'local', 'readonly', 'env']);
 
@@ -103,10 +110,20 @@ export function shellWithoutCommand(base: string, readsInput: boolean): string {
  */
 export function codeVariable(assignments: readonly string[], command: readonly string[]): string | undefined {
   const setters = SETTERS.has(command[0] ?? '') ? command.slice(1) : [];
-  for (const word of [...assignments, ...setters]) {
+  const declared = command[0] === 'env' ? [] : setters.filter((word) => !word.startsWith('-'));
+  // `declare -p "$v"` and `-f` show or name functions: no variable is set.
+  const showing = setters.some((word) => /^-[A-Za-z]*[pfF]/.test(word));
+  // A name only known when the line runs (`declare "$v"=x`, `export "$v"`, `read "$v"`: see `set-names`) may be PATH.
+  const unknown = [...assignments, ...(showing ? [] : declared)].find((word) => RUN_TIME_NAME.test(word));
+  if (unknown !== undefined) return `a variable whose name is only known when the line runs ("${unknown.replace(/\+?=.*$/s, '')}"), which may be PATH or any other`;
+  // `declare -n r=PATH`: r is a reference, and assigning r sets PATH.
+  const references = setters.some((word) => /^-[A-Za-z]*n/.test(word)) ? declared.flatMap((word) => /^[A-Za-z_]\w*=(.+)$/s.exec(word)?.[1] ?? []) : [];
+  const referenced = references.find((name) => name.includes('$'));
+  if (referenced !== undefined) return `a reference to a variable whose name is only known when the line runs ("${referenced}"), which may be PATH or any other`;
+  for (const word of [...assignments, ...setters, ...references.map((name) => `${name}=`)]) {
     const variable = /^[A-Za-z_][A-Za-z0-9_]*/.exec(word)?.[0];
     const options = variable === undefined ? undefined : OPTION_VARIABLE[variable];
-    if (variable !== undefined && (CODE_VARIABLE.test(variable) || options?.test(word.slice(variable.length)) === true)) {
+    if (variable !== undefined && (CODE_VARIABLE.test(variable) || options?.(word.slice(variable.length)) === true)) {
       return `a change of ${variable}, which makes programs run code from elsewhere`;
     }
   }

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { lessEnvironment } from '../less-environment.js';
 import { operandsOf, optionValues } from '../option-values.js';
 import { sshWrites } from './ssh-writes.js';
 
@@ -66,15 +67,15 @@ export function toolWrites<W extends Word>(base: string, args: readonly W[]): W[
 }
 
 /**
- * The log files less writes for options in its environment (`LESS='-o f'`, `export LESS=-Of`):
- * less reads `$LESS` as options before its own, so every command that pages through less on the
- * line (less itself, `git log`, `man`) may write them.
+ * The log files less writes for options in its environment (`LESS='-o f'`, `export LESS=-Of`,
+ * `LESS=Rof`: see `less-environment`): less reads `$LESS` (as more, `$MORE`) as options before
+ * its own, so every command that pages through less on the line (less itself, `git log`, `man`) may write them.
  *
  * @param assignments - `NAME=value` words: in front of a command, alone, or given to `export`.
  */
 export function lessVariableWrites(assignments: readonly string[]): { text: string; glob: boolean }[] {
-  const values = assignments.filter((a) => a.startsWith('LESS=')).map((a) => a.slice('LESS='.length));
-  return values.flatMap((value) => toolWrites('less', value.split(/\s+/).filter((w) => w !== '').map((text) => ({ text, glob: false }))));
+  const values = assignments.flatMap((a) => /^(?:LESS|MORE)\+?=(.*)$/s.exec(a)?.[1] ?? []);
+  return values.flatMap((value) => lessEnvironment(value).logs.map((text) => ({ text, glob: false })));
 }
 
 /** less's `-o f` / `-O f`, also in a cluster (`-Ro f`, `-Of`); a cluster ends at another letter taking a value (`-pfoo` searches for `foo`). */
