@@ -44,7 +44,7 @@ const OPTIONS = {
  * ```
  */
 export async function serveCommand(argv: readonly string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseFlags('serve', { args: [...argv], options: OPTIONS, allowPositionals: true });
+  const { values, positionals } = serveFlags(argv);
   if (values.help) return printed(io, SERVE_HELP);
   if (positionals.length > 0) throw new CliUsageError(`serve takes no PROMPT (got "${positionals.join(' ')}"): prompts are typed on the page`);
   const port = integerFlag('--port', values.port ?? '4173', 0);
@@ -117,6 +117,23 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
     stopInterrupts();
   }
   return 0;
+}
+
+/**
+ * The flags of `serve`. `--token` followed by nothing, or by a word that starts with "-"
+ * (which Node reads as another flag, and refuses in words of its own), is bad usage saying
+ * how to give it; the word is not repeated, since it may be the secret itself.
+ */
+function serveFlags(argv: readonly string[]): ReturnType<typeof parseFlags<{ args: string[]; options: typeof OPTIONS; allowPositionals: true }>> {
+  // Up to "--", after which every word is an argument; "-" alone is a value to Node.
+  const end = argv.includes('--') ? argv.indexOf('--') : argv.length;
+  for (let i = 0; i < end; i += 1) {
+    const next = argv[i + 1];
+    if (argv[i] !== '--token' || (i + 1 < end && next !== undefined && (next === '-' || !next.startsWith('-')))) continue;
+    const why = i + 1 >= end ? 'nothing follows it' : 'the word after it starts with "-", so it reads as another flag';
+    throw new CliUsageError(`--token needs a value, but ${why}: give it as --token T, one that starts with "-" as --token=-T, or set RXHARNESS_TOKEN instead`);
+  }
+  return parseFlags('serve', { args: [...argv], options: OPTIONS, allowPositionals: true });
 }
 
 /** The token of `--token`, else `RXHARNESS_TOKEN`, checked; undefined: a new random one. */

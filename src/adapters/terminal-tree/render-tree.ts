@@ -1,5 +1,6 @@
 import { styleText } from 'node:util';
-import { truncate } from './text-line.js';
+import { headOf } from '../../text/whole-chars.js';
+import { measuredUnits, truncate } from './text-line.js';
 import { elapsedMs, type TaskTreeState, type TreeNode, type TreeStatus } from '../task-tree/tree-state.js';
 
 /** Options of {@link renderTree}. */
@@ -55,10 +56,14 @@ export function renderTree(state: TaskTreeState, options: RenderTreeOptions): st
   visit(state.root, '', '');
   const width = Math.max(1, Math.floor(options.width ?? 80));
   const kept = options.lastLines === undefined ? rows : rows.slice(Math.max(0, rows.length - Math.max(0, Math.floor(options.lastLines))));
-  return kept.map(({ node, branch }) => fit([{ text: branch, style: 'gray' }, ...nodeSegments(node, options.now)], width, options.color === true)).join('\n');
+  return kept.map(({ node, branch }) => fit([{ text: branch, style: 'gray' }, ...nodeSegments(node, options.now, width)], width, options.color === true)).join('\n');
 }
 
-function nodeSegments(node: TreeNode, now: number): Segment[] {
+function nodeSegments(node: TreeNode, now: number, width: number): Segment[] {
+  // The reducer keeps a description, an error and a tool's name whole (the web page shows
+  // them all), which may be megabytes (a pasted prompt, a server's error page). A line shows
+  // `width` columns: only the start `truncate` measures goes into it, not the whole each frame.
+  const shown = (text: string): string => headOf(text, measuredUnits(width));
   const icon = node.status === 'queued' ? '◌' : node.status === 'done' ? '✔' : node.status === 'failed' ? '✖' : node.status === 'cancelled' ? '⊘' : SPINNER[Math.floor(now / SPINNER_FRAME_MS) % SPINNER.length];
   const name = node.multitask && node.taskIndex !== undefined ? `${node.agentName}#${node.taskIndex}` : node.agentName;
   const meta = [
@@ -69,16 +74,16 @@ function nodeSegments(node: TreeNode, now: number): Segment[] {
   return [
     { text: `${icon ?? '•'} `, style: STATUS_STYLE[node.status] },
     { text: name, style: 'bold' },
-    ...(node.description === '' ? [] : [{ text: ` ${node.description}` }]),
+    ...(node.description === '' ? [] : [{ text: ` ${shown(node.description)}` }]),
     { text: ` (${meta.join(', ')})`, style: 'dim' },
-    ...detail(node),
+    ...detail(node, shown),
   ];
 }
 
-function detail(node: TreeNode): Segment[] {
-  if (node.status === 'failed') return [{ text: ` error: ${node.error ?? 'failed'}`, style: 'red' }];
-  if (node.status === 'cancelled') return [{ text: ` cancelled: ${node.error ?? 'stopped'}`, style: 'yellow' }];
-  if (node.awaitingApproval !== undefined) return [{ text: ` ⏸ approval: ${node.awaitingApproval}`, style: 'magenta' }];
+function detail(node: TreeNode, shown: (text: string) => string): Segment[] {
+  if (node.status === 'failed') return [{ text: ` error: ${shown(node.error ?? 'failed')}`, style: 'red' }];
+  if (node.status === 'cancelled') return [{ text: ` cancelled: ${shown(node.error ?? 'stopped')}`, style: 'yellow' }];
+  if (node.awaitingApproval !== undefined) return [{ text: ` ⏸ approval: ${shown(node.awaitingApproval)}`, style: 'magenta' }];
   if (node.currentTool !== undefined) return [{ text: ` ▸ ${node.currentTool}`, style: 'yellow' }];
   if (node.tail !== '') return [{ text: ` › ${node.tail}`, style: 'gray' }];
   return [];

@@ -112,10 +112,11 @@ export function appendTail(current: string, delta: string, max: number): string 
  * ```
  */
 export function truncate(text: string, width: number): string {
-  if (PLAIN.test(text)) return text.length <= width ? text : width < 1 ? '' : `${text.slice(0, width - 1)}${ELLIPSIS}`;
-  const limit = (Math.max(0, width) + 1) * UNITS_PER_COLUMN;
-  // a longer text is cut whatever its width: only its start is measured (see UNITS_PER_COLUMN)
+  const limit = measuredUnits(width) - 1;
+  // a longer text is cut whatever its width: only its start is measured (see UNITS_PER_COLUMN),
+  // the check for plain ASCII included, which would otherwise scan a megabyte to cut it to 80
   const head = text.length > limit ? text.slice(0, limit) : text;
+  if (PLAIN.test(head)) return text.length <= width ? text : width < 1 ? '' : `${text.slice(0, width - 1)}${ELLIPSIS}`;
   if (head === text && stringWidth(text) <= width) return text;
   if (width < 1) return '';
   let out = '';
@@ -129,4 +130,19 @@ export function truncate(text: string, width: number): string {
     used += columns;
   }
   return `${out}${ELLIPSIS}`;
+}
+
+/**
+ * How many UTF-16 code units of a text {@link truncate} may look at to cut it to `width`
+ * columns: a text kept to this many (its start) is cut to exactly what the whole would be.
+ * A line built of long parts (a task's description, its error) keeps each to this first, so
+ * a frame never copies more than it can show.
+ *
+ * @example
+ * ```ts
+ * measuredUnits(80); // 649
+ * ```
+ */
+export function measuredUnits(width: number): number {
+  return (Math.max(0, width) + 1) * UNITS_PER_COLUMN + 1;
 }

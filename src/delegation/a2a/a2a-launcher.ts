@@ -24,7 +24,7 @@ export const MAX_REMOTE_ERROR_CHARS = 4_000;
 
 /** Bounds on what one remote task may send, over the engine's `a2a` options. */
 export interface RemoteA2ALimits {
-  /** The most characters of text (artifacts and status messages together); beyond it the task fails. Default `a2a.maxChars`, else 1,000,000. */
+  /** The most characters (artifacts and status messages together, their file and data parts by size); beyond it the task fails. Default `a2a.maxChars`, else 1,000,000. */
   readonly maxChars?: number;
   /** The most updates; beyond it the task fails (a remote that never ends). Default `a2a.maxUpdates`, else 25,000. */
   readonly maxUpdates?: number;
@@ -52,8 +52,8 @@ export interface RemoteA2AAgent {
  * runner like any child's. The answer is the final status message's text (else its
  * artifacts'). A failed, rejected or cancelled remote task, an unreachable card, a JSON-RPC
  * error, a stream that ends without a final state, sends more than the limits allow or
- * nothing for `options.idleTimeoutMs`, or names a task or context other than its own ends the
- * run abnormally with a message naming the agent, its credentials redacted. Unsubscribing (the
+ * nothing for `options.idleTimeoutMs`, names a task or context other than its own, or sends a
+ * `message` once its task began (A2A streams one or the other) ends the run abnormally with a message naming the agent, its credentials redacted. Unsubscribing (the
  * parent cancelled, `cancelTask`), the idle timeout, or a failure on our side of a task that has
  * not ended (or one left waiting for input, which a child cannot give) sends `tasks/cancel`
  * for the remote task (once), then drops the stream. The
@@ -150,6 +150,7 @@ export function a2aLauncher(remote: RemoteA2AAgent, options: RemoteA2AOptions = 
             const events = updates.of(response);
             if (unsubscribed || finished) return stopRemote(); // cancelled, or timed out, before the task's id was known
             if (updates.foreign !== undefined) throw new Error(`it sent an update for ${updates.foreign}: one stream carries one task`);
+            if (updates.misplaced !== undefined) throw new Error(updates.misplaced);
             stillAlive();
             if (++count > maxUpdates) throw new Error(`it sent more than ${maxUpdates} updates without finishing (the engine's a2a.maxUpdates)`);
             if (updates.chars > maxChars) throw new Error(`it sent more than ${maxChars} characters of text (the engine's a2a.maxChars)`);

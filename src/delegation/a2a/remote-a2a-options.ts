@@ -72,7 +72,8 @@ export interface RemoteA2AOptions {
   readonly maxUpdates?: number;
   /**
    * The most characters of text one remote task may send (its artifacts, status messages and
-   * ids kept together); past it the task fails and is cancelled there. An integer >= 1;
+   * ids kept together; a data part counts the length of its JSON, a file part its bytes or
+   * its URL's length); past it the task fails and is cancelled there. An integer >= 1;
    * default 1,000,000.
    */
   readonly maxChars?: number;

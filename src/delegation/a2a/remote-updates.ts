@@ -1,5 +1,6 @@
 import type { Artifact, Part, StreamResponse, TaskState } from '@a2a-js/sdk';
 import type { ReasonDeltaEvent } from '../../events/agent-event.js';
+import { partsChars, textOf } from './remote-parts.js';
 
 /** Who the remote child is in our events. */
 export interface RemoteRunIds {
@@ -33,7 +34,8 @@ const ENDS: ReadonlyMap<number, RemoteEnd['state']> = new Map([
  * deltas (`ReasonDelta` text; an artifact sent again whole adds only what is new; a task's
  * own artifacts are read as sent whole), status
  * messages become `thinking` deltas (progress), and the terminal state is kept for the
- * run's end. Counts the characters received, so the caller can bound them.
+ * run's end. Counts the characters received (file and data parts by their size, see
+ * `partsChars`), so the caller can bound them.
  */
 export class RemoteUpdates {
   /** The remote task's id, once a task or an update named it. */
@@ -46,6 +48,11 @@ export class RemoteUpdates {
    * (its text, its state) and the caller fails the task instead.
    */
   foreign: string | undefined;
+  /**
+   * Set when a `message` came after the task's own updates began (the caller fails the task,
+   * and cancels it there): A2A streams one message, or one task's lifecycle, never both.
+   */
+  misplaced: string | undefined;
   /** How the task ended, once a terminal (or waiting) state arrived. */
   end: RemoteEnd | undefined;
   /** Characters of text received so far (with the id of each artifact, kept until the end). */
@@ -53,6 +60,8 @@ export class RemoteUpdates {
   /** A direct answer (a `message` instead of a task). */
   message: string | undefined;
   readonly #artifacts = new Map<string, string>();
+  // A task, status or artifact update came: the stream is a task's lifecycle, not one message.
+  #lifecycle = false;
 
   constructor(private readonly ids: RemoteRunIds) {}
 
@@ -67,23 +76,32 @@ export class RemoteUpdates {
     switch (payload?.$case) {
       case 'task': {
         if (!this.#ours(payload.value.id, payload.value.contextId)) return [];
+        this.#lifecycle = true;
         // A task may come with its artifacts (a remote that sends the finished task whole): each read as sent whole.
         const added = (payload.value.artifacts ?? []).flatMap((artifact) => this.#artifact(artifact, false));
         return [...added, ...this.status(payload.value.status?.state, payload.value.status?.message?.parts)];
       }
       case 'statusUpdate':
         if (!this.#ours(payload.value.taskId, payload.value.contextId)) return [];
+        this.#lifecycle = true;
         return this.status(payload.value.status?.state, payload.value.status?.message?.parts);
       case 'artifactUpdate': {
         if (!this.#ours(payload.value.taskId, payload.value.contextId)) return [];
+        this.#lifecycle = true;
         const artifact = payload.value.artifact;
         return artifact === undefined ? [] : this.#artifact(artifact, payload.value.append);
       }
       case 'message': {
         // A message naming a task or context is held to the stream's one task like any update.
         if (!this.#ours(payload.value.taskId, payload.value.contextId)) return [];
+        this.chars += partsChars(payload.value.parts);
+        // A2A: a stream is one message, or a task's lifecycle (the task, then its status and
+        // artifact updates). A message after the task began is no answer: the task still runs there.
+        if (this.#lifecycle) {
+          this.misplaced = `it sent a message in the middle of its task${this.taskId === undefined ? '' : ` ${this.taskId}`}, where A2A allows only the task's status and artifact updates`;
+          return [];
+        }
         const text = textOf(payload.value.parts);
-        this.chars += text.length;
         this.message = text;
         this.end = { state: 'completed', text };
         return text ? [this.delta('text', text)] : [];
@@ -99,7 +117,7 @@ export class RemoteUpdates {
     const before = this.#artifacts.get(artifact.artifactId);
     // A new artifact's id is kept (as a key) as long as the task runs: it counts as text, or
     // 25,000 updates of empty artifacts with ids of megabytes each would be kept whole.
-    this.chars += text.length + (before === undefined ? artifact.artifactId.length : 0);
+    this.chars += partsChars(artifact.parts) + (before === undefined ? artifact.artifactId.length : 0);
     const appended = append && before !== undefined;
     this.#artifacts.set(artifact.artifactId, appended ? before + text : text);
     // An appended chunk is new as it is: comparing it with what came before would copy the
@@ -121,7 +139,7 @@ export class RemoteUpdates {
 
   private status(state: TaskState | undefined, parts: readonly Part[] | undefined): ReasonDeltaEvent[] {
     const text = textOf(parts);
-    this.chars += text.length;
+    this.chars += partsChars(parts);
     const end = state === undefined ? undefined : ENDS.get(state);
     if (end !== undefined) {
       this.end = { state: end, text };
@@ -133,8 +151,4 @@ export class RemoteUpdates {
   private delta(kind: 'text' | 'thinking', text: string): ReasonDeltaEvent {
     return { type: 'ReasonDelta', runId: this.ids.runId, agentName: this.ids.agentName, step: 1, kind, text };
   }
-}
-
-function textOf(parts: readonly Part[] | undefined): string {
-  return (parts ?? []).map((part) => (part.content?.$case === 'text' ? part.content.value : '')).join('');
 }
