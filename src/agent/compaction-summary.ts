@@ -1,11 +1,15 @@
 import { defer, type Observable, last, map, filter, takeWhile, tap } from 'rxjs';
 import type { ChatMessage } from '../model/chat-message.js';
 import type { ChatRequest } from '../model/chat-model.js';
+import { contextExceeded } from '../model/context-exceeded.js';
 import { estimateRequestTokens, estimateTokens } from '../model/estimate-tokens.js';
 import { replyCharLimit } from '../model/reply-limit.js';
 import { FALLBACK_COMPACTION_PROMPT, SUMMARY_REQUEST } from '../session/compaction/compaction-prompt.js';
 import type { WrittenSummary } from '../session/compaction/compaction-types.js';
+import { contextWindowOf, learnContextWindow, tokenRatio } from '../session/compaction/context-windows.js';
 import { summaryTranscript } from '../session/compaction/summary-transcript.js';
+import type { MaybePromise } from '../session/session-store.js';
+import { maybeThen$ } from './maybe.js';
 import type { RunScope } from './run-scope.js';
 import { estimatedTokens, failedRequestTokens, stepTokens } from './step-budget.js';
 
@@ -26,63 +30,91 @@ export function summaryStreamLimit(maxTokens: number): number {
 /**
  * The summariser of a run's compaction: one request of the run's model (or the `compaction`
  * agent's), without tools, with the `compaction` agent's prompt and settings, at most
- * `maxTokens` long; the transcript is cut to fit `window`. Its usage counts in the run's
+ * `maxTokens` long; the transcript is cut to fit the window of the model that writes it:
+ * `window` (the run's, in estimated tokens) for the run's model, else the `compaction` model's
+ * own (`summaryWindow`). Its usage counts in the run's
  * metrics, and in its token budget with the step it made room for (`RunState.summaryTokens`:
  * a budget covers every token a run uses). Errors when the model fails or writes nothing. A
  * reply that streams past {@link summaryStreamLimit} is read no further (its request is
  * aborted) and its start kept, with why in `stopped`.
  */
 export function summariser(scope: RunScope, window: number): (head: readonly ChatMessage[], maxTokens: number) => Observable<WrittenSummary> {
-  return (head, maxTokens) => {
-    const { agent, run } = scope;
-    const setup = agent.compaction;
-    const prompt = setup?.prompt ?? FALLBACK_COMPACTION_PROMPT;
-    const room = window - maxTokens - estimateTokens([{ role: 'system', content: prompt }, { role: 'user', content: SUMMARY_REQUEST }]) - 64;
-    const transcript = summaryTranscript(head, Math.max(1_000, room * SAFE_CHARS_PER_TOKEN));
-    const own = setup?.settings?.maxTokens;
-    const request: ChatRequest = {
-      messages: [
-        { role: 'system', content: prompt },
-        { role: 'user', content: `${SUMMARY_REQUEST}\n\n${transcript}` },
-      ],
-      settings: { ...(setup?.settings ?? {}), maxTokens: own === undefined ? maxTokens : Math.min(own, maxTokens) },
-      sender: { agentName: 'compaction', runId: run.runId, step: run.steps },
-    };
-    const model = setup?.model ?? agent.model;
-    const answerTokens = request.settings?.maxTokens ?? maxTokens;
-    const limit = summaryStreamLimit(answerTokens);
-    // Deltas asked for, to count what streams: the finish of a reply that never ends never comes.
-    return defer(() => {
-      let text = '';
-      let streamed = 0;
-      let stopped = false;
-      return model.stream(request).pipe(
-        tap((chunk) => {
-          if (chunk.type === 'text-delta' || chunk.type === 'thinking-delta') streamed += chunk.text.length;
-          if (chunk.type === 'text-delta') text += chunk.text;
-          stopped = streamed > limit;
-        }),
-        // A request that failed once its reply began is charged as a step's is (here, before the checks below can fail a finished one).
-        tap({ error: (e: unknown) => void (run.summaryTokens += failedRequestTokens(e, estimateRequestTokens(request), streamed > 0 ? streamed : undefined)) }),
-        // The chunk past the limit is the last read: unsubscribing aborts the request.
-        takeWhile((chunk) => chunk.type !== 'finish' && !stopped, true),
-        filter((chunk) => chunk.type === 'finish' || stopped),
-        last(),
-        map((chunk): WrittenSummary => {
-          if (chunk.type !== 'finish') {
-            // The server's usage of an abandoned reply never comes: charged what was sent and read.
-            run.summaryTokens += estimatedTokens(estimateRequestTokens(request), streamed);
-            return { text: text.trim(), stopped: `model "${model.id}" streamed over ${limit} characters for a summary of at most ${answerTokens} tokens (it ignores max_tokens, or loops): the reply was read no further, its start kept` };
-          }
-          run.addUsage(chunk.usage);
-          run.summaryTokens += stepTokens(estimateRequestTokens(request), chunk).tokens;
-          return { text: chunk.text.trim() };
-        }),
-        map((summary) => {
-          if (summary.text === '') throw new Error(summary.stopped ?? `model "${model.id}" wrote an empty summary`);
-          return summary;
-        }),
-      );
-    });
+  return (head, maxTokens) => maybeThen$(() => summaryWindow(scope, window), (own) => summary$(scope, own, head, maxTokens));
+}
+
+/**
+ * The window the summary request must fit, in estimated tokens: the run's (`runWindow`) when
+ * the run's model writes it; else the `compaction` model's, as a run of it would size it (its
+ * `contextWindow` setting, else what its server says or a refusal taught, scaled by how its
+ * server counted its last request), or the run's when nothing says. A summariser with a smaller
+ * window than the run's model would otherwise be sent a transcript it refuses, every time.
+ */
+function summaryWindow(scope: RunScope, runWindow: number): MaybePromise<number> {
+  const { agent } = scope;
+  const model = agent.compaction?.model;
+  if (model === undefined || model === agent.model) return runWindow;
+  const scaled = (said: number | undefined): number => (said === undefined ? runWindow : Math.floor(said / tokenRatio(model)));
+  const said = contextWindowOf(model, agent.compaction?.settings);
+  return said instanceof Promise ? said.then(scaled) : scaled(said);
+}
+
+/** The summary request of `head`, its transcript cut to fit `window` (the summarising model's, in estimated tokens). */
+function summary$(scope: RunScope, window: number, head: readonly ChatMessage[], maxTokens: number): Observable<WrittenSummary> {
+  const { agent, run } = scope;
+  const setup = agent.compaction;
+  const prompt = setup?.prompt ?? FALLBACK_COMPACTION_PROMPT;
+  const room = window - maxTokens - estimateTokens([{ role: 'system', content: prompt }, { role: 'user', content: SUMMARY_REQUEST }]) - 64;
+  const transcript = summaryTranscript(head, Math.max(1_000, room * SAFE_CHARS_PER_TOKEN));
+  const own = setup?.settings?.maxTokens;
+  const request: ChatRequest = {
+    messages: [
+      { role: 'system', content: prompt },
+      { role: 'user', content: `${SUMMARY_REQUEST}\n\n${transcript}` },
+    ],
+    settings: { ...(setup?.settings ?? {}), maxTokens: own === undefined ? maxTokens : Math.min(own, maxTokens) },
+    sender: { agentName: 'compaction', runId: run.runId, step: run.steps },
   };
+  const model = setup?.model ?? agent.model;
+  const answerTokens = request.settings?.maxTokens ?? maxTokens;
+  const limit = summaryStreamLimit(answerTokens);
+  // Deltas asked for, to count what streams: the finish of a reply that never ends never comes.
+  return defer(() => {
+    let text = '';
+    let streamed = 0;
+    let stopped = false;
+    return model.stream(request).pipe(
+      tap((chunk) => {
+        if (chunk.type === 'text-delta' || chunk.type === 'thinking-delta') streamed += chunk.text.length;
+        if (chunk.type === 'text-delta') text += chunk.text;
+        stopped = streamed > limit;
+      }),
+      // A request that failed once its reply began is charged as a step's is (here, before the checks below can fail a finished one).
+      tap({
+        error: (e: unknown) => {
+          run.summaryTokens += failedRequestTokens(e, estimateRequestTokens(request), streamed > 0 ? streamed : undefined);
+          // A window the refusal names sizes the next summary this model writes (`summaryWindow`).
+          const named = contextExceeded(e)?.window;
+          if (named !== undefined) learnContextWindow(model, named);
+        },
+      }),
+      // The chunk past the limit is the last read: unsubscribing aborts the request.
+      takeWhile((chunk) => chunk.type !== 'finish' && !stopped, true),
+      filter((chunk) => chunk.type === 'finish' || stopped),
+      last(),
+      map((chunk): WrittenSummary => {
+        if (chunk.type !== 'finish') {
+          // The server's usage of an abandoned reply never comes: charged what was sent and read.
+          run.summaryTokens += estimatedTokens(estimateRequestTokens(request), streamed);
+          return { text: text.trim(), stopped: `model "${model.id}" streamed over ${limit} characters for a summary of at most ${answerTokens} tokens (it ignores max_tokens, or loops): the reply was read no further, its start kept` };
+        }
+        run.addUsage(chunk.usage);
+        run.summaryTokens += stepTokens(estimateRequestTokens(request), chunk).tokens;
+        return { text: chunk.text.trim() };
+      }),
+      map((summary) => {
+        if (summary.text === '') throw new Error(summary.stopped ?? `model "${model.id}" wrote an empty summary`);
+        return summary;
+      }),
+    );
+  });
 }

@@ -15,6 +15,8 @@ import { SESSION_FILE_SUFFIXES, type SessionFileKind } from './session-file-name
 import { SessionFolder } from './session-folder.js';
 import { assertSessionId } from './session-id.js';
 import { claimLockFile, sessionLockFile } from './session-lock-file.js';
+import { DeletedConversationError } from './deleted-conversation-error.js';
+import { DeletedConversations } from './deleted-conversations.js';
 import { SessionQueues } from './session-queues.js';
 import type { ApprovalGrant, SessionListRequest, SessionStore, SessionSummary, TaskSessionInfo } from './session-store.js';
 import { TaskSeal } from './task-seal.js';
@@ -99,6 +101,8 @@ export class FileSessionStore implements SessionStore {
   private readonly lines: LineAppender;
   /** The task files, sealed. */
   private readonly tasks: FileSessionTasks;
+  /** The sessions deleted and not written since: no task is saved for them. */
+  private readonly deleted = new DeletedConversations();
 
   /**
    * Stores under `<workspace>/.rxharness/sessions/`, or under `options.dir` when given.
@@ -142,6 +146,7 @@ export class FileSessionStore implements SessionStore {
   }
 
   append(sessionId: string, messages: readonly ChatMessage[]): Promise<void> {
+    this.deleted.written(sessionId);
     return this.history.append(sessionId, messages);
   }
 
@@ -152,6 +157,7 @@ export class FileSessionStore implements SessionStore {
    * messages the archive accounts for. In the session's write queue, like `append`.
    */
   replace(sessionId: string, messages: readonly ChatMessage[]): Promise<void> {
+    this.deleted.written(sessionId);
     return this.history.replace(sessionId, messages);
   }
 
@@ -160,7 +166,14 @@ export class FileSessionStore implements SessionStore {
     return this.history.loadArchive(sessionId);
   }
 
+  /**
+   * Saves the task file (see {@link loadTaskInfo}). Refused with a `DeletedConversationError`
+   * when the task's conversation was deleted before this save was asked and not written since
+   * (by this store, in this process): the task would outlive its conversation.
+   */
   saveTaskInfo(info: TaskSessionInfo): Promise<void> {
+    const owner: unknown = (info as Partial<TaskSessionInfo> | undefined)?.ownerSessionId;
+    if (typeof owner === 'string' && this.deleted.has(owner)) return Promise.reject(new DeletedConversationError(info.taskId, owner));
     return this.tasks.save(info);
   }
 
@@ -176,16 +189,23 @@ export class FileSessionStore implements SessionStore {
 
   /**
    * Removes a session's files, and its tasks' (`ownedTaskIds`: a new conversation of the id
-   * must not resume them); an unknown id is no error. A task session this store saved owns no
-   * tasks (`StartedTasks`): its delete reads no task file (an ephemeral run deletes each of its).
+   * must not resume them); an unknown id is no error. The files and the scan for its tasks run
+   * in the session's queue, one write: a task saved before the delete was asked is found and
+   * removed, one saved after is never touched by it (and is refused while the conversation is
+   * not written anew: {@link saveTaskInfo}). A task session this store saved owns no tasks
+   * (`StartedTasks`): its delete reads no task file (an ephemeral run deletes each of its).
    * A FIFO, socket or device planted under a file's name is removed with the files; a folder
    * is left, and a {@link NotRegularFileError} names it once everything else is removed.
    */
   async delete(sessionId: string): Promise<void> {
-    const left = await this.removeFiles(sessionId);
-    // Asked once the files are gone: a task whose save was asked before this delete counts.
-    const task = this.tasks.takeStarted(sessionId);
-    for (const taskId of task ? [] : await this.tasks.ownedBy(sessionId)) left.push(...(await this.removeFiles(taskId)));
+    this.deleted.deleted(sessionId);
+    const { left, owned } = await this.queues.enqueue(sessionId, async () => {
+      const files = await this.removeNow(sessionId);
+      // Asked once the files are gone: a task whose save was asked before this delete counts.
+      return { left: files, owned: this.tasks.takeStarted(sessionId) ? [] : await this.tasks.ownedBy(sessionId) };
+    });
+    // Each in its own queue, after the conversation's turn: no queue waits on another inside it.
+    for (const taskId of owned) left.push(...(await this.removeFiles(taskId)));
     if (left[0] !== undefined) throw new NotRegularFileError(left[0], 'directory');
   }
 
@@ -220,7 +240,8 @@ export class FileSessionStore implements SessionStore {
    * the time of one whose summary has none, which then gets it; a time more than a few minutes
    * in the future counts as none, so a planted one pins nothing). A summary the store did not
    * write (corrupt, planted, a link) leaves its session out, with a process warning
-   * (`RXHARNESS_BAD_SESSION_SUMMARY`), and does not hide the others.
+   * (`RXHARNESS_BAD_SESSION_SUMMARY`), and does not hide the others. A `request` that is none
+   * (a `NaN` time, a `limit` of -1) is refused with a `RangeError` (`checkListRequest`).
    */
   list(request?: SessionListRequest): Promise<SessionSummary[]> {
     return this.summaries.list(request);

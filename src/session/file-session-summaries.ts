@@ -4,7 +4,7 @@ import type { ChatMessage } from '../model/chat-message.js';
 import { warnBadSummary } from './bad-summary-warning.js';
 import { checkConfined, type ConfinedRoot } from './confined-file.js';
 import { messagesFileStem, SESSION_FILE_SUFFIXES, sessionFileStem, sessionIdOfFile } from './session-file-name.js';
-import { newestFirst } from './session-order.js';
+import { checkListRequest, newestFirst } from './session-order.js';
 import type { SessionListRequest, SessionSummary } from './session-store.js';
 import { readSummary, writeSummary } from './session-summary-file.js';
 import { sessionTitle } from './session-title.js';
@@ -81,6 +81,7 @@ export class FileSessionSummaries {
    * session written before summaries, or before they kept the time, gets a full one once.
    */
   async list(request: SessionListRequest = {}): Promise<SessionSummary[]> {
+    checkListRequest(request);
     let names: string[];
     try {
       await checkConfined(this.root, this.dir, 'folder');

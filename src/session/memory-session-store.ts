@@ -2,7 +2,7 @@ import { valueBytes } from '../events/value-bytes.js';
 import type { ChatMessage } from '../model/chat-message.js';
 import { LocalClaims, type SessionClaim } from './session-claim.js';
 import { assertSessionId } from './session-id.js';
-import { pageOfSessions } from './session-order.js';
+import { checkListRequest, pageOfSessions } from './session-order.js';
 import type { ApprovalGrant, SessionListRequest, SessionStore, SessionSummary, TaskSessionInfo } from './session-store.js';
 import { sessionTitle } from './session-title.js';
 
@@ -185,8 +185,11 @@ export class MemorySessionStore implements SessionStore {
    * The conversations held (task sessions left out), the most recently active first (ties by
    * id), titled by the first prompt of their whole transcript; a page of them with a
    * `request`. From the titles kept as sessions are written: no transcript is read.
+   *
+   * @throws RangeError for a `request` that is none (`checkListRequest`: a `NaN` time, a `limit` of -1).
    */
   list(request?: SessionListRequest): SessionSummary[] {
+    checkListRequest(request);
     const summaries: SessionSummary[] = [];
     for (const sessionId of this.sessions.keys()) {
       if (this.tasks.has(sessionId)) continue;

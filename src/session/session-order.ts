@@ -33,6 +33,32 @@ export function pageOfSessions(summaries: readonly SessionSummary[], request: Se
   return limit === undefined ? rest : rest.slice(0, limit);
 }
 
+/**
+ * Checks a {@link SessionListRequest} before a store answers it: a cursor whose time is not a
+ * finite number (`NaN`, from a cursor parsed by hand) or whose id is not a string matches no
+ * session, and a `limit` that is not an integer >= 0 cuts nothing sensible, so either would
+ * answer an empty page, read as "no more conversations". Said instead.
+ *
+ * @throws RangeError naming the field, what it must be and what it was.
+ *
+ * @example
+ * ```ts
+ * checkListRequest({ limit: 50, after: { lastActivityAt: Number('x'), sessionId: 's1' } }); // throws
+ * ```
+ */
+export function checkListRequest(request: SessionListRequest | undefined): void {
+  if (request === undefined) return;
+  const { limit, after } = request;
+  if (limit !== undefined && !(Number.isInteger(limit) && limit >= 0)) throw new RangeError(`list: limit must be an integer >= 0, got ${String(limit)}`);
+  if (after === undefined) return;
+  const page = 'the last session of the previous page';
+  if (typeof after !== 'object' || after === null) throw new RangeError(`list: after must be { lastActivityAt, sessionId } (${page}), got ${String(after)}`);
+  if (typeof after.lastActivityAt !== 'number' || !Number.isFinite(after.lastActivityAt)) {
+    throw new RangeError(`list: after.lastActivityAt must be a finite number (the lastActivityAt of ${page}), got ${String(after.lastActivityAt)}`);
+  }
+  if (typeof after.sessionId !== 'string') throw new RangeError(`list: after.sessionId must be a string (the sessionId of ${page}), got ${String(after.sessionId)}`);
+}
+
 /** Compares two strings by code point, not by UTF-16 unit (an astral character sorts after U+FFFF). */
 function compareCodePoints(a: string, b: string): number {
   const length = Math.min(a.length, b.length);

@@ -62,7 +62,9 @@ export interface SessionStore {
    * first user message) and when it last changed. With a `request`, only those after
    * `request.after` in that order, at most `request.limit` of them: `GET /api/sessions` pages
    * with it, so a store should answer from small summaries kept as sessions are written,
-   * never by reading transcripts. Without a request, all of them. Optional: without it
+   * never by reading transcripts. Without a request, all of them. A request that is none (an
+   * `after.lastActivityAt` that is `NaN` or infinite, a `limit` of -1) should be refused, not
+   * answered by an empty page: the memory and file stores throw a `RangeError`. Optional: without it
    * `GET /api/sessions` answers `404` and the page shows no conversation list. The memory,
    * file and Redis stores have it.
    */

@@ -37,9 +37,9 @@ function withinLimit(summary: string, maxTokens: number): { text: string; cutBy?
  * the server refused it); if that is not enough, the oldest turns (or steps of a long turn)
  * are summarised by `input.summarise` and the summary replaces them. A `manual` compaction
  * prunes every result before the last turn and summarises everything before it. A compaction
- * that cannot make the request fit does nothing (but for `manual`): none when the system
- * prompt and tool schemas alone fill the window, no summary when the part it must keep does
- * not fit beside them.
+ * that cannot make the request fit does nothing (but for `manual`): neither pruning nor a
+ * summary when the system prompt and tool schemas alone fill the window, or when the part a
+ * summary must keep does not fit beside them (pruned as it would be, so no prune fits either).
  * Emits `undefined` when nothing was done; a summary that fails is replaced by a note
  * saying so, and one longer than asked is cut to its limit (either way the outcome's
  * `summaryError` says why): a compaction itself never fails, and a stored summary never
@@ -75,11 +75,12 @@ export function compactMessages$(input: CompactionInput): Observable<CompactionO
   // fit, and would replace the turns before it for nothing (a `read` of 50,000 characters under
   // an 8K window). The request goes as it is; the server's refusal says why. Judged against
   // the larger window (see `serverWindow`): the ratio that scales `window` was learned from a
-  // whole request, and overstates a kept part that is one long tool result.
+  // whole request, and overstates a kept part that is one long tool result. Nothing is pruned
+  // either: the kept part is measured pruned already and is part of the session, so the pruned
+  // session cannot fit (a prune that makes it fit was answered above, at the target or with a
+  // summary); pruning would only take tool outputs from the model for nothing, turn after turn.
   const fullWindow = Math.max(input.window, input.serverWindow ?? 0);
-  if (!manual && input.requestFixedTokens + estimateTokens(pruned.slice(cut)) > fullWindow) {
-    return of(prunedCount > 0 ? outcome(pruned, 0) : undefined);
-  }
+  if (!manual && input.requestFixedTokens + estimateTokens(pruned.slice(cut)) > fullWindow) return of(undefined);
   return input.summarise(pruned.slice(0, cut), maxSummary).pipe(
     map((summary) => {
       const { text, cutBy } = withinLimit(summary.text, maxSummary);
