@@ -37,7 +37,11 @@ export class SharedTaskTracker extends TaskTracker {
       else this.#handOver(info.sessionId);
     });
     // Only a task running here is cancelled here; super.cancel never relays again.
-    this.#stops = [() => publishing.unsubscribe(), tasks.serve((taskId) => void super.cancel(taskId))];
+    const runsHere = (taskId: string): boolean => {
+      const own = super.get(taskId);
+      return own !== undefined && isLive(own);
+    };
+    this.#stops = [() => publishing.unsubscribe(), tasks.serve((taskId) => void super.cancel(taskId), runsHere)];
   }
 
   override get(taskId: string): TaskInfo | undefined {
@@ -88,8 +92,9 @@ export class SharedTaskTracker extends TaskTracker {
   }
 
   /**
-   * Gives back, to the shared results, what a prompt that could not be saved took: the
-   * conversation's next prompt has it, on whichever engine runs it.
+   * Gives back, to the shared results, what a prompt that could not be saved took, or the
+   * older results a prompt took but does not show: the conversation's next prompt has them,
+   * on whichever engine runs it.
    */
   override putBack(sessionId: string, results: readonly TaskInfo[], dropped: DroppedResults | undefined): void {
     this.results.putBack(sessionId, results, dropped);

@@ -10,7 +10,7 @@
  * @module
  */
 import { headOf } from '../text/whole-chars.js';
-import { cdataHead, cdataLength, truncationMarker, type TaskResultFields } from './task-result-format.js';
+import { cdataLength, cutResult, type TaskResultFields } from './task-result-format.js';
 
 /**
  * How many `maxResultChars` the entries of one `multitask` result hold together: 4, so
@@ -47,11 +47,8 @@ export function shareResultBudget(results: readonly TaskResultFields[], maxResul
   const lengths = written.map((length) => Math.min(length, maxResultChars));
   const share = Math.max(MULTITASK_ENTRY_FLOOR, evenShare(lengths, maxResultChars * MULTITASK_RESULT_SHARES));
   const allowed = Math.min(maxResultChars, share);
-  return results.map(({ omitted = 0, ...r }, i) => {
-    if (written[i]! <= allowed && omitted === 0) return r;
-    const kept = cdataHead(r.content, allowed);
-    return { ...r, content: kept + truncationMarker(r.content.length + omitted - kept.length) };
-  });
+  // The one cut of a result (`cutResult`), which a `task` result has too.
+  return results.map(({ omitted = 0, ...r }, i) => (written[i]! <= allowed && omitted === 0 ? r : { ...r, content: cutResult(r.content, allowed, omitted) }));
 }
 
 /**

@@ -102,7 +102,26 @@ export function cdataHead(text: string, max: number): string {
   }
 }
 
-/** Cuts text longer than `max` characters, keeping the start and saying how much went. */
+/**
+ * A result's content cut to be written by {@link cdata} in at most `max` characters (its
+ * `]]>`s counted as written, 15 each: `cdataLength`), keeping its start and ending with the
+ * marker saying how much went. The one cut of what a model reads back from `task` and
+ * `multitask` (`shareResultBudget`): cut before the split, a content of `]]>` was written 5
+ * times `max`. `omitted`: characters already cut from its end (a `multitask` entry's held
+ * start, `heldContent`), counted in the marker, which is then written even if the rest fits.
+ *
+ * @example
+ * ```ts
+ * cutResult(']]>'.repeat(50_000), 12_000); // 800 `]]>` (12,000 written) and the marker
+ * ```
+ */
+export function cutResult(content: string, max: number, omitted = 0): string {
+  if (omitted === 0 && cdataLength(content) <= max) return content;
+  const kept = cdataHead(content, max);
+  return kept + truncationMarker(content.length + omitted - kept.length);
+}
+
+/** Cuts text longer than `max` characters, keeping the start and saying how much went (for text no CDATA holds: a result's content is cut by {@link cutResult}). */
 export function truncate(text: string, max: number): string {
   if (max <= 0 || text.length <= max) return text;
   const kept = headOf(text, max);

@@ -19,7 +19,7 @@ import { agentList } from './delegation-prompts.js';
 import type { AgentSpec, Delegation, PooledTask, TaskPool, TaskRequest } from './delegation-types.js';
 import { perAgentList } from './per-agent-list.js';
 import { launchBackground, runChild$, type ChildLauncher, type ChildRun } from './run-child.js';
-import { failedTask, truncate, type TaskOutcome, type TaskResultFields } from './task-result-format.js';
+import { cutResult, failedTask, truncate, type TaskOutcome, type TaskResultFields } from './task-result-format.js';
 import { heldContent } from './multitask-budget.js';
 import { boundedRequest, shownAgentName, shownPrompt, shownTaskId } from './task-labels.js';
 import { TaskRefusedError } from './task-refused-error.js';
@@ -90,7 +90,8 @@ export class TaskRunner implements Delegation {
     // Minted first, so that a task refused before it starts still has an id of its own.
     const taskId = request.resumeTaskId ?? `task_${randomUUID()}`;
     // A multitask's entries get their markers when the call cuts them together (they share one budget).
-    const cut = (content: string) => (request.multitask ? heldContent(content, this.maxResultChars) : { content: truncate(content, this.maxResultChars) });
+    // A `task` result is cut as it is written (its `]]>`s split in CDATA), so it fits `maxResultChars` as read.
+    const cut = (content: string) => (request.multitask ? heldContent(content, this.maxResultChars) : { content: cutResult(content, this.maxResultChars) });
     const run$ = (child: ChildRun): Observable<TaskResultFields> =>
       (request.background ? of(this.launchBounded(child)) : pool ? pool.run(pooled(child, this.maxResultChars), runChild$(child)) : runChild$(child)).pipe(
         map((outcome): TaskResultFields => ({ ...fields, ...outcome, taskId, ...cut(outcome.content) })),

@@ -301,7 +301,8 @@ export class TaskTracker {
 
   /**
    * Gives back what {@link TaskTracker.takeUndelivered} and {@link TaskTracker.takeDropped}
-   * handed over for a prompt that could not be saved: the conversation's next prompt has it.
+   * handed over for a prompt that could not be saved, or the older results a prompt took but
+   * does not show (past `shownAtOnce`): the conversation's next prompt has them.
    */
   putBack(sessionId: string, results: readonly TaskInfo[], dropped: DroppedResults | undefined): void {
     this.undelivered.putBack(sessionId, results, dropped);

@@ -82,8 +82,9 @@ export class UndeliveredResults<T extends WaitingResult> {
 
   /**
    * Puts back, in front (they are the oldest), results and a note taken for a prompt that
-   * could not be saved: its conversation's next prompt has them. What no longer fits is
-   * dropped and noted, as in {@link UndeliveredResults.push}.
+   * could not be saved, or the older results a prompt took but does not show: its
+   * conversation's next prompt has them. What no longer fits is dropped and noted, as in
+   * {@link UndeliveredResults.push}.
    */
   putBack(sessionId: string, results: readonly T[], dropped: DroppedResults | undefined): void {
     if (dropped) {

@@ -19,17 +19,43 @@ export function shownAtOnce(maxResultChars: number): number {
   return Math.max(1, Math.floor((MULTITASK_RESULT_SHARES * maxResultChars) / floor));
 }
 
+/** The results taken for one prompt: those it shows, and the older ones, which wait for a later prompt. */
+export interface PromptResults {
+  /** The newest {@link shownAtOnce}, oldest first. */
+  readonly shown: TaskInfo[];
+  /** The others, oldest first: the caller gives them back to the waiting list (`TaskTracker.putBack`). */
+  readonly waiting: TaskInfo[];
+}
+
+/**
+ * Splits the results taken for a prompt into the newest {@link shownAtOnce}, which it shows,
+ * and the older ones, which wait for the next prompt (and the next, the newest first each
+ * time). Ordered by when they finished (`endedAt`): a list given back (a prompt that could not
+ * be saved, or these older ones) may hold them out of order, a shared one (Redis) too.
+ *
+ * @example
+ * ```ts
+ * const { shown, waiting } = splitForPrompt(engine.tasks.takeUndelivered(sessionId), 100); // 4 shown
+ * ```
+ */
+export function splitForPrompt(tasks: readonly TaskInfo[], maxResultChars: number): PromptResults {
+  // A stable sort: results that ended in the same millisecond keep their order.
+  const byEnd = [...tasks].sort((a, b) => (a.endedAt ?? 0) - (b.endedAt ?? 0));
+  const older = Math.max(0, byEnd.length - shownAtOnce(maxResultChars));
+  return { shown: byEnd.slice(older), waiting: byEnd.slice(0, older) };
+}
+
 /**
  * The block put in front of a prompt with the results of background tasks that finished
  * since the conversation's last turn. Each result is cut at `maxResultChars`, like a
  * foreground task's (the full text stays in the tracker), and together they share the
  * budget of a `multitask` result (`shareResultBudget`): up to a thousand results may wait
  * for one prompt, which would otherwise be a thousand times `maxResultChars`. Past
- * {@link shownAtOnce} results, the newest are shown and one line says how many older ones
- * are not, names the newest of those, and how to have one again (resume its task: its
- * session keeps its answer). When results of the conversation were dropped unread (too many
- * waited, all conversations together), a note says how many and names the first, so the
- * model knows they existed.
+ * {@link shownAtOnce} results, the newest are shown ({@link splitForPrompt}) and one line
+ * says how many older ones wait for a later prompt and names the newest of those: the
+ * caller gives them back to the waiting list. When results of the conversation were dropped
+ * unread (too many waited, all conversations together), a note says how many and names the
+ * first, so the model knows they existed.
  *
  * @example
  * ```ts
@@ -37,9 +63,8 @@ export function shownAtOnce(maxResultChars: number): number {
  * ```
  */
 export function backgroundResults(tasks: readonly TaskInfo[], maxResultChars: number, dropped?: DroppedResults): string {
-  // Oldest first (the order they finished in): the newest are the last.
-  const unshown = Math.max(0, tasks.length - shownAtOnce(maxResultChars));
-  const entries = tasks.slice(unshown).map(
+  const { shown, waiting } = splitForPrompt(tasks, maxResultChars);
+  const entries = shown.map(
     (t): TaskResultFields => ({
       description: t.description,
       agentName: t.agentName,
@@ -49,7 +74,7 @@ export function backgroundResults(tasks: readonly TaskInfo[], maxResultChars: nu
     }),
   );
   const lines = shareResultBudget(entries, maxResultChars).map(formatTaskResult);
-  if (unshown > 0) lines.push(unshownNote(tasks.slice(0, unshown)));
+  if (waiting.length > 0) lines.push(waitingNote(waiting, shown.length));
   if (dropped) {
     const more = dropped.count > dropped.taskIds.length ? ' and others' : '';
     const their = dropped.count === 1 ? 'result was' : 'results were';
@@ -58,14 +83,14 @@ export function backgroundResults(tasks: readonly TaskInfo[], maxResultChars: nu
   return ['<background_task_results>', ...lines, '</background_task_results>'].join('\n');
 }
 
-/** The line in place of the older results a prompt does not show: how many, the newest few, and how to read one. */
-function unshownNote(unshown: readonly TaskInfo[]): string {
-  const named = unshown.slice(-NAMED_DROPS).reverse();
-  const more = unshown.length > named.length ? ', and others' : '';
-  const their = unshown.length === 1 ? 'result is' : 'results are';
+/** The line in place of the older results a prompt does not show: how many, the newest few, and that they come later. */
+function waitingNote(waiting: readonly TaskInfo[], shown: number): string {
+  const named = waiting.slice(-NAMED_DROPS).reverse();
+  const more = waiting.length > named.length ? ', and others' : '';
+  const [their, they] = waiting.length === 1 ? ['result is', 'It'] : ['results are', 'They'];
   return (
-    `(${unshown.length} older background task ${their} not shown, to keep this prompt short; the newest of them: ` +
-    `${named.map((t) => `${t.taskId} (${t.agentName})`).join(', ')}${more}. Each task has finished and keeps its answer: ` +
-    'to read one, resume it with `task` (its `task_id` and `agent_name`) and ask for its answer.)'
+    `(${waiting.length} older background task ${their} waiting, to keep this prompt short; the newest of them: ` +
+    `${named.map((t) => `${t.taskId} (${t.agentName})`).join(', ')}${more}. ${they} will come with a later prompt, ` +
+    `up to ${shown} a prompt, the newest first.)`
   );
 }

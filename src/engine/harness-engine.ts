@@ -13,7 +13,7 @@ import { MemoryEventLog } from '../runs/memory-event-log.js';
 import { RunRegistry, type RunHandle } from '../runs/run-registry.js';
 import { approvalRouter } from './approval-router.js';
 import type { TaskTracker } from '../delegation/task-tracker.js';
-import { backgroundResults } from './background-results.js';
+import { backgroundResults, splitForPrompt } from './background-results.js';
 import { buildTree, DEFAULT_MAX_RESULT_CHARS, type Tree } from './build-tree.js';
 import { EngineClosedError } from './engine-closed-error.js';
 import { checkBackendOptions, checkEngineOptions, type HarnessEngineOptions } from './engine-options.js';
@@ -84,12 +84,15 @@ export class HarnessEngine {
     this.sessions = tree.sessions;
     // Background results go in front of the main agent's next prompt of their conversation.
     const maxResultChars = options.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS;
-    // A prompt that could not be saved gives them back: they wait for the next one.
+    // A prompt shows the newest `shownAtOnce` and gives the older ones back at once: they
+    // wait for the next prompt. A prompt that could not be saved gives back what it showed too.
     const promptPrefix = (sessionId: string): PromptPrefix => {
       const finished = this.tasks.takeUndelivered(sessionId);
       const dropped = this.tasks.takeDropped(sessionId);
+      const { shown, waiting } = splitForPrompt(finished, maxResultChars);
+      if (waiting.length > 0) this.tasks.putBack(sessionId, waiting, undefined);
       const text = finished.length || dropped ? backgroundResults(finished, maxResultChars, dropped) : '';
-      return { text, unsaved: () => this.tasks.putBack(sessionId, finished, dropped) };
+      return { text, unsaved: () => this.tasks.putBack(sessionId, shown, dropped) };
     };
     // A run without a sessionId is over for good when it ends: forget what it left behind
     // (its tasks are noted from its start, see `ephemeralTaskSessions`).
@@ -110,7 +113,8 @@ export class HarnessEngine {
   /**
    * Streams a run of the main agent (cold; unsubscribing aborts it and every foreground
    * child). With a `sessionId`, results of that conversation's finished background tasks
-   * are put in front of the prompt, each once.
+   * are put in front of the prompt, each once: the newest `shownAtOnce(maxResultChars)` (480
+   * by default), the older ones at the next prompts.
    */
   stream(prompt: string, options: RunOptions = {}): Observable<AgentEvent> {
     return defer(() => {

@@ -1,13 +1,13 @@
 /**
  * More background results than the shared budget can hold at their floor: at 100 characters
  * each, 1,000 results were 100,000 characters of content (twice the default budget), plus
- * their XML. Now one prompt shows the newest `shownAtOnce(maxResultChars)` (480 by default)
- * and one line says how many older ones it does not show, names the newest of them and how
- * to read one: each stays readable (the tracker keeps its whole result, and resuming its
- * task gives its answer again).
+ * their XML. One prompt shows the newest `shownAtOnce(maxResultChars)` (480 by default) and
+ * one line says how many older ones wait and names the newest of them. The engine took all
+ * of them off the waiting list, so those never came: it now gives them back, and the next
+ * prompts show them, the newest first, each once.
  */
 import { describe, expect, it } from 'vitest';
-import { backgroundResults, shownAtOnce } from '../../src/engine/background-results.js';
+import { backgroundResults, shownAtOnce, splitForPrompt } from '../../src/engine/background-results.js';
 import type { TaskInfo } from '../../src/delegation/task-tracker.js';
 import { MULTITASK_RESULT_SHARES } from '../../src/delegation/multitask-budget.js';
 import { formatTaskResult, truncationMarker } from '../../src/delegation/task-result-format.js';
@@ -37,9 +37,9 @@ describe('backgroundResults past what the budget holds at the floor', () => {
     const shown = shownAtOnce(max);
     expect(shown).toBe(480);
     expect(descriptionsIn(text)).toEqual(tasks.slice(-shown).map((t) => t.description));
-    const newestUnshown = Array.from({ length: 10 }, (_, i) => `task_${519 - i} (digger)`).join(', ');
-    expect(text).toContain(`(520 older background task results are not shown, to keep this prompt short; the newest of them: ${newestUnshown}, and others.`);
-    expect(text).toContain('resume it with `task` (its `task_id` and `agent_name`)');
+    const newestWaiting = Array.from({ length: 10 }, (_, i) => `task_${519 - i} (digger)`).join(', ');
+    expect(text).toContain(`(520 older background task results are waiting, to keep this prompt short; the newest of them: ${newestWaiting}, and others.`);
+    expect(text).toContain('They will come with a later prompt, up to 480 a prompt, the newest first.)');
     // Each shown line: its XML and labels, its marker, its line break (under 300 characters here).
     const overhead = formatTaskResult({ description: 'bg 999', agentName: 'digger', taskId: 'task_999', status: 'success', content: '' }).length + truncationMarker(5_000).length + 1;
     const note = text.split('\n').find((line) => line.startsWith('(520 older'))!;
@@ -48,27 +48,29 @@ describe('backgroundResults past what the budget holds at the floor', () => {
     // Those that fit are all shown, without the line.
     const few = backgroundResults(tasks.slice(0, shown), max);
     expect(descriptionsIn(few)).toHaveLength(shown);
-    expect(few).not.toContain('not shown');
+    expect(few).not.toContain('waiting');
+  });
+});
+
+describe('splitForPrompt', () => {
+  it('shows the newest by when they finished, whatever order the list holds them in', () => {
+    const tasks = Array.from({ length: 6 }, (_, i) => info(i, `answer ${i}`));
+    const shuffled = [tasks[4]!, tasks[0]!, tasks[5]!, tasks[2]!, tasks[1]!, tasks[3]!];
+    const { shown, waiting } = splitForPrompt(shuffled, 100); // 4 shown
+    expect(shown.map((t) => t.taskId)).toEqual(['task_2', 'task_3', 'task_4', 'task_5']);
+    expect(waiting.map((t) => t.taskId)).toEqual(['task_0', 'task_1']);
   });
 });
 
 describe('an engine whose conversation has more finished background tasks than one prompt shows', () => {
-  it('delivers the newest, names the others, and each of those can be read by resuming it', { timeout: 60_000 }, async () => {
+  it('delivers the newest, and the others with the next prompts: none lost, none twice', { timeout: 60_000 }, async () => {
     const TASKS = 10;
-    let resumeId = '';
     const fixture = await startDelegationFixture({
-      main: (turn) => {
-        if (turn.step === 1 && turn.prompt === 'start them') {
-          return { toolCalls: Array.from({ length: TASKS }, (_, i) => ({ name: 'task', arguments: { ...taskArgs('digger', `dig ${i}`, `bg ${i}`), background: true } })) };
-        }
-        if (turn.step === 1 && turn.prompt === 'read one') return { toolCalls: [{ name: 'task', arguments: { ...taskArgs('digger', 'say your answer again', 'again'), task_id: resumeId } }] };
-        return { text: 'ok' };
-      },
-      // A resumed child finds its earlier answer in its session.
-      digger: (turn, request) => {
-        const earlier = request.body.messages?.findLast((m) => m.role === 'assistant');
-        return { text: earlier ? `again: ${String(earlier.content)}` : `found for ${turn.prompt}` };
-      },
+      main: (turn) =>
+        turn.step === 1 && turn.prompt === 'start them'
+          ? { toolCalls: Array.from({ length: TASKS }, (_, i) => ({ name: 'task', arguments: { ...taskArgs('digger', `dig ${i}`, `bg ${i}`), background: true } })) }
+          : { text: 'ok' },
+      digger: (turn) => ({ text: `found for ${turn.prompt}` }),
     });
     try {
       // maxResultChars 100: a budget of 400 holds 4 results at their floor of 100.
@@ -77,25 +79,34 @@ describe('an engine whose conversation has more finished background tasks than o
       const started = engine.tasks.list('s');
       expect(started).toHaveLength(TASKS);
       await Promise.all(started.map((t) => engine.tasks.whenSettled(t.taskId)));
+      const byDescription = new Map(started.map((t) => [t.description, engine.tasks.get(t.taskId)!]));
 
-      await engine.call('what came back?', { sessionId: 's' });
-      const request = fixture.server.requests.filter((r) => turnOf(r).agent === 'main').at(-1)!;
-      const text = String(request.body.messages!.at(-1)!.content);
-      const shown = descriptionsIn(text);
-      expect(shown).toHaveLength(shownAtOnce(100));
-      const note = /\(6 older background task results are not shown, to keep this prompt short; the newest of them: (.*)\. Each task/.exec(text);
-      expect(note).not.toBeNull();
-      const named = note![1]!.split(', ').map((n) => n.replace(' (digger)', ''));
-      // Every task is either shown or named: none is lost, and each named one still has its whole result.
-      const byId = new Map(started.map((t) => [t.taskId, t.description]));
-      expect([...shown, ...named.map((id) => byId.get(id)!)].sort()).toEqual([...byId.values()].sort());
-      for (const id of named) expect(engine.tasks.get(id)?.result).toBe(`found for dig ${byId.get(id)!.slice(3)}`);
-
-      resumeId = named[0]!;
-      const again = await engine.call('read one', { sessionId: 's' });
-      expect(again.text).toBe('ok');
-      const read = fixture.server.requests.filter((r) => turnOf(r).agent === 'main').at(-1)!;
-      expect(String(read.body.messages!.at(-1)!.content)).toContain(`again: found for dig ${byId.get(resumeId)!.slice(3)}`);
+      const prompts: string[] = [];
+      for (const prompt of ['what came back?', 'and then?', 'anything else?', 'still?']) {
+        await engine.call(prompt, { sessionId: 's' });
+        const request = fixture.server.requests.filter((r) => turnOf(r).agent === 'main').at(-1)!;
+        prompts.push(String(request.body.messages!.at(-1)!.content));
+      }
+      const shown = prompts.map(descriptionsIn);
+      expect(shown.map((d) => d.length)).toEqual([4, 4, 2, 0]);
+      // The first names the 6 it leaves waiting, the newest first; the second the 2 left; the third none.
+      const named = /\(6 older background task results are waiting, to keep this prompt short; the newest of them: (.*)\. They will come with a later prompt, up to 4 a prompt/.exec(prompts[0]!);
+      expect(named).not.toBeNull();
+      const waitingIds = named![1]!.split(', ').map((n) => n.replace(' (digger)', ''));
+      const laterIds = [...shown[1]!, ...shown[2]!].map((d) => byDescription.get(d)!.taskId);
+      expect([...waitingIds].sort()).toEqual([...laterIds].sort());
+      expect(prompts[1]).toContain('(2 older background task results are waiting');
+      expect(prompts[2]).not.toContain('waiting');
+      expect(prompts[3]).not.toContain('<background_task_results>');
+      // Each once, every one: the whole list, no repeats.
+      const all = shown.flat();
+      expect(new Set(all).size).toBe(all.length);
+      expect([...all].sort()).toEqual([...byDescription.keys()].sort());
+      // The newest first: nothing a prompt shows finished before something a later one shows.
+      const ends = shown.map((d) => d.map((x) => byDescription.get(x)!.endedAt!));
+      for (let i = 1; i < ends.length - 1; i++) expect(Math.min(...ends[i - 1]!)).toBeGreaterThanOrEqual(Math.max(...ends[i]!));
+      // Each shown with its own answer.
+      for (const d of all) expect(prompts.join('\n')).toContain(`found for dig ${d.slice(3)}`);
       await engine.close();
     } finally {
       await fixture.close();
