@@ -214,5 +214,6 @@ export { UnsafeLinkError } from './session/unsafe-link-error.js';
 export { UnsealedSessionError } from './session/unsealed-session-error.js';
 export { NotRegularFileError, type SpecialFileKind } from './session/not-regular-file-error.js';
 export { SessionFileTooLargeError } from './session/session-file-too-large-error.js';
+export { DeletedConversationError } from './session/deleted-conversation-error.js';
 export { NdjsonParseError } from './adapters/ndjson-parse-error.js';
 export { BufferOverflowError } from './adapters/buffer-overflow-error.js';

@@ -9,7 +9,7 @@ const ENTRY = readFileSync(new URL('../../src/index.ts', import.meta.url), 'utf8
  * of the public API: review it (docs, semver), then update the list.
  */
 const VALUES = [
-  'AbortError', 'BufferOverflowError', 'DefinitionError', 'EngineClosedError',
+  'AbortError', 'BufferOverflowError', 'DefinitionError', 'DeletedConversationError', 'EngineClosedError',
   'FileSessionStore', 'HarnessEngine', 'HarnessWorker', 'InvalidPermissionRuleError', 'InvalidWorkspaceError', 'MemorySessionStore',
   'MemoryEventLog', 'ModelError', 'NdjsonParseError', 'NotRegularFileError', 'OpenAIChatModel', 'PUBLIC_TOOL_NAMES', 'PermissionPolicy', 'ReActAgent',
   'RxHarnessError', 'ScriptedModel', 'SessionBusyError', 'SessionFileTooLargeError', 'UnknownAgentError', 'UnknownRunError', 'UnsafeLinkError', 'UnsealedSessionError', 'createBashTool',

@@ -16,6 +16,7 @@ import {
   UnsealedSessionError,
   NotRegularFileError,
   SessionFileTooLargeError,
+  DeletedConversationError,
 } from '../../src/index.js';
 import { errorMessage } from '../../src/errors/error-message.js';
 
@@ -35,6 +36,7 @@ const samples: [RxHarnessError, string, string][] = [
   [new UnsealedSessionError('s', '/w/.rxharness/sessions/s.jsonl', [1]), 'UnsealedSessionError', 'SESSION_NOT_SEALED'],
   [new NotRegularFileError('/w/.rxharness/sessions/s.jsonl', 'FIFO (named pipe)'), 'NotRegularFileError', 'NOT_REGULAR_FILE'],
   [new SessionFileTooLargeError('/w/.rxharness/sessions/s.jsonl', 600, 512), 'SessionFileTooLargeError', 'SESSION_FILE_TOO_LARGE'],
+  [new DeletedConversationError('t1', 'notes'), 'DeletedConversationError', 'DELETED_CONVERSATION'],
 ];
 
 describe('the error family', () => {
