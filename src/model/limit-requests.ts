@@ -2,6 +2,7 @@ import pLimit, { type LimitFunction } from 'p-limit';
 import { defer } from 'rxjs';
 import type { ChatModel } from './chat-model.js';
 import { inSlot$ } from './in-slot.js';
+import { marksPartialReplies, notePartialReplyMarker } from './partial-reply.js';
 
 /**
  * The engine-wide bound on model requests in flight (`maxConcurrentRequests`): one p-limit
@@ -39,7 +40,12 @@ export function requestLimiter(max: number): RequestLimiter {
   };
 }
 
-/** `model` whose requests take a slot of `limit` (its other members read through to it). */
+/**
+ * `model` whose requests take a slot of `limit` (its other members read through to it). Its
+ * errors are `model`'s own objects, so a model whose reader marks what a failed reply brought
+ * still does through the wrapper: the wrapper is registered as marking too, else a step would
+ * count that reply's deltas a second time.
+ */
 function limitRequests(model: ChatModel, limit: LimitFunction): ChatModel {
   const limited: ChatModel = {
     get id() {
@@ -52,5 +58,6 @@ function limitRequests(model: ChatModel, limit: LimitFunction): ChatModel {
     stream: (request) => inSlot$(limit, defer(() => model.stream(request))),
     ...(model.contextWindow ? { contextWindow: () => model.contextWindow!() } : {}),
   };
+  if (marksPartialReplies(model)) notePartialReplyMarker(limited);
   return limited;
 }

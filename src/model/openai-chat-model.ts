@@ -45,8 +45,10 @@ export interface OpenAIChatModelOptions {
   readonly maxRetries?: number;
   /**
    * Milliseconds to wait for the response headers, and then the longest silence allowed
-   * between two pieces of the stream (an idle timeout: a long answer that keeps streaming
-   * is never cut). Default: the client's timeout, 10 minutes. At most 2,147,483,647 (about
+   * between two pieces of the stream or of a JSON body (an idle timeout: a long answer that
+   * keeps streaming is never cut). Keep-alives (SSE comments, chunks that bring nothing of
+   * the reply) break a silence, but hold a reply that brings nothing else for four times
+   * this at most. Default: the client's timeout, 10 minutes. At most 2,147,483,647 (about
    * 24.8 days), the longest a timer holds.
    */
   readonly timeoutMs?: number;

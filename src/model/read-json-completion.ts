@@ -32,7 +32,8 @@ interface WireCompletion {
  * that is not a completion, fails with a `ModelError` quoting what came. More tool calls than
  * MAX_TOOL_CALLS_PER_STEP: only those up to the first over it are kept, with `toolCallsCut`.
  * A body larger than `limit.jsonBytes` fails with a `ModelError` saying so, without being read
- * whole ({@link boundedText}). `progress.chars` says how much of the body was read, and
+ * whole ({@link boundedText}). Each read of the body counts in `progress.received`, for the idle
+ * watchdog. `progress.chars` says how much of the body was read, and
  * `progress.usage` the usage it carried, for the charge of a reply that fails after all.
  */
 export async function readJsonCompletion(response: Response, out: Subscriber<ModelChunk>, model: string, limit: ReplyLimit, progress: StreamProgress): Promise<ModelFinish> {
@@ -84,6 +85,8 @@ async function boundedText(response: Response, model: string, limit: ReplyLimit,
   const parts: string[] = [];
   let chars = 0;
   await readBodyText(body, (text) => {
+    // Every byte of it is the reply: a large body arriving slowly but steadily is judged by its silences, as a stream is.
+    progress.received++;
     progress.chars = chars += text.length;
     if (chars > limit.jsonBytes) throw jsonTooLarge(model, limit);
     parts.push(text);

@@ -1,6 +1,6 @@
 import { Observable, type SchedulerLike } from 'rxjs';
 import type { ModelChunk } from './chat-model.js';
-import { watchIdle } from './idle-watchdog.js';
+import { watchIdle, type IdleCause } from './idle-watchdog.js';
 import { ModelError } from './model-error.js';
 import { nodeBodyOf } from './node-http-response.js';
 import { markPartialReply } from './partial-reply.js';
@@ -28,15 +28,23 @@ export interface ReadContext {
   readonly limit: ReplyLimit;
 }
 
+/**
+ * How many times `timeoutMs` keep-alives alone may hold a reply: a slow first token behind a
+ * server's `: PROCESSING` comments is waited for, a server that only pings is not, for ever.
+ */
+const KEEP_ALIVE_LIMITS = 4;
+
 /** `application/json`, with or without parameters; not `application/x-ndjson`. */
 const JSON_TYPE = /\bjson\b/i;
 
 /**
  * The chunks of one successful (2xx) response: an SSE stream read as it arrives, or a whole
  * JSON completion from a server that ignored `stream: true`. From the headers on, a silence
- * longer than `timeoutMs` aborts the exchange and errors with a `ModelError` saying so; so
- * does a stream cut before its end, and a reply larger than `context.limit` allows. Errors
- * after an abort by the subscriber are dropped.
+ * longer than `timeoutMs` aborts the exchange and errors with a `ModelError` saying so (each
+ * read of a JSON body breaks a silence, as an event of a stream does), and so do keep-alives
+ * alone (comments, events that bring nothing of the reply) for {@link KEEP_ALIVE_LIMITS} times
+ * `timeoutMs`; so does a stream cut before its end, and a reply larger than `context.limit`
+ * allows. Errors after an abort by the subscriber are dropped.
  */
 export function readResponse(response: Response, context: ReadContext): Observable<ModelChunk> {
   return new Observable<ModelChunk>((out) => {
@@ -51,12 +59,15 @@ export function readResponse(response: Response, context: ReadContext): Observab
       out.error(error);
       return undefined;
     }
-    const progress: StreamProgress = { received: 0, events: 0 };
-    let idle = false;
-    const watchdog = watchIdle(() => progress.received, timeoutMs, context.scheduler, () => {
-      idle = true;
+    const progress: StreamProgress = { received: 0, events: 0, keepAlives: 0 };
+    let idle: IdleCause | undefined;
+    // Keep-alives show the server alive, but hold a reply that brings nothing else only so long.
+    const news = { news: () => progress.received, limitMs: KEEP_ALIVE_LIMITS * timeoutMs };
+    const activity = (): number => progress.received + progress.keepAlives;
+    const watchdog = watchIdle(activity, timeoutMs, context.scheduler, (cause) => {
+      idle = cause;
       abort.abort();
-    });
+    }, news);
     const read = body ? readSse(body, out, progress, model, context.deltas, context.limit) : readJsonCompletion(response, out, model, context.limit, progress);
     read.then(
       (finish) => {
@@ -75,12 +86,18 @@ export function readResponse(response: Response, context: ReadContext): Observab
           markPartialReply(e, { chars: progress.chars ?? 0, usage: progress.usage });
           out.error(e);
         };
-        if (idle) {
-          const message = `the server sent nothing for ${timeoutMs} ms (timeoutMs) after ${chunks(progress.events)}: the stream was abandoned`;
-          failed(new ModelError(`model "${model}": ${message}`, { cause: error }));
-        } else if (!abort.aborted) failed(toModelError(error, model));
+        if (idle) failed(new ModelError(`model "${model}": ${idleMessage(idle, timeoutMs, progress, json)}`, { cause: error }));
+        else if (!abort.aborted) failed(toModelError(error, model));
       },
     );
     return () => watchdog.unsubscribe();
   });
+}
+
+/** Why the watchdog gave the reply up: nothing came for `timeoutMs`, or only keep-alives for {@link KEEP_ALIVE_LIMITS} times that. */
+function idleMessage(cause: IdleCause, timeoutMs: number, progress: StreamProgress, json: boolean): string {
+  const after = json ? `${progress.chars ?? 0} characters of a JSON completion` : chunks(progress.events);
+  if (cause === 'silence') return `the server sent nothing for ${timeoutMs} ms (timeoutMs) after ${after}: the ${json ? 'response' : 'stream'} was abandoned`;
+  const what = 'keep-alives (comments, chunks without text, reasoning or tool calls, or lines that are not SSE)';
+  return `the server sent only ${what} for ${KEEP_ALIVE_LIMITS * timeoutMs} ms (${KEEP_ALIVE_LIMITS} x timeoutMs) after ${after}: the stream was abandoned`;
 }

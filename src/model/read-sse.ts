@@ -9,12 +9,23 @@ import { SseDataParser } from './sse-data-lines.js';
 import { MAX_TOOL_CALLS_PER_STEP } from './tool-call-cap.js';
 import { finishToolCalls, mergeToolCalls, type PartialCall, type ToolCallFragment } from './tool-call-fragments.js';
 
-/** What the reader has received so far; the idle watchdog compares `received`. */
+/** What the reader has received so far; the idle watchdog compares `received` and `keepAlives`. */
 export interface StreamProgress {
-  /** SSE events, comments and unreadable lines: anything that shows the server is alive. */
+  /**
+   * Pieces of the reply: events that brought text, reasoning or tool-call arguments, a new
+   * tool call, a first `finish_reason` or `[DONE]`; for a whole JSON completion, each read of
+   * its body.
+   */
   received: number;
   /** SSE `data:` events only. */
   events: number;
+  /**
+   * What arrived without being a piece of the reply: comments (`: ping`), events that brought
+   * nothing of it (`{}`, an empty delta, usage alone, the same `finish_reason` again) and lines
+   * that are no SSE. They show the server alive (the idle timeout watches both counters), but
+   * a server that sends only these forever never answers: the watchdog bounds them apart.
+   */
+  keepAlives: number;
   /**
    * Characters read, set once the reader stops (not while it reads: the hot path): of text,
    * reasoning and tool-call arguments for a stream, of the body for a whole JSON completion.
@@ -88,20 +99,30 @@ export async function readSse(
   let flooded = false;
   let streamed = 0;
   const onData = (data: string): void => {
-    progress.received++;
-    if (done || data === '[DONE]') {
+    // What follows [DONE] is drained, not read: it holds nothing off (the reply is whole).
+    if (done) return;
+    if (data === '[DONE]') {
       done = true;
-      return;
+      return void progress.received++;
     }
     progress.events++;
-    const chunk = JSON.parse(data) as WireChunk;
+    const chunk = parseChunk(data, model, progress.events);
     if (chunk.error) throw new ModelError(`model "${model}": the stream reported an error: ${chunk.error.message ?? JSON.stringify(chunk.error)}`);
     if (chunk.usage) usage = readUsage(chunk.usage) ?? usage;
     const choice = chunk.choices?.[0];
-    if (!choice) return;
-    if (choice.finish_reason) finishReason = choice.finish_reason;
-    const delta = choice.delta;
-    if (!delta) return; // some servers send the finish chunk without one
+    // Only the first finish_reason is news: one sent again with every event holds nothing off.
+    const finished = choice?.finish_reason && finishReason === undefined;
+    if (choice?.finish_reason) finishReason = choice.finish_reason;
+    const delta = choice?.delta;
+    if (!delta) {
+      // Some servers send the finish chunk without one; else the event brought nothing of the reply.
+      if (finished) progress.received++;
+      else progress.keepAlives++;
+      return;
+    }
+    // Whether it brought anything: events of empty deltas, sent forever, are keep-alives, not an answer.
+    const before = streamed;
+    const callsBefore = calls.length;
     const thinking = delta.reasoning_content ?? delta.reasoning;
     const content = delta.content;
     // Counted before anything of the event goes on; reasoning too when nobody reads it (it holds the run all the same).
@@ -118,12 +139,14 @@ export async function readSse(
       flooded = true;
       throw FLOODED;
     }
+    if (finished || streamed !== before || calls.length !== callsBefore) progress.received++;
+    else progress.keepAlives++;
   };
   const parser = new SseDataParser({
     onData,
-    onComment: () => void progress.received++,
+    onComment: () => void progress.keepAlives++,
     onOddLine: (line) => {
-      progress.received++;
+      progress.keepAlives++;
       oddLine ??= line;
     },
   });
@@ -146,6 +169,17 @@ export async function readSse(
   // without a finish_reason is the server saying it is done. Neither: the body was cut.
   if (!done && finishReason === undefined) throw cutShort(model, progress.events, oddLine ?? (parser.pending || undefined));
   return { type: 'finish', text: text.join(''), toolCalls: finishToolCalls(calls), usage, finishReason };
+}
+
+/** The event's JSON; data that is none (a whitespace `data:` line, a cut object) fails saying what it was. */
+function parseChunk(data: string, model: string, event: number): WireChunk {
+  try {
+    return JSON.parse(data) as WireChunk;
+  } catch (error) {
+    const start = JSON.stringify(data.length > 200 ? `${data.slice(0, 200)}...` : data);
+    const why = error instanceof Error ? error.message : String(error);
+    throw new ModelError(`model "${model}": the response could not be read (chunk ${event} is not JSON: ${why}; it was ${start})`, { cause: error });
+  }
 }
 
 function eventTooLong(model: string, events: number): ModelError {
