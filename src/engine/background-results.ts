@@ -39,10 +39,18 @@ export interface PromptResults {
  * ```
  */
 export function splitForPrompt(tasks: readonly TaskInfo[], maxResultChars: number): PromptResults {
-  // A stable sort: results that ended in the same millisecond keep their order.
-  const byEnd = [...tasks].sort((a, b) => (a.endedAt ?? 0) - (b.endedAt ?? 0));
+  const byEnd = inEndOrder(tasks);
   const older = Math.max(0, byEnd.length - shownAtOnce(maxResultChars));
   return { shown: byEnd.slice(older), waiting: byEnd.slice(0, older) };
+}
+
+/**
+ * `tasks` in the order they finished (`endedAt`), the oldest first: the order a waiting list
+ * keeps, so that its bound drops the oldest. A stable sort: results that ended in the same
+ * millisecond keep their order.
+ */
+export function inEndOrder(tasks: readonly TaskInfo[]): TaskInfo[] {
+  return [...tasks].sort((a, b) => (a.endedAt ?? 0) - (b.endedAt ?? 0));
 }
 
 /**

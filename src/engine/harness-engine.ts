@@ -13,7 +13,7 @@ import { MemoryEventLog } from '../runs/memory-event-log.js';
 import { RunRegistry, type RunHandle } from '../runs/run-registry.js';
 import { approvalRouter } from './approval-router.js';
 import type { TaskTracker } from '../delegation/task-tracker.js';
-import { backgroundResults, splitForPrompt } from './background-results.js';
+import { backgroundPrefix } from './prompt-prefix.js';
 import { buildTree, DEFAULT_MAX_RESULT_CHARS, type Tree } from './build-tree.js';
 import { EngineClosedError } from './engine-closed-error.js';
 import { checkBackendOptions, checkEngineOptions, type HarnessEngineOptions } from './engine-options.js';
@@ -84,16 +84,7 @@ export class HarnessEngine {
     this.sessions = tree.sessions;
     // Background results go in front of the main agent's next prompt of their conversation.
     const maxResultChars = options.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS;
-    // A prompt shows the newest `shownAtOnce` and gives the older ones back at once: they
-    // wait for the next prompt. A prompt that could not be saved gives back what it showed too.
-    const promptPrefix = (sessionId: string): PromptPrefix => {
-      const finished = this.tasks.takeUndelivered(sessionId);
-      const dropped = this.tasks.takeDropped(sessionId);
-      const { shown, waiting } = splitForPrompt(finished, maxResultChars);
-      if (waiting.length > 0) this.tasks.putBack(sessionId, waiting, undefined);
-      const text = finished.length || dropped ? backgroundResults(finished, maxResultChars, dropped) : '';
-      return { text, unsaved: () => this.tasks.putBack(sessionId, shown, dropped) };
-    };
+    const promptPrefix = (sessionId: string): PromptPrefix => backgroundPrefix(this.tasks, sessionId, maxResultChars);
     // A run without a sessionId is over for good when it ends: forget what it left behind
     // (its tasks are noted from its start, see `ephemeralTaskSessions`).
     this.onRun = (sessionId: string, ephemeral: boolean) => (ephemeral ? tree.beginEphemeral(sessionId) : undefined);
