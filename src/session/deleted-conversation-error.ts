@@ -1,7 +1,7 @@
 import { RxHarnessError } from '../errors/rxharness-error.js';
 
 /**
- * Thrown by `FileSessionStore.saveTaskInfo` for a task whose conversation (`ownerSessionId`)
+ * Thrown by `saveTaskInfo` of the file and memory stores for a task whose conversation (`ownerSessionId`)
  * was deleted, the save asked after the delete and before anything wrote the conversation
  * again: kept, the task file would outlive its conversation (a task still running when its
  * conversation was deleted through the store, not through the engine, which stops them

@@ -1,5 +1,7 @@
 import { valueBytes } from '../events/value-bytes.js';
 import type { ChatMessage } from '../model/chat-message.js';
+import { DeletedConversationError } from './deleted-conversation-error.js';
+import { DeletedConversations } from './deleted-conversations.js';
 import { LocalClaims, type SessionClaim } from './session-claim.js';
 import { assertSessionId } from './session-id.js';
 import { checkListRequest, pageOfSessions } from './session-order.js';
@@ -60,6 +62,8 @@ export class MemorySessionStore implements SessionStore {
   private readonly activity = new Map<string, number>();
   /** Each session's title, kept as it is written so {@link MemorySessionStore.list} reads no transcript. */
   private readonly titles = new Map<string, string>();
+  /** The sessions deleted and not written since: no task is saved for them (as in `FileSessionStore`). */
+  private readonly deleted = new DeletedConversations();
   /** Which run holds which session (see {@link MemorySessionStore.claim}). */
   private readonly claims = new LocalClaims();
 
@@ -88,6 +92,7 @@ export class MemorySessionStore implements SessionStore {
    */
   append(sessionId: string, messages: readonly ChatMessage[]): void {
     assertSessionId(sessionId);
+    this.deleted.written(sessionId);
     const list = this.sessions.get(sessionId);
     this.addBytes(sessionId, messagesBytes(messages));
     this.markActive(sessionId);
@@ -120,7 +125,12 @@ export class MemorySessionStore implements SessionStore {
     return this.totalBytes;
   }
 
+  /**
+   * Saves a task's info for resume. Refused with a `DeletedConversationError` when the task's
+   * conversation was deleted and not written since: the task would outlive it.
+   */
   saveTaskInfo(info: TaskSessionInfo): void {
+    if (this.deleted.has(info.ownerSessionId)) throw new DeletedConversationError(info.taskId, info.ownerSessionId);
     this.tasks.delete(info.taskId);
     this.tasks.set(info.taskId, info);
     for (const oldest of this.tasks.keys()) {
@@ -135,6 +145,7 @@ export class MemorySessionStore implements SessionStore {
 
   /** Replaces a session's messages (a compaction), archiving first what the archive does not hold yet. */
   replace(sessionId: string, messages: readonly ChatMessage[]): void {
+    this.deleted.written(sessionId);
     const current = this.sessions.get(sessionId) ?? [];
     const archive = this.archives.get(sessionId) ?? { messages: [], live: 0 };
     archive.messages.push(...current.slice(archive.live));
@@ -164,6 +175,7 @@ export class MemorySessionStore implements SessionStore {
    * to a later conversation of the id.
    */
   delete(sessionId: string): void {
+    this.deleted.deleted(sessionId);
     this.grants.delete(sessionId);
     this.drop(sessionId);
     for (const [taskId, info] of this.tasks) if (info.ownerSessionId === sessionId) this.drop(taskId);
