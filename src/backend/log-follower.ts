@@ -1,34 +1,12 @@
 import type { Redis } from 'ioredis';
 import { UnknownRunError } from '../runs/unknown-run-error.js';
+import type { FollowerTimes, FollowingReader, StreamEntry } from './follower-reader.js';
+import { wake, type Reading, type Session } from './follower-session.js';
 import { duplicateOf, redisFailure } from './redis-connection.js';
+import { compareIds, oldest } from './stream-ids.js';
 
-/** A stream entry as `XRANGE` and `XREAD` return it. */
-export type StreamEntry = [id: string, fields: string[]];
-
-/** What the {@link LogFollower} needs of a reader of one stream. */
-export interface FollowingReader {
-  /** The stream it reads. */
-  readonly key: string;
-  /** Its run, for error messages. */
-  readonly runId: string;
-  /** The id of the last entry it has: it is given what comes after. */
-  readonly last: string;
-  /**
-   * Takes the stream's next entries, in order (those up to `last` it skips). Never throws: a
-   * malformed entry ends this reader only.
-   */
-  deliver(entries: readonly StreamEntry[]): void;
-  /** Ends it with `error` (which leaves the follower through `unfollow`). */
-  fail(error: Error): void;
-}
-
-/** How the follower waits, in milliseconds. */
-export interface FollowerTimes {
-  /** How long one `XREAD` blocks; a stream quiet this long is checked to still exist. */
-  readonly blockMs: number;
-  /** How long it waits for its connection. */
-  readonly connectTimeoutMs: number;
-}
+export type { FollowerTimes, FollowingReader, StreamEntry } from './follower-reader.js';
+export { compareIds } from './stream-ids.js';
 
 interface Followed {
   readonly readers: Set<FollowingReader>;
@@ -36,23 +14,7 @@ interface Followed {
   seenAt: number;
 }
 
-/** One `XREAD` in flight: the id it reads after, per stream. */
-interface Reading {
-  readonly ids: ReadonlyMap<string, string>;
-  /** A `CLIENT UNBLOCK` was sent (or is being retried) for it. */
-  interrupted: boolean;
-}
-
-/** One follower connection and its loop; a new one is made after the last closed. */
-interface Session {
-  closed: boolean;
-  conn?: Redis;
-  clientId?: number;
-  reading?: Reading;
-}
-
 const COUNT = 1000;
-const UNBLOCK_RETRIES = 8;
 
 /**
  * Follows every live stream of one event log on ONE connection of its own: a single blocking
@@ -94,7 +56,7 @@ export class LogFollower {
       void this.#loop(session);
       return;
     }
-    this.#wake(this.#session, reader);
+    wake(this.redis, this.#session, reader);
   }
 
   /** Stops giving `reader` entries; the connection is closed when it was the last reader. */
@@ -187,48 +149,4 @@ export class LogFollower {
       for (const reader of [...stream.readers]) reader.fail(new UnknownRunError(reader.runId));
     });
   }
-
-  /** Interrupts the XREAD in flight when it does not read `reader`'s stream from its position. */
-  #wake(session: Session, reader: FollowingReader): void {
-    const reading = session.reading;
-    if (!reading || reading.interrupted || session.clientId === undefined) return; // the next XREAD includes it
-    const id = reading.ids.get(reader.key);
-    if (id !== undefined && compareIds(id, reader.last) <= 0) return;
-    reading.interrupted = true;
-    this.#unblock(session, reading, 0);
-  }
-
-  /**
-   * `CLIENT UNBLOCK` (the XREAD returns as if timed out). It finds nothing to unblock when
-   * the XREAD has not reached Redis yet (sent on another socket): then it is tried again,
-   * shortly, while that XREAD is still in flight.
-   */
-  #unblock(session: Session, reading: Reading, attempt: number): void {
-    if (session.closed || session.reading !== reading) return;
-    this.redis.client('UNBLOCK', session.clientId!).then(
-      (unblocked) => {
-        if (unblocked !== 0 || attempt >= UNBLOCK_RETRIES) return;
-        setTimeout(() => this.#unblock(session, reading, attempt + 1), Math.min(2 ** attempt, 50)).unref();
-      },
-      () => undefined, // the XREAD then ends at its timeout
-    );
-  }
-}
-
-/** The smallest `last` of the readers (where the stream is read after). */
-function oldest(readers: ReadonlySet<FollowingReader>): string {
-  let min: string | undefined;
-  for (const reader of readers) if (min === undefined || compareIds(reader.last, min) < 0) min = reader.last;
-  return min ?? '0-0';
-}
-
-/** Orders stream ids (`<ms>-<seq>`, decimal without leading zeros). */
-export function compareIds(a: string, b: string): number {
-  const dashA = a.indexOf('-');
-  const dashB = b.indexOf('-');
-  return compareDecimal(a.slice(0, dashA), b.slice(0, dashB)) || compareDecimal(a.slice(dashA + 1), b.slice(dashB + 1));
-}
-
-function compareDecimal(a: string, b: string): number {
-  return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
 }

@@ -1,6 +1,6 @@
 /**
  * The Lua scripts of `RedisSessionStore`. Each write of a session (append, grant, compaction)
- * is one script over the same keys (see `sessionKeys` in redis-session-store.ts), so it runs
+ * is one script over the same keys (see `sessionKeys` in redis-session-delete.ts), so it runs
  * whole: no other write falls between its steps, every key of the session is kept
  * `sessionTtlMs` longer by it, and nothing that can fail comes after its first write (a
  * failed write wrote nothing, so a retry does not store it twice).

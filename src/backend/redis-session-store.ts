@@ -4,15 +4,13 @@ import type { SessionClaim } from '../session/session-claim.js';
 import { assertSessionId } from '../session/session-id.js';
 import type { ApprovalGrant, SessionListRequest, SessionStore, SessionSummary, TaskSessionInfo } from '../session/session-store.js';
 import { sessionTitle } from '../session/session-title.js';
-import { shownKey, warnBadData } from './bad-data-warning.js';
-import { redisFailure } from './redis-connection.js';
 import type { RedisKeys } from './redis-keys.js';
 import { claimLease } from './redis-session-lease.js';
 import { listRedisSessions } from './redis-session-list.js';
 import { APPEND_SESSION, REPLACE_SESSION, SAVE_GRANT, SAVE_TASK_INFO } from './redis-session-scripts.js';
-import { forgetTasksMessage } from './task-messages.js';
-import { checkDeleteAnswers, failDeleting, type DeleteStep } from './redis-delete-answers.js';
-import { loadTaskRecord, ownedTasks } from './redis-task-records.js';
+import { deleteSession } from './redis-session-delete.js';
+import { failed, parsedItems, writeSession, type SessionStoreParts } from './redis-session-write.js';
+import { loadTaskRecord } from './redis-task-records.js';
 
 /**
  * A {@link SessionStore} in Redis, shared by every engine and worker on it: a session is a
@@ -43,10 +41,15 @@ export class RedisSessionStore implements SessionStore {
     private readonly leaseMs = 30_000,
   ) {}
 
+  /** What the store's writes and delete (redis-session-write.ts, redis-session-delete.ts) use. */
+  get #parts(): SessionStoreParts {
+    return { redis: this.redis, keys: this.keys, ttlMs: this.ttlMs };
+  }
+
   /** The session's messages, in order; an unknown session is empty. */
   async load(sessionId: string): Promise<readonly ChatMessage[]> {
     assertSessionId(sessionId);
-    const items = await this.redis.lrange(this.keys.session(sessionId), 0, -1).catch(fail('loading a session'));
+    const items = await this.redis.lrange(this.keys.session(sessionId), 0, -1).catch(failed('loading a session'));
     return parsedItems(items) as ChatMessage[];
   }
 
@@ -59,7 +62,7 @@ export class RedisSessionStore implements SessionStore {
   async append(sessionId: string, messages: readonly ChatMessage[]): Promise<void> {
     assertSessionId(sessionId);
     if (messages.length === 0) return;
-    await this.#write(APPEND_SESSION, sessionId, sessionTitle(messages), messages.map((m) => JSON.stringify(m)), 'saving a session');
+    await writeSession(this.#parts, APPEND_SESSION, sessionId, sessionTitle(messages), messages.map((m) => JSON.stringify(m)), 'saving a session');
   }
 
   /**
@@ -71,7 +74,7 @@ export class RedisSessionStore implements SessionStore {
     const k = this.keys;
     const parent = info.parentSessionId ?? info.ownerSessionId;
     const keys = [k.taskInfo(info.taskId), k.sessionTasks(info.ownerSessionId), k.deletedTask(parent)];
-    await this.redis.eval(SAVE_TASK_INFO, keys.length, ...keys, JSON.stringify(info), this.ttlMs, info.taskId, parent).catch(fail('saving a task'));
+    await this.redis.eval(SAVE_TASK_INFO, keys.length, ...keys, JSON.stringify(info), this.ttlMs, info.taskId, parent).catch(failed('saving a task'));
   }
 
   /**
@@ -85,7 +88,8 @@ export class RedisSessionStore implements SessionStore {
 
   /**
    * Forgets a session: all its keys (messages, archive, grants, task info, summary, the record
-   * of its background results taken or dropped) and its index entry, and those of the tasks it
+   * of its background results taken or dropped, its note of those dropped unread, which every
+   * engine's copy then reads back) and its index entry, and those of the tasks it
    * started (a new conversation taking the id must not resume them, nor read their
    * transcripts), with the tasks' shared records (every engine's
    * copy of them too) and the events of their logs on workers. Each of those tasks is marked
@@ -105,62 +109,7 @@ export class RedisSessionStore implements SessionStore {
    */
   async delete(sessionId: string): Promise<void> {
     assertSessionId(sessionId);
-    const k = this.keys;
-    await this.redis.del(k.grants(sessionId)).catch(fail('deleting a session'));
-    // A task not marked yet may start one (a start refuses only a marked parent) between the
-    // read of the set and the marks: the set keeps it (only the ids read are taken out), so
-    // the next round finds it. One round per level of a tree at most; two in practice.
-    for (let round = 0; round < MAX_DELETE_ROUNDS; round++) {
-      const found = await ownedTasks(this.redis, k, sessionId);
-      if (round > 0 && found.listed.length === 0) return;
-      await this.#deleteTasks(sessionId, found, round === 0);
-    }
-  }
-
-  /**
-   * Marks each task read from the conversation's set deleted, then deletes them (and, `first`,
-   * the conversation itself) in one transaction, which takes every id read out of the set; each
-   * command's answer is checked (`checkDeleteAnswers`): a key of another type is left with a
-   * warning, any other refusal fails the delete.
-   */
-  async #deleteTasks(sessionId: string, found: { listed: string[]; owned: string[] }, first: boolean): Promise<void> {
-    const k = this.keys;
-    const tasks = found.owned;
-    const logs = await this.#taskLogs(sessionId, tasks);
-    // Marked first, on their own: a mark Redis refuses fails the delete before anything is
-    // deleted, so that a retry finds the tasks again (their records gone, it would not).
-    if (tasks.length > 0) await this.#run(sessionId, tasks.map((id) => ({ part: 'mark', command: ['set', k.deletedTask(id), '1', 'PX', this.ttlMs] })));
-    const steps: DeleteStep[] = [];
-    // With its record of background results taken or dropped (results-gone.ts), which the
-    // engine's forget may just have renewed (its take records what it took): left, it would
-    // outlive the conversation by a week. A late put of its tasks' results needs it no more:
-    // their marks refuse it.
-    const conversation: DeleteStep['command'] = ['del', ...sessionKeys(k, sessionId), k.resultsGone(sessionId)];
-    if (first) steps.push({ part: 'conversation', command: conversation }, { part: 'conversation', command: ['zrem', k.sessionIndex(), sessionId] });
-    if (tasks.length > 0) steps.push({ part: 'task-keys', command: ['del', ...tasks.flatMap((id) => [...sessionKeys(k, id), k.task(id), k.taskLogs(id)])] });
-    // Read empty: nothing can have joined it since (a key of another type, not ours, goes).
-    steps.push({ part: 'task-set', command: found.listed.length > 0 ? ['srem', k.sessionTasks(sessionId), ...found.listed] : ['del', k.sessionTasks(sessionId)] });
-    // Emptied, not deleted: a worker not yet stopped appends to the stream, which keeps its expiry (a new one would have none).
-    for (const id of logs) steps.push({ part: 'task-log', command: ['xtrim', k.log(id), 'MAXLEN', 0] });
-    if (tasks.length > 0) steps.push({ part: 'forget', command: ['publish', k.tasksChannel, forgetTasksMessage(tasks)] });
-    await this.#run(sessionId, steps);
-  }
-
-  /** Runs steps of a delete in one transaction, and checks each one's answer (`checkDeleteAnswers`: what a refusal leaves, what a retry finishes). */
-  async #run(sessionId: string, steps: readonly DeleteStep[]): Promise<void> {
-    const answers = await this.redis.multi(steps.map((step) => step.command)).exec().catch(failDeleting(sessionId));
-    checkDeleteAnswers(sessionId, steps, answers ?? []);
-  }
-
-  /** The event logs of the tasks' launches on workers: the ids each task's list holds of its own form (`<task>.<launch>`; no other log). */
-  async #taskLogs(sessionId: string, tasks: readonly string[]): Promise<string[]> {
-    const reads = this.redis.multi();
-    for (const id of tasks) reads.smembers(this.keys.taskLogs(id));
-    const answers = tasks.length === 0 ? [] : ((await reads.exec().catch(failDeleting(sessionId))) ?? []);
-    return tasks.flatMap((id, i) => {
-      const [error, ids] = answers[i] ?? [];
-      return error || !Array.isArray(ids) ? [] : (ids as unknown[]).filter((log): log is string => typeof log === 'string' && log.startsWith(`${id}.`));
-    });
+    await deleteSession(this.#parts, sessionId);
   }
 
   /**
@@ -182,14 +131,14 @@ export class RedisSessionStore implements SessionStore {
    */
   async replace(sessionId: string, messages: readonly ChatMessage[]): Promise<void> {
     assertSessionId(sessionId);
-    await this.#write(REPLACE_SESSION, sessionId, sessionTitle(messages), messages.map((m) => JSON.stringify(m)), 'compacting a session');
+    await writeSession(this.#parts, REPLACE_SESSION, sessionId, sessionTitle(messages), messages.map((m) => JSON.stringify(m)), 'compacting a session');
   }
 
   /** The whole transcript: the archive, then what the session gained since its last compaction. */
   async loadArchive(sessionId: string): Promise<readonly ChatMessage[]> {
     assertSessionId(sessionId);
     const k = this.keys;
-    const answers = await this.redis.multi().get(k.archived(sessionId)).lrange(k.archive(sessionId), 0, -1).lrange(k.session(sessionId), 0, -1).exec().catch(fail('loading an archive'));
+    const answers = await this.redis.multi().get(k.archived(sessionId)).lrange(k.archive(sessionId), 0, -1).lrange(k.session(sessionId), 0, -1).exec().catch(failed('loading an archive'));
     const [mark, archive, session] = (answers ?? []).map(([, value]) => value) as [string | null, string[], string[]];
     const live = Number(mark ?? 0);
     return parsedItems([...(archive ?? []), ...(session ?? []).slice(Number.isInteger(live) ? live : 0)]) as ChatMessage[];
@@ -209,7 +158,7 @@ export class RedisSessionStore implements SessionStore {
   /** The conversation's "always" approvals, oldest first. */
   async loadGrants(sessionId: string): Promise<readonly ApprovalGrant[]> {
     assertSessionId(sessionId);
-    const items = await this.redis.lrange(this.keys.grants(sessionId), 0, -1).catch(fail('loading grants'));
+    const items = await this.redis.lrange(this.keys.grants(sessionId), 0, -1).catch(failed('loading grants'));
     // Checked by the run, which skips (and counts in a Warning) what is not a grant.
     return parsedItems(items) as ApprovalGrant[];
   }
@@ -217,49 +166,6 @@ export class RedisSessionStore implements SessionStore {
   /** Keeps one more "always" approval of the conversation (and the rest of the session as long). */
   async saveGrant(sessionId: string, grant: ApprovalGrant): Promise<void> {
     assertSessionId(sessionId);
-    await this.#write(SAVE_GRANT, sessionId, '', [JSON.stringify(grant)], 'saving a grant');
+    await writeSession(this.#parts, SAVE_GRANT, sessionId, '', [JSON.stringify(grant)], 'saving a grant');
   }
-
-  /**
-   * Runs one of the write scripts of redis-session-scripts.ts over all of the session's keys,
-   * and warns about a derived key (the index, a summary) it found of another type and replaced.
-   */
-  async #write(script: string, sessionId: string, title: string, items: readonly string[], doing: string): Promise<void> {
-    const k = this.keys;
-    const keys = [k.session(sessionId), k.archive(sessionId), k.archived(sessionId), k.grants(sessionId), k.taskInfo(sessionId), k.sessionSummary(sessionId), k.sessionTasks(sessionId), k.sessionIndex(), k.deletedTask(sessionId)];
-    const replaced = (await this.redis.eval(script, keys.length, ...keys, this.ttlMs, Date.now(), sessionId, title, ...items).catch(fail(doing))) as string[];
-    for (let i = 0; i + 1 < replaced.length; i += 2) {
-      const [key, type] = [replaced[i]!, replaced[i + 1]!];
-      warnBadData(key, `Redis key ${shownKey(key)} was a ${shownKey(type)}, which a session store never writes there: replaced (while ${doing} "${shownKey(sessionId)}"), to be rebuilt by the writes from now on.`);
-    }
-  }
-}
-
-/** The keys of a session (its messages, task info, grants, archive and mark, summary); its task set is emptied by `delete` as it reads it. */
-function sessionKeys(k: RedisKeys, id: string): string[] {
-  return [k.session(id), k.taskInfo(id), k.grants(id), k.archive(id), k.archived(id), k.sessionSummary(id)];
-}
-
-/**
- * Stored items as JSON, each that is not JSON as its text (for the run's checks to report
- * and skip): how every read of a list of the store parses it, so one bad item never fails
- * the whole read.
- */
-function parsedItems(items: readonly string[]): unknown[] {
-  return items.map((item) => {
-    try {
-      return JSON.parse(item) as unknown;
-    } catch {
-      return item;
-    }
-  });
-}
-
-/** Rounds of a delete (see `delete`): more than any tree has levels. */
-const MAX_DELETE_ROUNDS = 16;
-
-function fail(doing: string): (e: unknown) => never {
-  return (e) => {
-    throw redisFailure(doing, e);
-  };
 }

@@ -5,9 +5,10 @@ import { ofTask } from '../runs/pending-approvals.js';
 import type { RunOwner, SharedRunRecord, SharedRuns } from '../runs/shared-runs.js';
 import { awaitVerdict } from './answer-wait.js';
 import type { ChannelHub } from './channel-hub.js';
-import { loadHash } from './load-hash.js';
 import type { RedisKeys } from './redis-keys.js';
-import { parseRunRecord, type OwnedRecord } from './run-record.js';
+import type { OwnedRecord } from './run-record.js';
+import { loadRunRecords, pruneRunRecords, runningByOwner } from './run-records.js';
+import { GoneChecks } from './gone-checks.js';
 import { applyRunMessage, CANCEL_MARK_MS, type RunMessage, type RunsChannelState } from './runs-channel.js';
 
 /** How long an answer sent to another instance waits for its owner's verdict by default (an owner gone never gives one). */
@@ -64,6 +65,7 @@ export class RedisSharedRuns implements SharedRuns {
       owners: runs.#owners,
       verdicts: runs.#verdicts,
       reassert: (runId) => runs.#reassert(runId),
+      checks: new GoneChecks(),
     };
     const unlisten = await hub.listen(keys.runsChannel, (text) => applyRunMessage(state, JSON.parse(text) as RunMessage));
     const stop = (): void => {
@@ -71,7 +73,7 @@ export class RedisSharedRuns implements SharedRuns {
       for (const settle of [...runs.#verdicts.values()]) settle(false); // no verdict comes any more
     };
     try {
-      await runs.#load();
+      await loadRunRecords(redis, keys, runs.#records);
     } catch (e) {
       // Nobody gets the stop of a create that failed: left, the channel's handler (and its
       // subscription) would be held until the hub closes.
@@ -79,15 +81,6 @@ export class RedisSharedRuns implements SharedRuns {
       throw e;
     }
     return { runs, stop };
-  }
-
-  /** Reads the records Redis keeps, those past their retention left out. */
-  async #load(): Promise<void> {
-    const now = Date.now();
-    for (const text of Object.values(await loadHash(this.redis, this.keys.runs, 'the runs other engines started are not listed here, nor are this engine\'s runs shared'))) {
-      const record = parseRunRecord(text);
-      if (record && (record.retainUntil === undefined || record.retainUntil > now)) this.#records.set(record.info.runId, record);
-    }
   }
 
   publish(record: SharedRunRecord): void {
@@ -144,21 +137,12 @@ export class RedisSharedRuns implements SharedRuns {
    * expire by itself). Called by the backend now and then, so idle engines do not keep them.
    */
   prune(): void {
-    const now = Date.now();
-    const gone = [...this.#records.values()].filter((r) => r.retainUntil !== undefined && r.retainUntil <= now).map((r) => r.info.runId);
-    if (gone.length === 0) return;
-    for (const runId of gone) this.#records.delete(runId);
-    this.redis.hdel(this.keys.runs, ...gone).catch(() => undefined); // another engine may have pruned them first
+    pruneRunRecords(this.redis, this.keys, this.#records);
   }
 
   /** The running runs of other instances, by owner. */
   runningOfOthers(): Map<string, string[]> {
-    const byOwner = new Map<string, string[]>();
-    for (const record of this.#records.values()) {
-      if (record.info.state !== 'running' || record.owner === undefined || record.owner === this.instanceId) continue;
-      byOwner.set(record.owner, [...(byOwner.get(record.owner) ?? []), record.info.runId]);
-    }
-    return byOwner;
+    return runningByOwner(this.#records, this.instanceId);
   }
 
   /** Records a dead instance's run as failed, kept `retentionMs` (the caller ended its log). */

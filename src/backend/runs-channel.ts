@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import type { ApprovalDecision } from '../permission/approval.js';
 import type { RunOwner } from '../runs/shared-runs.js';
 import { answerState, claimAnswer, settleAnswer } from './answer-claim.js';
+import type { GoneChecks } from './gone-checks.js';
 import type { RedisKeys } from './redis-keys.js';
 import { parseRunRecord, type OwnedRecord } from './run-record.js';
 import { storedDecision } from './stored-decision.js';
@@ -33,6 +34,8 @@ export interface RunsChannelState {
   readonly verdicts: ReadonlyMap<string, (ok: boolean) => void>;
   /** Publishes our record of our own run again, over a forged one. */
   reassert(runId: string): void;
+  /** The runs whose records are being read back for a `forget`, so a flood of them costs one read each in flight. */
+  readonly checks: GoneChecks;
 }
 
 /**
@@ -53,7 +56,8 @@ export const CANCEL_MARK_MS = 10 * 60_000;
  *   out of the runs hash before its message): a forged one would drop any run from every
  *   engine's copy (no `attach`, cancel or answer through it) until its next update;
  * - `cancel`: the run is cancelled only if Redis marks it (`RedisKeys.runCancelled`, written
- *   with a real cancel's message): a forged one would cancel any running run;
+ *   with a real cancel's message): a forged one would cancel any running run. Only the
+ *   instance that runs it (publishes its record) reads the marker: the others cannot cancel it;
  * - `answer`: only one waiting in Redis, claimed there by the run's owner, is applied: one
  *   without a claim (an older version's, or anyone's) is not, and its sender's wait says so;
  *   applied as it came, a forged one could approve any call waiting for approval;
@@ -81,7 +85,8 @@ export function applyRunMessage(state: RunsChannelState, message: RunMessage): v
       forgetGone(state, message.runId);
       return;
     case 'cancel':
-      if (typeof message.runId === 'string' && state.owners.size > 0) cancelMarked(state, message.runId);
+      // Only the instance running the run reads its marker: the others' registries could not cancel it.
+      if (typeof message.runId === 'string' && state.owners.size > 0 && state.own.has(message.runId)) cancelMarked(state, message.runId);
       return;
     case 'answer': {
       // The owner checks the approval (and its task) again: only a waiting one is answered.
@@ -97,19 +102,23 @@ export function applyRunMessage(state: RunsChannelState, message: RunMessage): v
 }
 
 /**
- * Forgets another engine's run once Redis confirms its record is gone from the runs hash. A
- * copy that changed meanwhile (a later put) is kept; Redis away, it is kept too: a forget not
- * confirmed is none.
+ * Forgets another engine's run once Redis confirms its record is gone from the runs hash (a
+ * run being read already is read once more after, however many forgets name it meanwhile:
+ * `GoneChecks`). A copy that changed meanwhile (a later put) is kept; Redis away, it is kept
+ * too: a forget not confirmed is none.
  */
 function forgetGone(state: RunsChannelState, runId: string): void {
   const seen = state.records.get(runId);
-  if (!seen) return;
+  if (!seen || state.checks.start([runId]).length === 0) return;
   state.redis
     .hexists(state.keys.runs, runId)
     .then((found) => {
       if (found === 0 && state.records.get(runId) === seen) state.records.delete(runId);
     })
-    .catch(() => undefined);
+    .catch(() => undefined)
+    .finally(() => {
+      if (state.checks.done([runId]).length > 0) forgetGone(state, runId);
+    });
 }
 
 /** Cancels a run another engine cancelled, once Redis confirms it (its marker). */

@@ -4,20 +4,17 @@ import type { TaskInfo } from '../delegation/task-tracker.js';
 import type { TaskTrackerLimits } from '../delegation/task-tracker-limits.js';
 import { resultKey, type DroppedResults } from '../delegation/undelivered-results.js';
 import type { ChannelHub } from './channel-hub.js';
-import { applyResultMessage } from './apply-result-message.js';
-import { badMessagesOn } from './channel-warnings.js';
 import { DroppedNotes } from './dropped-notes.js';
-import { loadWaitingResults, readDroppedNote, readResultFate, readWaitingResultAt } from './load-waiting-results.js';
+import { followResults } from './follow-results.js';
+import { loadWaitingResults, readDroppedNote } from './load-waiting-results.js';
 import type { RedisKeys } from './redis-keys.js';
-import { readResultMessage } from './result-message.js';
 import { WaitingMirror } from './waiting-mirror.js';
 import { putBackDroppedNote, takeDroppedNote } from './dropped-note-store.js';
 import { putWaitingResult } from './waiting-result-put.js';
 import { takeWaitingResults } from './waiting-result-take.js';
 import { writeWaitingBound } from './waiting-results-store.js';
 
-/** What skipping a results-channel message means, as its warning says. @internal */
-export const RESULTS_SKIPPED = 'No waiting background result or note of dropped ones was changed for it';
+export { RESULTS_SKIPPED } from './follow-results.js';
 
 /**
  * The background results every engine on a backend can deliver: a finished background
@@ -33,8 +30,8 @@ export const RESULTS_SKIPPED = 'No waiting background result or note of dropped 
  * and the one result a worker and its launching engine both put is delivered once. A put-back
  * (a prompt whose save failed) writes the taken results back in front, with their note
  * (`renoted`), so the conversation's next turn gets them on any engine. The copy is
- * waiting-mirror.ts and dropped-notes.ts; the channel's messages are read by
- * result-message.ts and applied by apply-result-message.ts; the load is load-waiting-results.ts.
+ * waiting-mirror.ts and dropped-notes.ts; the channel is followed by follow-results.ts
+ * (read by result-message.ts, applied by apply-result-message.ts); the load is load-waiting-results.ts.
  *
  * @internal
  */
@@ -58,24 +55,10 @@ export class SharedResults {
    */
   static async create(redis: Redis, keys: RedisKeys, hub: ChannelHub): Promise<{ results: SharedResults; stop: () => void }> {
     const results = new SharedResults(redis, keys);
-    const stored = (sessionId: string, key: string): Promise<TaskInfo | undefined> => readWaitingResultAt(redis, keys, sessionId, key);
-    const fate = (sessionId: string, key: string): Promise<TaskInfo | 'gone' | 'failed' | undefined> => readResultFate(redis, keys, sessionId, key);
-    const state = { mirror: results.#mirror, notes: results.#notes, origin: results.#origin, stored, fate };
-    const bad = badMessagesOn(keys.resultsChannel, RESULTS_SKIPPED);
-    const unlisten = await hub
-      .listen(keys.resultsChannel, (text) => {
-        const read = readResultMessage(text);
-        if ('problem' in read) bad.report(read.problem, text);
-        else applyResultMessage(state, read.message);
-      })
-      .catch((e: unknown) => {
-        bad.release(); // held for nothing: left, the channel's warnings would never be closed
-        throw e;
-      });
+    const unlisten = await followResults(redis, keys, hub, { mirror: results.#mirror, notes: results.#notes, origin: results.#origin });
     const stop = (): void => {
       results.#stopped = true;
       unlisten();
-      bad.release();
     };
     const sink = { result: (info: TaskInfo) => results.#mirror.add(info), note: (sessionId: string, note: { count: number; taskIds: string[] }) => results.#notes.set(sessionId, note) };
     await loadWaitingResults(redis, keys, sink).catch((e: unknown) => {

@@ -6,7 +6,8 @@ import { instanceGone } from './instance-gone.js';
 import { KnownTasks, LIVE_TTL_MS } from './known-tasks.js';
 import { loadTaskRecords } from './load-task-records.js';
 import type { RedisKeys } from './redis-keys.js';
-import { applyTaskMessage, SKIPPED } from './task-channel.js';
+import { GoneChecks } from './gone-checks.js';
+import { applyTaskMessage, SKIPPED, type Canceller } from './task-channel.js';
 import { cancelTaskMessage, putTaskMessage } from './task-messages.js';
 import { isLive } from './task-record.js';
 
@@ -21,7 +22,7 @@ import { isLive } from './task-record.js';
  */
 export class SharedTasks {
   readonly #known: KnownTasks;
-  readonly #cancellers = new Set<(taskId: string) => void>();
+  readonly #cancellers = new Set<Canceller>();
 
   private constructor(
     private readonly redis: Redis,
@@ -40,7 +41,7 @@ export class SharedTasks {
   static async create(redis: Redis, keys: RedisKeys, hub: ChannelHub, retentionMs: number, instanceId: string): Promise<{ tasks: SharedTasks; stop: () => void }> {
     const tasks = new SharedTasks(redis, keys, retentionMs, instanceId);
     const bad = badMessagesOn(keys.tasksChannel, SKIPPED);
-    const state = { redis, keys, known: tasks.#known, bad, cancellers: () => [...tasks.#cancellers] };
+    const state = { redis, keys, known: tasks.#known, bad, cancellers: () => [...tasks.#cancellers], checks: new GoneChecks() };
     const unlisten = await hub.listen(keys.tasksChannel, (text) => applyTaskMessage(state, text)).catch((e: unknown) => {
       bad.release(); // held for nothing: left, the channel's warnings would never be closed
       throw e;
@@ -138,10 +139,16 @@ export class SharedTasks {
     return true;
   }
 
-  /** Serves cancels sent to this engine's tasks; returns the stop. */
-  serve(cancel: (taskId: string) => void): () => void {
-    this.#cancellers.add(cancel);
-    return () => this.#cancellers.delete(cancel);
+  /**
+   * Serves cancels sent to this engine's tasks; returns the stop. With `runsHere` (whether
+   * this engine runs or holds queued the task, from its own tracker, never from the channel),
+   * a cancel of a task it does not is not read back from Redis: only the engine running the
+   * task pays for its cancel.
+   */
+  serve(cancel: (taskId: string) => void, runsHere?: (taskId: string) => boolean): () => void {
+    const canceller: Canceller = runsHere ? { cancel, runsHere } : { cancel };
+    this.#cancellers.add(canceller);
+    return () => this.#cancellers.delete(canceller);
   }
 
   /** Hears of every task change; returns the stop. */

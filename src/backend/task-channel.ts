@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { BadMessageReporter } from './channel-warnings.js';
+import type { GoneChecks } from './gone-checks.js';
 import type { KnownTasks } from './known-tasks.js';
 import type { RedisKeys } from './redis-keys.js';
 import { isPlainObject } from './stored-object.js';
@@ -13,8 +14,16 @@ export interface TaskChannelState {
   readonly known: KnownTasks;
   /** Where the messages that are none are said (`badMessagesOn`: at most once a minute). */
   readonly bad: BadMessageReporter;
-  /** Hands a confirmed cancel to every canceller this engine serves (none: nothing to read back). */
-  readonly cancellers: () => readonly ((taskId: string) => void)[];
+  /** The cancellers this engine serves (none, or none running the task: nothing to read back). */
+  readonly cancellers: () => readonly Canceller[];
+  /** The tasks whose records are being read back for a `forget`, so a flood of them costs one read each in flight. */
+  readonly checks: GoneChecks;
+}
+
+/** Who serves an engine's cancels: its tracker, and whether it runs (or holds queued) a task, when it can say. @internal */
+export interface Canceller {
+  readonly cancel: (taskId: string) => void;
+  readonly runsHere?: (taskId: string) => boolean;
 }
 
 /** What skipping a tasks-channel message means, as its warning says. */
@@ -28,7 +37,8 @@ export const SKIPPED = "The copies of other engines' tasks were kept as they wer
  * - `put`: the task record is held to what an engine publishes (`readTaskRecord`);
  * - `cancel`: the task is cancelled only if Redis marks its launch cancelled (the marker
  *   `SharedTasks.cancel` writes with the message, naming the launch's start): a forged one
- *   would cancel any running task of any engine;
+ *   would cancel any running task of any engine. Only an engine whose tracker runs the task
+ *   reads the marker (`Canceller.runsHere`);
  * - `forget`: the copies of those tasks are forgotten once Redis confirms their records are
  *   gone (the conversation's delete takes them out before its message): a forged one would
  *   drop any task from every engine's copy until its next update.
@@ -58,7 +68,8 @@ export function applyTaskMessage(state: TaskChannelState, text: string): void {
   if (op !== 'cancel') return state.bad.report('its "op" is not one of put, cancel, forget', text);
   const { taskId } = message;
   if (typeof taskId !== 'string') return state.bad.report('a cancel message needs a string "taskId"', text);
-  if (state.cancellers().length > 0) cancelMarked(state, taskId);
+  // Only an engine that runs the task (or cannot say) reads its marker back: the others could not cancel it.
+  if (state.cancellers().some((c) => c.runsHere?.(taskId) ?? true)) cancelMarked(state, taskId);
 }
 
 /**
@@ -71,32 +82,36 @@ function cancelMarked(state: TaskChannelState, taskId: string): void {
     .then((mark) => {
       // Read as the marker comes: the launch may have started from its queue meanwhile.
       if (mark === undefined || !state.known.namesLaunch(taskId, mark)) return;
-      for (const cancel of state.cancellers()) cancel(taskId);
+      for (const { cancel } of state.cancellers()) cancel(taskId);
     })
     .catch(() => undefined); // Redis is away: a cancel not confirmed is none
 }
 
 /**
  * Forgets the known tasks among `taskIds` whose records Redis no longer holds, in one round
- * trip (ids this engine does not know cost nothing). A copy that changed meanwhile (a later
- * put) is kept; Redis away, every copy is: a forget not confirmed is none.
+ * trip (ids this engine does not know cost nothing; one whose record is being read already is
+ * read once more after, however many forgets name it meanwhile: `GoneChecks`). A copy that
+ * changed meanwhile (a later put) is kept; Redis away, every copy is: a forget not confirmed is none.
  */
 function forgetGone(state: TaskChannelState, taskIds: readonly unknown[]): void {
-  const known = [...new Set(taskIds)].flatMap((id) => {
-    const info = typeof id === 'string' ? state.known.get(id) : undefined;
-    return info ? [{ id: id as string, info }] : [];
-  });
-  if (known.length === 0) return;
+  const known = [...new Set(taskIds)].filter((id): id is string => typeof id === 'string' && state.known.get(id) !== undefined);
+  const ids = state.checks.start(known);
+  if (ids.length === 0) return;
+  const seen = ids.map((id) => state.known.get(id));
   const reads = state.redis.pipeline();
-  for (const { id } of known) reads.exists(state.keys.task(id));
+  for (const id of ids) reads.exists(state.keys.task(id));
   reads
     .exec()
     .then((answers) => {
-      const gone = known.filter(({ id, info }, i) => {
+      const gone = ids.filter((id, i) => {
         const [error, found] = answers?.[i] ?? [];
-        return !error && found === 0 && state.known.get(id) === info;
+        return !error && found === 0 && state.known.get(id) === seen[i];
       });
-      state.known.forget(gone.map(({ id }) => id));
+      state.known.forget(gone);
     })
-    .catch(() => undefined);
+    .catch(() => undefined)
+    .finally(() => {
+      const again = state.checks.done(ids);
+      if (again.length > 0) forgetGone(state, again);
+    });
 }
