@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import type { ChatMessage } from '../model/chat-message.js';
 import type { SessionClaim } from '../session/session-claim.js';
 import { assertSessionId } from '../session/session-id.js';
+import { checkListRequest } from '../session/session-order.js';
 import type { ApprovalGrant, SessionListRequest, SessionStore, SessionSummary, TaskSessionInfo } from '../session/session-store.js';
 import { sessionTitle } from '../session/session-title.js';
 import type { RedisKeys } from './redis-keys.js';
@@ -117,9 +118,16 @@ export class RedisSessionStore implements SessionStore {
    * first (ties by id), titled by the first prompt of their whole transcript; a page of them
    * with a `request`. Two round trips a page, whatever the number of sessions: the index
    * from the request's position, then the page's summaries; no transcript is read. Sessions
-   * that expired (`sessionTtlMs`) are pruned from the index as they are found.
+   * that expired (`sessionTtlMs`) are pruned from the index as they are found. A `request`
+   * that is none (a `NaN` time, a `limit` of -1) is refused with a `RangeError`, as by every
+   * store (`checkListRequest`): answered, it was an empty page, read as the end of the list.
    */
   list(request?: SessionListRequest): Promise<SessionSummary[]> {
+    try {
+      checkListRequest(request);
+    } catch (e) {
+      return Promise.reject(e);
+    }
     return listRedisSessions({ redis: this.redis, keys: this.keys, ttlMs: this.ttlMs, loadArchive: (id) => this.loadArchive(id) }, request);
   }
 
