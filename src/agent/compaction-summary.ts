@@ -1,4 +1,4 @@
-import { defer, type Observable, last, map, filter, takeWhile, tap } from 'rxjs';
+import { defer, type Observable, last, map, filter, takeWhile, tap, throwError } from 'rxjs';
 import type { ChatMessage } from '../model/chat-message.js';
 import type { ChatRequest } from '../model/chat-model.js';
 import { contextExceeded } from '../model/context-exceeded.js';
@@ -7,6 +7,7 @@ import { replyCharLimit } from '../model/reply-limit.js';
 import { FALLBACK_COMPACTION_PROMPT, SUMMARY_REQUEST } from '../session/compaction/compaction-prompt.js';
 import type { WrittenSummary } from '../session/compaction/compaction-types.js';
 import { contextWindowOf, learnContextWindow, tokenRatio } from '../session/compaction/context-windows.js';
+import { MIN_SUMMARY_TOKENS, MIN_TRANSCRIPT_TOKENS, summaryRoom } from '../session/compaction/summary-room.js';
 import { summaryTranscript } from '../session/compaction/summary-transcript.js';
 import type { MaybePromise } from '../session/session-store.js';
 import { maybeThen$ } from './maybe.js';
@@ -63,19 +64,21 @@ function summary$(scope: RunScope, window: number, head: readonly ChatMessage[],
   const { agent, run } = scope;
   const setup = agent.compaction;
   const prompt = setup?.prompt ?? FALLBACK_COMPACTION_PROMPT;
-  const room = window - maxTokens - estimateTokens([{ role: 'system', content: prompt }, { role: 'user', content: SUMMARY_REQUEST }]) - 64;
-  const transcript = summaryTranscript(head, Math.max(1_000, room * SAFE_CHARS_PER_TOKEN));
   const own = setup?.settings?.maxTokens;
+  const model = setup?.model ?? agent.model;
+  const promptTokens = estimateTokens([{ role: 'system', content: prompt }, { role: 'user', content: SUMMARY_REQUEST }]) + 64;
+  const room = summaryRoom(window, promptTokens, own === undefined ? maxTokens : Math.min(own, maxTokens), tokenRatio(model));
+  if (room === undefined) return throwError(() => new Error(hopeless(model.id, window, promptTokens)));
+  const answerTokens = room.answerTokens;
+  const transcript = summaryTranscript(head, room.transcriptTokens * SAFE_CHARS_PER_TOKEN);
   const request: ChatRequest = {
     messages: [
       { role: 'system', content: prompt },
       { role: 'user', content: `${SUMMARY_REQUEST}\n\n${transcript}` },
     ],
-    settings: { ...(setup?.settings ?? {}), maxTokens: own === undefined ? maxTokens : Math.min(own, maxTokens) },
+    settings: { ...(setup?.settings ?? {}), maxTokens: answerTokens },
     sender: { agentName: 'compaction', runId: run.runId, step: run.steps },
   };
-  const model = setup?.model ?? agent.model;
-  const answerTokens = request.settings?.maxTokens ?? maxTokens;
   const limit = summaryStreamLimit(answerTokens);
   // Deltas asked for, to count what streams: the finish of a reply that never ends never comes.
   return defer(() => {
@@ -117,4 +120,13 @@ function summary$(scope: RunScope, window: number, head: readonly ChatMessage[],
       }),
     );
   });
+}
+
+/** Why no summary request is sent to a summariser whose window cannot hold one. */
+function hopeless(modelId: string, window: number, promptTokens: number): string {
+  return (
+    `model "${modelId}" cannot write a summary: its context window (about ${window} tokens) holds its instructions (about ${promptTokens}) ` +
+    `but not ${MIN_TRANSCRIPT_TOKENS} tokens of conversation and a ${MIN_SUMMARY_TOKENS}-token summary besides, so no summary request was sent. ` +
+    'Give the compaction model a larger context, a shorter prompt, or let the run\'s model summarise'
+  );
 }

@@ -20,7 +20,9 @@ import type { RunScope } from './run-scope.js';
  * one its error names, else a little less than the refused request's estimate, in the
  * server's tokens), is
  * compacted again and sent once more: the step then starts again (`Compaction`,
- * `ContextSize`, `ReasonStart`). A second refusal fails the step with an error saying so.
+ * `ContextSize`, `ReasonStart`). A second refusal fails the step with an error saying so; so
+ * does the first at once when it names the window and no compaction can change the request
+ * (the same request would only be refused again).
  * The events go to the run's `output`; the model's answer is the one value.
  *
  * The request's estimate is counted once a step, for both the check whether it fits and its
@@ -59,7 +61,9 @@ export function reasonWithCompaction$(scope: RunScope, step: number, lastStep: b
         else fail(outcome.error);
       });
     };
-    const attempt = (reason: Exclude<CompactionReason, 'manual'>, fail: (error: unknown) => void): void => {
+    /** `hopeless`: asked when the compaction changed nothing, before the request is sent; an error it returns ends the step instead. */
+    const attempt = (reason: Exclude<CompactionReason, 'manual'>, fail: (error: unknown) => void, hopeless?: () => unknown): void => {
+      let changed = false;
       let compacted$: Observable<AgentEvent>;
       try {
         tokens = requestTokens(scope, lastStep);
@@ -68,6 +72,7 @@ export function reasonWithCompaction$(scope: RunScope, step: number, lastStep: b
         return fail(e);
       }
       const compacted = (event: AgentEvent): void => {
+        if (event.type === 'Compaction') changed = true;
         tokens = requestTokens(scope, lastStep); // the conversation was replaced
         output.next(event);
       };
@@ -78,6 +83,8 @@ export function reasonWithCompaction$(scope: RunScope, step: number, lastStep: b
         out.next(answer);
       };
       run(compacted$, compacted, fail, () => {
+        const unsendable = changed ? undefined : hopeless?.();
+        if (unsendable !== undefined) return out.error(unsendable); // as it is: `fail` would take it for a second refusal
         let step$: Observable<StepAnswer>;
         try {
           step$ = reasonStep$(scope, step, lastStep, tokens, output);
@@ -94,7 +101,12 @@ export function reasonWithCompaction$(scope: RunScope, step: number, lastStep: b
       // the server's tokens as its last usage counted them, the unit of a window it names.
       const refused = tokens * tokenRatio(scope.agent.model);
       learnContextWindow(scope.agent.model, exceeded.window ?? Math.floor(refused * 0.9));
-      attempt('context-exceeded', (again) => out.error(contextExceeded(again) ? stillTooLong(scope, lastStep, again) : again));
+      // A refusal that names the window, and a compaction that could not change the request (the
+      // futility rules of `compactMessages$`): the same request would be refused the same way,
+      // so the turn ends now rather than ask an honest server twice. (A window the server says
+      // larger than it takes is not this: the named one is smaller, and the compaction acts.)
+      const hopeless = exceeded.window === undefined ? undefined : () => stillTooLong(scope, lastStep, error, false);
+      attempt('context-exceeded', (again) => out.error(contextExceeded(again) ? stillTooLong(scope, lastStep, again, true) : again), hopeless);
     });
     return () => part?.unsubscribe();
   });
@@ -106,14 +118,19 @@ function requestTokens(scope: RunScope, lastStep: boolean): number {
   return estimateRequestTokens(lastStep ? { messages: withFinalStepNote(messages) } : { messages, tools: scope.toolSpecs() });
 }
 
-/** The failure of a request refused as too long even after its conversation was compacted. */
-function stillTooLong(scope: RunScope, lastStep: boolean, error: unknown): ModelError {
+/**
+ * The failure of a request refused as too long even after its conversation was compacted
+ * (`resent`), or refused once and not sent again since no compaction could shorten it.
+ */
+function stillTooLong(scope: RunScope, lastStep: boolean, error: unknown, resent: boolean): ModelError {
   const status = error instanceof ModelError ? error.status : undefined;
   const first = scope.run.messages[0];
   // What no compaction shrinks, named apart: when it is most of the request, the remedy is a larger window or fewer tools.
   const fixed = estimateRequestTokens({ messages: first?.role === 'system' ? [first] : [], ...(lastStep ? {} : { tools: scope.toolSpecs() }) });
   return new ModelError(
-    `the request still does not fit the context window of model "${scope.agent.model.id}" after compacting the conversation as far as it helps ` +
+    (resent
+      ? `the request still does not fit the context window of model "${scope.agent.model.id}" after compacting the conversation as far as it helps `
+      : `the request does not fit the context window of model "${scope.agent.model.id}", and compacting the conversation cannot make it fit, so it was not sent again `) +
       `(about ${requestTokens(scope, lastStep)} tokens estimated, ${fixed} of them the system prompt and tool schemas, which compaction cannot shrink; ` +
       `the newest step and the tool results not read yet are kept whole): ${errorMessage(error)}. ` +
       'Give the model a larger context (llama-server -c), fewer tools, a shorter system prompt, shorter tool outputs or a smaller maxTokens',

@@ -53,6 +53,8 @@ describe('a system prompt larger than the context window', () => {
       expect(events.some((e) => e.type === 'Compaction')).toBe(false);
     }
     expect(server.requests.filter(isSummaryRequest)).toEqual([]);
+    // Each turn was refused once: the refusal named the window, and no compaction could shorten the request.
+    expect(server.requests.map((r) => r.status)).toEqual([400, 400]);
     // Every earlier turn is still there, word for word: nothing was summarised away.
     const stored = sessions.load('s');
     expect(stored.slice(0, 8)).toEqual(chatHistory(4));
@@ -80,7 +82,8 @@ describe('a tool result not read yet that alone overflows the window', () => {
     const agent = new ReActAgent({ model: openAIModelFor(server), sessions, tools: [huge] });
     expect(endOf(await collect(agent.stream('hello', { sessionId: 's' })))).toMatchObject({ abnormal: false, text: 'plain answer' });
     const failed: AgentEvent[] = await collect(agent.stream('dump it', { sessionId: 's' }));
-    expect(endOf(failed)).toMatchObject({ abnormal: true, error: expect.stringMatching(/still does not fit the context window.*tool results not read yet are kept whole/) });
+    expect(endOf(failed)).toMatchObject({ abnormal: true, error: expect.stringMatching(/does not fit the context window.*cannot make it fit, so it was not sent again .*tool results not read yet are kept whole/) });
+    expect(server.requests.map((r) => r.status)).toEqual([200, 200, 400]); // refused once, not sent again
     expect(failed.some((e) => e.type === 'Compaction')).toBe(false);
     expect(server.requests.filter(isSummaryRequest)).toEqual([]);
     expect(sessions.load('s').slice(0, 2)).toEqual([

@@ -9,16 +9,28 @@ import { ReActAgent } from '../../../src/agent/react-agent.js';
 import { scopeOfOptions } from '../../../src/agent/resolve-agent-options.js';
 import { MemoryTokenBudget } from '../../../src/model/memory-token-budget.js';
 import type { AgentEvent, BudgetEvent } from '../../../src/events/agent-event.js';
+import type { ChatMessage } from '../../../src/model/chat-message.js';
 import { MemorySessionStore } from '../../../src/session/memory-session-store.js';
 import { collect } from '../../support/collect-events.js';
 import { FakeOpenAIServer, type FakeHandler } from '../../support/fake-openai-server.js';
 import { openAIModelFor } from '../../support/openai-model.js';
-import { isSummaryRequest, pagedHistory, pageTool, SUMMARY } from '../../support/compaction-kit.js';
+import { isSummaryRequest, pageTool, SUMMARY } from '../../support/compaction-kit.js';
 
 const servers: FakeOpenAIServer[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
+
+/**
+ * `turns` turns of long chat (some 800 tokens each), with nothing to prune: only a summary
+ * makes room in the 700-token window the refusals name (a summary request fits in it).
+ */
+function chatHistory(turns: number): ChatMessage[] {
+  return Array.from({ length: turns }, (_, i): ChatMessage[] => [
+    { role: 'user', content: `Tell me about topic ${i + 1}` },
+    { role: 'assistant', content: `topic ${i + 1}: ${'the quick brown fox jumps over the lazy dog. '.repeat(70)}` },
+  ]).flat();
+}
 
 const SUMMARY_USAGE = { prompt_tokens: 4_000, completion_tokens: 100, total_tokens: 4_100 };
 const ANSWER_USAGE = { prompt_tokens: 300, completion_tokens: 20, total_tokens: 320 };
@@ -32,14 +44,14 @@ async function agentOn(tokenBudget: number, busy = false): Promise<{ agent: ReAc
   const handler: FakeHandler = (r) => {
     if (isSummaryRequest(r)) return { text: SUMMARY, usage: SUMMARY_USAGE };
     steps++;
-    if (steps === 1) return { status: 400, errorMessage: "This model's maximum context length is 300 tokens" };
+    if (steps === 1) return { status: 400, errorMessage: "This model's maximum context length is 700 tokens" };
     if (busy && steps === 2) return { toolCalls: [{ name: 'fetch_page', arguments: { text: 'topic 9' } }], usage: ANSWER_USAGE };
     return { text: 'the answer', usage: ANSWER_USAGE };
   };
   const server = await FakeOpenAIServer.start({ handler });
   servers.push(server);
   const sessions = new MemorySessionStore();
-  sessions.append('s', pagedHistory(4));
+  sessions.append('s', chatHistory(4));
   return { agent: new ReActAgent({ model: openAIModelFor(server), sessions, tokenBudget, tools: [pageTool] }), server };
 }
 
@@ -71,11 +83,11 @@ describe('a step that compacted and then failed', () => {
   it('still charges its summary to the budget (a failed child would otherwise spend it outside its parent\'s)', async () => {
     // Refused as too long before and after the summary: the step fails.
     const server = await FakeOpenAIServer.start({
-      handler: (r) => (isSummaryRequest(r) ? { text: SUMMARY, usage: SUMMARY_USAGE } : { status: 400, errorMessage: "This model's maximum context length is 8 tokens" }),
+      handler: (r) => (isSummaryRequest(r) ? { text: SUMMARY, usage: SUMMARY_USAGE } : { status: 400, errorMessage: "This model's maximum context length is 700 tokens" }),
     });
     servers.push(server);
     const sessions = new MemorySessionStore();
-    sessions.append('s', pagedHistory(4));
+    sessions.append('s', chatHistory(4));
     let budget: MemoryTokenBudget | undefined;
     const scope = { ...scopeOfOptions({ model: openAIModelFor(server), sessions, tokenBudget: 100_000 }), newBudget: (limit: number) => (budget = new MemoryTokenBudget(limit)) };
     const agent = ReActAgent.ofScope('main', () => scope);
@@ -96,12 +108,12 @@ describe('a summary request cut mid-stream', () => {
       handler: (r) => {
         if (isSummaryRequest(r)) return CUT_SUMMARY;
         steps++;
-        return steps === 1 ? { status: 400, errorMessage: "This model's maximum context length is 300 tokens" } : { text: 'the answer', usage: ANSWER_USAGE };
+        return steps === 1 ? { status: 400, errorMessage: "This model's maximum context length is 700 tokens" } : { text: 'the answer', usage: ANSWER_USAGE };
       },
     });
     servers.push(server);
     const sessions = new MemorySessionStore();
-    sessions.append('s', pagedHistory(4));
+    sessions.append('s', chatHistory(4));
     const agent = new ReActAgent({ model: openAIModelFor(server), sessions, tokenBudget: 100_000, tools: [pageTool] });
     const events = await collect(agent.stream('next question', { sessionId: 's' }));
     expect(events.at(-1)).toMatchObject({ type: 'RunEnd', abnormal: false, text: 'the answer' });
