@@ -9,6 +9,7 @@ import { OpenAIChatModel } from '../model/openai-chat-model.js';
 import { MAX_TIMER_MS } from '../validation/max-timer.js';
 import type { CliIO } from './cli-io.js';
 import { CliUsageError } from './cli-usage-error.js';
+import type { FlagConfig } from './flag-without-value.js';
 import { integerFlag } from './integer-flag.js';
 import { MAX_DELEGATION_DEPTH } from '../validation/json-depth.js';
 import { mcpServersFromFiles } from './mcp-config-file.js';
@@ -23,9 +24,9 @@ export const MODEL_FLAGS = {
   demo: { type: 'boolean' },
   model: { type: 'string' },
   'base-url': { type: 'string' },
-  'api-key': { type: 'string' },
+  'api-key': { type: 'string', secret: true, env: 'OPENAI_API_KEY' },
   ...MODEL_SETTING_FLAGS,
-} as const;
+} as const satisfies Readonly<Record<string, FlagConfig>>;
 
 /** What the engine is made of: where its tools work, its definitions, its MCP servers. */
 export const WORKSPACE_FLAGS = {

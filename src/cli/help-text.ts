@@ -128,7 +128,8 @@ ${MODEL_HELP}${ENGINE_HELP}  --port N            port to listen on (default 4173
   --token T           the secret every request needs (default: $RXHARNESS_TOKEN, else a new
                       random one); the printed address carries it (?token=...), the page keeps
                       it in a cookie, programs send "Authorization: Bearer T". Every local
-                      user can read a command line: on a shared machine prefer $RXHARNESS_TOKEN
+                      user can read a command line: on a shared machine prefer $RXHARNESS_TOKEN.
+                      A token that starts with "-" goes as --token=-T (--token -T reads as a flag)
   --max-runs N        runs that may run at once (default 16); more are answered 429
   --max-control-requests N  requests starting no run (answers to approvals, A2A reads of
                       tasks) read at once by each route, its own besides --max-runs

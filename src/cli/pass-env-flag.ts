@@ -3,6 +3,7 @@ import { HARNESS_CREDENTIAL_VARIABLES, withoutModelKey } from '../tools/command-
 import { createBashTool } from '../tools/builtin/bash.js';
 import type { CliIO } from './cli-io.js';
 import { CliUsageError } from './cli-usage-error.js';
+import { shownText } from './shown-error.js';
 
 /** `--pass-env NAME` (repeatable) of the commands that build an engine. */
 export const PASS_ENV_FLAGS = {
@@ -37,7 +38,8 @@ export function passEnvOption(names: readonly string[] | undefined, io: CliIO): 
     }
   }
   const unset = names.filter((name) => io.env[name] === undefined);
-  if (unset.length > 0) io.stderr.write(`rxharness: --pass-env ${unset.join(', ')}: not set here, so the commands do not get ${unset.length === 1 ? 'it' : 'them'}\n`);
+  // Cut as an error is (a name can be a megabyte long): a warning must not flood the terminal either.
+  if (unset.length > 0) io.stderr.write(`rxharness: ${shownText(`--pass-env ${unset.join(', ')}: not set here, so the commands do not get ${unset.length === 1 ? 'it' : 'them'}`)}\n`);
   const passed = [...new Set(names)];
   return {
     tools: [

@@ -7,12 +7,14 @@ import { checkServeToken } from '../web/serve-token.js';
 import { isWildcardAddress } from '../web/trusted-host.js';
 import type { CliIO } from './cli-io.js';
 import { parseFlags } from './parse-flags.js';
+import type { FlagConfig } from './flag-without-value.js';
 import { CliUsageError } from './cli-usage-error.js';
 import { SERVE_HELP } from './help-text.js';
 import { printed } from './printed.js';
 import { shownError } from './shown-error.js';
 import { ENGINE_FLAGS, engineOptionsFromFlags, MODEL_FLAGS, modelFromFlags } from './engine-flags.js';
 import { integerFlag } from './integer-flag.js';
+import { redisUrlUsage } from './redis-url-usage.js';
 import { APPROVAL_FLAGS, approvalTimeoutOption, SERVE_APPROVAL_TIMEOUT_MS } from './approval-timeout-flag.js';
 
 const OPTIONS = {
@@ -20,16 +22,17 @@ const OPTIONS = {
   ...ENGINE_FLAGS,
   port: { type: 'string' },
   host: { type: 'string' },
-  token: { type: 'string' },
+  // Secret: a message never repeats it (a word after --token may be the token itself).
+  token: { type: 'string', secret: true, env: 'RXHARNESS_TOKEN' },
   'max-runs': { type: 'string' },
   'max-control-requests': { type: 'string' },
   yes: { type: 'boolean' },
   ...APPROVAL_FLAGS,
-  redis: { type: 'string' },
+  redis: { type: 'string', secret: true },
   prefix: { type: 'string' },
   distribute: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
-} as const;
+} as const satisfies Readonly<Record<string, FlagConfig>>;
 
 /**
  * `rxharness serve`: serves the live page and the runs routes for a model (or `--demo`),
@@ -44,7 +47,7 @@ const OPTIONS = {
  * ```
  */
 export async function serveCommand(argv: readonly string[], io: CliIO): Promise<number> {
-  const { values, positionals } = serveFlags(argv);
+  const { values, positionals } = parseFlags('serve', { args: [...argv], options: OPTIONS, allowPositionals: true });
   if (values.help) return printed(io, SERVE_HELP);
   if (positionals.length > 0) throw new CliUsageError(`serve takes no PROMPT (got "${positionals.join(' ')}"): prompts are typed on the page`);
   const port = integerFlag('--port', values.port ?? '4173', 0);
@@ -119,23 +122,6 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
   return 0;
 }
 
-/**
- * The flags of `serve`. `--token` followed by nothing, or by a word that starts with "-"
- * (which Node reads as another flag, and refuses in words of its own), is bad usage saying
- * how to give it; the word is not repeated, since it may be the secret itself.
- */
-function serveFlags(argv: readonly string[]): ReturnType<typeof parseFlags<{ args: string[]; options: typeof OPTIONS; allowPositionals: true }>> {
-  // Up to "--", after which every word is an argument; "-" alone is a value to Node.
-  const end = argv.includes('--') ? argv.indexOf('--') : argv.length;
-  for (let i = 0; i < end; i += 1) {
-    const next = argv[i + 1];
-    if (argv[i] !== '--token' || (i + 1 < end && next !== undefined && (next === '-' || !next.startsWith('-')))) continue;
-    const why = i + 1 >= end ? 'nothing follows it' : 'the word after it starts with "-", so it reads as another flag';
-    throw new CliUsageError(`--token needs a value, but ${why}: give it as --token T, one that starts with "-" as --token=-T, or set RXHARNESS_TOKEN instead`);
-  }
-  return parseFlags('serve', { args: [...argv], options: OPTIONS, allowPositionals: true });
-}
-
 /** The token of `--token`, else `RXHARNESS_TOKEN`, checked; undefined: a new random one. */
 function tokenFrom(flag: string | undefined, env: string | undefined): string | undefined {
   const [value, source] = flag !== undefined ? [flag, '--token'] : env !== undefined && env !== '' ? [env, 'RXHARNESS_TOKEN'] : [undefined, ''];
@@ -151,7 +137,9 @@ function tokenFrom(flag: string | undefined, env: string | undefined): string | 
 async function scaleOut(url: string, prefix: string | undefined, io: CliIO): Promise<RedisBackend | null> {
   try {
     return await redisBackend({ url, ...(prefix !== undefined ? { prefix } : {}) });
-  } catch (error) {
+  } catch (caught) {
+    const error = redisUrlUsage(caught, '--redis');
+    if (error instanceof CliUsageError) throw error;
     // Redis's answer, or the URL as given: marked like any error the CLI prints.
     io.stderr.write(`rxharness: ${shownError(error)}\n`);
     return null;

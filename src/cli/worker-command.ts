@@ -4,21 +4,23 @@ import { redisBackend } from '../backend/redis-backend.js';
 import { redact } from '../backend/redis-connection.js';
 import type { CliIO } from './cli-io.js';
 import { parseFlags } from './parse-flags.js';
+import type { FlagConfig } from './flag-without-value.js';
 import { CliUsageError } from './cli-usage-error.js';
 import { WORKER_HELP } from './help-text.js';
 import { printed } from './printed.js';
 import { shownError } from './shown-error.js';
 import { ENGINE_FLAGS, engineOptionsFromFlags, MODEL_FLAGS, modelFromFlags } from './engine-flags.js';
 import { integerFlag } from './integer-flag.js';
+import { redisUrlUsage } from './redis-url-usage.js';
 
 const OPTIONS = {
-  redis: { type: 'string' },
+  redis: { type: 'string', secret: true, env: 'RXHARNESS_REDIS_URL' },
   prefix: { type: 'string' },
   concurrency: { type: 'string' },
   ...MODEL_FLAGS,
   ...ENGINE_FLAGS,
   help: { type: 'boolean', short: 'h' },
-} as const;
+} as const satisfies Readonly<Record<string, FlagConfig>>;
 
 /**
  * `rxharness worker`: runs delegated tasks pulled from Redis for the engines sharing it,
@@ -68,7 +70,8 @@ export async function workerCommand(argv: readonly string[], io: CliIO): Promise
     await worker.close();
     await backend.close();
     return 0;
-  } catch (e) {
+  } catch (caught) {
+    const e = redisUrlUsage(caught, values.redis !== undefined ? '--redis' : 'RXHARNESS_REDIS_URL');
     if (e instanceof CliUsageError) throw e;
     // Redis's answer or the URL may hold escape sequences: marked like any error the CLI prints.
     io.stderr.write(`rxharness: ${shownError(e)}\n`);

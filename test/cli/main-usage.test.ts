@@ -73,7 +73,7 @@ describe('rxharness bad usage (exit 2)', () => {
   });
 
   it('a flag missing its value is reported', async () => {
-    expect(await usageError(['run', 'hi', '--model'])).toContain("Option '--model <value>' argument missing");
+    expect(await usageError(['run', 'hi', '--model'])).toContain('--model needs a value, but nothing follows it: give it as --model V');
   });
 
   it.each([

@@ -41,7 +41,7 @@ describe('rxharness serve: usage', () => {
     [['serve', '--demo', '--max-control-requests', '0'], '--max-control-requests must be a whole number >= 1, got "0"'],
     [['serve', '--demo', '--max-control-requests=-1'], '--max-control-requests must be a whole number >= 1, got "-1"'],
     [['serve', '--demo', '--max-control-requests', 'x'], '--max-control-requests must be a whole number >= 1, got "x"'],
-    [['serve', '--demo', '--max-control-requests', '-1'], "use '--max-control-requests=-XYZ'"],
+    [['serve', '--demo', '--max-control-requests', '-1'], 'one that starts with "-" as --max-control-requests=-1'],
     [['serve', '--demo', '--port', '0', '--host', '0.0.0.0'], 'refusing to serve on 0.0.0.0 (0.0.0.0) without a token of your choosing'],
   ])('%j is bad usage: exit 2 with what to change', async (argv, message) => {
     const cli = sandbox.io();

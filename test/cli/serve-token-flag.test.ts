@@ -13,7 +13,7 @@ beforeEach(async () => {
 });
 afterEach(() => sandbox.cleanup());
 
-const HOW = 'give it as --token T, one that starts with "-" as --token=-T, or set RXHARNESS_TOKEN instead';
+const HOW = 'give it as --token V, one that starts with "-" as --token=-V, or set RXHARNESS_TOKEN instead';
 
 describe('rxharness serve --token without its value', () => {
   it.each([
@@ -31,5 +31,13 @@ describe('rxharness serve --token without its value', () => {
     const cli = sandbox.io();
     expect(await main(['serve', '--demo', '--token=-short'], cli)).toBe(2);
     expect(cli.stderrText()).toContain('--token must be a secret of 16 to 512 characters');
+  });
+});
+
+describe('rxharness serve --help', () => {
+  it('says how to give a token that starts with "-"', async () => {
+    const cli = sandbox.io();
+    expect(await main(['serve', '--help'], cli)).toBe(0);
+    expect(cli.stdoutText()).toContain('A token that starts with "-" goes as --token=-T');
   });
 });
