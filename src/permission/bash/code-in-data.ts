@@ -14,6 +14,9 @@
  *
  * @module
  */
+import { codeVariable } from './runs/unreadable-runs.js';
+import { readNames, runTimeArithmetic } from './run-time-names.js';
+import { arithmeticNames } from './set-names.js';
 import { PLACEHOLDER } from './shell-scan.js';
 
 /** What {@link evaluatingSyntax} looks for in a line's text, with what to call it. Wider than bash: quoted text counts too. */
@@ -59,9 +62,24 @@ export function evaluatingCommand(base: string, args: readonly string[], assignm
   if (DECLARERS.has(base) && args.some((arg) => named(arg) || COMPOUND.test(arg) || /^[-+][A-Za-z]*[in]/.test(arg))) {
     return `"${base}" of an array, an integer or a reference`;
   }
-  if (NAME_TAKERS.has(base) && args.some(named)) return `"${base}" of an array element`;
+  // Only the names: `read -p "$msg" answer` prints its prompt, and bash takes `-t`, `-n`, `-u` values as plain numbers.
+  const names = base === 'read' || base === 'mapfile' || base === 'readarray' ? readNames(base, args) : args;
+  if (NAME_TAKERS.has(base) && names.some(named)) return `"${base}" of an array element`;
   if (V_NAME_TAKERS.has(base) && args.includes('-v') && args.some(named)) return `"${base} -v" of an array element`;
   return undefined;
+}
+
+/**
+ * Whether a word (quotes removed) holds an arithmetic assignment to a variable that makes
+ * programs run code, or to a name held in a variable: `x=PATH=1`, `PATH=1` in
+ * `[[ PATH=1 -eq 1 ]]`, `$v=1`, or a brace expansion that may spell one. Where bash
+ * evaluates it (`x=PATH=1; ((x)); ls`) it sets PATH, and `ls` runs `./1/ls`.
+ */
+export function assignsCodeVariable(word: string): boolean {
+  if (runTimeArithmetic(word).length > 0) return true;
+  // A brace expansion may spell any name (`{PA,}TH=1` is `PATH=1`): in doubt, with an `=`, it may be one.
+  if (word.includes('=') && /\{[^}]*(?:,|\.\.)[^}]*\}/.test(word)) return true;
+  return arithmeticNames(word).some((name) => codeVariable([`${name}=1`], []) !== undefined);
 }
 
 /**

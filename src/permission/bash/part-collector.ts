@@ -11,7 +11,8 @@ import { scanShellLine } from './shell-scan.js';
 import type { CommandParts, PartRole, PartSink } from './part-sink.js';
 import { isMake, makeSettings } from './runs/make-runs.js';
 import { type FileRun, ranFileWrite } from './runs/run-files.js';
-import { analyseStatement } from './simple-command.js';
+import { arithmeticSettings } from './set-names.js';
+import { analyseStatement, settings } from './simple-command.js';
 import type { CommandWrites } from './writes/written-files.js';
 
 const MAX_DEPTH = 8;
@@ -91,6 +92,8 @@ export class Collector implements PartSink {
       if (scanned.substitutions.length > 0) this.note('carries', 'the output of a command ("$(...)" or backticks)');
       if (role === 'variant') this.add('variant', text);
       for (const statement of scanned.statements) analyseStatement(statement, role, depth, this);
+      // What arithmetic assigns (`(( PATH = 1 ))`, `$(( $v = 1 ))`) is set as an assignment would be.
+      settings(scanned.arithmetic.flatMap(arithmeticSettings), this);
       for (const inner of scanned.substitutions) this.line(inner, role, depth + 1);
     } finally {
       if (quiet) this.quiet -= 1;

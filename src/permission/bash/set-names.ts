@@ -11,20 +11,26 @@
  *
  * @module
  */
+import { readNames, runTimeArithmetic, runTimeNames } from './run-time-names.js';
 
 /** A variable's name, as bash takes one. */
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** A default expansion that assigns (`${NAME:=v}`, `${NAME=v}`; the parser writes `${NAME:=v}` as `$NAME:=v`). */
 const DEFAULT_ASSIGNMENT = /\$\{?([A-Za-z_][A-Za-z0-9_]*):?=/g;
 
-/** An arithmetic assignment (`PATH=1`, `PATH+=1`, `PATH++`, `--PATH`), as `let`, `$((…))`, `((…))` and an array subscript read it. */
-const ARITHMETIC_ASSIGNMENT = /([A-Za-z_][A-Za-z0-9_]*)\s*(?:(?:[-+*\/%&|^]|<<|>>)?=(?!=)|\+\+|--)|(?:\+\+|--)\s*([A-Za-z_][A-Za-z0-9_]*)/g;
+/** An arithmetic assignment (`PATH=1`, `PATH+=1`, `PATH++`, `--PATH`), as `let`, `$((…))`, `((…))` and an array subscript read it. A name is matched whole only: tried inside a long word, it would cost a pass per letter. */
+const ARITHMETIC_ASSIGNMENT = /(?<![A-Za-z0-9_])([A-Za-z_][A-Za-z0-9_]*)\s*(?:(?:[-+*\/%&|^]|<<|>>)?=(?!=)|\+\+|--)|(?:\+\+|--)\s*([A-Za-z_][A-Za-z0-9_]*)/g;
 /** Text bash reads as arithmetic: `$((…))`, `((…))`, `$[…]`, and a subscript `[…]` (`x[PATH=1]=2`, `${a[PATH=1]}`). */
 const ARITHMETIC = /\(\(([\s\S]*?)\)\)|\[([^\]]*)\]/g;
 
 /** The names an arithmetic text assigns (`PATH=1, i++`: `PATH`, `i`). */
 export function arithmeticNames(text: string): string[] {
   return [...text.matchAll(ARITHMETIC_ASSIGNMENT)].map((m) => (m[1] ?? m[2])!);
+}
+
+/** What an arithmetic text assigns, as assignments without a value: `PATH=1` gives `PATH=`, `$v = 1` gives `$v=` (a name known at run time). */
+export function arithmeticSettings(text: string): string[] {
+  return [...arithmeticNames(text), ...runTimeArithmetic(text)].map((name) => `${name}=`);
 }
 
 /**
@@ -42,7 +48,8 @@ export function arithmeticNames(text: string): string[] {
 export function variablesSet(base: string, args: readonly string[], words: readonly string[]): string[] {
   const names = words.flatMap((word) => [...word.matchAll(DEFAULT_ASSIGNMENT)].map((m) => m[1]!));
   // Arithmetic assigns too (`: $((PATH=1))`, `x[PATH=1]=2`); in doubt a bracket glob counts as well.
-  names.push(...words.flatMap((word) => [...word.matchAll(ARITHMETIC)].flatMap((m) => arithmeticNames(m[1] ?? m[2] ?? ''))));
+  const arithmetic = words.flatMap((word) => [...word.matchAll(ARITHMETIC)].map((m) => m[1] ?? m[2] ?? ''));
+  names.push(...arithmetic.flatMap(arithmeticNames));
   switch (base) {
     case 'let':
       names.push(...args.flatMap(arithmeticNames));
@@ -57,8 +64,8 @@ export function variablesSet(base: string, args: readonly string[], words: reado
     case 'read':
     case 'mapfile':
     case 'readarray':
-      // Every word that may be a name: in doubt an option's value (`read -p PATH`) counts too.
-      names.push(...args.filter((arg) => NAME.test(arg)));
+      // Every word that may be a name: in doubt an option's value (`read -p PATH`) counts too, and `read -raPATH` names PATH.
+      names.push(...[...args, ...readNames(base, args)].filter((arg) => NAME.test(arg)));
       break;
     case 'getopts':
       names.push(...args.slice(1, 2).filter((arg) => NAME.test(arg)));
@@ -74,55 +81,7 @@ export function variablesSet(base: string, args: readonly string[], words: reado
       if (NAME.test(args[0] ?? '')) names.push(args[0]!);
       break;
   }
-  return [...names.map((name) => `${name}=`), ...runTimeNames(base, args).map((word) => `${word}=`)];
-}
-
-/** Letters of `read` and `mapfile` taking a value that is no name (`read -p "$prompt"`); `read -a NAME` takes a name. */
-const READ_VALUED = 'adinNptu';
-const MAPFILE_VALUED = 'dnOsuCc';
-/** An arithmetic assignment to a name held in a variable (`$v=1`, `${v}+=1`, `$v++`, `--$v`). */
-const RUN_TIME_ARITHMETIC = /\$\{?[A-Za-z_]\w*\}?\s*(?:(?:[-+*\/%&|^]|<<|>>)?=(?!=)|\+\+|--)|(?:\+\+|--)\s*\$/;
-
-/**
- * The words naming a variable `base` sets whose name is only known when the line runs:
- * `read "$v"`, `read -a "$v"`, `mapfile "$v"`, `printf -v "$v"`, `wait -p "$v"`, `getopts o "$v"`,
- * `let "$v=1"`. Such a name may be `PATH`, or any other.
- */
-function runTimeNames(base: string, args: readonly string[]): string[] {
-  const dynamic = (word: string | undefined): word is string => word !== undefined && word.includes('$');
-  switch (base) {
-    case 'read':
-    case 'mapfile':
-    case 'readarray':
-      return givenNames(args, base === 'read' ? READ_VALUED : MAPFILE_VALUED, base === 'read' ? 'a' : '').filter(dynamic);
-    case 'printf':
-    case 'wait': {
-      const letter = base === 'printf' ? 'v' : 'p';
-      return args.flatMap((arg, i) => (arg === `-${letter}` ? [args[i + 1]] : new RegExp(`^-[A-Za-z]*${letter}(.+)$`, 's').exec(arg)?.[1] ?? [])).filter(dynamic);
-    }
-    case 'getopts':
-      return [args[1]].filter(dynamic);
-    case 'let':
-      return args.filter((arg) => RUN_TIME_ARITHMETIC.test(arg));
-    default:
-      return [];
-  }
-}
-
-/** The operands of `read` or `mapfile` (getopt style, `valued` letters taking a value), and the values of the letters in `naming`, which are names. */
-function givenNames(args: readonly string[], valued: string, naming: string): string[] {
-  const names: string[] = [];
-  for (let i = 0; i < args.length; i += 1) {
-    const arg = args[i]!;
-    if (arg === '--') return [...names, ...args.slice(i + 1)];
-    if (!/^-[A-Za-z]/.test(arg)) {
-      names.push(arg);
-      continue;
-    }
-    const at = [...arg.slice(1)].findIndex((c) => valued.includes(c)) + 1;
-    if (at === 0) continue;
-    const value = at < arg.length - 1 ? arg.slice(at + 1) : args[(i += 1)];
-    if (value !== undefined && naming.includes(arg[at]!)) names.push(value);
-  }
-  return names;
+  // A subscript assigning a name held in a variable (`a[$v=1]=2`) sets a name known at run time.
+  const runTime = [...runTimeNames(base, args), ...arithmetic.flatMap(runTimeArithmetic)];
+  return [...names.map((name) => `${name}=`), ...runTime.map((word) => `${word}=`)];
 }

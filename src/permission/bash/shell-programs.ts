@@ -90,7 +90,8 @@ export function scriptArguments(program: string, args: readonly string[]): strin
     const action = args[i];
     return action === undefined || action === '-' ? [] : [action];
   }
-  if (program === 'env') return optionValues(args, /^-[A-Za-z]*S(.*)$/s, /^--split-string(?:=(.*))?$/s);
+  // Letters only known at run time (`env "-$o"`, `o='Srm f'`) may be `-S`: the rest is read as the line.
+  if (program === 'env') return optionValues(args, /^-[A-Za-z]*S(.*)$/s, /^--split-string(?:=(.*))?$/s, /^-[A-Za-z]*(\$.*)$/s);
   if (program === 'mapfile' || program === 'readarray') return optionValues(args, /^-[A-Za-z]*C(.*)$/s);
   return [];
 }

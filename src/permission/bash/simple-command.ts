@@ -5,7 +5,7 @@
  * @module
  */
 import { parse, type ParseEntry } from 'shell-quote';
-import { DECLARERS, evaluatingCommand, holdsCodeText } from './code-in-data.js';
+import { assignsCodeVariable, DECLARERS, evaluatingCommand, holdsCodeText } from './code-in-data.js';
 import { commandShape } from './command-shape.js';
 import { executedWrite } from './writes/executed-writes.js';
 import { innerCommands } from './inner-commands.js';
@@ -52,6 +52,7 @@ function analyseWords(all: readonly Word[], role: PartRole, depth: number, sink:
   for (const word of all) {
     if (word.kind === 'word' && word.glob) sink.note('carries', 'file names from a glob');
     else if (word.kind === 'word' && holdsCodeText(word.text)) sink.note('carries', `a "$(" or backtick in quotes ("${word.text}")`);
+    else if (word.kind === 'word' && assignsCodeVariable(word.text)) sink.note('carries', `a value assigning a variable that makes programs run code ("${word.text}")`);
   }
   let start = 0;
   for (;;) {
@@ -112,8 +113,8 @@ function analyseWords(all: readonly Word[], role: PartRole, depth: number, sink:
   innerCommands({ base, words, plain, depth, suffixes }, sink, analyseWords);
 }
 
-/** Variables set without an assignment word (`read PATH`, `printf -v GIT_DIR`, `${X:=v}`): judged as assignments of values the line does not show. */
-function settings(names: readonly string[], sink: PartSink): void {
+/** Variables set without an assignment word (`read PATH`, `printf -v GIT_DIR`, `${X:=v}`, `(( PATH = 1 ))`): judged as assignments of values the line does not show. */
+export function settings(names: readonly string[], sink: PartSink): void {
   if (names.length === 0) return;
   const changed = codeVariable(names, []);
   if (changed !== undefined) sink.flag(changed);

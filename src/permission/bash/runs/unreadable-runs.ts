@@ -114,7 +114,9 @@ export function codeVariable(assignments: readonly string[], command: readonly s
   // `declare -p "$v"` and `-f` show or name functions: no variable is set.
   const showing = setters.some((word) => /^-[A-Za-z]*[pfF]/.test(word));
   // A name only known when the line runs (`declare "$v"=x`, `export "$v"`, `read "$v"`: see `set-names`) may be PATH.
-  const unknown = [...assignments, ...(showing ? [] : declared)].find((word) => RUN_TIME_NAME.test(word));
+  // So may its options (`declare "-$o" r=PATH`, which `o=n` makes a reference to PATH).
+  const runTimeOptions = command[0] === 'env' ? [] : setters.filter((word) => /^[-+][A-Za-z]*\$/.test(word));
+  const unknown = [...assignments, ...(showing ? [] : declared), ...runTimeOptions].find((word) => RUN_TIME_NAME.test(word));
   if (unknown !== undefined) return `a variable whose name is only known when the line runs ("${unknown.replace(/\+?=.*$/s, '')}"), which may be PATH or any other`;
   // `declare -n r=PATH`: r is a reference, and assigning r sets PATH.
   const references = setters.some((word) => /^-[A-Za-z]*n/.test(word)) ? declared.flatMap((word) => /^[A-Za-z_]\w*=(.+)$/s.exec(word)?.[1] ?? []) : [];

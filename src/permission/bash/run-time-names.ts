@@ -1,0 +1,79 @@
+/**
+ * Variables a line sets whose names are only known when it runs: `read "$v"`, `printf -v "$v"`,
+ * `(( $v = 1 ))`. Such a name may be `PATH`, or any other (`v=PATH; (( $v = 1 )); ls` runs
+ * `./1/ls`). Also which words of `read` and `mapfile` are names at all: `read -p "$msg" answer`
+ * names only `answer`, its prompt is printed, never evaluated.
+ *
+ * @module
+ */
+
+/** Letters of `read` and `mapfile` taking a value that is no name (`read -p "$prompt"`); `read -a NAME` takes a name. */
+const READ_VALUED = 'adinNptu';
+const MAPFILE_VALUED = 'dnOsuCc';
+/** An arithmetic assignment to a name held in a variable (`$v=1`, `${v}+=1`, `$v++`, `--$v`). */
+const RUN_TIME_ARITHMETIC = /(\$\{?[A-Za-z_]\w*\}?)\s*(?:(?:[-+*\/%&|^]|<<|>>)?=(?!=)|\+\+|--)|(?:\+\+|--)\s*(\$\{?[A-Za-z_]\w*\}?)/g;
+
+/** The names held in variables that an arithmetic text assigns (`$v = 1, ${w}--`: `$v`, `${w}`). */
+export function runTimeArithmetic(text: string): string[] {
+  return [...text.matchAll(RUN_TIME_ARITHMETIC)].map((m) => (m[1] ?? m[2])!);
+}
+
+/**
+ * The words naming a variable `base` sets whose name is only known when the line runs:
+ * `read "$v"`, `read -a "$v"`, `read -r"$o"` (`o=aPATH`), `mapfile "$v"`, `printf -v "$v"`,
+ * `printf "-$o"`, `wait -p "$v"`, `getopts o "$v"`, `let "$v=1"`.
+ */
+export function runTimeNames(base: string, args: readonly string[]): string[] {
+  const dynamic = (word: string | undefined): word is string => word !== undefined && word.includes('$');
+  switch (base) {
+    case 'read':
+    case 'mapfile':
+    case 'readarray':
+      return readNames(base, args).filter(dynamic);
+    case 'printf':
+    case 'wait': {
+      const letter = base === 'printf' ? 'v' : 'p';
+      const joined = new RegExp(`^-[A-Za-z]*${letter}(.+)$`, 's');
+      // `printf "-$o" ./bin` with `o=vPATH`: letters known only at run time may be the option.
+      return args.flatMap((arg, i) => (arg === `-${letter}` ? [args[i + 1]] : /^-[A-Za-z]*\$/.test(arg) ? [arg] : joined.exec(arg)?.[1] ?? [])).filter(dynamic);
+    }
+    case 'getopts':
+      return [args[1]].filter(dynamic);
+    case 'let':
+      return args.filter((arg) => runTimeArithmetic(arg).length > 0);
+    default:
+      return [];
+  }
+}
+
+/**
+ * The words of `read`, `mapfile` or `readarray` that are names of variables it sets: its
+ * operands and the value of `read -a`, not the values of its other options (`-p "$msg"`).
+ */
+export function readNames(base: string, args: readonly string[]): string[] {
+  return base === 'read' ? givenNames(args, READ_VALUED, 'a') : givenNames(args, MAPFILE_VALUED, '');
+}
+
+/**
+ * The operands of a builtin parsed getopt style, `valued` letters taking a value, and the
+ * values of the letters in `naming`, which are names. Like bash, options end at the first
+ * operand (`read a -p "$v"` names `-p` and `$v`). An option word whose letters are only known
+ * at run time (`-r"$o"`, which `o=aPATH` makes `-raPATH`) counts as a name.
+ */
+function givenNames(args: readonly string[], valued: string, naming: string): string[] {
+  const names: string[] = [];
+  for (let i = 0; i < args.length; i += 1) {
+    const arg = args[i]!;
+    if (arg === '--') return [...names, ...args.slice(i + 1)];
+    if (!/^-[A-Za-z$]/.test(arg)) return [...names, ...args.slice(i)];
+    const at = [...arg.slice(1)].findIndex((c) => valued.includes(c) || c === '$') + 1;
+    if (at === 0) continue;
+    if (arg[at] === '$') {
+      names.push(arg);
+      continue;
+    }
+    const value = at < arg.length - 1 ? arg.slice(at + 1) : args[(i += 1)];
+    if (value !== undefined && naming.includes(arg[at]!)) names.push(value);
+  }
+  return names;
+}
