@@ -53,7 +53,10 @@ export function refuseFlagsWithoutValue(config: ParseArgsConfig): void {
 
 function withoutValue(name: string, option: FlagConfig, next: string | undefined): string {
   const flag = `--${name}`;
-  const shown = next !== undefined && !option.secret && next.length <= MAX_QUOTED_NAME_CHARS ? next : undefined;
+  // Never quoted: the word after a secret's flag (it may be the secret), nor a flag carrying
+  // its own value (`--model --api-key=sk-...`, from an empty `$MODEL`: the value may be a secret).
+  const quotable = next !== undefined && !option.secret && !next.includes('=') && next.length <= MAX_QUOTED_NAME_CHARS;
+  const shown = quotable ? next : undefined;
   const why =
     next === undefined
       ? 'nothing follows it'

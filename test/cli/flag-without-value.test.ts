@@ -2,7 +2,8 @@
  * A flag that takes a value, followed by nothing or by a word that starts with "-" (which
  * Node reads as another flag, and refuses in three lines of its own): one line of ours, for
  * every command and flag, saying how to give a value that starts with "-". The word is
- * quoted, except after a flag whose value may be a secret.
+ * quoted, except after a flag whose value may be a secret, and but for a flag carrying its own
+ * value (`--model --api-key=sk-...`): the value may be a secret.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
@@ -41,6 +42,17 @@ describe('a flag without its value', () => {
     [['worker', '--demo', '--redis', '-redis://:from-a-vault@host:6379'], '--redis', ', or set RXHARNESS_REDIS_URL instead'],
     [['serve', '--demo', '--redis', '-redis://:from-a-vault@host:6379'], '--redis', ''],
   ])('%j: a secret flag\'s word is not repeated', async (argv, flag, instead) => {
+    const { code, stderr } = await cli(...argv);
+    expect(code).toBe(2);
+    expect(stderr).toBe(`rxharness: ${flag} needs a value, but the word after it ${AFTER}: give it as ${flag} V, one that starts with "-" as ${flag}=-V${instead}\n`);
+    expect(stderr).not.toContain('from-a-vault');
+  });
+
+  it.each([
+    [['run', '--model', '--api-key=sk-from-a-vault', 'hi'], '--model', ''],
+    [['worker', '--prefix', '--redis=redis://user:from-a-vault@127.0.0.1:1', '--demo'], '--prefix', ''],
+    [['serve', '--demo', '--host', '--token=from-a-vault-abcdefghijkl'], '--host', ''],
+  ])('%j: the next flag carrying its own value (an empty variable before it) is not repeated, whatever the flag before it', async (argv, flag, instead) => {
     const { code, stderr } = await cli(...argv);
     expect(code).toBe(2);
     expect(stderr).toBe(`rxharness: ${flag} needs a value, but the word after it ${AFTER}: give it as ${flag} V, one that starts with "-" as ${flag}=-V${instead}\n`);
