@@ -14,7 +14,7 @@ const policy = new PermissionPolicy({ rules: [{ tool: 'bash', action: 'allow', p
 const writeRules = new PermissionPolicy({ rules: [{ tool: 'bash', action: 'allow', pattern: '*' }, { tool: 'write', action: 'deny', pattern: 'src/**' }] });
 
 /** Common values that run nothing and write nothing. */
-const HARMLESS = ['-R', '-FRX', '--mouse', '-i', '-R --squeeze-blank-lines', '-R --no-keypad', '--use-backslash -R', '-Ps[back]k-word$-R', '-j5 --quit-if-one-screen'];
+const HARMLESS = ['-R', '-FRX', '--mouse', '-i', '-R --squeeze-blank-lines', '-R --no-keypad', '--use-backslash -R', '-Ps[back]k-word', '-j5 --quit-if-one-screen'];
 
 /** Values that load a lesskey file (key bindings running a shell, `LESSOPEN`) or run an initial command. */
 const RUNNING = ['-k keys', '-kkeys', '-Rk keys', 'kkeys', 'Rkkeys', '--lesskey-file=keys', '--lesskey-src=keys.src', '--lesskey-s=keys.src', '--lesskey-content=x', '-P x$k keys', '+!rm v', '-R ++!rm v', '-o'];
@@ -33,6 +33,14 @@ describe("less's options in $LESS", () => {
     for (const line of [`LESS='${value}' git log`, `export LESS='${value}'; man ls`, `MORE='${value}' more x`]) {
       expect(policy.evaluate('bash', line).action, line).toBe('allow');
       expect(writeRules.evaluate('bash', line).action, line).toBe('allow');
+    }
+  });
+
+  it('a value holding a $ is unreadable, even a prompt\'s literal one: once quotes are gone, it cannot be told from an expansion ("$X", "$LESS -R") whose value the line does not show', () => {
+    for (const line of [`LESS='-Ps[back]k-word$-R' git log`, 'LESS="$X" less x', 'L=--lesskey-src=k; LESS=$L less x']) {
+      const decision = policy.evaluate('bash', line);
+      expect(decision.action, line).toBe('deny');
+      expect(decision.reason, line).toContain('a change of LESS');
     }
   });
 

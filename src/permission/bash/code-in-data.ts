@@ -91,3 +91,24 @@ export function holdsCodeText(word: string): boolean {
   const text = word.replaceAll(PLACEHOLDER, '');
   return text.includes('$(') || text.includes('`');
 }
+
+/** An assignment whose value a `${…}` with an operator builds (`z=${z^^}=1`, `z=${a/x/PATH}`, `z=${!r}`): read in the raw statement, as the parser drops the braces. */
+const BUILT_BY_EXPANSION = /(?:^|[\s;&|(])[A-Za-z_]\w*(?:\[[^\]]*\])?\+?=[^\s;&|]*\$\{!?[A-Za-z_]\w*(?:\[[^\]]*\])?[\^,:%#/@]/;
+
+/**
+ * Why a simple command builds a variable's value at run time, or `undefined`: `z+==1` appends,
+ * `printf -v z %s=1 PATH` formats. Arithmetic on the same line (`((z))`) then evaluates a text
+ * the line does not show, which may be `PATH=1`.
+ */
+export function buildsValue(base: string, args: readonly string[], assignments: readonly string[]): string | undefined {
+  const appended = [...assignments, ...(DECLARERS.has(base) ? args : [])].find((word) => /^[A-Za-z_]\w*(?:\[[^\]]*\])?\+=/.test(word));
+  if (appended !== undefined) return `a value appended to ("${appended}")`;
+  // A format with `%` or `\` builds text the line does not show (`%s=1 PATH`, `\x50ATH=1`); a plain one is read as a word.
+  if (base === 'printf' && args.some((arg) => /^-v/.test(arg)) && args.some((arg) => /[%\\]/.test(arg))) return 'a value printf builds ("printf -v")';
+  return undefined;
+}
+
+/** Why a statement as written builds a value with a `${…}` operator (`z=${z^^}=1`), or `undefined`; see {@link buildsValue}. */
+export function buildsValueByExpansion(statement: string): string | undefined {
+  return BUILT_BY_EXPANSION.test(statement) ? 'a value built by an expansion ("${...}")' : undefined;
+}

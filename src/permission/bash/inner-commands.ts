@@ -52,7 +52,13 @@ export function innerCommands(command: RunningCommand, sink: PartSink, analyse: 
     if (script !== undefined) sink.line(script, 'variant', depth + 1);
     else if (base === 'script') sink.flag('"script" without -c, which runs a shell reading its input');
   }
-  if (EVALUATORS.has(base)) sink.line(args.join(' '), 'variant', depth + 1);
+  if (EVALUATORS.has(base)) {
+    sink.line(args.join(' '), 'variant', depth + 1);
+    // The value of an expansion is read again as code (`eval "echo $x"` with `x='a; rm y'`); the
+    // quotes that kept `eval 'echo $x'` apart are gone here, so both count.
+    const expanded = args.find((arg) => /[$`]/.test(arg));
+    if (expanded !== undefined) sink.flag(`"${base}" of text with an expansion (${JSON.stringify(expanded)}), whose value is read as commands`);
+  }
   for (const script of scriptArguments(base, args)) sink.line(script, 'variant', depth + 1);
   if ((base === 'alias' && args.length > 0) || (base === 'hash' && args.includes('-p'))) {
     sink.flag(`"${base}", which can run a command under another name`);

@@ -60,7 +60,8 @@ export class LineReader {
       // $((...)) is arithmetic: only the substitutions inside it run commands; what it assigns is judged from its text.
       const scanned = this.nested(inner);
       this.substitutions.push(...scanned.substitutions);
-      this.arithmetic.push(inner.slice(1, -1), ...scanned.arithmetic);
+      this.noteArithmetic(inner.slice(1, -1));
+      this.arithmetic.push(...scanned.arithmetic);
     } else {
       this.substitutions.push(inner);
     }
@@ -134,10 +135,18 @@ export class LineReader {
     for (let i = from; i < this.line.length; i++) {
       if (this.line[i] === '[') depth += 1;
       else if (this.line[i] === ']' && --depth === 0) {
-        this.arithmetic.push(this.line.slice(from, i));
+        this.noteArithmetic(this.line.slice(from, i));
         return;
       }
     }
+  }
+
+  /**
+   * Notes an arithmetic text as bash evaluates it: a line continuation joins (`PA\\<newline>TH`)
+   * and double quotes are dropped (`(( "PATH" = 1 ))` assigns PATH), so names are matched whole.
+   */
+  noteArithmetic(text: string): void {
+    this.arithmetic.push(text.replaceAll('\\\n', '').replaceAll('"', ''));
   }
 
   /** Ends the statement read so far (at an unquoted line break, or the line's end). */

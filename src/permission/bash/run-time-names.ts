@@ -35,7 +35,8 @@ export function runTimeNames(base: string, args: readonly string[]): string[] {
       const letter = base === 'printf' ? 'v' : 'p';
       const joined = new RegExp(`^-[A-Za-z]*${letter}(.+)$`, 's');
       // `printf "-$o" ./bin` with `o=vPATH`: letters known only at run time may be the option.
-      return args.flatMap((arg, i) => (arg === `-${letter}` ? [args[i + 1]] : /^-[A-Za-z]*\$/.test(arg) ? [arg] : joined.exec(arg)?.[1] ?? [])).filter(dynamic);
+      const last = new RegExp(`^-[A-Za-z]*${letter}$`); // `wait -np "$v"`: the value is the next word
+      return args.flatMap((arg, i) => (last.test(arg) ? [args[i + 1]] : /^-[A-Za-z]*\$/.test(arg) ? [arg] : joined.exec(arg)?.[1] ?? [])).filter(dynamic);
     }
     case 'getopts':
       return [args[1]].filter(dynamic);

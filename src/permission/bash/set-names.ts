@@ -11,6 +11,7 @@
  *
  * @module
  */
+import { PLACEHOLDER } from './line-reader.js';
 import { readNames, runTimeArithmetic, runTimeNames } from './run-time-names.js';
 
 /** A variable's name, as bash takes one. */
@@ -18,10 +19,10 @@ const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** A default expansion that assigns (`${NAME:=v}`, `${NAME=v}`; the parser writes `${NAME:=v}` as `$NAME:=v`). */
 const DEFAULT_ASSIGNMENT = /\$\{?([A-Za-z_][A-Za-z0-9_]*):?=/g;
 
-/** An arithmetic assignment (`PATH=1`, `PATH+=1`, `PATH++`, `--PATH`), as `let`, `$((…))`, `((…))` and an array subscript read it. A name is matched whole only: tried inside a long word, it would cost a pass per letter. */
-const ARITHMETIC_ASSIGNMENT = /(?<![A-Za-z0-9_])([A-Za-z_][A-Za-z0-9_]*)\s*(?:(?:[-+*\/%&|^]|<<|>>)?=(?!=)|\+\+|--)|(?:\+\+|--)\s*([A-Za-z_][A-Za-z0-9_]*)/g;
-/** Text bash reads as arithmetic: `$((…))`, `((…))`, `$[…]`, and a subscript `[…]` (`x[PATH=1]=2`, `${a[PATH=1]}`). */
-const ARITHMETIC = /\(\(([\s\S]*?)\)\)|\[([^\]]*)\]/g;
+/** An arithmetic assignment (`PATH=1`, `PATH[0]+=1` (element 0 is PATH itself), `PATH++`, `--PATH`), as `let`, `$((…))`, `((…))` and an array subscript read it. A name is matched whole only: tried inside a long word, it would cost a pass per letter. */
+const ARITHMETIC_ASSIGNMENT = /(?<![A-Za-z0-9_])([A-Za-z_][A-Za-z0-9_]*)(?:\[[^\]]*\])?\s*(?:(?:[-+*\/%&|^]|<<|>>)?=(?!=)|\+\+|--)|(?:\+\+|--)\s*([A-Za-z_][A-Za-z0-9_]*)/g;
+/** Text bash reads as arithmetic: `$((…))`, `((…))`, `$[…]`, and a subscript `[…]` (`x[PATH=1]=2`, `${a[PATH=1]}`, one level nested: `x[PATH[0]=1]=2`). */
+const ARITHMETIC = /\(\(([\s\S]*?)\)\)|\[((?:[^[\]]|\[[^\]]*\])*)\]/g;
 
 /** The names an arithmetic text assigns (`PATH=1, i++`: `PATH`, `i`). */
 export function arithmeticNames(text: string): string[] {
@@ -57,7 +58,8 @@ export function variablesSet(base: string, args: readonly string[], words: reado
     case 'wait':
       // `wait -p NAME` sets NAME to the id of the job that ended.
       args.forEach((arg, i) => {
-        const value = arg === '-p' ? args[i + 1] : /^-[fn]*p./.test(arg) ? arg.slice(arg.indexOf('p') + 1) : undefined;
+        // `-np PATH`: p last in a bundle takes the next word.
+        const value = /^-[fn]*p$/.test(arg) ? args[i + 1] : /^-[fn]*p./.test(arg) ? arg.slice(arg.indexOf('p') + 1) : undefined;
         if (value !== undefined && NAME.test(value)) names.push(value);
       });
       break;
@@ -73,7 +75,9 @@ export function variablesSet(base: string, args: readonly string[], words: reado
     case 'printf':
       args.forEach((arg, i) => {
         const value = arg === '-v' ? args[i + 1] : /^-v./.test(arg) ? arg.slice(2) : undefined;
-        if (value !== undefined && NAME.test(value)) names.push(value);
+        // `printf -v 'PATH[0]'` sets PATH: element 0 of a plain variable is the variable.
+        const name = value?.replace(/\[[^\]]*\]$/, '');
+        if (name !== undefined && NAME.test(name)) names.push(name);
       });
       break;
     case 'for':
@@ -83,5 +87,6 @@ export function variablesSet(base: string, args: readonly string[], words: reado
   }
   // A subscript assigning a name held in a variable (`a[$v=1]=2`) sets a name known at run time.
   const runTime = [...runTimeNames(base, args), ...arithmetic.flatMap(runTimeArithmetic)];
-  return [...names.map((name) => `${name}=`), ...runTime.map((word) => `${word}=`)];
+  // The value is one the line does not show: written as a substitution's, so `read LESS` counts as `LESS=$(…)`.
+  return [...names.map((name) => `${name}=${PLACEHOLDER}`), ...runTime.map((word) => `${word}=`)];
 }

@@ -92,7 +92,9 @@ export function scriptArguments(program: string, args: readonly string[]): strin
   }
   // Letters only known at run time (`env "-$o"`, `o='Srm f'`) may be `-S`: the rest is read as the line.
   if (program === 'env') return optionValues(args, /^-[A-Za-z]*S(.*)$/s, /^--split-string(?:=(.*))?$/s, /^-[A-Za-z]*(\$.*)$/s);
-  if (program === 'mapfile' || program === 'readarray') return optionValues(args, /^-[A-Za-z]*C(.*)$/s);
+  // Bash runs the callback with two more words, the index and the line read (`mapfile -C rm`
+  // runs `rm 0 'line'`): judged with them, `rm *` matches and `eval` has unreadable code.
+  if (program === 'mapfile' || program === 'readarray') return optionValues(args, /^-[A-Za-z]*C(.*)$/s).map((v) => `${v} 0 "$MAPFILE_LINE"`);
   return [];
 }
 

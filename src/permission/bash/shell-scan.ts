@@ -108,7 +108,7 @@ function scan(line: string, budget: ScanBudget): ScannedLine {
     } else if (c === '(' && next === '(' && r.atWordStart() && !r.current.endsWith('(') && budget.looks-- > 0 && arithmeticEnd(line, i) >= 0) {
       // Its words are still judged as commands, in doubt (`((rm f))` is arithmetic to bash); what it assigns is judged from its text.
       arithmetic = arithmeticEnd(line, i);
-      r.arithmetic.push(line.slice(i + 2, arithmetic - 1));
+      r.noteArithmetic(line.slice(i + 2, arithmetic - 1));
       r.current += '((';
       i += 2;
     } else if (c === '(' && next === '(' && budget.looks < 0 && r.atWordStart()) {

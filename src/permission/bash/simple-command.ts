@@ -5,7 +5,7 @@
  * @module
  */
 import { parse, type ParseEntry } from 'shell-quote';
-import { assignsCodeVariable, DECLARERS, evaluatingCommand, holdsCodeText } from './code-in-data.js';
+import { assignsCodeVariable, buildsValue, buildsValueByExpansion, DECLARERS, evaluatingCommand, holdsCodeText } from './code-in-data.js';
 import { commandShape } from './command-shape.js';
 import { executedWrite } from './writes/executed-writes.js';
 import { innerCommands } from './inner-commands.js';
@@ -35,6 +35,8 @@ export function analyseStatement(statement: string, role: PartRole, depth: numbe
     sink.flag('a statement the shell parser cannot read');
     return;
   }
+  const built = buildsValueByExpansion(statement);
+  if (built !== undefined) sink.note('carries', built);
   let words: Word[] = [];
   for (const entry of entries) {
     if (typeof entry === 'string') words.push({ kind: 'word', text: entry, glob: false });
@@ -49,11 +51,6 @@ export function analyseStatement(statement: string, role: PartRole, depth: numbe
 }
 
 function analyseWords(all: readonly Word[], role: PartRole, depth: number, sink: PartSink, suffixes: boolean): void {
-  for (const word of all) {
-    if (word.kind === 'word' && word.glob) sink.note('carries', 'file names from a glob');
-    else if (word.kind === 'word' && holdsCodeText(word.text)) sink.note('carries', `a "$(" or backtick in quotes ("${word.text}")`);
-    else if (word.kind === 'word' && assignsCodeVariable(word.text)) sink.note('carries', `a value assigning a variable that makes programs run code ("${word.text}")`);
-  }
   let start = 0;
   for (;;) {
     const word = all[start];
@@ -63,6 +60,13 @@ function analyseWords(all: readonly Word[], role: PartRole, depth: number, sink:
     else break;
   }
   const first = all[start];
+  // In `[[` a pattern is matched, never expanded to file names (`[[ $b =~ ^f/(.*)$ ]]`).
+  const test = first !== undefined && isPlain(first) && first.text === '[[';
+  for (const word of all) {
+    if (word.kind === 'word' && word.glob && !test) sink.note('carries', 'file names from a glob');
+    else if (word.kind === 'word' && holdsCodeText(word.text)) sink.note('carries', `a "$(" or backtick in quotes ("${word.text}")`);
+    else if (word.kind === 'word' && assignsCodeVariable(word.text)) sink.note('carries', `a value assigning a variable that makes programs run code ("${word.text}")`);
+  }
   if (first === undefined) return;
   if (isPlain(first) && HEADERS.has(first.text)) {
     // `for PATH in ./bin` sets its name as an assignment would.
@@ -80,6 +84,9 @@ function analyseWords(all: readonly Word[], role: PartRole, depth: number, sink:
   settings(variablesSet(basename(plain[0]?.text ?? ''), plain.slice(1).map((w) => w.text), [...plain.map((w) => w.text), ...assignments]), sink);
   const evaluates = evaluatingCommand(basename(plain[0]?.text ?? ''), plain.slice(1).map((w) => w.text), assignments);
   if (evaluates !== undefined) sink.note('evaluates', evaluates);
+  // A value built at run time (`z+==1`, `printf -v z`) may be code where arithmetic evaluates it (`((z))`).
+  const built = buildsValue(basename(plain[0]?.text ?? ''), plain.slice(1).map((w) => w.text), assignments);
+  if (built !== undefined) sink.note('carries', built);
   const writes = commandWrites(basename(plain[0]?.text ?? ''), plain.slice(1), redirectTargets(words), assignments);
   if (writes.unseen !== undefined) sink.flag(writes.unseen);
   const executed = executedWrite(writes);

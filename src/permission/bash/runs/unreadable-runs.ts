@@ -36,10 +36,12 @@ const CODE_VARIABLE = new RegExp(
     'PAGER|MANPAGER|CDPATH|GLOBIGNORE|EDITOR|VISUAL|LESSOPEN|LESSCLOSE|LESSKEY[A-Z_]*|MAKEFILES|SSH_ASKPASS|SUDO_ASKPASS|BROWSER|TAR_OPTIONS|' +
     'npm_config_[A-Za-z_]+|NPM_CONFIG_[A-Z_]+)$',
 );
+/** An expansion or substitution (`$L`, `$(…)`, a backtick) in a value: options only known at run time, which may be any. */
+const RUN_TIME_VALUE = /[$`]/;
 /** Whether less's options (`=-R`, `+=k f`: the text after the name) run a command: `+!cmd`, a lesskey file (see `less-environment`). */
-const lessRuns = (text: string): boolean => lessEnvironment(text.replace(/^\+?=/, '')).runs !== undefined;
+const lessRuns = (text: string): boolean => RUN_TIME_VALUE.test(text) || lessEnvironment(text.replace(/^\+?=/, '')).runs !== undefined;
 /** Whether make's options run a command: `--eval`, a makefile (`-E...`, `-f`), a variable its recipes run (`CC=rm\ x`). */
-const makeRuns = (text: string): boolean => /[Ef]|eval|SHELL|=.*=/.test(text);
+const makeRuns = (text: string): boolean => RUN_TIME_VALUE.test(text) || /[Ef]|eval|SHELL|=.*=/.test(text);
 /**
  * Variables holding a program's options, by whether a value (the text after the name) makes it
  * run a command: less's `+!cmd` or a lesskey file (`LESS='+!rm f'`, `LESS=kkeys`), make's
@@ -119,7 +121,11 @@ export function codeVariable(assignments: readonly string[], command: readonly s
   const unknown = [...assignments, ...(showing ? [] : declared), ...runTimeOptions].find((word) => RUN_TIME_NAME.test(word));
   if (unknown !== undefined) return `a variable whose name is only known when the line runs ("${unknown.replace(/\+?=.*$/s, '')}"), which may be PATH or any other`;
   // `declare -n r=PATH`: r is a reference, and assigning r sets PATH.
-  const references = setters.some((word) => /^-[A-Za-z]*n/.test(word)) ? declared.flatMap((word) => /^[A-Za-z_]\w*=(.+)$/s.exec(word)?.[1] ?? []) : [];
+  const reference = command[0] !== 'export' && setters.some((word) => /^-[A-Za-z]*n/.test(word)); // `export -n` un-exports
+  // `declare -n r; r=PATH; r=1`: the target is set later, by a line that may build it.
+  const unset = reference && !showing ? declared.find((word) => !word.includes('=')) : undefined;
+  if (unset !== undefined) return `a reference whose target is set later ("${command[0]} -n ${unset}"), which may be PATH or any other`;
+  const references = reference ? declared.flatMap((word) => /^[A-Za-z_]\w*=(.+)$/s.exec(word)?.[1] ?? []) : [];
   const referenced = references.find((name) => name.includes('$'));
   if (referenced !== undefined) return `a reference to a variable whose name is only known when the line runs ("${referenced}"), which may be PATH or any other`;
   for (const word of [...assignments, ...setters, ...references.map((name) => `${name}=`)]) {
