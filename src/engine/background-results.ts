@@ -71,7 +71,11 @@ export function inEndOrder(tasks: readonly TaskInfo[]): TaskInfo[] {
  * ```
  */
 export function backgroundResults(tasks: readonly TaskInfo[], maxResultChars: number, dropped?: DroppedResults): string {
-  const { shown, waiting } = splitForPrompt(tasks, maxResultChars);
+  return promptResultsBlock(splitForPrompt(tasks, maxResultChars), maxResultChars, dropped);
+}
+
+/** {@link backgroundResults} of results already split ({@link splitForPrompt}): a caller that needs the split too sorts once. */
+export function promptResultsBlock({ shown, waiting }: PromptResults, maxResultChars: number, dropped?: DroppedResults): string {
   const entries = shown.map(
     (t): TaskResultFields => ({
       description: t.description,

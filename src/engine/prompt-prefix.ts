@@ -1,6 +1,6 @@
 import type { PromptPrefix } from '../agent/agent-scope.js';
 import type { TaskTracker } from '../delegation/task-tracker.js';
-import { backgroundResults, inEndOrder, splitForPrompt } from './background-results.js';
+import { inEndOrder, promptResultsBlock, splitForPrompt } from './background-results.js';
 
 /** What a prompt's prefix needs of the tracker: its conversation's waiting results and note. */
 export type WaitingResults = Pick<TaskTracker, 'takeUndelivered' | 'takeDropped' | 'putBack'>;
@@ -20,9 +20,11 @@ export type WaitingResults = Pick<TaskTracker, 'takeUndelivered' | 'takeDropped'
 export function backgroundPrefix(tasks: WaitingResults, sessionId: string, maxResultChars: number): PromptPrefix {
   const finished = tasks.takeUndelivered(sessionId);
   const dropped = tasks.takeDropped(sessionId);
-  const { shown, waiting } = splitForPrompt(finished, maxResultChars);
+  const split = splitForPrompt(finished, maxResultChars);
+  const { shown, waiting } = split;
   if (waiting.length > 0) tasks.putBack(sessionId, waiting, undefined);
-  const text = finished.length || dropped ? backgroundResults(finished, maxResultChars, dropped) : '';
+  // The split is the block's too: the results are sorted once a prompt.
+  const text = finished.length || dropped ? promptResultsBlock(split, maxResultChars, dropped) : '';
   // The older ones (taken again) before the shown: the sort keeps that order for results that
   // ended in the same millisecond.
   const unsaved = (): void => tasks.putBack(sessionId, inEndOrder([...tasks.takeUndelivered(sessionId), ...shown]), dropped);
