@@ -24,7 +24,8 @@ const UNKNOWN_WINDOW = 32_768;
  * agent's summariser; the store replaces the session (keeping the transcript in its
  * archive). The session is claimed meanwhile, like a run's: a session in use is refused with
  * `SessionBusyError`. Resolves to the `Compaction` event it would stream (`runId` names this
- * compaction); nothing changes for a session with nothing to compact (its counts are 0).
+ * compaction); nothing changes for a session with nothing to compact, nor for one that fits
+ * as it is when no summary could be written (its counts are 0, `summaryError` says why).
  * It is sized as a run's compaction is (`requestSizing`): the window less the system prompt,
  * the tool schemas and the room for the answer, and its token counts are the whole request's.
  * `signal` stops it (its summary request too) before the session is replaced.
@@ -51,13 +52,15 @@ export async function compactStoredSession(agent: AgentScope, sessionId: string,
         defaultIfEmpty(undefined),
       ),
     );
-    if (outcome) await replace(sessionId, outcome.messages);
+    // A compaction that changed nothing (no summary could be written, and the session fits as it is) only reports why.
+    const changed = outcome !== undefined && (outcome.prunedToolResults > 0 || outcome.summarisedMessages > 0);
+    if (changed) await replace(sessionId, outcome.messages);
     const tokens = (outcome?.tokensBefore ?? estimateTokens(history)) + requestFixed;
     return {
       type: 'Compaction', runId: run.runId, agentName: agent.name, sessionId, reason: 'manual', contextWindow: window,
       tokensBefore: tokens, tokensAfter: outcome === undefined ? tokens : outcome.tokensAfter + requestFixed,
       prunedToolResults: outcome?.prunedToolResults ?? 0, summarisedMessages: outcome?.summarisedMessages ?? 0,
-      ...(outcome?.summaryError === undefined ? {} : { summaryError: outcome.summaryError }), archived: outcome !== undefined,
+      ...(outcome?.summaryError === undefined ? {} : { summaryError: outcome.summaryError }), archived: changed,
     };
   });
 }

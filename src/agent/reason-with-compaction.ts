@@ -21,8 +21,8 @@ import type { RunScope } from './run-scope.js';
  * server's tokens), is
  * compacted again and sent once more: the step then starts again (`Compaction`,
  * `ContextSize`, `ReasonStart`). A second refusal fails the step with an error saying so; so
- * does the first at once when it names the window and no compaction can change the request
- * (the same request would only be refused again).
+ * does the first at once when the compaction changed nothing (the same request would only be
+ * refused again).
  * The events go to the run's `output`; the model's answer is the one value.
  *
  * The request's estimate is counted once a step, for both the check whether it fits and its
@@ -101,11 +101,12 @@ export function reasonWithCompaction$(scope: RunScope, step: number, lastStep: b
       // the server's tokens as its last usage counted them, the unit of a window it names.
       const refused = tokens * tokenRatio(scope.agent.model);
       learnContextWindow(scope.agent.model, exceeded.window ?? Math.floor(refused * 0.9));
-      // A refusal that names the window, and a compaction that could not change the request (the
-      // futility rules of `compactMessages$`): the same request would be refused the same way,
-      // so the turn ends now rather than ask an honest server twice. (A window the server says
-      // larger than it takes is not this: the named one is smaller, and the compaction acts.)
-      const hopeless = exceeded.window === undefined ? undefined : () => stillTooLong(scope, lastStep, error, false);
+      // A compaction that could not change the request (the futility rules of
+      // `compactMessages$`, or nothing left to prune or summarise): the same bytes would be
+      // refused the same way, whether or not the refusal named the window, so the turn ends now
+      // rather than ask the server twice. (A window the server says larger than it takes is not
+      // this: the one it names or that its refusal teaches is smaller, and the compaction acts.)
+      const hopeless = (): unknown => stillTooLong(scope, lastStep, error, false);
       attempt('context-exceeded', (again) => out.error(contextExceeded(again) ? stillTooLong(scope, lastStep, again, true) : again), hopeless);
     });
     return () => part?.unsubscribe();

@@ -295,7 +295,7 @@ export interface CompactionEvent extends EventBase {
   readonly prunedToolResults: number;
   /** The oldest messages a summary replaced (0: none were summarised). */
   readonly summarisedMessages: number;
-  /** Why the summary kept is not the model's: none could be written (a note took its place), or its middle was cut to fit. */
+  /** Why the summary kept is not the model's: none could be written (the old turns were kept when they fit, else a note took their place), or its middle was cut to fit. */
   readonly summaryError?: string;
   /** True when the store kept the full transcript apart and saved the compacted session; false when only this run's request was compacted. */
   readonly archived: boolean;

@@ -1,7 +1,8 @@
 /**
  * Shared pieces of the compaction tests (test/session/compaction/): a tool with about 3 KB of
- * output, a stored history of such turns, a fake server handler playing a model that calls it
- * once per turn and answers, and the summariser.
+ * output, a stored history of such turns, one of long chat without tools, a fake server
+ * handler playing a model that calls the tool once per turn and answers, and the summariser.
+ * (The fixture of a summariser on a server of its own: summariser-fixture.ts.)
  *
  * @module
  */
@@ -26,6 +27,14 @@ export function pagedHistory(turns = 6): ChatMessage[] {
     { role: 'assistant', content: null, tool_calls: [{ id: `c${i}`, type: 'function', function: { name: 'fetch_page', arguments: '{}' } }] },
     { role: 'tool', tool_call_id: `c${i}`, content: pageText(`topic ${i + 1}`) },
     { role: 'assistant', content: `answer ${i + 1}` },
+  ]).flat();
+}
+
+/** `turns` turns of long chat, no tools (some 800 tokens each): pruning frees nothing, only a summary does. */
+export function chatHistory(turns: number): ChatMessage[] {
+  return Array.from({ length: turns }, (_, i): ChatMessage[] => [
+    { role: 'user', content: `Tell me about topic ${i + 1}` },
+    { role: 'assistant', content: `topic ${i + 1}: ${'the quick brown fox jumps over the lazy dog. '.repeat(70)}` },
   ]).flat();
 }
 

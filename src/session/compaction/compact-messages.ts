@@ -40,10 +40,11 @@ function withinLimit(summary: string, maxTokens: number): { text: string; cutBy?
  * that cannot make the request fit does nothing (but for `manual`): neither pruning nor a
  * summary when the system prompt and tool schemas alone fill the window, or when the part a
  * summary must keep does not fit beside them (pruned as it would be, so no prune fits either).
- * Emits `undefined` when nothing was done; a summary that fails is replaced by a note
- * saying so, and one longer than asked is cut to its limit (either way the outcome's
- * `summaryError` says why): a compaction itself never fails, and a stored summary never
- * outgrows its share of the target.
+ * Emits `undefined` when nothing was done; when a summary fails, the old turns are kept if
+ * the session fits the room with them (pruned, and changed from a refused request), else a
+ * note saying so replaces them; a summary longer than asked is cut to its limit (either way
+ * the outcome's `summaryError` says why): a compaction itself never fails, and a stored
+ * summary never outgrows its share of the target.
  */
 export function compactMessages$(input: CompactionInput): Observable<CompactionOutcome | undefined> {
   const { messages, reason } = input;
@@ -88,6 +89,12 @@ export function compactMessages$(input: CompactionInput): Observable<CompactionO
     }),
     catchError((error: unknown) => {
       const why = errorMessage(error);
+      // No summary: the old turns stay when the request fits with them (pruned), since a note
+      // would take them from the model for nothing; they go only when keeping them overflows
+      // the window for sure, or would resend the very request a server refused.
+      if (estimateTokens(pruned) <= room && (manual || prunedCount > 0)) {
+        return of(outcome(pruned, 0, `${why} (the earlier messages were kept: they fit the context window without a summary)`));
+      }
       return of(outcome(withSummary(pruned, cut, `(No summary could be written: ${why}. The earlier messages are in the archived transcript.)`), cut, why));
     }),
   );

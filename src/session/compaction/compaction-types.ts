@@ -33,7 +33,7 @@ export interface CompactionInput {
   readonly reason: CompactionReason;
   /**
    * Writes the summary of `head` in at most `maxTokens`; errors when it cannot (the
-   * compaction then keeps a plain note instead, and says why).
+   * compaction then keeps the old messages if they fit, else a plain note, and says why).
    */
   readonly summarise: (head: readonly ChatMessage[], maxTokens: number) => Observable<WrittenSummary>;
 }
@@ -59,8 +59,9 @@ export interface CompactionOutcome {
   /** How many of the oldest messages a summary replaced (0: none). */
   readonly summarisedMessages: number;
   /**
-   * Why the summary kept is not the one written: none could be written (a plain note
-   * replaced those messages instead), or it was longer than asked (it was cut to its limit).
+   * Why the summary kept is not the one written: none could be written (the old messages were
+   * kept when the session fits with them, else a plain note replaced them), or it was longer
+   * than asked (it was cut to its limit).
    */
   readonly summaryError?: string;
 }

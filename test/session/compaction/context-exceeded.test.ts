@@ -60,6 +60,17 @@ describe('a request the server refuses as too long', () => {
     expect(error).toContain('exceeds the available context size (4096 tokens)');
     expect(server.requests.filter((r) => !isSummaryRequest(r))).toHaveLength(2); // retried once, not more
   });
+
+  it('is not sent again when it names no window and compaction changes nothing: the turn ends at once, saying why', async () => {
+    // Older llama.cpp names no window; a lone prompt has nothing to prune or summarise, so a resend would be the same bytes.
+    server = await FakeOpenAIServer.start({ handler: () => ({ status: 400, errorMessage: 'the request exceeds the available context size, try increasing it' }) });
+    const sessions = new MemorySessionStore();
+    const events: AgentEvent[] = await collect(new ReActAgent({ model: openAIModelFor(server), sessions }).stream(`Read this: ${'x'.repeat(40_000)}`, { sessionId: 's' }));
+    expect(events.filter((e) => e.type === 'RunEnd')).toEqual([events.at(-1)]);
+    expect(events.at(-1)).toMatchObject({ type: 'RunEnd', abnormal: true, error: expect.stringMatching(/cannot make it fit, so it was not sent again .*exceeds the available context size/) });
+    expect(events.some((e) => e.type === 'Compaction')).toBe(false);
+    expect(server.requests.map((r) => r.status)).toEqual([400]); // asked once, not twice
+  });
 });
 
 describe('contextExceeded reads the servers\' words', () => {

@@ -8,23 +8,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ReActAgent } from '../../../src/agent/react-agent.js';
 import type { AgentEvent, RunEndEvent } from '../../../src/events/agent-event.js';
-import type { ChatMessage } from '../../../src/model/chat-message.js';
 import { MemorySessionStore } from '../../../src/session/memory-session-store.js';
 import type { Tool } from '../../../src/tools/tool.js';
 import { collect } from '../../support/collect-events.js';
-import { alternationProblems, isSummaryRequest } from '../../support/compaction-kit.js';
+import { alternationProblems, chatHistory, isSummaryRequest } from '../../support/compaction-kit.js';
 import { conversationProblems } from '../../support/conversation.js';
 import { FakeOpenAIServer, type FakeHandler } from '../../support/fake-openai-server.js';
 import { openAIModelFor } from '../../support/openai-model.js';
 import { TEXT_PARAMETERS } from '../../support/test-tools.js';
-
-/** `turns` turns of long chat (some 800 tokens each). */
-function chatHistory(turns: number): ChatMessage[] {
-  return Array.from({ length: turns }, (_, i): ChatMessage[] => [
-    { role: 'user', content: `Tell me about topic ${i + 1}` },
-    { role: 'assistant', content: `topic ${i + 1}: ${'the quick brown fox jumps over the lazy dog. '.repeat(70)}` },
-  ]).flat();
-}
 
 const servers: FakeOpenAIServer[] = [];
 afterEach(async () => {

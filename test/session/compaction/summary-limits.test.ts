@@ -7,21 +7,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { summaryStreamLimit } from '../../../src/agent/compaction-summary.js';
 import { ReActAgent } from '../../../src/agent/react-agent.js';
 import type { AgentEvent, CompactionEvent } from '../../../src/events/agent-event.js';
-import type { ChatMessage } from '../../../src/model/chat-message.js';
 import { CHARS_PER_TOKEN } from '../../../src/model/estimate-tokens.js';
 import { MemorySessionStore } from '../../../src/session/memory-session-store.js';
 import { collect } from '../../support/collect-events.js';
-import { alternationProblems, isSummaryRequest } from '../../support/compaction-kit.js';
+import { alternationProblems, chatHistory, isSummaryRequest } from '../../support/compaction-kit.js';
 import { FakeOpenAIServer, type FakeReply } from '../../support/fake-openai-server.js';
 import { openAIModelFor } from '../../support/openai-model.js';
-
-/** `turns` turns of long chat, no tools: pruning cannot help, only a summary (some 8,000 tokens for ten). */
-function chatHistory(turns: number): ChatMessage[] {
-  return Array.from({ length: turns }, (_, i): ChatMessage[] => [
-    { role: 'user', content: `Tell me about topic ${i + 1}` },
-    { role: 'assistant', content: `topic ${i + 1}: ${'the quick brown fox jumps over the lazy dog. '.repeat(70)}` },
-  ]).flat();
-}
 
 const servers: FakeOpenAIServer[] = [];
 afterEach(async () => {

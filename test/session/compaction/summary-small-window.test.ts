@@ -6,59 +6,44 @@
  * compaction. A summariser whose window cannot hold even its own instructions, a little
  * conversation and a short summary is not asked at all: the compaction says why.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { HarnessEngine } from '../../../src/engine/harness-engine.js';
+import { describe, expect, it } from 'vitest';
 import type { AgentEvent, CompactionEvent, RunEndEvent } from '../../../src/events/agent-event.js';
-import type { ChatMessage } from '../../../src/model/chat-message.js';
-import { MemorySessionStore } from '../../../src/session/memory-session-store.js';
-import { defineAgent } from '../../../src/subagent/define-agent.js';
+import type { MemorySessionStore } from '../../../src/session/memory-session-store.js';
 import { collect } from '../../support/collect-events.js';
-import { alternationProblems } from '../../support/compaction-kit.js';
-import { estimateUsage, FakeOpenAIServer, type RecordedRequest } from '../../support/fake-openai-server.js';
-import { openAIModelFor } from '../../support/openai-model.js';
-import { makeWorkspace, type TestWorkspace } from '../../support/tool-context.js';
+import { alternationProblems, chatHistory, pagedHistory } from '../../support/compaction-kit.js';
+import { estimateUsage, type FakeOpenAIServer, type RecordedRequest } from '../../support/fake-openai-server.js';
+import { summariserFixturePerTest } from '../../support/summariser-fixture.js';
 
 const SMALL_WINDOW = 1_024;
 
-/** `turns` turns of long chat (some 800 tokens each): pruning frees nothing, only a summary does. */
-function chatHistory(turns: number): ChatMessage[] {
-  return Array.from({ length: turns }, (_, i): ChatMessage[] => [
-    { role: 'user', content: `Tell me about topic ${i + 1}` },
-    { role: 'assistant', content: `topic ${i + 1}: ${'the quick brown fox jumps over the lazy dog. '.repeat(70)}` },
-  ]).flat();
-}
+/** Some 950 tokens of instructions: no transcript and summary fit beside them in 1,024. */
+const HOPELESS_PROMPT = `You summarise a conversation. ${'Keep every name, path and number. '.repeat(110)}`;
 
 /** The prompt's tokens and the answer's room together, as vLLM counts a request against its window. */
 function requested(r: RecordedRequest): number {
   return estimateUsage(r.body, {}).prompt_tokens + Number(r.body.max_tokens ?? 0);
 }
 
-const servers: FakeOpenAIServer[] = [];
-let workspace: TestWorkspace | undefined;
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-  await workspace?.cleanup();
-  workspace = undefined;
-});
+const startFixture = summariserFixturePerTest();
 
-/** A run on a 16K model whose `compaction` agent (prompt `systemPrompt`) writes on a 1K one; the small server's chat requests. */
-async function compactWithSmallSummariser(systemPrompt: string): Promise<{ events: AgentEvent[]; small: FakeOpenAIServer; sessions: MemorySessionStore }> {
-  const run = await FakeOpenAIServer.start({ contextSize: 16_384, handler: () => ({ text: 'the answer' }) });
+/**
+ * A run on a 16K model whose `compaction` agent (prompt `systemPrompt`) writes on a 1K one, of
+ * a session of `history`: its events, the small server (its chat requests) and the store.
+ */
+async function compactWithSmallSummariser(systemPrompt: string, history = chatHistory(18)): Promise<{ events: AgentEvent[]; small: FakeOpenAIServer; sessions: MemorySessionStore }> {
   // vLLM's refusal: the prompt and max_tokens together may not exceed the window.
-  const small = await FakeOpenAIServer.start({
-    contextSize: SMALL_WINDOW,
-    handler: (r) => {
-      const total = requested(r);
-      if (total <= SMALL_WINDOW) return { text: 'SMALL SUMMARY' };
-      return { status: 400, errorMessage: `This model's maximum context length is ${SMALL_WINDOW} tokens. However, you requested ${total} tokens. Please reduce the length of the messages or completion.` };
+  const { small, engine, sessions } = await startFixture({
+    systemPrompt,
+    summariser: {
+      contextSize: SMALL_WINDOW,
+      handler: (r) => {
+        const total = requested(r);
+        if (total <= SMALL_WINDOW) return { text: 'SMALL SUMMARY' };
+        return { status: 400, errorMessage: `This model's maximum context length is ${SMALL_WINDOW} tokens. However, you requested ${total} tokens. Please reduce the length of the messages or completion.` };
+      },
     },
   });
-  servers.push(run, small);
-  workspace = await makeWorkspace();
-  const sessions = new MemorySessionStore();
-  sessions.append('s', chatHistory(18));
-  const engine = new HarnessEngine({ model: openAIModelFor(run), models: { small: openAIModelFor(small, { model: 'small-model' }) }, workspace: workspace.dir, homeDir: workspace.dir, sessions });
-  engine.agents.add(defineAgent({ name: 'compaction', description: 'Summarises.', systemPrompt, model: 'small', override: true }));
+  sessions.append('s', history);
   const events: AgentEvent[] = await collect(engine.stream('And topic 19?', { sessionId: 's' }));
   return { events, small, sessions };
 }
@@ -80,11 +65,44 @@ describe('a summariser of a 1,024-token window', () => {
   });
 
   it('is not sent a request when its instructions leave no room for a summary, and the compaction says why', async () => {
-    // Some 950 tokens of instructions: no transcript and summary fit beside them in 1,024.
-    const { events, small } = await compactWithSmallSummariser(`You summarise a conversation. ${'Keep every name, path and number. '.repeat(110)}`);
+    const { events, small, sessions } = await compactWithSmallSummariser(HOPELESS_PROMPT);
     expect(events.at(-1) as RunEndEvent).toMatchObject({ abnormal: false, text: 'the answer' });
     const compaction = events.find((e): e is CompactionEvent => e.type === 'Compaction');
     expect(compaction!.summaryError).toMatch(/model "small-model" cannot write a summary: its context window \(about \d+ tokens\) holds its instructions .* no summary request was sent/);
     expect(small.requests.filter((r) => r.body.messages !== undefined)).toEqual([]);
+    // Long chat, nothing to prune: kept, the old turns would overflow the window, so a note stands in for them.
+    expect(compaction!.summarisedMessages).toBeGreaterThan(0);
+    expect(sessions.load('s')[0]).toMatchObject({ role: 'user', content: expect.stringContaining('No summary could be written: model "small-model" cannot write a summary') });
+    expect(alternationProblems(sessions.load('s'))).toEqual([]);
+  });
+
+  it('that cannot write one leaves the old turns whole when, their tool outputs pruned, they fit the window', async () => {
+    // Five turns of 3 KB pages, then nine of long chat (some 11,000 tokens): over the room the
+    // 16K window leaves beside the tools and the answer; the pages pruned, some 7,300, which
+    // fit, though over the compaction's target (so a summary is tried).
+    const history = [...pagedHistory(5), ...chatHistory(9)];
+    const { events, small, sessions } = await compactWithSmallSummariser(HOPELESS_PROMPT, history);
+    expect(events.at(-1) as RunEndEvent).toMatchObject({ abnormal: false, text: 'the answer' });
+    const compaction = events.find((e): e is CompactionEvent => e.type === 'Compaction');
+    expect(compaction).toMatchObject({ prunedToolResults: 5, summarisedMessages: 0 });
+    expect(compaction!.summaryError).toMatch(/cannot write a summary: .* no summary request was sent.*\(the earlier messages were kept: they fit the context window without a summary\)/);
+    expect(compaction!.tokensAfter).toBeLessThanOrEqual(16_384);
+    expect(small.requests.filter((r) => r.body.messages !== undefined)).toEqual([]);
+    // Every turn is still there: the chat word for word, the pages pruned to a note.
+    const stored = sessions.load('s');
+    expect(JSON.stringify(stored)).not.toContain('No summary could be written');
+    expect(stored.slice(20, 38)).toEqual(chatHistory(9));
+    expect(stored.filter((m) => m.role === 'user').map((m) => m.content).slice(0, 14)).toEqual(history.filter((m) => m.role === 'user').map((m) => m.content));
+    expect(alternationProblems(stored)).toEqual([]);
+  });
+
+  it('that cannot write one, asked to compact a session that fits (engine.compact), leaves it as it was and says why', async () => {
+    const { small, engine, sessions } = await startFixture({ systemPrompt: HOPELESS_PROMPT, summariser: { contextSize: SMALL_WINDOW, handler: () => ({ text: 'SMALL SUMMARY' }) } });
+    sessions.append('s', chatHistory(6));
+    const event = await engine.compact('s');
+    expect(event).toMatchObject({ reason: 'manual', prunedToolResults: 0, summarisedMessages: 0, archived: false });
+    expect(event.summaryError).toMatch(/cannot write a summary: .*\(the earlier messages were kept: they fit the context window without a summary\)/);
+    expect(small.requests.filter((r) => r.body.messages !== undefined)).toEqual([]);
+    expect(sessions.load('s')).toEqual(chatHistory(6));
   });
 });
