@@ -1,4 +1,5 @@
 import type { TokenUsage } from './chat-model.js';
+import { CHARS_PER_TOKEN } from './estimate-tokens.js';
 
 /** What a response had brought when it failed. */
 export interface PartialReply {
@@ -7,8 +8,30 @@ export interface PartialReply {
    * itself for a whole JSON completion (its structure included: it was not understood).
    */
   readonly chars: number;
-  /** The usage the server sent before the failure (some send it with every chunk): what it billed. */
+  /**
+   * The usage the server sent before the failure (some send it with every chunk): what it
+   * billed, plus an estimate of what was read after it (see {@link usageWithLater}).
+   */
   readonly usage?: TokenUsage;
+}
+
+/**
+ * The usage a reply that failed is charged: the last `usage` its server sent, plus
+ * `laterChars` (the characters of text, reasoning and tool-call arguments read after the
+ * event that carried it, which it does not count yet) at `CHARS_PER_TOKEN` a completion
+ * token. A server that sends usage with every chunk and then breaks off is charged what
+ * it streamed to the end, each delta once. A usage that counts nothing (zeros) is no count,
+ * and stays as it is: the charge is then the estimate of the prompt and of all that was read.
+ *
+ * @example
+ * ```ts
+ * usageWithLater({ promptTokens: 100, completionTokens: 5, totalTokens: 105 }, 40); // completion 15, total 115
+ * ```
+ */
+export function usageWithLater(usage: TokenUsage | undefined, laterChars: number | undefined): TokenUsage | undefined {
+  if (usage === undefined || !laterChars || Math.max(usage.totalTokens, usage.promptTokens + usage.completionTokens) <= 0) return usage;
+  const later = Math.ceil(laterChars / CHARS_PER_TOKEN);
+  return { ...usage, completionTokens: usage.completionTokens + later, totalTokens: usage.totalTokens + later };
 }
 
 /**

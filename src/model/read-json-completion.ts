@@ -8,7 +8,7 @@ import { argumentsText } from './arguments-text.js';
 import { nodeBodyOf } from './node-http-response.js';
 import { readBodyText } from './read-body-text.js';
 import { jsonTooLarge, type ReplyLimit } from './reply-limit.js';
-import type { StreamProgress } from './read-sse.js';
+import type { StreamProgress } from './stream-progress.js';
 
 /** A whole `chat.completion` as odd servers may send it: every field may be missing. */
 interface WireCompletion {

@@ -3,11 +3,13 @@ import type { ModelChunk } from './chat-model.js';
 import { watchIdle, type IdleCause } from './idle-watchdog.js';
 import { ModelError } from './model-error.js';
 import { nodeBodyOf } from './node-http-response.js';
-import { markPartialReply } from './partial-reply.js';
+import { markPartialReply, usageWithLater } from './partial-reply.js';
 import { readJsonCompletion } from './read-json-completion.js';
-import { chunks, readSse, type StreamProgress } from './read-sse.js';
+import { readSse } from './read-sse.js';
 import type { ReplyLimit } from './reply-limit.js';
 import type { RequestCancel } from './request-cancel.js';
+import { chunks } from './sse-failures.js';
+import { keepAliveNames, type StreamProgress } from './stream-progress.js';
 import { toModelError } from './to-model-error.js';
 
 /** What {@link readResponse} needs besides the response. */
@@ -42,7 +44,8 @@ const JSON_TYPE = /\bjson\b/i;
  * JSON completion from a server that ignored `stream: true`. From the headers on, a silence
  * longer than `timeoutMs` aborts the exchange and errors with a `ModelError` saying so (each
  * read of a JSON body breaks a silence, as an event of a stream does), and so do keep-alives
- * alone (comments, events that bring nothing of the reply) for {@link KEEP_ALIVE_LIMITS} times
+ * alone (comments, events that bring nothing of the reply, `event:`/`id:`/`retry:` lines and
+ * blank lines) for {@link KEEP_ALIVE_LIMITS} times
  * `timeoutMs`; so does a stream cut before its end, and a reply larger than `context.limit`
  * allows. Errors after an abort by the subscriber are dropped.
  */
@@ -59,10 +62,22 @@ export function readResponse(response: Response, context: ReadContext): Observab
       out.error(error);
       return undefined;
     }
-    const progress: StreamProgress = { received: 0, events: 0, keepAlives: 0 };
+    const progress: StreamProgress = { received: 0, events: 0, keepAlives: 0, keepAliveKinds: 0 };
     let idle: IdleCause | undefined;
     // Keep-alives show the server alive, but hold a reply that brings nothing else only so long.
-    const news = { news: () => progress.received, limitMs: KEEP_ALIVE_LIMITS * timeoutMs };
+    // The kinds seen are forgotten at each piece of the reply (noticed here, off the hot path):
+    // the message then names what came since the last one.
+    let known = 0;
+    const news = {
+      news: (): number => {
+        if (progress.received !== known) {
+          known = progress.received;
+          progress.keepAliveKinds = 0;
+        }
+        return known;
+      },
+      limitMs: KEEP_ALIVE_LIMITS * timeoutMs,
+    };
     const activity = (): number => progress.received + progress.keepAlives;
     const watchdog = watchIdle(activity, timeoutMs, context.scheduler, (cause) => {
       idle = cause;
@@ -83,7 +98,7 @@ export function readResponse(response: Response, context: ReadContext): Observab
         watchdog.unsubscribe();
         // The response began: what it brought is noted with its error, for the token budget to charge.
         const failed = (e: ModelError): void => {
-          markPartialReply(e, { chars: progress.chars ?? 0, usage: progress.usage });
+          markPartialReply(e, { chars: progress.chars ?? 0, usage: usageWithLater(progress.usage, progress.charsAfterUsage) });
           out.error(e);
         };
         if (idle) failed(new ModelError(`model "${model}": ${idleMessage(idle, timeoutMs, progress, json)}`, { cause: error }));
@@ -98,6 +113,6 @@ export function readResponse(response: Response, context: ReadContext): Observab
 function idleMessage(cause: IdleCause, timeoutMs: number, progress: StreamProgress, json: boolean): string {
   const after = json ? `${progress.chars ?? 0} characters of a JSON completion` : chunks(progress.events);
   if (cause === 'silence') return `the server sent nothing for ${timeoutMs} ms (timeoutMs) after ${after}: the ${json ? 'response' : 'stream'} was abandoned`;
-  const what = 'keep-alives (comments, chunks without text, reasoning or tool calls, or lines that are not SSE)';
+  const what = `keep-alives (${keepAliveNames(progress.keepAliveKinds)})`;
   return `the server sent only ${what} for ${KEEP_ALIVE_LIMITS * timeoutMs} ms (${KEEP_ALIVE_LIMITS} x timeoutMs) after ${after}: the stream was abandoned`;
 }

@@ -6,6 +6,13 @@ export interface SseDataHandlers {
   onComment(): void;
   /** A line that is no SSE field (`data`, `event`, `id`, `retry`): what a body that is not SSE shows first. */
   onOddLine(line: string): void;
+  /**
+   * A line that brings no data and is none of the above: an `event`, `id` or `retry` field, or
+   * a blank line that ends no event and follows no other line (a bare line end; the blank
+   * line after a comment or a field only ends what was reported). Bytes of a live server all
+   * the same: a keep-alive to a reader that watches for silence.
+   */
+  onNoData(): void;
 }
 
 /**
@@ -13,13 +20,13 @@ export interface SseDataHandlers {
  * model stream's hot path (tens of thousands of events a run), where a general parser's
  * per-line work shows. Follows the WHATWG rules for what it reports: lines end at LF, CR or
  * CRLF (a CRLF split across chunks too), `field: value` loses one space, an event is dispatched at a blank line when it had a `data` line, an event the
- * stream ends inside is dropped. `event`, `id` and `retry` are read past: a chat stream
- * needs only the data. (The browser client, which needs ids for resume, uses
+ * stream ends inside is dropped. `event`, `id` and `retry` are reported as lines without data
+ * (`onNoData`), their values dropped: a chat stream needs only the data. (The browser client, which needs ids for resume, uses
  * `eventsource-parser`; a property test holds this parser to it.)
  *
  * @example
  * ```ts
- * const parser = new SseDataParser({ onData: (d) => console.log(JSON.parse(d)), onComment() {}, onOddLine() {} });
+ * const parser = new SseDataParser({ onData: (d) => console.log(JSON.parse(d)), onComment() {}, onOddLine() {}, onNoData() {} });
  * parser.feed('data: {"a":1}\n\ndata: {"a"');
  * parser.feed(':2}\n\n'); // logs { a: 1 }, then { a: 2 }
  * ```
@@ -28,6 +35,8 @@ export class SseDataParser {
   #rest = '';
   #data: string | undefined;
   #restEndsInCR = false;
+  /** Whether a line other than a blank one came since the last blank line (then the next blank line only ends it). */
+  #inBlock = false;
 
   constructor(private readonly handlers: SseDataHandlers) {}
 
@@ -87,14 +96,19 @@ export class SseDataParser {
 
   #line(text: string, start: number, end: number): void {
     if (start === end) {
-      // A blank line ends the event.
+      // A blank line ends the event; one that ends nothing (a bare line end) is reported alone.
       const data = this.#data;
       this.#data = undefined;
       if (data !== undefined) this.handlers.onData(data);
+      else if (!this.#inBlock) this.handlers.onNoData();
+      this.#inBlock = false;
       return;
     }
     const first = text.charCodeAt(start);
-    if (first === 58 /* : */) return this.handlers.onComment();
+    if (first === 58 /* : */) {
+      this.#inBlock = true;
+      return this.handlers.onComment();
+    }
     // The common case, `data: <json>`, without building a field name.
     if (first === 100 /* d */ && text.startsWith('data:', start)) {
       const from = text.charCodeAt(start + 5) === 32 ? start + 6 : start + 5;
@@ -102,13 +116,16 @@ export class SseDataParser {
       this.#data = this.#data === undefined ? value : `${this.#data}\n${value}`;
       return;
     }
+    this.#inBlock = true;
     const line = text.slice(start, end);
     const colon = line.indexOf(':');
     const field = colon === -1 ? line : line.slice(0, colon);
     if (field === 'data') {
       // `data` with no colon: an empty value.
       this.#data = this.#data === undefined ? '' : `${this.#data}\n`;
-    } else if (field !== 'event' && field !== 'id' && field !== 'retry') {
+    } else if (field === 'event' || field === 'id' || field === 'retry') {
+      this.handlers.onNoData();
+    } else {
       this.handlers.onOddLine(line);
     }
   }

@@ -38,7 +38,11 @@ async function ask(trickle: Trickle, timeoutMs = LIMIT_MS): Promise<{ values: Mo
 const endless = (headers: OutgoingHttpHeaders, forever: string, first = ''): Trickle => ({ headers, gapMs: 50, piece: (i) => (i === 0 && first ? first : forever) });
 
 const event = (chunk: object): string => `data: ${JSON.stringify(chunk)}\n\n`;
-const KEEP_ALIVES = /^model "m": the server sent only keep-alives \(comments, chunks without text, reasoning or tool calls, or lines that are not SSE\) for 1200 ms \(4 x timeoutMs\) after \d+ chunks?: the stream was abandoned$/;
+const COMMENTS = 'comments';
+const EMPTY_CHUNKS = 'chunks without text, reasoning or tool calls';
+const NOT_SSE = 'lines that are not SSE';
+/** The error of a stream held by keep-alives alone for 4 x timeoutMs, naming what they were. */
+const keepAlives = (what: string): RegExp => new RegExp(`^model "m": the server sent only keep-alives \\(${what}\\) for 1200 ms \\(4 x timeoutMs\\) after \\d+ chunks?: the stream was abandoned$`);
 
 /** Expects a ModelError matching `message`, and the request closed by the client. */
 async function expectAbandoned(outcome: { error: unknown }, message: RegExp | string): Promise<void> {
@@ -75,26 +79,26 @@ describe('a whole JSON completion is judged by its silences', () => {
 
 describe('keep-alives and empty events hold a stream open for 4 x timeoutMs, not for ever', () => {
   it('SSE comments (": ping") every 50 ms and no data: a ModelError after 4 x timeoutMs saying only keep-alives came, the request aborted', async () => {
-    await expectAbandoned(await ask(endless(SSE, ': ping\n\n')), KEEP_ALIVES);
+    await expectAbandoned(await ask(endless(SSE, ': ping\n\n')), keepAlives(COMMENTS));
   });
 
   it('the same after part of an answer: its deltas, then the error', async () => {
     const outcome = await ask(endless(SSE, ': keep-alive\n\n', event({ choices: [{ index: 0, delta: { content: 'half an ans' } }] })));
-    await expectAbandoned(outcome, KEEP_ALIVES);
+    await expectAbandoned(outcome, keepAlives(COMMENTS));
     expect((outcome.error as ModelError).message).toContain('after 1 chunk:');
     expect(outcome.values).toEqual([{ type: 'text-delta', text: 'half an ans' }]);
   });
 
-  for (const [what, piece] of [
-    ['empty objects', event({})],
-    ['empty deltas', event({ choices: [{ index: 0, delta: { content: '' } }] })],
-    ['role-only deltas', event({ choices: [{ index: 0, delta: { role: 'assistant', content: null } }] })],
-    ['usage alone', event({ choices: [], usage: { prompt_tokens: 1, completion_tokens: 0, total_tokens: 1 } })],
-    ['tool-call fragments that add nothing to the call begun', event({ choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: '' } }] } }] })],
-    ['lines that are not SSE', 'still thinking...\n'],
+  for (const [what, piece, named] of [
+    ['empty objects', event({}), EMPTY_CHUNKS],
+    ['empty deltas', event({ choices: [{ index: 0, delta: { content: '' } }] }), EMPTY_CHUNKS],
+    ['role-only deltas', event({ choices: [{ index: 0, delta: { role: 'assistant', content: null } }] }), EMPTY_CHUNKS],
+    ['usage alone', event({ choices: [], usage: { prompt_tokens: 1, completion_tokens: 0, total_tokens: 1 } }), EMPTY_CHUNKS],
+    ['tool-call fragments that add nothing to the call begun', event({ choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: '' } }] } }] }), EMPTY_CHUNKS],
+    ['lines that are not SSE', 'still thinking...\n', NOT_SSE],
   ] as const) {
-    it(`${what}, every 50 ms forever: a ModelError after 4 x timeoutMs, the request aborted`, async () => {
-      await expectAbandoned(await ask(endless(SSE, piece)), KEEP_ALIVES);
+    it(`${what}, every 50 ms forever: a ModelError after 4 x timeoutMs naming them, the request aborted`, async () => {
+      await expectAbandoned(await ask(endless(SSE, piece)), keepAlives(named));
     });
   }
 
@@ -110,7 +114,7 @@ describe('keep-alives and empty events hold a stream open for 4 x timeoutMs, not
 
   it('the same finish_reason sent again and again, never [DONE] nor the end: only the first counts, and the reply fails', async () => {
     const finish = event({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] });
-    await expectAbandoned(await ask(endless(SSE, finish)), KEEP_ALIVES);
+    await expectAbandoned(await ask(endless(SSE, finish)), keepAlives(EMPTY_CHUNKS));
   });
 
   it('[DONE], then events without end: they are no sign of life; the reply is whole and finishes, the rest abandoned with its request', async () => {

@@ -11,7 +11,7 @@ interface Seen {
 
 function ours(chunks: readonly string[]): Seen {
   const seen: Seen = { data: [], comments: 0, odd: [] };
-  const parser = new SseDataParser({ onData: (d) => seen.data.push(d), onComment: () => seen.comments++, onOddLine: (l) => seen.odd.push(l) });
+  const parser = new SseDataParser({ onData: (d) => seen.data.push(d), onComment: () => seen.comments++, onOddLine: (l) => seen.odd.push(l), onNoData: () => undefined });
   for (const chunk of chunks) parser.feed(chunk);
   return seen;
 }
@@ -74,11 +74,23 @@ describe('SseDataParser', () => {
 
   it('takes a lone CR that ends the body as the line end it is', () => {
     const data: string[] = [];
-    const parser = new SseDataParser({ onData: (d) => data.push(d), onComment: () => undefined, onOddLine: () => undefined });
+    const parser = new SseDataParser({ onData: (d) => data.push(d), onComment: () => undefined, onOddLine: () => undefined, onNoData: () => undefined });
     parser.feed('data: [DONE]\r\r');
     expect(data).toEqual([]); // the last CR may still be half of a CRLF
     parser.end();
     expect(data).toEqual(['[DONE]']);
+  });
+
+  it('reports each event:, id: and retry: line, and each bare line end, as a line without data; not the blank line that ends a comment, a field or an event', () => {
+    const reports: string[] = [];
+    const parser = new SseDataParser({
+      onData: (d) => reports.push(`data ${d}`),
+      onComment: () => reports.push('comment'),
+      onOddLine: (l) => reports.push(`odd ${l}`),
+      onNoData: () => reports.push('none'),
+    });
+    parser.feed('event: ping\n\nid: 7\nretry: 100\n\n\n\r\n: c\n\nevent: message\ndata: x\n\nodd\n\n');
+    expect(reports).toEqual(['none', 'none', 'none', 'none', 'none', 'comment', 'none', 'data x', 'odd odd']);
   });
 
   it('takes 200,000 events in one chunk and a 2 MB line without a colon (its speed is in bench/, not here)', () => {

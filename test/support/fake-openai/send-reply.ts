@@ -56,7 +56,9 @@ export async function sendReply(reply: FakeReply, exchange: Exchange, context: R
   if (!(await wait(reply.delayMs ?? 0, exchange.signal))) return;
   if (reply.rawSse !== undefined) {
     writeHead(exchange, 200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', ...reply.headers });
-    exchange.res.end(reply.rawSse);
+    // Destroyed once the bytes are handed to the socket: they arrive, then the connection breaks.
+    if (reply.rawSseReset) exchange.res.write(reply.rawSse, () => exchange.res.socket?.destroy());
+    else exchange.res.end(reply.rawSse);
     return;
   }
   if (reply.status !== undefined) {

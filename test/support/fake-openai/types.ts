@@ -83,6 +83,11 @@ export interface FakeReply {
    * (test/fixtures/llama/). Only `delayMs` and `headers` still apply.
    */
   readonly rawSse?: string;
+  /**
+   * With `rawSse`: once the body is written, destroy the socket instead of ending the
+   * response (a connection cut after those bytes, not a clean end).
+   */
+  readonly rawSseReset?: boolean;
 }
 
 /** A tool as a chat completion request declares it. */
