@@ -62,5 +62,7 @@ function withoutValue(name: string, option: FlagConfig, next: string | undefined
       ? 'nothing follows it'
       : `the word after it${shown !== undefined ? `, "${shown}",` : ''} starts with "-", so it reads as another flag`;
   const instead = option.env !== undefined ? `, or set ${option.env} instead` : '';
+  // "--" is no flag but the end of them: `--max-steps=--` would be no value either.
+  if (next === '--') return `${flag} needs a value, but "--" follows it, which ends the flags: give it as ${flag} V before "--", one that starts with "-" as ${flag}=-V${instead}`;
   return `${flag} needs a value, but ${why}: give it as ${flag} V, one that starts with "-" as ${flag}=${shown ?? '-V'}${instead}`;
 }

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { agentsCommand } from './agents-command.js';
 import type { CliIO } from './cli-io.js';
-import { CliUsageError } from './cli-usage-error.js';
+import { CliUsageError, isUsageError } from './cli-usage-error.js';
 import { MAIN_HELP } from './help-text.js';
 import { printed } from './printed.js';
 import { runCommand } from './run-command.js';
@@ -9,7 +9,6 @@ import { serveCommand } from './serve-command.js';
 import { shownError } from './shown-error.js';
 import { workerCommand } from './worker-command.js';
 import { closest } from '../errors/did-you-mean.js';
-import { errnoOf } from '../errors/errno-of.js';
 
 /**
  * The `rxharness` command line. Resolves the exit code: 0 success, 1 an abnormal or failed
@@ -54,10 +53,8 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
       }
     }
   } catch (e) {
-    // parseArgs reports unknown or malformed flags with ERR_PARSE_ARGS_* codes: bad usage too.
-    const usage = e instanceof CliUsageError || errnoOf(e)?.startsWith('ERR_PARSE_ARGS') === true;
     io.stderr.write(`rxharness: ${shownError(e)}\n`);
-    return usage ? 2 : 1;
+    return isUsageError(e) ? 2 : 1;
   }
 }
 

@@ -14,7 +14,7 @@ import { printed } from './printed.js';
 import { shownError } from './shown-error.js';
 import { ENGINE_FLAGS, engineOptionsFromFlags, MODEL_FLAGS, modelFromFlags } from './engine-flags.js';
 import { integerFlag } from './integer-flag.js';
-import { redisUrlUsage } from './redis-url-usage.js';
+import { checkRedisUrl } from './redis-url-usage.js';
 import { APPROVAL_FLAGS, approvalTimeoutOption, SERVE_APPROVAL_TIMEOUT_MS } from './approval-timeout-flag.js';
 
 const OPTIONS = {
@@ -53,6 +53,7 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
   const port = integerFlag('--port', values.port ?? '4173', 0);
   if (port > 65_535) throw new CliUsageError(`--port must be a whole number from 0 to 65535, got "${values.port ?? ''}"`);
   const token = tokenFrom(values.token, io.env.RXHARNESS_TOKEN);
+  if (values.redis !== undefined) checkRedisUrl(values.redis, '--redis');
   const maxRuns = values['max-runs'] !== undefined ? integerFlag('--max-runs', values['max-runs'], 1) : undefined;
   const maxControl = values['max-control-requests'];
   const maxControlRequests = maxControl !== undefined ? integerFlag('--max-control-requests', maxControl, 1) : undefined;
@@ -137,9 +138,7 @@ function tokenFrom(flag: string | undefined, env: string | undefined): string | 
 async function scaleOut(url: string, prefix: string | undefined, io: CliIO): Promise<RedisBackend | null> {
   try {
     return await redisBackend({ url, ...(prefix !== undefined ? { prefix } : {}) });
-  } catch (caught) {
-    const error = redisUrlUsage(caught, '--redis');
-    if (error instanceof CliUsageError) throw error;
+  } catch (error) {
     // Redis's answer, or the URL as given: marked like any error the CLI prints.
     io.stderr.write(`rxharness: ${shownError(error)}\n`);
     return null;

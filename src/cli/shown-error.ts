@@ -1,6 +1,7 @@
-import { visibleLines } from '../adapters/visible-text.js';
+import { markInvisible, visibleLines } from '../adapters/visible-text.js';
 import { errorMessage } from '../errors/error-message.js';
 import { clipMiddle } from '../text/clip-middle.js';
+import { isUsageError } from './cli-usage-error.js';
 
 /**
  * The most characters of an error the CLI prints (on stderr, or as the run's `run failed:`
@@ -11,10 +12,13 @@ import { clipMiddle } from '../text/clip-middle.js';
 export const MAX_SHOWN_ERROR_CHARS = 2_000;
 
 /**
- * The message of anything thrown, as the CLI prints it on stderr: its line breaks kept, every
- * other control or bidi character marked (`<U+001B>`). An error quotes what it was given (a
- * command, a flag's value, a path, a host, a server's answer), and a terminal would obey an
- * escape sequence in it: retitle the window, clear the screen, hide the rest of the message.
+ * The message of anything thrown, as the CLI prints it on stderr: every control or bidi
+ * character marked (`<U+001B>`). An error quotes what it was given (a command, a flag's value,
+ * a path, a host, a server's answer), and a terminal would obey an escape sequence in it:
+ * retitle the window, clear the screen, hide the rest of the message. A usage error (see
+ * `isUsageError`) is one line, so a line break in it came from what it quotes
+ * (`--max-steps=$'3\nrxharness: ok'`) and is marked too (`<U+000A>`): it cannot print a line
+ * of its own. Any other error (a server's answer of several lines) keeps its line breaks.
  * Past {@link MAX_SHOWN_ERROR_CHARS} its middle is cut (see {@link shownText}).
  *
  * @example
@@ -23,7 +27,8 @@ export const MAX_SHOWN_ERROR_CHARS = 2_000;
  * ```
  */
 export function shownError(error: unknown): string {
-  return shownText(visibleLines(errorMessage(error)).join('\n'));
+  const message = errorMessage(error);
+  return shownText(isUsageError(error) ? markInvisible(message) : visibleLines(message).join('\n'));
 }
 
 /**

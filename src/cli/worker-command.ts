@@ -11,7 +11,7 @@ import { printed } from './printed.js';
 import { shownError } from './shown-error.js';
 import { ENGINE_FLAGS, engineOptionsFromFlags, MODEL_FLAGS, modelFromFlags } from './engine-flags.js';
 import { integerFlag } from './integer-flag.js';
-import { redisUrlUsage } from './redis-url-usage.js';
+import { checkRedisUrl } from './redis-url-usage.js';
 
 const OPTIONS = {
   redis: { type: 'string', secret: true, env: 'RXHARNESS_REDIS_URL' },
@@ -39,6 +39,7 @@ export async function workerCommand(argv: readonly string[], io: CliIO): Promise
   if (positionals.length > 0) throw new CliUsageError(`worker takes no PROMPT (got "${positionals.join(' ')}"): it runs the tasks engines delegate`);
   const url = values.redis ?? io.env.RXHARNESS_REDIS_URL;
   if (!url) throw new CliUsageError('no Redis: pass --redis URL (e.g. redis://127.0.0.1:6379) or set RXHARNESS_REDIS_URL');
+  checkRedisUrl(url, values.redis !== undefined ? '--redis' : 'RXHARNESS_REDIS_URL');
   const concurrency = integerFlag('--concurrency', values.concurrency ?? '10', 1);
   const model = modelFromFlags(values, io);
   // Checked (numbers, --mcp-config files) before Redis is reached.
@@ -70,9 +71,7 @@ export async function workerCommand(argv: readonly string[], io: CliIO): Promise
     await worker.close();
     await backend.close();
     return 0;
-  } catch (caught) {
-    const e = redisUrlUsage(caught, values.redis !== undefined ? '--redis' : 'RXHARNESS_REDIS_URL');
-    if (e instanceof CliUsageError) throw e;
+  } catch (e) {
     // Redis's answer or the URL may hold escape sequences: marked like any error the CLI prints.
     io.stderr.write(`rxharness: ${shownError(e)}\n`);
     return 1;

@@ -1,4 +1,5 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { checkOpenedAt } from './file-within.js';
 
 /** Options of {@link readBoundedFile}. */
 export interface ReadBoundedOptions {
@@ -6,7 +7,12 @@ export interface ReadBoundedOptions {
   readonly maxBytes: number;
   /** What the file is, for the message of one that is too large (`a skill`, `a definition file`). */
   readonly what: string;
-  /** Refuse a symbolic link as the last part of `path` (it was resolved just before). */
+  /**
+   * `path` was resolved just before and checked to lie where it must (a workspace file): read
+   * it only if it still is that file. A symbolic link as its last part is refused (`ELOOP`), so
+   * is a folder of it turned into a link before the open, and a file with other hard links
+   * (see `checkOpenedAt`).
+   */
   readonly noFollow?: boolean;
 }
 
@@ -18,7 +24,8 @@ export interface ReadBoundedOptions {
  * most `maxBytes` is read.
  *
  * @throws Error saying what is wrong with the file, without naming it (`is not a regular
- *   file`, `is 70000 bytes, more than the 65536 a skill may have; shorten it`), or the
+ *   file`, `is 70000 bytes, more than the 65536 a skill may have; shorten it`, `has 2 hard
+ *   links...`), or the
  *   system's error (with a `code`: `ENOENT`, `ELOOP` for a link with `noFollow`...).
  *
  * @example
@@ -32,6 +39,7 @@ export function readBoundedFile(path: string, options: ReadBoundedOptions): stri
   try {
     const stat = fstatSync(fd);
     if (!stat.isFile()) throw new Error('is not a regular file');
+    if (options.noFollow) checkOpenedAt(fd, path, stat);
     if (stat.size > options.maxBytes) {
       throw new Error(`is ${stat.size} bytes, more than the ${options.maxBytes} ${options.what} may have; shorten it`);
     }

@@ -5,21 +5,10 @@
  * quoted, except after a flag whose value may be a secret, and but for a flag carrying its own
  * value (`--model --api-key=sk-...`): the value may be a secret.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
-import { cliSandbox, type CliSandbox } from './cli-sandbox.js';
+import { describe, expect, it } from 'vitest';
+import { cliPerTest } from '../support/cli-per-test.js';
 
-let sandbox: CliSandbox;
-beforeEach(async () => {
-  sandbox = await cliSandbox();
-});
-afterEach(() => sandbox.cleanup());
-
-async function cli(...argv: string[]): Promise<{ code: number; stderr: string; stdout: string }> {
-  const io = sandbox.io({ OPENAI_API_KEY: '', RXHARNESS_DEMO_DELAY_MS: '0' });
-  const code = await main(argv, io);
-  return { code, stderr: io.stderrText(), stdout: io.stdoutText() };
-}
+const cli = cliPerTest();
 
 const AFTER = 'starts with "-", so it reads as another flag';
 
@@ -29,7 +18,6 @@ describe('a flag without its value', () => {
     [['serve', '--demo', '--max-control-requests', '-1'], `--max-control-requests needs a value, but the word after it, "-1", ${AFTER}: give it as --max-control-requests V, one that starts with "-" as --max-control-requests=-1`],
     [['run', '--model', '--demo', 'hi'], `--model needs a value, but the word after it, "--demo", ${AFTER}: give it as --model V, one that starts with "-" as --model=--demo`],
     [['agents', '--workspace'], '--workspace needs a value, but nothing follows it: give it as --workspace V, one that starts with "-" as --workspace=-V'],
-    [['run', '--demo', '--agent-dir', '--', 'hi'], `--agent-dir needs a value, but the word after it, "--", ${AFTER}: give it as --agent-dir V, one that starts with "-" as --agent-dir=--`],
   ])('%j: exit 2, one line of ours, nothing runs', async (argv, message) => {
     const { code, stderr, stdout } = await cli(...argv);
     expect(code).toBe(2);
@@ -57,6 +45,18 @@ describe('a flag without its value', () => {
     expect(code).toBe(2);
     expect(stderr).toBe(`rxharness: ${flag} needs a value, but the word after it ${AFTER}: give it as ${flag} V, one that starts with "-" as ${flag}=-V${instead}\n`);
     expect(stderr).not.toContain('from-a-vault');
+  });
+
+  it.each([
+    [['run', '--max-steps', '--', 'hi'], '--max-steps', ''],
+    [['run', '--demo', '--agent-dir', '--', 'hi'], '--agent-dir', ''],
+    [['worker', '--demo', '--redis', '--'], '--redis', ', or set RXHARNESS_REDIS_URL instead'],
+  ])('%j: "--" ends the flags, so the value goes before it (never "=--", which is no value either)', async (argv, flag, instead) => {
+    const { code, stderr, stdout } = await cli(...argv);
+    expect(code).toBe(2);
+    expect(stderr).toBe(`rxharness: ${flag} needs a value, but "--" follows it, which ends the flags: give it as ${flag} V before "--", one that starts with "-" as ${flag}=-V${instead}\n`);
+    expect(stderr).not.toContain('=--');
+    expect(stdout).toBe('');
   });
 
   it('--port=-1 is a value, refused by the port check itself', async () => {

@@ -1,21 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
-import { cliSandbox, type CliSandbox } from './cli-sandbox.js';
+import { describe, expect, it } from 'vitest';
+import { cliPerTest } from '../support/cli-per-test.js';
 
 // A mistyped flag is bad usage (exit 2) that names the flag meant, by the same rule as a
 // definition's misspelt keys (src/errors/did-you-mean.ts), before anything starts.
 
-let sandbox: CliSandbox;
-beforeEach(async () => {
-  sandbox = await cliSandbox();
-});
-afterEach(() => sandbox.cleanup());
-
-async function cli(...argv: string[]): Promise<{ code: number; stderr: string; stdout: string }> {
-  const io = sandbox.io({ OPENAI_API_KEY: '', RXHARNESS_DEMO_DELAY_MS: '0' });
-  const code = await main(argv, io);
-  return { code, stderr: io.stderrText(), stdout: io.stdoutText() };
-}
+const cli = cliPerTest();
 
 describe('unknown flags: did you mean', () => {
   it.each([

@@ -24,9 +24,10 @@ export const SKILL_TEXTS = new FileOutcomeCache<SkillText>({ entries: 256, chars
  * Reads the skill `name` from one skill folder: `undefined` when the folder has no such skill
  * folder. The skill folder itself may be a symbolic link (a shared folder linked in), but its
  * `SKILL.md` must stay inside it: a link leading elsewhere (`../../.ssh/id_rsa`) is refused;
- * so is one leading out of `dir.within` (a workspace skill folder linked out of the workspace).
- * The links are checked on every call; the file is read only when it changed since it was last
- * read (see {@link SKILL_TEXTS}).
+ * so is one leading out of `dir.within` (a workspace skill folder linked out of the workspace),
+ * and, within `dir.within`, a link swapped in for the file or one of its folders after that
+ * check, and a file with another hard link. The links are checked on every call; the file is
+ * read only when it changed since it was last read (see {@link SKILL_TEXTS}).
  *
  * @throws Error naming the problem: a name that is no folder name ({@link skillNameProblem}),
  *   or, naming the file, no `SKILL.md`, a link out of the folder, a file over
@@ -50,7 +51,8 @@ export function readSkill(dir: SkillDir, name: string): Skill | undefined {
     throw new Error(`${file}: is a symbolic link leading out of the workspace (to ${realFile}); a workspace skill must be a file of the workspace: copy it in instead`);
   }
   // Read again only when the file changed: each child start reads its skills, up to 32 front matters of 64 KiB.
-  const read = SKILL_TEXTS.get(`${file}\0${realFile}\0${name}`, realFile, () => readSkillText(file, realFile, name), weightOf);
+  const confined = dir.within !== undefined;
+  const read = SKILL_TEXTS.get(`${file}\0${realFile}\0${name}\0${confined}`, realFile, () => readSkillText(file, realFile, name, confined), weightOf);
   return Object.freeze({ name, description: read.description, body: read.body, source: dir.source, file, warnings: read.warnings });
 }
 
@@ -74,12 +76,16 @@ function realpathOrUndefined(path: string): string | undefined {
   }
 }
 
-/** Reads and checks `realFile` (no link as its last part), naming `file` in every error. */
-function readSkillText(file: string, realFile: string, name: string): SkillText {
+/**
+ * Reads and checks `realFile`, naming `file` in every error. `confined` (a workspace skill):
+ * read only if it still is the file checked, as a workspace definition is (see
+ * `readBoundedFile`'s `noFollow`): no link put in place of the file or of one of its folders
+ * since it was resolved, no other hard link. Your own skills folder may link anywhere.
+ */
+function readSkillText(file: string, realFile: string, name: string, confined: boolean): SkillText {
   let text: string;
   try {
-    // No link as the last part: the path was just resolved, and one put in its place meanwhile is refused.
-    text = readBoundedFile(realFile, { maxBytes: MAX_SKILL_BYTES, what: 'a skill', noFollow: true });
+    text = readBoundedFile(realFile, { maxBytes: MAX_SKILL_BYTES, what: 'a skill', noFollow: confined });
   } catch (error) {
     // The cause keeps the system's `code` (EMFILE...): SKILL_TEXTS keeps no such error, read again at the next call.
     throw new Error(`${file}: ${errorMessage(error)}`, { cause: error });
