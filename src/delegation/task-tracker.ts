@@ -2,54 +2,15 @@ import { Subject, type Observable } from 'rxjs';
 import type { AgentEvent } from '../events/agent-event.js';
 import type { RunMetrics } from '../events/run-metrics.js';
 import { TaskEventLog } from './task-event-log.js';
-import { RunningBackground } from './running-background.js';
+import { FinishedTasks, startEntry, type TaskEntry } from './task-entry.js';
+import { isUnsettled, type TaskInfo, type TaskState } from './task-info.js';
 import { TaskRefusedError } from './task-refused-error.js';
 import { DEFAULT_TASK_TRACKER_LIMITS, type TaskTrackerLimits } from './task-tracker-limits.js';
-import { UndeliveredResults, type DroppedResults } from './undelivered-results.js';
+import { TrackedBackground } from './tracked-background.js';
+import type { DroppedResults } from './undelivered-results.js';
 
-/** Where a task is in its life: `queued` while a `multitask` child waits for a slot of its pool. */
-export type TaskState = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
-
-/** A snapshot of one delegated task. */
-export interface TaskInfo {
-  /** The task's id, also its child session's id; kept when the task is resumed. */
-  readonly taskId: string;
-  /** The agent running the task. */
-  readonly agentName: string;
-  /** The task's short label, as the parent wrote it. */
-  readonly description: string;
-  /** The conversation (main session) that started it; only it may resume the task. */
-  readonly sessionId: string;
-  /** The run that called `task` / `multitask`. */
-  readonly parentRunId: string;
-  /** True for a `task` call with `background: true`: it runs detached from its parent's stream. */
-  readonly background: boolean;
-  /** Where the task is in its life: `queued` while it waits for a pool slot, then `running` until it settles. */
-  readonly state: TaskState;
-  /**
-   * When the task (or its latest resume) started, in epoch milliseconds; each run of a task
-   * starts later than the one before, so it also names the run (and its result).
-   */
-  readonly startedAt: number;
-  /** When it settled, in epoch milliseconds; absent while running. */
-  readonly endedAt?: number;
-  /** The content of its result once it ended (a failure's starts with `ERROR: `). */
-  readonly result?: string;
-  /** The child run's usage and timing, when it reached its `RunEnd`; absent while running or when it was cut short. */
-  readonly metrics?: RunMetrics;
-}
-
-interface Entry {
-  info: TaskInfo;
-  cancel?: () => void;
-  /** Resolves when the task settles (for `whenSettled`). */
-  settled: Promise<void>;
-  resolve: () => void;
-  /** The child's own events, kept for background tasks only (nobody streams them) while the byte budget allows. */
-  log?: TaskEventLog;
-  /** Its conversation will never run again: its result is not kept for delivery. */
-  orphaned?: boolean;
-}
+// The snapshot types live beside the tracker's parts; importers name them from here, as always.
+export type { TaskInfo, TaskState } from './task-info.js';
 
 /**
  * Knows every task of an engine: running ones (so one can be cancelled by id) and the most
@@ -62,19 +23,11 @@ interface Entry {
  * ```
  */
 export class TaskTracker {
-  private readonly entries = new Map<string, Entry>();
-  /** Finished task ids, oldest first (a Set keeps insertion order, and a resume removes one in O(1)). */
-  private readonly finished = new Set<string>();
-  /** What the finished tasks' logs and results weigh. */
-  private finishedBytes = 0;
-  /**
-   * Finished background results not yet put in front of a prompt of their session, oldest
-   * first. Snapshots, not entries: resuming a task restarts its entry, and its earlier
-   * result must still arrive.
-   */
-  private readonly undelivered: UndeliveredResults<TaskInfo>;
-  /** The background tasks running now, counted by conversation (and by forgotten conversation). */
-  private readonly runningBackground = new RunningBackground();
+  private readonly entries = new Map<string, TaskEntry>();
+  /** The finished tasks, bounded ({@link TaskTrackerLimits}). */
+  private readonly finished: FinishedTasks;
+  /** The background tasks running, and the results waiting for their conversation. */
+  private readonly background: TrackedBackground;
   private readonly subject = new Subject<TaskInfo>();
   private isClosed = false;
   /**
@@ -88,7 +41,8 @@ export class TaskTracker {
 
   constructor(limits: TaskTrackerLimits = {}) {
     this.limits = { ...DEFAULT_TASK_TRACKER_LIMITS, ...limits };
-    this.undelivered = new UndeliveredResults(this.limits.undeliveredResults, this.limits.undeliveredChars);
+    this.background = new TrackedBackground(this.limits);
+    this.finished = new FinishedTasks(this.entries, this.limits, (id) => this.background.undelivered.has(id));
   }
 
   /**
@@ -116,25 +70,15 @@ export class TaskTracker {
   private register(info: Omit<TaskInfo, 'state' | 'startedAt'>, cancel: () => void, state: 'queued' | 'running'): void {
     const earlier = this.entries.get(info.taskId);
     const waited = earlier?.info.state === 'queued' && state === 'running';
-    if (!waited && (earlier?.info.state === 'running' || earlier?.info.state === 'queued')) {
+    if (!waited && earlier && isUnsettled(earlier.info)) {
       throw new TaskRefusedError(`task "${info.taskId}" is still running; wait for its result before resuming it`);
     }
-    let resolve!: () => void;
-    // A queued task that starts keeps its promise: `whenSettled` callers from its wait are answered.
-    const settled = waited ? earlier.settled : new Promise<void>((r) => (resolve = r));
-    if (waited) resolve = earlier.resolve;
-    // Each run of a task starts later than the one before, even within a millisecond: the
-    // start names the run, and so its result (`resultKey`), which a resume must not reuse.
-    const startedAt = Math.max(Date.now(), (earlier?.info.startedAt ?? 0) + 1);
-    // Object.assign, not a spread: V8 adds fields to a spread copy on a slow path (docs/performance.md, stop 42).
-    const entry: Entry = { info: Object.assign({}, info, { state, startedAt }), cancel, settled, resolve };
+    const entry = startEntry(info, cancel, state, earlier, waited);
     if (info.background) {
       entry.log = new TaskEventLog(this.limits.runningEventBytes);
-      this.runningBackground.add(info.taskId, info.sessionId);
-      if (this.runningBackground.isForgotten(info.sessionId)) this.orphan(entry);
+      this.background.started(entry);
     }
-    // A resumed task starts again under its id: it is no longer among the finished ones.
-    if (earlier && this.finished.delete(info.taskId)) this.finishedBytes -= weightOf(earlier);
+    if (earlier) this.finished.restart(info.taskId, earlier);
     this.entries.set(info.taskId, entry);
     this.subject.next(entry.info);
   }
@@ -147,47 +91,14 @@ export class TaskTracker {
   /** Settles a task (running or queued); later calls for the same task are ignored. */
   finish(taskId: string, state: Exclude<TaskState, 'running' | 'queued'>, result: string, metrics?: RunMetrics): void {
     const entry = this.entries.get(taskId);
-    if (!entry || (entry.info.state !== 'running' && entry.info.state !== 'queued')) return;
+    if (!entry || !isUnsettled(entry.info)) return;
     entry.info = Object.assign({}, entry.info, { state, endedAt: Date.now(), result }, metrics && { metrics });
     entry.cancel = undefined;
     entry.log?.compact();
-    this.runningBackground.remove(taskId, entry.info.sessionId);
-    if (entry.orphaned) this.runningBackground.countOrphan(entry.info.sessionId, -1);
-    else if (entry.info.background) this.undelivered.push(entry.info);
+    this.background.finished(entry);
     entry.resolve();
-    this.finished.add(taskId);
-    this.finishedBytes += weightOf(entry);
-    this.evict();
+    this.finished.add(taskId, entry);
     this.subject.next(entry.info);
-  }
-
-  /**
-   * Keeps the finished tasks within their bounds, oldest first: past the count, tasks are
-   * forgotten; past the bytes, event logs are dropped, then tasks. A task whose result waits
-   * for delivery stays (those are bounded on their own).
-   */
-  private evict(): void {
-    const { retainFinished, retainedBytes } = this.limits;
-    const forget = (id: string): void => {
-      if (this.undelivered.has(id)) return; // its result has not reached its session yet
-      this.finishedBytes -= weightOf(this.entries.get(id)!);
-      this.finished.delete(id); // deleting the current entry does not disturb a Set's iteration
-      this.entries.delete(id);
-    };
-    for (const id of this.finished) {
-      if (this.finished.size <= retainFinished) break;
-      forget(id);
-    }
-    for (const id of this.finished) {
-      if (this.finishedBytes <= retainedBytes) return;
-      const entry = this.entries.get(id)!;
-      this.finishedBytes -= entry.log?.bytes ?? 0;
-      entry.log = undefined;
-    }
-    for (const id of this.finished) {
-      if (this.finishedBytes <= retainedBytes) return;
-      forget(id);
-    }
   }
 
   /**
@@ -197,22 +108,12 @@ export class TaskTracker {
    * readable through `get` and `whenSettled`).
    */
   forgetSession(sessionId: string): void {
-    this.undelivered.forget(sessionId);
-    for (const id of this.runningBackground.taskIds) {
-      const entry = this.entries.get(id);
-      if (entry?.info.sessionId === sessionId && !entry.orphaned) this.orphan(entry);
-    }
-  }
-
-  /** Marks a running background task of a forgotten conversation: its result is not kept for delivery. */
-  private orphan(entry: Entry): void {
-    entry.orphaned = true;
-    this.runningBackground.countOrphan(entry.info.sessionId, 1);
+    this.background.forget(sessionId, this.entries);
   }
 
   /** How many background tasks of a conversation are running in this engine now (in O(1): the runner asks at every start). */
   runningBackgroundOf(sessionId: string): number {
-    return this.runningBackground.of(sessionId);
+    return this.background.runningOf(sessionId);
   }
 
   /** Cancels a running task, or takes a queued one out of its queue. Returns false when no such task has that id. */
@@ -267,7 +168,7 @@ export class TaskTracker {
   async cancelAll(filter: { backgroundOnly?: boolean; sessionId?: string } = {}): Promise<void> {
     const waits: Promise<void>[] = [];
     for (const [id, entry] of [...this.entries]) {
-      if ((entry.info.state !== 'running' && entry.info.state !== 'queued') || (filter.backgroundOnly && !entry.info.background)) continue;
+      if (!isUnsettled(entry.info) || (filter.backgroundOnly && !entry.info.background)) continue;
       if (filter.sessionId !== undefined && entry.info.sessionId !== filter.sessionId) continue;
       waits.push(entry.settled);
       this.cancel(id);
@@ -296,7 +197,7 @@ export class TaskTracker {
    * marked as handed over: each result is returned once.
    */
   takeUndelivered(sessionId: string): TaskInfo[] {
-    return this.undelivered.take(sessionId);
+    return this.background.undelivered.take(sessionId);
   }
 
   /**
@@ -305,7 +206,7 @@ export class TaskTracker {
    * does not show (past `shownAtOnce`): the conversation's next prompt has them.
    */
   putBack(sessionId: string, results: readonly TaskInfo[], dropped: DroppedResults | undefined): void {
-    this.undelivered.putBack(sessionId, results, dropped);
+    this.background.undelivered.putBack(sessionId, results, dropped);
   }
 
   /**
@@ -313,11 +214,6 @@ export class TaskTracker {
    * asked (to bound memory: {@link TaskTrackerLimits}), and the first ids; each note once.
    */
   takeDropped(sessionId: string): DroppedResults | undefined {
-    return this.undelivered.takeDropped(sessionId);
+    return this.background.undelivered.takeDropped(sessionId);
   }
-}
-
-/** What a finished entry weighs: its event log and its result. */
-function weightOf(entry: Entry): number {
-  return (entry.log?.bytes ?? 0) + (entry.info.result?.length ?? 0);
 }

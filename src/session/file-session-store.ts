@@ -1,25 +1,12 @@
-import { realpath } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
 import type { ChatMessage } from '../model/chat-message.js';
-import { isWithin } from './confined-file.js';
-import { FileSessionGrants, storeSeal } from './file-session-grants.js';
-import { FileSessionHistory } from './file-session-history.js';
-import { FileSessionSummaries } from './file-session-summaries.js';
-import { FileSessionTasks } from './file-session-tasks.js';
-import { HistorySeal } from './history-seal.js';
-import { LineAppender } from './line-appender.js';
-import { NotRegularFileError } from './not-regular-file-error.js';
-import { removeConfinedFiles } from './remove-confined-files.js';
+import { DeletedConversations } from './deleted-conversations.js';
+import { fileSessionParts, type FileSessionParts } from './file-session-parts.js';
+import { FileSessionRemoval } from './file-session-removal.js';
+import type { NotRegularFileError } from './not-regular-file-error.js';
 import { LocalClaims, type SessionClaim } from './session-claim.js';
-import { SESSION_FILE_SUFFIXES, type SessionFileKind } from './session-file-name.js';
-import { SessionFolder } from './session-folder.js';
 import { assertSessionId } from './session-id.js';
 import { claimLockFile, sessionLockFile } from './session-lock-file.js';
-import { DeletedConversationError } from './deleted-conversation-error.js';
-import { DeletedConversations } from './deleted-conversations.js';
-import { SessionQueues } from './session-queues.js';
 import type { ApprovalGrant, SessionListRequest, SessionStore, SessionSummary, TaskSessionInfo } from './session-store.js';
-import { TaskSeal } from './task-seal.js';
 import type { UnsafeLinkError } from './unsafe-link-error.js';
 import type { UnsealedSessionError } from './unsealed-session-error.js';
 
@@ -85,23 +72,11 @@ const FOLDER_CLAIMS = new LocalClaims();
 export class FileSessionStore implements SessionStore {
   /** The folder holding the files. */
   readonly dir: string;
-  /** The folder as {@link FOLDER_CLAIMS} keys it. */
-  private readonly folderKey: string;
-  /** Where the files lie, read confined. */
-  private readonly folder: SessionFolder;
-  /** Each session's writes, one after another. */
-  private readonly queues = new SessionQueues();
-  /** The sessions' messages and archives, sealed. */
-  private readonly history: FileSessionHistory;
-  /** The sessions' summary files, which {@link FileSessionStore.list} reads. */
-  private readonly summaries: FileSessionSummaries;
-  /** The stored "always" approvals, signed. */
-  private readonly grants: FileSessionGrants;
-  /** Appends grant lines. */
-  private readonly lines: LineAppender;
-  /** The task files, sealed. */
-  private readonly tasks: FileSessionTasks;
-  /** The sessions deleted and not written since: no task is saved for them. */
+  /** The parts, one per concern (`file-session-parts.ts`). */
+  private readonly parts: FileSessionParts;
+  /** How a session and its tasks are deleted. */
+  private readonly removal: FileSessionRemoval;
+  /** The conversations deleted and not written since: no task is saved for them (shared with `MemorySessionStore`). */
   private readonly deleted = new DeletedConversations();
 
   /**
@@ -117,37 +92,19 @@ export class FileSessionStore implements SessionStore {
    * @throws TypeError for an empty `grantKey`.
    */
   constructor(workspace: string, options: { dir?: string; grantKey?: Uint8Array | string; home?: string; trustUnsealed?: readonly string[] } = {}) {
-    this.dir = options.dir ?? join(workspace, '.rxharness', 'sessions');
-    const base = resolve(workspace);
-    this.folderKey = resolve(this.dir);
-    const root = isWithin(base, this.folderKey) ? { path: base, label: 'the workspace' } : { path: this.folderKey, label: 'the session folder' };
-    const folder = (this.folder = new SessionFolder(root, this.dir));
-    const seal = storeSeal({ workspace: base, grantKey: options.grantKey, home: options.home });
-    const realFolder = () => realpath(this.dir);
-    this.lines = new LineAppender(root);
-    const grantsFile = (sessionId: string): string => folder.file(sessionId, 'grants');
-    const grantFiles = { mkdir: () => folder.mkdir(), read: (id: string) => folder.read(grantsFile(id)), append: (id: string, lines: string) => this.lines.append(grantsFile(id), lines) };
-    this.grants = new FileSessionGrants(this.dir, grantFiles, seal);
-    this.history = new FileSessionHistory(folder, this.queues, {
-      seal: new HistorySeal(seal, realFolder),
-      trustUnsealed: options.trustUnsealed,
-      keepSummary: (sessionId, messages) => this.summaries.keep(sessionId, messages),
-    });
-    this.tasks = new FileSessionTasks(folder, this.queues, new TaskSeal(seal, realFolder));
-    this.summaries = new FileSessionSummaries(root, this.dir, {
-      earlierTitle: (sessionId) => this.history.earlierTitle(sessionId),
-      enqueue: (sessionId, task) => this.queues.enqueue(sessionId, task),
-    });
+    this.parts = fileSessionParts(workspace, options);
+    this.dir = this.parts.dir;
+    this.removal = new FileSessionRemoval(this.parts);
   }
 
   /** The session's messages; an {@link UnsealedSessionError} when its file holds one without a valid seal (see the class). */
   load(sessionId: string): Promise<readonly ChatMessage[]> {
-    return this.history.load(sessionId);
+    return this.parts.history.load(sessionId);
   }
 
   append(sessionId: string, messages: readonly ChatMessage[]): Promise<void> {
     this.deleted.written(sessionId);
-    return this.history.append(sessionId, messages);
+    return this.parts.history.append(sessionId, messages);
   }
 
   /**
@@ -158,12 +115,12 @@ export class FileSessionStore implements SessionStore {
    */
   replace(sessionId: string, messages: readonly ChatMessage[]): Promise<void> {
     this.deleted.written(sessionId);
-    return this.history.replace(sessionId, messages);
+    return this.parts.history.replace(sessionId, messages);
   }
 
   /** The whole transcript: the archive, then what the session gained since its last compaction (checked as `load`). */
   loadArchive(sessionId: string): Promise<readonly ChatMessage[]> {
-    return this.history.loadArchive(sessionId);
+    return this.parts.history.loadArchive(sessionId);
   }
 
   /**
@@ -172,9 +129,9 @@ export class FileSessionStore implements SessionStore {
    * (by this store, in this process): the task would outlive its conversation.
    */
   saveTaskInfo(info: TaskSessionInfo): Promise<void> {
-    const owner: unknown = (info as Partial<TaskSessionInfo> | undefined)?.ownerSessionId;
-    if (typeof owner === 'string' && this.deleted.has(owner)) return Promise.reject(new DeletedConversationError(info.taskId, owner));
-    return this.tasks.save(info);
+    const refused = this.deleted.refusal(info);
+    if (refused) return Promise.reject(refused);
+    return this.parts.tasks.save(info);
   }
 
   /**
@@ -184,7 +141,7 @@ export class FileSessionStore implements SessionStore {
    * rather than taken for the task's owner.
    */
   loadTaskInfo(taskId: string): Promise<TaskSessionInfo | undefined> {
-    return this.tasks.load(taskId);
+    return this.parts.tasks.load(taskId);
   }
 
   /**
@@ -197,38 +154,9 @@ export class FileSessionStore implements SessionStore {
    * A FIFO, socket or device planted under a file's name is removed with the files; a folder
    * is left, and a {@link NotRegularFileError} names it once everything else is removed.
    */
-  async delete(sessionId: string): Promise<void> {
+  delete(sessionId: string): Promise<void> {
     this.deleted.deleted(sessionId);
-    const { left, owned } = await this.queues.enqueue(sessionId, async () => {
-      const files = await this.removeNow(sessionId);
-      // Asked once the files are gone: a task whose save was asked before this delete counts.
-      return { left: files, owned: this.tasks.takeStarted(sessionId) ? [] : await this.tasks.ownedBy(sessionId) };
-    });
-    // Each in its own queue, after the conversation's turn: no queue waits on another inside it.
-    for (const taskId of owned) left.push(...(await this.removeFiles(taskId)));
-    if (left[0] !== undefined) throw new NotRegularFileError(left[0], 'directory');
-  }
-
-  /**
-   * Removes one session's files in its queue: after the writes asked before (appends, a task
-   * file saved), before those asked after, which then make the session anew. Answers the
-   * folders planted under their names, left.
-   */
-  private removeFiles(sessionId: string): Promise<string[]> {
-    return this.queues.enqueue(sessionId, () => this.removeNow(sessionId));
-  }
-
-  private async removeNow(sessionId: string): Promise<string[]> {
-    this.summaries.forget(sessionId);
-    // The grants first: a delete stopped on the way (a file that cannot be removed) must not
-    // leave the "always" approvals to a later conversation of the id.
-    const kinds = (Object.keys(SESSION_FILE_SUFFIXES) as SessionFileKind[]).sort((a, b) => Number(b === 'grants') - Number(a === 'grants'));
-    const files = kinds.map((kind) => this.folder.file(sessionId, kind));
-    for (const file of files) {
-      this.lines.forget(file);
-      this.history.forget(file);
-    }
-    return removeConfinedFiles(this.folder.root, files);
+    return this.removal.delete(sessionId);
   }
 
   /**
@@ -244,7 +172,7 @@ export class FileSessionStore implements SessionStore {
    * (a `NaN` time, a `limit` of -1) is refused with a `RangeError` (`checkListRequest`).
    */
   list(request?: SessionListRequest): Promise<SessionSummary[]> {
-    return this.summaries.list(request);
+    return this.parts.summaries.list(request);
   }
 
   /**
@@ -254,12 +182,17 @@ export class FileSessionStore implements SessionStore {
    * counts it in its `grant-skipped` Warning and asks again.
    */
   loadGrants(sessionId: string): Promise<readonly ApprovalGrant[]> {
-    return this.grants.load(sessionId);
+    return this.parts.grants.load(sessionId);
   }
 
-  /** Keeps a signed grant; without a usable key, nothing (the grant holds in memory only, see the class). */
+  /**
+   * Keeps a signed grant; without a usable key, nothing (the grant holds in memory only, see
+   * the class). In the session's write queue, as every write: a delete asked after it removes
+   * the grant (outside the queue, a grant still being signed would be appended after the
+   * delete and leave its "always" to a later conversation of the id); one asked before does not.
+   */
   saveGrant(sessionId: string, grant: ApprovalGrant): Promise<void> {
-    return this.grants.save(sessionId, grant);
+    return this.parts.queues.enqueue(sessionId, () => this.parts.grants.save(sessionId, grant));
   }
 
   /**
@@ -269,7 +202,7 @@ export class FileSessionStore implements SessionStore {
   async claim(sessionId: string, owner: string): Promise<SessionClaim> {
     assertSessionId(sessionId);
     // A NUL cannot be in a path, so no folder and session pair reads as another.
-    const local = FOLDER_CLAIMS.claim(`${this.folderKey}\u0000${sessionId}`, owner);
-    return local.granted ? await claimLockFile(this.folder.root, sessionLockFile(this.dir, sessionId), owner, local, () => this.folder.mkdir()) : local;
+    const local = FOLDER_CLAIMS.claim(`${this.parts.folderKey}\u0000${sessionId}`, owner);
+    return local.granted ? await claimLockFile(this.parts.folder.root, sessionLockFile(this.dir, sessionId), owner, local, () => this.parts.folder.mkdir()) : local;
   }
 }

@@ -1,33 +1,15 @@
-import { valueBytes } from '../events/value-bytes.js';
 import type { ChatMessage } from '../model/chat-message.js';
-import { DeletedConversationError } from './deleted-conversation-error.js';
 import { DeletedConversations } from './deleted-conversations.js';
+import { MemorySessionBytes, messagesBytes } from './memory-session-bytes.js';
+import { MemorySessionIndex } from './memory-session-index.js';
+import { memorySessionBounds, type MemorySessionBounds, type MemorySessionStoreOptions } from './memory-session-options.js';
 import { LocalClaims, type SessionClaim } from './session-claim.js';
 import { assertSessionId } from './session-id.js';
 import { checkListRequest, pageOfSessions } from './session-order.js';
 import type { ApprovalGrant, SessionListRequest, SessionStore, SessionSummary, TaskSessionInfo } from './session-store.js';
-import { sessionTitle } from './session-title.js';
 
-/** Options of {@link MemorySessionStore}. */
-export interface MemorySessionStoreOptions {
-  /**
-   * How many sessions (conversations and task sessions together) to keep, default 10,000;
-   * the least recently used beyond that are dropped, so a long-lived engine stays bounded.
-   */
-  readonly maxSessions?: number;
-  /**
-   * How many delegated tasks' sessions to keep for resume (default 1,000); the least recently
-   * used beyond that are dropped with their messages.
-   */
-  readonly maxTaskSessions?: number;
-  /**
-   * About how many bytes the sessions' messages (and their archives) may hold together,
-   * default 256 MiB (a string counted at two bytes a character); the least recently used
-   * beyond that are dropped, as beyond `maxSessions`. The session being written is kept
-   * even when it alone is larger.
-   */
-  readonly maxBytes?: number;
-}
+// Named from here, as before the options had their own module.
+export type { MemorySessionStoreOptions } from './memory-session-options.js';
 
 /**
  * The default {@link SessionStore}: sessions in a `Map`, gone when the process ends, the
@@ -52,25 +34,18 @@ export class MemorySessionStore implements SessionStore {
   private readonly archives = new Map<string, { readonly messages: ChatMessage[]; live: number }>();
   /** "Always" approvals by conversation; dropped with their session. */
   private readonly grants = new Map<string, ApprovalGrant[]>();
-  private readonly maxSessions: number;
-  private readonly maxTaskSessions: number;
-  private readonly maxBytes: number;
+  private readonly bounds: MemorySessionBounds;
   /** Each session's bytes (messages and archive), and their sum. */
-  private readonly bytes = new Map<string, number>();
-  private totalBytes = 0;
-  /** When each session last gained or replaced messages (epoch ms), for {@link MemorySessionStore.list}. */
-  private readonly activity = new Map<string, number>();
-  /** Each session's title, kept as it is written so {@link MemorySessionStore.list} reads no transcript. */
-  private readonly titles = new Map<string, string>();
-  /** The sessions deleted and not written since: no task is saved for them (as in `FileSessionStore`). */
+  private readonly bytes = new MemorySessionBytes();
+  /** Each session's title and last activity, for {@link MemorySessionStore.list}. */
+  private readonly index = new MemorySessionIndex();
+  /** The conversations deleted and not written since: no task is saved for them (shared with `FileSessionStore`). */
   private readonly deleted = new DeletedConversations();
   /** Which run holds which session (see {@link MemorySessionStore.claim}). */
   private readonly claims = new LocalClaims();
 
   constructor(options: MemorySessionStoreOptions = {}) {
-    this.maxSessions = bound(options.maxSessions, 10_000, 'maxSessions');
-    this.maxTaskSessions = bound(options.maxTaskSessions, 1000, 'maxTaskSessions');
-    this.maxBytes = bound(options.maxBytes, 256 * 1024 * 1024, 'maxBytes');
+    this.bounds = memorySessionBounds(options);
   }
 
   /**
@@ -94,9 +69,8 @@ export class MemorySessionStore implements SessionStore {
     assertSessionId(sessionId);
     this.deleted.written(sessionId);
     const list = this.sessions.get(sessionId);
-    this.addBytes(sessionId, messagesBytes(messages));
-    this.markActive(sessionId);
-    this.keepTitle(sessionId, messages);
+    this.bytes.add(sessionId, messagesBytes(messages));
+    this.index.written(sessionId, messages);
     if (list) {
       list.push(...messages);
       this.touch(sessionId, list);
@@ -110,19 +84,14 @@ export class MemorySessionStore implements SessionStore {
   /** Drops the least recently used sessions beyond the count and the bytes (never `keep`). */
   private evict(keep: string): void {
     for (const oldest of this.sessions.keys()) {
-      if (this.sessions.size <= this.maxSessions && this.totalBytes <= this.maxBytes) break;
+      if (this.sessions.size <= this.bounds.maxSessions && this.bytes.total <= this.bounds.maxBytes) break;
       if (oldest !== keep) this.drop(oldest);
     }
   }
 
-  private addBytes(sessionId: string, added: number): void {
-    this.bytes.set(sessionId, (this.bytes.get(sessionId) ?? 0) + added);
-    this.totalBytes += added;
-  }
-
   /** About how many bytes the sessions hold (see `maxBytes`). */
   get heldBytes(): number {
-    return this.totalBytes;
+    return this.bytes.total;
   }
 
   /**
@@ -130,11 +99,12 @@ export class MemorySessionStore implements SessionStore {
    * conversation was deleted and not written since: the task would outlive it.
    */
   saveTaskInfo(info: TaskSessionInfo): void {
-    if (this.deleted.has(info.ownerSessionId)) throw new DeletedConversationError(info.taskId, info.ownerSessionId);
+    const refused = this.deleted.refusal(info);
+    if (refused) throw refused;
     this.tasks.delete(info.taskId);
     this.tasks.set(info.taskId, info);
     for (const oldest of this.tasks.keys()) {
-      if (this.tasks.size <= this.maxTaskSessions) break;
+      if (this.tasks.size <= this.bounds.maxTaskSessions) break;
       this.drop(oldest);
     }
   }
@@ -151,13 +121,12 @@ export class MemorySessionStore implements SessionStore {
     archive.messages.push(...current.slice(archive.live));
     archive.live = messages.length;
     this.archives.set(sessionId, archive);
-    this.markActive(sessionId);
-    this.keepTitle(sessionId, messages);
+    this.index.written(sessionId, messages);
     if (this.sessions.has(sessionId)) this.sessions.set(sessionId, messages.slice());
     else this.append(sessionId, messages);
     this.touch(sessionId, this.sessions.get(sessionId));
     const held = messagesBytes(this.sessions.get(sessionId) ?? []) + messagesBytes(archive.messages);
-    this.addBytes(sessionId, held - (this.bytes.get(sessionId) ?? 0));
+    this.bytes.add(sessionId, held - this.bytes.of(sessionId));
     this.evict(sessionId);
   }
 
@@ -183,12 +152,10 @@ export class MemorySessionStore implements SessionStore {
 
   /** Forgets one session (an eviction: a conversation past the bounds keeps its tasks, bounded on their own). */
   private drop(sessionId: string): void {
-    this.totalBytes -= this.bytes.get(sessionId) ?? 0;
-    this.bytes.delete(sessionId);
+    this.bytes.drop(sessionId);
     this.sessions.delete(sessionId);
     this.archives.delete(sessionId);
-    this.activity.delete(sessionId);
-    this.titles.delete(sessionId);
+    this.index.forget(sessionId);
     this.tasks.delete(sessionId);
     this.grants.delete(sessionId);
   }
@@ -203,22 +170,8 @@ export class MemorySessionStore implements SessionStore {
   list(request?: SessionListRequest): SessionSummary[] {
     checkListRequest(request);
     const summaries: SessionSummary[] = [];
-    for (const sessionId of this.sessions.keys()) {
-      if (this.tasks.has(sessionId)) continue;
-      summaries.push({ sessionId, title: this.titles.get(sessionId) ?? '', lastActivityAt: this.activity.get(sessionId) ?? 0 });
-    }
+    for (const sessionId of this.sessions.keys()) if (!this.tasks.has(sessionId)) summaries.push(this.index.summary(sessionId));
     return pageOfSessions(summaries, request);
-  }
-
-  /** Marks the session written now; never earlier than before (a clock set back), so a session only moves toward the front of `list()`, which paging relies on. */
-  private markActive(sessionId: string): void {
-    this.activity.set(sessionId, Math.max(Date.now(), this.activity.get(sessionId) ?? 0));
-  }
-
-  /** Keeps the session's title: its first user message, from the first write that has one. */
-  private keepTitle(sessionId: string, messages: readonly ChatMessage[]): void {
-    if (this.titles.get(sessionId)) return;
-    this.titles.set(sessionId, sessionTitle(messages));
   }
 
   loadGrants(sessionId: string): readonly ApprovalGrant[] {
@@ -256,21 +209,4 @@ export class MemorySessionStore implements SessionStore {
     this.tasks.delete(sessionId);
     this.tasks.set(sessionId, info);
   }
-}
-
-function bound(value: number | undefined, fallback: number, name: string): number {
-  const max = value ?? fallback;
-  if (!Number.isInteger(max) || max < 0) throw new RangeError(`MemorySessionStore: ${name} must be an integer >= 0, got ${max}`);
-  return max;
-}
-
-/**
- * About how many bytes messages hold (`valueBytes`: their strings at two bytes a character,
- * plus a little per field). Walked, not serialised: a 1 MB prompt costs a length read, not a
- * 1 MB `JSON.stringify`, on every append.
- */
-function messagesBytes(messages: readonly ChatMessage[]): number {
-  let bytes = 0;
-  for (let i = 0; i < messages.length; i++) bytes += valueBytes(messages[i]);
-  return bytes;
 }

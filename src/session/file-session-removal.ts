@@ -1,0 +1,51 @@
+import type { FileSessionParts } from './file-session-parts.js';
+import { NotRegularFileError } from './not-regular-file-error.js';
+import { removeConfinedFiles } from './remove-confined-files.js';
+import { SESSION_FILE_SUFFIXES, type SessionFileKind } from './session-file-name.js';
+
+/** Every kind of a session's files, the grants first (see {@link FileSessionRemoval.removeNow}). */
+const KINDS = (Object.keys(SESSION_FILE_SUFFIXES) as SessionFileKind[]).sort((a, b) => Number(b === 'grants') - Number(a === 'grants'));
+
+/**
+ * How a `FileSessionStore` deletes a session: its files and its tasks', each session's in its
+ * own write queue (see `FileSessionStore.delete`). Apart from the store because it reaches
+ * every part (the queues, the task files, the summaries, the appenders' and the history's memory).
+ */
+export class FileSessionRemoval {
+  constructor(private readonly parts: Pick<FileSessionParts, 'folder' | 'queues' | 'tasks' | 'summaries' | 'lines' | 'history'>) {}
+
+  /** Removes the session's files, then its tasks'; a {@link NotRegularFileError} names a folder planted under a name, left. */
+  async delete(sessionId: string): Promise<void> {
+    const { queues, tasks } = this.parts;
+    const { left, owned } = await queues.enqueue(sessionId, async () => {
+      const files = await this.removeNow(sessionId);
+      // Asked once the files are gone: a task whose save was asked before this delete counts.
+      return { left: files, owned: tasks.takeStarted(sessionId) ? [] : await tasks.ownedBy(sessionId) };
+    });
+    // Each in its own queue, after the conversation's turn: no queue waits on another inside it.
+    for (const taskId of owned) left.push(...(await this.removeFiles(taskId)));
+    if (left[0] !== undefined) throw new NotRegularFileError(left[0], 'directory');
+  }
+
+  /**
+   * Removes one session's files in its queue: after the writes asked before (appends, a task
+   * file saved), before those asked after, which then make the session anew. Answers the
+   * folders planted under their names, left.
+   */
+  private removeFiles(sessionId: string): Promise<string[]> {
+    return this.parts.queues.enqueue(sessionId, () => this.removeNow(sessionId));
+  }
+
+  private async removeNow(sessionId: string): Promise<string[]> {
+    const { folder, summaries, lines, history } = this.parts;
+    summaries.forget(sessionId);
+    // The grants first: a delete stopped on the way (a file that cannot be removed) must not
+    // leave the "always" approvals to a later conversation of the id.
+    const files = KINDS.map((kind) => folder.file(sessionId, kind));
+    for (const file of files) {
+      lines.forget(file);
+      history.forget(file);
+    }
+    return removeConfinedFiles(folder.root, files);
+  }
+}
