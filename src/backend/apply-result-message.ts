@@ -1,6 +1,7 @@
 import { resultKey } from '../delegation/undelivered-results.js';
 import type { TaskInfo } from '../delegation/task-tracker.js';
 import type { DroppedNotes } from './dropped-notes.js';
+import type { GoneChecks } from './gone-checks.js';
 import type { WaitingMirror } from './waiting-mirror.js';
 import type { ResultMessage } from './waiting-results-store.js';
 
@@ -14,6 +15,8 @@ export interface ResultsState {
   readonly stored: (sessionId: string, key: string) => Promise<TaskInfo | undefined>;
   /** What Redis says of the conversation's result `key` now (`readResultFate`): waiting, gone (taken or dropped), neither, or failed. */
   readonly fate: (sessionId: string, key: string) => Promise<TaskInfo | 'gone' | 'failed' | undefined>;
+  /** The results whose fate is being read (by conversation and key), so a flood of words on one costs one read in flight. */
+  readonly checks: GoneChecks;
 }
 
 /**
@@ -37,7 +40,11 @@ export interface ResultsState {
  *   delivered as Redis dropped it changes no result. This mirror's own takes were made here;
  * - every message but this mirror's own `noted`, `renoted` (made here at once): the
  *   conversation's note of dropped results is read back from Redis, never taken from the
- *   message, whose named tasks would reach a prompt uncut.
+ *   message, whose named tasks would reach a prompt uncut (a `noted` or `taken` only when a
+ *   note is held: they only shrink one).
+ *
+ * Each read-back has one in flight per result or conversation (`GoneChecks`): a flood of
+ * forged messages naming one is not a flood of reads.
  *
  * @internal
  */
@@ -62,7 +69,8 @@ export function applyResultMessage(state: ResultsState, message: ResultMessage):
     if (notes.has(message.sessionId)) notes.refresh(message.sessionId);
     return;
   }
-  if (message.origin !== origin) notes.refresh(message.sessionId);
+  // A note shown elsewhere only shrinks: one held (or on its way) is read back. One given back may be new.
+  if (message.origin !== origin && (message.op === 'renoted' || notes.has(message.sessionId))) notes.refresh(message.sessionId);
 }
 
 /**
@@ -70,8 +78,22 @@ export function applyResultMessage(state: ResultsState, message: ResultMessage):
  * (see above). Redis failing leaves it forgotten, as the word said.
  */
 function forgetChecked(state: ResultsState, sessionId: string, key: string): void {
-  const word = state.mirror.forget(sessionId, key);
-  void state.fate(sessionId, key).then((fate) => {
+  state.mirror.forget(sessionId, key);
+  readFate(state, sessionId, key);
+}
+
+/**
+ * Asks Redis the fate of a result forgotten on a word, one read in flight per result: the
+ * words that come while one is (a flood of forged `taken` naming it) cost one more read,
+ * sent once it answers, whose answer decides (`GoneChecks`): the read in flight may have been
+ * answered before the change a later word announces.
+ */
+function readFate(state: ResultsState, sessionId: string, key: string): void {
+  const id = `${sessionId}\n${key}`;
+  const word = state.mirror.wordOn(key);
+  if (word === undefined || state.checks.start([id]).length === 0) return;
+  void state.fate(sessionId, key).catch(() => 'failed' as const).then((fate) => {
+    if (state.checks.done([id]).length > 0) return readFate(state, sessionId, key);
     if (!state.mirror.settle(key, word) || fate === 'gone' || fate === 'failed') return;
     state.mirror.untake(key);
     if (fate) state.mirror.add(fate);

@@ -1,4 +1,5 @@
 import { MAX_NOTED_SESSIONS, NAMED_DROPS, type DroppedResults } from '../delegation/undelivered-results.js';
+import { GoneChecks } from './gone-checks.js';
 import { MAX_ID_CHARS } from './task-record.js';
 
 /** A conversation's note of results dropped unread: how many, and the first tasks named. */
@@ -28,9 +29,8 @@ const isTaskId = (id: unknown): id is string => typeof id === 'string' && id.len
  */
 export class DroppedNotes {
   readonly #notes = new Map<string, Note>();
-  /** Conversations whose note is being read back: the number of the latest read sent. */
-  readonly #reading = new Map<string, number>();
-  #reads = 0;
+  /** Conversations whose note is being read back: one read each in flight (a flood of messages on one is one read, then one more). */
+  readonly #reading = new GoneChecks();
 
   constructor(private readonly read: NoteReader) {}
 
@@ -61,20 +61,18 @@ export class DroppedNotes {
 
   /**
    * Makes the conversation's note what Redis holds, read after the change announced (Redis
-   * announces its changes after making them). Only the latest read of a conversation is
-   * applied: one sent before a later announcement, or before one of this mirror's own changes
-   * (which sends a read of its own), holds less. Redis answers one connection in order, so a
-   * read sent after a change holds it, and each read is sent at once (a read-back waiting for
-   * another to answer would lag behind the announcements applied).
+   * announces its changes after making them). A conversation has one read in flight: the
+   * announcements (or this mirror's own changes) that come while it is cost one more read,
+   * sent once it answers, however many they were (anyone with access to the Redis can publish
+   * a flood of them), and only that read's answer is applied: the one in flight may hold less.
+   * Redis answers one connection in order, so a read sent after a change holds it.
    */
   refresh(sessionId: string): void {
-    const read = ++this.#reads;
-    this.#reading.set(sessionId, read);
+    if (this.#reading.start([sessionId]).length === 0) return;
     void this.read(sessionId)
       .catch(() => 'failed' as const)
       .then((note) => {
-        if (this.#reading.get(sessionId) !== read) return;
-        this.#reading.delete(sessionId);
+        if (this.#reading.done([sessionId]).length > 0) return this.refresh(sessionId);
         if (note === 'failed') return; // left as it is: a failing Redis is said by its own calls
         if (note === null) this.#notes.delete(sessionId);
         else this.set(sessionId, note);

@@ -10,6 +10,7 @@ import type { TaskInfo } from '../delegation/task-tracker.js';
 import { applyResultMessage, type ResultsState } from './apply-result-message.js';
 import type { ChannelHub } from './channel-hub.js';
 import { badMessagesOn } from './channel-warnings.js';
+import { GoneChecks } from './gone-checks.js';
 import { readResultFate, readWaitingResultAt } from './load-waiting-results.js';
 import type { RedisKeys } from './redis-keys.js';
 import { readResultMessage } from './result-message.js';
@@ -27,7 +28,7 @@ export const RESULTS_SKIPPED = 'No waiting background result or note of dropped 
 export async function followResults(redis: Redis, keys: RedisKeys, hub: ChannelHub, copy: Pick<ResultsState, 'mirror' | 'notes' | 'origin'>): Promise<() => void> {
   const stored = (sessionId: string, key: string): Promise<TaskInfo | undefined> => readWaitingResultAt(redis, keys, sessionId, key);
   const fate = (sessionId: string, key: string): Promise<TaskInfo | 'gone' | 'failed' | undefined> => readResultFate(redis, keys, sessionId, key);
-  const state: ResultsState = { ...copy, stored, fate };
+  const state: ResultsState = { ...copy, stored, fate, checks: new GoneChecks() };
   const bad = badMessagesOn(keys.resultsChannel, RESULTS_SKIPPED);
   const unlisten = await hub
     .listen(keys.resultsChannel, (text) => {

@@ -4,7 +4,9 @@
  * a flood of forged ones naming a known task or run was a flood of reads. Now an id has at
  * most one read in flight; the forgets that arrive meanwhile cost one more read, sent once it
  * answers, however many they were (that read is needed: the one in flight may have been
- * answered before a real forget's record was deleted).
+ * answered before a real forget's record was deleted). The results channel's words are read
+ * back the same way: a result's fate (`taken`, `dropped`: apply-result-message.ts) and a
+ * conversation's note (`noted`, `renoted`: dropped-notes.ts).
  *
  * @module
  */
@@ -27,6 +29,11 @@ export class GoneChecks {
       }
     }
     return fresh;
+  }
+
+  /** Whether `id` is being read. */
+  has(id: string): boolean {
+    return this.#flying.has(id);
   }
 
   /** The read of `ids` answered (or failed): they are in flight no more; answers those forgotten meanwhile, to read again. */

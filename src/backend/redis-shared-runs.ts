@@ -5,10 +5,12 @@ import { ofTask } from '../runs/pending-approvals.js';
 import type { RunOwner, SharedRunRecord, SharedRuns } from '../runs/shared-runs.js';
 import { awaitVerdict } from './answer-wait.js';
 import type { ChannelHub } from './channel-hub.js';
+import { badMessagesOn } from './channel-warnings.js';
 import type { RedisKeys } from './redis-keys.js';
 import type { OwnedRecord } from './run-record.js';
 import { loadRunRecords, pruneRunRecords, runningByOwner } from './run-records.js';
 import { GoneChecks } from './gone-checks.js';
+import { readRunMessage, RUNS_SKIPPED } from './run-message.js';
 import { applyRunMessage, CANCEL_MARK_MS, type RunMessage, type RunsChannelState } from './runs-channel.js';
 
 /** How long an answer sent to another instance waits for its owner's verdict by default (an owner gone never gives one). */
@@ -67,9 +69,21 @@ export class RedisSharedRuns implements SharedRuns {
       reassert: (runId) => runs.#reassert(runId),
       checks: new GoneChecks(),
     };
-    const unlisten = await hub.listen(keys.runsChannel, (text) => applyRunMessage(state, JSON.parse(text) as RunMessage));
+    // What is no message is said, as on the other channels (at most once a minute).
+    const bad = badMessagesOn(keys.runsChannel, RUNS_SKIPPED);
+    const unlisten = await hub
+      .listen(keys.runsChannel, (text) => {
+        const read = readRunMessage(text);
+        if ('problem' in read) bad.report(read.problem, text);
+        else applyRunMessage(state, read.message);
+      })
+      .catch((e: unknown) => {
+        bad.release(); // held for nothing: left, the channel's warnings would never be closed
+        throw e;
+      });
     const stop = (): void => {
       unlisten();
+      bad.release();
       for (const settle of [...runs.#verdicts.values()]) settle(false); // no verdict comes any more
     };
     try {

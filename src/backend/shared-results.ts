@@ -4,6 +4,7 @@ import type { TaskInfo } from '../delegation/task-tracker.js';
 import type { TaskTrackerLimits } from '../delegation/task-tracker-limits.js';
 import { resultKey, type DroppedResults } from '../delegation/undelivered-results.js';
 import type { ChannelHub } from './channel-hub.js';
+import { DeferredTakes } from './deferred-takes.js';
 import { DroppedNotes } from './dropped-notes.js';
 import { followResults } from './follow-results.js';
 import { loadWaitingResults, readDroppedNote } from './load-waiting-results.js';
@@ -25,10 +26,12 @@ export { RESULTS_SKIPPED } from './follow-results.js';
  * Each engine mirrors exactly what Redis holds, results and notes (loaded at start, kept
  * current over pub/sub), because the prompt's prefix is taken synchronously; so the mirror
  * is bounded as Redis is, and a result the note calls dropped is never delivered. A take
- * deletes the results in Redis and tells the other engines. A result is named by its task
- * and run start (`resultKey`): a task resumed in the background delivers each run's result,
- * and the one result a worker and its launching engine both put is delivered once. A put-back
- * (a prompt whose save failed) writes the taken results back in front, with their note
+ * deletes the results in Redis and tells the other engines, at the end of its turn: what is
+ * given back in that turn (the older results a prompt does not show) never leaves Redis
+ * (deferred-takes.ts). A result is named by its task and run start (`resultKey`): a task
+ * resumed in the background delivers each run's result, and the one result a worker and its
+ * launching engine both put is delivered once. A put-back (a prompt whose save failed)
+ * writes the taken results back where they stood in the bound's order, with their note
  * (`renoted`), so the conversation's next turn gets them on any engine. The copy is
  * waiting-mirror.ts and dropped-notes.ts; the channel is followed by follow-results.ts
  * (read by result-message.ts, applied by apply-result-message.ts); the load is load-waiting-results.ts.
@@ -42,6 +45,8 @@ export class SharedResults {
   readonly #origin = randomUUID();
   /** Its backend is closing: what its engine records now (tasks failed as "the backend was closed") is no result. */
   #stopped = false;
+  /** The takes on their way to Redis, and where the results taken stood (for a put-back). */
+  readonly #takes = new DeferredTakes((sessionId, keys) => takeWaitingResults(this.redis, this.keys, sessionId, keys, this.#origin));
 
   private constructor(
     private readonly redis: Redis,
@@ -86,23 +91,26 @@ export class SharedResults {
     putWaitingResult(this.redis, this.keys, info).catch(() => undefined); // still delivered here
   }
 
-  /** Takes the conversation's waiting results (each once, across every engine). */
+  /**
+   * Takes the conversation's waiting results (each once, across every engine), in the order
+   * they came. Redis hears of it at the end of this turn (`DeferredTakes`).
+   */
   take(sessionId: string): TaskInfo[] {
     const found = this.#mirror.of(sessionId);
     if (found.length === 0) return found;
     const keys = found.map(resultKey);
     for (const key of keys) this.#mirror.remove(sessionId, key);
     for (const key of keys) this.#mirror.markTaken(key);
-    // A result Redis could not forget is at worst delivered twice.
-    takeWaitingResults(this.redis, this.keys, sessionId, keys, this.#origin).catch(() => undefined);
+    this.#takes.take(sessionId, keys);
     return found;
   }
 
   /**
    * Gives back what {@link SharedResults.take} and {@link SharedResults.takeDropped} handed
-   * over for a prompt that could not be saved, here at once and in Redis: in front (the
-   * oldest, so the bound drops them first), no longer taken on any engine, so the
-   * conversation's next prompt has them wherever it runs.
+   * over (`results` oldest first), here at once and in Redis, no longer taken on any engine,
+   * so the conversation's next prompt has them wherever it runs. Here they go in front of
+   * what came since, in their order; in Redis, where each stood in the bound's order (one
+   * taken in this turn never left it), so the bound drops them no sooner than had they stayed.
    */
   putBack(sessionId: string, results: readonly TaskInfo[], dropped: DroppedResults | undefined): void {
     if (dropped) {
@@ -110,12 +118,17 @@ export class SharedResults {
       putBackDroppedNote(this.redis, this.keys, sessionId, dropped, this.#origin).catch(() => undefined);
       this.#notes.changed(sessionId); // after the change is sent: a read-back sent before it holds less
     }
-    // Last first: each goes in front of the ones before, so they keep their order.
-    for (const info of [...results].reverse()) {
-      this.#mirror.untake(resultKey(info));
-      this.#mirror.add(info);
-      putWaitingResult(this.redis, this.keys, info, true).catch(() => undefined); // still delivered here
+    this.#mirror.putBack(sessionId, results);
+    const sent: { info: TaskInfo; place: Promise<string | undefined> }[] = [];
+    for (const info of results) {
+      const back = this.#takes.giveBack(sessionId, resultKey(info));
+      if (back !== true) sent.push({ info, place: back });
     }
+    if (sent.length === 0) return;
+    // In their order, once every place is known (a take answers in moments).
+    void Promise.all(sent.map(({ place }) => place)).then((places) => {
+      sent.forEach(({ info }, i) => putWaitingResult(this.redis, this.keys, info, true, places[i]).catch(() => undefined)); // still delivered here
+    });
   }
 
   /** Takes, once across every engine, the note of the conversation's results dropped unread. */
@@ -153,6 +166,7 @@ export class SharedResults {
    */
   async dropAll(sessionId: string): Promise<void> {
     this.forget(sessionId);
+    void this.#takes.flush(sessionId).catch(() => undefined); // sent before the read below: it does not name them again
     const waiting = await this.redis.hkeys(this.keys.results(sessionId));
     if (waiting.length === 0) return;
     for (const key of waiting) {

@@ -41,6 +41,25 @@ export class WaitingMirror {
     mine.set(key, info);
   }
 
+  /**
+   * Puts results given back (taken for a prompt, `results` oldest first) in front of the
+   * conversation's others, in their order, no longer taken: added one by one, each would go
+   * behind the ones after it.
+   */
+  putBack(sessionId: string, results: readonly TaskInfo[]): void {
+    const mine = this.#waiting.get(sessionId);
+    const back = new Map<string, TaskInfo>();
+    for (const info of results) {
+      const key = resultKey(info);
+      this.#taken.delete(key);
+      back.set(key, info);
+    }
+    for (const [key, info] of mine ?? []) if (!back.has(key)) back.set(key, info);
+    if (back.size === 0) return;
+    this.#size += back.size - (mine?.size ?? 0);
+    this.#waiting.set(sessionId, back);
+  }
+
   /** Removes the conversation's result `key`, if it holds it. */
   remove(sessionId: string, key: string): void {
     const mine = this.#waiting.get(sessionId);
@@ -80,6 +99,11 @@ export class WaitingMirror {
     if (this.#checking.get(key) !== word) return false;
     this.#checking.delete(key);
     return true;
+  }
+
+  /** The number of the latest word of {@link WaitingMirror.forget} on result `key` Redis has not answered yet, if any. */
+  wordOn(key: string): number | undefined {
+    return this.#checking.get(key);
   }
 
   /** Whether result `key` was forgotten on a word Redis has not answered yet. */

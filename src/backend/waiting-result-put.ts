@@ -19,8 +19,9 @@ import { READ_NOTE, RESULT_TTL_MS, waitingKeys, type ResultMessage } from './wai
 // The put is announced before the drops, so every mirror applies them in Redis's order.
 // The bound is the one an engine wrote (KEYS[6]), else the defaults given (ARGV[5], ARGV[6]):
 // a worker's put follows the engines' configured limits without knowing them.
-// A result given back (ARGV[13] is '1': taken for a prompt that could not be saved) goes in
-// front, as the oldest, so the bound drops it first, as an engine's own list does; any other
+// A result given back (ARGV[13] is '1': taken for a prompt that could not be saved) goes
+// where it stood before its take (ARGV[15], the score the take answered), so the bound drops it
+// no sooner than had it stayed; its place unknown (''), in front, as the oldest. Any other
 // put of a result taken or dropped (KEYS[8], the conversation's gone results, names it) is a
 // late one (a worker and its launching engine both put a result) and is refused. A drop is
 // recorded there too (ARGV[14]: the prefix of those keys; `recordGone` bounds each).
@@ -51,7 +52,10 @@ if before then
   redis.call('DECRBY', chars, before)
 else
   local score
-  if ARGV[13] == '1' then
+  local place = tonumber(ARGV[15])
+  if ARGV[13] == '1' and place and place == place then -- a number, not NaN
+    score = ARGV[15]
+  elseif ARGV[13] == '1' then
     local first = redis.call('ZRANGE', order, 0, 0, 'WITHSCORES')
     score = (tonumber(first[2]) or 0) - 1
   else
@@ -97,17 +101,18 @@ end`;
  * dropped. What a worker does with a background task's result, and an engine with its own.
  * Put twice (by a worker and by the engine that launched the task), a result is one: it is
  * named by its task and run start. `back`: a result taken for a prompt that could not be
- * saved, given back in front (the oldest); every mirror forgets it was taken.
+ * saved, given back; every mirror forgets it was taken. It goes back to `place`, where it
+ * stood in the bound's order (what its take answered), else in front (the oldest).
  *
  * @internal
  */
-export async function putWaitingResult(redis: Redis, keys: RedisKeys, info: TaskInfo, back = false): Promise<void> {
+export async function putWaitingResult(redis: Redis, keys: RedisKeys, info: TaskInfo, back = false, place?: string): Promise<void> {
   const message: ResultMessage = back ? { op: 'put', info, back } : { op: 'put', info };
   const size = info.description.length + (info.result?.length ?? 0);
   const key = resultKey(info);
   const { undeliveredResults, undeliveredChars } = DEFAULT_TASK_TRACKER_LIMITS;
   const args = [member(info.sessionId, key), key, JSON.stringify(info), size, undeliveredResults, undeliveredChars, RESULT_TTL_MS];
-  const channel = [keys.resultsChannel, JSON.stringify(message), keys.results(''), keys.droppedResults(''), NAMED_DROPS, back ? '1' : '0', keys.resultsGone('')];
+  const channel = [keys.resultsChannel, JSON.stringify(message), keys.results(''), keys.droppedResults(''), NAMED_DROPS, back ? '1' : '0', keys.resultsGone(''), place ?? ''];
   const resultKeys = [keys.results(info.sessionId), keys.waitingBound, keys.deletedTask(info.taskId), keys.resultsGone(info.sessionId)];
   await redis.eval(PUT, 8, ...waitingKeys(keys), ...resultKeys, ...args, ...channel);
 }

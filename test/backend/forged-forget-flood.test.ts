@@ -7,51 +7,27 @@
  * flood drops none whose record Redis still holds, and a real forget right behind it still
  * drops the copy (the read in flight may have been answered before its record was deleted).
  */
-import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
-import { RedisSharedRuns } from '../../src/backend/redis-shared-runs.js';
-import { SharedTasks } from '../../src/backend/shared-tasks.js';
 import { forgetTasksMessage } from '../../src/backend/task-messages.js';
-import type { TaskInfo } from '../../src/delegation/task-tracker.js';
+import { runsScene, tasksScene } from '../support/forged-forget-scene.js';
+import { calls, flood } from './command-stats.js';
 import { HAS_REDIS } from './redis-server.js';
 import { caughtUp, useScaleKits, waitFor } from './scale-kit.js';
 
-const STALL_MS = 60_000;
 const FLOOD = 10_000;
-
-/** How many times Redis ran `command` (its `INFO commandstats`), Lua scripts' calls included. */
-async function calls(redis: Redis, command: string): Promise<number> {
-  const stats = await redis.info('commandstats');
-  return Number(new RegExp(`^cmdstat_${command}:calls=(\\d+)`, 'm').exec(stats)?.[1] ?? 0);
-}
-
-/** Publishes `message` `count` times in one pipeline, as an attacker would. */
-async function flood(redis: Redis, channel: string, message: string, count: number): Promise<void> {
-  const pipeline = redis.pipeline();
-  for (let i = 0; i < count; i++) pipeline.publish(channel, message);
-  await pipeline.exec();
-}
 
 describe.skipIf(!HAS_REDIS)('a flood of forged forgets on the tasks and runs channels', () => {
   const scale = useScaleKits();
 
   it("costs a bounded number of reads of a task's record, keeps the copy, and a real forget behind it still drops it", async () => {
-    const k = await scale.kit(STALL_MS);
-    const [a, b] = [await k.backend(), await k.backend()];
-    const { keys } = a.parts;
-    const owner = await SharedTasks.create(a.parts.redis, keys, a.parts.hub, 60_000, 'owner');
-    const watcher = await SharedTasks.create(b.parts.redis, keys, b.parts.hub, 60_000, 'watcher');
-    const attacker = new Redis(scale.redis.url);
+    const { a, b, keys, owner, watcher, attacker, stop } = await tasksScene(scale);
     try {
-      const info: TaskInfo = { taskId: 'task_f', agentName: 'explorer', description: 'd', sessionId: 'ses_f', parentRunId: 'run_p', background: true, state: 'running', startedAt: Date.now() };
-      owner.tasks.publish(info);
-      await waitFor(() => watcher.tasks.get('task_f')?.state === 'running');
       const before = await calls(attacker, 'exists');
       await flood(attacker, keys.tasksChannel, forgetTasksMessage(['task_f']), FLOOD);
       for (let i = 0; i < 3; i++) await caughtUp(b);
       await caughtUp(a);
-      expect(watcher.tasks.get('task_f')?.state).toBe('running');
-      expect(owner.tasks.get('task_f')?.state).toBe('running');
+      expect(watcher.get('task_f')?.state).toBe('running');
+      expect(owner.get('task_f')?.state).toBe('running');
       // Four copies hear the channel (the two backends' own and the two here): one read per
       // message was 40,000; one in flight per copy is a few per chunk the subscriber reads.
       expect((await calls(attacker, 'exists')) - before).toBeLessThan(FLOOD / 10);
@@ -61,42 +37,31 @@ describe.skipIf(!HAS_REDIS)('a flood of forged forgets on the tasks and runs cha
       for (let i = 0; i < FLOOD; i++) behind.publish(keys.tasksChannel, forgetTasksMessage(['task_f']));
       behind.del(keys.task('task_f')).publish(keys.tasksChannel, forgetTasksMessage(['task_f']));
       await behind.exec();
-      await waitFor(() => watcher.tasks.get('task_f') === undefined);
+      await waitFor(() => watcher.get('task_f') === undefined);
     } finally {
-      attacker.disconnect();
-      owner.stop();
-      watcher.stop();
+      stop();
     }
   });
 
   it("costs a bounded number of reads of a run's record, keeps the copy, and a real forget behind it still drops it", async () => {
-    const k = await scale.kit(STALL_MS);
-    const [a, b] = [await k.backend(), await k.backend()];
-    const { keys } = a.parts;
-    const owner = await RedisSharedRuns.create(a.parts.redis, keys, a.parts.hub, 'owner');
-    const watcher = await RedisSharedRuns.create(b.parts.redis, keys, b.parts.hub, 'watcher');
-    const attacker = new Redis(scale.redis.url);
+    const { a, b, keys, watcher, attacker, stopOwner, stop } = await runsScene(scale);
     try {
-      owner.runs.publish({ info: { runId: 'run_f', sessionId: 'ses_f', agentName: 'main', state: 'running', startedAt: Date.now() }, pending: [] });
-      await waitFor(() => watcher.runs.get('run_f') !== undefined);
-      owner.stop(); // as when its instance died (a live owner says its record again: forged-forget.test.ts)
+      stopOwner(); // as when its instance died (a live owner says its record again: forged-forget.test.ts)
       const forget = JSON.stringify({ op: 'forget', runId: 'run_f' });
       const before = await calls(attacker, 'hexists');
       await flood(attacker, keys.runsChannel, forget, FLOOD);
       for (let i = 0; i < 3; i++) await caughtUp(b);
       await caughtUp(a);
-      expect(watcher.runs.get('run_f')?.info.state).toBe('running');
+      expect(watcher.get('run_f')?.info.state).toBe('running');
       expect((await calls(attacker, 'hexists')) - before).toBeLessThan(FLOOD / 10);
 
       const behind = attacker.pipeline();
       for (let i = 0; i < FLOOD; i++) behind.publish(keys.runsChannel, forget);
       behind.hdel(keys.runs, 'run_f').publish(keys.runsChannel, forget);
       await behind.exec();
-      await waitFor(() => watcher.runs.get('run_f') === undefined);
+      await waitFor(() => watcher.get('run_f') === undefined);
     } finally {
-      attacker.disconnect();
-      owner.stop();
-      watcher.stop();
+      stop();
     }
   });
 });

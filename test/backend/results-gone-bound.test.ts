@@ -37,7 +37,7 @@ describe.skipIf(!HAS_REDIS)("the record of a conversation's taken and dropped re
   const scale = useScaleKits();
   const t = Date.now();
   const result = (taskId: string, sessionId: string): TaskInfo => ({ taskId, agentName: 'explorer', description: 'd', sessionId, parentRunId: 'run_r', background: true, state: 'done', startedAt: t, endedAt: t + 1, result: `answer of ${taskId}` });
-  const take = (redis: Redis, keys: RedisKeys, sessionId: string, taskIds: readonly string[]): Promise<void> => takeWaitingResults(redis, keys, sessionId, taskIds.map((id) => `${id}\n${t}`), 'test');
+  const take = (redis: Redis, keys: RedisKeys, sessionId: string, taskIds: readonly string[]): Promise<void> => takeWaitingResults(redis, keys, sessionId, taskIds.map((id) => `${id}\n${t}`), 'test').then(() => undefined);
 
   it('a take trims the members older than a result may wait, and keeps the newest; a late put of a recent one is still refused', async () => {
     const k = await scale.kit(STALL_MS);
