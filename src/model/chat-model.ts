@@ -97,7 +97,11 @@ export interface ModelFinish {
   readonly text: string;
   /** The tool calls the model asked for, in order; empty when it answered in text. */
   readonly toolCalls: readonly ModelToolCall[];
-  /** The request's token usage; absent when the server reports none (it then counts as 0). */
+  /**
+   * The request's token usage; absent when the server reports none (it then counts as 0). From
+   * the built-in model, a usage streamed before the reply's last delta is the server's plus an estimate of what came
+   * after it (four characters a token): it counted only what came up to it.
+   */
   readonly usage?: TokenUsage;
   /**
    * The server's `finish_reason`, carried as it was sent. Absent only when the server ended

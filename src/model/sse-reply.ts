@@ -4,6 +4,7 @@ import type { ModelChunk, ModelFinish, TokenUsage } from './chat-model.js';
 import { ModelError } from './model-error.js';
 import { argumentChars, charsOf, streamedTooMuch, type ReplyLimit } from './reply-limit.js';
 import { readUsage, type WireUsage } from './read-usage.js';
+import { usageWithLater } from './partial-reply.js';
 import { KeepAlive, type StreamProgress } from './stream-progress.js';
 import { MAX_TOOL_CALLS_PER_STEP } from './tool-call-cap.js';
 import { finishToolCalls, mergeToolCalls, type PartialCall, type ToolCallFragment } from './tool-call-fragments.js';
@@ -121,7 +122,11 @@ export function sseReply(out: Subscriber<ModelChunk>, progress: StreamProgress, 
       progress.charsAfterUsage = usage ? streamed - usageChars : undefined;
     },
     finish: (toolCallsCut) => {
-      const reply: ModelFinish = { type: 'finish', text: text.join(''), toolCalls: finishToolCalls(calls), usage, finishReason };
+      // A usage sent before the reply's end counts only what came up to it: what streamed after
+      // it is added as estimated (a whole reply is charged as a cut one is; servers that send
+      // usage last, or with every chunk, are charged exactly what they said).
+      const billed = usageWithLater(usage, streamed - usageChars);
+      const reply: ModelFinish = { type: 'finish', text: text.join(''), toolCalls: finishToolCalls(calls), usage: billed, finishReason };
       return toolCallsCut ? { ...reply, toolCallsCut } : reply;
     },
   };

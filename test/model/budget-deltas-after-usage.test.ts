@@ -14,9 +14,12 @@ let f: DelegationFixture;
 afterEach(() => f.close());
 
 /** An SSE event of one content delta, with `usage` when given. */
-function chunk(content: string, usage?: Record<string, number>): string {
-  return `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content }, finish_reason: null }], ...(usage ? { usage } : {}) })}\n\n`;
+function chunk(content: string, usage?: Record<string, number>, finish: string | null = null): string {
+  return `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content }, finish_reason: finish }], ...(usage ? { usage } : {}) })}\n\n`;
 }
+
+/** The end of a whole reply: a finish chunk and `[DONE]`. */
+const END = `${chunk('', undefined, 'stop')}data: [DONE]\n\n`;
 
 const USAGE = { prompt_tokens: 3_000, completion_tokens: 10, total_tokens: 3_010 };
 /** One later delta: 40 characters, 10 tokens of estimate. */
@@ -54,5 +57,28 @@ describe('a stream cut after its usage chunk is charged the usage and the estima
     f = await startDelegationFixture();
     const { charged, prompt } = await chargeOfChild(f, () => ({ rawSse: body, rawSseReset: true }));
     expect(charged).toBe(prompt + Math.ceil(((LATER + 1) * DELTA.length) / CHARS_PER_TOKEN));
+  });
+
+  it('a whole reply with its usage early is charged as the same bytes cut are (review: it was the early usage alone)', async () => {
+    const body = chunk(DELTA, USAGE) + chunk(DELTA).repeat(LATER) + END;
+    f = await startDelegationFixture();
+    const { charged, childEnd } = await chargeOfChild(f, () => ({ rawSse: body }));
+    expect(childEnd).toMatchObject({ abnormal: false });
+    expect(charged).toBe(USAGE.total_tokens + LATER_TOKENS);
+  });
+
+  it('a tiny usage first, then 100,000 characters of a whole reply: the estimate of them is charged', async () => {
+    const body = chunk('x', { prompt_tokens: 1, completion_tokens: 0, total_tokens: 1 }) + chunk('y'.repeat(1_000)).repeat(100) + END;
+    f = await startDelegationFixture();
+    const { charged } = await chargeOfChild(f, () => ({ rawSse: body }));
+    expect(charged).toBe(1 + Math.ceil(100_000 / CHARS_PER_TOKEN));
+  });
+
+  it('a whole reply with its usage last (after the finish, as include_usage sends it) is charged that usage exactly', async () => {
+    const last = `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', choices: [], usage: USAGE })}\n\n`;
+    const body = chunk(DELTA).repeat(LATER) + chunk('', undefined, 'stop') + last + 'data: [DONE]\n\n';
+    f = await startDelegationFixture();
+    const { charged } = await chargeOfChild(f, () => ({ rawSse: body }));
+    expect(charged).toBe(USAGE.total_tokens);
   });
 });
