@@ -1,5 +1,6 @@
 import { Observable, type Subscriber } from 'rxjs';
 import { AbortError } from '../errors/abort-error.js';
+import { MAX_REPLY_CHARS } from '../model/reply-limit.js';
 import type { SequencedEvent } from '../runs/run-types.js';
 import { RunConnectionError, RunStreamError } from './client-errors.js';
 import { readRunStream, type StreamOutcome } from './read-run-stream.js';
@@ -21,15 +22,27 @@ export interface FromRunOptions extends RequestOptions {
    * 45,000: three of the server's 15 s keep-alives.
    */
   readonly idleTimeoutMs?: number;
-  /** The most characters one message may hold before the stream is refused with a `RunStreamError` (`MessageTooLarge`); default 10 MiB. */
+  /**
+   * The most characters one message may hold before the stream is refused with a
+   * `RunStreamError` (`MessageTooLarge`); default 56 Mi (58,720,256): the `RunEnd` of the
+   * longest answer the engine takes from a model (8 Mi characters), however JSON escapes it.
+   */
   readonly maxMessageLength?: number;
 }
 
 const MAX_DELAY_MS = 10_000;
 /** Three keep-alives of a `runsHandler` (one every 15 s by default): two may be late, not three. */
 const DEFAULT_IDLE_TIMEOUT_MS = 45_000;
-/** As `parseNdjson`'s line: far above any real event (a `RunEnd` carries the whole answer), far below harm. */
-const DEFAULT_MAX_MESSAGE_LENGTH = 10 * 1024 * 1024;
+/** The most characters JSON writes for one character of a string: `\u001f` for a control character, or a lone surrogate. */
+const JSON_CHARS_PER_CHAR = 6;
+/**
+ * The longest message a run may send: its `RunEnd` carries the whole answer, which may be
+ * {@link MAX_REPLY_CHARS} characters (the engine's cap on one reply) and, in the worst case
+ * (quotes, control characters), six times as long as JSON; as much again as the answer
+ * leaves room for the rest of the event (its metrics, an error, the `TaskWrap`s around a
+ * task's). Still a bound: a stream that never ends a message is refused past it.
+ */
+const DEFAULT_MAX_MESSAGE_LENGTH = MAX_REPLY_CHARS * (JSON_CHARS_PER_CHAR + 1);
 /** Statuses worth trying again: the server or a proxy is busy or restarting. Any other is final. */
 const RETRYABLE = new Set([408, 429, 500, 502, 503, 504]);
 

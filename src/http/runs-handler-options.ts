@@ -38,7 +38,8 @@ export interface RunsHandlerOptions {
   readonly authorize?: RunsAuthorizer;
   /**
    * The most runs started through this handler that may run at once (a start whose body is
-   * still arriving counts too); one more is answered `429` with `Retry-After`. Bounds the
+   * still arriving counts too, and so does a compaction, `POST /sessions/:id/compact`: its
+   * summary is a model request); one more is answered `429` with `Retry-After`. Bounds the
    * memory and the model requests one client can make the server hold. Default 16. A
    * {@link RunSlots} instead of a number is a cap shared with every handler given the same
    * one (`rxharness serve` shares one between its runs, AG-UI, chat and A2A routes).

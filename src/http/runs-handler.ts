@@ -47,7 +47,7 @@ export type RunsEngine = Pick<HarnessEngine, 'start' | 'runs'>;
  * `401` a request `authorize` refused, `404` an unknown run or no such pending call, `405`
  * another method, `408` a body slower than `bodyTimeoutMs`, `409` a session another run is
  * using, `413` a body over `maxBodyBytes`, `415` a body not sent as `application/json`, `429`
- * `maxRuns` runs already running or `maxControlRequests` approval answers already being read
+ * `maxRuns` runs (or compactions) already running or `maxControlRequests` approval answers already being read
  * (with `Retry-After`), `503` a closed engine. Other paths are answered `404`, or left to the
  * caller with `fallthrough` or a `next` callback (Express). Works with `http.createServer`,
  * Express (`app.use(handler)`) and Fastify (the raw request and response, see docs/http.md).
@@ -70,7 +70,8 @@ export function runsHandler(engine: RunsEngine, options: RunsHandlerOptions = {}
     const sessionRoute = matchSessionRoute(req.method, req.url, o.basePath);
     if (sessionRoute !== undefined) {
       authorized(req, o, sessionRoute.kind)
-        .then(() => serveSessionRoute(engine, sessionRoute, res))
+        // a compaction is a model request: it takes a run's slot (maxRuns), as a run does
+        .then(() => serveSessionRoute(engine, sessionRoute, res, slots))
         .catch((error: unknown) => sendFailure(res, error));
       return true;
     }

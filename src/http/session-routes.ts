@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { HarnessEngine } from '../engine/harness-engine.js';
 import { sendJson } from './http-answers.js';
 import { HttpFailure } from './http-failure.js';
+import type { RunSlots } from './run-slots.js';
 import { deleteSession, getSession, listSessions } from './session-answers.js';
 
 /**
@@ -59,12 +60,16 @@ export function matchSessionRoute(method: string | undefined, url: string | unde
 
 /**
  * Runs one compaction for the request answered by `res`, and answers its `Compaction` event.
+ * Its summary is a model request, so it holds a slot of `slots` (the runs': `maxRuns`) until
+ * it settles, however it ends; with none free it is refused as a run is (`429`, `Retry-After`):
+ * else a token holder could start model requests without bound, one session each.
  * A client that goes away stops it (its summary request is aborted): it would otherwise hold
  * the session, and the model, until the request's idle timeout (10 minutes by default), for
  * an answer nobody reads.
  */
-async function compactForClient(compact: HarnessEngine['compact'], sessionId: string, res: ServerResponse): Promise<void> {
+async function compactForClient(compact: HarnessEngine['compact'], sessionId: string, res: ServerResponse, slots: RunSlots): Promise<void> {
   if (res.destroyed) return; // the client left while it was authorised
+  const release = slots.take();
   const gone = new AbortController();
   const stop = (): void => gone.abort(new Error('the client closed the connection before the compaction ended'));
   res.once('close', stop);
@@ -72,17 +77,18 @@ async function compactForClient(compact: HarnessEngine['compact'], sessionId: st
     sendJson(res, 200, await compact(sessionId, { signal: gone.signal }));
   } finally {
     res.off('close', stop);
+    release();
   }
 }
 
 /**
  * Answers a session route: `list`, `get` and `delete` as `session-answers.ts` says; `compact` runs `engine.compact` and answers `200` with its
- * `Compaction` event (`409` while a run uses the session; the runs handler refuses, `415`, a `POST` not sent as `application/json`; a client that
- * closes the connection first stops it); `archive` answers the session's
+ * `Compaction` event (`409` while a run uses the session; `429` when every slot of `slots` is taken; the runs handler refuses, `415`, a `POST`
+ * not sent as `application/json`; a client that closes the connection first stops it); `archive` answers the session's
  * whole transcript (`{ sessionId, messages }`). An engine without them (a custom
  * `RunsEngine`) answers `404`.
  */
-export async function serveSessionRoute(engine: object, route: SessionRoute, res: ServerResponse): Promise<void> {
+export async function serveSessionRoute(engine: object, route: SessionRoute, res: ServerResponse, slots: RunSlots): Promise<void> {
   const sessions = engine as Partial<Pick<HarnessEngine, 'compact' | 'sessions' | 'runs'>>;
   switch (route.kind) {
     case 'list':
@@ -98,7 +104,7 @@ export async function serveSessionRoute(engine: object, route: SessionRoute, res
     case 'compact':
       // No body is read: the runs handler checked its type, as for every POST (a page of another site cannot send it).
       if (typeof sessions.compact !== 'function') throw new HttpFailure(404, 'this server cannot compact sessions');
-      return compactForClient(sessions.compact.bind(sessions), route.sessionId, res);
+      return compactForClient(sessions.compact.bind(sessions), route.sessionId, res, slots);
     case 'archive': {
       const load = sessions.sessions?.loadArchive?.bind(sessions.sessions);
       if (!load) throw new HttpFailure(404, 'this server keeps no session archive');

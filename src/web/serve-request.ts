@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RunsRequestHandler } from '../http/runs-handler.js';
+import { crossSitePrefill, redirectWithoutPrompt } from './cross-site-prefill.js';
 import type { DemoPage } from './demo-page.js';
 import { PAGE_HEADERS, sendPlain, setSecurityHeaders } from './serve-headers.js';
 import { requestHasToken, sameSecret } from './serve-token.js';
@@ -27,7 +28,8 @@ const NO_TOKEN =
 
 /**
  * The demo server's request handler. Every answer carries the headers of `serve-headers.ts`.
- * `GET /` is the page, for anyone (it holds no secret and starts nothing by itself);
+ * `GET /` is the page, for anyone (it holds no secret and starts nothing by itself; a
+ * `?prompt=` of a navigation another site started is dropped by a redirect, see `cross-site-prefill.ts`);
  * `GET /?token=<token>` keeps the token in an `HttpOnly; SameSite=Strict` cookie and
  * redirects to the same address without it, so the token leaves the address bar and the
  * history. The cookie's `Path` is `/api`, the page's only routes: browsers send a cookie of
@@ -58,6 +60,8 @@ function answer(routes: DemoRoutes, req: IncomingMessage, res: ServerResponse): 
   const url = pathOf(req.url);
   if (!url) return sendPlain(res, 400, 'The request target is not a path the server can read (a target that begins with "//" names a host).');
   const isPage = url.pathname === '/' && (req.method === 'GET' || req.method === 'HEAD');
+  // before the login: its redirect would carry the prompt on
+  if (isPage && crossSitePrefill(req, url)) return redirectWithoutPrompt(url, res);
   if (isPage && url.searchParams.has('token')) return logIn(routes, url, res);
   if (isPage) {
     res.writeHead(200, { ...PAGE_HEADERS, 'content-security-policy': routes.page.csp });

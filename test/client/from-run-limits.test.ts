@@ -6,6 +6,7 @@
 import { lastValueFrom, toArray } from 'rxjs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fromRun, getRun, RunConnectionError, RunRequestError, startRun } from '../../src/client/index.js';
+import { MAX_REPLY_CHARS } from '../../src/model/reply-limit.js';
 import { END, endless, frame, RUN, runEnd, runStart, scriptedFetch, silentAfter } from './fake-events-server.js';
 
 const MiB = 1024 * 1024;
@@ -37,12 +38,13 @@ describe('fromRun: a message that never ends', () => {
     expect(stream.sent()).toBeLessThan(70 * 1024);
   });
 
-  it('by default a message may hold 10 MiB, not more', async () => {
+  it('by default a message may hold the RunEnd of the longest answer however escaped (7 x MAX_REPLY_CHARS), not more', async () => {
+    const bound = MAX_REPLY_CHARS * 7;
     const stream = endless(frame(1, runStart) + 'data: ', 'x'.repeat(64 * 1024));
     const { error } = await outcome(fromRun('http://x', RUN, { fetch: scriptedFetch(stream.body).fetch }));
-    expect(error).toMatchObject({ serverName: 'MessageTooLarge', message: expect.stringContaining(`longer than ${10 * MiB} characters`) });
-    expect(stream.sent()).toBeGreaterThan(10 * MiB);
-    expect(stream.sent()).toBeLessThan(10 * MiB + 256 * 1024);
+    expect(error).toMatchObject({ serverName: 'MessageTooLarge', message: expect.stringContaining(`longer than ${bound} characters`) });
+    expect(stream.sent()).toBeGreaterThan(bound);
+    expect(stream.sent()).toBeLessThan(bound + 256 * 1024);
   });
 });
 

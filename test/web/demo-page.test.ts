@@ -149,8 +149,7 @@ describe.skipIf(!HAS_CHROMIUM)('the demo page in headless Chromium', () => {
     await p.goto(demo.url);
     expect(await p.locator('body').getAttribute('data-state')).toBe('idle');
     expect(await p.locator('.node').count()).toBe(0);
-    await p.locator('#prompt').fill('Look at a and b');
-    await p.locator('#start').click();
+    await pressRun(p, 'Look at a and b'); // typed: the page takes no click before the user's own input
 
     await fixture.server.waitForRequests(5); // main, then two steps of each task
     await p.locator('.task:nth-child(2) > .tail:text-is("Looking at b.")').waitFor();

@@ -13,8 +13,18 @@ export async function openLoggedIn(page: Page, origin: string, token: string, pa
   if (path !== '/') await page.goto(new URL(path, origin).href);
 }
 
-/** Types `prompt` (when given) and presses Run, as a user does. */
+/**
+ * Types `prompt` (when given: keys, as a user types) and presses Run, as a user does. Without
+ * one, the pointer goes to the prompt box first, then to Run: the page takes no click before
+ * the user's own input on it (a key, or the pointer moving; see `user-input-gate.ts`).
+ */
 export async function pressRun(page: Page, prompt?: string): Promise<void> {
-  if (prompt !== undefined) await page.locator('#prompt').fill(prompt);
+  const box = page.locator('#prompt');
+  if (prompt !== undefined) {
+    await box.fill('');
+    await box.pressSequentially(prompt);
+  } else {
+    await box.hover();
+  }
   await page.locator('#start').click();
 }

@@ -22,18 +22,26 @@ import { browser, byId, type DomButton, type DomInput } from './dom.js';
 import { showLong } from './long-text.js';
 import { TimelineView } from './timeline-view.js';
 import { TreeView } from './tree-view.js';
+import { NOT_YET, UserInputGate } from './user-input-gate.js';
 
 /** The runs routes, next to the page (`runsHandler` under `/api`). */
 const API = new URL('api', browser.location.href).href;
 
 type PageState = 'idle' | 'running' | 'done' | 'failed' | 'cancelled';
 
+/** From the page's first moment: Run and the approval buttons act only after the user's own input on it (double-clickjacking). */
+const gate = new UserInputGate(browser, () => browser.performance.now());
+
 const tree = new TreeView(byId('tree'), (taskId) => (runId === undefined ? Promise.resolve() : cancelTask(API, runId, taskId)));
 const timeline = new TimelineView(byId('timeline-section'), byId('timeline'), byId('tokens'));
 const conversations = new ConversationsView(byId('session-list'), byId('conversations-note'), byId('transcript'), (id) => void openSession(id));
-const approvals = new ApprovalsView(byId('approvals'), byId('approval-list'), (approval, decision) =>
+const approvals = new ApprovalsView(
+  byId('approvals'),
+  byId('approval-list'),
   // By the approval's own id, with its task: a call id is not unique across tasks.
-  runId === undefined ? Promise.resolve() : answerApproval(API, runId, { approvalId: approval.approvalId, taskId: approval.taskId }, decision),
+  (approval, decision) => (runId === undefined ? Promise.resolve() : answerApproval(API, runId, { approvalId: approval.approvalId, taskId: approval.taskId }, decision)),
+  () => gate.allows(),
+  NOT_YET,
 );
 let run: TaskTreeState = createTreeState();
 let runId: string | undefined;
@@ -202,6 +210,7 @@ async function start(prompt: string): Promise<void> {
 byId('run-form').addEventListener('submit', (event) => {
   event.preventDefault();
   const prompt = byId<DomInput>('prompt').value.trim();
+  if (!gate.allows()) return void (byId('status').textContent = NOT_YET);
   if (prompt) void start(prompt);
 });
 byId('new-conversation').addEventListener('click', newConversation);
@@ -211,7 +220,9 @@ byId('stop').addEventListener('click', () => {
 });
 
 // The address may fill the prompt box, never start a run: any site can open (or link to) this
-// page with parameters of its choosing, so only a click on the page's own Run button starts one.
+// page with parameters of its choosing, so only a click on the page's own Run button starts one,
+// and only once the user has acted on the page (the gate above). The server drops `prompt` from
+// a navigation another site started (serve-request.ts): a link of yours, or a typed address, keeps it.
 const params = new URLSearchParams(browser.location.search);
 const prompt = params.get('prompt');
 if (prompt) byId<DomInput>('prompt').value = prompt;

@@ -43,6 +43,9 @@ export class ApprovalsView {
     private readonly section: DomElement,
     private readonly list: DomElement,
     private readonly answer: AnswerApproval,
+    /** Whether a click now is the user's own (see `UserInputGate`); a refused one sends nothing and says why. */
+    private readonly allows: () => boolean = () => true,
+    private readonly refused = '',
   ) {}
 
   /** Shows exactly the waiting calls. */
@@ -100,6 +103,7 @@ export class ApprovalsView {
   }
 
   #decide(card: Card, approval: WaitingApproval, decision: CardDecision): void {
+    if (!this.allows()) return show(card.problem, this.refused);
     for (const button of card.buttons) button.disabled = true;
     card.sending = true;
     show(card.problem, '');

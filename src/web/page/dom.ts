@@ -5,6 +5,7 @@
  *
  * @module
  */
+import type { InputSource } from './user-input-gate.js';
 
 /** An event handed to a listener. */
 export interface DomEvent {
@@ -41,7 +42,7 @@ export interface DomInput extends DomElement {
   value: string;
 }
 
-interface Browser {
+interface Browser extends InputSource {
   readonly document: {
     readonly body: DomElement;
     getElementById(id: string): DomElement | null;
@@ -50,6 +51,7 @@ interface Browser {
   readonly location: { readonly href: string; readonly search: string };
   readonly history: { replaceState(data: null, unused: string, url: string): void };
   requestAnimationFrame(callback: () => void): number;
+  readonly performance: { now(): number };
 }
 
 /** The page's window (the global object of a browser). */

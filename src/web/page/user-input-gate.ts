@@ -1,0 +1,95 @@
+/**
+ * Whether the page has seen its user act on it since it loaded: the page's defence against
+ * double-clickjacking. A page of another site can, on the first click of a "double-click"
+ * it asks for, navigate this very tab to the page (with `?prompt=` of its choosing, or on a
+ * conversation); the page loads in less than a double-click's interval, and the second
+ * click lands on Run or Approve. Frame headers do not help: there is no frame.
+ *
+ * The defence is the one proposed with the attack (Paulos Yibelo, 2024): the buttons that
+ * act stay inert until the user has really acted on this page. A click alone proves
+ * nothing: the attacker asked for it. What counts:
+ *
+ * - a key pressed on the page (not a held key's repeat), e.g. typing a prompt, or Tab;
+ * - a mouse or pen really moved over it, {@link ARM_TRAVEL_PX} CSS pixels in all, counted
+ *   between the positions of the moves the page itself saw, from the first: a pointer resting
+ *   where a new page appeared brings one move at most, and the tremor between the two clicks
+ *   of a double-click stays below it. The browser's own moves (hover updates after a load or
+ *   a scroll, with no `movementX`/`movementY`) count for nothing. The size of `movementX`
+ *   is not trusted: Chromium gives the first move of a new page the whole distance from its
+ *   corner, as if the pointer had come from there;
+ * - on a touch screen (no hover, so no moves): a touch at least {@link TOUCH_ARM_MS} before
+ *   the click, longer than a double tap.
+ *
+ * @module
+ */
+
+/** CSS pixels a mouse or pen must travel over the page before its clicks act: above a double-click's tremor (a few pixels), below any reach for a button. */
+export const ARM_TRAVEL_PX = 16;
+/** Milliseconds after a first touch before a tap acts: longer than a double tap (about 300 ms), short for a user who taps again. */
+export const TOUCH_ARM_MS = 600;
+
+/** The parts of a keyboard or pointer event the gate reads. */
+export interface GateEvent {
+  /** False for an event a script dispatched. */
+  readonly isTrusted: boolean;
+  /** A key held down, repeating. */
+  readonly repeat?: boolean;
+  /** `mouse`, `pen` or `touch`. */
+  readonly pointerType?: string;
+  /** How far the pointer moved, as the browser says: 0 and 0 for a move of its own (a hover update). */
+  readonly movementX?: number;
+  readonly movementY?: number;
+  /** Where the pointer is on the screen (unlike `clientX`, it stays put when the page scrolls under it). */
+  readonly screenX?: number;
+  readonly screenY?: number;
+  /** Milliseconds since the page's time origin. */
+  readonly timeStamp: number;
+}
+
+/** Where the gate listens: the window (capture, so no handler of the page hides an event from it). */
+export interface InputSource {
+  addEventListener(type: string, listener: (event: GateEvent) => void, options: { readonly capture: boolean; readonly passive: boolean }): void;
+}
+
+/** Says, on each activation of a button that acts, whether the user has acted on the page yet. */
+export class UserInputGate {
+  #armed = false;
+  #travel = 0;
+  #at: { readonly x: number; readonly y: number } | undefined;
+  #firstTouch: number | undefined;
+
+  /**
+   * Listens on `source` from now on: call it as the page loads.
+   *
+   * @param now - the clock of the events' `timeStamp` (`performance.now`)
+   */
+  constructor(source: InputSource, private readonly now: () => number) {
+    const options = { capture: true, passive: true } as const;
+    source.addEventListener('keydown', (event) => {
+      if (event.isTrusted && event.repeat !== true) this.#armed = true;
+    }, options);
+    source.addEventListener('pointermove', (event) => this.#moved(event), options);
+    source.addEventListener('pointerdown', (event) => {
+      if (event.isTrusted && event.pointerType === 'touch') this.#firstTouch ??= event.timeStamp;
+    }, options);
+  }
+
+  /** Adds the way a mouse or pen went since the page last saw it move; the first position counts nothing. */
+  #moved(event: GateEvent): void {
+    if (!event.isTrusted || event.pointerType === 'touch' || event.screenX === undefined || event.screenY === undefined) return;
+    if (!event.movementX && !event.movementY) return; // the browser's own move: the pointer stayed
+    const at = { x: event.screenX, y: event.screenY };
+    if (this.#at) this.#travel += Math.abs(at.x - this.#at.x) + Math.abs(at.y - this.#at.y);
+    this.#at = at;
+    if (this.#travel >= ARM_TRAVEL_PX) this.#armed = true;
+  }
+
+  /** Whether an activation (a click, a submit) now is the user's own. */
+  allows(): boolean {
+    return this.#armed || (this.#firstTouch !== undefined && this.now() - this.#firstTouch >= TOUCH_ARM_MS);
+  }
+}
+
+/** What the page says where it refused a click that came before any input of the user's (Run's status line, an approval card). */
+export const NOT_YET =
+  "This click was not taken: it came before any move or key of yours on this page, as a click aimed at another site's page would (double-clickjacking). Move the pointer or press a key, then click again.";

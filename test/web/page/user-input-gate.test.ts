@@ -1,0 +1,66 @@
+/**
+ * The page's defence against double-clickjacking (`UserInputGate`): Run and the approval
+ * buttons act only after the user's own input on the page. Driven by the events a browser
+ * dispatches, on a clock of the test's own.
+ */
+import { describe, expect, it } from 'vitest';
+import { ARM_TRAVEL_PX, TOUCH_ARM_MS, UserInputGate, type GateEvent, type InputSource } from '../../../src/web/page/user-input-gate.js';
+
+/** A window that dispatches what the test says, at the test's time. */
+function page(): { gate: UserInputGate; fire(type: string, event: Partial<GateEvent>): void; at(ms: number): void } {
+  const listeners = new Map<string, Array<(event: GateEvent) => void>>();
+  let now = 0;
+  const source: InputSource = { addEventListener: (type, listener) => listeners.set(type, [...(listeners.get(type) ?? []), listener]) };
+  const gate = new UserInputGate(source, () => now);
+  return {
+    gate,
+    fire: (type, event) => listeners.get(type)?.forEach((listener) => listener({ isTrusted: true, timeStamp: now, ...event })),
+    at: (ms) => void (now = ms),
+  };
+}
+
+describe('UserInputGate', () => {
+  it('refuses a click on a page that saw no input of the user (the second click of a double-click)', () => {
+    const { gate, fire } = page();
+    fire('pointermove', { pointerType: 'mouse', screenX: 0, screenY: 0, movementX: 0, movementY: 0 }); // the browser's hover update
+    fire('pointermove', { pointerType: 'mouse', screenX: 40, screenY: 30, movementX: 40, movementY: 30 });
+    fire('pointerdown', { pointerType: 'mouse', screenX: 40, screenY: 30 });
+    expect(gate.allows()).toBe(false);
+  });
+
+  it('a key pressed on the page arms it; a held key repeating, or a script dispatching one, does not', () => {
+    const held = page();
+    held.fire('keydown', { repeat: true });
+    held.fire('keydown', { isTrusted: false });
+    expect(held.gate.allows()).toBe(false);
+    held.fire('keydown', {});
+    expect(held.gate.allows()).toBe(true);
+  });
+
+  it(`a mouse that travels ${ARM_TRAVEL_PX} px over the page arms it; its first position, a double-click's tremor, the browser's or a script's moves do not`, () => {
+    const { gate, fire } = page();
+    const move = (screenX: number, screenY: number, more: Partial<GateEvent> = {}) => fire('pointermove', { pointerType: 'mouse', screenX, screenY, movementX: 1, ...more });
+    move(0, 0, { movementX: 0 }); // the browser's hover update as the page appears: the pointer did not move
+    move(900, 80, { movementX: 900, movementY: 80 }); // where it rests, with the whole way from the corner as movement (Chromium)
+    move(902, 79);
+    move(0, 0, { isTrusted: false });
+    move(899, 81);
+    fire('pointerdown', { pointerType: 'mouse', screenX: 899, screenY: 81 });
+    expect(gate.allows()).toBe(false); // 8 px
+    move(899, 81 + ARM_TRAVEL_PX - 8, { pointerType: 'pen' });
+    expect(gate.allows()).toBe(true);
+  });
+
+  it(`on a touch screen a tap acts ${TOUCH_ARM_MS} ms after the first touch, not a double tap's second`, () => {
+    const { gate, fire, at } = page();
+    fire('pointermove', { pointerType: 'touch', screenX: 0, screenY: 0, movementX: 1 }); // a finger's drag is no hover
+    fire('pointermove', { pointerType: 'touch', screenX: 500, screenY: 0, movementX: 500 });
+    at(1_000);
+    fire('pointerdown', { pointerType: 'touch' });
+    at(1_000 + 250);
+    fire('pointerdown', { pointerType: 'touch' });
+    expect(gate.allows()).toBe(false);
+    at(1_000 + TOUCH_ARM_MS);
+    expect(gate.allows()).toBe(true);
+  });
+});
