@@ -93,7 +93,8 @@ export function holdsCodeText(word: string): boolean {
 }
 
 /** An assignment whose value a `${…}` with an operator builds (`z=${z^^}=1`, `z=${a/x/PATH}`, `z=${!r}`): read in the raw statement, as the parser drops the braces. */
-const BUILT_BY_EXPANSION = /(?:^|[\s;&|(])[A-Za-z_]\w*(?:\[[^\]]*\])?\+?=[^\s;&|]*\$\{!?[A-Za-z_]\w*(?:\[[^\]]*\])?[\^,:%#/@]/;
+// A number as default (`${v:-0}`) builds nothing: the value is v's, or the number.
+const BUILT_BY_EXPANSION = /(?:^|[\s;&|(])[A-Za-z_]\w*(?:\[[^\]]*\])?\+?=[^\s;&|]*\$\{!?[A-Za-z_]\w*(?:\[[^\]]*\])?(?!:-\d*\})[\^,:%#/@]/;
 
 /**
  * Why a simple command builds a variable's value at run time, or `undefined`: `z+==1` appends,
@@ -101,10 +102,11 @@ const BUILT_BY_EXPANSION = /(?:^|[\s;&|(])[A-Za-z_]\w*(?:\[[^\]]*\])?\+?=[^\s;&|
  * the line does not show, which may be `PATH=1`.
  */
 export function buildsValue(base: string, args: readonly string[], assignments: readonly string[]): string | undefined {
-  const appended = [...assignments, ...(DECLARERS.has(base) ? args : [])].find((word) => /^[A-Za-z_]\w*(?:\[[^\]]*\])?\+=/.test(word));
+  // Digits appended (`x+=1`) end the value: they cannot make a name before an `=`, nor an operator.
+  const appended = [...assignments, ...(DECLARERS.has(base) ? args : [])].find((word) => /^[A-Za-z_]\w*(?:\[[^\]]*\])?\+=(?!\d+$)/.test(word));
   if (appended !== undefined) return `a value appended to ("${appended}")`;
-  // A format with `%` or `\` builds text the line does not show (`%s=1 PATH`, `\x50ATH=1`); a plain one is read as a word.
-  if (base === 'printf' && args.some((arg) => /^-v/.test(arg)) && args.some((arg) => /[%\\]/.test(arg))) return 'a value printf builds ("printf -v")';
+  // A format with `%`, `\` or an expansion builds text the line does not show (`%s=1 PATH`, `\x50ATH=1`, `"$x"`); a plain one is read as a word.
+  if (base === 'printf' && args.some((arg) => /^-v/.test(arg)) && args.some((arg) => /[%\\$]/.test(arg))) return 'a value printf builds ("printf -v")';
   return undefined;
 }
 

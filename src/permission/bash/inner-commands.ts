@@ -14,6 +14,7 @@ import {
 } from './shell-programs.js';
 import { isAssignment, RUNTIME_ARGUMENT, text, type TextWord, type Word } from './shell-words.js';
 import { shellWithoutCommand } from './runs/unreadable-runs.js';
+import { PLACEHOLDER } from './shell-scan.js';
 import { xargsPlaceholder } from './writes/written-files.js';
 
 /** Reads words as a simple command (`analyseWords`); `suffixes`: a wrapper's later words may start the command. */
@@ -54,10 +55,10 @@ export function innerCommands(command: RunningCommand, sink: PartSink, analyse: 
   }
   if (EVALUATORS.has(base)) {
     sink.line(args.join(' '), 'variant', depth + 1);
-    // The value of an expansion is read again as code (`eval "echo $x"` with `x='a; rm y'`); the
-    // quotes that kept `eval 'echo $x'` apart are gone here, so both count.
-    const expanded = args.find((arg) => /[$`]/.test(arg));
-    if (expanded !== undefined) sink.flag(`"${base}" of text with an expansion (${JSON.stringify(expanded)}), whose value is read as commands`);
+    // The value of an expansion is read again as code (`eval "echo $x"` with `x='a; rm y'`). A `$`
+    // quoted as text (`eval 'echo $x'`) is no expansion: eval reads it as part of the line judged above.
+    const expanded = plain.slice(1).find((w) => /[$`]/.test(w.text) && (w.literal !== true || w.text.includes(PLACEHOLDER)));
+    if (expanded !== undefined) sink.flag(`"${base}" of text with an expansion (${JSON.stringify(expanded.text)}), whose value is read as commands`);
   }
   for (const script of scriptArguments(base, args)) sink.line(script, 'variant', depth + 1);
   if ((base === 'alias' && args.length > 0) || (base === 'hash' && args.includes('-p'))) {

@@ -13,9 +13,43 @@ const MAPFILE_VALUED = 'dnOsuCc';
 /** An arithmetic assignment to a name held in a variable (`$v=1`, `${v}+=1`, `$v++`, `--$v`). */
 const RUN_TIME_ARITHMETIC = /(\$\{?[A-Za-z_]\w*\}?)\s*(?:(?:[-+*\/%&|^]|<<|>>)?=(?!=)|\+\+|--)|(?:\+\+|--)\s*(\$\{?[A-Za-z_]\w*\}?)/g;
 
+/**
+ * Why printf's format may be read as its options (`printf "$fmt" ./bin` with `fmt=-vPATH`
+ * sets PATH: bash parses `-vNAME` from the first word that is no option, even after `-v x`),
+ * or `undefined`: a format only known at run time, a variable, a substitution, a glob (a file
+ * named `-vPATH`), a brace expansion (`{-vPATH,./bin}`). After `--` the word is a format only.
+ */
+export function runTimeFormat(base: string, args: readonly { readonly text: string; readonly glob: boolean }[]): string | undefined {
+  if (base !== 'printf') return undefined;
+  for (let i = 0; i < args.length; i += 1) {
+    const { text, glob } = args[i]!;
+    if (text === '--') return undefined;
+    if (text === '-v') i += 1;
+    else if (!/^-v./s.test(text)) {
+      if (!glob && !text.includes('$') && !/^\{.*-/s.test(text)) return undefined;
+      return `a variable whose name is only known when the line runs (printf's format "${text}", read as "-vNAME" when it starts with "-"), which may be PATH or any other`;
+    }
+  }
+  return undefined;
+}
+
+/** A name joined from expansions in arithmetic text (`$x$y`, `${x}TH`, `PA$x`): with `x=PA`, `y=TH=1` it is `PATH=1`. */
+const JOINED_ARITHMETIC = /[\w}]\$|\$\{?\w+\}?\$|\$\{\w+\}\w/;
+
 /** The names held in variables that an arithmetic text assigns (`$v = 1, ${w}--`: `$v`, `${w}`). */
 export function runTimeArithmetic(text: string): string[] {
   return [...text.matchAll(RUN_TIME_ARITHMETIC)].map((m) => (m[1] ?? m[2])!);
+}
+
+/** The run-time names of an arithmetic text: those it assigns (see {@link runTimeArithmetic}), and those joined from expansions. */
+export function runTimeArithmeticNames(text: string): string[] {
+  return [...runTimeArithmetic(text), ...joinedNames(text)];
+}
+
+/** The names an arithmetic text joins from expansions (`$x$y`, `${x}TH`, `PA$x`; not `$j+1`). */
+export function joinedNames(text: string): string[] {
+  // Token by token: one pattern over the whole text would try every start against every end.
+  return (text.match(/[\w${}]+/g) ?? []).filter((token) => JOINED_ARITHMETIC.test(token));
 }
 
 /**
@@ -41,7 +75,7 @@ export function runTimeNames(base: string, args: readonly string[]): string[] {
     case 'getopts':
       return [args[1]].filter(dynamic);
     case 'let':
-      return args.filter((arg) => runTimeArithmetic(arg).length > 0);
+      return args.filter((arg) => runTimeArithmeticNames(arg).length > 0);
     default:
       return [];
   }

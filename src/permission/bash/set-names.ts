@@ -12,7 +12,7 @@
  * @module
  */
 import { PLACEHOLDER } from './line-reader.js';
-import { readNames, runTimeArithmetic, runTimeNames } from './run-time-names.js';
+import { readNames, runTimeArithmeticNames, runTimeNames } from './run-time-names.js';
 
 /** A variable's name, as bash takes one. */
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -31,7 +31,7 @@ export function arithmeticNames(text: string): string[] {
 
 /** What an arithmetic text assigns, as assignments without a value: `PATH=1` gives `PATH=`, `$v = 1` gives `$v=` (a name known at run time). */
 export function arithmeticSettings(text: string): string[] {
-  return [...arithmeticNames(text), ...runTimeArithmetic(text)].map((name) => `${name}=`);
+  return [...arithmeticNames(text), ...runTimeArithmeticNames(text)].map((name) => `${name}=`);
 }
 
 /**
@@ -86,7 +86,7 @@ export function variablesSet(base: string, args: readonly string[], words: reado
       break;
   }
   // A subscript assigning a name held in a variable (`a[$v=1]=2`) sets a name known at run time.
-  const runTime = [...runTimeNames(base, args), ...arithmetic.flatMap(runTimeArithmetic)];
+  const runTime = [...runTimeNames(base, args), ...arithmetic.flatMap(runTimeArithmeticNames)];
   // The value is one the line does not show: written as a substitution's, so `read LESS` counts as `LESS=$(…)`.
   return [...names.map((name) => `${name}=${PLACEHOLDER}`), ...runTime.map((word) => `${word}=`)];
 }

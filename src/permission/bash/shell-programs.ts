@@ -49,6 +49,8 @@ export const READERS: ReadonlySet<string> = new Set(['read', 'mapfile', 'readarr
  * `coproc`): after a `cd` on such a line every write may land in the folder entered.
  */
 export const REPEATING_SYNTAX = /(?:^|[\s;&|({`])(?:for|while|until|select|function|trap|coproc)(?=[\s;&|)}]|$)|\(\s*\)/;
+/** A function definition (`f() {`, `function f`), wider than bash: its words may then be any command's. */
+export const FUNCTION_SYNTAX = /(?:^|[\s;&|({`])function(?=[\s;&|)}]|$)|\(\s*\)/;
 /**
  * Builtins that may run a command again or later, however their name is quoted (`"trap"`,
  * `t\rap`): a trap's action, `fc` re-running history, an alias.

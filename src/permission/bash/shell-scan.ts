@@ -1,5 +1,6 @@
 import { LineReader, PLACEHOLDER, type ScanBudget, TOO_MANY } from './line-reader.js';
-import { arithmeticEnd, atCommandStart } from './shell-spans.js';
+import { atCommandStart } from './command-start.js';
+import { arithmeticEnd } from './shell-spans.js';
 
 export { PLACEHOLDER } from './line-reader.js';
 
@@ -48,8 +49,10 @@ function scan(line: string, budget: ScanBudget): ScannedLine {
   let i = 0;
   // Inside `[[ ... ]]`: its `&&`, `||`, `(`, `<`, `>` join, group and compare, so they are passed on as words.
   let test = false;
-  // In a test, the word after `=~` is a regular expression, whose `|` bash reads as text (`[[ $a =~ ^(x|y)$ ]]`).
+  // In a test, the word after `=~` is a regular expression, whose `|` bash reads as text (`[[ $a =~ ^(x|y)$ ]]`),
+  // and inside its parentheses blanks, `;`, `&`, `<`, `>` and `#` too (`[[ $a =~ (x |y) ]]`): `depth` counts them.
   let regex = false;
+  let depth = 0;
   // A `case` pattern may be `[[` (`case $x in a | [[ ) rm f;; esac` runs rm): after one, no test is read.
   let cased = false;
   // The `)` ending an arithmetic command `((...))` being read: up to there `<` and `>` compare or shift.
@@ -57,11 +60,12 @@ function scan(line: string, budget: ScanBudget): ScannedLine {
   while (i < line.length) {
     const c = line[i]!;
     const next = line[i + 1];
-    if (test && r.atWordStart() && /\s=~\s+$/.test(r.current) && !/\s/.test(c)) regex = true;
+    if (test && r.atWordStart() && /\s=~\s+$/.test(r.current) && !/\s/.test(c)) [regex, depth] = [true, 0];
     // The expression ends where a word does, but at a `|`: bash reads a pipe nowhere in a test.
-    if (regex && (/\s/.test(c) || c === ';' || c === '&' || c === '<' || c === '>')) regex = false;
-    if (test && regex && c === '|') {
-      r.current += "'|'";
+    if (regex && depth === 0 && (/\s/.test(c) || c === ';' || c === '&' || c === '<' || c === '>')) regex = false;
+    if (test && regex && (c === '|' || c === '(' || (depth > 0 && /[\s;&<>#)]/.test(c)))) {
+      depth += c === '(' ? 1 : c === ')' ? -1 : 0;
+      r.current += `'${c}'`;
       i += 1;
       continue;
     }
@@ -136,6 +140,8 @@ function scan(line: string, budget: ScanBudget): ScannedLine {
       i += 1;
     }
   }
+  // Bash refuses the line, but a wrong count of ours would hide commands in the expression.
+  if (regex && depth > 0) r.flag('an unclosed "(" in a "[[" regular expression');
   r.endStatement();
   const { statements, substitutions, arithmetic: evaluated, opaque } = r;
   const kept = statements.filter((s) => s.trim() !== '');

@@ -67,36 +67,6 @@ export function arithmeticEnd(text: string, open: number): number {
   return text.slice(open + 2, close - 1).includes('#') ? -1 : close;
 }
 
-/** Reserved words after which a command starts (`if [[`, `! [[`, `{ [[`). */
-const BEFORE_COMMAND = new Set(['if', 'then', 'elif', 'else', 'do', 'while', 'until', '!', '{']);
-
-/**
- * Whether a word after `text` (a statement so far, quotes kept) is where a command starts:
- * at the start, after `;`, `&`, `|` or a subshell's `(`, or after a reserved word that is
- * itself there. Narrower than bash (not after `)` or `time`): a wrong "no" only judges more
- * words as commands. A quoted or escaped word is no reserved word, and `x=(` no subshell.
- */
-export function atCommandStart(text: string): boolean {
-  let rest = text.trimEnd();
-  for (;;) {
-    if (rest === '') return true;
-    const last = rest[rest.length - 1]!;
-    const before = rest.slice(0, -1);
-    if (';&|('.includes(last)) {
-      if (/(?:^|[^\\])(?:\\\\)*\\$/.test(before)) return false; // escaped: part of a word
-      if (last === '&' && /[<>]$/.test(before)) return false; // `>&`: a target follows
-      if (last !== '(' && /;$/.test(before)) return false; // `;;`, `;&`: a case pattern follows
-      if (last !== '(') return true;
-      if (before !== '' && !/[\s;&|(]$/.test(before)) return false; // `x=(`: an array's words
-      rest = before.trimEnd();
-      continue;
-    }
-    const word = /[^\s;&|()<>]*$/.exec(rest)![0];
-    if (!BEFORE_COMMAND.has(word)) return false;
-    rest = rest.slice(0, -word.length).trimEnd();
-  }
-}
-
 /** The index of the `"` closing a double-quoted string that starts before `from`; -1 when none. */
 function findDoubleEnd(text: string, from: number): number {
   for (let i = from; i < text.length; i++) {

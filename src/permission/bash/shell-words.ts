@@ -6,8 +6,11 @@
  * @module
  */
 
-/** A word of a simple command (quotes removed; `glob`: an unquoted glob), or a redirection operator. */
-export type Word = { readonly kind: 'word'; readonly text: string; readonly glob: boolean } | { readonly kind: 'redirect'; readonly op: string };
+/**
+ * A word of a simple command (quotes removed; `glob`: an unquoted glob; `literal`: each `$` in it
+ * is quoted text, no expansion, where that was checked), or a redirection operator.
+ */
+export type Word = { readonly kind: 'word'; readonly text: string; readonly glob: boolean; readonly literal?: true } | { readonly kind: 'redirect'; readonly op: string };
 /** A word that is no redirection. */
 export type TextWord = Extract<Word, { kind: 'word' }>;
 

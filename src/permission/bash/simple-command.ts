@@ -5,16 +5,18 @@
  * @module
  */
 import { parse, type ParseEntry } from 'shell-quote';
-import { assignsCodeVariable, buildsValue, buildsValueByExpansion, DECLARERS, evaluatingCommand, holdsCodeText } from './code-in-data.js';
+import { buildsValue, buildsValueByExpansion, DECLARERS, evaluatingCommand } from './code-in-data.js';
 import { commandShape } from './command-shape.js';
 import { executedWrite } from './writes/executed-writes.js';
 import { innerCommands } from './inner-commands.js';
 import type { PartRole, PartSink } from './part-sink.js';
 import { HEADERS, KEYWORDS, READERS } from './shell-programs.js';
-import { basename, collapse, isAssignment, isDynamic, isPlain, plainWords, redirectTargets, render, type Word } from './shell-words.js';
+import { basename, collapse, isAssignment, isDynamic, isPlain, plainWords, redirectTargets, render, text, type Word } from './shell-words.js';
 import { codeVariable, unreadableRun } from './runs/unreadable-runs.js';
 import { filesRun } from './runs/run-files.js';
+import { runTimeFormat } from './run-time-names.js';
 import { variablesSet } from './set-names.js';
+import { noteCarriers, noteListCarriers } from './word-carriers.js';
 import { commandWrites } from './writes/written-files.js';
 
 // What separates simple commands; every other operator shell-quote returns is a redirection.
@@ -37,9 +39,10 @@ export function analyseStatement(statement: string, role: PartRole, depth: numbe
   }
   const built = buildsValueByExpansion(statement);
   if (built !== undefined) sink.note('carries', built);
+  const literal = literalDollars(statement, entries.length);
   let words: Word[] = [];
-  for (const entry of entries) {
-    if (typeof entry === 'string') words.push({ kind: 'word', text: entry, glob: false });
+  for (const [i, entry] of entries.entries()) {
+    if (typeof entry === 'string') words.push({ kind: 'word', text: entry, glob: false, ...(literal?.[i] === true && entry.includes('$') ? { literal: true } : {}) });
     else if ('comment' in entry) sink.line(entry.comment, role, depth + 1); // never expected: judge it rather than lose it
     else if (entry.op === 'glob') words.push({ kind: 'word', text: entry.pattern, glob: true });
     else if (CONTROL.has(entry.op)) {
@@ -50,27 +53,42 @@ export function analyseStatement(statement: string, role: PartRole, depth: numbe
   analyseWords(words, role, depth, sink, true);
 }
 
+/** A mark no command line holds: where the parser expanded a variable. */
+const EXPANDED = '\u0001';
+
+/**
+ * For a statement that may run `eval` or `watch`, which entries hold their `$` as quoted text
+ * (`eval 'echo $x'` gets `echo $x` and reads it as a line; `eval "echo $x"` gets x's value as
+ * code): parsed again with each expansion marked. `undefined` otherwise, or when unsure.
+ */
+function literalDollars(statement: string, count: number): boolean[] | undefined {
+  if (!/\b(?:eval|watch)\b/.test(statement)) return undefined;
+  const marked = parse<string>(statement, () => EXPANDED);
+  if (marked.length !== count) return undefined;
+  return marked.map((entry) => typeof entry === 'string' && !entry.includes(EXPANDED));
+}
+
 function analyseWords(all: readonly Word[], role: PartRole, depth: number, sink: PartSink, suffixes: boolean): void {
   let start = 0;
   for (;;) {
     const word = all[start];
     if (word === undefined || !isPlain(word)) break;
+    // `time [[ ... ]]` times a test: the reserved word runs no command of its words.
+    const timed = word.text === 'time' ? (all[start + 1]?.kind === 'word' && text(all[start + 1]!) === '-p' ? 2 : 1) : 0;
     if (KEYWORDS.has(word.text)) start += 1;
     else if (word.text === 'function') start += 2; // `function name`, then its body
+    else if (timed > 0 && all[start + timed]?.kind === 'word' && text(all[start + timed]!) === '[[') start += timed;
     else break;
   }
   const first = all[start];
   // In `[[` a pattern is matched, never expanded to file names (`[[ $b =~ ^f/(.*)$ ]]`).
   const test = first !== undefined && isPlain(first) && first.text === '[[';
-  for (const word of all) {
-    if (word.kind === 'word' && word.glob && !test) sink.note('carries', 'file names from a glob');
-    else if (word.kind === 'word' && holdsCodeText(word.text)) sink.note('carries', `a "$(" or backtick in quotes ("${word.text}")`);
-    else if (word.kind === 'word' && assignsCodeVariable(word.text)) sink.note('carries', `a value assigning a variable that makes programs run code ("${word.text}")`);
-  }
+  noteCarriers(all.slice(start), test, sink);
   if (first === undefined) return;
   if (isPlain(first) && HEADERS.has(first.text)) {
     // `for PATH in ./bin` sets its name as an assignment would.
     const header = plainWords(all.slice(start)).map((w) => w.text);
+    if (first.text === 'for' || first.text === 'select') noteListCarriers(header, sink);
     settings(variablesSet(first.text, header.slice(1), header), sink);
     return;
   }
@@ -82,6 +100,8 @@ function analyseWords(all: readonly Word[], role: PartRole, depth: number, sink:
   if (changed !== undefined) sink.flag(changed);
   // The assignments' own text too: a subscript is arithmetic (`x[PATH=1]=2`).
   settings(variablesSet(basename(plain[0]?.text ?? ''), plain.slice(1).map((w) => w.text), [...plain.map((w) => w.text), ...assignments]), sink);
+  const format = runTimeFormat(basename(plain[0]?.text ?? ''), plain.slice(1));
+  if (format !== undefined) sink.flag(format);
   const evaluates = evaluatingCommand(basename(plain[0]?.text ?? ''), plain.slice(1).map((w) => w.text), assignments);
   if (evaluates !== undefined) sink.note('evaluates', evaluates);
   // A value built at run time (`z+==1`, `printf -v z`) may be code where arithmetic evaluates it (`((z))`).

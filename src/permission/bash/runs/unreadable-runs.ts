@@ -7,9 +7,9 @@
  * @module
  */
 import { posix } from 'node:path';
-import { lessEnvironment } from '../less-environment.js';
 import { gitRunsCommand } from './git-runs.js';
 import { optionRun } from './option-runs.js';
+import { OPTION_VARIABLE } from './option-variables.js';
 
 /** Interpreters of languages that can run any command (`os.system`, `system`, `child_process`...). */
 const INTERPRETER = new RegExp(
@@ -36,25 +36,8 @@ const CODE_VARIABLE = new RegExp(
     'PAGER|MANPAGER|CDPATH|GLOBIGNORE|EDITOR|VISUAL|LESSOPEN|LESSCLOSE|LESSKEY[A-Z_]*|MAKEFILES|SSH_ASKPASS|SUDO_ASKPASS|BROWSER|TAR_OPTIONS|' +
     'npm_config_[A-Za-z_]+|NPM_CONFIG_[A-Z_]+)$',
 );
-/** An expansion or substitution (`$L`, `$(…)`, a backtick) in a value: options only known at run time, which may be any. */
-const RUN_TIME_VALUE = /[$`]/;
-/** Whether less's options (`=-R`, `+=k f`: the text after the name) run a command: `+!cmd`, a lesskey file (see `less-environment`). */
-const lessRuns = (text: string): boolean => RUN_TIME_VALUE.test(text) || lessEnvironment(text.replace(/^\+?=/, '')).runs !== undefined;
-/** Whether make's options run a command: `--eval`, a makefile (`-E...`, `-f`), a variable its recipes run (`CC=rm\ x`). */
-const makeRuns = (text: string): boolean => RUN_TIME_VALUE.test(text) || /[Ef]|eval|SHELL|=.*=/.test(text);
-/**
- * Variables holding a program's options, by whether a value (the text after the name) makes it
- * run a command: less's `+!cmd` or a lesskey file (`LESS='+!rm f'`, `LESS=kkeys`), make's
- * `--eval`, a makefile (`MAKEFLAGS=-E...`) or a variable its recipes run (`MAKEFLAGS='CC=rm\ x'`).
- * Other values (`LESS='-R --squeeze-blank-lines'`, `MAKEFLAGS=-j4`) change nothing that runs.
- */
-const OPTION_VARIABLE: Readonly<Record<string, (text: string) => boolean>> = {
-  LESS: lessRuns,
-  MORE: lessRuns,
-  MAKEFLAGS: makeRuns,
-  GNUMAKEFLAGS: makeRuns,
-  MFLAGS: makeRuns,
-};
+/** What a reference's target is assigned (`declare -n r=LESS; r='+!rm f'`): a value set later, which the line may build. */
+const REFERENCED = '$(…)';
 /** A `$` in a variable's name (before its `=` or subscript): the name is only known when the line runs. */
 const RUN_TIME_NAME = /^[^=[]*\$/;
 /** Builtins whose arguments set or export variables. */
@@ -128,7 +111,7 @@ export function codeVariable(assignments: readonly string[], command: readonly s
   const references = reference ? declared.flatMap((word) => /^[A-Za-z_]\w*=(.+)$/s.exec(word)?.[1] ?? []) : [];
   const referenced = references.find((name) => name.includes('$'));
   if (referenced !== undefined) return `a reference to a variable whose name is only known when the line runs ("${referenced}"), which may be PATH or any other`;
-  for (const word of [...assignments, ...setters, ...references.map((name) => `${name}=`)]) {
+  for (const word of [...assignments, ...setters, ...references.map((name) => `${name}=${REFERENCED}`)]) {
     const variable = /^[A-Za-z_][A-Za-z0-9_]*/.exec(word)?.[0];
     const options = variable === undefined ? undefined : OPTION_VARIABLE[variable];
     if (variable !== undefined && (CODE_VARIABLE.test(variable) || options?.(word.slice(variable.length)) === true)) {
