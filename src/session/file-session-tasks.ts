@@ -1,13 +1,11 @@
 import { basename, join } from 'node:path';
+import { errnoOf } from '../errors/errno-of.js';
 import { writeConfinedFile } from './confined-file.js';
-import { NotRegularFileError } from './not-regular-file-error.js';
 import { ownedTaskIds, StartedTasks } from './owned-task-ids.js';
 import type { SessionFolder } from './session-folder.js';
 import type { SessionQueues } from './session-queues.js';
-import { SessionFileTooLargeError } from './session-file-too-large-error.js';
 import type { TaskSessionInfo } from './session-store.js';
 import type { TaskSeal } from './task-seal.js';
-import { UnsafeLinkError } from './unsafe-link-error.js';
 import { UnsealedSessionError } from './unsealed-session-error.js';
 
 /**
@@ -41,19 +39,27 @@ export class FileSessionTasks {
     this.started.add(info);
   }
 
-  /** What {@link save} stored for the task (see `FileSessionStore.loadTaskInfo`). */
+  /**
+   * What {@link save} stored for the task (see `FileSessionStore.loadTaskInfo`): `undefined`
+   * only when it has no task file. Any other file under its name fails, naming it, and is
+   * left as it is: a planted link, FIFO, folder or huge file with their errors; one that
+   * cannot be read with its reason; one without a valid seal, and one that is no task info
+   * (empty, cut, corrupt), with an {@link UnsealedSessionError} (`what: 'task'`), whose message
+   * says to start the task anew and delete the file, rather than "unknown task".
+   */
   async load(taskId: string): Promise<TaskSessionInfo | undefined> {
     const file = this.folder.file(taskId, 'task');
     let text: string;
     try {
       text = await this.folder.read(file);
     } catch (e) {
-      // Say why (a planted link, FIFO, folder or huge file), rather than act as if the task were unknown.
-      if (e instanceof UnsafeLinkError || NotRegularFileError.isInstance(e) || SessionFileTooLargeError.isInstance(e)) throw e;
-      return undefined;
+      if (errnoOf(e) === 'ENOENT') return undefined;
+      throw e;
     }
     const info = await this.seal.read(text, basename(file));
-    if (info === 'unsealed') throw new UnsealedSessionError(taskId, file, [1], 'task');
+    // A file the store wrote is whole (renamed into place): one that holds no task info was
+    // changed since, like one whose seal fails, and says as much.
+    if (info === 'unsealed' || info === undefined) throw new UnsealedSessionError(taskId, file, [1], 'task');
     return info;
   }
 

@@ -161,8 +161,10 @@ function readDefinition(file: string, source: AgentSource, diagnostics: AgentDia
 
 /**
  * The text of a definition file: a regular file of at most {@link MAX_DEFINITION_BYTES},
- * read without blocking on a named pipe (see `readBoundedFile`); with `noFollow`, a path whose
- * last part is a symbolic link is refused (`ELOOP`).
+ * read without blocking on a named pipe (see `readBoundedFile`). With `noFollow` (`file` is a
+ * real path just checked to lie in the workspace) it is read only if it still is that file:
+ * a symbolic link as its last part is refused (`ELOOP`), and so are a folder of it swapped for
+ * a link before the open and a file with other hard links (`checkOpenedAt` in `file-within.ts`).
  *
  * @throws Error saying why it cannot be read.
  */
