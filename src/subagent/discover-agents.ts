@@ -169,5 +169,5 @@ function readDefinition(file: string, source: AgentSource, diagnostics: AgentDia
  * @throws Error saying why it cannot be read.
  */
 export function readDefinitionFile(file: string, noFollow = false): string {
-  return readBoundedFile(file, { maxBytes: MAX_DEFINITION_BYTES, what: 'a definition file', noFollow });
+  return readBoundedFile(file, { maxBytes: MAX_DEFINITION_BYTES, what: 'a definition file', confined: noFollow });
 }

@@ -45,7 +45,8 @@ export function realFolder(folder: string): string {
  * check and the open (`skills/evil -> ~/.ssh`) would be followed out. On Linux the kernel names
  * the file opened (/proc/self/fd), which must be `real`; elsewhere `real` must still resolve to
  * itself and be the file opened. A file with another hard link is refused too: its other name
- * may lie anywhere (a planted `ln ~/.ssh/id_rsa SKILL.md`), and no link check can see it.
+ * may lie anywhere (a planted `ln ~/.ssh/id_rsa SKILL.md`), and no link check can see it;
+ * the message names pnpm, whose installs are such hard links, and the ways around it.
  * The same rules as the session files' (`openConfined` in src/session/confined-file.ts), synchronously.
  *
  * @throws Error saying what is wrong, without naming the file (the caller does).
@@ -58,7 +59,8 @@ export function checkOpenedAt(fd: number, real: string, stat: Stats): void {
   }
   if (stat.nlink > 1) {
     throw new Error(
-      `has ${stat.nlink} hard links: its other name may be a file outside the workspace, so it is not read; make it a file of its own (copy it to a new name, then move the copy over it)`,
+      `has ${stat.nlink} hard links: its other name may be a file outside the workspace, so it is not read (pnpm installs a package's files as hard links to its store); ` +
+        'copy it in as a file of its own rather than linking to it (cp -r a skill folder out of node_modules), or keep it in your own ~/.rxharness/skills or ~/.rxharness/agents, where hard links are read',
     );
   }
 }

@@ -8,12 +8,16 @@ export interface ReadBoundedOptions {
   /** What the file is, for the message of one that is too large (`a skill`, `a definition file`). */
   readonly what: string;
   /**
-   * `path` was resolved just before and checked to lie where it must (a workspace file): read
-   * it only if it still is that file. A symbolic link as its last part is refused (`ELOOP`), so
-   * is a folder of it turned into a link before the open, and a file with other hard links
-   * (see `checkOpenedAt`).
+   * Refuse a symbolic link as the last part of `path` (`ELOOP`): it was resolved just before,
+   * and a link put in its place meanwhile would be followed anywhere. Every skill is read so.
    */
   readonly noFollow?: boolean;
+  /**
+   * `path` was resolved just before and checked to lie where it must (a workspace file): read
+   * it only if it still is that file, so a folder of it turned into a link before the open is
+   * refused, and so is a file with other hard links (see `checkOpenedAt`). Implies `noFollow`.
+   */
+  readonly confined?: boolean;
 }
 
 /**
@@ -26,7 +30,7 @@ export interface ReadBoundedOptions {
  * @throws Error saying what is wrong with the file, without naming it (`is not a regular
  *   file`, `is 70000 bytes, more than the 65536 a skill may have; shorten it`, `has 2 hard
  *   links...`), or the
- *   system's error (with a `code`: `ENOENT`, `ELOOP` for a link with `noFollow`...).
+ *   system's error (with a `code`: `ENOENT`, `ELOOP` for a link with `noFollow` or `confined`...).
  *
  * @example
  * ```ts
@@ -34,12 +38,12 @@ export interface ReadBoundedOptions {
  * ```
  */
 export function readBoundedFile(path: string, options: ReadBoundedOptions): string {
-  const flags = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (options.noFollow ? (constants.O_NOFOLLOW ?? 0) : 0);
+  const flags = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (options.noFollow || options.confined ? (constants.O_NOFOLLOW ?? 0) : 0);
   const fd = openSync(path, flags);
   try {
     const stat = fstatSync(fd);
     if (!stat.isFile()) throw new Error('is not a regular file');
-    if (options.noFollow) checkOpenedAt(fd, path, stat);
+    if (options.confined) checkOpenedAt(fd, path, stat);
     if (stat.size > options.maxBytes) {
       throw new Error(`is ${stat.size} bytes, more than the ${options.maxBytes} ${options.what} may have; shorten it`);
     }

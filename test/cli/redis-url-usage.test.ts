@@ -1,22 +1,62 @@
+import { Redis } from 'ioredis';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
+import { checkRedisUrl } from '../../src/cli/redis-url-usage.js';
 import { freePort } from '../support/redis-process.js';
 import { cliPerTest } from '../support/cli-per-test.js';
 
-// ioredis reads a word without redis:// as a host name (or a port): `--redis notaurl` used to
-// try to connect and say Redis cannot be reached "at notaurl", exit 1, as if the server were down.
-// It is bad usage naming the form, before anything connects, and never repeats the URL.
+// ioredis reads a word without redis:// as a host name: `--redis notaurl` used to try to
+// connect and say Redis cannot be reached "at notaurl", exit 1, as if the server were down. It
+// is bad usage naming the forms, before anything connects, and never repeats the URL. The
+// forms ioredis does connect with stay accepted: a Unix socket has no redis:// form at all.
 
-const NOT_A_REDIS_URL = 'is not a Redis URL (it must start with redis://, or rediss:// for TLS): give it as redis://[USER:PASSWORD@]HOST:PORT, e.g. redis://127.0.0.1:6379';
+const NOT_A_REDIS_URL =
+  'is not a Redis URL, socket or HOST:PORT: give it as redis://[USER:PASSWORD@]HOST:PORT, e.g. redis://127.0.0.1:6379 ' +
+  '(rediss:// for TLS), or as HOST:PORT, a port, or the absolute path of a Unix socket';
 
-describe('a --redis value without the redis:// scheme', () => {
+/** What ioredis makes of `url`: where it would connect. */
+function reachedAt(url: string): { host?: string; port?: number; path?: string; db?: number } {
+  const client = new Redis(url, { lazyConnect: true });
+  try {
+    const { host, port, path, db } = client.options;
+    return path !== undefined && path !== null ? { path } : { host, port: Number(port), db: Number(db) };
+  } finally {
+    client.disconnect();
+  }
+}
+
+describe('checkRedisUrl takes every form ioredis connects with', () => {
+  it.each([
+    ['redis://127.0.0.1:6379', { host: '127.0.0.1', port: 6379, db: 0 }],
+    ['REDIS://cache:6380/2', { host: 'cache', port: 6380, db: 2 }],
+    ['rediss://:pw@cache.internal:6380', { host: 'cache.internal', port: 6380, db: 0 }],
+    ['127.0.0.1:6379', { host: '127.0.0.1', port: 6379, db: 0 }],
+    ['cache.internal:6380', { host: 'cache.internal', port: 6380, db: 0 }],
+    ['[::1]:6379', { host: '::1', port: 6379, db: 0 }],
+    ['6380', { host: 'localhost', port: 6380, db: 0 }],
+    ['/var/run/redis/redis.sock', { path: '/var/run/redis/redis.sock' }],
+  ])('%s', (url, where) => {
+    expect(() => checkRedisUrl(url, '--redis')).not.toThrow();
+    expect(reachedAt(url)).toEqual(where);
+  });
+
+  it.each(['notaurl', 'cache.internal', 'http://127.0.0.1:6379', 'from-a-vault@cache', 'user:pw@cache:6379', 'cache:', ':6379', 'cache:65536', '0', '65536', '//cache:6379', 'rel/redis.sock', ''])(
+    '%j is refused, naming the forms',
+    (url) => {
+      expect(() => checkRedisUrl(url, '--redis')).toThrow(`--redis ${NOT_A_REDIS_URL}`);
+    },
+  );
+});
+
+describe('a --redis value that is no form Redis is reached at', () => {
   const cli = cliPerTest();
 
   it.each([
     [['worker', '--demo', '--redis', 'notaurl']],
-    [['worker', '--demo', '--redis', '127.0.0.1:6379']],
     [['worker', '--demo', '--redis', 'http://127.0.0.1:6379']],
     [['serve', '--demo', '--port', '0', '--redis', 'notaurl']],
-  ])('%j: exit 2 naming the form, nothing started', async (argv) => {
+  ])('%j: exit 2 naming the forms, nothing started', async (argv) => {
     const { code, stderr, stdout } = await cli(...argv);
     expect(code).toBe(2);
     expect(stderr).toBe(`rxharness: --redis ${NOT_A_REDIS_URL}\n`);
@@ -37,10 +77,21 @@ describe('a --redis value without the redis:// scheme', () => {
     expect(code).toBe(1);
     expect(stderr).toContain(`cannot reach Redis at REDIS://127.0.0.1:${port}`);
   });
+
+  it('takes HOST:PORT and a socket path: tried, and only then found unreachable', async () => {
+    const port = await freePort();
+    const hostPort = await cli('worker', '--demo', '--redis', `127.0.0.1:${port}`);
+    expect(hostPort.code).toBe(1);
+    expect(hostPort.stderr).toContain(`cannot reach Redis at 127.0.0.1:${port}`);
+    const socket = join(tmpdir(), `rxharness-no-such-${port}.sock`);
+    const bySocket = await cli('worker', '--demo', '--redis', socket);
+    expect(bySocket.code).toBe(1);
+    expect(bySocket.stderr).toContain(`cannot reach Redis at ${socket}`);
+  });
 });
 
-describe('RXHARNESS_REDIS_URL without the scheme', () => {
-  const cli = cliPerTest({ OPENAI_API_KEY: '', RXHARNESS_REDIS_URL: 'cache.internal:6379' });
+describe('RXHARNESS_REDIS_URL that is no form Redis is reached at', () => {
+  const cli = cliPerTest({ OPENAI_API_KEY: '', RXHARNESS_REDIS_URL: 'cache.internal' });
 
   it('is named as the source', async () => {
     const { code, stderr } = await cli('worker', '--demo');

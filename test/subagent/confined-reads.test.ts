@@ -18,9 +18,10 @@ beforeEach(async () => {
 afterEach(async () => { await temp.remove(); });
 
 const at = (...parts: string[]) => join(root, ...parts);
-const OPTIONS = { maxBytes: 1024, what: 'a test file', noFollow: true } as const;
+const OPTIONS = { maxBytes: 1024, what: 'a test file', confined: true } as const;
+const HARD_LINKS = /^has 2 hard links: its other name may be a file outside the workspace, so it is not read \(pnpm installs a package's files as hard links to its store\); copy it in as a file of its own rather than linking to it \(cp -r a skill folder out of node_modules\), or keep it in your own ~\/\.rxharness\/skills or ~\/\.rxharness\/agents, where hard links are read$/;
 
-describe('readBoundedFile with noFollow', () => {
+describe('readBoundedFile confined', () => {
   it('reads the file at its real path', async () => {
     await temp.write({ 'ws/a/file.md': 'INSIDE' });
     expect(readBoundedFile(at('ws', 'a', 'file.md'), OPTIONS)).toBe('INSIDE');
@@ -36,11 +37,17 @@ describe('readBoundedFile with noFollow', () => {
   it('refuses a file with another hard link, saying how to make it a file of its own', async () => {
     await temp.write({ 'outside/file.md': 'OUTSIDE SECRET', 'ws/.keep': '' });
     await link(at('outside', 'file.md'), at('ws', 'file.md'));
-    expect(() => readBoundedFile(at('ws', 'file.md'), OPTIONS)).toThrow(
-      'has 2 hard links: its other name may be a file outside the workspace, so it is not read; make it a file of its own (copy it to a new name, then move the copy over it)',
-    );
-    // Not confined (your own folders): read as it is.
-    expect(readBoundedFile(at('ws', 'file.md'), { ...OPTIONS, noFollow: false })).toBe('OUTSIDE SECRET');
+    expect(() => readBoundedFile(at('ws', 'file.md'), OPTIONS)).toThrow(HARD_LINKS);
+    // Not confined (your own folders, skills with noFollow): read as it is.
+    expect(readBoundedFile(at('ws', 'file.md'), { ...OPTIONS, confined: false, noFollow: true })).toBe('OUTSIDE SECRET');
+  });
+
+  it('refuses a link as the last part, as noFollow alone does', async () => {
+    await temp.write({ 'outside/file.md': 'OUTSIDE SECRET', 'ws/.keep': '' });
+    await symlink(at('outside', 'file.md'), at('ws', 'file.md'));
+    expect(() => readBoundedFile(at('ws', 'file.md'), OPTIONS)).toThrow(/ELOOP/);
+    expect(() => readBoundedFile(at('ws', 'file.md'), { ...OPTIONS, confined: false, noFollow: true })).toThrow(/ELOOP/);
+    expect(readBoundedFile(at('ws', 'file.md'), { ...OPTIONS, confined: false })).toBe('OUTSIDE SECRET');
   });
 });
 
@@ -55,6 +62,6 @@ describe('a definition file hard-linked to a file outside the workspace', () => 
     const definitions = found.definitions.filter((d) => d.source !== 'builtin');
     expect(definitions.map((d) => [d.name, d.source])).toEqual([['mine', 'user']]);
     expect(JSON.stringify(definitions)).not.toContain('THE PRIVATE PROMPT');
-    expect(found.diagnostics).toEqual([{ file: at('ws', '.rxharness', 'agents', 'stolen.md'), reason: expect.stringMatching(/^has 2 hard links: .*move the copy over it\)$/) }]);
+    expect(found.diagnostics).toEqual([{ file: at('ws', '.rxharness', 'agents', 'stolen.md'), reason: expect.stringMatching(HARD_LINKS) }]);
   });
 });

@@ -64,7 +64,9 @@ describe('a workspace skill planted as a link out of the workspace', () => {
     expect(prompt).not.toContain('## Skill: evil');
     expect(reasons).toEqual([
       `skill "evil" is not loaded: ${join(f.workspace.dir, SKILL)}: has 2 hard links: its other name may be a file ` +
-        'outside the workspace, so it is not read; make it a file of its own (copy it to a new name, then move the copy over it)',
+        "outside the workspace, so it is not read (pnpm installs a package's files as hard links to its store); copy it in as a file " +
+        'of its own rather than linking to it (cp -r a skill folder out of node_modules), or keep it in your own ~/.rxharness/skills ' +
+        'or ~/.rxharness/agents, where hard links are read',
     ]);
   });
 

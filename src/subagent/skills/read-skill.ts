@@ -77,15 +77,17 @@ function realpathOrUndefined(path: string): string | undefined {
 }
 
 /**
- * Reads and checks `realFile`, naming `file` in every error. `confined` (a workspace skill):
- * read only if it still is the file checked, as a workspace definition is (see
- * `readBoundedFile`'s `noFollow`): no link put in place of the file or of one of its folders
- * since it was resolved, no other hard link. Your own skills folder may link anywhere.
+ * Reads and checks `realFile`, naming `file` in every error. Never through a link as its last
+ * part (`O_NOFOLLOW`, every skill, your own too): the path was just checked to stay in its
+ * skill folder, and a link put in its place meanwhile would lead anywhere. `confined` (a
+ * workspace skill): besides, read only if it still is the file checked, as a workspace
+ * definition is (see `readBoundedFile`'s `confined`): no folder of it turned into a link since
+ * it was resolved, no other hard link. Your own skills may be hard-linked (shared with a tool).
  */
 function readSkillText(file: string, realFile: string, name: string, confined: boolean): SkillText {
   let text: string;
   try {
-    text = readBoundedFile(realFile, { maxBytes: MAX_SKILL_BYTES, what: 'a skill', noFollow: confined });
+    text = readBoundedFile(realFile, { maxBytes: MAX_SKILL_BYTES, what: 'a skill', noFollow: true, confined });
   } catch (error) {
     // The cause keeps the system's `code` (EMFILE...): SKILL_TEXTS keeps no such error, read again at the next call.
     throw new Error(`${file}: ${errorMessage(error)}`, { cause: error });
