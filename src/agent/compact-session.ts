@@ -24,8 +24,9 @@ const UNKNOWN_WINDOW = 32_768;
  * agent's summariser; the store replaces the session (keeping the transcript in its
  * archive). The session is claimed meanwhile, like a run's: a session in use is refused with
  * `SessionBusyError`. Resolves to the `Compaction` event it would stream (`runId` names this
- * compaction); nothing changes for a session with nothing to compact, nor for one that fits
- * as it is when no summary could be written (its counts are 0, `summaryError` says why).
+ * compaction); nothing changes for a session with nothing to compact, nor for one already
+ * under the compaction's target when no summary could be written (its counts are 0,
+ * `summaryError` says why; over it, a note replaces the old turns, as in a run).
  * It is sized as a run's compaction is (`requestSizing`): the window less the system prompt,
  * the tool schemas and the room for the answer, and its token counts are the whole request's.
  * `signal` stops it (its summary request too) before the session is replaced.
@@ -52,7 +53,7 @@ export async function compactStoredSession(agent: AgentScope, sessionId: string,
         defaultIfEmpty(undefined),
       ),
     );
-    // A compaction that changed nothing (no summary could be written, and the session fits as it is) only reports why.
+    // A compaction that changed nothing (no summary could be written, and the session is under its target as it is) only reports why.
     const changed = outcome !== undefined && (outcome.prunedToolResults > 0 || outcome.summarisedMessages > 0);
     if (changed) await replace(sessionId, outcome.messages);
     const tokens = (outcome?.tokensBefore ?? estimateTokens(history)) + requestFixed;

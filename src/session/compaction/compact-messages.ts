@@ -41,8 +41,8 @@ function withinLimit(summary: string, maxTokens: number): { text: string; cutBy?
  * summary when the system prompt and tool schemas alone fill the window, or when the part a
  * summary must keep does not fit beside them (pruned as it would be, so no prune fits either).
  * Emits `undefined` when nothing was done; when a summary fails, the old turns are kept if
- * the session fits the room with them (pruned, and changed from a refused request), else a
- * note saying so replaces them; a summary longer than asked is cut to its limit (either way
+ * the pruned session is under the target (never after a refusal), else a note saying so
+ * replaces them; a summary longer than asked is cut to its limit (either way
  * the outcome's `summaryError` says why): a compaction itself never fails, and a stored
  * summary never outgrows its share of the target.
  */
@@ -89,10 +89,13 @@ export function compactMessages$(input: CompactionInput): Observable<CompactionO
     }),
     catchError((error: unknown) => {
       const why = errorMessage(error);
-      // No summary: the old turns stay when the request fits with them (pruned), since a note
-      // would take them from the model for nothing; they go only when keeping them overflows
-      // the window for sure, or would resend the very request a server refused.
-      if (estimateTokens(pruned) <= room && (manual || prunedCount > 0)) {
+      // No summary: the old turns stay only when the pruned session is under the target, so
+      // the next compaction (and summary request) comes only after real growth; kept just under
+      // the room, they would cross it again at the next turns. Never after a refusal: the server
+      // has just shown the room (our estimate of it) wrong. An automatic compaction gets here
+      // only over its target (a prune that reached it was answered above), so in effect this is
+      // `manual`'s case: a session already small asked to compact is left as it is.
+      if (reason !== 'context-exceeded' && estimateTokens(pruned) <= target) {
         return of(outcome(pruned, 0, `${why} (the earlier messages were kept: they fit the context window without a summary)`));
       }
       return of(outcome(withSummary(pruned, cut, `(No summary could be written: ${why}. The earlier messages are in the archived transcript.)`), cut, why));

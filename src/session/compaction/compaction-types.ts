@@ -33,7 +33,8 @@ export interface CompactionInput {
   readonly reason: CompactionReason;
   /**
    * Writes the summary of `head` in at most `maxTokens`; errors when it cannot (the
-   * compaction then keeps the old messages if they fit, else a plain note, and says why).
+   * compaction then keeps the old messages if, pruned, they are under its target and no
+   * server refused the request, else a plain note, and says why).
    */
   readonly summarise: (head: readonly ChatMessage[], maxTokens: number) => Observable<WrittenSummary>;
 }
@@ -60,7 +61,8 @@ export interface CompactionOutcome {
   readonly summarisedMessages: number;
   /**
    * Why the summary kept is not the one written: none could be written (the old messages were
-   * kept when the session fits with them, else a plain note replaced them), or it was longer
+   * kept when the pruned session is under the target, never after a refusal, else a plain
+   * note replaced them), or it was longer
    * than asked (it was cut to its limit).
    */
   readonly summaryError?: string;
