@@ -3,8 +3,12 @@ import type { TaskSessionInfo } from './session-store.js';
 
 /** How many deleted conversations a store remembers (beyond that, the oldest is forgotten: a save for it is taken again). */
 const MAX_DELETED = 10_000;
-/** How many task sessions a store remembers saving (beyond that, deleting one is remembered as a conversation's). */
-const MAX_TASKS = 10_000;
+
+/**
+ * Settles one delete with what the store's own records held for its id at the delete's turn:
+ * the task info saved under that id, or `undefined` when it holds none.
+ */
+export type SettleDelete = (record: TaskSessionInfo | undefined) => void;
 
 /**
  * The conversations a `FileSessionStore` or `MemorySessionStore` was asked to delete in this
@@ -15,47 +19,77 @@ const MAX_TASKS = 10_000;
  * marks the id, an append or a compaction of it (a new conversation taking the id, which a
  * run writes before it starts any task) clears it. Both stores keep it, so they refuse alike.
  *
- * The delete of a task session this store saved is not marked: a task session is never a
- * conversation (every task's owner is its conversation, never another task), and an ephemeral
- * run deletes each of its tasks' sessions as it ends, so marking them would let a flood of
- * such deletes push the deleted conversations out of the bounded memory, after which a late
- * task save for one would be kept again.
+ * The delete of a task session is not remembered: an ephemeral run deletes each of its tasks'
+ * sessions as it ends, and a flood of such deletes must not push the deleted conversations
+ * out of the bounded memory (a late task save for one would be kept again). Whether an id is
+ * a task session is read from the store's own records at the delete ({@link SettleDelete}),
+ * not from a list of the saves it made: a task removed with its conversation is no task
+ * session any more (a conversation may take its id), and a task kept for long stays one
+ * however many others are saved meanwhile. Until the store settles it, a delete counts as a
+ * conversation's, outside the bound.
  */
 export class DeletedConversations {
-  /** Deleted conversations, oldest first (a Set keeps insertion order). */
+  /** Deletes settled as conversations', oldest first (a Set keeps insertion order). */
   private readonly ids = new Set<string>();
-  /** Task sessions saved and not deleted since, oldest first. */
-  private readonly tasks = new Set<string>();
+  /** Deletes asked and not settled yet, each by its mark (the latest delete of the id). */
+  private readonly pending = new Map<string, object>();
 
-  /**
-   * The error refusing the save of `info` when its conversation was deleted and not written
-   * since; `undefined` when it may be saved, and then its task is remembered as a task session.
-   * Read defensively: a value that is no task info (no `ownerSessionId`) is for the store's own checks.
-   */
+  /** The error refusing the save of `info` when its conversation was deleted and not written since; `undefined` when it may be saved. */
   refusal(info: TaskSessionInfo): DeletedConversationError | undefined {
+    // Read defensively: a value that is no task info (no `ownerSessionId`) is for the store's own checks.
     const { taskId, ownerSessionId } = (info as Partial<TaskSessionInfo> | undefined) ?? {};
-    if (typeof ownerSessionId !== 'string') return undefined;
-    if (this.ids.has(ownerSessionId)) return new DeletedConversationError(String(taskId), ownerSessionId);
-    // A task naming itself as its owner is no run's: its delete stays marked, as a conversation's.
-    if (typeof taskId === 'string' && taskId !== ownerSessionId) remember(this.tasks, taskId, MAX_TASKS);
-    return undefined;
+    if (typeof ownerSessionId !== 'string' || !this.isDeleted(ownerSessionId)) return undefined;
+    return new DeletedConversationError(String(taskId), ownerSessionId);
   }
 
-  /** Notes that `sessionId` is being deleted: marked, unless it is a task session saved by the store. */
-  deleted(sessionId: string): void {
-    if (this.tasks.delete(sessionId)) return;
-    remember(this.ids, sessionId, MAX_DELETED);
+  /**
+   * Notes that `sessionId` is being deleted: refused as a task's conversation from now on.
+   * The store calls what this returns at the delete's turn (at once for a store that answers
+   * synchronously), with its record of the id then: a task session's delete is forgotten.
+   */
+  deleted(sessionId: string): SettleDelete {
+    const mark = {};
+    this.pending.set(sessionId, mark);
+    return (record) => {
+      // Written, or deleted again, since: a later call says what the id is now.
+      if (this.pending.get(sessionId) !== mark) return;
+      this.pending.delete(sessionId);
+      if (!this.isTaskSession(sessionId, record)) remember(this.ids, sessionId);
+    };
   }
 
   /** Notes that `sessionId` is being written (anew, when it was deleted). */
   written(sessionId: string): void {
     this.ids.delete(sessionId);
+    this.pending.delete(sessionId);
+  }
+
+  private isDeleted(sessionId: string): boolean {
+    return this.ids.has(sessionId) || this.pending.has(sessionId);
+  }
+
+  /**
+   * Whether `record` shows `sessionId` as a task session: a task of a conversation, which
+   * itself is not deleted (its tasks go with it).
+   */
+  private isTaskSession(sessionId: string, record: TaskSessionInfo | undefined): boolean {
+    return isTaskRecord(sessionId, record) && !this.isDeleted(record.ownerSessionId);
   }
 }
 
-/** Adds `id` as the newest of `ids`, forgetting the oldest beyond `max`. */
-function remember(ids: Set<string>, id: string, max: number): void {
+/**
+ * Whether `record`, what a store holds under `sessionId`, is the info of a task of another
+ * session: its conversation (a task naming itself as its owner is no run's). Such a session
+ * owns no tasks, since every task's owner is its conversation, never another task.
+ */
+export function isTaskRecord(sessionId: string, record: TaskSessionInfo | undefined): record is TaskSessionInfo {
+  const owner = record?.ownerSessionId;
+  return record?.taskId === sessionId && typeof owner === 'string' && owner !== sessionId;
+}
+
+/** Adds `id` as the newest of `ids`, forgetting the oldest beyond the bound. */
+function remember(ids: Set<string>, id: string): void {
   ids.delete(id);
-  if (ids.size >= max) ids.delete(ids.values().next().value!);
+  if (ids.size >= MAX_DELETED) ids.delete(ids.values().next().value!);
   ids.add(id);
 }

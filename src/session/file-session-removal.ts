@@ -1,3 +1,4 @@
+import { isTaskRecord, type SettleDelete } from './deleted-conversations.js';
 import type { FileSessionParts } from './file-session-parts.js';
 import { NotRegularFileError } from './not-regular-file-error.js';
 import { removeConfinedFiles } from './remove-confined-files.js';
@@ -14,13 +15,24 @@ const KINDS = (Object.keys(SESSION_FILE_SUFFIXES) as SessionFileKind[]).sort((a,
 export class FileSessionRemoval {
   constructor(private readonly parts: Pick<FileSessionParts, 'folder' | 'queues' | 'tasks' | 'summaries' | 'lines' | 'history'>) {}
 
-  /** Removes the session's files, then its tasks'; a {@link NotRegularFileError} names a folder planted under a name, left. */
-  async delete(sessionId: string): Promise<void> {
+  /**
+   * Removes the session's files, then its tasks'; a {@link NotRegularFileError} names a folder
+   * planted under a name, left. `settle` is told, in the delete's turn, what task file the
+   * session had (`DeletedConversations`): a task session's delete is no conversation's.
+   */
+  async delete(sessionId: string, settle: SettleDelete): Promise<void> {
     const { queues, tasks } = this.parts;
     const { left, owned } = await queues.enqueue(sessionId, async () => {
+      // Read before the files go; a file that is no task file this store sealed (planted,
+      // changed, unreadable) says nothing: the delete stays a conversation's.
+      const record = await tasks.load(sessionId).catch(() => undefined);
+      settle(record);
       const files = await this.removeNow(sessionId);
-      // Asked once the files are gone: a task whose save was asked before this delete counts.
-      return { left: files, owned: tasks.takeStarted(sessionId) ? [] : await tasks.ownedBy(sessionId) };
+      // A task session owns no tasks: its delete reads no other task file (an ephemeral run
+      // deletes each of its, some saved long before). Else asked once the files are gone: a
+      // task whose save was asked before this delete counts.
+      const started = tasks.takeStarted(sessionId);
+      return { left: files, owned: started || isTaskRecord(sessionId, record) ? [] : await tasks.ownedBy(sessionId) };
     });
     // Each in its own queue, after the conversation's turn: no queue waits on another inside it.
     for (const taskId of owned) left.push(...(await this.removeFiles(taskId)));

@@ -149,14 +149,15 @@ export class FileSessionStore implements SessionStore {
    * must not resume them); an unknown id is no error. The files and the scan for its tasks run
    * in the session's queue, one write: a task saved before the delete was asked is found and
    * removed, one saved after is never touched by it (and is refused while the conversation is
-   * not written anew: {@link saveTaskInfo}). A task session this store saved owns no tasks
-   * (`StartedTasks`): its delete reads no task file (an ephemeral run deletes each of its).
+   * not written anew: {@link saveTaskInfo}). A task session owns no tasks: the delete of one
+   * this store saved (`StartedTasks`), or whose sealed task file it finds in its turn, reads no
+   * other task file (an ephemeral run deletes each of its), and is not remembered as a deleted
+   * conversation's (`DeletedConversations`: the task file decides, read before it goes).
    * A FIFO, socket or device planted under a file's name is removed with the files; a folder
    * is left, and a {@link NotRegularFileError} names it once everything else is removed.
    */
   delete(sessionId: string): Promise<void> {
-    this.deleted.deleted(sessionId);
-    return this.removal.delete(sessionId);
+    return this.removal.delete(sessionId, this.deleted.deleted(sessionId));
   }
 
   /**

@@ -144,7 +144,8 @@ export class MemorySessionStore implements SessionStore {
    * to a later conversation of the id.
    */
   delete(sessionId: string): void {
-    this.deleted.deleted(sessionId);
+    // Settled from the tasks held now: a task session (not one removed with its conversation) is no conversation.
+    this.deleted.deleted(sessionId)(this.tasks.get(sessionId));
     this.grants.delete(sessionId);
     this.drop(sessionId);
     for (const [taskId, info] of this.tasks) if (info.ownerSessionId === sessionId) this.drop(taskId);
