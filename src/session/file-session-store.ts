@@ -135,10 +135,11 @@ export class FileSessionStore implements SessionStore {
   }
 
   /**
-   * What {@link saveTaskInfo} stored for the task; `undefined` when nothing (or no task
-   * info) is stored. A task file without a valid seal (an HMAC under the grants' key of the
-   * folder and every field) is refused with an {@link UnsealedSessionError} saying what to do,
-   * rather than taken for the task's owner.
+   * What {@link saveTaskInfo} stored for the task; `undefined` when no task file is stored. A
+   * task file that holds no task info (empty, cut, corrupt) or has no valid seal (an HMAC under
+   * the grants' key of the folder and every field) is refused with an
+   * {@link UnsealedSessionError} naming it and saying what to do, rather than taken for the
+   * task's owner; one that cannot be read fails with the system's error.
    */
   loadTaskInfo(taskId: string): Promise<TaskSessionInfo | undefined> {
     return this.parts.tasks.load(taskId);
