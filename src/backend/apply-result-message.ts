@@ -37,7 +37,9 @@ export interface ResultsState {
  *   restart); one Redis records taken or dropped (`RedisKeys.resultsGone`) stays forgotten;
  *   one it knows nothing of (not put yet) is forgotten no longer, so its put, when it comes,
  *   is delivered (a forged message would have had every engine ignore it). A drop of one
- *   delivered as Redis dropped it changes no result. This mirror's own takes were made here;
+ *   delivered as Redis dropped it changes no result. This mirror's own takes were made here.
+ *   One naming a result under another conversation than the copy knows it under changes
+ *   nothing (`WaitingMirror.forget`): its check, read there, would answer for the wrong one;
  * - every message but this mirror's own `noted`, `renoted` (made here at once): the
  *   conversation's note of dropped results is read back from Redis, never taken from the
  *   message, whose named tasks would reach a prompt uncut (a `noted` or `taken` only when a
@@ -52,7 +54,7 @@ export function applyResultMessage(state: ResultsState, message: ResultMessage):
   const { mirror, notes, origin } = state;
   if (message.op === 'put') {
     const key = resultKey(message.info);
-    if (message.back === true) mirror.untake(key);
+    if (message.back === true) mirror.untake(key, message.info.sessionId);
     // Forgotten on a word still being checked (a check sent before this put may answer after
     // its read-back): a fresh check, sent after the put, decides instead.
     if (mirror.isChecking(key)) return forgetChecked(state, message.info.sessionId, key);
@@ -90,12 +92,14 @@ function forgetChecked(state: ResultsState, sessionId: string, key: string): voi
  */
 function readFate(state: ResultsState, sessionId: string, key: string): void {
   const id = `${sessionId}\n${key}`;
-  const word = state.mirror.wordOn(key);
+  const word = state.mirror.wordOn(sessionId, key);
   if (word === undefined || state.checks.start([id]).length === 0) return;
   void state.fate(sessionId, key).catch(() => 'failed' as const).then((fate) => {
     if (state.checks.done([id]).length > 0) return readFate(state, sessionId, key);
-    if (!state.mirror.settle(key, word) || fate === 'gone' || fate === 'failed') return;
-    state.mirror.untake(key);
+    if (!state.mirror.settle(sessionId, key, word) || fate === 'failed') return;
+    // Recorded gone there: the copy now knows the result's conversation (a word naming another is forged).
+    if (fate === 'gone') return state.mirror.markTaken(key, sessionId);
+    state.mirror.untake(key, sessionId);
     if (fate) state.mirror.add(fate);
   });
 }

@@ -9,6 +9,13 @@
  * paid that again. Held to the end of the turn, a take given back meanwhile is never sent: in
  * Redis it is a take of the shown ones alone, and the others never leave their place.
  *
+ * A put-back of results whose take was sent waits for that take's answer (their places), so a
+ * take of the conversation made meanwhile (its next prompt, its deletion) waits in turn until
+ * the put-back is sent ({@link DeferredTakes.holdFor}): one connection sends in the order
+ * given, so Redis gets take, put-back, take. Sent at once, the later take reached Redis
+ * first, and the put-back wrote back a result it had taken (delivered twice, or left waiting
+ * for a deleted conversation).
+ *
  * @module
  */
 
@@ -24,6 +31,8 @@ export class DeferredTakes {
   readonly #pending = new Map<string, Set<string>>();
   /** By result, the answer of its take: where each result it took stood (none when it failed). */
   readonly #places = new Map<string, Promise<ReadonlyMap<string, string>>>();
+  /** By conversation, its put-backs waiting for their places: settled once every one is sent. */
+  readonly #held = new Map<string, Promise<void>>();
 
   constructor(private readonly send: TakeSender) {}
 
@@ -48,12 +57,28 @@ export class DeferredTakes {
     return places ? places.then((found) => found.get(key)) : Promise.resolve(undefined);
   }
 
-  /** Sends the conversation's takes of this turn now (one that must reach Redis before what follows). */
+  /**
+   * Holds the conversation's takes not sent yet until `sent` settles (a put-back, waiting for
+   * its take's answer, has been sent): they go to Redis after it, in the order they were made.
+   */
+  holdFor(sessionId: string, sent: Promise<unknown>): void {
+    const before = this.#held.get(sessionId);
+    const held: Promise<void> = Promise.all([before, sent]).then(
+      () => undefined,
+      () => undefined,
+    );
+    this.#held.set(sessionId, held);
+    void held.then(() => this.#held.get(sessionId) === held && this.#held.delete(sessionId));
+  }
+
+  /** Sends the conversation's takes of this turn now, or once its put-backs are sent (one that must reach Redis before what follows). */
   flush(sessionId: string): Promise<void> {
     return this.#flush(sessionId);
   }
 
   async #flush(sessionId: string): Promise<void> {
+    // What is taken meanwhile joins this take; what is given back meanwhile leaves it.
+    for (let held = this.#held.get(sessionId); held; held = this.#held.get(sessionId)) await held;
     const keys = [...(this.#pending.get(sessionId) ?? [])];
     this.#pending.delete(sessionId);
     if (keys.length === 0) return;

@@ -100,7 +100,7 @@ export class SharedResults {
     if (found.length === 0) return found;
     const keys = found.map(resultKey);
     for (const key of keys) this.#mirror.remove(sessionId, key);
-    for (const key of keys) this.#mirror.markTaken(key);
+    for (const key of keys) this.#mirror.markTaken(key, sessionId);
     this.#takes.take(sessionId, keys);
     return found;
   }
@@ -125,10 +125,12 @@ export class SharedResults {
       if (back !== true) sent.push({ info, place: back });
     }
     if (sent.length === 0) return;
-    // In their order, once every place is known (a take answers in moments).
-    void Promise.all(sent.map(({ place }) => place)).then((places) => {
+    // In their order, once every place is known (a take answers in moments); the conversation's
+    // takes made meanwhile are sent after them (`DeferredTakes.holdFor`), else Redis got them first.
+    const putting = Promise.all(sent.map(({ place }) => place)).then((places) => {
       sent.forEach(({ info }, i) => putWaitingResult(this.redis, this.keys, info, true, places[i]).catch(() => undefined)); // still delivered here
     });
+    this.#takes.holdFor(sessionId, putting);
   }
 
   /** Takes, once across every engine, the note of the conversation's results dropped unread. */
@@ -171,7 +173,7 @@ export class SharedResults {
     if (waiting.length === 0) return;
     for (const key of waiting) {
       this.#mirror.remove(sessionId, key);
-      this.#mirror.markTaken(key);
+      this.#mirror.markTaken(key, sessionId);
     }
     await takeWaitingResults(this.redis, this.keys, sessionId, waiting, this.#origin);
   }

@@ -10,15 +10,24 @@ const MAX_TAKEN = 10_000;
  * announcement of one does not bring it back. Kept in memory because a prompt's prefix is
  * taken synchronously; what keeps it equal to Redis is `SharedResults`.
  *
+ * It knows which conversation each result is under, waiting or taken (a result's key names
+ * its task, and a task is one conversation's): a word naming it under another conversation
+ * is forged, and changes nothing. Heeded, its check read that other conversation, found
+ * nothing there and made the copy forget the result was taken (delivered again) or, coming
+ * after a word naming its own conversation, lost it while it still waited in Redis.
+ *
  * @internal
  */
 export class WaitingMirror {
   /** By conversation, by `resultKey`. */
   readonly #waiting = new Map<string, Map<string, TaskInfo>>();
   #size = 0;
-  readonly #taken = new Set<string>();
-  /** Results forgotten on another's word, while Redis is asked whether it still holds them: by key, the latest word's number. */
-  readonly #checking = new Map<string, number>();
+  /** By `resultKey`, the conversation each waiting result is under. */
+  readonly #homes = new Map<string, string>();
+  /** The results taken or dropped: by key, the conversation known to hold them (none when only a word said so). */
+  readonly #taken = new Map<string, string | undefined>();
+  /** Results forgotten on another's word, while Redis is asked whether it still holds them: by key, by conversation, the latest word's number. */
+  readonly #checking = new Map<string, Map<string, number>>();
   #words = 0;
 
   /** How many results it holds. */
@@ -39,6 +48,7 @@ export class WaitingMirror {
     if (!mine) this.#waiting.set(info.sessionId, (mine = new Map()));
     if (!mine.has(key)) this.#size++;
     mine.set(key, info);
+    this.#homes.set(key, info.sessionId);
   }
 
   /**
@@ -52,6 +62,7 @@ export class WaitingMirror {
     for (const info of results) {
       const key = resultKey(info);
       this.#taken.delete(key);
+      this.#homes.set(key, sessionId);
       back.set(key, info);
     }
     for (const [key, info] of mine ?? []) if (!back.has(key)) back.set(key, info);
@@ -64,49 +75,64 @@ export class WaitingMirror {
   remove(sessionId: string, key: string): void {
     const mine = this.#waiting.get(sessionId);
     if (!mine?.delete(key)) return;
+    this.#homes.delete(key);
     this.#size--;
     if (mine.size === 0) this.#waiting.delete(sessionId);
   }
 
-  /** Remembers that result `key` was taken or dropped (the oldest remembered goes past the bound). */
-  markTaken(key: string): void {
-    this.#taken.add(key);
-    if (this.#taken.size > MAX_TAKEN) this.#taken.delete(this.#taken.values().next().value!);
+  /**
+   * Remembers that result `key`, of conversation `sessionId` (undefined when only a word said
+   * so), was taken or dropped (the oldest remembered goes past the bound).
+   */
+  markTaken(key: string, sessionId: string | undefined): void {
+    this.#taken.set(key, sessionId ?? this.#taken.get(key));
+    if (this.#taken.size > MAX_TAKEN) this.#taken.delete(this.#taken.keys().next().value!);
   }
 
-  /** Forgets that result `key` was taken: it was given back. */
-  untake(key: string): void {
-    this.#taken.delete(key);
+  /**
+   * Forgets that result `key` was taken: it was given back, or Redis has no record of it in
+   * `sessionId`, which says nothing of one known taken in another conversation.
+   */
+  untake(key: string, sessionId?: string): void {
+    const home = this.#taken.get(key);
+    if (sessionId === undefined || home === undefined || home === sessionId) this.#taken.delete(key);
   }
 
   /**
    * Forgets the conversation's result `key` at once, on another mirror's (or Redis's) word
    * that it was taken or dropped: removed and marked taken, so a late announcement of its put
-   * does not bring it back. Returns the word's number for {@link WaitingMirror.settle}.
+   * does not bring it back. Returns the word's number for {@link WaitingMirror.settle}, or
+   * undefined when the copy knows the result under another conversation (the word is forged).
    */
-  forget(sessionId: string, key: string): number {
+  forget(sessionId: string, key: string): number | undefined {
+    const home = this.#homes.get(key) ?? this.#taken.get(key);
+    if (home !== undefined && home !== sessionId) return undefined;
     this.remove(sessionId, key);
-    this.markTaken(key);
-    this.#checking.set(key, ++this.#words);
+    this.markTaken(key, home);
+    let words = this.#checking.get(key);
+    if (!words) this.#checking.set(key, (words = new Map()));
+    words.set(sessionId, ++this.#words);
     return this.#words;
   }
 
   /**
-   * Whether word `word` of {@link WaitingMirror.forget} is the latest on result `key`, so what
-   * Redis answered about it decides (a later word's own answer decides otherwise).
+   * Whether word `word` of {@link WaitingMirror.forget} is the latest on the conversation's
+   * result `key`, so what Redis answered about it decides (a later word's own answer decides otherwise).
    */
-  settle(key: string, word: number): boolean {
-    if (this.#checking.get(key) !== word) return false;
-    this.#checking.delete(key);
+  settle(sessionId: string, key: string, word: number): boolean {
+    const words = this.#checking.get(key);
+    if (words?.get(sessionId) !== word) return false;
+    words.delete(sessionId);
+    if (words.size === 0) this.#checking.delete(key);
     return true;
   }
 
-  /** The number of the latest word of {@link WaitingMirror.forget} on result `key` Redis has not answered yet, if any. */
-  wordOn(key: string): number | undefined {
-    return this.#checking.get(key);
+  /** The number of the latest word of {@link WaitingMirror.forget} on the conversation's result `key` Redis has not answered yet, if any. */
+  wordOn(sessionId: string, key: string): number | undefined {
+    return this.#checking.get(key)?.get(sessionId);
   }
 
-  /** Whether result `key` was forgotten on a word Redis has not answered yet. */
+  /** Whether result `key` was forgotten on a word (naming any conversation) Redis has not answered yet. */
   isChecking(key: string): boolean {
     return this.#checking.has(key);
   }
