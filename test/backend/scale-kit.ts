@@ -146,11 +146,16 @@ export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs
  * after what it pushed before, so listening on a channel of its own and stopping again is a
  * barrier; a result announced is read back from Redis (on the command connection, which
  * answers in order) before the mirror takes it, so a PING there, then a turn of the event
- * loop (every promise chain of those answers run), is a second one.
+ * loop (every promise chain of those answers run), is a second one. Twice: a read-back is
+ * coalesced (one in flight per result or note, see GoneChecks), so a message that came while
+ * one was in flight is read once more, sent only when the first is answered, after the first
+ * PING; the second PING is sent after it.
  */
 export async function caughtUp(backend: RedisBackend): Promise<void> {
   const stop = await backend.parts.hub.listen(`${backend.parts.keys.prefix}:barrier`, () => undefined);
   stop();
-  await backend.parts.redis.ping();
-  await new Promise((resolve) => setImmediate(resolve));
+  for (let round = 0; round < 2; round++) {
+    await backend.parts.redis.ping();
+    await new Promise((resolve) => setImmediate(resolve));
+  }
 }
