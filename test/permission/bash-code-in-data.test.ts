@@ -106,7 +106,8 @@ describe('lines that run rm through text bash evaluates', () => {
     fc.assert(
       fc.property(fc.constantFrom(...contexts), fc.constantFrom(...carriers), fc.constantFrom('; ', ' && ', '\n'), (context, carrier, join) => {
         expect(deny.evaluate('bash', `${carrier}${join}${context}`).action).toBe('deny');
-        expect(deny.evaluate('bash', `${context}${join}echo done`).action).toBe('allow');
+        // `${v@P}` also carries: it expands the `$x$y` in v's value, a value joined at run time that `$_` hands on.
+        if (context !== 'echo ${v@P}') expect(deny.evaluate('bash', `${context}${join}echo done`).action).toBe('allow');
         expect(deny.evaluate('bash', `${carrier}${join}echo done`).action).toBe('allow');
       }),
     );

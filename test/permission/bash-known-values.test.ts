@@ -15,7 +15,6 @@ const policy = new PermissionPolicy({ rules: [{ tool: 'bash', action: 'allow', p
 const HARMLESS = [
   'x=1; x+=1; echo $((x))',
   'z=${v:-0}; echo $((z))',
-  'for k in a b; do echo "$k=$((n+1))"; done',
   "eval 'echo $x'",
   "x='a; rm y'; eval 'echo $x'",
   'LESS="$LESS -R" git log',
@@ -37,6 +36,8 @@ const JOINED = [
   'x=PA; x+=TH=1; ((x)); ls',
   // echo may be a function defined on the line: its words are then its $1.
   'echo() { : $(( $1 )); }; k=PATH; echo "$k=1"; ls',
+  // ...and bash keeps any command's last word in `$_`, which arithmetic reads as a name.
+  'k=PATH; echo "$k=1" >/dev/null; ((_)); ls',
 ];
 
 const dir = mkdtempSync(join(tmpdir(), 'rx-known-values-'));
@@ -75,6 +76,10 @@ describe('values the line shows, inside arithmetic', () => {
   it('each joined line does set PATH in bash (the table is honest)', () => {
     for (const line of JOINED) expect(run(line).ranOne, line).toBe(true);
   }, 60_000); // bash is started for each line: a loaded machine is slow, never wrong
+
+  it('a joined echo word next to arithmetic is refused, even where it only prints: `$_` may hand it on', () => {
+    expect(policy.evaluate('bash', 'for k in a b; do echo "$k=$((n+1))"; done').action).toBe('deny');
+  });
 
   it('the spellings of eval and LESS that do run code stay denied', () => {
     for (const line of ['eval "echo $x"', 'eval echo $x', "eval 'echo $x' \"$y\"", 'LESS="$LESS !rm x" git log', "LESS+='!rm x' git log", 'LESS="${LESS,,}" git log', 'LESS="$LESS -k f" git log', "declare -n r=LESS; r='+!rm x'; git log"]) {

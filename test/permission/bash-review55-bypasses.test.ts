@@ -88,7 +88,7 @@ describe('bash policy: bypasses from review 55', () => {
   it('B8: a regex in [[ is no glob, so BASH_REMATCH stays allowed', () => {
     expect(action('[[ $branch =~ ^feature/(.*)$ ]] && echo "${BASH_REMATCH[1]}"')).toBe('allow');
     // A real glob still carries where a variable gets its names (`a[f]` evaluates a file named `a[$(rm x)]`);
-    // echo only prints them, unless the line defines a function (echo may be one).
+    // echo hands them on too: as a function's $1, or as `$_` (the last word of the command before).
     expect(action('for f in *.ts; do echo "${a[f]}"; done')).toBe('deny');
     expect(action('f() { :; }; echo *.ts; echo "${a[1]}"')).toBe('deny');
   });

@@ -19,7 +19,7 @@ export interface ScanBudget {
   looks: number;
 }
 
-/** The nested reading of a `$((…))`: its substitutions and arithmetic. */
+/** The nested reading of a `$((…))` or `$[…]` body, as in double quotes: its substitutions and arithmetic. */
 export type NestedScan = (text: string) => { readonly substitutions: readonly string[]; readonly arithmetic: readonly string[] };
 
 /** The state of one pass over `line`. */
@@ -28,8 +28,10 @@ export class LineReader {
   readonly substitutions: string[] = [];
   /** The text of each `$((…))`, `((…))` and `$[…]`: what bash evaluates as arithmetic, which may assign variables. */
   readonly arithmetic: string[] = [];
-  /** The statement read so far. */
+  /** The statement read so far (see `append`). */
   current = '';
+  // Its last character, kept as it grows: reading the end of a long string built by `+=` makes V8 copy it whole each time.
+  private tail = '';
   opaque: string | undefined;
 
   constructor(private readonly line: string, private readonly budget: ScanBudget, private readonly nested: NestedScan) {}
@@ -39,7 +41,18 @@ export class LineReader {
   }
 
   atWordStart(): boolean {
-    return this.current === '' || WORD_BREAK.test(this.current[this.current.length - 1]!);
+    return this.tail === '' || WORD_BREAK.test(this.tail);
+  }
+
+  /** Adds `text` to the statement read so far. */
+  append(text: string): void {
+    this.current += text;
+    if (text !== '') this.tail = text[text.length - 1]!;
+  }
+
+  /** The last character of the statement read so far (`''` at its start). */
+  last(): string {
+    return this.tail;
   }
 
   /**
@@ -73,10 +86,10 @@ export class LineReader {
     const end = this.line.indexOf("'", start + 1);
     if (end < 0) {
       this.flag('an unclosed single quote');
-      this.current += `${this.line.slice(start)}'`;
+      this.append(`${this.line.slice(start)}'`);
       return this.line.length;
     }
-    this.current += this.line.slice(start, end + 1);
+    this.append(this.line.slice(start, end + 1));
     return end + 1;
   }
 
@@ -84,7 +97,7 @@ export class LineReader {
   ansiCQuoted(start: number): number {
     const end = findAnsiCEnd(this.line, start);
     if (end < 0) this.flag('an unclosed $\' quote');
-    this.current += singleQuoted(decodeAnsiC(this.line.slice(start, end < 0 ? this.line.length : end)));
+    this.append(singleQuoted(decodeAnsiC(this.line.slice(start, end < 0 ? this.line.length : end))));
     return end < 0 ? this.line.length : end + 1;
   }
 
@@ -110,7 +123,7 @@ export class LineReader {
         if (line[j + 1] !== '\n') chunk += line.slice(j, j + 2);
         j += 2;
       } else if (c === '"') {
-        this.current += `${chunk}"`;
+        this.append(`${chunk}"`);
         return j + 1;
       } else if (c === '`') {
         j = this.backtick(j + 1);
@@ -124,7 +137,7 @@ export class LineReader {
       }
     }
     this.flag('an unclosed double quote');
-    this.current += `${chunk}"`;
+    this.append(`${chunk}"`);
     return line.length;
   }
 
@@ -135,7 +148,12 @@ export class LineReader {
     for (let i = from; i < this.line.length; i++) {
       if (this.line[i] === '[') depth += 1;
       else if (this.line[i] === ']' && --depth === 0) {
-        this.noteArithmetic(this.line.slice(from, i));
+        // Its single quotes hide nothing (`$[ '$(rm y)' ]` runs rm): what it runs is read from its body as well.
+        const body = this.line.slice(from, i);
+        const scanned = this.nested(body);
+        this.substitutions.push(...scanned.substitutions);
+        this.noteArithmetic(body);
+        this.arithmetic.push(...scanned.arithmetic);
         return;
       }
     }
@@ -153,6 +171,7 @@ export class LineReader {
   endStatement(): void {
     this.statements.push(this.current);
     this.current = '';
+    this.tail = '';
   }
 }
 

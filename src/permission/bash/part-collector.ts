@@ -6,7 +6,7 @@
  * @module
  */
 import { evaluatingSyntax } from './code-in-data.js';
-import { FUNCTION_SYNTAX, REPEATING_SYNTAX } from './shell-programs.js';
+import { repeatingSyntax } from './shell-programs.js';
 import { scanShellLine } from './shell-scan.js';
 import type { CommandParts, PartRole, PartSink } from './part-sink.js';
 import { isMake, makeSettings } from './runs/make-runs.js';
@@ -66,15 +66,13 @@ export class Collector implements PartSink {
 
   // Above 0 while judging what only may be a command line: what it cannot read flags nothing.
   private quiet = 0;
-  private readonly notes: { evaluates?: string; carries?: string; passes?: string } = {};
-  // Whether a line read defines a function: then any command may be one, and its words its `$1`.
-  private functions = false;
+  private readonly notes: { evaluates?: string; carries?: string } = {};
 
   flag(reason: string): void {
     if (this.quiet === 0) this.opaque ??= reason;
   }
 
-  note(kind: 'evaluates' | 'carries' | 'passes', what: string): void {
+  note(kind: 'evaluates' | 'carries', what: string): void {
     if (this.quiet === 0) this.notes[kind] ??= what;
   }
 
@@ -86,8 +84,7 @@ export class Collector implements PartSink {
     if (quiet) this.quiet += 1;
     try {
       // Tested on every line read, inner ones too: `eval 'for ...'`, `sh -c "trap ..."`.
-      if (REPEATING_SYNTAX.test(text)) this.repeating = true;
-      if (FUNCTION_SYNTAX.test(text)) this.functions = true;
+      if (repeatingSyntax(text)) this.repeating = true;
       const scanned = scanShellLine(text);
       if (scanned.opaque !== undefined) this.flag(scanned.opaque);
       const evaluates = evaluatingSyntax(text);
@@ -113,8 +110,7 @@ export class Collector implements PartSink {
   }
 
   result(line: string): CommandParts {
-    const { evaluates } = this.notes;
-    const carries = this.notes.carries ?? (this.functions ? this.notes.passes : undefined);
+    const { evaluates, carries } = this.notes;
     if (evaluates !== undefined && carries !== undefined) this.opaque ??= `${evaluates} and ${carries}, which bash may run as code`;
     // A file the line writes and a program on it runs (`echo ... > Makefile; make`), in any order: a loop may write before it runs.
     this.opaque ??= ranFileWrite(this.writes, this.fileRuns);

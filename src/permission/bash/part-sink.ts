@@ -20,10 +20,9 @@ export interface PartSink {
   /**
    * Notes what makes bash run text of the line as code (`evaluates`: arithmetic, a subscript...)
    * or may bring a command into that text (`carries`: a quoted `$(`, a value read at run time).
-   * Only both together make the line too complex to judge (see `code-in-data`). `passes`: what
-   * carries only on a line that defines a function, into whose `$1` it may pass (`echo "$k=1"`).
+   * Only both together make the line too complex to judge (see `code-in-data`).
    */
-  note(kind: 'evaluates' | 'carries' | 'passes', what: string): void;
+  note(kind: 'evaluates' | 'carries', what: string): void;
   /**
    * Judges a command line that a command runs (a `sh -c` string, what `eval` gets). `quiet`:
    * it only may be one (a wrapper's argument with spaces), so what it cannot read is no reason to flag the line.

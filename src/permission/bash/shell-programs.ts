@@ -46,11 +46,15 @@ export const EVALUATORS: ReadonlySet<string> = new Set(['eval', 'watch']);
 export const READERS: ReadonlySet<string> = new Set(['read', 'mapfile', 'readarray']);
 /**
  * Syntax that may run a command again, or later than it stands (a loop, a function, `trap`,
- * `coproc`): after a `cd` on such a line every write may land in the folder entered.
+ * `coproc`): after a `cd` on such a line every write may land in the folder entered. Wider
+ * than bash: a keyword may follow a `)` (`case x in x)function f {`).
  */
-export const REPEATING_SYNTAX = /(?:^|[\s;&|({`])(?:for|while|until|select|function|trap|coproc)(?=[\s;&|)}]|$)|\(\s*\)/;
-/** A function definition (`f() {`, `function f`), wider than bash: its words may then be any command's. */
-export const FUNCTION_SYNTAX = /(?:^|[\s;&|({`])function(?=[\s;&|)}]|$)|\(\s*\)/;
+const REPEATING_SYNTAX = /(?:^|[\s;&|(){`])(?:for|while|until|select|function|trap|coproc)(?=[\s;&|()}]|$)|\(\s*\)/;
+
+/** Whether `text` has syntax that may run a command again (see above), read with its line continuations joined as bash joins them (`f (\<newline>) {`). */
+export function repeatingSyntax(text: string): boolean {
+  return REPEATING_SYNTAX.test(text.replaceAll('\\\n', ''));
+}
 /**
  * Builtins that may run a command again or later, however their name is quoted (`"trap"`,
  * `t\rap`): a trap's action, `fc` re-running history, an alias.

@@ -44,8 +44,13 @@ export function scanShellLine(line: string): ScannedLine {
   return scan(line, { looks: MAX_LOOKS });
 }
 
-function scan(line: string, budget: ScanBudget): ScannedLine {
-  const r = new LineReader(line, budget, (text) => scan(text, budget));
+/**
+ * `quoting`: whether `'` and `$'` quote. Inside `$((…))` and `$[…]` bash reads the text as in
+ * double quotes, so a single quote is a plain character there and hides no `$(` or backtick
+ * (`: $(( '$(rm y)' ))` runs rm).
+ */
+function scan(line: string, budget: ScanBudget, quoting = true): ScannedLine {
+  const r = new LineReader(line, budget, (text) => scan(text, budget, false));
   let i = 0;
   // Inside `[[ ... ]]`: its `&&`, `||`, `(`, `<`, `>` join, group and compare, so they are passed on as words.
   let test = false;
@@ -60,12 +65,12 @@ function scan(line: string, budget: ScanBudget): ScannedLine {
   while (i < line.length) {
     const c = line[i]!;
     const next = line[i + 1];
-    if (test && r.atWordStart() && /\s=~\s+$/.test(r.current) && !/\s/.test(c)) [regex, depth] = [true, 0];
+    if (test && !/\s/.test(c) && r.atWordStart() && followsMatch(line, i)) [regex, depth] = [true, 0];
     // The expression ends where a word does, but at a `|`: bash reads a pipe nowhere in a test.
     if (regex && depth === 0 && (/\s/.test(c) || c === ';' || c === '&' || c === '<' || c === '>')) regex = false;
     if (test && regex && (c === '|' || c === '(' || (depth > 0 && /[\s;&<>#)]/.test(c)))) {
       depth += c === '(' ? 1 : c === ')' ? -1 : 0;
-      r.current += `'${c}'`;
+      r.append(`'${c}'`);
       i += 1;
       continue;
     }
@@ -74,11 +79,14 @@ function scan(line: string, budget: ScanBudget): ScannedLine {
     if (c === 'c' && r.atWordStart() && /^case(?:\s|$)/.test(line.slice(i, i + 5))) cased = true;
     if (c === '$' && next === '[') r.oldArithmetic(i + 2); // then read on as words
     if (c === '\\') {
-      if (next !== '\n') r.current += line.slice(i, i + 2); // a backslash-newline joins the lines
+      if (next !== '\n') r.append(line.slice(i, i + 2)); // a backslash-newline joins the lines
       i += 2;
+    } else if (c === "'" && !quoting) {
+      r.append("\\'");
+      i += 1;
     } else if (c === "'") {
       i = r.singleQuoted(i);
-    } else if (c === '$' && next === "'") {
+    } else if (c === '$' && next === "'" && quoting) {
       i = r.ansiCQuoted(i + 2);
     } else if (c === '$' && next === '"') {
       i += 1; // $"..." is a translatable string, quoted like "..."
@@ -86,57 +94,57 @@ function scan(line: string, budget: ScanBudget): ScannedLine {
       i = r.doubleQuoted(i + 1);
     } else if (c === '`') {
       i = r.backtick(i + 1);
-      r.current += `'${PLACEHOLDER}'`;
+      r.append(`'${PLACEHOLDER}'`);
     } else if ((c === '$' || c === '<' || c === '>') && next === '(') {
       i = r.substitution(i + 1, c === '$');
-      r.current += `'${PLACEHOLDER}'`;
+      r.append(`'${PLACEHOLDER}'`);
     } else if (test && (c === '&' || c === '|') && next === c) {
-      r.current += `'${c}${c}'`;
+      r.append(`'${c}${c}'`);
       i += 2;
     } else if (test && (c === '(' || c === ')' || c === '<' || c === '>')) {
-      r.current += `'${c}'`;
+      r.append(`'${c}'`);
       i += 1;
     } else if (test && c === ']' && r.atWordStart() && /^\](?:[\s;&|()<>]|$)/.test(line.slice(i + 1, i + 3))) {
       test = false;
-      r.current += ']]';
+      r.append(']]');
       i += 2;
     } else if (c === '[' && next === '[' && r.atWordStart() && !cased && /\s/.test(line[i + 2] ?? '') && budget.looks-- > 0 && atCommandStart(r.current)) {
       // Only the reserved word `[[` starts a test: unquoted, where a command starts (`echo [[ a || rm x ]]` runs rm).
       test = true;
       regex = false;
-      r.current += '[[';
+      r.append('[[');
       i += 2;
     } else if (i < arithmetic && (c === '<' || c === '>')) {
-      r.current += `'${c}'`; // `(( x > y ))` compares: no redirection
+      r.append(`'${c}'`); // `(( x > y ))` compares: no redirection
       i += 1;
-    } else if (c === '(' && next === '(' && r.atWordStart() && !r.current.endsWith('(') && budget.looks-- > 0 && arithmeticEnd(line, i) >= 0) {
+    } else if (c === '(' && next === '(' && r.atWordStart() && r.last() !== '(' && budget.looks-- > 0 && arithmeticEnd(line, i) >= 0) {
       // Its words are still judged as commands, in doubt (`((rm f))` is arithmetic to bash); what it assigns is judged from its text.
       arithmetic = arithmeticEnd(line, i);
       r.noteArithmetic(line.slice(i + 2, arithmetic - 1));
-      r.current += '((';
+      r.append('((');
       i += 2;
     } else if (c === '(' && next === '(' && budget.looks < 0 && r.atWordStart()) {
       // Read as subshells its assignments (`(( PATH = 1 ))`) would be lost.
       r.flag(TOO_MANY);
-      r.current += c;
+      r.append(c);
       i += 1;
     } else if (c === '<' && next === '<') {
       // `<<<` is a here-string (one word of input); `<<` starts a here-document.
       const hereString = line[i + 2] === '<';
       if (!hereString) r.flag('a here-document ("<<"), whose lines may be commands');
-      r.current += hereString ? '<<<' : '<<';
+      r.append(hereString ? '<<<' : '<<');
       i += hereString ? 3 : 2;
     } else if (c === '#' && r.atWordStart()) {
       const end = line.indexOf('\n', i);
       i = end < 0 ? line.length : end;
     } else if (c === '#') {
-      r.current += '\\#'; // bash reads it as part of the word; shell-quote would start a comment
+      r.append('\\#'); // bash reads it as part of the word; shell-quote would start a comment
       i += 1;
     } else if (c === '\n') {
       r.endStatement();
       i += 1;
     } else {
-      r.current += c;
+      r.append(c);
       i += 1;
     }
   }
@@ -146,4 +154,16 @@ function scan(line: string, budget: ScanBudget): ScannedLine {
   const { statements, substitutions, arithmetic: evaluated, opaque } = r;
   const kept = statements.filter((s) => s.trim() !== '');
   return opaque === undefined ? { statements: kept, substitutions, arithmetic: evaluated } : { statements: kept, substitutions, arithmetic: evaluated, opaque };
+}
+
+/**
+ * Whether the blanks before `line[i]` follow a blank and `=~`: the word at `i` is a regular
+ * expression. Read back over those blanks only, in the line (which is flat, where the statement
+ * being built is not): testing the whole text at every blank (`[[ a =~   =~   ...`) would take
+ * time growing with the square of the line's length.
+ */
+function followsMatch(line: string, i: number): boolean {
+  let end = i;
+  while (end > 0 && /\s/.test(line[end - 1]!)) end -= line[end - 1] === '\n' && line[end - 2] === '\\' ? 2 : 1;
+  return end < i && end >= 3 && line.slice(end - 2, end) === '=~' && /\s/.test(line[end - 3]!);
 }

@@ -11,7 +11,9 @@ import { executedWrite } from './writes/executed-writes.js';
 import { innerCommands } from './inner-commands.js';
 import type { PartRole, PartSink } from './part-sink.js';
 import { HEADERS, KEYWORDS, READERS } from './shell-programs.js';
-import { basename, collapse, isAssignment, isDynamic, isPlain, plainWords, redirectTargets, render, text, type Word } from './shell-words.js';
+import { basename, collapse, isAssignment, isDynamic, isPlain, plainWords, redirectTargets, render, text, type TextWord, type Word } from './shell-words.js';
+import { PLACEHOLDER } from './shell-scan.js';
+import { OPTION_VARIABLE } from './runs/option-variables.js';
 import { codeVariable, unreadableRun } from './runs/unreadable-runs.js';
 import { filesRun } from './runs/run-files.js';
 import { runTimeFormat } from './run-time-names.js';
@@ -45,7 +47,13 @@ export function analyseStatement(statement: string, role: PartRole, depth: numbe
     if (typeof entry === 'string') words.push({ kind: 'word', text: entry, glob: false, ...(literal?.[i] === true && entry.includes('$') ? { literal: true } : {}) });
     else if ('comment' in entry) sink.line(entry.comment, role, depth + 1); // never expected: judge it rather than lose it
     else if (entry.op === 'glob') words.push({ kind: 'word', text: entry.pattern, glob: true });
-    else if (CONTROL.has(entry.op)) {
+    else if (entry.op === '(' && compoundOption(words[words.length - 1])) {
+      // `LESS=('+!rm y')` sets an array, whose elements the inherited `$LESS` then reads: options the rules cannot follow.
+      const last = words.pop() as TextWord;
+      words.push({ ...last, text: `${last.text}${PLACEHOLDER}` });
+      analyseWords(words, role, depth, sink, true);
+      words = [];
+    } else if (CONTROL.has(entry.op)) {
       analyseWords(words, role, depth, sink, true);
       words = [];
     } else words.push({ kind: 'redirect', op: entry.op });
@@ -53,16 +61,23 @@ export function analyseStatement(statement: string, role: PartRole, depth: numbe
   analyseWords(words, role, depth, sink, true);
 }
 
+/** Whether `word` starts a compound assignment of an option variable (`LESS=(`, `MORE+=(`), before its `(`. */
+function compoundOption(word: Word | undefined): word is TextWord {
+  const name = word?.kind === 'word' && !word.glob ? /^([A-Za-z_]\w*)\+?=$/.exec(word.text)?.[1] : undefined;
+  return name !== undefined && name in OPTION_VARIABLE;
+}
+
 /** A mark no command line holds: where the parser expanded a variable. */
 const EXPANDED = '\u0001';
 
 /**
- * For a statement that may run `eval` or `watch`, which entries hold their `$` as quoted text
- * (`eval 'echo $x'` gets `echo $x` and reads it as a line; `eval "echo $x"` gets x's value as
- * code): parsed again with each expansion marked. `undefined` otherwise, or when unsure.
+ * For a statement with a `$`, which entries hold their `$` as quoted text: `eval 'echo $x'`
+ * gets `echo $x` and reads it as a line (`eval "echo $x"` gets x's value as code), and
+ * `awk '{print $1$2}'` joins no value at run time. Parsed again with each expansion marked;
+ * `undefined` when unsure.
  */
 function literalDollars(statement: string, count: number): boolean[] | undefined {
-  if (!/\b(?:eval|watch)\b/.test(statement)) return undefined;
+  if (!statement.includes('$')) return undefined;
   const marked = parse<string>(statement, () => EXPANDED);
   if (marked.length !== count) return undefined;
   return marked.map((entry) => typeof entry === 'string' && !entry.includes(EXPANDED));

@@ -6,66 +6,51 @@
  *
  * @module
  */
-import { assignsCodeVariable, DECLARERS, holdsCodeText } from './code-in-data.js';
+import { assignsCodeVariable, holdsCodeText } from './code-in-data.js';
 import type { PartSink } from './part-sink.js';
 import { joinedNames } from './run-time-names.js';
 import { PLACEHOLDER } from './shell-scan.js';
-import { basename, isAssignment, plainWords, type Word } from './shell-words.js';
+import { basename, plainWords, type Word } from './shell-words.js';
 
-/** Builtins that only print their words: they reach no variable, unless a function of that name is defined on the line. */
-const OUTPUT_ONLY: ReadonlySet<string> = new Set(['echo', 'printf']);
 /** Builtins whose words bash evaluates as arithmetic, where only a name joined from expansions is built (`$x$y`, not `$j+1`). */
 const ARITHMETIC_TAKERS: ReadonlySet<string> = new Set(['[[', 'let']);
 /**
  * One expansion as a whole value, as the parser writes it: a copy (`$x`, `${x}`, `"$@"`,
- * `${a[@]}`) or one with a number as default (`${v:-0}`), which adds no text that could join it.
+ * `${a[@]}`, `${a[i]}` with no expansion in its subscript, `${!x}`, a part `${s:1}`) or one with a number as default (`${v:-0}`), which adds no text that could join it.
  */
-const ONE_EXPANSION = /^\$(?:[A-Za-z_]\w*(?:\[[@*]\]|:-\d*)?|[0-9@*#?$!-])$/;
-/** An expansion that evaluates arithmetic or a value (an offset, a subscript, `${!x}`, `${x@P}`), as the parser writes it. */
-const EVALUATING_WORD = /\$(?:[A-Za-z_]\w*(?:\[|:(?![-=+?])|@P)|!)/;
-/** A default assignment (`${z:=$x$y}`, written `$z:=...` by the parser): its word is a value. */
-const DEFAULT_ASSIGNMENT = /\$[A-Za-z_]\w*:?=/;
-
+const ONE_EXPANSION = /^\$(?:!?[A-Za-z_]\w*(?:\[[^\]$`]*\]|:(?:-\d*|(?![-=+?])[^$`]*))?|[0-9@*#?$!-])$/;
 /**
  * Whether a value is joined at run time: an expansion next to other text or another
  * expansion (`$x$y`, `PA$x`, `"$x"TH`), whose text the line does not show. A substitution's
- * placeholder is judged where it is written (its output carries already).
+ * placeholder is judged where it is written (its output carries already); an old `$[…]` gives a number.
  */
 export function joinsValue(value: string): boolean {
-  const text = value.replaceAll(PLACEHOLDER, '');
+  const text = value.replaceAll(PLACEHOLDER, '').replace(/\$\[[^\]]*\]/g, '');
   return text.includes('$') && !ONE_EXPANSION.test(text);
 }
 
 /**
  * Notes in `sink` the words of a simple command that may carry code (`words`: from its first
- * word on, `test`: it is a `[[`). The words of `echo` and `printf` without `-v` only print:
- * they are noted as `passes`, which count only on a line that defines a function (`echo`
- * may be one, and its words its `$1`).
+ * word on, `test`: it is a `[[`). Any command's words do, `echo`'s too: bash keeps each last
+ * word in `$_` (`echo 'a[$(rm y)]'; ((_))` runs rm), and any command may be a function
+ * defined where no syntax shows it, with its words as `$1`.
  */
 export function noteCarriers(words: readonly Word[], test: boolean, sink: PartSink): void {
-  const plain = plainWords(words).map((w) => w.text);
-  const base = basename(plain[0] ?? '');
-  const printing = OUTPUT_ONLY.has(base) && !plain.slice(1).some((arg) => /^-v/.test(arg));
+  const base = basename(plainWords(words)[0]?.text ?? '');
   for (const word of words) {
     if (word.kind !== 'word') continue;
-    // A word that evaluates as it expands (`${s:PATH=1}`, `${a[i]}`, written `$s:PATH=1`, `$a[i]` by the parser) carries wherever it stands.
-    const kind = printing && !isAssignment(word, words) && !EVALUATING_WORD.test(word.text) ? 'passes' : 'carries';
-    if (word.glob && !test) sink.note(kind, 'file names from a glob');
-    else if (holdsCodeText(word.text)) sink.note(kind, `a "$(" or backtick in quotes ("${word.text}")`);
-    else if (assignsCodeVariable(word.text)) sink.note(kind, `a value assigning a variable that makes programs run code ("${word.text}")`);
-    else if (ARITHMETIC_TAKERS.has(base) ? joinedNames(word.text).length > 0 : joinsValue(word.text)) {
-      const value = valueOf(word.text, isAssignment(word, words) || DECLARERS.has(base), ARITHMETIC_TAKERS.has(base) || base === 'set');
-      // Any other command's words reach a variable only as a function's `$1`.
-      sink.note(value === undefined ? 'passes' : 'carries', `a value joined at run time ("${word.text}")`);
+    if (word.glob && !test) sink.note('carries', 'file names from a glob');
+    else if (holdsCodeText(word.text)) sink.note('carries', `a "$(" or backtick in quotes ("${word.text}")`);
+    else if (assignsCodeVariable(word.text)) sink.note('carries', `a value assigning a variable that makes programs run code ("${word.text}")`);
+    else if (word.literal !== true && (ARITHMETIC_TAKERS.has(base) ? joinedNames(word.text).length > 0 : joinsValue(valueOf(word.text)))) {
+      sink.note('carries', `a value joined at run time ("${word.text}")`);
     }
   }
 }
 
-/** The value a word gives a variable, when it gives one: an assignment's, a default's, or the whole word (`taken`: of `[[`, `let`, or `set`, whose words become `$1`...). */
-function valueOf(word: string, assigns: boolean, taken: boolean): string | undefined {
-  if (taken || DEFAULT_ASSIGNMENT.test(word)) return word;
-  const value = assigns ? /^[A-Za-z_]\w*(?:\[[^\]]*\])?\+?=(.*)$/s.exec(word)?.[1] : undefined;
-  return value !== undefined && joinsValue(value) ? value : undefined;
+/** The value a word may give a variable: an assignment's (`z=${v:-0}`: `${v:-0}`), or the whole word (`$k=1`, a function's `$1` or `$_`). */
+function valueOf(word: string): string {
+  return /^[A-Za-z_]\w*(?:\[[^\]]*\])?\+?=(.*)$/s.exec(word)?.[1] ?? word;
 }
 
 /** Notes the words of a `for` or `select` list (`for z in $x$y`): each is a value of its name. */

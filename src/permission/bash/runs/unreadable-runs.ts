@@ -111,6 +111,10 @@ export function codeVariable(assignments: readonly string[], command: readonly s
   const references = reference ? declared.flatMap((word) => /^[A-Za-z_]\w*=(.+)$/s.exec(word)?.[1] ?? []) : [];
   const referenced = references.find((name) => name.includes('$'));
   if (referenced !== undefined) return `a reference to a variable whose name is only known when the line runs ("${referenced}"), which may be PATH or any other`;
+  // `declare -l LESS; LESS="$LESS -KBIND"`: a case change turns the inherited value's options into others (`-K` into a lesskey `-k`).
+  const cased = command[0] !== 'env' && setters.some((word) => /^-[A-Za-z]*[luc]/.test(word));
+  const recased = cased ? declared.map((word) => /^[A-Za-z_]\w*/.exec(word)?.[0] ?? '').find((name) => name in OPTION_VARIABLE) : undefined;
+  if (recased !== undefined) return `a change of ${recased} by a case change ("${command[0]} -l/-u/-c"), which may make programs run code from elsewhere`;
   for (const word of [...assignments, ...setters, ...references.map((name) => `${name}=${REFERENCED}`)]) {
     const variable = /^[A-Za-z_][A-Za-z0-9_]*/.exec(word)?.[0];
     const options = variable === undefined ? undefined : OPTION_VARIABLE[variable];

@@ -19,7 +19,7 @@
 import { posix } from 'node:path';
 import { commandParts } from '../command-parts.js';
 import { commandShape } from '../command-shape.js';
-import { REPEATING_SYNTAX } from '../shell-programs.js';
+import { repeatingSyntax } from '../shell-programs.js';
 import type { CommandWrites, WrittenWord } from './written-words.js';
 
 /** One write of a line, and where it is judged. */
@@ -56,7 +56,7 @@ const caches = { ordered: new WeakMap<readonly CommandWrites[], readonly WriteTa
 export function writeTargets(writes: readonly CommandWrites[], line: string): readonly WriteTarget[] {
   const parts = commandParts(line);
   // The line's parts know about repeats inside `eval`, `sh -c` and quoted `trap` names; the raw test stays as a floor.
-  const anywhere = parts.repeats === true || REPEATING_SYNTAX.test(line);
+  const anywhere = parts.repeats === true || repeatingSyntax(line);
   const mode = anywhere ? 'anywhere' : movesFolderSearch(line, [...parts.commands, ...parts.variants]) ? 'ordered' : 'joined';
   let targets = caches[mode].get(writes);
   if (targets === undefined) caches[mode].set(writes, (targets = resolveAll(writes, anywhere, mode === 'joined')));
