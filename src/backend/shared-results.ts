@@ -168,7 +168,7 @@ export class SharedResults {
    */
   async dropAll(sessionId: string): Promise<void> {
     this.forget(sessionId);
-    void this.#takes.flush(sessionId).catch(() => undefined); // sent before the read below: it does not name them again
+    void this.#takes.flush(sessionId).catch(() => undefined); // may go after the read below (a held put-back delays it): a key is then taken twice, harmlessly
     const waiting = await this.redis.hkeys(this.keys.results(sessionId));
     if (waiting.length === 0) return;
     for (const key of waiting) {

@@ -15,7 +15,7 @@ import { startDemoServer, type DemoServer } from '../../src/web/demo-server.js';
 import { chromiumPerFile, HAS_CHROMIUM } from '../support/chromium-per-file.js';
 import { startDelegationFixture, type AgentRoute, type DelegationFixture } from '../support/delegation-fixture.js';
 import { steps } from '../support/delegation-script.js';
-import { openLoggedIn } from './page-login.js';
+import { openLoggedIn, settled } from './page-login.js';
 
 const browser = chromiumPerFile();
 let context: BrowserContext | undefined;
@@ -47,10 +47,14 @@ async function centre(page: Page, selector: string): Promise<{ x: number; y: num
   return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
 }
 
-/** "Double-click to prove you are human" on another site, whose first mousedown navigates the tab to `target`. */
+/**
+ * "Double-click to prove you are human" on another site, whose first click navigates the tab
+ * to `target` (on mouseup: the attack uses mousedown, but a release sent to a page being torn
+ * down can stall the browser's input ack, so the test lets its release arrive first).
+ */
 async function doubleClickTrap(target: string, at: { x: number; y: number }): Promise<Page> {
   const html = `<!doctype html><title>captcha</title><button id="b" style="position:absolute;left:0;top:0;width:100vw;height:100vh">Double-click me</button>
-    <script>document.getElementById('b').addEventListener('mousedown', () => { location.href = ${JSON.stringify(target)}; }, { once: true });</script>`;
+    <script>document.getElementById('b').addEventListener('mouseup', () => { location.href = ${JSON.stringify(target)}; }, { once: true });</script>`;
   attacker = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(html));
   await new Promise<void>((resolve) => attacker!.listen(0, '127.0.0.1', resolve));
   const evil = await context!.newPage();
@@ -88,6 +92,7 @@ describe.skipIf(!HAS_CHROMIUM)('serve against double-clickjacking (headless Chro
     await refusedClick(evil);
     expect(demo!.engine.runs.list()).toEqual([]);
     // the user's own input then makes the same button work
+    await settled(evil);
     await evil.mouse.move(0, 0);
     await evil.locator('#start').click();
     await evil.locator('body[data-state="done"]').waitFor();
@@ -99,6 +104,7 @@ describe.skipIf(!HAS_CHROMIUM)('serve against double-clickjacking (headless Chro
     const page = await context!.newPage();
     await page.goto(new URL('/?prompt=Survey%20src', demo!.url).href);
     expect(await page.locator('#prompt').inputValue()).toBe('Survey src');
+    await settled(page); // a user reads the page before typing
     await page.locator('#prompt').press('End');
     await page.locator('#prompt').pressSequentially(' and test');
     await page.locator('#start').click();
@@ -110,6 +116,7 @@ describe.skipIf(!HAS_CHROMIUM)('serve against double-clickjacking (headless Chro
 
   it('an approval card takes no click before the pointer moved on its page; after, Approve runs the call', async () => {
     const own = await setUp(steps({ toolCalls: [{ name: 'bash', arguments: { command: 'echo approved' } }] }));
+    await settled(own);
     await own.locator('#prompt').pressSequentially(' now');
     await own.locator('#start').click();
     await own.locator('#approvals .approval').waitFor();
@@ -122,6 +129,7 @@ describe.skipIf(!HAS_CHROMIUM)('serve against double-clickjacking (headless Chro
     await refusedClick(other, '#approvals .approval .error');
     expect(fixture!.server.requests).toHaveLength(1); // the call waits, undecided
     expect(await own.locator('#approvals .approval').count()).toBe(1);
+    await settled(other);
     await other.mouse.move(approve.x - 40, approve.y - 40);
     await other.locator('#approvals button.approve').click();
     await own.locator('body[data-state="done"]').waitFor();

@@ -117,7 +117,7 @@ describe('serve: requests a page of another origin can send', () => {
       [`/?prompt=hi&token=${demo.token}#x`, '/?prompt=hi'],
     ];
     for (const [target, location] of targets) {
-      const answer = await rawRequest(`${origin}${target}`);
+      const answer = await rawRequest(`${origin}${target}`, { headers: { 'sec-fetch-site': 'none' } }); // the printed address, typed
       expect({ target, status: answer.status, location: answer.headers.location }).toEqual({ target, status: 303, location });
       expect(answer.headers['referrer-policy']).toBe('no-referrer');
     }

@@ -20,6 +20,11 @@
  * - on a touch screen (no hover, so no moves): a touch at least {@link TOUCH_ARM_MS} before
  *   the click, longer than a double tap.
  *
+ * Keys and moves count only from {@link SETTLE_MS} after the page appeared (loaded, or shown
+ * again): a page of another site can ask for "click 1, then click 2" with its second button
+ * where Run will be, and the hand's way to it, over this page, is no input of the user's
+ * for this page.
+ *
  * @module
  */
 
@@ -27,6 +32,13 @@
 export const ARM_TRAVEL_PX = 16;
 /** Milliseconds after a first touch before a tap acts: longer than a double tap (about 300 ms), short for a user who taps again. */
 export const TOUCH_ARM_MS = 600;
+/**
+ * Milliseconds after the page appeared before keys and pointer moves count: longer than a
+ * double-click (500 ms at most, the systems' default) and than a hand's reach from a first
+ * button to a second near it (a few hundred ms), short beside a user reading the page before
+ * acting on it.
+ */
+export const SETTLE_MS = 800;
 
 /** The parts of a keyboard or pointer event the gate reads. */
 export interface GateEvent {
@@ -57,6 +69,8 @@ export class UserInputGate {
   #travel = 0;
   #at: { readonly x: number; readonly y: number } | undefined;
   #firstTouch: number | undefined;
+  /** When keys and moves start to count. */
+  #settled: number;
 
   /**
    * Listens on `source` from now on: call it as the page loads.
@@ -64,9 +78,15 @@ export class UserInputGate {
    * @param now - the clock of the events' `timeStamp` (`performance.now`)
    */
   constructor(source: InputSource, private readonly now: () => number) {
+    this.#settled = now() + SETTLE_MS;
     const options = { capture: true, passive: true } as const;
     source.addEventListener('keydown', (event) => {
-      if (event.isTrusted && event.repeat !== true) this.#armed = true;
+      if (event.isTrusted && event.repeat !== true && this.#counts(event)) this.#armed = true;
+    }, options);
+    source.addEventListener('visibilitychange', () => {
+      // shown again (or hidden): the page appears anew under the user's hand
+      this.#settled = now() + SETTLE_MS;
+      this.#at = undefined;
     }, options);
     source.addEventListener('pointermove', (event) => this.#moved(event), options);
     source.addEventListener('pointerdown', (event) => {
@@ -78,10 +98,16 @@ export class UserInputGate {
   #moved(event: GateEvent): void {
     if (!event.isTrusted || event.pointerType === 'touch' || event.screenX === undefined || event.screenY === undefined) return;
     if (!event.movementX && !event.movementY) return; // the browser's own move: the pointer stayed
+    if (!this.#counts(event)) return; // the way to a button of the page that was here before
     const at = { x: event.screenX, y: event.screenY };
     if (this.#at) this.#travel += Math.abs(at.x - this.#at.x) + Math.abs(at.y - this.#at.y);
     this.#at = at;
     if (this.#travel >= ARM_TRAVEL_PX) this.#armed = true;
+  }
+
+  /** Whether an event came late enough after the page appeared to be meant for it. */
+  #counts(event: GateEvent): boolean {
+    return event.timeStamp >= this.#settled;
   }
 
   /** Whether an activation (a click, a submit) now is the user's own. */
@@ -92,4 +118,4 @@ export class UserInputGate {
 
 /** What the page says where it refused a click that came before any input of the user's (Run's status line, an approval card). */
 export const NOT_YET =
-  "This click was not taken: it came before any move or key of yours on this page, as a click aimed at another site's page would (double-clickjacking). Move the pointer or press a key, then click again.";
+  "This click was not taken: it came before any move or key of yours on this page, as a click aimed at another site's page would (double-clickjacking). Move the pointer over the page or press a key (Tab will do), then click again.";

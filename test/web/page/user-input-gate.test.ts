@@ -4,14 +4,15 @@
  * dispatches, on a clock of the test's own.
  */
 import { describe, expect, it } from 'vitest';
-import { ARM_TRAVEL_PX, TOUCH_ARM_MS, UserInputGate, type GateEvent, type InputSource } from '../../../src/web/page/user-input-gate.js';
+import { ARM_TRAVEL_PX, SETTLE_MS, TOUCH_ARM_MS, UserInputGate, type GateEvent, type InputSource } from '../../../src/web/page/user-input-gate.js';
 
-/** A window that dispatches what the test says, at the test's time. */
-function page(): { gate: UserInputGate; fire(type: string, event: Partial<GateEvent>): void; at(ms: number): void } {
+/** A window that dispatches what the test says, at the test's time; `since` ms after it loaded (its keys and moves count from `SETTLE_MS`). */
+function page(since = SETTLE_MS): { gate: UserInputGate; fire(type: string, event: Partial<GateEvent>): void; at(ms: number): void } {
   const listeners = new Map<string, Array<(event: GateEvent) => void>>();
   let now = 0;
   const source: InputSource = { addEventListener: (type, listener) => listeners.set(type, [...(listeners.get(type) ?? []), listener]) };
   const gate = new UserInputGate(source, () => now);
+  now = since;
   return {
     gate,
     fire: (type, event) => listeners.get(type)?.forEach((listener) => listener({ isTrusted: true, timeStamp: now, ...event })),
@@ -55,12 +56,39 @@ describe('UserInputGate', () => {
     const { gate, fire, at } = page();
     fire('pointermove', { pointerType: 'touch', screenX: 0, screenY: 0, movementX: 1 }); // a finger's drag is no hover
     fire('pointermove', { pointerType: 'touch', screenX: 500, screenY: 0, movementX: 500 });
-    at(1_000);
+    at(SETTLE_MS + 1_000);
     fire('pointerdown', { pointerType: 'touch' });
-    at(1_000 + 250);
+    at(SETTLE_MS + 1_000 + 250);
     fire('pointerdown', { pointerType: 'touch' });
     expect(gate.allows()).toBe(false);
-    at(1_000 + TOUCH_ARM_MS);
+    at(SETTLE_MS + 1_000 + TOUCH_ARM_MS);
+    expect(gate.allows()).toBe(true);
+  });
+
+  it(`keys and moves in the first ${SETTLE_MS} ms of the page do not arm it: the hand's way to a second button another site asked for`, () => {
+    const { gate, fire, at } = page(0);
+    const move = (screenX: number, when: number) => fire('pointermove', { pointerType: 'mouse', screenX, screenY: 0, movementX: 20, timeStamp: when });
+    move(100, 50);
+    move(160, 150);
+    move(220, 300); // 120 px in all, as the page appeared under the hand
+    fire('keydown', { timeStamp: 400 });
+    at(SETTLE_MS - 1);
+    expect(gate.allows()).toBe(false);
+    move(220 + ARM_TRAVEL_PX, SETTLE_MS); // the first move that counts only says where the pointer is
+    expect(gate.allows()).toBe(false);
+    move(220 + 2 * ARM_TRAVEL_PX, SETTLE_MS + 100);
+    expect(gate.allows()).toBe(true);
+    const keys = page(0);
+    keys.fire('keydown', { timeStamp: SETTLE_MS }); // Tab, after the page settled
+    expect(keys.gate.allows()).toBe(true);
+  });
+
+  it('a page shown again waits anew before keys count', () => {
+    const { gate, fire } = page(5_000);
+    fire('visibilitychange', {});
+    fire('keydown', { timeStamp: 5_000 + SETTLE_MS - 1 });
+    expect(gate.allows()).toBe(false);
+    fire('keydown', { timeStamp: 5_000 + SETTLE_MS });
     expect(gate.allows()).toBe(true);
   });
 });
