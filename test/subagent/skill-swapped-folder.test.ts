@@ -54,7 +54,8 @@ describe('a workspace skill folder swapped for a link out while it is read', () 
     let leaks = 0;
     let inside = 0;
     let raceProblem = '';
-    for (let read = 0; read < MAX_READS && races + leaks < RACES_WANTED; read += 1) {
+    // Until the race was hit enough and a plain read came through too (a busy machine may hit the races first).
+    for (let read = 0; read < MAX_READS && (races + leaks < RACES_WANTED || inside === 0); read += 1) {
       const { skills: loaded, problems } = resolveSkills(agent, dirs, true);
       // What the model would get as the child's system prompt.
       const prompt = withSkills(agent.systemPrompt, loaded);
@@ -67,7 +68,7 @@ describe('a workspace skill folder swapped for a link out while it is read', () 
       }
     }
     expect(leaks).toBe(0);
-    expect(races).toBe(RACES_WANTED);
+    expect(races).toBeGreaterThanOrEqual(RACES_WANTED);
     expect(inside).toBeGreaterThan(0);
     expect(raceProblem).toMatch(
       new RegExp(`^skill "evil" is not loaded: ${join(skills, 'evil', 'SKILL.md')}: was reached through a symbolic link swapped in for one of its folders as it was read .*copy it in instead$`),
