@@ -1,7 +1,7 @@
 /**
  * How an engine's copy of the waiting background results follows the results channel: each
  * message read (`readResultMessage`) and applied (`applyResultMessage`), those that are none
- * skipped and said at most once a minute (`badMessagesOn`).
+ * skipped and said at most once a minute (`listenReporting`).
  *
  * @module
  */
@@ -9,8 +9,8 @@ import type { Redis } from 'ioredis';
 import type { TaskInfo } from '../delegation/task-tracker.js';
 import { applyResultMessage, type ResultsState } from './apply-result-message.js';
 import type { ChannelHub } from './channel-hub.js';
-import { badMessagesOn } from './channel-warnings.js';
 import { GoneChecks } from './gone-checks.js';
+import { listenReporting } from './listen-reporting.js';
 import { readResultFate, readWaitingResultAt } from './load-waiting-results.js';
 import type { RedisKeys } from './redis-keys.js';
 import { readResultMessage } from './result-message.js';
@@ -29,19 +29,5 @@ export async function followResults(redis: Redis, keys: RedisKeys, hub: ChannelH
   const stored = (sessionId: string, key: string): Promise<TaskInfo | undefined> => readWaitingResultAt(redis, keys, sessionId, key);
   const fate = (sessionId: string, key: string): Promise<TaskInfo | 'gone' | 'failed' | undefined> => readResultFate(redis, keys, sessionId, key);
   const state: ResultsState = { ...copy, stored, fate, checks: new GoneChecks() };
-  const bad = badMessagesOn(keys.resultsChannel, RESULTS_SKIPPED);
-  const unlisten = await hub
-    .listen(keys.resultsChannel, (text) => {
-      const read = readResultMessage(text);
-      if ('problem' in read) bad.report(read.problem, text);
-      else applyResultMessage(state, read.message);
-    })
-    .catch((e: unknown) => {
-      bad.release(); // held for nothing: left, the channel's warnings would never be closed
-      throw e;
-    });
-  return () => {
-    unlisten();
-    bad.release();
-  };
+  return listenReporting(hub, keys.resultsChannel, RESULTS_SKIPPED, readResultMessage, (message) => applyResultMessage(state, message));
 }

@@ -5,7 +5,7 @@ import { ofTask } from '../runs/pending-approvals.js';
 import type { RunOwner, SharedRunRecord, SharedRuns } from '../runs/shared-runs.js';
 import { awaitVerdict } from './answer-wait.js';
 import type { ChannelHub } from './channel-hub.js';
-import { badMessagesOn } from './channel-warnings.js';
+import { listenReporting } from './listen-reporting.js';
 import type { RedisKeys } from './redis-keys.js';
 import type { OwnedRecord } from './run-record.js';
 import { loadRunRecords, pruneRunRecords, runningByOwner } from './run-records.js';
@@ -70,20 +70,9 @@ export class RedisSharedRuns implements SharedRuns {
       checks: new GoneChecks(),
     };
     // What is no message is said, as on the other channels (at most once a minute).
-    const bad = badMessagesOn(keys.runsChannel, RUNS_SKIPPED);
-    const unlisten = await hub
-      .listen(keys.runsChannel, (text) => {
-        const read = readRunMessage(text);
-        if ('problem' in read) bad.report(read.problem, text);
-        else applyRunMessage(state, read.message);
-      })
-      .catch((e: unknown) => {
-        bad.release(); // held for nothing: left, the channel's warnings would never be closed
-        throw e;
-      });
+    const unlisten = await listenReporting(hub, keys.runsChannel, RUNS_SKIPPED, readRunMessage, (message) => applyRunMessage(state, message));
     const stop = (): void => {
       unlisten();
-      bad.release();
       for (const settle of [...runs.#verdicts.values()]) settle(false); // no verdict comes any more
     };
     try {

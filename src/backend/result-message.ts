@@ -1,4 +1,4 @@
-import { isPlainObject } from './stored-object.js';
+import { messageObject } from './stored-object.js';
 import { readTaskRecord } from './task-record.js';
 import type { ResultMessage } from './waiting-results-store.js';
 
@@ -25,13 +25,9 @@ const isCount = (v: unknown): v is number => Number.isSafeInteger(v) && (v as nu
  * @internal
  */
 export function readResultMessage(text: string): ResultMessageRead {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return { problem: 'it is not JSON' };
-  }
-  if (!isPlainObject(parsed)) return { problem: 'it is not a JSON object' };
+  const read = messageObject(text);
+  if ('problem' in read) return read;
+  const parsed = read.object;
   const { op, sessionId, origin } = parsed;
   if (op === 'put') {
     const read = readTaskRecord(parsed['info']);

@@ -5,7 +5,7 @@
  * @module
  */
 import type { RunMessage } from './runs-channel.js';
-import { isPlainObject } from './stored-object.js';
+import { messageObject } from './stored-object.js';
 
 /** What skipping a runs-channel message means, as its warning says. @internal */
 export const RUNS_SKIPPED = "The copies of other engines' runs were kept as they were, and no run was cancelled or answered for it";
@@ -26,13 +26,9 @@ const OPS: ReadonlySet<unknown> = new Set(['put', 'forget', 'cancel', 'answer', 
  * @internal
  */
 export function readRunMessage(text: string): { readonly message: RunMessage } | { readonly problem: string } {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return { problem: 'it is not JSON' };
-  }
-  if (!isPlainObject(parsed)) return { problem: 'it is not a JSON object' };
+  const read = messageObject(text);
+  if ('problem' in read) return read;
+  const parsed = read.object;
   if (!OPS.has(parsed['op'])) return { problem: 'its "op" is not one of put, forget, cancel, answer, answered' };
   return { message: parsed as unknown as RunMessage };
 }

@@ -3,7 +3,7 @@ import type { BadMessageReporter } from './channel-warnings.js';
 import type { GoneChecks } from './gone-checks.js';
 import type { KnownTasks } from './known-tasks.js';
 import type { RedisKeys } from './redis-keys.js';
-import { isPlainObject } from './stored-object.js';
+import { isPlainObject, messageObject } from './stored-object.js';
 import { readCancelMark } from './stored-task.js';
 import { readTaskRecord } from './task-record.js';
 
@@ -46,13 +46,9 @@ export const SKIPPED = "The copies of other engines' tasks were kept as they wer
  * @internal
  */
 export function applyTaskMessage(state: TaskChannelState, text: string): void {
-  let message: unknown;
-  try {
-    message = JSON.parse(text);
-  } catch {
-    return state.bad.report('it is not JSON', text);
-  }
-  if (!isPlainObject(message)) return state.bad.report('it is not a JSON object', text);
+  const read = messageObject(text);
+  if ('problem' in read) return state.bad.report(read.problem, text);
+  const message = read.object;
   const { op } = message;
   if (op === 'put') {
     const { info, owner } = message;
