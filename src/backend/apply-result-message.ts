@@ -25,11 +25,15 @@ export interface ResultsState {
  * access to the Redis can publish there, so a message only says where to look: what it
  * brings is read back from Redis, and what it takes away is checked there.
  *
- * - `put`: the result waits (one given back, `back`, is no longer taken), as Redis holds it.
- *   A forged result taken from the message would reach a conversation's next prompt and grow
- *   the mirror past Redis's bound. Read after the message, a result taken or dropped
- *   meanwhile is not brought back: their messages, applied at once, marked it taken. One
- *   whose take or drop is still being checked is checked afresh (below), which decides;
+ * - `put`: the result waits, as Redis holds it. A forged result taken from the message would
+ *   reach a conversation's next prompt and grow the mirror past Redis's bound. Read after the
+ *   message, a result taken or dropped meanwhile is not brought back: their messages, applied
+ *   at once, marked it taken. One given back (`back`) is no longer taken, once Redis is read
+ *   to hold it (a forged put-back would have un-taken a result someone took, so its
+ *   launching engine's own late put of it was delivered again), unless this engine took it
+ *   (`WaitingMirror.untake`: its own put-back was made here at once, and its message, read
+ *   after the next prompt took the result again, would undo that take). One whose take or
+ *   drop is still being checked is checked afresh (below), which decides;
  * - `dropped`, `taken`: the results are forgotten at once (so a late put's read-back does not
  *   bring them back), then Redis is asked what became of them, and only its word stands
  *   (unless a later message on one decides: its own check does): one still held is brought
@@ -53,12 +57,17 @@ export interface ResultsState {
 export function applyResultMessage(state: ResultsState, message: ResultMessage): void {
   const { mirror, notes, origin } = state;
   if (message.op === 'put') {
+    const { sessionId } = message.info;
     const key = resultKey(message.info);
-    if (message.back === true) mirror.untake(key, message.info.sessionId);
     // Forgotten on a word still being checked (a check sent before this put may answer after
     // its read-back): a fresh check, sent after the put, decides instead.
-    if (mirror.isChecking(key)) return forgetChecked(state, message.info.sessionId, key);
-    void state.stored(message.info.sessionId, key).then((stored) => stored && mirror.add(stored));
+    if (mirror.isChecking(key)) return forgetChecked(state, sessionId, key);
+    void state.stored(sessionId, key).then((stored) => {
+      if (!stored) return;
+      // A word on it came meanwhile: its check, sent after this read, decides.
+      if (message.back === true && !mirror.isChecking(key)) mirror.untake(key, sessionId);
+      mirror.add(stored);
+    });
     return;
   }
   if (message.op === 'dropped') {

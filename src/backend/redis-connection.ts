@@ -71,8 +71,14 @@ export function redact(url: string): string {
     .replace(/([?&]password=)[^&#]*/gi, '$1***');
 }
 
+/**
+ * Where `client` connects, for a message: its Unix socket's path (ioredis fills in
+ * `localhost:6379` for host and port then, which it never asks), else its host and port.
+ * Built from the options, never from the URL given: no password or query is shown.
+ */
 function redactedUrl(client: Redis): string {
-  const { host, port } = client.options;
+  const { path, host, port } = client.options;
+  if (path) return path;
   return `redis://${host ?? '?'}:${port ?? '?'}`;
 }
 

@@ -100,7 +100,7 @@ export class SharedResults {
     if (found.length === 0) return found;
     const keys = found.map(resultKey);
     for (const key of keys) this.#mirror.remove(sessionId, key);
-    for (const key of keys) this.#mirror.markTaken(key, sessionId);
+    for (const key of keys) this.#mirror.markTaken(key, sessionId, true);
     this.#takes.take(sessionId, keys);
     return found;
   }
@@ -173,7 +173,7 @@ export class SharedResults {
     if (waiting.length === 0) return;
     for (const key of waiting) {
       this.#mirror.remove(sessionId, key);
-      this.#mirror.markTaken(key, sessionId);
+      this.#mirror.markTaken(key, sessionId, true);
     }
     await takeWaitingResults(this.redis, this.keys, sessionId, waiting, this.#origin);
   }

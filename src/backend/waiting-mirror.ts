@@ -16,6 +16,12 @@ const MAX_TAKEN = 10_000;
  * nothing there and made the copy forget the result was taken (delivered again) or, coming
  * after a word naming its own conversation, lost it while it still waited in Redis.
  *
+ * It knows too which results this engine took itself: only its own put-back (made here at
+ * once, {@link WaitingMirror.putBack}) gives one back. A word read back from the channel
+ * does not: its own put-back's message came after its next prompt took the result again, and a
+ * check of a word came while its take, held behind a put-back, had not reached Redis yet.
+ * Un-taken, such a result was delivered again (the engine's own late put of it, or its read-back).
+ *
  * @internal
  */
 export class WaitingMirror {
@@ -26,6 +32,8 @@ export class WaitingMirror {
   readonly #homes = new Map<string, string>();
   /** The results taken or dropped: by key, the conversation known to hold them (none when only a word said so). */
   readonly #taken = new Map<string, string | undefined>();
+  /** The taken results this engine took itself (a prompt here, or a deleted conversation). */
+  readonly #takenHere = new Set<string>();
   /** Results forgotten on another's word, while Redis is asked whether it still holds them: by key, by conversation, the latest word's number. */
   readonly #checking = new Map<string, Map<string, number>>();
   #words = 0;
@@ -62,6 +70,7 @@ export class WaitingMirror {
     for (const info of results) {
       const key = resultKey(info);
       this.#taken.delete(key);
+      this.#takenHere.delete(key);
       this.#homes.set(key, sessionId);
       back.set(key, info);
     }
@@ -82,20 +91,26 @@ export class WaitingMirror {
 
   /**
    * Remembers that result `key`, of conversation `sessionId` (undefined when only a word said
-   * so), was taken or dropped (the oldest remembered goes past the bound).
+   * so), was taken or dropped, by this engine when `here` (the oldest remembered goes past the bound).
    */
-  markTaken(key: string, sessionId: string | undefined): void {
+  markTaken(key: string, sessionId: string | undefined, here = false): void {
     this.#taken.set(key, sessionId ?? this.#taken.get(key));
-    if (this.#taken.size > MAX_TAKEN) this.#taken.delete(this.#taken.keys().next().value!);
+    if (here) this.#takenHere.add(key);
+    if (this.#taken.size <= MAX_TAKEN) return;
+    const oldest = this.#taken.keys().next().value!;
+    this.#taken.delete(oldest);
+    this.#takenHere.delete(oldest);
   }
 
   /**
-   * Forgets that result `key` was taken: it was given back, or Redis has no record of it in
-   * `sessionId`, which says nothing of one known taken in another conversation.
+   * Forgets, on a word (a put-back's message, or Redis holding the result after all), that
+   * result `key` was taken, in `sessionId`: a word naming another conversation than the one
+   * the copy knows it under changes nothing, nor one on a result this engine took itself.
    */
-  untake(key: string, sessionId?: string): void {
+  untake(key: string, sessionId: string): void {
     const home = this.#taken.get(key);
-    if (sessionId === undefined || home === undefined || home === sessionId) this.#taken.delete(key);
+    if (this.#takenHere.has(key) || (home !== undefined && home !== sessionId)) return;
+    this.#taken.delete(key);
   }
 
   /**

@@ -46,6 +46,11 @@ const ENGINE_HELP = `  --workspace DIR     folder the tools work in (default: th
                       OPENAI_API_KEY by default); repeat it for more
 `;
 
+/** The forms a `--redis` URL (or $RXHARNESS_REDIS_URL) takes: those `checkRedisUrl` accepts. */
+const REDIS_URL_FORMS = `                      URL: redis://[USER:PASSWORD@]HOST:PORT (rediss:// for TLS), HOST:PORT, a
+                      port, or a Unix socket's absolute path (/var/run/redis/redis.sock)
+`;
+
 /** `rxharness --help`. */
 export const MAIN_HELP = `rxharness - an agent harness that delegates to subagents, shown live
 
@@ -138,8 +143,8 @@ ${MODEL_HELP}${ENGINE_HELP}  --port N            port to listen on (default 4173
   --approval-timeout D  reject a call the page left unanswered for D (default 10m; 90s,
                       500ms; 0 waits as long as it takes): the card goes, the model reads why
   --redis URL         share runs, sessions and approvals with other instances on this Redis;
-                      background tasks run on workers (rxharness worker; see docs/scaling.md)
-  --prefix P          key prefix shared with the other instances and workers (default rxh)
+                      background tasks run on workers (rxharness worker; see docs/scaling.md).
+${REDIS_URL_FORMS}  --prefix P          key prefix shared with the other instances and workers (default rxh)
   --distribute        with --redis: foreground tasks run on workers too
   -h, --help          show this help
 
@@ -157,8 +162,8 @@ must match the engines' (same --model, workspace, --agent-dir and --mcp-config).
 after which it ends by that signal; see docs/scaling.md.
 
 Options:
-  --redis URL         the Redis server (default: $RXHARNESS_REDIS_URL), e.g. redis://127.0.0.1:6379
-  --prefix P          key prefix shared with the engines (default rxh)
+  --redis URL         the Redis server (default: $RXHARNESS_REDIS_URL), e.g. redis://127.0.0.1:6379.
+${REDIS_URL_FORMS}  --prefix P          key prefix shared with the engines (default rxh)
   --concurrency N     tasks run at once (default 10)
 ${MODEL_HELP}${ENGINE_HELP}  -h, --help          show this help
 
