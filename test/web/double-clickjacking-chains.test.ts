@@ -6,57 +6,17 @@
  * a LAN address, Chromium sends no `Sec-Fetch-Site` (the origin is not trustworthy): a
  * `?prompt=` without it is dropped too.
  */
-import http, { type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startDemoServer, type DemoServer } from '../../src/web/demo-server.js';
-import { chromiumPerFile, HAS_CHROMIUM } from '../support/chromium-per-file.js';
-import { startDelegationFixture, type DelegationFixture } from '../support/delegation-fixture.js';
-import { openLoggedIn } from './page-login.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { HAS_CHROMIUM } from '../support/chromium-per-file.js';
+import { centre, trapPages } from './trap-page.js';
 
-const browser = chromiumPerFile();
-let context: BrowserContext | undefined;
-let demo: DemoServer | undefined;
-let fixture: DelegationFixture | undefined;
-let attacker: Server | undefined;
-afterEach(async () => {
-  await context?.close();
-  await demo?.close();
-  await fixture?.close();
-  await new Promise((resolve) => (attacker ? attacker.close(resolve) : resolve(undefined)));
-  context = demo = fixture = attacker = undefined;
-});
+const serve = trapPages();
 
 /** A demo server (on `host` with a token when given: a LAN address over plain http) and the user's own page on it, logged in. */
 async function setUp(host?: string): Promise<Page> {
-  fixture = await startDelegationFixture({ main: () => ({ text: 'I ran the prompt.' }) });
-  demo = await startDemoServer({ port: 0, host, token: host ? 'a-token-of-my-own-choosing-1234' : undefined, model: fixture.model(), workspace: fixture.workspace.dir, homeDir: fixture.home });
-  context = await (await browser()).newContext();
-  context.setDefaultTimeout(10_000);
-  const own = await context.newPage();
-  await openLoggedIn(own, demo.url, demo.token);
-  return own;
-}
-
-async function centre(page: Page, selector: string): Promise<{ x: number; y: number }> {
-  const box = (await page.locator(selector).boundingBox())!;
-  return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
-}
-
-/**
- * Another site whose button `#a`, on mouseup, sends the tab to `target`; `trap` is its body.
- * (The attack uses mousedown; on mouseup the test's own release is dispatched before the tab
- * leaves: a release sent to a page being torn down can stall the browser's input ack.)
- */
-async function attackerPage(target: string, trap: string): Promise<Page> {
-  const html = `<!doctype html><title>captcha</title>${trap}
-    <script>document.getElementById('a').addEventListener('mouseup', () => { location.href = ${JSON.stringify(target)}; }, { once: true });</script>`;
-  attacker = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(html));
-  await new Promise<void>((resolve) => attacker!.listen(0, '127.0.0.1', resolve));
-  const evil = await context!.newPage();
-  await evil.goto(`http://localhost:${(attacker.address() as AddressInfo).port}/`);
-  return evil;
+  await serve.start({ host });
+  return serve.ownPage();
 }
 
 /** Click 1 at `first` (the tab goes to the serve page), the hand's way to `run`, click 2 there; then the page's answer. */
@@ -64,7 +24,7 @@ async function clickThenClick(evil: Page, first: { x: number; y: number }, run: 
   await evil.mouse.move(first.x, first.y);
   await evil.mouse.down();
   await evil.mouse.up();
-  await evil.waitForURL((url) => url.origin === new URL(demo!.url).origin);
+  await evil.waitForURL((url) => url.origin === new URL(serve.demo.url).origin);
   await evil.locator('#start').waitFor();
   await evil.mouse.move(run.x, run.y, { steps: 6 }); // the user reaches for the "2" button
   await evil.mouse.down();
@@ -77,21 +37,21 @@ describe.skipIf(!HAS_CHROMIUM)('serve against "click 1, then click 2" (headless 
     const own = await setUp();
     const run = await centre(own, '#start');
     const first = { x: run.x - 120, y: run.y };
-    const evil = await attackerPage(new URL('/', demo!.url).href,
+    const evil = await serve.trap(new URL('/', serve.demo.url).href,
       `<button id="a" style="position:absolute;left:${first.x - 20}px;top:${first.y - 10}px">1: click me</button>
        <button id="b" style="position:absolute;left:${run.x - 20}px;top:${run.y - 10}px">2: then me</button>`);
     await clickThenClick(evil, first, run);
     expect(await evil.locator('#status').textContent()).toContain('press a key (Tab will do)');
     expect(await evil.locator('body').getAttribute('data-state')).toBe('idle');
-    expect(demo!.engine.runs.list()).toEqual([]);
+    expect(serve.demo.engine.runs.list()).toEqual([]);
   });
 
   it("on a LAN address over http (no Sec-Fetch-Site), another site's ?prompt= is dropped", async () => {
     await setUp('192.0.2.2');
-    const target = new URL('/?prompt=' + encodeURIComponent('EVIL PROMPT'), demo!.url).href;
-    const evil = await attackerPage(target, `<button id="a" style="position:absolute;left:0;top:0;width:100vw;height:100vh">click</button>`);
+    const target = new URL('/?prompt=' + encodeURIComponent('EVIL PROMPT'), serve.demo.url).href;
+    const evil = await serve.trap(target, `<button id="a" style="position:absolute;left:0;top:0;width:100vw;height:100vh">click</button>`);
     await evil.mouse.click(50, 50);
-    await evil.waitForURL((url) => url.origin === new URL(demo!.url).origin);
+    await evil.waitForURL((url) => url.origin === new URL(serve.demo.url).origin);
     await evil.locator('#start').waitFor();
     expect(new URL(evil.url()).searchParams.has('prompt')).toBe(false);
     expect(await evil.locator('#prompt').inputValue()).toBe('Survey this project and report');
@@ -101,11 +61,11 @@ describe.skipIf(!HAS_CHROMIUM)('serve against "click 1, then click 2" (headless 
     const own = await setUp('192.0.2.2');
     const run = await centre(own, '#start');
     const first = { x: run.x - 120, y: run.y };
-    const evil = await attackerPage(new URL('/?prompt=' + encodeURIComponent('EVIL PROMPT'), demo!.url).href,
+    const evil = await serve.trap(new URL('/?prompt=' + encodeURIComponent('EVIL PROMPT'), serve.demo.url).href,
       `<button id="a" style="position:absolute;left:${first.x - 20}px;top:${first.y - 10}px">1: click me</button>`);
     await clickThenClick(evil, first, run);
     expect(await evil.locator('#prompt').inputValue()).not.toBe('EVIL PROMPT');
-    expect(demo!.engine.runs.list()).toEqual([]);
-    expect(fixture!.server.requests).toHaveLength(0);
+    expect(serve.demo.engine.runs.list()).toEqual([]);
+    expect(serve.fixture.server.requests).toHaveLength(0);
   });
 });

@@ -20,10 +20,24 @@
  * - on a touch screen (no hover, so no moves): a touch at least {@link TOUCH_ARM_MS} before
  *   the click, longer than a double tap.
  *
- * Keys and moves count only from {@link SETTLE_MS} after the page appeared (loaded, or shown
- * again): a page of another site can ask for "click 1, then click 2" with its second button
- * where Run will be, and the hand's way to it, over this page, is no input of the user's
- * for this page.
+ * Keys, moves and touches count only from {@link SETTLE_MS} after the page appeared (loaded,
+ * or shown again): a page of another site can ask for "click 1, then click 2" with its second
+ * button where Run will be, and the hand's way to it, over this page, is no input of the
+ * user's for this page; nor is a double tap's second tap, or a tap of a "tap, tap, tap" in
+ * the page's first moments. A touch that had not yet armed the page when it was hidden starts
+ * nothing when it is shown again.
+ *
+ * What the gate cannot tell apart: a trap that asks for a wait, "click 1 (the tab comes
+ * here), wait a second, click 3 on the green button" with button 3 where Run is. The hand
+ * then travels over this page after it settled and comes to rest on Run, as a user's own
+ * does. No rule on the pointer's way (it must enter the very button after the page settled,
+ * end its travel there, rest on it before the press) is one the trap's user breaks and a
+ * real user keeps: "go to the button, stop, press" is what both do, a rest long enough to be
+ * more than a quick click's refuses ordinary clicks, and the trap may ask for any rest ("hold
+ * the pointer there until it turns green"). Only the user's eyes part them,
+ * and the wait is what gives the eyes the page. What such a trap wins is bounded elsewhere:
+ * another site's `?prompt=` is dropped (the box holds the default prompt) and it can guess
+ * no run's or conversation's address, so no approval card of the user's.
  *
  * @module
  */
@@ -33,7 +47,7 @@ export const ARM_TRAVEL_PX = 16;
 /** Milliseconds after a first touch before a tap acts: longer than a double tap (about 300 ms), short for a user who taps again. */
 export const TOUCH_ARM_MS = 600;
 /**
- * Milliseconds after the page appeared before keys and pointer moves count: longer than a
+ * Milliseconds after the page appeared before keys, pointer moves and touches count: longer than a
  * double-click (500 ms at most, the systems' default) and than a hand's reach from a first
  * button to a second near it (a few hundred ms), short beside a user reading the page before
  * acting on it.
@@ -69,7 +83,7 @@ export class UserInputGate {
   #travel = 0;
   #at: { readonly x: number; readonly y: number } | undefined;
   #firstTouch: number | undefined;
-  /** When keys and moves start to count. */
+  /** When keys, moves and touches start to count. */
   #settled: number;
 
   /**
@@ -87,10 +101,14 @@ export class UserInputGate {
       // shown again (or hidden): the page appears anew under the user's hand
       this.#settled = now() + SETTLE_MS;
       this.#at = undefined;
+      // a touch that already armed the page stays the user's; one still waiting starts nothing
+      if (this.allows()) this.#armed = true;
+      this.#firstTouch = undefined;
     }, options);
     source.addEventListener('pointermove', (event) => this.#moved(event), options);
     source.addEventListener('pointerdown', (event) => {
-      if (event.isTrusted && event.pointerType === 'touch') this.#firstTouch ??= event.timeStamp;
+      // not a tap of the page's first moments: a double tap's second, or the one that brought the tab here
+      if (event.isTrusted && event.pointerType === 'touch' && this.#counts(event)) this.#firstTouch ??= event.timeStamp;
     }, options);
   }
 

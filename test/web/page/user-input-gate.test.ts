@@ -83,6 +83,36 @@ describe('UserInputGate', () => {
     expect(keys.gate.allows()).toBe(true);
   });
 
+  it(`a touch in the first ${SETTLE_MS} ms of the page starts no clock: a double tap's second tap, or the tap that brought the tab here`, () => {
+    const { gate, fire, at } = page(0);
+    fire('pointerdown', { pointerType: 'touch', timeStamp: 150 }); // the second tap of a double tap, as the page appears
+    fire('pointerdown', { pointerType: 'touch', timeStamp: SETTLE_MS - 1 });
+    at(SETTLE_MS - 1 + TOUCH_ARM_MS);
+    expect(gate.allows()).toBe(false);
+    fire('pointerdown', { pointerType: 'touch' }); // the first touch that counts: a third tap, where Run is
+    expect(gate.allows()).toBe(false);
+    at(SETTLE_MS - 1 + 2 * TOUCH_ARM_MS);
+    expect(gate.allows()).toBe(true); // the user's tap again, a moment later
+  });
+
+  it('a touch still waiting when the page is hidden starts nothing once it is shown again; one that had armed it stays', () => {
+    const waiting = page(5_000);
+    waiting.fire('pointerdown', { pointerType: 'touch' });
+    waiting.at(5_000 + TOUCH_ARM_MS - 1);
+    waiting.fire('visibilitychange', {});
+    const shown = 5_000 + TOUCH_ARM_MS - 1;
+    waiting.at(shown + SETTLE_MS + TOUCH_ARM_MS);
+    expect(waiting.gate.allows()).toBe(false);
+    waiting.fire('pointerdown', { pointerType: 'touch' }); // the user's touch on the page shown again
+    waiting.at(shown + SETTLE_MS + 2 * TOUCH_ARM_MS);
+    expect(waiting.gate.allows()).toBe(true);
+    const armed = page(5_000);
+    armed.fire('pointerdown', { pointerType: 'touch' });
+    armed.at(5_000 + TOUCH_ARM_MS);
+    armed.fire('visibilitychange', {});
+    expect(armed.gate.allows()).toBe(true);
+  });
+
   it('a page shown again waits anew before keys count', () => {
     const { gate, fire } = page(5_000);
     fire('visibilitychange', {});
