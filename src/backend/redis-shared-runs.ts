@@ -5,13 +5,12 @@ import { ofTask } from '../runs/pending-approvals.js';
 import type { RunOwner, SharedRunRecord, SharedRuns } from '../runs/shared-runs.js';
 import { awaitVerdict } from './answer-wait.js';
 import type { ChannelHub } from './channel-hub.js';
-import { listenReporting } from './listen-reporting.js';
+import { followRuns } from './follow-runs.js';
 import type { RedisKeys } from './redis-keys.js';
 import type { OwnedRecord } from './run-record.js';
-import { loadRunRecords, pruneRunRecords, runningByOwner } from './run-records.js';
-import { GoneChecks } from './gone-checks.js';
-import { readRunMessage, RUNS_SKIPPED } from './run-message.js';
-import { applyRunMessage, CANCEL_MARK_MS, type RunMessage, type RunsChannelState } from './runs-channel.js';
+import { pruneRunRecords, runningByOwner } from './run-records.js';
+import type { RunMessage } from './runs-channel.js';
+import { RunsPublisher } from './runs-publisher.js';
 
 /** How long an answer sent to another instance waits for its owner's verdict by default (an owner gone never gives one). */
 export const ANSWER_WAIT_MS = 5000;
@@ -28,7 +27,8 @@ export const ANSWER_WAIT_MS = 5000;
  * is told so (`AnswerNotAppliedError`) rather than a bare "not taken" (answer-wait.ts). Each
  * record names the instance (backend) that owns it, so a run whose instance died can be found
  * and ended (see `dead-owner-sweep.ts`). The channel's messages are applied by runs-channel.ts,
- * none on its word alone.
+ * none on its word alone; the copy follows them (follow-runs.ts), and our changes go out
+ * through runs-publisher.ts.
  *
  * @internal
  */
@@ -42,6 +42,7 @@ export class RedisSharedRuns implements SharedRuns {
   readonly #owners = new Set<RunOwner>();
   /** Answers sent to other instances, waiting for their owner's verdict. */
   readonly #verdicts = new Map<string, (ok: boolean) => void>();
+  readonly #publisher: RunsPublisher;
 
   private constructor(
     private readonly redis: Redis,
@@ -50,7 +51,9 @@ export class RedisSharedRuns implements SharedRuns {
     readonly instanceId: string,
     /** How long an answer sent to another instance waits for its owner to claim it. */
     private readonly answerWaitMs: number,
-  ) {}
+  ) {
+    this.#publisher = new RunsPublisher(redis, keys);
+  }
 
   /**
    * Loads the runs Redis knows (skipping records that are not records) and follows their
@@ -58,31 +61,8 @@ export class RedisSharedRuns implements SharedRuns {
    */
   static async create(redis: Redis, keys: RedisKeys, hub: ChannelHub, instanceId: string, answerWaitMs = ANSWER_WAIT_MS): Promise<{ runs: RedisSharedRuns; stop: () => void }> {
     const runs = new RedisSharedRuns(redis, keys, instanceId, answerWaitMs);
-    const state: RunsChannelState = {
-      redis,
-      keys,
-      instanceId,
-      records: runs.#records,
-      own: runs.#own,
-      owners: runs.#owners,
-      verdicts: runs.#verdicts,
-      reassert: (runId) => runs.#reassert(runId),
-      checks: new GoneChecks(),
-    };
-    // What is no message is said, as on the other channels (at most once a minute).
-    const unlisten = await listenReporting(hub, keys.runsChannel, RUNS_SKIPPED, readRunMessage, (message) => applyRunMessage(state, message));
-    const stop = (): void => {
-      unlisten();
-      for (const settle of [...runs.#verdicts.values()]) settle(false); // no verdict comes any more
-    };
-    try {
-      await loadRunRecords(redis, keys, runs.#records);
-    } catch (e) {
-      // Nobody gets the stop of a create that failed: left, the channel's handler (and its
-      // subscription) would be held until the hub closes.
-      stop();
-      throw e;
-    }
+    const copy = { records: runs.#records, own: runs.#own, owners: runs.#owners, verdicts: runs.#verdicts };
+    const stop = await followRuns(hub, { redis, keys, instanceId, ...copy, reassert: (runId) => runs.#reassert(runId) });
     return { runs, stop };
   }
 
@@ -94,7 +74,7 @@ export class RedisSharedRuns implements SharedRuns {
   forget(runId: string): void {
     this.#own.delete(runId);
     this.#records.delete(runId);
-    this.#send({ op: 'forget', runId }, this.redis.multi().hdel(this.keys.runs, runId));
+    this.#publisher.forget(runId);
   }
 
   get(runId: string): SharedRunRecord | undefined {
@@ -112,8 +92,7 @@ export class RedisSharedRuns implements SharedRuns {
 
   cancel(runId: string): boolean {
     if (this.get(runId)?.info.state !== 'running') return false;
-    // The marker first, in one transaction: the owner reads it back before it cancels.
-    this.#send({ op: 'cancel', runId }, this.redis.multi().set(this.keys.runCancelled(runId), '1', 'PX', CANCEL_MARK_MS));
+    this.#publisher.cancel(runId); // the marker first, in one transaction: the owner reads it back before it cancels
     return true;
   }
 
@@ -164,12 +143,6 @@ export class RedisSharedRuns implements SharedRuns {
 
   #put(record: OwnedRecord): void {
     this.#records.set(record.info.runId, record);
-    this.#send({ op: 'put', record }, this.redis.multi().hset(this.keys.runs, record.info.runId, JSON.stringify(record)));
-  }
-
-  #send(message: RunMessage, write = this.redis.multi()): void {
-    // Fire and forget, like the registry's own bookkeeping: a lost update only makes another
-    // engine's copy stale, and a dead Redis is reported by the reads and writes of runs.
-    write.publish(this.keys.runsChannel, JSON.stringify(message)).exec().catch(() => undefined);
+    this.#publisher.put(record);
   }
 }

@@ -6,44 +6,21 @@
  * (the session is the old transcript or the whole compacted one), and nothing rejects
  * unhandled.
  */
-import http from 'node:http';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../../src/model/chat-message.js';
 import type { SessionStore } from '../../src/session/session-store.js';
 import { isSummaryRequest, pagedHistory, SUMMARY } from '../support/compaction-kit.js';
 import { createGate, type Gate } from '../support/deferred.js';
-import { FakeOpenAIServer, type FakeHandler } from '../support/fake-openai-server.js';
-import { openAIModelFor } from '../support/openai-model.js';
 import { wrappedMemoryStore } from '../support/wrapped-store.js';
-import { postJson, serveRuns, type RunsServer } from './http-kit.js';
+import { compactLeavable, compactServerPerTest, postCompact, sessionFree } from './compact-kit.js';
 
-let served: RunsServer | undefined;
-let fake: FakeOpenAIServer | undefined;
 const rejections: unknown[] = [];
 const onRejection = (reason: unknown): void => void rejections.push(reason);
 process.on('unhandledRejection', onRejection);
 afterAll(() => void process.off('unhandledRejection', onRejection));
-afterEach(async () => {
-  await served?.close();
-  await fake?.close();
-  served = fake = undefined;
-  rejections.length = 0;
-});
-
-/** Whether nobody holds session `id` now (the probe's own claim is given back at once). */
-async function free(sessions: SessionStore, id: string): Promise<boolean> {
-  const claim = await sessions.claim!(id, 'probe');
-  if (claim.granted) await claim.release();
-  return claim.granted;
-}
-
-/** A compaction request whose headers are sent at once and whose body (announced, 2 bytes) never comes. */
-function leavingRequest(url: string): http.ClientRequest {
-  const request = http.request(`${url}/sessions/s/compact`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': '2' } });
-  request.on('error', () => undefined); // destroyed by the test, on purpose
-  request.flushHeaders();
-  return request;
-}
+// Registered before the servers' own: after hooks run as a stack, so this one runs once they are closed.
+afterEach(() => void (rejections.length = 0));
+const serveCompact = compactServerPerTest();
 
 /** A store whose `replace` waits for `gate` once `replacing` is open; its session `s` holds six paged turns. */
 function gatedStore(replacing: Gate, gate: Gate): Required<SessionStore> {
@@ -68,11 +45,6 @@ async function expectWholeCompacted(sessions: SessionStore): Promise<void> {
   expect(await sessions.loadArchive!('s')).toEqual(pagedHistory());
 }
 
-async function serveWith(handler: FakeHandler, sessions: SessionStore, authorize?: () => Promise<boolean>): Promise<void> {
-  fake = await FakeOpenAIServer.start({ handler });
-  served = await serveRuns({ model: openAIModelFor(fake), sessions }, authorize ? { authorize } : {});
-}
-
 describe('POST /sessions/:id/compact when its client leaves', () => {
   it('before the body is read: it does nothing (no claim, no summary); the next compaction is the only one', async () => {
     const arrived = createGate();
@@ -81,22 +53,23 @@ describe('POST /sessions/:id/compact when its client leaves', () => {
     const gate = createGate();
     gate.open();
     const sessions = gatedStore(replacing, gate);
-    await serveWith(() => ({ text: SUMMARY }), sessions, async () => {
+    const authorize = async (): Promise<boolean> => {
       arrived.open();
       await authorised.promise;
       return true;
-    });
-    const request = leavingRequest(served!.url);
+    };
+    const { served, fake } = await serveCompact(() => ({ text: SUMMARY }), sessions, { authorize });
+    const compaction = compactLeavable(served.url, 's', { bodyWithheld: true });
     await arrived.promise;
-    request.destroy();
-    await expect.poll(() => served!.sockets.size).toBe(0);
+    compaction.leave();
+    await expect.poll(() => served.sockets.size).toBe(0);
     authorised.open();
 
-    expect(await free(sessions, 's')).toBe(true);
+    expect(await sessionFree(sessions, 's')).toBe(true);
     // Had the left request compacted, this one would find the session busy, or ask a second summary.
-    const again = await postJson(`${served!.url}/sessions/s/compact`, {});
+    const again = await postCompact(served.url, 's');
     expect(again.status).toBe(200);
-    expect(fake!.requests).toHaveLength(1);
+    expect(fake.requests).toHaveLength(1);
     await expectWholeCompacted(sessions);
     expect(rejections).toEqual([]);
   });
@@ -104,15 +77,15 @@ describe('POST /sessions/:id/compact when its client leaves', () => {
   it('while the summary streams: the summary request is aborted, the session is free and unchanged', async () => {
     const sessions = gatedStore(createGate(), createGate());
     // The summary starts streaming, then goes silent: only the client's leaving can end it.
-    await serveWith((r) => (isSummaryRequest(r) ? { text: SUMMARY, chunkSize: 8, stallAfterChunks: 2 } : { text: 'no' }), sessions);
-    const request = leavingRequest(served!.url);
-    await fake!.waitForRequests(1);
-    await expect.poll(() => fake!.requests[0]!.status).toBe(200);
-    expect(await free(sessions, 's')).toBe(false); // the compaction holds it
-    request.destroy();
+    const { served, fake } = await serveCompact((r) => (isSummaryRequest(r) ? { text: SUMMARY, chunkSize: 8, stallAfterChunks: 2 } : { text: 'no' }), sessions);
+    const compaction = compactLeavable(served.url, 's', { bodyWithheld: true });
+    await fake.waitForRequests(1);
+    await expect.poll(() => fake.requests[0]!.status).toBe(200);
+    expect(await sessionFree(sessions, 's')).toBe(false); // the compaction holds it
+    compaction.leave();
 
-    expect((await fake!.waitForClosed(0)).aborted).toBe(true);
-    await expect.poll(() => free(sessions, 's')).toBe(true);
+    expect((await fake.waitForClosed(0)).aborted).toBe(true);
+    await expect.poll(() => sessionFree(sessions, 's')).toBe(true);
     expect(await sessions.load('s')).toEqual(pagedHistory());
     expect(rejections).toEqual([]);
   });
@@ -121,20 +94,20 @@ describe('POST /sessions/:id/compact when its client leaves', () => {
     const replacing = createGate();
     const gate = createGate();
     const sessions = gatedStore(replacing, gate);
-    await serveWith(() => ({ text: SUMMARY }), sessions);
-    const request = leavingRequest(served!.url);
+    const { served } = await serveCompact(() => ({ text: SUMMARY }), sessions);
+    const compaction = compactLeavable(served.url, 's', { bodyWithheld: true });
     let answered = false;
-    request.on('response', () => (answered = true));
+    void compaction.status.then(() => (answered = true));
     await replacing.promise;
-    request.destroy();
-    await expect.poll(() => served!.sockets.size).toBe(0);
+    compaction.leave();
+    await expect.poll(() => served.sockets.size).toBe(0);
     gate.open();
 
-    await expect.poll(() => free(sessions, 's')).toBe(true);
+    await expect.poll(() => sessionFree(sessions, 's')).toBe(true);
     await expectWholeCompacted(sessions);
     expect(answered).toBe(false);
     expect(rejections).toEqual([]);
     // The session takes the next compaction as usual.
-    expect((await postJson(`${served!.url}/sessions/s/compact`, {})).status).toBe(200);
+    expect((await postCompact(served.url, 's')).status).toBe(200);
   });
 });

@@ -3,64 +3,46 @@
  * one, a token holder could start a compaction per session at once, and model requests without
  * bound, past the cap that bounds runs (review 56: 20 compactions and a run with `maxRuns: 1`).
  */
-import http from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MemorySessionStore } from '../../src/session/memory-session-store.js';
 import { isSummaryRequest, pagedHistory, SUMMARY } from '../support/compaction-kit.js';
-import { FakeOpenAIServer } from '../support/fake-openai-server.js';
 import type { FakeReply } from '../support/fake-openai/types.js';
-import { openAIModelFor } from '../support/openai-model.js';
-import { postJson, serveRuns, type RunsServer } from './http-kit.js';
+import { compactLeavable, compactServerPerTest, postCompact, type CompactServer } from './compact-kit.js';
+import { postJson } from './http-kit.js';
 
-let served: RunsServer | undefined;
-let fake: FakeOpenAIServer | undefined;
-afterEach(async () => {
-  await served?.close();
-  await fake?.close();
-  served = fake = undefined;
-});
+const serveCompact = compactServerPerTest();
 
 /** A server with `count` sessions to compact, `maxRuns: 1`, on a fake model answering summaries as `summary` says. */
-async function serve(count: number, summary: (index: number) => FakeReply, sessions = new MemorySessionStore()): Promise<RunsServer> {
+async function serve(count: number, summary: (index: number) => FakeReply, sessions = new MemorySessionStore()): Promise<CompactServer> {
   let summaries = 0;
-  fake = await FakeOpenAIServer.start({ handler: (r) => (isSummaryRequest(r) ? summary(summaries++) : { text: 'ran' }) });
   for (let i = 0; i < count; i++) sessions.append(`s${i}`, pagedHistory());
-  return (served = await serveRuns({ model: openAIModelFor(fake), sessions }, { maxRuns: 1 }));
-}
-
-/** A compaction whose client can be made to leave; its status once answered. */
-function compactLeavable(url: string, id: string): { status: Promise<number>; leave(): void } {
-  const request = http.request(`${url}/sessions/${id}/compact`, { method: 'POST', headers: { 'content-type': 'application/json' } });
-  request.on('error', () => undefined); // left on purpose
-  const status = new Promise<number>((resolve) => request.on('response', (res) => (res.resume(), resolve(res.statusCode ?? 0))));
-  request.end('{}');
-  return { status, leave: () => request.destroy() };
+  return serveCompact((r) => (isSummaryRequest(r) ? summary(summaries++) : { text: 'ran' }), sessions, { maxRuns: 1 });
 }
 
 describe('POST /sessions/:id/compact under maxRuns', () => {
   it('20 compactions and a run at once with maxRuns 1: one model request; the rest refused 429 as a run is', async () => {
-    const { url } = await serve(20, () => ({ hang: true }));
+    const { served: { url }, fake } = await serve(20, () => ({ hang: true }));
     const answered: number[] = [];
     const compactions = Array.from({ length: 20 }, (_, i) => compactLeavable(url, `s${i}`));
     for (const c of compactions) void c.status.then((status) => answered.push(status));
     const run = postJson(`${url}/runs`, { prompt: 'hi' }).then((r) => (answered.push(r.status), r));
     // all but the one holding the slot are answered, without reaching the model
     await expect.poll(() => answered.length, { timeout: 10_000 }).toBe(20);
-    await fake!.waitForRequests(1);
+    await fake.waitForRequests(1);
     expect(answered.every((status) => status === 429)).toBe(true);
-    expect(fake!.requests).toHaveLength(1);
+    expect(fake.requests).toHaveLength(1);
     for (const c of compactions) c.leave();
-    await fake!.waitForClosed(0);
+    await fake.waitForClosed(0);
     await run.catch(() => undefined);
   });
 
   it('refuses a compaction while a run holds the slot, with the body and headers of a refused run', async () => {
-    const { url } = await serve(1, () => ({ text: SUMMARY }));
-    fake!.enqueue({ hang: true }); // the run's request: it holds the slot
+    const { served: { url }, fake } = await serve(1, () => ({ text: SUMMARY }));
+    fake.enqueue({ hang: true }); // the run's request: it holds the slot
     const started = await postJson(`${url}/runs`, { prompt: 'hi' });
     expect(started.status).toBe(201);
     const refusedRun = await postJson(`${url}/runs`, { prompt: 'again' });
-    const refused = await postJson(`${url}/sessions/s0/compact`, {});
+    const refused = await postCompact(url, 's0');
     expect(refused.status).toBe(429);
     expect(refused.body).toEqual(refusedRun.body);
     expect(refused.body).toEqual({ error: expect.stringContaining('maxRuns') });
@@ -70,13 +52,13 @@ describe('POST /sessions/:id/compact under maxRuns', () => {
 
   it('gives the slot back when the compaction settles: client gone, failed, done', async () => {
     const sessions = new MemorySessionStore();
-    const { url } = await serve(4, (i) => (i === 0 ? { hang: true } : { text: SUMMARY }), sessions);
+    const { served: { url }, fake } = await serve(4, (i) => (i === 0 ? { hang: true } : { text: SUMMARY }), sessions);
     const first = compactLeavable(url, 's0');
-    await fake!.waitForRequests(1);
+    await fake.waitForRequests(1);
     expect(await compactStatus(url, 's1')).toBe(429);
     first.leave(); // client gone: its compaction is stopped, and its slot comes back once it has settled
     await expect.poll(() => compactStatus(url, 's1')).not.toBe(429);
-    expect(fake!.requests).toHaveLength(2);
+    expect(fake.requests).toHaveLength(2);
     const claim = sessions.claim('s2', 'another run');
     expect(await compactStatus(url, 's2')).toBe(409); // failed: the session is in use
     expect(claim.granted).toBe(true);
@@ -87,5 +69,5 @@ describe('POST /sessions/:id/compact under maxRuns', () => {
 });
 
 async function compactStatus(url: string, id: string): Promise<number> {
-  return (await postJson(`${url}/sessions/${id}/compact`, {})).status;
+  return (await postCompact(url, id)).status;
 }
