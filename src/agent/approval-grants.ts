@@ -1,19 +1,9 @@
-import type { ApprovalGrant, MaybePromise, SessionStore } from '../session/session-store.js';
+import type { MaybePromise } from '../session/session-store.js';
+import { checkedGrants, grantKey, type GrantStore, whenSettled } from './grant-entries.js';
+import { GrantMemory } from './grant-memory.js';
 
-/** How many conversations an engine keeps grants for in memory; past it, the least recently used is forgotten. */
-export const MAX_GRANT_SESSIONS = 1000;
-/** How many grants one conversation keeps in memory; past it, its oldest is forgotten. */
-export const MAX_GRANTS_PER_SESSION = 1000;
-/** What all grants in memory may weigh (UTF-16 units of tool names and subjects). */
-export const MAX_GRANT_CHARS = 8 * 1024 * 1024;
-
-/** One conversation's grants, what they weigh, and the store that keeps them. */
-interface SessionGrants {
-  readonly keys: Set<string>;
-  chars: number;
-  /** Set once the conversation was opened with its store. */
-  store?: SessionStore;
-}
+// Its bounds are kept here by name, where its users have always found them.
+export { MAX_GRANT_CHARS, MAX_GRANT_SESSIONS, MAX_GRANTS_PER_SESSION } from './grant-memory.js';
 
 /**
  * Remembers "always" approvals: an allow for one tool on one subject (a command, a path),
@@ -22,13 +12,14 @@ interface SessionGrants {
  * it never overrides a `deny` and never widens the workspace.
  *
  * A conversation opened with its session store keeps its grants there too (when the store
- * can: `loadGrants` / `saveGrant`), so they survive a restart of the process.
+ * can: `loadGrants` / `saveGrant`), so they survive a restart of the process; and each open
+ * (every run of the conversation starts with one) reads them again: a store seen keeping
+ * grants is the truth, so what it no longer lists (the conversation deleted or expired, by
+ * this process or another) is forgotten here too. A store never seen keeping one (a
+ * `FileSessionStore` without a usable key) leaves the grants in memory, for the process.
  *
- * Bounded, as every conversation of a long-lived engine passes through it: at most
- * {@link MAX_GRANT_SESSIONS} conversations (the least recently used forgotten first), each
- * with at most {@link MAX_GRANTS_PER_SESSION} grants (its oldest forgotten first), and
- * {@link MAX_GRANT_CHARS} in all. A forgotten grant only means asking again; a forgotten
- * conversation reads its stored grants again when it next runs.
+ * Bounded in memory, as every conversation of a long-lived engine passes through it (see
+ * {@link GrantMemory}): a forgotten grant only means asking again.
  *
  * @example
  * ```ts
@@ -37,30 +28,42 @@ interface SessionGrants {
  * grants.has('s1', 'bash', 'npm test'); // true
  * ```
  */
-export class ApprovalGrants {
-  /** Least recently used first (a Map keeps insertion order; a use moves an entry to the end). */
-  private readonly bySession = new Map<string, SessionGrants>();
-  private chars = 0;
+export class ApprovalGrants extends GrantMemory {
+  /** The stores seen keeping grants: one listed a grant. What they list is all a conversation has. */
+  private readonly keeping = new WeakSet<GrantStore>();
 
   /**
-   * Reads a conversation's stored grants once (later calls do nothing) and keeps its new
-   * ones in `store` from now on. Resolves with the number of stored entries that were not
-   * grants (skipped).
+   * Reads a conversation's stored grants (one `loadGrants`), which from then on are its
+   * grants here (with those of this process still being saved), and keeps its new ones in
+   * `store`. Resolves with the number of stored entries that were not grants (skipped).
    */
-  open(sessionId: string, store: SessionStore): MaybePromise<number> {
-    const known = this.touch(sessionId);
-    if (known?.store) return 0;
-    this.entry(sessionId).store = store;
-    const stored = store.loadGrants?.(sessionId);
+  open(sessionId: string, store: GrantStore): MaybePromise<number> {
+    const grants = this.entry(sessionId);
+    grants.store = store;
+    if (typeof store.loadGrants !== 'function') return 0; // memory is all it has
+    const kept = new Set(grants.saving);
+    grants.loads.add(kept);
     const take = (entries: unknown): number => {
-      let skipped = 0;
-      for (const entry of Array.isArray(entries) ? entries : []) {
-        if (isGrant(entry)) this.remember(sessionId, entry.toolName, entry.subject);
-        else skipped += 1;
-      }
-      return skipped + (entries === undefined || Array.isArray(entries) ? 0 : 1);
+      grants.loads.delete(kept);
+      const { keys, skipped } = checkedGrants(entries);
+      if (keys.length > 0) this.keeping.add(store);
+      const now = this.entry(sessionId);
+      now.store = store;
+      if (this.keeping.has(store)) this.forgetKeys(now);
+      for (const k of [...keys, ...kept]) this.remember(sessionId, k);
+      return skipped;
     };
-    return stored instanceof Promise ? stored.then(take) : take(stored);
+    const failed = (e: unknown): never => {
+      grants.loads.delete(kept);
+      throw e;
+    };
+    let stored: unknown;
+    try {
+      stored = store.loadGrants(sessionId);
+    } catch (e) {
+      return failed(e);
+    }
+    return stored instanceof Promise ? stored.then(take, failed) : take(stored);
   }
 
   /**
@@ -69,81 +72,41 @@ export class ApprovalGrants {
    * `undefined` subject grants the calls that have none.
    */
   grant(sessionId: string, toolName: string, subject: string | undefined): void {
-    this.remember(sessionId, toolName, subject);
-    const saved = this.bySession.get(sessionId)?.store?.saveGrant?.(sessionId, subject === undefined ? { toolName } : { toolName, subject });
-    // Kept in memory either way; a store that cannot save loses it only for a later process.
-    if (saved instanceof Promise) saved.catch(() => undefined);
+    const k = grantKey(toolName, subject);
+    if (!this.remember(sessionId, k)) return; // held already: stored, or being saved
+    const grants = this.bySession.get(sessionId)!;
+    for (const kept of grants.loads) kept.add(k);
+    const store = grants.store;
+    if (typeof store?.saveGrant !== 'function') return;
+    grants.saving.add(k);
+    // Kept in memory either way; if a store that keeps grants fails to save it, the
+    // conversation's next open forgets it (asked again): only the store is shared.
+    whenSettled(
+      () => store.saveGrant!(sessionId, subject === undefined ? { toolName } : { toolName, subject }),
+      (saved) => {
+        grants.saving.delete(k);
+        if (saved) this.readBack(store, sessionId, k);
+      },
+    );
   }
 
   /** Whether a grant covers this call: same conversation, tool and subject. */
   has(sessionId: string, toolName: string, subject: string | undefined): boolean {
-    return this.touch(sessionId)?.keys.has(key(toolName, subject)) ?? false;
+    return this.touch(sessionId)?.keys.has(grantKey(toolName, subject)) ?? false;
   }
 
-  /** Forgets a conversation's grants (in memory; what its store keeps stays). */
-  clear(sessionId: string): void {
-    this.chars -= this.bySession.get(sessionId)?.chars ?? 0;
-    this.bySession.delete(sessionId);
+  /**
+   * Until a store is seen keeping grants, a saved one is read back once: a store that lists
+   * it keeps grants (from then on what it lists is the truth); one that says it saved but
+   * lists nothing (a `FileSessionStore` without a usable key) leaves them to memory.
+   */
+  private readBack(store: GrantStore, sessionId: string, k: string): void {
+    if (this.keeping.has(store) || typeof store.loadGrants !== 'function') return;
+    whenSettled(
+      () => store.loadGrants!(sessionId),
+      (ok, entries) => {
+        if (ok && checkedGrants(entries).keys.includes(k)) this.keeping.add(store);
+      },
+    );
   }
-
-  /** How many conversations it holds, and what their grants weigh (for tests and diagnostics). */
-  get size(): { readonly sessions: number; readonly chars: number } {
-    return { sessions: this.bySession.size, chars: this.chars };
-  }
-
-  private remember(sessionId: string, toolName: string, subject: string | undefined): void {
-    const k = key(toolName, subject);
-    const grants = this.entry(sessionId);
-    if (grants.keys.has(k)) return;
-    grants.keys.add(k);
-    grants.chars += k.length;
-    this.chars += k.length;
-    while (grants.keys.size > MAX_GRANTS_PER_SESSION) this.dropOldest(grants);
-    // Other conversations give way first, least recently used first; then this one's oldest.
-    for (const id of this.bySession.keys()) {
-      if (this.chars <= MAX_GRANT_CHARS) break;
-      if (id !== sessionId) this.clear(id);
-    }
-    while (this.chars > MAX_GRANT_CHARS && grants.keys.size > 1) this.dropOldest(grants);
-  }
-
-  private dropOldest(grants: SessionGrants): void {
-    const oldest = grants.keys.values().next().value!;
-    grants.keys.delete(oldest);
-    grants.chars -= oldest.length;
-    this.chars -= oldest.length;
-  }
-
-  /** A conversation's entry, made (and the least recently used ones forgotten past the bound) if new. */
-  private entry(sessionId: string): SessionGrants {
-    let grants = this.touch(sessionId);
-    if (!grants) {
-      this.bySession.set(sessionId, (grants = { keys: new Set(), chars: 0 }));
-      for (const id of this.bySession.keys()) {
-        if (this.bySession.size <= MAX_GRANT_SESSIONS) break;
-        this.clear(id);
-      }
-    }
-    return grants;
-  }
-
-  /** A conversation's entry, marked as just used. */
-  private touch(sessionId: string): SessionGrants | undefined {
-    const grants = this.bySession.get(sessionId);
-    if (grants) {
-      this.bySession.delete(sessionId);
-      this.bySession.set(sessionId, grants);
-    }
-    return grants;
-  }
-}
-
-function key(toolName: string, subject: string | undefined): string {
-  return subject === undefined ? toolName : `${toolName}\u0000${subject}`;
-}
-
-function isGrant(value: unknown): value is ApprovalGrant {
-  if (typeof value !== 'object' || value === null) return false;
-  const g = value as Record<string, unknown>;
-  return typeof g.toolName === 'string' && (g.subject === undefined || typeof g.subject === 'string');
 }

@@ -19,13 +19,16 @@ export interface LoadedHistory {
  * returned (malformed ones are skipped, with one `Warning` for all; a store answer that is not
  * a list fails the run) and repairs what a strict chat template would refuse (with a `Warning`:
  * unanswered or orphaned tool calls, turns without an answer); the top run of a
- * conversation also opens its stored "always" approvals. Continues with `then` (the run's
+ * conversation also reads its stored "always" approvals again (one read per run: the store
+ * is their truth, see `ApprovalGrants.open`). Continues with `then` (the run's
  * setup), in the stream's place: no operator between the lookups (see `maybeThen$`).
  */
 export function loadHistory$<R>(agent: AgentScope, input: RunInput, run: RunState, then: (loaded: LoadedHistory) => Observable<R>): Observable<R> {
   if (input.ephemeral) return defer(() => then({ history: [], warnings: [] }));
   const warning = (code: string, message: string): AgentEvent => ({ type: 'Warning', runId: run.runId, agentName: run.agentName, code, message });
-  // A conversation's "always" approvals live in its store: its top run opens them (a task's are its conversation's).
+  // A conversation's "always" approvals live in its store: its top run reads them, under its
+  // claim, so no delete falls between the read and the run's calls; its tasks here share them
+  // (a worker reads them at each job's start, see HarnessWorker).
   const openGrants = (): number | Promise<number> => (agent.task ? 0 : agent.grants.open(input.sessionId, agent.sessions));
   return maybeThen$(
     () => agent.sessions.load(input.sessionId),

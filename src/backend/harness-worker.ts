@@ -20,6 +20,8 @@ import { publishResult } from './shared-results.js';
 import { workerApprovals } from './worker-approvals.js';
 import { runJob, STOP_REASON, type RunningJob } from './worker-job.js';
 import { keepPresent } from './worker-presence.js';
+import { workerGrantStore } from './worker-grant-store.js';
+import type { GrantStore } from '../agent/grant-entries.js';
 import { watchLauncher } from './launcher-watch.js';
 import { cancelledWhileQueued, markBackgroundJob, obeyCancel } from './orphan-background.js';
 
@@ -68,6 +70,8 @@ export class HarnessWorker {
   readonly #options: HarnessWorkerOptions;
   readonly #running = new Map<string, RunningJob>();
   readonly #stops: (() => void)[] = [];
+  /** Where its tasks' "always" approvals are read and kept (see `workerGrantStore`). */
+  readonly #grants: GrantStore;
   #leave: (() => Promise<void>) | undefined;
   #bull: Worker | undefined;
   #closing: Promise<void> | undefined;
@@ -86,6 +90,7 @@ export class HarnessWorker {
     const approvals = workerApprovals(backend.parts, this.workerId, () => this.#running.values());
     // Grandchildren run here, in-process, in the same shared sessions.
     this.#tree = buildTree({ ...engineOptions, sessions: backend.sessions }, this.workspace, approvals.approve);
+    this.#grants = workerGrantStore(backend.parts, backend.sessions);
     // A grandchild's background result has no prompt here to go in front of: it goes where the
     // conversation's next prompt finds it, on any engine (and is not kept here, for nobody).
     const tasks = this.#tree.tasks;
@@ -190,6 +195,9 @@ export class HarnessWorker {
         if (!(await cancelledWhileQueued(this.#backend.parts, job))) {
           const attachBudget = (shared: SharedBudget): TokenBudget => RedisTokenBudget.attach(redis, keys, checkedBudget(shared, keys), keys.budgetHeld(logId));
           const spec = fromWire(job.spec, { model: this.#options.model, models: this.#options.models ?? {}, attachBudget });
+          // The conversation's grants as the store has them now (one read per job; the children
+          // it runs here share them), never what this worker remembers from an earlier task.
+          if (job.spec.task) await this.#tree.grants.open(job.spec.task.rootSessionId, this.#grants);
           return await runJob(parts, job, this.#agentOf(spec, job.approvalTimeoutMs), keep, this.#running, signal);
         }
         // Cancelled on an engine that does not run it: the record too, as its engine may be gone.
