@@ -3,8 +3,8 @@ import { CliUsageError } from './cli-usage-error.js';
 /** The form a Redis URL is given in, for the messages. */
 const FORM = 'give it as redis://[USER:PASSWORD@]HOST:PORT, e.g. redis://127.0.0.1:6379';
 
-/** Every form taken, for a value that is none of them. */
-const FORMS = `${FORM} (rediss:// for TLS), or as HOST:PORT, a port, or the absolute path of a Unix socket`;
+/** Every form taken, for a value that is none of them (and for no value at all: the worker's message). */
+export const REDIS_URL_FORMS_SAID = `${FORM} (rediss:// for TLS), or as HOST:PORT, a port, or the absolute path of a Unix socket`;
 
 /** `HOST:PORT`, the host a name, an IPv4 address or a bracketed IPv6 address (`[::1]:6379`). */
 const HOST_PORT = /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?|\[[0-9A-Fa-f:.]+\]):(\d{1,5})$/;
@@ -32,7 +32,7 @@ export function checkRedisUrl(url: string, source: string): void {
     return;
   }
   if (isSocketPath(url) || isPort(url) || isHostPort(url)) return;
-  throw new CliUsageError(`${source} is not a Redis URL, socket or HOST:PORT: ${FORMS}`);
+  throw new CliUsageError(`${source} is not a Redis URL, socket or HOST:PORT: ${REDIS_URL_FORMS_SAID}`);
 }
 
 /** An absolute path (ioredis connects to it as a Unix socket); `//host` is a URL without scheme, not a path. */

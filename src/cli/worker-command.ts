@@ -11,7 +11,7 @@ import { printed } from './printed.js';
 import { shownError } from './shown-error.js';
 import { ENGINE_FLAGS, engineOptionsFromFlags, MODEL_FLAGS, modelFromFlags } from './engine-flags.js';
 import { integerFlag } from './integer-flag.js';
-import { checkRedisUrl } from './redis-url-usage.js';
+import { checkRedisUrl, REDIS_URL_FORMS_SAID } from './redis-url-usage.js';
 
 const OPTIONS = {
   redis: { type: 'string', secret: true, env: 'RXHARNESS_REDIS_URL' },
@@ -21,6 +21,9 @@ const OPTIONS = {
   ...ENGINE_FLAGS,
   help: { type: 'boolean', short: 'h' },
 } as const satisfies Readonly<Record<string, FlagConfig>>;
+
+/** No Redis given: the message names every form it may take, not only `redis://`. */
+const NO_REDIS = `no Redis: pass --redis URL or set RXHARNESS_REDIS_URL; ${REDIS_URL_FORMS_SAID}`;
 
 /**
  * `rxharness worker`: runs delegated tasks pulled from Redis for the engines sharing it,
@@ -38,7 +41,7 @@ export async function workerCommand(argv: readonly string[], io: CliIO): Promise
   if (values.help) return printed(io, WORKER_HELP);
   if (positionals.length > 0) throw new CliUsageError(`worker takes no PROMPT (got "${positionals.join(' ')}"): it runs the tasks engines delegate`);
   const url = values.redis ?? io.env.RXHARNESS_REDIS_URL;
-  if (!url) throw new CliUsageError('no Redis: pass --redis URL (e.g. redis://127.0.0.1:6379) or set RXHARNESS_REDIS_URL');
+  if (!url) throw new CliUsageError(NO_REDIS);
   checkRedisUrl(url, values.redis !== undefined ? '--redis' : 'RXHARNESS_REDIS_URL');
   const concurrency = integerFlag('--concurrency', values.concurrency ?? '10', 1);
   const model = modelFromFlags(values, io);

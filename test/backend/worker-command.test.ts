@@ -35,6 +35,13 @@ describe('rxharness worker: usage', () => {
     expect(cli.stderrText()).toContain(message);
   });
 
+  it('no Redis: the message names every form --redis takes, not only redis://', async () => {
+    const cli = sandbox.io();
+    expect(await main(['worker', '--demo'], cli)).toBe(2);
+    const said = cli.stderrText();
+    for (const form of ['redis://[USER:PASSWORD@]HOST:PORT', 'rediss:// for TLS', 'HOST:PORT, a port', 'the absolute path of a Unix socket']) expect(said).toContain(form);
+  });
+
   it('an unreachable Redis is exit 1, saying so', async () => {
     const cli = sandbox.io();
     const port = await freePort();
