@@ -1,12 +1,9 @@
-import { Subject, type Observable } from 'rxjs';
+import type { Observable } from 'rxjs';
 import type { AgentEvent } from '../events/agent-event.js';
 import type { RunMetrics } from '../events/run-metrics.js';
-import { TaskEventLog } from './task-event-log.js';
-import { FinishedTasks, startEntry, type TaskEntry } from './task-entry.js';
-import { isUnsettled, type TaskInfo, type TaskState } from './task-info.js';
-import { TaskRefusedError } from './task-refused-error.js';
+import type { TaskInfo, TaskState } from './task-info.js';
+import { TaskTable } from './task-table.js';
 import { DEFAULT_TASK_TRACKER_LIMITS, type TaskTrackerLimits } from './task-tracker-limits.js';
-import { TrackedBackground } from './tracked-background.js';
 import type { DroppedResults } from './undelivered-results.js';
 
 // The snapshot types live beside the tracker's parts; importers name them from here, as always.
@@ -23,26 +20,19 @@ export type { TaskInfo, TaskState } from './task-info.js';
  * ```
  */
 export class TaskTracker {
-  private readonly entries = new Map<string, TaskEntry>();
-  /** The finished tasks, bounded ({@link TaskTrackerLimits}). */
-  private readonly finished: FinishedTasks;
-  /** The background tasks running, and the results waiting for their conversation. */
-  private readonly background: TrackedBackground;
-  private readonly subject = new Subject<TaskInfo>();
+  /** The entries, finished and background tasks, and how each change moves them (`task-table.ts`). */
+  private readonly table: TaskTable;
   private isClosed = false;
   /**
    * Every task snapshot as it changes (start, then end). Completes when {@link TaskTracker.close}
    * has settled the background tasks, after their last snapshots; changes after that (a
    * foreground task of a run still going) are not published.
    */
-  readonly changes: Observable<TaskInfo> = this.subject.asObservable();
-
-  private readonly limits: Required<TaskTrackerLimits>;
+  readonly changes: Observable<TaskInfo>;
 
   constructor(limits: TaskTrackerLimits = {}) {
-    this.limits = { ...DEFAULT_TASK_TRACKER_LIMITS, ...limits };
-    this.background = new TrackedBackground(this.limits);
-    this.finished = new FinishedTasks(this.entries, this.limits, (id) => this.background.undelivered.has(id));
+    this.table = new TaskTable({ ...DEFAULT_TASK_TRACKER_LIMITS, ...limits });
+    this.changes = this.table.subject.asObservable();
   }
 
   /**
@@ -53,7 +43,7 @@ export class TaskTracker {
    * through their asynchronous checks cannot both start.
    */
   start(info: Omit<TaskInfo, 'state' | 'startedAt'>, cancel: () => void): void {
-    this.register(info, cancel, 'running');
+    this.table.register(info, cancel, 'running');
   }
 
   /**
@@ -64,41 +54,17 @@ export class TaskTracker {
    * @throws TaskRefusedError when a task with that id is running or queued.
    */
   queue(info: Omit<TaskInfo, 'state' | 'startedAt'>, cancel: () => void): void {
-    this.register(info, cancel, 'queued');
-  }
-
-  private register(info: Omit<TaskInfo, 'state' | 'startedAt'>, cancel: () => void, state: 'queued' | 'running'): void {
-    const earlier = this.entries.get(info.taskId);
-    const waited = earlier?.info.state === 'queued' && state === 'running';
-    if (!waited && earlier && isUnsettled(earlier.info)) {
-      throw new TaskRefusedError(`task "${info.taskId}" is still running; wait for its result before resuming it`);
-    }
-    const entry = startEntry(info, cancel, state, earlier, waited);
-    if (info.background) {
-      entry.log = new TaskEventLog(this.limits.runningEventBytes);
-      this.background.started(entry);
-    }
-    if (earlier) this.finished.restart(info.taskId, earlier);
-    this.entries.set(info.taskId, entry);
-    this.subject.next(entry.info);
+    this.table.register(info, cancel, 'queued');
   }
 
   /** Records an event of a task whose log is kept. */
   log(taskId: string, event: AgentEvent): void {
-    this.entries.get(taskId)?.log?.push(event);
+    this.table.entries.get(taskId)?.log?.push(event);
   }
 
   /** Settles a task (running or queued); later calls for the same task are ignored. */
   finish(taskId: string, state: Exclude<TaskState, 'running' | 'queued'>, result: string, metrics?: RunMetrics): void {
-    const entry = this.entries.get(taskId);
-    if (!entry || !isUnsettled(entry.info)) return;
-    entry.info = Object.assign({}, entry.info, { state, endedAt: Date.now(), result }, metrics && { metrics });
-    entry.cancel = undefined;
-    entry.log?.compact();
-    this.background.finished(entry);
-    entry.resolve();
-    this.finished.add(taskId, entry);
-    this.subject.next(entry.info);
+    this.table.finish(taskId, state, result, metrics);
   }
 
   /**
@@ -108,25 +74,22 @@ export class TaskTracker {
    * readable through `get` and `whenSettled`).
    */
   forgetSession(sessionId: string): void {
-    this.background.forget(sessionId, this.entries);
+    this.table.background.forget(sessionId, this.table.entries);
   }
 
   /** How many background tasks of a conversation are running in this engine now (in O(1): the runner asks at every start). */
   runningBackgroundOf(sessionId: string): number {
-    return this.background.runningOf(sessionId);
+    return this.table.background.runningOf(sessionId);
   }
 
   /** Cancels a running task, or takes a queued one out of its queue. Returns false when no such task has that id. */
   cancel(taskId: string): boolean {
-    const entry = this.entries.get(taskId);
-    if (!entry?.cancel) return false;
-    entry.cancel();
-    return true;
+    return this.table.cancel(taskId);
   }
 
   /** The task's latest snapshot; `undefined` for an unknown id or a finished task already forgotten. */
   get(taskId: string): TaskInfo | undefined {
-    return this.entries.get(taskId)?.info;
+    return this.table.entries.get(taskId)?.info;
   }
 
   /**
@@ -140,7 +103,7 @@ export class TaskTracker {
    * ```
    */
   async whenSettled(taskId: string): Promise<TaskInfo | undefined> {
-    const entry = this.entries.get(taskId);
+    const entry = this.table.entries.get(taskId);
     if (!entry) return undefined;
     await entry.settled;
     return entry.info;
@@ -152,12 +115,12 @@ export class TaskTracker {
    * whole log once the byte budget needed the room ({@link TaskTrackerLimits}).
    */
   events(taskId: string): readonly AgentEvent[] {
-    return this.entries.get(taskId)?.log?.events ?? [];
+    return this.table.entries.get(taskId)?.log?.events ?? [];
   }
 
   /** Known tasks, optionally of one conversation, oldest first. */
   list(sessionId?: string): TaskInfo[] {
-    const all = [...this.entries.values()].map((e) => e.info);
+    const all = [...this.table.entries.values()].map((e) => e.info);
     return sessionId === undefined ? all : all.filter((t) => t.sessionId === sessionId);
   }
 
@@ -166,14 +129,7 @@ export class TaskTracker {
    * conversation) and waits until they settle.
    */
   async cancelAll(filter: { backgroundOnly?: boolean; sessionId?: string } = {}): Promise<void> {
-    const waits: Promise<void>[] = [];
-    for (const [id, entry] of [...this.entries]) {
-      if (!isUnsettled(entry.info) || (filter.backgroundOnly && !entry.info.background)) continue;
-      if (filter.sessionId !== undefined && entry.info.sessionId !== filter.sessionId) continue;
-      waits.push(entry.settled);
-      this.cancel(id);
-    }
-    await Promise.all(waits);
+    await this.table.cancelAll(filter);
   }
 
   /** True once {@link TaskTracker.close} was called: no new background task may start. */
@@ -189,7 +145,7 @@ export class TaskTracker {
   async close(): Promise<void> {
     this.isClosed = true;
     await this.cancelAll({ backgroundOnly: true });
-    this.subject.complete();
+    this.table.subject.complete();
   }
 
   /**
@@ -197,7 +153,7 @@ export class TaskTracker {
    * marked as handed over: each result is returned once.
    */
   takeUndelivered(sessionId: string): TaskInfo[] {
-    return this.background.undelivered.take(sessionId);
+    return this.table.background.undelivered.take(sessionId);
   }
 
   /**
@@ -206,7 +162,7 @@ export class TaskTracker {
    * does not show (past `shownAtOnce`): the conversation's next prompt has them.
    */
   putBack(sessionId: string, results: readonly TaskInfo[], dropped: DroppedResults | undefined): void {
-    this.background.undelivered.putBack(sessionId, results, dropped);
+    this.table.background.undelivered.putBack(sessionId, results, dropped);
   }
 
   /**
@@ -214,6 +170,6 @@ export class TaskTracker {
    * asked (to bound memory: {@link TaskTrackerLimits}), and the first ids; each note once.
    */
   takeDropped(sessionId: string): DroppedResults | undefined {
-    return this.background.undelivered.takeDropped(sessionId);
+    return this.table.background.undelivered.takeDropped(sessionId);
   }
 }

@@ -3,63 +3,40 @@ import { DeletedConversations } from './deleted-conversations.js';
 import { fileSessionParts, type FileSessionParts } from './file-session-parts.js';
 import { FileSessionRemoval } from './file-session-removal.js';
 import type { NotRegularFileError } from './not-regular-file-error.js';
-import { LocalClaims, type SessionClaim } from './session-claim.js';
-import { assertSessionId } from './session-id.js';
-import { claimLockFile, sessionLockFile } from './session-lock-file.js';
+import { claimFileSession } from './file-session-claim.js';
+import type { SessionClaim } from './session-claim.js';
 import type { ApprovalGrant, SessionListRequest, SessionStore, SessionSummary, TaskSessionInfo } from './session-store.js';
 import type { UnsafeLinkError } from './unsafe-link-error.js';
 import type { UnsealedSessionError } from './unsealed-session-error.js';
 
 /**
- * Which run holds which session, for every file store of this process, keyed by the folder
- * and the session: checked before the lock file that other processes see. Only live claims
- * are kept, so the map does not grow with the folders a process has used.
- */
-const FOLDER_CLAIMS = new LocalClaims();
-
-/**
  * A {@link SessionStore} on disk: one JSON-lines file per session under
  * `<workspace>/.rxharness/sessions/` (one message per line, appended), and a small JSON file
- * per task session for resume. Sessions and task resumes survive restarts. A compacted
- * session keeps its whole transcript beside it, in `<id>.archive.jsonl`. A small
- * `<id>.summary.json` (the real id, the title and the last activity, rewritten with each
- * write) lets {@link FileSessionStore.list} name and order sessions without reading or
- * dating their transcripts, a long id stored by its hash included. `<id>` stands for the
- * file stem (`sessionFileStem` in `session-file-name.ts`): the id when it is plain, else encoded, so no id's files
- * are another's (session "notes.archive" is not the archive of "notes").
+ * per task session for resume; both survive restarts. A compacted session keeps its whole
+ * transcript in `<id>.archive.jsonl`; `<id>.summary.json` (real id, title, last activity) lets
+ * {@link FileSessionStore.list} work without reading transcripts. `<id>` is the file stem
+ * (`sessionFileStem`): the id when plain, else encoded, so no id's files are another's. The
+ * sessions guide (docs/sessions.md) says the same at length.
  *
- * Crash safety: a message is one line written by one append, so a crash mid-write can only
- * cut the last line. Loading skips a line that does not parse, and the next append (after a
- * restart, or after a failed write in this process) starts on a fresh line, so other
- * messages are never lost. Task files are written to a temporary file and renamed, so they
- * are whole or absent.
+ * Crash safety: an append is one write, so a crash can only cut the last line, which loading
+ * skips (the next append starts a fresh line); task files are renamed into place, whole or absent.
  *
- * Confinement: the folder lies in the workspace, where a model's command can plant
- * symbolic links. Every file is reached only if no link on the way leads out of the
- * workspace (out of `options.dir` for a folder given outside it) and the file itself is no
- * link; otherwise the call fails with an {@link UnsafeLinkError} naming the link, and
- * nothing is written or read. A FIFO, folder, socket or device under a file's name is never
- * opened as the file (a FIFO would block the open for ever): {@link NotRegularFileError}.
+ * Confinement: the folder lies in the workspace, where a model's command can plant links. A
+ * file is reached only if no link on the way leads out of the workspace (out of `options.dir`
+ * given outside it) and it is no link itself, else {@link UnsafeLinkError}; a FIFO, folder,
+ * socket or device under a file's name is never opened (a FIFO would block): {@link NotRegularFileError}.
  *
- * Grants: the folder's files are untrusted input, yet an "always" grant lets a call run
- * unasked. So each stored grant is signed (HMAC-SHA256) with a key of the user's kept
- * outside the workspace (`options.grantKey`, else `~/.rxharness/grant.key`, made when
- * missing), over the folder's real path, the session, the tool and the subject: a grant
- * planted in the folder, copied from another session or folder, or written before grants
- * were signed grants nothing (the run's `grant-skipped` Warning counts it), and the user is
- * asked again. Without a usable key (a corrupt key file, a home folder that cannot be
- * written, a home folder inside the workspace) a process warning
- * (`RXHARNESS_GRANT_KEY_UNUSABLE`) says why, and grants hold only for the life of the process.
- *
- * History and tasks: for the same reason each message line carries a seal (the same key, over
- * the folder, the session, the file, the line's place in it and the message); a compaction's
- * mark and each task file are sealed too (`history-seal.ts`, `task-seal.ts`). A session file
- * holding a line without a valid seal (planted, copied, changed, moved, or written before
- * history was sealed) is not loaded: `load`, `loadArchive` and a compaction fail with an
- * {@link UnsealedSessionError} saying what was found and what to do, and the file is left as
- * it is; so does resuming a task whose file has none. `options.trustUnsealed` names sessions
- * the user has checked: their first load seals what they hold. Without a usable key history
- * and task files are written and read unsealed, as before.
+ * Grants, history and tasks: the folder's files are untrusted input, so each "always" grant,
+ * message line, compaction mark and task file is sealed (HMAC-SHA256) with a key of the user's
+ * kept outside the workspace (`options.grantKey`, else `~/.rxharness/grant.key`, made when
+ * missing), over the folder's real path, the session and what it seals (`grant-seal.ts`,
+ * `history-seal.ts`, `task-seal.ts`). A grant without a valid seal grants nothing (the run's
+ * `grant-skipped` Warning counts it); a session file or task file without one is not taken:
+ * {@link UnsealedSessionError}, saying what was found and what to do, the file left as it is
+ * (`options.trustUnsealed` names sessions the user has checked: their first load seals them).
+ * Without a usable key (corrupt, unwritable or inside the workspace) a process warning
+ * (`RXHARNESS_GRANT_KEY_UNUSABLE`) says why: grants hold for the life of the process, and
+ * history and task files are written and read unsealed.
  *
  * @example
  * ```ts
@@ -201,10 +178,7 @@ export class FileSessionStore implements SessionStore {
    * Claims the session for one run (see {@link SessionStore.claim}) for every store of this
    * folder, in this process and in others: `<id>.lock` beside its files (`session-lock-file.ts`).
    */
-  async claim(sessionId: string, owner: string): Promise<SessionClaim> {
-    assertSessionId(sessionId);
-    // A NUL cannot be in a path, so no folder and session pair reads as another.
-    const local = FOLDER_CLAIMS.claim(`${this.parts.folderKey}\u0000${sessionId}`, owner);
-    return local.granted ? await claimLockFile(this.parts.folder.root, sessionLockFile(this.dir, sessionId), owner, local, () => this.parts.folder.mkdir()) : local;
+  claim(sessionId: string, owner: string): Promise<SessionClaim> {
+    return claimFileSession(this.parts, sessionId, owner);
   }
 }

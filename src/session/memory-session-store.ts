@@ -1,8 +1,7 @@
 import type { ChatMessage } from '../model/chat-message.js';
 import { DeletedConversations } from './deleted-conversations.js';
-import { MemorySessionBytes, messagesBytes } from './memory-session-bytes.js';
-import { MemorySessionIndex } from './memory-session-index.js';
-import { memorySessionBounds, type MemorySessionBounds, type MemorySessionStoreOptions } from './memory-session-options.js';
+import { MemorySessionEntries } from './memory-session-entries.js';
+import { memorySessionBounds, type MemorySessionStoreOptions } from './memory-session-options.js';
 import { LocalClaims, type SessionClaim } from './session-claim.js';
 import { assertSessionId } from './session-id.js';
 import { checkListRequest, pageOfSessions } from './session-order.js';
@@ -23,29 +22,17 @@ export type { MemorySessionStoreOptions } from './memory-session-options.js';
  * ```
  */
 export class MemorySessionStore implements SessionStore {
-  /** Sessions, least recently used first (a Map keeps insertion order). */
-  private readonly sessions = new Map<string, ChatMessage[]>();
-  /** Task sessions, least recently used first. */
-  private readonly tasks = new Map<string, TaskSessionInfo>();
-  /**
-   * The archive of each compacted session: the messages compactions replaced, and how many
-   * of the session's messages are accounted for by it (the compacted ones; later appends are not).
-   */
-  private readonly archives = new Map<string, { readonly messages: ChatMessage[]; live: number }>();
+  /** The messages, archives and task info, bounded (`memory-session-entries.ts`); dropping one drops its grants. */
+  private readonly entries: MemorySessionEntries;
   /** "Always" approvals by conversation; dropped with their session. */
   private readonly grants = new Map<string, ApprovalGrant[]>();
-  private readonly bounds: MemorySessionBounds;
-  /** Each session's bytes (messages and archive), and their sum. */
-  private readonly bytes = new MemorySessionBytes();
-  /** Each session's title and last activity, for {@link MemorySessionStore.list}. */
-  private readonly index = new MemorySessionIndex();
   /** The conversations deleted and not written since: no task is saved for them (shared with `FileSessionStore`). */
   private readonly deleted = new DeletedConversations();
   /** Which run holds which session (see {@link MemorySessionStore.claim}). */
   private readonly claims = new LocalClaims();
 
   constructor(options: MemorySessionStoreOptions = {}) {
-    this.bounds = memorySessionBounds(options);
+    this.entries = new MemorySessionEntries(memorySessionBounds(options), (id) => this.grants.delete(id));
   }
 
   /**
@@ -55,9 +42,7 @@ export class MemorySessionStore implements SessionStore {
    */
   load(sessionId: string): readonly ChatMessage[] {
     assertSessionId(sessionId);
-    const list = this.sessions.get(sessionId);
-    this.touch(sessionId, list);
-    return list?.slice() ?? [];
+    return this.entries.load(sessionId);
   }
 
   /**
@@ -68,30 +53,12 @@ export class MemorySessionStore implements SessionStore {
   append(sessionId: string, messages: readonly ChatMessage[]): void {
     assertSessionId(sessionId);
     this.deleted.written(sessionId);
-    const list = this.sessions.get(sessionId);
-    this.bytes.add(sessionId, messagesBytes(messages));
-    this.index.written(sessionId, messages);
-    if (list) {
-      list.push(...messages);
-      this.touch(sessionId, list);
-    } else {
-      this.sessions.set(sessionId, messages.slice());
-      this.touch(sessionId, undefined);
-    }
-    this.evict(sessionId);
-  }
-
-  /** Drops the least recently used sessions beyond the count and the bytes (never `keep`). */
-  private evict(keep: string): void {
-    for (const oldest of this.sessions.keys()) {
-      if (this.sessions.size <= this.bounds.maxSessions && this.bytes.total <= this.bounds.maxBytes) break;
-      if (oldest !== keep) this.drop(oldest);
-    }
+    this.entries.append(sessionId, messages);
   }
 
   /** About how many bytes the sessions hold (see `maxBytes`). */
   get heldBytes(): number {
-    return this.bytes.total;
+    return this.entries.heldBytes;
   }
 
   /**
@@ -101,40 +68,28 @@ export class MemorySessionStore implements SessionStore {
   saveTaskInfo(info: TaskSessionInfo): void {
     const refused = this.deleted.refusal(info);
     if (refused) throw refused;
-    this.tasks.delete(info.taskId);
-    this.tasks.set(info.taskId, info);
-    for (const oldest of this.tasks.keys()) {
-      if (this.tasks.size <= this.bounds.maxTaskSessions) break;
-      this.drop(oldest);
-    }
+    this.entries.saveTask(info);
   }
 
   loadTaskInfo(taskId: string): TaskSessionInfo | undefined {
-    return this.tasks.get(taskId);
+    return this.entries.task(taskId);
   }
 
-  /** Replaces a session's messages (a compaction), archiving first what the archive does not hold yet. */
+  /**
+   * Replaces a session's messages (a compaction), archiving first what the archive does not hold yet.
+   *
+   * @throws TypeError for an id that is empty or not well-formed Unicode (no such session is held).
+   */
   replace(sessionId: string, messages: readonly ChatMessage[]): void {
+    // Checked first: as an append, an id that is none would be refused after its archive was kept.
+    assertSessionId(sessionId);
     this.deleted.written(sessionId);
-    const current = this.sessions.get(sessionId) ?? [];
-    const archive = this.archives.get(sessionId) ?? { messages: [], live: 0 };
-    archive.messages.push(...current.slice(archive.live));
-    archive.live = messages.length;
-    this.archives.set(sessionId, archive);
-    this.index.written(sessionId, messages);
-    if (this.sessions.has(sessionId)) this.sessions.set(sessionId, messages.slice());
-    else this.append(sessionId, messages);
-    this.touch(sessionId, this.sessions.get(sessionId));
-    const held = messagesBytes(this.sessions.get(sessionId) ?? []) + messagesBytes(archive.messages);
-    this.bytes.add(sessionId, held - this.bytes.of(sessionId));
-    this.evict(sessionId);
+    this.entries.replace(sessionId, messages);
   }
 
   /** The whole transcript: the archive, then what was appended since the last compaction. */
   loadArchive(sessionId: string): readonly ChatMessage[] {
-    const current = this.sessions.get(sessionId) ?? [];
-    const archive = this.archives.get(sessionId);
-    return archive ? [...archive.messages, ...current.slice(archive.live)] : current.slice();
+    return this.entries.loadArchive(sessionId);
   }
 
   /**
@@ -145,20 +100,10 @@ export class MemorySessionStore implements SessionStore {
    */
   delete(sessionId: string): void {
     // Settled from the tasks held now: a task session (not one removed with its conversation) is no conversation.
-    this.deleted.deleted(sessionId)(this.tasks.get(sessionId));
+    this.deleted.deleted(sessionId)(this.entries.task(sessionId));
     this.grants.delete(sessionId);
-    this.drop(sessionId);
-    for (const [taskId, info] of this.tasks) if (info.ownerSessionId === sessionId) this.drop(taskId);
-  }
-
-  /** Forgets one session (an eviction: a conversation past the bounds keeps its tasks, bounded on their own). */
-  private drop(sessionId: string): void {
-    this.bytes.drop(sessionId);
-    this.sessions.delete(sessionId);
-    this.archives.delete(sessionId);
-    this.index.forget(sessionId);
-    this.tasks.delete(sessionId);
-    this.grants.delete(sessionId);
+    this.entries.drop(sessionId);
+    this.entries.dropTasksOf(sessionId);
   }
 
   /**
@@ -170,9 +115,7 @@ export class MemorySessionStore implements SessionStore {
    */
   list(request?: SessionListRequest): SessionSummary[] {
     checkListRequest(request);
-    const summaries: SessionSummary[] = [];
-    for (const sessionId of this.sessions.keys()) if (!this.tasks.has(sessionId)) summaries.push(this.index.summary(sessionId));
-    return pageOfSessions(summaries, request);
+    return pageOfSessions(this.entries.conversations(), request);
   }
 
   loadGrants(sessionId: string): readonly ApprovalGrant[] {
@@ -196,18 +139,6 @@ export class MemorySessionStore implements SessionStore {
 
   /** How many sessions are held. */
   get size(): number {
-    return this.sessions.size;
-  }
-
-  /** Marks a session as just used, so it is the last to be dropped. */
-  private touch(sessionId: string, list: ChatMessage[] | undefined): void {
-    if (list) {
-      this.sessions.delete(sessionId);
-      this.sessions.set(sessionId, list);
-    }
-    const info = this.tasks.get(sessionId);
-    if (!info) return;
-    this.tasks.delete(sessionId);
-    this.tasks.set(sessionId, info);
+    return this.entries.size;
   }
 }

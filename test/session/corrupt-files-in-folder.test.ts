@@ -4,20 +4,13 @@
  * clearly or passes them over, the conversation still loads, lists and deletes, and the store
  * neither removes nor rewrites a file it did not write (nothing lost: the user can look at them).
  */
-import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FileSessionStore } from '../../src/session/file-session-store.js';
-import { makeWorkspace, type TestWorkspace } from '../support/tool-context.js';
+import { workspaceHomePerTest } from '../support/workspace-home-per-test.js';
 
-let ws: TestWorkspace;
-beforeEach(async () => {
-  ws = await makeWorkspace();
-});
-afterEach(async () => {
-  await rm(`${ws.dir}-home`, { recursive: true, force: true });
-  await ws.cleanup();
-});
+const ws = workspaceHomePerTest();
 
 const CORRUPT: Record<string, string> = {
   'other.task.json': '{"taskId": "other", "ownerSess',

@@ -7,20 +7,13 @@
  * leave a task file that outlives its conversation. A new conversation of the id (written
  * first, as a run writes its prompt) saves its tasks as usual, and the delete does not reach them.
  */
-import { readdir, rm } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FileSessionStore } from '../../src/session/file-session-store.js';
-import { makeWorkspace, type TestWorkspace } from '../support/tool-context.js';
+import { workspaceHomePerTest } from '../support/workspace-home-per-test.js';
 
-let ws: TestWorkspace;
-beforeEach(async () => {
-  ws = await makeWorkspace();
-});
-afterEach(async () => {
-  await rm(`${ws.dir}-home`, { recursive: true, force: true });
-  await ws.cleanup();
-});
+const ws = workspaceHomePerTest();
 
 const task = (taskId: string, ownerSessionId: string) => ({ taskId, agentName: 'beta', description: 'look', ownerSessionId, parentSessionId: ownerSessionId });
 const files = async (): Promise<string[]> => (await readdir(join(ws.dir, '.rxharness', 'sessions')).catch(() => [])).sort();

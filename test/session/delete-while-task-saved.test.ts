@@ -6,20 +6,13 @@
  * file and remove it: left behind, it would outlive the session for ever, naming its owner.
  * Neither call is awaited before the other is made, as in a run.
  */
-import { readdir, rm } from 'node:fs/promises';
-import { basename, join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { FileSessionStore } from '../../src/session/file-session-store.js';
-import { makeWorkspace, type TestWorkspace } from '../support/tool-context.js';
+import { workspaceHomePerTest } from '../support/workspace-home-per-test.js';
 
-let ws: TestWorkspace;
-beforeEach(async () => {
-  ws = await makeWorkspace();
-});
-afterEach(async () => {
-  await rm(`${ws.dir}-home`, { recursive: true, force: true });
-  await ws.cleanup();
-});
+const ws = workspaceHomePerTest();
 
 const task = (taskId: string, ownerSessionId: string) => ({ taskId, agentName: 'beta', description: 'look', ownerSessionId });
 const files = async (): Promise<string[]> => (await readdir(join(ws.dir, '.rxharness', 'sessions'))).sort();
@@ -36,7 +29,7 @@ describe('FileSessionStore.delete while the task info is being saved', () => {
 
   it("of its conversation: the task's file is removed with the conversation's", async () => {
     // The key file made by the save (a fresh home): the slowest save, still on its way as the conversation's files go.
-    const store = new FileSessionStore(ws.dir, { home: join(ws.dir, '..', `${basename(ws.dir)}-home`) });
+    const store = new FileSessionStore(ws.dir, { home: ws.home });
     const saved = store.saveTaskInfo(task('t1', 'notes'));
     await store.delete('notes');
     await saved;

@@ -5,26 +5,18 @@
  * not push a deleted conversation out of that memory, or a task save for it asked late would
  * be kept again, and outlive (resurrect) the deleted conversation.
  */
-import { rm } from 'node:fs/promises';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FileSessionStore } from '../../src/session/file-session-store.js';
 import { MemorySessionStore } from '../../src/session/memory-session-store.js';
 import type { TaskSessionInfo } from '../../src/session/session-store.js';
-import { makeWorkspace, type TestWorkspace } from '../support/tool-context.js';
+import { workspaceHomePerTest } from '../support/workspace-home-per-test.js';
 
 /** More than the 10,000 deletes a store remembers. */
 const FLOOD = 10_500;
 const task = (taskId: string, ownerSessionId: string): TaskSessionInfo => ({ taskId, agentName: 'beta', description: 'look', ownerSessionId, parentSessionId: ownerSessionId });
 const refused = { name: 'DeletedConversationError', taskId: 'late', conversation: 'A' };
 
-let ws: TestWorkspace;
-beforeEach(async () => {
-  ws = await makeWorkspace();
-});
-afterEach(async () => {
-  await rm(`${ws.dir}-home`, { recursive: true, force: true });
-  await ws.cleanup();
-});
+const ws = workspaceHomePerTest();
 
 describe('a deleted conversation after a flood of ephemeral task deletes', () => {
   it('FileSessionStore still refuses a late task save for it', async () => {

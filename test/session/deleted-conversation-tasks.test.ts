@@ -6,12 +6,11 @@
  * deleted; and a task kept for long is still one however many other tasks are saved meanwhile
  * (review56c).
  */
-import { rm } from 'node:fs/promises';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FileSessionStore } from '../../src/session/file-session-store.js';
 import { MemorySessionStore } from '../../src/session/memory-session-store.js';
 import type { TaskSessionInfo } from '../../src/session/session-store.js';
-import { makeWorkspace, type TestWorkspace } from '../support/tool-context.js';
+import { workspaceHomePerTest } from '../support/workspace-home-per-test.js';
 
 /** One more than the 10,000 task saves the stores used to remember. */
 const MANY = 10_001;
@@ -51,14 +50,7 @@ describe('MemorySessionStore: is a deleted id a task session? Its records at the
 });
 
 describe('FileSessionStore: is a deleted id a task session? Its task file at the delete says', () => {
-  let ws: TestWorkspace;
-  beforeEach(async () => {
-    ws = await makeWorkspace();
-  });
-  afterEach(async () => {
-    await rm(`${ws.dir}-home`, { recursive: true, force: true });
-    await ws.cleanup();
-  });
+  const ws = workspaceHomePerTest();
 
   it('a conversation taking the id of a task removed with its own conversation is refused late task saves once deleted', async () => {
     const store = new FileSessionStore(ws.dir, { grantKey: 'k' });

@@ -6,20 +6,13 @@
  */
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FileSessionStore } from '../../src/session/file-session-store.js';
 import { MemorySessionStore } from '../../src/session/memory-session-store.js';
 import type { SessionStore } from '../../src/session/session-store.js';
-import { makeWorkspace, type TestWorkspace } from '../support/tool-context.js';
+import { workspaceHomePerTest } from '../support/workspace-home-per-test.js';
 
-let ws: TestWorkspace;
-beforeEach(async () => {
-  ws = await makeWorkspace();
-});
-afterEach(async () => {
-  await rm(`${ws.dir}-home`, { recursive: true, force: true });
-  await ws.cleanup();
-});
+const ws = workspaceHomePerTest();
 
 const grant = { toolName: 'bash', subject: 'rm -rf build' };
 const hello = [{ role: 'user' as const, content: 'hello' }];
@@ -27,7 +20,7 @@ const files = async (): Promise<string[]> => (await readdir(join(ws.dir, '.rxhar
 
 // The grant key read from its file in the home folder, as by default: signing waits for it.
 const stores = [
-  ['FileSessionStore', () => new FileSessionStore(ws.dir, { home: `${ws.dir}-home` })],
+  ['FileSessionStore', () => new FileSessionStore(ws.dir, { home: ws.home })],
   ['MemorySessionStore', () => new MemorySessionStore()],
 ] as const;
 
