@@ -1,6 +1,7 @@
 import { errnoOf } from '../errors/errno-of.js';
 import { constants, type Dirent } from 'node:fs';
 import { open, readdir, readlink, realpath, stat, type FileHandle } from 'node:fs/promises';
+import { basename } from 'node:path';
 import { looksBinary } from './looks-binary.js';
 
 // Checking a path and then opening it leaves a gap in which a folder on the way can be
@@ -8,9 +9,19 @@ import { looksBinary } from './looks-binary.js';
 // opened: on Linux the kernel names the open file (/proc/self/fd), which no later swap can
 // change; elsewhere the path is checked again after the open and must still name the same
 // file (a much narrower gap). `O_NOFOLLOW` refuses a link as the last part; `O_NONBLOCK`
-// keeps a named pipe from blocking the open.
-const FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
-const FOLDER = FLAGS | (constants.O_DIRECTORY ?? 0);
+// keeps a named pipe from blocking the open (a write-only one with no reader fails: ENXIO).
+const GUARDED = (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+const { O_RDONLY, O_RDWR, O_WRONLY, O_CREAT, O_EXCL } = constants;
+
+/** What {@link openChecked} opens for: its flags, each with `O_NOFOLLOW` and `O_NONBLOCK`. */
+export type OpenFor = 'read' | 'folder' | 'edit' | 'write' | 'create';
+const FLAGS: Readonly<Record<OpenFor, number>> = {
+  read: O_RDONLY | GUARDED,
+  folder: O_RDONLY | GUARDED | (constants.O_DIRECTORY ?? 0),
+  edit: O_RDWR | GUARDED,
+  write: O_WRONLY | GUARDED,
+  create: O_WRONLY | O_CREAT | O_EXCL | GUARDED,
+};
 
 /** Whether `/proc/self/fd` names open files here; learnt on first use. */
 let procFd: boolean | undefined;
@@ -27,17 +38,59 @@ let procFd: boolean | undefined;
  * ```
  */
 export async function openAt(expected: string, folder = false): Promise<FileHandle | undefined> {
-  let handle: FileHandle;
   try {
-    handle = await open(expected, folder ? FOLDER : FLAGS);
+    return await openChecked(expected, folder ? 'folder' : 'read');
   } catch (error) {
     const code = errnoOf(error);
     if (code === 'ELOOP' || code === 'ENOTDIR' || code === 'ENOENT') return undefined;
     throw error;
   }
+}
+
+/**
+ * Opens `expected` (an absolute real path, or one whose missing tail has no links) for `how`,
+ * and returns the handle only if the file opened is really there: `undefined` when a folder
+ * on the way has become a symbolic link. With `folder`, an open handle of the folder it is
+ * in (itself checked), the file is looked up in that very folder (on Linux), so a file is
+ * created nowhere else. The system's errors are thrown as they are: `ENOENT`, `ELOOP` (the
+ * file itself is now a link), `EISDIR`, `ENXIO` (a named pipe with no reader, for writing).
+ *
+ * @example
+ * ```ts
+ * const handle = await openChecked('/repo/a.ts', 'edit');
+ * if (handle === undefined) return refuse('a folder of it became a link');
+ * ```
+ */
+export async function openChecked(expected: string, how: OpenFor, folder?: FileHandle): Promise<FileHandle | undefined> {
+  const handle = await open(folder === undefined ? expected : pathIn(folder, expected), FLAGS[how], 0o666);
   if (await opensAt(handle, expected).catch(() => false)) return handle;
   await handle.close();
   return undefined;
+}
+
+/**
+ * The path that names `expected`'s last part inside the open (checked) folder `folder`. On
+ * Linux it goes through the folder's descriptor, so the kernel looks the name up in the
+ * folder checked, whatever its path names now (what `openat` does, which Node lacks);
+ * elsewhere it is `expected`, and the check after the open is all there is.
+ */
+export function pathIn(folder: FileHandle, expected: string): string {
+  return procFd === true ? `/proc/self/fd/${folder.fd}/${basename(expected)}` : expected;
+}
+
+/**
+ * The first `size` bytes of the open file (fewer if it is shorter now), read by position:
+ * the size was learnt from the handle, so a file growing meanwhile is cut there.
+ */
+export async function readSized(handle: FileHandle, size: number): Promise<Buffer> {
+  const bytes = Buffer.allocUnsafe(size);
+  let filled = 0;
+  while (filled < size) {
+    const { bytesRead } = await handle.read(bytes, filled, size - filled, filled);
+    if (bytesRead === 0) break;
+    filled += bytesRead;
+  }
+  return bytes.subarray(0, filled);
 }
 
 /**
@@ -56,15 +109,8 @@ export async function readTextAt(expected: string, maxBytes: number): Promise<st
     const stats = await handle.stat();
     const size = stats.size;
     if (!stats.isFile() || size > maxBytes) return undefined;
-    // Read the size just learnt (`readFile` would ask for it again): a file growing meanwhile is cut there.
-    const bytes = Buffer.allocUnsafe(size);
-    let filled = 0;
-    while (filled < size) {
-      const { bytesRead } = await handle.read(bytes, filled, size - filled, filled);
-      if (bytesRead === 0) break;
-      filled += bytesRead;
-    }
-    const text = bytes.subarray(0, filled);
+    // Read the size just learnt (`readFile` would ask for it again).
+    const text = await readSized(handle, size);
     return looksBinary(text) ? undefined : text.toString('utf8');
   } catch {
     return undefined;

@@ -1,12 +1,14 @@
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { writeFile, type FileHandle } from 'node:fs/promises';
 import type { Static } from 'typebox';
 import { errnoOf } from '../../errors/errno-of.js';
+import { openChecked, readSized } from '../confined-fs.js';
 import { defineTool } from '../define-tool.js';
 import { fsErrorMessage } from '../fs-error-message.js';
 import { looksBinary } from '../looks-binary.js';
 import { pathJudge } from '../path-judge.js';
 import { isRefusal, resolveToolPath, notWhereJudged } from '../resolve-tool-path.js';
-import type { Tool } from '../tool.js';
+import type { Tool, ToolResult } from '../tool.js';
+import { countMatches, editedBytes, lineAt } from './edit-matches.js';
 import { toolError } from '../tool-error.js';
 
 // A JSON schema literal, typed by TypeBox's `Static` (a type-only import): the TypeBox
@@ -63,43 +65,78 @@ export function createEditTool(): Tool<EditArgs> {
       if (isRefusal(target)) return target;
       const swapped = notWhereJudged(context, 'edit', path, target, judge);
       if (swapped) return swapped;
-      let content: string;
+      let handle: FileHandle | undefined;
       try {
-        const stats = await stat(target.absolute);
-        if (stats.isDirectory()) return toolError(`${path} is a folder, not a file`);
-        if (!stats.isFile()) return toolError(`${path} is not a regular file`);
-        const bytes = await readFile(target.absolute, { signal: context.signal });
-        if (looksBinary(bytes)) return toolError(`${path} looks like a binary file; edit only changes text files`);
-        content = bytes.toString('utf8');
+        handle = await openChecked(target.absolute, 'edit');
       } catch (error) {
-        const message = fsErrorMessage(error, path);
-        return toolError(errnoOf(error) === 'ENOENT' ? `${message}. To create a file, use write.` : message);
+        return openFailure(error, path);
       }
-
-      const pieces = content.split(oldText);
-      const count = pieces.length - 1;
-      if (count === 0) {
-        return toolError(
-          `old_string was not found in ${path}. It must match exactly, including whitespace and ` +
-            'indentation; read the file to copy the current text.',
-        );
-      }
-      if (count > 1 && !all) {
-        return toolError(
-          `old_string matches ${count} times in ${path}. Include more surrounding lines to make it ` +
-            'unique, or set replace_all: true to replace every occurrence.',
-        );
-      }
-      // split/join rather than String.replace: `$&` and friends in new_string stay literal.
-      const updated = all ? pieces.join(newText) : pieces[0] + newText + pieces.slice(1).join(oldText);
+      if (handle === undefined) return toolError(`${path}: a folder on its way became a symbolic link as it was opened, so nothing was changed; check where it leads and edit again`);
       try {
-        await writeFile(target.absolute, updated, { encoding: 'utf8', signal: context.signal });
+        // Everything through the handle checked to be the file at the path: a swap meanwhile changes nothing.
+        const stats = await handle.stat();
+        if (!stats.isFile()) return toolError(`${path} is not a regular file (a named pipe, a socket or a device); edit only changes regular files`);
+        if (stats.size > EDIT_MAX_FILE_BYTES) return tooLarge(path, `is ${stats.size} bytes`);
+        const bytes = await readSized(handle, stats.size);
+        if (looksBinary(bytes)) return toolError(`${path} looks like a binary file; edit only changes text files`);
+        const content = bytes.toString('utf8');
+        const found = countMatches(content, oldText);
+        if (found.count === 0) {
+          return toolError(
+            `old_string was not found in ${path}. It must match exactly, including whitespace and ` +
+              'indentation; read the file to copy the current text.',
+          );
+        }
+        if (found.count > 1 && !all) {
+          return toolError(
+            `old_string matches ${found.count} times in ${path}. Include more surrounding lines to make it ` +
+              'unique, or set replace_all: true to replace every occurrence.',
+          );
+        }
+        const count = all ? found.count : 1;
+        const size = editedBytes(bytes.length, count, oldText, newText);
+        if (size > EDIT_MAX_FILE_BYTES) return tooLarge(path, `would be ${size} bytes after this edit`);
+        // A function as replacement: `$&` and friends in new_string stay literal.
+        const updated = all ? content.replaceAll(oldText, () => newText) : content.replace(oldText, () => newText);
+        await handle.truncate(0);
+        await writeFile(handle, updated, { encoding: 'utf8', signal: context.signal });
+        const line = lineAt(content, found.first);
+        const where = count === 1 ? ` (line ${line})` : ` (first at line ${line})`;
+        return { text: `Replaced ${count} occurrence${count === 1 ? '' : 's'} in ${target.relative}${where}` };
       } catch (error) {
         return toolError(fsErrorMessage(error, path));
+      } finally {
+        await handle.close();
       }
-      const line = (pieces[0] ?? '').split('\n').length;
-      const where = count === 1 ? ` (line ${line})` : ` (first at line ${line})`;
-      return { text: `Replaced ${count} occurrence${count === 1 ? '' : 's'} in ${target.relative}${where}` };
     },
   });
+}
+
+/**
+ * The most bytes a file may have, before and after an edit: the whole file is read, searched
+ * and written again in memory, so a 150 MB file of one letter would take gigabytes (its
+ * 134 million matches once crashed the process).
+ */
+const EDIT_MAX_FILE_BYTES = 5 * 1024 * 1024;
+
+function tooLarge(path: string, size: string): ToolResult {
+  return toolError(
+    `${path} ${size}, more than the ${EDIT_MAX_FILE_BYTES} (5 MiB) edit changes; nothing was changed. ` +
+      `For a file this large, use bash (sed -i 's/old/new/' ${path}, or a short script).`,
+  );
+}
+
+function openFailure(error: unknown, path: string): ToolResult {
+  switch (errnoOf(error)) {
+    case 'ENOENT':
+      return toolError(`${fsErrorMessage(error, path)}. To create a file, use write.`);
+    case 'EISDIR':
+      return toolError(`${path} is a folder, not a file`);
+    case 'ELOOP':
+      return toolError(`${path} became a symbolic link as it was opened, so nothing was changed; check what it points to and edit again`);
+    case 'ENXIO':
+      return toolError(`${path} is not a regular file (a socket or a device); edit only changes regular files`);
+    default:
+      return toolError(fsErrorMessage(error, path));
+  }
 }

@@ -1,9 +1,10 @@
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import type { Static } from 'typebox';
 import { boundedLines } from '../bounded-lines.js';
+import { openChecked, readSized } from '../confined-fs.js';
+import { errnoOf } from '../../errors/errno-of.js';
 import { fsErrorMessage } from '../fs-error-message.js';
-import { fileLooksBinary } from '../looks-binary.js';
+import { BINARY_SNIFF_BYTES, looksBinary } from '../looks-binary.js';
 import { pathJudge } from '../path-judge.js';
 import { isRefusal, resolveToolPath } from '../resolve-tool-path.js';
 import { defineTool } from '../define-tool.js';
@@ -92,19 +93,36 @@ async function readNumbered(path: string, context: ToolContext, page: Page): Pro
   // Resolved again now: a folder on the way may have become a link since the gate checked it.
   const target = await resolveToolPath(context.workspace, 'read', path, pathJudge(context, 'read'));
   if (isRefusal(target)) return target;
+  let handle: FileHandle | undefined;
   try {
-    const stats = await stat(target.absolute);
-    if (stats.isDirectory()) return toolError(`${path} is a folder, not a file; use the list tool to see its entries`);
-    if (!stats.isFile()) return toolError(`${path} is not a regular file`);
-    if (stats.size === 0) return { text: `(${path} is empty)` };
-    if (await fileLooksBinary(target.absolute)) {
-      return toolError(`${path} looks like a binary file (${stats.size} bytes); read only shows text files`);
-    }
+    handle = await openChecked(target.absolute, 'read');
+  } catch (error) {
+    if (errnoOf(error) !== 'ELOOP') return toolError(fsErrorMessage(error, path));
+  }
+  if (handle === undefined) {
+    return toolError(`${path} became a symbolic link, or a folder on its way did, as it was opened, so nothing was read; check where it leads and read again`);
+  }
+  try {
+    // Everything through the handle checked to be the file at the path: a swap meanwhile shows nothing else.
+    return await readOpened(handle, path, context, page);
   } catch (error) {
     return toolError(fsErrorMessage(error, path));
+  } finally {
+    await handle.close();
+  }
+}
+
+async function readOpened(handle: FileHandle, path: string, context: ToolContext, page: Page): Promise<ToolResult> {
+  const stats = await handle.stat();
+  if (stats.isDirectory()) return toolError(`${path} is a folder, not a file; use the list tool to see its entries`);
+  if (!stats.isFile()) return toolError(`${path} is not a regular file`);
+  if (stats.size === 0) return { text: `(${path} is empty)` };
+  if (looksBinary(await readSized(handle, Math.min(stats.size, BINARY_SNIFF_BYTES)))) {
+    return toolError(`${path} looks like a binary file (${stats.size} bytes); read only shows text files`);
   }
 
-  const stream = createReadStream(target.absolute, { encoding: 'utf8', signal: context.signal });
+  // The stream leaves the handle open: the caller closes it once the stream is done with it.
+  const stream = handle.createReadStream({ encoding: 'utf8', start: 0, autoClose: false, signal: context.signal });
   // One more character than is shown, so that `cutLine` sees where a character ends.
   const lines = boundedLines(stream as AsyncIterable<string>, page.maxLineLength + 1);
   const out: string[] = [];

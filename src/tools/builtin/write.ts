@@ -1,11 +1,12 @@
-import { constants } from 'node:fs';
-import { mkdir, open, stat, writeFile } from 'node:fs/promises';
+import { writeFile, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Static } from 'typebox';
 import { errnoOf } from '../../errors/errno-of.js';
+import { openChecked } from '../confined-fs.js';
+import { openFolderMaking } from '../confined-folders.js';
 import { defineTool } from '../define-tool.js';
 import { fsErrorMessage } from '../fs-error-message.js';
-import type { Tool } from '../tool.js';
+import type { Tool, ToolResult } from '../tool.js';
 import { toolError } from '../tool-error.js';
 import { pathJudge } from '../path-judge.js';
 import { notWhereJudged } from '../resolve-tool-path.js';
@@ -32,17 +33,15 @@ const WRITE_INPUT = {
  */
 export interface WriteArgs extends Static<typeof WRITE_INPUT> {}
 
-// Where the platform has it, the final path is opened without following a link (ELOOP if it
-// is one): a link swapped in after the path was resolved cannot redirect the write.
-const OPEN_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | (constants.O_NOFOLLOW ?? 0);
-
 /**
  * Creates the `write` tool: writes a whole file (UTF-8), creating missing parent folders,
  * and says how many bytes and lines it wrote. The path is resolved again when the tool runs
  * and refused if it now leads somewhere the rules deny, or somewhere other than where the gate
  * judged it that the rules do not allow outright (a link swapped in since the call was checked
- * or approved); the file is then opened without following a link in its last part. A folder on
- * the way swapped for a link at the very last moment is not caught (Node has no `openat`).
+ * or approved). Missing folders are then made one at a time, each in its checked parent, and
+ * the file is opened in its checked folder without following a link, and written only if it
+ * is a regular file really at that path (`openChecked`): a link swapped in at the very last
+ * moment, in the file's place or a folder's, is refused, and a named pipe cannot block it.
  *
  * @example
  * ```ts
@@ -68,34 +67,76 @@ export function createWriteTool(): Tool<WriteArgs> {
       }
       const swapped = notWhereJudged(context, 'write', path, target, pathJudge(context, 'write'));
       if (swapped) return swapped;
-      let existed = false;
+      let opened: Opened | undefined;
       try {
-        const stats = await stat(target.absolute);
-        if (stats.isDirectory()) return toolError(`${path} is a folder; give a file path to write`);
-        existed = true;
-      } catch {
-        // Not there yet: it will be created.
-      }
-      try {
-        await mkdir(dirname(target.absolute), { recursive: true });
-        const file = await open(target.absolute, OPEN_FLAGS, 0o666);
-        try {
-          await writeFile(file, content, { encoding: 'utf8', signal: context.signal });
-        } finally {
-          await file.close();
-        }
+        opened = await openTarget(target.absolute);
       } catch (error) {
-        if (errnoOf(error) === 'ELOOP') {
-          return toolError(`${path} became a symbolic link while it was being written, so nothing was written; check what it points to and write again`);
-        }
-        return toolError(fsErrorMessage(error, path));
+        return writeFailure(error, path);
+      }
+      if (opened === undefined) {
+        return toolError(`${path}: a folder on its way became a symbolic link while it was being written, so nothing was written; check where it leads and write again`);
+      }
+      const { file, created } = opened;
+      try {
+        // Checked on the handle before anything is cut: a named pipe or a device is never truncated or written.
+        if (!(await file.stat()).isFile()) return notRegular(path);
+        await file.truncate(0);
+        await writeFile(file, content, { encoding: 'utf8', signal: context.signal });
+      } catch (error) {
+        return writeFailure(error, path);
+      } finally {
+        await file.close();
       }
       const bytes = Buffer.byteLength(content, 'utf8');
       const lines = countLines(content);
-      const verb = existed ? 'Overwrote' : 'Created';
+      const verb = created ? 'Created' : 'Overwrote';
       return { text: `${verb} ${target.relative} (${plural(bytes, 'byte')}, ${plural(lines, 'line')})` };
     },
   });
+}
+
+interface Opened {
+  readonly file: FileHandle;
+  readonly created: boolean;
+}
+
+/**
+ * The file `expected` open for writing, not yet cut (`O_TRUNC` would cut a file before it is
+ * checked), and whether it was created; `undefined` when a folder on the way became a link.
+ */
+async function openTarget(expected: string): Promise<Opened | undefined> {
+  const folder = await openFolderMaking(dirname(expected));
+  if (folder === undefined) return undefined;
+  try {
+    try {
+      const file = await openChecked(expected, 'write', folder);
+      return file && { file, created: false };
+    } catch (error) {
+      if (errnoOf(error) !== 'ENOENT') throw error;
+    }
+    const file = await openChecked(expected, 'create', folder);
+    return file && { file, created: true };
+  } finally {
+    await folder.close();
+  }
+}
+
+function writeFailure(error: unknown, path: string): ToolResult {
+  switch (errnoOf(error)) {
+    case 'ELOOP':
+    case 'EEXIST': // created meanwhile, as a link or a file, between the two opens
+      return toolError(`${path} became a symbolic link (or appeared) while it was being written, so nothing was written; check what it points to and write again`);
+    case 'EISDIR':
+      return toolError(`${path} is a folder; give a file path to write`);
+    case 'ENXIO':
+      return notRegular(path);
+    default:
+      return toolError(fsErrorMessage(error, path));
+  }
+}
+
+function notRegular(path: string): ToolResult {
+  return toolError(`${path} is not a regular file (a named pipe, a socket or a device), so nothing was written; write only writes regular files`);
 }
 
 /** Lines as an editor counts them: a final newline does not start another line. */

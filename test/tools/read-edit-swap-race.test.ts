@@ -1,0 +1,111 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createEditTool } from '../../src/tools/builtin/edit.js';
+import { createReadTool } from '../../src/tools/builtin/read.js';
+import type { Tool } from '../../src/tools/tool.js';
+import { createToolContext, makeWorkspace, runTool, type TestWorkspace } from '../support/tool-context.js';
+
+// Another process (a command the agent started, say) keeps swapping what the model reads or
+// edits for a symbolic link out of the workspace, between the tool's check and its use.
+// Whatever the timing, read must never show the outside file and edit never change it.
+
+// Swaps <target> between a plain file and a link to <outside>, each step an atomic rename.
+const FILE_SWAPPER = `
+const { renameSync, symlinkSync, writeFileSync, rmSync } = require('node:fs');
+const [target, outside] = process.argv.slice(1);
+const link = target + '.link', plain = target + '.plain';
+process.stdout.write('ready\\n');
+for (;;) {
+  rmSync(link, { force: true });
+  symlinkSync(outside, link);
+  renameSync(link, target);
+  writeFileSync(plain, 'needle inside\\n');
+  renameSync(plain, target);
+}`;
+// Swaps the folder <target> between a real folder and a link to the folder <outside>.
+const FOLDER_SWAPPER = `
+const { renameSync, symlinkSync, rmSync } = require('node:fs');
+const [target, outside] = process.argv.slice(1);
+const link = target + '.link', real = target + '.real';
+renameSync(target, real);
+process.stdout.write('ready\\n');
+for (;;) {
+  rmSync(link, { force: true });
+  symlinkSync(outside, link);
+  renameSync(link, target);
+  rmSync(target);
+  renameSync(real, target);
+  renameSync(target, real);
+}`;
+
+const SECRET = 'needle OUTSIDE secret\n';
+let ws: TestWorkspace;
+let outsideDir: TestWorkspace;
+let swapper: ChildProcess | undefined;
+
+beforeEach(async () => {
+  ws = await makeWorkspace();
+  outsideDir = await makeWorkspace('rxharness-outside-');
+});
+afterEach(async () => {
+  swapper?.kill('SIGKILL');
+  swapper = undefined;
+  await ws.cleanup();
+  await outsideDir.cleanup();
+});
+
+async function startSwapper(script: string, target: string, outside: string): Promise<void> {
+  swapper = spawn(process.execPath, ['-e', script, target, outside], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise((resolve) => swapper!.stdout!.once('data', resolve));
+}
+
+/**
+ * Calls the tool at least 400 times, and on until both sides of the race were reached (a
+ * loaded machine can make one side rare), for at most 15 s, or until `escaped` says the tool
+ * reached outside. (The tools before the fix escaped within ~150 calls.)
+ */
+async function race(tool: Tool, args: Record<string, unknown>, escaped: (text: string) => Promise<boolean>) {
+  const outcomes = { done: 0, refused: 0, escaped: false };
+  const until = Date.now() + 15_000;
+  for (let i = 0; i < 400 || ((outcomes.done === 0 || outcomes.refused === 0) && Date.now() < until); i++) {
+    const result = await runTool(tool, args, createToolContext({ workspace: ws.dir }));
+    outcomes[result.error === undefined ? 'done' : 'refused'] += 1;
+    if (await escaped(result.text)) return { ...outcomes, escaped: true };
+  }
+  return outcomes;
+}
+
+describe('read and edit against a swapped symbolic link', () => {
+  it('edit never changes the file outside when the file itself becomes a link', async () => {
+    const outside = await outsideDir.file('victim.txt', SECRET);
+    await writeFile(join(ws.dir, 'race.txt'), 'needle inside\n');
+    await startSwapper(FILE_SWAPPER, join(ws.dir, 'race.txt'), outside);
+    const outcomes = await race(createEditTool(), { path: 'race.txt', old_string: 'needle', new_string: 'PWNED' }, async () => (await readFile(outside, 'utf8')) !== SECRET);
+    expect(outcomes.escaped).toBe(false);
+    expect(await readFile(outside, 'utf8')).toBe(SECRET);
+    expect(outcomes.done).toBeGreaterThan(0);
+    expect(outcomes.refused).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('read never shows the file outside when the file itself becomes a link', async () => {
+    const outside = await outsideDir.file('victim.txt', SECRET);
+    await writeFile(join(ws.dir, 'race.txt'), 'needle inside\n');
+    await startSwapper(FILE_SWAPPER, join(ws.dir, 'race.txt'), outside);
+    const outcomes = await race(createReadTool(), { path: 'race.txt' }, async (text) => text.includes('OUTSIDE'));
+    expect(outcomes.escaped).toBe(false);
+    expect(outcomes.done).toBeGreaterThan(0);
+    expect(outcomes.refused).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('read never shows a file outside when a folder on the way becomes a link', async () => {
+    await outsideDir.file('d/leak.txt', SECRET);
+    await ws.file('sub/leak.txt', 'needle inside\n');
+    await startSwapper(FOLDER_SWAPPER, join(ws.dir, 'sub'), join(outsideDir.dir, 'd'));
+    const outcomes = await race(createReadTool(), { path: 'sub/leak.txt' }, async (text) => text.includes('OUTSIDE'));
+    expect(outcomes.escaped).toBe(false);
+    expect(outcomes.done).toBeGreaterThan(0);
+    expect(outcomes.refused).toBeGreaterThan(0);
+  }, 60_000);
+});
