@@ -15,8 +15,10 @@ export { MAX_GRANT_CHARS, MAX_GRANT_SESSIONS, MAX_GRANTS_PER_SESSION } from './g
  * can: `loadGrants` / `saveGrant`), so they survive a restart of the process; and each open
  * (every run of the conversation starts with one) reads them again: a store seen keeping
  * grants is the truth, so what it no longer lists (the conversation deleted or expired, by
- * this process or another) is forgotten here too. A store never seen keeping one (a
- * `FileSessionStore` without a usable key) leaves the grants in memory, for the process.
+ * this process or another) is forgotten here too, as is a grant whose save failed. A store
+ * keeps grants when it says so (`keepsGrants`: the Redis store) or once it has listed one; a
+ * store never seen keeping any (a `FileSessionStore` without a usable key) leaves the grants
+ * in memory, for the process.
  *
  * Bounded in memory, as every conversation of a long-lived engine passes through it (see
  * {@link GrantMemory}): a forgotten grant only means asking again.
@@ -29,7 +31,7 @@ export { MAX_GRANT_CHARS, MAX_GRANT_SESSIONS, MAX_GRANTS_PER_SESSION } from './g
  * ```
  */
 export class ApprovalGrants extends GrantMemory {
-  /** The stores seen keeping grants: one listed a grant. What they list is all a conversation has. */
+  /** The stores seen keeping grants: one listed a grant (a store may say so, see `keepsGrants`). */
   private readonly keeping = new WeakSet<GrantStore>();
 
   /**
@@ -49,7 +51,7 @@ export class ApprovalGrants extends GrantMemory {
       if (keys.length > 0) this.keeping.add(store);
       const now = this.entry(sessionId);
       now.store = store;
-      if (this.keeping.has(store)) this.forgetKeys(now);
+      if (this.keeps(store)) this.forgetKeys(now);
       for (const k of [...keys, ...kept]) this.remember(sessionId, k);
       return skipped;
     };
@@ -95,13 +97,19 @@ export class ApprovalGrants extends GrantMemory {
     return this.touch(sessionId)?.keys.has(grantKey(toolName, subject)) ?? false;
   }
 
+  /** Whether what `store` lists is all a conversation has: it says so, or it listed one. */
+  private keeps(store: GrantStore): boolean {
+    return store.keepsGrants === true || this.keeping.has(store);
+  }
+
   /**
-   * Until a store is seen keeping grants, a saved one is read back once: a store that lists
-   * it keeps grants (from then on what it lists is the truth); one that says it saved but
-   * lists nothing (a `FileSessionStore` without a usable key) leaves them to memory.
+   * Until a store is seen keeping grants (one that says it does needs no look), a saved one
+   * is read back once: a store that lists it keeps grants (from then on what it lists is the
+   * truth); one that says it saved but lists nothing (a `FileSessionStore` without a usable
+   * key) leaves them to memory.
    */
   private readBack(store: GrantStore, sessionId: string, k: string): void {
-    if (this.keeping.has(store) || typeof store.loadGrants !== 'function') return;
+    if (this.keeps(store) || typeof store.loadGrants !== 'function') return;
     whenSettled(
       () => store.loadGrants!(sessionId),
       (ok, entries) => {

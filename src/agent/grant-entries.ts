@@ -1,7 +1,7 @@
 import type { ApprovalGrant, MaybePromise, SessionStore } from '../session/session-store.js';
 
-/** Where a conversation's "always" grants are kept: a session store's grant methods. */
-export type GrantStore = Pick<SessionStore, 'loadGrants' | 'saveGrant'>;
+/** Where a conversation's "always" grants are kept: a session store's grant methods, and whether it keeps them. */
+export type GrantStore = Pick<SessionStore, 'loadGrants' | 'saveGrant' | 'keepsGrants'>;
 
 /** The key of a grant in memory: its tool, and its subject when it has one. */
 export function grantKey(toolName: string, subject: string | undefined): string {

@@ -20,8 +20,7 @@ import { publishResult } from './shared-results.js';
 import { workerApprovals } from './worker-approvals.js';
 import { runJob, STOP_REASON, type RunningJob } from './worker-job.js';
 import { keepPresent } from './worker-presence.js';
-import { workerGrantStore } from './worker-grant-store.js';
-import type { GrantStore } from '../agent/grant-entries.js';
+import { workerGrantStore, type WorkerGrantStore } from './worker-grant-store.js';
 import { watchLauncher } from './launcher-watch.js';
 import { cancelledWhileQueued, markBackgroundJob, obeyCancel } from './orphan-background.js';
 
@@ -71,7 +70,7 @@ export class HarnessWorker {
   readonly #running = new Map<string, RunningJob>();
   readonly #stops: (() => void)[] = [];
   /** Where its tasks' "always" approvals are read and kept (see `workerGrantStore`). */
-  readonly #grants: GrantStore;
+  readonly #grants: WorkerGrantStore;
   #leave: (() => Promise<void>) | undefined;
   #bull: Worker | undefined;
   #closing: Promise<void> | undefined;
@@ -90,7 +89,7 @@ export class HarnessWorker {
     const approvals = workerApprovals(backend.parts, this.workerId, () => this.#running.values());
     // Grandchildren run here, in-process, in the same shared sessions.
     this.#tree = buildTree({ ...engineOptions, sessions: backend.sessions }, this.workspace, approvals.approve);
-    this.#grants = workerGrantStore(backend.parts, backend.sessions);
+    this.#grants = workerGrantStore(backend.parts, backend.sessions, () => [...this.#running.values()].map((j) => j.rootRunId));
     // A grandchild's background result has no prompt here to go in front of: it goes where the
     // conversation's next prompt finds it, on any engine (and is not kept here, for nobody).
     const tasks = this.#tree.tasks;
@@ -197,7 +196,10 @@ export class HarnessWorker {
           const spec = fromWire(job.spec, { model: this.#options.model, models: this.#options.models ?? {}, attachBudget });
           // The conversation's grants as the store has them now (one read per job; the children
           // it runs here share them), never what this worker remembers from an earlier task.
-          if (job.spec.task) await this.#tree.grants.open(job.spec.task.rootSessionId, this.#grants);
+          // A root nobody holds (a run without a sessionId, or one that ended) has nothing saved
+          // by its tasks: what they were granted here stays, or its next task would ask again.
+          const root = job.spec.task?.rootSessionId;
+          if (root !== undefined && (await this.#grants.claimed(root))) await this.#tree.grants.open(root, this.#grants);
           return await runJob(parts, job, this.#agentOf(spec, job.approvalTimeoutMs), keep, this.#running, signal);
         }
         // Cancelled on an engine that does not run it: the record too, as its engine may be gone.

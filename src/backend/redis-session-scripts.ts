@@ -92,8 +92,21 @@ index()
 return replaced
 `;
 
-/** Keeps one more grant (ARGV[5]) and the session. Answers an empty list. */
+/**
+ * Keeps one more grant (ARGV[5]) and the session. With a claim key (KEYS[10]: a worker's
+ * task), only while one of the runs ARGV[6..] holds it: the check and the push are one step,
+ * so the run's release and a delete after it cannot fall between them (a push landing after
+ * the delete would bring the grants back, kept `ttl`). Answers an empty list.
+ */
 export const SAVE_GRANT = `${BODY}
+if KEYS[10] then
+  local holder = redis.call('TYPE', KEYS[10]).ok == 'string' and redis.call('GET', KEYS[10])
+  local ours = false
+  for i = 6, #ARGV do
+    if ARGV[i] == holder then ours = true end
+  end
+  if not ours then return {} end
+end
 redis.call('RPUSH', KEYS[4], ARGV[5])
 keep()
 return {}

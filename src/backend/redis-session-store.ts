@@ -5,13 +5,14 @@ import { assertSessionId } from '../session/session-id.js';
 import { checkListRequest } from '../session/session-order.js';
 import type { ApprovalGrant, SessionListRequest, SessionStore, SessionSummary, TaskSessionInfo } from '../session/session-store.js';
 import { sessionTitle } from '../session/session-title.js';
+import type { UnsealedSessionError } from '../session/unsealed-session-error.js';
 import type { RedisKeys } from './redis-keys.js';
 import { claimLease } from './redis-session-lease.js';
 import { listRedisSessions } from './redis-session-list.js';
 import { APPEND_SESSION, REPLACE_SESSION, SAVE_GRANT, SAVE_TASK_INFO } from './redis-session-scripts.js';
 import { deleteSession } from './redis-session-delete.js';
+import { loadTaskInfoOrRefuse } from './redis-session-task-info.js';
 import { failed, parsedItems, writeSession, type SessionStoreParts } from './redis-session-write.js';
-import { loadTaskRecord } from './redis-task-records.js';
 
 /**
  * A {@link SessionStore} in Redis, shared by every engine and worker on it: a session is a
@@ -79,12 +80,17 @@ export class RedisSessionStore implements SessionStore {
   }
 
   /**
-   * What {@link RedisSessionStore.saveTaskInfo} stored for a task, if anything: `undefined`
-   * (a resume then says the task is unknown) for a record not of its shape, and for one the
-   * store cannot have written (see `loadTaskRecord`), with a warning `RXHARNESS_BAD_REDIS_DATA`.
+   * What {@link RedisSessionStore.saveTaskInfo} stored for a task; `undefined` (a resume then
+   * says the task is unknown) when no record is stored, and for a task record under the id of
+   * a conversation the index lists (see `loadTaskRecord`), which the store cannot have written,
+   * with a warning `RXHARNESS_BAD_REDIS_DATA`. A record that is there but holds no task info of
+   * the task (not JSON, JSON of another shape, a field of the wrong type, another task's or its
+   * own owner, a key of another type) is refused with an {@link UnsealedSessionError}
+   * (`what: 'task'`) naming the key and what is wrong, as the file store refuses a corrupt task
+   * file: resuming it says to start the task anew, rather than that it is unknown.
    */
   async loadTaskInfo(taskId: string): Promise<TaskSessionInfo | undefined> {
-    return loadTaskRecord(this.redis, this.keys, taskId);
+    return loadTaskInfoOrRefuse(this.redis, this.keys, taskId);
   }
 
   /**
@@ -171,9 +177,17 @@ export class RedisSessionStore implements SessionStore {
     return parsedItems(items) as ApprovalGrant[];
   }
 
-  /** Keeps one more "always" approval of the conversation (and the rest of the session as long). */
-  async saveGrant(sessionId: string, grant: ApprovalGrant): Promise<void> {
+  /** Every engine and worker on this Redis lists what one saved: what it lists is all a conversation has. */
+  readonly keepsGrants = true;
+
+  /**
+   * Keeps one more "always" approval of the conversation (and the rest of the session as
+   * long). With `heldBy` (a worker's task: the runs whose tasks it runs), only while one of
+   * them holds the conversation's claim, checked in the same script as the write.
+   */
+  async saveGrant(sessionId: string, grant: ApprovalGrant, heldBy?: readonly string[]): Promise<void> {
     assertSessionId(sessionId);
-    await writeSession(this.#parts, SAVE_GRANT, sessionId, '', [JSON.stringify(grant)], 'saving a grant');
+    const claim = heldBy ? [this.keys.claim(sessionId)] : [];
+    await writeSession(this.#parts, SAVE_GRANT, sessionId, '', [JSON.stringify(grant), ...(heldBy ?? [])], 'saving a grant', claim);
   }
 }

@@ -17,14 +17,15 @@ export interface SessionStoreParts {
 }
 
 /**
- * Runs one of the write scripts of redis-session-scripts.ts over all of the session's keys,
- * and warns about a derived key (the index, a summary) it found of another type and replaced.
+ * Runs one of the write scripts of redis-session-scripts.ts over all of the session's keys
+ * (then `more`, the keys only that script reads), and warns about a derived key (the index,
+ * a summary) it found of another type and replaced.
  *
  * @internal
  */
-export async function writeSession(store: SessionStoreParts, script: string, sessionId: string, title: string, items: readonly string[], doing: string): Promise<void> {
+export async function writeSession(store: SessionStoreParts, script: string, sessionId: string, title: string, items: readonly string[], doing: string, more: readonly string[] = []): Promise<void> {
   const k = store.keys;
-  const keys = [k.session(sessionId), k.archive(sessionId), k.archived(sessionId), k.grants(sessionId), k.taskInfo(sessionId), k.sessionSummary(sessionId), k.sessionTasks(sessionId), k.sessionIndex(), k.deletedTask(sessionId)];
+  const keys = [k.session(sessionId), k.archive(sessionId), k.archived(sessionId), k.grants(sessionId), k.taskInfo(sessionId), k.sessionSummary(sessionId), k.sessionTasks(sessionId), k.sessionIndex(), k.deletedTask(sessionId), ...more];
   const replaced = (await store.redis.eval(script, keys.length, ...keys, store.ttlMs, Date.now(), sessionId, title, ...items).catch(failed(doing))) as string[];
   for (let i = 0; i + 1 < replaced.length; i += 2) {
     const [key, type] = [replaced[i]!, replaced[i + 1]!];

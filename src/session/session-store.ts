@@ -44,6 +44,13 @@ export interface SessionStore {
   /** Keeps one more "always" approval of the conversation. */
   saveGrant?(sessionId: string, grant: ApprovalGrant): MaybePromise<void>;
   /**
+   * `true` when what {@link SessionStore.saveGrant} keeps is what {@link SessionStore.loadGrants}
+   * lists, for every process sharing the store: what it lists is then all a conversation's
+   * grants (one whose save failed is asked again at the conversation's next run). Absent, a
+   * store counts as keeping grants once it has listed one saved to it.
+   */
+  readonly keepsGrants?: boolean;
+  /**
    * Replaces the session's messages by `messages` (a compaction, see docs/sessions.md),
    * after appending to the session's archive those of its messages that are not there yet,
    * so nothing is lost. Optional: without it a compaction only shortens the run's request,

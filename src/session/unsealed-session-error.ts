@@ -10,7 +10,9 @@ import { RxHarnessError } from '../errors/rxharness-error.js';
  * as it is. The message says what was found and how to keep the session when it is the
  * user's own: the store's `trustUnsealed` option (`rxharness run --session NAME
  * --trust-session`), which seals it. Also thrown (`what: 'task'`) for a task file
- * (`<id>.task.json`) without a valid seal, when resuming the task: it is not resumed.
+ * (`<id>.task.json`) without a valid seal, when resuming the task: it is not resumed; and,
+ * by `RedisSessionStore`, for a stored task record that is no task info (`problem` says what
+ * is wrong with it, `file` is its key), rather than calling the task unknown.
  *
  * @example
  * ```ts
@@ -30,14 +32,17 @@ export class UnsealedSessionError extends RxHarnessError {
    * @param file - the file read.
    * @param lines - the lines (1-based) without a valid seal.
    * @param what - what the file is: a session's history, or a task file (`<id>.task.json`, read to resume the task).
+   * @param problem - what is wrong with a task record a store can tell more of than a failed seal (a Redis
+   *   record: "is not JSON"), said in place of the seal; `file` is then the record's name (a Redis key).
    */
   constructor(
     readonly sessionId: string,
     readonly file: string,
     readonly lines: readonly number[],
     readonly what: 'history' | 'task' = 'history',
+    readonly problem?: string,
   ) {
-    super(what === 'task' ? taskMessage(sessionId, file) : historyMessage(sessionId, file, lines));
+    super(problem !== undefined ? recordMessage(sessionId, file, problem) : what === 'task' ? taskMessage(sessionId, file) : historyMessage(sessionId, file, lines));
   }
 }
 
@@ -61,5 +66,13 @@ function taskMessage(taskId: string, file: string): string {
     'It was changed, copied from another file or folder, written by rxharness before task files were sealed, or planted ' +
     '(a cloned repository can ship it, naming any conversation as the task\'s owner). ' +
     'Start the task anew instead of resuming it, and delete the file.'
+  );
+}
+
+function recordMessage(taskId: string, record: string, problem: string): string {
+  return (
+    `Task "${taskId}" was not resumed: its stored record ${record} ${problem}, which is no task info a session store writes. ` +
+    'It was changed, or written by something else with access to the store. ' +
+    'Start the task anew instead of resuming it, and delete the record.'
   );
 }

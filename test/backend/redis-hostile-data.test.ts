@@ -107,12 +107,12 @@ describe.skipIf(!HAS_REDIS)('what Redis holds is checked before use', () => {
     await expect(engine.call('hi', { sessionId: 'ses_a' })).resolves.toMatchObject({ text: 'still up', abnormal: false });
   });
 
-  it('a stored session item that is not JSON is skipped with a Warning of the run; a task info of the wrong shape reads as unknown', async () => {
+  it('a stored session item that is not JSON is skipped with a Warning of the run; a task info of the wrong shape is refused, not read as unknown', async () => {
     const conn = backend.parts.redis;
     const { keys } = backend.parts;
     await conn.rpush(keys.session('ses_junk'), '{not json', 'null', JSON.stringify({ role: 'user', content: 'kept' }), JSON.stringify({ role: 'assistant', content: 'ok' }));
     await conn.set(keys.taskInfo('task_junk'), '{"taskId":7}');
-    expect(await backend.sessions.loadTaskInfo('task_junk')).toBeUndefined();
+    await expect(backend.sessions.loadTaskInfo('task_junk')).rejects.toMatchObject({ name: 'UnsealedSessionError', problem: 'has a number as its "taskId", not a string' });
     const engine = new HarnessEngine({ model: new ScriptedModel([{ text: 'fine' }]), backend });
     closers.push(() => engine.close());
     const events = await eventsOf(engine.stream('go', { sessionId: 'ses_junk' }));
