@@ -1,5 +1,5 @@
 import { messageObject } from './stored-object.js';
-import { readTaskRecord } from './task-record.js';
+import { MAX_ID_CHARS, readTaskRecord } from './task-record.js';
 import type { ResultMessage } from './waiting-results-store.js';
 
 /** A message of the results channel as read: one a mirror or the put script sends, or why it is none. */
@@ -8,6 +8,19 @@ export type ResultMessageRead = { readonly message: ResultMessage } | { readonly
 const isString = (v: unknown): v is string => typeof v === 'string';
 const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every(isString);
 const isCount = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) > 0;
+
+// A take names one conversation's waiting results, at most the bound on waiting results
+// (`undeliveredResults`, default 1,000; docs/scaling.md says to keep it within this). A message naming more is refused
+// whole, as bad data, rather than read up to the cap: none an engine sends is that long, so
+// it was forged, and reported it shows in the bad-message warning, where a cut one would act
+// on a forger's word unseen. (Each key is marked in every engine's copy and its fate read.)
+/** The most results a `taken` message may name. */
+const MAX_MESSAGE_KEYS = 10_000;
+// A result's key is its task id (at most MAX_ID_CHARS), a line break and its run start (at
+// most 16 digits): a longer one names no result, and each kept as a mark would cost its length.
+const MAX_KEY_CHARS = MAX_ID_CHARS + 17;
+const isKey = (v: unknown): v is string => isString(v) && v.length <= MAX_KEY_CHARS;
+const isKeys = (v: unknown): v is string[] => Array.isArray(v) && v.length <= MAX_MESSAGE_KEYS && v.every(isKey);
 
 /**
  * Reads a message of the results channel (`ResultMessage`) against the shape each `op` is
@@ -40,11 +53,13 @@ export function readResultMessage(text: string): ResultMessageRead {
   if (op === 'dropped') {
     const { taskId, key } = parsed;
     if (!isString(taskId) || !isString(key)) return { problem: 'a dropped message needs a string "taskId" and "key"' };
+    if (!isKey(key)) return { problem: `the "key" of a dropped message is at most ${MAX_KEY_CHARS} characters` };
     return { message: { op, sessionId, taskId, key } };
   }
   if (op === 'taken') {
     const { keys } = parsed;
     if (!isStrings(keys)) return { problem: 'a taken message needs "keys", a list of strings' };
+    if (!isKeys(keys)) return { problem: `a taken message names at most ${MAX_MESSAGE_KEYS} results, each key at most ${MAX_KEY_CHARS} characters` };
     return { message: origin === undefined ? { op, sessionId, keys } : { op, sessionId, keys, origin } };
   }
   const { count, taskIds } = parsed;

@@ -1,8 +1,6 @@
 import type { TaskInfo } from '../delegation/task-tracker.js';
 import { resultKey } from '../delegation/undelivered-results.js';
-
-/** How many taken results a mirror remembers: a late announcement comes within moments, not after thousands of deliveries. */
-const MAX_TAKEN = 10_000;
+import { TakenMarks } from './taken-marks.js';
 
 /**
  * An engine's copy of the background results waiting in Redis, by conversation and by
@@ -21,6 +19,7 @@ const MAX_TAKEN = 10_000;
  * does not: its own put-back's message came after its next prompt took the result again, and a
  * check of a word came while its take, held behind a put-back, had not reached Redis yet.
  * Un-taken, such a result was delivered again (the engine's own late put of it, or its read-back).
+ * What it remembers taken is bounded by kind ({@link TakenMarks}): words never push out the rest.
  *
  * @internal
  */
@@ -30,10 +29,8 @@ export class WaitingMirror {
   #size = 0;
   /** By `resultKey`, the conversation each waiting result is under. */
   readonly #homes = new Map<string, string>();
-  /** The results taken or dropped: by key, the conversation known to hold them (none when only a word said so). */
-  readonly #taken = new Map<string, string | undefined>();
-  /** The taken results this engine took itself (a prompt here, or a deleted conversation). */
-  readonly #takenHere = new Set<string>();
+  /** The results taken or dropped (this engine's own takes among them), and the conversation known to hold them. */
+  readonly #taken = new TakenMarks();
   /** Results forgotten on another's word, while Redis is asked whether it still holds them: by key, by conversation, the latest word's number. */
   readonly #checking = new Map<string, Map<string, number>>();
   #words = 0;
@@ -70,7 +67,6 @@ export class WaitingMirror {
     for (const info of results) {
       const key = resultKey(info);
       this.#taken.delete(key);
-      this.#takenHere.delete(key);
       this.#homes.set(key, sessionId);
       back.set(key, info);
     }
@@ -91,15 +87,10 @@ export class WaitingMirror {
 
   /**
    * Remembers that result `key`, of conversation `sessionId` (undefined when only a word said
-   * so), was taken or dropped, by this engine when `here` (the oldest remembered goes past the bound).
+   * so), was taken or dropped, by this engine when `here` (the oldest of its kind goes past the bound: {@link TakenMarks}).
    */
   markTaken(key: string, sessionId: string | undefined, here = false): void {
-    this.#taken.set(key, sessionId ?? this.#taken.get(key));
-    if (here) this.#takenHere.add(key);
-    if (this.#taken.size <= MAX_TAKEN) return;
-    const oldest = this.#taken.keys().next().value!;
-    this.#taken.delete(oldest);
-    this.#takenHere.delete(oldest);
+    this.#taken.mark(key, sessionId, here);
   }
 
   /**
@@ -108,8 +99,8 @@ export class WaitingMirror {
    * the copy knows it under changes nothing, nor one on a result this engine took itself.
    */
   untake(key: string, sessionId: string): void {
-    const home = this.#taken.get(key);
-    if (this.#takenHere.has(key) || (home !== undefined && home !== sessionId)) return;
+    const home = this.#taken.home(key);
+    if (this.#taken.isHere(key) || (home !== undefined && home !== sessionId)) return;
     this.#taken.delete(key);
   }
 
@@ -120,7 +111,7 @@ export class WaitingMirror {
    * undefined when the copy knows the result under another conversation (the word is forged).
    */
   forget(sessionId: string, key: string): number | undefined {
-    const home = this.#homes.get(key) ?? this.#taken.get(key);
+    const home = this.#homes.get(key) ?? this.#taken.home(key);
     if (home !== undefined && home !== sessionId) return undefined;
     this.remove(sessionId, key);
     this.markTaken(key, home);
