@@ -1,4 +1,4 @@
-import { writeFile, type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import type { Static } from 'typebox';
 import { errnoOf } from '../../errors/errno-of.js';
 import { openChecked, readSized } from '../confined-fs.js';
@@ -6,6 +6,7 @@ import { defineTool } from '../define-tool.js';
 import { fsErrorMessage } from '../fs-error-message.js';
 import { looksBinary } from '../looks-binary.js';
 import { pathJudge } from '../path-judge.js';
+import { hardLinked, replaceContent } from '../replace-content.js';
 import { isRefusal, resolveToolPath, notWhereJudged } from '../resolve-tool-path.js';
 import type { Tool, ToolResult } from '../tool.js';
 import { countMatches, editedBytes, lineAt } from './edit-matches.js';
@@ -76,6 +77,8 @@ export function createEditTool(): Tool<EditArgs> {
         // Everything through the handle checked to be the file at the path: a swap meanwhile changes nothing.
         const stats = await handle.stat();
         if (!stats.isFile()) return toolError(`${path} is not a regular file (a named pipe, a socket or a device); edit only changes regular files`);
+        const linked = hardLinked(stats, path, 'edit');
+        if (linked) return linked;
         if (stats.size > EDIT_MAX_FILE_BYTES) return tooLarge(path, `is ${stats.size} bytes`);
         const bytes = await readSized(handle, stats.size);
         if (looksBinary(bytes)) return toolError(`${path} looks like a binary file; edit only changes text files`);
@@ -98,8 +101,8 @@ export function createEditTool(): Tool<EditArgs> {
         if (size > EDIT_MAX_FILE_BYTES) return tooLarge(path, `would be ${size} bytes after this edit`);
         // A function as replacement: `$&` and friends in new_string stay literal.
         const updated = all ? content.replaceAll(oldText, () => newText) : content.replace(oldText, () => newText);
-        await handle.truncate(0);
-        await writeFile(handle, updated, { encoding: 'utf8', signal: context.signal });
+        // Never cut first: a cancel then would leave the file empty (see replaceContent).
+        await replaceContent(handle, updated, context.signal);
         const line = lineAt(content, found.first);
         const where = count === 1 ? ` (line ${line})` : ` (first at line ${line})`;
         return { text: `Replaced ${count} occurrence${count === 1 ? '' : 's'} in ${target.relative}${where}` };

@@ -121,8 +121,14 @@ async function readOpened(handle: FileHandle, path: string, context: ToolContext
     return toolError(`${path} looks like a binary file (${stats.size} bytes); read only shows text files`);
   }
 
+  // A stream given a signal already fired emits its AbortError a tick later, after the loop
+  // below has let go of it: with no listener left, that error would crash the process.
+  context.signal.throwIfAborted();
   // The stream leaves the handle open: the caller closes it once the stream is done with it.
   const stream = handle.createReadStream({ encoding: 'utf8', start: 0, autoClose: false, signal: context.signal });
+  // Kept for the stream's whole life: an error after the loop has stopped reading (a cancel
+  // just then) is harmless; one during the loop reaches it through the iteration.
+  stream.on('error', () => undefined);
   // One more character than is shown, so that `cutLine` sees where a character ends.
   const lines = boundedLines(stream as AsyncIterable<string>, page.maxLineLength + 1);
   const out: string[] = [];

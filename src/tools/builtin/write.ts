@@ -1,4 +1,4 @@
-import { writeFile, type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Static } from 'typebox';
 import { errnoOf } from '../../errors/errno-of.js';
@@ -9,6 +9,7 @@ import { fsErrorMessage } from '../fs-error-message.js';
 import type { Tool, ToolResult } from '../tool.js';
 import { toolError } from '../tool-error.js';
 import { pathJudge } from '../path-judge.js';
+import { hardLinked, replaceContent } from '../replace-content.js';
 import { notWhereJudged } from '../resolve-tool-path.js';
 import { resolveWorkspacePath } from '../workspace-path.js';
 
@@ -79,9 +80,12 @@ export function createWriteTool(): Tool<WriteArgs> {
       const { file, created } = opened;
       try {
         // Checked on the handle before anything is cut: a named pipe or a device is never truncated or written.
-        if (!(await file.stat()).isFile()) return notRegular(path);
-        await file.truncate(0);
-        await writeFile(file, content, { encoding: 'utf8', signal: context.signal });
+        const stats = await file.stat();
+        if (!stats.isFile()) return notRegular(path);
+        const linked = hardLinked(stats, path, 'write');
+        if (linked) return linked;
+        // Never cut first: a cancel then would leave the old file empty (see replaceContent).
+        await replaceContent(file, content, context.signal);
       } catch (error) {
         return writeFailure(error, path);
       } finally {
