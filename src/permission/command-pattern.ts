@@ -64,6 +64,11 @@ export function commandPatternPieces(pattern: string): Piece[][] | undefined {
   return expandBraces(pattern)?.map(pieces);
 }
 
+/** Whether `text` fits one alternative's pieces (see {@link commandPatternPieces}), in linear time for a given pattern. */
+export function matchesText(pieces: readonly Piece[], text: string): boolean {
+  return matchPieces(pieces, text);
+}
+
 /** Greedy wildcard matching: on a mismatch, the last `*` takes one more character. */
 function matchPieces(p: readonly Piece[], s: string): boolean {
   let pi = 0;

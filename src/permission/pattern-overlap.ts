@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { ANY, commandPatternPieces, matchesOne, ONE, type Piece } from './command-pattern.js';
+import { ANY, commandPatternPieces, matchesOne, matchesText, ONE, type Piece } from './command-pattern.js';
 
 /** How many (pattern position, shape position) pairs one check may visit; past it, the answer is yes (the safe side: a deny or ask holds). */
 const MAX_STATES = 1_000_000;
@@ -24,19 +24,57 @@ const MAX_STATES = 1_000_000;
  * ```
  */
 export function patternsOverlap(pattern: string, shape: string): boolean {
-  let alternatives = rulePieces.get(pattern);
-  if (alternatives === undefined) rulePieces.set(pattern, (alternatives = commandPatternPieces(pattern) ?? null));
-  const shapes = commandPatternPieces(shape);
-  if (alternatives === null || shapes === undefined) return true;
-  // The whole check is bounded, not each pair: a pattern may have 256 alternatives.
-  let states = 0;
-  for (const a of alternatives) for (const b of shapes) states += (a.length + 1) * (b.length + 1);
-  if (states > MAX_STATES) return true;
-  return alternatives.some((a) => shapes.some((b) => overlap(a, b)));
+  let rule = rules.get(pattern);
+  if (rule === undefined) rules.set(pattern, (rule = readRule(pattern)));
+  if (rule === null) return true;
+  // A shape with no wildcard (nor escape) is one text: matched in linear time, after a look for
+  // the pattern's literal runs (a line of thousands of operands, each checked against dozens of
+  // patterns, took seconds through the walk below).
+  if (!/^!|[\\*?[{(]/.test(shape)) return rule.some(({ pieces, runs }) => runs.every((run) => shape.includes(run)) && matchesText(pieces, shape));
+  const key = `${pattern}\u0000${shape}`;
+  const known = answers.get(key);
+  if (known !== undefined) return known;
+  if (answers.size >= MAX_ANSWERS) answers.clear();
+  const answer = walk(rule, shape);
+  answers.set(key, answer);
+  return answer;
 }
 
-/** Rules' patterns as pieces (`null`: only picomatch reads it); rules are few, so this stays small. */
-const rulePieces = new Map<string, Piece[][] | null>();
+/** One alternative of a rule's pattern: its pieces, and the literal texts any match holds. */
+interface Alternative {
+  readonly pieces: Piece[];
+  readonly runs: readonly string[];
+}
+
+/** Rules' patterns read (`null`: only picomatch reads it); rules are few, so this stays small. */
+const rules = new Map<string, Alternative[] | null>();
+/** Answers of the walk, by pattern and shape (a line repeats its words); cleared when full, so it stays small. */
+const answers = new Map<string, boolean>();
+const MAX_ANSWERS = 4096;
+
+function readRule(pattern: string): Alternative[] | null {
+  const alternatives = commandPatternPieces(pattern);
+  if (alternatives === undefined) return null;
+  return alternatives.map((pieces) => {
+    const runs: string[] = [];
+    let run = '';
+    for (const piece of [...pieces, ANY]) {
+      if (typeof piece === 'string') run += piece;
+      else if (run !== '') [runs[runs.length], run] = [run, ''];
+    }
+    return { pieces, runs };
+  });
+}
+
+function walk(rule: readonly Alternative[], shape: string): boolean {
+  const shapes = commandPatternPieces(shape);
+  if (shapes === undefined) return true;
+  // The whole check is bounded, not each pair: a pattern may have 256 alternatives.
+  let states = 0;
+  for (const { pieces: a } of rule) for (const b of shapes) states += (a.length + 1) * (b.length + 1);
+  if (states > MAX_STATES) return true;
+  return rule.some(({ pieces: a }) => shapes.some((b) => overlap(a, b)));
+}
 
 /** A walk of the product of the two patterns: from the starts, can both reach their ends on the same text? */
 function overlap(a: readonly Piece[], b: readonly Piece[]): boolean {

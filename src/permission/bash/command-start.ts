@@ -9,7 +9,7 @@
 /** Reserved words after which a command starts (`if [[`, `! [[`, `{ [[`, `time [[`). */
 const BEFORE_COMMAND = new Set(['if', 'then', 'elif', 'else', 'do', 'while', 'until', '!', '{', 'time']);
 /** The end of a function's head (`f()`, `function f ()`), after which its body, a command, starts; a name holds no `=` (`x=()` is an array). */
-const FUNCTION_HEAD = /(?:^|[\s;&|(])(?:(?:function\s+)?[^\s;&|()<>'"\\$`=]+\s*\(\s*\)|function\s+[^\s;&|()<>'"\\$`=]+)$/;
+const FUNCTION_HEAD = /(?:^|[ \t\n;&|(])(?:(?:function[ \t\n]+)?[^ \t\n;&|()<>'"\\$`=]+[ \t\n]*\([ \t\n]*\)|function[ \t\n]+[^ \t\n;&|()<>'"\\$`=]+)$/;
 
 /** How far back a function's head is looked for: a longer one (a name of hundreds of letters) counts as none, which judges more. */
 const HEAD_REACH = 256;
@@ -23,7 +23,7 @@ const MAX_STEPS = 64;
  * quoted or escaped word is no reserved word, and `x=(` no subshell.
  */
 export function atCommandStart(text: string): boolean {
-  let rest = text.trimEnd();
+  let rest = trimBlanks(text);
   // Each step costs a pass over the statement: past a few dozen reserved words (`time time ... [[`) the answer is "no".
   for (let steps = 0; steps < MAX_STEPS; steps += 1) {
     if (rest === '') return true;
@@ -33,7 +33,8 @@ export function atCommandStart(text: string): boolean {
     const tail = rest.slice(-HEAD_REACH);
     const head = FUNCTION_HEAD.exec(tail);
     if (head !== null) {
-      rest = rest.slice(0, rest.length - tail.length + head.index + (/^[\s;&|(]/.test(head[0]) ? 1 : 0)).trimEnd();
+      rest = rest.slice(0, rest.length - tail.length + head.index + (/^[ \t\n;&|(]/.test(head[0]) ? 1 : 0));
+      rest = trimBlanks(rest);
       continue;
     }
     if (';&|('.includes(last)) {
@@ -41,15 +42,22 @@ export function atCommandStart(text: string): boolean {
       if (last === '&' && /[<>]$/.test(before)) return false; // `>&`: a target follows
       if (last !== '(' && /;$/.test(before)) return false; // `;;`, `;&`: a case pattern follows
       if (last !== '(') return true;
-      if (before !== '' && !/[\s;&|(]$/.test(before)) return false; // `x=(`: an array's words
-      rest = before.trimEnd();
+      if (before !== '' && !/[ \t\n;&|(]$/.test(before)) return false; // `x=(`: an array's words
+      rest = trimBlanks(before);
       continue;
     }
-    let word = /[^\s;&|()<>]*$/.exec(tail)![0];
+    let word = /[^ \t\n;&|()<>]*$/.exec(tail)![0];
     // `time -p [[`: the option belongs to the reserved word before it.
-    if (word === '-p' && /(?:^|[\s;&|(])time\s+-p$/.test(tail)) word = 'time -p';
+    if (word === '-p' && /(?:^|[ \t\n;&|(])time[ \t\n]+-p$/.test(tail)) word = 'time -p';
     if (!BEFORE_COMMAND.has(word) && word !== 'time -p') return false;
-    rest = rest.slice(0, -word.length).trimEnd();
+    rest = trimBlanks(rest.slice(0, -word.length));
   }
   return false;
+}
+
+/** `text` without its trailing blanks: bash's (space, tab, newline), not JavaScript's `trimEnd` (a no-break space is part of a word). */
+function trimBlanks(text: string): string {
+  let end = text.length;
+  while (end > 0 && (text[end - 1] === ' ' || text[end - 1] === '\t' || text[end - 1] === '\n')) end -= 1;
+  return text.slice(0, end);
 }

@@ -9,10 +9,15 @@ import { isMake, makeSettings } from './runs/make-runs.js';
 import { packageCommandStarts } from './runs/package-runs.js';
 import type { PartRole, PartSink } from './part-sink.js';
 import {
-  COMMAND_OPTION_PROGRAMS, commandString, EVALUATORS, FIND_EXEC, LINE_ARGUMENTS, readsInput, REPEATERS, RUNTIME_ARGUMENTS, scriptArguments,
-  SHELLS, WRAPPERS,
+  COMMAND_OPTION_PROGRAMS, commandFlag, commandString, EVALUATORS, FIND_EXEC, LINE_ARGUMENTS, readsInput, REPEATERS, RUNTIME_ARGUMENTS,
+  scriptArguments, SHELLS, WRAPPERS,
 } from './shell-programs.js';
-import { isAssignment, RUNTIME_ARGUMENT, text, type TextWord, type Word } from './shell-words.js';
+import { programRun, shellArguments, wrapsCommand } from './command-programs.js';
+import { completionRuns } from './completion-runs.js';
+import { filledLine, shellStringAt, whileFilled } from './filled-lines.js';
+import { historyRun } from './history-runs.js';
+import { mayRead } from './inner-budget.js';
+import { basename, isAssignment, RUNTIME_ARGUMENT, text, type TextWord, type Word } from './shell-words.js';
 import { shellWithoutCommand } from './runs/unreadable-runs.js';
 import { PLACEHOLDER } from './shell-scan.js';
 import { xargsPlaceholder } from './writes/written-files.js';
@@ -43,34 +48,60 @@ export function innerCommands(command: RunningCommand, sink: PartSink, analyse: 
   const args = plain.slice(1).map((w) => w.text);
   // The name as bash runs it, quotes removed (`"trap"`, `tr''ap`): the raw line's syntax test misses it.
   if (REPEATERS.has(base)) sink.repeats();
-  if (SHELLS.has(base)) {
-    const script = commandString(args);
-    if (script !== undefined) sink.line(script, 'variant', depth + 1);
-    else sink.flag(shellWithoutCommand(base, readsInput(base, args)));
+  // `capsh -- -c 'x'` hands its words after `--` to bash.
+  const shell = SHELLS.has(base) ? args : shellArguments(base, args);
+  if (shell !== undefined) {
+    const script = commandString(shell);
+    if (script !== undefined) commandLine(base, script, depth, sink);
+    else if (commandFlag(shell) >= 0) filledLine(sink, base, undefined);
+    else sink.flag(shellWithoutCommand(base, readsInput(base, shell)));
   }
   if (COMMAND_OPTION_PROGRAMS.has(base)) {
     const script = commandString(args);
-    if (script !== undefined) sink.line(script, 'variant', depth + 1);
+    if (script !== undefined) commandLine(base, script, depth, sink);
+    else if (commandFlag(args) >= 0) filledLine(sink, base, undefined);
     else if (base === 'script') sink.flag('"script" without -c, which runs a shell reading its input');
   }
   if (EVALUATORS.has(base)) {
-    sink.line(args.join(' '), 'variant', depth + 1);
+    commandLine(base, args.join(' '), depth, sink);
     // The value of an expansion is read again as code (`eval "echo $x"` with `x='a; rm y'`). A `$`
     // quoted as text (`eval 'echo $x'`) is no expansion: eval reads it as part of the line judged above.
     const expanded = plain.slice(1).find((w) => /[$`]/.test(w.text) && (w.literal !== true || w.text.includes(PLACEHOLDER)));
     if (expanded !== undefined) sink.flag(`"${base}" of text with an expansion (${JSON.stringify(expanded.text)}), whose value is read as commands`);
   }
-  for (const script of scriptArguments(base, args)) sink.line(script, 'variant', depth + 1);
+  for (const script of scriptArguments(base, args)) commandLine(base, script, depth, sink);
+  // Inside xargs or find a line argument holding `{}` is filled in too (`xargs -I{} sg grp {}`).
+  if (LINE_ARGUMENTS.has(base)) for (const arg of args) filledLine(sink, base, arg);
+  const completion = completionRuns(base, args);
+  if (completion.unreadable !== undefined) sink.flag(completion.unreadable);
+  for (const line of completion.lines) sink.line(line, 'variant', depth + 1);
+  const unreadable = historyRun(base, args) ?? programRun(base, args);
+  if (unreadable !== undefined) sink.flag(unreadable);
   if ((base === 'alias' && args.length > 0) || (base === 'hash' && args.includes('-p'))) {
     sink.flag(`"${base}", which can run a command under another name`);
   }
-  if (WRAPPERS.has(base) && suffixes) wrapped(command, sink, analyse);
-  if (base === 'find') findExecs(plain, depth, sink, analyse);
+  if ((WRAPPERS.has(base) || wrapsCommand(base, args)) && suffixes) {
+    // What xargs, parallel... read fills in their command's words: a command line there may be such
+    // text, also where another wrapper runs them (`timeout 5 xargs -I{} sh -c {}`).
+    const fillers = plain.flatMap((w, i) => (RUNTIME_ARGUMENTS.has(basename(w.text)) ? [i] : []));
+    const placeholders = fillers.map((i) => xargsPlaceholder(plain.slice(i + 1).map(text)) ?? '{}');
+    if (fillers.length > 0) whileFilled(sink, placeholders, () => wrapped(command, sink, analyse));
+    else wrapped(command, sink, analyse);
+  }
+  if (base === 'find') whileFilled(sink, [], () => findExecs(plain, depth, sink, analyse));
   if (isMake(base)) makeVariables(command, sink);
   // `npx cmd`, `npm exec -- cmd`: the command is judged from where it starts, as a wrapper's is.
   for (const start of suffixes ? packageCommandStarts(base, args) : []) {
-    analyse(words.slice(words.indexOf(plain[start + 1]!)), 'variant', depth + 1, sink, true);
+    const started = words.slice(words.indexOf(plain[start + 1]!));
+    if (!mayRead(sink, depth + 1, started)) break;
+    analyse(started, 'variant', depth + 1, sink, true);
   }
+}
+
+/** Judges `line`, which `program` runs as commands (a `-c` string, `eval`'s words, `env -S`...). */
+function commandLine(program: string, line: string, depth: number, sink: PartSink): void {
+  filledLine(sink, program, line);
+  sink.line(line, 'variant', depth + 1);
 }
 
 /** make's variables (`make CC='rm -rf ..'`, `CC=... make`) become recipe text: each value is judged as the command it may start. */
@@ -89,9 +120,12 @@ function wrapped({ base, words, plain, depth }: RunningCommand, sink: PartSink, 
   // With a placeholder xargs appends nothing (`xargs -I{} touch a.ts` writes only a.ts).
   const appended = RUNTIME_ARGUMENTS.has(base) && placeholder === undefined ? [RUNTIME_ARGUMENT] : [];
   const replaced = (w: Word): Word => (w.kind === 'word' && w.text.includes(placeholder!) ? { ...w, text: w.text.replaceAll(placeholder!, '{}') } : w);
-  for (const word of plain.slice(1, MAX_WRAPPED_WORDS)) {
-    analyse([...words.slice(words.indexOf(word)), ...appended], 'variant', depth + 1, sink, false);
-    if (placeholder) analyse([...words.slice(words.indexOf(word)).map(replaced), ...appended], 'variant', depth + 1, sink, false);
+  for (const [at, word] of plain.slice(1, MAX_WRAPPED_WORDS).entries()) {
+    const suffix = [...words.slice(words.indexOf(word)), ...appended];
+    if (!mayRead(sink, depth + 1, suffix)) return;
+    if (shellStringAt(plain, at + 1)) continue; // judged as the shell's line
+    analyse(suffix, 'variant', depth + 1, sink, false);
+    if (placeholder && mayRead(sink, depth + 1, suffix)) analyse([...words.slice(words.indexOf(word)).map(replaced), ...appended], 'variant', depth + 1, sink, false);
     // A word with spaces is a command line for some wrappers (`parallel 'rm {}'`), and may be one
     // for others: then what the checker cannot read in it is no reason to flag the line.
     if (/\s/.test(word.text)) sink.line(word.text, 'variant', depth + 1, !LINE_ARGUMENTS.has(base));
@@ -101,7 +135,7 @@ function wrapped({ base, words, plain, depth }: RunningCommand, sink: PartSink, 
 /** The words of `find ... -exec cmd {} ;` that form commands; `-delete` is judged as `rm {}`. */
 function findExecs(words: readonly Word[], depth: number, sink: PartSink, analyse: AnalyseWords): void {
   for (let i = 0; i < words.length; i++) {
-    if (text(words[i]!) === '-delete') analyse([{ ...RUNTIME_ARGUMENT, text: 'rm' }, RUNTIME_ARGUMENT], 'variant', depth + 1, sink, true);
+    if (text(words[i]!) === '-delete' && mayRead(sink, depth + 1, [])) analyse([{ ...RUNTIME_ARGUMENT, text: 'rm' }, RUNTIME_ARGUMENT], 'variant', depth + 1, sink, true);
     if (!FIND_EXEC.has(text(words[i]!))) continue;
     let end = i + 1;
     while (end < words.length && text(words[end]!) !== ';' && text(words[end]!) !== '+') end += 1;
@@ -110,6 +144,7 @@ function findExecs(words: readonly Word[], depth: number, sink: PartSink, analys
     if (/dir$/.test(text(words[i]!))) sink.write({ files: [], joined: [], names: [], chdir: true });
     // `-exec rm ;` still gets a file: find names it with `{}`, or appends it with `+`.
     const withFile = command.some((w) => text(w).includes('{}')) ? command : [...command, RUNTIME_ARGUMENT];
+    if (!mayRead(sink, depth + 1, withFile)) return;
     analyse(withFile, 'variant', depth + 1, sink, true);
     i = end;
   }

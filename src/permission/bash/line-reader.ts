@@ -6,11 +6,12 @@
  * @module
  */
 import { decodeAnsiC } from './ansi-c-quote.js';
-import { CASE_INSIDE, findAnsiCEnd, findBacktick, findClose } from './shell-spans.js';
+import { CASE_INSIDE, findAnsiCEnd, findBacktick, findClose, TOO_DEEP } from './shell-spans.js';
 
 /** What a substitution becomes in its statement: a literal word, so the parser sees one argument. */
 export const PLACEHOLDER = '$(…)';
-const WORD_BREAK = /[\s;&|()<>]/;
+// Bash's blanks are space, tab and newline only (JavaScript's `\s` holds a no-break space, `\v`...).
+const WORD_BREAK = /[ \t\n;&|()<>]/;
 /** Why a line with an arithmetic command or `$[` past the budget is opaque. */
 export const TOO_MANY = 'more arithmetic and tests ("((", "$[", "[[") than can be checked';
 
@@ -63,7 +64,7 @@ export class LineReader {
     const { line } = this;
     const close = findClose(line, open + 1);
     if (close < 0) {
-      this.flag(close === CASE_INSIDE ? 'a "case" inside "$(...)", whose patterns end with ")"' : 'an unclosed "$("');
+      this.flag(close === CASE_INSIDE ? 'a "case" inside "$(...)", whose patterns end with ")"' : close === TOO_DEEP ? 'substitutions nested too deep to follow' : 'an unclosed "$("');
       return line.length;
     }
     const inner = line.slice(open + 1, close);

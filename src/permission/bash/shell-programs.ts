@@ -21,7 +21,7 @@ export const WRAPPERS: ReadonlySet<string> = new Set([
   // privileges and users
   'sudo', 'doas', 'pkexec', 'run0', 'sg', 'setpriv', 'runcon', 'chpst', 'aa-exec', 'sandbox-exec',
   // the shell's own
-  'env', 'command', 'builtin', 'exec', 'time', 'coproc',
+  'env', 'command', 'builtin', 'exec', 'time', 'coproc', 'jobs',
   // scheduling, limits, environment
   'nohup', 'nice', 'ionice', 'chrt', 'taskset', 'numactl', 'prlimit', 'cpulimit', 'timeout', 'gtimeout', 'setsid', 'stdbuf',
   'unbuffer', 'flock', 'lckdo', 'chronic', 'nocache', 'eatmydata', 'caffeinate', 'cgexec', 'trickle', 'sshpass',
@@ -35,11 +35,13 @@ export const WRAPPERS: ReadonlySet<string> = new Set([
   'xargs', 'parallel', 'sem', 'rush', 'watch', 'entr',
   // multi-call binaries and environment managers
   'busybox', 'toybox', 'uv', 'uvx', 'poetry', 'pipenv', 'pdm', 'hatch', 'bundle', 'direnv', 'nix-shell', 'ip', 'script',
+  // a terminal multiplexer: its commands run commands (`tmux new-session 'rm x'`); `cmake -E env` is judged in `command-programs`
+  'tmux',
 ]);
 /** Wrappers that add arguments to the command when it runs (`xargs rm` gets its files from its input). */
 export const RUNTIME_ARGUMENTS: ReadonlySet<string> = new Set(['xargs', 'parallel', 'sem', 'rush', 'entr']);
 /** Wrappers that hand a shell an argument as a command line (`parallel 'rm {}' ::: x`, `sg grp 'rm x'`). */
-export const LINE_ARGUMENTS: ReadonlySet<string> = new Set(['parallel', 'sem', 'rush', 'sg', 'watch']);
+export const LINE_ARGUMENTS: ReadonlySet<string> = new Set(['parallel', 'sem', 'rush', 'sg', 'watch', 'tmux']);
 /** Programs that join their arguments into a command line and run it. */
 export const EVALUATORS: ReadonlySet<string> = new Set(['eval', 'watch']);
 /** Builtins that put their input into variables: a value the line does not show. */
@@ -65,9 +67,14 @@ export const FIND_EXEC: ReadonlySet<string> = new Set(['-exec', '-execdir', '-ok
 
 /** The `-c` argument of a shell (`bash -lc 'x'`, `su -c 'x'`), if it has one. */
 export function commandString(args: readonly string[]): string | undefined {
-  const flag = args.findIndex((arg) => /^-[a-zA-Z]*c[a-zA-Z]*$/.test(arg));
+  const flag = commandFlag(args);
   if (flag < 0) return undefined;
   return args.slice(flag + 1).find((arg) => !arg.startsWith('-')) ?? args[flag + 1];
+}
+
+/** Where the `-c` option of a shell is in `args` (`-1`: none), with or without the command line after it. */
+export function commandFlag(args: readonly string[]): number {
+  return args.findIndex((arg) => /^-[a-zA-Z]*c[a-zA-Z]*$/.test(arg));
 }
 
 /** Whether a shell without `-c` reads its commands from its input (no script operand, or `-s`), e.g. `curl ... | sh`. */
@@ -109,7 +116,7 @@ export function scriptArguments(program: string, args: readonly string[]): strin
  * the next argument). Every argument is tried, not only those before the first operand: which
  * words are operands depends on each option, and a wrong guess only adds a line to judge.
  */
-function optionValues(args: readonly string[], ...patterns: readonly RegExp[]): string[] {
+export function optionValues(args: readonly string[], ...patterns: readonly RegExp[]): string[] {
   const values: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const match = patterns.map((pattern) => pattern.exec(args[i]!)).find((m) => m !== null);

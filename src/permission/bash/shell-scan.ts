@@ -27,6 +27,14 @@ export interface ScannedLine {
  * arithmetic command or `$[` past it makes the line unreadable, as what it assigns is lost.
  */
 const MAX_LOOKS = 32;
+/** Bash's blanks: space, tab and newline only. */
+const BLANK = /[ \t\n]/;
+/**
+ * Whitespace bash does not read as a blank (a no-break space, `\v`, `\f`, `\r`, U+3000, U+2028,
+ * U+FEFF...) and control characters: JavaScript's `\s` and the parser read some as blanks, so
+ * unquoted they could make a `#` start a comment (`echo x<NBSP># ; rm y` runs rm) or a `[[` a test.
+ */
+const OTHER_BLANK = /[^\S \t\n]|[\x00-\x08\x0e-\x1f\x7f\x85\u200b-\u200d\u2060]/;
 
 /**
  * The first pass over a bash command line, for what `shell-quote` does not know: it treats
@@ -65,10 +73,13 @@ function scan(line: string, budget: ScanBudget, quoting = true): ScannedLine {
   while (i < line.length) {
     const c = line[i]!;
     const next = line[i + 1];
-    if (test && !/\s/.test(c) && r.atWordStart() && followsMatch(line, i)) [regex, depth] = [true, 0];
+    // Only unquoted characters get here (quoted spans are read whole): quoted, such a character is text.
+    // Escaped too: the parser after this pass splits words at JavaScript's blanks.
+    if (OTHER_BLANK.test(c) || (c === '\\' && OTHER_BLANK.test(next ?? ''))) r.flag(`a whitespace or control character bash does not read as a blank (U+${(c === '\\' ? next! : c).charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}) outside quotes`);
+    if (test && !BLANK.test(c) && r.atWordStart() && followsMatch(line, i)) [regex, depth] = [true, 0];
     // The expression ends where a word does, but at a `|`: bash reads a pipe nowhere in a test.
-    if (regex && depth === 0 && (/\s/.test(c) || c === ';' || c === '&' || c === '<' || c === '>')) regex = false;
-    if (test && regex && (c === '|' || c === '(' || (depth > 0 && /[\s;&<>#)]/.test(c)))) {
+    if (regex && depth === 0 && (BLANK.test(c) || c === ';' || c === '&' || c === '<' || c === '>')) regex = false;
+    if (test && regex && (c === '|' || c === '(' || (depth > 0 && /[ \t\n;&<>#)]/.test(c)))) {
       depth += c === '(' ? 1 : c === ')' ? -1 : 0;
       r.append(`'${c}'`);
       i += 1;
@@ -76,7 +87,7 @@ function scan(line: string, budget: ScanBudget, quoting = true): ScannedLine {
     }
     // A test cannot hold these: bash refuses the line, and reading on as usual judges more.
     if (test && (c === ';' || c === '\n' || ((c === '&' || c === '|') && next !== c))) test = false;
-    if (c === 'c' && r.atWordStart() && /^case(?:\s|$)/.test(line.slice(i, i + 5))) cased = true;
+    if (c === 'c' && r.atWordStart() && /^case(?:[ \t\n]|$)/.test(line.slice(i, i + 5))) cased = true;
     if (c === '$' && next === '[') r.oldArithmetic(i + 2); // then read on as words
     if (c === '\\') {
       if (next !== '\n') r.append(line.slice(i, i + 2)); // a backslash-newline joins the lines
@@ -104,11 +115,11 @@ function scan(line: string, budget: ScanBudget, quoting = true): ScannedLine {
     } else if (test && (c === '(' || c === ')' || c === '<' || c === '>')) {
       r.append(`'${c}'`);
       i += 1;
-    } else if (test && c === ']' && r.atWordStart() && /^\](?:[\s;&|()<>]|$)/.test(line.slice(i + 1, i + 3))) {
+    } else if (test && c === ']' && r.atWordStart() && /^\](?:[ \t\n;&|()<>]|$)/.test(line.slice(i + 1, i + 3))) {
       test = false;
       r.append(']]');
       i += 2;
-    } else if (c === '[' && next === '[' && r.atWordStart() && !cased && /\s/.test(line[i + 2] ?? '') && budget.looks-- > 0 && atCommandStart(r.current)) {
+    } else if (c === '[' && next === '[' && r.atWordStart() && !cased && BLANK.test(line[i + 2] ?? '') && budget.looks-- > 0 && atCommandStart(r.current)) {
       // Only the reserved word `[[` starts a test: unquoted, where a command starts (`echo [[ a || rm x ]]` runs rm).
       test = true;
       regex = false;
@@ -164,6 +175,6 @@ function scan(line: string, budget: ScanBudget, quoting = true): ScannedLine {
  */
 function followsMatch(line: string, i: number): boolean {
   let end = i;
-  while (end > 0 && /\s/.test(line[end - 1]!)) end -= line[end - 1] === '\n' && line[end - 2] === '\\' ? 2 : 1;
-  return end < i && end >= 3 && line.slice(end - 2, end) === '=~' && /\s/.test(line[end - 3]!);
+  while (end > 0 && BLANK.test(line[end - 1]!)) end -= line[end - 1] === '\n' && line[end - 2] === '\\' ? 2 : 1;
+  return end < i && end >= 3 && line.slice(end - 2, end) === '=~' && BLANK.test(line[end - 3]!);
 }

@@ -8,6 +8,14 @@
 
 /** What {@link findClose} returns when the text holds a `case` statement: see there. */
 export const CASE_INSIDE = -2;
+/** What {@link findClose} returns when `"$(` nest deeper than {@link MAX_NESTING}. */
+export const TOO_DEEP = -3;
+/**
+ * How deep `"$(` may nest (each level is a call of {@link findClose} and one of the double
+ * quote's reader): a line of thousands (`"$("$("$(...`) would overflow the stack. No command
+ * line a person writes nests that deep; past it the line is unreadable.
+ */
+const MAX_NESTING = 200;
 
 /**
  * The index of the `)` closing a `(` just before `from`, skipping quotes and nested
@@ -16,7 +24,8 @@ export const CASE_INSIDE = -2;
  * following bash's grammar here is not worth the risk of ending the span early, which would
  * turn the rest of the substitution into arguments of the command around it.
  */
-export function findClose(text: string, from: number): number {
+export function findClose(text: string, from: number, nesting = 0): number {
+  if (nesting > MAX_NESTING) return TOO_DEEP;
   let depth = 1;
   let i = from;
   while (i < text.length) {
@@ -32,14 +41,14 @@ export function findClose(text: string, from: number): number {
       if (end < 0) return -1;
       i = end + 1;
     } else if (c === '"') {
-      const end = findDoubleEnd(text, i + 1);
+      const end = findDoubleEnd(text, i + 1, nesting);
       if (end < 0) return end;
       i = end + 1;
     } else if (c === '`') {
       const end = findBacktick(text, i + 1);
       if (end < 0) return -1;
       i = end + 1;
-    } else if (c === '#' && (i === from || /\s/.test(text[i - 1]!))) {
+    } else if (c === '#' && (i === from || /[ \t\n]/.test(text[i - 1]!))) {
       const end = text.indexOf('\n', i);
       if (end < 0) return -1;
       i = end;
@@ -68,7 +77,7 @@ export function arithmeticEnd(text: string, open: number): number {
 }
 
 /** The index of the `"` closing a double-quoted string that starts before `from`; -1 when none. */
-function findDoubleEnd(text: string, from: number): number {
+function findDoubleEnd(text: string, from: number, nesting: number): number {
   for (let i = from; i < text.length; i++) {
     const c = text[i]!;
     if (c === '\\') i += 1;
@@ -78,7 +87,7 @@ function findDoubleEnd(text: string, from: number): number {
       if (end < 0) return -1;
       i = end;
     } else if (c === '$' && text[i + 1] === '(') {
-      const end = findClose(text, i + 2);
+      const end = findClose(text, i + 2, nesting + 1);
       if (end < 0) return end;
       i = end;
     }
@@ -93,9 +102,9 @@ function findDoubleEnd(text: string, from: number): number {
  * a wrong guess only makes the line unreadable, never shorter.
  */
 function startsCase(text: string, i: number, from: number): boolean {
-  if (!text.startsWith('case', i) || !/\s/.test(text[i + 4] ?? '')) return false;
-  if (i > from && !/[\s;&|()]/.test(text[i - 1]!)) return false;
-  return /(?:^|[\s;&|()])esac(?:$|[\s;&|()])/.test(text.slice(i + 4));
+  if (!text.startsWith('case', i) || !/[ \t\n]/.test(text[i + 4] ?? '')) return false;
+  if (i > from && !/[ \t\n;&|()]/.test(text[i - 1]!)) return false;
+  return /(?:^|[ \t\n;&|()])esac(?:$|[ \t\n;&|()])/.test(text.slice(i + 4));
 }
 
 /** The index of the backtick closing one that starts before `from`; -1 when none. */

@@ -7,6 +7,7 @@
 import { parse, type ParseEntry } from 'shell-quote';
 import { buildsValue, buildsValueByExpansion, DECLARERS, evaluatingCommand } from './code-in-data.js';
 import { commandShape } from './command-shape.js';
+import { arrayElements } from './compound-assignment.js';
 import { executedWrite } from './writes/executed-writes.js';
 import { innerCommands } from './inner-commands.js';
 import type { PartRole, PartSink } from './part-sink.js';
@@ -43,8 +44,15 @@ export function analyseStatement(statement: string, role: PartRole, depth: numbe
   if (built !== undefined) sink.note('carries', built);
   const literal = literalDollars(statement, entries.length);
   let words: Word[] = [];
-  for (const [i, entry] of entries.entries()) {
-    if (typeof entry === 'string') words.push({ kind: 'word', text: entry, glob: false, ...(literal?.[i] === true && entry.includes('$') ? { literal: true } : {}) });
+  for (let i = 0; i < entries.length; i += 1) {
+    const entry = entries[i]!;
+    const elements = typeof entry !== 'string' && 'op' in entry && entry.op === '(' && !compoundOption(words[words.length - 1]) ? arrayElements(words[words.length - 1], entries, i) : undefined;
+    if (elements !== undefined) {
+      // `m=([a]=1 [b]=2)`: each element is an assignment (`m[a]=1`), no command.
+      words.pop();
+      words.push(...elements.words);
+      i = elements.next - 1;
+    } else if (typeof entry === 'string') words.push({ kind: 'word', text: entry, glob: false, ...(literal?.[i] === true && entry.includes('$') ? { literal: true } : {}) });
     else if ('comment' in entry) sink.line(entry.comment, role, depth + 1); // never expected: judge it rather than lose it
     else if (entry.op === 'glob') words.push({ kind: 'word', text: entry.pattern, glob: true });
     else if (entry.op === '(' && compoundOption(words[words.length - 1])) {

@@ -1,7 +1,7 @@
 /**
  * Files of the workspace that a program runs by their name: make reads `Makefile` (and the
  * `-f` file), npm, pnpm, yarn and npx run `package.json` scripts and `node_modules` code,
- * `just`, `rake`, `cmake` and `cargo` their own files. A line that writes one of them and runs
+ * `just`, `rake`, `cmake`, `cargo` and `ninja` their own files. A line that writes one of them and runs
  * that program (`echo 'x:;rm v' > Makefile; make`, `npm pkg set scripts.test=... && npm test`)
  * runs a command the line does not show, so it is unreadable. Written alone, these files are
  * ordinary source (the write tool does not ask for them): they run only when you run them.
@@ -39,6 +39,7 @@ const RUN_FILES: Readonly<Record<string, readonly string[]>> = {
   rake: ['rakefile', 'rakefile.rb', '*.rake'],
   cmake: ['cmakelists.txt', '*.cmake'],
   cargo: ['cargo.toml', 'build.rs', '.cargo/*'],
+  ninja: ['build.ninja', '*.ninja'],
 };
 /** Package managers' options that run them in other folders (`--prefix`, `-w pkg`, `-r`): the files may be anywhere. */
 const ELSEWHERE = /^(?:-[wCr]|--(?:prefix|workspaces?|dir|cwd|recursive|filter)|workspaces?$)/;
@@ -48,6 +49,7 @@ const ELSEWHERE_OF: Readonly<Record<string, RegExp>> = {
   just: /^(?:-[fd]|--justfile|--working-directory)/,
   rake: /^(?:-[fCR]|--rakefile|--directory|--rakelib)/,
   cargo: /^(?:-C|--manifest-path)/,
+  ninja: /^-[fC]/,
 };
 
 /**
@@ -76,6 +78,8 @@ export function filesRun(base: string, args: readonly WrittenWord[]): FileRun | 
     // (`-C /home/u/ws/sub`, `-C ../ws/sub`, `-C ~/sub`) may lead back into it: the files may be anywhere.
     away = dirs.length > 1 || dirs.some((dir) => /^(?:\/|~|\.\.(?:\/|$))/.test(dir));
   }
+  // ninja's `-f` file may have any name (`ninja -f rules.txt`).
+  if (base === 'ninja') here.push(...optionValues(args, 'f', []).map((value) => literal(value.text)));
   const anywhere = here.map((name) => `*/${name}`);
   // make's `-C` is read above (its `-r` and `-w` move nothing).
   const elsewhere = away || (!isMake(base) && args.some((a) => (ELSEWHERE_OF[base] ?? ELSEWHERE).test(a.text)));

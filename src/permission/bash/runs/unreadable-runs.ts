@@ -8,6 +8,7 @@
  */
 import { posix } from 'node:path';
 import { gitRunsCommand } from './git-runs.js';
+import { keywordOption } from './keyword-option.js';
 import { optionRun } from './option-runs.js';
 import { OPTION_VARIABLE } from './option-variables.js';
 
@@ -28,12 +29,16 @@ const SYSTEM_BIN = /^\/(?:usr\/(?:local\/)?)?s?bin\/[^/]+$/;
  * file (`BASH_ENV`, `LD_PRELOAD`), a command (`GIT_SSH_COMMAND`, `PAGER`), or a lookup of
  * programs and configuration (`PATH`, `HOME`, `GIT_DIR`, `CDPATH`: `cd hooks` may enter
  * `.git/hooks`). `GLOBIGNORE` makes globs match names starting with `.`, which globs are judged without.
+ * `BASH_CMDS` and `BASH_ALIASES` are bash's hash and alias tables (`BASH_CMDS[ls]=/bin/rm` is
+ * `hash -p`); `SHELL` is what `flock -c` and `script -c` run; vim's start-up commands
+ * (`VIMINIT`...) run in the editor git starts; `ZIPOPT` and `ZIP` carry zip's options (`-TT cmd`).
  */
 const CODE_VARIABLE = new RegExp(
   '^(?:BASH_ENV|ENV|SHELLOPTS|BASHOPTS|PS4|PROMPT_COMMAND|BASH_LOADABLES_PATH|PATH|HOME|ZDOTDIR|XDG_CONFIG_HOME|LD_[A-Z_]+|DYLD_[A-Z_]+|' +
     'NODE_OPTIONS|NODE_PATH|PERL5OPT|PERL5LIB|PERLLIB|PYTHONPATH|PYTHONSTARTUP|PYTHONHOME|RUBYOPT|RUBYLIB|' +
     'GIT_(?:SSH|SSH_COMMAND|EXTERNAL_DIFF|PAGER|EDITOR|SEQUENCE_EDITOR|ASKPASS|EXEC_PATH|DIR|COMMON_DIR|WORK_TREE|TEMPLATE_DIR|PROXY_COMMAND|ALLOW_PROTOCOL|DIFFTOOL_EXTCMD|CONFIG[A-Z_0-9]*)|' +
     'PAGER|MANPAGER|CDPATH|GLOBIGNORE|EDITOR|VISUAL|LESSOPEN|LESSCLOSE|LESSKEY[A-Z_]*|MAKEFILES|SSH_ASKPASS|SUDO_ASKPASS|BROWSER|TAR_OPTIONS|' +
+    'BASH_CMDS|BASH_ALIASES|SHELL|G?VIMINIT|EXINIT|MYG?VIMRC|VIM|VIMRUNTIME|ZIPOPT|ZIP|' +
     'npm_config_[A-Za-z_]+|NPM_CONFIG_[A-Z_]+)$',
 );
 /** What a reference's target is assigned (`declare -n r=LESS; r='+!rm f'`): a value set later, which the line may build. */
@@ -67,6 +72,8 @@ export function unreadableRun(name: string, args: readonly string[], dynamic: re
   if (base === 'enable' && args.some((arg) => /^-[A-Za-z]*f/.test(arg))) return '"enable -f", which loads a builtin from a file';
   // With dotglob a glob matches names starting with `.` (`cp -r dist/* .` copies dist/.git): globs are judged without it.
   if (base === 'shopt' && args.includes('dotglob') && !args.includes('-u')) return '"shopt dotglob", which makes globs match the files other programs run';
+  const keyword = keywordOption(base, args, dynamic);
+  if (keyword !== undefined) return keyword;
   if (AWKS.has(base) && awkRunsCommands(args)) return `an awk program that can run commands ("${base}")`;
   if (base === 'git') {
     const git = gitRunsCommand(args, dynamic);

@@ -1,0 +1,59 @@
+/**
+ * Command lines filled in when a command runs: `xargs`, `parallel` or `find -exec` put what
+ * they read (a file name, a line of input) where `{}` stands, or after the command, so a
+ * shell's `-c` string there (`xargs sh -c`, `xargs -I{} sh -c {}`, `find -exec sh -c {} \;`)
+ * is text the line does not show.
+ *
+ * @module
+ */
+import type { PartSink } from './part-sink.js';
+import { commandFlag, EVALUATORS, LINE_ARGUMENTS, SHELLS } from './shell-programs.js';
+import { PLACEHOLDER } from './shell-scan.js';
+import { basename, type TextWord } from './shell-words.js';
+
+// Per sink, what the commands that fill in their command's words around the current one put text
+// in place of: `{}` always, and each `xargs -I R` placeholder (`sudo xargs -I% sh -c %`).
+const filling = new WeakMap<PartSink, string[]>();
+
+/** Runs `read` (the reading of a command `xargs`, `find -exec`... fills in) with `sink` marked as inside one replacing `placeholders` too. */
+export function whileFilled(sink: PartSink, placeholders: readonly string[], read: () => void): void {
+  const stack = filling.get(sink) ?? [];
+  filling.set(sink, stack);
+  const added = ['{}', ...placeholders.filter((p) => p !== '')];
+  stack.push(...added);
+  try {
+    read();
+  } finally {
+    stack.length -= added.length;
+  }
+}
+
+/**
+ * Flags in `sink` a command line `program` gets (`line`: its `-c` string, `env -S` value, line
+ * argument; `undefined`: an option without its value) when it is missing, or, inside xargs or
+ * find, holds the `{}` or `-I` placeholder they replace with what they read: bash would run
+ * that text as commands.
+ */
+export function filledLine(sink: PartSink, program: string, line: string | undefined): void {
+  if (line === undefined) sink.flag(`"${program}" with a command option but no command line`);
+  else if (filling.get(sink)?.some((placeholder) => line.includes(placeholder))) {
+    sink.flag(`a command line for "${program}" that xargs or find fill in when it runs (${JSON.stringify(line)})`);
+  }
+}
+
+/**
+ * Whether `plain[index]`, a wrapper's word tried as the command it runs, is instead the quoted
+ * `-c` string of a shell before it (`xargs -n1 sh -c 'echo "$0"'`), judged as that shell's line:
+ * its quoted `$` is no run-time command name. Not where a word before it hands words to a shell,
+ * which expands them again (`watch`, `parallel`, `sudo -s`, `bash -i`).
+ */
+export function shellStringAt(plain: readonly TextWord[], index: number): boolean {
+  const word = plain[index]!;
+  if (word.literal !== true || word.glob || word.text.includes(PLACEHOLDER)) return false;
+  const before = plain.slice(0, index).map((w) => w.text);
+  if (before.some((arg) => LINE_ARGUMENTS.has(basename(arg)) || EVALUATORS.has(basename(arg)) || /^-[A-Za-z]*[si]|^--(?:shell|login)$/.test(arg))) return false;
+  // Right after the shell's options, one of them -c (`sh -c`, `bash -ec`).
+  const options = before.slice(before.findLastIndex((arg) => !arg.startsWith('-')) + 1);
+  const shell = before[before.length - options.length - 1];
+  return shell !== undefined && SHELLS.has(basename(shell)) && commandFlag(options) >= 0;
+}
