@@ -1,11 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createEditTool } from '../../src/tools/builtin/edit.js';
 import { createReadTool } from '../../src/tools/builtin/read.js';
 import type { Tool } from '../../src/tools/tool.js';
-import { createToolContext, makeWorkspace, runTool, type TestWorkspace } from '../support/tool-context.js';
+import { swapRacePerTest } from '../support/swap-race.js';
+import { createToolContext, runTool } from '../support/tool-context.js';
 
 // Another process (a command the agent started, say) keeps swapping what the model reads or
 // edits for a symbolic link out of the workspace, between the tool's check and its use.
@@ -41,25 +41,8 @@ for (;;) {
 }`;
 
 const SECRET = 'needle OUTSIDE secret\n';
-let ws: TestWorkspace;
-let outsideDir: TestWorkspace;
-let swapper: ChildProcess | undefined;
+const swap = swapRacePerTest();
 
-beforeEach(async () => {
-  ws = await makeWorkspace();
-  outsideDir = await makeWorkspace('rxharness-outside-');
-});
-afterEach(async () => {
-  swapper?.kill('SIGKILL');
-  swapper = undefined;
-  await ws.cleanup();
-  await outsideDir.cleanup();
-});
-
-async function startSwapper(script: string, target: string, outside: string): Promise<void> {
-  swapper = spawn(process.execPath, ['-e', script, target, outside], { stdio: ['ignore', 'pipe', 'inherit'] });
-  await new Promise((resolve) => swapper!.stdout!.once('data', resolve));
-}
 
 /**
  * Calls the tool at least 400 times, and on until both sides of the race were reached (a
@@ -70,7 +53,7 @@ async function race(tool: Tool, args: Record<string, unknown>, escaped: (text: s
   const outcomes = { done: 0, refused: 0, escaped: false };
   const until = Date.now() + 15_000;
   for (let i = 0; i < 400 || ((outcomes.done === 0 || outcomes.refused === 0) && Date.now() < until); i++) {
-    const result = await runTool(tool, args, createToolContext({ workspace: ws.dir }));
+    const result = await runTool(tool, args, createToolContext({ workspace: swap.ws.dir }));
     outcomes[result.error === undefined ? 'done' : 'refused'] += 1;
     if (await escaped(result.text)) return { ...outcomes, escaped: true };
   }
@@ -79,9 +62,9 @@ async function race(tool: Tool, args: Record<string, unknown>, escaped: (text: s
 
 describe('read and edit against a swapped symbolic link', () => {
   it('edit never changes the file outside when the file itself becomes a link', async () => {
-    const outside = await outsideDir.file('victim.txt', SECRET);
-    await writeFile(join(ws.dir, 'race.txt'), 'needle inside\n');
-    await startSwapper(FILE_SWAPPER, join(ws.dir, 'race.txt'), outside);
+    const outside = await swap.outside.file('victim.txt', SECRET);
+    await writeFile(join(swap.ws.dir, 'race.txt'), 'needle inside\n');
+    await swap.start(FILE_SWAPPER, join(swap.ws.dir, 'race.txt'), outside);
     const outcomes = await race(createEditTool(), { path: 'race.txt', old_string: 'needle', new_string: 'PWNED' }, async () => (await readFile(outside, 'utf8')) !== SECRET);
     expect(outcomes.escaped).toBe(false);
     expect(await readFile(outside, 'utf8')).toBe(SECRET);
@@ -90,9 +73,9 @@ describe('read and edit against a swapped symbolic link', () => {
   }, 60_000);
 
   it('read never shows the file outside when the file itself becomes a link', async () => {
-    const outside = await outsideDir.file('victim.txt', SECRET);
-    await writeFile(join(ws.dir, 'race.txt'), 'needle inside\n');
-    await startSwapper(FILE_SWAPPER, join(ws.dir, 'race.txt'), outside);
+    const outside = await swap.outside.file('victim.txt', SECRET);
+    await writeFile(join(swap.ws.dir, 'race.txt'), 'needle inside\n');
+    await swap.start(FILE_SWAPPER, join(swap.ws.dir, 'race.txt'), outside);
     const outcomes = await race(createReadTool(), { path: 'race.txt' }, async (text) => text.includes('OUTSIDE'));
     expect(outcomes.escaped).toBe(false);
     expect(outcomes.done).toBeGreaterThan(0);
@@ -100,9 +83,9 @@ describe('read and edit against a swapped symbolic link', () => {
   }, 60_000);
 
   it('read never shows a file outside when a folder on the way becomes a link', async () => {
-    await outsideDir.file('d/leak.txt', SECRET);
-    await ws.file('sub/leak.txt', 'needle inside\n');
-    await startSwapper(FOLDER_SWAPPER, join(ws.dir, 'sub'), join(outsideDir.dir, 'd'));
+    await swap.outside.file('d/leak.txt', SECRET);
+    await swap.ws.file('sub/leak.txt', 'needle inside\n');
+    await swap.start(FOLDER_SWAPPER, join(swap.ws.dir, 'sub'), join(swap.outside.dir, 'd'));
     const outcomes = await race(createReadTool(), { path: 'sub/leak.txt' }, async (text) => text.includes('OUTSIDE'));
     expect(outcomes.escaped).toBe(false);
     expect(outcomes.done).toBeGreaterThan(0);

@@ -1,9 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createWriteTool } from '../../src/tools/builtin/write.js';
-import { createToolContext, makeWorkspace, runTool, type TestWorkspace } from '../support/tool-context.js';
+import { swapRacePerTest } from '../support/swap-race.js';
+import { createToolContext, runTool } from '../support/tool-context.js';
 
 // Another process keeps swapping a folder on the way of the file the model writes between
 // a real folder and a symbolic link out of the workspace. Whatever the timing, nothing may
@@ -27,26 +27,12 @@ for (let i = 0; ; i++) {
   attempt(() => mkdirSync(target));
 }`;
 
-let ws: TestWorkspace;
-let outsideDir: TestWorkspace;
-let swapper: ChildProcess | undefined;
-
-beforeEach(async () => {
-  ws = await makeWorkspace();
-  outsideDir = await makeWorkspace('rxharness-outside-');
-});
-afterEach(async () => {
-  swapper?.kill('SIGKILL');
-  swapper = undefined;
-  await ws.cleanup();
-  await outsideDir.cleanup();
-});
+const swap = swapRacePerTest();
 
 describe('write against a folder swapped for a symbolic link', () => {
   it('never creates anything outside the workspace, whichever moment the link appears', async () => {
-    await ws.file('sub/keep.txt', '');
-    swapper = spawn(process.execPath, ['-e', FOLDER_SWAPPER, join(ws.dir, 'sub'), outsideDir.dir], { stdio: ['ignore', 'pipe', 'inherit'] });
-    await new Promise((resolve) => swapper!.stdout!.once('data', resolve));
+    await swap.ws.file('sub/keep.txt', '');
+    await swap.start(FOLDER_SWAPPER, join(swap.ws.dir, 'sub'), swap.outside.dir);
 
     const write = createWriteTool();
     const outcomes = { written: 0, refused: 0 };
@@ -57,9 +43,9 @@ describe('write against a folder swapped for a symbolic link', () => {
     const until = Date.now() + 15_000;
     for (let i = 0; i < 600 || ((outcomes.written === 0 || outcomes.refused === 0) && Date.now() < until); i++) {
       const path = i % 2 === 0 ? 'sub/leak.txt' : 'sub/deeper/leak.txt';
-      const result = await runTool(write, { path, content: `attempt ${i}\n` }, createToolContext({ workspace: ws.dir }));
+      const result = await runTool(write, { path, content: `attempt ${i}\n` }, createToolContext({ workspace: swap.ws.dir }));
       outcomes[result.error === undefined ? 'written' : 'refused'] += 1;
-      landed = await readdir(outsideDir.dir);
+      landed = await readdir(swap.outside.dir);
       if (landed.length > 0) break;
     }
 
