@@ -21,6 +21,8 @@ import { basename, isAssignment, RUNTIME_ARGUMENT, text, type TextWord, type Wor
 import { shellWithoutCommand } from './runs/unreadable-runs.js';
 import { PLACEHOLDER } from './shell-scan.js';
 import { xargsPlaceholder } from './writes/written-files.js';
+import { filledCommandName } from './filled-names.js';
+import { readXargs } from './xargs-options.js';
 
 /** Reads words as a simple command (`analyseWords`); `suffixes`: a wrapper's later words may start the command. */
 export type AnalyseWords = (words: readonly Word[], role: PartRole, depth: number, sink: PartSink, suffixes: boolean) => void;
@@ -84,7 +86,7 @@ export function innerCommands(command: RunningCommand, sink: PartSink, analyse: 
     // What xargs, parallel... read fills in their command's words: a command line there may be such
     // text, also where another wrapper runs them (`timeout 5 xargs -I{} sh -c {}`).
     const fillers = plain.flatMap((w, i) => (RUNTIME_ARGUMENTS.has(basename(w.text)) ? [i] : []));
-    const placeholders = fillers.map((i) => xargsPlaceholder(plain.slice(i + 1).map(text)) ?? '{}');
+    const placeholders = fillers.map((i) => (basename(plain[i]!.text) === 'xargs' ? xargsRun(plain.slice(i + 1).map(text), sink) : xargsPlaceholder(plain.slice(i + 1).map(text))) ?? '{}');
     if (fillers.length > 0) whileFilled(sink, placeholders, () => wrapped(command, sink, analyse));
     else wrapped(command, sink, analyse);
   }
@@ -96,6 +98,22 @@ export function innerCommands(command: RunningCommand, sink: PartSink, analyse: 
     if (!mayRead(sink, depth + 1, started)) break;
     analyse(started, 'variant', depth + 1, sink, true);
   }
+}
+
+/**
+ * The placeholder of the xargs whose arguments are `args` (`undefined`: it appends its items);
+ * flags in `sink` options it does not understand, and a command name it fills in (`xargs env`).
+ */
+function xargsRun(args: readonly string[], sink: PartSink): string | undefined {
+  const run = readXargs(args);
+  if (typeof run === 'string') {
+    sink.flag(run);
+    return undefined;
+  }
+  const filled = run.placeholder === undefined ? ['{}'] : ['{}', run.placeholder];
+  const name = filledCommandName([...args.slice(run.command), ...(run.appends ? ['{}'] : [])], filled);
+  if (name !== undefined) sink.flag(name);
+  return run.placeholder;
 }
 
 /** Judges `line`, which `program` runs as commands (a `-c` string, `eval`'s words, `env -S`...). */
@@ -116,9 +134,10 @@ function makeVariables({ words, plain, depth }: RunningCommand, sink: PartSink):
 function wrapped({ base, words, plain, depth }: RunningCommand, sink: PartSink, analyse: AnalyseWords): void {
   if (plain.length > MAX_WRAPPED_WORDS) sink.flag(`more than ${MAX_WRAPPED_WORDS} words after "${base}"`);
   // `xargs -I R cp y R`: R is what xargs puts there, as `{}` is; the words as written are judged too (`-I r rm r`).
-  const placeholder = base === 'xargs' ? xargsPlaceholder(plain.slice(1).map((w) => w.text)) : undefined;
-  // With a placeholder xargs appends nothing (`xargs -I{} touch a.ts` writes only a.ts).
-  const appended = RUNTIME_ARGUMENTS.has(base) && placeholder === undefined ? [RUNTIME_ARGUMENT] : [];
+  const run = base === 'xargs' ? readXargs(plain.slice(1).map(text)) : undefined;
+  const placeholder = typeof run === 'object' ? run.placeholder : undefined;
+  // With a placeholder xargs appends nothing (`xargs -I{} touch a.ts` writes only a.ts), unless a later `-L` drops it.
+  const appended = RUNTIME_ARGUMENTS.has(base) && (typeof run === 'object' ? run.appends : true) ? [RUNTIME_ARGUMENT] : [];
   const replaced = (w: Word): Word => (w.kind === 'word' && w.text.includes(placeholder!) ? { ...w, text: w.text.replaceAll(placeholder!, '{}') } : w);
   for (const [at, word] of plain.slice(1, MAX_WRAPPED_WORDS).entries()) {
     const suffix = [...words.slice(words.indexOf(word)), ...appended];
@@ -144,6 +163,8 @@ function findExecs(words: readonly Word[], depth: number, sink: PartSink, analys
     if (/dir$/.test(text(words[i]!))) sink.write({ files: [], joined: [], names: [], chdir: true });
     // `-exec rm ;` still gets a file: find names it with `{}`, or appends it with `+`.
     const withFile = command.some((w) => text(w).includes('{}')) ? command : [...command, RUNTIME_ARGUMENT];
+    const name = filledCommandName(command.map(text), ['{}']);
+    if (name !== undefined) sink.flag(name);
     if (!mayRead(sink, depth + 1, withFile)) return;
     analyse(withFile, 'variant', depth + 1, sink, true);
     i = end;

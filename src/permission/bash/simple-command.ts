@@ -109,10 +109,15 @@ function analyseWords(all: readonly Word[], role: PartRole, depth: number, sink:
   noteCarriers(all.slice(start), test, sink);
   if (first === undefined) return;
   if (isPlain(first) && HEADERS.has(first.text)) {
+    // `for NAME do CMD` (no `;` before `do`, POSIX) and `for NAME { CMD; }`: the header ends
+    // at that word, and the loop body's first command follows it in the same piece.
+    const loop = first.text === 'for' || first.text === 'select';
+    const body = loop ? all.findIndex((w, i) => i > start + 1 && isPlain(w) && (w.text === 'do' || w.text === '{')) : -1;
     // `for PATH in ./bin` sets its name as an assignment would.
-    const header = plainWords(all.slice(start)).map((w) => w.text);
-    if (first.text === 'for' || first.text === 'select') noteListCarriers(header, sink);
+    const header = plainWords(all.slice(start, body < 0 ? undefined : body)).map((w) => w.text);
+    if (loop) noteListCarriers(header, sink);
     settings(variablesSet(first.text, header.slice(1), header), sink);
+    if (body >= 0) analyseWords(all.slice(body), role, depth, sink, suffixes);
     return;
   }
   const words = all.slice(start);

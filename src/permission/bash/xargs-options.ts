@@ -1,0 +1,83 @@
+/**
+ * xargs's options read as its getopt does, for where its command starts and what it fills in:
+ * the `-I` placeholder it replaces with each input line, or the items it appends.
+ *
+ * @module
+ */
+
+/** How xargs runs its command. */
+export interface XargsRun {
+  /** Index in its arguments of the command's name (`args.length`: none, so it runs echo). */
+  readonly command: number;
+  /** The word replaced with each input line (the last `-I R`, `-iR`, `--replace[=R]`). */
+  readonly placeholder?: string;
+  /** Whether input items are appended to the command (no placeholder, or an `-L` after it cancels it). */
+  readonly appends: boolean;
+}
+
+// getopt's "0a:d:E:e::I:i::L:l::n:oprP:s:tx": flags, options with a value, options with an attached optional value.
+const FLAGS = new Set('0oprtx');
+const VALUED = new Set('adEILnPs');
+const OPTIONAL = new Set('eil');
+// Long options and their short twin (`''`: none); `=` marks a required value, `?` an optional one.
+const LONG: Readonly<Record<string, string>> = {
+  null: '0', 'arg-file=': 'a', 'delimiter=': 'd', 'eof?': 'e', 'replace?': 'i', 'max-lines?': 'l', 'max-args=': 'n',
+  'open-tty': 'o', interactive: 'p', 'no-run-if-empty': 'r', 'max-chars=': 's', verbose: 't', exit: 'x', 'max-procs=': 'P',
+  'process-slot-var=': '', 'show-limits': '', help: '', version: '',
+};
+
+/**
+ * Reads xargs's arguments; a string (why) where an option is not understood, so the command
+ * and its placeholder are not known.
+ */
+export function readXargs(args: readonly string[]): XargsRun | string {
+  let placeholder: string | undefined;
+  let appends = true;
+  const set = (option: string, value: string | undefined): void => {
+    if (option === 'i' || option === 'I') {
+      placeholder = value ?? '{}';
+      appends = false;
+    } else if ((option === 'l' || option === 'L') && placeholder !== undefined) appends = true; // xargs drops the replacement
+  };
+  let i = 0;
+  for (; i < args.length; i += 1) {
+    const arg = args[i]!;
+    if (arg === '--') return finish(i + 1);
+    if (!arg.startsWith('-') || arg === '-') break;
+    if (arg.startsWith('--')) {
+      const [name, value] = arg.includes('=') ? [arg.slice(2, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg.slice(2), undefined];
+      // getopt_long takes an exact name or a prefix of only one (`--max-a 1`).
+      const keys = Object.keys(LONG);
+      const exact = keys.filter((k) => k.replace(/[=?]$/, '') === name);
+      const matches = exact.length > 0 ? exact : keys.filter((k) => k.startsWith(name));
+      if (matches.length !== 1) return `xargs with an option not understood ("${arg}")`;
+      const key = matches[0]!;
+      if (key.endsWith('=') && value === undefined) {
+        if (i + 1 >= args.length) return `xargs with an option not understood ("${arg}")`;
+        i += 1;
+        set(LONG[key]!, args[i]);
+      } else if (!/[=?]$/.test(key) && value !== undefined) return `xargs with an option not understood ("${arg}")`;
+      else set(LONG[key]!, value);
+      continue;
+    }
+    for (let at = 1; at < arg.length; at += 1) {
+      const option = arg[at]!;
+      if (FLAGS.has(option)) continue;
+      if (OPTIONAL.has(option)) {
+        set(option, at + 1 < arg.length ? arg.slice(at + 1) : undefined);
+        break;
+      }
+      if (!VALUED.has(option)) return `xargs with an option not understood ("${arg}")`;
+      if (at + 1 < arg.length) set(option, arg.slice(at + 1));
+      else if (i + 1 < args.length) set(option, args[(i += 1)]);
+      else return `xargs with an option not understood ("${arg}")`;
+      break;
+    }
+  }
+  return finish(i);
+
+  function finish(command: number): XargsRun | string {
+    if (placeholder === '') return 'xargs with an empty replacement string';
+    return { command, ...(placeholder === undefined ? {} : { placeholder }), appends };
+  }
+}
