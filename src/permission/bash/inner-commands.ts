@@ -20,9 +20,8 @@ import { mayRead } from './inner-budget.js';
 import { basename, isAssignment, RUNTIME_ARGUMENT, text, type TextWord, type Word } from './shell-words.js';
 import { shellWithoutCommand } from './runs/unreadable-runs.js';
 import { PLACEHOLDER } from './shell-scan.js';
-import { xargsPlaceholder } from './writes/written-files.js';
 import { filledCommandName } from './filled-names.js';
-import { readXargs } from './xargs-options.js';
+import { loosePlaceholder, readXargs } from './xargs-options.js';
 
 /** Reads words as a simple command (`analyseWords`); `suffixes`: a wrapper's later words may start the command. */
 export type AnalyseWords = (words: readonly Word[], role: PartRole, depth: number, sink: PartSink, suffixes: boolean) => void;
@@ -86,7 +85,7 @@ export function innerCommands(command: RunningCommand, sink: PartSink, analyse: 
     // What xargs, parallel... read fills in their command's words: a command line there may be such
     // text, also where another wrapper runs them (`timeout 5 xargs -I{} sh -c {}`).
     const fillers = plain.flatMap((w, i) => (RUNTIME_ARGUMENTS.has(basename(w.text)) ? [i] : []));
-    const placeholders = fillers.map((i) => (basename(plain[i]!.text) === 'xargs' ? xargsRun(plain.slice(i + 1).map(text), sink) : xargsPlaceholder(plain.slice(i + 1).map(text))) ?? '{}');
+    const placeholders = fillers.map((i) => (basename(plain[i]!.text) === 'xargs' ? xargsRun(plain.slice(i + 1).map(text), sink) : loosePlaceholder(plain.slice(i + 1).map(text))) ?? '{}');
     if (fillers.length > 0) whileFilled(sink, placeholders, () => wrapped(command, sink, analyse));
     else wrapped(command, sink, analyse);
   }

@@ -145,20 +145,3 @@ function plainFolder(word: WrittenWord): string | undefined {
   if (word.glob || path === '' || path === '-' || path.startsWith('/') || path.startsWith('~') || /[$`{}*?[\]\\!]/.test(path)) return undefined;
   return path.split('/').includes('..') ? undefined : path;
 }
-
-/**
- * The word xargs replaces with each input item: `-I R`, `-IR`, `--replace=R`, or `{}` for
- * `-i` / `--replace`; `undefined` when it only appends items.
- */
-export function xargsPlaceholder(args: readonly string[]): string | undefined {
-  for (let i = 0; i < args.length && args[i]!.startsWith('-'); i += 1) {
-    const arg = args[i]!;
-    if (arg === '-I') return args[i + 1];
-    if (arg.startsWith('-I')) return arg.slice(2);
-    if (arg.startsWith('--replace=')) return arg.slice('--replace='.length) || '{}';
-    if (arg === '-i' || arg === '--replace') return '{}';
-    // `-a file`, `-d delim`, `-n 1`...: the next word is the option's value, not the command.
-    if (/^-[adELnPs]$/.test(arg)) i += 1;
-  }
-  return undefined;
-}
