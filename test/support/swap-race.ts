@@ -2,6 +2,25 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { afterEach, beforeEach } from 'vitest';
 import { makeWorkspace, type TestWorkspace } from './tool-context.js';
 
+/**
+ * A script for {@link SwapRace.start}: swaps its target between a plain file holding `content`
+ * and a link to its outside path, each step an atomic rename, as fast as it can.
+ */
+export function fileSwapper(content: string): string {
+  return `
+const { renameSync, symlinkSync, writeFileSync, rmSync } = require('node:fs');
+const [target, outside] = process.argv.slice(1);
+const link = target + '.link', plain = target + '.plain';
+process.stdout.write('ready\\n');
+for (;;) {
+  rmSync(link, { force: true });
+  symlinkSync(outside, link);
+  renameSync(link, target);
+  writeFileSync(plain, ${JSON.stringify(content)});
+  renameSync(plain, target);
+}`;
+}
+
 /** What a race test against another process swapping paths for links gets, fresh for each test. */
 export interface SwapRace {
   /** This test's workspace. */

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createEditTool } from '../../src/tools/builtin/edit.js';
 import { createReadTool } from '../../src/tools/builtin/read.js';
 import type { Tool } from '../../src/tools/tool.js';
-import { swapRacePerTest } from '../support/swap-race.js';
+import { fileSwapper, swapRacePerTest } from '../support/swap-race.js';
 import { createToolContext, runTool } from '../support/tool-context.js';
 
 // Another process (a command the agent started, say) keeps swapping what the model reads or
@@ -12,18 +12,7 @@ import { createToolContext, runTool } from '../support/tool-context.js';
 // Whatever the timing, read must never show the outside file and edit never change it.
 
 // Swaps <target> between a plain file and a link to <outside>, each step an atomic rename.
-const FILE_SWAPPER = `
-const { renameSync, symlinkSync, writeFileSync, rmSync } = require('node:fs');
-const [target, outside] = process.argv.slice(1);
-const link = target + '.link', plain = target + '.plain';
-process.stdout.write('ready\\n');
-for (;;) {
-  rmSync(link, { force: true });
-  symlinkSync(outside, link);
-  renameSync(link, target);
-  writeFileSync(plain, 'needle inside\\n');
-  renameSync(plain, target);
-}`;
+const FILE_SWAPPER = fileSwapper('needle inside\n');
 // Swaps the folder <target> between a real folder and a link to the folder <outside>.
 const FOLDER_SWAPPER = `
 const { renameSync, symlinkSync, rmSync } = require('node:fs');

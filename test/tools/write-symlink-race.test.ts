@@ -2,7 +2,7 @@ import { readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createWriteTool } from '../../src/tools/builtin/write.js';
-import { swapRacePerTest } from '../support/swap-race.js';
+import { fileSwapper, swapRacePerTest } from '../support/swap-race.js';
 import { createToolContext, runTool } from '../support/tool-context.js';
 
 // Another process (a bash command the agent started, say) keeps swapping the file the
@@ -10,18 +10,7 @@ import { createToolContext, runTool } from '../support/tool-context.js';
 // Whatever the timing, the write must never land outside.
 
 // Swaps <ws>/race.txt as fast as it can, each swap an atomic rename, until killed.
-const SWAPPER = `
-const { renameSync, symlinkSync, writeFileSync, rmSync } = require('node:fs');
-const [target, outside] = process.argv.slice(1);
-const link = target + '.link', plain = target + '.plain';
-process.stdout.write('ready\\n');
-for (;;) {
-  rmSync(link, { force: true });
-  symlinkSync(outside, link);
-  renameSync(link, target);
-  writeFileSync(plain, 'inside\\n');
-  renameSync(plain, target);
-}`;
+const SWAPPER = fileSwapper('inside\n');
 
 const swap = swapRacePerTest();
 
