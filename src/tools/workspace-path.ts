@@ -1,5 +1,5 @@
 import { lstat, readlink, realpath } from 'node:fs/promises';
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, join, parse, relative, resolve, sep } from 'node:path';
 import { errnoOf } from '../errors/errno-of.js';
 import { RxHarnessError } from '../errors/rxharness-error.js';
 import { clipMiddle } from '../text/clip-middle.js';
@@ -59,21 +59,63 @@ export async function resolveWorkspacePath(workspace: string, path: string): Pro
  * `realpath` that also works for paths that do not exist (yet): the missing tail is kept
  * as written under the real path of its parent, except that a dangling symlink is followed
  * to where it would create its target.
+ *
+ * The longest prefix `realpath` takes is found by a binary search: asking one part at a
+ * time made a 4 KB path of missing folders cost thousands of calls (seconds). The prefixes
+ * it takes (or refuses as too long) run unbroken from the root, since `realpath` walks a path
+ * in order and stops at its first bad part, which every longer prefix holds too.
  */
 async function realpathLoose(path: string, links: number): Promise<string> {
-  try {
-    return await realpath(path);
-  } catch (error) {
-    // Too long for the system (with the workspace in front, or one part over NAME_MAX): walking
-    // up one part at a time would fail the same way for every part, a realpath each.
-    if (errnoOf(error) === 'ENAMETOOLONG') return tooLong(path, links);
-    const parent = dirname(path);
-    if (parent === path) return path;
-    const candidate = join(await realpathLoose(parent, links), basename(path));
-    const target = await danglingTarget(candidate);
-    if (target === undefined || links >= MAX_LINKS) return candidate;
-    return realpathLoose(resolve(dirname(candidate), target), links + 1);
+  const root = parse(path).root;
+  const rest = path.slice(root.length);
+  const parts = rest === '' ? [] : rest.split(sep);
+  const prefix = (count: number): string => root + parts.slice(0, count).join(sep);
+  let known = parts.length;
+  let found = await probe(path);
+  if (found === undefined) {
+    // The root resolves (and nothing is above it to try); the answer is in [low, high].
+    let low = 0;
+    let high = parts.length - 1;
+    while (low < high) {
+      const mid = Math.ceil((low + high) / 2);
+      const probed = await probe(prefix(mid));
+      if (probed === undefined) high = mid - 1;
+      else [low, found] = [mid, probed];
+    }
+    known = low;
+    found ??= (await probe(root)) ?? { real: root };
   }
+  const base = found === 'too long' ? await tooLong(prefix(known), links) : found.real;
+  return underReal(base, parts.slice(known), links);
+}
+
+/** What `realpath` says of a path: its real path, that it is too long, or `undefined` for any other failure. */
+type Probe = { readonly real: string } | 'too long' | undefined;
+
+async function probe(path: string): Promise<Probe> {
+  try {
+    return { real: await realpath(path) };
+  } catch (error) {
+    // Too long for the system (with the workspace in front, or one part over NAME_MAX):
+    // see tooLong.
+    return errnoOf(error) === 'ENAMETOOLONG' ? 'too long' : undefined;
+  }
+}
+
+/**
+ * The parts `realpath` did not take, put under `base` one at a time, a part that is a
+ * (dangling) symbolic link followed to where it leads. Once a part is not there at all,
+ * nothing below it can be: the rest is kept as written, with no look-up each.
+ */
+async function underReal(base: string, missing: readonly string[], links: number): Promise<string> {
+  let at = base;
+  for (const [index, part] of missing.entries()) {
+    const candidate = join(at, part);
+    const entry = await entryAt(candidate);
+    if (entry === 'absent') return join(candidate, ...missing.slice(index + 1));
+    at = entry.link === undefined || links >= MAX_LINKS ? candidate : await realpathLoose(resolve(dirname(candidate), entry.link), links + 1);
+  }
+  return at;
 }
 
 /**
@@ -89,11 +131,13 @@ async function tooLong(path: string, links: number): Promise<string> {
   return join(await realpathLoose(before, links), ...parts.slice(long));
 }
 
-async function danglingTarget(path: string): Promise<string | undefined> {
+/** Whether something is at `path` (not followed) and, for a symbolic link, what it points to. */
+async function entryAt(path: string): Promise<{ readonly link: string | undefined } | 'absent'> {
+  let link = false;
   try {
-    const stats = await lstat(path);
-    return stats.isSymbolicLink() ? await readlink(path) : undefined;
+    link = (await lstat(path)).isSymbolicLink();
   } catch {
-    return undefined;
+    return 'absent';
   }
+  return { link: link ? await readlink(path).catch(() => undefined) : undefined };
 }

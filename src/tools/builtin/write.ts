@@ -1,9 +1,5 @@
-import type { FileHandle } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import type { Static } from 'typebox';
 import { errnoOf } from '../../errors/errno-of.js';
-import { openChecked } from '../confined-fs.js';
-import { openFolderMaking } from '../confined-folders.js';
 import { defineTool } from '../define-tool.js';
 import { fsErrorMessage } from '../fs-error-message.js';
 import type { Tool, ToolResult } from '../tool.js';
@@ -12,6 +8,7 @@ import { pathJudge } from '../path-judge.js';
 import { hardLinked, replaceContent } from '../replace-content.js';
 import { notWhereJudged } from '../resolve-tool-path.js';
 import { resolveWorkspacePath } from '../workspace-path.js';
+import { openWriteTarget, type WriteTarget } from '../write-target.js';
 
 // A JSON schema literal, typed by TypeBox's `Static` (a type-only import): the TypeBox
 // builders would load ~370 modules when the package is imported (test/packaging/import-cost.test.ts).
@@ -43,6 +40,8 @@ export interface WriteArgs extends Static<typeof WRITE_INPUT> {}
  * the file is opened in its checked folder without following a link, and written only if it
  * is a regular file really at that path (`openChecked`): a link swapped in at the very last
  * moment, in the file's place or a folder's, is refused, and a named pipe cannot block it.
+ * A file the call created is removed again when the call is cancelled or fails before the
+ * content is all in place (the folders it made stay).
  *
  * @example
  * ```ts
@@ -68,9 +67,9 @@ export function createWriteTool(): Tool<WriteArgs> {
       }
       const swapped = notWhereJudged(context, 'write', path, target, pathJudge(context, 'write'));
       if (swapped) return swapped;
-      let opened: Opened | undefined;
+      let opened: WriteTarget | undefined;
       try {
-        opened = await openTarget(target.absolute);
+        opened = await openWriteTarget(target.absolute);
       } catch (error) {
         return writeFailure(error, path);
       }
@@ -78,6 +77,7 @@ export function createWriteTool(): Tool<WriteArgs> {
         return toolError(`${path}: a folder on its way became a symbolic link while it was being written, so nothing was written; check where it leads and write again`);
       }
       const { file, created } = opened;
+      let written = false;
       try {
         // Checked on the handle before anything is cut: a named pipe or a device is never truncated or written.
         const stats = await file.stat();
@@ -86,10 +86,13 @@ export function createWriteTool(): Tool<WriteArgs> {
         if (linked) return linked;
         // Never cut first: a cancel then would leave the old file empty (see replaceContent).
         await replaceContent(file, content, context.signal);
+        written = true;
       } catch (error) {
         return writeFailure(error, path);
       } finally {
-        await file.close();
+        // A file this call created and did not fill is removed, not left empty or cut.
+        if (!written) await opened.discard();
+        await opened.close();
       }
       const bytes = Buffer.byteLength(content, 'utf8');
       const lines = countLines(content);
@@ -97,32 +100,6 @@ export function createWriteTool(): Tool<WriteArgs> {
       return { text: `${verb} ${target.relative} (${plural(bytes, 'byte')}, ${plural(lines, 'line')})` };
     },
   });
-}
-
-interface Opened {
-  readonly file: FileHandle;
-  readonly created: boolean;
-}
-
-/**
- * The file `expected` open for writing, not yet cut (`O_TRUNC` would cut a file before it is
- * checked), and whether it was created; `undefined` when a folder on the way became a link.
- */
-async function openTarget(expected: string): Promise<Opened | undefined> {
-  const folder = await openFolderMaking(dirname(expected));
-  if (folder === undefined) return undefined;
-  try {
-    try {
-      const file = await openChecked(expected, 'write', folder);
-      return file && { file, created: false };
-    } catch (error) {
-      if (errnoOf(error) !== 'ENOENT') throw error;
-    }
-    const file = await openChecked(expected, 'create', folder);
-    return file && { file, created: true };
-  } finally {
-    await folder.close();
-  }
 }
 
 function writeFailure(error: unknown, path: string): ToolResult {
