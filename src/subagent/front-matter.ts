@@ -3,6 +3,7 @@ import { DefinitionError } from './definition-error.js';
 import { describeValue } from '../validation/describe-value.js';
 import { isPlainRecord } from './plain-values.js';
 import { errorMessage } from '../errors/error-message.js';
+import { expandedSize } from '../validation/expanded-size.js';
 
 /** A Markdown file split into its front matter (loaded) and body. */
 export interface FrontMatterDocument {
@@ -85,21 +86,6 @@ function loadYaml(source: string, fail: (reason: string, line?: number) => never
     const column = typeof mark.column === 'number' ? `, column ${mark.column + 1}` : '';
     return fail(`invalid YAML in front matter at line ${line}${column}: ${message}`, line);
   }
-}
-
-/** How many values `value` holds counted as JSON would write them (shared ones each time), stopping past `limit`. */
-function expandedSize(value: unknown, limit: number): number {
-  let count = 0;
-  const stack: unknown[] = [value];
-  while (stack.length > 0 && count <= limit) {
-    const next = stack.pop();
-    count += 1;
-    if (typeof next !== 'object' || next === null) continue;
-    const children = Array.isArray(next) ? next : Object.values(next);
-    // One at a time (no spread): a long list must not overflow the call's argument limit.
-    for (let i = 0; i < children.length && stack.length <= limit; i++) stack.push(children[i]);
-  }
-  return count;
 }
 
 /**

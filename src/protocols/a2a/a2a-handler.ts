@@ -47,7 +47,7 @@ export const AGENT_CARD_PATH = '/.well-known/agent-card.json';
  * message naming a task (`taskId`) is refused with A2A's unsupported-operation error
  * (`-32004`): its tasks never wait for input, and a task still working stays so (and cancellable).
  * One naming more than 16 reference tasks (`MAX_REFERENCE_TASKS`), or of more than 1,000 parts
- * (`MAX_MESSAGE_PARTS`), is invalid params (`-32602`).
+ * (`MAX_MESSAGE_PARTS`) or 10,000 JSON values (`MAX_MESSAGE_VALUES`), is invalid params (`-32602`).
  *
  * @example
  * ```ts

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { isLegacyJsonRpcMethod } from '@a2a-js/sdk/compat/v0_3';
 import { RequestMalformedError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
 import { isName, MAX_NAME } from '../../http/request-bodies.js';
+import { expandedSize } from '../../validation/expanded-size.js';
 
 /**
  * The most reference task ids a message may name. The SDK loads (copies) each one named, a
@@ -17,6 +18,16 @@ export const MAX_REFERENCE_TASKS = 16;
  * second in a one-update run, and a run updates many times.
  */
 export const MAX_MESSAGE_PARTS = 1000;
+
+/**
+ * The most JSON values a message may hold (each object, array, string, number, boolean and
+ * null in it, counted as JSON writes them): its parts with their data and metadata, its
+ * metadata and extensions, all of it. The parts cap alone does not bound the copies above: one
+ * data part, or the message's metadata, of 340,000 empty objects (a 1 MiB body) held the event
+ * loop for 8 to 21 s in one message's run, then 1 s for every `GetTask` of its task, which needs
+ * no run slot. A message of {@link MAX_MESSAGE_PARTS} text parts holds 2,000 to 3,000.
+ */
+export const MAX_MESSAGE_VALUES = 10_000;
 
 /** The JSON-RPC methods that send a message, so start a run: A2A 1.0's and 0.3's names. */
 const SEND_METHODS: ReadonlySet<string> = new Set(['SendMessage', 'SendStreamingMessage', 'message/send', 'message/stream']);
@@ -45,7 +56,8 @@ export interface A2ARequestFacts {
  * the run's session and the A2A context are the same id from the start.
  *
  * A message naming more than {@link MAX_REFERENCE_TASKS} reference tasks, or of more than
- * {@link MAX_MESSAGE_PARTS} parts, or with a `contextId` that is no session id (1 to 256
+ * {@link MAX_MESSAGE_PARTS} parts or {@link MAX_MESSAGE_VALUES} JSON values (counted in all of
+ * it, data parts and metadata too), or with a `contextId` that is no session id (1 to 256
  * characters without control characters, as the runs API's `sessionId`), is `refused` as
  * malformed (invalid params).
  *
@@ -71,6 +83,10 @@ export function readA2ARequest(body: Record<string, unknown>): A2ARequestFacts {
   const parts = Array.isArray(message.parts) ? message.parts : [];
   if (parts.length > MAX_MESSAGE_PARTS) {
     return { id, legacy, refused: new RequestMalformedError(`a message may have at most ${MAX_MESSAGE_PARTS} parts, this one has ${parts.length}: join its text into fewer parts`) };
+  }
+  // Counted before the SDK copies it; the count stops just past the cap, so a planted value costs little to refuse.
+  if (expandedSize(message, MAX_MESSAGE_VALUES) > MAX_MESSAGE_VALUES) {
+    return { id, legacy, refused: new RequestMalformedError(tooManyValues) };
   }
   // The SDK reads `contextId`, else proto JSON's `context_id`: so do we, or a client of the
   // second spelling would start a new conversation with every message.
@@ -98,6 +114,10 @@ function namedTask(message: Record<string, unknown>): string | undefined {
 function referenceCount(message: Record<string, unknown>): number {
   return Math.max(...['referenceTaskIds', 'reference_task_ids'].map((key) => (Array.isArray(message[key]) ? (message[key] as unknown[]).length : 0)));
 }
+
+const tooManyValues =
+  `a message may hold at most ${MAX_MESSAGE_VALUES} JSON values (each object, array, string, number, boolean or null in it: its parts, their data and metadata, ` +
+  `its metadata and extensions), this one holds more: send large data as JSON text in a text part (the agent reads only text parts)`;
 
 function refusal(taskId: string): string {
   const shown = taskId.length > 80 ? `${taskId.slice(0, 80)}…` : taskId;
