@@ -16,9 +16,9 @@ export { MAX_GRANT_CHARS, MAX_GRANT_SESSIONS, MAX_GRANTS_PER_SESSION } from './g
  * (every run of the conversation starts with one) reads them again: a store seen keeping
  * grants is the truth, so what it no longer lists (the conversation deleted or expired, by
  * this process or another) is forgotten here too, as is a grant whose save failed. A store
- * keeps grants when it says so (`keepsGrants`: the Redis store) or once it has listed one; a
- * store never seen keeping any (a `FileSessionStore` without a usable key) leaves the grants
- * in memory, for the process.
+ * keeps grants when it says so (`keepsGrants`: the Redis store, a `FileSessionStore` with a
+ * usable key) or once it has listed one; a store never seen keeping any (a `FileSessionStore`
+ * without a usable key) leaves the grants in memory, for the process.
  *
  * Bounded in memory, as every conversation of a long-lived engine passes through it (see
  * {@link GrantMemory}): a forgotten grant only means asking again.

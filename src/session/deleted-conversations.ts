@@ -4,11 +4,15 @@ import type { TaskSessionInfo } from './session-store.js';
 /** How many deleted conversations a store remembers (beyond that, the oldest is forgotten: a save for it is taken again). */
 const MAX_DELETED = 10_000;
 
+/** What a delete needs of a task's record to tell a task session: its id and its conversation. */
+export type TaskOwnership = Pick<TaskSessionInfo, 'taskId' | 'ownerSessionId'>;
+
 /**
  * Settles one delete with what the store's own records held for its id at the delete's turn:
- * the task info saved under that id, or `undefined` when it holds none.
+ * the task info saved under that id (or, for a task the memory store dropped past its bounds,
+ * its id and conversation), or `undefined` when it holds none.
  */
-export type SettleDelete = (record: TaskSessionInfo | undefined) => void;
+export type SettleDelete = (record: TaskOwnership | undefined) => void;
 
 /**
  * The conversations a `FileSessionStore` or `MemorySessionStore` was asked to delete in this
@@ -72,7 +76,7 @@ export class DeletedConversations {
    * Whether `record` shows `sessionId` as a task session: a task of a conversation, which
    * itself is not deleted (its tasks go with it).
    */
-  private isTaskSession(sessionId: string, record: TaskSessionInfo | undefined): boolean {
+  private isTaskSession(sessionId: string, record: TaskOwnership | undefined): boolean {
     return isTaskRecord(sessionId, record) && !this.isDeleted(record.ownerSessionId);
   }
 }
@@ -82,7 +86,7 @@ export class DeletedConversations {
  * session: its conversation (a task naming itself as its owner is no run's). Such a session
  * owns no tasks, since every task's owner is its conversation, never another task.
  */
-export function isTaskRecord(sessionId: string, record: TaskSessionInfo | undefined): record is TaskSessionInfo {
+export function isTaskRecord(sessionId: string, record: TaskOwnership | undefined): record is TaskOwnership {
   const owner = record?.ownerSessionId;
   return record?.taskId === sessionId && typeof owner === 'string' && owner !== sessionId;
 }

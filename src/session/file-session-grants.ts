@@ -30,6 +30,14 @@ export class FileSessionGrants {
   ) {}
 
   /**
+   * Whether what `save` keeps is what `load` lists, for every store of the folder
+   * with the same key: once the key is known to be usable (without one, nothing is kept).
+   */
+  get kept(): boolean {
+    return this.seal.usable;
+  }
+
+  /**
    * The session's grants. A line cut by a crash is skipped; a line that is no grant this
    * key signed for this folder and session comes back as an entry that is no grant
    * (`{ notSigned: true }`), so that the run counts it and asks again.

@@ -165,6 +165,18 @@ export class FileSessionStore implements SessionStore {
   }
 
   /**
+   * `true` once the store's grant key is known to be usable (`grantKey` given, or the key file
+   * read, which the first load or write of a session does): what {@link saveGrant} keeps is then
+   * what {@link loadGrants} lists for every store on the folder with that key, so each run of
+   * a conversation takes its grants from the folder alone (see {@link SessionStore.keepsGrants}):
+   * an "always" whose save failed, or one of a conversation deleted and made anew through
+   * another store, is asked again. `false` without a usable key: grants then hold in memory.
+   */
+  get keepsGrants(): boolean {
+    return this.parts.grants.kept;
+  }
+
+  /**
    * Keeps a signed grant; without a usable key, nothing (the grant holds in memory only, see
    * the class). In the session's write queue, as every write: a delete asked after it removes
    * the grant (outside the queue, a grant still being signed would be appended after the

@@ -33,9 +33,20 @@ export type GrantKeySource = { readonly key: Uint8Array | string } | { readonly 
  */
 export class GrantSeal {
   private key: Promise<Buffer | undefined> | undefined;
+  /** Set once the key is known to be usable: given, or read from its file. */
+  private keyRead: boolean;
 
   constructor(private readonly source: GrantKeySource) {
     if ('key' in source && source.key.length === 0) throw new TypeError('grantKey must not be empty');
+    this.keyRead = 'key' in source;
+  }
+
+  /**
+   * Whether the key is known to be usable: a given key at once, a key file once read (the
+   * first seal or check reads it). `false` before, and for good when it is unusable.
+   */
+  get usable(): boolean {
+    return this.keyRead;
   }
 
   /** The line to store for `grant`, or `undefined` without a key. */
@@ -75,7 +86,9 @@ export class GrantSeal {
     if ('key' in source) return Buffer.from(source.key);
     if ('refused' in source) throw new Error(source.refused);
     await assertOutsideWorkspace(source.file, source.workspace);
-    return readOrMakeGrantKey(source.file);
+    const key = await readOrMakeGrantKey(source.file);
+    this.keyRead = true;
+    return key;
   }
 }
 

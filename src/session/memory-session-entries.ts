@@ -1,4 +1,6 @@
 import type { ChatMessage } from '../model/chat-message.js';
+import type { TaskOwnership } from './deleted-conversations.js';
+import { DroppedTaskMarks } from './dropped-task-marks.js';
 import { MemorySessionBytes, messagesBytes } from './memory-session-bytes.js';
 import { MemorySessionIndex } from './memory-session-index.js';
 import type { MemorySessionBounds } from './memory-session-options.js';
@@ -15,6 +17,8 @@ export class MemorySessionEntries {
   private readonly sessions = new Map<string, ChatMessage[]>();
   /** Task sessions, least recently used first. */
   private readonly tasks = new Map<string, TaskSessionInfo>();
+  /** The task sessions dropped past the bounds (ids only, bounded): their delete is still a task's. */
+  private readonly droppedTasks = new DroppedTaskMarks();
   /**
    * The archive of each compacted session: the messages compactions replaced, and how many
    * of the session's messages are accounted for by it (the compacted ones; later appends are not).
@@ -80,9 +84,10 @@ export class MemorySessionEntries {
   saveTask(info: TaskSessionInfo): void {
     this.tasks.delete(info.taskId);
     this.tasks.set(info.taskId, info);
+    this.droppedTasks.forget(info.taskId);
     for (const oldest of this.tasks.keys()) {
       if (this.tasks.size <= this.bounds.maxTaskSessions) break;
-      this.drop(oldest);
+      this.evictOne(oldest);
     }
   }
 
@@ -91,9 +96,15 @@ export class MemorySessionEntries {
     return this.tasks.get(taskId);
   }
 
-  /** Drops the tasks held whose conversation is `sessionId` (one pass: every delete asks, and thousands of tasks may be held). */
+  /** What a delete of `sessionId` settles with: its task info, or the mark of a task dropped past the bounds. */
+  taskRecord(sessionId: string): TaskOwnership | undefined {
+    return this.tasks.get(sessionId) ?? this.droppedTasks.record(sessionId);
+  }
+
+  /** Drops the tasks held whose conversation is `sessionId` (one pass: every delete asks, and thousands of tasks may be held), and their marks. */
   dropTasksOf(sessionId: string): void {
     for (const [taskId, info] of this.tasks) if (info.ownerSessionId === sessionId) this.drop(taskId);
+    this.droppedTasks.forgetTasksOf(sessionId);
   }
 
   /** The conversations held (task sessions left out), as `list` names them. */
@@ -120,14 +131,22 @@ export class MemorySessionEntries {
     this.archives.delete(sessionId);
     this.index.forget(sessionId);
     this.tasks.delete(sessionId);
+    this.droppedTasks.forget(sessionId);
     this.dropped(sessionId);
+  }
+
+  /** Drops one session past the bounds; a task session stays marked as one (`DroppedTaskMarks`). */
+  private evictOne(sessionId: string): void {
+    const info = this.tasks.get(sessionId);
+    this.drop(sessionId);
+    if (info) this.droppedTasks.mark(info);
   }
 
   /** Drops the least recently used sessions beyond the count and the bytes (never `keep`). */
   private evict(keep: string): void {
     for (const oldest of this.sessions.keys()) {
       if (this.sessions.size <= this.bounds.maxSessions && this.bytes.total <= this.bounds.maxBytes) break;
-      if (oldest !== keep) this.drop(oldest);
+      if (oldest !== keep) this.evictOne(oldest);
     }
   }
 

@@ -99,8 +99,8 @@ export class MemorySessionStore implements SessionStore {
    * to a later conversation of the id.
    */
   delete(sessionId: string): void {
-    // Settled from the tasks held now: a task session (not one removed with its conversation) is no conversation.
-    this.deleted.deleted(sessionId)(this.entries.task(sessionId));
+    // Settled from the tasks held now, or dropped past the bounds (marked): a task session (not one removed with its conversation) is no conversation.
+    this.deleted.deleted(sessionId)(this.entries.taskRecord(sessionId));
     this.grants.delete(sessionId);
     this.entries.drop(sessionId);
     this.entries.dropTasksOf(sessionId);

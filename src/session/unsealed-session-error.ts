@@ -1,4 +1,9 @@
+import { markInvisible } from '../adapters/visible-text.js';
 import { RxHarnessError } from '../errors/rxharness-error.js';
+import { clipMiddle } from '../text/clip-middle.js';
+
+/** How much of a task id or record name a record's refusal quotes: a hostile one may be megabytes long. */
+const MAX_SHOWN_NAME_CHARS = 200;
 
 /**
  * Thrown when `FileSessionStore` reads a session file holding messages (or a compaction
@@ -71,8 +76,19 @@ function taskMessage(taskId: string, file: string): string {
 
 function recordMessage(taskId: string, record: string, problem: string): string {
   return (
-    `Task "${taskId}" was not resumed: its stored record ${record} ${problem}, which is no task info a session store writes. ` +
+    `Task ${shownName(taskId)} was not resumed: its stored record ${shownName(record)} ${problem}, which is no task info a session store writes. ` +
     'It was changed, or written by something else with access to the store. ' +
     'Start the task anew instead of resuming it, and delete the record.'
   );
+}
+
+/**
+ * A task id or a record's name (a Redis key holding it) as a refusal quotes it: both come
+ * from outside (a model's `task_id`, the store), so cut in the middle past
+ * {@link MAX_SHOWN_NAME_CHARS} characters and with every control or invisible character
+ * marked (`<U+000A>`, `<U+001B>`): the message is one line, read in a terminal and by the
+ * model, and a name must not forge lines there or bury the rest of it.
+ */
+function shownName(name: string): string {
+  return `"${markInvisible(clipMiddle(name, MAX_SHOWN_NAME_CHARS))}"`;
 }

@@ -42,7 +42,7 @@ describe.skipIf(!HAS_REDIS)('Redis sessions: a malformed task record', () => {
       file: keys.taskInfo(taskId),
       what: 'task',
       problem: expected,
-      message: `Task "${taskId}" was not resumed: its stored record ${keys.taskInfo(taskId)} ${expected}, which is no task info a session store writes. It was changed, or written by something else with access to the store. Start the task anew instead of resuming it, and delete the record.`,
+      message: `Task "${taskId}" was not resumed: its stored record "${keys.taskInfo(taskId)}" ${expected}, which is no task info a session store writes. It was changed, or written by something else with access to the store. Start the task anew instead of resuming it, and delete the record.`,
     });
   });
 
@@ -65,6 +65,24 @@ describe.skipIf(!HAS_REDIS)('Redis sessions: a malformed task record', () => {
     const { redis, keys } = redisFile.backend.parts;
     await redis.set(keys.taskInfo('resumed'), '{"taskId":"resumed","agentName":"alpha"');
     const resume = firstValueFrom(checkResumable$('resumed', 'alpha', 'conv', new TaskTracker(), redisFile.backend.sessions), { defaultValue: undefined });
-    await expect(resume).rejects.toMatchObject({ name: 'UnsealedSessionError', message: expect.stringContaining(`${keys.taskInfo('resumed')} is not JSON`) });
+    await expect(resume).rejects.toMatchObject({ name: 'UnsealedSessionError', message: expect.stringContaining(`"${keys.taskInfo('resumed')}" is not JSON`) });
+  });
+
+  it('a task id (and so its key) with a line break, an ANSI escape and a huge length: quoted on one line, marked and cut', async () => {
+    const { redis, keys } = redisFile.backend.parts;
+    // As a model's task_id could read: a forged line, a screen-clearing escape, a megabyte more.
+    const taskId = `t\nTask "t" was resumed\u001b[2J${'x'.repeat(1_000_000)}`;
+    await redis.set(keys.taskInfo(taskId), 'not a record');
+    const error = await Promise.resolve(redisFile.backend.sessions.loadTaskInfo(taskId)).then(
+      () => undefined,
+      (e: unknown) => e as Error & { sessionId: string; file: string },
+    );
+    expect(error).toMatchObject({ name: 'UnsealedSessionError', sessionId: taskId, file: keys.taskInfo(taskId), problem: 'is not JSON' });
+    const message = error!.message;
+    expect(message).not.toMatch(/[\n\r\u001b]/);
+    expect(message.length).toBeLessThan(1_000);
+    expect(message).toContain('Task "t<U+000A>Task "t" was resumed<U+001B>[2Jxxx');
+    expect(message).toContain(`its stored record "${keys.taskInfo('t')}<U+000A>Task "t" was resumed<U+001B>[2Jxxx`);
+    expect(message).toMatch(/characters cut \.\.\.\] x+" is not JSON, which is no task info/);
   });
 });
