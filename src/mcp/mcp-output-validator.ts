@@ -12,9 +12,10 @@ type Check = ReturnType<typeof jsonSchemaValidator>;
  * JavaScript's backtracking engine, so a server's `pattern` like `^(a+)+$` and a result
  * made to match it badly would freeze the process; and its `uniqueItems` is checked in
  * linear time, where the SDK's ajv compares every pair of items (20,000 distinct objects held
- * the event loop 9 s). A schema that cannot be compiled, or has a `$ref` that loops in place
- * or points at a URL (each answer's check overflowed the stack, failing every call), checks
- * nothing (the output only becomes text the model reads).
+ * the event loop 9 s). A schema that cannot be compiled, has a `$ref` that loops in place
+ * or points at a URL (each answer's check overflowed the stack, failing every call), or has
+ * `"$async": true` (its validator answered a Promise, read as valid, whose rejection ended
+ * the process), checks nothing (the output only becomes text the model reads).
  *
  * A schema is compiled when the first result of its tool comes, not when the tools are
  * listed (the SDK asks for a validator per tool at each listing), and one over 64 KiB checks
@@ -30,14 +31,15 @@ export const mcpOutputValidator: SdkSchemaValidator = {
   getValidator<T>(schema: object): JsonSchemaValidator<T> {
     let check: Check | null | undefined;
     return (input) => {
-      check ??= compiled(schema);
+      // Once: a schema that checks nothing (null) is not walked or compiled again at each result.
+      if (check === undefined) check = compiled(schema);
       const problems = check === null ? undefined : check(input).problems;
       return problems === undefined ? { valid: true, data: input as T, errorMessage: undefined } : { valid: false, data: undefined, errorMessage: problems };
     };
   },
 };
 
-/** The schema's check; null when it checks nothing (too large, an unusable `$ref`, or it does not compile). */
+/** The schema's check; null when it checks nothing (too large, an unusable `$ref` or `$async`, or it does not compile). */
 function compiled(schema: object): Check | null {
   // The size and depth first: they bound the walk of the refs.
   if (oversizedSchema(schema as JsonObject) !== undefined || unusableRefs(schema as JsonObject) !== undefined) return null;

@@ -36,10 +36,11 @@ const SHAPE_ONLY = jsonSchemaValidator({ type: 'object' });
  * reaches the server, so a cancelled call is cancelled there. Whatever happens to the call is
  * a result the model reads; nothing is thrown.
  *
- * A `pattern` RE2 cannot run (lookaround, backreferences) is not enforced, with a warning:
- * the server checks its own arguments. A schema over 64 KiB, or one with a `$ref` no call
- * could be checked against (to a URL, or one that loops in place: `unusableRefs`), leaves the
- * tool out, with a warning (`mcp-tool-skipped`) naming the server and the tool.
+ * A `pattern` RE2 cannot run (lookaround, backreferences, a program over 1,000 steps like
+ * `\w{1000}\w{1000}`) is not enforced, with a warning: the server checks its own arguments.
+ * A schema over 64 KiB, or one no call could be checked against (a `$ref` to a URL or one
+ * that loops in place, or `"$async": true`: `unusableRefs`), leaves the tool out, with a
+ * warning (`mcp-tool-skipped`) naming the server and the tool.
  *
  * @example
  * ```ts

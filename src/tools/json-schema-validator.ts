@@ -1,4 +1,5 @@
 import type { ErrorObject } from 'ajv';
+import { patternLengthLimit } from '../validation/linear-regexp.js';
 import { refLoop } from '../validation/schema-refs.js';
 import { compileSchema, type UnenforcedPattern } from '../validation/validator.js';
 import { listProblems, quotedName, type ArgsValidator } from './args-validator.js';
@@ -18,7 +19,8 @@ const validators = new WeakMap<object, ArgsValidator>();
  * enforced (see {@link unenforcedPatterns}). `format` is not checked.
  *
  * @throws Error when `schema` is not a valid JSON schema (ajv's message: a `$ref` to a URL is
- * one, nothing is fetched), or has a `$ref` that loops in place (`refLoop`).
+ * one, nothing is fetched), has a `$ref` that loops in place (`refLoop`), or is asynchronous
+ * (`"$async": true`, see `compileSchema`).
  *
  * @example
  * ```ts
@@ -34,7 +36,12 @@ export function jsonSchemaValidator(schema: object): ArgsValidator {
     const why = refusedRefs(schema);
     if (why !== undefined) throw new Error(`the schema cannot be checked against: ${why}`);
     const { validate } = compileSchema(schema);
-    found = (args) => (validate(args) ? { value: args as Record<string, unknown> } : { problems: listProblems((validate.errors ?? []).map(describe)) });
+    found = (args) => {
+      // Only `true` passes (fail closed): a validator answering anything else (a Promise, had
+      // an asynchronous schema got through) has checked nothing.
+      if (validate(args) === true) return { value: args as Record<string, unknown> };
+      return { problems: validate.errors?.length ? listProblems(validate.errors.map(describe)) : 'the arguments could not be checked against the schema' };
+    };
     validators.set(schema, found);
   }
   return found;
@@ -75,5 +82,9 @@ function describe(e: ErrorObject): string {
     return `${where} has an unknown property ${quotedName(String(e.params.additionalProperty))}`;
   }
   if (e.keyword === 'required') return `${where} must have the property ${quotedName(String(e.params.missingProperty))}`;
+  const limit = e.keyword === 'pattern' && typeof e.data === 'string' ? patternLengthLimit(String(e.params.pattern)) : Infinity;
+  if (typeof e.data === 'string' && e.data.length > limit) {
+    return `${where} is ${e.data.length} characters long, too long to be checked against the pattern ${JSON.stringify(String(e.params.pattern))}: at most ${limit}`;
+  }
   return `${where} ${e.message ?? 'is invalid'}`;
 }

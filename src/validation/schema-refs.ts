@@ -25,7 +25,8 @@ type Schema = Readonly<Record<string, unknown>>;
 /**
  * Why a schema from outside (an AG-UI frontend tool's, an MCP tool's) cannot be checked against, or `undefined` when it can: a `$ref`
  * that is not a pointer into the schema itself (`#`, `#/…`: a URL, an anchor), an `$id` below
- * its root (it would move where `#` points), or a `$ref` that comes back to itself without
+ * its root (it would move where `#` points), a `"$async": true` (its validator would answer a
+ * Promise, not a verdict), or a `$ref` that comes back to itself without
  * going into a property or an item (`{ "$ref": "#" }`, two `$defs` naming each other): checking
  * a value against it never ends. Recursion through a property or an item (a tree of nodes)
  * ends with the value, and is kept.
@@ -37,6 +38,8 @@ export function unusableRefs(root: Schema): string | undefined {
   const targets = new Set<string>();
   const outside = walk(root, '', (schema, path) => {
     if ('$id' in schema && path !== '' && typeof schema['$id'] === 'string') return `it has an $id below its root (at ${shown(path)}): refs here may only point into the schema itself`;
+    // ajv would compile it into a validator that answers a Promise (see `compileSchema`).
+    if (schema['$async']) return `it has "$async": true (at ${path === '' ? 'the root' : shown(path)}): asynchronous schemas are not supported here`;
     const ref = schema['$ref'];
     if (typeof ref !== 'string') return undefined;
     if (ref !== '#' && !ref.startsWith('#/')) return `its $ref ${JSON.stringify(shown(ref))} (at ${path === '' ? 'the root' : shown(path)}) is not "#" or a "#/…" pointer into the schema: no URL is fetched and no anchor followed`;

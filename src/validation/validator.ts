@@ -56,6 +56,9 @@ const SCHEMAS_PER_AJV = 500;
 let ajv: Ajv | undefined;
 let compiledByAjv = 0;
 
+// Why a schema with `"$async": true` is refused: the one validator checks synchronously.
+const ASYNC_REFUSED = 'the schema has "$async": true, and asynchronous schemas are not supported here (values are checked synchronously); leave "$async" out';
+
 // One validator per schema object: tools built from shared schema constants (every child's
 // copy of `task`, say) compile once. Each schema is removed from ajv's own cache after
 // compiling, so one nobody uses any more can be collected with its validator.
@@ -70,7 +73,8 @@ const compiled = new WeakMap<object, CompiledSchema>();
  * `'function'`, or the name of a method the value must have (`{ jsKind: 'stream' }`).
  * Of `format`s it checks only `http-url` (an http or https URL); others are ignored.
  *
- * @throws Error when `schema` is not a valid JSON schema (ajv's message).
+ * @throws Error when `schema` is not a valid JSON schema (ajv's message), or is asynchronous
+ * (`"$async": true`: its validator would answer a Promise, not `true` or `false`).
  *
  * @example
  * ```ts
@@ -89,6 +93,9 @@ export function compileSchema(schema: object): CompiledSchema {
   try {
     const validate = ajv.compile(schema);
     ajv.removeSchema(schema);
+    // ajv knows `$async`: its validator then answers a Promise, which every caller would read
+    // as "valid", and which rejects (unhandled: the process exits) when the data does not fit.
+    if ((validate as { readonly $async?: unknown }).$async) throw new Error(ASYNC_REFUSED);
     found = { validate, unenforced: Object.freeze(refused) };
   } finally {
     refused = [];
