@@ -6,6 +6,7 @@ import { interruptExitCode, type CliIO } from './cli-io.js';
 import { errorMessage } from '../errors/error-message.js';
 import { watchOutput } from './output-watch.js';
 import { shownError } from './shown-error.js';
+import { writeLines } from './json-output.js';
 
 /** A run being shown; see {@link presentRun}. */
 export interface PresentedRun {
@@ -30,14 +31,16 @@ export interface PresentedRun {
  * a terminal) would otherwise kill the process before the cleanup ran.
  *
  * When stdout fails (its reader closed the pipe, or a write error; see `watchOutput`), the
- * run is unsubscribed, so stopped, and the code settles at once.
+ * run is unsubscribed, so stopped, and the code settles at once. With `json`, a reader more
+ * than 32 MiB behind stops the run too, with 1 and a line on stderr (see `writeLines`).
  */
 export function presentRun(events$: Observable<AgentEvent>, json: boolean, io: CliIO): PresentedRun {
   let done!: (code: number) => void;
   const code = new Promise<number>((resolve) => (done = resolve));
   let exitCode = 1; // stays 1 if the stream ends without the run's own RunEnd
   const tracked$ = events$.pipe(tap((e) => e.type === 'RunEnd' && (exitCode = e.abnormal ? 1 : 0)));
-  const out$: Observable<unknown> = json ? tracked$.pipe(toNdjson(), tap((line) => io.stdout.write(line))) : tracked$;
+  // Bounded: a reader that stops reading must not make stdout hold the whole run (see writeLines).
+  const out$: Observable<unknown> = json ? tracked$.pipe(toNdjson(), writeLines(io.stdout)) : tracked$;
 
   let interrupted = false;
   let failedFirst = false; // stdout failed before any signal stopped the run

@@ -62,8 +62,9 @@ export class RunConnectionError extends RxHarnessError {
 /**
  * The server ended a run's event stream with `event: error`: the run failed in a way it could
  * not report as a `RunEnd` (its event log failed), or it was evicted while being read.
- * `message` quotes the server's words with their control characters marked (`<U+001B>`).
- * `serverName` is the server's error name (e.g. `UnknownRunError`), or the client's word for
+ * `message` quotes the server's words with their control characters marked (`<U+001B>`):
+ * of an `event: error`, the start of each (300 characters of its name, 4096 of its message),
+ * cut as it is read. `serverName` is the server's error name (e.g. `UnknownRunError`), or the client's word for
  * a stream it refused: `BadMessage` (not a well-formed event of the run), `MessageTooLarge`
  * (over `maxMessageLength`), `NoRunEnd` (ended without the run's `RunEnd`), `NoBody`.
  *

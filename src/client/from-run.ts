@@ -53,7 +53,14 @@ export function fromRun(baseUrl: string, runId: string, options: FromRunOptions 
     }
     given?.addEventListener('abort', giveUp, { once: true });
     follow(follower, maxRetries, retryDelayMs).then(
-      (outcome) => end(follower, outcome),
+      (outcome) => {
+        // a throw here would be an unhandled rejection, and the Observable would never settle
+        try {
+          end(follower, outcome);
+        } catch (error) {
+          subscriber.error(error);
+        }
+      },
       (error: unknown) => controller.signal.aborted || subscriber.error(error),
     );
     return () => {

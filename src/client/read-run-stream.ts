@@ -3,6 +3,7 @@ import { isRunEnd, isWellFormedEvent } from '../events/guards.js';
 import type { SequencedEvent } from '../runs/run-types.js';
 import { eventDepthLimit, MAX_DELEGATION_DEPTH, nestsDeeper } from '../validation/json-depth.js';
 import { RunStreamError } from './client-errors.js';
+import { MAX_SERVER_TEXT, MAX_SERVER_WORDS, serverText } from './server-text.js';
 
 /** How one connection to a run's event stream ended. */
 export type StreamOutcome =
@@ -114,10 +115,19 @@ function onMessage(message: EventSourceMessage, reading: StreamReading): StreamO
     }
     case 'end':
       return { kind: 'end' };
-    case 'cancelled':
-      return { kind: 'cancelled', reason: field(message.data, 'reason') ?? 'the run was cancelled' };
-    case 'error':
-      return { kind: 'failed', name: field(message.data, 'name') ?? 'Error', message: field(message.data, 'message') ?? message.data };
+    case 'cancelled': {
+      const reason = fields(message.data).reason;
+      return { kind: 'cancelled', reason: serverText(reason ?? 'the run was cancelled', MAX_SERVER_TEXT) };
+    }
+    case 'error': {
+      // cut before anything marks them: see MAX_SERVER_TEXT
+      const { name, message: text } = fields(message.data);
+      return {
+        kind: 'failed',
+        name: serverText(name ?? 'Error', MAX_SERVER_WORDS),
+        message: text !== undefined ? serverText(text, MAX_SERVER_TEXT) : serverText(message.data, MAX_SERVER_WORDS),
+      };
+    }
     default:
       return undefined; // an event type of a later version: not ours to act on
   }
@@ -148,11 +158,19 @@ function parseEntry(data: string, runId: string): SequencedEvent {
   return entry as SequencedEvent;
 }
 
-function field(data: string, name: string): string | undefined {
+/** The string fields of a JSON object message (parsed once: it may be MiBs); none for anything else. */
+function fields(data: string): Readonly<Record<string, string | undefined>> {
+  let parsed: unknown;
   try {
-    const value = (JSON.parse(data) as Record<string, unknown>)[name];
-    return typeof value === 'string' ? value : undefined;
+    parsed = JSON.parse(data);
   } catch {
-    return undefined;
+    return {};
   }
+  if (typeof parsed !== 'object' || parsed === null) return {};
+  const strings: Record<string, string> = {};
+  for (const key of ['name', 'message', 'reason']) {
+    const value = (parsed as Record<string, unknown>)[key];
+    if (typeof value === 'string') strings[key] = value;
+  }
+  return strings;
 }

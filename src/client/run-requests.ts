@@ -3,6 +3,7 @@ import type { RunInfo } from '../runs/run-types.js';
 import { RunRequestError } from './client-errors.js';
 import { idSegment } from './path-segment.js';
 import { dropBodyAndThrow, readBodyText } from './read-body.js';
+import { MAX_SERVER_WORDS } from './server-text.js';
 
 /** How much of an error answer is read: its `{ error }` (or a proxy's page) starts well within it. */
 const ERROR_BODY_BYTES = 4096;
@@ -222,7 +223,7 @@ export async function requestError(response: Response, request: string, signal?:
     // the body could not be read: the status says enough (unless the caller gave up: below)
   }
   if (signal?.aborted) await dropBodyAndThrow(response, signal);
-  let message = text.slice(0, 300) || response.statusText || 'no details';
+  let message = text.slice(0, MAX_SERVER_WORDS) || response.statusText || 'no details';
   try {
     const parsed = JSON.parse(text) as { error?: unknown };
     if (typeof parsed.error === 'string') message = parsed.error;
