@@ -1,5 +1,6 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { lineBytesOf } from './mcp-stdio-lines.js';
 
 /**
  * How many notifications a server may send within {@link MCP_NOTIFICATION_WINDOW_MS}; one more
@@ -40,6 +41,26 @@ export const MCP_JUNK_MAX_AT_START = 10_000;
 export const MCP_NOTIFICATION_WINDOW_MS = 1_000;
 
 /**
+ * How many bytes of lines that answer no request of ours (notifications, requests, junk) a
+ * stdio server may write within {@link MCP_UNASKED_BYTES_WINDOW_MS}; more closes the
+ * connection. The counts above let a server write a 10 MiB line of junk every few
+ * milliseconds: each is decoded and parsed, and one every 50 ms held the event loop all but
+ * still. What a server says unasked is a few small lines; answers are bounded by what we ask.
+ */
+export const MCP_UNASKED_BYTES_MAX = 50 * 1024 * 1024;
+
+/** The window {@link MCP_UNASKED_BYTES_MAX} counts over. */
+export const MCP_UNASKED_BYTES_WINDOW_MS = 10_000;
+
+/**
+ * The longest id (in characters) of a request a server sends; a longer one closes the
+ * connection. The answer echoes the id, and waits in memory while the server reads nothing:
+ * pings with 5 MiB ids from a server that had stopped reading ran the engine out of memory.
+ * A JSON-RPC id is a number or a short string.
+ */
+export const MCP_REQUEST_ID_MAX_CHARS = 512;
+
+/**
  * The notifications a connection acts on, all others dropped before the SDK's client sees them:
  * a changed tool list (listed again, coalesced). Progress is not asked for (no call sends a
  * progress token), so the SDK would only report each as an error; log messages and resource
@@ -63,6 +84,9 @@ export const MCP_NOTIFICATIONS_USED: ReadonlySet<string> = new Set(['notificatio
  * lasted. Answers to our own requests pass untouched: they are bounded by what we send;
  * an answer to no request of ours (its id never sent, or answered already) is dropped, and
  * counted with the lines the transport could not read against {@link MCP_JUNK_MAX}.
+ * Whatever a stdio server writes that answers no request of ours is also counted in bytes,
+ * against {@link MCP_UNASKED_BYTES_MAX}, and a request whose id is over
+ * {@link MCP_REQUEST_ID_MAX_CHARS} characters closes the connection too.
  * Changes `transport` in place (its `send`, and its `start`, which wraps the `onmessage` and
  * `onerror` a client sets just before it), before a client connects it.
  *
@@ -84,7 +108,7 @@ export function guardedNotifications(transport: Transport, giveUp: (problem: str
     // Called by the transport for each line it could not read as JSON-RPC (and for its own failures).
     const onerror = transport.onerror;
     transport.onerror = (error) => {
-      if (budget.junk()) onerror?.(error);
+      if (budget.junk(error)) onerror?.(error);
     };
     return start();
   };
@@ -110,8 +134,8 @@ function awaitedAnswers(transport: Transport): { take(id: unknown): boolean } {
 interface Budget {
   /** Whether a message goes on to the client: an answer awaited; a request, or a notification the client uses, while the server keeps to the rates. */
   admit(message: JSONRPCMessage, awaited: { take(id: unknown): boolean }): boolean;
-  /** Counts a message of no use (an unreadable line); whether it may still be reported. */
-  junk(): boolean;
+  /** Counts a message of no use (an unreadable line, its error); whether it may still be reported. */
+  junk(error: Error): boolean;
 }
 
 function serverMessageBudget(giveUp: (problem: string) => void): Budget {
@@ -127,6 +151,22 @@ function serverMessageBudget(giveUp: (problem: string) => void): Budget {
     return false;
   };
   const seconds = MCP_NOTIFICATION_WINDOW_MS / 1000;
+  let bytesStart = Number.NEGATIVE_INFINITY;
+  let bytes = 0;
+  // The bytes of the line `value` came in (0 for what came otherwise: HTTP, a failure).
+  const countBytes = (value: object): boolean => {
+    const size = lineBytesOf(value);
+    if (size === 0) return true;
+    const now = Date.now();
+    if (now - bytesStart >= MCP_UNASKED_BYTES_WINDOW_MS) {
+      bytesStart = now;
+      bytes = 0;
+    }
+    if ((bytes += size) <= MCP_UNASKED_BYTES_MAX) return true;
+    return stop(
+      `it wrote more than ${MCP_UNASKED_BYTES_MAX / 1024 / 1024} MiB that answered no request of ours (notifications, requests, lines that were not JSON-RPC) within ${MCP_UNASKED_BYTES_WINDOW_MS / 1000} s`,
+    );
+  };
   const window = (): void => {
     const now = Date.now();
     if (now - windowStart < MCP_NOTIFICATION_WINDOW_MS) return;
@@ -146,16 +186,20 @@ function serverMessageBudget(giveUp: (problem: string) => void): Budget {
     // One to no request of ours the SDK would only report as an error: dropped, and counted.
     if (!('method' in message)) {
       if (awaited.take(message.id)) return (answered = true);
-      countJunk();
+      if (countBytes(message)) countJunk();
       return false;
     }
+    if (!countBytes(message)) return false;
     window();
     if ('id' in message) {
+      if (typeof message.id === 'string' && message.id.length > MCP_REQUEST_ID_MAX_CHARS) {
+        return stop(`it sent a request whose id is ${message.id.length} characters long (the answer repeats it; rxharness takes ids of at most ${MCP_REQUEST_ID_MAX_CHARS})`);
+      }
       if (++requests > MCP_SERVER_REQUESTS_MAX) return stop(`it sent more than ${MCP_SERVER_REQUESTS_MAX} requests (such as ping) within ${seconds} s`);
       return true;
     }
     if (++notifications > MCP_NOTIFICATIONS_MAX) return stop(`it sent more than ${MCP_NOTIFICATIONS_MAX} notifications within ${seconds} s`);
     return MCP_NOTIFICATIONS_USED.has(message.method);
   };
-  return { admit, junk: () => !gaveUp && countJunk() };
+  return { admit, junk: (error) => !gaveUp && countBytes(error) && countJunk() };
 }

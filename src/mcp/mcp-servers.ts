@@ -4,7 +4,7 @@ import type { Tool } from '../tools/tool.js';
 import { McpConnection } from './mcp-connection.js';
 import type { McpServerConfig } from './mcp-server-config.js';
 import { mcpTool } from './mcp-tool.js';
-import { MCP_MAX_TOOLS } from './mcp-tool-limits.js';
+import { MCP_MAX_TOOLS, MCP_SERVER_TOOLS_MAX_BYTES, offeredBytes } from './mcp-tool-limits.js';
 import { mcpServerOf, mcpToolName } from './mcp-tool-name.js';
 
 // The most of a server's own tool name a warning quotes.
@@ -138,7 +138,8 @@ function makeTools(connection: McpConnection): Made {
   const tools = new Map<string, Tool>();
   // First those the listing left out as malformed, each once per listing like the others.
   const skipped: McpWarning[] = connection.malformed.map((message) => ({ code: 'mcp-tool-skipped', message }));
-  for (const info of listing) {
+  let bytes = 0;
+  for (const [index, info] of listing.entries()) {
     if (tools.size === MCP_MAX_TOOLS) {
       skipped.push(tooMany(connection.name));
       break;
@@ -151,10 +152,21 @@ function makeTools(connection: McpConnection): Made {
       continue;
     }
     const { tool, warnings } = mcpTool(name, info, connection);
+    if (tool && (bytes += offeredBytes(tool)) > MCP_SERVER_TOOLS_MAX_BYTES) {
+      skipped.push(tooLarge(connection.name, tools.size, index + 1, listing.length - index));
+      break;
+    }
     skipped.push(...warnings);
     if (tool) tools.set(name, tool);
   }
   return { listing, names: [...tools.keys()], tools, skipped };
+}
+
+/** The warning for a server whose tools outgrow {@link MCP_SERVER_TOOLS_MAX_BYTES}: `offered` fit; the `left` from number `from` of its list on are left out. */
+function tooLarge(server: string, offered: number, from: number, left: number): McpWarning {
+  const max = `${MCP_SERVER_TOOLS_MAX_BYTES / 1024} KiB`;
+  const message = `MCP server "${server}" lists tools whose descriptions and input schemas come to more than ${max} (each is sent to the model with every request); ${offered} are offered, the ${left} from number ${from} of its list on are left out.`;
+  return { code: 'mcp-tool-skipped', message };
 }
 
 /** The warning for a server listing more than {@link MCP_MAX_TOOLS} tools. */

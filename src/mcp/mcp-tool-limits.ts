@@ -18,6 +18,26 @@ export const MCP_SCHEMA_MAX_BYTES = 65_536;
  */
 export const MCP_MAX_TOOLS = 256;
 
+/**
+ * The most bytes of tools one MCP server offers: their descriptions and input schemas (as
+ * JSON, UTF-8), summed in its order; the tools past it are left out, with a warning. All are
+ * sent to the model with every request: 256 tools of 50 KiB schemas were 13 MB in each.
+ */
+export const MCP_SERVER_TOOLS_MAX_BYTES = 256 * 1024;
+
+/**
+ * What a tool costs against {@link MCP_SERVER_TOOLS_MAX_BYTES}: its description and its input
+ * schema's JSON, in UTF-8 bytes.
+ *
+ * @example
+ * ```ts
+ * offeredBytes({ description: 'Reads.', parameters: { type: 'object' } }); // 23
+ * ```
+ */
+export function offeredBytes(tool: { readonly description: string; readonly parameters: JsonObject }): number {
+  return Buffer.byteLength(tool.description) + Buffer.byteLength(JSON.stringify(tool.parameters));
+}
+
 const NOTE = ' [description cut at 4 KiB by rxharness]';
 const encoder = new TextEncoder();
 

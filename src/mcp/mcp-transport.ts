@@ -7,6 +7,7 @@ import { guardedSends } from './mcp-send-guard.js';
 import type { McpSdk } from './mcp-sdk.js';
 import { MCP_SERVER_TAG, newServerTag } from './mcp-process-tree.js';
 import { deafOnClose } from './mcp-stdio-child.js';
+import { readStdoutLines } from './mcp-stdio-lines.js';
 import { isStdioServer, type McpHttpServerConfig, type McpServerConfig, type McpStdioServerConfig } from './mcp-server-config.js';
 
 /** A transport to one server, and what its process last wrote to stderr. */
@@ -52,15 +53,18 @@ export function openTransport(sdk: McpSdk, config: McpServerConfig, workspace: s
     if (abandon) abandon();
     else void transport.close();
   };
-  const { transport, stderrTail, abandon }: Made = isStdioServer(config) ? stdioTransport(sdk, config, workspace) : httpTransport(sdk, config, closeBecause);
+  const { transport, stderrTail, abandon }: Made = isStdioServer(config) ? stdioTransport(sdk, config, workspace, closeBecause) : httpTransport(sdk, config, closeBecause);
   guardedSends(transport, closeBecause, { oneAtATime: isStdioServer(config) });
   guardedNotifications(transport, closeBecause);
   if (isStdioServer(config)) saysWhenALineIsTooLong(transport, closeBecause);
   return { transport, stderrTail, closedBecause: () => closedBecause };
 }
 
+const LINE_TOO_LONG = `it wrote a line over ${MCP_MESSAGE_MAX_BYTES / 1024 / 1024} MiB to stdout (one message may be at most that)`;
+
 /**
- * The SDK closes a stdio transport whose server wrote one line (a message) over its 10 MiB
+ * Where the SDK still reads a stdio server itself ({@link readStdoutLines} could not find its
+ * process), it closes a transport whose server wrote one line (a message) over its 10 MiB
  * buffer, and says why only to `onerror`: the connection seemed to have been closed by the
  * server ("the server closed the connection"). This closes it saying so (and kills the
  * process at once: it is broken or hostile). Wraps `start`, as the guards do, to see the
@@ -71,7 +75,7 @@ function saysWhenALineIsTooLong(transport: Transport, closeBecause: (problem: st
   transport.start = () => {
     const onerror = transport.onerror;
     transport.onerror = (error) => {
-      if (/ReadBuffer exceeded maximum size/.test(error.message)) closeBecause(`it wrote a line over ${MCP_MESSAGE_MAX_BYTES / 1024 / 1024} MiB to stdout (one message may be at most that)`);
+      if (/ReadBuffer exceeded maximum size/.test(error.message)) closeBecause(LINE_TOO_LONG);
       onerror?.(error);
     };
     return start();
@@ -86,8 +90,12 @@ function httpTransport(sdk: McpSdk, config: McpHttpServerConfig, closeBecause: (
   return { transport, stderrTail: () => '' };
 }
 
-/** A child process over stdio, its stderr kept (the end of it), read no more once closed. */
-function stdioTransport(sdk: McpSdk, config: McpStdioServerConfig, workspace: string): Made {
+/**
+ * A child process over stdio, its stderr kept (the end of it), its stdout read by
+ * {@link readStdoutLines} (in linear time; a line over 10 MiB closes it), read no more once
+ * closed.
+ */
+function stdioTransport(sdk: McpSdk, config: McpStdioServerConfig, workspace: string, closeBecause: (problem: string) => void): Made {
   const tag = newServerTag();
   const transport = new sdk.StdioClientTransport({
     command: config.command,
@@ -102,6 +110,15 @@ function stdioTransport(sdk: McpSdk, config: McpStdioServerConfig, workspace: st
     // The SDK's own default, said here so the message of a line past it tells the truth.
     maxBufferSize: MCP_MESSAGE_MAX_BYTES,
   });
+  const start = transport.start.bind(transport);
+  transport.start = async () => {
+    // The SDK's own reading of a line as JSON-RPC; loaded with the SDK already, so at once.
+    const { deserializeMessage } = await import('@modelcontextprotocol/sdk/shared/stdio.js');
+    // The SDK spawns the process, and listens to its stdout, before `start()` returns.
+    const started = start();
+    readStdoutLines(transport, { parse: deserializeMessage, max: MCP_MESSAGE_MAX_BYTES, tooLong: () => closeBecause(LINE_TOO_LONG) });
+    return started;
+  };
   let tail = '';
   transport.stderr?.on('data', (chunk: Buffer | string) => {
     tail = (tail + chunk.toString()).slice(-TAIL_CHARS);

@@ -21,7 +21,10 @@ describe(`an MCP server listing ${WIDE} tools whose input schemas are each just 
     // The longest gap between beats of a 5 ms timer: one schema compiled at the first call
     // takes about half a second (a few on a loaded machine), all of them took over fifteen.
     const { value: events, longest } = await withLongestLoopGap(collect(engine.stream('go')));
-    expect(turnOf(f.server.requests[0]!).toolNames.filter((n) => n.startsWith('mcp__wide__wide_'))).toHaveLength(WIDE);
+    // All are listed; those that fit in the bound on a server's tools (256 KiB) are offered.
+    const offered = turnOf(f.server.requests[0]!).toolNames.filter((n) => n.startsWith('mcp__wide__wide_'));
+    expect(offered.length).toBeGreaterThan(3);
+    expect(offered.length).toBeLessThan(WIDE);
     const ends = own(events, 'ToolCallEnd').map((e) => e.text);
     expect(ends[0]).toMatch(/^ERROR: .*"f3_0" must be string/);
     expect(ends[1]).toBe('wide_3 got {"f3_0":"ok"}');

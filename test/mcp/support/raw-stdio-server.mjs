@@ -16,8 +16,8 @@
  *   `loop_output`, whose output schema is its own `$ref`, and `echo`;
  * - `ping-flood`: once it has listed its tool (`echo`), it stops reading its stdin and sends
  *   `ping` requests for ever, 300 a second (under the client's bound on a server's requests
- *   a second, so that what ends it is the answers piling up) with 4 KiB ids (so that the
- *   answers soon fill the pipe): every answer the client owes it waits in the client's memory.
+ *   a second, so that what ends it is the answers piling up) with ids of some 210
+ *   characters (so that the answers soon fill the pipe): every answer the client owes it waits in the client's memory.
  *
  * Each call answers `<tool> ran`.
  *
@@ -64,7 +64,7 @@ const answer = (id, result) => process.stdout.write(`{"jsonrpc":"2.0","id":${JSO
 /** Pings, 300 a write, a write a second. */
 function flood() {
   let next = 0;
-  const pad = 'x'.repeat(4_096);
+  const pad = 'x'.repeat(200); // under the client's bound on an id (512 characters)
   const pings = () => Array.from({ length: 300 }, () => `{"jsonrpc":"2.0","id":"ping_${next++}_${pad}","method":"ping"}\n`).join('');
   const pump = () => void process.stdout.write(pings());
   pump();

@@ -1,0 +1,118 @@
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+
+const LF = 0x0a;
+const CR = 0x0d;
+
+/**
+ * Splits a byte stream into lines (without their `\n`, nor the `\r` of a `\r\n`), in time
+ * linear in what it is given: each chunk is scanned once, for its own `\n`s only, and the
+ * pieces of an unfinished line are kept as a list, joined once when it ends. The MCP SDK's
+ * stdio reader copied its whole buffer at every chunk: a server writing a line of nearly
+ * 10 MiB and then a few bytes a millisecond kept the event loop busy for good. A line over
+ * `max` bytes calls `tooLong` instead, once, and ends the splitting (nothing more is read).
+ *
+ * @example
+ * ```ts
+ * const feed = lineSplitter(10 * 1024 * 1024, (line) => console.log(line.toString()), () => stream.destroy());
+ * stream.on('data', feed);
+ * ```
+ */
+export function lineSplitter(max: number, onLine: (line: Buffer) => void, tooLong: () => void): (chunk: Buffer) => void {
+  let parts: Buffer[] = [];
+  let held = 0;
+  let over = false;
+  const overflow = (): void => {
+    over = true;
+    parts = [];
+    tooLong();
+  };
+  return (chunk) => {
+    let start = 0;
+    // `over` is checked at each line too: a line handled may lead to the reading being ended.
+    for (let end = chunk.indexOf(LF); end !== -1 && !over; end = chunk.indexOf(LF, start)) {
+      const piece = chunk.subarray(start, end);
+      start = end + 1;
+      if (held + piece.length > max) return overflow();
+      const line = parts.length === 0 ? piece : Buffer.concat([...parts, piece], held + piece.length);
+      parts = [];
+      held = 0;
+      onLine(line.at(-1) === CR ? line.subarray(0, -1) : line);
+    }
+    if (over || start === chunk.length) return;
+    held += chunk.length - start;
+    if (held > max) return overflow();
+    parts.push(chunk.subarray(start));
+  };
+}
+
+// How many bytes each message (or each error for a line that was no JSON-RPC) came in: read
+// by the guard bounding what a server's unasked-for lines may cost (mcp-notification-guard).
+const lineBytes = new WeakMap<object, number>();
+
+/** The bytes of the stdout line `value` (a message, or the error for an unreadable line) was read from; 0 when it came otherwise (HTTP). */
+export function lineBytesOf(value: object): number {
+  return lineBytes.get(value) ?? 0;
+}
+
+/** What reads a stdio server's stdout in place of the SDK: its process's stdout, and how to read a line as JSON-RPC. */
+export interface StdioReading {
+  /** The SDK's own reading of a line (its `deserializeMessage`): JSON, then its JSON-RPC schema; throws for anything else. */
+  readonly parse: (line: string) => JSONRPCMessage;
+  /** At most this many bytes in one line. */
+  readonly max: number;
+  /** Told once when a line is over `max` (the connection should then be closed). */
+  readonly tooLong: () => void;
+}
+
+/**
+ * Takes over reading a started stdio `transport`'s stdout from the SDK: its `data` listener
+ * (added as the process was spawned) is removed, and the lines are split by
+ * {@link lineSplitter} and handed on as the SDK would (`onmessage` for a JSON-RPC message,
+ * `onerror` for a line that is none), each noted with its size ({@link lineBytesOf}). Call it
+ * right after the SDK's `start()` is called, before any data can come. Returns false, leaving
+ * the SDK to read (slowly for long lines, yet bounded), when its process cannot be found (an
+ * SDK that renamed its `_process` field).
+ *
+ * @example
+ * ```ts
+ * const started = start();
+ * readStdoutLines(transport, { parse, max: 10 * 1024 * 1024, tooLong: () => void transport.close() });
+ * await started;
+ * ```
+ */
+export function readStdoutLines(transport: Transport, reading: StdioReading): boolean {
+  const stdout = stdoutOf(transport);
+  if (stdout === undefined) return false;
+  for (const listener of stdout.listeners('data')) stdout.off('data', listener as (chunk: Buffer) => void);
+  const onLine = (line: Buffer): void => {
+    let message: JSONRPCMessage;
+    try {
+      message = reading.parse(line.toString('utf8'));
+    } catch (e) {
+      const error = e instanceof Error ? e : new Error(String(e));
+      lineBytes.set(error, line.length);
+      transport.onerror?.(error);
+      return;
+    }
+    lineBytes.set(message, line.length);
+    transport.onmessage?.(message);
+  };
+  stdout.on('data', lineSplitter(reading.max, onLine, reading.tooLong));
+  return true;
+}
+
+/** The stdout of the SDK's process (kept in its `_process` field while it runs), looked up by shape. */
+interface Readable {
+  listeners(event: 'data'): unknown[];
+  on(event: 'data', listener: (chunk: Buffer) => void): unknown;
+  off(event: 'data', listener: (chunk: Buffer) => void): unknown;
+}
+
+function stdoutOf(transport: Transport): Readable | undefined {
+  const child: unknown = (transport as unknown as { readonly _process?: unknown })._process;
+  const stdout: unknown = typeof child === 'object' && child !== null ? (child as { stdout?: unknown }).stdout : undefined;
+  if (typeof stdout !== 'object' || stdout === null) return undefined;
+  const { listeners, on, off } = stdout as { listeners?: unknown; on?: unknown; off?: unknown };
+  return typeof listeners === 'function' && typeof on === 'function' && typeof off === 'function' ? (stdout as Readable) : undefined;
+}

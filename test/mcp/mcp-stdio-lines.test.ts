@@ -1,0 +1,77 @@
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { McpConnection } from '../../src/mcp/mcp-connection.js';
+import { MCP_UNASKED_BYTES_MAX, MCP_UNASKED_BYTES_WINDOW_MS } from '../../src/mcp/mcp-notification-guard.js';
+import type { McpStdioServerConfig } from '../../src/mcp/mcp-server-config.js';
+import { lineSplitter } from '../../src/mcp/mcp-stdio-lines.js';
+
+const JUNK = fileURLToPath(new URL('./support/junk-stdio-server.mjs', import.meta.url));
+const junkServer = (mode: string): McpStdioServerConfig => ({ command: process.execPath, args: [JUNK], env: { MCP_JUNK_MODE: mode } });
+
+let connection: McpConnection | undefined;
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await connection?.close();
+  connection = undefined;
+});
+
+async function started(mode: string): Promise<McpConnection> {
+  connection = new McpConnection('junk', junkServer(mode), process.cwd());
+  await connection.ensure();
+  expect(connection.problem).toBeUndefined();
+  return connection;
+}
+
+describe('lineSplitter', () => {
+  it('gives each line once, whatever the chunks, without its \\n or the \\r of a \\r\\n', () => {
+    const lines: string[] = [];
+    const feed = lineSplitter(100, (line) => lines.push(line.toString()), () => lines.push('TOO LONG'));
+    for (const chunk of ['ab', 'c\r\nd', 'e\n\nf', 'g\n', 'h\ni\nj']) feed(Buffer.from(chunk));
+    expect(lines).toEqual(['abc', 'de', '', 'fg', 'h', 'i']);
+  });
+
+  it('says once that a line is over its bound, counted over the chunks, and gives nothing after', () => {
+    const lines: string[] = [];
+    let tooLong = 0;
+    const feed = lineSplitter(10, (line) => lines.push(line.toString()), () => tooLong++);
+    feed(Buffer.from('0123456789\n01234'));
+    feed(Buffer.from('56'));
+    feed(Buffer.from('7890\nlater\n'));
+    expect(lines).toEqual(['0123456789']);
+    expect(tooLong).toBe(1);
+  });
+});
+
+// The SDK's reader copied its whole buffer at every chunk: a line of nearly 10 MiB followed
+// by a few bytes a millisecond kept the event loop busy for good. Counted in bytes copied,
+// not time: this line (1 MiB, then 300 chunks of 8 bytes) cost the SDK some 300 MiB of copies.
+describe('a stdio MCP server writing a long line a few bytes at a time', () => {
+  it('has each byte of it copied about once', async () => {
+    const c = await started('drip');
+    const concat = Buffer.concat;
+    let copied = 0;
+    vi.spyOn(Buffer, 'concat').mockImplementation((list, length) => {
+      const joined = concat(list, length);
+      copied += joined.length;
+      return joined;
+    });
+    // Answered only once the line has ended.
+    await expect(c.call('echo', {}, new AbortController().signal)).resolves.toMatchObject({ content: [{ type: 'text', text: 'echo ran' }] });
+    expect(copied).toBeGreaterThan(1024 * 1024);
+    expect(copied).toBeLessThan(4 * 1024 * 1024);
+    expect(c.running).toBe(true);
+  }, 60_000);
+});
+
+// Fewer than the thousand lines a second the junk bound counts, yet each of 10 MiB: one every
+// 50 ms held the event loop all but still, and the connection stayed up.
+describe('a stdio MCP server writing lines of junk of 9.9 MiB as fast as it can', () => {
+  it('has its connection closed once they pass 50 MiB within 10 s, saying why', async () => {
+    const c = await started('big-junk');
+    await expect.poll(() => c.running, { timeout: 30_000 }).toBe(false);
+    const mib = MCP_UNASKED_BYTES_MAX / 1024 / 1024;
+    expect(c.problem).toMatch(
+      `stopped: it wrote more than ${mib} MiB that answered no request of ours (notifications, requests, lines that were not JSON-RPC) within ${MCP_UNASKED_BYTES_WINDOW_MS / 1000} s, so rxharness closed the connection`,
+    );
+  }, 60_000);
+});
