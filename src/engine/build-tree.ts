@@ -26,6 +26,7 @@ import { mcpToolPrefix } from '../mcp/mcp-tool-name.js';
 import { childPlacement } from './harness-backend.js';
 import { ephemeralTaskSessions } from './ephemeral-task-sessions.js';
 import { forgettingSessions } from './forgetting-sessions.js';
+import { deletedElsewhere } from './deleted-elsewhere.js';
 
 /** The parts of an engine's delegation tree, wired. */
 export interface Tree {
@@ -84,7 +85,14 @@ export function buildTree(options: HarnessEngineOptions, workspace: string, appr
   // Every part of the tree holds the forgetting view: no delete through the engine leaves them behind.
   const stopTasks = (sessionId: string): Promise<void> => tasks.cancelAll({ backgroundOnly: true, sessionId });
   const store = options.sessions ?? options.backend?.sessions ?? new MemorySessionStore();
-  const sessions = forgettingSessions(store, forget, stopTasks);
+  // Another engine sharing a durable store (a FileSessionStore folder) may delete a conversation
+  // this one holds tasks of: the store's task info tells (see `deletedElsewhere`).
+  const checksElsewhere = !options.backend && !(store instanceof MemorySessionStore) && typeof store.loadTaskInfo === 'function';
+  const forgetDeleted = async (sessionId: string): Promise<void> => {
+    await stopTasks(sessionId);
+    forget(sessionId);
+  };
+  const sessions = forgettingSessions(store, forget, stopTasks, checksElsewhere ? deletedElsewhere(tasks, store, forgetDeleted) : undefined);
   const taskSessions = ephemeralTaskSessions(tasks, store);
   const beginEphemeral = (sessionId: string): (() => void) => {
     const drop = taskSessions(sessionId);

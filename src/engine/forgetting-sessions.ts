@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { whileClaimed } from '../agent/session-claims.js';
-import type { SessionStore } from '../session/session-store.js';
+import type { SessionClaim } from '../session/session-claim.js';
+import type { ChatMessage } from '../model/chat-message.js';
+import type { MaybePromise, SessionStore } from '../session/session-store.js';
+import type { DeletedElsewhere } from './deleted-elsewhere.js';
 
 /**
  * The engine's view of its session store: the same store, whose `delete` (when it has one)
@@ -23,6 +26,10 @@ import type { SessionStore } from '../session/session-store.js';
  * fields). The store's own evictions (a `MemorySessionStore` past its bounds) do not go
  * through here: the engine's memory of a conversation is bounded on its own.
  *
+ * With `elsewhere` (a store other engines may share), a granted claim first checks whether
+ * another engine deleted the conversation, and a background task's write whether its
+ * conversation is still there (`deletedElsewhere`): such a delete reaches only the store.
+ *
  * @example
  * ```ts
  * const sessions = forgettingSessions(store, (id) => grants.clear(id), (id) => tasks.cancelAll({ backgroundOnly: true, sessionId: id }));
@@ -33,6 +40,7 @@ export function forgettingSessions(
   store: SessionStore,
   forget: (sessionId: string) => void,
   stopTasks: (sessionId: string) => Promise<void> = async () => {},
+  elsewhere?: DeletedElsewhere,
 ): SessionStore {
   const remove = store.delete;
   if (typeof remove !== 'function') return store;
@@ -54,9 +62,11 @@ export function forgettingSessions(
     whileClaimed(view, sessionId, `delete_${randomUUID()}`, () => deleteHeld(sessionId));
   // Methods bound once each, not at every call (a run appends to its session at every step).
   const bound = new WeakMap<(...args: never[]) => unknown, unknown>();
+  const guarded = elsewhere ? guardedMethods(store, elsewhere) : {};
   const view: SessionStore = new Proxy(store, {
     get(target, key) {
       if (key === 'delete') return deleteAndForget;
+      if (typeof key === 'string' && Object.hasOwn(guarded, key)) return guarded[key as keyof typeof guarded];
       const value: unknown = Reflect.get(target, key, target);
       if (typeof value !== 'function') return value;
       const method = value as (...args: never[]) => unknown;
@@ -66,4 +76,32 @@ export function forgettingSessions(
     },
   });
   return view;
+}
+
+/** The store's `claim`, `append` and `replace` (those it has), each checked first by `elsewhere` (see `deletedElsewhere`). */
+function guardedMethods(store: SessionStore, elsewhere: DeletedElsewhere): Partial<Pick<SessionStore, 'claim' | 'append' | 'replace'>> {
+  const guarded: Partial<Pick<SessionStore, 'claim' | 'append' | 'replace'>> = {};
+  const { claim, replace } = store;
+  if (typeof claim === 'function') {
+    guarded.claim = (sessionId, owner) =>
+      Promise.resolve(claim.call(store, sessionId, owner)).then(async (held: SessionClaim) => {
+        if (!held.granted) return held;
+        try {
+          await elsewhere.claimed(sessionId);
+        } catch (e) {
+          held.release();
+          throw e;
+        }
+        return held;
+      });
+  }
+  const checked =
+    <A extends readonly ChatMessage[]>(write: (sessionId: string, messages: A) => MaybePromise<void>) =>
+    (sessionId: string, messages: A): MaybePromise<void> => {
+      const check = elsewhere.beforeWrite(sessionId);
+      return check instanceof Promise ? check.then(() => write.call(store, sessionId, messages)) : write.call(store, sessionId, messages);
+    };
+  guarded.append = checked(store.append);
+  if (typeof replace === 'function') guarded.replace = checked(replace);
+  return guarded;
 }

@@ -33,6 +33,8 @@ export class MemorySessionEntries {
     private readonly bounds: MemorySessionBounds,
     /** Called for each id dropped, by an eviction or a delete: the store forgets what it keeps of it beside these. */
     private readonly dropped: (sessionId: string) => void,
+    /** Whether a run holds the session now: never evicted then (its run would write on to an empty session). */
+    private readonly held: (sessionId: string) => boolean = () => false,
   ) {}
 
   /** The session's messages (a copy), marked as just used. */
@@ -85,10 +87,16 @@ export class MemorySessionEntries {
     this.tasks.delete(info.taskId);
     this.tasks.set(info.taskId, info);
     this.droppedTasks.forget(info.taskId);
-    for (const oldest of this.tasks.keys()) {
-      if (this.tasks.size <= this.bounds.maxTaskSessions) break;
-      this.evictOne(oldest);
-    }
+    this.evictTasks(info.taskId);
+  }
+
+  /**
+   * Keeps to the bounds again once a run gave its session up: the sessions runs hold are
+   * spared, so the store may exceed its bounds by as many sessions as runs hold at once.
+   */
+  trim(): void {
+    this.evictTasks(undefined);
+    this.evict(undefined);
   }
 
   /** The task info held for `taskId`. */
@@ -142,11 +150,23 @@ export class MemorySessionEntries {
     if (info) this.droppedTasks.mark(info);
   }
 
-  /** Drops the least recently used sessions beyond the count and the bytes (never `keep`). */
-  private evict(keep: string): void {
+  /** Drops the least recently used sessions beyond the count and the bytes (never `keep`, nor one a run holds). */
+  private evict(keep: string | undefined): void {
     for (const oldest of this.sessions.keys()) {
       if (this.sessions.size <= this.bounds.maxSessions && this.bytes.total <= this.bounds.maxBytes) break;
-      if (oldest !== keep) this.evictOne(oldest);
+      if (oldest !== keep && !this.held(oldest)) this.evictOne(oldest);
+    }
+  }
+
+  /**
+   * Drops the least recently used task sessions beyond `maxTaskSessions`, never one a run
+   * holds, nor `keep` (the one just saved, about to run) unless the bound keeps none.
+   */
+  private evictTasks(keep: string | undefined): void {
+    const spared = this.bounds.maxTaskSessions === 0 ? undefined : keep;
+    for (const oldest of this.tasks.keys()) {
+      if (this.tasks.size <= this.bounds.maxTaskSessions) break;
+      if (oldest !== spared && !this.held(oldest)) this.evictOne(oldest);
     }
   }
 

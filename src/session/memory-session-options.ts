@@ -2,7 +2,10 @@
 export interface MemorySessionStoreOptions {
   /**
    * How many sessions (conversations and task sessions together) to keep, default 10,000;
-   * the least recently used beyond that are dropped, so a long-lived engine stays bounded.
+   * the least recently used beyond that are dropped, so a long-lived engine stays bounded. A
+   * session a run holds (`claim`) is not dropped until the run gives it up: while runs wait
+   * (a long tool call), the store may hold up to as many more sessions as runs are going on.
+   * So for `maxTaskSessions` and `maxBytes`.
    */
   readonly maxSessions?: number;
   /**

@@ -28,11 +28,12 @@ export class MemorySessionStore implements SessionStore {
   private readonly grants = new Map<string, ApprovalGrant[]>();
   /** The conversations deleted and not written since: no task is saved for them (shared with `FileSessionStore`). */
   private readonly deleted = new DeletedConversations();
-  /** Which run holds which session (see {@link MemorySessionStore.claim}). */
-  private readonly claims = new LocalClaims();
+  /** Which run holds which session (see {@link MemorySessionStore.claim}); a session given up may be evicted again. */
+  private readonly claims = new LocalClaims(() => this.entries.trim());
 
   constructor(options: MemorySessionStoreOptions = {}) {
-    this.entries = new MemorySessionEntries(memorySessionBounds(options), (id) => this.grants.delete(id));
+    // A session a run holds is never evicted: the run would go on writing to an empty one.
+    this.entries = new MemorySessionEntries(memorySessionBounds(options), (id) => this.grants.delete(id), (id) => this.claims.has(id));
   }
 
   /**

@@ -43,16 +43,27 @@ export interface ClaimRefused {
 export class LocalClaims {
   readonly #owners = new Map<string, string>();
 
+  /** `released` is told of each session given up (the memory store then keeps to its bounds again). */
+  constructor(private readonly released?: (sessionId: string) => void) {}
+
+  /** Whether a run holds `sessionId` now. */
+  has(sessionId: string): boolean {
+    return this.#owners.has(sessionId);
+  }
+
   /** Claims `sessionId` for `owner`, or says who holds it. */
   claim(sessionId: string, owner: string): SessionClaim {
     const holder = this.#owners.get(sessionId);
     if (holder !== undefined) return { granted: false, owner: holder };
     this.#owners.set(sessionId, owner);
     const owners = this.#owners;
+    const released = this.released;
     return {
       granted: true,
       release(): void {
-        if (owners.get(sessionId) === owner) owners.delete(sessionId);
+        if (owners.get(sessionId) !== owner) return;
+        owners.delete(sessionId);
+        released?.(sessionId);
       },
     };
   }
