@@ -26,13 +26,15 @@ function escapeUnits(char: string): string {
  * text holds no line break of any convention and no character a terminal would act on or
  * hide. Returns `undefined` where `JSON.stringify` does, and throws what it throws.
  *
+ * @param space - Indentation, as `JSON.stringify`'s (for a document a human reads, such as
+ * `agents --json`; the line breaks are then only the indentation's, never a value's).
  * @example
  * ```ts
  * wireJson({ text: 'a\u2028b\u202Ec' }); // '{"text":"a\\u2028b\\u202ec"}'
  * ```
  */
-export function wireJson(value: unknown): string | undefined {
-  const json = JSON.stringify(value) as string | undefined;
+export function wireJson(value: unknown, space?: number): string | undefined {
+  const json = JSON.stringify(value, null, space) as string | undefined;
   // `search` first: most events hold none of them, and then no copy is made
   if (json === undefined || json.search(UNSAFE) === -1) return json;
   // The slices between the matches, appended: `replace` with a callback and a `u` regex took

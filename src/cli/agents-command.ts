@@ -12,6 +12,7 @@ import { AGENTS_HELP } from './help-text.js';
 import { printed } from './printed.js';
 import { diagnosedFiles } from './diagnosed-files.js';
 import { oneLine } from '../adapters/terminal-tree/text-line.js';
+import { wireJson } from '../adapters/wire-json.js';
 
 /**
  * `rxharness agents`: the visible definitions with their source and tools (and the main
@@ -55,7 +56,9 @@ export async function agentsCommand(argv: readonly string[], io: CliIO): Promise
   const code = notLoaded.length > 0 ? 1 : 0;
   const output = watchOutput(io);
   try {
-    if (values.json) io.stdout.write(JSON.stringify({ agents, diagnostics, notLoaded }, null, 2) + '\n');
+    // escaped as `run --json` is: a cloned repository's description may hold C1 controls (CSI),
+    // bidi overrides or U+2028, which JSON.stringify leaves raw for the terminal to act on
+    if (values.json) io.stdout.write(`${wireJson({ agents, diagnostics, notLoaded }, 2)!}\n`);
     else writeList(io, agents, diagnostics, notLoaded, withWarnings);
     await output.flushed();
   } finally {

@@ -37,4 +37,19 @@ describe('rxharness agents and a hostile workspace', () => {
     const doc = JSON.parse(io.stdoutText()) as { agents: Array<{ name: string; description: string }> };
     expect(doc.agents.find((a) => a.name === 'evil')?.description).toBe(`a${ESC}[2Kb`);
   });
+
+  it('escapes in --json what run --json escapes: C1 controls, bidi overrides, U+2028, and keeps the indentation', async () => {
+    // CSI as one C1 character (clears the screen on a terminal honouring 8-bit controls), a
+    // right-to-left override (`gpj.\u202Eexe.txt` shows as `gpj.txt.exe`), a JavaScript line break
+    // (YAML's escapes, as the file holds them)
+    await sandbox.workspace.file('.rxharness/agents/evil.md', '---\nname: evil\ndescription: "safe \\u009b2J gpj.\\u202eexe.txt \\u2028x\\u0085y"\n---\nYou are evil.\n');
+    const io = sandbox.io();
+    expect(await main(['agents', '--json'], io)).toBe(0);
+    const out = io.stdoutText();
+    expect(out).not.toMatch(/[\u007f-\u009f\u202e\u2028\u2029]/);
+    expect(out).toContain('"description": "safe \\u009b2J gpj.\\u202eexe.txt \\u2028x\\u0085y"');
+    expect(out).toMatch(/^\{\n {2}"agents": \[\n {4}\{\n/);
+    const doc = JSON.parse(out) as { agents: Array<{ name: string; description: string }> };
+    expect(doc.agents.find((a) => a.name === 'evil')?.description).toBe('safe \u009b2J gpj.\u202eexe.txt \u2028x\u0085y');
+  });
 });

@@ -1,10 +1,10 @@
 import type { AgentEvent, TaskFrame } from '../../events/index.js';
 import { unwrapEvent } from '../../events/index.js';
 import { isWellFormedEvent } from '../../events/guards.js';
-import { markInvisible } from '../visible-text.js';
 import { innerType } from './inner-type.js';
 import { formatDuration } from './render-tree.js';
-import { oneLine, stripControls, truncate } from './text-line.js';
+import { fitMarked, fitOneLine } from './fit-line.js';
+import { oneLine, stripControls } from './text-line.js';
 import { shownToolName, toolLabel } from './tool-label.js';
 
 const DETAIL_COLUMNS = 120;
@@ -44,7 +44,7 @@ export function plainLine(event: AgentEvent): string | undefined {
         ? `${who()} tool ${shownToolName(inner.toolName)} done (${formatDuration(inner.durationMs)})`
         : `${who()} tool ${shownToolName(inner.toolName)} failed: ${short(inner.error)}`;
     case 'HITLPending':
-      return `${who()} approval needed for ${toolLabel(inner.toolName, inner.args, DETAIL_COLUMNS)}: ${truncate(markInvisible(inner.reason), DETAIL_COLUMNS)}`;
+      return `${who()} approval needed for ${toolLabel(inner.toolName, inner.args, DETAIL_COLUMNS)}: ${fitMarked(inner.reason, DETAIL_COLUMNS)}`;
     case 'HITLDecided':
       return `${who()} ${shownToolName(inner.toolName)} ${inner.decision === 'approve' ? 'approved' : 'rejected'}${inner.comment ? `: ${short(inner.comment)}` : ''}`;
     case 'RunEnd': {
@@ -75,6 +75,7 @@ function taskPath(path: readonly TaskFrame[]): string {
   return path.map((f) => `${oneLine(f.taskAgentName)}#${f.taskIndex}`).join(' > ');
 }
 
+/** A detail cut to 120 columns: only that start is marked (an unknown tool's error quotes its name, megabytes of it if the model likes). */
 function short(text: string): string {
-  return truncate(oneLine(text), DETAIL_COLUMNS);
+  return fitOneLine(text, DETAIL_COLUMNS);
 }

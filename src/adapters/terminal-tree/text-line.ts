@@ -8,26 +8,12 @@
  * @module
  */
 import stringWidth from 'string-width';
-import stripAnsi from 'strip-ansi';
-import { INVISIBLE_CLASS, markInvisible } from '../visible-text.js';
+import { oneLine } from './clean-line.js';
 import { cutStart, ELLIPSIS } from './cut-start.js';
 
 export { ELLIPSIS } from './cut-start.js';
+export { oneLine, stripControls } from './clean-line.js';
 
-// Controls still there once the escape sequences are gone (a lone ESC, BEL, backspace, C1);
-// line breaks and tabs stay, for `oneLine` to turn into spaces.
-const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
-/** `text` spelled in tag characters (U+E0020 to U+E007E), as a subdivision flag spells its region. */
-const tags = (text: string): string => String.fromCodePoint(...[...text].map((c) => 0xe0000 + c.charCodeAt(0)));
-// The England, Scotland and Wales flags: a black flag, the region in tags, a cancel tag.
-// Only these three are kept whole: any other tag run (which can spell text after a name that
-// no terminal shows) is marked.
-const TAG_FLAGS = ['gbeng', 'gbsct', 'gbwls'].map((region) => `\u{1f3f4}${tags(region)}\u{e007f}`);
-// What the approval question marks as hiding text or turning it around (`\u202Eexe.txt`
-// shows as `txt.exe`; `expl\u200Bore` looks like `explore`), so a trick played on the reader
-// shows instead of working; but the joiners (U+200C, U+200D) and the emoji presentation
-// selector (U+FE0F) stay: emoji sequences and several scripts need them.
-const INVISIBLE = new RegExp(`${TAG_FLAGS.join('|')}|(?![\\u200c\\u200d\\ufe0f])[${INVISIBLE_CLASS}]`, 'gu');
 // Printable ASCII: one column per character, no grapheme to keep whole.
 const PLAIN = /^[\u0020-\u007e]*$/;
 const graphemes = new Intl.Segmenter();
@@ -38,34 +24,6 @@ const graphemes = new Intl.Segmenter();
  * time quadratic in the whole string's length, and a 100,000-character line took 40 s.
  */
 const UNITS_PER_COLUMN = 8;
-
-/**
- * Removes escape sequences (with `strip-ansi`) and control characters, keeping line breaks
- * and tabs, and marks bidi controls and the characters that show as nothing (zero-width
- * space, BOM, soft hyphen, tags, variation selectors...) as `markInvisible` does (`<U+202E>`,
- * `<U+200B>`); joiners, U+FE0F and the England, Scotland and Wales flags stay whole.
- *
- * @example
- * ```ts
- * stripControls('\u001b[31mred\u001b[0m\n'); // 'red\n'
- * stripControls('a\u202Eb'); // 'a<U+202E>b'
- * ```
- */
-export function stripControls(text: string): string {
-  return stripAnsi(text).replace(CONTROLS, '').replace(INVISIBLE, (match) => (match.startsWith('\u{1f3f4}') ? match : markInvisible(match)));
-}
-
-/**
- * Flattens text to one line: controls removed, every run of whitespace made one space.
- *
- * @example
- * ```ts
- * oneLine('a\n\n  b'); // 'a b'
- * ```
- */
-export function oneLine(text: string): string {
-  return stripControls(text).replace(/\s+/g, ' ');
-}
 
 /**
  * The end of the one-line form of `text`, at most `max` UTF-16 code units long, without

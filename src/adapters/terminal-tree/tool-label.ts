@@ -1,6 +1,5 @@
 import type { JsonValue } from '../../events/index.js';
-import { markInvisible, visibleLines } from '../visible-text.js';
-import { truncate } from './text-line.js';
+import { fitLines, fitMarked } from './fit-line.js';
 
 const MAIN_ARGUMENTS = ['command', 'path', 'pattern', 'url', 'agent_name', 'description'] as const;
 /** How many columns of the main argument the tree shows. */
@@ -19,7 +18,8 @@ const NAME_COLUMNS = 64;
  * ```
  */
 export function shownToolName(toolName: string): string {
-  return truncate(markInvisible(toolName), NAME_COLUMNS);
+  // only the start that shows is marked: the name may be megabytes of zero-width spaces
+  return fitMarked(toolName, NAME_COLUMNS);
 }
 
 /**
@@ -43,7 +43,7 @@ export function toolLabel(toolName: string, args: JsonValue, columns = ARGUMENT_
   for (const key of MAIN_ARGUMENTS) {
     const value = record[key];
     // Marked, not stripped: a hidden character in a command is worth seeing.
-    if (typeof value === 'string' && value !== '') return `${name} ${truncate(visibleLines(value).join(' ⏎ '), columns)}`;
+    if (typeof value === 'string' && value !== '') return `${name} ${fitLines(value, columns)}`;
   }
   return name;
 }
