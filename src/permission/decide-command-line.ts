@@ -1,4 +1,4 @@
-import { commandParts } from './bash/command-parts.js';
+import { commandParts, type CommandParts } from './bash/command-parts.js';
 import { STRENGTH, type PermissionDecision } from './permission-decision.js';
 
 /** How to decide the parts of one bash command line. */
@@ -33,7 +33,19 @@ export interface CommandJudges {
  * @returns `undefined` when some command has no decision and nothing stricter than allow was found.
  */
 export function decideCommandLine(line: string, judges: CommandJudges): PermissionDecision | undefined {
-  const parts = commandParts(line);
+  return decideParts(line, commandParts(line), judges);
+}
+
+/**
+ * Decides a line whose reading failed (`why`: what went wrong) as {@link decideCommandLine}
+ * decides a line its reader calls unreadable, the whole line taken as one command: at least
+ * the `guard`, and an allow by a rule with a pattern asks.
+ */
+export function decideUnreadLine(line: string, judges: CommandJudges, why: string): PermissionDecision | undefined {
+  return decideParts(line, { commands: [line.replace(/\s+/g, ' ').trim()], variants: [], opaque: why }, judges);
+}
+
+function decideParts(line: string, parts: Pick<CommandParts, 'commands' | 'variants' | 'shapes' | 'opaque'>, judges: CommandJudges): PermissionDecision | undefined {
   const opaque = parts.opaque ?? judges.unreadable;
   const whole = line.replace(/\s+/g, ' ').trim();
   let best: PermissionDecision | undefined;

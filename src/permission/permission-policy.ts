@@ -1,4 +1,6 @@
-import { decideCommandLine } from './decide-command-line.js';
+import { decideCommandLine, decideUnreadLine, type CommandJudges } from './decide-command-line.js';
+import { errorMessage } from '../errors/error-message.js';
+import { clipMiddle } from '../text/clip-middle.js';
 import { DEFAULT_RULES } from './default-rules.js';
 import { commandGuard, evaluateShape, evaluateSubject } from './evaluate-rules.js';
 import { STRENGTH, type PermissionDecision } from './permission-decision.js';
@@ -92,15 +94,32 @@ export class PermissionPolicy {
    *   they are judged as the line shows them. Other tools' paths come resolved already.
    */
   evaluate(toolName: string, subject?: string, where?: { readonly workspace: string }): PermissionDecision {
-    // One walker for the whole decision (this policy's layers and its ancestors'): each link is read once.
-    const links = where !== undefined && toolName === 'bash' && subject !== undefined ? new LinkWalker(where.workspace) : undefined;
-    return this.#evaluate(toolName, subject, links);
+    try {
+      // One walker for the whole decision (this policy's layers and its ancestors'): each link is read once.
+      const links = where !== undefined && toolName === 'bash' && subject !== undefined ? new LinkWalker(where.workspace) : undefined;
+      return this.#evaluate(toolName, subject, links);
+    } catch (error) {
+      // A fault of the checker must not decide the call, nor fail it: it is decided as a line the checker cannot read.
+      return this.#unread(toolName, subject, error);
+    }
   }
 
-  #evaluate(toolName: string, subject: string | undefined, links: LinkWalker | undefined): PermissionDecision {
-    const own = this.evaluateOwn(toolName, subject, links);
+  /** The decision for a call whose checking threw: a bash line as an unreadable one (the guard holds), anything else denied. */
+  #unread(toolName: string, subject: unknown, error: unknown): PermissionDecision {
+    const message = clipMiddle(errorMessage(error), 200);
+    try {
+      if (toolName === 'bash' && subject !== undefined) return this.#evaluate(toolName, String(subject), undefined, `text the checker could not read (it failed: ${message})`);
+    } catch {
+      // Judged below without the rules.
+    }
+    return { action: 'deny', reason: `denied: the ${toolName} call could not be read by the permission checker (it failed: ${message})` };
+  }
+
+  /** `unread`: the line's reading failed, saying why: it is decided as unreadable, its parts unknown. */
+  #evaluate(toolName: string, subject: string | undefined, links: LinkWalker | undefined, unread?: string): PermissionDecision {
+    const own = this.evaluateOwn(toolName, subject, links, unread);
     if (own.action === 'deny' || this.parent === undefined) return own;
-    const inherited = this.parent.#evaluate(toolName, subject, links);
+    const inherited = this.parent.#evaluate(toolName, subject, links, unread);
     if (inherited.action !== 'deny') return own;
     return {
       action: 'deny',
@@ -140,21 +159,21 @@ export class PermissionPolicy {
     return this.#userRules;
   }
 
-  private evaluateOwn(toolName: string, subject: string | undefined, links: LinkWalker | undefined): PermissionDecision {
-    const own = this.decide(this.userRules(), toolName, subject, links);
+  private evaluateOwn(toolName: string, subject: string | undefined, links: LinkWalker | undefined, unread: string | undefined): PermissionDecision {
+    const own = this.decide(this.userRules(), toolName, subject, links, unread);
     if (!this.narrowOnly) return own;
     // Untrusted rules only narrow: never looser than the engine rules and defaults alone.
-    const without = this.decide(this.rules, toolName, subject, links);
+    const without = this.decide(this.rules, toolName, subject, links, unread);
     return STRENGTH[without.action] > STRENGTH[own.action] ? without : own;
   }
 
   /** The decision of one agent's layers (`user` rules, then the defaults); command lines part by part. */
-  private decide(user: readonly PermissionRule[], toolName: string, subject: string | undefined, links: LinkWalker | undefined): PermissionDecision {
+  private decide(user: readonly PermissionRule[], toolName: string, subject: string | undefined, links: LinkWalker | undefined, unread: string | undefined): PermissionDecision {
     if (toolName !== 'bash' || subject === undefined) return this.decideSubject(user, toolName, subject);
     const patterned = this.defaults.filter((rule) => rule.pattern !== undefined);
     // A write through a link into a file other programs run makes the line unreadable, as naming that file would.
     const unreadable = links === undefined ? undefined : executedThroughLink(subject, links);
-    const decided = decideCommandLine(subject, {
+    const judges: CommandJudges = {
       ...(unreadable === undefined ? {} : { unreadable }),
       command: (text) => this.decideSubject(user, toolName, text),
       // Another spelling of a command is only checked for denies and asks: the defaults' bare
@@ -162,7 +181,10 @@ export class PermissionPolicy {
       variant: (text) => evaluateSubject(user, toolName, text) ?? evaluateSubject(patterned, toolName, text),
       shape: (shape) => evaluateShape(user, toolName, shape) ?? evaluateShape(patterned, toolName, shape),
       guard: this.commandGuard(),
-    })!;
+    };
+    // A line that could not be read at all: its writes are not known either, and are left to the bash rules as an unreadable line's are.
+    if (unread !== undefined) return decideUnreadLine(subject, judges, unread)!;
+    const decided = decideCommandLine(subject, judges)!;
     // What the line writes is judged by the user's write and edit rules too: the strictest holds.
     const written = this.#limitsWrites ? decideWrites(user, subject, links) : undefined;
     return written !== undefined && STRENGTH[written.action] > STRENGTH[decided.action] ? written : decided;

@@ -6,20 +6,22 @@
  *
  * @module
  */
+import type { FilledText } from './filler-runs.js';
 import type { PartSink } from './part-sink.js';
 import { commandFlag, EVALUATORS, LINE_ARGUMENTS, SHELLS } from './shell-programs.js';
 import { PLACEHOLDER } from './shell-scan.js';
 import { basename, type TextWord } from './shell-words.js';
 
-// Per sink, what the commands that fill in their command's words around the current one put text
-// in place of: `{}` always, and each `xargs -I R` placeholder (`sudo xargs -I% sh -c %`).
-const filling = new WeakMap<PartSink, string[]>();
+// Per sink, which text the commands that fill in their command's words around the current one
+// put text in place of: `{}` always, and each one's own (`sudo xargs -I% sh -c %`, parallel's `{.}`).
+const filling = new WeakMap<PartSink, FilledText[]>();
+const BRACES: FilledText = (text) => text.includes('{}');
 
-/** Runs `read` (the reading of a command `xargs`, `find -exec`... fills in) with `sink` marked as inside one replacing `placeholders` too. */
-export function whileFilled(sink: PartSink, placeholders: readonly string[], read: () => void): void {
+/** Runs `read` (the reading of a command `xargs`, `find -exec`, `parallel`... fills in) with `sink` marked as inside ones filling in what `filled` tell too. */
+export function whileFilled(sink: PartSink, filled: readonly FilledText[], read: () => void): void {
   const stack = filling.get(sink) ?? [];
   filling.set(sink, stack);
-  const added = ['{}', ...placeholders.filter((p) => p !== '')];
+  const added = [BRACES, ...filled];
   stack.push(...added);
   try {
     read();
@@ -36,8 +38,8 @@ export function whileFilled(sink: PartSink, placeholders: readonly string[], rea
  */
 export function filledLine(sink: PartSink, program: string, line: string | undefined): void {
   if (line === undefined) sink.flag(`"${program}" with a command option but no command line`);
-  else if (filling.get(sink)?.some((placeholder) => line.includes(placeholder))) {
-    sink.flag(`a command line for "${program}" that xargs or find fill in when it runs (${JSON.stringify(line)})`);
+  else if (filling.get(sink)?.some((filled) => filled(line))) {
+    sink.flag(`a command line for "${program}" that xargs, parallel or find fill in when it runs (${JSON.stringify(line)})`);
   }
 }
 

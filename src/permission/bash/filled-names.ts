@@ -1,6 +1,6 @@
 /**
- * A command name that xargs or `find -exec` fill in when they run (`xargs env` with `rm y` as
- * input, `find -name rm -exec {} y \;`): no rule sees which program that is.
+ * A command name that xargs, parallel or `find -exec` fill in when they run (`xargs env` with
+ * `rm y` as input, `find -name rm -exec {} y \;`): no rule sees which program that is.
  *
  * @module
  */
@@ -13,17 +13,17 @@ import { basename } from './shell-words.js';
 const OPTION_LIKE = /^-|^[A-Za-z_]\w*=|^\d[\d.]*[smhd]?$/;
 
 /**
- * Why `words` (a command as xargs or find runs it, what they append included) has a name only
- * known when it runs, or `undefined`. `filled` are the words they replace (`{}`, an `-I`
- * placeholder). Past a wrapper its options are skipped loosely, an option's value included
- * (`sudo -u root {}`): a wrong guess only judges more.
+ * Why `words` (a command as `program` runs it: xargs, parallel, find..., what it appends
+ * included) has a name only known when it runs, or `undefined`. `isFilled`: whether a word
+ * holds what it fills in (`{}`, an `-I` placeholder: see `filler-runs`). Past a wrapper its
+ * options are skipped loosely, an option's value included (`sudo -u root {}`): a wrong guess
+ * only judges more.
  */
-export function filledCommandName(words: readonly string[], filled: readonly string[]): string | undefined {
-  const isFilled = (word: string): boolean => filled.some((p) => p !== '' && word.includes(p));
+export function filledCommandName(words: readonly string[], isFilled: (word: string) => boolean, program: string): string | undefined {
   let at = 0;
   while (at < words.length) {
     const name = words[at]!;
-    if (isFilled(name)) return `a command name only known when it runs ("${name}", filled in by xargs or find)`;
+    if (isFilled(name)) return `a command name only known when it runs ("${name}", filled in by ${program})`;
     const base = basename(name);
     if (!WRAPPERS.has(base) && !wrapsCommand(base, words.slice(at + 1))) return undefined;
     let next = at + 1;

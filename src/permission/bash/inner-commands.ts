@@ -21,7 +21,9 @@ import { basename, isAssignment, RUNTIME_ARGUMENT, text, type TextWord, type Wor
 import { shellWithoutCommand } from './runs/unreadable-runs.js';
 import { PLACEHOLDER } from './shell-scan.js';
 import { filledCommandName } from './filled-names.js';
-import { loosePlaceholder, readXargs } from './xargs-options.js';
+import { readXargs } from './xargs-options.js';
+import { fillerRun, filledName, type FilledText } from './filler-runs.js';
+import { commandStarts, knownCommandStart } from './wrapper-starts.js';
 
 /** Reads words as a simple command (`analyseWords`); `suffixes`: a wrapper's later words may start the command. */
 export type AnalyseWords = (words: readonly Word[], role: PartRole, depth: number, sink: PartSink, suffixes: boolean) => void;
@@ -84,9 +86,10 @@ export function innerCommands(command: RunningCommand, sink: PartSink, analyse: 
   if ((WRAPPERS.has(base) || wrapsCommand(base, args)) && suffixes) {
     // What xargs, parallel... read fills in their command's words: a command line there may be such
     // text, also where another wrapper runs them (`timeout 5 xargs -I{} sh -c {}`).
-    const fillers = plain.flatMap((w, i) => (RUNTIME_ARGUMENTS.has(basename(w.text)) ? [i] : []));
-    const placeholders = fillers.map((i) => (basename(plain[i]!.text) === 'xargs' ? xargsRun(plain.slice(i + 1).map(text), sink) : loosePlaceholder(plain.slice(i + 1).map(text))) ?? '{}');
-    if (fillers.length > 0) whileFilled(sink, placeholders, () => wrapped(command, sink, analyse));
+    const starts = commandStarts(plain, words.some((w) => w.kind === 'redirect'));
+    const fillers = plain.flatMap((w, i) => (RUNTIME_ARGUMENTS.has(basename(w.text)) && starts(i) ? [i] : []));
+    const filled = fillers.flatMap((i) => filledBy(basename(plain[i]!.text), plain.slice(i + 1).map(text), sink));
+    if (fillers.length > 0) whileFilled(sink, filled, () => wrapped(command, sink, analyse));
     else wrapped(command, sink, analyse);
   }
   if (base === 'find') whileFilled(sink, [], () => findExecs(plain, depth, sink, analyse));
@@ -100,19 +103,19 @@ export function innerCommands(command: RunningCommand, sink: PartSink, analyse: 
 }
 
 /**
- * The placeholder of the xargs whose arguments are `args` (`undefined`: it appends its items);
- * flags in `sink` options it does not understand, and a command name it fills in (`xargs env`).
+ * What `program` (xargs, parallel, sem, rush, entr) with `args` fills in (none known: `{}` only);
+ * flags in `sink` what makes its command unknown, and a command name it fills in (`xargs env`,
+ * `parallel env {} y`): one rule for all of them (see `filler-runs`).
  */
-function xargsRun(args: readonly string[], sink: PartSink): string | undefined {
-  const run = readXargs(args);
+function filledBy(program: string, args: readonly string[], sink: PartSink): FilledText[] {
+  const run = fillerRun(program, args);
   if (typeof run === 'string') {
     sink.flag(run);
-    return undefined;
+    return [];
   }
-  const filled = run.placeholder === undefined ? ['{}'] : ['{}', run.placeholder];
-  const name = filledCommandName([...args.slice(run.command), ...(run.appends ? ['{}'] : [])], filled);
+  const name = filledName(program, run);
   if (name !== undefined) sink.flag(name);
-  return run.placeholder;
+  return [run.filled];
 }
 
 /** Judges `line`, which `program` runs as commands (a `-c` string, `eval`'s words, `env -S`...). */
@@ -129,8 +132,25 @@ function makeVariables({ words, plain, depth }: RunningCommand, sink: PartSink):
   for (const line of lines) sink.line(line.text, 'variant', depth + 1, !line.strict);
 }
 
-/** A wrapper's options vary (`sudo -u root`, `nice -n 5`, `timeout 5`): every suffix of its words may be the command. */
+/**
+ * A wrapper's options vary (`sudo -u root`, `nice -n 5`, `timeout 5`): every suffix of its words
+ * may be the command, unless where it starts is known (`timeout 5 grep rm y` runs grep; `jobs -x echo rm y`, echo).
+ */
 function wrapped({ base, words, plain, depth }: RunningCommand, sink: PartSink, analyse: AnalyseWords): void {
+  // Redirections may hide words (`nice -n 5 >f rm x` reads as `nice -n 5>f rm x`): then any later word may be the command.
+  const start = words.some((w) => w.kind === 'redirect') ? undefined : knownCommandStart(base, plain.map(text), 1);
+  if (start !== undefined) {
+    const name = plain[start];
+    if (name === undefined) return;
+    // `jobs -x %1`: a job's number put in place of its spec is no program the line shows.
+    if (base === 'jobs' && name.text.startsWith('%')) sink.flag(`a command name only known when it runs ("${name.text}", a job's process group)`);
+    const started = words.slice(words.indexOf(name));
+    // Judged as a command where it starts: a wrapper in it is read in turn (`timeout 5 sudo rm y`).
+    if (mayRead(sink, depth + 1, started)) analyse(started, 'variant', depth + 1, sink, true);
+    // A name with spaces may be a command line, as a wrapper's word may: read quietly, as there.
+    if (/\s/.test(name.text)) sink.line(name.text, 'variant', depth + 1, true);
+    return;
+  }
   if (plain.length > MAX_WRAPPED_WORDS) sink.flag(`more than ${MAX_WRAPPED_WORDS} words after "${base}"`);
   // `xargs -I R cp y R`: R is what xargs puts there, as `{}` is; the words as written are judged too (`-I r rm r`).
   const run = base === 'xargs' ? readXargs(plain.slice(1).map(text)) : undefined;
@@ -162,7 +182,7 @@ function findExecs(words: readonly Word[], depth: number, sink: PartSink, analys
     if (/dir$/.test(text(words[i]!))) sink.write({ files: [], joined: [], names: [], chdir: true });
     // `-exec rm ;` still gets a file: find names it with `{}`, or appends it with `+`.
     const withFile = command.some((w) => text(w).includes('{}')) ? command : [...command, RUNTIME_ARGUMENT];
-    const name = filledCommandName(command.map(text), ['{}']);
+    const name = filledCommandName(command.map(text), (word) => word.includes('{}'), 'find');
     if (name !== undefined) sink.flag(name);
     if (!mayRead(sink, depth + 1, withFile)) return;
     analyse(withFile, 'variant', depth + 1, sink, true);

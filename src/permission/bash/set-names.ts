@@ -80,6 +80,11 @@ export function variablesSet(base: string, args: readonly string[], words: reado
         if (name !== undefined && NAME.test(name)) names.push(name);
       });
       break;
+    case 'coproc':
+      // `coproc NAME { cmd; }` sets the array NAME to its pipe's descriptors (`coproc PATH { :; }` makes PATH `63`).
+      // In doubt a simple command's name counts too (`coproc cat` names no variable: nothing lost).
+      if (NAME.test(args[0] ?? '')) names.push(args[0]!);
+      break;
     case 'for':
     case 'select':
       if (NAME.test(args[0] ?? '')) names.push(args[0]!);

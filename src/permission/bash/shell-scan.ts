@@ -27,6 +27,8 @@ export interface ScannedLine {
  * arithmetic command or `$[` past it makes the line unreadable, as what it assigns is lost.
  */
 const MAX_LOOKS = 32;
+/** An assignment's name and `=` right before a `(`: the parentheses hold an array's words (`a=(`, `m[k]+=(`). */
+const ARRAY_START = /(?:^|[ \t\n;&|(])[A-Za-z_]\w*(?:\[[^\]]*\])?\+?=$/;
 /** Bash's blanks: space, tab and newline only. */
 const BLANK = /[ \t\n]/;
 /**
@@ -70,6 +72,8 @@ function scan(line: string, budget: ScanBudget, quoting = true): ScannedLine {
   let cased = false;
   // The `)` ending an arithmetic command `((...))` being read: up to there `<` and `>` compare or shift.
   let arithmetic = -1;
+  // Inside the parentheses of an array's assignment (`a=(`, `a+=(`): a line break there is a blank between its words.
+  let array = false;
   while (i < line.length) {
     const c = line[i]!;
     const next = line[i + 1];
@@ -151,10 +155,15 @@ function scan(line: string, budget: ScanBudget, quoting = true): ScannedLine {
     } else if (c === '#') {
       r.append('\\#'); // bash reads it as part of the word; shell-quote would start a comment
       i += 1;
+    } else if (c === '\n' && array) {
+      r.append(' ');
+      i += 1;
     } else if (c === '\n') {
       r.endStatement();
       i += 1;
     } else {
+      if (c === '(' && !array) array = ARRAY_START.test(r.current);
+      else if (c === ')') array = false;
       r.append(c);
       i += 1;
     }

@@ -81,22 +81,3 @@ export function readXargs(args: readonly string[]): XargsRun | string {
     return { command, ...(placeholder === undefined ? {} : { placeholder }), appends };
   }
 }
-
-/**
- * The word an xargs-like program whose options are not modelled (parallel, sem, rush, entr)
- * replaces with each input item, read as xargs spells it: `-I R`, `-IR`, `--replace=R`, or
- * `{}` for `-i` / `--replace`; `undefined` when it only appends items. xargs itself is read
- * by {@link readXargs}.
- */
-export function loosePlaceholder(args: readonly string[]): string | undefined {
-  for (let i = 0; i < args.length && args[i]!.startsWith('-'); i += 1) {
-    const arg = args[i]!;
-    if (arg === '-I') return args[i + 1];
-    if (arg.startsWith('-I')) return arg.slice(2);
-    if (arg.startsWith('--replace=')) return arg.slice('--replace='.length) || '{}';
-    if (arg === '-i' || arg === '--replace') return '{}';
-    // `-a file`, `-d delim`, `-n 1`...: the next word is the option's value, not the command.
-    if (/^-[adELnPs]$/.test(arg)) i += 1;
-  }
-  return undefined;
-}

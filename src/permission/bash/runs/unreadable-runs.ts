@@ -45,6 +45,8 @@ const CODE_VARIABLE = new RegExp(
 const REFERENCED = '$(…)';
 /** A `$` in a variable's name (before its `=` or subscript): the name is only known when the line runs. */
 const RUN_TIME_NAME = /^[^=[]*\$/;
+/** A brace (`{PATH,X}=`) or glob (`PAT?=`, `PA*=`) in a variable's name, before its `=` or subscript: bash expands the word into names. */
+const EXPANDED_NAME = /^[^=[]*[{*?]/;
 /** Builtins whose arguments set or export variables. */
 const SETTERS = new Set(['export', 'declare', 'typeset', 'local', 'readonly', 'env']);
 
@@ -108,7 +110,9 @@ export function codeVariable(assignments: readonly string[], command: readonly s
   // A name only known when the line runs (`declare "$v"=x`, `export "$v"`, `read "$v"`: see `set-names`) may be PATH.
   // So may its options (`declare "-$o" r=PATH`, which `o=n` makes a reference to PATH).
   const runTimeOptions = command[0] === 'env' ? [] : setters.filter((word) => /^[-+][A-Za-z]*\$/.test(word));
-  const unknown = [...assignments, ...(showing ? [] : declared), ...runTimeOptions].find((word) => RUN_TIME_NAME.test(word));
+  // A declared name with a brace expansion or a glob is expanded first (`export {PATH,X}=bin`, `export PAT?=bin` with a file `PATH=bin`).
+  const expanded = showing ? [] : declared.filter((word) => EXPANDED_NAME.test(word));
+  const unknown = [...assignments, ...(showing ? [] : declared), ...runTimeOptions].find((word) => RUN_TIME_NAME.test(word)) ?? expanded[0];
   if (unknown !== undefined) return `a variable whose name is only known when the line runs ("${unknown.replace(/\+?=.*$/s, '')}"), which may be PATH or any other`;
   // `declare -n r=PATH`: r is a reference, and assigning r sets PATH.
   const reference = command[0] !== 'export' && setters.some((word) => /^-[A-Za-z]*n/.test(word)); // `export -n` un-exports

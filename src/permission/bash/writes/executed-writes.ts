@@ -56,12 +56,27 @@ export function executedWrite(writes: CommandWrites): string | undefined {
  * as the shell reads it (see `executed-globs`); one with `$`, a substitution or braces may be
  * any text, and is read as a command pattern (`*` crosses `/` and matches a leading dot).
  */
-function mayBeExecuted(word: WrittenWord): boolean {
+function mayBeExecuted(written: WrittenWord): boolean {
+  const word = underHome(written);
   if (onlyGlob(word)) return mayGlobExecuted(word.text, EXECUTED_FOLDERS, EXECUTED_FILES);
   const shape = (commandShape('', [word]) ?? word.text.replace(/[\\{}*?[\]()!@+]/g, (c) => `\\${c}`)).toLowerCase();
   if (shape === '') return false;
   return PATTERNS.some((pattern) => patternsOverlap(pattern, shape));
 }
+
+/**
+ * A word starting with `~` or `~/` as a path in the home folder: an absolute folder whose own
+ * name is none of these (`cd ~` enters no `.git`; `~/.git/hooks` still is one). `~` is `$HOME`,
+ * but a line changing HOME anywhere (`HOME=.git; cd ~`, `read HOME`, in a function run later)
+ * is unreadable already (`codeVariable`), so here it is the home the line was given. `~+`,
+ * `~-`, `~N` (`$PWD`, `$OLDPWD`, the folder stack) and `~user` stay known only at run time.
+ */
+function underHome(word: WrittenWord): WrittenWord {
+  return /^~(?:\/|$)/.test(word.text) ? { ...word, text: `${HOME}${word.text.slice(1)}` } : word;
+}
+
+/** Where {@link underHome} puts the home folder: any absolute folder named by no pattern would do. */
+const HOME = '/~home';
 
 /** Whether a word's only run-time part is a glob (`*`, `?`, `[...]`): no `$`, substitution or brace expansion. */
 function onlyGlob(word: WrittenWord): boolean {
