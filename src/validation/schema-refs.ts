@@ -8,19 +8,8 @@
  * @module
  */
 
-/**
- * Keywords whose schema applies to the instance itself (not to a part of it): a `$ref` reached
- * through them alone, from its own target, checks the same value again, for ever.
- */
-const IN_PLACE_ONE = ['not', 'if', 'then', 'else'];
-const IN_PLACE_LIST = ['allOf', 'anyOf', 'oneOf'];
-const IN_PLACE_MAP = ['dependentSchemas', 'dependencies'];
-/** Keywords whose schemas apply to parts of the instance (a property, an item, a key), or to nothing ($defs). */
-const NESTED_ONE = ['additionalProperties', 'additionalItems', 'unevaluatedProperties', 'unevaluatedItems', 'contains', 'propertyNames', 'items'];
-const NESTED_LIST = ['items', 'prefixItems'];
-const NESTED_MAP = ['properties', 'patternProperties', '$defs', 'definitions'];
-
-type Schema = Readonly<Record<string, unknown>>;
+import { costlySchema } from './schema-cost.js';
+import { IN_PLACE_LIST, IN_PLACE_MAP, IN_PLACE_ONE, NESTED_LIST, NESTED_MAP, NESTED_ONE, resolve, shown, subschemas, type Schema } from './schema-walk.js';
 
 /**
  * Why a schema from outside (an AG-UI frontend tool's, an MCP tool's) cannot be checked against, or `undefined` when it can: a `$ref`
@@ -29,7 +18,9 @@ type Schema = Readonly<Record<string, unknown>>;
  * Promise, not a verdict), or a `$ref` that comes back to itself without
  * going into a property or an item (`{ "$ref": "#" }`, two `$defs` naming each other): checking
  * a value against it never ends. Recursion through a property or an item (a tree of nodes)
- * ends with the value, and is kept.
+ * ends with the value, and is kept. Last, one too much work to compile (`costlySchema`): an
+ * `anyOf`/`oneOf`/`allOf` of more than 64 branches, or past 2,000 subschemas with each `$def`
+ * counted at every `$ref` that makes ajv copy it.
  *
  * A schema from outside has its depth and size checked before (`oversizedSchema`), so the
  * walks are bounded; a tool author's own schema is not, as ajv compiles it unbounded too.
@@ -47,7 +38,7 @@ export function unusableRefs(root: Schema): string | undefined {
     return undefined;
   });
   if (outside !== undefined) return outside;
-  return loopMessage(loopingRef(root, targets));
+  return loopMessage(loopingRef(root, targets)) ?? costlySchema(root);
 }
 
 /**
@@ -136,49 +127,4 @@ function walk(schema: Schema, path: string, visit: (schema: Schema, path: string
     if (found !== undefined) return found;
   }
   return undefined;
-}
-
-/** A schema's subschemas under the given keywords, with their JSON-pointer keys (`properties/city`). */
-function subschemas(schema: Schema, one: readonly string[], list: readonly string[], map: readonly string[]): Array<[Schema, string]> {
-  const found: Array<[Schema, string]> = [];
-  for (const key of one) if (isSchema(schema[key])) found.push([schema[key], key]);
-  for (const key of list) {
-    const value = schema[key];
-    if (Array.isArray(value)) value.forEach((child, i) => isSchema(child) && found.push([child, `${key}/${i}`]));
-  }
-  for (const key of map) {
-    const value = schema[key];
-    if (!isSchema(value)) continue;
-    for (const [name, child] of Object.entries(value)) if (isSchema(child)) found.push([child, `${key}/${escape(name)}`]);
-  }
-  return found;
-}
-
-/** What a `#` or `#/…` ref points at in the schema, as ajv reads it (percent-decoded, `~1` and `~0` undone). */
-function resolve(root: Schema, ref: string): Schema | undefined {
-  let at: unknown = root;
-  let keys: string[];
-  try {
-    keys = ref === '#' ? [] : ref.slice(2).split('/').map((key) => decodeURIComponent(key).replaceAll('~1', '/').replaceAll('~0', '~'));
-  } catch {
-    return undefined;
-  }
-  for (const key of keys) {
-    if (typeof at !== 'object' || at === null || !Object.hasOwn(at, key)) return undefined;
-    at = (at as Record<string, unknown>)[key];
-  }
-  return isSchema(at) ? at : undefined;
-}
-
-function isSchema(value: unknown): value is Schema {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function escape(key: string): string {
-  return key.replaceAll('~', '~0').replaceAll('/', '~1');
-}
-
-/** Text from outside, cut for an error message. */
-function shown(text: string): string {
-  return text.length > 120 ? `${text.slice(0, 120)}…` : text;
 }

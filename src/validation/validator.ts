@@ -89,17 +89,29 @@ export function compileSchema(schema: object): CompiledSchema {
     ajv = newAjv();
     compiledByAjv = 1;
   }
+  const instance = ajv;
   refused = [];
   try {
-    const validate = ajv.compile(schema);
-    ajv.removeSchema(schema);
+    const validate = instance.compile(schema);
     // ajv knows `$async`: its validator then answers a Promise, which every caller would read
     // as "valid", and which rejects (unhandled: the process exits) when the data does not fit.
     if ((validate as { readonly $async?: unknown }).$async) throw new Error(ASYNC_REFUSED);
     found = { validate, unenforced: Object.freeze(refused) };
   } finally {
     refused = [];
+    // ajv registers a root `$id` before it checks the schema: a schema it refuses would keep
+    // its `$id` taken ("already exists") for every later schema of this instance.
+    forget(instance, schema);
   }
   compiled.set(schema, found);
   return found;
+}
+
+/** Drops `schema` (and its root `$id`) from ajv's cache; an `$id` ajv cannot parse must not hide the real error. */
+function forget(instance: Ajv, schema: object): void {
+  try {
+    instance.removeSchema(schema);
+  } catch {
+    // Nothing was registered under an id ajv cannot read.
+  }
 }
