@@ -21,8 +21,8 @@ import type { RunScope } from './run-scope.js';
  * server's tokens), is
  * compacted again and sent once more: the step then starts again (`Compaction`,
  * `ContextSize`, `ReasonStart`). A second refusal fails the step with an error saying so; so
- * does the first at once when the compaction changed nothing (the same request would only be
- * refused again).
+ * does the first at once when the compaction did not make the request smaller (the same
+ * request would only be refused again).
  * The events go to the run's `output`; the model's answer is the one value.
  *
  * The request's estimate is counted once a step, for both the check whether it fits and its
@@ -61,7 +61,7 @@ export function reasonWithCompaction$(scope: RunScope, step: number, lastStep: b
         else fail(outcome.error);
       });
     };
-    /** `hopeless`: asked when the compaction changed nothing, before the request is sent; an error it returns ends the step instead. */
+    /** `hopeless`: asked when the compaction did not make the request smaller, before it is sent; an error it returns ends the step instead. */
     const attempt = (reason: Exclude<CompactionReason, 'manual'>, fail: (error: unknown) => void, hopeless?: () => unknown): void => {
       let changed = false;
       let compacted$: Observable<AgentEvent>;
@@ -72,7 +72,8 @@ export function reasonWithCompaction$(scope: RunScope, step: number, lastStep: b
         return fail(e);
       }
       const compacted = (event: AgentEvent): void => {
-        if (event.type === 'Compaction') changed = true;
+        // Only a smaller request is a changed one: the same size would be refused the same way.
+        if (event.type === 'Compaction' && event.tokensAfter < event.tokensBefore) changed = true;
         tokens = requestTokens(scope, lastStep); // the conversation was replaced
         output.next(event);
       };

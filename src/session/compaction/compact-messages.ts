@@ -5,7 +5,8 @@ import { errorMessage } from '../../errors/error-message.js';
 import { clipMiddle } from '../../text/clip-middle.js';
 import type { CompactionInput, CompactionOutcome } from './compaction-types.js';
 import { pruneToolResults } from './prune-tool-results.js';
-import { chooseCut, withSummary } from './summary-cut.js';
+import { chooseCut, keptTokens, withSummary } from './summary-cut.js';
+import { MIN_SUMMARY_TOKENS } from './summary-room.js';
 
 /**
  * What share of the room for the session a compaction aims at: well below the limit, so
@@ -39,8 +40,10 @@ function withinLimit(summary: string, maxTokens: number): { text: string; cutBy?
  * prunes every result before the last turn and summarises everything before it. A compaction
  * that cannot make the request fit does nothing (but for `manual`): neither pruning nor a
  * summary when the system prompt and tool schemas alone fill the window, or when the part a
- * summary must keep does not fit beside them (pruned as it would be, so no prune fits either).
- * Emits `undefined` when nothing was done; when a summary fails, the old turns are kept if
+ * summary must keep does not fit beside them (pruned as it would be, so no prune fits either);
+ * nor a summary that could not make the session smaller (one is asked for at most the tokens
+ * the turns it replaces free, and a result no smaller is dropped), so a compaction that is
+ * emitted always shrinks the session (but for `manual`). Emits `undefined` when nothing was done; when a summary fails, the old turns are kept if
  * the pruned session is under the target (never after a refusal), else a note saying so
  * replaces them; a summary longer than asked is cut to its limit (either way
  * the outcome's `summaryError` says why): a compaction itself never fails, and a stored
@@ -70,22 +73,39 @@ export function compactMessages$(input: CompactionInput): Observable<CompactionO
   if (!manual && estimateTokens(pruned) <= target) return of(outcome(pruned, 0));
   const maxSummary = summaryTokens(target);
   const cut = chooseCut(pruned, Math.max(0, target - maxSummary), manual);
-  if (cut === undefined || cut <= 0) return of(prunedCount > 0 ? outcome(pruned, 0) : undefined);
+  /** The pruned session when pruning did something, else nothing: a summary would not help. */
+  const prunedOnly = (summaryError?: string): CompactionOutcome | undefined => (prunedCount > 0 ? outcome(pruned, 0, summaryError) : undefined);
+  if (cut === undefined || cut <= 0) return of(prunedOnly());
   // What a summary keeps (at least the newest step, with the results the model has not read
-  // yet, never pruned) does not fit beside the fixed part: a summary cannot make the request
-  // fit, and would replace the turns before it for nothing (a `read` of 50,000 characters under
-  // an 8K window). The request goes as it is; the server's refusal says why. Judged against
-  // the larger window (see `serverWindow`): the ratio that scales `window` was learned from a
-  // whole request, and overstates a kept part that is one long tool result. Nothing is pruned
-  // either: the kept part is measured pruned already and is part of the session, so the pruned
-  // session cannot fit (a prune that makes it fit was answered above, at the target or with a
-  // summary); pruning would only take tool outputs from the model for nothing, turn after turn.
+  // yet, never pruned, and the prompt a cut inside the current turn carries) does not fit beside
+  // the fixed part: a summary cannot make the request fit, and would replace the turns before it
+  // for nothing (a `read` of 50,000 characters under an 8K window). The request goes as it is;
+  // the server's refusal says why. Judged against the larger window (see `serverWindow`): the
+  // ratio that scales `window` was learned from a whole request, and overstates a kept part that
+  // is one long tool result. Nothing is pruned either: the kept part is measured pruned already
+  // and is part of the session, so the pruned session cannot fit (a prune that makes it fit was
+  // answered above, at the target or with a summary); pruning would only take tool outputs from
+  // the model for nothing, turn after turn.
   const fullWindow = Math.max(input.window, input.serverWindow ?? 0);
-  if (!manual && input.requestFixedTokens + estimateTokens(pruned.slice(cut)) > fullWindow) return of(undefined);
-  return input.summarise(pruned.slice(0, cut), maxSummary).pipe(
+  if (!manual && input.requestFixedTokens + keptTokens(pruned, cut, false) > fullWindow) return of(undefined);
+  // A summary must make the session smaller, or it is paid for (and the request resent) for
+  // nothing: none is asked when even an empty one would not (the prompt that a cut inside the
+  // current turn carries can take all it frees), and it is asked for no more than the turns it
+  // replaces free, unless that is less than the shortest summary worth asking for (a result no
+  // smaller is dropped).
+  const pruneSize = estimateTokens(pruned);
+  const kept = keptTokens(pruned, cut, true);
+  if (!manual && kept >= pruneSize) return of(prunedOnly());
+  const asked = manual ? maxSummary : Math.min(maxSummary, Math.max(MIN_SUMMARY_TOKENS, pruneSize - kept - 1));
+  /** The session with `summary` in place of the turns before the cut; for a compaction that must help, only when smaller. */
+  const replaced = (summary: string, summaryError?: string): CompactionOutcome | undefined => {
+    const result = withSummary(pruned, cut, summary);
+    return !manual && estimateTokens(result) >= pruneSize ? prunedOnly(summaryError) : outcome(result, cut, summaryError);
+  };
+  return input.summarise(pruned.slice(0, cut), asked).pipe(
     map((summary) => {
-      const { text, cutBy } = withinLimit(summary.text, maxSummary);
-      return outcome(withSummary(pruned, cut, text), cut, summary.stopped ?? cutBy);
+      const { text, cutBy } = withinLimit(summary.text, asked);
+      return replaced(text, summary.stopped ?? cutBy);
     }),
     catchError((error: unknown) => {
       const why = errorMessage(error);
@@ -98,7 +118,7 @@ export function compactMessages$(input: CompactionInput): Observable<CompactionO
       if (reason !== 'context-exceeded' && estimateTokens(pruned) <= target) {
         return of(outcome(pruned, 0, `${why} (the earlier messages were kept: they fit the context window without a summary)`));
       }
-      return of(outcome(withSummary(pruned, cut, `(No summary could be written: ${why}. The earlier messages are in the archived transcript.)`), cut, why));
+      return of(replaced(`(No summary could be written: ${why}. The earlier messages are in the archived transcript.)`, why));
     }),
   );
 }

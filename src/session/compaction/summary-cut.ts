@@ -1,12 +1,21 @@
 import type { ChatMessage } from '../../model/chat-message.js';
 import { estimateTokens } from '../../model/estimate-tokens.js';
 
+/** The first words of the message that carries a summary. */
+export const SUMMARY_HEADING = '[Summary of the earlier conversation';
+const SUMMARY_END = '[End of summary]';
+const REQUEST = '[The request being worked on]\n';
+
 /**
  * Where to cut a session for a summary: the index of the first message kept, or `undefined`
  * when nothing can be summarised. A cut is made only before a user message (a turn's start)
- * or an assistant message (a step's start), so an assistant's tool calls and their results
- * are never parted. The cut keeps as much of the newest part as fits `keepTokens`, and at
- * least the last step; for a `manual` compaction it is the start of the last turn.
+ * or, inside the turn being worked on (from the last user message on), before an assistant
+ * message (a step's start), so an assistant's tool calls and their results are never parted,
+ * and an earlier turn is summarised whole: cut inside, it would carry its prompt into the
+ * summary message ({@link withSummary}), and an old prompt too long for the window would
+ * never be summarised away. The cut keeps as much of the newest part as fits `keepTokens`,
+ * the prompt a cut inside the current turn carries counted in it, and at least the last
+ * step; for a `manual` compaction it is the start of the last turn.
  *
  * @example
  * ```ts
@@ -14,33 +23,41 @@ import { estimateTokens } from '../../model/estimate-tokens.js';
  * ```
  */
 export function chooseCut(messages: readonly ChatMessage[], keepTokens: number, manual: boolean): number | undefined {
+  const lastUser = messages.findLastIndex((m) => m.role === 'user');
+  if (manual) return lastUser > 0 ? lastUser : undefined;
   const starts: number[] = [];
   for (let i = 1; i < messages.length; i++) {
     const role = messages[i]!.role;
-    if (role === 'user' || role === 'assistant') starts.push(i);
+    if (role === 'user' || (role === 'assistant' && i > lastUser)) starts.push(i);
   }
   if (starts.length === 0) return undefined;
-  if (manual) {
-    const lastUser = starts.filter((i) => messages[i]!.role === 'user').at(-1);
-    return lastUser;
-  }
+  // What a cut before an assistant message (of the current turn) carries: the turn's prompt.
+  const carried = carriedTokens(promptBefore(messages, messages.length));
+  const cost = (cut: number, tail: number): number => tail + (messages[cut]!.role === 'assistant' ? carried : 0);
   // Grow the kept part from the newest start back while it fits.
   let cut = starts.at(-1)!;
   let tail = estimateTokens(messages.slice(cut));
   for (let k = starts.length - 2; k >= 0; k--) {
     const start = starts[k]!;
-    const more = estimateTokens(messages.slice(start, cut));
-    if (tail + more > keepTokens) break;
-    tail += more;
+    const more = tail + estimateTokens(messages.slice(start, cut));
+    if (cost(start, more) > keepTokens) break;
+    tail = more;
     cut = start;
   }
   return cut;
 }
 
-/** The first words of the message that carries a summary. */
-export const SUMMARY_HEADING = '[Summary of the earlier conversation';
-const SUMMARY_END = '[End of summary]';
-const REQUEST = '[The request being worked on]\n';
+/**
+ * What the session keeps beside the summary after a cut at `cut`, in estimated tokens: the
+ * kept messages and, for a cut inside a turn, that turn's prompt, which the summary message
+ * carries; with `heading`, the summary message's heading too (then it is the whole session
+ * after the cut but for the summary's own text).
+ */
+export function keptTokens(messages: readonly ChatMessage[], cut: number, heading: boolean): number {
+  if (heading) return estimateTokens(withSummary(messages, cut, ''));
+  const inside = messages[cut]?.role !== 'user';
+  return estimateTokens(messages.slice(cut)) + (inside ? carriedTokens(promptBefore(messages, cut)) : 0);
+}
 
 /**
  * The session after a cut at `cut`: one user message with the summary (and, when the cut
@@ -52,16 +69,23 @@ export function withSummary(messages: readonly ChatMessage[], cut: number, summa
   const first = messages[cut]!;
   if (first.role === 'user') return [{ role: 'user', content: `${block}\n\n${first.content}` }, ...messages.slice(cut + 1)];
   // A cut inside a turn: its prompt goes with the summary, so the model still sees what it works on.
-  let prompt: string | undefined;
-  for (let i = cut - 1; i >= 0; i--) {
-    const m = messages[i]!;
-    if (m.role === 'user') {
-      prompt = promptOf(m.content);
-      break;
-    }
-  }
+  const prompt = promptBefore(messages, cut);
   const content = prompt === undefined || prompt === '' ? block : `${block}\n\n${REQUEST}${prompt}`;
   return [{ role: 'user', content }, ...messages.slice(cut)];
+}
+
+/** The prompt of the turn a cut at `cut` falls in: the last user message before it, without an earlier summary. */
+function promptBefore(messages: readonly ChatMessage[], cut: number): string | undefined {
+  for (let i = cut - 1; i >= 0; i--) {
+    const m = messages[i]!;
+    if (m.role === 'user') return promptOf(m.content);
+  }
+  return undefined;
+}
+
+/** The tokens a carried prompt adds to the summary message. */
+function carriedTokens(prompt: string | undefined): number {
+  return prompt === undefined || prompt === '' ? 0 : estimateTokens([{ role: 'user', content: `${REQUEST}${prompt}` }]);
 }
 
 /** A user message's prompt without an earlier summary in front of it (that summary is summarised again). */

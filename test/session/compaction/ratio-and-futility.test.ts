@@ -34,7 +34,8 @@ describe('a session of page turns under a 1,024-token window (each page some 750
       expect(events.filter((e) => e.type === 'Warning'), `turn ${turn}`).toEqual([]);
     }
     expect(server.requests.filter((r) => r.status !== 200)).toEqual([]);
-    expect(server.requests.filter(isSummaryRequest).length).toBeGreaterThanOrEqual(11);
+    // One summary a turn from the third on (the turns before its page), none skipped as futile.
+    expect(server.requests.filter(isSummaryRequest).length).toBeGreaterThanOrEqual(10);
     expect(conversationProblems(sessions.load('s'))).toEqual([]);
     expect(alternationProblems(sessions.load('s'))).toEqual([]);
   });

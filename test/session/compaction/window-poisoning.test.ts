@@ -40,16 +40,17 @@ describe('a refusal that names a window of 8 tokens, then a server that takes fa
     });
     const first: AgentEvent[] = await collect(agent.stream('turn 1', { sessionId: 's' }));
     expect(first.at(-1)).toMatchObject({ type: 'RunEnd', abnormal: false });
-    // No summary request fits 8 tokens: none is sent, a note says so (the turns are in the archive).
-    expect(compactionsOf(first)).toMatchObject([{ reason: 'context-exceeded', contextWindow: 8, summaryError: expect.stringMatching(/no summary request was sent/) }]);
+    // No summary request fits 8 tokens: none is sent, and the event says so. The note that would
+    // stand in for the old turns is longer than they are, pruned: they are kept (a compaction never grows the session).
+    expect(compactionsOf(first)).toMatchObject([{ reason: 'context-exceeded', contextWindow: 8, summarisedMessages: 0, prunedToolResults: 2, summaryError: expect.stringMatching(/no summary request was sent/) }]);
     for (let turn = 2; turn <= 6; turn++) {
       const events: AgentEvent[] = await collect(agent.stream(`turn ${turn}`, { sessionId: 's' }));
       expect(events.at(-1), `turn ${turn}`).toMatchObject({ type: 'RunEnd', abnormal: false, text: 'the answer' });
       expect(compactionsOf(events), `turn ${turn}`).toEqual([]);
     }
     expect(server.requests.filter(isSummaryRequest)).toEqual([]);
-    // The five later turns are all in the session, as they were said.
-    expect(sessions.load('s').filter((m) => m.role === 'user').map((m) => m.content.split('\n').at(-1))).toEqual(['turn 1', 'turn 2', 'turn 3', 'turn 4', 'turn 5', 'turn 6']);
+    // The two stored turns and the six later ones are all in the session, as they were said.
+    expect(sessions.load('s').filter((m) => m.role === 'user').map((m) => m.content.split('\n').at(-1))).toEqual(['Tell me about topic 1', 'Tell me about topic 2', 'turn 1', 'turn 2', 'turn 3', 'turn 4', 'turn 5', 'turn 6']);
     expect(alternationProblems(sessions.load('s'))).toEqual([]);
   });
 });
