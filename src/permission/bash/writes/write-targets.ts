@@ -117,7 +117,8 @@ function resolveAll(writes: readonly CommandWrites[], anywhere: boolean, join: b
       const text = base === '' ? dir.text : `${dir.text.replace(/\/+$/, '')}/${base}`;
       push({ text, glob: dir.glob || name.glob }, tree || base === '');
     }
-    if (into !== undefined) {
+    // Once the folder is unknown the bases are no longer read: growing them would cost each `cd` a pass over all (n³ for `cd a && ` × n).
+    if (into !== undefined && !chdir) {
       bases = [...new Set([...bases, ...bases.map((b) => posix.join(b, into))])];
       chdir ||= bases.length > MAX_BASES;
     }
