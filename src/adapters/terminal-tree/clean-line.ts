@@ -7,7 +7,7 @@
  * @module
  */
 import stripAnsi from 'strip-ansi';
-import { INVISIBLE_CLASS, markInvisible } from '../visible-text.js';
+import { INVISIBLE_CLASS, markInvisible, markMatches } from '../visible-text.js';
 
 // Controls still there once the escape sequences are gone (a lone ESC, BEL, backspace, C1);
 // line breaks and tabs stay, for `oneLine` to turn into spaces.
@@ -73,21 +73,6 @@ export function flatLine(text: string): string {
  * {@link LONGEST_MARKED} units (a tag flag the cut split is marked character by character).
  */
 export function markHidden(text: string): string {
-  if (text.search(INVISIBLE) === -1) return text;
-  // slices appended, as in `markInvisible`: a callback per match took twice as long, and
-  // the mark of a run of one character is worked out once
-  let out = '';
-  let from = 0;
-  let last = '';
-  let lastMark = '';
-  INVISIBLE.lastIndex = 0;
-  for (let match = INVISIBLE.exec(text); match !== null; match = INVISIBLE.exec(text)) {
-    if (match[0] !== last) {
-      last = match[0];
-      lastMark = last.startsWith('\u{1f3f4}') ? last : markInvisible(last);
-    }
-    out += text.slice(from, match.index) + lastMark;
-    from = INVISIBLE.lastIndex;
-  }
-  return out + text.slice(from);
+  // a tag flag is kept whole; anything else is marked as `markInvisible` marks it
+  return markMatches(text, INVISIBLE, (match) => (match.startsWith('\u{1f3f4}') ? match : markInvisible(match)));
 }
