@@ -84,3 +84,20 @@ export function operandsOf<W extends Word>(args: readonly W[], short: string, lo
   }
   return { operands, mixed };
 }
+
+/**
+ * The one long option `given` names: a name of `names` exactly, or the prefix of only one of
+ * them (getopt_long and Perl's Getopt::Long take such abbreviations); `undefined` when it is
+ * none, or the prefix of several.
+ *
+ * @example
+ * ```ts
+ * longOptionName('fore', ['foreground', 'verbose']); // 'foreground'
+ * longOptionName('s', ['signal', 'silent']); // undefined
+ * ```
+ */
+export function longOptionName(given: string, names: readonly string[]): string | undefined {
+  if (names.includes(given)) return given;
+  const matches = names.filter((name) => name.startsWith(given));
+  return matches.length === 1 ? matches[0] : undefined;
+}

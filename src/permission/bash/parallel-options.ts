@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { longOptionName } from './option-values.js';
 
 /** Long names taking a value (`--jobs 4`, `--jobs=4`). */
 const VALUED = new Set(('arg-file-sep argfilesep arg-file argfile arg-sep argsep basefile bf basenameextensionreplace bner basenamereplace bnr bin ' +
@@ -102,11 +103,7 @@ export function readParallel(args: readonly string[]): ParallelRun | string {
 
 /** The option a long name given on the line is (any letter case, or a prefix of only one name), or `undefined`. */
 function longName(given: string): string | undefined {
-  const lower = given.toLowerCase();
-  const names = [...VALUED, ...RUNNING, ...Object.keys(OPTIONAL), ...FLAGS];
-  if (names.includes(lower)) return lower;
-  const matches = names.filter((name) => name.startsWith(lower));
-  return matches.length === 1 ? matches[0] : undefined;
+  return longOptionName(given.toLowerCase(), [...VALUED, ...RUNNING, ...Object.keys(OPTIONAL), ...FLAGS]);
 }
 
 /** Whether Getopt::Long takes `next` as an optional value: a word that is no option (for a number: a number). */

@@ -8,6 +8,7 @@
  * @module
  */
 import { wrapsCommand } from './command-programs.js';
+import { longOptionName } from './option-values.js';
 import { WRAPPERS } from './shell-programs.js';
 import { basename, text, type TextWord } from './shell-words.js';
 
@@ -58,8 +59,8 @@ export function knownCommandStart(base: string, args: readonly string[], from = 
     if (base === 'nice' && /^-\d+$/.test(arg)) continue; // `nice -5 cmd`
     if (arg.startsWith('--')) {
       const [name, value] = arg.includes('=') ? [arg.slice(2, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg.slice(2), undefined];
-      const valued = unique(name, syntax.longValued);
-      const flag = unique(name, syntax.longFlags);
+      const valued = longOptionName(name, syntax.longValued);
+      const flag = longOptionName(name, syntax.longFlags);
       if ((valued === undefined) === (flag === undefined)) return undefined; // unknown, or a prefix of both
       if (valued !== undefined && value === undefined) i += 1;
       if (flag !== undefined && value !== undefined) return undefined;
@@ -97,11 +98,4 @@ export function commandStarts(plain: readonly TextWord[], redirected: boolean): 
     starts.add(start);
   }
   return (index) => starts.has(index);
-}
-
-/** The one long name `given` is, exactly or as the prefix of only one. */
-function unique(given: string, names: readonly string[]): string | undefined {
-  if (names.includes(given)) return given;
-  const matches = names.filter((name) => name.startsWith(given));
-  return matches.length === 1 ? matches[0] : undefined;
 }
