@@ -50,6 +50,22 @@ export function createToolContext(overrides: Partial<ToolContext> = {}): TestToo
   };
 }
 
+/**
+ * A tool context in `workspace` whose run is cancelled as the tool judges the path again
+ * (`judgePath`), just before it opens or creates the file: the cancel point of the tools'
+ * cancel tests.
+ */
+export function cancelledWhileJudged(workspace: string): ToolContext {
+  const context = createToolContext({ workspace });
+  return {
+    ...context,
+    judgePath: () => {
+      context.controller.abort();
+      return 'allow';
+    },
+  };
+}
+
 /** A temporary folder (realpath'd, as the engine passes workspaces) and its cleanup. */
 export interface TestWorkspace {
   readonly dir: string;

@@ -3,8 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEditTool } from '../../src/tools/builtin/edit.js';
 import { createReadTool } from '../../src/tools/builtin/read.js';
 import { createWriteTool } from '../../src/tools/builtin/write.js';
-import type { ToolContext } from '../../src/tools/tool.js';
-import { createToolContext, makeWorkspace, runTool, type TestWorkspace } from '../support/tool-context.js';
+import { cancelledWhileJudged, makeWorkspace, runTool, type TestWorkspace } from '../support/tool-context.js';
 
 // A run cancelled while a workspace tool is under way: the cancel is made to land at a fixed
 // point (while the tool judges the path again, just before it opens and reads the file), so
@@ -18,17 +17,6 @@ afterEach(async () => {
   await ws.cleanup();
 });
 
-/** A context whose run is cancelled as the tool judges the path again. */
-function cancelledMidway(): ToolContext {
-  const context = createToolContext({ workspace: ws.dir });
-  return {
-    ...context,
-    judgePath: () => {
-      context.controller.abort();
-      return 'allow';
-    },
-  };
-}
 
 /** Errors that reached the process with no one to catch them while `work` ran, and a few turns after. */
 async function uncaughtDuring(work: () => Promise<unknown>): Promise<unknown[]> {
@@ -52,7 +40,7 @@ describe('a cancel while a workspace tool works', () => {
     await ws.file('a.txt', 'one\ntwo\n');
     let result: { error?: string } = {};
     const uncaught = await uncaughtDuring(async () => {
-      result = await runTool(createReadTool(), { path: 'a.txt' }, cancelledMidway());
+      result = await runTool(createReadTool(), { path: 'a.txt' }, cancelledWhileJudged(ws.dir));
     });
     expect(uncaught).toEqual([]);
     expect(result.error).toMatch(/aborted/);
@@ -61,14 +49,14 @@ describe('a cancel while a workspace tool works', () => {
   it('edit leaves the old content when the cancel comes before it writes', async () => {
     const original = 'keep this line\nneedle\n'.repeat(1000);
     const file = await ws.file('a.txt', original);
-    const result = await runTool(createEditTool(), { path: 'a.txt', old_string: 'needle', new_string: 'pin', replace_all: true }, cancelledMidway());
+    const result = await runTool(createEditTool(), { path: 'a.txt', old_string: 'needle', new_string: 'pin', replace_all: true }, cancelledWhileJudged(ws.dir));
     expect(result.error).toMatch(/aborted/);
     expect(await readFile(file, 'utf8')).toBe(original);
   });
 
   it('write leaves the old content when the cancel comes before it writes', async () => {
     const file = await ws.file('a.txt', 'precious\n');
-    const result = await runTool(createWriteTool(), { path: 'a.txt', content: 'new\n' }, cancelledMidway());
+    const result = await runTool(createWriteTool(), { path: 'a.txt', content: 'new\n' }, cancelledWhileJudged(ws.dir));
     expect(result.error).toMatch(/aborted/);
     expect(await readFile(file, 'utf8')).toBe('precious\n');
   });

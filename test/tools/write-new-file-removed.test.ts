@@ -5,9 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createWriteTool } from '../../src/tools/builtin/write.js';
-import type { ToolContext } from '../../src/tools/tool.js';
 import { openWriteTarget } from '../../src/tools/write-target.js';
-import { createToolContext, makeWorkspace, runTool, type TestWorkspace } from '../support/tool-context.js';
+import { cancelledWhileJudged, makeWorkspace, runTool, type TestWorkspace } from '../support/tool-context.js';
 
 // A `write` that creates a file and is then cancelled, or fails, before the content is in
 // place: the file it created is removed, not left behind empty or cut (the folders it made
@@ -22,34 +21,23 @@ beforeEach(async () => {
 });
 afterEach(() => ws.cleanup());
 
-/** A context whose run is cancelled as the tool judges the path again, before it creates the file. */
-function cancelledMidway(): ToolContext {
-  const context = createToolContext({ workspace: ws.dir });
-  return {
-    ...context,
-    judgePath: () => {
-      context.controller.abort();
-      return 'allow';
-    },
-  };
-}
 
 describe('write of a new file that does not finish', () => {
   it('removes the new file when the run is cancelled before the first byte', async () => {
-    const result = await runTool(createWriteTool(), { path: 'new.txt', content: 'hello\n' }, cancelledMidway());
+    const result = await runTool(createWriteTool(), { path: 'new.txt', content: 'hello\n' }, cancelledWhileJudged(ws.dir));
     expect(result.error).toMatch(/aborted/);
     expect(await readdir(ws.dir)).toEqual([]);
   });
 
   it('removes the new file but keeps the folders it made', async () => {
-    const result = await runTool(createWriteTool(), { path: 'notes/2026/new.txt', content: 'hello\n' }, cancelledMidway());
+    const result = await runTool(createWriteTool(), { path: 'notes/2026/new.txt', content: 'hello\n' }, cancelledWhileJudged(ws.dir));
     expect(result.error).toMatch(/aborted/);
     expect(await readdir(join(ws.dir, 'notes/2026'))).toEqual([]);
   });
 
   it('keeps an existing file it was cancelled on, content and all', async () => {
     const file = await ws.file('old.txt', 'precious\n');
-    const result = await runTool(createWriteTool(), { path: 'old.txt', content: 'new\n' }, cancelledMidway());
+    const result = await runTool(createWriteTool(), { path: 'old.txt', content: 'new\n' }, cancelledWhileJudged(ws.dir));
     expect(result.error).toMatch(/aborted/);
     expect(await readFile(file, 'utf8')).toBe('precious\n');
   });
