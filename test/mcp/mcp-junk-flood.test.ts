@@ -1,23 +1,7 @@
-import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
-import { McpConnection } from '../../src/mcp/mcp-connection.js';
-import type { McpStdioServerConfig } from '../../src/mcp/mcp-server-config.js';
+import { describe, expect, it } from 'vitest';
+import { junkConnectionPerTest } from './support/junk-server.js';
 
-const JUNK = fileURLToPath(new URL('./support/junk-stdio-server.mjs', import.meta.url));
-const junkServer = (mode: string): McpStdioServerConfig => ({ command: process.execPath, args: [JUNK], env: { MCP_JUNK_MODE: mode } });
-
-let connection: McpConnection | undefined;
-afterEach(async () => {
-  await connection?.close();
-  connection = undefined;
-});
-
-async function started(mode: string): Promise<McpConnection> {
-  connection = new McpConnection('junk', junkServer(mode), process.cwd());
-  await connection.ensure();
-  expect(connection.problem).toBeUndefined();
-  return connection;
-}
+const started = junkConnectionPerTest();
 
 // The SDK reports each such message as an error it builds (an answer's holding it as JSON),
 // which nobody reads; the guard let answers through whatever their id, and never saw the

@@ -1,10 +1,6 @@
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpServers } from '../../src/mcp/mcp-servers.js';
-import type { McpStdioServerConfig } from '../../src/mcp/mcp-server-config.js';
-
-const JUNK = fileURLToPath(new URL('./support/junk-stdio-server.mjs', import.meta.url));
-const junkServer = (mode: string): McpStdioServerConfig => ({ command: process.execPath, args: [JUNK], env: { MCP_JUNK_MODE: mode } });
+import { junkServer } from './support/junk-server.js';
 
 let servers: McpServers | undefined;
 afterEach(async () => {

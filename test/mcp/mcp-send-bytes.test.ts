@@ -1,28 +1,24 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { McpConnection } from '../../src/mcp/mcp-connection.js';
+import type { McpConnection } from '../../src/mcp/mcp-connection.js';
 import { MCP_REQUEST_ID_MAX_CHARS } from '../../src/mcp/mcp-notification-guard.js';
 import { MCP_UNSENT_MAX_BYTES } from '../../src/mcp/mcp-send-guard.js';
+import { junkConnectionPerTest } from './support/junk-server.js';
 
-const JUNK = fileURLToPath(new URL('./support/junk-stdio-server.mjs', import.meta.url));
-let connection: McpConnection | undefined;
 let dir: string | undefined;
 afterEach(async () => {
-  await connection?.close();
   if (dir !== undefined) await rm(dir, { recursive: true, force: true });
-  connection = dir = undefined;
+  dir = undefined;
 });
+// Registered after the folder's clean-up: vitest runs after-hooks last first, so the server is closed before its folder goes.
+const connect = junkConnectionPerTest('deaf');
 
+/** The junk server in `mode`, writing its pid to a file of its own (`dir`). */
 async function started(mode: string): Promise<McpConnection> {
   dir = await mkdtemp(join(tmpdir(), 'rxharness-mcp-deaf-'));
-  const env = { MCP_JUNK_MODE: mode, MCP_JUNK_PID_FILE: join(dir, 'pid') };
-  connection = new McpConnection('deaf', { command: process.execPath, args: [JUNK], env }, process.cwd());
-  await connection.ensure();
-  expect(connection.problem).toBeUndefined();
-  return connection;
+  return connect(mode, { MCP_JUNK_PID_FILE: join(dir, 'pid') });
 }
 
 // The answer to a ping repeats its id, and waits in memory while the server reads nothing:

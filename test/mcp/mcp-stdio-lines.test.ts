@@ -1,26 +1,12 @@
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { McpConnection } from '../../src/mcp/mcp-connection.js';
 import { MCP_UNASKED_BYTES_MAX, MCP_UNASKED_BYTES_WINDOW_MS } from '../../src/mcp/mcp-notification-guard.js';
-import type { McpStdioServerConfig } from '../../src/mcp/mcp-server-config.js';
 import { lineSplitter } from '../../src/mcp/mcp-stdio-lines.js';
+import { junkConnectionPerTest } from './support/junk-server.js';
 
-const JUNK = fileURLToPath(new URL('./support/junk-stdio-server.mjs', import.meta.url));
-const junkServer = (mode: string): McpStdioServerConfig => ({ command: process.execPath, args: [JUNK], env: { MCP_JUNK_MODE: mode } });
-
-let connection: McpConnection | undefined;
-afterEach(async () => {
+afterEach(() => {
   vi.restoreAllMocks();
-  await connection?.close();
-  connection = undefined;
 });
-
-async function started(mode: string): Promise<McpConnection> {
-  connection = new McpConnection('junk', junkServer(mode), process.cwd());
-  await connection.ensure();
-  expect(connection.problem).toBeUndefined();
-  return connection;
-}
+const started = junkConnectionPerTest();
 
 describe('lineSplitter', () => {
   it('gives each line once, whatever the chunks, without its \\n or the \\r of a \\r\\n', () => {
