@@ -1,5 +1,5 @@
 import { approvalArguments, foldText } from './approval-arguments.js';
-import { markInvisible, visibleLines } from './visible-text.js';
+import { markInvisible, visibleLines } from '../text/visible-text.js';
 import type { ApprovalRequest } from '../permission/approval.js';
 
 /** Lines of an argument other than the main one shown before it is folded. */

@@ -1,5 +1,5 @@
 import { RxHarnessError } from '../errors/rxharness-error.js';
-import { markInvisible } from './visible-text.js';
+import { markInvisible } from '../text/visible-text.js';
 
 /**
  * A line of NDJSON input that is not an agent event: invalid JSON, JSON that lacks an

@@ -1,4 +1,4 @@
-import { markInvisible } from '../adapters/visible-text.js';
+import { markInvisible } from '../text/visible-text.js';
 import { onceWarner } from '../errors/warn-once.js';
 import { headOf } from '../text/whole-chars.js';
 

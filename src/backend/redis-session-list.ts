@@ -4,7 +4,7 @@ import { sessionIdProblem } from '../session/session-id.js';
 import { newestFirst } from '../session/session-order.js';
 import type { SessionListRequest, SessionPosition, SessionSummary } from '../session/session-store.js';
 import { sessionTitle } from '../session/session-title.js';
-import { markInvisible } from '../adapters/visible-text.js';
+import { markInvisible } from '../text/visible-text.js';
 import { shownKey, warnBadData } from './bad-data-warning.js';
 import { redisFailure } from './redis-connection.js';
 import type { RedisKeys } from './redis-keys.js';

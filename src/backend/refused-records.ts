@@ -1,4 +1,4 @@
-import { markInvisible } from '../adapters/visible-text.js';
+import { markInvisible } from '../text/visible-text.js';
 import { shownKey, warnBadData } from './bad-data-warning.js';
 
 /** How many refused keys one warning names (with why); the rest are counted. */

@@ -8,7 +8,7 @@
  * @module
  */
 import type { Redis } from 'ioredis';
-import { markInvisible } from '../adapters/visible-text.js';
+import { markInvisible } from '../text/visible-text.js';
 import type { TaskInfo } from '../delegation/task-tracker.js';
 import { shownKey, warnBadData } from './bad-data-warning.js';
 import { isWrongType } from './load-hash.js';

@@ -9,7 +9,7 @@ import { printed } from './printed.js';
 import { presentRun, type PresentedRun } from './present-run.js';
 import { runTree } from './run-tree.js';
 import { terminalApproval } from '../adapters/terminal-approval.js';
-import { markInvisible } from '../adapters/visible-text.js';
+import { markInvisible } from '../text/visible-text.js';
 import { APPROVAL_FLAGS, approvalTimeoutOption } from './approval-timeout-flag.js';
 
 const OPTIONS = {

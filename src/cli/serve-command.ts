@@ -1,4 +1,4 @@
-import { markInvisible } from '../adapters/visible-text.js';
+import { markInvisible } from '../text/visible-text.js';
 import { redisBackend, type RedisBackend } from '../backend/redis-backend.js';
 import { errorMessage } from '../errors/error-message.js';
 import { errnoOf } from '../errors/errno-of.js';

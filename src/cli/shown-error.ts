@@ -1,4 +1,4 @@
-import { markInvisible, visibleLines } from '../adapters/visible-text.js';
+import { markInvisible, visibleLines } from '../text/visible-text.js';
 import { errorMessage } from '../errors/error-message.js';
 import { clipMiddle } from '../text/clip-middle.js';
 import { isUsageError } from './cli-usage-error.js';

@@ -1,4 +1,4 @@
-import { markInvisible } from '../adapters/visible-text.js';
+import { markInvisible } from '../text/visible-text.js';
 import { HarnessWorker } from '../backend/harness-worker.js';
 import { redisBackend } from '../backend/redis-backend.js';
 import { redact } from '../backend/redis-connection.js';

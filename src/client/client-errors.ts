@@ -1,4 +1,4 @@
-import { markInvisible } from '../adapters/visible-text.js';
+import { markInvisible } from '../text/visible-text.js';
 import { RxHarnessError } from '../errors/rxharness-error.js';
 
 /**

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { fitLines, fitMarked, fitOneLine } from '../../src/adapters/terminal-tree/fit-line.js';
 import { oneLine, truncate } from '../../src/adapters/terminal-tree/text-line.js';
-import { markInvisible, visibleLines } from '../../src/adapters/visible-text.js';
+import { markInvisible, visibleLines } from '../../src/text/visible-text.js';
 
 const tags = (text: string): string => String.fromCodePoint(...[...text].map((c) => 0xe0000 + c.charCodeAt(0)));
 const piece = fc.constantFrom(

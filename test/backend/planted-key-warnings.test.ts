@@ -5,7 +5,7 @@
  * flood the terminal, and escapes must not clear it, retitle it or turn the message around.
  */
 import { describe, expect, it } from 'vitest';
-import { markInvisible } from '../../src/adapters/visible-text.js';
+import { markInvisible } from '../../src/text/visible-text.js';
 import { badDataWarnings, plantTaskRecord, warningsDelivered } from './planted-data.js';
 import { HAS_REDIS } from './redis-server.js';
 import { useScaleKits } from './scale-kit.js';

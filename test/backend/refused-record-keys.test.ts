@@ -6,7 +6,7 @@
  * marked (`<U+001B>`): the load warning (`RefusedRecords`) and the tasks channel's.
  */
 import { describe, expect, it } from 'vitest';
-import { markInvisible } from '../../src/adapters/visible-text.js';
+import { markInvisible } from '../../src/text/visible-text.js';
 import { badDataWarnings, warningsDelivered } from './planted-data.js';
 import { HAS_REDIS } from './redis-server.js';
 import { useScaleKits, waitFor } from './scale-kit.js';

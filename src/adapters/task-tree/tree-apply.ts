@@ -5,7 +5,7 @@
  * @module
  */
 import type { UiItem } from '../ui-item.js';
-import { markInvisible } from '../visible-text.js';
+import { markInvisible } from '../../text/visible-text.js';
 import { appendTail, oneLine, tail } from '../terminal-tree/text-line.js';
 import { toolLabel } from '../terminal-tree/tool-label.js';
 import { approvalAsked, approvalDecided, toolCount, toolEnded, toolsSettled, toolStarted, withTools } from './tool-records.js';

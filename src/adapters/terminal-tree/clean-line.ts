@@ -7,7 +7,7 @@
  * @module
  */
 import stripAnsi from 'strip-ansi';
-import { INVISIBLE_CLASS, markInvisible, markMatches } from '../visible-text.js';
+import { INVISIBLE_CLASS, markInvisible, markMatches } from '../../text/visible-text.js';
 
 // Controls still there once the escape sequences are gone (a lone ESC, BEL, backspace, C1);
 // line breaks and tabs stay, for `oneLine` to turn into spaces.

@@ -14,7 +14,7 @@
  * @module
  */
 import { headOf } from '../../text/whole-chars.js';
-import { markInvisible, visibleLines } from '../visible-text.js';
+import { markInvisible, visibleLines } from '../../text/visible-text.js';
 import { flatLine, LONGEST_MARKED, markHidden } from './clean-line.js';
 import { measuredUnits, truncate } from './text-line.js';
 

@@ -1,6 +1,6 @@
 import { element, show, type DomButton, type DomElement } from './dom.js';
 import { approvalArguments, foldText, type ApprovalArgument } from '../../adapters/approval-arguments.js';
-import { markInvisible, visibleLines } from '../../adapters/visible-text.js';
+import { markInvisible, visibleLines } from '../../text/visible-text.js';
 import type { WaitingApproval } from './client-imports.js';
 import { label, showLong } from './long-text.js';
 

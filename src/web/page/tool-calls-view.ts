@@ -1,6 +1,6 @@
 import { element, show, type DomElement } from './dom.js';
 import type { ToolCallRecord } from './client-imports.js';
-import { visibleLines } from '../../adapters/visible-text.js';
+import { visibleLines } from '../../text/visible-text.js';
 import { showLong } from './long-text.js';
 
 /**

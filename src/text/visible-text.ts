@@ -11,7 +11,7 @@
  * characters and joiners, the BOM, tags, invisible operators and musical beams), and the
  * characters that render blank although they are letters (Hangul fillers, the Braille
  * blank) or marks (variation selectors, the grapheme joiner). The one list of them: the
- * terminal tree marks these too (`text-line.ts`).
+ * terminal tree marks these too (`adapters/terminal-tree/clean-line.ts`).
  */
 export const INVISIBLE_CLASS = String.raw`\p{Cf}\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u2800\u3164\uffa0\ufe00-\ufe0f\u{e0100}-\u{e01ef}`;
 // Those, and controls (line breaks included), lone surrogates, line and paragraph

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { toolLabel } from '../../src/adapters/terminal-tree/tool-label.js';
-import { markInvisible, visibleLines } from '../../src/adapters/visible-text.js';
+import { markInvisible, visibleLines } from '../../src/text/visible-text.js';
 
 // What a human is asked to approve must look like what will run: every line on its own
 // line, and nothing invisible or direction-changing shown raw.
