@@ -2,7 +2,7 @@
  * `npm run bench`: builds, then runs every benchmark against the shipped build (`dist/`)
  * and prints one table. `--json` prints the machine-readable results instead;
  * `--only <name>[,<name>]` runs some of them (overhead, client-cpu, wrapping, scheduling, peer,
- * scale, scale-out, ndjson, session-less, memory, http, serve-load, first-event, tree-tools); `--quick` runs fewer rounds (`support/mode.ts`).
+ * scale, scale-out, ndjson, session-less, memory, http, serve-load, first-event, tree-tools, policy-cost); `--quick` runs fewer rounds (`support/mode.ts`).
  * Progress goes to stderr. See docs/performance.md for what each one measures.
  *
  * @module
@@ -14,6 +14,7 @@ import { memoryBenchmark } from './memory.js';
 import { ndjsonBenchmark } from './ndjson.js';
 import { overheadBenchmark } from './overhead.js';
 import { peerBenchmark } from './peer.js';
+import { policyCostBenchmark } from './policy-cost.js';
 import { runsHttpBenchmark } from './runs-http.js';
 import { scaleOutBenchmark } from './scale-out.js';
 import { scaleBenchmark } from './scale.js';
@@ -40,6 +41,7 @@ const BENCHMARKS: Record<string, () => Promise<ResultRow[]>> = {
   'serve-load': serveLoadBenchmark,
   'first-event': firstEventBenchmark,
   'tree-tools': treeToolsBenchmark,
+  'policy-cost': policyCostBenchmark,
 };
 
 function selected(args: readonly string[]): string[] {

@@ -1,0 +1,105 @@
+/**
+ * The commands a wrapper runs from its words (`sudo -u root rm x`, `timeout 5 grep y`,
+ * `xargs rm`): from where its command starts when that is known (`wrapper-starts`), else from
+ * each later word; with what xargs, parallel... fill in.
+ *
+ * @module
+ */
+import type { PartRole, PartSink } from './part-sink.js';
+import { LINE_ARGUMENTS, RUNTIME_ARGUMENTS } from './shell-programs.js';
+import { shellStringAt, whileFilled } from './filled-lines.js';
+import { mayRead } from './inner-budget.js';
+import { basename, isAssignment, RUNTIME_ARGUMENT, text, type TextWord, type Word } from './shell-words.js';
+import { readXargs } from './xargs-options.js';
+import { fillerRun, filledName, type FilledText } from './filler-runs.js';
+import { commandStarts, wrappedStart } from './wrapper-starts.js';
+
+/** Reads words as a simple command (`analyseWords`); `suffixes`: a wrapper's later words may start the command. */
+export type AnalyseWords = (words: readonly Word[], role: PartRole, depth: number, sink: PartSink, suffixes: boolean) => void;
+
+/** A simple command as `innerCommands` reads it. */
+export interface RunningCommand {
+  /** Its name without the binary's folder. */
+  readonly base: string;
+  /** Its words as written, redirections included. */
+  readonly words: readonly Word[];
+  /** The command's name and arguments (see `plainWords`). */
+  readonly plain: readonly TextWord[];
+  /** How deep in command lines run by other commands it is (see `commandParts`). */
+  readonly depth: number;
+  /** Whether it is read where a command starts, so a wrapper's later words are tried as the command. */
+  readonly suffixes: boolean;
+}
+
+// Each word after a wrapper is tried as the start of the command; a longer list is too complex to check.
+const MAX_WRAPPED_WORDS = 64;
+
+/** Records in `sink` the commands wrapper `command` runs, reading them with `analyse`. */
+export function wrapperCommands(command: RunningCommand, sink: PartSink, analyse: AnalyseWords): void {
+  const { plain, words } = command;
+  // What xargs, parallel... read fills in their command's words: a command line there may be such
+  // text, also where another wrapper runs them (`timeout 5 xargs -I{} sh -c {}`).
+  const starts = commandStarts(plain, words.some((w) => w.kind === 'redirect'));
+  const fillers = plain.flatMap((w, i) => (RUNTIME_ARGUMENTS.has(basename(w.text)) && starts(i) ? [i] : []));
+  const filled = fillers.flatMap((i) => filledBy(basename(plain[i]!.text), plain.slice(i + 1).map(text), sink));
+  if (fillers.length > 0) whileFilled(sink, filled, () => wrapped(command, sink, analyse));
+  else wrapped(command, sink, analyse);
+}
+
+/**
+ * What `program` (xargs, parallel, sem, rush, entr) with `args` fills in (none known: `{}` only);
+ * flags in `sink` what makes its command unknown, and a command name it fills in (`xargs env`,
+ * `parallel env {} y`): one rule for all of them (see `filler-runs`).
+ */
+function filledBy(program: string, args: readonly string[], sink: PartSink): FilledText[] {
+  const run = fillerRun(program, args);
+  if (typeof run === 'string') {
+    sink.flag(run);
+    return [];
+  }
+  const name = filledName(program, run);
+  if (name !== undefined) sink.flag(name);
+  return [run.filled];
+}
+
+/**
+ * A wrapper's options vary (`sudo -u root`, `nice -n 5`, `timeout 5`): every suffix of its words
+ * may be the command, unless where it starts is known (`timeout 5 grep rm y` runs grep; `jobs -x echo rm y`, echo).
+ */
+function wrapped({ base, words, plain, depth }: RunningCommand, sink: PartSink, analyse: AnalyseWords): void {
+  // Redirections may hide words (`nice -n 5 >f rm x` reads as `nice -n 5>f rm x`): then any later word may be the command.
+  const start = words.some((w) => w.kind === 'redirect') ? undefined : wrappedStart(base, plain, 1);
+  if (start !== undefined) {
+    const name = plain[start.command];
+    if (name === undefined) return;
+    // `jobs -x %1`: a job's number put in place of its spec is no program the line shows.
+    if (base === 'jobs' && name.text.startsWith('%')) sink.flag(`a command name only known when it runs ("${name.text}", a job's process group)`);
+    const started = words.slice(words.indexOf(name));
+    // Judged as a command where it starts: a wrapper in it is read in turn (`timeout 5 sudo rm y`).
+    if (mayRead(sink, depth + 1, started)) analyse(started, 'variant', depth + 1, sink, true);
+    // env's and sudo's settings are the command's environment, as assignments in front of it would be:
+    // judged so once more (`env PATH=bin ls` changes PATH, `sudo GIT_WORK_TREE=src git checkout .` where git writes).
+    const settings = start.settings.map((at) => plain[at]!).filter((word) => isAssignment(word, [word]));
+    if (settings.length > 0 && mayRead(sink, depth + 1, started)) analyse([...settings, ...started], 'variant', depth + 1, sink, false);
+    // A name with spaces may be a command line, as a wrapper's word may: read quietly, as there.
+    if (/\s/.test(name.text)) sink.line(name.text, 'variant', depth + 1, true);
+    return;
+  }
+  if (plain.length > MAX_WRAPPED_WORDS) sink.flag(`more than ${MAX_WRAPPED_WORDS} words after "${base}"`);
+  // `xargs -I R cp y R`: R is what xargs puts there, as `{}` is; the words as written are judged too (`-I r rm r`).
+  const run = base === 'xargs' ? readXargs(plain.slice(1).map(text)) : undefined;
+  const placeholder = typeof run === 'object' ? run.placeholder : undefined;
+  // With a placeholder xargs appends nothing (`xargs -I{} touch a.ts` writes only a.ts), unless a later `-L` drops it.
+  const appended = RUNTIME_ARGUMENTS.has(base) && (typeof run === 'object' ? run.appends : true) ? [RUNTIME_ARGUMENT] : [];
+  const replaced = (w: Word): Word => (w.kind === 'word' && w.text.includes(placeholder!) ? { ...w, text: w.text.replaceAll(placeholder!, '{}') } : w);
+  for (const [at, word] of plain.slice(1, MAX_WRAPPED_WORDS).entries()) {
+    const suffix = [...words.slice(words.indexOf(word)), ...appended];
+    if (!mayRead(sink, depth + 1, suffix)) return;
+    if (shellStringAt(plain, at + 1)) continue; // judged as the shell's line
+    analyse(suffix, 'variant', depth + 1, sink, false);
+    if (placeholder && mayRead(sink, depth + 1, suffix)) analyse([...words.slice(words.indexOf(word)).map(replaced), ...appended], 'variant', depth + 1, sink, false);
+    // A word with spaces is a command line for some wrappers (`parallel 'rm {}'`), and may be one
+    // for others: then what the checker cannot read in it is no reason to flag the line.
+    if (/\s/.test(word.text)) sink.line(word.text, 'variant', depth + 1, !LINE_ARGUMENTS.has(base));
+  }
+}
