@@ -20,7 +20,7 @@ type Starting = { readonly kind: 'starting'; client: Client | undefined; done: P
 type State =
   | { readonly kind: 'idle' }
   | Starting
-  | { readonly kind: 'ready'; readonly client: Client; readonly sdk: McpSdk }
+  | { readonly kind: 'ready'; readonly client: Client; readonly sdk: McpSdk; readonly stopped: () => Promise<void> }
   | { readonly kind: 'closed' };
 
 const VERSION = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
@@ -55,6 +55,9 @@ export class McpConnection {
   // The output schemas of that listing's tools, which their results are checked against.
   private outputChecks: McpOutputChecks = new Map();
   private state: State = { kind: 'idle' };
+  // The stop of a server that was lost (it stopped, or a guard gave up on it): its processes
+  // may outlive the loss by a kill or two, which a close must wait for.
+  private stopping: Promise<void> = Promise.resolve();
 
   constructor(
     readonly name: string,
@@ -104,7 +107,7 @@ export class McpConnection {
       // An error the server answered leaves it running; anything else (it stopped, the HTTP
       // session is gone, the network failed) means it must be started again.
       const answered = e instanceof state.sdk.McpError && e.code !== state.sdk.ErrorCode.ConnectionClosed;
-      if (!answered) this.lose(state.client, `the connection failed during a call: ${errorMessage(e)}`);
+      if (!answered) this.lose(state.client, state.stopped, `the connection failed during a call: ${errorMessage(e)}`);
       if (answered) throw new Error(`MCP server "${this.name}" answered with an error: ${errorMessage(e)}`);
       throw new Error(`MCP server "${this.name}" failed during the call (${this.problem ?? errorMessage(e)}); it is started again when the next run starts`);
     }
@@ -122,6 +125,8 @@ export class McpConnection {
     if (state.kind === 'ready') await endSession(state.sdk, state.client.transport, END_SESSION_MS);
     if (state.kind === 'ready' || state.kind === 'starting') await state.client?.close().catch(() => undefined);
     if (state.kind === 'starting') await state.done;
+    if (state.kind === 'ready') await state.stopped();
+    await this.stopping;
   }
 
   private start(): Promise<void> {
@@ -155,7 +160,7 @@ export class McpConnection {
       },
     );
     starting.client = client;
-    const { transport, stderrTail, closedBecause } = openTransport(sdk, this.config, this.workspace);
+    const { transport, stderrTail, closedBecause, stopped } = openTransport(sdk, this.config, this.workspace);
     // One deadline for the whole start: a server answering each page of its list just in
     // time must not hold the runs waiting for it for a timeout per page.
     const timeLeft = deadline(this.config.startTimeoutMs ?? DEFAULT_MCP_START_TIMEOUT_MS);
@@ -163,7 +168,7 @@ export class McpConnection {
       const tail = stderrTail();
       return tail ? `${what}; its stderr ends with: ${tail}` : what;
     };
-    client.onclose = () => this.lose(client, because(closedBecause() ?? 'the server closed the connection'));
+    client.onclose = () => this.lose(client, stopped, because(closedBecause() ?? 'the server closed the connection'));
     try {
       await client.connect(transport, { timeout: timeLeft() });
       // Said apart from the handshake: a listing that cannot be read (its tools no list) fails
@@ -174,9 +179,10 @@ export class McpConnection {
       if (this.state !== starting) return;
       this.listed(listing);
       this.problem = undefined;
-      this.state = { kind: 'ready', client, sdk };
+      this.state = { kind: 'ready', client, sdk, stopped };
     } catch (e) {
       await client.close().catch(() => undefined);
+      await stopped();
       // Closed meanwhile (which is what failed the start): closed it stays.
       if ((this.state as State) !== starting) return;
       this.state = { kind: 'idle' };
@@ -186,13 +192,16 @@ export class McpConnection {
   }
 
   /** The server behind `client` stopped: it is started again when next needed. */
-  private lose(client: Client, reason: string): void {
+  private lose(client: Client, stopped: () => Promise<void>, reason: string): void {
     const state = this.state;
     // While starting, the start itself fails and says why.
     if (state.kind !== 'ready' || state.client !== client) return;
     this.state = { kind: 'idle' };
     this.problem = `stopped: ${reason}`;
-    void client.close().catch(() => undefined);
+    // Waited for by `close()`: idle, the connection holds no client to close, and a process
+    // the guard is still killing (a wrapper's child) outlived the engine's close.
+    const before = this.stopping;
+    this.stopping = Promise.all([before, client.close().catch(() => undefined), stopped()]).then(() => undefined);
   }
 
   /** Takes a listing as the current one: its tools, what was left out, and the checks of their output. */

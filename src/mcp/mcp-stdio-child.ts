@@ -22,7 +22,10 @@ interface ServerProcess extends StdioChild {
  * long again ({@link exitWithin}). What is left of the SDK's close after that does nothing
  * and holds nothing open. Giving up (`abandon`: the server flooded us, or took nothing we
  * sent) kills the process with SIGKILL at once: it has shown it is hostile or broken, so no
- * grace is owed. Changes `transport.close` in place, before a client connects it.
+ * grace is owed. Every close after the first waits for the first and for a give-up's kill:
+ * the SDK's client closes the transport again once it has closed, and a close that found no
+ * process left resolved while a wrapper's child was still being killed. Changes
+ * `transport.close` in place, before a client connects it.
  *
  * A server started through a wrapper (`npx`, `sh -c`, a script starting the real server as
  * its child) is more than one process: each step above reaches all of them (`serverTree`:
@@ -40,7 +43,13 @@ interface ServerProcess extends StdioChild {
  */
 export function deafOnClose(transport: Transport & { readonly pid: number | null }, tag: string): () => void {
   const close = transport.close.bind(transport);
-  transport.close = async () => {
+  // The first close, which every later one waits for too (the SDK's client closes the
+  // transport again after a guard did): a second close found no process, so it resolved at
+  // once, before the first had ended it.
+  let ending: Promise<void> | undefined;
+  // The kill of a give-up, also waited for by every close.
+  let killing: Promise<void> = Promise.resolve();
+  const end = async (): Promise<void> => {
     // Looked up before the SDK's close, which forgets the process as it starts.
     const child = childOf(transport);
     const pid = transport.pid;
@@ -51,12 +60,20 @@ export function deafOnClose(transport: Transport & { readonly pid: number | null
     // Ends the server's stdin at once (the polite step), then waits on timers of its own.
     const closing = close();
     if (child === undefined) {
-      // Without the process, no bound: the SDK's own close ends it (as slowly as that is), then what it left is killed.
-      await closing.finally(() => tree.signal('SIGKILL'));
+      // Without the process (it has exited, or an SDK that renamed its field), no bound on the
+      // SDK's own close; what the server left is then killed, and waited for within the bound.
+      await closing.catch(() => undefined);
+      await tree.signal('SIGKILL');
+      await exitWithin(EXITED, MCP_STDIO_EXIT_GRACE_MS, tree);
       return;
     }
     closing.catch(() => undefined);
     await exitWithin(child, MCP_STDIO_EXIT_GRACE_MS, tree);
+  };
+  transport.close = async () => {
+    ending ??= end();
+    await ending;
+    await killing;
   };
   return () => {
     const child = childOf(transport);
@@ -64,13 +81,16 @@ export function deafOnClose(transport: Transport & { readonly pid: number | null
     stopReading(child);
     // The tree is found first (the spawned process's death would cut its children's parent
     // links), then everything is killed; the close below fails the calls in flight at once.
-    void collected(pid, tag).then((tree) => {
+    killing = collected(pid, tag).then((tree) => {
       kill(child, pid);
       return tree.signal('SIGKILL');
     });
     void transport.close().catch(() => undefined);
   };
 }
+
+/** A spawned process that has exited: waiting on it is waiting on the rest of its tree only. */
+const EXITED: StdioChild = { exitCode: 0, signalCode: null, kill: () => false, once: () => EXITED as never, off: () => EXITED as never };
 
 /** The server's processes besides the spawned one (`pid`), as they are now. Never rejects. */
 async function collected(pid: number | null, tag: string): Promise<ServerTree> {

@@ -3,6 +3,9 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 
 const LF = 0x0a;
 const CR = 0x0d;
+const SPACE = 0x20;
+const TAB = 0x09;
+const OPEN_BRACE = 0x7b;
 
 /**
  * Splits a byte stream into lines (without their `\n`, nor the `\r` of a `\r\n`), in time
@@ -69,7 +72,8 @@ export interface StdioReading {
  * Takes over reading a started stdio `transport`'s stdout from the SDK: its `data` listener
  * (added as the process was spawned) is removed, and the lines are split by
  * {@link lineSplitter} and handed on as the SDK would (`onmessage` for a JSON-RPC message,
- * `onerror` for a line that is none), each noted with its size ({@link lineBytesOf}). Call it
+ * `onerror` for a line that is none: one whose first byte past blanks is not `{` without
+ * being decoded or parsed), each noted with its size ({@link lineBytesOf}). Call it
  * right after the SDK's `start()` is called, before any data can come. Returns false, leaving
  * the SDK to read (slowly for long lines, yet bounded), when its process cannot be found (an
  * SDK that renamed its `_process` field).
@@ -85,21 +89,44 @@ export function readStdoutLines(transport: Transport, reading: StdioReading): bo
   const stdout = stdoutOf(transport);
   if (stdout === undefined) return false;
   for (const listener of stdout.listeners('data')) stdout.off('data', listener as (chunk: Buffer) => void);
+  const unreadable = (error: Error, line: Buffer): void => {
+    lineBytes.set(error, line.length);
+    transport.onerror?.(error);
+  };
   const onLine = (line: Buffer): void => {
+    // Junk (a log line, 10 MiB of it) is told from a message by its first byte, and counted
+    // against the same bounds, without being decoded and parsed as JSON first.
+    if (!mayBeMessage(line)) return unreadable(notAMessage(line), line);
     let message: JSONRPCMessage;
     try {
       message = reading.parse(line.toString('utf8'));
     } catch (e) {
-      const error = e instanceof Error ? e : new Error(String(e));
-      lineBytes.set(error, line.length);
-      transport.onerror?.(error);
-      return;
+      return unreadable(e instanceof Error ? e : new Error(String(e)), line);
     }
     lineBytes.set(message, line.length);
     transport.onmessage?.(message);
   };
   stdout.on('data', lineSplitter(reading.max, onLine, reading.tooLong));
   return true;
+}
+
+/**
+ * Whether `line` may hold a JSON-RPC message: its first byte past JSON's whitespace is `{`.
+ * The SDK reads a line as one message, an object (its schema is a union of objects: a batch,
+ * `[...]`, is refused like any other non-object), so any other line fails its parse anyway.
+ */
+function mayBeMessage(line: Buffer): boolean {
+  for (let i = 0; i < line.length; i++) {
+    const byte = line[i];
+    if (byte !== SPACE && byte !== TAB && byte !== CR && byte !== LF) return byte === OPEN_BRACE;
+  }
+  return false;
+}
+
+/** The error for a line that is no JSON-RPC message, naming its size and how it starts (a few bytes of it). */
+function notAMessage(line: Buffer): Error {
+  const start = JSON.stringify(line.subarray(0, 40).toString('utf8'));
+  return new Error(`a line of ${line.length} bytes that is no JSON-RPC message (it starts ${start}${line.length > 40 ? '...' : ''}, not with "{")`);
 }
 
 /** The stdout of the SDK's process (kept in its `_process` field while it runs), looked up by shape. */

@@ -17,10 +17,17 @@ export interface OpenedTransport {
   stderrTail(): string;
   /** Why we closed the connection ourselves (an HTTP answer outgrew its bound, the server took nothing more); undefined when we did not. */
   closedBecause(): string | undefined;
+  /**
+   * Closes a stdio transport unless it was closed already, and resolves once its server's
+   * processes have gone (within the exit bound of {@link deafOnClose}), a give-up's kill
+   * included; at once for HTTP. Never rejects. The SDK's client forgets its transport once
+   * it has closed, so its own `close()` then waits for nothing.
+   */
+  stopped(): Promise<void>;
 }
 
 /** A transport just made, with how to give up on its server for good (a stdio server's process is killed; nothing more for HTTP). */
-type Made = Omit<OpenedTransport, 'closedBecause'> & { readonly abandon?: () => void };
+type Made = Omit<OpenedTransport, 'closedBecause' | 'stopped'> & { readonly abandon?: () => void };
 
 /** How much of a server's stderr is kept for its diagnostics. */
 const TAIL_CHARS = 1000;
@@ -57,7 +64,8 @@ export function openTransport(sdk: McpSdk, config: McpServerConfig, workspace: s
   guardedSends(transport, closeBecause, { oneAtATime: isStdioServer(config) });
   guardedNotifications(transport, closeBecause);
   if (isStdioServer(config)) saysWhenALineIsTooLong(transport, closeBecause);
-  return { transport, stderrTail, closedBecause: () => closedBecause };
+  const stopped = isStdioServer(config) ? () => transport.close().catch(() => undefined) : () => Promise.resolve();
+  return { transport, stderrTail, closedBecause: () => closedBecause, stopped };
 }
 
 const LINE_TOO_LONG = `it wrote a line over ${MCP_MESSAGE_MAX_BYTES / 1024 / 1024} MiB to stdout (one message may be at most that)`;

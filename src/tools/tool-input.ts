@@ -6,6 +6,8 @@ import type { ArgsCheck, ArgsValidator } from './args-validator.js';
 import { jsonSchemaValidator, unenforcedPatterns } from './json-schema-validator.js';
 import { describeIssues } from './standard-issues.js';
 import { refLoop } from '../validation/schema-refs.js';
+import { MAX_PATTERN_LENGTH, MAX_PATTERN_SIZE } from '../validation/linear-regexp.js';
+import { regExpSize } from '../validation/regexp-size.js';
 
 /**
  * A Standard Schema that can also describe itself as a JSON schema
@@ -113,12 +115,16 @@ export function toolSchemaOf(name: string, input: unknown): ToolSchema {
   // here, where the tool's author can rewrite it.
   const [unenforced] = unenforcedPatterns(parameters);
   if (unenforced) {
-    fail(
-      `\`input\` has the pattern ${JSON.stringify(unenforced.pattern)}, which the linear-time regex engine (RE2) cannot run (${unenforced.reason}). ` +
-        'Rewrite it without lookahead, lookbehind or backreferences, or check that in `execute`.',
-    );
+    fail(`\`input\` has the pattern ${JSON.stringify(unenforced.pattern)}, which the linear-time regex engine (RE2) cannot run (${unenforced.reason}). ${patternAdvice(unenforced.pattern)}`);
   }
   return { parameters, validate };
+}
+
+/** How to mend a pattern RE2 refused: one over the size bounds is too large, not written with what RE2 lacks. */
+function patternAdvice(pattern: string): string {
+  const tooLarge = pattern.length > MAX_PATTERN_LENGTH || regExpSize(pattern, MAX_PATTERN_SIZE) > MAX_PATTERN_SIZE;
+  if (tooLarge) return 'Make it smaller: bound the length with maxLength (not a counted repeat such as {1,5000}), simplify the pattern, or check that in `execute`.';
+  return 'Rewrite it without lookahead, lookbehind or backreferences, or check that in `execute`.';
 }
 
 function derivedSchema(standard: Partial<StandardToolSchema['~standard']>, fail: (problem: string) => never): JsonObject {

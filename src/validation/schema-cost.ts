@@ -15,6 +15,13 @@ import { IN_PLACE_LIST, IN_PLACE_MAP, IN_PLACE_ONE, NESTED_LIST, NESTED_MAP, NES
 const MAX_BRANCHES = 64;
 /** Subschemas compiled, each inlined copy counted: about a second of compiling at most. */
 const MAX_COMPILED = 2_000;
+/**
+ * Regexes compiled (`pattern` values and `patternProperties` keys, each inlined copy
+ * counted, as ajv compiles one at every place it stands): RE2 takes 0.3 ms to compile the
+ * smallest and some 1 to 2.5 ms one of 1,000 steps, so 500 are at most about a second, like
+ * {@link MAX_COMPILED}. Real tools' schemas have a few, tens at most (a format per field).
+ */
+const MAX_PATTERNS = 500;
 /** ajv's own test of whether a target has refs (`hasRef`): one without is inlined at every ref. */
 const REF_KEYWORDS = new Set(['$ref', '$recursiveRef', '$dynamicRef']);
 const ONE = [...IN_PLACE_ONE, ...NESTED_ONE];
@@ -31,28 +38,34 @@ const COMPILED_MAP = [...IN_PLACE_MAP, ...NESTED_MAP.filter((key) => key !== '$d
 export function costlySchema(root: Schema): string | undefined {
   const wide = widestBranching(root);
   if (wide !== undefined) return wide;
-  const inlined = new Map<Schema, number>();
+  const inlined = new Map<Schema, Size>();
   const called = new Set<Schema>([root]);
   const functions = [root];
   let total = 0;
+  let patterns = 0;
   while (functions.length > 0) {
     const stack = [functions.pop()!];
     while (stack.length > 0) {
       const at = stack.pop()!;
       total += 1;
+      patterns += patternsIn(at);
       const target = typeof at['$ref'] === 'string' ? resolve(root, at['$ref']) : undefined;
       if (target !== undefined && !called.has(target)) {
         // Each target is looked at once (a thousand refs may name it): its size, or 0 when called.
-        if (!inlined.has(target)) inlined.set(target, hasRef(target) ? 0 : sizeOf(target));
+        if (!inlined.has(target)) inlined.set(target, hasRef(target) ? { subschemas: 0, patterns: 0 } : sizeOf(target));
         const size = inlined.get(target)!;
-        total += size;
-        if (size === 0) {
+        total += size.subschemas;
+        patterns += size.patterns;
+        if (size.subschemas === 0) {
           called.add(target);
           functions.push(target);
         }
       }
       if (total > MAX_COMPILED) {
         return `compiling it is too much work: counting a $def again at every $ref that names it (the validator copies one without refs of its own to each), it has more than ${MAX_COMPILED.toLocaleString('en')} subschemas; name a large $def from fewer places, or send a smaller schema`;
+      }
+      if (patterns > MAX_PATTERNS) {
+        return `compiling it is too much work: it has more than ${MAX_PATTERNS} regular expressions (pattern values and patternProperties keys, a $def's counted again at every $ref that names it), each compiled on its own; use enum for fixed values and fewer patterns, or send a smaller schema`;
       }
       stack.push(...subschemas(at, ONE, LIST, COMPILED_MAP).map(([child]) => child));
     }
@@ -76,15 +89,30 @@ function widestBranching(root: Schema): string | undefined {
   return undefined;
 }
 
-/** The subschemas ajv compiles for `schema` where it is inlined (its `$defs` not among them). */
-function sizeOf(schema: Schema): number {
+/** What inlining a schema compiles: its subschemas, and the regexes in them. */
+interface Size {
+  readonly subschemas: number;
+  readonly patterns: number;
+}
+
+/** The subschemas ajv compiles for `schema` where it is inlined (its `$defs` not among them), and their regexes. */
+function sizeOf(schema: Schema): Size {
   let size = 0;
+  let patterns = 0;
   const stack = [schema];
   while (stack.length > 0) {
+    const at = stack.pop()!;
     size += 1;
-    stack.push(...subschemas(stack.pop()!, ONE, LIST, COMPILED_MAP).map(([child]) => child));
+    patterns += patternsIn(at);
+    stack.push(...subschemas(at, ONE, LIST, COMPILED_MAP).map(([child]) => child));
   }
-  return size;
+  return { subschemas: size, patterns };
+}
+
+/** The regexes ajv compiles for `schema` itself: its `pattern`, and each key of its `patternProperties`. */
+function patternsIn(schema: Schema): number {
+  const map = schema['patternProperties'];
+  return (typeof schema['pattern'] === 'string' ? 1 : 0) + (isSchema(map) ? Object.keys(map).length : 0);
 }
 
 /** As ajv's `hasRef`: a ref keyword anywhere in the value, under any key (not only schema keywords). */

@@ -1,6 +1,10 @@
+import { EventEmitter } from 'node:events';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { deserializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MCP_UNASKED_BYTES_MAX, MCP_UNASKED_BYTES_WINDOW_MS } from '../../src/mcp/mcp-notification-guard.js';
-import { lineSplitter } from '../../src/mcp/mcp-stdio-lines.js';
+import { lineBytesOf, lineSplitter, readStdoutLines } from '../../src/mcp/mcp-stdio-lines.js';
 import { junkConnectionPerTest } from './support/junk-server.js';
 
 afterEach(() => {
@@ -25,6 +29,37 @@ describe('lineSplitter', () => {
     feed(Buffer.from('7890\nlater\n'));
     expect(lines).toEqual(['0123456789']);
     expect(tooLong).toBe(1);
+  });
+});
+
+// Each line of junk was decoded to a string and given to JSON.parse before it was found to be
+// none: 10 MiB of 'x' cost both. The SDK takes one object a line (no batch), so a line whose
+// first byte past JSON's blanks is not `{` is junk, reported (and counted) as before, unparsed.
+describe('readStdoutLines', () => {
+  it('reports a line not starting with "{" as junk, with its size, without parsing it; a message after it still comes', () => {
+    const stdout = new EventEmitter();
+    const transport = { _process: { stdout } } as unknown as Transport;
+    const parsed: string[] = [];
+    const errors: Error[] = [];
+    const messages: JSONRPCMessage[] = [];
+    const parse = (line: string): JSONRPCMessage => {
+      parsed.push(line);
+      return deserializeMessage(line);
+    };
+    expect(readStdoutLines(transport, { parse, max: 20 * 1024 * 1024, tooLong: () => undefined })).toBe(true);
+    transport.onerror = (error) => errors.push(error);
+    transport.onmessage = (message) => messages.push(message);
+    const junk = 'x'.repeat(10 * 1024 * 1024);
+    const message = '  {"jsonrpc":"2.0","method":"notifications/tools/list_changed"}';
+    const batch = '[{"jsonrpc":"2.0","method":"ping","id":1}]';
+    const broken = '{"jsonrpc":"2.0","id":1,"result":{}} trailing';
+    stdout.emit('data', Buffer.from(`${junk}\n${batch}\n\r\n${broken}\n${message}\n`));
+    // Only the lines starting with `{` were parsed: the broken one fails as the SDK fails it.
+    expect(parsed).toEqual([broken, message]);
+    expect(errors.map((e) => lineBytesOf(e))).toEqual([junk.length, batch.length, 0, broken.length]);
+    expect(errors[0]?.message).toBe(`a line of ${junk.length} bytes that is no JSON-RPC message (it starts "${'x'.repeat(40)}"..., not with "{")`);
+    expect(messages).toEqual([{ jsonrpc: '2.0', method: 'notifications/tools/list_changed' }]);
+    expect(lineBytesOf(messages[0]!)).toBe(message.length);
   });
 });
 

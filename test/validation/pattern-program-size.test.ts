@@ -3,6 +3,7 @@ import { unrunnablePatterns } from '../../src/mcp/mcp-schema-patterns.js';
 import { jsonSchemaValidator, unenforcedPatterns } from '../../src/tools/json-schema-validator.js';
 import { linearRegExpRefusal, MAX_PATTERN_WORK } from '../../src/validation/linear-regexp.js';
 import { regExpSize } from '../../src/validation/regexp-size.js';
+import { defineTool } from '../../src/tools/define-tool.js';
 
 // RE2 is linear in the input, but its program has no bound: `\w{1000}` makes a thousand
 // copies of `\w`, each work at every character. Nine of them cost ~340 µs a character; a
@@ -76,6 +77,27 @@ describe('patterns over the bounds are not run', () => {
     expect(found.map((p) => [p.pattern === `${MANY}${p.pattern.at(-1)}`, p.pattern.at(-1), p.reason.includes('over 1000 steps')]).sort()).toEqual(
       Array.from({ length: 7 }, (_, i) => [true, String(i), true]),
     );
+  });
+});
+
+// The advice was "rewrite it without lookahead, lookbehind or backreferences" whatever the
+// reason: a pattern refused for its size uses none of those.
+describe('a user tool whose JSON schema has a pattern over the bounds', () => {
+  const tool = (pattern: string) => () =>
+    defineTool({ name: 'pick', description: 'd', input: { type: 'object', properties: { a: { type: 'string', pattern } } }, execute: () => 'ok' });
+
+  it.each([
+    ['a program over 1,000 steps', NINE, /over 1000 steps/],
+    ['a text over 4,096 characters', 'a|'.repeat(2_100), /4200 characters long; at most 4096/],
+  ])('is refused for %s, told to make it smaller (maxLength for a length), not to drop lookaheads', (_what, pattern, reason) => {
+    expect(tool(pattern)).toThrow(TypeError);
+    expect(tool(pattern)).toThrow(reason);
+    expect(tool(pattern)).toThrow(/Make it smaller: bound the length with maxLength \(not a counted repeat such as \{1,5000\}\), simplify the pattern, or check that in `execute`\.$/);
+    expect(tool(pattern)).not.toThrow(/lookahead/);
+  });
+
+  it('one RE2 cannot run for what it uses is still told to drop lookaheads', () => {
+    expect(tool('^(?!tmp)')).toThrow(/Rewrite it without lookahead, lookbehind or backreferences, or check that in `execute`\.$/);
   });
 });
 

@@ -9,7 +9,8 @@
  * 1,000, and `pages`, which answers how many pages were asked for; with `MCP_HOSTILE_OUTPUT=1`
  * also `big_output`, whose output schema is 2 MB; with `MCP_HOSTILE_TWINS=1` also a tool with
  * a 100,000-character name, listed twice; with `MCP_HOSTILE_WIDE=<n>` also `n` tools
- * `wide_0`..., each with a different input schema just under 64 KiB). Each call answers
+ * `wide_0`..., each with a different input schema just under 64 KiB, or of
+ * `MCP_HOSTILE_WIDE_FIELDS=<m>` properties in place of 850). Each call answers
  * `<tool> got <arguments as JSON>`.
  *
  * @module
@@ -64,8 +65,9 @@ if (process.env['MCP_HOSTILE_TWINS'] === '1') {
 }
 // Each schema just under the 64 KiB limit, all different (a validator is made per schema).
 const wide = Number(process.env['MCP_HOSTILE_WIDE'] ?? 0);
+const wideFields = Number(process.env['MCP_HOSTILE_WIDE_FIELDS'] ?? 850);
 for (let t = 0; t < wide; t++) {
-  const properties = Object.fromEntries(Array.from({ length: 850 }, (_, i) => [`f${t}_${i}`, { type: 'string', description: 'x'.repeat(30) }]));
+  const properties = Object.fromEntries(Array.from({ length: wideFields }, (_, i) => [`f${t}_${i}`, { type: 'string', description: 'x'.repeat(30) }]));
   tools.push({ name: `wide_${t}`, description: 'Has a wide schema.', inputSchema: { type: 'object', properties } });
 }
 const many = Number(process.env['MCP_HOSTILE_TOOLS'] ?? 0);

@@ -19,7 +19,8 @@
  * - `big-ping`: once listed, stops reading its stdin and sends 3 `ping`s whose ids are 5 MiB;
  * - `deaf`: once listed, stops reading its stdin.
  *
- * With `MCP_JUNK_PID_FILE`, it writes its pid there as it starts.
+ * With `MCP_JUNK_PID_FILE`, it writes its pid there as it starts. With `MCP_JUNK_STUBBORN=1`
+ * it ignores SIGTERM, its stdin ending and failed writes (EPIPE), and stays until killed.
  *
  * Each call answers `<tool> ran`.
  *
@@ -31,6 +32,11 @@ import { createInterface } from 'node:readline';
 const mode = process.env['MCP_JUNK_MODE'];
 if (process.env['MCP_JUNK_PID_FILE']) writeFileSync(process.env['MCP_JUNK_PID_FILE'], String(process.pid));
 const write = (text) => process.stdout.write(text);
+if (process.env['MCP_JUNK_STUBBORN'] === '1') {
+  process.on('SIGTERM', () => undefined);
+  process.stdout.on('error', () => undefined);
+  setInterval(() => undefined, 60_000);
+}
 const answer = (id, result) => write(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${result}}\n`);
 
 /** Writes `chunk()` again each time the pipe has room, for ever. */

@@ -92,6 +92,8 @@ export interface HostileExtras {
   readonly twins?: boolean;
   /** This many tools with an input schema just under 64 KiB each. */
   readonly wide?: number;
+  /** The properties of each of those schemas, in place of 850 (some 64 KiB): 50 make some 3 KiB. */
+  readonly wideFields?: number;
 }
 
 /** The hostile server (see hostile-stdio-server.ts): schemas and texts an attacker would send, and the `extras` asked for. */
@@ -102,6 +104,7 @@ export function hostileStdioServer(extras: HostileExtras = {}): McpStdioServerCo
     ...(extras.bigOutput ? { MCP_HOSTILE_OUTPUT: '1' } : {}),
     ...(extras.twins ? { MCP_HOSTILE_TWINS: '1' } : {}),
     ...(extras.wide ? { MCP_HOSTILE_WIDE: String(extras.wide) } : {}),
+    ...(extras.wideFields ? { MCP_HOSTILE_WIDE_FIELDS: String(extras.wideFields) } : {}),
   };
   return { command: process.execPath, args: ['--import', 'tsx', HOSTILE], cwd: REPO, ...(Object.keys(env).length > 0 ? { env } : {}) };
 }
