@@ -3,7 +3,7 @@ import type { AgentEvent, CompactionEvent } from '../events/agent-event.js';
 import type { ChatMessage } from '../model/chat-message.js';
 import { estimateRequestTokens } from '../model/estimate-tokens.js';
 import { compactMessages$ } from '../session/compaction/compact-messages.js';
-import type { CompactionReason } from '../session/compaction/compaction-types.js';
+import type { CompactionOutcome, CompactionReason } from '../session/compaction/compaction-types.js';
 import { answerReserve, contextWindowOf, tokenRatio } from '../session/compaction/context-windows.js';
 import { maybeThen$ } from './maybe.js';
 import type { RunScope } from './run-scope.js';
@@ -14,7 +14,9 @@ import { summariser } from './compaction-summary.js';
  * context window (`context-limit`), or after the server refused one as too long
  * (`context-exceeded`: it shrinks further). The run's messages are replaced and, for a run
  * with a session, the store's too (`SessionStore.replace`, which archives the transcript).
- * Emits the `Compaction` event, or nothing when the window is unknown or the request fits.
+ * Emits the `Compaction` event (then a `background-results-cut` `Warning` when the background
+ * results in front of the prompt were cut to fit), or nothing when the window is unknown or the
+ * request fits.
  * `estimate`: the whole request's estimate, already counted for its `ContextSize`; a request
  * that clearly fits is let through on it alone.
  */
@@ -48,9 +50,14 @@ function compactWithin$(scope: RunScope, lastStep: boolean, reason: CompactionRe
         prunedToolResults: outcome.prunedToolResults, summarisedMessages: outcome.summarisedMessages,
         ...(outcome.summaryError === undefined ? {} : { summaryError: outcome.summaryError }), archived,
       });
+      // The user is told of background results cut to fit, as the model is (by a note in the block).
+      const told = (archived: boolean): Observable<AgentEvent> => {
+        const cut = outcome.resultsCut;
+        return cut ? of(event(archived), resultsCutWarning(scope, window, cut, archived)) : of(event(archived));
+      };
       const { sessions } = agent;
-      if (input.ephemeral || !sessions.replace) return of(event(false));
-      return maybeThen$(() => sessions.replace!(input.sessionId, outcome.messages), () => of(event(true)));
+      if (input.ephemeral || !sessions.replace) return told(false);
+      return maybeThen$(() => sessions.replace!(input.sessionId, outcome.messages), () => told(true));
     }),
   );
 }
@@ -74,6 +81,17 @@ function noRoomWarning$(scope: RunScope, window: number, requestFixed: number): 
     `"${agent.model.id}" or more: the conversation is not compacted (that could not make room), and the request is sent as it is. ` +
     'Give the model a larger context (llama-server -c, or the contextWindow setting), fewer tools or a shorter system prompt.';
   return of({ type: 'Warning', runId: run.runId, agentName: run.agentName, code: 'context-window-too-small', message });
+}
+
+/** The `Warning` that the background results in front of the prompt were cut to fit the window, by how much, and where the rest is. */
+function resultsCutWarning(scope: RunScope, window: number, cut: NonNullable<CompactionOutcome['resultsCut']>, archived: boolean): AgentEvent {
+  const { run, agent } = scope;
+  const message =
+    `The background task results in front of this prompt were cut from ${cut.before} to ${cut.after} characters to fit the ${window}-token ` +
+    `context window of model "${agent.model.id}" (each keeps its start and end; a note tells the model). The full results stay with their tasks ` +
+    `(engine.tasks.get(taskId).result)${archived ? ' and in the session\'s archive' : ''}. Give the model a larger context ` +
+    '(llama-server -c, or the contextWindow setting) to have them whole.';
+  return { type: 'Warning', runId: run.runId, agentName: run.agentName, code: 'background-results-cut', message };
 }
 
 /** How a compaction measures the request a session goes in (see {@link requestSizing}). */

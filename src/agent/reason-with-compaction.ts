@@ -1,6 +1,6 @@
 import { Observable, type Subscription } from 'rxjs';
 import type { AgentEvent } from '../events/agent-event.js';
-import { contextExceeded } from '../model/context-exceeded.js';
+import { contextExceeded, refusedPromptTokens } from '../model/context-exceeded.js';
 import { estimateRequestTokens } from '../model/estimate-tokens.js';
 import { ModelError } from '../model/model-error.js';
 import type { CompactionReason } from '../session/compaction/compaction-types.js';
@@ -17,8 +17,8 @@ import type { RunScope } from './run-scope.js';
  * `ContextSize`). The server's count of each request (its usage) against the estimate scales
  * the next estimates, and a window learned smaller than a prompt the server took is forgotten
  * (`noteServedTokens`). A request the server still refuses as too long teaches the window (the
- * one its error names, else a little less than the refused request's estimate, in the
- * server's tokens), is
+ * one its error names, else a little less than the refused request, in the server's tokens)
+ * and, when the error says how many tokens the server counted, the ratio as a usage would; it is
  * compacted again and sent once more: the step then starts again (`Compaction`,
  * `ContextSize`, `ReasonStart`). A second refusal fails the step with an error saying so; so
  * does the first at once when the compaction did not make the request smaller (the same
@@ -98,9 +98,15 @@ export function reasonWithCompaction$(scope: RunScope, step: number, lastStep: b
     attempt('context-limit', (error) => {
       const exceeded = contextExceeded(error);
       if (!exceeded) return out.error(error);
-      // `tokens`: the refused request's estimate (nothing changed the conversation since), in
-      // the server's tokens as its last usage counted them, the unit of a window it names.
-      const refused = tokens * tokenRatio(scope.agent.model);
+      // `tokens`: the refused request's estimate (nothing changed the conversation since). The
+      // server's count of it, when its refusal says it, is the ratio as a usage would teach it:
+      // the first request of a session may be refused before any usage said how the server
+      // counts (10,000 tiny messages count four times their estimate), and a compaction sized
+      // by our estimate alone would be refused again.
+      const counted = refusedPromptTokens(error);
+      noteTokenRatio(scope.agent.model, tokens, counted);
+      // In the server's tokens, the unit of a window it names.
+      const refused = counted ?? tokens * tokenRatio(scope.agent.model);
       learnContextWindow(scope.agent.model, exceeded.window ?? Math.floor(refused * 0.9));
       // A compaction that could not change the request (the futility rules of
       // `compactMessages$`, or nothing left to prune or summarise): the same bytes would be

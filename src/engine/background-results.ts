@@ -2,6 +2,7 @@ import { MULTITASK_ENTRY_FLOOR, MULTITASK_RESULT_SHARES, shareResultBudget } fro
 import { formatTaskResult, type TaskResultFields } from '../delegation/task-result-format.js';
 import type { TaskInfo } from '../delegation/task-tracker.js';
 import { NAMED_DROPS, type DroppedResults } from '../delegation/undelivered-results.js';
+import { RESULTS_BLOCK_CLOSE, RESULTS_BLOCK_OPEN } from '../session/compaction/prompt-results.js';
 
 /**
  * The most background results one prompt shows: as many as keep their floor
@@ -63,7 +64,9 @@ export function inEndOrder(tasks: readonly TaskInfo[]): TaskInfo[] {
  * says how many older ones wait for a later prompt and names the newest of those: the
  * caller gives them back to the waiting list. When results of the conversation were dropped
  * unread (too many waited, all conversations together), a note says how many and names the
- * first, so the model knows they existed.
+ * first, so the model knows they existed. A block larger than the room the model's context
+ * window leaves the turn is cut further by the compaction before the turn's first request
+ * (`clipPromptResults`, which reads this format), with a note saying by how much.
  *
  * @example
  * ```ts
@@ -92,7 +95,7 @@ export function promptResultsBlock({ shown, waiting }: PromptResults, maxResultC
     const their = dropped.count === 1 ? 'result was' : 'results were';
     lines.push(`(${dropped.count} background task ${their} dropped unread because too many results were waiting: ${dropped.taskIds.join(', ')}${more}. Run them again if you need them.)`);
   }
-  return ['<background_task_results>', ...lines, '</background_task_results>'].join('\n');
+  return [RESULTS_BLOCK_OPEN, ...lines, RESULTS_BLOCK_CLOSE].join('\n');
 }
 
 /** The line in place of the older results a prompt does not show: how many, the newest few, and that they come later. */

@@ -22,6 +22,19 @@ const PATTERNS: readonly RegExp[] = [
 ];
 
 /**
+ * How they say the refused prompt's size: llama.cpp "request (M tokens) exceeds", OpenAI
+ * "your messages resulted in M tokens", OpenAI and older vLLM "you requested T tokens (M in
+ * the messages, A in the completion)" (T counts the answer's room too: M is the prompt), newer
+ * vLLM "your request has M input tokens".
+ */
+const PROMPT_PATTERNS: readonly RegExp[] = [
+  /request \((\d+) tokens\) exceeds/i,
+  /messages resulted in (\d+) tokens/i,
+  /\((\d+) in the messages/i,
+  /request has (\d+) input tokens/i,
+];
+
+/**
  * Whether `error` (a model request's failure, or anything in its `cause` chain) says the
  * request did not fit the model's context window; `undefined` when it says something else.
  *
@@ -32,18 +45,57 @@ const PATTERNS: readonly RegExp[] = [
  */
 export function contextExceeded(error: unknown): ContextExceeded | undefined {
   let found = false;
-  let current: unknown = error;
-  for (let depth = 0; current !== undefined && current !== null && depth < 5; depth++) {
+  for (const current of causes(error)) {
     const text = current instanceof Error ? current.message : String(current);
     const code = current instanceof APIError ? String(current.code ?? '') : '';
     for (const pattern of PATTERNS) {
       const match = pattern.exec(text) ?? pattern.exec(code);
       if (!match) continue;
       found = true;
-      const window = match[1] === undefined ? undefined : Number(match[1]);
-      if (window !== undefined && window > 0) return { window };
+      const window = positive(match[1]);
+      if (window !== undefined) return { window };
     }
-    current = current instanceof Error ? current.cause : undefined;
   }
   return found ? {} : undefined;
+}
+
+/**
+ * The tokens the server counted in the prompt of a request it refused as too long (without
+ * the room asked for the answer), when its error says (its words, or llama.cpp's
+ * `n_prompt_tokens`); `undefined` when it does not, or when `error` is no such refusal. Against
+ * the refused request's estimate, it says how much higher (or lower) than our estimate the
+ * server counts, before any response has said so with its usage.
+ *
+ * @example
+ * ```ts
+ * refusedPromptTokens(new Error('request (1662 tokens) exceeds the available context size (1024 tokens)')); // 1662
+ * ```
+ */
+export function refusedPromptTokens(error: unknown): number | undefined {
+  if (!contextExceeded(error)) return undefined;
+  for (const current of causes(error)) {
+    const text = current instanceof Error ? current.message : String(current);
+    for (const pattern of PROMPT_PATTERNS) {
+      const said = positive(pattern.exec(text)?.[1]);
+      if (said !== undefined) return said;
+    }
+    const body = current instanceof APIError ? (current.error as { n_prompt_tokens?: unknown } | undefined) : undefined;
+    if (typeof body?.n_prompt_tokens === 'number') return positive(body.n_prompt_tokens);
+  }
+  return undefined;
+}
+
+/** `error` and its causes, outermost first (five at most). */
+function* causes(error: unknown): Generator<unknown> {
+  let current: unknown = error;
+  for (let depth = 0; current !== undefined && current !== null && depth < 5; depth++) {
+    yield current;
+    current = current instanceof Error ? current.cause : undefined;
+  }
+}
+
+/** A count of tokens read from a server's words: a positive whole number, else nothing. */
+function positive(said: string | number | undefined): number | undefined {
+  const value = Number(said);
+  return said !== undefined && Number.isSafeInteger(value) && value > 0 ? value : undefined;
 }

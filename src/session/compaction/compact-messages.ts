@@ -4,6 +4,7 @@ import { CHARS_PER_TOKEN, estimateTokens } from '../../model/estimate-tokens.js'
 import { errorMessage } from '../../errors/error-message.js';
 import { clipMiddle } from '../../text/clip-middle.js';
 import type { CompactionInput, CompactionOutcome } from './compaction-types.js';
+import { fitPromptResults } from './prompt-results.js';
 import { pruneToolResults } from './prune-tool-results.js';
 import { chooseCut, keptTokens, withSummary } from './summary-cut.js';
 import { MIN_SUMMARY_TOKENS } from './summary-room.js';
@@ -17,6 +18,16 @@ export const TARGET_SHARE = 0.6;
 /** Room the summary may take: a third of the target, from 64 to 2,000 tokens. */
 function summaryTokens(target: number): number {
   return Math.max(64, Math.min(2_000, Math.floor(target * 0.3)));
+}
+
+/**
+ * What the turn's prompt (the last user message, at `lastUser`) may take with the background
+ * results in front of it: the target less the room for a summary of the turns before it (no
+ * more than they take) and the steps of this turn so far.
+ */
+function promptRoom(messages: readonly ChatMessage[], lastUser: number, target: number): number {
+  const earlier = Math.min(summaryTokens(target), estimateTokens(messages.slice(0, Math.max(0, lastUser))));
+  return Math.max(0, target - earlier - estimateTokens(messages.slice(lastUser + 1)));
 }
 
 /**
@@ -43,7 +54,9 @@ function withinLimit(summary: string, maxTokens: number): { text: string; cutBy?
  * summary must keep does not fit beside them (pruned as it would be, so no prune fits either);
  * nor a summary that could not make the session smaller (one is asked for at most the tokens
  * the turns it replaces free, and a result no smaller is dropped), so a compaction that is
- * emitted always shrinks the session (but for `manual`). Emits `undefined` when nothing was done; when a summary fails, the old turns are kept if
+ * emitted always shrinks the session (but for `manual`). Background results in front of the
+ * turn's prompt that leave it over what the newest turn may keep are cut first
+ * (`fitPromptResults`, the outcome's `resultsCut`). Emits `undefined` when nothing was done; when a summary fails, the old turns are kept if
  * the pruned session is under the target (never after a refusal), else a note saying so
  * replaces them; a summary longer than asked is cut to its limit (either way
  * the outcome's `summaryError` says why): a compaction itself never fails, and a stored
@@ -61,7 +74,12 @@ export function compactMessages$(input: CompactionInput): Observable<CompactionO
   let target = Math.floor(room * TARGET_SHARE);
   if (reason === 'context-exceeded') target = Math.min(target, Math.floor(before / 2));
   const lastUser = messages.findLastIndex((m) => m.role === 'user');
-  const { messages: pruned, pruned: prunedCount } = pruneToolResults(messages, manual ? 0 : target, manual ? Math.max(0, lastUser) : messages.length);
+  // Background results in front of the turn's prompt are cut to what a compaction keeps of the
+  // newest turn: kept whole with it, results larger than the room had the turn refused (no cut
+  // can fall inside a prompt), and only the next turn, summarising it away, could answer.
+  const fitted = manual ? undefined : fitPromptResults(messages, promptRoom(messages, lastUser, target));
+  const source = fitted?.messages ?? messages;
+  const { messages: pruned, pruned: prunedCount } = pruneToolResults(source, manual ? 0 : target, manual ? Math.max(0, lastUser) : source.length);
   const outcome = (result: readonly ChatMessage[], summarised: number, summaryError?: string): CompactionOutcome => ({
     messages: result,
     tokensBefore: before,
@@ -69,12 +87,13 @@ export function compactMessages$(input: CompactionInput): Observable<CompactionO
     prunedToolResults: prunedCount,
     summarisedMessages: summarised,
     ...(summaryError === undefined ? {} : { summaryError }),
+    ...(fitted ? { resultsCut: { before: fitted.before, after: fitted.after } } : {}),
   });
   if (!manual && estimateTokens(pruned) <= target) return of(outcome(pruned, 0));
   const maxSummary = summaryTokens(target);
   const cut = chooseCut(pruned, Math.max(0, target - maxSummary), manual);
-  /** The pruned session when pruning did something, else nothing: a summary would not help. */
-  const prunedOnly = (summaryError?: string): CompactionOutcome | undefined => (prunedCount > 0 ? outcome(pruned, 0, summaryError) : undefined);
+  /** The pruned session when pruning (or cutting the results) did something, else nothing: a summary would not help. */
+  const prunedOnly = (summaryError?: string): CompactionOutcome | undefined => (prunedCount > 0 || fitted ? outcome(pruned, 0, summaryError) : undefined);
   if (cut === undefined || cut <= 0) return of(prunedOnly());
   // What a summary keeps (at least the newest step, with the results the model has not read
   // yet, never pruned, and the prompt a cut inside the current turn carries) does not fit beside

@@ -66,4 +66,9 @@ export interface CompactionOutcome {
    * than asked (it was cut to its limit).
    */
   readonly summaryError?: string;
+  /**
+   * Set when the background results in front of the turn's prompt were cut to fit (a note in
+   * the block says so to the model): the characters of their contents before and after.
+   */
+  readonly resultsCut?: { readonly before: number; readonly after: number };
 }

@@ -52,8 +52,9 @@ function withLearned(model: ChatModel, said: number | undefined): number | undef
 const ratios = new WeakMap<ChatModel, number>();
 
 /**
- * Notes how the server counted a request the run had estimated (its usage's `promptTokens`
- * against `estimateRequestTokens`): templates add tokens per message and tokenizers differ
+ * Notes how the server counted a request the run had estimated (its usage's `promptTokens`, or
+ * the count its refusal as too long named: `refusedPromptTokens`, against
+ * `estimateRequestTokens`): templates add tokens per message and tokenizers differ
  * from four characters a token, so compaction scales its estimates by the last ratio seen
  * (from 0.5 to 4).
  */
