@@ -70,6 +70,15 @@ const MAX_PORT = 65_535;
 const HEADERS_TIMEOUT_MS = 10_000;
 /** A whole request (headers and body; not the answer, so event streams are not cut) must arrive within this. */
 const REQUEST_TIMEOUT_MS = 30_000;
+/**
+ * The most bytes of a request's headers (Node's default: 16 KiB, answered `431` above). A
+ * browser sends every cookie of the host to every port of it, so a page of another local
+ * server can plant cookies (4 KB each) that push the page's requests over 16 KiB with five.
+ * 64 KiB takes some fifteen such cookies besides the page's own, while a client trickling headers
+ * still holds little memory per connection (for {@link HEADERS_TIMEOUT_MS} at most). No bound
+ * takes them all (a browser keeps some 180 per host): past it the page says how to clear them.
+ */
+const MAX_HEADER_BYTES = 64 * 1024;
 
 /**
  * Serves the browser page of the live task tree and the runs it shows: `GET /` is one
@@ -120,7 +129,7 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     ...(options.bodyTimeoutMs !== undefined ? { bodyTimeoutMs: options.bodyTimeoutMs } : {}),
   });
   let handle: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => sendPlain(res, 503, 'Starting.');
-  const server = createServer((req, res) => handle(req, res));
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => handle(req, res));
   server.headersTimeout = HEADERS_TIMEOUT_MS;
   server.requestTimeout = REQUEST_TIMEOUT_MS;
   let address: AddressInfo;

@@ -110,7 +110,8 @@ describe.skipIf(!HAS_CHROMIUM)('serve against double-clickjacking (headless Chro
     // another tab sent to the run's address (as a page of another site may send one): its first click lands on Approve
     const other = await serve.context.newPage();
     await other.goto(new URL(`/?${new URL(own.url()).searchParams.toString()}`, serve.demo.url).href);
-    await other.locator('#approvals button.approve').waitFor();
+    // once the card has stood still (its buttons are disabled as it appears): what refuses the click here is the gate
+    await other.locator('#approvals button.approve:enabled').waitFor();
     const approve = await centre(other, '#approvals button.approve');
     await other.mouse.click(approve.x, approve.y);
     await refusedClick(other, '#approvals .approval .error');

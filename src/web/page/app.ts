@@ -44,6 +44,16 @@ const approvals = new ApprovalsView(
   () => gate.allows(),
   NOT_YET,
 );
+// What is above the cards and the tree changing size moves them under a resting pointer: the
+// header (the status line wrapping, the earlier turns shown) both, the cards' section (a card
+// came or went, the section opened or closed) the tree. Their buttons then wait SETTLE_MS.
+const header = byId('top');
+const moves = new browser.ResizeObserver((entries) => {
+  if (entries.some((entry) => entry.target === header)) approvals.moved();
+  tree.moved();
+});
+moves.observe(header);
+moves.observe(byId('approvals'));
 const control = new ConversationControl(API, new RunDisplay(tree, timeline, approvals), conversations);
 
 byId('run-form').addEventListener('submit', (event) => {

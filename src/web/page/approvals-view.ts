@@ -1,8 +1,11 @@
-import { element, show, type DomButton, type DomElement } from './dom.js';
+import { browser, element, show, type DomButton, type DomElement, type DomEvent } from './dom.js';
 import { approvalArguments, foldText, type ApprovalArgument } from '../../adapters/approval-arguments.js';
 import { markInvisible, visibleLines } from '../../text/visible-text.js';
 import type { WaitingApproval } from './client-imports.js';
 import { label, showLong } from './long-text.js';
+import { SETTLE_MS, StillSince } from './still-since.js';
+
+export { SETTLE_MS };
 
 /** What a card's buttons answer: once, always (for this command or path, in this conversation), or no. */
 export type CardDecision = 'approve' | 'always' | 'reject';
@@ -16,14 +19,11 @@ interface Card {
   readonly problem: DomElement;
   /** Its answer is on its way: its buttons stay disabled. */
   sending: boolean;
+  /** When it appeared or last moved: its buttons take no click for {@link SETTLE_MS} after. */
+  readonly still: StillSince;
+  /** Enables its buttons once it has stood still. */
+  settling: ReturnType<typeof setTimeout> | undefined;
 }
-
-/**
- * How long the cards' buttons stay disabled after a card above them went away (decided in
- * another tab, timed out, cancelled): the cards below move up, and a click aimed at the card
- * that left must not land on the one that took its place.
- */
-export const SETTLE_MS = 700;
 
 /**
  * The calls waiting for a human, one card each with Approve, Always and Reject, each card
@@ -32,12 +32,14 @@ export const SETTLE_MS = 700;
  * around (a bidi override in a path, a zero-width space, a `\r`) is marked as `<U+XXXX>`,
  * so the card never reads as another call than the one Approve runs. A card stays until the
  * run says the call was decided (here, in another tab, or by a cancel), so every page
- * attached to the run shows the same; a click only disables its buttons meanwhile. When a
- * card goes away the others move up: every button waits {@link SETTLE_MS} before it works.
+ * attached to the run shows the same; a click only disables its buttons meanwhile. A card
+ * that appears (the first one opens the section and pushes the page down) or moves (a card
+ * above it went away: decided, timed out, cancelled) appears under a resting pointer: its
+ * buttons take no click for {@link SETTLE_MS}, so the second click of a double-click aimed
+ * at what was there before answers nothing (`StillSince`).
  */
 export class ApprovalsView {
   readonly #cards = new Map<string, Card>();
-  #settling: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly section: DomElement,
@@ -46,6 +48,8 @@ export class ApprovalsView {
     /** Whether a click now is the user's own (see `UserInputGate`); a refused one sends nothing and says why. */
     private readonly allows: () => boolean = () => true,
     private readonly refused = '',
+    /** The clock of the events' `timeStamp`. */
+    private readonly now: () => number = () => browser.performance.now(),
   ) {}
 
   /** Shows exactly the waiting calls. */
@@ -55,24 +59,32 @@ export class ApprovalsView {
     for (const [key, card] of this.#cards) {
       if (ids.has(key)) continue;
       card.li.remove();
+      clearTimeout(card.settling);
       this.#cards.delete(key);
       moved = true;
     }
-    for (const approval of waiting) if (!this.#cards.has(approval.approvalId)) this.#add(approval);
+    // the cards left move up under the pointer
+    if (moved) this.moved();
+    for (const approval of waiting) if (!this.#cards.has(approval.approvalId)) this.#settle(this.#add(approval));
     this.section.hidden = this.#cards.size === 0;
-    if (moved && this.#cards.size > 0) this.#settle();
   }
 
-  /** Disables every card's buttons for {@link SETTLE_MS}: the cards just moved under the pointer. */
-  #settle(): void {
-    for (const card of this.#cards.values()) for (const button of card.buttons) button.disabled = true;
-    clearTimeout(this.#settling);
-    this.#settling = setTimeout(() => {
-      for (const card of this.#cards.values()) if (!card.sending) for (const button of card.buttons) button.disabled = false;
+  /** Every card just moved under the pointer (what is above them changed size): their buttons wait {@link SETTLE_MS} again. */
+  moved(): void {
+    for (const card of this.#cards.values()) this.#settle(card);
+  }
+
+  /** Disables the card's buttons for {@link SETTLE_MS}: it just appeared or moved; clicks pressed before then are refused too. */
+  #settle(card: Card): void {
+    card.still.moved();
+    for (const button of card.buttons) button.disabled = true;
+    clearTimeout(card.settling);
+    card.settling = setTimeout(() => {
+      if (!card.sending) for (const button of card.buttons) button.disabled = false;
     }, SETTLE_MS);
   }
 
-  #add(approval: WaitingApproval): void {
+  #add(approval: WaitingApproval): Card {
     const args = approvalArguments(approval.args);
     const li = element('li', 'approval');
     li.dataset.approvalId = approval.approvalId;
@@ -96,13 +108,15 @@ export class ApprovalsView {
     });
     row.append(...buttons);
     li.append(who, subject, details, reason, row, problem);
-    const card: Card = { li, buttons, problem, sending: false };
-    buttons.forEach((button, i) => button.addEventListener('click', () => this.#decide(card, approval, BUTTONS[i]![0])));
+    const card: Card = { li, buttons, problem, sending: false, still: new StillSince(li, this.now), settling: undefined };
+    buttons.forEach((button, i) => button.addEventListener('click', (event) => this.#decide(card, approval, BUTTONS[i]![0], event)));
     this.#cards.set(approval.approvalId, card);
     this.list.append(li);
+    return card;
   }
 
-  #decide(card: Card, approval: WaitingApproval, decision: CardDecision): void {
+  #decide(card: Card, approval: WaitingApproval, decision: CardDecision, click: DomEvent): void {
+    if (!card.still.takes(click)) return show(card.problem, UNSETTLED);
     if (!this.allows()) return show(card.problem, this.refused);
     for (const button of card.buttons) button.disabled = true;
     card.sending = true;
@@ -152,6 +166,9 @@ const BUTTONS: ReadonlyArray<readonly [CardDecision, string, string]> = [
   ['always', 'Always', 'Run it, and allow this exact command or path without asking for the rest of the conversation'],
   ['reject', 'Reject', 'Refuse this call; the agent is told'],
 ];
+
+/** What a card says of a click pressed before it had stood still. */
+const UNSETTLED = 'This click was not taken: the card had just appeared or moved under the pointer. Read it, then click again.';
 
 /** Lines of a long argument shown before "show all". */
 const FOLD_LINES = 12;

@@ -12,6 +12,10 @@ export interface DomEvent {
   preventDefault(): void;
   /** Keeps the event from the enclosing elements' listeners (a button inside a clickable row). */
   stopPropagation(): void;
+  /** When it happened, on the clock of `performance.now()` (a browser's events all say; the tests' in-memory ones may not). */
+  readonly timeStamp?: number;
+  /** A click's count of presses: 0 for one a key made (Enter or Space on a focused button). */
+  readonly detail?: number;
 }
 
 /** An element, as far as the page uses one. */
@@ -48,9 +52,11 @@ interface Browser extends InputSource {
     getElementById(id: string): DomElement | null;
     createElement(tag: string): DomElement;
   };
-  readonly location: { readonly href: string; readonly search: string };
+  readonly location: { readonly href: string; readonly search: string; readonly hostname: string };
   readonly history: { replaceState(data: null, unused: string, url: string): void };
   requestAnimationFrame(callback: () => void): number;
+  /** Calls back, after layout, with the observed elements whose size changed. */
+  readonly ResizeObserver: new (callback: (entries: ReadonlyArray<{ readonly target: DomElement }>) => void) => { observe(target: DomElement): void };
   readonly performance: { now(): number };
 }
 

@@ -22,10 +22,15 @@ export function setState(name: PageState, message: string): void {
   byId<DomButton>('stop').disabled = name !== 'running';
 }
 
-/** What went wrong, in words; a 401 says how to get the token this server needs. */
+/** What went wrong, in words; a 401 says how to get the token this server needs, a 431 how to shed the cookies that choke it. */
 export function describeFailure(error: unknown): string {
   if (RunRequestError.isInstance(error) && error.status === 401) {
     return 'this page has no token for its server: open the address "rxharness serve" printed (it ends in ?token=...)';
+  }
+  if (RunRequestError.isInstance(error) && error.status === 431) {
+    // cookies of the host go to every port of it: another local server's page may have planted them
+    const host = browser.location.hostname;
+    return `the browser sends this server more cookies than it takes (431, headers too large), perhaps set by a page of another server on ${host}: clear the cookies of ${host} (this site, in the browser's settings), then open the address "rxharness serve" printed again (it ends in ?token=...)`;
   }
   return error instanceof Error ? error.message : String(error);
 }

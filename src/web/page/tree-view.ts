@@ -1,7 +1,8 @@
-import { element, show, type DomButton, type DomElement } from './dom.js';
+import { browser, element, show, type DomButton, type DomElement } from './dom.js';
 import { elapsedMs, type TreeNode, type TreeStatus } from './client-imports.js';
 import { label, showLong } from './long-text.js';
 import { rowChange } from './row-change.js';
+import { SETTLE_MS, StillSince } from './still-since.js';
 import { ToolCallsView } from './tool-calls-view.js';
 
 const ICONS: Readonly<Record<TreeStatus, string>> = { queued: '◌', running: '◐', done: '✔', failed: '✖', cancelled: '⊘' };
@@ -18,6 +19,10 @@ interface NodeView {
   readonly status: DomElement;
   readonly meta: DomElement;
   readonly stop: DomButton;
+  /** When the stop button last appeared or moved: it stays disabled, and a click pressed within {@link SETTLE_MS} of it stops nothing. */
+  readonly stopShown: StillSince;
+  /** Its stop was sent: the button stays disabled. */
+  stopping: boolean;
   readonly tool: DomElement;
   readonly error: DomElement;
   readonly tail: DomElement;
@@ -35,19 +40,62 @@ interface NodeView {
  * technology and tests). A redraw writes only the rows whose node changed, and the time of
  * those still running when the time it shows moved (see `rowChange`): with thousands of
  * tasks, the clock's redraw every 250 ms leaves the rest alone. A click on a row opens (or closes) its tool calls; a task
- * that is queued or running has a stop button.
+ * that is queued or running has a stop button. A stop button that just appeared, or that
+ * moved because what is above the tree changed size (the approval cards came or went), is
+ * disabled and takes no click pressed for {@link SETTLE_MS} (`StillSince`): the second click
+ * of a double-click on Approve, its card gone, stops no task.
  */
 export class TreeView {
   readonly #views = new Map<string, NodeView>();
+  /** When what is above the tree last changed size, moving every row. */
+  #movedAt = -Infinity;
+  /** The rows whose stop button is settling, in the order it appeared or moved (so their ends come in order). */
+  #settling: NodeView[] = [];
+  #release: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly list: DomElement,
     private readonly stopTask?: StopTask,
+    /** The clock of the events' `timeStamp`. */
+    private readonly now: () => number = () => browser.performance.now(),
   ) {}
+
+  /** The whole tree just moved under the pointer (what is above it changed size): its stop buttons wait `SETTLE_MS`. */
+  moved(): void {
+    this.#movedAt = this.now();
+    for (const view of this.#views.values()) if (!view.stop.hidden) this.#settle(view);
+  }
+
+  /** Disables the row's stop button for {@link SETTLE_MS}: it just appeared or moved. */
+  #settle(view: NodeView): void {
+    view.stopShown.moved();
+    view.stop.disabled = true;
+    this.#settling.push(view);
+    this.#release ??= setTimeout(() => this.#enableSettled(), SETTLE_MS);
+  }
+
+  /** Enables the stop buttons that stood still {@link SETTLE_MS}; waits for the next one. */
+  #enableSettled(): void {
+    this.#release = undefined;
+    const now = this.now();
+    let done = 0;
+    for (const view of this.#settling) {
+      const due = view.stopShown.since + SETTLE_MS;
+      if (due > now) {
+        this.#release = setTimeout(() => this.#enableSettled(), due - now);
+        break;
+      }
+      done += 1;
+      // a hidden one (its task ended meanwhile) is left alone: an ended row is never written again
+      if (!view.stopping && !view.stop.hidden) view.stop.disabled = false;
+    }
+    this.#settling.splice(0, done);
+  }
 
   /** Forgets every node (a new run). */
   clear(): void {
     this.#views.clear();
+    this.#settling = [];
     this.list.replaceChildren();
   }
 
@@ -78,7 +126,9 @@ export class TreeView {
     show(view.status, node.status);
     view.time = timeText(node, now);
     show(view.meta, metaText(node, view.time));
-    view.stop.hidden = !isTask || node.taskId === undefined || this.stopTask === undefined || (node.status !== 'running' && node.status !== 'queued');
+    const noStop = !isTask || node.taskId === undefined || this.stopTask === undefined || (node.status !== 'running' && node.status !== 'queued');
+    if (!noStop && (view.stop.hidden || view.drawn === undefined)) this.#settle(view);
+    view.stop.hidden = noStop;
     const doing = node.status === 'queued' ? 'waiting for a slot' : node.awaitingApproval ? `waiting for approval: ${label(node.awaitingApproval)}` : (node.currentTool ?? '');
     show(view.tool, doing ? `⚙ ${doing}` : '');
     showLong(view.error, node.error ?? '');
@@ -109,10 +159,11 @@ export class TreeView {
       view = {
         li: element('li', isTask ? 'node task' : 'node root'), row: element('div', 'row'), icon: element('span', 'icon'),
         agent: element('span', 'agent'), desc: element('span', 'desc'), status: element('span', 'status-text'),
-        meta: element('span', 'meta'), stop, tool: element('div', 'tool'), error: element('div', 'error'), tail: element('div', 'tail'),
+        meta: element('span', 'meta'), stop, stopShown: new StillSince(stop, this.now), stopping: false, tool: element('div', 'tool'), error: element('div', 'error'), tail: element('div', 'tail'),
         calls: new ToolCallsView(), children: element('ul', 'children'), drawn: undefined, time: '',
       };
-      const { li, calls } = view;
+      const { li, calls, stopShown } = view;
+      const thisView = view;
       view.li.dataset.key = node.key;
       view.row.append(view.icon, view.agent, view.desc, view.status, view.meta, view.stop);
       view.li.append(view.row, view.tool, view.error, view.tail, view.calls.root, view.children);
@@ -124,10 +175,11 @@ export class TreeView {
       view.stop.addEventListener('click', (event) => {
         event.stopPropagation();
         const taskId = li.dataset.taskId;
-        if (taskId === undefined || this.stopTask === undefined) return;
-        stop.disabled = true;
+        // aimed at what was there before it appeared or the tree moved: the user clicks again once it stood still
+        if (taskId === undefined || this.stopTask === undefined || !stopShown.takes(event, this.#movedAt)) return;
+        stop.disabled = thisView.stopping = true;
         this.stopTask(taskId).catch((error: unknown) => {
-          stop.disabled = false;
+          stop.disabled = thisView.stopping = false;
           stop.title = `Could not stop it: ${error instanceof Error ? error.message : String(error)}`;
         });
       });
