@@ -195,11 +195,13 @@ export class HarnessWorker {
           const attachBudget = (shared: SharedBudget): TokenBudget => RedisTokenBudget.attach(redis, keys, checkedBudget(shared, keys), keys.budgetHeld(logId));
           const spec = fromWire(job.spec, { model: this.#options.model, models: this.#options.models ?? {}, attachBudget });
           // The conversation's grants as the store has them now (one read per job; the children
-          // it runs here share them), never what this worker remembers from an earlier task.
-          // A root nobody holds (a run without a sessionId, or one that ended) has nothing saved
-          // by its tasks: what they were granted here stays, or its next task would ask again.
+          // it runs here share them), never what this worker remembers from an earlier task: a
+          // conversation deleted or expired since, then started again under its id, would find
+          // them (even once its run ended: a background task). Only a run without a sessionId
+          // has nothing in the store: what its tasks were granted here stays, or its next task
+          // would ask again.
           const root = job.spec.task?.rootSessionId;
-          if (root !== undefined && (await this.#grants.claimed(root))) await this.#tree.grants.open(root, this.#grants);
+          if (root !== undefined && (await this.#grants.stored(root))) await this.#tree.grants.open(root, this.#grants);
           return await runJob(parts, job, this.#agentOf(spec, job.approvalTimeoutMs), keep, this.#running, signal);
         }
         // Cancelled on an engine that does not run it: the record too, as its engine may be gone.
