@@ -16,6 +16,7 @@ import { sedWrites } from './sed-writes.js';
 import { SSH_CLIENTS, sshConfigRead } from './ssh-writes.js';
 import { lessVariableWrites, TOOL_WRITERS, toolWrites } from './tool-writes.js';
 import { UNSEEN_WRITERS, unseenWrite } from './unseen-writes.js';
+import { sudoEdits, wrapperMovesFolder } from './wrapper-writes.js';
 import { anyPath, type CommandWrites, type JoinedWrite, type WrittenWord } from './written-words.js';
 
 export type { CommandWrites, JoinedWrite, WrittenWord } from './written-words.js';
@@ -82,7 +83,7 @@ function withSettings(base: string, args: readonly WrittenWord[], given: Command
 
 /** Programs {@link ownWrites} reads; every other one writes nothing itself (checked first: this runs for every command). */
 const WRITERS = new Set([...COPIER_NAMES, ...AWKS, ...TOOL_WRITERS, ...CHANGERS, ...IN_PLACE_EDITORS,
-  'tee', 'sponge', 'uniq', 'curl', 'wget', 'sort', 'sed', 'dd', 'cd', 'pushd', 'popd', 'git', 'env', 'sudo', 'chroot', 'npm']);
+  'tee', 'sponge', 'uniq', 'curl', 'wget', 'sort', 'sed', 'dd', 'cd', 'pushd', 'popd', 'git', 'env', 'sudo', 'sudoedit', 'chroot', 'npm']);
 
 function ownWrites(base: string, args: readonly WrittenWord[]): CommandWrites {
   if (!WRITERS.has(base)) return NOTHING;
@@ -115,23 +116,19 @@ function ownWrites(base: string, args: readonly WrittenWord[]): CommandWrites {
   }
   // env's and sudo's `-C` / `-D` / `--chdir`, sudo's `-R` / `--chroot` (a new root: every path moves), `chroot dir cmd`.
   if (base === 'chroot') return { ...NOTHING, chdir: true };
-  const letters = base === 'sudo' ? /^-[A-Za-z]*[CDR]/ : /^-[A-Za-z]*[CD]/;
-  if (base === 'env' || base === 'sudo') return args.some((a) => letters.test(a.text) || changesFolder(a.text)) ? { ...NOTHING, chdir: true } : NOTHING;
+  if (base === 'env' || base === 'sudo' || base === 'sudoedit') {
+    // `sudo -e f` / `sudoedit f` write their operands.
+    const edits = base === 'env' ? undefined : sudoEdits(base, args);
+    const chdir = (base !== 'sudoedit' && wrapperMovesFolder(base, args)) || edits?.chdir === true;
+    if (edits === undefined) return chdir ? { ...NOTHING, chdir } : NOTHING;
+    return { ...NOTHING, files: edits.files, joined: edits.anyPath === undefined ? [] : [anyPath(edits.anyPath)], chdir };
+  }
   if (TOOL_WRITERS.has(base)) return { ...NOTHING, files: toolWrites(base, args) };
   // `npm pkg set scripts.test=...` rewrites package.json (npm's other commands write what the line does not show).
   if (base === 'npm' && /^(?:set|delete|fix)$/.test(operands[operands.indexOf(operands.find((a) => a.text === 'pkg')!) + 1]?.text ?? '')) {
     return { ...NOTHING, files: [{ ...operands[0]!, text: 'package.json' }] };
   }
   return NOTHING;
-}
-
-/**
- * Whether a long option is `--chdir` or `--chroot`, or an abbreviation getopt accepts for one
- * (`--ch=src`, `--chd src`, env's `--c`): with or without `=value`.
- */
-function changesFolder(arg: string): boolean {
-  const name = /^--([a-z]+)(?:=|$)/.exec(arg)?.[1];
-  return name !== undefined && ('chdir'.startsWith(name) || 'chroot'.startsWith(name));
 }
 
 /**
