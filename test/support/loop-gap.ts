@@ -16,6 +16,11 @@ export async function withLongestLoopGap<T>(work: Promise<T>): Promise<{ value: 
     longest = Math.max(longest, Date.now() - last);
     last = Date.now();
   }, 5);
-  const value = await work.finally(() => clearInterval(heart));
+  const value = await work.finally(() => {
+    clearInterval(heart);
+    // The stretch after the last beat counts too: work that ends in one long synchronous run
+    // would otherwise show no gap at all.
+    longest = Math.max(longest, Date.now() - last);
+  });
   return { value, longest };
 }
