@@ -7,8 +7,8 @@ export const CHECKED_TASKS = 16;
 
 /** What the engine's store view asks before a run of a conversation and before a background task's write. */
 export interface DeletedElsewhere {
-  /** Called once a claim of `sessionId` is granted: forgets the conversation when another engine deleted it (see {@link deletedElsewhere}). */
-  claimed(sessionId: string): Promise<void>;
+  /** Called once a claim of `sessionId` is granted: forgets the conversation when another engine deleted it (see {@link deletedElsewhere}); the claim is answered once this settles. */
+  claimed(sessionId: string): MaybePromise<void>;
   /** Called before a write of `sessionId`: refuses it when it is a background task of this engine whose conversation was deleted. */
   beforeWrite(sessionId: string): MaybePromise<void>;
 }
@@ -32,9 +32,10 @@ export interface DeletedElsewhere {
  *   conversation: its transcript would come back as a conversation of its own. The task then
  *   fails, and its result is dropped at its conversation's next claim.
  *
- * Not made for a `MemorySessionStore` (its bounds drop task info: no proof of a delete), nor
- * with a backend (Redis marks a deleted conversation's tasks itself), nor for a store without
- * `loadTaskInfo`: the caller passes `undefined` then.
+ * Not made for a `MemorySessionStore` (its bounds drop task info: no proof of a delete; it
+ * tells its deletes instead, `deletedInProcess`), nor with a backend (Redis marks a deleted
+ * conversation's tasks itself), nor for a store without `loadTaskInfo`: the caller passes
+ * `undefined` then.
  *
  * @example
  * ```ts
@@ -61,7 +62,7 @@ export function deletedElsewhere(tasks: TaskTracker, store: SessionStore, forget
       // Only a background task writes while its conversation is not claimed: the others are checked at the claim.
       if (!task?.background || (task.state !== 'running' && task.state !== 'queued')) return;
       return infoOf(taskId).then((info) => {
-        if (gone(info, task.sessionId)) throw new DeletedConversationError(taskId, task.sessionId);
+        if (gone(info, task.sessionId)) throw new DeletedConversationError(taskId, task.sessionId, 'task-write');
       });
     },
   };

@@ -4,6 +4,7 @@ import type { SessionClaim } from '../session/session-claim.js';
 import type { ChatMessage } from '../model/chat-message.js';
 import type { MaybePromise, SessionStore } from '../session/session-store.js';
 import type { DeletedElsewhere } from './deleted-elsewhere.js';
+import { deletedInProcess } from './deleted-in-process.js';
 
 /**
  * The engine's view of its session store: the same store, whose `delete` (when it has one)
@@ -29,6 +30,8 @@ import type { DeletedElsewhere } from './deleted-elsewhere.js';
  * With `elsewhere` (a store other engines may share), a granted claim first checks whether
  * another engine deleted the conversation, and a background task's write whether its
  * conversation is still there (`deletedElsewhere`): such a delete reaches only the store.
+ * A `MemorySessionStore` tells the view of each delete instead (`deletedInProcess`), whoever
+ * made it: its background tasks of the conversation are stopped, and their results forgotten.
  *
  * @example
  * ```ts
@@ -44,6 +47,8 @@ export function forgettingSessions(
 ): SessionStore {
   const remove = store.delete;
   if (typeof remove !== 'function') return store;
+  const inProcess = elsewhere ? undefined : deletedInProcess(store, stopTasks, forget);
+  const guard = elsewhere ?? inProcess?.guard;
   const deleteHeld = async (sessionId: string): Promise<void> => {
     try {
       await stopTasks(sessionId);
@@ -53,7 +58,8 @@ export function forgettingSessions(
       // conversation of the id. A store holding its own grants removes them first too.
       forget(sessionId);
     }
-    await remove.call(store, sessionId);
+    // Told of its own delete, the view would stop and forget again: it did just that.
+    await (inProcess ? inProcess.own(sessionId, () => remove.call(store, sessionId)) : remove.call(store, sessionId));
   };
   // Claimed as a run claims it: a run still writing the conversation would bring back a part
   // of it, and its "always" answers, under the id a new conversation may take.
@@ -62,7 +68,7 @@ export function forgettingSessions(
     whileClaimed(view, sessionId, `delete_${randomUUID()}`, () => deleteHeld(sessionId));
   // Methods bound once each, not at every call (a run appends to its session at every step).
   const bound = new WeakMap<(...args: never[]) => unknown, unknown>();
-  const guarded = elsewhere ? guardedMethods(store, elsewhere) : {};
+  const guarded = guard ? guardedMethods(store, guard) : {};
   const view: SessionStore = new Proxy(store, {
     get(target, key) {
       if (key === 'delete') return deleteAndForget;
@@ -83,17 +89,29 @@ function guardedMethods(store: SessionStore, elsewhere: DeletedElsewhere): Parti
   const guarded: Partial<Pick<SessionStore, 'claim' | 'append' | 'replace'>> = {};
   const { claim, replace } = store;
   if (typeof claim === 'function') {
-    guarded.claim = (sessionId, owner) =>
-      Promise.resolve(claim.call(store, sessionId, owner)).then(async (held: SessionClaim) => {
+    guarded.claim = (sessionId, owner) => {
+      const checkedClaim = (held: SessionClaim): MaybePromise<SessionClaim> => {
         if (!held.granted) return held;
+        let check: MaybePromise<void>;
         try {
-          await elsewhere.claimed(sessionId);
+          check = elsewhere.claimed(sessionId);
         } catch (e) {
           held.release();
           throw e;
         }
-        return held;
-      });
+        if (!(check instanceof Promise)) return held;
+        return check.then(
+          () => held,
+          (e: unknown) => {
+            held.release();
+            throw e;
+          },
+        );
+      };
+      // A store answering synchronously (the memory store) is answered synchronously when nothing is checked.
+      const answer = claim.call(store, sessionId, owner);
+      return answer instanceof Promise ? answer.then(checkedClaim) : checkedClaim(answer);
+    };
   }
   const checked =
     <A extends readonly ChatMessage[]>(write: (sessionId: string, messages: A) => MaybePromise<void>) =>

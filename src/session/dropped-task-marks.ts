@@ -1,5 +1,4 @@
 import type { TaskOwnership } from './deleted-conversations.js';
-import type { TaskSessionInfo } from './session-store.js';
 
 /** How many dropped task sessions a `MemorySessionStore` still knows as tasks: as many as the deleted conversations it remembers. */
 export const MAX_DROPPED_TASK_MARKS = 10_000;
@@ -12,8 +11,9 @@ export const MAX_DROPPED_TASK_MARKS = 10_000;
  * tasks' sessions as it ends, and with more than `maxTaskSessions` tasks alive those deletes
  * would otherwise count as conversations' and push a deleted conversation out of the bounded
  * memory of them (a late task save for it would be kept). Only ids are kept, never messages,
- * and nothing here lets a dropped task be resumed. A mark goes with the task's delete, and
- * with its conversation's (a conversation may then take its id).
+ * and nothing here lets a dropped task be resumed. A dropped task still running may write its
+ * session again: marked, it is still no conversation (`list` leaves it out). A mark goes with
+ * the task's delete, and with its conversation's (a conversation may then take its id).
  */
 export class DroppedTaskMarks {
   /** Each dropped task's conversation, by task id, the oldest first (a Map keeps insertion order). */
@@ -22,7 +22,7 @@ export class DroppedTaskMarks {
   private readonly byOwner = new Map<string, Set<string>>();
 
   /** Notes a task session dropped past the bounds, forgetting the oldest mark beyond {@link MAX_DROPPED_TASK_MARKS}. */
-  mark(info: TaskSessionInfo): void {
+  mark(info: TaskOwnership): void {
     this.forget(info.taskId);
     this.owners.set(info.taskId, info.ownerSessionId);
     let tasks = this.byOwner.get(info.ownerSessionId);
@@ -47,9 +47,11 @@ export class DroppedTaskMarks {
     if (tasks.size === 0) this.byOwner.delete(owner);
   }
 
-  /** Forgets the marks of the tasks of `ownerSessionId` (the conversation is deleted: they go with it). */
-  forgetTasksOf(ownerSessionId: string): void {
-    for (const taskId of this.byOwner.get(ownerSessionId) ?? []) this.owners.delete(taskId);
+  /** Forgets the marks of the tasks of `ownerSessionId` (the conversation is deleted: they go with it), answering their ids. */
+  forgetTasksOf(ownerSessionId: string): string[] {
+    const taskIds = [...(this.byOwner.get(ownerSessionId) ?? [])];
+    for (const taskId of taskIds) this.owners.delete(taskId);
     this.byOwner.delete(ownerSessionId);
+    return taskIds;
   }
 }

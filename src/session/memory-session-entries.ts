@@ -1,29 +1,25 @@
 import type { ChatMessage } from '../model/chat-message.js';
-import type { TaskOwnership } from './deleted-conversations.js';
-import { DroppedTaskMarks } from './dropped-task-marks.js';
+import { MemorySessionArchives } from './memory-session-archives.js';
 import { MemorySessionBytes, messagesBytes } from './memory-session-bytes.js';
 import { MemorySessionIndex } from './memory-session-index.js';
 import type { MemorySessionBounds } from './memory-session-options.js';
+import { MemorySessionTasks } from './memory-session-tasks.js';
 import type { SessionSummary, TaskSessionInfo } from './session-store.js';
 
 /**
  * What a `MemorySessionStore` holds of its sessions (messages, archives, task info) and how it
  * stays bounded: least recently used first in each `Map` (which keeps insertion order), the
  * oldest dropped beyond the counts and bytes. Apart from the store, which adds what is not
- * bounded with them (grants, deleted conversations, claims) and the public contract.
+ * bounded with them (grants, deleted conversations, claims) and the public contract. Which
+ * sessions are tasks' is `MemorySessionTasks`; the compacted ones' archives `MemorySessionArchives`.
  */
 export class MemorySessionEntries {
   /** Sessions, least recently used first. */
   private readonly sessions = new Map<string, ChatMessage[]>();
-  /** Task sessions, least recently used first. */
-  private readonly tasks = new Map<string, TaskSessionInfo>();
-  /** The task sessions dropped past the bounds (ids only, bounded): their delete is still a task's. */
-  private readonly droppedTasks = new DroppedTaskMarks();
-  /**
-   * The archive of each compacted session: the messages compactions replaced, and how many
-   * of the session's messages are accounted for by it (the compacted ones; later appends are not).
-   */
-  private readonly archives = new Map<string, { readonly messages: ChatMessage[]; live: number }>();
+  /** Task sessions (held, least recently used first, or dropped past the bounds and marked); saved through {@link saveTask}, which bounds them. */
+  readonly tasks = new MemorySessionTasks();
+  /** The archive of each compacted session. */
+  private readonly archives = new MemorySessionArchives();
   /** Each session's bytes (messages and archive), and their sum. */
   private readonly bytes = new MemorySessionBytes();
   /** Each session's title and last activity, for `list`. */
@@ -61,32 +57,24 @@ export class MemorySessionEntries {
 
   /** Replaces a session's messages (a compaction), archiving first what the archive does not hold yet. */
   replace(sessionId: string, messages: readonly ChatMessage[]): void {
-    const current = this.sessions.get(sessionId) ?? [];
-    const archive = this.archives.get(sessionId) ?? { messages: [], live: 0 };
-    archive.messages.push(...current.slice(archive.live));
-    archive.live = messages.length;
-    this.archives.set(sessionId, archive);
+    const archived = this.archives.compacted(sessionId, this.sessions.get(sessionId) ?? [], messages);
     this.index.written(sessionId, messages);
     if (this.sessions.has(sessionId)) this.sessions.set(sessionId, messages.slice());
     else this.append(sessionId, messages);
     this.touch(sessionId, this.sessions.get(sessionId));
-    const held = messagesBytes(this.sessions.get(sessionId) ?? []) + messagesBytes(archive.messages);
+    const held = messagesBytes(this.sessions.get(sessionId) ?? []) + messagesBytes(archived);
     this.bytes.add(sessionId, held - this.bytes.of(sessionId));
     this.evict(sessionId);
   }
 
   /** The whole transcript: the archive, then what was appended since the last compaction. */
   loadArchive(sessionId: string): readonly ChatMessage[] {
-    const current = this.sessions.get(sessionId) ?? [];
-    const archive = this.archives.get(sessionId);
-    return archive ? [...archive.messages, ...current.slice(archive.live)] : current.slice();
+    return this.archives.transcript(sessionId, this.sessions.get(sessionId) ?? []);
   }
 
   /** Keeps a task's info as the most recently used, dropping the oldest task sessions beyond `maxTaskSessions`. */
   saveTask(info: TaskSessionInfo): void {
-    this.tasks.delete(info.taskId);
-    this.tasks.set(info.taskId, info);
-    this.droppedTasks.forget(info.taskId);
+    this.tasks.save(info);
     this.evictTasks(info.taskId);
   }
 
@@ -99,26 +87,21 @@ export class MemorySessionEntries {
     this.evict(undefined);
   }
 
-  /** The task info held for `taskId`. */
-  task(taskId: string): TaskSessionInfo | undefined {
-    return this.tasks.get(taskId);
+  /**
+   * Forgets a session deleted, and the tasks it started, those dropped past the bounds too
+   * (marked): a conversation may take their ids. Answers those tasks' ids.
+   */
+  delete(sessionId: string): string[] {
+    this.forget(sessionId, false);
+    const taskIds = this.tasks.takeTasksOf(sessionId);
+    for (const taskId of taskIds) this.forget(taskId, false);
+    return taskIds;
   }
 
-  /** What a delete of `sessionId` settles with: its task info, or the mark of a task dropped past the bounds. */
-  taskRecord(sessionId: string): TaskOwnership | undefined {
-    return this.tasks.get(sessionId) ?? this.droppedTasks.record(sessionId);
-  }
-
-  /** Drops the tasks held whose conversation is `sessionId` (one pass: every delete asks, and thousands of tasks may be held), and their marks. */
-  dropTasksOf(sessionId: string): void {
-    for (const [taskId, info] of this.tasks) if (info.ownerSessionId === sessionId) this.drop(taskId);
-    this.droppedTasks.forgetTasksOf(sessionId);
-  }
-
-  /** The conversations held (task sessions left out), as `list` names them. */
+  /** The conversations held (task sessions left out, those dropped past the bounds and written again too), as `list` names them. */
   conversations(): SessionSummary[] {
     const summaries: SessionSummary[] = [];
-    for (const sessionId of this.sessions.keys()) if (!this.tasks.has(sessionId)) summaries.push(this.index.summary(sessionId));
+    for (const sessionId of this.sessions.keys()) if (!this.tasks.isTask(sessionId)) summaries.push(this.index.summary(sessionId));
     return summaries;
   }
 
@@ -132,29 +115,25 @@ export class MemorySessionEntries {
     return this.sessions.size;
   }
 
-  /** Forgets one session (an eviction: a conversation past the bounds keeps its tasks, bounded on their own). */
-  drop(sessionId: string): void {
+  /**
+   * Forgets one session; an eviction (`evicted`) keeps a task session marked as one, so that
+   * its task, still running, writes on to a task session. A conversation past the bounds
+   * keeps its tasks, bounded on their own.
+   */
+  private forget(sessionId: string, evicted: boolean): void {
     this.bytes.drop(sessionId);
     this.sessions.delete(sessionId);
-    this.archives.delete(sessionId);
+    this.archives.forget(sessionId);
     this.index.forget(sessionId);
-    this.tasks.delete(sessionId);
-    this.droppedTasks.forget(sessionId);
+    this.tasks.drop(sessionId, evicted);
     this.dropped(sessionId);
-  }
-
-  /** Drops one session past the bounds; a task session stays marked as one (`DroppedTaskMarks`). */
-  private evictOne(sessionId: string): void {
-    const info = this.tasks.get(sessionId);
-    this.drop(sessionId);
-    if (info) this.droppedTasks.mark(info);
   }
 
   /** Drops the least recently used sessions beyond the count and the bytes (never `keep`, nor one a run holds). */
   private evict(keep: string | undefined): void {
     for (const oldest of this.sessions.keys()) {
       if (this.sessions.size <= this.bounds.maxSessions && this.bytes.total <= this.bounds.maxBytes) break;
-      if (oldest !== keep && !this.held(oldest)) this.evictOne(oldest);
+      if (oldest !== keep && !this.held(oldest)) this.forget(oldest, true);
     }
   }
 
@@ -164,9 +143,9 @@ export class MemorySessionEntries {
    */
   private evictTasks(keep: string | undefined): void {
     const spared = this.bounds.maxTaskSessions === 0 ? undefined : keep;
-    for (const oldest of this.tasks.keys()) {
+    for (const oldest of this.tasks.ids()) {
       if (this.tasks.size <= this.bounds.maxTaskSessions) break;
-      if (oldest !== spared && !this.held(oldest)) this.evictOne(oldest);
+      if (oldest !== spared && !this.held(oldest)) this.forget(oldest, true);
     }
   }
 
@@ -176,9 +155,6 @@ export class MemorySessionEntries {
       this.sessions.delete(sessionId);
       this.sessions.set(sessionId, list);
     }
-    const info = this.tasks.get(sessionId);
-    if (!info) return;
-    this.tasks.delete(sessionId);
-    this.tasks.set(sessionId, info);
+    this.tasks.touch(sessionId);
   }
 }

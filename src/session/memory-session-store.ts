@@ -1,5 +1,6 @@
 import type { ChatMessage } from '../model/chat-message.js';
-import { DeletedConversations } from './deleted-conversations.js';
+import { DeletedConversations, isTaskRecord } from './deleted-conversations.js';
+import { tellDeleted } from './memory-session-deletes.js';
 import { MemorySessionEntries } from './memory-session-entries.js';
 import { memorySessionBounds, type MemorySessionStoreOptions } from './memory-session-options.js';
 import { LocalClaims, type SessionClaim } from './session-claim.js';
@@ -73,7 +74,7 @@ export class MemorySessionStore implements SessionStore {
   }
 
   loadTaskInfo(taskId: string): TaskSessionInfo | undefined {
-    return this.entries.task(taskId);
+    return this.entries.tasks.get(taskId);
   }
 
   /**
@@ -97,14 +98,17 @@ export class MemorySessionStore implements SessionStore {
    * Forgets a session (its messages, archive, grants and task info), and the tasks it
    * started: a new conversation taking the id must not resume them, nor read their transcripts.
    * Its "always" grants go first, as in every store, so no step after them could leave them
-   * to a later conversation of the id.
+   * to a later conversation of the id. Every engine sharing the store is told of a
+   * conversation's delete: each stops its background tasks of it and forgets their results.
    */
   delete(sessionId: string): void {
     // Settled from the tasks held now, or dropped past the bounds (marked): a task session (not one removed with its conversation) is no conversation.
-    this.deleted.deleted(sessionId)(this.entries.taskRecord(sessionId));
+    const record = this.entries.tasks.record(sessionId);
+    this.deleted.deleted(sessionId)(record);
     this.grants.delete(sessionId);
-    this.entries.drop(sessionId);
-    this.entries.dropTasksOf(sessionId);
+    const taskIds = this.entries.delete(sessionId);
+    // A task session runs no tasks of its own: its delete (an ephemeral run's end) tells no engine.
+    if (!isTaskRecord(sessionId, record)) tellDeleted(this, sessionId, taskIds);
   }
 
   /**
