@@ -79,8 +79,10 @@ function wrapped({ base, words, plain, depth }: RunningCommand, sink: PartSink, 
     if (mayRead(sink, depth + 1, started)) analyse(started, 'variant', depth + 1, sink, true);
     // env's and sudo's settings are the command's environment, as assignments in front of it would be:
     // judged so once more (`env PATH=bin ls` changes PATH, `sudo GIT_WORK_TREE=src git checkout .` where git writes).
-    const settings = start.settings.map((at) => plain[at]!).filter((word) => isAssignment(word, [word]));
+    const given = start.settings.map((at) => plain[at]!);
+    const settings = given.filter((word) => isAssignment(word, [word]));
     if (settings.length > 0 && mayRead(sink, depth + 1, started)) analyse([...settings, ...started], 'variant', depth + 1, sink, false);
+    for (const word of given) settingRead(word, settings.includes(word), depth, sink);
     // A name with spaces may be a command line, as a wrapper's word may: read quietly, as there.
     if (/\s/.test(name.text)) sink.line(name.text, 'variant', depth + 1, true);
     return;
@@ -96,10 +98,33 @@ function wrapped({ base, words, plain, depth }: RunningCommand, sink: PartSink, 
     const suffix = [...words.slice(words.indexOf(word)), ...appended];
     if (!mayRead(sink, depth + 1, suffix)) return;
     if (shellStringAt(plain, at + 1)) continue; // judged as the shell's line
+    // Any word may be one of env's or sudo's settings here (`sudo "$o" 'BASH_FUNC_ls%%=() {…}' bash`).
+    if (FUNCTION_SETTING.test(word.text)) sink.flag(functionChange(word.text));
     analyse(suffix, 'variant', depth + 1, sink, false);
     if (placeholder && mayRead(sink, depth + 1, suffix)) analyse([...words.slice(words.indexOf(word)).map(replaced), ...appended], 'variant', depth + 1, sink, false);
     // A word with spaces is a command line for some wrappers (`parallel 'rm {}'`), and may be one
     // for others: then what the checker cannot read in it is no reason to flag the line.
     if (/\s/.test(word.text)) sink.line(word.text, 'variant', depth + 1, !LINE_ARGUMENTS.has(base));
   }
+}
+
+/** A setting bash imports as a function when its value starts with `() {` (`BASH_FUNC_ls%%=() { rm y; }`; any version's spelling). */
+const FUNCTION_SETTING = /^BASH_FUNC_[^=]*=/;
+
+/** Why a `BASH_FUNC_…=` setting cannot be checked: every bash the command starts defines that function. */
+function functionChange(setting: string): string {
+  return `a change of ${setting.slice(0, setting.indexOf('='))}, which makes programs run code from elsewhere (bash reads it as a function)`;
+}
+
+/**
+ * Reads one of env's or sudo's `NAME=VALUE` settings (`assignment`: judged as one in front of
+ * the command). env takes any name, which no shell assignment could set: a `BASH_FUNC_` one is
+ * a function every bash it starts runs in place of a command, and what any other does to a
+ * program is not known, so neither is dropped. A setting with spaces may be a command line (as
+ * a wrapper's word may): read quietly, as it was before env's start was known.
+ */
+function settingRead(word: TextWord, assignment: boolean, depth: number, sink: PartSink): void {
+  if (FUNCTION_SETTING.test(word.text)) sink.flag(functionChange(word.text));
+  else if (!assignment) sink.flag(`a change of a variable no shell assigns ("${word.text.slice(0, word.text.indexOf('='))}"), which may make programs run code from elsewhere`);
+  if (/\s/.test(word.text)) sink.line(word.text, 'variant', depth + 1, true);
 }
