@@ -1,3 +1,5 @@
+import { isApprovalId } from '../permission/approval-id.js';
+
 /** What a request asks of the runs routes. */
 export type RunsRoute =
   | { readonly kind: 'start' }
@@ -15,8 +17,6 @@ export type RunsRoute =
 
 /** Ids the engine makes (`run_<uuid>`), and any a caller could reasonably pick: nothing that needs escaping anywhere. */
 const RUN_ID = /^[A-Za-z0-9_-]{1,128}$/;
-/** An approval id (`approval_<uuid>` as the engine makes them): printable ASCII; the engine looks it up as it is. */
-const APPROVAL_ID = /^[\x21-\x7e]{1,256}$/;
 
 /**
  * Matches a request against the routes under `basePath`, or `undefined` when the path is not
@@ -49,14 +49,15 @@ export function matchRoute(method: string | undefined, url: string | undefined, 
     if (method !== 'POST') return { kind: 'method', allow: 'POST' };
     if (badRun) return badRun;
     const approvalId = decode(rawApproval);
-    if (approvalId === undefined || !APPROVAL_ID.test(approvalId)) return { kind: 'bad-id', what: 'approval', id: approvalId ?? rawApproval };
+    if (approvalId === undefined || !isApprovalId(approvalId)) return { kind: 'bad-id', what: 'approval', id: approvalId ?? rawApproval };
     return { kind: 'approve', runId: runId!, approvalId };
   }
   if (section === 'tasks' && rawApproval !== undefined && rawApproval !== '') {
     if (method !== 'DELETE') return { kind: 'method', allow: 'DELETE' };
     if (badRun) return badRun;
     const taskId = decode(rawApproval);
-    if (taskId === undefined || !APPROVAL_ID.test(taskId)) return { kind: 'bad-id', what: 'task', id: taskId ?? rawApproval };
+    // A task id is held to the approval id's format: printable ASCII, looked up as it is.
+    if (taskId === undefined || !isApprovalId(taskId)) return { kind: 'bad-id', what: 'task', id: taskId ?? rawApproval };
     return { kind: 'cancel-task', runId: runId!, taskId };
   }
   return { kind: 'no-route' };

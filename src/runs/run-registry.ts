@@ -12,6 +12,7 @@ import type { PendingApproval, RunInfo, SequencedEvent } from './run-types.js';
 import type { SharedRuns } from './shared-runs.js';
 import { UnknownRunError } from './unknown-run-error.js';
 import { checkAfter } from './check-after.js';
+import { CoalescedPublishes } from './coalesced-publishes.js';
 
 /** A run started with `engine.start()`: hot, registered, attachable. */
 export interface RunHandle {
@@ -79,7 +80,13 @@ export class RunRegistry {
    *
    * @internal
    */
-  readonly approvals = new PendingApprovals((runId) => this.#publish(runId));
+  readonly approvals = new PendingApprovals((runId) => this.#publishes.soon(runId));
+  /**
+   * The publishes of our runs' records: an approval's change is batched with the others of
+   * the same turn (a burst of N was N records of up to N approvals each); a start and an end
+   * go at once.
+   */
+  readonly #publishes = new CoalescedPublishes((runId) => this.#publish(runId));
   readonly #unserve: (() => void) | undefined;
   /** The sum of the kept runs' `bytes`. */
   #bytes = 0;
@@ -117,7 +124,7 @@ export class RunRegistry {
       if (entry.info.endedAt === undefined) this.#ended(entry);
       entry.info = ended(entry.info, state);
       this.approvals.failAll(runId, state === 'cancelled' ? 'the run was cancelled (fail-closed)' : 'the run ended');
-      this.#publish(runId);
+      this.#publishes.now(runId);
     };
     // The subscription is held before the run starts: a synchronous run may cancel itself
     // (a tool calling `runs.cancel`) before `subscribe` returns, when there is no
@@ -151,7 +158,7 @@ export class RunRegistry {
       throw failure;
     }
     // After the first event's append: an engine that hears of the run finds its log.
-    this.#publish(runId);
+    this.#publishes.now(runId);
     return { runId, sessionId, events$: this.attach(runId), result, cancel: () => void this.cancel(runId) };
   }
 
@@ -206,7 +213,7 @@ export class RunRegistry {
     entry.stop();
     entry.subscription?.unsubscribe();
     this.approvals.failAll(runId, 'the run was cancelled (fail-closed)');
-    this.#publish(runId);
+    this.#publishes.now(runId);
     quietly(this.o.log.end(runId, { kind: 'cancelled', reason: 'the run was cancelled' }));
     entry.reject(new AbortError(new Error('the run was cancelled')));
     return true;
@@ -305,6 +312,7 @@ export class RunRegistry {
   /** Forgets a run and its log. */
   #drop(entry: Entry): void {
     this.#runs.delete(entry.info.runId);
+    this.#publishes.drop(entry.info.runId);
     this.#bytes -= entry.bytes;
     this.#finishedBytes -= this.#finished.get(entry) ?? 0;
     this.#finished.delete(entry);
