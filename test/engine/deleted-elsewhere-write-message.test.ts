@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HarnessEngine } from '../../src/engine/harness-engine.js';
 import { FileSessionStore } from '../../src/session/file-session-store.js';
-import { FakeOpenAIServer } from '../support/fake-openai-server.js';
+import type { FakeOpenAIServer } from '../support/fake-openai-server.js';
+import { backgroundScanServer } from './support/background-scan.js';
 import { openAIModelFor } from '../support/openai-model.js';
 import { testAgent } from '../support/agent-turns.js';
-import { turnOf } from '../support/delegation-fixture.js';
 import { settled } from '../support/lifecycle-script.js';
 
 // A background task whose conversation another engine deleted has its write refused: the
@@ -24,17 +24,7 @@ describe('a background task write refused as its conversation was deleted by ano
   it('fails with a DeletedConversationError worded for the refused write', async () => {
     let open!: () => void;
     const gate = new Promise<void>((r) => (open = r));
-    server = await FakeOpenAIServer.start({
-      handler: async (r) => {
-        if (turnOf(r).agent === 'scanner') {
-          await gate;
-          return { text: 'FINDINGS of the scan' };
-        }
-        const last = r.body.messages!.at(-1)!;
-        if (last.role === 'tool') return { text: 'Started.' };
-        return { toolCalls: [{ name: 'task', arguments: { agent_name: 'scanner', prompt: 'scan', description: 'scan', background: true } }] };
-      },
-    });
+    server = await backgroundScanServer(gate, 'FINDINGS of the scan', true);
     const dir = await realpath(await mkdtemp(join(tmpdir(), 'rx-elsewhere-message-')));
     const make = (): HarnessEngine => {
       const key = new Uint8Array(32).fill(5);

@@ -4,11 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HarnessEngine } from '../../src/engine/harness-engine.js';
 import { FileSessionStore } from '../../src/session/file-session-store.js';
-import type { ChatMessage } from '../../src/model/chat-message.js';
 import { FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { openAIModelFor } from '../support/openai-model.js';
 import { testAgent } from '../support/agent-turns.js';
-import { turnOf } from '../support/delegation-fixture.js';
+import { backgroundScanServer, lastUserPrompt } from './support/background-scan.js';
 import { settled } from '../support/lifecycle-script.js';
 
 // Two engines on one FileSessionStore folder (two processes, in effect): a delete through one
@@ -21,21 +20,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-/** A fake model whose `scanner` answers the findings once `gate` opens; the main agent starts it in the background when asked. */
-async function startServer(gate: Promise<void>): Promise<FakeOpenAIServer> {
-  return FakeOpenAIServer.start({
-    handler: async (r) => {
-      if (turnOf(r).agent === 'scanner') {
-        await gate;
-        return { text: 'FINDINGS of the scan' };
-      }
-      const last = r.body.messages!.at(-1)!;
-      if (last.role === 'tool') return { text: 'Started.' };
-      if (String(last.content).includes('Start the scan')) return { toolCalls: [{ name: 'task', arguments: { agent_name: 'scanner', prompt: 'scan', description: 'scan', background: true } }] };
-      return { text: 'Hello.' };
-    },
-  });
-}
+const startServer = (gate: Promise<void>): Promise<FakeOpenAIServer> => backgroundScanServer(gate, 'FINDINGS of the scan');
 
 async function twoEngines(): Promise<[HarnessEngine, HarnessEngine]> {
   const dir = await realpath(await mkdtemp(join(tmpdir(), 'rx-elsewhere-')));
@@ -49,11 +34,7 @@ async function twoEngines(): Promise<[HarnessEngine, HarnessEngine]> {
   return [make(), make()];
 }
 
-/** The last user message of the main agent's last request: where background results are put. */
-function lastPrompt(): string {
-  const prompt = server!.requests.at(-1)!.body.messages!.findLast((m: ChatMessage) => m.role === 'user')!;
-  return String(prompt.content);
-}
+const lastPrompt = (): string => lastUserPrompt(server!);
 
 describe('a conversation deleted by another engine on the same store', () => {
   it('a task still running then writes nothing back, and its result never reaches a new conversation of the id', async () => {
