@@ -39,7 +39,7 @@ function compactWithin$(scope: RunScope, lastStep: boolean, reason: CompactionRe
   const session = run.messages.slice(system.length);
   const { requestFixed, fixedTokens } = requestSizing(scope, system, lastStep, window);
   if (requestFixed >= estimatedWindow) return noRoomWarning$(scope, window, requestFixed);
-  const sizing = { messages: session, window: estimatedWindow, serverWindow: window, fixedTokens, requestFixedTokens: requestFixed, reason };
+  const sizing = { messages: session, window: estimatedWindow, serverWindow: window, fixedTokens, requestFixedTokens: requestFixed, reason, prompt: input.prompt };
   return compactMessages$({ ...sizing, summarise: summariser(scope, estimatedWindow) }).pipe(
     concatMap((outcome) => {
       if (!outcome) return EMPTY;

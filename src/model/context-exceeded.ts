@@ -25,12 +25,15 @@ const PATTERNS: readonly RegExp[] = [
  * How they say the refused prompt's size: llama.cpp "request (M tokens) exceeds", OpenAI
  * "your messages resulted in M tokens", OpenAI and older vLLM "you requested T tokens (M in
  * the messages, A in the completion)" (T counts the answer's room too: M is the prompt), newer
- * vLLM "your request has M input tokens".
+ * vLLM "your request has M input tokens". OpenAI with tools counts their schemas apart, "(M in
+ * the messages, F in the functions, A in the completion)": the prompt is M + F, the same parts
+ * the estimate it is set against counts (messages and tools); M alone would make the ratio
+ * learned from it too low, and the compaction sized by it too large.
  */
 const PROMPT_PATTERNS: readonly RegExp[] = [
   /request \((\d+) tokens\) exceeds/i,
   /messages resulted in (\d+) tokens/i,
-  /\((\d+) in the messages/i,
+  /\((\d+) in the messages(?:, (?:and )?(\d+) in the functions)?/i,
   /request has (\d+) input tokens/i,
 ];
 
@@ -76,8 +79,9 @@ export function refusedPromptTokens(error: unknown): number | undefined {
   for (const current of causes(error)) {
     const text = current instanceof Error ? current.message : String(current);
     for (const pattern of PROMPT_PATTERNS) {
-      const said = positive(pattern.exec(text)?.[1]);
-      if (said !== undefined) return said;
+      const match = pattern.exec(text);
+      const said = positive(match?.[1]);
+      if (said !== undefined) return said + (positive(match?.[2]) ?? 0);
     }
     const body = current instanceof APIError ? (current.error as { n_prompt_tokens?: unknown } | undefined) : undefined;
     if (typeof body?.n_prompt_tokens === 'number') return positive(body.n_prompt_tokens);

@@ -77,7 +77,7 @@ export function compactMessages$(input: CompactionInput): Observable<CompactionO
   // Background results in front of the turn's prompt are cut to what a compaction keeps of the
   // newest turn: kept whole with it, results larger than the room had the turn refused (no cut
   // can fall inside a prompt), and only the next turn, summarising it away, could answer.
-  const fitted = manual ? undefined : fitPromptResults(messages, promptRoom(messages, lastUser, target));
+  const fitted = manual ? undefined : fitPromptResults(messages, promptRoom(messages, lastUser, target), input.prompt);
   const source = fitted?.messages ?? messages;
   const { messages: pruned, pruned: prunedCount } = pruneToolResults(source, manual ? 0 : target, manual ? Math.max(0, lastUser) : source.length);
   const outcome = (result: readonly ChatMessage[], summarised: number, summaryError?: string): CompactionOutcome => ({

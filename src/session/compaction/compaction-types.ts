@@ -32,6 +32,12 @@ export interface CompactionInput {
   readonly serverWindow?: number;
   readonly reason: CompactionReason;
   /**
+   * The current turn's prompt as it was given (`RunInput.prompt`), which the last user message
+   * ends with. Background results are cut only in the engine's block in front of it; a prompt
+   * that itself starts like that block stays whole. Absent: no results are cut.
+   */
+  readonly prompt?: string;
+  /**
    * Writes the summary of `head` in at most `maxTokens`; errors when it cannot (the
    * compaction then keeps the old messages if, pruned, they are under its target and no
    * server refused the request, else a plain note, and says why).

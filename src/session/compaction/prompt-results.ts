@@ -138,14 +138,26 @@ function writtenWithin(text: string, max: number): string {
 /**
  * `messages` with the background results in front of the last prompt cut
  * ({@link clipPromptResults}) so that this prompt takes at most `maxTokens` as the estimate
- * counts; `undefined` when it holds no results or takes no more.
+ * counts; `undefined` when it holds no results or takes no more. `typed`: the prompt as given
+ * (`RunInput.prompt`), which the last user message ends with. Only a block in front of it is
+ * the engine's: a prompt that itself starts like the block (pasted) is the user's text, kept
+ * whole, and without `typed` nothing is cut.
  */
-export function fitPromptResults(messages: readonly ChatMessage[], maxTokens: number): { messages: ChatMessage[]; before: number; after: number } | undefined {
+export function fitPromptResults(
+  messages: readonly ChatMessage[],
+  maxTokens: number,
+  typed: string | undefined,
+): { messages: ChatMessage[]; before: number; after: number } | undefined {
   const at = messages.findLastIndex((m) => m.role === 'user');
   const prompt = messages[at];
-  if (prompt?.role !== 'user') return undefined;
-  // The estimate counts four characters of overhead a message.
-  const clipped = clipPromptResults(prompt.content, Math.max(0, maxTokens * CHARS_PER_TOKEN - 4));
+  if (prompt?.role !== 'user' || typed === undefined) return undefined;
+  // The engine writes its block, a blank line, then the prompt: no longer than it, no block.
+  const { content } = prompt;
+  if (content.length <= typed.length || !content.endsWith(typed)) return undefined;
+  // The estimate counts four characters of overhead a message; the cut reads only what is in front of the prompt.
+  const room = Math.max(0, maxTokens * CHARS_PER_TOKEN - 4 - typed.length);
+  const clipped = clipPromptResults(content.slice(0, content.length - typed.length), room);
   if (!clipped) return undefined;
-  return { messages: messages.map((m, i) => (i === at ? { ...prompt, content: clipped.content } : m)), before: clipped.before, after: clipped.after };
+  const cut = { ...prompt, content: clipped.content + typed };
+  return { messages: messages.map((m, i) => (i === at ? cut : m)), before: clipped.before, after: clipped.after };
 }
