@@ -14,23 +14,13 @@ import { collect } from '../support/collect-events.js';
 import { isSummaryRequest } from '../support/compaction-kit.js';
 import { startDelegationFixture, turnOf, type AgentRoute } from '../support/delegation-fixture.js';
 import { taskArgs } from '../support/delegation-script.js';
-import type { FakeReply, RecordedRequest } from '../support/fake-openai-server.js';
+import { promptTokens, refusingOver } from './support/refusing-window.js';
 
 const WINDOW = 12_288;
 const TASKS = 4;
 const ANSWER = 12_000;
 
-/** The prompt as the fake server counts it (its JSON, four characters a token, like `contextSize`). */
-const promptTokens = (r: RecordedRequest): number => Math.ceil((JSON.stringify(r.body.messages ?? []) + JSON.stringify(r.body.tools ?? [])).length / 4);
-
-/** `route`, behind a llama.cpp-like refusal of a prompt over {@link WINDOW}. */
-const within =
-  (route: AgentRoute): AgentRoute =>
-  (turn, request): FakeReply => {
-    const tokens = promptTokens(request);
-    if (tokens > WINDOW) return { status: 400, errorMessage: `request (${tokens} tokens) exceeds the available context size (${WINDOW} tokens), try increasing it` };
-    return route(turn, request) as FakeReply;
-  };
+const within = (route: AgentRoute): AgentRoute => refusingOver(WINDOW, route);
 
 describe('background results larger than the free room of the window', () => {
   it('are clipped to fit with a note saying how much was left out: the turn answers at once', { timeout: 60_000 }, async () => {

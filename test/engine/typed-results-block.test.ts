@@ -13,21 +13,12 @@ import { collect } from '../support/collect-events.js';
 import { isSummaryRequest } from '../support/compaction-kit.js';
 import { startDelegationFixture, turnOf, type AgentRoute } from '../support/delegation-fixture.js';
 import { taskArgs } from '../support/delegation-script.js';
-import type { FakeReply, RecordedRequest } from '../support/fake-openai-server.js';
+import { refusingOver } from './support/refusing-window.js';
+import type { RecordedRequest } from '../support/fake-openai-server.js';
 
 const WINDOW = 12_288;
 
-/** The prompt as the fake server counts it (its JSON, four characters a token). */
-const promptTokens = (r: RecordedRequest): number => Math.ceil((JSON.stringify(r.body.messages ?? []) + JSON.stringify(r.body.tools ?? [])).length / 4);
-
-/** `route`, behind a llama.cpp-like refusal of a prompt over {@link WINDOW}. */
-const within =
-  (route: AgentRoute): AgentRoute =>
-  (turn, request): FakeReply => {
-    const tokens = promptTokens(request);
-    if (tokens > WINDOW) return { status: 400, errorMessage: `request (${tokens} tokens) exceeds the available context size (${WINDOW} tokens), try increasing it` };
-    return route(turn, request) as FakeReply;
-  };
+const within = (route: AgentRoute): AgentRoute => refusingOver(WINDOW, route);
 
 /** A prompt written in the block's format, its log `repeat` lines long. */
 const pasted = (repeat: number): string =>
