@@ -53,7 +53,7 @@ export function fileSessionParts(workspace: string, options: FileSessionStoreOpt
   const folderKey = resolve(dir);
   const root = isWithin(base, folderKey) ? { path: base, label: 'the workspace' } : { path: folderKey, label: 'the session folder' };
   const folder = new SessionFolder(root, dir);
-  const queues = new SessionQueues();
+  const queues = new SessionQueues(folderKey);
   const seal = storeSeal({ workspace: base, grantKey: options.grantKey, home: options.home });
   const realFolder = () => realpath(dir);
   const lines = new LineAppender(root);

@@ -1,21 +1,22 @@
-/** The queues of every `SessionQueues` of the process (see the class). */
+/** The queues of every `SessionQueues` of the process, by folder and session (see the class). */
 const SHARED_QUEUES = new Map<string, Promise<void>>();
 
 /**
- * The write queues of the process's `FileSessionStore`s, by session id: every store's writes
- * of a session (appends, compactions, a trusted session's first sealing, a task file, an
- * "always" grant, a delete) run one after another, in the order asked, while different
- * sessions' run at once. Shared by every store of the process, not one per store: two stores
- * of one folder (two engines, each with its own) must order their writes as one store does,
- * or a grant save asked before the other's delete of the conversation, still signing when
- * the run ended, would land after the delete and leave its "always" to a new conversation of
- * the id. Keyed by the id alone (a store does not name its folder here): stores of other
- * folders writing a session of the same id only wait on each other. Stores in other
- * processes share no queue. A queue is dropped once it is idle, so the map does not grow with
- * the sessions a process has written.
+ * The write queues of the process's `FileSessionStore`s, one per session of a folder: every
+ * store's writes of a session (appends, compactions, a trusted session's first sealing, a task
+ * file, an "always" grant, a delete) run one after another, in the order asked, while different
+ * sessions' run at once. Shared by the stores of one folder (`scope`), not one per store: two
+ * stores of one folder (two engines, each with its own) must order their writes as one store
+ * does, or a grant save asked before the other's delete of the conversation, still signing
+ * when the run ended, would land after the delete and leave its "always" to a new conversation
+ * of the id. Stores of other folders, and stores in other processes, share no queue. A queue is
+ * dropped once it is idle, so the map does not grow with the sessions a process has written.
  */
 export class SessionQueues {
   private readonly queues = SHARED_QUEUES;
+
+  /** @param scope - the folder the store writes (its resolved path): the queues are shared by its stores only. */
+  constructor(private readonly scope: string) {}
 
   /** Runs `task` after the session's writes queued so far; its result (or failure) is the caller's, the queue goes on either way. */
   enqueue<T>(sessionId: string, task: () => Promise<T>): Promise<T> {
@@ -28,7 +29,7 @@ export class SessionQueues {
    * Never one queue waiting on another: no two such writes can wait on each other.
    */
   enqueueAll<T>(sessionIds: readonly string[], task: () => Promise<T>): Promise<T> {
-    const ids = [...new Set(sessionIds)];
+    const ids = [...new Set(sessionIds.map((id) => this.#key(id)))];
     const previous = Promise.all(ids.map((id) => this.queues.get(id)));
     const next = previous.then(task);
     // The queue holds a settled promise either way; the caller still sees the failure.
@@ -45,6 +46,11 @@ export class SessionQueues {
 
   /** Settles once the session's writes queued so far are done (never rejects). */
   async idle(sessionId: string): Promise<void> {
-    await this.queues.get(sessionId);
+    await this.queues.get(this.#key(sessionId));
+  }
+
+  /** A session's queue in the shared map: its folder's, then its id (NUL is in neither). */
+  #key(sessionId: string): string {
+    return `${this.scope}\0${sessionId}`;
   }
 }
