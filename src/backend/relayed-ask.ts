@@ -18,6 +18,14 @@ export const MAX_ASK_NAME_CHARS = 256;
 /** The longest `reason` (a permission decision's: a rule and a shortened command) an ask may carry. */
 export const MAX_ASK_REASON_CHARS = 64 * 1024;
 /**
+ * The most bytes (UTF-8 of its JSON) a call's arguments may take in an ask: each waiting ask
+ * is held by the engine (and handed to its `approve` handler) until answered, 64 a run. A
+ * call a human reviews fits many times over (a command, a path, an edit; an edited file is
+ * at most 5 MiB whole, its edit far less); a larger one (a `write` of a large file) is
+ * rejected, and its model told to write it in parts.
+ */
+export const MAX_ASK_ARGS_BYTES = 1024 * 1024;
+/**
  * The longest ask message: a call's arguments come from one model reply, so are at most
  * `MAX_REPLY_CHARS` as JSON; the other fields are bounded by the checks below.
  */
@@ -70,5 +78,18 @@ function requestProblem(request: unknown): string | undefined {
   if (r['taskId'] !== undefined && !isId(r['taskId'])) return `its taskId is not an id of at most ${MAX_ID_CHARS} characters`;
   if (r['taskLabel'] !== undefined && !isText(r['taskLabel'], MAX_ID_CHARS)) return `its taskLabel is not a text of at most ${MAX_ID_CHARS} characters`;
   if (!isText(r['reason'], MAX_ASK_REASON_CHARS)) return `its reason is not a text of at most ${MAX_ASK_REASON_CHARS} characters`;
-  return undefined; // `args`, any JSON, is bounded by the message's length
+  const bytes = argsBytes(r['args']);
+  if (bytes > MAX_ASK_ARGS_BYTES) return `its args are ${bytes} bytes as JSON, more than the ${MAX_ASK_ARGS_BYTES} an approval asked from a worker may carry`;
+  return undefined;
+}
+
+/**
+ * The bytes (UTF-8) of a call's arguments as JSON, as an ask carries them: held to
+ * {@link MAX_ASK_ARGS_BYTES} by the worker before it asks, and by the launcher again (anyone
+ * can publish on the channel).
+ *
+ * @internal
+ */
+export function argsBytes(args: unknown): number {
+  return Buffer.byteLength(JSON.stringify(args) ?? '', 'utf8');
 }

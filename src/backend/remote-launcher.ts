@@ -9,6 +9,7 @@ import { watchJob, WorkersPulling } from './job-watch.js';
 import { answerAsks } from './launcher-asks.js';
 import { redisFailure } from './redis-connection.js';
 import { RemoteTaskError } from './remote-task-error.js';
+import { RunAskRoom } from './run-ask-room.js';
 import type { TaskJob } from './task-job.js';
 import { toWire } from './wire-spec.js';
 
@@ -28,6 +29,8 @@ import { toWire } from './wire-spec.js';
 export class RemoteLauncher implements ChildLauncher {
   /** Asked for all of this launcher's waiting tasks at once (`WorkersPulling`). */
   readonly #workers: WorkersPulling;
+  /** The approvals relayed from this launcher's jobs that wait, per run: a run's are bounded together. */
+  readonly #asks = new RunAskRoom();
 
   constructor(
     private readonly parts: BackendParts,
@@ -53,7 +56,7 @@ export class RemoteLauncher implements ChildLauncher {
         ended = true;
         out.error(RemoteTaskError.isInstance(e) ? e : redisFailure('running a task on a worker', e));
       };
-      const onAsk = answerAsks(parts, this.wiring, child, withdraw.signal);
+      const onAsk = answerAsks(parts, this.wiring, child, this.#asks, withdraw.signal);
       const start = async (): Promise<void> => {
         const spec = toWire(child.spec, this.wiring);
         const retentionMs = parts.eventLog.retentionMs;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ApprovalDecision, ApprovalHandler } from '../permission/approval.js';
 import type { BackendParts } from './backend-parts.js';
+import { argsBytes, MAX_ASK_ARGS_BYTES } from './relayed-ask.js';
 import type { ApprovalAsk, ApprovalReply } from './task-job.js';
 import { storedDecision } from './stored-decision.js';
 import { storedObject } from './stored-object.js';
@@ -18,7 +19,7 @@ const nobody = (why: string): ApprovalDecision => ({ decision: 'reject', comment
  * A worker's approval handler: the request goes to the launcher of a job of the same tree
  * (the engine that owns the run at its top answers it, through its handler or its runs),
  * and the answer comes back on the worker's own channel. With nobody listening (the engine
- * is gone) or the call cancelled, the call is rejected.
+ * is gone), the call cancelled, or its arguments past `MAX_ASK_ARGS_BYTES`, the call is rejected.
  */
 export function workerApprovals(parts: BackendParts, workerId: string, jobs: () => Iterable<ActiveJob>): { approve: ApprovalHandler; onReply: (text: string) => void } {
   const waiting = new Map<string, (decision: ApprovalDecision) => void>();
@@ -27,6 +28,11 @@ export function workerApprovals(parts: BackendParts, workerId: string, jobs: () 
     // The job of the asking task itself, else any of its tree (a grandchild run in-process here).
     const job = all.find((j) => j.taskId === request.taskId) ?? all[0];
     if (!job) return nobody('no engine is known to own this run');
+    // The launcher refuses larger ones (as forged, with a warning): said here, in the model's words.
+    const bytes = argsBytes(request.args);
+    if (bytes > MAX_ASK_ARGS_BYTES) {
+      return nobody(`its arguments are ${bytes} bytes as JSON, more than the ${MAX_ASK_ARGS_BYTES} a call on a worker may ask approval for: make it in smaller parts (a large file in several writes)`);
+    }
     const id = randomUUID();
     return new Promise<ApprovalDecision>((resolve) => {
       let listening: NodeJS.Timeout | undefined;

@@ -12,7 +12,7 @@ import { type ScaleKit, useScaleKits, waitFor } from './scale-kit.js';
  * read there becomes an approval waiting in the delegating run, whose record (every waiting
  * approval in it) went to every engine at each change: a flood of forged asks froze the
  * engine owning the run. An ask is taken only in the shape and sizes a worker sends, at most
- * `MAX_WAITING_ASKS` wait per job, and the rest are refused: the call they name is rejected.
+ * `MAX_WAITING_ASKS` wait per run (here one job), and the rest are refused: the call they name is rejected.
  */
 describe.skipIf(!HAS_REDIS)('asks relayed on a job approvals channel', () => {
   const scale = useScaleKits();
