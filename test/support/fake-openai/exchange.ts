@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { setTimeout as delay } from 'node:timers/promises';
+import { setImmediate as nextTurn, setTimeout as delay } from 'node:timers/promises';
 import type { RecordedRequest } from './types.js';
 
 /** A `RecordedRequest` the server may still update. */
@@ -38,6 +38,16 @@ export function write(exchange: Exchange, text: string): Promise<void> {
     exchange.signal.addEventListener('abort', done, { once: true });
     exchange.res.write(text, done);
   });
+}
+
+/**
+ * Resolves on the event loop's next turn, after timers and I/O had their go. A write the
+ * socket takes at once calls back on the microtask queue, so a long run of them (a reply of
+ * millions of characters into a roomy loopback buffer) would otherwise hold the loop for
+ * seconds: the client in the same process, and every timer, would wait for the whole reply.
+ */
+export async function yieldToLoop(): Promise<void> {
+  await nextTurn();
 }
 
 /** Sends the status line and headers (with an `x-request-id`, like OpenAI), and records the status. */

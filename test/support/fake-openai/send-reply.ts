@@ -2,12 +2,15 @@ import { encodeChunks } from './chunk-encoding.js';
 import { applyChunkQuirks } from './chunk-quirks.js';
 import { encodeCompletion } from './completion-encoding.js';
 import { errorBody } from './error-body.js';
-import { sendJson, wait, write, writeHead, type Exchange } from './exchange.js';
+import { sendJson, wait, write, writeHead, yieldToLoop, type Exchange } from './exchange.js';
 import type { ReplyContext } from './reply-context.js';
 import type { FakeReply } from './types.js';
 
 /** Not valid JSON: an object cut off in the middle, as a broken proxy might send. */
 const MALFORMED_JSON = '{"id":"chatcmpl-fake-broken","choices":[{"delta":{"content":"cut';
+
+/** How many events are written between two turns given back to the event loop (see `yieldToLoop`). */
+const WRITES_PER_TURN = 64;
 
 /** The `data:` lines of a streamed reply, the malformed one (if asked) in the middle. */
 function sseEvents(reply: FakeReply, exchange: Exchange, context: ReplyContext): string[] {
@@ -39,6 +42,7 @@ async function streamReply(reply: FakeReply, exchange: Exchange, context: ReplyC
     }
     if (position > 0 && !(await wait(reply.chunkDelayMs ?? 0, exchange.signal))) return;
     await write(exchange, event);
+    if ((position + 1) % WRITES_PER_TURN === 0) await yieldToLoop();
     if (exchange.signal.aborted) return;
   }
   if (reply.stallAfterChunks !== undefined && reply.stallAfterChunks >= events.length) return;
