@@ -103,7 +103,7 @@ export function reasonWithCompaction$(scope: RunScope, step: number, lastStep: b
       // the first request of a session may be refused before any usage said how the server
       // counts (10,000 tiny messages count four times their estimate), and a compaction sized
       // by our estimate alone would be refused again.
-      const counted = refusedPromptTokens(error);
+      const counted = refusedPromptTokens(error, exceeded);
       noteTokenRatio(scope.agent.model, tokens, counted);
       // In the server's tokens, the unit of a window it names.
       const refused = counted ?? tokens * tokenRatio(scope.agent.model);

@@ -90,7 +90,7 @@ export function deafOnClose(transport: Transport & { readonly pid: number | null
 }
 
 /** A spawned process that has exited: waiting on it is waiting on the rest of its tree only. */
-const EXITED: StdioChild = { exitCode: 0, signalCode: null, kill: () => false, once: () => EXITED as never, off: () => EXITED as never };
+const EXITED: StdioChild = { exitCode: 0, signalCode: null, kill: () => false, once: () => EXITED, off: () => EXITED };
 
 /** The server's processes besides the spawned one (`pid`), as they are now. Never rejects. */
 async function collected(pid: number | null, tag: string): Promise<ServerTree> {

@@ -11,8 +11,18 @@ import { NO_TREE, type ServerTree } from './mcp-process-tree.js';
  */
 export const MCP_STDIO_EXIT_GRACE_MS = 500;
 
-/** The parts of a server's process used to end it. */
-export type StdioChild = Pick<ChildProcess, 'exitCode' | 'signalCode' | 'kill' | 'once' | 'off'>;
+/**
+ * The parts of a server's process used to end it: a `ChildProcess` has them, and so can a
+ * stand-in for one that has exited, with no emitter of its own (only the `exit` listener is
+ * used, and what `once` and `off` return is not).
+ */
+export interface StdioChild {
+  readonly exitCode: ChildProcess['exitCode'];
+  readonly signalCode: ChildProcess['signalCode'];
+  kill(signal?: NodeJS.Signals | number): boolean;
+  once(event: 'exit', listener: () => void): unknown;
+  off(event: 'exit', listener: () => void): unknown;
+}
 
 /** How often the processes a server left behind are looked at, once the spawned one has exited. */
 const TREE_POLL_MS = 50;

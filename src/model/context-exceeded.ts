@@ -67,15 +67,19 @@ export function contextExceeded(error: unknown): ContextExceeded | undefined {
  * the room asked for the answer), when its error says (its words, or llama.cpp's
  * `n_prompt_tokens`); `undefined` when it does not, or when `error` is no such refusal. Against
  * the refused request's estimate, it says how much higher (or lower) than our estimate the
- * server counts, before any response has said so with its usage.
+ * server counts, before any response has said so with its usage. `exceeded`: what
+ * `contextExceeded(error)` said, when the caller already asked (the refusal is not read twice).
  *
  * @example
  * ```ts
  * refusedPromptTokens(new Error('request (1662 tokens) exceeds the available context size (1024 tokens)')); // 1662
  * ```
  */
-export function refusedPromptTokens(error: unknown): number | undefined {
-  if (!contextExceeded(error)) return undefined;
+export function refusedPromptTokens(
+  error: unknown,
+  exceeded: ContextExceeded | undefined = contextExceeded(error),
+): number | undefined {
+  if (!exceeded) return undefined;
   for (const current of causes(error)) {
     const text = current instanceof Error ? current.message : String(current);
     for (const pattern of PROMPT_PATTERNS) {

@@ -1,18 +1,10 @@
 import type { ChatMessage } from '../../model/chat-message.js';
 import { CHARS_PER_TOKEN } from '../../model/estimate-tokens.js';
 import { clipMiddle } from '../../text/clip-middle.js';
+import { contentText, entryWith, readBlock, RESULTS_BLOCK_CLOSE, RESULTS_BLOCK_OPEN, writtenLength } from './results-block.js';
 
-/** The first line of the block of background results the engine puts in front of a prompt (`backgroundResults`). */
-export const RESULTS_BLOCK_OPEN = '<background_task_results>';
-/** Its last line. */
-export const RESULTS_BLOCK_CLOSE = '</background_task_results>';
-
-const ENTRY_OPEN = '<task_result>';
-const CONTENT_OPEN = '<result_content><![CDATA[';
-// The content's CDATA writes each `]]>` split (`]]]]><![CDATA[>`), so this ends the entry, not its text.
-const ENTRY_END = ']]></result_content></task_result>';
-const CDATA_END = ']]>';
-const CDATA_SPLIT = ']]]]><![CDATA[>';
+// The block's lines, where the engine (background-results.ts) has always imported them from.
+export { RESULTS_BLOCK_CLOSE, RESULTS_BLOCK_OPEN } from './results-block.js';
 
 /** A prompt whose background results were cut to fit, and by how much. */
 export interface ClippedResults {
@@ -23,9 +15,6 @@ export interface ClippedResults {
   /** After it (the markers where they were cut included). */
   readonly after: number;
 }
-
-/** One part of the block: a `<task_result>` (its start, its content as written in CDATA) or a note line, in order. */
-type Part = { readonly head: string; readonly body: string } | { readonly line: string };
 
 /**
  * A prompt (a user message's text) that starts with the engine's block of background results,
@@ -50,7 +39,7 @@ export function clipPromptResults(content: string, maxChars: number): ClippedRes
   const earlier = read.parts.flatMap((p) => ('line' in p && p.line.startsWith(NOTE_START) ? [p.line] : []))[0];
   const parts = read.parts.filter((p) => !('line' in p && p.line === earlier));
   const entries = parts.flatMap((p) => ('body' in p ? [p] : []));
-  const texts = entries.map((e) => e.body.replaceAll(CDATA_SPLIT, CDATA_END));
+  const texts = entries.map((e) => contentText(e.body));
   const now = texts.reduce((sum, t) => sum + t.length, 0);
   if (now === 0) return undefined;
   const before = earlier === undefined ? now : Number(/^\d+/.exec(earlier.slice(NOTE_START.length))?.[0] ?? now);
@@ -60,7 +49,7 @@ export function clipPromptResults(content: string, maxChars: number): ClippedRes
   const after = cut.reduce((sum, t) => sum + t.length, 0);
   if (after >= now) return undefined;
   let k = 0;
-  const lines = parts.map((p) => ('body' in p ? `${p.head}${cut[k++]!.replaceAll(CDATA_END, CDATA_SPLIT)}${ENTRY_END}` : p.line));
+  const lines = parts.map((p) => ('body' in p ? entryWith(p.head, cut[k++]!) : p.line));
   return { content: [RESULTS_BLOCK_OPEN, ...lines, cutNote(before, after), RESULTS_BLOCK_CLOSE].join('\n') + rest, before, after };
 }
 
@@ -76,30 +65,6 @@ function cutNote(before: number, after: number): string {
   );
 }
 
-/** The block at the start of `content`, read into its parts, and what follows it; `undefined` when it is not one the engine writes. */
-function readBlock(content: string): { parts: Part[]; rest: string } | undefined {
-  if (!content.startsWith(`${RESULTS_BLOCK_OPEN}\n`)) return undefined;
-  const parts: Part[] = [];
-  let at = RESULTS_BLOCK_OPEN.length + 1;
-  while (!content.startsWith(RESULTS_BLOCK_CLOSE, at)) {
-    let end: number;
-    if (content.startsWith(ENTRY_OPEN, at)) {
-      const start = content.indexOf(CONTENT_OPEN, at);
-      const stop = start < 0 ? -1 : content.indexOf(ENTRY_END, start);
-      if (stop < 0) return undefined;
-      parts.push({ head: content.slice(at, start + CONTENT_OPEN.length), body: content.slice(start + CONTENT_OPEN.length, stop) });
-      end = stop + ENTRY_END.length;
-    } else {
-      end = content.indexOf('\n', at);
-      if (end < 0) return undefined;
-      parts.push({ line: content.slice(at, end) });
-    }
-    if (content[end] !== '\n') return undefined;
-    at = end + 1;
-  }
-  return { parts, rest: content.slice(at + RESULTS_BLOCK_CLOSE.length) };
-}
-
 /** Shares of `total` for texts of `lengths`: even, and what a shorter text does not need goes to the longer ones. */
 function evenShares(lengths: readonly number[], total: number): number[] {
   const shares = lengths.map(() => 0);
@@ -111,11 +76,6 @@ function evenShares(lengths: readonly number[], total: number): number[] {
     left -= shares[i]!;
   });
   return shares;
-}
-
-/** How long `text` is written in CDATA: each `]]>` split takes 15 characters. */
-function writtenLength(text: string): number {
-  return text.length + (CDATA_SPLIT.length - CDATA_END.length) * (text.split(CDATA_END).length - 1);
 }
 
 /**
