@@ -1,4 +1,5 @@
 import type { ApprovalDecision } from '../permission/approval.js';
+import { sessionIdProblem } from '../session/session-id.js';
 import { HttpFailure } from './http-failure.js';
 
 /** What `POST /runs` asks for. */
@@ -29,8 +30,40 @@ export function isName(value: unknown): boolean {
 }
 
 /**
+ * The one rule for a conversation's id over HTTP: what every start takes (the runs API's
+ * `sessionId`, A2A's `contextId`, AG-UI's `threadId`, the `useChat` id) and what the session
+ * routes (`/sessions/:id`, decoded) take, so every conversation listed can be opened,
+ * compacted and deleted: a name ({@link isName}) other than `.` and `..`, without a lone surrogate.
+ *
+ * @example
+ * ```ts
+ * isSessionId('team/notes'); // true (sent as `team%2Fnotes`)
+ * isSessionId('..'); // false
+ * ```
+ */
+export function isSessionId(value: unknown): boolean {
+  return isName(value) && sessionIdRefusal(value as string) === undefined;
+}
+
+/**
+ * Why `name` (a name, {@link isName}) cannot be a conversation's id ({@link isSessionId}),
+ * to follow the field's name in a `400`; `undefined` when it can.
+ *
+ * @example
+ * ```ts
+ * sessionIdRefusal('.'); // 'cannot be "." or "..": ...'
+ * ```
+ */
+export function sessionIdRefusal(name: string): string | undefined {
+  // A URL resolves them away (`fetch` sends `<base>/sessions/..` as `<base>/`): the conversation's routes could never be reached.
+  if (name === '.' || name === '..') return `cannot be "." or "..": those are dot segments in a URL, so the conversation could never be opened or deleted through /sessions/:id; use another id`;
+  const problem = sessionIdProblem(name); // every store refuses it, after the run started
+  return problem === undefined ? undefined : `cannot name a conversation: ${problem}`;
+}
+
+/**
  * Checks the body of `POST /runs`: a non-empty string `prompt`, and optionally a `sessionId`
- * and an `agentName` (strings of 1 to 256 characters without control characters). Other
+ * ({@link isSessionId}) and an `agentName` (strings of 1 to 256 characters without control characters). Other
  * fields are ignored. A bad field is a `400` naming it.
  *
  * @example
@@ -88,6 +121,8 @@ function name(field: 'sessionId' | 'agentName', value: unknown): Partial<Record<
   if (!isName(value)) {
     throw new HttpFailure(400, `"${field}" must be a string of 1 to ${MAX_NAME} characters without control characters, got ${describe(value)}`);
   }
+  const refusal = field === 'sessionId' ? sessionIdRefusal(value as string) : undefined;
+  if (refusal !== undefined) throw new HttpFailure(400, `"sessionId" ${refusal}, got ${describe(value)}`);
   return { [field]: value };
 }
 

@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { HarnessEngine } from '../engine/harness-engine.js';
 import { sendJson } from './http-answers.js';
 import { HttpFailure } from './http-failure.js';
+import { isSessionId } from './request-bodies.js';
 import type { RunSlots } from './run-slots.js';
 import { deleteSession, getSession, listSessions } from './session-answers.js';
 
@@ -14,10 +15,9 @@ export type SessionRoute =
   | { readonly kind: 'list'; readonly query: string }
   | { readonly kind: 'compact' | 'archive' | 'get' | 'delete'; readonly sessionId: string }
   | { readonly kind: 'method'; readonly allow: string }
-  | { readonly kind: 'bad-id'; readonly id: string };
+  /** An id no conversation can have (`404`), or a segment that is no percent-encoding (`malformed`: `400`). */
+  | { readonly kind: 'bad-id'; readonly id: string; readonly malformed?: true };
 
-/** Session ids a caller may name in a path: printable ASCII without `/`; the engine takes them as they are. */
-const SESSION_ID = /^[\x21-\x2e\x30-\x7e]{1,256}$/;
 type Action = { readonly kind: 'compact' | 'archive' | 'get' | 'delete'; readonly method: string };
 const ACTIONS: Readonly<Record<string, Action>> = {
   compact: { kind: 'compact', method: 'POST' },
@@ -32,7 +32,8 @@ const ONE_SESSION: Readonly<Record<string, Action>> = {
 /**
  * Matches `<basePath>/sessions`, `<basePath>/sessions/<id>`, `<basePath>/sessions/<id>/compact`
  * and `<basePath>/sessions/<id>/archive`; any other path is not theirs (`undefined`). The id
- * is matched before it is decoded, then checked.
+ * is matched before it is decoded (so an id with `/`, sent as `%2F`, stays one segment), then
+ * checked with the rule every start uses ({@link isSessionId}): any conversation started can be reached.
  *
  * @example
  * ```ts
@@ -48,13 +49,13 @@ export function matchSessionRoute(method: string | undefined, url: string | unde
   if (parts.length === 3 && parts[2] !== '' && action === undefined) return { kind: 'method', allow: 'GET, DELETE' };
   if (!action || parts[2] === '') return undefined;
   if (method !== action.method) return { kind: 'method', allow: action.method };
-  let sessionId: string | undefined;
+  let sessionId: string;
   try {
     sessionId = decodeURIComponent(parts[2]!);
   } catch {
-    sessionId = undefined;
+    return { kind: 'bad-id', id: parts[2]!.slice(0, 80), malformed: true }; // `%zz`, or escapes that are no UTF-8
   }
-  if (sessionId === undefined || !SESSION_ID.test(sessionId)) return { kind: 'bad-id', id: (sessionId ?? parts[2]!).slice(0, 80) };
+  if (!isSessionId(sessionId)) return { kind: 'bad-id', id: sessionId.slice(0, 80) };
   return { kind: action.kind, sessionId };
 }
 
@@ -100,6 +101,7 @@ export async function serveSessionRoute(engine: object, route: SessionRoute, res
     case 'method':
       throw new HttpFailure(405, `method not allowed here; use ${route.allow}`, { allow: route.allow });
     case 'bad-id':
+      if (route.malformed) throw new HttpFailure(400, `the session id in the path is not percent-encoded UTF-8 (${JSON.stringify(route.id)}): encode it with encodeURIComponent`);
       throw new HttpFailure(404, `no session ${JSON.stringify(route.id)}`);
     case 'compact':
       // No body is read: the runs handler checked its type, as for every POST (a page of another site cannot send it).

@@ -34,7 +34,7 @@ const failure = (promise: Promise<unknown>): Promise<unknown> => promise.then(()
 describe('the client and ids that are dot segments', () => {
   it('a task id ".." never becomes the cancel of the whole run; nothing is sent for any such id', async () => {
     const { base, seen } = await recordingServer();
-    for (const id of ['..', '.', '%2e%2E', '.%2e', '']) {
+    for (const id of ['..', '.', '']) {
       const calls = [
         () => cancelTask(base, 'run_1', id),
         () => answerApproval(base, 'run_1', { approvalId: id, taskId: 'task_1' }, 'approve'),
@@ -57,6 +57,14 @@ describe('the client and ids that are dot segments', () => {
     const { base, seen } = await recordingServer();
     await cancelTask(base, 'run_1', '../../x?y#z');
     await cancelTask(base, 'run_1', '...');
-    expect(seen).toEqual(['DELETE /api/runs/run_1/tasks/..%2F..%2Fx%3Fy%23z', 'DELETE /api/runs/run_1/tasks/...']);
+    // `%` is encoded too: a `%2e` spelling goes as `%252e`, which no URL resolves as a dot segment, so it is sent.
+    await getSession(base, '%2e%2E').catch(() => undefined); // the recording server's `{}` is no conversation
+    await deleteSession(base, '.%2e').catch(() => undefined); // nor its 202 a delete's 204
+    expect(seen).toEqual([
+      'DELETE /api/runs/run_1/tasks/..%2F..%2Fx%3Fy%23z',
+      'DELETE /api/runs/run_1/tasks/...',
+      'GET /api/sessions/%252e%252E',
+      'DELETE /api/sessions/.%252e',
+    ]);
   });
 });

@@ -81,7 +81,7 @@ describe('conversation routes', () => {
     const unknown = await call('GET', '/sessions/ses_nobody');
     expect(unknown).toEqual({ status: 404, body: { error: expect.stringContaining('unknown session "ses_nobody"') } });
     expect((await call('DELETE', '/sessions/ses_nobody')).status).toBe(404);
-    expect((await call('GET', '/sessions/%E0%A4%A')).status).toBe(404); // a malformed escape names nothing
+    expect((await call('GET', '/sessions/%E0%A4%A')).status).toBe(400); // a malformed escape: no id at all
     expect((await call('POST', '/sessions')).status).toBe(405);
     expect((await call('PUT', '/sessions/ses_nobody')).status).toBe(405);
   });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isLegacyJsonRpcMethod } from '@a2a-js/sdk/compat/v0_3';
 import { RequestMalformedError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
-import { isName, MAX_NAME } from '../../http/request-bodies.js';
+import { isName, MAX_NAME, sessionIdRefusal } from '../../http/request-bodies.js';
 import { expandedSize } from '../../validation/expanded-size.js';
 
 /**
@@ -57,9 +57,9 @@ export interface A2ARequestFacts {
  *
  * A message naming more than {@link MAX_REFERENCE_TASKS} reference tasks, or of more than
  * {@link MAX_MESSAGE_PARTS} parts or {@link MAX_MESSAGE_VALUES} JSON values (counted in all of
- * it, data parts and metadata too), or with a `contextId` that is no session id (1 to 256
- * characters without control characters, as the runs API's `sessionId`), is `refused` as
- * malformed (invalid params).
+ * it, data parts and metadata too), or with a `contextId` that is no session id (as the runs
+ * API's `sessionId`: 1 to 256 characters without control characters, not `.` or `..`), is
+ * `refused` as malformed (invalid params).
  *
  * A message naming a task (`taskId`, or proto JSON's `task_id`) is `refused`: our tasks never
  * wait for input, so there is nothing to continue. The SDK must not see it: for a task still
@@ -95,6 +95,8 @@ export function readA2ARequest(body: Record<string, unknown>): A2ARequestFacts {
   if (typeof given === 'string' && given !== '' && !isName(given)) {
     return { id, legacy, refused: new RequestMalformedError(`a message's contextId must be 1 to ${MAX_NAME} characters without control characters (it is the session's id), this one has ${given.length} characters`) };
   }
+  const notSession = typeof given === 'string' && given !== '' ? sessionIdRefusal(given) : undefined;
+  if (notSession !== undefined) return { id, legacy, refused: new RequestMalformedError(`a message's contextId (the session's id) ${notSession}`) };
   const contextId = typeof given === 'string' && given !== '' ? given : `ses_${randomUUID()}`;
   message.contextId = contextId;
   const prompt = parts.flatMap((part) => (typeof record(part)?.text === 'string' ? [record(part)!.text as string] : [])).join('\n');

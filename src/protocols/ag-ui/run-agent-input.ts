@@ -1,6 +1,6 @@
 import type { Context, ResumeEntry, Tool as AgUiTool } from '@ag-ui/core';
 import { HttpFailure } from '../../http/http-failure.js';
-import { isName, MAX_NAME } from '../../http/request-bodies.js';
+import { isName, MAX_NAME, sessionIdRefusal } from '../../http/request-bodies.js';
 import type { ToolResult } from '../../tools/tool.js';
 
 /** What the handler reads of a `RunAgentInput`. */
@@ -29,14 +29,16 @@ export interface AgUiRequest {
  * Reads a `RunAgentInput` body.
  *
  * @throws HttpFailure `400` naming the field that is missing or of the wrong type, or a
- *   `threadId` that is no session id (1 to 256 characters without control characters, as the
- *   runs API's `sessionId`), or a `runId` that is no such name either.
+ *   `threadId` that is no session id (as the runs API's `sessionId`: 1 to 256 characters without
+ *   control characters, not `.` or `..`), or a `runId` that is no such name.
  */
 export function readRunAgentInput(body: Record<string, unknown>): AgUiRequest {
   const { threadId, runId, messages, tools = [], context = [], state, resume = [] } = body;
   if (typeof threadId !== 'string' || threadId === '') throw bad('threadId must be a non-empty string (it names the conversation)');
   // It is the session's id, echoed in every answer's events: bounded as the runs API's `sessionId`.
   if (!isName(threadId)) throw bad(`threadId must be 1 to ${MAX_NAME} characters without control characters (it is the session's id), got ${threadId.length} characters`);
+  const refusal = sessionIdRefusal(threadId);
+  if (refusal !== undefined) throw bad(`threadId (the session's id) ${refusal}`);
   if (typeof runId !== 'string' || runId === '') throw bad('runId must be a non-empty string');
   // Echoed in RUN_STARTED and RUN_FINISHED (and kept while a run waits): bounded as a name too.
   if (!isName(runId)) throw bad(`runId must be 1 to ${MAX_NAME} characters without control characters (it is echoed in the run's events), got ${runId.length} characters`);

@@ -1,5 +1,5 @@
 import { HttpFailure } from '../../http/http-failure.js';
-import { isName, MAX_NAME } from '../../http/request-bodies.js';
+import { isName, MAX_NAME, sessionIdRefusal } from '../../http/request-bodies.js';
 
 /** What the chat handler reads of a `useChat` request. */
 export interface ChatRequest {
@@ -13,14 +13,16 @@ export interface ChatRequest {
  * Reads the body `useChat` (`DefaultChatTransport`) sends: `{ id, messages }`, each message
  * `{ id, role, parts }`; the prompt is the text parts of the last message, which must be the user's.
  *
- * @throws HttpFailure `400` naming what is missing, or an `id` that is no session id (1 to 256
- *   characters without control characters, as the runs API's `sessionId`).
+ * @throws HttpFailure `400` naming what is missing, or an `id` that is no session id (as the
+ *   runs API's `sessionId`: 1 to 256 characters without control characters, not `.` or `..`).
  */
 export function readChatRequest(body: Record<string, unknown>): ChatRequest {
   const { id, messages } = body;
   if (typeof id !== 'string' || id === '') throw bad('id must be a non-empty string (the chat id)');
   // It is the session's id, echoed in the stream's metadata: bounded as the runs API's `sessionId`.
   if (!isName(id)) throw bad(`id must be 1 to ${MAX_NAME} characters without control characters (the chat id is the session's id), got ${id.length} characters`);
+  const refusal = sessionIdRefusal(id);
+  if (refusal !== undefined) throw bad(`id (the chat id is the session's id) ${refusal}`);
   if (!Array.isArray(messages) || messages.length === 0) throw bad('messages must be a non-empty array of UI messages');
   const last: unknown = messages.at(-1);
   if (!isObject(last) || last['role'] !== 'user') throw bad('the last message must be a user message: it is the prompt');
