@@ -93,6 +93,7 @@ const multitask = {
 class SinkResponse extends EventEmitter {
   headersSent = false;
   writableEnded = false;
+  writableFinished = false;
   destroyed = false;
   frames = 0;
   writeHead(): this {
@@ -107,7 +108,16 @@ class SinkResponse extends EventEmitter {
   end(text = ''): void {
     this.write(text);
     this.writableEnded = true;
+    this.writableFinished = true;
     this.emit('close');
+  }
+  /** The reader's drain bound (30 s) may fire in a long session: it ends the response as a socket would. */
+  destroy(): this {
+    if (!this.destroyed) {
+      this.destroyed = true;
+      this.emit('close');
+    }
+    return this;
   }
 }
 

@@ -7,6 +7,9 @@ interface StreamJson {
   /** `before` and the event's JSON up to the innermost text's; the rest of it and `after`. */
   readonly head: string;
   readonly tail: string;
+  /** `head` and `tail` with the text's quotes: around a text that JSON writes as it is. */
+  readonly open: string;
+  readonly close: string;
 }
 
 /**
@@ -40,7 +43,10 @@ export function eventJson(before = '', after = ''): (event: AgentEvent) => strin
     }
     const known = streams.get(inner.runId);
     // The shape's keys in its order (`sameShape` checks both, as JSON follows the order) and its values.
-    if (known && sameShape(known.shape, event)) return known.head + JSON.stringify(inner.text) + known.tail;
+    if (known && sameShape(known.shape, event)) {
+      const { text } = inner;
+      return plainInJson(text) ? known.open + text + known.close : known.head + JSON.stringify(text) + known.tail;
+    }
     const json = JSON.stringify(event);
     const stream = shapeable(event) ? streamJson(event, json, inner.text, before, after) : undefined;
     if (stream) streams.set(inner.runId, stream);
@@ -57,5 +63,20 @@ function streamJson(event: AgentEvent, json: string, text: string, before: strin
   const tail = '}'.repeat(levels);
   const end = `"text":${JSON.stringify(text)}${tail}`;
   if (!json.endsWith(end)) return undefined;
-  return { shape: event, head: before + json.slice(0, json.length - end.length) + '"text":', tail: tail + after };
+  const head = before + json.slice(0, json.length - end.length) + '"text":';
+  return { shape: event, head, tail: tail + after, open: `${head}"`, close: `"${tail}${after}` };
+}
+
+/**
+ * True when `JSON.stringify(text)` is `text` between quotes: no quote, backslash, control
+ * character or surrogate (a lone one is escaped; a pair, rare in a delta, takes the slow path
+ * too). A delta is a few characters, and `JSON.stringify` of one cost about as much as the
+ * rest of its frame (docs/performance.md §11, stop 60).
+ */
+function plainInJson(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20 || c === 0x22 || c === 0x5c || (c >= 0xd800 && c <= 0xdfff)) return false;
+  }
+  return true;
 }

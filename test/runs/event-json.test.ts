@@ -75,4 +75,15 @@ describe('eventJson (the JSON of each event a reader sends, its deltas from thei
     ];
     for (const e of events) expect(toJson(e)).toBe(JSON.stringify(e));
   });
+
+  it('writes a delta\'s text from its stream\'s JSON exactly as JSON.stringify does, for every character that needs escaping and the ones around them', () => {
+    const codes = [...Array.from({ length: 0x80 }, (_, c) => c), 0x7f, 0x80, 0x9f, 0xa0, 0x2028, 0x2029, 0xd7ff, 0xd800, 0xdbff, 0xdc00, 0xdfff, 0xe000, 0xfeff, 0xffff];
+    const texts = ['', 'plain', 'a"b', 'a\\b', '\u{1f600}', 'x\u{1f600}y', '\ud83dx', 'x\ude00', ...codes.map((c) => String.fromCharCode(c)), ...codes.map((c) => `ab${String.fromCharCode(c)}cd`)];
+    const toFrame = eventJson(',"event":', '}\n\n');
+    toFrame(wrapped('c1', delta('c1', 'first'))); // the stream's JSON is made: each text below is written from it
+    for (const text of texts) {
+      const e = wrapped('c1', delta('c1', text));
+      expect(toFrame(e)).toBe(`,"event":${JSON.stringify(e)}}\n\n`);
+    }
+  });
 });
