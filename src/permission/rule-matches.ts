@@ -2,6 +2,7 @@ import picomatch from 'picomatch';
 import { commandParts } from './bash/command-parts.js';
 import { compileCommandPattern } from './command-pattern.js';
 import { patternsOverlap } from './pattern-overlap.js';
+import type { CaseFreeRule } from './default-rules.js';
 import type { PermissionRule } from './permission-rule.js';
 
 type Matcher = (subject: string) => boolean;
@@ -57,9 +58,13 @@ export function matchesSubject(rule: PermissionRule, toolName: string, subject: 
   if (!namesTool(rule.tool, toolName)) return false;
   if (rule.pattern === undefined) return true;
   if (subject === undefined) return false;
-  const command = toolName === 'bash' || URL_LIKE.test(subject);
-  if (command) return commandMatcher(rule.pattern)(subject);
-  return subject.length > MAX_PATH_LENGTH ? matchesLongSubject(rule, subject) : pathMatcher(rule.pattern)(normalisePath(subject));
+  // Lower-casing both sides (not picomatch's `nocase`) reads every kind of subject alike, long ones too.
+  const nocase = (rule as CaseFreeRule).nocase === true;
+  const pattern = nocase ? rule.pattern.toLowerCase() : rule.pattern;
+  const text = nocase ? subject.toLowerCase() : subject;
+  const command = toolName === 'bash' || URL_LIKE.test(text);
+  if (command) return commandMatcher(pattern)(text);
+  return text.length > MAX_PATH_LENGTH ? matchesLongSubject(rule.action, pattern, text) : pathMatcher(pattern)(normalisePath(text));
 }
 
 /** The longest path a system takes (Linux's PATH_MAX): a path pattern's regex is only run on subjects this short. */
@@ -72,9 +77,9 @@ const MAX_PATH_LENGTH = 4096;
  * pattern, read as free text (`*` crossing `/` too, `**` folders possibly none, so it
  * matches at least what the path reading would), matches, or when it cannot be read so; an allow rule never holds.
  */
-function matchesLongSubject(rule: PermissionRule, subject: string): boolean {
-  if (rule.action === 'allow') return false;
-  const freeText = freeTextMatcher(rule.pattern!);
+function matchesLongSubject(action: PermissionRule['action'], pattern: string, subject: string): boolean {
+  if (action === 'allow') return false;
+  const freeText = freeTextMatcher(pattern);
   return freeText === null || freeText(subject);
 }
 
