@@ -86,8 +86,9 @@ export function buildTree(options: HarnessEngineOptions, workspace: string, appr
   const stopTasks = (sessionId: string): Promise<void> => tasks.cancelAll({ backgroundOnly: true, sessionId });
   const store = options.sessions ?? options.backend?.sessions ?? new MemorySessionStore();
   // Another engine sharing a durable store (a FileSessionStore folder) may delete a conversation
-  // this one holds tasks of: the store's task info tells (see `deletedElsewhere`).
-  const checksElsewhere = !options.backend && !(store instanceof MemorySessionStore) && typeof store.loadTaskInfo === 'function';
+  // this one holds tasks of: the store's task info tells (see `deletedElsewhere`), unless the
+  // store tells each delete itself (`watchDeletes`, as MemorySessionStore does: `deletedInProcess`).
+  const checksElsewhere = !options.backend && typeof store.watchDeletes !== 'function' && typeof store.loadTaskInfo === 'function';
   const forgetDeleted = async (sessionId: string): Promise<void> => {
     await stopTasks(sessionId);
     forget(sessionId);

@@ -27,7 +27,7 @@ export interface FileSessionParts {
   readonly folderKey: string;
   /** Where the files lie, read confined. */
   readonly folder: SessionFolder;
-  /** Each session's writes, one after another. */
+  /** Each session's writes, one after another: shared with every store of the folder in this process, however its path was given. */
   readonly queues: SessionQueues;
   /** The sessions' messages and archives, sealed. */
   readonly history: FileSessionHistory;

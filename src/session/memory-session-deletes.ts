@@ -1,29 +1,50 @@
-/** Told of a conversation a `MemorySessionStore` deleted, with the ids of the tasks that went with it (see {@link watchDeletes}). */
+/** Told of a conversation a store deleted, with the ids of the tasks that went with it (see `SessionStore.watchDeletes`). */
 export type DeleteWatcher = (sessionId: string, taskIds: readonly string[]) => void;
 
-/** The watchers of each store, held weakly: an engine dropped (closed, no longer used) is no longer told, and not kept alive. */
-const WATCHERS = new WeakMap<object, Set<WeakRef<DeleteWatcher>>>();
-
 /**
- * Tells `watcher` of every conversation `store` deletes from now on, whoever asked (another
- * engine sharing the store in this process, or a call on the store itself): an engine stops
- * its background tasks of it and forgets their results (`deletedInProcess`). Only a
- * `MemorySessionStore` tells (its deletes are in this process; engines sharing a file store
- * read the store instead: `deletedElsewhere`). The watcher is held weakly: the caller keeps it.
+ * The watchers of one store's deletes (`SessionStore.watchDeletes`): each is told of every
+ * conversation the store deletes, whoever asked (an engine sharing the store in this process,
+ * or a call on the store itself), until it is unwatched. Held strongly until then: an engine
+ * gives a relay that holds its own watcher weakly (`deletedInProcess`), so a dropped engine is
+ * neither told nor kept alive, and a user's watcher is told as long as they asked.
+ *
+ * @example
+ * ```ts
+ * const watchers = new DeleteWatchers();
+ * const unwatch = watchers.watch((id, taskIds) => console.log(id, taskIds));
+ * watchers.tell('notes', ['task_1']);
+ * unwatch();
+ * ```
  */
-export function watchDeletes(store: object, watcher: DeleteWatcher): void {
-  let watchers = WATCHERS.get(store);
-  if (!watchers) WATCHERS.set(store, (watchers = new Set()));
-  watchers.add(new WeakRef(watcher));
-}
+export class DeleteWatchers {
+  /** A Set of entries, not of watchers: one watcher given twice is told twice, and each unwatch removes its own. */
+  private readonly watchers = new Set<{ readonly watcher: DeleteWatcher }>();
 
-/** Tells the watchers of `store` that it deleted the conversation `sessionId` and its tasks `taskIds` (a task session's delete concerns none of them). */
-export function tellDeleted(store: object, sessionId: string, taskIds: readonly string[]): void {
-  const watchers = WATCHERS.get(store);
-  if (!watchers) return;
-  for (const ref of watchers) {
-    const watcher = ref.deref();
-    if (watcher) watcher(sessionId, taskIds);
-    else watchers.delete(ref);
+  /** Tells `watcher` of every delete from now on; the function returned stops it (calling it again does nothing). */
+  watch(watcher: DeleteWatcher): () => void {
+    if (typeof watcher !== 'function') throw new TypeError('watchDeletes takes a function, called with the id of each deleted conversation and of its tasks.');
+    const entry = { watcher };
+    this.watchers.add(entry);
+    return () => void this.watchers.delete(entry);
+  }
+
+  /**
+   * Tells every watcher that the conversation `sessionId` and its tasks `taskIds` were deleted.
+   * A watcher that throws is passed over: the delete is done, and the others must hear of it.
+   */
+  tell(sessionId: string, taskIds: readonly string[]): void {
+    // A copy: a watcher that unwatches (or watches) while told changes none of this round.
+    for (const { watcher } of [...this.watchers]) {
+      try {
+        watcher(sessionId, taskIds);
+      } catch {
+        // Nothing thrown out of the store's delete: it has deleted, and the caller would take it for a failure.
+      }
+    }
+  }
+
+  /** How many watchers are told (a dropped engine's relay counts until it unwatches). */
+  get size(): number {
+    return this.watchers.size;
   }
 }

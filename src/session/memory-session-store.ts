@@ -1,6 +1,6 @@
 import type { ChatMessage } from '../model/chat-message.js';
 import { DeletedConversations, isTaskRecord } from './deleted-conversations.js';
-import { tellDeleted } from './memory-session-deletes.js';
+import { DeleteWatchers } from './memory-session-deletes.js';
 import { MemorySessionEntries } from './memory-session-entries.js';
 import { memorySessionBounds, type MemorySessionStoreOptions } from './memory-session-options.js';
 import { LocalClaims, type SessionClaim } from './session-claim.js';
@@ -31,6 +31,8 @@ export class MemorySessionStore implements SessionStore {
   private readonly deleted = new DeletedConversations();
   /** Which run holds which session (see {@link MemorySessionStore.claim}); a session given up may be evicted again. */
   private readonly claims = new LocalClaims(() => this.entries.trim());
+  /** Who is told of each conversation's delete (see {@link MemorySessionStore.watchDeletes}). */
+  private readonly deleteWatchers = new DeleteWatchers();
 
   constructor(options: MemorySessionStoreOptions = {}) {
     // A session a run holds is never evicted: the run would go on writing to an empty one.
@@ -108,7 +110,19 @@ export class MemorySessionStore implements SessionStore {
     this.grants.delete(sessionId);
     const taskIds = this.entries.delete(sessionId);
     // A task session runs no tasks of its own: its delete (an ephemeral run's end) tells no engine.
-    if (!isTaskRecord(sessionId, record)) tellDeleted(this, sessionId, taskIds);
+    if (!isTaskRecord(sessionId, record)) this.deleteWatchers.tell(sessionId, Object.freeze(taskIds));
+  }
+
+  /**
+   * Tells `watcher` of every conversation this store deletes from now on (see
+   * {@link SessionStore.watchDeletes}), synchronously within `delete`, with the ids of the
+   * tasks deleted with it. Held until the returned function is called. A watcher that throws
+   * is passed over: the delete is done.
+   *
+   * @throws TypeError when `watcher` is not a function.
+   */
+  watchDeletes(watcher: (sessionId: string, taskIds: readonly string[]) => void): () => void {
+    return this.deleteWatchers.watch(watcher);
   }
 
   /**

@@ -1,3 +1,7 @@
+import { realpathSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { errnoOf } from '../errors/errno-of.js';
+
 /** The queues of every `SessionQueues` of the process, by folder and session (see the class). */
 const SHARED_QUEUES = new Map<string, Promise<void>>();
 
@@ -9,13 +13,17 @@ const SHARED_QUEUES = new Map<string, Promise<void>>();
  * stores of one folder (two engines, each with its own) must order their writes as one store
  * does, or a grant save asked before the other's delete of the conversation, still signing
  * when the run ended, would land after the delete and leave its "always" to a new conversation
- * of the id. Stores of other folders, and stores in other processes, share no queue. A queue is
- * dropped once it is idle, so the map does not grow with the sessions a process has written.
+ * of the id. Stores of other folders, and stores in other processes, share no queue. The folder
+ * is known by its real path (`realFolderKey`), so stores opened through different paths to it
+ * (a link to the workspace or to the folder) share its queues too. A queue is dropped once it
+ * is idle, so the map does not grow with the sessions a process has written.
  */
 export class SessionQueues {
   private readonly queues = SHARED_QUEUES;
+  /** The folder's real path, found at the first write (the folder may not exist when the store is made); kept since. */
+  #real: string | undefined;
 
-  /** @param scope - the folder the store writes (its resolved path): the queues are shared by its stores only. */
+  /** @param scope - the folder the store writes (its resolved path): the queues are shared by the stores of the same real folder only. */
   constructor(private readonly scope: string) {}
 
   /** Runs `task` after the session's writes queued so far; its result (or failure) is the caller's, the queue goes on either way. */
@@ -51,6 +59,25 @@ export class SessionQueues {
 
   /** A session's queue in the shared map: its folder's, then its id (NUL is in neither). */
   #key(sessionId: string): string {
-    return `${this.scope}\0${sessionId}`;
+    // Found synchronously: a write asked first is queued first, whatever store asked it.
+    this.#real ??= realFolderKey(this.scope);
+    return `${this.#real}\0${sessionId}`;
+  }
+}
+
+/**
+ * The real path of `folder` (a resolved path), for a folder that may not exist yet: that of
+ * its nearest existing parent, with the rest of the path under it (the store makes those
+ * folders itself). A path that cannot be looked into (no permission, a link loop) stays as
+ * given: its writes fail on their own, and share a queue with the stores of that same path.
+ */
+export function realFolderKey(folder: string): string {
+  try {
+    return realpathSync(folder);
+  } catch (e) {
+    const code = errnoOf(e);
+    const parent = dirname(folder);
+    if ((code !== 'ENOENT' && code !== 'ENOTDIR') || parent === folder) return folder;
+    return join(realFolderKey(parent), basename(folder));
   }
 }

@@ -90,6 +90,32 @@ export interface SessionStore {
    * claims per store in memory), but engines sharing the store do not.
    */
   claim?(sessionId: string, owner: string): MaybePromise<SessionClaim>;
+  /**
+   * Tells `watcher` of every conversation the store deletes from now on, whoever asked (one of
+   * several engines sharing the store in this process, or a call on the store itself), with
+   * the ids of the delegated tasks deleted with it (`[]` when none). Call it once the
+   * conversation is gone, before `delete` returns (or its promise settles); never for the
+   * delete of a task session alone (an ephemeral run deletes its tasks' sessions as it ends).
+   * Keep the watcher until the returned function is called, which stops the telling (calling it
+   * again does nothing); a watcher that throws should not fail the delete.
+   *
+   * An engine watches the store it is given, without a `backend`: told, it stops its
+   * background tasks of the conversation (a write one still makes is refused with
+   * `DeletedConversationError`) and forgets their waiting results and its "always" approvals,
+   * so none reaches a new conversation of the id. It gives the store a small relay that holds
+   * the engine only weakly: an engine dropped without `close()` is no longer told, nor kept
+   * alive by the store. `MemorySessionStore` has it. An engine given a store without it that
+   * has `loadTaskInfo` reads the store's task info at each claim instead (as engines sharing a
+   * `FileSessionStore` folder do, see docs/sessions.md). Optional: a store with neither tells
+   * no engine, and a delete through one engine stops only that engine's tasks.
+   *
+   * @example
+   * ```ts
+   * const unwatch = store.watchDeletes?.((sessionId, taskIds) => console.log(`deleted ${sessionId} and ${taskIds.length} tasks`));
+   * unwatch?.();
+   * ```
+   */
+  watchDeletes?(watcher: (sessionId: string, taskIds: readonly string[]) => void): () => void;
 }
 
 /** An "always" approval: calls of `toolName` on exactly `subject` (a command, a path) are allowed for the rest of the conversation. */
