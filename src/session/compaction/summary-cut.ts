@@ -1,10 +1,6 @@
 import type { ChatMessage } from '../../model/chat-message.js';
 import { estimateTokens } from '../../model/estimate-tokens.js';
-
-/** The first words of the message that carries a summary. */
-export const SUMMARY_HEADING = '[Summary of the earlier conversation';
-const SUMMARY_END = '[End of summary]';
-const REQUEST = '[The request being worked on]\n';
+import { blockWithText, promptOf, REQUEST, summaryBlock } from './summary-block.js';
 
 /**
  * Where to cut a session for a summary: the index of the first message kept, or `undefined`
@@ -65,12 +61,12 @@ export function keptTokens(messages: readonly ChatMessage[], cut: number, headin
  * message is a user message, as before the cut, so roles still alternate.
  */
 export function withSummary(messages: readonly ChatMessage[], cut: number, summary: string): ChatMessage[] {
-  const block = `${SUMMARY_HEADING}: ${cut} messages, compacted to fit the context window; the full transcript is archived]\n${summary.trim()}\n${SUMMARY_END}`;
+  const block = summaryBlock(cut, summary);
   const first = messages[cut]!;
-  if (first.role === 'user') return [{ role: 'user', content: `${block}\n\n${first.content}` }, ...messages.slice(cut + 1)];
+  if (first.role === 'user') return [{ role: 'user', content: blockWithText(block, first.content, false) }, ...messages.slice(cut + 1)];
   // A cut inside a turn: its prompt goes with the summary, so the model still sees what it works on.
   const prompt = promptBefore(messages, cut);
-  const content = prompt === undefined || prompt === '' ? block : `${block}\n\n${REQUEST}${prompt}`;
+  const content = prompt === undefined || prompt === '' ? block : blockWithText(block, prompt, true);
   return [{ role: 'user', content }, ...messages.slice(cut)];
 }
 
@@ -88,11 +84,3 @@ function carriedTokens(prompt: string | undefined): number {
   return prompt === undefined || prompt === '' ? 0 : estimateTokens([{ role: 'user', content: `${REQUEST}${prompt}` }]);
 }
 
-/** A user message's prompt without an earlier summary in front of it (that summary is summarised again). */
-function promptOf(content: string): string {
-  if (!content.startsWith(SUMMARY_HEADING)) return content;
-  const end = content.lastIndexOf(`${SUMMARY_END}\n\n`);
-  if (end < 0) return '';
-  const rest = content.slice(end + SUMMARY_END.length + 2);
-  return rest.startsWith(REQUEST) ? rest.slice(REQUEST.length) : rest;
-}
