@@ -109,7 +109,7 @@ async function serve(engine: RunsEngine, route: RunsRoute, req: IncomingMessage,
       try {
         const { prompt, ...start } = startRequest(await readJsonBody(req, o.maxBodyBytes, o.bodyTimeoutMs));
         // the slot is the run's until it settles; a client gone before its turn starts nothing
-        const run = await startHttpRun(engine, release, prompt, start, () => res.destroyed);
+        const run = await startHttpRun(engine, release, prompt, start, res);
         if (run === undefined) return;
         return sendJson(res, 201, { runId: run.runId, sessionId: run.sessionId }, { location: `${o.basePath}/runs/${run.runId}` });
       } catch (error) {

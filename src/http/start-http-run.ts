@@ -3,6 +3,7 @@ import { requestTurn } from '../model/request-turns.js';
 import type { RunHandle } from '../runs/run-registry.js';
 import { HttpFailure } from './http-failure.js';
 import { refusedElsewhere } from './refused-elsewhere.js';
+import { startPastEndingRun, type ClientLeft } from './start-past-ending-run.js';
 
 /** What starting a run over HTTP needs of the engine: starting runs, and the registry of started runs. */
 type StartingEngine = Pick<HarnessEngine, 'start' | 'runs'>;
@@ -11,10 +12,12 @@ type StartingEngine = Pick<HarnessEngine, 'start' | 'runs'>;
  * Starts a run for an HTTP request (`POST /runs`, the AG-UI and chat routes): in its turn
  * among the model requests (`requestTurn`: a burst of requests takes turns with the model
  * streams instead of holding the event loop), then `engine.start` (an empty prompt is a
- * `400`, a busy session a `409`, also one held by another instance). The handler's slot
- * (`release`) is given back when the run settles, or at once when it does not start. With
- * `left`, a request whose client left while it waited starts nothing (no one could learn the
- * run's id) and resolves `undefined`.
+ * `400`, a busy session a `409`, also one held by another instance). A session still held by
+ * a run that has ended (cancelled, closing its turn in the store) is waited for, briefly
+ * (`startPastEndingRun`): "Stop", then send again, is not refused. The handler's slot
+ * (`release`) is kept meanwhile, and given back when the run settles, or at once when it does
+ * not start. With `left`, a request whose client left while it waited starts nothing (no one
+ * could learn the run's id) and resolves `undefined`.
  *
  * @example
  * ```ts
@@ -23,25 +26,32 @@ type StartingEngine = Pick<HarnessEngine, 'start' | 'runs'>;
  * ```
  */
 export async function startHttpRun(engine: StartingEngine, release: () => void, prompt: string, options: Parameters<HarnessEngine['start']>[1]): Promise<RunHandle>;
-export async function startHttpRun(engine: StartingEngine, release: () => void, prompt: string, options: Parameters<HarnessEngine['start']>[1], left: () => boolean): Promise<RunHandle | undefined>;
-export async function startHttpRun(engine: StartingEngine, release: () => void, prompt: string, options: Parameters<HarnessEngine['start']>[1], left?: () => boolean): Promise<RunHandle | undefined> {
+export async function startHttpRun(engine: StartingEngine, release: () => void, prompt: string, options: Parameters<HarnessEngine['start']>[1], left: ClientLeft): Promise<RunHandle | undefined>;
+export async function startHttpRun(engine: StartingEngine, release: () => void, prompt: string, options: Parameters<HarnessEngine['start']>[1], left?: ClientLeft): Promise<RunHandle | undefined> {
+  const gone = left === undefined ? undefined : typeof left === 'function' ? left : () => left.destroyed;
   try {
-    await requestTurn(left);
-    if (left?.() === true) {
+    await requestTurn(gone);
+    const run = gone?.() === true ? undefined : await startPastEndingRun(engine.runs, () => startOnce(engine, prompt, options), left);
+    if (run === undefined) {
       release();
       return undefined;
     }
-    let run: RunHandle;
-    try {
-      run = engine.start(prompt, options);
-    } catch (error) {
-      throw error instanceof TypeError ? new HttpFailure(400, error.message) : error;
-    }
     run.result.then(release, release);
-    await refusedElsewhere(run);
     return run;
   } catch (error) {
     release();
     throw error;
   }
+}
+
+/** One try: the run started, or its refusal (`SessionBusyError`, here or by another instance; a `400`). */
+async function startOnce(engine: StartingEngine, prompt: string, options: Parameters<HarnessEngine['start']>[1]): Promise<RunHandle> {
+  let run: RunHandle;
+  try {
+    run = engine.start(prompt, options);
+  } catch (error) {
+    throw error instanceof TypeError ? new HttpFailure(400, error.message) : error;
+  }
+  await refusedElsewhere(run);
+  return run;
 }

@@ -2,6 +2,7 @@ import { SessionBusyError } from '../../agent/session-busy-error.js';
 import { errorMessage } from '../../errors/error-message.js';
 import { HttpFailure } from '../../http/http-failure.js';
 import { refusedElsewhere } from '../../http/refused-elsewhere.js';
+import { startPastEndingRun } from '../../http/start-past-ending-run.js';
 import type { A2AEngine } from './a2a-handler-options.js';
 import type { StartedRun } from './run-executor.js';
 
@@ -9,17 +10,22 @@ import type { StartedRun } from './run-executor.js';
  * Starts the run of an A2A message before the SDK sees it, so its refusals are answered as
  * HTTP says them: a run slot (`429` when `maxRuns` run), the session of its `contextId`
  * (`409` when another run holds it, here or, with a shared store, in another instance: the
- * run's first event says so), an empty prompt or a malformed context id (`400`). `release`
+ * run's first event says so), an empty prompt or a malformed context id (`400`). A session
+ * still held by a run that has ended (a task just cancelled with `tasks/cancel`, closing its
+ * turn in the store) is waited for, briefly (`startPastEndingRun`), not refused. `release`
  * gives back the run slot the request took before its body was read (so `429` was answered
  * then): it is the run's until the run settles, and given back at once when none starts.
  */
 export async function startA2ARun(engine: A2AEngine, release: () => void, send: { readonly prompt: string; readonly contextId: string }): Promise<StartedRun> {
   try {
-    const run = start(engine, send);
-    run.result.then(release, release);
-    await refusedElsewhere(run).catch((error: unknown) => {
-      throw busy(error);
+    const run = await startPastEndingRun(engine.runs, async () => {
+      const run = start(engine, send);
+      await refusedElsewhere(run);
+      return run;
+    }).catch((error: unknown) => {
+      throw SessionBusyError.isInstance(error) ? busy(error) : error;
     });
+    run.result.then(release, release);
     return { run, claimed: false };
   } catch (error) {
     release();
@@ -31,7 +37,6 @@ function start(engine: A2AEngine, send: { readonly prompt: string; readonly cont
   try {
     return engine.start(send.prompt, { sessionId: send.contextId });
   } catch (error) {
-    if (SessionBusyError.isInstance(error)) throw busy(error);
     if (error instanceof TypeError) throw new HttpFailure(400, `the message cannot run: ${error.message} (send a text part, and a contextId that is a well-formed string)`);
     throw error;
   }

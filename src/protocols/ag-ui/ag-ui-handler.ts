@@ -13,7 +13,7 @@ import { answerWaitingRun } from './answer-waiting-run.js';
 import { FrontendCalls } from './frontend-calls.js';
 import { frontendTools } from './frontend-tools.js';
 import { RequestSlots, type RequestSlot } from './request-slots.js';
-import { startOnThread } from './start-on-thread.js';
+import { startStreamedRun } from '../start-streamed-run.js';
 import { readRunAgentInput, type AgUiRequest } from './run-agent-input.js';
 import { WaitingThreads } from './waiting-threads.js';
 
@@ -118,7 +118,7 @@ export function agUiHandler(engine: AgUiEngine, options: AgUiHandlerOptions = {}
     const { prompt, tools } = turn;
     // A run of the thread just cancelled (here, or by its client leaving) may still be closing its turn: waited for, briefly.
     const options = { sessionId: input.threadId, ...(tools.length > 0 ? { tools } : {}) };
-    const run = await startOnThread(engine, requests.forRun(slot), () => o.slots.take(), prompt, options, res);
+    const run = await startStreamedRun(engine, requests.forRun(slot), prompt, options, res);
     if (run === undefined) return; // the client is gone
     const frontend = new Set(tools.map((t) => t.name));
     const state = { run, mapper: new AgUiMapper(frontend, input.toolCallIds), calls, frontendTools: frontend, after: 0, interrupts: new Set<string>() };
