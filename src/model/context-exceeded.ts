@@ -1,4 +1,5 @@
 import { APIError } from 'openai';
+import { PROMPT_PATTERNS, WINDOW_PATTERNS } from './refusal-wordings.js';
 
 /** What a context-exceeded error said: the window it named, when it named one. */
 export interface ContextExceeded {
@@ -7,39 +8,9 @@ export interface ContextExceeded {
 }
 
 /**
- * How servers say a request is longer than the model's context window, each with the window
- * when the message names it: OpenAI (`context_length_exceeded`, "maximum context length is
- * N tokens"), vLLM (the same words), llama.cpp ("request (M tokens) exceeds the available
- * context size (N tokens)", older builds without the numbers; in a stream "Context size has
- * been exceeded").
- */
-const PATTERNS: readonly RegExp[] = [
-  /maximum context length is (\d+) tokens/i,
-  /exceeds the available context size(?: \((\d+) tokens\))?/i,
-  /context size has been exceeded/i,
-  /context_length_exceeded/i,
-  /exceed_context_size_error/i,
-];
-
-/**
- * How they say the refused prompt's size: llama.cpp "request (M tokens) exceeds", OpenAI
- * "your messages resulted in M tokens", OpenAI and older vLLM "you requested T tokens (M in
- * the messages, A in the completion)" (T counts the answer's room too: M is the prompt), newer
- * vLLM "your request has M input tokens". OpenAI with tools counts their schemas apart, "(M in
- * the messages, F in the functions, A in the completion)": the prompt is M + F, the same parts
- * the estimate it is set against counts (messages and tools); M alone would make the ratio
- * learned from it too low, and the compaction sized by it too large.
- */
-const PROMPT_PATTERNS: readonly RegExp[] = [
-  /request \((\d+) tokens\) exceeds/i,
-  /messages resulted in (\d+) tokens/i,
-  /\((\d+) in the messages(?:, (?:and )?(\d+) in the functions)?/i,
-  /request has (\d+) input tokens/i,
-];
-
-/**
  * Whether `error` (a model request's failure, or anything in its `cause` chain) says the
  * request did not fit the model's context window; `undefined` when it says something else.
+ * The servers' words it knows: refusal-wordings.ts.
  *
  * @example
  * ```ts
@@ -51,7 +22,7 @@ export function contextExceeded(error: unknown): ContextExceeded | undefined {
   for (const current of causes(error)) {
     const text = current instanceof Error ? current.message : String(current);
     const code = current instanceof APIError ? String(current.code ?? '') : '';
-    for (const pattern of PATTERNS) {
+    for (const pattern of WINDOW_PATTERNS) {
       const match = pattern.exec(text) ?? pattern.exec(code);
       if (!match) continue;
       found = true;

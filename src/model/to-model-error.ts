@@ -1,4 +1,5 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
+import { contextExceeded } from './context-exceeded.js';
 import { ModelError } from './model-error.js';
 
 /**
@@ -9,6 +10,17 @@ const NO_TOOLS_HINT =
   ' (the request offered tools, and this server seems not to accept them: start it with tool calling enabled, ' +
   'e.g. llama.cpp\'s llama-server with --jinja, vLLM with --enable-auto-tool-choice and a --tool-call-parser, ' +
   'or an Ollama model that supports tools; an agent given no tools sends none)';
+
+/**
+ * Said after a 400 that reads like a refusal of a request longer than the context window
+ * (`unrecognisedRefusal`) in words `contextExceeded` does not know: the engine then learns no
+ * window from it and compacts nothing, so each later turn of the session is refused the same
+ * way; the window set by hand makes it compact before it sends.
+ */
+const SET_WINDOW_HINT =
+  ' (if this says the request is longer than the model\'s context window: these words are not ones rxharness knows, ' +
+  'so it cannot learn the window from them and compact the conversation; set the model\'s `contextWindow` setting ' +
+  '(the CLI\'s --context-window) to the window in tokens, and the conversation is compacted before it is sent)';
 
 /**
  * Turns whatever the `openai` client threw into a {@link ModelError} a user can act on.
@@ -37,12 +49,25 @@ function describe(error: unknown, model: string, sentTools: boolean): ModelError
     const detail = error.message.replace(/^\d{3}\s+/, '');
     const hint = sentTools && /\btools?\b|tool_choice|function.?call/i.test(detail) ? NO_TOOLS_HINT : '';
     const moved = redirectHint(error);
-    return new ModelError(`model "${model}": HTTP ${error.status ?? '?'}: ${detail}${hint}${moved}`, {
+    const window = unrecognisedRefusal(error, detail) ? SET_WINDOW_HINT : '';
+    return new ModelError(`model "${model}": HTTP ${error.status ?? '?'}: ${detail}${hint}${moved}${window}`, {
       status: error.status,
       cause: error,
     });
   }
   return new ModelError(`model "${model}": the response could not be read (${causeChain(error)})`, { cause: error });
+}
+
+/**
+ * Whether a 400 reads like a refusal of a request too long for the context window (it speaks
+ * of tokens and of context or length, or names the context window, length or size) that
+ * `contextExceeded` does not recognise. A `max_tokens` too large (`max_tokens` is no word
+ * "tokens") or a limit of tokens a minute (no context, no length) does not read so.
+ */
+function unrecognisedRefusal(error: InstanceType<typeof APIError>, detail: string): boolean {
+  if (error.status !== 400) return false;
+  const reads = (/\btokens?\b/i.test(detail) && /\bcontext\b|\blength\b/i.test(detail)) || /\bcontext (?:window|length|size)\b/i.test(detail);
+  return reads && contextExceeded(error) === undefined;
 }
 
 /**
