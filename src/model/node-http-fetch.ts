@@ -4,6 +4,7 @@ import { pipeline, type Readable } from 'node:stream';
 import { urlToHttpOptions } from 'node:url';
 import zlib from 'node:zlib';
 import { NodeHttpResponse } from './node-http-response.js';
+import { requestHeaders, type HeadTarget } from './request-headers.js';
 import { cancelOf } from './request-cancel.js';
 
 /**
@@ -24,11 +25,8 @@ const agents = {
   'https:': new https.Agent({ keepAlive: true, timeout: IDLE_SOCKET_MS, maxFreeSockets: 256 }),
 } as const;
 
-/** The encodings a response may come in, as fetch asks for them too. */
-const ACCEPT_ENCODING = 'gzip, deflate, br';
-
 /** A request's target as `http.request` takes it, parsed once per URL string. */
-interface Target {
+interface Target extends HeadTarget {
   readonly protocol: string;
   readonly href: string;
   /** Host, port, path and credentials of the URL; frozen, since every request to it shares it. */
@@ -49,7 +47,9 @@ function targetOf(input: string | URL | Request): Target {
   if (known) return known;
   const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
   // A plain copy: Node's object has no prototype and slow properties, which made copying it into each request's options cost microseconds.
-  const target: Target = { protocol: url.protocol, href: url.href, options: Object.freeze({ ...urlToHttpOptions(url) }) };
+  const options = Object.freeze({ ...urlToHttpOptions(url) });
+  const basicAuth = options.auth ? `Basic ${Buffer.from(options.auth).toString('base64')}` : undefined;
+  const target: Target = { protocol: url.protocol, href: url.href, options, host: url.host, basicAuth };
   if (typeof input === 'string') {
     if (targets.size >= MAX_TARGETS) targets.clear();
     targets.set(input, target);
@@ -71,19 +71,6 @@ function bodyOf(body: RequestInit['body']): string | Uint8Array | undefined {
   if (ArrayBuffer.isView(body)) return new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
   if (body instanceof URLSearchParams) return body.toString();
   throw new TypeError('the node:http model transport sends text and byte bodies only (a chat request is JSON); pass your own `client` for uploads');
-}
-
-/** The request headers as Node takes them, with `accept-encoding` and `content-length` set. */
-function headersOf(init: RequestInit, body: string | Uint8Array | undefined): Record<string, string> {
-  const headers: Record<string, string> = {};
-  // The openai client hands a `Headers` it built (and sorted, for its debug log) already:
-  // read it as it is rather than copy it into a new one (a copy per request, each header
-  // validated again, sorted again). Any other form goes through `Headers` for the same result.
-  const given = init.headers;
-  (given instanceof Headers ? given : new Headers(given)).forEach((value, name) => (headers[name] = value));
-  headers['accept-encoding'] ??= ACCEPT_ENCODING;
-  if (body !== undefined) headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
-  return headers;
 }
 
 /** The body decompressed as its `content-encoding` says; the message itself when it is not encoded. */
@@ -124,7 +111,8 @@ export const nodeHttpFetch = (input: string | URL | Request, init: RequestInit =
   if (cancel?.aborted) return Promise.reject(abortError(undefined));
   try {
     const body = bodyOf(init.body);
-    return send(target, init.method ?? 'GET', headersOf(init, body), body, agent, signal, cancel);
+    const method = init.method ?? 'GET';
+    return send(target, method, requestHeaders(init.headers, method, body, target), body, agent, signal, cancel);
   } catch (error) {
     return Promise.reject(error);
   }
@@ -140,7 +128,7 @@ export const nodeHttpFetch = (input: string | URL | Request, init: RequestInit =
 function send(
   target: Target,
   method: string,
-  headers: Record<string, string>,
+  headers: string[],
   body: string | Uint8Array | undefined,
   agent: http.Agent,
   signal: AbortSignal | null | undefined,

@@ -1,6 +1,7 @@
 import { errnoOf } from '../errors/errno-of.js';
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
+import { RawHeaders } from './raw-headers.js';
 
 /**
  * The body of a response that came from the `node:http` transport: the decoded Node stream,
@@ -24,7 +25,7 @@ export class NodeHttpResponse {
   readonly status: number;
   /** The status line's reason phrase. */
   readonly statusText: string;
-  /** The response headers. */
+  /** The response headers, read from the message's raw list (see {@link RawHeaders}). */
   readonly headers: Headers;
   /** The URL asked (redirects are not followed). */
   readonly url: string;
@@ -43,10 +44,8 @@ export class NodeHttpResponse {
     this.status = message.statusCode ?? 0;
     this.statusText = message.statusMessage ?? '';
     this.url = url;
-    const headers = new Headers();
-    const raw = message.rawHeaders;
-    for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
-    this.headers = headers;
+    // Read from the raw list the message keeps anyway, not copied into a `Headers` that the reply would keep too.
+    this.headers = new RawHeaders(message.rawHeaders);
   }
 
   /** Whether the status is 2xx. */

@@ -9,6 +9,14 @@ import { KeepAlive, type StreamProgress } from './stream-progress.js';
 import { MAX_TOOL_CALLS_PER_STEP } from './tool-call-cap.js';
 import { finishToolCalls, mergeToolCalls, type PartialCall, type ToolCallFragment } from './tool-call-fragments.js';
 
+/**
+ * The text deltas of a step wait in an array this many at a time, then are joined into the
+ * text so far: a long reply is held as a few strings rather than one string and one array
+ * slot per delta for as long as the step streams (docs/performance.md, "Stop 59: memory per
+ * live run"); `TextRope` bounds a run's event log the same way.
+ */
+const PIECES_PER_JOIN = 16;
+
 /** Thrown through the body reader to stop it at a flood of tool calls (one object, made once). */
 export const FLOODED = new Error('the reply asked for more tool calls than a step may run');
 
@@ -51,7 +59,9 @@ export interface SseReply {
  * Local variables of one closure, not fields: the hot path of every streamed reply.
  */
 export function sseReply(out: Subscriber<ModelChunk>, progress: StreamProgress, model: string, deltas: boolean, limit: ReplyLimit): SseReply {
-  const text: string[] = [];
+  // The step's text: `joined` so far, then the pieces that came since (fewer than PIECES_PER_JOIN).
+  let joined = '';
+  let pieces: string[] = [];
   const calls: PartialCall[] = [];
   let usage: TokenUsage | undefined;
   // The characters read when `usage` came, its own event's included (a usage counts the tokens sent with it).
@@ -101,7 +111,11 @@ export function sseReply(out: Subscriber<ModelChunk>, progress: StreamProgress, 
     if (streamed > limit.chars) throw streamedTooMuch(model, limit);
     if (deltas && thinking) out.next({ type: 'thinking-delta', text: thinking });
     if (content) {
-      text.push(content);
+      pieces.push(content);
+      if (pieces.length === PIECES_PER_JOIN) {
+        joined += pieces.join('');
+        pieces = []; // a new array: the full one, and its young strings, are garbage now
+      }
       if (deltas) out.next({ type: 'text-delta', text: content });
     }
     if (delta.tool_calls && !mergeToolCalls(calls, delta.tool_calls, model, MAX_TOOL_CALLS_PER_STEP)) {
@@ -126,7 +140,7 @@ export function sseReply(out: Subscriber<ModelChunk>, progress: StreamProgress, 
       // it is added as estimated (a whole reply is charged as a cut one is; servers that send
       // usage last, or with every chunk, are charged exactly what they said).
       const billed = usageWithLater(usage, streamed - usageChars);
-      const reply: ModelFinish = { type: 'finish', text: text.join(''), toolCalls: finishToolCalls(calls), usage: billed, finishReason };
+      const reply: ModelFinish = { type: 'finish', text: pieces.length === 0 ? joined : joined + pieces.join(''), toolCalls: finishToolCalls(calls), usage: billed, finishReason };
       return toolCallsCut ? { ...reply, toolCallsCut } : reply;
     },
   };
