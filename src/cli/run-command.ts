@@ -52,9 +52,13 @@ export async function runCommand(argv: readonly string[], io: CliIO): Promise<nu
   let shown: PresentedRun | undefined;
   let code: number;
   try {
-    if (agentName && !engine.agents.get(agentName) && agentName !== engine.agents.primary()?.name) {
-      const names = engine.agents.list().map((a) => a.name).join(', ');
-      throw new CliUsageError(`unknown agent "${agentName}"; available agents: ${names}`);
+    if (agentName && agentName !== engine.agents.primary()?.name) {
+      // A disabled definition (`enabled: false`, the built-in `compaction`) cannot run: bad usage, as an unknown name is.
+      const found = engine.agents.get(agentName);
+      if (!found?.enabled) {
+        const names = engine.agents.list().map((a) => a.name).join(', ');
+        throw new CliUsageError(`${found ? `agent "${agentName}" is disabled (enabled: false)` : `unknown agent "${agentName}"`}; available agents: ${names}`);
+      }
     }
     const options = session !== undefined ? { sessionId: session } : {};
     const events$ = agentName ? engine.agent(agentName).stream(prompt, options) : engine.stream(prompt, options);

@@ -15,6 +15,7 @@ import { delegationInstructions, environmentFacts } from './delegation-prompts.j
 import type { AgentSpec } from './delegation-types.js';
 import { mcpRunTools, toolWarningsOf } from './mcp-run-tools.js';
 import { perAgentList } from './per-agent-list.js';
+import { narrowedSettings, type SettingWarning } from './narrowed-settings.js';
 
 /** Role prompts kept by instructions text; see `AgentFactory#roleOf`. */
 const MAX_ROLES = 64;
@@ -69,6 +70,9 @@ export class AgentFactory {
   /** The role prompt last made for each instructions text, with the facts it was made with; see `#roleOf`. */
   readonly #roles = new Map<string, { readonly facts: string; readonly role: string }>();
 
+  /** What each spec's runs start by warning about: settings of its workspace definition that were not applied. */
+  readonly #settingWarnings = new WeakMap<AgentSpec, readonly SettingWarning[]>();
+
   constructor(private readonly o: AgentFactoryOptions) {}
 
   /** A ReActAgent for a spec. */
@@ -86,6 +90,7 @@ export class AgentFactory {
     const own = (resolved: AgentSpec): readonly Tool[] => (delegates ? this.#delegationToolsOf(resolved) : []);
     const mcp = o.mcp;
     const role = this.#roleOf(spec.instructions);
+    const told = this.#settingWarnings.get(spec) ?? [];
     return {
       name: spec.name,
       model: spec.model,
@@ -94,7 +99,7 @@ export class AgentFactory {
       // Read when each run starts: the agent list may have grown (the tools read it at every step).
       instructions: delegates ? () => this.#delegatingPromptOf(spec, role)(o.agents.list()) : () => role,
       tools: mcp ? () => mcpRunTools(mcp, spec, base, own) : delegates ? () => [...base, ...own(spec)] : () => base,
-      ...(mcp ? { toolWarnings: toolWarningsOf } : {}),
+      ...(mcp || told.length ? { toolWarnings: (tools: readonly Tool[]) => (mcp ? [...told, ...toolWarningsOf(tools)] : told) } : {}),
       sessions: o.sessions,
       workspace: o.workspace,
       permissions: spec.policy,
@@ -158,13 +163,16 @@ export class AgentFactory {
     } catch {
       model = undefined; // an unknown model: the agent's own writes the summary
     }
-    return { compaction: { prompt: definition.systemPrompt, ...(definition.settings ? { settings: definition.settings } : {}), ...(model ? { model } : {}) } };
+    // A workspace compaction.md only narrows, as any definition does (unwarned: its summaries are no run of their own).
+    const { settings } = narrowedSettings(definition, model ?? spec.model, this.o.agents.mayLoosen(definition));
+    return { compaction: { prompt: definition.systemPrompt, ...(settings ? { settings } : {}), ...(model ? { model } : {}) } };
   }
 
   /** The spec of a child of `parent` running `definition`; throws when its model is unknown. */
   childSpec(parent: AgentSpec, definition: AgentDefinition, task?: TaskWiring): AgentSpec {
     const depth = parent.depth + 1;
     const model = this.modelOf(definition, parent.model);
+    const { settings, warnings } = narrowedSettings(definition, model, this.o.agents.mayLoosen(definition));
     const toolNames = narrowTools({
       parentTools: parent.toolNames,
       tools: definition.tools,
@@ -172,7 +180,7 @@ export class AgentFactory {
       disabledTools: this.o.disabledTools,
       canDelegate: depth < this.o.maxDepth,
     });
-    return {
+    return this.#told(warnings, {
       name: definition.name,
       depth,
       model,
@@ -183,7 +191,7 @@ export class AgentFactory {
       policy: parent.policy.child(definition.permissionRules, { narrowOnly: !this.o.agents.mayLoosen(definition) }),
       maxSteps: stepLimit(definition.maxSteps, this.o.maxSteps, this.o.agents.mayLoosen(definition)),
       // The child's own settings only: a parent's never leak into its children.
-      ...(definition.settings ? { settings: definition.settings } : {}),
+      ...(settings ? { settings } : {}),
       // Its own budget, within the parent's pool (TaskWiring.parentBudget, a background task's
       // too); only a task without a parent budget falls back on the engine's.
       ...ownBudget(definition.tokenBudget ?? (task?.background && !task.parentBudget ? this.o.tokenBudget : undefined)),
@@ -191,7 +199,7 @@ export class AgentFactory {
       ...(task ? { task } : {}),
       // A subtree whose timeout came with its task (from the engine that delegated it) keeps it.
       ...approvalTimeout(parent.approvalTimeoutMs),
-    };
+    });
   }
 
   /**
@@ -201,7 +209,8 @@ export class AgentFactory {
    * pool above it).
    */
   directSpec(parent: AgentSpec, definition: AgentDefinition): AgentSpec {
-    return { ...this.childSpec(parent, definition), ...ownBudget(narrowedBudget(definition.tokenBudget, parent.tokenBudget)) };
+    const child = this.childSpec(parent, definition);
+    return this.#told(this.#settingWarnings.get(child) ?? [], { ...child, ...ownBudget(narrowedBudget(definition.tokenBudget, parent.tokenBudget)) });
   }
 
   /**
@@ -217,17 +226,25 @@ export class AgentFactory {
       disabledTools: this.o.disabledTools,
       canDelegate: main.toolNames.some(isDelegationTool),
     });
-    return {
+    const model = this.modelOf(primary, main.model);
+    const { settings, warnings } = narrowedSettings(primary, model, this.o.agents.mayLoosen(primary));
+    return this.#told(warnings, {
       ...main,
-      model: this.modelOf(primary, main.model),
+      model,
       instructions: instructionsFromCode ? main.instructions : this.o.agents.systemPromptOf(primary),
       toolNames,
       policy: main.policy.child(primary.permissionRules, { narrowOnly: !this.o.agents.mayLoosen(primary) }),
       maxSteps: stepLimit(primary.maxSteps, main.maxSteps, this.o.agents.mayLoosen(primary)),
       ...ownBudget(primaryBudget(primary.tokenBudget, main.tokenBudget, this.o.agents.mayLoosen(primary))),
-      ...(primary.settings ? { settings: primary.settings } : {}),
+      ...(settings ? { settings } : {}),
       ...laterNarrowing(main, primary),
-    };
+    });
+  }
+
+  /** `spec`, whose runs start with `warnings` (see `scopeOf`). */
+  #told(warnings: readonly SettingWarning[], spec: AgentSpec): AgentSpec {
+    if (warnings.length > 0) this.#settingWarnings.set(spec, warnings);
+    return spec;
   }
 
   /** The definition's model (own keys only: `model: constructor` must not find Object.prototype's), else the parent's. */

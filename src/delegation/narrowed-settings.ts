@@ -1,0 +1,58 @@
+import type { ChatModel } from '../model/chat-model.js';
+import type { ModelSettings } from '../model/model-settings.js';
+import type { AgentDefinition } from '../subagent/agent-definition.js';
+import { quotedName } from '../tools/args-validator.js';
+
+/** A `Warning` a run of the agent starts with: a setting of its definition that was not applied. */
+export interface SettingWarning {
+  readonly code: 'definition-setting-ignored';
+  readonly message: string;
+}
+
+/** A definition's settings as they apply to its agent, and what was left out of them. */
+export interface NarrowedSettings {
+  readonly settings: ModelSettings | undefined;
+  readonly warnings: readonly SettingWarning[];
+}
+
+const NONE: readonly SettingWarning[] = Object.freeze([]);
+
+/**
+ * A definition's model settings, as they apply on `model`. A definition that may not loosen
+ * its agent (a workspace file, see `mayLoosen`) only narrows the limits the operator gave the
+ * model: its settings override the model's on the wire, so `max_tokens: 1000000` would lift
+ * `--max-tokens 100`, and `context_window: 10000000` would stop compaction. Its `max_tokens`
+ * is held to the model's (when the model has one); its `context_window` applies only when it
+ * is no larger than the model's set window (unset, nothing says the file is right, and a
+ * window too large keeps the server's refusals from being learned). Each change is reported.
+ */
+export function narrowedSettings(definition: AgentDefinition, model: ChatModel, trusted: boolean): NarrowedSettings {
+  const own = definition.settings;
+  if (!own || trusted) return { settings: own, warnings: NONE };
+  const { maxTokens, contextWindow, ...rest } = own;
+  const limits = model.settings ?? {};
+  const warnings: SettingWarning[] = [];
+  const settings: { -readonly [K in keyof ModelSettings]: ModelSettings[K] } = { ...rest };
+  if (maxTokens !== undefined) {
+    const cap = limits.maxTokens;
+    settings.maxTokens = cap === undefined ? maxTokens : Math.min(maxTokens, cap);
+    if (cap !== undefined && maxTokens > cap) warnings.push(warning(definition, `max_tokens ${maxTokens} is lowered to ${cap}, the model's`));
+  }
+  if (contextWindow !== undefined) {
+    const window = limits.contextWindow;
+    if (window !== undefined && contextWindow <= window) settings.contextWindow = contextWindow;
+    else if (window !== undefined) warnings.push(warning(definition, `context_window ${contextWindow} is ignored: it is larger than the model's (${window})`));
+    else warnings.push(warning(definition, `context_window ${contextWindow} is ignored: the model's window is not set (--context-window, or the model's contextWindow setting), so it may not be larger`));
+  }
+  return { settings: Object.keys(settings).length > 0 ? Object.freeze(settings) : undefined, warnings: warnings.length > 0 ? Object.freeze(warnings) : NONE };
+}
+
+function warning(definition: AgentDefinition, what: string): SettingWarning {
+  const where = definition.file ?? `agent ${quotedName(definition.name)} (${definition.source})`;
+  return {
+    code: 'definition-setting-ignored',
+    message:
+      `${where}: ${what}. A definition in the workspace may only narrow its agent. Set the engine option ` +
+      'trustWorkspaceAgents to trust workspace definitions, or move the file to ~/.rxharness/agents/ or a folder in agentDirs.',
+  };
+}
