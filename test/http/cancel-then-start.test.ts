@@ -2,16 +2,15 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SessionBusyError } from '../../src/agent/session-busy-error.js';
+import type { SessionBusyError } from '../../src/agent/session-busy-error.js';
 import { cancelRun, startRun } from '../../src/client/index.js';
 import type { HarnessEngine } from '../../src/engine/harness-engine.js';
 import { runsHandler, type RunsEngine } from '../../src/http/runs-handler.js';
 import { RunSlots } from '../../src/http/run-slots.js';
 import { FileSessionStore } from '../../src/session/file-session-store.js';
-import { createGate, type Gate } from '../support/deferred.js';
+import { startNotingBusy, storeHoldingWrites } from '../support/ending-run-store.js';
 import { delegationFixturePerTest } from '../support/fixture-per-test.js';
 import { httpServerPerTest } from '../support/http-server-per-test.js';
-import { wrappedMemoryStore } from '../support/wrapped-store.js';
 
 /**
  * `POST /runs` in a session whose run was just cancelled (`cancelRun`, then `startRun` at
@@ -24,17 +23,7 @@ const http = httpServerPerTest();
 
 /** The real engine behind `runsHandler`, every call passed on; the busy refusals `engine.start` threw are noted. */
 function watched(engine: HarnessEngine, busy: SessionBusyError[]): RunsEngine {
-  return {
-    runs: engine.runs,
-    start: (prompt, options) => {
-      try {
-        return engine.start(prompt, options);
-      } catch (error) {
-        if (SessionBusyError.isInstance(error)) busy.push(error);
-        throw error;
-      }
-    },
-  };
+  return { runs: engine.runs, start: startNotingBusy(engine, busy) };
 }
 
 describe('POST /runs after a cancel in the same session', () => {
@@ -65,15 +54,9 @@ describe('POST /runs after a cancel in the same session', () => {
   }, 30_000);
 
   it('a client that leaves while its start waits starts nothing, and gives its slot back', async () => {
-    let gate: Gate | undefined;
-    const sessions = wrappedMemoryStore((memory) => ({
-      append: async (id, messages) => {
-        await gate?.promise; // the cancelled run's closing write is held: its session stays held
-        return memory.append(id, messages);
-      },
-    }));
+    const held = storeHoldingWrites(); // once armed, the cancelled run's closing write is held: its session stays held
     const fixture = await startFixture({ main: () => ({ hang: true }) });
-    const engine = fixture.engine({ sessions });
+    const engine = fixture.engine({ sessions: held.sessions });
     const busy: SessionBusyError[] = [];
     const slots = new RunSlots(4);
     const runs = runsHandler(watched(engine, busy), { basePath: '/api', maxRuns: slots });
@@ -84,7 +67,7 @@ describe('POST /runs after a cancel in the same session', () => {
     })}/api`;
     const first = await startRun(api, { prompt: 'hang', sessionId: 'ses-3' });
     await fixture.server.waitForRequests(1, 15_000);
-    gate = createGate();
+    const gate = held.arm();
     await cancelRun(api, first.runId);
     const leaving = new AbortController();
     const headers = { 'content-type': 'application/json', 'x-leaving': '1' };

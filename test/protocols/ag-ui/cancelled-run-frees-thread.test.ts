@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { SessionBusyError } from '../../../src/agent/session-busy-error.js';
+import type { SessionBusyError } from '../../../src/agent/session-busy-error.js';
 import type { HarnessEngine } from '../../../src/engine/harness-engine.js';
 import { agUiHandler, type AgUiEngine } from '../../../src/protocols/ag-ui/ag-ui-handler.js';
-import { createGate, type Gate } from '../../support/deferred.js';
+import type { Gate } from '../../support/deferred.js';
+import { startNotingBusy, storeHoldingWrites } from '../../support/ending-run-store.js';
 import type { AgentRoute } from '../../support/delegation-fixture.js';
-import { wrappedMemoryStore } from '../../support/wrapped-store.js';
 import { serveProtocol, TOKEN, type ProtocolServer } from '../protocol-kit.js';
 import { outcomeOf, postRunAgentInput, user } from './ag-ui-requests.js';
 
@@ -26,36 +26,19 @@ afterEach(async () => {
 
 /** A server whose store holds every write on `gate` once `armed`, and the busy refusals its handler heard from `engine.start`. */
 async function serveGated(main: AgentRoute): Promise<{ url: string; engine: HarnessEngine; arm: () => Gate; busy: SessionBusyError[] }> {
-  let gate: Gate | undefined;
-  const sessions = wrappedMemoryStore((memory) => ({
-    append: async (id, messages) => {
-      await gate?.promise;
-      return memory.append(id, messages);
-    },
-  }));
+  const held = storeHoldingWrites();
   const busy: SessionBusyError[] = [];
   served = await serveProtocol(
     '/ag-ui',
     { main },
     (engine, authorize) => {
       // The real engine, every call passed on; the refusals it throws are noted on their way.
-      const watched: AgUiEngine = {
-        runs: engine.runs,
-        checkRunTools: (tools) => engine.checkRunTools(tools),
-        start: (prompt, options) => {
-          try {
-            return engine.start(prompt, options);
-          } catch (error) {
-            if (SessionBusyError.isInstance(error)) busy.push(error);
-            throw error;
-          }
-        },
-      };
+      const watched: AgUiEngine = { runs: engine.runs, checkRunTools: (tools) => engine.checkRunTools(tools), start: startNotingBusy(engine, busy) };
       return agUiHandler(watched, { path: '/ag-ui', authorize });
     },
-    { sessions },
+    { sessions: held.sessions },
   );
-  return { url: served.url, engine: served.engine, arm: () => (gate = createGate()), busy };
+  return { url: served.url, engine: served.engine, arm: held.arm, busy };
 }
 
 describe('agUiHandler: the thread of a cancelled run', () => {

@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { SessionBusyError } from '../../../src/agent/session-busy-error.js';
+import type { SessionBusyError } from '../../../src/agent/session-busy-error.js';
 import { RunSlots } from '../../../src/http/run-slots.js';
 import { agUiHandler, type AgUiEngine } from '../../../src/protocols/ag-ui/ag-ui-handler.js';
-import { createGate, type Gate } from '../../support/deferred.js';
+import { startNotingBusy, storeHoldingWrites } from '../../support/ending-run-store.js';
 import { delegationFixturePerTest } from '../../support/fixture-per-test.js';
 import { httpServerPerTest } from '../../support/http-server-per-test.js';
-import { wrappedMemoryStore } from '../../support/wrapped-store.js';
 import { user } from './ag-ui-requests.js';
 
 /**
@@ -18,28 +17,11 @@ const http = httpServerPerTest();
 
 describe('agUiHandler: a client that leaves while its turn waits for the thread', () => {
   it('starts nothing, and gives its slot back', async () => {
-    let gate: Gate | undefined;
-    const sessions = wrappedMemoryStore((memory) => ({
-      append: async (id, messages) => {
-        await gate?.promise; // the cancelled run's closing write is held: the thread stays held
-        return memory.append(id, messages);
-      },
-    }));
+    const held = storeHoldingWrites();
     const fixture = await startFixture({ main: () => ({ hang: true }) });
-    const engine = fixture.engine({ sessions });
+    const engine = fixture.engine({ sessions: held.sessions });
     const busy: SessionBusyError[] = [];
-    const watched: AgUiEngine = {
-      runs: engine.runs,
-      checkRunTools: (tools) => engine.checkRunTools(tools),
-      start: (prompt, options) => {
-        try {
-          return engine.start(prompt, options);
-        } catch (error) {
-          if (SessionBusyError.isInstance(error)) busy.push(error);
-          throw error;
-        }
-      },
-    };
+    const watched: AgUiEngine = { runs: engine.runs, checkRunTools: (tools) => engine.checkRunTools(tools), start: startNotingBusy(engine, busy) };
     const slots = new RunSlots(4);
     const handler = agUiHandler(watched, { path: '/ag-ui', maxRuns: slots });
     let closed = false; // the server saw the leaving client's connection close
@@ -51,11 +33,11 @@ describe('agUiHandler: a client that leaves while its turn waits for the thread'
       fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...extra }, body: JSON.stringify({ threadId: 't-1', runId, messages }), signal });
 
     const holding = new AbortController();
-    const held = await post('r1', [user('hold')], holding.signal);
+    const holder = await post('r1', [user('hold')], holding.signal);
     await fixture.server.waitForRequests(1, 15_000);
-    gate = createGate();
+    const gate = held.arm();
     holding.abort(); // abortRun(): the run is cancelled, its closing write held
-    await held.text().catch(() => undefined);
+    await holder.text().catch(() => undefined);
     await expect.poll(() => engine.runs.list()[0]?.state, { timeout: 20_000 }).toBe('cancelled');
 
     const leaving = new AbortController();
