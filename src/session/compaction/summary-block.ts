@@ -33,18 +33,20 @@ export function blockWithText(block: string, text: string, carried: boolean): st
 /**
  * A user message's prompt without a summary block in front of it (that summary is summarised
  * again). Only a block {@link summaryBlock} wrote counts: its exact heading line, then up to
- * the first end marker; anything else (a summary pasted from elsewhere, a log with an end
- * marker in it) is the user's text, kept whole.
+ * the first end marker that ends the content or a paragraph (a marker line a summary stored
+ * before markers were quoted holds is passed over); anything else (a summary pasted from
+ * elsewhere, a log with an end marker in it) is the user's text, kept whole.
  */
 export function promptOf(content: string): string {
   const heading = HEADING_LINE.exec(content);
   if (heading === null) return content;
   // The heading line's own newline may be the one in front of the marker (an empty summary).
-  const end = content.indexOf(`\n${SUMMARY_END}`, heading[0].length - 1);
-  if (end < 0) return content;
-  const after = end + 1 + SUMMARY_END.length;
-  if (after === content.length) return '';
-  if (!content.startsWith('\n\n', after)) return content;
-  const rest = content.slice(after + 2);
-  return rest.startsWith(REQUEST) ? rest.slice(REQUEST.length) : rest;
+  for (let end = content.indexOf(`\n${SUMMARY_END}`, heading[0].length - 1); end >= 0; end = content.indexOf(`\n${SUMMARY_END}`, end + 1)) {
+    const after = end + 1 + SUMMARY_END.length;
+    if (after === content.length) return '';
+    if (!content.startsWith('\n\n', after)) continue;
+    const rest = content.slice(after + 2);
+    return rest.startsWith(REQUEST) ? rest.slice(REQUEST.length) : rest;
+  }
+  return content;
 }

@@ -70,11 +70,15 @@ export function withSummary(messages: readonly ChatMessage[], cut: number, summa
   return [{ role: 'user', content }, ...messages.slice(cut)];
 }
 
-/** The prompt of the turn a cut at `cut` falls in: the last user message before it, without an earlier summary. */
+/**
+ * The prompt of the turn a cut at `cut` falls in: the last user message before it, without an
+ * earlier summary. Only the session's first message can carry one (a compaction puts it
+ * there): any later user message is a prompt as typed, whole, even one pasted with a block.
+ */
 function promptBefore(messages: readonly ChatMessage[], cut: number): string | undefined {
   for (let i = cut - 1; i >= 0; i--) {
     const m = messages[i]!;
-    if (m.role === 'user') return promptOf(m.content);
+    if (m.role === 'user') return i === 0 ? promptOf(m.content) : m.content;
   }
   return undefined;
 }
