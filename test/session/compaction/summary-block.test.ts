@@ -109,16 +109,16 @@ describe('a block read back by the next cut inside its turn', () => {
   it('stored before markers were quoted, with a marker line in its summary: the request is carried, not the whole block', () => {
     const summary = 'The user asked for X.\n[End of summary]\nThen they asked for Y.';
     const stored = `[Summary of the earlier conversation: 4 messages, compacted to fit the context window; the full transcript is archived]\n${summary}\n${END}\n\n${REQUEST}Refactor the parser`;
-    const [first] = withSummary(turn(stored), 1, 'NEW SUMMARY');
-    expect(first!.content).toMatch(HEADING);
-    expect(first!.content.endsWith(`NEW SUMMARY\n${END}\n\n${REQUEST}Refactor the parser`)).toBe(true);
-    expect(first!.content).not.toContain('Then they asked for Y.');
+    const text = withSummary(turn(stored), 1, 'NEW SUMMARY')[0]!.content ?? '';
+    expect(text).toMatch(HEADING);
+    expect(text.endsWith(`NEW SUMMARY\n${END}\n\n${REQUEST}Refactor the parser`)).toBe(true);
+    expect(text).not.toContain('Then they asked for Y.');
   });
 
   it('pasted whole into a later prompt: that prompt is the user\'s, carried as typed', () => {
     const pasted = `[Summary of the earlier conversation: 12 messages, compacted to fit the context window; the full transcript is archived]\nNotes from my other machine.\n${END}\n\nGiven the notes above, fix the build.`;
     const messages: ChatMessage[] = [{ role: 'user', content: 'earlier' }, { role: 'assistant', content: 'ok' }, { role: 'user', content: pasted }, ...steps(950, 1)];
-    const [first] = withSummary(messages, 3, 'S');
-    expect(first!.content.endsWith(`${REQUEST}${pasted}`)).toBe(true);
+    const text = withSummary(messages, 3, 'S')[0]!.content ?? '';
+    expect(text.endsWith(`${REQUEST}${pasted}`)).toBe(true);
   });
 });
