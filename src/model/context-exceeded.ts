@@ -73,8 +73,8 @@ function* causes(error: unknown): Generator<unknown> {
   }
 }
 
-/** A count of tokens read from a server's words: a positive whole number, else nothing. */
+/** A count of tokens read from a server's words ("131,072" too): a positive whole number, else nothing. */
 function positive(said: string | number | undefined): number | undefined {
-  const value = Number(said);
+  const value = Number(typeof said === 'string' ? said.replace(/,/g, '') : said);
   return said !== undefined && Number.isSafeInteger(value) && value > 0 ? value : undefined;
 }

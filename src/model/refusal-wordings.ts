@@ -9,29 +9,63 @@
  * @module
  */
 
+/** A count, with or without thousands separators ("131072", "131,072"), captured. */
+const N = String.raw`(\d{1,3}(?:,\d{3})+|\d+)`;
+/** The same, not captured: a count that is neither the window nor the prompt's. */
+const X = String.raw`(?:\d{1,3}(?:,\d{3})+|\d+)`;
+/** A pattern of words, case aside. */
+const words = (source: string): RegExp => new RegExp(source, 'i');
+
 /**
  * The refusals, each capturing the window (its first group) when the message names it:
  * - OpenAI (`context_length_exceeded`, "This model's maximum context length is N tokens"),
- *   vLLM and OpenRouter (the same words);
+ *   DeepSeek, vLLM and OpenRouter (the same words); vLLM also "Input length (M) exceeds model's
+ *   maximum context length (N)" and "The decoder prompt (length M) is longer than the maximum
+ *   model length of N";
  * - SGLang and LiteLLM: "Requested token count exceeds the model's maximum context length of
  *   N tokens", and SGLang (as Together) "The input (M tokens) is longer than the model's
- *   context length (N tokens)";
+ *   context length (N tokens)", or "Input length (M tokens) exceeds the maximum allowed
+ *   length (N tokens)";
  * - llama.cpp: "request (M tokens) exceeds the available context size (N tokens)", older
- *   builds without the numbers; in a stream "Context size has been exceeded";
+ *   builds without the numbers; in a stream "Context size has been exceeded"; forks "Prompt has
+ *   M tokens, but the configured context size is N tokens";
+ * - TGI: "`inputs` tokens + `max_new_tokens` must be <= N. Given: M `inputs` tokens and …",
+ *   "`inputs` must have less than N tokens. Given: M";
  * - Mistral: "Prompt contains M tokens … too large for model with N maximum context length";
  * - xAI: "This model's maximum prompt length is N but the request contains M tokens";
- * - Anthropic's OpenAI-compatible endpoint: "prompt is too long: M tokens > N maximum";
- * - Gemini's: "The input token count (M) exceeds the maximum number of tokens allowed (N)".
+ * - Anthropic's OpenAI-compatible endpoint: "prompt is too long: M tokens > N maximum"; its own
+ *   API "input length and `max_tokens` exceed context limit: M + A > N";
+ * - Gemini's: "The input token count (M) exceeds the maximum number of tokens allowed (N)";
+ * - Poolside (OpenRouter): "Input length M exceeds the maximum allowed input length of N
+ *   tokens"; others "Requested input length M exceeds maximum input length N";
+ * - Kimi (Moonshot): "Your request exceeded model token limit: N (requested: T)";
+ * - Qwen (DashScope): "Range of input length should be [1, N]";
+ * - without the window: Ollama "prompt too long; exceeded max context length by K tokens" (K
+ *   is the excess: no window, no prompt), "the input length exceeds the context length";
+ *   MiniMax "context window exceeds limit".
  */
 export const WINDOW_PATTERNS: readonly RegExp[] = [
-  /maximum context length (?:is|of) (\d+) tokens/i,
-  /is longer than the model'?s context length \((\d+) tokens\)/i,
-  /exceeds the available context size(?: \((\d+) tokens\))?/i,
+  words(String.raw`maximum context length (?:is|of) ${N} tokens`),
+  words(String.raw`maximum context length \(${N}\)`),
+  words(String.raw`is longer than the maximum model length of ${N}`),
+  words(String.raw`is longer than the model'?s context length \(${N} tokens\)`),
+  words(String.raw`exceeds the maximum allowed length \(${N} tokens\)`),
+  words(String.raw`exceeds the available context size(?: \(${N} tokens\))?`),
   /context size has been exceeded/i,
-  /too large for model with (\d+) maximum context length/i,
-  /maximum prompt length is (\d+)/i,
-  /prompt is too long: \d+ tokens > (\d+) maximum/i,
-  /input token count \(\d+\) exceeds the maximum number of tokens allowed \((\d+)\)/i,
+  words(String.raw`configured context size is ${N} tokens`),
+  words(String.raw`\binputs\W* tokens \+ \W*max_new_tokens\W* must be <= ${N}`),
+  words(String.raw`\binputs\W* must have less than ${N} tokens`),
+  words(String.raw`too large for model with ${N} maximum context length`),
+  words(String.raw`maximum prompt length is ${N}`),
+  words(String.raw`prompt is too long: ${X} tokens > ${N} maximum`),
+  words(String.raw`exceed context limit: ${X} \+ ${X} > ${N}`),
+  words(String.raw`input token count \(${X}\) exceeds the maximum number of tokens allowed \(${N}\)`),
+  words(String.raw`exceeds (?:the )?maximum (?:allowed )?input length (?:of )?${N}`),
+  words(String.raw`exceeded model token limit: ${N}`),
+  words(String.raw`range of input length should be \[1, ?${N}\]`),
+  /prompt too long; exceeded (?:max )?context length/i,
+  /input length exceeds the context length/i,
+  /context window exceeds limit/i,
   /context_length_exceeded/i,
   /exceed_context_size_error/i,
 ];
@@ -44,20 +78,30 @@ export const WINDOW_PATTERNS: readonly RegExp[] = [
  * "your prompt contains M input tokens" (not "at least M": a bound, not a count), SGLang and
  * LiteLLM "M tokens from the input messages", SGLang and Together "The input (M tokens)",
  * Mistral "Prompt contains M tokens", xAI "the request contains M tokens", Anthropic "prompt is
- * too long: M tokens", Gemini "input token count (M)". OpenAI with tools counts their schemas
- * apart, "(M in the messages, F in the functions, A in the completion)": the prompt is M + F,
- * the same parts the estimate it is set against counts (messages and tools); M alone would
- * make the ratio learned from it too low, and the compaction sized by it too large.
+ * too long: M tokens" and "exceed context limit: M +", Gemini "input token count (M)", vLLM and
+ * SGLang "Input length (M) exceeds" or "(M tokens)", Poolside "Input length M exceeds", vLLM
+ * "decoder prompt (length M)", TGI "Given: M `inputs` tokens" or "less than N tokens. Given: M",
+ * llama.cpp forks "Prompt has M tokens". (Kimi's "requested: T" is not read: it may count the answer's room too.)
+ * OpenAI with tools counts their schemas apart, "(M in the messages, F in the functions, A in
+ * the completion)": the prompt is M + F, the same parts the estimate it is set against counts
+ * (messages and tools); M alone would make the ratio learned from it too low, and the
+ * compaction sized by it too large.
  */
 export const PROMPT_PATTERNS: readonly RegExp[] = [
-  /request \((\d+) tokens\) exceeds/i,
-  /messages resulted in (\d+) tokens/i,
-  /\((\d+) in the messages(?:, (?:and )?(\d+) in the functions)?/i,
-  /request has (\d+) input tokens/i,
-  /prompt contains (\d+) (?:input )?tokens/i,
-  /(\d+) tokens from the input messages/i,
-  /input \((\d+) tokens\) is longer than/i,
-  /request contains (\d+) tokens/i,
-  /prompt is too long: (\d+) tokens/i,
-  /input token count \((\d+)\)/i,
+  words(String.raw`request \(${N} tokens\) exceeds`),
+  words(String.raw`messages resulted in ${N} tokens`),
+  words(String.raw`\(${N} in the messages(?:, (?:and )?${N} in the functions)?`),
+  words(String.raw`request has ${N} input tokens`),
+  words(String.raw`prompt contains ${N} (?:input )?tokens`),
+  words(String.raw`\b${N} tokens from the input messages`),
+  words(String.raw`input \(${N} tokens\) is longer than`),
+  words(String.raw`request contains ${N} tokens`),
+  words(String.raw`prompt is too long: ${N} tokens`),
+  words(String.raw`exceed context limit: ${N} \+`),
+  words(String.raw`input token count \(${N}\)`),
+  words(String.raw`input length \(?${N}(?: tokens)?\)? exceeds`),
+  words(String.raw`decoder prompt \(length ${N}\)`),
+  words(String.raw`given: ${N} \W*inputs\W* tokens`),
+  words(String.raw`must have less than ${X} tokens\. given: ${N}`),
+  words(String.raw`prompt has ${N} tokens`),
 ];

@@ -6,6 +6,7 @@ import { argumentChars, charsOf, streamedTooMuch, type ReplyLimit } from './repl
 import { readUsage, type WireUsage } from './read-usage.js';
 import { usageWithLater } from './partial-reply.js';
 import { KeepAlive, type StreamProgress } from './stream-progress.js';
+import { streamedRefusalHint } from './to-model-error.js';
 import { MAX_TOOL_CALLS_PER_STEP } from './tool-call-cap.js';
 import { finishToolCalls, mergeToolCalls, type PartialCall, type ToolCallFragment } from './tool-call-fragments.js';
 
@@ -83,7 +84,7 @@ export function sseReply(out: Subscriber<ModelChunk>, progress: StreamProgress, 
     }
     progress.events++;
     const chunk = parseChunk(data, model, progress.events);
-    if (chunk.error) throw new ModelError(`model "${model}": the stream reported an error: ${chunk.error.message ?? JSON.stringify(chunk.error)}`);
+    if (chunk.error) throw streamedError(model, chunk.error);
     const sent = chunk.usage ? readUsage(chunk.usage) : undefined;
     if (sent) usage = sent;
     const choice = chunk.choices?.[0];
@@ -155,4 +156,10 @@ function parseChunk(data: string, model: string, event: number): WireChunk {
     const why = error instanceof Error ? error.message : String(error);
     throw new ModelError(`model "${model}": the response could not be read (chunk ${event} is not JSON: ${why}; it was ${start})`, { cause: error });
   }
+}
+
+/** The error of an error event; with the advice to set the window when it reads like a refusal in words not known. */
+function streamedError(model: string, error: NonNullable<WireChunk['error']>): ModelError {
+  const said = error.message ?? JSON.stringify(error);
+  return new ModelError(`model "${model}": the stream reported an error: ${said}${streamedRefusalHint(said)}`);
 }

@@ -59,15 +59,31 @@ function describe(error: unknown, model: string, sentTools: boolean): ModelError
 }
 
 /**
- * Whether a 400 reads like a refusal of a request too long for the context window (it speaks
- * of tokens and of context or length, or names the context window, length or size) that
- * `contextExceeded` does not recognise. A `max_tokens` too large (`max_tokens` is no word
- * "tokens") or a limit of tokens a minute (no context, no length) does not read so.
+ * Whether a 400 reads like a refusal of a request too long for the context window that
+ * `contextExceeded` does not recognise (see {@link readsLikeRefusal}).
  */
 function unrecognisedRefusal(error: InstanceType<typeof APIError>, detail: string): boolean {
-  if (error.status !== 400) return false;
-  const reads = (/\btokens?\b/i.test(detail) && /\bcontext\b|\blength\b/i.test(detail)) || /\bcontext (?:window|length|size)\b/i.test(detail);
-  return reads && contextExceeded(error) === undefined;
+  return error.status === 400 && readsLikeRefusal(detail) && contextExceeded(error) === undefined;
+}
+
+/**
+ * The advice to set the window, for an error a stream reported in the middle of a reply
+ * (`said`: its words) that reads like a refusal of a request too long for the context window
+ * in words `contextExceeded` does not know; `''` for any other. A refusal sent as an error
+ * event, not as a 400, leaves a session refused the same way.
+ */
+export function streamedRefusalHint(said: string): string {
+  return readsLikeRefusal(said) && contextExceeded(new Error(said)) === undefined ? SET_WINDOW_HINT : '';
+}
+
+/**
+ * Whether words read like a refusal of a request too long for the context window: they speak
+ * of tokens and of context or length, or name the context window, length or size. A
+ * `max_tokens` too large (`max_tokens` is no word "tokens") or a limit of tokens a minute (no
+ * context, no length) does not read so.
+ */
+function readsLikeRefusal(detail: string): boolean {
+  return (/\btokens?\b/i.test(detail) && /\bcontext\b|\blength\b/i.test(detail)) || /\bcontext (?:window|length|size)\b/i.test(detail);
 }
 
 /**

@@ -3,7 +3,7 @@
  * rxharness does not know, teaches no window and compacts nothing: every later turn of the
  * session would be refused the same way. Its error says to set the window by hand.
  */
-import { firstValueFrom } from 'rxjs';
+import { firstValueFrom, lastValueFrom } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { openAIModelFor } from '../support/openai-model.js';
@@ -28,8 +28,8 @@ describe('a refusal in words no pattern knows', () => {
 
   it.each([
     ['tokens and a context', 'the prompt has 9000 tokens, more than the 8192 this deployment takes in context'],
-    ['tokens and a length', 'Input length 131393 exceeds the maximum allowed input length of 131040 tokens.'],
-    ['the context length, without tokens', "Input length (265330) exceeds model's maximum context length (262144)."],
+    ['tokens and a length', 'tokens to keep from the initial prompt is greater than the context length'],
+    ['the context length, without tokens', 'Prompt exceeds maximum context length'],
   ])('%s: its error says to set the window', async (_what, message) => {
     const said = await failureOf(400, message);
     expect(said.startsWith(`model "fake-model": HTTP 400: ${message} (if this says the request is longer than the model's context window`)).toBe(true);
@@ -44,5 +44,27 @@ describe('a refusal in words no pattern knows', () => {
     ['no 400', 500, 'the worker failed with 9000 tokens of context'],
   ])('%s: no advice', async (_what, status, message) => {
     expect(await failureOf(status, message)).toBe(`model "fake-model": HTTP ${status}: ${message}`);
+  });
+
+  /** The message of the model's error for a stream that sends `message` as an error event after a first delta. */
+  const streamedFailureOf = async (message: string): Promise<string> => {
+    const events = [{ choices: [{ index: 0, delta: { content: 'Hel' } }] }, { error: { message } }];
+    server = await FakeOpenAIServer.start({ replies: [{ rawSse: events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join('') }] });
+    const error = await lastValueFrom(openAIModelFor(server).stream({ messages: HELLO })).catch((e: unknown) => e as Error);
+    return (error as Error).message;
+  };
+
+  it('sent as an error event in a stream, not as a 400: its error says to set the window too', async () => {
+    const message = 'the prompt has 9000 tokens, more than the 8192 this deployment takes in context';
+    const said = await streamedFailureOf(message);
+    expect(said.startsWith(`model "fake-model": the stream reported an error: ${message} (if this says`)).toBe(true);
+    expect(said).toMatch(HINT);
+  });
+
+  it.each([
+    ['a refusal it knows', 'Context size has been exceeded.'],
+    ['another failure', 'overloaded, try later'],
+  ])('sent in a stream, %s: no advice', async (_what, message) => {
+    expect(await streamedFailureOf(message)).toBe(`model "fake-model": the stream reported an error: ${message}`);
   });
 });

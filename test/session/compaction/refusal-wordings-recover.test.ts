@@ -26,6 +26,15 @@ const REFUSALS: Record<string, (n: number) => string> = {
   xAI: (n) => `This model's maximum prompt length is ${WINDOW} but the request contains ${n} tokens.`,
   Anthropic: (n) => `prompt is too long: ${n} tokens > ${WINDOW} maximum`,
   Gemini: (n) => `The input token count (${n}) exceeds the maximum number of tokens allowed (${WINDOW}).`,
+  'vLLM, input length': (n) => `Input length (${n}) exceeds model's maximum context length (${WINDOW}).`,
+  'vLLM, decoder prompt': (n) => `The decoder prompt (length ${n}) is longer than the maximum model length of ${WINDOW}.`,
+  'SGLang, maximum allowed length': (n) => `Input length (${n} tokens) exceeds the maximum allowed length (${WINDOW} tokens).`,
+  TGI: (n) => `Input validation error: \`inputs\` tokens + \`max_new_tokens\` must be <= ${WINDOW}. Given: ${n} \`inputs\` tokens and 0 \`max_new_tokens\``,
+  Poolside: (n) => `Input length ${n} exceeds the maximum allowed input length of ${WINDOW} tokens.`,
+  'Anthropic, its own API': (n) => `input length and \`max_tokens\` exceed context limit: ${n} + 0 > ${WINDOW}`,
+  Kimi: (n) => `Invalid request: Your request exceeded model token limit: ${WINDOW} (requested: ${n})`,
+  'Qwen (DashScope)': () => `Range of input length should be [1, ${WINDOW}]`,
+  'thousands separators': (n) => `Prompt has ${n.toLocaleString('en-US')} tokens, but the configured context size is ${WINDOW.toLocaleString('en-US')} tokens`,
 };
 
 describe('a conversation past the window of a server that names it only when it refuses', () => {
@@ -36,7 +45,8 @@ describe('a conversation past the window of a server that names it only when it 
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  it.each(Object.entries(REFUSALS))('%s: its window is learned from the refusal, and every turn succeeds', async (_server, words) => {
+  /** Ten turns of a session on a server that refuses a prompt over {@link WINDOW} in `words`: the compactions, and the turns that failed. */
+  const converse = async (words: (n: number) => string): Promise<{ compactions: CompactionEvent[]; failures: string[]; refusals: number }> => {
     // Refuses, as the real server would, a prompt over the window in its server's count.
     const handler = (request: RecordedRequest): FakeReply => {
       const n = estimateUsage(request.body, {}).prompt_tokens;
@@ -57,10 +67,25 @@ describe('a conversation past the window of a server that names it only when it 
       const end = run.events.at(-1);
       if (end?.type !== 'RunEnd' || end.abnormal) failures.push(`turn ${turn}: ${end?.type === 'RunEnd' ? end.error : end?.type}`);
     }
+    return { compactions, failures, refusals: server.requests.filter((r) => r.status === 400).length };
+  };
+
+  it.each(Object.entries(REFUSALS))('%s: its window is learned from the refusal, and every turn succeeds', async (_server, words) => {
+    const { compactions, failures, refusals } = await converse(words);
     expect(failures).toEqual([]);
     // The first compaction answers the refusal, with the window its words name; later ones come before the request.
     expect(compactions[0]).toMatchObject({ reason: 'context-exceeded', contextWindow: WINDOW });
     expect(compactions.slice(1).map((c) => c.reason)).toContain('context-limit');
-    expect(server.requests.filter((r) => r.status === 400)).toHaveLength(1);
+    expect(refusals).toBe(1);
+  }, 60_000);
+
+  // Ollama says by how much the prompt is over, not the window: the window learned is a little less than the refused prompt.
+  it('Ollama: a refusal naming only the excess is still one, and every turn succeeds', async () => {
+    const { compactions, failures, refusals } = await converse((n) => `prompt too long; exceeded max context length by ${n - WINDOW} tokens`);
+    expect(failures).toEqual([]);
+    expect(compactions[0]?.reason).toBe('context-exceeded');
+    expect(compactions[0]?.contextWindow).toBeLessThan(WINDOW);
+    expect(compactions.slice(1).map((c) => c.reason)).toContain('context-limit');
+    expect(refusals).toBe(1);
   }, 60_000);
 });
