@@ -103,7 +103,8 @@ const DEFAULT_RETRY_BUDGET_MS = 60_000;
 export class OpenAIChatModel implements ChatModel {
   readonly id: string;
   private readonly client: OpenAI;
-  private readonly extraBody: Readonly<Record<string, unknown>>;
+  /** The extra body fields sent with every request (the `extraBody` option); read by the engine to hold a workspace definition to the limits they set. */
+  readonly extraBody: Readonly<Record<string, unknown>>;
   /** The default settings of every request (the `settings` option, checked). */
   readonly settings: ModelSettings;
   private readonly timeoutMs: number;

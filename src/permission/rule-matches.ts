@@ -58,13 +58,24 @@ export function matchesSubject(rule: PermissionRule, toolName: string, subject: 
   if (!namesTool(rule.tool, toolName)) return false;
   if (rule.pattern === undefined) return true;
   if (subject === undefined) return false;
-  // Lower-casing both sides (not picomatch's `nocase`) reads every kind of subject alike, long ones too.
+  // Folding both sides (not picomatch's `nocase`) reads every kind of subject alike, long ones too.
   const nocase = (rule as CaseFreeRule).nocase === true;
-  const pattern = nocase ? rule.pattern.toLowerCase() : rule.pattern;
-  const text = nocase ? subject.toLowerCase() : subject;
+  const pattern = nocase ? foldCase(rule.pattern) : rule.pattern;
+  const text = nocase ? foldCase(subject) : subject;
   const command = toolName === 'bash' || URL_LIKE.test(text);
   if (command) return commandMatcher(pattern)(text);
   return text.length > MAX_PATH_LENGTH ? matchesLongSubject(rule.action, pattern, text) : pathMatcher(pattern)(normalisePath(text));
+}
+
+/**
+ * `text` in one letter case, as a file system that ignores case sees it. Upper-casing first
+ * maps what `toLowerCase` leaves alone but such a system folds: `ſ` (long s) is `S`, so
+ * `.rxharneſſ` is `.rxharness` on Windows and macOS. It folds a little more than some systems
+ * do (`ı` to `i`, `ß` to `ss`), which only makes a case-free ask, the one kind of such rule,
+ * ask more; `İ` becomes `i̇` (with a combining dot), which neither takes for `i`.
+ */
+function foldCase(text: string): string {
+  return text.toUpperCase().toLowerCase();
 }
 
 /** The longest path a system takes (Linux's PATH_MAX): a path pattern's regex is only run on subjects this short. */
