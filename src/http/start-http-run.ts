@@ -2,8 +2,8 @@ import type { HarnessEngine } from '../engine/harness-engine.js';
 import { requestTurn } from '../model/request-turns.js';
 import type { RunHandle } from '../runs/run-registry.js';
 import { HttpFailure } from './http-failure.js';
-import { refusedElsewhere } from './refused-elsewhere.js';
 import { startPastEndingRun, type ClientLeft } from './start-past-ending-run.js';
+import { startTries } from './start-tries.js';
 
 /** What starting a run over HTTP needs of the engine: starting runs, and the registry of started runs. */
 type StartingEngine = Pick<HarnessEngine, 'start' | 'runs'>;
@@ -17,7 +17,8 @@ type StartingEngine = Pick<HarnessEngine, 'start' | 'runs'>;
  * (`startPastEndingRun`): "Stop", then send again, is not refused. The handler's slot
  * (`release`) is kept meanwhile, and given back when the run settles, or at once when it does
  * not start. With `left`, a request whose client left while it waited starts nothing (no one
- * could learn the run's id) and resolves `undefined`.
+ * could learn the run's id) and resolves `undefined`. A try refused by another instance and
+ * tried again leaves no `failed` run in `engine.runs` (`startTries`).
  *
  * @example
  * ```ts
@@ -31,7 +32,8 @@ export async function startHttpRun(engine: StartingEngine, release: () => void, 
   const gone = left === undefined ? undefined : typeof left === 'function' ? left : () => left.destroyed;
   try {
     await requestTurn(gone);
-    const run = gone?.() === true ? undefined : await startPastEndingRun(engine.runs, () => startOnce(engine, prompt, options), left);
+    const tries = startTries(engine.runs, () => startOnce(engine, prompt, options));
+    const run = gone?.() === true ? undefined : await startPastEndingRun(engine.runs, tries.attempt, left, tries.retried);
     if (run === undefined) {
       release();
       return undefined;
@@ -44,14 +46,11 @@ export async function startHttpRun(engine: StartingEngine, release: () => void, 
   }
 }
 
-/** One try: the run started, or its refusal (`SessionBusyError`, here or by another instance; a `400`). */
-async function startOnce(engine: StartingEngine, prompt: string, options: Parameters<HarnessEngine['start']>[1]): Promise<RunHandle> {
-  let run: RunHandle;
+/** `engine.start`, or its refusal here (`SessionBusyError`; a `400`). */
+function startOnce(engine: StartingEngine, prompt: string, options: Parameters<HarnessEngine['start']>[1]): RunHandle {
   try {
-    run = engine.start(prompt, options);
+    return engine.start(prompt, options);
   } catch (error) {
     throw error instanceof TypeError ? new HttpFailure(400, error.message) : error;
   }
-  await refusedElsewhere(run);
-  return run;
 }

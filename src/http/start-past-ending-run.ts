@@ -35,7 +35,9 @@ export type ClientLeft = (() => boolean) | ClientConnection;
  * briefly at first, for at most {@link ENDING_RUN_WAIT_MS} in all; then the last refusal is
  * thrown. A session held by a run still running, or by one `runs` does not know (evicted, or
  * of an instance whose runs it does not share), is refused at once, as before. With `left`, a client gone during a pause ends
- * the wait: nothing more is tried, and it resolves `undefined`.
+ * the wait: nothing more is tried, and it resolves `undefined`. `retried` is called for each
+ * refusal that is not the answer (tried again, or its client left), before the pause: a try
+ * refused by another instance left a run to forget (`startTries`).
  *
  * @example
  * ```ts
@@ -44,8 +46,8 @@ export type ClientLeft = (() => boolean) | ClientConnection;
  * ```
  */
 export async function startPastEndingRun<T>(runs: Pick<RunRegistry, 'get'>, attempt: () => Promise<T>): Promise<T>;
-export async function startPastEndingRun<T>(runs: Pick<RunRegistry, 'get'>, attempt: () => Promise<T>, left: ClientLeft | undefined): Promise<T | undefined>;
-export async function startPastEndingRun<T>(runs: Pick<RunRegistry, 'get'>, attempt: () => Promise<T>, left?: ClientLeft): Promise<T | undefined> {
+export async function startPastEndingRun<T>(runs: Pick<RunRegistry, 'get'>, attempt: () => Promise<T>, left: ClientLeft | undefined, retried?: () => void): Promise<T | undefined>;
+export async function startPastEndingRun<T>(runs: Pick<RunRegistry, 'get'>, attempt: () => Promise<T>, left?: ClientLeft, retried?: () => void): Promise<T | undefined> {
   const giveUpAt = performance.now() + ENDING_RUN_WAIT_MS;
   for (let pause = FIRST_PAUSE_MS; ; pause = Math.min(pause * 2, LONGEST_PAUSE_MS)) {
     try {
@@ -53,6 +55,7 @@ export async function startPastEndingRun<T>(runs: Pick<RunRegistry, 'get'>, atte
     } catch (error) {
       if (!heldByEndedRun(runs, error) || performance.now() + pause > giveUpAt) throw error;
     }
+    retried?.();
     if (!(await paused(pause, left))) return undefined;
   }
 }

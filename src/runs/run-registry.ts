@@ -241,6 +241,32 @@ export class RunRegistry {
   }
 
   /**
+   * Forgets a run refused before its first event (its session held by another instance: a
+   * shared store answers the claim after `start` returned, so, unlike a refusal here, it was
+   * registered), here and on the shared backend: it never ran. What a start that tries again
+   * does with each refusal it does not answer. False, nothing forgotten, for any other run.
+   *
+   * @internal
+   */
+  discardRefused(runId: string): boolean {
+    const entry = this.#runs.get(runId);
+    if (entry?.info.state !== 'failed' || entry.bytes !== 0) return false;
+    this.#forget(entry);
+    return true;
+  }
+
+  /**
+   * Forgets the finished runs of a deleted conversation, with their event logs (here and on
+   * the shared backend), so a new conversation of the id neither lists nor replays them. A
+   * run still going is kept: it ends as it would, and retention evicts it later.
+   *
+   * @internal
+   */
+  forgetSession(sessionId: string): void {
+    for (const entry of [...this.#runs.values()]) if (entry.info.sessionId === sessionId && entry.info.endedAt !== undefined) this.#forget(entry);
+  }
+
+  /**
    * Cancels every running run (what `engine.close()` does).
    *
    * @internal

@@ -108,7 +108,9 @@ export function a2aHandler(engine: A2AEngine, options: A2AHandlerOptions = {}): 
         if (facts.refused !== undefined) throw facts.refused;
         if (facts.send) {
           place = tasks.reserve(); // a 429 when running tasks fill the store: no run starts
-          started = await startA2ARun(engine, requests.forRun(slot), facts.send);
+          // A client that leaves while its start waits for an ending run (a task just cancelled) starts nothing.
+          started = await startA2ARun(engine, requests.forRun(slot), facts.send, response);
+          if (started === undefined) return;
           running += 1;
           const ended = (): void => void (running -= 1);
           started.run.result.then(ended, ended);

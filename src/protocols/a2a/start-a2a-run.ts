@@ -1,8 +1,8 @@
 import { SessionBusyError } from '../../agent/session-busy-error.js';
 import { errorMessage } from '../../errors/error-message.js';
 import { HttpFailure } from '../../http/http-failure.js';
-import { refusedElsewhere } from '../../http/refused-elsewhere.js';
-import { startPastEndingRun } from '../../http/start-past-ending-run.js';
+import { startPastEndingRun, type ClientLeft } from '../../http/start-past-ending-run.js';
+import { startTries } from '../../http/start-tries.js';
 import type { A2AEngine } from './a2a-handler-options.js';
 import type { StartedRun } from './run-executor.js';
 
@@ -15,16 +15,20 @@ import type { StartedRun } from './run-executor.js';
  * turn in the store) is waited for, briefly (`startPastEndingRun`), not refused. `release`
  * gives back the run slot the request took before its body was read (so `429` was answered
  * then): it is the run's until the run settles, and given back at once when none starts.
+ * A client that leaves (`left`, its connection) while the start waits for an ending run starts
+ * nothing (resolves `undefined`): the wait is cut short, not a started run (a task outlives its
+ * stream). A try refused by another instance and tried again leaves no `failed` run (`startTries`).
  */
-export async function startA2ARun(engine: A2AEngine, release: () => void, send: { readonly prompt: string; readonly contextId: string }): Promise<StartedRun> {
+export async function startA2ARun(engine: A2AEngine, release: () => void, send: { readonly prompt: string; readonly contextId: string }, left?: ClientLeft): Promise<StartedRun | undefined> {
   try {
-    const run = await startPastEndingRun(engine.runs, async () => {
-      const run = start(engine, send);
-      await refusedElsewhere(run);
-      return run;
-    }).catch((error: unknown) => {
+    const tries = startTries(engine.runs, () => start(engine, send));
+    const run = await startPastEndingRun(engine.runs, tries.attempt, left, tries.retried).catch((error: unknown) => {
       throw SessionBusyError.isInstance(error) ? busy(error) : error;
     });
+    if (run === undefined) {
+      release();
+      return undefined;
+    }
     run.result.then(release, release);
     return { run, claimed: false };
   } catch (error) {
