@@ -27,12 +27,13 @@ import { childPlacement } from './harness-backend.js';
 import { ephemeralTaskSessions } from './ephemeral-task-sessions.js';
 import { forgettingSessions } from './forgetting-sessions.js';
 import { deletedElsewhere } from './deleted-elsewhere.js';
+import type { RunRegistry } from '../runs/run-registry.js';
 
 /** The parts of an engine's delegation tree, wired. */
 export interface Tree {
   readonly agents: AgentManager;
   readonly tasks: TaskTracker;
-  /** The store, whose `delete` also forgets the conversation's grants and background results (see `forgettingSessions`). */
+  /** The store, whose `delete` also forgets the conversation's grants, background results and finished runs (see `forgettingSessions`). */
   readonly sessions: SessionStore;
   readonly grants: ApprovalGrants;
   /** Forgets what the engine keeps of a conversation in memory: its "always" approvals and undelivered background results. */
@@ -52,8 +53,11 @@ export interface Tree {
   readonly knownTools: readonly string[];
 }
 
-/** Wires an engine's tree from its (checked) options, every default applied here once; `approve` answers every agent's approvals. */
-export function buildTree(options: HarnessEngineOptions, workspace: string, approve: ApprovalHandler | undefined): Tree {
+/**
+ * Wires an engine's tree from its (checked) options, every default applied here once; `approve`
+ * answers every agent's approvals; `runs` (the engine's registry) forgets a deleted conversation's finished runs.
+ */
+export function buildTree(options: HarnessEngineOptions, workspace: string, approve: ApprovalHandler | undefined, runs?: Pick<RunRegistry, 'forgetSession'>): Tree {
   const rules = parsePermissionRules(options.permissionRules ?? [], 'permissionRules');
   const disabled = options.disabledTools ?? [];
   const toolbox = toolboxOf(options.tools ?? [], disabled);
@@ -89,11 +93,17 @@ export function buildTree(options: HarnessEngineOptions, workspace: string, appr
   // this one holds tasks of: the store's task info tells (see `deletedElsewhere`), unless the
   // store tells each delete itself (`watchDeletes`, as MemorySessionStore does: `deletedInProcess`).
   const checksElsewhere = !options.backend && typeof store.watchDeletes !== 'function' && typeof store.loadTaskInfo === 'function';
+  // A deleted conversation also loses its finished runs (listed and replayable by id
+  // otherwise, under the id a new conversation may take); an ephemeral run's end does not.
+  const forgetConversation = (sessionId: string): void => {
+    forget(sessionId);
+    runs?.forgetSession(sessionId);
+  };
   const forgetDeleted = async (sessionId: string): Promise<void> => {
     await stopTasks(sessionId);
-    forget(sessionId);
+    forgetConversation(sessionId);
   };
-  const sessions = forgettingSessions(store, forget, stopTasks, checksElsewhere ? deletedElsewhere(tasks, store, forgetDeleted) : undefined);
+  const sessions = forgettingSessions(store, forgetConversation, stopTasks, checksElsewhere ? deletedElsewhere(tasks, store, forgetDeleted) : undefined);
   const taskSessions = ephemeralTaskSessions(tasks, store);
   const beginEphemeral = (sessionId: string): (() => void) => {
     const drop = taskSessions(sessionId);

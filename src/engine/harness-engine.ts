@@ -23,6 +23,7 @@ import { StoppableWork } from './stoppable-work.js';
 import { SubagentBuilder } from './subagent-builder.js';
 import { assertNamesFree, scopeWithTools } from './scope-with-tools.js';
 import type { Tool } from '../tools/tool.js';
+import { isTaskSession, refusingTaskSessions, taskSessionError, trackedTask } from './task-session-guard.js';
 
 /**
  * The composition root: a main agent with the built-in tools, subagent definitions, the
@@ -77,7 +78,7 @@ export class HarnessEngine {
       maxRetainedBytes: options.maxRetainedRunBytes ?? 64 * 1024 * 1024,
       ...(options.backend ? { shared: options.backend.runs } : {}),
     });
-    const tree = (this.tree = buildTree(options, this.workspace, approvalRouter(this.runs, options.approve)));
+    const tree = (this.tree = buildTree(options, this.workspace, approvalRouter(this.runs, options.approve), this.runs));
     this.agents = tree.agents;
     this.disabledTools = Object.freeze([...(options.disabledTools ?? [])]);
     this.tasks = tree.tasks;
@@ -98,7 +99,7 @@ export class HarnessEngine {
       const primary = tree.agents.primary();
       return tree.factory.scopeOf(primary ? tree.factory.primarySpec(tree.main, primary, fromCode) : tree.main, hooks);
     };
-    this.main = ReActAgent.ofScope('main', this.mainScope);
+    this.main = this.guarded(ReActAgent.ofScope('main', this.mainScope));
   }
 
   /**
@@ -124,7 +125,9 @@ export class HarnessEngine {
    *
    * @throws TypeError for an empty prompt, a `sessionId` that is empty or not well-formed
    *   Unicode (a lone surrogate), or one of `tools` named like a tool of the engine's own
-   *   (a built-in, custom, delegation or MCP tool), UnknownAgentError for an unknown agent,
+   *   (a built-in, custom, delegation or MCP tool) or a `sessionId` that is a delegated task's
+   *   session this process knows (one only the store knows fails the run with that TypeError,
+   *   as every run of the engine's on a task's session does), UnknownAgentError for an unknown agent,
    *   SessionBusyError when another run holds the session, EngineClosedError after `close()`.
    *
    * @example
@@ -144,10 +147,11 @@ export class HarnessEngine {
     }
     // Before the run is registered: a refused id must not leave a failed run behind.
     if (options.sessionId !== undefined) assertSessionId(options.sessionId);
+    if (trackedTask(options.sessionId, this.tasks)) throw taskSessionError(options.sessionId);
     const sessionId = options.sessionId ?? `ses_${randomUUID()}`;
     const runId = `run_${randomUUID()}`;
     if (options.tools?.length && agentName !== 'main') throw new TypeError(`start: tools are offered to the main agent only, not to agent "${agentName}"`);
-    const agent = options.tools?.length ? ReActAgent.ofScope('main', scopeWithTools(this.mainScope, options.tools, this.tree.knownTools)) : this.agent(agentName);
+    const agent = options.tools?.length ? this.guarded(ReActAgent.ofScope('main', scopeWithTools(this.mainScope, options.tools, this.tree.knownTools))) : this.agent(agentName);
     return this.runs.start(runId, sessionId, agent.name, agent.run$(prompt, { sessionId, streaming: true, runId, ...(options.tokenBudget !== undefined ? { tokenBudget: options.tokenBudget } : {}) }));
   }
 
@@ -177,7 +181,7 @@ export class HarnessEngine {
   agent(name?: string): ReActAgent {
     if (name === undefined || name === 'main' || name === this.tree.agents.primary()?.name) return this.main;
     // Resolved when each run starts: a definition added later counts, an unknown one fails that run.
-    return ReActAgent.ofScope(name, () => this.childScope(() => this.tree.runner.usableDefinition(name)));
+    return this.guarded(ReActAgent.ofScope(name, () => this.childScope(() => this.tree.runner.usableDefinition(name))));
   }
 
   /**
@@ -202,12 +206,14 @@ export class HarnessEngine {
    *
    * @throws SessionBusyError when a run is using the session, EngineClosedError after `close()`
    *   (also when `close()` stopped it: the session is left as it was, unless it was already
-   *   being replaced), AbortError when `options.signal` stopped it, TypeError for an empty id,
-   *   Error for a store that cannot replace a session.
+   *   being replaced), AbortError when `options.signal` stopped it, TypeError for an empty id
+   *   or a delegated task's session, Error for a store that cannot replace a session.
    */
   async compact(sessionId: string, options: { readonly signal?: AbortSignal } = {}): Promise<CompactionEvent> {
     this.assertOpen();
     if (typeof sessionId !== 'string' || sessionId === '') throw new TypeError(`compact: the session id must be a non-empty string, got ${JSON.stringify(sessionId)}`);
+    // A task's transcript is its parent's to resume: a compaction would rewrite it unasked.
+    if (await isTaskSession(sessionId, this.tasks, this.sessions)) throw taskSessionError(sessionId);
     const scope = this.mainScope();
     const given = options?.signal;
     const work = (signal: AbortSignal) => compactStoredSession(scope, sessionId, given ? AbortSignal.any([signal, given]) : signal);
@@ -240,6 +246,11 @@ export class HarnessEngine {
     this.assertOpen();
     const { factory, main } = this.tree;
     return factory.scopeOf(factory.directSpec(main, definition()), { promptPrefix: undefined, onRun: this.onRun });
+  }
+
+  /** `agent`, refusing runs on a delegated task's session: only its parent resumes it, through the task tool (children run through the delegation runner, not these agents). */
+  private guarded(agent: ReActAgent): ReActAgent {
+    return refusingTaskSessions(agent, this.tasks, this.sessions);
   }
 
   private assertOpen(): void {

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { HarnessEngine } from '../engine/harness-engine.js';
+import { isTaskSession } from '../engine/task-session-guard.js';
 import { sessionTitle } from '../session/session-title.js';
 import { UnsealedSessionError } from '../session/unsealed-session-error.js';
 import { sendJson } from './http-answers.js';
@@ -7,7 +8,7 @@ import { HttpFailure } from './http-failure.js';
 import { encodeCursor, honouredPage, sessionPageQuery } from './session-page.js';
 
 /** What the conversation routes use of an engine; a custom `RunsEngine` may lack any of it (`404`). */
-type SessionsEngine = Partial<Pick<HarnessEngine, 'sessions' | 'runs'>>;
+type SessionsEngine = Partial<Pick<HarnessEngine, 'sessions' | 'runs' | 'tasks'>>;
 
 /**
  * `GET <base>/sessions?limit=&cursor=`: `200 { sessions, nextCursor? }`, a page of the
@@ -27,11 +28,13 @@ export async function listSessions(engine: SessionsEngine, query: string, res: S
 /**
  * `GET <base>/sessions/:id`: `200 { sessionId, title, messages, runs }`: its whole transcript
  * (the archive, compacted turns included, when the store keeps one) and the runs of it this
- * server knows, oldest first. `404` when the store holds nothing of it and no run of it is going.
+ * server knows, oldest first. `404` when the store holds nothing of it and no run of it is going,
+ * and for a delegated task's session (no conversation: only its parent resumes it, through the task tool).
  */
 export async function getSession(engine: SessionsEngine, sessionId: string, res: ServerResponse): Promise<void> {
   const store = engine.sessions;
   if (!store) throw new HttpFailure(404, 'this server keeps no sessions');
+  if (await isTaskSession(sessionId, engine.tasks, store)) throw unknownSession(sessionId);
   const messages = await (store.loadArchive ? store.loadArchive(sessionId) : store.load(sessionId));
   const runs = engine.runs?.list({ sessionId }) ?? [];
   if (messages.length === 0 && !runs.some((run) => run.state === 'running')) throw unknownSession(sessionId);
@@ -41,7 +44,7 @@ export async function getSession(engine: SessionsEngine, sessionId: string, res:
 /**
  * `DELETE <base>/sessions/:id`: forgets the conversation (its messages, archive and "always"
  * approvals, and its background results not yet delivered), `204`. `409` while a run of it is
- * going (cancel it first), `404` for a session the store does not hold. A session whose
+ * going (cancel it first), `404` for a session the store does not hold or a delegated task's. A session whose
  * messages are not sealed with the user's key (planted, or from an older rxharness: the
  * store refuses to load it) is deleted too: deleting it is what its error tells the user to do. Through
  * `engine.sessions`, whose `delete` is the engine's: it forgets what the engine keeps in
@@ -52,7 +55,7 @@ export async function deleteSession(engine: SessionsEngine, sessionId: string, r
   if (!store?.delete) throw new HttpFailure(404, "this server's session store cannot delete sessions");
   const running = engine.runs?.list({ sessionId }).find((run) => run.state === 'running');
   if (running) throw new HttpFailure(409, `session "${sessionId}" has a run going (${running.runId}): cancel it first (DELETE .../runs/${running.runId})`);
-  if (!(await holds(store, sessionId))) throw unknownSession(sessionId);
+  if ((await isTaskSession(sessionId, engine.tasks, store)) || !(await holds(store, sessionId))) throw unknownSession(sessionId);
   await store.delete(sessionId);
   sendJson(res, 204, undefined);
 }

@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { HarnessEngine } from '../engine/harness-engine.js';
 import { sendJson } from './http-answers.js';
 import { HttpFailure } from './http-failure.js';
+import { isTaskSession } from '../engine/task-session-guard.js';
 import { isSessionId } from './request-bodies.js';
 import type { RunSlots } from './run-slots.js';
 import { deleteSession, getSession, listSessions } from './session-answers.js';
@@ -90,7 +91,7 @@ async function compactForClient(compact: HarnessEngine['compact'], sessionId: st
  * `RunsEngine`) answers `404`.
  */
 export async function serveSessionRoute(engine: object, route: SessionRoute, res: ServerResponse, slots: RunSlots): Promise<void> {
-  const sessions = engine as Partial<Pick<HarnessEngine, 'compact' | 'sessions' | 'runs'>>;
+  const sessions = engine as Partial<Pick<HarnessEngine, 'compact' | 'sessions' | 'runs' | 'tasks'>>;
   switch (route.kind) {
     case 'list':
       return listSessions(sessions, route.query, res);
@@ -106,10 +107,13 @@ export async function serveSessionRoute(engine: object, route: SessionRoute, res
     case 'compact':
       // No body is read: the runs handler checked its type, as for every POST (a page of another site cannot send it).
       if (typeof sessions.compact !== 'function') throw new HttpFailure(404, 'this server cannot compact sessions');
+      if (sessions.sessions && (await isTaskSession(route.sessionId, sessions.tasks, sessions.sessions))) throw new HttpFailure(404, `no session ${JSON.stringify(route.sessionId)}`);
       return compactForClient(sessions.compact.bind(sessions), route.sessionId, res, slots);
     case 'archive': {
       const load = sessions.sessions?.loadArchive?.bind(sessions.sessions);
       if (!load) throw new HttpFailure(404, 'this server keeps no session archive');
+      // A delegated task's session is no conversation (its transcript holds its parent's prompt).
+      if (await isTaskSession(route.sessionId, sessions.tasks, sessions.sessions!)) throw new HttpFailure(404, `no session ${JSON.stringify(route.sessionId)}`);
       return sendJson(res, 200, { sessionId: route.sessionId, messages: await load(route.sessionId) });
     }
   }

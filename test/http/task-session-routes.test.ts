@@ -1,0 +1,55 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { HarnessEngine } from '../../src/engine/harness-engine.js';
+import { runsHandler } from '../../src/http/runs-handler.js';
+import { FileSessionStore } from '../../src/session/file-session-store.js';
+import { testAgent } from '../support/agent-turns.js';
+import { startDelegationFixture, type DelegationFixture } from '../support/delegation-fixture.js';
+import { taskReply } from '../support/delegation-script.js';
+
+// A delegated task's session is no conversation of the HTTP API: a run on it is refused
+// (400, nothing started), and the conversation routes neither show nor delete it (404).
+let f: DelegationFixture;
+let engine: HarnessEngine | undefined;
+let server: Server | undefined;
+afterEach(async () => {
+  await new Promise((r) => (server ? server.close(r) : r(undefined)));
+  await engine?.close();
+  await f.close();
+});
+
+describe('the HTTP routes and a delegated task session', () => {
+  it('POST /runs on a task id is a 400; GET, DELETE, compact and the archive of it are 404s', async () => {
+    f = await startDelegationFixture({
+      main: (turn) => (turn.prompt === 'go' ? (turn.step === 1 ? taskReply('alpha', 'PARENT-PROMPT', 'job') : { text: 'ok' }) : { text: 'INJECTED-ANSWER' }),
+      alpha: () => ({ text: 'CHILD-ANSWER' }),
+    });
+    const store = new FileSessionStore(f.workspace.dir);
+    const live = (engine = f.engine({ sessions: store }, [testAgent('alpha')]));
+    await live.call('go', { sessionId: 's1' });
+    const taskId = live.tasks.list('s1')[0]!.taskId;
+    server = createServer(runsHandler(live));
+    await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const res = await fetch(`${base}/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ prompt: 'INJECTED', sessionId: taskId }) });
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain('is the session of a delegated task');
+    expect(live.runs.list({ sessionId: taskId })).toEqual([]);
+    const got = await fetch(`${base}/sessions/${taskId}`);
+    expect(got.status).toBe(404);
+    expect(await got.text()).not.toContain('PARENT-PROMPT');
+    expect((await fetch(`${base}/sessions/${taskId}`, { method: 'DELETE' })).status).toBe(404);
+    const archive = await fetch(`${base}/sessions/${taskId}/archive`);
+    expect(archive.status).toBe(404);
+    expect(await archive.text()).not.toContain('PARENT-PROMPT');
+    const compact = await fetch(`${base}/sessions/${taskId}/compact`, { method: 'POST', headers: { 'content-type': 'application/json' } });
+    expect(compact.status).toBe(404);
+    expect(await compact.text()).not.toContain('PARENT-PROMPT');
+    expect(await store.load(taskId)).toEqual([
+      { role: 'user', content: 'PARENT-PROMPT' },
+      { role: 'assistant', content: 'CHILD-ANSWER' },
+    ]);
+    expect((await fetch(`${base}/sessions/s1`)).status).toBe(200); // the conversation itself still is one
+  });
+});
