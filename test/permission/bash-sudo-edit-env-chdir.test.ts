@@ -84,7 +84,7 @@ describe("a change of folder is read from env's and sudo's own options only", ()
   });
 
   it('where the command start is not known, every word counts, as before', () => {
-    for (const line of ['sudo -s grep -C 3 foo x > out/y', 'env A=$X grep -C 3 foo x > out/y', 'sudo "$o" grep -R foo x > out/y']) {
+    for (const line of ['sudo -s grep -D skip foo x > out/y', 'env A=$X grep -C 3 foo x > out/y', 'sudo "$o" grep -R foo x > out/y']) {
       expect(denySrc.evaluate('bash', line).reason, line).toContain('"*/out/y"');
     }
     expect(denySrc.evaluate('bash', 'sudo grep -R foo . > out/y').action).toBe('allow');

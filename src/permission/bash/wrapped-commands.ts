@@ -13,23 +13,11 @@ import { basename, isAssignment, RUNTIME_ARGUMENT, text, type TextWord, type Wor
 import { readXargs } from './xargs-options.js';
 import { fillerRun, filledName, type FilledText } from './filler-runs.js';
 import { commandStarts, wrappedStart } from './wrapper-starts.js';
+import { FUNCTION_SETTING, functionChange, settingRead } from './wrapper-settings.js';
+import { xargsCommands } from './xargs-commands.js';
+import type { AnalyseWords, RunningCommand } from './running-command.js';
 
-/** Reads words as a simple command (`analyseWords`); `suffixes`: a wrapper's later words may start the command. */
-export type AnalyseWords = (words: readonly Word[], role: PartRole, depth: number, sink: PartSink, suffixes: boolean) => void;
-
-/** A simple command as `innerCommands` reads it. */
-export interface RunningCommand {
-  /** Its name without the binary's folder. */
-  readonly base: string;
-  /** Its words as written, redirections included. */
-  readonly words: readonly Word[];
-  /** The command's name and arguments (see `plainWords`). */
-  readonly plain: readonly TextWord[];
-  /** How deep in command lines run by other commands it is (see `commandParts`). */
-  readonly depth: number;
-  /** Whether it is read where a command starts, so a wrapper's later words are tried as the command. */
-  readonly suffixes: boolean;
-}
+export type { AnalyseWords, RunningCommand } from './running-command.js';
 
 // Each word after a wrapper is tried as the start of the command; a longer list is too complex to check.
 const MAX_WRAPPED_WORDS = 64;
@@ -67,6 +55,7 @@ function filledBy(program: string, args: readonly string[], sink: PartSink): Fil
  * may be the command, unless where it starts is known (`timeout 5 grep rm y` runs grep; `jobs -x echo rm y`, echo).
  */
 function wrapped({ base, words, plain, depth }: RunningCommand, sink: PartSink, analyse: AnalyseWords): void {
+  if (base === 'xargs' && xargsCommands({ words, plain, depth }, sink, analyse)) return;
   // Redirections may hide words (`nice -n 5 >f rm x` reads as `nice -n 5>f rm x`): then any later word may be the command.
   const start = words.some((w) => w.kind === 'redirect') ? undefined : wrappedStart(base, plain, 1);
   if (start !== undefined) {
@@ -106,25 +95,4 @@ function wrapped({ base, words, plain, depth }: RunningCommand, sink: PartSink, 
     // for others: then what the checker cannot read in it is no reason to flag the line.
     if (/\s/.test(word.text)) sink.line(word.text, 'variant', depth + 1, !LINE_ARGUMENTS.has(base));
   }
-}
-
-/** A setting bash imports as a function when its value starts with `() {` (`BASH_FUNC_ls%%=() { rm y; }`; any version's spelling). */
-const FUNCTION_SETTING = /^BASH_FUNC_[^=]*=/;
-
-/** Why a `BASH_FUNC_…=` setting cannot be checked: every bash the command starts defines that function. */
-function functionChange(setting: string): string {
-  return `a change of ${setting.slice(0, setting.indexOf('='))}, which makes programs run code from elsewhere (bash reads it as a function)`;
-}
-
-/**
- * Reads one of env's or sudo's `NAME=VALUE` settings (`assignment`: judged as one in front of
- * the command). env takes any name, which no shell assignment could set: a `BASH_FUNC_` one is
- * a function every bash it starts runs in place of a command, and what any other does to a
- * program is not known, so neither is dropped. A setting with spaces may be a command line (as
- * a wrapper's word may): read quietly, as it was before env's start was known.
- */
-function settingRead(word: TextWord, assignment: boolean, depth: number, sink: PartSink): void {
-  if (FUNCTION_SETTING.test(word.text)) sink.flag(functionChange(word.text));
-  else if (!assignment) sink.flag(`a change of a variable no shell assigns ("${word.text.slice(0, word.text.indexOf('='))}"), which may make programs run code from elsewhere`);
-  if (/\s/.test(word.text)) sink.line(word.text, 'variant', depth + 1, true);
 }

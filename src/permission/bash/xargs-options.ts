@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { isDynamic, text, type TextWord } from './shell-words.js';
 
 /** How xargs runs its command. */
 export interface XargsRun {
@@ -11,19 +12,21 @@ export interface XargsRun {
   readonly command: number;
   /** The word replaced with each input line (the last `-I R`, `-iR`, `--replace[=R]`). */
   readonly placeholder?: string;
-  /** Whether input items are appended to the command (no placeholder, or an `-L` after it cancels it). */
+  /** Whether input items are appended to the command (no placeholder, or an `-L`, or an `-n` but `-n 1`, after it cancels it). */
   readonly appends: boolean;
+  /** The variables `--process-slot-var` sets in the command's environment (to a slot number: `PATH=0`). */
+  readonly slots: readonly string[];
 }
 
 // getopt's "0a:d:E:e::I:i::L:l::n:oprP:s:tx": flags, options with a value, options with an attached optional value.
 const FLAGS = new Set('0oprtx');
 const VALUED = new Set('adEILnPs');
 const OPTIONAL = new Set('eil');
-// Long options and their short twin (`''`: none); `=` marks a required value, `?` an optional one.
+// Long options and their short twin (`''`: none, `slot`: `--process-slot-var`); `=` marks a required value, `?` an optional one.
 const LONG: Readonly<Record<string, string>> = {
   null: '0', 'arg-file=': 'a', 'delimiter=': 'd', 'eof?': 'e', 'replace?': 'i', 'max-lines?': 'l', 'max-args=': 'n',
   'open-tty': 'o', interactive: 'p', 'no-run-if-empty': 'r', 'max-chars=': 's', verbose: 't', exit: 'x', 'max-procs=': 'P',
-  'process-slot-var=': '', 'show-limits': '', help: '', version: '',
+  'process-slot-var=': 'slot', 'show-limits': '', help: '', version: '',
 };
 
 /**
@@ -33,11 +36,15 @@ const LONG: Readonly<Record<string, string>> = {
 export function readXargs(args: readonly string[]): XargsRun | string {
   let placeholder: string | undefined;
   let appends = true;
+  const slots: string[] = [];
   const set = (option: string, value: string | undefined): void => {
     if (option === 'i' || option === 'I') {
       placeholder = value ?? '{}';
       appends = false;
     } else if ((option === 'l' || option === 'L') && placeholder !== undefined) appends = true; // xargs drops the replacement
+    // ... and so it does for `-n N` but `-n 1` (`xargs -I{} -n 2 rm -f x` removes what it reads): kept here, judging more.
+    else if (option === 'n' && placeholder !== undefined && value !== '1') appends = true;
+    else if (option === 'slot' && value !== undefined) slots.push(value);
   };
   let i = 0;
   for (; i < args.length; i += 1) {
@@ -78,6 +85,25 @@ export function readXargs(args: readonly string[]): XargsRun | string {
 
   function finish(command: number): XargsRun | string {
     if (placeholder === '') return 'xargs with an empty replacement string';
-    return { command, ...(placeholder === undefined ? {} : { placeholder }), appends };
+    return { command, ...(placeholder === undefined ? {} : { placeholder }), appends, slots };
   }
 }
+
+/**
+ * Where xargs's command starts in `plain` (its words, xargs's name at `from - 1`), as an index
+ * there; `undefined` when its options are not understood, or a word before the command is only
+ * known when it runs (`xargs $o ls`: `$o` may be an option, several words or none) or holds
+ * `{}` (an outer xargs or find fills it in).
+ */
+export function xargsStart(plain: readonly TextWord[], from: number): number | undefined {
+  const run = readXargs(plain.slice(from).map(text));
+  if (typeof run === 'string') return undefined;
+  const command = from + run.command;
+  const before = plain.slice(from, command);
+  // `-I{}`, `-I {}`, `--replace={}` give xargs's own placeholder (an outer filler's `{}` there is its command name: see `filled-names`).
+  const own = (word: TextWord, at: number): boolean => OWN_BRACES.test(word.text) || (word.text === '{}' && /^-[0oprtx]*I$/.test(before[at - 1]?.text ?? ''));
+  return before.some((word, at) => isDynamic(word) || (word.text.includes('{}') && !own(word, at))) ? undefined : command;
+}
+
+/** An xargs option word giving `{}` as its placeholder. */
+const OWN_BRACES = /^-[0oprtx]*[Ii]\{\}$|^--r[a-z]*=\{\}$/;

@@ -24,7 +24,8 @@ const DESCRIPTOR_NAME = /^\{[A-Za-z_]\w*\}$/;
  * or the words read may not be bash's (see {@link mayHideWords}), every word does.
  */
 export function wrapperMovesFolder(base: 'env' | 'sudo', args: readonly WrittenWord[]): boolean {
-  const letters = base === 'sudo' ? /^-[A-Za-z]*[CDR]/ : /^-[A-Za-z]*[CD]/;
+  // sudo's `-C N` closes descriptors from N on (`--close-from`): its folder letters are `-D` and `-R`, env's `-C`.
+  const letters = base === 'sudo' ? /^-[A-Za-z]*[DR]/ : /^-[A-Za-z]*[CD]/;
   const moves = (word: WrittenWord): boolean => letters.test(word.text) || changesFolder(word.text);
   const words = args.map(asWord);
   const start = wrappedStart(base, words, 0);
