@@ -1,7 +1,6 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { setImmediate as turn } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
+import { collected } from '../support/collected.js';
 import { deletedInProcess } from '../../src/engine/deleted-in-process.js';
 import type { ChatMessage } from '../../src/model/chat-message.js';
 import type { SessionStore } from '../../src/session/session-store.js';
@@ -9,19 +8,6 @@ import type { SessionStore } from '../../src/session/session-store.js';
 // What an engine's view gives a store that tells its deletes (`watchDeletes`): a store keeps
 // what it watches until unwatched, so the view must give it something that lets a dropped
 // engine go (never told again, not kept alive), and must not be told of its own deletes.
-
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
-
-/** Collects until `ref` is cleared or 20 collections passed; each in a turn of its own (a `deref` keeps its target for its turn). */
-async function collected(ref: WeakRef<object>): Promise<boolean> {
-  for (let i = 0; i < 20; i++) {
-    await turn();
-    gc();
-    if (ref.deref() === undefined) return true;
-  }
-  return false;
-}
 
 /** A custom store keeping its watchers as a user's store would: strongly, until unwatched. */
 class WatchingStore implements SessionStore {

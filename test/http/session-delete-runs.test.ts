@@ -1,18 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { HarnessEngine } from '../../src/engine/harness-engine.js';
 import { runsHandler } from '../../src/http/runs-handler.js';
 import { FileSessionStore } from '../../src/session/file-session-store.js';
 import { startDelegationFixture, type DelegationFixture } from '../support/delegation-fixture.js';
+import { httpServerPerTest } from '../support/http-server-per-test.js';
 
 // DELETE /sessions/:id forgets the whole conversation: a new one of the id starts clean,
 // without the deleted one's runs, and those runs' events are not served any more.
 let f: DelegationFixture;
 let engine: HarnessEngine | undefined;
-let server: Server | undefined;
+const http = httpServerPerTest();
 afterEach(async () => {
-  await new Promise((r) => (server ? server.close(r) : r(undefined)));
   await engine?.close();
   await f.close();
 });
@@ -21,9 +19,7 @@ describe('DELETE /sessions/:id and the runs of the conversation', () => {
   it('GET /sessions/:id of a new conversation of the id lists only its own runs; the old run events are gone', async () => {
     f = await startDelegationFixture({ main: (turn) => ({ text: turn.prompt === 'MY-SECRET-PROMPT' ? 'MY-SECRET-ANSWER' : 'fresh' }) });
     const live = (engine = f.engine({ sessions: new FileSessionStore(f.workspace.dir) }));
-    server = createServer(runsHandler(live));
-    await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const base = await http.serve(runsHandler(live));
     const post = async (prompt: string): Promise<string> => {
       const res = await fetch(`${base}/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ prompt, sessionId: 's1' }) });
       const { runId } = (await res.json()) as { runId: string };

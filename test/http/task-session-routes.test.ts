@@ -1,20 +1,18 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { HarnessEngine } from '../../src/engine/harness-engine.js';
 import { runsHandler } from '../../src/http/runs-handler.js';
 import { FileSessionStore } from '../../src/session/file-session-store.js';
 import { testAgent } from '../support/agent-turns.js';
 import { startDelegationFixture, type DelegationFixture } from '../support/delegation-fixture.js';
+import { httpServerPerTest } from '../support/http-server-per-test.js';
 import { taskReply } from '../support/delegation-script.js';
 
 // A delegated task's session is no conversation of the HTTP API: a run on it is refused
 // (400, nothing started), and the conversation routes neither show nor delete it (404).
 let f: DelegationFixture;
 let engine: HarnessEngine | undefined;
-let server: Server | undefined;
+const http = httpServerPerTest();
 afterEach(async () => {
-  await new Promise((r) => (server ? server.close(r) : r(undefined)));
   await engine?.close();
   await f.close();
 });
@@ -29,9 +27,7 @@ describe('the HTTP routes and a delegated task session', () => {
     const live = (engine = f.engine({ sessions: store }, [testAgent('alpha')]));
     await live.call('go', { sessionId: 's1' });
     const taskId = live.tasks.list('s1')[0]!.taskId;
-    server = createServer(runsHandler(live));
-    await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const base = await http.serve(runsHandler(live));
     const res = await fetch(`${base}/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ prompt: 'INJECTED', sessionId: taskId }) });
     expect(res.status).toBe(400);
     expect(await res.text()).toContain('is the session of a delegated task');

@@ -1,7 +1,5 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
-import { setImmediate as turn } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
+import { collected } from '../support/collected.js';
 import { nodeHttpFetch } from '../../src/model/node-http-fetch.js';
 import { httpServerPerTest } from '../support/http-server-per-test.js';
 
@@ -10,23 +8,6 @@ import { httpServerPerTest } from '../support/http-server-per-test.js';
 // keeps: the body must not be among it.
 
 const http = httpServerPerTest();
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
-
-/**
- * Collects until `ref` is cleared or 20 collections passed; says whether it was cleared. Each
- * collection runs in a turn of its own, before any `deref` in it: `deref` (and making the
- * WeakRef) keeps the target alive until the turn's end, whatever a collection then finds.
- */
-async function collected(ref: WeakRef<object>): Promise<boolean> {
-  for (let i = 0; i < 20; i++) {
-    await turn();
-    gc();
-    if (ref.deref() === undefined) return true;
-  }
-  return false;
-}
-
 describe('node:http transport: the request body', () => {
   it('is let go once sent, while the reply still streams', async () => {
     let finish: (() => void) | undefined;
