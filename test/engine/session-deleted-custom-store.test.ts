@@ -1,17 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { mkdtemp, realpath } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { HarnessEngine } from '../../src/engine/harness-engine.js';
+import { describe, expect, it } from 'vitest';
+import type { HarnessEngine } from '../../src/engine/harness-engine.js';
 import type { ChatMessage } from '../../src/model/chat-message.js';
 import { MemorySessionStore } from '../../src/session/memory-session-store.js';
 import type { SessionClaim } from '../../src/session/session-claim.js';
 import type { SessionListRequest, SessionStore, SessionSummary, TaskSessionInfo } from '../../src/session/session-store.js';
-import { FakeOpenAIServer } from '../support/fake-openai-server.js';
-import { openAIModelFor } from '../support/openai-model.js';
-import { testAgent } from '../support/agent-turns.js';
 import { settled } from '../support/lifecycle-script.js';
-import { backgroundScanServer, lastUserPrompt } from './support/background-scan.js';
+import { scanEnginesPerTest } from './support/scan-engines.js';
 
 // Two engines sharing a store of the user's own in a process: a store that tells its deletes
 // (`watchDeletes`) must get what a MemorySessionStore gets, a delete by one engine (or on the
@@ -57,24 +51,12 @@ class SharedStoreReadingTasks extends SharedStore {
   }
 }
 
-let server: FakeOpenAIServer | undefined;
-const engines: HarnessEngine[] = [];
-afterEach(async () => {
-  await Promise.all(engines.splice(0).map((e) => e.close()));
-  await server?.close();
-  server = undefined;
-});
+const scan = scanEnginesPerTest();
 
 async function twoEngines(Store: new () => SharedStore = SharedStore): Promise<[HarnessEngine, HarnessEngine, SharedStore]> {
-  const dir = await realpath(await mkdtemp(join(tmpdir(), 'rx-deleted-custom-')));
   const store = new Store();
-  const make = (): HarnessEngine => {
-    const engine = new HarnessEngine({ model: openAIModelFor(server!), workspace: dir, homeDir: dir, sessions: store });
-    engine.agents.add(testAgent('scanner'));
-    engines.push(engine);
-    return engine;
-  };
-  return [make(), make(), store];
+  const [a, b] = await scan.engines(2, () => store);
+  return [a!, b!, store];
 }
 
 describe('a conversation deleted on a custom store that tells its deletes, shared by two engines', () => {
@@ -85,7 +67,7 @@ describe('a conversation deleted on a custom store that tells its deletes, share
   ] as const) {
     it(`deleted by ${who}: stops the task still running, which writes nothing back nor reaches a new conversation of the id`, async () => {
       let open!: () => void;
-      server = await backgroundScanServer(new Promise<void>((r) => (open = r)), 'SECRET FINDINGS of the scan');
+      await scan.serve(new Promise<void>((r) => (open = r)), 'SECRET FINDINGS of the scan');
       const [a, b, store] = await twoEngines(Store);
       await a.call('Start the scan in the background', { sessionId: 'notes' });
       const [task] = a.tasks.list('notes');
@@ -97,18 +79,18 @@ describe('a conversation deleted on a custom store that tells its deletes, share
       expect(store.list().map((s) => s.sessionId)).toEqual([]);
       expect(store.load(task!.taskId)).toEqual([]);
       await a.call('Hi, I am new here', { sessionId: 'notes' });
-      expect(lastUserPrompt(server)).toBe('Hi, I am new here');
+      expect(scan.lastPrompt()).toBe('Hi, I am new here');
     }, 60_000);
   }
 
   it('a delete of another conversation leaves the task and its result', async () => {
-    server = await backgroundScanServer(Promise.resolve(), 'SECRET FINDINGS of the scan');
+    await scan.serve(Promise.resolve(), 'SECRET FINDINGS of the scan');
     const [a, b] = await twoEngines();
     await a.call('Start the scan in the background', { sessionId: 'notes' });
     await settled(a.tasks, a.tasks.list('notes')[0]!.taskId);
     await b.call('Hi', { sessionId: 'other' });
     await b.sessions.delete!('other');
     await a.call('Any news?', { sessionId: 'notes' });
-    expect(lastUserPrompt(server)).toContain('SECRET FINDINGS of the scan');
+    expect(scan.lastPrompt()).toContain('SECRET FINDINGS of the scan');
   }, 60_000);
 });
