@@ -10,6 +10,7 @@
 import { commandParts } from './bash/command-parts.js';
 import { writeTargets } from './bash/writes/write-targets.js';
 import { EXECUTED_FILE_PATTERNS } from './default-rules.js';
+import { foldCase } from './fold-case.js';
 import type { LinkWalker } from './link-walker.js';
 import { ranThroughLink } from './linked-runs.js';
 import { linkedTarget } from './linked-targets.js';
@@ -24,7 +25,7 @@ const PATTERNS: readonly string[] = [...EXECUTED_FILE_PATTERNS.map((p) => p.repl
 /**
  * Why `line` writes, through a symbolic link, a file other programs run (or one under
  * `.rxharness/`, or one a program on the line runs: see `linked-runs`), or `undefined`: a write whose way cannot be followed (a loop, EACCES) may
- * be one. Letter case is ignored, as some file systems do.
+ * be one. Letter case is ignored, as some file systems do (folded: `.huſky` is `.husky`, see `foldCase`).
  *
  * @example
  * ```ts
@@ -40,7 +41,7 @@ export function executedThroughLink(line: string, links: LinkWalker): string | u
   for (const target of writeTargets(writes, line)) {
     const linked = linkedTarget(target, links);
     if (linked === undefined) continue;
-    const shapes = [...linked.paths.map(escape), ...linked.shapes].map((shape) => shape.toLowerCase());
+    const shapes = [...linked.paths.map(escape), ...linked.shapes].map(foldCase);
     if (shapes.some((shape) => PATTERNS.some((pattern) => patternsOverlap(pattern, shape)))) {
       return `a write to "${target.written}", which ${linked.through}: it may write a file other programs run (or one under .rxharness/), which may run a command the line does not show`;
     }

@@ -10,6 +10,7 @@
 import { posix } from 'node:path';
 import { commandParts } from './bash/command-parts.js';
 import { type FileRun, written } from './bash/runs/run-files.js';
+import { foldCase } from './fold-case.js';
 import type { LinkWalker } from './link-walker.js';
 import { patternsOverlap } from './pattern-overlap.js';
 
@@ -28,32 +29,33 @@ export function ranThroughLink(line: string, links: LinkWalker): string | undefi
   if (writes === undefined || runs === undefined) return undefined;
   const root = links.root();
   if (root.kind !== 'real') return undefined;
+  const folder = foldCase(root.path);
   const moved = writes.some((w) => w.chdir);
   const runFiles = linkedRunFiles(runs, links, root.path);
   for (const word of writes.flatMap(written)) {
     if (word.glob || /[$`…]/.test(word.text) || word.text.startsWith('~')) continue;
     const found = links.resolve(word.text);
     if (found.kind !== 'real') continue;
-    const real = found.path.toLowerCase();
+    const real = foldCase(found.path);
     const byLink = runFiles.find((file) => file.real === real);
     if (byLink !== undefined) return reason(word.text, byLink.name, byLink.program);
-    if (!found.linked || (real !== root.path.toLowerCase() && !real.startsWith(`${root.path.toLowerCase()}/`))) continue;
-    const relative = escape(posix.relative(root.path.toLowerCase(), real));
+    if (!found.linked || (real !== folder && !real.startsWith(`${folder}/`))) continue;
+    const relative = escape(posix.relative(folder, real));
     const run = runs.find((r) => [...r.here, ...(moved ? r.anywhere : [])].some((pattern) => patternsOverlap(pattern, relative)));
     if (run !== undefined) return reason(word.text, relative, run.program);
   }
   return undefined;
 }
 
-/** The run files in the workspace's folder that are links, with where they lead (lower case: some file systems ignore case). */
+/** The run files in the workspace's folder that are links, with where they lead (case folded as a file system that ignores case folds: see `foldCase`). */
 function linkedRunFiles(runs: readonly FileRun[], links: LinkWalker, root: string): { name: string; program: string; real: string }[] {
   const names = links.list(root) ?? [];
   const found: { name: string; program: string; real: string }[] = [];
   for (const run of runs) {
     for (const { name } of names) {
-      if (!run.here.some((pattern) => !pattern.includes('/') && patternsOverlap(pattern, escape(name.toLowerCase())))) continue;
+      if (!run.here.some((pattern) => !pattern.includes('/') && patternsOverlap(pattern, escape(foldCase(name))))) continue;
       const leads = links.resolve(name);
-      if (leads.kind === 'real' && leads.linked) found.push({ name, program: run.program, real: leads.path.toLowerCase() });
+      if (leads.kind === 'real' && leads.linked) found.push({ name, program: run.program, real: foldCase(leads.path) });
     }
   }
   return found;

@@ -1,6 +1,7 @@
 import picomatch from 'picomatch';
 import { commandParts } from './bash/command-parts.js';
 import { compileCommandPattern } from './command-pattern.js';
+import { foldCase } from './fold-case.js';
 import { patternsOverlap } from './pattern-overlap.js';
 import type { CaseFreeRule } from './default-rules.js';
 import type { PermissionRule } from './permission-rule.js';
@@ -65,17 +66,6 @@ export function matchesSubject(rule: PermissionRule, toolName: string, subject: 
   const command = toolName === 'bash' || URL_LIKE.test(text);
   if (command) return commandMatcher(pattern)(text);
   return text.length > MAX_PATH_LENGTH ? matchesLongSubject(rule.action, pattern, text) : pathMatcher(pattern)(normalisePath(text));
-}
-
-/**
- * `text` in one letter case, as a file system that ignores case sees it. Upper-casing first
- * maps what `toLowerCase` leaves alone but such a system folds: `ſ` (long s) is `S`, so
- * `.rxharneſſ` is `.rxharness` on Windows and macOS. It folds a little more than some systems
- * do (`ı` to `i`, `ß` to `ss`), which only makes a case-free ask, the one kind of such rule,
- * ask more; `İ` becomes `i̇` (with a combining dot), which neither takes for `i`.
- */
-function foldCase(text: string): string {
-  return text.toUpperCase().toLowerCase();
 }
 
 /** The longest path a system takes (Linux's PATH_MAX): a path pattern's regex is only run on subjects this short. */

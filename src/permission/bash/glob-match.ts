@@ -4,6 +4,8 @@
  *
  * @module
  */
+import { foldCase } from '../fold-case.js';
+
 /**
  * The most parts a glob segment is read in: matching is at worst the name's length times
  * this, for each name listed. A longer one (no real glob is) matches any name: more is
@@ -23,7 +25,7 @@ export interface GlobMatcher {
 export interface GlobOptions {
   /** Parts known only when the line runs (`$x`, `$(...)`, `` `...` ``, `{a,b}`, `…`) match any text. */
   readonly runTime?: boolean;
-  /** Letters match in either case (some file systems ignore it). */
+  /** Letters match in any case, folded as a file system that ignores case folds them (`ſ` is `s`: see `foldCase`). */
   readonly caseless?: boolean;
 }
 
@@ -43,9 +45,9 @@ export interface GlobOptions {
  */
 export function globMatcher(segment: string, options: GlobOptions = {}): GlobMatcher {
   const caseless = options.caseless === true;
-  const tokens = tokensOf(caseless ? segment.toLowerCase() : segment, options.runTime === true, caseless);
+  const tokens = tokensOf(caseless ? foldCase(segment) : segment, options.runTime === true, caseless);
   if (tokens === undefined) return { test: () => true };
-  return { test: (name) => globMatches(tokens, Array.from(caseless ? name.toLowerCase() : name)) };
+  return { test: (name) => globMatches(tokens, Array.from(caseless ? foldCase(name) : name)) };
 }
 
 /** The segment's tokens (runs of `any` made one), or `undefined` past {@link MAX_TOKENS}. */

@@ -10,12 +10,13 @@
  */
 import { posix } from 'node:path';
 import { commandShape } from '../command-shape.js';
+import { foldCase } from '../../fold-case.js';
 import { isMake } from './make-runs.js';
 import { optionValues } from '../option-values.js';
 import { patternsOverlap } from '../../pattern-overlap.js';
 import type { CommandWrites, WrittenWord } from '../writes/written-words.js';
 
-/** A program the line runs, and the files it runs (command patterns, lower case). */
+/** A program the line runs, and the files it runs (command patterns, case folded: see `foldCase`). */
 export interface FileRun {
   readonly program: string;
   /** The files it reads from the folder it runs in (`makefile`, `*.mk`). */
@@ -123,17 +124,17 @@ export function written(writes: CommandWrites): WrittenWord[] {
   return [...files, ...joined];
 }
 
-/** A written word as a lower-case command pattern: a part known only when it runs may hold `../`, so from there on it is `*`. */
+/** A written word as a case-folded command pattern: a part known only when it runs may hold `../`, so from there on it is `*`. */
 function shapeOf(word: WrittenWord): string {
   const shape = commandShape('', [word]);
-  if (shape === undefined) return literal(posix.normalize(word.text)).toLowerCase();
+  if (shape === undefined) return literal(posix.normalize(word.text));
   const onlyGlob = !word.text.includes('$') && !/\{[^{}]*(?:,|\.\.)[^{}]*\}/.test(word.text) && !word.text.startsWith('~');
-  if (onlyGlob) return posix.normalize(shape).toLowerCase();
+  if (onlyGlob) return foldCase(posix.normalize(shape));
   const at = shape.search(/(?<!\\)[*?[]/);
-  return (at < 0 ? shape : shape.slice(at)).toLowerCase();
+  return foldCase(at < 0 ? shape : shape.slice(at));
 }
 
-/** A path as a pattern matches it literally (lower case). */
+/** A path as a pattern matches it literally, case folded (`ſub.txt` is `sub.txt` where case is ignored). */
 function literal(path: string): string {
-  return path.toLowerCase().replace(/[\\{}*?[\]()!@+]/g, (c) => `\\${c}`);
+  return foldCase(path).replace(/[\\{}*?[\]()!@+]/g, (c) => `\\${c}`);
 }

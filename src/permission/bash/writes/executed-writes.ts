@@ -9,6 +9,7 @@
  */
 import { commandShape } from '../command-shape.js';
 import { EXECUTED_FILE_PATTERNS } from '../../default-rules.js';
+import { foldCase } from '../../fold-case.js';
 import { mayGlobExecuted } from '../runs/executed-globs.js';
 import { patternsOverlap } from '../../pattern-overlap.js';
 import type { CommandWrites, WrittenWord } from './written-words.js';
@@ -52,14 +53,15 @@ export function executedWrite(writes: CommandWrites): string | undefined {
 
 /**
  * Whether a path, as written or with its run-time parts as wildcards, may name one of these
- * files (in any letter case: some file systems ignore it). A word that is only a glob is read
- * as the shell reads it (see `executed-globs`); one with `$`, a substitution or braces may be
- * any text, and is read as a command pattern (`*` crosses `/` and matches a leading dot).
+ * files (in any letter case, folded as a file system that ignores it folds: `.vſcode` is
+ * `.vscode`). A word that is only a glob is read as the shell reads it (see `executed-globs`);
+ * one with `$`, a substitution or braces may be any text, and is read as a command pattern
+ * (`*` crosses `/` and matches a leading dot).
  */
 function mayBeExecuted(written: WrittenWord): boolean {
   const word = underHome(written);
   if (onlyGlob(word)) return mayGlobExecuted(word.text, EXECUTED_FOLDERS, EXECUTED_FILES);
-  const shape = (commandShape('', [word]) ?? word.text.replace(/[\\{}*?[\]()!@+]/g, (c) => `\\${c}`)).toLowerCase();
+  const shape = foldCase(commandShape('', [word]) ?? word.text.replace(/[\\{}*?[\]()!@+]/g, (c) => `\\${c}`));
   if (shape === '') return false;
   return PATTERNS.some((pattern) => patternsOverlap(pattern, shape));
 }
