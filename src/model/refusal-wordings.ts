@@ -21,7 +21,8 @@ const words = (source: string): RegExp => new RegExp(source, 'i');
  * - OpenAI (`context_length_exceeded`, "This model's maximum context length is N tokens"),
  *   DeepSeek, vLLM and OpenRouter (the same words); vLLM also "Input length (M) exceeds model's
  *   maximum context length (N)" and "The decoder prompt (length M) is longer than the maximum
- *   model length of N";
+ *   model length of N"; Ollama's MLX engine "input length (M tokens) exceeds the model's maximum
+ *   context length (N tokens)";
  * - SGLang and LiteLLM: "Requested token count exceeds the model's maximum context length of
  *   N tokens", and SGLang (as Together) "The input (M tokens) is longer than the model's
  *   context length (N tokens)", or "Input length (M tokens) exceeds the maximum allowed
@@ -38,15 +39,19 @@ const words = (source: string): RegExp => new RegExp(source, 'i');
  * - Gemini's: "The input token count (M) exceeds the maximum number of tokens allowed (N)";
  * - Poolside (OpenRouter): "Input length M exceeds the maximum allowed input length of N
  *   tokens"; others "Requested input length M exceeds maximum input length N";
- * - Kimi (Moonshot): "Your request exceeded model token limit: N (requested: T)";
+ * - Kimi (Moonshot): "Your request exceeded model token limit: N (requested: T)"; Moonshot's
+ *   older "model max length exceeded, max length:N";
+ * - mlx-serve: "Prompt exceeds maximum context length: M tokens requested, N available";
  * - Qwen (DashScope): "Range of input length should be [1, N]";
  * - without the window: Ollama "prompt too long; exceeded max context length by K tokens" (K
- *   is the excess: no window, no prompt), "the input length exceeds the context length";
- *   MiniMax "context window exceeds limit".
+ *   is the excess: no window, no prompt), "the input length exceeds the context length", "the
+ *   prompt is longer than the context length currently available to the model"; MiniMax "context
+ *   window exceeds limit"; Kimi Code "total message size M exceeds limit N" (M and N count the
+ *   conversation's characters, not tokens: no window).
  */
 export const WINDOW_PATTERNS: readonly RegExp[] = [
   words(String.raw`maximum context length (?:is|of) ${N} tokens`),
-  words(String.raw`maximum context length \(${N}\)`),
+  words(String.raw`maximum context length \(${N}(?: tokens)?\)`),
   words(String.raw`is longer than the maximum model length of ${N}`),
   words(String.raw`is longer than the model'?s context length \(${N} tokens\)`),
   words(String.raw`exceeds the maximum allowed length \(${N} tokens\)`),
@@ -62,9 +67,13 @@ export const WINDOW_PATTERNS: readonly RegExp[] = [
   words(String.raw`input token count \(${X}\) exceeds the maximum number of tokens allowed \(${N}\)`),
   words(String.raw`exceeds (?:the )?maximum (?:allowed )?input length (?:of )?${N}`),
   words(String.raw`exceeded model token limit: ${N}`),
+  words(String.raw`model max length exceeded, max length: ?${N}`),
+  words(String.raw`exceeds maximum context length: ${X} tokens requested, ${N} available`),
   words(String.raw`range of input length should be \[1, ?${N}\]`),
   /prompt too long; exceeded (?:max )?context length/i,
   /input length exceeds the context length/i,
+  /prompt is longer than the context length currently available/i,
+  words(String.raw`total message size ${X} exceeds limit ${X}`),
   /context window exceeds limit/i,
   /context_length_exceeded/i,
   /exceed_context_size_error/i,
@@ -81,7 +90,7 @@ export const WINDOW_PATTERNS: readonly RegExp[] = [
  * too long: M tokens" and "exceed context limit: M +", Gemini "input token count (M)", vLLM and
  * SGLang "Input length (M) exceeds" or "(M tokens)", Poolside "Input length M exceeds", vLLM
  * "decoder prompt (length M)", TGI "Given: M `inputs` tokens" or "less than N tokens. Given: M",
- * llama.cpp forks "Prompt has M tokens". (Kimi's "requested: T" is not read: it may count the answer's room too.)
+ * llama.cpp forks "Prompt has M tokens", mlx-serve "context length: M tokens requested". (Kimi's "requested: T" is not read: it may count the answer's room too.)
  * OpenAI with tools counts their schemas apart, "(M in the messages, F in the functions, A in
  * the completion)": the prompt is M + F, the same parts the estimate it is set against counts
  * (messages and tools); M alone would make the ratio learned from it too low, and the
@@ -104,4 +113,5 @@ export const PROMPT_PATTERNS: readonly RegExp[] = [
   words(String.raw`given: ${N} \W*inputs\W* tokens`),
   words(String.raw`must have less than ${X} tokens\. given: ${N}`),
   words(String.raw`prompt has ${N} tokens`),
+  words(String.raw`exceeds maximum context length: ${N} tokens requested`),
 ];

@@ -67,10 +67,10 @@ function unrecognisedRefusal(error: InstanceType<typeof APIError>, detail: strin
 }
 
 /**
- * The advice to set the window, for an error a stream reported in the middle of a reply
- * (`said`: its words) that reads like a refusal of a request too long for the context window
- * in words `contextExceeded` does not know; `''` for any other. A refusal sent as an error
- * event, not as a 400, leaves a session refused the same way.
+ * The advice to set the window, for an error a stream reported in the middle of a reply, or a
+ * 200 JSON body held (`said`: its words), that reads like a refusal of a request too long for
+ * the context window in words `contextExceeded` does not know; `''` for any other. A refusal
+ * sent so, not as a 400, leaves a session refused the same way.
  */
 export function streamedRefusalHint(said: string): string {
   return readsLikeRefusal(said) && contextExceeded(new Error(said)) === undefined ? SET_WINDOW_HINT : '';
