@@ -8,15 +8,24 @@
 
 /**
  * A word of a simple command (quotes removed; `glob`: an unquoted glob; `literal`: each `$` in it
- * is quoted text, no expansion, where that was checked), or a redirection operator.
+ * is quoted text, no expansion, where that was checked; `input`: text xargs reads when it runs,
+ * see {@link INPUT_ARGUMENT}), or a redirection operator.
  */
-export type Word = { readonly kind: 'word'; readonly text: string; readonly glob: boolean; readonly literal?: true } | { readonly kind: 'redirect'; readonly op: string };
+export type Word =
+  | { readonly kind: 'word'; readonly text: string; readonly glob: boolean; readonly literal?: true; readonly input?: true }
+  | { readonly kind: 'redirect'; readonly op: string };
 /** A word that is no redirection. */
 export type TextWord = Extract<Word, { kind: 'word' }>;
 
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=/;
 /** The files a command run by `xargs`, `find -exec`... gets when it runs, as a rule sees them. */
 export const RUNTIME_ARGUMENT: TextWord = Object.freeze({ kind: 'word', text: '{}', glob: false });
+/**
+ * What xargs (parallel...) reads and appends to its command, as a rule sees it (`{}`): any text,
+ * an option too (`echo -delete | xargs find .` deletes), so a word only known when it runs (see
+ * {@link isDynamic}), where a file `find -exec` names ({@link RUNTIME_ARGUMENT}) is none.
+ */
+export const INPUT_ARGUMENT: TextWord = Object.freeze({ kind: 'word', text: '{}', glob: false, input: true });
 
 /** The words that are the command and its arguments: leading assignments and every redirection with its target dropped. */
 export function plainWords(words: readonly Word[]): TextWord[] {
@@ -60,11 +69,36 @@ export function isAssignment(word: Word, words: readonly Word[]): boolean {
   return name < 0 || words.indexOf(word) < name;
 }
 
-/** Whether a word is only known when the command runs: a glob, a class, a variable, a substitution, a brace expansion. */
+/** Whether a word is only known when the command runs: a glob, a class, a variable, a substitution, a brace expansion, what xargs reads. */
 export function isDynamic(word: TextWord): boolean {
   // The parser marks `*` and `?` as globs, not a class: `r[m]` runs `rm` once a file of that name is there.
-  if (word.glob || word.text === '' || /\[[^\]]+\]/.test(word.text)) return true;
+  if (word.glob || word.input === true || word.text === '' || /\[[^\]]+\]/.test(word.text)) return true;
   return word.text.includes('$') || /\{[^{}]*(?:,|\.\.)[^{}]*\}/.test(word.text);
+}
+
+/**
+ * Whether a word holds text only known when the command runs, as a program's option or text
+ * (awk's program, sed's script) may: an expansion (a `$` quoted as text, `awk '{print $1}'`, is
+ * none), a glob, what xargs reads. Braces and classes are left to {@link isDynamic}: quotes are
+ * not known here, and program text is full of them (`awk '{print $1, $2}'`, `sed 's/[a-z]//'`).
+ */
+export function isRunTime(word: Pick<TextWord, 'text' | 'glob' | 'literal' | 'input'>): boolean {
+  return word.glob || word.input === true || (word.literal !== true && word.text.includes('$'));
+}
+
+/**
+ * Whether a word only known when it runs (see {@link isRunTime}) may then be an option:
+ * unquoted, an expansion anywhere splits (`./$x` with `x='a -delete'`), and a glob or what xargs
+ * reads may start with `-`. A value of a program's own option (`find . -name "$x"`) is read as
+ * that value by the program's reader, not asked here.
+ */
+export function mayBeOption(word: Pick<TextWord, 'text' | 'glob' | 'literal' | 'input'>): boolean {
+  return isRunTime(word) && mayBecomeOption(word.text);
+}
+
+/** Whether text known only when it runs may become an option: an expansion (split or not), or a glob or brace expansion at its start. */
+export function mayBecomeOption(text: string): boolean {
+  return text.includes('$') || /^[*?[{]/.test(text);
 }
 
 /** Whether a word is text as written: no redirection, no glob. */

@@ -9,7 +9,7 @@ import type { PartRole, PartSink } from './part-sink.js';
 import { LINE_ARGUMENTS, RUNTIME_ARGUMENTS } from './shell-programs.js';
 import { shellStringAt, whileFilled } from './filled-lines.js';
 import { mayRead } from './inner-budget.js';
-import { basename, isAssignment, RUNTIME_ARGUMENT, text, type TextWord, type Word } from './shell-words.js';
+import { basename, INPUT_ARGUMENT, isAssignment, RUNTIME_ARGUMENT, text, type TextWord, type Word } from './shell-words.js';
 import { readXargs } from './xargs-options.js';
 import { fillerRun, filledName, type FilledText } from './filler-runs.js';
 import { commandStarts, wrappedStart } from './wrapper-starts.js';
@@ -81,8 +81,9 @@ function wrapped({ base, words, plain, depth }: RunningCommand, sink: PartSink, 
   const run = base === 'xargs' ? readXargs(plain.slice(1).map(text)) : undefined;
   const placeholder = typeof run === 'object' ? run.placeholder : undefined;
   // With a placeholder xargs appends nothing (`xargs -I{} touch a.ts` writes only a.ts), unless a later `-L` drops it.
-  const appended = RUNTIME_ARGUMENTS.has(base) && (typeof run === 'object' ? run.appends : true) ? [RUNTIME_ARGUMENT] : [];
-  const replaced = (w: Word): Word => (w.kind === 'word' && w.text.includes(placeholder!) ? { ...w, text: w.text.replaceAll(placeholder!, '{}') } : w);
+  // What xargs, parallel... read may be an option there; entr reads names of files only, and appends none.
+  const appended = RUNTIME_ARGUMENTS.has(base) && (typeof run === 'object' ? run.appends : true) ? [base === 'entr' ? RUNTIME_ARGUMENT : INPUT_ARGUMENT] : [];
+  const replaced = (w: Word): Word => (w.kind === 'word' && w.text.includes(placeholder!) ? { ...w, text: w.text.replaceAll(placeholder!, '{}'), input: true } : w);
   for (const [at, word] of plain.slice(1, MAX_WRAPPED_WORDS).entries()) {
     const suffix = [...words.slice(words.indexOf(word)), ...appended];
     if (!mayRead(sink, depth + 1, suffix)) return;

@@ -9,7 +9,7 @@
  */
 import { mayRead } from './inner-budget.js';
 import type { PartSink } from './part-sink.js';
-import { isAssignment, RUNTIME_ARGUMENT, text, type TextWord, type Word } from './shell-words.js';
+import { INPUT_ARGUMENT, isAssignment, text, type TextWord, type Word } from './shell-words.js';
 import type { AnalyseWords, RunningCommand } from './running-command.js';
 import { settingRead } from './wrapper-settings.js';
 import { readXargs, xargsStart } from './xargs-options.js';
@@ -31,13 +31,14 @@ export function xargsCommands({ words, plain, depth }: Pick<RunningCommand, 'wor
   }
   const name = plain[command];
   if (name === undefined) return true; // it runs echo
-  const started: Word[] = [...words.slice(words.indexOf(name)), ...(run.appends ? [RUNTIME_ARGUMENT] : [])];
+  const started: Word[] = [...words.slice(words.indexOf(name)), ...(run.appends ? [INPUT_ARGUMENT] : [])];
   // Judged as a command where it starts: a wrapper in it is read in turn (`xargs sudo rm`).
   if (mayRead(sink, depth + 1, started)) analyse(started, 'variant', depth + 1, sink, true);
   // `xargs -I R cp y R`: R is what xargs puts there, as `{}` is; the words as written are judged too (`-I r rm r`).
+  // A line it reads may be an option there too (`xargs -I{} find . {}` with `-delete`).
   const placeholder = run.placeholder;
   if (placeholder !== undefined && mayRead(sink, depth + 1, started)) {
-    const replaced = started.map((w) => (w.kind === 'word' && w.text.includes(placeholder) ? { ...w, text: w.text.replaceAll(placeholder, '{}') } : w));
+    const replaced = started.map((w): Word => (w.kind === 'word' && w.text.includes(placeholder) ? { ...w, text: w.text.replaceAll(placeholder, '{}'), input: true } : w));
     analyse(replaced, 'variant', depth + 1, sink, true);
   }
   // `--process-slot-var NAME` sets NAME to a slot number for the command, as `NAME=0 cmd` would

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { mayBecomeOption } from '../shell-words.js';
 import { RUNNING_OPTIONS, type RunningOptions } from './option-programs.js';
 import { packageCommandStarts } from './package-runs.js';
 
@@ -31,7 +32,7 @@ export function optionRun(base: string, args: readonly string[], dynamic: readon
   const end = Math.min(packageCommandStarts(base, args)[0] ?? args.length, dashes < 0 ? args.length : dashes);
   const unknown = args
     .slice(0, end)
-    .findIndex((arg, i) => dynamic[i] === true && mayBeOption(arg) && spec.runTimeValue?.test(arg) !== true);
+    .findIndex((arg, i) => dynamic[i] === true && mayBecomeOption(arg) && spec.runTimeValue?.test(arg) !== true);
   if (unknown >= 0) return `a word only known when it runs ("${args[unknown]}"), which may be an option of ${base} that runs a command`;
   for (let i = 0; i < end; i += 1) {
     const arg = args[i]!;
@@ -81,9 +82,4 @@ function runningOption(
     if (!oldForm && spec.valued?.includes(letter) === true) return undefined;
   }
   return undefined;
-}
-
-/** Whether a word known only at run time may become an option: a variable (split or not), or a glob or brace expansion at its start. */
-function mayBeOption(arg: string): boolean {
-  return arg.includes('$') || /^[*?[{]/.test(arg);
 }

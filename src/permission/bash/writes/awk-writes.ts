@@ -9,11 +9,14 @@
  */
 
 import { regexEnd, stringEnd } from '../runs/awk-syntax.js';
+import { isRunTime, mayBeOption } from '../shell-words.js';
 
-/** A word of a command, as the shell parser gave it. */
+/** A word of a command, as the shell parser gave it (`literal`, `input`: see `shell-words`). */
 interface Word {
   readonly text: string;
   readonly glob: boolean;
+  readonly literal?: true;
+  readonly input?: true;
 }
 
 /** awk's options taking a value (`-e` / `--source` is gawk's program text; `-f`, `-E` name a program file, whose prints are not on the line). */
@@ -34,8 +37,12 @@ export function awkWrites<W extends Word>(args: readonly W[]): AwkWrites<W> {
   let fromFile = false;
   let inPlace = false;
   const operands: W[] = [];
+  // A word only known when it runs, where awk reads an option or its program (up to the first
+  // operand, which may itself be an option then), unless its letter is written (`-F"$sep"`).
+  let unknown: W | undefined;
   for (let i = 0; i < args.length; i += 1) {
     const arg = args[i]!;
+    if (mayBeOption(arg) && !/^-(?:-[a-z]|[A-Za-z])/.test(arg.text)) unknown ??= arg;
     if (arg.text === '--' || !arg.text.startsWith('-') || arg.text === '-') {
       const rest = arg.text === '--' ? args.slice(i + 1) : args.slice(i);
       if (programs.length === 0 && !fromFile && rest[0] !== undefined) programs.push(rest.shift()!);
@@ -55,7 +62,10 @@ export function awkWrites<W extends Word>(args: readonly W[]): AwkWrites<W> {
   const files: W[] = inPlace ? operands : [];
   for (const program of programs) files.push(...printTargets(program.text).map((text) => ({ ...program, text })));
   const texts = programs.map((p) => p.text);
-  return fromFile ? { files, programs: texts, unseen: 'awk running a program from a file, whose prints may write any path' } : { files, programs: texts };
+  if (fromFile) return { files, programs: texts, unseen: 'awk running a program from a file, whose prints may write any path' };
+  unknown ??= programs.find((program) => isRunTime(program));
+  if (unknown === undefined) return { files, programs: texts };
+  return { files, programs: texts, unseen: `a word only known when it runs ("${unknown.text}"), which may be an option or program of awk that runs a command or writes any path` };
 }
 
 /**

@@ -9,6 +9,7 @@
  * @module
  */
 import { operandsOf } from '../option-values.js';
+import { mayBeOption, type TextWord } from '../shell-words.js';
 import type { CommandWrites, WrittenWord } from './written-words.js';
 
 /** The options taking a value, by program (short letters, long names); the other programs' operands are all written. */
@@ -33,9 +34,13 @@ const SETTERS = new Set(['chmod', 'chown', 'chgrp']);
 const ANY_NAME: WrittenWord = Object.freeze({ text: '/', glob: false });
 /** find's actions that write the file their next word names. */
 const PRINTS_TO = new Set(['-fprint', '-fprint0', '-fprintf', '-fls']);
+/** find's options, tests and actions whose next word is their value (`-fprintf` takes two). */
+const FIND_VALUED = /^-(?:D|i?name|i?path|i?wholename|i?regex|i?lname|x?type|user|group|uid|gid|perm|size|[acm](?:time|min)|[ac]?newer|newer[aBcmt]{2}|samefile|inum|links|(?:max|min)depth|fstype|used|context|regextype|printf|fprintf?|fprint0|fls|files0-from)$/;
+/** find's actions running the command that follows, up to `;` or `+` (its words are judged as that command). */
+const FIND_RUNS = /^-(?:exec|execdir|ok|okdir)$/;
 
 /** What `base` (one of {@link CHANGERS}) with `args` removes, changes or writes (see the module). */
-export function changeWrites(base: string, args: readonly WrittenWord[]): Pick<CommandWrites, 'files' | 'joined'> {
+export function changeWrites(base: string, args: readonly WrittenWord[]): Pick<CommandWrites, 'files' | 'joined' | 'unseen'> {
   if (base === 'find') return findWrites(args);
   const [short, long] = VALUED[base]!;
   let operands = base === 'chmod' ? chmodOperands(args) : operandsOf(args, short, long).operands;
@@ -63,11 +68,13 @@ function chmodOperands(args: readonly WrittenWord[]): WrittenWord[] {
  * `-delete` removes any path under its start points (the words before its first expression,
  * or `.`).
  */
-function findWrites(args: readonly WrittenWord[]): Pick<CommandWrites, 'files' | 'joined'> {
+function findWrites(args: readonly WrittenWord[]): Pick<CommandWrites, 'files' | 'joined' | 'unseen'> {
   const files: WrittenWord[] = [];
   args.forEach((arg, i) => {
     if (PRINTS_TO.has(arg.text) && args[i + 1] !== undefined) files.push(args[i + 1]!);
   });
+  const unknown = unknownFindWord(args);
+  if (unknown !== undefined) return { files, joined: [], unseen: `a word only known when it runs ("${unknown}"), which may be an option of find that runs a command or writes any path` };
   if (!args.some((a) => a.text === '-delete')) return { files, joined: [] };
   let i = 0;
   // Its own options come first: `-H`, `-L`, `-P`, `-D debug`, `-O3`.
@@ -76,4 +83,19 @@ function findWrites(args: readonly WrittenWord[]): Pick<CommandWrites, 'files' |
   for (; i < args.length && !/^[-(!),]/.test(args[i]!.text); i += 1) starts.push(args[i]!);
   const roots = starts.length > 0 ? starts : [{ ...(args[0] ?? { glob: false }), text: '.' }];
   return { files, joined: roots.map((dir) => ({ dir: { ...dir, changes: true }, name: ANY_NAME, tree: true })) };
+}
+
+/**
+ * A word of find's only known when it runs where a start point, an option or a test or action
+ * stands, not a value (`-name "$x"`): find reads a start point starting with `-` as its
+ * expression, so `-delete`, `-exec rm -rf y ;` or `-fprint f` may come of it.
+ */
+function unknownFindWord(args: readonly (WrittenWord & Pick<TextWord, 'literal' | 'input'>)[]): string | undefined {
+  for (let i = 0; i < args.length; i += 1) {
+    const arg = args[i]!;
+    if (mayBeOption(arg)) return arg.text;
+    if (FIND_VALUED.test(arg.text)) i += arg.text === '-fprintf' ? 2 : 1;
+    else if (FIND_RUNS.test(arg.text)) while (i + 1 < args.length && args[i + 1]!.text !== ';' && args[i + 1]!.text !== '+') i += 1;
+  }
+  return undefined;
 }

@@ -8,12 +8,15 @@
  * @module
  */
 
+import { isRunTime, mayBeOption } from '../shell-words.js';
 import { scriptWrites } from './sed-script.js';
 
-/** A word of a command, as the shell parser gave it. */
+/** A word of a command, as the shell parser gave it (`literal`, `input`: see `shell-words`). */
 interface Word {
   readonly text: string;
   readonly glob: boolean;
+  readonly literal?: true;
+  readonly input?: true;
 }
 
 /** What sed writes: files, and why it may write a file the line does not show, if it may. */
@@ -30,6 +33,8 @@ const VALUED_LONG = new Set(['expression', 'file', 'line-length']);
 /** Why a script sed reads from a file (`-f`) counts as writing anything: its `w` commands are not on the line. */
 const SCRIPT_FILE = 'sed running a script from a file, whose "w" commands may write any path';
 const UNREADABLE = 'a sed script this checker cannot read, whose "w" commands may write any path';
+/** Why a word only known when it runs makes sed unreadable: it may be an option or script text that runs a command (`e`) or writes any path (`w`, `-i`). */
+const runTime = (word: string): string => `a word only known when it runs ("${word}"), which may be an option or script of sed that runs a command or writes any path`;
 
 /** What `sed` with `args` writes (see the module). */
 export function sedWrites<W extends Word>(args: readonly W[]): SedWrites<W> {
@@ -38,8 +43,12 @@ export function sedWrites<W extends Word>(args: readonly W[]): SedWrites<W> {
   let inPlace = false;
   let fromFile = false;
   let ended = false;
+  // A word only known when it runs, where GNU sed reads an option (anywhere before `--`), unless
+  // its letter is written (`-l$n`): `-i`, `-e e` (run each line), `-ew f` may come of it.
+  let unknown: W | undefined;
   for (let i = 0; i < args.length; i += 1) {
     const arg = args[i]!;
+    if (!ended && mayBeOption(arg) && !/^-(?:-[a-z]|[A-Za-z])/.test(arg.text)) unknown ??= arg;
     if (ended || !arg.text.startsWith('-') || arg.text === '-') {
       operands.push(arg);
       continue;
@@ -60,6 +69,7 @@ export function sedWrites<W extends Word>(args: readonly W[]): SedWrites<W> {
       // A cluster: `-ni`, `-i.bak` (the rest is a suffix), `-es/a/b/` (the rest is the value).
       for (let at = 1; at < arg.text.length; at += 1) {
         const letter = arg.text[at]!;
+        if (letter === '$') unknown ??= arg; // `-n$o`, with `o=i`
         if (letter === 'i') {
           inPlace = true;
           break;
@@ -77,7 +87,8 @@ export function sedWrites<W extends Word>(args: readonly W[]): SedWrites<W> {
   // Without `-e` or `-f` the first operand is the script.
   if (scripts.length === 0 && !fromFile && operands.length > 0) scripts.push(operands.shift()!);
   const files: W[] = inPlace ? [...operands] : [];
-  let unseen: string | undefined = fromFile ? SCRIPT_FILE : undefined;
+  unknown ??= scripts.find((script) => isRunTime(script));
+  let unseen: string | undefined = fromFile ? SCRIPT_FILE : unknown === undefined ? undefined : runTime(unknown.text);
   for (const script of scripts) {
     const named = scriptWrites(script.text);
     if (named === undefined) unseen ??= UNREADABLE;
