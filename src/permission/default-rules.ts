@@ -17,6 +17,8 @@ export interface CaseFreeRule extends PermissionRule {
 const FILE_TOOLS = ['read', 'write', 'edit', 'grep'] as const;
 const OPEN_TOOLS = ['read', 'list', 'glob', 'grep', 'write', 'edit', 'todo'] as const;
 const WRITE_TOOLS = ['write', 'edit'] as const;
+/** The tools that show a file's content: they ask before showing another conversation's. */
+const CONTENT_TOOLS = ['read', 'grep'] as const;
 
 /**
  * Files and folders that other programs run, or take commands from, without asking the
@@ -50,7 +52,9 @@ function askAnyCase(tool: string, pattern: string): PermissionRule {
  * writing, editing or grepping a file named `.env*` (`.env`, `.env.local`, `.envrc`...) or
  * `*.env` at any depth asks because such files tend to hold secrets, writing or editing
  * under a `.rxharness/` folder (agent definitions, sessions) or a file other programs execute
- * (`.git/`, `.vscode/`, `.npmrc`...: the list is in the permissions guide) asks, and `bash` asks.
+ * (`.git/`, `.vscode/`, `.npmrc`...: the list is in the permissions guide) asks, reading or
+ * grepping under `.rxharness/sessions/` (every conversation's transcript, grants and task
+ * records) asks, and `bash` asks.
  * The asks match their names at any depth and in any letter case, as the bash check does.
  * Every user rule ranks above these, whatever its priority.
  */
@@ -64,6 +68,10 @@ export const DEFAULT_RULES: readonly PermissionRule[] = Object.freeze([
   // unasked could loosen the next engine's rules. At any depth, as bash's check has it: a
   // package's own `.rxharness/` becomes the workspace's when an engine is started there.
   ...WRITE_TOOLS.map((tool) => askAnyCase(tool, '**/.rxharness/**')),
+  // FileSessionStore keeps every conversation there (transcripts, archives, grants, task
+  // records): what a human let one conversation read, a secret included, would be shown to
+  // another unasked. Agent and skill definitions beside it stay readable.
+  ...CONTENT_TOOLS.map((tool) => askAnyCase(tool, '**/.rxharness/sessions/**')),
   // Writing what another program executes is running a command: it asks like bash does.
   ...WRITE_TOOLS.flatMap((tool) => EXECUTED_FILE_PATTERNS.map((pattern) => askAnyCase(tool, pattern))),
   Object.freeze<PermissionRule>({ tool: 'bash', action: 'ask' }),

@@ -1,13 +1,30 @@
 import { realpath } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { glob } from 'tinyglobby';
 
-/** Folders no search wanders into. */
-export const SEARCH_IGNORE: readonly string[] = Object.freeze(['**/node_modules/**', '**/.git/**']);
+/** `name` as a glob matching it in any letter case (`.[gG][iI][tT]`), as a file system that ignores case finds it. */
+function anyCase(name: string): string {
+  return name.replace(/[a-z]/g, (letter) => `[${letter}${letter.toUpperCase()}]`);
+}
+
+/** `FileSessionStore`'s folder: every conversation's transcript, grants and task records. */
+const SESSIONS = `${anyCase('.rxharness')}/${anyCase('sessions')}`;
+
+/**
+ * Folders no search wanders into: `node_modules`, `.git`, and `.rxharness/sessions/`, whose
+ * transcripts would show one conversation what was read (or approved) in another, and every
+ * grep its own conversation. The rest of `.rxharness/` (agent and skill definitions) is searched.
+ */
+export const SEARCH_IGNORE: readonly string[] = Object.freeze(['**/node_modules/**', '**/.git/**', `**/${SESSIONS}/**`]);
+
+/** {@link SEARCH_IGNORE} for a walk from `root`: from a `.rxharness` folder itself, its `sessions/` too. */
+function ignoredUnder(root: string): string[] {
+  return basename(root).toLowerCase() === '.rxharness' ? [...SEARCH_IGNORE, `${anyCase('sessions')}/**`] : [...SEARCH_IGNORE];
+}
 
 /**
  * Files under `root` (an absolute real folder) matching `pattern`, relative to `root`,
- * sorted. Dot files are included; `node_modules` and `.git` are skipped. Symbolic links are
+ * sorted. Dot files are included; {@link SEARCH_IGNORE} is skipped. Symbolic links are
  * never followed, not even when the pattern names one (`dl/*` with `dl` a link): a file is
  * only returned when no link lies between `root` and it and it is no link itself, so its
  * path as returned is its real path and a search never leaves the folder through a link.
@@ -21,7 +38,7 @@ export async function findSearchFiles(root: string, pattern: string, signal: Abo
   const found = await glob(pattern, {
     cwd: root,
     dot: true,
-    ignore: [...SEARCH_IGNORE],
+    ignore: ignoredUnder(root),
     followSymbolicLinks: false,
     expandDirectories: false,
     signal,

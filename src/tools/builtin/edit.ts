@@ -7,10 +7,13 @@ import { fsErrorMessage } from '../fs-error-message.js';
 import { looksBinary } from '../looks-binary.js';
 import { pathJudge } from '../path-judge.js';
 import { hardLinked, replaceContent } from '../replace-content.js';
+import { linkLoop } from '../link-loop.js';
+import { withPathLock } from '../path-lock.js';
 import { isRefusal, resolveToolPath, notWhereJudged } from '../resolve-tool-path.js';
 import type { Tool, ToolResult } from '../tool.js';
 import { countMatches, editedBytes, lineAt } from './edit-matches.js';
 import { toolError } from '../tool-error.js';
+import type { WorkspacePath } from '../workspace-path.js';
 
 // A JSON schema literal, typed by TypeBox's `Static` (a type-only import): the TypeBox
 // builders would load ~370 modules when the package is imported (test/packaging/import-cost.test.ts).
@@ -40,7 +43,8 @@ export interface EditArgs extends Static<typeof EDIT_INPUT> {}
 /**
  * Creates the `edit` tool: replaces an exact piece of text in a file. `old_string` must
  * occur exactly once unless `replace_all` is true, so an edit never lands somewhere the
- * model did not mean.
+ * model did not mean. Edits and writes of one file take turns (`withPathLock`), so
+ * sibling tasks' edits of it all land.
  *
  * @example
  * ```ts
@@ -66,53 +70,67 @@ export function createEditTool(): Tool<EditArgs> {
       if (isRefusal(target)) return target;
       const swapped = notWhereJudged(context, 'edit', path, target, judge);
       if (swapped) return swapped;
-      let handle: FileHandle | undefined;
-      try {
-        handle = await openChecked(target.absolute, 'edit');
-      } catch (error) {
-        return openFailure(error, path);
-      }
-      if (handle === undefined) return toolError(`${path}: a folder on its way became a symbolic link as it was opened, so nothing was changed; check where it leads and edit again`);
-      try {
-        // Everything through the handle checked to be the file at the path: a swap meanwhile changes nothing.
-        const stats = await handle.stat();
-        if (!stats.isFile()) return toolError(`${path} is not a regular file (a named pipe, a socket or a device); edit only changes regular files`);
-        const linked = hardLinked(stats, path, 'edit');
-        if (linked) return linked;
-        if (stats.size > EDIT_MAX_FILE_BYTES) return tooLarge(path, `is ${stats.size} bytes`);
-        const bytes = await readSized(handle, stats.size);
-        if (looksBinary(bytes)) return toolError(`${path} looks like a binary file; edit only changes text files`);
-        const content = bytes.toString('utf8');
-        const found = countMatches(content, oldText);
-        if (found.count === 0) {
-          return toolError(
-            `old_string was not found in ${path}. It must match exactly, including whitespace and ` +
-              'indentation; read the file to copy the current text.',
-          );
-        }
-        if (found.count > 1 && !all) {
-          return toolError(
-            `old_string matches ${found.count} times in ${path}. Include more surrounding lines to make it ` +
-              'unique, or set replace_all: true to replace every occurrence.',
-          );
-        }
-        const count = all ? found.count : 1;
-        const size = editedBytes(bytes.length, count, oldText, newText);
-        if (size > EDIT_MAX_FILE_BYTES) return tooLarge(path, `would be ${size} bytes after this edit`);
-        // A function as replacement: `$&` and friends in new_string stay literal.
-        const updated = all ? content.replaceAll(oldText, () => newText) : content.replace(oldText, () => newText);
-        // Never cut first: a cancel then would leave the file empty (see replaceContent).
-        await replaceContent(handle, updated, context.signal);
-        const line = lineAt(content, found.first);
-        const where = count === 1 ? ` (line ${line})` : ` (first at line ${line})`;
-        return { text: `Replaced ${count} occurrence${count === 1 ? '' : 's'} in ${target.relative}${where}` };
-      } catch (error) {
-        return toolError(fsErrorMessage(error, path));
-      } finally {
-        await handle.close();
-      }
+      // One edit or write of a file at a time: each reads what the one before it wrote (a
+      // sibling task's edit of the same file would otherwise be lost, both reporting success).
+      return withPathLock(target.absolute, () => editAt(target, path, { oldText, newText, all }, context.signal));
     },
   });
+}
+
+/** The change an edit makes. */
+interface Change {
+  readonly oldText: string;
+  readonly newText: string;
+  readonly all: boolean;
+}
+
+/** Opens the file at `target` without following a link, and makes the change through the handle. */
+async function editAt(target: WorkspacePath, path: string, { oldText, newText, all }: Change, signal: AbortSignal): Promise<ToolResult> {
+  let handle: FileHandle | undefined;
+  try {
+    handle = await openChecked(target.absolute, 'edit');
+  } catch (error) {
+    return (await linkLoop(error, target.absolute, path, 'changed')) ?? openFailure(error, path);
+  }
+  if (handle === undefined) return toolError(`${path}: a folder on its way became a symbolic link as it was opened, so nothing was changed; check where it leads and edit again`);
+  try {
+    // Everything through the handle checked to be the file at the path: a swap meanwhile changes nothing.
+    const stats = await handle.stat();
+    if (!stats.isFile()) return toolError(`${path} is not a regular file (a named pipe, a socket or a device); edit only changes regular files`);
+    const linked = hardLinked(stats, path, 'edit');
+    if (linked) return linked;
+    if (stats.size > EDIT_MAX_FILE_BYTES) return tooLarge(path, `is ${stats.size} bytes`);
+    const bytes = await readSized(handle, stats.size);
+    if (looksBinary(bytes)) return toolError(`${path} looks like a binary file; edit only changes text files`);
+    const content = bytes.toString('utf8');
+    const found = countMatches(content, oldText);
+    if (found.count === 0) {
+      return toolError(
+        `old_string was not found in ${path}. It must match exactly, including whitespace and ` +
+          'indentation; read the file to copy the current text.',
+      );
+    }
+    if (found.count > 1 && !all) {
+      return toolError(
+        `old_string matches ${found.count} times in ${path}. Include more surrounding lines to make it ` +
+          'unique, or set replace_all: true to replace every occurrence.',
+      );
+    }
+    const count = all ? found.count : 1;
+    const size = editedBytes(bytes.length, count, oldText, newText);
+    if (size > EDIT_MAX_FILE_BYTES) return tooLarge(path, `would be ${size} bytes after this edit`);
+    // A function as replacement: `$&` and friends in new_string stay literal.
+    const updated = all ? content.replaceAll(oldText, () => newText) : content.replace(oldText, () => newText);
+    // Never cut first: a cancel then would leave the file empty (see replaceContent).
+    await replaceContent(handle, updated, signal);
+    const line = lineAt(content, found.first);
+    const where = count === 1 ? ` (line ${line})` : ` (first at line ${line})`;
+    return { text: `Replaced ${count} occurrence${count === 1 ? '' : 's'} in ${target.relative}${where}` };
+  } catch (error) {
+    return toolError(fsErrorMessage(error, path));
+  } finally {
+    await handle.close();
+  }
 }
 
 /**

@@ -10,7 +10,7 @@ import { searchStopped, startLineMatcher } from './line-matcher.js';
 import { relativeGlobProblem } from '../relative-glob.js';
 import { findSearchFiles, joinRelative } from '../search-files.js';
 import { readAhead } from '../read-ahead.js';
-import { isRefusal, resolveToolPath } from '../resolve-tool-path.js';
+import { isRefusal, notWhereJudged, resolveToolPath } from '../resolve-tool-path.js';
 import type { Tool, ToolResult } from '../tool.js';
 import { toolError } from '../tool-error.js';
 import { errorMessage } from '../../errors/error-message.js';
@@ -96,6 +96,9 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool<GrepArgs> {
       const judge = pathJudge(context, 'grep');
       const root = await resolveToolPath(context.workspace, 'grep', path, judge);
       if (isRefusal(root)) return root;
+      // The file (or folder) approved may have become a link elsewhere while the approval was pending.
+      const swapped = notWhereJudged(context, 'grep', path, root, judge);
+      if (swapped) return swapped;
       let files: { absolute: string; shown: string }[];
       let asked = 0;
       try {

@@ -5,8 +5,9 @@ import { openChecked, readSized } from '../confined-fs.js';
 import { errnoOf } from '../../errors/errno-of.js';
 import { fsErrorMessage } from '../fs-error-message.js';
 import { BINARY_SNIFF_BYTES, looksBinary } from '../looks-binary.js';
+import { linkLoop } from '../link-loop.js';
 import { pathJudge } from '../path-judge.js';
-import { isRefusal, resolveToolPath } from '../resolve-tool-path.js';
+import { isRefusal, notWhereJudged, resolveToolPath } from '../resolve-tool-path.js';
 import { defineTool } from '../define-tool.js';
 import { schemaMemo } from '../schema-memo.js';
 import type { Tool, ToolContext, ToolResult } from '../tool.js';
@@ -91,12 +92,18 @@ interface Page {
 
 async function readNumbered(path: string, context: ToolContext, page: Page): Promise<ToolResult> {
   // Resolved again now: a folder on the way may have become a link since the gate checked it.
-  const target = await resolveToolPath(context.workspace, 'read', path, pathJudge(context, 'read'));
+  const judge = pathJudge(context, 'read');
+  const target = await resolveToolPath(context.workspace, 'read', path, judge);
   if (isRefusal(target)) return target;
+  // The file a human approved may have become a link (to `.env`) while the approval was pending.
+  const swapped = notWhereJudged(context, 'read', path, target, judge);
+  if (swapped) return swapped;
   let handle: FileHandle | undefined;
   try {
     handle = await openChecked(target.absolute, 'read');
   } catch (error) {
+    const loop = await linkLoop(error, target.absolute, path, 'read');
+    if (loop) return loop;
     if (errnoOf(error) !== 'ELOOP') return toolError(fsErrorMessage(error, path));
   }
   if (handle === undefined) {

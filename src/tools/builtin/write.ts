@@ -7,7 +7,9 @@ import { toolError } from '../tool-error.js';
 import { pathJudge } from '../path-judge.js';
 import { hardLinked, replaceContent } from '../replace-content.js';
 import { notWhereJudged } from '../resolve-tool-path.js';
-import { resolveWorkspacePath } from '../workspace-path.js';
+import { linkLoop } from '../link-loop.js';
+import { withPathLock } from '../path-lock.js';
+import { resolveWorkspacePath, type WorkspacePath } from '../workspace-path.js';
 import { openWriteTarget, type WriteTarget } from '../write-target.js';
 
 // A JSON schema literal, typed by TypeBox's `Static` (a type-only import): the TypeBox
@@ -41,7 +43,8 @@ export interface WriteArgs extends Static<typeof WRITE_INPUT> {}
  * is a regular file really at that path (`openChecked`): a link swapped in at the very last
  * moment, in the file's place or a folder's, is refused, and a named pipe cannot block it.
  * A file the call created is removed again when the call is cancelled or fails before the
- * content is all in place (the folders it made stay).
+ * content is all in place (the folders it made stay). Writes and edits of one file take turns
+ * (`withPathLock`): an edit never writes its old read of the file back over a write.
  *
  * @example
  * ```ts
@@ -67,39 +70,45 @@ export function createWriteTool(): Tool<WriteArgs> {
       }
       const swapped = notWhereJudged(context, 'write', path, target, pathJudge(context, 'write'));
       if (swapped) return swapped;
-      let opened: WriteTarget | undefined;
-      try {
-        opened = await openWriteTarget(target.absolute);
-      } catch (error) {
-        return writeFailure(error, path);
-      }
-      if (opened === undefined) {
-        return toolError(`${path}: a folder on its way became a symbolic link while it was being written, so nothing was written; check where it leads and write again`);
-      }
-      const { file, created } = opened;
-      let written = false;
-      try {
-        // Checked on the handle before anything is cut: a named pipe or a device is never truncated or written.
-        const stats = await file.stat();
-        if (!stats.isFile()) return notRegular(path);
-        const linked = hardLinked(stats, path, 'write');
-        if (linked) return linked;
-        // Never cut first: a cancel then would leave the old file empty (see replaceContent).
-        await replaceContent(file, content, context.signal);
-        written = true;
-      } catch (error) {
-        return writeFailure(error, path);
-      } finally {
-        // A file this call created and did not fill is removed, not left empty or cut.
-        if (!written) await opened.discard();
-        await opened.close();
-      }
-      const bytes = Buffer.byteLength(content, 'utf8');
-      const lines = countLines(content);
-      const verb = created ? 'Created' : 'Overwrote';
-      return { text: `${verb} ${target.relative} (${plural(bytes, 'byte')}, ${plural(lines, 'line')})` };
+      // One write or edit of a file at a time: an edit reading it meanwhile would write its old text back over this.
+      return withPathLock(target.absolute, () => writeAt(target, path, content, context.signal));
     },
   });
+}
+
+/** Opens (or creates) the file at `target` without following a link, and writes `content` through the handle. */
+async function writeAt(target: WorkspacePath, path: string, content: string, signal: AbortSignal): Promise<ToolResult> {
+  let opened: WriteTarget | undefined;
+  try {
+    opened = await openWriteTarget(target.absolute);
+  } catch (error) {
+    return (await linkLoop(error, target.absolute, path, 'written')) ?? writeFailure(error, path);
+  }
+  if (opened === undefined) {
+    return toolError(`${path}: a folder on its way became a symbolic link while it was being written, so nothing was written; check where it leads and write again`);
+  }
+  const { file, created } = opened;
+  let written = false;
+  try {
+    // Checked on the handle before anything is cut: a named pipe or a device is never truncated or written.
+    const stats = await file.stat();
+    if (!stats.isFile()) return notRegular(path);
+    const linked = hardLinked(stats, path, 'write');
+    if (linked) return linked;
+    // Never cut first: a cancel then would leave the old file empty (see replaceContent).
+    await replaceContent(file, content, signal);
+    written = true;
+  } catch (error) {
+    return writeFailure(error, path);
+  } finally {
+    // A file this call created and did not fill is removed, not left empty or cut.
+    if (!written) await opened.discard();
+    await opened.close();
+  }
+  const bytes = Buffer.byteLength(content, 'utf8');
+  const lines = countLines(content);
+  const verb = created ? 'Created' : 'Overwrote';
+  return { text: `${verb} ${target.relative} (${plural(bytes, 'byte')}, ${plural(lines, 'line')})` };
 }
 
 function writeFailure(error: unknown, path: string): ToolResult {

@@ -1,0 +1,48 @@
+import { mkdtemp, realpath, rm, symlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ReActAgent } from '../../src/agent/react-agent.js';
+import { createBuiltinTools } from '../../src/tools/builtin/index.js';
+import { collect, own } from '../support/collect-events.js';
+import { FakeOpenAIServer } from '../support/fake-openai-server.js';
+import { openAIModelFor } from '../support/openai-model.js';
+
+// A link that always was a loop (`loop -> loop`, `a -> b -> a`) is no link swapped in at
+// the last moment: trying again cannot help, so the model is told it is a loop.
+
+let server: FakeOpenAIServer | undefined;
+let ws: string | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+  if (ws) await rm(ws, { recursive: true, force: true });
+  ws = undefined;
+});
+
+describe('a symbolic link loop', () => {
+  it('read, write and edit say it is a loop, not that it became a link', async () => {
+    ws = await realpath(await mkdtemp(join(tmpdir(), 'h6-loop-')));
+    await symlink('loop', join(ws, 'loop'));
+    await symlink('b', join(ws, 'a'));
+    await symlink('a', join(ws, 'b'));
+    server = await FakeOpenAIServer.start({
+      replies: [
+        {
+          toolCalls: [
+            { name: 'read', arguments: { path: 'loop' } },
+            { name: 'write', arguments: { path: 'loop', content: 'x' } },
+            { name: 'edit', arguments: { path: 'loop', old_string: 'a', new_string: 'b' } },
+            { name: 'read', arguments: { path: 'a' } },
+          ],
+        },
+        { text: 'done' },
+      ],
+    });
+    const agent = new ReActAgent({ model: openAIModelFor(server), workspace: ws, tools: createBuiltinTools()});
+    const ends = own(await collect(agent.stream('go')), 'ToolCallEnd') as { error?: string }[];
+    const loop = (path: string, undone: string): string =>
+      `${path} is a symbolic link loop (it, or a link on its way, leads back to itself), so nothing was ${undone}; give the path of a file instead`;
+    expect(ends.map((end) => end.error)).toEqual([loop('loop', 'read'), loop('loop', 'written'), loop('loop', 'changed'), loop('a', 'read')]);
+  });
+});
