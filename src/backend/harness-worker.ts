@@ -13,6 +13,8 @@ import type { RedisBackend } from './redis-backend.js';
 import { TASK_QUEUE } from './redis-keys.js';
 import type { TaskJob } from './task-job.js';
 import { fromWire } from './wire-spec.js';
+import { workerRulesPolicy } from './worker-bound-policy.js';
+import type { PermissionPolicy } from '../permission/permission-policy.js';
 import { checkedBudget, RedisTokenBudget } from './redis-budget.js';
 import type { SharedBudget, TokenBudget } from '../model/token-budget.js';
 import { backgroundResult, deliverResult } from './background-result.js';
@@ -43,7 +45,9 @@ const CANCELLED: LogEnding = { kind: 'cancelled', reason: STOP_REASON.cancelled 
 /**
  * Runs delegated tasks pulled from the backend's queue: each child is rebuilt from the spec
  * its engine sent (same narrowing, rules, step bound, tools by name, model by name) and run
- * in its task's session; its events go to its event log, where the engine that delegated it
+ * in its task's session; the worker's own `permissionRules` bound every job's rules (its
+ * denies always win, its asks still ask: a job, which anyone writing to the queue could
+ * forge, may narrow what they allow, never widen it); its events go to its event log, where the engine that delegated it
  * reads them. A cancel from the engine stops the run (model requests aborted, processes
  * killed); approvals its tools ask go to that engine. It starts pulling at once.
  *
@@ -71,6 +75,8 @@ export class HarnessWorker {
   readonly #stops: (() => void)[] = [];
   /** Where its tasks' "always" approvals are read and kept (see `workerGrantStore`). */
   readonly #grants: WorkerGrantStore;
+  /** This worker's own `permissionRules`: every job's policy is bounded by them (see `WorkerBoundPolicy`). */
+  readonly #rules: PermissionPolicy | undefined;
   #leave: (() => Promise<void>) | undefined;
   #bull: Worker | undefined;
   #closing: Promise<void> | undefined;
@@ -89,6 +95,8 @@ export class HarnessWorker {
     const approvals = workerApprovals(backend.parts, this.workerId, () => this.#running.values());
     // Grandchildren run here, in-process, in the same shared sessions.
     this.#tree = buildTree({ ...engineOptions, sessions: backend.sessions }, this.workspace, approvals.approve);
+    // Parsed once, by the tree, as an engine's: a job may narrow what they allow, never widen it.
+    this.#rules = workerRulesPolicy(this.#tree.main.policy.rules);
     this.#grants = workerGrantStore(backend.parts, backend.sessions, () => [...this.#running.values()].map((j) => j.rootRunId));
     // A grandchild's background result has no prompt here to go in front of: it goes where the
     // conversation's next prompt finds it, on any engine (and is not kept here, for nobody).
@@ -193,7 +201,8 @@ export class HarnessWorker {
       if (!this.#closing && !signal.aborted && !(await redis.exists(keys.cancelled(logId)))) {
         if (!(await cancelledWhileQueued(this.#backend.parts, job))) {
           const attachBudget = (shared: SharedBudget): TokenBudget => RedisTokenBudget.attach(redis, keys, checkedBudget(shared, keys), keys.budgetHeld(logId));
-          const spec = fromWire(job.spec, { model: this.#options.model, models: this.#options.models ?? {}, attachBudget });
+          const workerRules = this.#rules;
+          const spec = fromWire(job.spec, { model: this.#options.model, models: this.#options.models ?? {}, attachBudget, ...(workerRules ? { workerRules } : {}) });
           // The conversation's grants as the store has them now (one read per job; the children
           // it runs here share them), never what this worker remembers from an earlier task: a
           // conversation deleted or expired since, then started again under its id, would find

@@ -38,6 +38,7 @@ export interface EventLogTimes {
 export class RedisEventLog implements EventLog {
   readonly #readers = new Set<StreamReader>();
   readonly #follower: LogFollower;
+  #closed = false;
 
   /** @internal */
   constructor(
@@ -107,12 +108,23 @@ export class RedisEventLog implements EventLog {
   }
 
   /**
+   * Whether {@link RedisEventLog.closeReaders} ran (the backend closed): a reader's failure
+   * since says so, not that Redis failed.
+   *
+   * @internal
+   */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /**
    * Ends every reader with a `RedisBackendError` and closes the follower connection (the
    * backend is closing).
    *
    * @internal
    */
   closeReaders(): void {
+    this.#closed = true;
     for (const reader of [...this.#readers]) reader.fail(new RedisBackendError('the Redis backend was closed'));
     this.#readers.clear();
     this.#follower.close();

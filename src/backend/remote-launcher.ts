@@ -3,14 +3,17 @@ import { Observable, Subscription } from 'rxjs';
 import type { ChildLauncher, ChildRun } from '../delegation/run-child.js';
 import type { LauncherWiring } from '../engine/harness-backend.js';
 import type { AgentEvent } from '../events/agent-event.js';
+import { UnknownRunError } from '../runs/unknown-run-error.js';
 import type { BackendParts } from './backend-parts.js';
 import { badEntryWarnings } from './bad-entry-warnings.js';
 import { watchJob, WorkersPulling } from './job-watch.js';
 import { answerAsks } from './launcher-asks.js';
+import { RedisBackendError } from './redis-backend-error.js';
 import { redisFailure } from './redis-connection.js';
 import { RemoteTaskError } from './remote-task-error.js';
 import { RunAskRoom } from './run-ask-room.js';
 import type { TaskJob } from './task-job.js';
+import { CANCEL_MARK_MS, UnsentCancels } from './unsent-cancels.js';
 import { toWire } from './wire-spec.js';
 
 /**
@@ -22,7 +25,9 @@ import { toWire } from './wire-spec.js';
  *
  * A worker that dies is noticed by BullMQ's lock on its job lapsing (`stallMs`: the worker
  * renews it while it lives): the stream errors with a `RemoteTaskError` saying so, which the
- * task turns into a failure result.
+ * task turns into a failure result. Any other failure (Redis unreachable from here: the
+ * worker may run on) leaves the job to be cancelled as the consumer leaves, sent again once
+ * Redis is back if it cannot be sent then (see `UnsentCancels`).
  *
  * @internal
  */
@@ -31,12 +36,14 @@ export class RemoteLauncher implements ChildLauncher {
   readonly #workers: WorkersPulling;
   /** The approvals relayed from this launcher's jobs that wait, per run: a run's are bounded together. */
   readonly #asks = new RunAskRoom();
+  readonly #unsent: UnsentCancels;
 
   constructor(
     private readonly parts: BackendParts,
     private readonly wiring: LauncherWiring,
   ) {
     this.#workers = new WorkersPulling(parts);
+    this.#unsent = new UnsentCancels(parts.redis, (logId) => void this.#cancel(logId));
   }
 
   run$(child: ChildRun, streaming: boolean): Observable<AgentEvent> {
@@ -51,9 +58,12 @@ export class RemoteLauncher implements ChildLauncher {
       let started = false;
       let stopListening: (() => void) | undefined;
       let watch: NodeJS.Timeout | undefined;
-      const fail = (e: unknown): void => {
+      // `over`: nothing is left running on a worker (the log's own end; the worker's death, which
+      // `watchJob` cancels itself). Any other failure (Redis unreachable from here, maybe not from
+      // the worker) leaves the job to the cancel of the teardown.
+      const fail = (e: unknown, over = false): void => {
         if (closed) return;
-        ended = true;
+        if (over) ended = true;
         out.error(RemoteTaskError.isInstance(e) ? e : redisFailure('running a task on a worker', e));
       };
       const onAsk = answerAsks(parts, this.wiring, child, this.#asks, withdraw.signal);
@@ -93,7 +103,11 @@ export class RemoteLauncher implements ChildLauncher {
                 ended = true; // nothing left to stop on the worker
                 if (child.tracker.cancel(child.taskId)) return;
               }
-              fail(e);
+              // This side's reading failing makes errors of our classes; the log's own failed end,
+              // errors rebuilt from its identity, which never are (see `errorOfIdentity`). The
+              // backend closing is no outage: its background tasks outlive it, as its process's death.
+              const here = e instanceof RedisBackendError || e instanceof UnknownRunError;
+              fail(e, !here || parts.eventLog.closed);
             },
             complete: () => {
               ended = true;
@@ -104,7 +118,7 @@ export class RemoteLauncher implements ChildLauncher {
         const queue = await parts.queue();
         if (closed) return;
         await queue.add('task', job, { jobId: logId, removeOnComplete: true, removeOnFail: true });
-        if (!closed) watch = watchJob(parts, logId, { started: () => started, fail, cancel: () => void this.#cancel(logId), workers: this.#workers });
+        if (!closed) watch = watchJob(parts, logId, { started: () => started, fail: (e) => fail(e, RemoteTaskError.isInstance(e)), cancel: () => void this.#cancel(logId), workers: this.#workers });
       };
       start().catch(fail);
       return () => {
@@ -118,17 +132,26 @@ export class RemoteLauncher implements ChildLauncher {
     });
   }
 
-  /** Stops the job: marked (for a worker about to take it), announced, removed if it still waits. */
+  /**
+   * Stops the job: marked (for a worker about to take it), announced, removed if it still
+   * waits. Redis unreachable: sent again once it is back; never throws, never waits for it.
+   */
   async #cancel(logId: string): Promise<void> {
     const { redis, keys } = this.parts;
     try {
-      await redis.multi().set(keys.cancelled(logId), '1', 'PX', 10 * 60_000).publish(keys.cancelChannel, logId).exec();
+      await redis.multi().set(keys.cancelled(logId), '1', 'PX', CANCEL_MARK_MS).publish(keys.cancelChannel, logId).exec();
+    } catch {
+      // The worker may run on (its own connection fine): the cancel must reach it once Redis is back.
+      return this.#unsent.failed(logId);
+    }
+    this.#unsent.sent(logId);
+    try {
       const queue = await this.parts.queue();
       // A job no worker took yet: gone from the queue, its log ended here (nobody else will).
       const removed = await queue.remove(logId).catch(() => 0);
       if (removed) await this.parts.eventLog.end(logId, { kind: 'cancelled', reason: 'the task was cancelled before a worker took it' });
     } catch {
-      // Redis is gone: the worker's own reads fail, and its job's lock lapses.
+      // Announced already: a worker that takes it finds the mark.
     }
   }
 }

@@ -2,12 +2,13 @@ import type { ChatModel } from '../model/chat-model.js';
 import type { ModelSettings } from '../model/model-settings.js';
 import { MemoryTokenBudget } from '../model/memory-token-budget.js';
 import type { SharedBudget, TokenBudget } from '../model/token-budget.js';
-import { PermissionPolicy } from '../permission/permission-policy.js';
+import { PermissionPolicy, type PermissionPolicyOptions } from '../permission/permission-policy.js';
 import { contextOfCarrier, traceCarrierOf, type TraceCarrier } from '../telemetry/trace-carrier.js';
 import type { PermissionRule } from '../permission/permission-rule.js';
 import type { AgentSpec } from '../delegation/delegation-types.js';
 import type { ToolNarrowing } from '../subagent/narrow-tools.js';
 import { RemoteTaskError } from './remote-task-error.js';
+import { WorkerBoundPolicy } from './worker-bound-policy.js';
 
 /** One layer of a permission policy, as data. */
 interface WirePolicy {
@@ -59,6 +60,11 @@ export interface ModelNames {
   readonly models: Readonly<Record<string, ChatModel>>;
   /** The budget a worker's child draws from, for a pool in Redis (absent: a parent's budget is not rebuilt). */
   readonly attachBudget?: (shared: SharedBudget) => TokenBudget;
+  /**
+   * The worker's own rules (see `workerRulesPolicy`): the outer layer of every policy it
+   * rebuilds, which the job's layers only narrow (absent: the job's policy as sent).
+   */
+  readonly workerRules?: PermissionPolicy;
 }
 
 /** The spec as JSON-safe data. @throws RemoteTaskError when its model has no name a worker could find. */
@@ -98,10 +104,16 @@ export function toWire(spec: AgentSpec, names: ModelNames): WireSpec {
   };
 }
 
-/** The spec a worker runs, with its own models. @throws RemoteTaskError when it lacks the model named. */
+/**
+ * The spec a worker runs, with its own models, its policy bounded by the worker's own rules.
+ * @throws RemoteTaskError when it lacks the model named.
+ */
 export function fromWire(wire: WireSpec, names: ModelNames): AgentSpec {
+  const bound = names.workerRules;
+  // The job is data from the queue: its layers never widen what the worker's rules allow.
+  const layerOf = (options: PermissionPolicyOptions): PermissionPolicy => (bound ? new WorkerBoundPolicy(options, bound) : new PermissionPolicy(options));
   let policy: PermissionPolicy | undefined;
-  for (const layer of wire.policy) policy = new PermissionPolicy({ ...layer, ...(policy ? { parent: policy } : {}) });
+  for (const layer of wire.policy) policy = layerOf({ ...layer, ...(policy ? { parent: policy } : {}) });
   const model = wire.model === '' ? names.model : Object.hasOwn(names.models, wire.model) ? names.models[wire.model] : undefined;
   if (!model) throw new RemoteTaskError(`the worker has no model "${wire.model}" (models: ${Object.keys(names.models).join(', ') || 'none'})`);
   const { task, model: _name, policy: _policy, ...rest } = wire;
@@ -115,7 +127,7 @@ export function fromWire(wire: WireSpec, names: ModelNames): AgentSpec {
   return {
     ...rest,
     model,
-    policy: policy ?? new PermissionPolicy(),
+    policy: policy ?? layerOf({}),
     ...(task
       ? {
           task: {
