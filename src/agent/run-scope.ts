@@ -1,3 +1,4 @@
+import { isAbsolute } from 'node:path';
 import type { Context } from '@opentelemetry/api';
 import type { AgentEvent } from '../events/agent-event.js';
 import type { RunMetrics } from '../events/run-metrics.js';
@@ -120,7 +121,9 @@ function contextOf(scope: RunScope, step: number, callId: string, signal: AbortS
     // so a path rule cannot be dodged by searching the folder above it.
     judgePath: (toolName, path) => {
       const { permissions, grants } = agent;
-      const outside = /^(?:[a-zA-Z]:)?[\\/]/.test(path); // inside paths come relative
+      // Inside paths come relative. Only this system's absolute form is outside: on Linux a
+      // folder `C:` or a file `\setup.js` is a name like any other (`path.isAbsolute`).
+      const outside = isAbsolute(path);
       if (outside && !permissions.allowsOutsideWorkspace(toolName, path)) return 'deny';
       const { action } = permissions.evaluate(toolName, path);
       return action === 'ask' && grants.has(scope.rootSessionId, toolName, path) ? 'allow' : action;

@@ -112,10 +112,20 @@ export function namesTool(ruleTool: string, toolName: string): boolean {
   return ruleTool.endsWith('*') && toolName.startsWith(ruleTool.slice(0, -1));
 }
 
+/**
+ * Dot files match; and `s` (dotAll) makes the regex's `.`, which picomatch writes for the
+ * text a `**` spans (and for "some character follows"), match line terminators too (`\n`,
+ * `\r`, U+2028, U+2029), which a folder name may hold. Without it the default ask on
+ * `.env` files missed `pkg\nx/.env`, and an allow rule `src/**` missed `src/a\nb/c.ts`.
+ * `s` changes only what `.` matches, so no other name gains or loses a match; and it
+ * replaces picomatch's `nocase` flag, unused here (see `foldCase`).
+ */
+const PICOMATCH_OPTIONS = { dot: true, flags: 's' } as const;
+
 function pathMatcher(pattern: string): Matcher {
   let matcher = pathMatchers.get(pattern);
   if (!matcher) {
-    matcher = picomatch(normalisePath(pattern), { dot: true });
+    matcher = picomatch(normalisePath(pattern), PICOMATCH_OPTIONS);
     pathMatchers.set(pattern, matcher);
   }
   return matcher;
@@ -126,7 +136,7 @@ function commandMatcher(pattern: string): Matcher {
   if (!matcher) {
     // Free text, in linear time (command-pattern.ts); picomatch only for the syntax it alone
     // reads (`!`, extglobs), where `bash: true` makes a single `*` cross `/` as well.
-    matcher = compileCommandPattern(pattern) ?? picomatch(pattern, { dot: true, bash: true });
+    matcher = compileCommandPattern(pattern) ?? picomatch(pattern, { ...PICOMATCH_OPTIONS, bash: true });
     commandMatchers.set(pattern, matcher);
   }
   return matcher;

@@ -1,3 +1,4 @@
+import { isAbsolute } from 'node:path';
 import { globCostProblem } from '../validation/glob-cost.js';
 
 /**
@@ -15,7 +16,8 @@ import { globCostProblem } from '../validation/glob-cost.js';
  * ```
  */
 export function relativeGlobProblem(glob: string, label: string): string | undefined {
-  if (glob.startsWith('/') || /^[a-zA-Z]:[\\/]/.test(glob)) {
+  // This system's absolute form only: on Linux `C:/*.txt` searches a folder named `C:`.
+  if (isAbsolute(glob)) {
     return `${label} must be relative ("${glob}" is absolute); put the folder in "path" instead`;
   }
   if (glob.split(/[\\/]/).includes('..')) {

@@ -1,8 +1,10 @@
 import { existsSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import type { Static } from 'typebox';
 import { defineTool } from '../define-tool.js';
 import { schemaMemo } from '../schema-memo.js';
 import { commandEnvironment } from '../command-environment.js';
+import { errnoOf } from '../../errors/errno-of.js';
 import { errorMessage } from '../../errors/error-message.js';
 import { runCommand, type CommandOutcome } from '../run-command.js';
 import { toolError } from '../tool-error.js';
@@ -101,6 +103,7 @@ export function createBashTool(options: BashToolOptions = {}): Tool<BashArgs> {
         signal: context.signal,
         env,
       });
+      if (outcome.spawnError) return toolError(await spawnErrorMessage(outcome.spawnError, context.workspace));
       return toResult(outcome, Math.min(timeoutMs ?? defaultTimeoutMs, maxTimeoutMs));
     },
   });
@@ -113,11 +116,19 @@ function defaultShell(): string {
   return shell;
 }
 
+/**
+ * Why the command did not start. Node reports a missing working folder as the shell's own
+ * ENOENT (`spawn /bin/bash ENOENT`), which blames the shell; so when the workspace folder is
+ * gone (removed during the run) or no longer a folder, the message says so.
+ */
+async function spawnErrorMessage(error: Error, cwd: string): Promise<string> {
+  const code = errnoOf(error);
+  const folderGone = (code === 'ENOENT' || code === 'ENOTDIR') && !(await stat(cwd).then((s) => s.isDirectory(), () => false));
+  const why = folderGone ? `the workspace folder ${cwd} no longer exists (or is not a folder): ` : '';
+  return `Could not start the command: ${why}${error.message}`;
+}
+
 function toResult(outcome: CommandOutcome, timeoutMs: number): ToolResult {
-  if (outcome.spawnError) {
-    const message = `Could not start the command: ${outcome.spawnError.message}`;
-    return toolError(message);
-  }
   const body = outcome.output === '' ? '(no output)' : outcome.output.replace(/\n$/, '');
   const notes: string[] = [];
   if (outcome.stoppedLeftovers) notes.push('[background processes the command left running were stopped]');
