@@ -1,4 +1,5 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import { HeadTailBuffer } from './head-tail-buffer.js';
 import { COMMAND_TAG, signalTagged } from './tagged-processes.js';
@@ -62,12 +63,19 @@ export function runCommand(options: RunCommandOptions): Promise<CommandOutcome> 
 
   return new Promise((resolve) => {
     const tag = randomUUID();
-    const child = spawn(options.shell, ['-c', options.command], {
-      cwd: options.cwd,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...options.env, [COMMAND_TAG]: tag },
-    });
+    let child: ChildProcessByStdio<null, Readable, Readable>;
+    try {
+      child = spawn(options.shell, ['-c', options.command], {
+        cwd: options.cwd,
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...options.env, [COMMAND_TAG]: tag },
+      });
+    } catch (error) {
+      // Some failures throw here rather than on 'error' (a working folder that is a file: ENOTDIR).
+      resolve({ ...base, output: '', aborted: false, spawnError: error instanceof Error ? error : new Error(String(error)) });
+      return;
+    }
     const timers = new Set<NodeJS.Timeout>();
     let stopping: 'timeout' | 'abort' | undefined;
     let exited = false;

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ReActAgent } from '../../src/agent/react-agent.js';
 import { PermissionPolicy } from '../../src/permission/index.js';
@@ -34,6 +34,18 @@ describe('bash when the workspace folder is gone', () => {
     const events = await collect(agent.stream('go'));
     const [end] = own(events, 'ToolCallEnd') as { error?: string }[];
     expect(end!.error).toBe(`Could not start the command: the workspace folder ${dir} no longer exists (or is not a folder): spawn ${existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh'} ENOENT`);
+  });
+
+  it('says so, as an error result, when the workspace folder became a file (spawn throws ENOTDIR)', async () => {
+    const dir = fresh.ws.dir;
+    await rm(dir, { recursive: true, force: true });
+    await writeFile(dir, 'not a folder');
+    try {
+      const result = await runTool(createBashTool(), { command: 'echo hi' }, createToolContext({ workspace: dir }));
+      expect(result.error).toMatch(new RegExp(`^Could not start the command: the workspace folder ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} no longer exists \\(or is not a folder\\): spawn ENOTDIR`));
+    } finally {
+      await rm(dir, { force: true });
+    }
   });
 
   it('still blames the shell when the shell is what is missing', async () => {
