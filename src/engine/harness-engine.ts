@@ -23,7 +23,7 @@ import { StoppableWork } from './stoppable-work.js';
 import { SubagentBuilder } from './subagent-builder.js';
 import { assertNamesFree, scopeWithTools } from './scope-with-tools.js';
 import type { Tool } from '../tools/tool.js';
-import { isTaskSession, refusingTaskSessions, taskSessionError, trackedTask } from './task-session-guard.js';
+import { isTaskSession, refusingTaskSessions, taskSessionError, unlessTaskSession$ } from './task-session-guard.js';
 
 /**
  * The composition root: a main agent with the built-in tools, subagent definitions, the
@@ -58,10 +58,17 @@ export class HarnessEngine {
   readonly runs: RunRegistry;
   private readonly tree: Tree;
   private readonly main: ReActAgent;
+  /** The main agent without the refusal of task sessions: for `start`, which asks that itself, once. */
+  private readonly bareMain: ReActAgent;
   /** The main agent's scope, as its next run will have it. */
   private readonly mainScope: () => AgentScope;
   private readonly onRun: (sessionId: string, ephemeral: boolean) => (() => void) | undefined;
   private closed = false;
+  /**
+   * A session id `prepareStart` has just found no task's, for the one `start` it calls
+   * synchronously: that start does not ask again. Set and cleared around that call only.
+   */
+  private checkedFree: string | undefined;
   /** Compactions on demand in flight: `close()` stops them. */
   private readonly compactions = new StoppableWork();
   private readonly disabledTools: readonly string[];
@@ -99,7 +106,8 @@ export class HarnessEngine {
       const primary = tree.agents.primary();
       return tree.factory.scopeOf(primary ? tree.factory.primarySpec(tree.main, primary, fromCode) : tree.main, hooks);
     };
-    this.main = this.guarded(ReActAgent.ofScope('main', this.mainScope));
+    this.bareMain = ReActAgent.ofScope('main', this.mainScope);
+    this.main = this.guarded(this.bareMain);
   }
 
   /**
@@ -126,8 +134,8 @@ export class HarnessEngine {
    * @throws TypeError for an empty prompt, a `sessionId` that is empty or not well-formed
    *   Unicode (a lone surrogate), or one of `tools` named like a tool of the engine's own
    *   (a built-in, custom, delegation or MCP tool) or a `sessionId` that is a delegated task's
-   *   session this process knows (one only the store knows fails the run with that TypeError,
-   *   as every run of the engine's on a task's session does), UnknownAgentError for an unknown agent,
+   *   session (one only a store that answers asynchronously knows, a FileSessionStore's after a
+   *   restart, fails the run with that TypeError instead), UnknownAgentError for an unknown agent,
    *   SessionBusyError when another run holds the session, EngineClosedError after `close()`.
    *
    * @example
@@ -139,20 +147,55 @@ export class HarnessEngine {
    * ```
    */
   start(prompt: string, options: { sessionId?: string; agentName?: string; tokenBudget?: number; tools?: readonly Tool[] } = {}): RunHandle {
+    // Taken at once: a start this one makes synchronously (its run's first steps) asks for itself.
+    const checked = this.checkedFree;
+    this.checkedFree = undefined;
     this.assertOpen();
     if (typeof prompt !== 'string' || prompt.trim() === '') throw new TypeError(`The prompt must be a non-empty string, got ${JSON.stringify(prompt) ?? String(prompt)}`);
     const { agentName = 'main' } = options;
     if (agentName !== 'main' && !this.agents.get(agentName) && agentName !== this.agents.primary()?.name) {
       throw new UnknownAgentError(agentName, this.agents.list().map((a) => a.name));
     }
-    // Before the run is registered: a refused id must not leave a failed run behind.
     if (options.sessionId !== undefined) assertSessionId(options.sessionId);
-    if (trackedTask(options.sessionId, this.tasks)) throw taskSessionError(options.sessionId);
+    // Asked once, here: a `true` refuses before the run is registered (a refused id must leave no
+    // failed run behind); a promise (a store that answers later) is awaited by the run, which
+    // fails with the refusal before it touches the session.
+    const given = options.sessionId;
+    const task = given === undefined || given === checked ? false : isTaskSession(given, this.tasks, this.sessions);
+    if (task === true) throw taskSessionError(given!);
     const sessionId = options.sessionId ?? `ses_${randomUUID()}`;
     const runId = `run_${randomUUID()}`;
     if (options.tools?.length && agentName !== 'main') throw new TypeError(`start: tools are offered to the main agent only, not to agent "${agentName}"`);
-    const agent = options.tools?.length ? this.guarded(ReActAgent.ofScope('main', scopeWithTools(this.mainScope, options.tools, this.tree.knownTools))) : this.agent(agentName);
-    return this.runs.start(runId, sessionId, agent.name, agent.run$(prompt, { sessionId, streaming: true, runId, ...(options.tokenBudget !== undefined ? { tokenBudget: options.tokenBudget } : {}) }));
+    // Bare agents: the question is answered (`task`), not asked again by a guarded one.
+    const agent = options.tools?.length ? ReActAgent.ofScope('main', scopeWithTools(this.mainScope, options.tools, this.tree.knownTools)) : this.bareAgent(agentName);
+    const input = { sessionId, streaming: true, runId, ...(options.tokenBudget !== undefined ? { tokenBudget: options.tokenBudget } : {}) };
+    const run$ = task === false ? agent.run$(prompt, input) : unlessTaskSession$(sessionId, () => task, () => agent.run$(prompt, input));
+    return this.runs.start(runId, sessionId, agent.name, run$);
+  }
+
+  /**
+   * {@link HarnessEngine.start} for a caller that can wait (the HTTP routes): whether
+   * `options.sessionId` is a delegated task's session is asked once and the store's answer
+   * awaited, so an id only the store knows as a task's (after a restart) rejects with start's
+   * TypeError before any run is registered, where `start` can only fail its run. Resolves to
+   * this request's start, which asks nothing more: each call is one try of it (a start is tried
+   * again while a run that has ended still holds the session).
+   *
+   * @internal
+   */
+  async prepareStart(prompt: string, options: StartOptions = {}): Promise<() => RunHandle> {
+    const { sessionId } = options;
+    if (typeof sessionId !== 'string') return () => this.start(prompt, options);
+    if (await isTaskSession(sessionId, this.tasks, this.sessions)) throw taskSessionError(sessionId);
+    // Through `start` itself (what a caller wrapping it sees), told the answer for this call only.
+    return () => {
+      this.checkedFree = sessionId;
+      try {
+        return this.start(prompt, options);
+      } finally {
+        this.checkedFree = undefined;
+      }
+    };
   }
 
   /**
@@ -179,9 +222,8 @@ export class HarnessEngine {
    * `EngineClosedError`, as `stream` and `call` do.
    */
   agent(name?: string): ReActAgent {
-    if (name === undefined || name === 'main' || name === this.tree.agents.primary()?.name) return this.main;
-    // Resolved when each run starts: a definition added later counts, an unknown one fails that run.
-    return this.guarded(ReActAgent.ofScope(name, () => this.childScope(() => this.tree.runner.usableDefinition(name))));
+    const bare = this.bareAgent(name);
+    return bare === this.bareMain ? this.main : this.guarded(bare);
   }
 
   /**
@@ -213,6 +255,7 @@ export class HarnessEngine {
     this.assertOpen();
     if (typeof sessionId !== 'string' || sessionId === '') throw new TypeError(`compact: the session id must be a non-empty string, got ${JSON.stringify(sessionId)}`);
     // A task's transcript is its parent's to resume: a compaction would rewrite it unasked.
+    // Asked here only: the HTTP route answers this refusal 404 (`isTaskSessionRefusal`).
     if (await isTaskSession(sessionId, this.tasks, this.sessions)) throw taskSessionError(sessionId);
     const scope = this.mainScope();
     const given = options?.signal;
@@ -241,6 +284,13 @@ export class HarnessEngine {
     this.runs.detach();
   }
 
+  /** The agent `agent(name)` answers, without the refusal of task sessions. */
+  private bareAgent(name?: string): ReActAgent {
+    if (name === undefined || name === 'main' || name === this.tree.agents.primary()?.name) return this.bareMain;
+    // Resolved when each run starts: a definition added later counts, an unknown one fails that run.
+    return ReActAgent.ofScope(name, () => this.childScope(() => this.tree.runner.usableDefinition(name)));
+  }
+
   /** The scope of a run of a definition as a child of the main agent; refused after `close()`, before the definition is looked up. */
   private childScope(definition: () => AgentDefinition): AgentScope {
     this.assertOpen();
@@ -257,3 +307,6 @@ export class HarnessEngine {
     if (this.closed) throw new EngineClosedError();
   }
 }
+
+/** The options of `HarnessEngine.start`. */
+type StartOptions = NonNullable<Parameters<HarnessEngine['start']>[1]>;

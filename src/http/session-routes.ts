@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { HarnessEngine } from '../engine/harness-engine.js';
 import { sendJson } from './http-answers.js';
 import { HttpFailure } from './http-failure.js';
-import { isTaskSession } from '../engine/task-session-guard.js';
+import { isTaskSession, isTaskSessionRefusal } from '../engine/task-session-guard.js';
 import { isSessionId } from './request-bodies.js';
 import type { RunSlots } from './run-slots.js';
 import { deleteSession, getSession, listSessions } from './session-answers.js';
@@ -67,7 +67,8 @@ export function matchSessionRoute(method: string | undefined, url: string | unde
  * else a token holder could start model requests without bound, one session each.
  * A client that goes away stops it (its summary request is aborted): it would otherwise hold
  * the session, and the model, until the request's idle timeout (10 minutes by default), for
- * an answer nobody reads.
+ * an answer nobody reads. A delegated task's session is no conversation: `compact` refuses it
+ * (it asks, once), answered `404` as the other routes answer it.
  */
 async function compactForClient(compact: HarnessEngine['compact'], sessionId: string, res: ServerResponse, slots: RunSlots): Promise<void> {
   if (res.destroyed) return; // the client left while it was authorised
@@ -77,6 +78,8 @@ async function compactForClient(compact: HarnessEngine['compact'], sessionId: st
   res.once('close', stop);
   try {
     sendJson(res, 200, await compact(sessionId, { signal: gone.signal }));
+  } catch (error) {
+    throw isTaskSessionRefusal(error) ? noSession(sessionId) : error;
   } finally {
     res.off('close', stop);
     release();
@@ -103,18 +106,21 @@ export async function serveSessionRoute(engine: object, route: SessionRoute, res
       throw new HttpFailure(405, `method not allowed here; use ${route.allow}`, { allow: route.allow });
     case 'bad-id':
       if (route.malformed) throw new HttpFailure(400, `the session id in the path is not percent-encoded UTF-8 (${JSON.stringify(route.id)}): encode it with encodeURIComponent`);
-      throw new HttpFailure(404, `no session ${JSON.stringify(route.id)}`);
+      throw noSession(route.id);
     case 'compact':
       // No body is read: the runs handler checked its type, as for every POST (a page of another site cannot send it).
       if (typeof sessions.compact !== 'function') throw new HttpFailure(404, 'this server cannot compact sessions');
-      if (sessions.sessions && (await isTaskSession(route.sessionId, sessions.tasks, sessions.sessions))) throw new HttpFailure(404, `no session ${JSON.stringify(route.sessionId)}`);
       return compactForClient(sessions.compact.bind(sessions), route.sessionId, res, slots);
     case 'archive': {
       const load = sessions.sessions?.loadArchive?.bind(sessions.sessions);
       if (!load) throw new HttpFailure(404, 'this server keeps no session archive');
       // A delegated task's session is no conversation (its transcript holds its parent's prompt).
-      if (await isTaskSession(route.sessionId, sessions.tasks, sessions.sessions!)) throw new HttpFailure(404, `no session ${JSON.stringify(route.sessionId)}`);
+      if (await isTaskSession(route.sessionId, sessions.tasks, sessions.sessions!)) throw noSession(route.sessionId);
       return sendJson(res, 200, { sessionId: route.sessionId, messages: await load(route.sessionId) });
     }
   }
+}
+
+function noSession(sessionId: string): HttpFailure {
+  return new HttpFailure(404, `no session ${JSON.stringify(sessionId)}`);
 }

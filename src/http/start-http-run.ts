@@ -5,8 +5,11 @@ import { HttpFailure } from './http-failure.js';
 import { startPastEndingRun, type ClientLeft } from './start-past-ending-run.js';
 import { startTries } from './start-tries.js';
 
-/** What starting a run over HTTP needs of the engine: starting runs, and the registry of started runs. */
-type StartingEngine = Pick<HarnessEngine, 'start' | 'runs'>;
+/**
+ * What starting a run over HTTP needs of the engine: starting runs, and the registry of started
+ * runs; a HarnessEngine's `prepareStart` when it has one (a custom engine may not).
+ */
+type StartingEngine = Pick<HarnessEngine, 'start' | 'runs'> & Partial<Pick<HarnessEngine, 'prepareStart'>>;
 
 /**
  * Starts a run for an HTTP request (`POST /runs`, the AG-UI and chat routes): in its turn
@@ -18,7 +21,9 @@ type StartingEngine = Pick<HarnessEngine, 'start' | 'runs'>;
  * (`release`) is kept meanwhile, and given back when the run settles, or at once when it does
  * not start. With `left`, a request whose client left while it waited starts nothing (no one
  * could learn the run's id) and resolves `undefined`. A try refused by another instance and
- * tried again leaves no `failed` run in `engine.runs` (`startTries`).
+ * tried again leaves no `failed` run in `engine.runs` (`startTries`). A session id that is a
+ * delegated task's is refused (`400`) before anything is registered, also one only the store
+ * knows (`prepareStart`, asked once for all the tries).
  *
  * @example
  * ```ts
@@ -32,7 +37,8 @@ export async function startHttpRun(engine: StartingEngine, release: () => void, 
   const gone = left === undefined ? undefined : typeof left === 'function' ? left : () => left.destroyed;
   try {
     await requestTurn(gone);
-    const tries = startTries(engine.runs, () => startOnce(engine, prompt, options));
+    const start = await prepared(engine, prompt, options);
+    const tries = startTries(engine.runs, () => startOnce(start));
     const run = gone?.() === true ? undefined : await startPastEndingRun(engine.runs, tries.attempt, left, tries.retried);
     if (run === undefined) {
       release();
@@ -46,11 +52,26 @@ export async function startHttpRun(engine: StartingEngine, release: () => void, 
   }
 }
 
-/** `engine.start`, or its refusal here (`SessionBusyError`; a `400`). */
-function startOnce(engine: StartingEngine, prompt: string, options: Parameters<HarnessEngine['start']>[1]): RunHandle {
+/** This request's start: `engine.prepareStart`'s (a task's session refused, a `400`), else `engine.start`. */
+async function prepared(engine: StartingEngine, prompt: string, options: Parameters<HarnessEngine['start']>[1]): Promise<() => RunHandle> {
+  if (typeof engine.prepareStart !== 'function') return () => engine.start(prompt, options);
   try {
-    return engine.start(prompt, options);
+    return await engine.prepareStart(prompt, options);
   } catch (error) {
-    throw error instanceof TypeError ? new HttpFailure(400, error.message) : error;
+    throw badRequest(error);
   }
+}
+
+/** One try of `start`, or its refusal here (`SessionBusyError`; a `400`). */
+function startOnce(start: () => RunHandle): RunHandle {
+  try {
+    return start();
+  } catch (error) {
+    throw badRequest(error);
+  }
+}
+
+/** A TypeError (a bad prompt, session id, agent or tool) is the request's fault: a `400`. */
+function badRequest(error: unknown): unknown {
+  return error instanceof TypeError ? new HttpFailure(400, error.message) : error;
 }

@@ -13,6 +13,7 @@ import type { SharedRuns } from './shared-runs.js';
 import { UnknownRunError } from './unknown-run-error.js';
 import { checkAfter } from './check-after.js';
 import { CoalescedPublishes } from './coalesced-publishes.js';
+import { RunsBySession } from './runs-by-session.js';
 
 /** A run started with `engine.start()`: hot, registered, attachable. */
 export interface RunHandle {
@@ -75,6 +76,8 @@ interface Entry {
  */
 export class RunRegistry {
   readonly #runs = new Map<string, Entry>();
+  /** `#runs` by session id, added and removed with them: `forgetSession` walks one conversation's runs only. */
+  readonly #bySession = new RunsBySession<Entry>();
   /**
    * Approvals waiting in started runs, answerable by `answer`.
    *
@@ -119,6 +122,7 @@ export class RunRegistry {
     const result = new Promise<RunResult>((resolve, reject) => (settle = { resolve, reject }));
     const entry: Entry = { info: { runId, sessionId, agentName, state: 'running', startedAt: Date.now() }, subscription: undefined, stop: () => undefined, reject: settle.reject, bytes: 0, endedTick: 0 };
     this.#runs.set(runId, entry);
+    this.#bySession.add(sessionId, entry);
     result.catch(() => undefined); // nobody may be waiting for it; a cancel must not be an unhandled rejection
     const finish = (state: RunInfo['state']): void => {
       if (entry.info.endedAt === undefined) this.#ended(entry);
@@ -197,10 +201,11 @@ export class RunRegistry {
   /** The known runs, oldest first, optionally of one conversation. */
   list(filter: { sessionId?: string } = {}): RunInfo[] {
     this.#evict();
-    const own = [...this.#runs.values()].map((e) => e.info);
-    const others = (this.o.shared?.list() ?? []).map((r) => r.info).filter((info) => !this.#runs.has(info.runId));
-    const all = others.length ? [...own, ...others].sort((a, b) => a.startedAt - b.startedAt) : own;
-    return filter.sessionId === undefined ? all : all.filter((info) => info.sessionId === filter.sessionId);
+    const { sessionId } = filter;
+    // One conversation's own runs from the index (each delete lists them), in the order they started, as `#runs` has them.
+    const own = (sessionId === undefined ? [...this.#runs.values()] : this.#bySession.of(sessionId)).map((e) => e.info);
+    const others = (this.o.shared?.list() ?? []).map((r) => r.info).filter((info) => !this.#runs.has(info.runId) && (sessionId === undefined || info.sessionId === sessionId));
+    return others.length ? [...own, ...others].sort((a, b) => a.startedAt - b.startedAt) : own;
   }
 
   /** Cancels a running run: stops it (its model requests, tools and tasks) and ends its log. False if it is not running. */
@@ -263,7 +268,18 @@ export class RunRegistry {
    * @internal
    */
   forgetSession(sessionId: string): void {
-    for (const entry of [...this.#runs.values()]) if (entry.info.sessionId === sessionId && entry.info.endedAt !== undefined) this.#forget(entry);
+    for (const entry of this.#bySession.of(sessionId)) if (entry.info.endedAt !== undefined) this.#forget(entry);
+  }
+
+  /**
+   * How many sessions have runs kept here (finished runs past their retention evicted first):
+   * the size of the index `forgetSession` reads, which no evicted or forgotten run stays in.
+   *
+   * @internal
+   */
+  get sessionCount(): number {
+    this.#evict();
+    return this.#bySession.size;
   }
 
   /**
@@ -338,6 +354,7 @@ export class RunRegistry {
   /** Forgets a run and its log. */
   #drop(entry: Entry): void {
     this.#runs.delete(entry.info.runId);
+    this.#bySession.remove(entry.info.sessionId, entry);
     this.#publishes.drop(entry.info.runId);
     this.#bytes -= entry.bytes;
     this.#finishedBytes -= this.#finished.get(entry) ?? 0;
