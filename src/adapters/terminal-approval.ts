@@ -1,6 +1,7 @@
 import { createInterface } from 'node:readline/promises';
 import type { ApprovalDecision, ApprovalHandler, ApprovalRequest } from '../permission/approval.js';
 import { askedQuestion } from './approval-question.js';
+import { dropTypedAhead } from './typed-ahead.js';
 
 export { question } from './approval-question.js';
 
@@ -17,8 +18,10 @@ export interface ApprovalTerminal {
  * ask together, e.g. from parallel tasks, wait their turn). The answer: `y` approves, `a`
  * approves always (for this conversation), `n` or an empty line rejects, `s` (offered when a
  * long argument was folded) shows every argument in full and asks again, and any other text
- * rejects with that text as the comment the model reads. A cancelled run (or the engine's
- * approval timeout) withdraws its question, saying so, and rejects.
+ * rejects with that text as the comment the model reads. Only a line typed after the question
+ * is shown answers it: what the input held before (typed ahead, or a pipe's lines) is
+ * dropped. A cancelled run (or the engine's approval timeout) withdraws its question, saying
+ * so, and rejects.
  *
  * @example
  * ```ts
@@ -37,6 +40,8 @@ export function terminalApproval(terminal: ApprovalTerminal): ApprovalHandler {
 async function ask(terminal: ApprovalTerminal, request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
   if (signal.aborted) return CANCELLED;
   if ((terminal.input as { readableEnded?: boolean }).readableEnded) throw new Error(INPUT_CLOSED);
+  if (await dropTypedAhead(terminal.input)) throw new Error(INPUT_CLOSED);
+  if (signal.aborted) return CANCELLED; // withdrawn before it was shown
   // terminal: false leaves the TTY in its own line mode, so Ctrl+C stays a SIGINT that
   // cancels the run (a raw-mode readline would swallow it).
   const lines = createInterface({ input: terminal.input, output: terminal.output, terminal: false });

@@ -1,5 +1,6 @@
 import { styleText } from 'node:util';
 import { headOf } from '../../text/whole-chars.js';
+import { lastRows } from './last-rows.js';
 import { measuredUnits, truncate } from './text-line.js';
 import { elapsedMs, type TaskTreeState, type TreeNode, type TreeStatus } from '../task-tree/tree-state.js';
 
@@ -13,8 +14,8 @@ export interface RenderTreeOptions {
   readonly color?: boolean;
   /**
    * Draw only the last this many lines (default: all). A terminal frame shows only its last
-   * `rows` lines (`log-update` cuts the rest), and only the lines drawn are measured: a frame
-   * of a tree with thousands of tasks then costs what the terminal shows.
+   * `rows` lines (`log-update` cuts the rest), and only the lines drawn are found, measured
+   * and styled: a frame of a tree with thousands of tasks then costs what the terminal shows.
    */
   readonly lastLines?: number;
 }
@@ -44,18 +45,10 @@ const STATUS_STYLE: Readonly<Record<TreeStatus, Style>> = { queued: 'dim', runni
  */
 export function renderTree(state: TaskTreeState, options: RenderTreeOptions): string {
   if (state.root === undefined) return '';
-  // Every node's place first (cheap); then only the lines kept are measured and styled.
-  const rows: Array<{ readonly node: TreeNode; readonly branch: string }> = [];
-  const visit = (node: TreeNode, branch: string, indent: string): void => {
-    rows.push({ node, branch });
-    node.children.forEach((child, i) => {
-      const last = i === node.children.length - 1;
-      visit(child, `${indent}${last ? '└─ ' : '├─ '}`, `${indent}${last ? '   ' : '│  '}`);
-    });
-  };
-  visit(state.root, '', '');
+  // Only the lines kept are found (walking from the end), measured and styled.
+  const wanted = options.lastLines === undefined ? Infinity : Math.max(0, Math.floor(options.lastLines));
+  const kept = lastRows(state.root, Number.isNaN(wanted) ? Infinity : wanted);
   const width = Math.max(1, Math.floor(options.width ?? 80));
-  const kept = options.lastLines === undefined ? rows : rows.slice(Math.max(0, rows.length - Math.max(0, Math.floor(options.lastLines))));
   return kept.map(({ node, branch }) => fit([{ text: branch, style: 'gray' }, ...nodeSegments(node, options.now, width)], width, options.color === true)).join('\n');
 }
 

@@ -5,6 +5,7 @@ import { innerType } from './inner-type.js';
 import { plainLine } from './plain-line.js';
 import { renderTree } from './render-tree.js';
 import { stripControls } from './text-line.js';
+import { waitingApprovals } from '../task-tree/tree-queries.js';
 import type { TaskTreeState } from '../task-tree/tree-state.js';
 
 /** How `liveTree` shows the tree: redrawn in place, or as plain lines. */
@@ -29,17 +30,17 @@ export interface TtyViewOptions {
  * `intervalMs` (so a burst of events costs one redraw, and the spinner and clocks move while
  * nothing happens), and a last time on close.
  *
- * While an approval is pending (a `HITLPending`, wrapped or not, without its `HITLDecided`)
- * the tree is drawn once and left in place: whoever asks the human can write the question
- * below it without a redraw erasing it. Redrawing resumes, below, once every pending
- * approval is decided.
+ * While an approval is pending the tree is drawn once and left in place: whoever asks the
+ * human can write the question below it without a redraw erasing it. Redrawing resumes,
+ * below, once no approval waits: each decided, or settled by its task's cancel or end (the
+ * state says so; a cancelled task sends no `HITLDecided`).
  */
 export function ttyView(options: TtyViewOptions): TreeView {
   const { output, scheduler } = options;
   const log = createLogUpdate(output);
   let latest: TaskTreeState | undefined;
   let timer: Subscription | undefined;
-  let pendingApprovals = 0;
+  let asking = false; // an approval waits: the frame stays
   const draw = (): void => {
     if (latest?.root === undefined) return;
     // Only what the terminal shows: log-update keeps a frame's last `rows` lines (24 when unknown, as it assumes).
@@ -52,14 +53,19 @@ export function ttyView(options: TtyViewOptions): TreeView {
   return {
     update(state, event) {
       latest = state;
+      // Whether an approval waits is read from the state, where a cancel or an end settles
+      // its task's calls. It walks the tree, so only when the event may change it: a question
+      // asked, or (while one waits) a decision, an end or a cancel.
       const type = innerType(event);
-      if (type === 'HITLPending' && pendingApprovals++ === 0) {
+      if (!asking && type === 'HITLPending' && waitingApprovals(state).length > 0) {
+        asking = true;
         stopTimer();
         draw();
         log.done(); // the frame stays; the next one starts below it
+      } else if (asking && SETTLES_APPROVALS.has(type)) {
+        asking = waitingApprovals(state).length > 0;
       }
-      if (type === 'HITLDecided' && pendingApprovals > 0) pendingApprovals -= 1;
-      if (timer !== undefined || pendingApprovals > 0) return;
+      if (timer !== undefined || asking) return;
       draw();
       timer = interval(options.intervalMs, scheduler).subscribe(draw);
     },
@@ -74,6 +80,9 @@ export function ttyView(options: TtyViewOptions): TreeView {
     },
   };
 }
+
+/** The events (wrapped or not) after which an approval may no longer wait. */
+const SETTLES_APPROVALS: ReadonlySet<AgentEvent['type']> = new Set(['HITLDecided', 'RunEnd', 'RunCancelled']);
 
 /** What a plain view needs. */
 export interface PlainViewOptions {
