@@ -10,6 +10,12 @@
  * reservations do not stay counted against the parent's pool (and its siblings') until the
  * pool expires. A settle whose reservation was released so (its worker was only cut off,
  * and came back) counts what it used and gives back nothing twice.
+ *
+ * A budget's hash is made by the first reservation that counts in it. One missing though the
+ * caller counted in it since its expiry was last renewed (Redis restarted without
+ * persistence, or evicted it) is not made again: its counts would start at 0 and the tree
+ * would spend its budget a second time. The scripts answer `{ 'gone', key }` instead, before
+ * any write, and the run stops.
  */
 
 import { shownKey } from './bad-data-warning.js';
@@ -37,23 +43,32 @@ local function corrupt(n)
       if h[j] and (not digits or (j == 2 or j == 3) and #digits > 18) then return {'corrupt', KEYS[i], names[j], h[j]} end
     end
   end
+end
+-- The first budget of the chain that must be there (must(i)) and is not, as { 'gone', key }.
+local function gone(n, must)
+  for i = 1, n do
+    if must(i) and redis.call('EXISTS', KEYS[i]) == 0 then return {'gone', KEYS[i]} end
+  end
 end`;
 
 /**
  * Reserves for one request on every node of a chain, only if each still has something left
  * once what is in flight is counted. KEYS: the chain, then (when held) the job's hash of
  * held reservations; ARGV: the estimate (0: the pool's last request, else 1), the expiry,
- * the reservation's id (`''`: not held), then each node's limit. Answers { tokens reserved
- * (0: refused), least left after, binding limit, its used, least remaining }, or what
- * `CHECKED` found corrupt.
+ * the reservation's id (`''`: not held), then each node's limit, then for each node `1` when
+ * the caller already counted in it (it must be there: a missing one is gone, not made
+ * afresh), else `0` (made here if missing, with the limit and the expiry). Answers { tokens
+ * reserved (0: refused), least left after, binding limit, its used, least remaining }, or
+ * what `CHECKED` found corrupt, or the first budget gone.
  */
 export const RESERVE = `${CHECKED}
-local n = #ARGV - 3
-local bad = corrupt(n)
+local n = (#ARGV - 3) / 2
+local bad = corrupt(n) or gone(n, function(i) return ARGV[3 + n + i] == '1' end)
 if bad then return bad end
 local avail, bl, bu, rem
 for i = 1, n do
-  redis.call('HSETNX', KEYS[i], 'limit', ARGV[i + 3])
+  -- A refused reservation does not renew the expiry below: one made now gets it here.
+  if redis.call('HSETNX', KEYS[i], 'limit', ARGV[i + 3]) == 1 then redis.call('PEXPIRE', KEYS[i], ARGV[2]) end
   local h = redis.call('HMGET', KEYS[i], 'limit', 'used', 'reserved')
   local limit, used = tonumber(h[1]), tonumber(h[2] or '0')
   local a = limit - used - tonumber(h[3] or '0')
@@ -80,12 +95,14 @@ return {tokens, avail - tokens, bl, bu, rem}`;
  * Replaces a reservation with what the request used, on every node of the chain. KEYS: the
  * chain, then (when held) the job's hash of held reservations; ARGV: tokens reserved,
  * tokens used, the expiry, the reservation's id (`''`: not held). Answers { binding limit,
- * its used, least remaining, least left for a new request }, or what `CHECKED` found corrupt.
+ * its used, least remaining, least left for a new request }, or what `CHECKED` found corrupt,
+ * or the first budget gone: its reservation made every one, so none is made here (`HINCRBY`
+ * would make a hash with no limit and a negative `reserved`).
  */
 export const SETTLE = `${CHECKED}
 local held = ARGV[4] ~= ''
 local n = held and #KEYS - 1 or #KEYS
-local bad = corrupt(n)
+local bad = corrupt(n) or gone(n, function() return true end)
 if bad then return bad end
 -- A held reservation already released (its worker was taken for dead) is not given back twice.
 local giveBack = (not held) or redis.call('HDEL', KEYS[n + 1], ARGV[4]) == 1
@@ -127,15 +144,20 @@ return #entries`;
 
 /**
  * The counts a budget script answered, or, when it found a budget in the chain corrupt
- * (`CHECKED`), an error naming its key and field: the run fails on it, saying what to mend,
- * rather than on a Lua error.
+ * (`CHECKED`) or gone, an error naming its key (and field): the run fails on it, saying what
+ * to mend, rather than on a Lua error or on a pool counted afresh.
  *
- * @throws RedisBackendError when a budget is corrupt.
+ * @throws RedisBackendError when a budget is corrupt or gone.
  * @internal
  */
 export function budgetAnswer(answer: unknown): number[] {
+  if (Array.isArray(answer) && answer[0] === 'gone') {
+    throw new RedisBackendError(
+      `the token budget's record ${shownKey(String(answer[1]))} in Redis is gone (Redis restarted without persistence, evicted the key under a volatile-* maxmemory-policy, or it expired a day after its pool's last request): the run stops so it cannot spend past its budget. Give Redis persistence (appendonly yes) and maxmemory-policy noeviction`,
+    );
+  }
   if (!Array.isArray(answer) || answer[0] !== 'corrupt') return answer as number[];
   const [, key, field, value] = answer.map(String) as [string, string, string, string];
   const what = field === '' ? `it is a ${shownKey(value)}, not a hash` : `its "${field}" is "${shownKey(value)}", not a whole number${field === 'used' || field === 'reserved' ? ' of at most 18 digits' : ''}`;
-  throw new RedisBackendError(`the token budget stored at ${shownKey(key)} in Redis is corrupt: ${what}. Something other than rxharness wrote it; delete the key (its pool starts afresh) or give the backend a Redis prefix of its own`);
+  throw new RedisBackendError(`the token budget stored at ${shownKey(key)} in Redis is corrupt: ${what}. Something other than rxharness wrote it; delete the key (a run still counting in it then stops on its budget being gone) or give the backend a Redis prefix of its own`);
 }

@@ -17,13 +17,24 @@ interface Known {
 }
 
 /**
+ * When this process last had a script find or make each budget of a tree (`performance.now()`,
+ * taken as the script was sent, so never later than Redis renewed its expiry): shared by the
+ * tree's budgets here, so a reservation tells a budget it counted in, which must still be
+ * there, from one nobody here made yet. One found longer ago than its expiry may be made
+ * afresh (a run that paused a day starts a fresh count).
+ */
+type Found = Map<string, number>;
+
+/**
  * A {@link TokenBudget} counted in Redis: a hash per budget with a limit of its own
  * (`<prefix>:budget:<id>`: limit, used, reserved; the root's also `last`, what the pool's last
  * request cost), changed only by Lua scripts over the whole chain, so engines and workers in
  * any process draw from one pool and never both take its last tokens. On a worker, each
  * reservation is also held under its job until it settles, for the engine to give back if
  * the worker dies mid-request (see redis-budget-scripts.ts). The counts read synchronously
- * are those of this process's last answer from Redis.
+ * are those of this process's last answer from Redis. A budget counted in that is then gone
+ * from Redis (a restart without persistence, an eviction) fails the run with a
+ * `RedisBackendError` instead of being counted again from 0.
  *
  * @internal
  */
@@ -36,6 +47,7 @@ export class RedisTokenBudget implements TokenBudget {
     readonly limit: number,
     private readonly nodes: SharedBudget['nodes'],
     known: Known,
+    private readonly found: Found,
     /** The hash its reservations are held in (a worker's job's), if any. */
     private readonly held?: string,
   ) {
@@ -51,7 +63,7 @@ export class RedisTokenBudget implements TokenBudget {
   static root(redis: Redis, keys: RedisKeys, given: number): RedisTokenBudget {
     const limit = tokenCount(given);
     const known = { limit, used: 0, remaining: limit, available: limit };
-    return new RedisTokenBudget(redis, keys, limit, [{ key: keys.budget(randomUUID()), limit }], known);
+    return new RedisTokenBudget(redis, keys, limit, [{ key: keys.budget(randomUUID()), limit }], known, new Map());
   }
 
   /**
@@ -62,7 +74,7 @@ export class RedisTokenBudget implements TokenBudget {
   static attach(redis: Redis, keys: RedisKeys, shared: SharedBudget, held?: string): RedisTokenBudget {
     const limit = shared.nodes[0]?.limit ?? Number.POSITIVE_INFINITY;
     const known = { limit, used: limit - shared.remaining, remaining: shared.remaining, available: shared.remaining };
-    return new RedisTokenBudget(redis, keys, limit, shared.nodes, known, held);
+    return new RedisTokenBudget(redis, keys, limit, shared.nodes, known, new Map(), held);
   }
 
   get used(): number {
@@ -88,10 +100,14 @@ export class RedisTokenBudget implements TokenBudget {
   async reserve(estimate: number | undefined): Promise<BudgetReservation | undefined> {
     const { nodes } = this;
     const id = this.held ? randomUUID() : '';
-    const args = [estimate === undefined ? 0 : Math.max(1, tokenCount(estimate)), POOL_TTL_MS, id, ...nodes.map((n) => n.limit)];
+    const asked = performance.now();
+    const counted = nodes.map((n) => (asked - (this.found.get(n.key) ?? -Infinity) < POOL_TTL_MS ? 1 : 0));
+    const args = [estimate === undefined ? 0 : Math.max(1, tokenCount(estimate)), POOL_TTL_MS, id, ...nodes.map((n) => n.limit), ...counted];
     const [tokens, after, limit, used, remaining] = budgetAnswer(await this.redis.eval(RESERVE, ...this.#keys(), ...args));
     this.#known = { limit: limit!, used: used!, remaining: remaining!, available: after! };
+    // A refused reservation renews no expiry: what it found is not counted as found then.
     if (tokens === 0) return undefined;
+    this.#foundAll(asked);
     let settling: Promise<BudgetState> | undefined;
     return {
       tokens: tokens!,
@@ -104,11 +120,16 @@ export class RedisTokenBudget implements TokenBudget {
     const { nodes } = this;
     const known = { ...this.#known };
     // Without a limit of its own a child counts only in its parent's nodes.
-    if (!Number.isFinite(given)) return new RedisTokenBudget(this.redis, this.keys, given, nodes, known, this.held);
+    if (!Number.isFinite(given)) return new RedisTokenBudget(this.redis, this.keys, given, nodes, known, this.found, this.held);
     const limit = tokenCount(given);
     const own = { key: this.keys.budget(randomUUID()), limit };
     if (limit < known.remaining) Object.assign(known, { limit, used: 0, remaining: limit, available: Math.min(limit, known.available) });
-    return new RedisTokenBudget(this.redis, this.keys, limit, [own, ...nodes], known, this.held);
+    return new RedisTokenBudget(this.redis, this.keys, limit, [own, ...nodes], known, this.found, this.held);
+  }
+
+  /** Notes that a script sent at `asked` found (or made) every budget of the chain, and renewed its expiry. */
+  #foundAll(asked: number): void {
+    for (const { key } of this.nodes) this.found.set(key, asked);
   }
 
   /** The scripts' key count and KEYS: the chain, then the hash reservations are held in, if any. */
@@ -118,8 +139,10 @@ export class RedisTokenBudget implements TokenBudget {
   }
 
   async #settle(tokens: number, spent: number, id: string): Promise<BudgetState> {
+    const asked = performance.now();
     const [limit, used, remaining, available] = budgetAnswer(await this.redis.eval(SETTLE, ...this.#keys(), tokens, tokenCount(spent), POOL_TTL_MS, id));
     this.#known = { limit: limit!, used: used!, remaining: remaining!, available: available! };
+    this.#foundAll(asked);
     return { limit: limit!, used: used!, remaining: Math.max(0, remaining!) };
   }
 }
