@@ -9,6 +9,7 @@
  */
 
 import { costlySchema } from './schema-cost.js';
+import { exponentialRecursion } from './schema-recursion.js';
 import { IN_PLACE_LIST, IN_PLACE_MAP, IN_PLACE_ONE, NESTED_LIST, NESTED_MAP, NESTED_ONE, resolve, shown, subschemas, type Schema } from './schema-walk.js';
 
 /**
@@ -18,9 +19,11 @@ import { IN_PLACE_LIST, IN_PLACE_MAP, IN_PLACE_ONE, NESTED_LIST, NESTED_MAP, NES
  * Promise, not a verdict), or a `$ref` that comes back to itself without
  * going into a property or an item (`{ "$ref": "#" }`, two `$defs` naming each other): checking
  * a value against it never ends. Recursion through a property or an item (a tree of nodes)
- * ends with the value, and is kept. Last, one too much work to compile (`costlySchema`): an
+ * ends with the value, and is kept. Then one too much work to compile (`costlySchema`): an
  * `anyOf`/`oneOf`/`allOf` of more than 64 branches, or past 2,000 subschemas with each `$def`
- * counted at every `$ref` that makes ajv copy it.
+ * counted at every `$ref` that makes ajv copy it. Last, one whose recursion can apply twice
+ * to the same part of a value (`items` and `contains` both recurring, say: `exponentialRecursion`),
+ * as checking would take twice as long at every level of nesting.
  *
  * A schema from outside has its depth and size checked before (`oversizedSchema`), so the
  * walks are bounded; a tool author's own schema is not, as ajv compiles it unbounded too.
@@ -38,7 +41,8 @@ export function unusableRefs(root: Schema): string | undefined {
     return undefined;
   });
   if (outside !== undefined) return outside;
-  return loopMessage(loopingRef(root, targets)) ?? costlySchema(root);
+  // Both later checks need no in-place loop; the cost check bounds the subschemas the recursion check walks.
+  return loopMessage(loopingRef(root, targets)) ?? costlySchema(root) ?? exponentialRecursion(root);
 }
 
 /**
