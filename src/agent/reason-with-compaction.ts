@@ -1,10 +1,10 @@
 import { Observable, type Subscription } from 'rxjs';
 import type { AgentEvent } from '../events/agent-event.js';
-import { contextExceeded, refusedPromptTokens } from '../model/context-exceeded.js';
+import { contextExceeded, refusedExcessTokens, refusedPromptTokens } from '../model/context-exceeded.js';
 import { estimateRequestTokens } from '../model/estimate-tokens.js';
 import { ModelError } from '../model/model-error.js';
 import type { CompactionReason } from '../session/compaction/compaction-types.js';
-import { learnContextWindow, noteServedTokens, noteTokenRatio, tokenRatio } from '../session/compaction/context-windows.js';
+import { learnContextWindow, noteServedTokens, noteTokenRatio, tokenRatio, windowAfterRefusal } from '../session/compaction/context-windows.js';
 import { errorMessage } from '../errors/error-message.js';
 import { compactRun$ } from './compact-run.js';
 import { reasonStep$, type StepAnswer, withFinalStepNote } from './reason-step.js';
@@ -17,7 +17,8 @@ import type { RunScope } from './run-scope.js';
  * `ContextSize`). The server's count of each request (its usage) against the estimate scales
  * the next estimates, and a window learned smaller than a prompt the server took is forgotten
  * (`noteServedTokens`). A request the server still refuses as too long teaches the window (the
- * one its error names, else a little less than the refused request, in the server's tokens)
+ * one its error names, else a little less than the refused request, in the server's tokens,
+ * and no more than it less the excess the error says: `windowAfterRefusal`)
  * and, when the error says how many tokens the server counted, the ratio as a usage would; it is
  * compacted again and sent once more: the step then starts again (`Compaction`,
  * `ContextSize`, `ReasonStart`). A second refusal fails the step with an error saying so; so
@@ -105,9 +106,12 @@ export function reasonWithCompaction$(scope: RunScope, step: number, lastStep: b
       // by our estimate alone would be refused again.
       const counted = refusedPromptTokens(error, exceeded);
       noteTokenRatio(scope.agent.model, tokens, counted);
-      // In the server's tokens, the unit of a window it names.
+      // In the server's tokens, the unit of a window it names: its count, else our estimate
+      // scaled by the ratio its last usage taught (1 before any), off its count by as much as
+      // that ratio changed since. A refusal naming no window teaches a tenth less than it, or
+      // less still when it says by how much the prompt was over (Ollama's): `windowAfterRefusal`.
       const refused = counted ?? tokens * tokenRatio(scope.agent.model);
-      learnContextWindow(scope.agent.model, exceeded.window ?? Math.floor(refused * 0.9));
+      learnContextWindow(scope.agent.model, exceeded.window ?? windowAfterRefusal(refused, refusedExcessTokens(error, exceeded)));
       // A compaction that could not change the request (the futility rules of
       // `compactMessages$`, or nothing left to prune or summarise): the same bytes would be
       // refused the same way, whether or not the refusal named the window, so the turn ends now

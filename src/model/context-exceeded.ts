@@ -1,5 +1,5 @@
 import { APIError } from 'openai';
-import { PROMPT_PATTERNS, WINDOW_PATTERNS } from './refusal-wordings.js';
+import { EXCESS_PATTERNS, PROMPT_PATTERNS, WINDOW_PATTERNS } from './refusal-wordings.js';
 
 /** What a context-exceeded error said: the window it named, when it named one. */
 export interface ContextExceeded {
@@ -60,6 +60,33 @@ export function refusedPromptTokens(
     }
     const body = current instanceof APIError ? (current.error as { n_prompt_tokens?: unknown } | undefined) : undefined;
     if (typeof body?.n_prompt_tokens === 'number') return positive(body.n_prompt_tokens);
+  }
+  return undefined;
+}
+
+/**
+ * By how many tokens the prompt of a request refused as too long was over the window, when its
+ * error says so (Ollama's "exceeded max context length by K tokens", which names neither the
+ * window nor the prompt); `undefined` when it does not, or when `error` is no such refusal.
+ * The window is the refused prompt less this, both in the server's count. `exceeded`: what
+ * `contextExceeded(error)` said, when the caller already asked.
+ *
+ * @example
+ * ```ts
+ * refusedExcessTokens(new Error('prompt too long; exceeded max context length by 65590 tokens')); // 65590
+ * ```
+ */
+export function refusedExcessTokens(
+  error: unknown,
+  exceeded: ContextExceeded | undefined = contextExceeded(error),
+): number | undefined {
+  if (!exceeded) return undefined;
+  for (const current of causes(error)) {
+    const text = current instanceof Error ? current.message : String(current);
+    for (const pattern of EXCESS_PATTERNS) {
+      const said = positive(pattern.exec(text)?.[1]);
+      if (said !== undefined) return said;
+    }
   }
   return undefined;
 }

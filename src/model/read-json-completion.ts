@@ -7,7 +7,7 @@ import { withUniqueIds } from './tool-call-ids.js';
 import { argumentsText } from './arguments-text.js';
 import { nodeBodyOf } from './node-http-response.js';
 import { readBodyText } from './read-body-text.js';
-import { streamedRefusalHint } from './to-model-error.js';
+import { servedError, type WireError } from './served-error.js';
 import { jsonTooLarge, type ReplyLimit } from './reply-limit.js';
 import type { StreamProgress } from './stream-progress.js';
 
@@ -23,7 +23,7 @@ interface WireCompletion {
     readonly finish_reason?: string | null;
   }>;
   readonly usage?: WireUsage | null;
-  readonly error?: string | { readonly message?: string; readonly code?: unknown };
+  readonly error?: WireError;
 }
 
 /**
@@ -47,7 +47,7 @@ export async function readJsonCompletion(response: Response, out: Subscriber<Mod
   }
   const usage = body?.usage ? readUsage(body.usage) : undefined;
   progress.usage = usage;
-  if (body?.error) throw servedError(model, body.error);
+  if (body?.error) throw servedError(model, 'the server answered 200 with an error', body.error);
   const choice = body?.choices?.[0];
   if (!choice?.message) throw notACompletion(model, raw);
   const { message } = choice;
@@ -93,18 +93,6 @@ async function boundedText(response: Response, model: string, limit: ReplyLimit,
     parts.push(text);
   });
   return parts.join('');
-}
-
-/**
- * The error a 200 body held (some OpenAI-compatible proxies answer so), read as a 400's: its
- * words, its `code` when they do not say it (a refusal may be only `context_length_exceeded`,
- * which `contextExceeded` reads in the message), and the advice to set the window when it reads
- * like a refusal in words not known.
- */
-function servedError(model: string, error: NonNullable<WireCompletion['error']>): ModelError {
-  const said = typeof error === 'string' ? error : (error.message ?? JSON.stringify(error));
-  const code = typeof error === 'object' && typeof error.code === 'string' && !said.includes(error.code) ? ` (${error.code})` : '';
-  return new ModelError(`model "${model}": the server answered 200 with an error: ${said}${code}${streamedRefusalHint(said + code)}`);
 }
 
 function notACompletion(model: string, raw: string): ModelError {

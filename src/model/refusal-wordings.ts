@@ -1,8 +1,9 @@
 /**
  * How servers word a refusal of a request longer than the model's context window: the words
- * `contextExceeded` and `refusedPromptTokens` (context-exceeded.ts) read. Most servers but
- * llama.cpp do not announce their window, so a refusal they recognise is the only way the
- * engine learns it: a wording missing here leaves every later turn of a session refused.
+ * `contextExceeded`, `refusedPromptTokens` and `refusedExcessTokens` (context-exceeded.ts)
+ * read. Most servers but llama.cpp do not announce their window, so a refusal they recognise is
+ * the only way the engine learns it: a wording missing here leaves every later turn of a session
+ * refused.
  * Each pattern is anchored on words only a context refusal uses (not a `max_tokens` too
  * large, nor a rate limit counting tokens), so another 400 is not taken for one.
  *
@@ -44,10 +45,10 @@ const words = (source: string): RegExp => new RegExp(source, 'i');
  * - mlx-serve: "Prompt exceeds maximum context length: M tokens requested, N available";
  * - Qwen (DashScope): "Range of input length should be [1, N]";
  * - without the window: Ollama "prompt too long; exceeded max context length by K tokens" (K
- *   is the excess: no window, no prompt), "the input length exceeds the context length", "the
- *   prompt is longer than the context length currently available to the model"; MiniMax "context
- *   window exceeds limit"; Kimi Code "total message size M exceeds limit N" (M and N count the
- *   conversation's characters, not tokens: no window).
+ *   is the excess: no window, no prompt; EXCESS_PATTERNS reads it), "the input length exceeds
+ *   the context length", "the prompt is longer than the context length currently available to
+ *   the model"; MiniMax "context window exceeds limit"; Kimi Code "total message size M exceeds
+ *   limit N" (M and N count the conversation's characters, not tokens: no window).
  */
 export const WINDOW_PATTERNS: readonly RegExp[] = [
   words(String.raw`maximum context length (?:is|of) ${N} tokens`),
@@ -114,4 +115,15 @@ export const PROMPT_PATTERNS: readonly RegExp[] = [
   words(String.raw`must have less than ${X} tokens\. given: ${N}`),
   words(String.raw`prompt has ${N} tokens`),
   words(String.raw`exceeds maximum context length: ${N} tokens requested`),
+];
+
+/**
+ * How they say by how many tokens the refused prompt was over the window (its first group):
+ * Ollama (Ollama Cloud among them) "prompt too long; exceeded max context length by K tokens",
+ * its only count (no window, no prompt). The window is then the refused prompt less K, in the
+ * server's count: a tenth less than the prompt, the guess for a refusal naming nothing, is too
+ * little past a large window (kimi-k2.6:cloud refused a prompt 65,590 tokens over its 262,144).
+ */
+export const EXCESS_PATTERNS: readonly RegExp[] = [
+  words(String.raw`prompt too long; exceeded (?:max )?context length by ${N} tokens`),
 ];

@@ -6,7 +6,7 @@ import { argumentChars, charsOf, streamedTooMuch, type ReplyLimit } from './repl
 import { readUsage, type WireUsage } from './read-usage.js';
 import { usageWithLater } from './partial-reply.js';
 import { KeepAlive, type StreamProgress } from './stream-progress.js';
-import { streamedRefusalHint } from './to-model-error.js';
+import { servedError, type WireError } from './served-error.js';
 import { MAX_TOOL_CALLS_PER_STEP } from './tool-call-cap.js';
 import { finishToolCalls, mergeToolCalls, type PartialCall, type ToolCallFragment } from './tool-call-fragments.js';
 
@@ -25,7 +25,7 @@ export const FLOODED = new Error('the reply asked for more tool calls than a ste
 export interface WireChunk {
   readonly choices?: ReadonlyArray<{ readonly delta?: WireDelta; readonly finish_reason?: string | null }>;
   readonly usage?: WireUsage | null;
-  readonly error?: { readonly message?: string };
+  readonly error?: WireError;
 }
 
 /** `ChatCompletionChunk`'s delta plus the non-standard reasoning fields some servers stream. */
@@ -84,7 +84,7 @@ export function sseReply(out: Subscriber<ModelChunk>, progress: StreamProgress, 
     }
     progress.events++;
     const chunk = parseChunk(data, model, progress.events);
-    if (chunk.error) throw streamedError(model, chunk.error);
+    if (chunk.error) throw servedError(model, 'the stream reported an error', chunk.error);
     const sent = chunk.usage ? readUsage(chunk.usage) : undefined;
     if (sent) usage = sent;
     const choice = chunk.choices?.[0];
@@ -156,10 +156,4 @@ function parseChunk(data: string, model: string, event: number): WireChunk {
     const why = error instanceof Error ? error.message : String(error);
     throw new ModelError(`model "${model}": the response could not be read (chunk ${event} is not JSON: ${why}; it was ${start})`, { cause: error });
   }
-}
-
-/** The error of an error event; with the advice to set the window when it reads like a refusal in words not known. */
-function streamedError(model: string, error: NonNullable<WireChunk['error']>): ModelError {
-  const said = error.message ?? JSON.stringify(error);
-  return new ModelError(`model "${model}": the stream reported an error: ${said}${streamedRefusalHint(said)}`);
 }

@@ -17,6 +17,33 @@ export function learnContextWindow(model: ChatModel, tokens: number): void {
 }
 
 /**
+ * The window a refusal naming none teaches, in the server's tokens, for a refused prompt of
+ * `refused` of them: a tenth less than it; and when the refusal says by how many tokens the
+ * prompt was over (`excess`, Ollama's words), no more than the prompt less that excess, the
+ * window as the server counts it. A tenth alone is too little past a large window: a prompt
+ * 65,590 tokens over a 262,144 window taught 294,960, still over it: a later turn grown
+ * between the two was not compacted before it was sent, and was refused again (and with an
+ * excess past about half the prompt, so was the refused turn's resend, and the turn failed:
+ * the resend is at most half the session). The compaction then keeps the answer's room
+ * (`answerReserve`, 4,096 tokens past a 20K window) below the window learned: the prompt sent
+ * next is at most `refused - excess -` that room, and the room is the margin for a `refused`
+ * that is only an estimate (our count scaled by the ratio the last usage taught), off the
+ * server's count by less than it. An excess as large as `refused` says that estimate is far too
+ * low, and the excess tells nothing of the window in its units: the tenth is kept then.
+ *
+ * @example
+ * ```ts
+ * windowAfterRefusal(327_734, 65_590); // 262_144
+ * windowAfterRefusal(10_000, undefined); // 9_000
+ * ```
+ */
+export function windowAfterRefusal(refused: number, excess: number | undefined): number {
+  const tenthLess = Math.floor(refused * 0.9);
+  if (excess === undefined || excess >= refused) return tenthLess;
+  return Math.min(tenthLess, Math.floor(refused - excess));
+}
+
+/**
  * Notes that `model`'s server took a prompt of `tokens` (its usage's `promptTokens`). A
  * window learned smaller is forgotten: the refusal that taught it (a lie, a miscount, a
  * server since restarted larger) is contradicted, and kept, it would have every later request
