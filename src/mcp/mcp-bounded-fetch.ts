@@ -14,6 +14,13 @@ export const MCP_EMPTY_EVENTS_MAX = 1_000;
 /** The window {@link MCP_EMPTY_EVENTS_MAX} counts over. */
 export const MCP_EMPTY_EVENTS_WINDOW_MS = 1_000;
 
+/**
+ * The most messages a JSON answer that is a batch (a JSON array) may hold. The SDK parses the
+ * whole answer and hands each message on: a batch of 200,000 answers to no request held the
+ * event loop before any guard of ours saw one of them.
+ */
+export const MCP_BATCH_MAX_MESSAGES = 1_000;
+
 const LF = 0x0a;
 const CR = 0x0d;
 // Bodies that must be empty: `new Response` refuses one for these.
@@ -23,7 +30,8 @@ const NULL_BODY = new Set([101, 204, 205, 304]);
  * `fetch` for a Streamable HTTP transport, bounding what one message of the server may hold
  * in memory: an event stream may not go over `max` bytes without ending an event (a blank
  * line), nor end more than {@link MCP_EMPTY_EVENTS_MAX} events without data a second; any
- * other answer may not go over `max` in all. Past that the body fails and `overflow` is told
+ * other answer may not go over `max` in all, nor be a batch of more than
+ * {@link MCP_BATCH_MAX_MESSAGES} messages. Past that the body fails and `overflow` is told
  * why (the connection should then be closed, as the SDK closes a stdio server whose line
  * outgrows its buffer): unbounded, an answer that never ends was read for as long as the
  * server sent it, until the process ran out of memory.
@@ -38,7 +46,7 @@ export function boundedFetch(overflow: (problem: string) => void, max = MCP_MESS
     const response = await fetch(url, init);
     if (response.body === null || !response.ok || NULL_BODY.has(response.status)) return response;
     const stream = response.headers.get('content-type')?.includes('text/event-stream') ?? false;
-    const tooMuch = stream ? eventProblem(max) : totalProblem(max);
+    const tooMuch = stream ? eventProblem(max) : both(totalProblem(max), batchProblem());
     const body = response.body.pipeThrough(
       new TransformStream<Uint8Array, Uint8Array>({
         transform(chunk, controller) {
@@ -57,6 +65,53 @@ export function boundedFetch(overflow: (problem: string) => void, max = MCP_MESS
 function totalProblem(max: number): (chunk: Uint8Array) => string | undefined {
   let seen = 0;
   return (chunk) => ((seen += chunk.length) <= max ? undefined : `its answer went over ${max / 1024 / 1024} MiB in all`);
+}
+
+/** Both checks of a body: the first one's problem, else the second's. */
+function both(first: (chunk: Uint8Array) => string | undefined, second: (chunk: Uint8Array) => string | undefined): (chunk: Uint8Array) => string | undefined {
+  return (chunk) => first(chunk) ?? second(chunk);
+}
+
+const OPEN = new Set([0x5b, 0x7b]); // [ {
+const CLOSE = new Set([0x5d, 0x7d]); // ] }
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+
+/**
+ * Why a JSON body so far is too much: a batch (its first character past blanks is `[`) of
+ * more than {@link MCP_BATCH_MAX_MESSAGES} messages, counted by the commas between them (not
+ * in a string, nor deeper in). A body of one message is looked at up to its first character.
+ */
+function batchProblem(): (chunk: Uint8Array) => string | undefined {
+  let state: 'start' | 'batch' | 'done' = 'start';
+  let depth = 0;
+  let inString = false;
+  let escaped = false;
+  let messages = 1;
+  return (chunk) => {
+    for (let i = 0; i < chunk.length && state !== 'done'; i++) {
+      const byte = chunk[i]!;
+      if (state === 'start') {
+        if (byte === 0x20 || byte === 0x09 || byte === LF || byte === CR) continue;
+        state = byte === 0x5b ? 'batch' : 'done';
+        depth = 1;
+        continue;
+      }
+      if (inString) {
+        if (escaped) escaped = false;
+        else if (byte === BACKSLASH) escaped = true;
+        else if (byte === QUOTE) inString = false;
+      } else if (byte === QUOTE) inString = true;
+      else if (OPEN.has(byte)) depth++;
+      else if (CLOSE.has(byte) && --depth === 0) state = 'done';
+      else if (byte === COMMA && depth === 1 && ++messages > MCP_BATCH_MAX_MESSAGES) {
+        state = 'done';
+        return `its answer is a batch of more than ${MCP_BATCH_MAX_MESSAGES} messages`;
+      }
+    }
+    return undefined;
+  };
 }
 
 const DATA = [0x64, 0x61, 0x74, 0x61]; // "data": a line starting so gives its event data

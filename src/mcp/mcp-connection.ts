@@ -6,6 +6,7 @@ import { errorMessage } from '../errors/error-message.js';
 import { clipMiddle } from '../text/clip-middle.js';
 import { MAX_TIMER_MS } from '../validation/max-timer.js';
 import { coalesced } from './coalesced.js';
+import { readMcpCallAnswer, type McpCallAnswer } from './mcp-call-result.js';
 import { mcpOutputChecks, mcpOutputProblem, type McpOutputChecks } from './mcp-output-check.js';
 import { mcpOutputValidator } from './mcp-output-validator.js';
 import { mcpRedirectAdvice } from './mcp-redirect-advice.js';
@@ -20,7 +21,7 @@ type Starting = { readonly kind: 'starting'; client: Client | undefined; done: P
 type State =
   | { readonly kind: 'idle' }
   | Starting
-  | { readonly kind: 'ready'; readonly client: Client; readonly sdk: McpSdk; readonly stopped: () => Promise<void> }
+  | { readonly kind: 'ready'; readonly client: Client; readonly sdk: McpSdk; readonly stopped: () => Promise<void>; readonly relist: () => Promise<void> }
   | { readonly kind: 'closed' };
 
 const VERSION = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
@@ -31,6 +32,13 @@ const NO_TIMEOUT = MAX_TIMER_MS;
 const MAX_PROBLEM_CHARS = 2_000;
 // How long closing waits for an HTTP server to end our session.
 const END_SESSION_MS = 2_000;
+/**
+ * The least time between two listings a server's `list_changed` starts by itself; a change
+ * within it marks the listing stale, and the next run that needs the server lists it first.
+ * A server answering each listing with a `list_changed` (of a 9.8 MiB listing) kept an idle
+ * engine 37% busy.
+ */
+export const MCP_RELIST_GAP_MS = 5_000;
 
 /**
  * One MCP server: started when first needed, its tools listed, calls made, and stopped. It
@@ -58,6 +66,10 @@ export class McpConnection {
   // The stop of a server that was lost (it stopped, or a guard gave up on it): its processes
   // may outlive the loss by a kill or two, which a close must wait for.
   private stopping: Promise<void> = Promise.resolve();
+  // The server said its tools changed since the current listing was asked for.
+  private stale = false;
+  // When the last listing after a change started (Date.now()).
+  private relisted = -Infinity;
 
   constructor(
     readonly name: string,
@@ -76,13 +88,17 @@ export class McpConnection {
   }
 
   /**
-   * Starts the server unless it runs or is starting. Returns undefined when nothing has to be
-   * waited for (it runs, or the connection is closed), so a run whose servers all run starts
-   * synchronously; else a promise that settles, never rejecting, when the start is over.
+   * Starts the server unless it runs or is starting, and lists its tools again when it said
+   * they changed and they were not listed since ({@link MCP_RELIST_GAP_MS}). Returns undefined
+   * when nothing has to be waited for (it runs, its listing current, or the connection is
+   * closed), so a run whose servers all run starts synchronously; else a promise that
+   * settles, never rejecting, when the start or the listing is over.
    */
   ensure(): Promise<void> | undefined {
     const state = this.state;
-    if (state.kind === 'ready' || state.kind === 'closed') return undefined;
+    // A listing said to be stale is taken again first (see MCP_RELIST_GAP_MS).
+    if (state.kind === 'ready') return this.stale ? this.relist(state.relist) : undefined;
+    if (state.kind === 'closed') return undefined;
     if (state.kind === 'starting') return state.done;
     return this.start();
   }
@@ -93,7 +109,7 @@ export class McpConnection {
     if (state.kind !== 'ready') throw new Error(this.notRunning());
     // Taken before the call: a listing that comes meanwhile must not judge this answer.
     const checks = this.outputChecks;
-    let result: CallToolResult;
+    let answer: McpCallAnswer;
     try {
       // No `onprogress`, so no progress token, and no `resetTimeoutOnProgress`: the SDK's own
       // timeout is off (NO_TIMEOUT), so there is nothing for progress to keep alive; the bound
@@ -101,7 +117,10 @@ export class McpConnection {
       // saying "still busy" for ever must not hold a run for ever). Without a token a server
       // sends no progress, and any it sends anyway is dropped unread (mcp-notification-guard).
       const options = { signal, timeout: NO_TIMEOUT };
-      result = (await state.client.callTool({ name: tool, arguments: args }, undefined, options)) as CallToolResult;
+      // Read as any object, not by the SDK's `callTool`: its schema error on a malformed
+      // answer looked like a lost connection, and stopped the server for every run.
+      const raw = await state.client.request({ method: 'tools/call', params: { name: tool, arguments: args } }, state.sdk.AnyResultSchema, options);
+      answer = readMcpCallAnswer(state.sdk, raw);
     } catch (e) {
       if (signal.aborted) throw e;
       // An error the server answered leaves it running; anything else (it stopped, the HTTP
@@ -111,7 +130,9 @@ export class McpConnection {
       if (answered) throw new Error(`MCP server "${this.name}" answered with an error: ${errorMessage(e)}`);
       throw new Error(`MCP server "${this.name}" failed during the call (${this.problem ?? errorMessage(e)}); it is started again when the next run starts`);
     }
-    // An answer that breaks its tool's output schema leaves the server running, like an error.
+    // A malformed answer, or one that breaks its tool's output schema, leaves the server running, like an error.
+    if ('problem' in answer) throw new Error(`MCP server "${this.name}" answered, but ${answer.problem}`);
+    const result = answer.result;
     const problem = mcpOutputProblem(checks, tool, result);
     if (problem !== undefined) throw new Error(`MCP server "${this.name}" answered, but ${problem}`);
     return result;
@@ -150,12 +171,19 @@ export class McpConnection {
     // Closed while the SDK loaded: nothing was started.
     if (this.state !== starting) return;
     // One listing at a time, so a server flooding list_changed cannot pile up requests.
-    const refresh = coalesced(() => this.refresh(client, sdk));
+    const relist = coalesced(() => this.refresh(client, sdk));
+    const changed = (): void => {
+      const state = this.state;
+      if ((state.kind !== 'ready' && state.kind !== 'starting') || state.client !== client) return;
+      this.stale = true;
+      // Listed now at most once a gap; else by the next run that needs the server.
+      if (state.kind === 'ready' && Date.now() - this.relisted >= MCP_RELIST_GAP_MS) void this.relist(relist);
+    };
     const client = new sdk.Client(
       { name: 'rxharness', version: VERSION },
       {
         capabilities: {},
-        listChanged: { tools: { autoRefresh: false, debounceMs: 0, onChanged: refresh } },
+        listChanged: { tools: { autoRefresh: false, debounceMs: 0, onChanged: changed } },
         jsonSchemaValidator: mcpOutputValidator,
       },
     );
@@ -171,6 +199,8 @@ export class McpConnection {
     client.onclose = () => this.lose(client, stopped, because(closedBecause() ?? 'the server closed the connection'));
     try {
       await client.connect(transport, { timeout: timeLeft() });
+      // A change said from now on is one this listing may have missed.
+      this.stale = false;
       // Said apart from the handshake: a listing that cannot be read (its tools no list) fails
       // with what is wrong only, which names no step.
       const listing = await listMcpTools(client, sdk, this.name, timeLeft).catch((e: unknown) => {
@@ -179,7 +209,7 @@ export class McpConnection {
       if (this.state !== starting) return;
       this.listed(listing);
       this.problem = undefined;
-      this.state = { kind: 'ready', client, sdk, stopped };
+      this.state = { kind: 'ready', client, sdk, stopped, relist };
     } catch (e) {
       await client.close().catch(() => undefined);
       await stopped();
@@ -211,7 +241,15 @@ export class McpConnection {
     this.outputChecks = mcpOutputChecks(listing.tools);
   }
 
+  /** Lists the tools again through `relist` (one listing at a time), noting when. */
+  private relist(relist: () => Promise<void>): Promise<void> {
+    this.relisted = Date.now();
+    return relist();
+  }
+
   private async refresh(client: Client, sdk: McpSdk): Promise<void> {
+    // A change said from now on is one this listing may have missed.
+    this.stale = false;
     try {
       const listing = await listMcpTools(client, sdk, this.name, deadline(DEFAULT_MCP_START_TIMEOUT_MS));
       if (this.state.kind === 'ready' && this.state.client === client) this.listed(listing);

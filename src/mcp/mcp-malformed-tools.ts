@@ -41,7 +41,7 @@ export function malformedTools(server: string): MalformedTools {
   return {
     add(entry, position, issues) {
       if (named.length === MAX_NAMED) return void (others += 1);
-      const what = issues.slice(0, MAX_ISSUES).map(described).join('; ');
+      const what = issues.slice(0, MAX_ISSUES).map(describedIssue).join('; ');
       const more = issues.length > MAX_ISSUES ? ` (and ${issues.length - MAX_ISSUES} more problems)` : '';
       named.push(`MCP server "${server}" lists a malformed tool, ${whichTool(entry)} (number ${position} of its list): ${what}${more}; it is left out.`);
     },
@@ -61,8 +61,16 @@ function whichTool(entry: unknown): string {
   return name === undefined ? 'one with no name' : `one whose name is ${describeValue(name)}`;
 }
 
-/** `inputSchema.properties["a b"]: Invalid input`: where, then what, each escaped and cut. */
-function described(issue: ToolIssue): string {
+/**
+ * One problem the SDK's schema found in what a server sent, in words: where, then what, each
+ * escaped and cut.
+ *
+ * @example
+ * ```ts
+ * describedIssue({ path: ['inputSchema', 'type'], message: 'Invalid input' }); // 'inputSchema.type: Invalid input'
+ * ```
+ */
+export function describedIssue(issue: ToolIssue): string {
   // The SDK's words, yet escaped too: a control character must not reach a terminal.
   const message = clipMiddle(issue.message, MESSAGE_CHARS).replace(/[\p{Cc}\u2028\u2029]/gu, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   return issue.path.length === 0 ? message : `${pathOf(issue.path)}: ${message}`;

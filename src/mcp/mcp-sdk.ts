@@ -1,7 +1,28 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { ErrorCode, McpError, PaginatedResultSchema, ToolSchema } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  AudioContentSchema,
+  CallToolResultSchema,
+  EmbeddedResourceSchema,
+  ErrorCode,
+  ImageContentSchema,
+  McpError,
+  PaginatedResultSchema,
+  ResourceLinkSchema,
+  ResultSchema,
+  TextContentSchema,
+  ToolSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+
+/** The SDK's schema of each content block type this version knows, by its `type`. */
+export interface McpContentSchemas {
+  readonly text: typeof TextContentSchema;
+  readonly image: typeof ImageContentSchema;
+  readonly audio: typeof AudioContentSchema;
+  readonly resource_link: typeof ResourceLinkSchema;
+  readonly resource: typeof EmbeddedResourceSchema;
+}
 
 /** The parts of `@modelcontextprotocol/sdk` a connection uses. */
 export interface McpSdk {
@@ -12,6 +33,12 @@ export interface McpSdk {
   readonly PaginatedResultSchema: typeof PaginatedResultSchema;
   /** One tool of a listing, checked on its own. */
   readonly ToolSchema: typeof ToolSchema;
+  /** Any object: what a `tools/call` answer is read with, so a malformed one fails only its call (`mcp-call-result.ts`). */
+  readonly AnyResultSchema: ReturnType<typeof ResultSchema.omit<{ _meta: true }>>;
+  /** A call's result, checked without its content, whose blocks are checked one by one. */
+  readonly CallToolResultSchema: typeof CallToolResultSchema;
+  /** The content blocks this version of the SDK knows; one of another type is kept as it came. */
+  readonly ContentSchemas: McpContentSchemas;
   readonly StdioClientTransport: typeof StdioClientTransport;
   readonly StreamableHTTPClientTransport: typeof StreamableHTTPClientTransport;
 }
@@ -41,6 +68,15 @@ export function loadMcpSdk(): Promise<McpSdk> {
     ErrorCode: types.ErrorCode,
     PaginatedResultSchema: types.PaginatedResultSchema,
     ToolSchema: types.ToolSchema,
+    AnyResultSchema: types.ResultSchema.omit({ _meta: true }),
+    CallToolResultSchema: types.CallToolResultSchema,
+    ContentSchemas: {
+      text: types.TextContentSchema,
+      image: types.ImageContentSchema,
+      audio: types.AudioContentSchema,
+      resource_link: types.ResourceLinkSchema,
+      resource: types.EmbeddedResourceSchema,
+    },
     StdioClientTransport: stdio.StdioClientTransport,
     StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
   }));

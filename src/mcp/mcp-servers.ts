@@ -3,6 +3,7 @@ import { clipMiddle } from '../text/clip-middle.js';
 import type { Tool } from '../tools/tool.js';
 import { McpConnection } from './mcp-connection.js';
 import type { McpServerConfig } from './mcp-server-config.js';
+import { patternJudge } from './mcp-schema-patterns.js';
 import { mcpTool } from './mcp-tool.js';
 import { MCP_MAX_TOOLS, MCP_SERVER_TOOLS_MAX_BYTES, offeredBytes } from './mcp-tool-limits.js';
 import { mcpServerOf, mcpToolName } from './mcp-tool-name.js';
@@ -139,6 +140,8 @@ function makeTools(connection: McpConnection): Made {
   // First those the listing left out as malformed, each once per listing like the others.
   const skipped: McpWarning[] = connection.malformed.map((message) => ({ code: 'mcp-tool-skipped', message }));
   let bytes = 0;
+  // One bound on the patterns compiled across the listing's tools, not one per tool.
+  const judge = patternJudge();
   for (const [index, info] of listing.entries()) {
     if (tools.size === MCP_MAX_TOOLS) {
       skipped.push(tooMany(connection.name));
@@ -151,7 +154,7 @@ function makeTools(connection: McpConnection): Made {
       skipped.push({ code: 'mcp-tool-skipped', message });
       continue;
     }
-    const { tool, warnings } = mcpTool(name, info, connection);
+    const { tool, warnings } = mcpTool(name, info, connection, judge);
     if (tool && (bytes += offeredBytes(tool)) > MCP_SERVER_TOOLS_MAX_BYTES) {
       skipped.push(tooLarge(connection.name, tools.size, index + 1, listing.length - index));
       break;

@@ -1,4 +1,5 @@
 import type { Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
+import pLimit from 'p-limit';
 import type { JsonObject } from '../events/json.js';
 import { errorMessage } from '../errors/error-message.js';
 import { withValidator, type ArgsValidator } from '../tools/args-check.js';
@@ -7,9 +8,9 @@ import type { Tool } from '../tools/tool.js';
 import { toolError } from '../tools/tool-error.js';
 import type { McpConnection } from './mcp-connection.js';
 import { cappedMcpText, mcpResultText } from './mcp-result-text.js';
-import { mcpPathArgument, mcpPathValues } from './mcp-path-args.js';
+import { MCP_MAX_PATH_ARGUMENTS, mcpPathArgument, mcpPathValues } from './mcp-path-args.js';
 import { mcpPathSubjects, namesFile } from './mcp-path-subjects.js';
-import { unrunnablePatterns } from './mcp-schema-patterns.js';
+import { MCP_LISTING_MAX_PATTERNS, patternJudge, type PatternJudge } from './mcp-schema-patterns.js';
 import { mcpSubject, mcpSubjectKey } from './mcp-subject.js';
 import { cappedDescription, oversizedSchema } from './mcp-tool-limits.js';
 import { clipMiddle } from '../text/clip-middle.js';
@@ -23,6 +24,8 @@ export interface McpToolMade {
   readonly warnings: readonly { readonly code: string; readonly message: string }[];
 }
 
+// How many path arguments of one call are resolved at once.
+const PATHS_AT_ONCE = 16;
 // Checks only that the arguments are an object: for a schema ajv cannot compile.
 const SHAPE_ONLY = jsonSchemaValidator({ type: 'object' });
 
@@ -40,7 +43,8 @@ const SHAPE_ONLY = jsonSchemaValidator({ type: 'object' });
  * `\w{1000}\w{1000}`) is not enforced, with a warning: the server checks its own arguments.
  * A schema over 64 KiB, or one no call could be checked against (a `$ref` to a URL or one
  * that loops in place, or `"$async": true`: `unusableRefs`), leaves the tool out, with a
- * warning (`mcp-tool-skipped`) naming the server and the tool.
+ * warning (`mcp-tool-skipped`) naming the server and the tool; so does one whose patterns
+ * would take `judge` (one per listing) past the patterns it compiles in all.
  *
  * @example
  * ```ts
@@ -48,7 +52,7 @@ const SHAPE_ONLY = jsonSchemaValidator({ type: 'object' });
  * tool?.subject?.({ path: '/tmp/a.txt' }); // '/tmp/a.txt'
  * ```
  */
-export function mcpTool(name: string, info: McpToolInfo, connection: McpConnection): McpToolMade {
+export function mcpTool(name: string, info: McpToolInfo, connection: McpConnection, judge: PatternJudge = patternJudge()): McpToolMade {
   const server = connection.name;
   const schema = modelSchema(info.inputSchema);
   const tooLarge = oversizedSchema(schema);
@@ -58,6 +62,10 @@ export function mcpTool(name: string, info: McpToolInfo, connection: McpConnecti
   // compile at every call: the tool could never be called, so it is not offered.
   const badRef = unusableRefs(schema);
   if (badRef !== undefined) return skipped(`MCP server "${server}" offers ${name} with an input schema that cannot be checked against: ${badRef}; it is left out.`);
+  const unenforced = judge(schema);
+  if (unenforced === undefined) {
+    return skipped(`MCP server "${server}" offers ${name} with regexes past the ${MCP_LISTING_MAX_PATTERNS} distinct ones of its listing that are compiled when it is listed (each costs up to some milliseconds of the event loop); it is left out.`);
+  }
   const description = cappedDescription(info.description?.trim() || `${info.title ?? info.name} (a tool of the MCP server "${server}")`);
   const execute = async (args: Record<string, unknown>, { signal }: { signal: AbortSignal }) => {
     try {
@@ -75,7 +83,12 @@ export function mcpTool(name: string, info: McpToolInfo, connection: McpConnecti
   // argument when it is no path (a command, a query), which rules have always matched.
   const subjects = async (args: Record<string, unknown>, workspace: string): Promise<string[]> => {
     const base = connection.pathBase;
-    const judged = (await Promise.all(mcpPathValues(args, isPath).map((value) => mcpPathSubjects(base, workspace, value)))).flat();
+    const values = mcpPathValues(args, isPath);
+    if (values.length > MCP_MAX_PATH_ARGUMENTS) {
+      throw new Error(`it has more than ${MCP_MAX_PATH_ARGUMENTS} path arguments, and at most ${MCP_MAX_PATH_ARGUMENTS} of one call are checked against the permission rules; split it into calls of at most ${MCP_MAX_PATH_ARGUMENTS} paths each`);
+    }
+    // A few at a time: each is resolved on disk, and a thousand at once held the event loop.
+    const judged = (await pLimit(PATHS_AT_ONCE).map(values, (value) => mcpPathSubjects(base, workspace, value))).flat();
     const main = mainKey === undefined ? undefined : args[mainKey];
     const mainIsFile = mainKey !== undefined && isPath(mainKey) && typeof main === 'string' && namesFile(main);
     if (!mainIsFile) judged.unshift(subject(args));
@@ -85,7 +98,7 @@ export function mcpTool(name: string, info: McpToolInfo, connection: McpConnecti
   // Compiled at the first call, not when listed: compiling costs about half a second per
   // 64 KiB of schema, and a server listing 256 large ones held the event loop for minutes.
   let validate: ArgsValidator | undefined;
-  const warnings = unrunnablePatterns(schema).map(({ pattern, reason }) => ({
+  const warnings = unenforced.map(({ pattern, reason }) => ({
     code: 'mcp-pattern-unenforced',
     message: `MCP server "${server}": the pattern ${JSON.stringify(clipMiddle(pattern, 200))} in the schema of ${name} is not checked here (${reason}); the linear-time regex engine cannot run it, so the server's own check is all there is.`,
   }));
