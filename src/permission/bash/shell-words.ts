@@ -5,14 +5,25 @@
  *
  * @module
  */
+import { PLACEHOLDER } from './line-reader.js';
 
 /**
  * A word of a simple command (quotes removed; `glob`: an unquoted glob; `literal`: each `$` in it
  * is quoted text, no expansion, where that was checked; `input`: text xargs reads when it runs,
- * see {@link INPUT_ARGUMENT}), or a redirection operator.
+ * see {@link INPUT_ARGUMENT}; `pattern`: an unquoted class or brace expansion, which the parser
+ * does not mark as a glob; `quoted`: each expansion in it stands in double quotes, so it is
+ * never split), or a redirection operator.
  */
 export type Word =
-  | { readonly kind: 'word'; readonly text: string; readonly glob: boolean; readonly literal?: true; readonly input?: true }
+  | {
+      readonly kind: 'word';
+      readonly text: string;
+      readonly glob: boolean;
+      readonly literal?: true;
+      readonly input?: true;
+      readonly pattern?: true;
+      readonly quoted?: true;
+    }
   | { readonly kind: 'redirect'; readonly op: string };
 /** A word that is no redirection. */
 export type TextWord = Extract<Word, { kind: 'word' }>;
@@ -79,11 +90,13 @@ export function isDynamic(word: TextWord): boolean {
 /**
  * Whether a word holds text only known when the command runs, as a program's option or text
  * (awk's program, sed's script) may: an expansion (a `$` quoted as text, `awk '{print $1}'`, is
- * none), a glob, what xargs reads. Braces and classes are left to {@link isDynamic}: quotes are
- * not known here, and program text is full of them (`awk '{print $1, $2}'`, `sed 's/[a-z]//'`).
+ * none), a command substitution (the scanner leaves it as quoted text, `$(…)`), a glob, an
+ * unquoted class or brace expansion (`-{delete,print}`; quoted ones are program text,
+ * `awk '{print $1, $2}'`, `sed 's/[a-z]//'`), what xargs reads.
  */
-export function isRunTime(word: Pick<TextWord, 'text' | 'glob' | 'literal' | 'input'>): boolean {
-  return word.glob || word.input === true || (word.literal !== true && word.text.includes('$'));
+export function isRunTime(word: Pick<TextWord, 'text' | 'glob' | 'literal' | 'input' | 'pattern'>): boolean {
+  if (word.glob || word.input === true || word.pattern === true || word.text.includes(PLACEHOLDER)) return true;
+  return word.literal !== true && word.text.includes('$');
 }
 
 /**
@@ -92,13 +105,16 @@ export function isRunTime(word: Pick<TextWord, 'text' | 'glob' | 'literal' | 'in
  * reads may start with `-`. A value of a program's own option (`find . -name "$x"`) is read as
  * that value by the program's reader, not asked here.
  */
-export function mayBeOption(word: Pick<TextWord, 'text' | 'glob' | 'literal' | 'input'>): boolean {
+export function mayBeOption(word: Pick<TextWord, 'text' | 'glob' | 'literal' | 'input' | 'pattern'>): boolean {
   return isRunTime(word) && mayBecomeOption(word.text);
 }
 
-/** Whether text known only when it runs may become an option: an expansion (split or not), or a glob or brace expansion at its start. */
+/**
+ * Whether text known only when it runs may become an option: an expansion (split or not), a glob
+ * or brace expansion at its start, or one after a `-` (`-d*` matches a file named `-delete`).
+ */
 export function mayBecomeOption(text: string): boolean {
-  return text.includes('$') || /^[*?[{]/.test(text);
+  return text.includes('$') || /^-?[*?[{]/.test(text) || (text.startsWith('-') && /[*?[{]/.test(text));
 }
 
 /** Whether a word is text as written: no redirection, no glob. */

@@ -43,6 +43,9 @@ export function analyseStatement(statement: string, role: PartRole, depth: numbe
   const built = buildsValueByExpansion(statement);
   if (built !== undefined) sink.note('carries', built);
   const literal = literalDollars(statement, entries.length);
+  const patterns = unquotedAt(statement, /(?<!\$)[{[]/g, entries.length);
+  const split = unquotedAt(statement, /\$/g, entries.length);
+  const named = namesOnly(statement, entries.length);
   let words: Word[] = [];
   for (let i = 0; i < entries.length; i += 1) {
     const entry = entries[i]!;
@@ -52,7 +55,7 @@ export function analyseStatement(statement: string, role: PartRole, depth: numbe
       words.pop();
       words.push(...elements.words);
       i = elements.next - 1;
-    } else if (typeof entry === 'string') words.push({ kind: 'word', text: entry, glob: false, ...(literal?.[i] === true && entry.includes('$') ? { literal: true } : {}) });
+    } else if (typeof entry === 'string') words.push(stringWord(entry, literal?.[i] === true, patterns?.[i] ?? PATTERN.test(entry), (split?.[i] ?? true) || named?.[i] !== true));
     else if ('comment' in entry) sink.line(entry.comment, role, depth + 1); // never expected: judge it rather than lose it
     else if (entry.op === 'glob') words.push({ kind: 'word', text: entry.pattern, glob: true });
     else if (entry.op === '(' && compoundOption(words[words.length - 1])) {
@@ -77,6 +80,55 @@ function compoundOption(word: Word | undefined): word is TextWord {
 
 /** A mark no command line holds: where the parser expanded a variable. */
 const EXPANDED = '\u0001';
+
+/** A class or brace expansion in a word's text, as `isDynamic` reads it. */
+const PATTERN = /\[[^\]]+\]|\{[^{}]*(?:,|\.\.)[^{}]*\}/;
+
+/**
+ * A string entry as a word: `literal` (its `$`s are quoted text), `unquoted` (a `{` or `[` of it
+ * stands unquoted), `splits` (an expansion of it stands unquoted, or is more than a variable's
+ * value: `"$@"`, `"${x/a/-delete}"`). The parser marks neither quoted braces nor quoted
+ * expansions, so `unquotedAt` and `namesOnly` find them.
+ */
+function stringWord(entry: string, literal: boolean, unquoted: boolean, splits: boolean): TextWord {
+  const expands = entry.includes('$');
+  return {
+    kind: 'word',
+    text: entry,
+    glob: false,
+    ...(literal && expands ? { literal: true } : {}),
+    ...(unquoted && PATTERN.test(entry) ? { pattern: true } : {}),
+    ...(!splits && expands && !literal && !entry.includes(PLACEHOLDER) ? { quoted: true } : {}),
+  };
+}
+
+/**
+ * For each entry, whether a character `chars` matches stands unquoted in it: the statement is
+ * parsed again with a `?` before each, which the parser marks as a glob only where unquoted;
+ * `undefined` when none is there or the entries differ (then the caller assumes the worst).
+ */
+function unquotedAt(statement: string, chars: RegExp, count: number): boolean[] | undefined {
+  if (statement.search(chars) < 0) return undefined;
+  let marked: ParseEntry[];
+  try {
+    marked = parse<string>(statement.replace(chars, '?$&'), (key) => `$${key}`);
+  } catch {
+    return undefined;
+  }
+  if (marked.length !== count) return undefined;
+  return marked.map((entry) => typeof entry !== 'string' && 'op' in entry && entry.op === 'glob');
+}
+
+/** For each entry, whether each expansion in it is a variable's value by its name (`$HOME`, `${HOME}`, not `$@`, `${x/a/b}`). */
+function namesOnly(statement: string, count: number): boolean[] | undefined {
+  let marked: ParseEntry[];
+  try {
+    marked = parse<string>(statement, (key) => (/^[A-Za-z_]\w*$/.test(key) ? '' : EXPANDED));
+  } catch {
+    return undefined;
+  }
+  return marked.length === count ? marked.map((entry) => typeof entry === 'string' && !entry.includes(EXPANDED)) : undefined;
+}
 
 /**
  * For a statement with a `$`, which entries hold their `$` as quoted text: `eval 'echo $x'`

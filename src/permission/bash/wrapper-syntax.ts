@@ -47,6 +47,12 @@ export const SYNTAX: Readonly<Record<string, Syntax>> = {
   timeout: { valued: 'ks', flags: 'fpv', long: { ...INFO, ...longs('value', 'kill-after signal'), ...longs('flag', 'foreground preserve-status verbose') }, operands: 1 },
   nice: { valued: 'n', flags: '', long: { ...INFO, adjustment: 'value' }, operands: 0 },
   nohup: { valued: '', flags: '', long: INFO, operands: 0 },
+  // The shell's own: `exec -a NAME -cl`, `command -p` (`-v` / `-V` only print), `builtin`,
+  // the keyword `time -p`. Known, so that what an xargs behind them appends is read as there.
+  exec: { valued: 'a', flags: 'cl', long: INFO, operands: 0 },
+  command: { valued: '', flags: 'p', idle: 'vV', long: INFO, operands: 0 },
+  builtin: { valued: '', flags: '', long: INFO, operands: 0 },
+  time: { valued: '', flags: 'p', long: {}, operands: 0 },
   stdbuf: { valued: 'ioe', flags: '', long: { ...INFO, ...longs('value', 'input output error') }, operands: 0 },
   setsid: { valued: '', flags: 'cfw', long: { ...INFO, ...longs('flag', 'ctty fork wait') }, operands: 0 },
   // bash's `jobs -x command args` (with -r or -s too) runs the command; other options list jobs.

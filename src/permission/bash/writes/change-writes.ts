@@ -86,14 +86,23 @@ function findWrites(args: readonly WrittenWord[]): Pick<CommandWrites, 'files' |
 }
 
 /**
+ * Whether a word is one quoted word of a variable and a fixed `/` (`"$HOME/x"`): no primary of
+ * find, as `-delete/x` is unknown to it (`quoted`: each expansion is a variable's value, `"${x/a/b}"` none).
+ */
+function fixedPath(arg: WrittenWord & Pick<TextWord, 'pattern' | 'quoted'>): boolean {
+  if (arg.quoted !== true || arg.glob || arg.pattern === true) return false;
+  return /^\$[A-Za-z_]\w*\//.test(arg.text);
+}
+
+/**
  * A word of find's only known when it runs where a start point, an option or a test or action
  * stands, not a value (`-name "$x"`): find reads a start point starting with `-` as its
  * expression, so `-delete`, `-exec rm -rf y ;` or `-fprint f` may come of it.
  */
-function unknownFindWord(args: readonly (WrittenWord & Pick<TextWord, 'literal' | 'input'>)[]): string | undefined {
+function unknownFindWord(args: readonly (WrittenWord & Pick<TextWord, 'literal' | 'input' | 'pattern' | 'quoted'>)[]): string | undefined {
   for (let i = 0; i < args.length; i += 1) {
     const arg = args[i]!;
-    if (mayBeOption(arg)) return arg.text;
+    if (mayBeOption(arg) && !fixedPath(arg)) return arg.text;
     if (FIND_VALUED.test(arg.text)) i += arg.text === '-fprintf' ? 2 : 1;
     else if (FIND_RUNS.test(arg.text)) while (i + 1 < args.length && args[i + 1]!.text !== ';' && args[i + 1]!.text !== '+') i += 1;
   }
