@@ -139,7 +139,14 @@ export class RemoteLauncher implements ChildLauncher {
   async #cancel(logId: string): Promise<void> {
     const { redis, keys } = this.parts;
     try {
-      await redis.multi().set(keys.cancelled(logId), '1', 'PX', CANCEL_MARK_MS).publish(keys.cancelChannel, logId).exec();
+      // Not while the connection is down, and not in a MULTI: ioredis leaves the MULTI command's
+      // own promise to reject unhandled ("Connection is closed.") when the connection closes with
+      // it queued, whatever `exec()`'s handlers. A pipeline keeps the order (the mark, then the
+      // message) on the one connection, each reply handled.
+      if (redis.status !== 'ready') throw new Error('not connected');
+      const replies = await redis.pipeline().set(keys.cancelled(logId), '1', 'PX', CANCEL_MARK_MS).publish(keys.cancelChannel, logId).exec();
+      const failed = replies?.find(([error]) => error !== null);
+      if (replies === null || failed !== undefined) throw failed?.[0] ?? new Error('not sent');
     } catch {
       // The worker may run on (its own connection fine): the cancel must reach it once Redis is back.
       return this.#unsent.failed(logId);
