@@ -51,17 +51,15 @@ export function refusedPromptTokens(
   exceeded: ContextExceeded | undefined = contextExceeded(error),
 ): number | undefined {
   if (!exceeded) return undefined;
-  for (const current of causes(error)) {
-    const text = current instanceof Error ? current.message : String(current);
+  return countInCauses(error, (text, current) => {
     for (const pattern of PROMPT_PATTERNS) {
       const match = pattern.exec(text);
       const said = positive(match?.[1]);
       if (said !== undefined) return said + (positive(match?.[2]) ?? 0);
     }
     const body = current instanceof APIError ? (current.error as { n_prompt_tokens?: unknown } | undefined) : undefined;
-    if (typeof body?.n_prompt_tokens === 'number') return positive(body.n_prompt_tokens);
-  }
-  return undefined;
+    return typeof body?.n_prompt_tokens === 'number' ? positive(body.n_prompt_tokens) : undefined;
+  });
 }
 
 /**
@@ -81,12 +79,20 @@ export function refusedExcessTokens(
   exceeded: ContextExceeded | undefined = contextExceeded(error),
 ): number | undefined {
   if (!exceeded) return undefined;
-  for (const current of causes(error)) {
-    const text = current instanceof Error ? current.message : String(current);
+  return countInCauses(error, (text) => {
     for (const pattern of EXCESS_PATTERNS) {
       const said = positive(pattern.exec(text)?.[1]);
       if (said !== undefined) return said;
     }
+    return undefined;
+  });
+}
+
+/** The first count `read` finds in the words of `error` or of one of its causes, outermost first. */
+function countInCauses(error: unknown, read: (text: string, current: unknown) => number | undefined): number | undefined {
+  for (const current of causes(error)) {
+    const said = read(current instanceof Error ? current.message : String(current), current);
+    if (said !== undefined) return said;
   }
   return undefined;
 }
