@@ -42,12 +42,12 @@ export function isRefusal(value: WorkspacePath | ToolResult): value is ToolResul
 }
 
 /**
- * For a read, a grep, a write or an edit: refuses when the path now leads somewhere other
- * than where the gate judged it ({@link ToolContext.judgedPaths}) and the rules do not allow
- * that place outright. The gate resolved the path when the call was made and the rules (or a
- * human) allowed that place; if it, or a folder on the way, has become a link since (an
- * earlier command, a sibling task, while an approval was pending), nobody judged where the
- * call would now read or land. A context without `judgedPaths` (built by hand) compares with
+ * For a read, a grep, a list, a glob, a write or an edit: refuses when the path now leads
+ * somewhere other than where the gate judged it ({@link ToolContext.judgedPaths}) and the
+ * rules do not allow that place outright. The gate resolved the path when the call was made
+ * and the rules (or a human) allowed that place; if it, or a folder on the way, has become a
+ * link since (an earlier command, a sibling task, while an approval was pending), nobody
+ * judged where the call would now read, search or land. A context without `judgedPaths` (built by hand) compares with
  * the path as written.
  *
  * @returns the refusal, or `undefined` when the call touches where it was judged, or where the rules allow.
@@ -70,7 +70,7 @@ export function notWhereJudged(context: ToolContext, toolName: string, path: str
 }
 
 /** What a refused call did not do, by tool (a write or an edit: "written"). */
-const UNDONE: Readonly<Record<string, string>> = { read: 'read', grep: 'searched' };
+const UNDONE: Readonly<Record<string, string>> = { read: 'read', grep: 'searched', list: 'listed', glob: 'searched' };
 
 /** The path as written, in the subject form, when it names a place inside the workspace. */
 function asWritten(workspace: string, path: string): string | undefined {

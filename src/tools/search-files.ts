@@ -7,15 +7,44 @@ function anyCase(name: string): string {
   return name.replace(/[a-z]/g, (letter) => `[${letter}${letter.toUpperCase()}]`);
 }
 
-/** `FileSessionStore`'s folder: every conversation's transcript, grants and task records. */
-const SESSIONS = `${anyCase('.rxharness')}/${anyCase('sessions')}`;
+/** A folder no search wanders into: its path as the model reads it, and whether it is matched in any letter case. */
+interface SkippedFolder {
+  readonly name: string;
+  readonly anyCase: boolean;
+}
+
+const SKIPPED: readonly SkippedFolder[] = [
+  { name: 'node_modules', anyCase: false },
+  { name: '.git', anyCase: false },
+  // `FileSessionStore`'s folder (every conversation's transcript, grants and task records),
+  // in any letter case as the default asks match it.
+  { name: '.rxharness/sessions', anyCase: true },
+];
 
 /**
- * Folders no search wanders into: `node_modules`, `.git`, and `.rxharness/sessions/`, whose
- * transcripts would show one conversation what was read (or approved) in another, and every
- * grep its own conversation. The rest of `.rxharness/` (agent and skill definitions) is searched.
+ * The folders no search wanders into, at any depth, as the tool descriptions name them:
+ * `node_modules`, `.git`, and `.rxharness/sessions`, whose transcripts would show one
+ * conversation what was read (or approved) in another, and every grep its own conversation.
+ * The rest of `.rxharness/` (agent and skill definitions) is searched.
  */
-export const SEARCH_IGNORE: readonly string[] = Object.freeze(['**/node_modules/**', '**/.git/**', `**/${SESSIONS}/**`]);
+export const SEARCH_SKIPPED_FOLDERS: readonly string[] = Object.freeze(SKIPPED.map((folder) => folder.name));
+
+/** {@link SEARCH_SKIPPED_FOLDERS} as the globs a walk ignores. */
+export const SEARCH_IGNORE: readonly string[] = Object.freeze(SKIPPED.map((folder) => `**/${folder.anyCase ? anyCase(folder.name) : folder.name}/**`));
+
+/**
+ * {@link SEARCH_SKIPPED_FOLDERS} as words for a tool description the model reads.
+ *
+ * @example
+ * ```ts
+ * skippedFoldersText(); // 'node_modules, .git and .rxharness/sessions'
+ * ```
+ */
+export function skippedFoldersText(): string {
+  const names = [...SEARCH_SKIPPED_FOLDERS];
+  const last = names.pop();
+  return names.length === 0 ? (last ?? '') : `${names.join(', ')} and ${last}`;
+}
 
 /** {@link SEARCH_IGNORE} for a walk from `root`: from a `.rxharness` folder itself, its `sessions/` too. */
 function ignoredUnder(root: string): string[] {

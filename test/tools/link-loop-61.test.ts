@@ -1,32 +1,27 @@
-import { mkdtemp, realpath, rm, symlink } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { symlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ReActAgent } from '../../src/agent/react-agent.js';
 import { createBuiltinTools } from '../../src/tools/builtin/index.js';
+import { closedAfterEach } from '../support/closed-after-each.js';
 import { collect, own } from '../support/collect-events.js';
 import { FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { openAIModelFor } from '../support/openai-model.js';
+import { toolContextPerTest } from '../support/tool-context-per-test.js';
 
 // A link that always was a loop (`loop -> loop`, `a -> b -> a`) is no link swapped in at
 // the last moment: trying again cannot help, so the model is told it is a loop.
 
-let server: FakeOpenAIServer | undefined;
-let ws: string | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  if (ws) await rm(ws, { recursive: true, force: true });
-  ws = undefined;
-});
+const fresh = toolContextPerTest();
+const open = closedAfterEach<{ server: FakeOpenAIServer }>(['server']);
 
 describe('a symbolic link loop', () => {
   it('read, write and edit say it is a loop, not that it became a link', async () => {
-    ws = await realpath(await mkdtemp(join(tmpdir(), 'h6-loop-')));
+    const ws = fresh.ws.dir;
     await symlink('loop', join(ws, 'loop'));
     await symlink('b', join(ws, 'a'));
     await symlink('a', join(ws, 'b'));
-    server = await FakeOpenAIServer.start({
+    open.server = await FakeOpenAIServer.start({
       replies: [
         {
           toolCalls: [
@@ -39,7 +34,7 @@ describe('a symbolic link loop', () => {
         { text: 'done' },
       ],
     });
-    const agent = new ReActAgent({ model: openAIModelFor(server), workspace: ws, tools: createBuiltinTools()});
+    const agent = new ReActAgent({ model: openAIModelFor(open.server), workspace: ws, tools: createBuiltinTools() });
     const ends = own(await collect(agent.stream('go')), 'ToolCallEnd') as { error?: string }[];
     const loop = (path: string, undone: string): string =>
       `${path} is a symbolic link loop (it, or a link on its way, leads back to itself), so nothing was ${undone}; give the path of a file instead`;

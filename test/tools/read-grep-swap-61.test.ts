@@ -1,50 +1,13 @@
-import { mkdir, mkdtemp, realpath, rm, symlink, unlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { ReActAgent } from '../../src/agent/react-agent.js';
-import { PermissionPolicy, type PermissionRule } from '../../src/permission/index.js';
-import { createBuiltinTools } from '../../src/tools/builtin/index.js';
-import { collect, own } from '../support/collect-events.js';
-import { FakeOpenAIServer } from '../support/fake-openai-server.js';
-import { openAIModelFor } from '../support/openai-model.js';
+import { describe, expect, it } from 'vitest';
+import { approvedThenSwappedPerTest } from './support/approved-then-swapped.js';
 
 // A path approved by a human leads elsewhere by the time the tool runs: while the approval
 // was pending, the file (or a folder on its way) became a link to a place that asks. `read`
 // and `grep` refuse, as `write` and `edit` do, instead of showing what nobody approved.
 
-let server: FakeOpenAIServer | undefined;
-let ws: string | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  if (ws) await rm(ws, { recursive: true, force: true });
-  ws = undefined;
-});
-
-type End = { text: string; error?: string };
-
-/** Runs one call under `rules`; while its approval is pending, `swap` changes the workspace. */
-async function approvedThenSwapped(call: { name: string; arguments: Record<string, unknown> }, rules: PermissionRule[], swap: (dir: string) => Promise<void>, setup: (dir: string) => Promise<void>): Promise<{ end: End; asked: string[] }> {
-  const dir = await realpath(await mkdtemp(join(tmpdir(), 'h6-swap-')));
-  ws = dir;
-  await setup(dir);
-  server = await FakeOpenAIServer.start({ replies: [{ toolCalls: [call] }, { text: 'done' }] });
-  const asked: string[] = [];
-  const agent = new ReActAgent({
-    model: openAIModelFor(server),
-    workspace: dir,
-    tools: createBuiltinTools(),
-    permissions: new PermissionPolicy({ rules }),
-    approve: async (request) => {
-      asked.push(JSON.stringify(request.args));
-      await swap(dir);
-      return { decision: 'approve' };
-    },
-  });
-  const [end] = own(await collect(agent.stream('go')), 'ToolCallEnd') as End[];
-  return { end: end!, asked };
-}
+const approvedThenSwapped = approvedThenSwappedPerTest();
 
 async function noteAndSecret(dir: string): Promise<void> {
   await writeFile(join(dir, '.env'), 'API_KEY=sk-secret\n');

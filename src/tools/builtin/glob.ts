@@ -5,8 +5,8 @@ import { fsErrorMessage } from '../fs-error-message.js';
 import { approvalNote, judgePaths, pathJudge } from '../path-judge.js';
 import { relativeGlobProblem } from '../relative-glob.js';
 import { searchStopped } from './line-matcher.js';
-import { findSearchFiles, joinRelative } from '../search-files.js';
-import { isRefusal, resolveToolPath } from '../resolve-tool-path.js';
+import { findSearchFiles, joinRelative, skippedFoldersText } from '../search-files.js';
+import { isRefusal, notWhereJudged, resolveToolPath } from '../resolve-tool-path.js';
 import type { Tool } from '../tool.js';
 import { toolError } from '../tool-error.js';
 import { errorMessage } from '../../errors/error-message.js';
@@ -40,9 +40,12 @@ export interface GlobToolOptions {
 
 /**
  * Creates the `glob` tool: files matching a glob under a folder, as sorted paths relative to
- * the workspace. `node_modules` and `.git` are skipped and symbolic links are not followed,
+ * the workspace. The folders `node_modules`, `.git` and `.rxharness/sessions` are skipped (the
+ * description the model reads names them from one list) and symbolic links are not followed,
  * not even one the pattern names, so a search never wanders out of the workspace through a
- * link. Each file found is judged by the permission rules for `glob`
+ * link. The folder, resolved again when the call runs, must be where the call was judged
+ * (or one the rules allow): one swapped for a link while its approval waited is refused, not
+ * searched. Each file found is judged by the permission rules for `glob`
  * (`ToolContext.judgePath`): a denied one is left out silently, one needing approval
  * is left out and counted in a note. Stopped by its signal (a cancel, the tool timeout)
  * before the walk ends, it fails with "the search was stopped", never a partial list.
@@ -58,7 +61,7 @@ export function createGlobTool(options: GlobToolOptions = {}): Tool<GlobArgs> {
     name: 'glob',
     description:
       'Finds files by name with a glob pattern (e.g. "**/*.ts", "src/**/index.{js,ts}") under a folder ' +
-      'of the workspace. Returns sorted paths relative to the workspace; skips node_modules and .git.',
+      `of the workspace. Returns sorted paths relative to the workspace; skips the folders ${skippedFoldersText()}.`,
     input: GLOB_INPUT,
     subject: (args) => args.path ?? '.',
     paths: (args) => [args.path ?? '.'],
@@ -68,6 +71,9 @@ export function createGlobTool(options: GlobToolOptions = {}): Tool<GlobArgs> {
       const judge = pathJudge(context, 'glob');
       const root = await resolveToolPath(context.workspace, 'glob', path, judge);
       if (isRefusal(root)) return root;
+      // The folder approved may have become a link elsewhere while the approval was pending.
+      const swapped = notWhereJudged(context, 'glob', path, root, judge);
+      if (swapped) return swapped;
       try {
         if (!(await stat(root.absolute)).isDirectory()) return toolError(`${path} is a file, not a folder to search`);
       } catch (error) {

@@ -8,7 +8,7 @@ import { fsErrorMessage } from '../fs-error-message.js';
 import { approvalNote, judgePaths, pathJudge } from '../path-judge.js';
 import { searchStopped, startLineMatcher } from './line-matcher.js';
 import { relativeGlobProblem } from '../relative-glob.js';
-import { findSearchFiles, joinRelative } from '../search-files.js';
+import { findSearchFiles, joinRelative, skippedFoldersText } from '../search-files.js';
 import { readAhead } from '../read-ahead.js';
 import { isRefusal, notWhereJudged, resolveToolPath } from '../resolve-tool-path.js';
 import type { Tool, ToolResult } from '../tool.js';
@@ -55,7 +55,8 @@ const READ_AHEAD = 8;
 /**
  * Creates the `grep` tool: a JavaScript regular expression searched line by line through
  * the files under a folder (or one file), answered as `path:line: text` lines. `include`
- * filters files by glob; `node_modules`, `.git`, binary and very large files are skipped
+ * filters files by glob; the folders `node_modules`, `.git` and `.rxharness/sessions`, binary
+ * and very large files are skipped
  * (one named as `path` is refused with an error saying why, not answered "No matches"),
  * and symbolic links are never followed, not even one `include` names.
  * In a folder search each file is judged by the permission rules for `grep`
@@ -83,7 +84,7 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool<GrepArgs> {
     description:
       'Searches file contents with a JavaScript regular expression, line by line, under a folder ' +
       '(or in one file) of the workspace. include filters files by glob (e.g. "*.ts"). ' +
-      'Answers "path:line: text" lines; skips node_modules, .git and binary files.',
+      `Answers "path:line: text" lines; skips binary files and the folders ${skippedFoldersText()}.`,
     input: GREP_INPUT,
     subject: (args) => args.path ?? '.',
     paths: (args) => [args.path ?? '.'],

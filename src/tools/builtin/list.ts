@@ -7,7 +7,7 @@ import { readFolderAt } from '../confined-fs.js';
 import { fsErrorMessage } from '../fs-error-message.js';
 import { approvalNote, judgePaths, pathJudge } from '../path-judge.js';
 import { joinRelative } from '../search-files.js';
-import { isRefusal, resolveToolPath } from '../resolve-tool-path.js';
+import { isRefusal, notWhereJudged, resolveToolPath } from '../resolve-tool-path.js';
 import type { Tool } from '../tool.js';
 import { toolError } from '../tool-error.js';
 
@@ -38,7 +38,9 @@ export interface ListToolOptions {
 /**
  * Creates the `list` tool: the entries of one folder, sorted by name, folders marked with
  * `/` and symbolic links with `@` (`@/` when the link leads to a folder). A link is shown,
- * never listed through. Each entry is judged by the permission rules for `list`
+ * never listed through. The folder, resolved again when the call runs, must be where the call
+ * was judged (or one the rules allow): one swapped for a link while its approval waited is
+ * refused, not listed. Each entry is judged by the permission rules for `list`
  * (`ToolContext.judgePath`): a denied one is left out silently, one needing approval is
  * left out and counted in a note.
  *
@@ -62,6 +64,9 @@ export function createListTool(options: ListToolOptions = {}): Tool<ListArgs> {
       const judge = pathJudge(context, 'list');
       const target = await resolveToolPath(context.workspace, 'list', path, judge);
       if (isRefusal(target)) return target;
+      // The folder approved may have become a link elsewhere while the approval was pending.
+      const swapped = notWhereJudged(context, 'list', path, target, judge);
+      if (swapped) return swapped;
       let found: Dirent[] | undefined;
       try {
         if (!(await stat(target.absolute)).isDirectory()) {
