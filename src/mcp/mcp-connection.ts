@@ -128,7 +128,7 @@ export class McpConnection {
       const answered = e instanceof state.sdk.McpError && e.code !== state.sdk.ErrorCode.ConnectionClosed;
       if (!answered) this.lose(state.client, state.stopped, `the connection failed during a call: ${errorMessage(e)}`);
       if (answered) throw new Error(`MCP server "${this.name}" answered with an error: ${errorMessage(e)}`);
-      throw new Error(`MCP server "${this.name}" failed during the call (${this.problem ?? errorMessage(e)}); it is started again when the next run starts`);
+      throw new Error(`MCP server "${this.name}" failed during the call (${this.problem ?? errorMessage(e)}); ${this.whatNext()}`);
     }
     // A malformed answer, or one that breaks its tool's output schema, leaves the server running, like an error.
     if ('problem' in answer) throw new Error(`MCP server "${this.name}" answered, but ${answer.problem}`);
@@ -259,7 +259,12 @@ export class McpConnection {
   }
 
   private notRunning(): string {
-    return `MCP server "${this.name}" is not running (${this.problem ?? 'not started'}); it is started again when the next run starts`;
+    return `MCP server "${this.name}" is not running (${this.problem ?? 'not started'}); ${this.whatNext()}`;
+  }
+
+  /** What becomes of a server that is not running: started by the next run, unless the connection was closed with its engine (`close()`), which no run can start again. */
+  private whatNext(): string {
+    return this.state.kind === 'closed' ? 'its engine is closed, so no run starts it again' : 'it is started again when the next run starts';
   }
 }
 

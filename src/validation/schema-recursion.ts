@@ -10,8 +10,9 @@
  * @module
  */
 
-import { dataSteps, SeenSteps, type DataStep } from './recursion-steps.js';
-import { IN_PLACE_LIST, IN_PLACE_MAP, resolve, shown, subschemas, type Schema } from './schema-walk.js';
+import { SeenSteps } from './recursion-steps.js';
+import type { Descent, SchemaNode } from './schema-graph.js';
+import { shown, type Schema } from './schema-walk.js';
 import { recursiveParts } from './schema-sccs.js';
 
 /**
@@ -22,22 +23,8 @@ import { recursiveParts } from './schema-sccs.js';
 const MAX_DESCENTS_MET = 200_000;
 const TOO_INTRICATE = `its recursion is too intricate to be checked for its cost here: more than ${MAX_DESCENTS_MET.toLocaleString('en')} recursive subschemas are compared where several apply together; recur through fewer properties, from fewer places`;
 
-/** A subschema one level down in the value: where it stands in the schema, and where it applies in the value. */
-interface Descent {
-  readonly path: string;
-  readonly target: Schema;
-  readonly step: DataStep;
-}
-
-/** A subschema's place in the schema, what it applies in place (each entry applied together; an entry's members, `then` and `else`, one or the other), and one level down. */
-interface Node {
-  readonly path: string;
-  readonly inPlace: Schema[][];
-  readonly descents: Descent[];
-}
-
 /**
- * Why checking against `root` (its `$ref`s `#` pointers, none looping in place) can take
+ * Why checking against a schema (its `$ref`s `#` pointers, none looping in place) can take
  * time exponential in a value's depth, or `undefined`: two subschemas that apply to one
  * value, each leading back (through `$ref`s) to where they started, apply at the same part of
  * it (a property, an item). The schema path of both is named.
@@ -47,9 +34,9 @@ interface Node {
  * `items` and a `properties` never meet, nor do two different properties, nor a property and
  * the `additionalProperties` of its own object. A tree (`children: { items: { $ref: "#" } }`), a
  * JSON value (`anyOf` of an array of itself and an object of itself) recur once a part, and pass.
+ * `nodes` is the schema's `schemaGraph`, read once for this and `repeatedChecks`.
  */
-export function exponentialRecursion(root: Schema): string | undefined {
-  const nodes = graph(root);
+export function exponentialRecursion(nodes: ReadonlyMap<Schema, SchemaNode>): string | undefined {
   const part = recursiveParts(nodes.keys(), (node) => [...nodes.get(node)!.inPlace.flat(), ...nodes.get(node)!.descents.map((d) => d.target)]);
   // Only a subschema that leads back to where it started can recur: descents into another part never come back.
   const together = (a: Schema, b: Schema): boolean => part.has(a) && part.get(a) === part.get(b);
@@ -81,7 +68,7 @@ export function exponentialRecursion(root: Schema): string | undefined {
  * own and those of its in-place subschemas (`inner`); or, when two of them meet, why the
  * schema is refused. `budget` counts the descents looked at.
  */
-function descentsOf(node: Node, inner: (child: Schema) => readonly Descent[], recurs: (target: Schema) => boolean, budget: { left: number }): readonly Descent[] | string {
+function descentsOf(node: SchemaNode, inner: (child: Schema) => readonly Descent[], recurs: (target: Schema) => boolean, budget: { left: number }): readonly Descent[] | string {
   const groups: Array<readonly Descent[]> = node.descents.filter((d) => recurs(d.target)).map((d) => [d]);
   for (const entry of node.inPlace) groups.push(entry.length === 1 ? inner(entry[0]!) : [...new Set(entry.flatMap(inner))]);
   const applied = groups.filter((group) => group.length > 0);
@@ -107,31 +94,4 @@ function message([a, b]: [Descent, Descent]): string {
   const where = (path: string): string => (path === '' ? 'the root' : shown(path));
   const same = a.path === b.path ? `${where(a.path)} (reached twice)` : `${where(a.path)} and ${where(b.path)}`;
   return `its recursive subschemas at ${same} apply to the same part of a value, and each leads back to itself through a $ref: checking would take twice as long at every level of nesting (a value 20 levels deep, a million times over); let one subschema recur into each part (items or contains, not both; a recursive property in one place, not repeated in anyOf or oneOf variants or in allOf branches)`;
-}
-
-/** Every subschema checking a value against `root` can apply (from the root, in place, through `#` refs, one level down), with its edges. */
-function graph(root: Schema): Map<Schema, Node> {
-  const nodes = new Map<Schema, Node>();
-  const stack: Array<[Schema, string]> = [[root, '']];
-  while (stack.length > 0) {
-    const [schema, path] = stack.pop()!;
-    if (nodes.has(schema)) continue;
-    const inPlace: Schema[][] = subschemas(schema, ['not', 'if'], IN_PLACE_LIST, IN_PLACE_MAP).map(([child, key]) => {
-      stack.push([child, `${path}/${key}`]);
-      return [child];
-    });
-    const either = subschemas(schema, ['then', 'else'], [], []);
-    for (const [child, key] of either) stack.push([child, `${path}/${key}`]);
-    if (either.length > 0) inPlace.push(either.map(([child]) => child));
-    const ref = schema['$ref'];
-    const target = typeof ref === 'string' ? resolve(root, ref) : undefined;
-    if (target !== undefined) {
-      inPlace.push([target]);
-      stack.push([target, ref === '#' ? '' : (ref as string).slice(1)]);
-    }
-    const descents = dataSteps(schema).map(([child, key, step]) => ({ path: `${path}/${key}`, target: child, step }));
-    for (const d of descents) stack.push([d.target, d.path]);
-    nodes.set(schema, { path, inPlace, descents });
-  }
-  return nodes;
 }

@@ -3,13 +3,16 @@
  * stack overflows, and would fetch a URL): kept with the one validator (`validator.ts`), for
  * every schema that comes from outside: AG-UI frontend tools (`frontend-tools.ts`), MCP tools'
  * input and output schemas (`mcp-tool.ts`, `mcp-output-validator.ts`). A tool author's own
- * schema gets the lenient {@link refLoop} (`tool-input.ts`, `json-schema-validator.ts`).
+ * schema gets the lenient {@link refLoop} (`tool-input.ts`, `json-schema-validator.ts`), and
+ * from `defineTool` the same {@link checkingCost} as one from outside.
  *
  * @module
  */
 
 import { costlySchema } from './schema-cost.js';
 import { exponentialRecursion } from './schema-recursion.js';
+import { schemaGraph } from './schema-graph.js';
+import { repeatedChecks } from './schema-repeats.js';
 import { IN_PLACE_LIST, IN_PLACE_MAP, IN_PLACE_ONE, NESTED_LIST, NESTED_MAP, NESTED_ONE, resolve, shown, subschemas, type Schema } from './schema-walk.js';
 
 /**
@@ -22,8 +25,9 @@ import { IN_PLACE_LIST, IN_PLACE_MAP, IN_PLACE_ONE, NESTED_LIST, NESTED_MAP, NES
  * ends with the value, and is kept. Then one too much work to compile (`costlySchema`): an
  * `anyOf`/`oneOf`/`allOf` of more than 64 branches, or past 2,000 subschemas with each `$def`
  * counted at every `$ref` that makes ajv copy it. Last, one whose recursion can apply twice
- * to the same part of a value (`items` and `contains` both recurring, say: `exponentialRecursion`),
- * as checking would take twice as long at every level of nesting.
+ * to the same part of a value (`items` and `contains` both recurring, say), or whose `$defs`
+ * name the next twice where both apply, link after link (`checkingCost`), as checking would
+ * take twice as long at every level of nesting, or at every link.
  *
  * A schema from outside has its depth and size checked before (`oversizedSchema`), so the
  * walks are bounded; a tool author's own schema is not, as ajv compiles it unbounded too.
@@ -42,7 +46,26 @@ export function unusableRefs(root: Schema): string | undefined {
   });
   if (outside !== undefined) return outside;
   // Both later checks need no in-place loop; the cost check bounds the subschemas the recursion check walks.
-  return loopMessage(loopingRef(root, targets)) ?? costlySchema(root) ?? exponentialRecursion(root);
+  return loopMessage(loopingRef(root, targets)) ?? costlySchema(root) ?? checkingCost(root);
+}
+
+/**
+ * Why checking a value against `root` can take time exponential in the value's depth (its
+ * recursion applies twice to one part: `exponentialRecursion`) or in its chain of `$defs` (a
+ * `$def` naming the next twice where both apply, link after link: `repeatedChecks`), or
+ * `undefined`. Needs no `$ref` looping in place (`refLoop` first). For a schema from outside
+ * ({@link unusableRefs}) and a tool author's own (`defineTool`): ajv checks both alike. A ref
+ * that is not `#` or a `#/…` pointer (TypeBox's by `$id`) is not followed here.
+ *
+ * @example
+ * ```ts
+ * checkingCost({ type: 'array', items: { $ref: '#' }, contains: { $ref: '#' } }); // 'its recursive subschemas at /items and /contains apply to the same part ...'
+ * ```
+ */
+export function checkingCost(root: Schema): string | undefined {
+  // One reading of the schema for both.
+  const nodes = schemaGraph(root);
+  return exponentialRecursion(nodes) ?? repeatedChecks(root, nodes);
 }
 
 /**
