@@ -64,11 +64,6 @@ export class HarnessEngine {
   private readonly mainScope: () => AgentScope;
   private readonly onRun: (sessionId: string, ephemeral: boolean) => (() => void) | undefined;
   private closed = false;
-  /**
-   * A session id `prepareStart` has just found no task's, for the one `start` it calls
-   * synchronously: that start does not ask again. Set and cleared around that call only.
-   */
-  private checkedFree: string | undefined;
   /** Compactions on demand in flight: `close()` stops them. */
   private readonly compactions = new StoppableWork();
   private readonly disabledTools: readonly string[];
@@ -147,9 +142,14 @@ export class HarnessEngine {
    * ```
    */
   start(prompt: string, options: { sessionId?: string; agentName?: string; tokenBudget?: number; tools?: readonly Tool[] } = {}): RunHandle {
-    // Taken at once: a start this one makes synchronously (its run's first steps) asks for itself.
-    const checked = this.checkedFree;
-    this.checkedFree = undefined;
+    return this.#startRun(prompt, options, undefined);
+  }
+
+  /**
+   * {@link HarnessEngine.start}, told by `prepareStart` the session id it has already found no
+   * task's (`checkedFree`): that id is not asked about again. `undefined` when nothing was asked.
+   */
+  #startRun(prompt: string, options: StartOptions, checkedFree: string | undefined): RunHandle {
     this.assertOpen();
     if (typeof prompt !== 'string' || prompt.trim() === '') throw new TypeError(`The prompt must be a non-empty string, got ${JSON.stringify(prompt) ?? String(prompt)}`);
     const { agentName = 'main' } = options;
@@ -161,7 +161,7 @@ export class HarnessEngine {
     // failed run behind); a promise (a store that answers later) is awaited by the run, which
     // fails with the refusal before it touches the session.
     const given = options.sessionId;
-    const task = given === undefined || given === checked ? false : isTaskSession(given, this.tasks, this.sessions);
+    const task = given === undefined || given === checkedFree ? false : isTaskSession(given, this.tasks, this.sessions);
     if (task === true) throw taskSessionError(given!);
     const sessionId = options.sessionId ?? `ses_${randomUUID()}`;
     const runId = `run_${randomUUID()}`;
@@ -174,7 +174,7 @@ export class HarnessEngine {
   }
 
   /**
-   * {@link HarnessEngine.start} for a caller that can wait (the HTTP routes): whether
+   * {@link HarnessEngine.start} for a caller that can wait (the HTTP routes, the A2A handler): whether
    * `options.sessionId` is a delegated task's session is asked once and the store's answer
    * awaited, so an id only the store knows as a task's (after a restart) rejects with start's
    * TypeError before any run is registered, where `start` can only fail its run. Resolves to
@@ -185,17 +185,10 @@ export class HarnessEngine {
    */
   async prepareStart(prompt: string, options: StartOptions = {}): Promise<() => RunHandle> {
     const { sessionId } = options;
-    if (typeof sessionId !== 'string') return () => this.start(prompt, options);
+    if (typeof sessionId !== 'string') return () => this.#startRun(prompt, options, undefined);
     if (await isTaskSession(sessionId, this.tasks, this.sessions)) throw taskSessionError(sessionId);
-    // Through `start` itself (what a caller wrapping it sees), told the answer for this call only.
-    return () => {
-      this.checkedFree = sessionId;
-      try {
-        return this.start(prompt, options);
-      } finally {
-        this.checkedFree = undefined;
-      }
-    };
+    // Every try is told this answer, so none asks the tracker or the store again.
+    return () => this.#startRun(prompt, options, sessionId);
   }
 
   /**

@@ -2,6 +2,7 @@ import type { HarnessEngine } from '../engine/harness-engine.js';
 import { requestTurn } from '../model/request-turns.js';
 import type { RunHandle } from '../runs/run-registry.js';
 import { HttpFailure } from './http-failure.js';
+import { preparedStart, type PreparingEngine } from './prepared-start.js';
 import { startPastEndingRun, type ClientLeft } from './start-past-ending-run.js';
 import { startTries } from './start-tries.js';
 
@@ -9,7 +10,7 @@ import { startTries } from './start-tries.js';
  * What starting a run over HTTP needs of the engine: starting runs, and the registry of started
  * runs; a HarnessEngine's `prepareStart` when it has one (a custom engine may not).
  */
-type StartingEngine = Pick<HarnessEngine, 'start' | 'runs'> & Partial<Pick<HarnessEngine, 'prepareStart'>>;
+type StartingEngine = Pick<HarnessEngine, 'runs'> & PreparingEngine;
 
 /**
  * Starts a run for an HTTP request (`POST /runs`, the AG-UI and chat routes): in its turn
@@ -37,8 +38,8 @@ export async function startHttpRun(engine: StartingEngine, release: () => void, 
   const gone = left === undefined ? undefined : typeof left === 'function' ? left : () => left.destroyed;
   try {
     await requestTurn(gone);
-    const start = await prepared(engine, prompt, options);
-    const tries = startTries(engine.runs, () => startOnce(start));
+    const start = await preparedStart(engine, prompt, options, badRequest);
+    const tries = startTries(engine.runs, start);
     const run = gone?.() === true ? undefined : await startPastEndingRun(engine.runs, tries.attempt, left, tries.retried);
     if (run === undefined) {
       release();
@@ -49,25 +50,6 @@ export async function startHttpRun(engine: StartingEngine, release: () => void, 
   } catch (error) {
     release();
     throw error;
-  }
-}
-
-/** This request's start: `engine.prepareStart`'s (a task's session refused, a `400`), else `engine.start`. */
-async function prepared(engine: StartingEngine, prompt: string, options: Parameters<HarnessEngine['start']>[1]): Promise<() => RunHandle> {
-  if (typeof engine.prepareStart !== 'function') return () => engine.start(prompt, options);
-  try {
-    return await engine.prepareStart(prompt, options);
-  } catch (error) {
-    throw badRequest(error);
-  }
-}
-
-/** One try of `start`, or its refusal here (`SessionBusyError`; a `400`). */
-function startOnce(start: () => RunHandle): RunHandle {
-  try {
-    return start();
-  } catch (error) {
-    throw badRequest(error);
   }
 }
 

@@ -1,26 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { HarnessEngine } from '../../src/engine/harness-engine.js';
 import { runsHandler } from '../../src/http/runs-handler.js';
 import { FileSessionStore } from '../../src/session/file-session-store.js';
 import type { TaskSessionInfo } from '../../src/session/session-store.js';
-import { testAgent } from '../support/agent-turns.js';
-import { startDelegationFixture, type DelegationFixture } from '../support/delegation-fixture.js';
-import { taskReply } from '../support/delegation-script.js';
 import { httpServerPerTest } from '../support/http-server-per-test.js';
+import { taskSessionPerTest } from './support/task-session-setup.js';
 
 // Whether a session id is a delegated task's is asked once per request: `start` answered it,
 // then its guarded agent asked the tracker again; the compact route asked the tracker and the
 // store for its 404, then `engine.compact` asked both again. The refusals themselves are pinned
 // by task-session-refused.test.ts and test/http/task-session-routes.test.ts.
-let f: DelegationFixture;
-let engine: HarnessEngine | undefined;
+const scene = taskSessionPerTest();
 const http = httpServerPerTest();
-afterEach(async () => {
-  await engine?.close();
-  engine = undefined;
-  await f.close();
-});
 
 /** A FileSessionStore that counts its task-info lookups, per id (it still answers them). */
 class CountingStore extends FileSessionStore {
@@ -40,17 +32,10 @@ function trackerAsks(e: HarnessEngine): (id: string) => number {
   return (id) => get.mock.calls.filter(([asked]) => asked === id).length;
 }
 
-async function fixture(): Promise<void> {
-  f = await startDelegationFixture({
-    main: (turn) => (turn.prompt === 'go' ? (turn.step === 1 ? taskReply('alpha', 'PARENT-PROMPT', 'job') : { text: 'ok' }) : { text: 'fine' }),
-    alpha: () => ({ text: 'CHILD-ANSWER' }),
-  });
-}
-
 describe('the task-session check, once per request', () => {
   it('engine.start asks the tracker once about its session id', async () => {
-    await fixture();
-    const e = (engine = f.engine({}, [testAgent('alpha')]));
+    await scene.start('fine');
+    const e = scene.engine();
     const asks = trackerAsks(e);
     const run = e.start('hello', { sessionId: 'conv-1' });
     expect((await run.result).text).toBe('fine');
@@ -58,8 +43,8 @@ describe('the task-session check, once per request', () => {
   });
 
   it('POST /runs asks the tracker once about its session id', async () => {
-    await fixture();
-    const e = (engine = f.engine({}, [testAgent('alpha')]));
+    await scene.start('fine');
+    const e = scene.engine();
     const base = await http.serve(runsHandler(e));
     const asks = trackerAsks(e);
     const res = await post(`${base}/runs`, { prompt: 'hello', sessionId: 'conv-2' });
@@ -70,13 +55,7 @@ describe('the task-session check, once per request', () => {
   });
 
   it('POST /sessions/:id/compact asks the store once about a task_ id: a 200 for a conversation of that name, a 404 for a task', async () => {
-    await fixture();
-    const first = f.engine({ sessions: new FileSessionStore(f.workspace.dir) }, [testAgent('alpha')]);
-    await first.call('go', { sessionId: 's1' });
-    const taskId = first.tasks.list('s1')[0]!.taskId;
-    await first.close();
-    const store = new CountingStore(f.workspace.dir);
-    const e = (engine = f.engine({ sessions: store }, [testAgent('alpha')]));
+    const { taskId, store, engine: e } = await scene.restarted('fine', (dir) => new CountingStore(dir));
     // A conversation the client named like a task: the store has no task of that id.
     const named = `task_${randomUUID()}`;
     await e.call('hello', { sessionId: named });
@@ -93,8 +72,8 @@ describe('the task-session check, once per request', () => {
   });
 
   it('POST /sessions/:id/compact on a conversation asks the tracker once', async () => {
-    await fixture();
-    const e = (engine = f.engine({}, [testAgent('alpha')]));
+    await scene.start('fine');
+    const e = scene.engine();
     await e.call('hello', { sessionId: 'conv-3' });
     const base = await http.serve(runsHandler(e));
     const asks = trackerAsks(e);

@@ -1,30 +1,31 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { lastValueFrom } from 'rxjs';
 import { FileSessionStore } from '../../src/session/file-session-store.js';
 import { MemorySessionStore } from '../../src/session/memory-session-store.js';
 import type { SessionStore } from '../../src/session/session-store.js';
 import { testAgent } from '../support/agent-turns.js';
-import { startDelegationFixture, type DelegationFixture } from '../support/delegation-fixture.js';
 import { taskReply } from '../support/delegation-script.js';
+import { delegationFixturePerTest } from '../support/fixture-per-test.js';
 import { lifecycleTaskReply } from '../support/lifecycle-script.js';
+import { TASK_TRANSCRIPT, taskSessionPerTest } from './support/task-session-setup.js';
 
 // A delegated task's session (`task_<uuid>`, seen in run events) is resumed only by the
 // conversation that started it, through the task tool: a run of the engine's own API on it
 // would read the task's transcript as its history and leave its turn there for the parent.
-let f: DelegationFixture;
-afterEach(() => f.close());
+const startFixture = delegationFixturePerTest();
+const scene = taskSessionPerTest();
 
 const REFUSED = /is the session of a delegated task; only the conversation that started it resumes it, through the task tool/;
-const stores: [string, () => SessionStore][] = [
+const stores: [string, (dir: string) => SessionStore][] = [
   ['memory', () => new MemorySessionStore()],
-  ['file', () => new FileSessionStore(f.workspace.dir)],
+  ['file', (dir) => new FileSessionStore(dir)],
 ];
 
 describe.each(stores)('a run on a task session (%s store)', (_, make) => {
   it('is refused by call, stream, start and agent(); the parent still resumes the task with its own history only', async () => {
     let taskId = '';
     let childSaw = '';
-    f = await startDelegationFixture({
+    const f = await startFixture({
       main: (turn) => {
         if (turn.prompt === 'go') return turn.step === 1 ? taskReply('alpha', 'PARENT-PROMPT', 'job') : { text: 'ok' };
         if (turn.prompt === 'resume') return turn.step === 1 ? lifecycleTaskReply('alpha', 'continue', { task_id: taskId }) : { text: 'resumed' };
@@ -35,7 +36,7 @@ describe.each(stores)('a run on a task session (%s store)', (_, make) => {
         return { text: 'CHILD-ANSWER' };
       },
     });
-    const store = make();
+    const store = make(f.workspace.dir);
     const engine = f.engine({ sessions: store }, [testAgent('alpha')]);
     await engine.call('go', { sessionId: 's1' });
     taskId = engine.tasks.list('s1')[0]!.taskId;
@@ -44,30 +45,17 @@ describe.each(stores)('a run on a task session (%s store)', (_, make) => {
     await expect(engine.agent('alpha').call('INJECTED', { sessionId: taskId })).rejects.toThrow(REFUSED);
     expect(() => engine.start('INJECTED', { sessionId: taskId })).toThrow(REFUSED);
     expect(engine.runs.list({ sessionId: taskId })).toEqual([]); // nothing registered
-    expect(await store.load(taskId)).toEqual([
-      { role: 'user', content: 'PARENT-PROMPT' },
-      { role: 'assistant', content: 'CHILD-ANSWER' },
-    ]);
+    expect(await store.load(taskId)).toEqual(TASK_TRANSCRIPT);
     expect((await engine.call('resume', { sessionId: 's1' })).text).toBe('resumed');
     expect(childSaw).toContain('CHILD-ANSWER');
     expect(childSaw).toContain('continue');
     expect(childSaw).not.toContain('INJECTED');
-    await engine.close();
   });
 });
 
 describe('a run on a task session after a restart (file store)', () => {
   it('is refused from what the store knows; the task transcript is left as it was', async () => {
-    f = await startDelegationFixture({
-      main: (turn) => (turn.step === 1 ? taskReply('alpha', 'PARENT-PROMPT', 'job') : { text: 'ok' }),
-      alpha: () => ({ text: 'CHILD-ANSWER' }),
-    });
-    const engine = f.engine({ sessions: new FileSessionStore(f.workspace.dir) }, [testAgent('alpha')]);
-    await engine.call('go', { sessionId: 's1' });
-    const taskId = engine.tasks.list('s1')[0]!.taskId;
-    await engine.close();
-    const store = new FileSessionStore(f.workspace.dir);
-    const engine2 = f.engine({ sessions: store }, [testAgent('alpha')]);
+    const { taskId, store, engine: engine2 } = await scene.restarted();
     await expect(engine2.call('INJECTED', { sessionId: taskId })).rejects.toThrow(REFUSED);
     await expect(engine2.compact(taskId)).rejects.toThrow(REFUSED); // a compaction would rewrite it too
     // Only the store knows it now: start() registers the run, which fails with the refusal.
@@ -76,6 +64,5 @@ describe('a run on a task session after a restart (file store)', () => {
     expect(await store.load(taskId)).toHaveLength(2);
     // A conversation of another id still runs.
     expect((await engine2.call('go', { sessionId: 's2' })).abnormal).toBe(false);
-    await engine2.close();
   });
 });

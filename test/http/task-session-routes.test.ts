@@ -1,30 +1,19 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import type { HarnessEngine } from '../../src/engine/harness-engine.js';
+import { describe, expect, it } from 'vitest';
 import { runsHandler } from '../../src/http/runs-handler.js';
 import { FileSessionStore } from '../../src/session/file-session-store.js';
-import { testAgent } from '../support/agent-turns.js';
-import { startDelegationFixture, type DelegationFixture } from '../support/delegation-fixture.js';
+import { TASK_TRANSCRIPT, taskSessionPerTest } from '../engine/support/task-session-setup.js';
 import { httpServerPerTest } from '../support/http-server-per-test.js';
-import { taskReply } from '../support/delegation-script.js';
 
 // A delegated task's session is no conversation of the HTTP API: a run on it is refused
 // (400, nothing started), and the conversation routes neither show nor delete it (404).
-let f: DelegationFixture;
-let engine: HarnessEngine | undefined;
+const scene = taskSessionPerTest();
 const http = httpServerPerTest();
-afterEach(async () => {
-  await engine?.close();
-  await f.close();
-});
 
 describe('the HTTP routes and a delegated task session', () => {
   it('POST /runs on a task id is a 400; GET, DELETE, compact and the archive of it are 404s', async () => {
-    f = await startDelegationFixture({
-      main: (turn) => (turn.prompt === 'go' ? (turn.step === 1 ? taskReply('alpha', 'PARENT-PROMPT', 'job') : { text: 'ok' }) : { text: 'INJECTED-ANSWER' }),
-      alpha: () => ({ text: 'CHILD-ANSWER' }),
-    });
+    const f = await scene.start();
     const store = new FileSessionStore(f.workspace.dir);
-    const live = (engine = f.engine({ sessions: store }, [testAgent('alpha')]));
+    const live = scene.engine({ sessions: store });
     await live.call('go', { sessionId: 's1' });
     const taskId = live.tasks.list('s1')[0]!.taskId;
     const base = await http.serve(runsHandler(live));
@@ -42,10 +31,7 @@ describe('the HTTP routes and a delegated task session', () => {
     const compact = await fetch(`${base}/sessions/${taskId}/compact`, { method: 'POST', headers: { 'content-type': 'application/json' } });
     expect(compact.status).toBe(404);
     expect(await compact.text()).not.toContain('PARENT-PROMPT');
-    expect(await store.load(taskId)).toEqual([
-      { role: 'user', content: 'PARENT-PROMPT' },
-      { role: 'assistant', content: 'CHILD-ANSWER' },
-    ]);
+    expect(await store.load(taskId)).toEqual(TASK_TRANSCRIPT);
     expect((await fetch(`${base}/sessions/s1`)).status).toBe(200); // the conversation itself still is one
   });
 });

@@ -2,8 +2,11 @@ import type { HarnessEngine } from '../../engine/harness-engine.js';
 import type { RunsHandlerOptions } from '../../http/runs-handler-options.js';
 import type { A2ACardOptions } from './agent-card.js';
 
-/** What {@link a2aHandler} needs of the engine: starting runs, the started runs, the subagents (its card's skills). */
-export type A2AEngine = Pick<HarnessEngine, 'start' | 'runs' | 'agents'>;
+/**
+ * What {@link a2aHandler} needs of the engine: starting runs, the started runs, the subagents
+ * (its card's skills); a HarnessEngine's `prepareStart` when it has one (a custom engine may not).
+ */
+export type A2AEngine = Pick<HarnessEngine, 'start' | 'runs' | 'agents'> & Partial<Pick<HarnessEngine, 'prepareStart'>>;
 
 /**
  * Options of {@link a2aHandler}: those of `runsHandler` (`basePath`, `authorize`, `maxRuns`,

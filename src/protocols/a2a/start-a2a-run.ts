@@ -1,6 +1,7 @@
 import { SessionBusyError } from '../../agent/session-busy-error.js';
 import { errorMessage } from '../../errors/error-message.js';
 import { HttpFailure } from '../../http/http-failure.js';
+import { preparedStart } from '../../http/prepared-start.js';
 import { startPastEndingRun, type ClientLeft } from '../../http/start-past-ending-run.js';
 import { startTries } from '../../http/start-tries.js';
 import type { A2AEngine } from './a2a-handler-options.js';
@@ -10,18 +11,21 @@ import type { StartedRun } from './run-executor.js';
  * Starts the run of an A2A message before the SDK sees it, so its refusals are answered as
  * HTTP says them: a run slot (`429` when `maxRuns` run), the session of its `contextId`
  * (`409` when another run holds it, here or, with a shared store, in another instance: the
- * run's first event says so), an empty prompt or a malformed context id (`400`). A session
- * still held by a run that has ended (a task just cancelled with `tasks/cancel`, closing its
- * turn in the store) is waited for, briefly (`startPastEndingRun`), not refused. `release`
- * gives back the run slot the request took before its body was read (so `429` was answered
- * then): it is the run's until the run settles, and given back at once when none starts.
+ * run's first event says so), an empty prompt, a malformed context id or a delegated task's
+ * session (`400`, before any run is registered: also one only the store knows, after a restart,
+ * `preparedStart`). A session still held by a run that has ended (a task just cancelled with
+ * `tasks/cancel`, closing its turn in the store) is waited for, briefly (`startPastEndingRun`),
+ * not refused. `release` gives back the run slot the request took before its body was read (so
+ * `429` was answered then): it is the run's until the run settles, and given back at once when
+ * none starts.
  * A client that leaves (`left`, its connection) while the start waits for an ending run starts
  * nothing (resolves `undefined`): the wait is cut short, not a started run (a task outlives its
  * stream). A try refused by another instance and tried again leaves no `failed` run (`startTries`).
  */
 export async function startA2ARun(engine: A2AEngine, release: () => void, send: { readonly prompt: string; readonly contextId: string }, left?: ClientLeft): Promise<StartedRun | undefined> {
   try {
-    const tries = startTries(engine.runs, () => start(engine, send));
+    const start = await preparedStart(engine, send.prompt, { sessionId: send.contextId }, refusal);
+    const tries = startTries(engine.runs, start);
     const run = await startPastEndingRun(engine.runs, tries.attempt, left, tries.retried).catch((error: unknown) => {
       throw SessionBusyError.isInstance(error) ? busy(error) : error;
     });
@@ -37,13 +41,9 @@ export async function startA2ARun(engine: A2AEngine, release: () => void, send: 
   }
 }
 
-function start(engine: A2AEngine, send: { readonly prompt: string; readonly contextId: string }) {
-  try {
-    return engine.start(send.prompt, { sessionId: send.contextId });
-  } catch (error) {
-    if (error instanceof TypeError) throw new HttpFailure(400, `the message cannot run: ${error.message} (send a text part, and a contextId that is a well-formed string)`);
-    throw error;
-  }
+/** A TypeError (an empty prompt, a malformed contextId, a delegated task's session) is the message's fault: a `400`. */
+function refusal(error: unknown): unknown {
+  return error instanceof TypeError ? new HttpFailure(400, `the message cannot run: ${error.message} (send a text part, and a contextId that is a well-formed string)`) : error;
 }
 
 function busy(error: unknown): HttpFailure {
