@@ -1,4 +1,5 @@
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { cutErrorBody, MCP_ERROR_BODY_MAX_BYTES } from './mcp-error-body.js';
 
 /** The most bytes of one message an MCP server over HTTP may send: the SDK's own bound on a stdio message. */
 export const MCP_MESSAGE_MAX_BYTES = 10 * 1024 * 1024;
@@ -34,7 +35,10 @@ const NULL_BODY = new Set([101, 204, 205, 304]);
  * {@link MCP_BATCH_MAX_MESSAGES} messages. Past that the body fails and `overflow` is told
  * why (the connection should then be closed, as the SDK closes a stdio server whose line
  * outgrows its buffer): unbounded, an answer that never ends was read for as long as the
- * server sent it, until the process ran out of memory.
+ * server sent it, until the process ran out of memory. An event stream is told by its media
+ * type alone, as the SDK tells it (`application/json; x="text/event-stream"` is JSON to the
+ * SDK, and so bounded as JSON). An answer with an error status is cut at
+ * {@link MCP_ERROR_BODY_MAX_BYTES}, saying so (the SDK puts its text in the error).
  *
  * @example
  * ```ts
@@ -44,8 +48,11 @@ const NULL_BODY = new Set([101, 204, 205, 304]);
 export function boundedFetch(overflow: (problem: string) => void, max = MCP_MESSAGE_MAX_BYTES): FetchLike {
   return async (url, init) => {
     const response = await fetch(url, init);
-    if (response.body === null || !response.ok || NULL_BODY.has(response.status)) return response;
-    const stream = response.headers.get('content-type')?.includes('text/event-stream') ?? false;
+    if (response.body === null || NULL_BODY.has(response.status)) return response;
+    if (!response.ok) return withBody(response, cutErrorBody(response.body));
+    // Loaded with the SDK already (the transport calling this is the SDK's).
+    const { mediaTypeEssence } = await import('@modelcontextprotocol/sdk/shared/mediaType.js');
+    const stream = mediaTypeEssence(response.headers.get('content-type')) === 'text/event-stream';
     const tooMuch = stream ? eventProblem(max) : both(totalProblem(max), batchProblem());
     const body = response.body.pipeThrough(
       new TransformStream<Uint8Array, Uint8Array>({
@@ -57,8 +64,17 @@ export function boundedFetch(overflow: (problem: string) => void, max = MCP_MESS
         },
       }),
     );
-    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+    return withBody(response, body);
   };
+}
+
+/**
+ * `response` with `body` instead of its own. Its `url` is kept: the SDK resolves the target of
+ * a redirect it did not follow (a 3xx is not `ok`, so cut) against it.
+ */
+function withBody(response: Response, body: ReadableStream<Uint8Array>): Response {
+  const rebuilt = new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  return Object.defineProperty(rebuilt, 'url', { value: response.url });
 }
 
 /** Why the body so far is too much: over `max` bytes; undefined while it is not. */
@@ -78,10 +94,13 @@ const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const COMMA = 0x2c;
 
+const BOM = [0xef, 0xbb, 0xbf]; // UTF-8's byte order mark: `response.json()` drops it first
+
 /**
- * Why a JSON body so far is too much: a batch (its first character past blanks is `[`) of
- * more than {@link MCP_BATCH_MAX_MESSAGES} messages, counted by the commas between them (not
- * in a string, nor deeper in). A body of one message is looked at up to its first character.
+ * Why a JSON body so far is too much: a batch (its first character past a byte order mark and
+ * blanks is `[`) of more than {@link MCP_BATCH_MAX_MESSAGES} messages, counted by the commas
+ * between them (not in a string, nor deeper in). A body of one message is looked at up to
+ * its first character.
  */
 function batchProblem(): (chunk: Uint8Array) => string | undefined {
   let state: 'start' | 'batch' | 'done' = 'start';
@@ -89,10 +108,17 @@ function batchProblem(): (chunk: Uint8Array) => string | undefined {
   let inString = false;
   let escaped = false;
   let messages = 1;
+  let bom = 0; // the bytes of a BOM the body began with; its length once past them
   return (chunk) => {
     for (let i = 0; i < chunk.length && state !== 'done'; i++) {
       const byte = chunk[i]!;
       if (state === 'start') {
+        // Only first of all, as the decoder drops it (JSON allows none after a blank).
+        if (bom < BOM.length && byte === BOM[bom]) {
+          bom++;
+          continue;
+        }
+        bom = BOM.length;
         if (byte === 0x20 || byte === 0x09 || byte === LF || byte === CR) continue;
         state = byte === 0x5b ? 'batch' : 'done';
         depth = 1;

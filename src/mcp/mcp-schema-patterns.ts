@@ -1,9 +1,13 @@
 import type { JsonObject, JsonValue } from '../events/json.js';
 import type { UnenforcedPattern } from '../tools/json-schema-validator.js';
 import { linearRegExpRefusal } from '../validation/linear-regexp.js';
+import { IN_PLACE_MAP, NESTED_MAP } from '../validation/schema-walk.js';
 
 // Keywords whose values are data, not schemas: a `pattern` key inside is no pattern.
 const DATA_KEYWORDS = new Set(['const', 'enum', 'default', 'examples']);
+// Keywords whose values map names (a property's, a $def's) to schemas: a name there is no
+// keyword, and a property named `default` holds a schema like any other.
+const NAME_MAPS = new Set([...IN_PLACE_MAP, ...NESTED_MAP]);
 
 /**
  * The most distinct patterns one listing of a server has compiled to find those RE2 cannot
@@ -65,23 +69,31 @@ export function unrunnablePatterns(schema: JsonObject): UnenforcedPattern[] {
   return patternJudge(Infinity)(schema) ?? [];
 }
 
-/** The distinct patterns of a schema, walked without recursion: a 64 KiB schema may nest 10,000 deep. */
+/**
+ * The distinct patterns of a schema, walked without recursion: a 64 KiB schema may nest 10,000
+ * deep. Every object is walked (a `$ref` may name a schema under any key), a schema's data
+ * keywords left out; the members of a name map are schemas, whatever their names.
+ */
 function schemaPatterns(schema: JsonObject): Set<string> {
   const patterns = new Set<string>();
-  const stack: JsonValue[] = [schema];
-  for (let value = stack.pop(); value !== undefined; value = stack.pop()) {
+  const stack: Array<[JsonValue, 'schema' | 'names']> = [[schema, 'schema']];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const [value, kind] = next;
     if (value === null || typeof value !== 'object') continue;
     if (Array.isArray(value)) {
-      for (const item of value) stack.push(item);
+      for (const item of value) stack.push([item, 'schema']);
       continue;
     }
     for (const [key, inner] of Object.entries(value)) {
+      if (kind === 'names') {
+        stack.push([inner, 'schema']);
+        continue;
+      }
       if (DATA_KEYWORDS.has(key)) continue;
       if (key === 'pattern' && typeof inner === 'string') patterns.add(inner);
-      if (key === 'patternProperties' && inner !== null && typeof inner === 'object' && !Array.isArray(inner)) {
-        for (const p of Object.keys(inner)) patterns.add(p);
-      }
-      stack.push(inner);
+      const names = NAME_MAPS.has(key) && inner !== null && typeof inner === 'object' && !Array.isArray(inner);
+      if (names && key === 'patternProperties') for (const p of Object.keys(inner)) patterns.add(p);
+      stack.push([inner, names ? 'names' : 'schema']);
     }
   }
   return patterns;
