@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createDemoModel } from '../demo/demo-model.js';
 import type { HarnessEngineOptions } from '../engine/engine-options.js';
@@ -11,6 +11,7 @@ import { agUiHandler } from '../protocols/ag-ui/ag-ui-handler.js';
 import { chatHandler } from '../protocols/ui-message-stream/chat-handler.js';
 import { loadDemoPage } from './demo-page.js';
 import { sendPlain } from './serve-headers.js';
+import { createServeServer, type ServeTimeouts } from './serve-http-server.js';
 import { demoRequestHandler } from './serve-request.js';
 import { checkServeToken, newServeToken, requestHasToken, tokenCookieName } from './serve-token.js';
 import { isLoopbackAddress } from './trusted-host.js';
@@ -45,6 +46,13 @@ export interface DemoServerOptions {
   readonly bodyTimeoutMs?: number;
   /** Any other engine options (steps, the pool size, an `approve` handler...). */
   readonly engine?: Omit<HarnessEngineOptions, 'model' | 'workspace' | 'homeDir'>;
+  /**
+   * How long a client may take to send its request's headers, and the whole request; default
+   * `SERVE_TIMEOUTS` (10 s and 30 s). For tests, which shorten them to see them fire.
+   *
+   * @internal
+   */
+  readonly timeouts?: ServeTimeouts;
 }
 
 /** A running demo server. */
@@ -66,19 +74,6 @@ export interface DemoServer {
 
 /** The largest TCP port. */
 const MAX_PORT = 65_535;
-/** A request's headers must all arrive within this (a client trickling them holds a socket). */
-const HEADERS_TIMEOUT_MS = 10_000;
-/** A whole request (headers and body; not the answer, so event streams are not cut) must arrive within this. */
-const REQUEST_TIMEOUT_MS = 30_000;
-/**
- * The most bytes of a request's headers (Node's default: 16 KiB, answered `431` above). A
- * browser sends every cookie of the host to every port of it, so a page of another local
- * server can plant cookies (4 KB each) that push the page's requests over 16 KiB with five.
- * 64 KiB takes some fifteen such cookies besides the page's own, while a client trickling headers
- * still holds little memory per connection (for {@link HEADERS_TIMEOUT_MS} at most). No bound
- * takes them all (a browser keeps some 180 per host): past it the page says how to clear them.
- */
-const MAX_HEADER_BYTES = 64 * 1024;
 
 /**
  * Serves the browser page of the live task tree and the runs it shows: `GET /` is one
@@ -129,9 +124,7 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     ...(options.bodyTimeoutMs !== undefined ? { bodyTimeoutMs: options.bodyTimeoutMs } : {}),
   });
   let handle: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => sendPlain(res, 503, 'Starting.');
-  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => handle(req, res));
-  server.headersTimeout = HEADERS_TIMEOUT_MS;
-  server.requestTimeout = REQUEST_TIMEOUT_MS;
+  const server = createServeServer((req, res) => handle(req, res), options.timeouts);
   let address: AddressInfo;
   try {
     await listen(server, port, host);

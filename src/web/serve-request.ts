@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RunsRequestHandler } from '../http/runs-handler.js';
 import { crossSitePrefill, redirectWithoutPrompt } from './cross-site-prefill.js';
 import type { DemoPage } from './demo-page.js';
-import { PAGE_HEADERS, sendPlain, setSecurityHeaders } from './serve-headers.js';
+import { closeIfBodyUnread, PAGE_HEADERS, sendPlain, setSecurityHeaders } from './serve-headers.js';
 import { requestHasToken, sameSecret } from './serve-token.js';
 import { trustedHost } from './trusted-host.js';
 
@@ -108,6 +108,8 @@ function refuse(res: ServerResponse): void {
     'cache-control': 'no-store',
     'www-authenticate': 'Bearer realm="rxharness"',
     'content-length': String(Buffer.byteLength(body)),
+    // a body that trickles in would keep the socket: no token, no reading it
+    ...closeIfBodyUnread(res),
   });
   res.end(body);
 }
