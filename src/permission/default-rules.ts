@@ -10,7 +10,7 @@ import type { PermissionRule } from './permission-rule.js';
  * @internal
  */
 export interface CaseFreeRule extends PermissionRule {
-  /** Match the pattern and the subject lower-cased, as the bash check compares these names. */
+  /** Match the pattern and the subject folded to one letter case (`foldCase`: `.NPMRC` and `.npmrc`, `ſ` and `s`), as the bash checks compare these names. */
   readonly nocase?: boolean;
 }
 

@@ -1,9 +1,11 @@
 /**
  * The one fold of letter case the permission layer compares names in, where a file system
  * that ignores case would take two spellings for one file: the default rules' any-case asks
- * (`rule-matches`) and the bash checks of files other programs run (`bash/writes/executed-writes`,
- * `bash/runs/run-files`, `bash/glob-match`, `linked-executed`, `linked-runs`). A module of its
- * own so the bash checks, which `rule-matches` imports, can use it without an import cycle.
+ * (`rule-matches`), the bash checks of files other programs run (`bash/writes/executed-writes`,
+ * `bash/runs/run-files`, `bash/glob-match`, `linked-executed`, `linked-runs`), and the names of
+ * the programs a bash line runs (`bash/simple-command`: `MAKE` finds make on such a system). The
+ * checks never ask the disk: they assume it may ignore case. A module of its own so the bash
+ * checks, which `rule-matches` imports, can use it without an import cycle.
  *
  * @module
  */

@@ -1,29 +1,16 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { PermissionPolicy } from '../../src/permission/index.js';
+import { describe, expect, it } from 'vitest';
+import { bashSandbox, denyRm, itDeniesEach } from './support/bash-sandbox.js';
 
 // Where find or sed read an option, an unquoted brace expansion, glob or class anywhere in a word
 // (`-{delete,print}`, `-d*` with a file named -delete) and an unquoted command substitution
 // (`$(echo -delete)`, backquotes) may be one. Quoted program text stays text (`awk '{print $1, $2}'`),
 // and one quoted word of a variable and a fixed `/` (`"$HOME/x"`) is no primary of find.
 
-const denyRm = new PermissionPolicy({ rules: [{ tool: 'bash', action: 'allow', pattern: '*' }, { tool: 'bash', action: 'deny', pattern: 'rm *' }] });
-const denySrc = new PermissionPolicy({ rules: [{ tool: 'bash', action: 'allow' }, { tool: 'write', action: 'deny', pattern: 'src/**' }] });
-
-const dir = mkdtempSync(join(tmpdir(), 'rx-find-expansions-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const sandbox = bashSandbox('rx-find-expansions-');
 
 /** Whether `line`, run in bash in a sandbox holding `src/a` (and a file `-delete` when `planted`), removes or changes src/a. */
 function damages(line: string, planted: boolean): boolean {
-  const box = mkdtempSync(join(dir, 'box-'));
-  mkdirSync(join(box, 'src'));
-  writeFileSync(join(box, 'src/a'), 'a\n');
-  if (planted) writeFileSync(join(box, '-delete'), '');
-  spawnSync('bash', ['-c', line], { cwd: box, encoding: 'utf8', timeout: 20_000 });
-  return !existsSync(join(box, 'src/a')) || readFileSync(join(box, 'src/a'), 'utf8') !== 'a\n';
+  return sandbox(line, { plant: planted ? ['-delete'] : [] }).changed;
 }
 
 const ATTACKS: readonly (readonly [string, boolean])[] = [
@@ -41,13 +28,7 @@ describe('expansions where find and sed read an option', () => {
     for (const [line, planted] of ATTACKS) expect(damages(line, planted), line).toBe(true);
   }, 60_000);
 
-  it.each(ATTACKS.map(([line]) => line))('%j is denied under deny rm *', (line) => {
-    expect(denyRm.evaluate('bash', line).action).toBe('deny');
-  });
-
-  it.each(ATTACKS.map(([line]) => line))('%j is denied under deny write src/**', (line) => {
-    expect(denySrc.evaluate('bash', line).action).toBe('deny');
-  });
+  itDeniesEach(ATTACKS.map(([line]) => line));
 
   it.each(["awk '{print $1, $2}' f", "sed 's/[a-z]//' f", "sed 's/{a,b}//' f", "find . -name '[ab]*.ts'", 'find src/{a,b} -name x'])(
     '%j (quoted program text, a brace in a start point) is allowed under deny rm *',

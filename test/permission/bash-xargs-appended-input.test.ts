@@ -1,30 +1,12 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { PermissionPolicy } from '../../src/permission/index.js';
+import { describe, expect, it } from 'vitest';
+import { bashSandbox, denyRm, denySrc } from './support/bash-sandbox.js';
 
 // What xargs reads and appends to its command is any text, an option too: `echo -delete |
 // xargs find .` deletes. It is judged as a word only known when the line runs (as `$x` is),
 // so the programs whose options run commands or write files are judged as with an unknown
 // option there; programs whose options do neither keep being allowed.
 
-const denyRm = new PermissionPolicy({ rules: [{ tool: 'bash', action: 'allow', pattern: '*' }, { tool: 'bash', action: 'deny', pattern: 'rm *' }] });
-const denySrc = new PermissionPolicy({ rules: [{ tool: 'bash', action: 'allow' }, { tool: 'write', action: 'deny', pattern: 'src/**' }] });
-
-const dir = mkdtempSync(join(tmpdir(), 'rx-xargs-appended-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-/** Runs `line` in bash with `input` on its input, in a fresh sandbox holding `src/a` (text `a`) and `cmds` (`touch ran`): the sandbox. */
-function run(line: string, input: string): string {
-  const box = mkdtempSync(join(dir, 'box-'));
-  mkdirSync(join(box, 'src'));
-  writeFileSync(join(box, 'src/a'), 'a\n');
-  writeFileSync(join(box, 'cmds'), 'touch ran\n');
-  spawnSync('bash', ['-c', line], { cwd: box, encoding: 'utf8', timeout: 20_000, input });
-  return box;
-}
+const sandbox = bashSandbox('rx-xargs-appended-');
 
 /** Lines, and an input that makes each run a command (leaving `ran`) or change `src/a`. */
 const ATTACKS: readonly (readonly [string, string])[] = [
@@ -40,9 +22,8 @@ const ATTACKS: readonly (readonly [string, string])[] = [
 describe('what xargs appends may be an option', () => {
   it('bash runs a command or changes src/a with each input (the attacks are real)', () => {
     for (const [line, input] of ATTACKS) {
-      const box = run(line, `${input}\n`);
-      const changed = !existsSync(join(box, 'src/a')) || readFileSync(join(box, 'src/a'), 'utf8') !== 'a\n';
-      expect(existsSync(join(box, 'ran')) || changed, line).toBe(true);
+      const { ran, changed } = sandbox(line, { input: `${input}\n` });
+      expect(ran || changed, line).toBe(true);
     }
   }, 60_000);
 

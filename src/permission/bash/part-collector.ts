@@ -12,7 +12,8 @@ import type { CommandParts, PartRole, PartSink } from './part-sink.js';
 import { isMake, makeSettings } from './runs/make-runs.js';
 import { type FileRun, ranFileWrite } from './runs/run-files.js';
 import { arithmeticSettings } from './set-names.js';
-import { analyseStatement, settings } from './simple-command.js';
+import { settings } from './simple-command.js';
+import { analyseStatement } from './statement-words.js';
 import type { CommandWrites } from './writes/written-files.js';
 
 const MAX_DEPTH = 8;

@@ -11,8 +11,8 @@ import { PLACEHOLDER } from './line-reader.js';
  * A word of a simple command (quotes removed; `glob`: an unquoted glob; `literal`: each `$` in it
  * is quoted text, no expansion, where that was checked; `input`: text xargs reads when it runs,
  * see {@link INPUT_ARGUMENT}; `pattern`: an unquoted class or brace expansion, which the parser
- * does not mark as a glob; `quoted`: each expansion in it stands in double quotes, so it is
- * never split), or a redirection operator.
+ * does not mark as a glob; `quoted`: it is never split, as each expansion in it stands in double
+ * quotes or it is what xargs puts in place of its `-I` placeholder), or a redirection operator.
  */
 export type Word =
   | {
@@ -103,10 +103,20 @@ export function isRunTime(word: Pick<TextWord, 'text' | 'glob' | 'literal' | 'in
  * Whether a word only known when it runs (see {@link isRunTime}) may then be an option:
  * unquoted, an expansion anywhere splits (`./$x` with `x='a -delete'`), and a glob or what xargs
  * reads may start with `-`. A value of a program's own option (`find . -name "$x"`) is read as
- * that value by the program's reader, not asked here.
+ * that value by the program's reader, which asks {@link maySplitIntoOption} instead.
  */
 export function mayBeOption(word: Pick<TextWord, 'text' | 'glob' | 'literal' | 'input' | 'pattern'>): boolean {
   return isRunTime(word) && mayBecomeOption(word.text);
+}
+
+/**
+ * Whether a word where a program reads an option's value (`find . -name $x`, `awk -F $s`,
+ * `sed -l$n`) may still become options: unquoted, an expansion splits into more words and a glob
+ * matches several names (`x='a -delete'` deletes), which the program reads after the value. Quoted
+ * (`find . -name "$x"`), it is that value only.
+ */
+export function maySplitIntoOption(word: Pick<TextWord, 'text' | 'glob' | 'literal' | 'input' | 'pattern' | 'quoted'>): boolean {
+  return word.quoted !== true && mayBeOption(word);
 }
 
 /**

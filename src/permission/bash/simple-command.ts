@@ -1,20 +1,17 @@
 /**
- * Reading one statement of a command line into simple commands: what each runs, writes and
- * hides from the rules (see `command-parts`).
+ * Reading one simple command: what it runs, writes and hides from the rules (see
+ * `command-parts`). Its words come from `statement-words`, or from a command that runs another.
  *
  * @module
  */
-import { parse, type ParseEntry } from 'shell-quote';
-import { buildsValue, buildsValueByExpansion, DECLARERS, evaluatingCommand } from './code-in-data.js';
+import { buildsValue, DECLARERS, evaluatingCommand } from './code-in-data.js';
 import { commandShape } from './command-shape.js';
-import { arrayElements } from './compound-assignment.js';
 import { executedWrite } from './writes/executed-writes.js';
+import { foldCase } from '../fold-case.js';
 import { innerCommands } from './inner-commands.js';
 import type { PartRole, PartSink } from './part-sink.js';
 import { HEADERS, KEYWORDS, READERS } from './shell-programs.js';
-import { basename, collapse, isAssignment, isDynamic, isPlain, plainWords, redirectTargets, render, text, type TextWord, type Word } from './shell-words.js';
-import { PLACEHOLDER } from './shell-scan.js';
-import { OPTION_VARIABLE } from './runs/option-variables.js';
+import { basename, collapse, isAssignment, isDynamic, isPlain, plainWords, redirectTargets, render, text, type Word } from './shell-words.js';
 import { codeVariable, unreadableRun } from './runs/unreadable-runs.js';
 import { filesRun } from './runs/run-files.js';
 import { runTimeFormat } from './run-time-names.js';
@@ -22,128 +19,13 @@ import { variablesSet } from './set-names.js';
 import { noteCarriers, noteListCarriers } from './word-carriers.js';
 import { commandWrites } from './writes/written-files.js';
 
-// What separates simple commands; every other operator shell-quote returns is a redirection.
-const CONTROL = new Set([';', '&', '&&', '||', '|', '|&', ';;', ';&', ';;&', '(', ')']);
-
 /**
- * Splits one statement (no line breaks outside quotes, see `scanShellLine`) into simple
- * commands with `shell-quote` and records each: its text as written (quotes removed,
- * whitespace collapsed) in `role`, and as variants its plain form (assignments and
- * redirections dropped, the binary's folder removed) and the commands it wraps.
+ * Records in `sink` one simple command's words as `role` (`suffixes`: a wrapper's later words
+ * may start the command): its text as written, as variants its plain form (assignments and
+ * redirections dropped, the binary's folder removed) and the commands it runs, and what it
+ * writes, sets and hides from the rules.
  */
-export function analyseStatement(statement: string, role: PartRole, depth: number, sink: PartSink): void {
-  let entries: ParseEntry[];
-  try {
-    // A variable stays `$NAME`, so a command name held in one is seen as such.
-    entries = parse<string>(statement, (key) => `$${key}`);
-  } catch {
-    sink.flag('a statement the shell parser cannot read');
-    return;
-  }
-  const built = buildsValueByExpansion(statement);
-  if (built !== undefined) sink.note('carries', built);
-  const literal = literalDollars(statement, entries.length);
-  const patterns = unquotedAt(statement, /(?<!\$)[{[]/g, entries.length);
-  const split = unquotedAt(statement, /\$/g, entries.length);
-  const named = namesOnly(statement, entries.length);
-  let words: Word[] = [];
-  for (let i = 0; i < entries.length; i += 1) {
-    const entry = entries[i]!;
-    const elements = typeof entry !== 'string' && 'op' in entry && entry.op === '(' && !compoundOption(words[words.length - 1]) ? arrayElements(words[words.length - 1], entries, i) : undefined;
-    if (elements !== undefined) {
-      // `m=([a]=1 [b]=2)`: each element is an assignment (`m[a]=1`), no command.
-      words.pop();
-      words.push(...elements.words);
-      i = elements.next - 1;
-    } else if (typeof entry === 'string') words.push(stringWord(entry, literal?.[i] === true, patterns?.[i] ?? PATTERN.test(entry), (split?.[i] ?? true) || named?.[i] !== true));
-    else if ('comment' in entry) sink.line(entry.comment, role, depth + 1); // never expected: judge it rather than lose it
-    else if (entry.op === 'glob') words.push({ kind: 'word', text: entry.pattern, glob: true });
-    else if (entry.op === '(' && compoundOption(words[words.length - 1])) {
-      // `LESS=('+!rm y')` sets an array, whose elements the inherited `$LESS` then reads: options the rules cannot follow.
-      const last = words.pop() as TextWord;
-      words.push({ ...last, text: `${last.text}${PLACEHOLDER}` });
-      analyseWords(words, role, depth, sink, true);
-      words = [];
-    } else if (CONTROL.has(entry.op)) {
-      analyseWords(words, role, depth, sink, true);
-      words = [];
-    } else words.push({ kind: 'redirect', op: entry.op });
-  }
-  analyseWords(words, role, depth, sink, true);
-}
-
-/** Whether `word` starts a compound assignment of an option variable (`LESS=(`, `MORE+=(`), before its `(`. */
-function compoundOption(word: Word | undefined): word is TextWord {
-  const name = word?.kind === 'word' && !word.glob ? /^([A-Za-z_]\w*)\+?=$/.exec(word.text)?.[1] : undefined;
-  return name !== undefined && name in OPTION_VARIABLE;
-}
-
-/** A mark no command line holds: where the parser expanded a variable. */
-const EXPANDED = '\u0001';
-
-/** A class or brace expansion in a word's text, as `isDynamic` reads it. */
-const PATTERN = /\[[^\]]+\]|\{[^{}]*(?:,|\.\.)[^{}]*\}/;
-
-/**
- * A string entry as a word: `literal` (its `$`s are quoted text), `unquoted` (a `{` or `[` of it
- * stands unquoted), `splits` (an expansion of it stands unquoted, or is more than a variable's
- * value: `"$@"`, `"${x/a/-delete}"`). The parser marks neither quoted braces nor quoted
- * expansions, so `unquotedAt` and `namesOnly` find them.
- */
-function stringWord(entry: string, literal: boolean, unquoted: boolean, splits: boolean): TextWord {
-  const expands = entry.includes('$');
-  return {
-    kind: 'word',
-    text: entry,
-    glob: false,
-    ...(literal && expands ? { literal: true } : {}),
-    ...(unquoted && PATTERN.test(entry) ? { pattern: true } : {}),
-    ...(!splits && expands && !literal && !entry.includes(PLACEHOLDER) ? { quoted: true } : {}),
-  };
-}
-
-/**
- * For each entry, whether a character `chars` matches stands unquoted in it: the statement is
- * parsed again with a `?` before each, which the parser marks as a glob only where unquoted;
- * `undefined` when none is there or the entries differ (then the caller assumes the worst).
- */
-function unquotedAt(statement: string, chars: RegExp, count: number): boolean[] | undefined {
-  if (statement.search(chars) < 0) return undefined;
-  let marked: ParseEntry[];
-  try {
-    marked = parse<string>(statement.replace(chars, '?$&'), (key) => `$${key}`);
-  } catch {
-    return undefined;
-  }
-  if (marked.length !== count) return undefined;
-  return marked.map((entry) => typeof entry !== 'string' && 'op' in entry && entry.op === 'glob');
-}
-
-/** For each entry, whether each expansion in it is a variable's value by its name (`$HOME`, `${HOME}`, not `$@`, `${x/a/b}`). */
-function namesOnly(statement: string, count: number): boolean[] | undefined {
-  let marked: ParseEntry[];
-  try {
-    marked = parse<string>(statement, (key) => (/^[A-Za-z_]\w*$/.test(key) ? '' : EXPANDED));
-  } catch {
-    return undefined;
-  }
-  return marked.length === count ? marked.map((entry) => typeof entry === 'string' && !entry.includes(EXPANDED)) : undefined;
-}
-
-/**
- * For a statement with a `$`, which entries hold their `$` as quoted text: `eval 'echo $x'`
- * gets `echo $x` and reads it as a line (`eval "echo $x"` gets x's value as code), and
- * `awk '{print $1$2}'` joins no value at run time. Parsed again with each expansion marked;
- * `undefined` when unsure.
- */
-function literalDollars(statement: string, count: number): boolean[] | undefined {
-  if (!statement.includes('$')) return undefined;
-  const marked = parse<string>(statement, () => EXPANDED);
-  if (marked.length !== count) return undefined;
-  return marked.map((entry) => typeof entry === 'string' && !entry.includes(EXPANDED));
-}
-
-function analyseWords(all: readonly Word[], role: PartRole, depth: number, sink: PartSink, suffixes: boolean): void {
+export function analyseWords(all: readonly Word[], role: PartRole, depth: number, sink: PartSink, suffixes: boolean): void {
   let start = 0;
   for (;;) {
     const word = all[start];
@@ -187,7 +69,9 @@ function analyseWords(all: readonly Word[], role: PartRole, depth: number, sink:
   // A value built at run time (`z+==1`, `printf -v z`) may be code where arithmetic evaluates it (`((z))`).
   const built = buildsValue(basename(plain[0]?.text ?? ''), plain.slice(1).map((w) => w.text), assignments);
   if (built !== undefined) sink.note('carries', built);
-  const writes = commandWrites(basename(plain[0]?.text ?? ''), plain.slice(1), redirectTargets(words), assignments);
+  // Programs are found on a disk that may ignore case (`MAKE`, `Sed -i` run make and sed there), so
+  // their names fold as the checks of files fold (see `foldCase`); builtins and keywords do not.
+  const writes = commandWrites(foldCase(basename(plain[0]?.text ?? '')), plain.slice(1), redirectTargets(words), assignments);
   if (writes.unseen !== undefined) sink.flag(writes.unseen);
   const executed = executedWrite(writes);
   if (executed !== undefined) sink.flag(executed);
@@ -204,13 +88,13 @@ function analyseWords(all: readonly Word[], role: PartRole, depth: number, sink:
   const name = plain[0]!;
   // After a wrapper any word may be the command; an option (`-j$(nproc)`) cannot be.
   if (isDynamic(name) && (suffixes || !name.text.startsWith('-'))) sink.flag(`a command name only known when it runs ("${name.text}")`);
-  const base = basename(name.text);
+  const base = foldCase(basename(name.text));
   const args = plain.slice(1).map((w) => w.text);
   const run = filesRun(base, plain.slice(1));
   if (run !== undefined) sink.runs(run);
   if (READERS.has(base)) sink.note('carries', `input read at run time ("${base}")`);
   // An empty argument (`git log --grep ''`) is no run-time word: only a command name can be empty by accident.
-  const unreadable = isDynamic(name) ? undefined : unreadableRun(name.text, args, plain.slice(1).map((w) => w.text !== '' && isDynamic(w)));
+  const unreadable = isDynamic(name) ? undefined : unreadableRun(foldCase(name.text), args, plain.slice(1).map((w) => w.text !== '' && isDynamic(w)));
   if (unreadable !== undefined) sink.flag(unreadable);
   sink.add('variant', collapse([base, ...args].join(' ')));
   const shape = commandShape(base, plain.slice(1));

@@ -35,10 +35,11 @@ export function xargsCommands({ words, plain, depth }: Pick<RunningCommand, 'wor
   // Judged as a command where it starts: a wrapper in it is read in turn (`xargs sudo rm`).
   if (mayRead(sink, depth + 1, started)) analyse(started, 'variant', depth + 1, sink, true);
   // `xargs -I R cp y R`: R is what xargs puts there, as `{}` is; the words as written are judged too (`-I r rm r`).
-  // A line it reads may be an option there too (`xargs -I{} find . {}` with `-delete`).
+  // A line it reads may be an option there too (`xargs -I{} find . {}` with `-delete`); it is one
+  // word, never split (`quoted`), so as an option's value it stays that value (`find . -name {}`).
   const placeholder = run.placeholder;
   if (placeholder !== undefined && mayRead(sink, depth + 1, started)) {
-    const replaced = started.map((w): Word => (w.kind === 'word' && w.text.includes(placeholder) ? { ...w, text: w.text.replaceAll(placeholder, '{}'), input: true } : w));
+    const replaced = started.map((w): Word => (w.kind === 'word' && w.text.includes(placeholder) ? { ...w, text: w.text.replaceAll(placeholder, '{}'), input: true, quoted: true } : w));
     analyse(replaced, 'variant', depth + 1, sink, true);
   }
   // `--process-slot-var NAME` sets NAME to a slot number for the command, as `NAME=0 cmd` would

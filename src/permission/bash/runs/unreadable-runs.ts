@@ -83,7 +83,6 @@ export function unreadableRun(name: string, args: readonly string[], dynamic: re
   }
   const option = optionRun(base, args, dynamic);
   if (option !== undefined) return option;
-  if (base === 'sed' && sedRunsCommands(args)) return 'a sed script that can run commands (its "e" command, or a script file)';
   if (INTERPRETER.test(base) && !args.every((arg) => INFO_ONLY.has(arg))) {
     return `an interpreter running code the bash rules cannot read ("${base}")`;
   }
@@ -139,9 +138,4 @@ export function codeVariable(assignments: readonly string[], command: readonly s
 /** awk runs commands through `system()`, pipes (`print | "sh"`, `"cmd" | getline`) and program files. */
 function awkRunsCommands(args: readonly string[]): boolean {
   return args.some((arg) => arg === '-f' || arg.startsWith('--file') || /system|\|/.test(arg));
-}
-
-/** GNU sed runs commands with its `e` command and the `e` flag of `s`; a script file may hold either. */
-function sedRunsCommands(args: readonly string[]): boolean {
-  return args.some((arg) => arg === '-f' || arg.startsWith('--file') || (!arg.startsWith('-') && /(^|[^A-Za-z])e([^A-Za-z]|$)/.test(arg)));
 }

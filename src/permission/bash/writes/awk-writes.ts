@@ -9,14 +9,15 @@
  */
 
 import { regexEnd, stringEnd } from '../runs/awk-syntax.js';
-import { isRunTime, mayBeOption } from '../shell-words.js';
+import { isRunTime, mayBeOption, maySplitIntoOption } from '../shell-words.js';
 
-/** A word of a command, as the shell parser gave it (`literal`, `input`: see `shell-words`). */
+/** A word of a command, as the shell parser gave it (`literal`, `input`, `quoted`: see `shell-words`). */
 interface Word {
   readonly text: string;
   readonly glob: boolean;
   readonly literal?: true;
   readonly input?: true;
+  readonly quoted?: true;
 }
 
 /** awk's options taking a value (`-e` / `--source` is gawk's program text; `-f`, `-E` name a program file, whose prints are not on the line). */
@@ -38,11 +39,12 @@ export function awkWrites<W extends Word>(args: readonly W[]): AwkWrites<W> {
   let inPlace = false;
   const operands: W[] = [];
   // A word only known when it runs, where awk reads an option or its program (up to the first
-  // operand, which may itself be an option then), unless its letter is written (`-F"$sep"`).
+  // operand, which may itself be an option then), unless its letter is written and it cannot
+  // split (`-F"$sep"`; `-F$s`, `-v $a` or `-v*` may become more options: `a='x=1 BEGIN{...}'`).
   let unknown: W | undefined;
   for (let i = 0; i < args.length; i += 1) {
     const arg = args[i]!;
-    if (mayBeOption(arg) && !/^-(?:-[a-z]|[A-Za-z])/.test(arg.text)) unknown ??= arg;
+    if (mayBeOption(arg) && (!/^-(?:-[a-z]|[A-Za-z])/.test(arg.text) || maySplitIntoOption(arg))) unknown ??= arg;
     if (arg.text === '--' || !arg.text.startsWith('-') || arg.text === '-') {
       const rest = arg.text === '--' ? args.slice(i + 1) : args.slice(i);
       if (programs.length === 0 && !fromFile && rest[0] !== undefined) programs.push(rest.shift()!);
@@ -54,7 +56,9 @@ export function awkWrites<W extends Word>(args: readonly W[]): AwkWrites<W> {
     const name = long === null ? arg.text[1]! : (VALUED_LONG.find((n) => n.startsWith(long[1]!)) ?? '');
     const valued = long === null ? VALUED.includes(name) : name !== '';
     const rest = long === null ? arg.text.slice(2) : long[2] === '=' ? long[3]! : '';
-    const taken = !valued ? undefined : rest !== '' || long?.[2] === '=' ? { ...arg, text: rest } : args[(i += 1)];
+    const attached = rest !== '' || long?.[2] === '=';
+    const taken = !valued ? undefined : attached ? { ...arg, text: rest } : args[(i += 1)];
+    if (!attached && taken !== undefined && maySplitIntoOption(taken)) unknown ??= taken;
     if (name === 'f' || name === 'E' || name === 'file' || name === 'exec') fromFile = true;
     if ((name === 'e' || name === 'source') && taken !== undefined) programs.push(taken);
     if ((name === 'i' || name === 'include') && taken?.text.includes('inplace') === true) inPlace = true;

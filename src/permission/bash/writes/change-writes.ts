@@ -9,7 +9,7 @@
  * @module
  */
 import { operandsOf } from '../option-values.js';
-import { mayBeOption, type TextWord } from '../shell-words.js';
+import { mayBeOption, maySplitIntoOption, type TextWord } from '../shell-words.js';
 import type { CommandWrites, WrittenWord } from './written-words.js';
 
 /** The options taking a value, by program (short letters, long names); the other programs' operands are all written. */
@@ -96,15 +96,21 @@ function fixedPath(arg: WrittenWord & Pick<TextWord, 'pattern' | 'quoted'>): boo
 
 /**
  * A word of find's only known when it runs where a start point, an option or a test or action
- * stands, not a value (`-name "$x"`): find reads a start point starting with `-` as its
- * expression, so `-delete`, `-exec rm -rf y ;` or `-fprint f` may come of it.
+ * stands: find reads a start point starting with `-` as its expression, so `-delete`, `-exec rm
+ * -rf y ;` or `-fprint f` may come of it. A value (`-name "$x"`) or a word of the command `-exec`
+ * runs counts only unquoted, where it splits into more words or a glob matches several
+ * (`-name $x` with `x='a -delete'`; `-exec echo $x ;` with `x='a ; -delete -exec echo'` ends the
+ * command early).
  */
 function unknownFindWord(args: readonly (WrittenWord & Pick<TextWord, 'literal' | 'input' | 'pattern' | 'quoted'>)[]): string | undefined {
   for (let i = 0; i < args.length; i += 1) {
     const arg = args[i]!;
     if (mayBeOption(arg) && !fixedPath(arg)) return arg.text;
+    const from = i + 1;
     if (FIND_VALUED.test(arg.text)) i += arg.text === '-fprintf' ? 2 : 1;
     else if (FIND_RUNS.test(arg.text)) while (i + 1 < args.length && args[i + 1]!.text !== ';' && args[i + 1]!.text !== '+') i += 1;
+    const split = args.slice(from, i + 1).find((value) => maySplitIntoOption(value));
+    if (split !== undefined) return split.text;
   }
   return undefined;
 }

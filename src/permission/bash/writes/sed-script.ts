@@ -1,7 +1,8 @@
 /**
  * sed's script read as sed reads it, command by command, for the files its `w` / `W`
- * commands and `s///w` flags write: a `w` in an address, a regular expression, a
- * replacement, appended text or a label names nothing.
+ * commands and `s///w` flags write and whether it runs commands (GNU sed's `e` command and
+ * `s///e` flag): a `w` or `e` in an address, a regular expression, a replacement, appended
+ * text or a label is none.
  *
  * @module
  */
@@ -13,12 +14,28 @@ const LABELLED = new Set([':', 'b', 't', 'T']);
 /** Commands that take nothing, or a number (`q5`, `l 40`). */
 const SIMPLE = new Set(['=', 'd', 'D', 'g', 'G', 'h', 'H', 'l', 'L', 'n', 'N', 'p', 'P', 'q', 'Q', 'x', 'z', 'F', 'v', 'u']);
 
+/** What a sed script does beyond its output (see {@link readScript}). */
+export interface SedScript {
+  /** The files its `w` / `W` commands and `s///w` flags name. */
+  readonly files: string[];
+  /** Whether it runs commands: an `e` command (`1e rm f`; a bare `e` runs the line read) or an `s///e` flag. */
+  readonly runs: boolean;
+}
+
 /**
- * The files a sed script's `w` / `W` commands and `s///w` flags name, or `undefined` when
- * it holds something this reading does not know (then it may write anything).
+ * What a sed script writes and whether it runs commands, or `undefined` when it holds
+ * something this reading does not know (then it may write anything).
+ *
+ * @example
+ * ```ts
+ * readScript('s/a/b/w out'); // { files: ['out'], runs: false }
+ * readScript('s/x/date/e'); // { files: [], runs: true }
+ * readScript('/throw/p'); // { files: [], runs: false }
+ * ```
  */
-export function scriptWrites(script: string): string[] | undefined {
+export function readScript(script: string): SedScript | undefined {
   const out: string[] = [];
+  let runs = false;
   let i = 0;
   const toEol = (): string => {
     const end = script.indexOf('\n', i);
@@ -70,6 +87,7 @@ export function scriptWrites(script: string): string[] | undefined {
     if (command === '{' || command === '}' || command === ';' || command === '\n') continue;
     if (command === 'w' || command === 'W') out.push(toEol().trim());
     else if (TEXT_TO_EOL.has(command)) {
+      if (command === 'e') runs = true;
       // `a\`, `i\`, `c\`: the text goes on over each line ending in a backslash.
       for (let line = toEol(); /(?:^|[^\\])(?:\\\\)*\\$/.test(line) && 'aic'.includes(command) && i < script.length; line = toEol());
     }
@@ -82,6 +100,7 @@ export function scriptWrites(script: string): string[] | undefined {
       if (command === 's') {
         const flags = /^[gpiImMe0-9]*/.exec(script.slice(i))![0];
         i += flags.length;
+        if (flags.includes('e')) runs = true;
         if (script[i] === 'w') {
           i += 1;
           out.push(toEol().trim());
@@ -90,5 +109,5 @@ export function scriptWrites(script: string): string[] | undefined {
     } else if (SIMPLE.has(command)) while (/[0-9 \t]/.test(script[i] ?? '')) i += 1;
     else return undefined;
   }
-  return out;
+  return { files: out, runs };
 }

@@ -3,20 +3,22 @@
  * `-e`, `-f`, `-l`), and the files its script names with a `w` / `W` command or the `w` flag
  * of `s///`. The script is read command by command, as sed reads it, so a `w` inside a
  * regular expression, a replacement or a word (`/throw/p`) names no file, and each file
- * costs one target however long the script.
+ * costs one target however long the script. A script running commands (GNU sed's `e` command
+ * and `s///e` flag) may write any path, and makes the line unreadable.
  *
  * @module
  */
 
-import { isRunTime, mayBeOption } from '../shell-words.js';
-import { scriptWrites } from './sed-script.js';
+import { isRunTime, mayBeOption, maySplitIntoOption } from '../shell-words.js';
+import { readScript } from './sed-script.js';
 
-/** A word of a command, as the shell parser gave it (`literal`, `input`: see `shell-words`). */
+/** A word of a command, as the shell parser gave it (`literal`, `input`, `quoted`: see `shell-words`). */
 interface Word {
   readonly text: string;
   readonly glob: boolean;
   readonly literal?: true;
   readonly input?: true;
+  readonly quoted?: true;
 }
 
 /** What sed writes: files, and why it may write a file the line does not show, if it may. */
@@ -31,8 +33,10 @@ const LONG = ['in-place', 'expression', 'file', 'line-length', 'null-data', 'zer
 /** Long options taking the next word as their value. */
 const VALUED_LONG = new Set(['expression', 'file', 'line-length']);
 /** Why a script sed reads from a file (`-f`) counts as writing anything: its `w` commands are not on the line. */
-const SCRIPT_FILE = 'sed running a script from a file, whose "w" commands may write any path';
+const SCRIPT_FILE = 'sed running a script from a file, whose "w" and "e" commands may write any path or run any command';
 const UNREADABLE = 'a sed script this checker cannot read, whose "w" commands may write any path';
+/** Why GNU sed's `e` command (`1e cmd`, a bare `e` runs each line) or the `e` flag of `s` makes sed unreadable: it runs commands. */
+const RUNS = 'a sed script running commands (its "e" command, or the "e" flag of "s"), which may run any command and write any path';
 /** Why a word only known when it runs makes sed unreadable: it may be an option or script text that runs a command (`e`) or writes any path (`w`, `-i`). */
 const runTime = (word: string): string => `a word only known when it runs ("${word}"), which may be an option or script of sed that runs a command or writes any path`;
 
@@ -44,11 +48,12 @@ export function sedWrites<W extends Word>(args: readonly W[]): SedWrites<W> {
   let fromFile = false;
   let ended = false;
   // A word only known when it runs, where GNU sed reads an option (anywhere before `--`), unless
-  // its letter is written (`-l$n`): `-i`, `-e e` (run each line), `-ew f` may come of it.
+  // its letter is written and it cannot split (`-l"$n"`): `-i`, `-e e` (run each line), `-ew f`
+  // may come of it; so may an unquoted `-l$n` (`n='5 -i'`) or `-n*` (a file named `-ni`).
   let unknown: W | undefined;
   for (let i = 0; i < args.length; i += 1) {
     const arg = args[i]!;
-    if (!ended && mayBeOption(arg) && !/^-(?:-[a-z]|[A-Za-z])/.test(arg.text)) unknown ??= arg;
+    if (!ended && mayBeOption(arg) && (!/^-(?:-[a-z]|[A-Za-z])/.test(arg.text) || maySplitIntoOption(arg))) unknown ??= arg;
     if (ended || !arg.text.startsWith('-') || arg.text === '-') {
       operands.push(arg);
       continue;
@@ -62,6 +67,7 @@ export function sedWrites<W extends Word>(args: readonly W[]): SedWrites<W> {
       const valued = full.find((n) => VALUED_LONG.has(n));
       if (valued !== undefined && full.length === 1) {
         const taken = value !== undefined ? { ...arg, text: value } : args[(i += 1)];
+        if (value === undefined && taken !== undefined && maySplitIntoOption(taken)) unknown ??= taken;
         if (taken !== undefined && valued === 'expression') scripts.push(taken);
         if (valued === 'file') fromFile = true;
       }
@@ -77,6 +83,8 @@ export function sedWrites<W extends Word>(args: readonly W[]): SedWrites<W> {
         if (letter === 'e' || letter === 'f' || letter === 'l') {
           const rest = arg.text.slice(at + 1);
           const taken = rest !== '' ? { ...arg, text: rest } : args[(i += 1)];
+          // A value in the next word (`-l $n`) may split into options too.
+          if (rest === '' && taken !== undefined && maySplitIntoOption(taken)) unknown ??= taken;
           if (letter === 'e' && taken !== undefined) scripts.push(taken);
           if (letter === 'f') fromFile = true;
           break;
@@ -90,9 +98,12 @@ export function sedWrites<W extends Word>(args: readonly W[]): SedWrites<W> {
   unknown ??= scripts.find((script) => isRunTime(script));
   let unseen: string | undefined = fromFile ? SCRIPT_FILE : unknown === undefined ? undefined : runTime(unknown.text);
   for (const script of scripts) {
-    const named = scriptWrites(script.text);
-    if (named === undefined) unseen ??= UNREADABLE;
-    else files.push(...named.map((text) => ({ ...script, text })));
+    const read = readScript(script.text);
+    if (read === undefined) unseen ??= UNREADABLE;
+    else {
+      if (read.runs) unseen ??= RUNS;
+      files.push(...read.files.map((text) => ({ ...script, text })));
+    }
   }
   return { files, ...(unseen === undefined ? {} : { unseen }) };
 }
