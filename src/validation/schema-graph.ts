@@ -16,16 +16,23 @@ export interface Descent {
   readonly step: DataStep;
 }
 
-/** A subschema's place in the schema, what it applies in place (each entry applied together; an entry's members, `then` and `else`, one or the other), and one level down. */
+/**
+ * A subschema's place in the schema, what it applies in place (each entry applied together;
+ * an entry's members, `then` and `else`, one or the other), one level down, and to each key
+ * of an object (`propertyNames`). The keys are apart from the descents: a key, a string, has
+ * no parts to recur into (so no recursion goes through one), but a chain of `$defs` named
+ * there is applied to every key all the same.
+ */
 export interface SchemaNode {
   readonly path: string;
   readonly inPlace: Schema[][];
   readonly descents: Descent[];
+  readonly keys: Schema[];
 }
 
 /**
  * Every subschema checking a value against `root` can apply (from the root, in place, through
- * `#` refs, one level down), with its edges. A `$ref` that is not `#` or a `#/…` pointer (a
+ * `#` refs, one level down, to a key), with its edges. A `$ref` that is not `#` or a `#/…` pointer (a
  * tool author's ref by `$id`, left to ajv) leads nowhere here.
  */
 export function schemaGraph(root: Schema): Map<Schema, SchemaNode> {
@@ -49,7 +56,11 @@ export function schemaGraph(root: Schema): Map<Schema, SchemaNode> {
     }
     const descents = dataSteps(schema).map(([child, key, step]) => ({ path: `${path}/${key}`, target: child, step }));
     for (const d of descents) stack.push([d.target, d.path]);
-    nodes.set(schema, { path, inPlace, descents });
+    const keys = subschemas(schema, ['propertyNames'], [], []).map(([child, key]) => {
+      stack.push([child, `${path}/${key}`]);
+      return child;
+    });
+    nodes.set(schema, { path, inPlace, descents, keys });
   }
   return nodes;
 }

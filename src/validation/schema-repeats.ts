@@ -30,8 +30,11 @@ const TOO_INTRICATE = `it is too intricate to count how often checking applies i
 type Parts = ReadonlyMap<string | DataStep, Weighted>;
 type PartsMap = Map<string | DataStep, Weighted>;
 
+/** Each key of an object (`propertyNames`): a part of the value no item or property subschema reaches. */
+const KEYS = { kind: 'key' } as const;
+
 interface Weighted {
-  readonly step: DataStep;
+  readonly step: DataStep | typeof KEYS;
   readonly weight: number;
 }
 
@@ -54,8 +57,9 @@ const ONCE: Reach = { here: 1, parts: new Map(), below: 0, most: 1 };
  * Why checking a value against `root` (its `$ref`s `#` pointers, none looping in place) can
  * apply more than {@link MAX_APPLIED} subschemas to one part of it, or `undefined`. Counted as
  * it can happen: two `anyOf` branches both apply, and so do `then` and `else` (whichever counts
- * more); two different properties, or an `items` and a `properties`, never meet. A `$def`
- * named from sibling properties, each its own part of the value, is counted once for each.
+ * more); two different properties, or an `items` and a `properties`, never meet, nor does
+ * either meet a key (`propertyNames`), checked as a part of its own. A `$def` named from
+ * sibling properties, each its own part of the value, is counted once for each.
  * Without recursion: refs may chain a thousand deep. `nodes` is `root`'s `schemaGraph`.
  */
 export function repeatedChecks(root: Schema, nodes: ReadonlyMap<Schema, SchemaNode>): string | undefined {
@@ -72,7 +76,7 @@ export function repeatedChecks(root: Schema, nodes: ReadonlyMap<Schema, SchemaNo
     const node = nodes.get(schema)!;
     if (!open.has(schema)) {
       open.add(schema);
-      const waiting = [...node.inPlace.flat(), ...node.descents.map((d) => d.target)].filter((s) => !done.has(s) && !open.has(s));
+      const waiting = [...node.inPlace.flat(), ...node.descents.map((d) => d.target), ...node.keys].filter((s) => !done.has(s) && !open.has(s));
       // One at a time (no spread): an object may have thousands of properties.
       for (const s of waiting) stack.push(s);
       if (waiting.length > 0) continue;
@@ -94,6 +98,7 @@ function reachOf(node: SchemaNode, of: (schema: Schema) => Reach, work: { left: 
   const added: Array<[Parts, Reach | undefined]> = [];
   const own: PartsMap = new Map();
   for (const d of node.descents) add(own, d.step, of(d.target).most);
+  for (const key of node.keys) add(own, KEYS, of(key).most);
   added.push([own, undefined]);
   for (const entry of node.inPlace) {
     const reaches = entry.map(of);
@@ -125,31 +130,35 @@ function larger(all: readonly Parts[]): Parts {
   return out;
 }
 
-function add(parts: PartsMap, step: DataStep, weight: number): void {
+function add(parts: PartsMap, step: Weighted['step'], weight: number): void {
   const key = keyOf(step);
   const seen = parts.get(key);
   parts.set(key, { step, weight: (seen?.weight ?? 0) + weight });
 }
 
 /** Steps that name the same part share a key; the leftover keys of one object are keyed by their own step. */
-function keyOf(step: DataStep): string | DataStep {
+function keyOf(step: Weighted['step']): string | DataStep {
+  if (step.kind === 'key') return 'key';
   if (step.kind === 'item') return `item ${step.from} ${step.to}`;
   if (step.name !== undefined) return `name ${step.name}`;
   return step.pattern !== undefined ? `pattern ${step.pattern}` : step;
 }
 
-/** The most counted at one part: items by the ranges that meet at an index, properties at a name (or at a key no name covers). */
+/** The most counted at one part: a key, items by the ranges that meet at an index, properties at a name (or at a key no name covers). */
 function mostAtOnePart(parts: Parts, work: { left: number }): number {
   const ranges: Array<[number, number]> = [];
   const names: Array<[DataStep, number]> = [];
   const others: Array<[DataStep, number]> = [];
+  // Every `propertyNames` is keyed alike (`keyOf`): one entry, its weights summed.
+  let keys = 0;
   for (const { step, weight } of parts.values()) {
-    if (step.kind === 'item') ranges.push([step.from, weight], [step.to, -weight]);
+    if (step.kind === 'key') keys = weight;
+    else if (step.kind === 'item') ranges.push([step.from, weight], [step.to, -weight]);
     else (step.name !== undefined ? names : others).push([step, weight]);
   }
   // Ends before starts at one index: a range's `to` is past its last item.
   ranges.sort(([a, wa], [b, wb]) => a - b || wa - wb);
-  let most = 0;
+  let most = keys;
   let running = 0;
   for (const [, weight] of ranges) most = Math.max(most, (running += weight));
   work.left -= names.length * others.length;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { unusableRefs } from '../../src/validation/schema-refs.js';
+import { checkingCost, unusableRefs } from '../../src/validation/schema-refs.js';
 
 /** `links` `$defs`, each naming the next through `link` (the last a string), under the property `x`. */
 const chain = (links: number, link: (next: object) => object): Record<string, unknown> => {
@@ -47,5 +47,40 @@ describe('a schema from outside whose $defs name the next twice where both apply
     const $defs = schema['$defs'] as Record<string, object>;
     $defs['l30'] = { type: 'object', properties: { kids: { type: 'array', items: { $ref: '#/$defs/l30' } } } };
     expect(unusableRefs(schema)).toMatch(REFUSED);
+  });
+});
+
+/** `chain`'s `$defs` named from `propertyNames` instead: checked against every key of an object. */
+const keyChain = (links: number, link: (next: object) => object): Record<string, unknown> => {
+  const { properties, ...schema } = chain(links, link);
+  return { ...schema, propertyNames: (properties as Record<string, object>)['x'] };
+};
+
+// A key has no parts, so no recursion goes through `propertyNames`; but ajv applies a chain
+// named there to every key: 27 doubling links held the event loop 2-3 s for `{a:1,b:2}`.
+describe('a doubling chain of $defs named from propertyNames, applied to each key', () => {
+  it.each(LINKS.slice(0, 3))('is refused at 30 links (%s), from outside and from defineTool', (_what, link) => {
+    expect(unusableRefs(keyChain(30, link))).toMatch(REFUSED);
+    expect(checkingCost(keyChain(30, link))).toMatch(REFUSED);
+  });
+
+  it('counts a key checked again and again from above: 12 links above and 12 below, each cheap, are refused', () => {
+    const double = (next: object): object => ({ allOf: [next, next] });
+    const $defs = { ...(chain(12, double)['$defs'] as object) } as Record<string, object>;
+    // The chain above, `a`-named, its last link checking each key against the chain below.
+    for (const [name, def] of Object.entries(chain(12, double)['$defs'] as object)) $defs[`a${name}`] = JSON.parse(JSON.stringify(def).replaceAll('#/$defs/l', '#/$defs/al'));
+    $defs['al12'] = { propertyNames: { $ref: '#/$defs/l0' } };
+    // Counted where the keys' count, times the links above, passes 100,000: three links above their end.
+    expect(unusableRefs({ type: 'object', $defs, properties: { x: { $ref: '#/$defs/al0' } } })).toMatch(/^checking one part of a value would apply its subschemas more than 100,000 times \(counted from \/\$defs\/al9\)/);
+    expect(unusableRefs(chain(12, double))).toBeUndefined();
+    expect(unusableRefs(keyChain(12, double))).toBeUndefined();
+  });
+
+  it('passes an ordinary propertyNames: a pattern, a single $def, or the root itself', () => {
+    const name = { type: 'string', pattern: '^[a-z][a-z0-9_]*$', maxLength: 64 };
+    expect(unusableRefs({ type: 'object', propertyNames: { pattern: '^[a-z]+$' }, additionalProperties: { type: 'number' } })).toBeUndefined();
+    expect(unusableRefs({ type: 'object', $defs: { name }, propertyNames: { $ref: '#/$defs/name' }, properties: { id: { $ref: '#/$defs/name' } } })).toBeUndefined();
+    // A key checked against the root has no keys of its own: no recursion, however often named.
+    expect(unusableRefs({ type: 'object', allOf: [{ propertyNames: { $ref: '#' } }, { propertyNames: { $ref: '#' } }] })).toBeUndefined();
   });
 });
