@@ -15,7 +15,8 @@ import { multitaskModelParameters, multitaskParameters, type MultitaskArgs } fro
  * The `multitask` tool of one agent: runs every task through a p-limit pool of
  * `delegation.poolSize` (one pool per call; 0 = no limit) and returns
  * `<multitask_results>` in index order, their contents cut to share one budget
- * (`shareResultBudget`). Each task's failure is its own result; the others are kept. Unsubscribing clears the queue (queued tasks never start) and stops the
+ * (`shareResultBudget`). A list where some tasks give an `index` and others do not is refused,
+ * as is one index used twice. Each task's failure is its own result; the others are kept. Unsubscribing clears the queue (queued tasks never start) and stops the
  * running children.
  *
  * @example
@@ -41,7 +42,12 @@ export function createMultitaskTool(parent: AgentSpec, delegation: Delegation): 
     execute(args, context) {
       const refused = depthRefusal(parent, delegation, 'multitask');
       if (refused) return of(refused);
-      // Solon's dialect: an item without `index` takes its place in the list (1, 2, ...).
+      // Solon's dialect: items without `index` take their places in the list (1, 2, ...). Only
+      // all of them: a place could clash with an index given, a duplicate the model never wrote.
+      const given = args.tasks.filter((task) => task.index !== undefined).length;
+      if (given > 0 && given < args.tasks.length) {
+        return of(toolError(`multitask refused: ${given} of the ${args.tasks.length} tasks give an index and the others do not; give every task its own index from 1, or leave every index out.`));
+      }
       const indexed = args.tasks.map((task, i) => ({ ...task, index: task.index ?? i + 1 }));
       // One pass with a set: a list of thousands (`multitaskMaxItems`) costs no quadratic search.
       const seen = new Set<number>();

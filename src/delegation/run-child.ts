@@ -52,7 +52,9 @@ type Settle = (outcome: TaskOutcome, state: Exclude<TaskState, 'running' | 'queu
  * a `TaskWrap`, in the child's order; otherwise the child runs quiet. The child's usage is
  * added to the parent's metrics, with one more task. The task is registered with the
  * tracker, so cancelling it by id stops just this child and settles it as a failure.
- * Unsubscribing stops the child.
+ * Unsubscribing stops the child. Its `RunEnd` finishes the task in the tracker at once, before
+ * it goes out: from then on a cancel by id answers false and an unsubscribe keeps its answer,
+ * so the child's run has exactly one terminal event.
  */
 export function runChild$(c: ChildRun): Observable<TaskOutcome> {
   return new Observable<TaskOutcome>((out) => {
@@ -62,12 +64,20 @@ export function runChild$(c: ChildRun): Observable<TaskOutcome> {
     const stop$ = new ReplaySubject<void>(1);
     let childRunId = '';
     let settled = false;
+    // The child's RunEnd, once seen: its outcome, already recorded. The run has ended, so
+    // nothing may cancel it any more (a second terminal event) nor drop it as cancelled.
+    let ended: Ended | undefined;
     // What the child has spent so far (a child here; one on a worker reports only in its RunEnd).
     let spent: (() => RunMetrics) | undefined;
-    const finish: Settle = (outcome, state, metrics) => {
+    // The parent's metrics and the tracker: once per task.
+    const record = ({ outcome, state, metrics }: Ended): void => {
       parent.addMetrics(withTask(metrics));
       c.tracker.finish(taskId, state, outcome.content, metrics);
-      out.next(outcome);
+    };
+    const finish: Settle = (outcome, state, metrics) => {
+      // After its RunEnd the child's answer stands (recorded then), whatever its stream does next.
+      if (!ended) record({ outcome, state, metrics });
+      out.next(ended?.outcome ?? outcome);
       out.complete();
     };
     const settle: Settle = (outcome, state, metrics) => {
@@ -90,6 +100,12 @@ export function runChild$(c: ChildRun): Observable<TaskOutcome> {
     const onEvent = (event: AgentEvent): void => {
       if (settled) return; // nothing of a cancelled child may follow its result
       if (event.type === 'RunStart') childRunId = event.runId;
+      if (event.type === 'RunEnd' && !ended) {
+        // Recorded before it goes out: a consumer reacting to it finds the task finished, so
+        // `cancelTask` answers false, and unsubscribing then keeps the child's answer.
+        ended = endOf(c.agent.name, event);
+        record(ended);
+      }
       if (parent.streaming) emit(wrap(event));
     };
     // Throws (an error result, nothing started) when this task id is running already.
@@ -106,7 +122,7 @@ export function runChild$(c: ChildRun): Observable<TaskOutcome> {
     const subscription = supervise(c, { streaming: parent.streaming, meter: (read) => (spent = read) }, stop$, onEvent, settle);
     return () => {
       subscription.unsubscribe();
-      if (settled) return;
+      if (settled || ended) return;
       settled = true;
       // An unsubscribed parent drops the task: nothing is emitted; the tracker records why. What
       // it spent goes to the parent, which counts it if it is itself a task cancelled by id.
@@ -184,12 +200,25 @@ function supervise(
       settle(failedTask(`the ${name} task failed: ${why}`), 'failed', end?.metrics);
     },
     complete: () => {
-      if (end && !end.abnormal) return settle({ status: 'success', content: end.text }, 'done', end.metrics);
-      const why = end?.error ?? 'it ended without a result';
-      const partial = end?.text ? `\nIts last text was:\n${end.text}` : '';
-      settle(failedTask(`the ${name} task ended abnormally: ${why}${partial}`), 'failed', end?.metrics);
+      const { outcome, state, metrics } = endOf(name, end);
+      settle(outcome, state, metrics);
     },
   });
+}
+
+/** How a child's run ended, as its task settles. */
+interface Ended {
+  readonly outcome: TaskOutcome;
+  readonly state: Exclude<TaskState, 'running' | 'queued'>;
+  readonly metrics: RunMetrics | undefined;
+}
+
+/** The outcome of a child whose stream ended after `end` (none: it ended without one). */
+function endOf(name: string, end: RunEndEvent | undefined): Ended {
+  if (end && !end.abnormal) return { outcome: { status: 'success', content: end.text }, state: 'done', metrics: end.metrics };
+  const why = end?.error ?? 'it ended without a result';
+  const partial = end?.text ? `\nIts last text was:\n${end.text}` : '';
+  return { outcome: failedTask(`the ${name} task ended abnormally: ${why}${partial}`), state: 'failed', metrics: end?.metrics };
 }
 
 /** A child's metrics as its parent adds them: one more task (none known: only the task). */

@@ -1,7 +1,9 @@
 import type { ChatMessage } from '../model/chat-message.js';
+import { appendingTo, freshLineLeadOf } from './append-lines.js';
+import { archiveBlockLine, archiveBlockOf, archivedAlready } from './archive-block.js';
 import { writeConfinedFile } from './confined-file.js';
 import { HistoryAppender } from './history-appender.js';
-import { EMPTY_HISTORY, type HistoryKind, type HistorySeal, type ReadHistory } from './history-seal.js';
+import { EMPTY_HISTORY, type HistoryEnd, type HistoryKind, type HistorySeal, type ReadHistory } from './history-seal.js';
 import type { SessionFolder } from './session-folder.js';
 import type { SessionQueues } from './session-queues.js';
 import { sessionTitle } from './session-title.js';
@@ -20,8 +22,10 @@ export interface HistoryOptions {
 /**
  * The history files of a `FileSessionStore`'s sessions: `<id>.jsonl` (the messages, one
  * sealed line each, appended) and, once compacted, `<id>.archive.jsonl` (the whole
- * transcript). Loading checks every seal ({@link UnsealedSessionError} when one fails); each
- * write goes through the session's queue, its summary first. See the store's TSDoc.
+ * transcript, each block a compaction appended after a line naming it: `archive-block.ts`,
+ * so a compaction done again after a crash adds nothing twice). Loading checks every seal
+ * ({@link UnsealedSessionError} when one fails); each write goes through the session's queue,
+ * its summary first. See the store's TSDoc.
  */
 export class FileSessionHistory {
   /** Appends sealed messages at their places, and reads them. */
@@ -97,10 +101,10 @@ export class FileSessionHistory {
     this.trusted.delete(sessionId);
   }
 
-  /** The session's messages, checked, and how many of them (from the start) its archive accounts for. */
-  private async readSession(sessionId: string): Promise<{ messages: ChatMessage[]; live: number }> {
+  /** The session's messages, checked, how many of them (from the start) its archive accounts for, and where the file ends. */
+  private async readSession(sessionId: string): Promise<{ messages: ChatMessage[]; live: number; end: HistoryEnd }> {
     const { messages, end } = await this.checkedHistory(sessionId, 'messages');
-    return { messages, live: end.archived };
+    return { messages, live: end.archived, end };
   }
 
   /**
@@ -128,9 +132,24 @@ export class FileSessionHistory {
     const current = await this.readSession(sessionId);
     await this.keepSummary(sessionId, messages);
     const unarchived = current.messages.slice(current.live);
-    if (unarchived.length > 0) await this.appender.append(this.folder.file(sessionId, 'archive'), sessionId, 'archive', unarchived);
+    if (unarchived.length > 0) await this.archive(sessionId, current.end, unarchived);
     // The mark has no `role`, so reading skips it like a cut line.
     await this.writeWhole(this.folder.file(sessionId, 'messages'), await this.seal.compacted(sessionId, messages.length, messages));
+  }
+
+  /**
+   * Appends to the archive the messages of the messages file ending at `end` that it does not
+   * hold, after a line naming them: a compaction run again after a crash (the archive written,
+   * the messages file not yet) appends only what the archive does not end with already.
+   */
+  private async archive(sessionId: string, end: HistoryEnd, unarchived: readonly ChatMessage[]): Promise<void> {
+    const file = this.folder.file(sessionId, 'archive');
+    const block = archiveBlockOf(end, unarchived);
+    const lines = await this.folder.readLines(file);
+    const done = archivedAlready(lines, (await this.seal.read(sessionId, 'archive', lines)).unsealedLines, block, unarchived);
+    if (done === undefined) await appendingTo(this.folder.root, file, async (handle) => handle.appendFile((await freshLineLeadOf(handle)) + archiveBlockLine(block)));
+    const rest = unarchived.slice(done ?? 0);
+    if (rest.length > 0) await this.appender.append(file, sessionId, 'archive', rest);
   }
 
   /** Writes a history file whole (a temporary file renamed over it), ending with a newline. */

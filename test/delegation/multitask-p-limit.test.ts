@@ -126,7 +126,7 @@ describe('maxConcurrentRequests: one p-limit for every model request of an engin
 });
 
 describe('multitask items without an index (Solon dialect)', () => {
-  it('take their place in the list (1, 2, ...); an index given twice, or clashing with a default, is refused', async () => {
+  it('take their place in the list (1, 2, ...); an index given twice, or a list mixing given and default indexes, is refused', async () => {
     const items = [0, 1, 2].map((i) => ({ agent_name: 'alpha', prompt: `job ${i + 1}`, description: `task ${i + 1}` }));
     f = await startDelegationFixture({
       main: steps({ toolCalls: [{ name: 'multitask', arguments: JSON.stringify({ tasks: items }) }] }),
@@ -142,7 +142,7 @@ describe('multitask items without an index (Solon dialect)', () => {
     f.route({ main: steps({ toolCalls: [{ name: 'multitask', arguments: JSON.stringify({ tasks: clash }) }] }), alpha: () => ({ text: 'never' }) });
     const refused = record(engine.stream('again'));
     await refused.done;
-    expect(own(refused.events, 'ToolCallEnd')[0]!.error).toMatch(/index 2 is used twice/);
+    expect(own(refused.events, 'ToolCallEnd')[0]!.error).toMatch(/give every task its own index from 1, or leave every index out/);
     expect(f.requestsOf('alpha')).toHaveLength(3);
   });
 });
