@@ -47,7 +47,7 @@ function multitaskSchema<A extends object>(maxItems: number, agentName: A) {
     type: 'object',
     required: ['agent_name', 'prompt', 'description'],
     properties: {
-      index: { type: 'integer', minimum: 1, description: 'Position of the task, from 1; results are matched by it. Default: its place in the list.' },
+      index: { type: 'integer', minimum: 1, description: 'Position of the task, from 1; results are matched by it. Default: its place in the list (give every task an index, or none).' },
       agent_name: agentName,
       prompt,
       description,
