@@ -1,6 +1,9 @@
+import { narrowedSettings } from '../delegation/narrowed-settings.js';
+import type { ChatModel } from '../model/chat-model.js';
 import { ScriptedModel } from '../model/scripted-model.js';
 import type { AgentDefinition } from '../subagent/agent-definition.js';
 import type { AgentDiagnostic } from '../subagent/agent-diagnostic.js';
+import type { AgentManager } from '../subagent/agent-manager.js';
 import { DELEGATION_TOOL_NAMES } from '../subagent/delegation-tool-names.js';
 import { narrowTools } from '../subagent/narrow-tools.js';
 import { PUBLIC_TOOL_NAMES } from '../tools/builtin/index.js';
@@ -36,7 +39,8 @@ export async function agentsCommand(argv: readonly string[], io: CliIO): Promise
   if (values.help) return printed(io, AGENTS_HELP);
   // --mcp-config is checked here as run checks it, so a bad file shows before a run; its
   // servers are not started (they start lazily, for a run), so their tools are not listed.
-  const engine = newEngine({ model: new ScriptedModel([]), ...engineOptionsFromFlags(values, io) });
+  const model = new ScriptedModel([]);
+  const engine = newEngine({ model, ...engineOptionsFromFlags(values, io) });
   const manager = engine.agents;
   await engine.close();
   const primary = manager.primary();
@@ -50,7 +54,7 @@ export async function agentsCommand(argv: readonly string[], io: CliIO): Promise
     ...(a.mode && a.mode !== 'subagent' ? { mode: a.mode } : {}),
     ...(a.color ? { color: a.color } : {}),
   }));
-  const diagnostics = manager.diagnostics();
+  const diagnostics = [...manager.diagnostics(), ...settingDiagnostics(manager, model)];
   const { notLoaded, withWarnings } = diagnosedFiles(manager, diagnostics, engine.workspace);
   // A definition someone wrote and the engine dropped is a failure a script should see.
   const code = notLoaded.length > 0 ? 1 : 0;
@@ -89,6 +93,22 @@ function writeList(io: CliIO, agents: readonly Listed[], diagnostics: readonly A
     io.stdout.write(`\n${files.length} definition ${files.length === 1 ? 'file' : 'files'} ${heading}:\n`);
     for (const d of diagnostics.filter((d) => files.includes(d.file))) io.stdout.write(`  ${oneLine(d.file)}: ${oneLine(d.reason)}\n`);
   }
+}
+
+/**
+ * The settings of a definition that its agent's runs do not apply (a workspace file only
+ * narrows: each run starts with a `definition-setting-ignored` warning), as diagnostics of its
+ * file, the warning's advice included, so they show before a run. Narrowed on `model`, which
+ * has no limits set, as a run given no model flags (`agents` takes none): a workspace file's
+ * `context_window` is then always ignored, and its `max_tokens` never lowered.
+ */
+function settingDiagnostics(manager: AgentManager, model: ChatModel): AgentDiagnostic[] {
+  const primary = manager.primary();
+  // A set: a `mode: all` definition is both the main agent and a subagent.
+  const run = new Set(primary ? [...manager.enabled(), primary] : manager.enabled());
+  return [...run].flatMap((definition) =>
+    narrowedSettings(definition, model, manager.mayLoosen(definition)).warnings.map(({ file, reason }) => ({ file, reason })),
+  );
 }
 
 /** The visible subagents plus the primary definition (which `list` leaves out when it is `mode: primary` or hidden), by name. */

@@ -1,12 +1,18 @@
 import type { ChatModel } from '../model/chat-model.js';
 import type { ModelSettings } from '../model/model-settings.js';
 import type { AgentDefinition } from '../subagent/agent-definition.js';
+import type { AgentDiagnostic } from '../subagent/agent-diagnostic.js';
 import { quotedName } from '../tools/args-validator.js';
 import { modelLimits } from './model-limits.js';
 
-/** A `Warning` a run of the agent starts with: a setting of its definition that was not applied. */
-export interface SettingWarning {
+/**
+ * A `Warning` a run of the agent starts with: a setting of its definition that was not applied.
+ * Its `file` and `reason` are the same words split as a definition's diagnostic is, for
+ * `rxharness agents`, which lists them with the others.
+ */
+export interface SettingWarning extends AgentDiagnostic {
   readonly code: 'definition-setting-ignored';
+  /** `file: reason`, as the run's `Warning` says it. */
   readonly message: string;
 }
 
@@ -63,11 +69,9 @@ export function narrowedSettings(definition: AgentDefinition, model: ChatModel, 
 }
 
 function warning(definition: AgentDefinition, what: string): SettingWarning {
-  const where = definition.file ?? `agent ${quotedName(definition.name)} (${definition.source})`;
-  return {
-    code: 'definition-setting-ignored',
-    message:
-      `${where}: ${what}. A definition in the workspace may only narrow its agent. Set the engine option ` +
-      'trustWorkspaceAgents to trust workspace definitions, or move the file to ~/.rxharness/agents/ or a folder in agentDirs.',
-  };
+  const file = definition.file ?? `agent ${quotedName(definition.name)} (${definition.source})`;
+  const reason =
+    `${what}. A definition in the workspace may only narrow its agent. Set the engine option ` +
+    'trustWorkspaceAgents to trust workspace definitions, or move the file to ~/.rxharness/agents/ or a folder in agentDirs.';
+  return { code: 'definition-setting-ignored', file, reason, message: `${file}: ${reason}` };
 }

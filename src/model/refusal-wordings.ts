@@ -42,13 +42,24 @@ const words = (source: string): RegExp => new RegExp(source, 'i');
  *   tokens"; others "Requested input length M exceeds maximum input length N";
  * - Kimi (Moonshot): "Your request exceeded model token limit: N (requested: T)"; Moonshot's
  *   older "model max length exceeded, max length:N";
- * - mlx-serve: "Prompt exceeds maximum context length: M tokens requested, N available";
+ * - mlx-serve: "Prompt exceeds maximum context length: M tokens requested, N available"; older
+ *   builds the same words without the counts (quoted so in mlx-serve's
+ *   tests/bench_prefill_sweep.sh, of its memory preflight's refusal);
+ * - LM Studio (its llama.cpp engine): "The number of tokens to keep from the initial prompt is
+ *   greater than the context length", bare (opencode issue 2259, lmstudio-bug-tracker issue
+ *   2205) or with "(n_keep: M >= n_ctx: N)" (Gitlawb/openclaude issue 353); "Cannot truncate
+ *   prompt with n_keep (M) >= n_ctx (N)" (opencode issue 11141, continuedev/continue issue
+ *   11279); older builds "Trying to keep the first M tokens when context the overflows. However,
+ *   the model is loaded with context length of only N tokens" (lmstudio-bug-tracker issues 237
+ *   and 546). Only those words, not "greater than the context length" alone: a `max_tokens`
+ *   larger than the window could be said so too;
  * - Qwen (DashScope): "Range of input length should be [1, N]";
- * - without the window: Ollama "prompt too long; exceeded max context length by K tokens" (K
- *   is the excess: no window, no prompt; EXCESS_PATTERNS reads it), "the input length exceeds
- *   the context length", "the prompt is longer than the context length currently available to
- *   the model"; MiniMax "context window exceeds limit"; Kimi Code "total message size M exceeds
- *   limit N" (M and N count the conversation's characters, not tokens: no window).
+ * - without the window: the bare mlx-serve and LM Studio words above; Ollama "prompt too long;
+ *   exceeded max context length by K tokens" (K is the excess: no window, no prompt;
+ *   EXCESS_PATTERNS reads it), "the input length exceeds the context length", "the prompt is
+ *   longer than the context length currently available to the model"; MiniMax "context window
+ *   exceeds limit"; Kimi Code "total message size M exceeds limit N" (M and N count the
+ *   conversation's characters, not tokens: no window).
  */
 export const WINDOW_PATTERNS: readonly RegExp[] = [
   words(String.raw`maximum context length (?:is|of) ${N} tokens`),
@@ -71,6 +82,11 @@ export const WINDOW_PATTERNS: readonly RegExp[] = [
   words(String.raw`model max length exceeded, max length: ?${N}`),
   words(String.raw`exceeds maximum context length: ${X} tokens requested, ${N} available`),
   words(String.raw`range of input length should be \[1, ?${N}\]`),
+  words(String.raw`n_keep:? ?\(?${X}\)? ?>= ?n_ctx:? ?\(?${N}\)?`),
+  words(String.raw`model is loaded with context length of only ${N} tokens`),
+  /prompt exceeds maximum context length/i,
+  /tokens to keep from the initial prompt is greater than the context length/i,
+  /cannot truncate prompt with n_keep/i,
   /prompt too long; exceeded (?:max )?context length/i,
   /input length exceeds the context length/i,
   /prompt is longer than the context length currently available/i,
@@ -91,7 +107,10 @@ export const WINDOW_PATTERNS: readonly RegExp[] = [
  * too long: M tokens" and "exceed context limit: M +", Gemini "input token count (M)", vLLM and
  * SGLang "Input length (M) exceeds" or "(M tokens)", Poolside "Input length M exceeds", vLLM
  * "decoder prompt (length M)", TGI "Given: M `inputs` tokens" or "less than N tokens. Given: M",
- * llama.cpp forks "Prompt has M tokens", mlx-serve "context length: M tokens requested". (Kimi's "requested: T" is not read: it may count the answer's room too.)
+ * llama.cpp forks "Prompt has M tokens", mlx-serve "context length: M tokens requested", LM
+ * Studio "n_keep: M >=" or "n_keep (M) >=" and "keep the first M tokens" (the tokens it would
+ * keep are the whole prompt: it refuses to cut any). (Kimi's "requested: T" is not read: it may
+ * count the answer's room too.)
  * OpenAI with tools counts their schemas apart, "(M in the messages, F in the functions, A in
  * the completion)": the prompt is M + F, the same parts the estimate it is set against counts
  * (messages and tools); M alone would make the ratio learned from it too low, and the
@@ -115,6 +134,8 @@ export const PROMPT_PATTERNS: readonly RegExp[] = [
   words(String.raw`must have less than ${X} tokens\. given: ${N}`),
   words(String.raw`prompt has ${N} tokens`),
   words(String.raw`exceeds maximum context length: ${N} tokens requested`),
+  words(String.raw`n_keep:? ?\(?${N}\)? ?>= ?n_ctx`),
+  words(String.raw`trying to keep the first ${N} tokens`),
 ];
 
 /**

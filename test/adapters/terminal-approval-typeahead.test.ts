@@ -4,28 +4,19 @@
  * Enter) waited in the input's buffer and answered the next question the moment it was
  * asked, whatever it asked (`rm -rf ~`); an `a⏎` granted "always".
  */
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { terminalApproval } from '../../src/adapters/terminal-approval.js';
 import type { ApprovalDecision, ApprovalRequest } from '../../src/permission/approval.js';
+import { fakeTerminal, live, turn } from './support/fake-terminal.js';
 
 const request = (command: string): ApprovalRequest => ({
   runId: 'r1', sessionId: 's1', approvalId: `approval_${command}`, callId: 'c1', toolName: 'bash', args: { command }, reason: 'bash asks', agentName: 'main',
 });
 
-const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
 /** A terminal the test types into and reads, and a handler asking on it. */
 function terminal() {
-  const input = new PassThrough();
-  const output = new PassThrough();
-  let written = '';
-  output.on('data', (chunk: Buffer) => (written += chunk.toString('utf8')));
-  /** Resolves when the output shows the `n`th prompt. */
-  const prompts = async (n: number): Promise<void> => {
-    while (written.split('[y]es').length <= n) await turn();
-  };
-  return { input, output, text: () => written, prompts, approve: terminalApproval({ input, output }) };
+  const t = fakeTerminal();
+  return { ...t, approve: terminalApproval({ input: t.input, output: t.output }) };
 }
 
 /** What `answer` settled to, or `waiting` after many turns of the event loop. */
@@ -35,8 +26,6 @@ async function after(answer: ApprovalDecision | Promise<ApprovalDecision>): Prom
   for (let i = 0; i < 50; i += 1) await turn();
   return settled;
 }
-
-const live = (): { signal: AbortSignal } => ({ signal: new AbortController().signal });
 
 describe('terminalApproval: a line typed before a question answers nothing', () => {
   it.each([

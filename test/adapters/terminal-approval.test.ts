@@ -1,7 +1,7 @@
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { parseAnswer, question, terminalApproval } from '../../src/adapters/terminal-approval.js';
 import type { ApprovalRequest } from '../../src/permission/approval.js';
+import { fakeTerminal, live } from './support/fake-terminal.js';
 
 const request = (command: string, extra: Partial<ApprovalRequest> = {}): ApprovalRequest => ({
   runId: 'r1',
@@ -14,21 +14,6 @@ const request = (command: string, extra: Partial<ApprovalRequest> = {}): Approva
   agentName: 'main',
   ...extra,
 });
-
-/** A terminal whose output the test reads and whose input it types into. */
-function terminal() {
-  const input = new PassThrough();
-  const output = new PassThrough();
-  let written = '';
-  output.on('data', (chunk: Buffer) => (written += chunk.toString('utf8')));
-  /** Resolves when the output shows the `n`th prompt. */
-  const prompts = async (n: number): Promise<void> => {
-    while (written.split('[y]es').length <= n) await new Promise((resolve) => setImmediate(resolve));
-  };
-  return { input, output, text: () => written, prompts };
-}
-
-const live = (): { signal: AbortSignal } => ({ signal: new AbortController().signal });
 
 describe('parseAnswer', () => {
   it.each([
@@ -47,7 +32,7 @@ describe('parseAnswer', () => {
 
 describe('terminalApproval', () => {
   it('asks with who, the whole command and why, and answers what was typed', async () => {
-    const t = terminal();
+    const t = fakeTerminal();
     const approve = terminalApproval(t);
     const long = `npm test -- ${'x'.repeat(120)}`;
     const answer = approve(request(long, { agentName: 'explore', taskId: 'task_1' }), live());
@@ -65,7 +50,7 @@ describe('terminalApproval', () => {
   });
 
   it('asks one question at a time: the second waits for the first answer', async () => {
-    const t = terminal();
+    const t = fakeTerminal();
     const approve = terminalApproval(t);
     const first = approve(request('echo one'), live());
     const second = approve(request('echo two'), live());
@@ -81,7 +66,7 @@ describe('terminalApproval', () => {
   });
 
   it('a cancelled run withdraws its question and rejects; the next question still gets its answer', async () => {
-    const t = terminal();
+    const t = fakeTerminal();
     const approve = terminalApproval(t);
     const controller = new AbortController();
     const cancelled = approve(request('sleep 100'), { signal: controller.signal });
@@ -97,7 +82,7 @@ describe('terminalApproval', () => {
   });
 
   it('fails when the input ends without an answer (the engine then rejects, fail-closed)', async () => {
-    const t = terminal();
+    const t = fakeTerminal();
     const answer = terminalApproval(t)(request('echo hi'), live());
     await t.prompts(1);
     t.input.end();
@@ -149,7 +134,7 @@ describe('question: every argument is shown, not only the path (issue 22.6)', ()
   it('a long argument is folded to its start with its size; "s" shows all of it, then the question is asked again', async () => {
     const lines = Array.from({ length: 40 }, (_, i) => `LINE_${i + 1}=value`);
     const content = lines.join('\n');
-    const t = terminal();
+    const t = fakeTerminal();
     const answer = terminalApproval(t)(write(content), live());
     await t.prompts(1);
     expect(t.text()).toContain(`  content (40 lines, ${content.length} characters; the start shown, "s" shows all):\n    LINE_1=value\n`);

@@ -6,17 +6,13 @@
  * takes everything, also fails the engine's read of the task's log: see budget-record-gone.test.ts).
  */
 import { describe, expect, it } from 'vitest';
-import type { FakeReply } from '../support/fake-openai-server.js';
 import { testAgent } from '../support/agent-turns.js';
 import { turnOf } from '../support/delegation-fixture.js';
 import { taskArgs } from '../support/delegation-script.js';
 import { settled } from '../support/lifecycle-script.js';
+import { costing } from './support/costing.js';
 import { HAS_REDIS } from './redis-server.js';
 import { useScaleKits } from './scale-kit.js';
-
-const STEP = 100;
-const usage = { prompt_tokens: 0, completion_tokens: STEP, total_tokens: STEP };
-const costing = (reply: FakeReply): FakeReply => ({ ...reply, usage });
 
 describe.skipIf(!HAS_REDIS)("a token budget's record gone while a background task runs on a worker", () => {
   const scale = useScaleKits();

@@ -9,14 +9,11 @@
 import { describe, expect, it, vi } from 'vitest';
 import { RedisTokenBudget } from '../../src/backend/redis-budget.js';
 import type { AgentEvent } from '../../src/events/agent-event.js';
-import type { FakeReply } from '../support/fake-openai-server.js';
+import { costing } from './support/costing.js';
 import { HAS_REDIS, startRedis } from './redis-server.js';
 import { eventsOf, startScaleKit, useScaleKits, waitFor } from './scale-kit.js';
 
 const GONE = /^the token budget's record \S+:budget:\S+ in Redis is gone \(Redis restarted .*\): the run stops so it cannot spend past its budget\. Give Redis persistence \(appendonly yes\) and maxmemory-policy noeviction$/;
-const STEP = 100;
-const usage = { prompt_tokens: 0, completion_tokens: STEP, total_tokens: STEP };
-const costing = (reply: FakeReply): FakeReply => ({ ...reply, usage });
 
 describe.skipIf(!HAS_REDIS)("a token budget's record gone from Redis", () => {
   const scale = useScaleKits();

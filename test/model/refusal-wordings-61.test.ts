@@ -4,29 +4,15 @@
  * sends in a 200 JSON body is read as a 400's would be (its code, and the advice to set the
  * window when its words are not known).
  */
-import { firstValueFrom } from 'rxjs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { contextExceeded, refusedPromptTokens } from '../../src/model/context-exceeded.js';
-import { FakeOpenAIServer, type FakeReply } from '../support/fake-openai-server.js';
-import { openAIModelFor } from '../support/openai-model.js';
+import type { FakeReply } from '../support/fake-openai-server.js';
+import { modelFailurePerTest } from './model-failure.js';
 
-const HELLO = [{ role: 'user' as const, content: 'hi' }];
 const HINT = /set the model's `contextWindow` setting \(the CLI's --context-window\) to the window in tokens/;
 
 describe('refusals read through the client', () => {
-  let server: FakeOpenAIServer | undefined;
-  afterEach(async () => {
-    await server?.close();
-  });
-
-  /** The model's error for a server answering `reply`. */
-  const failureOf = async (reply: FakeReply): Promise<Error> => {
-    server = await FakeOpenAIServer.start({ replies: [reply] });
-    return firstValueFrom(openAIModelFor(server).stream({ messages: HELLO })).then(
-      () => { throw new Error('the request did not fail'); },
-      (e: unknown) => e as Error,
-    );
-  };
+  const { failureOf } = modelFailurePerTest();
   /** A 200 whose JSON body is `body`, as some OpenAI-compatible proxies answer. */
   const jsonBody = (body: unknown): FakeReply => ({ rawSse: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
 
@@ -49,8 +35,8 @@ describe('refusals read through the client', () => {
   });
 
   it('a 200 body whose error is a refusal in words not known: the advice to set the window, as after a 400', async () => {
-    // LM Studio's words (badlogic/pi-mono packages/ai/src/utils/overflow.ts), which no pattern knows.
-    const message = 'The number of tokens to keep from the initial prompt is greater than the context length';
+    // Words made up here, so that no pattern will ever know them (LM Studio's stood here until they were learned).
+    const message = 'the prompt has 9000 tokens, more than the 8192 this deployment takes in context';
     const error = await failureOf(jsonBody({ error: { message } }));
     expect(error.message.startsWith(`model "fake-model": the server answered 200 with an error: ${message} (if this says`)).toBe(true);
     expect(error.message).toMatch(HINT);

@@ -4,37 +4,24 @@
  * code `context_length_exceeded` (its words unknown) was not taken for a refusal: the window was
  * never learned, nothing was compacted, and every turn past it failed the same way.
  */
-import { firstValueFrom } from 'rxjs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ReActAgent } from '../../src/agent/react-agent.js';
 import type { AgentEvent } from '../../src/events/agent-event.js';
 import { contextExceeded } from '../../src/model/context-exceeded.js';
 import { MemorySessionStore } from '../../src/session/memory-session-store.js';
 import { collect } from '../support/collect-events.js';
 import { isSummaryRequest, pagedHistory, SUMMARY } from '../support/compaction-kit.js';
-import { estimateUsage, FakeOpenAIServer, type FakeReply } from '../support/fake-openai-server.js';
+import { estimateUsage, type FakeReply } from '../support/fake-openai-server.js';
 import { openAIModelFor } from '../support/openai-model.js';
+import { modelFailurePerTest } from './model-failure.js';
 
-const HELLO = [{ role: 'user' as const, content: 'hi' }];
 const CODE_ONLY = { message: 'Please reduce the length of the messages or completion.', type: 'invalid_request_error', code: 'context_length_exceeded' };
 
 /** A 200 stream whose first event is an error event carrying `error`. */
 const streamError = (error: unknown): FakeReply => ({ rawSse: `data: ${JSON.stringify({ error })}\n\n` });
 
 describe('an error event in a stream', () => {
-  let server: FakeOpenAIServer | undefined;
-  afterEach(async () => {
-    await server?.close();
-  });
-
-  /** The model's error for a server answering `reply`. */
-  const failureOf = async (reply: FakeReply): Promise<Error> => {
-    server = await FakeOpenAIServer.start({ replies: [reply] });
-    return firstValueFrom(openAIModelFor(server).stream({ messages: HELLO })).then(
-      () => { throw new Error('the request did not fail'); },
-      (e: unknown) => e as Error,
-    );
-  };
+  const { failureOf, start } = modelFailurePerTest();
 
   it('whose only sign of a refusal is the code context_length_exceeded: a refusal, and the code is said', async () => {
     const error = await failureOf(streamError(CODE_ONLY));
@@ -55,7 +42,7 @@ describe('an error event in a stream', () => {
 
   it('a session past the window of a server refusing so mid-stream: compacted, and the turn succeeds', { timeout: 60_000 }, async () => {
     const WINDOW = 8_192;
-    server = await FakeOpenAIServer.start({
+    const server = await start({
       handler: (request): FakeReply => {
         if (estimateUsage(request.body, {}).prompt_tokens > WINDOW) return streamError(CODE_ONLY);
         return { text: isSummaryRequest(request) ? SUMMARY : 'ok' };

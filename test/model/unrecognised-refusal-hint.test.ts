@@ -28,8 +28,8 @@ describe('a refusal in words no pattern knows', () => {
 
   it.each([
     ['tokens and a context', 'the prompt has 9000 tokens, more than the 8192 this deployment takes in context'],
-    ['tokens and a length', 'tokens to keep from the initial prompt is greater than the context length'],
-    ['the context length, without tokens', 'Prompt exceeds maximum context length'],
+    ['tokens and a length', 'the tokens held back from the opening outnumber the length this engine allows'],
+    ['the context length, without tokens', 'Request runs past the context length this engine allows'],
   ])('%s: its error says to set the window', async (_what, message) => {
     const said = await failureOf(400, message);
     expect(said.startsWith(`model "fake-model": HTTP 400: ${message} (if this says the request is longer than the model's context window`)).toBe(true);
@@ -38,6 +38,8 @@ describe('a refusal in words no pattern knows', () => {
 
   it.each([
     ['a refusal it knows (the window is learned)', 400, "The input (9746 tokens) is longer than the model's context length (8192 tokens)."],
+    ["LM Studio's refusal without counts (a refusal it knows)", 400, 'The number of tokens to keep from the initial prompt is greater than the context length'],
+    ["older mlx-serve's bare refusal (a refusal it knows)", 400, 'Prompt exceeds maximum context length'],
     ['a max_tokens too large', 400, 'max_tokens is too large: 50000. This model supports at most 16384 completion tokens, whereas you provided 50000.'],
     ['a limit of tokens a minute', 400, 'Rate limit reached for gpt-4o on tokens per min (TPM): Limit 30000, Used 29000, Requested 5000.'],
     ['a content too long in bytes', 400, "Invalid 'messages[2].content': string too long. Expected a string with maximum length 10485760."],
