@@ -1,7 +1,12 @@
+import { realpath } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import type { ChatMessage } from '../model/chat-message.js';
+import { errnoOf } from '../errors/errno-of.js';
 import { DeletedConversations } from './deleted-conversations.js';
 import { fileSessionParts, type FileSessionParts } from './file-session-parts.js';
 import { FileSessionRemoval } from './file-session-removal.js';
+import { storeSeal } from './file-session-grants.js';
+import type { GrantSeal } from './grant-seal.js';
 import type { NotRegularFileError } from './not-regular-file-error.js';
 import { claimFileSession } from './file-session-claim.js';
 import type { SessionClaim } from './session-claim.js';
@@ -55,6 +60,8 @@ export class FileSessionStore implements SessionStore {
   private readonly removal: FileSessionRemoval;
   /** The conversations deleted and not written since: no task is saved for them (shared with `MemorySessionStore`). */
   private readonly deleted = new DeletedConversations();
+  /** The same key and lifetimes as the parts' seal: a delete ends the conversation's lifetime through it. */
+  private readonly lifetimes: GrantSeal;
 
   /**
    * Stores under `<workspace>/.rxharness/sessions/`, or under `options.dir` when given.
@@ -72,6 +79,7 @@ export class FileSessionStore implements SessionStore {
     this.parts = fileSessionParts(workspace, options);
     this.dir = this.parts.dir;
     this.removal = new FileSessionRemoval(this.parts);
+    this.lifetimes = storeSeal({ workspace: resolve(workspace), grantKey: options.grantKey, home: options.home });
   }
 
   /** The session's messages; an {@link UnsealedSessionError} when its file holds one without a valid seal (see the class). */
@@ -133,9 +141,27 @@ export class FileSessionStore implements SessionStore {
    * conversation's (`DeletedConversations`: the task file decides, read before it goes).
    * A FIFO, socket or device planted under a file's name is removed with the files; a folder
    * is left, and a {@link NotRegularFileError} names it once everything else is removed.
+   *
+   * Just before, in the session's queue, the conversation's lifetime ends (a count kept
+   * outside the workspace, beside the grant key, that every seal binds): its files kept aside
+   * and put back after the delete grant and load nothing. When that count cannot be read or
+   * written, the delete still removes the files and then fails with an error saying why.
    */
   delete(sessionId: string): Promise<void> {
-    return this.removal.delete(sessionId, this.deleted.deleted(sessionId));
+    const settle = this.deleted.deleted(sessionId);
+    // Queued before the removal's turn, and both asked at once: no write slips in between.
+    const ended = this.parts.queues.enqueue(sessionId, () => this.endLifetime(sessionId));
+    const removed = this.removal.delete(sessionId, settle);
+    return Promise.all([ended, removed]).then(() => undefined);
+  }
+
+  /** Ends the conversation's lifetime; nothing when the folder was never made (no line to outlive it). */
+  private async endLifetime(sessionId: string): Promise<void> {
+    const folder = await realpath(this.dir).catch((e: unknown) => {
+      if (errnoOf(e) === 'ENOENT') return undefined;
+      throw e;
+    });
+    if (folder !== undefined) await this.lifetimes.endLifetime({ folder, sessionId });
   }
 
   /**

@@ -1,7 +1,9 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { dirname, join } from 'node:path';
 import { onceWarner } from '../errors/warn-once.js';
 import type { ApprovalGrant } from './session-store.js';
 import { assertOutsideWorkspace, readOrMakeGrantKey } from './grant-key.js';
+import { ConversationLifetimes } from './conversation-lifetimes.js';
 
 /** The warning code said when `FileSessionStore` has no key to sign grants with. */
 export const GRANT_KEY_UNUSABLE = 'RXHARNESS_GRANT_KEY_UNUSABLE';
@@ -29,16 +31,37 @@ export type GrantKeySource = { readonly key: Uint8Array | string } | { readonly 
  * nothing. Without a usable key (see {@link GrantKeySource}) it says so once, as a process
  * warning (`RXHARNESS_GRANT_KEY_UNUSABLE`), and signs and passes nothing: grants then hold
  * only in memory, for the life of the process. The same key seals the store's session
- * history ({@link GrantSeal.macs}, `history-seal.ts`).
+ * history ({@link GrantSeal.macs}, `history-seal.ts`). Each seal also binds the
+ * conversation's lifetime (how many times it was deleted, {@link GrantSeal.lifetime}), so a
+ * grant kept aside before a delete grants nothing once put back.
  */
 export class GrantSeal {
   private key: Promise<Buffer | undefined> | undefined;
   /** Set once the key is known to be usable: given, or read from its file. */
   private keyRead: boolean;
+  /** Beside the key file (in the process for a key given in code): outside the workspace. */
+  private readonly lifetimes: ConversationLifetimes;
 
   constructor(private readonly source: GrantKeySource) {
     if ('key' in source && source.key.length === 0) throw new TypeError('grantKey must not be empty');
     this.keyRead = 'key' in source;
+    this.lifetimes = 'key' in source ? ConversationLifetimes.inMemory() : new ConversationLifetimes(lifetimesFolder(source));
+  }
+
+  /**
+   * The conversation's lifetime: how many times it was deleted (0 when never), read anew each
+   * time. Rejects when its file is unreadable or corrupt (`ConversationLifetimes.current`).
+   */
+  lifetime(place: GrantPlace): Promise<number> {
+    return this.lifetimes.current(place.folder, place.sessionId);
+  }
+
+  /**
+   * Ends the conversation's lifetime (a delete, before its files go): what was sealed for it
+   * passes no more. Nothing without a usable key, which seals nothing.
+   */
+  async endLifetime(place: GrantPlace): Promise<void> {
+    if (await this.macs()) await this.lifetimes.end(place.folder, place.sessionId);
   }
 
   /**
@@ -52,15 +75,18 @@ export class GrantSeal {
   /** The line to store for `grant`, or `undefined` without a key. */
   async line(place: GrantPlace, grant: ApprovalGrant): Promise<string | undefined> {
     const macs = await this.macs();
+    if (!macs) return undefined;
     const stored: ApprovalGrant = grant.subject === undefined ? { toolName: grant.toolName } : { toolName: grant.toolName, subject: grant.subject };
-    return macs && `${JSON.stringify({ ...stored, mac: macs.sign(grantFacts(place, stored)) })}\n`;
+    return `${JSON.stringify({ ...stored, mac: macs.sign(grantFacts(place, await this.lifetime(place), stored)) })}\n`;
   }
 
   /** For each stored entry, the grant it is when this key signed it for this place; else `undefined`. */
   async verified(place: GrantPlace, entries: readonly unknown[]): Promise<(ApprovalGrant | undefined)[]> {
     if (entries.length === 0) return [];
     const macs = await this.macs();
-    return entries.map((entry) => (macs ? verify(macs, place, entry) : undefined));
+    if (!macs) return entries.map(() => undefined);
+    const lifetime = await this.lifetime(place);
+    return entries.map((entry) => verify(macs, place, lifetime, entry));
   }
 
   /**
@@ -120,15 +146,24 @@ function macsWith(key: Buffer): Macs {
   };
 }
 
-/** What a grant's MAC covers (a missing subject is null). */
-function grantFacts(place: GrantPlace, grant: ApprovalGrant): readonly unknown[] {
-  return ['rxharness-grant-1', place.folder, place.sessionId, grant.toolName, grant.subject ?? null];
+/**
+ * What a grant's MAC covers (a missing subject is null); from the first delete on, the
+ * conversation's lifetime too (lifetime 0 seals as before lifetimes were kept).
+ */
+function grantFacts(place: GrantPlace, lifetime: number, grant: ApprovalGrant): readonly unknown[] {
+  if (lifetime === 0) return ['rxharness-grant-1', place.folder, place.sessionId, grant.toolName, grant.subject ?? null];
+  return ['rxharness-grant-2', place.folder, place.sessionId, lifetime, grant.toolName, grant.subject ?? null];
 }
 
-function verify(macs: Macs, place: GrantPlace, entry: unknown): ApprovalGrant | undefined {
+/** Where a key file's seals keep the conversations' lifetimes: beside it (none without a key: nothing is sealed). */
+function lifetimesFolder(source: Exclude<GrantKeySource, { readonly key: Uint8Array | string }>): string | undefined {
+  return 'file' in source ? join(dirname(source.file), 'lifetimes') : undefined;
+}
+
+function verify(macs: Macs, place: GrantPlace, lifetime: number, entry: unknown): ApprovalGrant | undefined {
   if (typeof entry !== 'object' || entry === null) return undefined;
   const { toolName, subject, mac: given } = entry as Record<string, unknown>;
   if (typeof toolName !== 'string' || (subject !== undefined && typeof subject !== 'string')) return undefined;
   const grant: ApprovalGrant = subject === undefined ? { toolName } : { toolName, subject };
-  return macs.check(grantFacts(place, grant), given) ? grant : undefined;
+  return macs.check(grantFacts(place, lifetime, grant), given) ? grant : undefined;
 }

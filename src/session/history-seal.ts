@@ -53,6 +53,10 @@ export interface ReadHistory {
  * the old lines shifts those). A mark without a seal (an earlier version's) still counts, as
  * every later line's seal binds its count. Without a usable key (said once by the
  * {@link GrantSeal}) lines are written plain and every message is taken unchecked.
+ *
+ * Deletes: from a conversation's first delete on, every seal binds its lifetime (how many
+ * times it was deleted, `GrantSeal.lifetime`), so the lines of a deleted conversation, kept
+ * aside and put back, do not pass in the new conversation of the id.
  */
 export class HistorySeal {
   /**
@@ -68,11 +72,11 @@ export class HistorySeal {
   async lines(sessionId: string, kind: HistoryKind, end: HistoryEnd, messages: readonly ChatMessage[]): Promise<string> {
     if (messages.length === 0) return '';
     const macs = await this.seal.macs();
-    const folder = macs && (await this.folder());
+    const at = macs && (await this.place(sessionId));
     return messages
       .map((m, i) => {
         const message = withoutMac(m);
-        const sealed = macs ? { ...message, mac: macs.sign(placedFacts(folder!, sessionId, kind, end, end.count + i, message)) } : message;
+        const sealed = macs ? { ...message, mac: macs.sign(placedFacts(at!, kind, end, end.count + i, message)) } : message;
         return `${JSON.stringify(sealed)}\n`;
       })
       .join('');
@@ -83,7 +87,7 @@ export class HistorySeal {
     const macs = await this.seal.macs();
     if (!macs) return `${JSON.stringify({ archived })}\n${await this.lines(sessionId, 'messages', { ...EMPTY_HISTORY, archived }, messages)}`;
     const generation = randomBytes(12).toString('hex');
-    const mark = { archived, generation, mac: macs.sign(markFacts(await this.folder(), sessionId, archived, generation)) };
+    const mark = { archived, generation, mac: macs.sign(markFacts(await this.place(sessionId), archived, generation)) };
     return `${JSON.stringify(mark)}\n${await this.lines(sessionId, 'messages', { count: 0, archived, generation }, messages)}`;
   }
 
@@ -100,36 +104,56 @@ export class HistorySeal {
     });
     // No key is needed (nor made) for a session without messages or mark.
     const macs = found.length > 0 || mark ? await this.seal.macs() : undefined;
-    const folder = macs && (await this.folder());
+    const at = macs && (await this.place(sessionId));
     const unsealedLines: number[] = [];
     // Only a sealed mark gives its generation: one stripped of its seal leaves every line failing.
-    const markSealed = mark?.mac !== undefined && macs !== undefined && macs.check(markFacts(folder!, sessionId, mark.archived, mark.generation), mark.mac);
+    const markSealed = mark?.mac !== undefined && macs !== undefined && macs.check(markFacts(at!, mark.archived, mark.generation), mark.mac);
     if (macs && mark?.mac !== undefined && !markSealed) unsealedLines.push(1);
     const end: HistoryEnd = { count: found.length, archived: mark?.archived ?? 0, generation: markSealed ? mark!.generation : '' };
-    // Lines sealed without their place pass only before any sealed with it (an earlier version's, then this one's).
-    let placed = markSealed;
+    // Lines sealed without their place pass only before any sealed with it (an earlier version's,
+    // then this one's), and only in the conversation's first lifetime (no earlier version lived past a delete).
+    let placed = markSealed || (at !== undefined && at.lifetime > 0);
     const messages = found.map(({ value, lineNumber }, index) => {
       const message = withoutMac(value);
       if (!macs) return message;
-      if (macs.check(placedFacts(folder!, sessionId, kind, end, index, message), value.mac)) placed = true;
-      else if (placed || !macs.check(unplacedFacts(folder!, sessionId, message), value.mac)) unsealedLines.push(lineNumber);
+      if (macs.check(placedFacts(at!, kind, end, index, message), value.mac)) placed = true;
+      else if (placed || !macs.check(unplacedFacts(at!, message), value.mac)) unsealedLines.push(lineNumber);
       return message;
     });
     return { messages, unsealedLines, end };
   }
+
+  /** The folder by its real path, the session and its lifetime (read anew: another process may have deleted it). */
+  private async place(sessionId: string): Promise<SealedPlace> {
+    const folder = await this.folder();
+    return { folder, sessionId, lifetime: await this.seal.lifetime({ folder, sessionId }) };
+  }
 }
 
-/** What a message line's MAC covers: the folder, the session, the file, the file's mark, the line's place and the message. */
-function placedFacts(folder: string, sessionId: string, kind: HistoryKind, end: HistoryEnd, index: number, message: ChatMessage): readonly unknown[] {
-  return ['rxharness-message-2', folder, sessionId, kind, end.archived, end.generation, index, message];
+/** What every seal of a session's history binds: the folder, the session and the conversation's lifetime (`GrantSeal.lifetime`). */
+interface SealedPlace {
+  readonly folder: string;
+  readonly sessionId: string;
+  readonly lifetime: number;
+}
+
+/**
+ * What a message line's MAC covers: the folder, the session, the file, the file's mark, the
+ * line's place and the message; from the first delete on, the lifetime too (lifetime 0 seals
+ * as before lifetimes were kept, so lines written earlier still pass).
+ */
+function placedFacts(at: SealedPlace, kind: HistoryKind, end: HistoryEnd, index: number, message: ChatMessage): readonly unknown[] {
+  if (at.lifetime === 0) return ['rxharness-message-2', at.folder, at.sessionId, kind, end.archived, end.generation, index, message];
+  return ['rxharness-message-3', at.folder, at.sessionId, at.lifetime, kind, end.archived, end.generation, index, message];
 }
 
 /** What the MAC of a line written before seals held places covered. */
-function unplacedFacts(folder: string, sessionId: string, message: ChatMessage): readonly unknown[] {
-  return ['rxharness-message-1', folder, sessionId, message];
+function unplacedFacts(at: SealedPlace, message: ChatMessage): readonly unknown[] {
+  return ['rxharness-message-1', at.folder, at.sessionId, message];
 }
 
-/** What a compaction mark's MAC covers. */
-function markFacts(folder: string, sessionId: string, archived: number, generation: string): readonly unknown[] {
-  return ['rxharness-archived-2', folder, sessionId, archived, generation];
+/** What a compaction mark's MAC covers (with the lifetime from the first delete on, as {@link placedFacts}). */
+function markFacts(at: SealedPlace, archived: number, generation: string): readonly unknown[] {
+  if (at.lifetime === 0) return ['rxharness-archived-2', at.folder, at.sessionId, archived, generation];
+  return ['rxharness-archived-3', at.folder, at.sessionId, at.lifetime, archived, generation];
 }

@@ -1,0 +1,120 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { constants } from 'node:fs';
+import { mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { errnoOf } from '../errors/errno-of.js';
+
+/** The most bytes a lifetime file holds: a decimal count and a newline (more is no file of ours). */
+const MAX_BYTES = 24;
+
+/** A lifetime file's whole text as {@link ConversationLifetimes.end} writes it. */
+const LIFETIME_TEXT = /^(0|[1-9][0-9]{0,14})\n$/;
+
+/** How many deleted conversations {@link ConversationLifetimes.inMemory} remembers (the oldest go first). */
+export const LIFETIMES_IN_MEMORY = 10_000;
+
+/**
+ * How many times each conversation (a store folder's real path and a session id) was deleted:
+ * its lifetime, which every seal of its lines binds from 1 on (`grant-seal.ts`,
+ * `history-seal.ts`), so a line kept aside before a delete and put back after fails its seal.
+ * The number lies outside the workspace, beside the grant key file (`<home>/.rxharness/lifetimes/`,
+ * one small file per conversation named by a hash of folder and id): in the workspace, the
+ * model's commands could set it back. No file is lifetime 0, which seals as before lifetimes
+ * were kept, so sessions written earlier load as they did. A key given in code has no file to
+ * lie beside: its lifetimes are kept in the process ({@link ConversationLifetimes.inMemory}).
+ */
+export class ConversationLifetimes {
+  /** The lifetimes of the conversations deleted in this process, for stores with a key given in code. */
+  private static readonly memory = new Map<string, number>();
+
+  /**
+   * Lifetimes kept in this process, shared by every store (the last {@link LIFETIMES_IN_MEMORY}
+   * deleted conversations): what a store with a key given in code has, since writing beside
+   * no key file would mean writing to the user's home unasked. Another process does not see them.
+   */
+  static inMemory(): ConversationLifetimes {
+    return new ConversationLifetimes(null);
+  }
+
+  /**
+   * @param dir - the folder of the lifetime files; `null` for {@link inMemory}; `undefined`
+   * when there is none (no home folder): every conversation is then in its first lifetime, and
+   * a delete cannot be recorded.
+   */
+  constructor(private readonly dir: string | null | undefined) {}
+
+  /**
+   * The conversation's lifetime, read anew each time (another store or process may have
+   * deleted it). 0 when no delete was recorded.
+   *
+   * @throws Error naming the file and saying what to do, when it cannot be read or is no
+   * lifetime file: taken as 0, it would let a deleted conversation's lines load again.
+   */
+  async current(folder: string, sessionId: string): Promise<number> {
+    if (this.dir === undefined) return 0; // no delete can have been recorded
+    if (this.dir === null) return ConversationLifetimes.memory.get(JSON.stringify([folder, sessionId])) ?? 0;
+    const file = this.file(folder, sessionId);
+    let text: string;
+    try {
+      text = await readSmall(file);
+    } catch (e) {
+      if (errnoOf(e) === 'ENOENT') return 0;
+      throw new Error(`cannot read the conversation lifetime file ${file} of session "${sessionId}" in ${folder} (${errnoOf(e) ?? (e as Error).message}): check its permissions`);
+    }
+    if (!LIFETIME_TEXT.test(text)) {
+      throw new Error(
+        `the conversation lifetime file ${file} of session "${sessionId}" in ${folder} is corrupt (not written by rxharness): it counts the deletes of the conversation. ` +
+          `Remove the session's files from the folder (they may be a deleted conversation's, put back), then this file`,
+      );
+    }
+    return Number(text);
+  }
+
+  /**
+   * Ends the conversation's current lifetime (a delete, before its files are removed): the
+   * number goes up by one, written whole (a temporary file renamed over it).
+   *
+   * @throws Error when it cannot be read (see {@link current}) or written, or there is no folder for it.
+   */
+  async end(folder: string, sessionId: string): Promise<void> {
+    if (this.dir === undefined) throw new Error(`cannot record the delete of session "${sessionId}": no home folder to keep it in (set HOME)`);
+    const next = (await this.current(folder, sessionId)) + 1;
+    if (this.dir === null) return remember(ConversationLifetimes.memory, JSON.stringify([folder, sessionId]), next);
+    const file = this.file(folder, sessionId);
+    const temporary = `${file}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`;
+    try {
+      await mkdir(this.dir, { recursive: true, mode: 0o700 });
+      await writeFile(temporary, `${next}\n`, { flag: 'wx', mode: 0o600 });
+      await rename(temporary, file);
+    } catch (e) {
+      await rm(temporary, { force: true });
+      throw new Error(`cannot record the delete of session "${sessionId}" in ${file} (${errnoOf(e) ?? (e as Error).message}): check that the folder can be written`);
+    }
+  }
+
+  /** The conversation's file: a hash, so no id or path needs encoding and none reaches out of the folder. */
+  private file(folder: string, sessionId: string): string {
+    const name = createHash('sha256').update(JSON.stringify([folder, sessionId])).digest('hex');
+    return join(this.dir!, name);
+  }
+}
+
+/** Keeps `lifetime` as the newest entry of `memory`, dropping the oldest past {@link LIFETIMES_IN_MEMORY}. */
+function remember(memory: Map<string, number>, conversation: string, lifetime: number): void {
+  memory.delete(conversation);
+  memory.set(conversation, lifetime);
+  if (memory.size > LIFETIMES_IN_MEMORY) memory.delete(memory.keys().next().value!);
+}
+
+/** A small regular file's text, not through a link; anything larger than {@link MAX_BYTES} is cut (and then fails the pattern). */
+async function readSmall(file: string): Promise<string> {
+  const handle = await open(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+  try {
+    if (!(await handle.stat()).isFile()) return '';
+    const bytes = Buffer.alloc(MAX_BYTES + 1);
+    const { bytesRead } = await handle.read(bytes, 0, bytes.length, 0);
+    return bytes.subarray(0, bytesRead).toString('utf8');
+  } finally {
+    await handle.close();
+  }
+}
