@@ -9,6 +9,7 @@ import { UnsealedSessionError } from '../session/unsealed-session-error.js';
 import { NotRegularFileError } from '../session/not-regular-file-error.js';
 import { SessionFileTooLargeError } from '../session/session-file-too-large-error.js';
 import { HttpFailure } from './http-failure.js';
+import { closeIfBodyUnread } from './close-if-body-unread.js';
 import { DEFAULT_DRAIN_TIMEOUT_MS, destroyUnlessDrained } from '../adapters/drain-deadline.js';
 
 const JSON_HEADERS = {
@@ -42,7 +43,9 @@ const LARGE_ANSWER_BYTES = 64 * 1024;
  * the status its kind means (an unknown run `404`, a busy session `409`, a stored session
  * holding messages not sealed with the user's key `409` (its message says how to keep or
  * delete it), a closed engine `503`, an unknown agent or a bad prompt `400`, an approval answer another instance did not
- * take in time `504`), anything else `500`. Once an answer has
+ * take in time `504`), anything else `500`. A failure answered before the request's body
+ * was read (a `415`, an unknown run) closes the connection ({@link closeIfBodyUnread}): else
+ * a client trickling that body in keeps its socket. Once an answer has
  * started there is nothing left to say: the connection is dropped.
  */
 export function sendFailure(res: ServerResponse, error: unknown): void {
@@ -51,7 +54,7 @@ export function sendFailure(res: ServerResponse, error: unknown): void {
     return;
   }
   const status = statusOf(error);
-  const headers = error instanceof HttpFailure ? error.headers : {};
+  const headers = { ...closeIfBodyUnread(res), ...(error instanceof HttpFailure ? error.headers : {}) };
   const message = status === 500 ? `internal error: ${errorMessage(error)}` : errorMessage(error);
   sendJson(res, status, { error: message }, headers);
 }

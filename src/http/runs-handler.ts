@@ -78,7 +78,8 @@ export function runsHandler(engine: RunsEngine, options: RunsHandlerOptions = {}
     const route = matchRoute(req.method, req.url, o.basePath);
     if (route === undefined) {
       if (next) next();
-      else if (!o.fallthrough) sendJson(res, 404, { error: `not found: ${req.method ?? '?'} ${clip((req.url ?? '').split('?', 1)[0]!)}` });
+      // a failure as any other: its body unread, the connection closes (sendFailure)
+      else if (!o.fallthrough) sendFailure(res, new HttpFailure(404, `not found: ${req.method ?? '?'} ${clip((req.url ?? '').split('?', 1)[0]!)}`));
       return next === undefined && !o.fallthrough;
     }
     authorized(req, o, route.kind)

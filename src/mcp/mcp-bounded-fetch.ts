@@ -35,9 +35,10 @@ const NULL_BODY = new Set([101, 204, 205, 304]);
  * {@link MCP_BATCH_MAX_MESSAGES} messages. Past that the body fails and `overflow` is told
  * why (the connection should then be closed, as the SDK closes a stdio server whose line
  * outgrows its buffer): unbounded, an answer that never ends was read for as long as the
- * server sent it, until the process ran out of memory. An event stream is told by its media
- * type alone, as the SDK tells it (`application/json; x="text/event-stream"` is JSON to the
- * SDK, and so bounded as JSON). An answer with an error status is cut at
+ * server sent it, until the process ran out of memory. An event stream is told as the SDK
+ * tells it: the answer to a `GET` (the server's stream of its own messages) is one whatever
+ * its type, any other answer by its media type alone (`application/json; x="text/event-stream"`
+ * is JSON to the SDK, and so bounded as JSON). An answer with an error status is cut at
  * {@link MCP_ERROR_BODY_MAX_BYTES}, saying so (the SDK puts its text in the error).
  *
  * @example
@@ -52,7 +53,8 @@ export function boundedFetch(overflow: (problem: string) => void, max = MCP_MESS
     if (!response.ok) return withBody(response, cutErrorBody(response.body));
     // Loaded with the SDK already (the transport calling this is the SDK's).
     const { mediaTypeEssence } = await import('@modelcontextprotocol/sdk/shared/mediaType.js');
-    const stream = mediaTypeEssence(response.headers.get('content-type')) === 'text/event-stream';
+    // The SDK reads the answer to its GET (the server's own stream) as events whatever its type.
+    const stream = (init?.method ?? 'GET').toUpperCase() === 'GET' || mediaTypeEssence(response.headers.get('content-type')) === 'text/event-stream';
     const tooMuch = stream ? eventProblem(max) : both(totalProblem(max), batchProblem());
     const body = response.body.pipeThrough(
       new TransformStream<Uint8Array, Uint8Array>({

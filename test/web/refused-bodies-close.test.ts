@@ -1,6 +1,6 @@
-import { connect, type Socket } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useDemoServers } from '../support/demo-servers.js';
+import { useSlowClients, type SlowClient } from './slow-clients.js';
 
 /**
  * `rxharness serve` with every slot taken: a request that starts a run (the page's
@@ -10,41 +10,15 @@ import { useDemoServers } from '../support/demo-servers.js';
  * and a flood of such requests holds as many sockets). Written on real sockets.
  */
 const servers = useDemoServers();
-const sockets: Socket[] = [];
-afterEach(() => {
-  for (const socket of sockets.splice(0)) socket.destroy();
-});
+const slow = useSlowClients();
 
 /** Far below the server's request timeout (30 s), far above any loaded machine's answer. */
 const CLOSE_DEADLINE_MS = 15_000;
 
 /** Sends the head and the start of a body that is said to be 100 kB long, then one more byte every 100 ms. */
-function trickle(port: number, path: string, token: string): { head: Promise<string>; closed: Promise<boolean> } {
-  const socket = connect(port, '127.0.0.1');
-  sockets.push(socket);
-  let got = '';
-  let timer: ReturnType<typeof setInterval> | undefined;
-  socket.on('error', () => undefined);
-  socket.on('connect', () => {
-    socket.write(`POST ${path} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"prompt":"`);
-    timer = setInterval(() => socket.write('a'), 100);
-  });
-  const head = new Promise<string>((resolve) => {
-    socket.setEncoding('utf8').on('data', (chunk: string) => {
-      got += chunk;
-      if (got.includes('\r\n\r\n')) resolve(got.split('\r\n\r\n', 1)[0]!);
-    });
-    socket.on('close', () => resolve(got));
-  });
-  const closed = new Promise<boolean>((resolve) => {
-    const deadline = setTimeout(() => resolve(false), CLOSE_DEADLINE_MS);
-    socket.on('close', () => {
-      clearTimeout(deadline);
-      clearInterval(timer);
-      resolve(true);
-    });
-  });
-  return { head, closed };
+function trickle(port: number, path: string, token: string): SlowClient {
+  const first = `POST ${path} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"prompt":"`;
+  return slow(port, { first, more: 'a', everyMs: 100 });
 }
 
 /** One whole request on its own connection, answered: after it, the server has read whatever reached it before. */
@@ -64,12 +38,12 @@ describe('serve: a request refused for want of a slot does not keep its socket',
     trickle(port, '/ag-ui', demo.token);
     await roundTrip(origin, demo.token);
     for (const path of ['/api/runs', '/api/chat', '/ag-ui']) {
-      const { head, closed } = trickle(port, path, demo.token);
-      const answer = await head;
+      const client = trickle(port, path, demo.token);
+      const answer = await client.head;
       expect(answer.split('\r\n', 1)[0], path).toBe('HTTP/1.1 429 Too Many Requests');
       expect(answer.toLowerCase(), path).toContain('connection: close');
       expect(answer.toLowerCase(), path).toContain('retry-after: 5');
-      expect(await closed, `${path}: the socket closed by the server`).toBe(true);
+      expect(await client.closedWithin(CLOSE_DEADLINE_MS), `${path}: the socket closed by the server`).toBe(true);
     }
     // the server goes on answering, and nothing refused started a run
     await roundTrip(origin, demo.token);

@@ -77,7 +77,8 @@ export function a2aHandler(engine: A2AEngine, options: A2AHandlerOptions = {}): 
     const path = (req.url ?? '/').split('?', 1)[0];
     if (path !== `${o.basePath}${AGENT_CARD_PATH}` && path !== `${o.basePath}/a2a`) {
       if (next) next();
-      else if (!o.fallthrough) sendJson(res, 404, { error: `not found: ${req.method ?? '?'} ${path!.slice(0, 200)}` });
+      // a failure as any other: its body unread, the connection closes (sendFailure)
+      else if (!o.fallthrough) sendFailure(res, new HttpFailure(404, `not found: ${req.method ?? '?'} ${path!.slice(0, 200)}`));
       return next === undefined && !o.fallthrough;
     }
     const serve = async (): Promise<void> => {
