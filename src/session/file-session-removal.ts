@@ -13,7 +13,15 @@ const KINDS = (Object.keys(SESSION_FILE_SUFFIXES) as SessionFileKind[]).sort((a,
  * every part (the queues, the task files, the summaries, the appenders' and the history's memory).
  */
 export class FileSessionRemoval {
-  constructor(private readonly parts: Pick<FileSessionParts, 'folder' | 'queues' | 'tasks' | 'summaries' | 'lines' | 'history'>) {}
+  /**
+   * @param endLifetime - ends a task session's lifetime (`FileSessionStore`'s, as for the
+   * conversation) in its queue, just before its files go: kept aside and put back, they then
+   * grant, load and own nothing.
+   */
+  constructor(
+    private readonly parts: Pick<FileSessionParts, 'folder' | 'queues' | 'tasks' | 'summaries' | 'lines' | 'history'>,
+    private readonly endLifetime: (sessionId: string) => Promise<void> = async () => {},
+  ) {}
 
   /**
    * Removes the session's files, then its tasks'; a {@link NotRegularFileError} names a folder
@@ -35,17 +43,31 @@ export class FileSessionRemoval {
       return { left: files, owned: started || isTaskRecord(sessionId, record) ? [] : await tasks.ownedBy(sessionId) };
     });
     // Each in its own queue, after the conversation's turn: no queue waits on another inside it.
-    for (const taskId of owned) left.push(...(await this.removeFiles(taskId)));
+    let unrecorded: unknown;
+    for (const taskId of owned) {
+      const removed = await this.removeFiles(taskId);
+      left.push(...removed.left);
+      unrecorded ??= removed.unrecorded;
+    }
     if (left[0] !== undefined) throw new NotRegularFileError(left[0], 'directory');
+    if (unrecorded !== undefined) throw unrecorded;
   }
 
   /**
-   * Removes one session's files in its queue: after the writes asked before (appends, a task
-   * file saved), before those asked after, which then make the session anew. Answers the
-   * folders planted under their names, left.
+   * Removes one task session's files in its queue, its lifetime ended first: after the writes
+   * asked before (appends, a task file saved), before those asked after, which then make the
+   * session anew. Answers the folders planted under their names, left, and why its lifetime
+   * could not be ended, if so.
    */
-  private removeFiles(sessionId: string): Promise<string[]> {
-    return this.parts.queues.enqueue(sessionId, () => this.removeNow(sessionId));
+  private removeFiles(sessionId: string): Promise<{ left: string[]; unrecorded: unknown }> {
+    return this.parts.queues.enqueue(sessionId, async () => {
+      // The files go even when the lifetime cannot be recorded; the delete then fails, saying why.
+      const unrecorded = await this.endLifetime(sessionId).then(
+        () => undefined,
+        (error: unknown) => error ?? new Error(`the delete of task session "${sessionId}" could not be recorded`),
+      );
+      return { left: await this.removeNow(sessionId), unrecorded };
+    });
   }
 
   private async removeNow(sessionId: string): Promise<string[]> {

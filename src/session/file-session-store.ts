@@ -78,7 +78,7 @@ export class FileSessionStore implements SessionStore {
   constructor(workspace: string, options: { dir?: string; grantKey?: Uint8Array | string; home?: string; trustUnsealed?: readonly string[] } = {}) {
     this.parts = fileSessionParts(workspace, options);
     this.dir = this.parts.dir;
-    this.removal = new FileSessionRemoval(this.parts);
+    this.removal = new FileSessionRemoval(this.parts, (taskId) => this.endLifetime(taskId));
     this.lifetimes = storeSeal({ workspace: resolve(workspace), grantKey: options.grantKey, home: options.home });
   }
 

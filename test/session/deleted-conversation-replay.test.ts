@@ -127,3 +127,20 @@ it('a corrupt lifetime file is an error naming it, not a conversation never dele
   await expect(byFile().load('talk')).rejects.toThrow(/lifetime file .* is corrupt/);
   await expect(byFile().delete('talk')).rejects.toThrow(/is corrupt/);
 });
+
+it("its tasks' transcripts and grants kept aside and put back load and grant nothing", async () => {
+  const store = byFile();
+  await store.append('talk', hi);
+  await store.saveTaskInfo({ taskId: 't1', agentName: 'alpha', description: 'd', ownerSessionId: 'talk' });
+  await store.append('t1', [{ role: 'user', content: 'child work' }]);
+  await store.saveGrant('t1', GRANT);
+  const names = (await readdir(store.dir)).filter((name) => name.startsWith('t1'));
+  expect(names).toEqual(expect.arrayContaining(['t1.task.json', 't1.jsonl', 't1.grants.jsonl']));
+  const kept = await Promise.all(names.map(async (name) => [name, await readFile(join(store.dir, name), 'utf8')] as const));
+  await store.delete('talk');
+  for (const [name, text] of kept) await writeFile(join(store.dir, name), text);
+  const fresh = byFile();
+  await fresh.append('talk', [{ role: 'user', content: 'a new conversation' }]);
+  expect(await fresh.loadGrants('t1')).not.toContainEqual(GRANT);
+  await expect(fresh.load('t1')).rejects.toBeInstanceOf(UnsealedSessionError);
+});
