@@ -1,7 +1,6 @@
 import type { ObservableInput } from 'rxjs';
 import type { JsonObject } from '../events/json.js';
 import { MAX_TIMER_MS } from '../validation/max-timer.js';
-import { checkingCost } from '../validation/schema-refs.js';
 import { withValidator } from './args-check.js';
 import type { Tool, ToolContext, ToolResult } from './tool.js';
 import { toolSchemaOf, type InferToolArgs, type UsableToolInput } from './tool-input.js';
@@ -78,8 +77,6 @@ export function defineTool<const S extends object>(definition: ToolDefinition<S>
     throw new RangeError(`defineTool("${name}"): \`timeoutMs\` must be an integer of milliseconds from 1 to ${MAX_TIMER_MS} (the longest a timer holds, about 24.8 days) or Infinity, got ${String(timeoutMs)}`);
   }
   const { parameters, validate } = toolSchemaOf(name, definition.input);
-  const why = slowChecking(definition.input, parameters);
-  if (why !== undefined) throw new TypeError(`defineTool("${name}"): \`input\` would take too long to check calls against: ${why}`);
   const tool: Tool<Args> = {
     name,
     get description() {
@@ -96,20 +93,4 @@ export function defineTool<const S extends object>(definition: ToolDefinition<S>
     Object.defineProperty(tool, 'modelParameters', { get: () => definition.modelParameters, enumerable: true });
   }
   return withValidator(tool, validate);
-}
-
-// Schemas found cheap to check against: the built-in and delegation tools are defined again
-// for every engine and child agent, from the same schema objects.
-const cheap = new WeakSet<object>();
-
-/**
- * Why checking calls against `input` would double at each level of a value or link of a chain
- * of `$defs` (`checkingCost`, the check an MCP tool's schema gets), or `undefined`. Only a
- * JSON schema is looked at: ajv checks calls against it, while a Standard Schema checks them itself.
- */
-function slowChecking(input: object, parameters: JsonObject): string | undefined {
-  if ((input as { readonly '~standard'?: unknown })['~standard'] !== undefined || cheap.has(input)) return undefined;
-  const why = checkingCost(parameters);
-  if (why === undefined) cheap.add(input);
-  return why;
 }

@@ -5,7 +5,7 @@ import { errorMessage } from '../errors/error-message.js';
 import type { ArgsCheck, ArgsValidator } from './args-validator.js';
 import { jsonSchemaValidator, unenforcedPatterns } from './json-schema-validator.js';
 import { describeIssues } from './standard-issues.js';
-import { refLoop } from '../validation/schema-refs.js';
+import { checkingCost, refLoop } from '../validation/schema-refs.js';
 import { MAX_PATTERN_LENGTH, MAX_PATTERN_SIZE } from '../validation/linear-regexp.js';
 import { regExpSize } from '../validation/regexp-size.js';
 
@@ -79,8 +79,9 @@ export interface ToolSchema {
  *
  * @throws TypeError naming the tool when `input` is neither, cannot say itself as JSON
  * schema, or does not describe an object, or is a JSON schema with a `pattern` the
- * linear-time regex engine cannot run (lookaround, backreferences) or with a `$ref` that
- * loops in place (`refLoop`).
+ * linear-time regex engine cannot run (lookaround, backreferences), with a `$ref` that
+ * loops in place (`refLoop`), or whose checking would double at every level of a value or
+ * link of a chain of `$defs` (`checkingCost`).
  *
  * @example
  * ```ts
@@ -117,8 +118,19 @@ export function toolSchemaOf(name: string, input: unknown): ToolSchema {
   if (unenforced) {
     fail(`\`input\` has the pattern ${JSON.stringify(unenforced.pattern)}, which the linear-time regex engine (RE2) cannot run (${unenforced.reason}). ${patternAdvice(unenforced.pattern)}`);
   }
+  // Checking would double at each level of a value or link of a chain of `$defs` (the check an
+  // MCP tool's schema gets). Counted once per schema object: the built-in and delegation tools
+  // are defined again for every engine and child agent, from the same objects.
+  if (!cheap.has(input)) {
+    const why = checkingCost(parameters);
+    if (why !== undefined) fail(`\`input\` would take too long to check calls against: ${why}`);
+    cheap.add(input);
+  }
   return { parameters, validate };
 }
+
+/** JSON schemas found cheap to check calls against (`checkingCost`), by object. */
+const cheap = new WeakSet<object>();
 
 /** How to mend a pattern RE2 refused: one over the size bounds is too large, not written with what RE2 lacks. */
 function patternAdvice(pattern: string): string {
