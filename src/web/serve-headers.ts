@@ -2,9 +2,6 @@ import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { closeIfBodyUnread } from '../http/close-if-body-unread.js';
 
-// The serve refusals' one source of `Connection: close`, shared with the routes' failures.
-export { closeIfBodyUnread };
-
 /**
  * Headers on every answer of the demo server (page, API, errors): no other site may frame it
  * (a framed page can be clicked through by its host: clickjacking), nothing is sniffed as

@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RunsRequestHandler } from '../http/runs-handler.js';
 import { crossSitePrefill, redirectWithoutPrompt } from './cross-site-prefill.js';
 import type { DemoPage } from './demo-page.js';
-import { closeIfBodyUnread, PAGE_HEADERS, sendPlain, setSecurityHeaders } from './serve-headers.js';
+import { closeIfBodyUnread } from '../http/close-if-body-unread.js';
+import { PAGE_HEADERS, sendPlain, setSecurityHeaders } from './serve-headers.js';
 import { requestHasToken, sameSecret } from './serve-token.js';
 import { trustedHost } from './trusted-host.js';
 
