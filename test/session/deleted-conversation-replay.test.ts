@@ -8,29 +8,22 @@
 import { createHmac } from 'node:crypto';
 import { readdir, readFile, realpath, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { HarnessEngine } from '../../src/engine/harness-engine.js';
 import { ScriptedModel } from '../../src/model/scripted-model.js';
 import { FileSessionStore } from '../../src/session/file-session-store.js';
 import { UnsealedSessionError } from '../../src/session/unsealed-session-error.js';
-import { makeWorkspace, type TestWorkspace } from '../support/tool-context.js';
+import { workspaceHomePerTest } from '../support/workspace-home-per-test.js';
 
 // Never the real home: the key file and the lifetimes lie in a temporary one.
-let ws: TestWorkspace;
-let home: TestWorkspace;
-beforeEach(async () => {
-  ws = await makeWorkspace();
-  home = await makeWorkspace('rxharness-home-');
-});
-afterEach(async () => {
+const ws = workspaceHomePerTest();
+afterEach(() => {
   vi.restoreAllMocks();
-  await ws.cleanup();
-  await home.cleanup();
 });
 
 const GRANT = { toolName: 'bash', subject: 'git push --force' };
 const hi = [{ role: 'user' as const, content: 'hi' }];
-const byFile = () => new FileSessionStore(ws.dir, { home: home.dir });
+const byFile = () => new FileSessionStore(ws.dir, { home: ws.home });
 
 /** The session's grants and messages files' text, as a copy kept aside would hold them. */
 async function keep(store: FileSessionStore): Promise<() => Promise<void>> {
@@ -76,7 +69,7 @@ it('end to end: a new engine asks again when the deleted conversation\'s grants 
       return { text: `done: ${String(results.at(-1)?.content)}` };
     });
   const asked: string[] = [];
-  const a = new HarnessEngine({ model: model(), workspace: ws.dir, homeDir: home.dir, approve: (r) => (asked.push(JSON.stringify(r.args)), { decision: 'always' }), sessions: byFile() });
+  const a = new HarnessEngine({ model: model(), workspace: ws.dir, homeDir: ws.home, approve: (r) => (asked.push(JSON.stringify(r.args)), { decision: 'always' }), sessions: byFile() });
   await a.call('go', { sessionId: 'talk' });
   expect(asked).toHaveLength(1);
   const grants = join(byFile().dir, 'talk.grants.jsonl');
@@ -86,7 +79,7 @@ it('end to end: a new engine asks again when the deleted conversation\'s grants 
   await writeFile(grants, kept);
   vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
   const asked2: string[] = [];
-  const b = new HarnessEngine({ model: model(), workspace: ws.dir, homeDir: home.dir, approve: (r) => (asked2.push(JSON.stringify(r.args)), { decision: 'reject' }), sessions: byFile() });
+  const b = new HarnessEngine({ model: model(), workspace: ws.dir, homeDir: ws.home, approve: (r) => (asked2.push(JSON.stringify(r.args)), { decision: 'reject' }), sessions: byFile() });
   const r = await b.call('a brand new conversation', { sessionId: 'talk' });
   await b.close?.();
   expect(asked2).toEqual([JSON.stringify({ command: 'echo pwned' })]);
@@ -95,7 +88,7 @@ it('end to end: a new engine asks again when the deleted conversation\'s grants 
 
 it('lines sealed before lifetimes were kept load as before, and no more once the conversation is deleted', async () => {
   await byFile().append('other', hi); // makes the key file and the folder
-  const key = await readFile(join(home.dir, '.rxharness', 'grant.key'));
+  const key = await readFile(join(ws.home, '.rxharness', 'grant.key'));
   const folder = await realpath(byFile().dir);
   const mac = (facts: unknown[]) => createHmac('sha256', key).update(JSON.stringify(facts)).digest('hex');
   const grantLine = `${JSON.stringify({ ...GRANT, mac: mac(['rxharness-grant-1', folder, 'talk', GRANT.toolName, GRANT.subject]) })}\n`;
@@ -120,7 +113,7 @@ it('a corrupt lifetime file is an error naming it, not a conversation never dele
   const putBack = await keep(store);
   await store.delete('talk');
   await putBack();
-  const dir = join(home.dir, '.rxharness', 'lifetimes');
+  const dir = join(ws.home, '.rxharness', 'lifetimes');
   const [file] = await readdir(dir);
   await writeFile(join(dir, file!), 'zero\n');
   await expect(byFile().loadGrants('talk')).rejects.toThrow(/lifetime file .* is corrupt/);

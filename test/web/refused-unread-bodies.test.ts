@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { useDemoServers } from '../support/demo-servers.js';
-import { useSlowClients } from './slow-clients.js';
+import { expectRefusalsClose, useSlowClients } from './slow-clients.js';
 
 /**
  * `rxharness serve` refuses some requests before any route reads their body: no token
@@ -35,15 +35,7 @@ describe('serve: a request refused before its body is read does not keep its soc
       { status: '404 Not Found', head: post('/nothing-here', ['Host: localhost', auth]) },
       { status: '405 Method Not Allowed', head: post('/', ['Host: localhost', auth]) },
     ];
-    // at once: each is on its own socket, and without the close each would wait out the deadline
-    const clients = refusals.map(({ head }) => slow(port, { first: head, more: 'a' }));
-    const closed = await Promise.all(clients.map((client) => client.closedWithin(CLOSE_DEADLINE_MS)));
-    for (const [i, { status }] of refusals.entries()) {
-      const answer = await clients[i]!.head;
-      expect(answer.split('\r\n', 1)[0], status).toBe(`HTTP/1.1 ${status}`);
-      expect(answer.toLowerCase(), status).toContain('connection: close');
-      expect(closed[i], `${status}: the socket closed by the server`).toBe(true);
-    }
+    await expectRefusalsClose(slow, port, refusals, CLOSE_DEADLINE_MS);
     expect(demo.engine.runs.list()).toHaveLength(0);
     // a refused request without a body keeps its connection: a second request on it is answered
     expect(await twoOnOneSocket(port, `GET /nothing-here HTTP/1.1\r\nHost: localhost\r\n\r\n`)).toEqual(['HTTP/1.1 401 Unauthorized', 'HTTP/1.1 401 Unauthorized']);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useDemoServers } from '../support/demo-servers.js';
-import { useSlowClients } from './slow-clients.js';
+import { expectRefusalsClose, useSlowClients } from './slow-clients.js';
 
 /**
  * `rxharness serve`'s routes refuse some requests before they read the body: a content type
@@ -28,16 +28,8 @@ describe('serve: a request a route refuses before reading its body does not keep
       { status: '415 Unsupported Media Type', head: post('/api/runs', demo.token, 'text/plain', 1_000_000) },
       { status: '415 Unsupported Media Type', head: post('/ag-ui', demo.token, 'text/plain', 1_000_000) },
       { status: '404 Not Found', head: post('/api/runs/run_none/cancel', demo.token, 'application/json', 1_000_000) },
-    ];
-    // at once: each on its own socket, and without the close each would wait out the deadline
-    const clients = refusals.map(({ head }) => slow(port, { first: `${head}{"prompt":"`, more: 'a' }));
-    const closed = await Promise.all(clients.map((client) => client.closedWithin(CLOSE_DEADLINE_MS)));
-    for (const [i, { status }] of refusals.entries()) {
-      const answer = await clients[i]!.head;
-      expect(answer.split('\r\n', 1)[0], status).toBe(`HTTP/1.1 ${status}`);
-      expect(answer.toLowerCase(), status).toContain('connection: close');
-      expect(closed[i], `${status}: the socket closed by the server`).toBe(true);
-    }
+    ].map((refusal) => ({ ...refusal, head: `${refusal.head}{"prompt":"` }));
+    await expectRefusalsClose(slow, port, refusals, CLOSE_DEADLINE_MS);
     expect(demo.engine.runs.list()).toHaveLength(0);
   }, 60_000);
 

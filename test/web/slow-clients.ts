@@ -6,7 +6,7 @@
  * @module
  */
 import { connect, type Socket } from 'node:net';
-import { afterEach } from 'vitest';
+import { afterEach, expect } from 'vitest';
 
 /** One slow client. */
 export interface SlowClient {
@@ -67,4 +67,26 @@ export function useSlowClients(): (port: number, drip: Drip) => SlowClient {
         }),
     };
   };
+}
+
+/** A request refused before its body is read: the status line it must get, and its head with the body's first bytes. */
+export interface UnreadRefusal {
+  readonly status: string;
+  readonly head: string;
+}
+
+/**
+ * Sends every refusal at once, each on its own socket with its body trickling in after its
+ * head (without the close each would wait out the deadline), and checks that each is answered
+ * its status with `Connection: close` and its socket closed by the server within `deadlineMs`.
+ */
+export async function expectRefusalsClose(slow: (port: number, drip: Drip) => SlowClient, port: number, refusals: readonly UnreadRefusal[], deadlineMs: number): Promise<void> {
+  const clients = refusals.map(({ head }) => slow(port, { first: head, more: 'a' }));
+  const closed = await Promise.all(clients.map((client) => client.closedWithin(deadlineMs)));
+  for (const [i, { status }] of refusals.entries()) {
+    const answer = await clients[i]!.head;
+    expect(answer.split('\r\n', 1)[0], status).toBe(`HTTP/1.1 ${status}`);
+    expect(answer.toLowerCase(), status).toContain('connection: close');
+    expect(closed[i], `${status}: the socket closed by the server`).toBe(true);
+  }
 }
