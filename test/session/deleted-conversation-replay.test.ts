@@ -6,7 +6,7 @@
  * never deleted, and lines sealed before lifetimes were kept, load as before.
  */
 import { createHmac } from 'node:crypto';
-import { readdir, readFile, realpath, writeFile } from 'node:fs/promises';
+import { readdir, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { HarnessEngine } from '../../src/engine/harness-engine.js';
@@ -136,4 +136,21 @@ it("its tasks' transcripts and grants kept aside and put back load and grant not
   await fresh.append('talk', [{ role: 'user', content: 'a new conversation' }]);
   expect(await fresh.loadGrants('t1')).not.toContainEqual(GRANT);
   await expect(fresh.load('t1')).rejects.toBeInstanceOf(UnsealedSessionError);
+});
+
+it('a lifetime file swapped for a link (to a file saying 0) is refused, not followed back to the first lifetime', async () => {
+  const store = byFile();
+  await store.append('talk', hi);
+  await store.saveGrant('talk', GRANT);
+  const putBack = await keep(store);
+  await store.delete('talk');
+  await putBack();
+  const dir = join(ws.home, '.rxharness', 'lifetimes');
+  const [file] = await readdir(dir);
+  const zero = join(ws.home, 'zero');
+  await writeFile(zero, '0\n');
+  await rm(join(dir, file!));
+  await symlink(zero, join(dir, file!));
+  await expect(byFile().loadGrants('talk')).rejects.toThrow(/cannot read the conversation lifetime file/);
+  await expect(byFile().load('talk')).rejects.toThrow(/cannot read the conversation lifetime file/);
 });
