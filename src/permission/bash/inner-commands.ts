@@ -16,10 +16,12 @@ import { completionRuns } from './completion-runs.js';
 import { filledLine, whileFilled } from './filled-lines.js';
 import { historyRun } from './history-runs.js';
 import { mayRead } from './inner-budget.js';
-import { isAssignment, RUNTIME_ARGUMENT, text, type Word } from './shell-words.js';
+import { isAssignment, RUNTIME_ARGUMENT, text, type TextWord } from './shell-words.js';
 import { shellWithoutCommand } from './runs/unreadable-runs.js';
 import { PLACEHOLDER } from './shell-scan.js';
 import { filledCommandName } from './filled-names.js';
+import { execSpan } from './find-exec.js';
+import { programKind } from './program-names.js';
 import { wrapperCommands, type AnalyseWords, type RunningCommand } from './wrapped-commands.js';
 
 export type { AnalyseWords, RunningCommand } from './wrapped-commands.js';
@@ -63,7 +65,7 @@ export function innerCommands(command: RunningCommand, sink: PartSink, analyse: 
     sink.flag(`"${base}", which can run a command under another name`);
   }
   if ((WRAPPERS.has(base) || wrapsCommand(base, args)) && suffixes) wrapperCommands(command, sink, analyse);
-  if (base === 'find') whileFilled(sink, [], () => findExecs(plain, depth, sink, analyse));
+  if (programKind(base) === 'find') whileFilled(sink, [], () => findExecs(plain, depth, sink, analyse));
   if (isMake(base)) makeVariables(command, sink);
   // `npx cmd`, `npm exec -- cmd`: the command is judged from where it starts, as a wrapper's is.
   for (const start of suffixes ? packageCommandStarts(base, args) : []) {
@@ -87,22 +89,26 @@ function makeVariables({ words, plain, depth }: RunningCommand, sink: PartSink):
   for (const line of lines) sink.line(line.text, 'variant', depth + 1, !line.strict);
 }
 
-/** The words of `find ... -exec cmd {} ;` that form commands; `-delete` is judged as `rm {}`. */
-function findExecs(words: readonly Word[], depth: number, sink: PartSink, analyse: AnalyseWords): void {
+/**
+ * The words of `find ... -exec cmd {} ;` that form commands; `-delete` is judged as `rm {}`. A
+ * word that may end the command when it runs (`"$x"`, see `execSpan`) ends it in a second
+ * reading, whose later words are read as find's own (`-exec true "$x" -exec rm -rf / ;`).
+ */
+function findExecs(words: readonly TextWord[], depth: number, sink: PartSink, analyse: AnalyseWords): void {
   for (let i = 0; i < words.length; i++) {
-    if (text(words[i]!) === '-delete' && mayRead(sink, depth + 1, [])) analyse([{ ...RUNTIME_ARGUMENT, text: 'rm' }, RUNTIME_ARGUMENT], 'variant', depth + 1, sink, true);
-    if (!FIND_EXEC.has(text(words[i]!))) continue;
-    let end = i + 1;
-    while (end < words.length && text(words[end]!) !== ';' && text(words[end]!) !== '+') end += 1;
-    const command = words.slice(i + 1, end);
+    if (words[i]!.text === '-delete' && mayRead(sink, depth + 1, [])) analyse([{ ...RUNTIME_ARGUMENT, text: 'rm' }, RUNTIME_ARGUMENT], 'variant', depth + 1, sink, true);
+    if (!FIND_EXEC.has(words[i]!.text)) continue;
+    const { end, early } = execSpan(words, i);
     // `-execdir sh -c 'echo x > a.ts'` runs in the folder of each file found, at any depth.
-    if (/dir$/.test(text(words[i]!))) sink.write({ files: [], joined: [], names: [], chdir: true });
-    // `-exec rm ;` still gets a file: find names it with `{}`, or appends it with `+`.
-    const withFile = command.some((w) => text(w).includes('{}')) ? command : [...command, RUNTIME_ARGUMENT];
-    const name = filledCommandName(command.map(text), (word) => word.includes('{}'), 'find');
-    if (name !== undefined) sink.flag(name);
-    if (!mayRead(sink, depth + 1, withFile)) return;
-    analyse(withFile, 'variant', depth + 1, sink, true);
-    i = end;
+    if (/dir$/.test(words[i]!.text)) sink.write({ files: [], joined: [], names: [], chdir: true });
+    for (const command of early === undefined ? [words.slice(i + 1, end)] : [words.slice(i + 1, end), words.slice(i + 1, early)]) {
+      // `-exec rm ;` still gets a file: find names it with `{}`, or appends it with `+`.
+      const withFile = command.some((w) => w.text.includes('{}')) ? command : [...command, RUNTIME_ARGUMENT];
+      const name = filledCommandName(command.map(text), (word) => word.includes('{}'), 'find');
+      if (name !== undefined) sink.flag(name);
+      if (!mayRead(sink, depth + 1, withFile)) return;
+      analyse(withFile, 'variant', depth + 1, sink, true);
+    }
+    i = early ?? end;
   }
 }

@@ -9,8 +9,6 @@ import { awkCommands } from './awk-syntax.js';
 import { awkWrites } from '../writes/awk-writes.js';
 import { anyPath, type CommandWrites, type WrittenWord } from '../writes/written-words.js';
 
-/** The programs {@link awkRuns} reads. */
-export const AWKS: ReadonlySet<string> = new Set(['awk', 'gawk', 'mawk', 'nawk']);
 /** Text a command string must not hold to be read here as one command and its words. */
 const SHELL_SYNTAX = /[^\w\s./,:=+@%^-]/;
 

@@ -11,6 +11,7 @@ import { gitRunsCommand } from './git-runs.js';
 import { keywordOption } from './keyword-option.js';
 import { optionRun } from './option-runs.js';
 import { OPTION_VARIABLE } from './option-variables.js';
+import { programKind } from '../program-names.js';
 
 /** Interpreters of languages that can run any command (`os.system`, `system`, `child_process`...). */
 const INTERPRETER = new RegExp(
@@ -21,7 +22,6 @@ const INTERPRETER = new RegExp(
 );
 /** What an interpreter may be asked without running any code. */
 const INFO_ONLY = new Set(['--version', '-V', '-v', '-version', '--help', '-h']);
-const AWKS = new Set(['awk', 'gawk', 'mawk', 'nawk']);
 /** Folders of the system's own programs: a program run from anywhere else may be a file the model wrote. */
 const SYSTEM_BIN = /^\/(?:usr\/(?:local\/)?)?s?bin\/[^/]+$/;
 /**
@@ -76,7 +76,7 @@ export function unreadableRun(name: string, args: readonly string[], dynamic: re
   if (base === 'shopt' && args.includes('dotglob') && !args.includes('-u')) return '"shopt dotglob", which makes globs match the files other programs run';
   const keyword = keywordOption(base, args, dynamic);
   if (keyword !== undefined) return keyword;
-  if (AWKS.has(base) && awkRunsCommands(args)) return `an awk program that can run commands ("${base}")`;
+  if (programKind(base) === 'awk' && awkRunsCommands(args)) return `an awk program that can run commands ("${base}")`;
   if (base === 'git') {
     const git = gitRunsCommand(args, dynamic);
     if (git !== undefined) return git;

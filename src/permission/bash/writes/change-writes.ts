@@ -8,7 +8,9 @@
  *
  * @module
  */
+import { execSpan } from '../find-exec.js';
 import { operandsOf } from '../option-values.js';
+import { FIND_EXEC } from '../shell-programs.js';
 import { mayBeOption, maySplitIntoOption, type TextWord } from '../shell-words.js';
 import type { CommandWrites, WrittenWord } from './written-words.js';
 
@@ -36,8 +38,6 @@ const ANY_NAME: WrittenWord = Object.freeze({ text: '/', glob: false });
 const PRINTS_TO = new Set(['-fprint', '-fprint0', '-fprintf', '-fls']);
 /** find's options, tests and actions whose next word is their value (`-fprintf` takes two). */
 const FIND_VALUED = /^-(?:D|i?name|i?path|i?wholename|i?regex|i?lname|x?type|user|group|uid|gid|perm|size|[acm](?:time|min)|[ac]?newer|newer[aBcmt]{2}|samefile|inum|links|(?:max|min)depth|fstype|used|context|regextype|printf|fprintf?|fprint0|fls|files0-from)$/;
-/** find's actions running the command that follows, up to `;` or `+` (its words are judged as that command). */
-const FIND_RUNS = /^-(?:exec|execdir|ok|okdir)$/;
 
 /** What `base` (one of {@link CHANGERS}) with `args` removes, changes or writes (see the module). */
 export function changeWrites(base: string, args: readonly WrittenWord[]): Pick<CommandWrites, 'files' | 'joined' | 'unseen'> {
@@ -100,7 +100,8 @@ function fixedPath(arg: WrittenWord & Pick<TextWord, 'pattern' | 'quoted'>): boo
  * -rf y ;` or `-fprint f` may come of it. A value (`-name "$x"`) or a word of the command `-exec`
  * runs counts only unquoted, where it splits into more words or a glob matches several
  * (`-name $x` with `x='a -delete'`; `-exec echo $x ;` with `x='a ; -delete -exec echo'` ends the
- * command early).
+ * command early). Past a quoted word of that command which may be its `;` (`-exec echo "$x" "$y" ;`,
+ * see `execSpan`) the words are read as find's own too: `"$y"` may be `-delete`.
  */
 function unknownFindWord(args: readonly (WrittenWord & Pick<TextWord, 'literal' | 'input' | 'pattern' | 'quoted'>)[]): string | undefined {
   for (let i = 0; i < args.length; i += 1) {
@@ -108,7 +109,10 @@ function unknownFindWord(args: readonly (WrittenWord & Pick<TextWord, 'literal' 
     if (mayBeOption(arg) && !fixedPath(arg)) return arg.text;
     const from = i + 1;
     if (FIND_VALUED.test(arg.text)) i += arg.text === '-fprintf' ? 2 : 1;
-    else if (FIND_RUNS.test(arg.text)) while (i + 1 < args.length && args[i + 1]!.text !== ';' && args[i + 1]!.text !== '+') i += 1;
+    else if (FIND_EXEC.has(arg.text)) {
+      const { end, early } = execSpan(args, i);
+      i = early ?? end - 1;
+    }
     const split = args.slice(from, i + 1).find((value) => maySplitIntoOption(value));
     if (split !== undefined) return split.text;
   }

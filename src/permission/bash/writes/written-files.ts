@@ -5,13 +5,14 @@
  *
  * @module
  */
-import { AWKS, awkRuns } from '../runs/awk-runs.js';
+import { awkRuns } from '../runs/awk-runs.js';
 import { CHANGERS, changeWrites } from './change-writes.js';
 import { COPIER_NAMES, copies } from './copy-writes.js';
 import { downloads } from './download-writes.js';
 import { gitWrites } from './git-writes.js';
 import { IN_PLACE_EDITORS, inPlaceWrites } from './inplace-writes.js';
 import { operandsOf } from '../option-values.js';
+import { programKind } from '../program-names.js';
 import { sedWrites } from './sed-writes.js';
 import { SSH_CLIENTS, sshConfigRead } from './ssh-writes.js';
 import { lessVariableWrites, TOOL_WRITERS, toolWrites } from './tool-writes.js';
@@ -51,7 +52,8 @@ export function commandWrites(base: string, args: readonly WrittenWord[], redire
   const unseen = UNSEEN_WRITERS.has(base) ? unseenWrite(base, args.map((a) => a.text)) : undefined;
   // A configuration ssh reads (`-F f`) may write any path; the line is unreadable already (`option-runs`).
   const config = SSH_CLIENTS.has(base) ? sshConfigRead(base, args.map((a) => a.text)) : undefined;
-  const settled = withSettings(base, args, ownWrites(base, args), assignments);
+  // `gsed -i`, `gfind -delete`, `mawk`: read as the program they are (see `programKind`).
+  const settled = withSettings(base, args, ownWrites(programKind(base), args), assignments);
   const own = config === undefined ? settled : { ...settled, joined: [...settled.joined, anyPath(config)] };
   if (redirected.length === 0 && unseen === undefined && own === NOTHING) return NOTHING;
   return { ...own, files: [...redirected, ...own.files], ...(unseen === undefined ? {} : { unseen }) };
@@ -82,9 +84,10 @@ function withSettings(base: string, args: readonly WrittenWord[], given: Command
 }
 
 /** Programs {@link ownWrites} reads; every other one writes nothing itself (checked first: this runs for every command). */
-const WRITERS = new Set([...COPIER_NAMES, ...AWKS, ...TOOL_WRITERS, ...CHANGERS, ...IN_PLACE_EDITORS,
-  'tee', 'sponge', 'uniq', 'curl', 'wget', 'sort', 'sed', 'dd', 'cd', 'pushd', 'popd', 'git', 'env', 'sudo', 'sudoedit', 'chroot', 'npm']);
+const WRITERS = new Set([...COPIER_NAMES, ...TOOL_WRITERS, ...CHANGERS, ...IN_PLACE_EDITORS,
+  'tee', 'sponge', 'uniq', 'curl', 'wget', 'sort', 'sed', 'awk', 'dd', 'cd', 'pushd', 'popd', 'git', 'env', 'sudo', 'sudoedit', 'chroot', 'npm']);
 
+/** What `base` (its name as {@link programKind} gives it) writes itself. */
 function ownWrites(base: string, args: readonly WrittenWord[]): CommandWrites {
   if (!WRITERS.has(base)) return NOTHING;
   const operands = args.filter((a) => !a.text.startsWith('-') || a.text === '-');
@@ -97,7 +100,7 @@ function ownWrites(base: string, args: readonly WrittenWord[]): CommandWrites {
   if (base === 'uniq') return { ...NOTHING, files: operandsOf(args, 'fsw', ['skip-fields', 'skip-chars', 'check-chars', 'group', 'all-repeated']).operands.slice(1, 2) };
   if (base === 'curl' || base === 'wget' || base === 'sort') return { ...NOTHING, ...downloads(base, args, operands), names: stripped() };
   if (base === 'sed') return { ...NOTHING, ...sedWrites(args) };
-  if (AWKS.has(base)) return awkRuns(args, commandWrites);
+  if (base === 'awk') return awkRuns(args, commandWrites);
   if (IN_PLACE_EDITORS.has(base)) {
     const { files, anyPath: why } = inPlaceWrites(base, args);
     return { ...NOTHING, files, joined: why === undefined ? [] : [anyPath(why)] };
