@@ -13,14 +13,11 @@ import { multitaskReply, taskArgs, type TaskTuple } from '../support/delegation-
 import { settled } from '../support/lifecycle-script.js';
 import { HAS_REDIS } from './redis-server.js';
 import { eventsOf, useScaleKits, waitFor, type ScaleKit } from './scale-kit.js';
+import { busy, costing, STEP } from './support/costing.js';
 import { stopProcess, workerProcess } from './worker-processes.js';
 
-const STEP = 100;
-const usage = { prompt_tokens: 0, completion_tokens: STEP, total_tokens: STEP };
-const costing = (reply: FakeReply): FakeReply => ({ ...reply, usage });
 /** A worker that calls a harmless tool at every step it may (so only its budget stops it). */
-const busyWorker = (t: { toolNames: readonly string[] }): FakeReply =>
-  costing(t.toolNames.length === 0 ? { text: 'out of budget' } : { toolCalls: [{ name: 'todo', arguments: { todos: [] } }] });
+const busyWorker = (t: { toolNames: readonly string[] }): FakeReply => (t.toolNames.length === 0 ? costing({ text: 'out of budget' }) : busy);
 
 describe.skipIf(!HAS_REDIS)('a token budget shared with workers through Redis', () => {
   const scale = useScaleKits();

@@ -1,6 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { McpConnection } from '../../src/mcp/mcp-connection.js';
+import { describe, expect, it } from 'vitest';
+import type { McpConnection } from '../../src/mcp/mcp-connection.js';
 import { mcpResultText } from '../../src/mcp/mcp-result-text.js';
+import { connectionPerTest } from './support/connection-per-test.js';
 
 // A stdio server written by hand, as no SDK server would answer: `bad` answers with what
 // `MODE` says, `echo` counts its calls (and names its process, so a restart would show).
@@ -26,15 +27,10 @@ createInterface({ input: process.stdin }).on('line', (line) => {
 });
 `;
 
-let connection: McpConnection | undefined;
-afterEach(async () => {
-  await connection?.close();
-  connection = undefined;
-});
+const mcp = connectionPerTest();
 
 const started = async (): Promise<McpConnection> => {
-  connection = new McpConnection('h', { command: process.execPath, args: ['--input-type=module', '-e', SERVER] }, process.cwd());
-  await connection.ensure();
+  const connection = await mcp.connect('h', { command: process.execPath, args: ['--input-type=module', '-e', SERVER] });
   expect(connection.problem).toBeUndefined();
   return connection;
 };

@@ -1,14 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { McpConnection } from '../../src/mcp/mcp-connection.js';
-import { marksFile, ourStdioServer, type Marks } from './support/mcp-configs.js';
+import { describe, expect, it } from 'vitest';
+import { connectionPerTest } from './support/connection-per-test.js';
+import { ourStdioServer } from './support/mcp-configs.js';
 
-let connection: McpConnection | undefined;
-let marks: Marks | undefined;
-afterEach(async () => {
-  await connection?.close();
-  await marks?.cleanup();
-  connection = marks = undefined;
-});
+const mcp = connectionPerTest();
 
 const signal = (): AbortSignal => new AbortController().signal;
 
@@ -17,9 +11,8 @@ const signal = (): AbortSignal => new AbortController().signal;
 // run) was told to wait for something that never comes.
 describe('an MCP call once its engine is closed', () => {
   it('in flight when the engine closes: fails saying the engine is closed, not that a run starts it again', async () => {
-    marks = await marksFile();
-    connection = new McpConnection('our', ourStdioServer(marks.env), process.cwd());
-    await connection.ensure();
+    const marks = await mcp.marks();
+    const connection = await mcp.connect('our', ourStdioServer(marks.env));
     expect(connection.problem).toBeUndefined();
     const call = connection.call('wait', { label: 'w' }, signal());
     call.catch(() => undefined); // awaited below, once the close is under way
@@ -29,15 +22,13 @@ describe('an MCP call once its engine is closed', () => {
   }, 30_000);
 
   it('made after the engine closed: fails saying the engine is closed', async () => {
-    connection = new McpConnection('our', ourStdioServer(), process.cwd());
-    await connection.ensure();
+    const connection = await mcp.connect('our', ourStdioServer());
     await connection.close();
     await expect(connection.call('echo', { text: 'a' }, signal())).rejects.toThrow('MCP server "our" is not running (was closed with the engine); its engine is closed, so no run starts it again');
   }, 30_000);
 
   it('made while the server is lost but the engine open: still says the next run starts it again', async () => {
-    connection = new McpConnection('our', ourStdioServer(), process.cwd());
-    await connection.ensure();
+    const connection = await mcp.connect('our', ourStdioServer());
     await expect(connection.call('crash', {}, signal())).rejects.toThrow(/^MCP server "our" failed during the call \(stopped: .*\); it is started again when the next run starts$/s);
     await expect(connection.call('echo', { text: 'a' }, signal())).rejects.toThrow(/^MCP server "our" is not running \(stopped: .*\); it is started again when the next run starts$/s);
   }, 30_000);

@@ -1,15 +1,12 @@
 import type { ServerResponse } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
-import { McpConnection } from '../../src/mcp/mcp-connection.js';
+import { describe, expect, it } from 'vitest';
+import { closedAfterEach } from '../support/closed-after-each.js';
+import { connectionPerTest } from './support/connection-per-test.js';
 import { answeredHandshake, mcpHttpServer, replyResult, type McpHttpServer, type McpMessage } from './support/mcp-http-server.js';
 
-let connection: McpConnection | undefined;
-let server: McpHttpServer | undefined;
-afterEach(async () => {
-  await connection?.close();
-  await server?.close();
-  connection = server = undefined;
-});
+const open = closedAfterEach<{ server: McpHttpServer }>(['server']);
+// Registered after the server's afterEach, so it runs first: the connection closes before its server.
+const mcp = connectionPerTest();
 
 /** Writes `chunk` each time the socket has room, until it closes. */
 function pour(res: ServerResponse, chunk: string): void {
@@ -43,10 +40,8 @@ describe('an MCP server over HTTP whose event stream', () => {
     ['keep-alive comments', ': keep-alive\n\n'],
     ['empty lines', '\n\n\n\n'],
   ])('sends nothing but %s, as fast as it can: the connection is closed, saying why', async (_what, flood) => {
-    server = await streaming(flood.repeat(1_000), true);
-    connection = new McpConnection('web', { url: server.url }, process.cwd());
-    await connection.ensure();
-    const c = connection;
+    const server = (open.server = await streaming(flood.repeat(1_000), true));
+    const c = await mcp.connect('web', { url: server.url });
     // The stream opens once the start is done, or while the tools are listed.
     await expect.poll(() => c.running, { timeout: 30_000 }).toBe(false);
     expect(c.problem).toMatch(/its event stream ended more than 1000 events without data \(keep-alive comments\) within 1 s, so rxharness closed the connection/);
@@ -54,9 +49,8 @@ describe('an MCP server over HTTP whose event stream', () => {
 
   it('sends a few keep-alive comments, and events with data: the connection stays, and calls work', async () => {
     const events = `${': keep-alive\n\n'.repeat(50)}event: message\ndata: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"hi"}}\n\n`;
-    server = await streaming(events.repeat(10), false);
-    connection = new McpConnection('web', { url: server.url }, process.cwd());
-    await connection.ensure();
+    const server = (open.server = await streaming(events.repeat(10), false));
+    const connection = await mcp.connect('web', { url: server.url });
     expect(connection.problem).toBeUndefined();
     await expect(connection.call('echo', {}, new AbortController().signal)).resolves.toMatchObject({ content: [{ text: 'echo ran' }] });
     expect(connection.running).toBe(true);

@@ -1,24 +1,17 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { McpConnection } from '../../src/mcp/mcp-connection.js';
+import { describe, expect, it } from 'vitest';
+import type { McpConnection } from '../../src/mcp/mcp-connection.js';
 import { collect, own } from '../support/collect-events.js';
 import { turnOf } from '../support/delegation-fixture.js';
 import { steps } from '../support/delegation-script.js';
 import { delegationFixturePerTest } from '../support/fixture-per-test.js';
+import { connectionPerTest } from './support/connection-per-test.js';
 import { malformedStdioServer } from './support/mcp-configs.js';
 
 const startFixture = delegationFixturePerTest();
-let connection: McpConnection | undefined;
-afterEach(async () => {
-  await connection?.close();
-  connection = undefined;
-});
+const mcp = connectionPerTest();
 
 const call = (name: string) => ({ toolCalls: [{ name, arguments: {} }] });
-const started = async (mode: Parameters<typeof malformedStdioServer>[0]): Promise<McpConnection> => {
-  connection = new McpConnection('bad', malformedStdioServer(mode), process.cwd());
-  await connection.ensure();
-  return connection;
-};
+const started = (mode: Parameters<typeof malformedStdioServer>[0]): Promise<McpConnection> => mcp.connect('bad', malformedStdioServer(mode));
 
 // The SDK's client checked a whole tools/list page against its schema: one malformed tool
 // among them failed the listing, and so the server's start, every well-formed tool lost.

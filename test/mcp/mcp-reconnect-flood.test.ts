@@ -1,15 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { McpConnection } from '../../src/mcp/mcp-connection.js';
+import { describe, expect, it } from 'vitest';
 import { MCP_RECONNECT_MIN_MS, MCP_RECONNECTS_EARLY_MAX } from '../../src/mcp/mcp-reconnect-guard.js';
+import { closedAfterEach } from '../support/closed-after-each.js';
+import { connectionPerTest } from './support/connection-per-test.js';
 import { startRetryZeroHttpServer, type RetryZeroHttpServer } from './support/retry-zero-http-server.js';
 
-let server: RetryZeroHttpServer | undefined;
-let connection: McpConnection | undefined;
-afterEach(async () => {
-  await connection?.close();
-  await server?.close();
-  connection = server = undefined;
-});
+const open = closedAfterEach<{ server: RetryZeroHttpServer }>(['server']);
+// Registered after the server's afterEach, so it runs first: the connection closes before its server.
+const mcp = connectionPerTest();
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -17,9 +14,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 // clean end: thousands of reconnects a second, a core busy until engine.close().
 describe('an MCP server over HTTP that ends its event stream at once, asking for reconnects with retry: 0', () => {
   it('is reconnected to at most once a second, and after a few early reconnects in a row the connection is closed saying why', async () => {
-    server = await startRetryZeroHttpServer();
-    connection = new McpConnection('spin', { url: server.url }, process.cwd());
-    await connection.ensure();
+    const server = (open.server = await startRetryZeroHttpServer());
+    const connection = await mcp.connect('spin', { url: server.url });
     expect(connection.running).toBe(true);
     await sleep(2.5 * MCP_RECONNECT_MIN_MS);
     // The first stream and two reconnects held back a second each (and one in flight).

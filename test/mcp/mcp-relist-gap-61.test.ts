@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { MCP_RELIST_GAP_MS, McpConnection } from '../../src/mcp/mcp-connection.js';
+import { MCP_RELIST_GAP_MS, type McpConnection } from '../../src/mcp/mcp-connection.js';
 import { mcpResultText } from '../../src/mcp/mcp-result-text.js';
+import { connectionPerTest } from './support/connection-per-test.js';
 
 // A stdio server that answers every tools/list with a list_changed, as a server in a loop
 // would; `count` answers how many times it was listed, `poke` sends one more list_changed.
@@ -23,12 +24,9 @@ createInterface({ input: process.stdin }).on('line', (line) => {
 });
 `.replace("send({ id: m.id, result: { tools", "listed++;\n    send({ id: m.id, result: { tools");
 
-let connection: McpConnection | undefined;
-afterEach(async () => {
-  await connection?.close();
-  connection = undefined;
-  vi.useRealTimers();
-});
+afterEach(() => void vi.useRealTimers());
+// Registered after the afterEach above, so it runs first: the connection is closed on the test's clock.
+const mcp = connectionPerTest();
 
 const signal = (): AbortSignal => new AbortController().signal;
 // Each answer comes after whatever the server wrote before it (a list_changed), and after
@@ -41,9 +39,7 @@ describe('an MCP server saying its tools changed after every listing', () => {
   it(`is listed by itself at most once per ${MCP_RELIST_GAP_MS} ms; within that, by the next run that needs it`, async () => {
     // Virtual time for the gap only (Date): the server's pipes run on the real clock.
     vi.useFakeTimers({ toFake: ['Date'] });
-    connection = new McpConnection('h', { command: process.execPath, args: ['--input-type=module', '-e', SERVER] }, process.cwd());
-    await connection.ensure();
-    const c = connection;
+    const c = await mcp.connect('h', { command: process.execPath, args: ['--input-type=module', '-e', SERVER] });
     // The start's listing, and at most one for the list_changed that followed it (listed at
     // once if it came once the start was over); by the second answer, that one has been asked
     // for. The list_changed after that waits.

@@ -1,20 +1,17 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { McpConnection } from '../../src/mcp/mcp-connection.js';
+import type { McpConnection } from '../../src/mcp/mcp-connection.js';
 import { MCP_NOTIFICATION_WINDOW_MS, MCP_SERVER_REQUESTS_MAX } from '../../src/mcp/mcp-notification-guard.js';
+import { connectionPerTest } from './support/connection-per-test.js';
 import { chattyStdioServer } from './support/mcp-configs.js';
 
-let connection: McpConnection | undefined;
-afterEach(async () => {
-  vi.useRealTimers();
-  await connection?.close();
-  connection = undefined;
-});
+const mcp = connectionPerTest();
+// Registered after connectionPerTest, so it runs first: the real clock is back before the connection closes.
+afterEach(() => void vi.useRealTimers());
 
 const REASON = `it sent more than ${MCP_SERVER_REQUESTS_MAX} requests (such as ping) within ${MCP_NOTIFICATION_WINDOW_MS / 1000} s, so rxharness closed the connection`;
 const text = (result: { content: unknown }) => result.content;
 const chatty = async (): Promise<McpConnection> => {
-  connection = new McpConnection('chatty', chattyStdioServer(), process.cwd());
-  await connection.ensure();
+  const connection = await mcp.connect('chatty', chattyStdioServer());
   expect(connection.problem).toBeUndefined();
   return connection;
 };

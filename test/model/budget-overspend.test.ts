@@ -5,18 +5,12 @@
  * answered is at most the budget plus 100 times the most requests it had in flight at once.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { FakeReply } from '../support/fake-openai-server.js';
+import { busy, costing, STEP } from '../backend/support/costing.js';
 import { testAgent } from '../support/agent-turns.js';
 import { collect, own, wraps } from '../support/collect-events.js';
 import { startDelegationFixture, type DelegationFixture } from '../support/delegation-fixture.js';
 import { multitaskReply, taskArgs, type TaskTuple } from '../support/delegation-script.js';
 import { settled } from '../support/lifecycle-script.js';
-
-const STEP = 100;
-const usage = { prompt_tokens: 0, completion_tokens: STEP, total_tokens: STEP };
-const costing = (reply: FakeReply): FakeReply => ({ ...reply, usage });
-/** A step that calls a harmless tool, so the agent would go on for ever if nothing stopped it. */
-const busy = costing({ toolCalls: [{ name: 'todo', arguments: { todos: [] } }] });
 
 let f: DelegationFixture;
 afterEach(() => f.close());

@@ -6,17 +6,13 @@
  * real `openai` client.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { busy, costing, STEP } from '../backend/support/costing.js';
 import { testAgent } from '../support/agent-turns.js';
 import { collect, own } from '../support/collect-events.js';
 import { startDelegationFixture, type DelegationFixture } from '../support/delegation-fixture.js';
 import { steps } from '../support/delegation-script.js';
 import type { FakeReply } from '../support/fake-openai-server.js';
 import { lifecycleTaskReply, parseTaskResult, settled } from '../support/lifecycle-script.js';
-
-const STEP = 100;
-const costing = (reply: FakeReply): FakeReply => ({ ...reply, usage: { prompt_tokens: 0, completion_tokens: STEP, total_tokens: STEP } });
-/** A step that calls a harmless tool: an agent that would go on for ever if nothing stopped it. */
-const busy = costing({ toolCalls: [{ name: 'todo', arguments: { todos: [] } }] });
 
 let f: DelegationFixture;
 afterEach(() => f.close());

@@ -1,6 +1,7 @@
 /**
  * Replies that each cost the same, known number of tokens, for the tests of a token budget
- * shared through Redis: what a run has spent is then a count of its steps.
+ * (in one process, and shared through Redis): what a run has spent is then a count of its
+ * steps.
  *
  * @module
  */
@@ -13,3 +14,6 @@ const usage = { prompt_tokens: 0, completion_tokens: STEP, total_tokens: STEP };
 
 /** `reply`, with a usage of {@link STEP} tokens. */
 export const costing = (reply: FakeReply): FakeReply => ({ ...reply, usage });
+
+/** A {@link costing} step that calls a harmless tool: an agent would go on for ever if nothing stopped it. */
+export const busy: FakeReply = costing({ toolCalls: [{ name: 'todo', arguments: { todos: [] } }] });

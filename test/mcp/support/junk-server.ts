@@ -1,7 +1,8 @@
 import { fileURLToPath } from 'node:url';
-import { afterEach, expect } from 'vitest';
-import { McpConnection } from '../../../src/mcp/mcp-connection.js';
+import { expect } from 'vitest';
+import type { McpConnection } from '../../../src/mcp/mcp-connection.js';
 import type { McpStdioServerConfig } from '../../../src/mcp/mcp-server-config.js';
+import { connectionPerTest } from './connection-per-test.js';
 
 const JUNK = fileURLToPath(new URL('./junk-stdio-server.mjs', import.meta.url));
 
@@ -15,14 +16,9 @@ export function junkServer(mode: string, env: Record<string, string> = {}): McpS
  * `started(mode)` that connects to the junk server in `mode` and checks it started cleanly.
  */
 export function junkConnectionPerTest(name = 'junk'): (mode: string, env?: Record<string, string>) => Promise<McpConnection> {
-  let connection: McpConnection | undefined;
-  afterEach(async () => {
-    await connection?.close();
-    connection = undefined;
-  });
+  const mcp = connectionPerTest();
   return async (mode, env) => {
-    connection = new McpConnection(name, junkServer(mode, env), process.cwd());
-    await connection.ensure();
+    const connection = await mcp.connect(name, junkServer(mode, env));
     expect(connection.problem).toBeUndefined();
     return connection;
   };
