@@ -1,15 +1,15 @@
-import { Observable, ReplaySubject, takeUntil, type Subscription } from 'rxjs';
+import { Observable, ReplaySubject } from 'rxjs';
 import type { ReActAgent } from '../agent/react-agent.js';
 import type { RunInput } from '../agent/run-scope.js';
 import { trustedEmit } from '../agent/trusted-emit.js';
-import type { AgentEvent, RunEndEvent, TaskWrapEvent } from '../events/agent-event.js';
+import type { AgentEvent, TaskWrapEvent } from '../events/agent-event.js';
 import { EMPTY_METRICS, type RunMetrics } from '../events/run-metrics.js';
-import { errorMessage } from '../errors/error-message.js';
 import type { ToolContext } from '../tools/tool.js';
 import type { AgentSpec } from './delegation-types.js';
+import { superviseChild, type Ended } from './supervise-child.js';
 import { failedTask, type TaskOutcome } from './task-result-format.js';
 import { TaskRefusedError } from './task-refused-error.js';
-import type { TaskState, TaskTracker } from './task-tracker.js';
+import type { TaskTracker } from './task-tracker.js';
 
 /** One child run of a task. */
 export interface ChildRun {
@@ -44,8 +44,6 @@ export interface ChildLauncher {
   run$(child: ChildRun, streaming: boolean): Observable<AgentEvent>;
 }
 
-type Settle = (outcome: TaskOutcome, state: Exclude<TaskState, 'running' | 'queued'>, metrics: RunMetrics | undefined) => void;
-
 /**
  * Runs a child agent in its own session (named by the task id) and emits its outcome once.
  * While the parent is streamed, each child event goes out through `parent.emit`, wrapped in
@@ -64,9 +62,7 @@ export function runChild$(c: ChildRun): Observable<TaskOutcome> {
     const stop$ = new ReplaySubject<void>(1);
     let childRunId = '';
     let settled = false;
-    // The child's RunEnd, once seen: its outcome, already recorded. The run has ended, so
-    // nothing may cancel it any more (a second terminal event) nor drop it as cancelled.
-    let ended: Ended | undefined;
+    let ended = false; // its RunEnd was seen and recorded: nothing may cancel it nor drop it as cancelled
     // What the child has spent so far (a child here; one on a worker reports only in its RunEnd).
     let spent: (() => RunMetrics) | undefined;
     // The parent's metrics and the tracker: once per task.
@@ -74,16 +70,16 @@ export function runChild$(c: ChildRun): Observable<TaskOutcome> {
       parent.addMetrics(withTask(metrics));
       c.tracker.finish(taskId, state, outcome.content, metrics);
     };
-    const finish: Settle = (outcome, state, metrics) => {
-      // After its RunEnd the child's answer stands (recorded then), whatever its stream does next.
-      if (!ended) record({ outcome, state, metrics });
-      out.next(ended?.outcome ?? outcome);
+    const finish = (how: Ended): void => {
+      // After its RunEnd the child's answer stands (recorded then; `how` is the RunEnd's).
+      if (!ended) record(how);
+      out.next(how.outcome);
       out.complete();
     };
-    const settle: Settle = (outcome, state, metrics) => {
+    const settle = (how: Ended): void => {
       if (settled) return;
       settled = true;
-      finish(outcome, state, metrics);
+      finish(how);
     };
     const wrap = (event: AgentEvent): TaskWrapEvent => ({
       type: 'TaskWrap',
@@ -97,14 +93,14 @@ export function runChild$(c: ChildRun): Observable<TaskOutcome> {
       multitask: c.multitask,
       event,
     });
-    const onEvent = (event: AgentEvent): void => {
+    const onEvent = (event: AgentEvent, end?: Ended): void => {
       if (settled) return; // nothing of a cancelled child may follow its result
       if (event.type === 'RunStart') childRunId = event.runId;
-      if (event.type === 'RunEnd' && !ended) {
+      if (end) {
         // Recorded before it goes out: a consumer reacting to it finds the task finished, so
         // `cancelTask` answers false, and unsubscribing then keeps the child's answer.
-        ended = endOf(c.agent.name, event);
-        record(ended);
+        ended = true;
+        record(end);
       }
       if (parent.streaming) emit(wrap(event));
     };
@@ -117,9 +113,9 @@ export function runChild$(c: ChildRun): Observable<TaskOutcome> {
       if (parent.streaming && childRunId) emit(wrap(cancelledEvent(c, childRunId)));
       settled = true; // before the stop: the completion it causes is not the task's outcome
       stop$.next(); // the child's subtree stops, each task adding what it spent to its parent
-      finish(cancelled(c), 'cancelled', spent?.()); // so the usage of a cancelled child still counts
+      finish({ outcome: cancelled(c), state: 'cancelled', metrics: spent?.() }); // so the usage of a cancelled child still counts
     });
-    const subscription = supervise(c, { streaming: parent.streaming, meter: (read) => (spent = read) }, stop$, onEvent, settle);
+    const subscription = superviseChild(c.agent.name, childRun$(c, parent.streaming, (read) => (spent = read)), stop$, { event: onEvent, settle });
     return () => {
       subscription.unsubscribe();
       if (settled || ended) return;
@@ -136,7 +132,8 @@ export function runChild$(c: ChildRun): Observable<TaskOutcome> {
 /**
  * Starts a child detached from its parent: not wrapped into the parent's stream, not
  * stopped by the parent's end or unsubscribe, its events kept in the tracker's log and its
- * usage kept with the task. Only cancelling the task (or closing the engine) stops it.
+ * usage kept with the task. Only cancelling the task (or closing the engine) stops it. Its logged
+ * `RunEnd` finishes it, though its stream may complete later (a worker's): a cancel then answers false.
  *
  * @throws TaskRefusedError when the tracker is closed (the engine was closed), or the task is running.
  */
@@ -146,79 +143,42 @@ export function launchBackground(c: ChildRun): TaskOutcome {
   const stop$ = new ReplaySubject<void>(1);
   let childRunId = '';
   let stopped = false;
+  let ended = false; // its RunEnd was logged and recorded: the task has finished
   // What the child has spent so far (a child here; one on a worker reports only in its RunEnd).
   let spent: (() => RunMetrics) | undefined;
   c.tracker.start(info(c, true), () => {
-    if (stopped) return;
+    if (stopped) return; // (never called after the RunEnd: the finish forgot it, so `cancelTask` answers false)
     stopped = true; // before the stop: the completion it causes is not the task's outcome
     if (childRunId) c.tracker.log(c.taskId, cancelledEvent(c, childRunId));
     stop$.next(); // the child's subtree stops, each task adding what it spent to its parent
     c.tracker.finish(c.taskId, 'cancelled', cancelled(c).content, spent?.()); // so its usage stays with the task
   });
   c.parent.addMetrics({ ...EMPTY_METRICS, tasks: 1 });
-  supervise(
-    c,
-    // Its whole stream goes to the tracker's log, deltas included.
-    { streaming: true, meter: (read) => (spent = read) },
-    stop$,
-    (event) => {
+  // Its whole stream goes to the tracker's log, deltas included.
+  superviseChild(c.agent.name, childRun$(c, true, (read) => (spent = read)), stop$, {
+    event: (event, end) => {
+      if (ended) return; // nothing follows a terminal event (the finished task's log is weighed; resumed, another run's)
       if (event.type === 'RunStart') childRunId = event.runId;
       c.tracker.log(c.taskId, event);
+      if (!end) return;
+      // Recorded as it is logged, before anyone reads it, though the stream may complete later (a
+      // worker's): a cancel by id answers false, the log keeps one terminal event, the task its answer.
+      ended = true;
+      c.tracker.finish(c.taskId, end.state, end.outcome.content, end.metrics);
     },
-    (outcome, state, metrics) => {
-      if (!stopped) c.tracker.finish(c.taskId, state, outcome.content, metrics);
+    settle: ({ outcome, state, metrics }) => {
+      if (!stopped && !ended) c.tracker.finish(c.taskId, state, outcome.content, metrics);
     },
-  );
+  });
   return {
     status: 'running',
     content: `Started in the background as ${c.taskId}. Its result will be put in front of your next prompt in this session.`,
   };
 }
 
-/**
- * Subscribes to the child's run until `stop$` emits, and turns how it ends into an outcome.
- * A stop settles the task elsewhere (as cancelled), so `settle` must ignore what follows.
- */
-function supervise(
-  c: ChildRun,
-  how: { readonly streaming: boolean; readonly meter?: RunInput['meter'] },
-  stop$: Observable<void>,
-  onEvent: (e: AgentEvent) => void,
-  settle: Settle,
-): Subscription {
-  const name = c.agent.name;
-  let end: RunEndEvent | undefined;
-  const { streaming, meter } = how;
-  const run$ = c.launcher ? c.launcher.run$(c, streaming) : c.agent.run$(c.prompt, { sessionId: c.taskId, streaming, ...(meter ? { meter } : {}) });
-  return run$.pipe(takeUntil(stop$)).subscribe({
-    next: (event) => {
-      if (event.type === 'RunEnd') end = event;
-      onEvent(event);
-    },
-    error: (e: unknown) => {
-      const why = errorMessage(e);
-      settle(failedTask(`the ${name} task failed: ${why}`), 'failed', end?.metrics);
-    },
-    complete: () => {
-      const { outcome, state, metrics } = endOf(name, end);
-      settle(outcome, state, metrics);
-    },
-  });
-}
-
-/** How a child's run ended, as its task settles. */
-interface Ended {
-  readonly outcome: TaskOutcome;
-  readonly state: Exclude<TaskState, 'running' | 'queued'>;
-  readonly metrics: RunMetrics | undefined;
-}
-
-/** The outcome of a child whose stream ended after `end` (none: it ended without one). */
-function endOf(name: string, end: RunEndEvent | undefined): Ended {
-  if (end && !end.abnormal) return { outcome: { status: 'success', content: end.text }, state: 'done', metrics: end.metrics };
-  const why = end?.error ?? 'it ended without a result';
-  const partial = end?.text ? `\nIts last text was:\n${end.text}` : '';
-  return { outcome: failedTask(`the ${name} task ended abnormally: ${why}${partial}`), state: 'failed', metrics: end?.metrics };
+/** The child's events: from its launcher, or its agent run here (`meter` reads what it spends). */
+function childRun$(c: ChildRun, streaming: boolean, meter: NonNullable<RunInput['meter']>): Observable<AgentEvent> {
+  return c.launcher ? c.launcher.run$(c, streaming) : c.agent.run$(c.prompt, { sessionId: c.taskId, streaming, meter });
 }
 
 /** A child's metrics as its parent adds them: one more task (none known: only the task). */
