@@ -10,6 +10,7 @@
  * task (a write to such a task is refused, writing nothing). ARGV, always: the time to live,
  * now, the id, the title of what was written; then what is written.
  */
+import { CHECK_ARCHIVE_MARK } from './redis-archive-mark.js';
 
 /**
  * The steps the write scripts share. `repair`: the index and the summary are derived (the
@@ -116,11 +117,12 @@ return {}
  * Replaces the messages (a compaction; the new ones ARGV[5..]): the ones the archive does
  * not hold yet (past the mark) are pushed to it first (the first write: an archive of
  * another type fails the script before anything is written), then the session is
- * rewritten, the mark set to its new length, the session kept and indexed. Answers what
+ * rewritten, the mark set to its new length, the session kept and indexed. A mark the store
+ * cannot have written (see redis-archive-mark.ts) is refused first, writing nothing: read as
+ * a number, it left messages out of the archive, dropped by the rewrite. Answers what
  * `repair` replaced.
  */
-export const REPLACE_SESSION = `${BODY}
-local live = tonumber(redis.call('GET', KEYS[3]) or '0') or 0
+export const REPLACE_SESSION = `${BODY}${CHECK_ARCHIVE_MARK}
 local current = redis.call('LRANGE', KEYS[1], live, -1)
 local replaced = repair()
 push(KEYS[2], current, 1)

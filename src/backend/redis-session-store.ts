@@ -6,6 +6,7 @@ import { checkListRequest } from '../session/session-order.js';
 import type { ApprovalGrant, SessionListRequest, SessionStore, SessionSummary, TaskSessionInfo } from '../session/session-store.js';
 import { sessionTitle } from '../session/session-title.js';
 import type { UnsealedSessionError } from '../session/unsealed-session-error.js';
+import { archivedCount } from './redis-archive-mark.js';
 import type { RedisKeys } from './redis-keys.js';
 import { claimLease } from './redis-session-lease.js';
 import { listRedisSessions } from './redis-session-list.js';
@@ -148,14 +149,19 @@ export class RedisSessionStore implements SessionStore {
     await writeSession(this.#parts, REPLACE_SESSION, sessionId, sessionTitle(messages), messages.map((m) => JSON.stringify(m)), 'compacting a session');
   }
 
-  /** The whole transcript: the archive, then what the session gained since its last compaction. */
+  /**
+   * The whole transcript: the archive, then what the session gained since its last compaction.
+   *
+   * @throws RedisBackendError naming the key and what to do, when the archive mark is none the
+   * store writes (see `archivedCount`): taken as a number, it hid messages.
+   */
   async loadArchive(sessionId: string): Promise<readonly ChatMessage[]> {
     assertSessionId(sessionId);
     const k = this.keys;
     const answers = await this.redis.multi().get(k.archived(sessionId)).lrange(k.archive(sessionId), 0, -1).lrange(k.session(sessionId), 0, -1).exec().catch(failed('loading an archive'));
     const [mark, archive, session] = (answers ?? []).map(([, value]) => value) as [string | null, string[], string[]];
-    const live = Number(mark ?? 0);
-    return parsedItems([...(archive ?? []), ...(session ?? []).slice(Number.isInteger(live) ? live : 0)]) as ChatMessage[];
+    const live = archivedCount(k.archived(sessionId), mark ?? null, (session ?? []).length);
+    return parsedItems([...(archive ?? []), ...(session ?? []).slice(live)]) as ChatMessage[];
   }
 
   /**
