@@ -102,6 +102,11 @@ Lists the visible subagent definitions (built-ins, <workspace>/.rxharness/agents
 gets when the main agent delegates to it, then what the engine would report about the
 definition files: the ones it could not read and why, unknown tool names, overrides.
 
+agents takes no model flags (--model, --max-tokens, --context-window, --extra-body): the
+settings a workspace definition's runs ignore are those of a run without them, so such a
+definition's context_window always shows as ignored here (definition-setting-ignored; with
+run's --context-window at least as large, a run uses it; see docs/cli.md).
+
 Options:
   --json              print one JSON document instead of text: { agents (each with its
                       tools), diagnostics, notLoaded (the files no agent came from) }

@@ -4,6 +4,13 @@ import type { RunHandle } from '../runs/run-registry.js';
 /**
  * What preparing a start needs of the engine: `start`, and a HarnessEngine's `prepareStart`
  * when it has one (a custom engine may not).
+ *
+ * Without `prepareStart` only what `start` throws is refused before a run is registered: the
+ * engine shows the routes nothing else (no session store, no task tracker) to ask whether a
+ * session id is a delegated task's. A HarnessEngine's `start` throws for a task it tracks, but
+ * for one only its store knows (after a restart) it can only fail the run: an engine that
+ * forwards `start` alone (a wrapper around a HarnessEngine) answers such an id with a started
+ * run that fails with the refusal, not a `400`. Forward `prepareStart` too to have it refused.
  */
 export type PreparingEngine = Pick<HarnessEngine, 'start'> & Partial<Pick<HarnessEngine, 'prepareStart'>>;
 

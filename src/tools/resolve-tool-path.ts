@@ -1,5 +1,6 @@
 import { isAbsolute, posix, relative, resolve, sep } from 'node:path';
 import type { PathJudge } from './path-judge.js';
+import { pathRefusal } from './path-refusal.js';
 import type { ToolContext, ToolResult } from './tool.js';
 import { toolError } from './tool-error.js';
 import { resolveWorkspacePath, type WorkspacePath } from './workspace-path.js';
@@ -27,13 +28,8 @@ export async function resolveToolPath(
 ): Promise<WorkspacePath | ToolResult> {
   const target = await resolveWorkspacePath(workspace, path);
   if (judge(target.relative) !== 'deny') return target;
-  if (!target.inside) {
-    return toolError(
-      `Permission denied: "${target.absolute}" is outside the workspace ${workspace}. ` +
-        `Use a path inside the workspace (only an explicit allow rule lets ${toolName} reach outside it).`,
-    );
-  }
-  return toolError(`Permission denied: a rule denies ${toolName} on ${target.relative}`);
+  // Outside, or denied inside: the refusal says which, through which link, and how the user allows it.
+  return pathRefusal(workspace, toolName, path, target);
 }
 
 /** Whether {@link resolveToolPath} refused. */

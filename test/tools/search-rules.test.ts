@@ -88,7 +88,8 @@ describe('a context without judgePath (built by hand)', () => {
       const result = await runTool(tool as typeof list, args, context);
       expect(result.error).toBe(
         `Permission denied: "${outside}" is outside the workspace ${ws}. ` +
-          `Use a path inside the workspace (only an explicit allow rule lets ${tool.name} reach outside it).`,
+          `Use a path inside the workspace (only an explicit allow rule lets ${tool.name} reach outside it: ` +
+          `the user adds one to permissionRules, { tool: '${tool.name}', action: 'allow', pattern: <a glob matching "${outside}"> }; approving a call never does).`,
       );
     }
   });

@@ -1,4 +1,5 @@
 import { SessionBusyError } from '../../agent/session-busy-error.js';
+import { isTaskSessionRefusal } from '../../engine/task-session-guard.js';
 import { errorMessage } from '../../errors/error-message.js';
 import { HttpFailure } from '../../http/http-failure.js';
 import { preparedStart } from '../../http/prepared-start.js';
@@ -41,9 +42,17 @@ export async function startA2ARun(engine: A2AEngine, release: () => void, send: 
   }
 }
 
-/** A TypeError (an empty prompt, a malformed contextId, a delegated task's session) is the message's fault: a `400`. */
+/**
+ * A TypeError (an empty prompt, a malformed contextId, a delegated task's session) is the
+ * message's fault: a `400`, with the advice that fits it. A task's session is a well-formed
+ * contextId that no message may continue (only the conversation that delegated the task resumes it).
+ */
 function refusal(error: unknown): unknown {
-  return error instanceof TypeError ? new HttpFailure(400, `the message cannot run: ${error.message} (send a text part, and a contextId that is a well-formed string)`) : error;
+  if (!(error instanceof TypeError)) return error;
+  const advice = isTaskSessionRefusal(error)
+    ? 'send it with another contextId, or none to start a new conversation'
+    : 'send a text part, and a contextId that is a well-formed string';
+  return new HttpFailure(400, `the message cannot run: ${error.message} (${advice})`);
 }
 
 function busy(error: unknown): HttpFailure {

@@ -6,10 +6,10 @@ import type { Tool, ToolResult } from '../tool.js';
 import { toolError } from '../tool-error.js';
 import { pathJudge } from '../path-judge.js';
 import { hardLinked, replaceContent } from '../replace-content.js';
-import { notWhereJudged } from '../resolve-tool-path.js';
+import { isRefusal, notWhereJudged, resolveToolPath } from '../resolve-tool-path.js';
 import { linkLoop } from '../link-loop.js';
 import { withPathLock } from '../path-lock.js';
-import { resolveWorkspacePath, type WorkspacePath } from '../workspace-path.js';
+import type { WorkspacePath } from '../workspace-path.js';
 import { openWriteTarget, type WriteTarget } from '../write-target.js';
 
 // A JSON schema literal, typed by TypeBox's `Static` (a type-only import): the TypeBox
@@ -62,13 +62,11 @@ export function createWriteTool(): Tool<WriteArgs> {
     subject: (args) => args.path,
     paths: (args) => [args.path],
     async execute({ path, content }, context) {
-      const target = await resolveWorkspacePath(context.workspace, path);
       // The gate checked the path a moment ago; a link swapped in since could lead elsewhere.
-      const verdict = context.judgePath ? context.judgePath('write', target.relative) : target.inside ? 'allow' : 'deny';
-      if (verdict === 'deny') {
-        return toolError(`${path} leads outside the workspace or to a denied path (${target.absolute}); write to a file inside the workspace`);
-      }
-      const swapped = notWhereJudged(context, 'write', path, target, pathJudge(context, 'write'));
+      const judge = pathJudge(context, 'write');
+      const target = await resolveToolPath(context.workspace, 'write', path, judge);
+      if (isRefusal(target)) return target;
+      const swapped = notWhereJudged(context, 'write', path, target, judge);
       if (swapped) return swapped;
       // One write or edit of a file at a time: an edit reading it meanwhile would write its old text back over this.
       return withPathLock(target.absolute, () => writeAt(target, path, content, context.signal));

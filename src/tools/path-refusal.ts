@@ -1,0 +1,75 @@
+import { lstat, readlink } from 'node:fs/promises';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import type { ToolResult } from './tool.js';
+import { toolError } from './tool-error.js';
+import { resolveWorkspacePath, type WorkspacePath } from './workspace-path.js';
+
+/** Parts of a path looked at for the link it passes: a refusal's message never costs more. */
+const MAX_PARTS = 64;
+
+/**
+ * The refusal of a file tool's path that the rules deny where it really is (`target`, resolved by
+ * `resolveWorkspacePath`): outside the workspace, or a path inside it a deny rule holds for. It
+ * says which of the two, the symbolic link on the way that leads there when one does, and what
+ * the user changes to allow it: confinement and the rules are the user's, so the model is told to
+ * take another path and the user how to open this one (docs/permissions.md).
+ *
+ * @param toolName - the tool refusing, as the rules name it.
+ * @param path - the path as the model gave it.
+ *
+ * @example
+ * ```ts
+ * return await pathRefusal(context.workspace, 'write', 'out/a.txt', target);
+ * // ERROR: Permission denied: "/tmp/x/a.txt" is outside the workspace /ws: out/a.txt leads there
+ * //   through the symbolic link out -> /tmp/x. Use a path inside the workspace (...)
+ * ```
+ */
+export async function pathRefusal(workspace: string, toolName: string, path: string, target: WorkspacePath): Promise<ToolResult> {
+  const link = await linkOnTheWay(workspace, path, target.inside ? 'any' : 'out');
+  const through = link === undefined ? '' : `: ${path} leads there through the symbolic link ${link.name} -> ${link.to}`;
+  if (!target.inside) {
+    return toolError(
+      `Permission denied: "${target.absolute}" is outside the workspace ${workspace}${through}. ` +
+        `Use a path inside the workspace (only an explicit allow rule lets ${toolName} reach outside it: ` +
+        `the user adds one to permissionRules, { tool: '${toolName}', action: 'allow', pattern: <a glob matching "${target.absolute}"> }; approving a call never does).`,
+    );
+  }
+  return toolError(
+    `Permission denied: a rule denies ${toolName} on ${target.relative}${through}. Use another path: ` +
+      `this is the user's rule (to allow it, the user removes the deny rule from permissionRules, the engine's or the agent definition's, ` +
+      `or adds { tool: '${toolName}', action: 'allow', pattern: '${target.relative}' } with a higher priority than it; a delegating agent's deny holds for its subagents whatever they allow).`,
+  );
+}
+
+/** A symbolic link a path passes: as the path spells it, and what it points to. */
+interface LinkPassed {
+  readonly name: string;
+  readonly to: string;
+}
+
+/**
+ * The first symbolic link inside the workspace that `path` passes (`any`), or the first whose
+ * own destination is outside it (`out`); `undefined` when the path leaves the workspace as
+ * written (`..`, an absolute path elsewhere) or passes none. Best effort, for a message: each
+ * part is looked at under the real folder of the parts before it, as the kernel walks a path.
+ */
+async function linkOnTheWay(workspace: string, path: string, which: 'any' | 'out'): Promise<LinkPassed | undefined> {
+  const root = resolve(workspace);
+  const written = isAbsolute(path) ? relative(root, path) : path;
+  if (isAbsolute(written) || written.split(sep).length > MAX_PARTS) return undefined;
+  const parts = written.split(sep).filter((part) => part !== '' && part !== '.');
+  for (let at = 0; at < parts.length; at++) {
+    const before = parts.slice(0, at).join('/') || '.';
+    const parent = await resolveWorkspacePath(root, before);
+    if (!parent.inside) return undefined; // it left the workspace as written, through no link
+    if (parts[at] === '..') continue;
+    const candidate = join(parent.absolute, parts[at]!);
+    const isLink = await lstat(candidate).then((stats) => stats.isSymbolicLink(), () => undefined);
+    if (isLink === undefined) return undefined; // nothing there, nor below it
+    if (!isLink) continue;
+    const name = parts.slice(0, at + 1).join('/');
+    if (which === 'out' && (await resolveWorkspacePath(root, name)).inside) continue;
+    return { name, to: await readlink(candidate).catch(() => '?') };
+  }
+  return undefined;
+}
