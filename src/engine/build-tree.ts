@@ -19,6 +19,7 @@ import { AgentManager } from '../subagent/agent-manager.js';
 import { DELEGATION_TOOL_NAMES } from '../subagent/delegation-tool-names.js';
 import { createBuiltinTools } from '../tools/builtin/index.js';
 import type { Tool } from '../tools/tool.js';
+import { assertCheckableParameters } from '../tools/tool-input.js';
 import type { ApprovalHandler } from '../permission/approval.js';
 import type { HarnessEngineOptions } from './engine-options.js';
 import { McpServers } from '../mcp/mcp-servers.js';
@@ -180,6 +181,9 @@ function toolboxOf(custom: readonly Tool[], disabled: readonly string[]): Map<st
       throw new TypeError(`HarnessEngine: "${tool.name}" is a delegation tool name; name your tool differently`);
     }
     seen.add(tool.name);
+    // A hand-written tool's calls are checked against its `parameters`: refused now, as
+    // `defineTool` refuses its `input`, rather than at each call or never.
+    assertCheckableParameters('HarnessEngine', tool);
   }
   const toolbox = new Map<string, Tool>();
   for (const tool of [...createBuiltinTools(), ...custom]) {

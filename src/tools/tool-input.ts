@@ -8,6 +8,7 @@ import { describeIssues } from './standard-issues.js';
 import { checkingCost, refLoop } from '../validation/schema-refs.js';
 import { MAX_PATTERN_LENGTH, MAX_PATTERN_SIZE } from '../validation/linear-regexp.js';
 import { regExpSize } from '../validation/regexp-size.js';
+import type { Tool } from './tool.js';
 
 /**
  * A Standard Schema that can also describe itself as a JSON schema
@@ -81,7 +82,7 @@ export interface ToolSchema {
  * schema, or does not describe an object, or is a JSON schema with a `pattern` the
  * linear-time regex engine cannot run (lookaround, backreferences), with a `$ref` that
  * loops in place (`refLoop`), or whose checking would double at every level of a value or
- * link of a chain of `$defs` (`checkingCost`).
+ * link of a chain of `$defs` (`checkingCost`). A JSON schema is checked once per object.
  *
  * @example
  * ```ts
@@ -100,37 +101,76 @@ export function toolSchemaOf(name: string, input: unknown): ToolSchema {
   if (parameters.type !== 'object') {
     fail(`\`input\` must describe an object (a tool's arguments are a JSON object), but its JSON schema has type ${JSON.stringify(parameters.type)}`);
   }
-  if (standard !== undefined) return { parameters, validate: standardValidator(standard as StandardToolSchema['~standard']) };
+  if (standard !== undefined) {
+    // Its calls are checked by its own Standard Schema; the JSON side is only shown to the model.
+    settled.add(parameters);
+    return { parameters, validate: standardValidator(standard as StandardToolSchema['~standard']) };
+  }
+  return { parameters, validate: checkedJsonSchema(parameters, '`input`', fail) };
+}
+
+/**
+ * Gives a tool built by hand (a `Tool` object, not `defineTool`'s) the checks `defineTool`
+ * gives a JSON schema `input`, when a tool is registered (`HarnessEngine`'s `tools`): its
+ * `parameters` are what its calls are checked against. Once per schema object; a
+ * `defineTool` tool's schema is not looked at again.
+ *
+ * @throws TypeError naming `who` and the tool when its `parameters` cannot be checked
+ * against (the reasons of {@link toolSchemaOf}, in the same words).
+ *
+ * @example
+ * ```ts
+ * assertCheckableParameters('HarnessEngine', { name: 'clock', description: 'Now', parameters: { type: 'object' }, execute: () => 'noon' });
+ * ```
+ */
+export function assertCheckableParameters(who: string, tool: Pick<Tool, 'name' | 'parameters'>): void {
+  const fail = (problem: string): never => {
+    throw new TypeError(`${who}: the tool "${tool.name}": ${problem}`);
+  };
+  const parameters: unknown = tool.parameters;
+  if (typeof parameters !== 'object' || parameters === null || Array.isArray(parameters)) fail('`parameters` must be a JSON schema object');
+  checkedJsonSchema(tool.parameters, '`parameters`', fail);
+}
+
+/**
+ * The validator of a JSON schema calls are checked against, once the schema passed the checks
+ * (the same for a `defineTool` `input` and a hand-written tool's `parameters`: `what` names
+ * which in the messages); `fail` throws with the first problem.
+ */
+function checkedJsonSchema(schema: JsonObject, what: string, fail: (problem: string) => never): ArgsValidator {
+  if (settled.has(schema)) return jsonSchemaValidator(schema);
   // Refused here, where the author can mend it, not at each call: ajv would overflow the
   // stack (some 300 ms) checking every call against a `$ref` that loops in place. (A `$ref`
   // to a URL ajv refuses below, fetching nothing; one by `$id`, as TypeBox's, it resolves.)
-  const loop = refLoop(parameters);
-  if (loop !== undefined) fail(`\`input\` cannot be checked against: ${loop}. Let a schema recur only through a property or an item.`);
+  const loop = refLoop(schema);
+  if (loop !== undefined) fail(`${what} cannot be checked against: ${loop}. Let a schema recur only through a property or an item.`);
   let validate: ArgsValidator;
   try {
-    validate = jsonSchemaValidator(parameters);
+    validate = jsonSchemaValidator(schema);
   } catch (e) {
-    return fail(`\`input\` is not a valid JSON schema: ${errorMessage(e)}`);
+    return fail(`${what} is not a valid JSON schema: ${errorMessage(e)}`);
   }
   // Its regexes run on RE2 (linear time); one it cannot run would go unchecked: refused
   // here, where the tool's author can rewrite it.
-  const [unenforced] = unenforcedPatterns(parameters);
+  const [unenforced] = unenforcedPatterns(schema);
   if (unenforced) {
-    fail(`\`input\` has the pattern ${JSON.stringify(unenforced.pattern)}, which the linear-time regex engine (RE2) cannot run (${unenforced.reason}). ${patternAdvice(unenforced.pattern)}`);
+    fail(`${what} has the pattern ${JSON.stringify(unenforced.pattern)}, which the linear-time regex engine (RE2) cannot run (${unenforced.reason}). ${patternAdvice(unenforced.pattern)}`);
   }
   // Checking would double at each level of a value or link of a chain of `$defs` (the check an
-  // MCP tool's schema gets). Counted once per schema object: the built-in and delegation tools
-  // are defined again for every engine and child agent, from the same objects.
-  if (!cheap.has(input)) {
-    const why = checkingCost(parameters);
-    if (why !== undefined) fail(`\`input\` would take too long to check calls against: ${why}`);
-    cheap.add(input);
-  }
-  return { parameters, validate };
+  // MCP tool's schema gets).
+  const why = checkingCost(schema);
+  if (why !== undefined) fail(`${what} would take too long to check calls against: ${why}`);
+  settled.add(schema);
+  return validate;
 }
 
-/** JSON schemas found cheap to check calls against (`checkingCost`), by object. */
-const cheap = new WeakSet<object>();
+/**
+ * Schemas whose checking of calls is settled: JSON schemas that passed `checkedJsonSchema`,
+ * and the JSON sides of Standard Schemas (their own validators check calls). Not looked at
+ * again: the built-in and delegation tools are defined again for every engine and child
+ * agent, from the same objects.
+ */
+const settled = new WeakSet<object>();
 
 /** How to mend a pattern RE2 refused: one over the size bounds is too large, not written with what RE2 lacks. */
 function patternAdvice(pattern: string): string {

@@ -64,3 +64,24 @@ export function schemaGraph(root: Schema): Map<Schema, SchemaNode> {
   }
   return nodes;
 }
+
+/**
+ * The subschemas of `nodes` (`root`'s `schemaGraph`) applied to the value or its parts, not
+ * only to keys (`propertyNames`): a key is a string, and the validator applies an item's or a
+ * property's subschema only to an array or an object, so below a key nothing goes a level
+ * down. A recursion there never unfolds; what a key meets in place still counts.
+ */
+export function appliedToValues(root: Schema, nodes: ReadonlyMap<Schema, SchemaNode>): Set<Schema> {
+  const applied = new Set<Schema>([root]);
+  const stack = [root];
+  while (stack.length > 0) {
+    const node = nodes.get(stack.pop()!)!;
+    for (const next of [...node.inPlace.flat(), ...node.descents.map((d) => d.target)]) {
+      if (!applied.has(next)) {
+        applied.add(next);
+        stack.push(next);
+      }
+    }
+  }
+  return applied;
+}

@@ -11,7 +11,7 @@
  */
 
 import { SeenSteps } from './recursion-steps.js';
-import type { Descent, SchemaNode } from './schema-graph.js';
+import { appliedToValues, type Descent, type SchemaNode } from './schema-graph.js';
 import { shown, type Schema } from './schema-walk.js';
 import { recursiveParts } from './schema-sccs.js';
 
@@ -33,17 +33,20 @@ const TOO_INTRICATE = `its recursion is too intricate to be checked for its cost
  * two branches of an `anyOf` to both apply; but `then` and `else` are one or the other, an
  * `items` and a `properties` never meet, nor do two different properties, nor a property and
  * the `additionalProperties` of its own object. A tree (`children: { items: { $ref: "#" } }`), a
- * JSON value (`anyOf` of an array of itself and an object of itself) recur once a part, and pass.
- * `nodes` is the schema's `schemaGraph`, read once for this and `repeatedChecks`.
+ * JSON value (`anyOf` of an array of itself and an object of itself) recur once a part, and pass;
+ * so does any recursion only `propertyNames` reaches, as a key has no parts.
+ * `nodes` is `root`'s `schemaGraph`, read once for this and `repeatedChecks`.
  */
-export function exponentialRecursion(nodes: ReadonlyMap<Schema, SchemaNode>): string | undefined {
-  const part = recursiveParts(nodes.keys(), (node) => [...nodes.get(node)!.inPlace.flat(), ...nodes.get(node)!.descents.map((d) => d.target)]);
+export function exponentialRecursion(root: Schema, nodes: ReadonlyMap<Schema, SchemaNode>): string | undefined {
+  // A subschema only a key meets cannot recur: a string has no parts (`appliedToValues`).
+  const applied = appliedToValues(root, nodes);
+  const part = recursiveParts(applied, (node) => [...nodes.get(node)!.inPlace.flat(), ...nodes.get(node)!.descents.map((d) => d.target)]);
   // Only a subschema that leads back to where it started can recur: descents into another part never come back.
   const together = (a: Schema, b: Schema): boolean => part.has(a) && part.get(a) === part.get(b);
   const reached = new Map<Schema, readonly Descent[]>();
   const budget = { left: MAX_DESCENTS_MET };
   // In place of each subschema that recurs (its in-place ones first, without recursion: refs may chain a thousand deep).
-  for (const start of nodes.keys()) {
+  for (const start of applied) {
     if (!part.has(start) || reached.has(start)) continue;
     const stack = [start];
     while (stack.length > 0) {

@@ -4,7 +4,8 @@
  * every schema that comes from outside: AG-UI frontend tools (`frontend-tools.ts`), MCP tools'
  * input and output schemas (`mcp-tool.ts`, `mcp-output-validator.ts`). A tool author's own
  * schema gets the lenient {@link refLoop} (`tool-input.ts`, `json-schema-validator.ts`), and
- * from `defineTool` the same {@link checkingCost} as one from outside.
+ * from `defineTool` (and `HarnessEngine`, for a hand-written tool's `parameters`) the same
+ * {@link checkingCost} as one from outside.
  *
  * @module
  */
@@ -13,11 +14,13 @@ import { costlySchema } from './schema-cost.js';
 import { exponentialRecursion } from './schema-recursion.js';
 import { schemaGraph } from './schema-graph.js';
 import { repeatedChecks } from './schema-repeats.js';
-import { IN_PLACE_LIST, IN_PLACE_MAP, IN_PLACE_ONE, NESTED_LIST, NESTED_MAP, NESTED_ONE, resolve, shown, subschemas, type Schema } from './schema-walk.js';
+import { IN_PLACE_LIST, IN_PLACE_MAP, IN_PLACE_ONE, NESTED_LIST, NESTED_MAP, NESTED_ONE, dataKeywordOf, resolve, shown, subschemas, type Schema } from './schema-walk.js';
 
 /**
  * Why a schema from outside (an AG-UI frontend tool's, an MCP tool's) cannot be checked against, or `undefined` when it can: a `$ref`
- * that is not a pointer into the schema itself (`#`, `#/…`: a URL, an anchor), an `$id` below
+ * that is not a pointer into the schema itself (`#`, `#/…`: a URL, an anchor), or points into
+ * a value (`#/default`, `#/examples/0`, `#/const`, `#/enum/0`: read as a schema by the
+ * validator, but not by the warning of its unenforced patterns), an `$id` below
  * its root (it would move where `#` points), a `"$async": true` (its validator would answer a
  * Promise, not a verdict), or a `$ref` that comes back to itself without
  * going into a property or an item (`{ "$ref": "#" }`, two `$defs` naming each other): checking
@@ -41,6 +44,10 @@ export function unusableRefs(root: Schema): string | undefined {
     const ref = schema['$ref'];
     if (typeof ref !== 'string') return undefined;
     if (ref !== '#' && !ref.startsWith('#/')) return `its $ref ${JSON.stringify(shown(ref))} (at ${path === '' ? 'the root' : shown(path)}) is not "#" or a "#/…" pointer into the schema: no URL is fetched and no anchor followed`;
+    // The validator would check values against what it names as a schema, which the warning
+    // of patterns it cannot run, walking subschemas and not data, would not see.
+    const data = dataKeywordOf(root, ref);
+    if (data !== undefined) return `its $ref ${JSON.stringify(shown(ref))} (at ${path === '' ? 'the root' : shown(path)}) points into "${data}", which holds a value, not a schema: name a subschema ($defs, a property) instead`;
     targets.add(ref);
     return undefined;
   });
@@ -65,7 +72,7 @@ export function unusableRefs(root: Schema): string | undefined {
 export function checkingCost(root: Schema): string | undefined {
   // One reading of the schema for both.
   const nodes = schemaGraph(root);
-  return exponentialRecursion(nodes) ?? repeatedChecks(root, nodes);
+  return exponentialRecursion(root, nodes) ?? repeatedChecks(root, nodes);
 }
 
 /**

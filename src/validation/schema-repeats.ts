@@ -12,7 +12,7 @@
  */
 
 import { overlap, type DataStep } from './recursion-steps.js';
-import type { SchemaNode } from './schema-graph.js';
+import { appliedToValues, type SchemaNode } from './schema-graph.js';
 import { shown, type Schema } from './schema-walk.js';
 
 /**
@@ -58,13 +58,16 @@ const ONCE: Reach = { here: 1, parts: new Map(), below: 0, most: 1 };
  * apply more than {@link MAX_APPLIED} subschemas to one part of it, or `undefined`. Counted as
  * it can happen: two `anyOf` branches both apply, and so do `then` and `else` (whichever counts
  * more); two different properties, or an `items` and a `properties`, never meet, nor does
- * either meet a key (`propertyNames`), checked as a part of its own. A `$def` named from
+ * either meet a key (`propertyNames`), checked as a part of its own, with what applies to it
+ * in place only (a string has no items or properties). A `$def` named from
  * sibling properties, each its own part of the value, is counted once for each.
  * Without recursion: refs may chain a thousand deep. `nodes` is `root`'s `schemaGraph`.
  */
 export function repeatedChecks(root: Schema, nodes: ReadonlyMap<Schema, SchemaNode>): string | undefined {
   const done = new Map<Schema, Reach>();
   const open = new Set<Schema>();
+  // A subschema only keys meet applies nothing a level down: a key is a string (`appliedToValues`).
+  const applied = appliedToValues(root, nodes);
   const work = { left: MAX_WORK };
   const stack = [root];
   while (stack.length > 0) {
@@ -85,7 +88,7 @@ export function repeatedChecks(root: Schema, nodes: ReadonlyMap<Schema, SchemaNo
     open.delete(schema);
     const reach = reachOf(node, (s) => done.get(s) ?? ONCE, work);
     if (reach === undefined) return TOO_INTRICATE;
-    if (reach.most > MAX_APPLIED) return message(node.path);
+    if ((applied.has(schema) ? reach.most : reach.here) > MAX_APPLIED) return message(node.path);
     done.set(schema, reach);
   }
   return undefined;
@@ -98,7 +101,7 @@ function reachOf(node: SchemaNode, of: (schema: Schema) => Reach, work: { left: 
   const added: Array<[Parts, Reach | undefined]> = [];
   const own: PartsMap = new Map();
   for (const d of node.descents) add(own, d.step, of(d.target).most);
-  for (const key of node.keys) add(own, KEYS, of(key).most);
+  for (const key of node.keys) add(own, KEYS, of(key).here);
   added.push([own, undefined]);
   for (const entry of node.inPlace) {
     const reaches = entry.map(of);

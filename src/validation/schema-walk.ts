@@ -16,6 +16,8 @@ export const IN_PLACE_MAP = ['dependentSchemas', 'dependencies'];
 export const NESTED_ONE = ['additionalProperties', 'additionalItems', 'unevaluatedProperties', 'unevaluatedItems', 'contains', 'propertyNames', 'items'];
 export const NESTED_LIST = ['items', 'prefixItems'];
 export const NESTED_MAP = ['properties', 'patternProperties', '$defs', 'definitions'];
+/** Keywords whose values are data (a value to compare, a default, an example), not schemas. */
+export const DATA_KEYWORDS: ReadonlySet<string> = new Set(['const', 'enum', 'default', 'examples']);
 
 /** A JSON schema object, as read from outside. */
 export type Schema = Readonly<Record<string, unknown>>;
@@ -39,17 +41,45 @@ export function subschemas(schema: Schema, one: readonly string[], list: readonl
 /** What a `#` or `#/…` ref points at in the schema, as ajv reads it (percent-decoded, `~1` and `~0` undone). */
 export function resolve(root: Schema, ref: string): Schema | undefined {
   let at: unknown = root;
-  let keys: string[];
-  try {
-    keys = ref === '#' ? [] : ref.slice(2).split('/').map((key) => decodeURIComponent(key).replaceAll('~1', '/').replaceAll('~0', '~'));
-  } catch {
-    return undefined;
-  }
+  const keys = refKeys(ref);
+  if (keys === undefined) return undefined;
   for (const key of keys) {
     if (typeof at !== 'object' || at === null || !Object.hasOwn(at, key)) return undefined;
     at = (at as Record<string, unknown>)[key];
   }
   return isSchema(at) ? at : undefined;
+}
+
+/**
+ * The data keyword (`default`, `examples`, `const`, `enum`) a `#/…` ref points into, or
+ * `undefined`: `#/default`, `#/properties/p/examples/0`, but not `#/properties/default` (a
+ * property's name). The validator follows a pointer under any key and reads what it finds
+ * as a schema; the walks of a schema's subschemas (its patterns, say) leave data out.
+ */
+export function dataKeywordOf(root: Schema, ref: string): string | undefined {
+  let at: unknown = root;
+  // Whether the key at hand names a keyword (not a property's or a $def's name, nor an index).
+  let keyword = true;
+  for (const key of refKeys(ref) ?? []) {
+    if (typeof at !== 'object' || at === null || !Object.hasOwn(at, key)) return undefined;
+    if (keyword && !Array.isArray(at) && DATA_KEYWORDS.has(key)) return key;
+    const names: boolean = keyword && !Array.isArray(at) && NAME_MAPS.has(key);
+    at = (at as Record<string, unknown>)[key];
+    keyword = !names || Array.isArray(at);
+  }
+  return undefined;
+}
+
+/** Keywords whose values map names (a property's, a $def's) to schemas. */
+const NAME_MAPS: ReadonlySet<string> = new Set([...IN_PLACE_MAP, ...NESTED_MAP]);
+
+/** The keys of a `#` or `#/…` ref, as ajv reads them (percent-decoded, `~1` and `~0` undone); `undefined` when one cannot be decoded. */
+function refKeys(ref: string): string[] | undefined {
+  try {
+    return ref === '#' ? [] : ref.slice(2).split('/').map((key) => decodeURIComponent(key).replaceAll('~1', '/').replaceAll('~0', '~'));
+  } catch {
+    return undefined;
+  }
 }
 
 export function isSchema(value: unknown): value is Schema {
