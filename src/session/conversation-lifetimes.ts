@@ -72,14 +72,20 @@ export class ConversationLifetimes {
 
   /**
    * Ends the conversation's current lifetime (a delete, before its files are removed): the
-   * number goes up by one, written whole (a temporary file renamed over it).
+   * number goes up by one, written whole (a temporary file renamed over it). Answers the
+   * lifetime that ended: what the conversation's files still in the folder were sealed for
+   * (the delete checks its task files against it).
    *
    * @throws Error when it cannot be read (see {@link current}) or written, or there is no folder for it.
    */
-  async end(folder: string, sessionId: string): Promise<void> {
+  async end(folder: string, sessionId: string): Promise<number> {
     if (this.dir === undefined) throw new Error(`cannot record the delete of session "${sessionId}": no home folder to keep it in (set HOME)`);
-    const next = (await this.current(folder, sessionId)) + 1;
-    if (this.dir === null) return remember(ConversationLifetimes.memory, JSON.stringify([folder, sessionId]), next);
+    const ended = await this.current(folder, sessionId);
+    const next = ended + 1;
+    if (this.dir === null) {
+      remember(ConversationLifetimes.memory, JSON.stringify([folder, sessionId]), next);
+      return ended;
+    }
     const file = this.file(folder, sessionId);
     const temporary = `${file}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`;
     try {
@@ -90,6 +96,7 @@ export class ConversationLifetimes {
       await rm(temporary, { force: true });
       throw new Error(`cannot record the delete of session "${sessionId}" in ${file} (${errnoOf(e) ?? (e as Error).message}): check that the folder can be written`);
     }
+    return ended;
   }
 
   /** The conversation's file: a hash, so no id or path needs encoding and none reaches out of the folder. */

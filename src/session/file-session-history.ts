@@ -89,12 +89,20 @@ export class FileSessionHistory {
     else await this.queues.idle(sessionId);
   }
 
-  /** Rewrites each of a trusted session's files holding an unsealed message with all its messages sealed, then trusts no more. */
+  /**
+   * Rewrites each of a trusted session's files holding an unsealed message with all its
+   * messages sealed, then trusts no more. Neither file is touched when one holds a deleted
+   * conversation's lines ({@link ReadHistory.deleted}): the load is refused as untrusted.
+   */
   private async sealTrusted(sessionId: string): Promise<void> {
+    const files = [];
     for (const kind of ['messages', 'archive'] as const) {
       const file = this.folder.file(sessionId, kind);
-      const { messages, unsealedLines, end } = await this.seal.read(sessionId, kind, await this.folder.readLines(file));
-      if (unsealedLines.length === 0) continue;
+      const read = await this.seal.read(sessionId, kind, await this.folder.readLines(file));
+      if (read.deleted) throw refusal(sessionId, file, read);
+      if (read.unsealedLines.length > 0) files.push({ kind, file, read });
+    }
+    for (const { kind, file, read: { messages, end } } of files) {
       const text = kind === 'messages' ? this.seal.compacted(sessionId, end.archived, messages) : this.seal.lines(sessionId, kind, EMPTY_HISTORY, messages);
       await this.writeWhole(file, await text);
     }
@@ -110,12 +118,13 @@ export class FileSessionHistory {
   /**
    * One of the session's history files, read.
    *
-   * @throws {@link UnsealedSessionError} when a line has no valid seal: none is taken as the conversation.
+   * @throws {@link UnsealedSessionError} when a line has no valid seal: none is taken as the
+   * conversation (`what: 'deleted'` when one is a deleted conversation's).
    */
   private async checkedHistory(sessionId: string, kind: HistoryKind): Promise<ReadHistory> {
     const file = this.folder.file(sessionId, kind);
     const read = await this.appender.read(file, sessionId, kind);
-    if (read.unsealedLines.length > 0) throw new UnsealedSessionError(sessionId, file, read.unsealedLines);
+    if (read.unsealedLines.length > 0) throw refusal(sessionId, file, read);
     return read;
   }
 
@@ -157,4 +166,9 @@ export class FileSessionHistory {
     await writeConfinedFile(this.folder.root, file, text);
     this.appender.forget(file); // another file now: the next append reads where it ends
   }
+}
+
+/** The refusal of a history file with lines failing their seal: a deleted conversation's, said as such (no `--trust-session` advice), or unsealed. */
+function refusal(sessionId: string, file: string, read: ReadHistory): UnsealedSessionError {
+  return new UnsealedSessionError(sessionId, file, read.unsealedLines, read.deleted ? 'deleted' : 'history');
 }

@@ -14,36 +14,44 @@ const KINDS = (Object.keys(SESSION_FILE_SUFFIXES) as SessionFileKind[]).sort((a,
  */
 export class FileSessionRemoval {
   /**
-   * @param endLifetime - ends a task session's lifetime (`FileSessionStore`'s, as for the
-   * conversation) in its queue, just before its files go: kept aside and put back, they then
-   * grant, load and own nothing.
+   * @param endLifetime - ends a session's lifetime (`FileSessionStore`'s), the conversation's
+   * and each of its tasks', in its queue, just before its files go: kept aside and put back,
+   * they then grant, load and own nothing. Answers the lifetime that ended (`undefined` when
+   * nothing is sealed, so none ended).
    */
   constructor(
     private readonly parts: Pick<FileSessionParts, 'folder' | 'queues' | 'tasks' | 'summaries' | 'lines' | 'history'>,
-    private readonly endLifetime: (sessionId: string) => Promise<void> = async () => {},
+    private readonly endLifetime: (sessionId: string) => Promise<number | undefined> = async () => undefined,
   ) {}
 
   /**
-   * Removes the session's files, then its tasks'; a {@link NotRegularFileError} names a folder
-   * planted under a name, left. `settle` is told, in the delete's turn, what task file the
-   * session had (`DeletedConversations`): a task session's delete is no conversation's.
+   * Ends the session's lifetime, then removes its files, then its tasks' (each in its queue,
+   * its lifetime ended first); a {@link NotRegularFileError} names a folder planted under a
+   * name, left; then the error of a lifetime that could not be ended, if any (the files go
+   * all the same). `settle` is told, in the delete's turn, what task file the session had
+   * (`DeletedConversations`): a task session's delete is no conversation's.
    */
   async delete(sessionId: string, settle: SettleDelete): Promise<void> {
     const { queues, tasks } = this.parts;
-    const { left, owned } = await queues.enqueue(sessionId, async () => {
-      // Read before the files go; a file that is no task file this store sealed (planted,
-      // changed, unreadable) says nothing: the delete stays a conversation's.
+    const turn = await queues.enqueue(sessionId, async () => {
+      // Read before the lifetime ends (the task file's seal binds it) and the files go; a file
+      // that is no task file this store sealed (planted, changed, put back, unreadable) says
+      // nothing: the delete stays a conversation's.
       const record = await tasks.load(sessionId).catch(() => undefined);
       settle(record);
+      const ended = await this.ending(sessionId);
       const files = await this.removeNow(sessionId);
       // A task session owns no tasks: its delete reads no other task file (an ephemeral run
       // deletes each of its, some saved long before). Else asked once the files are gone: a
-      // task whose save was asked before this delete counts.
+      // task whose save was asked before this delete counts; its file is sealed for the
+      // lifetime that just ended.
       const started = tasks.takeStarted(sessionId);
-      return { left: files, owned: started || isTaskRecord(sessionId, record) ? [] : await tasks.ownedBy(sessionId) };
+      const owned = started || isTaskRecord(sessionId, record) ? [] : await tasks.ownedBy(sessionId, ended.lifetime);
+      return { left: files, owned, unrecorded: ended.unrecorded };
     });
+    const { left, owned } = turn;
     // Each in its own queue, after the conversation's turn: no queue waits on another inside it.
-    let unrecorded: unknown;
+    let unrecorded = turn.unrecorded;
     for (const taskId of owned) {
       const removed = await this.removeFiles(taskId);
       left.push(...removed.left);
@@ -61,13 +69,20 @@ export class FileSessionRemoval {
    */
   private removeFiles(sessionId: string): Promise<{ left: string[]; unrecorded: unknown }> {
     return this.parts.queues.enqueue(sessionId, async () => {
-      // The files go even when the lifetime cannot be recorded; the delete then fails, saying why.
-      const unrecorded = await this.endLifetime(sessionId).then(
-        () => undefined,
-        (error: unknown) => error ?? new Error(`the delete of task session "${sessionId}" could not be recorded`),
-      );
+      const { unrecorded } = await this.ending(sessionId);
       return { left: await this.removeNow(sessionId), unrecorded };
     });
+  }
+
+  /**
+   * Ends the session's lifetime: the lifetime that ended, or why it could not be recorded
+   * (the files go all the same; the delete then fails, saying why).
+   */
+  private ending(sessionId: string): Promise<{ lifetime?: number; unrecorded?: unknown }> {
+    return this.endLifetime(sessionId).then(
+      (lifetime) => ({ lifetime }),
+      (error: unknown) => ({ unrecorded: error ?? new Error(`the delete of session "${sessionId}" could not be recorded`) }),
+    );
   }
 
   private async removeNow(sessionId: string): Promise<string[]> {

@@ -148,20 +148,17 @@ export class FileSessionStore implements SessionStore {
    * written, the delete still removes the files and then fails with an error saying why.
    */
   delete(sessionId: string): Promise<void> {
-    const settle = this.deleted.deleted(sessionId);
-    // Queued before the removal's turn, and both asked at once: no write slips in between.
-    const ended = this.parts.queues.enqueue(sessionId, () => this.endLifetime(sessionId));
-    const removed = this.removal.delete(sessionId, settle);
-    return Promise.all([ended, removed]).then(() => undefined);
+    // The lifetime ends in the removal's turn, just before the files go: no write slips in between.
+    return this.removal.delete(sessionId, this.deleted.deleted(sessionId));
   }
 
-  /** Ends the conversation's lifetime; nothing when the folder was never made (no line to outlive it). */
-  private async endLifetime(sessionId: string): Promise<void> {
+  /** Ends the session's lifetime, answering the one that ended; nothing when the folder was never made (no line to outlive it). */
+  private async endLifetime(sessionId: string): Promise<number | undefined> {
     const folder = await realpath(this.dir).catch((e: unknown) => {
       if (errnoOf(e) === 'ENOENT') return undefined;
       throw e;
     });
-    if (folder !== undefined) await this.lifetimes.endLifetime({ folder, sessionId });
+    return folder === undefined ? undefined : this.lifetimes.endLifetime({ folder, sessionId });
   }
 
   /**

@@ -68,13 +68,14 @@ export class FileSessionTasks {
     return this.started.take(sessionId);
   }
 
-  /** The tasks whose sealed task file names `sessionId` as their owner (forgotten as started: they are being deleted). */
-  async ownedBy(sessionId: string): Promise<string[]> {
+  /**
+   * The tasks whose sealed task file names `sessionId` as their owner (forgotten as started:
+   * they are being deleted). `lifetime` is the conversation's lifetime their seals bind: the
+   * one its delete just ended (`undefined` to read it). Only the files naming it are checked.
+   */
+  async ownedBy(sessionId: string, lifetime: number | undefined): Promise<string[]> {
     // Only task files this store sealed: a planted one must not make a delete remove another session.
-    const info = async (name: string): Promise<TaskSessionInfo | undefined> => {
-      const found = await this.seal.read(await this.folder.read(join(this.folder.dir, name)), name);
-      return found === 'unsealed' ? undefined : found;
-    };
+    const info = async (name: string): Promise<TaskSessionInfo | undefined> => this.seal.ownedBy(await this.folder.read(join(this.folder.dir, name)), name, sessionId, lifetime);
     const ids = await ownedTaskIds(this.folder.root, this.folder.dir, sessionId, info);
     for (const taskId of ids) this.started.take(taskId);
     return ids;

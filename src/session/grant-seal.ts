@@ -58,10 +58,11 @@ export class GrantSeal {
 
   /**
    * Ends the conversation's lifetime (a delete, before its files go): what was sealed for it
-   * passes no more. Nothing without a usable key, which seals nothing.
+   * passes no more. Answers the lifetime that ended; nothing (`undefined`) without a usable
+   * key, which seals nothing.
    */
-  async endLifetime(place: GrantPlace): Promise<void> {
-    if (await this.macs()) await this.lifetimes.end(place.folder, place.sessionId);
+  async endLifetime(place: GrantPlace): Promise<number | undefined> {
+    return (await this.macs()) ? this.lifetimes.end(place.folder, place.sessionId) : undefined;
   }
 
   /**

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { ChatMessage } from '../model/chat-message.js';
-import type { GrantSeal } from './grant-seal.js';
+import type { GrantSeal, Macs } from './grant-seal.js';
 import { parseMark, parseMessage, withoutMac } from './history-line.js';
 
 /** Which of a session's history files: its messages, or the archive of a compacted one. */
@@ -32,6 +32,13 @@ export interface ReadHistory {
   readonly unsealedLines: readonly number[];
   /** Where the file ends (what the next append seals against). */
   readonly end: HistoryEnd;
+  /**
+   * Whether one of the {@link unsealedLines} is sealed for an earlier lifetime of the
+   * conversation: a deleted conversation's line, put back, or read while a delete is under
+   * way (its lifetime ends before its files go). Never to be sealed anew: that would bring
+   * the deleted conversation back.
+   */
+  readonly deleted: boolean;
 }
 
 /**
@@ -56,7 +63,10 @@ export interface ReadHistory {
  *
  * Deletes: from a conversation's first delete on, every seal binds its lifetime (how many
  * times it was deleted, `GrantSeal.lifetime`), so the lines of a deleted conversation, kept
- * aside and put back, do not pass in the new conversation of the id.
+ * aside and put back, do not pass in the new conversation of the id. A file with lines that
+ * fail is checked against every earlier lifetime, newest first (the one just ended is the
+ * delete under way), until one of them passes: {@link ReadHistory.deleted}. That costs a
+ * check of the file per earlier lifetime, only for a file that fails anyway.
  */
 export class HistorySeal {
   /**
@@ -104,23 +114,10 @@ export class HistorySeal {
     });
     // No key is needed (nor made) for a session without messages or mark.
     const macs = found.length > 0 || mark ? await this.seal.macs() : undefined;
-    const at = macs && (await this.place(sessionId));
-    const unsealedLines: number[] = [];
-    // Only a sealed mark gives its generation: one stripped of its seal leaves every line failing.
-    const markSealed = mark?.mac !== undefined && macs !== undefined && macs.check(markFacts(at!, mark.archived, mark.generation), mark.mac);
-    if (macs && mark?.mac !== undefined && !markSealed) unsealedLines.push(1);
-    const end: HistoryEnd = { count: found.length, archived: mark?.archived ?? 0, generation: markSealed ? mark!.generation : '' };
-    // Lines sealed without their place pass only before any sealed with it (an earlier version's,
-    // then this one's), and only in the conversation's first lifetime (no earlier version lived past a delete).
-    let placed = markSealed || (at !== undefined && at.lifetime > 0);
-    const messages = found.map(({ value, lineNumber }, index) => {
-      const message = withoutMac(value);
-      if (!macs) return message;
-      if (macs.check(placedFacts(at!, kind, end, index, message), value.mac)) placed = true;
-      else if (placed || !macs.check(unplacedFacts(at!, message), value.mac)) unsealedLines.push(lineNumber);
-      return message;
-    });
-    return { messages, unsealedLines, end };
+    if (!macs) return { messages: found.map(({ value }) => withoutMac(value)), unsealedLines: [], end: endOf(found, mark, false), deleted: false };
+    const at = await this.place(sessionId);
+    const read = checked(macs, at, kind, mark, found);
+    return { ...read, deleted: read.unsealedLines.length > 0 && sealedEarlier(macs, at, kind, mark, found) };
   }
 
   /** The folder by its real path, the session and its lifetime (read anew: another process may have deleted it). */
@@ -128,6 +125,49 @@ export class HistorySeal {
     const folder = await this.folder();
     return { folder, sessionId, lifetime: await this.seal.lifetime({ folder, sessionId }) };
   }
+}
+
+/** A history file's lines holding a message, each with its line number (1-based). */
+type FoundLines = readonly { readonly value: ChatMessage & { readonly mac?: unknown }; readonly lineNumber: number }[];
+
+/** A messages file's compaction mark, as `parseMark` reads it. */
+type Mark = ReturnType<typeof parseMark>;
+
+/** Where a file of the `found` messages ends, after `mark` (its generation only when sealed). */
+function endOf(found: FoundLines, mark: Mark, markSealed: boolean): HistoryEnd {
+  return { count: found.length, archived: mark?.archived ?? 0, generation: markSealed ? mark!.generation : '' };
+}
+
+/** The messages, the lines failing their seal at `at` (its lifetime), and where the file ends. */
+function checked(macs: Macs, at: SealedPlace, kind: HistoryKind, mark: Mark, found: FoundLines): Omit<ReadHistory, 'deleted'> {
+  const unsealedLines: number[] = [];
+  // Only a sealed mark gives its generation: one stripped of its seal leaves every line failing.
+  const markSealed = mark?.mac !== undefined && macs.check(markFacts(at, mark.archived, mark.generation), mark.mac);
+  if (mark?.mac !== undefined && !markSealed) unsealedLines.push(1);
+  const end = endOf(found, mark, markSealed);
+  // Lines sealed without their place pass only before any sealed with it (an earlier version's,
+  // then this one's), and only in the conversation's first lifetime (no earlier version lived past a delete).
+  let placed = markSealed || at.lifetime > 0;
+  const messages = found.map(({ value, lineNumber }, index) => {
+    const message = withoutMac(value);
+    if (macs.check(placedFacts(at, kind, end, index, message), value.mac)) placed = true;
+    else if (placed || !macs.check(unplacedFacts(at, message), value.mac)) unsealedLines.push(lineNumber);
+    return message;
+  });
+  return { messages, unsealedLines, end };
+}
+
+/**
+ * Whether a line (message or mark) passes its seal in an earlier lifetime of the conversation
+ * than `at`'s, newest first: a line that passes in one lifetime passes in no other, so one
+ * that passes there is a deleted conversation's.
+ */
+function sealedEarlier(macs: Macs, at: SealedPlace, kind: HistoryKind, mark: Mark, found: FoundLines): boolean {
+  for (let lifetime = at.lifetime - 1; lifetime >= 0; lifetime--) {
+    const read = checked(macs, { ...at, lifetime }, kind, mark, found);
+    if (read.unsealedLines.length < found.length + (mark?.mac !== undefined ? 1 : 0)) return true;
+  }
+  return false;
 }
 
 /** What every seal of a session's history binds: the folder, the session and the conversation's lifetime (`GrantSeal.lifetime`). */

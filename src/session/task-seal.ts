@@ -11,6 +11,13 @@ import { taskSessionInfoOf } from './task-session-info.js';
  * `mac`, an HMAC-SHA256 under the user's key of the folder's real path and every field.
  * Without a usable key (said once by the {@link GrantSeal}) files are written plain and read
  * unchecked, as before task files were sealed.
+ *
+ * Deletes: once its owner conversation or its task session was deleted (`GrantSeal.lifetime`),
+ * the seal binds both lifetimes, so a task file kept aside and put back after its owner's
+ * delete (or its own) names its owner no more: it is refused, and no delete reads it as a
+ * task. The owner's lifetime is the one that matters (the ownership ends with the owner's
+ * delete, even for a task file moved away while the delete scanned for it); the task's own
+ * covers a task session deleted alone (an ephemeral run's). Both 0 seal as before.
  */
 export class TaskSeal {
   /**
@@ -27,31 +34,79 @@ export class TaskSeal {
     const stored = taskSessionInfoOf(info);
     if (!stored) throw new TypeError(`saveTaskInfo: not a task info (string taskId, agentName, description, ownerSessionId; parentSessionId a string or absent): ${JSON.stringify(info)}`);
     const macs = await this.seal.macs();
-    return JSON.stringify(macs ? { ...stored, mac: macs.sign(taskFacts(await this.folder(), stored)) } : stored);
+    if (!macs) return JSON.stringify(stored);
+    const folder = await this.folder();
+    return JSON.stringify({ ...stored, mac: macs.sign(taskFacts(folder, stored, await this.lifetimes(folder, stored))) });
   }
 
   /**
    * What the text of the task file named `name` holds: the task info when it is sealed for
-   * this folder (or there is no key to check with) and names this file's task, `'unsealed'`
-   * when it is a task info without a valid seal (planted, changed, or written before task
-   * files were sealed) or another task's (a sealed file copied under this name: taken for
-   * this task, it would let its owner resume any session), `undefined` when it is no task
-   * info at all.
+   * this folder and the current lifetimes of its owner and its task (or there is no key to
+   * check with) and names this file's task, `'unsealed'` when it is a task info without a
+   * valid seal (planted, changed, put back after a delete, or written before task files were
+   * sealed) or another task's (a sealed file copied under this name: taken for this task, it
+   * would let its owner resume any session), `undefined` when it is no task info at all.
    */
   async read(text: string, name: string): Promise<TaskSessionInfo | 'unsealed' | undefined> {
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      return undefined;
-    }
-    const info = taskSessionInfoOf(value);
-    if (!info) return undefined;
-    if (!namesFile(info.taskId, name)) return 'unsealed';
-    const macs = await this.seal.macs();
-    if (!macs) return info;
-    return macs.check(taskFacts(await this.folder(), info), (value as { mac?: unknown }).mac) ? info : 'unsealed';
+    const found = parsed(text);
+    if (!found) return undefined;
+    return (await this.sealed(found, name)) ? found.info : 'unsealed';
   }
+
+  /**
+   * The task info of the task file named `name` when it names `owner` as its conversation and
+   * is sealed (see {@link read}) for the owner's `lifetime`, given by the caller: a delete
+   * scanning for the tasks of the conversation it just ended asks with the lifetime that
+   * ended. Any other file is `undefined`; only the files naming `owner` cost a lifetime read
+   * (their task's), so a scan of a folder of many tasks reads no other conversation's.
+   */
+  async ownedBy(text: string, name: string, owner: string, lifetime: number | undefined): Promise<TaskSessionInfo | undefined> {
+    const found = parsed(text);
+    if (found?.info.ownerSessionId !== owner) return undefined;
+    return (await this.sealed(found, name, lifetime)) ? found.info : undefined;
+  }
+
+  /** Whether the file's task info names the file's task and is sealed (for the owner's `ownerLifetime` when known, else read). */
+  private async sealed({ info, mac }: ParsedTask, name: string, ownerLifetime?: number): Promise<boolean> {
+    if (!namesFile(info.taskId, name)) return false;
+    const macs = await this.seal.macs();
+    if (!macs) return true;
+    const folder = await this.folder();
+    return macs.check(taskFacts(folder, info, await this.lifetimes(folder, info, ownerLifetime)), mac);
+  }
+
+  /** The lifetimes of the task's owner (`owner` when the caller knows it) and of the task session, read at once. */
+  private async lifetimes(folder: string, info: TaskSessionInfo, owner?: number): Promise<TaskLifetimes> {
+    const [ownerLifetime, task] = await Promise.all([
+      owner ?? this.seal.lifetime({ folder, sessionId: info.ownerSessionId }),
+      this.seal.lifetime({ folder, sessionId: info.taskId }),
+    ]);
+    return { owner: ownerLifetime, task };
+  }
+}
+
+/** The lifetimes a task file's seal binds. */
+interface TaskLifetimes {
+  readonly owner: number;
+  readonly task: number;
+}
+
+/** A task file's task info and the seal it carries. */
+interface ParsedTask {
+  readonly info: TaskSessionInfo;
+  readonly mac: unknown;
+}
+
+/** The task info `text` holds and its seal, or `undefined` when it holds no task info. */
+function parsed(text: string): ParsedTask | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const info = taskSessionInfoOf(value);
+  return info && { info, mac: (value as { mac?: unknown }).mac };
 }
 
 /** Whether `name` is the task file of `taskId` (a well-formed id whose file it is). */
@@ -63,7 +118,12 @@ function namesFile(taskId: string, name: string): boolean {
   }
 }
 
-/** What a task file's MAC covers (a missing parent is null). */
-function taskFacts(folder: string, info: TaskSessionInfo): readonly unknown[] {
-  return ['rxharness-task-1', folder, info.taskId, info.agentName, info.description, info.ownerSessionId, info.parentSessionId ?? null];
+/**
+ * What a task file's MAC covers (a missing parent is null); once its owner or its task was
+ * deleted, both lifetimes too (both 0 seal as before lifetimes were kept).
+ */
+function taskFacts(folder: string, info: TaskSessionInfo, lifetimes: TaskLifetimes): readonly unknown[] {
+  const fields = [folder, info.taskId, info.agentName, info.description, info.ownerSessionId, info.parentSessionId ?? null];
+  if (lifetimes.owner === 0 && lifetimes.task === 0) return ['rxharness-task-1', ...fields];
+  return ['rxharness-task-2', ...fields, lifetimes.owner, lifetimes.task];
 }

@@ -14,7 +14,11 @@ const MAX_SHOWN_NAME_CHARS = 200;
  * can ship `.rxharness/sessions/`). Nothing is taken as the conversation; the file is left
  * as it is. The message says what was found and how to keep the session when it is the
  * user's own: the store's `trustUnsealed` option (`rxharness run --session NAME
- * --trust-session`), which seals it. Also thrown (`what: 'task'`) for a task file
+ * --trust-session`), which seals it. With `what: 'deleted'`, some of those lines are sealed
+ * for an earlier lifetime of the conversation (before a delete of it): a deleted conversation's
+ * lines, put back, or read while a delete of it is under way (in another process or store);
+ * the message then says so, and advises nothing that would bring it back (`trustUnsealed`
+ * refuses such a file too). Also thrown (`what: 'task'`) for a task file
  * (`<id>.task.json`) without a valid seal, when resuming the task: it is not resumed; and,
  * by `RedisSessionStore`, for a stored task record that is no task info (`problem` says what
  * is wrong with it, `file` is its key), rather than calling the task unknown.
@@ -36,7 +40,8 @@ export class UnsealedSessionError extends RxHarnessError {
    * @param sessionId - the session that was read (for a task file, the task's).
    * @param file - the file read.
    * @param lines - the lines (1-based) without a valid seal.
-   * @param what - what the file is: a session's history, or a task file (`<id>.task.json`, read to resume the task).
+   * @param what - what the file is: a session's history, a session's history holding a deleted conversation's
+   *   lines (`'deleted'`), or a task file (`<id>.task.json`, read to resume the task).
    * @param problem - what is wrong with a task record a store can tell more of than a failed seal (a Redis
    *   record: "is not JSON"), said in place of the seal; `file` is then the record's name (a Redis key).
    */
@@ -44,11 +49,28 @@ export class UnsealedSessionError extends RxHarnessError {
     readonly sessionId: string,
     readonly file: string,
     readonly lines: readonly number[],
-    readonly what: 'history' | 'task' = 'history',
+    readonly what: 'history' | 'deleted' | 'task' = 'history',
     readonly problem?: string,
   ) {
-    super(problem !== undefined ? recordMessage(sessionId, file, problem) : what === 'task' ? taskMessage(sessionId, file) : historyMessage(sessionId, file, lines));
+    super(problem !== undefined ? recordMessage(sessionId, file, problem) : what === 'task' ? taskMessage(sessionId, file) : what === 'deleted' ? deletedMessage(sessionId, file, lines) : historyMessage(sessionId, file, lines));
   }
+}
+
+function deletedMessage(sessionId: string, file: string, lines: readonly number[]): string {
+  const count = lines.length;
+  return (
+    `Session "${sessionId}" was not loaded: ${file} holds lines of a deleted conversation of that id, sealed before a delete ` +
+    `of it (${count} line${count === 1 ? '' : 's'} not sealed for the conversation now: ${shownLines(lines)}). ` +
+    'Either a delete of the session is under way (in another process or store: its files are going), or the deleted ' +
+    "conversation's files were kept aside and put back. They are not taken, and --trust-session would not take them either: " +
+    'the conversation was deleted. Wait for the delete to finish and run again (the session then starts anew), or remove ' +
+    "the session's files left in the folder, or use another session name."
+  );
+}
+
+/** The first line numbers, as a message lists them. */
+function shownLines(lines: readonly number[]): string {
+  return `line${lines.length === 1 ? '' : 's'} ${lines.slice(0, 5).join(', ')}${lines.length > 5 ? ', ...' : ''}`;
 }
 
 function historyMessage(sessionId: string, file: string, lines: readonly number[]): string {
@@ -56,7 +78,7 @@ function historyMessage(sessionId: string, file: string, lines: readonly number[
   const s = count === 1 ? '' : 's';
   return (
     `Session "${sessionId}" was not loaded: ${file} holds ${count} message${s} not sealed with your key for this folder ` +
-    `at the place${s} where ${count === 1 ? 'it is' : 'they are'} (line${s} ${lines.slice(0, 5).join(', ')}${count > 5 ? ', ...' : ''}). ` +
+    `at the place${s} where ${count === 1 ? 'it is' : 'they are'} (${shownLines(lines)}). ` +
     'Lines were changed, moved (reordered, a line before them removed) or copied from another session or file; or the file was ' +
     'written by rxharness before sessions were sealed, in another folder (a moved workspace) or with another key, or planted ' +
     '(a cloned repository can ship this file, with a made-up conversation). ' +
