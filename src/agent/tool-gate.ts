@@ -7,6 +7,7 @@ import type { ApprovalDecision } from '../permission/approval.js';
 import type { PermissionDecision } from '../permission/permission-decision.js';
 import type { Tool } from '../tools/tool.js';
 import { toolError } from '../tools/tool-error.js';
+import { pathRefusalText } from '../tools/path-refusal.js';
 import { resolveWorkspacePath } from '../tools/workspace-path.js';
 import { isPlainJson } from './plain-json.js';
 import { askWithDeadline, describeDuration } from './approval-deadline.js';
@@ -138,26 +139,22 @@ function judgeSubjects(scope: RunScope, toolName: string, subjects: readonly str
 
 function confine$(scope: RunScope, call: GateCall): Observable<Confined> {
   const paths = call.tool.paths!(call.args);
-  return defer(() => Promise.all(paths.map((p) => resolveWorkspacePath(scope.agent.workspace, p)))).pipe(
-    map((resolved): Confined => {
-      for (const r of resolved) {
-        if (!r.inside && !scope.agent.permissions.allowsOutsideWorkspace(call.tool.name, r.absolute)) {
-          return {
-            denied: refuse(
-              `Permission denied: "${r.absolute}" is outside the workspace ${scope.agent.workspace}. ` +
-                `Use a path inside the workspace (only an explicit allow rule lets ${call.tool.name} reach outside it).`,
-            ),
-          };
-        }
+  const { workspace } = scope.agent;
+  return defer(async (): Promise<Confined> => {
+    const resolved = await Promise.all(paths.map((p) => resolveWorkspacePath(workspace, p)));
+    for (const [at, r] of resolved.entries()) {
+      if (!r.inside && !scope.agent.permissions.allowsOutsideWorkspace(call.tool.name, r.absolute)) {
+        // The tool's own run-time refusal, word for word: the link that leads out, how the user allows it.
+        return { denied: refuse(await pathRefusalText(workspace, call.tool.name, paths[at]!, r)) };
       }
-      const paths = resolved.map((r) => r.relative);
-      if (paths.length < 2) return { subject: paths[0], paths };
-      // Every path the call touches is judged (a move's destination as much as its source):
-      // a rule on any of them holds, and an "always" grants each path asked about.
-      const judged = judgeSubjects(scope, call.tool.name, paths);
-      return 'denied' in judged ? { denied: refuse(`Permission denied: ${judged.denied}`) } : { ...judged, paths };
-    }),
-  );
+    }
+    const judgedPaths = resolved.map((r) => r.relative);
+    if (judgedPaths.length < 2) return { subject: judgedPaths[0], paths: judgedPaths };
+    // Every path the call touches is judged (a move's destination as much as its source):
+    // a rule on any of them holds, and an "always" grants each path asked about.
+    const judged = judgeSubjects(scope, call.tool.name, judgedPaths);
+    return 'denied' in judged ? { denied: refuse(`Permission denied: ${judged.denied}`) } : { ...judged, paths: judgedPaths };
+  });
 }
 
 function ask$(scope: RunScope, call: GateCall, reason: string, found: Found): Observable<Verdict> {

@@ -25,19 +25,36 @@ const MAX_PARTS = 64;
  * ```
  */
 export async function pathRefusal(workspace: string, toolName: string, path: string, target: WorkspacePath): Promise<ToolResult> {
+  return toolError(await pathRefusalText(workspace, toolName, path, target));
+}
+
+/**
+ * The text of {@link pathRefusal}, for the gate, which refuses with a verdict rather than a
+ * tool's result: one text for the same refusal, whether the gate or the tool at run time says it.
+ *
+ * @param toolName - the tool refused, as the rules name it.
+ * @param path - the path as the model gave it.
+ *
+ * @example
+ * ```ts
+ * await pathRefusalText('/ws', 'read', '../x.txt', await resolveWorkspacePath('/ws', '../x.txt'));
+ * // 'Permission denied: "/x.txt" is outside the workspace /ws. Use a path inside the workspace (...)'
+ * ```
+ */
+export async function pathRefusalText(workspace: string, toolName: string, path: string, target: WorkspacePath): Promise<string> {
   const link = await linkOnTheWay(workspace, path, target.inside ? 'any' : 'out');
   const through = link === undefined ? '' : `: ${path} leads there through the symbolic link ${link.name} -> ${link.to}`;
   if (!target.inside) {
-    return toolError(
+    return (
       `Permission denied: "${target.absolute}" is outside the workspace ${workspace}${through}. ` +
-        `Use a path inside the workspace (only an explicit allow rule lets ${toolName} reach outside it: ` +
-        `the user adds one to permissionRules, { tool: '${toolName}', action: 'allow', pattern: <a glob matching "${target.absolute}"> }; approving a call never does).`,
+      `Use a path inside the workspace (only an explicit allow rule lets ${toolName} reach outside it: ` +
+      `the user adds one to permissionRules, { tool: '${toolName}', action: 'allow', pattern: <a glob matching "${target.absolute}"> }; approving a call never does).`
     );
   }
-  return toolError(
+  return (
     `Permission denied: a rule denies ${toolName} on ${target.relative}${through}. Use another path: ` +
-      `this is the user's rule (to allow it, the user removes the deny rule from permissionRules, the engine's or the agent definition's, ` +
-      `or adds { tool: '${toolName}', action: 'allow', pattern: '${target.relative}' } with a higher priority than it; a delegating agent's deny holds for its subagents whatever they allow).`,
+    `this is the user's rule (to allow it, the user removes the deny rule from permissionRules, the engine's or the agent definition's, ` +
+    `or adds { tool: '${toolName}', action: 'allow', pattern: '${target.relative}' } with a higher priority than it; a delegating agent's deny holds for its subagents whatever they allow).`
   );
 }
 

@@ -40,11 +40,17 @@ describe('workspace confinement, end to end', () => {
     await symlink(secret, join(sandbox.dir, 'link.txt'));
     await symlink(sandbox.outside, join(sandbox.dir, 'linked-dir'));
 
+    // A path that leads out through a symbolic link names it; one that leaves as written names none.
+    const through: Record<string, string> = {
+      'link.txt': `: link.txt leads there through the symbolic link link.txt -> ${secret}`,
+      'linked-dir/secret.txt': `: linked-dir/secret.txt leads there through the symbolic link linked-dir -> ${sandbox.outside}`,
+    };
     for (const path of ['../outside/secret.txt', secret, 'link.txt', 'linked-dir/secret.txt', 'src/../../outside/secret.txt']) {
       const { end, seen, events } = await oneCall('read', { path });
       expect(end.error, path).toBe(
-        `Permission denied: "${secret}" is outside the workspace ${sandbox.dir}. ` +
-          'Use a path inside the workspace (only an explicit allow rule lets read reach outside it).',
+        `Permission denied: "${secret}" is outside the workspace ${sandbox.dir}${through[path] ?? ''}. ` +
+          'Use a path inside the workspace (only an explicit allow rule lets read reach outside it: ' +
+          `the user adds one to permissionRules, { tool: 'read', action: 'allow', pattern: <a glob matching "${secret}"> }; approving a call never does).`,
       );
       expect(seen).toBe(`ERROR: ${end.error}`);
       expect(seen).not.toContain('outside secret');
