@@ -40,12 +40,13 @@ export async function runCommand(argv: readonly string[], io: CliIO): Promise<nu
   if (trust && session === undefined) throw new CliUsageError('--trust-session goes with --session NAME: it seals the stored conversation NAME');
   const model = modelFromFlags(values, io);
   const flags = engineOptionsFromFlags(values, io);
+  const asks = approval(values.yes ?? false, io);
   const engine = newEngine({
     model,
     ...flags,
     // A named conversation goes on across invocations: it is kept in the workspace's files.
     ...(session !== undefined ? { sessions: new FileSessionStore(flags.workspace, { home: flags.homeDir, ...(trust ? { trustUnsealed: [session] } : {}) }) } : {}),
-    ...approval(values.yes ?? false, io),
+    approve: asks.approve,
     // At a terminal the human is there: no deadline unless asked for.
     ...approvalTimeoutOption(values['approval-timeout'], undefined),
   });
@@ -62,7 +63,7 @@ export async function runCommand(argv: readonly string[], io: CliIO): Promise<nu
     }
     const options = session !== undefined ? { sessionId: session } : {};
     const events$ = agentName ? engine.agent(agentName).stream(prompt, options) : engine.stream(prompt, options);
-    shown = presentRun(values.json ? events$ : runTree(events$, io), values.json ?? false, io);
+    shown = presentRun(values.json ? events$ : runTree(events$, io, asks.asksHuman), values.json ?? false, io);
     code = await shown.code;
   } finally {
     await engine.close();
@@ -75,14 +76,22 @@ export async function runCommand(argv: readonly string[], io: CliIO): Promise<nu
 
 /**
  * `--yes` approves everything; otherwise a terminal asks the human; otherwise asks are
- * rejected, and the user is told once (on stderr) how to let them run.
+ * rejected, and the user is told once (on stderr) how to let them run. `asksHuman` tells the
+ * tree which asks write to the terminal, the only ones it stops its redraws for: every
+ * question, the one note, never a `--yes` approval.
  */
-function approval(yes: boolean, io: CliIO): Pick<HarnessEngineOptions, 'approve'> {
-  if (yes) return { approve: () => ({ decision: 'approve' }) };
+function approval(yes: boolean, io: CliIO): Required<Pick<HarnessEngineOptions, 'approve'>> & { readonly asksHuman: () => boolean } {
+  if (yes) return { approve: () => ({ decision: 'approve' }), asksHuman: () => false };
   const input = io.stdin;
-  if (input?.isTTY === true) return { approve: terminalApproval({ input, output: io.stderr }) };
+  if (input?.isTTY === true) return { approve: terminalApproval({ input, output: io.stderr }), asksHuman: () => true };
   let told = false;
+  let noted = false; // the tree stops for the first ask only: the note is written once
   return {
+    asksHuman: () => {
+      const first = !noted;
+      noted = true;
+      return first;
+    },
     approve: (request) => {
       if (!told) {
         told = true;

@@ -13,6 +13,8 @@ import { shownText } from './shown-error.js';
  * that ran nothing is. A failure after the tree began is drawn in it and said on stderr too:
  * on a terminal the tree's line is cut to the width, and stderr keeps the whole advice.
  *
+ * `asksHuman` says which approvals write to the terminal (see `liveTree`); default: all.
+ *
  * The tree prints the run's own error whole (its `run failed:` line, its `error:` line): the
  * tree is given it cut to its start and end (see `shownText`), since a model server writes it.
  *
@@ -21,7 +23,7 @@ import { shownText } from './shown-error.js';
  * presentRun(runTree(engine.stream(prompt), io), false, io);
  * ```
  */
-export function runTree(events$: Observable<AgentEvent>, io: Pick<CliIO, 'stdout'>): Observable<AgentEvent> {
+export function runTree(events$: Observable<AgentEvent>, io: Pick<CliIO, 'stdout'>, asksHuman?: () => boolean): Observable<AgentEvent> {
   return defer(() => {
     let began = false;
     let refused: { readonly error: unknown } | undefined;
@@ -37,7 +39,7 @@ export function runTree(events$: Observable<AgentEvent>, io: Pick<CliIO, 'stdout
         return throwError(() => clippedError(error));
       }),
       map(clippedEnd),
-      liveTree({ output: io.stdout }),
+      liveTree({ output: io.stdout, ...(asksHuman === undefined ? {} : { asksHuman }) }),
       // The caller gets the run's own error, not the tree's cut copy (stderr cuts it too, see `shownError`).
       catchError((error: unknown) => throwError(() => (failure === undefined ? error : failure.error))),
       concatWith(defer(() => (refused === undefined ? EMPTY : throwError(() => refused!.error)))),

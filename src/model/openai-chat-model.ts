@@ -16,6 +16,7 @@ import { refusesParallelCalls, singleToolCallBody } from './single-tool-calls.js
 import { serverContextSize } from './server-context-size.js';
 import { toModelError } from './to-model-error.js';
 import { MAX_TIMER_MS } from '../validation/max-timer.js';
+import { shownUrl } from '../text/shown-url.js';
 
 /** Options of {@link OpenAIChatModel}. */
 export interface OpenAIChatModelOptions {
@@ -182,7 +183,8 @@ export class OpenAIChatModel implements ChatModel {
 
   /** The warning that the request waits for a server still starting. */
   private serverWait(error: ModelError, budgetMs: number): ModelChunk {
-    const where = this.client.baseURL.replace(/\/+$/, '');
+    // without a key it may carry (`user:pass@`, `?key=`): the warning reaches events, logs and the runs API
+    const where = shownUrl(this.client.baseURL).replace(/\/+$/, '');
     return { type: 'warning', code: 'model-server-starting', message: `${error.message}: waiting up to ${Math.round(budgetMs / 1_000)} s (retryBudgetMs) for the server at ${where} to start` };
   }
 

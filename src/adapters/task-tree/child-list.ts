@@ -24,6 +24,8 @@ interface Cell {
   /** The children in the subtree rooted here. */
   readonly size: number;
   readonly priority: number;
+  /** The approvals waiting under the children of this subtree (their `waitingInSubtree`); undefined when one is unknown. */
+  readonly waiting: number | undefined;
 }
 
 /** One version of a node's child list: its cells, and the array once read. */
@@ -84,20 +86,60 @@ export function withChildAt(node: TreeNode, i: number, child: TreeNode): TreeNod
   if (list === undefined && node.children.length < SHARED_FROM) {
     const children = node.children.slice();
     children[i] = child;
-    return withField(node, 'children', children);
+    return counted(withField(node, 'children', children), waitingAmong(children));
   }
   const root = list?.root ?? balanced(node.children, 0, node.children.length);
-  return withLazy(node, 'children', new ChildList(i === sizeOf(root) ? inserted(root, i, child, treapPriority()) : replaced(root!, i, child)));
+  const cells = i === sizeOf(root) ? inserted(root, i, child, treapPriority()) : replaced(root!, i, child);
+  return counted(withLazy(node, 'children', new ChildList(cells)), waitingOf(cells));
 }
 
 /** A new `node` with `child` inserted at `i`, before the child there; `node` keeps its own. */
 export function withChildBefore(node: TreeNode, i: number, child: TreeNode): TreeNode {
   const list = listOf(node);
   if (list === undefined && node.children.length < SHARED_FROM) {
-    return withField(node, 'children', [...node.children.slice(0, i), child, ...node.children.slice(i)]);
+    const children = [...node.children.slice(0, i), child, ...node.children.slice(i)];
+    return counted(withField(node, 'children', children), waitingAmong(children));
   }
   const root = list?.root ?? balanced(node.children, 0, node.children.length);
-  return withLazy(node, 'children', new ChildList(inserted(root, i, child, treapPriority())));
+  const cells = inserted(root, i, child, treapPriority());
+  return counted(withLazy(node, 'children', new ChildList(cells)), waitingOf(cells));
+}
+
+/**
+ * How many approvals wait under `children` (their `waitingInSubtree` added up); undefined
+ * when one of them does not know (a node made elsewhere).
+ */
+export function waitingAmong(children: readonly TreeNode[]): number | undefined {
+  let sum = 0;
+  for (const child of children) {
+    if (child.waitingInSubtree === undefined) return undefined;
+    sum += child.waitingInSubtree;
+  }
+  return sum;
+}
+
+/** `node` (a copy made here, seen by no one yet) with its `waitingInSubtree`: its own and those under `children`. */
+function counted(node: TreeNode, children: number | undefined): TreeNode {
+  return Object.assign(node, { waitingInSubtree: children === undefined ? undefined : node.waitingApprovalCount + children });
+}
+
+/**
+ * The children of `node` with an approval waiting under them (or not known to have none),
+ * in order. A shared list is searched through the cells that hold some, never made into an
+ * array: with one approval waiting among 10,000 tasks this costs a few cells, not 10,000.
+ */
+export function childrenWaiting(node: TreeNode): TreeNode[] {
+  const list = listOf(node);
+  if (list === undefined) return node.children.filter((child) => child.waitingInSubtree !== 0);
+  const found: TreeNode[] = [];
+  const visit = (cell: Cell | undefined): void => {
+    if (cell === undefined || cell.waiting === 0) return;
+    visit(cell.left); // a treap is as deep as the log of its size (it is balanced at random): recursion is safe
+    if (cell.child.waitingInSubtree !== 0) found.push(cell.child);
+    visit(cell.right);
+  };
+  visit(list.root);
+  return found;
 }
 
 function sizeOf(cell: Cell | undefined): number {
@@ -105,7 +147,17 @@ function sizeOf(cell: Cell | undefined): number {
 }
 
 function cellOf(child: TreeNode, left: Cell | undefined, right: Cell | undefined, priority: number): Cell {
-  return { child, left, right, size: sizeOf(left) + sizeOf(right) + 1, priority };
+  const waiting = child.waitingInSubtree === undefined ? undefined : sum(waitingOf(left), sum(waitingOf(right), child.waitingInSubtree));
+  return { child, left, right, size: sizeOf(left) + sizeOf(right) + 1, priority, waiting };
+}
+
+function waitingOf(cell: Cell | undefined): number | undefined {
+  return cell === undefined ? 0 : cell.waiting;
+}
+
+/** `a + b`, undefined when either is. */
+function sum(a: number | undefined, b: number | undefined): number | undefined {
+  return a === undefined || b === undefined ? undefined : a + b;
 }
 
 /**

@@ -8,7 +8,7 @@
  */
 import { childAt, withChildAt } from './child-list.js';
 import { changeKeepingLazy } from './lazy-fields.js';
-import { settle, settledNode, type Settling } from './tree-apply.js';
+import { settle, settledNode, withChildren, type Settling } from './tree-apply.js';
 import { goingChildren, noteGoing, positionOf, type TreeIndex } from './tree-index.js';
 import type { TreeNode } from './tree-state.js';
 
@@ -16,7 +16,7 @@ import type { TreeNode } from './tree-state.js';
 export function settleBelow(index: TreeIndex, node: TreeNode, now: number, settling: Settling): TreeNode {
   if (index.repeatsKeys) {
     // a tree made elsewhere with a key twice: the index does not see the second, a walk does
-    return changeKeepingLazy(node, (fields) => ({ ...fields, children: fields.children.map((child) => settle(child, now, settling.reason, settling.status)) }));
+    return changeKeepingLazy(node, (fields) => withChildren(fields, fields.children.map((child) => settle(child, now, settling.reason, settling.status))));
   }
   let settled = node;
   for (const key of goingChildren(index, node.key)) {

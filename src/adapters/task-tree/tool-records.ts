@@ -89,7 +89,7 @@ export const LATE_CALL = 'came after its run had ended';
 
 /**
  * A copy of `node` with `tools`, and the counts a view reads instead of them (`toolCallCount`,
- * `waitingApprovalCount`); a shared list stays one (made into an array on first read). Every
+ * `waitingApprovalCount`, and `waitingInSubtree` moved by as much); a shared list stays one (made into an array on first read). Every
  * change of a node's calls comes through here, so the counts always describe its calls: they
  * are taken from the calls themselves, never adjusted by a difference a stale count would keep.
  *
@@ -101,8 +101,11 @@ export const LATE_CALL = 'came after its run had ended';
 export function withTools(node: TreeNode, given: Tools): TreeNode {
   const tools = node.status === 'running' || node.status === 'queued' ? given : settledCalls(given, node.status === 'cancelled' ? 'cancelled' : 'failed', LATE_CALL);
   const copy = tools instanceof ToolList ? withLazy(node, 'tools', tools) : withField(node, 'tools', tools);
+  const waiting = waitingIn(tools);
+  // what waits below it is as it was: only its own calls changed
+  const waitingInSubtree = node.waitingInSubtree === undefined ? undefined : node.waitingInSubtree - node.waitingApprovalCount + waiting;
   // a copy made just above and seen by no one yet: set in place, so its lazy `tools` stays unread
-  return Object.assign(copy, { toolCallCount: tools.length, waitingApprovalCount: waitingIn(tools) });
+  return Object.assign(copy, { toolCallCount: tools.length, waitingApprovalCount: waiting, waitingInSubtree });
 }
 
 /**

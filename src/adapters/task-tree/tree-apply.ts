@@ -8,6 +8,7 @@ import type { UiItem } from '../ui-item.js';
 import { markInvisible } from '../../text/visible-text.js';
 import { appendTail, oneLine, tail } from '../terminal-tree/text-line.js';
 import { toolLabel } from '../terminal-tree/tool-label.js';
+import { waitingAmong } from './child-list.js';
 import { approvalAsked, approvalDecided, toolCount, toolEnded, toolsSettled, toolStarted, withTools } from './tool-records.js';
 import type { TreeNode, TreeStatus } from './tree-state.js';
 
@@ -27,9 +28,15 @@ export interface Settling {
  */
 export function settle(node: TreeNode, now: number, reason: string, status: 'failed' | 'cancelled'): TreeNode {
   const children = node.children.map((child) => settle(child, now, reason, status));
-  if (isGoing(node)) return { ...settledNode(node, now, { reason, status }), children };
+  if (isGoing(node)) return withChildren(settledNode(node, now, { reason, status }), children);
   const { currentTool: _tool, awaitingApproval: _approval, ...ended } = node;
-  return { ...withTools(ended, toolsSettled(node, status, reason)), children };
+  return withChildren(withTools(ended, toolsSettled(node, status, reason)), children);
+}
+
+/** `node` with `children` in place of its own, and the approvals waiting under them counted anew. */
+export function withChildren(node: TreeNode, children: readonly TreeNode[]): TreeNode {
+  const below = waitingAmong(children);
+  return { ...node, children, waitingInSubtree: below === undefined ? undefined : node.waitingApprovalCount + below };
 }
 
 /** Whether `node` still goes: queued or running (what an end settles). */
@@ -59,7 +66,7 @@ export function rootFor(item: UiItem, now: number): TreeNode {
   // a stream joined after its run-start: only the task's parent run names the run
   const runId = item.groupKey === undefined ? item.runId : (item.parentRunId ?? item.runId);
   const agentName = item.groupKey === undefined ? oneLine(item.agentName) : 'run';
-  return { key: runId, runId, agentName, description: '', multitask: false, status: 'running', tail: '', tools: [], toolCallCount: 0, waitingApprovalCount: 0, startedAt: now, children: [] };
+  return { key: runId, runId, agentName, description: '', multitask: false, status: 'running', tail: '', tools: [], toolCallCount: 0, waitingApprovalCount: 0, waitingInSubtree: 0, startedAt: now, children: [] };
 }
 
 /** A new node for a task's first item. */
@@ -71,7 +78,7 @@ export function taskNode(item: UiItem, key: string, now: number): TreeNode {
     ...(item.taskId === undefined ? {} : { taskId: item.taskId }),
     agentName: oneLine(item.taskAgentName ?? item.agentName), description: oneLine(item.taskDescription ?? ''),
     ...(item.taskIndex === undefined ? {} : { taskIndex: item.taskIndex }),
-    multitask: item.multitask ?? false, status: 'running', tail: '', tools: [], toolCallCount: 0, waitingApprovalCount: 0, startedAt: now, children: [],
+    multitask: item.multitask ?? false, status: 'running', tail: '', tools: [], toolCallCount: 0, waitingApprovalCount: 0, waitingInSubtree: 0, startedAt: now, children: [],
   };
 }
 

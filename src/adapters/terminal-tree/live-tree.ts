@@ -29,6 +29,14 @@ export interface LiveTreeOptions {
   readonly showResult?: boolean;
   /** Clock and timers (default `asyncScheduler`); tests pass a `TestScheduler`. */
   readonly scheduler?: SchedulerLike;
+  /**
+   * Asked on a terminal when a call asks for approval (its `HITLPending`): whether the
+   * approval handler writes there (a question for the human, a note). Then the tree is drawn
+   * once and left in place until no approval waits, so the text below it stays. Default:
+   * always. Pass `() => false` when approvals are decided without a word (`rxharness run
+   * --yes`): the tree then goes on redrawing in place, leaving no frozen copy per call.
+   */
+  readonly asksHuman?: () => boolean;
 }
 
 /**
@@ -61,7 +69,7 @@ export function liveTree(options: LiveTreeOptions): MonoTypeOperatorFunction<Age
     const showResult = options.showResult ?? true;
     const view: TreeView =
       output.isTTY === true
-        ? ttyView({ output, intervalMs, scheduler, showResult, color: options.color ?? output.hasColors?.() ?? false })
+        ? ttyView({ output, intervalMs, scheduler, showResult, color: options.color ?? output.hasColors?.() ?? false, ...(options.asksHuman === undefined ? {} : { asksHuman: options.asksHuman }) })
         : plainView({ output, showResult });
     let state: TaskTreeState = createTreeState();
     let closed = false;

@@ -5,7 +5,7 @@ import { innerType } from './inner-type.js';
 import { plainLine } from './plain-line.js';
 import { renderTree } from './render-tree.js';
 import { stripControls } from './text-line.js';
-import { waitingApprovals } from '../task-tree/tree-queries.js';
+import { waitingApprovalTotal } from '../task-tree/tree-queries.js';
 import type { TaskTreeState } from '../task-tree/tree-state.js';
 
 /** How `liveTree` shows the tree: redrawn in place, or as plain lines. */
@@ -18,11 +18,13 @@ export interface TreeView {
 
 /** What a terminal view needs. */
 export interface TtyViewOptions {
-  readonly output: NodeJS.WritableStream & { readonly columns?: number; readonly rows?: number };
+  readonly output: NodeJS.WritableStream & { readonly isTTY?: boolean; readonly columns?: number; readonly rows?: number };
   readonly intervalMs: number;
   readonly scheduler: SchedulerLike;
   readonly color: boolean;
   readonly showResult: boolean;
+  /** Whether the approval asked for now writes to the terminal (a question, a note): only then does the frame stay (default: always). */
+  readonly asksHuman?: () => boolean;
 }
 
 /**
@@ -30,13 +32,18 @@ export interface TtyViewOptions {
  * `intervalMs` (so a burst of events costs one redraw, and the spinner and clocks move while
  * nothing happens), and a last time on close.
  *
- * While an approval is pending the tree is drawn once and left in place: whoever asks the
- * human can write the question below it without a redraw erasing it. Redrawing resumes,
- * below, once no approval waits: each decided, or settled by its task's cancel or end (the
- * state says so; a cancelled task sends no `HITLDecided`).
+ * While an approval is pending and `asksHuman()` says it writes to the terminal, the tree is
+ * drawn once and left in place: whoever asks the human can write the question below it
+ * without a redraw erasing it. Redrawing resumes, below, once no approval waits: each
+ * decided, or settled by its task's cancel or end (the state says so; a cancelled task sends
+ * no `HITLDecided`). An approval decided without a word (`--yes`) leaves no frozen copy.
+ *
+ * A size of 0 (a pty whose size was never set) is taken as unknown, 80x24: drawn 0 rows
+ * high, the tree did not show at all.
  */
 export function ttyView(options: TtyViewOptions): TreeView {
-  const { output, scheduler } = options;
+  const { scheduler } = options;
+  const output = sized(options.output);
   const log = createLogUpdate(output);
   let latest: TaskTreeState | undefined;
   let timer: Subscription | undefined;
@@ -54,16 +61,15 @@ export function ttyView(options: TtyViewOptions): TreeView {
     update(state, event) {
       latest = state;
       // Whether an approval waits is read from the state, where a cancel or an end settles
-      // its task's calls. It walks the tree, so only when the event may change it: a question
-      // asked, or (while one waits) a decision, an end or a cancel.
+      // its task's calls: the root's count, one number, read when the event may change it.
       const type = innerType(event);
-      if (!asking && type === 'HITLPending' && waitingApprovals(state).length > 0) {
+      if (!asking && type === 'HITLPending' && waitingApprovalTotal(state) > 0 && (options.asksHuman?.() ?? true)) {
         asking = true;
         stopTimer();
         draw();
         log.done(); // the frame stays; the next one starts below it
       } else if (asking && SETTLES_APPROVALS.has(type)) {
-        asking = waitingApprovals(state).length > 0;
+        asking = waitingApprovalTotal(state) > 0;
       }
       if (timer !== undefined || asking) return;
       draw();
@@ -79,6 +85,21 @@ export function ttyView(options: TtyViewOptions): TreeView {
       if (error !== undefined) output.write(`error: ${errorText(error)}\n`);
     },
   };
+}
+
+/**
+ * `output` as log-update and the drawing see it: a size of 0 (or none) is unknown, and
+ * log-update's own fallbacks apply only to a missing one (its 0 rows draw nothing).
+ */
+function sized<T extends TtyViewOptions['output']>(output: T): T {
+  return new Proxy(output, {
+    get(target, key) {
+      if (key === 'columns') return target.columns || 80;
+      if (key === 'rows') return target.rows || 24;
+      const value: unknown = Reflect.get(target, key, target);
+      return typeof value === 'function' ? value.bind(target) : value; // a stream's methods run on the stream
+    },
+  });
 }
 
 /** The events (wrapped or not) after which an approval may no longer wait. */

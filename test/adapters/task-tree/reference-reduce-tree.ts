@@ -10,7 +10,7 @@ import { unwrapEvent, type TaskFrame } from '../../../src/events/operators/unwra
 import { toUiItem } from '../../../src/adapters/ui-dto.js';
 import type { UiItem } from '../../../src/adapters/ui-item.js';
 import { LATE_TASK } from '../../../src/adapters/task-tree/late-tasks.js';
-import { apply as applyToNode, rootFor, settle, settledNode, settlingOf, taskNode } from '../../../src/adapters/task-tree/tree-apply.js';
+import { apply as applyToNode, rootFor, settle, settledNode, settlingOf, taskNode, withChildren } from '../../../src/adapters/task-tree/tree-apply.js';
 import type { TaskTreeState, TreeNode } from '../../../src/adapters/task-tree/tree-state.js';
 
 export function referenceReduceTree(state: TaskTreeState, input: AgentEvent | UiItem, now: number): TaskTreeState {
@@ -30,7 +30,7 @@ export function referenceReduceTree(state: TaskTreeState, input: AgentEvent | Ui
 function apply(node: TreeNode, item: UiItem, now: number, isRoot: boolean): TreeNode {
   const changed = applyToNode(node, item, now, isRoot);
   const settling = settlingOf(item);
-  return settling === undefined ? changed : { ...changed, children: changed.children.map((child) => settle(child, now, settling.reason, settling.status)) };
+  return settling === undefined ? changed : withChildren(changed, changed.children.map((child) => settle(child, now, settling.reason, settling.status)));
 }
 
 function updateTask(root: TreeNode, item: UiItem, key: string, now: number): TreeNode {
@@ -38,7 +38,7 @@ function updateTask(root: TreeNode, item: UiItem, key: string, now: number): Tre
   if (path !== undefined) return updateAt(root, path, (node) => endedUnder(nodeAt(root, path.slice(0, -1)), apply(node, item, now, false), now));
   const parent = findPath(root, (node) => node.runId === item.parentRunId) ?? [];
   const created = endedUnder(nodeAt(root, parent), apply(taskNode(item, key, now), item, now, false), now);
-  return updateAt(root, parent, (node) => ({ ...node, children: withChild(node.children, created) }));
+  return updateAt(root, parent, (node) => withChildren(node, withChild(node.children, created)));
 }
 
 const going = (node: TreeNode): boolean => node.status === 'running' || node.status === 'queued';
@@ -48,7 +48,7 @@ function endedUnder(parent: TreeNode, node: TreeNode, now: number): TreeNode {
   if (going(parent) || !going(node)) return node;
   const status = parent.status === 'cancelled' ? 'cancelled' : 'failed';
   const ended = settledNode(node, now, { reason: LATE_TASK, status });
-  return { ...ended, children: ended.children.map((child) => settle(child, now, LATE_TASK, status)) };
+  return withChildren(ended, ended.children.map((child) => settle(child, now, LATE_TASK, status)));
 }
 
 function nodeAt(root: TreeNode, path: readonly number[]): TreeNode {
@@ -73,7 +73,7 @@ function withAncestors(root: TreeNode, frames: readonly TaskFrame[], now: number
     const item = { kind: 'task-start', ...frame, agentName: frame.taskAgentName, depth: 0, groupKey: key, sessionId: frame.taskId, prompt: '' } as const;
     const parent = findPath(tree, (node) => node.runId === frame.parentRunId) ?? [];
     const created = endedUnder(nodeAt(tree, parent), taskNode(item, key, now), now);
-    tree = updateAt(tree, parent, (node) => ({ ...node, children: withChild(node.children, created) }));
+    tree = updateAt(tree, parent, (node) => withChildren(node, withChild(node.children, created)));
   }
   return tree;
 }
@@ -90,5 +90,5 @@ function findPath(node: TreeNode, match: (node: TreeNode) => boolean): number[] 
 function updateAt(node: TreeNode, path: readonly number[], change: (n: TreeNode) => TreeNode): TreeNode {
   const [index, ...rest] = path;
   if (index === undefined) return change(node);
-  return { ...node, children: node.children.map((child, i) => (i === index ? updateAt(child, rest, change) : child)) };
+  return withChildren(node, node.children.map((child, i) => (i === index ? updateAt(child, rest, change) : child)));
 }
