@@ -2,14 +2,25 @@
  * Where the command of find's `-exec` (`-execdir`, `-ok`, `-okdir`) ends, as the line shows it
  * and as it may be when the line runs: a quoted word holding an expansion may then be `;` (or
  * `+` after `{}`), which ends the command early, and find reads the words after it as its own
- * primaries (`find . -exec true "$x" -exec rm -rf / ;` with `x=';'` runs `rm -rf /`).
+ * primaries (`find . -exec true "$x" -exec rm -rf / ;` with `x=';'` runs `rm -rf /`). find reads
+ * its whole expression before it runs anything: a fixed word there that is none of its primaries
+ * (`-exec grep "$a" -e "$b" {} +`, `-e`) makes it refuse the line, so that end is no end.
  *
  * @module
  */
+import { FIND_EXEC } from './shell-programs.js';
 import { isRunTime, type TextWord } from './shell-words.js';
 
 /** A word as find's readers see it. */
-type FindWord = Pick<TextWord, 'text' | 'glob' | 'literal' | 'input' | 'pattern'>;
+type FindWord = Pick<TextWord, 'text' | 'glob' | 'literal' | 'input' | 'pattern' | 'quoted'>;
+
+/** find's options, tests and actions whose next word is their value (`-fprintf` takes two). */
+export const FIND_VALUED = /^-(?:D|i?name|i?path|i?wholename|i?regex|i?lname|x?type|user|group|uid|gid|perm|size|[acm](?:time|min)|[ac]?newer|newer[aBcmt]{2}|samefile|inum|links|(?:max|min)depth|fstype|used|context|regextype|printf|fprintf?|fprint0|fls|files0-from)$/;
+/**
+ * find's other primaries and its operators, GNU's, BSD's and busybox's (the rest of one list with
+ * {@link FIND_VALUED} and `FIND_EXEC`): in its expression find refuses any other word.
+ */
+const FIND_OTHERS = /^(?:[()!,]|-(?:not|and|or|a|o|daystart|depth|d|follow|-?help|-?version|(?:no)?ignore_readdir_race|mount|noleaf|(?:no)?warn|xdev|empty|executable|false|true|nogroup|nouser|readable|writable|delete|ls|print0?|prune|quit|exit|acl|sparse|xattr|xattrname|flags|B(?:time|min|newer)|mnewer))$/;
 
 /** An expansion whose value is any text: a variable (`$x`, `$1`, `$@`) or a parameter expansion without one inside (`${x}`, `${x:-;}`). */
 const EXPANSION = /\$(?:\{[^{}$]*\}|[A-Za-z_]\w*|[0-9@*#?$!-])/g;
@@ -35,9 +46,20 @@ export interface ExecSpan {
 export function execSpan(words: readonly FindWord[], at: number): ExecSpan {
   let end = at + 1;
   while (end < words.length && words[end]!.text !== ';' && words[end]!.text !== '+') end += 1;
-  // The command's name is never its end: find refuses `-exec ;`.
-  for (let i = at + 2; i < end; i += 1) if (mayEndExec(words[i]!)) return { end, early: i };
+  // The command's name is never its end: find refuses `-exec ;`. Nor is a word find would read
+  // a word it refuses after: then it runs nothing (see the module).
+  for (let i = at + 2; i < end; i += 1) if (mayEndExec(words[i]!) && !(i + 1 < end && refusedAfter(words[i]!, words[i + 1]!))) return { end, early: i };
   return { end };
+}
+
+/**
+ * Whether find refuses its line when `word` ends the command early and `next` follows: `word`
+ * is one word (quoted, no `"$@"`, which may be several: `; -name`, making `next` a value) and
+ * `next` a fixed word that is none of find's primaries or operators.
+ */
+function refusedAfter(word: FindWord, next: FindWord): boolean {
+  if (word.quoted !== true || word.glob || word.input === true || word.pattern === true || word.text.includes('@')) return false;
+  return !isRunTime(next) && !FIND_VALUED.test(next.text) && !FIND_OTHERS.test(next.text) && !FIND_EXEC.has(next.text);
 }
 
 /**

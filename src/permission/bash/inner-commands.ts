@@ -21,7 +21,6 @@ import { shellWithoutCommand } from './runs/unreadable-runs.js';
 import { PLACEHOLDER } from './shell-scan.js';
 import { filledCommandName } from './filled-names.js';
 import { execSpan } from './find-exec.js';
-import { programKind } from './program-names.js';
 import { wrapperCommands, type AnalyseWords, type RunningCommand } from './wrapped-commands.js';
 
 export type { AnalyseWords, RunningCommand } from './wrapped-commands.js';
@@ -65,7 +64,7 @@ export function innerCommands(command: RunningCommand, sink: PartSink, analyse: 
     sink.flag(`"${base}", which can run a command under another name`);
   }
   if ((WRAPPERS.has(base) || wrapsCommand(base, args)) && suffixes) wrapperCommands(command, sink, analyse);
-  if (programKind(base) === 'find') whileFilled(sink, [], () => findExecs(plain, depth, sink, analyse));
+  if (base === 'find') whileFilled(sink, [], () => findExecs(plain, depth, sink, analyse));
   if (isMake(base)) makeVariables(command, sink);
   // `npx cmd`, `npm exec -- cmd`: the command is judged from where it starts, as a wrapper's is.
   for (const start of suffixes ? packageCommandStarts(base, args) : []) {
@@ -92,7 +91,8 @@ function makeVariables({ words, plain, depth }: RunningCommand, sink: PartSink):
 /**
  * The words of `find ... -exec cmd {} ;` that form commands; `-delete` is judged as `rm {}`. A
  * word that may end the command when it runs (`"$x"`, see `execSpan`) ends it in a second
- * reading, whose later words are read as find's own (`-exec true "$x" -exec rm -rf / ;`).
+ * reading, whose later words are read as find's own (`-exec true "$x" -exec rm -rf / ;`), unless
+ * find would refuse the word after it (`-exec grep "$a" -e "$b" {} +`: see `execSpan`).
  */
 function findExecs(words: readonly TextWord[], depth: number, sink: PartSink, analyse: AnalyseWords): void {
   for (let i = 0; i < words.length; i++) {

@@ -115,7 +115,7 @@ export class Collector implements PartSink {
     if (evaluates !== undefined && carries !== undefined) this.opaque ??= `${evaluates} and ${carries}, which bash may run as code`;
     // A file the line writes and a program on it runs (`echo ... > Makefile; make`), in any order: a loop may write before it runs.
     this.opaque ??= ranFileWrite(this.writes, this.fileRuns);
-    if (this.fileRuns.some((run) => isMake(run.program))) this.environmentOfMake();
+    if (this.fileRuns.some((run) => isMake(run.kind))) this.environmentOfMake();
     // A line of only assignments or comments runs no command: judge it as written.
     const commands = this.commands.size > 0 ? [...this.commands] : [line.replace(/\s+/g, ' ').trim()];
     const variants = [...this.variants].filter((v) => !this.commands.has(v));

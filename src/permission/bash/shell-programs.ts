@@ -23,7 +23,7 @@ export const WRAPPERS: ReadonlySet<string> = new Set([
   // the shell's own
   'env', 'command', 'builtin', 'exec', 'time', 'coproc', 'jobs',
   // scheduling, limits, environment
-  'nohup', 'nice', 'ionice', 'chrt', 'taskset', 'numactl', 'prlimit', 'cpulimit', 'timeout', 'gtimeout', 'setsid', 'stdbuf',
+  'nohup', 'nice', 'ionice', 'chrt', 'taskset', 'numactl', 'prlimit', 'cpulimit', 'timeout', 'setsid', 'stdbuf',
   'unbuffer', 'flock', 'lckdo', 'chronic', 'nocache', 'eatmydata', 'caffeinate', 'cgexec', 'trickle', 'sshpass',
   // personalities, fake roots and sandboxes
   'setarch', 'linux32', 'linux64', 'i386', 'x86_64', 'arch', 'fakeroot', 'fakechroot', 'faketime', 'chroot', 'schroot',

@@ -8,6 +8,7 @@ import { buildsValue, DECLARERS, evaluatingCommand } from './code-in-data.js';
 import { commandShape } from './command-shape.js';
 import { executedWrite } from './writes/executed-writes.js';
 import { foldCase } from '../fold-case.js';
+import { commandBase } from './program-names.js';
 import { innerCommands } from './inner-commands.js';
 import type { PartRole, PartSink } from './part-sink.js';
 import { HEADERS, KEYWORDS, READERS } from './shell-programs.js';
@@ -71,7 +72,10 @@ export function analyseWords(all: readonly Word[], role: PartRole, depth: number
   if (built !== undefined) sink.note('carries', built);
   // Programs are found on a disk that may ignore case (`MAKE`, `Sed -i` run make and sed there), so
   // their names fold as the checks of files fold (see `foldCase`); builtins and keywords do not.
-  const writes = commandWrites(foldCase(basename(plain[0]?.text ?? '')), plain.slice(1), redirectTargets(words), assignments);
+  // Read by the name the checks know (`grm` is rm, `gxargs` xargs: see `commandBase`); reasons quote it as written.
+  const program = plain[0]?.text ?? '';
+  const shown = foldCase(basename(program));
+  const writes = commandWrites(commandBase(program), plain.slice(1), redirectTargets(words), assignments, shown);
   if (writes.unseen !== undefined) sink.flag(writes.unseen);
   const executed = executedWrite(writes);
   if (executed !== undefined) sink.flag(executed);
@@ -88,11 +92,11 @@ export function analyseWords(all: readonly Word[], role: PartRole, depth: number
   const name = plain[0]!;
   // After a wrapper any word may be the command; an option (`-j$(nproc)`) cannot be.
   if (isDynamic(name) && (suffixes || !name.text.startsWith('-'))) sink.flag(`a command name only known when it runs ("${name.text}")`);
-  const base = foldCase(basename(name.text));
+  const base = commandBase(name.text);
   const args = plain.slice(1).map((w) => w.text);
-  const run = filesRun(base, plain.slice(1));
+  const run = filesRun(base, plain.slice(1), shown);
   if (run !== undefined) sink.runs(run);
-  if (READERS.has(base)) sink.note('carries', `input read at run time ("${base}")`);
+  if (READERS.has(base)) sink.note('carries', `input read at run time ("${shown}")`);
   // An empty argument (`git log --grep ''`) is no run-time word: only a command name can be empty by accident.
   const unreadable = isDynamic(name) ? undefined : unreadableRun(foldCase(name.text), args, plain.slice(1).map((w) => w.text !== '' && isDynamic(w)));
   if (unreadable !== undefined) sink.flag(unreadable);

@@ -9,7 +9,8 @@ import type { PartRole, PartSink } from './part-sink.js';
 import { LINE_ARGUMENTS, RUNTIME_ARGUMENTS } from './shell-programs.js';
 import { shellStringAt, whileFilled } from './filled-lines.js';
 import { mayRead } from './inner-budget.js';
-import { basename, INPUT_ARGUMENT, isAssignment, RUNTIME_ARGUMENT, text, type TextWord, type Word } from './shell-words.js';
+import { commandBase } from './program-names.js';
+import { INPUT_ARGUMENT, isAssignment, RUNTIME_ARGUMENT, text, type TextWord, type Word } from './shell-words.js';
 import { readXargs } from './xargs-options.js';
 import { fillerRun, filledName, type FilledText } from './filler-runs.js';
 import { commandStarts, wrappedStart } from './wrapper-starts.js';
@@ -28,8 +29,8 @@ export function wrapperCommands(command: RunningCommand, sink: PartSink, analyse
   // What xargs, parallel... read fills in their command's words: a command line there may be such
   // text, also where another wrapper runs them (`timeout 5 xargs -I{} sh -c {}`).
   const starts = commandStarts(plain, words.some((w) => w.kind === 'redirect'));
-  const fillers = plain.flatMap((w, i) => (RUNTIME_ARGUMENTS.has(basename(w.text)) && starts(i) ? [i] : []));
-  const filled = fillers.flatMap((i) => filledBy(basename(plain[i]!.text), plain.slice(i + 1).map(text), sink));
+  const fillers = plain.flatMap((w, i) => (RUNTIME_ARGUMENTS.has(commandBase(w.text)) && starts(i) ? [i] : []));
+  const filled = fillers.flatMap((i) => filledBy(commandBase(plain[i]!.text), plain.slice(i + 1).map(text), sink));
   if (fillers.length > 0) whileFilled(sink, filled, () => wrapped(command, sink, analyse));
   else wrapped(command, sink, analyse);
 }

@@ -10,7 +10,8 @@
 import { wrapsCommand } from './command-programs.js';
 import { longOptionName } from './option-values.js';
 import { WRAPPERS } from './shell-programs.js';
-import { basename, isDynamic, text, type TextWord } from './shell-words.js';
+import { isDynamic, text, type TextWord } from './shell-words.js';
+import { commandBase } from './program-names.js';
 import { SYNTAX, type Syntax } from './wrapper-syntax.js';
 
 /** Where a wrapper's command starts, and which of its words before it are `NAME=VALUE` settings (env's, sudo's). */
@@ -123,7 +124,7 @@ export function commandStarts(plain: readonly TextWord[], redirected: boolean): 
   const texts = plain.map(text);
   for (let i = 0; i < plain.length; i += 1) {
     if (!starts.has(i)) continue;
-    const base = basename(texts[i]!);
+    const base = commandBase(texts[i]!);
     if (!WRAPPERS.has(base) && !(base === 'cmake' && wrapsCommand(base, texts.slice(i + 1)))) continue;
     const start = redirected ? undefined : wrappedStart(base, plain, i + 1);
     if (start === undefined) return (index) => starts.has(index) || index > i;

@@ -7,8 +7,6 @@
  * @module
  */
 
-/** The names make runs under: GNU make is `gmake` where the system's own make is another. */
-const MAKES: ReadonlySet<string> = new Set(['make', 'gmake']);
 /** An assignment make reads: `NAME=v`, `NAME:=v`, `NAME::=v`, `NAME+=v`, `NAME?=v`, `NAME!=cmd`. */
 const ASSIGNMENT = /^([^\s=:+?!-][^\s=:+?!]*)\s*(::?:?=|[+?!]?=)(.*)$/s;
 /** Text a recipe's shell reads as syntax, or make expands (`$(shell ...)`): the value may run anything. */
@@ -19,7 +17,7 @@ const PROGRAM_VARIABLE =
 
 /** Whether `program` (a command's name without its folder) is make, whose recipes run its variables and whose makefiles run commands. */
 export function isMake(program: string): boolean {
-  return MAKES.has(program);
+  return program === 'make'; // `gmake` too: the checks know it as make (see `programKind`)
 }
 
 /** What make's settings ask of the reader: a reason the line is unreadable, or value lines to judge. */

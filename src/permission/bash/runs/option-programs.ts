@@ -112,7 +112,6 @@ const LESS: RunningOptions = {
 /** The programs, by name, and their options that run a command. */
 export const RUNNING_OPTIONS: Readonly<Record<string, RunningOptions>> = {
   tar: TAR,
-  gtar: TAR,
   bsdtar: TAR,
   zip: { long: ['unzip-command'], words: ['-TT'] },
   rsync: {
@@ -122,7 +121,6 @@ export const RUNNING_OPTIONS: Readonly<Record<string, RunningOptions>> = {
     harmless: (_option, value) => value !== undefined && PLAIN_SSH.test(value),
   },
   sort: SORT,
-  gsort: SORT,
   // ssh's -I loads a PKCS#11 library, as `-o PKCS11Provider=` does: never harmless.
   ssh: { ...SSH, short: 'oFI' },
   slogin: { ...SSH, short: 'oFI' },
@@ -136,13 +134,11 @@ export const RUNNING_OPTIONS: Readonly<Record<string, RunningOptions>> = {
     harmless: (option, value) => (option === '-P' || option === '--pager') && value !== undefined && /^(?:cat|less|more|less -R)$/.test(value),
   },
   split: { long: ['filter'] },
-  gsplit: { long: ['filter'] },
   npm: NPM,
   pnpm: NPM,
   npx: NPM,
   pnpx: NPM,
   make: MAKE,
-  gmake: MAKE,
   less: LESS,
   more: LESS,
 };

@@ -23,8 +23,9 @@ import { packageCommandStarts } from './package-runs.js';
  * @param dynamic - which of `args` are only known when it runs: one that may expand to an
  *   option (`$O`, `"$O"`, a leading glob `*` matching a file named `--checkpoint-action=...`)
  *   counts as such an option, also after one that takes a value (`-cf $OUT` splits when unquoted).
+ * @param shown - the program's name as the line wrote it (`gtar` for tar), which the reason quotes.
  */
-export function optionRun(base: string, args: readonly string[], dynamic: readonly boolean[] = []): string | undefined {
+export function optionRun(base: string, args: readonly string[], dynamic: readonly boolean[] = [], shown = base): string | undefined {
   const spec = RUNNING_OPTIONS[base];
   if (spec === undefined) return undefined;
   // Options end at `--`; those of the command `npx` or `npm exec` runs are its own (`npx eslint -c cfg`).
@@ -33,19 +34,19 @@ export function optionRun(base: string, args: readonly string[], dynamic: readon
   const unknown = args
     .slice(0, end)
     .findIndex((arg, i) => dynamic[i] === true && mayBecomeOption(arg) && spec.runTimeValue?.test(arg) !== true);
-  if (unknown >= 0) return `a word only known when it runs ("${args[unknown]}"), which may be an option of ${base} that runs a command`;
+  if (unknown >= 0) return `a word only known when it runs ("${args[unknown]}"), which may be an option of ${shown} that runs a command`;
   for (let i = 0; i < end; i += 1) {
     const arg = args[i]!;
     if (spec.initial !== undefined && arg.startsWith('+') && !spec.initial.test(arg)) {
-      return `an initial command of ${base}, which may run a command ("${base} ${arg}")`;
+      return `an initial command of ${shown}, which may run a command ("${shown} ${arg}")`;
     }
-    if (spec.operand?.test(arg) === true) return `a setting of ${base} that chooses or adds the commands it runs ("${base} ${arg}")`;
+    if (spec.operand?.test(arg) === true) return `a setting of ${shown} that chooses or adds the commands it runs ("${shown} ${arg}")`;
     const found = runningOption(spec, arg, args[i + 1], i === 0);
     if (found === undefined) continue;
     const [option, value, next] = found;
     if (spec.harmless?.(option, value) === true) continue;
-    const shown = next && value !== undefined ? `${arg} ${value}` : arg;
-    return `an option of ${base} that runs a command ("${base} ${shown}")`;
+    const word = next && value !== undefined ? `${arg} ${value}` : arg;
+    return `an option of ${shown} that runs a command ("${shown} ${word}")`;
   }
   return undefined;
 }

@@ -18,7 +18,10 @@ import type { CommandWrites, WrittenWord } from '../writes/written-words.js';
 
 /** A program the line runs, and the files it runs (command patterns, case folded: see `foldCase`). */
 export interface FileRun {
+  /** Its name as the line wrote it (without folder, case folded), for the reasons that quote it. */
   readonly program: string;
+  /** Its name as the checks know it (`make` for `gmake`: see `commandBase`). */
+  readonly kind: string;
   /** The files it reads from the folder it runs in (`makefile`, `*.mk`). */
   readonly here: readonly string[];
   /** The same files in any folder (`*\/makefile`): read when the line changes folder. */
@@ -29,7 +32,6 @@ const PACKAGE = ['package.json', 'node_modules/*'];
 /** Each program, by name, and the files it runs (lower case; some file systems ignore case). */
 const RUN_FILES: Readonly<Record<string, readonly string[]>> = {
   make: ['makefile', 'gnumakefile', '*.mk', '*.mak'],
-  gmake: ['makefile', 'gnumakefile', '*.mk', '*.mak'],
   npm: PACKAGE,
   npx: PACKAGE,
   pnpm: [...PACKAGE, '.pnpmfile.cjs'],
@@ -54,7 +56,7 @@ const ELSEWHERE_OF: Readonly<Record<string, RegExp>> = {
 };
 
 /**
- * The files `base` runs with `args`, or `undefined` for a program that runs none. make's
+ * The files `base` (written `shown`: `gmake` for make) runs with `args`, or `undefined` for a program that runs none. make's
  * `-f` / `--file` / `--makefile` files count too, and with `-C dir` the files in `dir` (and
  * `dir` itself: `ln -s evil sub; make -C sub`).
  *
@@ -64,7 +66,7 @@ const ELSEWHERE_OF: Readonly<Record<string, RegExp>> = {
  * filesRun('ls', []); // undefined
  * ```
  */
-export function filesRun(base: string, args: readonly WrittenWord[]): FileRun | undefined {
+export function filesRun(base: string, args: readonly WrittenWord[], shown = base): FileRun | undefined {
   const names = RUN_FILES[base];
   if (names === undefined) return undefined;
   const here = [...names];
@@ -84,7 +86,7 @@ export function filesRun(base: string, args: readonly WrittenWord[]): FileRun | 
   const anywhere = here.map((name) => `*/${name}`);
   // make's `-C` is read above (its `-r` and `-w` move nothing).
   const elsewhere = away || (!isMake(base) && args.some((a) => (ELSEWHERE_OF[base] ?? ELSEWHERE).test(a.text)));
-  return { program: base, here: elsewhere ? [...here, ...anywhere] : here, anywhere };
+  return { program: shown, kind: base, here: elsewhere ? [...here, ...anywhere] : here, anywhere };
 }
 
 /**

@@ -64,7 +64,9 @@ const SETTERS = new Set(['export', 'declare', 'typeset', 'local', 'readonly', 'e
  * ```
  */
 export function unreadableRun(name: string, args: readonly string[], dynamic: readonly boolean[] = []): string | undefined {
-  const base = name.slice(name.lastIndexOf('/') + 1);
+  // Checked by the name the checks know (`gmake` is make, `mawk` awk); messages quote it as written.
+  const typed = name.slice(name.lastIndexOf('/') + 1);
+  const base = programKind(typed);
   // `/dev/null` and `/dev/zero` run nothing (a wrapper's option value tried as its command: `xargs -a /dev/null`).
   if (name.includes('/') && !SYSTEM_BIN.test(posix.normalize(name)) && !/^\/dev\/(?:null|zero)$/.test(name)) {
     return `a program run from a file ("${name}")`;
@@ -76,15 +78,15 @@ export function unreadableRun(name: string, args: readonly string[], dynamic: re
   if (base === 'shopt' && args.includes('dotglob') && !args.includes('-u')) return '"shopt dotglob", which makes globs match the files other programs run';
   const keyword = keywordOption(base, args, dynamic);
   if (keyword !== undefined) return keyword;
-  if (programKind(base) === 'awk' && awkRunsCommands(args)) return `an awk program that can run commands ("${base}")`;
+  if (base === 'awk' && awkRunsCommands(args)) return `an awk program that can run commands ("${typed}")`;
   if (base === 'git') {
     const git = gitRunsCommand(args, dynamic);
     if (git !== undefined) return git;
   }
-  const option = optionRun(base, args, dynamic);
+  const option = optionRun(base, args, dynamic, typed);
   if (option !== undefined) return option;
   if (INTERPRETER.test(base) && !args.every((arg) => INFO_ONLY.has(arg))) {
-    return `an interpreter running code the bash rules cannot read ("${base}")`;
+    return `an interpreter running code the bash rules cannot read ("${typed}")`;
   }
   return undefined;
 }

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { execSpan } from '../find-exec.js';
+import { execSpan, FIND_VALUED } from '../find-exec.js';
 import { operandsOf } from '../option-values.js';
 import { FIND_EXEC } from '../shell-programs.js';
 import { mayBeOption, maySplitIntoOption, type TextWord } from '../shell-words.js';
@@ -36,8 +36,6 @@ const SETTERS = new Set(['chmod', 'chown', 'chgrp']);
 const ANY_NAME: WrittenWord = Object.freeze({ text: '/', glob: false });
 /** find's actions that write the file their next word names. */
 const PRINTS_TO = new Set(['-fprint', '-fprint0', '-fprintf', '-fls']);
-/** find's options, tests and actions whose next word is their value (`-fprintf` takes two). */
-const FIND_VALUED = /^-(?:D|i?name|i?path|i?wholename|i?regex|i?lname|x?type|user|group|uid|gid|perm|size|[acm](?:time|min)|[ac]?newer|newer[aBcmt]{2}|samefile|inum|links|(?:max|min)depth|fstype|used|context|regextype|printf|fprintf?|fprint0|fls|files0-from)$/;
 
 /** What `base` (one of {@link CHANGERS}) with `args` removes, changes or writes (see the module). */
 export function changeWrites(base: string, args: readonly WrittenWord[]): Pick<CommandWrites, 'files' | 'joined' | 'unseen'> {
@@ -101,7 +99,8 @@ function fixedPath(arg: WrittenWord & Pick<TextWord, 'pattern' | 'quoted'>): boo
  * runs counts only unquoted, where it splits into more words or a glob matches several
  * (`-name $x` with `x='a -delete'`; `-exec echo $x ;` with `x='a ; -delete -exec echo'` ends the
  * command early). Past a quoted word of that command which may be its `;` (`-exec echo "$x" "$y" ;`,
- * see `execSpan`) the words are read as find's own too: `"$y"` may be `-delete`.
+ * see `execSpan`) the words are read as find's own too: `"$y"` may be `-delete`; not past one
+ * a fixed word find refuses follows (`-exec grep "$a" -e "$b" +`: then find runs nothing).
  */
 function unknownFindWord(args: readonly (WrittenWord & Pick<TextWord, 'literal' | 'input' | 'pattern' | 'quoted'>)[]): string | undefined {
   for (let i = 0; i < args.length; i += 1) {

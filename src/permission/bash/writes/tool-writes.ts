@@ -18,7 +18,7 @@ interface Word {
 }
 
 /** The programs {@link toolWrites} reads. */
-export const TOOL_WRITERS: ReadonlySet<string> = new Set(['xxd', 'openssl', 'iconv', 'gpg', 'gpg2', 'split', 'csplit', 'script', 'tar', 'gtar', 'bsdtar', 'ssh', 'less']);
+export const TOOL_WRITERS: ReadonlySet<string> = new Set(['xxd', 'openssl', 'iconv', 'gpg', 'gpg2', 'split', 'csplit', 'script', 'tar', 'bsdtar', 'ssh', 'less']);
 
 /** less's letters taking a value (the rest of the word, else the next one). */
 const LESS_VALUED = 'bhjkoOpPtTxyz#D';

@@ -8,8 +8,8 @@
  * @module
  */
 
-/** tar's names: GNU, BSD, and what busybox or a distribution installs it as. */
-const TARS = new Set(['tar', 'gtar', 'bsdtar']);
+/** tar's names: GNU's (`gtar` too, see `programKind`) and BSD's. */
+const TARS = new Set(['tar', 'bsdtar']);
 /** unzip's options that show, test or print members instead of writing them (`-l`, `-t`, `-v`, `-p`, `-c`, `-z`, `-Z`). */
 const UNZIP_READS = 'ltvpczZ';
 /** 7-Zip's and unrar's commands that write members. */
@@ -23,7 +23,7 @@ const APPLY_READS = new Set(['--check', '--stat', '--numstat', '--summary']);
 export const UNSEEN_WRITERS: ReadonlySet<string> = new Set([...TARS, 'unzip', 'cpio', 'patch', '7z', '7za', '7zr', 'unrar', 'ar', 'jar', 'pax', 'git']);
 
 /**
- * Why running `base` with `args` may write files the line does not name, or `undefined`.
+ * Why running `base` (written `shown`: `gtar` for tar) with `args` may write files the line does not name, or `undefined`.
  *
  * @example
  * ```ts
@@ -32,8 +32,8 @@ export const UNSEEN_WRITERS: ReadonlySet<string> = new Set([...TARS, 'unzip', 'c
  * unseenWrite('unzip', ['-l', 'a.zip']); // undefined
  * ```
  */
-export function unseenWrite(base: string, args: readonly string[]): string | undefined {
-  if (TARS.has(base) && tarExtracts(args)) return `${base} extracting an archive, which may write any path`;
+export function unseenWrite(base: string, args: readonly string[], shown = base): string | undefined {
+  if (TARS.has(base) && tarExtracts(args)) return `${shown} extracting an archive, which may write any path`;
   if (base === 'unzip' && !unzipReads(args)) return 'unzip extracting an archive, which may write any path';
   if (base === 'cpio' && cpioWrites(args)) return 'cpio extracting or copying files, which may write any path';
   if (base === 'patch' && !args.includes('--dry-run')) return 'patch applying a patch, which may write any path';

@@ -12,7 +12,6 @@ import { downloads } from './download-writes.js';
 import { gitWrites } from './git-writes.js';
 import { IN_PLACE_EDITORS, inPlaceWrites } from './inplace-writes.js';
 import { operandsOf } from '../option-values.js';
-import { programKind } from '../program-names.js';
 import { sedWrites } from './sed-writes.js';
 import { SSH_CLIENTS, sshConfigRead } from './ssh-writes.js';
 import { lessVariableWrites, TOOL_WRITERS, toolWrites } from './tool-writes.js';
@@ -35,10 +34,11 @@ const EXPORTERS = /^(?:export|declare|typeset|local|readonly)$/;
 /**
  * What a simple command writes (see {@link CommandWrites}).
  *
- * @param base - the program's name without its folder.
+ * @param base - the program's name as `commandBase` gives it (`sed` for `/usr/local/bin/gsed`).
  * @param args - its arguments (redirections dropped).
  * @param redirected - the targets of its output redirections (`>`, `>>`, `&>`, `<>`...).
  * @param assignments - the assignments in front of it (`GIT_WORK_TREE=dir git ...`, `WGETRC=f wget ...`).
+ * @param shown - its name as the line wrote it (`gtar` for tar), which the reasons quote.
  *
  * @example
  * ```ts
@@ -48,12 +48,11 @@ const EXPORTERS = /^(?:export|declare|typeset|local|readonly)$/;
  * commandWrites('git', [w('checkout'), w('main')], []).joined[0]?.why; // '"git checkout main", which may rewrite any path...'
  * ```
  */
-export function commandWrites(base: string, args: readonly WrittenWord[], redirected: readonly WrittenWord[], assignments: readonly string[] = []): CommandWrites {
-  const unseen = UNSEEN_WRITERS.has(base) ? unseenWrite(base, args.map((a) => a.text)) : undefined;
+export function commandWrites(base: string, args: readonly WrittenWord[], redirected: readonly WrittenWord[], assignments: readonly string[] = [], shown = base): CommandWrites {
+  const unseen = UNSEEN_WRITERS.has(base) ? unseenWrite(base, args.map((a) => a.text), shown) : undefined;
   // A configuration ssh reads (`-F f`) may write any path; the line is unreadable already (`option-runs`).
   const config = SSH_CLIENTS.has(base) ? sshConfigRead(base, args.map((a) => a.text)) : undefined;
-  // `gsed -i`, `gfind -delete`, `mawk`: read as the program they are (see `programKind`).
-  const settled = withSettings(base, args, ownWrites(programKind(base), args), assignments);
+  const settled = withSettings(base, args, ownWrites(base, args), assignments);
   const own = config === undefined ? settled : { ...settled, joined: [...settled.joined, anyPath(config)] };
   if (redirected.length === 0 && unseen === undefined && own === NOTHING) return NOTHING;
   return { ...own, files: [...redirected, ...own.files], ...(unseen === undefined ? {} : { unseen }) };
@@ -87,7 +86,7 @@ function withSettings(base: string, args: readonly WrittenWord[], given: Command
 const WRITERS = new Set([...COPIER_NAMES, ...TOOL_WRITERS, ...CHANGERS, ...IN_PLACE_EDITORS,
   'tee', 'sponge', 'uniq', 'curl', 'wget', 'sort', 'sed', 'awk', 'dd', 'cd', 'pushd', 'popd', 'git', 'env', 'sudo', 'sudoedit', 'chroot', 'npm']);
 
-/** What `base` (its name as {@link programKind} gives it) writes itself. */
+/** What `base` (its name as `commandBase` gives it) writes itself. */
 function ownWrites(base: string, args: readonly WrittenWord[]): CommandWrites {
   if (!WRITERS.has(base)) return NOTHING;
   const operands = args.filter((a) => !a.text.startsWith('-') || a.text === '-');
