@@ -10,8 +10,8 @@ const MAX_BYTES = 24;
 /** A lifetime file's whole text as {@link ConversationLifetimes.end} writes it. */
 const LIFETIME_TEXT = /^(0|[1-9][0-9]{0,14})\n$/;
 
-/** How many deleted conversations {@link ConversationLifetimes.inMemory} remembers (the oldest go first). */
-export const LIFETIMES_IN_MEMORY = 10_000;
+/** The highest count {@link LIFETIME_TEXT} accepts: {@link ConversationLifetimes.end} refuses to go past it. */
+const MAX_LIFETIME = 999_999_999_999_999;
 
 /**
  * How many times each conversation (a store folder's real path and a session id) was deleted:
@@ -28,9 +28,12 @@ export class ConversationLifetimes {
   private static readonly memory = new Map<string, number>();
 
   /**
-   * Lifetimes kept in this process, shared by every store (the last {@link LIFETIMES_IN_MEMORY}
-   * deleted conversations): what a store with a key given in code has, since writing beside
-   * no key file would mean writing to the user's home unasked. Another process does not see them.
+   * Lifetimes kept in this process, shared by every store: what a store with a key given in
+   * code has, since writing beside no key file would mean writing to the user's home unasked.
+   * Another process does not see them. None is ever forgotten (a forgotten one would read as 0:
+   * the live conversation would fail its seals and lines kept aside before a delete pass
+   * again): one small entry (folder, id, count) per conversation deleted in the process while
+   * it had files, some hundred bytes each, so a million such deletes hold some hundred MB.
    */
   static inMemory(): ConversationLifetimes {
     return new ConversationLifetimes(null);
@@ -76,14 +79,22 @@ export class ConversationLifetimes {
    * lifetime that ended: what the conversation's files still in the folder were sealed for
    * (the delete checks its task files against it).
    *
-   * @throws Error when it cannot be read (see {@link current}) or written, or there is no folder for it.
+   * @throws Error when it cannot be read (see {@link current}) or written, or there is no folder for it,
+   * or the count is at its bound (999,999,999,999,999: nothing is written).
    */
   async end(folder: string, sessionId: string): Promise<number> {
     if (this.dir === undefined) throw new Error(`cannot record the delete of session "${sessionId}": no home folder to keep it in (set HOME)`);
     const ended = await this.current(folder, sessionId);
     const next = ended + 1;
+    // Written, a sixteenth digit would make the file unreadable for good (see LIFETIME_TEXT).
+    if (next > MAX_LIFETIME) {
+      throw new Error(
+        `session "${sessionId}" in ${folder} was deleted too many times (${ended}) for its delete to be recorded: ` +
+          'its files are removed all the same; start new conversations under another session id',
+      );
+    }
     if (this.dir === null) {
-      remember(ConversationLifetimes.memory, JSON.stringify([folder, sessionId]), next);
+      ConversationLifetimes.memory.set(JSON.stringify([folder, sessionId]), next);
       return ended;
     }
     const file = this.file(folder, sessionId);
@@ -104,13 +115,6 @@ export class ConversationLifetimes {
     const name = createHash('sha256').update(JSON.stringify([folder, sessionId])).digest('hex');
     return join(this.dir!, name);
   }
-}
-
-/** Keeps `lifetime` as the newest entry of `memory`, dropping the oldest past {@link LIFETIMES_IN_MEMORY}. */
-function remember(memory: Map<string, number>, conversation: string, lifetime: number): void {
-  memory.delete(conversation);
-  memory.set(conversation, lifetime);
-  if (memory.size > LIFETIMES_IN_MEMORY) memory.delete(memory.keys().next().value!);
 }
 
 /** A small regular file's text, not through a link; anything larger than {@link MAX_BYTES} is cut (and then fails the pattern). */

@@ -153,10 +153,12 @@ export class FileSessionHistory {
    */
   private async archive(sessionId: string, end: HistoryEnd, unarchived: readonly ChatMessage[]): Promise<void> {
     const file = this.folder.file(sessionId, 'archive');
-    const block = archiveBlockOf(end, unarchived);
     const lines = await this.folder.readLines(file);
-    const done = archivedAlready(lines, (await this.seal.read(sessionId, 'archive', lines)).unsealedLines, block, unarchived);
-    if (done === undefined) await appendingTo(this.folder.root, file, async (handle) => handle.appendFile((await freshLineLeadOf(handle)) + archiveBlockLine(block)));
+    const archive = await this.seal.read(sessionId, 'archive', lines);
+    const block = archiveBlockOf(end, archive.end.count, unarchived);
+    const markers = await this.seal.markers(sessionId);
+    const done = archivedAlready(lines, archive.unsealedLines, block, unarchived, markers);
+    if (done === undefined) await appendingTo(this.folder.root, file, async (handle) => handle.appendFile((await freshLineLeadOf(handle)) + archiveBlockLine(block, markers)));
     const rest = unarchived.slice(done ?? 0);
     if (rest.length > 0) await this.appender.append(file, sessionId, 'archive', rest);
   }

@@ -1,14 +1,15 @@
-import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { ChatMessage } from '../model/chat-message.js';
 import { errnoOf } from '../errors/errno-of.js';
 import { DeletedConversations } from './deleted-conversations.js';
 import { fileSessionParts, type FileSessionParts } from './file-session-parts.js';
 import { FileSessionRemoval } from './file-session-removal.js';
+import { realFolderPath } from './real-folder-path.js';
 import { storeSeal } from './file-session-grants.js';
 import type { GrantSeal } from './grant-seal.js';
 import type { NotRegularFileError } from './not-regular-file-error.js';
 import { claimFileSession } from './file-session-claim.js';
+import { makeConfinedFolder } from './confined-file.js';
 import type { SessionClaim } from './session-claim.js';
 import type { ApprovalGrant, SessionListRequest, SessionStore, SessionSummary, TaskSessionInfo } from './session-store.js';
 import type { UnsafeLinkError } from './unsafe-link-error.js';
@@ -152,13 +153,13 @@ export class FileSessionStore implements SessionStore {
     return this.removal.delete(sessionId, this.deleted.deleted(sessionId));
   }
 
-  /** Ends the session's lifetime, answering the one that ended; nothing when the folder was never made (no line to outlive it). */
+  /**
+   * Ends the session's lifetime, answering the one that ended. A folder that is missing (moved
+   * aside during the delete, say) ends it too, keyed by the path it has once put back
+   * (`realFolderPath`): its files would otherwise grant and load again.
+   */
   private async endLifetime(sessionId: string): Promise<number | undefined> {
-    const folder = await realpath(this.dir).catch((e: unknown) => {
-      if (errnoOf(e) === 'ENOENT') return undefined;
-      throw e;
-    });
-    return folder === undefined ? undefined : this.lifetimes.endLifetime({ folder, sessionId });
+    return this.lifetimes.endLifetime({ folder: await realFolderPath(this.dir), sessionId });
   }
 
   /**
@@ -212,8 +213,17 @@ export class FileSessionStore implements SessionStore {
   /**
    * Claims the session for one run (see {@link SessionStore.claim}) for every store of this
    * folder, in this process and in others: `<id>.lock` beside its files (`session-lock-file.ts`).
+   * A folder removed or moved aside since this store made it is made again (a delete's claim
+   * then succeeds, and the delete ends the conversation's lifetime there).
    */
-  claim(sessionId: string, owner: string): Promise<SessionClaim> {
-    return claimFileSession(this.parts, sessionId, owner);
+  async claim(sessionId: string, owner: string): Promise<SessionClaim> {
+    try {
+      return await claimFileSession(this.parts, sessionId, owner);
+    } catch (e) {
+      // The folder, made once by this store, is gone: its lock file could not be created.
+      if (errnoOf(e) !== 'ENOENT') throw e;
+      await makeConfinedFolder(this.parts.folder.root, this.dir);
+      return claimFileSession(this.parts, sessionId, owner);
+    }
   }
 }

@@ -64,9 +64,10 @@ export interface ReadHistory {
  * Deletes: from a conversation's first delete on, every seal binds its lifetime (how many
  * times it was deleted, `GrantSeal.lifetime`), so the lines of a deleted conversation, kept
  * aside and put back, do not pass in the new conversation of the id. A file with lines that
- * fail is checked against every earlier lifetime, newest first (the one just ended is the
+ * fail is checked against the earlier lifetimes, newest first (the one just ended is the
  * delete under way), until one of them passes: {@link ReadHistory.deleted}. That costs a
- * check of the file per earlier lifetime, only for a file that fails anyway.
+ * check of the file per earlier lifetime, at most 32 (past them the file counts as a deleted
+ * conversation's), only for a file that fails anyway.
  */
 export class HistorySeal {
   /**
@@ -95,8 +96,9 @@ export class HistorySeal {
   /** The whole text of a compacted messages file: its mark (`archived` messages archived), then `messages`. */
   async compacted(sessionId: string, archived: number, messages: readonly ChatMessage[]): Promise<string> {
     const macs = await this.seal.macs();
-    if (!macs) return `${JSON.stringify({ archived })}\n${await this.lines(sessionId, 'messages', { ...EMPTY_HISTORY, archived }, messages)}`;
+    // Random with a key or without: two compactions of equal files differ by it (`archive-block.ts`).
     const generation = randomBytes(12).toString('hex');
+    if (!macs) return `${JSON.stringify({ archived, generation })}\n${await this.lines(sessionId, 'messages', { ...EMPTY_HISTORY, archived, generation }, messages)}`;
     const mark = { archived, generation, mac: macs.sign(markFacts(await this.place(sessionId), archived, generation)) };
     return `${JSON.stringify(mark)}\n${await this.lines(sessionId, 'messages', { count: 0, archived, generation }, messages)}`;
   }
@@ -114,10 +116,22 @@ export class HistorySeal {
     });
     // No key is needed (nor made) for a session without messages or mark.
     const macs = found.length > 0 || mark ? await this.seal.macs() : undefined;
-    if (!macs) return { messages: found.map(({ value }) => withoutMac(value)), unsealedLines: [], end: endOf(found, mark, false), deleted: false };
+    // Without a key nothing is checked: the mark's generation is taken as it is (it only tells compactions apart).
+    if (!macs) return { messages: found.map(({ value }) => withoutMac(value)), unsealedLines: [], end: endOf(found, mark, mark !== undefined), deleted: false };
     const at = await this.place(sessionId);
     const read = checked(macs, at, kind, mark, found);
     return { ...read, deleted: read.unsealedLines.length > 0 && sealedEarlier(macs, at, kind, mark, found) };
+  }
+
+  /**
+   * Seals and checks the lines an archive holds besides its messages (the block markers of
+   * `archive-block.ts`) for this folder, session and lifetime; `undefined` without a usable key.
+   */
+  async markers(sessionId: string): Promise<Macs | undefined> {
+    const macs = await this.seal.macs();
+    if (!macs) return undefined;
+    const at = await this.place(sessionId);
+    return { sign: (facts) => macs.sign(markerFacts(at, facts)), check: (facts, mac) => macs.check(markerFacts(at, facts), mac) };
   }
 
   /** The folder by its real path, the session and its lifetime (read anew: another process may have deleted it). */
@@ -157,17 +171,25 @@ function checked(macs: Macs, at: SealedPlace, kind: HistoryKind, mark: Mark, fou
   return { messages, unsealedLines, end };
 }
 
+/** How many earlier lifetimes {@link sealedEarlier} checks a failing file against, at most. */
+const EARLIER_LIFETIMES_CHECKED = 32;
+
 /**
  * Whether a line (message or mark) passes its seal in an earlier lifetime of the conversation
  * than `at`'s, newest first: a line that passes in one lifetime passes in no other, so one
- * that passes there is a deleted conversation's.
+ * that passes there is a deleted conversation's. Only the {@link EARLIER_LIFETIMES_CHECKED}
+ * newest are checked (each costs a check of the whole file, and a planted file costs the
+ * attacker nothing); a file that fails and was not checked against every earlier lifetime is
+ * taken as a deleted conversation's too: refused, and never sealed by `trustUnsealed` (a
+ * conversation deleted that often holds no line written before history was sealed).
  */
 function sealedEarlier(macs: Macs, at: SealedPlace, kind: HistoryKind, mark: Mark, found: FoundLines): boolean {
-  for (let lifetime = at.lifetime - 1; lifetime >= 0; lifetime--) {
+  const oldest = Math.max(0, at.lifetime - EARLIER_LIFETIMES_CHECKED);
+  for (let lifetime = at.lifetime - 1; lifetime >= oldest; lifetime--) {
     const read = checked(macs, { ...at, lifetime }, kind, mark, found);
     if (read.unsealedLines.length < found.length + (mark?.mac !== undefined ? 1 : 0)) return true;
   }
-  return false;
+  return oldest > 0; // earlier lifetimes left unchecked: not to be trusted either
 }
 
 /** What every seal of a session's history binds: the folder, the session and the conversation's lifetime (`GrantSeal.lifetime`). */
@@ -190,6 +212,11 @@ function placedFacts(at: SealedPlace, kind: HistoryKind, end: HistoryEnd, index:
 /** What the MAC of a line written before seals held places covered. */
 function unplacedFacts(at: SealedPlace, message: ChatMessage): readonly unknown[] {
   return ['rxharness-message-1', at.folder, at.sessionId, message];
+}
+
+/** What an archive block marker's MAC covers: the place (lifetime always: it came after lifetimes), then the marker's `facts`. */
+function markerFacts(at: SealedPlace, facts: readonly unknown[]): readonly unknown[] {
+  return ['rxharness-archive-block-1', at.folder, at.sessionId, at.lifetime, ...facts];
 }
 
 /** What a compaction mark's MAC covers (with the lifetime from the first delete on, as {@link placedFacts}). */
