@@ -118,7 +118,7 @@ Options:
 
 Exit codes: 0 every definition file was loaded (with warnings or not), 1 one was not loaded
 (invalid, unreadable, a duplicate name: the list says why), 2 bad usage.
-`;
+${GUIDES_LINE}`;
 
 /** `rxharness serve --help`. */
 export const SERVE_HELP = `Usage: rxharness serve [options]
