@@ -1,13 +1,8 @@
 import type { JsonObject, JsonValue } from '../events/json.js';
 import type { UnenforcedPattern } from '../tools/json-schema-validator.js';
 import { linearRegExpRefusal } from '../validation/linear-regexp.js';
-import { IN_PLACE_MAP, NESTED_MAP } from '../validation/schema-walk.js';
-
-// Keywords whose values are data, not schemas: a `pattern` key inside is no pattern.
-const DATA_KEYWORDS = new Set(['const', 'enum', 'default', 'examples']);
-// Keywords whose values map names (a property's, a $def's) to schemas: a name there is no
-// keyword, and a property named `default` holds a schema like any other.
-const NAME_MAPS = new Set([...IN_PLACE_MAP, ...NESTED_MAP]);
+// Data keywords' values are no schemas (a `pattern` key inside is no pattern); a name in a name map is no keyword.
+import { DATA_KEYWORDS, NAME_MAPS } from '../validation/schema-walk.js';
 
 /**
  * The most distinct patterns one listing of a server has compiled to find those RE2 cannot

@@ -70,8 +70,8 @@ export function dataKeywordOf(root: Schema, ref: string): string | undefined {
   return undefined;
 }
 
-/** Keywords whose values map names (a property's, a $def's) to schemas. */
-const NAME_MAPS: ReadonlySet<string> = new Set([...IN_PLACE_MAP, ...NESTED_MAP]);
+/** Keywords whose values map names (a property's, a $def's) to schemas: a name there is no keyword (a property named `default` holds a schema). */
+export const NAME_MAPS: ReadonlySet<string> = new Set([...IN_PLACE_MAP, ...NESTED_MAP]);
 
 /** The keys of a `#` or `#/…` ref, as ajv reads them (percent-decoded, `~1` and `~0` undone); `undefined` when one cannot be decoded. */
 function refKeys(ref: string): string[] | undefined {

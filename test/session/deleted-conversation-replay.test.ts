@@ -34,6 +34,19 @@ async function keep(store: FileSessionStore): Promise<() => Promise<void>> {
   };
 }
 
+/** Deletes the conversation `talk` (one message, one grant) with its files kept aside and put back; answers its lifetime file. */
+async function deletedAndPutBack(): Promise<string> {
+  const store = byFile();
+  await store.append('talk', hi);
+  await store.saveGrant('talk', GRANT);
+  const putBack = await keep(store);
+  await store.delete('talk');
+  await putBack();
+  const dir = join(ws.home, '.rxharness', 'lifetimes');
+  const [file] = await readdir(dir);
+  return join(dir, file!);
+}
+
 describe.each([
   ['the key file in the home folder', byFile],
   ['a key given in code', () => new FileSessionStore(ws.dir, { grantKey: 'k' })],
@@ -107,15 +120,8 @@ it('lines sealed before lifetimes were kept load as before, and no more once the
 });
 
 it('a corrupt lifetime file is an error naming it, not a conversation never deleted', async () => {
-  const store = byFile();
-  await store.append('talk', hi);
-  await store.saveGrant('talk', GRANT);
-  const putBack = await keep(store);
-  await store.delete('talk');
-  await putBack();
-  const dir = join(ws.home, '.rxharness', 'lifetimes');
-  const [file] = await readdir(dir);
-  await writeFile(join(dir, file!), 'zero\n');
+  const file = await deletedAndPutBack();
+  await writeFile(file, 'zero\n');
   await expect(byFile().loadGrants('talk')).rejects.toThrow(/lifetime file .* is corrupt/);
   await expect(byFile().load('talk')).rejects.toThrow(/lifetime file .* is corrupt/);
   await expect(byFile().delete('talk')).rejects.toThrow(/is corrupt/);
@@ -139,18 +145,11 @@ it("its tasks' transcripts and grants kept aside and put back load and grant not
 });
 
 it('a lifetime file swapped for a link (to a file saying 0) is refused, not followed back to the first lifetime', async () => {
-  const store = byFile();
-  await store.append('talk', hi);
-  await store.saveGrant('talk', GRANT);
-  const putBack = await keep(store);
-  await store.delete('talk');
-  await putBack();
-  const dir = join(ws.home, '.rxharness', 'lifetimes');
-  const [file] = await readdir(dir);
+  const file = await deletedAndPutBack();
   const zero = join(ws.home, 'zero');
   await writeFile(zero, '0\n');
-  await rm(join(dir, file!));
-  await symlink(zero, join(dir, file!));
+  await rm(file);
+  await symlink(zero, file);
   await expect(byFile().loadGrants('talk')).rejects.toThrow(/cannot read the conversation lifetime file/);
   await expect(byFile().load('talk')).rejects.toThrow(/cannot read the conversation lifetime file/);
 });
