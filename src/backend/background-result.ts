@@ -1,4 +1,4 @@
-import { failedTask } from '../delegation/task-result-format.js';
+import { childEnded } from '../delegation/supervise-child.js';
 import type { TaskInfo } from '../delegation/task-tracker.js';
 import type { RunEndEvent } from '../events/agent-event.js';
 import type { LogEnding } from '../runs/run-types.js';
@@ -8,16 +8,16 @@ import { publishResult } from './shared-results.js';
 import { settleRecord } from './settle-record.js';
 import type { TaskJob } from './task-job.js';
 
-/** A background task's result as its tracker would record it (the same texts as in-process). */
+/**
+ * A background task's result as its tracker would record it: by the one rule of an engine's
+ * own children (`childEnded`), so a child whose `RunEnd` came before its log's end keeps that
+ * answer whatever ended the log (a cancel or a failure that came too late), as in-process.
+ */
 export function backgroundResult(job: TaskJob, agentName: string, ending: LogEnding, end: RunEndEvent | undefined, startedAt: number): TaskInfo {
   const task = job.spec.task!;
   const base = { taskId: task.taskId, agentName, description: job.description, sessionId: task.rootSessionId, parentRunId: job.parentRunId, background: true, startedAt, endedAt: Date.now() };
-  if (ending.kind === 'cancelled') return { ...base, state: 'cancelled', result: failedTask(`the ${agentName} task ${task.taskId} was cancelled before it finished.`).content };
-  const metrics = end ? { metrics: end.metrics } : {};
-  if (ending.kind === 'failed') return { ...base, ...metrics, state: 'failed', result: failedTask(`the ${agentName} task failed: ${ending.message}`).content };
-  if (end && !end.abnormal) return { ...base, ...metrics, state: 'done', result: end.text };
-  const partial = end?.text ? `\nIts last text was:\n${end.text}` : '';
-  return { ...base, ...metrics, state: 'failed', result: failedTask(`the ${agentName} task ended abnormally: ${end?.error ?? 'it ended without a result'}${partial}`).content };
+  const { outcome, state, metrics } = childEnded(agentName, end, ending.kind === 'cancelled' ? { kind: 'cancelled', taskId: task.taskId } : ending);
+  return { ...base, ...(metrics && { metrics }), state, result: outcome.content };
 }
 
 /**

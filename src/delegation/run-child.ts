@@ -1,4 +1,4 @@
-import { Observable, ReplaySubject } from 'rxjs';
+import { Observable, ReplaySubject, type Subscription } from 'rxjs';
 import type { ReActAgent } from '../agent/react-agent.js';
 import type { RunInput } from '../agent/run-scope.js';
 import { trustedEmit } from '../agent/trusted-emit.js';
@@ -6,7 +6,7 @@ import type { AgentEvent, TaskWrapEvent } from '../events/agent-event.js';
 import { EMPTY_METRICS, type RunMetrics } from '../events/run-metrics.js';
 import type { ToolContext } from '../tools/tool.js';
 import type { AgentSpec } from './delegation-types.js';
-import { superviseChild, type Ended } from './supervise-child.js';
+import { cancelledTask, superviseChild, type Ended } from './supervise-child.js';
 import { failedTask, type TaskOutcome } from './task-result-format.js';
 import { TaskRefusedError } from './task-refused-error.js';
 import type { TaskTracker } from './task-tracker.js';
@@ -113,7 +113,7 @@ export function runChild$(c: ChildRun): Observable<TaskOutcome> {
       if (parent.streaming && childRunId) emit(wrap(cancelledEvent(c, childRunId)));
       settled = true; // before the stop: the completion it causes is not the task's outcome
       stop$.next(); // the child's subtree stops, each task adding what it spent to its parent
-      finish({ outcome: cancelled(c), state: 'cancelled', metrics: spent?.() }); // so the usage of a cancelled child still counts
+      finish({ outcome: cancelledTask(c.agent.name, taskId), state: 'cancelled', metrics: spent?.() }); // so the usage of a cancelled child still counts
     });
     const subscription = superviseChild(c.agent.name, childRun$(c, parent.streaming, (read) => (spent = read)), stop$, { event: onEvent, settle });
     return () => {
@@ -133,7 +133,8 @@ export function runChild$(c: ChildRun): Observable<TaskOutcome> {
  * Starts a child detached from its parent: not wrapped into the parent's stream, not
  * stopped by the parent's end or unsubscribe, its events kept in the tracker's log and its
  * usage kept with the task. Only cancelling the task (or closing the engine) stops it. Its logged
- * `RunEnd` finishes it, though its stream may complete later (a worker's): a cancel then answers false.
+ * `RunEnd` finishes it, though its stream may complete later (a worker's): a cancel then answers false,
+ * and closing the engine still unsubscribes the stream (its answer kept), so none outlives the engine.
  *
  * @throws TaskRefusedError when the tracker is closed (the engine was closed), or the task is running.
  */
@@ -144,6 +145,8 @@ export function launchBackground(c: ChildRun): TaskOutcome {
   let childRunId = '';
   let stopped = false;
   let ended = false; // its RunEnd was logged and recorded: the task has finished
+  // From its RunEnd until its stream ends: the tracker's close, which no longer cancels the finished task, still stops it.
+  let untilClose: Subscription | undefined;
   // What the child has spent so far (a child here; one on a worker reports only in its RunEnd).
   let spent: (() => RunMetrics) | undefined;
   c.tracker.start(info(c, true), () => {
@@ -151,7 +154,7 @@ export function launchBackground(c: ChildRun): TaskOutcome {
     stopped = true; // before the stop: the completion it causes is not the task's outcome
     if (childRunId) c.tracker.log(c.taskId, cancelledEvent(c, childRunId));
     stop$.next(); // the child's subtree stops, each task adding what it spent to its parent
-    c.tracker.finish(c.taskId, 'cancelled', cancelled(c).content, spent?.()); // so its usage stays with the task
+    c.tracker.finish(c.taskId, 'cancelled', cancelledTask(c.agent.name, c.taskId).content, spent?.()); // so its usage stays with the task
   });
   c.parent.addMetrics({ ...EMPTY_METRICS, tasks: 1 });
   // Its whole stream goes to the tracker's log, deltas included.
@@ -165,8 +168,12 @@ export function launchBackground(c: ChildRun): TaskOutcome {
       // worker's): a cancel by id answers false, the log keeps one terminal event, the task its answer.
       ended = true;
       c.tracker.finish(c.taskId, end.state, end.outcome.content, end.metrics);
+      // The finish forgot the cancel, yet the stream may never complete (a launcher elsewhere):
+      // `changes` completes as the tracker closes (at once if it has), which stops it then.
+      untilClose = c.tracker.changes.subscribe({ complete: () => stop$.next() });
     },
     settle: ({ outcome, state, metrics }) => {
+      untilClose?.unsubscribe(); // the stream's own end releases the watch on the close
       if (!stopped && !ended) c.tracker.finish(c.taskId, state, outcome.content, metrics);
     },
   });
@@ -193,8 +200,4 @@ function info(c: ChildRun, background: boolean) {
 
 function cancelledEvent(c: ChildRun, runId: string): AgentEvent {
   return { type: 'RunCancelled', runId, agentName: c.agent.name, reason: `the task ${c.taskId} was cancelled before it finished` };
-}
-
-function cancelled(c: ChildRun): TaskOutcome {
-  return failedTask(`the ${c.agent.name} task ${c.taskId} was cancelled before it finished.`);
 }

@@ -12,6 +12,12 @@ export interface Ended {
   readonly metrics: RunMetrics | undefined;
 }
 
+/**
+ * How a child's stream ended, wherever it ran: completed, failed (`message` says why), or
+ * stopped by a cancel of its task (`taskId`).
+ */
+export type ChildEnding = { readonly kind: 'complete' } | { readonly kind: 'failed'; readonly message: string } | { readonly kind: 'cancelled'; readonly taskId: string };
+
 /** What {@link superviseChild} tells of a child's run. */
 export interface ChildWatch {
   /**
@@ -30,26 +36,38 @@ export interface ChildWatch {
 
 /**
  * Subscribes to a child's events (`run$`, of the agent `name`) until `stop$` emits, and
- * turns how it ends into an outcome: the one rule, for children in the parent's stream and
- * in the background alike, that a child's `RunEnd` is its answer.
+ * turns how it ends into an outcome by {@link childEnded}: the one rule, for children in the
+ * parent's stream and in the background alike, that a child's `RunEnd` is its answer.
  */
 export function superviseChild(name: string, run$: Observable<AgentEvent>, stop$: Observable<void>, watch: ChildWatch): Subscription {
-  let end: Ended | undefined;
+  let runEnd: RunEndEvent | undefined;
   return run$.pipe(takeUntil(stop$)).subscribe({
     next: (event) => {
-      if (event.type !== 'RunEnd' || end) return watch.event(event);
-      end = endOf(name, event);
-      watch.event(event, end);
+      if (event.type !== 'RunEnd' || runEnd) return watch.event(event);
+      runEnd = event;
+      watch.event(event, childEnded(name, event, { kind: 'complete' })); // whatever follows, this is the answer
     },
-    error: (e: unknown) => watch.settle(end ?? { outcome: failedTask(`the ${name} task failed: ${errorMessage(e)}`), state: 'failed', metrics: undefined }),
-    complete: () => watch.settle(end ?? endOf(name, undefined)),
+    error: (e: unknown) => watch.settle(childEnded(name, runEnd, { kind: 'failed', message: errorMessage(e) })),
+    complete: () => watch.settle(childEnded(name, runEnd, { kind: 'complete' })),
   });
 }
 
-/** The outcome of a child whose stream ended after `end` (none: it ended without one). */
-function endOf(name: string, end: RunEndEvent | undefined): Ended {
+/**
+ * The outcome of the child of the agent `name` whose stream ended so (`ending`) after its
+ * `RunEnd` `end` (none: it had none). The one rule, in this process and on a worker: a
+ * child's `RunEnd` is its answer, whatever ended its stream afterwards (an error, a cancel
+ * that came too late); without one, its stream's ending is.
+ */
+export function childEnded(name: string, end: RunEndEvent | undefined, ending: ChildEnding): Ended {
   if (end && !end.abnormal) return { outcome: { status: 'success', content: end.text }, state: 'done', metrics: end.metrics };
+  if (!end && ending.kind === 'cancelled') return { outcome: cancelledTask(name, ending.taskId), state: 'cancelled', metrics: undefined };
+  if (!end && ending.kind === 'failed') return { outcome: failedTask(`the ${name} task failed: ${ending.message}`), state: 'failed', metrics: undefined };
   const why = end?.error ?? 'it ended without a result';
   const partial = end?.text ? `\nIts last text was:\n${end.text}` : '';
   return { outcome: failedTask(`the ${name} task ended abnormally: ${why}${partial}`), state: 'failed', metrics: end?.metrics };
+}
+
+/** The result of the task `taskId` (of the agent `name`) cancelled before its `RunEnd`. */
+export function cancelledTask(name: string, taskId: string): TaskOutcome {
+  return failedTask(`the ${name} task ${taskId} was cancelled before it finished.`);
 }
