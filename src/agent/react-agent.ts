@@ -11,6 +11,8 @@ import { runResultOf } from './run-result.js';
 import type { RunOptions, RunResult } from './run-types.js';
 import { withAbortSignal } from './with-abort-signal.js';
 import { sessionIdProblem } from '../session/session-id.js';
+import { assertCheckableParameters } from '../tools/tool-input.js';
+import type { Tool } from '../tools/tool.js';
 
 /**
  * A ReAct agent: it reasons with a chat model, calls tools, reads their results and repeats
@@ -29,11 +31,19 @@ export class ReActAgent {
   readonly name: string;
   private readonly scope: () => AgentScope;
 
-  /** Checks `options` now: a bad or unknown one throws an error naming it. */
+  /**
+   * Checks `options` now: a bad or unknown one throws an error naming it. A tool's
+   * `parameters` meet `defineTool`'s checks (as `HarnessEngine`'s `tools` do): a list of
+   * tools here; tools a function chooses, when each run starts, which a bad one ends abnormally.
+   */
   constructor(options: ReActAgentOptions) {
     const scope = scopeOfOptions(options);
+    const { tools } = options;
+    // Refused where the author can mend it, not at each call (or never, for a pattern RE2 cannot run).
+    if (Array.isArray(tools)) checkedTools(tools);
+    const checked = typeof tools === 'function' ? { ...scope, tools: checkedEachRun(scope.tools) } : scope;
     this.name = scope.name;
-    this.scope = () => scope;
+    this.scope = () => checked;
   }
 
   /**
@@ -119,6 +129,20 @@ function pick(options: RunOptions): { sessionId?: string; tokenBudget?: number }
   return {
     ...(options.sessionId !== undefined ? { sessionId: options.sessionId } : {}),
     ...(options.tokenBudget !== undefined ? { tokenBudget: options.tokenBudget } : {}),
+  };
+}
+
+/** `tools`, once each one's `parameters` passed `defineTool`'s checks (once per schema object). */
+function checkedTools(tools: readonly Tool[]): readonly Tool[] {
+  for (const tool of tools) assertCheckableParameters('ReActAgent', tool);
+  return tools;
+}
+
+/** The tools a function chooses, checked when each run starts; synchronous when it answers so. */
+function checkedEachRun(tools: () => readonly Tool[] | Promise<readonly Tool[]>): () => readonly Tool[] | Promise<readonly Tool[]> {
+  return () => {
+    const chosen = tools();
+    return chosen instanceof Promise ? chosen.then(checkedTools) : checkedTools(chosen);
   };
 }
 

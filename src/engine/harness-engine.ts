@@ -21,7 +21,7 @@ import { assertSessionId } from '../session/session-id.js';
 import type { AgentDefinition } from '../subagent/agent-definition.js';
 import { StoppableWork } from './stoppable-work.js';
 import { SubagentBuilder } from './subagent-builder.js';
-import { assertNamesFree, scopeWithTools } from './scope-with-tools.js';
+import { assertRunTools, scopeWithTools } from './scope-with-tools.js';
 import type { Tool } from '../tools/tool.js';
 import { isTaskSession, refusingTaskSessions, taskSessionError, unlessTaskSession$ } from './task-session-guard.js';
 
@@ -128,7 +128,8 @@ export class HarnessEngine {
    *
    * @throws TypeError for an empty prompt, a `sessionId` that is empty or not well-formed
    *   Unicode (a lone surrogate), or one of `tools` named like a tool of the engine's own
-   *   (a built-in, custom, delegation or MCP tool) or a `sessionId` that is a delegated task's
+   *   (a built-in, custom, delegation or MCP tool) or whose `parameters` cannot be checked
+   *   against (`defineTool`'s checks, naming the tool), or a `sessionId` that is a delegated task's
    *   session (one only a store that answers asynchronously knows, a FileSessionStore's after a
    *   restart, fails the run with that TypeError instead), UnknownAgentError for an unknown agent,
    *   SessionBusyError when another run holds the session, EngineClosedError after `close()`.
@@ -196,10 +197,11 @@ export class HarnessEngine {
    * starting anything: for a caller that must change nothing when it refuses a request (the
    * AG-UI handler, before it gives up a thread's waiting run for a new turn).
    *
-   * @throws TypeError for a tool named like a tool of the engine's own.
+   * @throws TypeError for a tool named like a tool of the engine's own, or whose `parameters`
+   *   cannot be checked against.
    */
   checkRunTools(tools: readonly Tool[]): void {
-    assertNamesFree(tools, this.tree.knownTools);
+    assertRunTools(tools, this.tree.knownTools);
   }
 
   /** Runs the main agent to its result; no events are emitted or forwarded. */

@@ -1,34 +1,21 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
-import { FakeOpenAIServer, type FakeReply, type RecordedRequest } from '../support/fake-openai-server.js';
-import { cliSandbox, type CliSandbox } from './cli-sandbox.js';
+import { describe, expect, it } from 'vitest';
+import { cliModelPerTest } from '../support/cli-model-per-test.js';
 
-let sandbox: CliSandbox;
-let server: FakeOpenAIServer;
-beforeEach(async () => {
-  sandbox = await cliSandbox();
-  // The model runs `echo approved-run` with bash, then answers with what the tool returned.
-  server = await FakeOpenAIServer.start({
-    handler: (request: RecordedRequest): FakeReply => {
-      const last = request.body.messages!.at(-1)!;
-      if (last.role === 'tool') return { text: `tool said: ${String(last.content)}` };
-      return { toolCalls: [{ name: 'bash', arguments: { command: 'echo approved-run' } }] };
-    },
-  });
-});
-afterEach(async () => {
-  await server.close();
-  await sandbox.cleanup();
+// The model runs `echo approved-run` with bash, then answers with what the tool returned.
+const fake = cliModelPerTest((request) => {
+  const last = request.body.messages!.at(-1)!;
+  if (last.role === 'tool') return { text: `tool said: ${String(last.content)}` };
+  return { toolCalls: [{ name: 'bash', arguments: { command: 'echo approved-run' } }] };
 });
 
 function run(ttyStdin: boolean, ...flags: string[]) {
-  const cli = sandbox.io({ OPENAI_API_KEY: 'test-key' }, { ttyStdin });
-  const exit = main(['run', '--model', 'm', '--base-url', server.baseURL, ...flags, 'print something'], cli);
+  const cli = fake.io(ttyStdin);
+  const exit = fake.run(cli, 'print something', ...flags);
   return { cli, exit };
 }
 
 /** What the bash tool returned to the model (its second request's last message). */
-const toolResult = (): string => String(server.requests[1]!.body.messages!.at(-1)!.content);
+const toolResult = (): string => String(fake.server.requests[1]!.body.messages!.at(-1)!.content);
 
 describe('rxharness run: approvals', () => {
   it('on a terminal it asks on stderr; "y" runs the call', async () => {
@@ -59,7 +46,7 @@ describe('rxharness run: approvals', () => {
     const yes = run(true, '--yes');
     expect(await yes.exit).toBe(0);
     expect(yes.cli.stderrText()).toBe('');
-    expect(String(server.requests[3]!.body.messages!.at(-1)!.content)).toContain('approved-run');
+    expect(String(fake.server.requests[3]!.body.messages!.at(-1)!.content)).toContain('approved-run');
   });
 
   it('Ctrl+C while it asks cancels the run (130) and withdraws the question', async () => {
@@ -68,6 +55,6 @@ describe('rxharness run: approvals', () => {
     cli.interrupt();
     expect(await exit).toBe(130);
     expect(cli.stdin!.listenerCount('data')).toBe(0);
-    expect(server.requests).toHaveLength(1);
+    expect(fake.server.requests).toHaveLength(1);
   });
 });

@@ -35,3 +35,29 @@ describe('--mcp-config: a url with credentials in it', () => {
     expect(said).not.toContain('S3CRET');
   });
 });
+
+// A key is often put in the query (`?key=...`) too: a refused url is named by where it points
+// (`shownUrl`: scheme, host and path), never by its query, user or password.
+describe('--mcp-config: a refused url with a key in its query', () => {
+  it('that is not http is named by scheme, host and path, without the query', async () => {
+    const { code, said } = await runWith('ftp://127.0.0.1/mcp?key=K3Y-in-query');
+    expect(code).toBe(2);
+    expect(said).toContain('must be an http or https url, got "ftp://127.0.0.1/mcp"');
+    expect(said).not.toContain('K3Y');
+    expect(said).not.toContain('?key');
+  });
+
+  it('with a user and password too is named without either, nor the query', async () => {
+    const { code, said } = await runWith('http://me:S3CRET-pw@127.0.0.1:9/mcp?key=K3Y-in-query');
+    expect(code).toBe(2);
+    expect(said).toContain('`url` must not hold a user or password (http://127.0.0.1:9/mcp)');
+    expect(said).not.toMatch(/S3CRET|K3Y|\?key|me:/);
+  });
+
+  it('that is not http, with a user and password, is named without them', async () => {
+    const { code, said } = await runWith('ftp://me:S3CRET-pw@127.0.0.1/mcp?key=K3Y-in-query');
+    expect(code).toBe(2);
+    expect(said).toContain('got "ftp://127.0.0.1/mcp"');
+    expect(said).not.toMatch(/S3CRET|K3Y|\?key|me:/);
+  });
+});

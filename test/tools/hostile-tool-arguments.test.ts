@@ -48,9 +48,8 @@ describe('hostile tool-call arguments', () => {
     expect(tool.calls).toBe(2);
   });
 
-  it('a hand-written tool whose parameters are no valid JSON schema: its call fails, the run goes on', async () => {
+  it('a hand-written tool whose parameters are no valid JSON schema: refused when the agent is made, saying why', () => {
     const bad: Tool = { name: 'bad', description: 'd', parameters: { type: 'object', properties: { a: { type: 'bogus' } } }, execute: () => 'ran' };
-    const { end } = await callOnce('bad', '{}', [bad]);
-    expect(end.error).toMatch(/^The arguments of this bad call do not match its schema: its schema failed while checking them \(schema is invalid: .+\)\. Nothing was run\.$/);
+    expect(() => new ReActAgent({ model: new ScriptedModel([{ text: 'unused' }]), tools: [bad] })).toThrow(/^ReActAgent: the tool "bad": `parameters` .*schema is invalid: /);
   });
 });

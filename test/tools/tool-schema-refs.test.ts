@@ -10,7 +10,7 @@ import { outcomeOf } from '../support/collect.js';
 
 // A tool schema's `$ref` that loops in place compiled, and ajv then overflowed the stack
 // (some 300 ms) checking every call. A `defineTool` schema with one is refused when the tool
-// is defined; a hand-written tool's call fails at once, saying which `$ref`. A `$ref` to a
+// is defined; a hand-written tool's when the agent holding it is made, in the same words. A `$ref` to a
 // URL ajv refuses when compiling (fetching nothing), as before; local `$ref`s, a tree
 // recurring through its items, and TypeBox's refs by `$id` (`Type.Cyclic`) work as before.
 
@@ -83,23 +83,19 @@ describe('defineTool: a JSON schema whose $ref no call could be checked against'
 });
 
 describe('a hand-written tool whose parameters have such a $ref', () => {
-  it.each(LOOPS)('%s: each call fails at once, saying which $ref; nothing runs and the run goes on', async (_name, parameters, why) => {
+  it.each(LOOPS)('%s: refused when the agent is made, naming the tool and the $ref; nothing runs', (_name, parameters, why) => {
     let ran = 0;
     const odd: Tool = { name: 'odd', description: 'd', parameters, execute: () => (ran++, 'ran') };
-    const { ends } = await callEach('odd', [{ x: 'a' }, { x: 'b' }], [odd]);
-    expect(ends).toHaveLength(2);
-    for (const end of ends) {
-      expect(end.error).toMatch(/^The arguments of this odd call do not match its schema: its schema failed while checking them \(the schema cannot be checked against: /);
-      expect(end.error).toMatch(why);
-      expect(end.error).not.toMatch(/call stack/);
-    }
+    const make = () => new ReActAgent({ model: new ScriptedModel([{ text: 'unused' }]), tools: [odd] });
+    expect(make).toThrow(TypeError);
+    expect(make).toThrow(/^ReActAgent: the tool "odd": `parameters` cannot be checked against: /);
+    expect(make).toThrow(why);
     expect(ran).toBe(0);
   });
 
-  it('a $ref to a URL: each call fails with ajv\'s words, as before, and nothing runs', async () => {
+  it('a $ref to a URL: refused when the agent is made, with ajv\'s words (nothing fetched)', () => {
     const odd: Tool = { name: 'odd', description: 'd', parameters: REMOTE, execute: () => 'ran' };
-    const { ends } = await callEach('odd', [{ x: 'a' }], [odd]);
-    expect(ends[0]!.error).toMatch(UNRESOLVED);
+    expect(() => new ReActAgent({ model: new ScriptedModel([{ text: 'unused' }]), tools: [odd] })).toThrow(UNRESOLVED);
   });
 
   it('local $refs that recur through an item are checked as before', async () => {
