@@ -1,5 +1,6 @@
 import type { Redis, RedisOptions } from 'ioredis';
 import { errorMessage } from '../errors/error-message.js';
+import { shownUrl } from '../text/shown-url.js';
 import { loadRedis } from './load-peers.js';
 import { RedisBackendError } from './redis-backend-error.js';
 
@@ -45,30 +46,10 @@ async function readyOrFail(client: Redis, url: string, timeoutMs: number): Promi
     return client;
   } catch (e) {
     client.disconnect();
-    throw new RedisBackendError(`cannot reach Redis at ${redact(url)}: ${errorMessage(e)}`, { cause: e });
+    throw new RedisBackendError(`cannot reach Redis at ${shownUrl(url)}: ${errorMessage(e)}`, { cause: e });
   } finally {
     clearTimeout(timer);
   }
-}
-
-/**
- * A Redis URL without its password, for messages and the worker's banner: the user part
- * ends at the authority's last `@` (a password may hold `@`, as the URL parser reads it),
- * and a `password` query parameter (which ioredis reads too) is hidden as well. A user
- * part without `:` is hidden whole: older clients read `redis://secret@host` as a password.
- *
- * @example
- * ```ts
- * redact('redis://app:p@ss@cache:6379/0?password=x'); // 'redis://app:***@cache:6379/0?password=***'
- * ```
- */
-export function redact(url: string): string {
-  return url
-    .replace(/^((?:[a-z][a-z0-9+.-]*:)?\/\/)?([^/?#]*)@/i, (_, scheme: string | undefined, user: string) => {
-      const colon = user.indexOf(':');
-      return `${scheme ?? ''}${colon === -1 ? '***' : `${user.slice(0, colon)}:***`}@`;
-    })
-    .replace(/([?&]password=)[^&#]*/gi, '$1***');
 }
 
 /**
@@ -82,8 +63,37 @@ function redactedUrl(client: Redis): string {
   return `redis://${host ?? '?'}:${port ?? '?'}`;
 }
 
-/** Turns a failed Redis command into a `RedisBackendError` naming what was being done. */
+/**
+ * The code a script's refusal starts with (Redis reads an error reply's first word as its
+ * code): what tells a refusal of the stored data or of the write, which the script says in
+ * words of its own, from a failure of Redis (`WRONGTYPE`, `OOM`, `NOSCRIPT`...).
+ */
+const REFUSAL_CODE = 'RXHARNESS_REFUSED';
+
+/**
+ * The Lua statement by which a script of the backend refuses, `message` being a Lua
+ * expression of the words: {@link redisFailure} hands them on as they are, without the
+ * "Redis failed while ..." of a failure of Redis.
+ *
+ * @example
+ * ```ts
+ * `if bad then ${scriptRefusal("'the key ' .. KEYS[1] .. ' is no count'")} end`;
+ * ```
+ * @internal
+ */
+export function scriptRefusal(message: string): string {
+  return `return redis.error_reply('${REFUSAL_CODE} ' .. ${message})`;
+}
+
+/**
+ * Turns a failed Redis command into a `RedisBackendError` naming what was being done. A
+ * refusal is no failure of Redis and is handed on unprefixed: a `RedisBackendError` the store
+ * raised itself as it is, a script's refusal (see {@link scriptRefusal}) as its words alone.
+ */
 export function redisFailure(doing: string, e: unknown): RedisBackendError {
   if (RedisBackendError.isInstance(e)) return e;
+  // Only a reply of Redis is a script's: an error of the client or the network never is.
+  const refused = e instanceof Error && e.name === 'ReplyError' && e.message.startsWith(`${REFUSAL_CODE} `);
+  if (refused) return new RedisBackendError(e.message.slice(REFUSAL_CODE.length + 1), { cause: e });
   return new RedisBackendError(`Redis failed while ${doing}: ${errorMessage(e)}`, { cause: e });
 }

@@ -8,9 +8,12 @@
  * KEYS, always: the messages, the archive, the archive mark, the grants, the task info, the
  * summary, the set of the tasks it started, the index, the mark of a deleted conversation's
  * task (a write to such a task is refused, writing nothing). ARGV, always: the time to live,
- * now, the id, the title of what was written; then what is written.
+ * now, the id, the title of what was written; then what is written. A refusal (a write of a
+ * deleted conversation's task, a mark the store cannot have written) is a `scriptRefusal`:
+ * it reaches the user as its words, not as a failure of Redis.
  */
-import { CHECK_ARCHIVE_MARK } from './redis-archive-mark.js';
+import { checkArchiveMark } from './redis-archive-mark.js';
+import { scriptRefusal } from './redis-connection.js';
 
 /**
  * The steps the write scripts share. `repair`: the index and the summary are derived (the
@@ -31,7 +34,7 @@ const BODY = `
 local ttl, now, id, title = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3], ARGV[4]
 -- A task of a deleted conversation: a worker that ran it on after the delete writes nothing.
 if redis.call('EXISTS', KEYS[9]) == 1 then
-  return redis.error_reply('the session "' .. id .. '" is a task of a deleted conversation: nothing more is written to it')
+  ${scriptRefusal(`'the session "' .. id .. '" is a task of a deleted conversation: nothing more is written to it'`)}
 end
 local function repair()
   local replaced = {}
@@ -114,7 +117,8 @@ return {}
 `;
 
 /**
- * Replaces the messages (a compaction; the new ones ARGV[5..]): the ones the archive does
+ * Replaces the messages (a compaction; ARGV[5] is the key of the archive mark as `shownKey`
+ * shows it, for a refusal to name; the new messages ARGV[6..]): the ones the archive does
  * not hold yet (past the mark) are pushed to it first (the first write: an archive of
  * another type fails the script before anything is written), then the session is
  * rewritten, the mark set to its new length, the session kept and indexed. A mark the store
@@ -122,13 +126,13 @@ return {}
  * a number, it left messages out of the archive, dropped by the rewrite. Answers what
  * `repair` replaced.
  */
-export const REPLACE_SESSION = `${BODY}${CHECK_ARCHIVE_MARK}
+export const REPLACE_SESSION = `${BODY}${checkArchiveMark('ARGV[5]')}
 local current = redis.call('LRANGE', KEYS[1], live, -1)
 local replaced = repair()
 push(KEYS[2], current, 1)
 redis.call('DEL', KEYS[1])
-push(KEYS[1], ARGV, 5)
-redis.call('SET', KEYS[3], #ARGV - 4)
+push(KEYS[1], ARGV, 6)
+redis.call('SET', KEYS[3], #ARGV - 5)
 keep()
 index()
 return replaced
@@ -143,7 +147,7 @@ return replaced
  */
 export const SAVE_TASK_INFO = `
 if redis.call('EXISTS', KEYS[3]) == 1 then
-  return redis.error_reply('the session "' .. ARGV[4] .. '" is a task of a deleted conversation: it starts no more tasks')
+  ${scriptRefusal(`'the session "' .. ARGV[4] .. '" is a task of a deleted conversation: it starts no more tasks'`)}
 end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 redis.call('SADD', KEYS[2], ARGV[3])

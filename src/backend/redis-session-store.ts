@@ -6,6 +6,7 @@ import { checkListRequest } from '../session/session-order.js';
 import type { ApprovalGrant, SessionListRequest, SessionStore, SessionSummary, TaskSessionInfo } from '../session/session-store.js';
 import { sessionTitle } from '../session/session-title.js';
 import type { UnsealedSessionError } from '../session/unsealed-session-error.js';
+import { shownKey } from './bad-data-warning.js';
 import { archivedCount } from './redis-archive-mark.js';
 import type { RedisKeys } from './redis-keys.js';
 import { claimLease } from './redis-session-lease.js';
@@ -142,26 +143,41 @@ export class RedisSessionStore implements SessionStore {
    * Replaces a session's messages (a compaction) in one script, so no append falls between:
    * the messages its archive does not hold yet are pushed to the archive, then the session
    * is rewritten, the count of messages the archive accounts for is kept beside it, and the
-   * session is indexed (the same script: no failure can leave it half done).
+   * session is indexed (the same script: no failure can leave it half done). Refused, writing
+   * nothing, over an archive mark the store cannot have written (see `loadArchive`).
    */
   async replace(sessionId: string, messages: readonly ChatMessage[]): Promise<void> {
     assertSessionId(sessionId);
-    await writeSession(this.#parts, REPLACE_SESSION, sessionId, sessionTitle(messages), messages.map((m) => JSON.stringify(m)), 'compacting a session');
+    // The mark's key as a refusal names it, shown here: the script quotes it as given.
+    const items = [shownKey(this.keys.archived(sessionId)), ...messages.map((m) => JSON.stringify(m))];
+    await writeSession(this.#parts, REPLACE_SESSION, sessionId, sessionTitle(messages), items, 'compacting a session');
   }
 
   /**
    * The whole transcript: the archive, then what the session gained since its last compaction.
    *
    * @throws RedisBackendError naming the key and what to do, when the archive mark is none the
-   * store writes (see `archivedCount`): taken as a number, it hid messages.
+   * store writes, or a key of another type (see `archivedCount`): taken as a number, it hid
+   * messages. A messages or archive key of another type fails the read (as `load` and a
+   * compaction fail on it), rather than being read as empty.
    */
   async loadArchive(sessionId: string): Promise<readonly ChatMessage[]> {
     assertSessionId(sessionId);
     const k = this.keys;
-    const answers = await this.redis.multi().get(k.archived(sessionId)).lrange(k.archive(sessionId), 0, -1).lrange(k.session(sessionId), 0, -1).exec().catch(failed('loading an archive'));
-    const [mark, archive, session] = (answers ?? []).map(([, value]) => value) as [string | null, string[], string[]];
-    const live = archivedCount(k.archived(sessionId), mark ?? null, (session ?? []).length);
-    return parsedItems([...(archive ?? []), ...(session ?? []).slice(live)]) as ChatMessage[];
+    const key = k.archived(sessionId);
+    const answers = await this.redis.multi().type(key).get(key).lrange(k.session(sessionId), 0, -1).lrange(k.archive(sessionId), 0, -1).exec().catch(failed('loading an archive'));
+    // A command's own error fails the read, in the order the compaction meets them (its
+    // LLEN, the mark, its push to the archive); but the GET's, the mark's type, which
+    // `archivedCount` names.
+    const answer = (i: number): unknown => {
+      const [error, value] = answers?.[i] ?? [null, undefined];
+      return error ? failed('loading an archive')(error) : value;
+    };
+    const session = (answer(2) ?? []) as string[];
+    const type = (answer(0) ?? 'none') as string;
+    const live = archivedCount(key, type, type === 'string' ? (answers?.[1]?.[1] as string | null) : null, session.length);
+    const archive = (answer(3) ?? []) as string[];
+    return parsedItems([...archive, ...session.slice(live)]) as ChatMessage[];
   }
 
   /**

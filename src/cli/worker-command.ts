@@ -1,7 +1,7 @@
 import { markInvisible } from '../text/visible-text.js';
+import { shownUrl } from '../text/shown-url.js';
 import { HarnessWorker } from '../backend/harness-worker.js';
 import { redisBackend } from '../backend/redis-backend.js';
-import { redact } from '../backend/redis-connection.js';
 import type { CliIO } from './cli-io.js';
 import { parseFlags } from './parse-flags.js';
 import type { FlagConfig } from './flag-without-value.js';
@@ -67,7 +67,7 @@ export async function workerCommand(argv: readonly string[], io: CliIO): Promise
       throw e;
     }
     // The URL and the workspace's path are the user's text, shown on a terminal: escape sequences marked, not obeyed.
-    const shown = `${markInvisible(redact(url))} (concurrency ${concurrency}, workspace ${markInvisible(worker.workspace)}; Ctrl+C stops it)`;
+    const shown = `${markInvisible(shownUrl(url))} (concurrency ${concurrency}, workspace ${markInvisible(worker.workspace)}; Ctrl+C stops it)`;
     io.stdout.write(`rxharness worker: ${worker.workerId} pulling tasks from ${shown}\n`);
     await interrupt;
     io.stderr.write('\nStopping: failing the tasks running here and closing the connections...\n');

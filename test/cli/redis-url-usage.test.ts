@@ -75,7 +75,8 @@ describe('a --redis value that is no form Redis is reached at', () => {
     const port = await freePort();
     const { code, stderr } = await cli('worker', '--demo', '--redis', `REDIS://127.0.0.1:${port}`);
     expect(code).toBe(1);
-    expect(stderr).toContain(`cannot reach Redis at REDIS://127.0.0.1:${port}`);
+    // Shown as the URL parser writes it (shownUrl): the scheme in lower case.
+    expect(stderr).toContain(`cannot reach Redis at redis://127.0.0.1:${port}`);
   });
 
   it('takes HOST:PORT and a socket path: tried, and only then found unreachable', async () => {
