@@ -63,7 +63,7 @@ export function fillerRun(program: string, args: readonly string[]): FillerRun |
   return shellRun(words, (word) => BRACED.test(word) || run.replacements.some((r) => r !== '' && word.includes(r)));
 }
 
-/** Why a command `program` fills in has a name only known when it runs, or `undefined` (see {@link fillerRun}). */
+/** Why a command `program` (its name as the line wrote it, which the reason quotes: `gxargs`) fills in has a name only known when it runs, or `undefined` (see {@link fillerRun}). */
 export function filledName(program: string, run: FillerRun): string | undefined {
   for (const words of run.commands) {
     const name = filledCommandName(words, run.filled, program);

@@ -14,13 +14,43 @@ import { isRunTime, type TextWord } from './shell-words.js';
 /** A word as find's readers see it. */
 type FindWord = Pick<TextWord, 'text' | 'glob' | 'literal' | 'input' | 'pattern' | 'quoted'>;
 
-/** find's options, tests and actions whose next word is their value (`-fprintf` takes two). */
-export const FIND_VALUED = /^-(?:D|i?name|i?path|i?wholename|i?regex|i?lname|x?type|user|group|uid|gid|perm|size|[acm](?:time|min)|[ac]?newer|newer[aBcmt]{2}|samefile|inum|links|(?:max|min)depth|fstype|used|context|regextype|printf|fprintf?|fprint0|fls|files0-from)$/;
+/**
+ * find's options, tests and actions whose next word is their value (`-fprintf` takes two), GNU's,
+ * BSD's (macOS's too) and busybox's: BSD's birth-time tests (`-Btime 1d`, `-Bmin`, `-Bnewer f`,
+ * `-newerBm f`), `-mnewer f`, `-flags -nodump` and macOS's `-xattrname name` among them.
+ */
+export const FIND_VALUED = /^-(?:D|i?name|i?path|i?wholename|i?regex|i?lname|x?type|user|group|uid|gid|perm|size|[acmB](?:time|min)|[acmB]?newer|newer[aBcmt]{2}|samefile|inum|links|(?:max|min)depth|fstype|used|context|regextype|printf|fprintf?|fprint0|fls|files0-from|flags|xattrname)$/;
 /**
  * find's other primaries and its operators, GNU's, BSD's and busybox's (the rest of one list with
- * {@link FIND_VALUED} and `FIND_EXEC`): in its expression find refuses any other word.
+ * {@link FIND_VALUED} and `FIND_EXEC`): in its expression find refuses any other word. BSD's
+ * `-depth` and `-d` take a value only when the next word is a number (`-depth 2`, `-d -1`): a
+ * fixed number is neither a primary nor a path, and a word only known when it runs may be
+ * `-delete` there, so they are read as taking none. So is FreeBSD's `-exit [status]`.
  */
-const FIND_OTHERS = /^(?:[()!,]|-(?:not|and|or|a|o|daystart|depth|d|follow|-?help|-?version|(?:no)?ignore_readdir_race|mount|noleaf|(?:no)?warn|xdev|empty|executable|false|true|nogroup|nouser|readable|writable|delete|ls|print0?|prune|quit|exit|acl|sparse|xattr|xattrname|flags|B(?:time|min|newer)|mnewer))$/;
+const FIND_OTHERS = /^(?:[()!,]|-(?:not|and|or|a|o|daystart|depth|d|follow|-?help|-?version|(?:no)?ignore_readdir_race|mount|noleaf|(?:no)?warn|xdev|empty|executable|false|true|nogroup|nouser|readable|writable|delete|ls|print0?|prune|quit|exit|acl|sparse|xattr))$/;
+
+/**
+ * Where the value of the primary at `at` ends: the index of its last value word (`-fprintf`
+ * takes two), or `at` itself when it takes none (see {@link FIND_VALUED}). A value is no primary
+ * (`-name -delete` matches a file named `-delete`). Never past a `;` or `+`: `execSpan` may end a
+ * command at a `+` find reads on past (`-exec echo + -fprintf ; -delete`), and a primary read
+ * there in error must not hide the real ones after the real end.
+ *
+ * @example
+ * ```ts
+ * const w = (text: string) => ({ text });
+ * valueEnd([w('-Btime'), w('1d'), w('-print')], 0); // 1
+ * valueEnd([w('-fprintf'), w(';'), w('-delete')], 0); // 0
+ * valueEnd([w('-delete')], 0); // 0
+ * ```
+ */
+export function valueEnd(words: readonly Pick<TextWord, 'text'>[], at: number): number {
+  const text = words[at]!.text;
+  const last = at + (!FIND_VALUED.test(text) ? 0 : text === '-fprintf' ? 2 : 1);
+  let end = at;
+  while (end < last && end + 1 < words.length && words[end + 1]!.text !== ';' && words[end + 1]!.text !== '+') end += 1;
+  return end;
+}
 
 /** An expansion whose value is any text: a variable (`$x`, `$1`, `$@`) or a parameter expansion without one inside (`${x}`, `${x:-;}`). */
 const EXPANSION = /\$(?:\{[^{}$]*\}|[A-Za-z_]\w*|[0-9@*#?$!-])/g;

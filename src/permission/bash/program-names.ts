@@ -48,5 +48,20 @@ export function programKind(base: string): string {
  * ```
  */
 export function commandBase(name: string): string {
-  return programKind(foldCase(basename(name)));
+  return programKind(shownName(name));
+}
+
+/**
+ * The name reasons quote for the program `name` (as written, maybe with a folder): without its
+ * folder and folded as {@link commandBase} folds it, but not read as another (`gxargs` stays
+ * `gxargs`), so that a reason names the program the line wrote, not the one the checks took it for.
+ *
+ * @example
+ * ```ts
+ * shownName('/opt/homebrew/bin/gxargs'); // 'gxargs'
+ * shownName('GRM'); // 'grm'
+ * ```
+ */
+export function shownName(name: string): string {
+  return foldCase(basename(name));
 }

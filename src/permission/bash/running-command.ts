@@ -6,8 +6,10 @@ export type AnalyseWords = (words: readonly Word[], role: PartRole, depth: numbe
 
 /** A simple command as `innerCommands` reads it. */
 export interface RunningCommand {
-  /** Its name without the binary's folder. */
+  /** Its name without the binary's folder, as the checks know it (`xargs` for `gxargs`: see `commandBase`). */
   readonly base: string;
+  /** Its name as the line wrote it, without the folder (see `shownName`): the one its reasons quote. */
+  readonly shown: string;
   /** Its words as written, redirections included. */
   readonly words: readonly Word[];
   /** The command's name and arguments (see `plainWords`). */

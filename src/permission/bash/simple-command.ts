@@ -8,7 +8,7 @@ import { buildsValue, DECLARERS, evaluatingCommand } from './code-in-data.js';
 import { commandShape } from './command-shape.js';
 import { executedWrite } from './writes/executed-writes.js';
 import { foldCase } from '../fold-case.js';
-import { commandBase } from './program-names.js';
+import { commandBase, shownName } from './program-names.js';
 import { innerCommands } from './inner-commands.js';
 import type { PartRole, PartSink } from './part-sink.js';
 import { HEADERS, KEYWORDS, READERS } from './shell-programs.js';
@@ -74,7 +74,7 @@ export function analyseWords(all: readonly Word[], role: PartRole, depth: number
   // their names fold as the checks of files fold (see `foldCase`); builtins and keywords do not.
   // Read by the name the checks know (`grm` is rm, `gxargs` xargs: see `commandBase`); reasons quote it as written.
   const program = plain[0]?.text ?? '';
-  const shown = foldCase(basename(program));
+  const shown = shownName(program);
   const writes = commandWrites(commandBase(program), plain.slice(1), redirectTargets(words), assignments, shown);
   if (writes.unseen !== undefined) sink.flag(writes.unseen);
   const executed = executedWrite(writes);
@@ -105,7 +105,7 @@ export function analyseWords(all: readonly Word[], role: PartRole, depth: number
   if (shape !== undefined) sink.shape(shape);
   // ...and with its redirections kept in place, for `rm 2>/dev/null` against `rm *`.
   sink.add('variant', render([{ ...name, text: base }, ...words.filter((w) => w !== name && !isAssignment(w, words))]));
-  innerCommands({ base, words, plain, depth, suffixes }, sink, analyseWords);
+  innerCommands({ base, shown, words, plain, depth, suffixes }, sink, analyseWords);
 }
 
 /** Variables set without an assignment word (`read PATH`, `printf -v GIT_DIR`, `${X:=v}`, `(( PATH = 1 ))`): judged as assignments of values the line does not show. */

@@ -9,7 +9,7 @@ import type { PartRole, PartSink } from './part-sink.js';
 import { LINE_ARGUMENTS, RUNTIME_ARGUMENTS } from './shell-programs.js';
 import { shellStringAt, whileFilled } from './filled-lines.js';
 import { mayRead } from './inner-budget.js';
-import { commandBase } from './program-names.js';
+import { commandBase, shownName } from './program-names.js';
 import { INPUT_ARGUMENT, isAssignment, RUNTIME_ARGUMENT, text, type TextWord, type Word } from './shell-words.js';
 import { readXargs } from './xargs-options.js';
 import { fillerRun, filledName, type FilledText } from './filler-runs.js';
@@ -30,23 +30,23 @@ export function wrapperCommands(command: RunningCommand, sink: PartSink, analyse
   // text, also where another wrapper runs them (`timeout 5 xargs -I{} sh -c {}`).
   const starts = commandStarts(plain, words.some((w) => w.kind === 'redirect'));
   const fillers = plain.flatMap((w, i) => (RUNTIME_ARGUMENTS.has(commandBase(w.text)) && starts(i) ? [i] : []));
-  const filled = fillers.flatMap((i) => filledBy(commandBase(plain[i]!.text), plain.slice(i + 1).map(text), sink));
+  const filled = fillers.flatMap((i) => filledBy(plain[i]!.text, plain.slice(i + 1).map(text), sink));
   if (fillers.length > 0) whileFilled(sink, filled, () => wrapped(command, sink, analyse));
   else wrapped(command, sink, analyse);
 }
 
 /**
- * What `program` (xargs, parallel, sem, rush, entr) with `args` fills in (none known: `{}` only);
- * flags in `sink` what makes its command unknown, and a command name it fills in (`xargs env`,
- * `parallel env {} y`): one rule for all of them (see `filler-runs`).
+ * What `program` (xargs, parallel, sem, rush, entr, as written: `gxargs`) with `args` fills in
+ * (none known: `{}` only); flags in `sink` what makes its command unknown, and a command name it
+ * fills in (`xargs env`, `parallel env {} y`): one rule for all of them (see `filler-runs`).
  */
 function filledBy(program: string, args: readonly string[], sink: PartSink): FilledText[] {
-  const run = fillerRun(program, args);
+  const run = fillerRun(commandBase(program), args);
   if (typeof run === 'string') {
     sink.flag(run);
     return [];
   }
-  const name = filledName(program, run);
+  const name = filledName(shownName(program), run);
   if (name !== undefined) sink.flag(name);
   return [run.filled];
 }
@@ -55,7 +55,7 @@ function filledBy(program: string, args: readonly string[], sink: PartSink): Fil
  * A wrapper's options vary (`sudo -u root`, `nice -n 5`, `timeout 5`): every suffix of its words
  * may be the command, unless where it starts is known (`timeout 5 grep rm y` runs grep; `jobs -x echo rm y`, echo).
  */
-function wrapped({ base, words, plain, depth }: RunningCommand, sink: PartSink, analyse: AnalyseWords): void {
+function wrapped({ base, shown, words, plain, depth }: RunningCommand, sink: PartSink, analyse: AnalyseWords): void {
   if (base === 'xargs' && xargsCommands({ words, plain, depth }, sink, analyse)) return;
   // Redirections may hide words (`nice -n 5 >f rm x` reads as `nice -n 5>f rm x`): then any later word may be the command.
   const start = words.some((w) => w.kind === 'redirect') ? undefined : wrappedStart(base, plain, 1);
@@ -77,7 +77,7 @@ function wrapped({ base, words, plain, depth }: RunningCommand, sink: PartSink, 
     if (/\s/.test(name.text)) sink.line(name.text, 'variant', depth + 1, true);
     return;
   }
-  if (plain.length > MAX_WRAPPED_WORDS) sink.flag(`more than ${MAX_WRAPPED_WORDS} words after "${base}"`);
+  if (plain.length > MAX_WRAPPED_WORDS) sink.flag(`more than ${MAX_WRAPPED_WORDS} words after "${shown}"`);
   // `xargs -I R cp y R`: R is what xargs puts there, as `{}` is; the words as written are judged too (`-I r rm r`).
   const run = base === 'xargs' ? readXargs(plain.slice(1).map(text)) : undefined;
   const placeholder = typeof run === 'object' ? run.placeholder : undefined;

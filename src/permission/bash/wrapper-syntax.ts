@@ -55,6 +55,12 @@ export const SYNTAX: Readonly<Record<string, Syntax>> = {
   time: { valued: '', flags: 'p', long: {}, operands: 0 },
   stdbuf: { valued: 'ioe', flags: '', long: { ...INFO, ...longs('value', 'input output error') }, operands: 0 },
   setsid: { valued: '', flags: 'cfw', long: { ...INFO, ...longs('flag', 'ctty fork wait') }, operands: 0 },
+  // The multi-call binaries: the first word is the applet run (`busybox sed -i s/a/b/ f` runs sed;
+  // busybox reads a name with a folder by its last part, `busybox /x/rm` runs rm, which the
+  // folder's check judges). busybox's `--list` prints; its `--install` makes links and `--help`
+  // runs the applet with `--help`: unread, as toybox's `--long` and any other option is.
+  busybox: { valued: '', flags: '', long: { ...INFO, ...longs('idle', 'list list-full'), ...longs('unread', 'install show') }, operands: 0 },
+  toybox: { valued: '', flags: '', long: INFO, operands: 0 },
   // bash's `jobs -x command args` (with -r or -s too) runs the command; other options list jobs.
   jobs: { valued: '', flags: 'xrslpn', long: {}, operands: 0 },
   // GNU env. `-C DIR` is followed: env's own writes say it changes the folder (`written-files`),

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { execSpan, FIND_VALUED } from '../find-exec.js';
+import { execSpan, valueEnd } from '../find-exec.js';
 import { operandsOf } from '../option-values.js';
 import { FIND_EXEC } from '../shell-programs.js';
 import { mayBeOption, maySplitIntoOption, type TextWord } from '../shell-words.js';
@@ -107,7 +107,8 @@ function unknownFindWord(args: readonly (WrittenWord & Pick<TextWord, 'literal' 
     const arg = args[i]!;
     if (mayBeOption(arg) && !fixedPath(arg)) return arg.text;
     const from = i + 1;
-    if (FIND_VALUED.test(arg.text)) i += arg.text === '-fprintf' ? 2 : 1;
+    const value = valueEnd(args, i);
+    if (value > i) i = value;
     else if (FIND_EXEC.has(arg.text)) {
       const { end, early } = execSpan(args, i);
       i = early ?? end - 1;
