@@ -7,7 +7,8 @@ const MAX_BAD_ENTRY_WARNINGS = 5;
 
 /**
  * Turns the entries of a child's log that its reader skipped (not events of the run, or out
- * of seq order: written by someone else than its worker) into `Warning` events of the child,
+ * of its worker's order, a second `RunStart` included: written by someone else than its
+ * worker) into `Warning` events of the child,
  * which its parent relays like any of its events; the first few only, so a flood of garbage
  * is not relayed as a flood of warnings.
  *
@@ -15,7 +16,7 @@ const MAX_BAD_ENTRY_WARNINGS = 5;
  */
 export function badEntryWarnings(child: ChildRun, out: Subscriber<AgentEvent>): { onBad: (problem: string) => void; seen: (event: AgentEvent) => void } {
   let count = 0;
-  // The child's run id once its RunStart came (the task id before).
+  // The child's run id once its RunStart came (the task id before): the reader delivers one only.
   let runId = child.taskId;
   const seen = (event: AgentEvent): void => {
     if (event.type === 'RunStart') runId = event.runId;

@@ -2,6 +2,8 @@ import type { Redis } from 'ioredis';
 import { UnknownRunError } from '../runs/unknown-run-error.js';
 import type { FollowerTimes, FollowingReader, StreamEntry } from './follower-reader.js';
 import { wake, type Reading, type Session } from './follower-session.js';
+import { isWrongType } from './load-hash.js';
+import { failNonStreams } from './not-a-stream.js';
 import { duplicateOf, redisFailure } from './redis-connection.js';
 import { compareIds, oldest } from './stream-ids.js';
 
@@ -29,9 +31,10 @@ const COUNT = 1000;
  * reader leaving interrupts nothing (the next `XREAD` leaves its stream out).
  *
  * A stream quiet for `blockMs` is checked with `EXISTS`: a deleted log ends its readers with
- * `UnknownRunError`. A failed command or connection ends every reader with a
- * `RedisBackendError` (as each reader's own connection failing did), and the connection is
- * closed: the next reader opens a new one.
+ * `UnknownRunError`. A stream turned into another type (the `XREAD` fails `WRONGTYPE`) ends
+ * its own readers only, with an error saying so (`not-a-stream.ts`). Any other failed command,
+ * or the connection, ends every reader with a `RedisBackendError` (as each reader's own
+ * connection failing did), and the connection is closed: the next reader opens a new one.
  *
  * @internal
  */
@@ -96,9 +99,16 @@ export class LogFollower {
         if (ids.size === 0) return; // (unfollow has closed the session already)
         const reading: Reading = { ids, interrupted: false };
         session.reading = reading;
-        const reply = (await conn.xread('COUNT', COUNT, 'BLOCK', this.times.blockMs, 'STREAMS', ...ids.keys(), ...ids.values())) as
-          | [key: string, entries: StreamEntry[]][]
-          | null;
+        let reply: [key: string, entries: StreamEntry[]][] | null;
+        try {
+          reply = (await conn.xread('COUNT', COUNT, 'BLOCK', this.times.blockMs, 'STREAMS', ...ids.keys(), ...ids.values())) as typeof reply;
+        } catch (e) {
+          // One log made something else than a stream fails the whole XREAD: only its readers
+          // end (they leave through `unfollow`), the others are read again.
+          if (session.closed || !isWrongType(e) || !(await failNonStreams(conn, this.#streams, [...ids.keys()]))) throw e;
+          session.reading = undefined;
+          continue;
+        }
         session.reading = undefined;
         if (session.closed) return;
         if (reply) for (const [key, entries] of reply) this.#dispatch(key, ids.get(key)!, entries);

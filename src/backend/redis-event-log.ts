@@ -132,8 +132,9 @@ export class RedisEventLog implements EventLog {
 
   /**
    * The run's events with `seq > after`, replayed then followed, ending as the log ended.
-   * Every entry is checked first: one that is not an event of the run, or whose seq does not
-   * come after those before it (a duplicate, one going back), is skipped and reported to
+   * Every entry is checked first: one that is not an event of the run, or is out of its
+   * writer's order (see `LogOrder`: a seq repeated, going back or far ahead, a second
+   * `RunStart`, anything after the `RunEnd`), is skipped and reported to
    * `onBad`, by default a process warning once per run (see `warnBadData`); a reader with a
    * run of its own to tell (a remote child's launcher) turns it into a `Warning` event.
    */

@@ -4,8 +4,11 @@ import { AbortError } from '../errors/abort-error.js';
 import { errorOfIdentity } from '../errors/error-identity.js';
 import type { SequencedEvent } from '../runs/run-types.js';
 import { UnknownRunError } from '../runs/unknown-run-error.js';
+import { isWrongType } from './load-hash.js';
 import { readLogEntry } from './log-entry.js';
+import { LogOrder } from './log-order.js';
 import { compareIds, type FollowingReader, type LogFollower, type StreamEntry } from './log-follower.js';
+import { notAStream } from './not-a-stream.js';
 import { redisFailure } from './redis-connection.js';
 
 /** Told of each entry of a log that is skipped: not what the log's writer writes, or out of seq order. */
@@ -16,19 +19,20 @@ export type BadEntryHandler = (problem: string) => void;
  * still being written) follows through the event log's shared {@link LogFollower} until the
  * end entry.
  *
- * Every entry is checked before it goes out (`readLogEntry`), since anyone with access to the
- * Redis can write into a stream: an entry that is not an event, an end or the open marker,
- * and an event whose seq does not come after every seq seen before (a duplicate, or one going
- * back), are skipped and reported to `onBad`. What goes out is always an `AgentEvent`, its
- * seqs strictly increasing.
+ * Every entry is checked before it goes out (`readLogEntry`, `LogOrder`), since anyone with
+ * access to the Redis can write into a stream: an entry that is not an event, an end or the
+ * open marker, and an event out of the writer's order (a seq repeated, going back or jumping
+ * far ahead, a second `RunStart`, anything after the `RunEnd`), are skipped and reported to
+ * `onBad`. What goes out is always an `AgentEvent`, its seqs strictly increasing, at most one
+ * `RunStart` and nothing after a `RunEnd`.
  *
  * @internal
  */
 export class StreamReader implements FollowingReader {
   #closed = false;
   #following = false;
-  /** The highest seq of the log read so far (delivered, or passed over up to `after`). */
-  #seq = 0;
+  /** Where the log's events are: the next must fit (see `LogOrder`). */
+  readonly #order = new LogOrder();
   /** The id of the last entry handled. */
   last = '0-0';
 
@@ -43,7 +47,14 @@ export class StreamReader implements FollowingReader {
   ) {}
 
   start(): void {
-    this.#replay().catch((e: unknown) => this.fail(UnknownRunError.isInstance(e) ? e : redisFailure(`reading the event log of ${this.runId}`, e)));
+    this.#replay().catch(async (e: unknown) => this.fail(await this.#failure(e)));
+  }
+
+  /** What the replay's failure `e` is to the consumer. */
+  async #failure(e: unknown): Promise<Error> {
+    if (UnknownRunError.isInstance(e)) return e;
+    if (!isWrongType(e)) return redisFailure(`reading the event log of ${this.runId}`, e);
+    return notAStream(this.key, await this.redis.type(this.key).catch(() => 'another type'));
   }
 
   /** Ends the reader with `error`. */
@@ -94,12 +105,9 @@ export class StreamReader implements FollowingReader {
         continue;
       }
       if (entry.kind === 'event') {
-        if (entry.seq <= this.#seq) {
-          this.#skip(`its seq ${entry.seq} ${entry.seq === this.#seq ? 'repeats the one before' : `goes back (seq ${this.#seq} came before)`} (entry ${id})`);
-          continue;
-        }
-        this.#seq = entry.seq;
-        if (entry.seq > this.after) this.out.next({ runId: this.runId, seq: entry.seq, event: entry.event });
+        const problem = this.#order.take(entry.seq, entry.event);
+        if (problem !== undefined) this.#skip(`${problem} (entry ${id})`);
+        else if (entry.seq > this.after) this.out.next({ runId: this.runId, seq: entry.seq, event: entry.event });
         continue;
       }
       const { ending } = entry;
