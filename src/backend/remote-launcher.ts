@@ -14,6 +14,7 @@ import { RemoteTaskError } from './remote-task-error.js';
 import { RunAskRoom } from './run-ask-room.js';
 import type { TaskJob } from './task-job.js';
 import { CANCEL_MARK_MS, UnsentCancels } from './unsent-cancels.js';
+import { endIfUnstarted } from './unstarted-log-end.js';
 import { toWire } from './wire-spec.js';
 
 /**
@@ -154,9 +155,11 @@ export class RemoteLauncher implements ChildLauncher {
     this.#unsent.sent(logId);
     try {
       const queue = await this.parts.queue();
-      // A job no worker took yet: gone from the queue, its log ended here (nobody else will).
+      // Gone from the queue: a job no worker took yet, or one whose worker's lock lapsed (a live
+      // worker on a busy event loop too). Its log is ended here only while no worker wrote to
+      // it: one that started the job ends the log itself as it obeys the cancel.
       const removed = await queue.remove(logId).catch(() => 0);
-      if (removed) await this.parts.eventLog.end(logId, { kind: 'cancelled', reason: 'the task was cancelled before a worker took it' });
+      if (removed) await endIfUnstarted(this.parts, logId, { kind: 'cancelled', reason: 'the task was cancelled before a worker took it' });
     } catch {
       // Announced already: a worker that takes it finds the mark.
     }

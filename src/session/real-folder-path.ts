@@ -16,8 +16,10 @@ const MAX_LINKS = 40;
  * moved aside, is followed by its text (`readlink`, from the link's folder, `..` taken from
  * where the link leads), so the key is the folder the link leads to once its target is put
  * back, where the files' seals hold, and not the link's own path (the delete would end a
- * lifetime no read ever uses). The names from the first one that does not exist at all are
- * joined as they are: nothing there can be a link yet.
+ * lifetime no read ever uses). A name that does not exist at all is taken as the folder it is
+ * once put back (nothing there can be a link yet) and the walk goes on: a `..` after it leads
+ * back into existing folders, whose links are followed again (`gone/../hop`, with `gone` moved
+ * aside, reaches where the link `hop` leads, as the system does once `gone` is back).
  *
  * What it cannot know is a link that changes: a link retargeted, removed or moved aside
  * (before or after the delete) makes the path reach another real place; the files found there
@@ -53,7 +55,8 @@ async function followedPath(dir: string): Promise<string> {
   let links = 0;
   for (let name = rest.shift(); name !== undefined; name = rest.shift()) {
     if (name === '..') {
-      current = dirname(current); // a real path: no link in it to go back through
+      // A real path (missing names in it taken as folders): no link in it to go back through.
+      current = dirname(current);
       continue;
     }
     const next = join(current, name);
@@ -61,8 +64,12 @@ async function followedPath(dir: string): Promise<string> {
       if (errnoOf(e) === 'ENOENT') return undefined;
       throw e;
     });
-    // Missing from here: put back as folders, these names are the path.
-    if (entry === undefined) return join(next, ...rest);
+    // Missing: the folder it is once put back. Walk on, not join() the rest: a later ".." leaves
+    // it for existing folders, whose links the system follows then.
+    if (entry === undefined) {
+      current = next;
+      continue;
+    }
     if (!entry.isSymbolicLink()) {
       current = await realpath(next); // as the system spells it (letter case)
       continue;

@@ -11,23 +11,23 @@ const hi = [{ role: 'user' as const, content: 'hi' }];
 const byFile = () => new FileSessionStore(ws.dir, { home: ws.home });
 
 /**
- * Writes a conversation through `.rxharness`, laid out by `links` (name in the workspace →
- * target, made in order) to the folder `real`; moves `real` aside (the links on the way then
- * dangle), deletes the conversation and puts `real` back. Answers a fresh store and the
- * folder's key before and while it was aside.
+ * Makes the folder `moved` and the links `links` (name in the workspace → target, made in
+ * order), writes a conversation through `.rxharness`, moves `moved` aside (a link on the way
+ * then dangles), deletes the conversation and puts `moved` back. Answers a fresh store and the
+ * sessions folder's key before and while `moved` was aside.
  */
-async function deletedWhileDangling(real: string, links: readonly (readonly [string, string])[]) {
-  await mkdir(join(ws.dir, real), { recursive: true });
+async function deletedWhileDangling(moved: string, links: readonly (readonly [string, string])[]) {
+  await mkdir(join(ws.dir, moved), { recursive: true });
   for (const [name, target] of links) await symlink(target, join(ws.dir, name));
   const store = byFile();
   await store.append('talk', hi);
   await store.saveGrant('talk', GRANT);
   const before = await realFolderPath(store.dir);
   const aside = join(ws.dir, 'kept');
-  await rename(join(ws.dir, real), aside);
+  await rename(join(ws.dir, moved), aside);
   const during = await realFolderPath(store.dir);
   await byFile().delete('talk');
-  await rename(aside, join(ws.dir, real));
+  await rename(aside, join(ws.dir, moved));
   return { fresh: byFile(), before, during };
 }
 
@@ -48,6 +48,18 @@ describe('a delete through a dangling link on the way to the sessions folder', (
     ]);
     expect(await fresh.loadGrants('talk')).not.toContainEqual(GRANT);
     await expect(fresh.load('talk')).rejects.toThrow(/deleted/);
+    expect(during).toBe(before);
+  });
+
+  it('a missing folder then ".." goes back into existing folders, whose links are followed (gone/../hop, hop -> elsewhere)', async () => {
+    await mkdir(join(ws.dir, 'elsewhere'));
+    const { fresh, before, during } = await deletedWhileDangling('gone', [
+      ['hop', 'elsewhere'],
+      ['.rxharness', 'gone/../hop'], // "gone" moved aside: not "hop" by text, but where it leads
+    ]);
+    expect(await fresh.loadGrants('talk')).not.toContainEqual(GRANT);
+    await expect(fresh.load('talk')).rejects.toThrow(/deleted/);
+    expect(before).toBe(join(await realFolderPath(ws.dir), 'elsewhere', 'sessions'));
     expect(during).toBe(before);
   });
 
