@@ -1,4 +1,5 @@
 import type { TaskInfo, TaskTracker } from '../delegation/task-tracker.js';
+import { ephemeralLifetimes } from '../session/ephemeral-lifetimes.js';
 import type { SessionStore } from '../session/session-store.js';
 import { TaskIdsBySession } from './task-ids-by-session.js';
 
@@ -11,7 +12,9 @@ import { TaskIdsBySession } from './task-ids-by-session.js';
  * once none of its tasks runs (a background task may still resume one), with those its
  * background tasks started meanwhile. Without this, a server answering one-shot calls that
  * delegate grows its file store for ever, and fills a memory store's bounds, pushing out its
- * conversations. The tasks stay readable in the tracker.
+ * conversations. The tasks stay readable in the tracker. While such a run may start tasks, its
+ * conversation is noted in `ephemeralLifetimes`: a `FileSessionStore` seals its task sessions
+ * for a random lifetime kept in the process, so deleting them writes no lifetime file.
  *
  * Called as such a run starts: from then on the ids of the tasks its conversation starts are
  * noted (the tracker forgets finished tasks past its bound, so by the run's end it may know
@@ -43,6 +46,7 @@ export function ephemeralTaskSessions(tasks: TaskTracker, store: SessionStore): 
     const known = tasks.list(sessionId);
     if (known.some(isRunning)) return false;
     ended.delete(sessionId);
+    ephemeralLifetimes.close(sessionId); // none of its tasks runs: it saves no task any more
     for (const taskId of new Set([...known.map((t) => t.taskId), ...started.take(sessionId)])) remove(taskId);
     return true;
   };
@@ -55,10 +59,16 @@ export function ephemeralTaskSessions(tasks: TaskTracker, store: SessionStore): 
   });
   return (sessionId) => {
     live.add(sessionId);
+    // Before any task of the run is saved: a file store then seals its task sessions for a
+    // lifetime kept in this process, which their delete forgets (no lifetime file per task).
+    ephemeralLifetimes.open(sessionId);
     return () => {
       live.delete(sessionId);
       if (typeof store.delete === 'function' && !removeAll(sessionId)) ended.add(sessionId);
-      else if (typeof store.delete !== 'function') started.take(sessionId);
+      else if (typeof store.delete !== 'function') {
+        started.take(sessionId);
+        ephemeralLifetimes.close(sessionId);
+      }
     };
   };
 }

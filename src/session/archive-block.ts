@@ -85,7 +85,7 @@ function readBlock(line: string): NamedBlock | undefined {
   }
 }
 
-/** What a block line's seal covers (`HistorySeal.markers` adds the place). */
+/** What a block line's seal covers (`HistorySeal.readArchive` adds the place). */
 function factsOf(b: ArchiveBlock): readonly unknown[] {
   return [b.generation, b.archived, b.count, b.sha256, b.at];
 }

@@ -22,6 +22,9 @@ const MAX_LIFETIME = 999_999_999_999_999;
  * model's commands could set it back. No file is lifetime 0, which seals as before lifetimes
  * were kept, so sessions written earlier load as they did. A key given in code has no file to
  * lie beside: its lifetimes are kept in the process ({@link ConversationLifetimes.inMemory}).
+ * The task sessions of runs without a `sessionId` are counted by neither: their lifetime is a
+ * random text kept in the process, forgotten by their delete (`ephemeral-lifetimes.ts`), so a
+ * server's one-shot runs leave no file here.
  */
 export class ConversationLifetimes {
   /** The lifetimes of the conversations deleted in this process, for stores with a key given in code. */

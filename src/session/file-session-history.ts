@@ -154,9 +154,9 @@ export class FileSessionHistory {
   private async archive(sessionId: string, end: HistoryEnd, unarchived: readonly ChatMessage[]): Promise<void> {
     const file = this.folder.file(sessionId, 'archive');
     const lines = await this.folder.readLines(file);
-    const archive = await this.seal.read(sessionId, 'archive', lines);
+    // One read of the conversation's lifetime for both (each reads it anew otherwise).
+    const { read: archive, markers } = await this.seal.readArchive(sessionId, lines);
     const block = archiveBlockOf(end, archive.end.count, unarchived);
-    const markers = await this.seal.markers(sessionId);
     const done = archivedAlready(lines, archive.unsealedLines, block, unarchived, markers);
     if (done === undefined) await appendingTo(this.folder.root, file, async (handle) => handle.appendFile((await freshLineLeadOf(handle)) + archiveBlockLine(block, markers)));
     const rest = unarchived.slice(done ?? 0);

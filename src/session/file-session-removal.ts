@@ -1,4 +1,5 @@
 import { isTaskRecord, type SettleDelete } from './deleted-conversations.js';
+import type { Lifetime } from './ephemeral-lifetimes.js';
 import type { FileSessionParts } from './file-session-parts.js';
 import { NotRegularFileError } from './not-regular-file-error.js';
 import { removeConfinedFiles } from './remove-confined-files.js';
@@ -21,7 +22,7 @@ export class FileSessionRemoval {
    */
   constructor(
     private readonly parts: Pick<FileSessionParts, 'folder' | 'queues' | 'tasks' | 'summaries' | 'lines' | 'history'>,
-    private readonly endLifetime: (sessionId: string) => Promise<number | undefined> = async () => undefined,
+    private readonly endLifetime: (sessionId: string) => Promise<Lifetime | undefined> = async () => undefined,
   ) {}
 
   /**
@@ -78,7 +79,7 @@ export class FileSessionRemoval {
    * Ends the session's lifetime: the lifetime that ended, or why it could not be recorded
    * (the files go all the same; the delete then fails, saying why).
    */
-  private ending(sessionId: string): Promise<{ lifetime?: number; unrecorded?: unknown }> {
+  private ending(sessionId: string): Promise<{ lifetime?: Lifetime; unrecorded?: unknown }> {
     return this.endLifetime(sessionId).then(
       (lifetime) => ({ lifetime }),
       (error: unknown) => ({ unrecorded: error ?? new Error(`the delete of session "${sessionId}" could not be recorded`) }),

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import type { ChatMessage } from '../model/chat-message.js';
 import { errnoOf } from '../errors/errno-of.js';
 import { DeletedConversations } from './deleted-conversations.js';
+import type { Lifetime } from './ephemeral-lifetimes.js';
 import { fileSessionParts, type FileSessionParts } from './file-session-parts.js';
 import { FileSessionRemoval } from './file-session-removal.js';
 import { realFolderPath } from './real-folder-path.js';
@@ -146,7 +147,9 @@ export class FileSessionStore implements SessionStore {
    * Just before, in the session's queue, the conversation's lifetime ends (a count kept
    * outside the workspace, beside the grant key, that every seal binds): its files kept aside
    * and put back after the delete grant and load nothing. When that count cannot be read or
-   * written, the delete still removes the files and then fails with an error saying why.
+   * written, the delete still removes the files and then fails with an error saying why. A task
+   * session of a run without a `sessionId` counts nothing: its seals bind a random lifetime kept
+   * in the process, which its delete forgets (`EphemeralLifetimes`), leaving no file behind.
    */
   delete(sessionId: string): Promise<void> {
     // The lifetime ends in the removal's turn, just before the files go: no write slips in between.
@@ -158,7 +161,7 @@ export class FileSessionStore implements SessionStore {
    * aside during the delete, say) ends it too, keyed by the path it has once put back
    * (`realFolderPath`): its files would otherwise grant and load again.
    */
-  private async endLifetime(sessionId: string): Promise<number | undefined> {
+  private async endLifetime(sessionId: string): Promise<Lifetime | undefined> {
     return this.lifetimes.endLifetime({ folder: await realFolderPath(this.dir), sessionId });
   }
 

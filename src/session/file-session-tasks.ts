@@ -1,5 +1,6 @@
 import { basename, join } from 'node:path';
 import { errnoOf } from '../errors/errno-of.js';
+import type { Lifetime } from './ephemeral-lifetimes.js';
 import { writeConfinedFile } from './confined-file.js';
 import { ownedTaskIds, StartedTasks } from './owned-task-ids.js';
 import type { SessionFolder } from './session-folder.js';
@@ -73,7 +74,7 @@ export class FileSessionTasks {
    * they are being deleted). `lifetime` is the conversation's lifetime their seals bind: the
    * one its delete just ended (`undefined` to read it). Only the files naming it are checked.
    */
-  async ownedBy(sessionId: string, lifetime: number | undefined): Promise<string[]> {
+  async ownedBy(sessionId: string, lifetime: Lifetime | undefined): Promise<string[]> {
     // Only task files this store sealed: a planted one must not make a delete remove another session.
     const info = async (name: string): Promise<TaskSessionInfo | undefined> => this.seal.ownedBy(await this.folder.read(join(this.folder.dir, name)), name, sessionId, lifetime);
     const ids = await ownedTaskIds(this.folder.root, this.folder.dir, sessionId, info);

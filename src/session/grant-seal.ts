@@ -4,6 +4,7 @@ import { onceWarner } from '../errors/warn-once.js';
 import type { ApprovalGrant } from './session-store.js';
 import { assertOutsideWorkspace, readOrMakeGrantKey } from './grant-key.js';
 import { ConversationLifetimes } from './conversation-lifetimes.js';
+import { ephemeralLifetimes, type Lifetime } from './ephemeral-lifetimes.js';
 
 /** The warning code said when `FileSessionStore` has no key to sign grants with. */
 export const GRANT_KEY_UNUSABLE = 'RXHARNESS_GRANT_KEY_UNUSABLE';
@@ -50,19 +51,22 @@ export class GrantSeal {
 
   /**
    * The conversation's lifetime: how many times it was deleted (0 when never), read anew each
-   * time. Rejects when its file is unreadable or corrupt (`ConversationLifetimes.current`).
+   * time; for an ephemeral run's task session, its random lifetime (`EphemeralLifetimes`).
+   * Rejects when its file is unreadable or corrupt (`ConversationLifetimes.current`).
    */
-  lifetime(place: GrantPlace): Promise<number> {
-    return this.lifetimes.current(place.folder, place.sessionId);
+  async lifetime(place: GrantPlace): Promise<Lifetime> {
+    return ephemeralLifetimes.of(place.folder, place.sessionId) ?? this.lifetimes.current(place.folder, place.sessionId);
   }
 
   /**
    * Ends the conversation's lifetime (a delete, before its files go): what was sealed for it
    * passes no more. Answers the lifetime that ended; nothing (`undefined`) without a usable
-   * key, which seals nothing.
+   * key, which seals nothing. An ephemeral run's task session's random lifetime is forgotten,
+   * and no delete is counted (`EphemeralLifetimes` says why that is as safe).
    */
-  async endLifetime(place: GrantPlace): Promise<number | undefined> {
-    return (await this.macs()) ? this.lifetimes.end(place.folder, place.sessionId) : undefined;
+  async endLifetime(place: GrantPlace): Promise<Lifetime | undefined> {
+    if (!(await this.macs())) return undefined;
+    return ephemeralLifetimes.end(place.folder, place.sessionId) ?? this.lifetimes.end(place.folder, place.sessionId);
   }
 
   /**
@@ -151,7 +155,7 @@ function macsWith(key: Buffer): Macs {
  * What a grant's MAC covers (a missing subject is null); from the first delete on, the
  * conversation's lifetime too (lifetime 0 seals as before lifetimes were kept).
  */
-function grantFacts(place: GrantPlace, lifetime: number, grant: ApprovalGrant): readonly unknown[] {
+function grantFacts(place: GrantPlace, lifetime: Lifetime, grant: ApprovalGrant): readonly unknown[] {
   if (lifetime === 0) return ['rxharness-grant-1', place.folder, place.sessionId, grant.toolName, grant.subject ?? null];
   return ['rxharness-grant-2', place.folder, place.sessionId, lifetime, grant.toolName, grant.subject ?? null];
 }
@@ -161,7 +165,7 @@ function lifetimesFolder(source: Exclude<GrantKeySource, { readonly key: Uint8Ar
   return 'file' in source ? join(dirname(source.file), 'lifetimes') : undefined;
 }
 
-function verify(macs: Macs, place: GrantPlace, lifetime: number, entry: unknown): ApprovalGrant | undefined {
+function verify(macs: Macs, place: GrantPlace, lifetime: Lifetime, entry: unknown): ApprovalGrant | undefined {
   if (typeof entry !== 'object' || entry === null) return undefined;
   const { toolName, subject, mac: given } = entry as Record<string, unknown>;
   if (typeof toolName !== 'string' || (subject !== undefined && typeof subject !== 'string')) return undefined;

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { ChatMessage } from '../model/chat-message.js';
+import type { Lifetime } from './ephemeral-lifetimes.js';
 import type { GrantSeal, Macs } from './grant-seal.js';
 import { parseMark, parseMessage, withoutMac } from './history-line.js';
 
@@ -109,6 +110,25 @@ export class HistorySeal {
    * and holds no place, as the store always did; so is the mark, on a messages file's first line.
    */
   async read(sessionId: string, kind: HistoryKind, lines: readonly string[]): Promise<ReadHistory> {
+    return (await this.readPlaced(sessionId, kind, lines)).read;
+  }
+
+  /**
+   * An archive's lines as {@link read} finds them, and the seals of the lines it holds besides
+   * its messages (the block markers of `archive-block.ts`) for this folder, session and
+   * lifetime (`undefined` without a usable key): what a compaction needs, the conversation's
+   * lifetime read once for both.
+   */
+  async readArchive(sessionId: string, lines: readonly string[]): Promise<{ read: ReadHistory; markers: Macs | undefined }> {
+    const { read, at } = await this.readPlaced(sessionId, 'archive', lines);
+    const macs = await this.seal.macs();
+    if (!macs) return { read, markers: undefined };
+    const place = at ?? (await this.place(sessionId)); // an archive without messages read no place
+    return { read, markers: { sign: (facts) => macs.sign(markerFacts(place, facts)), check: (facts, mac) => macs.check(markerFacts(place, facts), mac) } };
+  }
+
+  /** {@link read}, and the place its seals were checked for (none when nothing was checked). */
+  private async readPlaced(sessionId: string, kind: HistoryKind, lines: readonly string[]): Promise<{ read: ReadHistory; at?: SealedPlace }> {
     const mark = kind === 'messages' ? parseMark(lines[0]) : undefined;
     const found = lines.flatMap((line, index) => {
       const value = parseMessage(line);
@@ -117,21 +137,10 @@ export class HistorySeal {
     // No key is needed (nor made) for a session without messages or mark.
     const macs = found.length > 0 || mark ? await this.seal.macs() : undefined;
     // Without a key nothing is checked: the mark's generation is taken as it is (it only tells compactions apart).
-    if (!macs) return { messages: found.map(({ value }) => withoutMac(value)), unsealedLines: [], end: endOf(found, mark, mark !== undefined), deleted: false };
+    if (!macs) return { read: { messages: found.map(({ value }) => withoutMac(value)), unsealedLines: [], end: endOf(found, mark, mark !== undefined), deleted: false } };
     const at = await this.place(sessionId);
     const read = checked(macs, at, kind, mark, found);
-    return { ...read, deleted: read.unsealedLines.length > 0 && sealedEarlier(macs, at, kind, mark, found) };
-  }
-
-  /**
-   * Seals and checks the lines an archive holds besides its messages (the block markers of
-   * `archive-block.ts`) for this folder, session and lifetime; `undefined` without a usable key.
-   */
-  async markers(sessionId: string): Promise<Macs | undefined> {
-    const macs = await this.seal.macs();
-    if (!macs) return undefined;
-    const at = await this.place(sessionId);
-    return { sign: (facts) => macs.sign(markerFacts(at, facts)), check: (facts, mac) => macs.check(markerFacts(at, facts), mac) };
+    return { read: { ...read, deleted: read.unsealedLines.length > 0 && sealedEarlier(macs, at, kind, mark, found) }, at };
   }
 
   /** The folder by its real path, the session and its lifetime (read anew: another process may have deleted it). */
@@ -161,7 +170,7 @@ function checked(macs: Macs, at: SealedPlace, kind: HistoryKind, mark: Mark, fou
   const end = endOf(found, mark, markSealed);
   // Lines sealed without their place pass only before any sealed with it (an earlier version's,
   // then this one's), and only in the conversation's first lifetime (no earlier version lived past a delete).
-  let placed = markSealed || at.lifetime > 0;
+  let placed = markSealed || at.lifetime !== 0;
   const messages = found.map(({ value, lineNumber }, index) => {
     const message = withoutMac(value);
     if (macs.check(placedFacts(at, kind, end, index, message), value.mac)) placed = true;
@@ -184,6 +193,8 @@ const EARLIER_LIFETIMES_CHECKED = 32;
  * conversation deleted that often holds no line written before history was sealed).
  */
 function sealedEarlier(macs: Macs, at: SealedPlace, kind: HistoryKind, mark: Mark, found: FoundLines): boolean {
+  // An ephemeral run's task session (a random lifetime) has no earlier lifetime: it never outlives a delete.
+  if (typeof at.lifetime !== 'number') return false;
   const oldest = Math.max(0, at.lifetime - EARLIER_LIFETIMES_CHECKED);
   for (let lifetime = at.lifetime - 1; lifetime >= oldest; lifetime--) {
     const read = checked(macs, { ...at, lifetime }, kind, mark, found);
@@ -196,7 +207,7 @@ function sealedEarlier(macs: Macs, at: SealedPlace, kind: HistoryKind, mark: Mar
 interface SealedPlace {
   readonly folder: string;
   readonly sessionId: string;
-  readonly lifetime: number;
+  readonly lifetime: Lifetime;
 }
 
 /**

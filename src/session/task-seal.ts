@@ -1,3 +1,4 @@
+import { ephemeralLifetimes, type Lifetime } from './ephemeral-lifetimes.js';
 import type { GrantSeal } from './grant-seal.js';
 import type { TaskSessionInfo } from './session-store.js';
 import { sessionFileName } from './session-file-name.js';
@@ -17,7 +18,9 @@ import { taskSessionInfoOf } from './task-session-info.js';
  * delete (or its own) names its owner no more: it is refused, and no delete reads it as a
  * task. The owner's lifetime is the one that matters (the ownership ends with the owner's
  * delete, even for a task file moved away while the delete scanned for it); the task's own
- * covers a task session deleted alone (an ephemeral run's). Both 0 seal as before.
+ * covers a task session deleted alone. Both 0 seal as before. An ephemeral run's task session
+ * has a random lifetime in the process instead of a count (`EphemeralLifetimes`), taken as
+ * its task file is sealed: its delete forgets it, and its files then pass no seal anywhere.
  */
 export class TaskSeal {
   /**
@@ -36,6 +39,8 @@ export class TaskSeal {
     const macs = await this.seal.macs();
     if (!macs) return JSON.stringify(stored);
     const folder = await this.folder();
+    // The task file is a task session's first write: from it on, an ephemeral run's is sealed for a random lifetime.
+    ephemeralLifetimes.adopt(folder, stored.taskId, stored.ownerSessionId);
     return JSON.stringify({ ...stored, mac: macs.sign(taskFacts(folder, stored, await this.lifetimes(folder, stored))) });
   }
 
@@ -60,14 +65,14 @@ export class TaskSeal {
    * ended. Any other file is `undefined`; only the files naming `owner` cost a lifetime read
    * (their task's), so a scan of a folder of many tasks reads no other conversation's.
    */
-  async ownedBy(text: string, name: string, owner: string, lifetime: number | undefined): Promise<TaskSessionInfo | undefined> {
+  async ownedBy(text: string, name: string, owner: string, lifetime: Lifetime | undefined): Promise<TaskSessionInfo | undefined> {
     const found = parsed(text);
     if (found?.info.ownerSessionId !== owner) return undefined;
     return (await this.sealed(found, name, lifetime)) ? found.info : undefined;
   }
 
   /** Whether the file's task info names the file's task and is sealed (for the owner's `ownerLifetime` when known, else read). */
-  private async sealed({ info, mac }: ParsedTask, name: string, ownerLifetime?: number): Promise<boolean> {
+  private async sealed({ info, mac }: ParsedTask, name: string, ownerLifetime?: Lifetime): Promise<boolean> {
     if (!namesFile(info.taskId, name)) return false;
     const macs = await this.seal.macs();
     if (!macs) return true;
@@ -76,7 +81,7 @@ export class TaskSeal {
   }
 
   /** The lifetimes of the task's owner (`owner` when the caller knows it) and of the task session, read at once. */
-  private async lifetimes(folder: string, info: TaskSessionInfo, owner?: number): Promise<TaskLifetimes> {
+  private async lifetimes(folder: string, info: TaskSessionInfo, owner?: Lifetime): Promise<TaskLifetimes> {
     const [ownerLifetime, task] = await Promise.all([
       owner ?? this.seal.lifetime({ folder, sessionId: info.ownerSessionId }),
       this.seal.lifetime({ folder, sessionId: info.taskId }),
@@ -87,8 +92,8 @@ export class TaskSeal {
 
 /** The lifetimes a task file's seal binds. */
 interface TaskLifetimes {
-  readonly owner: number;
-  readonly task: number;
+  readonly owner: Lifetime;
+  readonly task: Lifetime;
 }
 
 /** A task file's task info and the seal it carries. */
