@@ -103,13 +103,13 @@ function subjects$(scope: RunScope, call: GateCall): Observable<Confined> {
       // subject, so rules for the whole tool still hold.
       if (subjects.length === 0) return { subject: undefined };
       const judged = judgeSubjects(scope, call.tool.name, subjects);
-      return 'denied' in judged ? { denied: refuse(`Permission denied: ${judged.denied}`) } : judged;
+      return 'denied' in judged ? { denied: refuse(`Permission denied: ${judged.denied.reason}`) } : judged;
     }),
   );
 }
 
-/** How several subjects of one call were judged: denied, or the subject and decision the gate goes on with. */
-type SubjectsJudged = { readonly denied: string } | (Found & { readonly decision: PermissionDecision });
+/** How several subjects of one call were judged: denied (the subject and its decision), or the subject and decision the gate goes on with. */
+type SubjectsJudged = { readonly denied: PermissionDecision; readonly subject: string } | (Found & { readonly decision: PermissionDecision });
 
 /**
  * Judges every subject of a call (a tool's `subjects`) under the agent's rules: a deny of
@@ -120,7 +120,7 @@ type SubjectsJudged = { readonly denied: string } | (Found & { readonly decision
  *
  * @example
  * ```ts
- * judgeSubjects(scope, 'mcp__fs__move_file', ['notes/a.txt', 'secret/key']); // { denied: 'denied by rule ...' }
+ * judgeSubjects(scope, 'mcp__fs__move_file', ['notes/a.txt', 'secret/key']); // { denied: { action: 'deny', ... }, subject: 'secret/key' }
  * ```
  */
 function judgeSubjects(scope: RunScope, toolName: string, subjects: readonly string[]): SubjectsJudged {
@@ -128,7 +128,7 @@ function judgeSubjects(scope: RunScope, toolName: string, subjects: readonly str
   const asking: { subject: string; reason: string }[] = [];
   for (const subject of new Set(subjects)) {
     const decision = permissions.evaluate(toolName, subject);
-    if (decision.action === 'deny') return { denied: decision.reason };
+    if (decision.action === 'deny') return { denied: decision, subject };
     if (decision.action === 'ask' && !grants.has(scope.rootSessionId, toolName, subject)) asking.push({ subject, reason: decision.reason });
   }
   if (asking.length === 0) return { subject: subjects[0], decision: { action: 'allow', reason: `every path of the ${toolName} call is allowed` } };
@@ -139,21 +139,30 @@ function judgeSubjects(scope: RunScope, toolName: string, subjects: readonly str
 
 function confine$(scope: RunScope, call: GateCall): Observable<Confined> {
   const paths = call.tool.paths!(call.args);
-  const { workspace } = scope.agent;
+  const toolName = call.tool.name;
+  const { workspace, permissions } = scope.agent;
   return defer(async (): Promise<Confined> => {
     const resolved = await Promise.all(paths.map((p) => resolveWorkspacePath(workspace, p)));
+    // The tool's own run-time refusal, word for word (the link on the way, how the user allows
+    // it), naming the rule that denies when one does: the gate knows it, the tool does not.
+    const refused = async (at: number, denial?: PermissionDecision): Promise<Confined> => ({
+      denied: refuse(await pathRefusalText(workspace, toolName, paths[at]!, resolved[at]!, denial)),
+    });
     for (const [at, r] of resolved.entries()) {
-      if (!r.inside && !scope.agent.permissions.allowsOutsideWorkspace(call.tool.name, r.absolute)) {
-        // The tool's own run-time refusal, word for word: the link that leads out, how the user allows it.
-        return { denied: refuse(await pathRefusalText(workspace, call.tool.name, paths[at]!, r)) };
-      }
+      if (r.inside || permissions.allowsOutsideWorkspace(toolName, r.absolute)) continue;
+      const decision = permissions.evaluate(toolName, r.absolute);
+      return refused(at, decision.action === 'deny' ? decision : undefined);
     }
     const judgedPaths = resolved.map((r) => r.relative);
-    if (judgedPaths.length < 2) return { subject: judgedPaths[0], paths: judgedPaths };
+    if (judgedPaths.length === 0) return { subject: undefined, paths: judgedPaths };
+    if (judgedPaths.length === 1) {
+      const decision = permissions.evaluate(toolName, judgedPaths[0], { workspace });
+      return decision.action === 'deny' ? refused(0, decision) : { subject: judgedPaths[0], decision, paths: judgedPaths };
+    }
     // Every path the call touches is judged (a move's destination as much as its source):
     // a rule on any of them holds, and an "always" grants each path asked about.
-    const judged = judgeSubjects(scope, call.tool.name, judgedPaths);
-    return 'denied' in judged ? { denied: refuse(`Permission denied: ${judged.denied}`) } : { ...judged, paths: judgedPaths };
+    const judged = judgeSubjects(scope, toolName, judgedPaths);
+    return 'denied' in judged ? refused(judgedPaths.indexOf(judged.subject), judged.denied) : { ...judged, paths: judgedPaths };
   });
 }
 

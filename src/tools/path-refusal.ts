@@ -1,5 +1,6 @@
 import { lstat, readlink } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import type { PermissionDecision } from '../permission/permission-decision.js';
 import type { ToolResult } from './tool.js';
 import { toolError } from './tool-error.js';
 import { resolveWorkspacePath, type WorkspacePath } from './workspace-path.js';
@@ -31,31 +32,62 @@ export async function pathRefusal(workspace: string, toolName: string, path: str
 /**
  * The text of {@link pathRefusal}, for the gate, which refuses with a verdict rather than a
  * tool's result: one text for the same refusal, whether the gate or the tool at run time says it.
+ * The gate knows which rule denies (`denial`, the rules' decision) and names it; a tool, judging
+ * by `ToolContext.judgePath`, knows only that one does.
  *
  * @param toolName - the tool refused, as the rules name it.
  * @param path - the path as the model gave it.
+ * @param denial - the rules' `deny` decision for the path, when the caller has it: named, and for
+ *   a path outside the workspace the advice is about that deny rule, not a missing allow rule.
  *
  * @example
  * ```ts
  * await pathRefusalText('/ws', 'read', '../x.txt', await resolveWorkspacePath('/ws', '../x.txt'));
  * // 'Permission denied: "/x.txt" is outside the workspace /ws. Use a path inside the workspace (...)'
+ * await pathRefusalText('/ws', 'read', 'private/a', target, policy.evaluate('read', 'private/a'));
+ * // 'Permission denied: read on private/a is denied by rule {tool: read, action: deny, pattern: private/**}. Use another path: (...)'
  * ```
  */
-export async function pathRefusalText(workspace: string, toolName: string, path: string, target: WorkspacePath): Promise<string> {
+export async function pathRefusalText(
+  workspace: string,
+  toolName: string,
+  path: string,
+  target: WorkspacePath,
+  denial?: PermissionDecision,
+): Promise<string> {
   const link = await linkOnTheWay(workspace, path, target.inside ? 'any' : 'out');
   const through = link === undefined ? '' : `: ${path} leads there through the symbolic link ${link.name} -> ${link.to}`;
+  const denied = denial === undefined ? 'denied by a rule' : deniedBy(denial);
+  const parentsHold = "a delegating agent's deny holds for its subagents whatever they allow";
   if (!target.inside) {
+    const outside = `Permission denied: "${target.absolute}" is outside the workspace ${workspace}${through}`;
+    const allowRule = `{ tool: '${toolName}', action: 'allow', pattern: <a glob matching "${target.absolute}"> }`;
+    if (denial === undefined) {
+      return (
+        `${outside}. Use a path inside the workspace (only an explicit allow rule lets ${toolName} reach outside it: ` +
+        `the user adds one to permissionRules, ${allowRule}; approving a call never does).`
+      );
+    }
+    // An allow rule may match too: outside the workspace any matching deny keeps the path out
+    // (PermissionPolicy.allowsOutsideWorkspace), so adding one would change nothing.
     return (
-      `Permission denied: "${target.absolute}" is outside the workspace ${workspace}${through}. ` +
-      `Use a path inside the workspace (only an explicit allow rule lets ${toolName} reach outside it: ` +
-      `the user adds one to permissionRules, { tool: '${toolName}', action: 'allow', pattern: <a glob matching "${target.absolute}"> }; approving a call never does).`
+      `${outside}, and ${toolName} on it is ${denied}. Use a path inside the workspace (this is the user's rule, ` +
+      `and outside the workspace a deny rule that matches holds whatever its priority: to let ${toolName} reach it, ` +
+      `the user removes the deny rule from permissionRules, the engine's or the agent definition's, or narrows its pattern so it no longer matches; ` +
+      `then an explicit allow rule ${allowRule} lets it through; ${parentsHold}, and approving a call never widens the workspace).`
     );
   }
   return (
-    `Permission denied: a rule denies ${toolName} on ${target.relative}${through}. Use another path: ` +
+    `Permission denied: ${toolName} on ${target.relative} is ${denied}${through}. Use another path: ` +
     `this is the user's rule (to allow it, the user removes the deny rule from permissionRules, the engine's or the agent definition's, ` +
-    `or adds { tool: '${toolName}', action: 'allow', pattern: '${target.relative}' } with a higher priority than it; a delegating agent's deny holds for its subagents whatever they allow).`
+    `or adds { tool: '${toolName}', action: 'allow', pattern: '${target.relative}' } with a higher priority than it; ${parentsHold}).`
   );
+}
+
+/** A deny decision's reason after "is": `denied by rule {...}`, `denied by the parent agent: ...`. */
+function deniedBy(denial: PermissionDecision): string {
+  // Every reason of a deny but a custom default's ("read is denied by default") starts so.
+  return denial.reason.startsWith('denied') ? denial.reason : `denied (${denial.reason})`;
 }
 
 /** A symbolic link a path passes: as the path spells it, and what it points to. */

@@ -73,7 +73,13 @@ describe('workspace confinement, end to end', () => {
     const permissionRules: PermissionRule[] = [{ tool: 'read', action: 'deny', pattern: 'secrets/**' }];
     for (const path of [key, './secrets/key.txt', 'src/../secrets/key.txt', 'secrets//key.txt', 'alias.txt']) {
       const { end } = await oneCall('read', { path }, { permissionRules });
-      expect(end.error, path).toBe('Permission denied: denied by rule {tool: read, action: deny, pattern: secrets/**}');
+      // The gate's refusal is the tool's own (pathRefusalText), naming the rule that denies.
+      const through = path === 'alias.txt' ? `: alias.txt leads there through the symbolic link alias.txt -> ${key}` : '';
+      expect(end.error, path).toBe(
+        `Permission denied: read on secrets/key.txt is denied by rule {tool: read, action: deny, pattern: secrets/**}${through}. ` +
+          "Use another path: this is the user's rule (to allow it, the user removes the deny rule from permissionRules, the engine's or the agent definition's, " +
+          "or adds { tool: 'read', action: 'allow', pattern: 'secrets/key.txt' } with a higher priority than it; a delegating agent's deny holds for its subagents whatever they allow).",
+      );
     }
   });
 
@@ -119,6 +125,24 @@ describe('workspace confinement, end to end', () => {
     expect(reads[0]!.text).toContain('outside secret');
     expect(reads[1]!.error).toContain('is outside the workspace');
     expect(reads[1]!.text).not.toContain('outside secret');
+  });
+
+  it('an outside path an allow rule matches but a deny rule above it holds for: the refusal names the deny, not a missing allow', async () => {
+    const secret = await withSecretOutside();
+    const deny = `{tool: read, action: deny, pattern: ${sandbox.outside}/secret.txt, priority: 10}`;
+    const permissionRules: PermissionRule[] = [
+      { tool: 'read', action: 'allow', pattern: `${sandbox.outside}/**` },
+      { tool: 'read', action: 'deny', pattern: `${sandbox.outside}/secret.txt`, priority: 10 },
+    ];
+    const { end, seen } = await oneCall('read', { path: secret }, { permissionRules });
+    expect(end.error).toBe(
+      `Permission denied: "${secret}" is outside the workspace ${sandbox.dir}, and read on it is denied by rule ${deny}. ` +
+        "Use a path inside the workspace (this is the user's rule, and outside the workspace a deny rule that matches holds whatever its priority: " +
+        "to let read reach it, the user removes the deny rule from permissionRules, the engine's or the agent definition's, or narrows its pattern so it no longer matches; " +
+        `then an explicit allow rule { tool: 'read', action: 'allow', pattern: <a glob matching "${secret}"> } lets it through; ` +
+        "a delegating agent's deny holds for its subagents whatever they allow, and approving a call never widens the workspace).",
+    );
+    expect(seen).not.toContain('outside secret');
   });
 
   it('an ask rule on an outside path plus an approving handler still refuses it, without asking', async () => {

@@ -58,7 +58,9 @@ describe('a tool with several paths, under rules for every tool', () => {
       permissionRules: [{ tool: '*', action: 'deny', pattern: 'secrets/**' }],
     });
     const ends = own(events, 'ToolCallEnd');
-    expect(ends.map((e) => e.error?.startsWith('Permission denied: denied by rule {tool: *, action: deny, pattern: secrets/**}') ?? false)).toEqual([
+    // The refusal names the path of the call that is denied, and the rule (pathRefusalText).
+    const denied = 'Permission denied: move on secrets/key is denied by rule {tool: *, action: deny, pattern: secrets/**}. Use another path';
+    expect(ends.map((e) => e.error?.startsWith(denied) ?? false)).toEqual([
       true,
       true,
       true,

@@ -1,40 +1,34 @@
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { PermissionPolicy } from '../../src/permission/permission-policy.js';
 import type { PermissionRule } from '../../src/permission/permission-rule.js';
 import { createGlobTool } from '../../src/tools/builtin/glob.js';
 import { createGrepTool } from '../../src/tools/builtin/grep.js';
 import { createListTool } from '../../src/tools/builtin/list.js';
 import type { ToolContext } from '../../src/tools/tool.js';
-import { createToolContext, makeWorkspace, runTool, type TestWorkspace } from '../support/tool-context.js';
+import { createToolContext, runTool } from '../support/tool-context.js';
+import { workspaceBesideOutsidePerTest } from '../support/workspace-beside-outside.js';
 
 // Item 10 of the hardening issue, at the tools: every file a search reads or lists is
 // judged by the rules (through ToolContext.judgePath), not only the folder it was given.
 
-let root: TestWorkspace;
-let ws: string;
-let outside: string;
+const dirs = workspaceBesideOutsidePerTest();
 const grep = createGrepTool();
 const glob = createGlobTool();
 const list = createListTool();
 
 beforeEach(async () => {
-  root = await makeWorkspace();
-  ws = join(root.dir, 'ws');
-  outside = join(root.dir, 'outside');
-  await root.file('ws/notes.md', 'needle in notes\n');
-  await root.file('ws/secret/key.txt', 'needle SECRET\n');
-  await root.file('ws/.env', 'needle=TOKEN\n');
-  await root.file('outside/a.txt', 'needle outside a\n');
-  await root.file('outside/b.log', 'needle outside b\n');
+  await dirs.root.file('ws/notes.md', 'needle in notes\n');
+  await dirs.root.file('ws/secret/key.txt', 'needle SECRET\n');
+  await dirs.root.file('ws/.env', 'needle=TOKEN\n');
+  await dirs.root.file('outside/a.txt', 'needle outside a\n');
+  await dirs.root.file('outside/b.log', 'needle outside b\n');
 });
-afterEach(() => root.cleanup());
 
 /** A context judging paths the way the engine's does: a policy of these rules (outside paths need an explicit allow). */
 function judged(rules: PermissionRule[]): ToolContext {
   const policy = new PermissionPolicy({ rules });
   return createToolContext({
-    workspace: ws,
+    workspace: dirs.ws,
     judgePath: (tool, path) => (path.startsWith('/') && !policy.allowsOutsideWorkspace(tool, path) ? 'deny' : policy.evaluate(tool, path).action),
   });
 }
@@ -63,33 +57,33 @@ describe('searches judge every file they read or list', () => {
 
   it('an outside folder an allow rule opens is searched only where the rules allow each file', async () => {
     const context = judged([
-      { tool: 'grep', action: 'allow', pattern: outside },
-      { tool: 'grep', action: 'allow', pattern: `${outside}/*.txt` },
+      { tool: 'grep', action: 'allow', pattern: dirs.outside },
+      { tool: 'grep', action: 'allow', pattern: `${dirs.outside}/*.txt` },
     ]);
-    expect((await runTool(grep, { pattern: 'needle', path: outside }, context)).text).toBe(`${outside}/a.txt:1: needle outside a`);
+    expect((await runTool(grep, { pattern: 'needle', path: dirs.outside }, context)).text).toBe(`${dirs.outside}/a.txt:1: needle outside a`);
   });
 });
 
 describe('a context without judgePath (built by hand)', () => {
   it('judges by the default rules: grep leaves .env out, glob lists it', async () => {
-    const context = createToolContext({ workspace: ws });
+    const context = createToolContext({ workspace: dirs.ws });
     expect((await runTool(grep, { pattern: 'needle', include: '.env' }, context)).text).toContain('(1 file needing approval was left out;');
     expect((await runTool(glob, { pattern: '.env' }, context)).text).toBe('.env');
   });
 
   it('keeps every outside path out', async () => {
-    const context = createToolContext({ workspace: ws });
+    const context = createToolContext({ workspace: dirs.ws });
     const calls = [
-      [grep, { pattern: 'needle', path: outside }],
+      [grep, { pattern: 'needle', path: dirs.outside }],
       [glob, { pattern: '*', path: '../outside' }],
-      [list, { path: outside }],
+      [list, { path: dirs.outside }],
     ] as const;
     for (const [tool, args] of calls) {
       const result = await runTool(tool as typeof list, args, context);
       expect(result.error).toBe(
-        `Permission denied: "${outside}" is outside the workspace ${ws}. ` +
+        `Permission denied: "${dirs.outside}" is outside the workspace ${dirs.ws}. ` +
           `Use a path inside the workspace (only an explicit allow rule lets ${tool.name} reach outside it: ` +
-          `the user adds one to permissionRules, { tool: '${tool.name}', action: 'allow', pattern: <a glob matching "${outside}"> }; approving a call never does).`,
+          `the user adds one to permissionRules, { tool: '${tool.name}', action: 'allow', pattern: <a glob matching "${dirs.outside}"> }; approving a call never does).`,
       );
     }
   });
