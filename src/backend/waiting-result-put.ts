@@ -8,6 +8,8 @@ import type { Redis } from 'ioredis';
 import type { TaskInfo } from '../delegation/task-tracker.js';
 import { DEFAULT_TASK_TRACKER_LIMITS } from '../delegation/task-tracker-limits.js';
 import { NAMED_DROPS, resultKey } from '../delegation/undelivered-results.js';
+import { shownKey } from './bad-data-warning.js';
+import { redisFailure, scriptRefusal } from './redis-connection.js';
 import { REDIS_NOW } from './redis-clock.js';
 import type { RedisKeys } from './redis-keys.js';
 import { RECORD_GONE } from './results-gone.js';
@@ -25,6 +27,8 @@ import { READ_NOTE, RESULT_TTL_MS, waitingKeys, type ResultMessage } from './wai
 // put of a result taken or dropped (KEYS[8], the conversation's gone results, names it) is a
 // late one (a worker and its launching engine both put a result) and is refused. A drop is
 // recorded there too (ARGV[14]: the prefix of those keys; `recordGone` bounds each).
+// A hash of waiting results of another type is refused (a `scriptRefusal`, in its own words,
+// the key as `shownKey` shows it: ARGV[16]), not reported as a failure of Redis.
 
 // A member is `<session>\n<task>\n<run start>`; a session id may have line breaks, a task id
 // and a start none, so it splits at its last two.
@@ -37,7 +41,7 @@ if ARGV[13] == '1' then redis.pcall('ZREM', KEYS[8], ARGV[2])
 elseif type(redis.pcall('ZSCORE', KEYS[8], ARGV[2])) == 'string' then return end
 -- Refused before its first write (a failing script keeps what it wrote before).
 local found = redis.call('TYPE', KEYS[5]).ok
-if found ~= 'hash' and found ~= 'none' then return redis.error_reply(KEYS[5] .. ' is a ' .. found .. ', not a hash of waiting results') end
+if found ~= 'hash' and found ~= 'none' then ${scriptRefusal("ARGV[16] .. ' is a ' .. found .. ', not a hash of waiting results'")} end
 local maxCount, maxChars = tonumber(ARGV[5]), tonumber(ARGV[6])
 local bound = redis.call('GET', KEYS[6])
 if bound then
@@ -112,9 +116,13 @@ export async function putWaitingResult(redis: Redis, keys: RedisKeys, info: Task
   const key = resultKey(info);
   const { undeliveredResults, undeliveredChars } = DEFAULT_TASK_TRACKER_LIMITS;
   const args = [member(info.sessionId, key), key, JSON.stringify(info), size, undeliveredResults, undeliveredChars, RESULT_TTL_MS];
-  const channel = [keys.resultsChannel, JSON.stringify(message), keys.results(''), keys.droppedResults(''), NAMED_DROPS, back ? '1' : '0', keys.resultsGone(''), place ?? ''];
+  const channel = [keys.resultsChannel, JSON.stringify(message), keys.results(''), keys.droppedResults(''), NAMED_DROPS, back ? '1' : '0', keys.resultsGone(''), place ?? '', shownKey(keys.results(info.sessionId))];
   const resultKeys = [keys.results(info.sessionId), keys.waitingBound, keys.deletedTask(info.taskId), keys.resultsGone(info.sessionId)];
-  await redis.eval(PUT, 8, ...waitingKeys(keys), ...resultKeys, ...args, ...channel);
+  try {
+    await redis.eval(PUT, 8, ...waitingKeys(keys), ...resultKeys, ...args, ...channel);
+  } catch (e) {
+    throw redisFailure('putting a background result', e);
+  }
 }
 
 // A result key (`<task>\n<run start>`) has one line break; a session id may have more.

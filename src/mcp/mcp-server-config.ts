@@ -101,8 +101,8 @@ function checkStdio(fields: Record<string, unknown>, fail: (problem: string) => 
 function checkHttp(fields: Record<string, unknown>, fail: (problem: string) => never): void {
   const url = fields['url'];
   const parsed = typeof url === 'string' && URL.canParse(url) ? new URL(url) : undefined;
-  // A password (or a key in the query) is never quoted back: a message reaches stderr, events and logs.
-  const shown = parsed && (parsed.username || parsed.password || parsed.search) ? shownUrl(parsed.href) : url;
+  // A password (or a key in the query) is never quoted back, parsed or not: a message reaches stderr, events and logs.
+  const shown = typeof url === 'string' ? shownUrl(url) : url;
   if (!parsed || !/^https?:$/.test(parsed.protocol)) fail(`\`url\` must be an http or https url, got ${JSON.stringify(shown)}`);
   // fetch refuses such a url, and its error would quote it in every run's warning.
   if (parsed.username || parsed.password) fail(`\`url\` must not hold a user or password (${shown}): send credentials in \`headers\`, e.g. { "Authorization": "Bearer ..." }`);

@@ -68,7 +68,7 @@ describe('rxharness run --mcp-config', () => {
     ['servers.json', '{ "mcp_servers": { "fs": { "command": "npx" } } }', '--mcp-config servers.json: needs an "mcpServers" object (found "mcp_servers": did you mean "mcpServers"?), e.g.'],
     ['name.json', '{ "mcpServers": { "a__b": { "command": "npx" } } }', '--mcp-config name.json: `mcpServers.a__b` has a bad name'],
     ['proto.json', '{ "mcpServers": { "__proto__": { "command": "npx" } } }', '--mcp-config proto.json: `mcpServers.__proto__` has a bad name'],
-    ['url.json', '{ "mcpServers": { "web": { "url": "ftp://x" } } }', '--mcp-config url.json: `mcpServers.web` `url` must be an http or https url, got "ftp://x"'],
+    ['url.json', '{ "mcpServers": { "web": { "url": "ftp://x" } } }', '--mcp-config url.json: `mcpServers.web` `url` must be an http or https url, got "ftp://x/"'],
     ['sse.json', '{ "mcpServers": { "web": { "type": "sse", "url": "https://x/sse" } } }', '--mcp-config sse.json: `mcpServers.web.type` "sse" is not supported'],
     ['type.json', '{ "mcpServers": { "web": { "type": "http", "command": "npx" } } }', '--mcp-config type.json: `mcpServers.web` is of type "http" but has no `url`'],
   ])('%s: bad usage (exit 2) saying what is wrong, and nothing runs', async (file, content, message) => {

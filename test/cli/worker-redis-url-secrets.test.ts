@@ -32,7 +32,8 @@ describe('rxharness worker: the Redis URL it prints', () => {
     ['redis://only-secret@host', 'redis://host'],
     ['//u:x@y@host', '//host'],
     ['redis://host:6379?password=a&PASSWORD=b', 'redis://host:6379'],
-    ['redis://host/0#frag@x', 'redis://host/0'],
+    // An '@' after a '#': the user part may have held the '#' (redis://u#pw@host), so the start is no host.
+    ['redis://host/0#frag@x', '(a url that cannot be read)'],
     ['/run/redis.sock', '/run/redis.sock'],
   ])('shownUrl(%j) is %j', (url, shown) => {
     expect(shownUrl(url)).toBe(shown);
