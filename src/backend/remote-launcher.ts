@@ -95,6 +95,9 @@ export class RemoteLauncher implements ChildLauncher {
             next: (entry) => {
               started = true;
               bad.seen(entry.event);
+              // Its run is over on the worker: the consumer leaving now (a task answers at its
+              // RunEnd) cancels nothing, and the worker ends the log as it completes.
+              if (entry.event.type === 'RunEnd') ended = true;
               out.next(entry.event);
             },
             error: (e: unknown) => {

@@ -67,7 +67,8 @@ export function runJob(parts: BackendParts, job: TaskJob, agent: ReActAgent, kee
     };
     const subscription = agent.run$(job.prompt, { sessionId: task.taskId, streaming: job.streaming }).subscribe({
       next: (event) => {
-        if (event.type === 'RunEnd') end = event;
+        // The first RunEnd is the run's answer, whatever follows it (the rule of `superviseChild`).
+        if (event.type === 'RunEnd') end ??= event;
         writes = Promise.all([writes, eventLog.append({ runId: logId, seq: ++seq, event })]).catch(() => undefined);
       },
       error: (e: unknown) => finish({ kind: 'failed', ...errorIdentity(e) }),

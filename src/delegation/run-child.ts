@@ -50,9 +50,11 @@ export interface ChildLauncher {
  * a `TaskWrap`, in the child's order; otherwise the child runs quiet. The child's usage is
  * added to the parent's metrics, with one more task. The task is registered with the
  * tracker, so cancelling it by id stops just this child and settles it as a failure.
- * Unsubscribing stops the child. Its `RunEnd` finishes the task in the tracker at once, before
- * it goes out: from then on a cancel by id answers false and an unsubscribe keeps its answer,
- * so the child's run has exactly one terminal event.
+ * Unsubscribing stops the child. Its first `RunEnd` finishes the task in the tracker at once,
+ * before it goes out: from then on a cancel by id answers false and an unsubscribe keeps its
+ * answer, so the child's run has exactly one terminal event. That `RunEnd` is also the
+ * outcome: the child's stream is unsubscribed then (stopping whatever it still runs), so a
+ * launcher whose stream never completes after it does not hold up the parent's call.
  */
 export function runChild$(c: ChildRun): Observable<TaskOutcome> {
   return new Observable<TaskOutcome>((out) => {
@@ -61,8 +63,7 @@ export function runChild$(c: ChildRun): Observable<TaskOutcome> {
     const emit = trustedEmit(parent);
     const stop$ = new ReplaySubject<void>(1);
     let childRunId = '';
-    let settled = false;
-    let ended = false; // its RunEnd was seen and recorded: nothing may cancel it nor drop it as cancelled
+    let settled = false; // the task's outcome is decided (its RunEnd, a cancel, an unsubscribe): once
     // What the child has spent so far (a child here; one on a worker reports only in its RunEnd).
     let spent: (() => RunMetrics) | undefined;
     // The parent's metrics and the tracker: once per task.
@@ -71,14 +72,13 @@ export function runChild$(c: ChildRun): Observable<TaskOutcome> {
       c.tracker.finish(taskId, state, outcome.content, metrics);
     };
     const finish = (how: Ended): void => {
-      // After its RunEnd the child's answer stands (recorded then; `how` is the RunEnd's).
-      if (!ended) record(how);
       out.next(how.outcome);
       out.complete();
     };
     const settle = (how: Ended): void => {
       if (settled) return;
       settled = true;
+      record(how);
       finish(how);
     };
     const wrap = (event: AgentEvent): TaskWrapEvent => ({
@@ -96,13 +96,20 @@ export function runChild$(c: ChildRun): Observable<TaskOutcome> {
     const onEvent = (event: AgentEvent, end?: Ended): void => {
       if (settled) return; // nothing of a cancelled child may follow its result
       if (event.type === 'RunStart') childRunId = event.runId;
-      if (end) {
-        // Recorded before it goes out: a consumer reacting to it finds the task finished, so
-        // `cancelTask` answers false, and unsubscribing then keeps the child's answer.
-        ended = true;
-        record(end);
+      if (!end) {
+        if (parent.streaming) emit(wrap(event));
+        return;
       }
+      // Recorded before it goes out: a consumer reacting to it finds the task finished, so
+      // `cancelTask` answers false, and unsubscribing then keeps the child's answer.
+      settled = true;
+      record(end);
       if (parent.streaming) emit(wrap(event));
+      // The answer is given now, not at the stream's end, which may never come (a launcher
+      // elsewhere): the stream is cut first, so what the child still holds (its session, a
+      // worker's job) is let go before the parent goes on.
+      stop$.next();
+      finish(end);
     };
     // Throws (an error result, nothing started) when this task id is running already.
     // The cancel may come re-entrantly (a `changes` subscriber, or a consumer reacting to the
@@ -113,12 +120,14 @@ export function runChild$(c: ChildRun): Observable<TaskOutcome> {
       if (parent.streaming && childRunId) emit(wrap(cancelledEvent(c, childRunId)));
       settled = true; // before the stop: the completion it causes is not the task's outcome
       stop$.next(); // the child's subtree stops, each task adding what it spent to its parent
-      finish({ outcome: cancelledTask(c.agent.name, taskId), state: 'cancelled', metrics: spent?.() }); // so the usage of a cancelled child still counts
+      const how: Ended = { outcome: cancelledTask(c.agent.name, taskId), state: 'cancelled', metrics: spent?.() }; // so the usage of a cancelled child still counts
+      record(how);
+      finish(how);
     });
     const subscription = superviseChild(c.agent.name, childRun$(c, parent.streaming, (read) => (spent = read)), stop$, { event: onEvent, settle });
     return () => {
       subscription.unsubscribe();
-      if (settled || ended) return;
+      if (settled) return;
       settled = true;
       // An unsubscribed parent drops the task: nothing is emitted; the tracker records why. What
       // it spent goes to the parent, which counts it if it is itself a task cancelled by id.
@@ -159,8 +168,8 @@ export function launchBackground(c: ChildRun): TaskOutcome {
   c.parent.addMetrics({ ...EMPTY_METRICS, tasks: 1 });
   // Its whole stream goes to the tracker's log, deltas included.
   superviseChild(c.agent.name, childRun$(c, true, (read) => (spent = read)), stop$, {
+    // Nothing comes after its RunEnd (superviseChild drops it): the log keeps one terminal event.
     event: (event, end) => {
-      if (ended) return; // nothing follows a terminal event (the finished task's log is weighed; resumed, another run's)
       if (event.type === 'RunStart') childRunId = event.runId;
       c.tracker.log(c.taskId, event);
       if (!end) return;

@@ -21,9 +21,10 @@ export type ChildEnding = { readonly kind: 'complete' } | { readonly kind: 'fail
 /** What {@link superviseChild} tells of a child's run. */
 export interface ChildWatch {
   /**
-   * Each event of the child, in order. Its first `RunEnd` comes with how the run ended: the
-   * task records that at once, before the event reaches anyone, since the run has ended: from
-   * then on nothing may cancel it (a second terminal event) nor change its answer.
+   * Each event of the child, in order, up to its first `RunEnd`, which comes with how the run
+   * ended: the task records that at once, before the event reaches anyone, since the run has
+   * ended: from then on nothing may cancel it (a second terminal event) nor change its answer.
+   * Nothing the stream emits after that `RunEnd` is delivered (a second `RunEnd`, a cancel).
    */
   readonly event: (event: AgentEvent, ended?: Ended) => void;
   /**
@@ -37,13 +38,17 @@ export interface ChildWatch {
 /**
  * Subscribes to a child's events (`run$`, of the agent `name`) until `stop$` emits, and
  * turns how it ends into an outcome by {@link childEnded}: the one rule, for children in the
- * parent's stream and in the background alike, that a child's `RunEnd` is its answer.
+ * parent's stream and in the background alike, that a child's first `RunEnd` is its answer
+ * and its last event: whatever its stream emits after it is dropped here, for both.
  */
 export function superviseChild(name: string, run$: Observable<AgentEvent>, stop$: Observable<void>, watch: ChildWatch): Subscription {
   let runEnd: RunEndEvent | undefined;
   return run$.pipe(takeUntil(stop$)).subscribe({
     next: (event) => {
-      if (event.type !== 'RunEnd' || runEnd) return watch.event(event);
+      // The run has ended: a launcher elsewhere (a worker, a hostile one) may still send a second
+      // RunEnd or a cancel, which would give one child two terminal events and two answers.
+      if (runEnd) return;
+      if (event.type !== 'RunEnd') return watch.event(event);
       runEnd = event;
       watch.event(event, childEnded(name, event, { kind: 'complete' })); // whatever follows, this is the answer
     },
