@@ -32,9 +32,9 @@ const FIND_OTHERS = /^(?:[()!,]|-(?:not|and|or|a|o|daystart|depth|d|follow|-?hel
 /**
  * Where the value of the primary at `at` ends: the index of its last value word (`-fprintf`
  * takes two), or `at` itself when it takes none (see {@link FIND_VALUED}). A value is no primary
- * (`-name -delete` matches a file named `-delete`). Never past a `;` or `+`: `execSpan` may end a
- * command at a `+` find reads on past (`-exec echo + -fprintf ; -delete`), and a primary read
- * there in error must not hide the real ones after the real end.
+ * (`-name -delete` matches a file named `-delete`). Never past a `;` or `+`: `execSpan`'s second
+ * reading may end a command at a `+` find reads on past (`-exec echo "$x" + -fprintf ; -delete`),
+ * and a primary read there in error must not hide the real ones after the real end.
  *
  * @example
  * ```ts
@@ -64,22 +64,48 @@ export interface ExecSpan {
 }
 
 /**
- * The span of the command the `-exec` at `at` runs (see {@link ExecSpan}).
+ * The span of the command the `-exec` at `at` runs (see {@link ExecSpan}). A `+` ends it only
+ * right after a word that is exactly `{}`, as GNU's, BSD's and busybox's find read it; any other
+ * `+` is an argument of the command (`-exec xargs -d + rm -rf src ;` runs xargs). After a word
+ * only known when the line runs which may be `{}` (`"$x" +`), the `+` may be the end: a second reading.
  *
  * @example
  * ```ts
  * const w = (text: string) => ({ text, glob: false });
  * execSpan([w('-exec'), w('rm'), w('{}'), w(';')], 0); // { end: 3 }
  * execSpan([w('-exec'), w('true'), w('$x'), w('-exec'), w('rm'), w(';')], 0); // { end: 5, early: 2 }
+ * execSpan([w('-exec'), w('echo'), w('+'), w('{}'), w('+')], 0); // { end: 4 }
  * ```
  */
 export function execSpan(words: readonly FindWord[], at: number): ExecSpan {
   let end = at + 1;
-  while (end < words.length && words[end]!.text !== ';' && words[end]!.text !== '+') end += 1;
+  while (end < words.length && !endsAt(words, at, end)) end += 1;
   // The command's name is never its end: find refuses `-exec ;`. Nor is a word find would read
   // a word it refuses after: then it runs nothing (see the module).
-  for (let i = at + 2; i < end; i += 1) if (mayEndExec(words[i]!) && !(i + 1 < end && refusedAfter(words[i]!, words[i + 1]!))) return { end, early: i };
+  for (let i = at + 2; i < end; i += 1) {
+    const maybe = words[i]!.text === '+' ? !isRunTime(words[i]!) && mayBeBraces(words[i - 1]!) : mayEndExec(words[i]!);
+    if (maybe && !(i + 1 < end && refusedAfter(words[i]!, words[i + 1]!))) return { end, early: i };
+  }
   return { end };
+}
+
+/** Whether the word at `i` surely ends the command of the `-exec` at `at`: a `;`, or a `+` after its name right after `{}`. */
+function endsAt(words: readonly FindWord[], at: number, i: number): boolean {
+  const text = words[i]!.text;
+  if (text === ';') return true;
+  return text === '+' && i > at + 1 && words[i - 1]!.text === '{}' && !isRunTime(words[i - 1]!);
+}
+
+/**
+ * Whether a word may be `{}` when the line runs: one only known then whose fixed text, its
+ * expansions left out, is only braces (`"$x"`, `"{$x"`), or which may split, so that its last
+ * word may be `{}` (`$x`, `a$x`), or where this reading cannot tell.
+ */
+function mayBeBraces(word: FindWord): boolean {
+  if (!isRunTime(word)) return false;
+  if (word.quoted !== true || word.glob || word.input === true || word.pattern === true) return true;
+  const fixed = word.text.replace(EXPANSION, '');
+  return /^[{}]*$/.test(fixed) || fixed.includes('$');
 }
 
 /**
@@ -88,7 +114,13 @@ export function execSpan(words: readonly FindWord[], at: number): ExecSpan {
  * `next` a fixed word that is none of find's primaries or operators.
  */
 function refusedAfter(word: FindWord, next: FindWord): boolean {
+  if (word.text === '+' && !isRunTime(word)) return refusedNext(next);
   if (word.quoted !== true || word.glob || word.input === true || word.pattern === true || word.text.includes('@')) return false;
+  return refusedNext(next);
+}
+
+/** Whether `next` is a fixed word that is none of find's primaries or operators. */
+function refusedNext(next: FindWord): boolean {
   return !isRunTime(next) && !FIND_VALUED.test(next.text) && !FIND_OTHERS.test(next.text) && !FIND_EXEC.has(next.text);
 }
 

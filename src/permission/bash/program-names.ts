@@ -9,10 +9,29 @@
 import { foldCase } from '../fold-case.js';
 import { basename } from './shell-words.js';
 
-/** Homebrew's coreutils, findutils, sed, tar and make install GNU's programs with a `g` in front. */
+/**
+ * GNU's programs Homebrew (and BSD ports) install with a `g` in front: every program of coreutils
+ * (`gcat`, `gunlink`, `grmdir`, `gchgrp`, `g[`...), findutils, diffutils, patch, sed, grep, tar
+ * and make. A list, not "any `g` name whose rest a check knows": many programs start with `g`
+ * and are no GNU twin (`gunzip` is not `unzip`, `git`, `gcc`, `gpg`, `go`, `gdb`, `gzip`), and
+ * a rule on `unzip *` must not catch them. Two names here are also other programs' (`gdu`, Go's
+ * disk usage viewer; FreeBSD's `gstat`): reading them as `du` and `stat` only adds checks and
+ * rules (neither program's plain name is trusted by any check), so the list keeps them.
+ */
 const GNU = [
-  'sed', 'find', 'xargs', 'env', 'nice', 'nohup', 'stdbuf', 'timeout', 'chroot', 'rm', 'cp', 'mv', 'ln', 'install', 'dd', 'tee',
-  'sort', 'uniq', 'split', 'csplit', 'truncate', 'shred', 'touch', 'mkdir', 'chmod', 'chown', 'tar', 'make',
+  // coreutils
+  '[', 'arch', 'b2sum', 'base32', 'base64', 'basename', 'basenc', 'cat', 'chcon', 'chgrp', 'chmod', 'chown', 'chroot',
+  'cksum', 'comm', 'cp', 'csplit', 'cut', 'date', 'dd', 'df', 'dir', 'dircolors', 'dirname', 'du', 'echo', 'env',
+  'expand', 'expr', 'factor', 'false', 'fmt', 'fold', 'groups', 'head', 'hostid', 'hostname', 'id', 'install', 'join',
+  'kill', 'link', 'ln', 'logname', 'ls', 'md5sum', 'mkdir', 'mkfifo', 'mknod', 'mktemp', 'mv', 'nice', 'nl', 'nohup',
+  'nproc', 'numfmt', 'od', 'paste', 'pathchk', 'pinky', 'pr', 'printenv', 'printf', 'ptx', 'pwd', 'readlink',
+  'realpath', 'rm', 'rmdir', 'runcon', 'seq', 'sha1sum', 'sha224sum', 'sha256sum', 'sha384sum', 'sha512sum', 'shred',
+  'shuf', 'sleep', 'sort', 'split', 'stat', 'stdbuf', 'stty', 'sum', 'sync', 'tac', 'tail', 'tee', 'test', 'timeout',
+  'touch', 'tr', 'true', 'truncate', 'tsort', 'tty', 'uname', 'unexpand', 'uniq', 'unlink', 'uptime', 'users', 'vdir',
+  'wc', 'who', 'whoami', 'yes',
+  // findutils, diffutils, patch, sed, grep, tar, make
+  'find', 'xargs', 'locate', 'updatedb', 'diff', 'diff3', 'sdiff', 'cmp', 'patch', 'sed', 'grep', 'egrep', 'fgrep',
+  'tar', 'make',
 ];
 
 const OTHER_NAMES: ReadonlyMap<string, string> = new Map([

@@ -1,6 +1,6 @@
 /**
  * Commands that remove files or change them without writing content: `rm`, `rmdir`,
- * `unlink`, `shred`, `touch`, `mkdir`, `chmod`, `chown`, `chgrp`, `truncate`, and `find`
+ * `unlink`, `shred`, `touch`, `mkdir`, `mkfifo`, `mknod`, `mktemp`, `chmod`, `chown`, `chgrp`, `truncate`, and `find`
  * with `-delete` (any path under its start points) or `-fprint` / `-fprintf` / `-fls` (the
  * file it prints to). For the user's write rules removing or changing a file is writing it,
  * as the write tool's rules would judge it; the check of files other programs run leaves the
@@ -22,6 +22,10 @@ const VALUED: Readonly<Record<string, readonly [string, readonly string[]]>> = {
   shred: ['ns', ['iterations', 'size', 'random-source']],
   touch: ['drt', ['date', 'reference', 'time']],
   mkdir: ['mZ', ['mode', 'context']],
+  // `-Z` takes no value and `--context` only with `=`: the next word is a file.
+  mkfifo: ['m', ['mode']],
+  mknod: ['m', ['mode']],
+  mktemp: ['p', ['suffix']],
   truncate: ['rs', ['reference', 'size']],
   chmod: ['', ['reference']],
   chown: ['', ['reference', 'from']],
@@ -40,14 +44,40 @@ const PRINTS_TO = new Set(['-fprint', '-fprint0', '-fprintf', '-fls']);
 /** What `base` (one of {@link CHANGERS}) with `args` removes, changes or writes (see the module). */
 export function changeWrites(base: string, args: readonly WrittenWord[]): Pick<CommandWrites, 'files' | 'joined' | 'unseen'> {
   if (base === 'find') return findWrites(args);
+  if (base === 'mktemp') return mktempWrites(args);
   const [short, long] = VALUED[base]!;
   let operands = base === 'chmod' ? chmodOperands(args) : operandsOf(args, short, long).operands;
   if (SETTERS.has(base) && !args.some((a) => a.text.startsWith('--ref'))) operands = operands.slice(1);
+  // `mknod f p`, `mknod f c 1 3`: only the first is a file.
+  if (base === 'mknod') operands = operands.slice(0, 1);
   // truncate's file keeps being read as any write (its size is content); the others' paths are changes only.
   const changed = base === 'truncate' ? operands : operands.map((a) => ({ ...a, changes: true }));
   // `rm -r`, `chmod -R`, `shred`: a folder with all it holds.
   const tree = (base === 'rm' || SETTERS.has(base)) && args.some((a) => /^-[A-Za-z]*[rR]|^--rec/.test(a.text));
   return tree ? { files: [], joined: changed.map((dir) => ({ dir, name: ANY_NAME, tree: true })) } : { files: changed, joined: [] };
+}
+
+/**
+ * mktemp's file: its template with the last run of `X`s any name (`secret/a.XXXX` is
+ * `secret/a.*`), in the folder of `-p dir` / `--tmpdir=dir` when one is given. Without a
+ * template, or with `-t` / `--tmpdir` and no folder, it lands in `$TMPDIR` or `/tmp`.
+ */
+function mktempWrites(args: readonly WrittenWord[]): Pick<CommandWrites, 'files' | 'joined'> {
+  const template = operandsOf(args, 'p', ['suffix']).operands[0];
+  if (template === undefined) return { files: [], joined: [] };
+  const name = { ...template, text: template.text.replace(/X{3,}(?=[^X/]*$)/, '*'), glob: true, changes: true };
+  let dir: WrittenWord | undefined;
+  let temp = false;
+  for (let i = 0; i < args.length && args[i]!.text !== '--'; i += 1) {
+    const text = args[i]!.text;
+    const short = /^-[dqtu]*p(.*)$/.exec(text);
+    if (short !== null) dir = short[1] === '' ? args[(i += 1)] : { ...args[i]!, text: short[1]! };
+    else if (/^--t[a-z]*=/.test(text)) dir = { ...args[i]!, text: text.slice(text.indexOf('=') + 1) };
+    else if (/^--t[a-z]*$|^-[dqu]*t/.test(text)) temp = true;
+    else if (/^--s[a-z]*$/.test(text)) i += 1;
+  }
+  if (dir !== undefined) return { files: [], joined: [{ dir: { ...dir, changes: true }, name, tree: false }] };
+  return temp ? { files: [], joined: [] } : { files: [name], joined: [] };
 }
 
 /** chmod's operands: a mode may look like an option (`chmod -w f`), so only its known options are left out. */
