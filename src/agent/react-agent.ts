@@ -132,7 +132,7 @@ function pick(options: RunOptions): { sessionId?: string; tokenBudget?: number }
   };
 }
 
-/** `tools`, once each one's `parameters` passed `defineTool`'s checks (once per schema object). */
+/** `tools`, once each one's `parameters` passed `defineTool`'s checks (once per schema object, and per JSON text). */
 function checkedTools(tools: readonly Tool[]): readonly Tool[] {
   for (const tool of tools) assertCheckableParameters('ReActAgent', tool);
   return tools;

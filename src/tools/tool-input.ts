@@ -9,6 +9,7 @@ import { checkingCost, refLoop } from '../validation/schema-refs.js';
 import { MAX_PATTERN_LENGTH, MAX_PATTERN_SIZE } from '../validation/linear-regexp.js';
 import { regExpSize } from '../validation/regexp-size.js';
 import type { Tool } from './tool.js';
+import { jsonTextOf, SchemaVerdicts } from './schema-verdicts.js';
 
 /**
  * A Standard Schema that can also describe itself as a JSON schema
@@ -82,7 +83,7 @@ export interface ToolSchema {
  * schema, or does not describe an object, or is a JSON schema with a `pattern` the
  * linear-time regex engine cannot run (lookaround, backreferences), with a `$ref` that
  * loops in place (`refLoop`), or whose checking would double at every level of a value or
- * link of a chain of `$defs` (`checkingCost`). A JSON schema is checked once per object.
+ * link of a chain of `$defs` (`checkingCost`). A JSON schema is checked once per object (and per JSON text).
  *
  * @example
  * ```ts
@@ -112,8 +113,10 @@ export function toolSchemaOf(name: string, input: unknown): ToolSchema {
 /**
  * Gives a tool built by hand (a `Tool` object, not `defineTool`'s) the checks `defineTool`
  * gives a JSON schema `input`, when a tool is registered (`HarnessEngine`'s `tools`): its
- * `parameters` are what its calls are checked against. Once per schema object; a
- * `defineTool` tool's schema is not looked at again.
+ * `parameters` are what its calls are checked against. Once per schema object, and once per
+ * JSON text (an equal schema in a new object, as a tools function may answer at each run's
+ * start, gets the verdict again without being compiled); a `defineTool` tool's schema is not
+ * looked at again.
  *
  * @throws TypeError naming `who` and the tool when its `parameters` cannot be checked
  * against (the reasons of {@link toolSchemaOf}, in the same words).
@@ -129,7 +132,7 @@ export function assertCheckableParameters(who: string, tool: Pick<Tool, 'name' |
   };
   const parameters: unknown = tool.parameters;
   if (typeof parameters !== 'object' || parameters === null || Array.isArray(parameters)) fail('`parameters` must be a JSON schema object');
-  checkedJsonSchema(tool.parameters, '`parameters`', fail);
+  assertCheckable(tool.parameters, '`parameters`', fail);
 }
 
 /**
@@ -138,31 +141,51 @@ export function assertCheckableParameters(who: string, tool: Pick<Tool, 'name' |
  * which in the messages); `fail` throws with the first problem.
  */
 function checkedJsonSchema(schema: JsonObject, what: string, fail: (problem: string) => never): ArgsValidator {
-  if (settled.has(schema)) return jsonSchemaValidator(schema);
+  assertCheckable(schema, what, fail);
+  return jsonSchemaValidator(schema);
+}
+
+/**
+ * Checks `schema` once per object, and once per JSON text ({@link SchemaVerdicts}): an equal
+ * schema in a new object (a tools function's, at each run's start) gets the first one's verdict
+ * and is not compiled here (its tool's first call compiles it, as it would anyway).
+ */
+function assertCheckable(schema: JsonObject, what: string, fail: (problem: string) => never): void {
+  if (settled.has(schema)) return;
+  const text = jsonTextOf(schema);
+  const known = text !== undefined && verdicts.has(text);
+  const problem = known ? verdicts.get(text) : schemaProblem(schema);
+  if (text !== undefined && !known) verdicts.set(text, problem);
+  if (problem !== undefined) fail(`${what} ${problem}`);
+  settled.add(schema);
+}
+
+/** Why calls cannot be checked against `schema` (after the words naming it), or `undefined`. */
+function schemaProblem(schema: JsonObject): string | undefined {
   // Refused here, where the author can mend it, not at each call: ajv would overflow the
   // stack (some 300 ms) checking every call against a `$ref` that loops in place. (A `$ref`
   // to a URL ajv refuses below, fetching nothing; one by `$id`, as TypeBox's, it resolves.)
   const loop = refLoop(schema);
-  if (loop !== undefined) fail(`${what} cannot be checked against: ${loop}. Let a schema recur only through a property or an item.`);
-  let validate: ArgsValidator;
+  if (loop !== undefined) return `cannot be checked against: ${loop}. Let a schema recur only through a property or an item.`;
   try {
-    validate = jsonSchemaValidator(schema);
+    jsonSchemaValidator(schema);
   } catch (e) {
-    return fail(`${what} is not a valid JSON schema: ${errorMessage(e)}`);
+    return `is not a valid JSON schema: ${errorMessage(e)}`;
   }
   // Its regexes run on RE2 (linear time); one it cannot run would go unchecked: refused
   // here, where the tool's author can rewrite it.
   const [unenforced] = unenforcedPatterns(schema);
   if (unenforced) {
-    fail(`${what} has the pattern ${JSON.stringify(unenforced.pattern)}, which the linear-time regex engine (RE2) cannot run (${unenforced.reason}). ${patternAdvice(unenforced.pattern)}`);
+    return `has the pattern ${JSON.stringify(unenforced.pattern)}, which the linear-time regex engine (RE2) cannot run (${unenforced.reason}). ${patternAdvice(unenforced.pattern)}`;
   }
   // Checking would double at each level of a value or link of a chain of `$defs` (the check an
   // MCP tool's schema gets).
   const why = checkingCost(schema);
-  if (why !== undefined) fail(`${what} would take too long to check calls against: ${why}`);
-  settled.add(schema);
-  return validate;
+  return why === undefined ? undefined : `would take too long to check calls against: ${why}`;
 }
+
+/** The verdicts on schemas by their JSON text, for equal schemas in new objects. */
+const verdicts = new SchemaVerdicts();
 
 /**
  * Schemas whose checking of calls is settled: JSON schemas that passed `checkedJsonSchema`,

@@ -23,7 +23,7 @@ const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
  *   (64 KiB of JSON), a description (the tool's, or one in its schema) over 4 KiB, or tools
  *   that bring more than 128 KiB together (`FrontendToolBudget`), or a schema the validator
  *   cannot check a call against: a `$ref` to a URL or one that loops in place (`unusableRefs`),
- *   or no valid JSON schema (ajv's message).
+ *   no valid JSON schema (ajv's message), or a `pattern` RE2 cannot run (lookaround, a backreference).
  */
 export function frontendTools(tools: readonly AgUiTool[], calls: FrontendCalls, waitMs: number): Tool[] {
   // Each is checked, and offered with every model request of the run: 50,000 small ones (under
@@ -57,7 +57,7 @@ export function frontendTools(tools: readonly AgUiTool[], calls: FrontendCalls, 
     // Found now, not at each call: a looping `$ref` overflowed the stack (300 ms) at every call,
     // and a URL's failed to compile at every call. After the budget, so at most 128 KiB of
     // schemas is compiled; the validator is kept (one per schema object) for the calls.
-    const why = unusableRefs(parameters) ?? compileError(parameters);
+    const why = unusableRefs(parameters) ?? compileError(parameters) ?? unenforcedPattern(parameters);
     if (why !== undefined) throw new HttpFailure(400, `tools[${i}] ("${tool.name}").parameters cannot be checked against: ${why}; send a schema without it`);
     return {
       name: tool.name,
@@ -68,6 +68,16 @@ export function frontendTools(tools: readonly AgUiTool[], calls: FrontendCalls, 
       execute: (_args, context) => calls.wait(context.callId, context.signal),
     };
   });
+}
+
+/**
+ * A pattern the validator would not enforce (RE2 cannot run it), or `undefined`: refused here,
+ * in this request's words, before `checkRunTools` refuses it in a library author's.
+ */
+function unenforcedPattern(schema: object): string | undefined {
+  const [unenforced] = compileSchema(schema).unenforced;
+  if (unenforced === undefined) return undefined;
+  return `it has the pattern ${JSON.stringify(unenforced.pattern)}, which the linear-time regex engine (RE2) cannot run (${unenforced.reason})`;
 }
 
 /** Why the one validator cannot compile a schema, or `undefined` when it compiles. */

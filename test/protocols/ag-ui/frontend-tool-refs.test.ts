@@ -22,6 +22,9 @@ describe('agUiHandler: the $refs of frontend tool schemas', () => {
     ['a remote $ref', { type: 'object', properties: { x: { $ref: 'http://127.0.0.1:9/schema.json' } } }, /its \$ref "http:\/\/127\.0\.0\.1:9\/schema\.json" \(at \/properties\/x\) is not "#" or a "#\/…" pointer into the schema: no URL is fetched/],
     ['an $id below the root', { type: 'object', properties: { x: { $id: 'http://127.0.0.1:9/x', type: 'string' } } }, /it has an \$id below its root \(at \/properties\/x\)/],
     ['a schema ajv refuses', { type: 'object', properties: { x: { type: 'strin' } } }, /it is no valid JSON schema \(.+\)/],
+    // Its calls would go unchecked; `checkRunTools` refused it in a library author's words (`start: the tool "odd": …`, advice about `execute`).
+    ['a pattern RE2 cannot run (lookahead)', { type: 'object', properties: { p: { type: 'string', pattern: '^(?!tmp)' } } }, /it has the pattern "\^\(\?!tmp\)", which the linear-time regex engine \(RE2\) cannot run \(.+\); send a schema without it$/],
+    ['a patternProperties pattern RE2 cannot run (backreference)', { type: 'object', patternProperties: { '^(a)\\1$': { type: 'string' } } }, /it has the pattern "\^\(a\)\\\\1\$", which the linear-time regex engine \(RE2\) cannot run \(.+\); send a schema without it$/],
   ])('refuses %s (400 naming the tool and why), before any model request', async (_name, parameters, why) => {
     const served = await agUi.serve({ main: () => ({ text: 'never asked' }) });
     const tools = [{ name: 'fine', description: 'a good tool' }, { name: 'odd', description: 'd', parameters }];
