@@ -150,8 +150,9 @@ function confine$(scope: RunScope, call: GateCall): Observable<Confined> {
     });
     for (const [at, r] of resolved.entries()) {
       if (r.inside || permissions.allowsOutsideWorkspace(toolName, r.absolute)) continue;
-      const decision = permissions.evaluate(toolName, r.absolute);
-      return refused(at, decision.action === 'deny' ? decision : undefined);
+      // The deny that keeps it out, whatever its priority (an allow may outrank it and match):
+      // named, the advice is about it; none, about the missing allow rule.
+      return refused(at, permissions.outsideDenial(toolName, r.absolute));
     }
     const judgedPaths = resolved.map((r) => r.relative);
     if (judgedPaths.length === 0) return { subject: undefined, paths: judgedPaths };

@@ -4,7 +4,7 @@ import { clipMiddle } from '../text/clip-middle.js';
 import { DEFAULT_RULES } from './default-rules.js';
 import { commandGuard, evaluateShape, evaluateSubject } from './evaluate-rules.js';
 import { STRENGTH, type PermissionDecision } from './permission-decision.js';
-import type { PermissionAction, PermissionRule } from './permission-rule.js';
+import { describeRule, type PermissionAction, type PermissionRule } from './permission-rule.js';
 import { LinkWalker } from './link-walker.js';
 import { executedThroughLink } from './linked-executed.js';
 import { ruleMatches } from './rule-matches.js';
@@ -141,18 +141,45 @@ export class PermissionPolicy {
    * Whether `toolName` may touch `absolutePath` although it lies outside the workspace.
    * Only an explicit user `allow` rule of this policy for the tool (or `*`) whose pattern
    * matches the path widens the workspace; default rules and `ask` rules never do, and any
-   * matching deny here or in an ancestor (or a deny decision) keeps the path out.
+   * deny that keeps the path out ({@link outsideDenial}) holds whatever the allow's priority.
    */
   allowsOutsideWorkspace(toolName: string, absolutePath: string): boolean {
     const explicitlyAllowed = this.userRules().some(
       (rule) => rule.action === 'allow' && rule.pattern !== undefined && ruleMatches(rule, toolName, absolutePath),
     );
-    if (!explicitlyAllowed) return false;
-    for (let policy: PermissionPolicy | undefined = this; policy; policy = policy.parent) {
-      const denied = policy.userRules().some((rule) => rule.action === 'deny' && ruleMatches(rule, toolName, absolutePath));
-      if (denied) return false;
+    return explicitlyAllowed && this.outsideDenial(toolName, absolutePath) === undefined;
+  }
+
+  /**
+   * The deny that keeps `absolutePath`, outside the workspace, out of `toolName`'s reach
+   * whatever allow rules match it: a matching user deny rule of this policy (the one of highest
+   * priority) or of an ancestor (`denied by the parent agent: ...`), whatever its priority, or
+   * else a deny decision of the rules; `undefined` when none does (then only a missing allow
+   * rule keeps the path out). The refusal names it, so it advises about that deny rule.
+   *
+   * @example
+   * ```ts
+   * const policy = new PermissionPolicy({ rules: [
+   *   { tool: 'read', action: 'allow', pattern: '/srv/**', priority: 5 },
+   *   { tool: 'read', action: 'deny', pattern: '/srv/secret/**' },
+   * ] });
+   * policy.outsideDenial('read', '/srv/secret/key')?.reason; // 'denied by rule {tool: read, action: deny, pattern: /srv/secret/**}'
+   * policy.outsideDenial('read', '/srv/a.txt'); // undefined
+   * ```
+   */
+  outsideDenial(toolName: string, absolutePath: string): PermissionDecision | undefined {
+    let rule: PermissionRule | undefined;
+    for (const candidate of this.userRules()) {
+      if (candidate.action !== 'deny' || !ruleMatches(candidate, toolName, absolutePath)) continue;
+      if (rule === undefined || (candidate.priority ?? 0) > (rule.priority ?? 0)) rule = candidate;
     }
-    return this.evaluate(toolName, absolutePath).action !== 'deny';
+    if (rule !== undefined) return { action: 'deny', reason: `denied by rule ${describeRule(rule)}`, rule };
+    const inherited = this.parent?.outsideDenial(toolName, absolutePath);
+    if (inherited !== undefined) {
+      return { action: 'deny', reason: `denied by the parent agent: ${inherited.reason}`, ...(inherited.rule ? { rule: inherited.rule } : {}) };
+    }
+    const decision = this.evaluate(toolName, absolutePath);
+    return decision.action === 'deny' ? decision : undefined;
   }
 
   private userRules(): readonly PermissionRule[] {

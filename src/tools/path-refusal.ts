@@ -21,8 +21,8 @@ const MAX_PARTS = 64;
  * @example
  * ```ts
  * return await pathRefusal(context.workspace, 'write', 'out/a.txt', target);
- * // ERROR: Permission denied: "/tmp/x/a.txt" is outside the workspace /ws: out/a.txt leads there
- * //   through the symbolic link out -> /tmp/x. Use a path inside the workspace (...)
+ * // ERROR: Permission denied: "/tmp/x/a.txt" is outside the workspace /ws: "out/a.txt" leads there
+ * //   through the symbolic link "out" -> "/tmp/x". Use a path inside the workspace (...)
  * ```
  */
 export async function pathRefusal(workspace: string, toolName: string, path: string, target: WorkspacePath): Promise<ToolResult> {
@@ -45,7 +45,7 @@ export async function pathRefusal(workspace: string, toolName: string, path: str
  * await pathRefusalText('/ws', 'read', '../x.txt', await resolveWorkspacePath('/ws', '../x.txt'));
  * // 'Permission denied: "/x.txt" is outside the workspace /ws. Use a path inside the workspace (...)'
  * await pathRefusalText('/ws', 'read', 'private/a', target, policy.evaluate('read', 'private/a'));
- * // 'Permission denied: read on private/a is denied by rule {tool: read, action: deny, pattern: private/**}. Use another path: (...)'
+ * // 'Permission denied: read on "private/a" is denied by rule {tool: read, action: deny, pattern: private/**}. Use another path: (...)'
  * ```
  */
 export async function pathRefusalText(
@@ -56,12 +56,14 @@ export async function pathRefusalText(
   denial?: PermissionDecision,
 ): Promise<string> {
   const link = await linkOnTheWay(workspace, path, target.inside ? 'any' : 'out');
-  const through = link === undefined ? '' : `: ${path} leads there through the symbolic link ${link.name} -> ${link.to}`;
+  // Every name the workspace or the model chose is quoted, its line breaks and quotes escaped:
+  // a link's target or a file's name cannot end the harness's sentence and speak in its place.
+  const through = link === undefined ? '' : `: ${quoted(path)} leads there through the symbolic link ${quoted(link.name)} -> ${quoted(link.to)}`;
   const denied = denial === undefined ? 'denied by a rule' : deniedBy(denial);
   const parentsHold = "a delegating agent's deny holds for its subagents whatever they allow";
   if (!target.inside) {
-    const outside = `Permission denied: "${target.absolute}" is outside the workspace ${workspace}${through}`;
-    const allowRule = `{ tool: '${toolName}', action: 'allow', pattern: <a glob matching "${target.absolute}"> }`;
+    const outside = `Permission denied: ${quoted(target.absolute)} is outside the workspace ${workspace}${through}`;
+    const allowRule = `{ tool: '${toolName}', action: 'allow', pattern: <a glob matching ${quoted(target.absolute)}> }`;
     if (denial === undefined) {
       return (
         `${outside}. Use a path inside the workspace (only an explicit allow rule lets ${toolName} reach outside it: ` +
@@ -78,10 +80,18 @@ export async function pathRefusalText(
     );
   }
   return (
-    `Permission denied: ${toolName} on ${target.relative} is ${denied}${through}. Use another path: ` +
+    `Permission denied: ${toolName} on ${quoted(target.relative)} is ${denied}${through}. Use another path: ` +
     `this is the user's rule (to allow it, the user removes the deny rule from permissionRules, the engine's or the agent definition's, ` +
-    `or adds { tool: '${toolName}', action: 'allow', pattern: '${target.relative}' } with a higher priority than it; ${parentsHold}).`
+    `or adds { tool: '${toolName}', action: 'allow', pattern: ${quoted(target.relative)} } with a higher priority than it; ${parentsHold}).`
   );
+}
+
+/**
+ * A workspace- or model-derived name as the refusal shows it: JSON-quoted, so a line break or
+ * a quote in it shows escaped and the name reads as one quoted string, never as the harness's words.
+ */
+function quoted(name: string): string {
+  return JSON.stringify(name);
 }
 
 /** A deny decision's reason after "is": `denied by rule {...}`, `denied by the parent agent: ...`. */

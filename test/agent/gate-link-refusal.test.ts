@@ -51,7 +51,7 @@ describe("the gate's refusal of a path that leads out of the workspace", () => {
     await symlink(sandbox.outside, join(sandbox.dir, 'shared'));
     const { error, seen } = await oneCall('write', { path: 'shared/new.txt', content: 'x' });
     const where = join(sandbox.outside, 'new.txt');
-    expect(error).toBe(outsideRefusal('write', where, `: shared/new.txt leads there through the symbolic link shared -> ${sandbox.outside}`));
+    expect(error).toBe(outsideRefusal('write', where, `: "shared/new.txt" leads there through the symbolic link "shared" -> "${sandbox.outside}"`));
     expect(seen).toBe(`ERROR: ${error}`);
     expect(existsSync(where)).toBe(false);
   });
@@ -63,7 +63,7 @@ describe("the gate's refusal of a path that leads out of the workspace", () => {
     const ran: string[] = [];
     const { error } = await oneCall('copy', { from: 'notes/a.txt', to: 'shared/a.txt' }, [copyTool(ran)]);
     expect(error).toBe(
-      outsideRefusal('copy', join(sandbox.outside, 'a.txt'), `: shared/a.txt leads there through the symbolic link shared -> ${sandbox.outside}`),
+      outsideRefusal('copy', join(sandbox.outside, 'a.txt'), `: "shared/a.txt" leads there through the symbolic link "shared" -> "${sandbox.outside}"`),
     );
     expect(ran).toEqual([]);
   });

@@ -42,8 +42,8 @@ describe('workspace confinement, end to end', () => {
 
     // A path that leads out through a symbolic link names it; one that leaves as written names none.
     const through: Record<string, string> = {
-      'link.txt': `: link.txt leads there through the symbolic link link.txt -> ${secret}`,
-      'linked-dir/secret.txt': `: linked-dir/secret.txt leads there through the symbolic link linked-dir -> ${sandbox.outside}`,
+      'link.txt': `: "link.txt" leads there through the symbolic link "link.txt" -> "${secret}"`,
+      'linked-dir/secret.txt': `: "linked-dir/secret.txt" leads there through the symbolic link "linked-dir" -> "${sandbox.outside}"`,
     };
     for (const path of ['../outside/secret.txt', secret, 'link.txt', 'linked-dir/secret.txt', 'src/../../outside/secret.txt']) {
       const { end, seen, events } = await oneCall('read', { path });
@@ -74,11 +74,11 @@ describe('workspace confinement, end to end', () => {
     for (const path of [key, './secrets/key.txt', 'src/../secrets/key.txt', 'secrets//key.txt', 'alias.txt']) {
       const { end } = await oneCall('read', { path }, { permissionRules });
       // The gate's refusal is the tool's own (pathRefusalText), naming the rule that denies.
-      const through = path === 'alias.txt' ? `: alias.txt leads there through the symbolic link alias.txt -> ${key}` : '';
+      const through = path === 'alias.txt' ? `: "alias.txt" leads there through the symbolic link "alias.txt" -> "${key}"` : '';
       expect(end.error, path).toBe(
-        `Permission denied: read on secrets/key.txt is denied by rule {tool: read, action: deny, pattern: secrets/**}${through}. ` +
+        `Permission denied: read on "secrets/key.txt" is denied by rule {tool: read, action: deny, pattern: secrets/**}${through}. ` +
           "Use another path: this is the user's rule (to allow it, the user removes the deny rule from permissionRules, the engine's or the agent definition's, " +
-          "or adds { tool: 'read', action: 'allow', pattern: 'secrets/key.txt' } with a higher priority than it; a delegating agent's deny holds for its subagents whatever they allow).",
+          "or adds { tool: 'read', action: 'allow', pattern: \"secrets/key.txt\" } with a higher priority than it; a delegating agent's deny holds for its subagents whatever they allow).",
       );
     }
   });
@@ -142,6 +142,20 @@ describe('workspace confinement, end to end', () => {
         `then an explicit allow rule { tool: 'read', action: 'allow', pattern: <a glob matching "${secret}"> } lets it through; ` +
         "a delegating agent's deny holds for its subagents whatever they allow, and approving a call never widens the workspace).",
     );
+    expect(seen).not.toContain('outside secret');
+  });
+
+  it('an outside path an allow rule of higher priority matches, and a deny rule below it: the deny still holds, and the refusal names it', async () => {
+    const secret = await withSecretOutside();
+    const permissionRules: PermissionRule[] = [
+      { tool: 'read', action: 'allow', pattern: `${sandbox.outside}/**`, priority: 10 },
+      { tool: 'read', action: 'deny', pattern: `${sandbox.outside}/secret.txt` },
+    ];
+    const { end, seen } = await oneCall('read', { path: secret }, { permissionRules });
+    // Outside the workspace any matching deny holds whatever its priority: adding an allow rule would change nothing.
+    expect(end.error).toContain(`, and read on it is denied by rule {tool: read, action: deny, pattern: ${sandbox.outside}/secret.txt}. `);
+    expect(end.error).toContain('the user removes the deny rule from permissionRules');
+    expect(end.error).not.toContain('the user adds one to permissionRules');
     expect(seen).not.toContain('outside secret');
   });
 

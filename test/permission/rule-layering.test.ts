@@ -73,11 +73,11 @@ describe('layers through delegation: engine rules, then definition rules; a chil
     const reads = deepEvents(events, 'ToolCallEnd').filter((e) => e.toolName === 'read');
     const advice =
       "Use another path: this is the user's rule (to allow it, the user removes the deny rule from permissionRules, the engine's or the agent definition's, " +
-      "or adds { tool: 'read', action: 'allow', pattern: 'src/a.ts' } with a higher priority than it; a delegating agent's deny holds for its subagents whatever they allow).";
+      "or adds { tool: 'read', action: 'allow', pattern: \"src/a.ts\" } with a higher priority than it; a delegating agent's deny holds for its subagents whatever they allow).";
     expect(reads.map((e) => [e.agentName, e.error])).toEqual([
       ['main', undefined],
-      ['sealed', `Permission denied: read on src/a.ts is denied by rule {tool: read, action: deny, pattern: src/**}. ${advice}`],
-      ['leaf', `Permission denied: read on src/a.ts is denied by the parent agent: denied by rule {tool: read, action: deny, pattern: src/**}. ${advice}`],
+      ['sealed', `Permission denied: read on "src/a.ts" is denied by rule {tool: read, action: deny, pattern: src/**}. ${advice}`],
+      ['leaf', `Permission denied: read on "src/a.ts" is denied by the parent agent: denied by rule {tool: read, action: deny, pattern: src/**}. ${advice}`],
       ['open', undefined],
     ]);
     expect(reads[3]!.text).toContain('export const a = 1;');

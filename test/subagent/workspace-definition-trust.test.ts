@@ -88,9 +88,9 @@ describe('definitions from the workspace may only narrow their agent', () => {
     expect(result.askedFor).toEqual(['bash']);
     expect(result.ranBash).toBe(false);
     expect(result.readPrivate.error).toBe(
-      'Permission denied: read on private/notes.txt is denied by rule {tool: read, action: deny, pattern: private/**}. ' +
+      'Permission denied: read on "private/notes.txt" is denied by rule {tool: read, action: deny, pattern: private/**}. ' +
         "Use another path: this is the user's rule (to allow it, the user removes the deny rule from permissionRules, the engine's or the agent definition's, " +
-        "or adds { tool: 'read', action: 'allow', pattern: 'private/notes.txt' } with a higher priority than it; a delegating agent's deny holds for its subagents whatever they allow).",
+        "or adds { tool: 'read', action: 'allow', pattern: \"private/notes.txt\" } with a higher priority than it; a delegating agent's deny holds for its subagents whatever they allow).",
     );
   });
 

@@ -51,7 +51,7 @@ describe('the refusal of a path outside the workspace', () => {
     const where = FILE_TOOLS.has(name) ? join(dirs.outside, 'leak.txt') : dirs.outside;
     const result = await runTool(tool, args(path), contextWithRules());
     expect(result.error).toBe(
-      `Permission denied: "${where}" is outside the workspace ${dirs.ws}: ${path} leads there through the symbolic link docs/out -> ${dirs.outside}. ` +
+      `Permission denied: "${where}" is outside the workspace ${dirs.ws}: "${path}" leads there through the symbolic link "docs/out" -> "${dirs.outside}". ` +
         `Use a path inside the workspace (only an explicit allow rule lets ${name} reach outside it: ` +
         `the user adds one to permissionRules, { tool: '${name}', action: 'allow', pattern: <a glob matching "${where}"> }; approving a call never does).`,
     );
@@ -69,9 +69,9 @@ describe('the refusal of a path a rule denies inside the workspace', () => {
     const path = FILE_TOOLS.has(name) ? 'private/notes.txt' : 'private';
     const result = await runTool(tool, args(path), contextWithRules());
     expect(result.error).toBe(
-      `Permission denied: ${name} on ${path} is denied by a rule. Use another path: this is the user's rule ` +
+      `Permission denied: ${name} on "${path}" is denied by a rule. Use another path: this is the user's rule ` +
         `(to allow it, the user removes the deny rule from permissionRules, the engine's or the agent definition's, ` +
-        `or adds { tool: '${name}', action: 'allow', pattern: '${path}' } with a higher priority than it; a delegating agent's deny holds for its subagents whatever they allow).`,
+        `or adds { tool: '${name}', action: 'allow', pattern: "${path}" } with a higher priority than it; a delegating agent's deny holds for its subagents whatever they allow).`,
     );
   });
 
@@ -80,7 +80,7 @@ describe('the refusal of a path a rule denies inside the workspace', () => {
     const target = await resolveWorkspacePath(dirs.ws, 'private/notes.txt');
     const tools = await pathRefusalText(dirs.ws, 'read', 'private/notes.txt', target);
     const gates = await pathRefusalText(dirs.ws, 'read', 'private/notes.txt', target, policy.evaluate('read', 'private/notes.txt'));
-    expect(gates).toContain('read on private/notes.txt is denied by rule {tool: *, action: deny, pattern: private/**}. Use another path');
+    expect(gates).toContain('read on "private/notes.txt" is denied by rule {tool: *, action: deny, pattern: private/**}. Use another path');
     expect(gates).toBe(tools.replace('denied by a rule', 'denied by rule {tool: *, action: deny, pattern: private/**}'));
   });
 
@@ -88,7 +88,7 @@ describe('the refusal of a path a rule denies inside the workspace', () => {
     await symlink(join(dirs.ws, 'private'), join(dirs.ws, 'docs/notes'));
     const result = await runTool(write, { path: 'docs/notes/notes.txt', content: 'x' }, contextWithRules());
     expect(result.error).toMatch(
-      /^Permission denied: write on private\/notes\.txt is denied by a rule: docs\/notes\/notes\.txt leads there through the symbolic link docs\/notes -> .*\/ws\/private\. Use another path/,
+      /^Permission denied: write on "private\/notes\.txt" is denied by a rule: "docs\/notes\/notes\.txt" leads there through the symbolic link "docs\/notes" -> ".*\/ws\/private"\. Use another path/,
     );
   });
 });

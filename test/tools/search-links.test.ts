@@ -1,31 +1,28 @@
 import { mkdir, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { createGlobTool } from '../../src/tools/builtin/glob.js';
 import { createGrepTool } from '../../src/tools/builtin/grep.js';
 import { createListTool } from '../../src/tools/builtin/list.js';
-import { createToolContext, makeWorkspace, runTool, type TestToolContext, type TestWorkspace } from '../support/tool-context.js';
+import { createToolContext, runTool, type TestToolContext } from '../support/tool-context.js';
+import { workspaceBesideOutsidePerTest } from '../support/workspace-beside-outside.js';
 
 // Item 9 of the hardening issue: a search whose pattern (or folder) starts with a symbolic
 // link in the workspace must not read or list what lies behind it when that is outside.
 
-let root: TestWorkspace;
-let ws: string;
+const dirs = workspaceBesideOutsidePerTest();
 let context: TestToolContext;
 const grep = createGrepTool();
 const glob = createGlobTool();
 const list = createListTool();
 
 beforeEach(async () => {
-  root = await makeWorkspace();
-  ws = join(root.dir, 'ws');
-  await root.file('ws/sub/inner.txt', 'needle inside\n');
-  await root.file('outside/leak.txt', 'needle OUTSIDE\n');
-  await root.file('outside/deep/more.txt', 'needle OUTSIDE deep\n');
-  await symlink(join(root.dir, 'outside'), join(ws, 'dl'));
-  context = createToolContext({ workspace: ws });
+  await dirs.root.file('ws/sub/inner.txt', 'needle inside\n');
+  await dirs.root.file('outside/leak.txt', 'needle OUTSIDE\n');
+  await dirs.root.file('outside/deep/more.txt', 'needle OUTSIDE deep\n');
+  await symlink(dirs.outside, join(dirs.ws, 'dl'));
+  context = createToolContext({ workspace: dirs.ws });
 });
-afterEach(() => root.cleanup());
 
 describe('grep and glob patterns that start with a folder link', () => {
   it('grep include "dl/*" with dl -> outside finds nothing behind the link', async () => {
@@ -44,7 +41,7 @@ describe('grep and glob patterns that start with a folder link', () => {
   });
 
   it('"etc/passwd" with etc -> /etc reads nothing of /etc', async () => {
-    await symlink('/etc', join(ws, 'etc'));
+    await symlink('/etc', join(dirs.ws, 'etc'));
     const found = await runTool(grep, { pattern: 'root', include: 'etc/passwd' }, context);
     expect(found.text).toBe('No matches for /root/ in .');
     expect((await runTool(glob, { pattern: 'etc/passwd' }, context)).text).toBe('No files match etc/passwd in .');
@@ -52,7 +49,7 @@ describe('grep and glob patterns that start with a folder link', () => {
   });
 
   it('a link to a folder inside the workspace is not followed either: results are real paths only', async () => {
-    await symlink('sub', join(ws, 'alias'));
+    await symlink('sub', join(dirs.ws, 'alias'));
     expect((await runTool(glob, { pattern: 'alias/*' }, context)).text).toBe('No files match alias/* in .');
     expect((await runTool(grep, { pattern: 'needle', include: 'alias/*' }, context)).text).toBe('No matches for /needle/ in .');
   });
@@ -60,8 +57,8 @@ describe('grep and glob patterns that start with a folder link', () => {
 
 describe('list through links', () => {
   it('lists a link as an entry, never what it leads to', async () => {
-    await mkdir(join(ws, 'empty'));
-    await symlink(join(root.dir, 'outside'), join(ws, 'empty', 'out'));
+    await mkdir(join(dirs.ws, 'empty'));
+    await symlink(dirs.outside, join(dirs.ws, 'empty', 'out'));
     expect((await runTool(list, { path: 'empty' }, context)).text).toBe('out@/');
   });
 });

@@ -42,7 +42,7 @@ describe('write against a swapped symbolic link', () => {
     await swap.outside.file('victim.txt', 'untouched\n');
     await symlink(join(swap.outside.dir, 'victim.txt'), join(swap.ws.dir, 'link.txt'));
     const result = await runTool(createWriteTool(), { path: 'link.txt', content: 'x' }, createToolContext({ workspace: swap.ws.dir }));
-    expect(result.error).toMatch(/^Permission denied: ".*victim\.txt" is outside the workspace .*: link\.txt leads there through the symbolic link link\.txt -> /);
+    expect(result.error).toMatch(/^Permission denied: ".*victim\.txt" is outside the workspace .*: "link\.txt" leads there through the symbolic link "link\.txt" -> "/);
     expect(await readFile(join(swap.outside.dir, 'victim.txt'), 'utf8')).toBe('untouched\n');
   });
 });
