@@ -91,15 +91,17 @@ export class FileSessionHistory {
 
   /**
    * Rewrites each of a trusted session's files holding an unsealed message with all its
-   * messages sealed, then trusts no more. Neither file is touched when one holds a deleted
-   * conversation's lines ({@link ReadHistory.deleted}): the load is refused as untrusted.
+   * messages sealed, then trusts no more. Neither file is touched when one holds lines proven
+   * a deleted conversation's ({@link ReadHistory.earlier} `'deleted'`): the load is refused as
+   * untrusted. Lines only possibly a deleted conversation's (`'maybe-deleted'`) are sealed: the
+   * user named the session, and lines sealed with a key since replaced look just the same.
    */
   private async sealTrusted(sessionId: string): Promise<void> {
     const files = [];
     for (const kind of ['messages', 'archive'] as const) {
       const file = this.folder.file(sessionId, kind);
       const read = await this.seal.read(sessionId, kind, await this.folder.readLines(file));
-      if (read.deleted) throw refusal(sessionId, file, read);
+      if (read.earlier === 'deleted') throw refusal(sessionId, file, read);
       if (read.unsealedLines.length > 0) files.push({ kind, file, read });
     }
     for (const { kind, file, read: { messages, end } } of files) {
@@ -119,7 +121,8 @@ export class FileSessionHistory {
    * One of the session's history files, read.
    *
    * @throws {@link UnsealedSessionError} when a line has no valid seal: none is taken as the
-   * conversation (`what: 'deleted'` when one is a deleted conversation's).
+   * conversation (`what: 'deleted'` when one is a deleted conversation's, `'maybe-deleted'`
+   * when it cannot be told apart from one).
    */
   private async checkedHistory(sessionId: string, kind: HistoryKind): Promise<ReadHistory> {
     const file = this.folder.file(sessionId, kind);
@@ -170,7 +173,7 @@ export class FileSessionHistory {
   }
 }
 
-/** The refusal of a history file with lines failing their seal: a deleted conversation's, said as such (no `--trust-session` advice), or unsealed. */
+/** The refusal of a history file with lines failing their seal: a deleted conversation's (no `--trust-session` advice), possibly one, or unsealed. */
 function refusal(sessionId: string, file: string, read: ReadHistory): UnsealedSessionError {
-  return new UnsealedSessionError(sessionId, file, read.unsealedLines, read.deleted ? 'deleted' : 'history');
+  return new UnsealedSessionError(sessionId, file, read.unsealedLines, read.earlier ?? 'history');
 }

@@ -34,12 +34,17 @@ export interface ReadHistory {
   /** Where the file ends (what the next append seals against). */
   readonly end: HistoryEnd;
   /**
-   * Whether one of the {@link unsealedLines} is sealed for an earlier lifetime of the
-   * conversation: a deleted conversation's line, put back, or read while a delete is under
-   * way (its lifetime ends before its files go). Never to be sealed anew: that would bring
-   * the deleted conversation back.
+   * What the conversation's earlier lifetimes tell of the {@link unsealedLines}: `'deleted'`
+   * when one is sealed for an earlier lifetime (a deleted conversation's line, put back, or
+   * read while a delete is under way: its lifetime ends before its files go), never to be
+   * sealed anew, as that would bring the deleted conversation back; `'maybe-deleted'` when
+   * none passes in the {@link EARLIER_LIFETIMES_CHECKED} latest earlier lifetimes but older
+   * ones were not checked (a conversation deleted more often): the lines cannot be told from
+   * a deleted conversation's, nor from lines sealed with another key (a restored home, another
+   * machine), so sealing them is the user's call, made explicitly (`trustUnsealed`); absent
+   * otherwise (no line fails, or every earlier lifetime was checked and none passes).
    */
-  readonly deleted: boolean;
+  readonly earlier?: 'deleted' | 'maybe-deleted';
 }
 
 /**
@@ -66,9 +71,9 @@ export interface ReadHistory {
  * times it was deleted, `GrantSeal.lifetime`), so the lines of a deleted conversation, kept
  * aside and put back, do not pass in the new conversation of the id. A file with lines that
  * fail is checked against the earlier lifetimes, newest first (the one just ended is the
- * delete under way), until one of them passes: {@link ReadHistory.deleted}. That costs a
- * check of the file per earlier lifetime, at most 32 (past them the file counts as a deleted
- * conversation's), only for a file that fails anyway.
+ * delete under way), until one of them passes: {@link ReadHistory.earlier}. That costs a
+ * check of the file per earlier lifetime, at most 32 (past them the file may be a deleted
+ * conversation's, `'maybe-deleted'`), only for a file that fails anyway.
  */
 export class HistorySeal {
   /**
@@ -137,10 +142,11 @@ export class HistorySeal {
     // No key is needed (nor made) for a session without messages or mark.
     const macs = found.length > 0 || mark ? await this.seal.macs() : undefined;
     // Without a key nothing is checked: the mark's generation is taken as it is (it only tells compactions apart).
-    if (!macs) return { read: { messages: found.map(({ value }) => withoutMac(value)), unsealedLines: [], end: endOf(found, mark, mark !== undefined), deleted: false } };
+    if (!macs) return { read: { messages: found.map(({ value }) => withoutMac(value)), unsealedLines: [], end: endOf(found, mark, mark !== undefined) } };
     const at = await this.place(sessionId);
     const read = checked(macs, at, kind, mark, found);
-    return { read: { ...read, deleted: read.unsealedLines.length > 0 && sealedEarlier(macs, at, kind, mark, found) }, at };
+    const earlier = read.unsealedLines.length > 0 ? sealedEarlier(macs, at, kind, mark, found) : undefined;
+    return { read: earlier ? { ...read, earlier } : read, at };
   }
 
   /** The folder by its real path, the session and its lifetime (read anew: another process may have deleted it). */
@@ -162,7 +168,7 @@ function endOf(found: FoundLines, mark: Mark, markSealed: boolean): HistoryEnd {
 }
 
 /** The messages, the lines failing their seal at `at` (its lifetime), and where the file ends. */
-function checked(macs: Macs, at: SealedPlace, kind: HistoryKind, mark: Mark, found: FoundLines): Omit<ReadHistory, 'deleted'> {
+function checked(macs: Macs, at: SealedPlace, kind: HistoryKind, mark: Mark, found: FoundLines): Omit<ReadHistory, 'earlier'> {
   const unsealedLines: number[] = [];
   // Only a sealed mark gives its generation: one stripped of its seal leaves every line failing.
   const markSealed = mark?.mac !== undefined && macs.check(markFacts(at, mark.archived, mark.generation), mark.mac);
@@ -180,27 +186,28 @@ function checked(macs: Macs, at: SealedPlace, kind: HistoryKind, mark: Mark, fou
   return { messages, unsealedLines, end };
 }
 
-/** How many earlier lifetimes {@link sealedEarlier} checks a failing file against, at most. */
-const EARLIER_LIFETIMES_CHECKED = 32;
+/** How many earlier lifetimes of a conversation a failing history file is checked against, at most (the refusal's message says it). */
+export const EARLIER_LIFETIMES_CHECKED = 32;
 
 /**
  * Whether a line (message or mark) passes its seal in an earlier lifetime of the conversation
  * than `at`'s, newest first: a line that passes in one lifetime passes in no other, so one
- * that passes there is a deleted conversation's. Only the {@link EARLIER_LIFETIMES_CHECKED}
- * newest are checked (each costs a check of the whole file, and a planted file costs the
- * attacker nothing); a file that fails and was not checked against every earlier lifetime is
- * taken as a deleted conversation's too: refused, and never sealed by `trustUnsealed` (a
- * conversation deleted that often holds no line written before history was sealed).
+ * that passes there is a deleted conversation's (`'deleted'`). Only the
+ * {@link EARLIER_LIFETIMES_CHECKED} newest are checked (each costs a check of the whole file,
+ * and a planted file costs the attacker nothing); a file that fails and was not checked
+ * against every earlier lifetime may be a deleted conversation's (`'maybe-deleted'`): refused
+ * as such, but not proven one, so `trustUnsealed` seals it when the user names the session
+ * (lines sealed with a key since replaced fail in every lifetime alike, and must stay keepable).
  */
-function sealedEarlier(macs: Macs, at: SealedPlace, kind: HistoryKind, mark: Mark, found: FoundLines): boolean {
+function sealedEarlier(macs: Macs, at: SealedPlace, kind: HistoryKind, mark: Mark, found: FoundLines): ReadHistory['earlier'] {
   // An ephemeral run's task session (a random lifetime) has no earlier lifetime: it never outlives a delete.
-  if (typeof at.lifetime !== 'number') return false;
+  if (typeof at.lifetime !== 'number') return undefined;
   const oldest = Math.max(0, at.lifetime - EARLIER_LIFETIMES_CHECKED);
   for (let lifetime = at.lifetime - 1; lifetime >= oldest; lifetime--) {
     const read = checked(macs, { ...at, lifetime }, kind, mark, found);
-    if (read.unsealedLines.length < found.length + (mark?.mac !== undefined ? 1 : 0)) return true;
+    if (read.unsealedLines.length < found.length + (mark?.mac !== undefined ? 1 : 0)) return 'deleted';
   }
-  return oldest > 0; // earlier lifetimes left unchecked: not to be trusted either
+  return oldest > 0 ? 'maybe-deleted' : undefined; // earlier lifetimes left unchecked: not told apart
 }
 
 /** What every seal of a session's history binds: the folder, the session and the conversation's lifetime (`GrantSeal.lifetime`). */

@@ -1,6 +1,7 @@
 import { markInvisible } from '../text/visible-text.js';
 import { RxHarnessError } from '../errors/rxharness-error.js';
 import { clipMiddle } from '../text/clip-middle.js';
+import { EARLIER_LIFETIMES_CHECKED } from './history-seal.js';
 
 /** How much of a task id or record name a record's refusal quotes: a hostile one may be megabytes long. */
 const MAX_SHOWN_NAME_CHARS = 200;
@@ -18,7 +19,12 @@ const MAX_SHOWN_NAME_CHARS = 200;
  * for an earlier lifetime of the conversation (before a delete of it): a deleted conversation's
  * lines, put back, or read while a delete of it is under way (in another process or store);
  * the message then says so, and advises nothing that would bring it back (`trustUnsealed`
- * refuses such a file too). Also thrown (`what: 'task'`) for a task file
+ * refuses such a file too). With `what: 'maybe-deleted'`, the lines fail their seals and
+ * cannot be told apart from a deleted conversation's: the conversation was deleted more than
+ * 32 times, and only its 32 latest earlier lifetimes are checked. The message says so, and
+ * that if the key changed (a restored home folder, another machine) and the lines are the
+ * user's, `--trust-session` (`trustUnsealed`) takes and seals them; otherwise to remove the
+ * files. Also thrown (`what: 'task'`) for a task file
  * (`<id>.task.json`) without a valid seal, when resuming the task: it is not resumed; and,
  * by `RedisSessionStore`, for a stored task record that is no task info (`problem` says what
  * is wrong with it, `file` is its key), rather than calling the task unknown.
@@ -41,7 +47,9 @@ export class UnsealedSessionError extends RxHarnessError {
    * @param file - the file read.
    * @param lines - the lines (1-based) without a valid seal.
    * @param what - what the file is: a session's history, a session's history holding a deleted conversation's
-   *   lines (`'deleted'`), or a task file (`<id>.task.json`, read to resume the task).
+   *   lines (`'deleted'`), one whose lines cannot be told apart from a deleted conversation's (`'maybe-deleted'`:
+   *   deleted too many times for every earlier lifetime to be checked), or a task file (`<id>.task.json`, read to
+   *   resume the task).
    * @param problem - what is wrong with a task record a store can tell more of than a failed seal (a Redis
    *   record: "is not JSON"), said in place of the seal; `file` is then the record's name (a Redis key).
    */
@@ -49,11 +57,18 @@ export class UnsealedSessionError extends RxHarnessError {
     readonly sessionId: string,
     readonly file: string,
     readonly lines: readonly number[],
-    readonly what: 'history' | 'deleted' | 'task' = 'history',
+    readonly what: 'history' | 'deleted' | 'maybe-deleted' | 'task' = 'history',
     readonly problem?: string,
   ) {
-    super(problem !== undefined ? recordMessage(sessionId, file, problem) : what === 'task' ? taskMessage(sessionId, file) : what === 'deleted' ? deletedMessage(sessionId, file, lines) : historyMessage(sessionId, file, lines));
+    super(problem !== undefined ? recordMessage(sessionId, file, problem) : messageOf(sessionId, file, lines, what));
   }
+}
+
+function messageOf(sessionId: string, file: string, lines: readonly number[], what: UnsealedSessionError['what']): string {
+  if (what === 'task') return taskMessage(sessionId, file);
+  if (what === 'deleted') return deletedMessage(sessionId, file, lines);
+  if (what === 'maybe-deleted') return maybeDeletedMessage(sessionId, file, lines);
+  return historyMessage(sessionId, file, lines);
 }
 
 function deletedMessage(sessionId: string, file: string, lines: readonly number[]): string {
@@ -65,6 +80,19 @@ function deletedMessage(sessionId: string, file: string, lines: readonly number[
     "conversation's files were kept aside and put back. They are not taken, and --trust-session would not take them either: " +
     'the conversation was deleted. Wait for the delete to finish and run again (the session then starts anew), or remove ' +
     "the session's files left in the folder, or use another session name."
+  );
+}
+
+/** Honest about what is not known: lines sealed with a replaced key and lines of a deleted conversation both fail every check made. */
+function maybeDeletedMessage(sessionId: string, file: string, lines: readonly number[]): string {
+  const count = lines.length;
+  return (
+    `Session "${sessionId}" was not loaded: ${file} holds ${count} line${count === 1 ? '' : 's'} not sealed for the conversation now ` +
+    `(${shownLines(lines)}), which cannot be told apart from a deleted conversation's: the conversation of that id was deleted ` +
+    `more than ${EARLIER_LIFETIMES_CHECKED} times, and lines sealed before its older deletes are not checked. ` +
+    'If your key changed (a restored home folder, another machine) and these lines are your conversation, read the file and ' +
+    'continue it once with --trust-session (the FileSessionStore option trustUnsealed), which seals it; otherwise remove ' +
+    "the session's files from the folder, or use another session name."
   );
 }
 
