@@ -49,6 +49,8 @@ describe('ContextSize counts what is sent', () => {
     const noop: Tool = { name: 'noop', description: 'Does nothing.', parameters: { type: 'object', properties: {} }, execute: () => 'done' };
     const model = new ScriptedModel([{ toolCalls: [{ name: 'noop', args: {} }] }, { text: 'hi' }]);
     const agent = new ReActAgent({ model, tools: [counted, noop], settings: { contextWindow: 100_000 } });
+    // Counted from the run on: making the agent checks its tools' schemas, reading them as JSON once.
+    serialized = 0;
     const events = await collect(agent.stream('hello'));
     const sizes = events.filter((e): e is ContextSizeEvent => e.type === 'ContextSize');
     expect(sizes).toHaveLength(2);
