@@ -34,14 +34,18 @@ async function keep(store: FileSessionStore): Promise<() => Promise<void>> {
   };
 }
 
-/** Deletes the conversation `talk` (one message, one grant) with its files kept aside and put back; answers its lifetime file. */
-async function deletedAndPutBack(): Promise<string> {
-  const store = byFile();
+/** Deletes the conversation `talk` (one message, one grant) of `store` with its files kept aside and put back. */
+async function deleteKeepingFiles(store: FileSessionStore): Promise<void> {
   await store.append('talk', hi);
   await store.saveGrant('talk', GRANT);
   const putBack = await keep(store);
   await store.delete('talk');
   await putBack();
+}
+
+/** {@link deleteKeepingFiles} with the key file in the home folder; answers the conversation's lifetime file. */
+async function deletedAndPutBack(): Promise<string> {
+  await deleteKeepingFiles(byFile());
   const dir = join(ws.home, '.rxharness', 'lifetimes');
   const [file] = await readdir(dir);
   return join(dir, file!);
@@ -52,12 +56,7 @@ describe.each([
   ['a key given in code', () => new FileSessionStore(ws.dir, { grantKey: 'k' })],
 ])('a deleted conversation put back, with %s', (_name, make) => {
   it('loads neither its grants nor its messages in a new store', async () => {
-    const store = make();
-    await store.append('talk', hi);
-    await store.saveGrant('talk', GRANT);
-    const putBack = await keep(store);
-    await store.delete('talk');
-    await putBack();
+    await deleteKeepingFiles(make());
     const fresh = make();
     expect(await fresh.loadGrants('talk')).not.toContainEqual(GRANT);
     await expect(fresh.load('talk')).rejects.toBeInstanceOf(UnsealedSessionError);
