@@ -18,7 +18,7 @@ export interface BackendParts {
   readonly hub: ChannelHub;
   readonly keys: RedisKeys;
   readonly eventLog: RedisEventLog;
-  /** How long a worker may stay silent before its task is failed. */
+  /** The heartbeats' rhythm: a worker silent for two of them (`lapseMs`) is taken for dead, an app instance for one. */
   readonly stallMs: number;
   readonly connectTimeoutMs: number;
   /** The task queue, made on first use. */

@@ -22,6 +22,7 @@ import { publishResult } from './shared-results.js';
 import { workerApprovals } from './worker-approvals.js';
 import { runJob, STOP_REASON, type RunningJob } from './worker-job.js';
 import { keepPresent } from './worker-presence.js';
+import { lapseMs } from './worker-lapse.js';
 import { workerGrantStore, type WorkerGrantStore } from './worker-grant-store.js';
 import { watchLauncher } from './launcher-watch.js';
 import { cancelledWhileQueued, markBackgroundJob, obeyCancel } from './orphan-background.js';
@@ -147,11 +148,13 @@ export class HarnessWorker {
       prefix: parts.keys.bull,
       concurrency: this.#options.concurrency ?? 10,
       // BullMQ's lock on a job is its worker's heartbeat (launchers and the dead-owner sweep
-      // read it): renewed while the worker lives, gone a stall interval after it died. Its
-      // stalled-job check then fails the job, never runs it twice (a task is not idempotent).
-      lockDuration: stall,
-      // Renewed every quarter interval (BullMQ's default is every half): three renewals may
-      // be late on a busy event loop before a live worker is taken for dead.
+      // read it): renewed while the worker lives, gone two stall intervals after it died (see
+      // `lapseMs`). Its stalled-job check then fails the job, never runs it twice (a task is
+      // not idempotent): a lock that lapsed on a live worker loses its task, so it must outlast
+      // the worst lag of the worker's event loop (a flood of tasks keeps it busy).
+      lockDuration: lapseMs(stall),
+      // Renewed every quarter interval (BullMQ's default is every half of the lock's life): the
+      // event loop may lag up to seven quarters of a stall interval before the lock lapses.
       lockRenewTime: Math.max(10, Math.floor(stall / 4)),
       stalledInterval: stall,
       maxStalledCount: 0,
@@ -159,7 +162,7 @@ export class HarnessWorker {
     worker.on('error', () => undefined); // connection trouble: BullMQ reconnects
     this.#bull = worker;
     await worker.waitUntilReady();
-    // Pulling now: present to launchers until close (a killed worker lapses after a stall interval).
+    // Pulling now: present to launchers until close (a killed worker lapses after two stall intervals).
     this.#leave = keepPresent(parts, this.workerId);
   }
 

@@ -8,6 +8,7 @@ import type { BackendParts } from './backend-parts.js';
 import { releaseHeldBudget } from './redis-budget.js';
 import { RemoteTaskError } from './remote-task-error.js';
 import { liveWorkers } from './worker-presence.js';
+import { lapseMs, unstartedMs } from './worker-lapse.js';
 
 /** What {@link watchJob} asks of the launcher following a job. @internal */
 export interface JobWatchHooks {
@@ -23,19 +24,34 @@ export interface JobWatchHooks {
 
 /**
  * Fails the run when no worker will run the job: the worker that runs it holds BullMQ's
- * lock on the job no more, and has not ended its log (it died: the lock is its heartbeat);
- * a worker took it and did not start it within a stall interval (the job is active, or
- * gone, and the child's first event never came: it died, or is not a worker of ours); or
- * it waits while no worker at all pulls from the queue, for a stall interval. A busy queue
- * with live workers is waited for, however long. Checks every quarter stall interval;
- * returns the timer (cleared by its caller once it stops following the child).
+ * lock on the job no more, and has not ended its log (it died: the lock is its heartbeat,
+ * which lapses two stall intervals after its last renewal, `lapseMs`), whether it started the
+ * job or not; a worker took it, holds its lock, and wrote nothing to its log for four stall
+ * intervals since this launcher saw it taken (`unstartedMs`: not a worker of ours, or wedged;
+ * a lock held is not enough, such a taker would be waited for for ever); it left the queue
+ * unstarted; or it waits while no worker at all pulls from the queue, for a stall interval. A
+ * busy queue with live workers is waited for, however long.
+ *
+ * Not one stall interval: a live worker whose event loop lags (a flood of tasks keeps it busy)
+ * renews its lock and starts a job it took late, and one interval failed such tasks by the
+ * dozen. So a dead worker is found within two stall intervals and a quarter (the check's
+ * period), a live taker that never starts within four and a quarter, and the stall interval
+ * must exceed the worst lag of a worker's event loop. Whether a taken job started is read from
+ * its log in Redis, not only from this launcher's reader, which lags too. Checks every quarter
+ * stall interval; returns the timer (cleared by its caller once it stops following the child).
  *
  * @internal
  */
 export function watchJob(parts: BackendParts, logId: string, hooks: JobWatchHooks): NodeJS.Timeout {
   const { started, fail, cancel, workers } = hooks;
   const { redis, keys, stallMs, eventLog } = parts;
+  const lapse = lapseMs(stallMs);
+  const unstarted = unstartedMs(stallMs);
   const locked = async (): Promise<boolean> => (await redis.exists(keys.jobLock(logId))) === 1;
+  // Its worker wrote past the open marker (its first event or its end), whether or not this
+  // launcher's reader got there yet; once seen, the job is judged by its lock.
+  let written = false;
+  const wrote = async (): Promise<boolean> => (written ||= (await redis.xlen(keys.log(logId))) > 1);
   let checking = false;
   let takenAt: number | undefined;
   let aloneAt: number | undefined;
@@ -48,21 +64,27 @@ export function watchJob(parts: BackendParts, logId: string, hooks: JobWatchHook
     cancel(); // out of the queue: no worker may start it after it failed here
   };
   const check = async (): Promise<void> => {
-    if (started()) {
+    if (started() || written) {
       // Its end written, the lock released: the end is on its way to this launcher's reader.
       if ((await locked()) || (await eventLog.ended(logId))) return;
-      return give(`the worker running it stopped: no heartbeat for ${stallMs} ms (it was killed, or lost its connection to Redis)`);
+      return give(`the worker running it stopped: no heartbeat for ${lapse} ms (it was killed, or lost its connection to Redis)`);
     }
     const state = await (await parts.queue()).getJobState(logId);
     if (state === 'active') {
       takenAt ??= Date.now();
-      if (Date.now() - takenAt > stallMs) await give(`a worker took it and stopped before starting it (no event from it for ${stallMs} ms)`);
+      // Started: judged by its lock from the next check on.
+      if (await wrote()) return;
+      // Its taker died (the lock lapses two stall intervals after its last renewal)...
+      if (!(await locked())) return give(`a worker took it and stopped before starting it: no heartbeat for ${lapse} ms (it was killed, or lost its connection to Redis)`);
+      // ... or lives and holds it without starting it (not a worker of ours, or wedged): a
+      // bound, longer, as a live worker busy with a flood may start what it took late.
+      if (Date.now() - takenAt > unstarted) await give(`a worker took it and stopped before starting it (no event from it for ${unstarted} ms, though it holds the job)`);
       return;
     }
     takenAt = undefined;
     if (state === 'unknown' || state === 'completed' || state === 'failed') {
       // A job run and ended before this launcher's reader caught up: its entries are on their way.
-      if (!started() && !(await eventLog.ended(logId))) await give('it left the queue without a worker starting it (the worker that took it stopped)');
+      if (!started() && !(await eventLog.ended(logId)) && !(await wrote())) await give('it left the queue without a worker starting it (the worker that took it stopped)');
       return;
     }
     if ((await workers.count()) !== 0) {

@@ -24,6 +24,7 @@ import { publishResult } from './shared-results.js';
 import { settleRecord } from './settle-record.js';
 import { readCancelMark, readJobMark, readStoredTask } from './stored-task.js';
 import type { TaskJob } from './task-job.js';
+import { lapseMs } from './worker-lapse.js';
 
 /** How often a worker looks again whether a job's launcher is gone, after a cancel by task id. */
 const RECHECK_MS = 25;
@@ -114,7 +115,7 @@ export async function failStoppedBackground(parts: BackendParts, info: TaskInfo,
   if (!mark || mark.queuedAt < info.startedAt) return false;
   const { logId, queuedAt } = mark;
   if ((await redis.exists(keys.jobLock(logId))) === 1) return false;
-  const message = `the worker running it stopped: no heartbeat for ${stallMs} ms (it was killed, or lost its connection to Redis), and the app instance that launched it is gone`;
+  const message = `the worker running it stopped: no heartbeat for ${lapseMs(stallMs)} ms (it was killed, or lost its connection to Redis), and the app instance that launched it is gone`;
   const final: TaskInfo = { ...info, state: 'failed', endedAt: Date.now(), result: failedTask(`the ${info.agentName} task failed: ${message}`).content };
   if (!(await settleRecord(redis, keys, final, queuedAt, retentionMs))) return false;
   await publishResult(redis, keys, final).catch(() => undefined);

@@ -33,8 +33,12 @@ export interface RedisBackendOptions {
   /** How long a finished run's (or task's) event log, and a settled task's record, stay in Redis; default 10 minutes. */
   readonly retentionMs?: number;
   /**
-   * How long a worker may go without a heartbeat before its task fails as "the worker
-   * stopped" (and BullMQ's lock on the job lapses); default 30 seconds.
+   * The rhythm of the heartbeats; default 30 seconds. A worker renews BullMQ's lock on its
+   * job every quarter of it, and is taken for dead (its task fails as "the worker running it
+   * stopped", the lock lapsed) after two stall intervals without one, so a killed worker's
+   * task fails within about two. The trade-off: it must exceed the worst lag of a worker's
+   * event loop under load (a flood of tasks), or live workers lose their tasks. App
+   * instances' heartbeats lapse after one.
    */
   readonly stallIntervalMs?: number;
   /**

@@ -31,8 +31,9 @@ function endingOf(reason: unknown): LogEnding {
 
 /**
  * Runs a job's child, rebuilt by the worker from the job's spec, in its task's session until
- * it ends or is stopped: its events go to its log in order; a background task's result goes
- * to its conversation and its record (its engine may be gone); the log's end comes last. The
+ * it ends or is stopped: its events go to its log in order, up to its first `RunEnd` (what
+ * follows it is not written); a background task's result goes to its conversation and its
+ * record (its engine may be gone); the log's end comes last. The
  * job is in `running` while it runs. `signal` is BullMQ's for the job (aborted by
  * `Worker.cancelJob`): it stops the child (model requests aborted, processes killed) and
  * ends the log as its reason says. Resolves once the log's end is written.
@@ -67,8 +68,10 @@ export function runJob(parts: BackendParts, job: TaskJob, agent: ReActAgent, kee
     };
     const subscription = agent.run$(job.prompt, { sessionId: task.taskId, streaming: job.streaming }).subscribe({
       next: (event) => {
-        // The first RunEnd is the run's answer, whatever follows it (the rule of `superviseChild`).
-        if (event.type === 'RunEnd') end ??= event;
+        // The first RunEnd is the run's answer and its last event (the rule of `superviseChild`):
+        // what a broken or hostile agent emits after it is not written, readers would skip it.
+        if (end) return;
+        if (event.type === 'RunEnd') end = event;
         writes = Promise.all([writes, eventLog.append({ runId: logId, seq: ++seq, event })]).catch(() => undefined);
       },
       error: (e: unknown) => finish({ kind: 'failed', ...errorIdentity(e) }),

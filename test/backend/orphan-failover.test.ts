@@ -49,11 +49,11 @@ describe.skipIf(!HAS_REDIS)('a background task whose engine died', () => {
     const announced: string[] = [];
     await hub.listen(keys.tasksChannel, (text) => text.includes(running.taskId) && !text.includes('"running"') && announced.push(text));
     await Promise.all([killed(owner.child), killed(worker)]);
-    // The engine's key and the job's lock lapse after a stall interval and the sweep settles
+    // The engine's key lapses after a stall interval, the job's lock after two; the sweep settles
     // the task; no time limit but the test's (a task never settled fails it).
     const info = await b.tasks.whenSettled(running.taskId);
     expect(info).toMatchObject({ ...running, state: 'failed' });
-    expect(info?.result).toContain('ERROR: the explore task failed: the worker running it stopped: no heartbeat for 1000 ms');
+    expect(info?.result).toContain('ERROR: the explore task failed: the worker running it stopped: no heartbeat for 2000 ms');
     expect(info?.result).toContain('the app instance that launched it is gone');
     await waitFor(() => c.tasks.get(running.taskId)?.state === 'failed');
     expect(c.tasks.get(running.taskId)).toEqual(info);
