@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { defer, filter, lastValueFrom, map, type Observable, throwError } from 'rxjs';
 import type { AgentEvent } from '../events/agent-event.js';
 import { isRunEnd } from '../events/guards.js';
@@ -10,7 +9,7 @@ import type { RunInput } from './run-scope.js';
 import { runResultOf } from './run-result.js';
 import type { RunOptions, RunResult } from './run-types.js';
 import { withAbortSignal } from './with-abort-signal.js';
-import { sessionIdProblem } from '../session/session-id.js';
+import { newSessionId, sessionIdProblem } from '../session/session-id.js';
 import { assertCheckableParameters } from '../tools/tool-input.js';
 import type { Tool } from '../tools/tool.js';
 
@@ -144,8 +143,4 @@ function checkedEachRun(tools: () => readonly Tool[] | Promise<readonly Tool[]>)
     const chosen = tools();
     return chosen instanceof Promise ? chosen.then(checkedTools) : checkedTools(chosen);
   };
-}
-
-function newSessionId(): string {
-  return `ses_${randomUUID()}`;
 }

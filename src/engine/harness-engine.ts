@@ -17,7 +17,7 @@ import { backgroundPrefix } from './prompt-prefix.js';
 import { buildTree, DEFAULT_MAX_RESULT_CHARS, type Tree } from './build-tree.js';
 import { EngineClosedError } from './engine-closed-error.js';
 import { checkBackendOptions, checkEngineOptions, type HarnessEngineOptions } from './engine-options.js';
-import { assertSessionId } from '../session/session-id.js';
+import { assertSessionId, newSessionId } from '../session/session-id.js';
 import type { AgentDefinition } from '../subagent/agent-definition.js';
 import { StoppableWork } from './stoppable-work.js';
 import { SubagentBuilder } from './subagent-builder.js';
@@ -164,7 +164,7 @@ export class HarnessEngine {
     const given = options.sessionId;
     const task = given === undefined || given === checkedFree ? false : isTaskSession(given, this.tasks, this.sessions);
     if (task === true) throw taskSessionError(given!);
-    const sessionId = options.sessionId ?? `ses_${randomUUID()}`;
+    const sessionId = options.sessionId ?? newSessionId();
     const runId = `run_${randomUUID()}`;
     if (options.tools?.length && agentName !== 'main') throw new TypeError(`start: tools are offered to the main agent only, not to agent "${agentName}"`);
     // Bare agents: the question is answered (`task`), not asked again by a guarded one.

@@ -3,6 +3,7 @@ import { appendingTo, freshLineLeadOf } from './append-lines.js';
 import { archiveBlockLine, archiveBlockOf, archivedAlready } from './archive-block.js';
 import { writeConfinedFile } from './confined-file.js';
 import { HistoryAppender } from './history-appender.js';
+import { isOneShotTask } from './one-shot-task.js';
 import { EMPTY_HISTORY, type HistoryEnd, type HistoryKind, type HistorySeal, type ReadHistory } from './history-seal.js';
 import type { SessionFolder } from './session-folder.js';
 import type { SessionQueues } from './session-queues.js';
@@ -92,18 +93,22 @@ export class FileSessionHistory {
   /**
    * Rewrites each of a trusted session's files holding an unsealed message with all its
    * messages sealed, then trusts no more. Neither file is touched when one holds lines proven
-   * a deleted conversation's ({@link ReadHistory.earlier} `'deleted'`): the load is refused as
-   * untrusted. Lines only possibly a deleted conversation's (`'maybe-deleted'`) are sealed: the
-   * user named the session, and lines sealed with a key since replaced look just the same.
+   * a deleted conversation's ({@link ReadHistory.earlier} `'deleted'`), nor when the session
+   * is a one-shot run's task (`isOneShotTask`: its files load only in the process that ran it,
+   * and no one names it to trust it): the load is refused as untrusted. Lines only possibly a
+   * deleted conversation's (`'maybe-deleted'`) are sealed: the user named the session, and
+   * lines sealed with a key since replaced look just the same.
    */
   private async sealTrusted(sessionId: string): Promise<void> {
     const files = [];
     for (const kind of ['messages', 'archive'] as const) {
       const file = this.folder.file(sessionId, kind);
       const read = await this.seal.read(sessionId, kind, await this.folder.readLines(file));
-      if (read.earlier === 'deleted') throw refusal(sessionId, file, read);
+      if (read.earlier === 'deleted') throw await this.refusal(sessionId, file, read);
       if (read.unsealedLines.length > 0) files.push({ kind, file, read });
     }
+    const first = files[0];
+    if (first !== undefined && (await isOneShotTask(this.folder, sessionId))) throw new UnsealedSessionError(sessionId, first.file, first.read.unsealedLines, 'one-shot-task');
     for (const { kind, file, read: { messages, end } } of files) {
       const text = kind === 'messages' ? this.seal.compacted(sessionId, end.archived, messages) : this.seal.lines(sessionId, kind, EMPTY_HISTORY, messages);
       await this.writeWhole(file, await text);
@@ -127,8 +132,18 @@ export class FileSessionHistory {
   private async checkedHistory(sessionId: string, kind: HistoryKind): Promise<ReadHistory> {
     const file = this.folder.file(sessionId, kind);
     const read = await this.appender.read(file, sessionId, kind);
-    if (read.unsealedLines.length > 0) throw refusal(sessionId, file, read);
+    if (read.unsealedLines.length > 0) throw await this.refusal(sessionId, file, read);
     return read;
+  }
+
+  /**
+   * The refusal of a history file with lines failing their seal: a deleted conversation's (no
+   * `--trust-session` advice), possibly one, a one-shot run's task session's (`isOneShotTask`:
+   * no `--trust-session` advice either, it loads only in the process that ran it), or unsealed.
+   */
+  private async refusal(sessionId: string, file: string, read: ReadHistory): Promise<UnsealedSessionError> {
+    const what = read.earlier ?? ((await isOneShotTask(this.folder, sessionId)) ? 'one-shot-task' : 'history');
+    return new UnsealedSessionError(sessionId, file, read.unsealedLines, what);
   }
 
   private async write(sessionId: string, messages: readonly ChatMessage[]): Promise<void> {
@@ -171,9 +186,4 @@ export class FileSessionHistory {
     await writeConfinedFile(this.folder.root, file, text);
     this.appender.forget(file); // another file now: the next append reads where it ends
   }
-}
-
-/** The refusal of a history file with lines failing their seal: a deleted conversation's (no `--trust-session` advice), possibly one, or unsealed. */
-function refusal(sessionId: string, file: string, read: ReadHistory): UnsealedSessionError {
-  return new UnsealedSessionError(sessionId, file, read.unsealedLines, read.earlier ?? 'history');
 }

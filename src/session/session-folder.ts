@@ -1,5 +1,6 @@
 import { constants } from 'node:fs';
 import { join } from 'node:path';
+import { blockedWayError } from './blocked-way.js';
 import { makeConfinedFolder, openConfined, type ConfinedRoot } from './confined-file.js';
 import { readWhole } from './read-whole.js';
 import { sessionFileName, type SessionFileKind } from './session-file-name.js';
@@ -47,11 +48,16 @@ export class SessionFolder {
     }
   }
 
-  /** Makes the folder once; a failure (a link planted on the way) is tried again next time. */
+  /**
+   * Makes the folder once; a failure (a link planted on the way) is tried again next time. A
+   * way the system cannot go (a dangling link, a file or a link loop on it: `ENOTDIR`, `ELOOP`)
+   * fails naming what blocks it (`blockedWayError`): every write and claim, so an engine's
+   * delete too, comes here first.
+   */
   mkdir(): Promise<unknown> {
-    this.ready ??= makeConfinedFolder(this.root, this.dir).catch((e: unknown) => {
+    this.ready ??= makeConfinedFolder(this.root, this.dir).catch(async (e: unknown) => {
       this.ready = undefined;
-      throw e;
+      throw await blockedWayError(this.root, this.dir, e);
     });
     return this.ready;
   }

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+
 /** A UTF-16 surrogate not paired with its other half (`u` flag: a pair is one code point). */
 const LONE_SURROGATE = /\p{Cs}/u;
 
@@ -36,4 +38,22 @@ export function sessionIdProblem(sessionId: unknown): string | undefined {
 export function assertSessionId(sessionId: unknown): asserts sessionId is string {
   const problem = sessionIdProblem(sessionId);
   if (problem !== undefined) throw new TypeError(`The sessionId cannot be used: ${problem}`);
+}
+
+/**
+ * What {@link newSessionId} answers: `ses_` and a random UUID. A session of this form without
+ * a stored transcript is a one-shot run's (`isOneShotTask` reads it so).
+ */
+export const GENERATED_SESSION_ID = /^ses_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * A new session id, for a run given none (a one-shot run): `ses_` and a random UUID.
+ *
+ * @example
+ * ```ts
+ * newSessionId(); // 'ses_3b241101-e2bb-4255-8caf-4136c566a962'
+ * ```
+ */
+export function newSessionId(): string {
+  return `ses_${randomUUID()}`;
 }

@@ -24,7 +24,12 @@ const MAX_SHOWN_NAME_CHARS = 200;
  * 32 times, and only its 32 latest earlier lifetimes are checked. The message says so, and
  * that if the key changed (a restored home folder, another machine) and the lines are the
  * user's, `--trust-session` (`trustUnsealed`) takes and seals them; otherwise to remove the
- * files. Also thrown (`what: 'task'`) for a task file
+ * files. With `what: 'one-shot-task'`, the session is a task a run without a `sessionId` (a
+ * one-shot run) delegated (its task file beside says so): such a task session is sealed for a
+ * lifetime kept only in the process that ran it, so its files load only there, until the run
+ * ends and the engine removes them; kept aside and put back, or read by another process, they
+ * load nowhere, and `trustUnsealed` refuses them too (no one names such a session). The
+ * message says so, and that its files can be removed. Also thrown (`what: 'task'`) for a task file
  * (`<id>.task.json`) without a valid seal, when resuming the task: it is not resumed; and,
  * by `RedisSessionStore`, for a stored task record that is no task info (`problem` says what
  * is wrong with it, `file` is its key), rather than calling the task unknown.
@@ -48,8 +53,9 @@ export class UnsealedSessionError extends RxHarnessError {
    * @param lines - the lines (1-based) without a valid seal.
    * @param what - what the file is: a session's history, a session's history holding a deleted conversation's
    *   lines (`'deleted'`), one whose lines cannot be told apart from a deleted conversation's (`'maybe-deleted'`:
-   *   deleted too many times for every earlier lifetime to be checked), or a task file (`<id>.task.json`, read to
-   *   resume the task).
+   *   deleted too many times for every earlier lifetime to be checked), the history of a one-shot run's task session
+   *   (`'one-shot-task'`: a task of a run without a `sessionId`, whose files load only in the process that ran it), or a
+   *   task file (`<id>.task.json`, read to resume the task).
    * @param problem - what is wrong with a task record a store can tell more of than a failed seal (a Redis
    *   record: "is not JSON"), said in place of the seal; `file` is then the record's name (a Redis key).
    */
@@ -57,7 +63,7 @@ export class UnsealedSessionError extends RxHarnessError {
     readonly sessionId: string,
     readonly file: string,
     readonly lines: readonly number[],
-    readonly what: 'history' | 'deleted' | 'maybe-deleted' | 'task' = 'history',
+    readonly what: 'history' | 'deleted' | 'maybe-deleted' | 'one-shot-task' | 'task' = 'history',
     readonly problem?: string,
   ) {
     super(problem !== undefined ? recordMessage(sessionId, file, problem) : messageOf(sessionId, file, lines, what));
@@ -68,6 +74,7 @@ function messageOf(sessionId: string, file: string, lines: readonly number[], wh
   if (what === 'task') return taskMessage(sessionId, file);
   if (what === 'deleted') return deletedMessage(sessionId, file, lines);
   if (what === 'maybe-deleted') return maybeDeletedMessage(sessionId, file, lines);
+  if (what === 'one-shot-task') return oneShotTaskMessage(sessionId, file, lines);
   return historyMessage(sessionId, file, lines);
 }
 
@@ -93,6 +100,19 @@ function maybeDeletedMessage(sessionId: string, file: string, lines: readonly nu
     'If your key changed (a restored home folder, another machine) and these lines are your conversation, read the file and ' +
     'continue it once with --trust-session (the FileSessionStore option trustUnsealed), which seals it; otherwise remove ' +
     "the session's files from the folder, or use another session name."
+  );
+}
+
+/** No `--trust-session` advice: no one names a one-shot run's task session, and `trustUnsealed` refuses it. */
+function oneShotTaskMessage(sessionId: string, file: string, lines: readonly number[]): string {
+  const count = lines.length;
+  return (
+    `Session "${sessionId}" was not loaded: ${file} holds ${count} line${count === 1 ? '' : 's'} not sealed for it now (${shownLines(lines)}). ` +
+    'It is the session of a task delegated by a one-shot run (a run without a session id; its task file beside says so). ' +
+    "Such a task's files are sealed for a lifetime kept only in the process that ran it: they load only there, while the run " +
+    'lasts, and the engine removes them as the run ends. These were kept aside and put back, or are read by another process ' +
+    '(or that process ended before removing them): they load nowhere any more, and --trust-session would not take them ' +
+    "either. Nothing needs them: remove the task's files from the folder."
   );
 }
 
