@@ -3,7 +3,7 @@ import { UnknownRunError } from '../runs/unknown-run-error.js';
 import type { FollowerTimes, FollowingReader, StreamEntry } from './follower-reader.js';
 import { wake, type Reading, type Session } from './follower-session.js';
 import { isWrongType } from './load-hash.js';
-import { failNonStreams } from './not-a-stream.js';
+import { readEachAlone } from './not-a-stream.js';
 import { duplicateOf, redisFailure } from './redis-connection.js';
 import { compareIds, oldest } from './stream-ids.js';
 
@@ -32,7 +32,8 @@ const COUNT = 1000;
  *
  * A stream quiet for `blockMs` is checked with `EXISTS`: a deleted log ends its readers with
  * `UnknownRunError`. A stream turned into another type (the `XREAD` fails `WRONGTYPE`) ends
- * its own readers only, with an error saying so (`not-a-stream.ts`). Any other failed command,
+ * its own readers only, with an error saying so, each log then being read alone
+ * (`not-a-stream.ts`): a `WRONGTYPE` never ends another log's readers. Any other failed command,
  * or the connection, ends every reader with a `RedisBackendError` (as each reader's own
  * connection failing did), and the connection is closed: the next reader opens a new one.
  *
@@ -103,11 +104,12 @@ export class LogFollower {
         try {
           reply = (await conn.xread('COUNT', COUNT, 'BLOCK', this.times.blockMs, 'STREAMS', ...ids.keys(), ...ids.values())) as typeof reply;
         } catch (e) {
-          // One log made something else than a stream fails the whole XREAD: only its readers
-          // end (they leave through `unfollow`), the others are read again.
-          if (session.closed || !isWrongType(e) || !(await failNonStreams(conn, this.#streams, [...ids.keys()]))) throw e;
-          session.reading = undefined;
-          continue;
+          // One log made something else than a stream fails the whole XREAD: a WRONGTYPE is no
+          // Redis failure. Each log is read alone: only the readers of one that is not a stream
+          // end (they leave through `unfollow`), the others get their entries.
+          if (session.closed || !isWrongType(e)) throw e;
+          session.reading = undefined; // nothing blocks now: a new reader waits for the next XREAD
+          reply = await readEachAlone(conn, this.#streams, ids, COUNT);
         }
         session.reading = undefined;
         if (session.closed) return;

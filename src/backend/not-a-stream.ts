@@ -7,7 +7,8 @@
  */
 import type { Redis } from 'ioredis';
 import { shownKey } from './bad-data-warning.js';
-import type { FollowingReader } from './follower-reader.js';
+import type { FollowingReader, StreamEntry } from './follower-reader.js';
+import { isWrongType } from './load-hash.js';
 import { RedisBackendError } from './redis-backend-error.js';
 
 /** The error of a reader of `key`, which holds a `type` (what `TYPE` answers), not a stream. @internal */
@@ -18,21 +19,38 @@ export function notAStream(key: string, type: string): RedisBackendError {
 }
 
 /**
- * After a `WRONGTYPE` reply to the `XREAD` of several logs: fails the readers of each key that
- * is not a stream (a missing key is none: a deleted log, which the follower reports itself),
- * so the others go on. False when every key is a stream (changed back since): nothing failed.
- * A failing `TYPE` (Redis is gone) is thrown.
+ * After a `WRONGTYPE` reply to the `XREAD` of several logs (`ids`: the id each is read after):
+ * reads each log alone, without blocking, with its `TYPE` in the same `MULTI`, so the type is
+ * the one its read met. A `TYPE` sent after the failed `XREAD` is a round trip late: a key
+ * flipped back to a stream (or deleted) meanwhile named no culprit, and the `WRONGTYPE` failed
+ * every log's readers. Here the readers of a key whose read fails `WRONGTYPE` fail with
+ * {@link notAStream}, and only they; the entries of the others are returned, as an `XREAD`
+ * returns them. A key that is a stream again is read as one (its entries are checked as any
+ * are): which key the shared `XREAD` tripped on cannot be told afterwards. Any other failure
+ * (Redis is gone) is thrown.
  *
  * @internal
  */
-export async function failNonStreams(redis: Redis, streams: ReadonlyMap<string, { readonly readers: ReadonlySet<FollowingReader> }>, keys: readonly string[]): Promise<boolean> {
-  const types = await Promise.all(keys.map((key) => redis.type(key)));
-  let failed = false;
-  keys.forEach((key, i) => {
-    const type = types[i]!;
-    if (type === 'stream' || type === 'none') return;
-    failed = true;
-    for (const reader of [...(streams.get(key)?.readers ?? [])]) reader.fail(notAStream(key, type));
+export async function readEachAlone(
+  redis: Redis,
+  streams: ReadonlyMap<string, { readonly readers: ReadonlySet<FollowingReader> }>,
+  ids: ReadonlyMap<string, string>,
+  count: number,
+): Promise<[key: string, entries: StreamEntry[]][]> {
+  const multi = redis.multi();
+  for (const [key, id] of ids) multi.type(key).xread('COUNT', count, 'STREAMS', key, id);
+  const replies = (await multi.exec()) ?? [];
+  const read: [string, StreamEntry[]][] = [];
+  [...ids.keys()].forEach((key, i) => {
+    const [typeError, type] = replies[2 * i] ?? [new Error('no reply')];
+    const [readError, reply] = replies[2 * i + 1] ?? [new Error('no reply')];
+    if (typeError) throw typeError;
+    if (!readError) {
+      for (const [k, entries] of (reply as [string, StreamEntry[]][] | null) ?? []) read.push([k, entries]);
+      return;
+    }
+    if (!isWrongType(readError)) throw readError;
+    for (const reader of [...(streams.get(key)?.readers ?? [])]) reader.fail(notAStream(key, String(type)));
   });
-  return failed;
+  return read;
 }

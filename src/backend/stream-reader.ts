@@ -9,6 +9,7 @@ import { readLogEntry } from './log-entry.js';
 import { LogOrder } from './log-order.js';
 import { compareIds, type FollowingReader, type LogFollower, type StreamEntry } from './log-follower.js';
 import { notAStream } from './not-a-stream.js';
+import { RedisBackendError } from './redis-backend-error.js';
 import { redisFailure } from './redis-connection.js';
 
 /** Told of each entry of a log that is skipped: not what the log's writer writes, or out of seq order. */
@@ -24,7 +25,9 @@ export type BadEntryHandler = (problem: string) => void;
  * open marker, and an event out of the writer's order (a seq repeated, going back or jumping
  * far ahead, a second `RunStart`, anything after the `RunEnd`), are skipped and reported to
  * `onBad`. What goes out is always an `AgentEvent`, its seqs strictly increasing, at most one
- * `RunStart` and nothing after a `RunEnd`.
+ * `RunStart` and nothing after a `RunEnd`. A log ending complete whose last entries were
+ * skipped for jumping too far (`LogOrder.lostEnd`) fails its reader with a `RedisBackendError`
+ * saying the run's end may be lost, rather than completing as if the log were whole.
  *
  * @internal
  */
@@ -113,11 +116,18 @@ export class StreamReader implements FollowingReader {
       const { ending } = entry;
       if (ending.kind === 'cancelled') this.out.error(new AbortError(new Error(ending.reason)));
       else if (ending.kind === 'failed') this.out.error(errorOfIdentity(ending));
-      else this.out.complete();
+      else this.#complete();
       this.stop();
       return true;
     }
     return this.#closed;
+  }
+
+  /** Ends the reader at its log's `complete` end: an error if the order says the run's end may be lost. */
+  #complete(): void {
+    const lost = this.#order.lostEnd();
+    if (lost === undefined) this.out.complete();
+    else this.out.error(new RedisBackendError(`The event log of ${this.runId} in Redis ended, but ${lost}. The run's outcome is unknown here.`));
   }
 
   #skip(problem: string): void {
