@@ -18,7 +18,8 @@ export type { FromRunOptions } from './from-run-options.js';
  * seq it delivered, waiting `retryDelayMs`, then twice as long each time, and gives up with a
  * {@link RunConnectionError} after `maxRetries` failures in a row; a connection that brings
  * an event resets the count, and one silent for `idleTimeoutMs` counts as a failure. A final
- * answer is not retried: an unknown run errors with a `404` {@link RunRequestError}, a
+ * answer is not retried: an unknown run errors with a `404` {@link RunRequestError} (and a
+ * `200` that is no event stream, from a `baseUrl` naming a dev server's page, with one), a
  * cancelled run with an `AbortError`, a failed one with a {@link RunStreamError}, and so does
  * a stream that breaks the protocol (`serverName`: `BadMessage` for an event of the wrong
  * shape, `MessageTooLarge`, `NoRunEnd` for a server that ends the stream without the run's

@@ -10,7 +10,7 @@ import type { Subscriber } from 'rxjs';
 import type { SequencedEvent } from '../runs/run-types.js';
 import { RunConnectionError, RunStreamError } from './client-errors.js';
 import { readRunStream, type StreamOutcome } from './read-run-stream.js';
-import { requestError, runUrl, type RequestOptions } from './run-requests.js';
+import { requestError, runUrl, wrongAnswer, type RequestOptions } from './run-requests.js';
 import { Watchdog } from './watchdog.js';
 
 /** The longest wait between two connections: past it, doubling only delays a server that is back. */
@@ -71,6 +71,12 @@ async function connect(f: Follower): Promise<StreamOutcome> {
       if (RETRYABLE.has(response.status)) return { kind: 'dropped', cause: error };
       throw error;
     }
+    // A dev server or proxy answering its page for every path: no stream to retry, and not a lost connection.
+    const type = response.headers.get('content-type');
+    if (!isEventStream(type)) {
+      await response.body?.cancel().catch(() => undefined);
+      throw wrongAnswer(200, `the answer is ${type === null ? 'of no content-type' : JSON.stringify(type.slice(0, 100))}, not an event stream (text/event-stream)`, `GET ${url}`);
+    }
     if (response.body === null) throw new RunStreamError(f.runId, 'NoBody', 'the events response has no body to read', 'client');
     return await readRunStream(response.body, {
       runId: f.runId,
@@ -88,6 +94,11 @@ async function connect(f: Follower): Promise<StreamOutcome> {
     watchdog.stop();
     f.signal.removeEventListener('abort', leave);
   }
+}
+
+/** Whether a `content-type` is `text/event-stream` (any parameters, any case), as an `EventSource` requires. */
+function isEventStream(type: string | null): boolean {
+  return type?.split(';', 1)[0]!.trim().toLowerCase() === 'text/event-stream';
 }
 
 /** Waits `ms`, or less when `signal` aborts; leaves no timer behind either way. */

@@ -30,7 +30,8 @@ export type RunsEngine = Pick<HarnessEngine, 'start' | 'runs'>;
  * - `POST /runs` with JSON `{ prompt, sessionId?, agentName? }`: starts a run, `201 { runId, sessionId }`.
  * - `GET /runs/:id/events`: the run as server-sent events, `id: <seq>` and `data: <SequencedEvent>`
  *   each; a `Last-Event-ID` header (or `?after=N`) resumes after that seq; then `event: end`,
- *   or `event: cancelled` for a cancelled run. Reconnecting never starts a run, and a client
+ *   `event: cancelled` for a cancelled run, or `event: error` for a run whose events stopped
+ *   with an error (the same ending again to a client that asks after it). Reconnecting never starts a run, and a client
  *   that leaves never stops one.
  * - `DELETE /runs/:id`: cancels the run, `202 { runId, state }`.
  * - `POST /runs/:id/approvals/:approvalId` with `{ decision, comment?, taskId? }`: answers
