@@ -5,6 +5,7 @@ import type { JsonValue } from '../events/json.js';
 import { errorMessage } from '../errors/error-message.js';
 import type { ApprovalDecision } from '../permission/approval.js';
 import type { PermissionDecision } from '../permission/permission-decision.js';
+import { quoted } from '../permission/quoted.js';
 import type { Tool } from '../tools/tool.js';
 import { toolError } from '../tools/tool-error.js';
 import { pathRefusalText } from '../tools/path-refusal.js';
@@ -132,7 +133,8 @@ function judgeSubjects(scope: RunScope, toolName: string, subjects: readonly str
     if (decision.action === 'ask' && !grants.has(scope.rootSessionId, toolName, subject)) asking.push({ subject, reason: decision.reason });
   }
   if (asking.length === 0) return { subject: subjects[0], decision: { action: 'allow', reason: `every path of the ${toolName} call is allowed` } };
-  const reason = asking.length === 1 ? asking[0]!.reason : asking.map((a) => `${a.subject}: ${a.reason}`).join('; ');
+  // Each subject is the model's: quoted, so a `; ` or a line break in one cannot pass for the harness's words.
+  const reason = asking.length === 1 ? asking[0]!.reason : asking.map((a) => `${quoted(a.subject)}: ${a.reason}`).join('; ');
   const asked = asking.map((a) => a.subject);
   return { subject: asked.join(', '), decision: { action: 'ask', reason }, grants: asked };
 }
@@ -149,10 +151,11 @@ function confine$(scope: RunScope, call: GateCall): Observable<Confined> {
       denied: refuse(await pathRefusalText(workspace, toolName, paths[at]!, resolved[at]!, denial)),
     });
     for (const [at, r] of resolved.entries()) {
-      if (r.inside || permissions.allowsOutsideWorkspace(toolName, r.absolute)) continue;
-      // The deny that keeps it out, whatever its priority (an allow may outrank it and match):
-      // named, the advice is about it; none, about the missing allow rule.
-      return refused(at, permissions.outsideDenial(toolName, r.absolute));
+      if (r.inside) continue;
+      // The rules read once: allowed, or the deny that keeps it out, whatever its priority (an
+      // allow may outrank it and match): named, the advice is about it; none, about the missing allow rule.
+      const outside = permissions.outsideWorkspace(toolName, r.absolute);
+      if (!outside.allowed) return refused(at, outside.denial);
     }
     const judgedPaths = resolved.map((r) => r.relative);
     if (judgedPaths.length === 0) return { subject: undefined, paths: judgedPaths };

@@ -7,6 +7,7 @@ import { STRENGTH, type PermissionDecision } from './permission-decision.js';
 import { describeRule, type PermissionAction, type PermissionRule } from './permission-rule.js';
 import { LinkWalker } from './link-walker.js';
 import { executedThroughLink } from './linked-executed.js';
+import { quoted } from './quoted.js';
 import { ruleMatches } from './rule-matches.js';
 import { decideWrites, limitsWrites } from './write-rules.js';
 
@@ -144,10 +145,38 @@ export class PermissionPolicy {
    * deny that keeps the path out ({@link outsideDenial}) holds whatever the allow's priority.
    */
   allowsOutsideWorkspace(toolName: string, absolutePath: string): boolean {
-    const explicitlyAllowed = this.userRules().some(
-      (rule) => rule.action === 'allow' && rule.pattern !== undefined && ruleMatches(rule, toolName, absolutePath),
-    );
-    return explicitlyAllowed && this.outsideDenial(toolName, absolutePath) === undefined;
+    return this.explicitlyAllows(toolName, absolutePath) && this.outsideDenial(toolName, absolutePath) === undefined;
+  }
+
+  /**
+   * {@link allowsOutsideWorkspace} and, when not, {@link outsideDenial}, the rules read once:
+   * what a refusal of the path needs: the deny that keeps it out, or none (`denial` absent: only a
+   * missing allow rule does).
+   *
+   * @example
+   * ```ts
+   * const policy = new PermissionPolicy({ rules: [{ tool: 'read', action: 'deny', pattern: '/srv/**' }] });
+   * policy.outsideWorkspace('read', '/srv/a.txt'); // { allowed: false, denial: { action: 'deny', reason: 'denied by rule {...}', rule } }
+   * policy.outsideWorkspace('read', '/etc/passwd'); // { allowed: false }
+   * ```
+   */
+  outsideWorkspace(
+    toolName: string,
+    absolutePath: string,
+  ):
+    | {
+        /** An explicit allow rule lets the tool reach the path, and no deny keeps it out. */
+        readonly allowed: true;
+      }
+    | {
+        /** The path stays out of the tool's reach. */
+        readonly allowed: false;
+        /** The deny that keeps it out ({@link outsideDenial}); absent when only a missing allow rule does. */
+        readonly denial?: PermissionDecision;
+      } {
+    const denial = this.outsideDenial(toolName, absolutePath);
+    if (denial !== undefined) return { allowed: false, denial };
+    return this.explicitlyAllows(toolName, absolutePath) ? { allowed: true } : { allowed: false };
   }
 
   /**
@@ -180,6 +209,11 @@ export class PermissionPolicy {
     }
     const decision = this.evaluate(toolName, absolutePath);
     return decision.action === 'deny' ? decision : undefined;
+  }
+
+  /** Whether a user `allow` rule of this policy with a pattern matches: only such a rule widens the workspace. */
+  private explicitlyAllows(toolName: string, absolutePath: string): boolean {
+    return this.userRules().some((rule) => rule.action === 'allow' && rule.pattern !== undefined && ruleMatches(rule, toolName, absolutePath));
   }
 
   private userRules(): readonly PermissionRule[] {
@@ -222,7 +256,8 @@ export class PermissionPolicy {
     if (decided) return decided;
     const fallback = evaluateSubject(this.defaults, toolName, subject);
     if (fallback?.rule) {
-      const target = fallback.rule.pattern !== undefined && subject !== undefined ? ` for "${subject}"` : '';
+      // The subject is the model's (a path, a line): quoted, it cannot end the reason and speak in its place.
+      const target = fallback.rule.pattern !== undefined && subject !== undefined ? ` for ${quoted(subject)}` : '';
       return { ...fallback, reason: `${toolName} ${DEFAULT_VERB[fallback.action]} by default${target}` };
     }
     return { action: 'allow', reason: `no rule matches ${toolName}; allowed` };

@@ -3,15 +3,18 @@ import { patternLengthLimit } from '../validation/linear-regexp.js';
 import { refLoop } from '../validation/schema-refs.js';
 import { compileSchema, type UnenforcedPattern } from '../validation/validator.js';
 import { listProblems, quotedName, type ArgsValidator } from './args-validator.js';
+import { jsonTextOf, knownSchemas, type CompiledArgsSchema } from './schema-verdicts.js';
 
 export type { UnenforcedPattern } from '../validation/validator.js';
 
 // The wording of tool-argument problems, over the one validator every schema goes through.
-const validators = new WeakMap<object, ArgsValidator>();
+const compiledByObject = new WeakMap<object, CompiledArgsSchema>();
 
 /**
  * The validator of a JSON schema, compiled on first use and kept while the schema object
- * lives. Problems read like `"path" must be string` or `the arguments must have the
+ * lives, and by the schema's JSON text ({@link knownSchemas}): an equal schema in a new object
+ * (a tools function's, at each run's start) gets the validator of the first, not compiled again.
+ * Problems read like `"path" must be string` or `the arguments must have the
  * property "path"`, joined by `; ` (the first ten, then how many more).
  *
  * Its regexes (`pattern`, `patternProperties`) run on a linear-time engine (RE2), since a
@@ -28,31 +31,15 @@ const validators = new WeakMap<object, ArgsValidator>();
  * ```
  */
 export function jsonSchemaValidator(schema: object): ArgsValidator {
-  let found = validators.get(schema);
-  if (found === undefined) {
-    // ajv compiles a `$ref` that loops in place, then overflows the stack (some 300 ms) at
-    // every check. Refused before compiling, in words that say which `$ref` (a hand-written
-    // tool's call fails with them, cheaply). A URL's ajv refuses itself, fetching nothing.
-    const why = refusedRefs(schema);
-    if (why !== undefined) throw new Error(`the schema cannot be checked against: ${why}`);
-    const { validate } = compileSchema(schema);
-    found = (args) => {
-      // Only `true` passes (fail closed): a validator answering anything else (a Promise, had
-      // an asynchronous schema got through) has checked nothing.
-      if (validate(args) === true) return { value: args as Record<string, unknown> };
-      return { problems: validate.errors?.length ? listProblems(validate.errors.map(describe)) : 'the arguments could not be checked against the schema' };
-    };
-    validators.set(schema, found);
-  }
-  return found;
+  return compiledArgs(schema).validate;
 }
 
 /**
  * The patterns of `schema` its validator does not enforce because RE2 cannot run them
  * (backreferences, lookaround), with RE2's reason; empty for most schemas. Compiles the
- * schema if it was not yet.
+ * schema if it was not yet (nor one of the same JSON text).
  *
- * @throws Error when `schema` is not a valid JSON schema (ajv's message).
+ * @throws Error when `schema` cannot be compiled (the reasons of {@link jsonSchemaValidator}).
  *
  * @example
  * ```ts
@@ -60,7 +47,47 @@ export function jsonSchemaValidator(schema: object): ArgsValidator {
  * ```
  */
 export function unenforcedPatterns(schema: object): readonly UnenforcedPattern[] {
-  return compileSchema(schema).unenforced;
+  return compiledArgs(schema).unenforced;
+}
+
+/** `schema` compiled: found by the object, else by its JSON text, else compiled and kept by both. */
+function compiledArgs(schema: object): CompiledArgsSchema {
+  let found = compiledByObject.get(schema);
+  if (found !== undefined) return found;
+  // Plain JSON data only: two such schemas of one text are read alike by ajv (see `jsonTextOf`).
+  const text = jsonTextOf(schema);
+  found = text === undefined ? undefined : knownSchemas.recall(text)?.compiled;
+  if (found === undefined) {
+    // ajv compiles a `$ref` that loops in place, then overflows the stack (some 300 ms) at
+    // every check. Refused before compiling, in words that say which `$ref` (a hand-written
+    // tool's call fails with them, cheaply). A URL's ajv refuses itself, fetching nothing.
+    const why = refusedRefs(schema);
+    if (why !== undefined) throw new Error(`the schema cannot be checked against: ${why}`);
+    const { validate, unenforced } = compileSchema(withoutDialect(schema));
+    const check: ArgsValidator = (args) => {
+      // Only `true` passes (fail closed): a validator answering anything else (a Promise, had
+      // an asynchronous schema got through) has checked nothing.
+      if (validate(args) === true) return { value: args as Record<string, unknown> };
+      return { problems: validate.errors?.length ? listProblems(validate.errors.map(describe)) : 'the arguments could not be checked against the schema' };
+    };
+    found = { validate: check, unenforced };
+    if (text !== undefined) knownSchemas.remember(text, { compiled: found });
+  }
+  compiledByObject.set(schema, found);
+  return found;
+}
+
+/**
+ * `schema` without its root `$schema`, which only names its dialect: ajv here would look the
+ * name up and refuse one it has no meta-schema for (2020-12's, which MCP servers send). An MCP
+ * tool's schema is compiled without it (`mcp-tool.ts`), and so is a Standard Schema's JSON side
+ * (`tool-input.ts`): one rule, so a server's tool a tools function hands on is checked as the
+ * engine's MCP tool for it is, not refused.
+ */
+function withoutDialect(schema: object): object {
+  if (!Object.hasOwn(schema, '$schema')) return schema;
+  const { $schema: _dialect, ...rest } = schema as Readonly<Record<string, unknown>>;
+  return rest;
 }
 
 // Why a schema's `$ref`s were refused, kept while the schema object lives: a hand-written

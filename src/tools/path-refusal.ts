@@ -1,6 +1,7 @@
 import { lstat, readlink } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { PermissionDecision } from '../permission/permission-decision.js';
+import { quoted } from '../permission/quoted.js';
 import type { ToolResult } from './tool.js';
 import { toolError } from './tool-error.js';
 import { resolveWorkspacePath, type WorkspacePath } from './workspace-path.js';
@@ -84,14 +85,6 @@ export async function pathRefusalText(
     `this is the user's rule (to allow it, the user removes the deny rule from permissionRules, the engine's or the agent definition's, ` +
     `or adds { tool: '${toolName}', action: 'allow', pattern: ${quoted(target.relative)} } with a higher priority than it; ${parentsHold}).`
   );
-}
-
-/**
- * A workspace- or model-derived name as the refusal shows it: JSON-quoted, so a line break or
- * a quote in it shows escaped and the name reads as one quoted string, never as the harness's words.
- */
-function quoted(name: string): string {
-  return JSON.stringify(name);
 }
 
 /** A deny decision's reason after "is": `denied by rule {...}`, `denied by the parent agent: ...`. */

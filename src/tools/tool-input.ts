@@ -9,7 +9,7 @@ import { checkingCost, refLoop } from '../validation/schema-refs.js';
 import { MAX_PATTERN_LENGTH, MAX_PATTERN_SIZE } from '../validation/linear-regexp.js';
 import { regExpSize } from '../validation/regexp-size.js';
 import type { Tool } from './tool.js';
-import { jsonTextOf, SchemaVerdicts } from './schema-verdicts.js';
+import { jsonTextOf, knownSchemas } from './schema-verdicts.js';
 
 /**
  * A Standard Schema that can also describe itself as a JSON schema
@@ -146,17 +146,20 @@ function checkedJsonSchema(schema: JsonObject, what: string, fail: (problem: str
 }
 
 /**
- * Checks `schema` once per object, and once per JSON text ({@link SchemaVerdicts}): an equal
- * schema in a new object (a tools function's, at each run's start) gets the first one's verdict
- * and is not compiled here (its tool's first call compiles it, as it would anyway).
+ * Checks `schema` once per object, and once per JSON text (`knownSchemas`): an equal schema in
+ * a new object (a tools function's, at each run's start) gets the first one's verdict, and at
+ * its tool's first call the first one's validator (`jsonSchemaValidator`), compiled once.
  */
 function assertCheckable(schema: JsonObject, what: string, fail: (problem: string) => never): void {
   if (settled.has(schema)) return;
   const text = jsonTextOf(schema);
-  const known = text !== undefined && verdicts.has(text);
-  const problem = known ? verdicts.get(text) : schemaProblem(schema);
-  if (text !== undefined && !known) verdicts.set(text, problem);
-  if (problem !== undefined) fail(`${what} ${problem}`);
+  let checked = text === undefined ? undefined : knownSchemas.recall(text)?.checked;
+  if (checked === undefined) {
+    const problem = schemaProblem(schema);
+    checked = problem === undefined ? {} : { problem };
+    if (text !== undefined) knownSchemas.remember(text, { checked });
+  }
+  if (checked.problem !== undefined) fail(`${what} ${checked.problem}`);
   settled.add(schema);
 }
 
@@ -183,9 +186,6 @@ function schemaProblem(schema: JsonObject): string | undefined {
   const why = checkingCost(schema);
   return why === undefined ? undefined : `would take too long to check calls against: ${why}`;
 }
-
-/** The verdicts on schemas by their JSON text, for equal schemas in new objects. */
-const verdicts = new SchemaVerdicts();
 
 /**
  * Schemas whose checking of calls is settled: JSON schemas that passed `checkedJsonSchema`,
