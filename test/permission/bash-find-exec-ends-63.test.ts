@@ -47,7 +47,8 @@ describe('a quoted expansion that may end the command of find -exec', () => {
   });
 
   it('the same words fixed (no expansion) leave the later -exec an argument, allowed (property)', () => {
-    const filler = fc.array(fc.constantFrom('a', '-n', '{}', "'b c'", '"d"', '--', '"$x/y"', '"a$x"'), { maxLength: 4 });
+    // Not `"$x/y"`: BSD's find ends the command at a word starting with `;` (see bash-leftovers-65).
+    const filler = fc.array(fc.constantFrom('a', '-n', '{}', "'b c'", '"d"', '--', '"a$x"', '"b/$x"'), { maxLength: 4 });
     fc.assert(
       fc.property(filler, (words) => {
         const line = `find src -exec true ${words.join(' ')} -exec rm -rf src \\;`;

@@ -12,7 +12,8 @@ describe('reasons quote the name as written', () => {
     [`gtimeout --bogus 5 ${WORDS}`, 'more than 64 words after "gtimeout"'],
     ['echo a | gxargs -I% % x', '("%", filled in by gxargs)'],
     ['gfind . -exec {} x \\;', '("{}", filled in by gfind)'],
-    ['echo a | gxargs -I{} genv -S {}', 'a command line for "genv" that xargs, parallel or find fill in'],
+    // genv is env, a wrapper, as in `xargs -I{} env -S {}`: the name it fills in past env's options.
+    ['echo a | gxargs -I{} genv -S {}', '("{}", filled in by gxargs)'],
   ])('%j is denied, the reason saying %j', (line, reason) => {
     const decision = denyRm.evaluate('bash', line);
     expect(decision.action).toBe('deny');

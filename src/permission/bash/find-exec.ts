@@ -2,7 +2,10 @@
  * Where the command of find's `-exec` (`-execdir`, `-ok`, `-okdir`) ends, as the line shows it
  * and as it may be when the line runs: a quoted word holding an expansion may then be `;` (or
  * `+` after `{}`), which ends the command early, and find reads the words after it as its own
- * primaries (`find . -exec true "$x" -exec rm -rf / ;` with `x=';'` runs `rm -rf /`). find reads
+ * primaries (`find . -exec true "$x" -exec rm -rf / ;` with `x=';'` runs `rm -rf /`). BSD's
+ * find (macOS's too) ends it at any word that starts with `;`, or with `+` right after `{}`
+ * (its `c_exec` tests the word's first character): `-exec echo {} ';x' -delete` deletes there,
+ * where GNU's reads on; both readings are judged. find reads
  * its whole expression before it runs anything: a fixed word there that is none of its primaries
  * (`-exec grep "$a" -e "$b" {} +`, `-e`) makes it refuse the line, so that end is no end.
  *
@@ -48,8 +51,14 @@ export function valueEnd(words: readonly Pick<TextWord, 'text'>[], at: number): 
   const text = words[at]!.text;
   const last = at + (!FIND_VALUED.test(text) ? 0 : text === '-fprintf' ? 2 : 1);
   let end = at;
-  while (end < last && end + 1 < words.length && words[end + 1]!.text !== ';' && words[end + 1]!.text !== '+') end += 1;
+  while (end < last && end + 1 < words.length && !mayEndBsd(words, end + 1)) end += 1;
   return end;
+}
+
+/** Whether the word at `i` is one that ends a command of `-exec` for GNU's or BSD's find: `+`, or one starting with `;`, or with `+` right after `{}`. */
+function mayEndBsd(words: readonly Pick<TextWord, 'text'>[], i: number): boolean {
+  const text = words[i]!.text;
+  return text === '+' || text.startsWith(';') || (text.startsWith('+') && words[i - 1]?.text === '{}');
 }
 
 /** An expansion whose value is any text: a variable (`$x`, `$1`, `$@`) or a parameter expansion without one inside (`${x}`, `${x:-;}`). */
@@ -83,10 +92,22 @@ export function execSpan(words: readonly FindWord[], at: number): ExecSpan {
   // The command's name is never its end: find refuses `-exec ;`. Nor is a word find would read
   // a word it refuses after: then it runs nothing (see the module).
   for (let i = at + 2; i < end; i += 1) {
-    const maybe = words[i]!.text === '+' ? !isRunTime(words[i]!) && mayBeBraces(words[i - 1]!) : mayEndExec(words[i]!);
-    if (maybe && !(i + 1 < end && refusedAfter(words[i]!, words[i + 1]!))) return { end, early: i };
+    if (mayEndAt(words, i) && !(i + 1 < end && refusedAfter(words[i]!, words[i + 1]!))) return { end, early: i };
   }
   return { end };
+}
+
+/**
+ * Whether the word at `i`, short of the end {@link endsAt} finds, may end the command: a word
+ * only known when it runs that may then start with `;` or `+` (see {@link mayEndExec}), a fixed
+ * one starting with `;` (BSD's end), or with `+` after a word that is or may be `{}`.
+ */
+function mayEndAt(words: readonly FindWord[], i: number): boolean {
+  const word = words[i]!;
+  const previous = words[i - 1]!;
+  if (isRunTime(word)) return mayEndExec(word);
+  if (word.text.startsWith(';')) return true;
+  return word.text.startsWith('+') && ((previous.text === '{}' && !isRunTime(previous)) || mayBeBraces(previous));
 }
 
 /** Whether the word at `i` surely ends the command of the `-exec` at `at`: a `;`, or a `+` after its name right after `{}`. */
@@ -114,7 +135,7 @@ function mayBeBraces(word: FindWord): boolean {
  * `next` a fixed word that is none of find's primaries or operators.
  */
 function refusedAfter(word: FindWord, next: FindWord): boolean {
-  if (word.text === '+' && !isRunTime(word)) return refusedNext(next);
+  if (!isRunTime(word)) return refusedNext(next);
   if (word.quoted !== true || word.glob || word.input === true || word.pattern === true || word.text.includes('@')) return false;
   return refusedNext(next);
 }
@@ -125,14 +146,15 @@ function refusedNext(next: FindWord): boolean {
 }
 
 /**
- * Whether a word may be `;` or `+` when the line runs: one only known then whose fixed text,
- * its expansions left out, is only `;` or `+` (`"$x"`, `"${x:-;}"`, `";$y"`, `"$(…)"`), or
- * where this reading cannot tell (an expansion inside another, a glob, what xargs reads).
- * `"$x/y"` or `"a$x"` never is.
+ * Whether a word may end the command of `-exec` when the line runs: one only known then which
+ * may start with `;` or `+` (BSD's find ends there, GNU's when it is only that), as it starts
+ * with an expansion or with `;` or `+` (`"$x"`, `"${x:-;}"`, `";$y"`, `"$(…)"`, `"$x/y"`), or
+ * whose fixed text, its expansions left out, is only `;` or `+`, or where this reading cannot
+ * tell (an expansion inside another, a glob, what xargs reads). `"a$x"` never is.
  */
 export function mayEndExec(word: FindWord): boolean {
   if (!isRunTime(word)) return false;
-  if (word.glob || word.input === true || word.pattern === true) return true;
+  if (word.glob || word.input === true || word.pattern === true || /^[$;+]/.test(word.text)) return true;
   const fixed = word.text.replace(EXPANSION, '');
   return /^[;+]*$/.test(fixed) || fixed.includes('$');
 }

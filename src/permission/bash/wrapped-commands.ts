@@ -14,6 +14,9 @@ import { INPUT_ARGUMENT, isAssignment, RUNTIME_ARGUMENT, text, type TextWord, ty
 import { readXargs } from './xargs-options.js';
 import { fillerRun, filledName, type FilledText } from './filler-runs.js';
 import { commandStarts, wrappedStart } from './wrapper-starts.js';
+import { SYNTAX } from './wrapper-syntax.js';
+import { foldCase } from '../fold-case.js';
+import { runsFromFile } from './runs/unreadable-runs.js';
 import { FUNCTION_SETTING, functionChange, settingRead } from './wrapper-settings.js';
 import { xargsCommands } from './xargs-commands.js';
 import type { AnalyseWords, RunningCommand } from './running-command.js';
@@ -91,6 +94,8 @@ function wrapped({ base, shown, words, plain, depth }: RunningCommand, sink: Par
     if (shellStringAt(plain, at + 1)) continue; // judged as the shell's line
     // Any word may be one of env's or sudo's settings here (`sudo "$o" 'BASH_FUNC_ls%%=() {…}' bash`).
     if (FUNCTION_SETTING.test(word.text)) sink.flag(functionChange(word.text));
+    // Said first (the first reason is the one given): the word is a program only if the wrapper, whose options are unknown, runs it.
+    if (!Object.hasOwn(SYNTAX, base) && runsFromFile(foldCase(word.text))) sink.flag(`a word after "${shown}", a wrapper whose syntax the rules do not know, which may be a program run from a file ("${word.text}")`);
     analyse(suffix, 'variant', depth + 1, sink, false);
     if (placeholder && mayRead(sink, depth + 1, suffix)) analyse([...words.slice(words.indexOf(word)).map(replaced), ...appended], 'variant', depth + 1, sink, false);
     // A word with spaces is a command line for some wrappers (`parallel 'rm {}'`), and may be one

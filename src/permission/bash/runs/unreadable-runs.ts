@@ -67,10 +67,7 @@ export function unreadableRun(name: string, args: readonly string[], dynamic: re
   // Checked by the name the checks know (`gmake` is make, `mawk` awk); messages quote it as written.
   const typed = name.slice(name.lastIndexOf('/') + 1);
   const base = programKind(typed);
-  // `/dev/null` and `/dev/zero` run nothing (a wrapper's option value tried as its command: `xargs -a /dev/null`).
-  if (name.includes('/') && !SYSTEM_BIN.test(posix.normalize(name)) && !/^\/dev\/(?:null|zero)$/.test(name)) {
-    return `a program run from a file ("${name}")`;
-  }
+  if (runsFromFile(name)) return `a program run from a file ("${name}")`;
   if (base === '.' || base === 'source') return `"${base}" running a script file`;
   // `enable -f lib.so name` loads a builtin from a shared library: code the line does not show.
   if (base === 'enable' && args.some((arg) => /^-[A-Za-z]*f/.test(arg))) return '"enable -f", which loads a builtin from a file';
@@ -89,6 +86,15 @@ export function unreadableRun(name: string, args: readonly string[], dynamic: re
     return `an interpreter running code the bash rules cannot read ("${typed}")`;
   }
   return undefined;
+}
+
+/**
+ * Whether running `name` (as written) runs a program from a file: a name with a folder outside
+ * the system's own (`./s.sh`, `/tmp/x`, not `/usr/bin/rm`). `/dev/null` and `/dev/zero` run
+ * nothing (a wrapper's option value tried as its command: `xargs -a /dev/null`).
+ */
+export function runsFromFile(name: string): boolean {
+  return name.includes('/') && !SYSTEM_BIN.test(posix.normalize(name)) && !/^\/dev\/(?:null|zero)$/.test(name);
 }
 
 /** Why a shell without `-c` cannot be checked: it runs a script file, or its input. */

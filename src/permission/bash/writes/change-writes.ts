@@ -21,8 +21,8 @@ const VALUED: Readonly<Record<string, readonly [string, readonly string[]]>> = {
   unlink: ['', []],
   shred: ['ns', ['iterations', 'size', 'random-source']],
   touch: ['drt', ['date', 'reference', 'time']],
-  mkdir: ['mZ', ['mode', 'context']],
-  // `-Z` takes no value and `--context` only with `=`: the next word is a file.
+  // GNU's `-Z` takes no value and `--context` only with `=` (so do cp's, mv's and install's): the next word is a file.
+  mkdir: ['m', ['mode']],
   mkfifo: ['m', ['mode']],
   mknod: ['m', ['mode']],
   mktemp: ['p', ['suffix']],
@@ -41,10 +41,13 @@ const ANY_NAME: WrittenWord = Object.freeze({ text: '/', glob: false });
 /** find's actions that write the file their next word names. */
 const PRINTS_TO = new Set(['-fprint', '-fprint0', '-fprintf', '-fls']);
 
-/** What `base` (one of {@link CHANGERS}) with `args` removes, changes or writes (see the module). */
-export function changeWrites(base: string, args: readonly WrittenWord[]): Pick<CommandWrites, 'files' | 'joined' | 'unseen'> {
+/**
+ * What `base` (one of {@link CHANGERS}) with `args` removes, changes or writes (see the module);
+ * `assignments`: those in front of it (`TMPDIR=src mktemp`).
+ */
+export function changeWrites(base: string, args: readonly WrittenWord[], assignments: readonly string[] = []): Pick<CommandWrites, 'files' | 'joined' | 'unseen'> {
   if (base === 'find') return findWrites(args);
-  if (base === 'mktemp') return mktempWrites(args);
+  if (base === 'mktemp') return mktempWrites(args, assignments);
   const [short, long] = VALUED[base]!;
   let operands = base === 'chmod' ? chmodOperands(args) : operandsOf(args, short, long).operands;
   if (SETTERS.has(base) && !args.some((a) => a.text.startsWith('--ref'))) operands = operands.slice(1);
@@ -58,26 +61,35 @@ export function changeWrites(base: string, args: readonly WrittenWord[]): Pick<C
 }
 
 /**
- * mktemp's file: its template with the last run of `X`s any name (`secret/a.XXXX` is
- * `secret/a.*`), in the folder of `-p dir` / `--tmpdir=dir` when one is given. Without a
- * template, or with `-t` / `--tmpdir` and no folder, it lands in `$TMPDIR` or `/tmp`.
+ * mktemp's file: its template (`tmp.XXXXXXXXXX` when none is given) with the last run of `X`s
+ * any name (`secret/a.XXXX` is `secret/a.*`). A template alone is a path; with `-p dir` /
+ * `--tmpdir=dir` it lands in that folder; with no template, or `-t` / `--tmpdir` and no folder,
+ * in `$TMPDIR` or `/tmp`. `$TMPDIR` is the user's, outside the workspace as `/tmp` is, and judged
+ * as `/tmp` (as `touch /tmp/x` is), unless the command sets it (`TMPDIR=src mktemp`); `-t` takes
+ * it before `-p dir`, so then both folders are judged.
  */
-function mktempWrites(args: readonly WrittenWord[]): Pick<CommandWrites, 'files' | 'joined'> {
+function mktempWrites(args: readonly WrittenWord[], assignments: readonly string[]): Pick<CommandWrites, 'files' | 'joined'> {
   const template = operandsOf(args, 'p', ['suffix']).operands[0];
-  if (template === undefined) return { files: [], joined: [] };
-  const name = { ...template, text: template.text.replace(/X{3,}(?=[^X/]*$)/, '*'), glob: true, changes: true };
+  const name = { ...(template ?? { glob: false }), text: (template?.text ?? 'tmp.XXX').replace(/X{3,}(?=[^X/]*$)/, '*'), glob: true, changes: true };
   let dir: WrittenWord | undefined;
-  let temp = false;
+  let temp = template === undefined;
+  let byT = false;
   for (let i = 0; i < args.length && args[i]!.text !== '--'; i += 1) {
     const text = args[i]!.text;
     const short = /^-[dqtu]*p(.*)$/.exec(text);
     if (short !== null) dir = short[1] === '' ? args[(i += 1)] : { ...args[i]!, text: short[1]! };
     else if (/^--t[a-z]*=/.test(text)) dir = { ...args[i]!, text: text.slice(text.indexOf('=') + 1) };
-    else if (/^--t[a-z]*$|^-[dqu]*t/.test(text)) temp = true;
+    else if (/^--t[a-z]*$/.test(text)) temp = true;
+    else if (/^-[dqu]*t/.test(text)) temp = byT = true;
     else if (/^--s[a-z]*$/.test(text)) i += 1;
   }
-  if (dir !== undefined) return { files: [], joined: [{ dir: { ...dir, changes: true }, name, tree: false }] };
-  return temp ? { files: [], joined: [] } : { files: [name], joined: [] };
+  // An empty folder (`-p ''`) is none: mktemp takes `$TMPDIR` then.
+  const given = dir === undefined || dir.text === '' ? undefined : dir;
+  if (given === undefined && !temp) return { files: [name], joined: [] };
+  const set = assignments.findLast((a) => /^TMPDIR=./.test(a));
+  const tmpdir: WrittenWord = { text: set === undefined ? '/tmp' : set.slice('TMPDIR='.length), glob: false };
+  const dirs = given === undefined ? [tmpdir] : byT && set !== undefined ? [given, tmpdir] : [given];
+  return { files: [], joined: dirs.map((d) => ({ dir: { ...d, changes: true }, name, tree: false })) };
 }
 
 /** chmod's operands: a mode may look like an option (`chmod -w f`), so only its known options are left out. */
@@ -94,16 +106,26 @@ function chmodOperands(args: readonly WrittenWord[]): WrittenWord[] {
 /**
  * `find`'s writes: `-fprint f` and its kin write `f` (content it chooses: `-fprintf f fmt`),
  * `-delete` removes any path under its start points (the words before its first expression,
- * or `.`).
+ * or `.`). Only find's own words count: not a primary's value (`-name -delete`), not the words
+ * of the command `-exec` runs (`-exec echo -delete ;`), but those after a word that may end that
+ * command when it runs (see `execSpan`), which find may read as its own.
  */
 function findWrites(args: readonly WrittenWord[]): Pick<CommandWrites, 'files' | 'joined' | 'unseen'> {
   const files: WrittenWord[] = [];
-  args.forEach((arg, i) => {
-    if (PRINTS_TO.has(arg.text) && args[i + 1] !== undefined) files.push(args[i + 1]!);
-  });
+  let deletes = false;
+  for (let i = 0; i < args.length; i += 1) {
+    const text = args[i]!.text;
+    const value = valueEnd(args, i);
+    if (PRINTS_TO.has(text) && value > i) files.push(args[i + 1]!);
+    deletes ||= text === '-delete';
+    if (FIND_EXEC.has(text)) {
+      const { end, early } = execSpan(args, i);
+      i = early ?? end;
+    } else i = value;
+  }
   const unknown = unknownFindWord(args);
   if (unknown !== undefined) return { files, joined: [], unseen: `a word only known when it runs ("${unknown}"), which may be an option of find that runs a command or writes any path` };
-  if (!args.some((a) => a.text === '-delete')) return { files, joined: [] };
+  if (!deletes) return { files, joined: [] };
   let i = 0;
   // Its own options come first: `-H`, `-L`, `-P`, `-D debug`, `-O3`.
   while (i < args.length && /^-(?:[HLP]+|D|O\d*)$/.test(args[i]!.text)) i += args[i]!.text === '-D' ? 2 : 1;

@@ -52,7 +52,7 @@ export function commandWrites(base: string, args: readonly WrittenWord[], redire
   const unseen = UNSEEN_WRITERS.has(base) ? unseenWrite(base, args.map((a) => a.text), shown) : undefined;
   // A configuration ssh reads (`-F f`) may write any path; the line is unreadable already (`option-runs`).
   const config = SSH_CLIENTS.has(base) ? sshConfigRead(base, args.map((a) => a.text)) : undefined;
-  const settled = withSettings(base, args, ownWrites(base, args), assignments);
+  const settled = withSettings(base, args, ownWrites(base, args, assignments), assignments);
   const own = config === undefined ? settled : { ...settled, joined: [...settled.joined, anyPath(config)] };
   if (redirected.length === 0 && unseen === undefined && own === NOTHING) return NOTHING;
   return { ...own, files: [...redirected, ...own.files], ...(unseen === undefined ? {} : { unseen }) };
@@ -84,16 +84,18 @@ function withSettings(base: string, args: readonly WrittenWord[], given: Command
 
 /** Programs {@link ownWrites} reads; every other one writes nothing itself (checked first: this runs for every command). */
 const WRITERS = new Set([...COPIER_NAMES, ...TOOL_WRITERS, ...CHANGERS, ...IN_PLACE_EDITORS,
-  'tee', 'sponge', 'uniq', 'curl', 'wget', 'sort', 'sed', 'awk', 'dd', 'cd', 'pushd', 'popd', 'git', 'env', 'sudo', 'sudoedit', 'chroot', 'npm']);
+  'tee', 'sponge', 'uniq', 'curl', 'wget', 'sort', 'sed', 'awk', 'dd', 'cd', 'pushd', 'popd', 'git', 'env', 'sudo', 'sudoedit', 'chroot', 'npm', 'busybox']);
+/** Where `busybox --install` without a folder puts its links: each applet's own folder. */
+const BUSYBOX_FOLDERS = ['/bin', '/sbin', '/usr/bin', '/usr/sbin'];
 
-/** What `base` (its name as `commandBase` gives it) writes itself. */
-function ownWrites(base: string, args: readonly WrittenWord[]): CommandWrites {
+/** What `base` (its name as `commandBase` gives it) writes itself, with `assignments` in front of it. */
+function ownWrites(base: string, args: readonly WrittenWord[], assignments: readonly string[]): CommandWrites {
   if (!WRITERS.has(base)) return NOTHING;
   const operands = args.filter((a) => !a.text.startsWith('-') || a.text === '-');
   // For the executed-file check every word of a copy or a download may be a name that lands somewhere.
   const stripped = (): WrittenWord[] => args.map((a) => ({ ...a, text: a.text.replace(OPTION_NAME, '') }));
   if (COPIER_NAMES.has(base)) return { ...NOTHING, ...copies(base, args), names: stripped() };
-  if (CHANGERS.has(base)) return { ...NOTHING, ...changeWrites(base, args) };
+  if (CHANGERS.has(base)) return { ...NOTHING, ...changeWrites(base, args, assignments) };
   if (base === 'tee' || base === 'sponge') return { ...NOTHING, files: operands.filter((a) => a.text !== '-') };
   // Its output file is its second operand, past the values of `-f`, `-s`, `-w`.
   if (base === 'uniq') return { ...NOTHING, files: operandsOf(args, 'fsw', ['skip-fields', 'skip-chars', 'check-chars', 'group', 'all-repeated']).operands.slice(1, 2) };
@@ -103,6 +105,13 @@ function ownWrites(base: string, args: readonly WrittenWord[]): CommandWrites {
   if (IN_PLACE_EDITORS.has(base)) {
     const { files, anyPath: why } = inPlaceWrites(base, args);
     return { ...NOTHING, files, joined: why === undefined ? [] : [anyPath(why)] };
+  }
+  // `busybox --install [-s] [DIR]` (only as its first words) makes a link named as each applet in DIR.
+  if (base === 'busybox') {
+    if (args[0]?.text !== '--install') return NOTHING;
+    const dir = args[args[1]?.text === '-s' ? 2 : 1];
+    const dirs = dir === undefined ? BUSYBOX_FOLDERS.map((text) => ({ text, glob: false })) : [dir];
+    return { ...NOTHING, joined: dirs.map((d) => ({ dir: d, name: { text: '*', glob: true }, tree: false })) };
   }
   if (base === 'dd') return { ...NOTHING, files: args.filter((a) => a.text.startsWith('of=')).map((a) => ({ ...a, text: a.text.slice(3) })) };
   // `cd .git/hooks && echo x > pre-commit`: the folder entered is a name later writes land under.
