@@ -1,8 +1,8 @@
-import { realpath } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { homeGrantKeyFile } from './grant-key.js';
 import { GrantSeal, type GrantKeySource, type GrantPlace } from './grant-seal.js';
+import type { SessionFolderPaths } from './session-folder-paths.js';
 import type { ApprovalGrant } from './session-store.js';
 import { errnoOf } from '../errors/errno-of.js';
 
@@ -22,9 +22,13 @@ export interface GrantFiles {
  * the folder lies in the workspace, where a planted or copied line must grant nothing.
  */
 export class FileSessionGrants {
-  /** `seal` signs and checks the stored grants (see {@link storeSeal}). */
+  /**
+   * `paths` finds the folder's paths (`sessionFolderPaths`: its real one, which the seal
+   * binds, and its named one, which keys the lifetimes with it); `seal` signs and checks the
+   * stored grants (see {@link storeSeal}).
+   */
   constructor(
-    private readonly dir: string,
+    private readonly paths: () => Promise<SessionFolderPaths>,
     private readonly files: GrantFiles,
     private readonly seal: GrantSeal,
   ) {}
@@ -68,9 +72,9 @@ export class FileSessionGrants {
     if (line !== undefined) await this.files.append(sessionId, line);
   }
 
-  /** What a grant of the session is signed for: the folder by its real path (another path to it is the same folder). */
+  /** What a grant of the session is signed for: the folder by its real path (another path to it is the same folder), and its lifetimes' paths. */
   private async place(sessionId: string): Promise<GrantPlace> {
-    return { folder: await realpath(this.dir), sessionId };
+    return { ...(await this.paths()), sessionId };
   }
 }
 

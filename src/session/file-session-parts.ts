@@ -1,4 +1,3 @@
-import { realpath } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { isWithin } from './confined-file.js';
 import { FileSessionGrants, storeSeal } from './file-session-grants.js';
@@ -8,6 +7,7 @@ import { FileSessionTasks } from './file-session-tasks.js';
 import { HistorySeal } from './history-seal.js';
 import { LineAppender } from './line-appender.js';
 import { SessionFolder } from './session-folder.js';
+import { sessionFolderPaths, type SessionFolderPaths } from './session-folder-paths.js';
 import { SessionQueues } from './session-queues.js';
 import { TaskSeal } from './task-seal.js';
 
@@ -27,6 +27,8 @@ export interface FileSessionParts {
   readonly folderKey: string;
   /** Where the files lie, read confined. */
   readonly folder: SessionFolder;
+  /** The folder's real and named paths, found anew each time: what its seals bind and what keys its lifetimes, for reads and deletes alike. */
+  readonly paths: () => Promise<SessionFolderPaths>;
   /** Each session's writes, one after another: shared with every store of the folder in this process, however its path was given. */
   readonly queues: SessionQueues;
   /** The sessions' messages and archives, sealed. */
@@ -55,14 +57,14 @@ export function fileSessionParts(workspace: string, options: FileSessionStoreOpt
   const folder = new SessionFolder(root, dir);
   const queues = new SessionQueues(folderKey);
   const seal = storeSeal({ workspace: base, grantKey: options.grantKey, home: options.home });
-  const realFolder = () => realpath(dir);
+  const paths = sessionFolderPaths(root.path, dir);
   const lines = new LineAppender(root);
   const grantsFile = (sessionId: string): string => folder.file(sessionId, 'grants');
   const grantFiles = { mkdir: () => folder.mkdir(), read: (id: string) => folder.read(grantsFile(id)), append: (id: string, text: string) => lines.append(grantsFile(id), text) };
-  const grants = new FileSessionGrants(dir, grantFiles, seal);
+  const grants = new FileSessionGrants(paths, grantFiles, seal);
   // History and summaries name each other: each is reached once both are made.
   const history: FileSessionHistory = new FileSessionHistory(folder, queues, {
-    seal: new HistorySeal(seal, realFolder),
+    seal: new HistorySeal(seal, paths),
     trustUnsealed: options.trustUnsealed,
     keepSummary: (sessionId, messages) => summaries.keep(sessionId, messages),
   });
@@ -70,6 +72,6 @@ export function fileSessionParts(workspace: string, options: FileSessionStoreOpt
     earlierTitle: (sessionId) => history.earlierTitle(sessionId),
     enqueue: (sessionId, task) => queues.enqueue(sessionId, task),
   });
-  const tasks = new FileSessionTasks(folder, queues, new TaskSeal(seal, realFolder));
-  return { dir, folderKey, folder, queues, history, summaries, grants, lines, tasks };
+  const tasks = new FileSessionTasks(folder, queues, new TaskSeal(seal, paths));
+  return { dir, folderKey, folder, paths, queues, history, summaries, grants, lines, tasks };
 }

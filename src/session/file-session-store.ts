@@ -5,7 +5,6 @@ import { DeletedConversations } from './deleted-conversations.js';
 import type { Lifetime } from './ephemeral-lifetimes.js';
 import { fileSessionParts, type FileSessionParts } from './file-session-parts.js';
 import { FileSessionRemoval } from './file-session-removal.js';
-import { realFolderPath } from './real-folder-path.js';
 import { storeSeal } from './file-session-grants.js';
 import type { GrantSeal } from './grant-seal.js';
 import type { NotRegularFileError } from './not-regular-file-error.js';
@@ -157,12 +156,14 @@ export class FileSessionStore implements SessionStore {
   }
 
   /**
-   * Ends the session's lifetime, answering the one that ended. A folder that is missing (moved
-   * aside during the delete, say) ends it too, keyed by the path it has once put back
-   * (`realFolderPath`): its files would otherwise grant and load again.
+   * Ends the session's lifetime, answering the one that ended, under both paths of the folder
+   * the reads use (`sessionFolderPaths`): its real path (a folder missing, moved aside during
+   * the delete, by the one it has once put back) and the path the store was opened with, which
+   * no link moved or retargeted in the workspace changes: either way its files, put back,
+   * grant and load nothing.
    */
   private async endLifetime(sessionId: string): Promise<Lifetime | undefined> {
-    return this.lifetimes.endLifetime({ folder: await realFolderPath(this.dir), sessionId });
+    return this.lifetimes.endLifetime({ ...(await this.parts.paths()), sessionId });
   }
 
   /**

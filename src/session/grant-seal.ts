@@ -5,15 +5,18 @@ import type { ApprovalGrant } from './session-store.js';
 import { assertOutsideWorkspace, readOrMakeGrantKey } from './grant-key.js';
 import { ConversationLifetimes } from './conversation-lifetimes.js';
 import { ephemeralLifetimes, type Lifetime } from './ephemeral-lifetimes.js';
+import { lifetimeFolders, type SessionFolderPaths } from './session-folder-paths.js';
 
 /** The warning code said when `FileSessionStore` has no key to sign grants with. */
 export const GRANT_KEY_UNUSABLE = 'RXHARNESS_GRANT_KEY_UNUSABLE';
 
 const warnNoKey = onceWarner(GRANT_KEY_UNUSABLE);
 
-/** Where a grant holds: the store's folder (its real path) and the session. */
-export interface GrantPlace {
-  readonly folder: string;
+/**
+ * Where a grant holds: the store's folder (its real path, `folder`, which the seal binds; its
+ * `named` path keys the conversation's lifetime with it, `lifetimeFolders`) and the session.
+ */
+export interface GrantPlace extends SessionFolderPaths {
   readonly sessionId: string;
 }
 
@@ -51,22 +54,27 @@ export class GrantSeal {
 
   /**
    * The conversation's lifetime: how many times it was deleted (0 when never), read anew each
-   * time; for an ephemeral run's task session, its random lifetime (`EphemeralLifetimes`).
+   * time, the higher of the counts kept under the folder's two paths (`lifetimeFolders`); for
+   * an ephemeral run's task session, its random lifetime (`EphemeralLifetimes`).
    * Rejects when its file is unreadable or corrupt (`ConversationLifetimes.current`).
    */
   async lifetime(place: GrantPlace): Promise<Lifetime> {
-    return ephemeralLifetimes.of(place.folder, place.sessionId) ?? this.lifetimes.current(place.folder, place.sessionId);
+    const folders = lifetimeFolders(place);
+    const ephemeral = folders.map((folder) => ephemeralLifetimes.of(folder, place.sessionId)).find((text) => text !== undefined);
+    return ephemeral ?? this.lifetimes.current(folders, place.sessionId);
   }
 
   /**
    * Ends the conversation's lifetime (a delete, before its files go): what was sealed for it
-   * passes no more. Answers the lifetime that ended; nothing (`undefined`) without a usable
-   * key, which seals nothing. An ephemeral run's task session's random lifetime is forgotten,
-   * and no delete is counted (`EphemeralLifetimes` says why that is as safe).
+   * passes no more, through either path of the folder (see {@link lifetime}). Answers the
+   * lifetime that ended; nothing (`undefined`) without a usable key, which seals nothing. An
+   * ephemeral run's task session's random lifetime is forgotten, and no delete is counted
+   * (`EphemeralLifetimes` says why that is as safe).
    */
   async endLifetime(place: GrantPlace): Promise<Lifetime | undefined> {
     if (!(await this.macs())) return undefined;
-    return ephemeralLifetimes.end(place.folder, place.sessionId) ?? this.lifetimes.end(place.folder, place.sessionId);
+    const folders = lifetimeFolders(place);
+    return ephemeralLifetimes.end(folders, place.sessionId) ?? this.lifetimes.end(folders, place.sessionId);
   }
 
   /**

@@ -3,6 +3,7 @@ import type { ChatMessage } from '../model/chat-message.js';
 import type { Lifetime } from './ephemeral-lifetimes.js';
 import type { GrantSeal, Macs } from './grant-seal.js';
 import { parseMark, parseMessage, withoutMac } from './history-line.js';
+import type { SessionFolderPaths } from './session-folder-paths.js';
 
 /** Which of a session's history files: its messages, or the archive of a compacted one. */
 export type HistoryKind = 'messages' | 'archive';
@@ -78,11 +79,12 @@ export interface ReadHistory {
 export class HistorySeal {
   /**
    * @param seal - the store's seal (its grants' key).
-   * @param folder - the store's folder by its real path (another path to it is the same folder).
+   * @param folder - the store's folder: its real path, which the seals bind (another path to
+   * it is the same folder), and its named path, which keys its lifetimes with it (`sessionFolderPaths`).
    */
   constructor(
     private readonly seal: GrantSeal,
-    private readonly folder: () => Promise<string>,
+    private readonly folder: () => Promise<SessionFolderPaths>,
   ) {}
 
   /** The text to append for `messages` to a file ending at `end`: one line each (sealed when there is a key), each ending in a newline. */
@@ -151,8 +153,8 @@ export class HistorySeal {
 
   /** The folder by its real path, the session and its lifetime (read anew: another process may have deleted it). */
   private async place(sessionId: string): Promise<SealedPlace> {
-    const folder = await this.folder();
-    return { folder, sessionId, lifetime: await this.seal.lifetime({ folder, sessionId }) };
+    const paths = await this.folder();
+    return { folder: paths.folder, sessionId, lifetime: await this.seal.lifetime({ ...paths, sessionId }) };
   }
 }
 

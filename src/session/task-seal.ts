@@ -3,6 +3,7 @@ import type { GrantSeal } from './grant-seal.js';
 import type { TaskSessionInfo } from './session-store.js';
 import { sessionFileName } from './session-file-name.js';
 import { taskSessionInfoOf } from './task-session-info.js';
+import { lifetimeFolders, type SessionFolderPaths } from './session-folder-paths.js';
 
 /**
  * Seals the task files (`<id>.task.json`) a `FileSessionStore` keeps for resume: a task file
@@ -25,11 +26,12 @@ import { taskSessionInfoOf } from './task-session-info.js';
 export class TaskSeal {
   /**
    * @param seal - the store's seal (its grants' key).
-   * @param folder - the store's folder by its real path.
+   * @param folder - the store's folder: its real path, which the seals bind, and its named
+   * path, which keys its lifetimes with it (`sessionFolderPaths`).
    */
   constructor(
     private readonly seal: GrantSeal,
-    private readonly folder: () => Promise<string>,
+    private readonly folder: () => Promise<SessionFolderPaths>,
   ) {}
 
   /** The text of the task file for `info` (its known fields only, sealed when there is a key). */
@@ -38,10 +40,10 @@ export class TaskSeal {
     if (!stored) throw new TypeError(`saveTaskInfo: not a task info (string taskId, agentName, description, ownerSessionId; parentSessionId a string or absent): ${JSON.stringify(info)}`);
     const macs = await this.seal.macs();
     if (!macs) return JSON.stringify(stored);
-    const folder = await this.folder();
+    const paths = await this.folder();
     // The task file is a task session's first write: from it on, an ephemeral run's is sealed for a random lifetime.
-    ephemeralLifetimes.adopt(folder, stored.taskId, stored.ownerSessionId);
-    return JSON.stringify({ ...stored, mac: macs.sign(taskFacts(folder, stored, await this.lifetimes(folder, stored))) });
+    ephemeralLifetimes.adopt(lifetimeFolders(paths), stored.taskId, stored.ownerSessionId);
+    return JSON.stringify({ ...stored, mac: macs.sign(taskFacts(paths.folder, stored, await this.lifetimes(paths, stored))) });
   }
 
   /**
@@ -76,15 +78,15 @@ export class TaskSeal {
     if (!namesFile(info.taskId, name)) return false;
     const macs = await this.seal.macs();
     if (!macs) return true;
-    const folder = await this.folder();
-    return macs.check(taskFacts(folder, info, await this.lifetimes(folder, info, ownerLifetime)), mac);
+    const paths = await this.folder();
+    return macs.check(taskFacts(paths.folder, info, await this.lifetimes(paths, info, ownerLifetime)), mac);
   }
 
   /** The lifetimes of the task's owner (`owner` when the caller knows it) and of the task session, read at once. */
-  private async lifetimes(folder: string, info: TaskSessionInfo, owner?: Lifetime): Promise<TaskLifetimes> {
+  private async lifetimes(paths: SessionFolderPaths, info: TaskSessionInfo, owner?: Lifetime): Promise<TaskLifetimes> {
     const [ownerLifetime, task] = await Promise.all([
-      owner ?? this.seal.lifetime({ folder, sessionId: info.ownerSessionId }),
-      this.seal.lifetime({ folder, sessionId: info.taskId }),
+      owner ?? this.seal.lifetime({ ...paths, sessionId: info.ownerSessionId }),
+      this.seal.lifetime({ ...paths, sessionId: info.taskId }),
     ]);
     return { owner: ownerLifetime, task };
   }

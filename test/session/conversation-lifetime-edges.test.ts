@@ -89,7 +89,7 @@ describe('lifetimes kept in the process (a key given in code)', () => {
     await store.delete('talk');
     await store.append('talk', [{ role: 'user', content: 'new life' }]);
     const lifetimes = ConversationLifetimes.inMemory();
-    for (let i = 0; i < 10_001; i++) await lifetimes.end('/other', `s${i}`);
+    for (let i = 0; i < 10_001; i++) await lifetimes.end(['/other'], `s${i}`);
     await expect(make().load('talk')).resolves.toEqual([{ role: 'user', content: 'new life' }]);
     await writeFile(grants, kept);
     expect(await make().loadGrants('talk')).not.toContainEqual(GRANT);
