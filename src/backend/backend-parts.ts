@@ -18,7 +18,7 @@ export interface BackendParts {
   readonly hub: ChannelHub;
   readonly keys: RedisKeys;
   readonly eventLog: RedisEventLog;
-  /** The heartbeats' rhythm: a worker silent for two of them (`lapseMs`) is taken for dead, an app instance for one. */
+  /** The heartbeats' rhythm: a worker or an app instance silent for two of them (`lapseMs`) is taken for dead. */
   readonly stallMs: number;
   readonly connectTimeoutMs: number;
   /** The task queue, made on first use. */

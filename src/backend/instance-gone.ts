@@ -3,7 +3,8 @@ import type { RedisKeys } from './redis-keys.js';
 
 /**
  * Whether the app instance `owner` has no heartbeat (its key, beaten by its dead-owner sweep,
- * expired or was deleted as it closed): its engine is gone, and nobody will end what it ran.
+ * expired two stall intervals after its last beat, `lapseMs`, or was deleted as it closed):
+ * its engine is gone, and nobody will end what it ran.
  * The one test of it, for the sweep and for a wait that gives up on a cancel.
  *
  * @example

@@ -37,8 +37,8 @@ export interface RedisBackendOptions {
    * job every quarter of it, and is taken for dead (its task fails as "the worker running it
    * stopped", the lock lapsed) after two stall intervals without one, so a killed worker's
    * task fails within about two. The trade-off: it must exceed the worst lag of a worker's
-   * event loop under load (a flood of tasks), or live workers lose their tasks. App
-   * instances' heartbeats lapse after one.
+   * event loop under load (a flood of tasks), or live workers lose their tasks. An app
+   * instance's heartbeat lapses after two as well (its runs are then reaped by the others).
    */
   readonly stallIntervalMs?: number;
   /**

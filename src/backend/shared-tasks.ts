@@ -3,6 +3,7 @@ import type { TaskInfo } from '../delegation/task-tracker.js';
 import type { ChannelHub } from './channel-hub.js';
 import { badMessagesOn } from './channel-warnings.js';
 import { instanceGone } from './instance-gone.js';
+import { lapseMs } from './worker-lapse.js';
 import { KnownTasks, LIVE_TTL_MS } from './known-tasks.js';
 import { loadTaskRecords } from './load-task-records.js';
 import type { RedisKeys } from './redis-keys.js';
@@ -93,11 +94,12 @@ export class SharedTasks {
   /**
    * Records a dead instance's live foreground task failed, for every engine, unless another
    * engine did first (the reaped marker, set once); resolves whether this one did. What the
-   * dead-owner sweep does, and a wait for a cancel that nobody served.
+   * dead-owner sweep does, and a wait for a cancel that nobody served. `stallMs` is the stall
+   * interval: the reason names the silence after which an instance is gone (`lapseMs`).
    */
   async reap(taskId: string, stallMs: number): Promise<boolean> {
     if ((await this.redis.set(this.keys.reaped(taskId), this.instanceId, 'PX', this.retentionMs, 'NX')) !== 'OK') return false;
-    this.markFailed(taskId, `the app instance running task ${taskId} stopped (no heartbeat for ${stallMs} ms)`);
+    this.markFailed(taskId, `the app instance running task ${taskId} stopped (no heartbeat for ${lapseMs(stallMs)} ms)`);
     return true;
   }
 

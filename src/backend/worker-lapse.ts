@@ -1,5 +1,6 @@
 /**
- * How long a worker's heartbeats may be silent before it is taken for dead.
+ * How long a worker's heartbeats, or an app instance's, may be silent before it is taken for
+ * dead.
  *
  * @module
  */
@@ -19,7 +20,9 @@ export const LAPSE_STALLS = 2;
 
 /**
  * The silence, in ms, after which a worker with stall interval `stallMs` is taken for dead
- * ({@link LAPSE_STALLS} stall intervals).
+ * ({@link LAPSE_STALLS} stall intervals). An app instance too: its key lives that long past
+ * its last beat (every third of a stall interval), for the same reason, as an engine busy
+ * with many runs lags as a worker does.
  *
  * @internal
  */

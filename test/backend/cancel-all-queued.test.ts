@@ -87,7 +87,7 @@ describe.skipIf(!HAS_REDIS)('cancelAll of a conversation whose queued task anoth
       for (const { taskId } of [queued, running]) {
         const info = other.tasks.get(taskId);
         expect(info?.state, taskId).toBe('failed');
-        expect(info?.result).toContain(`the app instance running task ${taskId} stopped (no heartbeat for 1000 ms)`);
+        expect(info?.result).toContain(`the app instance running task ${taskId} stopped (no heartbeat for 2000 ms)`);
       }
       // Recorded for every engine: one started now reads the same.
       const late = await k.engine({}, AGENTS);
