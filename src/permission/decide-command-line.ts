@@ -1,5 +1,6 @@
 import { commandParts, type CommandParts } from './bash/command-parts.js';
 import { STRENGTH, type PermissionDecision } from './permission-decision.js';
+import { quoted } from './quoted.js';
 
 /** How to decide the parts of one bash command line. */
 export interface CommandJudges {
@@ -52,7 +53,7 @@ function decideParts(line: string, parts: Pick<CommandParts, 'commands' | 'varia
   let undecided = false;
   const consider = (decision: PermissionDecision, part: string): void => {
     if (best !== undefined && STRENGTH[decision.action] <= STRENGTH[best.action]) return;
-    best = part === whole || part === line ? decision : { ...decision, reason: `${decision.reason} (for "${shorten(part)}")` };
+    best = part === whole || part === line ? decision : { ...decision, reason: `${decision.reason} (for ${quoted(shorten(part))})` };
   };
   for (const command of parts.commands) {
     const decision = judges.command(command);
@@ -66,7 +67,7 @@ function decideParts(line: string, parts: Pick<CommandParts, 'commands' | 'varia
   for (const shape of parts.shapes ?? []) {
     const decision = judges.shape(shape);
     // Its own wording: the shape is no command as written, but what the command may turn into.
-    if (decision !== undefined && decision.action !== 'allow') consider({ ...decision, reason: `${decision.reason} (for "${shorten(shape)}": parts of the command are known only when it runs, and then it may match)` }, line);
+    if (decision !== undefined && decision.action !== 'allow') consider({ ...decision, reason: `${decision.reason} (for ${quoted(shorten(shape))}: parts of the command are known only when it runs, and then it may match)` }, line);
   }
   if (opaque !== undefined && judges.guard !== undefined) {
     consider(

@@ -21,7 +21,7 @@ export type { PermissionDecision } from './permission-decision.js';
  *   [{ tool: 'bash', action: 'allow' }, { tool: 'bash', action: 'deny', pattern: 'rm *' }],
  *   'bash',
  *   'rm -rf build',
- * ); // { action: 'deny', reason: 'denied by rule {tool: bash, action: deny, pattern: rm *}', rule }
+ * ); // { action: 'deny', reason: 'denied by rule {tool: "bash", action: deny, pattern: "rm *"}', rule }
  * ```
  */
 export function evaluateRules(

@@ -15,6 +15,7 @@ import type { LinkWalker } from './link-walker.js';
 import { ranThroughLink } from './linked-runs.js';
 import { linkedTarget } from './linked-targets.js';
 import { patternsOverlap } from './pattern-overlap.js';
+import { quoted } from './quoted.js';
 
 /** The folders and files of `EXECUTED_FILE_PATTERNS` (and `.rxharness/`) at any depth, as command patterns (`*` crosses `/`). */
 const PATTERNS: readonly string[] = [...EXECUTED_FILE_PATTERNS.map((p) => p.replace(/^\*\*\//, '')), '.rxharness/**'].flatMap((pattern) => {
@@ -43,7 +44,7 @@ export function executedThroughLink(line: string, links: LinkWalker): string | u
     if (linked === undefined) continue;
     const shapes = [...linked.paths.map(escape), ...linked.shapes].map(foldCase);
     if (shapes.some((shape) => PATTERNS.some((pattern) => patternsOverlap(pattern, shape)))) {
-      return `a write to "${target.written}", which ${linked.through}: it may write a file other programs run (or one under .rxharness/), which may run a command the line does not show`;
+      return `a write to ${quoted(target.written)}, which ${linked.through}: it may write a file other programs run (or one under .rxharness/), which may run a command the line does not show`;
     }
   }
   return undefined;

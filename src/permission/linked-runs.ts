@@ -13,6 +13,7 @@ import { type FileRun, written } from './bash/runs/run-files.js';
 import { foldCase } from './fold-case.js';
 import type { LinkWalker } from './link-walker.js';
 import { patternsOverlap } from './pattern-overlap.js';
+import { quoted } from './quoted.js';
 
 /**
  * Why `line` writes, through a link, a file a program on it runs, or `undefined`. Only paths
@@ -62,7 +63,7 @@ function linkedRunFiles(runs: readonly FileRun[], links: LinkWalker, root: strin
 }
 
 function reason(written: string, file: string, program: string): string {
-  return `a write to "${written}", which is "${file}" through a symbolic link, a file ${program} runs, and ${program} on the same line, which may run a command the line does not show`;
+  return `a write to ${quoted(written)}, which is ${quoted(file)} through a symbolic link, a file ${program} runs, and ${program} on the same line, which may run a command the line does not show`;
 }
 
 /** A path as a pattern matches it literally. */

@@ -14,6 +14,7 @@ import { posix } from 'node:path';
 import type { WriteTarget } from './bash/writes/write-targets.js';
 import type { LinkWalker } from './link-walker.js';
 import { globbedPaths } from './linked-globs.js';
+import { quoted } from './quoted.js';
 
 /** A write judged again at its real path. */
 export interface LinkedTarget extends WriteTarget {
@@ -73,7 +74,7 @@ function linkedOne(target: WriteTarget, walker: LinkWalker): LinkedTarget | unde
   const inside = rootPath !== undefined && (real === rootPath || real.startsWith(rootPath === '/' ? '/' : `${rootPath}/`));
   const candidates = inside ? [posix.relative(rootPath!, real) || '.'] : real.split('/').length > MAX_TAIL_DEPTH ? undefined : [real, ...tails(real)];
   const shown = inside ? candidates![0]! : real;
-  const through = `leads to "${shown}" through a symbolic link`;
+  const through = `leads to ${quoted(shown)} through a symbolic link`;
   if (candidates === undefined) return { written, unseen: false, paths: [], shapes: ['*'], through };
   // A folder holding the workspace (a link to `/` or `..`) holds every path of it.
   const holdsAll = rootPath !== undefined && (real === '/' || rootPath.startsWith(`${real}/`) || real === rootPath);

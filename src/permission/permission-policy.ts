@@ -192,7 +192,7 @@ export class PermissionPolicy {
    *   { tool: 'read', action: 'allow', pattern: '/srv/**', priority: 5 },
    *   { tool: 'read', action: 'deny', pattern: '/srv/secret/**' },
    * ] });
-   * policy.outsideDenial('read', '/srv/secret/key')?.reason; // 'denied by rule {tool: read, action: deny, pattern: /srv/secret/**}'
+   * policy.outsideDenial('read', '/srv/secret/key')?.reason; // 'denied by rule {tool: "read", action: deny, pattern: "/srv/secret/**"}'
    * policy.outsideDenial('read', '/srv/a.txt'); // undefined
    * ```
    */

@@ -1,4 +1,5 @@
 import type { Static } from 'typebox';
+import { quoted } from './quoted.js';
 
 /** What a matching rule does with a tool call: run it, refuse it, or ask a human first. */
 export type PermissionAction = 'allow' | 'deny' | 'ask';
@@ -82,12 +83,12 @@ export type PermissionRuleInput = PermissionRule | SolonPermissionRule;
  * @example
  * ```ts
  * describeRule({ tool: 'bash', action: 'deny', pattern: 'rm *' });
- * // '{tool: bash, action: deny, pattern: rm *}'
+ * // '{tool: "bash", action: deny, pattern: "rm *"}'
  * ```
  */
 export function describeRule(rule: PermissionRule): string {
-  const parts = [`tool: ${rule.tool}`, `action: ${rule.action}`];
-  if (rule.pattern !== undefined) parts.push(`pattern: ${rule.pattern}`);
+  const parts = [`tool: ${quoted(rule.tool)}`, `action: ${rule.action}`];
+  if (rule.pattern !== undefined) parts.push(`pattern: ${quoted(rule.pattern)}`);
   if (rule.priority !== undefined) parts.push(`priority: ${rule.priority}`);
   return `{${parts.join(', ')}}`;
 }

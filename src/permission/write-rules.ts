@@ -17,6 +17,7 @@ import { namesTool } from './rule-matches.js';
 import { writeTargets, type WriteTarget } from './bash/writes/write-targets.js';
 import type { LinkWalker } from './link-walker.js';
 import { linkedTarget, type LinkedTarget } from './linked-targets.js';
+import { quoted } from './quoted.js';
 
 /** The tools whose rules judge a bash line's writes. */
 const WRITE_TOOLS = ['write', 'edit'] as const;
@@ -128,11 +129,11 @@ function explain(rule: PermissionRule, tool: string, target: WriteTarget | Linke
 /** What the line writes, as a reason says it: where it was judged, and through what. */
 function whatIsWritten(target: WriteTarget | LinkedTarget, judged: string): string {
   if (target.unseen) return `the command has ${target.written}`;
-  const writes = `the command writes "${target.written}"`;
+  const writes = `the command writes ${quoted(target.written)}`;
   if (!target.paths.includes(judged)) {
-    if (!('through' in target)) return `${writes}, which may be any path fitting "${judged}" when it runs`;
-    return judged === '*' ? `${writes}, which ${target.through}` : `${writes}, which ${target.through} (judged as any path fitting "${judged}")`;
+    if (!('through' in target)) return `${writes}, which may be any path fitting ${quoted(judged)} when it runs`;
+    return judged === '*' ? `${writes}, which ${target.through}` : `${writes}, which ${target.through} (judged as any path fitting ${quoted(judged)})`;
   }
-  if ('through' in target) return `${writes}, which ${target.through}${target.through.includes(`"${judged}"`) ? '' : ` (judged as "${judged}")`}`;
-  return `${writes}${judged === target.written ? '' : ` (judged as "${judged}")`}`;
+  if ('through' in target) return `${writes}, which ${target.through}${target.through.includes(quoted(judged)) ? '' : ` (judged as ${quoted(judged)})`}`;
+  return `${writes}${judged === target.written ? '' : ` (judged as ${quoted(judged)})`}`;
 }

@@ -46,7 +46,7 @@ export async function pathRefusal(workspace: string, toolName: string, path: str
  * await pathRefusalText('/ws', 'read', '../x.txt', await resolveWorkspacePath('/ws', '../x.txt'));
  * // 'Permission denied: "/x.txt" is outside the workspace /ws. Use a path inside the workspace (...)'
  * await pathRefusalText('/ws', 'read', 'private/a', target, policy.evaluate('read', 'private/a'));
- * // 'Permission denied: read on "private/a" is denied by rule {tool: read, action: deny, pattern: private/**}. Use another path: (...)'
+ * // 'Permission denied: read on "private/a" is denied by rule {tool: "read", action: deny, pattern: "private/**"}. Use another path: (...)'
  * ```
  */
 export async function pathRefusalText(
@@ -74,7 +74,7 @@ export async function pathRefusalText(
     // An allow rule may match too: outside the workspace any matching deny keeps the path out
     // (PermissionPolicy.allowsOutsideWorkspace), so adding one would change nothing.
     return (
-      `${outside}, and ${toolName} on it is ${denied}. Use a path inside the workspace (this is the user's rule, ` +
+      `${outside}, and ${toolName} on it is ${denied}. Use a path inside the workspace (this is the rule, ` +
       `and outside the workspace a deny rule that matches holds whatever its priority: to let ${toolName} reach it, ` +
       `the user removes the deny rule from permissionRules, the engine's or the agent definition's, or narrows its pattern so it no longer matches; ` +
       `then an explicit allow rule ${allowRule} lets it through; ${parentsHold}, and approving a call never widens the workspace).`
@@ -82,7 +82,7 @@ export async function pathRefusalText(
   }
   return (
     `Permission denied: ${toolName} on ${quoted(target.relative)} is ${denied}${through}. Use another path: ` +
-    `this is the user's rule (to allow it, the user removes the deny rule from permissionRules, the engine's or the agent definition's, ` +
+    `this is the rule (to allow it, the user removes the deny rule from permissionRules, the engine's or the agent definition's, ` +
     `or adds { tool: '${toolName}', action: 'allow', pattern: ${quoted(target.relative)} } with a higher priority than it; ${parentsHold}).`
   );
 }

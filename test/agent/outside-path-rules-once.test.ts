@@ -46,7 +46,7 @@ describe('a path outside the workspace that an allow rule matches and a deny rul
     const events = await collect(agent.stream('go'));
     const read = deny.reads() - start;
     // Refused by the gate, in the words naming the deny rule (unchanged).
-    expect(own(events, 'ToolCallEnd')[0]!.error).toMatch(/^Permission denied: ".*key" is outside the workspace .*, and read on it is denied by rule \{tool: read, action: deny, pattern: .*secret\/\*\*\}/);
+    expect(own(events, 'ToolCallEnd')[0]!.error).toMatch(/^Permission denied: ".*key" is outside the workspace .*, and read on it is denied by rule \{tool: "read", action: deny, pattern: ".*secret\/\*\*\"}/);
     expect(read).toBe(once);
   });
 });

@@ -55,7 +55,7 @@ const WRITTEN_THEN_RUN: readonly (readonly [string, string])[] = [
 
 /** make's variables on its line or in front of it: a recipe's `$(CC) -c a.c` runs the value. */
 const VARIABLES: readonly (readonly [string, string])[] = [
-  ["make CC='rm -rf ..'", 'denied by rule {tool: bash, action: deny, pattern: rm *} (for "rm -rf .. {}")'],
+  ["make CC='rm -rf ..'", 'denied by rule {tool: "bash", action: deny, pattern: "rm *"} (for "rm -rf .. {}")'],
   ["make all CC='rm v'", '(for "rm v {}")'],
   ['make RM=rm clean', '(for "rm {}")'],
   ["CC='rm v' make", '(for "rm v {}")'],

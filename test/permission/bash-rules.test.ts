@@ -58,9 +58,9 @@ describe('a bash deny rule is matched against every simple command of the line',
 
   it('names the simple command that was denied', () => {
     expect(policy.evaluate('bash', 'echo a; rm -rf build').reason).toBe(
-      'denied by rule {tool: bash, action: deny, pattern: rm *} (for "rm -rf build")',
+      'denied by rule {tool: "bash", action: deny, pattern: "rm *"} (for "rm -rf build")',
     );
-    expect(policy.evaluate('bash', 'rm -rf build').reason).toBe('denied by rule {tool: bash, action: deny, pattern: rm *}');
+    expect(policy.evaluate('bash', 'rm -rf build').reason).toBe('denied by rule {tool: "bash", action: deny, pattern: "rm *"}');
   });
 
   it('does not deny what only mentions rm as data', () => {

@@ -30,14 +30,14 @@ describe('bash arguments known only when the command runs', () => {
   it.each(SPELLINGS)('%j is denied under allow git * and deny git push*', (line) => {
     const decision = new PermissionPolicy({ rules: guideRules }).evaluate('bash', line);
     expect(decision.action).toBe('deny');
-    expect(decision.reason).toContain('denied by rule {tool: bash, action: deny, pattern: git push*, priority: 10}');
+    expect(decision.reason).toContain('denied by rule {tool: "bash", action: deny, pattern: "git push*", priority: 10}');
   });
 
   it('asks under an ask rule, and says which shape it matched', () => {
     const policy = new PermissionPolicy({ rules: [{ tool: 'bash', action: 'allow' }, { tool: 'bash', action: 'ask', pattern: 'git push*' }] });
     expect(policy.evaluate('bash', 'git pus? origin')).toMatchObject({
       action: 'ask',
-      reason: 'approval required by rule {tool: bash, action: ask, pattern: git push*} (for "git pus? origin": parts of the command are known only when it runs, and then it may match)',
+      reason: 'approval required by rule {tool: "bash", action: ask, pattern: "git push*"} (for "git pus? origin": parts of the command are known only when it runs, and then it may match)',
     });
   });
 
@@ -60,7 +60,7 @@ describe('bash arguments known only when the command runs', () => {
     });
     const ends = own(events, 'ToolCallEnd');
     expect(ends).toHaveLength(calls.length);
-    for (const end of ends.slice(0, -1)) expect(end.error).toMatch(/^Permission denied: denied by rule \{tool: bash, action: deny, pattern: git push\*, priority: 10\}/);
+    for (const end of ends.slice(0, -1)) expect(end.error).toMatch(/^Permission denied: denied by rule \{tool: "bash", action: deny, pattern: "git push\*", priority: 10\}/);
     expect(ends.at(-1)!.error).toMatch(/^Permission denied: denied: the command has a command name only known when it runs \("r\[m\]"\)/);
     expect(own(events, 'HITLPending')).toEqual([]);
     expect(existsSync(join(ws.dir, 'victim'))).toBe(true);

@@ -68,7 +68,7 @@ describe('a bash line that unpacks an archive or applies a patch', () => {
     const denyWrite = new PermissionPolicy({ rules: [{ tool: 'bash', action: 'allow' }, { tool: 'write', action: 'deny', pattern: '.git/**' }] });
     expect(denyWrite.evaluate('bash', 'tar -xf a.tar -C out')).toMatchObject({
       action: 'deny',
-      reason: 'denied: the command has tar extracting an archive, which may write any path, and the write rule {tool: write, action: deny, pattern: .git/**} denies some path',
+      reason: 'denied: the command has tar extracting an archive, which may write any path, and the write rule {tool: "write", action: deny, pattern: ".git/**"} denies some path',
     });
     expect(denyWrite.evaluate('bash', 'tar -tf a.tar').action).toBe('allow');
     const askEdit = new PermissionPolicy({ rules: [{ tool: 'bash', action: 'allow' }, { tool: 'edit', action: 'ask', pattern: 'src/**' }] });

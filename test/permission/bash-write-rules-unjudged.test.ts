@@ -47,7 +47,7 @@ describe('writes the write rules did not see, under deny write src/**', () => {
     it.each(lines)(`${group}: %s is denied`, (line) => {
       const decision = denySrc.evaluate('bash', line);
       expect(decision.action).toBe('deny');
-      expect(decision.reason).toMatch(/write rule \{tool: write, action: deny, pattern: src\/\*\*\}/);
+      expect(decision.reason).toMatch(/write rule \{tool: "write", action: deny, pattern: "src\/\*\*\"}/);
     });
   }
 

@@ -50,7 +50,7 @@ describe('a bash line that writes where the user denies writing', () => {
     const decision = policy.evaluate('bash', line);
     expect(decision.action).toBe('deny');
     expect(decision.rule).toBe(DENY_SRC);
-    expect(decision.reason).toMatch(/^denied: the command (writes|has) .*the write rule \{tool: write, action: deny, pattern: src\/\*\*\} denies/);
+    expect(decision.reason).toMatch(/^denied: the command (writes|has) .*the write rule \{tool: "write", action: deny, pattern: "src\/\*\*\"} denies/);
   });
 
   it.each(ORDINARY)('%j stays allowed', (line) => {
@@ -59,10 +59,10 @@ describe('a bash line that writes where the user denies writing', () => {
 
   it('names the path as written, where it was judged, and the rule', () => {
     expect(policy.evaluate('bash', 'cp y /home/u/ws/src/a.ts').reason).toBe(
-      'denied: the command writes "/home/u/ws/src/a.ts" (judged as "src/a.ts"), and the write rule {tool: write, action: deny, pattern: src/**} denies that path',
+      'denied: the command writes "/home/u/ws/src/a.ts" (judged as "src/a.ts"), and the write rule {tool: "write", action: deny, pattern: "src/**"} denies that path',
     );
     expect(policy.evaluate('bash', 'cd ../lib && echo x > a.ts').reason).toBe(
-      'denied: the command writes "a.ts", which may be any path fitting "*/a.ts" when it runs, and the write rule {tool: write, action: deny, pattern: src/**} denies that path',
+      'denied: the command writes "a.ts", which may be any path fitting "*/a.ts" when it runs, and the write rule {tool: "write", action: deny, pattern: "src/**"} denies that path',
     );
   });
 
@@ -70,7 +70,7 @@ describe('a bash line that writes where the user denies writing', () => {
     const asks = new PermissionPolicy({ rules: [...ALLOW, { tool: 'edit', action: 'ask', pattern: 'src/**' }] });
     expect(asks.evaluate('bash', "sed -i 's/a/b/' src/a.ts")).toMatchObject({
       action: 'ask',
-      reason: 'approval required: the command writes "src/a.ts", and the edit rule {tool: edit, action: ask, pattern: src/**} asks about that path',
+      reason: 'approval required: the command writes "src/a.ts", and the edit rule {tool: "edit", action: ask, pattern: "src/**"} asks about that path',
     });
     expect(asks.evaluate('bash', 'echo hi > out.txt').action).toBe('allow');
     const both = new PermissionPolicy({ rules: [...ALLOW, { tool: 'edit', action: 'ask', pattern: 'src/**' }, { tool: 'write', action: 'deny', pattern: 'src/secret/**' }] });
@@ -129,7 +129,7 @@ describe('in a real run', () => {
     const events = await runHostileCalls(ws.dir, calls, { permissionRules: [...ALLOW, DENY_SRC] });
     const ends = own(events, 'ToolCallEnd');
     expect(ends.map((e) => e.error)).toEqual([
-      'Permission denied: denied: the command writes "src/a.ts", and the write rule {tool: write, action: deny, pattern: src/**} denies that path',
+      'Permission denied: denied: the command writes "src/a.ts", and the write rule {tool: "write", action: deny, pattern: "src/**"} denies that path',
       undefined,
     ]);
     expect(existsSync(join(ws.dir, 'src', 'a.ts'))).toBe(false);

@@ -76,8 +76,8 @@ describe('workspace confinement, end to end', () => {
       // The gate's refusal is the tool's own (pathRefusalText), naming the rule that denies.
       const through = path === 'alias.txt' ? `: "alias.txt" leads there through the symbolic link "alias.txt" -> "${key}"` : '';
       expect(end.error, path).toBe(
-        `Permission denied: read on "secrets/key.txt" is denied by rule {tool: read, action: deny, pattern: secrets/**}${through}. ` +
-          "Use another path: this is the user's rule (to allow it, the user removes the deny rule from permissionRules, the engine's or the agent definition's, " +
+        `Permission denied: read on "secrets/key.txt" is denied by rule {tool: "read", action: deny, pattern: "secrets/**"}${through}. ` +
+          "Use another path: this is the rule (to allow it, the user removes the deny rule from permissionRules, the engine's or the agent definition's, " +
           "or adds { tool: 'read', action: 'allow', pattern: \"secrets/key.txt\" } with a higher priority than it; a delegating agent's deny holds for its subagents whatever they allow).",
       );
     }
@@ -129,7 +129,7 @@ describe('workspace confinement, end to end', () => {
 
   it('an outside path an allow rule matches but a deny rule above it holds for: the refusal names the deny, not a missing allow', async () => {
     const secret = await withSecretOutside();
-    const deny = `{tool: read, action: deny, pattern: ${sandbox.outside}/secret.txt, priority: 10}`;
+    const deny = `{tool: "read", action: deny, pattern: "${sandbox.outside}/secret.txt", priority: 10}`;
     const permissionRules: PermissionRule[] = [
       { tool: 'read', action: 'allow', pattern: `${sandbox.outside}/**` },
       { tool: 'read', action: 'deny', pattern: `${sandbox.outside}/secret.txt`, priority: 10 },
@@ -137,7 +137,7 @@ describe('workspace confinement, end to end', () => {
     const { end, seen } = await oneCall('read', { path: secret }, { permissionRules });
     expect(end.error).toBe(
       `Permission denied: "${secret}" is outside the workspace ${sandbox.dir}, and read on it is denied by rule ${deny}. ` +
-        "Use a path inside the workspace (this is the user's rule, and outside the workspace a deny rule that matches holds whatever its priority: " +
+        "Use a path inside the workspace (this is the rule, and outside the workspace a deny rule that matches holds whatever its priority: " +
         "to let read reach it, the user removes the deny rule from permissionRules, the engine's or the agent definition's, or narrows its pattern so it no longer matches; " +
         `then an explicit allow rule { tool: 'read', action: 'allow', pattern: <a glob matching "${secret}"> } lets it through; ` +
         "a delegating agent's deny holds for its subagents whatever they allow, and approving a call never widens the workspace).",
@@ -153,7 +153,7 @@ describe('workspace confinement, end to end', () => {
     ];
     const { end, seen } = await oneCall('read', { path: secret }, { permissionRules });
     // Outside the workspace any matching deny holds whatever its priority: adding an allow rule would change nothing.
-    expect(end.error).toContain(`, and read on it is denied by rule {tool: read, action: deny, pattern: ${sandbox.outside}/secret.txt}. `);
+    expect(end.error).toContain(`, and read on it is denied by rule {tool: "read", action: deny, pattern: "${sandbox.outside}/secret.txt"}. `);
     expect(end.error).toContain('the user removes the deny rule from permissionRules');
     expect(end.error).not.toContain('the user adds one to permissionRules');
     expect(seen).not.toContain('outside secret');

@@ -37,13 +37,13 @@ async function run(rules: PermissionRule[], args: Record<string, unknown>, appro
 describe('a call whose subjects list is empty', () => {
   it.each([{}, { paths: [] }])('%j is denied by a deny rule for the whole tool', async (args) => {
     const { ran, end } = await run([{ tool: 'deploy', action: 'deny' }], args);
-    expect(end.error).toBe('Permission denied: denied by rule {tool: deploy, action: deny}');
+    expect(end.error).toBe('Permission denied: denied by rule {tool: "deploy", action: deny}');
     expect(ran).toEqual([]);
   });
 
   it('asks under an ask rule for the whole tool, and does not run when rejected', async () => {
     const { ran, end, pending } = await run([{ tool: 'deploy', action: 'ask' }], { paths: [] }, () => ({ decision: 'reject' }));
-    expect(pending.map((p) => p.reason)).toEqual(['approval required by rule {tool: deploy, action: ask}']);
+    expect(pending.map((p) => p.reason)).toEqual(['approval required by rule {tool: "deploy", action: ask}']);
     expect(end.error).toMatch(/^The deploy call was rejected/);
     expect(ran).toEqual([]);
   });

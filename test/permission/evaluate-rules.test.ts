@@ -56,11 +56,11 @@ describe('evaluateRules', () => {
     const rule: PermissionRule = { tool: 'bash', action: 'deny', pattern: 'rm *' };
     expect(evaluateRules([{ tool: 'bash', action: 'allow' }, rule], 'bash', 'rm -rf x')).toEqual({
       action: 'deny',
-      reason: 'denied by rule {tool: bash, action: deny, pattern: rm *}',
+      reason: 'denied by rule {tool: "bash", action: deny, pattern: "rm *"}',
       rule,
     });
     expect(evaluateRules([{ tool: 'bash', action: 'ask', priority: 2 }], 'bash', 'ls')?.reason).toBe(
-      'approval required by rule {tool: bash, action: ask, priority: 2}',
+      'approval required by rule {tool: "bash", action: ask, priority: 2}',
     );
   });
 

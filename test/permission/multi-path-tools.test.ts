@@ -59,7 +59,7 @@ describe('a tool with several paths, under rules for every tool', () => {
     });
     const ends = own(events, 'ToolCallEnd');
     // The refusal names the path of the call that is denied, and the rule (pathRefusalText).
-    const denied = 'Permission denied: move on "secrets/key" is denied by rule {tool: *, action: deny, pattern: secrets/**}. Use another path';
+    const denied = 'Permission denied: move on "secrets/key" is denied by rule {tool: "*", action: deny, pattern: "secrets/**"}. Use another path';
     expect(ends.map((e) => e.error?.startsWith(denied) ?? false)).toEqual([
       true,
       true,
@@ -92,8 +92,8 @@ describe('a tool with several paths, under rules for every tool', () => {
       { from: 'notes/a.txt', to: 'secrets/other' },
     ]);
     expect(own(events, 'HITLPending').map((e) => e.reason)).toEqual([
-      'approval required by rule {tool: *, action: ask, pattern: secrets/**}',
-      'approval required by rule {tool: *, action: ask, pattern: secrets/**}',
+      'approval required by rule {tool: "*", action: ask, pattern: "secrets/**"}',
+      'approval required by rule {tool: "*", action: ask, pattern: "secrets/**"}',
     ]);
     expect(ran).toEqual(['notes/a.txt -> secrets/key', 'notes/c.txt -> secrets/key']);
   });

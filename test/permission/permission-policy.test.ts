@@ -47,7 +47,7 @@ describe('PermissionPolicy defaults', () => {
 describe('PermissionPolicy layers', () => {
   it('ranks every user rule above the defaults, whatever its priority', () => {
     const policy = new PermissionPolicy({ rules: [{ tool: 'bash', action: 'allow', priority: -5 }, { tool: 'read', action: 'allow' }] });
-    expect(policy.evaluate('bash', 'rm -rf x')).toMatchObject({ action: 'allow', reason: 'allowed by rule {tool: bash, action: allow, priority: -5}' });
+    expect(policy.evaluate('bash', 'rm -rf x')).toMatchObject({ action: 'allow', reason: 'allowed by rule {tool: "bash", action: allow, priority: -5}' });
     expect(policy.evaluate('read', '.env').action).toBe('allow');
     expect(policy.evaluate('write', '.env').action).toBe('ask');
   });
@@ -74,7 +74,7 @@ describe('PermissionPolicy layers', () => {
     const child = parent.child([{ tool: 'bash', action: 'allow', priority: 100 }]);
     const decision = child.evaluate('bash', 'rm -rf build');
     expect(decision.action).toBe('deny');
-    expect(decision.reason).toBe('denied by the parent agent: denied by rule {tool: bash, action: deny, pattern: rm *}');
+    expect(decision.reason).toBe('denied by the parent agent: denied by rule {tool: "bash", action: deny, pattern: "rm *"}');
     expect(decision.rule).toEqual({ tool: 'bash', action: 'deny', pattern: 'rm *' });
     expect(child.evaluate('bash', 'ls').action).toBe('allow');
   });

@@ -37,7 +37,7 @@ describe('a reason quoting a subject', () => {
     const agent = new ReActAgent({ model, tools: [shell], permissions, approve: (r) => (asked.push(r), { decision: 'reject' }) });
     const events = await collect(agent.stream('go'));
     expect(own(events, 'ToolCallEnd')[0]!.error).toMatch(/rejected/);
-    const each = 'approval required by rule {tool: shell, action: ask}';
+    const each = 'approval required by rule {tool: "shell", action: ask}';
     expect(asked.map((r) => r.reason)).toEqual([`"ls": ${each}; ${JSON.stringify(forged)}: ${each}`]);
   });
 });

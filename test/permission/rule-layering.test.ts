@@ -43,7 +43,7 @@ describe('layers through delegation: engine rules, then definition rules; a chil
     // The child's own layers allow it (its priority 100 beats the engine's deny); the parent's deny is kept.
     expect(end).toMatchObject({
       agentName: 'shell',
-      error: 'Permission denied: denied by the parent agent: denied by rule {tool: bash, action: deny}',
+      error: 'Permission denied: denied by the parent agent: denied by rule {tool: "bash", action: deny}',
     });
     expect((await engine.agents.get('shell'))?.permissionRules).toEqual([{ tool: 'bash', action: 'allow', priority: 100 }]);
   });
@@ -72,12 +72,12 @@ describe('layers through delegation: engine rules, then definition rules; a chil
 
     const reads = deepEvents(events, 'ToolCallEnd').filter((e) => e.toolName === 'read');
     const advice =
-      "Use another path: this is the user's rule (to allow it, the user removes the deny rule from permissionRules, the engine's or the agent definition's, " +
+      "Use another path: this is the rule (to allow it, the user removes the deny rule from permissionRules, the engine's or the agent definition's, " +
       "or adds { tool: 'read', action: 'allow', pattern: \"src/a.ts\" } with a higher priority than it; a delegating agent's deny holds for its subagents whatever they allow).";
     expect(reads.map((e) => [e.agentName, e.error])).toEqual([
       ['main', undefined],
-      ['sealed', `Permission denied: read on "src/a.ts" is denied by rule {tool: read, action: deny, pattern: src/**}. ${advice}`],
-      ['leaf', `Permission denied: read on "src/a.ts" is denied by the parent agent: denied by rule {tool: read, action: deny, pattern: src/**}. ${advice}`],
+      ['sealed', `Permission denied: read on "src/a.ts" is denied by rule {tool: "read", action: deny, pattern: "src/**"}. ${advice}`],
+      ['leaf', `Permission denied: read on "src/a.ts" is denied by the parent agent: denied by rule {tool: "read", action: deny, pattern: "src/**"}. ${advice}`],
       ['open', undefined],
     ]);
     expect(reads[3]!.text).toContain('export const a = 1;');
@@ -159,7 +159,7 @@ describe('defaults and how a user overrides them', () => {
       { tool: 'bash', action: 'ask' as const, pattern: 'echo *' },
     ];
     const tied = await collect((await sandboxEngine(sandbox, routes, [], { approve: human.approve, permissionRules: tie })).engine.stream('go'));
-    expect(own(tied, 'HITLPending')[0]!.reason).toBe('approval required by rule {tool: bash, action: ask, pattern: echo *}');
+    expect(own(tied, 'HITLPending')[0]!.reason).toBe('approval required by rule {tool: "bash", action: ask, pattern: "echo *"}');
 
     const ranked = [{ ...tie[0]!, priority: 1 }, tie[1]!];
     const won = await collect((await sandboxEngine(sandbox, routes, [], { approve: human.approve, permissionRules: ranked })).engine.stream('go'));
@@ -179,7 +179,7 @@ describe('rules on delegation and bad rules', () => {
     );
     const events = await collect(engine.stream('go'));
     const ends = own(events, 'ToolCallEnd');
-    expect(ends[0]!.error).toBe('Permission denied: denied by rule {tool: task, action: deny, pattern: general}');
+    expect(ends[0]!.error).toBe('Permission denied: denied by rule {tool: "task", action: deny, pattern: "general"}');
     expect(ends[1]!.error).toBeUndefined();
     expect(deepEvents(events, 'RunStart').map((e) => e.agentName)).toEqual(['main', 'worker']);
   });

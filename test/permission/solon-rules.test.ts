@@ -113,7 +113,7 @@ describe('Solon-spelt permission rules', () => {
         const events = await collect(engine.stream('clean up'));
         const childEnd = events.flatMap((e) => (e.type === 'TaskWrap' && e.event.type === 'ToolCallEnd' ? [e.event] : []));
         expect(childEnd).toHaveLength(1);
-        expect(childEnd[0]!.error).toContain('denied by rule {tool: bash, action: deny, pattern: rm *, priority: 10}');
+        expect(childEnd[0]!.error).toContain('denied by rule {tool: "bash", action: deny, pattern: "rm *", priority: 10}');
         expect(own(events, 'RunEnd')).toHaveLength(1);
         expect(existsSync(join(ws.dir, 'f'))).toBe(true);
       } finally {

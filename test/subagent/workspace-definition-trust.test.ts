@@ -88,8 +88,8 @@ describe('definitions from the workspace may only narrow their agent', () => {
     expect(result.askedFor).toEqual(['bash']);
     expect(result.ranBash).toBe(false);
     expect(result.readPrivate.error).toBe(
-      'Permission denied: read on "private/notes.txt" is denied by rule {tool: read, action: deny, pattern: private/**}. ' +
-        "Use another path: this is the user's rule (to allow it, the user removes the deny rule from permissionRules, the engine's or the agent definition's, " +
+      'Permission denied: read on "private/notes.txt" is denied by rule {tool: "read", action: deny, pattern: "private/**"}. ' +
+        "Use another path: this is the rule (to allow it, the user removes the deny rule from permissionRules, the engine's or the agent definition's, " +
         "or adds { tool: 'read', action: 'allow', pattern: \"private/notes.txt\" } with a higher priority than it; a delegating agent's deny holds for its subagents whatever they allow).",
     );
   });
@@ -99,8 +99,8 @@ describe('definitions from the workspace may only narrow their agent', () => {
     const file = join(sandbox.dir, '.rxharness', 'agents', 'loose.md');
     const reasons = (await engine.agents.diagnostics()).filter((d) => d.file === file).map((d) => d.reason);
     expect(reasons).toHaveLength(2);
-    expect(reasons[0]).toMatch(/^permission rule \{tool: read, action: allow, pattern: .*\} is ignored: a definition in the workspace may only narrow its agent/);
-    expect(reasons[1]).toMatch(/^permission rule \{tool: bash, action: allow\} is ignored/);
+    expect(reasons[0]).toMatch(/^permission rule \{tool: "read", action: allow, pattern: .*\} is ignored: a definition in the workspace may only narrow its agent/);
+    expect(reasons[1]).toMatch(/^permission rule \{tool: "bash", action: allow\} is ignored/);
     expect(reasons[1]).toContain('trustWorkspaceAgents');
   });
 
@@ -109,7 +109,7 @@ describe('definitions from the workspace may only narrow their agent', () => {
     const io = testCliIO({ env: { HOME: sandbox.home }, cwd: sandbox.dir });
     expect(await main(['agents'], io)).toBe(0);
     expect(io.stdoutText()).toMatch(/^loose +\[workspace\] +Test agent loose\.$/m);
-    expect(io.stdoutText()).toContain(`${join(sandbox.dir, '.rxharness', 'agents', 'loose.md')}: permission rule {tool: bash, action: allow} is ignored`);
+    expect(io.stdoutText()).toContain(`${join(sandbox.dir, '.rxharness', 'agents', 'loose.md')}: permission rule {tool: "bash", action: allow} is ignored`);
   });
 
   it.each(['agentDirs', 'home', 'programmatic'] as const)('the same definition from %s keeps its power', async (place) => {

@@ -69,7 +69,7 @@ describe('the refusal of a path a rule denies inside the workspace', () => {
     const path = FILE_TOOLS.has(name) ? 'private/notes.txt' : 'private';
     const result = await runTool(tool, args(path), contextWithRules());
     expect(result.error).toBe(
-      `Permission denied: ${name} on "${path}" is denied by a rule. Use another path: this is the user's rule ` +
+      `Permission denied: ${name} on "${path}" is denied by a rule. Use another path: this is the rule ` +
         `(to allow it, the user removes the deny rule from permissionRules, the engine's or the agent definition's, ` +
         `or adds { tool: '${name}', action: 'allow', pattern: "${path}" } with a higher priority than it; a delegating agent's deny holds for its subagents whatever they allow).`,
     );
@@ -80,8 +80,8 @@ describe('the refusal of a path a rule denies inside the workspace', () => {
     const target = await resolveWorkspacePath(dirs.ws, 'private/notes.txt');
     const tools = await pathRefusalText(dirs.ws, 'read', 'private/notes.txt', target);
     const gates = await pathRefusalText(dirs.ws, 'read', 'private/notes.txt', target, policy.evaluate('read', 'private/notes.txt'));
-    expect(gates).toContain('read on "private/notes.txt" is denied by rule {tool: *, action: deny, pattern: private/**}. Use another path');
-    expect(gates).toBe(tools.replace('denied by a rule', 'denied by rule {tool: *, action: deny, pattern: private/**}'));
+    expect(gates).toContain('read on "private/notes.txt" is denied by rule {tool: "*", action: deny, pattern: "private/**"}. Use another path');
+    expect(gates).toBe(tools.replace('denied by a rule', 'denied by rule {tool: "*", action: deny, pattern: "private/**"}'));
   });
 
   it('names the link a denied path is reached through', async () => {

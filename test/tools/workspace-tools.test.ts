@@ -67,8 +67,8 @@ describe('built-in tools on a real workspace, through the rules', () => {
     expect(existsSync(join(sandbox.dir, 'out/report.txt'))).toBe(false);
     const end = own(events, 'ToolCallEnd')[0]!;
     expect(end.error).toBe(
-      'Permission denied: write on "out/report.txt" is denied by rule {tool: write, action: deny, pattern: out/**}. ' +
-        "Use another path: this is the user's rule (to allow it, the user removes the deny rule from permissionRules, the engine's or the agent definition's, " +
+      'Permission denied: write on "out/report.txt" is denied by rule {tool: "write", action: deny, pattern: "out/**"}. ' +
+        "Use another path: this is the rule (to allow it, the user removes the deny rule from permissionRules, the engine's or the agent definition's, " +
         "or adds { tool: 'write', action: 'allow', pattern: \"out/report.txt\" } with a higher priority than it; a delegating agent's deny holds for its subagents whatever they allow).",
     );
     expect(lastToolMessages(model.requests, 'main')).toEqual([`ERROR: ${end.error}`]);
@@ -92,7 +92,7 @@ describe('built-in tools on a real workspace, through the rules', () => {
 
     expect(existsSync(join(sandbox.dir, 'out/report.txt'))).toBe(false);
     const childEnd = deepEvents(events, 'ToolCallEnd').find((e) => e.toolName === 'write')!;
-    expect(childEnd).toMatchObject({ agentName: 'general', error: expect.stringContaining('denied by rule {tool: write, action: deny') });
+    expect(childEnd).toMatchObject({ agentName: 'general', error: expect.stringContaining('denied by rule {tool: "write", action: deny') });
     expect(lastToolMessages(model.requests, 'main').at(-1)).toContain('Permission denied');
   });
 });
