@@ -39,7 +39,8 @@ export interface RunsHandlerOptions {
   /**
    * The most runs started through this handler that may run at once (a start whose body is
    * still arriving counts too, and so does a compaction, `POST /sessions/:id/compact`: its
-   * summary is a model request); one more is answered `429` with `Retry-After`. Bounds the
+   * summary is a model request, and so does a conversation whose background tasks outlive its
+   * run, until they settle: one slot per conversation); one more is answered `429` with `Retry-After`. Bounds the
    * memory and the model requests one client can make the server hold. Default 16. A
    * {@link RunSlots} instead of a number is a cap shared with every handler given the same
    * one (`rxharness serve` shares one between its runs, AG-UI, chat and A2A routes).

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HarnessEngine } from '../engine/harness-engine.js';
 import { authorizeRequest } from './authorize-request.js';
+import { BackgroundHolds } from './background-holds.js';
 import { cancelRunTask } from './cancel-task.js';
 import { HttpFailure } from './http-failure.js';
 import { sendFailure, sendJson } from './http-answers.js';
@@ -12,7 +13,7 @@ import { approvalDecision, approvalTask, startRequest } from './request-bodies.j
 import { resolveRunsOptions, type ResolvedRunsOptions, type RunsHandlerOptions } from './runs-handler-options.js';
 import type { RunSlots } from './run-slots.js';
 import { matchSessionRoute, serveSessionRoute } from './session-routes.js';
-import { streamRunEvents } from './stream-run-events.js';
+import { nothingPast, streamRunEvents } from './stream-run-events.js';
 
 /**
  * A Node request handler for the runs routes (see {@link runsHandler}). It returns `true`
@@ -31,7 +32,9 @@ export type RunsEngine = Pick<HarnessEngine, 'start' | 'runs'>;
  * - `GET /runs/:id/events`: the run as server-sent events, `id: <seq>` and `data: <SequencedEvent>`
  *   each; a `Last-Event-ID` header (or `?after=N`) resumes after that seq; then `event: end`,
  *   `event: cancelled` for a cancelled run, or `event: error` for a run whose events stopped
- *   with an error (the same ending again to a client that asks after it). Reconnecting never starts a run, and a client
+ *   with an error (the same ending again to a client that asks after it with `?after=N`; an
+ *   EventSource reconnecting with `Last-Event-ID` to a run over, with nothing past that
+ *   position, is answered `204`, which stops it). Reconnecting never starts a run, and a client
  *   that leaves never stops one.
  * - `DELETE /runs/:id`: cancels the run, `202 { runId, state }`.
  * - `POST /runs/:id/approvals/:approvalId` with `{ decision, comment?, taskId? }`: answers
@@ -67,6 +70,7 @@ export type RunsEngine = Pick<HarnessEngine, 'start' | 'runs'>;
 export function runsHandler(engine: RunsEngine, options: RunsHandlerOptions = {}): RunsRequestHandler {
   const o = resolveRunsOptions(options);
   const slots = o.slots;
+  const holds = new BackgroundHolds(engine);
   return (req, res, next) => {
     const sessionRoute = matchSessionRoute(req.method, req.url, o.basePath);
     if (sessionRoute !== undefined) {
@@ -84,7 +88,7 @@ export function runsHandler(engine: RunsEngine, options: RunsHandlerOptions = {}
       return next === undefined && !o.fallthrough;
     }
     authorized(req, o, route.kind)
-      .then(() => serve(engine, route, req, res, o, slots))
+      .then(() => serve(engine, route, req, res, o, slots, holds))
       .catch((error: unknown) => sendFailure(res, error));
     return true;
   };
@@ -104,15 +108,18 @@ async function authorized(req: IncomingMessage, o: ResolvedRunsOptions, kind: st
 /** Route kinds that only refuse the request (a `405` or `404` says more than a `415` there). */
 const REFUSALS: ReadonlySet<string> = new Set(['method', 'bad-id', 'no-route']);
 
-async function serve(engine: RunsEngine, route: RunsRoute, req: IncomingMessage, res: ServerResponse, o: ResolvedRunsOptions, slots: RunSlots): Promise<void> {
+async function serve(engine: RunsEngine, route: RunsRoute, req: IncomingMessage, res: ServerResponse, o: ResolvedRunsOptions, slots: RunSlots, holds: BackgroundHolds): Promise<void> {
   switch (route.kind) {
     case 'start': {
       const release = slots.take();
       try {
         const { prompt, ...start } = startRequest(await readJsonBody(req, o.maxBodyBytes, o.bodyTimeoutMs));
-        // the slot is the run's until it settles; a client gone before its turn starts nothing
-        const run = await startHttpRun(engine, release, prompt, start, res);
-        if (run === undefined) return;
+        // the slot is the run's until it settles, and its background tasks' after (BackgroundHolds);
+        // a client gone before its turn starts nothing
+        const hold = holds.forRun(release);
+        const run = await startHttpRun(engine, hold.settled, prompt, start, res);
+        if (run === undefined) return release();
+        hold.started(run.sessionId);
         return sendJson(res, 201, { runId: run.runId, sessionId: run.sessionId }, { location: `${o.basePath}/runs/${run.runId}` });
       } catch (error) {
         release();
@@ -122,12 +129,18 @@ async function serve(engine: RunsEngine, route: RunsRoute, req: IncomingMessage,
     case 'info':
       return sendJson(res, 200, await known(engine, route.runId));
     case 'events': {
-      const after = resumeAfter(req);
+      const { after, reconnect } = resumePosition(req);
       await known(engine, route.runId);
       if (res.destroyed) return; // the client left while we looked the run up
       // a client paused when the run ends learns of it only through this (see streamRunEvents); evicted is ended
       const ended = (): boolean => engine.runs.get(route.runId)?.state !== 'running';
-      return streamRunEvents((from) => engine.runs.attach(route.runId, { after: from }), after, res, o.keepAliveMs, ended);
+      const attach = (from: number) => engine.runs.attach(route.runId, { after: from });
+      // An EventSource back after a run's last event would be told its ending and come back
+      // again, for ever: a 204 is what stops it (the SSE spec). A first request (`?after=N`,
+      // what fromRun sends) still gets the ending frame, which is how it learns how the run ended.
+      if (reconnect && ended() && (await nothingPast(attach, after))) return sendJson(res, 204, undefined);
+      if (res.destroyed) return;
+      return streamRunEvents(attach, after, res, o.keepAliveMs, ended);
     }
     case 'cancel': {
       await known(engine, route.runId);
@@ -166,14 +179,17 @@ async function known(engine: RunsEngine, runId: string) {
   return info;
 }
 
-/** Where an event stream resumes: the `Last-Event-ID` header (an EventSource reconnecting), else `?after=N`, else 0. */
-function resumeAfter(req: IncomingMessage): number {
+/**
+ * Where an event stream resumes: the `Last-Event-ID` header (an EventSource reconnecting:
+ * `reconnect`), else `?after=N`, else 0.
+ */
+function resumePosition(req: IncomingMessage): { after: number; reconnect: boolean } {
   const header = req.headers['last-event-id'];
-  const query = new URLSearchParams((req.url ?? '').split('?')[1] ?? '').get('after');
-  const raw = typeof header === 'string' && header !== '' ? header : query;
-  if (raw === null || raw === undefined) return 0;
+  const reconnect = typeof header === 'string' && header !== '';
+  const raw = reconnect ? header : new URLSearchParams((req.url ?? '').split('?')[1] ?? '').get('after');
+  if (raw === null) return { after: 0, reconnect };
   if (!/^\d{1,15}$/.test(raw)) throw new HttpFailure(400, `the position to resume after must be a whole number (a seq), got ${JSON.stringify(clip(raw))}`);
-  return Number(raw);
+  return { after: Number(raw), reconnect };
 }
 
 /** Caller-supplied text quoted in an error, kept short. */

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { Subject, takeUntil, type Observable, type Subscription } from 'rxjs';
+import { Subject, take, takeUntil, type Observable, type Subscription } from 'rxjs';
 import { DEFAULT_DRAIN_TIMEOUT_MS, destroyUnlessDrained } from '../adapters/drain-deadline.js';
 import { frameBatch } from '../adapters/sse-frame-batch.js';
 import { writeSseHeaders } from '../adapters/sse-headers.js';
@@ -115,6 +115,24 @@ export function streamRunEvents(attach: AttachRun, after: number, res: ServerRes
     timer.unref();
   }
   follow();
+}
+
+/**
+ * Whether a run's log holds nothing past `after`: its reader ends (or fails with the run's
+ * ending) before a first event. Asked of a run that is over, whose reader ends once it has
+ * replayed, so it settles; the stream it reads once more is then only its ending frame.
+ *
+ * @example
+ * ```ts
+ * if (await nothingPast((after) => engine.runs.attach(runId, { after }), 42)) res.writeHead(204).end();
+ * ```
+ */
+export function nothingPast(attach: AttachRun, after: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    attach(after)
+      .pipe(take(1))
+      .subscribe({ next: () => resolve(false), error: () => resolve(true), complete: () => resolve(true) });
+  });
 }
 
 function cancelledFrame(error: unknown): string {
