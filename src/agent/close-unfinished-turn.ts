@@ -61,7 +61,7 @@ export function afterClosing(closing: MaybePromise<void>, release: () => void): 
   else release();
 }
 
-/** The closing messages of the run's turn, taken once (nothing for a run that saved nothing). */
+/** The closing messages of the run's turn, from the end of what it saved (`RunState.saved`), taken once (nothing for a run that saved nothing). */
 function takeClosing(input: RunInput, run: RunState, why: string): ReturnType<typeof closingMessages> {
   if (input.ephemeral || run.closed || run.saved.length === 0) return [];
   run.closed = true;

@@ -14,10 +14,16 @@ export class RunState {
   steps = 0;
   text = '';
   /**
-   * This run's messages handed to the session store, in order (its prompt first): what a
-   * turn stopped before its answer must close (see `closingMessages`).
+   * The end of this run's messages handed to the session store: the last one that is not a
+   * tool result (the prompt, or the model's last message) and the results after it, in order.
+   * That is all `closingMessages` reads to close a turn stopped before its answer; empty while
+   * nothing was saved. Earlier messages are not kept: a long turn's memory stays that of one
+   * step, not of every result it saved (compaction bounds the rest).
    */
-  readonly saved: ChatMessage[] = [];
+  get saved(): readonly ChatMessage[] {
+    return this.#savedTail;
+  }
+  #savedTail: ChatMessage[] = [];
   /** Set once the closing messages of a turn that did not finish were handed to the store. */
   closed = false;
   /** Set when the run's `RunEnd` is made. */
@@ -49,6 +55,15 @@ export class RunState {
     runId?: string,
   ) {
     this.runId = runId ?? `run_${randomUUID()}`;
+  }
+
+  /** Notes `messages` as handed to the session store (see {@link saved}). */
+  noteSaved(messages: readonly ChatMessage[]): void {
+    for (const m of messages) {
+      // Anything but a tool result starts the tail anew: `closingMessages` reads nothing before it.
+      if (m.role !== 'tool') this.#savedTail = [m];
+      else this.#savedTail.push(m);
+    }
   }
 
   /** Notes a tool call (its tool and arguments as one key); returns how many times in a row that call has now come. */

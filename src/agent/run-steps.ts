@@ -30,7 +30,7 @@ export function persist$<T>(scope: RunScope, messages: readonly ChatMessage[], t
     () => {
       // Noted as handed over, not once written: a store keeps a session's writes in order, so
       // what closes a stopped turn lands after them even while one is still in flight.
-      run.saved.push(...messages);
+      run.noteSaved(messages);
       return unsaved ? whenFailed(append, unsaved) : append();
     },
     () => from(then()),

@@ -107,7 +107,7 @@ describe('GET /runs/:id/events: reconnecting to a run that is over', () => {
       const source = new EventSource(`/runs/${id}/events`);
       const seen: number[] = [];
       source.onmessage = (message) => seen.push((JSON.parse(message.data as string) as { seq: number }).seq);
-      Object.assign(window, { source, seen });
+      Object.assign(globalThis, { source, seen });
     }, runId);
 
     await expect.poll(() => page!.evaluate('source.readyState'), { timeout: 20_000, message: 'the EventSource is closed' }).toBe(2);
