@@ -4,6 +4,7 @@ import type { JsonObject } from '../events/json.js';
 import { errorMessage } from '../errors/error-message.js';
 import { withValidator, type ArgsValidator } from '../tools/args-check.js';
 import { jsonSchemaValidator } from '../tools/json-schema-validator.js';
+import { schemaVerdict, type SchemaFinding } from '../tools/schema-policy.js';
 import type { Tool } from '../tools/tool.js';
 import { toolError } from '../tools/tool-error.js';
 import type { McpConnection } from './mcp-connection.js';
@@ -39,10 +40,13 @@ const SHAPE_ONLY = jsonSchemaValidator({ type: 'object' });
  * reaches the server, so a cancelled call is cancelled there. Whatever happens to the call is
  * a result the model reads; nothing is thrown.
  *
- * A `pattern` RE2 cannot run (lookaround, backreferences, a program over 1,000 steps like
- * `\w{1000}\w{1000}`) is not enforced, with a warning: the server checks its own arguments.
- * A schema over 64 KiB, or one no call could be checked against (a `$ref` to a URL or one
- * that loops in place, or `"$async": true`: `unusableRefs`), leaves the tool out, with a
+ * What a schema calls cannot wholly be checked against does to the tool is the one schema
+ * policy's (`schemaVerdict`, `'mcp-server'`). A `pattern` RE2 cannot run (lookaround,
+ * backreferences, a program over 1,000 steps like `\w{1000}\w{1000}`) is not enforced, with a
+ * warning: the server checks its own arguments. A schema ajv refuses is offered as it is, its
+ * calls checked to be an object only. A schema over 64 KiB, or one no call could be checked
+ * against without holding the process (a `$ref` to a URL or one that loops in place,
+ * `"$async": true`, too much to compile: `unusableRefs`), leaves the tool out, with a
  * warning (`mcp-tool-skipped`) naming the server and the tool; so does one whose patterns
  * would take `judge` (one per listing) past the patterns it compiles in all.
  *
@@ -56,14 +60,14 @@ export function mcpTool(name: string, info: McpToolInfo, connection: McpConnecti
   const server = connection.name;
   const schema = modelSchema(info.inputSchema);
   const tooLarge = oversizedSchema(schema);
-  if (tooLarge) return skipped(`MCP server "${server}" offers ${name} with ${tooLarge}; it is left out.`);
+  if (tooLarge && leavesOut('uncheckable')) return skipped(`MCP server "${server}" offers ${name} with ${tooLarge}; it is left out.`);
   // After the size and depth check, which bounds this walk. A `$ref` that loops in place
   // overflowed the stack (some 300 ms) at every call's check, and one to a URL failed to
   // compile at every call: the tool could never be called, so it is not offered.
   const badRef = unusableRefs(schema);
-  if (badRef !== undefined) return skipped(`MCP server "${server}" offers ${name} with an input schema that cannot be checked against: ${badRef}; it is left out.`);
+  if (badRef !== undefined && leavesOut('uncheckable')) return skipped(`MCP server "${server}" offers ${name} with an input schema that cannot be checked against: ${badRef}; it is left out.`);
   const unenforced = judge(schema);
-  if (unenforced === undefined) {
+  if (unenforced === undefined && leavesOut('uncheckable')) {
     return skipped(`MCP server "${server}" offers ${name} with regexes past the ${MCP_LISTING_MAX_PATTERNS} distinct ones of its listing that are compiled when it is listed (each costs up to some milliseconds of the event loop); it is left out.`);
   }
   const description = cappedDescription(info.description?.trim() || `${info.title ?? info.name} (a tool of the MCP server "${server}")`);
@@ -98,7 +102,10 @@ export function mcpTool(name: string, info: McpToolInfo, connection: McpConnecti
   // Compiled at the first call, not when listed: compiling costs about half a second per
   // 64 KiB of schema, and a server listing 256 large ones held the event loop for minutes.
   let validate: ArgsValidator | undefined;
-  const warnings = unenforced.map(({ pattern, reason }) => ({
+  const unchecked = unenforced ?? [];
+  if (unchecked.length > 0 && leavesOut('unenforced-pattern')) return skipped(`MCP server "${server}" offers ${name} with patterns the linear-time regex engine cannot run; it is left out.`);
+  const warned = schemaVerdict('mcp-server', 'unenforced-pattern').action === 'keep-with-warning' ? unchecked : [];
+  const warnings = warned.map(({ pattern, reason }) => ({
     code: 'mcp-pattern-unenforced',
     message: `MCP server "${server}": the pattern ${JSON.stringify(clipMiddle(pattern, 200))} in the schema of ${name} is not checked here (${reason}); the linear-time regex engine cannot run it, so the server's own check is all there is.`,
   }));
@@ -110,13 +117,22 @@ function skipped(message: string): McpToolMade {
   return { tool: undefined, warnings: [{ code: 'mcp-tool-skipped', message }] };
 }
 
+/** Whether the one schema policy leaves a server's tool out for `finding`. */
+function leavesOut(finding: SchemaFinding): boolean {
+  return schemaVerdict('mcp-server', finding).action === 'leave-out';
+}
+
 function validatorOf(schema: JsonObject): ArgsValidator {
   try {
     return jsonSchemaValidator(schema);
-  } catch {
-    // A schema ajv cannot compile (a draft it does not know, a bad keyword): the server
-    // checks the arguments itself, so offer the model its schema and check only the shape.
-    return SHAPE_ONLY;
+  } catch (e) {
+    // A schema ajv cannot compile (a draft it does not know, a bad keyword), found at the
+    // first call. Kept by the policy: the server checks the arguments itself, so the model
+    // is offered its schema and only the shape is checked here. Any other verdict, this late,
+    // can only fail the calls.
+    if (schemaVerdict('mcp-server', 'invalid').action === 'keep') return SHAPE_ONLY;
+    const problems = `the MCP server's input schema for this tool cannot be checked against: ${cappedMcpText(errorMessage(e))}`;
+    return () => ({ problems });
   }
 }
 

@@ -14,6 +14,8 @@ const compiledByObject = new WeakMap<object, CompiledArgsSchema>();
  * The validator of a JSON schema, compiled on first use and kept while the schema object
  * lives, and by the schema's JSON text ({@link knownSchemas}): an equal schema in a new object
  * (a tools function's, at each run's start) gets the validator of the first, not compiled again.
+ * A schema of plain JSON data is compiled from a copy made from that text, so the validator
+ * holds none of the caller's objects: changing the object afterwards changes no validator.
  * Problems read like `"path" must be string` or `the arguments must have the
  * property "path"`, joined by `; ` (the first ten, then how many more).
  *
@@ -63,7 +65,11 @@ function compiledArgs(schema: object): CompiledArgsSchema {
     // tool's call fails with them, cheaply). A URL's ajv refuses itself, fetching nothing.
     const why = refusedRefs(schema);
     if (why !== undefined) throw new Error(`the schema cannot be checked against: ${why}`);
-    const { validate, unenforced } = compileSchema(withoutDialect(schema));
+    // Compiled from a private copy when the schema is plain JSON: ajv's validator keeps
+    // references to values of the schema (`const`, an `enum`'s objects, a long `enum`), and
+    // it serves every schema of this text; a caller changing its object afterwards must not
+    // change what an equal schema elsewhere lets through.
+    const { validate, unenforced } = compileSchema(withoutDialect(text === undefined ? schema : (JSON.parse(text) as object)));
     const check: ArgsValidator = (args) => {
       // Only `true` passes (fail closed): a validator answering anything else (a Promise, had
       // an asynchronous schema got through) has checked nothing.

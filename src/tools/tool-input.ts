@@ -6,10 +6,12 @@ import type { ArgsCheck, ArgsValidator } from './args-validator.js';
 import { jsonSchemaValidator, unenforcedPatterns } from './json-schema-validator.js';
 import { describeIssues } from './standard-issues.js';
 import { checkingCost, refLoop } from '../validation/schema-refs.js';
+import { costlySchema } from '../validation/schema-cost.js';
 import { MAX_PATTERN_LENGTH, MAX_PATTERN_SIZE } from '../validation/linear-regexp.js';
 import { regExpSize } from '../validation/regexp-size.js';
 import type { Tool } from './tool.js';
 import { jsonTextOf, knownSchemas } from './schema-verdicts.js';
+import { schemaVerdict, type SchemaFinding } from './schema-policy.js';
 
 /**
  * A Standard Schema that can also describe itself as a JSON schema
@@ -82,8 +84,10 @@ export interface ToolSchema {
  * @throws TypeError naming the tool when `input` is neither, cannot say itself as JSON
  * schema, or does not describe an object, or is a JSON schema with a `pattern` the
  * linear-time regex engine cannot run (lookaround, backreferences), with a `$ref` that
- * loops in place (`refLoop`), or whose checking would double at every level of a value or
- * link of a chain of `$defs` (`checkingCost`). A JSON schema is checked once per object (and per JSON text).
+ * loops in place (`refLoop`), that is too much work to compile (`costlySchema`: more than 64
+ * branches of an `anyOf`, 2,000 subschemas, 500 regexes), or whose checking would double at
+ * every level of a value or link of a chain of `$defs` (`checkingCost`): what the one schema
+ * policy (`schemaVerdict`, `'user-code'`) refuses. A JSON schema is checked once per object (and per JSON text).
  *
  * @example
  * ```ts
@@ -155,36 +159,47 @@ function assertCheckable(schema: JsonObject, what: string, fail: (problem: strin
   const text = jsonTextOf(schema);
   let checked = text === undefined ? undefined : knownSchemas.recall(text)?.checked;
   if (checked === undefined) {
-    const problem = schemaProblem(schema);
-    checked = problem === undefined ? {} : { problem };
+    const found = schemaProblem(schema);
+    // The one policy decides (`schema-policy.ts`): the user's own schema is refused where it is written.
+    checked = found !== undefined && schemaVerdict('user-code', found.finding).action === 'refuse' ? { problem: found.problem } : {};
     if (text !== undefined) knownSchemas.remember(text, { checked });
   }
   if (checked.problem !== undefined) fail(`${what} ${checked.problem}`);
   settled.add(schema);
 }
 
-/** Why calls cannot be checked against `schema` (after the words naming it), or `undefined`. */
-function schemaProblem(schema: JsonObject): string | undefined {
-  // Refused here, where the author can mend it, not at each call: ajv would overflow the
+/** What is wrong with `schema` for the schema policy, and the words saying it (after those naming it). */
+interface SchemaProblem {
+  readonly finding: SchemaFinding;
+  readonly problem: string;
+}
+
+/** The first thing that keeps calls from being wholly checked against `schema`, or `undefined`. */
+function schemaProblem(schema: JsonObject): SchemaProblem | undefined {
+  // Found here, where the author can mend it, not at each call: ajv would overflow the
   // stack (some 300 ms) checking every call against a `$ref` that loops in place. (A `$ref`
   // to a URL ajv refuses below, fetching nothing; one by `$id`, as TypeBox's, it resolves.)
   const loop = refLoop(schema);
-  if (loop !== undefined) return `cannot be checked against: ${loop}. Let a schema recur only through a property or an item.`;
+  if (loop !== undefined) return { finding: 'uncheckable', problem: `cannot be checked against: ${loop}. Let a schema recur only through a property or an item.` };
+  // Before compiling, which is the cost: ajv holds the event loop (100 refs to a 100-branch
+  // `$def`, 19 s), as for an MCP tool's schema.
+  const costly = costlySchema(schema);
+  if (costly !== undefined) return { finding: 'uncheckable', problem: `cannot be checked against: ${costly}` };
   try {
     jsonSchemaValidator(schema);
   } catch (e) {
-    return `is not a valid JSON schema: ${errorMessage(e)}`;
+    return { finding: 'invalid', problem: `is not a valid JSON schema: ${errorMessage(e)}` };
   }
-  // Its regexes run on RE2 (linear time); one it cannot run would go unchecked: refused
-  // here, where the tool's author can rewrite it.
+  // Its regexes run on RE2 (linear time); one it cannot run would go unchecked.
   const [unenforced] = unenforcedPatterns(schema);
   if (unenforced) {
-    return `has the pattern ${JSON.stringify(unenforced.pattern)}, which the linear-time regex engine (RE2) cannot run (${unenforced.reason}). ${patternAdvice(unenforced.pattern)}`;
+    const problem = `has the pattern ${JSON.stringify(unenforced.pattern)}, which the linear-time regex engine (RE2) cannot run (${unenforced.reason}). ${patternAdvice(unenforced.pattern)}`;
+    return { finding: 'unenforced-pattern', problem };
   }
   // Checking would double at each level of a value or link of a chain of `$defs` (the check an
   // MCP tool's schema gets).
   const why = checkingCost(schema);
-  return why === undefined ? undefined : `would take too long to check calls against: ${why}`;
+  return why === undefined ? undefined : { finding: 'uncheckable', problem: `would take too long to check calls against: ${why}` };
 }
 
 /**

@@ -4,28 +4,12 @@ import type { JsonObject } from '../../src/events/json.js';
 import { ScriptedModel } from '../../src/model/scripted-model.js';
 import { assertCheckableParameters } from '../../src/tools/tool-input.js';
 import type { Tool } from '../../src/tools/tool.js';
+import { schemaWith, watched } from './support/watched-schema.js';
 
 // A tools function answering new tool objects at each run's start (`listTools().map(toTool)`)
 // had every schema compiled (ajv, RE2, the cost walk) at every run: 20 tools of 10 properties
 // held the event loop some 250 ms per run. An equal schema in a new object now gets the
-// verdict of the first by its JSON text. Seen without timing: a compile reads keywords the
-// schema lacks (`$ref`, `$id`, ...), reading it as JSON text reads its own keys (and `toJSON`).
-
-/** A property schema that records the names read from it that it does not have. */
-function watched(schema: JsonObject): { readonly schema: JsonObject; readonly foreignReads: Set<string> } {
-  const foreignReads = new Set<string>();
-  const note = (key: string | symbol): void => {
-    if (typeof key === 'string' && key !== 'toJSON' && !Object.hasOwn(schema, key)) foreignReads.add(key);
-  };
-  const proxy = new Proxy(schema, {
-    get: (target, key, receiver) => (note(key), Reflect.get(target, key, receiver)),
-    has: (target, key) => (note(key), Reflect.has(target, key)),
-  });
-  return { schema: proxy, foreignReads };
-}
-
-/** A schema unlike any other test's (so no other check answered for it first), with `inner` as one property. */
-const schemaWith = (tag: string, inner: JsonObject): JsonObject => ({ type: 'object', properties: { [tag]: { type: 'string' }, inner }, required: [tag] });
+// verdict of the first by its JSON text. Seen without timing (support/watched-schema.ts).
 
 describe('an equal schema in a new object', () => {
   it('is not compiled again: its verdict is found by its JSON text', () => {
@@ -65,5 +49,4 @@ describe('an equal schema in a new object', () => {
     expect(reads[0]?.size).toBeGreaterThan(0);
     expect([...(reads[1] ?? [])]).toEqual([]);
   });
-
 });

@@ -6,27 +6,14 @@ import type { Tool } from '../../src/tools/tool.js';
 import { collect, own } from '../support/collect-events.js';
 import { FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { openAIModelFor } from '../support/openai-model.js';
+import { schemaWith, watched } from './support/watched-schema.js';
 
 // A tools function answering new but equal schema objects at each run's start had each schema's
 // check remembered by its JSON text, but the validator a call is checked with was compiled per
-// object: every run's first call compiled the schema again. Seen without timing, as in
-// tool-schema-verdicts.test.ts: a compile reads keywords the schema lacks; JSON text reads its own keys.
+// object: every run's first call compiled the schema again. Seen without timing (support/watched-schema.ts).
 
-/** A property schema that records the names read from it that it does not have. */
-function watched(schema: JsonObject): { readonly schema: JsonObject; readonly foreignReads: Set<string> } {
-  const foreignReads = new Set<string>();
-  const note = (key: string | symbol): void => {
-    if (typeof key === 'string' && key !== 'toJSON' && !Object.hasOwn(schema, key)) foreignReads.add(key);
-  };
-  const proxy = new Proxy(schema, {
-    get: (target, key, receiver) => (note(key), Reflect.get(target, key, receiver)),
-    has: (target, key) => (note(key), Reflect.has(target, key)),
-  });
-  return { schema: proxy, foreignReads };
-}
-
-/** A tool schema unlike any other test's (so no other test compiled it first), with `inner` as one property. */
-const schemaWith = (inner: JsonObject): JsonObject => ({ type: 'object', properties: { validator_by_text: { type: 'string' }, inner }, required: ['inner'] });
+/** The tool schema of these runs, with `inner` as one property, which calls must give. */
+const runSchema = (inner: JsonObject): JsonObject => schemaWith('validator_by_text', inner, 'inner');
 
 let server: FakeOpenAIServer | undefined;
 afterEach(async () => {
@@ -53,7 +40,7 @@ describe("a tools function's equal schema in a new object, called at each run", 
     const tools = (): Tool[] => {
       const inner = watched({ type: 'integer', minimum: minimums[reads.length]! });
       reads.push(inner.foreignReads);
-      return [{ name: 'counted', description: 'd', parameters: schemaWith(inner.schema), execute: (args) => `ran ${JSON.stringify(args)}` }];
+      return [{ name: 'counted', description: 'd', parameters: runSchema(inner.schema), execute: (args) => `ran ${JSON.stringify(args)}` }];
     };
     const agent = new ReActAgent({ model: openAIModelFor(server), tools });
     const errors: (string | undefined)[][] = [];
@@ -89,5 +76,30 @@ describe('schemas of different texts, or more than their text', () => {
     const bounded = jsonSchemaValidator(hidden);
     expect(bounded).not.toBe(one);
     expect(bounded({ validator_by_text_apart: 3 }).problems).toMatch(/must be <= 2/);
+  });
+});
+
+// The validator shared by a schema's text was compiled from the first object seen, and ajv's
+// validator keeps references to its values (`const`, an `enum`'s objects): a caller changing
+// that object afterwards changed what every equal schema's calls were checked by.
+describe('a validator shared by JSON text', () => {
+  it('is compiled from a copy: changing the first object after a run changes nothing for an equal schema', async () => {
+    const at = () => ({ type: 'object', properties: { validator_by_text_copy: { enum: [{ mode: 'read' }] }, level: { const: { at: 1 } } } });
+    const tool = (parameters: JsonObject): Tool => ({ name: 'moded', description: 'd', parameters, execute: () => 'ran' });
+    const calls = [{ validator_by_text_copy: { mode: 'write' } }, { validator_by_text_copy: { mode: 'read' }, level: { at: 2 } }];
+    server = await FakeOpenAIServer.start({
+      replies: [1, 2].flatMap(() => [{ toolCalls: calls.map((args) => ({ name: 'moded', arguments: args })) }, { text: 'done' }]),
+    });
+    const first = at();
+    let schema: JsonObject = first;
+    const agent = new ReActAgent({ model: openAIModelFor(server), tools: () => [tool(schema)] });
+    const errorsOf = async () => own(await collect(agent.stream('go')), 'ToolCallEnd').map((e) => e.error);
+    const before = await errorsOf();
+    expect(before).toEqual([expect.stringMatching(/must be equal to one of the allowed values/), expect.stringMatching(/"level" must be equal to constant/)]);
+    // The caller changes its first object; the next run's tools function answers an equal new one.
+    first.properties.validator_by_text_copy.enum[0]!.mode = 'write';
+    first.properties.level.const.at = 2;
+    schema = at();
+    expect(await errorsOf()).toEqual(before);
   });
 });
