@@ -5,7 +5,8 @@
  * input and output schemas (`mcp-tool.ts`, `mcp-output-validator.ts`). A tool author's own
  * schema gets the lenient {@link refLoop} (`tool-input.ts`, `json-schema-validator.ts`), and
  * from `defineTool` (and `HarnessEngine`, for a hand-written tool's `parameters`) the same
- * {@link checkingCost} as one from outside.
+ * `costlySchema` and {@link checkingCost} as one from outside (what each finding does to a
+ * tool is the one schema policy's: `tools/schema-policy.ts`).
  *
  * @module
  */
