@@ -2,11 +2,10 @@ import { lstat, readlink, stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { ConfinedRoot } from './confined-file.js';
 import { errnoOf } from '../errors/errno-of.js';
+import { walkLinks } from './link-walk.js';
 
 /** The system's errors of a way that is blocked: a name on it no folder (`ENOTDIR`, `EEXIST` of a folder to make), or a link loop (`ELOOP`). */
 const BLOCKED = new Set(['ENOTDIR', 'EEXIST', 'ELOOP']);
-/** The most links a way goes through: Linux's bound (`MAXSYMLINKS`), past which it answers ELOOP. */
-const MAX_LINKS = 40;
 
 /**
  * The error to throw for `cause`, a system error met reaching the folder `folder` below
@@ -67,16 +66,12 @@ async function described(name: string, found: string): Promise<{ name: string; w
   return undefined;
 }
 
-/** The links `link` goes through, by their whole targets, until one repeats (or {@link MAX_LINKS}). */
-async function loopOf(link: string): Promise<string[]> {
-  const seen = [link];
-  let current = link;
-  for (let hops = 0; hops < MAX_LINKS; hops++) {
-    const next = await readlink(current).then((text) => resolve(dirname(current), text), () => undefined);
-    if (next === undefined) break;
-    seen.push(next);
-    if (seen.indexOf(next) < seen.length - 1) break;
-    current = next;
-  }
-  return seen;
+/**
+ * The links of the loop `link` goes round, from `link` itself, each leading to the next, up to
+ * the one met again (or past the bound of links: `walkLinks`, the one walk of links, shared
+ * with `realFolderPath`); just `link` when the walk finds none (the loop mended meanwhile).
+ */
+async function loopOf(link: string): Promise<readonly string[]> {
+  const { loop } = await walkLinks(link);
+  return loop === undefined ? [link] : loop.slice(Math.max(0, loop.indexOf(link)));
 }

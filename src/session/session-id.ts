@@ -47,6 +47,14 @@ export function assertSessionId(sessionId: unknown): asserts sessionId is string
 export const GENERATED_SESSION_ID = /^ses_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
+ * The form of the id `TaskRunner` gives a task it starts (not one it resumes): `task_` and a
+ * random UUID. A one-shot run resumes no task of another run (it owns none), so each of its task
+ * sessions has an id of this form; a conversation never has one (its id is {@link GENERATED_SESSION_ID}'s
+ * or the name a user gave it). `isOneShotTask` reads it so.
+ */
+export const GENERATED_TASK_ID = /^task_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
  * A new session id, for a run given none (a one-shot run): `ses_` and a random UUID.
  *
  * @example

@@ -1,8 +1,12 @@
+import { join } from 'node:path';
 import { ephemeralLifetimes, type Lifetime } from './ephemeral-lifetimes.js';
 import type { GrantSeal } from './grant-seal.js';
 import type { TaskSessionInfo } from './session-store.js';
 import { sessionFileName } from './session-file-name.js';
 import { taskSessionInfoOf } from './task-session-info.js';
+import { parsedTaskFile, type TaskFileText } from './task-file-text.js';
+import { isOneShotTaskInfo } from './one-shot-task.js';
+import { UnsealedSessionError } from './unsealed-session-error.js';
 import { lifetimeFolders, type SessionFolderPaths } from './session-folder-paths.js';
 
 /**
@@ -53,11 +57,20 @@ export class TaskSeal {
    * valid seal (planted, changed, put back after a delete, or written before task files were
    * sealed) or another task's (a sealed file copied under this name: taken for this task, it
    * would let its owner resume any session), `undefined` when it is no task info at all.
+   *
+   * @throws {@link UnsealedSessionError} (`what: 'one-shot-task-file'`) for a task file of this
+   * file's task without a valid seal that a one-shot run's task's reads as (`isOneShotTaskInfo`):
+   * sealed for a lifetime kept only in the process that ran it, it was not planted or changed,
+   * and loads nowhere else (nor once deleted), which its refusal says.
    */
   async read(text: string, name: string): Promise<TaskSessionInfo | 'unsealed' | undefined> {
-    const found = parsed(text);
+    const found = parsedTaskFile(text);
     if (!found) return undefined;
-    return (await this.sealed(found, name)) ? found.info : 'unsealed';
+    if (await this.sealed(found, name)) return found.info;
+    if (!namesFile(found.info.taskId, name)) return 'unsealed';
+    const paths = await this.folder();
+    if (await isOneShotTaskInfo(paths.folder, found.info)) throw new UnsealedSessionError(found.info.taskId, join(paths.named, name), [1], 'one-shot-task-file');
+    return 'unsealed';
   }
 
   /**
@@ -68,13 +81,13 @@ export class TaskSeal {
    * (their task's), so a scan of a folder of many tasks reads no other conversation's.
    */
   async ownedBy(text: string, name: string, owner: string, lifetime: Lifetime | undefined): Promise<TaskSessionInfo | undefined> {
-    const found = parsed(text);
+    const found = parsedTaskFile(text);
     if (found?.info.ownerSessionId !== owner) return undefined;
     return (await this.sealed(found, name, lifetime)) ? found.info : undefined;
   }
 
   /** Whether the file's task info names the file's task and is sealed (for the owner's `ownerLifetime` when known, else read). */
-  private async sealed({ info, mac }: ParsedTask, name: string, ownerLifetime?: Lifetime): Promise<boolean> {
+  private async sealed({ info, mac }: TaskFileText, name: string, ownerLifetime?: Lifetime): Promise<boolean> {
     if (!namesFile(info.taskId, name)) return false;
     const macs = await this.seal.macs();
     if (!macs) return true;
@@ -96,24 +109,6 @@ export class TaskSeal {
 interface TaskLifetimes {
   readonly owner: Lifetime;
   readonly task: Lifetime;
-}
-
-/** A task file's task info and the seal it carries. */
-interface ParsedTask {
-  readonly info: TaskSessionInfo;
-  readonly mac: unknown;
-}
-
-/** The task info `text` holds and its seal, or `undefined` when it holds no task info. */
-function parsed(text: string): ParsedTask | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  const info = taskSessionInfoOf(value);
-  return info && { info, mac: (value as { mac?: unknown }).mac };
 }
 
 /** Whether `name` is the task file of `taskId` (a well-formed id whose file it is). */

@@ -25,11 +25,13 @@ const MAX_SHOWN_NAME_CHARS = 200;
  * that if the key changed (a restored home folder, another machine) and the lines are the
  * user's, `--trust-session` (`trustUnsealed`) takes and seals them; otherwise to remove the
  * files. With `what: 'one-shot-task'`, the session is a task a run without a `sessionId` (a
- * one-shot run) delegated (its task file beside says so): such a task session is sealed for a
+ * one-shot run) delegated (its id and its task file, or the lack of one, say so: `isOneShotTask`): such a task session is sealed for a
  * lifetime kept only in the process that ran it, so its files load only there, until the run
  * ends and the engine removes them; kept aside and put back, or read by another process, they
  * load nowhere, and `trustUnsealed` refuses them too (no one names such a session). The
- * message says so, and that its files can be removed. Also thrown (`what: 'task'`) for a task file
+ * message says so, and that its files can be removed. With `what: 'one-shot-task-file'`, the
+ * same for such a task's task file, read to resume the task: it was not planted or changed,
+ * and the message says so, advising to start the task anew. Also thrown (`what: 'task'`) for a task file
  * (`<id>.task.json`) without a valid seal, when resuming the task: it is not resumed; and,
  * by `RedisSessionStore`, for a stored task record that is no task info (`problem` says what
  * is wrong with it, `file` is its key), rather than calling the task unknown.
@@ -54,8 +56,8 @@ export class UnsealedSessionError extends RxHarnessError {
    * @param what - what the file is: a session's history, a session's history holding a deleted conversation's
    *   lines (`'deleted'`), one whose lines cannot be told apart from a deleted conversation's (`'maybe-deleted'`:
    *   deleted too many times for every earlier lifetime to be checked), the history of a one-shot run's task session
-   *   (`'one-shot-task'`: a task of a run without a `sessionId`, whose files load only in the process that ran it), or a
-   *   task file (`<id>.task.json`, read to resume the task).
+   *   (`'one-shot-task'`: a task of a run without a `sessionId`, whose files load only in the process that ran it), a
+   *   task file (`<id>.task.json`, read to resume the task), or such a one-shot run's task's task file (`'one-shot-task-file'`).
    * @param problem - what is wrong with a task record a store can tell more of than a failed seal (a Redis
    *   record: "is not JSON"), said in place of the seal; `file` is then the record's name (a Redis key).
    */
@@ -63,7 +65,7 @@ export class UnsealedSessionError extends RxHarnessError {
     readonly sessionId: string,
     readonly file: string,
     readonly lines: readonly number[],
-    readonly what: 'history' | 'deleted' | 'maybe-deleted' | 'one-shot-task' | 'task' = 'history',
+    readonly what: 'history' | 'deleted' | 'maybe-deleted' | 'one-shot-task' | 'one-shot-task-file' | 'task' = 'history',
     readonly problem?: string,
   ) {
     super(problem !== undefined ? recordMessage(sessionId, file, problem) : messageOf(sessionId, file, lines, what));
@@ -72,6 +74,7 @@ export class UnsealedSessionError extends RxHarnessError {
 
 function messageOf(sessionId: string, file: string, lines: readonly number[], what: UnsealedSessionError['what']): string {
   if (what === 'task') return taskMessage(sessionId, file);
+  if (what === 'one-shot-task-file') return oneShotTaskFileMessage(sessionId, file);
   if (what === 'deleted') return deletedMessage(sessionId, file, lines);
   if (what === 'maybe-deleted') return maybeDeletedMessage(sessionId, file, lines);
   if (what === 'one-shot-task') return oneShotTaskMessage(sessionId, file, lines);
@@ -108,7 +111,8 @@ function oneShotTaskMessage(sessionId: string, file: string, lines: readonly num
   const count = lines.length;
   return (
     `Session "${sessionId}" was not loaded: ${file} holds ${count} line${count === 1 ? '' : 's'} not sealed for it now (${shownLines(lines)}). ` +
-    'It is the session of a task delegated by a one-shot run (a run without a session id; its task file beside says so). ' +
+    'It is the session of a task delegated by a one-shot run (a run without a session id): its id has the form such a task ' +
+    'has, and its task file names such a run or is gone (a task without one cannot be resumed). ' +
     "Such a task's files are sealed for a lifetime kept only in the process that ran it: they load only there, while the run " +
     'lasts, and the engine removes them as the run ends. These were kept aside and put back, or are read by another process ' +
     '(or that process ended before removing them): they load nowhere any more, and --trust-session would not take them ' +
@@ -132,6 +136,17 @@ function historyMessage(sessionId: string, file: string, lines: readonly number[
     '(a cloned repository can ship this file, with a made-up conversation). ' +
     'Read the file: if it is your conversation, continue it once with --trust-session (the FileSessionStore option trustUnsealed), ' +
     'which seals it; if not, delete it, or use another session name.'
+  );
+}
+
+/** Not "planted or changed": a one-shot run's task file fails its seal in any other process, as it should. */
+function oneShotTaskFileMessage(taskId: string, file: string): string {
+  return (
+    `Task "${taskId}" was not resumed: its task file ${file} is that of a task delegated by a one-shot run (a run without ` +
+    "a session id), sealed for a lifetime kept only in the process that ran it: it loads only there, while the run lasts, " +
+    'and the engine removes it as the run ends. This one was kept aside and put back, or is read by another process (or that ' +
+    'process ended before removing it): it loads nowhere any more. Start the task anew instead of resuming it, and remove ' +
+    "the task's files from the folder."
   );
 }
 
