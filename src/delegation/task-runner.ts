@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { catchError, concatMap, defer, map, type Observable, of } from 'rxjs';
 import { maybeThen$ } from '../agent/maybe.js';
 import { errorMessage } from '../errors/error-message.js';
 import type { SessionStore } from '../session/session-store.js';
+import { newTaskId } from '../session/session-id.js';
 import type { AgentDefinition } from '../subagent/agent-definition.js';
 import type { TokenBudget } from '../model/token-budget.js';
 import type { AgentManager } from '../subagent/agent-manager.js';
@@ -88,7 +88,7 @@ export class TaskRunner implements Delegation {
     const request = boundedRequest(given);
     const fields = { description: request.description, agentName: request.agentName };
     // Minted first, so that a task refused before it starts still has an id of its own.
-    const taskId = request.resumeTaskId ?? `task_${randomUUID()}`;
+    const taskId = request.resumeTaskId ?? newTaskId();
     // A multitask's entries get their markers when the call cuts them together (they share one budget).
     // A `task` result is cut as it is written (its `]]>`s split in CDATA), so it fits `maxResultChars` as read.
     const cut = (content: string) => (request.multitask ? heldContent(content, this.maxResultChars) : { content: cutResult(content, this.maxResultChars) });

@@ -65,3 +65,16 @@ export const GENERATED_TASK_ID = /^task_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9
 export function newSessionId(): string {
   return `ses_${randomUUID()}`;
 }
+
+/**
+ * A new task id, for a task `TaskRunner` starts (not one it resumes): `task_` and a random
+ * UUID, the form {@link GENERATED_TASK_ID} tells.
+ *
+ * @example
+ * ```ts
+ * newTaskId(); // 'task_3b241101-e2bb-4255-8caf-4136c566a962'
+ * ```
+ */
+export function newTaskId(): string {
+  return `task_${randomUUID()}`;
+}
