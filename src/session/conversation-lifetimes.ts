@@ -125,12 +125,23 @@ export class ConversationLifetimes {
     const file = this.file(folder, sessionId);
     const temporary = `${file}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`;
     try {
-      await mkdir(this.dir!, { recursive: true, mode: 0o700 });
-      await writeFile(temporary, `${count}\n`, { flag: 'wx', mode: 0o600 });
+      await this.writeNew(temporary, count);
       await rename(temporary, file);
     } catch (e) {
       await rm(temporary, { force: true });
       throw new Error(`cannot record the delete of session "${sessionId}" in ${file} (${errnoOf(e) ?? (e as Error).message}): check that the folder can be written`);
+    }
+  }
+
+  /** Writes `count` to the new file `temporary`, making the folder only when missing (not before every write: a call per delete saved). */
+  private async writeNew(temporary: string, count: number): Promise<void> {
+    const write = (): Promise<void> => writeFile(temporary, `${count}\n`, { flag: 'wx', mode: 0o600 });
+    try {
+      await write();
+    } catch (e) {
+      if (errnoOf(e) !== 'ENOENT') throw e;
+      await mkdir(this.dir!, { recursive: true, mode: 0o700 });
+      await write();
     }
   }
 

@@ -2,6 +2,7 @@ import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { homeGrantKeyFile } from './grant-key.js';
 import { GrantSeal, type GrantKeySource, type GrantPlace } from './grant-seal.js';
+import type { Lifetime } from './ephemeral-lifetimes.js';
 import type { SessionFolderPaths } from './session-folder-paths.js';
 import type { ApprovalGrant } from './session-store.js';
 import { errnoOf } from '../errors/errno-of.js';
@@ -70,6 +71,16 @@ export class FileSessionGrants {
     await this.files.mkdir(); // before `place`: the folder's real path needs the folder
     const line = await this.seal.line(await this.place(sessionId), grant);
     if (line !== undefined) await this.files.append(sessionId, line);
+  }
+
+  /**
+   * Ends the session's lifetime (a delete, before its files go) through this seal, the one
+   * every part of the store seals with (`GrantSeal.endLifetime`): a second seal on the same
+   * key would read the key file again and keep lifetimes apart from the ones the seals read.
+   * Answers the lifetime that ended; `undefined` without a usable key.
+   */
+  async endLifetime(sessionId: string): Promise<Lifetime | undefined> {
+    return this.seal.endLifetime(await this.place(sessionId));
   }
 
   /** What a grant of the session is signed for: the folder by its real path (another path to it is the same folder), and its lifetimes' paths. */

@@ -2,11 +2,20 @@ import { isTaskRecord, type SettleDelete } from './deleted-conversations.js';
 import type { Lifetime } from './ephemeral-lifetimes.js';
 import type { FileSessionParts } from './file-session-parts.js';
 import { NotRegularFileError } from './not-regular-file-error.js';
-import { removeConfinedFiles } from './remove-confined-files.js';
+import { removeSurveyedFiles, surveyConfinedFiles, type FoundFile } from './remove-confined-files.js';
 import { SESSION_FILE_SUFFIXES, type SessionFileKind } from './session-file-name.js';
 
 /** Every kind of a session's files, the grants first (see {@link FileSessionRemoval.removeNow}). */
 const KINDS = (Object.keys(SESSION_FILE_SUFFIXES) as SessionFileKind[]).sort((a, b) => Number(b === 'grants') - Number(a === 'grants'));
+/** Where the task file is among a session's files ({@link KINDS}). */
+const TASK = KINDS.indexOf('task');
+
+/** A session's files, and what {@link surveyConfinedFiles} found under each name. */
+interface SurveyedFiles {
+  readonly sessionId: string;
+  readonly files: readonly string[];
+  readonly found: readonly FoundFile[];
+}
 
 /**
  * How a `FileSessionStore` deletes a session: its files and its tasks', each session's in its
@@ -26,8 +35,9 @@ export class FileSessionRemoval {
   ) {}
 
   /**
-   * Ends the session's lifetime, then removes its files, then its tasks' (each in its queue,
-   * its lifetime ended first); a {@link NotRegularFileError} names a folder planted under a
+   * Checks the way to the session's files (blocked, the delete fails having written and
+   * removed nothing), ends its lifetime, then removes its files, then its tasks' (each in its
+   * queue, checked and its lifetime ended first); a {@link NotRegularFileError} names a folder planted under a
    * name, left; then the error of a lifetime that could not be ended, if any (the files go
    * all the same). `settle` is told, in the delete's turn, what task file the session had
    * (`DeletedConversations`): a task session's delete is no conversation's.
@@ -35,13 +45,19 @@ export class FileSessionRemoval {
   async delete(sessionId: string, settle: SettleDelete): Promise<void> {
     const { queues, tasks } = this.parts;
     const turn = await queues.enqueue(sessionId, async () => {
+      // The way checked before anything is written: a blocked one ends no lifetime (under the
+      // path of a file where the folder should be), and the delete fails having done nothing.
+      const surveyed = await this.survey(sessionId).catch((e: unknown) => {
+        settle(undefined);
+        throw e;
+      });
       // Read before the lifetime ends (the task file's seal binds it) and the files go; a file
       // that is no task file this store sealed (planted, changed, put back, unreadable) says
-      // nothing: the delete stays a conversation's.
-      const record = await tasks.load(sessionId).catch(() => undefined);
+      // nothing: the delete stays a conversation's. No task file, nothing to read.
+      const record = surveyed.found[TASK] === 'absent' ? undefined : await tasks.load(sessionId).catch(() => undefined);
       settle(record);
       const ended = await this.ending(sessionId);
-      const files = await this.removeNow(sessionId);
+      const files = await this.removeNow(surveyed);
       // A task session owns no tasks: its delete reads no other task file (an ephemeral run
       // deletes each of its, some saved long before). Else asked once the files are gone: a
       // task whose save was asked before this delete counts; its file is sealed for the
@@ -70,8 +86,9 @@ export class FileSessionRemoval {
    */
   private removeFiles(sessionId: string): Promise<{ left: string[]; unrecorded: unknown }> {
     return this.parts.queues.enqueue(sessionId, async () => {
+      const surveyed = await this.survey(sessionId);
       const { unrecorded } = await this.ending(sessionId);
-      return { left: await this.removeNow(sessionId), unrecorded };
+      return { left: await this.removeNow(surveyed), unrecorded };
     });
   }
 
@@ -86,16 +103,25 @@ export class FileSessionRemoval {
     );
   }
 
-  private async removeNow(sessionId: string): Promise<string[]> {
+  /**
+   * The session's files, their way checked and what each name holds found, nothing changed
+   * (`surveyConfinedFiles`): throws when the way is blocked, before any lifetime ends.
+   */
+  private async survey(sessionId: string): Promise<SurveyedFiles> {
+    const files = KINDS.map((kind) => this.parts.folder.file(sessionId, kind));
+    return { sessionId, files, found: await surveyConfinedFiles(this.parts.folder.root, files) };
+  }
+
+  /** Removes the surveyed files (what was found under each name), forgetting them first; answers the folders left under their names. */
+  private async removeNow({ sessionId, files, found }: SurveyedFiles): Promise<string[]> {
     const { folder, summaries, lines, history } = this.parts;
     summaries.forget(sessionId);
-    // The grants first: a delete stopped on the way (a file that cannot be removed) must not
-    // leave the "always" approvals to a later conversation of the id.
-    const files = KINDS.map((kind) => folder.file(sessionId, kind));
+    // The grants first (KINDS): a delete stopped on the way (a file that cannot be removed)
+    // must not leave the "always" approvals to a later conversation of the id.
     for (const file of files) {
       lines.forget(file);
       history.forget(file);
     }
-    return removeConfinedFiles(folder.root, files);
+    return removeSurveyedFiles(folder.root, files, found);
   }
 }

@@ -1,12 +1,9 @@
-import { resolve } from 'node:path';
 import type { ChatMessage } from '../model/chat-message.js';
 import { errnoOf } from '../errors/errno-of.js';
 import { DeletedConversations } from './deleted-conversations.js';
 import type { Lifetime } from './ephemeral-lifetimes.js';
 import { fileSessionParts, type FileSessionParts } from './file-session-parts.js';
 import { FileSessionRemoval } from './file-session-removal.js';
-import { storeSeal } from './file-session-grants.js';
-import type { GrantSeal } from './grant-seal.js';
 import type { NotRegularFileError } from './not-regular-file-error.js';
 import { claimFileSession } from './file-session-claim.js';
 import { makeConfinedFolder } from './confined-file.js';
@@ -61,8 +58,6 @@ export class FileSessionStore implements SessionStore {
   private readonly removal: FileSessionRemoval;
   /** The conversations deleted and not written since: no task is saved for them (shared with `MemorySessionStore`). */
   private readonly deleted = new DeletedConversations();
-  /** The same key and lifetimes as the parts' seal: a delete ends the conversation's lifetime through it. */
-  private readonly lifetimes: GrantSeal;
 
   /**
    * Stores under `<workspace>/.rxharness/sessions/`, or under `options.dir` when given.
@@ -80,7 +75,6 @@ export class FileSessionStore implements SessionStore {
     this.parts = fileSessionParts(workspace, options);
     this.dir = this.parts.dir;
     this.removal = new FileSessionRemoval(this.parts, (taskId) => this.endLifetime(taskId));
-    this.lifetimes = storeSeal({ workspace: resolve(workspace), grantKey: options.grantKey, home: options.home });
   }
 
   /** The session's messages; an {@link UnsealedSessionError} when its file holds one without a valid seal (see the class). */
@@ -143,7 +137,9 @@ export class FileSessionStore implements SessionStore {
    * A FIFO, socket or device planted under a file's name is removed with the files; a folder
    * is left, and a {@link NotRegularFileError} names it once everything else is removed.
    *
-   * Just before, in the session's queue, the conversation's lifetime ends (a count kept
+   * The way to the files is checked first: blocked (a file, or a link to one, where the folder
+   * should be; a link loop) or leading out of the workspace, the delete fails having written and
+   * removed nothing. Then, in the session's queue, the conversation's lifetime ends (a count kept
    * outside the workspace, beside the grant key, that every seal binds): its files kept aside
    * and put back after the delete grant and load nothing. When that count cannot be read or
    * written, the delete still removes the files and then fails with an error saying why. A task
@@ -162,8 +158,8 @@ export class FileSessionStore implements SessionStore {
    * no link moved or retargeted in the workspace changes: either way its files, put back,
    * grant and load nothing.
    */
-  private async endLifetime(sessionId: string): Promise<Lifetime | undefined> {
-    return this.lifetimes.endLifetime({ ...(await this.parts.paths()), sessionId });
+  private endLifetime(sessionId: string): Promise<Lifetime | undefined> {
+    return this.parts.grants.endLifetime(sessionId);
   }
 
   /**

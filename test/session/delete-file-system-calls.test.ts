@@ -1,0 +1,68 @@
+/**
+ * What a delete costs in file-system calls when the session has no files (what most of a
+ * conversation's repeated deletes find): its files' way checked once for all of them, no
+ * task file opened when none is there, nothing removed that is not there, and the lifetime
+ * ended through the store's one seal. It made 41 calls (48 through a link on the way) before:
+ * each of the 5 files' way walked alone, the missing task file opened, 5 removals of nothing;
+ * 13 (15) now. The bound leaves room, not a count to keep in step: past it, a call repeated
+ * again per file or per delete.
+ */
+import fsp, { mkdir, symlink } from 'node:fs/promises';
+import { syncBuiltinESMExports } from 'node:module';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FileSessionStore } from '../../src/session/file-session-store.js';
+import { workspaceHomePerTest } from '../support/workspace-home-per-test.js';
+
+const ws = workspaceHomePerTest();
+const DELETES = 20;
+
+/** The calls of `node:fs/promises` functions while counting (its functions wrapped, in this test file's worker only). */
+const calls: string[] = [];
+let counting = false;
+const originals = new Map<string, unknown>();
+const module = fsp as unknown as Record<string, unknown>;
+for (const [name, value] of Object.entries(module)) {
+  if (typeof value !== 'function' || name === 'constants') continue;
+  originals.set(name, value);
+  module[name] = function (this: unknown, ...args: unknown[]) {
+    if (counting) calls.push(name);
+    return (value as (...a: unknown[]) => unknown).apply(this, args);
+  };
+}
+syncBuiltinESMExports();
+afterEach(() => {
+  counting = false;
+  calls.length = 0;
+});
+
+/** The calls per delete of `talk`, which has no files, over {@link DELETES} deletes (one before, uncounted: the key read, the folder made). */
+async function callsPerDelete(store: FileSessionStore): Promise<number> {
+  await store.append('warm', [{ role: 'user', content: 'hi' }]);
+  await store.delete('talk');
+  calls.length = 0;
+  counting = true;
+  for (let i = 0; i < DELETES; i++) await store.delete('talk');
+  counting = false;
+  return calls.length / DELETES;
+}
+
+describe('a delete of a session with no files', () => {
+  it('makes at most 16 file-system calls with a key given in code, 20 through a link on the way', async () => {
+    expect(await callsPerDelete(new FileSessionStore(ws.dir, { grantKey: 'k' }))).toBeLessThanOrEqual(16);
+    await mkdir(join(ws.dir, 'elsewhere'));
+    await symlink(join(ws.dir, 'elsewhere'), join(ws.dir, 'linked'));
+    expect(await callsPerDelete(new FileSessionStore(ws.dir, { grantKey: 'k', dir: join(ws.dir, 'linked', 'sessions') }))).toBeLessThanOrEqual(20);
+  });
+
+  it('makes at most 20 through the key file in the home folder (its lifetime file read and written)', async () => {
+    expect(await callsPerDelete(new FileSessionStore(ws.dir, { home: ws.home }))).toBeLessThanOrEqual(20);
+  });
+
+  it('ends the lifetime through the store\'s own seal: the delete reads the key the store then keeps grants with', async () => {
+    const store = new FileSessionStore(ws.dir, { home: ws.home });
+    expect(store.keepsGrants).toBe(false);
+    await store.delete('talk');
+    expect(store.keepsGrants).toBe(true);
+  });
+});
