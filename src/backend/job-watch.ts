@@ -49,7 +49,8 @@ export function watchJob(parts: BackendParts, logId: string, hooks: JobWatchHook
   const unstarted = unstartedMs(stallMs);
   const locked = async (): Promise<boolean> => (await redis.exists(keys.jobLock(logId))) === 1;
   // Its worker wrote past the open marker (its first event or its end), whether or not this
-  // launcher's reader got there yet; once seen, the job is judged by its lock.
+  // launcher's reader got there yet; once seen, the job is judged by its lock. Read only when
+  // the lock is missing or at the unstarted bound: a lock held says its taker lives.
   let written = false;
   const wrote = async (): Promise<boolean> => (written ||= (await redis.xlen(keys.log(logId))) > 1);
   let checking = false;
@@ -72,14 +73,18 @@ export function watchJob(parts: BackendParts, logId: string, hooks: JobWatchHook
     const state = await (await parts.queue()).getJobState(logId);
     if (state === 'active') {
       takenAt ??= Date.now();
-      // Started: judged by its lock from the next check on.
+      // Its taker lives (holds the lock): whether it started matters only once it held the job
+      // unstarted too long (not a worker of ours, or wedged: a bound, longer, as a live worker
+      // busy with a flood may start what it took late). Its log is read then, not every check:
+      // a live taker slow to write its first event cost an XLEN each quarter interval.
+      if (await locked()) {
+        if (Date.now() - takenAt <= unstarted || (await wrote())) return;
+        return give(`a worker took it and stopped before starting it (no event from it for ${unstarted} ms, though it holds the job)`);
+      }
+      // No lock: started, it is judged by its lock and its log from the next check on...
       if (await wrote()) return;
-      // Its taker died (the lock lapses two stall intervals after its last renewal)...
-      if (!(await locked())) return give(`a worker took it and stopped before starting it: no heartbeat for ${lapse} ms (it was killed, or lost its connection to Redis)`);
-      // ... or lives and holds it without starting it (not a worker of ours, or wedged): a
-      // bound, longer, as a live worker busy with a flood may start what it took late.
-      if (Date.now() - takenAt > unstarted) await give(`a worker took it and stopped before starting it (no event from it for ${unstarted} ms, though it holds the job)`);
-      return;
+      // ... else its taker died before starting it (the lock lapses two stall intervals after its last renewal).
+      return give(`a worker took it and stopped before starting it: no heartbeat for ${lapse} ms (it was killed, or lost its connection to Redis)`);
     }
     takenAt = undefined;
     if (state === 'unknown' || state === 'completed' || state === 'failed') {

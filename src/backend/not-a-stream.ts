@@ -11,11 +11,26 @@ import type { FollowingReader, StreamEntry } from './follower-reader.js';
 import { isWrongType } from './load-hash.js';
 import { RedisBackendError } from './redis-backend-error.js';
 
-/** The error of a reader of `key`, which holds a `type` (what `TYPE` answers), not a stream. @internal */
-export function notAStream(key: string, type: string): RedisBackendError {
+/**
+ * The error of a reader of `key`, whose read met something else than a stream: `type` is what
+ * `TYPE` answered, undefined when it could not be asked. One message; only what the key
+ * holds is worded after the type: a `TYPE` asked after the failed read (a round trip late) may
+ * find the key a stream again, or gone, and the read met neither.
+ *
+ * @internal
+ */
+export function notAStream(key: string, type?: string): RedisBackendError {
   return new RedisBackendError(
-    `The event log ${shownKey(key)} in Redis is not a stream but a ${type}: it was changed by something else than its run's writer (anyone with access to the Redis, or another program sharing the prefix), and cannot be read. Delete the key, or give the backend a prefix of its own.`,
+    `The event log ${shownKey(key)} in Redis ${heldWords(type)}: it was changed by something else than its run's writer (anyone with access to the Redis, or another program sharing the prefix), and cannot be read. Delete the key, or give the backend a prefix of its own.`,
   );
+}
+
+/** What the key held, in words, by the `TYPE` answered (undefined: not known). */
+function heldWords(type: string | undefined): string {
+  if (type === undefined || type === '') return 'is not a stream';
+  if (type === 'stream') return 'was not a stream when read (it is a stream again now)';
+  if (type === 'none') return 'was not a stream when read (the key is gone now)';
+  return `is not a stream but ${/^[aeiou]/i.test(type) ? 'an' : 'a'} ${type}`;
 }
 
 /**

@@ -135,7 +135,7 @@ export class RedisBackend implements HarnessBackend {
 
   /** @internal */
   createTracker(limits?: TaskTrackerLimits): TaskTracker {
-    // A delete waits for another engine's task of its conversation a stall interval at most.
+    // A delete waits for another engine's task of its conversation up to the lapse (two stall intervals).
     return new SharedTaskTracker(this.#results, this.#tasks, limits, this.parts.stallMs);
   }
 

@@ -24,8 +24,8 @@ export class SharedTaskTracker extends TaskTracker {
     private readonly results: SharedResults,
     private readonly tasks: SharedTasks,
     limits: TaskTrackerLimits = {},
-    /** How long a conversation's delete waits for another engine's task to settle once cancelled (the stall interval). */
-    private readonly cancelWaitMs = 30_000,
+    /** The stall interval: a conversation's delete waits for another engine's task to settle once cancelled up to the lapse (`lapseMs`) after which that engine is taken for dead. */
+    private readonly stallMs = 30_000,
   ) {
     super(limits);
     // Before this engine launches anything: a worker's put reads the bound from Redis.
@@ -62,9 +62,12 @@ export class SharedTaskTracker extends TaskTracker {
   /**
    * Cancels this engine's tasks as in-process and, for one conversation (its delete), that
    * conversation's tasks other engines run too, by the cancel each `cancel(taskId)` sends,
-   * and waits until every engine has recorded them settled, another engine's for at most
-   * `cancelWaitMs` (its engine may be gone: a foreground or queued task of a gone engine is
-   * then recorded failed; the delete marks its tasks deleted anyway).
+   * and waits until every engine has recorded them settled, another engine's for at most the
+   * lapse (`lapseMs` of the stall interval: two), the silence after which its engine is taken
+   * for dead. So a foreground or queued task of an engine that is gone, even one killed just
+   * before the call, is recorded failed by the time this returns (the cancel reached nobody).
+   * A background task of a gone engine may still be live then: its worker goes on until it
+   * hears the cancel (`orphan-background.ts`); the delete marks its tasks deleted anyway.
    * Without a conversation (this engine's close) only this engine's tasks are cancelled.
    */
   override async cancelAll(filter: { backgroundOnly?: boolean; sessionId?: string } = {}): Promise<void> {
@@ -72,7 +75,7 @@ export class SharedTaskTracker extends TaskTracker {
     const own = (taskId: string): boolean => super.get(taskId) !== undefined;
     const elsewhere = sessionId === undefined ? [] : this.tasks.list().filter((t) => t.sessionId === sessionId && isLive(t) && (!backgroundOnly || t.background) && !own(t.taskId));
     // The others' cancels are sent first, as soon as asked (their engines serve them meanwhile).
-    const others = cancelElsewhere(this.tasks, elsewhere, this.cancelWaitMs);
+    const others = cancelElsewhere(this.tasks, elsewhere, this.stallMs);
     await Promise.all([super.cancelAll(filter), others]);
   }
 

@@ -57,7 +57,8 @@ export class StreamReader implements FollowingReader {
   async #failure(e: unknown): Promise<Error> {
     if (UnknownRunError.isInstance(e)) return e;
     if (!isWrongType(e)) return redisFailure(`reading the event log of ${this.runId}`, e);
-    return notAStream(this.key, await this.redis.type(this.key).catch(() => 'another type'));
+    // Asked after the failed read: the key may be a stream again, or gone (`notAStream` words each).
+    return notAStream(this.key, await this.redis.type(this.key).catch(() => undefined));
   }
 
   /** Ends the reader with `error`. */

@@ -5,8 +5,8 @@ import type { BackendParts } from './backend-parts.js';
  * KEYS[1]: the log; ARGV[1]: the ending's JSON; ARGV[2]: the retention. Ends the log (as
  * `RedisEventLog.end` does) only while it holds nothing but its open marker. One script, so
  * no worker's first event can land between the look and the end: either it came first (no
- * end here), or it comes after this end, which readers stop at. A log gone (expired,
- * deleted) is not made again.
+ * end here), or the worker finds this end as it writes its first event and stops without
+ * writing (`appendFirstIfOpen`, a script too). A log gone (expired, deleted) is not made again.
  */
 const END_IF_UNSTARTED = `
 local first = redis.call('XRANGE', KEYS[1], '-', '+', 'COUNT', 2)
@@ -20,7 +20,8 @@ return 1`;
  * there), atomically (a Lua script); resolves whether it did. What a launcher that removed
  * the child's job from the queue writes: a successful remove does not prove that no worker
  * took the job (BullMQ removes an active job whose lock lapsed, its worker alive but slow),
- * and a worker that started it ends the log itself, as it obeys the cancel.
+ * and a worker that started it ends the log itself, as it obeys the cancel; one that starts it
+ * after this end writes nothing.
  *
  * @internal
  */

@@ -4,6 +4,7 @@ import type { RunEndEvent } from '../events/agent-event.js';
 import type { LogEnding } from '../runs/run-types.js';
 import type { BackendParts } from './backend-parts.js';
 import { backgroundResult, deliverResult } from './background-result.js';
+import { appendFirstIfOpen } from './first-event-write.js';
 import type { TaskJob } from './task-job.js';
 import type { ActiveJob } from './worker-approvals.js';
 
@@ -36,7 +37,9 @@ function endingOf(reason: unknown): LogEnding {
  * record (its engine may be gone); the log's end comes last. The
  * job is in `running` while it runs. `signal` is BullMQ's for the job (aborted by
  * `Worker.cancelJob`): it stops the child (model requests aborted, processes killed) and
- * ends the log as its reason says. Resolves once the log's end is written.
+ * ends the log as its reason says. Resolves once the log's end is written. A log ended before
+ * the first event (its launcher gave the job up, `endIfUnstarted`) gets nothing: the child is
+ * stopped, and neither its events, nor its result, nor a second end are written.
  *
  * @internal
  */
@@ -49,6 +52,8 @@ export function runJob(parts: BackendParts, job: TaskJob, agent: ReActAgent, kee
     // Not awaited one by one: a connection keeps its commands in order, so the appends
     // land in seq order while the run goes on; the end waits for all of them.
     let writes: Promise<unknown> = Promise.resolve();
+    // Whether the log took the first event (it was not ended first): what follows waits for it.
+    let opened: Promise<boolean> | undefined;
     let done = false;
     let end: RunEndEvent | undefined;
     // The run's start as its launching engine recorded it: it names the run's result.
@@ -62,8 +67,14 @@ export function runJob(parts: BackendParts, job: TaskJob, agent: ReActAgent, kee
       // engine may be gone), before the log's end: a live engine, which records the task
       // once it reads that end, writes last.
       const result = task.background ? backgroundResult(job, agent.name, ending, end, startedAt) : undefined;
-      const delivered = result && deliverResult(redis, keys, result, job.queuedAt, keep ?? eventLog.retentionMs).catch(() => undefined);
-      writes = Promise.all([writes, delivered]).then(() => eventLog.end(logId, ending, keep)).catch(() => undefined);
+      const written = (opened ?? Promise.resolve(true)).catch(() => true);
+      writes = Promise.all([writes, written])
+        .then(async ([, open]) => {
+          if (!open) return; // ended by its launcher: no result, no second end
+          if (result) await deliverResult(redis, keys, result, job.queuedAt, keep ?? eventLog.retentionMs).catch(() => undefined);
+          await eventLog.end(logId, ending, keep);
+        })
+        .catch(() => undefined);
       void writes.then(() => resolve());
     };
     const subscription = agent.run$(job.prompt, { sessionId: task.taskId, streaming: job.streaming }).subscribe({
@@ -72,7 +83,17 @@ export function runJob(parts: BackendParts, job: TaskJob, agent: ReActAgent, kee
         // what a broken or hostile agent emits after it is not written, readers would skip it.
         if (end) return;
         if (event.type === 'RunEnd') end = event;
-        writes = Promise.all([writes, eventLog.append({ runId: logId, seq: ++seq, event })]).catch(() => undefined);
+        const entry = { runId: logId, seq: ++seq, event };
+        if (!opened) {
+          // The first event, only into a log not ended yet (one script: no end lands between).
+          opened = appendFirstIfOpen(parts, entry);
+          opened.then((open) => open || stop(), () => undefined);
+          writes = opened.catch(() => undefined);
+          return;
+        }
+        // In order after the first, issued once it is known to have landed.
+        const append = opened.then((open) => (open ? eventLog.append(entry) : undefined), () => eventLog.append(entry));
+        writes = Promise.all([writes, append]).catch(() => undefined);
       },
       error: (e: unknown) => finish({ kind: 'failed', ...errorIdentity(e) }),
       complete: () => finish({ kind: 'complete' }),

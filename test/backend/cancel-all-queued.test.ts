@@ -2,11 +2,13 @@
  * `engine.tasks.cancelAll({ sessionId })` on one engine, for a conversation whose `multitask`
  * runs on another (`SharedTaskTracker.cancelAll`): a child queued there for a pool slot is
  * cancelled by the cancel sent over Redis, and the call returns once it is recorded ended.
- * When that engine is gone (no heartbeat, nobody serves the cancel), the wait is bounded and
- * its outcome clear: the queued task is recorded failed, naming the stopped instance (it used
- * to be returned from still `queued`, until a sweep a beat or so later).
+ * When that engine is gone (no heartbeat, nobody serves the cancel), the wait is bounded by
+ * the lapse and its outcome clear: the queued task is recorded failed, naming the stopped
+ * instance, even when the engine was killed just before (a one-interval wait returned with it
+ * still `queued`, its last beat alive for a second interval, until a sweep later).
  */
 import { describe, expect, it } from 'vitest';
+import { lapseMs } from '../../src/backend/worker-lapse.js';
 import type { HarnessEngine } from '../../src/engine/harness-engine.js';
 import { testAgent } from '../support/agent-turns.js';
 import { createGate } from '../support/deferred.js';
@@ -67,7 +69,7 @@ describe.skipIf(!HAS_REDIS)('cancelAll of a conversation whose queued task anoth
     expect(k.fixture.requestsOf('explorer')).toHaveLength(1); // the queued child never asked the model
   });
 
-  it('does not hang when that engine is gone: after a stall interval the queued task is recorded failed, naming why', { timeout: 60_000 }, async () => {
+  it('does not hang when that engine was just killed: after the lapse (two stall intervals) the queued task is recorded failed, naming why', { timeout: 60_000 }, async () => {
     const k = await scale.kit(1000);
     const release = createGate();
     const ownerBackend = await k.backend();
@@ -76,10 +78,11 @@ describe.skipIf(!HAS_REDIS)('cancelAll of a conversation whose queued task anoth
     const { run, queued, running } = await queuedBehindOne(k, owner, other, release.promise);
 
     // The owner's process is gone as if killed: its connections drop, no beat, no cancel served,
-    // no goodbye. Its last beat was just now: it lapses only a stall interval from here, so the
-    // dead-owner sweep is no help before the wait's bound; what the caller finds is that wait's outcome.
+    // no goodbye. Its last beat was just now: its key lives the whole lapse (two stall intervals)
+    // from here, as a real last beat's does, so a wait shorter than the lapse still sees it alive
+    // and returned with the tasks live; what the caller finds is the wait's outcome.
     const { redis, keys } = ownerBackend.parts;
-    await redis.set(keys.instance(ownerBackend.runs.instanceId), '1', 'PX', 1000);
+    await redis.set(keys.instance(ownerBackend.runs.instanceId), '1', 'PX', lapseMs(1000));
     ownerBackend.parts.hub.close();
     redis.disconnect();
     try {

@@ -43,7 +43,7 @@ describe.skipIf(!HAS_REDIS)("deleting a conversation and its tasks on every engi
     expect((await server.waitForClosed(explorer, 10_000)).aborted).toBe(true);
   });
 
-  it("waits for a task whose engine is gone a stall interval at most, then deletes it", async () => {
+  it("waits for a task whose engine is gone the lapse (two stall intervals) at most, then deletes it", async () => {
     const k = await scale.kit(1000);
     const probe = await k.backend();
     const { redis, keys } = probe.parts;
@@ -56,7 +56,7 @@ describe.skipIf(!HAS_REDIS)("deleting a conversation and its tasks on every engi
     const started = Date.now();
     await engine.sessions.delete?.('ses_orphan');
     const waited = Date.now() - started;
-    expect(waited).toBeGreaterThanOrEqual(900);
+    expect(waited).toBeGreaterThanOrEqual(1900); // the lapse: a shorter wait gave up on engines killed just before
     expect(waited).toBeLessThan(10_000);
     expect(await redis.exists(keys.task(orphan.taskId))).toBe(0);
   });
