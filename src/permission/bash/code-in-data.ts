@@ -18,6 +18,7 @@ import { codeVariable } from './runs/unreadable-runs.js';
 import { readNames, runTimeArithmetic } from './run-time-names.js';
 import { arithmeticNames } from './set-names.js';
 import { PLACEHOLDER } from './shell-scan.js';
+import { quoted } from '../quoted.js';
 
 /** What {@link evaluatingSyntax} looks for in a line's text, with what to call it. Wider than bash: quoted text counts too. */
 const SYNTAX: readonly (readonly [RegExp, string])[] = [
@@ -60,12 +61,12 @@ export function evaluatingCommand(base: string, args: readonly string[], assignm
   // A name known only at run time (`read "$x"`) may hold a subscript as well.
   const named = (arg: string): boolean => SUBSCRIPTED.test(arg) || arg.startsWith('$');
   if (DECLARERS.has(base) && args.some((arg) => named(arg) || COMPOUND.test(arg) || /^[-+][A-Za-z]*[in]/.test(arg))) {
-    return `"${base}" of an array, an integer or a reference`;
+    return `${quoted(base)} of an array, an integer or a reference`;
   }
   // Only the names: `read -p "$msg" answer` prints its prompt, and bash takes `-t`, `-n`, `-u` values as plain numbers.
   const names = base === 'read' || base === 'mapfile' || base === 'readarray' ? readNames(base, args) : args;
-  if (NAME_TAKERS.has(base) && names.some(named)) return `"${base}" of an array element`;
-  if (V_NAME_TAKERS.has(base) && args.includes('-v') && args.some(named)) return `"${base} -v" of an array element`;
+  if (NAME_TAKERS.has(base) && names.some(named)) return `${quoted(base)} of an array element`;
+  if (V_NAME_TAKERS.has(base) && args.includes('-v') && args.some(named)) return `${quoted(`${base} -v`)} of an array element`;
   return undefined;
 }
 
@@ -104,7 +105,7 @@ const BUILT_BY_EXPANSION = /(?:^|[\s;&|(])[A-Za-z_]\w*(?:\[[^\]]*\])?\+?=[^\s;&|
 export function buildsValue(base: string, args: readonly string[], assignments: readonly string[]): string | undefined {
   // Digits appended (`x+=1`) end the value: they cannot make a name before an `=`, nor an operator.
   const appended = [...assignments, ...(DECLARERS.has(base) ? args : [])].find((word) => /^[A-Za-z_]\w*(?:\[[^\]]*\])?\+=(?!\d+$)/.test(word));
-  if (appended !== undefined) return `a value appended to ("${appended}")`;
+  if (appended !== undefined) return `a value appended to (${quoted(appended)})`;
   // A format with `%`, `\` or an expansion builds text the line does not show (`%s=1 PATH`, `\x50ATH=1`, `"$x"`); a plain one is read as a word.
   if (base === 'printf' && args.some((arg) => /^-v/.test(arg)) && args.some((arg) => /[%\\$]/.test(arg))) return 'a value printf builds ("printf -v")';
   return undefined;

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { quoted } from '../quoted.js';
 
 /** Programs that run any command their input or arguments give, like an interpreter. */
 const INTERPRETERS = new Set(['ed', 'sqlite3', 'sqlite']);
@@ -47,7 +48,7 @@ export function wrapsCommand(program: string, args: readonly string[]): boolean 
  */
 export function programRun(program: string, args: readonly string[]): string | undefined {
   if (INTERPRETERS.has(program) && !args.every((arg) => INFO_ONLY.has(arg))) {
-    return `a program running commands from its input or arguments ("${program}")`;
+    return `a program running commands from its input or arguments (${quoted(program)})`;
   }
   if (program === 'tmux' && (tmuxConfig(args) || args.includes('source-file') || args.includes('source'))) {
     return '"tmux" reading its commands from a file';

@@ -7,6 +7,7 @@
  * @module
  */
 import { optionValues } from './shell-programs.js';
+import { quoted } from '../quoted.js';
 
 /** What a completion builtin runs: `lines` to judge as command lines, `unreadable` why the line cannot be read. */
 export interface CompletionRuns {
@@ -31,5 +32,5 @@ export function completionRuns(program: string, args: readonly string[]): Comple
   const lines = optionValues(args, /^-[A-Za-z]*C(.*)$/s).map((v) => `${v} "$COMP_WORDS"`);
   const expanded = optionValues(args, /^-[A-Za-z]*W(.*)$/s).find((v) => /[$`]/.test(v));
   if (expanded === undefined) return { lines };
-  return { lines, unreadable: `"${program} -W" of a list with an expansion (${JSON.stringify(expanded)}), which bash expands when it completes` };
+  return { lines, unreadable: `${quoted(`${program} -W`)} of a list with an expansion (${quoted(expanded)}), which bash expands when it completes` };
 }

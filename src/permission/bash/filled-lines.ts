@@ -11,6 +11,7 @@ import type { PartSink } from './part-sink.js';
 import { commandFlag, EVALUATORS, LINE_ARGUMENTS, SHELLS } from './shell-programs.js';
 import { PLACEHOLDER } from './shell-scan.js';
 import { basename, type TextWord } from './shell-words.js';
+import { quoted } from '../quoted.js';
 
 // Per sink, which text the commands that fill in their command's words around the current one
 // put text in place of: `{}` always, and each one's own (`sudo xargs -I% sh -c %`, parallel's `{.}`).
@@ -37,9 +38,9 @@ export function whileFilled(sink: PartSink, filled: readonly FilledText[], read:
  * that text as commands.
  */
 export function filledLine(sink: PartSink, program: string, line: string | undefined): void {
-  if (line === undefined) sink.flag(`"${program}" with a command option but no command line`);
+  if (line === undefined) sink.flag(`${quoted(program)} with a command option but no command line`);
   else if (filling.get(sink)?.some((filled) => filled(line))) {
-    sink.flag(`a command line for "${program}" that xargs, parallel or find fill in when it runs (${JSON.stringify(line)})`);
+    sink.flag(`a command line for ${quoted(program)} that xargs, parallel or find fill in when it runs (${quoted(line)})`);
   }
 }
 

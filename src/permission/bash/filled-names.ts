@@ -7,6 +7,7 @@
 import { wrapsCommand } from './command-programs.js';
 import { WRAPPERS } from './shell-programs.js';
 import { commandBase } from './program-names.js';
+import { quoted } from '../quoted.js';
 
 // Words a wrapper's options may be followed by before its command: options, assignments (env),
 // numbers and durations (`timeout 5`, `nice -n 5`).
@@ -23,7 +24,7 @@ export function filledCommandName(words: readonly string[], isFilled: (word: str
   let at = 0;
   while (at < words.length) {
     const name = words[at]!;
-    if (isFilled(name)) return `a command name only known when it runs ("${name}", filled in by ${program})`;
+    if (isFilled(name)) return `a command name only known when it runs (${quoted(name)}, filled in by ${program})`;
     // Read by the name the checks know, as every program is (`gtimeout` is timeout, `/usr/bin/SUDO` sudo).
     const base = commandBase(name);
     if (!WRAPPERS.has(base) && !wrapsCommand(base, words.slice(at + 1))) return undefined;

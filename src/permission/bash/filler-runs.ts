@@ -10,6 +10,7 @@ import { filledCommandName } from './filled-names.js';
 import { readParallel } from './parallel-options.js';
 import { KEYWORDS } from './shell-programs.js';
 import { readXargs } from './xargs-options.js';
+import { quoted } from '../quoted.js';
 
 /** Whether a word holds text a program fills in when it runs. */
 export type FilledText = (word: string) => boolean;
@@ -59,7 +60,7 @@ export function fillerRun(program: string, args: readonly string[]): FillerRun |
   const end = args.findIndex((arg, i) => i >= run.command && run.separators.includes(arg));
   const words = args.slice(run.command, end < 0 ? undefined : end);
   const perl = words.find((word) => /\{\d*=/.test(word));
-  if (perl !== undefined) return `a perl expression GNU parallel evaluates ("${perl}")`;
+  if (perl !== undefined) return `a perl expression GNU parallel evaluates (${quoted(perl)})`;
   return shellRun(words, (word) => BRACED.test(word) || run.replacements.some((r) => r !== '' && word.includes(r)));
 }
 
@@ -101,7 +102,7 @@ function entrRun(args: readonly string[]): FillerRun | string {
       break;
     }
     const letters = args[at]!.slice(1);
-    if ([...letters].some((letter) => !ENTR_FLAGS.includes(letter))) return `entr with an option not understood ("${args[at]}")`;
+    if ([...letters].some((letter) => !ENTR_FLAGS.includes(letter))) return `entr with an option not understood (${quoted(args[at])})`;
     shell ||= letters.includes('s');
   }
   const filled: FilledText = (word) => word.includes('/_');

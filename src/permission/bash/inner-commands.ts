@@ -22,6 +22,7 @@ import { PLACEHOLDER } from './shell-scan.js';
 import { filledCommandName } from './filled-names.js';
 import { execSpan, valueEnd } from './find-exec.js';
 import { wrapperCommands, type AnalyseWords, type RunningCommand } from './wrapped-commands.js';
+import { quoted } from '../quoted.js';
 
 export type { AnalyseWords, RunningCommand } from './wrapped-commands.js';
 
@@ -51,7 +52,7 @@ export function innerCommands(command: RunningCommand, sink: PartSink, analyse: 
     // The value of an expansion is read again as code (`eval "echo $x"` with `x='a; rm y'`). A `$`
     // quoted as text (`eval 'echo $x'`) is no expansion: eval reads it as part of the line judged above.
     const expanded = plain.slice(1).find((w) => /[$`]/.test(w.text) && (w.literal !== true || w.text.includes(PLACEHOLDER)));
-    if (expanded !== undefined) sink.flag(`"${shown}" of text with an expansion (${JSON.stringify(expanded.text)}), whose value is read as commands`);
+    if (expanded !== undefined) sink.flag(`${quoted(shown)} of text with an expansion (${quoted(expanded.text)}), whose value is read as commands`);
   }
   for (const script of scriptArguments(base, args)) commandLine(shown, script, depth, sink);
   // Inside xargs or find a line argument holding `{}` is filled in too (`xargs -I{} sg grp {}`).
@@ -62,7 +63,7 @@ export function innerCommands(command: RunningCommand, sink: PartSink, analyse: 
   const unreadable = historyRun(base, args) ?? programRun(base, args);
   if (unreadable !== undefined) sink.flag(unreadable);
   if ((base === 'alias' && args.length > 0) || (base === 'hash' && args.includes('-p'))) {
-    sink.flag(`"${shown}", which can run a command under another name`);
+    sink.flag(`${quoted(shown)}, which can run a command under another name`);
   }
   if ((WRAPPERS.has(base) || wrapsCommand(base, args)) && suffixes) wrapperCommands(command, sink, analyse);
   if (base === 'find') whileFilled(sink, [], () => findExecs(plain, shown, depth, sink, analyse));

@@ -11,6 +11,7 @@
  *
  * @module
  */
+import { quoted } from '../quoted.js';
 
 /** What less does with options in its environment that the rules must judge. */
 export interface LessEnvironment {
@@ -59,8 +60,8 @@ export function lessEnvironment(value: string): LessEnvironment {
   };
   const judge = (option: string, key: boolean, log: boolean): void => {
     const given = key || log ? text() : undefined;
-    if (key) runs ??= `a lesskey file ("${option}"), whose key bindings may run a shell`;
-    else if (log && given === undefined) runs ??= `a log file ("${option}") named by less's first argument`;
+    if (key) runs ??= `a lesskey file (${quoted(option)}), whose key bindings may run a shell`;
+    else if (log && given === undefined) runs ??= `a log file (${quoted(option)}) named by less's first argument`;
     else if (log) logs.push(given!);
   };
   while (at < value.length) {

@@ -8,6 +8,7 @@
  * @module
  */
 import { longOptionName } from './option-values.js';
+import { quoted } from '../quoted.js';
 
 /** Long names taking a value (`--jobs 4`, `--jobs=4`). */
 const VALUED = new Set(('arg-file-sep argfilesep arg-file argfile arg-sep argsep basefile bf basenameextensionreplace bner basenamereplace bnr bin ' +
@@ -60,7 +61,7 @@ export function readParallel(args: readonly string[]): ParallelRun | string {
   const replacements: string[] = [];
   const separators = [':::', '::::', ':::+', '::::+'];
   const set = (name: string, value: string | undefined): string | undefined => {
-    if (RUNNING.has(name)) return `GNU parallel's "--${name}", which runs code the bash rules cannot read`;
+    if (RUNNING.has(name)) return `GNU parallel's ${quoted(`--${name}`)}, which runs code the bash rules cannot read`;
     if (REPLACING.has(name)) replacements.push(value === undefined || value === '' ? '{}' : value);
     if (value !== undefined && /^arg-?(?:file-?)?sep$/.test(name)) separators.push(value, `${value}+`);
     return undefined;
@@ -70,7 +71,7 @@ export function readParallel(args: readonly string[]): ParallelRun | string {
     const arg = args[i]!;
     if (arg === '--') return { command: i + 1, separators, replacements };
     if (!arg.startsWith('-') || arg === '-') break;
-    const unknown = `GNU parallel with an option not understood ("${arg}")`;
+    const unknown = `GNU parallel with an option not understood (${quoted(arg)})`;
     if (arg.startsWith('--')) {
       const at = arg.indexOf('=');
       const name = longName(at < 0 ? arg.slice(2) : arg.slice(2, at));

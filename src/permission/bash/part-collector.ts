@@ -14,6 +14,7 @@ import { type FileRun, ranFileWrite } from './runs/run-files.js';
 import { arithmeticSettings } from './set-names.js';
 import { settings } from './simple-command.js';
 import { analyseStatement } from './statement-words.js';
+import { withTempFolder } from './writes/temp-folder.js';
 import type { CommandWrites } from './writes/written-files.js';
 
 const MAX_DEPTH = 8;
@@ -44,9 +45,15 @@ export class Collector implements PartSink {
     this.repeating = true;
   }
 
+  // For each write, how many settings the line made before it (mktemp reads `$TMPDIR` as they left it).
+  private readonly settingsBefore: number[] = [];
+
   write(writes: CommandWrites): void {
     // Most commands write nothing: they share one empty answer, which is not kept.
-    if (writes.files.length + writes.joined.length > 0 || writes.unseen !== undefined || writes.chdir) this.writes.push(writes);
+    if (writes.files.length + writes.joined.length > 0 || writes.unseen !== undefined || writes.chdir) {
+      this.writes.push(writes);
+      this.settingsBefore.push(this.settings.length);
+    }
   }
 
   shape(text: string): void {
@@ -112,6 +119,9 @@ export class Collector implements PartSink {
 
   result(line: string): CommandParts {
     const { evaluates, carries } = this.notes;
+    // On a line that may run a command again (a loop, a function) a setting after mktemp may come before it too.
+    const set = this.settings.map((s) => s.assignment);
+    this.writes.forEach((w, i) => (this.writes[i] = withTempFolder(w, this.repeating ? set : set.slice(0, this.settingsBefore[i]))));
     if (evaluates !== undefined && carries !== undefined) this.opaque ??= `${evaluates} and ${carries}, which bash may run as code`;
     // A file the line writes and a program on it runs (`echo ... > Makefile; make`), in any order: a loop may write before it runs.
     this.opaque ??= ranFileWrite(this.writes, this.fileRuns);

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { quoted } from '../quoted.js';
 
 /** Letters of `read` and `mapfile` taking a value that is no name (`read -p "$prompt"`); `read -a NAME` takes a name. */
 const READ_VALUED = 'adinNptu';
@@ -27,7 +28,7 @@ export function runTimeFormat(base: string, args: readonly { readonly text: stri
     if (text === '-v') i += 1;
     else if (!/^-v./s.test(text)) {
       if (!glob && !text.includes('$') && !/^\{.*-/s.test(text)) return undefined;
-      return `a variable whose name is only known when the line runs (printf's format "${text}", read as "-vNAME" when it starts with "-"), which may be PATH or any other`;
+      return `a variable whose name is only known when the line runs (printf's format ${quoted(text)}, read as "-vNAME" when it starts with "-"), which may be PATH or any other`;
     }
   }
   return undefined;

@@ -19,6 +19,7 @@ import { runTimeFormat } from './run-time-names.js';
 import { variablesSet } from './set-names.js';
 import { noteCarriers, noteListCarriers } from './word-carriers.js';
 import { commandWrites } from './writes/written-files.js';
+import { quoted } from '../quoted.js';
 
 /**
  * Records in `sink` one simple command's words as `role` (`suffixes`: a wrapper's later words
@@ -91,12 +92,12 @@ export function analyseWords(all: readonly Word[], role: PartRole, depth: number
   sink.add(role, written);
   const name = plain[0]!;
   // After a wrapper any word may be the command; an option (`-j$(nproc)`) cannot be.
-  if (isDynamic(name) && (suffixes || !name.text.startsWith('-'))) sink.flag(`a command name only known when it runs ("${name.text}")`);
+  if (isDynamic(name) && (suffixes || !name.text.startsWith('-'))) sink.flag(`a command name only known when it runs (${quoted(name.text)})`);
   const base = commandBase(name.text);
   const args = plain.slice(1).map((w) => w.text);
   const run = filesRun(base, plain.slice(1), shown);
   if (run !== undefined) sink.runs(run);
-  if (READERS.has(base)) sink.note('carries', `input read at run time ("${shown}")`);
+  if (READERS.has(base)) sink.note('carries', `input read at run time (${quoted(shown)})`);
   // An empty argument (`git log --grep ''`) is no run-time word: only a command name can be empty by accident.
   const unreadable = isDynamic(name) ? undefined : unreadableRun(foldCase(name.text), args, plain.slice(1).map((w) => w.text !== '' && isDynamic(w)));
   if (unreadable !== undefined) sink.flag(unreadable);
@@ -114,4 +115,6 @@ export function settings(names: readonly string[], sink: PartSink): void {
   const changed = codeVariable(names, []);
   if (changed !== undefined) sink.flag(changed);
   sink.write(commandWrites('', [], [], names));
+  // For later commands a value the line does not show (`read TMPDIR; mktemp`: see `temp-folder`).
+  sink.environment(names);
 }

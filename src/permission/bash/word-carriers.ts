@@ -11,6 +11,7 @@ import type { PartSink } from './part-sink.js';
 import { joinedNames } from './run-time-names.js';
 import { PLACEHOLDER } from './shell-scan.js';
 import { basename, plainWords, type Word } from './shell-words.js';
+import { quoted } from '../quoted.js';
 
 /** Builtins whose words bash evaluates as arithmetic, where only a name joined from expansions is built (`$x$y`, not `$j+1`). */
 const ARITHMETIC_TAKERS: ReadonlySet<string> = new Set(['[[', 'let']);
@@ -40,10 +41,10 @@ export function noteCarriers(words: readonly Word[], test: boolean, sink: PartSi
   for (const word of words) {
     if (word.kind !== 'word') continue;
     if (word.glob && !test) sink.note('carries', 'file names from a glob');
-    else if (holdsCodeText(word.text)) sink.note('carries', `a "$(" or backtick in quotes ("${word.text}")`);
-    else if (assignsCodeVariable(word.text)) sink.note('carries', `a value assigning a variable that makes programs run code ("${word.text}")`);
+    else if (holdsCodeText(word.text)) sink.note('carries', `a "$(" or backtick in quotes (${quoted(word.text)})`);
+    else if (assignsCodeVariable(word.text)) sink.note('carries', `a value assigning a variable that makes programs run code (${quoted(word.text)})`);
     else if (word.literal !== true && (ARITHMETIC_TAKERS.has(base) ? joinedNames(word.text).length > 0 : joinsValue(valueOf(word.text)))) {
-      sink.note('carries', `a value joined at run time ("${word.text}")`);
+      sink.note('carries', `a value joined at run time (${quoted(word.text)})`);
     }
   }
 }
@@ -56,5 +57,5 @@ function valueOf(word: string): string {
 /** Notes the words of a `for` or `select` list (`for z in $x$y`): each is a value of its name. */
 export function noteListCarriers(header: readonly string[], sink: PartSink): void {
   const joined = header.slice(2).find(joinsValue);
-  if (joined !== undefined) sink.note('carries', `a value joined at run time ("${joined}")`);
+  if (joined !== undefined) sink.note('carries', `a value joined at run time (${quoted(joined)})`);
 }

@@ -20,6 +20,7 @@ import { runsFromFile } from './runs/unreadable-runs.js';
 import { FUNCTION_SETTING, functionChange, settingRead } from './wrapper-settings.js';
 import { xargsCommands } from './xargs-commands.js';
 import type { AnalyseWords, RunningCommand } from './running-command.js';
+import { quoted } from '../quoted.js';
 
 export type { AnalyseWords, RunningCommand } from './running-command.js';
 
@@ -66,7 +67,7 @@ function wrapped({ base, shown, words, plain, depth }: RunningCommand, sink: Par
     const name = plain[start.command];
     if (name === undefined) return;
     // `jobs -x %1`: a job's number put in place of its spec is no program the line shows.
-    if (base === 'jobs' && name.text.startsWith('%')) sink.flag(`a command name only known when it runs ("${name.text}", a job's process group)`);
+    if (base === 'jobs' && name.text.startsWith('%')) sink.flag(`a command name only known when it runs (${quoted(name.text)}, a job's process group)`);
     const started = words.slice(words.indexOf(name));
     // Judged as a command where it starts: a wrapper in it is read in turn (`timeout 5 sudo rm y`).
     if (mayRead(sink, depth + 1, started)) analyse(started, 'variant', depth + 1, sink, true);
@@ -80,7 +81,7 @@ function wrapped({ base, shown, words, plain, depth }: RunningCommand, sink: Par
     if (/\s/.test(name.text)) sink.line(name.text, 'variant', depth + 1, true);
     return;
   }
-  if (plain.length > MAX_WRAPPED_WORDS) sink.flag(`more than ${MAX_WRAPPED_WORDS} words after "${shown}"`);
+  if (plain.length > MAX_WRAPPED_WORDS) sink.flag(`more than ${MAX_WRAPPED_WORDS} words after ${quoted(shown)}`);
   // `xargs -I R cp y R`: R is what xargs puts there, as `{}` is; the words as written are judged too (`-I r rm r`).
   const run = base === 'xargs' ? readXargs(plain.slice(1).map(text)) : undefined;
   const placeholder = typeof run === 'object' ? run.placeholder : undefined;
@@ -95,7 +96,7 @@ function wrapped({ base, shown, words, plain, depth }: RunningCommand, sink: Par
     // Any word may be one of env's or sudo's settings here (`sudo "$o" 'BASH_FUNC_ls%%=() {…}' bash`).
     if (FUNCTION_SETTING.test(word.text)) sink.flag(functionChange(word.text));
     // Said first (the first reason is the one given): the word is a program only if the wrapper, whose options are unknown, runs it.
-    if (!Object.hasOwn(SYNTAX, base) && runsFromFile(foldCase(word.text))) sink.flag(`a word after "${shown}", a wrapper whose syntax the rules do not know, which may be a program run from a file ("${word.text}")`);
+    if (!Object.hasOwn(SYNTAX, base) && runsFromFile(foldCase(word.text))) sink.flag(`a word after ${quoted(shown)}, a wrapper whose syntax the rules do not know, which may be a program run from a file (${quoted(word.text)})`);
     analyse(suffix, 'variant', depth + 1, sink, false);
     if (placeholder && mayRead(sink, depth + 1, suffix)) analyse([...words.slice(words.indexOf(word)).map(replaced), ...appended], 'variant', depth + 1, sink, false);
     // A word with spaces is a command line for some wrappers (`parallel 'rm {}'`), and may be one

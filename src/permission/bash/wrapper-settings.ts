@@ -7,6 +7,7 @@
  */
 import type { PartSink } from './part-sink.js';
 import type { TextWord } from './shell-words.js';
+import { quoted } from '../quoted.js';
 
 /** A setting bash imports as a function when its value starts with `() {` (`BASH_FUNC_ls%%=() { rm y; }`; any version's spelling). */
 export const FUNCTION_SETTING = /^BASH_FUNC_[^=]*=/;
@@ -25,6 +26,6 @@ export function functionChange(setting: string): string {
  */
 export function settingRead(word: TextWord, assignment: boolean, depth: number, sink: PartSink): void {
   if (FUNCTION_SETTING.test(word.text)) sink.flag(functionChange(word.text));
-  else if (!assignment) sink.flag(`a change of a variable no shell assigns ("${word.text.slice(0, word.text.indexOf('='))}"), which may make programs run code from elsewhere`);
+  else if (!assignment) sink.flag(`a change of a variable no shell assigns (${quoted(word.text.slice(0, word.text.indexOf('=')))}), which may make programs run code from elsewhere`);
   if (/\s/.test(word.text)) sink.line(word.text, 'variant', depth + 1, true);
 }

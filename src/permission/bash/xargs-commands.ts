@@ -13,6 +13,7 @@ import { INPUT_ARGUMENT, isAssignment, text, type TextWord, type Word } from './
 import type { AnalyseWords, RunningCommand } from './running-command.js';
 import { settingRead } from './wrapper-settings.js';
 import { readXargs, xargsStart } from './xargs-options.js';
+import { quoted } from '../quoted.js';
 
 /**
  * Records in `sink` what xargs (`command`) runs, reading it with `analyse`; `false` when its
@@ -26,7 +27,7 @@ export function xargsCommands({ words, plain, depth }: Pick<RunningCommand, 'wor
   if (typeof run === 'string' || command === undefined) {
     // Where its options are not sure, any `--p…` may be `--process-slot-var` (only that long name starts so).
     const slot = plain.slice(1).find((word) => word.text.startsWith('--p'));
-    if (slot !== undefined) sink.flag(`xargs setting a variable for its command ("${slot.text}") where its options cannot be read`);
+    if (slot !== undefined) sink.flag(`xargs setting a variable for its command (${quoted(slot.text)}) where its options cannot be read`);
     return false;
   }
   const name = plain[command];

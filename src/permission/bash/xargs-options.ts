@@ -5,6 +5,7 @@
  * @module
  */
 import { isDynamic, text, type TextWord } from './shell-words.js';
+import { quoted } from '../quoted.js';
 
 /** How xargs runs its command. */
 export interface XargsRun {
@@ -57,13 +58,13 @@ export function readXargs(args: readonly string[]): XargsRun | string {
       const keys = Object.keys(LONG);
       const exact = keys.filter((k) => k.replace(/[=?]$/, '') === name);
       const matches = exact.length > 0 ? exact : keys.filter((k) => k.startsWith(name));
-      if (matches.length !== 1) return `xargs with an option not understood ("${arg}")`;
+      if (matches.length !== 1) return `xargs with an option not understood (${quoted(arg)})`;
       const key = matches[0]!;
       if (key.endsWith('=') && value === undefined) {
-        if (i + 1 >= args.length) return `xargs with an option not understood ("${arg}")`;
+        if (i + 1 >= args.length) return `xargs with an option not understood (${quoted(arg)})`;
         i += 1;
         set(LONG[key]!, args[i]);
-      } else if (!/[=?]$/.test(key) && value !== undefined) return `xargs with an option not understood ("${arg}")`;
+      } else if (!/[=?]$/.test(key) && value !== undefined) return `xargs with an option not understood (${quoted(arg)})`;
       else set(LONG[key]!, value);
       continue;
     }
@@ -74,10 +75,10 @@ export function readXargs(args: readonly string[]): XargsRun | string {
         set(option, at + 1 < arg.length ? arg.slice(at + 1) : undefined);
         break;
       }
-      if (!VALUED.has(option)) return `xargs with an option not understood ("${arg}")`;
+      if (!VALUED.has(option)) return `xargs with an option not understood (${quoted(arg)})`;
       if (at + 1 < arg.length) set(option, arg.slice(at + 1));
       else if (i + 1 < args.length) set(option, args[(i += 1)]);
-      else return `xargs with an option not understood ("${arg}")`;
+      else return `xargs with an option not understood (${quoted(arg)})`;
       break;
     }
   }

@@ -8,6 +8,7 @@
 import { awkCommands } from './awk-syntax.js';
 import { awkWrites } from '../writes/awk-writes.js';
 import { anyPath, type CommandWrites, type WrittenWord } from '../writes/written-words.js';
+import { quoted } from '../../quoted.js';
 
 /** Text a command string must not hold to be read here as one command and its words. */
 const SHELL_SYNTAX = /[^\w\s./,:=+@%^-]/;
@@ -22,7 +23,7 @@ export function awkRuns(args: readonly WrittenWord[], writesOf: (base: string, a
   for (const text of commands) {
     const [name, ...words] = text.trim().split(/\s+/).map((word): WrittenWord => ({ text: word, glob: false }));
     const run = SHELL_SYNTAX.test(text) || name === undefined ? undefined : writesOf(name.text.slice(name.text.lastIndexOf('/') + 1), words, []);
-    if (run === undefined || run.unseen !== undefined || run.chdir) all.joined.push(anyPath(`awk running "${text}", which may write any path`));
+    if (run === undefined || run.unseen !== undefined || run.chdir) all.joined.push(anyPath(`awk running ${quoted(text)}, which may write any path`));
     else {
       all.files.push(...run.files);
       all.joined.push(...run.joined);

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { quoted } from '../../quoted.js';
 
 /** The options of one git command that take a command (or configuration) to run. */
 interface CommandOptions {
@@ -87,16 +88,16 @@ export function gitRunsCommand(args: readonly string[], dynamic: readonly boolea
   const unknown = dynamicWord(args, dynamic);
   if (unknown !== undefined) return unknown;
   const remote = args.find((arg) => /^ext::/i.test(arg));
-  if (remote !== undefined) return `a git remote that runs a command ("${remote}")`;
+  if (remote !== undefined) return `a git remote that runs a command (${quoted(remote)})`;
   let at = 0;
   for (; at < args.length && args[at]!.startsWith('-'); at += 1) {
     const option = args[at]!;
     if (option.startsWith('-c') || option.startsWith('--config-env')) {
       const shown = option === '-c' || option === '--config-env' ? `${option} ${args[at + 1] ?? ''}` : option;
-      return `git configuration set on the command line, which can make git run a command ("git ${shown.trim()}")`;
+      return `git configuration set on the command line, which can make git run a command (${quoted(`git ${shown.trim()}`)})`;
     }
     if (option.startsWith('--exec-path=') || option.startsWith('--git-dir')) {
-      return `a git option that runs programs or reads configuration from elsewhere ("git ${option}")`;
+      return `a git option that runs programs or reads configuration from elsewhere (${quoted(`git ${option}`)})`;
     }
     // Global options that take the next word: skip it, so that `git -C log status` finds `status`.
     if (['-C', '--work-tree', '--namespace', '--super-prefix', '--attr-source'].includes(option)) at += 1;
@@ -106,7 +107,7 @@ export function gitRunsCommand(args: readonly string[], dynamic: readonly boolea
   const rest = args.slice(at + 1);
   if (command === 'config') return configRuns(rest);
   // Internal helpers (`submodule--helper foreach`, `difftool--helper`) take commands from their callers.
-  if (command.endsWith('--helper')) return `an internal git helper, which may run a command ("git ${command}")`;
+  if (command.endsWith('--helper')) return `an internal git helper, which may run a command (${quoted(`git ${command}`)})`;
   if (command === 'send-email') return 'git send-email, which runs commands from its options (--to-cmd, --sendmail-cmd...)';
   if (command === 'filter-branch' && rest.some((arg) => /^--(?:setup|(?:env|tree|index|parent|msg|commit|tag-name)-filter)/.test(arg))) {
     return 'a git option that runs a command ("git filter-branch" with a filter)';
@@ -114,11 +115,11 @@ export function gitRunsCommand(args: readonly string[], dynamic: readonly boolea
   // Own keys only: `git constructor` names no entry.
   const operand = Object.hasOwn(RUNNING_OPERANDS, command) ? RUNNING_OPERANDS[command] : undefined;
   if (operand !== undefined && rest.find((arg) => !arg.startsWith('-')) === operand) {
-    return `a git command that runs a command the line does not show ("git ${command} ${operand}")`;
+    return `a git command that runs a command the line does not show (${quoted(`git ${command} ${operand}`)})`;
   }
   const options = Object.hasOwn(COMMAND_OPTIONS, command) ? COMMAND_OPTIONS[command] : undefined;
   const found = options === undefined ? undefined : commandOption(rest, options);
-  return found === undefined ? undefined : `a git option that runs a command ("git ${command} ${found}")`;
+  return found === undefined ? undefined : `a git option that runs a command (${quoted(`git ${command} ${found}`)})`;
 }
 
 /** Why a word only known when git runs may make it run a command: see {@link gitRunsCommand}. */
@@ -126,7 +127,7 @@ function dynamicWord(args: readonly string[], dynamic: readonly boolean[]): stri
   const at = dynamic.indexOf(true);
   if (at < 0) return undefined;
   const command = commandAt(args);
-  const why = `a git call with a word only known when it runs ("${args[at]!}"), which may be an option that runs a command or writes a file git runs`;
+  const why = `a git call with a word only known when it runs (${quoted(args[at]!)}), which may be an option that runs a command or writes a file git runs`;
   if (command === undefined || at <= command) return why;
   const name = args[command]!;
   const risky = Object.hasOwn(COMMAND_OPTIONS, name) || RUNNING_COMMANDS.has(name) || OUTPUT_COMMANDS.has(name) || name.endsWith('--helper');
@@ -185,5 +186,5 @@ function configRuns(args: readonly string[]): string | undefined {
     sets ||= operands.length >= 2;
   }
   if (!sets || key === undefined || SAFE_KEY.test(key.toLowerCase())) return undefined;
-  return `a git setting that can run a command later ("git config ${key}")`;
+  return `a git setting that can run a command later (${quoted(`git config ${key}`)})`;
 }

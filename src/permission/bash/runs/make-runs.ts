@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { quoted } from '../../quoted.js';
 
 /** An assignment make reads: `NAME=v`, `NAME:=v`, `NAME::=v`, `NAME+=v`, `NAME?=v`, `NAME!=cmd`. */
 const ASSIGNMENT = /^([^\s=:+?!-][^\s=:+?!]*)\s*(::?:?=|[+?!]?=)(.*)$/s;
@@ -46,8 +47,8 @@ export function makeSettings(args: readonly string[], assignments: readonly stri
     const found = ASSIGNMENT.exec(word);
     if (found === null) continue;
     const [, name = '', operator, value = ''] = found;
-    if (operator === '!=') return { unreadable: `a make variable set by running a shell command ("${word}")`, lines };
-    if (SHELL_SYNTAX.test(value)) return { unreadable: `a make variable holding shell syntax or a reference, which its recipes may run ("${word}")`, lines };
+    if (operator === '!=') return { unreadable: `a make variable set by running a shell command (${quoted(word)})`, lines };
+    if (SHELL_SYNTAX.test(value)) return { unreadable: `a make variable holding shell syntax or a reference, which its recipes may run (${quoted(word)})`, lines };
     // An option list (`CFLAGS=-O2 -g`) starts no command.
     if (value.trim() === '' || value.trimStart().startsWith('-')) continue;
     lines.push({ text: `${value} {}`, strict: /\s/.test(value.trim()) || PROGRAM_VARIABLE.test(name) });

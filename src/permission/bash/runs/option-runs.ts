@@ -9,6 +9,7 @@
 import { mayBecomeOption } from '../shell-words.js';
 import { RUNNING_OPTIONS, type RunningOptions } from './option-programs.js';
 import { packageCommandStarts } from './package-runs.js';
+import { quoted } from '../../quoted.js';
 
 /**
  * Why `base` with `args` runs a command given in one of its options, or `undefined`. The
@@ -34,19 +35,19 @@ export function optionRun(base: string, args: readonly string[], dynamic: readon
   const unknown = args
     .slice(0, end)
     .findIndex((arg, i) => dynamic[i] === true && mayBecomeOption(arg) && spec.runTimeValue?.test(arg) !== true);
-  if (unknown >= 0) return `a word only known when it runs ("${args[unknown]}"), which may be an option of ${shown} that runs a command`;
+  if (unknown >= 0) return `a word only known when it runs (${quoted(args[unknown])}), which may be an option of ${shown} that runs a command`;
   for (let i = 0; i < end; i += 1) {
     const arg = args[i]!;
     if (spec.initial !== undefined && arg.startsWith('+') && !spec.initial.test(arg)) {
-      return `an initial command of ${shown}, which may run a command ("${shown} ${arg}")`;
+      return `an initial command of ${shown}, which may run a command (${quoted(`${shown} ${arg}`)})`;
     }
-    if (spec.operand?.test(arg) === true) return `a setting of ${shown} that chooses or adds the commands it runs ("${shown} ${arg}")`;
+    if (spec.operand?.test(arg) === true) return `a setting of ${shown} that chooses or adds the commands it runs (${quoted(`${shown} ${arg}`)})`;
     const found = runningOption(spec, arg, args[i + 1], i === 0);
     if (found === undefined) continue;
     const [option, value, next] = found;
     if (spec.harmless?.(option, value) === true) continue;
     const word = next && value !== undefined ? `${arg} ${value}` : arg;
-    return `an option of ${shown} that runs a command ("${shown} ${word}")`;
+    return `an option of ${shown} that runs a command (${quoted(`${shown} ${word}`)})`;
   }
   return undefined;
 }

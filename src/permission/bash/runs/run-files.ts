@@ -15,6 +15,7 @@ import { isMake } from './make-runs.js';
 import { optionValues } from '../option-values.js';
 import { patternsOverlap } from '../../pattern-overlap.js';
 import type { CommandWrites, WrittenWord } from '../writes/written-words.js';
+import { quoted } from '../../quoted.js';
 
 /** A program the line runs, and the files it runs (command patterns, case folded: see `foldCase`). */
 export interface FileRun {
@@ -104,7 +105,7 @@ export function ranFileWrite(writes: readonly CommandWrites[], runs: readonly Fi
     // A path that leaves the folder (`/home/u/ws/Makefile`, `../ws/Makefile`) may lead back into it.
     const outside = /^(?:\/|\.\.(?:\/|$))/.test(shape);
     const run = runs.find((r) => [...r.here, ...(moved || outside ? r.anywhere : [])].some((pattern) => patternsOverlap(pattern, shape)));
-    if (run !== undefined) return `a write to a file ${run.program} runs ("${word.text}"), and ${run.program} on the same line, which may run a command the line does not show`;
+    if (run !== undefined) return `a write to a file ${run.program} runs (${quoted(word.text)}), and ${run.program} on the same line, which may run a command the line does not show`;
   }
   return undefined;
 }

@@ -12,6 +12,7 @@ import { keywordOption } from './keyword-option.js';
 import { optionRun } from './option-runs.js';
 import { OPTION_VARIABLE } from './option-variables.js';
 import { programKind } from '../program-names.js';
+import { quoted } from '../../quoted.js';
 
 /** Interpreters of languages that can run any command (`os.system`, `system`, `child_process`...). */
 const INTERPRETER = new RegExp(
@@ -67,15 +68,15 @@ export function unreadableRun(name: string, args: readonly string[], dynamic: re
   // Checked by the name the checks know (`gmake` is make, `mawk` awk); messages quote it as written.
   const typed = name.slice(name.lastIndexOf('/') + 1);
   const base = programKind(typed);
-  if (runsFromFile(name)) return `a program run from a file ("${name}")`;
-  if (base === '.' || base === 'source') return `"${base}" running a script file`;
+  if (runsFromFile(name)) return `a program run from a file (${quoted(name)})`;
+  if (base === '.' || base === 'source') return `${quoted(base)} running a script file`;
   // `enable -f lib.so name` loads a builtin from a shared library: code the line does not show.
   if (base === 'enable' && args.some((arg) => /^-[A-Za-z]*f/.test(arg))) return '"enable -f", which loads a builtin from a file';
   // With dotglob a glob matches names starting with `.` (`cp -r dist/* .` copies dist/.git): globs are judged without it.
   if (base === 'shopt' && args.includes('dotglob') && !args.includes('-u')) return '"shopt dotglob", which makes globs match the files other programs run';
   const keyword = keywordOption(base, args, dynamic);
   if (keyword !== undefined) return keyword;
-  if (base === 'awk' && awkRunsCommands(args)) return `an awk program that can run commands ("${typed}")`;
+  if (base === 'awk' && awkRunsCommands(args)) return `an awk program that can run commands (${quoted(typed)})`;
   if (base === 'git') {
     const git = gitRunsCommand(args, dynamic);
     if (git !== undefined) return git;
@@ -83,7 +84,7 @@ export function unreadableRun(name: string, args: readonly string[], dynamic: re
   const option = optionRun(base, args, dynamic, typed);
   if (option !== undefined) return option;
   if (INTERPRETER.test(base) && !args.every((arg) => INFO_ONLY.has(arg))) {
-    return `an interpreter running code the bash rules cannot read ("${typed}")`;
+    return `an interpreter running code the bash rules cannot read (${quoted(typed)})`;
   }
   return undefined;
 }
@@ -99,7 +100,7 @@ export function runsFromFile(name: string): boolean {
 
 /** Why a shell without `-c` cannot be checked: it runs a script file, or its input. */
 export function shellWithoutCommand(base: string, readsInput: boolean): string {
-  return readsInput ? `a shell reading its commands from its input ("${base}")` : `a shell running a script file ("${base}")`;
+  return readsInput ? `a shell reading its commands from its input (${quoted(base)})` : `a shell running a script file (${quoted(base)})`;
 }
 
 /**
@@ -120,19 +121,19 @@ export function codeVariable(assignments: readonly string[], command: readonly s
   // A declared name with a brace expansion or a glob is expanded first (`export {PATH,X}=bin`, `export PAT?=bin` with a file `PATH=bin`).
   const expanded = showing ? [] : declared.filter((word) => EXPANDED_NAME.test(word));
   const unknown = [...assignments, ...(showing ? [] : declared), ...runTimeOptions].find((word) => RUN_TIME_NAME.test(word)) ?? expanded[0];
-  if (unknown !== undefined) return `a variable whose name is only known when the line runs ("${unknown.replace(/\+?=.*$/s, '')}"), which may be PATH or any other`;
+  if (unknown !== undefined) return `a variable whose name is only known when the line runs (${quoted(unknown.replace(/\+?=.*$/s, ''))}), which may be PATH or any other`;
   // `declare -n r=PATH`: r is a reference, and assigning r sets PATH.
   const reference = command[0] !== 'export' && setters.some((word) => /^-[A-Za-z]*n/.test(word)); // `export -n` un-exports
   // `declare -n r; r=PATH; r=1`: the target is set later, by a line that may build it.
   const unset = reference && !showing ? declared.find((word) => !word.includes('=')) : undefined;
-  if (unset !== undefined) return `a reference whose target is set later ("${command[0]} -n ${unset}"), which may be PATH or any other`;
+  if (unset !== undefined) return `a reference whose target is set later (${quoted(`${command[0]} -n ${unset}`)}), which may be PATH or any other`;
   const references = reference ? declared.flatMap((word) => /^[A-Za-z_]\w*=(.+)$/s.exec(word)?.[1] ?? []) : [];
   const referenced = references.find((name) => name.includes('$'));
-  if (referenced !== undefined) return `a reference to a variable whose name is only known when the line runs ("${referenced}"), which may be PATH or any other`;
+  if (referenced !== undefined) return `a reference to a variable whose name is only known when the line runs (${quoted(referenced)}), which may be PATH or any other`;
   // `declare -l LESS; LESS="$LESS -KBIND"`: a case change turns the inherited value's options into others (`-K` into a lesskey `-k`).
   const cased = command[0] !== 'env' && setters.some((word) => /^-[A-Za-z]*[luc]/.test(word));
   const recased = cased ? declared.map((word) => /^[A-Za-z_]\w*/.exec(word)?.[0] ?? '').find((name) => name in OPTION_VARIABLE) : undefined;
-  if (recased !== undefined) return `a change of ${recased} by a case change ("${command[0]} -l/-u/-c"), which may make programs run code from elsewhere`;
+  if (recased !== undefined) return `a change of ${recased} by a case change (${quoted(`${command[0]} -l/-u/-c`)}), which may make programs run code from elsewhere`;
   for (const word of [...assignments, ...setters, ...references.map((name) => `${name}=${REFERENCED}`)]) {
     const variable = /^[A-Za-z_][A-Za-z0-9_]*/.exec(word)?.[0];
     const options = variable === undefined ? undefined : OPTION_VARIABLE[variable];

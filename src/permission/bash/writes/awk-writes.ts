@@ -10,6 +10,7 @@
 
 import { regexEnd, stringEnd } from '../runs/awk-syntax.js';
 import { isRunTime, mayBeOption, maySplitIntoOption } from '../shell-words.js';
+import { quoted } from '../../quoted.js';
 
 /** A word of a command, as the shell parser gave it (`literal`, `input`, `quoted`: see `shell-words`). */
 interface Word {
@@ -69,7 +70,7 @@ export function awkWrites<W extends Word>(args: readonly W[]): AwkWrites<W> {
   if (fromFile) return { files, programs: texts, unseen: 'awk running a program from a file, whose prints may write any path' };
   unknown ??= programs.find((program) => isRunTime(program));
   if (unknown === undefined) return { files, programs: texts };
-  return { files, programs: texts, unseen: `a word only known when it runs ("${unknown.text}"), which may be an option or program of awk that runs a command or writes any path` };
+  return { files, programs: texts, unseen: `a word only known when it runs (${quoted(unknown.text)}), which may be an option or program of awk that runs a command or writes any path` };
 }
 
 /**

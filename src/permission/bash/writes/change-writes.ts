@@ -12,7 +12,8 @@ import { execSpan, valueEnd } from '../find-exec.js';
 import { operandsOf } from '../option-values.js';
 import { FIND_EXEC } from '../shell-programs.js';
 import { mayBeOption, maySplitIntoOption, type TextWord } from '../shell-words.js';
-import type { CommandWrites, WrittenWord } from './written-words.js';
+import type { CommandWrites, JoinedWrite, WrittenWord } from './written-words.js';
+import { quoted } from '../../quoted.js';
 
 /** The options taking a value, by program (short letters, long names); the other programs' operands are all written. */
 const VALUED: Readonly<Record<string, readonly [string, readonly string[]]>> = {
@@ -65,8 +66,9 @@ export function changeWrites(base: string, args: readonly WrittenWord[], assignm
  * any name (`secret/a.XXXX` is `secret/a.*`). A template alone is a path; with `-p dir` /
  * `--tmpdir=dir` it lands in that folder; with no template, or `-t` / `--tmpdir` and no folder,
  * in `$TMPDIR` or `/tmp`. `$TMPDIR` is the user's, outside the workspace as `/tmp` is, and judged
- * as `/tmp` (as `touch /tmp/x` is), unless the command sets it (`TMPDIR=src mktemp`); `-t` takes
- * it before `-p dir`, so then both folders are judged.
+ * as `/tmp` (as `touch /tmp/x` is), unless the command sets it (`TMPDIR=src mktemp`) or the line
+ * did before (`export TMPDIR=src; mktemp`: see `temp-folder`); `-t` takes it before `-p dir`, so
+ * then both folders are judged.
  */
 function mktempWrites(args: readonly WrittenWord[], assignments: readonly string[]): Pick<CommandWrites, 'files' | 'joined'> {
   const template = operandsOf(args, 'p', ['suffix']).operands[0];
@@ -86,10 +88,15 @@ function mktempWrites(args: readonly WrittenWord[], assignments: readonly string
   // An empty folder (`-p ''`) is none: mktemp takes `$TMPDIR` then.
   const given = dir === undefined || dir.text === '' ? undefined : dir;
   if (given === undefined && !temp) return { files: [name], joined: [] };
+  const joined = (d: WrittenWord, tmpdir = false): JoinedWrite => ({ dir: { ...d, changes: true }, name, tree: false, ...(tmpdir ? { tmpdir: true as const } : {}) });
   const set = assignments.findLast((a) => /^TMPDIR=./.test(a));
-  const tmpdir: WrittenWord = { text: set === undefined ? '/tmp' : set.slice('TMPDIR='.length), glob: false };
-  const dirs = given === undefined ? [tmpdir] : byT && set !== undefined ? [given, tmpdir] : [given];
-  return { files: [], joined: dirs.map((d) => ({ dir: { ...d, changes: true }, name, tree: false })) };
+  if (set !== undefined) {
+    const tmpdir: WrittenWord = { text: set.slice('TMPDIR='.length), glob: false };
+    return { files: [], joined: (given === undefined ? [tmpdir] : byT ? [given, tmpdir] : [given]).map((d) => joined(d)) };
+  }
+  // `$TMPDIR` as the line leaves it: `/tmp`, or with `-t` the folder given, unless set earlier on the line.
+  if (given === undefined) return { files: [], joined: [joined({ text: '/tmp', glob: false }, true)] };
+  return { files: [], joined: byT ? [joined(given), joined(given, true)] : [joined(given)] };
 }
 
 /** chmod's operands: a mode may look like an option (`chmod -w f`), so only its known options are left out. */
@@ -124,7 +131,7 @@ function findWrites(args: readonly WrittenWord[]): Pick<CommandWrites, 'files' |
     } else i = value;
   }
   const unknown = unknownFindWord(args);
-  if (unknown !== undefined) return { files, joined: [], unseen: `a word only known when it runs ("${unknown}"), which may be an option of find that runs a command or writes any path` };
+  if (unknown !== undefined) return { files, joined: [], unseen: `a word only known when it runs (${quoted(unknown)}), which may be an option of find that runs a command or writes any path` };
   if (!deletes) return { files, joined: [] };
   let i = 0;
   // Its own options come first: `-H`, `-L`, `-P`, `-D debug`, `-O3`.

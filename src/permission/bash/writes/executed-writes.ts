@@ -13,6 +13,7 @@ import { foldCase } from '../../fold-case.js';
 import { mayGlobExecuted } from '../runs/executed-globs.js';
 import { patternsOverlap } from '../../pattern-overlap.js';
 import type { CommandWrites, WrittenWord } from './written-words.js';
+import { quoted } from '../../quoted.js';
 
 /** The names in `EXECUTED_FILE_PATTERNS`, without their leading and trailing `**` (the folder `.git`, the file `.npmrc`). */
 const NAMES = EXECUTED_FILE_PATTERNS.map((pattern) => pattern.replace(/^\*\*\//, '').replace(/\/\*\*$/, ''));
@@ -48,7 +49,7 @@ export function executedWrite(writes: CommandWrites): string | undefined {
   const words = [...writes.files, ...writes.joined.flatMap((j) => [j.dir, j.name]), ...writes.names];
   // A removal or a change of mode (`rm -f .git/index.lock`) puts no command there.
   const written = words.find((word) => word.changes !== true && mayBeExecuted(word));
-  return written === undefined ? undefined : `a write to a file other programs run ("${written.text}"), which may run a command the line does not show`;
+  return written === undefined ? undefined : `a write to a file other programs run (${quoted(written.text)}), which may run a command the line does not show`;
 }
 
 /**

@@ -11,6 +11,7 @@
  * @module
  */
 import { operandsOf } from '../option-values.js';
+import { quoted } from '../../quoted.js';
 
 /** A word of a command, as the shell parser gave it. */
 interface Word {
@@ -40,7 +41,7 @@ const LONG = ['orphan', 'conflict', 'source', 'pathspec-from-file', 'create', 'f
 /** What `git <command> <rest>` writes in the working tree (see the module); `undefined` for any other command. */
 export function gitTreeWrites<W extends Word>(command: string, rest: readonly W[]): TreeWrites<W> | undefined {
   const words = rest.map((a) => a.text);
-  const any = (form = command): TreeWrites<W> => ({ pathspecs: [], anyPath: `"git ${form}", which may rewrite any path of the working tree` });
+  const any = (form = command): TreeWrites<W> => ({ pathspecs: [], anyPath: `${quoted(`git ${form}`)}, which may rewrite any path of the working tree` });
   const { operands } = operandsOf(rest, SHORT, LONG);
   if (words.some((w) => w.startsWith('--pathspec-from-file'))) return any();
   switch (command) {
@@ -87,6 +88,6 @@ export function gitTreeWrites<W extends Word>(command: string, rest: readonly W[
 /** Pathspecs as written: one in git's magic (`:/x`, `:(top)x`) or from nothing may be any path, a wildcard crosses folders. */
 function pathspecs<W extends Word>(specs: readonly W[], command: string): TreeWrites<W> {
   if (specs.length === 0) return { pathspecs: [] };
-  if (specs.some((s) => s.text.startsWith(':'))) return { pathspecs: [], anyPath: `"git ${command}" with a pathspec in git's magic, which may name any path of the working tree` };
+  if (specs.some((s) => s.text.startsWith(':'))) return { pathspecs: [], anyPath: `${quoted(`git ${command}`)} with a pathspec in git's magic, which may name any path of the working tree` };
   return { pathspecs: specs.map((s) => (/[*?[]/.test(s.text) ? { ...s, glob: true } : s)) };
 }

@@ -11,6 +11,7 @@
 
 import { isRunTime, mayBeOption, maySplitIntoOption } from '../shell-words.js';
 import { readScript } from './sed-script.js';
+import { quoted } from '../../quoted.js';
 
 /** A word of a command, as the shell parser gave it (`literal`, `input`, `quoted`: see `shell-words`). */
 interface Word {
@@ -38,7 +39,7 @@ const UNREADABLE = 'a sed script this checker cannot read, whose "w" commands ma
 /** Why GNU sed's `e` command (`1e cmd`, a bare `e` runs each line) or the `e` flag of `s` makes sed unreadable: it runs commands. */
 const RUNS = 'a sed script running commands (its "e" command, or the "e" flag of "s"), which may run any command and write any path';
 /** Why a word only known when it runs makes sed unreadable: it may be an option or script text that runs a command (`e`) or writes any path (`w`, `-i`). */
-const runTime = (word: string): string => `a word only known when it runs ("${word}"), which may be an option or script of sed that runs a command or writes any path`;
+const runTime = (word: string): string => `a word only known when it runs (${quoted(word)}), which may be an option or script of sed that runs a command or writes any path`;
 
 /** What `sed` with `args` writes (see the module). */
 export function sedWrites<W extends Word>(args: readonly W[]): SedWrites<W> {

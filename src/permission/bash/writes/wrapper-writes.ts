@@ -11,6 +11,7 @@ import { isDynamic, type TextWord } from '../shell-words.js';
 import { knownCommandStart, wrappedStart } from '../wrapper-starts.js';
 import { SYNTAX } from '../wrapper-syntax.js';
 import type { WrittenWord } from './written-words.js';
+import { quoted } from '../../quoted.js';
 
 /** A word as the wrapper readers take it. */
 const asWord = (word: WrittenWord): TextWord => ({ kind: 'word', text: word.text, glob: word.glob });
@@ -105,7 +106,7 @@ export function sudoEdits(base: string, args: readonly WrittenWord[]): SudoEdits
   }
   if (unread !== undefined) {
     const later = args.slice(i).some((a) => /^-[A-Za-z]*e|^--e(?:d(?:i(?:t)?)?)?(?:=|$)/.test(a.text));
-    return edit || later ? { files: [], chdir: true, anyPath: `${base} editing files past "${unread}", whose options the checker cannot read, which may write any path` } : undefined;
+    return edit || later ? { files: [], chdir: true, anyPath: `${base} editing files past ${quoted(unread)}, whose options the checker cannot read, which may write any path` } : undefined;
   }
   return edit ? { files: args.slice(args[i]?.text === '--' ? i + 1 : i), chdir } : undefined;
 }

@@ -18,6 +18,7 @@ import { lessVariableWrites, TOOL_WRITERS, toolWrites } from './tool-writes.js';
 import { UNSEEN_WRITERS, unseenWrite } from './unseen-writes.js';
 import { sudoEdits, wrapperMovesFolder } from './wrapper-writes.js';
 import { anyPath, type CommandWrites, type JoinedWrite, type WrittenWord } from './written-words.js';
+import { quoted } from '../../quoted.js';
 
 export type { CommandWrites, JoinedWrite, WrittenWord } from './written-words.js';
 
@@ -73,13 +74,13 @@ function withSettings(base: string, args: readonly WrittenWord[], given: Command
   if (tree !== undefined) return { ...own, joined: [...own.joined, { dir: { text: tree.slice('GIT_WORK_TREE='.length), glob: false }, name: ANY_NAME, tree: true }] };
   // Another repository or configuration (`GIT_CONFIG_KEY_0=core.worktree`) may set a work tree anywhere.
   const elsewhere = base === 'git' ? assignments.find((a) => GIT_MOVERS.test(a)) : undefined;
-  if (elsewhere !== undefined) return { ...own, joined: [...own.joined, anyPath(`"${elsewhere.split('=')[0]!}" given to git, which may move where it writes`)] };
+  if (elsewhere !== undefined) return { ...own, joined: [...own.joined, anyPath(`${quoted(elsewhere.split('=')[0]!)} given to git, which may move where it writes`)] };
   if (base === 'wget' && assignments.some((a) => a.startsWith('WGETRC='))) return { ...own, unseen: 'wget reading a configuration file, which may write any path' };
   // Setting one without exporting counts too: it may have been exported before, or `set -a` exports it.
   const names = base === '' ? assignments : EXPORTERS.test(base) ? args.map((a) => a.text) : [];
   const moved = names.find((name) => /^GIT_WORK_TREE(?:=|$)/.test(name) || GIT_MOVERS.test(name));
   if (moved === undefined) return own;
-  return { ...own, joined: [...own.joined, anyPath(`"${moved.split('=')[0]!}" set for later git commands, which may write any path`)] };
+  return { ...own, joined: [...own.joined, anyPath(`${quoted(moved.split('=')[0]!)} set for later git commands, which may write any path`)] };
 }
 
 /** Programs {@link ownWrites} reads; every other one writes nothing itself (checked first: this runs for every command). */

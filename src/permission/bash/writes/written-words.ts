@@ -21,6 +21,11 @@ export interface JoinedWrite {
   readonly tree: boolean;
   /** Why the command may write any path without making the line unreadable (`git checkout main`): judged by the write rules only. */
   readonly why?: string;
+  /**
+   * Set when `dir` is mktemp's `$TMPDIR` as the command finds it: `dir` holds what it is when
+   * the line sets none, and a setting earlier on the line replaces it (see `temp-folder`).
+   */
+  readonly tmpdir?: true;
 }
 
 /** What one simple command writes, as far as its line shows. */
