@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FileOutcomeCache, fromTheSystem } from '../../src/subagent/skills/file-outcome-cache.js';
 import { readBoundedFile } from '../../src/subagent/read-bounded-file.js';
+import { DefinitionError } from '../../src/subagent/definition-error.js';
 
 // A `serve` that runs out of file descriptors for a moment gets EMFILE reading a SKILL.md. Kept
 // like what the file says, that error would leave the skill unloaded until the file changed,
@@ -86,6 +87,19 @@ describe('errors a file outcome cache keeps', () => {
     expect(cache.size).toBe(1);
   });
 
+  it('keeps a DefinitionError (bad front matter): its code INVALID_DEFINITION is ours, no errno', () => {
+    const cache = new FileOutcomeCache<string>({ entries: 10, chars: 1000 });
+    let calls = 0;
+    const load = (): string => {
+      calls += 1;
+      throw new DefinitionError(file, 'invalid YAML in front matter at line 4');
+    };
+    expect(() => cache.get('k', file, load, weigh)).toThrow('invalid YAML');
+    expect(() => cache.get('k', file, load, weigh)).toThrow('invalid YAML');
+    expect(calls).toBe(1);
+    expect(cache.size).toBe(1);
+  });
+
   it('takes the caller’s own rule for which errors to keep', () => {
     const cache = new FileOutcomeCache<string>({ entries: 10, chars: 1000 }, () => false);
     let calls = 0;
@@ -105,6 +119,10 @@ describe('fromTheSystem', () => {
     expect(fromTheSystem(new Error('a', { cause: new Error('b', { cause: errno('EAGAIN') }) }))).toBe(true);
     expect(fromTheSystem(new Error('is 70000 bytes, more than the 65536 a skill may have'))).toBe(false);
     expect(fromTheSystem('a string')).toBe(false);
+    // Codes that are not errno names: ours (with an `_`), Node's own (`ERR_...`).
+    expect(fromTheSystem(new DefinitionError('SKILL.md', 'bad YAML'))).toBe(false);
+    expect(fromTheSystem(new Error('x', { cause: new DefinitionError('SKILL.md', 'bad YAML') }))).toBe(false);
+    expect(fromTheSystem(Object.assign(new Error('x'), { code: 'ERR_INVALID_ARG_TYPE' }))).toBe(false);
     const looping: Error & { cause?: unknown } = new Error('loop');
     looping.cause = looping;
     expect(fromTheSystem(looping)).toBe(false);

@@ -19,15 +19,24 @@ export interface FileOutcomeCacheLimits {
 export const SETTLED_MS = 2_000;
 
 /**
+ * An errno name as the system spells it (`EMFILE`, `EIO`, `E2BIG`): `E`, then capitals and
+ * digits, no `_`. Our own errors have a `code` too (`INVALID_DEFINITION`, `ENGINE_CLOSED`), and
+ * so do Node's (`ERR_INVALID_ARG_TYPE`): they have a `_`, and say what the input is, not that
+ * the system failed for a moment. Read as an errno, a bad front matter was never kept.
+ */
+const ERRNO_NAME = /^E[A-Z0-9]+$/;
+
+/**
  * Whether `error` came from the system (it, or an error in its `cause` chain, carries an errno
- * `code`: `EMFILE`, `EIO`, `EAGAIN`...) rather than from what the file says. Such an error can
- * pass with the file unchanged (the process out of descriptors for a moment), so it is not kept.
+ * `code` spelt as one: `EMFILE`, `EIO`, `EAGAIN`...) rather than from what the file says. Such an
+ * error can pass with the file unchanged (the process out of descriptors for a moment), so it
+ * is not kept.
  */
 export function fromTheSystem(error: unknown): boolean {
   let seen: unknown = error;
   // Bounded: a cause chain may loop.
   for (let depth = 0; depth < 8 && typeof seen === 'object' && seen !== null; depth += 1) {
-    if (errnoOf(seen) !== undefined) return true;
+    if (ERRNO_NAME.test(errnoOf(seen) ?? '')) return true;
     seen = (seen as { cause?: unknown }).cause;
   }
   return false;
@@ -86,14 +95,17 @@ export class FileOutcomeCache<T> {
    *
    * @param file - the real path (no link as its last part) `load` reads
    * @param weigh - how many characters a value holds, against {@link FileOutcomeCacheLimits.chars}
+   * @param enough - whether a kept value serves this call; when not, `load` runs again (a value
+   *   kept short of what this call needs: a skill whose front matter a budget left unparsed)
    * @throws what `load` threw: again for as long as the file stays the same when the error is
    *   kept (see the constructor's `keepError`), else `load` runs again at the next call.
    */
-  get(key: string, file: string, load: () => T, weigh: (value: T) => number): T {
+  get(key: string, file: string, load: () => T, weigh: (value: T) => number, enough: (kept: T) => boolean = () => true): T {
     const before = stampOf(file);
     const kept = this.#entries.get(key);
     let outcome: Outcome<T>;
-    if (kept !== undefined && before !== undefined && kept.stamp === before.stamp) {
+    const unchanged = kept !== undefined && before !== undefined && kept.stamp === before.stamp;
+    if (unchanged && ('error' in kept.outcome || enough(kept.outcome.value))) {
       this.#entries.delete(key);
       this.#entries.set(key, kept);
       outcome = kept.outcome;

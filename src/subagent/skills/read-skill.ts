@@ -8,6 +8,18 @@ import { AGENT_NAME_PATTERN } from '../agent-definition.js';
 import { FileOutcomeCache } from './file-outcome-cache.js';
 import { MAX_SKILL_BYTES, type Skill, type SkillDir } from './skill.js';
 import { skillText, type SkillText } from './skill-front-matter.js';
+import { frontMatterChars } from '../front-matter.js';
+import type { SkillYamlBudget } from './skill-yaml-budget.js';
+
+/**
+ * What was read of a `SKILL.md`: its front matter's size, and what its text says (or why it
+ * is no skill), unless a {@link SkillYamlBudget} left it unparsed. An error about the text is
+ * a value here, with the size: a budget counts a broken skill as it counts a loaded one.
+ */
+interface SkillFile {
+  readonly yamlChars: number;
+  readonly said?: { readonly text: SkillText } | { readonly problem: unknown };
+}
 
 /**
  * The `SKILL.md` files read lately, kept while unchanged. One for the process, not one per
@@ -18,7 +30,7 @@ import { skillText, type SkillText } from './skill-front-matter.js';
  * An error from the system (`EMFILE` when the process is out of descriptors a moment) is not
  * kept: only what the file says is (see `fromTheSystem`).
  */
-export const SKILL_TEXTS = new FileOutcomeCache<SkillText>({ entries: 256, chars: 8 * 1024 * 1024 });
+export const SKILL_TEXTS = new FileOutcomeCache<SkillFile>({ entries: 256, chars: 8 * 1024 * 1024 });
 
 /**
  * Reads the skill `name` from one skill folder: `undefined` when the folder has no such skill
@@ -29,12 +41,15 @@ export const SKILL_TEXTS = new FileOutcomeCache<SkillText>({ entries: 256, chars
  * check, and a file with another hard link. The links are checked on every call; the file is
  * read only when it changed since it was last read (see {@link SKILL_TEXTS}).
  *
+ * @param budget - for a workspace skill, the front matter characters this call may still load
+ *   (its agent's or its discovery's); the skill's front matter is counted whether it is read
+ *   or kept, and one past the budget is neither loaded nor parsed.
  * @throws Error naming the problem: a name that is no folder name ({@link skillNameProblem}),
  *   or, naming the file, no `SKILL.md`, a link out of the folder, a file over
  *   {@link MAX_SKILL_BYTES}, bad front matter (see `readFrontMatter`), a missing
- *   `description` or a `name` that is not the folder's.
+ *   `description` or a `name` that is not the folder's; SkillBudgetError when past `budget`.
  */
-export function readSkill(dir: SkillDir, name: string): Skill | undefined {
+export function readSkill(dir: SkillDir, name: string, budget?: SkillYamlBudget): Skill | undefined {
   const bad = skillNameProblem(name);
   if (bad !== undefined) throw new Error(bad);
   const folder = join(dir.path, name);
@@ -52,8 +67,22 @@ export function readSkill(dir: SkillDir, name: string): Skill | undefined {
   }
   // Read again only when the file changed: each child start reads its skills, up to 32 front matters of 64 KiB.
   const confined = dir.within !== undefined;
-  const read = SKILL_TEXTS.get(`${file}\0${realFile}\0${name}\0${confined}`, realFile, () => readSkillText(file, realFile, name, confined), weightOf);
-  return Object.freeze({ name, description: read.description, body: read.body, source: dir.source, file, warnings: read.warnings });
+  // Asked once per call, whether the file is read or kept: the budget counts each skill once.
+  let admitted: boolean | undefined;
+  const admit = (chars: number): boolean => (admitted ??= budget === undefined || budget.admits(chars));
+  const read = SKILL_TEXTS.get(
+    `${file}\0${realFile}\0${name}\0${confined}`,
+    realFile,
+    () => readSkillFile(file, realFile, name, confined, admit),
+    weightOf,
+    // Kept unparsed (past a budget then), it is read again only for a call whose budget takes it.
+    (kept) => kept.said !== undefined || !admit(kept.yamlChars),
+  );
+  // Left unparsed only when the budget refused it (without a budget every skill is admitted).
+  if (!admit(read.yamlChars) || read.said === undefined) throw budget!.refusal(file, read.yamlChars);
+  if ('problem' in read.said) throw read.said.problem;
+  const text = read.said.text;
+  return Object.freeze({ name, description: text.description, body: text.body, source: dir.source, file, warnings: text.warnings });
 }
 
 /**
@@ -83,8 +112,10 @@ function realpathOrUndefined(path: string): string | undefined {
  * workspace skill): besides, read only if it still is the file checked, as a workspace
  * definition is (see `readBoundedFile`'s `confined`): no folder of it turned into a link since
  * it was resolved, no other hard link. Your own skills may be hard-linked (shared with a tool).
+ * Its front matter is parsed only if `admit` takes its size; what the text says wrong is
+ * returned, not thrown (only a failure to read the file is).
  */
-function readSkillText(file: string, realFile: string, name: string, confined: boolean): SkillText {
+function readSkillFile(file: string, realFile: string, name: string, confined: boolean, admit: (chars: number) => boolean): SkillFile {
   let text: string;
   try {
     text = readBoundedFile(realFile, { maxBytes: MAX_SKILL_BYTES, what: 'a skill', noFollow: true, confined });
@@ -92,9 +123,18 @@ function readSkillText(file: string, realFile: string, name: string, confined: b
     // The cause keeps the system's `code` (EMFILE...): SKILL_TEXTS keeps no such error, read again at the next call.
     throw new Error(`${file}: ${errorMessage(error)}`, { cause: error });
   }
-  return skillText(text, file, name);
+  const yamlChars = frontMatterChars(text);
+  if (!admit(yamlChars)) return { yamlChars };
+  try {
+    return { yamlChars, said: { text: skillText(text, file, name) } };
+  } catch (problem) {
+    return { yamlChars, said: { problem } };
+  }
 }
 
-function weightOf(read: SkillText): number {
-  return read.description.length + read.body.length + read.warnings.reduce((sum, w) => sum + w.length, 0);
+function weightOf(read: SkillFile): number {
+  if (read.said === undefined) return 0;
+  if ('problem' in read.said) return errorMessage(read.said.problem).length;
+  const text = read.said.text;
+  return text.description.length + text.body.length + text.warnings.reduce((sum, w) => sum + w.length, 0);
 }

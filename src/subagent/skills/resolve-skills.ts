@@ -5,6 +5,8 @@ import type { AgentDefinition } from '../agent-definition.js';
 import { readSkill, skillNameProblem } from './read-skill.js';
 import { MAX_SKILLS, type Skill, type SkillDir } from './skill.js';
 import { MAX_SKILLS_CHECKED, NOT_CHECKED, type SkillReads } from './skill-reads.js';
+import { SkillYamlBudget } from './skill-yaml-budget.js';
+import { MAX_FOLDER_YAML_CHARS } from '../folder-budget.js';
 
 /** The skills a definition names that could be read, and what went wrong with the others. */
 export interface ResolvedSkills {
@@ -23,15 +25,17 @@ export interface ResolvedSkills {
  * otherwise it is skipped (a cloned repository must not rewrite the prompt of your own
  * agents by naming a folder like your skill) and the home folder's is looked for. Looked up
  * on every call (a file unchanged since it was last read is not read again), so an edited
- * skill counts from the next run. With `reads` (one
- * discovery's, shared by all its definitions), each folder is read once, and those past its
- * limit are left out with one problem.
+ * skill counts from the next run. The workspace skills' front matters load within one
+ * {@link SkillYamlBudget}: the agent's, or with `reads` (one discovery's, shared by all its
+ * definitions) the discovery's; then each folder is read once, and those past its limits are
+ * left out with one problem (still read when the agent runs, within its own budget).
  */
 export function resolveSkills(definition: AgentDefinition, dirs: readonly SkillDir[], trustWorkspaceAgents: boolean, reads?: SkillReads): ResolvedSkills {
   const skills: Skill[] = [];
   const problems: string[] = [];
   const unchecked: string[] = [];
   const trusted = trustWorkspaceAgents || definition.source === 'workspace';
+  const yaml = reads === undefined ? new SkillYamlBudget('agent') : undefined;
   const named = definition.skills ?? [];
   if (named.length > MAX_SKILLS) {
     const left = named.length - MAX_SKILLS;
@@ -57,7 +61,7 @@ export function resolveSkills(definition: AgentDefinition, dirs: readonly SkillD
         continue;
       }
       try {
-        const read = reads ? reads.read(dir, name) : readSkill(dir, name);
+        const read = reads ? reads.read(dir, name) : readSkill(dir, name, dir.source === 'workspace' ? yaml : undefined);
         if (read === NOT_CHECKED) {
           unchecked.push(name);
           failed = true; // not unknown: not looked at
@@ -78,8 +82,9 @@ export function resolveSkills(definition: AgentDefinition, dirs: readonly SkillD
   }
   if (unchecked.length > 0) {
     problems.push(
-      `skills ${unchecked.map((n) => `"${n}"`).join(', ')} were not checked: discovery reads at most ${MAX_SKILLS_CHECKED} skill folders ` +
-        'for all the definitions (these name more); each is still read when its agent runs',
+      `skills ${unchecked.map((n) => `"${n}"`).join(', ')} were not checked: discovery reads at most ${MAX_SKILLS_CHECKED} skill folders, ` +
+        `and at most ${MAX_FOLDER_YAML_CHARS} characters of workspace skill front matter, for all the definitions (these pass it); ` +
+        'each is still read when its agent runs',
     );
   }
   return { skills, problems };
