@@ -18,11 +18,8 @@ import { endSession, openTransport } from './mcp-transport.js';
 
 // While starting, `client` is set once the SDK has loaded (it loads with the first start).
 type Starting = { readonly kind: 'starting'; client: Client | undefined; done: Promise<void> };
-type State =
-  | { readonly kind: 'idle' }
-  | Starting
-  | { readonly kind: 'ready'; readonly client: Client; readonly sdk: McpSdk; readonly stopped: () => Promise<void>; readonly relist: () => Promise<void> }
-  | { readonly kind: 'closed' };
+type Ready = { readonly kind: 'ready'; readonly client: Client; readonly sdk: McpSdk; readonly stopped: () => Promise<void>; readonly relist: () => Promise<void> };
+type State = { readonly kind: 'idle' } | Starting | Ready | { readonly kind: 'closed' };
 
 const VERSION = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
 // The SDK times every request (60 s by default); a call is bounded by the agent's tool
@@ -70,6 +67,8 @@ export class McpConnection {
   private stale = false;
   // When the last listing after a change started (Date.now()).
   private relisted = -Infinity;
+  // The listing after a change under way, and the client it lists through.
+  private listing: { readonly client: Client; readonly done: Promise<void> } | undefined;
 
   constructor(
     readonly name: string,
@@ -89,7 +88,9 @@ export class McpConnection {
 
   /**
    * Starts the server unless it runs or is starting, and lists its tools again when it said
-   * they changed and they were not listed since ({@link MCP_RELIST_GAP_MS}). Returns undefined
+   * they changed and they were not listed since ({@link MCP_RELIST_GAP_MS}): that waits for
+   * one listing at most, bounded like a start by `startTimeoutMs`, and one that fails loses
+   * the server, saying why in {@link McpConnection.problem}. Returns undefined
    * when nothing has to be waited for (it runs, its listing current, or the connection is
    * closed), so a run whose servers all run starts synchronously; else a promise that
    * settles, never rejecting, when the start or the listing is over.
@@ -97,7 +98,7 @@ export class McpConnection {
   ensure(): Promise<void> | undefined {
     const state = this.state;
     // A listing said to be stale is taken again first (see MCP_RELIST_GAP_MS).
-    if (state.kind === 'ready') return this.stale ? this.relist(state.relist) : undefined;
+    if (state.kind === 'ready') return this.stale ? this.relistFor(state) : undefined;
     if (state.kind === 'closed') return undefined;
     if (state.kind === 'starting') return state.done;
     return this.start();
@@ -171,7 +172,7 @@ export class McpConnection {
     // Closed while the SDK loaded: nothing was started.
     if (this.state !== starting) return;
     // One listing at a time, so a server flooding list_changed cannot pile up requests.
-    const relist = coalesced(() => this.refresh(client, sdk));
+    const relist = coalesced(() => this.refresh(client, sdk, stopped));
     const changed = (): void => {
       const state = this.state;
       if ((state.kind !== 'ready' && state.kind !== 'starting') || state.client !== client) return;
@@ -191,7 +192,7 @@ export class McpConnection {
     const { transport, stderrTail, closedBecause, stopped } = openTransport(sdk, this.config, this.workspace);
     // One deadline for the whole start: a server answering each page of its list just in
     // time must not hold the runs waiting for it for a timeout per page.
-    const timeLeft = deadline(this.config.startTimeoutMs ?? DEFAULT_MCP_START_TIMEOUT_MS);
+    const timeLeft = deadline(this.startTimeoutMs);
     const because = (what: string): string => {
       const tail = stderrTail();
       return tail ? `${what}; its stderr ends with: ${tail}` : what;
@@ -241,20 +242,52 @@ export class McpConnection {
     this.outputChecks = mcpOutputChecks(listing.tools);
   }
 
+  /** How long its start, and each listing after a change, may take. */
+  private get startTimeoutMs(): number {
+    return this.config.startTimeoutMs ?? DEFAULT_MCP_START_TIMEOUT_MS;
+  }
+
   /** Lists the tools again through `relist` (one listing at a time), noting when. */
   private relist(relist: () => Promise<void>): Promise<void> {
     this.relisted = Date.now();
     return relist();
   }
 
-  private async refresh(client: Client, sdk: McpSdk): Promise<void> {
+  /**
+   * Lists the tools again for a run that found the listing stale. The run waits for one
+   * listing at most: the one under way if there is one (the one asked for now follows it, for
+   * the runs after). Waiting for both held a run for two timeouts of a server slow to list.
+   */
+  private relistFor(state: Ready): Promise<void> {
+    const under = this.listing?.client === state.client ? this.listing.done : undefined;
+    const asked = this.relist(state.relist);
+    return under ?? asked;
+  }
+
+  /** One listing after a change, noted as the one under way while it lasts. Never rejects. */
+  private refresh(client: Client, sdk: McpSdk, stopped: () => Promise<void>): Promise<void> {
+    const done: Promise<void> = this.listAgain(client, sdk, stopped).finally(() => {
+      if (this.listing?.done === done) this.listing = undefined;
+    });
+    this.listing = { client, done };
+    return done;
+  }
+
+  private async listAgain(client: Client, sdk: McpSdk, stopped: () => Promise<void>): Promise<void> {
     // A change said from now on is one this listing may have missed.
     this.stale = false;
+    const timeout = this.startTimeoutMs;
     try {
-      const listing = await listMcpTools(client, sdk, this.name, deadline(DEFAULT_MCP_START_TIMEOUT_MS));
+      const listing = await listMcpTools(client, sdk, this.name, deadline(timeout));
       if (this.state.kind === 'ready' && this.state.client === client) this.listed(listing);
-    } catch {
-      // The old list stays; a server that stopped is noticed by its connection closing.
+    } catch (e) {
+      // Failed like a start's listing (no answer within startTimeoutMs, an error, a listing
+      // that cannot be read): the tools it said changed are not known, so the server is
+      // lost, and the run waiting for the listing is warned (its `problem`); the next run
+      // starts it again. Kept running with the old list, it failed silently, and held each
+      // run needing it for the SDK's timeouts. A connection lost meanwhile (`lose` is then
+      // a no-op) said why already.
+      this.lose(client, stopped, `its tools could not be listed again after it said they changed (within its startTimeoutMs, ${timeout} ms): ${describeStartError(e)}`);
     }
   }
 

@@ -1,5 +1,6 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { MCP_STDIO_EXIT_GRACE_MS, type StdioChild } from './mcp-stdio-exit.js';
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -73,7 +74,8 @@ export interface StdioReading {
  * (added as the process was spawned) is removed, and the lines are split by
  * {@link lineSplitter} and handed on as the SDK would (`onmessage` for a JSON-RPC message,
  * `onerror` for a line that is none: one whose first byte past blanks is not `{` without
- * being decoded or parsed), each noted with its size ({@link lineBytesOf}). Call it
+ * being decoded or parsed), each noted with its size ({@link lineBytesOf}). A server whose
+ * stdout ends while it runs on is closed (see `closeWhenStdoutEnds`). Call it
  * right after the SDK's `start()` is called, before any data can come. Returns false, leaving
  * the SDK to read (slowly for long lines, yet bounded), when its process cannot be found (an
  * SDK that renamed its `_process` field).
@@ -86,7 +88,7 @@ export interface StdioReading {
  * ```
  */
 export function readStdoutLines(transport: Transport, reading: StdioReading): boolean {
-  const stdout = stdoutOf(transport);
+  const { child, stdout } = processOf(transport);
   if (stdout === undefined) return false;
   for (const listener of stdout.listeners('data')) stdout.off('data', listener as (chunk: Buffer) => void);
   const unreadable = (error: Error, line: Buffer): void => {
@@ -107,7 +109,35 @@ export function readStdoutLines(transport: Transport, reading: StdioReading): bo
     transport.onmessage?.(message);
   };
   stdout.on('data', lineSplitter(reading.max, onLine, reading.tooLong));
+  if (child !== undefined) closeWhenStdoutEnds(transport, child, stdout);
   return true;
+}
+
+/**
+ * A server that closes its stdout and runs on can answer nothing more, yet nothing noticed:
+ * only its exit loses the connection, so the connection stayed running, every call waited
+ * out its tool timeout (10 minutes by default), and the server was never started again. Once
+ * its stdout has ended (`end`, or `close` without it), a process that has not exited within
+ * {@link MCP_STDIO_EXIT_GRACE_MS} is closed as on any loss: `transport.close()`, which ends
+ * its whole process tree (`deafOnClose`), after which the SDK's exit handling loses the
+ * connection. The grace is for a server that is exiting (it closes its stdout first): its
+ * exit is the loss, and its stderr is read to the end for the reason.
+ */
+function closeWhenStdoutEnds(transport: Transport, child: StdioChild, stdout: Readable): void {
+  let timer: NodeJS.Timeout | undefined;
+  const exited = (): boolean => child.exitCode !== null || child.signalCode !== null;
+  const ended = (): void => {
+    if (timer !== undefined || exited()) return;
+    const gone = (): void => clearTimeout(timer);
+    child.once('exit', gone);
+    timer = setTimeout(() => {
+      child.off('exit', gone);
+      // Closed already (our own close ends its stdout too), this waits for that close only.
+      if (!exited()) void transport.close().catch(() => undefined);
+    }, MCP_STDIO_EXIT_GRACE_MS);
+  };
+  stdout.once('end', ended);
+  stdout.once('close', ended);
 }
 
 /**
@@ -129,17 +159,30 @@ function notAMessage(line: Buffer): Error {
   return new Error(`a line of ${line.length} bytes that is no JSON-RPC message (it starts ${start}${line.length > 40 ? '...' : ''}, not with "{")`);
 }
 
-/** The stdout of the SDK's process (kept in its `_process` field while it runs), looked up by shape. */
+/** The stdout of the SDK's process, as far as it is used. */
 interface Readable {
   listeners(event: 'data'): unknown[];
   on(event: 'data', listener: (chunk: Buffer) => void): unknown;
   off(event: 'data', listener: (chunk: Buffer) => void): unknown;
+  once(event: 'end' | 'close', listener: () => void): unknown;
 }
 
-function stdoutOf(transport: Transport): Readable | undefined {
+/**
+ * The SDK's process (kept in its `_process` field while it runs) and its stdout, each looked
+ * up by shape: an SDK that changed them costs the reading (or only the close on stdout's
+ * end), never a crash.
+ */
+function processOf(transport: Transport): { readonly child?: StdioChild; readonly stdout?: Readable } {
   const child: unknown = (transport as unknown as { readonly _process?: unknown })._process;
-  const stdout: unknown = typeof child === 'object' && child !== null ? (child as { stdout?: unknown }).stdout : undefined;
+  if (typeof child !== 'object' || child === null) return {};
+  const { kill, once, off, stdout } = child as { kill?: unknown; once?: unknown; off?: unknown; stdout?: unknown };
+  const usable = typeof kill === 'function' && typeof once === 'function' && typeof off === 'function';
+  return { child: usable ? (child as StdioChild) : undefined, stdout: readable(stdout) };
+}
+
+function readable(stdout: unknown): Readable | undefined {
   if (typeof stdout !== 'object' || stdout === null) return undefined;
-  const { listeners, on, off } = stdout as { listeners?: unknown; on?: unknown; off?: unknown };
-  return typeof listeners === 'function' && typeof on === 'function' && typeof off === 'function' ? (stdout as Readable) : undefined;
+  const { listeners, on, off, once } = stdout as { listeners?: unknown; on?: unknown; off?: unknown; once?: unknown };
+  const usable = typeof listeners === 'function' && typeof on === 'function' && typeof off === 'function' && typeof once === 'function';
+  return usable ? (stdout as Readable) : undefined;
 }
