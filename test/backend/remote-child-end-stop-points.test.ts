@@ -76,38 +76,27 @@ function stopAt(events$: Observable<AgentEvent>, k: number, stop: (subscription:
   });
 }
 
-describe.skipIf(!HAS_REDIS)('a parent run stopped after its remote child answered', () => {
-  const scale = useScaleKits();
+/** One way to stop the parent at a point: it stops a run of `engine` at point `at` and checks how that run ended. */
+interface StopMode {
+  /** What the test checks, this way of stopping. */
+  readonly title: string;
+  /** Runs the parent once, stopped right after the `at`-th event from its child's RunEnd on. */
+  readonly stopOnce: (engine: HarnessEngine, at: number) => Promise<void>;
+}
 
-  it('let go (unsubscribed) at each point: emits nothing more, its child log ends complete, nothing left open', async () => {
-    const baseline = resourceCounts();
-    const k = await scale.kit(30_000);
-    const { engine, childLogs, endsComplete } = await deployment(k);
-    const points = await pointsOf(engine);
-    for (let at = 0; at <= points; at++) {
-      const before = await childLogs();
+const MODES: readonly StopMode[] = [
+  {
+    title: 'let go (unsubscribed) at each point: emits nothing more, its child log ends complete, nothing left open',
+    stopOnce: async (engine, at) => {
       const { seen, ended } = await stopAt(engine.stream('go'), at, (subscription) => subscription.unsubscribe());
       expect(ended, `point ${at}`).toBe('let go');
       expect(seen.filter(isChildEnd), `point ${at}`).toHaveLength(1);
       expect(seen.filter((e) => e.type === 'RunEnd'), `point ${at}`).toEqual([]);
-      await waitFor(async () => (await childLogs()).length > before.length);
-      const [log] = (await childLogs()).filter((key) => !before.includes(key));
-      await endsComplete(log!, `point ${at}`);
-    }
-    // Checked again once every later run is over: no cancel reached a finished job late.
-    for (const log of await childLogs()) await endsComplete(log, `${log}, at the end`);
-    expect(engine.tasks.list().map((t) => t.state)).toEqual(Array.from({ length: points + 2 }, () => 'done'));
-    await k.close();
-    expect(await leakedResources(baseline, 200)).toEqual({});
-  }, 120_000);
-
-  it('cancelled through the engine at each point: ends once (or aborts without an end), its child log ends complete, nothing left open', async () => {
-    const baseline = resourceCounts();
-    const k = await scale.kit(30_000);
-    const { engine, childLogs, endsComplete } = await deployment(k);
-    const points = await pointsOf(engine);
-    for (let at = 0; at <= points; at++) {
-      const before = await childLogs();
+    },
+  },
+  {
+    title: 'cancelled through the engine at each point: ends once (or aborts without an end), its child log ends complete, nothing left open',
+    stopOnce: async (engine, at) => {
       const handle = engine.start('go');
       const settled = handle.result.then(
         () => 'resolved',
@@ -128,13 +117,32 @@ describe.skipIf(!HAS_REDIS)('a parent run stopped after its remote child answere
         expect(ends, `point ${at}`).toEqual([]);
         expect(await settled, `point ${at}`).toBe('AbortError');
       }
-      await waitFor(async () => (await childLogs()).length > before.length);
-      const [log] = (await childLogs()).filter((key) => !before.includes(key));
-      await endsComplete(log!, `point ${at}`);
-    }
-    for (const log of await childLogs()) await endsComplete(log, `${log}, at the end`);
-    expect(engine.tasks.list().map((t) => t.state)).toEqual(Array.from({ length: points + 2 }, () => 'done'));
-    await k.close();
-    expect(await leakedResources(baseline, 200)).toEqual({});
-  }, 120_000);
+    },
+  },
+];
+
+describe.skipIf(!HAS_REDIS)('a parent run stopped after its remote child answered', () => {
+  const scale = useScaleKits();
+
+  // A loop rather than `it.each`, so each test keeps its title unquoted.
+  for (const { title, stopOnce } of MODES) {
+    it(title, async () => {
+      const baseline = resourceCounts();
+      const k = await scale.kit(30_000);
+      const { engine, childLogs, endsComplete } = await deployment(k);
+      const points = await pointsOf(engine);
+      for (let at = 0; at <= points; at++) {
+        const before = await childLogs();
+        await stopOnce(engine, at);
+        await waitFor(async () => (await childLogs()).length > before.length);
+        const [log] = (await childLogs()).filter((key) => !before.includes(key));
+        await endsComplete(log!, `point ${at}`);
+      }
+      // Checked again once every later run is over: no cancel reached a finished job late.
+      for (const log of await childLogs()) await endsComplete(log, `${log}, at the end`);
+      expect(engine.tasks.list().map((t) => t.state)).toEqual(Array.from({ length: points + 2 }, () => 'done'));
+      await k.close();
+      expect(await leakedResources(baseline, 200)).toEqual({});
+    }, 120_000);
+  }
 });

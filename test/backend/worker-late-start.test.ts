@@ -16,6 +16,7 @@ import { EMPTY_METRICS } from '../../src/events/run-metrics.js';
 import { ScriptedModel } from '../../src/model/scripted-model.js';
 import { redisBackendPerFile } from './redis-backend-per-file.js';
 import { HAS_REDIS } from './redis-server.js';
+import { workerJob } from './support/ends-twice.js';
 
 const SESSION = 'ses_late';
 
@@ -42,26 +43,12 @@ class Answers extends ReActAgent {
   }
 }
 
-/** The part of a background job that the worker reads. */
-function jobOf(taskId: string): TaskJob {
-  return {
-    logId: `${taskId}.0001`,
-    spec: { name: 'alpha', task: { taskId, rootSessionId: SESSION, rootRunId: 'run_root', background: true } },
-    prompt: 'job',
-    description: 'job',
-    parentRunId: 'run_root',
-    streaming: false,
-    queuedAt: Date.now(),
-    taskStartedAt: Date.now(),
-  } as unknown as TaskJob;
-}
-
 describe.skipIf(!HAS_REDIS)('a worker starting a job whose log its launcher ended', () => {
   const fixture = redisBackendPerFile('worker-late-start:', 60_000);
 
   it('writes nothing after the end: no event, no result, no second end', async () => {
     const { parts, eventLog } = fixture.backend;
-    const job = jobOf('task_late');
+    const job = workerJob('task_late', SESSION, true);
     await eventLog.open(job.logId, 'task_late');
     expect(await endIfUnstarted(parts, job.logId, { kind: 'cancelled', reason: 'the task was cancelled before a worker took it' })).toBe(true);
     const agent = new Answers();
@@ -78,7 +65,7 @@ describe.skipIf(!HAS_REDIS)('a worker starting a job whose log its launcher ende
 
   it('runs as before when its first event comes first: the launcher then leaves the log to it', async () => {
     const { parts, eventLog } = fixture.backend;
-    const job = jobOf('task_first');
+    const job = workerJob('task_first', SESSION, true);
     await eventLog.open(job.logId, 'task_first');
     const agent = new Answers();
     await runJob(parts, job, agent, undefined, new Map<string, RunningJob>(), new AbortController().signal);
