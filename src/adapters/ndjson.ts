@@ -3,7 +3,7 @@ import { map, type Observable, type OperatorFunction, type Subscription } from '
 import type { AgentEvent } from '../events/index.js';
 import { BufferOverflowError } from './buffer-overflow-error.js';
 import { checkSource } from './check-source.js';
-import { wireJson } from './wire-json.js';
+import { wireJson } from '../text/wire-json.js';
 
 // The reader lives in its own file; it is also exported from here, where it always was.
 export { parseNdjson, type ParseNdjsonOptions } from './parse-ndjson.js';

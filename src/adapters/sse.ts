@@ -6,7 +6,7 @@ import { checkSource } from './check-source.js';
 import { DEFAULT_DRAIN_TIMEOUT_MS } from './drain-deadline.js';
 import { writeSseHeaders } from './sse-headers.js';
 import { sseWriter } from './sse-writer.js';
-import { wireJson } from './wire-json.js';
+import { wireJson } from '../text/wire-json.js';
 
 /** Options of {@link streamSse}. */
 export interface SseOptions {

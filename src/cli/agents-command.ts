@@ -15,7 +15,7 @@ import { AGENTS_HELP } from './help-text.js';
 import { printed } from './printed.js';
 import { diagnosedFiles } from './diagnosed-files.js';
 import { oneLine } from '../adapters/terminal-tree/text-line.js';
-import { wireJson } from '../adapters/wire-json.js';
+import { wireJson } from '../text/wire-json.js';
 
 /**
  * `rxharness agents`: the visible definitions with their source and tools (and the main

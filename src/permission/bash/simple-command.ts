@@ -19,6 +19,7 @@ import { runTimeFormat } from './run-time-names.js';
 import { variablesSet } from './set-names.js';
 import { noteCarriers, noteListCarriers } from './word-carriers.js';
 import { commandWrites } from './writes/written-files.js';
+import { frontSettings } from './writes/temp-folder.js';
 import { quoted } from '../quoted.js';
 
 /**
@@ -85,6 +86,10 @@ export function analyseWords(all: readonly Word[], role: PartRole, depth: number
   // A statement of assignments, or an `export` / `declare` of them: later commands (make) may read them.
   if (plain.length === 0) sink.environment(assignments);
   else if (DECLARERS.has(setter)) sink.environment(plain.slice(1).map((w) => w.text).filter((arg) => !arg.startsWith('-') && arg.includes('=')));
+  // TMPDIR in front of a command is mktemp's folder also where that command runs mktemp (`TMPDIR=src
+  // nice mktemp`, `TMPDIR=src bash -c mktemp`): kept for what follows on the line, which judges every
+  // such value (see `temp-folder`).
+  if (plain.length > 0) sink.environment(frontSettings(assignments));
   if (plain.length === 0) {
     if (words.some((w) => w.kind === 'redirect')) sink.add(role, written); // `> file` still writes
     return; // only assignments: nothing runs

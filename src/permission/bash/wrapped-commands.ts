@@ -21,6 +21,7 @@ import { FUNCTION_SETTING, functionChange, settingRead } from './wrapper-setting
 import { xargsCommands } from './xargs-commands.js';
 import type { AnalyseWords, RunningCommand } from './running-command.js';
 import { quoted } from '../quoted.js';
+import { frontSettings } from './writes/temp-folder.js';
 
 export type { AnalyseWords, RunningCommand } from './running-command.js';
 
@@ -69,12 +70,14 @@ function wrapped({ base, shown, words, plain, depth }: RunningCommand, sink: Par
     // `jobs -x %1`: a job's number put in place of its spec is no program the line shows.
     if (base === 'jobs' && name.text.startsWith('%')) sink.flag(`a command name only known when it runs (${quoted(name.text)}, a job's process group)`);
     const started = words.slice(words.indexOf(name));
+    const given = start.settings.map((at) => plain[at]!);
+    const settings = given.filter((word) => isAssignment(word, [word]));
+    // mktemp's folder where a wrapper in the command runs it (`env TMPDIR=src timeout 5 mktemp`; see `temp-folder`).
+    sink.environment(frontSettings(settings.map(text)));
     // Judged as a command where it starts: a wrapper in it is read in turn (`timeout 5 sudo rm y`).
     if (mayRead(sink, depth + 1, started)) analyse(started, 'variant', depth + 1, sink, true);
     // env's and sudo's settings are the command's environment, as assignments in front of it would be:
     // judged so once more (`env PATH=bin ls` changes PATH, `sudo GIT_WORK_TREE=src git checkout .` where git writes).
-    const given = start.settings.map((at) => plain[at]!);
-    const settings = given.filter((word) => isAssignment(word, [word]));
     if (settings.length > 0 && mayRead(sink, depth + 1, started)) analyse([...settings, ...started], 'variant', depth + 1, sink, false);
     for (const word of given) settingRead(word, settings.includes(word), depth, sink);
     // A name with spaces may be a command line, as a wrapper's word may: read quietly, as there.

@@ -1,7 +1,8 @@
 /**
  * mktemp's `$TMPDIR` as the line leaves it: a statement before mktemp may set it
- * (`export TMPDIR=src; mktemp`, `declare -x TMPDIR=src`, `TMPDIR=src; export TMPDIR`), and
- * mktemp then writes there, not in `/tmp`.
+ * (`export TMPDIR=src; mktemp`, `declare -x TMPDIR=src`, `TMPDIR=src; export TMPDIR`), as may
+ * one in front of a command that runs mktemp (`TMPDIR=src nice mktemp`, `TMPDIR=src bash -c
+ * mktemp`), and mktemp then writes there, not in `/tmp`.
  *
  * @module
  */
@@ -17,8 +18,29 @@ const SETS_TMPDIR = /^TMPDIR(\+?=)(.*)$/s;
 const UNKNOWN: WrittenWord = Object.freeze({ text: '$TMPDIR', glob: false });
 
 /**
+ * The settings of TMPDIR among `assignments` in front of a command (`TMPDIR=src nice mktemp`), as
+ * kept with the line's settings: marked (a name starting with `=`, which no shell or make variable
+ * has, so make's reading of them skips it), since such a setting holds only where that command
+ * runs mktemp, which is not tracked: its folder is judged besides the one the line's own settings leave.
+ *
+ * @example
+ * ```ts
+ * frontSettings(['TMPDIR=src', 'LC_ALL=C']); // ['=TMPDIR=src']
+ * ```
+ */
+export function frontSettings(assignments: readonly string[]): string[] {
+  return assignments.filter((a) => SETS_TMPDIR.test(a)).map((a) => `=${a}`);
+}
+
+/** The folder one setting (`TMPDIR=src`) gives; `TMPDIR+=x` appends to a value the line does not show. */
+function folderOf(found: RegExpExecArray): WrittenWord {
+  return found[1] === '=' && found[2] !== '' ? { text: found[2]!, glob: false } : UNKNOWN;
+}
+
+/**
  * `writes` with mktemp's `$TMPDIR` (see `JoinedWrite.tmpdir`) read from `settings`: the variables
- * the line set before it (each `NAME=value`, in order), the last setting of TMPDIR winning.
+ * the line set before it (each `NAME=value`, in order), the last setting of TMPDIR winning; and
+ * every folder set in front of a command (see {@link frontSettings}) judged too (a deny of any wins).
  *
  * @example
  * ```ts
@@ -28,7 +50,14 @@ const UNKNOWN: WrittenWord = Object.freeze({ text: '$TMPDIR', glob: false });
 export function withTempFolder(writes: CommandWrites, settings: readonly string[]): CommandWrites {
   if (!writes.joined.some((j) => j.tmpdir === true)) return writes;
   const found = settings.map((s) => SETS_TMPDIR.exec(s)).findLast((m): m is RegExpExecArray => m !== null);
-  // `TMPDIR+=x` appends to a value the line does not show.
-  const set = found === undefined ? undefined : found[1] === '=' && found[2] !== '' ? { text: found[2]!, glob: false } : UNKNOWN;
-  return { ...writes, joined: writes.joined.map(({ tmpdir, ...j }) => (tmpdir === true && set !== undefined ? { ...j, dir: { ...set, changes: true } } : j)) };
+  const set = found === undefined ? undefined : folderOf(found);
+  const front = settings.flatMap((s) => (s.startsWith('=') ? [SETS_TMPDIR.exec(s.slice(1))] : [])).filter((m): m is RegExpExecArray => m !== null).map(folderOf);
+  return {
+    ...writes,
+    joined: writes.joined.flatMap(({ tmpdir, ...j }) => {
+      if (tmpdir !== true) return [j];
+      const own = set === undefined ? j : { ...j, dir: { ...set, changes: true } };
+      return [own, ...front.map((dir) => ({ ...j, dir: { ...dir, changes: true } }))];
+    }),
+  };
 }
