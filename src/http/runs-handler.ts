@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HarnessEngine } from '../engine/harness-engine.js';
 import { authorizeRequest } from './authorize-request.js';
-import { BackgroundHolds } from './background-holds.js';
 import { cancelRunTask } from './cancel-task.js';
 import { HttpFailure } from './http-failure.js';
 import { sendFailure, sendJson } from './http-answers.js';
@@ -70,7 +69,6 @@ export type RunsEngine = Pick<HarnessEngine, 'start' | 'runs'>;
 export function runsHandler(engine: RunsEngine, options: RunsHandlerOptions = {}): RunsRequestHandler {
   const o = resolveRunsOptions(options);
   const slots = o.slots;
-  const holds = new BackgroundHolds(engine);
   return (req, res, next) => {
     const sessionRoute = matchSessionRoute(req.method, req.url, o.basePath);
     if (sessionRoute !== undefined) {
@@ -88,7 +86,7 @@ export function runsHandler(engine: RunsEngine, options: RunsHandlerOptions = {}
       return next === undefined && !o.fallthrough;
     }
     authorized(req, o, route.kind)
-      .then(() => serve(engine, route, req, res, o, slots, holds))
+      .then(() => serve(engine, route, req, res, o, slots))
       .catch((error: unknown) => sendFailure(res, error));
     return true;
   };
@@ -108,18 +106,16 @@ async function authorized(req: IncomingMessage, o: ResolvedRunsOptions, kind: st
 /** Route kinds that only refuse the request (a `405` or `404` says more than a `415` there). */
 const REFUSALS: ReadonlySet<string> = new Set(['method', 'bad-id', 'no-route']);
 
-async function serve(engine: RunsEngine, route: RunsRoute, req: IncomingMessage, res: ServerResponse, o: ResolvedRunsOptions, slots: RunSlots, holds: BackgroundHolds): Promise<void> {
+async function serve(engine: RunsEngine, route: RunsRoute, req: IncomingMessage, res: ServerResponse, o: ResolvedRunsOptions, slots: RunSlots): Promise<void> {
   switch (route.kind) {
     case 'start': {
       const release = slots.take();
       try {
         const { prompt, ...start } = startRequest(await readJsonBody(req, o.maxBodyBytes, o.bodyTimeoutMs));
-        // the slot is the run's until it settles, and its background tasks' after (BackgroundHolds);
+        // the slot is the run's until it settles, and its background tasks' after (startHttpRun);
         // a client gone before its turn starts nothing
-        const hold = holds.forRun(release);
-        const run = await startHttpRun(engine, hold.settled, prompt, start, res);
-        if (run === undefined) return release();
-        hold.started(run.sessionId);
+        const run = await startHttpRun(engine, release, prompt, start, res);
+        if (run === undefined) return;
         return sendJson(res, 201, { runId: run.runId, sessionId: run.sessionId }, { location: `${o.basePath}/runs/${run.runId}` });
       } catch (error) {
         release();

@@ -1,6 +1,7 @@
 import type { HarnessEngine } from '../engine/harness-engine.js';
 import { requestTurn } from '../model/request-turns.js';
 import type { RunHandle } from '../runs/run-registry.js';
+import { holdSlotPastRun } from './background-holds.js';
 import { HttpFailure } from './http-failure.js';
 import { preparedStart, type PreparingEngine } from './prepared-start.js';
 import { startPastEndingRun, type ClientLeft } from './start-past-ending-run.js';
@@ -19,8 +20,9 @@ type StartingEngine = Pick<HarnessEngine, 'runs'> & PreparingEngine;
  * `400`, a busy session a `409`, also one held by another instance). A session still held by
  * a run that has ended (cancelled, closing its turn in the store) is waited for, briefly
  * (`startPastEndingRun`): "Stop", then send again, is not refused. The handler's slot
- * (`release`) is kept meanwhile, and given back when the run settles, or at once when it does
- * not start. With `left`, a request whose client left while it waited starts nothing (no one
+ * (`release`) is kept meanwhile, and given back when the run settles (or, while its
+ * conversation's background tasks still run, when they have: `holdSlotPastRun`), or at once
+ * when it does not start. With `left`, a request whose client left while it waited starts nothing (no one
  * could learn the run's id) and resolves `undefined`. A try refused by another instance and
  * tried again leaves no `failed` run in `engine.runs` (`startTries`). A session id that is a
  * delegated task's is refused (`400`) before anything is registered, also one only the store
@@ -45,7 +47,7 @@ export async function startHttpRun(engine: StartingEngine, release: () => void, 
       release();
       return undefined;
     }
-    run.result.then(release, release);
+    holdSlotPastRun(engine, run, release);
     return run;
   } catch (error) {
     release();

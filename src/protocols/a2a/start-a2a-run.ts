@@ -1,6 +1,7 @@
 import { SessionBusyError } from '../../agent/session-busy-error.js';
 import { isTaskSessionRefusal } from '../../engine/task-session-guard.js';
 import { errorMessage } from '../../errors/error-message.js';
+import { holdSlotPastRun } from '../../http/background-holds.js';
 import { HttpFailure } from '../../http/http-failure.js';
 import { preparedStart } from '../../http/prepared-start.js';
 import { startPastEndingRun, type ClientLeft } from '../../http/start-past-ending-run.js';
@@ -17,8 +18,8 @@ import type { StartedRun } from './run-executor.js';
  * `preparedStart`). A session still held by a run that has ended (a task just cancelled with
  * `tasks/cancel`, closing its turn in the store) is waited for, briefly (`startPastEndingRun`),
  * not refused. `release` gives back the run slot the request took before its body was read (so
- * `429` was answered then): it is the run's until the run settles, and given back at once when
- * none starts.
+ * `429` was answered then): it is the run's until the run settles (and its conversation's
+ * background tasks, `holdSlotPastRun`), and given back at once when none starts.
  * A client that leaves (`left`, its connection) while the start waits for an ending run starts
  * nothing (resolves `undefined`): the wait is cut short, not a started run (a task outlives its
  * stream). A try refused by another instance and tried again leaves no `failed` run (`startTries`).
@@ -34,7 +35,7 @@ export async function startA2ARun(engine: A2AEngine, release: () => void, send: 
       release();
       return undefined;
     }
-    run.result.then(release, release);
+    holdSlotPastRun(engine, run, release);
     return { run, claimed: false };
   } catch (error) {
     release();
