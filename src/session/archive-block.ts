@@ -43,7 +43,8 @@ export function archiveBlockLine(block: ArchiveBlock, seal: Macs | undefined): s
 }
 
 /**
- * How many of `block`'s messages the archive's `lines` already end with, after the line naming
+ * How many of `block`'s messages the archive's `lines` (after its `first` messages, when
+ * `lines` are only its tail: `archive-tail.ts`) already end with, after the line naming
  * that very block (a rerun after a crash: all of them, or the first few when the crash cut the
  * append); `undefined` when the archive does not end with that block, the block must be
  * appended whole, after its line. The line counts only when it passes its seal (`seal`, when
@@ -52,13 +53,13 @@ export function archiveBlockLine(block: ArchiveBlock, seal: Macs | undefined): s
  * block's count: a planted, moved or garbled line never makes a message be left out. A line of
  * an earlier version (no `at`) never counts: the block is appended whole.
  */
-export function archivedAlready(lines: readonly string[], unsealedLines: readonly number[], block: ArchiveBlock, messages: readonly ChatMessage[], seal: Macs | undefined): number | undefined {
+export function archivedAlready(lines: readonly string[], first: number, unsealedLines: readonly number[], block: ArchiveBlock, messages: readonly ChatMessage[], seal: Macs | undefined): number | undefined {
   let at = lines.length - 1;
   while (at >= 0 && readBlock(lines[at]!) === undefined) at -= 1;
   const last = at >= 0 ? readBlock(lines[at]!) : undefined;
   if (!last || !sameBlock(last, block)) return undefined;
   if (seal && !seal.check(factsOf(last), last.mac)) return undefined; // without a key nothing is checked, as in `HistorySeal.read`
-  if (last.at !== lines.slice(0, at).filter((line) => parseMessage(line) !== undefined).length) return undefined;
+  if (last.at !== first + lines.slice(0, at).filter((line) => parseMessage(line) !== undefined).length) return undefined;
   if (unsealedLines.some((line) => line > at + 1)) return undefined;
   const after = lines.slice(at + 1).flatMap((line) => {
     const value = parseMessage(line);
@@ -69,10 +70,10 @@ export function archivedAlready(lines: readonly string[], unsealedLines: readonl
 }
 
 /** A block as a line names it, with the line's seal. */
-type NamedBlock = ArchiveBlock & { readonly mac?: unknown };
+export type NamedBlock = ArchiveBlock & { readonly mac?: unknown };
 
 /** The block a line names, or `undefined` for any other line (a message, a cut or garbled line, a foreign object, an earlier version's line without `at`). */
-function readBlock(line: string): NamedBlock | undefined {
+export function readBlock(line: string): NamedBlock | undefined {
   if (!line.startsWith('{"archiveBlock":')) return undefined;
   try {
     const { archiveBlock: b } = JSON.parse(line) as { archiveBlock?: Record<string, unknown> };

@@ -1,6 +1,7 @@
 import type { ChatMessage } from '../model/chat-message.js';
 import { appendingTo, freshLineLeadOf } from './append-lines.js';
 import { archiveBlockLine, archiveBlockOf, archivedAlready } from './archive-block.js';
+import { archiveTail } from './archive-tail.js';
 import { writeConfinedFile } from './confined-file.js';
 import { HistoryAppender } from './history-appender.js';
 import { isOneShotTask } from './one-shot-task.js';
@@ -167,18 +168,34 @@ export class FileSessionHistory {
   /**
    * Appends to the archive the messages of the messages file ending at `end` that it does not
    * hold, after a line naming them: a compaction run again after a crash (the archive written,
-   * the messages file not yet) appends only what the archive does not end with already.
+   * the messages file not yet) appends only what the archive does not end with already. Only
+   * the archive's tail is read ({@link archiveEnd}), the block line and messages appended in one write.
    */
   private async archive(sessionId: string, end: HistoryEnd, unarchived: readonly ChatMessage[]): Promise<void> {
     const file = this.folder.file(sessionId, 'archive');
-    const lines = await this.folder.readLines(file);
-    // One read of the conversation's lifetime for both (each reads it anew otherwise).
-    const { read: archive, markers } = await this.seal.readArchive(sessionId, lines);
+    const { lines, first, read: archive, markers } = await this.archiveEnd(sessionId, file);
     const block = archiveBlockOf(end, archive.end.count, unarchived);
-    const done = archivedAlready(lines, archive.unsealedLines, block, unarchived, markers);
-    if (done === undefined) await appendingTo(this.folder.root, file, async (handle) => handle.appendFile((await freshLineLeadOf(handle)) + archiveBlockLine(block, markers)));
-    const rest = unarchived.slice(done ?? 0);
-    if (rest.length > 0) await this.appender.append(file, sessionId, 'archive', rest);
+    const done = archivedAlready(lines, first, archive.unsealedLines, block, unarchived, markers);
+    const text = (done === undefined ? archiveBlockLine(block, markers) : '') + (await this.seal.lines(sessionId, 'archive', archive.end, unarchived.slice(done ?? 0)));
+    if (text !== '') await appendingTo(this.folder.root, file, async (handle) => handle.appendFile((await freshLineLeadOf(handle)) + text));
+    this.appender.forget(file); // grown here, not through the appender
+  }
+
+  /**
+   * The archive's tail as a compaction needs it (`archiveTail`), read and checked, with the
+   * block markers' seals (one read of the conversation's lifetime for both). The whole file
+   * when the tail's first message fails its seal at the place the last block's line gives: that
+   * line's count of earlier messages does not hold (a line copied or moved there), so the
+   * messages are counted as they lie.
+   */
+  private async archiveEnd(sessionId: string, file: string): Promise<{ lines: readonly string[]; first: number } & Awaited<ReturnType<HistorySeal['readArchive']>>> {
+    const tail = await archiveTail(this.folder.root, file);
+    if (tail) {
+      const read = await this.seal.readArchive(sessionId, tail.lines, tail.first);
+      if (tail.whole || !read.read.unsealedLines.includes(1)) return { lines: tail.lines, first: tail.first, ...read };
+    }
+    const lines = await this.folder.readLines(file);
+    return { lines, first: 0, ...(await this.seal.readArchive(sessionId, lines)) };
   }
 
   /** Writes a history file whole (a temporary file renamed over it), ending with a newline. */

@@ -125,9 +125,14 @@ export class HistorySeal {
    * its messages (the block markers of `archive-block.ts`) for this folder, session and
    * lifetime (`undefined` without a usable key): what a compaction needs, the conversation's
    * lifetime read once for both.
+   *
+   * @param first - how many messages come before `lines` in the archive when they are only its
+   * tail (`archive-tail.ts`: a compaction reads no more): their messages are checked at their
+   * places from there, and `unsealedLines` number the lines of `lines`. Lines sealed without
+   * their place never pass in a tail: they come only before every archive block.
    */
-  async readArchive(sessionId: string, lines: readonly string[]): Promise<{ read: ReadHistory; markers: Macs | undefined }> {
-    const { read, at } = await this.readPlaced(sessionId, 'archive', lines);
+  async readArchive(sessionId: string, lines: readonly string[], first = 0): Promise<{ read: ReadHistory; markers: Macs | undefined }> {
+    const { read, at } = await this.readPlaced(sessionId, 'archive', lines, first);
     const macs = await this.seal.macs();
     if (!macs) return { read, markers: undefined };
     const place = at ?? (await this.place(sessionId)); // an archive without messages read no place
@@ -135,7 +140,7 @@ export class HistorySeal {
   }
 
   /** {@link read}, and the place its seals were checked for (none when nothing was checked). */
-  private async readPlaced(sessionId: string, kind: HistoryKind, lines: readonly string[]): Promise<{ read: ReadHistory; at?: SealedPlace }> {
+  private async readPlaced(sessionId: string, kind: HistoryKind, lines: readonly string[], first = 0): Promise<{ read: ReadHistory; at?: SealedPlace }> {
     const mark = kind === 'messages' ? parseMark(lines[0]) : undefined;
     const found = lines.flatMap((line, index) => {
       const value = parseMessage(line);
@@ -144,10 +149,10 @@ export class HistorySeal {
     // No key is needed (nor made) for a session without messages or mark.
     const macs = found.length > 0 || mark ? await this.seal.macs() : undefined;
     // Without a key nothing is checked: the mark's generation is taken as it is (it only tells compactions apart).
-    if (!macs) return { read: { messages: found.map(({ value }) => withoutMac(value)), unsealedLines: [], end: endOf(found, mark, mark !== undefined) } };
+    if (!macs) return { read: { messages: found.map(({ value }) => withoutMac(value)), unsealedLines: [], end: endOf(first, found, mark, mark !== undefined) } };
     const at = await this.place(sessionId);
-    const read = checked(macs, at, kind, mark, found);
-    const earlier = read.unsealedLines.length > 0 ? sealedEarlier(macs, at, kind, mark, found) : undefined;
+    const read = checked(macs, at, kind, mark, found, first);
+    const earlier = read.unsealedLines.length > 0 ? sealedEarlier(macs, at, kind, mark, found, first) : undefined;
     return { read: earlier ? { ...read, earlier } : read, at };
   }
 
@@ -164,24 +169,25 @@ type FoundLines = readonly { readonly value: ChatMessage & { readonly mac?: unkn
 /** A messages file's compaction mark, as `parseMark` reads it. */
 type Mark = ReturnType<typeof parseMark>;
 
-/** Where a file of the `found` messages ends, after `mark` (its generation only when sealed). */
-function endOf(found: FoundLines, mark: Mark, markSealed: boolean): HistoryEnd {
-  return { count: found.length, archived: mark?.archived ?? 0, generation: markSealed ? mark!.generation : '' };
+/** Where a file of `first` messages, then the `found` ones, ends, after `mark` (its generation only when sealed). */
+function endOf(first: number, found: FoundLines, mark: Mark, markSealed: boolean): HistoryEnd {
+  return { count: first + found.length, archived: mark?.archived ?? 0, generation: markSealed ? mark!.generation : '' };
 }
 
-/** The messages, the lines failing their seal at `at` (its lifetime), and where the file ends. */
-function checked(macs: Macs, at: SealedPlace, kind: HistoryKind, mark: Mark, found: FoundLines): Omit<ReadHistory, 'earlier'> {
+/** The messages (the `first` before them not read), the lines failing their seal at `at` (its lifetime), and where the file ends. */
+function checked(macs: Macs, at: SealedPlace, kind: HistoryKind, mark: Mark, found: FoundLines, first: number): Omit<ReadHistory, 'earlier'> {
   const unsealedLines: number[] = [];
   // Only a sealed mark gives its generation: one stripped of its seal leaves every line failing.
   const markSealed = mark?.mac !== undefined && macs.check(markFacts(at, mark.archived, mark.generation), mark.mac);
   if (mark?.mac !== undefined && !markSealed) unsealedLines.push(1);
-  const end = endOf(found, mark, markSealed);
+  const end = endOf(first, found, mark, markSealed);
   // Lines sealed without their place pass only before any sealed with it (an earlier version's,
   // then this one's), and only in the conversation's first lifetime (no earlier version lived past a delete).
-  let placed = markSealed || at.lifetime !== 0;
+  // A tail (`first` > 0) follows an archive block, which came after places.
+  let placed = markSealed || at.lifetime !== 0 || first > 0;
   const messages = found.map(({ value, lineNumber }, index) => {
     const message = withoutMac(value);
-    if (macs.check(placedFacts(at, kind, end, index, message), value.mac)) placed = true;
+    if (macs.check(placedFacts(at, kind, end, first + index, message), value.mac)) placed = true;
     else if (placed || !macs.check(unplacedFacts(at, message), value.mac)) unsealedLines.push(lineNumber);
     return message;
   });
@@ -201,12 +207,12 @@ export const EARLIER_LIFETIMES_CHECKED = 32;
  * as such, but not proven one, so `trustUnsealed` seals it when the user names the session
  * (lines sealed with a key since replaced fail in every lifetime alike, and must stay keepable).
  */
-function sealedEarlier(macs: Macs, at: SealedPlace, kind: HistoryKind, mark: Mark, found: FoundLines): ReadHistory['earlier'] {
+function sealedEarlier(macs: Macs, at: SealedPlace, kind: HistoryKind, mark: Mark, found: FoundLines, first: number): ReadHistory['earlier'] {
   // An ephemeral run's task session (a random lifetime) has no earlier lifetime: it never outlives a delete.
   if (typeof at.lifetime !== 'number') return undefined;
   const oldest = Math.max(0, at.lifetime - EARLIER_LIFETIMES_CHECKED);
   for (let lifetime = at.lifetime - 1; lifetime >= oldest; lifetime--) {
-    const read = checked(macs, { ...at, lifetime }, kind, mark, found);
+    const read = checked(macs, { ...at, lifetime }, kind, mark, found, first);
     if (read.unsealedLines.length < found.length + (mark?.mac !== undefined ? 1 : 0)) return 'deleted';
   }
   return oldest > 0 ? 'maybe-deleted' : undefined; // earlier lifetimes left unchecked: not told apart
