@@ -45,7 +45,8 @@ describe('rxharness/client against runsHandler', () => {
   });
 
   it('errors from startRun, cancelRun and answerApproval carry the status and the server text', async () => {
-    served = await serveRuns({ model: new ScriptedModel(() => ({ text: 'ok', delayMs: 100 })) });
+    // The run of "s" must still be going at the second start (a 409): it answers only after a minute (cut at the end).
+    served = await serveRuns({ model: new ScriptedModel(() => ({ text: 'ok', delayMs: 60_000 })) });
     await expect(startRun(served.url, { prompt: ' ' })).rejects.toMatchObject({ status: 400, serverError: expect.stringMatching(/"prompt" must be a non-empty string/) });
     await expect(startRun(served.url, { prompt: 'x', agentName: 'ghost' })).rejects.toMatchObject({ status: 400, serverError: expect.stringMatching(/unknown agent "ghost"/) });
     const { runId } = await startRun(served.url, { prompt: 'x', sessionId: 's' });
