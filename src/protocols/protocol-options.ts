@@ -16,8 +16,10 @@ export interface ProtocolHandlerOptions {
    */
   readonly authorize?: RunsAuthorizer;
   /**
-   * Runs started through this handler that may run at once; one more is answered `429` with
-   * `Retry-After`. Default 16. A `RunSlots` shares one cap with other handlers (see `runsHandler`).
+   * Runs started through this handler that may run at once (a run's place stays taken while its
+   * conversation's background tasks run, one per conversation, as with `runsHandler`); one more
+   * is answered `429` with `Retry-After`. Default 16. A `RunSlots` shares one cap with other
+   * handlers (see `runsHandler`).
    */
   readonly maxRuns?: number | RunSlots;
   /** The largest request body, in bytes (`413` above it). Default 1 MiB. */

@@ -27,9 +27,9 @@ describe('rxharness run without a terminal: the rejection notice', () => {
     const cli = sandbox.io({ OPENAI_API_KEY: 'k' });
     expect(await main(['run', '--model', 'm', '--base-url', server.baseURL, 'go'], cli)).toBe(0);
     const said = cli.stderrText();
-    // The reason JSON-quotes the path (its C0 controls escaped as \u001b); the CLI marks what
-    // JSON leaves raw (the bidi control).
-    expect(said).toContain('".git/a\\u001b]0;owned\\u0007b\\u001b[2J<U+202E>c"');
+    // The reason quotes the path with every control escaped: the C0 controls as JSON does
+    // (\u001b), the bidi control JSON leaves raw too (quoted() escapes it as the wire formats do).
+    expect(said).toContain('".git/a\\u001b]0;owned\\u0007b\\u001b[2J\\u202ec"');
     expect(said).toMatch(/^rxharness: rejected write \(.*\): there is no terminal to ask on\./);
     expect(said).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
   });
