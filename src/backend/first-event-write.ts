@@ -1,8 +1,9 @@
 import type { SequencedEvent } from '../runs/run-types.js';
 import type { BackendParts } from './backend-parts.js';
+import { logEntryFields } from './log-entry.js';
 
 /**
- * KEYS[1]: the log; ARGV[1]: the seq; ARGV[2]: the event's JSON. Adds the entry as
+ * KEYS[1]: the log; ARGV: the entry's fields (`logEntryFields`). Adds the entry as
  * `RedisEventLog.append` does, only while the log is not ended (its last entry is not an
  * end); returns 1 (written), 0 (ended: nothing written) or 2 (no log: nothing written, no
  * launcher opened it, e.g. a job queued by hand). One script, so a launcher's
@@ -14,7 +15,7 @@ const APPEND_IF_OPEN = `
 local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
 if #last == 0 then return 2 end
 if last[1][2][1] == 'end' then return 0 end
-redis.call('XADD', KEYS[1], '*', 's', ARGV[1], 'e', ARGV[2])
+redis.call('XADD', KEYS[1], '*', unpack(ARGV))
 return 1`;
 
 /**
@@ -30,7 +31,7 @@ return 1`;
  */
 export async function appendFirstIfOpen(parts: BackendParts, entry: SequencedEvent): Promise<boolean> {
   const { redis, keys, eventLog } = parts;
-  const wrote = Number(await redis.eval(APPEND_IF_OPEN, 1, keys.log(entry.runId), String(entry.seq), JSON.stringify(entry.event)));
+  const wrote = Number(await redis.eval(APPEND_IF_OPEN, 1, keys.log(entry.runId), ...logEntryFields(entry)));
   // No log (nobody opened it, so no launcher ends it unstarted): made by the first event, as
   // before, with its deadline.
   if (wrote === 2) await eventLog.append(entry);

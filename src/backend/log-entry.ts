@@ -1,5 +1,5 @@
 import type { AgentEvent } from '../events/agent-event.js';
-import type { LogEnding } from '../runs/run-types.js';
+import type { LogEnding, SequencedEvent } from '../runs/run-types.js';
 import { storedEvent } from './stored-event.js';
 import { storedObject } from './stored-object.js';
 
@@ -9,6 +9,20 @@ export type LogEntry =
   | { readonly kind: 'end'; readonly ending: LogEnding }
   | { readonly kind: 'open' }
   | { readonly kind: 'bad'; readonly problem: string };
+
+/**
+ * The fields of a run's event as its stream entry holds them (`s`, its seq; `e`, the event's
+ * JSON): what {@link readLogEntry} reads back, written in one place for `RedisEventLog.append`
+ * and a worker's first event (`appendFirstIfOpen`).
+ *
+ * @example
+ * ```ts
+ * logEntryFields({ runId: 'r', seq: 1, event }); // ['s', '1', 'e', '{"type":"RunStart",...}']
+ * ```
+ */
+export function logEntryFields(entry: SequencedEvent): string[] {
+  return ['s', String(entry.seq), 'e', JSON.stringify(entry.event)];
+}
 
 /**
  * Reads the fields of one stream entry (`s` and `e` for an event, `end`, or `open`), checking

@@ -3,6 +3,7 @@ import { Observable } from 'rxjs';
 import type { EventLog } from '../runs/event-log.js';
 import type { LogEnding, SequencedEvent } from '../runs/run-types.js';
 import { warnBadData } from './bad-data-warning.js';
+import { logEntryFields } from './log-entry.js';
 import { LogFollower } from './log-follower.js';
 import { redisFailure } from './redis-connection.js';
 import type { RedisKeys } from './redis-keys.js';
@@ -57,7 +58,7 @@ export class RedisEventLog implements EventLog {
   /** Adds the run's next event (an `XADD`; the first also sets the log's deadline). */
   async append(entry: SequencedEvent): Promise<void> {
     const key = this.keys.log(entry.runId);
-    const fields = ['s', String(entry.seq), 'e', JSON.stringify(entry.event)];
+    const fields = logEntryFields(entry);
     // The first event sets a deadline, so a log whose writer dies does not stay forever; the
     // others are a bare XADD (the hot path: one command per event).
     const write = entry.seq === 1 ? this.redis.multi().xadd(key, '*', ...fields).pexpire(key, this.times.maxLiveMs).exec() : this.redis.xadd(key, '*', ...fields);
