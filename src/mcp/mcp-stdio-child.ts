@@ -1,13 +1,8 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { serverTree, type ServerTree } from './mcp-process-tree.js';
-import { exitWithin, MCP_STDIO_EXIT_GRACE_MS, type StdioChild } from './mcp-stdio-exit.js';
+import { exitWithin, MCP_STDIO_EXIT_GRACE_MS, stdioChildOf, type StdioProcess } from './mcp-stdio-exit.js';
 
 /** The server's process, as far as it is used: ended ({@link StdioChild}) and read from. */
-interface ServerProcess extends StdioChild {
-  readonly stdout?: unknown;
-  readonly stderr?: unknown;
-}
-
 /**
  * Makes closing a stdio `transport` stop reading its server at once and end its process
  * within a bound, and returns how to give up on that server for good. The SDK's `close` ends
@@ -51,7 +46,7 @@ export function deafOnClose(transport: Transport & { readonly pid: number | null
   let killing: Promise<void> = Promise.resolve();
   const end = async (): Promise<void> => {
     // Looked up before the SDK's close, which forgets the process as it starts.
-    const child = childOf(transport);
+    const child = stdioChildOf(transport);
     const pid = transport.pid;
     stopReading(child);
     // Found while parent links still hold: a wrapper that exits once its stdin ends leaves
@@ -76,7 +71,7 @@ export function deafOnClose(transport: Transport & { readonly pid: number | null
     await killing;
   };
   return () => {
-    const child = childOf(transport);
+    const child = stdioChildOf(transport);
     const pid = transport.pid;
     stopReading(child);
     // The tree is found first (the spawned process's death would cut its children's parent
@@ -90,7 +85,7 @@ export function deafOnClose(transport: Transport & { readonly pid: number | null
 }
 
 /** A spawned process that has exited: waiting on it is waiting on the rest of its tree only. */
-const EXITED: StdioChild = { exitCode: 0, signalCode: null, kill: () => false, once: () => EXITED, off: () => EXITED };
+const EXITED: StdioProcess = { exitCode: 0, signalCode: null, kill: () => false, once: () => EXITED, off: () => EXITED };
 
 /** The server's processes besides the spawned one (`pid`), as they are now. Never rejects. */
 async function collected(pid: number | null, tag: string): Promise<ServerTree> {
@@ -100,7 +95,7 @@ async function collected(pid: number | null, tag: string): Promise<ServerTree> {
 }
 
 /** Kills the spawned process with SIGKILL: through node's handle when there is one (it knows whether it was reaped), else by pid. */
-function kill(child: ServerProcess | undefined, pid: number | null): void {
+function kill(child: StdioProcess | undefined, pid: number | null): void {
   try {
     if (child !== undefined) child.kill('SIGKILL');
     else if (pid !== null) process.kill(pid, 'SIGKILL');
@@ -110,23 +105,9 @@ function kill(child: ServerProcess | undefined, pid: number | null): void {
 }
 
 /** Destroys the process's stdout and stderr, so nothing more it writes is read. */
-function stopReading(child: ServerProcess | undefined): void {
+function stopReading(child: StdioProcess | undefined): void {
   destroyable(child?.stdout)?.destroy();
   destroyable(child?.stderr)?.destroy();
-}
-
-/**
- * The server's process: the SDK's stdio transport shows only its pid, and keeps the process
- * in a field of its own (`_process`, while it runs). Looked up by shape, so an SDK that
- * renamed it costs the early stop and the bound on the close (the process is still ended, by
- * pid and by the SDK's own close, as slowly as that is), never a crash.
- */
-function childOf(transport: Transport): ServerProcess | undefined {
-  const child: unknown = (transport as unknown as { readonly _process?: unknown })._process;
-  if (typeof child !== 'object' || child === null) return undefined;
-  const { kill, once, off } = child as { kill?: unknown; once?: unknown; off?: unknown };
-  const usable = typeof kill === 'function' && typeof once === 'function' && typeof off === 'function';
-  return usable ? (child as ServerProcess) : undefined;
 }
 
 function destroyable(stream: unknown): { destroy(): unknown } | undefined {

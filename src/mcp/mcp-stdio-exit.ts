@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { NO_TREE, type ServerTree } from './mcp-process-tree.js';
 
 /**
@@ -22,6 +23,35 @@ export interface StdioChild {
   kill(signal?: NodeJS.Signals | number): boolean;
   once(event: 'exit', listener: () => void): unknown;
   off(event: 'exit', listener: () => void): unknown;
+}
+
+/** A server's process as the SDK's stdio transport holds it: a {@link StdioChild}, with its streams. */
+export interface StdioProcess extends StdioChild {
+  readonly stdout?: unknown;
+  readonly stderr?: unknown;
+}
+
+/**
+ * The SDK's stdio transport shows only its server's pid, and keeps the process in a field of
+ * its own (`_process`, while it runs): that field, any object, or undefined. The one lookup of
+ * it (`stdioChildOf`, and the stdout reader), so an SDK that renamed it is met in one place.
+ */
+export function processField(transport: Transport): object | undefined {
+  const child: unknown = (transport as unknown as { readonly _process?: unknown })._process;
+  return typeof child === 'object' && child !== null ? child : undefined;
+}
+
+/**
+ * The server's process when it has what ending it needs (`kill`, `once`, `off`), looked up by
+ * shape ({@link processField}): an SDK that changed it costs the early stop and the bounded
+ * close, never a crash.
+ */
+export function stdioChildOf(transport: Transport): StdioProcess | undefined {
+  const child = processField(transport);
+  if (child === undefined) return undefined;
+  const { kill, once, off } = child as { kill?: unknown; once?: unknown; off?: unknown };
+  const usable = typeof kill === 'function' && typeof once === 'function' && typeof off === 'function';
+  return usable ? (child as StdioProcess) : undefined;
 }
 
 /** How often the processes a server left behind are looked at, once the spawned one has exited. */

@@ -1,6 +1,6 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { MCP_STDIO_EXIT_GRACE_MS, type StdioChild } from './mcp-stdio-exit.js';
+import { MCP_STDIO_EXIT_GRACE_MS, processField, stdioChildOf, type StdioChild } from './mcp-stdio-exit.js';
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -168,16 +168,11 @@ interface Readable {
 }
 
 /**
- * The SDK's process (kept in its `_process` field while it runs) and its stdout, each looked
- * up by shape: an SDK that changed them costs the reading (or only the close on stdout's
- * end), never a crash.
+ * The SDK's process and its stdout, each looked up by shape (`processField`, `stdioChildOf`):
+ * an SDK that changed them costs the reading (or only the close on stdout's end), never a crash.
  */
 function processOf(transport: Transport): { readonly child?: StdioChild; readonly stdout?: Readable } {
-  const child: unknown = (transport as unknown as { readonly _process?: unknown })._process;
-  if (typeof child !== 'object' || child === null) return {};
-  const { kill, once, off, stdout } = child as { kill?: unknown; once?: unknown; off?: unknown; stdout?: unknown };
-  const usable = typeof kill === 'function' && typeof once === 'function' && typeof off === 'function';
-  return { child: usable ? (child as StdioChild) : undefined, stdout: readable(stdout) };
+  return { child: stdioChildOf(transport), stdout: readable((processField(transport) as { stdout?: unknown } | undefined)?.stdout) };
 }
 
 function readable(stdout: unknown): Readable | undefined {
