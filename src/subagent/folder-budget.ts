@@ -71,20 +71,43 @@ export function yamlBudget(root: string): FolderBudget<string> {
 }
 
 /**
- * The shared tally: an item is taken while the characters taken so far plus its `cost` stay
- * within `limit`; one that would pass it is refused (and not counted), so a smaller later one
- * may still fit. `refusal` gets the refused item's cost and the characters already taken.
+ * Characters taken against a limit: `take(chars)` takes them while those taken so far plus
+ * `chars` stay within `limit`; ones that would pass it are refused (and not counted), so a
+ * smaller later item may still fit. The one tally of the folder budgets and of the skills'
+ * front-matter budget (`SkillYamlBudget`).
+ *
+ * @example
+ * ```ts
+ * const tally = charTally(10);
+ * tally.take(8); // true
+ * tally.take(4); // false (12 > 10); tally.used stays 8
+ * ```
+ */
+export function charTally(limit: number): { take(chars: number): boolean; readonly used: number } {
+  let used = 0;
+  return {
+    take(chars) {
+      if (used + chars > limit) return false;
+      used += chars;
+      return true;
+    },
+    get used() {
+      return used;
+    },
+  };
+}
+
+/**
+ * A {@link FolderBudget} over one {@link charTally}: `refusal` gets the refused item's cost and
+ * the characters already taken.
  */
 function folderBudget<T>(limit: number, cost: (item: T) => number, refusal: (cost: number, used: number) => string): FolderBudget<T> {
-  let used = 0;
+  const tally = charTally(limit);
   return {
     admits(item, file, diagnostics) {
       const chars = cost(item);
-      if (used + chars <= limit) {
-        used += chars;
-        return true;
-      }
-      diagnostics.push({ file, reason: refusal(chars, used) });
+      if (tally.take(chars)) return true;
+      diagnostics.push({ file, reason: refusal(chars, tally.used) });
       return false;
     },
   };

@@ -1,4 +1,4 @@
-import { MAX_FOLDER_YAML_CHARS } from '../folder-budget.js';
+import { charTally, MAX_FOLDER_YAML_CHARS } from '../folder-budget.js';
 
 /**
  * Who a {@link SkillYamlBudget} is for: one agent's skills (read at each start of it) or one
@@ -17,7 +17,7 @@ export type SkillYamlScope = 'agent' | 'discovery';
  */
 export class SkillYamlBudget {
   readonly #scope: SkillYamlScope;
-  #used = 0;
+  readonly #tally = charTally(MAX_FOLDER_YAML_CHARS);
 
   constructor(scope: SkillYamlScope) {
     this.#scope = scope;
@@ -28,9 +28,7 @@ export class SkillYamlBudget {
    * taken. One that does not fit is not counted, so a smaller later one may still fit.
    */
   admits(chars: number): boolean {
-    if (this.#used + chars > MAX_FOLDER_YAML_CHARS) return false;
-    this.#used += chars;
-    return true;
+    return this.#tally.take(chars);
   }
 
   /** The error for the skill of `file`, whose front matter of `chars` characters was refused. */
