@@ -5,13 +5,12 @@
  * before a worker took it" in front of the worker's own end: two ends in one log. The
  * launcher now ends the log only while it holds nothing but its open marker.
  */
-import { Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
-import { TASK_QUEUE } from '../../src/backend/redis-keys.js';
-import type { TaskJob } from '../../src/backend/task-job.js';
 import { testAgent } from '../support/agent-turns.js';
 import { steps, taskReply } from '../support/delegation-script.js';
+import type { TaskJob } from '../../src/backend/task-job.js';
+import { playedTaker, takeJob } from './played-taker.js';
 import { HAS_REDIS } from './redis-server.js';
 import { useScaleKits, waitFor } from './scale-kit.js';
 
@@ -27,16 +26,13 @@ describe.skipIf(!HAS_REDIS)('a cancel of a remote child its worker started', () 
     const probe = await k.backend();
     const { redis, keys, eventLog } = probe.parts;
     // The worker, played here: it takes the job (holding its lock) and starts the child.
-    const taker = new Worker<TaskJob>(TASK_QUEUE, null, { connection: { url: scale.redis.url, maxRetriesPerRequest: null }, prefix: keys.bull, autorun: false, lockDuration: 60_000 });
-    taker.on('error', () => undefined);
+    const taker = playedTaker(scale.redis.url, keys.bull);
     const monitor = await new Redis(scale.redis.url).monitor();
     try {
       const engine = await k.engine({ distributeTasks: true }, AGENTS);
       const run = engine.start('go');
       const queue = await probe.parts.queue();
-      await waitFor(async () => (await queue.getJobCounts('waiting')).waiting === 1);
-      const job = await taker.getNextJob('taker-token', { block: false });
-      const logId = job!.data.logId;
+      const logId = await takeJob(taker, queue);
       await eventLog.append({ runId: logId, seq: 1, event: { type: 'RunStart', runId: logId, agentName: 'explorer', sessionId: 'ses_child', prompt: 'take it' } });
       // Its lock lapses (its event loop busy), the worker alive: BullMQ's remove now takes the job.
       await redis.del(keys.jobLock(logId));

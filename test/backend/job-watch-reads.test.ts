@@ -4,15 +4,13 @@
  * interval until the first event came. A lock held says the taker lives: the log is read only
  * when the lock is missing, or once the job was held unstarted past its bound.
  */
-import { Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
-import { TASK_QUEUE } from '../../src/backend/redis-keys.js';
-import type { TaskJob } from '../../src/backend/task-job.js';
 import { testAgent } from '../support/agent-turns.js';
 import { steps, taskReply } from '../support/delegation-script.js';
+import { playedTaker, takeJob } from './played-taker.js';
 import { HAS_REDIS } from './redis-server.js';
-import { useScaleKits, waitFor } from './scale-kit.js';
+import { useScaleKits } from './scale-kit.js';
 
 const AGENTS = [testAgent('explorer')];
 
@@ -26,8 +24,7 @@ describe.skipIf(!HAS_REDIS)('the watch of a job a live worker holds unstarted', 
     const probe = await k.backend();
     const { keys } = probe.parts;
     // The worker, played here: it takes the job and holds its lock (alive), writing nothing yet.
-    const taker = new Worker<TaskJob>(TASK_QUEUE, null, { connection: { url: scale.redis.url, maxRetriesPerRequest: null }, prefix: keys.bull, autorun: false, lockDuration: 60_000 });
-    taker.on('error', () => undefined);
+    const taker = playedTaker(scale.redis.url, keys.bull);
     const base = new Redis(scale.redis.url);
     await base.ping();
     const monitor = await base.monitor();
@@ -35,9 +32,7 @@ describe.skipIf(!HAS_REDIS)('the watch of a job a live worker holds unstarted', 
       const engine = await k.engine({ distributeTasks: true }, AGENTS);
       const run = engine.start('go');
       const queue = await probe.parts.queue();
-      await waitFor(async () => (await queue.getJobCounts('waiting')).waiting === 1);
-      const job = await taker.getNextJob('taker-token', { block: false });
-      const logId = job!.data.logId;
+      const logId = await takeJob(taker, queue);
       const reads = { xlen: 0, lock: 0 };
       monitor.on('monitor', (_time: string, args: string[]) => {
         const [command = '', key] = args;

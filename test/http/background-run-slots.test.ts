@@ -6,28 +6,16 @@
 import { describe, expect, it } from 'vitest';
 import { testAgent } from '../support/agent-turns.js';
 import { closedAfterEach } from '../support/closed-after-each.js';
-import { createGate } from '../support/deferred.js';
-import { startDelegationFixture, type DelegationFixture } from '../support/delegation-fixture.js';
-import { lifecycleTaskReply } from '../support/lifecycle-script.js';
+import type { DelegationFixture } from '../support/delegation-fixture.js';
+import { backgroundLeavingFixture } from './background-kit.js';
 import { postJson, serveRuns, type RunsServer } from './http-kit.js';
 
 const open = closedAfterEach<{ served: RunsServer; fixture: DelegationFixture }>(['served', 'fixture']);
 
 describe('runsHandler: maxRuns counts a run’s background tasks', () => {
   it('keeps a run’s slot until its background task ends, one slot per conversation', { timeout: 30_000 }, async () => {
-    const gate = createGate();
-    // "leave": starts a background alpha, then answers; "hang": holds its run open; any other answers at once.
-    open.fixture = await startDelegationFixture({
-      main: (turn) => {
-        if (turn.prompt === 'hang') return { hang: true };
-        if (turn.prompt === 'leave' && turn.step === 1) return lifecycleTaskReply('alpha', 'slow job', { background: true }, 'bg job');
-        return { text: 'done' };
-      },
-      alpha: async () => {
-        await gate.promise;
-        return { text: 'alpha finished' };
-      },
-    });
+    const { fixture, gate } = await backgroundLeavingFixture();
+    open.fixture = fixture;
     open.served = await serveRuns({ model: open.fixture.model() }, { maxRuns: 2 });
     const { engine, url } = open.served;
     engine.agents.add(testAgent('alpha'));

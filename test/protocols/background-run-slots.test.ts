@@ -9,9 +9,8 @@ import { RunSlots } from '../../src/http/run-slots.js';
 import { chatHandler } from '../../src/protocols/ui-message-stream/chat-handler.js';
 import { testAgent } from '../support/agent-turns.js';
 import { closedAfterEach } from '../support/closed-after-each.js';
-import { createGate } from '../support/deferred.js';
-import { startDelegationFixture, type DelegationFixture } from '../support/delegation-fixture.js';
-import { lifecycleTaskReply } from '../support/lifecycle-script.js';
+import type { DelegationFixture } from '../support/delegation-fixture.js';
+import { backgroundLeavingFixture } from '../http/background-kit.js';
 import { postJson, serveRuns, type RunsServer } from '../http/http-kit.js';
 
 const open = closedAfterEach<{ served: RunsServer; fixture: DelegationFixture }>(['served', 'fixture']);
@@ -20,19 +19,8 @@ const chatBody = (id: string, text: string) => ({ id, messages: [{ id: `u-${text
 
 describe('chatHandler: maxRuns shared with runsHandler counts a run’s background tasks', () => {
   it('keeps a chat run’s slot until its background task ends, one slot per conversation across routes', { timeout: 30_000 }, async () => {
-    const gate = createGate();
-    // "leave": starts a background alpha, then answers; "hang": holds its run open; any other answers at once.
-    open.fixture = await startDelegationFixture({
-      main: (turn) => {
-        if (turn.prompt === 'hang') return { hang: true };
-        if (turn.prompt === 'leave' && turn.step === 1) return lifecycleTaskReply('alpha', 'slow job', { background: true }, 'bg job');
-        return { text: 'done' };
-      },
-      alpha: async () => {
-        await gate.promise;
-        return { text: 'alpha finished' };
-      },
-    });
+    const { fixture, gate } = await backgroundLeavingFixture();
+    open.fixture = fixture;
     const slots = new RunSlots(2);
     open.served = await serveRuns({ model: open.fixture.model() }, { maxRuns: slots }, (engine) => [chatHandler(engine, { path: '/api/chat', maxRuns: slots })]);
     const { engine, url } = open.served;
