@@ -55,6 +55,16 @@ export class RedisEventLog implements EventLog {
     return this.times.retentionMs;
   }
 
+  /**
+   * How long a log may live unended, in milliseconds: the deadline its open and its first
+   * event set (a worker's first event sets it too: `appendFirstIfOpen`).
+   *
+   * @internal
+   */
+  get maxLiveMs(): number {
+    return this.times.maxLiveMs;
+  }
+
   /** Adds the run's next event (an `XADD`; the first also sets the log's deadline). */
   async append(entry: SequencedEvent): Promise<void> {
     const key = this.keys.log(entry.runId);
