@@ -1,3 +1,4 @@
+import { RxHarnessError } from '../../errors/rxharness-error.js';
 import { charTally, MAX_FOLDER_YAML_CHARS } from '../folder-budget.js';
 
 /**
@@ -42,7 +43,13 @@ export class SkillYamlBudget {
   }
 }
 
-/** A skill left unread by a {@link SkillYamlBudget}: about the call, not the file, so never kept as the file's outcome. */
-export class SkillBudgetError extends Error {
+/**
+ * A skill left unread by a {@link SkillYamlBudget}: about the call, not the file, so never kept
+ * as the file's outcome. Its code has a `_`, so `fromTheSystem` never reads it as an errno.
+ */
+export class SkillBudgetError extends RxHarnessError {
+  /** The code of these errors. */
+  static override readonly code = 'SKILL_YAML_BUDGET';
+  /** Always `'SkillBudgetError'`, to recognise the error without `instanceof` (e.g. across package copies). */
   override readonly name = 'SkillBudgetError';
 }
