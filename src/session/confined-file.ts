@@ -12,6 +12,13 @@ export interface ConfinedRoot {
   readonly path: string;
   /** How to name it in errors: `the workspace`, `the session folder`... */
   readonly label: string;
+  /**
+   * The real path of `path`, looked up once for the confined calls of one operation
+   * ({@link withRealPath}); absent, each call looks it up. Never kept beyond the operation
+   * (a root held by a store has none): a link on the way is judged against the place the
+   * root really is then.
+   */
+  readonly real?: string;
 }
 
 /** Whether the last part of the path is a file (never a link) or a folder (a link inside is fine). */
@@ -40,7 +47,7 @@ const MAX_LINKS = 40;
  * ```
  */
 export async function checkConfined(root: ConfinedRoot, path: string, kind: PathKind): Promise<void> {
-  const real = await realRoot(root);
+  const real = root.real ?? (await realRoot(root));
   const parts = relative(root.path, path).split(sep).filter((part) => part !== '');
   let current = real;
   let shown = root.path;
@@ -70,9 +77,10 @@ export async function checkConfined(root: ConfinedRoot, path: string, kind: Path
  * @throws {@link UnsafeLinkError} naming the link.
  */
 export async function makeConfinedFolder(root: ConfinedRoot, dir: string): Promise<void> {
-  await checkConfined(root, dir, 'folder');
+  const pinned = await withRealPath(root);
+  await checkConfined(pinned, dir, 'folder');
   await mkdir(dir, { recursive: true });
-  await checkConfined(root, dir, 'folder');
+  await checkConfined(pinned, dir, 'folder');
 }
 
 /**
@@ -95,6 +103,7 @@ export async function makeConfinedFolder(root: ConfinedRoot, dir: string): Promi
  * ```
  */
 export async function openConfined(root: ConfinedRoot, file: string, flags: number): Promise<FileHandle> {
+  root = await withRealPath(root); // one look-up for the checks before and after the open
   await checkConfined(root, file, 'file');
   // Before the open too: opening a device can have effects of its own.
   await refuseSpecial(file);
@@ -110,7 +119,7 @@ export async function openConfined(root: ConfinedRoot, file: string, flags: numb
     throw error;
   }
   const opened = await readlink(`/proc/self/fd/${handle.fd}`).catch(() => undefined);
-  if (opened !== undefined && !isWithin(await realRoot(root), opened)) {
+  if (opened !== undefined && !isWithin(root.real ?? (await realRoot(root)), opened)) {
     await handle.close();
     await checkConfined(root, file, 'file');
     throw new UnsafeLinkError(file, dirname(file), dirname(opened), root.path, root.label, true);
@@ -144,6 +153,7 @@ export async function openConfined(root: ConfinedRoot, file: string, flags: numb
  * ```
  */
 export async function writeConfinedFile(root: ConfinedRoot, target: string, text: string): Promise<void> {
+  root = await withRealPath(root); // one look-up for the three checks and the open
   await checkConfined(root, target, 'file');
   // A folder in the way would fail the rename obscurely; anything else not a regular file is refused alike.
   await refuseSpecial(target);
@@ -160,6 +170,26 @@ export async function writeConfinedFile(root: ConfinedRoot, target: string, text
     await rm(temporary, { force: true });
     throw e;
   }
+}
+
+/**
+ * `root` with its real path looked up now ({@link ConfinedRoot.real}), for the confined calls
+ * of one operation: each call then walks the way from it instead of looking it up again (a
+ * write made four lookups, a read two). Each exported function here pins its root so; a caller
+ * making many calls in a row (a scan reading every task file) pins it once for all of them,
+ * and drops it when the operation ends. A root already pinned is kept; one whose real path
+ * cannot be found (not made yet) is left unpinned, each call looking again.
+ *
+ * @example
+ * ```ts
+ * const pinned = await withRealPath(folder.root);
+ * for (const name of names) await folder.read(join(folder.dir, name), pinned);
+ * ```
+ */
+export async function withRealPath(root: ConfinedRoot): Promise<ConfinedRoot> {
+  if (root.real !== undefined) return root;
+  const real = await realpath(root.path).catch(() => undefined);
+  return real === undefined ? root : { ...root, real };
 }
 
 /**

@@ -4,7 +4,7 @@ import { archiveBlockLine, archiveBlockOf, archivedAlready } from './archive-blo
 import { archiveTail } from './archive-tail.js';
 import { writeConfinedFile } from './confined-file.js';
 import { HistoryAppender } from './history-appender.js';
-import { isOneShotTask } from './one-shot-task.js';
+import { isOneShotTask, type ReadTaskFile } from './one-shot-task.js';
 import { EMPTY_HISTORY, type HistoryEnd, type HistoryKind, type HistorySeal, type ReadHistory } from './history-seal.js';
 import type { SessionFolder } from './session-folder.js';
 import type { SessionQueues } from './session-queues.js';
@@ -19,6 +19,11 @@ export interface HistoryOptions {
   readonly trustUnsealed?: readonly string[];
   /** Writes the session's summary before its messages (`FileSessionSummaries.keep`). */
   readonly keepSummary: (sessionId: string, messages: readonly ChatMessage[]) => Promise<void>;
+  /**
+   * Reads a task file as its seal allows (the store's `TaskSeal.read`): only a sealed one can
+   * make a task session read as a conversation's rather than a one-shot run's (`isOneShotTask`).
+   */
+  readonly readTask: ReadTaskFile;
 }
 
 /**
@@ -35,6 +40,7 @@ export class FileSessionHistory {
   private readonly seal: HistorySeal;
   private readonly trusted: Set<string>;
   private readonly keepSummary: HistoryOptions['keepSummary'];
+  private readonly readTask: ReadTaskFile;
 
   constructor(
     private readonly folder: SessionFolder,
@@ -45,6 +51,7 @@ export class FileSessionHistory {
     this.appender = new HistoryAppender(folder.root, options.seal);
     this.trusted = new Set(options.trustUnsealed);
     this.keepSummary = options.keepSummary;
+    this.readTask = options.readTask;
   }
 
   /** The session's messages, checked (see `FileSessionStore.load`). */
@@ -109,7 +116,7 @@ export class FileSessionHistory {
       if (read.unsealedLines.length > 0) files.push({ kind, file, read });
     }
     const first = files[0];
-    if (first !== undefined && (await isOneShotTask(this.folder, sessionId))) throw new UnsealedSessionError(sessionId, first.file, first.read.unsealedLines, 'one-shot-task');
+    if (first !== undefined && (await isOneShotTask(this.folder, sessionId, this.readTask))) throw new UnsealedSessionError(sessionId, first.file, first.read.unsealedLines, 'one-shot-task');
     for (const { kind, file, read: { messages, end } } of files) {
       const text = kind === 'messages' ? this.seal.compacted(sessionId, end.archived, messages) : this.seal.lines(sessionId, kind, EMPTY_HISTORY, messages);
       await this.writeWhole(file, await text);
@@ -143,7 +150,7 @@ export class FileSessionHistory {
    * no `--trust-session` advice either, it loads only in the process that ran it), or unsealed.
    */
   private async refusal(sessionId: string, file: string, read: ReadHistory): Promise<UnsealedSessionError> {
-    const what = read.earlier ?? ((await isOneShotTask(this.folder, sessionId)) ? 'one-shot-task' : 'history');
+    const what = read.earlier ?? ((await isOneShotTask(this.folder, sessionId, this.readTask)) ? 'one-shot-task' : 'history');
     return new UnsealedSessionError(sessionId, file, read.unsealedLines, what);
   }
 

@@ -62,16 +62,18 @@ export function fileSessionParts(workspace: string, options: FileSessionStoreOpt
   const grantsFile = (sessionId: string): string => folder.file(sessionId, 'grants');
   const grantFiles = { mkdir: () => folder.mkdir(), read: (id: string) => folder.read(grantsFile(id)), append: (id: string, text: string) => lines.append(grantsFile(id), text) };
   const grants = new FileSessionGrants(paths, grantFiles, seal);
+  const taskSeal = new TaskSeal(seal, paths);
   // History and summaries name each other: each is reached once both are made.
   const history: FileSessionHistory = new FileSessionHistory(folder, queues, {
     seal: new HistorySeal(seal, paths),
     trustUnsealed: options.trustUnsealed,
     keepSummary: (sessionId, messages) => summaries.keep(sessionId, messages),
+    readTask: (text, name) => taskSeal.read(text, name),
   });
   const summaries: FileSessionSummaries = new FileSessionSummaries(root, dir, {
     earlierTitle: (sessionId) => history.earlierTitle(sessionId),
     enqueue: (sessionId, task) => queues.enqueue(sessionId, task),
   });
-  const tasks = new FileSessionTasks(folder, queues, new TaskSeal(seal, paths));
+  const tasks = new FileSessionTasks(folder, queues, taskSeal);
   return { dir, folderKey, folder, paths, queues, history, summaries, grants, lines, tasks };
 }

@@ -1,5 +1,4 @@
 import { readdir } from 'node:fs/promises';
-import { checkConfined, type ConfinedRoot } from './confined-file.js';
 import { SESSION_FILE_SUFFIXES } from './session-file-name.js';
 import type { TaskSessionInfo } from './session-store.js';
 import { errnoOf } from '../errors/errno-of.js';
@@ -12,18 +11,22 @@ import { errnoOf } from '../errors/errno-of.js';
  * the store, or a file whose `taskId` is not the one its name is for: `TaskSeal.read`) is
  * passed over, so a delete never reaches a session that is not the conversation's task.
  *
+ * The way to `dir` is not checked here: the delete asking checked it already in its turn
+ * (`surveyConfinedFiles`, before anything was written), and a second walk cost a real path
+ * and a look at every folder on the way per delete. A link swapped in since can show no more
+ * than names: each file is read confined (`read`), and one that is not answers nothing.
+ *
+ * @param dir the folder, its way checked by the caller in the same operation.
  * @param read reads one task file of the folder confined as the store reads it, and answers
  * the task info it holds when the store sealed it for that file's name.
  */
 export async function ownedTaskIds(
-  root: ConfinedRoot,
   dir: string,
   ownerSessionId: string,
   read: (name: string) => Promise<TaskSessionInfo | undefined>,
 ): Promise<string[]> {
   let names: string[];
   try {
-    await checkConfined(root, dir, 'folder');
     names = await readdir(dir);
   } catch (e) {
     if (errnoOf(e) === 'ENOENT') return [];

@@ -28,9 +28,9 @@ export class SessionFolder {
     return join(this.dir, sessionFileName(id, kind));
   }
 
-  /** The text of `file`, read whole. */
-  async read(file: string): Promise<string> {
-    const handle = await openConfined(this.root, file, constants.O_RDONLY);
+  /** The text of `file`, read whole; `root` is the folder's root pinned for an operation reading many files (`withRealPath`). */
+  async read(file: string, root: ConfinedRoot = this.root): Promise<string> {
+    const handle = await openConfined(root, file, constants.O_RDONLY);
     try {
       return (await readWhole(handle, file)).toString('utf8');
     } finally {
