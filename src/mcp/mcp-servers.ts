@@ -15,8 +15,9 @@ const QUOTED_NAME_CHARS = 80;
 export interface McpWarning {
   /**
    * `mcp-server-failed` (a server the run needed is not running), `mcp-tool-skipped` (a tool
-   * left out: malformed, a duplicate name, an oversized schema) or `mcp-pattern-unenforced` (a schema
-   * `pattern` the linear-time regex engine cannot run, not checked).
+   * left out: malformed, a duplicate name, an oversized schema), `mcp-pattern-unenforced` (a schema
+   * `pattern` the linear-time regex engine cannot run, not checked) or `mcp-schema-invalid` (an
+   * input schema ajv refuses: its calls are checked to be an object only).
    */
   readonly code: string;
   readonly message: string;

@@ -67,6 +67,11 @@ export interface StdioReading {
   readonly max: number;
   /** Told once when a line is over `max` (the connection should then be closed). */
   readonly tooLong: () => void;
+  /**
+   * Told once when the server closed its stdout and ran on past the grace (the connection
+   * should then be closed, saying so); when absent, the transport is closed without a word.
+   */
+  readonly outputEnded?: () => void;
 }
 
 /**
@@ -109,7 +114,7 @@ export function readStdoutLines(transport: Transport, reading: StdioReading): bo
     transport.onmessage?.(message);
   };
   stdout.on('data', lineSplitter(reading.max, onLine, reading.tooLong));
-  if (child !== undefined) closeWhenStdoutEnds(transport, child, stdout);
+  if (child !== undefined) closeWhenStdoutEnds(transport, child, stdout, reading.outputEnded);
   return true;
 }
 
@@ -118,26 +123,30 @@ export function readStdoutLines(transport: Transport, reading: StdioReading): bo
  * only its exit loses the connection, so the connection stayed running, every call waited
  * out its tool timeout (10 minutes by default), and the server was never started again. Once
  * its stdout has ended (`end`, or `close` without it), a process that has not exited within
- * {@link MCP_STDIO_EXIT_GRACE_MS} is closed as on any loss: `transport.close()`, which ends
- * its whole process tree (`deafOnClose`), after which the SDK's exit handling loses the
- * connection. The grace is for a server that is exiting (it closes its stdout first): its
- * exit is the loss, and its stderr is read to the end for the reason.
+ * {@link MCP_STDIO_EXIT_GRACE_MS} is closed as on any loss, which ends its whole process tree
+ * (`deafOnClose`), after which the SDK's exit handling loses the connection. The grace is for
+ * a server that is exiting (it closes its stdout first): its exit is the loss, and its
+ * stderr is read to the end for the reason. A stdout that ended (`end`: the server closed
+ * it) is told to `outputEnded`, which closes the connection saying why: "the server closed
+ * the connection" left a user nothing to act on. One closed without ending is our own close
+ * (it destroys the stream), which must not be blamed on the server: it is only waited for.
  */
-function closeWhenStdoutEnds(transport: Transport, child: StdioChild, stdout: Readable): void {
+function closeWhenStdoutEnds(transport: Transport, child: StdioChild, stdout: Readable, outputEnded?: () => void): void {
   let timer: NodeJS.Timeout | undefined;
   const exited = (): boolean => child.exitCode !== null || child.signalCode !== null;
-  const ended = (): void => {
+  const close = (): void => void transport.close().catch(() => undefined);
+  const ended = (stop: () => void): void => {
     if (timer !== undefined || exited()) return;
     const gone = (): void => clearTimeout(timer);
     child.once('exit', gone);
     timer = setTimeout(() => {
       child.off('exit', gone);
       // Closed already (our own close ends its stdout too), this waits for that close only.
-      if (!exited()) void transport.close().catch(() => undefined);
+      if (!exited()) stop();
     }, MCP_STDIO_EXIT_GRACE_MS);
   };
-  stdout.once('end', ended);
-  stdout.once('close', ended);
+  stdout.once('end', () => ended(outputEnded ?? close));
+  stdout.once('close', () => ended(close));
 }
 
 /**

@@ -16,6 +16,7 @@ import { mcpSubject, mcpSubjectKey } from './mcp-subject.js';
 import { cappedDescription, oversizedSchema } from './mcp-tool-limits.js';
 import { clipMiddle } from '../text/clip-middle.js';
 import { unusableRefs } from '../validation/schema-refs.js';
+import { metaSchemaProblem } from '../validation/validator.js';
 
 /** A tool made from an MCP tool, or why it was left out, and what a run should be told. */
 export interface McpToolMade {
@@ -29,6 +30,8 @@ export interface McpToolMade {
 const PATHS_AT_ONCE = 16;
 // Checks only that the arguments are an object: for a schema ajv cannot compile.
 const SHAPE_ONLY = jsonSchemaValidator({ type: 'object' });
+// The most of ajv's words on an invalid schema a warning quotes: it lists every problem.
+const QUOTED_PROBLEM_CHARS = 300;
 
 /**
  * The tool an agent holds for one tool of an MCP server, named `name`
@@ -44,8 +47,10 @@ const SHAPE_ONLY = jsonSchemaValidator({ type: 'object' });
  * policy's (`schemaVerdict`, `'mcp-server'`). A `pattern` RE2 cannot run (lookaround,
  * backreferences, a program over 1,000 steps like `\w{1000}\w{1000}`) is not enforced, with a
  * warning: the server checks its own arguments. A schema ajv refuses is offered as it is, its
- * calls checked to be an object only. A schema over 64 KiB, or one no call could be checked
- * against without holding the process (a `$ref` to a URL or one that loops in place,
+ * calls checked to be an object only, with a warning (`mcp-schema-invalid`) naming the server,
+ * the tool and ajv's words when its meta-schema refuses it (checked when listed: cheap, unlike
+ * compiling); what only compiling finds is found at the first call, unwarned. A schema over
+ * 64 KiB, or one no call could be checked against without holding the process (a `$ref` to a URL or one that loops in place,
  * `"$async": true`, too much to compile: `unusableRefs`), leaves the tool out, with a
  * warning (`mcp-tool-skipped`) naming the server and the tool; so does one whose patterns
  * would take `judge` (one per listing) past the patterns it compiles in all.
@@ -109,7 +114,22 @@ export function mcpTool(name: string, info: McpToolInfo, connection: McpConnecti
     code: 'mcp-pattern-unenforced',
     message: `MCP server "${server}": the pattern ${JSON.stringify(clipMiddle(pattern, 200))} in the schema of ${name} is not checked here (${reason}); the linear-time regex engine cannot run it, so the server's own check is all there is.`,
   }));
+  // Found against the meta-schema now, so every run that may use the tool is told; compiling
+  // (the call's check) is left to the first call, as it is costly.
+  const invalid = metaSchemaProblem(schema);
+  if (invalid !== undefined) {
+    if (leavesOut('invalid')) return skipped(`MCP server "${server}" offers ${name} with an input schema that is not a valid JSON schema; it is left out.`);
+    validate = SHAPE_ONLY;
+    if (schemaVerdict('mcp-server', 'invalid').action === 'keep-with-warning') warnings.push(invalidWarning(server, name, invalid));
+  }
   return { tool: withValidator(tool, (args) => (validate ??= validatorOf(schema))(args)), warnings };
+}
+
+/** The warning for a tool kept whose input schema ajv refuses: ajv's words cut, and quoted as JSON (they hold the server's own keys and values). */
+function invalidWarning(server: string, name: string, problem: string): { readonly code: string; readonly message: string } {
+  const words = JSON.stringify(clipMiddle(problem, QUOTED_PROBLEM_CHARS));
+  const message = `MCP server "${server}": the input schema of ${name} is not a valid JSON schema (ajv: ${words}); its calls are checked to be an object only, so the server's own check is all there is.`;
+  return { code: 'mcp-schema-invalid', message };
 }
 
 /** A tool left out, and the warning that says why. */
@@ -126,11 +146,11 @@ function validatorOf(schema: JsonObject): ArgsValidator {
   try {
     return jsonSchemaValidator(schema);
   } catch (e) {
-    // A schema ajv cannot compile (a draft it does not know, a bad keyword), found at the
-    // first call. Kept by the policy: the server checks the arguments itself, so the model
-    // is offered its schema and only the shape is checked here. Any other verdict, this late,
-    // can only fail the calls.
-    if (schemaVerdict('mcp-server', 'invalid').action === 'keep') return SHAPE_ONLY;
+    // A schema ajv cannot compile though its meta-schema let it through when listed (a
+    // `$ref` to nothing, say), found at the first call. Kept by the policy: the server checks
+    // the arguments itself, so the model is offered its schema and only the shape is checked
+    // here. Any other verdict, this late, can only fail the calls.
+    if (!leavesOut('invalid')) return SHAPE_ONLY;
     const problems = `the MCP server's input schema for this tool cannot be checked against: ${cappedMcpText(errorMessage(e))}`;
     return () => ({ problems });
   }

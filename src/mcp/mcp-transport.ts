@@ -55,9 +55,11 @@ export function openTransport(sdk: McpSdk, config: McpServerConfig, workspace: s
   // taking what is sent to it, or one flooding notifications, ends the connection: calls in
   // flight fail at once, and the next run starts the server again.
   let closedBecause: string | undefined;
-  const closeBecause = (problem: string): void => {
+  // `politely`: the server is closed as on any close (its stdin ended, then signals), not
+  // killed at once, for a server that is broken rather than hostile.
+  const closeBecause = (problem: string, politely = false): void => {
     closedBecause ??= `${problem}, so rxharness closed the connection`;
-    if (abandon) abandon();
+    if (abandon && !politely) abandon();
     else void transport.close();
   };
   const { transport, stderrTail, abandon }: Made = isStdioServer(config) ? stdioTransport(sdk, config, workspace, closeBecause) : httpTransport(sdk, config, closeBecause);
@@ -69,6 +71,9 @@ export function openTransport(sdk: McpSdk, config: McpServerConfig, workspace: s
 }
 
 const LINE_TOO_LONG = `it wrote a line over ${MCP_MESSAGE_MAX_BYTES / 1024 / 1024} MiB to stdout (one message may be at most that)`;
+
+/** Why a stdio server whose stdout ended while it ran on was closed (`closeWhenStdoutEnds`): what it did, and what that cost. */
+const STDOUT_CLOSED = 'it closed its standard output (where its answers go) but kept running';
 
 /**
  * Where the SDK still reads a stdio server itself ({@link readStdoutLines} could not find its
@@ -103,7 +108,7 @@ function httpTransport(sdk: McpSdk, config: McpHttpServerConfig, closeBecause: (
  * {@link readStdoutLines} (in linear time; a line over 10 MiB closes it), read no more once
  * closed.
  */
-function stdioTransport(sdk: McpSdk, config: McpStdioServerConfig, workspace: string, closeBecause: (problem: string) => void): Made {
+function stdioTransport(sdk: McpSdk, config: McpStdioServerConfig, workspace: string, closeBecause: (problem: string, politely?: boolean) => void): Made {
   const tag = newServerTag();
   const transport = new sdk.StdioClientTransport({
     command: config.command,
@@ -124,7 +129,12 @@ function stdioTransport(sdk: McpSdk, config: McpStdioServerConfig, workspace: st
     const { deserializeMessage } = await import('@modelcontextprotocol/sdk/shared/stdio.js');
     // The SDK spawns the process, and listens to its stdout, before `start()` returns.
     const started = start();
-    readStdoutLines(transport, { parse: deserializeMessage, max: MCP_MESSAGE_MAX_BYTES, tooLong: () => closeBecause(LINE_TOO_LONG) });
+    readStdoutLines(transport, {
+      parse: deserializeMessage,
+      max: MCP_MESSAGE_MAX_BYTES,
+      tooLong: () => closeBecause(LINE_TOO_LONG),
+      outputEnded: () => closeBecause(STDOUT_CLOSED, true),
+    });
     return started;
   };
   let tail = '';

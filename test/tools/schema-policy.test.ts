@@ -14,8 +14,8 @@ import { COSTLY_SCHEMA, INVALID_SCHEMA, LOOKAHEAD_SCHEMA } from '../mcp/support/
 const FINDINGS: SchemaFinding[] = ['unenforced-pattern', 'invalid', 'uncheckable'];
 
 describe('the one schema policy', () => {
-  it("keeps, warns of or leaves out an MCP server's tool, and refuses the user's own, each with its reason", () => {
-    expect(FINDINGS.map((f) => schemaVerdict('mcp-server', f).action)).toEqual(['keep-with-warning', 'keep', 'leave-out']);
+  it("keeps with a warning or leaves out an MCP server's tool, and refuses the user's own, each with its reason", () => {
+    expect(FINDINGS.map((f) => schemaVerdict('mcp-server', f).action)).toEqual(['keep-with-warning', 'keep-with-warning', 'leave-out']);
     expect(FINDINGS.map((f) => schemaVerdict('user-code', f).action)).toEqual(['refuse', 'refuse', 'refuse']);
     for (const source of ['mcp-server', 'user-code'] as const) for (const f of FINDINGS) expect(schemaVerdict(source, f).why.length).toBeGreaterThan(20);
   });
