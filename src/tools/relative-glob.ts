@@ -3,7 +3,7 @@ import { globCostProblem } from '../validation/glob-cost.js';
 
 /**
  * Checks that a glob stays below the folder it is searched from: no absolute patterns and
- * no `..` segments (tinyglobby would otherwise happily crawl the parent folders); and that
+ * no `..` segments (a search would otherwise reach into the parent folders); and that
  * it is cheap to match (see `globCostProblem`): at most 2 wildcards of variable width in a
  * path segment, 4 in all, no regex groups or repeated groups, at most 32 alternatives.
  *

@@ -1,6 +1,6 @@
 import { realpath } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { glob } from 'tinyglobby';
+import { walkMatching } from './search-walk.js';
 
 /** `name` as a glob matching it in any letter case (`.[gG][iI][tT]`), as a file system that ignores case finds it. */
 function anyCase(name: string): string {
@@ -64,24 +64,17 @@ function ignoredUnder(root: string): string[] {
  * ```
  */
 export async function findSearchFiles(root: string, pattern: string, signal: AbortSignal): Promise<string[]> {
-  const found = await glob(pattern, {
-    cwd: root,
-    dot: true,
-    ignore: ignoredUnder(root),
-    followSymbolicLinks: false,
-    expandDirectories: false,
-    signal,
-  });
+  const found = await walkMatching(root, pattern, ignoredUnder(root), signal);
   return (await withoutLinks(root, found)).sort();
 }
 
 /**
- * Keeps the files reached without a symbolic link. tinyglobby starts its walk at the fixed
- * part of a pattern (`dl` of `dl/*`) and follows that part even when it is a link; below
- * it the walk leaves links out. So the real path of each result's folder (one `realpath`
- * per folder, shared by its files) must be that folder itself. The files themselves are
- * not checked here: the walk already skips links, and whoever reads one opens it without
- * following a link (see `readTextAt`).
+ * Keeps the files reached without a symbolic link. The walk never goes into a link, but a
+ * folder it saw may be swapped for one before it is read, and reading `a/b` then follows
+ * the link `a`. So the real path of each result's folder (one `realpath` per folder, shared
+ * by its files) must be that folder itself. The files themselves are not checked here: the
+ * walk already skips links, and whoever reads one opens it without following a link (see
+ * `readTextAt`).
  */
 async function withoutLinks(root: string, files: readonly string[]): Promise<string[]> {
   const folders = new Map<string, Promise<boolean>>();

@@ -7,6 +7,7 @@ import { relativeGlobProblem } from '../relative-glob.js';
 import { searchStopped } from './line-matcher.js';
 import { findSearchFiles, joinRelative, skippedFoldersText } from '../search-files.js';
 import { isRefusal, notWhereJudged, resolveToolPath } from '../resolve-tool-path.js';
+import { shownName } from '../shown-name.js';
 import type { Tool } from '../tool.js';
 import { toolError } from '../tool-error.js';
 import { errorMessage } from '../../errors/error-message.js';
@@ -49,6 +50,8 @@ export interface GlobToolOptions {
  * (`ToolContext.judgePath`): a denied one is left out silently, one needing approval
  * is left out and counted in a note. Stopped by its signal (a cancel, the tool timeout)
  * before the walk ends, it fails with "the search was stopped", never a partial list.
+ * A path that could be misread (a line break, a control or bidi character, a `:` and digit...)
+ * is printed JSON-quoted; one whose bytes are not UTF-8, which no tool could name, is left out.
  *
  * @example
  * ```ts
@@ -75,26 +78,26 @@ export function createGlobTool(options: GlobToolOptions = {}): Tool<GlobArgs> {
       const swapped = notWhereJudged(context, 'glob', path, root, judge);
       if (swapped) return swapped;
       try {
-        if (!(await stat(root.absolute)).isDirectory()) return toolError(`${path} is a file, not a folder to search`);
+        if (!(await stat(root.absolute)).isDirectory()) return toolError(`${shownName(path)} is a file, not a folder to search`);
       } catch (error) {
-        return toolError(fsErrorMessage(error, path));
+        return toolError(fsErrorMessage(error, shownName(path)));
       }
       let found: string[];
       try {
         found = await findSearchFiles(root.absolute, pattern, context.signal);
       } catch (error) {
         if (context.signal.aborted) throw searchStopped();
-        return toolError(`Search failed in ${path}: ${errorMessage(error)}`);
+        return toolError(`Search failed in ${shownName(path)}: ${errorMessage(error)}`);
       }
       // A walk stopped by the signal ends quietly with what it had found: no answer ("No files match" would lie).
       if (context.signal.aborted) throw searchStopped();
       const { allowed: paths, asked } = judgePaths(found.map((file) => joinRelative(root.relative, file)), (p) => p, judge);
       const skipped = approvalNote(asked, 'file', 'read one by its path to be asked');
-      if (paths.length === 0) return { text: `No files match ${pattern} in ${path}${skipped}` };
+      if (paths.length === 0) return { text: `No files match ${pattern} in ${shownName(path)}${skipped}` };
       const shown = paths.slice(0, maxResults);
       const rest = paths.length - shown.length;
       const note = rest > 0 ? `\n\n(${rest} more files not shown; use a narrower pattern or path.)` : '';
-      return { text: shown.join('\n') + note + skipped };
+      return { text: shown.map(shownName).join('\n') + note + skipped };
     },
   });
 }

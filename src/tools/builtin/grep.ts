@@ -11,6 +11,7 @@ import { relativeGlobProblem } from '../relative-glob.js';
 import { findSearchFiles, joinRelative, skippedFoldersText } from '../search-files.js';
 import { readAhead } from '../read-ahead.js';
 import { isRefusal, notWhereJudged, resolveToolPath } from '../resolve-tool-path.js';
+import { shownName } from '../shown-name.js';
 import type { Tool, ToolResult } from '../tool.js';
 import { toolError } from '../tool-error.js';
 import { errorMessage } from '../../errors/error-message.js';
@@ -66,6 +67,8 @@ const READ_AHEAD = 8;
  * Every file is opened first and read only if it really lies where the search found it.
  * Stopped by its signal (a cancel, the tool timeout) at any point before it has matched every
  * file, it fails with "the search was stopped", never a partial answer such as "No matches".
+ * A path that could be misread (a line break, a control or bidi character, a `:` and digit...)
+ * is printed JSON-quoted, so no line reads as a match in another file.
  *
  * @example
  * ```ts
@@ -111,13 +114,13 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool<GrepArgs> {
           ({ allowed: files, asked } = judgePaths(all, (file) => file.shown, judge));
         } else {
           // A file named on its own is searched or refused, never answered "No matches" unread.
-          const unsearchable = unsearchableFile(path, stats, limits.maxFileBytes);
+          const unsearchable = unsearchableFile(shownName(path), stats, limits.maxFileBytes);
           if (unsearchable) return toolError(unsearchable);
           files = [{ absolute: root.absolute, shown: root.relative }];
         }
       } catch (error) {
         if (context.signal.aborted) throw searchStopped();
-        return toolError(fsErrorMessage(error, path));
+        return toolError(fsErrorMessage(error, shownName(path)));
       }
       // A walk stopped by the signal ends quietly with what it had found (maybe nothing).
       if (context.signal.aborted) throw searchStopped();
@@ -131,18 +134,18 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool<GrepArgs> {
           if (context.signal.aborted) throw searchStopped();
           if (matches.length > limits.maxMatches) break;
           if (text === undefined) {
-            if (file.absolute === root.absolute) return toolError(`${path} looks like a binary file (or changed while it was read); grep searches text`);
+            if (file.absolute === root.absolute) return toolError(`${shownName(path)} looks like a binary file (or changed while it was read); grep searches text`);
             continue;
           }
           for (const [index, line] of await matcher.match(text, limits.maxMatches - matches.length)) {
-            matches.push(`${file.shown}:${index + 1}: ${cut(line, limits.maxLineLength)}`);
+            matches.push(`${shownName(file.shown)}:${index + 1}: ${cut(line, limits.maxLineLength)}`);
           }
         }
       } finally {
         void matcher.close(); // its thread exits on its own time; nothing here waits for it
       }
       const skipped = approvalNote(asked, 'file', 'to search one, give it as path, which asks for approval');
-      return withNote(render(matches, limits.maxMatches, pattern, path), skipped);
+      return withNote(render(matches, limits.maxMatches, pattern, shownName(path)), skipped);
     },
   });
 }

@@ -8,6 +8,7 @@ import { fsErrorMessage } from '../fs-error-message.js';
 import { approvalNote, judgePaths, pathJudge } from '../path-judge.js';
 import { joinRelative } from '../search-files.js';
 import { isRefusal, notWhereJudged, resolveToolPath } from '../resolve-tool-path.js';
+import { nameable, shownName } from '../shown-name.js';
 import type { Tool } from '../tool.js';
 import { toolError } from '../tool-error.js';
 
@@ -42,7 +43,9 @@ export interface ListToolOptions {
  * was judged (or one the rules allow): one swapped for a link while its approval waited is
  * refused, not listed. Each entry is judged by the permission rules for `list`
  * (`ToolContext.judgePath`): a denied one is left out silently, one needing approval is
- * left out and counted in a note.
+ * left out and counted in a note. A name that could be misread (a line break, a control or
+ * bidi character, a final `@`...) is printed JSON-quoted, before its mark; one whose bytes are
+ * not UTF-8, which no tool could name, is left out and counted in a note.
  *
  * @example
  * ```ts
@@ -70,17 +73,21 @@ export function createListTool(options: ListToolOptions = {}): Tool<ListArgs> {
       let found: Dirent[] | undefined;
       try {
         if (!(await stat(target.absolute)).isDirectory()) {
-          return toolError(`${path} is a file, not a folder; use read to see its content`);
+          return toolError(`${shownName(path)} is a file, not a folder; use read to see its content`);
         }
         found = await readFolderAt(target.absolute);
       } catch (error) {
-        return toolError(fsErrorMessage(error, path));
+        return toolError(fsErrorMessage(error, shownName(path)));
       }
       // The folder became a link (or vanished) after it was resolved: list nothing through it.
-      if (found === undefined) return toolError(`${path} changed while it was being listed (a symbolic link on the way?); try again`);
-      const { allowed: entries, asked } = judgePaths(found, (entry) => joinRelative(target.relative, entry.name), judge);
-      const skipped = approvalNote(asked, 'entry', 'read one by its path to be asked');
-      if (entries.length === 0) return { text: `(${path} is empty)${skipped}` };
+      if (found === undefined) return toolError(`${shownName(path)} changed while it was being listed (a symbolic link on the way?); try again`);
+      const named = await nameableEntries(found, target.absolute);
+      const { allowed: entries, asked } = judgePaths(named, (entry) => joinRelative(target.relative, entry.name), judge);
+      const unnamed = found.length - named.length;
+      const skipped =
+        approvalNote(asked, 'entry', 'read one by its path to be asked') +
+        (unnamed > 0 ? `\n\n(${unnamed} more ${unnamed === 1 ? 'entry' : 'entries'} not shown: a name that is not UTF-8 cannot be given to a tool; use bash.)` : '');
+      if (entries.length === 0) return { text: `(${shownName(path)} is empty)${skipped}` };
       entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       const shown = entries.slice(0, maxEntries);
       const names = await Promise.all(shown.map((entry) => render(entry, target.absolute)));
@@ -91,12 +98,20 @@ export function createListTool(options: ListToolOptions = {}): Tool<ListArgs> {
   });
 }
 
+/** The entries of `folder` a tool can name (see `nameable`); nearly always all of them. */
+async function nameableEntries(entries: readonly Dirent[], folder: string): Promise<Dirent[]> {
+  const kept = await Promise.all(entries.map(async (entry) => ((await nameable(folder, entry.name)) ? [entry] : [])));
+  return kept.flat();
+}
+
+/** `entry` as one line: its name (see `shownName`) and its mark, `/`, `@` or `@/`. */
 async function render(entry: Dirent, folder: string): Promise<string> {
-  if (entry.isDirectory()) return `${entry.name}/`;
-  if (!entry.isSymbolicLink()) return entry.name;
+  const name = shownName(entry.name);
+  if (entry.isDirectory()) return `${name}/`;
+  if (!entry.isSymbolicLink()) return name;
   const pointsToFolder = await stat(join(folder, entry.name)).then(
     (stats) => stats.isDirectory(),
     () => false,
   );
-  return pointsToFolder ? `${entry.name}@/` : `${entry.name}@`;
+  return pointsToFolder ? `${name}@/` : `${name}@`;
 }
