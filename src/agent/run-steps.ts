@@ -1,4 +1,4 @@
-import { concat, concatMap, defer, from, type Observable, type ObservableInput, of } from 'rxjs';
+import { concat, concatMap, defer, EMPTY, from, type Observable, type ObservableInput, of } from 'rxjs';
 import type { AgentEvent } from '../events/agent-event.js';
 import type { ChatMessage } from '../model/chat-message.js';
 import type { BudgetReservation } from '../model/token-budget.js';
@@ -24,6 +24,10 @@ export type Item = AgentEvent | Next<AgentEvent>;
  */
 export function persist$<T>(scope: RunScope, messages: readonly ChatMessage[], then: () => ObservableInput<T>, unsaved?: () => void): Observable<T> {
   const { input, agent, run } = scope;
+  // A turn already closed (its run stopped while this part was still on the stack: a tool that
+  // answered at once, cancelled on its `ToolCallStart`) saves nothing more: a message after
+  // its closing ones would answer nothing (a tool result after the closing answer).
+  if (run.closed) return EMPTY;
   if (input.ephemeral) return defer(then);
   const append = (): MaybePromise<void> => agent.sessions.append(input.sessionId, messages);
   return maybeThen$(

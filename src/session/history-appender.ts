@@ -77,7 +77,16 @@ export class HistoryAppender {
     this.known.delete(file);
   }
 
-  /** Where the open file's messages end, its length, and the newline to write first when its last line was cut. */
+  /**
+   * Where the open file's messages end, its length, and the newline to write first when its
+   * last line was cut. Read whole, not from its end as a compaction reads the archive
+   * (`archive-tail.ts`): the next seal binds the next message's index, the count of the file's
+   * message lines, and only every line tells it. A line cut by a crash or garbled holds no
+   * place, so neither the size nor the last line gives it; no line says its index (the MAC
+   * only checks one given), and no count is kept elsewhere. (The archive's tail has its
+   * block's line, which says how many messages come before it.) It is read once per file a
+   * process did not write last (`known`); a file too large to read whole could not be loaded either.
+   */
   private async readEnd(handle: FileHandle, file: string, sessionId: string, kind: HistoryKind): Promise<{ end: HistoryEnd; lead: string; length: number }> {
     const bytes = await readWhole(handle, file);
     const text = bytes.toString('utf8');
