@@ -19,7 +19,7 @@ import { checkedBudget, RedisTokenBudget } from './redis-budget.js';
 import type { SharedBudget, TokenBudget } from '../model/token-budget.js';
 import { backgroundResult, deliverResult } from './background-result.js';
 import { publishResult } from './shared-results.js';
-import { workerApprovals } from './worker-approvals.js';
+import { workerApprovals, type WorkerApprovals } from './worker-approvals.js';
 import { runJob, STOP_REASON, type RunningJob } from './worker-job.js';
 import { keepPresent } from './worker-presence.js';
 import { lapseMs } from './worker-lapse.js';
@@ -78,6 +78,8 @@ export class HarnessWorker {
   readonly #grants: WorkerGrantStore;
   /** This worker's own `permissionRules`: every job's policy is bounded by them (see `WorkerBoundPolicy`). */
   readonly #rules: PermissionPolicy | undefined;
+  /** Where each job's approvals go: its own launcher (see `#agentOf`). */
+  readonly #approvals: WorkerApprovals;
   #leave: (() => Promise<void>) | undefined;
   #bull: Worker | undefined;
   #closing: Promise<void> | undefined;
@@ -93,9 +95,10 @@ export class HarnessWorker {
     this.#options = options;
     this.#backend = backend;
     this.workspace = resolveWorkspace(options.workspace);
-    const approvals = workerApprovals(backend.parts, this.workerId, () => this.#running.values());
-    // Grandchildren run here, in-process, in the same shared sessions.
-    this.#tree = buildTree({ ...engineOptions, sessions: backend.sessions }, this.workspace, approvals.approve);
+    const approvals = (this.#approvals = workerApprovals(backend.parts, this.workerId));
+    // Grandchildren run here, in-process, in the same shared sessions. Their approvals go where
+    // their job's do (the handler bound to it in `#agentOf`): the tree's own is for none.
+    this.#tree = buildTree({ ...engineOptions, sessions: backend.sessions }, this.workspace, approvals.unbound);
     // Parsed once, by the tree, as an engine's: a job may narrow what they allow, never widen it.
     this.#rules = workerRulesPolicy(this.#tree.main.policy.rules);
     this.#grants = workerGrantStore(backend.parts, backend.sessions, () => [...this.#running.values()].map((j) => j.rootRunId));
@@ -182,13 +185,15 @@ export class HarnessWorker {
 
   /**
    * The job's child: its approvals, and those of the children it delegates in-process here,
-   * wait as long as the launching engine's `approvalTimeoutMs` says (a number read from
-   * Redis: anything else leaves the worker's own). Carried by the spec, so the worker's
-   * tree passes it down to every child it builds from it.
+   * go to the job's own launcher (`logId`'s channel), and wait as long as the launching
+   * engine's `approvalTimeoutMs` says (a number read from Redis: anything else leaves the
+   * worker's own). Both are carried by the spec, so the worker's tree passes them down to
+   * every child it builds from it.
    */
-  #agentOf(spec: AgentSpec, approvalTimeoutMs: unknown): ReActAgent {
+  #agentOf(spec: AgentSpec, logId: string, approvalTimeoutMs: unknown): ReActAgent {
     const engines = Number.isInteger(approvalTimeoutMs) && (approvalTimeoutMs as number) >= 1;
-    return this.#tree.factory.build(engines ? { ...spec, approvalTimeoutMs: approvalTimeoutMs as number } : spec);
+    const approve = this.#approvals.approveFor(logId);
+    return this.#tree.factory.build({ ...spec, approve, ...(engines ? { approvalTimeoutMs: approvalTimeoutMs as number } : {}) });
   }
 
   /** Runs one job to its log's end; `signal` is BullMQ's for it. */
@@ -214,7 +219,7 @@ export class HarnessWorker {
           // would ask again.
           const root = job.spec.task?.rootSessionId;
           if (root !== undefined && (await this.#grants.stored(root))) await this.#tree.grants.open(root, this.#grants);
-          return await runJob(parts, job, this.#agentOf(spec, job.approvalTimeoutMs), keep, this.#running, signal);
+          return await runJob(parts, job, this.#agentOf(spec, logId, job.approvalTimeoutMs), keep, this.#running, signal);
         }
         // Cancelled on an engine that does not run it: the record too, as its engine may be gone.
         await deliverResult(redis, keys, backgroundResult(job, job.spec.name, CANCELLED, undefined, job.taskStartedAt ?? Date.now()), job.queuedAt, keep ?? eventLog.retentionMs);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Observable, Subscription } from 'rxjs';
 import type { ChildLauncher, ChildRun } from '../delegation/run-child.js';
 import type { LauncherWiring } from '../engine/harness-backend.js';
+import { errorMessage } from '../errors/error-message.js';
 import type { AgentEvent } from '../events/agent-event.js';
 import { UnknownRunError } from '../runs/unknown-run-error.js';
 import type { BackendParts } from './backend-parts.js';
@@ -26,7 +27,8 @@ import { toWire } from './wire-spec.js';
  *
  * A worker that dies is noticed by BullMQ's lock on its job lapsing (`stallMs`: the worker
  * renews it while it lives): the stream errors with a `RemoteTaskError` saying so, which the
- * task turns into a failure result. Any other failure (Redis unreachable from here: the
+ * task turns into a failure result; so does a log its worker ended failed (it shut down), in
+ * the worker's words. Only a failure of Redis is said to be one. Any other failure (Redis unreachable from here: the
  * worker may run on) leaves the job to be cancelled as the consumer leaves, sent again once
  * Redis is back if it cannot be sent then (see `UnsentCancels`).
  *
@@ -67,6 +69,9 @@ export class RemoteLauncher implements ChildLauncher {
         if (over) ended = true;
         out.error(RemoteTaskError.isInstance(e) ? e : redisFailure('running a task on a worker', e));
       };
+      // The log's own failed end: the worker's words (it shut down, the run failed there), no
+      // failure of Redis, so not said to be one.
+      const failedThere = (e: unknown): void => fail(RemoteTaskError.isInstance(e) ? e : new RemoteTaskError(errorMessage(e), { cause: e }), true);
       const onAsk = answerAsks(parts, this.wiring, child, this.#asks, withdraw.signal);
       const start = async (): Promise<void> => {
         const spec = toWire(child.spec, this.wiring);
@@ -111,7 +116,8 @@ export class RemoteLauncher implements ChildLauncher {
               // errors rebuilt from its identity, which never are (see `errorOfIdentity`). The
               // backend closing is no outage: its background tasks outlive it, as its process's death.
               const here = e instanceof RedisBackendError || e instanceof UnknownRunError;
-              fail(e, !here || parts.eventLog.closed);
+              if (here) fail(e, parts.eventLog.closed);
+              else failedThere(e);
             },
             complete: () => {
               ended = true;

@@ -6,10 +6,12 @@ import type { BackendParts } from './backend-parts.js';
 import { backgroundResult, deliverResult } from './background-result.js';
 import { appendFirstIfOpen } from './first-event-write.js';
 import type { TaskJob } from './task-job.js';
-import type { ActiveJob } from './worker-approvals.js';
 
-/** A job a worker runs now: what its approvals and its cancels by task id need. */
-export interface RunningJob extends ActiveJob {
+/** A job a worker runs now: what its grants and its cancels by task id need. */
+export interface RunningJob {
+  readonly logId: string;
+  readonly taskId: string;
+  readonly rootRunId: string;
   readonly background: boolean;
 }
 

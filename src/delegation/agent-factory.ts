@@ -103,7 +103,7 @@ export class AgentFactory {
       sessions: o.sessions,
       workspace: o.workspace,
       permissions: spec.policy,
-      approve: o.approve,
+      approve: spec.approve ?? o.approve,
       grants: o.grants,
       toolTimeoutMs: o.toolTimeoutMs,
       ...approvalTimeout(spec.approvalTimeoutMs ?? o.approvalTimeoutMs),
@@ -199,6 +199,8 @@ export class AgentFactory {
       ...(task ? { task } : {}),
       // A subtree whose timeout came with its task (from the engine that delegated it) keeps it.
       ...approvalTimeout(parent.approvalTimeoutMs),
+      // And so does one whose approvals go to its own handler (a worker's job: see `AgentSpec.approve`).
+      ...(parent.approve ? { approve: parent.approve } : {}),
     });
   }
 

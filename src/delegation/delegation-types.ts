@@ -2,6 +2,7 @@ import type { Observable } from 'rxjs';
 import type { TaskWiring } from '../agent/agent-scope.js';
 import type { ChatModel } from '../model/chat-model.js';
 import type { ModelSettings } from '../model/model-settings.js';
+import type { ApprovalHandler } from '../permission/approval.js';
 import type { PermissionPolicy } from '../permission/permission-policy.js';
 import type { AgentDefinition } from '../subagent/agent-definition.js';
 import type { ToolNarrowing } from '../subagent/narrow-tools.js';
@@ -40,6 +41,12 @@ export interface AgentSpec {
    * `approvalTimeoutMs`: a task run on a worker carries its engine's, for its whole subtree.
    */
   readonly approvalTimeoutMs?: number;
+  /**
+   * Who answers this agent's approvals and its children's, over the tree's own `approve`: a
+   * task run on a worker carries a handler bound to its job, for its whole subtree (a
+   * grandchild's question goes to the engine following that job, never to a sibling's).
+   */
+  readonly approve?: ApprovalHandler;
 }
 
 /** One task the model asked for. */
