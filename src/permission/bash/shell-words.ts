@@ -23,6 +23,8 @@ export type Word =
       readonly input?: true;
       readonly pattern?: true;
       readonly quoted?: true;
+      /** Its expansions as written where the parser's text loses their braces (`${x}m`, `"${a[@]}"`: the text says `$xm`, `$a[@]`): for reasons only, see {@link writtenAs}. */
+      readonly shown?: string;
     }
   | { readonly kind: 'redirect'; readonly op: string };
 /** A word that is no redirection. */
@@ -78,6 +80,15 @@ export function isAssignment(word: Word, words: readonly Word[]): boolean {
   if (word.kind !== 'word' || word.glob || !ASSIGNMENT.test(word.text)) return false;
   const name = words.findIndex((w) => w.kind === 'word' && !w.glob && !ASSIGNMENT.test(w.text) && !/^\d+$/.test(w.text));
   return name < 0 || words.indexOf(word) < name;
+}
+
+/**
+ * A word as a reason should quote it: its expansions braced as written (`${x}m`, not `$xm`,
+ * which names another variable), when the word's text is still the one they were read from.
+ */
+export function writtenAs(word: TextWord): string {
+  const shown = word.shown;
+  return shown !== undefined && shown.replace(/\$\{([^{}]*)\}/g, (_, key: string) => `$${key}`) === word.text ? shown : word.text;
 }
 
 /** Whether a word is only known when the command runs: a glob, a class, a variable, a substitution, a brace expansion, what xargs reads. */

@@ -12,14 +12,15 @@ import { commandBase, shownName } from './program-names.js';
 import { innerCommands } from './inner-commands.js';
 import type { PartRole, PartSink } from './part-sink.js';
 import { HEADERS, KEYWORDS, READERS } from './shell-programs.js';
-import { basename, collapse, isAssignment, isDynamic, isPlain, plainWords, redirectTargets, render, text, type Word } from './shell-words.js';
-import { codeVariable, unreadableRun } from './runs/unreadable-runs.js';
+import { basename, collapse, isAssignment, isDynamic, isPlain, plainWords, redirectTargets, render, text, type Word, writtenAs } from './shell-words.js';
+import { codeVariable, referenceTargets, unreadableRun } from './runs/unreadable-runs.js';
 import { filesRun } from './runs/run-files.js';
 import { runTimeFormat } from './run-time-names.js';
 import { variablesSet } from './set-names.js';
 import { noteCarriers, noteListCarriers } from './word-carriers.js';
 import { commandWrites } from './writes/written-files.js';
-import { frontSettings } from './writes/temp-folder.js';
+import { frontSettings, referenceSettings } from './writes/temp-folder.js';
+import { anyPath } from './writes/written-words.js';
 import { quoted } from '../quoted.js';
 
 /**
@@ -77,7 +78,14 @@ export function analyseWords(all: readonly Word[], role: PartRole, depth: number
   // Read by the name the checks know (`grm` is rm, `gxargs` xargs: see `commandBase`); reasons quote it as written.
   const program = plain[0]?.text ?? '';
   const shown = shownName(program);
-  const writes = commandWrites(commandBase(program), plain.slice(1), redirectTargets(words), assignments, shown);
+  // After a wrapper any word may be the command; an option (`-j$(nproc)`) cannot be.
+  const head = plain[0];
+  const unseen = head !== undefined && isDynamic(head) && (suffixes || !program.startsWith('-')) ? `a command name only known when it runs (${quoted(writtenAs(head))})` : undefined;
+  const found = commandWrites(commandBase(program), plain.slice(1), redirectTargets(words), assignments, shown);
+  // Such a name may be any program (`m=rm; $m src/a`): for the write rules it writes any path. Only
+  // where the command starts (`suffixes`): a wrapper's word tried as its start (`xargs -I % echo %`)
+  // is left to the bash rules' flag, as it may well be no command.
+  const writes = unseen === undefined || !suffixes ? found : { ...found, joined: [...found.joined, anyPath(`${unseen}, which may write any path`)] };
   if (writes.unseen !== undefined) sink.flag(writes.unseen);
   const executed = executedWrite(writes);
   if (executed !== undefined) sink.flag(executed);
@@ -85,7 +93,11 @@ export function analyseWords(all: readonly Word[], role: PartRole, depth: number
   const setter = basename(plain[0]?.text ?? '');
   // A statement of assignments, or an `export` / `declare` of them: later commands (make) may read them.
   if (plain.length === 0) sink.environment(assignments);
-  else if (DECLARERS.has(setter)) sink.environment(plain.slice(1).map((w) => w.text).filter((arg) => !arg.startsWith('-') && arg.includes('=')));
+  else if (DECLARERS.has(setter)) {
+    const args = plain.slice(1).map((w) => w.text);
+    // `declare -n r=TMPDIR`: assigning r later sets mktemp's folder (see `temp-folder`).
+    sink.environment([...args.filter((arg) => !arg.startsWith('-') && arg.includes('=')), ...referenceSettings(referenceTargets([setter, ...args]))]);
+  }
   // TMPDIR in front of a command is mktemp's folder also where that command runs mktemp (`TMPDIR=src
   // nice mktemp`, `TMPDIR=src bash -c mktemp`): kept for what follows on the line, which judges every
   // such value (see `temp-folder`).
@@ -96,8 +108,7 @@ export function analyseWords(all: readonly Word[], role: PartRole, depth: number
   }
   sink.add(role, written);
   const name = plain[0]!;
-  // After a wrapper any word may be the command; an option (`-j$(nproc)`) cannot be.
-  if (isDynamic(name) && (suffixes || !name.text.startsWith('-'))) sink.flag(`a command name only known when it runs (${quoted(name.text)})`);
+  if (unseen !== undefined) sink.flag(unseen);
   const base = commandBase(name.text);
   const args = plain.slice(1).map((w) => w.text);
   const run = filesRun(base, plain.slice(1), shown);

@@ -35,7 +35,7 @@ export function analyseStatement(statement: string, role: PartRole, depth: numbe
   }
   const built = buildsValueByExpansion(statement);
   if (built !== undefined) sink.note('carries', built);
-  const literal = literalDollars(statement, entries.length);
+  const { literal, shown } = dollarReading(statement, entries.length) ?? {};
   const patterns = unquotedAt(statement, /(?<!\$)[{[]/g, entries.length);
   const split = unquotedAt(statement, /\$/g, entries.length);
   const named = namesOnly(statement, entries.length);
@@ -48,7 +48,7 @@ export function analyseStatement(statement: string, role: PartRole, depth: numbe
       words.pop();
       words.push(...elements.words);
       i = elements.next - 1;
-    } else if (typeof entry === 'string') words.push(stringWord(entry, literal?.[i] === true, patterns?.[i] ?? PATTERN.test(entry), (split?.[i] ?? true) || named?.[i] !== true));
+    } else if (typeof entry === 'string') words.push(stringWord(entry, literal?.[i] === true, patterns?.[i] ?? PATTERN.test(entry), (split?.[i] ?? true) || named?.[i] !== true, shown?.[i]));
     else if ('comment' in entry) sink.line(entry.comment, role, depth + 1); // never expected: judge it rather than lose it
     else if (entry.op === 'glob') words.push({ kind: 'word', text: entry.pattern, glob: true });
     else if (entry.op === '(' && compoundOption(words[words.length - 1])) {
@@ -80,15 +80,16 @@ const PATTERN = /\[[^\]]+\]|\{[^{}]*(?:,|\.\.)[^{}]*\}/;
 /**
  * A string entry as a word: `literal` (its `$`s are quoted text), `unquoted` (a `{` or `[` of it
  * stands unquoted), `splits` (an expansion of it stands unquoted, or is more than a variable's
- * value: `"$@"`, `"${x/a/-delete}"`). The parser marks neither quoted braces nor quoted
- * expansions, so `unquotedAt` and `namesOnly` find them.
+ * value: `"$@"`, `"${x/a/-delete}"`), `shown` (its expansions as written, see `writtenAs`). The
+ * parser marks neither quoted braces nor quoted expansions, so `unquotedAt` and `namesOnly` find them.
  */
-function stringWord(entry: string, literal: boolean, unquoted: boolean, splits: boolean): TextWord {
+function stringWord(entry: string, literal: boolean, unquoted: boolean, splits: boolean, shown: string | undefined): TextWord {
   const expands = entry.includes('$');
   return {
     kind: 'word',
     text: entry,
     glob: false,
+    ...(shown !== undefined && shown !== entry ? { shown } : {}),
     ...(literal && expands ? { literal: true } : {}),
     ...(unquoted && PATTERN.test(entry) ? { pattern: true } : {}),
     ...(!splits && expands && !literal && !entry.includes(PLACEHOLDER) ? { quoted: true } : {}),
@@ -123,15 +124,26 @@ function namesOnly(statement: string, count: number): boolean[] | undefined {
   return marked.length === count ? marked.map((entry) => typeof entry === 'string' && !entry.includes(EXPANDED)) : undefined;
 }
 
+/** Where an expansion marked by {@link dollarReading} ends. */
+const EXPANDED_END = '\u0002';
+/** A marked expansion, with what follows it (a name's character would read on: `${x}m`). */
+const MARKED = /\u0001([^\u0001\u0002]*)\u0002(?=(\w?))/g;
+
 /**
- * For a statement with a `$`, which entries hold their `$` as quoted text: `eval 'echo $x'`
- * gets `echo $x` and reads it as a line (`eval "echo $x"` gets x's value as code), and
- * `awk '{print $1$2}'` joins no value at run time. Parsed again with each expansion marked;
- * `undefined` when unsure.
+ * For a statement with a `$`, which entries hold their `$` as quoted text (`literal`): `eval
+ * 'echo $x'` gets `echo $x` and reads it as a line (`eval "echo $x"` gets x's value as code), and
+ * `awk '{print $1$2}'` joins no value at run time; and each entry's expansions as written
+ * (`shown`): braced where a bare `$name` would read on (`${x}m`) or is no name (`${a[@]}`), since
+ * the parser's text drops the braces. Parsed again with each expansion marked; `undefined` when unsure.
  */
-function literalDollars(statement: string, count: number): boolean[] | undefined {
+function dollarReading(statement: string, count: number): { literal: boolean[]; shown: (string | undefined)[] } | undefined {
   if (!statement.includes('$')) return undefined;
-  const marked = parse<string>(statement, () => EXPANDED);
+  const marked = parse<string>(statement, (key) => `${EXPANDED}${key}${EXPANDED_END}`);
   if (marked.length !== count) return undefined;
-  return marked.map((entry) => typeof entry === 'string' && !entry.includes(EXPANDED));
+  const bare = (key: string, next: string): boolean => /^[*@#?$!-]$/.test(key) || (/^[A-Za-z_]\w*$/.test(key) && next === '');
+  const braced = (_: string, key: string, next: string): string => (bare(key, next) ? `$${key}` : `\${${key}}`);
+  return {
+    literal: marked.map((entry) => typeof entry === 'string' && !entry.includes(EXPANDED)),
+    shown: marked.map((entry) => (typeof entry === 'string' && entry.includes(EXPANDED) ? entry.replace(MARKED, braced) : undefined)),
+  };
 }

@@ -123,11 +123,10 @@ export function codeVariable(assignments: readonly string[], command: readonly s
   const unknown = [...assignments, ...(showing ? [] : declared), ...runTimeOptions].find((word) => RUN_TIME_NAME.test(word)) ?? expanded[0];
   if (unknown !== undefined) return `a variable whose name is only known when the line runs (${quoted(unknown.replace(/\+?=.*$/s, ''))}), which may be PATH or any other`;
   // `declare -n r=PATH`: r is a reference, and assigning r sets PATH.
-  const reference = command[0] !== 'export' && setters.some((word) => /^-[A-Za-z]*n/.test(word)); // `export -n` un-exports
-  // `declare -n r; r=PATH; r=1`: the target is set later, by a line that may build it.
-  const unset = reference && !showing ? declared.find((word) => !word.includes('=')) : undefined;
+  const targets = referenceTargets(command);
+  const unset = targets.includes('') ? declared.find((word) => !word.includes('=')) : undefined;
   if (unset !== undefined) return `a reference whose target is set later (${quoted(`${command[0]} -n ${unset}`)}), which may be PATH or any other`;
-  const references = reference ? declared.flatMap((word) => /^[A-Za-z_]\w*=(.+)$/s.exec(word)?.[1] ?? []) : [];
+  const references = targets.filter((name) => name !== '');
   const referenced = references.find((name) => name.includes('$'));
   if (referenced !== undefined) return `a reference to a variable whose name is only known when the line runs (${quoted(referenced)}), which may be PATH or any other`;
   // `declare -l LESS; LESS="$LESS -KBIND"`: a case change turns the inherited value's options into others (`-K` into a lesskey `-k`).
@@ -142,6 +141,29 @@ export function codeVariable(assignments: readonly string[], command: readonly s
     }
   }
   return undefined;
+}
+
+/**
+ * The variables a name reference of `command` (its name and arguments) refers to: assigning
+ * `r` after `declare -n r=PATH` (`typeset -n`, `local -n`) sets PATH, so the target is set as
+ * an assignment would set it. A reference without a target gives `''` (`declare -n r; r=PATH`:
+ * set later, by a line that may build it); one only known when the line runs stays as written
+ * (`declare -n r=$v`). `export -n` un-exports, and `-p` / `-f` only show.
+ *
+ * @example
+ * ```ts
+ * referenceTargets(['declare', '-n', 'r=PATH']); // ['PATH']
+ * referenceTargets(['local', '-n', 'r']); // ['']
+ * referenceTargets(['declare', 'r=PATH']); // []
+ * ```
+ */
+export function referenceTargets(command: readonly string[]): string[] {
+  const base = command[0] ?? '';
+  if (!SETTERS.has(base) || base === 'export' || base === 'env') return [];
+  const args = command.slice(1);
+  if (!args.some((word) => /^-[A-Za-z]*n/.test(word))) return [];
+  const showing = args.some((word) => /^-[A-Za-z]*[pfF]/.test(word));
+  return args.filter((word) => !word.startsWith('-')).flatMap((word) => (word.includes('=') ? (/^[A-Za-z_]\w*=(.+)$/s.exec(word)?.[1] ?? []) : showing ? [] : ['']));
 }
 
 /** awk runs commands through `system()`, pipes (`print | "sh"`, `"cmd" | getline`) and program files. */

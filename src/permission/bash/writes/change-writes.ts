@@ -12,6 +12,7 @@ import { execSpan, valueEnd } from '../find-exec.js';
 import { operandsOf } from '../option-values.js';
 import { FIND_EXEC } from '../shell-programs.js';
 import { mayBeOption, maySplitIntoOption, type TextWord } from '../shell-words.js';
+import { tempFolder } from './temp-folder.js';
 import type { CommandWrites, JoinedWrite, WrittenWord } from './written-words.js';
 import { quoted } from '../../quoted.js';
 
@@ -66,9 +67,9 @@ export function changeWrites(base: string, args: readonly WrittenWord[], assignm
  * any name (`secret/a.XXXX` is `secret/a.*`). A template alone is a path; with `-p dir` /
  * `--tmpdir=dir` it lands in that folder; with no template, or `-t` / `--tmpdir` and no folder,
  * in `$TMPDIR` or `/tmp`. `$TMPDIR` is the user's, outside the workspace as `/tmp` is, and judged
- * as `/tmp` (as `touch /tmp/x` is), unless the command sets it (`TMPDIR=src mktemp`) or the line
- * did before (`export TMPDIR=src; mktemp`: see `temp-folder`); `-t` takes it before `-p dir`, so
- * then both folders are judged.
+ * as `/tmp` (as `touch /tmp/x` is), unless the command sets it (`TMPDIR=src mktemp`; `TMPDIR+=x`
+ * or an empty value: any path) or the line did before (`export TMPDIR=src; mktemp`: see
+ * `temp-folder`); `-t` takes it before `-p dir`, so then both folders are judged.
  */
 function mktempWrites(args: readonly WrittenWord[], assignments: readonly string[]): Pick<CommandWrites, 'files' | 'joined'> {
   const template = operandsOf(args, 'p', ['suffix']).operands[0];
@@ -89,9 +90,9 @@ function mktempWrites(args: readonly WrittenWord[], assignments: readonly string
   const given = dir === undefined || dir.text === '' ? undefined : dir;
   if (given === undefined && !temp) return { files: [name], joined: [] };
   const joined = (d: WrittenWord, tmpdir = false): JoinedWrite => ({ dir: { ...d, changes: true }, name, tree: false, ...(tmpdir ? { tmpdir: true as const } : {}) });
-  const set = assignments.findLast((a) => /^TMPDIR=./.test(a));
-  if (set !== undefined) {
-    const tmpdir: WrittenWord = { text: set.slice('TMPDIR='.length), glob: false };
+  // `TMPDIR+=src mktemp` appends to a value the line does not show: any path, as `temp-folder` reads it.
+  const tmpdir = tempFolder(assignments);
+  if (tmpdir !== undefined) {
     return { files: [], joined: (given === undefined ? [tmpdir] : byT ? [given, tmpdir] : [given]).map((d) => joined(d)) };
   }
   // `$TMPDIR` as the line leaves it: `/tmp`, or with `-t` the folder given, unless set earlier on the line.

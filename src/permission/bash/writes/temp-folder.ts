@@ -32,9 +32,41 @@ export function frontSettings(assignments: readonly string[]): string[] {
   return assignments.filter((a) => SETS_TMPDIR.test(a)).map((a) => `=${a}`);
 }
 
+/**
+ * The settings of TMPDIR a name reference makes (`declare -n r=TMPDIR`, see `referenceTargets`):
+ * every later assignment of the reference (`r=src`, `export r=src`) sets TMPDIR, which is not
+ * tracked, so one with a value not shown, marked as {@link frontSettings} marks its settings:
+ * judged besides whatever the line's own settings leave. A target not shown (a reference set
+ * later, `declare -n r; r=TMPDIR`, or built: `declare -n r=$v`) may be TMPDIR too.
+ *
+ * @example
+ * ```ts
+ * referenceSettings(['TMPDIR']); // ['=TMPDIR=']
+ * referenceSettings(['PATH']); // []
+ * ```
+ */
+export function referenceSettings(targets: readonly string[]): string[] {
+  return targets.some((name) => name === 'TMPDIR' || !/^[A-Za-z_]\w*$/.test(name)) ? ['=TMPDIR='] : [];
+}
+
 /** The folder one setting (`TMPDIR=src`) gives; `TMPDIR+=x` appends to a value the line does not show. */
 function folderOf(found: RegExpExecArray): WrittenWord {
   return found[1] === '=' && found[2] !== '' ? { text: found[2]!, glob: false } : UNKNOWN;
+}
+
+/**
+ * The folder the last setting of TMPDIR among `settings` (each `NAME=value`, in order) leaves,
+ * read as {@link folderOf} reads one (`TMPDIR+=src` any path), or `undefined` when none sets it.
+ *
+ * @example
+ * ```ts
+ * tempFolder(['TMPDIR=src', 'X=1']); // { text: 'src', glob: false }
+ * tempFolder(['TMPDIR+=src']); // { text: '$TMPDIR', glob: false }: any path
+ * ```
+ */
+export function tempFolder(settings: readonly string[]): WrittenWord | undefined {
+  const found = settings.map((s) => SETS_TMPDIR.exec(s)).findLast((m): m is RegExpExecArray => m !== null);
+  return found === undefined ? undefined : folderOf(found);
 }
 
 /**
@@ -49,8 +81,7 @@ function folderOf(found: RegExpExecArray): WrittenWord {
  */
 export function withTempFolder(writes: CommandWrites, settings: readonly string[]): CommandWrites {
   if (!writes.joined.some((j) => j.tmpdir === true)) return writes;
-  const found = settings.map((s) => SETS_TMPDIR.exec(s)).findLast((m): m is RegExpExecArray => m !== null);
-  const set = found === undefined ? undefined : folderOf(found);
+  const set = tempFolder(settings);
   const front = settings.flatMap((s) => (s.startsWith('=') ? [SETS_TMPDIR.exec(s.slice(1))] : [])).filter((m): m is RegExpExecArray => m !== null).map(folderOf);
   return {
     ...writes,
