@@ -25,7 +25,10 @@ async function read(lastEventId: number, stopAfter = Infinity): Promise<number> 
     for (let end = text.indexOf('\n\n'); end >= 0; end = text.indexOf('\n\n')) {
       const message = text.slice(0, end);
       text = text.slice(end + 2);
-      if (message.startsWith('event: end')) console.log(`resumed: seen ${seen.join(' ')}, then event: end`);
+      if (message.startsWith('event: end')) {
+        console.log(`resumed: seen ${seen.join(' ')}, then event: end`);
+        continue; // its id is one past the last seq: what tells an EventSource it saw the ending
+      }
       const id = /^id: (\d+)$/m.exec(message);
       if (!id) continue;
       seen.push((last = Number(id[1])));

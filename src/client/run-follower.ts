@@ -53,8 +53,9 @@ export async function follow(f: Follower, maxRetries: number, retryDelayMs: numb
  */
 async function connect(f: Follower): Promise<StreamOutcome> {
   // The position as `?after=`, never `Last-Event-ID`: the server answers an EventSource's
-  // reconnect to a run that is over `204` (no ending frame), and a follower must still tell
-  // whether the run ended, was cancelled or failed. A 204 here (not from runsHandler) stays an error.
+  // reconnect at or past a run's ending `204` (no ending frame), and a follower, whatever
+  // position it was given, must still tell whether the run ended, was cancelled or failed. The
+  // ending frame's `id:` is no seq and is never read here. A 204 here (not from runsHandler) stays an error.
   const url = `${runUrl(f.baseUrl, f.runId, 'events')}?after=${f.last}`;
   const connection = new AbortController();
   const leave = (): void => connection.abort(f.signal.reason);

@@ -31,10 +31,11 @@ export type RunsEngine = Pick<HarnessEngine, 'start' | 'runs'>;
  * - `GET /runs/:id/events`: the run as server-sent events, `id: <seq>` and `data: <SequencedEvent>`
  *   each; a `Last-Event-ID` header (or `?after=N`) resumes after that seq; then `event: end`,
  *   `event: cancelled` for a cancelled run, or `event: error` for a run whose events stopped
- *   with an error (the same ending again to a client that asks after it with `?after=N`; an
- *   EventSource reconnecting with `Last-Event-ID` to a run over, with nothing past that
- *   position, is answered `204`, which stops it). Reconnecting never starts a run, and a client
- *   that leaves never stops one.
+ *   with an error, its `id:` one past the last event's seq (the same ending again to a client
+ *   that asks after it with `?after=N`, and to an EventSource reconnecting before that id; one
+ *   reconnecting with `Last-Event-ID` at or past it, to a run over, saw the ending and is
+ *   answered `204`, which stops it). Reconnecting never starts a run, and a client that leaves
+ *   never stops one.
  * - `DELETE /runs/:id`: cancels the run, `202 { runId, state }`.
  * - `POST /runs/:id/approvals/:approvalId` with `{ decision, comment?, taskId? }`: answers
  *   the approval of that id (from its `HITLPending`) waiting anywhere in the run's tree, `204`;
@@ -131,10 +132,12 @@ async function serve(engine: RunsEngine, route: RunsRoute, req: IncomingMessage,
       // a client paused when the run ends learns of it only through this (see streamRunEvents); evicted is ended
       const ended = (): boolean => engine.runs.get(route.runId)?.state !== 'running';
       const attach = (from: number) => engine.runs.attach(route.runId, { after: from });
-      // An EventSource back after a run's last event would be told its ending and come back
-      // again, for ever: a 204 is what stops it (the SSE spec). A first request (`?after=N`,
-      // what fromRun sends) still gets the ending frame, which is how it learns how the run ended.
-      if (reconnect && ended() && (await nothingPast(attach, after))) return sendJson(res, 204, undefined);
+      // An EventSource back after a run's ending would be told it again and come back again, for
+      // ever: a 204 is what stops it (the SSE spec). The ending's id is one past the run's last
+      // seq (streamRunEvents), so `after` past that seq (nothing past `after - 1`) saw the ending;
+      // one at the last seq missed it (its connection dropped before it, the run then cancelled,
+      // say) and still gets it. A first request (`?after=N`, what fromRun sends) always gets it.
+      if (reconnect && after > 0 && ended() && (await nothingPast(attach, after - 1))) return sendJson(res, 204, undefined);
       if (res.destroyed) return;
       return streamRunEvents(attach, after, res, o.keepAliveMs, ended);
     }

@@ -18,6 +18,9 @@ export type AttachRun = (after: number) => Observable<SequencedEvent>;
  * event a message `id: <seq>` / `data: <SequencedEvent JSON>`, then `event: end` after the
  * run's `RunEnd`, `event: cancelled` (data `{ reason }`) when it was cancelled, or
  * `event: error` (data `{ name, message }`) when its log failed; then the response ends.
+ * The ending frame has an `id:` too, one past the last seq written (past `after` when nothing
+ * was): not an event's seq, but what lets an EventSource that reconnects say it saw the ending
+ * (`Last-Event-ID` past the run's last event: answered `204`, see `runsHandler`) or missed it.
  *
  * Backpressure without a queue: a started run is kept in its event log, so when the socket
  * is full (`res.write()` returns `false`) the stream detaches from the run and, on
@@ -70,10 +73,12 @@ export function streamRunEvents(attach: AttachRun, after: number, res: ServerRes
     clearInterval(timer);
     res.off('drain', follow).off('close', stop);
   };
-  const finish = (frame: string): void => {
+  // The ending's id is one past the last seq written (see the TSDoc): an EventSource that saw it
+  // reconnects past the run's last event (a 204 stops it); one that missed it comes back before.
+  const finish = (ending: string): void => {
     const frames = batch.take();
     stop();
-    if (!res.writableEnded && !res.destroyed) res.end(frames + frame);
+    if (!res.writableEnded && !res.destroyed) res.end(`${frames}${ending}\nid: ${last + 1}\n\n`);
     // the run is over: a client that stopped reading must not keep the socket after it
     destroyUnlessDrained(res, DEFAULT_DRAIN_TIMEOUT_MS);
   };
@@ -100,7 +105,7 @@ export function streamRunEvents(attach: AttachRun, after: number, res: ServerRes
         },
         error: (error: unknown) => finish(AbortError.isInstance(error) ? cancelledFrame(error) : errorFrame(error)),
         complete: () => {
-          if (!paused) return finish('event: end\ndata: {}\n\n');
+          if (!paused) return finish('event: end\ndata: {}');
           waiting = true;
           res.once('drain', follow);
           unwatch = destroyUnlessDrainedAfterRunEnd(res, runEnded, RUN_END_CHECK_MS, DEFAULT_DRAIN_TIMEOUT_MS);
@@ -137,7 +142,7 @@ export function nothingPast(attach: AttachRun, after: number): Promise<boolean> 
 
 function cancelledFrame(error: unknown): string {
   const cause = (error as { cause?: unknown }).cause;
-  return `event: cancelled\ndata: ${JSON.stringify({ reason: cause === undefined ? errorMessage(error) : errorMessage(cause) })}\n\n`;
+  return `event: cancelled\ndata: ${JSON.stringify({ reason: cause === undefined ? errorMessage(error) : errorMessage(cause) })}`;
 }
 
 function errorFrame(error: unknown): string {
@@ -147,5 +152,5 @@ function errorFrame(error: unknown): string {
   } catch {
     payload = { name: 'Error', message: 'the run failed with an error that cannot be described' };
   }
-  return `event: error\ndata: ${JSON.stringify(payload)}\n\n`;
+  return `event: error\ndata: ${JSON.stringify(payload)}`;
 }

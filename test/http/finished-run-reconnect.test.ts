@@ -1,8 +1,9 @@
 /**
- * An `EventSource` reconnecting to a run that is over, from its last event (the page's code
- * did not close it on `end`), is answered `204 No Content`: what stops an EventSource (the SSE
- * spec). Without it, it is told the same ending and comes back, every few seconds, for ever.
- * A first request (`?after=N`, what `fromRun` sends) still gets the stream and its ending.
+ * An `EventSource` reconnecting to a run that is over, after its ending (the page's code did
+ * not close it on `end`; the ending's `id:` is one past the last seq), is answered `204 No
+ * Content`: what stops an EventSource (the SSE spec). Without it, it is told the same ending
+ * and comes back, every few seconds, for ever. One reconnecting from the last event missed the
+ * ending and is told it; a first request (`?after=N`, what `fromRun` sends) always is.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Page } from 'playwright-core';
@@ -33,34 +34,39 @@ async function finishedRun(): Promise<string> {
 /** The events URL of a run, and its last seq read from a whole replay. */
 async function lastSeq(runId: string): Promise<number> {
   const text = await (await fetch(`${open.served!.url}/runs/${runId}/events`)).text();
-  expect(text.endsWith('event: end\ndata: {}\n\n')).toBe(true);
-  return Math.max(...[...text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1])));
+  const last = Math.max(...[...text.matchAll(/^id: (\d+)\ndata: /gm)].map((m) => Number(m[1])));
+  expect(text.endsWith(`event: end\ndata: {}\nid: ${last + 1}\n\n`)).toBe(true);
+  return last;
 }
 
 describe('GET /runs/:id/events: reconnecting to a run that is over', () => {
-  it('answers 204 to Last-Event-ID at the last event; the stream and its ending to ?after=N and to an earlier position', async () => {
+  it('answers 204 to Last-Event-ID at the ending; the ending to the last event, to ?after=N and the stream to an earlier position', async () => {
     open.fake = await FakeOpenAIServer.start({ handler: () => ({ text: 'done' }) });
     open.served = await serveRuns({ model: openAIModelFor(open.fake) });
     const runId = await finishedRun();
     const events = `${open.served.url}/runs/${runId}/events`;
     const last = await lastSeq(runId);
 
-    const reconnect = await fetch(events, { headers: { 'last-event-id': String(last) } });
+    const reconnect = await fetch(events, { headers: { 'last-event-id': String(last + 1) } });
     expect(reconnect.status).toBe(204);
     expect(await reconnect.text()).toBe('');
     // also past it (a client that saw more of another run under a reused id, say)
     expect((await fetch(events, { headers: { 'last-event-id': String(last + 5) } })).status).toBe(204);
+    // at the last event: the ending was missed (dropped just before it), so it is told
+    const missed = await fetch(events, { headers: { 'last-event-id': String(last) } });
+    expect(missed.status).toBe(200);
+    expect(await missed.text()).toBe(`event: end\ndata: {}\nid: ${last + 1}\n\n`);
 
     // fromRun's own reconnect: the query, not the header; it learns the ending from the frame
     const queried = await fetch(`${events}?after=${last}`);
     expect(queried.status).toBe(200);
-    expect(await queried.text()).toBe('event: end\ndata: {}\n\n');
+    expect(await queried.text()).toBe(`event: end\ndata: {}\nid: ${last + 1}\n\n`);
     await expect(lastValueFrom(fromRun(open.served.url, runId, { after: last }).pipe(toArray()))).resolves.toEqual([]);
 
     // something left past the position: the stream, as before
     const earlier = await fetch(events, { headers: { 'last-event-id': String(last - 1) } });
     expect(earlier.status).toBe(200);
-    expect((await earlier.text()).endsWith('event: end\ndata: {}\n\n')).toBe(true);
+    expect((await earlier.text()).endsWith(`event: end\ndata: {}\nid: ${last + 1}\n\n`)).toBe(true);
   });
 
   it('streams to Last-Event-ID at the last event of a running run, and answers 204 once it was cancelled', async () => {
@@ -78,10 +84,14 @@ describe('GET /runs/:id/events: reconnecting to a run that is over', () => {
     expect((await fetch(`${open.served.url}/runs/${runId}`, { method: 'DELETE' })).status).toBe(202);
     await live.waitFor((f) => f.event === 'cancelled');
     await live.ended;
-    const last = Math.max(...live.frames.flatMap((f) => (f.id === undefined ? [] : [Number(f.id)])), Number(seen.id));
+    // what an EventSource holds now: the cancelled frame's id, one past the last event's seq
+    const told = live.frames.findLast((f) => f.id !== undefined)!;
+    expect(told.event).toBe('cancelled');
+    const last = Number(told.id) - 1;
+    expect(Math.max(...live.events().map((e) => e.seq), Number(seen.id))).toBe(last);
 
-    // over, by cancel: the ending was told; a reconnect from the last event is stopped
-    expect((await fetch(events, { headers: { 'last-event-id': String(last) } })).status).toBe(204);
+    // over, by cancel: the ending was told; a reconnect with its id is stopped
+    expect((await fetch(events, { headers: { 'last-event-id': told.id! } })).status).toBe(204);
     expect((await fetch(`${events}?after=${last}`)).status).toBe(200);
     await expect(lastValueFrom(fromRun(open.served.url, runId, { after: last }), { defaultValue: undefined })).rejects.toMatchObject({ name: 'AbortError' });
   });
@@ -111,7 +121,7 @@ describe('GET /runs/:id/events: reconnecting to a run that is over', () => {
     }, runId);
 
     await expect.poll(() => page!.evaluate('source.readyState'), { timeout: 20_000, message: 'the EventSource is closed' }).toBe(2);
-    expect(asked).toEqual([undefined, String(last)]);
+    expect(asked).toEqual([undefined, String(last + 1)]); // the ending's id
     expect(await page.evaluate('seen.length')).toBe(last);
   });
 });

@@ -49,7 +49,7 @@ async function exercise(base: string, ownRoute: string): Promise<void> {
   const events = stream.events();
   expect(events.map((e) => e.seq)).toEqual(oneTo(events.length));
   expect(events.at(-1)!.event).toMatchObject({ type: 'RunEnd', abnormal: false, text: expect.stringContaining('framework-ok') });
-  expect(stream.frames.at(-1)).toEqual({ event: 'end', data: '{}' });
+  expect(stream.frames.at(-1)).toEqual({ event: 'end', data: '{}', id: String(events.length + 1) });
   expect(await (await fetch(`${base}/runs/${runId}`)).json()).toMatchObject({ runId, state: 'done' });
   expect((await fetch(`${base}/runs/run_unknown`, { method: 'DELETE' })).status).toBe(404);
   expect((await postJson(`${base}/runs`, '{bad', { raw: true })).status).toBe(400); // ours, or express.json()'s

@@ -50,7 +50,7 @@ function connectOnce(url: string, after: number, cutAfterBytes: number | undefin
         for (let end = buffer.indexOf('\n\n'); end !== -1; end = buffer.indexOf('\n\n')) {
           const block = buffer.slice(0, end);
           buffer = buffer.slice(end + 2);
-          if (block === 'event: end\ndata: {}') ended = true;
+          if (block.startsWith('event: end\n')) ended = true;
           const data = /^data: (.*)$/m.exec(block);
           if (data && !block.startsWith('event:')) events.push(JSON.parse(data[1]!) as SequencedEvent);
         }

@@ -53,7 +53,8 @@ describe('runsHandler: the routes', () => {
     expect(events.every((e) => e.runId === runId)).toBe(true);
     expect(events[0]!.event).toMatchObject({ type: 'RunStart', prompt: 'go' });
     expect(events.at(-1)!.event).toMatchObject({ type: 'RunEnd', abnormal: false });
-    expect(stream.frames.at(-1)).toEqual({ event: 'end', data: '{}' });
+    // the ending's id is one past the last seq: what an EventSource that saw it reconnects with
+    expect(stream.frames.at(-1)).toEqual({ event: 'end', data: '{}', id: String(events.length + 1) });
   });
 
   it('resumes after Last-Event-ID (an EventSource reconnecting) or ?after=N; the header wins', async () => {
@@ -68,10 +69,10 @@ describe('runsHandler: the routes', () => {
     await Promise.all([byHeader.ended, byQuery.ended]);
     expect(byHeader.events().map((e) => e.seq)).toEqual(oneTo(total).slice(5));
     expect(byQuery.events().map((e) => e.seq)).toEqual(oneTo(total).slice(7));
-    expect(byQuery.frames.at(-1)).toEqual({ event: 'end', data: '{}' });
+    expect(byQuery.frames.at(-1)).toEqual({ event: 'end', data: '{}', id: String(total + 1) });
     const pastTheEnd = await openEvents(`${served.url}/runs/${runId}/events?after=${total + 5}`);
     await pastTheEnd.ended;
-    expect(pastTheEnd.frames).toEqual([{ event: 'end', data: '{}' }]);
+    expect(pastTheEnd.frames).toEqual([{ event: 'end', data: '{}', id: String(total + 6) }]);
   });
 
   it('a dropped connection resumes where it was: no gap, no duplicate, one model run', async () => {
@@ -112,7 +113,8 @@ describe('runsHandler: the routes', () => {
     expect(cancelled.status).toBe(202);
     expect(await cancelled.json()).toEqual({ runId, state: 'cancelled' });
     await Promise.all([a.ended, b.ended]);
-    for (const s of [a, b]) expect(s.frames.at(-1)).toEqual({ event: 'cancelled', data: JSON.stringify({ reason: 'the run was cancelled' }) });
+    const lastSeq = a.events().at(-1)!.seq;
+    for (const s of [a, b]) expect(s.frames.at(-1)).toEqual({ event: 'cancelled', data: JSON.stringify({ reason: 'the run was cancelled' }), id: String(lastSeq + 1) });
     expect(a.events()).toEqual(b.events());
     // Later: the replay, then the same ending. A second DELETE is still 202 (nothing left to stop).
     const later = await openEvents(`${served.url}/runs/${runId}/events`);
@@ -136,7 +138,7 @@ describe('runsHandler: the routes', () => {
     quiet.open();
     await stream.ended;
     expect(stream.frames.filter((f) => f.comment === 'keep-alive').length).toBeGreaterThan(2);
-    expect(stream.frames.at(-1)).toEqual({ event: 'end', data: '{}' });
+    expect(stream.frames.at(-1)).toMatchObject({ event: 'end', data: '{}' });
     await served.close();
     served = undefined;
     expect(await leakedResources(baseline)).toEqual({});

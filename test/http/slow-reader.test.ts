@@ -87,8 +87,8 @@ describe('runsHandler: a slow reader', () => {
     response!.resume();
     await done;
     const text = chunks.join('');
-    const seqs = [...text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
+    const seqs = [...text.matchAll(/^id: (\d+)\ndata: /gm)].map((m) => Number(m[1]));
     expect(seqs).toEqual(oneTo(seqs.length));
-    expect(text.endsWith('event: end\ndata: {}\n\n')).toBe(true);
+    expect(text.endsWith(`event: end\ndata: {}\nid: ${seqs.length + 1}\n\n`)).toBe(true);
   });
 });

@@ -53,8 +53,8 @@ describe('streamRunEvents: events ready in the same turn', () => {
     const client = await connect(url);
     await client.ended;
     expect(dataOf(client.messages)).toEqual(events);
-    expect(client.messages.filter((m) => m.id !== undefined).map((m) => m.id)).toEqual(events.map((e) => String(e.seq)));
-    expect(client.messages.at(-1)).toEqual({ event: 'end', data: '{}' });
+    expect(client.messages.filter((m) => m.id !== undefined && m.event === undefined).map((m) => m.id)).toEqual(events.map((e) => String(e.seq)));
+    expect(client.messages.at(-1)).toEqual({ event: 'end', data: '{}', id: String(events.length + 1) });
     expect(counts.writes).toBeLessThan(events.length / 20);
   });
 

@@ -43,7 +43,7 @@ function runEvents(): SequencedEvent[] {
 /** The raw `data` of every event message a client read, by seq. */
 function dataById(client: SseClient): Map<number, string> {
   const out = new Map<number, string>();
-  for (const m of client.messages) if (m.id !== undefined && m.data !== undefined) out.set(Number(m.id), m.data);
+  for (const m of client.messages) if (m.id !== undefined && m.event === undefined && m.data !== undefined) out.set(Number(m.id), m.data);
   return out;
 }
 

@@ -75,7 +75,7 @@ describe('streamRunEvents: a client already paused when its run ends', () => {
     while (!body.includes('event: end')) await nextTurn();
     expect(socket.destroyed).toBe(false); // written out, not cut
     expect(body).toContain(`id: ${events()}\n`);
-    expect(body).toMatch(/event: end\ndata: \{\}\n\n(\r\n0\r\n\r\n)?$/);
+    expect(body).toMatch(new RegExp(`event: end\ndata: \\{\\}\nid: ${events() + 1}\n\n(\r\n0\r\n\r\n)?$`));
     expect(vi.getTimerCount()).toBe(0);
   });
 });

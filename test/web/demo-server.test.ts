@@ -97,7 +97,7 @@ describe('startDemoServer: the runs under /api', () => {
     expect(events[0]!.event).toMatchObject({ type: 'RunStart', agentName: 'main', prompt: 'Survey this project' });
     expect(events.at(-1)!.event).toMatchObject({ type: 'RunEnd', agentName: 'main', abnormal: false, text: expect.stringMatching(/^Survey complete\./) });
     expect(new Set(events.map((e) => e.event).filter(isTaskWrap).map((e) => e.taskId)).size).toBe(3);
-    expect(stream.frames.at(-1)).toEqual({ event: 'end', data: '{}' });
+    expect(stream.frames.at(-1)).toEqual({ event: 'end', data: '{}', id: String(events.length + 1) });
   });
 
   it('a client that disconnects leaves the run going', async () => {
