@@ -41,7 +41,10 @@ export class TaskTable {
     const entry = startEntry(info, cancel, state, earlier, waited);
     if (info.background) {
       entry.log = new TaskEventLog(this.limits.runningEventBytes);
-      this.background.started(entry);
+      // A queued task getting its slot was counted when it was queued (and orphaned then, if so):
+      // counted again, it would stay counted after it settles, which uncounts it once.
+      if (waited) entry.orphaned = earlier?.orphaned;
+      else this.background.started(entry);
     }
     if (earlier) this.finished.restart(info.taskId, earlier);
     this.entries.set(info.taskId, entry);
