@@ -6,36 +6,14 @@
  * task, nor be loaded itself.
  */
 import { randomUUID } from 'node:crypto';
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it, onTestFinished } from 'vitest';
-import { ephemeralLifetimes } from '../../src/session/ephemeral-lifetimes.js';
-import { FileSessionStore } from '../../src/session/file-session-store.js';
-import type { UnsealedSessionError } from '../../src/session/unsealed-session-error.js';
+import { describe, expect, it } from 'vitest';
 import { workspaceHomePerTest } from '../support/workspace-home-per-test.js';
+import { oneShotKit, refusal, said } from './one-shot-kit.js';
 
 const ws = workspaceHomePerTest();
-const byFile = (trustUnsealed?: string[]) => new FileSessionStore(ws.dir, { home: ws.home, ...(trustUnsealed ? { trustUnsealed } : {}) });
-const said = [{ role: 'user' as const, content: 'scan the repo' }, { role: 'assistant' as const, content: 'done' }];
-const refusal = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e as UnsealedSessionError);
-
-/** A one-shot run's task session as the engine writes and deletes it, the files named `kept` copied aside before the delete and put back after it. */
-async function putBackOneShotTask(kept: readonly ('jsonl' | 'task.json')[]): Promise<{ taskId: string; dir: string }> {
-  const store = byFile();
-  const owner = `ses_${randomUUID()}`;
-  const taskId = `task_${randomUUID()}`;
-  ephemeralLifetimes.open(owner);
-  await store.saveTaskInfo({ taskId, agentName: 'beta', description: 'scan', ownerSessionId: owner });
-  await store.append(taskId, said);
-  const aside = await mkdtemp(join(tmpdir(), 'rxharness-aside-'));
-  onTestFinished(() => rm(aside, { recursive: true, force: true }));
-  for (const ext of kept) await cp(join(store.dir, `${taskId}.${ext}`), join(aside, `${taskId}.${ext}`));
-  ephemeralLifetimes.close(owner);
-  await store.delete(taskId);
-  for (const ext of kept) await cp(join(aside, `${taskId}.${ext}`), join(store.dir, `${taskId}.${ext}`));
-  return { taskId, dir: store.dir };
-}
+const { byFile, putBackOneShotTask } = oneShotKit(ws);
 
 describe("a one-shot run's task files put back", () => {
   it('the task file, read to resume the task, is refused as a one-shot task\'s, not as planted or changed', async () => {

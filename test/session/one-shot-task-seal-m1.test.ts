@@ -6,38 +6,16 @@
  * seal check throws its own refusal) leaves the history's refusal as a one-shot task's.
  */
 import { randomUUID } from 'node:crypto';
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it, onTestFinished } from 'vitest';
-import { ephemeralLifetimes } from '../../src/session/ephemeral-lifetimes.js';
-import { FileSessionStore } from '../../src/session/file-session-store.js';
-import type { UnsealedSessionError } from '../../src/session/unsealed-session-error.js';
+import { describe, expect, it } from 'vitest';
 import { workspaceHomePerTest } from '../support/workspace-home-per-test.js';
+import { oneShotKit, refusal, said } from './one-shot-kit.js';
 
 const ws = workspaceHomePerTest();
-const byFile = (trustUnsealed?: string[]) => new FileSessionStore(ws.dir, { home: ws.home, ...(trustUnsealed ? { trustUnsealed } : {}) });
-const said = [{ role: 'user' as const, content: 'scan the repo' }, { role: 'assistant' as const, content: 'done' }];
-const refusal = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e as UnsealedSessionError);
+const { byFile, putBackOneShotTask } = oneShotKit(ws);
 const ONE_SHOT_ADVICE = 'its task file names such a run or is gone';
 const TRUST_ADVICE = 'continue it once with --trust-session';
-
-/** A one-shot run's task session written and deleted by the engine, the files `kept` copied aside before and put back after. */
-async function putBackOneShotTask(kept: readonly ('jsonl' | 'task.json')[]): Promise<{ taskId: string; dir: string }> {
-  const store = byFile();
-  const owner = `ses_${randomUUID()}`;
-  const taskId = `task_${randomUUID()}`;
-  ephemeralLifetimes.open(owner);
-  await store.saveTaskInfo({ taskId, agentName: 'beta', description: 'scan', ownerSessionId: owner });
-  await store.append(taskId, said);
-  const aside = await mkdtemp(join(tmpdir(), 'rxharness-aside-'));
-  onTestFinished(() => rm(aside, { recursive: true, force: true }));
-  for (const ext of kept) await cp(join(store.dir, `${taskId}.${ext}`), join(aside, `${taskId}.${ext}`));
-  ephemeralLifetimes.close(owner);
-  await store.delete(taskId);
-  for (const ext of kept) await cp(join(aside, `${taskId}.${ext}`), join(store.dir, `${taskId}.${ext}`));
-  return { taskId, dir: store.dir };
-}
 
 describe('the wording of a task session\'s refusal, by its task file\'s seal', () => {
   it('a planted task file naming a conversation with a transcript leaves a one-shot task a one-shot task\'s (no --trust-session advice, nothing sealed)', async () => {
