@@ -2,17 +2,33 @@ import { element, show, type DomElement } from './dom.js';
 import type { ChatMessage, SessionSummary } from './client-imports.js';
 import { label, showLong } from './long-text.js';
 
+/** The most turns the transcript draws at first, and how many more each "show earlier" adds. */
+export const TURNS_SHOWN = 100;
+
 /**
  * The side list of conversations (newest activity first; a click opens one) and the earlier
- * turns of the open one: each prompt and the answer the model gave it.
+ * turns of the open one: each prompt and the answer the model gave it. Only the last
+ * {@link TURNS_SHOWN} turns are drawn, with a button for earlier ones: 2,000 turns of 10 KB
+ * drawn at once took 23 s and put the prompt box millions of pixels down.
  */
 export class ConversationsView {
+  /** The open conversation's turns, all of them; the last ones are drawn (`#drawn`). */
+  #turns: readonly ChatMessage[] = [];
+  /** The drawn turns' items, in order. */
+  #drawn: DomElement[] = [];
+  /** The transcript's first item: the button that draws earlier turns, while there are some. */
+  readonly #earlier: DomElement = element('li', 'earlier-turns');
+  readonly #earlierButton: DomElement = element('button', 'show-earlier');
+
   constructor(
     private readonly list: DomElement,
     private readonly note: DomElement,
     private readonly transcript: DomElement,
     private readonly open: (sessionId: string) => void,
-  ) {}
+  ) {
+    this.#earlier.append(this.#earlierButton);
+    this.#earlierButton.addEventListener('click', () => this.#drawEarlier(TURNS_SHOWN));
+  }
 
   /** Shows the conversations, marking the open one. */
   drawList(sessions: readonly SessionSummary[], current: string | undefined): void {
@@ -39,16 +55,26 @@ export class ConversationsView {
     show(this.note, reason);
   }
 
-  /** Shows the turns of a conversation: the prompts and the model's answers (tool traffic left out). */
+  /** Shows the turns of a conversation: the prompts and the model's answers (tool traffic left out); the last {@link TURNS_SHOWN} of them. */
   drawTranscript(messages: readonly ChatMessage[]): void {
-    const turns = messages.filter((m) => (m.role === 'user' || m.role === 'assistant') && typeof m.content === 'string' && m.content.trim() !== '');
-    this.transcript.replaceChildren(
-      ...turns.map((message) => {
-        const li = element('li', `turn ${message.role}`);
-        showLong(li, message.content ?? '');
-        return li;
-      }),
-    );
-    this.transcript.hidden = turns.length === 0;
+    this.#turns = messages.filter((m) => (m.role === 'user' || m.role === 'assistant') && typeof m.content === 'string' && m.content.trim() !== '');
+    this.#drawn = [];
+    this.#drawEarlier(TURNS_SHOWN);
+    this.transcript.hidden = this.#turns.length === 0;
+  }
+
+  /** Draws up to `count` more turns before the ones drawn (the button's say, or the last ones of a new transcript). */
+  #drawEarlier(count: number): void {
+    const to = this.#turns.length - this.#drawn.length;
+    const from = Math.max(0, to - count);
+    const earlier = this.#turns.slice(from, to).map((message) => {
+      const li = element('li', `turn ${message.role}`);
+      showLong(li, message.content ?? '');
+      return li;
+    });
+    this.#drawn = [...earlier, ...this.#drawn];
+    show(this.#earlierButton, from === 0 ? '' : `Show ${Math.min(from, TURNS_SHOWN).toLocaleString('en-US')} earlier turns (${from.toLocaleString('en-US')} not shown)`);
+    this.#earlier.hidden = from === 0;
+    this.transcript.replaceChildren(this.#earlier, ...this.#drawn);
   }
 }

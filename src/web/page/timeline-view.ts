@@ -1,6 +1,7 @@
 import { element, show, type DomElement } from './dom.js';
 import { tokensByAgent, treeRows, type TaskTreeState, type TreeNode } from './client-imports.js';
 import { label } from './long-text.js';
+import { tokenLine } from './token-line.js';
 
 /** The most lanes the chart draws. */
 export const MAX_LANES = 1000;
@@ -76,8 +77,7 @@ export class TimelineView {
     }
     const more = rows.length - shown.length;
     show(this.#more, more === 0 ? '' : `… and ${more.toLocaleString('en-US')} more tasks, not drawn here (the tree lists every one)`);
-    const totals = [...tokensByAgent(state)].map(([agent, tokens]) => `${agent} ${tokens.toLocaleString('en-US')}`);
-    show(this.tokens, root.tokens === undefined ? '' : `Tokens: ${root.tokens.toLocaleString('en-US')} for the run (${totals.join(', ')})`);
+    show(this.tokens, tokenLine(root.tokens, tokensByAgent(state)));
   }
 
   #laneOf(node: TreeNode): Lane {

@@ -2,12 +2,13 @@
  * What a frame of the page reads of a node with 20,000 tool calls: the row's count and the
  * approvals waiting come from the counts the reducer keeps, so a frame after an item does
  * not read the node's `tools` (which makes the array of all 20,000 calls, for each new state
- * of the node) while its list of calls is closed. Opened, the list shows every call and
+ * of the node) while its list of calls is closed. Opened, the list shows the last calls and
  * follows new ones. The views draw into an in-memory document (`fake-dom.ts`).
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTreeState, reduceTree, waitingApprovals, type TaskTreeState } from '../../../src/adapters/task-tree/index.js';
 import type { AgentEvent } from '../../../src/events/index.js';
+import { CALLS_SHOWN } from '../../../src/web/page/tool-calls-view.js';
 import { TreeView } from '../../../src/web/page/tree-view.js';
 import { countReads } from '../../adapters/task-tree/count-reads.js';
 import { fakeDocument, FakeElement } from './fake-dom.js';
@@ -51,7 +52,7 @@ describe('a frame of the page on a node of 20,000 tool calls', () => {
     expect(list.find('meta')!.textContent).toContain(`${N + 2} tool calls`);
   });
 
-  it('shows every call once the list is opened, and new ones on the next frames', () => {
+  it('shows the last calls once the list is opened (earlier ones behind a button), and new ones on the next frames', () => {
     const list = new FakeElement('ul');
     const tree = new TreeView(list);
     let state = reduceTree(built, ask(N), N);
@@ -59,11 +60,13 @@ describe('a frame of the page on a node of 20,000 tool calls', () => {
     list.find('row')!.click();
     const calls = list.find('tool-calls')!;
     expect(calls.hidden).toBe(false);
-    expect(calls.children).toHaveLength(state.root!.toolCallCount);
+    const items = () => calls.children.filter((child) => child.className === 'tool-call');
+    expect(items()).toHaveLength(CALLS_SHOWN);
+    expect(list.find('show-earlier')!.hidden).toBe(false);
     state = reduceTree(state, start(N + 1), N + 1);
     tree.draw(state.root, N + 1);
-    expect(calls.children).toHaveLength(N + 2);
-    expect(calls.children.at(-1)!.dataset).toMatchObject({ status: 'running', tool: 'read' });
-    expect(calls.children[N]!.dataset.status).toBe('waiting');
+    expect(items()).toHaveLength(CALLS_SHOWN);
+    expect(items().at(-1)!.dataset).toMatchObject({ status: 'running', tool: 'read' });
+    expect(items().at(-2)!.dataset.status).toBe('waiting');
   });
 });
