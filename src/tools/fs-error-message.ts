@@ -3,7 +3,9 @@ import { errorMessage } from '../errors/error-message.js';
 
 /**
  * Turns a Node file-system error into a sentence naming the path the model gave, so the
- * model reads `File not found: src/a.ts` rather than an `ENOENT` stack.
+ * model reads `File not found: src/a.ts` rather than an `ENOENT` stack. `path` is put in as
+ * given: callers give it as they show it, `shownName(path)`, so a line break or a bidi
+ * override in it is escaped (`File not found: "no\nsuch"`) and a plain path reads as it is.
  *
  * @example
  * ```ts

@@ -1,6 +1,7 @@
 import { isAbsolute, posix, relative, resolve, sep } from 'node:path';
 import type { PathJudge } from './path-judge.js';
 import { pathRefusal } from './path-refusal.js';
+import { shownName } from './shown-name.js';
 import type { ToolContext, ToolResult } from './tool.js';
 import { toolError } from './tool-error.js';
 import { resolveWorkspacePath, type WorkspacePath } from './workspace-path.js';
@@ -59,9 +60,11 @@ export function notWhereJudged(context: ToolContext, toolName: string, path: str
   if (target.relative === judged) return undefined;
   const now = judge(target.relative);
   if (now === 'allow') return undefined;
+  // Both names as the tools print them: a line break or a bidi override in one is escaped.
+  const there = shownName(target.relative);
   return toolError(
-    `${path} now leads to ${target.relative} through a symbolic link, where ${toolName} ${now === 'deny' ? 'is denied' : 'needs approval'}; ` +
-      `nothing was ${UNDONE[toolName] ?? 'written'}. Give ${target.relative} itself as the path to have it judged.`,
+    `${shownName(path)} now leads to ${there} through a symbolic link, where ${toolName} ${now === 'deny' ? 'is denied' : 'needs approval'}; ` +
+      `nothing was ${UNDONE[toolName] ?? 'written'}. Give ${there} itself as the path to have it judged.`,
   );
 }
 

@@ -1,6 +1,7 @@
 import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { quoted } from '../permission/quoted.js';
+import { markMatches } from '../text/visible-text.js';
 
 // What makes a name read as something else in a tool's answer, where each line is one name
 // (`glob`, `list`) or `name:line: text` (`grep`): a line break of any convention or another
@@ -27,6 +28,29 @@ const NEEDS_QUOTES = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\p{Cf}]|^"|^\s|\s$|
  */
 export function shownName(path: string): string {
   return NEEDS_QUOTES.test(path) ? quoted(path) : path;
+}
+
+// What makes a line of file text read as something else after grep's `name:line: `: a line
+// break of another convention than `\n` (the only one the line was split at: `\r`, NEL,
+// U+2028 / U+2029), another control (ESC starts a terminal sequence), a format character (a
+// bidi override shows the match backwards). Not a tab: code is full of them, and they mislead nobody.
+const LINE_MISREAD = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029\p{Cf}]/gu;
+
+/**
+ * A line of file text as grep shows it after `name:line: `: every line break, control (but a
+ * tab) and format character written as `quoted` writes it (`\r`, `\u2028`, `\u202e`...),
+ * so the line reads as one line, in its order. All other text shows as it is, a backslash too:
+ * a `\r` shown may be the file's own two characters (read the file to tell).
+ *
+ * @example
+ * ```ts
+ * shownLine('const a = 1;\tok'); // 'const a = 1;\tok' (the tab kept)
+ * shownLine('x\ry\u202Ez'); // 'x\\ry\\u202ez'
+ * ```
+ */
+export function shownLine(text: string): string {
+  // One character's escape, cut out of its JSON string: the one escaping the harness has.
+  return markMatches(text, LINE_MISREAD, (char) => quoted(char).slice(1, -1));
 }
 
 /**

@@ -6,6 +6,7 @@ import { defineTool } from '../define-tool.js';
 import { fsErrorMessage } from '../fs-error-message.js';
 import { looksBinary } from '../looks-binary.js';
 import { pathJudge } from '../path-judge.js';
+import { shownName } from '../shown-name.js';
 import { hardLinked, replaceContent } from '../replace-content.js';
 import { linkLoop } from '../link-loop.js';
 import { withPathLock } from '../path-lock.js';
@@ -70,9 +71,11 @@ export function createEditTool(): Tool<EditArgs> {
       if (isRefusal(target)) return target;
       const swapped = notWhereJudged(context, 'edit', path, target, judge);
       if (swapped) return swapped;
+      // Messages name the path as the search tools print one: a line break or a bidi override in it escaped.
+      const shown = shownName(path);
       // One edit or write of a file at a time: each reads what the one before it wrote (a
       // sibling task's edit of the same file would otherwise be lost, both reporting success).
-      return withPathLock(target.absolute, () => editAt(target, path, { oldText, newText, all }, context.signal));
+      return withPathLock(target.absolute, () => editAt(target, shown, { oldText, newText, all }, context.signal));
     },
   });
 }
@@ -84,50 +87,53 @@ interface Change {
   readonly all: boolean;
 }
 
-/** Opens the file at `target` without following a link, and makes the change through the handle. */
-async function editAt(target: WorkspacePath, path: string, { oldText, newText, all }: Change, signal: AbortSignal): Promise<ToolResult> {
+/**
+ * Opens the file at `target` without following a link, and makes the change through the handle;
+ * `shown` is the path as messages name it (`shownName`).
+ */
+async function editAt(target: WorkspacePath, shown: string, { oldText, newText, all }: Change, signal: AbortSignal): Promise<ToolResult> {
   let handle: FileHandle | undefined;
   try {
     handle = await openChecked(target.absolute, 'edit');
   } catch (error) {
-    return (await linkLoop(error, target.absolute, path, 'changed')) ?? openFailure(error, path);
+    return (await linkLoop(error, target.absolute, shown, 'changed')) ?? openFailure(error, shown);
   }
-  if (handle === undefined) return toolError(`${path}: a folder on its way became a symbolic link as it was opened, so nothing was changed; check where it leads and edit again`);
+  if (handle === undefined) return toolError(`${shown}: a folder on its way became a symbolic link as it was opened, so nothing was changed; check where it leads and edit again`);
   try {
     // Everything through the handle checked to be the file at the path: a swap meanwhile changes nothing.
     const stats = await handle.stat();
-    if (!stats.isFile()) return toolError(`${path} is not a regular file (a named pipe, a socket or a device); edit only changes regular files`);
-    const linked = hardLinked(stats, path, 'edit');
+    if (!stats.isFile()) return toolError(`${shown} is not a regular file (a named pipe, a socket or a device); edit only changes regular files`);
+    const linked = hardLinked(stats, shown, 'edit');
     if (linked) return linked;
-    if (stats.size > EDIT_MAX_FILE_BYTES) return tooLarge(path, `is ${stats.size} bytes`);
+    if (stats.size > EDIT_MAX_FILE_BYTES) return tooLarge(shown, `is ${stats.size} bytes`);
     const bytes = await readSized(handle, stats.size);
-    if (looksBinary(bytes)) return toolError(`${path} looks like a binary file; edit only changes text files`);
+    if (looksBinary(bytes)) return toolError(`${shown} looks like a binary file; edit only changes text files`);
     const content = bytes.toString('utf8');
     const found = countMatches(content, oldText);
     if (found.count === 0) {
       return toolError(
-        `old_string was not found in ${path}. It must match exactly, including whitespace and ` +
+        `old_string was not found in ${shown}. It must match exactly, including whitespace and ` +
           'indentation; read the file to copy the current text.',
       );
     }
     if (found.count > 1 && !all) {
       return toolError(
-        `old_string matches ${found.count} times in ${path}. Include more surrounding lines to make it ` +
+        `old_string matches ${found.count} times in ${shown}. Include more surrounding lines to make it ` +
           'unique, or set replace_all: true to replace every occurrence.',
       );
     }
     const count = all ? found.count : 1;
     const size = editedBytes(bytes.length, count, oldText, newText);
-    if (size > EDIT_MAX_FILE_BYTES) return tooLarge(path, `would be ${size} bytes after this edit`);
+    if (size > EDIT_MAX_FILE_BYTES) return tooLarge(shown, `would be ${size} bytes after this edit`);
     // A function as replacement: `$&` and friends in new_string stay literal.
     const updated = all ? content.replaceAll(oldText, () => newText) : content.replace(oldText, () => newText);
     // Never cut first: a cancel then would leave the file empty (see replaceContent).
     await replaceContent(handle, updated, signal);
     const line = lineAt(content, found.first);
     const where = count === 1 ? ` (line ${line})` : ` (first at line ${line})`;
-    return { text: `Replaced ${count} occurrence${count === 1 ? '' : 's'} in ${target.relative}${where}` };
+    return { text: `Replaced ${count} occurrence${count === 1 ? '' : 's'} in ${shownName(target.relative)}${where}` };
   } catch (error) {
-    return toolError(fsErrorMessage(error, path));
+    return toolError(fsErrorMessage(error, shown));
   } finally {
     await handle.close();
   }
@@ -140,24 +146,24 @@ async function editAt(target: WorkspacePath, path: string, { oldText, newText, a
  */
 const EDIT_MAX_FILE_BYTES = 5 * 1024 * 1024;
 
-function tooLarge(path: string, size: string): ToolResult {
+function tooLarge(shown: string, size: string): ToolResult {
   return toolError(
-    `${path} ${size}, more than the ${EDIT_MAX_FILE_BYTES} (5 MiB) edit changes; nothing was changed. ` +
-      `For a file this large, use bash (sed -i 's/old/new/' ${path}, or a short script).`,
+    `${shown} ${size}, more than the ${EDIT_MAX_FILE_BYTES} (5 MiB) edit changes; nothing was changed. ` +
+      `For a file this large, use bash (sed -i 's/old/new/' ${shown}, or a short script).`,
   );
 }
 
-function openFailure(error: unknown, path: string): ToolResult {
+function openFailure(error: unknown, shown: string): ToolResult {
   switch (errnoOf(error)) {
     case 'ENOENT':
-      return toolError(`${fsErrorMessage(error, path)}. To create a file, use write.`);
+      return toolError(`${fsErrorMessage(error, shown)}. To create a file, use write.`);
     case 'EISDIR':
-      return toolError(`${path} is a folder, not a file`);
+      return toolError(`${shown} is a folder, not a file`);
     case 'ELOOP':
-      return toolError(`${path} became a symbolic link as it was opened, so nothing was changed; check what it points to and edit again`);
+      return toolError(`${shown} became a symbolic link as it was opened, so nothing was changed; check what it points to and edit again`);
     case 'ENXIO':
-      return toolError(`${path} is not a regular file (a socket or a device); edit only changes regular files`);
+      return toolError(`${shown} is not a regular file (a socket or a device); edit only changes regular files`);
     default:
-      return toolError(fsErrorMessage(error, path));
+      return toolError(fsErrorMessage(error, shown));
   }
 }

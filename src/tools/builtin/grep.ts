@@ -11,7 +11,7 @@ import { relativeGlobProblem } from '../relative-glob.js';
 import { findSearchFiles, joinRelative, skippedFoldersText } from '../search-files.js';
 import { readAhead } from '../read-ahead.js';
 import { isRefusal, notWhereJudged, resolveToolPath } from '../resolve-tool-path.js';
-import { shownName } from '../shown-name.js';
+import { shownLine, shownName } from '../shown-name.js';
 import type { Tool, ToolResult } from '../tool.js';
 import { toolError } from '../tool-error.js';
 import { errorMessage } from '../../errors/error-message.js';
@@ -68,7 +68,10 @@ const READ_AHEAD = 8;
  * Stopped by its signal (a cancel, the tool timeout) at any point before it has matched every
  * file, it fails with "the search was stopped", never a partial answer such as "No matches".
  * A path that could be misread (a line break, a control or bidi character, a `:` and digit...)
- * is printed JSON-quoted, so no line reads as a match in another file.
+ * is printed JSON-quoted, so no line reads as a match in another file. In the matched text a
+ * line break other than `\n` (`\r`, NEL, U+2028), another control but a tab, and a format
+ * character such as a bidi override are escaped as `quoted` escapes them (`shownLine`), so a
+ * match never reads as two lines or backwards.
  *
  * @example
  * ```ts
@@ -138,7 +141,7 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool<GrepArgs> {
             continue;
           }
           for (const [index, line] of await matcher.match(text, limits.maxMatches - matches.length)) {
-            matches.push(`${shownName(file.shown)}:${index + 1}: ${cut(line, limits.maxLineLength)}`);
+            matches.push(`${shownName(file.shown)}:${index + 1}: ${shownLine(cut(line, limits.maxLineLength))}`);
           }
         }
       } finally {
@@ -180,6 +183,7 @@ function withNote(result: ToolResult, note: string): ToolResult {
   return note === '' ? result : { ...result, text: result.text + note };
 }
 
+/** The matched line trimmed and cut to `max` characters of the file's text (escaped after, so no escape is cut in two). */
 function cut(line: string, max: number): string {
   const trimmed = line.trim();
   return trimmed.length <= max ? trimmed : `${headOf(trimmed, max)}…`;

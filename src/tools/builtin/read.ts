@@ -10,6 +10,7 @@ import { pathJudge } from '../path-judge.js';
 import { isRefusal, notWhereJudged, resolveToolPath } from '../resolve-tool-path.js';
 import { defineTool } from '../define-tool.js';
 import { schemaMemo } from '../schema-memo.js';
+import { shownName } from '../shown-name.js';
 import type { Tool, ToolContext, ToolResult } from '../tool.js';
 import { toolError } from '../tool-error.js';
 import { headOf } from '../../text/whole-chars.js';
@@ -98,34 +99,38 @@ async function readNumbered(path: string, context: ToolContext, page: Page): Pro
   // The file a human approved may have become a link (to `.env`) while the approval was pending.
   const swapped = notWhereJudged(context, 'read', path, target, judge);
   if (swapped) return swapped;
+  // Every message names the path as the search tools print one: a line break or a bidi
+  // override in it (one a planted file name handed the model) is escaped, a plain path as given.
+  const shown = shownName(path);
   let handle: FileHandle | undefined;
   try {
     handle = await openChecked(target.absolute, 'read');
   } catch (error) {
-    const loop = await linkLoop(error, target.absolute, path, 'read');
+    const loop = await linkLoop(error, target.absolute, shown, 'read');
     if (loop) return loop;
-    if (errnoOf(error) !== 'ELOOP') return toolError(fsErrorMessage(error, path));
+    if (errnoOf(error) !== 'ELOOP') return toolError(fsErrorMessage(error, shown));
   }
   if (handle === undefined) {
-    return toolError(`${path} became a symbolic link, or a folder on its way did, as it was opened, so nothing was read; check where it leads and read again`);
+    return toolError(`${shown} became a symbolic link, or a folder on its way did, as it was opened, so nothing was read; check where it leads and read again`);
   }
   try {
     // Everything through the handle checked to be the file at the path: a swap meanwhile shows nothing else.
-    return await readOpened(handle, path, context, page);
+    return await readOpened(handle, shown, context, page);
   } catch (error) {
-    return toolError(fsErrorMessage(error, path));
+    return toolError(fsErrorMessage(error, shown));
   } finally {
     await handle.close();
   }
 }
 
-async function readOpened(handle: FileHandle, path: string, context: ToolContext, page: Page): Promise<ToolResult> {
+/** Reads the page from the open file; `shown` is its path as messages name it (`shownName`). */
+async function readOpened(handle: FileHandle, shown: string, context: ToolContext, page: Page): Promise<ToolResult> {
   const stats = await handle.stat();
-  if (stats.isDirectory()) return toolError(`${path} is a folder, not a file; use the list tool to see its entries`);
-  if (!stats.isFile()) return toolError(`${path} is not a regular file`);
-  if (stats.size === 0) return { text: `(${path} is empty)` };
+  if (stats.isDirectory()) return toolError(`${shown} is a folder, not a file; use the list tool to see its entries`);
+  if (!stats.isFile()) return toolError(`${shown} is not a regular file`);
+  if (stats.size === 0) return { text: `(${shown} is empty)` };
   if (looksBinary(await readSized(handle, Math.min(stats.size, BINARY_SNIFF_BYTES)))) {
-    return toolError(`${path} looks like a binary file (${stats.size} bytes); read only shows text files`);
+    return toolError(`${shown} looks like a binary file (${stats.size} bytes); read only shows text files`);
   }
 
   // A stream given a signal already fired emits its AbortError a tick later, after the loop
@@ -160,14 +165,14 @@ async function readOpened(handle: FileHandle, path: string, context: ToolContext
       size += numbered.length + 1;
     }
   } catch (error) {
-    return toolError(fsErrorMessage(error, path));
+    return toolError(fsErrorMessage(error, shown));
   } finally {
     await lines.return(undefined);
     stream.destroy();
   }
 
   if (out.length === 0) {
-    return toolError(`offset ${page.offset} is past the end of ${path} (${lineNo} lines)`);
+    return toolError(`offset ${page.offset} is past the end of ${shown} (${lineNo} lines)`);
   }
   const last = page.offset + out.length - 1;
   let text = out.join('\n');

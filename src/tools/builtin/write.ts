@@ -5,6 +5,7 @@ import { fsErrorMessage } from '../fs-error-message.js';
 import type { Tool, ToolResult } from '../tool.js';
 import { toolError } from '../tool-error.js';
 import { pathJudge } from '../path-judge.js';
+import { shownName } from '../shown-name.js';
 import { hardLinked, replaceContent } from '../replace-content.js';
 import { isRefusal, notWhereJudged, resolveToolPath } from '../resolve-tool-path.js';
 import { linkLoop } from '../link-loop.js';
@@ -68,36 +69,41 @@ export function createWriteTool(): Tool<WriteArgs> {
       if (isRefusal(target)) return target;
       const swapped = notWhereJudged(context, 'write', path, target, judge);
       if (swapped) return swapped;
+      // Messages name the path as the search tools print one: a line break or a bidi override in it escaped.
+      const shown = shownName(path);
       // One write or edit of a file at a time: an edit reading it meanwhile would write its old text back over this.
-      return withPathLock(target.absolute, () => writeAt(target, path, content, context.signal));
+      return withPathLock(target.absolute, () => writeAt(target, shown, content, context.signal));
     },
   });
 }
 
-/** Opens (or creates) the file at `target` without following a link, and writes `content` through the handle. */
-async function writeAt(target: WorkspacePath, path: string, content: string, signal: AbortSignal): Promise<ToolResult> {
+/**
+ * Opens (or creates) the file at `target` without following a link, and writes `content` through
+ * the handle; `shown` is the path as messages name it (`shownName`).
+ */
+async function writeAt(target: WorkspacePath, shown: string, content: string, signal: AbortSignal): Promise<ToolResult> {
   let opened: WriteTarget | undefined;
   try {
     opened = await openWriteTarget(target.absolute);
   } catch (error) {
-    return (await linkLoop(error, target.absolute, path, 'written')) ?? writeFailure(error, path);
+    return (await linkLoop(error, target.absolute, shown, 'written')) ?? writeFailure(error, shown);
   }
   if (opened === undefined) {
-    return toolError(`${path}: a folder on its way became a symbolic link while it was being written, so nothing was written; check where it leads and write again`);
+    return toolError(`${shown}: a folder on its way became a symbolic link while it was being written, so nothing was written; check where it leads and write again`);
   }
   const { file, created } = opened;
   let written = false;
   try {
     // Checked on the handle before anything is cut: a named pipe or a device is never truncated or written.
     const stats = await file.stat();
-    if (!stats.isFile()) return notRegular(path);
-    const linked = hardLinked(stats, path, 'write');
+    if (!stats.isFile()) return notRegular(shown);
+    const linked = hardLinked(stats, shown, 'write');
     if (linked) return linked;
     // Never cut first: a cancel then would leave the old file empty (see replaceContent).
     await replaceContent(file, content, signal);
     written = true;
   } catch (error) {
-    return writeFailure(error, path);
+    return writeFailure(error, shown);
   } finally {
     // A file this call created and did not fill is removed, not left empty or cut.
     if (!written) await opened.discard();
@@ -106,25 +112,25 @@ async function writeAt(target: WorkspacePath, path: string, content: string, sig
   const bytes = Buffer.byteLength(content, 'utf8');
   const lines = countLines(content);
   const verb = created ? 'Created' : 'Overwrote';
-  return { text: `${verb} ${target.relative} (${plural(bytes, 'byte')}, ${plural(lines, 'line')})` };
+  return { text: `${verb} ${shownName(target.relative)} (${plural(bytes, 'byte')}, ${plural(lines, 'line')})` };
 }
 
-function writeFailure(error: unknown, path: string): ToolResult {
+function writeFailure(error: unknown, shown: string): ToolResult {
   switch (errnoOf(error)) {
     case 'ELOOP':
     case 'EEXIST': // created meanwhile, as a link or a file, between the two opens
-      return toolError(`${path} became a symbolic link (or appeared) while it was being written, so nothing was written; check what it points to and write again`);
+      return toolError(`${shown} became a symbolic link (or appeared) while it was being written, so nothing was written; check what it points to and write again`);
     case 'EISDIR':
-      return toolError(`${path} is a folder; give a file path to write`);
+      return toolError(`${shown} is a folder; give a file path to write`);
     case 'ENXIO':
-      return notRegular(path);
+      return notRegular(shown);
     default:
-      return toolError(fsErrorMessage(error, path));
+      return toolError(fsErrorMessage(error, shown));
   }
 }
 
-function notRegular(path: string): ToolResult {
-  return toolError(`${path} is not a regular file (a named pipe, a socket or a device), so nothing was written; write only writes regular files`);
+function notRegular(shown: string): ToolResult {
+  return toolError(`${shown} is not a regular file (a named pipe, a socket or a device), so nothing was written; write only writes regular files`);
 }
 
 /** Lines as an editor counts them: a final newline does not start another line. */
