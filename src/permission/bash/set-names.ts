@@ -6,18 +6,22 @@
  * `./bin/ls`, and `set -a; read GIT_WORK_TREE <<< src` moves where git writes. Each name set
  * is read as an assignment (`NAME=`) of a value the line does not show. Arithmetic sets names
  * too: `let PATH=1`, `$((PATH=1))`, a subscript `x[PATH=1]=2`, and `wait -p PATH`. A name only
- * known when the line runs (`read "$v"`, `printf -v "$v"`) is read as the assignment `$v=`, which
- * `codeVariable` judges unreadable: it may be any name.
+ * known when the line runs (`read "$v"`, `printf -v "$v"`, `${!v:=x}`, `read TMP{DIR,X}`) is read as
+ * the assignment `$v=`, which `codeVariable` judges unreadable: it may be any name.
  *
  * @module
  */
 import { PLACEHOLDER } from './line-reader.js';
 import { readNames, runTimeArithmeticNames, runTimeNames } from './run-time-names.js';
+import { runTimeName } from './runs/unreadable-runs.js';
 
 /** A variable's name, as bash takes one. */
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** A default expansion that assigns (`${NAME:=v}`, `${NAME=v}`; the parser writes `${NAME:=v}` as `$NAME:=v`). */
 const DEFAULT_ASSIGNMENT = /\$\{?([A-Za-z_][A-Za-z0-9_]*):?=/g;
+
+/** An indirect default expansion that assigns (`${!v:=x}`, written `$!v:=x`): it sets the variable v names. */
+const INDIRECT_ASSIGNMENT = /\$\{?!([A-Za-z_][A-Za-z0-9_]*):?=/g;
 
 /** An arithmetic assignment (`PATH=1`, `PATH[0]+=1` (element 0 is PATH itself), `PATH++`, `--PATH`), as `let`, `$((…))`, `((…))` and an array subscript read it. A name is matched whole only: tried inside a long word, it would cost a pass per letter. */
 const ARITHMETIC_ASSIGNMENT = /(?<![A-Za-z0-9_])([A-Za-z_][A-Za-z0-9_]*)(?:\[[^\]]*\])?\s*(?:(?:[-+*\/%&|^]|<<|>>)?=(?!=)|\+\+|--)|(?:\+\+|--)\s*([A-Za-z_][A-Za-z0-9_]*)/g;
@@ -51,6 +55,9 @@ export function variablesSet(base: string, args: readonly string[], words: reado
   // Arithmetic assigns too (`: $((PATH=1))`, `x[PATH=1]=2`); in doubt a bracket glob counts as well.
   const arithmetic = words.flatMap((word) => [...word.matchAll(ARITHMETIC)].map((m) => m[1] ?? m[2] ?? ''));
   names.push(...arithmetic.flatMap(arithmeticNames));
+  // Names bash makes from a brace or glob (`read TMP{DIR,X}`, `printf -v {PATH,./bin}`) and indirect ones (`${!v:=x}`): known at run time.
+  const built = words.flatMap((word) => [...word.matchAll(INDIRECT_ASSIGNMENT)].map((m) => `$${m[1]!}`));
+  const expanded = (word: string): boolean => !word.includes('$') && runTimeName(word);
   switch (base) {
     case 'let':
       names.push(...args.flatMap(arithmeticNames));
@@ -68,6 +75,7 @@ export function variablesSet(base: string, args: readonly string[], words: reado
     case 'readarray':
       // Every word that may be a name: in doubt an option's value (`read -p PATH`) counts too, and `read -raPATH` names PATH.
       names.push(...[...args, ...readNames(base, args)].filter((arg) => NAME.test(arg)));
+      built.push(...readNames(base, args).filter(expanded));
       break;
     case 'getopts':
       names.push(...args.slice(1, 2).filter((arg) => NAME.test(arg)));
@@ -78,6 +86,7 @@ export function variablesSet(base: string, args: readonly string[], words: reado
         // `printf -v 'PATH[0]'` sets PATH: element 0 of a plain variable is the variable.
         const name = value?.replace(/\[[^\]]*\]$/, '');
         if (name !== undefined && NAME.test(name)) names.push(name);
+        else if (name !== undefined && expanded(name)) built.push(name);
       });
       break;
     case 'coproc':
@@ -91,7 +100,7 @@ export function variablesSet(base: string, args: readonly string[], words: reado
       break;
   }
   // A subscript assigning a name held in a variable (`a[$v=1]=2`) sets a name known at run time.
-  const runTime = [...runTimeNames(base, args), ...arithmetic.flatMap(runTimeArithmeticNames)];
+  const runTime = [...runTimeNames(base, args), ...arithmetic.flatMap(runTimeArithmeticNames), ...built];
   // The value is one the line does not show: written as a substitution's, so `read LESS` counts as `LESS=$(…)`.
   return [...names.map((name) => `${name}=${PLACEHOLDER}`), ...runTime.map((word) => `${word}=`)];
 }

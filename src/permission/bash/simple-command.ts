@@ -19,7 +19,7 @@ import { runTimeFormat } from './run-time-names.js';
 import { variablesSet } from './set-names.js';
 import { noteCarriers, noteListCarriers } from './word-carriers.js';
 import { commandWrites } from './writes/written-files.js';
-import { frontSettings, referenceSettings } from './writes/temp-folder.js';
+import { frontSettings, referenceSettings, runTimeSettings } from './writes/temp-folder.js';
 import { anyPath } from './writes/written-words.js';
 import { quoted } from '../quoted.js';
 
@@ -95,8 +95,9 @@ export function analyseWords(all: readonly Word[], role: PartRole, depth: number
   if (plain.length === 0) sink.environment(assignments);
   else if (DECLARERS.has(setter)) {
     const args = plain.slice(1).map((w) => w.text);
-    // `declare -n r=TMPDIR`: assigning r later sets mktemp's folder (see `temp-folder`).
-    sink.environment([...args.filter((arg) => !arg.startsWith('-') && arg.includes('=')), ...referenceSettings(referenceTargets([setter, ...args]))]);
+    // `declare -n r=TMPDIR`: assigning r later sets mktemp's folder, as may `export $v=src` (see `temp-folder`).
+    const operands = args.filter((arg) => !arg.startsWith('-'));
+    sink.environment([...operands.filter((arg) => arg.includes('=')), ...referenceSettings(referenceTargets([setter, ...args])), ...runTimeSettings(operands)]);
   }
   // TMPDIR in front of a command is mktemp's folder also where that command runs mktemp (`TMPDIR=src
   // nice mktemp`, `TMPDIR=src bash -c mktemp`): kept for what follows on the line, which judges every
@@ -131,6 +132,6 @@ export function settings(names: readonly string[], sink: PartSink): void {
   const changed = codeVariable(names, []);
   if (changed !== undefined) sink.flag(changed);
   sink.write(commandWrites('', [], [], names));
-  // For later commands a value the line does not show (`read TMPDIR; mktemp`: see `temp-folder`).
-  sink.environment(names);
+  // For later commands a value the line does not show (`read TMPDIR; mktemp`, `read $v`: see `temp-folder`).
+  sink.environment([...names, ...runTimeSettings(names)]);
 }

@@ -21,7 +21,7 @@ import { FUNCTION_SETTING, functionChange, settingRead } from './wrapper-setting
 import { xargsCommands } from './xargs-commands.js';
 import type { AnalyseWords, RunningCommand } from './running-command.js';
 import { quoted } from '../quoted.js';
-import { frontSettings } from './writes/temp-folder.js';
+import { frontSettings, runTimeSettings } from './writes/temp-folder.js';
 
 export type { AnalyseWords, RunningCommand } from './running-command.js';
 
@@ -84,6 +84,8 @@ function wrapped({ base, shown, words, plain, depth }: RunningCommand, sink: Par
     if (/\s/.test(name.text)) sink.line(name.text, 'variant', depth + 1, true);
     return;
   }
+  // A word of env's or sudo's (or an unknown wrapper's) may be a setting whose name is only known when it runs: `env $v=src mktemp` (see `temp-folder`).
+  if (!Object.hasOwn(SYNTAX, base) || SYNTAX[base]!.settings !== undefined) sink.environment(runTimeSettings(plain.slice(1).map(text)));
   if (plain.length > MAX_WRAPPED_WORDS) sink.flag(`more than ${MAX_WRAPPED_WORDS} words after ${quoted(shown)}`);
   // `xargs -I R cp y R`: R is what xargs puts there, as `{}` is; the words as written are judged too (`-I r rm r`).
   const run = base === 'xargs' ? readXargs(plain.slice(1).map(text)) : undefined;

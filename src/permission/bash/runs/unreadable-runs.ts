@@ -48,6 +48,14 @@ const REFERENCED = '$(…)';
 const RUN_TIME_NAME = /^[^=[]*\$/;
 /** A brace (`{PATH,X}=`) or glob (`PAT?=`, `PA*=`) in a variable's name, before its `=` or subscript: bash expands the word into names. */
 const EXPANDED_NAME = /^[^=[]*[{*?]/;
+/**
+ * Whether the variable a setting word names (`NAME=value`, or a declarer's word: `export "$v"`
+ * with `v=TMPDIR=src` sets TMPDIR) is only known when the line runs: built from an expansion
+ * (`$v=x`), or expanded from a brace or glob (`TMP{DIR,X}=x`, `PAT?=x`).
+ */
+export function runTimeName(word: string): boolean {
+  return RUN_TIME_NAME.test(word) || EXPANDED_NAME.test(word);
+}
 /** Builtins whose arguments set or export variables. */
 const SETTERS = new Set(['export', 'declare', 'typeset', 'local', 'readonly', 'env']);
 
@@ -118,9 +126,8 @@ export function codeVariable(assignments: readonly string[], command: readonly s
   // A name only known when the line runs (`declare "$v"=x`, `export "$v"`, `read "$v"`: see `set-names`) may be PATH.
   // So may its options (`declare "-$o" r=PATH`, which `o=n` makes a reference to PATH).
   const runTimeOptions = command[0] === 'env' ? [] : setters.filter((word) => /^[-+][A-Za-z]*\$/.test(word));
-  // A declared name with a brace expansion or a glob is expanded first (`export {PATH,X}=bin`, `export PAT?=bin` with a file `PATH=bin`).
-  const expanded = showing ? [] : declared.filter((word) => EXPANDED_NAME.test(word));
-  const unknown = [...assignments, ...(showing ? [] : declared), ...runTimeOptions].find((word) => RUN_TIME_NAME.test(word)) ?? expanded[0];
+  // So may a name with a brace expansion or a glob, expanded first (`export {PATH,X}=bin`, `export PAT?=bin` with a file `PATH=bin`, `read PAT{H,X}`).
+  const unknown = [...assignments, ...(showing ? [] : declared), ...runTimeOptions].find(runTimeName);
   if (unknown !== undefined) return `a variable whose name is only known when the line runs (${quoted(unknown.replace(/\+?=.*$/s, ''))}), which may be PATH or any other`;
   // `declare -n r=PATH`: r is a reference, and assigning r sets PATH.
   const targets = referenceTargets(command);

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { runTimeName } from '../runs/unreadable-runs.js';
 import type { CommandWrites, WrittenWord } from './written-words.js';
 
 /** A setting of TMPDIR as the line records it (`TMPDIR=src`; `TMPDIR=` when its value is not shown: `read TMPDIR`). */
@@ -16,6 +17,8 @@ const SETS_TMPDIR = /^TMPDIR(\+?=)(.*)$/s;
  * one is read as unknown too, since a value the line does not show is recorded empty.
  */
 const UNKNOWN: WrittenWord = Object.freeze({ text: '$TMPDIR', glob: false });
+/** A setting of TMPDIR that the line may make, with a value not shown, marked as {@link frontSettings} marks one. */
+const UNKNOWN_SETTING = '=TMPDIR=';
 
 /**
  * The settings of TMPDIR among `assignments` in front of a command (`TMPDIR=src nice mktemp`), as
@@ -46,7 +49,24 @@ export function frontSettings(assignments: readonly string[]): string[] {
  * ```
  */
 export function referenceSettings(targets: readonly string[]): string[] {
-  return targets.some((name) => name === 'TMPDIR' || !/^[A-Za-z_]\w*$/.test(name)) ? ['=TMPDIR='] : [];
+  return targets.some((name) => name === 'TMPDIR' || !/^[A-Za-z_]\w*$/.test(name)) ? [UNKNOWN_SETTING] : [];
+}
+
+/**
+ * The settings of TMPDIR that `words` (a declarer's operands: `export $v=src`, `declare "$v"`;
+ * or names a command sets: `read $v` as `$v=`) may make: one whose variable's name is only known
+ * when the line runs (see `runTimeName`) may be TMPDIR (`v=TMPDIR; export $v=src; mktemp` makes
+ * its file in src/). Which it is is not tracked, so a value not shown, marked as {@link
+ * frontSettings} marks its settings: judged besides whatever the line's own settings leave.
+ *
+ * @example
+ * ```ts
+ * runTimeSettings(['$v=src']); // ['=TMPDIR=']
+ * runTimeSettings(['X=1']); // []
+ * ```
+ */
+export function runTimeSettings(words: readonly string[]): string[] {
+  return words.some(runTimeName) ? [UNKNOWN_SETTING] : [];
 }
 
 /** The folder one setting (`TMPDIR=src`) gives; `TMPDIR+=x` appends to a value the line does not show. */
