@@ -3,6 +3,7 @@ import type { AGUIEvent, Interrupt } from '@ag-ui/core';
 import { Subscription } from 'rxjs';
 import { eventStreamResponse } from '../event-stream-response.js';
 import type { ProtocolEngine } from '../protocol-engine.js';
+import { HeldApprovals } from './held-approvals.js';
 import { runEnded, runFailed, runStarted, runWaiting, type AgUiRunIds } from './ag-ui-terminal.js';
 import { waitPointOf } from './wait-points.js';
 import type { AgUiRunState } from './waiting-threads.js';
@@ -21,7 +22,8 @@ export interface AgUiStreamHooks {
  *
  * - `RUN_FINISHED` (or `RUN_ERROR` for an abnormal end) at the run's own `RunEnd`;
  * - `RUN_FINISHED` as soon as the run waits for the client: an approval (the `interrupt`
- *   outcome, one interrupt per approval, answered by the next request's `resume`), or a call
+ *   outcome, one interrupt per approval that still waits — one decided meanwhile is not asked
+ *   about: {@link HeldApprovals} — answered by the next request's `resume`), or a call
  *   to a frontend tool whose tool has started, so the permission rules have let it run (its
  *   `TOOL_CALL_START/ARGS/END`, held back until then, and a success whose `pendingToolCallIds`
  *   name the calls; the next request's tool messages answer them). The run goes on waiting (`onWait`);
@@ -36,12 +38,15 @@ export function streamAgUiRun(engine: ProtocolEngine, state: AgUiRunState, ids: 
   let finished = false;
   const finish = (events: readonly AGUIEvent[]): void => {
     finished = true;
+    held.stop();
     state.calls.listen(undefined);
     attachment.unsubscribe();
     for (const event of events) out.send(event);
     out.end();
   };
-  const wait = (interrupts: readonly Interrupt[], pending: readonly string[]): void => {
+  const wait = (shown: readonly Interrupt[], pending: readonly string[]): void => {
+    // Approvals held since they were seen may wait by now: they are behind the next AG-UI run's start.
+    const interrupts = [...shown, ...held.waiting().filter((interrupt) => !shown.some((s) => s.id === interrupt.id))];
     for (const interrupt of interrupts) state.interrupts.add(interrupt.id);
     state.calls.ask(pending);
     // The client knows each call by the id its TOOL_CALL_START gave it, not the model's (which may repeat).
@@ -49,6 +54,9 @@ export function streamAgUiRun(engine: ProtocolEngine, state: AgUiRunState, ids: 
     finish([...state.mapper.closeOpen(true), runWaiting(ids, interrupts, pendingIds)]);
     hooks.onWait(state);
   };
+  const held = new HeldApprovals(engine, state.run.runId, (interrupts) => {
+    if (!finished) wait(interrupts, []);
+  });
   // A frontend call waits for the client once its tool has started: after the events that led to it.
   const waitForCalls = (): void => {
     const ready = finished ? [] : state.calls.ready();
@@ -60,11 +68,13 @@ export function streamAgUiRun(engine: ProtocolEngine, state: AgUiRunState, ids: 
   res.once('close', () => {
     if (finished) return;
     finished = true;
+    held.stop();
     state.calls.listen(undefined);
     attachment.unsubscribe();
     engine.runs.cancel(state.run.runId);
   });
   out.send(runStarted(ids));
+  for (const note of state.notes.splice(0)) out.send(note);
   state.calls.listen(waitForCalls);
   attachment.add(
     engine.runs.attach(state.run.runId, { after: state.after }).subscribe({
@@ -73,8 +83,10 @@ export function streamAgUiRun(engine: ProtocolEngine, state: AgUiRunState, ids: 
         state.after = seq;
         for (const mapped of state.mapper.map(event)) out.send(mapped);
         if (event.type === 'RunEnd') return finish([...state.mapper.closeOpen(false), runEnded(ids, event)]);
+        held.seen(event);
         const interrupt = waitPointOf(event, state);
-        if (interrupt !== undefined) return wait([interrupt], []);
+        if (interrupt !== undefined) held.offer(interrupt);
+        else held.recheck();
         waitForCalls();
       },
       error: (error: unknown) => {

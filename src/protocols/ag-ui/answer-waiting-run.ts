@@ -1,4 +1,4 @@
-import type { ResumeEntry } from '@ag-ui/core';
+import { EventType, type AGUIEvent, type ResumeEntry } from '@ag-ui/core';
 import { HttpFailure } from '../../http/http-failure.js';
 import type { ApprovalDecision } from '../../permission/approval.js';
 import type { ToolResult } from '../../tools/tool.js';
@@ -14,7 +14,8 @@ const NOT_RUN = 'ERROR: the frontend did not run this tool (its result was not s
  * tool calls (tool messages naming them by the ids the client was shown, which are mapped back
  * to the model's: a tool message naming no call of ours, or an earlier call of a model id used
  * again since, answers nothing) and the answers to its approvals (`resume` entries
- * naming the interrupts; `cancelled` rejects). What the client was shown and left unanswered
+ * naming the interrupts; `cancelled` rejects; an answer to an approval decided meanwhile is
+ * reported at the start of the next AG-UI run, a `CUSTOM` `rxharness.ResumeNotApplied`). What the client was shown and left unanswered
  * is settled too, so the run never waits for an answer that will not come: an approval is
  * rejected, a frontend call returns an error. Returns whether the request answered anything
  * (if not, it starts a new turn, and the waiting run is abandoned).
@@ -37,10 +38,22 @@ export function answerWaitingRun(engine: ProtocolEngine, state: AgUiRunState, in
   const answered = new Map(decisions);
   for (const approvalId of state.interrupts) {
     const decision = answered.get(approvalId) ?? { decision: 'reject', comment: 'The user did not answer this approval.' };
-    engine.runs.answer(state.run.runId, approvalId, decision);
+    const taken = engine.runs.answer(state.run.runId, approvalId, decision);
+    // Decided meanwhile (the runs API, its timeout): the client hears its answer did nothing.
+    // (Another engine's run answers with a promise: refused answers are not reported there.)
+    if (taken === false && answered.has(approvalId)) state.notes.push(notApplied(approvalId));
   }
   state.interrupts.clear();
   return true;
+}
+
+/** The note that a resume entry's answer was not taken: its approval no longer waits. */
+function notApplied(interruptId: string): AGUIEvent {
+  return {
+    type: EventType.CUSTOM,
+    name: 'rxharness.ResumeNotApplied',
+    value: { interruptId, reason: 'the approval was already decided (elsewhere, or it timed out); this answer did nothing' },
+  };
 }
 
 /** A resume entry's payload as a decision: `{ decision, comment? }`, `"approve"`/`"reject"`/`"always"`, or `{ approved: boolean }`. */

@@ -1,3 +1,4 @@
+import type { AGUIEvent } from '@ag-ui/core';
 import type { RunHandle } from '../../runs/run-registry.js';
 import type { AgUiMapper } from './ag-ui-mapper.js';
 import type { FrontendCalls } from './frontend-calls.js';
@@ -16,6 +17,8 @@ export interface AgUiRunState {
   after: number;
   /** Approvals shown as interrupts and not answered yet. */
   readonly interrupts: Set<string>;
+  /** Events for the start of the next AG-UI run: what became of the previous request's answers (`CUSTOM` `rxharness.ResumeNotApplied`). */
+  readonly notes: AGUIEvent[];
 }
 
 /**

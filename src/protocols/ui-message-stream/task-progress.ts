@@ -4,7 +4,7 @@ import type { TaskProgress, UiDataChunk } from './ui-message-chunk.js';
 /**
  * The `data-task` parts of a run's subagents: one per task, its id the task id, sent again
  * (whole) whenever the task's state, step or last tool changes, so `useChat` replaces it in
- * place. Deltas change nothing shown here and send nothing.
+ * place. A task resumed with `task_id` shows running again from its new run's start. Deltas change nothing shown here and send nothing.
  */
 export class TaskProgressParts {
   readonly #tasks = new Map<string, TaskProgress>();
@@ -14,10 +14,14 @@ export class TaskProgressParts {
     if (event.type === 'TaskQueued') return [this.#set(queued(event, parentTaskId))];
     if (event.type !== 'TaskWrap') return [];
     const inner = event.event;
-    const current = this.#tasks.get(event.taskId) ?? running(event, parentTaskId);
     const own = inner.runId === event.runId;
+    const known = this.#tasks.get(event.taskId);
+    // A task resumed with `task_id` runs again (a new child run): its part shows it running,
+    // its old answer or error gone, with the new description, not its last end.
+    if (own && inner.type === 'RunStart' && known !== undefined) return [this.#set(running(event, parentTaskId))];
+    const current = known ?? running(event, parentTaskId);
     const out: UiDataChunk[] = [];
-    if (!this.#tasks.has(event.taskId) || current.state === 'queued') out.push(this.#set({ ...current, state: 'running' }));
+    if (known === undefined || current.state === 'queued') out.push(this.#set({ ...current, state: 'running' }));
     if (inner.type === 'TaskWrap' || inner.type === 'TaskQueued') return [...out, ...this.update(inner, event.taskId)];
     if (!own) return out;
     const now = this.#tasks.get(event.taskId)!;
