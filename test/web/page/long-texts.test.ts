@@ -8,21 +8,15 @@
  * behind the real built page.
  */
 import type { Page } from 'playwright-core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../../src/events/index.js';
 import { SHOWN_CHARS } from '../../../src/web/page/long-text.js';
-import { chromiumPerFile, HAS_CHROMIUM } from '../../support/chromium-per-file.js';
+import { HAS_CHROMIUM } from '../../support/chromium-per-file.js';
 import { runEnd, wrap } from '../../support/event-fixtures.js';
-import { SCRIPTED_RUN, startScriptedRunServer, type ScriptedRunServer } from '../scripted-run-server.js';
+import { SCRIPTED_RUN } from '../scripted-run-server.js';
+import { scriptedPagePerTest } from './scripted-page.js';
 
-const browser = chromiumPerFile();
-let server: ScriptedRunServer | undefined;
-let page: Page | undefined;
-afterEach(async () => {
-  await page?.context().close();
-  await server?.close();
-  page = server = undefined;
-});
+const openPage = scriptedPagePerTest();
 
 const base = { runId: SCRIPTED_RUN, agentName: 'main' };
 const start: AgentEvent = { type: 'RunStart', ...base, sessionId: 's', prompt: 'go' };
@@ -31,12 +25,8 @@ const BIG = `${'x'.repeat(99)}\n`.repeat(30_000);
 const args = { command: BIG };
 const call: AgentEvent = { type: 'ToolCallStart', ...base, step: 1, callId: 'c1', toolName: 'bash', args };
 
-async function open(events: readonly AgentEvent[], after?: string): Promise<Page> {
-  server = await startScriptedRunServer(events, after);
-  page = await (await (await browser()).newContext()).newPage();
-  page.setDefaultTimeout(20_000);
-  await page.goto(`${server.origin}/?run=${SCRIPTED_RUN}`);
-  return page;
+function open(events: readonly AgentEvent[], after?: string): Promise<Page> {
+  return openPage(events, { ...(after === undefined ? {} : { after }), timeoutMs: 20_000 });
 }
 
 describe.skipIf(!HAS_CHROMIUM)('megabytes of text on the page (headless Chromium)', () => {
@@ -82,10 +72,7 @@ describe.skipIf(!HAS_CHROMIUM)('megabytes of text on the page (headless Chromium
   });
 
   it('a conversation whose earlier answer is 3 MB lays out its start above the prompt, all of it behind "show all"', async () => {
-    server = await startScriptedRunServer([], '', [{ role: 'user', content: 'go' }, { role: 'assistant', content: BIG }]);
-    page = await (await (await browser()).newContext()).newPage();
-    page.setDefaultTimeout(20_000);
-    await page.goto(`${server.origin}/?session=ses_1`);
+    const page = await openPage([], { messages: [{ role: 'user', content: 'go' }, { role: 'assistant', content: BIG }], address: '?session=ses_1', timeoutMs: 20_000 });
     const turn = page.locator('#transcript .turn.assistant');
     await turn.waitFor();
     expect((await turn.innerText()).length).toBeLessThanOrEqual(SHOWN_CHARS + 100);

@@ -9,20 +9,14 @@
  * The stream comes from a scripted server, behind the real built page.
  */
 import type { Page } from 'playwright-core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../../src/events/index.js';
-import { chromiumPerFile, HAS_CHROMIUM } from '../../support/chromium-per-file.js';
+import { HAS_CHROMIUM } from '../../support/chromium-per-file.js';
 import { runEnd, wrap } from '../../support/event-fixtures.js';
-import { SCRIPTED_RUN, startScriptedRunServer, type ScriptedRunServer } from '../scripted-run-server.js';
+import { SCRIPTED_RUN } from '../scripted-run-server.js';
+import { scriptedPagePerTest } from './scripted-page.js';
 
-const browser = chromiumPerFile();
-let server: ScriptedRunServer | undefined;
-let page: Page | undefined;
-afterEach(async () => {
-  await page?.context().close();
-  await server?.close();
-  page = server = undefined;
-});
+const openPage = scriptedPagePerTest();
 
 const start: AgentEvent = { type: 'RunStart', runId: SCRIPTED_RUN, agentName: 'main', sessionId: 's', prompt: 'split it' };
 
@@ -35,11 +29,8 @@ function task(i: number, done: boolean): AgentEvent[] {
 
 /** Opens the page on the scripted run of `events`, and waits for `rows` task rows. */
 async function open(events: readonly AgentEvent[], rows: number): Promise<Page> {
-  server = await startScriptedRunServer(events);
-  page = await (await (await browser()).newContext()).newPage();
-  page.setDefaultTimeout(30_000);
-  await page.goto(`${server.origin}/?run=${SCRIPTED_RUN}`);
-  await expect.poll(() => page!.locator('#tree .task').count(), { timeout: 30_000 }).toBe(rows);
+  const page = await openPage(events, { timeoutMs: 30_000 });
+  await expect.poll(() => page.locator('#tree .task').count(), { timeout: 30_000 }).toBe(rows);
   return page;
 }
 

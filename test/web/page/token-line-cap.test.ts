@@ -3,14 +3,14 @@
  * length and number. Each is cut as a tree row cuts it, and only the agents that used the
  * most are named; the rest are counted. In Node for the line, in headless Chromium for the page.
  */
-import type { Page } from 'playwright-core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../../src/events/index.js';
 import { LABEL_CHARS } from '../../../src/web/page/long-text.js';
 import { TOKEN_AGENTS_SHOWN, tokenLine } from '../../../src/web/page/token-line.js';
-import { chromiumPerFile, HAS_CHROMIUM } from '../../support/chromium-per-file.js';
+import { HAS_CHROMIUM } from '../../support/chromium-per-file.js';
 import { runEnd, wrap } from '../../support/event-fixtures.js';
-import { SCRIPTED_RUN, startScriptedRunServer, type ScriptedRunServer } from '../scripted-run-server.js';
+import { SCRIPTED_RUN } from '../scripted-run-server.js';
+import { scriptedPagePerTest } from './scripted-page.js';
 
 describe('the token line', () => {
   it('names the agents that used the most, most first, and counts the rest', () => {
@@ -30,14 +30,7 @@ describe('the token line', () => {
   });
 });
 
-const browser = chromiumPerFile();
-let server: ScriptedRunServer | undefined;
-let page: Page | undefined;
-afterEach(async () => {
-  await page?.context().close();
-  await server?.close();
-  page = server = undefined;
-});
+const openPage = scriptedPagePerTest();
 
 describe.skipIf(!HAS_CHROMIUM)('the token line on the page', () => {
   it('a million-character agent name and 30 more agents: a short line', async () => {
@@ -47,9 +40,7 @@ describe.skipIf(!HAS_CHROMIUM)('the token line on the page', () => {
       return [wrap({ type: 'RunStart', runId: `run_c${i}`, agentName: name, sessionId: 's', prompt: 'x' }, frame), wrap(runEnd(`run_c${i}`, name), frame)];
     });
     const start: AgentEvent = { type: 'RunStart', runId: SCRIPTED_RUN, agentName: 'main', sessionId: 's', prompt: 'p' };
-    server = await startScriptedRunServer([start, ...children, runEnd(SCRIPTED_RUN, 'main', 'END')]);
-    page = await (await (await browser()).newContext()).newPage();
-    await page.goto(`${server.origin}/?run=${SCRIPTED_RUN}`);
+    const page = await openPage([start, ...children, runEnd(SCRIPTED_RUN, 'main', 'END')]);
     await page.locator('#answer-text').filter({ hasText: 'END' }).waitFor({ timeout: 60_000 });
     const tokens = (await page.locator('#tokens').textContent())!;
     expect(tokens).toMatch(/^Tokens: /);

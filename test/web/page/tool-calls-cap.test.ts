@@ -3,15 +3,15 @@
  * a click of "show earlier": all 20,000 at once took 30 s on the click that opened them. In
  * an in-memory document (`fake-dom.ts`), then on the page in headless Chromium.
  */
-import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ToolCallRecord } from '../../../src/adapters/task-tree/index.js';
 import type { AgentEvent } from '../../../src/events/index.js';
 import { CALLS_SHOWN, ToolCallsView } from '../../../src/web/page/tool-calls-view.js';
-import { chromiumPerFile, HAS_CHROMIUM } from '../../support/chromium-per-file.js';
+import { HAS_CHROMIUM } from '../../support/chromium-per-file.js';
 import { wrap } from '../../support/event-fixtures.js';
-import { SCRIPTED_RUN, startScriptedRunServer, type ScriptedRunServer } from '../scripted-run-server.js';
+import { SCRIPTED_RUN } from '../scripted-run-server.js';
 import { fakeDocument, type FakeElement } from './fake-dom.js';
+import { scriptedPagePerTest } from './scripted-page.js';
 
 const call = (i: number): ToolCallRecord => ({ callId: `c${i}`, toolName: 'read', args: { path: `f${i}` }, label: `read f${i}`, step: i, status: 'done', result: 'ok' });
 const calls = (n: number) => Array.from({ length: n }, (_, i) => call(i));
@@ -51,14 +51,7 @@ describe('the list of a task with many calls', () => {
   });
 });
 
-const browser = chromiumPerFile();
-let server: ScriptedRunServer | undefined;
-let page: Page | undefined;
-afterEach(async () => {
-  await page?.context().close();
-  await server?.close();
-  page = server = undefined;
-});
+const openPage = scriptedPagePerTest();
 
 describe.skipIf(!HAS_CHROMIUM)('the list of a task with many calls, on the page', () => {
   it('a task of 5,000 calls: its row opens on the last 200; "show earlier" adds 200', async () => {
@@ -70,9 +63,7 @@ describe.skipIf(!HAS_CHROMIUM)('the list of a task with many calls, on the page'
       events.push({ type: 'ToolCallEnd', ...base, callId: `c${c}`, toolName: 'read', text: 'ok', durationMs: 1 });
     }
     const start: AgentEvent = { type: 'RunStart', runId: SCRIPTED_RUN, agentName: 'main', sessionId: 's', prompt: 'p' };
-    server = await startScriptedRunServer([start, ...events.map((event) => wrap(event, frame))]);
-    page = await (await (await browser()).newContext()).newPage();
-    await page.goto(`${server.origin}/?run=${SCRIPTED_RUN}`);
+    const page = await openPage([start, ...events.map((event) => wrap(event, frame))]);
     await page.locator('#tree .task .meta', { hasText: '5000 tool calls' }).waitFor({ timeout: 60_000 });
     await page.locator('#tree .task > .row').click();
     const items = page.locator('#tree .task .tool-call');

@@ -3,13 +3,12 @@
  * click of "show earlier" (2,000 turns of 10 KB drawn at once took 23 s). In an in-memory
  * document (`fake-dom.ts`), then on the page in headless Chromium.
  */
-import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ChatMessage } from '../../../src/model/chat-message.js';
 import { ConversationsView, TURNS_SHOWN } from '../../../src/web/page/conversations-view.js';
-import { chromiumPerFile, HAS_CHROMIUM } from '../../support/chromium-per-file.js';
-import { startScriptedRunServer, type ScriptedRunServer } from '../scripted-run-server.js';
+import { HAS_CHROMIUM } from '../../support/chromium-per-file.js';
 import { fakeDocument, FakeElement } from './fake-dom.js';
+import { scriptedPagePerTest } from './scripted-page.js';
 
 /** `n` turns, a prompt and its answer each (`u0`, `a0`, `u1`...), with tool traffic between that the transcript leaves out. */
 const turns = (n: number): ChatMessage[] =>
@@ -41,21 +40,12 @@ describe('the transcript of a long conversation', () => {
   });
 });
 
-const browser = chromiumPerFile();
-let server: ScriptedRunServer | undefined;
-let page: Page | undefined;
-afterEach(async () => {
-  await page?.context().close();
-  await server?.close();
-  page = server = undefined;
-});
+const openPage = scriptedPagePerTest();
 
 describe.skipIf(!HAS_CHROMIUM)('the transcript of a long conversation, on the page', () => {
   it('2,000 turns of 10 KB: the last 100 drawn, 100 more on "show earlier"', async () => {
     const long = turns(1_000).map((m) => (m.role === 'tool' ? m : { ...m, content: `${m.content as string} ${'z'.repeat(10_000)}` }));
-    server = await startScriptedRunServer([], '', long);
-    page = await (await (await browser()).newContext()).newPage();
-    await page.goto(`${server.origin}/?session=ses_1`);
+    const page = await openPage([], { messages: long, address: '?session=ses_1' });
     const shown = page.locator('#transcript .turn');
     await expect.poll(() => shown.count()).toBe(TURNS_SHOWN);
     expect(await shown.last().textContent()).toMatch(/^a999 z/);
