@@ -1,6 +1,7 @@
 import { element, show, type DomElement } from './dom.js';
 import type { ChatMessage, SessionSummary } from './client-imports.js';
 import { label, showLong } from './long-text.js';
+import { showEarlier } from './show-earlier.js';
 
 /** The most turns the transcript draws at first, and how many more each "show earlier" adds. */
 export const TURNS_SHOWN = 100;
@@ -17,18 +18,14 @@ export class ConversationsView {
   /** The drawn turns' items, in order. */
   #drawn: DomElement[] = [];
   /** The transcript's first item: the button that draws earlier turns, while there are some. */
-  readonly #earlier: DomElement = element('li', 'earlier-turns');
-  readonly #earlierButton: DomElement = element('button', 'show-earlier');
+  readonly #earlier = showEarlier('earlier-turns', 'turns', TURNS_SHOWN, () => this.#drawEarlier(TURNS_SHOWN));
 
   constructor(
     private readonly list: DomElement,
     private readonly note: DomElement,
     private readonly transcript: DomElement,
     private readonly open: (sessionId: string) => void,
-  ) {
-    this.#earlier.append(this.#earlierButton);
-    this.#earlierButton.addEventListener('click', () => this.#drawEarlier(TURNS_SHOWN));
-  }
+  ) {}
 
   /** Shows the conversations, marking the open one. */
   drawList(sessions: readonly SessionSummary[], current: string | undefined): void {
@@ -73,8 +70,7 @@ export class ConversationsView {
       return li;
     });
     this.#drawn = [...earlier, ...this.#drawn];
-    show(this.#earlierButton, from === 0 ? '' : `Show ${Math.min(from, TURNS_SHOWN).toLocaleString('en-US')} earlier turns (${from.toLocaleString('en-US')} not shown)`);
-    this.#earlier.hidden = from === 0;
-    this.transcript.replaceChildren(this.#earlier, ...this.#drawn);
+    this.#earlier.update(from);
+    this.transcript.replaceChildren(this.#earlier.item, ...this.#drawn);
   }
 }

@@ -1,7 +1,8 @@
-import { element, show, type DomButton, type DomElement } from './dom.js';
+import { element, show, type DomElement } from './dom.js';
 import type { ToolCallRecord } from './client-imports.js';
 import { visibleLines } from '../../text/visible-text.js';
 import { showLong } from './long-text.js';
+import { showEarlier } from './show-earlier.js';
 
 /** The most calls a list draws at first, and how many more each "show earlier" adds. */
 export const CALLS_SHOWN = 200;
@@ -26,17 +27,14 @@ export class ToolCallsView {
   /** The place of the first call drawn; -1 before any. */
   #from = -1;
   /** The list's first item: the button that draws earlier calls, while there are some. */
-  readonly #earlier: DomElement = element('li', 'earlier-calls');
-  readonly #earlierButton = element<DomButton>('button', 'show-earlier');
+  readonly #earlier = showEarlier('earlier-calls', 'calls', CALLS_SHOWN, (event) => {
+    event.stopPropagation();
+    this.#shown += CALLS_SHOWN;
+    this.#render();
+  });
 
   constructor() {
     this.root.hidden = true;
-    this.#earlier.append(this.#earlierButton);
-    this.#earlierButton.addEventListener('click', (event) => {
-      event.stopPropagation();
-      this.#shown += CALLS_SHOWN;
-      this.#render();
-    });
   }
 
   /** Whether the list shows. */
@@ -85,11 +83,10 @@ export class ToolCallsView {
     if (from === this.#from) return void this.root.append(...added);
     this.#from = from;
     for (const place of this.#items.keys()) if (place < from) this.#items.delete(place);
-    show(this.#earlierButton, `Show ${Math.min(from, CALLS_SHOWN).toLocaleString('en-US')} earlier calls (${from.toLocaleString('en-US')} not shown)`);
-    this.#earlier.hidden = from === 0;
+    this.#earlier.update(from);
     // the numbers of the items are the calls' own (the first drawn is call from + 1)
     this.root.style.setProperty('counter-reset', `list-item ${from}`);
-    this.root.replaceChildren(this.#earlier, ...tools.slice(from).map((_, i) => this.#items.get(from + i)!.li));
+    this.root.replaceChildren(this.#earlier.item, ...tools.slice(from).map((_, i) => this.#items.get(from + i)!.li));
   }
 }
 
