@@ -14,7 +14,7 @@ import { mcpPathSubjects, namesFile } from './mcp-path-subjects.js';
 import { MCP_LISTING_MAX_PATTERNS, patternJudge, type PatternJudge } from './mcp-schema-patterns.js';
 import { mcpSubject, mcpSubjectKey } from './mcp-subject.js';
 import { cappedDescription, oversizedSchema } from './mcp-tool-limits.js';
-import { clipMiddle } from '../text/clip-middle.js';
+import { quotedClip } from '../text/quoted-clip.js';
 import { unusableRefs } from '../validation/schema-refs.js';
 import { metaSchemaProblem } from '../validation/validator.js';
 
@@ -30,7 +30,8 @@ export interface McpToolMade {
 const PATHS_AT_ONCE = 16;
 // Checks only that the arguments are an object: for a schema ajv cannot compile.
 const SHAPE_ONLY = jsonSchemaValidator({ type: 'object' });
-// The most of ajv's words on an invalid schema a warning quotes: it lists every problem.
+// The most characters of ajv's words on an invalid schema a warning shows, quoted and escaped:
+// it lists every problem, each naming the server's own keys.
 const QUOTED_PROBLEM_CHARS = 300;
 
 /**
@@ -112,7 +113,7 @@ export function mcpTool(name: string, info: McpToolInfo, connection: McpConnecti
   const warned = schemaVerdict('mcp-server', 'unenforced-pattern').action === 'keep-with-warning' ? unchecked : [];
   const warnings = warned.map(({ pattern, reason }) => ({
     code: 'mcp-pattern-unenforced',
-    message: `MCP server "${server}": the pattern ${JSON.stringify(clipMiddle(pattern, 200))} in the schema of ${name} is not checked here (${reason}); the linear-time regex engine cannot run it, so the server's own check is all there is.`,
+    message: `MCP server "${server}": the pattern ${quotedClip(pattern, 200)} in the schema of ${name} is not checked here (${reason}); the linear-time regex engine cannot run it, so the server's own check is all there is.`,
   }));
   // Found against the meta-schema now, so every run that may use the tool is told; compiling
   // (the call's check) is left to the first call, as it is costly.
@@ -125,9 +126,12 @@ export function mcpTool(name: string, info: McpToolInfo, connection: McpConnecti
   return { tool: withValidator(tool, (args) => (validate ??= validatorOf(schema))(args)), warnings };
 }
 
-/** The warning for a tool kept whose input schema ajv refuses: ajv's words cut, and quoted as JSON (they hold the server's own keys and values). */
+/**
+ * The warning for a tool kept whose input schema ajv refuses: ajv's words quoted as JSON (they
+ * hold the server's own keys and values), then cut, so escapes cannot make them longer.
+ */
 function invalidWarning(server: string, name: string, problem: string): { readonly code: string; readonly message: string } {
-  const words = JSON.stringify(clipMiddle(problem, QUOTED_PROBLEM_CHARS));
+  const words = quotedClip(problem, QUOTED_PROBLEM_CHARS);
   const message = `MCP server "${server}": the input schema of ${name} is not a valid JSON schema (ajv: ${words}); its calls are checked to be an object only, so the server's own check is all there is.`;
   return { code: 'mcp-schema-invalid', message };
 }

@@ -6,15 +6,18 @@ import { openAIModelFor } from '../support/openai-model.js';
 import { makeWorkspace } from '../support/tool-context.js';
 
 // A stdio server listing a tool whose schema ajv refuses (a type JSON schema has not), one
-// whose bad property's name is 5,000 characters of quotes and line breaks, and a sound one.
+// whose bad property's name is 5,000 characters of quotes and line breaks, one whose is 5,000
+// controls (each escapes to six characters, \u0001), and a sound one.
 // Each call answers `<name> got <arguments as JSON>`.
 const SERVER = `
 import { createInterface } from 'node:readline';
 const send = (m) => process.stdout.write(JSON.stringify({ jsonrpc: '2.0', ...m }) + '\\n');
 const hostile = '"\\n'.repeat(2_500);
+const muted = '\\u0001'.repeat(5_000);
 const tools = [
   { name: 'bad', inputSchema: { type: 'object', properties: { a: { type: 'nope' } } } },
   { name: 'loud', inputSchema: { type: 'object', properties: { [hostile]: { type: 'nope' } } } },
+  { name: 'muted', inputSchema: { type: 'object', properties: { [muted]: { type: 'nope' } } } },
   { name: 'good', inputSchema: { type: 'object', properties: { a: { type: 'string' } } } },
 ];
 createInterface({ input: process.stdin }).on('line', (line) => {
@@ -31,6 +34,11 @@ const closing: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const close of closing.splice(0).reverse()) await close();
 });
+
+/** What a warning quotes of ajv's words, between "(ajv: " and "); its calls". */
+function ajvWords(message: string): string {
+  return message.slice(message.indexOf('(ajv: ') + 6, message.indexOf('); its calls'));
+}
 
 const BAD =
   'MCP server "s": the input schema of mcp__s__bad is not a valid JSON schema (ajv: "schema/properties/a/type must be equal to one of the allowed values, ' +
@@ -54,13 +62,19 @@ describe('an MCP server listing a tool whose input schema ajv refuses', () => {
     for (const run of [first, await collect(engine.stream('second'))]) {
       expect(own(run, 'RunEnd')).toHaveLength(1);
       const invalid = own(run, 'Warning').filter((w) => w.code === 'mcp-schema-invalid');
-      expect(invalid.map((w) => w.message.slice(0, 60))).toEqual([BAD.slice(0, 60), 'MCP server "s": the input schema of mcp__s__loud is not a va']);
+      expect(invalid.map((w) => w.message.slice(0, 60))).toEqual([BAD.slice(0, 60), 'MCP server "s": the input schema of mcp__s__loud is not a va', 'MCP server "s": the input schema of mcp__s__muted is not a v']);
       expect(invalid[0]!.message).toBe(BAD);
       // The server's 5,000 characters of quotes and line breaks: cut, and quoted as JSON.
       const loud = invalid[1]!.message;
       expect(loud.length).toBeLessThan(1_000);
       expect(loud).not.toContain('\n');
       expect(loud).toMatch(/^MCP server "s": the input schema of mcp__s__loud is not a valid JSON schema \(ajv: "schema\/properties\/(\\"\\n)+.*"\); its calls are checked/);
+      // Controls escape to six characters each: the quoted words are bounded once escaped, not
+      // before (cut at 300 then quoted, they came out some 1,800 characters long).
+      const words = ajvWords(invalid[2]!.message);
+      expect(words.length).toBeLessThanOrEqual(300);
+      expect(words).toMatch(/^"schema\/properties\/(\\u0001)+ \[\.\.\. \d+ characters cut \.\.\.\] (\\u0001)+.*"$/);
+      expect(JSON.parse(words)).toContain('characters cut');
     }
   }, 60_000);
 });
