@@ -1,7 +1,6 @@
 import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { quoted } from '../permission/quoted.js';
-import { markMatches } from '../text/visible-text.js';
 
 // What makes a name read as something else in a tool's answer, where each line is one name
 // (`glob`, `list`) or `name:line: text` (`grep`): a line break of any convention or another
@@ -34,23 +33,29 @@ export function shownName(path: string): string {
 // break of another convention than `\n` (the only one the line was split at: `\r`, NEL,
 // U+2028 / U+2029), another control (ESC starts a terminal sequence), a format character (a
 // bidi override shows the match backwards). Not a tab: code is full of them, and they mislead nobody.
-const LINE_MISREAD = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029\p{Cf}]/gu;
+const LINE_MISREAD = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029\p{Cf}]/u;
 
 /**
- * A line of file text as grep shows it after `name:line: `: every line break, control (but a
- * tab) and format character written as `quoted` writes it (`\r`, `\u2028`, `\u202e`...),
- * so the line reads as one line, in its order. All other text shows as it is, a backslash too:
- * a `\r` shown may be the file's own two characters (read the file to tell).
+ * A line of file text as grep shows it after `name:line: `: as it is when it reads
+ * unambiguously, else JSON-quoted whole as `quoted` quotes it (every line break, control and
+ * format character escaped, `\r`, `\u2028`, `\u202e`..., and so every backslash and `"`).
+ * A line is quoted when it holds one of those characters (a tab is no such character: code is
+ * full of them), or when it starts and ends with `"` (it would read as a quoted line). So a
+ * shown line that starts and ends with `"` is always a JSON string, and `JSON.parse` of it
+ * gives the line; any other shown line is the line itself, its backslashes its own: a file's
+ * two characters `\` `r` never show as a carriage return does. Plain lines, nearly all of
+ * them, show as they always did.
  *
  * @example
  * ```ts
  * shownLine('const a = 1;\tok'); // 'const a = 1;\tok' (the tab kept)
- * shownLine('x\ry\u202Ez'); // 'x\\ry\\u202ez'
+ * shownLine('x = "\\r";'); // 'x = "\\r";' (the file's own backslash)
+ * shownLine('x\ry\u202Ez'); // '"x\\ry\\u202ez"'
  * ```
  */
 export function shownLine(text: string): string {
-  // One character's escape, cut out of its JSON string: the one escaping the harness has.
-  return markMatches(text, LINE_MISREAD, (char) => quoted(char).slice(1, -1));
+  const readsQuoted = text.startsWith('"') && text.endsWith('"');
+  return readsQuoted || LINE_MISREAD.test(text) ? quoted(text) : text;
 }
 
 /**

@@ -68,10 +68,12 @@ const READ_AHEAD = 8;
  * Stopped by its signal (a cancel, the tool timeout) at any point before it has matched every
  * file, it fails with "the search was stopped", never a partial answer such as "No matches".
  * A path that could be misread (a line break, a control or bidi character, a `:` and digit...)
- * is printed JSON-quoted, so no line reads as a match in another file. In the matched text a
- * line break other than `\n` (`\r`, NEL, U+2028), another control but a tab, and a format
- * character such as a bidi override are escaped as `quoted` escapes them (`shownLine`), so a
- * match never reads as two lines or backwards.
+ * is printed JSON-quoted, so no line reads as a match in another file. A matched line holding
+ * a line break other than `\n` (`\r`, NEL, U+2028), another control but a tab, or a format
+ * character such as a bidi override is printed JSON-quoted whole, those escaped as `quoted`
+ * escapes them (`shownLine`), so a match never reads as two lines or backwards; so is one that
+ * starts and ends with `"`. A printed line that starts and ends with `"` is JSON, any other is
+ * the line as it is (a `\r` in it is the file's own two characters).
  *
  * @example
  * ```ts
