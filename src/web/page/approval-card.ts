@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { count } from './count.js';
 import { element, show, type DomButton, type DomElement, type DomEvent } from './dom.js';
 import { approvalArguments, foldText, type ApprovalArgument } from '../../adapters/approval-arguments.js';
 import { markInvisible, visibleLines } from '../../text/visible-text.js';
@@ -75,7 +76,7 @@ function argumentView(argument: ApprovalArgument): DomElement {
   const name = element('div', 'name');
   const fold = foldText(argument.text, FOLD_LINES);
   const label = markInvisible(argument.name);
-  show(name, fold.folded ? `${label} (${fold.lines} lines, ${fold.chars} characters):` : `${label}:`);
+  show(name, fold.folded ? `${label} (${count(fold.lines)} lines, ${count(fold.chars)} characters):` : `${label}:`);
   const value = element('pre', fold.folded ? 'value preview' : 'value');
   show(value, fold.folded ? `${visible(fold.shown)}\n…` : visible(argument.text));
   view.append(name, value);

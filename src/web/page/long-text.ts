@@ -9,6 +9,7 @@
  */
 import { clipMiddle } from '../../text/clip-middle.js';
 import { headOf } from '../../text/whole-chars.js';
+import { count } from './count.js';
 import { element, show, type DomElement } from './dom.js';
 
 /** The most characters of one text the page lays out before "show all". */
@@ -32,7 +33,7 @@ export function showLong(target: DomElement, text: string): void {
   preview.textContent = `${headOf(text, SHOWN_CHARS)}…`;
   const all = element('details', 'all');
   const summary = element('summary', 'show-all');
-  summary.textContent = `show all (${text.length.toLocaleString('en-US')} characters)`;
+  summary.textContent = `show all (${count(text.length)} characters)`;
   const full = element('span', 'full');
   full.textContent = text;
   all.append(summary, full);

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { count } from './count.js';
 import { element, show, type DomElement, type DomEvent } from './dom.js';
 
 /** The item and its button; `update` says how many entries are not drawn. */
@@ -34,8 +35,4 @@ export function showEarlier(className: string, noun: string, step: number, onCli
     item.hidden = notShown === 0;
   };
   return { item, update };
-}
-
-function count(n: number): string {
-  return n.toLocaleString('en-US');
 }

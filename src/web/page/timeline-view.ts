@@ -1,3 +1,4 @@
+import { count } from './count.js';
 import { element, show, type DomElement } from './dom.js';
 import { tokensByAgent, treeRows, type TaskTreeState, type TreeNode } from './client-imports.js';
 import { label } from './long-text.js';
@@ -76,7 +77,7 @@ export class TimelineView {
       this.chart.replaceChildren(...shown.map(({ node }) => this.#laneOf(node).lane), this.#more);
     }
     const more = rows.length - shown.length;
-    show(this.#more, more === 0 ? '' : `… and ${more.toLocaleString('en-US')} more tasks, not drawn here (the tree lists every one)`);
+    show(this.#more, more === 0 ? '' : `… and ${count(more)} more tasks, not drawn here (the tree lists every one)`);
     show(this.tokens, tokenLine(root.tokens, tokensByAgent(state)));
   }
 

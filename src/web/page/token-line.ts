@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { count } from './count.js';
 import { label } from './long-text.js';
 
 /** The most agents the line names. */
@@ -27,8 +28,4 @@ export function tokenLine(total: number | undefined, byAgent: ReadonlyMap<string
   const more = ranked.length - named.length;
   if (more > 0) named.push(`and ${count(more)} more agent${more === 1 ? '' : 's'}`);
   return `Tokens: ${count(total)} for the run (${named.join(', ')})`;
-}
-
-function count(n: number): string {
-  return n.toLocaleString('en-US');
 }

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { count } from './count.js';
 import { element, show, type DomButton, type DomElement } from './dom.js';
 import { elapsedMs, type TreeNode, type TreeStatus } from './client-imports.js';
 import { label, showLong } from './long-text.js';
@@ -98,9 +99,8 @@ function timeText(node: TreeNode, now: number): string {
  * with many, each frame its node changed.
  */
 function metaText(node: TreeNode, time: string): string {
-  const tokens = node.tokens === undefined ? '' : ` · ${node.tokens.toLocaleString('en-US')} tok`;
-  const compacted = node.compactions === undefined ? '' : ` · compacted ${node.compactions}×`;
-  const count = node.toolCallCount;
-  const calls = count === 0 ? '' : ` · ${count} tool call${count === 1 ? '' : 's'}`;
+  const tokens = node.tokens === undefined ? '' : ` · ${count(node.tokens)} tok`;
+  const compacted = node.compactions === undefined ? '' : ` · compacted ${count(node.compactions)}×`;
+  const calls = node.toolCallCount === 0 ? '' : ` · ${count(node.toolCallCount)} tool call${node.toolCallCount === 1 ? '' : 's'}`;
   return `${time}${tokens}${calls}${compacted}`;
 }

@@ -64,7 +64,7 @@ describe.skipIf(!HAS_CHROMIUM)('the list of a task with many calls, on the page'
     }
     const start: AgentEvent = { type: 'RunStart', runId: SCRIPTED_RUN, agentName: 'main', sessionId: 's', prompt: 'p' };
     const page = await openPage([start, ...events.map((event) => wrap(event, frame))]);
-    await page.locator('#tree .task .meta', { hasText: '5000 tool calls' }).waitFor({ timeout: 60_000 });
+    await page.locator('#tree .task .meta', { hasText: '5,000 tool calls' }).waitFor({ timeout: 60_000 });
     await page.locator('#tree .task > .row').click();
     const items = page.locator('#tree .task .tool-call');
     await expect.poll(() => items.count()).toBe(CALLS_SHOWN);

@@ -49,7 +49,7 @@ describe('a frame of the page on a node of 20,000 tool calls', () => {
       expect(waiting.map((a) => a.callId)).toEqual(f === 0 ? [] : [`c${N}`]);
     });
     expect(all).toEqual([0, 0, 0, 0, 0]);
-    expect(list.find('meta')!.textContent).toContain(`${N + 2} tool calls`);
+    expect(list.find('meta')!.textContent).toContain('20,002 tool calls');
   });
 
   it('shows the last calls once the list is opened (earlier ones behind a button), and new ones on the next frames', () => {
