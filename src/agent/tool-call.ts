@@ -26,6 +26,11 @@ export function toolCall$(scope: RunScope, step: number, { call, parsed }: Parse
     const base = { runId: run.runId, agentName: run.agentName, step, callId: call.id, toolName: call.name };
     const output = orderedOutput<string>(scope, call.name, done, runOutput);
     output.next({ type: 'ToolCallStart', ...base, args: parsed.value });
+    // The consumer cancelled on the ToolCallStart itself: nothing may run, not even a tool that
+    // answers at once (its result would be dropped, but its side effect, a write, would stay).
+    // The run's subscriber says so: this call's own is not reachable from it until it is
+    // subscribed. No span either: the stopped run has ended its own (`RunState.abandon`).
+    if (done.closed || runOutput.closed) return;
     const traced = run.trace ? toolSpan(call.name, call.id, run.trace.context, scope.tools.has(call.name)) : undefined;
     let spanEnded = false;
 
