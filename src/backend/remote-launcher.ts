@@ -16,7 +16,7 @@ import { RunAskRoom } from './run-ask-room.js';
 import type { TaskJob } from './task-job.js';
 import { CANCEL_MARK_MS, UnsentCancels } from './unsent-cancels.js';
 import { endIfUnstarted } from './unstarted-log-end.js';
-import { toWire } from './wire-spec.js';
+import { toWire, type WireSpec } from './wire-spec.js';
 
 /**
  * Runs children on workers: creates the child's event log, listens for the approvals its
@@ -28,7 +28,9 @@ import { toWire } from './wire-spec.js';
  * A worker that dies is noticed by BullMQ's lock on its job lapsing (`stallMs`: the worker
  * renews it while it lives): the stream errors with a `RemoteTaskError` saying so, which the
  * task turns into a failure result; so does a log its worker ended failed (it shut down), in
- * the worker's words. Only a failure of Redis is said to be one. Any other failure (Redis unreachable from here: the
+ * the worker's words. A task that cannot be sent to a worker at all (its spec, e.g. a model
+ * no worker can name) fails at once saying so, before anything is written. Only a failure of
+ * Redis is said to be one. Any other failure (Redis unreachable from here: the
  * worker may run on) leaves the job to be cancelled as the consumer leaves, sent again once
  * Redis is back if it cannot be sent then (see `UnsentCancels`).
  *
@@ -74,7 +76,13 @@ export class RemoteLauncher implements ChildLauncher {
       const failedThere = (e: unknown): void => fail(RemoteTaskError.isInstance(e) ? e : new RemoteTaskError(errorMessage(e), { cause: e }), true);
       const onAsk = answerAsks(parts, this.wiring, child, this.#asks, withdraw.signal);
       const start = async (): Promise<void> => {
-        const spec = toWire(child.spec, this.wiring);
+        let spec: WireSpec;
+        try {
+          spec = toWire(child.spec, this.wiring);
+        } catch (e) {
+          // No failure of Redis, and nothing sent yet: no log, no job, nothing to cancel.
+          return fail(new RemoteTaskError(`the task cannot be sent to a worker: ${errorMessage(e)}`, { cause: e }), true);
+        }
         const retentionMs = parts.eventLog.retentionMs;
         const timeout = this.wiring.approvalTimeoutMs;
         const job: TaskJob = {
