@@ -65,6 +65,18 @@ export class RedisEventLog implements EventLog {
     return this.times.maxLiveMs;
   }
 
+  /**
+   * How long a task's list of its logs (`RedisKeys.taskLogs`) is kept from now, as one of its
+   * logs opens or takes its first event: as long as that log can live unended, then be kept
+   * ended (`retentionMs`: this backend's, or the launching engine's a worker was given), so a
+   * conversation's delete still finds the log.
+   *
+   * @internal
+   */
+  taskLogsMs(retentionMs = this.times.retentionMs): number {
+    return this.times.maxLiveMs + retentionMs;
+  }
+
   /** Adds the run's next event (an `XADD`; the first also sets the log's deadline). */
   async append(entry: SequencedEvent): Promise<void> {
     const key = this.keys.log(entry.runId);
@@ -84,7 +96,7 @@ export class RedisEventLog implements EventLog {
   async open(runId: string, taskId?: string): Promise<void> {
     const key = this.keys.log(runId);
     const writes = this.redis.multi().xadd(key, '*', 'open', '1').pexpire(key, this.times.maxLiveMs);
-    if (taskId !== undefined) writes.sadd(this.keys.taskLogs(taskId), runId).pexpire(this.keys.taskLogs(taskId), this.times.maxLiveMs + this.times.retentionMs);
+    if (taskId !== undefined) writes.sadd(this.keys.taskLogs(taskId), runId).pexpire(this.keys.taskLogs(taskId), this.taskLogsMs());
     await writes.exec().catch(fail(`creating the event log of ${runId}`));
   }
 

@@ -88,7 +88,7 @@ export function runJob(parts: BackendParts, job: TaskJob, agent: ReActAgent, kee
         const entry = { runId: logId, seq: ++seq, event };
         if (!opened) {
           // The first event, only into a log not ended yet (one script: no end lands between).
-          opened = appendFirstIfOpen(parts, entry);
+          opened = appendFirstIfOpen(parts, entry, { taskId: task.taskId, retentionMs: keep });
           opened.then((open) => open || stop(), () => undefined);
           writes = opened.catch(() => undefined);
           return;
