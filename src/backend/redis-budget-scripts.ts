@@ -92,7 +92,10 @@ end
 return {tokens, avail - tokens, bl, bu, rem}`;
 
 /**
- * Replaces a reservation with what the request used, on every node of the chain. KEYS: the
+ * Replaces a reservation with what the request used, on every node of the chain; `used`
+ * stops 2^53 past the limit (the budget is spent all the same), so a lying server's huge
+ * usage on a hundred requests in flight does not grow it past the 18 digits `CHECKED` takes,
+ * failing the other settles on a record this very script wrote. KEYS: the
  * chain, then (when held) the job's hash of held reservations; ARGV: tokens reserved,
  * tokens used, the expiry, the reservation's id (`''`: not held). Answers { binding limit,
  * its used, least remaining, least left for a new request }, or what `CHECKED` found corrupt,
@@ -112,6 +115,12 @@ for i = 1, n do
   local used = redis.call('HINCRBY', KEYS[i], 'used', ARGV[2])
   local h = redis.call('HMGET', KEYS[i], 'limit', 'reserved')
   local limit = tonumber(h[1] or '0')
+  -- Within CHECKED's 18 digits even for a limit of 1e21 (older versions wrote one), and HINCRBY's next 2^53.
+  local most = math.min(limit + 2^53, 9e17)
+  if used > most then
+    used = most
+    redis.call('HSET', KEYS[i], 'used', string.format('%d', most))
+  end
   local a = limit - used - tonumber(h[2] or '0')
   if avail == nil or a < avail then avail = a end
   if rem == nil or limit - used < rem then rem, bl, bu = limit - used, limit, used end

@@ -20,8 +20,9 @@ interface Known {
  * When this process last had a script find or make each budget of a tree (`performance.now()`,
  * taken as the script was sent, so never later than Redis renewed its expiry): shared by the
  * tree's budgets here, so a reservation tells a budget it counted in, which must still be
- * there, from one nobody here made yet. One found longer ago than its expiry may be made
- * afresh (a run that paused a day starts a fresh count).
+ * there, from one nobody here made yet. A worker's starts with the nodes its job's sender
+ * counted in (see `attach`). One found longer ago than its expiry may be made afresh (a run
+ * that paused a day starts a fresh count).
  */
 type Found = Map<string, number>;
 
@@ -32,9 +33,10 @@ type Found = Map<string, number>;
  * any process draw from one pool and never both take its last tokens. On a worker, each
  * reservation is also held under its job until it settles, for the engine to give back if
  * the worker dies mid-request (see redis-budget-scripts.ts). The counts read synchronously
- * are those of this process's last answer from Redis. A budget counted in that is then gone
- * from Redis (a restart without persistence, an eviction) fails the run with a
- * `RedisBackendError` instead of being counted again from 0.
+ * are those of this process's last answer from Redis. A budget counted in (here, or by the
+ * engine that sent a worker its job) that is then gone from Redis (a restart without
+ * persistence, an eviction) fails the run with a `RedisBackendError` instead of being
+ * counted again from 0.
  *
  * @internal
  */
@@ -54,9 +56,11 @@ export class RedisTokenBudget implements TokenBudget {
     this.#known = known;
   }
 
-  /** The chain, and what was left at the last answer from Redis. */
+  /** The chain, each node marked `counted` when this process counted in it (see {@link attach}), and what was left at the last answer from Redis. */
   get shared(): SharedBudget {
-    return { nodes: this.nodes, remaining: this.#known.remaining };
+    const now = performance.now();
+    const nodes = this.nodes.map(({ key, limit }) => ({ key, limit, ...(this.#counted(key, now) ? { counted: true } : {}) }));
+    return { nodes, remaining: this.#known.remaining };
   }
 
   /** A new pool (the root of a tree) of `limit` tokens (at most `Number.MAX_SAFE_INTEGER`: see `tokenCount`). */
@@ -69,12 +73,17 @@ export class RedisTokenBudget implements TokenBudget {
   /**
    * A budget another process shares (from a task's spec), counted in the same pool; with
    * `held` (a worker passes its job's {@link RedisKeys.budgetHeld}), its reservations and
-   * its children's are held there until they settle.
+   * its children's are held there until they settle. The nodes its sender counted in must
+   * still be there: one evicted while the job was queued is refused as gone, not made afresh
+   * with nothing used (the tree would spend its budget twice). They count as found now, so a
+   * job queued longer than the pool's expiry is refused too (its pool may have expired).
    */
   static attach(redis: Redis, keys: RedisKeys, shared: SharedBudget, held?: string): RedisTokenBudget {
     const limit = shared.nodes[0]?.limit ?? Number.POSITIVE_INFINITY;
     const known = { limit, used: limit - shared.remaining, remaining: shared.remaining, available: shared.remaining };
-    return new RedisTokenBudget(redis, keys, limit, shared.nodes, known, new Map(), held);
+    const now = performance.now();
+    const found: Found = new Map(shared.nodes.filter((n) => n.counted === true).map((n) => [n.key, now]));
+    return new RedisTokenBudget(redis, keys, limit, shared.nodes, known, found, held);
   }
 
   get used(): number {
@@ -101,7 +110,7 @@ export class RedisTokenBudget implements TokenBudget {
     const { nodes } = this;
     const id = this.held ? randomUUID() : '';
     const asked = performance.now();
-    const counted = nodes.map((n) => (asked - (this.found.get(n.key) ?? -Infinity) < POOL_TTL_MS ? 1 : 0));
+    const counted = nodes.map((n) => (this.#counted(n.key, asked) ? 1 : 0));
     const args = [estimate === undefined ? 0 : Math.max(1, tokenCount(estimate)), POOL_TTL_MS, id, ...nodes.map((n) => n.limit), ...counted];
     const [tokens, after, limit, used, remaining] = budgetAnswer(await this.redis.eval(RESERVE, ...this.#keys(), ...args));
     this.#known = { limit: limit!, used: used!, remaining: remaining!, available: after! };
@@ -125,6 +134,11 @@ export class RedisTokenBudget implements TokenBudget {
     const own = { key: this.keys.budget(randomUUID()), limit };
     if (limit < known.remaining) Object.assign(known, { limit, used: 0, remaining: limit, available: Math.min(limit, known.available) });
     return new RedisTokenBudget(this.redis, this.keys, limit, [own, ...nodes], known, this.found, this.held);
+  }
+
+  /** Whether a script found (or made) the budget at `key` less than its expiry before `now`: it must still be there. */
+  #counted(key: string, now: number): boolean {
+    return now - (this.found.get(key) ?? -Infinity) < POOL_TTL_MS;
   }
 
   /** Notes that a script sent at `asked` found (or made) every budget of the chain, and renewed its expiry. */

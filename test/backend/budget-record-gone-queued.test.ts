@@ -1,0 +1,63 @@
+/**
+ * A tree's pool gone from Redis (a `volatile-*` eviction, a restart without persistence)
+ * while a job sat queued for a worker: the worker attached to the job's budget knowing of no
+ * node it had counted in, so its first reservation made the pool afresh, with nothing used,
+ * and the tree spent its budget a second time (1200 of 1000) where the engine refused.
+ * The job now says which of its nodes its sender had counted in; the worker refuses those
+ * gone as the engine does, and spends nothing.
+ */
+import { describe, expect, it } from 'vitest';
+import { RedisTokenBudget } from '../../src/backend/redis-budget.js';
+import { testAgent } from '../support/agent-turns.js';
+import { turnOf } from '../support/delegation-fixture.js';
+import { taskArgs } from '../support/delegation-script.js';
+import { settled } from '../support/lifecycle-script.js';
+import { busy, costing } from './support/costing.js';
+import { HAS_REDIS } from './redis-server.js';
+import { useScaleKits } from './scale-kit.js';
+
+const GONE = /the token budget's record \S+:budget:\S+ in Redis is gone \(/;
+
+describe.skipIf(!HAS_REDIS)("a token budget's record gone before a worker's first reservation", () => {
+  const scale = useScaleKits();
+
+  it('a budget attached from a job refuses the nodes its sender counted in, and makes one it did not', async () => {
+    const kit = await scale.kit();
+    const [engineSide, workerSide] = [(await kit.backend()).parts, (await kit.backend()).parts];
+    const pool = RedisTokenBudget.root(engineSide.redis, engineSide.keys, 1000);
+    const root = pool.shared.nodes[0]!.key;
+    await (await pool.reserve(900))!.settle(900);
+    // A child with a limit of its own that never reserved: its node is made by its first reservation, wherever that is.
+    const fresh = pool.child(50) as RedisTokenBudget;
+    const sent = fresh.shared; // what a job carries
+    await engineSide.redis.del(root);
+    const onWorker = RedisTokenBudget.attach(workerSide.redis, workerSide.keys, sent, workerSide.keys.budgetHeld('job_1'));
+    await expect(onWorker.reserve(100)).rejects.toThrow(`the token budget's record ${root} in Redis is gone`);
+    expect(await engineSide.redis.keys(engineSide.keys.budget('*'))).toEqual([]); // none made afresh
+    // A tree whose root is there: the child's node, never counted in by its sender, is made by the worker.
+    const other = RedisTokenBudget.root(engineSide.redis, engineSide.keys, 1000);
+    await (await other.reserve(100))!.settle(100);
+    const child = other.child(50) as RedisTokenBudget;
+    const attached = RedisTokenBudget.attach(workerSide.redis, workerSide.keys, child.shared, workerSide.keys.budgetHeld('job_2'));
+    expect(await (await attached.reserve(10))!.settle(10)).toEqual({ limit: 50, used: 10, remaining: 40 });
+  });
+
+  it('end to end: the queued background task fails with the refusal, and its worker spends nothing', { timeout: 60_000 }, async () => {
+    const kit = await scale.kit();
+    const { redis, keys } = (await kit.backend()).parts;
+    kit.fixture.route({
+      main: (t) => costing(t.step === 1 ? { toolCalls: [{ name: 'task', arguments: { ...taskArgs('worker', 'dig', 'bg'), background: true } }] } : { text: 'started it' }),
+      worker: (t) => (t.toolNames.length === 0 ? costing({ text: 'child out of budget' }) : busy),
+    });
+    const engine = await kit.engine({ tokenBudget: 1000, maxSteps: 60 }, [testAgent('worker', { maxSteps: 60 })]);
+    await engine.call('go', { sessionId: 's' }); // the parent spent 200; its job waits for a worker
+    const pool = await redis.keys(keys.budget('*'));
+    expect(pool).toHaveLength(1);
+    await redis.del(...pool);
+    await kit.worker();
+    const [task] = engine.tasks.list();
+    expect(await settled(engine.tasks, task!.taskId)).toMatchObject({ state: 'failed', result: expect.stringMatching(GONE) });
+    expect(kit.fixture.server.requests.filter((r) => turnOf(r).agent === 'worker')).toEqual([]);
+    expect(await redis.keys(keys.budget('*'))).toEqual([]);
+  });
+});
