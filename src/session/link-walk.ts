@@ -1,3 +1,4 @@
+import type { Stats } from 'node:fs';
 import { lstat, readlink, realpath } from 'node:fs/promises';
 import { dirname, isAbsolute, join, parse, sep } from 'node:path';
 import { errnoOf } from '../errors/errno-of.js';
@@ -47,12 +48,15 @@ export async function walkLinks(path: string): Promise<LinkWalk> {
   // Not resolve(): it takes ".." by text, where the system takes it from where a link led.
   const absolute = isAbsolute(path) ? path : `${process.cwd()}${sep}${path}`;
   const { root } = parse(absolute);
-  let current = await realpath(root);
-  const rest = names(absolute.slice(root.length));
+  const fs = onceEach();
+  let current = await fs.realpath(root);
+  // The names still to walk, the next one last (pop and push, not shift and unshift: a link's
+  // target of thousands of names would move every name left per name taken).
+  const rest = names(absolute.slice(root.length)).reverse();
   const links: string[] = [];
   // The links whose targets are still being walked, each with how many names were left after it.
   const following: { link: string; after: number }[] = [];
-  for (let name = rest.shift(); name !== undefined; name = rest.shift()) {
+  for (let name = rest.pop(); name !== undefined; name = rest.pop()) {
     // A link whose target's names are all walked is passed (before this name was taken, `rest` was one longer).
     while (following.length > 0 && following.at(-1)!.after >= rest.length + 1) following.pop();
     if (name === '..') {
@@ -61,10 +65,7 @@ export async function walkLinks(path: string): Promise<LinkWalk> {
       continue;
     }
     const next = join(current, name);
-    const entry = await lstat(next).catch((e: unknown) => {
-      if (errnoOf(e) === 'ENOENT') return undefined;
-      throw e;
-    });
+    const entry = await fs.lstat(next);
     // Missing: the folder it is once put back. Walk on, not join() the rest: a later ".." leaves
     // it for existing folders, whose links the system follows then.
     if (entry === undefined) {
@@ -72,18 +73,47 @@ export async function walkLinks(path: string): Promise<LinkWalk> {
       continue;
     }
     if (!entry.isSymbolicLink()) {
-      current = await realpath(next); // as the system spells it (letter case)
+      current = await fs.realpath(next); // as the system spells it (letter case)
       continue;
     }
     links.push(next);
     const again = following.some((link) => link.link === next);
     following.push({ link: next, after: rest.length });
     if (again || links.length > MAX_LINKS) return { links, loop: following.map(({ link }) => link), end: next };
-    const target = await readlink(next);
-    if (isAbsolute(target)) current = await realpath(parse(target).root);
-    rest.unshift(...names(isAbsolute(target) ? target.slice(parse(target).root.length) : target));
+    const target = await fs.readlink(next);
+    if (isAbsolute(target)) current = await fs.realpath(parse(target).root);
+    rest.push(...names(isAbsolute(target) ? target.slice(parse(target).root.length) : target).reverse());
   }
   return { links, end: current };
+}
+
+/**
+ * The file-system look-ups of one walk, each made once per path: a target of `d/..` names
+ * revisits the same few paths thousands of times (40 planted links of 4 KB such targets cost
+ * 80,000 `lstat` and `realpath` calls, 4 s, per walk). Within one walk only: a later walk sees
+ * the folder as it is then.
+ */
+function onceEach() {
+  const lstats = new Map<string, Promise<Stats | undefined>>();
+  const reals = new Map<string, Promise<string>>();
+  const targets = new Map<string, Promise<string>>();
+  const once = <T>(known: Map<string, Promise<T>>, key: string, look: (key: string) => Promise<T>): Promise<T> => {
+    let found = known.get(key);
+    if (found === undefined) known.set(key, (found = look(key)));
+    return found;
+  };
+  return {
+    /** The name's `lstat`; `undefined` when it does not exist. */
+    lstat: (path: string) =>
+      once(lstats, path, (key) =>
+        lstat(key).catch((e: unknown) => {
+          if (errnoOf(e) === 'ENOENT') return undefined;
+          throw e;
+        }),
+      ),
+    realpath: (path: string) => once(reals, path, (key) => realpath(key)),
+    readlink: (path: string) => once(targets, path, (key) => readlink(key)),
+  };
 }
 
 /** The names of a path, without empty ones and `.`. */
