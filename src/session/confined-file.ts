@@ -1,4 +1,4 @@
-import { constants } from 'node:fs';
+import { constants, type Stats } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { lstat, mkdir, open, readlink, realpath, rename, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
@@ -37,7 +37,9 @@ const MAX_LINKS = 40;
 /**
  * Checks the way from `root` to `path` (an absolute path below it, existing or not): every
  * symbolic link on it must lead to a place inside `root`, and a file must not be a link
- * at all (appending to a link would change whatever it points to).
+ * at all (appending to a link would change whatever it points to). Answers what the walk
+ * found under the last name (its `lstat`), so a caller judging the file too (a FIFO, a
+ * folder...) need not look it up again; `undefined` when it, or a folder on the way, is not there.
  *
  * @throws {@link UnsafeLinkError} naming the first link that breaks the rule.
  *
@@ -46,16 +48,17 @@ const MAX_LINKS = 40;
  * await checkConfined({ path: workspace, label: 'the workspace' }, `${workspace}/.rxharness/sessions/s1.jsonl`, 'file');
  * ```
  */
-export async function checkConfined(root: ConfinedRoot, path: string, kind: PathKind): Promise<void> {
+export async function checkConfined(root: ConfinedRoot, path: string, kind: PathKind): Promise<Stats | undefined> {
   const real = root.real ?? (await realRoot(root));
   const parts = relative(root.path, path).split(sep).filter((part) => part !== '');
   let current = real;
   let shown = root.path;
+  let stats: Stats | undefined;
   for (const [index, part] of parts.entries()) {
     const next = join(current, part);
     shown = join(shown, part);
-    const stats = await lstat(next).catch(() => undefined);
-    if (stats === undefined) return; // the rest does not exist yet: it would be made under `current`
+    stats = await lstat(next).catch(() => undefined);
+    if (stats === undefined) return undefined; // the rest does not exist yet: it would be made under `current`
     if (!stats.isSymbolicLink()) {
       current = next;
       continue;
@@ -67,6 +70,7 @@ export async function checkConfined(root: ConfinedRoot, path: string, kind: Path
     }
     current = target;
   }
+  return stats;
 }
 
 /**
@@ -104,18 +108,17 @@ export async function makeConfinedFolder(root: ConfinedRoot, dir: string): Promi
  */
 export async function openConfined(root: ConfinedRoot, file: string, flags: number): Promise<FileHandle> {
   root = await withRealPath(root); // one look-up for the checks before and after the open
-  await checkConfined(root, file, 'file');
-  // Before the open too: opening a device can have effects of its own.
-  await refuseSpecial(file);
+  // Before the open too: opening a device can have effects of its own (judged on the check's own lstat of the file).
+  refuseSpecialStats(file, await checkConfined(root, file, 'file'));
   let handle: FileHandle;
   try {
     handle = await open(file, flags | OPEN_ALWAYS);
   } catch (error) {
     const code = errnoOf(error);
-    // A link planted since the check: name it if it is still there.
-    if (code === 'ELOOP') await checkConfined(root, file, 'file');
-    // Something swapped in since (a FIFO without a reader gives ENXIO to a writer, a folder EISDIR): name it.
-    if (code !== 'ENOENT') await refuseSpecial(file);
+    // A link planted since the check: name it if it is still there. Something else swapped in
+    // since (a FIFO without a reader gives ENXIO to a writer, a folder EISDIR): name it.
+    if (code === 'ELOOP') refuseSpecialStats(file, await checkConfined(root, file, 'file'));
+    else if (code !== 'ENOENT') await refuseSpecial(file);
     throw error;
   }
   const opened = await readlink(`/proc/self/fd/${handle.fd}`).catch(() => undefined);
@@ -154,16 +157,14 @@ export async function openConfined(root: ConfinedRoot, file: string, flags: numb
  */
 export async function writeConfinedFile(root: ConfinedRoot, target: string, text: string): Promise<void> {
   root = await withRealPath(root); // one look-up for the three checks and the open
-  await checkConfined(root, target, 'file');
   // A folder in the way would fail the rename obscurely; anything else not a regular file is refused alike.
-  await refuseSpecial(target);
+  refuseSpecialStats(target, await checkConfined(root, target, 'file'));
   const temporary = `${target}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`;
   const handle = await openConfined(root, temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL);
   try {
     await handle.writeFile(text);
     await handle.close();
-    await checkConfined(root, target, 'file');
-    await refuseSpecial(target);
+    refuseSpecialStats(target, await checkConfined(root, target, 'file'));
     await rename(temporary, target);
   } catch (e) {
     await handle.close().catch(() => undefined);
@@ -207,7 +208,11 @@ export function isWithin(root: string, path: string): boolean {
 
 /** Throws when `file` is there but is neither a regular file nor a link (the confinement checks name a link). */
 async function refuseSpecial(file: string): Promise<void> {
-  const stats = await lstat(file).catch(() => undefined);
+  refuseSpecialStats(file, await lstat(file).catch(() => undefined));
+}
+
+/** {@link refuseSpecial} judging `stats`, the file's `lstat` already made (by {@link checkConfined}); `undefined` when it is not there. */
+function refuseSpecialStats(file: string, stats: Stats | undefined): void {
   const kind = stats && specialKind(stats);
   if (kind !== undefined) throw new NotRegularFileError(file, kind);
 }

@@ -2,7 +2,7 @@ import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ChatMessage } from '../model/chat-message.js';
 import { warnBadSummary } from './bad-summary-warning.js';
-import { checkConfined, type ConfinedRoot } from './confined-file.js';
+import { checkConfined, withRealPath, type ConfinedRoot } from './confined-file.js';
 import { messagesFileStem, SESSION_FILE_SUFFIXES, sessionFileStem, sessionIdOfFile } from './session-file-name.js';
 import { checkListRequest, newestFirst } from './session-order.js';
 import type { SessionListRequest, SessionSummary } from './session-store.js';
@@ -50,22 +50,23 @@ export class FileSessionSummaries {
    * summary with the title (once a user message is known) and `time` as the last activity
    * (never earlier than the one it had, so a session only ever moves toward the front of
    * the list, which paging relies on; a stored time in the future is none, see
-   * `FUTURE_ALLOWANCE_MS`).
+   * `FUTURE_ALLOWANCE_MS`). `root` is the store's root pinned for an operation keeping many
+   * (`withRealPath`: a list dating old sessions), else the store's own.
    *
    * @throws {@link UnsafeLinkError} when the summary file is a planted link (as for the transcript).
    */
-  async keep(sessionId: string, messages: readonly ChatMessage[], time = Date.now()): Promise<void> {
+  async keep(sessionId: string, messages: readonly ChatMessage[], time = Date.now(), root = this.root): Promise<void> {
     const stem = sessionFileStem(sessionId);
     const file = join(this.dir, stem + SUMMARY_SUFFIX);
     let known = this.known.get(stem);
     if (known === undefined) {
-      const stored = await readSummary(this.root, file, stem);
+      const stored = await readSummary(root, file, stem);
       // No summary yet: a new session, or one written before summaries (its transcript has the first prompt).
       if (typeof stored !== 'object') known = { title: await this.store.earlierTitle(sessionId), time: 0 };
       else known = { title: stored.title, time: stored.lastActivityAt ?? 0 };
     }
     const kept = { title: known.title === '' ? sessionTitle(messages) : known.title, time: Math.max(time, known.time) };
-    await writeSummary(this.root, file, { sessionId, title: kept.title, lastActivityAt: kept.time });
+    await writeSummary(root, file, { sessionId, title: kept.title, lastActivityAt: kept.time });
     this.remember(stem, kept);
   }
 
@@ -79,12 +80,14 @@ export class FileSessionSummaries {
    * stem), a page of them with a `request`: the folder is listed and the summaries read, no
    * transcript. A summary that is not one the store wrote is skipped with a warning; a
    * session written before summaries, or before they kept the time, gets a full one once.
+   * The workspace's real path is looked up once for the whole list (`withRealPath`), not per summary read.
    */
   async list(request: SessionListRequest = {}): Promise<SessionSummary[]> {
     checkListRequest(request);
+    const root = await withRealPath(this.root);
     let names: string[];
     try {
-      await checkConfined(this.root, this.dir, 'folder');
+      await checkConfined(root, this.dir, 'folder');
       names = await readdir(this.dir);
     } catch (e) {
       if (errnoOf(e) === 'ENOENT') return [];
@@ -99,7 +102,7 @@ export class FileSessionSummaries {
     });
     const all: Listed[] = [];
     for (let i = 0; i < stems.length; i += READ_BATCH) {
-      const batch = await Promise.all(stems.slice(i, i + READ_BATCH).map((stem) => this.entry(stem, present.has(stem + SUMMARY_SUFFIX))));
+      const batch = await Promise.all(stems.slice(i, i + READ_BATCH).map((stem) => this.entry(root, stem, present.has(stem + SUMMARY_SUFFIX))));
       for (const listed of batch) if (listed) all.push(listed);
     }
     all.sort((a, b) => newestFirst(a.lastActivityAt, a.stem, b.lastActivityAt, b.stem));
@@ -109,11 +112,11 @@ export class FileSessionSummaries {
   }
 
   /** One session as listed, from its summary (made or completed once when it has none or no time). */
-  private async entry(stem: string, summarized: boolean): Promise<Listed | undefined> {
-    const stored = summarized ? await this.listed(stem) : undefined;
+  private async entry(root: ConfinedRoot, stem: string, summarized: boolean): Promise<Listed | undefined> {
+    const stored = summarized ? await this.listed(root, stem) : undefined;
     if (stored?.lastActivityAt !== undefined) return { ...stored, stem, lastActivityAt: stored.lastActivityAt };
     if (summarized && stored === undefined) return undefined; // not ours: warned
-    return this.migrated(stored?.sessionId ?? sessionIdOfFile(stem)!, stem);
+    return this.migrated(root, stored?.sessionId ?? sessionIdOfFile(stem)!, stem);
   }
 
   /**
@@ -121,11 +124,11 @@ export class FileSessionSummaries {
    * future: its summary written, dated by its transcript file, never later than now (a file's
    * time can be planted in the future too).
    */
-  private async migrated(sessionId: string, stem: string): Promise<Listed | undefined> {
+  private async migrated(root: ConfinedRoot, sessionId: string, stem: string): Promise<Listed | undefined> {
     try {
       await this.store.enqueue(sessionId, async () => {
         const time = await lstat(join(this.dir, stem + MESSAGES_SUFFIX)).then((s) => Math.min(Math.round(s.mtimeMs), Date.now()));
-        await this.keep(sessionId, [], time);
+        await this.keep(sessionId, [], time, root);
       });
     } catch (e) {
       // Deleted meanwhile, or a transcript that cannot be read safely (a planted link): not listed; opening it says why.
@@ -134,14 +137,14 @@ export class FileSessionSummaries {
       }
       return undefined;
     }
-    const stored = await this.listed(stem);
+    const stored = await this.listed(root, stem);
     return stored?.lastActivityAt === undefined ? undefined : { ...stored, stem, lastActivityAt: stored.lastActivityAt };
   }
 
   /** A listed session's summary, or undefined (with a warning) when the summary is not one of ours. */
-  private async listed(stem: string): Promise<{ sessionId: string; title: string; lastActivityAt?: number } | undefined> {
+  private async listed(root: ConfinedRoot, stem: string): Promise<{ sessionId: string; title: string; lastActivityAt?: number } | undefined> {
     const file = join(this.dir, stem + SUMMARY_SUFFIX);
-    const stored = await readSummary(this.root, file, stem).catch((e: unknown) => `it cannot be read safely (${e instanceof Error ? e.message : String(e)})`);
+    const stored = await readSummary(root, file, stem).catch((e: unknown) => `it cannot be read safely (${e instanceof Error ? e.message : String(e)})`);
     if (typeof stored === 'object') return stored;
     if (stored !== 'absent') warnBadSummary(file, `The conversation summary ${file} is not listed: ${stored}. Delete the file if it is not yours; the session's next write makes a new one.`);
     return undefined;

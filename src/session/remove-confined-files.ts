@@ -1,7 +1,7 @@
 import { lstat, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { blockedWayError } from './blocked-way.js';
-import { checkConfined, type ConfinedRoot } from './confined-file.js';
+import { checkConfined, withRealPath, type ConfinedRoot } from './confined-file.js';
 import { errnoOf } from '../errors/errno-of.js';
 
 /** What {@link surveyConfinedFiles} found under a name: nothing, something to remove (a file, a link, a FIFO...), or a folder, left. */
@@ -27,7 +27,8 @@ export type FoundFile = 'absent' | 'present' | 'folder';
  * ```
  */
 export async function removeConfinedFiles(root: ConfinedRoot, files: readonly string[]): Promise<string[]> {
-  return removeSurveyedFiles(root, files, await surveyConfinedFiles(root, files));
+  const pinned = await withRealPath(root); // one look-up of the root's real path for the whole removal
+  return removeSurveyedFiles(pinned, files, await surveyConfinedFiles(pinned, files));
 }
 
 /**
@@ -37,6 +38,7 @@ export async function removeConfinedFiles(root: ConfinedRoot, files: readonly st
  * written when the way is blocked. Each folder on the way is checked once, however many of
  * the files lie in it (a session's files share one: each checked alone cost a real path and
  * a look at every name on the way per file); a link under a file's name is checked alone.
+ * The root's real path is looked up once for all of them (`withRealPath`).
  *
  * @throws as {@link removeConfinedFiles}.
  *
@@ -48,6 +50,7 @@ export async function removeConfinedFiles(root: ConfinedRoot, files: readonly st
  * ```
  */
 export async function surveyConfinedFiles(root: ConfinedRoot, files: readonly string[]): Promise<FoundFile[]> {
+  root = await withRealPath(root);
   const checked = new Set<string>();
   const found: FoundFile[] = [];
   for (const file of files) {

@@ -25,7 +25,7 @@ const MAX_SHOWN_NAME_CHARS = 200;
  * that if the key changed (a restored home folder, another machine) and the lines are the
  * user's, `--trust-session` (`trustUnsealed`) takes and seals them; otherwise to remove the
  * files. With `what: 'one-shot-task'`, the session is a task a run without a `sessionId` (a
- * one-shot run) delegated (its id and its task file, or the lack of one, say so: `isOneShotTask`): such a task session is sealed for a
+ * one-shot run) delegated (its id and its task file, or the lack of a sealed one, say so: `isOneShotTask`): such a task session is sealed for a
  * lifetime kept only in the process that ran it, so its files load only there, until the run
  * ends and the engine removes them; kept aside and put back, or read by another process, they
  * load nowhere, and `trustUnsealed` refuses them too (no one names such a session). The
@@ -112,7 +112,7 @@ function oneShotTaskMessage(sessionId: string, file: string, lines: readonly num
   return (
     `Session "${sessionId}" was not loaded: ${file} holds ${count} line${count === 1 ? '' : 's'} not sealed for it now (${shownLines(lines)}). ` +
     'It is the session of a task delegated by a one-shot run (a run without a session id): its id has the form such a task ' +
-    'has, and its task file names such a run or is gone (a task without one cannot be resumed). ' +
+    'has, and its task file names such a run, is gone, or is not sealed (a task without a sealed task file cannot be resumed). ' +
     "Such a task's files are sealed for a lifetime kept only in the process that ran it: they load only there, while the run " +
     'lasts, and the engine removes them as the run ends. These were kept aside and put back, or are read by another process ' +
     '(or that process ended before removing them): they load nowhere any more, and --trust-session would not take them ' +

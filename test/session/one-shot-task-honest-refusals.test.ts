@@ -34,7 +34,7 @@ describe("a one-shot run's task files put back", () => {
     const before = await readFile(file, 'utf8');
     const error = await refusal(byFile().load(taskId));
     expect(error?.what).toBe('one-shot-task');
-    expect(error?.message).toContain('its task file names such a run or is gone');
+    expect(error?.message).toContain('its task file names such a run, is gone, or is not sealed');
     expect(error?.message).not.toContain('continue it once with --trust-session');
     await expect(byFile([taskId]).load(taskId)).rejects.toMatchObject({ what: 'one-shot-task' });
     expect(await readFile(file, 'utf8')).toBe(before);

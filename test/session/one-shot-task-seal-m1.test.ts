@@ -14,7 +14,7 @@ import { oneShotKit, refusal, said } from './one-shot-kit.js';
 
 const ws = workspaceHomePerTest();
 const { byFile, putBackOneShotTask } = oneShotKit(ws);
-const ONE_SHOT_ADVICE = 'its task file names such a run or is gone';
+const ONE_SHOT_ADVICE = 'its task file names such a run, is gone, or is not sealed';
 const TRUST_ADVICE = 'continue it once with --trust-session';
 
 describe('the wording of a task session\'s refusal, by its task file\'s seal', () => {
