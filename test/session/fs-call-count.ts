@@ -1,8 +1,8 @@
 /**
  * Counts the calls made to `node:fs/promises` while an operation runs: its functions are wrapped
- * (pass-through, in the importing test file's worker only) as `delete-file-system-calls.test.ts`
- * does, so no module of ours is mocked. Import it before anything that imports `node:fs/promises`
- * calls it; every call still reaches the system.
+ * (pass-through, in the importing test file's worker only), so no module of ours is mocked; the
+ * named imports of our modules see the wrappers (`syncBuiltinESMExports`). Every call still
+ * reaches the system.
  */
 import fsp from 'node:fs/promises';
 import { syncBuiltinESMExports } from 'node:module';

@@ -5,7 +5,7 @@
  * four times (the way's check and the refusal of a FIFO or folder each looked at it, before
  * and after writing). Answers and refusals are those of before (test/session covers them).
  */
-import { fsCallsOf } from './m2-fs-call-count.js';
+import { fsCallsOf } from './fs-call-count.js';
 import { mkdir, readdir, realpath, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';

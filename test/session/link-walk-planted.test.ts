@@ -6,7 +6,7 @@
  * property compares it with the system's own `realpath` on random trees of links.
  */
 import fc from 'fast-check';
-import { fsCallsOf } from './m2-fs-call-count.js';
+import { fsCallsOf } from './fs-call-count.js';
 import { mkdir, realpath, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
