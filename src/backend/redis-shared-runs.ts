@@ -40,6 +40,8 @@ export class RedisSharedRuns implements SharedRuns {
    */
   readonly #own = new Set<string>();
   readonly #owners = new Set<RunOwner>();
+  /** Who hears of other engines' records changing here (`watch`). */
+  readonly #watchers = new Set<(runId: string) => void>();
   /** Answers sent to other instances, waiting for their owner's verdict. */
   readonly #verdicts = new Map<string, (ok: boolean) => void>();
   readonly #publisher: RunsPublisher;
@@ -62,7 +64,7 @@ export class RedisSharedRuns implements SharedRuns {
   static async create(redis: Redis, keys: RedisKeys, hub: ChannelHub, instanceId: string, answerWaitMs = ANSWER_WAIT_MS): Promise<{ runs: RedisSharedRuns; stop: () => void }> {
     const runs = new RedisSharedRuns(redis, keys, instanceId, answerWaitMs);
     const copy = { records: runs.#records, own: runs.#own, owners: runs.#owners, verdicts: runs.#verdicts };
-    const stop = await followRuns(hub, { redis, keys, instanceId, ...copy, reassert: (runId) => runs.#reassert(runId) });
+    const stop = await followRuns(hub, { redis, keys, instanceId, ...copy, reassert: (runId) => runs.#reassert(runId), changed: (runId) => runs.#changed(runId) });
     return { runs, stop };
   }
 
@@ -109,6 +111,11 @@ export class RedisSharedRuns implements SharedRuns {
     return awaitVerdict(this.redis, this.keys, this.#verdicts, { runId, approvalId, requestId, message: JSON.stringify(message) }, this.answerWaitMs);
   }
 
+  watch(listener: (runId: string) => void): () => void {
+    this.#watchers.add(listener);
+    return () => this.#watchers.delete(listener);
+  }
+
   serve(owner: RunOwner): () => void {
     this.#owners.add(owner);
     return () => this.#owners.delete(owner);
@@ -133,6 +140,18 @@ export class RedisSharedRuns implements SharedRuns {
     if (!record) return;
     const now = Date.now();
     this.#put({ ...record, info: { ...record.info, state: 'failed', endedAt: now }, pending: [], retainUntil: now + retentionMs });
+    this.#changed(runId);
+  }
+
+  /** Tells the watchers another engine's record changed; one that throws stops no other. */
+  #changed(runId: string): void {
+    for (const listener of [...this.#watchers]) {
+      try {
+        listener(runId);
+      } catch {
+        // The record is kept; a watcher's failure is its own.
+      }
+    }
   }
 
   /** Publishes our record of our own run again, over a forged one. */

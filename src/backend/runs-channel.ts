@@ -34,6 +34,8 @@ export interface RunsChannelState {
   readonly verdicts: ReadonlyMap<string, (ok: boolean) => void>;
   /** Publishes our record of our own run again, over a forged one. */
   reassert(runId: string): void;
+  /** Another engine's record changed in `records` (set or deleted). */
+  changed(runId: string): void;
   /** The runs whose records are being read back for a `forget`, so a flood of them costs one read each in flight. */
   readonly checks: GoneChecks;
 }
@@ -76,7 +78,10 @@ export function applyRunMessage(state: RunsChannelState, message: RunMessage): v
       // another owner would stop us taking answers to its approvals (and have it swept as a
       // dead owner's), so we say ours again. One naming us for a run we do not run is a lie.
       if (state.own.has(runId)) return void (record.owner !== state.instanceId && state.reassert(runId));
-      if (record.owner !== state.instanceId) state.records.set(runId, record);
+      if (record.owner !== state.instanceId) {
+        state.records.set(runId, record);
+        state.changed(runId);
+      }
       return;
     }
     case 'forget':
@@ -113,7 +118,10 @@ function forgetGone(state: RunsChannelState, runId: string): void {
   state.redis
     .hexists(state.keys.runs, runId)
     .then((found) => {
-      if (found === 0 && state.records.get(runId) === seen) state.records.delete(runId);
+      if (found === 0 && state.records.get(runId) === seen) {
+        state.records.delete(runId);
+        state.changed(runId);
+      }
     })
     .catch(() => undefined)
     .finally(() => {

@@ -7,6 +7,7 @@ import type { ApprovalDecision } from '../permission/approval.js';
 import { errorIdentity } from '../errors/error-identity.js';
 import { eventBytes } from './event-bytes.js';
 import type { EventLog } from './event-log.js';
+import { ApprovalWatchers } from './approval-watchers.js';
 import { PendingApprovals } from './pending-approvals.js';
 import type { PendingApproval, RunInfo, SequencedEvent } from './run-types.js';
 import type { SharedRuns } from './shared-runs.js';
@@ -14,6 +15,7 @@ import { UnknownRunError } from './unknown-run-error.js';
 import { checkAfter } from './check-after.js';
 import { CoalescedPublishes } from './coalesced-publishes.js';
 import { RunsBySession } from './runs-by-session.js';
+import { ended, quietly } from './registry-helpers.js';
 
 /** A run started with `engine.start()`: hot, registered, attachable. */
 export interface RunHandle {
@@ -83,14 +85,20 @@ export class RunRegistry {
    *
    * @internal
    */
-  readonly approvals = new PendingApprovals((runId) => this.#publishes.soon(runId));
+  readonly approvals = new PendingApprovals((runId) => {
+    this.#publishes.soon(runId);
+    this.approvalWatchers.notify(runId);
+  });
+  /** Who hears of changes to a run's waiting approvals ({@link RunRegistry.watchApprovals}). @internal */
+  readonly approvalWatchers = new ApprovalWatchers();
   /**
    * The publishes of our runs' records: an approval's change is batched with the others of
    * the same turn (a burst of N was N records of up to N approvals each); a start and an end
    * go at once.
    */
   readonly #publishes = new CoalescedPublishes((runId) => this.#publish(runId));
-  readonly #unserve: (() => void) | undefined;
+  /** Stops serving the other engines and hearing of their runs. */
+  readonly #unserve: () => void;
   /** The sum of the kept runs' `bytes`. */
   #bytes = 0;
   /**
@@ -102,10 +110,19 @@ export class RunRegistry {
 
   constructor(private readonly o: RunRegistryOptions) {
     // Other engines' cancels and answers for our runs: only what runs here, never relayed again.
-    this.#unserve = o.shared?.serve({
+    const unserve = o.shared?.serve({
       cancel: (runId) => this.#runs.has(runId) && this.cancel(runId),
       answer: (runId, approvalId, decision, taskId) => this.approvals.answer(runId, approvalId, decision, taskId),
     });
+    // Another engine's record of its run came: its waiting approvals may have changed. Ended, it has no more.
+    const unwatch = o.shared?.watch?.((runId) => {
+      this.approvalWatchers.notify(runId);
+      if (this.get(runId)?.state !== 'running') this.approvalWatchers.drop(runId);
+    });
+    this.#unserve = () => {
+      unserve?.();
+      unwatch?.();
+    };
   }
 
   /**
@@ -128,6 +145,7 @@ export class RunRegistry {
       if (entry.info.endedAt === undefined) this.#ended(entry);
       entry.info = ended(entry.info, state);
       this.approvals.failAll(runId, state === 'cancelled' ? 'the run was cancelled (fail-closed)' : 'the run ended');
+      this.approvalWatchers.drop(runId);
       this.#publishes.now(runId);
     };
     // The subscription is held before the run starts: a synchronous run may cancel itself
@@ -218,6 +236,7 @@ export class RunRegistry {
     entry.stop();
     entry.subscription?.unsubscribe();
     this.approvals.failAll(runId, 'the run was cancelled (fail-closed)');
+    this.approvalWatchers.drop(runId);
     this.#publishes.now(runId);
     quietly(this.o.log.end(runId, { kind: 'cancelled', reason: 'the run was cancelled' }));
     entry.reject(new AbortError(new Error('the run was cancelled')));
@@ -243,6 +262,19 @@ export class RunRegistry {
   pendingApprovals(runId: string): PendingApproval[] {
     if (this.#runs.has(runId)) return this.approvals.pending(runId);
     return [...(this.o.shared?.get(runId)?.pending ?? [])];
+  }
+
+  /**
+   * Calls `listener` whenever the approvals waiting in a running run may have changed (one of
+   * ours: at once, as an approval starts or stops waiting; another engine's: as its record
+   * arrives), so a protocol that shows only waiting approvals rechecks on the signal rather
+   * than on a timer. Returns its removal; when the run ends its listeners are dropped. A run
+   * not known to be running gets no listener (it has no approval left to wait).
+   *
+   * @internal
+   */
+  watchApprovals(runId: string, listener: () => void): () => void {
+    return this.get(runId)?.state === 'running' ? this.approvalWatchers.watch(runId, listener) : () => undefined;
   }
 
   /**
@@ -297,7 +329,7 @@ export class RunRegistry {
    * @internal
    */
   detach(): void {
-    this.#unserve?.();
+    this.#unserve();
   }
 
   /** Tells the engines sharing a backend where a run of ours stands now. */
@@ -361,20 +393,4 @@ export class RunRegistry {
     this.#finished.delete(entry);
     quietly(this.o.log.delete(entry.info.runId));
   }
-}
-
-/**
- * A log write whose failure nobody can act on here (a memory log does not fail; a remote
- * one reports its own errors to its readers): never an unhandled rejection.
- */
-function quietly(write: unknown): void {
-  if (write instanceof Promise) write.catch(() => undefined);
-}
-
-/**
- * `info` ended now in `state`. `Object.assign`, not `{ ...info, state, endedAt }`: V8 adds a
- * field to a spread copy on a slow path, about a microsecond each (docs/performance.md, stop 42).
- */
-function ended(info: RunInfo, state: RunInfo['state']): RunInfo {
-  return Object.assign({}, info, { state, endedAt: Date.now() });
 }

@@ -45,6 +45,12 @@ export interface SharedRuns {
    * in time (withdrawn, or taken and never confirmed).
    */
   answer(runId: string, approvalId: string, decision: ApprovalDecision, taskId?: string | null): boolean | Promise<boolean>;
+  /**
+   * Calls `listener` with the run id of each other engine's record that arrives, changes or is
+   * forgotten here (its waiting approvals may differ); returns the stop. Not for our own runs:
+   * their registry knows their changes first. Absent: records are not followed as they change.
+   */
+  watch?(listener: (runId: string) => void): () => void;
   /** Serves cancels and answers sent to this engine's runs; returns the stop. */
   serve(owner: RunOwner): () => void;
 }

@@ -121,7 +121,7 @@ export function agUiHandler(engine: AgUiEngine, options: AgUiHandlerOptions = {}
     const run = await startStreamedRun(engine, requests.forRun(slot), prompt, options, res);
     if (run === undefined) return; // the client is gone
     const frontend = new Set(tools.map((t) => t.name));
-    const state = { run, mapper: new AgUiMapper(frontend, input.toolCallIds), calls, frontendTools: frontend, after: 0, interrupts: new Set<string>(), notes: [] };
+    const state = { run, mapper: new AgUiMapper(frontend, input.toolCallIds), calls, frontendTools: frontend, after: 0, interrupts: new Set<string>(), notes: [], held: [] };
     streamAgUiRun(engine, state, ids, res, hooks);
   });
 }

@@ -47,6 +47,8 @@ export function streamAgUiRun(engine: ProtocolEngine, state: AgUiRunState, ids: 
   const wait = (shown: readonly Interrupt[], pending: readonly string[]): void => {
     // Approvals held since they were seen may wait by now: they are behind the next AG-UI run's start.
     const interrupts = [...shown, ...held.waiting().filter((interrupt) => !shown.some((s) => s.id === interrupt.id))];
+    // Those not waiting yet: the next AG-UI run offers them again (it starts after their events).
+    state.held.push(...held.rest());
     for (const interrupt of interrupts) state.interrupts.add(interrupt.id);
     state.calls.ask(pending);
     // The client knows each call by the id its TOOL_CALL_START gave it, not the model's (which may repeat).
@@ -76,6 +78,8 @@ export function streamAgUiRun(engine: ProtocolEngine, state: AgUiRunState, ids: 
   out.send(runStarted(ids));
   for (const note of state.notes.splice(0)) out.send(note);
   state.calls.listen(waitForCalls);
+  // Held when the last AG-UI run stopped: offered before the events after them (which may decide them) are read.
+  for (const interrupt of state.held.splice(0)) if (!finished) held.offer(interrupt);
   attachment.add(
     engine.runs.attach(state.run.runId, { after: state.after }).subscribe({
       next: ({ seq, event }) => {
@@ -86,7 +90,6 @@ export function streamAgUiRun(engine: ProtocolEngine, state: AgUiRunState, ids: 
         held.seen(event);
         const interrupt = waitPointOf(event, state);
         if (interrupt !== undefined) held.offer(interrupt);
-        else held.recheck();
         waitForCalls();
       },
       error: (error: unknown) => {

@@ -40,8 +40,14 @@ export function answerWaitingRun(engine: ProtocolEngine, state: AgUiRunState, in
     const decision = answered.get(approvalId) ?? { decision: 'reject', comment: 'The user did not answer this approval.' };
     const taken = engine.runs.answer(state.run.runId, approvalId, decision);
     // Decided meanwhile (the runs API, its timeout): the client hears its answer did nothing.
-    // (Another engine's run answers with a promise: refused answers are not reported there.)
-    if (taken === false && answered.has(approvalId)) state.notes.push(notApplied(approvalId));
+    if (!answered.has(approvalId)) {
+      if (taken instanceof Promise) taken.catch(() => undefined); // an answer nobody gave: its fate is nobody's news
+      continue;
+    }
+    // A run owned elsewhere (shared backend) answers later, with a promise: its refusal (false,
+    // or `AnswerNotAppliedError`) is a note for the next AG-UI run that starts after it settles.
+    if (taken instanceof Promise) taken.then((ok) => ok || state.notes.push(notApplied(approvalId)), () => state.notes.push(notApplied(approvalId)));
+    else if (!taken) state.notes.push(notApplied(approvalId));
   }
   state.interrupts.clear();
   return true;

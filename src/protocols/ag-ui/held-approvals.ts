@@ -2,9 +2,6 @@ import type { Interrupt } from '@ag-ui/core';
 import type { AgentEvent } from '../../events/agent-event.js';
 import type { ProtocolEngine } from '../protocol-engine.js';
 
-/** How often a held approval is looked up again, in milliseconds. */
-const RECHECK_MS = 20;
-
 /**
  * Decides which `HITLPending` events become interrupts: only approvals that still wait
  * (`engine.runs.pendingApprovals`). An AG-UI run that replays the log may meet an approval
@@ -12,11 +9,15 @@ const RECHECK_MS = 20;
  * end the AG-UI run on a question nobody can answer. One not waiting when its event is seen
  * is held: it may be about to wait (its event is logged before the wait starts; on a shared
  * backend the owner publishes it later) or about to be decided. Its `HITLDecided` drops it;
- * once it waits, it becomes an interrupt (looked up on every event and every `RECHECK_MS`).
+ * once it waits, it becomes an interrupt: the registry signals each change of the run's
+ * waiting approvals (`engine.runs.watchApprovals`), and the held ones are looked up again
+ * then, never on a timer. What is still held when the AG-UI run ends otherwise (on a frontend
+ * call, or the run's end) is not asked about by this AG-UI run: {@link HeldApprovals.rest}
+ * hands it to the next one.
  */
 export class HeldApprovals {
   readonly #held = new Map<string, Interrupt>();
-  #timer: ReturnType<typeof setInterval> | undefined;
+  #unwatch: (() => void) | undefined;
 
   constructor(
     private readonly engine: ProtocolEngine,
@@ -30,10 +31,7 @@ export class HeldApprovals {
     // A run that has ended decided all its approvals (fail-closed): nothing to hold.
     if (this.engine.runs.get(this.runId)?.state !== 'running') return;
     this.#held.set(interrupt.id, interrupt);
-    if (this.#timer === undefined) {
-      this.#timer = setInterval(() => this.recheck(), RECHECK_MS);
-      this.#timer.unref();
-    }
+    this.#unwatch ??= this.engine.runs.watchApprovals(this.runId, () => this.#recheck());
   }
 
   /** Notes what a later event tells: a held approval's `HITLDecided` drops it. */
@@ -44,24 +42,39 @@ export class HeldApprovals {
     if (this.#held.size === 0) this.stop();
   }
 
-  /** The held approvals that wait now; forgets them all (the AG-UI run ends: shown or not, the next one starts after them). */
+  /**
+   * The held approvals that wait now; the others stay held until {@link HeldApprovals.stop}
+   * or {@link HeldApprovals.rest} (the AG-UI run ends: the next one starts after them).
+   */
   waiting(): Interrupt[] {
     const now = [...this.#held.values()].filter((interrupt) => this.#waits(interrupt.id));
-    this.stop();
+    for (const interrupt of now) this.#held.delete(interrupt.id);
+    if (this.#held.size === 0) this.stop(); // nothing left to hear of
     return now;
   }
 
-  /** Looks the held approvals up again: any found waiting are shown. */
-  recheck(): void {
-    if (![...this.#held.keys()].some((id) => this.#waits(id))) return;
-    this.onWaiting(this.waiting());
+  /**
+   * What is still held (not waiting yet, not decided), forgotten here: the AG-UI run ends
+   * waiting for the client, and the next AG-UI run of the thread, which starts after these
+   * approvals' events, must offer them again or never ask about them.
+   */
+  rest(): Interrupt[] {
+    const rest = [...this.#held.values()];
+    this.stop();
+    return rest;
   }
 
-  /** Forgets what is held (the AG-UI run has ended). */
+  /** Forgets what is held and stops listening (the AG-UI run has ended). */
   stop(): void {
     this.#held.clear();
-    clearInterval(this.#timer);
-    this.#timer = undefined;
+    this.#unwatch?.();
+    this.#unwatch = undefined;
+  }
+
+  /** The run's waiting approvals changed: any held ones found waiting are shown. */
+  #recheck(): void {
+    const now = this.waiting();
+    if (now.length > 0) this.onWaiting(now);
   }
 
   #waits(approvalId: string): boolean {

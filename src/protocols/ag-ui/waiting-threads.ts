@@ -1,4 +1,4 @@
-import type { AGUIEvent } from '@ag-ui/core';
+import type { AGUIEvent, Interrupt } from '@ag-ui/core';
 import type { RunHandle } from '../../runs/run-registry.js';
 import type { AgUiMapper } from './ag-ui-mapper.js';
 import type { FrontendCalls } from './frontend-calls.js';
@@ -19,6 +19,12 @@ export interface AgUiRunState {
   readonly interrupts: Set<string>;
   /** Events for the start of the next AG-UI run: what became of the previous request's answers (`CUSTOM` `rxharness.ResumeNotApplied`). */
   readonly notes: AGUIEvent[];
+  /**
+   * Approvals asked (their `HITLPending` shown) but not waiting yet when the last AG-UI run
+   * ended waiting for the client: the next AG-UI run, which starts after their events, offers
+   * them again (`HeldApprovals`), so each is still asked once it waits.
+   */
+  readonly held: Interrupt[];
 }
 
 /**
