@@ -1,12 +1,44 @@
 /**
  * Variables a line sets whose names are only known when it runs: `read "$v"`, `printf -v "$v"`,
- * `(( $v = 1 ))`. Such a name may be `PATH`, or any other (`v=PATH; (( $v = 1 )); ls` runs
- * `./1/ls`). Also which words of `read` and `mapfile` are names at all: `read -p "$msg" answer`
- * names only `answer`, its prompt is printed, never evaluated.
+ * `(( $v = 1 ))`, `read PAT{H,X}`, `export TMP*=src`. Such a name may be `PATH`, or any other
+ * (`v=PATH; (( $v = 1 )); ls` runs `./1/ls`). The one place that tells such a name (see
+ * {@link runTimeName}) or option (see {@link runTimeOption}) from a shown one. Also which words of
+ * `read` and `mapfile` are names at all: `read -p "$msg" answer` names only `answer`, its prompt
+ * is printed, never evaluated.
  *
  * @module
  */
 import { quoted } from '../quoted.js';
+
+/** A `$` in a variable's name (before its `=` or subscript): the name is only known when the line runs. */
+const RUN_TIME_NAME = /^[^=[]*\$/;
+/** A brace (`{PATH,X}=`) or glob (`PAT?=`, `PA*=`) in a variable's name, before its `=` or subscript: bash expands the word into names. */
+const EXPANDED_NAME = /^[^=[]*[{*?]/;
+
+/**
+ * Whether the variable a word names (`NAME=value`, a name given to `read` or `printf -v`, or a
+ * declarer's word: `export "$v"` with `v=TMPDIR=src` sets TMPDIR) is only known when the line
+ * runs: built from an expansion (`$v=x`, `read "$v"`), or expanded from a brace or glob
+ * (`TMP{DIR,X}=x`, `read PAT{H,X}`, `export PAT?=x` with a file named `PATH=x`).
+ *
+ * @example
+ * ```ts
+ * runTimeName('$v=src'); // true
+ * runTimeName('PAT{H,X}'); // true
+ * runTimeName('PATH=$x'); // false: the name is shown, only its value is not
+ * ```
+ */
+export function runTimeName(word: string): boolean {
+  return RUN_TIME_NAME.test(word) || EXPANDED_NAME.test(word);
+}
+
+/**
+ * Whether a declarer's option word has letters only known when the line runs (`"-$o"`, `-x$o`,
+ * `+$o`): `o=n` makes `declare "-$o" r=TMPDIR` a name reference, and `o=x` exports.
+ */
+export function runTimeOption(word: string): boolean {
+  return /^[-+][A-Za-z]*\$/.test(word);
+}
 
 /** Letters of `read` and `mapfile` taking a value that is no name (`read -p "$prompt"`); `read -a NAME` takes a name. */
 const READ_VALUED = 'adinNptu';
@@ -54,12 +86,14 @@ export function joinedNames(text: string): string[] {
 }
 
 /**
- * The words naming a variable `base` sets whose name is only known when the line runs:
- * `read "$v"`, `read -a "$v"`, `read -r"$o"` (`o=aPATH`), `mapfile "$v"`, `printf -v "$v"`,
- * `printf "-$o"`, `wait -p "$v"`, `getopts o "$v"`, `let "$v=1"`.
+ * The words naming a variable `base` sets whose name is only known when the line runs (see
+ * {@link runTimeName}): `read "$v"`, `read -a "$v"`, `read -r"$o"` (`o=aPATH`), `read PAT{H,X}`,
+ * `mapfile "$v"`, `printf -v "$v"`, `printf -v TMP*`, `printf "-$o"`, `wait -p "$v"`,
+ * `getopts o TMP{DIR,X}`, `let "$v=1"`.
  */
 export function runTimeNames(base: string, args: readonly string[]): string[] {
-  const dynamic = (word: string | undefined): word is string => word !== undefined && word.includes('$');
+  // A `$` in a subscript counts too (`read "a[$i]"`): bash evaluates it, and `i='PATH=1'` assigns PATH.
+  const dynamic = (word: string | undefined): word is string => word !== undefined && (word.includes('$') || runTimeName(word));
   switch (base) {
     case 'read':
     case 'mapfile':

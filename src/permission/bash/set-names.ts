@@ -13,7 +13,6 @@
  */
 import { PLACEHOLDER } from './line-reader.js';
 import { readNames, runTimeArithmeticNames, runTimeNames } from './run-time-names.js';
-import { runTimeName } from './runs/unreadable-runs.js';
 
 /** A variable's name, as bash takes one. */
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -55,9 +54,8 @@ export function variablesSet(base: string, args: readonly string[], words: reado
   // Arithmetic assigns too (`: $((PATH=1))`, `x[PATH=1]=2`); in doubt a bracket glob counts as well.
   const arithmetic = words.flatMap((word) => [...word.matchAll(ARITHMETIC)].map((m) => m[1] ?? m[2] ?? ''));
   names.push(...arithmetic.flatMap(arithmeticNames));
-  // Names bash makes from a brace or glob (`read TMP{DIR,X}`, `printf -v {PATH,./bin}`) and indirect ones (`${!v:=x}`): known at run time.
+  // Indirect names (`${!v:=x}`) are known at run time; so are those `runTimeNames` finds (`read "$v"`, `read TMP{DIR,X}`).
   const built = words.flatMap((word) => [...word.matchAll(INDIRECT_ASSIGNMENT)].map((m) => `$${m[1]!}`));
-  const expanded = (word: string): boolean => !word.includes('$') && runTimeName(word);
   switch (base) {
     case 'let':
       names.push(...args.flatMap(arithmeticNames));
@@ -75,7 +73,6 @@ export function variablesSet(base: string, args: readonly string[], words: reado
     case 'readarray':
       // Every word that may be a name: in doubt an option's value (`read -p PATH`) counts too, and `read -raPATH` names PATH.
       names.push(...[...args, ...readNames(base, args)].filter((arg) => NAME.test(arg)));
-      built.push(...readNames(base, args).filter(expanded));
       break;
     case 'getopts':
       names.push(...args.slice(1, 2).filter((arg) => NAME.test(arg)));
@@ -86,7 +83,6 @@ export function variablesSet(base: string, args: readonly string[], words: reado
         // `printf -v 'PATH[0]'` sets PATH: element 0 of a plain variable is the variable.
         const name = value?.replace(/\[[^\]]*\]$/, '');
         if (name !== undefined && NAME.test(name)) names.push(name);
-        else if (name !== undefined && expanded(name)) built.push(name);
       });
       break;
     case 'coproc':

@@ -23,7 +23,7 @@ export type Word =
       readonly input?: true;
       readonly pattern?: true;
       readonly quoted?: true;
-      /** Its expansions as written where the parser's text loses their braces (`${x}m`, `"${a[@]}"`: the text says `$xm`, `$a[@]`): for reasons only, see {@link writtenAs}. */
+      /** Its expansions as written where the parser's text loses their braces (`${x}m`, `"${a[@]}"`: the text says `$xm`, `$a[@]`): for the text rules match and reasons quote, see {@link writtenAs} and {@link render}; the checks read `text`. */
       readonly shown?: string;
     }
   | { readonly kind: 'redirect'; readonly op: string };
@@ -148,9 +148,13 @@ export function text(word: Word): string {
   return word.kind === 'word' ? word.text : word.op;
 }
 
-/** Words as one command's text, as the matcher sees it. */
+/**
+ * Words as one command's text, as the matcher sees it: each word as written (see {@link
+ * writtenAs}), so `${x}m src/a` is matched (and quoted in reasons) as that, never as `$xm src/a`,
+ * which expands another variable.
+ */
 export function render(words: readonly Word[]): string {
-  return collapse(words.map(text).join(' '));
+  return collapse(words.map((word) => (word.kind === 'word' ? writtenAs(word) : word.op)).join(' '));
 }
 
 /** Whitespace as the matcher sees it: any run (line breaks, tabs, other spaces) is one space. */

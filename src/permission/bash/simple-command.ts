@@ -15,7 +15,7 @@ import { HEADERS, KEYWORDS, READERS } from './shell-programs.js';
 import { basename, collapse, isAssignment, isDynamic, isPlain, plainWords, redirectTargets, render, text, type Word, writtenAs } from './shell-words.js';
 import { codeVariable, referenceTargets, unreadableRun } from './runs/unreadable-runs.js';
 import { filesRun } from './runs/run-files.js';
-import { runTimeFormat } from './run-time-names.js';
+import { runTimeFormat, runTimeOption } from './run-time-names.js';
 import { variablesSet } from './set-names.js';
 import { noteCarriers, noteListCarriers } from './word-carriers.js';
 import { commandWrites } from './writes/written-files.js';
@@ -97,7 +97,9 @@ export function analyseWords(all: readonly Word[], role: PartRole, depth: number
     const args = plain.slice(1).map((w) => w.text);
     // `declare -n r=TMPDIR`: assigning r later sets mktemp's folder, as may `export $v=src` (see `temp-folder`).
     const operands = args.filter((arg) => !arg.startsWith('-'));
-    sink.environment([...operands.filter((arg) => arg.includes('=')), ...referenceSettings(referenceTargets([setter, ...args])), ...runTimeSettings(operands)]);
+    // An unquoted option only known when the line runs may split into operands (`declare -$o` with `o='x TMPDIR=src'`).
+    const split = plain.slice(1).filter((w) => w.quoted !== true && runTimeOption(w.text)).map((w) => w.text);
+    sink.environment([...operands.filter((arg) => arg.includes('=')), ...referenceSettings(referenceTargets([setter, ...args])), ...runTimeSettings([...operands, ...split])]);
   }
   // TMPDIR in front of a command is mktemp's folder also where that command runs mktemp (`TMPDIR=src
   // nice mktemp`, `TMPDIR=src bash -c mktemp`): kept for what follows on the line, which judges every
@@ -118,7 +120,7 @@ export function analyseWords(all: readonly Word[], role: PartRole, depth: number
   // An empty argument (`git log --grep ''`) is no run-time word: only a command name can be empty by accident.
   const unreadable = isDynamic(name) ? undefined : unreadableRun(foldCase(name.text), args, plain.slice(1).map((w) => w.text !== '' && isDynamic(w)));
   if (unreadable !== undefined) sink.flag(unreadable);
-  sink.add('variant', collapse([base, ...args].join(' ')));
+  sink.add('variant', collapse([base, ...plain.slice(1).map(writtenAs)].join(' ')));
   const shape = commandShape(base, plain.slice(1));
   if (shape !== undefined) sink.shape(shape);
   // ...and with its redirections kept in place, for `rm 2>/dev/null` against `rm *`.

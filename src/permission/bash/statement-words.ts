@@ -140,7 +140,9 @@ function dollarReading(statement: string, count: number): { literal: boolean[]; 
   if (!statement.includes('$')) return undefined;
   const marked = parse<string>(statement, (key) => `${EXPANDED}${key}${EXPANDED_END}`);
   if (marked.length !== count) return undefined;
-  const bare = (key: string, next: string): boolean => /^[*@#?$!-]$/.test(key) || (/^[A-Za-z_]\w*$/.test(key) && next === '');
+  // A lone `$` (`=~ ^(x|y)$`) is text, no expansion. The parser reads `$10` and `${10}` alike
+  // (bash reads `$10` as `${1}0`): a key starting with a digit stays as the parser's text.
+  const bare = (key: string, next: string): boolean => /^[*@#?$!-]?$/.test(key) || /^\d/.test(key) || (/^[A-Za-z_]\w*$/.test(key) && next === '');
   const braced = (_: string, key: string, next: string): string => (bare(key, next) ? `$${key}` : `\${${key}}`);
   return {
     literal: marked.map((entry) => typeof entry === 'string' && !entry.includes(EXPANDED)),

@@ -12,6 +12,7 @@ import { keywordOption } from './keyword-option.js';
 import { optionRun } from './option-runs.js';
 import { OPTION_VARIABLE } from './option-variables.js';
 import { programKind } from '../program-names.js';
+import { runTimeName, runTimeOption } from '../run-time-names.js';
 import { quoted } from '../../quoted.js';
 
 /** Interpreters of languages that can run any command (`os.system`, `system`, `child_process`...). */
@@ -44,18 +45,6 @@ const CODE_VARIABLE = new RegExp(
 );
 /** What a reference's target is assigned (`declare -n r=LESS; r='+!rm f'`): a value set later, which the line may build. */
 const REFERENCED = '$(…)';
-/** A `$` in a variable's name (before its `=` or subscript): the name is only known when the line runs. */
-const RUN_TIME_NAME = /^[^=[]*\$/;
-/** A brace (`{PATH,X}=`) or glob (`PAT?=`, `PA*=`) in a variable's name, before its `=` or subscript: bash expands the word into names. */
-const EXPANDED_NAME = /^[^=[]*[{*?]/;
-/**
- * Whether the variable a setting word names (`NAME=value`, or a declarer's word: `export "$v"`
- * with `v=TMPDIR=src` sets TMPDIR) is only known when the line runs: built from an expansion
- * (`$v=x`), or expanded from a brace or glob (`TMP{DIR,X}=x`, `PAT?=x`).
- */
-export function runTimeName(word: string): boolean {
-  return RUN_TIME_NAME.test(word) || EXPANDED_NAME.test(word);
-}
 /** Builtins whose arguments set or export variables. */
 const SETTERS = new Set(['export', 'declare', 'typeset', 'local', 'readonly', 'env']);
 
@@ -125,7 +114,7 @@ export function codeVariable(assignments: readonly string[], command: readonly s
   const showing = setters.some((word) => /^-[A-Za-z]*[pfF]/.test(word));
   // A name only known when the line runs (`declare "$v"=x`, `export "$v"`, `read "$v"`: see `set-names`) may be PATH.
   // So may its options (`declare "-$o" r=PATH`, which `o=n` makes a reference to PATH).
-  const runTimeOptions = command[0] === 'env' ? [] : setters.filter((word) => /^[-+][A-Za-z]*\$/.test(word));
+  const runTimeOptions = command[0] === 'env' ? [] : setters.filter(runTimeOption);
   // So may a name with a brace expansion or a glob, expanded first (`export {PATH,X}=bin`, `export PAT?=bin` with a file `PATH=bin`, `read PAT{H,X}`).
   const unknown = [...assignments, ...(showing ? [] : declared), ...runTimeOptions].find(runTimeName);
   if (unknown !== undefined) return `a variable whose name is only known when the line runs (${quoted(unknown.replace(/\+?=.*$/s, ''))}), which may be PATH or any other`;
@@ -155,7 +144,8 @@ export function codeVariable(assignments: readonly string[], command: readonly s
  * `r` after `declare -n r=PATH` (`typeset -n`, `local -n`) sets PATH, so the target is set as
  * an assignment would set it. A reference without a target gives `''` (`declare -n r; r=PATH`:
  * set later, by a line that may build it); one only known when the line runs stays as written
- * (`declare -n r=$v`). `export -n` un-exports, and `-p` / `-f` only show.
+ * (`declare -n r=$v`). An option only known when the line runs (`declare "-$o" r=TMPDIR`) may
+ * be `-n`, so it is read as one. `export -n` un-exports, and `-p` / `-f` only show.
  *
  * @example
  * ```ts
@@ -168,7 +158,8 @@ export function referenceTargets(command: readonly string[]): string[] {
   const base = command[0] ?? '';
   if (!SETTERS.has(base) || base === 'export' || base === 'env') return [];
   const args = command.slice(1);
-  if (!args.some((word) => /^-[A-Za-z]*n/.test(word))) return [];
+  // An option only known when the line runs may be `-n` (`declare "-$o" r=TMPDIR` with `o=n`).
+  if (!args.some((word) => /^-[A-Za-z]*n/.test(word) || runTimeOption(word))) return [];
   const showing = args.some((word) => /^-[A-Za-z]*[pfF]/.test(word));
   return args.filter((word) => !word.startsWith('-')).flatMap((word) => (word.includes('=') ? (/^[A-Za-z_]\w*=(.+)$/s.exec(word)?.[1] ?? []) : showing ? [] : ['']));
 }

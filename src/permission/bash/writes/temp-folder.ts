@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { runTimeName } from '../runs/unreadable-runs.js';
+import { runTimeName } from '../run-time-names.js';
 import type { CommandWrites, WrittenWord } from './written-words.js';
 
 /** A setting of TMPDIR as the line records it (`TMPDIR=src`; `TMPDIR=` when its value is not shown: `read TMPDIR`). */
