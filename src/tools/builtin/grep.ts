@@ -114,7 +114,14 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool<GrepArgs> {
         const stats = await stat(root.absolute);
         if (stats.isDirectory()) {
           const glob = include === undefined ? '**/*' : include.includes('/') ? include : `**/${include}`;
-          const found = await findSearchFiles(root.absolute, glob, context.signal);
+          let found: string[];
+          try {
+            found = await findSearchFiles(root.absolute, glob, context.signal);
+          } catch (error) {
+            // Not the folder's fault (the walk skips what it cannot read): say so as glob does, never "Cannot access".
+            if (context.signal.aborted) throw searchStopped();
+            return toolError(`Search failed in ${shownName(path)}: ${errorMessage(error)}`);
+          }
           const all = found.map((file) => ({ absolute: join(root.absolute, file), shown: joinRelative(root.relative, file) }));
           ({ allowed: files, asked } = judgePaths(all, (file) => file.shown, judge));
         } else {
