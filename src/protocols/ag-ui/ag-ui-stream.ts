@@ -78,8 +78,8 @@ export function streamAgUiRun(engine: ProtocolEngine, state: AgUiRunState, ids: 
   out.send(runStarted(ids));
   for (const note of state.notes.splice(0)) out.send(note);
   state.calls.listen(waitForCalls);
-  // Held when the last AG-UI run stopped: offered before the events after them (which may decide them) are read.
-  for (const interrupt of state.held.splice(0)) if (!finished) held.offer(interrupt);
+  // Held when the last AG-UI run stopped: taken back before the events after them (which may decide them) are read.
+  if (!finished) held.carry(state.held.splice(0));
   attachment.add(
     engine.runs.attach(state.run.runId, { after: state.after }).subscribe({
       next: ({ seq, event }) => {

@@ -11,9 +11,10 @@ import type { ProtocolEngine } from '../protocol-engine.js';
  * backend the owner publishes it later) or about to be decided. Its `HITLDecided` drops it;
  * once it waits, it becomes an interrupt: the registry signals each change of the run's
  * waiting approvals (`engine.runs.watchApprovals`), and the held ones are looked up again
- * then, never on a timer. What is still held when the AG-UI run ends otherwise (on a frontend
- * call, or the run's end) is not asked about by this AG-UI run: {@link HeldApprovals.rest}
- * hands it to the next one.
+ * then, never on a timer. What is still held when the AG-UI run ends waiting for the client
+ * (on a frontend call) is not asked about by this AG-UI run: {@link HeldApprovals.rest} hands
+ * it to the next one, which takes it back with {@link HeldApprovals.carry}. At the run's end
+ * nothing is handed on: the run decided every approval it had (fail-closed).
  */
 export class HeldApprovals {
   readonly #held = new Map<string, Interrupt>();
@@ -32,6 +33,19 @@ export class HeldApprovals {
     if (this.engine.runs.get(this.runId)?.state !== 'running') return;
     this.#held.set(interrupt.id, interrupt);
     this.#unwatch ??= this.engine.runs.watchApprovals(this.runId, () => this.#recheck());
+  }
+
+  /**
+   * Approvals handed on by the last AG-UI run ({@link HeldApprovals.rest}): all held first,
+   * then those that wait now shown together. Offered one by one, the first found waiting would
+   * end this AG-UI run before the others were held, and they would be asked by no AG-UI run.
+   */
+  carry(interrupts: readonly Interrupt[]): void {
+    // A run that has ended decided all its approvals (fail-closed): nothing to hold.
+    if (interrupts.length === 0 || this.engine.runs.get(this.runId)?.state !== 'running') return;
+    for (const interrupt of interrupts) this.#held.set(interrupt.id, interrupt);
+    this.#unwatch ??= this.engine.runs.watchApprovals(this.runId, () => this.#recheck());
+    this.#recheck();
   }
 
   /** Notes what a later event tells: a held approval's `HITLDecided` drops it. */
