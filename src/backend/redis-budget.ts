@@ -21,7 +21,7 @@ interface Known {
  * taken as the script was sent, so never later than Redis renewed its expiry): shared by the
  * tree's budgets here, so a reservation tells a budget it counted in, which must still be
  * there, from one nobody here made yet. A worker's starts with the nodes its job's sender
- * counted in (see `attach`). One found longer ago than its expiry may be made afresh (a run
+ * counted in, found when the sender last found them (see `attach`). One found longer ago than its expiry may be made afresh (a run
  * that paused a day starts a fresh count).
  */
 type Found = Map<string, number>;
@@ -56,10 +56,18 @@ export class RedisTokenBudget implements TokenBudget {
     this.#known = known;
   }
 
-  /** The chain, each node marked `counted` when this process counted in it (see {@link attach}), and what was left at the last answer from Redis. */
+  /**
+   * The chain, each node this process counted in with when it last found it (`countedAt`, on
+   * the wall clock: the job may wait in the queue and run on another machine; see
+   * {@link attach}), and what was left at the last answer from Redis.
+   */
   get shared(): SharedBudget {
     const now = performance.now();
-    const nodes = this.nodes.map(({ key, limit }) => ({ key, limit, ...(this.#counted(key, now) ? { counted: true } : {}) }));
+    const wall = Date.now();
+    const nodes = this.nodes.map(({ key, limit }) => {
+      const ago = now - (this.found.get(key) ?? -Infinity);
+      return ago < POOL_TTL_MS ? { key, limit, countedAt: Math.round(wall - ago) } : { key, limit };
+    });
     return { nodes, remaining: this.#known.remaining };
   }
 
@@ -75,14 +83,19 @@ export class RedisTokenBudget implements TokenBudget {
    * `held` (a worker passes its job's {@link RedisKeys.budgetHeld}), its reservations and
    * its children's are held there until they settle. The nodes its sender counted in must
    * still be there: one evicted while the job was queued is refused as gone, not made afresh
-   * with nothing used (the tree would spend its budget twice). They count as found now, so a
-   * job queued longer than the pool's expiry is refused too (its pool may have expired).
+   * with nothing used (the tree would spend its budget twice). Each counts as found when its
+   * sender last found it (`countedAt`, the time in the queue included), as it would there:
+   * once that is longer ago than the pool's expiry, the worker starts a fresh count as its
+   * sender would (a run that paused a day). A time ahead of this machine's clock counts as
+   * now (refused once gone: the safe side); one that is no finite number as never found.
    */
   static attach(redis: Redis, keys: RedisKeys, shared: SharedBudget, held?: string): RedisTokenBudget {
     const limit = shared.nodes[0]?.limit ?? Number.POSITIVE_INFINITY;
     const known = { limit, used: limit - shared.remaining, remaining: shared.remaining, available: shared.remaining };
     const now = performance.now();
-    const found: Found = new Map(shared.nodes.filter((n) => n.counted === true).map((n) => [n.key, now]));
+    const wall = Date.now();
+    const found: Found = new Map();
+    for (const { key, countedAt } of shared.nodes) if (Number.isFinite(countedAt)) found.set(key, now - Math.max(0, wall - countedAt!));
     return new RedisTokenBudget(redis, keys, limit, shared.nodes, known, found, held);
   }
 

@@ -88,12 +88,13 @@ export interface BudgetState {
 /**
  * A budget counted in Redis, as data: its chain of pool nodes (its own first, the root last;
  * a budget without a limit of its own has no node), and what it had left when sent. A node
- * `counted` is one its sender had counted in (it was in Redis then): a worker refuses it
- * once gone instead of making it afresh with nothing used.
+ * with `countedAt` is one its sender had counted in, last found in Redis then (ms since the
+ * epoch): a worker refuses it once gone, within the pool's expiry of that time, instead of
+ * making it afresh with nothing used.
  *
  * @internal
  */
 export interface SharedBudget {
-  readonly nodes: readonly { readonly key: string; readonly limit: number; readonly counted?: boolean }[];
+  readonly nodes: readonly { readonly key: string; readonly limit: number; readonly countedAt?: number }[];
   readonly remaining: number;
 }

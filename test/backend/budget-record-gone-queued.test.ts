@@ -3,10 +3,11 @@
  * while a job sat queued for a worker: the worker attached to the job's budget knowing of no
  * node it had counted in, so its first reservation made the pool afresh, with nothing used,
  * and the tree spent its budget a second time (1200 of 1000) where the engine refused.
- * The job now says which of its nodes its sender had counted in; the worker refuses those
- * gone as the engine does, and spends nothing.
+ * The job now says which of its nodes its sender had counted in, and how long ago; the worker
+ * refuses those gone as the engine does, and spends nothing, and starts a fresh count where
+ * the sender would (a pool found longer ago than its expiry).
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RedisTokenBudget } from '../../src/backend/redis-budget.js';
 import { testAgent } from '../support/agent-turns.js';
 import { turnOf } from '../support/delegation-fixture.js';
@@ -17,6 +18,8 @@ import { HAS_REDIS } from './redis-server.js';
 import { useScaleKits } from './scale-kit.js';
 
 const GONE = /the token budget's record \S+:budget:\S+ in Redis is gone \(/;
+const DAY = 24 * 60 * 60_000;
+afterEach(() => vi.restoreAllMocks());
 
 describe.skipIf(!HAS_REDIS)("a token budget's record gone before a worker's first reservation", () => {
   const scale = useScaleKits();
@@ -40,6 +43,34 @@ describe.skipIf(!HAS_REDIS)("a token budget's record gone before a worker's firs
     const child = other.child(50) as RedisTokenBudget;
     const attached = RedisTokenBudget.attach(workerSide.redis, workerSide.keys, child.shared, workerSide.keys.budgetHeld('job_2'));
     expect(await (await attached.reserve(10))!.settle(10)).toEqual({ limit: 50, used: 10, remaining: 40 });
+  });
+
+  it('a node its sender found nearly a day before is judged on the worker as its sender judges it (its age travels with the job)', async () => {
+    const kit = await scale.kit();
+    const [engineSide, workerSide] = [(await kit.backend()).parts, (await kit.backend()).parts];
+    // Both clocks the budgets read (the monotonic one, and the wall clock a job carries), moved forward: a day passes in no time.
+    const [real, realWall] = [performance.now.bind(performance), Date.now.bind(Date)];
+    let shift = 0;
+    vi.spyOn(performance, 'now').mockImplementation(() => real() + shift);
+    vi.spyOn(Date, 'now').mockImplementation(() => realWall() + shift);
+    const pool = RedisTokenBudget.root(engineSide.redis, engineSide.keys, 1000);
+    const root = pool.shared.nodes[0]!.key;
+    await (await pool.reserve(100))!.settle(100);
+    shift = DAY - 60_000; // idle 23h59m: within the pool's expiry, so the job says it was counted in
+    const sent = (pool.child(50) as RedisTokenBudget).shared;
+    expect(Date.now() - sent.nodes.find((n) => n.key === root)!.countedAt!).toBeGreaterThanOrEqual(DAY - 60_000);
+    shift = DAY + 60_000; // the job waited two minutes; the pool expired in Redis meanwhile
+    await engineSide.redis.del(root);
+    const onWorker = RedisTokenBudget.attach(workerSide.redis, workerSide.keys, sent, workerSide.keys.budgetHeld('job_3'));
+    const outcome = (budget: RedisTokenBudget): Promise<string> => budget.reserve(10).then(() => 'fresh count', (e: Error) => `refused: ${e.message}`);
+    const [theirs, own] = [await outcome(onWorker), await outcome(pool)];
+    expect(own).toBe('fresh count'); // documented: a run that paused a day starts a fresh count
+    expect(theirs).toBe(own);
+    // A forged time (no finite number) counts as never found: the worker makes the node, as for a fresh child.
+    const forged = { ...sent, nodes: sent.nodes.map((n) => ({ ...n, countedAt: Number.NaN })) };
+    await engineSide.redis.del(root);
+    const onForged = RedisTokenBudget.attach(workerSide.redis, workerSide.keys, forged, workerSide.keys.budgetHeld('job_4'));
+    expect(await outcome(onForged)).toBe('fresh count');
   });
 
   it('end to end: the queued background task fails with the refusal, and its worker spends nothing', { timeout: 60_000 }, async () => {
