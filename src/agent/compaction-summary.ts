@@ -10,6 +10,7 @@ import { contextWindowOf, learnContextWindow, tokenRatio } from '../session/comp
 import { MIN_SUMMARY_TOKENS, MIN_TRANSCRIPT_TOKENS, summaryRoom } from '../session/compaction/summary-room.js';
 import { summaryTranscript } from '../session/compaction/summary-transcript.js';
 import type { MaybePromise } from '../session/session-store.js';
+import { chatTrace } from './chat-trace.js';
 import { maybeThen$ } from './maybe.js';
 import type { RunScope } from './run-scope.js';
 import { estimatedTokens, failedRequestTokens, stepTokens } from './step-budget.js';
@@ -85,7 +86,17 @@ function summary$(scope: RunScope, window: number, head: readonly ChatMessage[],
     let text = '';
     let streamed = 0;
     let stopped = false;
+    // A model request like a step's, traced like one (its own `chat` span under the run's).
+    const chat = chatTrace(run, model.id, request.settings);
     return model.stream(request).pipe(
+      tap({
+        next: (chunk) => {
+          if (chunk.type === 'finish') chat?.end(chunk);
+        },
+        error: (e: unknown) => chat?.end(undefined, e instanceof Error ? e : String(e)),
+        complete: () => chat?.end(undefined, `model "${model.id}" ended its response without finishing it`), // after a finish: a no-op
+        unsubscribe: () => chat?.stop(), // abandoned at its length limit, or the run stopped
+      }),
       tap((chunk) => {
         if (chunk.type === 'text-delta' || chunk.type === 'thinking-delta') streamed += chunk.text.length;
         if (chunk.type === 'text-delta') text += chunk.text;

@@ -4,11 +4,12 @@ import type { AssistantMessage, ChatMessage } from '../model/chat-message.js';
 import type { ChatRequest, ModelFinish } from '../model/chat-model.js';
 import type { RunOutput } from './run-output.js';
 import type { RunScope } from './run-scope.js';
-import { chatSpan, endSpan } from '../telemetry/spans.js';
+import { chatTrace } from './chat-trace.js';
+import { recheckedInSlot } from './reserve-request.js';
 import { parseArguments, type ParsedCall } from './tool-arguments.js';
 import { withOwnIds } from '../model/tool-call-ids.js';
 import { withTextArguments } from '../model/arguments-text.js';
-import { failedRequestTokens } from './step-budget.js';
+import { failedRequestTokens, stepTokens } from './step-budget.js';
 import { marksPartialReplies } from '../model/partial-reply.js';
 
 /**
@@ -64,21 +65,15 @@ export function reasonStep$(scope: RunScope, step: number, lastStep: boolean, to
     const request: ChatRequest = lastStep
       ? { messages: withFinalStepNote(run.messages), ...options }
       : { messages: run.messages.slice(), tools: scope.toolSpecs(), ...options }; // a snapshot: the run appends to its own list
+    // A request queued behind the request limiter looks at the budget again once it may go.
+    if (scope.budget) recheckedInSlot(request, scope.budget);
     const started = performance.now();
     output.next({ type: 'ContextSize', runId: run.runId, agentName: run.agentName, messageCount: request.messages.length, tokenCount });
     output.next({ type: 'ReasonStart', ...base });
     let finish: ModelFinish | undefined;
-    const chat = run.trace ? chatSpan(agent.model.id, agent.modelSettings, run.trace.context).span : undefined;
-    // Ended once: at the finish, at an error, or when the step is unsubscribed.
-    const endChat = (failure?: string | Error): void => {
-      if (!chat?.isRecording()) return chat?.end();
-      const usage = finish?.usage;
-      endSpan(chat, failure, {
-        'gen_ai.usage.input_tokens': usage?.promptTokens,
-        'gen_ai.usage.output_tokens': usage?.completionTokens,
-        'gen_ai.response.finish_reasons': finish?.finishReason === undefined ? undefined : [finish.finishReason],
-      });
-    };
+    /** The finish between its `ReasonEnd` and its hand-over: a step stopped there still charges it (see the teardown). */
+    let unhanded: ModelFinish | undefined;
+    const chat = chatTrace(run, agent.model.id, agent.modelSettings);
     // Characters of the deltas seen (undefined: none came), for the charge of a request that
     // fails. Counted only for a model whose reader does not count them itself (one of the
     // user's own): the built-in one's carries its count on its error (partial-reply.ts).
@@ -87,7 +82,7 @@ export function reasonStep$(scope: RunScope, step: number, lastStep: boolean, to
     /** Fails the step; a request whose reply had begun is charged with the step's (see `failedRequestTokens`). */
     const failed = (e: unknown): void => {
       run.unansweredTokens += failedRequestTokens(e, tokenCount, streamed);
-      endChat(e instanceof Error ? e : String(e));
+      chat?.end(finish, e instanceof Error ? e : String(e));
       out.error(e);
     };
     const subscription = agent.model.stream(request).subscribe({
@@ -106,20 +101,28 @@ export function reasonStep$(scope: RunScope, step: number, lastStep: boolean, to
       error: failed,
       complete: () => {
         if (!finish) return failed(new Error(`model "${agent.model.id}" ended its response without finishing it`));
-        endChat();
+        chat?.end(finish);
         const calls: ParsedCall[] = finish.toolCalls.map((call) => ({ call, parsed: parseArguments(call.arguments) }));
         const toolCalls: ToolCallInfo[] = calls.map(({ call, parsed }) => ({ callId: call.id, name: call.name, args: parsed.value }));
         const durationMs = Math.round(performance.now() - started);
         const reason = finish.finishReason === undefined ? {} : { finishReason: finish.finishReason };
         const usage = finish.usage === undefined ? {} : { usage: finish.usage };
+        // Counted in the run's usage as soon as it is known: a consumer may stop the run at this ReasonEnd.
+        run.addUsage(finish.usage);
+        unhanded = finish;
         output.next({ type: 'ReasonEnd', ...base, text: finish.text, toolCalls, durationMs, ...reason, ...usage });
+        unhanded = undefined;
         out.next({ finish, toolCalls, calls, requestTokens: tokenCount });
         out.complete();
       },
     });
     return () => {
       subscription.unsubscribe();
-      if (chat?.isRecording()) endChat(); // unsubscribed mid-request: the span still ends
+      chat?.stop(); // unsubscribed mid-request: the span still ends, marked stopped
+      // Stopped at its ReasonEnd: the server's usage is known but the answer was never handed
+      // to the run, which settles the reservation with it; the reservation's give-back (run
+      // after this teardown) charges it instead, as the server billed it.
+      if (unhanded) run.unansweredTokens += stepTokens(tokenCount, unhanded).tokens;
     };
   });
 }

@@ -90,8 +90,7 @@ export class RunSteps {
   private answered(n: number, answer: StepAnswer, lastStep: boolean, reservation: BudgetReservation | undefined): Observable<Item> {
     const { run } = this.scope;
     const { finish } = answer;
-    run.text = finish.text;
-    run.addUsage(finish.usage);
+    run.text = finish.text; // its usage was counted by the step, before its ReasonEnd
     const { tokens, estimated } = stepTokens(answer.requestTokens, finish);
     this.lastRequest = tokens;
     const charged = tokens + this.unanswered(); // the step's summaries, if it compacted, with it

@@ -1,6 +1,6 @@
 import pLimit, { type LimitFunction } from 'p-limit';
-import { defer } from 'rxjs';
-import type { ChatModel } from './chat-model.js';
+import { defer, throwError } from 'rxjs';
+import type { ChatModel, ChatRequest } from './chat-model.js';
 import { inSlot$ } from './in-slot.js';
 import { marksPartialReplies, notePartialReplyMarker } from './partial-reply.js';
 
@@ -40,6 +40,24 @@ export function requestLimiter(max: number): RequestLimiter {
   };
 }
 
+/** What each request asks as it gets its slot (see {@link checkInSlot}); keyed by the request object, which reaches the limiter as its run made it (the limiter wraps the user's model, never the other way round). */
+const slotChecks = new WeakMap<ChatRequest, () => Error | undefined>();
+
+/**
+ * Has `check` asked when `request` gets its slot of a limiter, before it is sent: an error it
+ * answers fails the request instead, unsent. A request may wait long for its slot, and what
+ * let it through may no longer hold (a token budget the requests before it spent). Without
+ * a limiter it is never asked: the request is sent as soon as it is made.
+ *
+ * @example
+ * ```ts
+ * checkInSlot(request, () => (budget.remaining() > 0 ? undefined : new Error('spent')));
+ * ```
+ */
+export function checkInSlot(request: ChatRequest, check: () => Error | undefined): void {
+  slotChecks.set(request, check);
+}
+
 /**
  * `model` whose requests take a slot of `limit` (its other members read through to it). Its
  * errors are `model`'s own objects, so a model whose reader marks what a failed reply brought
@@ -55,7 +73,14 @@ function limitRequests(model: ChatModel, limit: LimitFunction): ChatModel {
       return model.settings;
     },
     // The request is made inside the slot: its HTTP call starts when the slot is given.
-    stream: (request) => inSlot$(limit, defer(() => model.stream(request))),
+    stream: (request) =>
+      inSlot$(
+        limit,
+        defer(() => {
+          const refused = slotChecks.get(request)?.();
+          return refused ? throwError(() => refused) : model.stream(request);
+        }),
+      ),
     ...(model.contextWindow ? { contextWindow: () => model.contextWindow!() } : {}),
   };
   if (marksPartialReplies(model)) notePartialReplyMarker(limited);

@@ -97,6 +97,10 @@ describe('OpenTelemetry spans (GenAI conventions)', () => {
     const spans = exporter.getFinishedSpans();
     expect(spans.map((s) => s.name).sort()).toEqual([`chat ${MAIN_MODEL}`, 'invoke_agent main']);
     expect(one(spans, 'invoke_agent main').attributes['rxharness.run.stopped']).toBe(true);
+    // The request cut short says so as its run does: no usage, no finish reason, and not an answer.
+    const chat = one(spans, `chat ${MAIN_MODEL}`);
+    expect(chat.attributes['rxharness.chat.stopped']).toBe(true);
+    expect(chat.attributes['gen_ai.response.finish_reasons']).toBeUndefined();
   });
 
   it('under stream() the spans are the same as under call()', async () => {
