@@ -1,4 +1,5 @@
 import { clipMiddle } from '../text/clip-middle.js';
+import { quotedClip } from '../text/quoted-clip.js';
 import { describeValue } from '../validation/describe-value.js';
 
 /** One problem the SDK's tool schema found: where in the entry, and what. */
@@ -18,7 +19,8 @@ export interface MalformedTools {
 // A warning per malformed tool goes to every run that needs the server: a server listing
 // 5,000 of them must not bury each run's events under 5,000 warnings.
 const MAX_NAMED = 10;
-// Issues said of one tool, and how much of a name, a key or a message is quoted.
+// Issues said of one tool, and how much of a name or a key is quoted (quotes and escapes
+// included: a control escapes to six characters), and how much of a message is.
 const MAX_ISSUES = 3;
 const QUOTED_CHARS = 80;
 const MESSAGE_CHARS = 200;
@@ -57,7 +59,7 @@ export function malformedTools(server: string): MalformedTools {
 function whichTool(entry: unknown): string {
   if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return `${describeValue(entry)} where a tool belongs`;
   const name = (entry as { name?: unknown }).name;
-  if (typeof name === 'string') return JSON.stringify(clipMiddle(name, QUOTED_CHARS));
+  if (typeof name === 'string') return quotedClip(name, QUOTED_CHARS);
   return name === undefined ? 'one with no name' : `one whose name is ${describeValue(name)}`;
 }
 
@@ -82,7 +84,7 @@ function pathOf(path: readonly PropertyKey[]): string {
   for (const key of path) {
     if (typeof key === 'number') text += `[${key}]`;
     else if (typeof key === 'string' && /^[A-Za-z_$][\w$]{0,79}$/.test(key)) text += text === '' ? key : `.${key}`;
-    else text += `[${JSON.stringify(clipMiddle(String(key), QUOTED_CHARS))}]`;
+    else text += `[${quotedClip(String(key), QUOTED_CHARS)}]`;
   }
   return text;
 }

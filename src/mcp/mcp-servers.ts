@@ -1,5 +1,5 @@
 import type { Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
-import { clipMiddle } from '../text/clip-middle.js';
+import { quotedClip } from '../text/quoted-clip.js';
 import type { Tool } from '../tools/tool.js';
 import { McpConnection } from './mcp-connection.js';
 import type { McpServerConfig } from './mcp-server-config.js';
@@ -8,7 +8,7 @@ import { mcpTool } from './mcp-tool.js';
 import { MCP_MAX_TOOLS, MCP_SERVER_TOOLS_MAX_BYTES, offeredBytes } from './mcp-tool-limits.js';
 import { mcpServerOf, mcpToolName } from './mcp-tool-name.js';
 
-// The most of a server's own tool name a warning quotes.
+// The most of a server's own tool name a warning quotes, quotes and escapes included.
 const QUOTED_NAME_CHARS = 80;
 
 /** Something a run should be told about its MCP tools (it becomes a `Warning` event). */
@@ -151,7 +151,7 @@ function makeTools(connection: McpConnection): Made {
     const name = mcpToolName(connection.name, info.name);
     if (tools.has(name)) {
       // The server's name, cut: it may be of any length.
-      const message = `MCP server "${connection.name}" offers two tools named ${name} once made fit for a model; ${JSON.stringify(clipMiddle(info.name, QUOTED_NAME_CHARS))} is left out.`;
+      const message = `MCP server "${connection.name}" offers two tools named ${name} once made fit for a model; ${quotedClip(info.name, QUOTED_NAME_CHARS)} is left out.`;
       skipped.push({ code: 'mcp-tool-skipped', message });
       continue;
     }

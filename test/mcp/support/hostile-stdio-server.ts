@@ -8,8 +8,9 @@
  * whose names collide once made fit for a model, `a.b` and `a_b`, all listed in pages of
  * 1,000, and `pages`, which answers how many pages were asked for; with `MCP_HOSTILE_OUTPUT=1`
  * also `big_output`, whose output schema is 2 MB; with `MCP_HOSTILE_TWINS=1` also a tool with
- * a 100,000-character name, listed twice; with `MCP_HOSTILE_WIDE=<n>` also `n` tools
- * `wide_0`..., each with a different input schema just under 64 KiB, or of
+ * a 100,000-character name, listed twice (`=controls`: a name of control characters); with
+ * `MCP_HOSTILE_WIDE=<n>` also `n` tools `wide_0`..., each with a different input schema just
+ * under 64 KiB, or of
  * `MCP_HOSTILE_WIDE_FIELDS=<m>` properties in place of 850). Each call answers
  * `<tool> got <arguments as JSON>`.
  *
@@ -59,8 +60,10 @@ if (process.env['MCP_HOSTILE_OUTPUT'] === '1') {
   const properties = Object.fromEntries(Array.from({ length: 80_000 }, (_, i) => [`field_${i}`, { type: 'string' }]));
   tools.push({ name: 'big_output', description: 'Has a 2 MB output schema.', inputSchema: { type: 'object' }, outputSchema: { type: 'object', properties } });
 }
-if (process.env['MCP_HOSTILE_TWINS'] === '1') {
-  const twin = { name: `twin_${'x'.repeat(100_000)}`, description: 'Listed twice.', inputSchema: { type: 'object' } };
+if (process.env['MCP_HOSTILE_TWINS'] !== undefined) {
+  // `controls`: the name made of control characters, each six characters once escaped.
+  const filler = process.env['MCP_HOSTILE_TWINS'] === 'controls' ? '\u0001' : 'x';
+  const twin = { name: `twin_${filler.repeat(100_000)}`, description: 'Listed twice.', inputSchema: { type: 'object' } };
   tools.push(twin, { ...twin });
 }
 // Each schema just under the 64 KiB limit, all different (a validator is made per schema).

@@ -88,8 +88,8 @@ export interface HostileExtras {
   readonly tools?: number;
   /** `big_output`, with its 2 MB output schema. */
   readonly bigOutput?: boolean;
-  /** A tool with a 100,000-character name, listed twice. */
-  readonly twins?: boolean;
+  /** A tool with a 100,000-character name, listed twice (`'controls'`: a name of control characters). */
+  readonly twins?: boolean | 'controls';
   /** This many tools with an input schema just under 64 KiB each. */
   readonly wide?: number;
   /** The properties of each of those schemas, in place of 850 (some 64 KiB): 50 make some 3 KiB. */
@@ -102,7 +102,7 @@ export function hostileStdioServer(extras: HostileExtras = {}): McpStdioServerCo
     ...(extras.sizes ? { MCP_HOSTILE_SIZES: '1' } : {}),
     ...(extras.tools ? { MCP_HOSTILE_TOOLS: String(extras.tools) } : {}),
     ...(extras.bigOutput ? { MCP_HOSTILE_OUTPUT: '1' } : {}),
-    ...(extras.twins ? { MCP_HOSTILE_TWINS: '1' } : {}),
+    ...(extras.twins ? { MCP_HOSTILE_TWINS: extras.twins === true ? '1' : extras.twins } : {}),
     ...(extras.wide ? { MCP_HOSTILE_WIDE: String(extras.wide) } : {}),
     ...(extras.wideFields ? { MCP_HOSTILE_WIDE_FIELDS: String(extras.wideFields) } : {}),
   };
