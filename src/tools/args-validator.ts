@@ -1,4 +1,4 @@
-import { headOf } from '../text/whole-chars.js';
+import { quotedClip } from '../text/quoted-clip.js';
 
 /**
  * The outcome of checking one call's arguments: the value `execute` receives (a schema with
@@ -19,23 +19,26 @@ export type ArgsValidator = (args: unknown) => ArgsCheck;
 export const MAX_LISTED_PROBLEMS = 10;
 
 /**
- * Characters of a key or path a problem quotes at most: a model's key may be a megabyte long,
- * and the message goes back into every later request of its conversation.
+ * Characters of a key or path a problem quotes at most, quotes and escapes included: a
+ * model's key may be a megabyte long, and the message goes back into every later request of
+ * its conversation.
  */
 export const MAX_QUOTED_NAME_CHARS = 120;
 
 /**
- * A key or path as a problem quotes it: whole up to {@link MAX_QUOTED_NAME_CHARS}, else its
- * start and how long it is (`"aaaa…" (1048576 characters)` reads as one name still).
+ * A key or path as a problem quotes it: JSON-quoted (a `"` or a line break in it shows
+ * escaped, so the name reads as one quoted string, never as the message's own words), whole
+ * up to {@link MAX_QUOTED_NAME_CHARS} characters, else its start and its end with how many
+ * characters were cut between them, still inside the quotes.
  *
  * @example
  * ```ts
  * quotedName('path'); // '"path"'
+ * quotedName('a"\nb'); // '"a\\"\\nb"'
  * ```
  */
 export function quotedName(name: string): string {
-  if (name.length <= MAX_QUOTED_NAME_CHARS) return `"${name}"`;
-  return `"${headOf(name, MAX_QUOTED_NAME_CHARS)}…" (${name.length} characters)`;
+  return quotedClip(name, MAX_QUOTED_NAME_CHARS);
 }
 
 /**
