@@ -16,6 +16,10 @@ import { printed } from './printed.js';
 import { diagnosedFiles } from './diagnosed-files.js';
 import { oneLine } from '../adapters/terminal-tree/text-line.js';
 import { wireJson } from '../text/wire-json.js';
+import { quotedName } from '../tools/args-validator.js';
+
+// The named models of the engine the CLI builds: none, every agent runs on its one `--model`.
+const CLI_MODELS: Readonly<Record<string, ChatModel>> = {};
 
 /**
  * `rxharness agents`: the visible definitions with their source and tools (and the main
@@ -54,7 +58,7 @@ export async function agentsCommand(argv: readonly string[], io: CliIO): Promise
     ...(a.mode && a.mode !== 'subagent' ? { mode: a.mode } : {}),
     ...(a.color ? { color: a.color } : {}),
   }));
-  const diagnostics = [...manager.diagnostics(), ...settingDiagnostics(manager, model)];
+  const diagnostics = [...manager.diagnostics(), ...settingDiagnostics(manager, model), ...modelDiagnostics(manager, CLI_MODELS)];
   const { notLoaded, withWarnings } = diagnosedFiles(manager, diagnostics, engine.workspace);
   // A definition someone wrote and the engine dropped is a failure a script should see.
   const code = notLoaded.length > 0 ? 1 : 0;
@@ -103,12 +107,32 @@ function writeList(io: CliIO, agents: readonly Listed[], diagnostics: readonly A
  * `context_window` is then always ignored, and its `max_tokens` never lowered.
  */
 function settingDiagnostics(manager: AgentManager, model: ChatModel): AgentDiagnostic[] {
-  const primary = manager.primary();
-  // A set: a `mode: all` definition is both the main agent and a subagent.
-  const run = new Set(primary ? [...manager.enabled(), primary] : manager.enabled());
-  return [...run].flatMap((definition) =>
+  return runnable(manager).flatMap((definition) =>
     narrowedSettings(definition, model, manager.mayLoosen(definition)).warnings.map(({ file, reason }) => ({ file, reason })),
   );
+}
+
+/**
+ * A diagnostic for each definition a run may use whose `model` names none of `models` (own
+ * keys only, as the engine looks it up): every run of its agent, and every task to it, fails
+ * on that name. Common in a Claude Code file (`model: sonnet`), whose names mean nothing here.
+ */
+function modelDiagnostics(manager: AgentManager, models: Readonly<Record<string, ChatModel>>): AgentDiagnostic[] {
+  const known = Object.keys(models);
+  // A remote (A2A) agent runs on its own server: its model does not apply.
+  const unknown = runnable(manager).filter((d) => d.model !== undefined && d.a2a === undefined && !Object.hasOwn(models, d.model));
+  return unknown.map((definition) => ({
+    file: definition.file ?? `agent ${quotedName(definition.name)} (${definition.source})`,
+    reason:
+      `model ${quotedName(definition.model!)} names no model of this engine (models: ${known.map(quotedName).join(', ') || 'none'}), so every run of this agent and every task to it fails. ` +
+      "Leave model out to run the agent on its parent's model (rxharness runs every agent on its --model), or name a key of the engine option models (which code sets).",
+  }));
+}
+
+/** The definitions a run may use: the enabled ones and the main agent's, each once (a `mode: all` one is both). */
+function runnable(manager: AgentManager): AgentDefinition[] {
+  const primary = manager.primary();
+  return [...new Set(primary ? [...manager.enabled(), primary] : manager.enabled())];
 }
 
 /** The visible subagents plus the primary definition (which `list` leaves out when it is `mode: primary` or hidden), by name. */
