@@ -6,8 +6,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import { fitLines, fitMarked, fitOneLine } from '../../src/adapters/terminal-tree/fit-line.js';
-import { oneLine, truncate } from '../../src/adapters/terminal-tree/text-line.js';
+import { fitLines, fitMarked, fitOneLine, truncateMarked } from '../../src/adapters/terminal-tree/fit-line.js';
+import { oneLine } from '../../src/adapters/terminal-tree/text-line.js';
 import { markInvisible, visibleLines } from '../../src/text/visible-text.js';
 
 const tags = (text: string): string => String.fromCodePoint(...[...text].map((c) => 0xe0000 + c.charCodeAt(0)));
@@ -31,9 +31,9 @@ describe('cutting marked text from its start', () => {
   it('shows what marking the whole and cutting it shows', () => {
     fc.assert(
       fc.property(text, width, (t, w) => {
-        expect(fitMarked(t, w)).toBe(truncate(markInvisible(t), w));
-        expect(fitLines(t, w)).toBe(truncate(visibleLines(t).join(' ⏎ '), w));
-        expect(fitOneLine(t, w)).toBe(truncate(oneLine(t), w));
+        expect(fitMarked(t, w)).toBe(truncateMarked(markInvisible(t), w));
+        expect(fitLines(t, w)).toBe(truncateMarked(visibleLines(t).join(' ⏎ '), w));
+        expect(fitOneLine(t, w)).toBe(truncateMarked(oneLine(t), w));
       }),
       settings,
     );
@@ -46,7 +46,7 @@ describe('cutting marked text from its start', () => {
     for (const w of [1, 6, 40, 64, 120]) {
       for (let at = Math.max(0, (w + 1) * 8 - 20); at <= (w + 1) * 8 + 20; at += 1) {
         const t = `${'\u200d'.repeat(at)}${flag}${'z'.repeat(50)}`;
-        expect(fitOneLine(t, w)).toBe(truncate(oneLine(t), w));
+        expect(fitOneLine(t, w)).toBe(truncateMarked(oneLine(t), w));
       }
     }
   });

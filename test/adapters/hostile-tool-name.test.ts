@@ -12,15 +12,15 @@ import { Writable } from 'node:stream';
 import { from } from 'rxjs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createTreeState, liveTree, plainLine, reduceTree, renderTree, toolLabel } from '../../src/adapters/terminal-tree/index.js';
-import { shownToolName } from '../../src/adapters/terminal-tree/tool-label.js';
+import { shownName } from '../../src/adapters/terminal-tree/tool-label.js';
 import type { AgentEvent } from '../../src/events/index.js';
 import { call, FixtureRun } from './fixtures.js';
 
 const HOSTILE = 2_000_000;
 const ZW = '\u200b';
 const zw = ZW.repeat(HOSTILE);
-/** `<U+200B>` as many times as fill `columns - 1` columns, cut there, then `…`: a marked run cut by `truncate`. */
-const markedRun = (columns: number): string => `${'<U+200B>'.repeat(Math.ceil(columns / 8)).slice(0, columns - 1)}…`;
+/** `<U+200B>` as many times as fit whole in `columns - 1` columns, then `…`: a marked run cut before a mark, never inside one. */
+const markedRun = (columns: number): string => `${'<U+200B>'.repeat(Math.floor((columns - 1) / 8))}…`;
 const unknownTool = (name: string): string => `Unknown tool "${name}". Nothing was run. Available tools: read, bash.`;
 /** A hundredth of the hostile text: a few lines' worth of marks, far below one per character. */
 const MOST_MATCHES = HOSTILE / 100;
@@ -50,13 +50,13 @@ function fromTheStart<T>(make: () => T): T {
 
 describe('a tool name or argument of 2,000,000 characters the model made up', () => {
   it('is labelled from its start: as the first thousand characters are, cut to 64 (name) and 40 (argument) columns', () => {
-    expect(fromTheStart(() => shownToolName(zw))).toBe(markedRun(64));
+    expect(fromTheStart(() => shownName(zw))).toBe(markedRun(64));
     expect(fromTheStart(() => toolLabel(zw, {}))).toBe(markedRun(64));
     expect(fromTheStart(() => toolLabel('read', { path: zw }))).toBe(`read ${markedRun(40)}`);
     // mixed text: whatever the start holds, the label is the label of that start
     const texts = [`ab\u202e${ZW.repeat(HOSTILE)}`, `x${'\u{e0100}'.repeat(HOSTILE / 2)}`, `ls ${'<U+'.repeat(HOSTILE / 3)}`, 'echo hi\n'.repeat(HOSTILE / 8), `😀${'\u0085 '.repeat(HOSTILE / 2)}`];
     for (const text of texts) {
-      expect(fromTheStart(() => shownToolName(text))).toBe(shownToolName(text.slice(0, 1000)));
+      expect(fromTheStart(() => shownName(text))).toBe(shownName(text.slice(0, 1000)));
       expect(fromTheStart(() => toolLabel('bash', { command: text }))).toBe(toolLabel('bash', { command: text.slice(0, 1000) }));
     }
     expect(fromTheStart(() => toolLabel('bash', { command: '\n'.repeat(HOSTILE) }))).toBe(toolLabel('bash', { command: '\n'.repeat(1000) }));

@@ -9,14 +9,20 @@
  * units and whether `t` is longer. Marking never shortens text and marks a start of a text as
  * the start of the whole is marked (but for its last {@link LONGEST_MARKED} units), so a head
  * of `measuredUnits(width)` units and that margin, marked, is longer than `truncate` reads and
- * starts as the whole marked does: it is cut to the same label.
+ * starts as the whole marked does: it is cut to the same label. (`truncateMarked` reads on
+ * only to the end of the mark the cut falls in, the mark of a character `truncate` read.)
  *
  * @module
  */
 import { headOf } from '../../text/whole-chars.js';
 import { markInvisible, visibleLines } from '../../text/visible-text.js';
 import { flatLine, LONGEST_MARKED, markHidden } from './clean-line.js';
-import { measuredUnits, truncate } from './text-line.js';
+import { ELLIPSIS, measuredUnits, truncate } from './text-line.js';
+
+// A mark as marking writes it. In marked text `<U+` always starts one (`markInvisible` marks
+// a literal `<U+` itself, `<U+003C>U+`); where a literal one is left (`oneLine`), a cut before
+// what reads as a mark loses nothing a reader could tell apart.
+const MARK = /<U\+[0-9A-F]{4,6}>/y;
 
 /** The start of `text` that decides how its marked form is cut to `width` columns. */
 function shownHead(text: string, width: number): string {
@@ -25,7 +31,28 @@ function shownHead(text: string, width: number): string {
 }
 
 /**
- * `truncate(markInvisible(text), width)`, marking only the start that shows.
+ * `truncate(marked, width)`, but never inside a mark (`<U+202E>`) of `marked`: a cut that
+ * would split one (`…il<U+20…`, which hides which character was there) falls before it.
+ *
+ * @example
+ * ```ts
+ * truncateMarked('evil<U+202E>', 8); // 'evil…', where truncate gives 'evil<U+…'
+ * ```
+ */
+export function truncateMarked(marked: string, width: number): string {
+  const cut = truncate(marked, width);
+  if (cut === marked || !cut.endsWith(ELLIPSIS)) return cut;
+  const kept = cut.length - ELLIPSIS.length;
+  // Only the last `<` kept can start a mark that runs past the cut: marks hold no `<`.
+  const start = marked.lastIndexOf('<', kept - 1);
+  if (start === -1) return cut;
+  MARK.lastIndex = start;
+  const mark = MARK.exec(marked);
+  return mark !== null && start + mark[0].length > kept ? `${marked.slice(0, start)}${ELLIPSIS}` : cut;
+}
+
+/**
+ * `truncateMarked(markInvisible(text), width)`, marking only the start that shows.
  *
  * @example
  * ```ts
@@ -33,12 +60,12 @@ function shownHead(text: string, width: number): string {
  * ```
  */
 export function fitMarked(text: string, width: number): string {
-  return truncate(markInvisible(shownHead(text, width)), width);
+  return truncateMarked(markInvisible(shownHead(text, width)), width);
 }
 
 /**
- * `truncate(visibleLines(text).join(' ⏎ '), width)`: the lines on one line, joined by `⏎`,
- * marking only the start that shows.
+ * `truncateMarked(visibleLines(text).join(' ⏎ '), width)`: the lines on one line, joined by
+ * `⏎`, marking only the start that shows.
  *
  * @example
  * ```ts
@@ -46,12 +73,13 @@ export function fitMarked(text: string, width: number): string {
  * ```
  */
 export function fitLines(text: string, width: number): string {
-  return truncate(visibleLines(shownHead(text, width)).join(' ⏎ '), width);
+  return truncateMarked(visibleLines(shownHead(text, width)).join(' ⏎ '), width);
 }
 
 /**
- * `truncate(oneLine(text), width)`, marking only the start that shows. The escape sequences
- * and controls are removed from the whole first (cheap): a cut sequence would show its rest.
+ * `truncateMarked(oneLine(text), width)`, marking only the start that shows. The escape
+ * sequences and controls are removed from the whole first (cheap): a cut sequence would show
+ * its rest.
  *
  * @example
  * ```ts
@@ -59,5 +87,5 @@ export function fitLines(text: string, width: number): string {
  * ```
  */
 export function fitOneLine(text: string, width: number): string {
-  return truncate(markHidden(shownHead(flatLine(text), width)), width);
+  return truncateMarked(markHidden(shownHead(flatLine(text), width)), width);
 }

@@ -4,8 +4,8 @@ import { isWellFormedEvent } from '../../events/guards.js';
 import { innerType } from './inner-type.js';
 import { formatDuration } from './render-tree.js';
 import { fitMarked, fitOneLine } from './fit-line.js';
-import { oneLine, stripControls } from './text-line.js';
-import { shownToolName, toolLabel } from './tool-label.js';
+import { stripControls } from './text-line.js';
+import { shownName, toolLabel } from './tool-label.js';
 
 const DETAIL_COLUMNS = 120;
 
@@ -17,9 +17,11 @@ const DETAIL_COLUMNS = 120;
  * start with who did it: `[main]`, `[explore#2]`, `[general#1 > explore#1]`. Details longer
  * than 120 columns are cut and end in `…`. An approval's line shows the call's main argument
  * and the reason with every invisible character marked (`<U+202E>`), as the approval
- * question does: a human may act on it. An event without the fields its type promises (read
- * back from a file or the network) gives `undefined`, as does any text field's control character
- * (stripped, a warning's code included).
+ * question does: a human may act on it. An agent's or a tool's name is marked so on every
+ * line, escape sequences included (`[evil<U+001B>]8;;x<U+0007>#1]`), and cut to 64 columns.
+ * An event without the fields its type promises (read back from a file or the network)
+ * gives `undefined`, as does any text field's control character (stripped, a warning's code
+ * included).
  *
  * @example
  * ```ts
@@ -33,7 +35,8 @@ export function plainLine(event: AgentEvent): string | undefined {
   if (innerType(event) === 'ReasonDelta') return undefined;
   const { event: inner, path } = unwrapEvent(event);
   const frame = path[path.length - 1];
-  const who = (): string => `[${path.length === 0 ? oneLine(inner.agentName) : taskPath(path)}]`;
+  // Names marked as a tool's line marks them: an escape sequence in one shows on both lines or on neither.
+  const who = (): string => `[${path.length === 0 ? shownName(inner.agentName) : taskPath(path)}]`;
   switch (inner.type) {
     case 'RunStart':
       return frame === undefined ? undefined : `${who()} task started: ${short(frame.taskDescription)}`;
@@ -41,12 +44,12 @@ export function plainLine(event: AgentEvent): string | undefined {
       return `${who()} tool ${toolLabel(inner.toolName, inner.args)} started`;
     case 'ToolCallEnd':
       return inner.error === undefined
-        ? `${who()} tool ${shownToolName(inner.toolName)} done (${formatDuration(inner.durationMs)})`
-        : `${who()} tool ${shownToolName(inner.toolName)} failed: ${short(inner.error)}`;
+        ? `${who()} tool ${shownName(inner.toolName)} done (${formatDuration(inner.durationMs)})`
+        : `${who()} tool ${shownName(inner.toolName)} failed: ${short(inner.error)}`;
     case 'HITLPending':
       return `${who()} approval needed for ${toolLabel(inner.toolName, inner.args, DETAIL_COLUMNS)}: ${fitMarked(inner.reason, DETAIL_COLUMNS)}`;
     case 'HITLDecided':
-      return `${who()} ${shownToolName(inner.toolName)} ${inner.decision === 'approve' ? 'approved' : 'rejected'}${inner.comment ? `: ${short(inner.comment)}` : ''}`;
+      return `${who()} ${shownName(inner.toolName)} ${inner.decision === 'approve' ? 'approved' : 'rejected'}${inner.comment ? `: ${short(inner.comment)}` : ''}`;
     case 'RunEnd': {
       const meta = `(${formatDuration(inner.metrics.durationMs)}, ${inner.metrics.totalTokens.toLocaleString('en-US')} tok)`;
       const outcome = inner.abnormal ? `failed: ${short(inner.error ?? 'abnormal end')} ${meta}` : `done ${meta}`;
@@ -72,7 +75,7 @@ export function plainLine(event: AgentEvent): string | undefined {
 }
 
 function taskPath(path: readonly TaskFrame[]): string {
-  return path.map((f) => `${oneLine(f.taskAgentName)}#${f.taskIndex}`).join(' > ');
+  return path.map((f) => `${shownName(f.taskAgentName)}#${f.taskIndex}`).join(' > ');
 }
 
 /** A detail cut to 120 columns: only that start is marked (an unknown tool's error quotes its name, megabytes of it if the model likes). */

@@ -4,22 +4,25 @@ import { fitLines, fitMarked } from './fit-line.js';
 const MAIN_ARGUMENTS = ['command', 'path', 'pattern', 'url', 'agent_name', 'description'] as const;
 /** How many columns of the main argument the tree shows. */
 const ARGUMENT_COLUMNS = 40;
-/** How many columns of a tool's name the tree shows: the model names the tool, 100,000 characters of it if it likes. */
+/** How many columns of a name the tree shows: the model names the tool, 100,000 characters of it if it likes. */
 const NAME_COLUMNS = 64;
 
 /**
- * A tool's name as the tree shows it: invisible characters marked (`<U+XXXX>`), cut to 64
- * columns ending in `…`. Every registered tool's name fits; a name the model made up need not
- * (printed whole, a 100,000-character one took 200 KB of a run's output, twice).
+ * A tool's or an agent's name as the tree shows it, on the tool's line and on the task's
+ * alike: invisible characters and escape sequences marked (`<U+XXXX>`), never shown raw nor
+ * dropped unseen, cut to 64 columns ending in `…`. Every registered tool's name fits; a name
+ * the model made up need not (printed whole, a 100,000-character one took 200 KB of a run's
+ * output, twice).
  *
  * @example
  * ```ts
- * shownToolName('read'); // 'read'
+ * shownName('read'); // 'read'
+ * shownName('evil\u001b]8;;x\u0007'); // 'evil<U+001B>]8;;x<U+0007>'
  * ```
  */
-export function shownToolName(toolName: string): string {
+export function shownName(name: string): string {
   // only the start that shows is marked: the name may be megabytes of zero-width spaces
-  return fitMarked(toolName, NAME_COLUMNS);
+  return fitMarked(name, NAME_COLUMNS);
 }
 
 /**
@@ -35,7 +38,7 @@ export function shownToolName(toolName: string): string {
  * ```
  */
 export function toolLabel(toolName: string, args: JsonValue, columns = ARGUMENT_COLUMNS): string {
-  const name = shownToolName(toolName);
+  const name = shownName(toolName);
   if (typeof args !== 'object' || args === null || Array.isArray(args)) return name;
   const record = args as { readonly [key: string]: JsonValue };
   const tasks = record.tasks;
