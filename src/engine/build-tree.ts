@@ -77,6 +77,7 @@ export function buildTree(options: HarnessEngineOptions, workspace: string, appr
   const agents = new AgentManager({
     dirs: standardAgentDirs({ workspace, agentDirs: options.agentDirs, home: options.homeDir }),
     knownTools,
+    disabledTools: disabled,
     trustWorkspaceAgents: options.trustWorkspaceAgents,
     skillDirs: standardSkillDirs({ workspace, home: options.homeDir ?? homedir() }),
   });

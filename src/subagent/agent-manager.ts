@@ -6,7 +6,8 @@ import { isListed, isSubagent } from './definition-role.js';
 import { type AgentDir, discoverAgentsSync } from './discover-agents.js';
 import { misspeltKeyDiagnostics } from './misspelt-keys.js';
 import { normalizeDefinition } from './normalize-definition.js';
-import { unknownToolDiagnostics } from './unknown-tool-diagnostics.js';
+import { unknownToolDiagnostics, wideningToolProblem } from './unknown-tool-diagnostics.js';
+import { DefinitionError } from './definition-error.js';
 import { UnknownAgentError } from './unknown-agent-error.js';
 import { ignoredRuleDiagnostics, mayLoosen } from './workspace-trust.js';
 import { resolveSkills, withSkills } from './skills/resolve-skills.js';
@@ -17,8 +18,14 @@ import { SkillReads } from './skills/skill-reads.js';
 export interface AgentManagerOptions {
   /** Folders to discover, in priority order (see {@link standardAgentDirs}). */
   readonly dirs: readonly AgentDir[];
-  /** When given, definitions naming other tools get a diagnostic (and still load). */
+  /**
+   * When given, definitions naming other tools get a diagnostic (and still load), except
+   * one whose `disallowedTools` names no tool: it would keep what it was meant to lose, so it
+   * is not loaded (see `wideningToolProblem`).
+   */
   readonly knownTools?: readonly string[];
+  /** Tools the engine turned off (left out of `knownTools`): a definition disallowing one names a real tool, so it loads. */
+  readonly disabledTools?: readonly string[];
   /**
    * Trust definitions from the workspace's `.rxharness/agents/` like the others: their
    * `allow` rules apply. Default false: they may only narrow their agent (see {@link AgentManager.mayLoosen}).
@@ -49,6 +56,7 @@ export interface AgentManagerOptions {
 export class AgentManager {
   readonly #dirs: readonly AgentDir[];
   readonly #knownTools: readonly string[] | undefined;
+  readonly #disabledTools: readonly string[];
   readonly #skillDirs: readonly SkillDir[];
   /** Whether workspace definitions may loosen their agent (the engine's `trustWorkspaceAgents`). */
   readonly trustWorkspaceAgents: boolean;
@@ -66,6 +74,7 @@ export class AgentManager {
   constructor(options: AgentManagerOptions) {
     this.#dirs = Object.freeze([...options.dirs]);
     this.#knownTools = options.knownTools === undefined ? undefined : Object.freeze([...options.knownTools]);
+    this.#disabledTools = Object.freeze([...(options.disabledTools ?? [])]);
     this.trustWorkspaceAgents = options.trustWorkspaceAgents ?? false;
     this.#skillDirs = Object.freeze([...(options.skillDirs ?? [])]);
   }
@@ -97,10 +106,13 @@ export class AgentManager {
   /**
    * Registers a definition, replacing any of the same name (discovered or added).
    *
-   * @throws DefinitionError when `definition` is not a valid definition.
+   * @throws DefinitionError when `definition` is not a valid definition, or its
+   *   `disallowedTools` names a tool not in `knownTools`.
    */
   add(definition: AgentDefinition): void {
     const valid = normalizeDefinition(definition);
+    const widening = this.#wideningProblem(valid);
+    if (widening !== undefined) throw new DefinitionError(valid.file ?? `agent "${valid.name}"`, widening, valid.file === undefined ? {} : { file: valid.file });
     this.#enabled = undefined;
     this.#added.set(valid.name, valid);
     this.#addedDiagnostics.set(valid.name, this.#warningsOf(valid));
@@ -198,7 +210,10 @@ export class AgentManager {
     // One set of reads for all: 256 definitions naming the same 32 skills read 32 files, not 8,192.
     const reads = new SkillReads();
     for (const definition of definitions) {
-      this.#discovered.set(definition.name, definition);
+      const widening = this.#wideningProblem(definition);
+      // Refused, as a file with a misspelt `disallowedTools` key is: the reason first, then its other warnings.
+      if (widening !== undefined) this.#discoveryDiagnostics.push({ file: definition.file ?? definition.name, reason: widening });
+      else this.#discovered.set(definition.name, definition);
       this.#discoveryDiagnostics.push(...this.#warningsOf(definition, reads));
     }
   }
@@ -213,8 +228,12 @@ export class AgentManager {
     return definition.skills?.length ? resolveSkills(definition, this.#skillDirs, this.trustWorkspaceAgents, reads).problems : [];
   }
 
+  #wideningProblem(definition: AgentDefinition): string | undefined {
+    return this.#knownTools === undefined ? undefined : wideningToolProblem(definition, this.#knownTools, this.#disabledTools);
+  }
+
   #warningsOf(definition: AgentDefinition, reads?: SkillReads): readonly AgentDiagnostic[] {
-    const tools = this.#knownTools === undefined ? [] : unknownToolDiagnostics(definition, this.#knownTools);
+    const tools = this.#knownTools === undefined ? [] : unknownToolDiagnostics(definition, this.#knownTools, this.#disabledTools);
     const file = definition.file ?? `agent "${definition.name}" (${definition.source})`;
     const skills = this.#skillProblems(definition, reads);
     return [
