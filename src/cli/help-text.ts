@@ -35,8 +35,8 @@ const ENGINE_HELP = `  --workspace DIR     folder the tools work in (default: th
   --max-tasks N       subagents of one multitask running at once (default 5; 0 = no limit)
   --max-steps N       ReAct steps per run (default 30)
   --max-depth N       delegation depth: 1 (default) children cannot delegate, 0 no delegation
-  --agent-dir DIR     another folder of agent definitions (*.md), after the standard ones;
-                      repeat it for more
+  --agent-dir DIR     another folder of agent definitions (*.md), after the standard ones
+                      (it must exist); repeat it for more
   --mcp-config FILE   MCP servers from a JSON file, { "mcpServers": { NAME: { "command": ...,
                       "args": [...] } or { "url": ... } } } (see docs/cli.md): the agents get
                       their tools as mcp__NAME__TOOL; repeat it for more. A workspace's own
@@ -80,7 +80,8 @@ ${MODEL_HELP}${ENGINE_HELP}  --session NAME      continue the conversation NAME 
                       and seal it; read it first: a cloned repository can ship a made-up one
   --yes               approve every tool call that asks for approval, without asking: bash
                       commands; reading, writing, editing or grepping .env* and *.env files;
-                      writing or editing under .rxharness/ (agent definitions, sessions);
+                      writing or editing under .rxharness/ (agent definitions, sessions),
+                      and generate saving an agent there (save_to_file);
                       any call a rule marks "ask" (deny rules still deny). Without it a terminal
                       asks you, and with no terminal such calls are rejected (stderr says so)
   --approval-timeout D  reject a call nobody answered within D (10m, 90s, 500ms; the model

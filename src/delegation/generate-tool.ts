@@ -85,7 +85,9 @@ export interface GenerateDeps {
  * workspace `general.md` the engine does not trust keeps its source, so its rules still
  * only narrow (see `AgentManager.mayLoosen`). An existing name, an invalid name or an unknown
  * tool is an error result; nothing is overwritten. `save_to_file` writes the definition
- * where discovery reads it back (`<workspace>/.rxharness/agents/<name>.md`), but never
+ * where discovery reads it back (`<workspace>/.rxharness/agents/<name>.md`): the call is then
+ * judged under that path too, which the default rules ask about (as they ask about a `write`
+ * there), and a rule denying `write` of it refuses the save. It never writes
  * through a symbolic link that leads out of the workspace nor onto a link as the file
  * itself: such a save fails, naming the link, and creates nothing. After
  * {@link MAX_GENERATED_AGENTS} agents in an engine, it is an error result too, and so is
@@ -97,7 +99,7 @@ export interface GenerateDeps {
  * ```
  */
 export function createGenerateTool(deps: GenerateDeps): Tool<GenerateArgs> {
-  return defineTool({
+  const tool = defineTool({
     name: 'generate',
     description:
       'Create a new specialised subagent when none of the available agents fits a task. It can then be used with task/multitask by name.',
@@ -120,6 +122,10 @@ export function createGenerateTool(deps: GenerateDeps): Tool<GenerateArgs> {
       }
     },
   });
+  // A save writes where the next engine reads definitions: judged under that file too, so the
+  // default rules ask for it as they ask for a `write` there (a planted agent outlives the run).
+  // The name stays a subject: a rule on names still holds for a call that saves.
+  return Object.assign(tool, { subjects: (args: GenerateArgs) => (args.save_to_file ? [args.name, savedPath(args.name)] : [args.name]) });
 }
 
 /** Checks, builds and registers (and with `save_to_file` writes) the agent: a message on success, an error result otherwise. */
@@ -157,6 +163,10 @@ async function generateAgent(deps: GenerateDeps, args: GenerateArgs, context: To
     // Another run may have taken the name while we checked: never overwrite.
     return deps.agents.addIfAbsent(definition) ? `Created agent "${args.name}". Delegate to it with task or multitask.${note}` : fail(taken);
   }
+  // A user's deny of writing there binds this save as it binds `write` (the gate judged `generate`'s rules).
+  if (context.judgePath?.('write', savedPath(args.name)) === 'deny') {
+    return fail(`the permission rules deny writing ${savedPath(args.name)}, so no agent was created; call generate again without save_to_file.`);
+  }
   // The file first: a save that fails (say, a file of that name is there) registers nothing.
   const folder = join(deps.workspace, '.rxharness', 'agents');
   const file = join(folder, `${args.name}.md`);
@@ -172,6 +182,11 @@ async function generateAgent(deps: GenerateDeps, args: GenerateArgs, context: To
     return fail(taken);
   }
   return `Created agent "${args.name}" and saved it to ${file}. Delegate to it with task or multitask.${note}`;
+}
+
+/** Where `save_to_file` writes the agent `name`, relative to the workspace (the subject form permission rules match). */
+function savedPath(name: string): string {
+  return `.rxharness/agents/${name}.md`;
 }
 
 /** Writes a new file (never over one) below the workspace, refusing links that lead out of it. */

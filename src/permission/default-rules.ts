@@ -51,7 +51,8 @@ function askAnyCase(tool: string, pattern: string): PermissionRule {
  * planning are allowed (inside the workspace: confinement is checked separately), reading,
  * writing, editing or grepping a file named `.env*` (`.env`, `.env.local`, `.envrc`...) or
  * `*.env` at any depth asks because such files tend to hold secrets, writing or editing
- * under a `.rxharness/` folder (agent definitions, sessions) or a file other programs execute
+ * under a `.rxharness/` folder (agent definitions, sessions; `generate` saving a definition
+ * there too) or a file other programs execute
  * (`.git/`, `.vscode/`, `.npmrc`...: the list is in the permissions guide) asks, reading or
  * grepping under `.rxharness/sessions/` (every conversation's transcript, grants and task
  * records) asks, and `bash` asks.
@@ -68,6 +69,8 @@ export const DEFAULT_RULES: readonly PermissionRule[] = Object.freeze([
   // unasked could loosen the next engine's rules. At any depth, as bash's check has it: a
   // package's own `.rxharness/` becomes the workspace's when an engine is started there.
   ...WRITE_TOOLS.map((tool) => askAnyCase(tool, '**/.rxharness/**')),
+  // `generate` with `save_to_file` writes a definition there: its call is judged under that path too.
+  askAnyCase('generate', '**/.rxharness/**'),
   // FileSessionStore keeps every conversation there (transcripts, archives, grants, task
   // records): what a human let one conversation read, a secret included, would be shown to
   // another unasked. Agent and skill definitions beside it stay readable.

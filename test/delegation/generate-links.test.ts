@@ -10,6 +10,9 @@ import { startDelegationFixture, type DelegationFixture } from '../support/deleg
 import { steps } from '../support/delegation-script.js';
 import { generateReply } from '../support/lifecycle-script.js';
 
+// A save under .rxharness/ asks, as a write there does: a human approves it here.
+const APPROVED = { approve: () => ({ decision: 'approve' as const }) };
+
 // Item 11 of the hardening issue: `generate` with save_to_file must not write through a
 // symbolic link planted under <workspace>/.rxharness/ to a place outside the workspace.
 
@@ -44,7 +47,7 @@ describe('generate save_to_file with links planted under .rxharness/', () => {
     it(`${name}: refuses naming the link; no agent, nothing outside`, async () => {
       f = await startDelegationFixture();
       const link = await plant(f.workspace.dir);
-      const engine = f.engine();
+      const engine = f.engine(APPROVED);
       const end = await generate(engine);
       expect(end.error).toContain('so no agent was created');
       expect(end.error).toContain(`${link} is a symbolic link to ${link.endsWith('.md') ? join(outside, 'poet.md') : outside}`);
@@ -61,7 +64,7 @@ describe('generate save_to_file with links planted under .rxharness/', () => {
     await mkdir(join(ws, 'definitions'));
     await mkdir(join(ws, '.rxharness'));
     await symlink('../definitions', join(ws, '.rxharness', 'agents'));
-    const engine = f.engine();
+    const engine = f.engine(APPROVED);
     const end = await generate(engine);
     expect(end.error).toBeUndefined();
     expect(await readdir(join(ws, 'definitions'))).toEqual(['poet.md']);

@@ -10,6 +10,9 @@ import { steps, taskReply } from '../support/delegation-script.js';
 import { generateReply, parseTaskResult } from '../support/lifecycle-script.js';
 import type { HarnessEngine } from '../../src/engine/harness-engine.js';
 
+// A save under .rxharness/ asks, as a write there does: a human approves it here.
+const APPROVED = { approve: () => ({ decision: 'approve' as const }) };
+
 let f: DelegationFixture;
 afterEach(() => f.close());
 
@@ -33,7 +36,7 @@ describe('generate', () => {
       main: steps(generateReply(POET), taskReply('poet', 'a haiku about rain')),
       poet: (turn) => ({ text: `poem for: ${turn.prompt}` }),
     });
-    const engine = f.engine();
+    const engine = f.engine(APPROVED);
     const events = await collect(engine.stream('write me a poem'));
     const [made, delegated] = own(events, 'ToolCallEnd');
     expect(made).toMatchObject({ toolName: 'generate' });
@@ -53,7 +56,7 @@ describe('generate', () => {
       main: steps(generateReply(POET), taskReply('poet', 'a haiku')),
       poet: () => ({ text: 'rain' }),
     });
-    await collect(f.engine().stream('write me a poem'));
+    await collect(f.engine(APPROVED).stream('write me a poem'));
     const described = (step: number, tool: string): string => {
       const spec = f.requestsOf('main')[step]!.body.tools!.find((t) => t.function?.name === tool);
       return spec!.function!.description!;
@@ -66,13 +69,13 @@ describe('generate', () => {
 
   it('save_to_file writes .rxharness/agents/<name>.md, which a new engine discovers with the same fields', async () => {
     f = await startDelegationFixture();
-    const first = f.engine();
+    const first = f.engine(APPROVED);
     const end = await generate(first, { ...POET, tools: ['read', 'grep'], save_to_file: true });
     expect(end.error).toBeUndefined();
     expect(end.text).toContain(agentFile('poet'));
     const created = (await first.agents.get('poet'))!;
 
-    const second = f.engine();
+    const second = f.engine(APPROVED);
     const found = (await second.agents.get('poet'))!;
     expect(found).toMatchObject({ source: 'workspace', file: agentFile('poet') });
     expect(fieldsOf(found)).toEqual(fieldsOf(created));
@@ -95,7 +98,7 @@ describe('generate', () => {
       maxSteps: 7,
       permissionRules: [{ tool: 'write', action: 'deny', pattern: 'secret/**' }],
     });
-    const engine = f.engine({ models: { fast: f.model('fast-model') } }, [general]);
+    const engine = f.engine({ ...APPROVED, models: { fast: f.model('fast-model') } }, [general]);
     const events = await collect(engine.stream('go'));
     const poet = (await engine.agents.get('poet'))!;
     expect(poet).toMatchObject({
@@ -114,7 +117,7 @@ describe('generate', () => {
 
   it('given tools replace general\'s; the built-in general leaves every setting open', async () => {
     f = await startDelegationFixture();
-    const engine = f.engine();
+    const engine = f.engine(APPROVED);
     await generate(engine, { ...POET, name: 'reader', tools: ['read'] });
     await generate(engine, POET);
     expect(await engine.agents.get('reader')).toMatchObject({ tools: ['read'], permissionRules: [] });
@@ -125,7 +128,7 @@ describe('generate', () => {
   describe('refusals (an error result; nothing registered, overwritten or written)', () => {
     it('a built-in name', async () => {
       f = await startDelegationFixture();
-      const engine = f.engine();
+      const engine = f.engine(APPROVED);
       const before = (await engine.agents.get('explore'))!;
       const end = await generate(engine, { ...POET, name: 'explore', save_to_file: true });
       expect(end.error).toMatch(/an agent named "explore" already exists; choose another name/);
@@ -136,7 +139,7 @@ describe('generate', () => {
 
     it('a second generate of the same name, in the same engine and in a new one: the saved file stays as it was', async () => {
       f = await startDelegationFixture();
-      const engine = f.engine();
+      const engine = f.engine(APPROVED);
       await generate(engine, { ...POET, save_to_file: true });
       const saved = await readFile(agentFile('poet'), 'utf8');
       const original = await engine.agents.get('poet');
@@ -146,7 +149,7 @@ describe('generate', () => {
       expect(await engine.agents.get('poet')).toBe(original);
       expect(await readFile(agentFile('poet'), 'utf8')).toBe(saved);
 
-      const fresh = f.engine();
+      const fresh = f.engine(APPROVED);
       const clash = await generate(fresh, { ...POET, system_prompt: 'Different.', save_to_file: true });
       expect(clash.error).toMatch(/already exists/);
       expect((await fresh.agents.get('poet'))?.source).toBe('workspace');
@@ -156,7 +159,7 @@ describe('generate', () => {
     it('save_to_file where a file of that name is already there (an invalid one, skipped by discovery)', async () => {
       f = await startDelegationFixture();
       await f.workspace.file('.rxharness/agents/poet.md', 'not a definition\n');
-      const engine = f.engine();
+      const engine = f.engine(APPROVED);
       const end = await generate(engine, { ...POET, save_to_file: true });
       expect(end.error).toMatch(new RegExp(`^could not save ${agentFile('poet').replaceAll('.', '\\.')}, so no agent was created: .*EEXIST`));
       expect(await engine.agents.get('poet')).toBeUndefined();
@@ -170,7 +173,7 @@ describe('generate', () => {
       ['an empty name', ''],
     ])('an invalid name (%s)', async (_label, name) => {
       f = await startDelegationFixture();
-      const engine = f.engine();
+      const engine = f.engine(APPROVED);
       const end = await generate(engine, { ...POET, name, save_to_file: true });
       expect(end.error).toBe(`"${name}" is not a valid agent name: use only letters, digits, "_" and "-".`);
       expect(await engine.agents.get(name)).toBeUndefined();
@@ -179,7 +182,7 @@ describe('generate', () => {
 
     it('an unknown tool, listing the known tools', async () => {
       f = await startDelegationFixture();
-      const engine = f.engine();
+      const engine = f.engine(APPROVED);
       const end = await generate(engine, { ...POET, tools: ['read', 'teleport', 'fly'], save_to_file: true });
       expect(end.error).toMatch(/^unknown tool "teleport", "fly"; known tools: /);
       for (const known of ['read', 'write', 'edit', 'list', 'glob', 'grep', 'bash', 'todo', 'task', 'multitask', 'generate']) {
@@ -191,7 +194,7 @@ describe('generate', () => {
 
     it('reaches the model as a tool message starting with ERROR:, and the run goes on', async () => {
       f = await startDelegationFixture();
-      const engine = f.engine();
+      const engine = f.engine(APPROVED);
       await generate(engine, { ...POET, name: 'bad name' });
       const second = f.requestsOf('main')[1]!;
       const tool = second.body.messages!.find((m) => m.role === 'tool');
@@ -210,7 +213,7 @@ describe('generate with skills (Solon dialect)', () => {
     const skillDir = join(f.home, '.rxharness', 'skills', 'meter');
     await mkdir(skillDir, { recursive: true });
     await writeFile(join(skillDir, 'SKILL.md'), '---\nname: meter\ndescription: Counts syllables.\n---\nFive, seven, five.\n');
-    const engine = f.engine();
+    const engine = f.engine(APPROVED);
     const events = await collect(engine.stream('write me a poem'));
     const made = own(events, 'ToolCallEnd').find((e) => e.toolName === 'generate')!;
     expect(made.error).toBeUndefined();
