@@ -22,7 +22,9 @@ You are a code reviewer. Read the files you are given and report bugs with file 
 );
 writeFileSync(join(agents, 'broken.md'), '---\ndescription: no name here\n---\nBody\n');
 
-const engine = new HarnessEngine({ model: new ScriptedModel([]), workspace, homeDir: workspace });
+// An empty home folder of its own: none of your ~/.rxharness/agents in the listing.
+const homeDir = mkdtempSync(join(tmpdir(), 'rxharness-home-'));
+const engine = new HarnessEngine({ model: new ScriptedModel([]), workspace, homeDir });
 for (const agent of await engine.agents.list()) console.log(`${agent.name.padEnd(10)} [${agent.source}] ${agent.description}`);
 for (const d of await engine.agents.diagnostics()) console.log(`skipped ${d.file}: ${d.reason}`);
 const reviewer = await engine.agents.get('reviewer');

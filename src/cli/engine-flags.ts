@@ -1,7 +1,9 @@
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { resolveWorkspace } from '../agent/resolve-workspace.js';
 import { createDemoModel } from '../demo/demo-model.js';
 import { HarnessEngine } from '../engine/harness-engine.js';
+import { errnoOf } from '../errors/errno-of.js';
 import { errorMessage } from '../errors/error-message.js';
 import type { HarnessEngineOptions } from '../engine/engine-options.js';
 import type { ChatModel } from '../model/chat-model.js';
@@ -72,7 +74,7 @@ export type EngineFlagOptions = Pick<HarnessEngineOptions, 'homeDir' | 'multitas
 /**
  * The model the flags name: the offline demo with `--demo`, else an OpenAI-compatible model
  * from `--model`, `--base-url`, `--api-key` or their environment variables. Bad usage
- * (a {@link CliUsageError}) when no model or key can be found.
+ * (a {@link CliUsageError}) when no model or key can be found, or the model is blank.
  *
  * @example
  * ```ts
@@ -88,7 +90,7 @@ export function modelFromFlags(values: ModelFlagValues, io: CliIO): ChatModel {
 
 /**
  * The engine options the flags set, checked: a bad number, `--mcp-config` file or
- * `--pass-env` name, or a `--workspace` that names no folder, is a {@link CliUsageError},
+ * `--pass-env` name, or a `--workspace` or `--agent-dir` that names no folder, is a {@link CliUsageError},
  * thrown before anything starts (before `worker` and `serve --redis` reach Redis). The
  * workspace is resolved against the CLI's folder, as are the `--mcp-config` files.
  *
@@ -108,10 +110,30 @@ export function engineOptionsFromFlags(values: EngineFlagValues, io: CliIO): Eng
     ...(values['max-tasks'] !== undefined ? { multitaskMaxTasks: integerFlag('--max-tasks', values['max-tasks'], 0) } : {}),
     ...(values['max-steps'] !== undefined ? { maxSteps: integerFlag('--max-steps', values['max-steps'], 1) } : {}),
     ...(values['max-depth'] !== undefined ? { maxDepth: integerFlag('--max-depth', values['max-depth'], 0, MAX_DELEGATION_DEPTH) } : {}),
-    ...(values['agent-dir'] ? { agentDirs: values['agent-dir'] } : {}),
+    ...(values['agent-dir'] ? { agentDirs: existingFolders(values['agent-dir'], workspace) } : {}),
     ...(mcpConfigs.length > 0 ? { mcpServers: mcpServersFromFiles(mcpConfigs, io.cwd) } : {}),
     ...passEnvOption(values['pass-env'], io),
   };
+}
+
+/**
+ * The `--agent-dir` folders, each checked to be one: discovery skips a missing folder
+ * silently (the standard ones often are), so a misspelt one the user named would be too.
+ * Relative ones are read from the workspace, as the engine reads them.
+ */
+function existingFolders(dirs: readonly string[], workspace: string): readonly string[] {
+  for (const dir of dirs) {
+    const folder = resolve(workspace, dir);
+    const usage = (problem: string): CliUsageError => new CliUsageError(`--agent-dir ${dir}: ${problem} (${folder}; a relative folder is read from the workspace)`);
+    let found: boolean;
+    try {
+      found = statSync(folder).isDirectory();
+    } catch (e) {
+      throw usage(errnoOf(e) === 'ENOENT' ? 'no such folder' : `cannot read it: ${errorMessage(e)}`);
+    }
+    if (!found) throw usage('not a folder');
+  }
+  return dirs;
 }
 
 function openaiModel(values: ModelFlagValues, io: CliIO): ChatModel {
@@ -119,6 +141,8 @@ function openaiModel(values: ModelFlagValues, io: CliIO): ChatModel {
   const options = modelSettingsFromFlags(values);
   const id = values.model ?? io.env.RXHARNESS_MODEL;
   if (!id) throw new CliUsageError('no model: pass --model M or set RXHARNESS_MODEL (or use --demo to run offline)');
+  // Only spaces names no model: bad usage, named, before any request (the model would refuse it anyway).
+  if (id.trim() === '') throw new CliUsageError(`${values.model !== undefined ? '--model' : 'RXHARNESS_MODEL'} is blank: name the model, e.g. --model gpt-4o-mini`);
   const baseURL = values['base-url'] ?? io.env.OPENAI_BASE_URL;
   const apiKey = values['api-key'] ?? io.env.OPENAI_API_KEY;
   // A local server (a base URL) needs no key; OpenAI's own API does.
