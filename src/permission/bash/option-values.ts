@@ -4,6 +4,8 @@
  *
  * @module
  */
+import { runTimeOption } from './run-time-names.js';
+import { mayBeOption, maySplitIntoOption } from './shell-words.js';
 
 /** A word of a command, as the shell parser gave it. */
 interface Word {
@@ -100,4 +102,17 @@ export function longOptionName(given: string, names: readonly string[]): string 
   if (names.includes(given)) return given;
   const matches = names.filter((name) => name.startsWith(given));
   return matches.length === 1 ? matches[0] : undefined;
+}
+
+/**
+ * The first of `args` (before `--`) only known when it runs that may then be an option the line
+ * does not show (`o=-o; sort $o f`, `sort "$o"=f`, `-s$o`): an expansion, glob or what xargs
+ * reads, unless its letter is written and it cannot split (`-o"$f"` is `-o`'s value only).
+ */
+export function runTimeOptionWord<W extends Word & { readonly literal?: true; readonly input?: true; readonly quoted?: true }>(args: readonly W[]): W | undefined {
+  for (const arg of args) {
+    if (arg.text === '--') return undefined;
+    if (runTimeOption(arg.text) || (mayBeOption(arg) && (!/^-(?:-[a-z]|[A-Za-z])/.test(arg.text) || maySplitIntoOption(arg)))) return arg;
+  }
+  return undefined;
 }

@@ -14,6 +14,7 @@ import { type FileRun, ranFileWrite } from './runs/run-files.js';
 import { arithmeticSettings } from './set-names.js';
 import { settings } from './simple-command.js';
 import { analyseStatement } from './statement-words.js';
+import { withHomeFolder } from './writes/home-folder.js';
 import { withTempFolder } from './writes/temp-folder.js';
 import type { CommandWrites } from './writes/written-files.js';
 
@@ -121,7 +122,10 @@ export class Collector implements PartSink {
     const { evaluates, carries } = this.notes;
     // On a line that may run a command again (a loop, a function) a setting after mktemp may come before it too.
     const set = this.settings.map((s) => s.assignment);
-    this.writes.forEach((w, i) => (this.writes[i] = withTempFolder(w, this.repeating ? set : set.slice(0, this.settingsBefore[i]))));
+    this.writes.forEach((w, i) => {
+      const before = this.repeating ? set : set.slice(0, this.settingsBefore[i]);
+      this.writes[i] = withHomeFolder(withTempFolder(w, before), before);
+    });
     if (evaluates !== undefined && carries !== undefined) this.opaque ??= `${evaluates} and ${carries}, which bash may run as code`;
     // A file the line writes and a program on it runs (`echo ... > Makefile; make`), in any order: a loop may write before it runs.
     this.opaque ??= ranFileWrite(this.writes, this.fileRuns);

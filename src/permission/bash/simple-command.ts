@@ -20,7 +20,8 @@ import { variablesSet } from './set-names.js';
 import { noteCarriers, noteListCarriers } from './word-carriers.js';
 import { commandWrites } from './writes/written-files.js';
 import { frontSettings, referenceSettings, runTimeSettings } from './writes/temp-folder.js';
-import { anyPath } from './writes/written-words.js';
+import { anyPath, anyPathWrites } from './writes/written-words.js';
+import { keywordOption } from './runs/keyword-option.js';
 import { quoted } from '../quoted.js';
 
 /**
@@ -118,8 +119,13 @@ export function analyseWords(all: readonly Word[], role: PartRole, depth: number
   if (run !== undefined) sink.runs(run);
   if (READERS.has(base)) sink.note('carries', `input read at run time (${quoted(shown)})`);
   // An empty argument (`git log --grep ''`) is no run-time word: only a command name can be empty by accident.
-  const unreadable = isDynamic(name) ? undefined : unreadableRun(foldCase(name.text), args, plain.slice(1).map((w) => w.text !== '' && isDynamic(w)));
+  const dynamic = plain.slice(1).map((w) => w.text !== '' && isDynamic(w));
+  const unreadable = isDynamic(name) ? undefined : unreadableRun(foldCase(name.text), args, dynamic);
   if (unreadable !== undefined) sink.flag(unreadable);
+  // With the keyword option on, a later `NAME=value` word anywhere is an assignment (`set -k; mktemp
+  // TMPDIR=src`): for the write rules the line may then write any path, as after a run-time name.
+  const keyword = isDynamic(name) ? undefined : keywordOption(base, args, dynamic);
+  if (keyword !== undefined) sink.write(anyPathWrites(`${keyword}, after which a command may write any path`));
   sink.add('variant', collapse([base, ...plain.slice(1).map(writtenAs)].join(' ')));
   const shape = commandShape(base, plain.slice(1));
   if (shape !== undefined) sink.shape(shape);

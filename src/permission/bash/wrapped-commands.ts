@@ -10,7 +10,7 @@ import { LINE_ARGUMENTS, RUNTIME_ARGUMENTS } from './shell-programs.js';
 import { shellStringAt, whileFilled } from './filled-lines.js';
 import { mayRead } from './inner-budget.js';
 import { commandBase, shownName } from './program-names.js';
-import { INPUT_ARGUMENT, isAssignment, RUNTIME_ARGUMENT, text, type TextWord, type Word } from './shell-words.js';
+import { INPUT_ARGUMENT, isAssignment, isDynamic, RUNTIME_ARGUMENT, text, type TextWord, type Word } from './shell-words.js';
 import { readXargs } from './xargs-options.js';
 import { fillerRun, filledName, type FilledText } from './filler-runs.js';
 import { commandStarts, wrappedStart } from './wrapper-starts.js';
@@ -22,6 +22,7 @@ import { xargsCommands } from './xargs-commands.js';
 import type { AnalyseWords, RunningCommand } from './running-command.js';
 import { quoted } from '../quoted.js';
 import { frontSettings, runTimeSettings } from './writes/temp-folder.js';
+import { anyPathWrites } from './writes/written-words.js';
 
 export type { AnalyseWords, RunningCommand } from './running-command.js';
 
@@ -62,8 +63,9 @@ function filledBy(program: string, args: readonly string[], sink: PartSink): Fil
  */
 function wrapped({ base, shown, words, plain, depth }: RunningCommand, sink: PartSink, analyse: AnalyseWords): void {
   if (base === 'xargs' && xargsCommands({ words, plain, depth }, sink, analyse)) return;
-  // Redirections may hide words (`nice -n 5 >f rm x` reads as `nice -n 5>f rm x`): then any later word may be the command.
-  const start = words.some((w) => w.kind === 'redirect') ? undefined : wrappedStart(base, plain, 1);
+  // Redirections may hide words (`nice -n 5 >f rm x` reads as `nice -n 5>f rm x`): then any later word may be
+  // the command. Not coproc's, which has no options or operands (`coproc xargs rm <<< x` runs xargs).
+  const start = words.some((w) => w.kind === 'redirect') && base !== 'coproc' ? undefined : wrappedStart(base, plain, 1);
   if (start !== undefined) {
     const name = plain[start.command];
     if (name === undefined) return;
@@ -103,9 +105,20 @@ function wrapped({ base, shown, words, plain, depth }: RunningCommand, sink: Par
     // Said first (the first reason is the one given): the word is a program only if the wrapper, whose options are unknown, runs it.
     if (!Object.hasOwn(SYNTAX, base) && runsFromFile(foldCase(word.text))) sink.flag(`a word after ${quoted(shown)}, a wrapper whose syntax the rules do not know, which may be a program run from a file (${quoted(word.text)})`);
     analyse(suffix, 'variant', depth + 1, sink, false);
+    // A name only known when it runs may be the command here (`flock f $m src/a`, `xargs $m <<< src/a`):
+    // for the write rules it writes any path, as where a command surely starts (see `simple-command`).
+    if (runTimeCommand(word)) sink.write(anyPathWrites(`a word after ${quoted(shown)} that may be a command name only known when it runs (${quoted(word.text)}), which may write any path`));
     if (placeholder && mayRead(sink, depth + 1, suffix)) analyse([...words.slice(words.indexOf(word)).map(replaced), ...appended], 'variant', depth + 1, sink, false);
     // A word with spaces is a command line for some wrappers (`parallel 'rm {}'`), and may be one
     // for others: then what the checker cannot read in it is no reason to flag the line.
     if (/\s/.test(word.text)) sink.line(word.text, 'variant', depth + 1, !LINE_ARGUMENTS.has(base));
   }
+}
+
+/**
+ * Whether a wrapper's word may be a command whose name only the run knows: an expansion (`$m`);
+ * not an option (`-j$n`), what xargs reads (`{}`) or a glob, which names files rather than programs.
+ */
+function runTimeCommand(word: TextWord): boolean {
+  return word.text.includes('$') && word.input !== true && !word.text.startsWith('-') && isDynamic(word);
 }

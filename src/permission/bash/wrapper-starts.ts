@@ -9,7 +9,7 @@
  */
 import { wrapsCommand } from './command-programs.js';
 import { longOptionName } from './option-values.js';
-import { WRAPPERS } from './shell-programs.js';
+import { HEADERS, KEYWORDS, WRAPPERS } from './shell-programs.js';
 import { isDynamic, text, type TextWord } from './shell-words.js';
 import { commandBase } from './program-names.js';
 import { SYNTAX, type Syntax } from './wrapper-syntax.js';
@@ -36,6 +36,7 @@ export interface WrappedStart {
  * ```
  */
 export function knownCommandStart(base: string, args: readonly string[], from = 0): WrappedStart | undefined {
+  if (base === 'coproc') return { command: coprocStart(args, from), settings: [] };
   const syntax = SYNTAX[base];
   if (syntax === undefined) return undefined;
   const settings: number[] = [];
@@ -67,6 +68,16 @@ export function knownCommandStart(base: string, args: readonly string[], from = 
   }
   if (!runs || idle) return { command: args.length, settings };
   return { command: Math.min(i + syntax.operands, args.length), settings };
+}
+
+/**
+ * Where `coproc`'s command starts: its first word (`coproc rm x`: a simple command takes no
+ * NAME), or past NAME where a compound command follows it (`coproc X { rm x; }`), whose body is
+ * then read as a command start (`{` is a keyword there).
+ */
+function coprocStart(args: readonly string[], from: number): number {
+  const next = args[from + 1];
+  return next !== undefined && (KEYWORDS.has(next) || HEADERS.has(next) || next === '[[' || next === '((') ? from + 1 : from;
 }
 
 /** What an option does: takes the next word as its value, makes the wrapper run no command (sudo's `-l`), is jobs' `-x`. */
@@ -117,7 +128,8 @@ export function wrappedStart(base: string, plain: readonly TextWord[], from: num
 /**
  * Which of a command's words may be where a command starts: the first, and past each wrapper
  * where it starts (see `wrapper-starts`), or, when that is not known, any later word.
- * `redirected`: the command has redirections, which may hide words (`5 >f` reads as `5>f`).
+ * `redirected`: the command has redirections, which may hide words (`5 >f` reads as `5>f`);
+ * coproc takes no options or operands, so none can hide where its command starts.
  */
 export function commandStarts(plain: readonly TextWord[], redirected: boolean): (index: number) => boolean {
   const starts = new Set([0]);
@@ -126,7 +138,7 @@ export function commandStarts(plain: readonly TextWord[], redirected: boolean): 
     if (!starts.has(i)) continue;
     const base = commandBase(texts[i]!);
     if (!WRAPPERS.has(base) && !(base === 'cmake' && wrapsCommand(base, texts.slice(i + 1)))) continue;
-    const start = redirected ? undefined : wrappedStart(base, plain, i + 1);
+    const start = redirected && base !== 'coproc' ? undefined : wrappedStart(base, plain, i + 1);
     if (start === undefined) return (index) => starts.has(index) || index > i;
     starts.add(start.command);
   }

@@ -2,7 +2,7 @@
  * What a `git` line writes as its words show it: the output options of its diff family
  * (`--output=f`, `--output-directory`), `format-patch -o dir` and `archive -o f`, a tree
  * another command fills (`worktree add dir`, `clone url dir`, `init dir`, `submodule add url
- * dir`, `--work-tree=dir`), `git mv`'s destination and sources, `bundle create f`; and, as
+ * dir`, `--work-tree=dir`, `--separate-git-dir=dir`), `git mv`'s destination and sources, `bundle create f`; and, as
  * "any path", `checkout-index` and `update-index --cacheinfo` / `--index-info`, which write
  * (or stage for a checkout) paths named in their data; the commands that rewrite the working
  * tree as `git-tree-writes` reads them.
@@ -10,7 +10,7 @@
  * @module
  */
 import { gitTreeWrites } from './git-tree-writes.js';
-import { operandsOf } from '../option-values.js';
+import { operandsOf, optionValues } from '../option-values.js';
 
 /** A word of a command, as the shell parser gave it. */
 interface Word {
@@ -66,6 +66,8 @@ export function gitWrites<W extends Word>(args: readonly W[]): GitWrites<W> {
     else if (command !== undefined && SHORT_O.has(command) && arg.text === '-o' && rest[j + 1] !== undefined) files.push(rest[j + 1]!);
   }
   const { operands } = operandsOf(rest, CLONE_SHORT, CLONE_LONG);
+  // `init` / `clone --separate-git-dir=d` makes the repository in d, not in the tree's `.git`.
+  if (command === 'init' || command === 'clone') trees.push(...optionValues(rest, '', ['separate-git-dir']));
   const at = (text: string): W => ({ ...(rest[0] ?? args[0]!), text });
   switch (command) {
     case 'worktree':

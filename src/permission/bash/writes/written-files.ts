@@ -8,10 +8,12 @@
 import { awkRuns } from '../runs/awk-runs.js';
 import { CHANGERS, changeWrites } from './change-writes.js';
 import { COPIER_NAMES, copies } from './copy-writes.js';
-import { downloads } from './download-writes.js';
+import { DOWNLOADERS, downloads } from './download-writes.js';
 import { gitWrites } from './git-writes.js';
+import { globalConfigWrite } from './home-folder.js';
 import { IN_PLACE_EDITORS, inPlaceWrites } from './inplace-writes.js';
 import { operandsOf } from '../option-values.js';
+import { PACKERS, packWrites } from './pack-writes.js';
 import { sedWrites } from './sed-writes.js';
 import { SSH_CLIENTS, sshConfigRead } from './ssh-writes.js';
 import { lessVariableWrites, TOOL_WRITERS, toolWrites } from './tool-writes.js';
@@ -61,12 +63,16 @@ export function commandWrites(base: string, args: readonly WrittenWord[], redire
 
 
 /**
- * What the environment makes a program write: git's `GIT_WORK_TREE` is a tree it fills, wget's
+ * What the environment makes a program write: git's `GIT_WORK_TREE` is a tree it fills, `HOME`
+ * where `git config --global` writes, wget's
  * `WGETRC` may set any output; and exporting `GIT_WORK_TREE` or `GIT_DIR` (or setting it, in
  * case it was exported before: `export GIT_WORK_TREE; GIT_WORK_TREE=src`) lets the line's
  * later git commands write anywhere (`git restore a.ts` then writes `src/a.ts`).
  */
-function withSettings(base: string, args: readonly WrittenWord[], given: CommandWrites, assignments: readonly string[]): CommandWrites {
+function withSettings(base: string, args: readonly WrittenWord[], found: CommandWrites, assignments: readonly string[]): CommandWrites {
+  // `git config --global` writes `$HOME/.gitconfig`: judged where the line moves HOME (see `home-folder`).
+  const global = base === 'git' ? globalConfigWrite(args, assignments) : undefined;
+  const given = global === undefined ? found : { ...found, joined: [...found.joined, global] };
   // `LESS='-o f' git log`, `export LESS=-of`: whatever pages through less writes its log file.
   const logs = lessVariableWrites([...assignments, ...(EXPORTERS.test(base) ? args.map((a) => a.text) : [])]);
   const own = logs.length === 0 ? given : { ...given, files: [...given.files, ...logs] };
@@ -84,8 +90,8 @@ function withSettings(base: string, args: readonly WrittenWord[], given: Command
 }
 
 /** Programs {@link ownWrites} reads; every other one writes nothing itself (checked first: this runs for every command). */
-const WRITERS = new Set([...COPIER_NAMES, ...TOOL_WRITERS, ...CHANGERS, ...IN_PLACE_EDITORS,
-  'tee', 'sponge', 'uniq', 'curl', 'wget', 'sort', 'sed', 'awk', 'dd', 'cd', 'pushd', 'popd', 'git', 'env', 'sudo', 'sudoedit', 'chroot', 'npm', 'busybox']);
+const WRITERS = new Set([...COPIER_NAMES, ...TOOL_WRITERS, ...CHANGERS, ...IN_PLACE_EDITORS, ...DOWNLOADERS, ...PACKERS,
+  'tee', 'sponge', 'uniq', 'sed', 'awk', 'dd', 'cd', 'pushd', 'popd', 'git', 'env', 'sudo', 'sudoedit', 'chroot', 'npm', 'busybox']);
 /** Where `busybox --install` without a folder puts its links: each applet's own folder. */
 const BUSYBOX_FOLDERS = ['/bin', '/sbin', '/usr/bin', '/usr/sbin'];
 
@@ -100,7 +106,7 @@ function ownWrites(base: string, args: readonly WrittenWord[], assignments: read
   if (base === 'tee' || base === 'sponge') return { ...NOTHING, files: operands.filter((a) => a.text !== '-') };
   // Its output file is its second operand, past the values of `-f`, `-s`, `-w`.
   if (base === 'uniq') return { ...NOTHING, files: operandsOf(args, 'fsw', ['skip-fields', 'skip-chars', 'check-chars', 'group', 'all-repeated']).operands.slice(1, 2) };
-  if (base === 'curl' || base === 'wget' || base === 'sort') return { ...NOTHING, ...downloads(base, args, operands), names: stripped() };
+  if (DOWNLOADERS.has(base)) return { ...NOTHING, ...downloads(base, args, operands), names: stripped() };
   if (base === 'sed') return { ...NOTHING, ...sedWrites(args) };
   if (base === 'awk') return awkRuns(args, commandWrites);
   if (IN_PLACE_EDITORS.has(base)) {
@@ -136,6 +142,7 @@ function ownWrites(base: string, args: readonly WrittenWord[], assignments: read
     return { ...NOTHING, files: edits.files, joined: edits.anyPath === undefined ? [] : [anyPath(edits.anyPath)], chdir };
   }
   if (TOOL_WRITERS.has(base)) return { ...NOTHING, files: toolWrites(base, args) };
+  if (PACKERS.has(base)) return { ...NOTHING, ...packWrites(base, args) };
   // `npm pkg set scripts.test=...` rewrites package.json (npm's other commands write what the line does not show).
   if (base === 'npm' && /^(?:set|delete|fix)$/.test(operands[operands.indexOf(operands.find((a) => a.text === 'pkg')!) + 1]?.text ?? '')) {
     return { ...NOTHING, files: [{ ...operands[0]!, text: 'package.json' }] };

@@ -26,6 +26,8 @@ export interface JoinedWrite {
    * the line sets none, and a setting earlier on the line replaces it (see `temp-folder`).
    */
   readonly tmpdir?: true;
+  /** Set when `dir` is `$HOME` as the command finds it (`git config --global`): a setting earlier on the line gives it (see `home-folder`). */
+  readonly home?: true;
 }
 
 /** What one simple command writes, as far as its line shows. */
@@ -52,4 +54,9 @@ export interface CommandWrites {
 /** A write of any path of the working tree, for the write rules only (see {@link JoinedWrite}): `why` says what makes it. */
 export function anyPath(why: string): JoinedWrite {
   return { dir: { text: '.', glob: false, changes: true }, name: { text: '/', glob: false }, tree: true, why };
+}
+
+/** What a command writes when it may write any path and nothing else is known (see {@link anyPath}): `why` says what makes it. */
+export function anyPathWrites(why: string): CommandWrites {
+  return { files: [], joined: [anyPath(why)], names: [], chdir: false };
 }
