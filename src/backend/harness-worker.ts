@@ -210,7 +210,8 @@ export class HarnessWorker {
         if (!(await cancelledWhileQueued(this.#backend.parts, job))) {
           const attachBudget = (shared: SharedBudget): TokenBudget => RedisTokenBudget.attach(redis, keys, checkedBudget(shared, keys), keys.budgetHeld(logId));
           const workerRules = this.#rules;
-          const spec = fromWire(job.spec, { model: this.#options.model, models: this.#options.models ?? {}, attachBudget, ...(workerRules ? { workerRules } : {}) });
+          const names = { model: this.#options.model, models: this.#options.models ?? {}, attachBudget, tools: this.#tree.knownTools };
+          const spec = fromWire(job.spec, { ...names, ...(workerRules ? { workerRules } : {}) });
           // The conversation's grants as the store has them now (one read per job; the children
           // it runs here share them), never what this worker remembers from an earlier task: a
           // conversation deleted or expired since, then started again under its id, would find

@@ -6,7 +6,7 @@ import { PermissionPolicy, type PermissionPolicyOptions } from '../permission/pe
 import { contextOfCarrier, traceCarrierOf, type TraceCarrier } from '../telemetry/trace-carrier.js';
 import type { PermissionRule } from '../permission/permission-rule.js';
 import type { AgentSpec } from '../delegation/delegation-types.js';
-import type { ToolNarrowing } from '../subagent/narrow-tools.js';
+import { isKnownToolName, type ToolNarrowing } from '../subagent/narrow-tools.js';
 import { RemoteTaskError } from './remote-task-error.js';
 import { WorkerBoundPolicy } from './worker-bound-policy.js';
 
@@ -65,6 +65,12 @@ export interface ModelNames {
    * rebuilds, which the job's layers only narrow (absent: the job's policy as sent).
    */
   readonly workerRules?: PermissionPolicy;
+  /**
+   * The names of the worker's own tools (its tree's `knownTools`, MCP servers' as globs; absent: not checked). A job
+   * naming others fails at once, as one naming a model the worker lacks does: its child would
+   * otherwise run without them, its model never offered them.
+   */
+  readonly tools?: readonly string[];
 }
 
 /** The spec as JSON-safe data. @throws RemoteTaskError when its model has no name a worker could find. */
@@ -116,6 +122,9 @@ export function fromWire(wire: WireSpec, names: ModelNames): AgentSpec {
   for (const layer of wire.policy) policy = layerOf({ ...layer, ...(policy ? { parent: policy } : {}) });
   const model = wire.model === '' ? names.model : Object.hasOwn(names.models, wire.model) ? names.models[wire.model] : undefined;
   if (!model) throw new RemoteTaskError(`the worker has no model "${wire.model}" (models: ${Object.keys(names.models).join(', ') || 'none'})`);
+  // An MCP tool's name counts as known when the worker has its server (`mcp__<server>__*`).
+  const missing = names.tools ? wire.toolNames.filter((n) => !isKnownToolName(n, names.tools!)) : [];
+  if (missing.length > 0) throw new RemoteTaskError(missingTools(wire.name, missing));
   const { task, model: _name, policy: _policy, ...rest } = wire;
   const { parentRemaining, budget, trace, ...wiring } = task ?? { parentRemaining: undefined, budget: undefined, trace: undefined };
   const parentBudget = budget
@@ -145,4 +154,14 @@ function modelName(spec: AgentSpec, names: ModelNames): string {
   const found = Object.entries(names.models).find(([, model]) => model === spec.model);
   if (found) return found[0];
   throw new RemoteTaskError(`the model of agent "${spec.name}" is neither the engine's model nor one of its \`models\`, so no worker can find it`);
+}
+
+/** Why a job naming tools the worker lacks is not run, and what to do about it. */
+function missingTools(agent: string, missing: readonly string[]): string {
+  const names = missing.map((n) => `"${n}"`).join(', ');
+  return (
+    `agent "${agent}" needs tools this worker does not have: ${names} (registered on the engine that delegated the task, ` +
+    'not on the worker, or disabled there). Register the same tools on every worker (HarnessWorker\'s `tools` and `mcpServers` options), ' +
+    'or take them from the agent (`disallowedTools` in its definition)'
+  );
 }

@@ -85,7 +85,9 @@ export class AgentFactory {
   scopeOf(spec: AgentSpec, hooks: Pick<AgentScope, 'promptPrefix' | 'onRun'>): AgentScope {
     const o = this.o;
     const delegates = spec.toolNames.some(isDelegationTool);
-    // Delegation and MCP tools are made per run; the toolbox holds the rest.
+    // Delegation and MCP tools are made per run; the toolbox holds the rest. Every other name
+    // is in it: in-process they are narrowed from the main agent's, and a worker refuses a job
+    // naming tools it lacks before building it (`fromWire`).
     const base = spec.toolNames.flatMap((n) => o.toolbox.get(n) ?? []);
     const own = (resolved: AgentSpec): readonly Tool[] => (delegates ? this.#delegationToolsOf(resolved) : []);
     const mcp = o.mcp;
