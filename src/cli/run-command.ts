@@ -1,4 +1,6 @@
+import { basename } from 'node:path';
 import type { HarnessEngineOptions } from '../engine/engine-options.js';
+import type { AgentDiagnostic } from '../subagent/agent-diagnostic.js';
 import { FileSessionStore } from '../session/file-session-store.js';
 import type { CliIO } from './cli-io.js';
 import { parseFlags } from './parse-flags.js';
@@ -58,7 +60,8 @@ export async function runCommand(argv: readonly string[], io: CliIO): Promise<nu
       const found = engine.agents.get(agentName);
       if (!found?.enabled) {
         const names = engine.agents.list().map((a) => a.name).join(', ');
-        throw new CliUsageError(`${found ? `agent "${agentName}" is disabled (enabled: false)` : `unknown agent "${agentName}"`}; available agents: ${names}`);
+        const why = found ? `agent "${agentName}" is disabled (enabled: false)` : (notLoaded(engine.agents.diagnostics(), agentName) ?? `unknown agent "${agentName}"`);
+        throw new CliUsageError(`${why}; available agents: ${names}`);
       }
     }
     const options = session !== undefined ? { sessionId: session } : {};
@@ -72,6 +75,16 @@ export async function runCommand(argv: readonly string[], io: CliIO): Promise<nu
   // The run may have ended before the failure of its last write surfaced: the output is
   // still incomplete, so the output's code wins.
   return shown.outputFailure() ?? code;
+}
+
+/**
+ * Why a file defining `name` was not loaded, when a diagnostic says so: the one naming the
+ * agent it refused, else the first about a file called `<name>.md` (a file too broken to
+ * read its name from). "unknown agent" alone would send the user hunting for a typo.
+ */
+function notLoaded(diagnostics: readonly AgentDiagnostic[], name: string): string | undefined {
+  const about = diagnostics.find((d) => d.agent === name) ?? diagnostics.find((d) => d.agent === undefined && basename(d.file) === `${name}.md`);
+  return about && `agent "${name}" was not loaded: ${about.file}: ${about.reason}; see \`rxharness agents\``;
 }
 
 /**

@@ -4,4 +4,10 @@ export interface AgentDiagnostic {
   readonly file: string;
   /** What is wrong, without the file prefix. */
   readonly reason: string;
+  /**
+   * The agent the file defines, on the diagnostic that says why a readable definition was not
+   * loaded (e.g. its `disallowedTools` names no tool): lets `rxharness run @name` say why
+   * `name` is missing instead of only "unknown agent".
+   */
+  readonly agent?: string;
 }

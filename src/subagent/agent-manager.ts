@@ -205,15 +205,19 @@ export class AgentManager {
     if (this.#discoveredYet) return;
     this.#discoveredYet = true;
     this.#enabled = undefined;
-    const { definitions, diagnostics } = discoverAgentsSync(this.#dirs);
-    this.#discoveryDiagnostics.push(...diagnostics);
     // One set of reads for all: 256 definitions naming the same 32 skills read 32 files, not 8,192.
     const reads = new SkillReads();
-    for (const definition of definitions) {
+    // Refused during discovery, as a file with a misspelt `disallowedTools` key is, so it claims
+    // no name: the reason first, then its other warnings.
+    const refuse = (definition: AgentDefinition): readonly AgentDiagnostic[] | undefined => {
       const widening = this.#wideningProblem(definition);
-      // Refused, as a file with a misspelt `disallowedTools` key is: the reason first, then its other warnings.
-      if (widening !== undefined) this.#discoveryDiagnostics.push({ file: definition.file ?? definition.name, reason: widening });
-      else this.#discovered.set(definition.name, definition);
+      if (widening === undefined) return undefined;
+      return [{ file: definition.file ?? definition.name, reason: widening, agent: definition.name }, ...this.#warningsOf(definition, reads)];
+    };
+    const { definitions, diagnostics } = discoverAgentsSync(this.#dirs, refuse);
+    this.#discoveryDiagnostics.push(...diagnostics);
+    for (const definition of definitions) {
+      this.#discovered.set(definition.name, definition);
       this.#discoveryDiagnostics.push(...this.#warningsOf(definition, reads));
     }
   }

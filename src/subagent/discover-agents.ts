@@ -66,10 +66,18 @@ export async function discoverAgents(dirs: readonly AgentDir[]): Promise<Discove
 }
 
 /**
- * {@link discoverAgents}, synchronously: what `AgentManager.addIfAbsent` needs to answer
- * whether a name is taken before anything was awaited.
+ * Why a readable definition must not load (the reason first, with its `agent`, then its other
+ * warnings), or `undefined` when it may: `AgentManager` refuses one whose `disallowedTools`
+ * names no tool.
  */
-export function discoverAgentsSync(dirs: readonly AgentDir[]): DiscoveryResult {
+export type Refusal = (definition: AgentDefinition) => readonly AgentDiagnostic[] | undefined;
+
+/**
+ * {@link discoverAgents}, synchronously: what `AgentManager.addIfAbsent` needs to answer
+ * whether a name is taken before anything was awaited. A definition `refuse` refuses is
+ * skipped with its diagnostics, as an invalid file is: a later file of its name is loaded.
+ */
+export function discoverAgentsSync(dirs: readonly AgentDir[], refuse?: Refusal): DiscoveryResult {
   const definitions: AgentDefinition[] = [];
   const diagnostics: AgentDiagnostic[] = [];
   const winners = new Map<string, AgentDefinition>();
@@ -87,6 +95,12 @@ export function discoverAgentsSync(dirs: readonly AgentDir[]): DiscoveryResult {
       for (const file of listMarkdownFiles(root, diagnostics)) {
         const definition = readDefinition(file, dir.source, diagnostics, yaml, within);
         if (definition === undefined) continue;
+        // Before the name is claimed: a refused file takes no name and replaces no built-in.
+        const refused = refuse?.(definition);
+        if (refused !== undefined) {
+          diagnostics.push(...refused);
+          continue;
+        }
         const winner = winners.get(definition.name);
         if (winner === undefined) {
           if (listing && !listing.admits(definition, file, diagnostics)) continue;

@@ -31,6 +31,6 @@ describe('a definition whose disallowedTools names no tool', () => {
     const sent = server.requests.flatMap((request) => (request.body.tools ?? []).map((tool) => tool.function?.name));
     expect(sent).not.toContain('bash');
     expect(code).toBe(2);
-    expect(io.stderrText()).toMatch(/unknown agent "reviewer"/);
+    expect(io.stderrText()).toMatch(/agent "reviewer" was not loaded: \S*reviewer\.md: disallowedTools names "Bash"/);
   });
 });
