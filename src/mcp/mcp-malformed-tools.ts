@@ -1,4 +1,4 @@
-import { clipMiddle } from '../text/clip-middle.js';
+import { markedHead } from '../text/marked-head.js';
 import { quotedClip } from '../text/quoted-clip.js';
 import { describeValue } from '../validation/describe-value.js';
 
@@ -20,7 +20,8 @@ export interface MalformedTools {
 // 5,000 of them must not bury each run's events under 5,000 warnings.
 const MAX_NAMED = 10;
 // Issues said of one tool, and how much of a name or a key is quoted (quotes and escapes
-// included: a control escapes to six characters), and how much of a message is.
+// included: a control escapes to six characters), and how much of a message is shown (marks
+// included: a control is marked in eight, `<U+001B>`).
 const MAX_ISSUES = 3;
 const QUOTED_CHARS = 80;
 const MESSAGE_CHARS = 200;
@@ -64,8 +65,9 @@ function whichTool(entry: unknown): string {
 }
 
 /**
- * One problem the SDK's schema found in what a server sent, in words: where, then what, each
- * escaped and cut.
+ * One problem the SDK's schema found in what a server sent, in words: where (a key of the
+ * server's quoted and escaped), then what (controls and invisible characters marked as
+ * `<U+001B>`), each cut: the message to 200 characters once marked.
  *
  * @example
  * ```ts
@@ -73,8 +75,9 @@ function whichTool(entry: unknown): string {
  * ```
  */
 export function describedIssue(issue: ToolIssue): string {
-  // The SDK's words, yet escaped too: a control character must not reach a terminal.
-  const message = clipMiddle(issue.message, MESSAGE_CHARS).replace(/[\p{Cc}\u2028\u2029]/gu, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  // The SDK's words, yet they may quote the server's: a control or bidi character must not
+  // reach a terminal, and the bound holds on the marked text (a mark is eight characters).
+  const message = markedHead(issue.message, MESSAGE_CHARS);
   return issue.path.length === 0 ? message : `${pathOf(issue.path)}: ${message}`;
 }
 

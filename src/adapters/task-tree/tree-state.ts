@@ -61,7 +61,7 @@ export interface TreeNode {
   readonly runId: string;
   /** The task's id (what `cancelTask` takes); absent for the main run. */
   readonly taskId?: string;
-  /** The agent running it (`main` for the main run). */
+  /** The agent running it (`main` for the main run), as the terminal shows it: invisible characters and escape sequences marked (`<U+001B>`), cut to 64 columns. */
   readonly agentName: string;
   /** The task's description; for the main run, its prompt on one line. */
   readonly description: string;
@@ -78,7 +78,7 @@ export interface TreeNode {
   readonly status: TreeStatus;
   /** The tool running now, with its main argument (e.g. `read src/a.ts`). */
   readonly currentTool?: string;
-  /** The tool waiting for a human decision. */
+  /** The tool waiting for a human decision, its name marked and cut as `agentName` is. */
   readonly awaitingApproval?: string;
   /** The step whose text `tail` shows. */
   readonly step?: number;

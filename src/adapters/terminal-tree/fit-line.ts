@@ -14,15 +14,12 @@
  *
  * @module
  */
+import { markSafeEnd } from '../../text/marked-head.js';
 import { headOf } from '../../text/whole-chars.js';
 import { markInvisible, visibleLines } from '../../text/visible-text.js';
 import { flatLine, LONGEST_MARKED, markHidden } from './clean-line.js';
 import { ELLIPSIS, measuredUnits, truncate } from './text-line.js';
 
-// A mark as marking writes it. In marked text `<U+` always starts one (`markInvisible` marks
-// a literal `<U+` itself, `<U+003C>U+`); where a literal one is left (`oneLine`), a cut before
-// what reads as a mark loses nothing a reader could tell apart.
-const MARK = /<U\+[0-9A-F]{4,6}>/y;
 
 /** The start of `text` that decides how its marked form is cut to `width` columns. */
 function shownHead(text: string, width: number): string {
@@ -43,12 +40,9 @@ export function truncateMarked(marked: string, width: number): string {
   const cut = truncate(marked, width);
   if (cut === marked || !cut.endsWith(ELLIPSIS)) return cut;
   const kept = cut.length - ELLIPSIS.length;
-  // Only the last `<` kept can start a mark that runs past the cut: marks hold no `<`.
-  const start = marked.lastIndexOf('<', kept - 1);
-  if (start === -1) return cut;
-  MARK.lastIndex = start;
-  const mark = MARK.exec(marked);
-  return mark !== null && start + mark[0].length > kept ? `${marked.slice(0, start)}${ELLIPSIS}` : cut;
+  // Where a literal `<U+...>` is left unmarked (`oneLine`), a cut before what reads as a mark loses nothing a reader could tell apart.
+  const end = markSafeEnd(marked, kept);
+  return end === kept ? cut : `${marked.slice(0, end)}${ELLIPSIS}`;
 }
 
 /**
