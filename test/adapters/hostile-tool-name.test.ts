@@ -12,7 +12,7 @@ import { Writable } from 'node:stream';
 import { from } from 'rxjs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createTreeState, liveTree, plainLine, reduceTree, renderTree, toolLabel } from '../../src/adapters/terminal-tree/index.js';
-import { shownName } from '../../src/adapters/terminal-tree/tool-label.js';
+import { shownTreeName } from '../../src/adapters/terminal-tree/tool-label.js';
 import type { AgentEvent } from '../../src/events/index.js';
 import { call, FixtureRun } from './fixtures.js';
 
@@ -50,13 +50,13 @@ function fromTheStart<T>(make: () => T): T {
 
 describe('a tool name or argument of 2,000,000 characters the model made up', () => {
   it('is labelled from its start: as the first thousand characters are, cut to 64 (name) and 40 (argument) columns', () => {
-    expect(fromTheStart(() => shownName(zw))).toBe(markedRun(64));
+    expect(fromTheStart(() => shownTreeName(zw))).toBe(markedRun(64));
     expect(fromTheStart(() => toolLabel(zw, {}))).toBe(markedRun(64));
     expect(fromTheStart(() => toolLabel('read', { path: zw }))).toBe(`read ${markedRun(40)}`);
     // mixed text: whatever the start holds, the label is the label of that start
     const texts = [`ab\u202e${ZW.repeat(HOSTILE)}`, `x${'\u{e0100}'.repeat(HOSTILE / 2)}`, `ls ${'<U+'.repeat(HOSTILE / 3)}`, 'echo hi\n'.repeat(HOSTILE / 8), `😀${'\u0085 '.repeat(HOSTILE / 2)}`];
     for (const text of texts) {
-      expect(fromTheStart(() => shownName(text))).toBe(shownName(text.slice(0, 1000)));
+      expect(fromTheStart(() => shownTreeName(text))).toBe(shownTreeName(text.slice(0, 1000)));
       expect(fromTheStart(() => toolLabel('bash', { command: text }))).toBe(toolLabel('bash', { command: text.slice(0, 1000) }));
     }
     expect(fromTheStart(() => toolLabel('bash', { command: '\n'.repeat(HOSTILE) }))).toBe(toolLabel('bash', { command: '\n'.repeat(1000) }));

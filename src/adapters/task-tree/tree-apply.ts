@@ -6,7 +6,7 @@
  */
 import type { UiItem } from '../ui-item.js';
 import { appendTail, oneLine, tail } from '../terminal-tree/text-line.js';
-import { shownName, toolLabel } from '../terminal-tree/tool-label.js';
+import { shownTreeName, toolLabel } from '../terminal-tree/tool-label.js';
 import { waitingAmong } from './child-list.js';
 import { approvalAsked, approvalDecided, toolCount, toolEnded, toolsSettled, toolStarted, withTools } from './tool-records.js';
 import type { TreeNode, TreeStatus } from './tree-state.js';
@@ -61,7 +61,7 @@ export function settlingOf(item: UiItem): Settling | undefined {
 }
 
 // Names (an agent's, a tool's waiting for approval) are kept as the terminal shows them,
-// `shownName`: escape sequences, bidi and controls marked (`<U+001B>`), not dropped unseen,
+// `shownTreeName`: escape sequences, bidi and controls marked (`<U+001B>`), not dropped unseen,
 // and cut to 64 columns. The web page and other UIs draw this data as it is, so a name reads
 // the same on every screen, and one a model or a hostile agent file made up stays bounded.
 
@@ -69,7 +69,7 @@ export function settlingOf(item: UiItem): Settling | undefined {
 export function rootFor(item: UiItem, now: number): TreeNode {
   // a stream joined after its run-start: only the task's parent run names the run
   const runId = item.groupKey === undefined ? item.runId : (item.parentRunId ?? item.runId);
-  const agentName = item.groupKey === undefined ? shownName(item.agentName) : 'run';
+  const agentName = item.groupKey === undefined ? shownTreeName(item.agentName) : 'run';
   return { key: runId, runId, agentName, description: '', multitask: false, status: 'running', tail: '', tools: [], toolCallCount: 0, waitingApprovalCount: 0, waitingInSubtree: 0, startedAt: now, children: [] };
 }
 
@@ -80,7 +80,7 @@ export function taskNode(item: UiItem, key: string, now: number): TreeNode {
     // A queued task has no run yet: its item carries the delegating run's id, which stays the parent's.
     runId: item.kind === 'task-queued' ? '' : item.runId,
     ...(item.taskId === undefined ? {} : { taskId: item.taskId }),
-    agentName: shownName(item.taskAgentName ?? item.agentName), description: oneLine(item.taskDescription ?? ''),
+    agentName: shownTreeName(item.taskAgentName ?? item.agentName), description: oneLine(item.taskDescription ?? ''),
     ...(item.taskIndex === undefined ? {} : { taskIndex: item.taskIndex }),
     multitask: item.multitask ?? false, status: 'running', tail: '', tools: [], toolCallCount: 0, waitingApprovalCount: 0, waitingInSubtree: 0, startedAt: now, children: [],
   };
@@ -94,7 +94,7 @@ export function apply(node: TreeNode, item: UiItem, now: number, isRoot: boolean
       // also the restart of a resumed task under the same key (its earlier tool calls stay)
       const { currentTool: _t, awaitingApproval: _a, tokens: _k, error: _e, durationMs: _d, endedAt: _n, step: _s, ...rest } = node;
       const description = isRoot ? oneLine(item.prompt) : node.description;
-      return { ...rest, runId: item.runId, agentName: shownName(item.agentName), description, status: 'running', tail: '', startedAt: now };
+      return { ...rest, runId: item.runId, agentName: shownTreeName(item.agentName), description, status: 'running', tail: '', startedAt: now };
     }
     case 'task-queued':
       return node.status === 'running' && node.tail === '' && toolCount(node) === 0 ? { ...node, status: 'queued', queuedAt: now } : node;
@@ -115,7 +115,7 @@ export function apply(node: TreeNode, item: UiItem, now: number, isRoot: boolean
     }
     case 'approval-pending':
       // an ended node waits for no one: a late request is kept on its call, ended (see `withTools`), with no card
-      return withTools(isGoing(node) ? { ...node, awaitingApproval: shownName(item.toolName) } : { ...node }, approvalAsked(node, item));
+      return withTools(isGoing(node) ? { ...node, awaitingApproval: shownTreeName(item.toolName) } : { ...node }, approvalAsked(node, item));
     case 'approval-decided': {
       const { awaitingApproval: _a, ...rest } = node;
       return withTools(rest, approvalDecided(node, item));

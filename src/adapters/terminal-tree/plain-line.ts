@@ -5,7 +5,7 @@ import { innerType } from './inner-type.js';
 import { formatDuration } from './render-tree.js';
 import { fitMarked, fitOneLine } from './fit-line.js';
 import { stripControls } from './text-line.js';
-import { shownName, toolLabel } from './tool-label.js';
+import { shownTreeName, toolLabel } from './tool-label.js';
 
 const DETAIL_COLUMNS = 120;
 
@@ -36,7 +36,7 @@ export function plainLine(event: AgentEvent): string | undefined {
   const { event: inner, path } = unwrapEvent(event);
   const frame = path[path.length - 1];
   // Names marked as a tool's line marks them: an escape sequence in one shows on both lines or on neither.
-  const who = (): string => `[${path.length === 0 ? shownName(inner.agentName) : taskPath(path)}]`;
+  const who = (): string => `[${path.length === 0 ? shownTreeName(inner.agentName) : taskPath(path)}]`;
   switch (inner.type) {
     case 'RunStart':
       return frame === undefined ? undefined : `${who()} task started: ${short(frame.taskDescription)}`;
@@ -44,12 +44,12 @@ export function plainLine(event: AgentEvent): string | undefined {
       return `${who()} tool ${toolLabel(inner.toolName, inner.args)} started`;
     case 'ToolCallEnd':
       return inner.error === undefined
-        ? `${who()} tool ${shownName(inner.toolName)} done (${formatDuration(inner.durationMs)})`
-        : `${who()} tool ${shownName(inner.toolName)} failed: ${short(inner.error)}`;
+        ? `${who()} tool ${shownTreeName(inner.toolName)} done (${formatDuration(inner.durationMs)})`
+        : `${who()} tool ${shownTreeName(inner.toolName)} failed: ${short(inner.error)}`;
     case 'HITLPending':
       return `${who()} approval needed for ${toolLabel(inner.toolName, inner.args, DETAIL_COLUMNS)}: ${fitMarked(inner.reason, DETAIL_COLUMNS)}`;
     case 'HITLDecided':
-      return `${who()} ${shownName(inner.toolName)} ${inner.decision === 'approve' ? 'approved' : 'rejected'}${inner.comment ? `: ${short(inner.comment)}` : ''}`;
+      return `${who()} ${shownTreeName(inner.toolName)} ${inner.decision === 'approve' ? 'approved' : 'rejected'}${inner.comment ? `: ${short(inner.comment)}` : ''}`;
     case 'RunEnd': {
       const meta = `(${formatDuration(inner.metrics.durationMs)}, ${inner.metrics.totalTokens.toLocaleString('en-US')} tok)`;
       const outcome = inner.abnormal ? `failed: ${short(inner.error ?? 'abnormal end')} ${meta}` : `done ${meta}`;
@@ -75,7 +75,7 @@ export function plainLine(event: AgentEvent): string | undefined {
 }
 
 function taskPath(path: readonly TaskFrame[]): string {
-  return path.map((f) => `${shownName(f.taskAgentName)}#${f.taskIndex}`).join(' > ');
+  return path.map((f) => `${shownTreeName(f.taskAgentName)}#${f.taskIndex}`).join(' > ');
 }
 
 /** A detail cut to 120 columns: only that start is marked (an unknown tool's error quotes its name, megabytes of it if the model likes). */

@@ -16,11 +16,11 @@ const NAME_COLUMNS = 64;
  *
  * @example
  * ```ts
- * shownName('read'); // 'read'
- * shownName('evil\u001b]8;;x\u0007'); // 'evil<U+001B>]8;;x<U+0007>'
+ * shownTreeName('read'); // 'read'
+ * shownTreeName('evil\u001b]8;;x\u0007'); // 'evil<U+001B>]8;;x<U+0007>'
  * ```
  */
-export function shownName(name: string): string {
+export function shownTreeName(name: string): string {
   // only the start that shows is marked: the name may be megabytes of zero-width spaces
   return fitMarked(name, NAME_COLUMNS);
 }
@@ -38,7 +38,7 @@ export function shownName(name: string): string {
  * ```
  */
 export function toolLabel(toolName: string, args: JsonValue, columns = ARGUMENT_COLUMNS): string {
-  const name = shownName(toolName);
+  const name = shownTreeName(toolName);
   if (typeof args !== 'object' || args === null || Array.isArray(args)) return name;
   const record = args as { readonly [key: string]: JsonValue };
   const tasks = record.tasks;
