@@ -29,10 +29,7 @@ export class HeldApprovals {
   /** An approval's interrupt, from its `HITLPending`: shown now if it waits, else held. */
   offer(interrupt: Interrupt): void {
     if (this.#waits(interrupt.id)) return this.onWaiting([interrupt]);
-    // A run that has ended decided all its approvals (fail-closed): nothing to hold.
-    if (this.engine.runs.get(this.runId)?.state !== 'running') return;
-    this.#held.set(interrupt.id, interrupt);
-    this.#unwatch ??= this.engine.runs.watchApprovals(this.runId, () => this.#recheck());
+    this.#hold([interrupt]);
   }
 
   /**
@@ -41,11 +38,16 @@ export class HeldApprovals {
    * end this AG-UI run before the others were held, and they would be asked by no AG-UI run.
    */
   carry(interrupts: readonly Interrupt[]): void {
+    if (this.#hold(interrupts)) this.#recheck();
+  }
+
+  /** Holds `interrupts` and listens for the run's approvals to change; false (nothing held) once the run has ended. */
+  #hold(interrupts: readonly Interrupt[]): boolean {
     // A run that has ended decided all its approvals (fail-closed): nothing to hold.
-    if (interrupts.length === 0 || this.engine.runs.get(this.runId)?.state !== 'running') return;
+    if (interrupts.length === 0 || this.engine.runs.get(this.runId)?.state !== 'running') return false;
     for (const interrupt of interrupts) this.#held.set(interrupt.id, interrupt);
     this.#unwatch ??= this.engine.runs.watchApprovals(this.runId, () => this.#recheck());
-    this.#recheck();
+    return true;
   }
 
   /** Notes what a later event tells: a held approval's `HITLDecided` drops it. */
