@@ -1,4 +1,5 @@
 import { closest } from '../errors/did-you-mean.js';
+import { quoted } from '../permission/quoted.js';
 import type { AgentDefinition } from './agent-definition.js';
 import type { AgentDiagnostic } from './agent-diagnostic.js';
 import { isKnownToolName } from './narrow-tools.js';
@@ -23,8 +24,8 @@ export function unknownToolDiagnostics(definition: AgentDefinition, knownTools: 
   const file = definition.file ?? `agent "${definition.name}" (${definition.source})`;
   return unknown.map((tool) => {
     const sameLetters = knownTools.find((candidate) => candidate.toLowerCase() === tool.toLowerCase());
-    const hint = sameLetters === undefined ? '' : ` did you mean "${sameLetters}"?`;
-    return { file, reason: `unknown tool "${tool}";${hint} ${knownList(knownTools)}` };
+    const hint = sameLetters === undefined ? '' : ` did you mean ${quoted(sameLetters)}?`;
+    return { file, reason: `unknown tool ${quoted(tool)};${hint} ${knownList(knownTools)}` };
   });
 }
 
@@ -47,7 +48,6 @@ export function wideningToolProblem(definition: AgentDefinition, knownTools: rea
   const names = wideningNames(definition, knownTools, disabledTools);
   if (names.length === 0) return undefined;
   const what = definition.file === undefined ? 'definition' : 'file';
-  const quoted = (name: string): string => `"${name}"`;
   const hint = (name: string): string | undefined => closest(name, knownTools);
   const named = names.length === 1
     ? `names ${quoted(names[0]!)}, which is no tool${hint(names[0]!) === undefined ? '.' : `; did you mean ${quoted(hint(names[0]!)!)}?`}`
