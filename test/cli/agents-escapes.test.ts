@@ -26,7 +26,8 @@ describe('rxharness agents and a hostile workspace', () => {
     expect(out).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
     expect(out).toMatch(/^evil +\[workspace\] +okexplore \[builtin\] fake line$/m);
     expect(out).toContain(`  ${named.replace(`${ESC}[41m`, '')}: front matter has no "description"\n`);
-    expect(out).toMatch(/: unknown tool "red"; known tools: /);
+    // The tool name is quoted with its escape spelled out (JSON), not dropped: the reader sees what the file holds.
+    expect(out).toContain(': unknown tool "\\u001b[31mred"; known tools: ');
   });
 
   it('keeps --json exact: JSON escapes what it quotes', async () => {
