@@ -11,7 +11,7 @@ import { MIN_SUMMARY_TOKENS, MIN_TRANSCRIPT_TOKENS, summaryRoom } from '../sessi
 import { summaryTranscript } from '../session/compaction/summary-transcript.js';
 import type { MaybePromise } from '../session/session-store.js';
 import { chatTrace } from './chat-trace.js';
-import { recheckedInSlot } from './reserve-request.js';
+import { budgetAdmit } from './reserve-request.js';
 import { maybeThen$ } from './maybe.js';
 import type { RunScope } from './run-scope.js';
 import { estimatedTokens, failedRequestTokens, stepTokens } from './step-budget.js';
@@ -80,9 +80,9 @@ function summary$(scope: RunScope, window: number, head: readonly ChatMessage[],
     ],
     settings: { ...(setup?.settings ?? {}), maxTokens: answerTokens },
     sender: { agentName: 'compaction', runId: run.runId, step: run.steps },
+    // Queued behind the request limiter, it looks at the budget again once it may go, as a step's request does.
+    ...(scope.budget ? { admit: budgetAdmit(scope.budget) } : {}),
   };
-  // Queued behind the request limiter, it looks at the budget again once it may go, as a step's request does.
-  if (scope.budget) recheckedInSlot(request, scope.budget);
   const limit = summaryStreamLimit(answerTokens);
   // Deltas asked for, to count what streams: the finish of a reply that never ends never comes.
   return defer(() => {

@@ -5,7 +5,7 @@ import type { ChatRequest, ModelFinish } from '../model/chat-model.js';
 import type { RunOutput } from './run-output.js';
 import type { RunScope } from './run-scope.js';
 import { chatTrace } from './chat-trace.js';
-import { recheckedInSlot } from './reserve-request.js';
+import { budgetAdmit } from './reserve-request.js';
 import { parseArguments, type ParsedCall } from './tool-arguments.js';
 import { withOwnIds } from '../model/tool-call-ids.js';
 import { withTextArguments } from '../model/arguments-text.js';
@@ -60,13 +60,13 @@ export function reasonStep$(scope: RunScope, step: number, lastStep: boolean, to
     const base = { runId: run.runId, agentName: run.agentName, step };
     const sender = { agentName: run.agentName, runId: run.runId, step };
     const withSettings = agent.modelSettings === undefined ? {} : { settings: agent.modelSettings };
+    // A request queued behind the request limiter looks at the budget again once it may go.
+    const withAdmit = scope.budget ? { ...withSettings, admit: budgetAdmit(scope.budget) } : withSettings;
     // Under call() no delta is emitted: the model need not send them (a piece of the hot path less).
-    const options = scope.input.streaming ? { ...withSettings, sender } : { ...withSettings, sender, deltas: false };
+    const options = scope.input.streaming ? { ...withAdmit, sender } : { ...withAdmit, sender, deltas: false };
     const request: ChatRequest = lastStep
       ? { messages: withFinalStepNote(run.messages), ...options }
       : { messages: run.messages.slice(), tools: scope.toolSpecs(), ...options }; // a snapshot: the run appends to its own list
-    // A request queued behind the request limiter looks at the budget again once it may go.
-    if (scope.budget) recheckedInSlot(request, scope.budget);
     const started = performance.now();
     output.next({ type: 'ContextSize', runId: run.runId, agentName: run.agentName, messageCount: request.messages.length, tokenCount });
     output.next({ type: 'ReasonStart', ...base });

@@ -1,7 +1,5 @@
 import { defer, finalize, type MonoTypeOperatorFunction, Observable, tap } from 'rxjs';
 import { BudgetSpentError } from '../model/budget-spent-error.js';
-import type { ChatRequest } from '../model/chat-model.js';
-import { checkInSlot } from '../model/limit-requests.js';
 import type { BudgetReservation, TokenBudget } from '../model/token-budget.js';
 import { budgetRefused } from './step-budget.js';
 
@@ -62,14 +60,14 @@ export function givenBackUnanswered<T>(reservation: BudgetReservation, spent: ()
 }
 
 /**
- * Has a request that reserved from `budget` look at it again when it gets its slot of the
- * engine's request limiter (`maxConcurrentRequests`, see {@link checkInSlot}): its reservation
- * was made before it waited, on an estimate, and the requests answered meanwhile may have
- * spent the pool. Then it is not sent: it fails with a {@link BudgetSpentError} that ends its
- * run as a refused request does, and its reservation is given back (`givenBackUnanswered`).
- * Only a spent pool stops it, not the reservations of the requests still queued: they are
- * not in flight.
+ * The `admit` of a request that reserved from `budget` (see `ChatRequest.admit`): it looks at
+ * the budget again when it gets its slot of the engine's request limiter
+ * (`maxConcurrentRequests`): its reservation was made before it waited, on an estimate, and
+ * the requests answered meanwhile may have spent the pool. Then it is not sent: it fails with
+ * a {@link BudgetSpentError} that ends its run as a refused request does, and its reservation
+ * is given back (`givenBackUnanswered`). Only a spent pool stops it, not the reservations of
+ * the requests still queued: they are not in flight.
  */
-export function recheckedInSlot(request: ChatRequest, budget: TokenBudget): void {
-  checkInSlot(request, () => (budget.remaining() > 0 ? undefined : new BudgetSpentError(budgetRefused(budget))));
+export function budgetAdmit(budget: TokenBudget): () => Error | undefined {
+  return () => (budget.remaining() > 0 ? undefined : new BudgetSpentError(budgetRefused(budget)));
 }

@@ -34,6 +34,19 @@ export interface ChatRequest {
    * either way. Absent or `true`: stream the deltas.
    */
   readonly deltas?: boolean;
+  /**
+   * Asked when the request may be sent after waiting for a slot of the engine's request
+   * limiter (`maxConcurrentRequests`): an error it answers fails the request, unsent. A request
+   * may wait long for its slot, and what let it through may no longer hold (a token budget the
+   * requests before it spent). Never sent to the server; without a limiter it is never asked,
+   * and a model of the user's may ignore it. A field, so a copy of the request keeps it.
+   *
+   * @example
+   * ```ts
+   * const request: ChatRequest = { messages, admit: () => (budget.remaining() > 0 ? undefined : new Error('spent')) };
+   * ```
+   */
+  readonly admit?: () => Error | undefined;
 }
 
 /** The agent run a request comes from. */

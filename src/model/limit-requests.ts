@@ -1,6 +1,6 @@
 import pLimit, { type LimitFunction } from 'p-limit';
 import { defer, throwError } from 'rxjs';
-import type { ChatModel, ChatRequest } from './chat-model.js';
+import type { ChatModel } from './chat-model.js';
 import { inSlot$ } from './in-slot.js';
 import { marksPartialReplies, notePartialReplyMarker } from './partial-reply.js';
 
@@ -18,7 +18,7 @@ import { marksPartialReplies, notePartialReplyMarker } from './partial-reply.js'
  * ```
  */
 export interface RequestLimiter {
-  /** `model`, with each of its requests sent only when a slot is free. */
+  /** `model`, with each of its requests sent only when a slot is free, and then only if its `admit` (`ChatRequest.admit`) lets it. */
   wrap(model: ChatModel): ChatModel;
   /** Requests sent now. */
   readonly active: number;
@@ -40,24 +40,6 @@ export function requestLimiter(max: number): RequestLimiter {
   };
 }
 
-/** What each request asks as it gets its slot (see {@link checkInSlot}); keyed by the request object, which reaches the limiter as its run made it (the limiter wraps the user's model, never the other way round). */
-const slotChecks = new WeakMap<ChatRequest, () => Error | undefined>();
-
-/**
- * Has `check` asked when `request` gets its slot of a limiter, before it is sent: an error it
- * answers fails the request instead, unsent. A request may wait long for its slot, and what
- * let it through may no longer hold (a token budget the requests before it spent). Without
- * a limiter it is never asked: the request is sent as soon as it is made.
- *
- * @example
- * ```ts
- * checkInSlot(request, () => (budget.remaining() > 0 ? undefined : new Error('spent')));
- * ```
- */
-export function checkInSlot(request: ChatRequest, check: () => Error | undefined): void {
-  slotChecks.set(request, check);
-}
-
 /**
  * `model` whose requests take a slot of `limit` (its other members read through to it). Its
  * errors are `model`'s own objects, so a model whose reader marks what a failed reply brought
@@ -77,7 +59,8 @@ function limitRequests(model: ChatModel, limit: LimitFunction): ChatModel {
       inSlot$(
         limit,
         defer(() => {
-          const refused = slotChecks.get(request)?.();
+          // What let the request through may have changed while it waited (see `ChatRequest.admit`).
+          const refused = request.admit?.();
           return refused ? throwError(() => refused) : model.stream(request);
         }),
       ),

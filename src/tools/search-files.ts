@@ -1,6 +1,6 @@
 import { realpath } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { walkMatching } from './search-walk.js';
+import { walkMatching, type SearchMatcher } from './search-walk.js';
 
 /** `name` as a glob matching it in any letter case (`.[gG][iI][tT]`), as a file system that ignores case finds it. */
 function anyCase(name: string): string {
@@ -52,7 +52,7 @@ function ignoredUnder(root: string): string[] {
 }
 
 /**
- * Files under `root` (an absolute real folder) matching `pattern`, relative to `root`,
+ * Files under `root` (an absolute real folder) `glob` matches (see `searchMatcher`), relative to `root`,
  * sorted. Dot files are included; {@link SEARCH_IGNORE} is skipped. Symbolic links are
  * never followed, not even when the pattern names one (`dl/*` with `dl` a link): a file is
  * only returned when no link lies between `root` and it and it is no link itself, so its
@@ -60,11 +60,11 @@ function ignoredUnder(root: string): string[] {
  *
  * @example
  * ```ts
- * await findSearchFiles('/repo', 'src/*.ts', signal); // ['src/a.ts', 'src/b.ts']
+ * await findSearchFiles('/repo', searchMatcher('src/*.ts'), signal); // ['src/a.ts', 'src/b.ts']
  * ```
  */
-export async function findSearchFiles(root: string, pattern: string, signal: AbortSignal): Promise<string[]> {
-  const found = await walkMatching(root, pattern, ignoredUnder(root), signal);
+export async function findSearchFiles(root: string, glob: SearchMatcher, signal: AbortSignal): Promise<string[]> {
+  const found = await walkMatching(root, glob, ignoredUnder(root), signal);
   return (await withoutLinks(root, found)).sort();
 }
 

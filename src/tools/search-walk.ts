@@ -16,7 +16,7 @@ const MATCH_OPTIONS = { dot: true, posix: true, flags: 's' } as const;
  * `src//a.ts` and matches nothing for `src/./a.ts`, where a user means `src/a.ts`. A pattern
  * ending in a folder (`src/`, `src/*\/`, `.`) names every file below it (`src/**`, `src/*\/**`,
  * `**`): glob and grep answer files, never folders. A negated pattern (`!lib/*`) is kept as
- * it is; the tools refuse it (see {@link searchGlobProblem}).
+ * it is; the tools refuse it (see {@link userSearchMatcher}).
  *
  * @example
  * ```ts
@@ -36,19 +36,44 @@ export function searchGlob(pattern: string): string {
   return kept.join('/');
 }
 
+/** A glob compiled for {@link walkMatching}: the files it matches, and the folders that may hold one. */
+export interface SearchMatcher {
+  /** Whether a file (relative to the walk's root, `/`-separated) matches. */
+  readonly matches: (path: string) => boolean;
+  /** Whether the walk goes into a folder (relative to the walk's root): it may hold a match. */
+  readonly mayHold: (folder: string) => boolean;
+}
+
 /**
- * Why `pattern` cannot be searched, as an error message starting with `label` (the
- * argument's name, `pattern` or `include`), or `undefined`. A negated pattern (`!lib/*`)
- * would mean every file but those; one picomatch cannot compile is named as such, not
- * taken for a folder that cannot be read.
+ * `pattern` compiled for a walk, read as {@link searchGlob} reads it; it throws what picomatch
+ * throws for a pattern it cannot compile. For a pattern of the harness's own: compile one from
+ * a user with {@link userSearchMatcher}, which says what is wrong with it instead.
  *
  * @example
  * ```ts
- * searchGlobProblem('src/*.ts', 'pattern'); // undefined
- * searchGlobProblem('!lib/*', 'pattern'); // 'pattern "!lib/*" starts with "!", ...'
+ * searchMatcher('src/*.ts').matches('src/a.ts'); // true
  * ```
  */
-export function searchGlobProblem(pattern: string, label: string): string | undefined {
+export function searchMatcher(pattern: string): SearchMatcher {
+  const glob = searchGlob(pattern);
+  return { matches: picomatch(glob, MATCH_OPTIONS), mayHold: folderMatcher(glob) };
+}
+
+/**
+ * A user's `pattern` compiled for a walk (see {@link searchMatcher}), or why it cannot be
+ * searched, as an error message starting with `label` (the argument's name, `pattern` or
+ * `include`). A negated pattern (`!lib/*`) would mean every file but those; one picomatch cannot
+ * compile is named as such, not taken for a folder that cannot be read. `walked` is what the
+ * walk matches when it is not `pattern` itself (grep's `include` of a bare name, `**\/<name>`);
+ * the messages name `pattern`, as the user wrote it.
+ *
+ * @example
+ * ```ts
+ * userSearchMatcher('src/*.ts', 'pattern'); // a SearchMatcher
+ * userSearchMatcher('!lib/*', 'pattern'); // 'pattern "!lib/*" starts with "!", ...'
+ * ```
+ */
+export function userSearchMatcher(pattern: string, label: string, walked: string = pattern): SearchMatcher | string {
   if (picomatch.scan(pattern).negated) {
     return (
       `${label} "${pattern}" starts with "!", which would match every file but those it names; ` +
@@ -57,17 +82,10 @@ export function searchGlobProblem(pattern: string, label: string): string | unde
     );
   }
   try {
-    compile(pattern);
-    return undefined;
+    return searchMatcher(walked);
   } catch (error) {
     return `${label} "${pattern}" is not a valid glob: ${errorMessage(error)}`;
   }
-}
-
-/** The matchers of a walk for `pattern`: its files, and the folders that may hold one. */
-function compile(pattern: string): { matches: (path: string) => boolean; mayHold: (folder: string) => boolean } {
-  const glob = searchGlob(pattern);
-  return { matches: picomatch(glob, MATCH_OPTIONS), mayHold: folderMatcher(glob) };
 }
 
 /**
@@ -96,10 +114,9 @@ function folderMatcher(pattern: string): (folder: string) => boolean {
 }
 
 /**
- * The regular files below `root` (an absolute folder) whose path relative to it matches
- * `pattern` (read as {@link searchGlob} reads it) and none of `ignore` (globs matched
- * against files and folders alike), unsorted. It throws what picomatch throws for a pattern
- * it cannot compile: check one from a user with {@link searchGlobProblem} first.
+ * The regular files below `root` (an absolute folder) whose path relative to it `glob`
+ * matches (see {@link searchMatcher}) and none of `ignore` (globs matched against files and
+ * folders alike), unsorted.
  * A symbolic link is never followed nor returned; a folder that cannot be read is skipped, and
  * so is a file no tool can name (see `nameable`).
  * Once `signal` is aborted no folder is read any more: what was found so far is returned,
@@ -107,11 +124,11 @@ function folderMatcher(pattern: string): (folder: string) => boolean {
  *
  * @example
  * ```ts
- * await walkMatching('/repo', 'src/*.ts', ['**\/node_modules/**'], signal); // ['src/b.ts', 'src/a.ts']
+ * await walkMatching('/repo', searchMatcher('src/*.ts'), ['**\/node_modules/**'], signal); // ['src/b.ts', 'src/a.ts']
  * ```
  */
-export async function walkMatching(root: string, pattern: string, ignore: readonly string[], signal: AbortSignal): Promise<string[]> {
-  const { matches, mayHold } = compile(pattern);
+export async function walkMatching(root: string, glob: SearchMatcher, ignore: readonly string[], signal: AbortSignal): Promise<string[]> {
+  const { matches, mayHold } = glob;
   const ignored = ignore.length === 0 ? () => false : picomatch([...ignore], MATCH_OPTIONS);
   const found: string[] = [];
   const visit = async (folder: string): Promise<void> => {

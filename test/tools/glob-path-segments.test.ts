@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { createGlobTool } from '../../src/tools/builtin/glob.js';
 import { createGrepTool } from '../../src/tools/builtin/grep.js';
 import { relativeGlobProblem } from '../../src/tools/relative-glob.js';
-import { searchGlob, searchGlobProblem } from '../../src/tools/search-walk.js';
+import { searchGlob, userSearchMatcher } from '../../src/tools/search-walk.js';
 import { runTool } from '../support/tool-context.js';
 import { toolContextPerTest } from '../support/tool-context-per-test.js';
 
@@ -70,6 +70,10 @@ describe('a leading "!"', () => {
     expect((await grep('!lib/*')).error).toBe(refusal.replace(/^pattern/, 'include'));
   });
 
+  it('is refused by grep for a bare name too, though grep matches that at any depth (`**/!x`, not negated)', async () => {
+    expect((await grep('!x')).error).toBe(refusal.replace(/^pattern/, 'include').replaceAll('!lib/*', '!x'));
+  });
+
   it('the extglob it suggests leaves the folder out', async () => {
     expect((await glob('!(lib)/**')).text).toBe('!x/d.ts\na.ts\nsrc/a.ts\nsrc/x/b.ts\nsrc/x/y/c.ts');
   });
@@ -84,7 +88,7 @@ describe('a glob picomatch cannot compile', () => {
     // Past picomatch's own length cap: the search tools refuse it sooner (4096 characters), so
     // this is the net under their check, not a message they show.
     const long = 'a'.repeat(70_000);
-    expect(searchGlobProblem(long, 'include')).toMatch(/^include "a+" is not a valid glob: Input length: 70000, exceeds maximum allowed length: 65536$/);
+    expect(userSearchMatcher(long, 'include')).toMatch(/^include "a+" is not a valid glob: Input length: 70000, exceeds maximum allowed length: 65536$/);
     expect(relativeGlobProblem(long, 'include')).toMatch(/^include is 70000 characters long/);
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createGlobTool } from '../../src/tools/builtin/glob.js';
 import { createGrepTool } from '../../src/tools/builtin/grep.js';
 import { findSearchFiles, SEARCH_SKIPPED_FOLDERS, skippedFoldersText } from '../../src/tools/search-files.js';
+import { searchMatcher } from '../../src/tools/search-walk.js';
 import { toolContextPerTest } from '../support/tool-context-per-test.js';
 
 // The model reads in grep's and glob's descriptions which folders a search skips; they are
@@ -18,7 +19,7 @@ describe('the search descriptions name every folder a search skips', () => {
   it('the folders named are the ones a walk skips', async () => {
     await fresh.ws.file('kept.txt', 'x');
     for (const folder of SEARCH_SKIPPED_FOLDERS) await fresh.ws.file(`${folder}/skipped.txt`, 'x');
-    expect(await findSearchFiles(fresh.ws.dir, '**/*', fresh.context.signal)).toEqual(['kept.txt']);
+    expect(await findSearchFiles(fresh.ws.dir, searchMatcher('**/*'), fresh.context.signal)).toEqual(['kept.txt']);
     expect(skippedFoldersText()).toBe('node_modules, .git and .rxharness/sessions');
   });
 });

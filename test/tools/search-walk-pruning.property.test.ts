@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import picomatch from 'picomatch';
 import { afterAll, describe, expect, it } from 'vitest';
-import { searchGlob, walkMatching } from '../../src/tools/search-walk.js';
+import { searchGlob, searchMatcher, walkMatching } from '../../src/tools/search-walk.js';
 
 // walkMatching skips a folder when no file below it can match the pattern, judging the folder
 // segment by segment. That shortcut must never change the answer: over random small trees
@@ -62,7 +62,7 @@ describe('walkMatching pruning', () => {
         const every = allFiles(dir);
         for (const glob of patterns) {
           const matches = picomatch(searchGlob(glob), MATCH_OPTIONS);
-          const walked = await walkMatching(dir, glob, [], new AbortController().signal);
+          const walked = await walkMatching(dir, searchMatcher(glob), [], new AbortController().signal);
           expect(walked.sort(), JSON.stringify(glob)).toEqual(every.filter((file) => matches(file)).sort());
         }
       }),

@@ -3,7 +3,7 @@ import type { Static } from 'typebox';
 import { defineTool } from '../define-tool.js';
 import { fsErrorMessage } from '../fs-error-message.js';
 import { approvalNote, judgePaths, pathJudge } from '../path-judge.js';
-import { relativeGlobProblem } from '../relative-glob.js';
+import { relativeSearchMatcher } from '../relative-glob.js';
 import { searchStopped } from './line-matcher.js';
 import { findSearchFiles, joinRelative, skippedFoldersText } from '../search-files.js';
 import { isRefusal, notWhereJudged, resolveToolPath } from '../resolve-tool-path.js';
@@ -69,8 +69,8 @@ export function createGlobTool(options: GlobToolOptions = {}): Tool<GlobArgs> {
     subject: (args) => args.path ?? '.',
     paths: (args) => [args.path ?? '.'],
     async execute({ pattern, path = '.' }, context) {
-      const problem = relativeGlobProblem(pattern, 'pattern');
-      if (problem) return toolError(problem);
+      const matcher = relativeSearchMatcher(pattern, 'pattern');
+      if (typeof matcher === 'string') return toolError(matcher);
       const judge = pathJudge(context, 'glob');
       const root = await resolveToolPath(context.workspace, 'glob', path, judge);
       if (isRefusal(root)) return root;
@@ -84,7 +84,7 @@ export function createGlobTool(options: GlobToolOptions = {}): Tool<GlobArgs> {
       }
       let found: string[];
       try {
-        found = await findSearchFiles(root.absolute, pattern, context.signal);
+        found = await findSearchFiles(root.absolute, matcher, context.signal);
       } catch (error) {
         if (context.signal.aborted) throw searchStopped();
         return toolError(`Search failed in ${shownName(path)}: ${errorMessage(error)}`);

@@ -7,8 +7,9 @@ import { readTextAt } from '../confined-fs.js';
 import { fsErrorMessage } from '../fs-error-message.js';
 import { approvalNote, judgePaths, pathJudge } from '../path-judge.js';
 import { searchStopped, startLineMatcher } from './line-matcher.js';
-import { relativeGlobProblem } from '../relative-glob.js';
+import { relativeSearchMatcher } from '../relative-glob.js';
 import { findSearchFiles, joinRelative, skippedFoldersText } from '../search-files.js';
+import { searchMatcher } from '../search-walk.js';
 import { readAhead } from '../read-ahead.js';
 import { isRefusal, notWhereJudged, resolveToolPath } from '../resolve-tool-path.js';
 import { shownLine, shownName } from '../shown-name.js';
@@ -99,8 +100,9 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool<GrepArgs> {
     async execute({ pattern, path = '.', include }, context) {
       const patternProblem = regexProblem(pattern);
       if (patternProblem) return toolError(patternProblem);
-      const includeProblem = include === undefined ? undefined : relativeGlobProblem(include, 'include');
-      if (includeProblem) return toolError(includeProblem);
+      // An include of a bare name (`*.ts`) is matched at any depth.
+      const included = include === undefined ? searchMatcher('**/*') : relativeSearchMatcher(include, 'include', include.includes('/') ? include : `**/${include}`);
+      if (typeof included === 'string') return toolError(included);
 
       const judge = pathJudge(context, 'grep');
       const root = await resolveToolPath(context.workspace, 'grep', path, judge);
@@ -113,10 +115,9 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool<GrepArgs> {
       try {
         const stats = await stat(root.absolute);
         if (stats.isDirectory()) {
-          const glob = include === undefined ? '**/*' : include.includes('/') ? include : `**/${include}`;
           let found: string[];
           try {
-            found = await findSearchFiles(root.absolute, glob, context.signal);
+            found = await findSearchFiles(root.absolute, included, context.signal);
           } catch (error) {
             // Not the folder's fault (the walk skips what it cannot read): say so as glob does, never "Cannot access".
             if (context.signal.aborted) throw searchStopped();

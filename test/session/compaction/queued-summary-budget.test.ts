@@ -1,7 +1,7 @@
 /**
  * With `maxConcurrentRequests`, a compaction's summary request may wait for its slot long
  * after its step reserved from the token budget. It must look at the pool again when it gets
- * the slot, as a step's request does (`recheckedInSlot`): else a run whose pool was spent
+ * the slot, as a step's request does (its `admit`, `budgetAdmit`): else a run whose pool was spent
  * meanwhile (by its siblings, or another process sharing it) still sends a summary of
  * thousands of tokens past the budget.
  */
