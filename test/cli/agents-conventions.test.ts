@@ -1,22 +1,20 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { cliSandbox, type CliSandbox } from './cli-sandbox.js';
+import { sandboxPerTest } from './sandbox-per-test.js';
 
 // `rxharness agents` (in process) on definition files written for other frameworks.
 
 /** Every built-in tool: what a definition without a tool list gets. */
 const ALL_TOOLS = ['read', 'write', 'edit', 'list', 'glob', 'grep', 'bash', 'todo'];
 
-let sandbox: CliSandbox;
+const sandbox = sandboxPerTest();
 let explore: string;
 let lead: string;
 beforeEach(async () => {
-  sandbox = await cliSandbox();
   explore = await sandbox.workspace.file('.rxharness/agents/explore.md', '---\nname: explore\ndescription: My own explore.\n---\nYou explore.\n');
   lead = await sandbox.workspace.file('.rxharness/agents/lead.md', '---\nname: lead\ndescription: Leads the work.\nmode: primary\ncolor: "#ff8800"\n---\nYou lead.\n');
   await sandbox.workspace.file('.rxharness/agents/reviewer.md', '---\nname: reviewer\ndescription: Reviews.\ncolor: cyan\nmax_turns: 5\n---\nYou review.\n');
 });
-afterEach(() => sandbox.cleanup());
 
 interface AgentsJson {
   agents: Array<Record<string, unknown>>;

@@ -1,15 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { cliSandbox, type CliSandbox } from './cli-sandbox.js';
+import { sandboxPerTest } from './sandbox-per-test.js';
 
 // `rxharness agents` builds its engine without model flags, so a workspace definition's
 // `context_window` is always reported as ignored there, although a run with a large enough
 // --context-window uses it. Its help must say so, or the warning reads as a broken definition.
-let sandbox: CliSandbox;
-beforeEach(async () => {
-  sandbox = await cliSandbox();
-});
-afterEach(() => sandbox.cleanup());
+const sandbox = sandboxPerTest();
 
 describe('rxharness agents --help', () => {
   it('says agents takes no model flags, so a context_window shows as ignored', async () => {

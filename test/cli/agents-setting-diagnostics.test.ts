@@ -1,18 +1,14 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { cliSandbox, type CliSandbox } from './cli-sandbox.js';
+import { sandboxPerTest } from './sandbox-per-test.js';
 
 // `rxharness agents` (in process) shows the settings of a workspace definition that its runs
 // ignore (the `definition-setting-ignored` warning each run starts with), as it shows the
 // definitions' other diagnostics: it was said only once a run of the agent had started.
 
-let sandbox: CliSandbox;
-beforeEach(async () => {
-  sandbox = await cliSandbox();
-});
-afterEach(() => sandbox.cleanup());
+const sandbox = sandboxPerTest();
 
 /** A definition of `name` whose front matter sets `context_window` (and `more`). */
 const wideDefinition = (name: string, window: number, more = ''): string =>

@@ -1,15 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { cliSandbox, type CliSandbox } from './cli-sandbox.js';
+import { sandboxPerTest } from './sandbox-per-test.js';
 
 // `rxharness agents` (in process): the exit code says whether every definition file was
 // loaded, and the summary counts files, each listed with all its diagnostics.
 
-let sandbox: CliSandbox;
-beforeEach(async () => {
-  sandbox = await cliSandbox();
-});
-afterEach(() => sandbox.cleanup());
+const sandbox = sandboxPerTest();
 
 const definition = (name: string, extra = ''): string => `---\nname: ${name}\ndescription: The ${name}.\n${extra}---\nYou work.\n`;
 

@@ -1,17 +1,13 @@
 import { lastValueFrom, toArray } from 'rxjs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { approvalTimeoutOption, SERVE_APPROVAL_TIMEOUT_MS } from '../../src/cli/approval-timeout-flag.js';
 import { CliUsageError } from '../../src/cli/cli-usage-error.js';
 import { main } from '../../src/cli/main.js';
 import { fromRun, startRun, toUiItem } from '../../src/client/index.js';
 import { FakeOpenAIServer } from '../support/fake-openai-server.js';
-import { cliSandbox, type CliSandbox } from './cli-sandbox.js';
+import { sandboxPerTest } from './sandbox-per-test.js';
 
-let sandbox: CliSandbox;
-beforeEach(async () => {
-  sandbox = await cliSandbox();
-});
-afterEach(() => sandbox.cleanup());
+const sandbox = sandboxPerTest();
 
 describe('--approval-timeout', () => {
   it('serve waits 10 minutes by default, run as long as it takes; a duration or 0 (for ever) overrides either', () => {

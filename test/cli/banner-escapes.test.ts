@@ -1,9 +1,9 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { HAS_REDIS, freePort, startRedis, type RedisServer } from '../backend/redis-server.js';
-import { cliSandbox, type CliSandbox } from './cli-sandbox.js';
+import { sandboxPerTest } from './sandbox-per-test.js';
 
 // What `serve` and `worker` print when they start quotes the user's text: the model's name,
 // the workspace's path (a folder of a cloned repository may be named anything), the host, the
@@ -17,14 +17,12 @@ const ESC_IN_LINE = ESC.trimEnd();
 /** Any control or bidi character left raw, but the line ends the CLI writes. */
 const RAW = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]|[^\n]\n(?!$|\n|Stopping)/;
 
-let sandbox: CliSandbox;
+const sandbox = sandboxPerTest();
 let workspace: string;
 beforeEach(async () => {
-  sandbox = await cliSandbox();
   workspace = join(sandbox.workspace.dir, `ws${ESC}`);
   await mkdir(workspace);
 });
-afterEach(() => sandbox.cleanup());
 
 const MODEL = ['--model', `gpt${ESC}`, '--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'not-used'];
 

@@ -11,7 +11,7 @@ import { diagnosedFiles } from '../../src/cli/diagnosed-files.js';
 import { main } from '../../src/cli/main.js';
 import { AgentManager, standardAgentDirs } from '../../src/subagent/index.js';
 import { agentFile, TempDir } from '../subagent/temp-agents.js';
-import { cliSandbox, type CliSandbox } from './cli-sandbox.js';
+import { sandboxPerTest } from './sandbox-per-test.js';
 
 let temp: TempDir;
 let root: string;
@@ -66,9 +66,7 @@ describe('diagnosedFiles and links', () => {
 });
 
 describe('rxharness agents and a link out of the workspace', () => {
-  let sandbox: CliSandbox;
-  beforeEach(async () => { sandbox = await cliSandbox(); });
-  afterEach(() => sandbox.cleanup());
+  const sandbox = sandboxPerTest();
 
   it('lists it as not loaded (exit 1), saying where it leads', async () => {
     await temp.write({ 'outside/quiet.md': DISABLED });

@@ -1,17 +1,13 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { cliSandbox, type CliSandbox } from './cli-sandbox.js';
+import { sandboxPerTest } from './sandbox-per-test.js';
 
 // A flag given an empty value (`--host="$HOST"` with HOST unset) meant its default, silently:
 // `serve --host=` listened on every interface, `--base-url=` sent the prompt (and the
 // workspace it reads) to api.openai.com instead of the local server, `--workspace=` ran in
 // the current folder. An empty value is bad usage, named, before anything starts.
 
-let sandbox: CliSandbox;
-beforeEach(async () => {
-  sandbox = await cliSandbox();
-});
-afterEach(() => sandbox.cleanup());
+const sandbox = sandboxPerTest();
 
 describe('a flag with an empty value', () => {
   it.each([

@@ -6,13 +6,13 @@
  * @module
  */
 import { afterEach, beforeEach, vi } from 'vitest';
-import { FakeOpenAIServer, type RecordedRequest } from '../support/fake-openai-server.js';
-import { cliSandbox, type CliSandbox } from './cli-sandbox.js';
+import type { FakeOpenAIServer, RecordedRequest } from '../support/fake-openai-server.js';
+import { sandboxPerTest, type SandboxPerTest } from './sandbox-per-test.js';
 import type { TestCliIO } from './test-cli-io.js';
 
 /** What {@link envEcho} gives each test. */
 export interface EnvEcho {
-  readonly sandbox: CliSandbox;
+  readonly sandbox: SandboxPerTest;
   /** The fake model server. */
   readonly server: FakeOpenAIServer;
   /** A CLI IO whose environment holds the variables. */
@@ -20,37 +20,29 @@ export interface EnvEcho {
 }
 
 /**
- * Registers the `beforeEach` that sets `variables` and starts the server, and the `afterEach`
- * that undoes it. The command prints `NAME=value` for each, on a line of its own, `NAME=-`
- * when the command does not get it.
+ * Registers the hooks that make the sandbox, set `variables` and start the server, and those
+ * that undo it. The command prints `NAME=value` for each, on a line of its own, `NAME=-` when
+ * the command does not get it.
  */
 export function envEcho(variables: Readonly<Record<string, string>>): EnvEcho {
-  let sandbox: CliSandbox | undefined;
-  let server: FakeOpenAIServer | undefined;
   const command = Object.keys(variables)
     .map((name) => `echo "${name}=\${${name}:--}"`)
     .join('; ');
-  beforeEach(async () => {
-    sandbox = await cliSandbox();
-    for (const [name, value] of Object.entries(variables)) vi.stubEnv(name, value);
-    server = await FakeOpenAIServer.start({
-      handler: (request: RecordedRequest) =>
-        request.body.messages!.some((m) => m.role === 'tool') ? { text: 'done' } : { toolCalls: [{ name: 'bash', arguments: { command } }] },
-    });
+  const sandbox = sandboxPerTest({
+    handler: (request: RecordedRequest) =>
+      request.body.messages!.some((m) => m.role === 'tool') ? { text: 'done' } : { toolCalls: [{ name: 'bash', arguments: { command } }] },
   });
-  afterEach(async () => {
+  beforeEach(() => {
+    for (const [name, value] of Object.entries(variables)) vi.stubEnv(name, value);
+  });
+  afterEach(() => {
     vi.unstubAllEnvs();
-    await server?.close();
-    await sandbox?.cleanup();
-    server = sandbox = undefined;
   });
   return {
-    get sandbox() {
-      return sandbox!;
-    },
+    sandbox,
     get server() {
-      return server!;
+      return sandbox.server;
     },
-    io: () => sandbox!.io({ ...variables }),
+    io: () => sandbox.io({ ...variables }),
   };
 }

@@ -1,17 +1,13 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { shownError } from '../../src/cli/shown-error.js';
-import { cliSandbox, type CliSandbox } from './cli-sandbox.js';
+import { sandboxPerTest } from './sandbox-per-test.js';
 
 // Every error the CLI prints quotes what it was given (a command, a flag, its value, a path,
 // a host): text from a script or a file name can hold escape sequences, which stderr (a
 // terminal) would obey: retitle the window, clear the screen, hide the message. Shown marked.
 
-let sandbox: CliSandbox;
-beforeEach(async () => {
-  sandbox = await cliSandbox();
-});
-afterEach(() => sandbox.cleanup());
+const sandbox = sandboxPerTest();
 
 const ESC = '\u001b]0;owned\u0007\u001b[2J\u202e';
 const MARKED = '<U+001B>]0;owned<U+0007><U+001B>[2J<U+202E>';

@@ -1,29 +1,17 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
-import { FakeOpenAIServer } from '../support/fake-openai-server.js';
-import { cliSandbox, type CliSandbox } from './cli-sandbox.js';
+import { describe, expect, it } from 'vitest';
+import { sandboxPerTest } from './sandbox-per-test.js';
 
 // An --extra-body nested deeper than JSON.stringify's stack (60,000 lists) parsed, and every
 // request of the run then failed with "the response could not be read (Maximum call stack
 // size exceeded)": the wrong thing blamed, found only once the run started. Bad usage now.
 
-let sandbox: CliSandbox;
-let server: FakeOpenAIServer;
-beforeEach(async () => {
-  sandbox = await cliSandbox();
-  server = await FakeOpenAIServer.start({ handler: () => ({ text: 'ok' }) });
-});
-afterEach(async () => {
-  await server.close();
-  await sandbox.cleanup();
-});
+const sandbox = sandboxPerTest({ handler: () => ({ text: 'ok' }) });
 
 const nested = (depth: number): string => `{"a":${'['.repeat(depth)}${']'.repeat(depth)}}`;
 
 async function run(extraBody: string): Promise<{ code: number; stderr: string }> {
-  const io = sandbox.io({ OPENAI_API_KEY: 'test-key' });
-  const code = await main(['run', '--json', '--model', 'm', '--base-url', server.baseURL, '--extra-body', extraBody, 'hi'], io);
-  return { code, stderr: io.stderrText() };
+  const { code, cli } = await sandbox.runJson('--extra-body', extraBody, 'hi');
+  return { code, stderr: cli.stderrText() };
 }
 
 describe('--extra-body nested too deep', () => {
@@ -31,12 +19,12 @@ describe('--extra-body nested too deep', () => {
     const { code, stderr } = await run(nested(60_000));
     expect(code).toBe(2);
     expect(stderr).toMatch(/^rxharness: --extra-body is nested more than 64 levels deep/);
-    expect(server.requests).toHaveLength(0);
+    expect(sandbox.server.requests).toHaveLength(0);
   });
 
   it('a body nested 64 levels deep is sent', async () => {
     const { code } = await run(nested(63)); // the object and 63 lists
     expect(code).toBe(0);
-    expect(server.requests).toHaveLength(1);
+    expect(sandbox.server.requests).toHaveLength(1);
   });
 });

@@ -3,16 +3,12 @@
  * a flag given twice. Each ends with one line on stderr (exit 2 for bad usage), never a
  * stack trace, and never echoes more than a shown error's cut.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { MAX_SHOWN_ERROR_CHARS } from '../../src/cli/shown-error.js';
-import { cliSandbox, type CliSandbox } from './cli-sandbox.js';
+import { sandboxPerTest } from './sandbox-per-test.js';
 
-let sandbox: CliSandbox;
-beforeEach(async () => {
-  sandbox = await cliSandbox();
-});
-afterEach(() => sandbox.cleanup());
+const sandbox = sandboxPerTest();
 
 async function cli(argv: string[], env: Record<string, string> = {}): Promise<{ code: number; stderr: string; stdout: string }> {
   const io = sandbox.io({ OPENAI_API_KEY: '', RXHARNESS_DEMO_DELAY_MS: '0', ...env });

@@ -1,26 +1,16 @@
 import { concat, from, throwError } from 'rxjs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { presentRun } from '../../src/cli/present-run.js';
 import { runTree } from '../../src/cli/run-tree.js';
 import { MAX_SHOWN_ERROR_CHARS } from '../../src/cli/shown-error.js';
 import { FixtureRun } from '../adapters/fixtures.js';
-import { FakeOpenAIServer } from '../support/fake-openai-server.js';
-import { cliSandbox, type CliSandbox } from './cli-sandbox.js';
+import { sandboxPerTest } from './sandbox-per-test.js';
 
 // A model server writes the run's error (its body, an echo of the model's name): 100 KB of it
 // printed whole would bury the terminal. The CLI prints its start and its end, and says how much it cut.
 
-let sandbox: CliSandbox;
-let server: FakeOpenAIServer | undefined;
-beforeEach(async () => {
-  sandbox = await cliSandbox();
-});
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  await sandbox.cleanup();
-});
+const sandbox = sandboxPerTest();
 
 const HEAD = 'template error begins here';
 const TAIL = 'System message must be at the beginning.';
@@ -36,7 +26,7 @@ function lineOf(text: string, start: string): string {
 describe('rxharness run: a long error from the model server', () => {
   it("prints the `run failed:` line's head and tail, at most about 2,000 characters, saying how much was cut", async () => {
     const huge = `${HEAD} ${'x'.repeat(100_000)} ${TAIL}`;
-    server = await FakeOpenAIServer.start({ handler: () => ({ status: 400, errorMessage: huge, headers: { 'x-should-retry': 'false' } }) });
+    const server = await sandbox.serve({ handler: () => ({ status: 400, errorMessage: huge, headers: { 'x-should-retry': 'false' } }) });
     const cli = sandbox.io({ OPENAI_API_KEY: 'sk-test' });
     expect(await main(['run', '--model', 'm', '--base-url', server.baseURL, 'hi'], cli)).toBe(1);
     const line = lineOf(cli.stdoutText(), '[main] run failed: ');
@@ -49,7 +39,7 @@ describe('rxharness run: a long error from the model server', () => {
 
   it('cuts a 5,000-character --model the server echoes in its error', async () => {
     const model = `${'m'.repeat(2_500)}-middle-${'n'.repeat(2_500)}`;
-    server = await FakeOpenAIServer.start({
+    const server = await sandbox.serve({
       handler: (request) => ({ status: 404, errorMessage: `The model \`${String(request.body.model)}\` does not exist`, headers: { 'x-should-retry': 'false' } }),
     });
     const cli = sandbox.io({ OPENAI_API_KEY: 'sk-test' });
@@ -63,7 +53,7 @@ describe('rxharness run: a long error from the model server', () => {
   });
 
   it('keeps a short error whole', async () => {
-    server = await FakeOpenAIServer.start({ handler: () => ({ status: 400, errorMessage: `${HEAD} ${TAIL}`, headers: { 'x-should-retry': 'false' } }) });
+    const server = await sandbox.serve({ handler: () => ({ status: 400, errorMessage: `${HEAD} ${TAIL}`, headers: { 'x-should-retry': 'false' } }) });
     const cli = sandbox.io({ OPENAI_API_KEY: 'sk-test' });
     expect(await main(['run', '--model', 'm', '--base-url', server.baseURL, 'hi'], cli)).toBe(1);
     const line = lineOf(cli.stdoutText(), '[main] run failed: ');

@@ -1,27 +1,17 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MAIN_HELP, RUN_HELP, SERVE_HELP, WORKER_HELP } from '../../src/cli/help-text.js';
 import { main } from '../../src/cli/main.js';
-import { FakeOpenAIServer } from '../support/fake-openai-server.js';
-import { cliSandbox, type CliSandbox } from './cli-sandbox.js';
+import { sandboxPerTest } from './sandbox-per-test.js';
 
 // The model's settings and retries from the command line: sent on the wire as the server
 // reads them, checked with a clear message (exit code 2) before anything starts, and the same
 // for run, serve and worker.
 
-let sandbox: CliSandbox;
-let server: FakeOpenAIServer;
-beforeEach(async () => {
-  sandbox = await cliSandbox();
-  server = await FakeOpenAIServer.start({ handler: () => ({ text: 'ok' }) });
-});
-afterEach(async () => {
-  await server.close();
-  await sandbox.cleanup();
-});
+const sandbox = sandboxPerTest({ handler: () => ({ text: 'ok' }) });
 
 const cli = async (command: string, ...args: string[]) => {
   const io = sandbox.io({ OPENAI_API_KEY: 'test-key', RXHARNESS_REDIS_URL: 'redis://127.0.0.1:1' });
-  const code = await main([command, ...(command === 'run' ? ['--json'] : []), '--model', 'm', '--base-url', server.baseURL, ...args], io);
+  const code = await main([command, ...(command === 'run' ? ['--json'] : []), '--model', 'm', '--base-url', sandbox.server.baseURL, ...args], io);
   return { code, stderr: io.stderrText() };
 };
 
@@ -29,14 +19,14 @@ describe('model settings flags', () => {
   it('run sends --max-tokens, --temperature, --tool-choice and --extra-body fields; --context-window is never sent', async () => {
     const { code } = await cli('run', '--max-tokens', '300', '--temperature', '0.2', '--tool-choice', 'tool:read', '--context-window', '8192', '--extra-body', '{"logit_bias":{"2":5},"top_k":20}', 'hi');
     expect(code).toBe(0);
-    const body = server.requests[0]!.body;
+    const body = sandbox.server.requests[0]!.body;
     expect(body).toMatchObject({ max_tokens: 300, temperature: 0.2, tool_choice: { type: 'function', function: { name: 'read' } }, logit_bias: { '2': 5 }, top_k: 20 });
     expect(JSON.stringify(body)).not.toMatch(/context_?window|8192/i);
   });
 
   it('--tool-choice takes auto, required and none as they are', async () => {
     await cli('run', '--tool-choice', 'required', 'hi');
-    expect(server.requests[0]!.body.tool_choice).toBe('required');
+    expect(sandbox.server.requests[0]!.body.tool_choice).toBe('required');
   });
 
   const bad: Array<[string[], RegExp]> = [
@@ -58,7 +48,7 @@ describe('model settings flags', () => {
         expect({ args, code }).toEqual({ args, code: 2 });
         expect(stderr).toMatch(message);
       }
-      expect(server.requests).toHaveLength(0);
+      expect(sandbox.server.requests).toHaveLength(0);
     });
   }
 
@@ -69,14 +59,14 @@ describe('model settings flags', () => {
   });
 
   it('--max-retries and --retry-budget: a server answering 503 is retried as told', async () => {
-    server.setHandler(() => ({ status: 503, errorMessage: 'Loading model' }));
+    sandbox.server.setHandler(() => ({ status: 503, errorMessage: 'Loading model' }));
     const none = await cli('run', '--max-retries', '0', 'hi');
     expect(none.code).toBe(1);
-    expect(server.requests).toHaveLength(1);
+    expect(sandbox.server.requests).toHaveLength(1);
     const budget = await cli('run', '--max-retries', '1', '--retry-budget', '1ms', 'hi');
     expect(budget.code).toBe(1);
     // One wait of at most 1 ms spends the budget: one retry, then the error says why it stopped.
-    expect(server.requests).toHaveLength(3);
+    expect(sandbox.server.requests).toHaveLength(3);
   });
 
   it('the help of run, serve and worker lists them', () => {

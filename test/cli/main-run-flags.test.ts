@@ -1,27 +1,13 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
-import { FakeOpenAIServer, type RecordedRequest } from '../support/fake-openai-server.js';
-import { cliSandbox, type CliSandbox } from './cli-sandbox.js';
+import { describe, expect, it } from 'vitest';
+import type { RecordedRequest } from '../support/fake-openai-server.js';
+import { sandboxPerTest } from './sandbox-per-test.js';
 
-let sandbox: CliSandbox;
-let server: FakeOpenAIServer;
-beforeEach(async () => {
-  sandbox = await cliSandbox();
-  // Answers with how many user turns it was sent, so a remembered conversation shows.
-  server = await FakeOpenAIServer.start({
-    handler: (request: RecordedRequest) => ({ text: `turns: ${request.body.messages!.filter((m) => m.role === 'user').length}` }),
-  });
-});
-afterEach(async () => {
-  await server.close();
-  await sandbox.cleanup();
+// Answers with how many user turns it was sent, so a remembered conversation shows.
+const sandbox = sandboxPerTest({
+  handler: (request: RecordedRequest) => ({ text: `turns: ${request.body.messages!.filter((m) => m.role === 'user').length}` }),
 });
 
-const run = async (...args: string[]) => {
-  const cli = sandbox.io({ OPENAI_API_KEY: 'test-key' });
-  const code = await main(['run', '--json', '--model', 'm', '--base-url', server.baseURL, ...args], cli);
-  return { code, cli };
-};
+const run = sandbox.runJson;
 const toolsOffered = (request: RecordedRequest) => (request.body.tools ?? []).map((t) => t.function?.name);
 
 describe('rxharness run: flags', () => {
@@ -39,9 +25,9 @@ describe('rxharness run: flags', () => {
 
   it('--max-depth 0 offers no delegation tools; the default offers task and multitask', async () => {
     await run('--max-depth', '0', 'hi');
-    expect(toolsOffered(server.requests[0]!)).not.toContain('task');
+    expect(toolsOffered(sandbox.server.requests[0]!)).not.toContain('task');
     await run('hi');
-    expect(toolsOffered(server.requests[1]!)).toEqual(expect.arrayContaining(['task', 'multitask']));
+    expect(toolsOffered(sandbox.server.requests[1]!)).toEqual(expect.arrayContaining(['task', 'multitask']));
     const bad = await run('--max-depth', 'deep', 'hi');
     expect(bad.code).toBe(2);
     expect(bad.cli.stderrText()).toContain('--max-depth');
@@ -55,8 +41,8 @@ describe('rxharness run: flags', () => {
     await sandbox.workspace.file('team/b/other.md', '---\nname: other\ndescription: Other.\n---\nYou are the other.\n');
     const { code } = await run('--agent-dir', 'team/a', '--agent-dir', 'team/b', '@helper', 'hi');
     expect(code).toBe(0);
-    expect(String(server.requests[0]!.body.messages![0]!.content)).toContain('You are the helper.');
-    expect(toolsOffered(server.requests[0]!)).toEqual(['read']);
+    expect(String(sandbox.server.requests[0]!.body.messages![0]!.content)).toContain('You are the helper.');
+    expect(toolsOffered(sandbox.server.requests[0]!)).toEqual(['read']);
     const missing = await run('@helper', 'hi');
     expect(missing.code).toBe(2);
     expect(missing.cli.stderrText()).toContain('unknown agent "helper"');

@@ -1,14 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { AGENTS_HELP, MAIN_HELP, RUN_HELP } from '../../src/cli/help-text.js';
-import { cliSandbox, type CliSandbox } from './cli-sandbox.js';
+import { sandboxPerTest } from './sandbox-per-test.js';
 
-let sandbox: CliSandbox;
-beforeEach(async () => {
-  sandbox = await cliSandbox();
-});
-afterEach(() => sandbox.cleanup());
+const sandbox = sandboxPerTest();
 
 /** Runs main and expects bad usage: exit 2, nothing on stdout, the message on stderr. */
 async function usageError(argv: string[], env: Record<string, string> = {}): Promise<string> {

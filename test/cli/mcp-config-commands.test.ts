@@ -3,19 +3,15 @@ import { AGENTS_HELP, RUN_HELP, SERVE_HELP, WORKER_HELP } from '../../src/cli/he
 import { main } from '../../src/cli/main.js';
 import { FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { marksFile, type Marks } from '../mcp/support/mcp-configs.js';
-import { cliSandbox, type CliSandbox } from './cli-sandbox.js';
+import { sandboxPerTest } from './sandbox-per-test.js';
 import { echoCaller, toolsOffered, writeMcpConfig } from './mcp-config-support.js';
 
-let sandbox: CliSandbox;
+const sandbox = sandboxPerTest();
 let marks: Marks;
 beforeEach(async () => {
-  sandbox = await cliSandbox();
   marks = await marksFile();
 });
-afterEach(async () => {
-  await sandbox.cleanup();
-  await marks.cleanup();
-});
+afterEach(() => marks.cleanup());
 
 describe('the engine flags shared by run, serve and worker', () => {
   it('every engine-building command documents the same model and engine flags', () => {

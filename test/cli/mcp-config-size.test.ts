@@ -1,16 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { cliSandbox, type CliSandbox } from './cli-sandbox.js';
+import { sandboxPerTest } from './sandbox-per-test.js';
 
 // An --mcp-config file was read whole, however large: `--mcp-config /dev/zero` (or a pipe
 // that never ends) grew the process by ~100 MB a second and never ran. A config is a few KB:
 // more than 1 MiB is bad usage, read no further; a pipe (`<(...)`) that ends is still read.
 
-let sandbox: CliSandbox;
-beforeEach(async () => {
-  sandbox = await cliSandbox();
-});
-afterEach(() => sandbox.cleanup());
+const sandbox = sandboxPerTest();
 
 async function run(file: string): Promise<{ code: number; stderr: string }> {
   const io = sandbox.io({ OPENAI_API_KEY: '', RXHARNESS_DEMO_DELAY_MS: '0' });

@@ -1,17 +1,13 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { cliSandbox, type CliSandbox } from './cli-sandbox.js';
+import { sandboxPerTest } from './sandbox-per-test.js';
 
 // A server url with a user and password in it (http://user:pass@host/mcp) can never work:
 // fetch refuses such a url. It was accepted, and the refusal quoted the password in a
 // Warning event of every run (the NDJSON, the page, the logs); a url that is not http quoted
 // it on stderr. Now bad usage before anything runs, the password never shown.
 
-let sandbox: CliSandbox;
-beforeEach(async () => {
-  sandbox = await cliSandbox();
-});
-afterEach(() => sandbox.cleanup());
+const sandbox = sandboxPerTest();
 
 async function runWith(url: string): Promise<{ code: number; said: string }> {
   await sandbox.workspace.file('mcp.json', JSON.stringify({ mcpServers: { remote: { url } } }));

@@ -1,29 +1,17 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { marksFile, type Marks } from '../mcp/support/mcp-configs.js';
-import { cliSandbox, type CliSandbox } from './cli-sandbox.js';
+import { sandboxPerTest } from './sandbox-per-test.js';
 import { echoCaller, toolsOffered, writeMcpConfig } from './mcp-config-support.js';
 
-let sandbox: CliSandbox;
-let server: FakeOpenAIServer;
+const sandbox = sandboxPerTest({ handler: echoCaller });
 let marks: Marks;
 beforeEach(async () => {
-  sandbox = await cliSandbox();
-  server = await FakeOpenAIServer.start({ handler: echoCaller });
   marks = await marksFile();
 });
-afterEach(async () => {
-  await server.close();
-  await sandbox.cleanup();
-  await marks.cleanup();
-});
+afterEach(() => marks.cleanup());
 
-const run = async (...args: string[]) => {
-  const cli = sandbox.io({ OPENAI_API_KEY: 'test-key' });
-  const code = await main(['run', '--json', '--model', 'm', '--base-url', server.baseURL, ...args], cli);
-  return { code, cli };
-};
+const run = sandbox.runJson;
 const events = (ndjson: string) => ndjson.split('\n').filter(Boolean).map((line) => JSON.parse(line) as { type: string; toolName?: string; text?: string; error?: string });
 
 describe('rxharness run --mcp-config', () => {
@@ -32,7 +20,7 @@ describe('rxharness run --mcp-config', () => {
     const { code, cli } = await run('--mcp-config', 'conf/mcp.json', 'echo something');
     expect(cli.stderrText()).toBe('');
     expect(code).toBe(0);
-    expect(toolsOffered(server.requests[0]!)).toContain('mcp__test__echo');
+    expect(toolsOffered(sandbox.server.requests[0]!)).toContain('mcp__test__echo');
     const end = events(cli.stdoutText()).find((e) => e.type === 'ToolCallEnd');
     expect(end).toMatchObject({ toolName: 'mcp__test__echo', text: 'echo: from the model' });
     expect(end!.error).toBeUndefined();
@@ -48,13 +36,13 @@ describe('rxharness run --mcp-config', () => {
     // Both servers start, and the model is offered the tools of each.
     const both = await run('--mcp-config', 'a.json', '--mcp-config', 'b.json', 'hi');
     expect(both.code).toBe(0);
-    expect(toolsOffered(server.requests[0]!)).toEqual(expect.arrayContaining(['mcp__one__echo', 'mcp__two__echo']));
-    const requests = server.requests.length;
+    expect(toolsOffered(sandbox.server.requests[0]!)).toEqual(expect.arrayContaining(['mcp__one__echo', 'mcp__two__echo']));
+    const requests = sandbox.server.requests.length;
 
     const clash = await run('--mcp-config', 'a.json', '--mcp-config', 'c.json', 'hi');
     expect(clash.code).toBe(2);
     expect(clash.cli.stderrText()).toBe('rxharness: --mcp-config c.json: server "one" is also defined in a.json; rename one of them (a server\'s name prefixes its tools: mcp__one__<tool>)\n');
-    expect(server.requests).toHaveLength(requests);
+    expect(sandbox.server.requests).toHaveLength(requests);
   }, 30_000);
 
   it.each([
@@ -76,7 +64,7 @@ describe('rxharness run --mcp-config', () => {
     const { code, cli } = await run('--mcp-config', file, 'hi');
     expect(code).toBe(2);
     expect(cli.stderrText()).toContain(`rxharness: ${message}`);
-    expect(server.requests).toHaveLength(0);
+    expect(sandbox.server.requests).toHaveLength(0);
   });
 
   it('a file written for Claude Code ("type": "stdio" / "http") is accepted', async () => {
@@ -92,7 +80,7 @@ describe('rxharness run --mcp-config', () => {
     await writeMcpConfig(sandbox.workspace, '.rxharness/mcp.json', { planted: marks.env });
     const { code, cli } = await run('echo something');
     expect(code).toBe(0);
-    expect(toolsOffered(server.requests[0]!).filter((name) => name.startsWith('mcp__'))).toEqual([]);
+    expect(toolsOffered(sandbox.server.requests[0]!).filter((name) => name.startsWith('mcp__'))).toEqual([]);
     expect(cli.stdoutText()).toContain('no MCP tools');
     expect(await marks.lines()).toEqual([]);
   });

@@ -1,16 +1,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { cliSandbox, type CliSandbox } from './cli-sandbox.js';
+import { sandboxPerTest } from './sandbox-per-test.js';
 
 // Discovery skips a missing folder silently (the standard ones often are); a folder the user
 // named is meant to be there, so a misspelt one is bad usage, as `--mcp-config nope.json` is.
-let sandbox: CliSandbox;
-beforeEach(async () => {
-  sandbox = await cliSandbox();
-});
-afterEach(() => sandbox.cleanup());
+const sandbox = sandboxPerTest();
 
 const at = (): string[] => ['--workspace', sandbox.workspace.dir, '--agent-dir', 'team-agnets'];
 

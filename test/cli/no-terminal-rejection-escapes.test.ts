@@ -1,27 +1,18 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { FakeOpenAIServer } from '../support/fake-openai-server.js';
-import { cliSandbox, type CliSandbox } from './cli-sandbox.js';
+import { sandboxPerTest } from './sandbox-per-test.js';
 
 // Without a terminal to ask on, `run` rejects a call that asks and says so on stderr, which
 // may well be a terminal (`rxharness run ... < /dev/null`, a script): the reason it quotes
 // holds the model's path or command.
 
-let sandbox: CliSandbox;
-let server: FakeOpenAIServer;
-beforeEach(async () => {
-  sandbox = await cliSandbox();
-});
-afterEach(async () => {
-  await server.close();
-  await sandbox.cleanup();
-});
+const sandbox = sandboxPerTest();
 
 describe('rxharness run without a terminal: the rejection notice', () => {
   it('shows the escape sequences and bidi controls of the model’s path marked, never raw', async () => {
     const path = '.git/a\u001b]0;owned\u0007b\u001b[2J\u202ec';
     let calls = 0;
-    server = await FakeOpenAIServer.start({
+    const server = await sandbox.serve({
       handler: () => (calls++ === 0 ? { toolCalls: [{ name: 'write', arguments: { path, content: 'x' } }] } : { text: 'done' }),
     });
     const cli = sandbox.io({ OPENAI_API_KEY: 'k' });

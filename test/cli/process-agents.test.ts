@@ -1,18 +1,16 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cliSandbox, type CliSandbox } from './cli-sandbox.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { sandboxPerTest } from './sandbox-per-test.js';
 import { runCli, type CliResult } from './spawn-cli.js';
 
-let sandbox: CliSandbox;
+const sandbox = sandboxPerTest();
 let broken: string;
 beforeEach(async () => {
-  sandbox = await cliSandbox();
   await sandbox.workspace.file(
     '.rxharness/agents/reviewer.md',
     '---\nname: reviewer\ndescription: Reviews a diff for bugs.\ntools: [read, grep]\n---\nYou review diffs.\n',
   );
   broken = await sandbox.workspace.file('.rxharness/agents/broken.md', '---\nname: broken\n---\nNo description here.\n');
 });
-afterEach(() => sandbox.cleanup());
 
 function agents(args: string[] = []): Promise<CliResult> {
   return runCli(['agents', ...args], { home: sandbox.home, cwd: sandbox.workspace.dir });

@@ -5,15 +5,11 @@
  * could not be written, as `run` and `agents` end under `| head -1`; a usage error's 2 when
  * only the message on stderr was lost. Run from the sources, as a real process.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cliSandbox, type CliSandbox } from './cli-sandbox.js';
+import { describe, expect, it } from 'vitest';
+import { sandboxPerTest } from './sandbox-per-test.js';
 import { spawnSourceCli, type CliResult } from './spawn-cli.js';
 
-let sandbox: CliSandbox;
-beforeEach(async () => {
-  sandbox = await cliSandbox();
-});
-afterEach(() => sandbox.cleanup());
+const sandbox = sandboxPerTest();
 
 /** Runs the CLI with the read end of `closed` shut before the process can write to it. */
 function withClosed(closed: 'stdout' | 'stderr', args: readonly string[]): Promise<CliResult> {

@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startDelegationFixture, type DelegationFixture } from '../support/delegation-fixture.js';
-import { cliSandbox, type CliSandbox } from './cli-sandbox.js';
+import { sandboxPerTest } from './sandbox-per-test.js';
 import { CLI_PATH, spawnCli, type CliProcess } from './spawn-cli.js';
 
 /** Runs `node dist/cli.js ARGS | head -1` in bash with pipefail; resolves with what came out. */
@@ -28,11 +28,7 @@ function pipeToHead(args: string, options: { cwd: string; home: string }): Promi
 }
 
 describe('rxharness run | head -1', () => {
-  let sandbox: CliSandbox;
-  beforeEach(async () => {
-    sandbox = await cliSandbox();
-  });
-  afterEach(() => sandbox.cleanup());
+  const sandbox = sandboxPerTest();
 
   it('--json: prints the first event, then exits 141 without a stack trace', async () => {
     const result = await pipeToHead('run --json --demo "Survey this project"', { cwd: sandbox.workspace.dir, home: sandbox.home });
@@ -50,9 +46,8 @@ describe('rxharness run | head -1', () => {
 });
 
 describe('rxharness agents | head -1', () => {
-  let sandbox: CliSandbox;
+  const sandbox = sandboxPerTest();
   beforeEach(async () => {
-    sandbox = await cliSandbox();
     // Broken definitions whose diagnostics (each naming its file) come to more than a pipe
     // holds (64 KiB), so the CLI is still writing when head goes away. Discovery reads 256
     // files of a folder at most: 256 long names make about 100 KB or more (short ones made 41 KB,
@@ -60,7 +55,6 @@ describe('rxharness agents | head -1', () => {
     const long = 'x'.repeat(240);
     await Promise.all(Array.from({ length: 256 }, (_, i) => sandbox.workspace.file(`.rxharness/agents/a${i}-${long}.md`, '---\nname: [broken\n---\nbody\n')));
   });
-  afterEach(() => sandbox.cleanup());
 
   it('plain lines: prints the first, then exits 141 without a stack trace, as run does', async () => {
     const result = await pipeToHead('agents', { cwd: sandbox.workspace.dir, home: sandbox.home });

@@ -1,15 +1,11 @@
 import { lastValueFrom, of, toArray } from 'rxjs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseNdjson } from '../../src/adapters/ndjson.js';
 import { isAgentEvent, isTaskWrap } from '../../src/events/guards.js';
-import { cliSandbox, type CliSandbox } from './cli-sandbox.js';
+import { sandboxPerTest } from './sandbox-per-test.js';
 import { runCli } from './spawn-cli.js';
 
-let sandbox: CliSandbox;
-beforeEach(async () => {
-  sandbox = await cliSandbox();
-});
-afterEach(() => sandbox.cleanup());
+const sandbox = sandboxPerTest();
 
 describe('rxharness run --json', () => {
   it('prints one agent event per line, the run’s single unwrapped RunEnd last', async () => {

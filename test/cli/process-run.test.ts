@@ -1,22 +1,12 @@
 import { lastValueFrom, of, toArray } from 'rxjs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseNdjson } from '../../src/adapters/ndjson.js';
 import { AGENTS_HELP, MAIN_HELP, RUN_HELP } from '../../src/cli/help-text.js';
 import type { AgentEvent } from '../../src/events/agent-event.js';
-import { FakeOpenAIServer } from '../support/fake-openai-server.js';
-import { cliSandbox, type CliSandbox } from './cli-sandbox.js';
+import { sandboxPerTest } from './sandbox-per-test.js';
 import { runCli, type CliResult } from './spawn-cli.js';
 
-let sandbox: CliSandbox;
-let server: FakeOpenAIServer | undefined;
-beforeEach(async () => {
-  sandbox = await cliSandbox();
-});
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  await sandbox.cleanup();
-});
+const sandbox = sandboxPerTest();
 
 function cli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
   return runCli(args, { home: sandbox.home, cwd: sandbox.workspace.dir, env });
@@ -41,7 +31,7 @@ describe('rxharness as a process: exit codes', () => {
   });
 
   it('exits 1 when the run ends abnormally (the model server answers 500)', async () => {
-    server = await FakeOpenAIServer.start({
+    const server = await sandbox.serve({
       handler: () => ({ status: 500, errorMessage: 'the model is down', headers: { 'retry-after-ms': '0' } }),
     });
     const result = await cli(['run', '--model', 'm', '--base-url', server.baseURL, 'hi'], { OPENAI_API_KEY: 'x' });
@@ -51,7 +41,7 @@ describe('rxharness as a process: exit codes', () => {
   });
 
   it('exits 1 with --json too, the abnormal RunEnd being the last line', async () => {
-    server = await FakeOpenAIServer.start({ handler: () => ({ status: 500, headers: { 'x-should-retry': 'false' } }) });
+    const server = await sandbox.serve({ handler: () => ({ status: 500, headers: { 'x-should-retry': 'false' } }) });
     const result = await cli(['run', '--json', '--model', 'm', '--base-url', server.baseURL, 'hi'], { OPENAI_API_KEY: 'x' });
     expect(result.code).toBe(1);
     const last = (await events(result.stdout)).at(-1);
@@ -59,7 +49,7 @@ describe('rxharness as a process: exit codes', () => {
   });
 
   it('takes the base URL and model from OPENAI_BASE_URL and RXHARNESS_MODEL', async () => {
-    server = await FakeOpenAIServer.start();
+    const server = await sandbox.serve();
     const result = await cli(['run', 'hello there'], { OPENAI_API_KEY: 'x', OPENAI_BASE_URL: server.baseURL, RXHARNESS_MODEL: 'env-model' });
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('You said: hello there');
@@ -68,7 +58,7 @@ describe('rxharness as a process: exit codes', () => {
   });
 
   it('exits 2 on an unknown @agent, listing the agents, without calling the model', async () => {
-    server = await FakeOpenAIServer.start();
+    const server = await sandbox.serve();
     const result = await cli(['run', '--model', 'm', '--base-url', server.baseURL, '@nope', 'hi'], { OPENAI_API_KEY: 'x' });
     expect(result.code).toBe(2);
     expect(result.stderr).toBe('rxharness: unknown agent "nope"; available agents: bash, explore, general, plan\n');
@@ -85,7 +75,7 @@ describe('rxharness as a process: exit codes', () => {
 
 describe('rxharness as a process: @name', () => {
   it('"@explore prompt" runs the explore agent directly', async () => {
-    server = await FakeOpenAIServer.start();
+    const server = await sandbox.serve();
     const result = await cli(['run', '--json', '--model', 'm', '--base-url', server.baseURL, '@explore', 'where are the tests?'], { OPENAI_API_KEY: 'x' });
     expect(result.code).toBe(0);
     const all = await events(result.stdout);

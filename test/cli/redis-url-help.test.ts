@@ -3,16 +3,12 @@
  * (`checkRedisUrl`): it used to show only `redis://HOST:PORT`, though `rediss://`, `HOST:PORT`,
  * a port and a Unix socket's path are taken too (a socket has no `redis://` form at all).
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { checkRedisUrl } from '../../src/cli/redis-url-usage.js';
-import { cliSandbox, type CliSandbox } from './cli-sandbox.js';
+import { sandboxPerTest } from './sandbox-per-test.js';
 
-let sandbox: CliSandbox;
-beforeEach(async () => {
-  sandbox = await cliSandbox();
-});
-afterEach(() => sandbox.cleanup());
+const sandbox = sandboxPerTest();
 
 /** The `--redis` entry of a help: its first line and those indented under it, as one line. */
 function redisEntry(help: string): string {

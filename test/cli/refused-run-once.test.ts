@@ -5,20 +5,16 @@
  * has begun is drawn in it and said whole on stderr (a terminal's tree line is cut).
  */
 import { concat, from, throwError } from 'rxjs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { presentRun } from '../../src/cli/present-run.js';
 import { runTree } from '../../src/cli/run-tree.js';
 import { FileSessionStore } from '../../src/session/file-session-store.js';
 import { FixtureRun } from '../adapters/fixtures.js';
-import { cliSandbox, type CliSandbox } from './cli-sandbox.js';
+import { sandboxPerTest } from './sandbox-per-test.js';
 import type { TestCliIO } from './test-cli-io.js';
 
-let sandbox: CliSandbox;
-beforeEach(async () => {
-  sandbox = await cliSandbox();
-});
-afterEach(() => sandbox.cleanup());
+const sandbox = sandboxPerTest();
 
 /** Makes the captured stdout say it is a terminal, as `process.stdout` does in one. */
 function asTerminal(cli: TestCliIO): TestCliIO {

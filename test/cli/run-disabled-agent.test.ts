@@ -1,17 +1,15 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { cliSandbox, type CliSandbox } from './cli-sandbox.js';
+import { sandboxPerTest } from './sandbox-per-test.js';
 
-let sandbox: CliSandbox;
-beforeEach(async () => {
-  sandbox = await cliSandbox();
+const sandbox = sandboxPerTest();
+beforeEach(() => {
   const dir = join(sandbox.workspace.dir, '.rxharness', 'agents');
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'off.md'), '---\nname: off\ndescription: A long description that must not be listed\nenabled: false\n---\nbody\n');
 });
-afterEach(() => sandbox.cleanup());
 
 /** `rxharness run --demo "@<name> hi"`: its exit code, stdout and stderr. */
 async function runAt(name: string): Promise<{ code: number; stdout: string; stderr: string }> {

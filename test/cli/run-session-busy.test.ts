@@ -12,41 +12,37 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FileSessionStore } from '../../src/session/file-session-store.js';
 import { createGate, type Gate } from '../support/deferred.js';
-import { FakeOpenAIServer, type RecordedRequest } from '../support/fake-openai-server.js';
-import { cliSandbox, type CliSandbox } from './cli-sandbox.js';
+import type { RecordedRequest } from '../support/fake-openai-server.js';
+import { sandboxPerTest } from './sandbox-per-test.js';
 import { DEADLINE_MS } from './running-command.js';
 import { spawnSourceCli, type CliProcess, type CliResult } from './spawn-cli.js';
 
 /** Each process loads the harness through tsx: seconds, more on a loaded machine. */
 const TEST_TIMEOUT_MS = 4 * DEADLINE_MS;
 
-let sandbox: CliSandbox;
-let server: FakeOpenAIServer;
 /** Holds the reply to the prompt `hold` until opened. */
 let held: Gate;
 const started: CliProcess[] = [];
 
-beforeEach(async () => {
-  sandbox = await cliSandbox();
-  held = createGate();
-  // Answers how many user turns it was sent, so a continued conversation shows.
-  server = await FakeOpenAIServer.start({
-    handler: async (request: RecordedRequest) => {
-      const users = request.body.messages!.filter((m) => m.role === 'user');
-      if (users.at(-1)?.content === 'hold') await held.promise;
-      return { text: `turns: ${users.length}` };
-    },
-  });
+// Answers how many user turns it was sent, so a continued conversation shows.
+const sandbox = sandboxPerTest({
+  handler: async (request: RecordedRequest) => {
+    const users = request.body.messages!.filter((m) => m.role === 'user');
+    if (users.at(-1)?.content === 'hold') await held.promise;
+    return { text: `turns: ${users.length}` };
+  },
 });
-afterEach(async () => {
+beforeEach(() => {
+  held = createGate();
+});
+// Runs before the server closes and the sandbox goes (hooks run last-registered first).
+afterEach(() => {
   for (const { child } of started.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   held.open();
-  await server.close();
-  await sandbox.cleanup();
 });
 
 function run(prompt: string): CliProcess {
-  const args = ['run', '--workspace', sandbox.workspace.dir, '--model', 'm', '--base-url', server.baseURL, '--session', 'notes', prompt];
+  const args = ['run', '--workspace', sandbox.workspace.dir, '--model', 'm', '--base-url', sandbox.server.baseURL, '--session', 'notes', prompt];
   const cli = spawnSourceCli(args, { home: sandbox.home, cwd: sandbox.workspace.dir, env: { OPENAI_API_KEY: 'test-key' } });
   started.push(cli);
   return cli;
@@ -60,7 +56,7 @@ const lockFilesLeft = async (): Promise<string[]> => (await readdir(sessionsDir(
 async function holder(): Promise<CliProcess> {
   const first = run('hold');
   await Promise.race([
-    server.waitForRequests(1, DEADLINE_MS),
+    sandbox.server.waitForRequests(1, DEADLINE_MS),
     first.exited.then((r) => {
       throw new Error(`the first run ended (${r.code}) before asking the model: ${r.stderr}`);
     }),
@@ -89,7 +85,7 @@ describe('rxharness run --session NAME in two processes', () => {
     const first = await holder();
     const second = await run('meanwhile').exited;
     expectBusy(second, first.child.pid!);
-    expect(server.requests).toHaveLength(1); // the refused run never asked the model
+    expect(sandbox.server.requests).toHaveLength(1); // the refused run never asked the model
 
     held.open();
     const one = await first.exited;

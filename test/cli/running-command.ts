@@ -9,10 +9,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach } from 'vitest';
-import { FakeOpenAIServer } from '../support/fake-openai-server.js';
+import { afterEach } from 'vitest';
 import { isAlive } from '../support/handle-counts.js';
-import { cliSandbox, type CliSandbox } from './cli-sandbox.js';
+import { sandboxPerTest, type SandboxPerTest } from './sandbox-per-test.js';
 import { spawnSourceCli, type CliProcess } from './spawn-cli.js';
 
 /** How long a process may take to start or to answer a signal on a loaded machine. */
@@ -28,7 +27,7 @@ export interface RunningCommand {
 /** What {@link runningCommands} gives each test. */
 export interface CommandRuns {
   /** The test's workspace and home (made anew for each test). */
-  readonly sandbox: CliSandbox;
+  readonly sandbox: SandboxPerTest;
   /** A fake model server whose first answer runs `command` in `bash`, then answers "done"; its base URL. */
   model(command: string): Promise<string>;
   /** Starts `rxharness ...args` from the sources, in the sandbox's home. */
@@ -40,32 +39,24 @@ export interface CommandRuns {
 }
 
 /**
- * Registers the `beforeEach` that makes a sandbox and the `afterEach` that kills what a test
- * left running (the CLI, and the command's process group: a failing test must not leave it
- * behind either), closes the model server and removes the sandbox.
+ * Registers the hooks that make a sandbox and, after the test, kill what it left running (the
+ * CLI, and the command's process group: a failing test must not leave it behind either), close
+ * the model server and remove the sandbox.
  */
 export function runningCommands(): CommandRuns {
-  let sandbox: CliSandbox | undefined;
-  let server: FakeOpenAIServer | undefined;
+  const sandbox = sandboxPerTest();
   const clis: CliProcess[] = [];
   const groups: number[] = [];
-  beforeEach(async () => {
-    sandbox = await cliSandbox();
-  });
-  afterEach(async () => {
+  // Registered after the sandbox's hooks, so it runs first: nothing may still use the sandbox or the server.
+  afterEach(() => {
     for (const { child } of clis.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     for (const group of groups.splice(0)) if (isAlive(-group)) process.kill(-group, 'SIGKILL');
-    await server?.close();
-    await sandbox?.cleanup();
-    server = sandbox = undefined;
   });
   const runs: CommandRuns = {
-    get sandbox() {
-      return sandbox!;
-    },
+    sandbox,
     async model(command) {
       let calls = 0;
-      server = await FakeOpenAIServer.start({
+      const server = await sandbox.serve({
         handler: () => (calls++ === 0 ? { toolCalls: [{ name: 'bash', arguments: { command } }] } : { text: 'done' }),
       });
       return server.baseURL;

@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import { filter, firstValueFrom, map } from 'rxjs';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { SERVE_HELP } from '../../src/cli/help-text.js';
 import { answerApproval, fromRun, startRun, type HITLPendingEvent } from '../../src/client/index.js';
@@ -8,15 +8,11 @@ import { listen } from '../http/http-kit.js';
 import { turnOf } from '../support/delegation-fixture.js';
 import { FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { answerOf, slowBody, type SlowBody } from '../support/slow-body.js';
-import { cliSandbox, type CliSandbox } from './cli-sandbox.js';
+import { sandboxPerTest } from './sandbox-per-test.js';
 
 const CONTROL_TOKEN = 'max-control-requests-token-1';
 
-let sandbox: CliSandbox;
-beforeEach(async () => {
-  sandbox = await cliSandbox();
-});
-afterEach(() => sandbox.cleanup());
+const sandbox = sandboxPerTest();
 
 describe('rxharness serve: usage', () => {
   it('--help prints its help and exits 0; the main help names the command', async () => {

@@ -3,15 +3,11 @@
  * starts with "-" (Node reads it as a flag and refuses in its own words, three lines of them).
  * Ours says how to give it, and never repeats the word, which may be the secret.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { cliSandbox, type CliSandbox } from './cli-sandbox.js';
+import { sandboxPerTest } from './sandbox-per-test.js';
 
-let sandbox: CliSandbox;
-beforeEach(async () => {
-  sandbox = await cliSandbox();
-});
-afterEach(() => sandbox.cleanup());
+const sandbox = sandboxPerTest();
 
 const HOW = 'give it as --token V, one that starts with "-" as --token=-V, or set RXHARNESS_TOKEN instead';
 

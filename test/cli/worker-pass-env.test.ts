@@ -1,7 +1,7 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { HAS_REDIS, freePort, startRedis, type RedisServer } from '../backend/redis-server.js';
-import { cliSandbox, type CliSandbox } from './cli-sandbox.js';
+import { sandboxPerTest } from './sandbox-per-test.js';
 import { DEADLINE_MS } from './running-command.js';
 import { spawnSourceCli, type CliProcess } from './spawn-cli.js';
 
@@ -9,15 +9,12 @@ import { spawnSourceCli, type CliProcess } from './spawn-cli.js';
 // before Redis is reached; and a worker whose terminal is closed (SIGHUP) stops as on Ctrl+C,
 // then ends by that signal.
 
-let sandbox: CliSandbox;
+const sandbox = sandboxPerTest();
 let cli: CliProcess | undefined;
-beforeEach(async () => {
-  sandbox = await cliSandbox();
-});
-afterEach(async () => {
+// Runs before the sandbox goes (hooks run last-registered first): the process may still use it.
+afterEach(() => {
   if (cli && cli.child.exitCode === null && cli.child.signalCode === null) cli.child.kill('SIGKILL');
   cli = undefined;
-  await sandbox.cleanup();
 });
 
 describe('rxharness worker --pass-env NAME: usage', () => {

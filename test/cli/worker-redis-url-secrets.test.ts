@@ -1,18 +1,14 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { shownUrl } from '../../src/text/shown-url.js';
 import { freePort } from '../backend/redis-server.js';
-import { cliSandbox, type CliSandbox } from './cli-sandbox.js';
+import { sandboxPerTest } from './sandbox-per-test.js';
 
 // The worker prints its Redis URL (its banner, or why Redis cannot be reached) where logs
 // keep it: no part of a password may show. It is shown as every URL in a message is
 // (shownUrl: scheme, host and path; no credentials, query or fragment).
 
-let sandbox: CliSandbox;
-beforeEach(async () => {
-  sandbox = await cliSandbox();
-});
-afterEach(() => sandbox.cleanup());
+const sandbox = sandboxPerTest();
 
 describe('rxharness worker: the Redis URL it prints', () => {
   it('shows no part of a password holding "@", nor the query (a password parameter)', async () => {

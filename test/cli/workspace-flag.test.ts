@@ -1,21 +1,19 @@
 import { symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { cliSandbox, type CliSandbox } from './cli-sandbox.js';
+import { sandboxPerTest } from './sandbox-per-test.js';
 
 // A --workspace that names no folder is bad usage (exit 2) for every command, said before
 // anything starts: before an engine is built, and before `worker` or `serve --redis` reach
 // Redis (nothing listens on port 1: reaching it would be a connection error, exit 1).
 
-let sandbox: CliSandbox;
+const sandbox = sandboxPerTest();
 let file: string;
 beforeEach(async () => {
-  sandbox = await cliSandbox();
   file = join(sandbox.home, 'afile');
   await writeFile(file, 'not a folder');
 });
-afterEach(() => sandbox.cleanup());
 
 describe('--workspace naming a file', () => {
   it.each([
