@@ -107,12 +107,16 @@ export function longOptionName(given: string, names: readonly string[]): string 
 /**
  * The first of `args` (before `--`) only known when it runs that may then be an option the line
  * does not show (`o=-o; sort $o f`, `sort "$o"=f`, `-s$o`): an expansion, glob or what xargs
- * reads, unless its letter is written and it cannot split (`-o"$f"` is `-o`'s value only).
+ * reads. A word the program takes as an option's value (one of `values`, or one whose written
+ * letters hold one of `valued`, which takes the rest: `-o"$f"` with `valued` holding `o`) counts
+ * only where it may split (`-l $n` with `n='5 -i'`), and is no end of options where it is `--`
+ * (`sed -e -- "$o" f` may be `-i`).
  */
-export function runTimeOptionWord<W extends Word & { readonly literal?: true; readonly input?: true; readonly quoted?: true }>(args: readonly W[]): W | undefined {
+export function runTimeOptionWord<W extends Word & { readonly literal?: true; readonly input?: true; readonly quoted?: true }>(args: readonly W[], valued = '', values: ReadonlySet<W> = new Set()): W | undefined {
   for (const arg of args) {
-    if (arg.text === '--') return undefined;
-    if (runTimeOption(arg.text) || (mayBeOption(arg) && (!/^-(?:-[a-z]|[A-Za-z])/.test(arg.text) || maySplitIntoOption(arg)))) return arg;
+    const value = values.has(arg) || [...(/^-([A-Za-z]*)\$/.exec(arg.text)?.[1] ?? '')].some((c) => valued.includes(c));
+    if (arg.text === '--' && !values.has(arg)) return undefined;
+    if (value ? maySplitIntoOption(arg) : runTimeOption(arg.text) || (mayBeOption(arg) && (!/^-(?:-[a-z]|[A-Za-z])/.test(arg.text) || maySplitIntoOption(arg)))) return arg;
   }
   return undefined;
 }

@@ -88,7 +88,9 @@ export function isAssignment(word: Word, words: readonly Word[]): boolean {
  */
 export function writtenAs(word: TextWord): string {
   const shown = word.shown;
-  return shown !== undefined && shown.replace(/\$\{([^{}]*)\}/g, (_, key: string) => `$${key}`) === word.text ? shown : word.text;
+  // The text keeps the scanner's `\#` in a braced expansion (`${\#x}`), which `shown` gives as written (`${#x}`).
+  const plain = (text: string): string => text.replaceAll('\\#', '#');
+  return shown !== undefined && plain(shown.replace(/\$\{([^{}]*)\}/g, (_, key: string) => `$${key}`)) === plain(word.text) ? shown : word.text;
 }
 
 /** Whether a word is only known when the command runs: a glob, a class, a variable, a substitution, a brace expansion, what xargs reads. */

@@ -126,6 +126,8 @@ function namesOnly(statement: string, count: number): boolean[] | undefined {
 
 /** Where an expansion marked by {@link dollarReading} ends. */
 const EXPANDED_END = '\u0002';
+/** A mark put after each `${` before the parse, so a braced expansion is told from a bare one (the parser reads `$10` and `${10}` alike). */
+const BRACED = '\u0003';
 /** A marked expansion, with what follows it (a name's character would read on: `${x}m`). */
 const MARKED = /\u0001([^\u0001\u0002]*)\u0002(?=(\w?))/g;
 
@@ -133,19 +135,24 @@ const MARKED = /\u0001([^\u0001\u0002]*)\u0002(?=(\w?))/g;
  * For a statement with a `$`, which entries hold their `$` as quoted text (`literal`): `eval
  * 'echo $x'` gets `echo $x` and reads it as a line (`eval "echo $x"` gets x's value as code), and
  * `awk '{print $1$2}'` joins no value at run time; and each entry's expansions as written
- * (`shown`): braced where a bare `$name` would read on (`${x}m`) or is no name (`${a[@]}`), since
- * the parser's text drops the braces. Parsed again with each expansion marked; `undefined` when unsure.
+ * (`shown`): braced where they were and a bare `$name` would read on (`${x}m`), or is no name
+ * (`${a[@]}`, `${#x}`, `${10}`: bash reads `$10` as `${1}0`), since the parser's text drops the
+ * braces. Parsed again with each expansion marked; `undefined` when unsure.
  */
 function dollarReading(statement: string, count: number): { literal: boolean[]; shown: (string | undefined)[] } | undefined {
   if (!statement.includes('$')) return undefined;
-  const marked = parse<string>(statement, (key) => `${EXPANDED}${key}${EXPANDED_END}`);
+  const marked = parse<string>(statement.replaceAll('${', `\${${BRACED}`), (key) => `${EXPANDED}${key}${EXPANDED_END}`);
   if (marked.length !== count) return undefined;
-  // A lone `$` (`=~ ^(x|y)$`) is text, no expansion. The parser reads `$10` and `${10}` alike
-  // (bash reads `$10` as `${1}0`): a key starting with a digit stays as the parser's text.
-  const bare = (key: string, next: string): boolean => /^[*@#?$!-]?$/.test(key) || /^\d/.test(key) || (/^[A-Za-z_]\w*$/.test(key) && next === '');
-  const braced = (_: string, key: string, next: string): string => (bare(key, next) ? `$${key}` : `\${${key}}`);
+  // A lone `$` (`=~ ^(x|y)$`) is text, no expansion; a bare one (`$10`, `$x`) is shown as written.
+  // Braced, a name or a digit stays bare where nothing reads on; the scanner's `\#` (see `shell-scan`) is the line's `#`.
+  const bare = (key: string, next: string): boolean => /^[*@#?$!-]?$/.test(key) || (/^(?:[A-Za-z_]\w*|\d)$/.test(key) && next === '');
+  const shown = (_: string, key: string, next: string): string => {
+    if (!key.startsWith(BRACED)) return `$${key}`;
+    const written = key.replaceAll(BRACED, '').replaceAll('\\#', '#');
+    return bare(written, next) ? `$${written}` : `\${${written}}`;
+  };
   return {
     literal: marked.map((entry) => typeof entry === 'string' && !entry.includes(EXPANDED)),
-    shown: marked.map((entry) => (typeof entry === 'string' && entry.includes(EXPANDED) ? entry.replace(MARKED, braced) : undefined)),
+    shown: marked.map((entry) => (typeof entry === 'string' && entry.includes(EXPANDED) ? entry.replace(MARKED, shown).replaceAll(BRACED, '') : undefined)),
   };
 }

@@ -47,7 +47,7 @@ const PATTERNS: readonly string[] = [
  */
 export function executedWrite(writes: CommandWrites): string | undefined {
   // `git config --global` in a HOME the line does not set (see `home-folder`) writes the user's own file, outside the workspace.
-  const words = [...writes.files, ...writes.joined.flatMap((j) => (j.home === true ? [] : [j.dir, j.name])), ...writes.names];
+  const words = [...writes.files, ...writes.joined.flatMap((j) => (j.home !== undefined ? [] : [j.dir, j.name])), ...writes.names];
   // A removal or a change of mode (`rm -f .git/index.lock`) puts no command there.
   const written = words.find((word) => word.changes !== true && mayBeExecuted(word));
   return written === undefined ? undefined : `a write to a file other programs run (${quoted(written.text)}), which may run a command the line does not show`;

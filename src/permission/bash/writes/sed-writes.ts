@@ -9,7 +9,8 @@
  * @module
  */
 
-import { isRunTime, mayBeOption, maySplitIntoOption } from '../shell-words.js';
+import { runTimeOptionWord } from '../option-values.js';
+import { isRunTime } from '../shell-words.js';
 import { readScript } from './sed-script.js';
 import { quoted } from '../../quoted.js';
 
@@ -48,13 +49,10 @@ export function sedWrites<W extends Word>(args: readonly W[]): SedWrites<W> {
   let inPlace = false;
   let fromFile = false;
   let ended = false;
-  // A word only known when it runs, where GNU sed reads an option (anywhere before `--`), unless
-  // its letter is written and it cannot split (`-l"$n"`): `-i`, `-e e` (run each line), `-ew f`
-  // may come of it; so may an unquoted `-l$n` (`n='5 -i'`) or `-n*` (a file named `-ni`).
-  let unknown: W | undefined;
+  // The words options take as their value in the next word (`-l $n`), for the check of run-time words below.
+  const values = new Set<W>();
   for (let i = 0; i < args.length; i += 1) {
     const arg = args[i]!;
-    if (!ended && mayBeOption(arg) && (!/^-(?:-[a-z]|[A-Za-z])/.test(arg.text) || maySplitIntoOption(arg))) unknown ??= arg;
     if (ended || !arg.text.startsWith('-') || arg.text === '-') {
       operands.push(arg);
       continue;
@@ -68,7 +66,7 @@ export function sedWrites<W extends Word>(args: readonly W[]): SedWrites<W> {
       const valued = full.find((n) => VALUED_LONG.has(n));
       if (valued !== undefined && full.length === 1) {
         const taken = value !== undefined ? { ...arg, text: value } : args[(i += 1)];
-        if (value === undefined && taken !== undefined && maySplitIntoOption(taken)) unknown ??= taken;
+        if (value === undefined && taken !== undefined) values.add(taken);
         if (taken !== undefined && valued === 'expression') scripts.push(taken);
         if (valued === 'file') fromFile = true;
       }
@@ -76,7 +74,6 @@ export function sedWrites<W extends Word>(args: readonly W[]): SedWrites<W> {
       // A cluster: `-ni`, `-i.bak` (the rest is a suffix), `-es/a/b/` (the rest is the value).
       for (let at = 1; at < arg.text.length; at += 1) {
         const letter = arg.text[at]!;
-        if (letter === '$') unknown ??= arg; // `-n$o`, with `o=i`
         if (letter === 'i') {
           inPlace = true;
           break;
@@ -84,8 +81,7 @@ export function sedWrites<W extends Word>(args: readonly W[]): SedWrites<W> {
         if (letter === 'e' || letter === 'f' || letter === 'l') {
           const rest = arg.text.slice(at + 1);
           const taken = rest !== '' ? { ...arg, text: rest } : args[(i += 1)];
-          // A value in the next word (`-l $n`) may split into options too.
-          if (rest === '' && taken !== undefined && maySplitIntoOption(taken)) unknown ??= taken;
+          if (rest === '' && taken !== undefined) values.add(taken);
           if (letter === 'e' && taken !== undefined) scripts.push(taken);
           if (letter === 'f') fromFile = true;
           break;
@@ -96,7 +92,10 @@ export function sedWrites<W extends Word>(args: readonly W[]): SedWrites<W> {
   // Without `-e` or `-f` the first operand is the script.
   if (scripts.length === 0 && !fromFile && operands.length > 0) scripts.push(operands.shift()!);
   const files: W[] = inPlace ? [...operands] : [];
-  unknown ??= scripts.find((script) => isRunTime(script));
+  // A word only known when it runs, where GNU sed reads an option (anywhere before `--`): `-i`,
+  // `-e e` (run each line), `-ew f` may come of it (`-n$o` with `o=i`); so may an unquoted `-l$n`
+  // (`n='5 -i'`) or `-n*` (a file named `-ni`), but not a quoted value (`-l"$n"`, `-i"$s"`).
+  const unknown = runTimeOptionWord(args, 'iefl', values) ?? scripts.find((script) => isRunTime(script));
   let unseen: string | undefined = fromFile ? SCRIPT_FILE : unknown === undefined ? undefined : runTime(unknown.text);
   for (const script of scripts) {
     const read = readScript(script.text);

@@ -10,14 +10,14 @@ import { CHANGERS, changeWrites } from './change-writes.js';
 import { COPIER_NAMES, copies } from './copy-writes.js';
 import { DOWNLOADERS, downloads } from './download-writes.js';
 import { gitWrites } from './git-writes.js';
-import { globalConfigWrite } from './home-folder.js';
+import { globalConfigWrites } from './home-folder.js';
 import { IN_PLACE_EDITORS, inPlaceWrites } from './inplace-writes.js';
-import { operandsOf } from '../option-values.js';
 import { PACKERS, packWrites } from './pack-writes.js';
 import { sedWrites } from './sed-writes.js';
 import { SSH_CLIENTS, sshConfigRead } from './ssh-writes.js';
 import { lessVariableWrites, TOOL_WRITERS, toolWrites } from './tool-writes.js';
 import { UNSEEN_WRITERS, unseenWrite } from './unseen-writes.js';
+import { uniqWrites } from './uniq-writes.js';
 import { sudoEdits, wrapperMovesFolder } from './wrapper-writes.js';
 import { anyPath, type CommandWrites, type JoinedWrite, type WrittenWord } from './written-words.js';
 import { quoted } from '../../quoted.js';
@@ -64,15 +64,15 @@ export function commandWrites(base: string, args: readonly WrittenWord[], redire
 
 /**
  * What the environment makes a program write: git's `GIT_WORK_TREE` is a tree it fills, `HOME`
- * where `git config --global` writes, wget's
+ * and `XDG_CONFIG_HOME` where `git config --global` writes, wget's
  * `WGETRC` may set any output; and exporting `GIT_WORK_TREE` or `GIT_DIR` (or setting it, in
  * case it was exported before: `export GIT_WORK_TREE; GIT_WORK_TREE=src`) lets the line's
  * later git commands write anywhere (`git restore a.ts` then writes `src/a.ts`).
  */
 function withSettings(base: string, args: readonly WrittenWord[], found: CommandWrites, assignments: readonly string[]): CommandWrites {
-  // `git config --global` writes `$HOME/.gitconfig`: judged where the line moves HOME (see `home-folder`).
-  const global = base === 'git' ? globalConfigWrite(args, assignments) : undefined;
-  const given = global === undefined ? found : { ...found, joined: [...found.joined, global] };
+  // `git config --global` writes `$HOME/.gitconfig` or under `$XDG_CONFIG_HOME`: judged where the line moves them (see `home-folder`).
+  const global = base === 'git' ? globalConfigWrites(args, assignments) : [];
+  const given = global.length === 0 ? found : { ...found, joined: [...found.joined, ...global] };
   // `LESS='-o f' git log`, `export LESS=-of`: whatever pages through less writes its log file.
   const logs = lessVariableWrites([...assignments, ...(EXPORTERS.test(base) ? args.map((a) => a.text) : [])]);
   const own = logs.length === 0 ? given : { ...given, files: [...given.files, ...logs] };
@@ -104,8 +104,7 @@ function ownWrites(base: string, args: readonly WrittenWord[], assignments: read
   if (COPIER_NAMES.has(base)) return { ...NOTHING, ...copies(base, args), names: stripped() };
   if (CHANGERS.has(base)) return { ...NOTHING, ...changeWrites(base, args, assignments) };
   if (base === 'tee' || base === 'sponge') return { ...NOTHING, files: operands.filter((a) => a.text !== '-') };
-  // Its output file is its second operand, past the values of `-f`, `-s`, `-w`.
-  if (base === 'uniq') return { ...NOTHING, files: operandsOf(args, 'fsw', ['skip-fields', 'skip-chars', 'check-chars', 'group', 'all-repeated']).operands.slice(1, 2) };
+  if (base === 'uniq') return { ...NOTHING, files: uniqWrites(args) };
   if (DOWNLOADERS.has(base)) return { ...NOTHING, ...downloads(base, args, operands), names: stripped() };
   if (base === 'sed') return { ...NOTHING, ...sedWrites(args) };
   if (base === 'awk') return awkRuns(args, commandWrites);

@@ -26,8 +26,12 @@ export interface JoinedWrite {
    * the line sets none, and a setting earlier on the line replaces it (see `temp-folder`).
    */
   readonly tmpdir?: true;
-  /** Set when `dir` is `$HOME` as the command finds it (`git config --global`): a setting earlier on the line gives it (see `home-folder`). */
-  readonly home?: true;
+  /**
+   * Set when `dir` starts with this variable's folder as the command finds it (`git config
+   * --global`: `$HOME`, `$XDG_CONFIG_HOME/git`): a setting earlier on the line gives it, and
+   * without one the write is the user's own (see `home-folder`).
+   */
+  readonly home?: 'HOME' | 'XDG_CONFIG_HOME';
 }
 
 /** What one simple command writes, as far as its line shows. */
