@@ -13,21 +13,39 @@ export interface OfferedAnswer {
 }
 
 /**
+ * Calls `onEnd` once the run is known to be over (ended, reaped or forgotten); returns the
+ * way to stop watching. @internal
+ */
+export type RunEndWatch = (onEnd: () => void) => () => void;
+
+/**
  * Offers an answer to the run's owner (answer-claim.ts) and waits for its verdict, which
  * `verdicts` receives under the request's id (from the runs channel, as Redis records it).
  * Resolves with it (false: another answer came first); rejects with `AnswerNotAppliedError`
  * when the owner did not claim it within `waitMs` (then it is withdrawn, never applied), or
- * claimed it and gave no verdict within a second wait. Its timers are unref'd and cleared
- * as it settles.
+ * claimed it and gave no verdict within a second wait. When `watchEnd` says the run is over
+ * before the owner claimed it (its owner died and was reaped), the answer is withdrawn at
+ * once and resolves false: nothing is pending any more, so a retry could not help. Its timers
+ * are unref'd and cleared as it settles.
  *
  * @internal
  */
-export function awaitVerdict(redis: Redis, keys: RedisKeys, verdicts: Map<string, (ok: boolean) => void>, offered: OfferedAnswer, waitMs: number): Promise<boolean> {
+export function awaitVerdict(
+  redis: Redis,
+  keys: RedisKeys,
+  verdicts: Map<string, (ok: boolean) => void>,
+  offered: OfferedAnswer,
+  waitMs: number,
+  watchEnd: RunEndWatch = () => () => undefined,
+): Promise<boolean> {
   const { runId, approvalId, requestId } = offered;
   return new Promise<boolean>((resolve, reject) => {
     let timer: NodeJS.Timeout;
+    let withdrawing = false;
+    let unwatch = (): void => undefined;
     const end = (): boolean => {
       clearTimeout(timer);
+      unwatch();
       return verdicts.delete(requestId);
     };
     const settle = (ok: boolean): void => void (end() && resolve(ok));
@@ -39,18 +57,27 @@ export function awaitVerdict(redis: Redis, keys: RedisKeys, verdicts: Map<string
       if (verdict === undefined) notApplied('unconfirmed', 2 * waitMs);
       else settle(verdict);
     };
-    const late = async (): Promise<void> => {
+    // `over`: the run is known to be over, so an answer taken back leaves nothing pending.
+    const late = async (over: boolean): Promise<void> => {
+      withdrawing = true;
       const state = await withdrawAnswer(redis, keys, requestId);
       const verdict = verdictOf(state);
       if (verdict !== undefined) return settle(verdict); // its message is on its way
-      if (state !== 'claimed') return notApplied('withdrawn', waitMs); // taken back, or never offered: never applied
+      if (state !== 'claimed') return over ? settle(false) : notApplied('withdrawn', waitMs); // taken back, or never offered: never applied
       timer = setTimeout(() => void unconfirmed().catch(() => notApplied('unconfirmed', 2 * waitMs)), waitMs);
       timer.unref();
     };
     // Redis failing as it is withdrawn: whether the owner claimed it is not known.
-    timer = setTimeout(() => void late().catch(() => notApplied('unconfirmed', waitMs)), waitMs);
+    const withdraw = (over: boolean): void => void late(over).catch(() => notApplied('unconfirmed', waitMs));
+    timer = setTimeout(() => withdraw(false), waitMs);
     timer.unref();
     verdicts.set(requestId, settle);
+    // The run over before the wait ended: taken back now (once withdrawing, that decides).
+    unwatch = watchEnd(() => {
+      if (withdrawing) return;
+      clearTimeout(timer);
+      withdraw(true);
+    });
     offerAnswer(redis, keys, requestId, offered.message).catch(() => undefined); // the wait withdraws it
   });
 }

@@ -5,6 +5,7 @@ import type { LogEnding, SequencedEvent } from '../runs/run-types.js';
 import { warnBadData } from './bad-data-warning.js';
 import { logEntryFields } from './log-entry.js';
 import { LogFollower } from './log-follower.js';
+import { LogPositions } from './log-positions.js';
 import { redisFailure } from './redis-connection.js';
 import type { RedisKeys } from './redis-keys.js';
 import { RedisBackendError } from './redis-backend-error.js';
@@ -39,6 +40,8 @@ export interface EventLogTimes {
 export class RedisEventLog implements EventLog {
   readonly #readers = new Set<StreamReader>();
   readonly #follower: LogFollower;
+  /** Where readers stopped before their log's end: the next reader from there reads only what follows. */
+  readonly #positions = new LogPositions();
   #closed = false;
 
   /** @internal */
@@ -164,12 +167,16 @@ export class RedisEventLog implements EventLog {
   read(runId: string, after: number, onBad?: (problem: string) => void): Observable<SequencedEvent> {
     const report = onBad ?? ((problem: string) => warnBadData(`log:${runId}`, `Skipped an entry of the event log of ${runId} in Redis: ${problem}. Later bad entries of this log are skipped silently.`));
     return new Observable<SequencedEvent>((subscriber) => {
-      const reader = new StreamReader(this.redis, this.#follower, this.keys.log(runId), runId, after, subscriber, report);
+      const from = this.#positions.take(runId, after);
+      const reader = new StreamReader(this.redis, this.#follower, this.keys.log(runId), runId, after, subscriber, report, from);
       this.#readers.add(reader);
       reader.start();
       return () => {
         this.#readers.delete(reader);
         reader.stop();
+        // An SSE stream lets go at a full socket and attaches again after its last seq: from here.
+        const stopped = reader.position();
+        if (stopped) this.#positions.remember(runId, stopped.seq, stopped.position);
       };
     });
   }

@@ -108,7 +108,9 @@ export class RedisSharedRuns implements SharedRuns {
     if (!this.get(runId)?.pending.some((p) => p.approvalId === approvalId && ofTask(p, taskId))) return false;
     const requestId = randomUUID();
     const message: RunMessage = { op: 'answer', runId, approvalId, decision, requestId, claim: true, ...(taskId !== undefined ? { taskId } : {}) };
-    return awaitVerdict(this.redis, this.keys, this.#verdicts, { runId, approvalId, requestId, message: JSON.stringify(message) }, this.answerWaitMs);
+    // A run reaped (its owner died) or ended meanwhile: the answer is settled as not pending at once.
+    const watchEnd = (onEnd: () => void): (() => void) => this.watch((id) => void (id === runId && this.get(runId)?.info.state !== 'running' && onEnd()));
+    return awaitVerdict(this.redis, this.keys, this.#verdicts, { runId, approvalId, requestId, message: JSON.stringify(message) }, this.answerWaitMs, watchEnd);
   }
 
   watch(listener: (runId: string) => void): () => void {

@@ -8,6 +8,7 @@ import { isWrongType } from './load-hash.js';
 import { readLogEntry } from './log-entry.js';
 import { LogOrder } from './log-order.js';
 import { compareIds, type FollowingReader, type LogFollower, type StreamEntry } from './log-follower.js';
+import { FIRST_COUNT, MAX_COUNT, type LogPosition } from './log-positions.js';
 import { notAStream } from './not-a-stream.js';
 import { RedisBackendError } from './redis-backend-error.js';
 import { redisFailure } from './redis-connection.js';
@@ -29,15 +30,30 @@ export type BadEntryHandler = (problem: string) => void;
  * skipped for jumping too far (`LogOrder.lostEnd`) fails its reader with a `RedisBackendError`
  * saying the run's end may be lost, rather than completing as if the log were whole.
  *
+ * A reader given a {@link LogPosition} (where an earlier reader stopped, `from`) goes on from
+ * there with that reader's `LogOrder`: what it reads after is checked exactly as if it had
+ * read the log from its start, without reading it again. `XRANGE` asks for few entries first
+ * (an SSE stream takes about 16 KiB, then waits for its socket), twice as many each time a
+ * batch comes full, up to 1000: a large entry is not pulled from Redis a thousand at a time
+ * for a consumer that takes one.
+ *
  * @internal
  */
 export class StreamReader implements FollowingReader {
   #closed = false;
   #following = false;
   /** Where the log's events are: the next must fit (see `LogOrder`). */
-  readonly #order = new LogOrder();
+  readonly #order: LogOrder;
   /** The id of the last entry handled. */
-  last = '0-0';
+  last: string;
+  /** How many entries the next `XRANGE` asks for. */
+  #count: number;
+  /** How many entries this reader handled: what its consumer took, for the next reader's `count`. */
+  #handled = 0;
+  /** The seq of the last event delivered (`after` before the first). */
+  #delivered: number;
+  /** Whether it told its consumer the log's end (or a failure): then it has no position. */
+  #ended = false;
 
   constructor(
     private readonly redis: Redis,
@@ -47,7 +63,13 @@ export class StreamReader implements FollowingReader {
     private readonly after: number,
     private readonly out: Subscriber<SequencedEvent>,
     private readonly onBad: BadEntryHandler,
-  ) {}
+    from?: LogPosition,
+  ) {
+    this.#order = from?.order ?? new LogOrder();
+    this.last = from?.last ?? '0-0';
+    this.#count = from?.count ?? FIRST_COUNT;
+    this.#delivered = after;
+  }
 
   start(): void {
     this.#replay().catch(async (e: unknown) => this.fail(await this.#failure(e)));
@@ -63,8 +85,21 @@ export class StreamReader implements FollowingReader {
 
   /** Ends the reader with `error`. */
   fail(error: Error): void {
-    if (!this.#closed) this.out.error(error);
+    if (!this.#closed) {
+      this.#ended = true;
+      this.out.error(error);
+    }
     this.stop();
+  }
+
+  /**
+   * Where it stopped (once stopped, before the log's end): every event up to `seq` delivered.
+   * Undefined when it ended, or read nothing.
+   */
+  position(): { seq: number; position: LogPosition } | undefined {
+    if (this.#ended || this.last === '0-0') return undefined;
+    const count = Math.min(MAX_COUNT, Math.max(FIRST_COUNT, 2 * this.#handled));
+    return { seq: this.#delivered, position: { last: this.last, order: this.#order, count } };
   }
 
   stop(): void {
@@ -85,12 +120,15 @@ export class StreamReader implements FollowingReader {
 
   async #replay(): Promise<void> {
     // On the command connection: a finished run never needs a follower.
-    for (;;) {
-      const entries = (await this.redis.xrange(this.key, this.last === '0-0' ? '-' : `(${this.last}`, '+', 'COUNT', 1000)) as StreamEntry[];
+    for (let first = true; ; first = false) {
+      const count = this.#count;
+      const entries = (await this.redis.xrange(this.key, this.last === '0-0' ? '-' : `(${this.last}`, '+', 'COUNT', count)) as StreamEntry[];
       if (this.#closed) return;
-      if (this.last === '0-0' && entries.length === 0) throw new UnknownRunError(this.runId);
+      // Nothing after a position: the log may be gone since (deleted, or expired), as from its start.
+      if (first && entries.length === 0 && (this.last === '0-0' || (await this.redis.exists(this.key)) === 0)) throw new UnknownRunError(this.runId);
       if (this.#deliver(entries)) return;
-      if (entries.length < 1000) break;
+      if (entries.length < count) break;
+      this.#count = Math.min(MAX_COUNT, 2 * count);
     }
     this.#following = true;
     this.follower.follow(this);
@@ -102,6 +140,7 @@ export class StreamReader implements FollowingReader {
       if (this.#closed) return true;
       if (compareIds(id, this.last) <= 0) continue; // another reader of the stream was behind
       this.last = id;
+      this.#handled += 1;
       const entry = readLogEntry(fields);
       if (entry.kind === 'open') continue;
       if (entry.kind === 'bad') {
@@ -111,10 +150,15 @@ export class StreamReader implements FollowingReader {
       if (entry.kind === 'event') {
         const problem = this.#order.take(entry.seq, entry.event);
         if (problem !== undefined) this.#skip(`${problem} (entry ${id})`);
-        else if (entry.seq > this.after) this.out.next({ runId: this.runId, seq: entry.seq, event: entry.event });
+        else if (entry.seq > this.after) {
+          // before `next`: a consumer may stop the reader in it, and its position is here
+          this.#delivered = entry.seq;
+          this.out.next({ runId: this.runId, seq: entry.seq, event: entry.event });
+        }
         continue;
       }
       const { ending } = entry;
+      this.#ended = true; // before telling: a consumer may stop the reader in it
       if (ending.kind === 'cancelled') this.out.error(new AbortError(new Error(ending.reason)));
       else if (ending.kind === 'failed') this.out.error(errorOfIdentity(ending));
       else this.#complete();
