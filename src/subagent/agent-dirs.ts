@@ -2,6 +2,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AgentDir } from './discover-agents.js';
+import { realFolder } from './file-within.js';
 
 /**
  * The folder of the definitions shipped with the package. Resolved next to this module, so
@@ -30,6 +31,11 @@ export interface StandardAgentDirsOptions {
  * The folders the engine scans, in priority order: built-ins, then
  * `<workspace>/.rxharness/agents/`, then `~/.rxharness/agents/`, then `agentDirs`.
  *
+ * When the workspace is the home folder itself (`--workspace ~`; compared as real paths, so a
+ * link to the home counts), its `.rxharness/agents/` is the user's own folder: it is scanned
+ * once, as the user's (source `user`, trusted as the user's files are), not also as a cloned
+ * repository's (source `workspace`, whose definitions may only narrow what the engine allows).
+ *
  * @example
  * ```ts
  * const agents = new AgentManager({ dirs: standardAgentDirs({ workspace: process.cwd() }) });
@@ -37,10 +43,12 @@ export interface StandardAgentDirsOptions {
  */
 export function standardAgentDirs(options: StandardAgentDirsOptions): AgentDir[] {
   const home = options.home ?? homedir();
+  const workspace = resolve(options.workspace);
+  const homeIsWorkspace = realFolder(resolve(home)) === realFolder(workspace);
   return [
     { path: builtinAgentsDir(), source: 'builtin' },
     // A file of the workspace's folder must be the workspace's: a link out of it is refused (AgentDir.within).
-    { path: join(resolve(options.workspace), '.rxharness', 'agents'), source: 'workspace', within: resolve(options.workspace) },
+    ...(homeIsWorkspace ? [] : [{ path: join(workspace, '.rxharness', 'agents'), source: 'workspace', within: workspace } satisfies AgentDir]),
     { path: join(home, '.rxharness', 'agents'), source: 'user' },
     ...(options.agentDirs ?? []).map((path): AgentDir => ({ path: resolve(options.workspace, path), source: 'dir' })),
   ];

@@ -68,7 +68,7 @@ describe('a child whose system prompt alone fills its window', () => {
     });
     const workspace = await makeWorkspace();
     cleanups.push(() => workspace.cleanup());
-    const engine = new HarnessEngine({ model: openAIModelFor(server), workspace: workspace.dir, homeDir: workspace.dir, tools: [pageTool], sessions: new MemorySessionStore() });
+    const engine = new HarnessEngine({ model: openAIModelFor(server), workspace: workspace.dir, homeDir: workspace.home, tools: [pageTool], sessions: new MemorySessionStore() });
     engine.agents.add(defineAgent({ name: 'reader', description: 'Reads pages.', systemPrompt: `You read pages. ${'Be careful. '.repeat(200)}`, tools: ['fetch_page'], settings: { contextWindow: 512 } }));
     const events: AgentEvent[] = await collect(engine.stream('Read the pages', { sessionId: 'main' }));
     expect(events.at(-1)).toMatchObject({ type: 'RunEnd', abnormal: false, text: 'done' });

@@ -8,6 +8,7 @@ import type { ApprovalRequest } from '../../src/permission/approval.js';
 import { FileSessionStore } from '../../src/session/file-session-store.js';
 import type { SessionStore } from '../../src/session/session-store.js';
 import { collect, own } from '../support/collect-events.js';
+import { homeBeside } from '../support/tool-context.js';
 
 let dir: string | undefined;
 afterEach(async () => {
@@ -21,11 +22,11 @@ describe('"always" approvals survive a restart of the session', () => {
   it('granted once with FileSessionStore, a new engine on the same store asks no more', async () => {
     dir = await realpath(await mkdtemp(join(tmpdir(), 'rxh-grants-')));
     const asked: ApprovalRequest[] = [];
-    const first = new HarnessEngine({ model: bashOnce(), workspace: dir, homeDir: dir, sessions: new FileSessionStore(dir, { grantKey: 'test grant key' }), approve: (r) => (asked.push(r), { decision: 'always' }) });
+    const first = new HarnessEngine({ model: bashOnce(), workspace: dir, homeDir: homeBeside(dir), sessions: new FileSessionStore(dir, { grantKey: 'test grant key' }), approve: (r) => (asked.push(r), { decision: 'always' }) });
     await first.call('run it', { sessionId: 'chat' });
     expect(asked).toHaveLength(1);
     // "Restart": another engine, another store object on the same folder, a handler that would reject.
-    const second = new HarnessEngine({ model: bashOnce(), workspace: dir, homeDir: dir, sessions: new FileSessionStore(dir, { grantKey: 'test grant key' }), approve: (r) => (asked.push(r), { decision: 'reject' }) });
+    const second = new HarnessEngine({ model: bashOnce(), workspace: dir, homeDir: homeBeside(dir), sessions: new FileSessionStore(dir, { grantKey: 'test grant key' }), approve: (r) => (asked.push(r), { decision: 'reject' }) });
     const events = await collect(second.stream('run it again', { sessionId: 'chat' }));
     expect(asked).toHaveLength(1);
     expect(own(events, 'ToolCallEnd')[0]).toMatchObject({ toolName: 'bash', text: expect.stringContaining('kept') });
@@ -41,7 +42,7 @@ describe('"always" approvals survive a restart of the session', () => {
       append: () => undefined,
       loadGrants: () => [{ toolName: 'bash', subject: 'echo kept' }, { tool: 'bash' }, null] as never,
     };
-    const engine = new HarnessEngine({ model: bashOnce(), workspace: dir, homeDir: dir, sessions: store });
+    const engine = new HarnessEngine({ model: bashOnce(), workspace: dir, homeDir: homeBeside(dir), sessions: store });
     const events = await collect(engine.stream('go', { sessionId: 's' }));
     expect(own(events, 'Warning')).toEqual([expect.objectContaining({ code: 'grant-skipped', message: expect.stringContaining('Skipped 2 stored approval(s)') })]);
     expect(own(events, 'ToolCallEnd')[0]!.error).toBeUndefined(); // allowed by the stored grant, no handler needed
@@ -51,7 +52,7 @@ describe('"always" approvals survive a restart of the session', () => {
     dir = await realpath(await mkdtemp(join(tmpdir(), 'rxh-grants-')));
     const saved: unknown[] = [];
     const store: SessionStore = { load: () => [], append: () => undefined, saveGrant: (_s, g) => void saved.push(g) };
-    const engine = new HarnessEngine({ model: bashOnce(), workspace: dir, homeDir: dir, sessions: store, approve: () => ({ decision: 'always' }) });
+    const engine = new HarnessEngine({ model: bashOnce(), workspace: dir, homeDir: homeBeside(dir), sessions: store, approve: () => ({ decision: 'always' }) });
     await engine.call('go');
     expect(saved).toEqual([]);
     await engine.call('go', { sessionId: 'kept' });

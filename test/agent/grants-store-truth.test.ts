@@ -14,6 +14,7 @@ import { ScriptedModel } from '../../src/model/scripted-model.js';
 import type { ApprovalDecision, ApprovalRequest } from '../../src/permission/approval.js';
 import { MemorySessionStore } from '../../src/session/memory-session-store.js';
 import { collect, own } from '../support/collect-events.js';
+import { homeBeside } from '../support/tool-context.js';
 
 let dir: string | undefined;
 afterEach(async () => {
@@ -30,7 +31,7 @@ async function twoEngines(answerA: () => ApprovalDecision['decision'], answerB: 
   const store = new MemorySessionStore();
   const asked = { a: [] as ApprovalRequest[], b: [] as ApprovalRequest[] };
   const engine = (name: 'a' | 'b', answer: () => ApprovalDecision['decision']) =>
-    new HarnessEngine({ model: bashOnce(), workspace: dir!, homeDir: dir!, sessions: store, approve: (r) => (asked[name].push(r), { decision: answer() }) });
+    new HarnessEngine({ model: bashOnce(), workspace: dir!, homeDir: homeBeside(dir!), sessions: store, approve: (r) => (asked[name].push(r), { decision: answer() }) });
   return { a: engine('a', answerA), b: engine('b', answerB), asked };
 }
 

@@ -32,7 +32,7 @@ describe('an event whose type changes when read again', () => {
       },
     });
     const model = new ScriptedModel(scriptedRoutes({ main: scriptedSteps({ toolCalls: [{ name: 'sly', args: {} }] }) }));
-    const engine = new HarnessEngine({ model, tools: [sly], workspace: ws.dir, homeDir: ws.dir });
+    const engine = new HarnessEngine({ model, tools: [sly], workspace: ws.dir, homeDir: ws.home });
     const events = await lastValueFrom(engine.stream('go').pipe(toArray()));
     const ends = events.filter((e) => e.type === 'RunEnd');
     expect(ends).toHaveLength(1);

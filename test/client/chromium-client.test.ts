@@ -67,7 +67,7 @@ async function serve(cutFirstStreamAfterBytes?: number): Promise<{ url: string; 
     }),
     { chunkSize: 4, chunkDelayMs: 5 },
   );
-  const engine = new HarnessEngine({ model, workspace: ws.dir, homeDir: ws.dir });
+  const engine = new HarnessEngine({ model, workspace: ws.dir, homeDir: ws.home });
   engine.agents.add(testAgent('worker'));
   const runs = runsHandler(engine, { basePath: '/api', fallthrough: true });
   const html = `<!doctype html><meta charset="utf-8"><script>${(await clientScript()).replaceAll('</script', '<\\/script')}</script><script>${FOLLOW}</script>`;

@@ -75,7 +75,7 @@ function engineOf(launcher: ChildLauncher, background: boolean): { engine: Harne
     requests.push(request);
     return requests.length === 1 ? { toolCalls: [{ name: 'task', args: { ...taskArgs('helper', 'do it'), background } }] } : { text: 'done' };
   });
-  const engine = new HarnessEngine({ model, workspace: fresh.ws.dir, homeDir: fresh.ws.dir, backend: backendOf(launcher), distributeTasks: true });
+  const engine = new HarnessEngine({ model, workspace: fresh.ws.dir, homeDir: fresh.ws.home, backend: backendOf(launcher), distributeTasks: true });
   engine.agents.add(testAgent('helper'));
   return { engine, requests };
 }

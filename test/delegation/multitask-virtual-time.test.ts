@@ -21,7 +21,7 @@ function engineOn(pool: number): HarnessEngine {
       worker: (turn) => ({ text: `did ${turn.prompt}`, delayMs: DURATIONS[turn.prompt] ?? 1 }),
     }),
   );
-  const engine = new HarnessEngine({ model, workspace: fresh.ws.dir, homeDir: fresh.ws.dir, multitaskMaxTasks: pool });
+  const engine = new HarnessEngine({ model, workspace: fresh.ws.dir, homeDir: fresh.ws.home, multitaskMaxTasks: pool });
   engine.agents.add(testAgent('worker'));
   return engine;
 }

@@ -24,7 +24,7 @@ function engineOf(chars: number): { engine: HarnessEngine } {
     }),
     { chunkSize: 1 },
   );
-  const engine = new HarnessEngine({ model, workspace: fresh.ws.dir, homeDir: fresh.ws.dir, multitaskMaxTasks: 0 });
+  const engine = new HarnessEngine({ model, workspace: fresh.ws.dir, homeDir: fresh.ws.home, multitaskMaxTasks: 0 });
   engine.agents.add(testAgent('worker'));
   return { engine };
 }

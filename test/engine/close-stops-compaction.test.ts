@@ -26,7 +26,7 @@ describe('engine.close() during a compaction on demand', () => {
     cleanups.push(() => workspace.cleanup());
     const sessions = new MemorySessionStore();
     sessions.append('s', pagedHistory());
-    const engine = new HarnessEngine({ model: openAIModelFor(server), workspace: workspace.dir, homeDir: workspace.dir, sessions });
+    const engine = new HarnessEngine({ model: openAIModelFor(server), workspace: workspace.dir, homeDir: workspace.home, sessions });
 
     const compaction = engine.compact('s');
     compaction.catch(() => undefined);

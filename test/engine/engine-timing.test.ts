@@ -17,7 +17,7 @@ describe('when a run of the main agent goes on', () => {
         const tasks = [1, 2, 3].map((index) => ({ index, agent_name: 'helper', prompt: `part ${index}`, description: `part ${index}` }));
         return { toolCalls: [{ name: 'multitask', args: { tasks } }] };
       });
-      const engine = new HarnessEngine({ model, workspace: ws.dir, homeDir: ws.dir, multitaskMaxTasks: 2 });
+      const engine = new HarnessEngine({ model, workspace: ws.dir, homeDir: ws.home, multitaskMaxTasks: 2 });
       engine.agents.add(defineAgent({ name: 'helper', description: 'Helps.', systemPrompt: 'You help.' }));
       const seen: AgentEvent[] = [];
       let completed = false;

@@ -19,7 +19,7 @@ beforeEach(async () => {
 });
 afterEach(() => workspace.cleanup());
 
-const engineWith = (maxDepth: number) => new HarnessEngine({ model: new ScriptedModel([{ text: 'ok' }]), workspace: workspace.dir, homeDir: workspace.dir, maxDepth });
+const engineWith = (maxDepth: number) => new HarnessEngine({ model: new ScriptedModel([{ text: 'ok' }]), workspace: workspace.dir, homeDir: workspace.home, maxDepth });
 
 /** A `TaskWrap` line `depth` levels deep around a `RunStart`, built as text. */
 function wrapped(depth: number): string {

@@ -21,7 +21,7 @@ const answer = () => new ScriptedModel(() => ({ text: 'ok', usage: { promptToken
 describe("a workspace primary definition's tokenBudget", () => {
   it("only narrows the engine's: it cannot raise the operator's limit", async () => {
     await plantPrimary(1_000_000_000);
-    const engine = new HarnessEngine({ model: answer(), workspace: fresh.ws.dir, homeDir: fresh.ws.dir, tokenBudget: 1_000 });
+    const engine = new HarnessEngine({ model: answer(), workspace: fresh.ws.dir, homeDir: fresh.ws.home, tokenBudget: 1_000 });
     const events = await collect(engine.stream('go'));
     expect(own(events, 'Budget').map((e) => e.limit)).toEqual([1_000]);
     await engine.close();
@@ -29,17 +29,17 @@ describe("a workspace primary definition's tokenBudget", () => {
 
   it("narrows it when smaller, and is the main agent's budget when the engine has none", async () => {
     await plantPrimary(500);
-    const capped = new HarnessEngine({ model: answer(), workspace: fresh.ws.dir, homeDir: fresh.ws.dir, tokenBudget: 1_000 });
+    const capped = new HarnessEngine({ model: answer(), workspace: fresh.ws.dir, homeDir: fresh.ws.home, tokenBudget: 1_000 });
     expect(own(await collect(capped.stream('go')), 'Budget').map((e) => e.limit)).toEqual([500]);
     await capped.close();
-    const open = new HarnessEngine({ model: answer(), workspace: fresh.ws.dir, homeDir: fresh.ws.dir });
+    const open = new HarnessEngine({ model: answer(), workspace: fresh.ws.dir, homeDir: fresh.ws.home });
     expect(own(await collect(open.stream('go')), 'Budget').map((e) => e.limit)).toEqual([500]);
     await open.close();
   });
 
   it('replaces it when the engine trusts workspace definitions', async () => {
     await plantPrimary(5_000);
-    const engine = new HarnessEngine({ model: answer(), workspace: fresh.ws.dir, homeDir: fresh.ws.dir, tokenBudget: 1_000, trustWorkspaceAgents: true });
+    const engine = new HarnessEngine({ model: answer(), workspace: fresh.ws.dir, homeDir: fresh.ws.home, tokenBudget: 1_000, trustWorkspaceAgents: true });
     expect(own(await collect(engine.stream('go')), 'Budget').map((e) => e.limit)).toEqual([5_000]);
     await engine.close();
   });
@@ -47,7 +47,7 @@ describe("a workspace primary definition's tokenBudget", () => {
 
 describe("a definition run directly (engine.agent(name), start({ agentName })) keeps the engine's tokenBudget", () => {
   const engineWith = (definitionBudget?: number) => {
-    const engine = new HarnessEngine({ model: answer(), workspace: fresh.ws.dir, homeDir: fresh.ws.dir, tokenBudget: 1_000 });
+    const engine = new HarnessEngine({ model: answer(), workspace: fresh.ws.dir, homeDir: fresh.ws.home, tokenBudget: 1_000 });
     engine.agents.add(defineAgent({ name: 'helper', description: 'Helps.', systemPrompt: 'You help.', ...(definitionBudget ? { tokenBudget: definitionBudget } : {}) }));
     return engine;
   };

@@ -31,7 +31,7 @@ describe.each([
       await answer.promise;
       return { decision: 'always' };
     };
-    const engine = new HarnessEngine({ model: bashModel(), workspace: fresh.ws.dir, homeDir: fresh.ws.dir, sessions: makeStore(), approve });
+    const engine = new HarnessEngine({ model: bashModel(), workspace: fresh.ws.dir, homeDir: fresh.ws.home, sessions: makeStore(), approve });
     const turn = record(engine.stream('first', { sessionId: 'notes' }));
     await waiting; // the turn waits for its approval, its prompt saved
 
@@ -64,7 +64,7 @@ describe('engine.sessions.delete(id) with a store whose claims answer later (a l
 
   it('deletes once the store granted the claim, then gives it back', async () => {
     const { store, deleted, released } = leasing(undefined);
-    const engine = new HarnessEngine({ model: new ScriptedModel([]), workspace: fresh.ws.dir, homeDir: fresh.ws.dir, sessions: store });
+    const engine = new HarnessEngine({ model: new ScriptedModel([]), workspace: fresh.ws.dir, homeDir: fresh.ws.home, sessions: store });
     await engine.sessions.delete!('notes');
     expect(deleted).toEqual(['notes']);
     expect(released).toEqual([expect.stringMatching(/^notes delete_/)]);
@@ -73,7 +73,7 @@ describe('engine.sessions.delete(id) with a store whose claims answer later (a l
 
   it('a claim another run holds (in another process) refuses the delete with SessionBusyError naming it', async () => {
     const { store, deleted } = leasing('run_elsewhere');
-    const engine = new HarnessEngine({ model: new ScriptedModel([]), workspace: fresh.ws.dir, homeDir: fresh.ws.dir, sessions: store });
+    const engine = new HarnessEngine({ model: new ScriptedModel([]), workspace: fresh.ws.dir, homeDir: fresh.ws.home, sessions: store });
     await expect(engine.sessions.delete!('notes')).rejects.toMatchObject({ name: 'SessionBusyError', activeRunId: 'run_elsewhere' });
     expect(deleted).toEqual([]);
     await engine.close();

@@ -26,7 +26,7 @@ describe('engine.sessions.delete(id) when the store fails to delete', () => {
   it('a folder planted under the archive name: the delete says so, and the grants are gone from memory and disk', async () => {
     const approve = vi.fn<ApprovalHandler>(() => ({ decision: 'always' }));
     const sessions = new FileSessionStore(fresh.ws.dir, { grantKey: 'test grant key' });
-    const engine = new HarnessEngine({ model: bashModel(), workspace: fresh.ws.dir, homeDir: fresh.ws.dir, approve, sessions });
+    const engine = new HarnessEngine({ model: bashModel(), workspace: fresh.ws.dir, homeDir: fresh.ws.home, approve, sessions });
     await engine.call('first', { sessionId: 'notes' });
     const dir = join(fresh.ws.dir, '.rxharness', 'sessions');
     expect(existsSync(join(dir, 'notes.grants.jsonl'))).toBe(true);
@@ -57,7 +57,7 @@ describe('engine.sessions.delete(id) when the store fails to delete', () => {
         throw new Error('read-only store');
       },
     };
-    const engine = new HarnessEngine({ model: bashModel(), workspace: fresh.ws.dir, homeDir: fresh.ws.dir, approve, sessions: bare });
+    const engine = new HarnessEngine({ model: bashModel(), workspace: fresh.ws.dir, homeDir: fresh.ws.home, approve, sessions: bare });
     await engine.call('first', { sessionId: 'notes' });
     await engine.call('same conversation', { sessionId: 'notes' });
     expect(approve).toHaveBeenCalledTimes(1);

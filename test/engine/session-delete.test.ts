@@ -19,7 +19,7 @@ const bashModel = (): ScriptedModel =>
 describe('engine.sessions.delete(id)', () => {
   it('forgets the "always" approvals: a new conversation reusing the id is asked again', async () => {
     const approve = vi.fn<ApprovalHandler>(() => ({ decision: 'always' }));
-    const engine = new HarnessEngine({ model: bashModel(), workspace: fresh.ws.dir, homeDir: fresh.ws.dir, approve });
+    const engine = new HarnessEngine({ model: bashModel(), workspace: fresh.ws.dir, homeDir: fresh.ws.home, approve });
     await engine.call('first', { sessionId: 'notes' });
     await engine.call('same conversation', { sessionId: 'notes' });
     expect(approve).toHaveBeenCalledTimes(1); // "always" held within the conversation
@@ -39,7 +39,7 @@ describe('engine.sessions.delete(id)', () => {
       first = false;
       return { toolCalls: [{ name: 'task', args: { agent_name: 'helper', prompt: 'work', description: 'bg', background: true } }] };
     });
-    const engine = new HarnessEngine({ model, workspace: fresh.ws.dir, homeDir: fresh.ws.dir });
+    const engine = new HarnessEngine({ model, workspace: fresh.ws.dir, homeDir: fresh.ws.home });
     engine.agents.add(defineAgent({ name: 'helper', description: 'Helps.', systemPrompt: 'You help.' }));
     await engine.call('go', { sessionId: 'notes' });
     const [task] = engine.tasks.list();
@@ -54,7 +54,7 @@ describe('engine.sessions.delete(id)', () => {
 
   it('is the store itself otherwise: its methods, present or absent, and what it holds', async () => {
     const store = new MemorySessionStore();
-    const engine = new HarnessEngine({ model: new ScriptedModel([{ text: 'ok' }]), workspace: fresh.ws.dir, homeDir: fresh.ws.dir, sessions: store });
+    const engine = new HarnessEngine({ model: new ScriptedModel([{ text: 'ok' }]), workspace: fresh.ws.dir, homeDir: fresh.ws.home, sessions: store });
     await engine.call('hi', { sessionId: 's1' });
     expect(await store.load('s1')).toHaveLength(2);
     expect((await engine.sessions.list!()).map((s) => s.sessionId)).toEqual(['s1']);
@@ -63,7 +63,7 @@ describe('engine.sessions.delete(id)', () => {
 
     // A store without delete (or list) keeps lacking them: the HTTP routes answer 404 for those.
     const bare: SessionStore = { load: () => [], append: () => undefined };
-    const plain = new HarnessEngine({ model: new ScriptedModel([]), workspace: fresh.ws.dir, homeDir: fresh.ws.dir, sessions: bare });
+    const plain = new HarnessEngine({ model: new ScriptedModel([]), workspace: fresh.ws.dir, homeDir: fresh.ws.home, sessions: bare });
     expect(plain.sessions.delete).toBeUndefined();
     expect(plain.sessions.list).toBeUndefined();
     await plain.close();
@@ -73,7 +73,7 @@ describe('engine.sessions.delete(id)', () => {
     const approve = vi.fn<ApprovalHandler>(() => ({ decision: 'always' }));
     const store = new MemorySessionStore();
     const failing = Object.assign(store, { delete: () => Promise.reject(new Error('disk full')) });
-    const engine = new HarnessEngine({ model: bashModel(), workspace: fresh.ws.dir, homeDir: fresh.ws.dir, approve, sessions: failing });
+    const engine = new HarnessEngine({ model: bashModel(), workspace: fresh.ws.dir, homeDir: fresh.ws.home, approve, sessions: failing });
     await engine.call('first', { sessionId: 'notes' });
     await expect(engine.sessions.delete!('notes')).rejects.toThrow('disk full');
     await engine.call('same conversation', { sessionId: 'notes' });

@@ -19,7 +19,7 @@ function engineWith(options: Omit<ConstructorParameters<typeof HarnessEngine>[0]
       worker: () => ({ text: 'done' }),
     }),
   );
-  const engine = new HarnessEngine({ ...options, model, workspace: fresh.ws.dir, homeDir: fresh.ws.dir });
+  const engine = new HarnessEngine({ ...options, model, workspace: fresh.ws.dir, homeDir: fresh.ws.home });
   engine.agents.add(testAgent('worker'));
   return engine;
 }

@@ -25,7 +25,7 @@ const LIMIT = `from 1 to ${MAX_TIMER_MS} (the longest a timer holds, about 24.8 
 const fresh = toolContextPerTest();
 
 const engineWith = (options: Partial<HarnessEngineOptions>): HarnessEngine =>
-  new HarnessEngine({ model: new ScriptedModel([{ text: 'ok' }]), workspace: fresh.ws.dir, homeDir: fresh.ws.dir, ...options });
+  new HarnessEngine({ model: new ScriptedModel([{ text: 'ok' }]), workspace: fresh.ws.dir, homeDir: fresh.ws.home, ...options });
 
 describe('options that become timers refuse more than a timer holds, naming the option', () => {
   it.each([

@@ -31,7 +31,7 @@ describe("a workspace definition's maxSteps", () => {
   it("only lowers the engine's for a subagent: 1,000 steps in a cloned repository stay the operator's 3", async () => {
     await plant('looper', 'maxSteps: 1000');
     const { model, requests } = looping();
-    const engine = new HarnessEngine({ model, workspace: fresh.ws.dir, homeDir: fresh.ws.dir, maxSteps: 3 });
+    const engine = new HarnessEngine({ model, workspace: fresh.ws.dir, homeDir: fresh.ws.home, maxSteps: 3 });
     await collect(engine.stream('go'));
     expect(requests.get('loop')).toBe(3);
     await engine.close();
@@ -40,13 +40,13 @@ describe("a workspace definition's maxSteps", () => {
   it('lowers it when smaller, and is kept whole when the engine trusts workspace definitions', async () => {
     await plant('looper', 'maxSteps: 2');
     const lower = looping();
-    const engine = new HarnessEngine({ model: lower.model, workspace: fresh.ws.dir, homeDir: fresh.ws.dir, maxSteps: 3 });
+    const engine = new HarnessEngine({ model: lower.model, workspace: fresh.ws.dir, homeDir: fresh.ws.home, maxSteps: 3 });
     await collect(engine.stream('go'));
     expect(lower.requests.get('loop')).toBe(2);
     await engine.close();
     await plant('looper', 'maxSteps: 5');
     const trusted = looping();
-    const open = new HarnessEngine({ model: trusted.model, workspace: fresh.ws.dir, homeDir: fresh.ws.dir, maxSteps: 3, trustWorkspaceAgents: true });
+    const open = new HarnessEngine({ model: trusted.model, workspace: fresh.ws.dir, homeDir: fresh.ws.home, maxSteps: 3, trustWorkspaceAgents: true });
     await collect(open.stream('go'));
     expect(trusted.requests.get('loop')).toBe(5);
     await open.close();
@@ -59,7 +59,7 @@ describe("a workspace definition's maxSteps", () => {
       requests.n += 1;
       return { toolCalls: [{ name: 'list', args: { path: '.' } }] };
     });
-    const engine = new HarnessEngine({ model, workspace: fresh.ws.dir, homeDir: fresh.ws.dir, maxSteps: 4 });
+    const engine = new HarnessEngine({ model, workspace: fresh.ws.dir, homeDir: fresh.ws.home, maxSteps: 4 });
     const events = await collect(engine.stream('go'));
     expect(requests.n).toBe(4);
     expect(own(events, 'RunEnd')[0]?.error).toMatch(/maxSteps 4/);

@@ -31,7 +31,7 @@ async function nestedEngine(): Promise<HarnessEngine> {
     }),
     { chunkDelayMs: 1, chunkSize: 3 },
   );
-  engine = new HarnessEngine({ model, workspace: ws.dir, homeDir: ws.dir });
+  engine = new HarnessEngine({ model, workspace: ws.dir, homeDir: ws.home });
   engine.agents.add(testAgent('worker'));
   return engine;
 }

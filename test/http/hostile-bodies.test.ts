@@ -56,7 +56,7 @@ describe('runsHandler: hostile bodies', () => {
 
   it('behind express.json(), refuses a body it parsed that nests 50,000 deep (400, as its own reading would), not a 500 from a stack overflow', async () => {
     ws = await makeWorkspace();
-    engine = new HarnessEngine({ model: echo(), workspace: ws.dir, homeDir: ws.dir });
+    engine = new HarnessEngine({ model: echo(), workspace: ws.dir, homeDir: ws.home });
     const app = express();
     app.use(express.json({ limit: '1mb' }));
     app.use(runsHandler(engine));

@@ -39,7 +39,7 @@ export async function serveRuns(
   routes: (engine: HarnessEngine) => readonly ProtocolRequestHandler[] = () => [],
 ): Promise<RunsServer> {
   const ws: TestWorkspace = await makeWorkspace();
-  const engine = new HarnessEngine({ workspace: ws.dir, homeDir: ws.dir, ...options });
+  const engine = new HarnessEngine({ workspace: ws.dir, homeDir: ws.home, ...options });
   const runs = runsHandler(engine, handlerOptions);
   const extra = routes(engine);
   const server = http.createServer((req, res) => {

@@ -86,7 +86,7 @@ describe('SSE lines without data are keep-alives', () => {
   it('a run whose server sends only event: lines ends with exactly one terminal event, abnormal, saying what came', async () => {
     const model = await modelFor(forever('event: ping\n\n'));
     workspace = await makeWorkspace();
-    const engine = new HarnessEngine({ model, workspace: workspace.dir, homeDir: workspace.dir });
+    const engine = new HarnessEngine({ model, workspace: workspace.dir, homeDir: workspace.home });
     try {
       const events = await collect(engine.stream('hello'));
       const ends = events.filter((e) => e.type === 'RunEnd');

@@ -122,7 +122,7 @@ describe('a delegation tree under a token budget (property, real engine)', () =>
           return { toolCalls: [{ name: 'todo', args: { todos: [] } }], usage };
         };
         const model = new ScriptedModel(scriptedRoutes({ '*': route }));
-        const engine = new HarnessEngine({ model, workspace: workspace.dir, homeDir: workspace.dir, tokenBudget: budget, maxDepth: 3 });
+        const engine = new HarnessEngine({ model, workspace: workspace.dir, homeDir: workspace.home, tokenBudget: budget, maxDepth: 3 });
         engine.agents.add(testAgent('d1'));
         engine.agents.add(testAgent('d2'));
         const result = await engine.call('n');

@@ -14,6 +14,7 @@ import type { AgentEvent } from '../../src/events/agent-event.js';
 import { collect } from '../support/collect-events.js';
 import { FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { openAIModelFor } from '../support/openai-model.js';
+import { homeBeside } from '../support/tool-context.js';
 
 /** One call the hostile model makes. */
 export interface HostileCall {
@@ -44,7 +45,7 @@ export async function runHostileCalls(
     },
   });
   try {
-    const engine = new HarnessEngine({ model: openAIModelFor(server), workspace, homeDir: workspace, ...options });
+    const engine = new HarnessEngine({ model: openAIModelFor(server), workspace, homeDir: homeBeside(workspace), ...options });
     return await collect(engine.stream('do it'));
   } finally {
     await server.close();

@@ -15,7 +15,7 @@ const shown = (value: unknown): string => (typeof value === 'string' ? JSON.stri
 
 describe('engine.runs.attach(runId, { after })', () => {
   it.each(NOT_SEQS)('refuses after: %s with a TypeError naming it', async (after) => {
-    const engine = new HarnessEngine({ model: new ScriptedModel([{ text: 'hello' }]), workspace: fresh.ws.dir, homeDir: fresh.ws.dir });
+    const engine = new HarnessEngine({ model: new ScriptedModel([{ text: 'hello' }]), workspace: fresh.ws.dir, homeDir: fresh.ws.home });
     const run = engine.start('hi');
     await run.result;
     expect((await lastValueFrom(engine.runs.attach(run.runId).pipe(toArray()))).length).toBeGreaterThan(2);
@@ -26,7 +26,7 @@ describe('engine.runs.attach(runId, { after })', () => {
   });
 
   it('takes 0, a seq within the run, and one past its end', async () => {
-    const engine = new HarnessEngine({ model: new ScriptedModel([{ text: 'hello' }]), workspace: fresh.ws.dir, homeDir: fresh.ws.dir });
+    const engine = new HarnessEngine({ model: new ScriptedModel([{ text: 'hello' }]), workspace: fresh.ws.dir, homeDir: fresh.ws.home });
     const run = engine.start('hi');
     await run.result;
     const all = await lastValueFrom(engine.runs.attach(run.runId, { after: 0 }).pipe(toArray()));

@@ -49,7 +49,7 @@ describe('a cancel that arrives while a started run is still being subscribed (s
     // The model keeps calling the tool: a run that ignores the cancel goes on for 40 steps.
     const many = Array.from({ length: 40 }, () => ({ toolCalls: [{ name: 'stop', args: {} }] }));
     const model = new ScriptedModel(scriptedRoutes({ main: scriptedSteps(...many) }));
-    engine = new HarnessEngine({ model, tools: [stop], workspace: ws.dir, homeDir: ws.dir, maxSteps: 50 });
+    engine = new HarnessEngine({ model, tools: [stop], workspace: ws.dir, homeDir: ws.home, maxSteps: 50 });
     let runId = '';
     const uncaught = await uncaughtDuring(async () => {
       const run = engine.start('go');

@@ -18,7 +18,7 @@ afterEach(async () => {
 
 async function engineWith(model: ScriptedModel, options: Partial<ConstructorParameters<typeof HarnessEngine>[0]> = {}): Promise<HarnessEngine> {
   ws ??= await makeWorkspace();
-  return new HarnessEngine({ model, workspace: ws.dir, homeDir: ws.dir, ...options });
+  return new HarnessEngine({ model, workspace: ws.dir, homeDir: ws.home, ...options });
 }
 
 const seqs = (events: readonly SequencedEvent[]) => events.map((e) => e.seq);

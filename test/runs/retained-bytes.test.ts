@@ -22,7 +22,7 @@ describe('engine.runs: finished runs bounded by bytes (maxRetainedRunBytes)', ()
     engine = new HarnessEngine({
       model: new ScriptedModel(() => ({ text: 'ok' })),
       workspace: ws.dir,
-      homeDir: ws.dir,
+      homeDir: ws.home,
       maxRetainedRuns: 1000, // the count alone would keep them all
       maxRetainedRunBytes: 1024 * KIB,
     });
@@ -46,7 +46,7 @@ describe('engine.runs: finished runs bounded by bytes (maxRetainedRunBytes)', ()
       // the reply comes on a later tick: right after start() the run is running
       model: new ScriptedModel(() => ({ text: 'ok', delayMs: 10 })),
       workspace: ws.dir,
-      homeDir: ws.dir,
+      homeDir: ws.home,
       maxRetainedRunBytes: 0,
     });
     const run = engine.start('x'.repeat(100 * KIB));

@@ -27,7 +27,7 @@ async function engineWith(options: Partial<HarnessEngineOptions>): Promise<Harne
     const delay = /^slow (\d+)/.exec(prompt);
     return { text: 'ok', ...(delay ? { delayMs: Number(delay[1]) } : {}) };
   });
-  engine = new HarnessEngine({ model, workspace: ws.dir, homeDir: ws.dir, ...options });
+  engine = new HarnessEngine({ model, workspace: ws.dir, homeDir: ws.home, ...options });
   return engine;
 }
 

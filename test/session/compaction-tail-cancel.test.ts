@@ -19,6 +19,7 @@ import { alternationProblems, pageTool, pageTurns } from '../support/compaction-
 import { conversationProblems } from '../support/conversation.js';
 import { FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { openAIModelFor } from '../support/openai-model.js';
+import { homeBeside } from '../support/tool-context.js';
 import { onFileCall, prompts, watchFileCalls } from './compaction-cancel-kit.js';
 import { workspacePerTest } from './session-workspace-kit.js';
 
@@ -104,7 +105,7 @@ describe("a compaction reading the archive's tail, cancelled at each of its poin
     cleanups.push(() => rm(saved, { recursive: true, force: true }));
     const folder = join(ws.dir, '.rxharness');
     const engine = (): HarnessEngine => {
-      const made = new HarnessEngine({ model: openAIModelFor(server), workspace: ws.dir, homeDir: ws.dir, tools: [pageTool], sessions: new FileSessionStore(ws.dir, { grantKey: KEY }) });
+      const made = new HarnessEngine({ model: openAIModelFor(server), workspace: ws.dir, homeDir: homeBeside(ws.dir), tools: [pageTool], sessions: new FileSessionStore(ws.dir, { grantKey: KEY }) });
       cleanups.push(() => made.close());
       return made;
     };

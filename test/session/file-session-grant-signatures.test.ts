@@ -29,7 +29,7 @@ const bashOnce = () => new ScriptedModel((request) => (request.messages.at(-1)?.
 /** Runs `bash COMMAND` in session "notes" with `store`, rejecting every approval asked: what was asked, and the run's Warnings. */
 async function runNotes(store: FileSessionStore): Promise<{ asked: ApprovalRequest[]; warnings: string[] }> {
   const asked: ApprovalRequest[] = [];
-  const engine = new HarnessEngine({ model: bashOnce(), workspace: ws.dir, homeDir: ws.dir, sessions: store, approve: (r) => (asked.push(r), { decision: 'reject' }) });
+  const engine = new HarnessEngine({ model: bashOnce(), workspace: ws.dir, homeDir: ws.home, sessions: store, approve: (r) => (asked.push(r), { decision: 'reject' }) });
   const events = await collect(engine.stream('go', { sessionId: 'notes' }));
   await engine.close();
   return { asked, warnings: own(events, 'Warning').map((w) => `${w.code}: ${w.message}`) };
@@ -79,7 +79,7 @@ describe('FileSessionStore grants planted in the workspace grant nothing', () =>
 describe('FileSessionStore grants it signed itself', () => {
   it('survive a new store on the same folder with the same key, and grant', async () => {
     const asked: ApprovalRequest[] = [];
-    const first = new HarnessEngine({ model: bashOnce(), workspace: ws.dir, homeDir: ws.dir, sessions: new FileSessionStore(ws.dir, { grantKey: KEY }), approve: (r) => (asked.push(r), { decision: 'always' }) });
+    const first = new HarnessEngine({ model: bashOnce(), workspace: ws.dir, homeDir: ws.home, sessions: new FileSessionStore(ws.dir, { grantKey: KEY }), approve: (r) => (asked.push(r), { decision: 'always' }) });
     await first.call('go', { sessionId: 'notes' });
     await first.close();
     expect(asked).toHaveLength(1);

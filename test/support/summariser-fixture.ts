@@ -73,7 +73,7 @@ export function summariserFixturePerTest(): StartSummariserFixture {
     const workspace = await makeWorkspace();
     opened.workspace = workspace;
     const sessions = new MemorySessionStore();
-    const engine = new HarnessEngine({ model: openAIModelFor(run), models: { small: openAIModelFor(small, { model: 'small-model' }) }, workspace: workspace.dir, homeDir: workspace.dir, sessions });
+    const engine = new HarnessEngine({ model: openAIModelFor(run), models: { small: openAIModelFor(small, { model: 'small-model' }) }, workspace: workspace.dir, homeDir: workspace.home, sessions });
     opened.engine = engine;
     engine.agents.add(defineAgent({ name: 'compaction', description: 'Summarises.', systemPrompt, model: 'small', override: true }));
     return { run, small, engine, sessions };

@@ -69,23 +69,41 @@ export function cancelledWhileJudged(workspace: string): ToolContext {
 /** A temporary folder (realpath'd, as the engine passes workspaces) and its cleanup. */
 export interface TestWorkspace {
   readonly dir: string;
+  /**
+   * A home folder of its own for the engine's `homeDir` ({@link homeBeside}): never the
+   * workspace, whose definitions are then read as the user's, trusted (see `standardAgentDirs`).
+   */
+  readonly home: string;
   /** Writes a file below `dir`, creating folders; returns its absolute path. */
   file(relativePath: string, content: string | Uint8Array): Promise<string>;
   cleanup(): Promise<void>;
 }
 
+/**
+ * `<dir>-home`: the home folder of a test engine on the workspace `dir`, beside it, outside it.
+ * Not made: the engine only reads `~/.rxharness/` from a home, so a missing one is an empty one.
+ * A test writing there removes it (as `makeWorkspace`'s `cleanup` does).
+ */
+export function homeBeside(dir: string): string {
+  return `${dir}-home`;
+}
+
 /** Creates an empty temporary workspace. Call `cleanup` in `afterEach`. */
 export async function makeWorkspace(prefix = 'rxharness-ws-'): Promise<TestWorkspace> {
   const dir = await realpath(await mkdtemp(join(tmpdir(), prefix)));
+  const home = homeBeside(dir);
   return {
     dir,
+    home,
     async file(relativePath, content) {
       const absolute = join(dir, relativePath);
       await mkdir(dirname(absolute), { recursive: true });
       await writeFile(absolute, content);
       return absolute;
     },
-    cleanup: () => rm(dir, { recursive: true, force: true }),
+    cleanup: async () => {
+      await Promise.all([dir, home].map((folder) => rm(folder, { recursive: true, force: true })));
+    },
   };
 }
 

@@ -5,8 +5,6 @@
  *
  * @module
  */
-import { rm } from 'node:fs/promises';
-import { afterEach, beforeEach } from 'vitest';
 import { toolContextPerTest } from './tool-context-per-test.js';
 
 /** The current test's folders; see {@link workspaceHomePerTest}. */
@@ -18,10 +16,10 @@ export interface WorkspaceHomePerTest {
 }
 
 /**
- * Registers the hooks of `toolContextPerTest` (the stores need only its folder) and an
- * `afterEach` removing `<dir>-home`. Call once at the top of a file or `describe`, before
- * its own hooks: `afterEach` hooks run last-registered first, so the file's own clean-up
- * runs while the folders are still there.
+ * Registers the hooks of `toolContextPerTest`: its workspace's `cleanup` removes the home
+ * too (see `homeBeside`). Call once at the top of a file or `describe`, before its own hooks:
+ * `afterEach` hooks run last-registered first, so the file's own clean-up runs while the
+ * folders are still there.
  *
  * @example
  * ```ts
@@ -33,23 +31,12 @@ export interface WorkspaceHomePerTest {
  */
 export function workspaceHomePerTest(): WorkspaceHomePerTest {
   const fresh = toolContextPerTest();
-  let home: string | undefined;
-  // Noted before the test: the workspace is gone by the time this file's afterEach runs.
-  beforeEach(() => {
-    home = `${fresh.ws.dir}-home`;
-  });
-  afterEach(async () => {
-    const made = home;
-    home = undefined;
-    if (made) await rm(made, { recursive: true, force: true });
-  });
   return {
     get dir() {
       return fresh.ws.dir;
     },
     get home() {
-      if (!home) throw new Error('workspaceHomePerTest: no workspace yet (use it inside a test)');
-      return home;
+      return fresh.ws.home;
     },
   };
 }

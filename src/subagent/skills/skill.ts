@@ -1,4 +1,5 @@
 import { join, resolve } from 'node:path';
+import { realFolder } from '../file-within.js';
 
 /** The most bytes a `SKILL.md` may have: it goes whole into a system prompt. */
 export const MAX_SKILL_BYTES = 64 * 1024;
@@ -51,7 +52,10 @@ export interface SkillDir {
 
 /**
  * The folders skills are looked up in, in order: the workspace's `.rxharness/skills/`, then
- * the home folder's.
+ * the home folder's. When the workspace is the home folder itself (compared as real paths, so
+ * a link to the home counts), that folder is looked up once, as the user's (source `user`),
+ * as `standardAgentDirs` reads the agents there: the user's own skills are not a cloned
+ * repository's.
  *
  * @example
  * ```ts
@@ -59,8 +63,8 @@ export interface SkillDir {
  * ```
  */
 export function standardSkillDirs(options: { readonly workspace: string; readonly home: string }): SkillDir[] {
-  return [
-    { path: join(resolve(options.workspace), '.rxharness', 'skills'), source: 'workspace', within: resolve(options.workspace) },
-    { path: join(resolve(options.home), '.rxharness', 'skills'), source: 'user' },
-  ];
+  const [workspace, home] = [resolve(options.workspace), resolve(options.home)];
+  const user: SkillDir = { path: join(home, '.rxharness', 'skills'), source: 'user' };
+  if (realFolder(home) === realFolder(workspace)) return [user];
+  return [{ path: join(workspace, '.rxharness', 'skills'), source: 'workspace', within: workspace }, user];
 }

@@ -7,6 +7,7 @@ import type { SessionStore } from '../../../src/session/session-store.js';
 import type { FakeOpenAIServer } from '../../support/fake-openai-server.js';
 import { openAIModelFor } from '../../support/openai-model.js';
 import { testAgent } from '../../support/agent-turns.js';
+import { homeBeside } from '../../support/tool-context.js';
 import { backgroundScanServer, lastUserPrompt } from './background-scan.js';
 
 /** Engines sharing a store over one {@link backgroundScanServer}, made and closed per test. */
@@ -50,7 +51,7 @@ export function scanEnginesPerTest(): ScanEngines {
     async engines(count, sessions) {
       const dir = await realpath(await mkdtemp(join(tmpdir(), 'rx-scan-engines-')));
       return Array.from({ length: count }, () => {
-        const engine = new HarnessEngine({ model: openAIModelFor(server!), workspace: dir, homeDir: dir, sessions: sessions(dir) });
+        const engine = new HarnessEngine({ model: openAIModelFor(server!), workspace: dir, homeDir: homeBeside(dir), sessions: sessions(dir) });
         engine.agents.add(testAgent('scanner'));
         made.push(engine);
         return engine;

@@ -45,7 +45,7 @@ describe('a child task nearing its window', () => {
     const workspace = await makeWorkspace();
     cleanup = () => workspace.cleanup();
     const sessions = new MemorySessionStore();
-    const engine = new HarnessEngine({ model: openAIModelFor(server), workspace: workspace.dir, homeDir: workspace.dir, tools: [pageTool], sessions });
+    const engine = new HarnessEngine({ model: openAIModelFor(server), workspace: workspace.dir, homeDir: workspace.home, tools: [pageTool], sessions });
     engine.agents.add(defineAgent({ name: 'reader', description: 'Reads pages.', systemPrompt: 'You read pages.', tools: ['fetch_page'] }));
     const events: AgentEvent[] = await collect(engine.stream('Read the pages', { sessionId: 'main' }));
     expect(events.at(-1)).toMatchObject({ type: 'RunEnd', abnormal: false, text: 'done' });

@@ -25,7 +25,7 @@ describe('compaction on demand', () => {
     server = await FakeOpenAIServer.start({ handler: (r) => (isSummaryRequest(r) ? { text: SUMMARY } : r.body.messages?.at(-1)?.content === 'wait' ? { hang: true } : { text: 'ok' }) });
     const workspace = await makeWorkspace();
     cleanups.push(() => workspace.cleanup());
-    return new HarnessEngine({ model: openAIModelFor(server), workspace: workspace.dir, homeDir: workspace.dir, sessions });
+    return new HarnessEngine({ model: openAIModelFor(server), workspace: workspace.dir, homeDir: workspace.home, sessions });
   }
 
   it('engine.compact summarises everything before the last turn, keeps the transcript, and the next run reads the summary', async () => {

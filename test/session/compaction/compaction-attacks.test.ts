@@ -125,7 +125,7 @@ describe('a manual compaction racing a second turn', () => {
     cleanups.push(() => workspace.cleanup());
     const sessions = new MemorySessionStore();
     sessions.append('s', chatHistory(10));
-    const engineOf = (): HarnessEngine => new HarnessEngine({ model: openAIModelFor(server), workspace: workspace.dir, homeDir: workspace.dir, sessions });
+    const engineOf = (): HarnessEngine => new HarnessEngine({ model: openAIModelFor(server), workspace: workspace.dir, homeDir: workspace.home, sessions });
     const engine = engineOf();
     const compaction = engine.compact('s').then(
       () => 'resolved',
@@ -179,7 +179,7 @@ describe('compaction on demand asked again and again', () => {
     cleanups.push(() => workspace.cleanup());
     const sessions = new MemorySessionStore();
     sessions.append('s', chatHistory(10));
-    const engine = new HarnessEngine({ model: openAIModelFor(server), workspace: workspace.dir, homeDir: workspace.dir, sessions });
+    const engine = new HarnessEngine({ model: openAIModelFor(server), workspace: workspace.dir, homeDir: workspace.home, sessions });
     cleanups.push(() => engine.close());
     const outcomes = await Promise.all(Array.from({ length: 100 }, () => engine.compact('s').then((event) => event, (e: unknown) => e)));
     const done = outcomes.filter((o): o is CompactionEvent => (o as CompactionEvent).type === 'Compaction');

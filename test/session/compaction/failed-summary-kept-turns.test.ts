@@ -17,6 +17,7 @@ import { alternationProblems, chatHistory, isSummaryRequest, pagedHistory, pageT
 import { estimateUsage, FakeOpenAIServer } from '../../support/fake-openai-server.js';
 import { openAIModelFor } from '../../support/openai-model.js';
 import { summariserFixturePerTest } from '../../support/summariser-fixture.js';
+import { homeBeside } from '../../support/tool-context.js';
 
 /** Some 950 tokens of instructions: a 1,024-token summariser cannot write a summary beside them. */
 const HOPELESS_PROMPT = `You summarise a conversation. ${'Keep every name, path and number. '.repeat(110)}`;
@@ -79,7 +80,7 @@ describe('a summary that cannot be written', () => {
   it('by a summariser that always fails, over 30 tool-using turns under 8K, is asked for only after real growth', async () => {
     const server = await FakeOpenAIServer.start({ contextSize: 8_192, handler: (r) => (isSummaryRequest(r) ? { status: 503, errorMessage: 'summaries are broken today' } : pageTurns(r)) });
     const dir = await realpath(await mkdtemp(join(tmpdir(), 'failed-summary-')));
-    const engine = new HarnessEngine({ model: openAIModelFor(server), workspace: dir, homeDir: dir, tools: [pageTool], sessions: new MemorySessionStore() });
+    const engine = new HarnessEngine({ model: openAIModelFor(server), workspace: dir, homeDir: homeBeside(dir), tools: [pageTool], sessions: new MemorySessionStore() });
     try {
       const compactions: CompactionEvent[] = [];
       for (let turn = 1; turn <= 30; turn++) {

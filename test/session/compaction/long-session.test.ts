@@ -11,6 +11,7 @@ import { conversationProblems } from '../../support/conversation.js';
 import { FakeOpenAIServer } from '../../support/fake-openai-server.js';
 import { openAIModelFor } from '../../support/openai-model.js';
 import { alternationProblems, isSummaryRequest, pageText, pageTool, pageTurns, SUMMARY } from '../../support/compaction-kit.js';
+import { homeBeside } from '../../support/tool-context.js';
 
 const TURNS = 40;
 const CONTEXT = 8_192;
@@ -28,7 +29,7 @@ describe('a long session under a small context window', () => {
     server = await FakeOpenAIServer.start({ contextSize: CONTEXT, handler: pageTurns });
     dir = await realpath(await mkdtemp(join(tmpdir(), 'rxharness-compaction-')));
     const sessions = new FileSessionStore(dir);
-    const engine = new HarnessEngine({ model: openAIModelFor(server), workspace: dir, homeDir: dir, tools: [pageTool], sessions });
+    const engine = new HarnessEngine({ model: openAIModelFor(server), workspace: dir, homeDir: homeBeside(dir), tools: [pageTool], sessions });
     const compactions: CompactionEvent[] = [];
     const ends: RunEndEvent[] = [];
     for (let turn = 1; turn <= TURNS; turn++) {

@@ -41,7 +41,7 @@ describe('a long turn compacted inside itself', () => {
     const workspace = await makeWorkspace();
     cleanups.push(() => workspace.cleanup());
     const sessions = new MemorySessionStore();
-    const engine = new HarnessEngine({ model: openAIModelFor(server), workspace: workspace.dir, homeDir: workspace.dir, tools: [pageTool], sessions, maxSteps: 50 });
+    const engine = new HarnessEngine({ model: openAIModelFor(server), workspace: workspace.dir, homeDir: workspace.home, tools: [pageTool], sessions, maxSteps: 50 });
     const events: AgentEvent[] = await collect(engine.stream(prompt, { sessionId: 'lt' }));
     expect(events.at(-1)).toMatchObject({ type: 'RunEnd', abnormal: false, text: 'done' });
     expect(events.filter((e) => e.type === 'Compaction' && e.summarisedMessages > 0).length).toBeGreaterThanOrEqual(2);

@@ -43,7 +43,7 @@ describe('compaction on demand counts the request as a run does', () => {
     const history = talkativeHistory(); // with the system prompt and the tools, over the window
     sessions.append('manual', history);
     sessions.append('auto', history);
-    const engine = new HarnessEngine({ model: openAIModelFor(server), workspace: workspace.dir, homeDir: workspace.dir, tools: [pageTool], sessions });
+    const engine = new HarnessEngine({ model: openAIModelFor(server), workspace: workspace.dir, homeDir: workspace.home, tools: [pageTool], sessions });
 
     const manual = await engine.compact('manual');
     const manualSummary = server.requests.filter(isSummaryRequest).at(-1)!;

@@ -18,6 +18,7 @@ import { record } from '../../support/collect-events.js';
 import { pageTool, pageTurns } from '../../support/compaction-kit.js';
 import { estimateUsage, FakeOpenAIServer, type FakeReply, type RecordedRequest } from '../../support/fake-openai-server.js';
 import { openAIModelFor } from '../../support/openai-model.js';
+import { homeBeside } from '../../support/tool-context.js';
 
 /** The fake server's context window, in its count (which the engine is never told). */
 export const WINDOW = 8_192;
@@ -62,7 +63,7 @@ export function refusedConversationPerTest(): Converse {
     const dir = await realpath(await mkdtemp(join(tmpdir(), 'refused-conversation-')));
     open.dir = { close: () => rm(dir, { recursive: true, force: true }) };
     const engine = new HarnessEngine({
-      model: openAIModelFor(server), workspace: dir, homeDir: dir, tools: [pageTool],
+      model: openAIModelFor(server), workspace: dir, homeDir: homeBeside(dir), tools: [pageTool],
       sessions: new FileSessionStore(dir, { grantKey: 'refused-conversation' }),
     });
     const compactions: CompactionEvent[] = [];

@@ -18,6 +18,7 @@ import { FakeOpenAIServer, type RecordedRequest, type FakeReply } from '../../su
 import { parseTaskResult } from '../../support/lifecycle-script.js';
 import { openAIModelFor } from '../../support/openai-model.js';
 import { alternationProblems, isSummaryRequest, pageTool, SUMMARY } from '../../support/compaction-kit.js';
+import { homeBeside } from '../../support/tool-context.js';
 
 const PAGES = 8;
 
@@ -48,7 +49,7 @@ describe('a compacted child task resumed twice in a FileSessionStore', () => {
     server = await FakeOpenAIServer.start({ contextSize: 8_192, handler: delegation });
     dir = await realpath(await mkdtemp(join(tmpdir(), 'rxharness-resume-compaction-')));
     const sessions = new FileSessionStore(dir);
-    const engine = new HarnessEngine({ model: openAIModelFor(server), workspace: dir, homeDir: dir, tools: [pageTool], sessions });
+    const engine = new HarnessEngine({ model: openAIModelFor(server), workspace: dir, homeDir: homeBeside(dir), tools: [pageTool], sessions });
     engine.agents.add(defineAgent({ name: 'reader', description: 'Reads pages.', systemPrompt: 'You read pages.', tools: ['fetch_page'] }));
     let taskId: string | undefined;
     for (const part of ['part 1', 'part 2', 'part 3']) {
