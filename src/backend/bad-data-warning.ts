@@ -1,6 +1,5 @@
-import { markInvisible } from '../text/visible-text.js';
 import { onceWarner } from '../errors/warn-once.js';
-import { headOf } from '../text/whole-chars.js';
+import { markedHead } from '../text/marked-head.js';
 
 /** The warning code of what {@link warnBadData} reports. */
 export const BAD_REDIS_DATA = 'RXHARNESS_BAD_REDIS_DATA';
@@ -21,10 +20,11 @@ const SHOWN_KEY_CHARS = 200;
 export const warnBadData: (what: string, message: string) => void = onceWarner(BAD_REDIS_DATA);
 
 /**
- * A key (or any text read from Redis) as a warning names it: its first 200 characters
- * (never half a character), then `…` if there was more, with every control or invisible
- * character marked (`<U+001B>`). The warning goes to a terminal, and a planted key could
- * otherwise clear the screen or hide the rest of the message.
+ * A key (or any text read from Redis) as a warning names it: every control or invisible
+ * character marked (`<U+001B>`), at most 200 characters once marked, its start then `…` when
+ * it does not fit (`markedHead`: never half a character nor half a mark). The warning goes to
+ * a terminal, and a planted key could otherwise clear the screen or hide the rest of the
+ * message; bounded after marking, as a key of controls would otherwise show eight times longer.
  *
  * @example
  * ```ts
@@ -32,6 +32,5 @@ export const warnBadData: (what: string, message: string) => void = onceWarner(B
  * ```
  */
 export function shownKey(key: string): string {
-  const head = headOf(key, SHOWN_KEY_CHARS);
-  return markInvisible(head) + (head.length < key.length ? '…' : '');
+  return markedHead(key, SHOWN_KEY_CHARS);
 }

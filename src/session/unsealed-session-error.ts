@@ -1,6 +1,5 @@
-import { markInvisible } from '../text/visible-text.js';
 import { RxHarnessError } from '../errors/rxharness-error.js';
-import { clipMiddle } from '../text/clip-middle.js';
+import { quotedClip } from '../text/quoted-clip.js';
 import { EARLIER_LIFETIMES_CHECKED } from './history-seal.js';
 
 /** How much of a task id or record name a record's refusal quotes: a hostile one may be megabytes long. */
@@ -169,11 +168,12 @@ function recordMessage(taskId: string, record: string, problem: string): string 
 
 /**
  * A task id or a record's name (a Redis key holding it) as a refusal quotes it: both come
- * from outside (a model's `task_id`, the store), so cut in the middle past
- * {@link MAX_SHOWN_NAME_CHARS} characters and with every control or invisible character
- * marked (`<U+000A>`, `<U+001B>`): the message is one line, read in a terminal and by the
- * model, and a name must not forge lines there or bury the rest of it.
+ * from outside (a model's `task_id`, the store), so JSON-quoted (line breaks, controls and
+ * invisible characters escaped: `\n`, `\u001b`) and at most {@link MAX_SHOWN_NAME_CHARS}
+ * characters long once quoted, cut in the middle (`quotedClip`): the message is one line,
+ * read in a terminal and by the model, and a name must not forge lines there or bury the
+ * rest of it (escaped after a cut, a name of controls came out six times the bound).
  */
 function shownName(name: string): string {
-  return `"${markInvisible(clipMiddle(name, MAX_SHOWN_NAME_CHARS))}"`;
+  return quotedClip(name, MAX_SHOWN_NAME_CHARS);
 }

@@ -5,7 +5,7 @@ import { DefinitionError } from './definition-error.js';
 import { readRole } from './definition-role.js';
 import { definitionSettings } from './definition-settings.js';
 import { FRONT_MATTER_SCHEMA, frontMatterProblem } from './front-matter-schema.js';
-import { KEY_ALIASES, renameAliases } from './key-aliases.js';
+import { INHERIT_MODEL, KEY_ALIASES, renameAliases } from './key-aliases.js';
 import { misspeltKeyWarnings, wideningTypo } from './misspelt-keys.js';
 import { expandToolAliases } from './tool-aliases.js';
 import { forbiddenKeyPath, toNameList } from './plain-values.js';
@@ -97,7 +97,8 @@ export function buildDefinition(given: Readonly<Record<string, unknown>>, system
   }
   if (a2a !== undefined) definition.a2a = a2a;
   if (present('skills')) definition.skills = toNameList(fields['skills'] as string | string[]);
-  if (present('model')) definition.model = (fields['model'] as string).trim();
+  const model = present('model') ? (fields['model'] as string).trim() : INHERIT_MODEL;
+  if (model !== INHERIT_MODEL) definition.model = model;
   if (present('maxSteps')) definition.maxSteps = fields['maxSteps'] as number;
   if (present('tokenBudget')) definition.tokenBudget = fields['tokenBudget'] as number;
   const settings = definitionSettings(fields);

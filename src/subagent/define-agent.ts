@@ -19,7 +19,7 @@ export interface AgentInput {
   readonly disallowedTools?: readonly string[] | string;
   /** Skills put into the system prompt: folder names under `.rxharness/skills/` (workspace, then home); a list or a comma string. */
   readonly skills?: readonly string[] | string;
-  /** A model name from the engine's `models`; absent: the parent's model. An unknown name fails the task that runs the agent. */
+  /** A model name from the engine's `models`; absent or `'inherit'` (Claude Code's spelling): the parent's model. An unknown name fails the task that runs the agent. */
   readonly model?: string;
   /** ReAct step limit for a run of this agent, a positive integer; absent: the engine's `maxSteps`. */
   readonly maxSteps?: number;

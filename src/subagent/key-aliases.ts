@@ -12,6 +12,12 @@ export const KEY_ALIASES: Readonly<Record<string, { readonly key: string; readon
   token_budget: { key: 'tokenBudget', from: 'snake_case' },
 });
 
+/**
+ * The `model` value Claude Code spells for "the parent's model": read as no `model` at all,
+ * which means that here. Taken as a model's name, it named none and failed every run.
+ */
+export const INHERIT_MODEL = 'inherit';
+
 /** The key of ours a front-matter key stands for: itself unless it is an alias. */
 export function canonicalKey(key: string): string {
   return Object.hasOwn(KEY_ALIASES, key) ? KEY_ALIASES[key]!.key : key;

@@ -26,6 +26,26 @@ export function markSafeEnd(marked: string, end: number): number {
 }
 
 /**
+ * Where a cut of `marked` (marked text, see `markInvisible`) that keeps its end from `start`
+ * must begin so that it splits no mark: `start` itself, or the end of the mark it would split
+ * (`<U+20|2E>evil` keeps `evil`: `2E>` alone would hide which character was there).
+ *
+ * @example
+ * ```ts
+ * markSafeStart('<U+202E>evil', 4); // 8
+ * markSafeStart('<U+202E>evil', 9); // 9
+ * ```
+ */
+export function markSafeStart(marked: string, start: number): number {
+  // only the last `<` before the cut can start a mark that runs past it: marks hold no `<`
+  const open = start > 0 ? marked.lastIndexOf('<', start - 1) : -1;
+  if (open === -1) return start;
+  MARK.lastIndex = open;
+  const mark = MARK.exec(marked);
+  return mark !== null && open + mark[0].length > start ? open + mark[0].length : start;
+}
+
+/**
  * `text` marked as by `markInvisible` (`<U+001B>`), at most `max` characters long once
  * marked (`max` of 1 or more): when it does not fit, its start, ending in `…`. The bound is on
  * what is shown: a mark takes eight characters, so a text cut first and marked after could come

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
-import { appendTail, oneLine, stripControls, tail, truncate } from '../../src/adapters/terminal-tree/text-line.js';
+import { appendTail, markedLine, oneLine, stripControls, tail, truncate } from '../../src/adapters/terminal-tree/text-line.js';
 
 describe('stripControls and oneLine', () => {
   it('remove escape sequences (CSI, OSC links, two-byte ones) and controls, keeping line breaks and tabs for oneLine', () => {
@@ -47,7 +47,32 @@ describe('truncate', () => {
   });
 });
 
+describe('markedLine', () => {
+  it('marks escape sequences and controls instead of dropping them, one line', () => {
+    expect(markedLine('a\u001b[31mred\u001b[0m\r\n\tb\u0007\u009b2J\u200b')).toBe('a<U+001B>[31mred<U+001B>[0m b<U+0007><U+009B>2J<U+200B>');
+  });
+});
+
 describe('tail and appendTail', () => {
+  it('mark controls, and never start a cut tail inside a mark', () => {
+    expect(tail('ok\u001b[2J', 60)).toBe('ok<U+001B>[2J');
+    // 20 BELs mark as 160 units: a cut at 59 units from the end falls inside a mark
+    for (const max of [10, 11, 14, 60]) {
+      const cut = tail('\u0007'.repeat(20), max);
+      expect(cut.length).toBeLessThanOrEqual(max);
+      expect(cut).toMatch(/^…(<U\+0007>)+$/);
+    }
+    expect(appendTail('', '\u0007'.repeat(20), 14)).toBe('…<U+0007>');
+  });
+
+  it('mark only the end of a huge text, and end as the whole does', () => {
+    const huge = `${'\u200b'.repeat(1_000_000)} end\u0007`;
+    // no room for a whole <U+200B> before ' end<U+0007>': the mark's end is not shown alone
+    expect(tail(huge, 20)).toBe('…end<U+0007>');
+    expect(tail(huge, 29)).toBe('…<U+200B><U+200B> end<U+0007>');
+    expect(appendTail('start ', huge, 20)).toBe(tail(huge, 20));
+  });
+
   it('keep the end, one line, with a visible … where the start was cut', () => {
     expect(tail('ab\ncd', 4)).toBe('…cd');
     expect(tail('  short\n', 60)).toBe('short ');
@@ -57,17 +82,19 @@ describe('tail and appendTail', () => {
   });
 
   it('appending delta by delta keeps the end of the whole text: all of it when it fits, else a …-marked end of it', () => {
-    // no escape sequences here: one split across two deltas is not recognised (its printable rest is kept as text)
-    const delta = fc.array(fc.constantFrom('ab', ' ', '\n\n', '\t', '中文', '✅', '👩‍💻', '🇫🇷', 'e\u0301', '\u0301', '\u0007', 'xyz '), { maxLength: 6 });
+    // escape sequences too: marked (their ESC), not recognised, so one split across two deltas shows as the whole does
+    const delta = fc.array(fc.constantFrom('ab', ' ', '\n\n', '\t', '中文', '✅', '👩‍💻', '🇫🇷', 'e\u0301', '\u0301', '\u0007', 'xyz ', '\u001b', '[31m', '\u200b', '<'), { maxLength: 6 });
     fc.assert(
       fc.property(fc.array(delta.map((p) => p.join('')), { maxLength: 40 }), fc.integer({ min: 1, max: 60 }), (deltas, max) => {
         const folded = deltas.reduce((current, d) => appendTail(current, d, max), '');
-        const whole = oneLine(deltas.join('')).trimStart();
+        const whole = markedLine(deltas.join('')).trimStart();
         expect(folded.length).toBeLessThanOrEqual(max);
         if (whole.length <= max) expect(folded).toBe(whole);
         else {
           expect(folded.startsWith('…')).toBe(true);
           expect(whole.endsWith(folded.slice(1))).toBe(true);
+          // never the end of a mark alone: `01B>` would not say which character was there
+          expect(folded).not.toMatch(/^…[0-9A-F+U]*>/);
         }
       }),
       { seed: 616, numRuns: 1_000 },

@@ -58,15 +58,28 @@ describe('reduceTree', () => {
     expect(state.result).toEqual({ text: '', abnormal: true, error: 'step limit reached' });
   });
 
-  it('keeps one line, the last 60 characters, without escape codes, of the streamed text', () => {
+  it('keeps one line, the last 60 characters, escape codes marked, of the streamed text', () => {
     const main = new FixtureRun('r', 'main');
     const long = `first line\n\n\u001b[31m${'x'.repeat(70)}\u001b[0m\nlast words`;
     const state = fold([main.start('go'), ...main.reason(1, long).slice(0, -1)]);
     const tail = state.root?.tail ?? '';
     expect(tail).toHaveLength(60);
     expect(tail.startsWith('…x')).toBe(true); // the cut start is shown
-    expect(tail.endsWith('x last words')).toBe(true);
+    expect(tail.endsWith('x<U+001B>[0m last words')).toBe(true); // shown as there, not dropped unseen
     expect(tail).not.toMatch(/[\u0000-\u001f]/);
+  });
+
+  it("marks escape codes in a task's description, its error and the prompt, instead of dropping them unseen", () => {
+    const main = new FixtureRun('r', 'main');
+    const child = main.task({ taskId: 't', agentName: 'explore', description: 'Find\u001b[8m hidden\u001b[0m\ntests' });
+    const state = fold([
+      main.start('go\u001b]0;title\u0007'), child.start('x'),
+      child.end('', { abnormal: true, error: 'boom\u001b[2J\u009b1m\r\nmore' }),
+    ]);
+    expect(state.root?.description).toBe('go<U+001B>]0;title<U+0007>');
+    expect(state.root?.children[0]).toMatchObject({
+      description: 'Find<U+001B>[8m hidden<U+001B>[0m tests', status: 'failed', error: 'boom<U+001B>[2J<U+009B>1m more',
+    });
   });
 
   it('starts a cut tail on a whole character: no half emoji or flag, no lone accent or joiner', () => {

@@ -81,8 +81,9 @@ describe.skipIf(!HAS_REDIS)('Redis sessions: a malformed task record', () => {
     const message = error!.message;
     expect(message).not.toMatch(/[\n\r\u001b]/);
     expect(message.length).toBeLessThan(1_000);
-    expect(message).toContain('Task "t<U+000A>Task "t" was resumed<U+001B>[2Jxxx');
-    expect(message).toContain(`its stored record "${keys.taskInfo('t')}<U+000A>Task "t" was resumed<U+001B>[2Jxxx`);
+    // JSON-quoted (`quotedClip`): the line break and the escape are escaped, the quote inside too
+    expect(message).toContain('Task "t\\nTask \\"t\\" was resumed\\u001b[2Jxxx');
+    expect(message).toContain(`its stored record "${keys.taskInfo('t')}\\nTask \\"t\\" was resumed\\u001b[2Jxxx`);
     expect(message).toMatch(/characters cut \.\.\.\] x+" is not JSON, which is no task info/);
   });
 });

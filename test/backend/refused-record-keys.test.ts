@@ -2,7 +2,7 @@
  * What the warnings about bad Redis data show of a planted key: it goes to a terminal
  * (stderr), so a key megabytes long must not flood it, nor a key with escape sequences
  * clear the screen, retitle the window or hide the rest of the message. A key is shown by
- * its first 200 characters then `…` (`shownKey`), every control or invisible character
+ * at most 200 characters marked, its start then `…` (`shownKey`), every control or invisible character
  * marked (`<U+001B>`): the load warning (`RefusedRecords`) and the tasks channel's.
  */
 import { describe, expect, it } from 'vitest';
@@ -18,7 +18,7 @@ const ESCAPES = '\u001b[2J\u001b]0;owned\u0007\u202e\u009b31m';
 describe.skipIf(!HAS_REDIS)('planted keys in the bad-data warnings', () => {
   const scale = useScaleKits();
 
-  it('the load warning names a key far longer than 200 characters by its first 200, and marks escapes', async () => {
+  it('the load warning names a key far longer than 200 characters by its start (200 characters with the …), and marks escapes', async () => {
     const k = await scale.kit(STALL_MS);
     const { redis, keys } = (await k.backend()).parts;
     const long = keys.task(`task_${'x'.repeat(100_000)}`);
@@ -32,7 +32,7 @@ describe.skipIf(!HAS_REDIS)('planted keys in the bad-data warnings', () => {
       expect(warnings.messages).toHaveLength(1);
       const [said] = warnings.messages as [string];
       expect(said).toContain('Skipped 2 task records in Redis');
-      expect(said).toContain(`${long.slice(0, 200)}… (a running record needs taskId`);
+      expect(said).toContain(`${long.slice(0, 199)}… (a running record needs taskId`);
       expect(said).not.toContain(long.slice(0, 201));
       expect(said).toContain(`${markInvisible(escaped)} (it is not a JSON object)`);
       expect(said).toContain(':task:task_<U+001B>[2J<U+001B>]0;owned<U+0007><U+202E><U+009B>31mend');
@@ -60,8 +60,8 @@ describe.skipIf(!HAS_REDIS)('planted keys in the bad-data warnings', () => {
       });
       expect(warnings.messages).toHaveLength(1);
       const [said] = warnings.messages as [string];
-      // The message is named by its first 200 characters, marked, as every channel's bad messages are.
-      const shown = markInvisible(JSON.stringify({ op: 'put', info: { taskId } }).slice(0, 200));
+      // The message is named by its start, 200 characters once marked, as every channel's bad messages are.
+      const shown = markInvisible(JSON.stringify({ op: 'put', info: { taskId } })).slice(0, 199);
       expect(said).toContain(`(its task record: taskId must be a non-empty string of at most 1024 characters in a running record): ${shown}…`);
       expect(said).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202e]/);
       expect(said.length).toBeLessThan(1000);

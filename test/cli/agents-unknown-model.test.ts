@@ -30,13 +30,24 @@ describe('rxharness agents: a definition naming a model the engine does not have
   });
 
   it('--json says the same, for the main agent\'s definition too, its name escaped', async () => {
-    const reviewer = await sandbox.workspace.file('.rxharness/agents/reviewer.md', definition('reviewer', 'model: inherit\n'));
+    const reviewer = await sandbox.workspace.file('.rxharness/agents/reviewer.md', definition('reviewer', 'model: haiku\n'));
     const lead = await sandbox.workspace.file('.rxharness/agents/lead.md', definition('lead', 'mode: primary\nmodel: "gpt\\"x"\n'));
     const io = sandbox.io();
     expect(await main(['agents', '--json'], io)).toBe(0);
     const doc = JSON.parse(io.stdoutText()) as { diagnostics: { file: string; reason: string }[]; notLoaded: string[] };
-    expect(doc.diagnostics).toEqual(expect.arrayContaining([{ file: reviewer, reason: unknownModel('inherit') }, { file: lead, reason: unknownModel('gpt\\"x') }]));
+    expect(doc.diagnostics).toEqual(expect.arrayContaining([{ file: reviewer, reason: unknownModel('haiku') }, { file: lead, reason: unknownModel('gpt\\"x') }]));
     expect(doc.diagnostics).toHaveLength(2);
+    expect(doc.notLoaded).toEqual([]);
+  });
+
+  it("takes Claude Code's model: inherit as the parent's model: listed without a warning", async () => {
+    await sandbox.workspace.file('.rxharness/agents/reviewer.md', definition('reviewer', 'model: inherit\n'));
+    await sandbox.workspace.file('.rxharness/agents/lead.md', definition('lead', 'mode: primary\nmodel: " inherit "\n'));
+    const io = sandbox.io();
+    expect(await main(['agents', '--json'], io)).toBe(0);
+    const doc = JSON.parse(io.stdoutText()) as { agents: { name: string }[]; diagnostics: unknown[]; notLoaded: string[] };
+    expect(doc.agents.map((a) => a.name)).toEqual(expect.arrayContaining(['reviewer', 'lead']));
+    expect(doc.diagnostics).toEqual([]);
     expect(doc.notLoaded).toEqual([]);
   });
 });

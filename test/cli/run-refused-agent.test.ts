@@ -33,6 +33,21 @@ describe('rxharness run @name of a definition that was not loaded', () => {
     expect(stderr).toMatch(/^rxharness: agent "reviewer" was not loaded: \S*reviewer\.md: .+; see `rxharness agents`; available agents: /);
   });
 
+  it('prints a long reason by its start, at most 600 characters once marked, and says where the rest is', async () => {
+    // 200 names, each with no-break spaces: kept raw in the reason, each marked as 8 characters (<U+00A0>) when printed.
+    const names = Array.from({ length: 200 }, (_, i) => `"Bad\u00a0\u00a0\u00a0${i}"`).join(', ');
+    await sandbox.workspace.file('.rxharness/agents/reviewer.md', `---\nname: reviewer\ndescription: Reviews.\ndisallowedTools: [${names}]\n---\nYou review.\n`);
+    const { code, stderr } = await runAt('reviewer');
+    expect(code).toBe(2);
+    const printed = /^rxharness: agent "reviewer" was not loaded: \S*reviewer\.md: (.*); `rxharness agents` shows the rest; available agents: bash, explore, general, plan\n$/.exec(stderr);
+    expect(printed).not.toBeNull();
+    const reason = printed![1]!;
+    expect(reason).toMatch(/^disallowedTools names "Bad<U\+00A0><U\+00A0><U\+00A0>0", /);
+    expect(reason.length).toBeLessThanOrEqual(600);
+    expect(reason.length).toBeGreaterThan(550); // what fits is kept, not a handful
+    expect(reason).toMatch(/(<U\+00A0>|[^<]*[^>])…$/); // never half a mark
+  });
+
   it('a name no file defines is still unknown', async () => {
     await sandbox.workspace.file('.rxharness/agents/code-review.md', '---\nname: reviewer\ndescription: Reviews.\ndisallowedTools: Bash\n---\nYou review.\n');
     const { code, stderr } = await runAt('other');

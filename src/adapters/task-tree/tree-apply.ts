@@ -5,7 +5,7 @@
  * @module
  */
 import type { UiItem } from '../ui-item.js';
-import { appendTail, oneLine, tail } from '../terminal-tree/text-line.js';
+import { appendTail, markedLine, tail } from '../terminal-tree/text-line.js';
 import { shownTreeName, toolLabel } from '../terminal-tree/tool-label.js';
 import { waitingAmong } from './child-list.js';
 import { approvalAsked, approvalDecided, toolCount, toolEnded, toolsSettled, toolStarted, withTools } from './tool-records.js';
@@ -64,6 +64,9 @@ export function settlingOf(item: UiItem): Settling | undefined {
 // `shownTreeName`: escape sequences, bidi and controls marked (`<U+001B>`), not dropped unseen,
 // and cut to 64 columns. The web page and other UIs draw this data as it is, so a name reads
 // the same on every screen, and one a model or a hostile agent file made up stays bounded.
+// A description, an error and the streamed tail (model text) are marked the same way, on one
+// line (`markedLine`, `tail`): the page shows that something was there. The tail keeps its
+// last 60 units; a description or an error is kept whole, and each screen cuts what it shows.
 
 /** The root for a stream's first item: its run, or (joined after its run-start) the run a task names as its parent. */
 export function rootFor(item: UiItem, now: number): TreeNode {
@@ -80,7 +83,7 @@ export function taskNode(item: UiItem, key: string, now: number): TreeNode {
     // A queued task has no run yet: its item carries the delegating run's id, which stays the parent's.
     runId: item.kind === 'task-queued' ? '' : item.runId,
     ...(item.taskId === undefined ? {} : { taskId: item.taskId }),
-    agentName: shownTreeName(item.taskAgentName ?? item.agentName), description: oneLine(item.taskDescription ?? ''),
+    agentName: shownTreeName(item.taskAgentName ?? item.agentName), description: markedLine(item.taskDescription ?? ''),
     ...(item.taskIndex === undefined ? {} : { taskIndex: item.taskIndex }),
     multitask: item.multitask ?? false, status: 'running', tail: '', tools: [], toolCallCount: 0, waitingApprovalCount: 0, waitingInSubtree: 0, startedAt: now, children: [],
   };
@@ -93,7 +96,7 @@ export function apply(node: TreeNode, item: UiItem, now: number, isRoot: boolean
     case 'task-start': {
       // also the restart of a resumed task under the same key (its earlier tool calls stay)
       const { currentTool: _t, awaitingApproval: _a, tokens: _k, error: _e, durationMs: _d, endedAt: _n, step: _s, ...rest } = node;
-      const description = isRoot ? oneLine(item.prompt) : node.description;
+      const description = isRoot ? markedLine(item.prompt) : node.description;
       return { ...rest, runId: item.runId, agentName: shownTreeName(item.agentName), description, status: 'running', tail: '', startedAt: now };
     }
     case 'task-queued':
@@ -128,11 +131,11 @@ export function apply(node: TreeNode, item: UiItem, now: number, isRoot: boolean
         ...rest, status, tokens: item.metrics.totalTokens, durationMs: item.metrics.durationMs, endedAt: now,
         tail: item.text === '' ? node.tail : tail(item.text, TAIL_CHARS),
       };
-      return withTools(item.error === undefined ? ended : { ...ended, error: oneLine(item.error) }, toolsSettled(node, 'failed', 'the run ended first'));
+      return withTools(item.error === undefined ? ended : { ...ended, error: markedLine(item.error) }, toolsSettled(node, 'failed', 'the run ended first'));
     }
     case 'task-cancelled': {
       const { currentTool: _t, awaitingApproval: _a, ...rest } = node;
-      const reason = oneLine(item.reason);
+      const reason = markedLine(item.reason);
       return withTools({ ...rest, status: 'cancelled', error: reason, endedAt: now }, toolsSettled(node, 'cancelled', reason));
     }
     case 'compaction':

@@ -8,6 +8,7 @@
  */
 import stripAnsi from 'strip-ansi';
 import { INVISIBLE_CLASS, markInvisible, markMatches } from '../../text/visible-text.js';
+import { tailOf } from '../../text/whole-chars.js';
 
 // Controls still there once the escape sequences are gone (a lone ESC, BEL, backspace, C1);
 // line breaks and tabs stay, for `oneLine` to turn into spaces.
@@ -57,6 +58,38 @@ export function oneLine(text: string): string {
   return markHidden(flatLine(text));
 }
 
+// What `markedLine` marks: the controls `flatLine` removes (ESC among them), and what `markHidden` marks.
+const MARKED = new RegExp(`${INVISIBLE.source}|${CONTROLS.source}`, 'gu');
+
+/**
+ * Model text as one line that shows what it holds: every run of whitespace made one space,
+ * and every control marked as `markInvisible` marks it (`<U+001B>`, the printable rest of an
+ * escape sequence kept as text), not dropped unseen; what {@link markHidden} marks, marked.
+ * For text a UI draws as it is (the task tree's description, error and streamed tail): a
+ * page then shows that something was there, as a name shows it (`shownTreeName`). Marking a
+ * text piece by piece gives the marking of the whole (but for a tag flag split between two).
+ *
+ * @example
+ * ```ts
+ * markedLine('\u001b[31mred\u001b[0m\n ok'); // '<U+001B>[31mred<U+001B>[0m ok'
+ * ```
+ */
+export function markedLine(text: string): string {
+  return markedLineEnd(text, Infinity);
+}
+
+/**
+ * `markedLine(text)` when it comes from at most `units` units of the one-line text, else the
+ * marking of its last `units` (never half a character): it ends as `markedLine(text)` does, the
+ * last `units - LONGEST_MARKED - 1` units of the line marked the same. Only that end is
+ * marked, which costs per marked character: a line of a megabyte costs what `units` of it do.
+ */
+export function markedLineEnd(text: string, units: number): string {
+  // whitespace is made one space on the whole first (natively, cheap on any length): a cut run would leave another
+  const line = text.replace(SPACES, ' ');
+  return markMatches(line.length > units ? tailOf(line, units) : line, MARKED, markOf);
+}
+
 /**
  * `oneLine` before marking: escape sequences and controls removed, whitespace runs made one
  * space. Every step is a native `replace`, linear and cheap on any length. Marking it with
@@ -73,6 +106,10 @@ export function flatLine(text: string): string {
  * {@link LONGEST_MARKED} units (a tag flag the cut split is marked character by character).
  */
 export function markHidden(text: string): string {
-  // a tag flag is kept whole; anything else is marked as `markInvisible` marks it
-  return markMatches(text, INVISIBLE, (match) => (match.startsWith('\u{1f3f4}') ? match : markInvisible(match)));
+  return markMatches(text, INVISIBLE, markOf);
+}
+
+/** A tag flag kept whole; anything else marked as `markInvisible` marks it. */
+function markOf(match: string): string {
+  return match.startsWith('\u{1f3f4}') ? match : markInvisible(match);
 }

@@ -1,9 +1,11 @@
 /**
  * Cutting the start off a line, by UTF-16 code units, without leaving part of a character
- * at the new start: half a surrogate pair, a lone accent or joiner, half a flag.
+ * at the new start: half a surrogate pair, a lone accent or joiner, half a flag, the end of
+ * a mark (`<U+001B>`).
  *
  * @module
  */
+import { markSafeStart } from '../../text/marked-head.js';
 
 /** What a cut leaves in place of the text it removed. */
 export const ELLIPSIS = '…';
@@ -15,7 +17,7 @@ const DANGLING = /^[\p{M}\u200d\u{1f3fb}-\u{1f3ff}\u{e0020}-\u{e007f}]+/u;
 
 /**
  * The end of `text` (its leading space dropped), at most `max` code units long: when the
- * start was cut, `…` and then the rest from the first whole character.
+ * start was cut, `…` and then the rest from the first whole character or mark.
  *
  * @example
  * ```ts
@@ -32,6 +34,8 @@ export function cutStart(text: string, max: number): string {
   if (unit >= 0xdc00 && unit <= 0xdfff) at += 1;
   // flags are pairs of regional indicators, paired from the start of their run
   else if (isRegionalIndicator(line, at) && regionalIndicatorsBefore(line, at) % 2 === 1) at += 2;
+  // the cut split a mark (`<U+0|01B>`): its end alone would not say which character was there
+  else at = markSafeStart(line, at);
   return `${ELLIPSIS}${line.slice(at).replace(DANGLING, '').trimStart()}`;
 }
 

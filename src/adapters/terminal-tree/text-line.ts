@@ -1,18 +1,18 @@
 /**
  * Helpers that turn model text into something safe for one terminal line: no escape
- * sequences or control characters, bidi controls and the characters that show as nothing
- * marked, measured in terminal columns as `string-width` measures them (the measure
+ * sequence or control character left raw, bidi controls and the characters that show as
+ * nothing marked, measured in terminal columns as `string-width` measures them (the measure
  * `log-update` redraws by, so a line we fit never wraps there), cut on grapheme boundaries
  * with a visible `…`.
  *
  * @module
  */
 import stringWidth from 'string-width';
-import { oneLine } from './clean-line.js';
 import { cutStart, ELLIPSIS } from './cut-start.js';
+import { LONGEST_MARKED, markedLineEnd } from './clean-line.js';
 
 export { ELLIPSIS } from './cut-start.js';
-export { oneLine, stripControls } from './clean-line.js';
+export { markedLine, oneLine, stripControls } from './clean-line.js';
 
 // Printable ASCII: one column per character, no grapheme to keep whole.
 const PLAIN = /^[\u0020-\u007e]*$/;
@@ -26,24 +26,27 @@ const graphemes = new Intl.Segmenter();
 const UNITS_PER_COLUMN = 8;
 
 /**
- * The end of the one-line form of `text`, at most `max` UTF-16 code units long, without
- * leading space. When the start was cut, it begins with `…` and never with part of a
- * character: half a surrogate pair, a lone accent or joiner, half a flag. Counted in code
- * units, not graphemes: this runs for every streamed delta (segmenting costs microseconds),
- * and the line is cut to the terminal's columns later anyway.
+ * The end of `text` as {@link markedLine} shows it (one line, controls marked), at most `max`
+ * UTF-16 code units long, without leading space. When the start was cut, it begins with `…`
+ * and never with part of a character or of a mark: half a surrogate pair, a lone accent or
+ * joiner, half a flag, `01B>`. Counted in code units, not graphemes: this runs for every
+ * streamed delta (segmenting costs microseconds), and the line is cut to the terminal's
+ * columns later anyway. Only the end that can show is marked: a text of a megabyte costs
+ * what `max` units of it do.
  *
  * @example
  * ```ts
  * tail('ab\ncd', 4); // '…cd' (the cut began at the space, which is dropped)
+ * tail('a\u0007b', 60); // 'a<U+0007>b'
  * ```
  */
 export function tail(text: string, max: number): string {
-  return cutStart(oneLine(text), max);
+  return cutStart(markedEnd(text, max), max);
 }
 
 /**
  * `tail(current + delta, max)` for a `current` that is already a tail: only the delta is
- * cleaned, not the whole line again, since this runs for every streamed delta.
+ * marked, not the whole line again, since this runs for every streamed delta.
  *
  * @example
  * ```ts
@@ -51,9 +54,14 @@ export function tail(text: string, max: number): string {
  * ```
  */
 export function appendTail(current: string, delta: string, max: number): string {
-  const piece = oneLine(delta);
-  // the seam may join two runs of whitespace, which oneLine would have made one space
+  const piece = markedEnd(delta, max);
+  // the seam may join two runs of whitespace, which markedLine would have made one space
   return cutStart(current.endsWith(' ') && piece.startsWith(' ') ? current + piece.slice(1) : current + piece, max);
+}
+
+/** The end of `markedLine(text)` a tail of `max` units is cut from (see `markedLineEnd`). */
+function markedEnd(text: string, max: number): string {
+  return markedLineEnd(text, max + LONGEST_MARKED + 1);
 }
 
 /**
