@@ -1,37 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { HarnessEngineOptions } from '../../src/engine/engine-options.js';
-import { testAgent } from '../support/agent-turns.js';
-import { taskArgs } from '../support/delegation-script.js';
-import { scriptedSteps } from '../support/scripted-routes.js';
-import { echoTool } from '../support/test-tools.js';
-import { makeSandbox, sandboxEngine, type Sandbox } from '../support/approval-kit.js';
+import { describe, expect, it, vi } from 'vitest';
+import { askingEnginesPerTest, MINUTE } from './asking-engine.js';
 
 // A run cancelled while an approval with a deadline waits leaves no timer behind, even when
 // the handler never hears the cancel (it ignores its signal): the deadline is the run's.
 
-let sandbox: Sandbox;
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
-});
-afterEach(async () => {
-  vi.useRealTimers();
-  await sandbox.cleanup();
-});
-
-const MINUTE = 60_000;
-
-async function askingEngine(options: Partial<HarnessEngineOptions>) {
-  sandbox = await makeSandbox();
-  return sandboxEngine(
-    sandbox,
-    {
-      main: scriptedSteps({ toolCalls: [{ name: 'task', args: taskArgs('worker', 'echo it') }] }),
-      worker: scriptedSteps({ toolCalls: [{ id: 'call_0', name: 'echo', args: { text: 'hello' } }] }),
-    },
-    [testAgent('worker')],
-    { tools: [echoTool()], permissionRules: [{ tool: 'echo', action: 'ask' }], ...options },
-  );
-}
+const { askingEngine } = askingEnginesPerTest();
 
 describe('a cancel while an approval with a deadline waits', () => {
   it('clears the deadline at once, though the handler ignores its signal', async () => {

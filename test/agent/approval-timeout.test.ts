@@ -1,46 +1,17 @@
 import { PassThrough } from 'node:stream';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { toUiItem } from '../../src/adapters/ui-dto.js';
 import { terminalApproval } from '../../src/adapters/terminal-approval.js';
-import type { HarnessEngineOptions } from '../../src/engine/engine-options.js';
 import { HarnessEngine } from '../../src/engine/harness-engine.js';
 import { ScriptedModel } from '../../src/model/scripted-model.js';
 import type { AgentEvent } from '../../src/events/agent-event.js';
-import { testAgent } from '../support/agent-turns.js';
 import { record } from '../support/collect-events.js';
-import { taskArgs } from '../support/delegation-script.js';
-import { scriptedSteps } from '../support/scripted-routes.js';
-import { echoTool } from '../support/test-tools.js';
-import { deepEvents, lastToolMessages, makeSandbox, sandboxEngine, type Sandbox } from '../support/approval-kit.js';
+import { deepEvents, lastToolMessages } from '../support/approval-kit.js';
+import { askingEnginesPerTest, MINUTE } from './asking-engine.js';
 
 // approvalTimeoutMs (issue 23.4), in virtual time: vitest's fake timers drive the deadline.
 
-let sandbox: Sandbox;
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
-});
-afterEach(async () => {
-  vi.useRealTimers();
-  await sandbox.cleanup();
-});
-
-const MINUTE = 60_000;
-
-/** main → task(worker) → worker calls `echo`, which a rule says to ask about. */
-async function askingEngine(options: Partial<HarnessEngineOptions>) {
-  sandbox = await makeSandbox();
-  const echo = echoTool();
-  const made = await sandboxEngine(
-    sandbox,
-    {
-      main: scriptedSteps({ toolCalls: [{ name: 'task', args: taskArgs('worker', 'echo it') }] }),
-      worker: scriptedSteps({ toolCalls: [{ id: 'call_0', name: 'echo', args: { text: 'hello' } }] }),
-    },
-    [testAgent('worker')],
-    { tools: [echo], permissionRules: [{ tool: 'echo', action: 'ask' }], ...options },
-  );
-  return { ...made, echo };
-}
+const { askingEngine, newSandbox } = askingEnginesPerTest();
 
 /** Lets promise callbacks run (no virtual time passes) until `check` holds. */
 async function settle(check: () => boolean): Promise<void> {
@@ -117,7 +88,7 @@ describe('approvalTimeoutMs', () => {
   });
 
   it('is checked like every engine option', async () => {
-    sandbox = await makeSandbox();
+    const sandbox = await newSandbox();
     const model = new ScriptedModel([]);
     expect(() => new HarnessEngine({ model, workspace: sandbox.dir, approvalTimeoutMs: 0 })).toThrow('`approvalTimeoutMs` must be an integer of milliseconds from 1 to 2147483647 (the longest a timer holds, about 24.8 days), got 0');
   });

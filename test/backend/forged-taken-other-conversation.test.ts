@@ -10,19 +10,14 @@
  */
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
-import type { RedisBackend } from '../../src/backend/redis-backend.js';
 import { publishResult, SharedResults } from '../../src/backend/shared-results.js';
 import type { TaskInfo } from '../../src/delegation/task-tracker.js';
 import { resultKey } from '../../src/delegation/undelivered-results.js';
 import { HAS_REDIS } from './redis-server.js';
-import { caughtUp, useScaleKits, waitFor } from './scale-kit.js';
+import { useScaleKits } from './scale-kit.js';
+import { deliveredOnOther, settled, twoCopies } from './support/results-channel.js';
 
 const STALL_MS = 60_000;
-
-/** The messages published before it applied, and the fates they had read (and read again) applied too. */
-async function settled(...backends: RedisBackend[]): Promise<void> {
-  for (let i = 0; i < 3; i++) for (const backend of backends) await caughtUp(backend);
-}
 
 describe.skipIf(!HAS_REDIS)('a forged taken naming a result under another conversation', () => {
   const scale = useScaleKits();
@@ -52,18 +47,12 @@ describe.skipIf(!HAS_REDIS)('a forged taken naming a result under another conver
 
   it('after the result was delivered: the launching engine does not deliver its own put of it again', async () => {
     const k = await scale.kit(STALL_MS);
-    const [one, two] = [await k.backend(), await k.backend()];
-    const a = await SharedResults.create(one.parts.redis, one.parts.keys, one.parts.hub); // the launching engine
-    const b = await SharedResults.create(two.parts.redis, two.parts.keys, two.parts.hub);
+    const copies = await twoCopies(k);
+    const { one, two, a } = copies;
     const { keys } = one.parts;
     const attacker = new Redis(scale.redis.url);
     try {
-      await publishResult(one.parts.redis, keys, info); // the worker's put
-      await settled(one, two);
-      await waitFor(() => b.results.size === 1 && a.results.size === 1);
-      expect(b.results.take('ses_a').map((r) => r.taskId)).toEqual(['task_a']); // delivered on engine b
-      await waitFor(() => a.results.size === 0);
-      await settled(one, two); // engine a checked the take: Redis records it
+      await deliveredOnOther(copies, info);
       await attacker.publish(keys.resultsChannel, taken('ses_x'));
       await settled(one, two);
       expect(a.results.wasTaken(info)).toBe(true);
@@ -71,8 +60,7 @@ describe.skipIf(!HAS_REDIS)('a forged taken naming a result under another conver
       expect(a.results.take('ses_a')).toEqual([]);
     } finally {
       attacker.disconnect();
-      a.stop();
-      b.stop();
+      copies.stop();
     }
   });
 });

@@ -8,20 +8,18 @@
  * one naming it as the owner of a conversation the index lists.
  */
 import { Redis } from 'ioredis';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RedisSessionStore } from '../../src/backend/redis-session-store.js';
-import { badDataWarnings, plantTaskRecord } from './planted-data.js';
+import { plantTaskRecord } from './planted-data.js';
 import { redisBackendPerFile } from './redis-backend-per-file.js';
 import { HAS_REDIS } from './redis-server.js';
+import { conversationWithTask, plantedScenesPerTest } from './support/planted-scene.js';
 
 const grant = { toolName: 'bash', subject: 'rm -rf build' };
 
 describe.skipIf(!HAS_REDIS)('RedisSessionStore.delete: grants first, and only its own tasks', () => {
   const redisFile = redisBackendPerFile('sessiondeletegrants', 60_000);
-  const stops: (() => void)[] = [];
-  afterEach(() => {
-    for (const stop of stops.splice(0)) stop();
-  });
+  const scene = plantedScenesPerTest(redisFile);
 
   it('deletes the grants, also of a conversation that has nothing else stored', async () => {
     const store = redisFile.backend.sessions;
@@ -37,15 +35,9 @@ describe.skipIf(!HAS_REDIS)('RedisSessionStore.delete: grants first, and only it
   });
 
   it('a task record of another type planted in the task set: the delete completes, grants gone, the planted key left', async () => {
-    const { backend } = redisFile;
-    const { redis, keys } = backend.parts;
-    const warnings = badDataWarnings();
-    stops.push(warnings.stop);
-    const store = backend.sessions;
-    await store.append('conv_h', [{ role: 'user', content: 'hi' }]);
+    const { redis, keys, store, warnings } = scene();
+    await conversationWithTask(store, 'conv_h', 'task_h', 'h');
     await store.saveGrant('conv_h', grant);
-    await store.saveTaskInfo({ taskId: 'task_h', agentName: 'alpha', description: 'h', ownerSessionId: 'conv_h' });
-    await store.append('task_h', [{ role: 'user', content: 'secret' }]);
     await redis.hset(keys.taskInfo('planted_h'), 'ownerSessionId', 'conv_h');
     await redis.sadd(keys.sessionTasks('conv_h'), 'planted_h');
 
@@ -77,11 +69,7 @@ describe.skipIf(!HAS_REDIS)('RedisSessionStore.delete: grants first, and only it
   });
 
   it('a record naming another owner, listed in the set: that session is not deleted', async () => {
-    const { backend } = redisFile;
-    const { redis, keys } = backend.parts;
-    const warnings = badDataWarnings();
-    stops.push(warnings.stop);
-    const store = backend.sessions;
+    const { redis, keys, store, warnings } = scene();
     await store.append('conv_o', [{ role: 'user', content: 'hi' }]);
     await store.saveTaskInfo({ taskId: 'task_of_b', agentName: 'alpha', description: 'b', ownerSessionId: 'conv_b' });
     await store.append('task_of_b', [{ role: 'user', content: "conv_b's task" }]);
@@ -95,11 +83,7 @@ describe.skipIf(!HAS_REDIS)('RedisSessionStore.delete: grants first, and only it
   });
 
   it('a record naming the conversation as the owner of another conversation: the other conversation is not deleted', async () => {
-    const { backend } = redisFile;
-    const { redis, keys } = backend.parts;
-    const warnings = badDataWarnings();
-    stops.push(warnings.stop);
-    const store = backend.sessions;
+    const { redis, keys, store, warnings } = scene();
     await store.append('victim', [{ role: 'user', content: 'my own conversation' }]);
     await store.saveGrant('victim', grant);
     await store.append('attacker', [{ role: 'user', content: 'hi' }]);

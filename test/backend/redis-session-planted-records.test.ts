@@ -5,25 +5,19 @@
  * it for a task and deleted it. And a key of another type met by the transaction of a delete
  * (a task's event log, the index) was passed over without a word.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RedisSessionStore } from '../../src/backend/redis-session-store.js';
-import { badDataWarnings, plantTaskRecord, warningsDelivered } from './planted-data.js';
+import { plantTaskRecord, warningsDelivered } from './planted-data.js';
 import { redisBackendPerFile } from './redis-backend-per-file.js';
 import { HAS_REDIS } from './redis-server.js';
+import { conversationWithTask, plantedScenesPerTest } from './support/planted-scene.js';
 
 describe.skipIf(!HAS_REDIS)('Redis sessions over planted records', () => {
   const redisFile = redisBackendPerFile('plantedrecords', 60_000);
-  const stops: (() => void)[] = [];
-  afterEach(() => {
-    for (const stop of stops.splice(0)) stop();
-  });
+  const scene = plantedScenesPerTest(redisFile);
 
   it('a task record planted under a conversation hides it from nothing: listed, and not deleted with the planted owner', async () => {
-    const { backend } = redisFile;
-    const { redis, keys } = backend.parts;
-    const warnings = badDataWarnings();
-    stops.push(warnings.stop);
-    const store = backend.sessions;
+    const { redis, keys, store, warnings } = scene();
     await store.append('victim', [{ role: 'user', content: 'my own conversation' }]);
     await store.append('attacker', [{ role: 'user', content: 'hi' }]);
     // Both halves of a task record, as saveTaskInfo would write them for a task "victim" of "attacker".
@@ -63,14 +57,8 @@ describe.skipIf(!HAS_REDIS)('Redis sessions over planted records', () => {
   });
 
   it('a task log of another type planted under a deleted task: the delete completes, with a warning naming it, and leaves it', async () => {
-    const { backend } = redisFile;
-    const { redis, keys } = backend.parts;
-    const warnings = badDataWarnings();
-    stops.push(warnings.stop);
-    const store = backend.sessions;
-    await store.append('conv_l', [{ role: 'user', content: 'hi' }]);
-    await store.saveTaskInfo({ taskId: 'task_l', agentName: 'alpha', description: 'l', ownerSessionId: 'conv_l' });
-    await store.append('task_l', [{ role: 'user', content: 'secret' }]);
+    const { redis, keys, store, warnings } = scene();
+    await conversationWithTask(store, 'conv_l', 'task_l', 'l');
     await redis.sadd(keys.taskLogs('task_l'), 'task_l.1');
     await redis.set(keys.log('task_l.1'), 'not a stream');
 
@@ -84,10 +72,7 @@ describe.skipIf(!HAS_REDIS)('Redis sessions over planted records', () => {
   });
 
   it('an index of another type: the delete completes, with a warning, and the next write rebuilds the index', async () => {
-    const { backend } = redisFile;
-    const { redis, keys } = backend.parts;
-    const warnings = badDataWarnings();
-    stops.push(warnings.stop);
+    const { backend, redis, keys, warnings } = scene();
     await backend.sessions.append('conv_i', [{ role: 'user', content: 'hi' }]);
     await redis.del(keys.sessionIndex());
     await redis.set(keys.sessionIndex(), 'planted');

@@ -11,12 +11,13 @@
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { takeDroppedNote } from '../../src/backend/dropped-note-store.js';
-import { publishResult, SharedResults } from '../../src/backend/shared-results.js';
+import { SharedResults } from '../../src/backend/shared-results.js';
 import { takeWaitingResults } from '../../src/backend/waiting-result-take.js';
 import type { TaskInfo } from '../../src/delegation/task-tracker.js';
 import { calls, flood } from './command-stats.js';
 import { HAS_REDIS } from './redis-server.js';
-import { caughtUp, useScaleKits, waitFor } from './scale-kit.js';
+import { useScaleKits, waitFor } from './scale-kit.js';
+import { oneWaitingOneDropped, settled } from './support/results-channel.js';
 
 const STALL_MS = 60_000;
 const FLOOD = 10_000;
@@ -38,15 +39,11 @@ describe.skipIf(!HAS_REDIS)('a flood of forged messages on the results channel',
     const tracker = one.createTracker({ undeliveredResults: 1 });
     const attacker = new Redis(scale.redis.url);
     try {
-      await waitFor(async () => (await redis.get(keys.waitingBound)) !== null);
-      await publishResult(redis, keys, result('task_old', 0));
-      await publishResult(redis, keys, result('task_new', 1));
-      await waitFor(async () => (await redis.get(keys.droppedResults('ses_f'))) !== null);
-      for (const backend of [one, other, one, other]) await caughtUp(backend);
+      await oneWaitingOneDropped([one, other], result('task_old', 0), result('task_new', 1));
 
       const before = await calls(attacker, command);
       await flood(attacker, keys.resultsChannel, JSON.stringify(message), FLOOD);
-      for (let i = 0; i < 3; i++) for (const backend of [one, other]) await caughtUp(backend);
+      await settled(one, other);
       // Two backends' copies hear the channel: one read per message was 20,000 (a taken
       // message's, in each of two commands); one in flight per copy is a few per chunk the subscriber reads.
       expect((await calls(attacker, command)) - before).toBeLessThan(FLOOD / 10);
@@ -66,11 +63,7 @@ describe.skipIf(!HAS_REDIS)('a flood of forged messages on the results channel',
     const watcher = await SharedResults.create(redis, keys, one.parts.hub);
     const attacker = new Redis(scale.redis.url);
     try {
-      await waitFor(async () => (await redis.get(keys.waitingBound)) !== null);
-      await publishResult(redis, keys, result('task_old', 0));
-      await publishResult(redis, keys, result('task_new', 1));
-      await waitFor(async () => (await redis.get(keys.droppedResults('ses_f'))) !== null);
-      for (const backend of [one, other, one, other]) await caughtUp(backend);
+      await oneWaitingOneDropped([one, other], result('task_old', 0), result('task_new', 1));
       expect(watcher.results.size).toBe(1);
 
       await flood(attacker, keys.resultsChannel, JSON.stringify({ op: 'taken', sessionId: 'ses_f', keys: [`task_new\n${t + 1}`], origin: 'forged' }), FLOOD);
@@ -79,7 +72,7 @@ describe.skipIf(!HAS_REDIS)('a flood of forged messages on the results channel',
       await takeWaitingResults(attacker, keys, 'ses_f', [`task_new\n${t + 1}`], 'real');
       await takeDroppedNote(attacker, keys, 'ses_f', { count: 1, taskIds: ['task_old'] }, 'real');
       await waitFor(() => watcher.results.size === 0);
-      for (let i = 0; i < 3; i++) for (const backend of [one, other]) await caughtUp(backend);
+      await settled(one, other);
       expect(watcher.results.take('ses_f')).toEqual([]);
       expect(watcher.results.takeDropped('ses_f')).toBeUndefined();
     } finally {

@@ -5,6 +5,7 @@ import { MemorySessionStore } from '../../src/session/memory-session-store.js';
 import type { SessionClaim } from '../../src/session/session-claim.js';
 import type { SessionListRequest, SessionStore, SessionSummary, TaskSessionInfo } from '../../src/session/session-store.js';
 import { settled } from '../support/lifecycle-script.js';
+import { expectOtherDeleteKeepsResult, startScan, twoEnginesSharing } from './support/deleted-elsewhere.js';
 import { scanEnginesPerTest } from './support/scan-engines.js';
 
 // Two engines sharing a store of the user's own in a process: a store that tells its deletes
@@ -52,12 +53,7 @@ class SharedStoreReadingTasks extends SharedStore {
 }
 
 const scan = scanEnginesPerTest();
-
-async function twoEngines(Store: new () => SharedStore = SharedStore): Promise<[HarnessEngine, HarnessEngine, SharedStore]> {
-  const store = new Store();
-  const [a, b] = await scan.engines(2, () => store);
-  return [a!, b!, store];
-}
+const twoEngines = (Store: new () => SharedStore = SharedStore) => twoEnginesSharing<SharedStore>(scan, new Store());
 
 describe('a conversation deleted on a custom store that tells its deletes, shared by two engines', () => {
   for (const [who, remove, Store] of [
@@ -69,15 +65,14 @@ describe('a conversation deleted on a custom store that tells its deletes, share
       let open!: () => void;
       await scan.serve(new Promise<void>((r) => (open = r)), 'SECRET FINDINGS of the scan');
       const [a, b, store] = await twoEngines(Store);
-      await a.call('Start the scan in the background', { sessionId: 'notes' });
-      const [task] = a.tasks.list('notes');
-      expect(a.tasks.get(task!.taskId)?.state).toBe('running');
+      const task = await startScan(a);
+      expect(a.tasks.get(task)?.state).toBe('running');
       await remove(b, store);
-      expect(a.tasks.get(task!.taskId)?.state).not.toBe('running');
+      expect(a.tasks.get(task)?.state).not.toBe('running');
       open();
-      await settled(a.tasks, task!.taskId);
+      await settled(a.tasks, task);
       expect(store.list().map((s) => s.sessionId)).toEqual([]);
-      expect(store.load(task!.taskId)).toEqual([]);
+      expect(store.load(task)).toEqual([]);
       await a.call('Hi, I am new here', { sessionId: 'notes' });
       expect(scan.lastPrompt()).toBe('Hi, I am new here');
     }, 60_000);
@@ -85,12 +80,6 @@ describe('a conversation deleted on a custom store that tells its deletes, share
 
   it('a delete of another conversation leaves the task and its result', async () => {
     await scan.serve(Promise.resolve(), 'SECRET FINDINGS of the scan');
-    const [a, b] = await twoEngines();
-    await a.call('Start the scan in the background', { sessionId: 'notes' });
-    await settled(a.tasks, a.tasks.list('notes')[0]!.taskId);
-    await b.call('Hi', { sessionId: 'other' });
-    await b.sessions.delete!('other');
-    await a.call('Any news?', { sessionId: 'notes' });
-    expect(scan.lastPrompt()).toContain('SECRET FINDINGS of the scan');
+    await expectOtherDeleteKeepsResult(scan, await twoEngines(), 'SECRET FINDINGS of the scan');
   }, 60_000);
 });

@@ -1,21 +1,14 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { collect, own, record } from '../support/collect-events.js';
 import { turnOf, type DelegationFixture } from '../support/delegation-fixture.js';
-import { delegationFixturePerTest } from '../support/fixture-per-test.js';
 import { steps } from '../support/delegation-script.js';
 import { MAX_MCP_RESULT_CHARS } from '../../src/mcp/mcp-result-text.js';
-import { alive, marksFile, ourStdioServer, pidMarkedStdioServer, type Marks } from './support/mcp-configs.js';
+import { alive, ourStdioServer, pidMarkedStdioServer, type Marks } from './support/mcp-configs.js';
+import { mcpFixturePerTest, toolCall } from './support/mcp-fixture-per-test.js';
 
-let marks: Marks | undefined;
-afterEach(async () => {
-  await marks?.cleanup();
-  marks = undefined;
-});
-// Registered after the afterEach above, so it runs first: this test's engines, then its fixture.
-const startFixture = delegationFixturePerTest();
+const { startFixture, newMarks } = mcpFixturePerTest();
 let f: DelegationFixture;
-
-const call = (name: string, args: Record<string, unknown> = {}) => ({ toolCalls: [{ name, arguments: args }] });
+const call = toolCall;
 const pidOf = async (m: Marks): Promise<number> => Number((await m.waitFor(/^pid /)).slice(4));
 
 // Starting node with tsx took seconds on a busy machine, and every wait that counted it failed
@@ -46,7 +39,7 @@ describe('an MCP server that misbehaves', { timeout: TEST_MS }, () => {
   });
 
   it('hanging on start: the start times out, the run goes on without its tools and says why', async () => {
-    marks = await marksFile();
+    const marks = await newMarks();
     f = await startFixture({ main: steps(call('mcp__t__echo', { text: 'x' })) });
     // The pid is marked by the wrapper at spawn, so the start may time out before node is up;
     // 2 s still leaves the wrapper's echo a wide margin on a busy machine.
@@ -88,7 +81,7 @@ describe('an MCP server that misbehaves', { timeout: TEST_MS }, () => {
   });
 
   it('crashing mid-call: the call fails, the run ends normally, the next run starts it again', async () => {
-    marks = await marksFile();
+    const marks = await newMarks();
     let script = steps(call('mcp__t__crash'));
     f = await startFixture({ main: (turn) => script(turn) });
     const engine = f.engine({ mcpServers: { t: ourStdioServer(marks.env) } });
@@ -104,7 +97,7 @@ describe('an MCP server that misbehaves', { timeout: TEST_MS }, () => {
   });
 
   it('shared by 10 concurrent runs: one process, every answer to its own call', async () => {
-    marks = await marksFile();
+    const marks = await newMarks();
     f = await startFixture({ main: (turn) => steps(call('mcp__t__echo', { text: turn.prompt }))(turn) });
     const engine = f.engine({ mcpServers: { t: ourStdioServer(marks.env) } });
     const prompts = Array.from({ length: 10 }, (_, i) => `run-${i}`);
@@ -116,7 +109,7 @@ describe('an MCP server that misbehaves', { timeout: TEST_MS }, () => {
 
 describe('cancelling an MCP call', { timeout: TEST_MS }, () => {
   it('unsubscribing the run cancels the call on the server (notifications/cancelled)', async () => {
-    marks = await marksFile();
+    const marks = await newMarks();
     f = await startFixture({ main: steps(call('mcp__t__wait', { label: 'u' })) });
     const engine = f.engine({ mcpServers: { t: ourStdioServer(marks.env) } });
     const run = record(engine.stream('go'));
@@ -127,7 +120,7 @@ describe('cancelling an MCP call', { timeout: TEST_MS }, () => {
   });
 
   it('cancelling one of several runs on one server cancels its call only', async () => {
-    marks = await marksFile();
+    const marks = await newMarks();
     // r0 waits until cancelled: on a busy machine the four calls can start further apart than
     // the others' 1.5 s, and r0 must still be waiting when it is cancelled.
     const wait = (label: string) => (label === 'r0' ? { label } : { label, ms: 1_500 });
@@ -143,7 +136,7 @@ describe('cancelling an MCP call', { timeout: TEST_MS }, () => {
   });
 
   it('the tool timeout cancels it on the server, and the call fails', async () => {
-    marks = await marksFile();
+    const marks = await newMarks();
     f = await startFixture({ main: steps(call('mcp__t__wait', { label: 't' })) });
     const engine = f.engine({ mcpServers: { t: ourStdioServer(marks.env) }, toolTimeoutMs: 500 });
     const events = await collect(engine.stream('go'));
@@ -152,7 +145,7 @@ describe('cancelling an MCP call', { timeout: TEST_MS }, () => {
   });
 
   it('engine.close() during a call cancels it and ends the server process', async () => {
-    marks = await marksFile();
+    const marks = await newMarks();
     f = await startFixture({ main: steps(call('mcp__t__wait', { label: 'c' })) });
     const engine = f.engine({ mcpServers: { t: ourStdioServer(marks.env) } });
     const run = engine.start('go');
@@ -165,7 +158,7 @@ describe('cancelling an MCP call', { timeout: TEST_MS }, () => {
   });
 
   it('engine.close() while a server is still starting ends its process too', async () => {
-    marks = await marksFile();
+    const marks = await newMarks();
     f = await startFixture({ main: () => ({ text: 'ok' }) });
     const engine = f.engine({ mcpServers: { t: pidMarkedStdioServer({ ...marks.env, MCP_TEST_HANG: '1' }) } });
     const run = record(engine.stream('go'));

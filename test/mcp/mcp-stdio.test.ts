@@ -1,25 +1,18 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { collect, own } from '../support/collect-events.js';
 import { turnOf, type DelegationFixture } from '../support/delegation-fixture.js';
-import { delegationFixturePerTest } from '../support/fixture-per-test.js';
 import { steps } from '../support/delegation-script.js';
 import { leakedResources, resourceCounts } from '../support/active-resources.js';
-import { alive, marksFile, ourStdioServer, type Marks } from './support/mcp-configs.js';
+import { alive, ourStdioServer } from './support/mcp-configs.js';
+import { mcpFixturePerTest, toolCall } from './support/mcp-fixture-per-test.js';
 
-let marks: Marks | undefined;
-afterEach(async () => {
-  await marks?.cleanup();
-  marks = undefined;
-});
-// Registered after the afterEach above, so it runs first: this test's engines, then its fixture.
-const startFixture = delegationFixturePerTest();
+const { startFixture, newMarks } = mcpFixturePerTest();
 let f: DelegationFixture;
-
-const call = (name: string, args: Record<string, unknown> = {}) => ({ toolCalls: [{ name, arguments: args }] });
+const call = toolCall;
 
 describe('an MCP server over stdio (our own, built with the SDK)', () => {
   it('offers its tools as mcp__<server>__<tool>, calls them, and stops with engine.close()', async () => {
-    marks = await marksFile();
+    const marks = await newMarks();
     f = await startFixture({ main: steps(call('mcp__t__echo', { text: 'hi' })) });
     const engine = f.engine({ mcpServers: { t: ourStdioServer(marks.env) } });
     const events = await collect(engine.stream('go'));
@@ -37,7 +30,7 @@ describe('an MCP server over stdio (our own, built with the SDK)', () => {
   });
 
   it('starts nothing before the first run, and one process for many runs', async () => {
-    marks = await marksFile();
+    const marks = await newMarks();
     f = await startFixture({ main: steps(call('mcp__t__add', { a: 2, b: 3 })) });
     const engine = f.engine({ mcpServers: { t: ourStdioServer(marks.env) } });
     await new Promise((resolve) => setTimeout(resolve, 300));

@@ -4,7 +4,7 @@
  * its files put back after.
  */
 import { randomUUID } from 'node:crypto';
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { onTestFinished } from 'vitest';
@@ -38,4 +38,21 @@ export function oneShotKit(ws: { readonly dir: string; readonly home: string }) 
     return { taskId, dir: store.dir };
   };
   return { byFile, putBackOneShotTask };
+}
+
+/**
+ * A task of a conversation that stored its transcript (its id of the form a one-shot run's has),
+ * saved through `store` as the engine saves it, then its transcript changed on disk (`done`
+ * made `DONE`): a sealed task file of a real conversation over a history whose seal fails.
+ * Answers the task's id.
+ */
+export async function changedTaskOfConversation(store: FileSessionStore): Promise<string> {
+  const owner = `ses_${randomUUID()}`;
+  await store.append(owner, said);
+  const taskId = `task_${randomUUID()}`;
+  await store.saveTaskInfo({ taskId, agentName: 'beta', description: 'scan', ownerSessionId: owner });
+  await store.append(taskId, said);
+  const file = join(store.dir, `${taskId}.jsonl`);
+  await writeFile(file, (await readFile(file, 'utf8')).replace('done', 'DONE'));
+  return taskId;
 }

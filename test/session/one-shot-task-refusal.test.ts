@@ -6,18 +6,17 @@
  * session), and `trustUnsealed` naming it refuses it the same way, sealing nothing.
  */
 import { randomUUID } from 'node:crypto';
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { ephemeralLifetimes } from '../../src/session/ephemeral-lifetimes.js';
-import { FileSessionStore } from '../../src/session/file-session-store.js';
 import { UnsealedSessionError } from '../../src/session/unsealed-session-error.js';
 import { workspaceHomePerTest } from '../support/workspace-home-per-test.js';
+import { changedTaskOfConversation, oneShotKit, said } from './one-shot-kit.js';
 
 const ws = workspaceHomePerTest();
-const byFile = (trustUnsealed?: string[]) => new FileSessionStore(ws.dir, { home: ws.home, ...(trustUnsealed ? { trustUnsealed } : {}) });
-const said = [{ role: 'user' as const, content: 'scan the repo' }, { role: 'assistant' as const, content: 'done' }];
+const { byFile } = oneShotKit(ws);
 
 /**
  * A task session of the run `owner` as the engine writes and deletes one (`owner` noted as a
@@ -63,14 +62,8 @@ describe("a one-shot run's task session put back after its delete", () => {
   });
 
   it("a changed task transcript of a conversation with a transcript (an id of the one-shot form) keeps the usual advice", async () => {
-    const owner = `ses_${randomUUID()}`; // the form a one-shot run's id has, but this conversation stored its transcript
-    const store = byFile();
-    await store.append(owner, said);
-    const taskId = `task_${randomUUID()}`;
-    await store.saveTaskInfo({ taskId, agentName: 'beta', description: 'scan', ownerSessionId: owner });
-    await store.append(taskId, said);
-    const file = join(store.dir, `${taskId}.jsonl`);
-    await writeFile(file, (await readFile(file, 'utf8')).replace('done', 'DONE'));
+    // An id of the form a one-shot run's has, but this conversation stored its transcript.
+    const taskId = await changedTaskOfConversation(byFile());
     const error = await byFile().load(taskId).then(() => undefined, (e: unknown) => e as UnsealedSessionError);
     expect(error?.what).toBe('history');
     expect(error?.message).toContain('continue it once with --trust-session');

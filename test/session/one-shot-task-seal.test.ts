@@ -10,7 +10,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { workspaceHomePerTest } from '../support/workspace-home-per-test.js';
-import { oneShotKit, refusal, said } from './one-shot-kit.js';
+import { changedTaskOfConversation, oneShotKit, refusal, said } from './one-shot-kit.js';
 
 const ws = workspaceHomePerTest();
 const { byFile, putBackOneShotTask } = oneShotKit(ws);
@@ -34,14 +34,7 @@ describe('the wording of a task session\'s refusal, by its task file\'s seal', (
   });
 
   it('a sealed task file of a conversation with a transcript keeps the --trust-session advice, and --trust-session takes the lines', async () => {
-    const owner = `ses_${randomUUID()}`;
-    const store = byFile();
-    await store.append(owner, said);
-    const taskId = `task_${randomUUID()}`;
-    await store.saveTaskInfo({ taskId, agentName: 'beta', description: 'scan', ownerSessionId: owner });
-    await store.append(taskId, said);
-    const file = join(store.dir, `${taskId}.jsonl`);
-    await writeFile(file, (await readFile(file, 'utf8')).replace('done', 'DONE'));
+    const taskId = await changedTaskOfConversation(byFile());
     const error = await refusal(byFile().load(taskId));
     expect(error?.what).toBe('history');
     expect(error?.message).toContain(TRUST_ADVICE);

@@ -8,27 +8,14 @@
  * at the top, and `~ff.jsonl` made a summary for "\uFFFD". The clock is faked (Date only).
  */
 import { mkdir, readdir, readFile, utimes, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { FileSessionStore } from '../../src/session/file-session-store.js';
+import { describe, expect, it, vi } from 'vitest';
 import { sessionFileStem, sessionIdOfFile } from '../../src/session/session-file-name.js';
-import { makeWorkspace, type TestWorkspace } from '../support/tool-context.js';
+import { frozenClockSessions } from './frozen-clock-sessions.js';
 
 const NOW = Date.parse('2026-06-01T12:00:00Z');
 const FAR_FUTURE = new Date('2999-01-01T00:00:00Z');
 
-let ws: TestWorkspace;
-beforeEach(async () => {
-  ws = await makeWorkspace();
-  vi.useFakeTimers({ toFake: ['Date'], now: NOW });
-});
-afterEach(async () => {
-  vi.useRealTimers();
-  await ws.cleanup();
-});
-
-const at = (name: string): string => join(ws.dir, '.rxharness', 'sessions', name);
-const store = (): FileSessionStore => new FileSessionStore(ws.dir, { grantKey: 'k' });
+const { at, store } = frozenClockSessions(NOW);
 
 /** Plants a messages file under `stem`, dated far in the future. */
 async function plantTranscript(stem: string): Promise<void> {

@@ -6,28 +6,15 @@
  * than now, and the summary is rewritten with it. The clock is faked (Date only), so "now" is fixed.
  */
 import { readFile, utimes, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { FileSessionStore } from '../../src/session/file-session-store.js';
+import { describe, expect, it, vi } from 'vitest';
 import { FUTURE_ALLOWANCE_MS } from '../../src/session/session-summary-file.js';
-import { makeWorkspace, type TestWorkspace } from '../support/tool-context.js';
+import { frozenClockSessions } from './frozen-clock-sessions.js';
 
 const NOW = Date.parse('2026-06-01T12:00:00Z');
 const FAR_FUTURE = Date.parse('2999-01-01T00:00:00Z');
 const PAST = new Date('2020-01-01T00:00:00Z');
 
-let ws: TestWorkspace;
-beforeEach(async () => {
-  ws = await makeWorkspace();
-  vi.useFakeTimers({ toFake: ['Date'], now: NOW });
-});
-afterEach(async () => {
-  vi.useRealTimers();
-  await ws.cleanup();
-});
-
-const at = (name: string): string => join(ws.dir, '.rxharness', 'sessions', name);
-const store = (): FileSessionStore => new FileSessionStore(ws.dir, { grantKey: 'k' });
+const { at, store } = frozenClockSessions(NOW);
 
 /** Plants session "planted": a transcript dated `fileTime`, and a summary claiming `lastActivityAt`. */
 async function plant(lastActivityAt: number, fileTime: Date): Promise<void> {

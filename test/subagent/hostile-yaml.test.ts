@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DefinitionError, parseAgentMarkdown } from '../../src/subagent/index.js';
+import { definitionRefusal } from './definition-refusal.js';
 
 // YAML a cloned repository can put in a definition's front matter: tags that would build
 // objects (or code), nesting that would exhaust the stack, merge keys that would smuggle
@@ -9,15 +10,7 @@ const FILE = '/w/.rxharness/agents/hostile.md';
 const parse = (front: string) =>
   parseAgentMarkdown(`---\nname: hostile\ndescription: d\n${front}\n---\nbody\n`, { source: 'workspace', file: FILE });
 
-function refusal(front: string): DefinitionError {
-  try {
-    parse(front);
-  } catch (error) {
-    expect(error).toBeInstanceOf(DefinitionError);
-    return error as DefinitionError;
-  }
-  throw new Error('expected a DefinitionError');
-}
+const refusal = (front: string): DefinitionError => definitionRefusal(() => parse(front));
 
 describe('YAML tags in front matter (the loader knows only the core schema)', () => {
   it.each([

@@ -7,19 +7,12 @@ import { renameAliases } from '../../src/subagent/key-aliases.js';
 import { readSkill } from '../../src/subagent/skills/read-skill.js';
 import { resolveSkills } from '../../src/subagent/skills/resolve-skills.js';
 import { standardSkillDirs } from '../../src/subagent/skills/skill.js';
+import { definitionRefusal } from './definition-refusal.js';
 
 const FILE = '/w/.rxharness/agents/sneaky.md';
 const parse = (front: string) => parseAgentMarkdown(`---\nname: sneaky\ndescription: d\n${front}\n---\nbody\n`, { source: 'workspace', file: FILE });
 
-function parseError(front: string): DefinitionError {
-  try {
-    parse(front);
-  } catch (error) {
-    expect(error).toBeInstanceOf(DefinitionError);
-    return error as DefinitionError;
-  }
-  throw new Error('expected a DefinitionError');
-}
+const parseError = (front: string): DefinitionError => definitionRefusal(() => parse(front));
 
 let root: string | undefined;
 afterEach(async () => {

@@ -1,39 +1,24 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AgentManager } from '../../src/subagent/agent-manager.js';
-import { standardAgentDirs } from '../../src/subagent/agent-dirs.js';
-import { standardSkillDirs } from '../../src/subagent/skills/skill.js';
+import { describe, expect, it } from 'vitest';
 import { MAX_SKILLS_CHECKED } from '../../src/subagent/skills/skill-reads.js';
-import { agentFile, TempDir } from './temp-agents.js';
+import { goodSkill, standardManager } from './skill-test-kit.js';
+import { agentFile, tempWorkspaceAndHome } from './temp-agents.js';
 
 // Discovery checks every definition's skills for its diagnostics. A cloned repository with its
 // 256 definitions each naming the same 32 skills, each a 64 KiB front matter, made that 8,192
 // YAML parses: the first `engine.agents` call stalled the process for 19 s (a 3 MB checkout).
 
-let workspace: TempDir;
-let home: TempDir;
-beforeEach(async () => {
-  workspace = await TempDir.create();
-  home = await TempDir.create();
-});
-afterEach(async () => {
-  await workspace.remove();
-  await home.remove();
-});
+const temp = tempWorkspaceAndHome();
 
-const manager = (): AgentManager =>
-  new AgentManager({
-    dirs: standardAgentDirs({ workspace: workspace.path, home: home.path }),
-    skillDirs: standardSkillDirs({ workspace: workspace.path, home: home.path }),
-  });
+const manager = () => standardManager(temp);
 /** A SKILL.md without a description: every read of it is a diagnostic, so the diagnostics count the reads. */
 const broken = (name: string): string => `---\nname: ${name}\n---\nBody of ${name}.\n`;
-const good = (name: string): string => `---\nname: ${name}\ndescription: Skill ${name}.\n---\nBody of ${name}.\n`;
+const good = goodSkill;
 
 describe('the skills discovery reads', () => {
   it('counts a skill named by many definitions once against the reads allowed, and reports it for each of them', async () => {
     const names = Array.from({ length: 20 }, (_, i) => `s${i}`);
     const definitions = 40; // 800 look-ups of 20 folders: far more than the reads allowed
-    await workspace.write({
+    await temp.workspace.write({
       ...Object.fromEntries(Array.from({ length: definitions }, (_, d) => [`.rxharness/agents/a${d}.md`, agentFile(`a${d}`, `skills: [${names.join(', ')}]\n`)])),
       ...Object.fromEntries(names.map((n) => [`.rxharness/skills/${n}/SKILL.md`, broken(n)])),
     });
@@ -51,7 +36,7 @@ describe('the skills discovery reads', () => {
       files[`.rxharness/agents/a${String(d).padStart(3, '0')}.md`] = agentFile(`a${String(d).padStart(3, '0')}`, `skills: [${names.join(', ')}]\n`);
       for (const n of names) files[`.rxharness/skills/${n}/SKILL.md`] = d === definitions - 1 && n.endsWith('-s0') ? good(n) : broken(n);
     }
-    await workspace.write(files);
+    await temp.workspace.write(files);
     const agents = manager();
     const reasons = agents.diagnostics().map((d) => d.reason);
     expect(reasons.filter((r) => r.includes('needs a "description"'))).toHaveLength(MAX_SKILLS_CHECKED);

@@ -4,47 +4,34 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AgentManager } from '../../src/subagent/agent-manager.js';
-import { standardAgentDirs } from '../../src/subagent/agent-dirs.js';
 import { FileOutcomeCache } from '../../src/subagent/skills/file-outcome-cache.js';
-import { standardSkillDirs } from '../../src/subagent/skills/skill.js';
-import { agentFile, TempDir } from './temp-agents.js';
+import { standardManager } from './skill-test-kit.js';
+import { agentFile, tempWorkspaceAndHome } from './temp-agents.js';
 
 // A SKILL.md written for another harness may say `allowed-tools: [read]`: read silently, the
 // skill looks confined to reading while its agent keeps every tool. It loads, with a diagnostic.
 
-let workspace: TempDir;
-let home: TempDir;
-beforeEach(async () => {
-  workspace = await TempDir.create();
-  home = await TempDir.create();
-});
-afterEach(async () => {
-  await workspace.remove();
-  await home.remove();
-});
+const temp = tempWorkspaceAndHome();
 
 async function managerWith(skillFrontMatter: string): Promise<AgentManager> {
-  await home.write({
+  await temp.home.write({
     '.rxharness/agents/writer.md': agentFile('writer', 'skills: [s]\n'),
     '.rxharness/skills/s/SKILL.md': `---\nname: s\ndescription: The s skill.\n${skillFrontMatter}---\nSKILL BODY\n`,
   });
-  return new AgentManager({
-    dirs: standardAgentDirs({ workspace: workspace.path, home: home.path }),
-    skillDirs: standardSkillDirs({ workspace: workspace.path, home: home.path }),
-  });
+  return standardManager(temp);
 }
 
 describe('front matter keys of a skill that do nothing here', () => {
   it('"allowed-tools" and "model" are loaded without, each with a diagnostic saying so and what to set instead', async () => {
     const agents = await managerWith('allowed-tools: [read, grep]\nmodel: gpt-4o-mini\nlicense: MIT\n');
-    const file = home.join('.rxharness', 'skills', 's', 'SKILL.md');
+    const file = temp.home.join('.rxharness', 'skills', 's', 'SKILL.md');
     expect(agents.diagnostics()).toEqual([
       {
-        file: home.join('.rxharness', 'agents', 'writer.md'),
+        file: temp.home.join('.rxharness', 'agents', 'writer.md'),
         reason: `skill "s" is loaded, but in ${file}: front matter key "allowed-tools" is not honoured: a skill cannot change which tools its agent has (the agent keeps every tool its definition gives it); narrow them with "tools" in the definition naming the skill`,
       },
       {
-        file: home.join('.rxharness', 'agents', 'writer.md'),
+        file: temp.home.join('.rxharness', 'agents', 'writer.md'),
         reason: `skill "s" is loaded, but in ${file}: front matter key "model" is not honoured: the agent runs on its definition's model; set "model" in the definition naming the skill`,
       },
     ]);
@@ -58,7 +45,7 @@ describe('front matter keys of a skill that do nothing here', () => {
 
   it('a misspelt key gets a did-you-mean; keys of the Agent Skills format it does not use, and "__proto__", pass silently', async () => {
     const agents = await managerWith('descripton: typo\nmetadata: { a: 1 }\n__proto__: { polluted: true }\n');
-    expect(agents.diagnostics().map((d) => d.reason)).toEqual([`skill "s" is loaded, but in ${home.join('.rxharness', 'skills', 's', 'SKILL.md')}: unknown key "descripton" is ignored; did you mean "description"?`]);
+    expect(agents.diagnostics().map((d) => d.reason)).toEqual([`skill "s" is loaded, but in ${temp.home.join('.rxharness', 'skills', 's', 'SKILL.md')}: unknown key "descripton" is ignored; did you mean "description"?`]);
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
   });
 

@@ -2,32 +2,20 @@
  * A hostile remote's updates: artifacts whose ids are megabytes long (each id is kept as long
  * as the task runs), and a message naming another task.
  */
-import { lastValueFrom, toArray } from 'rxjs';
 import { describe, expect, it, vi } from 'vitest';
-import type { AgentEvent, TaskWrapEvent } from '../../../src/events/agent-event.js';
-import { isTaskWrap } from '../../../src/events/guards.js';
-import { defineAgent } from '../../../src/subagent/define-agent.js';
-import { closedAfterEach } from '../../support/closed-after-each.js';
-import { startDelegationFixture, type DelegationFixture } from '../../support/delegation-fixture.js';
-import { steps, taskReply } from '../../support/delegation-script.js';
-import { artifact, startWireRemote, status, task, type StreamScript, type WireRemote } from './wire-remote.js';
+import type { AgentEvent } from '../../../src/events/agent-event.js';
+import { artifact, status, task, type StreamScript } from './wire-remote.js';
+import { wireRunsPerTest } from './wire-runs.js';
 
-const open = closedAfterEach<{ remote: WireRemote; fixture: DelegationFixture }>(['remote', 'fixture']);
+const wire = wireRunsPerTest();
+const cancels = wire.cancels;
 
-/** The remote child's events, when the main agent delegates one task to the wire remote writing `script`. */
+/** The remote child's events, when the main agent delegates one task to the wire remote writing `script`: one run, ended once. */
 async function childOf(script: StreamScript): Promise<AgentEvent[]> {
-  open.remote = await startWireRemote(script);
-  open.fixture = await startDelegationFixture({ main: steps(taskReply('remote', 'Do the job', 'Remote job')) });
-  const engine = open.fixture.engine({}, [defineAgent({ name: 'remote', description: 'A remote agent', systemPrompt: '', a2a: open.remote.cardUrl })]);
-  const events = await lastValueFrom(engine.stream('Delegate it').pipe(toArray()));
-  await engine.close();
-  await vi.waitFor(() => expect(open.remote!.open()).toBe(0), { timeout: 10_000 });
-  const child = (events.filter(isTaskWrap) as TaskWrapEvent[]).map((w) => w.event);
+  const child = await wire.childOf(script);
   expect(child.filter((e) => e.type === 'RunEnd')).toHaveLength(1);
   return child;
 }
-
-const cancels = (): number => open.remote!.methods.filter((m) => /cancel/i.test(m)).length;
 
 /** An artifact of id `artifactId` without text: only its id is kept. */
 const emptyArtifact = (artifactId: string) => ({ kind: 'artifact-update', taskId: 't1', contextId: 'c1', artifact: { artifactId, parts: [] }, append: false });

@@ -2,29 +2,11 @@
  * A remote task's limits come from the engine's `a2a` options (`maxUpdates`, `maxChars`),
  * as the task runner hands them to the launcher.
  */
-import { lastValueFrom, toArray } from 'rxjs';
 import { describe, expect, it, vi } from 'vitest';
-import { a2aLauncher } from '../../../src/delegation/a2a/a2a-launcher.js';
-import type { RemoteA2AOptions } from '../../../src/delegation/a2a/remote-a2a-options.js';
-import type { ChildRun } from '../../../src/delegation/run-child.js';
-import type { AgentEvent } from '../../../src/events/agent-event.js';
-import { closedAfterEach } from '../../support/closed-after-each.js';
-import { artifact, startWireRemote, status, task, type StreamScript, type WireRemote } from './wire-remote.js';
+import { artifact, status, task, type StreamScript } from './wire-remote.js';
+import { wireRunsPerTest } from './wire-runs.js';
 
-const open = closedAfterEach<{ remote: WireRemote }>(['remote']);
-
-// What the launcher reads of its child: the agent's name, the prompt, the task id.
-const child = { agent: { name: 'remote' }, prompt: 'Do the job', taskId: 'task_1' } as unknown as ChildRun;
-
-/** The events of one remote task run with `options`, against a wire remote writing `script`. */
-async function remoteRun(options: RemoteA2AOptions, script: StreamScript): Promise<AgentEvent[]> {
-  open.remote = await startWireRemote(script);
-  const events = await lastValueFrom(a2aLauncher({ cardUrl: open.remote.cardUrl }, options).run$(child, true).pipe(toArray()));
-  await vi.waitFor(() => expect(open.remote!.open()).toBe(0), { timeout: 10_000 });
-  return events;
-}
-
-const cancels = (): number => open.remote!.methods.filter((m) => /cancel/i.test(m)).length;
+const { remoteRun, cancels, closeRemote } = wireRunsPerTest();
 
 /** A remote that sends `count` status updates, then completes with `answer`. */
 const talkative = (count: number, answer: string): StreamScript => (send, res) => {
@@ -51,8 +33,7 @@ describe('a2a.maxUpdates and a2a.maxChars', () => {
     const over = await remoteRun({ maxChars: 10 }, (send) => (send(task('working')), send(artifact('0123456789')), send(artifact('x', true))));
     expect(over.at(-1)).toMatchObject({ type: 'RunEnd', abnormal: true, error: expect.stringContaining("failed: it sent more than 10 characters of text (the engine's a2a.maxChars)") });
     await vi.waitFor(() => expect(cancels()).toBe(1), { timeout: 10_000 });
-    await open.remote!.close();
-    open.remote = undefined;
+    await closeRemote();
     const within = await remoteRun({ maxChars: 20 }, talkative(1, '0123456789'));
     expect(within.at(-1)).toMatchObject({ type: 'RunEnd', abnormal: false, text: '0123456789' });
   });

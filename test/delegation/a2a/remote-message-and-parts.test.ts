@@ -3,28 +3,11 @@
  * (A2A streams one message, or one task's updates), and file and data parts, which show no
  * text, still count against `a2a.maxChars`.
  */
-import { lastValueFrom, toArray } from 'rxjs';
 import { describe, expect, it, vi } from 'vitest';
-import { a2aLauncher } from '../../../src/delegation/a2a/a2a-launcher.js';
-import type { RemoteA2AOptions } from '../../../src/delegation/a2a/remote-a2a-options.js';
-import type { ChildRun } from '../../../src/delegation/run-child.js';
-import type { AgentEvent } from '../../../src/events/agent-event.js';
-import { closedAfterEach } from '../../support/closed-after-each.js';
-import { artifact, startWireRemote, status, task, type StreamScript, type WireRemote } from './wire-remote.js';
+import { artifact, status, task, type StreamScript } from './wire-remote.js';
+import { wireRunsPerTest } from './wire-runs.js';
 
-const open = closedAfterEach<{ remote: WireRemote }>(['remote']);
-
-// What the launcher reads of its child: the agent's name, the prompt, the task id.
-const child = { agent: { name: 'remote' }, prompt: 'Do the job', taskId: 'task_1' } as unknown as ChildRun;
-
-async function remoteRun(options: RemoteA2AOptions, script: StreamScript): Promise<AgentEvent[]> {
-  open.remote = await startWireRemote(script);
-  const events = await lastValueFrom(a2aLauncher({ cardUrl: open.remote.cardUrl }, options).run$(child, true).pipe(toArray()));
-  await vi.waitFor(() => expect(open.remote!.open()).toBe(0), { timeout: 10_000 });
-  return events;
-}
-
-const cancels = (): number => open.remote!.methods.filter((m) => /cancel/i.test(m)).length;
+const { remoteRun, cancels, closeRemote } = wireRunsPerTest();
 
 /** An agent message (0.3 wire), naming task `taskId` if given. */
 const message = (text: string, taskId?: string) => ({ kind: 'message', messageId: 'm9', role: 'agent', parts: [{ kind: 'text', text }], ...(taskId ? { taskId, contextId: 'c1' } : {}) });
@@ -67,8 +50,7 @@ describe('a remote A2A task, file and data parts against maxChars', () => {
       const over = await remoteRun({ maxChars: 1_000 }, withPart(part));
       expect(over.at(-1)).toMatchObject({ type: 'RunEnd', abnormal: true, error: expect.stringContaining("failed: it sent more than 1000 characters of text (the engine's a2a.maxChars)") });
       await vi.waitFor(() => expect(cancels()).toBe(1), { timeout: 10_000 });
-      await open.remote!.close();
-      open.remote = undefined;
+      await closeRemote();
       const within = await remoteRun({ maxChars: 3_000 }, withPart(part));
       expect(within.at(-1)).toMatchObject({ type: 'RunEnd', abnormal: false, text: 'done' });
     });

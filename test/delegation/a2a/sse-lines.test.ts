@@ -4,30 +4,13 @@
  * "ended its stream without a final state". Its event stream is now read with every ending.
  */
 import { parseSseStream } from '@a2a-js/sdk';
-import { lastValueFrom, toArray } from 'rxjs';
-import { describe, expect, it, vi } from 'vitest';
-import type { AgentEvent, TaskWrapEvent } from '../../../src/events/agent-event.js';
-import { isTaskWrap } from '../../../src/events/guards.js';
+import { describe, expect, it } from 'vitest';
 import { MAX_SSE_LINE_BYTES, sseLines } from '../../../src/delegation/a2a/sse-lines.js';
-import { defineAgent } from '../../../src/subagent/define-agent.js';
-import { closedAfterEach } from '../../support/closed-after-each.js';
 import { cpuTimeMs } from '../../support/cpu-time.js';
-import { startDelegationFixture, type DelegationFixture } from '../../support/delegation-fixture.js';
-import { steps, taskReply } from '../../support/delegation-script.js';
-import { artifact, startWireRemote, status, task, type StreamScript, type WireRemote } from './wire-remote.js';
+import { artifact, status, task } from './wire-remote.js';
+import { wireRunsPerTest } from './wire-runs.js';
 
-const open = closedAfterEach<{ remote: WireRemote; fixture: DelegationFixture }>(['remote', 'fixture']);
-
-/** The remote child's events, when the main agent delegates one task to the wire remote writing `script`. */
-async function childOf(script: StreamScript): Promise<AgentEvent[]> {
-  open.remote = await startWireRemote(script);
-  open.fixture = await startDelegationFixture({ main: steps(taskReply('remote', 'Do the job', 'Remote job')) });
-  const engine = open.fixture.engine({}, [defineAgent({ name: 'remote', description: 'A remote agent', systemPrompt: '', a2a: open.remote.cardUrl })]);
-  const events = await lastValueFrom(engine.stream('Delegate it').pipe(toArray()));
-  await engine.close();
-  await vi.waitFor(() => expect(open.remote!.open()).toBe(0), { timeout: 10_000 });
-  return (events.filter(isTaskWrap) as TaskWrapEvent[]).map((w) => w.event);
-}
+const { childOf } = wireRunsPerTest();
 
 const frame = (id: number, result: unknown): string => JSON.stringify({ jsonrpc: '2.0', id, result });
 

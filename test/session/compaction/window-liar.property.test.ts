@@ -4,30 +4,14 @@
  * longer prompt (a property, over seeded random scripts).
  */
 import fc from 'fast-check';
-import { afterEach, describe, expect, it } from 'vitest';
-import { ReActAgent } from '../../../src/agent/react-agent.js';
-import type { AgentEvent, CompactionEvent } from '../../../src/events/agent-event.js';
-import { MemorySessionStore } from '../../../src/session/memory-session-store.js';
+import { describe, expect, it } from 'vitest';
+import type { AgentEvent } from '../../../src/events/agent-event.js';
 import { collect } from '../../support/collect-events.js';
-import { estimateUsage, FakeOpenAIServer, type FakeHandler, type FakeReply } from '../../support/fake-openai-server.js';
-import { openAIModelFor } from '../../support/openai-model.js';
-import { alternationProblems, isSummaryRequest, pagedHistory, SUMMARY } from '../../support/compaction-kit.js';
+import { estimateUsage, type FakeHandler, type FakeReply } from '../../support/fake-openai-server.js';
+import { alternationProblems, isSummaryRequest, SUMMARY } from '../../support/compaction-kit.js';
+import { compactionsOf, propslessAgentsPerTest } from './propsless-agent.js';
 
-const servers: FakeOpenAIServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-
-/** A server without `/props` (the window is unknown until a refusal names it), answering with `handler`. */
-async function agentOn(handler: FakeHandler): Promise<{ agent: ReActAgent; sessions: MemorySessionStore; server: FakeOpenAIServer }> {
-  const server = await FakeOpenAIServer.start({ handler });
-  servers.push(server);
-  const sessions = new MemorySessionStore();
-  sessions.append('s', pagedHistory(2));
-  return { agent: new ReActAgent({ model: openAIModelFor(server), sessions }), sessions, server };
-}
-
-const compactionsOf = (events: readonly AgentEvent[]): CompactionEvent[] => events.filter((e): e is CompactionEvent => e.type === 'Compaction');
+const agentOn = propslessAgentsPerTest();
 const promptOf = (r: Parameters<FakeHandler>[0]): number => estimateUsage(r.body, {}).prompt_tokens;
 const refusal = (window: number): FakeReply => ({ status: 400, errorMessage: `This model's maximum context length is ${window} tokens` });
 

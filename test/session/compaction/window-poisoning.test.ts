@@ -4,30 +4,14 @@
  * must not leave every later request of the model summarised to nearly nothing, while a
  * window the server keeps to is kept.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { ReActAgent } from '../../../src/agent/react-agent.js';
-import type { AgentEvent, CompactionEvent } from '../../../src/events/agent-event.js';
-import { MemorySessionStore } from '../../../src/session/memory-session-store.js';
+import { describe, expect, it } from 'vitest';
+import type { AgentEvent } from '../../../src/events/agent-event.js';
 import { collect } from '../../support/collect-events.js';
-import { estimateUsage, FakeOpenAIServer, type FakeHandler } from '../../support/fake-openai-server.js';
-import { openAIModelFor } from '../../support/openai-model.js';
-import { alternationProblems, isSummaryRequest, pagedHistory, SUMMARY } from '../../support/compaction-kit.js';
+import { estimateUsage } from '../../support/fake-openai-server.js';
+import { alternationProblems, isSummaryRequest, SUMMARY } from '../../support/compaction-kit.js';
+import { compactionsOf, propslessAgentsPerTest } from './propsless-agent.js';
 
-const servers: FakeOpenAIServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-
-/** A server without `/props` (the window is unknown until a refusal names it), answering with `handler`. */
-async function agentOn(handler: FakeHandler): Promise<{ agent: ReActAgent; sessions: MemorySessionStore; server: FakeOpenAIServer }> {
-  const server = await FakeOpenAIServer.start({ handler });
-  servers.push(server);
-  const sessions = new MemorySessionStore();
-  sessions.append('s', pagedHistory(2));
-  return { agent: new ReActAgent({ model: openAIModelFor(server), sessions }), sessions, server };
-}
-
-const compactionsOf = (events: readonly AgentEvent[]): CompactionEvent[] => events.filter((e): e is CompactionEvent => e.type === 'Compaction');
+const agentOn = propslessAgentsPerTest();
 
 describe('a refusal that names a window of 8 tokens, then a server that takes far longer prompts', () => {
   it('is compacted once; the next turns, which the server takes whole, are not summarised again', async () => {
