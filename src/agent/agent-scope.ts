@@ -1,4 +1,5 @@
 import type { Context } from '@opentelemetry/api';
+import type { ChatMessage } from '../model/chat-message.js';
 import type { ChatModel } from '../model/chat-model.js';
 import type { ModelSettings } from '../model/model-settings.js';
 import type { ApprovalHandler } from '../permission/approval.js';
@@ -91,10 +92,12 @@ export interface AgentScope {
   readonly task: TaskWiring | undefined;
   /**
    * Text to put in front of the prompt (a blank line between), asked for once per run just
-   * before the prompt is saved; `RunStart.prompt` stays as given. The engine hands background
-   * results to the next run of their conversation this way.
+   * before the prompt is saved, with the session's history as loaded; `RunStart.prompt` stays
+   * as given. The engine hands background results to the next run of their conversation this
+   * way. A promise (what it needs is read first) that settles after the run stopped has its
+   * prefix's `unsaved` called: what the prefix took is not lost.
    */
-  readonly promptPrefix: ((sessionId: string) => PromptPrefix) | undefined;
+  readonly promptPrefix: ((sessionId: string, history: readonly ChatMessage[]) => PromptPrefix | Promise<PromptPrefix>) | undefined;
   /**
    * Called when a run starts, with its session and whether it is ephemeral; what it returns is
    * called once when the run is over (ended, failed or unsubscribed).

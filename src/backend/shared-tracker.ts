@@ -130,7 +130,8 @@ export class SharedTaskTracker extends TaskTracker {
    * Moves this engine's finished background results of a conversation (its own list keeps
    * them, bounded on its own) to the shared results at once: one list, one bound. Another
    * engine may have delivered one of ours already (the conversation moved there). A closed
-   * engine's are dropped, as in-process: the tasks it cancelled as it closed are no news.
+   * engine's are dropped, as in-process: the conversation's next prompt, on any engine, tells
+   * the tasks it cancelled as it closed from the history (`lostBackgroundResults`).
    */
   #handOver(sessionId: string): void {
     const own = super.takeUndelivered(sessionId);

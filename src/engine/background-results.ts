@@ -77,8 +77,11 @@ export function backgroundResults(tasks: readonly TaskInfo[], maxResultChars: nu
   return promptResultsBlock(splitForPrompt(tasks, maxResultChars), maxResultChars, dropped);
 }
 
-/** {@link backgroundResults} of results already split ({@link splitForPrompt}): a caller that needs the split too sorts once. */
-export function promptResultsBlock({ shown, waiting }: PromptResults, maxResultChars: number, dropped?: DroppedResults): string {
+/**
+ * {@link backgroundResults} of results already split ({@link splitForPrompt}): a caller that needs the split too sorts once.
+ * `lost`: results of tasks whose engine stopped before delivering them (`lostBackgroundResults`), put first (they ended before any waiting here).
+ */
+export function promptResultsBlock({ shown, waiting }: PromptResults, maxResultChars: number, dropped?: DroppedResults, lost: readonly TaskResultFields[] = []): string {
   const entries = shown.map(
     (t): TaskResultFields => ({
       description: t.description,
@@ -88,7 +91,7 @@ export function promptResultsBlock({ shown, waiting }: PromptResults, maxResultC
       content: t.result ?? '',
     }),
   );
-  const lines = shareResultBudget(entries, maxResultChars).map(formatTaskResult);
+  const lines = shareResultBudget([...lost, ...entries], maxResultChars).map(formatTaskResult);
   if (waiting.length > 0) lines.push(waitingNote(waiting, shown.length));
   if (dropped) {
     const more = dropped.count > dropped.taskIds.length ? ' and others' : '';

@@ -6,14 +6,15 @@ import type { RunOptions, RunResult } from '../agent/run-types.js';
 import type { AgentEvent, CompactionEvent } from '../events/agent-event.js';
 import type { AgentScope, PromptPrefix } from '../agent/agent-scope.js';
 import { compactStoredSession } from '../agent/compact-session.js';
-import type { SessionStore } from '../session/session-store.js';
+import type { MaybePromise, SessionStore } from '../session/session-store.js';
+import type { ChatMessage } from '../model/chat-message.js';
 import type { AgentManager } from '../subagent/agent-manager.js';
 import { UnknownAgentError } from '../subagent/unknown-agent-error.js';
 import { MemoryEventLog } from '../runs/memory-event-log.js';
 import { RunRegistry, type RunHandle } from '../runs/run-registry.js';
 import { approvalRouter } from './approval-router.js';
 import type { TaskTracker } from '../delegation/task-tracker.js';
-import { backgroundPrefix } from './prompt-prefix.js';
+import { conversationPrefix } from './prompt-prefix.js';
 import { buildTree, DEFAULT_MAX_RESULT_CHARS, type Tree } from './build-tree.js';
 import { EngineClosedError } from './engine-closed-error.js';
 import { checkBackendOptions, checkEngineOptions, type HarnessEngineOptions } from './engine-options.js';
@@ -87,7 +88,9 @@ export class HarnessEngine {
     this.sessions = tree.sessions;
     // Background results go in front of the main agent's next prompt of their conversation.
     const maxResultChars = options.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS;
-    const promptPrefix = (sessionId: string): PromptPrefix => backgroundPrefix(this.tasks, sessionId, maxResultChars);
+    // Those an engine stopped before delivering (closed, or its process died) too: their starts are in the history.
+    const promptPrefix = (sessionId: string, history: readonly ChatMessage[]): MaybePromise<PromptPrefix> =>
+      conversationPrefix(this.tasks, sessionId, history, maxResultChars, this.sessions);
     // A run without a sessionId is over for good when it ends: forget what it left behind
     // (its tasks are noted from its start, see `ephemeralTaskSessions`).
     this.onRun = (sessionId: string, ephemeral: boolean) => (ephemeral ? tree.beginEphemeral(sessionId) : undefined);
