@@ -2,8 +2,14 @@ import type { SessionClaim } from '../session/session-claim.js';
 import type { MaybePromise, SessionStore } from '../session/session-store.js';
 import { SessionBusyError } from './session-busy-error.js';
 
+/** A session held by a run of this process: which run, and what resolves once it gives it up. */
+interface Holder {
+  readonly runId: string;
+  readonly released: Promise<void>;
+}
+
 /** For each store, the sessions a run of this process is using now, and by which run. */
-const active = new WeakMap<SessionStore, Map<string, string>>();
+const active = new WeakMap<SessionStore, Map<string, Holder>>();
 
 /** A session claimed for one run: held here at once, held in the store once it says so. */
 export interface SessionHold {
@@ -37,16 +43,23 @@ export function claimSession(store: SessionStore, sessionId: string, runId: stri
   let claims = active.get(store);
   if (!claims) active.set(store, (claims = new Map()));
   const holder = claims.get(sessionId);
-  if (holder !== undefined) throw new SessionBusyError(sessionId, holder);
-  claims.set(sessionId, runId);
+  if (holder !== undefined) throw new SessionBusyError(sessionId, holder.runId);
+  let resolve!: () => void;
+  const mine: Holder = { runId, released: new Promise<void>((r) => (resolve = r)) };
+  claims.set(sessionId, mine);
   let released = false;
   let granted: (() => void) | undefined;
   return {
     release: () => {
       if (released) return;
       released = true;
-      granted?.();
-      if (claims.get(sessionId) === runId) claims.delete(sessionId);
+      try {
+        granted?.();
+      } finally {
+        // Whatever the store's release did: a wait on this run (`whenReleased`) must not hang.
+        if (claims.get(sessionId) === mine) claims.delete(sessionId);
+        resolve();
+      }
     },
     whenHeld(start, fail) {
       const settle = (claim: SessionClaim | undefined): void => {
@@ -66,6 +79,22 @@ export function claimSession(store: SessionStore, sessionId: string, runId: stri
       else settle(answer);
     },
   };
+}
+
+/**
+ * Resolves once no run of this process holds `sessionId` of `store` any more (at once when
+ * none does now): a cancelled run gives its session up only after its unfinished turn is
+ * closed in it, a little after its cancel, and whoever stops it (the engine's `close()`, a
+ * conversation's delete) must not return before.
+ *
+ * @example
+ * ```ts
+ * tracker.cancel(taskId);
+ * await whenReleased(store, taskId); // its turn is closed, its claim given up
+ * ```
+ */
+export function whenReleased(store: SessionStore, sessionId: string): Promise<void> {
+  return active.get(store)?.get(sessionId)?.released ?? Promise.resolve();
 }
 
 /**

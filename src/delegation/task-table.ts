@@ -20,6 +20,11 @@ export class TaskTable {
   /** The background tasks running, and the results waiting for their conversation. */
   readonly background: TrackedBackground;
   readonly subject = new Subject<TaskInfo>();
+  /**
+   * Resolves once a task's run here has given its session up (see `TaskTracker.awaitReleases`);
+   * by default at once.
+   */
+  released: (taskId: string) => Promise<void> = () => Promise.resolve();
 
   constructor(private readonly limits: Required<TaskTrackerLimits>) {
     this.background = new TrackedBackground(limits);
@@ -72,13 +77,18 @@ export class TaskTable {
     return true;
   }
 
-  /** Cancels the unsettled tasks `filter` picks and waits until they settle (see `TaskTracker.cancelAll`). */
+  /**
+   * Cancels the unsettled tasks `filter` picks and waits until they settle and their runs here
+   * have given their sessions up (see `TaskTracker.cancelAll`).
+   */
   async cancelAll(filter: { backgroundOnly?: boolean; sessionId?: string }): Promise<void> {
     const waits: Promise<void>[] = [];
     for (const [id, entry] of [...this.entries]) {
       if (!isUnsettled(entry.info) || (filter.backgroundOnly && !entry.info.background)) continue;
       if (filter.sessionId !== undefined && entry.info.sessionId !== filter.sessionId) continue;
-      waits.push(entry.settled);
+      // A cancelled task settles at once, but its run closes its turn in its session after:
+      // a caller that deletes the conversation, or ends the process, waits for that too.
+      waits.push(entry.settled.then(() => this.released(id)));
       this.cancel(id);
     }
     await Promise.all(waits);

@@ -126,10 +126,22 @@ export class TaskTracker {
 
   /**
    * Cancels every running task (or only the background ones, or only those of one
-   * conversation) and waits until they settle.
+   * conversation) and waits until they settle and their runs in this process have closed
+   * their turns and given their sessions up.
    */
   async cancelAll(filter: { backgroundOnly?: boolean; sessionId?: string } = {}): Promise<void> {
     await this.table.cancelAll(filter);
+  }
+
+  /**
+   * How {@link TaskTracker.cancelAll} (and so {@link TaskTracker.close}) learns that a
+   * cancelled task's run here has given its session up, which it waits for after the task
+   * settles: the engine gives the claims of its session store (`whenReleased`).
+   *
+   * @internal
+   */
+  awaitReleases(released: (taskId: string) => Promise<void>): void {
+    this.table.released = released;
   }
 
   /** True once {@link TaskTracker.close} was called: no new background task may start. */

@@ -1,5 +1,6 @@
 import { ApprovalGrants } from '../agent/approval-grants.js';
 import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_STEPS, DEFAULT_TOOL_TIMEOUT_MS } from '../agent/defaults.js';
+import { whenReleased } from '../agent/session-claims.js';
 import { AgentFactory } from '../delegation/agent-factory.js';
 import { MAIN_AGENT_PROMPT } from '../delegation/delegation-prompts.js';
 import { delegationTools } from '../delegation/delegation-tools.js';
@@ -106,6 +107,8 @@ export function buildTree(options: HarnessEngineOptions, workspace: string, appr
     forgetConversation(sessionId);
   };
   const sessions = forgettingSessions(store, forgetConversation, stopTasks, checksElsewhere ? deletedElsewhere(tasks, store, forgetDeleted) : undefined);
+  // Every run of the tree claims its session through this view: a stop waits for its children's releases.
+  tasks.awaitReleases((taskId) => whenReleased(sessions, taskId));
   const taskSessions = ephemeralTaskSessions(tasks, store);
   const beginEphemeral = (sessionId: string): (() => void) => {
     const drop = taskSessions(sessionId);
