@@ -15,6 +15,7 @@ import { frontendTools } from './frontend-tools.js';
 import { RequestSlots, type RequestSlot } from './request-slots.js';
 import { startStreamedRun } from '../start-streamed-run.js';
 import { readRunAgentInput, type AgUiRequest } from './run-agent-input.js';
+import { busyElsewhere, continuedElsewhere, stillWaitsFor, waitingElsewhere } from './waiting-elsewhere.js';
 import { WaitingThreads } from './waiting-threads.js';
 
 /** What {@link agUiHandler} needs of the engine: a protocol handler's, and checking a request's tools before it starts a run. */
@@ -57,6 +58,10 @@ export interface AgUiHandlerOptions extends ProtocolHandlerOptions {
  *   is cancelled, once the new turn's prompt and tools have passed their checks. One refused
  *   (`400`), or no new turn either (a copy of an earlier request), changes nothing: the run
  *   still waits. A run nobody continues within `clientWaitMs` is cancelled.
+ * - Instances sharing a backend: a thread whose run waits for approvals at another instance
+ *   (no sticky routing) is continued here as above: `resume` is answered through the runs
+ *   registry and the continuation streamed from the run's events; a new turn cancels that run.
+ *   One waiting there for a frontend tool's result is `409`: route each thread to one instance.
  *
  * Refusals are JSON `{ error }`: `400` a body that is not a `RunAgentInput`, whose last
  * message is not a user's, or whose frontend tool is unusable or named like a tool of the
@@ -83,7 +88,12 @@ export function agUiHandler(engine: AgUiEngine, options: AgUiHandlerOptions = {}
     throw new RangeError(`clientWaitMs must be a number of milliseconds from 1 to ${MAX_TIMER_MS}, got ${String(clientWaitMs)}`);
   }
   const o = resolveProtocolOptions(shared);
-  const threads = new WaitingThreads(clientWaitMs, (state) => engine.runs.cancel(state.run.runId));
+  // A run continued at another instance since (its answers sent there) is that instance's to time out.
+  const threads = new WaitingThreads(clientWaitMs, (state) => stillWaitsFor(engine, state) && engine.runs.cancel(state.run.runId));
+  // The runs this handler started and has not seen end: a run of this engine not among them (a
+  // `POST /runs` one on the thread's session, waiting for its approvals) is no AG-UI client's to continue.
+  const ours = new Set<string>();
+  const notAgUi = (runId: string): boolean => !ours.has(runId) && engine.runs.approvals.pending(runId).length > 0;
   // While the slots are all taken, bodies are read on slots lent for the waiting runs, then on
   // the control slots: other handlers' runs (which lend nothing here), and bodies on their way
   // holding the lent ones, must not keep the answer a waiting run needs from being read.
@@ -94,7 +104,11 @@ export function agUiHandler(engine: AgUiEngine, options: AgUiHandlerOptions = {}
     const input = await readInput(req, o, slot);
     const ids = { threadId: input.threadId, runId: input.runId };
     const hooks = { keepAliveMs: o.keepAliveMs, onWait: threads.park.bind(threads, input.threadId) };
-    const waiting = threads.take(input.threadId);
+    const taken = threads.take(input.threadId);
+    // Continued at another instance since, and waiting there for what this request answers: what we showed is stale.
+    const parked = taken !== undefined && continuedElsewhere(engine, taken, input) ? undefined : taken;
+    // None here: the thread's run may wait for approvals at another instance (no sticky routing).
+    const waiting = parked ?? (await waitingElsewhere(engine, input.threadId, input.toolCallIds, (runId) => taken === undefined && notAgUi(runId)));
     const calls = new FrontendCalls();
     let turn: NewTurn | undefined;
     try {
@@ -103,7 +117,7 @@ export function agUiHandler(engine: AgUiEngine, options: AgUiHandlerOptions = {}
     } catch (error) {
       // A bad answer, a bad new turn, or neither (a request sent twice, say): the run still waits.
       slot.release();
-      if (waiting !== undefined) threads.park(input.threadId, waiting);
+      if (parked !== undefined) threads.park(input.threadId, parked);
       throw error;
     }
     if (turn === undefined) {
@@ -118,8 +132,12 @@ export function agUiHandler(engine: AgUiEngine, options: AgUiHandlerOptions = {}
     const { prompt, tools } = turn;
     // A run of the thread just cancelled (here, or by its client leaving) may still be closing its turn: waited for, briefly.
     const options = { sessionId: input.threadId, ...(tools.length > 0 ? { tools } : {}) };
-    const run = await startStreamedRun(engine, requests.forRun(slot), prompt, options, res);
+    const run = await startStreamedRun(engine, requests.forRun(slot), prompt, options, res).catch((error: unknown) => {
+      throw waiting === undefined ? busyElsewhere(error) : error;
+    });
     if (run === undefined) return; // the client is gone
+    ours.add(run.runId);
+    void run.result.catch(() => undefined).then(() => ours.delete(run.runId));
     const frontend = new Set(tools.map((t) => t.name));
     const state = { run, mapper: new AgUiMapper(frontend, input.toolCallIds), calls, frontendTools: frontend, after: 0, interrupts: new Set<string>(), notes: [], held: [] };
     streamAgUiRun(engine, state, ids, res, hooks);
