@@ -10,11 +10,12 @@ import { collect, own } from '../support/collect-events.js';
 import { createGate } from '../support/deferred.js';
 import { steps } from '../support/delegation-script.js';
 import { lifecycleTaskReply, parseTaskResult } from '../support/lifecycle-script.js';
+import { HAS_REDIS } from './redis-server.js';
 import { useScaleKits } from './scale-kit.js';
 
 const AGENTS = [testAgent('alpha')];
 
-describe('a background task its engine closed on, on a backend', () => {
+describe.skipIf(!HAS_REDIS)('a background task its engine closed on, on a backend', () => {
   const scale = useScaleKits();
 
   it("the conversation's next prompt on a new engine tells it was interrupted, once", async () => {
