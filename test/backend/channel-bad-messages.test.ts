@@ -41,7 +41,7 @@ describe.skipIf(!HAS_REDIS)('messages a channel reader throws on', () => {
         expect(warnings.messages[i]).toContain(`Skipped a message on ${channel} that no engine or worker publishes (`);
         // Each channel's reader says what was wrong and what skipping its messages means.
         const consequence = channel === keys.tasksChannel ? SKIPPED : RUNS_SKIPPED;
-        expect(warnings.messages[i]).toContain(`(it is not JSON): <U+001B>]0;owned<U+0007>${'y'.repeat(190)}…. ${consequence}.`);
+        expect(warnings.messages[i]).toContain(`(it is not JSON): <U+001B>]0;owned<U+0007>${'y'.repeat(175)}…. ${consequence}.`);
         expect(warnings.messages[i]).not.toMatch(/[\u001b\u0007]/);
       }
     } finally {

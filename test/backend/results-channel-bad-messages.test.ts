@@ -49,7 +49,7 @@ describe.skipIf(!HAS_REDIS)('bad messages on the results channel', () => {
       await warningsDelivered();
       expect(warnings.messages).toHaveLength(1);
       const [said] = warnings.messages as [string];
-      expect(said).toContain(`Skipped a message on ${keys.resultsChannel} that no engine or worker publishes (it is not JSON): <U+001B>[2J${'x'.repeat(196)}…. No waiting background result`);
+      expect(said).toContain(`Skipped a message on ${keys.resultsChannel} that no engine or worker publishes (it is not JSON): <U+001B>[2J${'x'.repeat(188)}…. No waiting background result`);
       expect(said).toContain('said at most once every 60 s');
       expect(said).not.toContain('\u001b');
 

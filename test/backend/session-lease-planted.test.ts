@@ -36,7 +36,7 @@ describe.skipIf(!HAS_REDIS)('planted session leases', () => {
         `Redis key ${keys.claim('ses_hash')} was a hash, which a session store never writes there: replaced by the lease of run_mine.`,
         `Redis key ${keys.claim('ses_list')} was a list, which a session store never writes there: replaced by the lease of run_mine.`,
       ]);
-      expect(await backend.sessions.claim('ses_text', 'run_mine')).toEqual({ granted: false, owner: `<U+001B>[2J${'z'.repeat(196)}…` });
+      expect(await backend.sessions.claim('ses_text', 'run_mine')).toEqual({ granted: false, owner: `<U+001B>[2J${'z'.repeat(188)}…` });
     } finally {
       warnings.stop();
     }
