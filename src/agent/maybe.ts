@@ -11,7 +11,7 @@ import { Observable, type Subscriber } from 'rxjs';
  * ```
  */
 export function maybe$<T>(fn: () => T | Promise<T>): Observable<T> {
-  return new Observable<T>((out) => settle(out, fn, (value) => {
+  return new Observable<T>((out) => settle(out, fn, undefined, (value) => {
     out.next(value);
     out.complete();
   }));
@@ -23,16 +23,17 @@ export function maybe$<T>(fn: () => T | Promise<T>): Observable<T> {
  * it settles for a promise) in this stream's place. Why by hand: a run's start and every
  * saved step chained these, and `concatMap`'s merge machinery was most of what a run start
  * allocated (issue 28: the start surge under load). A failure of `fn` or `project` errors
- * the stream; unsubscribing before a promise settles subscribes nothing.
+ * the stream; unsubscribing before a promise settles subscribes nothing, and hands its value
+ * to `late` when given (what the value took is given back: a prompt prefix's results).
  *
  * @example
  * ```ts
  * maybeThen$(() => store.append(id, messages), () => of(new Next(nextStep)));
  * ```
  */
-export function maybeThen$<T, R>(fn: () => T | Promise<T>, project: (value: T) => Observable<R>): Observable<R> {
+export function maybeThen$<T, R>(fn: () => T | Promise<T>, project: (value: T) => Observable<R>, late?: (value: T) => void): Observable<R> {
   return new Observable<R>((out) =>
-    settle(out, fn, (value) => {
+    settle(out, fn, late, (value) => {
       let then$: Observable<R>;
       try {
         then$ = project(value);
@@ -67,8 +68,8 @@ export function whenFailed<T>(fn: () => T | Promise<T>, failed: () => void): T |
   return value;
 }
 
-/** Calls `fn`; hands its value to `take` at once, or once its promise settles (while `out` is open). */
-function settle<T, R>(out: Subscriber<R>, fn: () => T | Promise<T>, take: (value: T) => void): void {
+/** Calls `fn`; hands its value to `take` at once, or once its promise settles while `out` is open (else to `late`). */
+function settle<T, R>(out: Subscriber<R>, fn: () => T | Promise<T>, late: ((value: T) => void) | undefined, take: (value: T) => void): void {
   let value: T | Promise<T>;
   try {
     value = fn();
@@ -79,6 +80,7 @@ function settle<T, R>(out: Subscriber<R>, fn: () => T | Promise<T>, take: (value
   value.then(
     (settled) => {
       if (!out.closed) take(settled);
+      else late?.(settled);
     },
     (e: unknown) => out.error(e),
   );

@@ -3,7 +3,7 @@ import type { AgentEvent } from '../events/agent-event.js';
 import type { ChatMessage } from '../model/chat-message.js';
 import { maybeThen$ } from './maybe.js';
 import { withFirst$ } from './with-first.js';
-import type { AgentScope, PromptPrefix } from './agent-scope.js';
+import type { AgentScope } from './agent-scope.js';
 import { RunOutput } from './run-output.js';
 import { type RunInput, runScopeOf } from './run-scope.js';
 import { loadHistory$ } from './run-start.js';
@@ -66,42 +66,20 @@ function start$(agent: AgentScope, input: RunInput, run: RunState, output: RunOu
         const steps = new RunSteps(runScopeOf(agent, run, input, tools), output);
         const toolWarnings = (agent.toolWarnings?.(tools) ?? []).map(({ code, message }): AgentEvent => ({ type: 'Warning', runId: run.runId, agentName: run.agentName, code, message }));
         // The prefix is asked for right before the save (a run stopped at a warning takes
-        // nothing), and given back if the save fails: what it took is not lost.
-        const first$ = withPrefix$(agent, input.sessionId, history, (prefix) => {
-          const user: ChatMessage = { role: 'user', content: prefix?.text ? `${prefix.text}\n\n${input.prompt}` : input.prompt };
-          run.messages = [...system, ...history, user];
-          return persist$(steps.scope, [user], () => [new Next(steps.step(1))], prefix?.unsaved);
-        });
+        // nothing), and given back if the save fails or it settles after the run stopped:
+        // what it took is not lost.
+        const first$ = maybeThen$(
+          () => agent.promptPrefix?.(input.sessionId, history),
+          (prefix) => {
+            const user: ChatMessage = { role: 'user', content: prefix?.text ? `${prefix.text}\n\n${input.prompt}` : input.prompt };
+            run.messages = [...system, ...history, user];
+            return persist$(steps.scope, [user], () => [new Next(steps.step(1))], prefix?.unsaved);
+          },
+          (prefix) => prefix?.unsaved(),
+        );
         return warnings.length + toolWarnings.length ? concat(of(...warnings, ...toolWarnings), first$) : first$;
       }),
     ),
   );
   return withFirst$<Item>(runStart, setup$);
-}
-
-/**
- * Asks the agent's prompt prefix when subscribed and continues with `then` in the stream's
- * place: at once for a plain one, when it settles for a promise. One that settles after the
- * run stopped is given back (its `unsaved`): the run saves nothing of it.
- */
-function withPrefix$(agent: AgentScope, sessionId: string, history: readonly ChatMessage[], then: (prefix: PromptPrefix | undefined) => Observable<Item>): Observable<Item> {
-  return new Observable<Item>((out) => {
-    const go = (prefix: PromptPrefix | undefined): void => {
-      let then$: Observable<Item>;
-      try {
-        then$ = then(prefix);
-      } catch (e) {
-        return out.error(e);
-      }
-      then$.subscribe(out);
-    };
-    let asked: PromptPrefix | Promise<PromptPrefix> | undefined;
-    try {
-      asked = agent.promptPrefix?.(sessionId, history);
-    } catch (e) {
-      return out.error(e);
-    }
-    if (!(asked instanceof Promise)) return go(asked);
-    asked.then((prefix) => (out.closed ? prefix.unsaved() : go(prefix)), (e: unknown) => out.error(e));
-  });
 }
