@@ -15,8 +15,16 @@ import type { CommandWrites, JoinedWrite, WrittenWord } from './written-words.js
 type ConfigHome = NonNullable<JoinedWrite['home']>;
 /** A setting of either as the line records it (`HOME=src`; `HOME` alone when its value is not shown: `read HOME`). */
 const SETS = /^(HOME|XDG_CONFIG_HOME)(?:(\+?=)(.*))?$/s;
-/** `git config` words that only read it. */
-const READS = /^(?:--get(?:-all|-regexp|-urlmatch|-color(?:bool)?)?|--list|-l|get|list)$/;
+/** `git config` options that only read it. */
+const READS = /^(?:--get(?:-all|-regexp|-urlmatch|-color(?:bool)?)?|--list|-l)$/;
+/** git 2.46's read subcommands, which only count as the word right after `config`. */
+const READ_SUBCOMMANDS = /^(?:get|list)$/;
+/**
+ * `git config` options that never take the next word as their value, or carry it (`--type=bool`):
+ * any other word before a read option may be an operand or a value (`--default --list`), so the
+ * read is not trusted past it.
+ */
+const FLAGS = /^(?:--(?:system|local|worktree|includes|no-includes|show-origin|show-scope|name-only|null|bool|int|bool-or-int|bool-or-str|path|expiry-date|fixed-value)|-z|--[a-z-]+=.*)$/s;
 /** The file named `config` git's global configuration may be, under the folder each variable gives. */
 const XDG_FOLDER: Readonly<Record<ConfigHome, string>> = { HOME: '/.config/git', XDG_CONFIG_HOME: '/git' };
 
@@ -33,12 +41,31 @@ const XDG_FOLDER: Readonly<Record<ConfigHome, string>> = { HOME: '/.config/git',
  */
 export function globalConfigWrites(args: readonly WrittenWord[], assignments: readonly string[]): JoinedWrite[] {
   const words = args.map((a) => a.text);
-  if (!words.includes('config') || !words.includes('--global') || words.some((w) => READS.test(w))) return [];
+  if (!words.includes('config') || !words.some(isGlobal) || readsOnly(words.slice(words.indexOf('config') + 1))) return [];
   const dotfile = configWrite('HOME', '', '.gitconfig', assignments);
   const xdg = configWrite('XDG_CONFIG_HOME', XDG_FOLDER.XDG_CONFIG_HOME, 'config', assignments);
   // XDG_CONFIG_HOME set in front decides the second file; else HOME gives it, unless the line sets XDG_CONFIG_HOME.
   if (xdg.home === undefined) return [dotfile, xdg];
   return [dotfile, configWrite('HOME', XDG_FOLDER.HOME, 'config', assignments), xdg];
+}
+
+/** `--global` or an abbreviation git takes for it (`--glob`): it accepts any unambiguous prefix, and `--g` is not one. */
+function isGlobal(word: string): boolean {
+  return word.length >= 4 && '--global'.startsWith(word);
+}
+
+/**
+ * Whether `git config`'s arguments (`rest`, after `config`) only read: a read subcommand first, or
+ * a read option before any word that is not a known flag. A read word later on may be a key's
+ * value (`--global k.v list` sets `k.v` to `list`), so it does not count.
+ */
+function readsOnly(rest: readonly string[]): boolean {
+  if (rest.length > 0 && READ_SUBCOMMANDS.test(rest[0]!)) return true;
+  for (const word of rest) {
+    if (READS.test(word)) return true;
+    if (!isGlobal(word) && !FLAGS.test(word)) return false;
+  }
+  return false;
 }
 
 /** The write of `name` in `sub` under the folder `variable` gives: from `assignments`, else marked to be read from the line. */
