@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RunsRequestHandler } from '../http/runs-handler.js';
+import { cameOverHttps } from './came-over-https.js';
 import { crossSitePrefill, redirectWithoutPrompt } from './cross-site-prefill.js';
 import type { DemoPage } from './demo-page.js';
 import { closeIfBodyUnread } from '../http/close-if-body-unread.js';
@@ -63,7 +64,7 @@ function answer(routes: DemoRoutes, req: IncomingMessage, res: ServerResponse): 
   const isPage = url.pathname === '/' && (req.method === 'GET' || req.method === 'HEAD');
   // before the login: its redirect would carry the prompt on
   if (isPage && crossSitePrefill(req, url)) return redirectWithoutPrompt(url, res);
-  if (isPage && url.searchParams.has('token')) return logIn(routes, url, res);
+  if (isPage && url.searchParams.has('token')) return logIn(routes, url, req, res);
   if (isPage) {
     res.writeHead(200, { ...PAGE_HEADERS, 'content-security-policy': routes.page.csp });
     res.end(req.method === 'HEAD' ? undefined : routes.page.html);
@@ -88,15 +89,18 @@ function pathOf(target: string | undefined): URL | undefined {
   }
 }
 
-/** `GET /?token=...`: the right token becomes a cookie and leaves the address; a wrong one is refused. */
-function logIn(routes: DemoRoutes, url: URL, res: ServerResponse): void {
+/**
+ * `GET /?token=...`: the right token becomes a cookie and leaves the address; a wrong one is
+ * refused. Reached over HTTPS (a proxy in front), the cookie is `Secure` (see `cameOverHttps`).
+ */
+function logIn(routes: DemoRoutes, url: URL, req: IncomingMessage, res: ServerResponse): void {
   if (!sameSecret(url.searchParams.get('token') ?? '', routes.token)) {
     return sendPlain(res, 401, 'The token in this address is wrong: open the address "rxharness serve" printed.');
   }
   url.searchParams.delete('token');
   res.writeHead(303, {
     location: `/${url.search}`,
-    'set-cookie': `${routes.cookieName}=${routes.token}; HttpOnly; SameSite=Strict; Path=/api`,
+    'set-cookie': `${routes.cookieName}=${routes.token}; HttpOnly; SameSite=Strict; Path=/api${cameOverHttps(req) ? '; Secure' : ''}`,
     'cache-control': 'no-store',
   });
   res.end();
