@@ -28,6 +28,6 @@ export interface FollowingReader {
 export interface FollowerTimes {
   /** How long one `XREAD` blocks; a stream quiet this long is checked to still exist. */
   readonly blockMs: number;
-  /** How long it waits for its connection. */
+  /** How long it waits for its connection, and for Redis to answer again after it dropped. */
   readonly connectTimeoutMs: number;
 }

@@ -23,6 +23,8 @@ export interface Session {
   conn?: Redis;
   clientId?: number;
   reading?: Reading;
+  /** Ends the wait before the next attempt to connect, while the follower waits (`follower-connect.ts`). */
+  stopPause?: () => void;
 }
 
 /**

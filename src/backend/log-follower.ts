@@ -1,10 +1,11 @@
 import type { Redis } from 'ioredis';
 import { UnknownRunError } from '../runs/unknown-run-error.js';
 import type { FollowerTimes, FollowingReader, StreamEntry } from './follower-reader.js';
+import { connectionLost, followerConnection, unreachableError } from './follower-connect.js';
 import { wake, type Reading, type Session } from './follower-session.js';
 import { isWrongType } from './load-hash.js';
 import { readEachAlone } from './not-a-stream.js';
-import { duplicateOf, redisFailure } from './redis-connection.js';
+import { redisFailure } from './redis-connection.js';
 import { compareIds, oldest } from './stream-ids.js';
 
 export type { FollowerTimes, FollowingReader, StreamEntry } from './follower-reader.js';
@@ -33,9 +34,14 @@ const COUNT = 1000;
  * A stream quiet for `blockMs` is checked with `EXISTS`: a deleted log ends its readers with
  * `UnknownRunError`. A stream turned into another type (the `XREAD` fails `WRONGTYPE`) ends
  * its own readers only, with an error saying so, each log then being read alone
- * (`not-a-stream.ts`): a `WRONGTYPE` never ends another log's readers. Any other failed command,
- * or the connection, ends every reader with a `RedisBackendError` (as each reader's own
- * connection failing did), and the connection is closed: the next reader opens a new one.
+ * (`not-a-stream.ts`): a `WRONGTYPE` never ends another log's readers.
+ *
+ * A dropped connection (`CLIENT KILL`, a restart, a network blip) is made again
+ * (`follower-connect.ts`) and read on from each reader's last entry, so readers get every
+ * entry once, in order; only Redis unreachable for `connectTimeoutMs` ends every reader, with
+ * a `RedisBackendError` saying so. Any other failed command (a reply of Redis, such as
+ * `NOPERM`) ends every reader with a `RedisBackendError` at once, and the connection is
+ * closed: the next reader opens a new one.
  *
  * @internal
  */
@@ -83,49 +89,78 @@ export class LogFollower {
     this.#session = undefined;
     if (!session) return;
     session.closed = true;
+    session.stopPause?.();
     session.conn?.disconnect();
   }
 
+  /**
+   * Connects, then reads until the last reader leaves. A dropped connection is made again
+   * (`followerConnection`) and the next `XREAD` reads after each reader's own last entry, so
+   * nothing is missed or given twice; the readers end only when Redis stays unreachable for
+   * `connectTimeoutMs`, or a command fails otherwise.
+   */
   async #loop(session: Session): Promise<void> {
-    try {
-      const conn = await duplicateOf(this.redis, this.times.connectTimeoutMs);
-      session.conn = conn;
-      if (session.closed) return conn.disconnect();
-      // A Redis that refuses CLIENT commands (some hosted ones do): nothing can be interrupted,
-      // so a reader the XREAD in flight misses waits for it to time out (`blockMs`).
-      session.clientId = await conn.client('ID').catch(() => undefined);
-      while (!session.closed) {
-        const ids = new Map<string, string>();
-        for (const [key, stream] of this.#streams) ids.set(key, oldest(stream.readers));
-        if (ids.size === 0) return; // (unfollow has closed the session already)
-        const reading: Reading = { ids, interrupted: false };
-        session.reading = reading;
-        let reply: [key: string, entries: StreamEntry[]][] | null;
-        try {
-          reply = (await conn.xread('COUNT', COUNT, 'BLOCK', this.times.blockMs, 'STREAMS', ...ids.keys(), ...ids.values())) as typeof reply;
-        } catch (e) {
-          // One log made something else than a stream fails the whole XREAD: a WRONGTYPE is no
-          // Redis failure. Each log is read alone: only the readers of one that is not a stream
-          // end (they leave through `unfollow`), the others get their entries.
-          if (session.closed || !isWrongType(e)) throw e;
-          session.reading = undefined; // nothing blocks now: a new reader waits for the next XREAD
-          reply = await readEachAlone(conn, this.#streams, ids, COUNT);
-        }
-        session.reading = undefined;
-        if (session.closed) return;
-        if (reply) for (const [key, entries] of reply) this.#dispatch(key, ids.get(key)!, entries);
-        // A real timeout checks every stream (as each reader did after its own); otherwise only
-        // those quiet for `blockMs` (with busy neighbours, an XREAD never times out).
-        await this.#checkQuiet(conn, reply === null && !reading.interrupted);
+    let deadline = Date.now() + this.times.connectTimeoutMs;
+    let lost = false;
+    for (;;) {
+      let conn: Redis | undefined;
+      try {
+        conn = await followerConnection(this.redis, session, deadline, lost);
+        if (!conn) return; // closed meanwhile
+        session.conn = conn;
+        await this.#read(session, conn);
+        return;
+      } catch (e) {
+        if (session.closed) return; // closed on purpose: the pending XREAD failed with it
+        // Asked before closing it: a reply of Redis (`NOPERM`...) leaves the connection ready.
+        lost = conn !== undefined && connectionLost(conn);
+        conn?.disconnect();
+        session.conn = session.clientId = undefined;
+        // Connected, then lost: Redis has `connectTimeoutMs` from now to answer again.
+        if (lost) deadline = Date.now() + this.times.connectTimeoutMs;
+        else if (conn === undefined) return this.#failAll((reader) => unreachableError(reader.runId, this.times.connectTimeoutMs, e));
+        else return this.#failAll((reader) => redisFailure(`reading the event log of ${reader.runId}`, e));
       }
-    } catch (e) {
-      if (session.closed) return; // closed on purpose: the pending XREAD failed with it
-      // Redis failed: every reader ends, as each one's own connection failing did.
-      const readers = [...this.#streams.values()].flatMap((stream) => [...stream.readers]);
-      this.#streams.clear();
-      this.#end();
-      for (const reader of readers) reader.fail(redisFailure(`reading the event log of ${reader.runId}`, e));
     }
+  }
+
+  /** Reads on `conn` until the session closes or has no reader left. */
+  async #read(session: Session, conn: Redis): Promise<void> {
+    // A Redis that refuses CLIENT commands (some hosted ones do): nothing can be interrupted,
+    // so a reader the XREAD in flight misses waits for it to time out (`blockMs`).
+    session.clientId = await conn.client('ID').catch(() => undefined);
+    while (!session.closed) {
+      const ids = new Map<string, string>();
+      for (const [key, stream] of this.#streams) ids.set(key, oldest(stream.readers));
+      if (ids.size === 0) return; // (unfollow has closed the session already)
+      const reading: Reading = { ids, interrupted: false };
+      session.reading = reading;
+      let reply: [key: string, entries: StreamEntry[]][] | null;
+      try {
+        reply = (await conn.xread('COUNT', COUNT, 'BLOCK', this.times.blockMs, 'STREAMS', ...ids.keys(), ...ids.values())) as typeof reply;
+      } catch (e) {
+        session.reading = undefined; // nothing blocks now: a new reader waits for the next XREAD
+        // One log made something else than a stream fails the whole XREAD: a WRONGTYPE is no
+        // Redis failure. Each log is read alone: only the readers of one that is not a stream
+        // end (they leave through `unfollow`), the others get their entries.
+        if (session.closed || !isWrongType(e)) throw e;
+        reply = await readEachAlone(conn, this.#streams, ids, COUNT);
+      }
+      session.reading = undefined;
+      if (session.closed) return;
+      if (reply) for (const [key, entries] of reply) this.#dispatch(key, ids.get(key)!, entries);
+      // A real timeout checks every stream (as each reader did after its own); otherwise only
+      // those quiet for `blockMs` (with busy neighbours, an XREAD never times out).
+      await this.#checkQuiet(conn, reply === null && !reading.interrupted);
+    }
+  }
+
+  /** Ends every reader with its `error` (Redis failed, or stayed unreachable) and closes the connection. */
+  #failAll(error: (reader: FollowingReader) => Error): void {
+    const readers = [...this.#streams.values()].flatMap((stream) => [...stream.readers]);
+    this.#streams.clear();
+    this.#end();
+    for (const reader of readers) reader.fail(error(reader));
   }
 
   /** Gives `entries` of `key` (read after `after`) to each reader the read covered. */

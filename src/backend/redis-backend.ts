@@ -52,7 +52,11 @@ export interface RedisBackendOptions {
    * free again this long after at most (until then other engines get `SessionBusyError`).
    */
   readonly sessionLeaseMs?: number;
-  /** How long to wait for Redis when connecting before failing; default 5 seconds. */
+  /**
+   * How long to wait for Redis when connecting before failing; default 5 seconds. Also how long
+   * a reader following a run's event log waits for Redis to answer again after its connection
+   * dropped, before it ends saying Redis was unreachable.
+   */
   readonly connectTimeoutMs?: number;
   /**
    * How long an answer to an approval of a run another instance owns waits for that

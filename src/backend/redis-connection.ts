@@ -11,9 +11,14 @@ import { RedisBackendError } from './redis-backend-error.js';
  */
 export const CONNECTION_OPTIONS: RedisOptions = {
   maxRetriesPerRequest: 1,
-  retryStrategy: (times: number) => Math.min(50 * times, 1000),
+  retryStrategy: (times: number) => reconnectDelay(times),
   lazyConnect: true,
 };
+
+/** How long to wait before the `times`-th attempt to reconnect, in milliseconds: 50 more each time, at most a second. */
+export function reconnectDelay(times: number): number {
+  return Math.min(50 * times, 1000);
+}
 
 /**
  * A ready connection to `url`, or a `RedisBackendError` saying Redis cannot be reached
@@ -27,9 +32,12 @@ export async function connectRedis(url: string, timeoutMs: number, options: Redi
   return readyOrFail(client, url, timeoutMs);
 }
 
-/** A duplicate of `client` (same URL and options), connected, for a blocking read or a subscription. */
-export function duplicateOf(client: Redis, timeoutMs: number): Promise<Redis> {
-  const copy = client.duplicate({ lazyConnect: true });
+/**
+ * A duplicate of `client` (same URL and options, `options` over them), connected, for a
+ * blocking read or a subscription.
+ */
+export function duplicateOf(client: Redis, timeoutMs: number, options: RedisOptions = {}): Promise<Redis> {
+  const copy = client.duplicate({ lazyConnect: true, ...options });
   copy.on('error', () => undefined);
   return readyOrFail(copy, redactedUrl(client), timeoutMs);
 }

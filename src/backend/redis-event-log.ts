@@ -19,7 +19,7 @@ export interface EventLogTimes {
   readonly maxLiveMs: number;
   /** How long the follower blocks in one `XREAD`; a log quiet this long is checked to still exist. */
   readonly blockMs: number;
-  /** How long the follower waits for its connection. */
+  /** How long the follower waits for its connection, and for Redis to answer again after it dropped. */
   readonly connectTimeoutMs: number;
 }
 

@@ -1,9 +1,9 @@
-import { connect, createServer, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { redisBackend } from '../../src/backend/redis-backend.js';
 import type { HarnessEngine } from '../../src/engine/harness-engine.js';
 import { testAgent } from '../support/agent-turns.js';
 import { taskArgs } from '../support/delegation-script.js';
+import { blipProxy } from './blip-proxy.js';
 import { HAS_REDIS } from './redis-server.js';
 import { useScaleKits, waitFor } from './scale-kit.js';
 
@@ -11,40 +11,6 @@ import { useScaleKits, waitFor } from './scale-kit.js';
 const OUTAGE_MS = 1500;
 /** The child's steps: at 100 ms each, it would still run well after the outage if nothing stopped it. */
 const STEPS = 60;
-
-/**
- * A TCP proxy to Redis whose connections can all be cut, and new ones refused for `ms` (an
- * outage on the engine's side only). Refused at the TCP level (nothing listens meanwhile):
- * a connection accepted and dropped would count as a reconnect, and Redis's commands would
- * wait instead of failing.
- */
-async function blipProxy(redisPort: number): Promise<{ url: string; cut(ms?: number): void; close(): Promise<void> }> {
-  const sockets = new Set<Socket>();
-  const server = createServer((client) => {
-    const upstream = connect(redisPort, '127.0.0.1');
-    sockets.add(client).add(upstream);
-    client.pipe(upstream).pipe(client);
-    const drop = (): void => void (client.destroy(), upstream.destroy(), sockets.delete(client), sockets.delete(upstream));
-    client.on('error', drop).on('close', drop);
-    upstream.on('error', drop).on('close', drop);
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const { port } = server.address() as { port: number };
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    cut: (ms = OUTAGE_MS) => {
-      server.close();
-      for (const s of sockets) s.destroy();
-      if (Number.isFinite(ms)) setTimeout(() => server.listen(port, '127.0.0.1'), ms);
-    },
-    close: () =>
-      new Promise<void>((r) => {
-        for (const s of sockets) s.destroy();
-        if (server.listening) server.close(() => r());
-        else r();
-      }),
-  };
-}
 
 describe.skipIf(!HAS_REDIS)("an outage of Redis on the engine's side while its background task runs on a worker", () => {
   const scale = useScaleKits();
@@ -59,7 +25,7 @@ describe.skipIf(!HAS_REDIS)("an outage of Redis on the engine's side while its b
         worker: (t) => {
           if (t.step === 3 && !cut) {
             cut = true;
-            proxy.cut();
+            proxy.cut(OUTAGE_MS);
           }
           return { ...(t.step >= STEPS ? { text: 'child finished' } : { toolCalls: [{ name: 'todo', arguments: { todos: [] } }] }), delayMs: 100 };
         },
