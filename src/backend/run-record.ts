@@ -1,4 +1,4 @@
-import type { SharedRunRecord } from '../runs/shared-runs.js';
+import type { RunOrigin, SharedRunRecord } from '../runs/shared-runs.js';
 import { isPlainObject, storedObject } from './stored-object.js';
 
 /** A shared run record as Redis keeps it: with the instance that owns the run. */
@@ -8,11 +8,16 @@ export interface OwnedRecord extends SharedRunRecord {
 }
 
 const STATES = new Set(['running', 'done', 'failed', 'cancelled']);
+/** The origins this version knows (`RunOrigin`). */
+const ORIGINS: ReadonlySet<unknown> = new Set<RunOrigin>(['ag-ui']);
 
 /**
  * A record read from Redis (JSON text, or a message's already parsed object), or undefined
  * when it is not one: whatever is stored there is not trusted to have the shape we wrote, and
- * a bad entry is skipped rather than failing every engine that loads it.
+ * a bad entry is skipped rather than failing every engine that loads it. An `origin` this
+ * version does not know (a newer one's, or planted) is dropped, the record kept: the run is then
+ * not an AG-UI run here, which no AG-UI request continues or cancels, but still listed,
+ * attachable and answerable.
  *
  * @example
  * ```ts
@@ -34,7 +39,10 @@ export function parseRunRecord(stored: unknown): OwnedRecord | undefined {
     value['pending'].every(isPendingApproval) &&
     (value['retainUntil'] === undefined || typeof value['retainUntil'] === 'number') &&
     (value['owner'] === undefined || typeof value['owner'] === 'string');
-  return fine ? (value as unknown as OwnedRecord) : undefined;
+  if (!fine) return undefined;
+  if (value['origin'] === undefined || ORIGINS.has(value['origin'])) return value as unknown as OwnedRecord;
+  const { origin: _unknown, ...known } = value;
+  return known as unknown as OwnedRecord;
 }
 
 /** A waiting approval as a record lists it: its ids and names as strings. */

@@ -6,11 +6,11 @@ import type { AgentEvent } from '../events/agent-event.js';
 import type { ApprovalDecision } from '../permission/approval.js';
 import { errorIdentity } from '../errors/error-identity.js';
 import { eventBytes } from './event-bytes.js';
-import type { EventLog } from './event-log.js';
 import { ApprovalWatchers } from './approval-watchers.js';
 import { PendingApprovals } from './pending-approvals.js';
 import type { PendingApproval, RunInfo, SequencedEvent } from './run-types.js';
-import type { SharedRuns } from './shared-runs.js';
+import type { RunOrigin } from './shared-runs.js';
+import type { RunRegistryOptions } from './run-registry-options.js';
 import { UnknownRunError } from './unknown-run-error.js';
 import { checkAfter } from './check-after.js';
 import { CoalescedPublishes } from './coalesced-publishes.js';
@@ -31,27 +31,6 @@ export interface RunHandle {
   cancel(): void;
 }
 
-/** Options of a {@link RunRegistry}. */
-export interface RunRegistryOptions {
-  readonly log: EventLog;
-  /** How long a finished run stays attachable, in milliseconds. */
-  readonly retentionMs: number;
-  /** The most finished runs kept; the oldest beyond it are evicted. */
-  readonly maxRetained: number;
-  /**
-   * The most bytes (estimated, see {@link RunRegistry.retainedBytes}) finished runs' events
-   * may hold together; the oldest beyond it are evicted. Default: no bound but the count.
-   */
-  readonly maxRetainedBytes?: number;
-  /**
-   * The runs of every engine sharing a backend: this registry publishes its own there, and
-   * finds, attaches to, cancels and answers the others' through it.
-   *
-   * @internal
-   */
-  readonly shared?: SharedRuns;
-}
-
 interface Entry {
   info: RunInfo;
   subscription: Subscription | undefined;
@@ -67,6 +46,8 @@ interface Entry {
    * kept for `retentionMs` of real time, neither an hour more nor expired at once.
    */
   endedTick: number;
+  /** Who started it, when a protocol's client continues it between requests (`markOrigin`). */
+  origin?: RunOrigin;
 }
 
 /**
@@ -265,6 +246,25 @@ export class RunRegistry {
   }
 
   /**
+   * Notes that a run of ours was started by a protocol whose client continues it (an AG-UI
+   * handler), and tells the engines sharing a backend: their AG-UI requests continue or cancel
+   * only such runs. Nothing for another engine's run: its owner publishes its origin.
+   *
+   * @internal
+   */
+  markOrigin(runId: string, origin: RunOrigin): void {
+    const entry = this.#runs.get(runId);
+    if (entry === undefined || entry.origin === origin) return;
+    entry.origin = origin;
+    this.#publishes.now(runId);
+  }
+
+  /** Who started the run, as marked here ({@link RunRegistry.markOrigin}) or published by its owner; `undefined`: not known to be a protocol's. @internal */
+  originOf(runId: string): RunOrigin | undefined {
+    return this.#runs.get(runId)?.origin ?? this.o.shared?.get(runId)?.origin;
+  }
+
+  /**
    * Calls `listener` whenever the approvals waiting in a running run may have changed (one of
    * ours: at once, as an approval starts or stops waiting; another engine's: as its record
    * arrives), so a protocol that shows only waiting approvals rechecks on the signal rather
@@ -341,6 +341,7 @@ export class RunRegistry {
       info: entry.info,
       pending: this.approvals.pending(runId),
       ...(endedAt !== undefined ? { retainUntil: endedAt + this.o.retentionMs } : {}),
+      ...(entry.origin !== undefined ? { origin: entry.origin } : {}),
     });
   }
 

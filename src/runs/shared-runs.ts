@@ -1,6 +1,13 @@
 import type { ApprovalDecision } from '../permission/approval.js';
 import type { PendingApproval, RunInfo } from './run-types.js';
 
+/**
+ * Which protocol handler started a run whose client continues it between requests: `ag-ui`, an
+ * AG-UI handler's (its thread's next request, at any instance, may answer its approvals or
+ * cancel it for a new turn).
+ */
+export type RunOrigin = 'ag-ui';
+
 /** What the engine running a started run tells every engine sharing its backend about it. */
 export interface SharedRunRecord {
   /** The run as its owner knows it now. */
@@ -9,6 +16,14 @@ export interface SharedRunRecord {
   readonly pending: readonly PendingApproval[];
   /** When a finished run stops being attachable, in epoch milliseconds; absent while it runs. */
   readonly retainUntil?: number;
+  /**
+   * Who started it, when a protocol's client continues it ({@link RunOrigin}). Absent for any
+   * other run (`POST /runs`, A2A, `engine.start`) and in records written before origins were
+   * kept (or holding a value this version does not know): read as not an AG-UI run, which no
+   * AG-UI request at another instance answers or cancels (the safe reading: a new turn is then
+   * refused `409`, as it is on one instance, rather than cancel a run of another client).
+   */
+  readonly origin?: RunOrigin;
 }
 
 /** What a registry does for the other engines: cancel its runs, answer their approvals. */

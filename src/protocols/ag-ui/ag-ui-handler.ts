@@ -62,6 +62,9 @@ export interface AgUiHandlerOptions extends ProtocolHandlerOptions {
  *   (no sticky routing) is continued here as above: `resume` is answered through the runs
  *   registry and the continuation streamed from the run's events; a new turn cancels that run.
  *   One waiting there for a frontend tool's result is `409`: route each thread to one instance.
+ *   Only a run an AG-UI handler started is continued or cancelled so: a `POST /runs` run on the
+ *   thread's session, waiting for approvals at another instance, is left alone (a new turn is
+ *   `409`), as it is on one instance.
  *
  * Refusals are JSON `{ error }`: `400` a body that is not a `RunAgentInput`, whose last
  * message is not a user's, or whose frontend tool is unusable or named like a tool of the
@@ -91,9 +94,11 @@ export function agUiHandler(engine: AgUiEngine, options: AgUiHandlerOptions = {}
   // A run continued at another instance since (its answers sent there) is that instance's to time out.
   const threads = new WaitingThreads(clientWaitMs, (state) => stillWaitsFor(engine, state) && engine.runs.cancel(state.run.runId));
   // The runs this handler started and has not seen end: a run of this engine not among them (a
-  // `POST /runs` one on the thread's session, waiting for its approvals) is no AG-UI client's to continue.
+  // `POST /runs` one on the thread's session, waiting for its approvals) is no AG-UI client's to
+  // continue or cancel; nor is another instance's whose record does not say an AG-UI handler
+  // started it (`originOf`: a `POST /runs` run there, or a record of an older version).
   const ours = new Set<string>();
-  const notAgUi = (runId: string): boolean => !ours.has(runId) && engine.runs.approvals.pending(runId).length > 0;
+  const notAgUi = (runId: string): boolean => !ours.has(runId) && (engine.runs.approvals.pending(runId).length > 0 || engine.runs.originOf(runId) !== 'ag-ui');
   // While the slots are all taken, bodies are read on slots lent for the waiting runs, then on
   // the control slots: other handlers' runs (which lend nothing here), and bodies on their way
   // holding the lent ones, must not keep the answer a waiting run needs from being read.
@@ -137,6 +142,7 @@ export function agUiHandler(engine: AgUiEngine, options: AgUiHandlerOptions = {}
     });
     if (run === undefined) return; // the client is gone
     ours.add(run.runId);
+    engine.runs.markOrigin(run.runId, 'ag-ui'); // told to the instances sharing the backend: their requests of the thread may continue it
     void run.result.catch(() => undefined).then(() => ours.delete(run.runId));
     const frontend = new Set(tools.map((t) => t.name));
     const state = { run, mapper: new AgUiMapper(frontend, input.toolCallIds), calls, frontendTools: frontend, after: 0, interrupts: new Set<string>(), notes: [], held: [] };

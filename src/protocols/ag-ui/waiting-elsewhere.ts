@@ -27,7 +27,10 @@ const REPLAY_WAIT_MS = 5_000;
  * request is handled as a local one would be: `resume` answers them (through `engine.runs`,
  * which reaches the owner) and the continuation streams here; a new turn cancels it. A run
  * that waits for a frontend tool's result is not found (its wait is known only where it
- * runs): `undefined`, as for a thread with no run waiting.
+ * runs): `undefined`, as for a thread with no run waiting. What the previous AG-UI run showed
+ * after that `HITLPending` is known only where it ran, and is shown again: only an instance
+ * that saw the approval asked before it learned it waited shows anything after it (the
+ * *Limits* of docs/scaling.md).
  */
 export async function waitingElsewhere(engine: ProtocolEngine, threadId: string, toolCallIds: Iterable<string>, skip: (runId: string) => boolean): Promise<AgUiRunState | undefined> {
   const info = engine.runs.list({ sessionId: threadId }).reverse().find((run) => run.state === 'running' && !skip(run.runId));
