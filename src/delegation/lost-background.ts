@@ -18,12 +18,14 @@ const NO_ANSWER = commonStart(UNANSWERED_TURN, unfinishedTurn('\u0000'));
  * waited only in its memory). Each reads its own session (`store.load`): its final answer when
  * the session ends on one, else that it was interrupted and how to resume it. Only a task the
  * store records as this conversation's (`loadTaskInfo`: its `ownerSessionId` is `sessionId`) is
- * read: a history's text may name any id (a child's answer quoted in a result), and another
+ * read: a history's text may name any id (a history imported or edited by hand), and another
  * conversation's session must never reach this one's prompt; a store keeping no task info
- * tells none. At most
- * {@link LOST_PER_PROMPT}; synchronous (and `[]`) when there is nothing to tell, so a
- * conversation without such tasks costs no load and its runs stay synchronous. The caller
- * leaves out those whose result it is delivering anyway (one still waiting on a backend).
+ * tells none. At most {@link LOST_PER_PROMPT}, counted among those the store records as this
+ * conversation's: one it does not (its task info deleted with its session) takes no slot, or
+ * ten such would hide every later one for good. Synchronous (and `[]`) when there is nothing
+ * to tell, so a conversation without such tasks costs no load and its runs stay synchronous.
+ * The caller leaves out those whose result it is delivering anyway (one still waiting on a
+ * backend).
  *
  * @example
  * ```ts
@@ -36,21 +38,36 @@ export function lostBackgroundResults(
   tasks: { get(taskId: string): TaskInfo | undefined },
   store: Pick<SessionStore, 'load' | 'loadTaskInfo'>,
 ): MaybePromise<TaskResultFields[]> {
-  const lost = unreportedStarts(history)
-    .filter((start) => {
-      const known = tasks.get(start.taskId);
-      return known === undefined || !isUnsettled(known);
-    })
-    .slice(0, LOST_PER_PROMPT);
-  if (lost.length === 0 || !store.loadTaskInfo) return [];
-  return Promise.all(lost.map((start) => resultOf(start, sessionId, store))).then((read) => read.filter((r) => r !== undefined));
+  const starts = unreportedStarts(history).filter((start) => {
+    const known = tasks.get(start.taskId);
+    return known === undefined || !isUnsettled(known);
+  });
+  const loadTaskInfo = store.loadTaskInfo?.bind(store);
+  if (starts.length === 0 || !loadTaskInfo) return [];
+  const ownerOf = (taskId: string): Promise<string | undefined> =>
+    Promise.resolve()
+      .then(() => loadTaskInfo(taskId))
+      .then((info) => info?.ownerSessionId, () => undefined);
+  return ownedStarts(starts, sessionId, ownerOf).then((owned) => Promise.all(owned.map((start) => resultOf(start, store))));
 }
 
-/** A lost task's entry: its session's final answer, or that it was interrupted (its session unreadable too); none for a task not of `sessionId`. */
-async function resultOf(start: UnreportedStart, sessionId: string, store: Pick<SessionStore, 'load' | 'loadTaskInfo'>): Promise<TaskResultFields | undefined> {
+/**
+ * The first {@link LOST_PER_PROMPT} of `starts` whose task `ownerOf` says is `sessionId`'s,
+ * their owners read a slice of that many at a time (each a task info load), in start order.
+ */
+async function ownedStarts(starts: readonly UnreportedStart[], sessionId: string, ownerOf: (taskId: string) => Promise<string | undefined>): Promise<UnreportedStart[]> {
+  const owned: UnreportedStart[] = [];
+  for (let at = 0; at < starts.length && owned.length < LOST_PER_PROMPT; at += LOST_PER_PROMPT) {
+    const slice = starts.slice(at, at + LOST_PER_PROMPT);
+    const owners = await Promise.all(slice.map((start) => ownerOf(start.taskId)));
+    owned.push(...slice.filter((_, i) => owners[i] === sessionId));
+  }
+  return owned.slice(0, LOST_PER_PROMPT);
+}
+
+/** An owned lost task's entry: its session's final answer, or that it was interrupted (its session unreadable too). */
+async function resultOf(start: UnreportedStart, store: Pick<SessionStore, 'load'>): Promise<TaskResultFields> {
   const { taskId } = start;
-  const owner = await Promise.resolve(store.loadTaskInfo?.(taskId)).then((info) => info?.ownerSessionId, () => undefined);
-  if (owner !== sessionId) return undefined;
   const fields = { taskId, agentName: unescapeXml(start.agentName), description: unescapeXml(start.description) };
   let answer: string | undefined;
   try {

@@ -78,18 +78,21 @@ export class TaskTable {
   }
 
   /**
-   * Cancels the unsettled tasks `filter` picks and waits until they settle and their runs here
-   * have given their sessions up (see `TaskTracker.cancelAll`).
+   * Cancels the unsettled tasks `filter` picks and waits until they settle and the runs here
+   * of every task it picks, settled ones too, have given their sessions up (see
+   * `TaskTracker.cancelAll`).
    */
   async cancelAll(filter: { backgroundOnly?: boolean; sessionId?: string }): Promise<void> {
     const waits: Promise<void>[] = [];
     for (const [id, entry] of [...this.entries]) {
-      if (!isUnsettled(entry.info) || (filter.backgroundOnly && !entry.info.background)) continue;
+      if (filter.backgroundOnly && !entry.info.background) continue;
       if (filter.sessionId !== undefined && entry.info.sessionId !== filter.sessionId) continue;
       // A cancelled task settles at once, but its run closes its turn in its session after:
-      // a caller that deletes the conversation, or ends the process, waits for that too.
+      // a caller that deletes the conversation, or ends the process, waits for that too. So
+      // for a task settled before this call (cancelled on its own just before): its run may
+      // still be closing. `released` answers at once for a session no run holds.
       waits.push(entry.settled.then(() => this.released(id)));
-      this.cancel(id);
+      if (isUnsettled(entry.info)) this.cancel(id);
     }
     await Promise.all(waits);
   }

@@ -127,7 +127,8 @@ export class TaskTracker {
   /**
    * Cancels every running task (or only the background ones, or only those of one
    * conversation) and waits until they settle and their runs in this process have closed
-   * their turns and given their sessions up.
+   * their turns and given their sessions up: also the runs of the tasks it picks that had
+   * settled already (one cancelled by id just before, still closing its turn).
    */
   async cancelAll(filter: { backgroundOnly?: boolean; sessionId?: string } = {}): Promise<void> {
     await this.table.cancelAll(filter);

@@ -12,10 +12,14 @@ export interface UnreportedStart {
 }
 
 // The fields of a `<task_result>` as `formatTaskResult` writes them: escaped text, no `<` inside.
+// Matched only in what the engine wrote (`engineWritten`): never in a child's answer.
 const ENTRY = /<description>([^<]*)<\/description><agent_name>([^<]*)<\/agent_name><task_id>([^<]*)<\/task_id><result_status>(\w+)<\/result_status>/g;
 const RUNNING = '<result_status>running</result_status>';
 // The note of results dropped unread (`promptResultsBlock`): it told the model those ended.
 const DROPPED = /dropped unread because too many results were waiting: (.*?)(?: and others)?\. Run them again/;
+// A CDATA section, to its first `]]>` (or the text's end, for one cut short): `cdata` splits
+// each `]]>` of a content, so no child's answer ends its section early.
+const CDATA_SECTION = /<!\[CDATA\[[\s\S]*?(?:\]\]>|$)/g;
 /** The tools whose results start background tasks: only their results are ours to read (a `read` of a planted file may hold the same text). */
 const DELEGATING: ReadonlySet<string> = new Set(['task', 'multitask']);
 
@@ -28,6 +32,8 @@ const DELEGATING: ReadonlySet<string> = new Set(['task', 'multitask']);
  * result was promised and never given is found again at every prompt until one is saved.
  * Only the results of the history's own `task` and `multitask` calls count: another tool's
  * result (a file `read` shows) holding the same text names no task of this conversation.
+ * Nor does a result's content (a child's raw answer, which may quote such text, or the end
+ * of a results block): only the fields the engine wrote around it are read.
  *
  * @example
  * ```ts
@@ -43,17 +49,26 @@ export function unreportedStarts(history: readonly ChatMessage[]): UnreportedSta
     } else if (message.role === 'tool') {
       // most tool results: no regex over them
       if (!delegations.has(message.tool_call_id) || !message.content.includes(RUNNING)) continue;
-      for (const [, description, agentName, taskId, status] of message.content.matchAll(ENTRY)) {
+      for (const [, description, agentName, taskId, status] of engineWritten(message.content).matchAll(ENTRY)) {
         if (status !== 'running') continue;
         open.delete(taskId!); // its last start counts: kept in start order
         open.set(taskId!, { taskId: taskId!, agentName: agentName!, description: description! });
       }
     } else if (message.role === 'user' && open.size > 0 && message.content.startsWith(RESULTS_BLOCK_OPEN)) {
-      const block = message.content.slice(0, message.content.indexOf(RESULTS_BLOCK_CLOSE));
+      const written = engineWritten(message.content);
+      const block = written.slice(0, written.indexOf(RESULTS_BLOCK_CLOSE));
       for (const [, , , taskId] of block.matchAll(ENTRY)) open.delete(taskId!);
       const dropped = DROPPED.exec(block)?.[1];
       for (const taskId of dropped?.split(', ') ?? []) open.delete(taskId);
     }
   }
   return [...open.values()];
+}
+
+/**
+ * `text` without its CDATA sections: what the engine wrote of a `task` result or a results
+ * block, without the contents (`formatTaskResult` puts each in CDATA, its other fields escaped).
+ */
+function engineWritten(text: string): string {
+  return text.replace(CDATA_SECTION, '');
 }
