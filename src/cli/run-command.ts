@@ -12,8 +12,8 @@ import { presentRun, type PresentedRun } from './present-run.js';
 import { runTree } from './run-tree.js';
 import { terminalApproval } from '../adapters/terminal-approval.js';
 import { markInvisible } from '../text/visible-text.js';
-import { headOf } from '../text/whole-chars.js';
 import { APPROVAL_FLAGS, approvalTimeoutOption } from './approval-timeout-flag.js';
+import { rawMarkedHead } from './reason-head.js';
 
 const OPTIONS = {
   ...MODEL_FLAGS,
@@ -26,7 +26,7 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-/** How much of a refused definition's reason `run @name` prints; `rxharness agents` prints it whole. */
+/** How much of a refused definition's reason `run @name` prints once marked (`<U+001B>`); `rxharness agents` prints it whole. */
 const SHOWN_REASON_CHARS = 600;
 
 /** `rxharness run`: runs the main agent (or `@name`) and shows it live. Resolves the exit code. */
@@ -89,29 +89,11 @@ export async function runCommand(argv: readonly string[], io: CliIO): Promise<nu
 function notLoaded(diagnostics: readonly AgentDiagnostic[], name: string): string | undefined {
   const about = diagnostics.find((d) => d.agent === name) ?? diagnostics.find((d) => d.agent === undefined && basename(d.file) === `${name}.md`);
   if (about === undefined) return undefined;
-  const head = reasonHead(about.reason);
+  // A reason quotes the file (a YAML error its line, a list its names) and may be very long: the agent's
+  // name and the available agents after it must stay on screen. Raw: the CLI marks a usage error as it prints it.
+  const head = rawMarkedHead(about.reason, SHOWN_REASON_CHARS);
   const rest = head === about.reason ? 'see `rxharness agents`' : '`rxharness agents` shows the rest';
   return `agent "${name}" was not loaded: ${about.file}: ${head}; ${rest}`;
-}
-
-/**
- * The start of a refusal's reason, at most {@link SHOWN_REASON_CHARS} characters once the CLI
- * marks it as it prints a usage error (`shownError`: `<U+001B>`), ending in `…` when cut. A
- * reason quotes the file (a YAML error its line, a list its names) and may be very long: the
- * agent's name and the available agents after it must stay on screen. Cut raw, whole
- * characters only, to what fits once marked: marked here, it would be marked again.
- */
-function reasonHead(reason: string): string {
-  const fits = (text: string): boolean => markInvisible(text).length <= SHOWN_REASON_CHARS;
-  if (reason.length <= SHOWN_REASON_CHARS && fits(reason)) return reason;
-  // marking never shortens text, so no more than the first SHOWN_REASON_CHARS units can fit
-  const start = headOf(reason, SHOWN_REASON_CHARS);
-  let end = 0;
-  for (const char of start) {
-    if (!fits(`${start.slice(0, end + char.length)}…`)) break;
-    end += char.length;
-  }
-  return `${start.slice(0, end)}…`;
 }
 
 /**

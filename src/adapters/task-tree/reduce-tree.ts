@@ -7,7 +7,7 @@ import { lateSettling, nodeAt, settledUnder } from './late-tasks.js';
 import { changeKeepingLazy } from './lazy-fields.js';
 import { settleBelow } from './settle-below.js';
 import { isWellFormedUiItem } from './well-formed-item.js';
-import { oneLine } from '../terminal-tree/text-line.js';
+import { markedLine } from '../terminal-tree/text-line.js';
 import { apply, isGoing, rootFor, settle, settledNode, settlingOf, taskNode } from './tree-apply.js';
 import { addChild, carrySettledIndex, changeRun, noteGoing, openIndex, pathOf, runPath, settleIndex, updateAt, type TreeIndex } from './tree-index.js';
 import type { TaskTreeState, TreeNode } from './tree-state.js';
@@ -84,7 +84,9 @@ export function reduceTree(state: TaskTreeState, input: AgentEvent | UiItem, now
 /**
  * Marks every node still queued or running as `failed` (or `cancelled`) with `reason`: the
  * stream ended (an error, a cancel) without their end. Their tool calls still going end the same way.
- * `reason` is kept as one line without control characters (it is drawn on terminals).
+ * `reason` is kept as one line with its controls and escape sequences marked (`<U+001B>`), as the
+ * tree's other texts are (see `markedLine`): drawn on terminals and the page, it shows that
+ * something was there instead of dropping it unseen.
  *
  * @param status - What they become: `failed` (default), or `cancelled` for a run someone stopped.
  * @example
@@ -94,8 +96,8 @@ export function reduceTree(state: TaskTreeState, input: AgentEvent | UiItem, now
  */
 export function settleTree(state: TaskTreeState, now: number, reason: string, status: 'failed' | 'cancelled' = 'failed'): TaskTreeState {
   if (state.root === undefined) return state;
-  // the reason is often an error's message (a tool's, a server's): made one safe line, as the events' texts are
-  const root = settle(state.root, now, oneLine(reason), status);
+  // the reason is often an error's message (a tool's, a server's): made one marked line, as the events' texts are
+  const root = settle(state.root, now, markedLine(reason), status);
   carrySettledIndex(state.root, root); // the same nodes in the same places
   return { ...state, root };
 }

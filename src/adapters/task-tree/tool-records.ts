@@ -8,6 +8,8 @@
  */
 import type { ApprovalDecidedItem, ApprovalPendingItem, ToolEndItem } from '../ui-item.js';
 import { toolLabel } from '../terminal-tree/tool-label.js';
+import { visibleLines } from '../../text/visible-text.js';
+import { headOf } from '../../text/whole-chars.js';
 import { lazySource, withField, withLazy } from './lazy-fields.js';
 import { ToolList, waitsForDecision } from './tool-list.js';
 import { RESULT_CHARS, type ToolCallRecord, type ToolCallStatus, type TreeNode } from './tree-state.js';
@@ -28,13 +30,13 @@ export function toolStarted(node: TreeNode, record: ToolCallRecord): Tools {
   return appended(toolsOf(node), record);
 }
 
-/** The calls of `node` with the call's end: its result (cut) or error, and its duration. */
+/** The calls of `node` with the call's end: its result or error (each cut, the error marked: see {@link keptError}), and its duration. */
 export function toolEnded(node: TreeNode, item: ToolEndItem): Tools {
   return change(node, item.callId, (call) => ({
     ...call,
     status: item.error === undefined ? 'done' : 'failed',
     result: cut(item.text),
-    ...(item.error === undefined ? {} : { error: item.error }),
+    ...(item.error === undefined ? {} : { error: keptError(item.error) }),
     durationMs: item.durationMs,
   }));
 }
@@ -152,6 +154,20 @@ function latest(tools: Tools, callId: string): number {
   if (tools instanceof ToolList) return tools.latest(callId);
   for (let i = tools.length - 1; i >= 0; i -= 1) if (tools[i]!.callId === callId) return i;
   return -1;
+}
+
+/**
+ * A tool's error as a record keeps it: marked as the tree's other texts are (`<U+001B>`), lines
+ * kept (`visibleLines`), since the page draws it as it is and an escape sequence or a bidi
+ * override in it would hide or turn around what it says; marked here, not on the page, as the
+ * reasons a settle writes there are marked already (marked twice, their marks would garble).
+ * Cut as a result is: an error may quote megabytes (an unknown tool's made-up name), and marking
+ * costs per marked character, so only the start kept is marked.
+ */
+function keptError(error: string): string {
+  const head = headOf(error, RESULT_CHARS);
+  const marked = visibleLines(head).join('\n');
+  return head.length === error.length ? marked : `${marked}… (${error.length - head.length} more characters)`;
 }
 
 function cut(text: string): string {

@@ -42,7 +42,7 @@ export interface ToolCallRecord {
   readonly status: ToolCallStatus;
   /** The tool's answer (what the model read), cut to 2,000 characters; absent while it runs. */
   readonly result?: string;
-  /** Why it failed or was refused. */
+  /** Why it failed or was refused, cut as `result` is, its controls and invisible characters marked (`<U+001B>`), its line breaks kept. */
   readonly error?: string;
   /** Its duration as the engine measured it (approval wait included). */
   readonly durationMs?: number;

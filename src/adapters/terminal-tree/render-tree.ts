@@ -1,7 +1,8 @@
 import { styleText } from 'node:util';
 import { headOf } from '../../text/whole-chars.js';
 import { lastRows } from './last-rows.js';
-import { measuredUnits, truncate } from './text-line.js';
+import { truncateMarked } from './fit-line.js';
+import { measuredUnits } from './text-line.js';
 import { elapsedMs, type TaskTreeState, type TreeNode, type TreeStatus } from '../task-tree/tree-state.js';
 
 /** Options of {@link renderTree}. */
@@ -82,9 +83,13 @@ function detail(node: TreeNode, shown: (text: string) => string): Segment[] {
   return [];
 }
 
-/** Cuts the line to `width` columns as a whole (ending in `…`), then styles what is left. */
+/**
+ * Cuts the line to `width` columns as a whole (ending in `…`), then styles what is left. The
+ * node's texts are marked (`<U+001B>`): the cut falls before a mark it would split, as `<U+00…`
+ * would hide which character was there.
+ */
 function fit(segments: readonly Segment[], width: number, color: boolean): string {
-  const cut = truncate(segments.map((segment) => segment.text).join(''), width);
+  const cut = truncateMarked(segments.map((segment) => segment.text).join(''), width);
   if (!color) return cut;
   let out = '';
   let at = 0;

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { unbraced } from './braced-expansions.js';
 import { PLACEHOLDER } from './line-reader.js';
 
 /**
@@ -90,7 +91,7 @@ export function writtenAs(word: TextWord): string {
   const shown = word.shown;
   // The text keeps the scanner's `\#` in a braced expansion (`${\#x}`), which `shown` gives as written (`${#x}`).
   const plain = (text: string): string => text.replaceAll('\\#', '#');
-  return shown !== undefined && plain(shown.replace(/\$\{([^{}]*)\}/g, (_, key: string) => `$${key}`)) === plain(word.text) ? shown : word.text;
+  return shown !== undefined && plain(unbraced(shown)) === plain(word.text) ? shown : word.text;
 }
 
 /** Whether a word is only known when the command runs: a glob, a class, a variable, a substitution, a brace expansion, what xargs reads. */

@@ -13,6 +13,7 @@ import type { PartRole, PartSink } from './part-sink.js';
 import { PLACEHOLDER } from './shell-scan.js';
 import type { TextWord, Word } from './shell-words.js';
 import { OPTION_VARIABLE } from './runs/option-variables.js';
+import { markBraces } from './braced-expansions.js';
 import { analyseWords } from './simple-command.js';
 
 // What separates simple commands; every other operator shell-quote returns is a redirection.
@@ -128,6 +129,8 @@ function namesOnly(statement: string, count: number): boolean[] | undefined {
 const EXPANDED_END = '\u0002';
 /** A mark put after each `${` before the parse, so a braced expansion is told from a bare one (the parser reads `$10` and `${10}` alike). */
 const BRACED = '\u0003';
+/** A mark put after {@link BRACED} in a braced expansion standing in double quotes (see `markBraces`). */
+const IN_QUOTES = '\u0004';
 /** A marked expansion, with what follows it (a name's character would read on: `${x}m`). */
 const MARKED = /\u0001([^\u0001\u0002]*)\u0002(?=(\w?))/g;
 
@@ -141,14 +144,16 @@ const MARKED = /\u0001([^\u0001\u0002]*)\u0002(?=(\w?))/g;
  */
 function dollarReading(statement: string, count: number): { literal: boolean[]; shown: (string | undefined)[] } | undefined {
   if (!statement.includes('$')) return undefined;
-  const marked = parse<string>(statement.replaceAll('${', `\${${BRACED}`), (key) => `${EXPANDED}${key}${EXPANDED_END}`);
+  const marked = parse<string>(markBraces(statement, BRACED, IN_QUOTES), (key) => `${EXPANDED}${key}${EXPANDED_END}`);
   if (marked.length !== count) return undefined;
   // A lone `$` (`=~ ^(x|y)$`) is text, no expansion; a bare one (`$10`, `$x`) is shown as written.
-  // Braced, a name or a digit stays bare where nothing reads on; the scanner's `\#` (see `shell-scan`) is the line's `#`.
+  // Braced, a name or a digit stays bare where nothing reads on; outside double quotes a `\#` is the
+  // scanner's (see `shell-scan`), the line's `#`; inside them, the line's own (see `markBraces`).
   const bare = (key: string, next: string): boolean => /^[*@#?$!-]?$/.test(key) || (/^(?:[A-Za-z_]\w*|\d)$/.test(key) && next === '');
   const shown = (_: string, key: string, next: string): string => {
     if (!key.startsWith(BRACED)) return `$${key}`;
-    const written = key.replaceAll(BRACED, '').replaceAll('\\#', '#');
+    const unmarked = key.replaceAll(BRACED, '');
+    const written = unmarked.startsWith(IN_QUOTES) ? unmarked.slice(IN_QUOTES.length) : unmarked.replaceAll('\\#', '#');
     return bare(written, next) ? `$${written}` : `\${${written}}`;
   };
   return {

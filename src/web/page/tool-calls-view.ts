@@ -115,6 +115,7 @@ function fill(li: DomElement, call: ToolCallRecord): void {
   }
   if (call.error !== undefined) {
     const error = element('pre', 'call-error');
+    // marked already by the tree (`toolEnded`, and a settle's reason): marked again here, its marks would garble
     showLong(error, call.error);
     parts.push(error);
   } else if (call.result !== undefined) {
