@@ -14,6 +14,7 @@ import { listRedisSessions } from './redis-session-list.js';
 import { APPEND_SESSION, REPLACE_SESSION, SAVE_GRANT, SAVE_TASK_INFO } from './redis-session-scripts.js';
 import { deleteSession } from './redis-session-delete.js';
 import { loadTaskInfoOrRefuse } from './redis-session-task-info.js';
+import { ownedTaskInfos } from './redis-task-records.js';
 import { failed, parsedItems, writeSession, type SessionStoreParts } from './redis-session-write.js';
 
 /**
@@ -93,6 +94,15 @@ export class RedisSessionStore implements SessionStore {
    */
   async loadTaskInfo(taskId: string): Promise<TaskSessionInfo | undefined> {
     return loadTaskInfoOrRefuse(this.redis, this.keys, taskId);
+  }
+
+  /**
+   * The task infos of the conversation's tasks: the records of its task set (the one its
+   * delete reads) that name it as their owner, as `loadTaskInfo` trusts them. Asked only by a
+   * load repairing an interrupted `task`/`multitask` call.
+   */
+  async listTaskInfos(ownerSessionId: string): Promise<TaskSessionInfo[]> {
+    return ownedTaskInfos(this.redis, this.keys, ownerSessionId);
   }
 
   /**

@@ -60,6 +60,26 @@ export async function ownedTasks(redis: Redis, k: RedisKeys, sessionId: string):
 }
 
 /**
+ * The task infos of the tasks conversation `sessionId` started, as {@link ownedTasks} takes
+ * them (its task set's records naming it as their owner, under ids the index does not list as
+ * conversations), without its warnings: a record it passes over is left for the delete to
+ * warn of. One round trip for all the records, after the set's.
+ */
+export async function ownedTaskInfos(redis: Redis, k: RedisKeys, sessionId: string): Promise<TaskSessionInfo[]> {
+  const listed = await redis.smembers(k.sessionTasks(sessionId)).catch((e: unknown) => (isWrongType(e) ? [] : listFail(e)));
+  if (listed.length === 0) return [];
+  const reads = redis.multi();
+  for (const id of listed) reads.get(k.taskInfo(id)).zscore(k.sessionIndex(), id);
+  const answers = (await reads.exec().catch(listFail)) ?? [];
+  return listed.flatMap((id, i) => {
+    const [infoError, text] = answers[2 * i] ?? [new Error('no answer')];
+    const [indexError, score] = answers[2 * i + 1] ?? [null, null];
+    const info = infoError ? undefined : taskRecordFor(text, id);
+    return info?.ownerSessionId === sessionId && (indexError || score === null) ? [info] : [];
+  });
+}
+
+/**
  * The task record of `taskId` a resume may trust: {@link taskRecordFor} (its own id, another
  * owner), and an id the index does not list as a conversation (a task session never is). A
  * record under a listed conversation's id was planted (or left by something else): taken for
@@ -91,6 +111,14 @@ function notTask(key: string, sessionId: string, why: string): false {
 function noSet(e: unknown): string[] {
   if (e instanceof Error && e.message.startsWith('WRONGTYPE')) return [];
   throw redisFailure('deleting a session', e);
+}
+
+function isWrongType(e: unknown): boolean {
+  return e instanceof Error && e.message.startsWith('WRONGTYPE');
+}
+
+function listFail(e: unknown): never {
+  throw redisFailure('listing the tasks of a session', e);
 }
 
 function loadFail(e: unknown): never {

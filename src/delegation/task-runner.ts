@@ -152,7 +152,9 @@ export class TaskRunner implements Delegation {
         return then(child);
       };
       if (request.resumeTaskId) return checkResumable$(taskId, request.agentName, owner, this.o.tracker, this.o.sessions).pipe(concatMap(start));
-      return maybeThen$(() => this.o.sessions.saveTaskInfo?.({ taskId, agentName: definition.name, description: request.description, ownerSessionId: owner, parentSessionId: context.sessionId }), start);
+      // The call id lets a load that repairs this call (its run killed before it answered) name the task.
+      const info = { taskId, agentName: definition.name, description: request.description, ownerSessionId: owner, parentSessionId: context.sessionId, callId: context.callId };
+      return maybeThen$(() => this.o.sessions.saveTaskInfo?.(info), start);
     });
   }
 

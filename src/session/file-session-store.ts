@@ -126,7 +126,17 @@ export class FileSessionStore implements SessionStore {
   }
 
   /**
-   * Removes a session's files, and its tasks' (`ownedTaskIds`: a new conversation of the id
+   * The task infos of the conversation's tasks: its sealed task files naming it as their owner
+   * (`ownedTaskInfos`; a file planted, changed or from before the conversation's last delete
+   * is passed over). Reads every task file of the folder: asked only by a load repairing an
+   * interrupted `task`/`multitask` call.
+   */
+  listTaskInfos(ownerSessionId: string): Promise<TaskSessionInfo[]> {
+    return this.parts.tasks.infosOf(ownerSessionId);
+  }
+
+  /**
+   * Removes a session's files, and its tasks' (`ownedTaskInfos`: a new conversation of the id
    * must not resume them); an unknown id is no error. The files and the scan for its tasks run
    * in the session's queue, one write: a task saved before the delete was asked is found and
    * removed, one saved after is never touched by it (and is refused while the conversation is

@@ -2,7 +2,7 @@ import { basename, join } from 'node:path';
 import { errnoOf } from '../errors/errno-of.js';
 import type { Lifetime } from './ephemeral-lifetimes.js';
 import { withRealPath, writeConfinedFile, type ConfinedRoot } from './confined-file.js';
-import { ownedTaskIds, StartedTasks } from './owned-task-ids.js';
+import { ownedTaskInfos, StartedTasks } from './owned-task-ids.js';
 import type { SessionFolder } from './session-folder.js';
 import type { SessionQueues } from './session-queues.js';
 import type { TaskSessionInfo } from './session-store.js';
@@ -73,10 +73,21 @@ export class FileSessionTasks {
    * The tasks whose sealed task file names `sessionId` as their owner (forgotten as started:
    * they are being deleted). `lifetime` is the conversation's lifetime their seals bind: the
    * one its delete just ended (`undefined` to read it). Only the files naming it are checked.
-   * Asked in a delete's turn, once its survey checked the way to the folder (`ownedTaskIds`
+   * Asked in a delete's turn, once its survey checked the way to the folder (`ownedTaskInfos`
    * does not check it again).
    */
   async ownedBy(sessionId: string, lifetime: Lifetime | undefined): Promise<string[]> {
+    const ids = (await this.infosOf(sessionId, lifetime)).map((info) => info.taskId);
+    for (const taskId of ids) this.started.take(taskId);
+    return ids;
+  }
+
+  /**
+   * The task infos of the sealed task files naming `sessionId` as their owner, sealed for its
+   * `lifetime` (`undefined`: its current one, read): see {@link ownedBy}. Each file is read
+   * confined, so a link swapped in on the way shows no more than names.
+   */
+  async infosOf(sessionId: string, lifetime?: Lifetime): Promise<TaskSessionInfo[]> {
     // The workspace's real path looked up once for the scan (at its first task file), not once per file.
     let root: Promise<ConfinedRoot> | undefined;
     // Only task files this store sealed: a planted one must not make a delete remove another session.
@@ -84,8 +95,6 @@ export class FileSessionTasks {
       root ??= withRealPath(this.folder.root);
       return this.seal.ownedBy(await this.folder.read(join(this.folder.dir, name), await root), name, sessionId, lifetime);
     };
-    const ids = await ownedTaskIds(this.folder.dir, sessionId, info);
-    for (const taskId of ids) this.started.take(taskId);
-    return ids;
+    return ownedTaskInfos(this.folder.dir, sessionId, info);
   }
 }

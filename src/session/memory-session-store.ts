@@ -79,6 +79,11 @@ export class MemorySessionStore implements SessionStore {
     return this.entries.tasks.get(taskId);
   }
 
+  /** The task infos held of the conversation's tasks (those dropped past `maxTaskSessions` are no longer held). */
+  listTaskInfos(ownerSessionId: string): TaskSessionInfo[] {
+    return this.entries.tasks.infosOf(ownerSessionId);
+  }
+
   /**
    * Replaces a session's messages (a compaction), archiving first what the archive does not hold yet.
    *

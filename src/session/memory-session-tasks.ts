@@ -45,6 +45,13 @@ export class MemorySessionTasks {
     this.infos.set(sessionId, info);
   }
 
+  /** The infos held of the tasks of `ownerSessionId` (one pass over those held; dropped ones have no info left). */
+  infosOf(ownerSessionId: string): TaskSessionInfo[] {
+    const owned: TaskSessionInfo[] = [];
+    for (const info of this.infos.values()) if (info.ownerSessionId === ownerSessionId) owned.push(info);
+    return owned;
+  }
+
   /** The held tasks' ids, least recently used first. */
   ids(): IterableIterator<string> {
     return this.infos.keys();

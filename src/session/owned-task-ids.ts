@@ -4,27 +4,28 @@ import type { TaskSessionInfo } from './session-store.js';
 import { errnoOf } from '../errors/errno-of.js';
 
 /**
- * The ids of the delegated tasks a conversation started, from the task files
+ * The task infos of the delegated tasks a conversation started, from the task files
  * (`<id>.task.json`) in a `FileSessionStore` folder: those whose `ownerSessionId` is the
- * conversation. Deleting a conversation deletes them too (see `FileSessionStore.delete`).
+ * conversation. Deleting a conversation deletes them too (see `FileSessionStore.delete`), and
+ * a load repairing an interrupted `task` call names them (`FileSessionStore.listTaskInfos`).
  * The folder is untrusted: a file `read` does not answer (not a task info, not sealed by
  * the store, or a file whose `taskId` is not the one its name is for: `TaskSeal.read`) is
  * passed over, so a delete never reaches a session that is not the conversation's task.
  *
- * The way to `dir` is not checked here: the delete asking checked it already in its turn
+ * The way to `dir` is not checked here: a delete asking checked it already in its turn
  * (`surveyConfinedFiles`, before anything was written), and a second walk cost a real path
  * and a look at every folder on the way per delete. A link swapped in since can show no more
  * than names: each file is read confined (`read`), and one that is not answers nothing.
  *
- * @param dir the folder, its way checked by the caller in the same operation.
+ * @param dir the folder (a delete checked its way in the same operation).
  * @param read reads one task file of the folder confined as the store reads it, and answers
  * the task info it holds when the store sealed it for that file's name.
  */
-export async function ownedTaskIds(
+export async function ownedTaskInfos(
   dir: string,
   ownerSessionId: string,
   read: (name: string) => Promise<TaskSessionInfo | undefined>,
-): Promise<string[]> {
+): Promise<TaskSessionInfo[]> {
   let names: string[];
   try {
     names = await readdir(dir);
@@ -32,11 +33,11 @@ export async function ownedTaskIds(
     if (errnoOf(e) === 'ENOENT') return [];
     throw e;
   }
-  const owned: string[] = [];
+  const owned: TaskSessionInfo[] = [];
   for (const name of names) {
     if (!name.endsWith(SESSION_FILE_SUFFIXES.task)) continue;
     const info = await readInfo(read, name);
-    if (info?.ownerSessionId === ownerSessionId && info.taskId !== ownerSessionId) owned.push(info.taskId);
+    if (info?.ownerSessionId === ownerSessionId && info.taskId !== ownerSessionId) owned.push(info);
   }
   return owned;
 }

@@ -16,6 +16,13 @@ export interface TaskSessionInfo {
   readonly ownerSessionId: string;
   /** The session of the run that started it: the conversation, or the task that delegated it. */
   readonly parentSessionId?: string;
+  /**
+   * The id of the parent's `task`/`multitask` call that started it: a parent run cut before
+   * that call answered (its process killed) finds the task by it on its next load, and the
+   * repaired result names the task so it can be resumed (see docs/sessions.md). Absent in
+   * task infos saved before it was recorded.
+   */
+  readonly callId?: string;
 }
 
 /**
@@ -37,6 +44,14 @@ export interface SessionStore {
   saveTaskInfo?(info: TaskSessionInfo): MaybePromise<void>;
   /** What {@link saveTaskInfo} stored for a task, if anything. */
   loadTaskInfo?(taskId: string): MaybePromise<TaskSessionInfo | undefined>;
+  /**
+   * The task infos the store holds as the tasks of conversation `ownerSessionId` (those
+   * naming it as their owner, checked as {@link loadTaskInfo} checks one), in no set order.
+   * Asked only when a load repairs a `task`/`multitask` call left without a result, to name
+   * the tasks it started. Optional: without it that result names no task. The memory, file
+   * and Redis stores have it.
+   */
+  listTaskInfos?(ownerSessionId: string): MaybePromise<readonly TaskSessionInfo[]>;
   /** Forgets a session: its messages, its grants and, for a task session, its task info. Unknown ids are ignored. */
   delete?(sessionId: string): MaybePromise<void>;
   /** The conversation's "always" approvals, oldest first. Optional: without it they last as long as the process. */

@@ -41,7 +41,7 @@ export class TaskSeal {
   /** The text of the task file for `info` (its known fields only, sealed when there is a key). */
   async text(info: TaskSessionInfo): Promise<string> {
     const stored = taskSessionInfoOf(info);
-    if (!stored) throw new TypeError(`saveTaskInfo: not a task info (string taskId, agentName, description, ownerSessionId; parentSessionId a string or absent): ${JSON.stringify(info)}`);
+    if (!stored) throw new TypeError(`saveTaskInfo: not a task info (string taskId, agentName, description, ownerSessionId; parentSessionId and callId strings or absent): ${JSON.stringify(info)}`);
     const macs = await this.seal.macs();
     if (!macs) return JSON.stringify(stored);
     const paths = await this.folder();
@@ -122,10 +122,13 @@ function namesFile(taskId: string, name: string): boolean {
 
 /**
  * What a task file's MAC covers (a missing parent is null); once its owner or its task was
- * deleted, both lifetimes too (both 0 seal as before lifetimes were kept).
+ * deleted, both lifetimes too (both 0 seal as before lifetimes were kept); the parent's call
+ * id last, only when there is one: files sealed before it was kept check as they did, and one
+ * whose call id was added, changed or removed since its seal fails (the id decides which
+ * interrupted call a repair names the task in).
  */
 function taskFacts(folder: string, info: TaskSessionInfo, lifetimes: TaskLifetimes): readonly unknown[] {
   const fields = [folder, info.taskId, info.agentName, info.description, info.ownerSessionId, info.parentSessionId ?? null];
-  if (lifetimes.owner === 0 && lifetimes.task === 0) return ['rxharness-task-1', ...fields];
-  return ['rxharness-task-2', ...fields, lifetimes.owner, lifetimes.task];
+  const facts = lifetimes.owner === 0 && lifetimes.task === 0 ? ['rxharness-task-1', ...fields] : ['rxharness-task-2', ...fields, lifetimes.owner, lifetimes.task];
+  return info.callId === undefined ? facts : [...facts, { callId: info.callId }];
 }

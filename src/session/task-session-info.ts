@@ -13,8 +13,16 @@ import type { TaskSessionInfo } from './session-store.js';
  */
 export function taskSessionInfoOf(value: unknown): TaskSessionInfo | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
-  const { taskId, agentName, description, ownerSessionId, parentSessionId } = value as Record<string, unknown>;
+  const { taskId, agentName, description, ownerSessionId, parentSessionId, callId } = value as Record<string, unknown>;
   if (typeof taskId !== 'string' || typeof agentName !== 'string' || typeof description !== 'string' || typeof ownerSessionId !== 'string') return undefined;
-  if (parentSessionId === undefined) return { taskId, agentName, description, ownerSessionId };
-  return typeof parentSessionId === 'string' ? { taskId, agentName, description, ownerSessionId, parentSessionId } : undefined;
+  // Both optional: records saved before either was kept load as they were.
+  if ((parentSessionId !== undefined && typeof parentSessionId !== 'string') || (callId !== undefined && typeof callId !== 'string')) return undefined;
+  return {
+    taskId,
+    agentName,
+    description,
+    ownerSessionId,
+    ...(parentSessionId === undefined ? {} : { parentSessionId }),
+    ...(callId === undefined ? {} : { callId }),
+  };
 }
