@@ -5,13 +5,13 @@
  * Real `http` servers and real sockets throughout.
  */
 import type { ServerResponse } from 'node:http';
-import net from 'node:net';
 import { concat, finalize, from, NEVER, Observable, Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/events/index.js';
 import { streamSse, type SseOptions } from '../../src/adapters/index.js';
 import { httpServerPerTest } from '../support/http-server-per-test.js';
 import { FixtureRun } from './fixtures.js';
+import { neverReadingClient } from './never-reading-client.js';
 import { connect } from './sse-client.js';
 
 const KiB = 1024;
@@ -25,15 +25,6 @@ async function serveSse(events$: () => Observable<AgentEvent>, options: SseOptio
     streamSse(events$(), res, { ...options, request: req });
   });
   return Number(new URL(url).port);
-}
-
-/** Opens a connection, sends a GET and never reads the answer (the socket stays paused). */
-function neverReadingClient(port: number): net.Socket {
-  const socket = served.track(net.connect(port, '127.0.0.1'));
-  socket.pause();
-  socket.on('error', () => undefined);
-  socket.write('GET / HTTP/1.1\r\nHost: localhost\r\n\r\n');
-  return socket;
 }
 
 /**
@@ -75,7 +66,7 @@ describe('streamSse: a client that does not read', () => {
     let res: ServerResponse | undefined;
     const run = floodingRun(128 * MiB, 64 * KiB, () => res);
     const port = await serveSse(() => run.events$, { keepAliveMs: 0, maxBufferedBytes: MiB }, (r) => (res = r));
-    const client = neverReadingClient(port);
+    const client = neverReadingClient(served, port);
     await run.done;
     expect(run.probe).toMatchObject({ stopped: true, completed: false });
     // the kernel's socket buffers take some megabytes; after that the server holds at most
@@ -90,7 +81,7 @@ describe('streamSse: a client that does not read', () => {
     let res: ServerResponse | undefined;
     const run = floodingRun(256 * MiB, 64 * KiB, () => res);
     const port = await serveSse(() => run.events$, { keepAliveMs: 0 }, (r) => (res = r));
-    neverReadingClient(port);
+    neverReadingClient(served, port);
     await run.done;
     expect(run.probe.stopped).toBe(true);
     expect(run.probe.maxWritableLength).toBeLessThan(MiB);

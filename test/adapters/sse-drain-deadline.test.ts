@@ -6,7 +6,6 @@
  * `node:timers`, which fake timers leave alone).
  */
 import type { ServerResponse } from 'node:http';
-import net from 'node:net';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { concat, from, NEVER, type Observable } from 'rxjs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -14,6 +13,7 @@ import type { AgentEvent } from '../../src/events/index.js';
 import { streamSse, type SseOptions } from '../../src/adapters/index.js';
 import { httpServerPerTest } from '../support/http-server-per-test.js';
 import { FixtureRun } from './fixtures.js';
+import { neverReadingClient } from './never-reading-client.js';
 import { connect } from './sse-client.js';
 
 const KiB = 1024;
@@ -39,15 +39,6 @@ async function serveSse(events$: Observable<AgentEvent>, options: SseOptions) {
   return { url, port: Number(new URL(url).port), response };
 }
 
-/** Sends a GET on a raw socket that never reads the answer. */
-function neverReadingClient(port: number): net.Socket {
-  const socket = served.track(net.connect(port, '127.0.0.1'));
-  socket.pause();
-  socket.on('error', () => undefined);
-  socket.write('GET / HTTP/1.1\r\nHost: localhost\r\n\r\n');
-  return socket;
-}
-
 /** Waits some real turns of the event loop, so every batched frame has been written or queued. */
 async function settle(): Promise<void> {
   for (let i = 0; i < 20; i++) await nextTurn();
@@ -57,7 +48,7 @@ describe('streamSse: a client that stops reading a finished run', () => {
   it('destroys the connection 30 s after the run ended, not before', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const { port, response } = await serveSse(from(bigRun()), {});
-    const client = neverReadingClient(port);
+    const client = neverReadingClient(served, port);
     const res = await response;
     await settle();
     const socket = res.socket!;
@@ -73,7 +64,7 @@ describe('streamSse: a client that stops reading a finished run', () => {
   it('honours a shorter drainTimeoutMs', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const { port, response } = await serveSse(from(bigRun()), { drainTimeoutMs: 1_000 });
-    neverReadingClient(port);
+    neverReadingClient(served, port);
     const res = await response;
     await settle();
     vi.advanceTimersByTime(999);
@@ -85,7 +76,7 @@ describe('streamSse: a client that stops reading a finished run', () => {
   it('leaves a run still going to the backlog cap alone', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const { port, response } = await serveSse(concat(from(bigRun()), NEVER), {});
-    neverReadingClient(port);
+    neverReadingClient(served, port);
     const res = await response;
     await settle();
     vi.advanceTimersByTime(10 * 60_000);

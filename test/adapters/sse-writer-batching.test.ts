@@ -5,13 +5,13 @@
  * client that does not read is still cut) and the end (once, after every event).
  */
 import type { ServerResponse } from 'node:http';
-import net from 'node:net';
 import { from, Observable, Subject, tap } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/events/index.js';
 import { streamSse, type SseOptions } from '../../src/adapters/index.js';
 import { httpServerPerTest, type ResponseCounts } from '../support/http-server-per-test.js';
 import { withFrozenFrameClock } from '../support/frozen-frame-clock.js';
+import { neverReadingClient } from './never-reading-client.js';
 import { connect } from './sse-client.js';
 
 const KiB = 1024;
@@ -74,10 +74,7 @@ describe('streamSse: events ready in the same turn', () => {
       { maxBufferedBytes: MiB },
     );
     const closed = new Promise<void>((resolve) => served.server!.once('request', (_req, r: ServerResponse) => ((res = r), r.once('close', resolve))));
-    const socket = served.track(net.connect(Number(new URL(url).port), '127.0.0.1'));
-    socket.pause(); // never reads
-    socket.on('error', () => undefined);
-    socket.write('GET / HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    neverReadingClient(served, Number(new URL(url).port));
     await closed;
     expect(counts.res?.destroyed).toBe(true);
     // (a synchronous source cannot be stopped before subscribe() returns: what counts is that

@@ -8,6 +8,7 @@ import { readFrontMatter } from '../../src/subagent/front-matter.js';
 import { defineTool } from '../../src/tools/define-tool.js';
 import { scriptedRoutes, scriptedSteps } from '../support/scripted-routes.js';
 import { makeWorkspace, type TestWorkspace } from '../support/tool-context.js';
+import { EMPTY_HOME } from '../support/empty-home.js';
 
 let ws: TestWorkspace | undefined;
 afterEach(async () => {
@@ -49,7 +50,7 @@ describe('one AbortSignal shared by many runs', () => {
     process.on('warning', onWarning);
     try {
       const model = new ScriptedModel([...Array.from({ length: 30 }, () => ({ text: 'slow', delayMs: 60_000 }))]);
-      const engine = new HarnessEngine({ model });
+      const engine = new HarnessEngine({ model, homeDir: EMPTY_HOME });
       const controller = new AbortController();
       const runs = Array.from({ length: 30 }, () => engine.call('go', { signal: controller.signal }));
       expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1);
@@ -59,7 +60,7 @@ describe('one AbortSignal shared by many runs', () => {
       expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
 
       // Runs that end on their own take their listener with them too.
-      const quick = new HarnessEngine({ model: new ScriptedModel(Array.from({ length: 12 }, () => ({ text: 'ok' }))) });
+      const quick = new HarnessEngine({ model: new ScriptedModel(Array.from({ length: 12 }, () => ({ text: 'ok' }))), homeDir: EMPTY_HOME });
       const other = new AbortController();
       await Promise.all(Array.from({ length: 12 }, () => quick.call('go', { signal: other.signal })));
       expect(getEventListeners(other.signal, 'abort')).toHaveLength(0);

@@ -18,6 +18,7 @@ import { createGate } from '../support/deferred.js';
 import { steps, taskReply } from '../support/delegation-script.js';
 import { HAS_REDIS, startRedis, type RedisServer } from './redis-server.js';
 import { eventsOf, useScaleKits, waitFor } from './scale-kit.js';
+import { EMPTY_HOME } from '../support/empty-home.js';
 
 const event = (n: number): AgentEvent => ({ type: 'Warning', runId: 'r', agentName: 'main', code: 'TEST', message: `event ${n}` });
 
@@ -102,7 +103,7 @@ describe.skipIf(!HAS_REDIS)('what Redis holds is checked before use', () => {
     expect(warnings.messages.some((m) => m.includes(`${prefix}:results:ses_a is a list, not a hash`))).toBe(true);
     expect(warnings.messages.some((m) => m.includes(`${prefix}:results:ses_b is a string, not a hash`))).toBe(true);
     // And an engine on it runs.
-    const engine = new HarnessEngine({ model: new ScriptedModel([{ text: 'still up' }]), backend: other });
+    const engine = new HarnessEngine({ model: new ScriptedModel([{ text: 'still up' }]), homeDir: EMPTY_HOME, backend: other });
     closers.push(() => engine.close());
     await expect(engine.call('hi', { sessionId: 'ses_a' })).resolves.toMatchObject({ text: 'still up', abnormal: false });
   });
@@ -113,7 +114,7 @@ describe.skipIf(!HAS_REDIS)('what Redis holds is checked before use', () => {
     await conn.rpush(keys.session('ses_junk'), '{not json', 'null', JSON.stringify({ role: 'user', content: 'kept' }), JSON.stringify({ role: 'assistant', content: 'ok' }));
     await conn.set(keys.taskInfo('task_junk'), '{"taskId":7}');
     await expect(backend.sessions.loadTaskInfo('task_junk')).rejects.toMatchObject({ name: 'UnsealedSessionError', problem: 'has a number as its "taskId", not a string' });
-    const engine = new HarnessEngine({ model: new ScriptedModel([{ text: 'fine' }]), backend });
+    const engine = new HarnessEngine({ model: new ScriptedModel([{ text: 'fine' }]), homeDir: EMPTY_HOME, backend });
     closers.push(() => engine.close());
     const events = await eventsOf(engine.stream('go', { sessionId: 'ses_junk' }));
     const skipped = events.filter((e) => e.type === 'Warning' && e.code === 'session-entry-skipped');
@@ -125,7 +126,7 @@ describe.skipIf(!HAS_REDIS)('what Redis holds is checked before use', () => {
   it('session ids that are not well-formed Unicode are refused by the engine and by every store', async () => {
     const lone = 'ses_\ud800';
     const other = 'ses_\udc00'; // UTF-8 encodes both as U+FFFD: one Redis key, one file name
-    const engine = new HarnessEngine({ model: new ScriptedModel([{ text: 'never' }]), backend });
+    const engine = new HarnessEngine({ model: new ScriptedModel([{ text: 'never' }]), homeDir: EMPTY_HOME, backend });
     closers.push(() => engine.close());
     const refused = /The sessionId cannot be used: it is not well-formed Unicode: a lone surrogate \\ud800 at index 4/;
     expect(() => engine.start('hi', { sessionId: lone })).toThrow(refused);

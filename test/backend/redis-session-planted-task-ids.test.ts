@@ -14,9 +14,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RedisSessionStore } from '../../src/backend/redis-session-store.js';
 import { checkResumable$ } from '../../src/delegation/check-resumable.js';
 import { TaskTracker } from '../../src/delegation/task-tracker.js';
-import { badDataWarnings, plantTaskRecord, warningsDelivered } from './planted-data.js';
+import { plantTaskRecord, warningsDelivered } from './planted-data.js';
 import { redisBackendPerFile } from './redis-backend-per-file.js';
 import { HAS_REDIS } from './redis-server.js';
+import { plantedScenesPerTest, type PlantedScene } from './support/planted-scene.js';
 
 /** The store's `sessionTtlMs` here: long in real time, passed in fake time by steps of {@link STEP_MS}. */
 const TTL_MS = 120_000;
@@ -24,15 +25,13 @@ const STEP_MS = 50_000;
 
 describe.skipIf(!HAS_REDIS)('Redis sessions: a task record planted under a listed conversation', () => {
   const redisFile = redisBackendPerFile('plantedtaskids', 60_000);
-  const stops: (() => void)[] = [];
+  const scene = plantedScenesPerTest(redisFile);
   afterEach(() => {
     vi.useRealTimers();
-    for (const stop of stops.splice(0)) stop();
   });
 
   /** A store with a short `sessionTtlMs`, a conversation "victim" and one "attacker", and the planted record (with its half in the attacker's task set). */
-  async function planted(prefix: string): Promise<{ store: RedisSessionStore; victim: string; attacker: string }> {
-    const { redis, keys } = redisFile.backend.parts;
+  async function planted({ redis, keys }: PlantedScene, prefix: string): Promise<{ store: RedisSessionStore; victim: string; attacker: string }> {
     const store = new RedisSessionStore(redis, keys, TTL_MS);
     const [victim, attacker] = [`${prefix}_victim`, `${prefix}_attacker`];
     await store.append(victim, [{ role: 'user', content: 'my own conversation' }]);
@@ -43,8 +42,9 @@ describe.skipIf(!HAS_REDIS)('Redis sessions: a task record planted under a liste
 
   it('its writes keep refreshing its index score past sessionTtlMs: still listed, and not deleted with the planted owner', async () => {
     vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
-    const { redis, keys } = redisFile.backend.parts;
-    const { store, victim, attacker } = await planted('ttl');
+    const at = scene();
+    const { redis, keys } = at;
+    const { store, victim, attacker } = await planted(at, 'ttl');
     // Three steps: well past sessionTtlMs since its first write, its writes an append, a compaction, an append.
     const writes = [
       () => store.append(victim, [{ role: 'assistant', content: 'a1' }]),
@@ -66,7 +66,7 @@ describe.skipIf(!HAS_REDIS)('Redis sessions: a task record planted under a liste
   });
 
   it('a task session (a consistent record before its first write) is still not indexed; a conversation with an inconsistent record is', async () => {
-    const { redis, keys } = redisFile.backend.parts;
+    const { redis, keys } = scene();
     const store = new RedisSessionStore(redis, keys, TTL_MS);
     await store.saveTaskInfo({ taskId: 'real_task', agentName: 'alpha', description: 't', ownerSessionId: 'real_owner' });
     await store.append('real_task', [{ role: 'user', content: 'task prompt' }]);
@@ -78,10 +78,9 @@ describe.skipIf(!HAS_REDIS)('Redis sessions: a task record planted under a liste
   });
 
   it('a resume "as that task" from the planted owner is refused as an unknown task, with a warning naming the key (refused before any transcript is read)', async () => {
-    const warnings = badDataWarnings();
-    stops.push(warnings.stop);
-    const { keys } = redisFile.backend.parts;
-    const { store, victim, attacker } = await planted('resume');
+    const at = scene();
+    const { keys, warnings } = at;
+    const { store, victim, attacker } = await planted(at, 'resume');
     expect(await store.loadTaskInfo(victim)).toBeUndefined();
     await expect(firstValueFrom(checkResumable$(victim, 'alpha', attacker, new TaskTracker(), store), { defaultValue: undefined })).rejects.toMatchObject({
       name: 'TaskRefusedError',

@@ -12,6 +12,7 @@ import { listen, postJson } from '../http/http-kit.js';
 import { HAS_REDIS } from './redis-server.js';
 import { useScaleKits, waitFor } from './scale-kit.js';
 import { engineProcess } from './worker-processes.js';
+import { EMPTY_HOME } from '../support/empty-home.js';
 
 describe('the engine takes a run\'s session claim through its store', () => {
   it('a claim the store refuses fails the run with SessionBusyError naming the holder; a granted one is released after the end', async () => {
@@ -24,7 +25,7 @@ describe('the engine takes a run\'s session claim through its store', () => {
       claim: async (sessionId, owner): Promise<SessionClaim> =>
         holder !== undefined ? { granted: false, owner: holder } : { granted: true, release: () => void released.push(`${sessionId}:${owner}`) },
     };
-    const engine = new HarnessEngine({ model: new ScriptedModel([{ text: 'ran' }]), sessions: store });
+    const engine = new HarnessEngine({ model: new ScriptedModel([{ text: 'ran' }]), homeDir: EMPTY_HOME, sessions: store });
     const refused = await engine.call('hi', { sessionId: 's1' }).catch((e: unknown) => e);
     expect(SessionBusyError.isInstance(refused)).toBe(true);
     expect(refused).toMatchObject({ sessionId: 's1', activeRunId: 'run_elsewhere' });

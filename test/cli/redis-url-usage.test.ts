@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { checkRedisUrl } from '../../src/cli/redis-url-usage.js';
 import { freePort } from '../support/redis-process.js';
-import { cliPerTest } from '../support/cli-per-test.js';
+import { sandboxPerTest } from './sandbox-per-test.js';
 
 // ioredis reads a word without redis:// as a host name: `--redis notaurl` used to try to
 // connect and say Redis cannot be reached "at notaurl", exit 1, as if the server were down. It
@@ -50,14 +50,14 @@ describe('checkRedisUrl takes every form ioredis connects with', () => {
 });
 
 describe('a --redis value that is no form Redis is reached at', () => {
-  const cli = cliPerTest();
+  const sandbox = sandboxPerTest();
 
   it.each([
     [['worker', '--demo', '--redis', 'notaurl']],
     [['worker', '--demo', '--redis', 'http://127.0.0.1:6379']],
     [['serve', '--demo', '--port', '0', '--redis', 'notaurl']],
   ])('%j: exit 2 naming the forms, nothing started', async (argv) => {
-    const { code, stderr, stdout } = await cli(...argv);
+    const { code, stderr, stdout } = await sandbox.cli(argv);
     expect(code).toBe(2);
     expect(stderr).toBe(`rxharness: --redis ${NOT_A_REDIS_URL}\n`);
     expect(stderr).not.toContain('cannot reach');
@@ -66,14 +66,14 @@ describe('a --redis value that is no form Redis is reached at', () => {
   });
 
   it('does not repeat the value, which may be a password', async () => {
-    const { code, stderr } = await cli('worker', '--demo', '--redis', 'from-a-vault@cache');
+    const { code, stderr } = await sandbox.cli(['worker', '--demo', '--redis', 'from-a-vault@cache']);
     expect(code).toBe(2);
     expect(stderr).not.toContain('from-a-vault');
   });
 
   it('takes the scheme in any case: REDIS:// is tried, and only then found unreachable', async () => {
     const port = await freePort();
-    const { code, stderr } = await cli('worker', '--demo', '--redis', `REDIS://127.0.0.1:${port}`);
+    const { code, stderr } = await sandbox.cli(['worker', '--demo', '--redis', `REDIS://127.0.0.1:${port}`]);
     expect(code).toBe(1);
     // Shown as the URL parser writes it (shownUrl): the scheme in lower case.
     expect(stderr).toContain(`cannot reach Redis at redis://127.0.0.1:${port}`);
@@ -81,21 +81,21 @@ describe('a --redis value that is no form Redis is reached at', () => {
 
   it('takes HOST:PORT and a socket path: tried, and only then found unreachable', async () => {
     const port = await freePort();
-    const hostPort = await cli('worker', '--demo', '--redis', `127.0.0.1:${port}`);
+    const hostPort = await sandbox.cli(['worker', '--demo', '--redis', `127.0.0.1:${port}`]);
     expect(hostPort.code).toBe(1);
     expect(hostPort.stderr).toContain(`cannot reach Redis at 127.0.0.1:${port}`);
     const socket = join(tmpdir(), `rxharness-no-such-${port}.sock`);
-    const bySocket = await cli('worker', '--demo', '--redis', socket);
+    const bySocket = await sandbox.cli(['worker', '--demo', '--redis', socket]);
     expect(bySocket.code).toBe(1);
     expect(bySocket.stderr).toContain(`cannot reach Redis at ${socket}`);
   });
 });
 
 describe('RXHARNESS_REDIS_URL that is no form Redis is reached at', () => {
-  const cli = cliPerTest({ OPENAI_API_KEY: '', RXHARNESS_REDIS_URL: 'cache.internal' });
+  const sandbox = sandboxPerTest();
 
   it('is named as the source', async () => {
-    const { code, stderr } = await cli('worker', '--demo');
+    const { code, stderr } = await sandbox.cli(['worker', '--demo'], { OPENAI_API_KEY: '', RXHARNESS_REDIS_URL: 'cache.internal' });
     expect(code).toBe(2);
     expect(stderr).toBe(`rxharness: RXHARNESS_REDIS_URL ${NOT_A_REDIS_URL}\n`);
   });

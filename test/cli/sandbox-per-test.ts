@@ -18,7 +18,22 @@ export interface SandboxPerTest extends Omit<CliSandbox, 'cleanup'> {
   serve(options?: FakeServerOptions): Promise<FakeOpenAIServer>;
   /** `rxharness run --json --model m --base-url <server> ...args` in process, with an API key set; its exit code and IO. */
   runJson(...args: string[]): Promise<{ code: number; cli: TestCliIO }>;
+  /**
+   * `rxharness ...argv` in process with {@link USAGE_ENV} (or `env`, besides the sandbox's
+   * `HOME`): how it ended. For the tests of usage errors, which need no model server.
+   */
+  cli(argv: readonly string[], env?: Readonly<Record<string, string>>): Promise<CliOutcome>;
 }
+
+/** How one in-process `main()` ended. */
+export interface CliOutcome {
+  readonly code: number;
+  readonly stderr: string;
+  readonly stdout: string;
+}
+
+/** The variables of {@link SandboxPerTest.cli} by default: no API key (nothing may reach a model), the demo at full speed. */
+export const USAGE_ENV: Readonly<Record<string, string>> = { OPENAI_API_KEY: '', RXHARNESS_DEMO_DELAY_MS: '0' };
 
 /**
  * Registers the `beforeEach` that makes a sandbox (and, given `server`, starts a model server
@@ -76,6 +91,11 @@ export function sandboxPerTest(server?: FakeServerOptions): SandboxPerTest {
       const cli = test.io({ OPENAI_API_KEY: 'test-key' });
       const code = await main(['run', '--json', '--model', 'm', '--base-url', test.server.baseURL, ...args], cli);
       return { code, cli };
+    },
+    async cli(argv, env = USAGE_ENV) {
+      const io = test.io({ ...env });
+      const code = await main([...argv], io);
+      return { code, stderr: io.stderrText(), stdout: io.stdoutText() };
     },
   };
   return test;

@@ -34,9 +34,9 @@ async function startBackground(sessions: SessionStore): Promise<{ taskId: string
 describe('engine.close() with a background task running', () => {
   it('resolves once the task closed its turn and released its session: another store claims it at once', async () => {
     f = await startDelegationFixture();
-    const { taskId, engine } = await startBackground(new FileSessionStore(f.workspace.dir));
+    const { taskId, engine } = await startBackground(new FileSessionStore(f.workspace.dir, { home: f.workspace.home }));
     await engine.close();
-    const claim = await new FileSessionStore(f.workspace.dir).claim(taskId, 'after-close');
+    const claim = await new FileSessionStore(f.workspace.dir, { home: f.workspace.home }).claim(taskId, 'after-close');
     expect(claim).toMatchObject({ granted: true });
     if (claim.granted) claim.release();
     const lines = readFileSync(join(f.workspace.dir, '.rxharness', 'sessions', `${taskId}.jsonl`), 'utf8').trim().split('\n');

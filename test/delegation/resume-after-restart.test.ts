@@ -11,7 +11,7 @@ let f: DelegationFixture;
 afterEach(() => f.close());
 
 /** A new engine (as after a restart) on a new FileSessionStore over the fixture's workspace. */
-const restartedEngine = (): HarnessEngine => f.engine({ sessions: new FileSessionStore(f.workspace.dir) }, [testAgent('alpha')]);
+const restartedEngine = (): HarnessEngine => f.engine({ sessions: new FileSessionStore(f.workspace.dir, { home: f.workspace.home }) }, [testAgent('alpha')]);
 
 async function delegate(engine: HarnessEngine, sessionId: string, prompt: string, extras: TaskExtras = {}) {
   f.route({ main: steps(lifecycleTaskReply('alpha', prompt, extras)), alpha: (t) => ({ text: `alpha heard: ${t.prompt}` }) });

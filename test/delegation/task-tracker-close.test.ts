@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { HarnessEngine } from '../../src/engine/harness-engine.js';
 import { ScriptedModel } from '../../src/model/scripted-model.js';
 import { TaskTracker, type TaskInfo } from '../../src/delegation/task-tracker.js';
+import { EMPTY_HOME } from '../support/empty-home.js';
 
 /** Watches `changes`: every snapshot, and whether (and when) it completed. */
 function watch(tracker: TaskTracker) {
@@ -50,7 +51,7 @@ describe('TaskTracker.close() and changes', () => {
   });
 
   it('completes engine.tasks.changes on engine.close()', async () => {
-    const engine = new HarnessEngine({ model: new ScriptedModel([{ text: 'hi' }]) });
+    const engine = new HarnessEngine({ model: new ScriptedModel([{ text: 'hi' }]), homeDir: EMPTY_HOME });
     let completed = false;
     engine.tasks.changes.subscribe({ complete: () => (completed = true) });
     await engine.close();

@@ -5,6 +5,7 @@ import { isTaskWrap } from '../../src/events/guards.js';
 import { ScriptedModel } from '../../src/model/scripted-model.js';
 import { defineAgent } from '../../src/subagent/define-agent.js';
 import { makeWorkspace } from '../support/tool-context.js';
+import { EMPTY_HOME } from '../support/empty-home.js';
 
 describe('when a run of the main agent goes on', () => {
   it('on a synchronous model a delegating run needs no timer: multitask\'s p-limit pool waits only promise ticks', async () => {
@@ -38,7 +39,7 @@ describe('when a run of the main agent goes on', () => {
 
 describe('when a run without delegation goes on', () => {
   it('on a synchronous model it runs within subscribe', () => {
-    const engine = new HarnessEngine({ model: new ScriptedModel([{ text: 'at once' }]) });
+    const engine = new HarnessEngine({ model: new ScriptedModel([{ text: 'at once' }]), homeDir: EMPTY_HOME });
     let completed = false;
     engine.stream('go').subscribe({ complete: () => (completed = true) });
     expect(completed).toBe(true);

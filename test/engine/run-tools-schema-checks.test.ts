@@ -14,7 +14,7 @@ let ws: TestWorkspace;
 let engine: HarnessEngine;
 beforeEach(async () => {
   ws = await makeWorkspace();
-  engine = new HarnessEngine({ model: new ScriptedModel([{ text: 'done' }]), workspace: ws.dir, subagentEnabled: false });
+  engine = new HarnessEngine({ model: new ScriptedModel([{ text: 'done' }]), workspace: ws.dir, homeDir: ws.home, subagentEnabled: false });
 });
 afterEach(async () => {
   await engine.close();

@@ -17,7 +17,7 @@ afterEach(() => f.close());
 
 const stores: [string, () => SessionStore][] = [
   ['MemorySessionStore', () => new MemorySessionStore()],
-  ['FileSessionStore', () => new FileSessionStore(f.workspace.dir)],
+  ['FileSessionStore', () => new FileSessionStore(f.workspace.dir, { home: f.workspace.home })],
 ];
 
 describe.each(stores)('engine.sessions.delete(id) while a background task of the conversation runs, with a %s', (_, makeStore) => {

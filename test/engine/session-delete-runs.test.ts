@@ -25,7 +25,7 @@ const refusal = (engine: HarnessEngine, runId: string): Promise<unknown> => firs
 
 describe('deleting a conversation through the engine', () => {
   it('forgets its finished runs: neither listed for a new conversation of the id nor replayable', async () => {
-    const engine = await fixture((at) => ({ sessions: new FileSessionStore(at.workspace.dir) }));
+    const engine = await fixture((at) => ({ sessions: new FileSessionStore(at.workspace.dir, { home: at.workspace.home }) }));
     const old = engine.start('MY-SECRET-PROMPT', { sessionId: 's1' });
     await old.result;
     await engine.sessions.delete!('s1');

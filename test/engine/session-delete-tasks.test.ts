@@ -25,7 +25,7 @@ async function delegate(engine: HarnessEngine, sessionId: string, prompt: string
 
 const stores: [string, () => SessionStore][] = [
   ['MemorySessionStore', () => new MemorySessionStore()],
-  ['FileSessionStore', () => new FileSessionStore(f.workspace.dir)],
+  ['FileSessionStore', () => new FileSessionStore(f.workspace.dir, { home: f.workspace.home })],
 ];
 
 describe.each(stores)('engine.sessions.delete(id) with a %s', (_, makeStore) => {
@@ -60,7 +60,7 @@ describe.each(stores)('engine.sessions.delete(id) with a %s', (_, makeStore) => 
 describe('FileSessionStore.delete and task files', () => {
   it('removes the task files of the conversation, and no file a planted task file names', async () => {
     f = await startDelegationFixture();
-    const store = new FileSessionStore(f.workspace.dir);
+    const store = new FileSessionStore(f.workspace.dir, { home: f.workspace.home });
     await store.append('s1', [{ role: 'user', content: 'hi' }]);
     await store.append('other', [{ role: 'user', content: 'mine' }]);
     await store.append('task_a', [{ role: 'user', content: 'task transcript' }]);

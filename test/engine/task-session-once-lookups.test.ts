@@ -55,7 +55,7 @@ describe('the task-session check, once per request', () => {
   });
 
   it('POST /sessions/:id/compact asks the store once about a task_ id: a 200 for a conversation of that name, a 404 for a task', async () => {
-    const { taskId, store, engine: e } = await scene.restarted('fine', (dir) => new CountingStore(dir));
+    const { taskId, store, engine: e } = await scene.restarted('fine', (dir, home) => new CountingStore(dir, { home }));
     // A conversation the client named like a task: the store has no task of that id.
     const named = `task_${randomUUID()}`;
     await e.call('hello', { sessionId: named });

@@ -16,9 +16,9 @@ const startFixture = delegationFixturePerTest();
 const scene = taskSessionPerTest();
 
 const REFUSED = /is the session of a delegated task; only the conversation that started it resumes it, through the task tool/;
-const stores: [string, (dir: string) => SessionStore][] = [
+const stores: [string, (dir: string, home: string) => SessionStore][] = [
   ['memory', () => new MemorySessionStore()],
-  ['file', (dir) => new FileSessionStore(dir)],
+  ['file', (dir, home) => new FileSessionStore(dir, { home })],
 ];
 
 describe.each(stores)('a run on a task session (%s store)', (_, make) => {
@@ -36,7 +36,7 @@ describe.each(stores)('a run on a task session (%s store)', (_, make) => {
         return { text: 'CHILD-ANSWER' };
       },
     });
-    const store = make(f.workspace.dir);
+    const store = make(f.workspace.dir, f.home);
     const engine = f.engine({ sessions: store }, [testAgent('alpha')]);
     await engine.call('go', { sessionId: 's1' });
     taskId = engine.tasks.list('s1')[0]!.taskId;

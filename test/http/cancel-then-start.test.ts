@@ -30,7 +30,7 @@ describe('POST /runs after a cancel in the same session', () => {
   it('starts the next run once the cancelled one has closed its turn in a FileSessionStore, not a 409', async () => {
     let n = 0;
     const fixture = await startFixture({ main: () => (n++ === 0 ? { hang: true } : { text: 'second answer' }) });
-    const engine = fixture.engine({ sessions: new FileSessionStore(mkdtempSync(join(tmpdir(), 'busywait-'))) });
+    const engine = fixture.engine({ sessions: new FileSessionStore(mkdtempSync(join(tmpdir(), 'busywait-')), { home: fixture.home }) });
     const api = `${await http.serve(runsHandler(engine, { basePath: '/api' }))}/api`;
     const first = await startRun(api, { prompt: 'hang', sessionId: 'ses-1' });
     await fixture.server.waitForRequests(1, 15_000);
@@ -42,7 +42,7 @@ describe('POST /runs after a cancel in the same session', () => {
 
   it('still refuses (409) at once, in one try, a session whose run is running', async () => {
     const fixture = await startFixture({ main: () => ({ hang: true }) });
-    const engine = fixture.engine({ sessions: new FileSessionStore(mkdtempSync(join(tmpdir(), 'busywait-'))) });
+    const engine = fixture.engine({ sessions: new FileSessionStore(mkdtempSync(join(tmpdir(), 'busywait-')), { home: fixture.home }) });
     const busy: SessionBusyError[] = [];
     const api = `${await http.serve(runsHandler(watched(engine, busy), { basePath: '/api' }))}/api`;
     const first = await startRun(api, { prompt: 'hang', sessionId: 'ses-2' });

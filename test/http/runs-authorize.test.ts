@@ -6,6 +6,7 @@ import { HarnessEngine } from '../../src/engine/harness-engine.js';
 import { cancelRun, getRun, startRun } from '../../src/client/index.js';
 import { rawRequest } from '../web/raw-request.js';
 import { serveRuns, type RunsServer } from './http-kit.js';
+import { EMPTY_HOME } from '../support/empty-home.js';
 
 let served: RunsServer | undefined;
 afterEach(async () => {
@@ -70,7 +71,7 @@ describe('runsHandler: authorize', () => {
   });
 
   it('checks its options when made', () => {
-    const engine = new HarnessEngine({ model: model() });
+    const engine = new HarnessEngine({ model: model(), homeDir: EMPTY_HOME });
     expect(() => runsHandler(engine, { authorize: 'yes' as never })).toThrow('authorize must be a function');
     expect(() => runsHandler(engine, { maxRuns: 0 })).toThrow('maxRuns must be a whole number, at least 1, got 0');
     expect(() => runsHandler(engine, { bodyTimeoutMs: 0 })).toThrow('bodyTimeoutMs must be a number of milliseconds from 1');

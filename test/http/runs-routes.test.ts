@@ -9,6 +9,7 @@ import type { RunInfo } from '../../src/runs/run-types.js';
 import { leakedResources, resourceCounts } from '../support/active-resources.js';
 import { createGate } from '../support/deferred.js';
 import { listen, oneTo, openEvents, postJson, serveRuns, type RunsServer } from './http-kit.js';
+import { EMPTY_HOME } from '../support/empty-home.js';
 
 let served: RunsServer | undefined;
 afterEach(async () => {
@@ -145,7 +146,7 @@ describe('runsHandler: the routes', () => {
   });
 
   it('serves under basePath; other paths are 404, or left to the caller with fallthrough or next', async () => {
-    const engine = new HarnessEngine({ model: slowModel(2, 0) });
+    const engine = new HarnessEngine({ model: slowModel(2, 0), homeDir: EMPTY_HOME });
     const plain = runsHandler(engine, { basePath: '/api' });
     const through = runsHandler(engine, { basePath: '/api', fallthrough: true });
     const server = http.createServer((req, res) => {

@@ -18,7 +18,7 @@ afterEach(async () => {
 describe('DELETE /sessions/:id and the runs of the conversation', () => {
   it('GET /sessions/:id of a new conversation of the id lists only its own runs; the old run events are gone', async () => {
     f = await startDelegationFixture({ main: (turn) => ({ text: turn.prompt === 'MY-SECRET-PROMPT' ? 'MY-SECRET-ANSWER' : 'fresh' }) });
-    const live = (engine = f.engine({ sessions: new FileSessionStore(f.workspace.dir) }));
+    const live = (engine = f.engine({ sessions: new FileSessionStore(f.workspace.dir, { home: f.workspace.home }) }));
     const base = await http.serve(runsHandler(live));
     const post = async (prompt: string): Promise<string> => {
       const res = await fetch(`${base}/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ prompt, sessionId: 's1' }) });

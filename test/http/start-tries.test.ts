@@ -5,6 +5,7 @@ import { startTries } from '../../src/http/start-tries.js';
 import { ScriptedModel } from '../../src/model/scripted-model.js';
 import type { SessionClaim } from '../../src/session/session-claim.js';
 import type { SessionStore } from '../../src/session/session-store.js';
+import { EMPTY_HOME } from '../support/empty-home.js';
 
 /**
  * The tries of a start over a real engine whose store answers claims later, as a store shared
@@ -18,7 +19,7 @@ function refusingEngine(): { engine: HarnessEngine; free: () => void } {
     append: () => undefined,
     claim: async (): Promise<SessionClaim> => (holder !== undefined ? { granted: false, owner: holder } : { granted: true, release: () => undefined }),
   };
-  const engine = new HarnessEngine({ model: new ScriptedModel([{ text: 'ran' }]), sessions });
+  const engine = new HarnessEngine({ model: new ScriptedModel([{ text: 'ran' }]), homeDir: EMPTY_HOME, sessions });
   return { engine, free: () => (holder = undefined) };
 }
 

@@ -12,7 +12,7 @@ const http = httpServerPerTest();
 describe('the HTTP routes and a delegated task session', () => {
   it('POST /runs on a task id is a 400; GET, DELETE, compact and the archive of it are 404s', async () => {
     const f = await scene.start();
-    const store = new FileSessionStore(f.workspace.dir);
+    const store = new FileSessionStore(f.workspace.dir, { home: f.home });
     const live = scene.engine({ sessions: store });
     await live.call('go', { sessionId: 's1' });
     const taskId = live.tasks.list('s1')[0]!.taskId;

@@ -12,6 +12,7 @@ import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
+import { EMPTY_HOME } from '../support/empty-home.js';
 
 const run = promisify(execFile);
 
@@ -51,10 +52,13 @@ export async function consumerProject(dir: string, tarball: string, packageJson:
   for (const [file, text] of Object.entries(files)) await writeFile(join(dir, file), text);
 }
 
-/** Runs `node <args>` in `cwd`; resolves with its output, whatever its exit code. */
+/**
+ * Runs `node <args>` in `cwd`, with an empty HOME (an engine there reads no one's
+ * `~/.rxharness`); resolves with its output, whatever its exit code.
+ */
 export async function node(cwd: string, args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [...args], { cwd });
+    const { stdout, stderr } = await run(process.execPath, [...args], { cwd, env: { ...process.env, HOME: EMPTY_HOME } });
     return { code: 0, stdout, stderr };
   } catch (e) {
     const failed = e as { code?: number; stdout?: string; stderr?: string };

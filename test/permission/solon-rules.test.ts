@@ -10,6 +10,7 @@ import { collect, own } from '../support/collect-events.js';
 import { FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { openAIModelFor } from '../support/openai-model.js';
 import { tempWorkspace } from './tool-calls-over-http.js';
+import { EMPTY_HOME } from '../support/empty-home.js';
 
 // Issue 24 item 6: rules written in the Solon harness's keys (`toolName` / `behavior` /
 // `pattern` / `priority`) are accepted in definitions and engine options; before, such a
@@ -61,7 +62,7 @@ describe('Solon-spelt permission rules', () => {
   });
 
   it('an engine takes them in its options, and defineAgent in a definition', () => {
-    const engine = new HarnessEngine({ model: new ScriptedModel([]), permissionRules: [{ toolName: 'bash', behavior: 'deny' }] });
+    const engine = new HarnessEngine({ model: new ScriptedModel([]), homeDir: EMPTY_HOME, permissionRules: [{ toolName: 'bash', behavior: 'deny' }] });
     expect(engine).toBeInstanceOf(HarnessEngine);
     const agent = defineAgent({ name: 'careful', description: 'Careful.', systemPrompt: 'Be careful.', permissionRules: [{ toolName: 'write', behavior: 'DENY', pattern: 'src/**' }] });
     expect(agent.permissionRules).toEqual([{ tool: 'write', action: 'deny', pattern: 'src/**' }]);

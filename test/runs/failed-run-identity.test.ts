@@ -9,6 +9,7 @@ import type { SessionStore } from '../../src/session/session-store.js';
 import { record } from '../support/collect-events.js';
 import { HAS_REDIS } from '../backend/redis-server.js';
 import { useScaleKits } from '../backend/scale-kit.js';
+import { EMPTY_HOME } from '../support/empty-home.js';
 
 /** What a reader of a failed run's log must still be able to branch on. */
 function expectSessionBusy(error: unknown): void {
@@ -26,7 +27,7 @@ describe('a failed run read back from its event log keeps its error\'s name and 
       // Asynchronous, as a store shared between processes answers: the run fails after start() returned.
       claim: async (): Promise<SessionClaim> => ({ granted: false, owner: 'run_elsewhere' }),
     };
-    const engine = new HarnessEngine({ model: new ScriptedModel([{ text: 'never' }]), sessions: store });
+    const engine = new HarnessEngine({ model: new ScriptedModel([{ text: 'never' }]), homeDir: EMPTY_HOME, sessions: store });
     const run = engine.start('hi', { sessionId: 'held' });
     await expect(run.result).rejects.toThrow(SessionBusyError);
     const read = record(engine.runs.attach(run.runId));

@@ -17,8 +17,8 @@ describe('FileSessionStore claims hold for every store of one folder in this pro
     // Holds the first turn mid-way; a second turn reaching it too (the defect) opens the gate, so the test ends either way.
     const slow = { name: 'wait', description: 'Waits.', parameters: { type: 'object' }, execute: () => (++calls === 2 && gate.open(), gate.promise.then(() => 'waited')) };
     const model = new ScriptedModel((request) => (request.messages.at(-1)?.role === 'user' ? { toolCalls: [{ name: 'wait', args: {} }] } : { text: 'done' }));
-    const one = new ReActAgent({ model, tools: [slow], sessions: new FileSessionStore(fresh.ws.dir) });
-    const two = new ReActAgent({ model, tools: [slow], sessions: new FileSessionStore(fresh.ws.dir) });
+    const one = new ReActAgent({ model, tools: [slow], sessions: new FileSessionStore(fresh.ws.dir, { home: fresh.ws.home }) });
+    const two = new ReActAgent({ model, tools: [slow], sessions: new FileSessionStore(fresh.ws.dir, { home: fresh.ws.home }) });
     const first = record(one.stream('one', { sessionId: 's' }));
     const second = record(two.stream('two', { sessionId: 's' }));
     await second.done;
@@ -27,15 +27,15 @@ describe('FileSessionStore claims hold for every store of one folder in this pro
     expect(second.error).toBeInstanceOf(SessionBusyError);
     expect(second.events).toEqual([]);
     // The conversation holds one whole turn, in order, and is free again for either engine.
-    expect((await new FileSessionStore(fresh.ws.dir).load('s')).map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+    expect((await new FileSessionStore(fresh.ws.dir, { home: fresh.ws.home }).load('s')).map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
     expect(await two.call('three', { sessionId: 's' })).toMatchObject({ abnormal: false });
   });
 
   it('stores of different folders never refuse each other', async () => {
     const other = await makeWorkspace();
     try {
-      const a = await new FileSessionStore(fresh.ws.dir).claim('s', 'run_a');
-      const b = await new FileSessionStore(other.dir).claim('s', 'run_b');
+      const a = await new FileSessionStore(fresh.ws.dir, { home: fresh.ws.home }).claim('s', 'run_a');
+      const b = await new FileSessionStore(other.dir, { home: other.home }).claim('s', 'run_b');
       expect([a.granted, b.granted]).toEqual([true, true]);
     } finally {
       await other.cleanup();
@@ -43,8 +43,8 @@ describe('FileSessionStore claims hold for every store of one folder in this pro
   });
 
   it('a released claim frees the session for the other store', async () => {
-    const a = await new FileSessionStore(fresh.ws.dir).claim('s', 'run_a');
-    const b = new FileSessionStore(fresh.ws.dir);
+    const a = await new FileSessionStore(fresh.ws.dir, { home: fresh.ws.home }).claim('s', 'run_a');
+    const b = new FileSessionStore(fresh.ws.dir, { home: fresh.ws.home });
     expect(await b.claim('s', 'run_b')).toEqual({ granted: false, owner: 'run_a' });
     if (a.granted) a.release();
     expect((await b.claim('s', 'run_b')).granted).toBe(true);

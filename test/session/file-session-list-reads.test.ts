@@ -37,7 +37,7 @@ const transcripts = (paths: readonly string[]) => paths.filter((path) => path.en
 describe('FileSessionStore.list() reads summaries only', () => {
   it('pages 10,000 sessions without opening or dating a transcript: one summary read per session', async () => {
     workspace = await makeWorkspace();
-    const store = new FileSessionStore(workspace.dir);
+    const store = new FileSessionStore(workspace.dir, { home: workspace.home });
     const folder = join(workspace.dir, '.rxharness', 'sessions');
     const written = Array.from({ length: 20 }, (_, i) => `w${i}`);
     for (const id of written) await store.append(id, [user(`question ${id}`)]);
@@ -77,7 +77,7 @@ describe('FileSessionStore.list() reads summaries only', () => {
     await mkdir(folder, { recursive: true });
     await writeFile(join(folder, 'old.jsonl'), `${JSON.stringify(user('from an older version'))}\n`);
     await writeFile(join(folder, 'old.summary.json'), JSON.stringify({ sessionId: 'old', title: 'from an older version' }));
-    const store = new FileSessionStore(workspace.dir);
+    const store = new FileSessionStore(workspace.dir, { home: workspace.home });
     touched.lstat.length = 0;
     const [first] = await store.list();
     expect(first).toMatchObject({ sessionId: 'old', title: 'from an older version' });

@@ -55,7 +55,7 @@ describe('FileSessionStore: an id ending in another file\'s suffix ("notes.archi
     await compactedNotes(store);
     await store.delete('notes');
     expect(await store.load('notes.archive')).toEqual([user('my own conversation'), assistant('hi')]);
-    const listed = await new FileSessionStore(fresh.ws.dir).list();
+    const listed = await new FileSessionStore(fresh.ws.dir, { home: fresh.ws.home }).list();
     expect(listed.map((s) => s.sessionId).sort()).toEqual(['notes.archive', 'notes.grants.archive']);
   });
 });

@@ -45,7 +45,7 @@ describe('FileSessionStore history planted in the workspace is not loaded as the
   it('a planted session file: the run sends none of it, and ends saying what was found and how to keep it', async () => {
     await plant('notes.jsonl', lines(FORGED));
     const model = new ScriptedModel(() => ({ text: 'ok' }));
-    const engine = new HarnessEngine({ model, workspace: ws.dir, sessions: store() });
+    const engine = new HarnessEngine({ model, workspace: ws.dir, homeDir: ws.home, sessions: store() });
     const events = await collect(engine.stream('go on', { sessionId: 'notes' }));
     await engine.close();
     expect(model.requests).toHaveLength(0);

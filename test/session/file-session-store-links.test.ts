@@ -39,7 +39,7 @@ describe('FileSessionStore with links planted under .rxharness/', () => {
     it(`${name}: append and saveTaskInfo refuse, naming the link; nothing is written outside`, async () => {
       const link = await plant();
       const before = await outsideFiles();
-      const store = new FileSessionStore(dirs.ws);
+      const store = new FileSessionStore(dirs.ws, { home: dirs.root.home });
       await expect(store.append('victim', [user('x')])).rejects.toThrow(`${link} is a symbolic link`);
       await expect(store.append('victim', [user('x')])).rejects.toThrow(/outside the workspace .*remove the link/i);
       await expect(store.saveTaskInfo(TASK)).rejects.toThrow(`${link} is a symbolic link`);
@@ -52,7 +52,7 @@ describe('FileSessionStore with links planted under .rxharness/', () => {
     await mkdir(join(dirs.ws, '.rxharness/sessions'), { recursive: true });
     const file = join(dirs.ws, '.rxharness/sessions/s1.jsonl');
     await symlink(join(dirs.outside, 'victim.jsonl'), file);
-    const store = new FileSessionStore(dirs.ws);
+    const store = new FileSessionStore(dirs.ws, { home: dirs.root.home });
     await expect(store.append('s1', [user('x')])).rejects.toThrow(`${file} is a symbolic link`);
     await expect(store.load('s1')).rejects.toThrow(`${file} is a symbolic link`);
     expect(await readFile(join(dirs.outside, 'victim.jsonl'), 'utf8')).toBe('precious\n');
@@ -66,7 +66,7 @@ describe('FileSessionStore with links planted under .rxharness/', () => {
     await mkdir(join(dirs.ws, '.rxharness/sessions'), { recursive: true });
     const target = join(dirs.ws, '.rxharness/sessions/task_1.task.json');
     await symlink(join(dirs.outside, 'victim.jsonl'), target);
-    const store = new FileSessionStore(dirs.ws);
+    const store = new FileSessionStore(dirs.ws, { home: dirs.root.home });
     await expect(store.saveTaskInfo(TASK)).rejects.toThrow(`${target} is a symbolic link`);
     await expect(store.loadTaskInfo('task_1')).rejects.toThrow(`${target} is a symbolic link`);
     expect(await readFile(join(dirs.outside, 'victim.jsonl'), 'utf8')).toBe('precious\n');
@@ -74,7 +74,7 @@ describe('FileSessionStore with links planted under .rxharness/', () => {
   });
 
   it('loses nothing: a link planted mid-life is refused, and once it is gone the session goes on', async () => {
-    const store = new FileSessionStore(dirs.ws);
+    const store = new FileSessionStore(dirs.ws, { home: dirs.root.home });
     await store.append('s1', [user('one')]);
     const sessions = join(dirs.ws, '.rxharness/sessions');
     await rename(sessions, join(dirs.root.dir, 'aside'));
@@ -84,14 +84,14 @@ describe('FileSessionStore with links planted under .rxharness/', () => {
     await unlink(sessions);
     await rename(join(dirs.root.dir, 'aside'), sessions);
     await store.append('s1', [user('three')]);
-    expect(await new FileSessionStore(dirs.ws).load('s1')).toEqual([user('one'), user('three')]);
+    expect(await new FileSessionStore(dirs.ws, { home: dirs.root.home }).load('s1')).toEqual([user('one'), user('three')]);
   });
 
   it('a link that stays inside the workspace is followed as before', async () => {
     await mkdir(join(dirs.ws, 'kept'));
     await mkdir(join(dirs.ws, '.rxharness'));
     await symlink('../kept', join(dirs.ws, '.rxharness/sessions'));
-    const store = new FileSessionStore(dirs.ws);
+    const store = new FileSessionStore(dirs.ws, { home: dirs.root.home });
     await store.append('s1', [user('one')]);
     await store.saveTaskInfo(TASK);
     expect(await store.load('s1')).toEqual([user('one')]);

@@ -25,12 +25,12 @@ const CONVERSATION: ChatMessage[] = [
 
 describe('FileSessionStore', () => {
   it('round-trips messages through one JSON line each under .rxharness/sessions/', async () => {
-    const store = new FileSessionStore(ws.dir);
+    const store = new FileSessionStore(ws.dir, { home: ws.home });
     expect(store.dir).toBe(sessionsDir());
     await store.append('s1', CONVERSATION.slice(0, 1));
     await store.append('s1', CONVERSATION.slice(1));
     expect(await store.load('s1')).toEqual(CONVERSATION);
-    expect(await new FileSessionStore(ws.dir).load('s1')).toEqual(CONVERSATION);
+    expect(await new FileSessionStore(ws.dir, { home: ws.home }).load('s1')).toEqual(CONVERSATION);
     const lines = (await readFile(join(sessionsDir(), 's1.jsonl'), 'utf8')).split('\n');
     expect(lines).toHaveLength(CONVERSATION.length + 1);
     expect(lines.at(-1)).toBe('');
@@ -38,12 +38,12 @@ describe('FileSessionStore', () => {
   });
 
   it('loads an unknown session as empty, and writes nothing for it', async () => {
-    expect(await new FileSessionStore(ws.dir).load('nobody')).toEqual([]);
+    expect(await new FileSessionStore(ws.dir, { home: ws.home }).load('nobody')).toEqual([]);
     await expect(readdir(sessionsDir())).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
   it('keeps the order of appends made without waiting, and a load waits for the appends before it', async () => {
-    const store = new FileSessionStore(ws.dir);
+    const store = new FileSessionStore(ws.dir, { home: ws.home });
     const writes = Array.from({ length: 60 }, (_, i) => store.append(i % 3 === 0 ? 'a' : 'b', [user(`m${i}`)]));
     const loaded = store.load('a');
     expect((await loaded).map((m) => m.content)).toEqual(Array.from({ length: 20 }, (_, i) => `m${i * 3}`));
@@ -54,18 +54,18 @@ describe('FileSessionStore', () => {
   });
 
   it('after a crash cut the last line: loads the earlier messages, and the next append starts a fresh line', async () => {
-    await new FileSessionStore(ws.dir).append('s1', [user('one'), user('two'), user('three')]);
+    await new FileSessionStore(ws.dir, { home: ws.home }).append('s1', [user('one'), user('two'), user('three')]);
     const file = join(sessionsDir(), 's1.jsonl');
     const size = (await readFile(file)).length;
     const third = (await readFile(file, 'utf8')).split('\n')[2]!;
     await truncate(file, size - third.length - 1 + '{"role":"user","content":"th'.length); // '…"three",…}\n' loses its end mid-line
 
-    const restarted = new FileSessionStore(ws.dir);
+    const restarted = new FileSessionStore(ws.dir, { home: ws.home });
     expect(await restarted.load('s1')).toEqual([user('one'), user('two')]);
     await restarted.append('s1', [user('four')]);
     await restarted.append('s1', [user('five')]);
     expect(await restarted.load('s1')).toEqual([user('one'), user('two'), user('four'), user('five')]);
-    expect(await new FileSessionStore(ws.dir).load('s1')).toEqual([user('one'), user('two'), user('four'), user('five')]);
+    expect(await new FileSessionStore(ws.dir, { home: ws.home }).load('s1')).toEqual([user('one'), user('two'), user('four'), user('five')]);
     const lines = (await readFile(file, 'utf8')).split('\n');
     expect(lines[2]).toBe('{"role":"user","content":"th');
     expect(lines.slice(3, -1).map((l) => JSON.parse(l) as unknown)).toEqual([user('four'), user('five')].map(sealed));
@@ -73,7 +73,7 @@ describe('FileSessionStore', () => {
   });
 
   it('after a failed write in the same process, the next append starts a fresh line', async () => {
-    const store = new FileSessionStore(ws.dir);
+    const store = new FileSessionStore(ws.dir, { home: ws.home });
     await store.append('s1', [user('one')]);
     const file = join(sessionsDir(), 's1.jsonl');
     const one = await readFile(file, 'utf8'); // its sealed line
@@ -91,17 +91,17 @@ describe('FileSessionStore', () => {
 
   it('keeps a whole last line that lost only its newline, and skips garbage lines anywhere', async () => {
     const file = join(sessionsDir(), 's1.jsonl');
-    await new FileSessionStore(ws.dir).append('s1', [user('one'), user('two')]);
+    await new FileSessionStore(ws.dir, { home: ws.home }).append('s1', [user('one'), user('two')]);
     const [one, two] = (await readFile(file, 'utf8')).split('\n'); // their sealed lines
     await writeFile(file, `${one}\nnot json\n42\n{"no":"role"}\n${two}`);
-    const store = new FileSessionStore(ws.dir);
+    const store = new FileSessionStore(ws.dir, { home: ws.home });
     expect(await store.load('s1')).toEqual([user('one'), user('two')]);
     await store.append('s1', [user('three')]);
     expect(await store.load('s1')).toEqual([user('one'), user('two'), user('three')]);
   });
 
   it('maps ids with odd characters to distinct, safe file names inside its folder', async () => {
-    const store = new FileSessionStore(ws.dir);
+    const store = new FileSessionStore(ws.dir, { home: ws.home });
     const ids = ['a/b', 'a b', 'ünïcødé', '../escape', '..', '.hidden', 'a\\b', 'plain-id_1', 'x.y', 'CON:', 'Notes', 'notes', 'NOTES', 'con', 'nul.log', 'com1', 'console'];
     for (const id of ids) await store.append(id, [user(`for ${id}`)]);
     for (const id of ids) expect(await store.load(id)).toEqual([user(`for ${id}`)]);
@@ -123,7 +123,7 @@ describe('FileSessionStore', () => {
   });
 
   it('stores sessions with very long ids under short names (by hash), apart from each other', async () => {
-    const store = new FileSessionStore(ws.dir);
+    const store = new FileSessionStore(ws.dir, { home: ws.home });
     const long = 'x'.repeat(300);
     const longOdd = 'ü/'.repeat(200);
     await store.append(long, [user('long')]);
@@ -138,11 +138,11 @@ describe('FileSessionStore', () => {
   });
 
   it('stores task info for resume: a round trip, odd ids, and undefined for a missing one', async () => {
-    const store = new FileSessionStore(ws.dir);
+    const store = new FileSessionStore(ws.dir, { home: ws.home });
     const info = { taskId: 'task_1', agentName: 'alpha', description: 'a "quoted" job', ownerSessionId: 'owner/1' };
     await store.saveTaskInfo(info);
     await store.saveTaskInfo({ ...info, taskId: 'odd id/ü' });
-    expect(await new FileSessionStore(ws.dir).loadTaskInfo('task_1')).toEqual(info);
+    expect(await new FileSessionStore(ws.dir, { home: ws.home }).loadTaskInfo('task_1')).toEqual(info);
     expect(await store.loadTaskInfo('odd id/ü')).toEqual({ ...info, taskId: 'odd id/ü' });
     expect(await store.loadTaskInfo('task_missing')).toBeUndefined();
     // The task file does not count as a session, and no temporary file is left behind.

@@ -25,7 +25,7 @@ const BAD = 10_000;
 
 describe('a session file with many malformed entries', () => {
   it('gives one session-entry-skipped Warning per load, with the count and the first entries', async () => {
-    const sessions = new FileSessionStore(ws.dir, { trustUnsealed: ['s'] });
+    const sessions = new FileSessionStore(ws.dir, { home: ws.home, trustUnsealed: ['s'] });
     await sessions.append('s', [{ role: 'user', content: 'kept' }, { role: 'assistant', content: 'ok' }]);
     const planted = Array.from({ length: BAD }, (_, i) => JSON.stringify({ role: 'wizard', content: `spell ${i}` })).join('\n');
     await appendFile(join(ws.dir, '.rxharness', 'sessions', 's.jsonl'), `${planted}\n`);

@@ -55,7 +55,7 @@ const stores: [string, number, () => Promise<Made>][] = [
     return { store, fill: (ids) => fillThrough(store, ids) };
   }],
   ['FileSessionStore', 2_500, async () => {
-    const store = new FileSessionStore((workspace = await makeWorkspace()).dir);
+    const store = new FileSessionStore((workspace = await makeWorkspace()).dir, { home: workspace.home });
     return { store, fill: (ids) => fillFolder(store, ids) };
   }],
 ];

@@ -49,7 +49,7 @@ async function pageThrough(store: SessionStore, limit: number, added: number): P
 
 const stores = [
   ['MemorySessionStore', async () => new MemorySessionStore({ maxSessions: 20_000 })],
-  ['FileSessionStore', async () => new FileSessionStore((workspace = await makeWorkspace()).dir)],
+  ['FileSessionStore', async () => new FileSessionStore((workspace = await makeWorkspace()).dir, { home: workspace.home })],
 ] as const;
 
 describe.each(stores)('%s.list() pages', (_name, make) => {
@@ -73,7 +73,7 @@ describe.each(stores)('%s.list() pages', (_name, make) => {
 describe('FileSessionStore.list() reads no transcript', () => {
   it('answers a page of 50 out of 10,000 sessions whose transcripts cannot be read (folders in their place)', async () => {
     workspace = await makeWorkspace();
-    const store = new FileSessionStore(workspace.dir);
+    const store = new FileSessionStore(workspace.dir, { home: workspace.home });
     const written = await fill(store, 's', 50); // through the store: the files as it writes them
     const folder = join(workspace.dir, '.rxharness', 'sessions');
     const summary = JSON.parse(await readFile(join(folder, 's0.summary.json'), 'utf8')) as unknown;
@@ -134,7 +134,7 @@ describe('FileSessionStore.list() and its summaries', () => {
 
   it('skips a corrupt summary, a planted one naming another session, and one that is a link, with a warning each; lists the others', async () => {
     workspace = await makeWorkspace();
-    const store = new FileSessionStore(workspace.dir);
+    const store = new FileSessionStore(workspace.dir, { home: workspace.home });
     for (const id of ['notes', 'corrupt', 'planted', 'linked']) await store.append(id, [user(`about ${id}`)]);
     const folder = join(workspace.dir, '.rxharness', 'sessions');
     await writeFile(join(folder, 'corrupt.summary.json'), '{"sessionId": "corr');
@@ -154,11 +154,11 @@ describe('FileSessionStore.list() and its summaries', () => {
 
   it('lists a session whose id is too long for a file name (stored by its hash), under its real id', async () => {
     workspace = await makeWorkspace();
-    const store = new FileSessionStore(workspace.dir);
+    const store = new FileSessionStore(workspace.dir, { home: workspace.home });
     const long = `conversation-${'ü'.repeat(150)}`; // over 200 bytes as a file name
     expect(sessionFileStem(long).startsWith('~~')).toBe(true);
     await store.append(long, [user('a long id')]);
-    const listed = await new FileSessionStore(workspace.dir).list({ limit: 5 });
+    const listed = await new FileSessionStore(workspace.dir, { home: workspace.home }).list({ limit: 5 });
     expect(listed.map((s) => [s.sessionId, s.title])).toEqual([[long, 'a long id']]);
     // Paging after it works too (the position names the real id).
     expect(await store.list({ limit: 5, after: listed[0]! })).toEqual([]);
@@ -169,7 +169,7 @@ describe('FileSessionStore.list() and its summaries', () => {
     const folder = join(workspace.dir, '.rxharness', 'sessions');
     await mkdir(folder, { recursive: true });
     await writeFile(join(folder, 'legacy.jsonl'), `${JSON.stringify(user('from an older version'))}\n`);
-    const store = new FileSessionStore(workspace.dir);
+    const store = new FileSessionStore(workspace.dir, { home: workspace.home });
     expect((await store.list()).map((s) => [s.sessionId, s.title])).toEqual([['legacy', 'from an older version']]);
     await rm(join(folder, 'legacy.jsonl'));
     await mkdir(join(folder, 'legacy.jsonl')); // unreadable now: the summary answers

@@ -34,7 +34,7 @@ async function fill(store: SessionStore, tick: () => Promise<void>): Promise<voi
 
 describe.each([
   ['MemorySessionStore', async () => new MemorySessionStore()],
-  ['FileSessionStore', async () => new FileSessionStore((workspace = await makeWorkspace()).dir)],
+  ['FileSessionStore', async () => new FileSessionStore((workspace = await makeWorkspace()).dir, { home: workspace.home })],
 ] as const)('%s.list()', (_name, make) => {
   it('names conversations by their first prompt, most recently active first, without task sessions', async () => {
     const store = await make();
@@ -61,18 +61,18 @@ describe.each([
 describe('FileSessionStore.list() after a restart', () => {
   it('lists what an earlier store wrote', async () => {
     workspace = await makeWorkspace();
-    await new FileSessionStore(workspace.dir).append('notes', [user('Remember 7')]);
-    expect((await new FileSessionStore(workspace.dir).list()).map((s) => [s.sessionId, s.title])).toEqual([['notes', 'Remember 7']]);
+    await new FileSessionStore(workspace.dir, { home: workspace.home }).append('notes', [user('Remember 7')]);
+    expect((await new FileSessionStore(workspace.dir, { home: workspace.home }).list()).map((s) => [s.sessionId, s.title])).toEqual([['notes', 'Remember 7']]);
   });
 
   it('is empty before anything was written', async () => {
     workspace = await makeWorkspace();
-    expect(await new FileSessionStore(workspace.dir).list()).toEqual([]);
+    expect(await new FileSessionStore(workspace.dir, { home: workspace.home }).list()).toEqual([]);
   });
 
   it('skips a planted file it cannot read (a symlink out of the folder) and lists the others', async () => {
     workspace = await makeWorkspace();
-    const store = new FileSessionStore(workspace.dir);
+    const store = new FileSessionStore(workspace.dir, { home: workspace.home });
     await store.append('notes', [user('Remember 7')]);
     const { symlink, writeFile } = await import('node:fs/promises');
     const { join } = await import('node:path');

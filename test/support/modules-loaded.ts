@@ -20,7 +20,8 @@ export async function modulesLoadedBy(match: string, script: string): Promise<st
   const dir = await mkdtemp(join(tmpdir(), 'rxh-loads-'));
   const file = join(dir, 'loaded.txt');
   try {
-    const env = { ...process.env, RECORD_LOADS_FILE: file, RECORD_LOADS_MATCH: match, RECORD_LOADS_HOOKED: '' };
+    // HOME is the run's own folder: an engine in the script reads no one's ~/.rxharness (nothing is written there).
+    const env = { ...process.env, HOME: dir, RECORD_LOADS_FILE: file, RECORD_LOADS_MATCH: match, RECORD_LOADS_HOOKED: '' };
     await run(process.execPath, ['--import', hooks, '--import', 'tsx', '--input-type=module', '-e', script], { cwd: root, env, timeout: 30_000 });
     return (await readFile(file, 'utf8').catch(() => '')).split('\n').filter(Boolean);
   } finally {

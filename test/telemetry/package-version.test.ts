@@ -4,6 +4,7 @@ import { HarnessEngine } from '../../src/engine/harness-engine.js';
 import { ScriptedModel } from '../../src/model/scripted-model.js';
 import { PACKAGE_VERSION } from '../../src/telemetry/package-version.js';
 import { useInMemoryTracing } from '../support/in-memory-tracing.js';
+import { EMPTY_HOME } from '../support/empty-home.js';
 
 const exporter = useInMemoryTracing();
 afterEach(() => exporter.reset());
@@ -16,7 +17,7 @@ describe('the package version in telemetry', () => {
   });
 
   it('names the tracer scope of every span: the package and its version', async () => {
-    const engine = new HarnessEngine({ model: new ScriptedModel([{ text: 'hi' }]) });
+    const engine = new HarnessEngine({ model: new ScriptedModel([{ text: 'hi' }]), homeDir: EMPTY_HOME });
     await engine.call('hello');
     await engine.close();
     const spans = exporter.getFinishedSpans();

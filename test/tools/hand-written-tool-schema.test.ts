@@ -22,7 +22,7 @@ beforeEach(async () => {
 });
 afterEach(() => ws.cleanup());
 
-const engineWith = (tools: readonly Tool[]) => () => new HarnessEngine({ model: new ScriptedModel([{ text: 'done' }]), workspace: ws.dir, subagentEnabled: false, tools });
+const engineWith = (tools: readonly Tool[]) => () => new HarnessEngine({ model: new ScriptedModel([{ text: 'done' }]), workspace: ws.dir, homeDir: ws.home, subagentEnabled: false, tools });
 
 // `defineTool` refuses a JSON schema whose checking doubles at every link, or with a pattern
 // RE2 cannot run; a hand-written tool with the same schema met only the check of a `$ref`

@@ -27,7 +27,7 @@ describe('a path longer than any path', () => {
   it('fails the tool call and lets the run go on', async () => {
     const path = 'a/'.repeat(5_000) + 'b';
     const model = new ScriptedModel([{ toolCalls: [{ name: 'read', args: { path } }] }, { text: 'done' }]);
-    const engine = new HarnessEngine({ model, workspace: ws.dir, subagentEnabled: false });
+    const engine = new HarnessEngine({ model, workspace: ws.dir, homeDir: ws.home, subagentEnabled: false });
     try {
       const events = await lastValueFrom(engine.stream('read it').pipe(toArray()));
       const end = events.find((e) => e.type === 'ToolCallEnd');

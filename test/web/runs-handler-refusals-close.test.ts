@@ -6,6 +6,7 @@ import { ScriptedModel } from '../../src/model/scripted-model.js';
 import { a2aHandler } from '../../src/protocols/a2a/a2a-handler.js';
 import { useSlowClients } from './slow-clients.js';
 import { serveRuns, type RunsServer } from '../http/http-kit.js';
+import { EMPTY_HOME } from '../support/empty-home.js';
 
 /**
  * `runsHandler` on a server of its own (no `rxharness serve` in front): a request it refuses
@@ -50,7 +51,7 @@ describe('a2aHandler: its 404 for a path not its own closes a connection whose b
   });
 
   it('404 Not Found for POST /elsewhere with 1 MB trickling in', async () => {
-    engine = new HarnessEngine({ model: new ScriptedModel(() => ({ text: 'ok' })) });
+    engine = new HarnessEngine({ model: new ScriptedModel(() => ({ text: 'ok' })), homeDir: EMPTY_HOME });
     server = createServer(a2aHandler(engine));
     await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
     const client = slow((server.address() as AddressInfo).port, { first: 'POST /elsewhere HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000000\r\n\r\n{"a":"', more: 'a' });

@@ -50,10 +50,11 @@ export interface TaskSessionScene {
   engine(options?: Partial<HarnessEngineOptions>): HarnessEngine;
   /**
    * Starts the fixture, runs `go` on `s1` with an engine over a FileSessionStore on the
-   * workspace and closes that engine, then makes a fresh engine over `makeStore(workspace)`
-   * (a FileSessionStore by default): only the store knows the task now.
+   * workspace (its grant key in the fixture's home) and closes that engine, then makes a fresh
+   * engine over `makeStore(workspace, home)` (a FileSessionStore by default): only the store
+   * knows the task now.
    */
-  restarted<S extends FileSessionStore = FileSessionStore>(other?: string, makeStore?: (dir: string) => S): Promise<Restarted<S>>;
+  restarted<S extends FileSessionStore = FileSessionStore>(other?: string, makeStore?: (dir: string, home: string) => S): Promise<Restarted<S>>;
 }
 
 /**
@@ -80,13 +81,14 @@ export function taskSessionPerTest(): TaskSessionScene {
   return {
     start,
     engine,
-    async restarted<S extends FileSessionStore>(other?: string, makeStore?: (dir: string) => S): Promise<Restarted<S>> {
+    async restarted<S extends FileSessionStore>(other?: string, makeStore?: (dir: string, home: string) => S): Promise<Restarted<S>> {
       const fixture = await start(other);
-      const earlier = engine({ sessions: new FileSessionStore(fixture.workspace.dir) });
+      // The fixture's home keeps the store's grant key: never the real ~/.rxharness.
+      const earlier = engine({ sessions: new FileSessionStore(fixture.workspace.dir, { home: fixture.home }) });
       await earlier.call('go', { sessionId: 's1' });
       const taskId = earlier.tasks.list('s1')[0]!.taskId;
       await earlier.close();
-      const store = makeStore ? makeStore(fixture.workspace.dir) : (new FileSessionStore(fixture.workspace.dir) as S);
+      const store = makeStore ? makeStore(fixture.workspace.dir, fixture.home) : (new FileSessionStore(fixture.workspace.dir, { home: fixture.home }) as S);
       return { fixture, taskId, store, engine: engine({ sessions: store }) };
     },
   };

@@ -24,7 +24,7 @@ describe('chatHandler: the next message right after a stop', () => {
   it('streams its answer once the stopped run has closed its turn in a FileSessionStore, not a 409', async () => {
     let n = 0;
     const fixture = await startFixture({ main: () => (n++ === 0 ? { hang: true } : { text: 'second answer' }) });
-    const engine = fixture.engine({ sessions: new FileSessionStore(mkdtempSync(join(tmpdir(), 'busywait-'))) });
+    const engine = fixture.engine({ sessions: new FileSessionStore(mkdtempSync(join(tmpdir(), 'busywait-')), { home: fixture.home }) });
     const url = await http.serve(chatHandler(engine));
     const stop = new AbortController();
     const first = await post(url, 'hang', stop.signal);

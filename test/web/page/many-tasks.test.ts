@@ -14,6 +14,7 @@ import type { AgentEvent } from '../../../src/events/index.js';
 import { HAS_CHROMIUM } from '../../support/chromium-per-file.js';
 import { runEnd, wrap } from '../../support/event-fixtures.js';
 import { SCRIPTED_RUN } from '../scripted-run-server.js';
+import { changesCounted, watchChanges } from './dom-changes.js';
 import { scriptedPagePerTest } from './scripted-page.js';
 
 const openPage = scriptedPagePerTest();
@@ -34,29 +35,17 @@ async function open(events: readonly AgentEvent[], rows: number): Promise<Page> 
   return page;
 }
 
-/** Counts, in `window.changes[name]`, the DOM changes under the element `selector` names. */
-function watch(name: string, selector: string): string {
-  return `(() => {
-    window.changes ??= {};
-    window.changes[${JSON.stringify(name)}] = 0;
-    new MutationObserver((records) => { window.changes[${JSON.stringify(name)}] += records.length; })
-      .observe(document.querySelector(${JSON.stringify(selector)}), { subtree: true, attributes: true, characterData: true, childList: true });
-  })()`;
-}
-
-const changes = async (p: Page, name: string): Promise<number> => ((await p.evaluate('window.changes')) as Record<string, number>)[name]!;
-
 describe.skipIf(!HAS_CHROMIUM)('the page on a run of many tasks (headless Chromium)', () => {
   it("the clock's redraws leave a finished task's lane alone; a running task's bar still grows", async () => {
     const p = await open([start, ...task(1, true), ...task(2, false)], 2);
-    await p.evaluate(watch('done', '#timeline .lane[data-status="done"]'));
-    await p.evaluate(watch('clock', '.task[data-status="running"] > .row > .meta'));
+    await p.evaluate(watchChanges('done', '#timeline .lane[data-status="done"]'));
+    await p.evaluate(watchChanges('clock', '.task[data-status="running"] > .row > .meta'));
     const running = p.locator('#timeline .lane[data-key$="/task_2"] .bar');
     const width = async (): Promise<number> => (await running.boundingBox())?.width ?? 0;
     const before = await width();
     // four redraws of the running row's time, and no event in between
-    await expect.poll(() => changes(p, 'clock')).toBeGreaterThanOrEqual(4);
-    expect(await changes(p, 'done')).toBe(0);
+    await expect.poll(() => changesCounted(p, 'clock')).toBeGreaterThanOrEqual(4);
+    expect(await changesCounted(p, 'done')).toBe(0);
     await expect.poll(width).toBeGreaterThan(before);
   });
 

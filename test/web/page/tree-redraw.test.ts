@@ -3,22 +3,13 @@ import { HAS_CHROMIUM } from '../../support/chromium-per-file.js';
 import { useDemoPages } from '../../support/demo-pages.js';
 import { multitaskReply, steps } from '../../support/delegation-script.js';
 import { pressRun } from '../page-login.js';
+import { changesCounted, watchChanges } from './dom-changes.js';
 
 // The page redraws every 250 ms so running times move; a row whose task did not change since
 // it was last drawn must be left alone (with thousands of tasks, rewriting each row each
 // time kept the page busy), while a running task's time still moves.
 
 const pages = useDemoPages(10_000);
-
-/** Counts, in `window.changes[name]`, every DOM change under the element `selector` names. */
-function watch(name: string, selector: string): string {
-  return `(() => {
-    window.changes ??= {};
-    window.changes[${JSON.stringify(name)}] = 0;
-    new MutationObserver((records) => { window.changes[${JSON.stringify(name)}] += records.length; })
-      .observe(document.querySelector(${JSON.stringify(selector)}), { subtree: true, attributes: true, characterData: true, childList: true });
-  })()`;
-}
 
 describe.skipIf(!HAS_CHROMIUM)('the tree on the page, between events', () => {
   it("leaves a finished task's row alone while the clock redraws, and moves a running task's time", async () => {
@@ -29,11 +20,10 @@ describe.skipIf(!HAS_CHROMIUM)('the tree on the page, between events', () => {
     await pressRun(page, 'look at a and b');
     await page.locator('.task[data-status="done"]').waitFor();
     await page.locator('.task[data-status="running"]').waitFor();
-    await page.evaluate(watch('done', '.task[data-status="done"]'));
-    await page.evaluate(watch('running', '.task[data-status="running"] > .row > .meta'));
+    await page.evaluate(watchChanges('done', '.task[data-status="done"]'));
+    await page.evaluate(watchChanges('running', '.task[data-status="running"] > .row > .meta'));
     await page.waitForTimeout(1_100); // four ticks of the clock, and no event
-    const changes = (await page.evaluate('window.changes')) as Record<string, number>;
-    expect(changes.done).toBe(0);
-    expect(changes.running).toBeGreaterThan(0);
+    expect(await changesCounted(page, 'done')).toBe(0);
+    expect(await changesCounted(page, 'running')).toBeGreaterThan(0);
   });
 });
