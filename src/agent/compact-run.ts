@@ -32,13 +32,16 @@ function compactWithin$(scope: RunScope, lastStep: boolean, reason: CompactionRe
   const { run, agent, input } = scope;
   const estimatedWindow = estimatedWindowOf(scope, window);
   // Fits: the session and the fixed part counted apart (below) can exceed the whole request's
-  // estimate by one token of rounding, never more, so this says what that count would say.
-  if (reason === 'context-limit' && estimate + 1 <= estimatedWindow - answerReserve(window, agent.modelSettings?.maxTokens)) return EMPTY;
+  // estimate by one token of rounding, never more, so this says what that count would say. The
+  // answer's room here is the whole of it, never less than the capped one below: a request let
+  // through here fits that too, and the tool schemas are measured only past this check.
+  if (reason === 'context-limit' && estimate + 1 <= estimatedWindow - answerReserve(window, maxTokensOf(scope))) return EMPTY;
   const first = run.messages[0];
   const system: ChatMessage[] = first?.role === 'system' ? [first] : [];
   const session = run.messages.slice(system.length);
   const { requestFixed, fixedTokens } = requestSizing(scope, system, lastStep, window);
   if (requestFixed >= estimatedWindow) return noRoomWarning$(scope, window, requestFixed);
+  const tight = tightWarning(scope, window, requestFixed, fixedTokens - requestFixed, estimatedWindow - fixedTokens);
   const sizing = { messages: session, window: estimatedWindow, serverWindow: window, fixedTokens, requestFixedTokens: requestFixed, reason, prompt: input.prompt };
   return compactMessages$({ ...sizing, summarise: summariser(scope, estimatedWindow) }).pipe(
     concatMap((outcome) => {
@@ -53,7 +56,8 @@ function compactWithin$(scope: RunScope, lastStep: boolean, reason: CompactionRe
       // The user is told of background results cut to fit, as the model is (by a note in the block).
       const told = (archived: boolean): Observable<AgentEvent> => {
         const cut = outcome.resultsCut;
-        return cut ? of(event(archived), resultsCutWarning(scope, window, cut, archived)) : of(event(archived));
+        const warnings = [...(cut ? [resultsCutWarning(scope, window, cut, archived)] : []), ...tight()];
+        return of(event(archived), ...warnings);
       };
       const { sessions } = agent;
       if (input.ephemeral || !sessions.replace) return told(false);
@@ -83,6 +87,37 @@ function noRoomWarning$(scope: RunScope, window: number, requestFixed: number): 
   return of({ type: 'Warning', runId: run.runId, agentName: run.agentName, code: 'context-window-too-small', message });
 }
 
+/**
+ * Below this room for the conversation (estimated tokens: the window less the system prompt,
+ * the tool schemas and the answer's room), a compaction keeps so little that it comes every few
+ * turns: the user is told why, and what to change.
+ */
+const MIN_CONVERSATION_TOKENS = 1_024;
+
+/** The runs told already that their conversation's room is tight (once a run). */
+const toldTight = new WeakSet<RunScope['run']>();
+
+/**
+ * The `context-window-tight` `Warning`, once a run, after a compaction, when the room the window
+ * leaves the conversation (`room`) is below {@link MIN_CONVERSATION_TOKENS}; none otherwise.
+ * Asked only once a compaction was made, so a run that never compacts is never told.
+ */
+function tightWarning(scope: RunScope, window: number, requestFixed: number, reserve: number, room: number): () => AgentEvent[] {
+  return () => {
+    const { run, agent } = scope;
+    if (room >= MIN_CONVERSATION_TOKENS || toldTight.has(run)) return [];
+    toldTight.add(run);
+    const ratio = tokenRatio(agent.model);
+    const tokens = (estimated: number): number => Math.ceil(estimated * ratio);
+    const message =
+      `The system prompt and tool schemas take about ${tokens(requestFixed)} tokens of the ${window}-token context window of model ` +
+      `"${agent.model.id}", and the room kept for the answer about ${reserve} more: about ${tokens(Math.max(0, room))} are left for the conversation, ` +
+      'so it is compacted every few turns, its older turns summarised. Give the model a larger context (llama-server -c, or the ' +
+      'contextWindow setting), fewer tools, a shorter system prompt or a smaller maxTokens.';
+    return [{ type: 'Warning', runId: run.runId, agentName: run.agentName, code: 'context-window-tight', message }];
+  };
+}
+
 /** The `Warning` that the background results in front of the prompt were cut to fit the window, by how much, and where the rest is. */
 function resultsCutWarning(scope: RunScope, window: number, cut: NonNullable<CompactionOutcome['resultsCut']>, archived: boolean): AgentEvent {
   const { run, agent } = scope;
@@ -100,7 +135,7 @@ export interface RequestSizing {
   readonly estimatedWindow: number;
   /** What every request sends besides the session (system prompt, tool schemas), as `ContextSize` counts it. */
   readonly requestFixed: number;
-  /** `requestFixed` and the room kept for the answer: the part of the window the session cannot have. */
+  /** `requestFixed` and the room kept for the answer (`answerReserve`, at most half of what `requestFixed` leaves): the part of the window the session cannot have. */
   readonly fixedTokens: number;
 }
 
@@ -114,7 +149,15 @@ export interface RequestSizing {
  */
 export function requestSizing(scope: RunScope, system: readonly ChatMessage[], lastStep: boolean, window: number): RequestSizing {
   const requestFixed = estimateRequestTokens({ messages: system, ...(lastStep ? {} : { tools: scope.toolSpecs() }) });
-  return { estimatedWindow: estimatedWindowOf(scope, window), requestFixed, fixedTokens: requestFixed + answerReserve(window, scope.agent.modelSettings?.maxTokens) };
+  const estimatedWindow = estimatedWindowOf(scope, window);
+  // The answer's room is at most half of what the fixed part leaves: the conversation keeps the other half.
+  const reserve = answerReserve(window, maxTokensOf(scope), estimatedWindow - requestFixed);
+  return { estimatedWindow, requestFixed, fixedTokens: requestFixed + reserve };
+}
+
+/** The `maxTokens` the run's requests send: the agent's, else its model's own default (`ChatModel.settings`), which the server counts beside the prompt all the same. */
+function maxTokensOf(scope: RunScope): number | undefined {
+  return scope.agent.modelSettings?.maxTokens ?? scope.agent.model.settings?.maxTokens;
 }
 
 /** The window in estimated tokens: the server counted the last request this many times higher (or lower). */

@@ -37,9 +37,10 @@ export function summaryStreamLimit(maxTokens: number): number {
  * `window` (the run's, in estimated tokens) for the run's model, else the `compaction` model's
  * own (`summaryWindow`). Its usage counts in the run's
  * metrics, and in its token budget with the step it made room for (`RunState.summaryTokens`:
- * a budget covers every token a run uses). Errors when the model fails or writes nothing. A
- * reply that streams past {@link summaryStreamLimit} is read no further (its request is
- * aborted) and its start kept, with why in `stopped`.
+ * a budget covers every token a run uses). Errors when the model fails or writes nothing, and
+ * without sending it when the token budget is spent (`budgetAdmit`). A reply that streams past
+ * {@link summaryStreamLimit} is read no further (its request is aborted) and its start kept,
+ * with why in `stopped`; so is one the server cut at its `max_tokens` (`finish_reason: "length"`).
  */
 export function summariser(scope: RunScope, window: number): (head: readonly ChatMessage[], maxTokens: number) => Observable<WrittenSummary> {
   return (head, maxTokens) => maybeThen$(() => summaryWindow(scope, window), (own) => summary$(scope, own, head, maxTokens));
@@ -81,11 +82,15 @@ function summary$(scope: RunScope, window: number, head: readonly ChatMessage[],
     settings: { ...(setup?.settings ?? {}), maxTokens: answerTokens },
     sender: { agentName: 'compaction', runId: run.runId, step: run.steps },
     // Queued behind the request limiter, it looks at the budget again once it may go, as a step's request does.
-    ...(scope.budget ? { admit: budgetAdmit(scope.budget) } : {}),
+    // What this step's earlier summaries (and failed requests) used counts as spent, though charged only when the step ends.
+    ...(scope.budget ? { admit: budgetAdmit(scope.budget, run) } : {}),
   };
   const limit = summaryStreamLimit(answerTokens);
   // Deltas asked for, to count what streams: the finish of a reply that never ends never comes.
   return defer(() => {
+    // Asked here too, for a model without the request limiter (which asks it again in its slot).
+    const refused = request.admit?.();
+    if (refused) return throwError(() => refused);
     let text = '';
     let streamed = 0;
     let stopped = false;
@@ -126,6 +131,11 @@ function summary$(scope: RunScope, window: number, head: readonly ChatMessage[],
         }
         run.addUsage(chunk.usage);
         run.summaryTokens += stepTokens(estimateRequestTokens(request), chunk).tokens;
+        // Cut at its limit, it may end mid-sentence: kept (its start is the summary), and said, as a step's cut answer is.
+        if (chunk.finishReason === 'length') {
+          const stopped = `model "${model.id}" stopped the summary at its limit of ${answerTokens} tokens (finish_reason "length"): it may end mid-sentence, and was kept as it is`;
+          return { text: chunk.text.trim(), stopped };
+        }
         return { text: chunk.text.trim() };
       }),
       map((summary) => {

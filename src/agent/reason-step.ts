@@ -61,12 +61,20 @@ export function reasonStep$(scope: RunScope, step: number, lastStep: boolean, to
     const sender = { agentName: run.agentName, runId: run.runId, step };
     const withSettings = agent.modelSettings === undefined ? {} : { settings: agent.modelSettings };
     // A request queued behind the request limiter looks at the budget again once it may go.
-    const withAdmit = scope.budget ? { ...withSettings, admit: budgetAdmit(scope.budget) } : withSettings;
+    // What the step used before (its summaries, a request that failed mid-reply) counts as spent, though charged only when it ends.
+    const withAdmit = scope.budget ? { ...withSettings, admit: budgetAdmit(scope.budget, run) } : withSettings;
     // Under call() no delta is emitted: the model need not send them (a piece of the hot path less).
     const options = scope.input.streaming ? { ...withAdmit, sender } : { ...withAdmit, sender, deltas: false };
     const request: ChatRequest = lastStep
       ? { messages: withFinalStepNote(run.messages), ...options }
       : { messages: run.messages.slice(), tools: scope.toolSpecs(), ...options }; // a snapshot: the run appends to its own list
+    // Asked here too, for a model without the request limiter (which asks it again in its slot): a
+    // compaction's summaries may have spent the pool since the step reserved. Nothing is sent then.
+    const refused = request.admit?.();
+    if (refused) {
+      out.error(refused);
+      return;
+    }
     const started = performance.now();
     output.next({ type: 'ContextSize', runId: run.runId, agentName: run.agentName, messageCount: request.messages.length, tokenCount });
     output.next({ type: 'ReasonStart', ...base });

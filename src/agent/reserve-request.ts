@@ -62,12 +62,37 @@ export function givenBackUnanswered<T>(reservation: BudgetReservation, spent: ()
 /**
  * The `admit` of a request that reserved from `budget` (see `ChatRequest.admit`): it looks at
  * the budget again when it gets its slot of the engine's request limiter
- * (`maxConcurrentRequests`): its reservation was made before it waited, on an estimate, and
- * the requests answered meanwhile may have spent the pool. Then it is not sent: it fails with
- * a {@link BudgetSpentError} that ends its run as a refused request does, and its reservation
- * is given back (`givenBackUnanswered`). Only a spent pool stops it, not the reservations of
- * the requests still queued: they are not in flight.
+ * (`maxConcurrentRequests`), and the run asks it again just before it sends the request: its
+ * reservation was made before it waited, on an estimate, and the requests answered meanwhile
+ * may have spent the pool. Then it is not sent: it fails with a {@link BudgetSpentError} that
+ * ends its run as a refused request does, and its reservation is given back
+ * (`givenBackUnanswered`). Only a spent pool stops it, not the reservations of the requests
+ * still queued: they are not in flight. What `step` (the run's state) has used but not yet
+ * charged (its compaction summaries, its requests that failed mid-reply: charged when it
+ * ends) counts as spent: else a step could send summary after summary, and its resend,
+ * against a pool they had already spent.
  */
-export function budgetAdmit(budget: TokenBudget): () => Error | undefined {
-  return () => (budget.remaining() > 0 ? undefined : new BudgetSpentError(budgetRefused(budget)));
+export function budgetAdmit(budget: TokenBudget, step?: StepUse): () => Error | undefined {
+  return () => {
+    const unsettled = step ? step.summaryTokens + step.unansweredTokens : 0;
+    if (budget.remaining() - unsettled > 0) return undefined;
+    return new BudgetSpentError(unsettled > 0 ? spentByStep(budget, unsettled) : budgetRefused(budget));
+  };
+}
+
+/** What a step has used but not yet charged to its budget (`RunState`'s counts of them). */
+export interface StepUse {
+  /** Tokens of the step's compaction summaries. */
+  readonly summaryTokens: number;
+  /** Tokens of the step's requests that failed once their reply had begun. */
+  readonly unansweredTokens: number;
+}
+
+/** Why a request was not sent when the step's own uncharged use (`unsettled`) spent what was left. */
+function spentByStep(budget: TokenBudget, unsettled: number): string {
+  const { limit, used } = budget.binding();
+  return (
+    `the token budget is spent: ${used + unsettled} of ${limit} tokens used by this run and its tasks ` +
+    `(${unsettled} of them by this step's compaction summaries and failed requests, charged when the step ends), so no further model request was made`
+  );
 }

@@ -1,4 +1,5 @@
-import { catchError, map, type Observable, of } from 'rxjs';
+import { catchError, map, type Observable, of, throwError } from 'rxjs';
+import { BudgetSpentError } from '../../model/budget-spent-error.js';
 import type { ChatMessage } from '../../model/chat-message.js';
 import { CHARS_PER_TOKEN, estimateTokens } from '../../model/estimate-tokens.js';
 import { errorMessage } from '../../errors/error-message.js';
@@ -59,8 +60,10 @@ function withinLimit(summary: string, maxTokens: number): { text: string; cutBy?
  * (`fitPromptResults`, the outcome's `resultsCut`). Emits `undefined` when nothing was done; when a summary fails, the old turns are kept if
  * the pruned session is under the target (never after a refusal), else a note saying so
  * replaces them; a summary longer than asked is cut to its limit (either way
- * the outcome's `summaryError` says why): a compaction itself never fails, and a stored
- * summary never outgrows its share of the target.
+ * the outcome's `summaryError` says why): a compaction itself fails only when its summary was
+ * refused for budget before it was sent (a `BudgetSpentError`: the session is left as it is,
+ * since the step's own request would be refused too), and a stored summary never outgrows its
+ * share of the target.
  */
 export function compactMessages$(input: CompactionInput): Observable<CompactionOutcome | undefined> {
   const { messages, reason } = input;
@@ -127,6 +130,10 @@ export function compactMessages$(input: CompactionInput): Observable<CompactionO
       return replaced(text, summary.stopped ?? cutBy);
     }),
     catchError((error: unknown) => {
+      // Refused for budget before it was sent: the step's own request will be refused the same
+      // way, so nothing is gained by changing the session. It stays as it is (the next turn, on
+      // a fresh budget, has it all) and the refusal ends the step.
+      if (error instanceof BudgetSpentError) return throwError(() => error);
       const why = errorMessage(error);
       // No summary: the old turns stay only when the pruned session is under the target, so
       // the next compaction (and summary request) comes only after real growth; kept just under

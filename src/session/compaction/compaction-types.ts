@@ -49,7 +49,7 @@ export interface CompactionInput {
 export interface WrittenSummary {
   /** The summary (cut to its limit by the compaction when longer). */
   readonly text: string;
-  /** Set when the reply was not read to its end, and why: `text` is its start (a model streaming without end). */
+  /** Set when the reply was not read to its end, or the server cut it at its limit, and why: `text` is its start (a model streaming without end, a `finish_reason` of `length`). */
   readonly stopped?: string;
 }
 

@@ -97,8 +97,18 @@ export function tokenRatio(model: ChatModel): number {
 
 /**
  * Room kept for the answer in a request: the agent's `maxTokens` when set, else a fifth of
- * the window (at most 4,096 tokens).
+ * the window (at most 4,096 tokens); and no more than half of `left`, what the system prompt
+ * and tool schemas leave of the window, when it is given. A reserve that takes (nearly) all
+ * of that (a `maxTokens` as large as the window, a small window under many tools) would leave
+ * the conversation no room, and every turn would summarise all that came before it.
+ *
+ * @example
+ * ```ts
+ * answerReserve(32_768, undefined); // 4_096
+ * answerReserve(8_192, 8_192, 8_000); // 4_000: the conversation keeps the other half
+ * ```
  */
-export function answerReserve(window: number, maxTokens: number | undefined): number {
-  return maxTokens ?? Math.min(4096, Math.floor(window / 5));
+export function answerReserve(window: number, maxTokens: number | undefined, left?: number): number {
+  const wanted = maxTokens ?? Math.min(4096, Math.floor(window / 5));
+  return left === undefined ? wanted : Math.min(wanted, Math.max(0, Math.floor(left / 2)));
 }

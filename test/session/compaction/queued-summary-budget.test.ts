@@ -21,7 +21,7 @@ let server: FakeOpenAIServer | undefined;
 afterEach(() => server?.close());
 
 describe('a summary request queued behind maxConcurrentRequests', () => {
-  it('is not sent once the pool was spent while it waited: the run ends as refused, past its budget by nothing', async () => {
+  it('is not sent once the pool was spent while it waited: the run ends as refused, past its budget by nothing, its session unchanged', async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     server = await FakeOpenAIServer.start({
@@ -38,6 +38,7 @@ describe('a summary request queued behind maxConcurrentRequests', () => {
     await server.waitForRequests(1);
     const sessions = new MemorySessionStore();
     sessions.append('s', chatHistory(4));
+    const stored = structuredClone(sessions.load('s'));
     let pool: MemoryTokenBudget | undefined;
     // A 1,500-token window the stored chat (some 3,200 tokens) overflows: the step compacts before its request.
     const options = { model, sessions, tokenBudget: 10_000, settings: { contextWindow: 1_500 } };
@@ -51,7 +52,10 @@ describe('a summary request queued behind maxConcurrentRequests', () => {
     const events = await run;
     expect(server.requests.filter(isSummaryRequest)).toHaveLength(0);
     expect(server.requests).toHaveLength(1); // the holder's only: neither the summary nor the step was sent
-    expect(events.find((e) => e.type === 'Compaction')).toMatchObject({ summaryError: expect.stringContaining('the token budget is spent') });
+    // Nothing was summarised, so nothing may change: no note in place of the earlier turns.
+    expect(events.filter((e) => e.type === 'Compaction')).toEqual([]);
+    // The earlier turns as they were, then the prompt (and the note that closes the unfinished turn).
+    expect(sessions.load('s').slice(0, stored.length + 1)).toEqual([...stored, { role: 'user', content: 'next question' }]);
     expect(events.at(-1)).toMatchObject({ type: 'RunEnd', abnormal: true, error: expect.stringContaining('so no further model request was made') });
     expect(pool!.used).toBe(10_000);
   });

@@ -31,7 +31,8 @@ describe('a session of page turns under a 1,024-token window (each page some 750
     for (let turn = 1; turn <= 12; turn++) {
       const events: AgentEvent[] = await collect(agent.stream(`topic ${turn}`, { sessionId: 's' }));
       expect(events.at(-1) as RunEndEvent, `turn ${turn}`).toMatchObject({ abnormal: false, text: `answer ${turn}` });
-      expect(events.filter((e) => e.type === 'Warning'), `turn ${turn}`).toEqual([]);
+      // A 1,024-token window is tight (`context-window-tight`, in the runs that compact): nothing else is warned of.
+      expect(events.filter((e) => e.type === 'Warning' && e.code !== 'context-window-tight'), `turn ${turn}`).toEqual([]);
     }
     expect(server.requests.filter((r) => r.status !== 200)).toEqual([]);
     // One summary a turn from the third on (the turns before its page), none skipped as futile.

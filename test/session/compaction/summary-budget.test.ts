@@ -69,13 +69,18 @@ describe('a step that compacted', () => {
     expect(events.at(-1)).toMatchObject({ metrics: { totalTokens: SUMMARY_USAGE.total_tokens + ANSWER_USAGE.total_tokens } });
   });
 
-  it('spends a budget the summary exhausts: the run ends on the budget instead of taking step 2', async () => {
+  it('spends a budget the summary exhausts: step 1 is not sent again after it, and the run ends on the budget', async () => {
     const { agent, server } = await agentOn(4_000, true);
     const events = await collect(agent.stream('next question', { sessionId: 's' }));
-    expect(budgets(events)[0]).toMatchObject({ step: 1, used: SUMMARY_USAGE.total_tokens + ANSWER_USAGE.total_tokens, remaining: 0 });
-    expect(events.at(-1)).toMatchObject({ type: 'RunEnd', abnormal: true, error: expect.stringContaining('budget') });
-    // Step 1 (refused as too long, then sent again after the summary) and nothing after it.
-    expect(server.requests.filter((r) => !isSummaryRequest(r))).toHaveLength(2);
+    // The summary, charged only when the step ends, counts as spent before the resend: it is not sent.
+    expect(budgets(events)).toEqual([]);
+    expect(events.at(-1)).toMatchObject({
+      type: 'RunEnd',
+      abnormal: true,
+      error: expect.stringMatching(/^the token budget is spent: 4100 of 4000 tokens .*compaction summaries.*so no further model request was made$/),
+    });
+    // Step 1 (refused as too long), its summary, and nothing after them.
+    expect(server.requests.map((r) => (isSummaryRequest(r) ? 'summary' : 'step'))).toEqual(['step', 'summary']);
   });
 });
 
