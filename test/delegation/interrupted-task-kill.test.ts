@@ -3,17 +3,16 @@
  * repairs the parent's call, and the repaired result names the task, so the model can resume
  * it (by `task_id`) instead of starting a fresh one that repeats what the first did.
  */
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { INTERRUPTED_TOOL_RESULT } from '../../src/session/close-turn.js';
 import { FileSessionStore } from '../../src/session/file-session-store.js';
 import { testAgent } from '../support/agent-turns.js';
 import { collect, own } from '../support/collect-events.js';
-import { createGate } from '../support/deferred.js';
 import { startDelegationFixture, type DelegationFixture } from '../support/delegation-fixture.js';
 import { steps } from '../support/delegation-script.js';
 import { lifecycleTaskReply, parseTaskResult } from '../support/lifecycle-script.js';
+import { killedMidTask } from './killed-mid-task.js';
 
 const CHILD = fileURLToPath(new URL('./interrupted-task-process.ts', import.meta.url));
 
@@ -23,28 +22,7 @@ afterEach(() => f.close());
 describe('a foreground task killed mid-run', () => {
   it('the repaired task call names the task id, and a task call with that id resumes it', async () => {
     f = await startDelegationFixture();
-    const arrived = createGate();
-    const hang = createGate();
-    f.route({
-      main: steps(lifecycleTaskReply('alpha', 'write the report', {}, 'report')),
-      alpha: async () => {
-        arrived.open();
-        await hang.promise;
-        return { text: 'never' };
-      },
-    });
-    const child = spawn(process.execPath, ['--import', 'tsx', CHILD], {
-      env: { ...process.env, BASE_URL: f.server.baseURL, WORKSPACE: f.workspace.dir, HOME_DIR: f.home },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    await Promise.race([arrived.promise, exited.then(() => Promise.reject(new Error(`the child exited: ${out}`)))]);
-    child.kill('SIGKILL');
-    await exited;
-    hang.open();
+    await killedMidTask(f, CHILD, steps(lifecycleTaskReply('alpha', 'write the report', {}, 'report')));
 
     const store = new FileSessionStore(f.workspace.dir, { home: f.home });
     const [task] = await store.listTaskInfos('s1');

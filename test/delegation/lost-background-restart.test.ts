@@ -6,7 +6,6 @@
  * each such task once: its answer when its session holds one, else that it was interrupted
  * and how to resume it.
  */
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HarnessEngine } from '../../src/engine/harness-engine.js';
@@ -18,6 +17,7 @@ import { createGate } from '../support/deferred.js';
 import { startDelegationFixture, type DelegationFixture } from '../support/delegation-fixture.js';
 import { steps, taskReply } from '../support/delegation-script.js';
 import { lifecycleTaskReply, parseTaskResult, settled } from '../support/lifecycle-script.js';
+import { killedMidTask } from './killed-mid-task.js';
 
 const CHILD = fileURLToPath(new URL('./lost-background-process.ts', import.meta.url));
 
@@ -87,28 +87,7 @@ describe('background results across an engine restart', () => {
 
   it('a process killed (SIGKILL) mid-task: the next engine says it was interrupted, once', async () => {
     f = await startDelegationFixture();
-    const arrived = createGate();
-    const hang = createGate();
-    f.route({
-      main: steps(lifecycleTaskReply('alpha', 'do work', { background: true })),
-      alpha: async () => {
-        arrived.open();
-        await hang.promise;
-        return { text: 'never' };
-      },
-    });
-    const child = spawn(process.execPath, ['--import', 'tsx', CHILD], {
-      env: { ...process.env, BASE_URL: f.server.baseURL, WORKSPACE: f.workspace.dir, HOME_DIR: f.home },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    await Promise.race([arrived.promise, exited.then(() => Promise.reject(new Error(`the child exited: ${out}`)))]);
-    child.kill('SIGKILL');
-    await exited;
-    hang.open();
+    await killedMidTask(f, CHILD, steps(lifecycleTaskReply('alpha', 'do work', { background: true })));
     const started = String(f.requestsOf('main').find((r) => r.body.messages!.at(-1)!.role === 'tool')!.body.messages!.at(-1)!.content);
     const { taskId } = parseTaskResult(started);
 

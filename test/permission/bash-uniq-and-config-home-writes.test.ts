@@ -1,11 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { commandParts } from '../../src/permission/bash/command-parts.js';
 import { PermissionPolicy } from '../../src/permission/permission-policy.js';
 import { bashSandbox, denySrc, itAllowsEach, itDeniesEach } from './support/bash-sandbox.js';
+import { gitConfigSandbox } from './support/git-config-sandbox.js';
 
 const sandbox = bashSandbox('rx-leftovers-69-');
 
@@ -56,23 +54,10 @@ describe("uniq's output operand moved at run time", () => {
   itAllowsEach(READS);
 });
 
-/** A runner of lines in real bash with HOME an empty folder (no `~/.gitconfig`), `src/git/config` and `src/.config/git/config` there, empty. */
-function gitSandbox(): (line: string) => boolean {
-  const dir = mkdtempSync(join(tmpdir(), 'rx-leftovers-69-git-'));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
-  return (line) => {
-    const box = mkdtempSync(join(dir, 'box-'));
-    for (const folder of ['h', 'src/git', 'src/.config/git']) mkdirSync(join(box, folder), { recursive: true });
-    for (const file of ['src/git/config', 'src/.config/git/config']) writeFileSync(join(box, file), '');
-    spawnSync('bash', ['-c', line], { cwd: box, encoding: 'utf8', timeout: 20_000, env: { PATH: process.env.PATH, HOME: join(box, 'h') } });
-    return ['src/git/config', 'src/.config/git/config'].some((file) => readFileSync(join(box, file), 'utf8') !== '');
-  };
-}
-
 // `git config --global` writes `$HOME/.gitconfig`, or where that is missing and the file is there,
 // `$XDG_CONFIG_HOME/git/config` (`$HOME/.config/git/config` when XDG_CONFIG_HOME is unset).
 describe("git's global configuration under XDG_CONFIG_HOME", () => {
-  const gitRun = gitSandbox();
+  const gitRun = gitConfigSandbox('rx-leftovers-69-git-');
   const WRITES = [
     'XDG_CONFIG_HOME=src git config --global k.v x',
     'export XDG_CONFIG_HOME=src; git config --global k.v x',
