@@ -10,6 +10,7 @@ import type { Redis } from 'ioredis';
 import type { TaskSessionInfo } from '../session/session-store.js';
 import { taskSessionInfoOf } from '../session/task-session-info.js';
 import { shownKey, warnBadData } from './bad-data-warning.js';
+import { isWrongType } from './load-hash.js';
 import { redisFailure } from './redis-connection.js';
 import { failDeleting } from './redis-delete-answers.js';
 import type { RedisKeys } from './redis-keys.js';
@@ -111,10 +112,6 @@ function notTask(key: string, sessionId: string, why: string): false {
 function noSet(e: unknown): string[] {
   if (e instanceof Error && e.message.startsWith('WRONGTYPE')) return [];
   throw redisFailure('deleting a session', e);
-}
-
-function isWrongType(e: unknown): boolean {
-  return e instanceof Error && e.message.startsWith('WRONGTYPE');
 }
 
 function listFail(e: unknown): never {
