@@ -20,7 +20,16 @@ export class ChannelHub {
   /** Each channel's `SUBSCRIBE`, pending or confirmed, while a handler wants the channel. */
   readonly #subscribed = new Map<string, Promise<void>>();
 
+  /**
+   * @param sub - the subscriber connection, made with `autoResubscribe: false`: ioredis's own
+   * `SUBSCRIBE` after a reconnect has no handler, so a close while it is on its way ("Connection
+   * is closed.") was an unhandled rejection. The hub subscribes its channels again itself.
+   */
   constructor(private readonly sub: Redis) {
+    sub.on('ready', () => {
+      // After a reconnect (none wanted at the first connect): failing, the next reconnect tries again.
+      if (this.#handlers.size > 0) sub.subscribe(...this.#handlers.keys()).catch(() => undefined);
+    });
     sub.on('message', (channel: string, message: string) => {
       for (const handler of [...(this.#handlers.get(channel) ?? [])]) {
         try {

@@ -205,7 +205,7 @@ export async function redisBackend(options: RedisBackendOptions): Promise<RedisB
   const redis = await connectRedis(options.url, timeout);
   let hub: ChannelHub | undefined;
   try {
-    hub = new ChannelHub(await duplicateOf(redis, timeout));
+    hub = new ChannelHub(await duplicateOf(redis, timeout, { autoResubscribe: false }));
     const keys = new RedisKeys(prefix);
     const instanceId = `instance_${randomUUID()}`;
     const runs = await RedisSharedRuns.create(redis, keys, hub, instanceId, options.answerWaitMs);
