@@ -1,6 +1,7 @@
 import type { ChatMessage } from '../model/chat-message.js';
 import { unfinishedTurn, UNANSWERED_TURN } from '../session/close-turn.js';
 import type { MaybePromise, SessionStore } from '../session/session-store.js';
+import { settledStarts, type SettledStarts } from './settled-starts.js';
 import { failedTask, type TaskResultFields } from './task-result-format.js';
 import { isUnsettled, type TaskInfo } from './task-info.js';
 import { unreportedStarts, type UnreportedStart } from './unreported-starts.js';
@@ -22,8 +23,10 @@ const NO_ANSWER = commonStart(UNANSWERED_TURN, unfinishedTurn('\u0000'));
  * conversation's session must never reach this one's prompt; a store keeping no task info
  * tells none. At most {@link LOST_PER_PROMPT}, counted among those the store records as this
  * conversation's: one it does not (its task info deleted with its session) takes no slot, or
- * ten such would hide every later one for good. Synchronous (and `[]`) when there is nothing
- * to tell, so a conversation without such tasks costs no load and its runs stay synchronous.
+ * ten such would hide every later one for good; nor is it read again at a later prompt
+ * (`settledStarts`: an owner never changes, a deleted task info never comes back).
+ * Synchronous (and `[]`) when there is nothing to tell, so a conversation without such tasks
+ * costs no load and its runs stay synchronous.
  * The caller leaves out those whose result it is delivering anyway (one still waiting on a
  * backend).
  *
@@ -38,29 +41,36 @@ export function lostBackgroundResults(
   tasks: { get(taskId: string): TaskInfo | undefined },
   store: Pick<SessionStore, 'load' | 'loadTaskInfo'>,
 ): MaybePromise<TaskResultFields[]> {
+  const settled = settledStarts(store, sessionId);
   const starts = unreportedStarts(history).filter((start) => {
+    if (settled.has(start.taskId)) return false;
     const known = tasks.get(start.taskId);
     return known === undefined || !isUnsettled(known);
   });
   const loadTaskInfo = store.loadTaskInfo?.bind(store);
   if (starts.length === 0 || !loadTaskInfo) return [];
-  const ownerOf = (taskId: string): Promise<string | undefined> =>
+  // A store that cannot read a task info now (`undefined`) may later: only its answer settles a start.
+  const owns = (taskId: string): Promise<boolean | undefined> =>
     Promise.resolve()
       .then(() => loadTaskInfo(taskId))
-      .then((info) => info?.ownerSessionId, () => undefined);
-  return ownedStarts(starts, sessionId, ownerOf).then((owned) => Promise.all(owned.map((start) => resultOf(start, store))));
+      .then((info) => info?.ownerSessionId === sessionId, () => undefined);
+  return ownedStarts(starts, owns, settled).then((owned) => Promise.all(owned.map((start) => resultOf(start, store))));
 }
 
 /**
- * The first {@link LOST_PER_PROMPT} of `starts` whose task `ownerOf` says is `sessionId`'s,
+ * The first {@link LOST_PER_PROMPT} of `starts` whose task `owns` says is the conversation's,
  * their owners read a slice of that many at a time (each a task info load), in start order.
+ * Those it says are not are `settled`: no later prompt reads them again.
  */
-async function ownedStarts(starts: readonly UnreportedStart[], sessionId: string, ownerOf: (taskId: string) => Promise<string | undefined>): Promise<UnreportedStart[]> {
+async function ownedStarts(starts: readonly UnreportedStart[], owns: (taskId: string) => Promise<boolean | undefined>, settled: SettledStarts): Promise<UnreportedStart[]> {
   const owned: UnreportedStart[] = [];
   for (let at = 0; at < starts.length && owned.length < LOST_PER_PROMPT; at += LOST_PER_PROMPT) {
     const slice = starts.slice(at, at + LOST_PER_PROMPT);
-    const owners = await Promise.all(slice.map((start) => ownerOf(start.taskId)));
-    owned.push(...slice.filter((_, i) => owners[i] === sessionId));
+    const answers = await Promise.all(slice.map((start) => owns(start.taskId)));
+    slice.forEach((start, i) => {
+      if (answers[i] === true) owned.push(start);
+      else if (answers[i] === false) settled.add(start.taskId);
+    });
   }
   return owned.slice(0, LOST_PER_PROMPT);
 }

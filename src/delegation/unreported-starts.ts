@@ -15,8 +15,13 @@ export interface UnreportedStart {
 // Matched only in what the engine wrote (`engineWritten`): never in a child's answer.
 const ENTRY = /<description>([^<]*)<\/description><agent_name>([^<]*)<\/agent_name><task_id>([^<]*)<\/task_id><result_status>(\w+)<\/result_status>/g;
 const RUNNING = '<result_status>running</result_status>';
-// The note of results dropped unread (`promptResultsBlock`): it told the model those ended.
-const DROPPED = /dropped unread because too many results were waiting: (.*?)(?: and others)?\. Run them again/;
+// The note of results dropped unread (`promptResultsBlock`): it told the model those ended. Its
+// whole line, read only outside the entries (`ENTRY_SPAN`): a description is escaped but keeps its
+// newlines, so the parent's model could spell the note on a line of its own inside an entry.
+const DROPPED = /^\(\d+ background task (?:result was|results were) dropped unread because too many results were waiting: (.*?)(?: and others)?\. Run them again if you need them\.\)$/m;
+// An entry of a block, its content gone (`engineWritten`), to its end or the text's (cut short):
+// its fields are escaped, so the first `</task_result>` is its own.
+const ENTRY_SPAN = /<task_result>[\s\S]*?(?:<\/task_result>|$)/g;
 // A CDATA section, to its first `]]>` (or the text's end, for one cut short): `cdata` splits
 // each `]]>` of a content, so no child's answer ends its section early.
 const CDATA_SECTION = /<!\[CDATA\[[\s\S]*?(?:\]\]>|$)/g;
@@ -28,8 +33,10 @@ const DELEGATING: ReadonlySet<string> = new Set(['task', 'multitask']);
  * later results block in front of a prompt named, by a result or by the note of results
  * dropped unread: those whose end the conversation has not been told, oldest start first. A
  * task started again (resumed in the background) counts from its last start. Only the blocks
- * the engine writes close a start (never the text of a prompt after one), so a task whose
- * result was promised and never given is found again at every prompt until one is saved.
+ * the engine writes close a start (never the text of a prompt after one; a block cut short of
+ * its closing line is read to its end), so a task whose result was promised and never given
+ * is found again at every prompt until one is saved. The note counts only as the line the
+ * engine writes: a task's description spelling it inside an entry names no task.
  * Only the results of the history's own `task` and `multitask` calls count: another tool's
  * result (a file `read` shows) holding the same text names no task of this conversation.
  * Nor does a result's content (a child's raw answer, which may quote such text, or the end
@@ -56,9 +63,11 @@ export function unreportedStarts(history: readonly ChatMessage[]): UnreportedSta
       }
     } else if (message.role === 'user' && open.size > 0 && message.content.startsWith(RESULTS_BLOCK_OPEN)) {
       const written = engineWritten(message.content);
-      const block = written.slice(0, written.indexOf(RESULTS_BLOCK_CLOSE));
+      const close = written.indexOf(RESULTS_BLOCK_CLOSE);
+      // A block cut short (no closing line) is read to its end, its last character too.
+      const block = close < 0 ? written : written.slice(0, close);
       for (const [, , , taskId] of block.matchAll(ENTRY)) open.delete(taskId!);
-      const dropped = DROPPED.exec(block)?.[1];
+      const dropped = DROPPED.exec(block.replace(ENTRY_SPAN, ''))?.[1];
       for (const taskId of dropped?.split(', ') ?? []) open.delete(taskId);
     }
   }
