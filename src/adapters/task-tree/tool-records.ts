@@ -30,13 +30,13 @@ export function toolStarted(node: TreeNode, record: ToolCallRecord): Tools {
   return appended(toolsOf(node), record);
 }
 
-/** The calls of `node` with the call's end: its result or error (each cut, the error marked: see {@link keptError}), and its duration. */
+/** The calls of `node` with the call's end: its result or error (each cut and marked: see {@link kept}), and its duration. */
 export function toolEnded(node: TreeNode, item: ToolEndItem): Tools {
   return change(node, item.callId, (call) => ({
     ...call,
     status: item.error === undefined ? 'done' : 'failed',
-    result: cut(item.text),
-    ...(item.error === undefined ? {} : { error: keptError(item.error) }),
+    result: kept(item.text),
+    ...(item.error === undefined ? {} : { error: kept(item.error) }),
     durationMs: item.durationMs,
   }));
 }
@@ -157,19 +157,18 @@ function latest(tools: Tools, callId: string): number {
 }
 
 /**
- * A tool's error as a record keeps it: marked as the tree's other texts are (`<U+001B>`), lines
- * kept (`visibleLines`), since the page draws it as it is and an escape sequence or a bidi
- * override in it would hide or turn around what it says; marked here, not on the page, as the
- * reasons a settle writes there are marked already (marked twice, their marks would garble).
- * Cut as a result is: an error may quote megabytes (an unknown tool's made-up name), and marking
- * costs per marked character, so only the start kept is marked.
+ * A tool's result or error as a record keeps it: marked as the tree's other texts are
+ * (`<U+001B>`), lines and tabs kept (`visibleLines`), since the page draws it as it is and an escape
+ * sequence or a bidi override in it (`\u202Eexe.txt` reads `txt.exe`) would hide or turn around
+ * what it says; marked here, not on the page, as the reasons a settle writes as errors are
+ * marked already (marked twice, their marks would garble). Cut to {@link RESULT_CHARS}, never
+ * inside a character: a text may be megabytes (a file read, an unknown tool's made-up name),
+ * and marking costs per marked character, so only the start kept is marked.
  */
-function keptError(error: string): string {
-  const head = headOf(error, RESULT_CHARS);
-  const marked = visibleLines(head).join('\n');
-  return head.length === error.length ? marked : `${marked}… (${error.length - head.length} more characters)`;
-}
-
-function cut(text: string): string {
-  return text.length <= RESULT_CHARS ? text : `${text.slice(0, RESULT_CHARS)}… (${text.length - RESULT_CHARS} more characters)`;
+function kept(text: string): string {
+  const head = headOf(text, RESULT_CHARS);
+  // Tabs shown as tabs (harmless on a page or a terminal; code and tables are full of them):
+  // every `<U+0009>` marked is one, as a `<U+` the text spells is marked as `<U+003C>U+`.
+  const marked = visibleLines(head).join('\n').replaceAll('<U+0009>', '\t');
+  return head.length === text.length ? marked : `${marked}… (${text.length - head.length} more characters)`;
 }

@@ -40,9 +40,13 @@ export interface ToolCallRecord {
   readonly step: number;
   /** Where it stands. */
   readonly status: ToolCallStatus;
-  /** The tool's answer (what the model read), cut to 2,000 characters; absent while it runs. */
+  /**
+   * The tool's answer (what the model read) as a page may draw it: cut to 2,000 characters,
+   * its controls and invisible characters marked (`<U+001B>`, `<U+202E>`), its line breaks
+   * kept; absent while it runs.
+   */
   readonly result?: string;
-  /** Why it failed or was refused, cut as `result` is, its controls and invisible characters marked (`<U+001B>`), its line breaks kept. */
+  /** Why it failed or was refused, cut and marked as `result` is. */
   readonly error?: string;
   /** Its duration as the engine measured it (approval wait included). */
   readonly durationMs?: number;

@@ -8,9 +8,9 @@
 import { count } from './count.js';
 import { element, show, type DomButton, type DomElement, type DomEvent } from './dom.js';
 import { approvalArguments, foldText, type ApprovalArgument } from '../../adapters/approval-arguments.js';
-import { markInvisible, visibleLines } from '../../text/visible-text.js';
+import { markInvisible } from '../../text/visible-text.js';
 import type { WaitingApproval } from './client-imports.js';
-import { label, showLong } from './long-text.js';
+import { label, showLong, visible } from './long-text.js';
 import { StillSince } from './still-since.js';
 
 /** What a card's buttons answer: once, always (for this command or path, in this conversation), or no. */
@@ -90,11 +90,6 @@ function argumentView(argument: ApprovalArgument): DomElement {
     view.append(all);
   }
   return view;
-}
-
-/** `text` with its line breaks kept and every other invisible or misleading character marked (`visibleLines`). */
-function visible(text: string): string {
-  return visibleLines(text).join('\n');
 }
 
 /** The card's buttons: the decision each sends, its label, its tooltip. */

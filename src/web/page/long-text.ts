@@ -8,6 +8,7 @@
  * @module
  */
 import { clipMiddle } from '../../text/clip-middle.js';
+import { visibleLines } from '../../text/visible-text.js';
 import { headOf } from '../../text/whole-chars.js';
 import { count } from './count.js';
 import { element, show, type DomElement } from './dom.js';
@@ -44,4 +45,19 @@ export function showLong(target: DomElement, text: string): void {
 /** A label kept to {@link LABEL_CHARS}: its start and end, with how much was cut between them. */
 export function label(text: string): string {
   return clipMiddle(text, LABEL_CHARS);
+}
+
+/**
+ * `text` as the page shows what a model, a tool or a human wrote: its line breaks kept, every
+ * other invisible or misleading character marked (`visibleLines`: `<U+001B>`, `<U+202E>`).
+ * Drawn with `textContent` such text runs no markup, but a bidi override would still turn
+ * around what a reader sees (`\u202Eexe.txt` reads `txt.exe`) and a zero-width space hide.
+ *
+ * @example
+ * ```ts
+ * visible('ok\n\u202Etxt.exe'); // 'ok\n<U+202E>txt.exe'
+ * ```
+ */
+export function visible(text: string): string {
+  return visibleLines(text).join('\n');
 }

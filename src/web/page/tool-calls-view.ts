@@ -1,7 +1,6 @@
 import { element, show, type DomElement } from './dom.js';
 import type { ToolCallRecord } from './client-imports.js';
-import { visibleLines } from '../../text/visible-text.js';
-import { showLong } from './long-text.js';
+import { showLong, visible } from './long-text.js';
 import { showEarlier } from './show-earlier.js';
 
 /** The most calls a list draws at first, and how many more each "show earlier" adds. */
@@ -103,23 +102,25 @@ function fill(li: DomElement, call: ToolCallRecord): void {
   show(head, `${STATUS_ICONS[call.status]} ${call.label}${call.durationMs === undefined ? '' : ` · ${(call.durationMs / 1000).toFixed(1)}s`} · step ${call.step}`);
   const args = element('pre', 'call-args');
   // JSON escapes controls but not what turns text around or hides (a bidi override, a zero-width space): marked, as on the card
-  showLong(args, visibleLines(JSON.stringify(call.args, null, 2)).join('\n'));
+  showLong(args, visible(JSON.stringify(call.args, null, 2)));
   const parts: DomElement[] = [head, args];
   if (call.approval !== undefined) {
     const approval = element('div', 'call-approval');
     const { decision, comment, timedOut, reason } = call.approval;
     const said = decision === undefined ? 'waiting for approval' : timedOut ? 'rejected: nobody answered in time' : decision === 'approve' ? 'approved' : 'rejected';
-    showLong(approval, `${said}${comment ? ` (${comment})` : ''} · asked because: ${reason}`);
+    // the reason and the comment are kept raw by the tree (a card marks the reason itself): marked here
+    showLong(approval, visible(`${said}${comment ? ` (${comment})` : ''} · asked because: ${reason}`));
     approval.dataset.decision = decision ?? 'pending';
     parts.push(approval);
   }
   if (call.error !== undefined) {
     const error = element('pre', 'call-error');
-    // marked already by the tree (`toolEnded`, and a settle's reason): marked again here, its marks would garble
+    // cut and marked already by the tree (`toolEnded`, and a settle's reason): marked again here, its marks would garble
     showLong(error, call.error);
     parts.push(error);
   } else if (call.result !== undefined) {
     const result = element('pre', 'call-result');
+    // cut and marked already by the tree, as an error is (`toolEnded`)
     show(result, call.result);
     parts.push(result);
   }
