@@ -1,6 +1,4 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { filter, firstValueFrom } from 'rxjs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -19,6 +17,7 @@ import { steps, taskReply } from '../support/delegation-script.js';
 import { HAS_REDIS, startRedis, type RedisServer } from './redis-server.js';
 import { eventsOf, useScaleKits, waitFor } from './scale-kit.js';
 import { EMPTY_HOME } from '../support/empty-home.js';
+import { makeWorkspace } from '../support/tool-context.js';
 
 const event = (n: number): AgentEvent => ({ type: 'Warning', runId: 'r', agentName: 'main', code: 'TEST', message: `event ${n}` });
 
@@ -138,9 +137,9 @@ describe.skipIf(!HAS_REDIS)('what Redis holds is checked before use', () => {
     await expect(backend.sessions.load(other)).rejects.toThrow(/lone surrogate \\udc00/);
     await expect(backend.sessions.claim(lone, 'run_x')).rejects.toThrow(refused);
     expect(() => new MemorySessionStore().append(lone, [])).toThrow(refused);
-    const dir = await mkdtemp(join(tmpdir(), 'rxh-lone-'));
-    closers.push(() => rm(dir, { recursive: true, force: true }));
-    const files = new FileSessionStore(dir);
+    const ws = await makeWorkspace('rxh-lone-');
+    closers.push(() => ws.cleanup());
+    const files = new FileSessionStore(ws.dir, { home: ws.home });
     await expect(files.append(lone, [{ role: 'user', content: 'secret' }])).rejects.toThrow(refused);
     await expect(files.load(other)).rejects.toThrow(TypeError);
     // A well-formed astral character (a surrogate pair) is fine.

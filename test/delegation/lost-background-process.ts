@@ -10,7 +10,7 @@ import { testAgent } from '../support/agent-turns.js';
 
 const { BASE_URL, WORKSPACE, HOME_DIR } = process.env as Record<string, string>;
 const model = new OpenAIChatModel({ model: 'main-model', baseURL: BASE_URL, apiKey: 'test', maxRetries: 0 });
-const engine = new HarnessEngine({ model, workspace: WORKSPACE, homeDir: HOME_DIR, sessions: new FileSessionStore(WORKSPACE) });
+const engine = new HarnessEngine({ model, workspace: WORKSPACE, homeDir: HOME_DIR, sessions: new FileSessionStore(WORKSPACE, { home: HOME_DIR }) });
 engine.agents.add(testAgent('alpha'));
 await engine.call('start bg', { sessionId: 's1' });
 process.stdout.write('PARENT_DONE\n');

@@ -26,7 +26,7 @@ afterEach(() => f.close());
 
 /** An engine on the fixture's sessions folder, as a restarted process would build it. */
 function engineOnFolder(): HarnessEngine {
-  return f.engine({ sessions: new FileSessionStore(f.workspace.dir) }, [testAgent('alpha')]);
+  return f.engine({ sessions: new FileSessionStore(f.workspace.dir, { home: f.home }) }, [testAgent('alpha')]);
 }
 
 /** Sends `prompt` to `s1` and answers the main model's request with 'ok'; the user message the model read. */

@@ -1,6 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { SessionBusyError } from '../../src/agent/session-busy-error.js';
 import { cancelRun, startRun } from '../../src/client/index.js';
@@ -30,7 +27,7 @@ describe('POST /runs after a cancel in the same session', () => {
   it('starts the next run once the cancelled one has closed its turn in a FileSessionStore, not a 409', async () => {
     let n = 0;
     const fixture = await startFixture({ main: () => (n++ === 0 ? { hang: true } : { text: 'second answer' }) });
-    const engine = fixture.engine({ sessions: new FileSessionStore(mkdtempSync(join(tmpdir(), 'busywait-')), { home: fixture.home }) });
+    const engine = fixture.engine({ sessions: new FileSessionStore(fixture.workspace.dir, { home: fixture.home }) });
     const api = `${await http.serve(runsHandler(engine, { basePath: '/api' }))}/api`;
     const first = await startRun(api, { prompt: 'hang', sessionId: 'ses-1' });
     await fixture.server.waitForRequests(1, 15_000);
@@ -42,7 +39,7 @@ describe('POST /runs after a cancel in the same session', () => {
 
   it('still refuses (409) at once, in one try, a session whose run is running', async () => {
     const fixture = await startFixture({ main: () => ({ hang: true }) });
-    const engine = fixture.engine({ sessions: new FileSessionStore(mkdtempSync(join(tmpdir(), 'busywait-')), { home: fixture.home }) });
+    const engine = fixture.engine({ sessions: new FileSessionStore(fixture.workspace.dir, { home: fixture.home }) });
     const busy: SessionBusyError[] = [];
     const api = `${await http.serve(runsHandler(watched(engine, busy), { basePath: '/api' }))}/api`;
     const first = await startRun(api, { prompt: 'hang', sessionId: 'ses-2' });

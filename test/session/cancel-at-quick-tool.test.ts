@@ -17,9 +17,9 @@ import { pageTool, pageTurns } from '../support/compaction-kit.js';
 import { conversationProblems } from '../support/conversation.js';
 import { FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { openAIModelFor } from '../support/openai-model.js';
-import { workspacePerTest } from './session-workspace-kit.js';
+import { workspaceHomePerTest } from '../support/workspace-home-per-test.js';
 
-const ws = workspacePerTest();
+const ws = workspaceHomePerTest();
 let server: FakeOpenAIServer | undefined;
 afterEach(async () => {
   await server?.close();

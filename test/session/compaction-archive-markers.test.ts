@@ -3,11 +3,12 @@ import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FileSessionStore } from '../../src/session/file-session-store.js';
-import { assistant, user, workspacePerTest } from './session-workspace-kit.js';
+import { workspaceHomePerTest } from '../support/workspace-home-per-test.js';
+import { assistant, user } from './session-workspace-kit.js';
 
 // The line before each archived block must not make a compaction leave messages out: not when
 // two compactions archive equal messages, nor when one is planted or moved.
-const ws = workspacePerTest();
+const ws = workspaceHomePerTest();
 const file = (name: string): string => join(ws.dir, '.rxharness', 'sessions', name);
 const SUMMARY = [user('summary'), assistant('ok')];
 const TURN = [user('repeat'), assistant('same')];

@@ -3,12 +3,13 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../../src/model/chat-message.js';
 import { FileSessionStore } from '../../src/session/file-session-store.js';
-import { assistant, user, workspacePerTest } from './session-workspace-kit.js';
+import { workspaceHomePerTest } from '../support/workspace-home-per-test.js';
+import { assistant, user } from './session-workspace-kit.js';
 
 // A compaction appends the archive, then rewrites the messages file. A crash between the two
 // leaves the old messages file, and the compaction is done again when the session is next used.
 const KEY = 'the user key, kept outside the workspace';
-const ws = workspacePerTest();
+const ws = workspaceHomePerTest();
 const store = (): FileSessionStore => new FileSessionStore(ws.dir, { grantKey: KEY });
 const file = (name: string): string => join(ws.dir, '.rxharness', 'sessions', name);
 const TALK = [user('one'), assistant('two'), user('three'), assistant('four')];

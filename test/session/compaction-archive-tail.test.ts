@@ -4,12 +4,13 @@ import { describe, expect, it } from 'vitest';
 import { FileSessionStore } from '../../src/session/file-session-store.js';
 import { MAX_SESSION_FILE_BYTES } from '../../src/session/read-whole.js';
 import { SessionFileTooLargeError } from '../../src/session/session-file-too-large-error.js';
-import { assistant, user, workspacePerTest } from './session-workspace-kit.js';
+import { workspaceHomePerTest } from '../support/workspace-home-per-test.js';
+import { assistant, user } from './session-workspace-kit.js';
 
 // A compaction reads only the archive's tail (its last block line and what follows), so its
 // cost does not grow with the whole transcript, and an archive too large to read whole still compacts.
 const KEY = 'the user key, kept outside the workspace';
-const ws = workspacePerTest();
+const ws = workspaceHomePerTest();
 const store = (): FileSessionStore => new FileSessionStore(ws.dir, { grantKey: KEY });
 const file = (name: string): string => join(ws.dir, '.rxharness', 'sessions', name);
 const SUMMARY = [user('summary'), assistant('ok')];

@@ -20,12 +20,12 @@ import { conversationProblems } from '../support/conversation.js';
 import { FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { openAIModelFor } from '../support/openai-model.js';
 import { homeBeside } from '../support/tool-context.js';
+import { workspaceHomePerTest } from '../support/workspace-home-per-test.js';
 import { onFileCall, prompts, watchFileCalls } from './compaction-cancel-kit.js';
-import { workspacePerTest } from './session-workspace-kit.js';
 
 const KEY = 'the user key, kept outside the workspace';
 const CONTEXT = 4_096;
-const ws = workspacePerTest();
+const ws = workspaceHomePerTest();
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   onFileCall(undefined);

@@ -94,7 +94,7 @@ const step = fc.record({ write: fc.nat({ max: 40 }), clock: fc.integer({ min: -3
 
 // The memory store makes the same promise (SessionListRequest.after); both are held to it.
 const stores = [
-  ['FileSessionStore', (dir: string): SessionStore => new FileSessionStore(dir), 40],
+  ['FileSessionStore', (ws: TestWorkspace): SessionStore => new FileSessionStore(ws.dir, { home: ws.home }), 40],
   ['MemorySessionStore', (): SessionStore => new MemorySessionStore(), 400],
 ] as const;
 
@@ -106,7 +106,7 @@ describe.each(stores)('%s.list() paging under writes (property)', (_name, make, 
         let now = 1_000_000;
         const ws = await makeWorkspace();
         try {
-          const store = make(ws.dir);
+          const store = make(ws);
           const write = async (id: string, clock: number) => {
             now += clock;
             vi.setSystemTime(now);

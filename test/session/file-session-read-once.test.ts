@@ -6,9 +6,10 @@ import { open, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, expect, it, vi } from 'vitest';
 import { FileSessionStore } from '../../src/session/file-session-store.js';
-import { assistant, user, workspacePerTest } from './session-workspace-kit.js';
+import { workspaceHomePerTest } from '../support/workspace-home-per-test.js';
+import { assistant, user } from './session-workspace-kit.js';
 
-const ws = workspacePerTest();
+const ws = workspaceHomePerTest();
 afterEach(() => vi.restoreAllMocks());
 
 /**

@@ -9,10 +9,11 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FileSessionStore } from '../../src/session/file-session-store.js';
-import { assistant, user, workspacePerTest } from './session-workspace-kit.js';
+import { workspaceHomePerTest } from '../support/workspace-home-per-test.js';
+import { assistant, user } from './session-workspace-kit.js';
 
 const KEY = 'the user key, kept outside the workspace';
-const ws = workspacePerTest();
+const ws = workspaceHomePerTest();
 const at = (name: string): string => join(ws.dir, '.rxharness', 'sessions', name);
 const store = (): FileSessionStore => new FileSessionStore(ws.dir, { grantKey: KEY });
 const linesOf = async (name: string): Promise<string[]> => (await readFile(at(name), 'utf8')).split('\n').slice(0, -1);

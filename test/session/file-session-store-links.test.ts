@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../../src/model/chat-message.js';
 import { FileSessionStore } from '../../src/session/file-session-store.js';
+import { makeWorkspace } from '../support/tool-context.js';
 import { workspaceBesideOutsidePerTest } from '../support/workspace-beside-outside.js';
 
 // Item 11 of the hardening issue: links planted under <workspace>/.rxharness/ (by a model's
@@ -101,7 +102,7 @@ describe('FileSessionStore with links planted under .rxharness/', () => {
 
   it('a store in its own folder (options.dir) is confined to that folder', async () => {
     const dir = join(dirs.root.dir, 'store');
-    const store = new FileSessionStore('/ignored', { dir });
+    const store = new FileSessionStore('/ignored', { dir, home: dirs.root.home });
     await store.append('s', [user('x')]);
     await symlink(join(dirs.outside, 'victim.jsonl'), join(dir, 't.jsonl'));
     await expect(store.append('t', [user('x')])).rejects.toThrow(/t\.jsonl is a symbolic link .*outside the session folder/);
@@ -111,10 +112,11 @@ describe('FileSessionStore with links planted under .rxharness/', () => {
 
 describe('FileSessionStore.delete', () => {
   it('forgets a session and its task info; an unknown id is no error; a link on the way out is refused', async () => {
-    const workspace = await realpath(await mkdtemp(join(tmpdir(), 'rxh-del-')));
+    const ws = await makeWorkspace('rxh-del-');
+    const workspace = ws.dir;
     const outside = await realpath(await mkdtemp(join(tmpdir(), 'rxh-out-')));
     try {
-      const store = new FileSessionStore(workspace);
+      const store = new FileSessionStore(workspace, { home: ws.home });
       await store.append('chat', [{ role: 'user', content: 'hi' }]);
       await store.saveTaskInfo({ taskId: 'chat', agentName: 'a', description: 'd', ownerSessionId: 'o' });
       await store.delete('chat');
@@ -123,14 +125,14 @@ describe('FileSessionStore.delete', () => {
       await store.delete('never-was');
 
       // A planted folder link out of the workspace: delete refuses and removes nothing outside.
-      const planted = new FileSessionStore(workspace, { dir: join(workspace, '.rxharness', 'other') });
+      const planted = new FileSessionStore(workspace, { dir: join(workspace, '.rxharness', 'other'), home: ws.home });
       await mkdir(join(outside, 'x'), { recursive: true });
       await writeFile(join(outside, 'x', 'victim.jsonl'), 'keep me\n');
       await symlink(join(outside, 'x'), join(workspace, '.rxharness', 'other'));
       await expect(planted.delete('victim')).rejects.toMatchObject({ name: 'UnsafeLinkError' });
       expect(await readFile(join(outside, 'x', 'victim.jsonl'), 'utf8')).toBe('keep me\n');
     } finally {
-      await rm(workspace, { recursive: true, force: true });
+      await ws.cleanup();
       await rm(outside, { recursive: true, force: true });
     }
   });

@@ -152,7 +152,7 @@ describe('FileSessionStore', () => {
 
   it('can live in another folder (options.dir)', async () => {
     const dir = join(ws.dir, 'elsewhere');
-    const store = new FileSessionStore('/ignored', { dir });
+    const store = new FileSessionStore('/ignored', { dir, home: ws.home });
     await store.append('s', [user('x')]);
     expect((await readdir(dir)).sort()).toEqual(['s.jsonl', 's.summary.json']);
   });

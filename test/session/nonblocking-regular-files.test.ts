@@ -9,10 +9,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openConfined, writeConfinedFile } from '../../src/session/confined-file.js';
 import { FileSessionStore } from '../../src/session/file-session-store.js';
-import { assistant, user, workspacePerTest } from './session-workspace-kit.js';
+import { workspaceHomePerTest } from '../support/workspace-home-per-test.js';
+import { assistant, user } from './session-workspace-kit.js';
 
 const KEY = 'test grant key';
-const ws = workspacePerTest();
+const ws = workspaceHomePerTest();
 
 describe('session files opened non-blocking', () => {
   it('a conversation of large messages is written and read back whole, by this store and a new one', async () => {

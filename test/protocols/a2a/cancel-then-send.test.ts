@@ -1,6 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { a2aHandler } from '../../../src/protocols/a2a/a2a-handler.js';
 import { FileSessionStore } from '../../../src/session/file-session-store.js';
@@ -35,7 +32,7 @@ describe('a2aHandler: a message right after tasks/cancel in the same contextId',
   it('runs once the cancelled task has closed its turn in a FileSessionStore, not a 409', async () => {
     let n = 0;
     const fixture = await startFixture({ main: () => (n++ === 0 ? { hang: true } : { text: 'second answer' }) });
-    const engine = fixture.engine({ sessions: new FileSessionStore(mkdtempSync(join(tmpdir(), 'busywait-')), { home: fixture.home }) });
+    const engine = fixture.engine({ sessions: new FileSessionStore(fixture.workspace.dir, { home: fixture.home }) });
     const url = `${await http.serve(a2aHandler(engine))}/a2a`;
     const first = await rpc(url, 1, 'message/send', message('ctx-1', 'hang please', false));
     await fixture.server.waitForRequests(1, 15_000);

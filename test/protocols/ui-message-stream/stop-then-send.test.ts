@@ -1,6 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { chatHandler } from '../../../src/protocols/ui-message-stream/chat-handler.js';
 import { FileSessionStore } from '../../../src/session/file-session-store.js';
@@ -24,7 +21,7 @@ describe('chatHandler: the next message right after a stop', () => {
   it('streams its answer once the stopped run has closed its turn in a FileSessionStore, not a 409', async () => {
     let n = 0;
     const fixture = await startFixture({ main: () => (n++ === 0 ? { hang: true } : { text: 'second answer' }) });
-    const engine = fixture.engine({ sessions: new FileSessionStore(mkdtempSync(join(tmpdir(), 'busywait-')), { home: fixture.home }) });
+    const engine = fixture.engine({ sessions: new FileSessionStore(fixture.workspace.dir, { home: fixture.home }) });
     const url = await http.serve(chatHandler(engine));
     const stop = new AbortController();
     const first = await post(url, 'hang', stop.signal);

@@ -1,6 +1,3 @@
-import { mkdtemp, realpath, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HarnessEngine } from '../../../src/engine/harness-engine.js';
 import type { AgentEvent, CompactionEvent, RunEndEvent } from '../../../src/events/agent-event.js';
@@ -11,25 +8,25 @@ import { conversationProblems } from '../../support/conversation.js';
 import { FakeOpenAIServer } from '../../support/fake-openai-server.js';
 import { openAIModelFor } from '../../support/openai-model.js';
 import { alternationProblems, isSummaryRequest, pageText, pageTool, pageTurns, SUMMARY } from '../../support/compaction-kit.js';
-import { homeBeside } from '../../support/tool-context.js';
+import { makeWorkspace, type TestWorkspace } from '../../support/tool-context.js';
 
 const TURNS = 40;
 const CONTEXT = 8_192;
 
 describe('a long session under a small context window', () => {
   let server: FakeOpenAIServer | undefined;
-  let dir: string | undefined;
+  let ws: TestWorkspace | undefined;
   afterEach(async () => {
     await server?.close();
-    if (dir) await rm(dir, { recursive: true, force: true });
+    await ws?.cleanup();
   });
 
   it(`answers all ${TURNS} turns of about 3 KB of tool output each under ${CONTEXT} tokens, streams Compaction events and archives the whole transcript`, async () => {
     // A llama.cpp-like server: /props says 8192, and a longer prompt gets its HTTP 400.
     server = await FakeOpenAIServer.start({ contextSize: CONTEXT, handler: pageTurns });
-    dir = await realpath(await mkdtemp(join(tmpdir(), 'rxharness-compaction-')));
-    const sessions = new FileSessionStore(dir);
-    const engine = new HarnessEngine({ model: openAIModelFor(server), workspace: dir, homeDir: homeBeside(dir), tools: [pageTool], sessions });
+    ws = await makeWorkspace('rxharness-compaction-');
+    const sessions = new FileSessionStore(ws.dir, { home: ws.home });
+    const engine = new HarnessEngine({ model: openAIModelFor(server), workspace: ws.dir, homeDir: ws.home, tools: [pageTool], sessions });
     const compactions: CompactionEvent[] = [];
     const ends: RunEndEvent[] = [];
     for (let turn = 1; turn <= TURNS; turn++) {

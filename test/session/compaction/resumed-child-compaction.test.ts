@@ -4,9 +4,6 @@
  * resume loads the compacted, sealed session, compacts it again, and the archive keeps the
  * whole transcript of all three runs in order.
  */
-import { mkdtemp, realpath, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HarnessEngine } from '../../../src/engine/harness-engine.js';
 import type { AgentEvent } from '../../../src/events/agent-event.js';
@@ -18,7 +15,7 @@ import { FakeOpenAIServer, type RecordedRequest, type FakeReply } from '../../su
 import { parseTaskResult } from '../../support/lifecycle-script.js';
 import { openAIModelFor } from '../../support/openai-model.js';
 import { alternationProblems, isSummaryRequest, pageTool, SUMMARY } from '../../support/compaction-kit.js';
-import { homeBeside } from '../../support/tool-context.js';
+import { makeWorkspace, type TestWorkspace } from '../../support/tool-context.js';
 
 const PAGES = 8;
 
@@ -39,17 +36,17 @@ function delegation(request: RecordedRequest): FakeReply {
 
 describe('a compacted child task resumed twice in a FileSessionStore', () => {
   let server: FakeOpenAIServer | undefined;
-  let dir: string | undefined;
+  let ws: TestWorkspace | undefined;
   afterEach(async () => {
     await server?.close();
-    if (dir) await rm(dir, { recursive: true, force: true });
+    await ws?.cleanup();
   });
 
   it('loads its compacted sealed session, compacts it again, and archives all three runs whole', async () => {
     server = await FakeOpenAIServer.start({ contextSize: 8_192, handler: delegation });
-    dir = await realpath(await mkdtemp(join(tmpdir(), 'rxharness-resume-compaction-')));
-    const sessions = new FileSessionStore(dir);
-    const engine = new HarnessEngine({ model: openAIModelFor(server), workspace: dir, homeDir: homeBeside(dir), tools: [pageTool], sessions });
+    ws = await makeWorkspace('rxharness-resume-compaction-');
+    const sessions = new FileSessionStore(ws.dir, { home: ws.home });
+    const engine = new HarnessEngine({ model: openAIModelFor(server), workspace: ws.dir, homeDir: ws.home, tools: [pageTool], sessions });
     engine.agents.add(defineAgent({ name: 'reader', description: 'Reads pages.', systemPrompt: 'You read pages.', tools: ['fetch_page'] }));
     let taskId: string | undefined;
     for (const part of ['part 1', 'part 2', 'part 3']) {
