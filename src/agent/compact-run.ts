@@ -66,9 +66,6 @@ function compactWithin$(scope: RunScope, lastStep: boolean, reason: CompactionRe
   );
 }
 
-/** The runs told already that their window leaves the conversation no room (once a run, not once a step). */
-const toldNoRoom = new WeakSet<RunScope['run']>();
-
 /**
  * The `Warning` that the system prompt and tool schemas alone fill the window, once a run: no
  * compaction can make room then (it would eat the conversation, turn after turn, for nothing),
@@ -77,8 +74,8 @@ const toldNoRoom = new WeakSet<RunScope['run']>();
  */
 function noRoomWarning$(scope: RunScope, window: number, requestFixed: number): Observable<AgentEvent> {
   const { run, agent } = scope;
-  if (toldNoRoom.has(run)) return EMPTY;
-  toldNoRoom.add(run);
+  // Once a run, not once a step (`RunState.warnedOnce`).
+  if (!warnOnce(run, 'context-window-too-small')) return EMPTY;
   const tokens = Math.ceil(requestFixed * tokenRatio(agent.model));
   const message =
     `The system prompt and tool schemas alone take about ${tokens} tokens, as much as the ${window}-token context window of model ` +
@@ -94,9 +91,6 @@ function noRoomWarning$(scope: RunScope, window: number, requestFixed: number): 
  */
 const MIN_CONVERSATION_TOKENS = 1_024;
 
-/** The runs told already that their conversation's room is tight (once a run). */
-const toldTight = new WeakSet<RunScope['run']>();
-
 /**
  * The `context-window-tight` `Warning`, once a run, after a compaction, when the room the window
  * leaves the conversation (`room`) is below {@link MIN_CONVERSATION_TOKENS}; none otherwise.
@@ -105,8 +99,7 @@ const toldTight = new WeakSet<RunScope['run']>();
 function tightWarning(scope: RunScope, window: number, requestFixed: number, reserve: number, room: number): () => AgentEvent[] {
   return () => {
     const { run, agent } = scope;
-    if (room >= MIN_CONVERSATION_TOKENS || toldTight.has(run)) return [];
-    toldTight.add(run);
+    if (room >= MIN_CONVERSATION_TOKENS || !warnOnce(run, 'context-window-tight')) return [];
     const ratio = tokenRatio(agent.model);
     const tokens = (estimated: number): number => Math.ceil(estimated * ratio);
     const message =
@@ -116,6 +109,13 @@ function tightWarning(scope: RunScope, window: number, requestFixed: number, res
       'contextWindow setting), fewer tools, a shorter system prompt or a smaller maxTokens.';
     return [{ type: 'Warning', runId: run.runId, agentName: run.agentName, code: 'context-window-tight', message }];
   };
+}
+
+/** True, noting it, when `run` has not given the once-a-run `Warning` `code` yet (see `RunState.warnedOnce`). */
+function warnOnce(run: RunScope['run'], code: string): boolean {
+  if (run.warnedOnce.has(code)) return false;
+  run.warnedOnce.add(code);
+  return true;
 }
 
 /** The `Warning` that the background results in front of the prompt were cut to fit the window, by how much, and where the rest is. */

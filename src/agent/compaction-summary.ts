@@ -132,8 +132,9 @@ function summary$(scope: RunScope, window: number, head: readonly ChatMessage[],
         run.addUsage(chunk.usage);
         run.summaryTokens += stepTokens(estimateRequestTokens(request), chunk).tokens;
         // Cut at its limit, it may end mid-sentence: kept (its start is the summary), and said, as a step's cut answer is.
+        // Not said "kept as it is": longer than the compaction asked (a server's tokens of more than four characters), it is cut there too, and said so after this.
         if (chunk.finishReason === 'length') {
-          const stopped = `model "${model.id}" stopped the summary at its limit of ${answerTokens} tokens (finish_reason "length"): it may end mid-sentence, and was kept as it is`;
+          const stopped = `model "${model.id}" stopped the summary at its limit of ${answerTokens} tokens (finish_reason "length"): it may end mid-sentence`;
           return { text: chunk.text.trim(), stopped };
         }
         return { text: chunk.text.trim() };

@@ -29,6 +29,12 @@ export class RunState {
   /** Set when the run's `RunEnd` is made. */
   ended = false;
   /**
+   * The codes of the `Warning`s given at most once a run that this run has given (a
+   * compaction's `context-window-too-small` and `context-window-tight`): told once, not at
+   * every step that meets the same cause. Kept with the run, so it goes when the run does.
+   */
+  readonly warnedOnce = new Set<string>();
+  /**
    * Tokens of the summary requests (compaction) made during the current step, not yet charged
    * to the budget: the step's answer is charged them with its own (see `run-steps.ts`).
    */

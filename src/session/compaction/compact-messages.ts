@@ -127,7 +127,8 @@ export function compactMessages$(input: CompactionInput): Observable<CompactionO
   return input.summarise(pruned.slice(0, cut), asked).pipe(
     map((summary) => {
       const { text, cutBy } = withinLimit(summary.text, asked);
-      return replaced(text, summary.stopped ?? cutBy);
+      // Both when both: a summary stopped by the server (or its stream limit) may still be longer than asked, and its middle cut.
+      return replaced(text, [summary.stopped, cutBy].filter((why) => why !== undefined).join('; ') || undefined);
     }),
     catchError((error: unknown) => {
       // Refused for budget before it was sent: the step's own request will be refused the same
