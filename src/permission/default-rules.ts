@@ -34,6 +34,9 @@ export const EXECUTED_FILE_PATTERNS: readonly string[] = Object.freeze([
   '**/.vscode/**', // tasks.json (runOn: folderOpen), settings.json (terminal and tool paths), launch.json
   '**/.idea/**', // JetBrains run configurations, external tools, startup tasks
   '**/.devcontainer/**', // postCreateCommand and friends, run when the container is built
+  '**/.devcontainer.json', // the same, the spec's other place for it (the project's root)
+  '**/.hg/**', // hgrc ([hooks], [extensions] loading Python): run by the next `hg status`
+  '**/.claude/**', // settings.json hooks: run by Claude Code in the folder
   '**/.husky/**', // git hooks installed by husky
   '**/.envrc', // direnv runs it on entering the folder
   '**/.npmrc', // script-shell, node-options, git: run by every npm command

@@ -37,6 +37,9 @@ const ATTACKS: readonly (readonly [string, string])[] = [
   ['echo x > .idea/workspace.xml', '.idea/workspace.xml'],
   ['echo x > .devcontainer/devcontainer.json', '.devcontainer/devcontainer.json'],
   ['echo x > .yarnrc.yml', '.yarnrc.yml'],
+  ['echo x > .devcontainer.json', '.devcontainer.json'],
+  ['echo x > sub/.hg/hgrc', 'sub/.hg/hgrc'],
+  ['echo x > .claude/settings.json', '.claude/settings.json'],
   ['echo x > .rxharness/agents/a.md', '.rxharness/agents/a.md'],
   ['echo x > $F', '$F'], // only known when it runs
   ['echo x > .gi?/config', '.gi?/config'],

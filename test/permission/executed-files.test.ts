@@ -79,13 +79,14 @@ describe('writes that execute ask by default', () => {
     '.git/config', '.git/hooks/pre-commit', '.git', 'sub/module/.git/config', '.vscode/tasks.json', '.vscode/settings.json',
     '.idea/runConfigurations/x.xml', '.devcontainer/devcontainer.json', '.husky/pre-commit', 'web/.husky/pre-push',
     '.envrc', 'a/b/.envrc', '.npmrc', 'packages/x/.npmrc', '.yarnrc', '.yarnrc.yml', './.git/config',
+    '.devcontainer.json', '.DEVCONTAINER.JSON', '.hg/hgrc', 'sub/.hg/hgrc', '.claude/settings.json', 'app/.claude/settings.local.json',
   ])('write and edit of %s ask; read does not (except .envrc, a secret too)', (path) => {
     const policy = new PermissionPolicy();
     for (const tool of ['write', 'edit']) expect(policy.evaluate(tool, path).action, `${tool} ${path}`).toBe('ask');
     if (!path.endsWith('.envrc')) expect(policy.evaluate('read', path).action).toBe('allow');
   });
 
-  it.each(['src/git/config.ts', 'git/hooks.md', 'vscode.md', 'docs/.gitignore', '.github/CODEOWNERS', 'npmrc.md', 'src/idea.ts'])(
+  it.each(['src/git/config.ts', 'git/hooks.md', 'vscode.md', 'docs/.gitignore', '.github/CODEOWNERS', 'npmrc.md', 'src/idea.ts', 'devcontainer.json', 'docs/hg/hgrc.md', 'claude.md'])(
     'leaves %s alone',
     (path) => {
       expect(new PermissionPolicy().evaluate('write', path).action).toBe('allow');
