@@ -59,6 +59,7 @@ export async function runCommand(argv: readonly string[], io: CliIO): Promise<nu
   let shown: PresentedRun | undefined;
   let code: number;
   try {
+    warnHidden(engine.agents.diagnostics(), io);
     if (agentName && agentName !== engine.agents.primary()?.name) {
       // A disabled definition (`enabled: false`, the built-in `compaction`) cannot run: bad usage, as an unknown name is.
       const found = engine.agents.get(agentName);
@@ -79,6 +80,19 @@ export async function runCommand(argv: readonly string[], io: CliIO): Promise<nu
   // The run may have ended before the failure of its last write surfaced: the output is
   // still incomplete, so the output's code wins.
   return shown.outputFailure() ?? code;
+}
+
+/**
+ * Warns, on stderr, of each of the user's own agents a workspace's file of the same name hides
+ * (`AgentDiagnostic.hiddenBy`): the workspace is read first, so a cloned repository's prompt
+ * would run under the user's agent's name unseen (`rxharness agents` lists it too). Names and
+ * paths marked (`<U+001B>`): a planted file's name is the attacker's text.
+ */
+function warnHidden(diagnostics: readonly AgentDiagnostic[], io: CliIO): void {
+  for (const { agent, file, hiddenBy } of diagnostics) {
+    if (hiddenBy === undefined || agent === undefined) continue;
+    io.stderr.write(`rxharness: warning: agent "${markInvisible(agent)}" is the workspace's ${markInvisible(hiddenBy)}, not yours (${markInvisible(file)}, ignored); rename one of them to run yours.\n`);
+  }
 }
 
 /**

@@ -10,4 +10,10 @@ export interface AgentDiagnostic {
    * `name` is missing instead of only "unknown agent".
    */
   readonly agent?: string;
+  /**
+   * On the diagnostic of a user's own definition (`~/.rxharness/agents`) that a workspace's
+   * file of the same name hides (the workspace is scanned first): that file. `rxharness run`
+   * warns of it, since a cloned repository's prompt then runs under the user's agent's name.
+   */
+  readonly hiddenBy?: string;
 }

@@ -116,9 +116,12 @@ export function discoverAgentsSync(dirs: readonly AgentDir[], refuse?: Refusal):
             definitions[definitions.indexOf(winner)] = definition;
           }
         } else {
+          // A workspace's file taking the name of the user's own: said apart, so `run` can warn of it.
+          const hides = winner.source === 'workspace' && definition.source === 'user' && winner.file !== undefined;
           diagnostics.push({
             file,
             reason: `agent "${definition.name}" is already defined by ${winner.file ?? winner.source}; the first definition wins, this one is ignored`,
+            ...(hides ? { agent: definition.name, hiddenBy: winner.file } : {}),
           });
         }
       }

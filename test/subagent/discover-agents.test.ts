@@ -26,6 +26,9 @@ describe('discoverAgents', () => {
     expect(diagnostics).toEqual([{
       file: temp.join('b', 'reviewer.md'),
       reason: `agent "reviewer" is already defined by ${temp.join('a', 'reviewer.md')}; the first definition wins, this one is ignored`,
+      // the user's own, hidden by the workspace's: said apart (`rxharness run` warns of it)
+      agent: 'reviewer',
+      hiddenBy: temp.join('a', 'reviewer.md'),
     }]);
   });
 
