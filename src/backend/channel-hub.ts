@@ -4,6 +4,22 @@ import { errorMessage } from '../errors/error-message.js';
 
 type Handler = (message: string) => void;
 
+/** What a listen may ask of the hub besides its messages. */
+export interface ListenOptions {
+  /**
+   * Called each time Redis confirmed the channel subscribed again after the connection
+   * dropped: what was published meanwhile was never heard, so a listener mirroring what
+   * Redis holds reads it again. Not called at the first subscribe. One that throws stops no other.
+   */
+  readonly onResubscribed?: () => void;
+}
+
+/** One listen on a channel: a handler and its hooks (a handler listening twice is two). */
+interface Listener {
+  readonly handler: Handler;
+  readonly onResubscribed?: () => void;
+}
+
 /**
  * One subscriber connection shared by everything of a backend that listens: each channel is
  * subscribed while at least one handler wants it, and its messages go to every handler.
@@ -14,10 +30,14 @@ type Handler = (message: string) => void;
  * thrown on.
  */
 export class ChannelHub {
-  readonly #handlers = new Map<string, Set<Handler>>();
+  readonly #handlers = new Map<string, Set<Listener>>();
   /** The warnings of each channel a handler threw on, released at close. */
   readonly #bad = new Map<string, BadMessageReporter>();
-  /** Each channel's `SUBSCRIBE`, pending or confirmed, while a handler wants the channel. */
+  /**
+   * Each channel's `SUBSCRIBE`, pending or confirmed, while a handler wants the channel and the
+   * connection it went on is up: forgotten when the connection closes (a listen then must not
+   * take the old confirmation for a subscription Redis no longer has).
+   */
   readonly #subscribed = new Map<string, Promise<void>>();
 
   /**
@@ -26,12 +46,10 @@ export class ChannelHub {
    * is closed.") was an unhandled rejection. The hub subscribes its channels again itself.
    */
   constructor(private readonly sub: Redis) {
-    sub.on('ready', () => {
-      // After a reconnect (none wanted at the first connect): failing, the next reconnect tries again.
-      if (this.#handlers.size > 0) sub.subscribe(...this.#handlers.keys()).catch(() => undefined);
-    });
+    sub.on('close', () => this.#subscribed.clear());
+    sub.on('ready', () => this.#resubscribe());
     sub.on('message', (channel: string, message: string) => {
-      for (const handler of [...(this.#handlers.get(channel) ?? [])]) {
+      for (const { handler } of [...(this.#handlers.get(channel) ?? [])]) {
         try {
           handler(message);
         } catch (e) {
@@ -51,15 +69,17 @@ export class ChannelHub {
    * `SUBSCRIBE` is still on its way (resolved before, its caller could miss a message
    * published right after). Rejects when the subscribe fails, for every listen waiting on it,
    * each handler taken off again: left, it would make the next listen on the channel think
-   * it subscribed. A listen after that failure subscribes anew.
+   * it subscribed. A listen after that failure subscribes anew. After the connection dropped,
+   * a listen waits for Redis to have the channel again (`options.onResubscribed`: what to do then).
    */
-  async listen(channel: string, handler: Handler): Promise<() => void> {
+  async listen(channel: string, handler: Handler, options: ListenOptions = {}): Promise<() => void> {
     let set = this.#handlers.get(channel);
     if (!set) this.#handlers.set(channel, (set = new Set()));
-    set.add(handler);
+    const listener: Listener = { handler, ...options };
+    set.add(listener);
     const stop = (): void => {
       const current = this.#handlers.get(channel);
-      if (!current?.delete(handler) || current.size > 0) return;
+      if (!current?.delete(listener) || current.size > 0) return;
       this.#handlers.delete(channel);
       this.#subscribed.delete(channel);
       // Quietly: a closing backend has cut the connection already.
@@ -89,6 +109,40 @@ export class ChannelHub {
     );
     this.#subscribed.set(channel, made);
     return made;
+  }
+
+  /**
+   * Subscribes the channels again once the connection is back (none are wanted at the first
+   * connect), one `SUBSCRIBE` every listen made meanwhile waits on too; once Redis confirms it,
+   * each listener's `onResubscribed` is called. Failing, the next reconnect tries again.
+   */
+  #resubscribe(): void {
+    const channels = [...this.#handlers.keys()];
+    if (channels.length === 0) return;
+    const made = this.sub.subscribe(...channels).then(() => undefined);
+    for (const channel of channels) {
+      const mine = made.catch((e: unknown) => {
+        if (this.#subscribed.get(channel) === mine) this.#subscribed.delete(channel);
+        throw e;
+      });
+      mine.catch(() => undefined); // said to the listens waiting on it, if any
+      this.#subscribed.set(channel, mine);
+    }
+    made.then(
+      () => {
+        for (const channel of channels) for (const listener of [...(this.#handlers.get(channel) ?? [])]) this.#tellResubscribed(listener);
+      },
+      () => undefined, // closed meanwhile, or dropped again: the next `ready` tries again
+    );
+  }
+
+  /** Calls a listener's `onResubscribed`: one that throws is its own failure, not the hub's. */
+  #tellResubscribed(listener: Listener): void {
+    try {
+      listener.onResubscribed?.();
+    } catch {
+      // Its reload failed at once; the messages still come.
+    }
   }
 
   /** Closes the connection. */

@@ -41,6 +41,11 @@ export class DroppedNotes {
     this.#notes.set(sessionId, { count: note.count, taskIds: note.taskIds.filter(isTaskId).slice(0, NAMED_DROPS) });
   }
 
+  /** The conversations it holds a note for (all read back after a drop of the channel). */
+  sessions(): string[] {
+    return [...this.#notes.keys()];
+  }
+
   /** Whether the mirror has a note for the conversation, or is reading one back. */
   has(sessionId: string): boolean {
     return this.#notes.has(sessionId) || this.#reading.has(sessionId);

@@ -7,6 +7,7 @@
  */
 import type { Redis } from 'ioredis';
 import { errorMessage } from '../errors/error-message.js';
+import type { FollowerTimes } from './follower-reader.js';
 import type { Session } from './follower-session.js';
 import { RedisBackendError } from './redis-backend-error.js';
 import { duplicateOf, reconnectDelay } from './redis-connection.js';
@@ -22,15 +23,23 @@ import { duplicateOf, reconnectDelay } from './redis-connection.js';
  * sending the `XREAD` again by itself left the follower interrupting, with `CLIENT UNBLOCK`, a
  * client id that was gone, and failed it after a second refused attempt.)
  *
+ * A silent partition (packets dropped, no FIN or RST) reports nothing: the `XREAD` would wait
+ * for ever, and every reader with it. So a connection that sends nothing back for
+ * `answerBoundMs` while a command waits is dropped (ioredis's `socketTimeout` destroys
+ * the socket), which the follower takes as any drop. It is closed at once too
+ * (`disconnectTimeout: 0`; ioredis waits 2 s for the peer's FIN by default): a connection to a
+ * peer that went silent leaves no socket or timer behind the follower.
+ *
  * @throws the last attempt's `RedisBackendError` ("cannot reach Redis at ...") past `deadline`.
  * @internal
  */
-export async function followerConnection(redis: Redis, session: Session, deadline: number, lost: boolean): Promise<Redis | undefined> {
+export async function followerConnection(redis: Redis, session: Session, times: FollowerTimes, deadline: number, lost: boolean): Promise<Redis | undefined> {
+  const options = { retryStrategy: () => null, socketTimeout: answerBoundMs(times), disconnectTimeout: 0 };
   if (lost) await pause(session, reconnectDelay(1));
   for (let attempt = 1; ; attempt++) {
     if (session.closed) return undefined;
     try {
-      const conn = await duplicateOf(redis, Math.max(1, deadline - Date.now()), { retryStrategy: () => null });
+      const conn = await duplicateOf(redis, Math.max(1, deadline - Date.now()), options);
       if (!session.closed) return conn;
       conn.disconnect();
       return undefined;
@@ -40,6 +49,15 @@ export async function followerConnection(redis: Redis, session: Session, deadlin
       await pause(session, Math.min(reconnectDelay(attempt), deadline - Date.now()));
     }
   }
+}
+
+/**
+ * How long the follower's connection may send nothing back while a command waits: the
+ * `XREAD`'s `blockMs`, then `connectTimeoutMs` for the reply to come (a busy Redis answers
+ * late, a partitioned one never). Past it the connection is taken as dropped.
+ */
+function answerBoundMs(times: FollowerTimes): number {
+  return times.blockMs + times.connectTimeoutMs;
 }
 
 /**

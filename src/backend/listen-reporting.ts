@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { ChannelHub } from './channel-hub.js';
+import type { ChannelHub, ListenOptions } from './channel-hub.js';
 import { badMessagesOn } from './channel-warnings.js';
 
 /** A message as read: the one to apply, or why it is none. */
@@ -11,7 +11,8 @@ export type MessageRead<M> = { readonly message: M } | { readonly problem: strin
 
 /**
  * Listens on `channel`: each message is read by `read`, then applied, or skipped and said at
- * most once a minute (`badMessagesOn`, `consequence` saying what skipping it means).
+ * most once a minute (`badMessagesOn`, `consequence` saying what skipping it means);
+ * `options` go to the hub (`onResubscribed`: what to read again after a drop).
  * Resolves with the stop, which lets go of the warnings too; rejects when the subscription
  * fails, having let go of them (held for nothing, they would never be closed).
  *
@@ -28,6 +29,7 @@ export async function listenReporting<M>(
   consequence: string,
   read: (text: string) => MessageRead<M>,
   apply: (message: M) => void,
+  options: ListenOptions = {},
 ): Promise<() => void> {
   const bad = badMessagesOn(channel, consequence);
   const unlisten = await hub
@@ -35,7 +37,7 @@ export async function listenReporting<M>(
       const got = read(text);
       if ('problem' in got) bad.report(got.problem, text);
       else apply(got.message);
-    })
+    }, options)
     .catch((e: unknown) => {
       bad.release();
       throw e;

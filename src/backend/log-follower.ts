@@ -39,9 +39,11 @@ const COUNT = 1000;
  * A dropped connection (`CLIENT KILL`, a restart, a network blip) is made again
  * (`follower-connect.ts`) and read on from each reader's last entry, so readers get every
  * entry once, in order; only Redis unreachable for `connectTimeoutMs` ends every reader, with
- * a `RedisBackendError` saying so. Any other failed command (a reply of Redis, such as
- * `NOPERM`) ends every reader with a `RedisBackendError` at once, and the connection is
- * closed: the next reader opens a new one.
+ * a `RedisBackendError` saying so. A silent partition (no FIN, no RST) counts as a drop once
+ * the connection answered nothing for `blockMs + connectTimeoutMs`: no `XREAD` waits for
+ * ever. Any other failed command (a reply of Redis, such as `NOPERM`) ends every reader with
+ * a `RedisBackendError` at once, and the connection is closed: the next reader opens a new
+ * one.
  *
  * @internal
  */
@@ -52,7 +54,8 @@ export class LogFollower {
   constructor(
     /** The command connection: duplicated for the follower, and where `CLIENT UNBLOCK` goes. */
     private readonly redis: Redis,
-    private readonly times: FollowerTimes,
+    /** How it waits; its readers bound their replay by `connectTimeoutMs` too (`StreamReader`). */
+    readonly times: FollowerTimes,
   ) {}
 
   /** Follows `reader.key` for `reader` from `reader.last`, until `unfollow`. */
@@ -105,7 +108,7 @@ export class LogFollower {
     for (;;) {
       let conn: Redis | undefined;
       try {
-        conn = await followerConnection(this.redis, session, deadline, lost);
+        conn = await followerConnection(this.redis, session, this.times, deadline, lost);
         if (!conn) return; // closed meanwhile
         session.conn = conn;
         await this.#read(session, conn);

@@ -8,14 +8,45 @@ import type { Redis } from 'ioredis';
 import { loadHash } from './load-hash.js';
 import type { RedisKeys } from './redis-keys.js';
 import { parseRunRecord, type OwnedRecord } from './run-record.js';
+import type { RunsChannelState } from './runs-channel.js';
 
-/** Reads the records Redis keeps into `records`, those past their retention (and those that are no record) left out. @internal */
-export async function loadRunRecords(redis: Redis, keys: RedisKeys, records: Map<string, OwnedRecord>): Promise<void> {
+/**
+ * Reads the records Redis keeps into the copy, those past their retention (and those that are
+ * no record) left out: as the engine starts, and again each time the channel is subscribed
+ * again after a drop (what was published meanwhile was never heard). A record a message
+ * changed while the read was on its way stays as the message left it: a record's change and
+ * its message go through Redis together, so the message is as new as the read or newer. Our
+ * own runs stay as we keep them (as a `put` would); another's run the hash no longer holds,
+ * unchanged meanwhile, is forgotten (its `forget` went unheard). Each change is told (`changed`).
+ *
+ * @internal
+ */
+export async function loadRunRecords(state: Pick<RunsChannelState, 'redis' | 'keys' | 'records' | 'own' | 'instanceId' | 'changed'>): Promise<void> {
+  const { records } = state;
+  const before = new Map(records);
+  const stored = await loadHash(state.redis, state.keys.runs, "the runs other engines started are not listed here, nor are this engine's runs shared");
   const now = Date.now();
-  for (const text of Object.values(await loadHash(redis, keys.runs, "the runs other engines started are not listed here, nor are this engine's runs shared"))) {
+  const unchanged = (runId: string): boolean => !state.own.has(runId) && records.get(runId) === before.get(runId);
+  const held = new Set<string>();
+  for (const text of Object.values(stored)) {
     const record = parseRunRecord(text);
-    if (record && (record.retainUntil === undefined || record.retainUntil > now)) records.set(record.info.runId, record);
+    if (!record || (record.retainUntil !== undefined && record.retainUntil <= now)) continue;
+    const runId = record.info.runId;
+    held.add(runId);
+    if (record.owner === state.instanceId || !unchanged(runId) || sameRecord(records.get(runId), record)) continue;
+    records.set(runId, record);
+    state.changed(runId);
   }
+  for (const runId of before.keys()) {
+    if (held.has(runId) || !unchanged(runId)) continue;
+    records.delete(runId);
+    state.changed(runId);
+  }
+}
+
+/** Whether the copy holds this record already (a reload tells no watcher of it). */
+function sameRecord(held: OwnedRecord | undefined, read: OwnedRecord): boolean {
+  return held !== undefined && JSON.stringify(held) === JSON.stringify(read);
 }
 
 /** Forgets the records past their retention, in `records` and in Redis (a hash field does not expire by itself). @internal */

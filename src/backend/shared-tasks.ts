@@ -8,8 +8,8 @@ import { KnownTasks, LIVE_TTL_MS } from './known-tasks.js';
 import { loadTaskRecords } from './load-task-records.js';
 import type { RedisKeys } from './redis-keys.js';
 import { GoneChecks } from './gone-checks.js';
-import { applyTaskMessage, SKIPPED, type Canceller } from './task-channel.js';
-import { cancelTaskMessage, putTaskMessage } from './task-messages.js';
+import { applyTaskMessage, SKIPPED, type Canceller, type TaskChannelState } from './task-channel.js';
+import { cancelTaskMessage, forgetTasksMessage, putTaskMessage } from './task-messages.js';
 import { isLive } from './task-record.js';
 
 /**
@@ -37,13 +37,15 @@ export class SharedTasks {
 
   /**
    * Loads the tasks Redis knows and follows their changes (`applyTaskMessage`; messages that
-   * are none are skipped, said at most once a minute: `badMessagesOn`).
+   * are none are skipped, said at most once a minute: `badMessagesOn`); after its subscriber
+   * connection dropped, reads them again (`reload`).
    */
   static async create(redis: Redis, keys: RedisKeys, hub: ChannelHub, retentionMs: number, instanceId: string): Promise<{ tasks: SharedTasks; stop: () => void }> {
     const tasks = new SharedTasks(redis, keys, retentionMs, instanceId);
     const bad = badMessagesOn(keys.tasksChannel, SKIPPED);
-    const state = { redis, keys, known: tasks.#known, bad, cancellers: () => [...tasks.#cancellers], checks: new GoneChecks() };
-    const unlisten = await hub.listen(keys.tasksChannel, (text) => applyTaskMessage(state, text)).catch((e: unknown) => {
+    const state: TaskChannelState = { redis, keys, known: tasks.#known, bad, cancellers: () => [...tasks.#cancellers], checks: new GoneChecks() };
+    const onResubscribed = (): void => void tasks.#reload(state).catch(() => undefined); // Redis away: the copy stays
+    const unlisten = await hub.listen(keys.tasksChannel, (text) => applyTaskMessage(state, text), { onResubscribed }).catch((e: unknown) => {
       bad.release(); // held for nothing: left, the channel's warnings would never be closed
       throw e;
     });
@@ -56,6 +58,28 @@ export class SharedTasks {
       throw e;
     });
     return { tasks, stop };
+  }
+
+  /**
+   * Reads again what the tasks channel may have announced while it was not subscribed: each
+   * record, unless a message changed the task meanwhile (then it is as new as the read, or
+   * newer) or it is known as it is; the cancels of this engine's live tasks and the forgets of
+   * others' tasks Redis no longer holds, each as its message goes (read back from Redis).
+   */
+  async #reload(state: TaskChannelState): Promise<void> {
+    const before = new Map(this.#known.list().map((info) => [info.taskId, info]));
+    // Our own live tasks are as we publish them: a write of ours that failed left Redis behind.
+    const mine = (id: string): boolean => this.#known.live(id)?.owner === this.instanceId;
+    const found = new Set<string>();
+    await loadTaskRecords(this.redis, this.keys, (task) => {
+      const id = task.info.taskId;
+      found.add(id);
+      const held = this.#known.get(id);
+      if (held === before.get(id) && !mine(id) && JSON.stringify(held) !== JSON.stringify(task.info)) this.#known.put(task);
+    });
+    for (const id of before.keys()) if (mine(id)) applyTaskMessage(state, cancelTaskMessage(id));
+    const gone = [...before.keys()].filter((id) => !found.has(id) && !mine(id));
+    if (gone.length > 0) applyTaskMessage(state, forgetTasksMessage(gone));
   }
 
   /** Tells every engine where one of this engine's tasks stands. */

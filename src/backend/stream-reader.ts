@@ -4,6 +4,7 @@ import { AbortError } from '../errors/abort-error.js';
 import { errorOfIdentity } from '../errors/error-identity.js';
 import type { SequencedEvent } from '../runs/run-types.js';
 import { UnknownRunError } from '../runs/unknown-run-error.js';
+import { unreachableError } from './follower-connect.js';
 import { isWrongType } from './load-hash.js';
 import { readLogEntry } from './log-entry.js';
 import { LogOrder } from './log-order.js';
@@ -54,6 +55,8 @@ export class StreamReader implements FollowingReader {
   #delivered: number;
   /** Whether it told its consumer the log's end (or a failure): then it has no position. */
   #ended = false;
+  /** Bounds the replay's read in flight (`#answered`); cleared when the reader stops. */
+  #silence: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly redis: Redis,
@@ -104,6 +107,7 @@ export class StreamReader implements FollowingReader {
 
   stop(): void {
     this.#closed = true;
+    clearTimeout(this.#silence);
     if (!this.#following) return;
     this.#following = false;
     this.follower.unfollow(this);
@@ -122,16 +126,34 @@ export class StreamReader implements FollowingReader {
     // On the command connection: a finished run never needs a follower.
     for (let first = true; ; first = false) {
       const count = this.#count;
-      const entries = (await this.redis.xrange(this.key, this.last === '0-0' ? '-' : `(${this.last}`, '+', 'COUNT', count)) as StreamEntry[];
+      const entries = (await this.#answered(this.redis.xrange(this.key, this.last === '0-0' ? '-' : `(${this.last}`, '+', 'COUNT', count))) as StreamEntry[];
       if (this.#closed) return;
       // Nothing after a position: the log may be gone since (deleted, or expired), as from its start.
-      if (first && entries.length === 0 && (this.last === '0-0' || (await this.redis.exists(this.key)) === 0)) throw new UnknownRunError(this.runId);
+      if (first && entries.length === 0 && (this.last === '0-0' || (await this.#answered(this.redis.exists(this.key))) === 0)) throw new UnknownRunError(this.runId);
       if (this.#deliver(entries)) return;
       if (entries.length < count) break;
       this.#count = Math.min(MAX_COUNT, 2 * count);
     }
     this.#following = true;
     this.follower.follow(this);
+  }
+
+  /**
+   * `reply`, or the reader's failure once Redis answered nothing for `connectTimeoutMs`. A
+   * command in flight at a drop Redis reports is sent again on the next connection (or fails)
+   * by ioredis itself; across a silent partition (no FIN, no RST) the command connection waits
+   * for ever, and the reader with it.
+   */
+  async #answered<T>(reply: Promise<T>): Promise<T> {
+    const ms = this.follower.times.connectTimeoutMs;
+    const silence = new Promise<never>((_, reject) => {
+      this.#silence = setTimeout(() => reject(unreachableError(this.runId, ms, new Error(`no answer within ${ms} ms`))), ms);
+    });
+    try {
+      return await Promise.race([reply, silence]);
+    } finally {
+      clearTimeout(this.#silence);
+    }
   }
 
   /** Delivers the entries after `last`, in order; true once the reader ended. */

@@ -45,6 +45,11 @@ export class WaitingMirror {
     return [...(this.#waiting.get(sessionId)?.values() ?? [])];
   }
 
+  /** Every result it holds (checked against Redis after a drop of the channel). */
+  all(): TaskInfo[] {
+    return [...this.#waiting.values()].flatMap((mine) => [...mine.values()]);
+  }
+
   /** Adds a result, unless it was taken (replacing one of the same task and run). */
   add(info: TaskInfo): void {
     const key = resultKey(info);
