@@ -1,9 +1,11 @@
 import { catchError, concat, defer, EMPTY, filter, ignoreElements, of, type Observable } from 'rxjs';
 import type { AgentEvent, RunEndEvent } from '../events/agent-event.js';
+import type { ChatMessage } from '../model/chat-message.js';
 import { closingMessages } from '../session/close-turn.js';
 import type { MaybePromise } from '../session/session-store.js';
 import type { AgentScope } from './agent-scope.js';
-import { maybe$ } from './maybe.js';
+import { maybe$, maybeThen$ } from './maybe.js';
+import { namedTail } from './named-tail.js';
 import type { RunInput } from './run-scope.js';
 import type { RunState } from './run-state.js';
 
@@ -25,8 +27,8 @@ export function closingUnfinishedTurn(events$: Observable<AgentEvent>, agent: Ag
     const close$ = defer(() => {
       const end = held;
       if (!end) return EMPTY;
-      const messages = takeClosing(input, run, end.error ?? 'the run ended abnormally');
-      const save$ = messages.length ? maybe$(() => agent.sessions.append(input.sessionId, messages)) : EMPTY;
+      const closing = takeClosing(agent, input, run, end.error ?? 'the run ended abnormally');
+      const save$ = maybeThen$(() => closing, (messages) => (messages.length ? maybe$(() => agent.sessions.append(input.sessionId, messages)) : EMPTY));
       return concat(save$.pipe(ignoreElements(), catchError(() => EMPTY)), of(end));
     });
     const hold = (event: AgentEvent): boolean => {
@@ -45,10 +47,15 @@ export function closingUnfinishedTurn(events$: Observable<AgentEvent>, agent: Ag
  */
 export function closeStoppedTurn(agent: AgentScope, input: RunInput, run: RunState): MaybePromise<void> {
   if (run.ended) return;
-  const closing = takeClosing(input, run, CANCELLED);
-  if (closing.length === 0) return;
+  const closing = takeClosing(agent, input, run, CANCELLED);
+  return closing instanceof Promise ? closing.then((messages) => saveClosing(agent, input, messages)) : saveClosing(agent, input, closing);
+}
+
+/** Appends the closing `messages` (when there are any), answering the store's promise when it has one, never rejecting. */
+function saveClosing(agent: AgentScope, input: RunInput, messages: readonly ChatMessage[]): MaybePromise<void> {
+  if (messages.length === 0) return;
   try {
-    const written = agent.sessions.append(input.sessionId, closing);
+    const written = agent.sessions.append(input.sessionId, messages);
     if (written instanceof Promise) return written.catch(() => undefined);
   } catch {
     // A store that fails here: the next load repairs the history, with a Warning.
@@ -61,9 +68,15 @@ export function afterClosing(closing: MaybePromise<void>, release: () => void): 
   else release();
 }
 
-/** The closing messages of the run's turn, from the end of what it saved (`RunState.saved`), taken once (nothing for a run that saved nothing). */
-function takeClosing(input: RunInput, run: RunState, why: string): ReturnType<typeof closingMessages> {
+/**
+ * The closing messages of the run's turn, from the end of what it saved (`RunState.saved`),
+ * taken once (nothing for a run that saved nothing); a cut `task`/`multitask` call's result
+ * names the tasks it started, as a load's repair would (`namedTail`, judged against the whole
+ * conversation the run holds: `RunState.messages`, whose last assistant message is the caller).
+ */
+function takeClosing(agent: AgentScope, input: RunInput, run: RunState, why: string): MaybePromise<readonly ChatMessage[]> {
   if (input.ephemeral || run.closed || run.saved.length === 0) return [];
   run.closed = true;
-  return closingMessages(run.saved, why);
+  const closing = closingMessages(run.saved, why);
+  return closing.length === 0 ? closing : namedTail(agent, input, run.messages, closing);
 }

@@ -151,10 +151,13 @@ export class TaskRunner implements Delegation {
         };
         return then(child);
       };
-      if (request.resumeTaskId) return checkResumable$(taskId, request.agentName, owner, this.o.tracker, this.o.sessions).pipe(concatMap(start));
-      // The call id lets a load that repairs this call (its run killed before it answered) name the task.
+      // The call id lets a load that repairs this call (its run killed before it answered) name
+      // the task. A resume saves it again: only the latest call can be cut unanswered (an earlier
+      // one has its result), so the info records that call, and who made it, with its label.
       const info = { taskId, agentName: definition.name, description: request.description, ownerSessionId: owner, parentSessionId: context.sessionId, callId: context.callId };
-      return maybeThen$(() => this.o.sessions.saveTaskInfo?.(info), start);
+      const saved$ = (): Observable<R> => maybeThen$(() => this.o.sessions.saveTaskInfo?.(info), start);
+      if (request.resumeTaskId) return checkResumable$(taskId, request.agentName, owner, this.o.tracker, this.o.sessions).pipe(concatMap(saved$));
+      return saved$();
     });
   }
 

@@ -126,13 +126,16 @@ export class FileSessionStore implements SessionStore {
   }
 
   /**
-   * The task infos of the conversation's tasks: its sealed task files naming it as their owner
+   * The task infos of the conversation's tasks among the 1,000 task files of the folder
+   * written last (`MAX_LISTED_TASK_FILES`): its sealed task files naming it as their owner
    * (`ownedTaskInfos`; a file planted, changed or from before the conversation's last delete
-   * is passed over). Reads every task file of the folder: asked only by a load repairing an
-   * interrupted `task`/`multitask` call.
+   * is passed over). Asked only to name the tasks of a `task`/`multitask` call cut before it
+   * answered, saved (or saved again, by a resume) in the turn being closed: among the newest,
+   * so a folder of many thousand tasks costs the times of its files and a bounded number of
+   * reads, not every file.
    */
   listTaskInfos(ownerSessionId: string): Promise<TaskSessionInfo[]> {
-    return this.parts.tasks.infosOf(ownerSessionId);
+    return this.parts.tasks.recentInfosOf(ownerSessionId);
   }
 
   /**

@@ -10,6 +10,13 @@ import type { TaskSeal } from './task-seal.js';
 import { UnsealedSessionError } from './unsealed-session-error.js';
 
 /**
+ * How many of the task files written last `FileSessionStore.listTaskInfos` reads: far more than
+ * one turn saves (a `multitask` holds at most 200 by default), and a bounded cost in a folder of
+ * many thousand tasks.
+ */
+export const MAX_LISTED_TASK_FILES = 1_000;
+
+/**
  * The task files of a `FileSessionStore` (`<taskId>.task.json`, sealed: `task-seal.ts`): what
  * resuming a delegated task needs, and which tasks a conversation owns, deleted with it.
  */
@@ -83,11 +90,20 @@ export class FileSessionTasks {
   }
 
   /**
+   * The task infos of conversation `sessionId` among the {@link MAX_LISTED_TASK_FILES} task files
+   * written last (`FileSessionStore.listTaskInfos`), its lifetime read once for them all.
+   */
+  async recentInfosOf(sessionId: string): Promise<TaskSessionInfo[]> {
+    return this.infosOf(sessionId, await this.seal.ownerLifetime(sessionId), MAX_LISTED_TASK_FILES);
+  }
+
+  /**
    * The task infos of the sealed task files naming `sessionId` as their owner, sealed for its
    * `lifetime` (`undefined`: its current one, read): see {@link ownedBy}. Each file is read
-   * confined, so a link swapped in on the way shows no more than names.
+   * confined, so a link swapped in on the way shows no more than names. With `newest`, only
+   * that many of the folder's task files written last are read (`ownedTaskInfos`).
    */
-  async infosOf(sessionId: string, lifetime?: Lifetime): Promise<TaskSessionInfo[]> {
+  async infosOf(sessionId: string, lifetime?: Lifetime, newest?: number): Promise<TaskSessionInfo[]> {
     // The workspace's real path looked up once for the scan (at its first task file), not once per file.
     let root: Promise<ConfinedRoot> | undefined;
     // Only task files this store sealed: a planted one must not make a delete remove another session.
@@ -95,6 +111,6 @@ export class FileSessionTasks {
       root ??= withRealPath(this.folder.root);
       return this.seal.ownedBy(await this.folder.read(join(this.folder.dir, name), await root), name, sessionId, lifetime);
     };
-    return ownedTaskInfos(this.folder.dir, sessionId, info);
+    return ownedTaskInfos(this.folder.dir, sessionId, info, newest);
   }
 }

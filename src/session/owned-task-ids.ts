@@ -1,4 +1,5 @@
-import { readdir } from 'node:fs/promises';
+import { lstat, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { SESSION_FILE_SUFFIXES } from './session-file-name.js';
 import type { TaskSessionInfo } from './session-store.js';
 import { errnoOf } from '../errors/errno-of.js';
@@ -20,11 +21,16 @@ import { errnoOf } from '../errors/errno-of.js';
  * @param dir the folder (a delete checked its way in the same operation).
  * @param read reads one task file of the folder confined as the store reads it, and answers
  * the task info it holds when the store sealed it for that file's name.
+ * @param newest when given, only the task files most recently written, at most this many, are
+ * read (newest first, by their times: `lstat`, no file's contents): a listing for a repair,
+ * whose tasks were saved in the turn it repairs, reads a bounded part of a folder of thousands.
+ * A delete passes none: it must find every task.
  */
 export async function ownedTaskInfos(
   dir: string,
   ownerSessionId: string,
   read: (name: string) => Promise<TaskSessionInfo | undefined>,
+  newest?: number,
 ): Promise<TaskSessionInfo[]> {
   let names: string[];
   try {
@@ -33,13 +39,23 @@ export async function ownedTaskInfos(
     if (errnoOf(e) === 'ENOENT') return [];
     throw e;
   }
+  const tasks = names.filter((name) => name.endsWith(SESSION_FILE_SUFFIXES.task));
+  const chosen = newest === undefined || tasks.length <= newest ? tasks : await newestOf(dir, tasks, newest);
   const owned: TaskSessionInfo[] = [];
-  for (const name of names) {
-    if (!name.endsWith(SESSION_FILE_SUFFIXES.task)) continue;
+  for (const name of chosen) {
     const info = await readInfo(read, name);
     if (info?.ownerSessionId === ownerSessionId && info.taskId !== ownerSessionId) owned.push(info);
   }
   return owned;
+}
+
+/** The `limit` files of `names` in `dir` written last, newest first; one gone meanwhile (or unreadable) counts as oldest. */
+async function newestOf(dir: string, names: readonly string[], limit: number): Promise<string[]> {
+  const timed = await Promise.all(names.map(async (name) => ({ name, at: (await lstat(join(dir, name)).catch(() => undefined))?.mtimeMs ?? -Infinity })));
+  return timed
+    .sort((a, b) => b.at - a.at)
+    .slice(0, limit)
+    .map((t) => t.name);
 }
 
 async function readInfo(read: (name: string) => Promise<TaskSessionInfo | undefined>, name: string): Promise<TaskSessionInfo | undefined> {

@@ -14,13 +14,14 @@ export interface TaskSessionInfo {
   readonly description: string;
   /** The conversation (main session) that started the task; only it may resume it. */
   readonly ownerSessionId: string;
-  /** The session of the run that started it: the conversation, or the task that delegated it. */
+  /** The session of the run that started it (or last resumed it): the conversation, or the task that delegated it. */
   readonly parentSessionId?: string;
   /**
-   * The id of the parent's `task`/`multitask` call that started it: a parent run cut before
-   * that call answered (its process killed) finds the task by it on its next load, and the
-   * repaired result names the task so it can be resumed (see docs/sessions.md). Absent in
-   * task infos saved before it was recorded.
+   * The id of the parent's `task`/`multitask` call that started it, or of the `task` call that
+   * last resumed it (only the latest call can be cut unanswered): a parent run cut before that
+   * call answered (its process killed, or the run failed or was cancelled) finds the task by it,
+   * and the call's result names the task so it can be resumed (see docs/delegation.md). Absent
+   * in task infos saved before it was recorded.
    */
   readonly callId?: string;
 }
@@ -47,9 +48,11 @@ export interface SessionStore {
   /**
    * The task infos the store holds as the tasks of conversation `ownerSessionId` (those
    * naming it as their owner, checked as {@link loadTaskInfo} checks one), in no set order.
-   * Asked only when a load repairs a `task`/`multitask` call left without a result, to name
-   * the tasks it started. Optional: without it that result names no task. The memory, file
-   * and Redis stores have it.
+   * Asked only when a `task`/`multitask` call is closed without a result (a load's repair, or a
+   * run that failed or was cancelled), to name the tasks it started. A store may list only its
+   * tasks written last (the file store: among its 1,000 newest task files): the call's were
+   * saved in the turn being closed. Optional: without it that result names no task. The
+   * memory, file and Redis stores have it.
    */
   listTaskInfos?(ownerSessionId: string): MaybePromise<readonly TaskSessionInfo[]>;
   /** Forgets a session: its messages, its grants and, for a task session, its task info. Unknown ids are ignored. */

@@ -86,6 +86,15 @@ export class TaskSeal {
     return (await this.sealed(found, name, lifetime)) ? found.info : undefined;
   }
 
+  /**
+   * The current lifetime of conversation `owner` (see {@link ownedBy}), read once for a scan of
+   * many task files rather than once per file; `undefined` without a usable key (nothing to check).
+   */
+  async ownerLifetime(owner: string): Promise<Lifetime | undefined> {
+    if (!(await this.seal.macs())) return undefined;
+    return this.seal.lifetime({ ...(await this.folder()), sessionId: owner });
+  }
+
   /** Whether the file's task info names the file's task and is sealed (for the owner's `ownerLifetime` when known, else read). */
   private async sealed({ info, mac }: TaskFileText, name: string, ownerLifetime?: Lifetime): Promise<boolean> {
     if (!namesFile(info.taskId, name)) return false;
