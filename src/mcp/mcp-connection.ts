@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult, Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../errors/error-message.js';
 import { clipMiddle } from '../text/clip-middle.js';
 import { MAX_TIMER_MS } from '../validation/max-timer.js';
@@ -13,7 +13,7 @@ import { mcpRedirectAdvice } from './mcp-redirect-advice.js';
 import { loadMcpSdk, type McpSdk } from './mcp-sdk.js';
 import type { McpPathBase } from './mcp-path-subjects.js';
 import { DEFAULT_MCP_START_TIMEOUT_MS, isStdioServer, type McpServerConfig } from './mcp-server-config.js';
-import { listMcpTools, type McpListing } from './mcp-tool-listing.js';
+import { listMcpTools, type McpListedTool, type McpListing } from './mcp-tool-listing.js';
 import { endSession, openTransport } from './mcp-transport.js';
 
 // While starting, `client` is set once the SDK has loaded (it loads with the first start).
@@ -53,8 +53,8 @@ export class McpConnection {
     this.why = why === undefined ? undefined : clipMiddle(mcpRedirectAdvice(why, this.config), MAX_PROBLEM_CHARS);
   }
   private why: string | undefined;
-  /** Its well-formed tools as it last listed them, no further than the page that passes MCP_MAX_TOOLS (kept after it stops, so names given out still resolve). */
-  tools: readonly McpToolInfo[] = [];
+  /** Its well-formed tools as it last listed them, each as a listing keeps it (`McpListedTool`: trimmed), no further than the page that passes MCP_MAX_TOOLS (kept after it stops, so names given out still resolve). */
+  tools: readonly McpListedTool[] = [];
   /** Why tools of that listing were left out as malformed (each naming the tool and what is wrong with it), set with {@link McpConnection.tools}. */
   malformed: readonly string[] = [];
   // The output schemas of that listing's tools, which their results are checked against.

@@ -19,6 +19,67 @@ export interface MalformedTools {
 // A warning per malformed tool goes to every run that needs the server: a server listing
 // 5,000 of them must not bury each run's events under 5,000 warnings.
 const MAX_NAMED = 10;
+
+/** Of many alike in one listing, the first few told one by one and the rest counted: the one way a listing's warnings are capped. */
+class FirstFew {
+  private named = 0;
+  /** How many were counted, not told. */
+  others = 0;
+  /** Whether the next one is told (else it is counted). */
+  tell(): boolean {
+    if (this.named < MAX_NAMED) {
+      this.named += 1;
+      return true;
+    }
+    this.others += 1;
+    return false;
+  }
+}
+
+/** A warning of a listing's tools: a `Warning` event's code and message. */
+export interface ListingWarning {
+  readonly code: string;
+  readonly message: string;
+}
+
+/** A listing's warnings about its tools, capped per code; see {@link listingWarnings}. */
+export interface ListingWarnings {
+  /** Notes a warning: kept when it is among the first few of its code, else counted. */
+  add(warning: ListingWarning): void;
+  /** The warnings kept, in the order added, then one per code counting those that were not. */
+  all(): ListingWarning[];
+}
+
+/**
+ * The warnings of one listing of server `server`'s tools, as {@link malformedTools} caps its
+ * own: of each code, the first ten kept, the rest counted in one warning. They go to every
+ * run that needs the server, each child run's too: 1,024 tools of one name gave 1,023
+ * warnings, and 250 tools of two unenforced patterns 500, in every run.
+ *
+ * @example
+ * ```ts
+ * const told = listingWarnings('docs');
+ * told.add({ code: 'mcp-tool-skipped', message: '...' });
+ * told.all(); // [{ code: 'mcp-tool-skipped', message: '...' }]
+ * ```
+ */
+export function listingWarnings(server: string): ListingWarnings {
+  const kept: ListingWarning[] = [];
+  const codes = new Map<string, FirstFew>();
+  return {
+    add(warning) {
+      const few = codes.get(warning.code) ?? new FirstFew();
+      codes.set(warning.code, few);
+      if (few.tell()) kept.push(warning);
+    },
+    all() {
+      const counted = [...codes].filter(([, few]) => few.others > 0);
+      const message = (code: string, others: number): string =>
+        `MCP server "${server}" has ${others} more ${code} warnings about the tools it lists, not given one by one here (the first ${MAX_NAMED} are).`;
+      return [...kept, ...counted.map(([code, few]) => ({ code, message: message(code, few.others) }))];
+    },
+  };
+}
 // Issues said of one tool, and how much of a name or a key is quoted (quotes and escapes
 // included: a control escapes to six characters), and how much of a message is shown (marks
 // included: a control is marked in eight, `<U+001B>`).
@@ -40,18 +101,18 @@ const MESSAGE_CHARS = 200;
  */
 export function malformedTools(server: string): MalformedTools {
   const named: string[] = [];
-  let others = 0;
+  const few = new FirstFew();
   return {
     add(entry, position, issues) {
-      if (named.length === MAX_NAMED) return void (others += 1);
+      if (!few.tell()) return;
       const what = issues.slice(0, MAX_ISSUES).map(describedIssue).join('; ');
       const more = issues.length > MAX_ISSUES ? ` (and ${issues.length - MAX_ISSUES} more problems)` : '';
       named.push(`MCP server "${server}" lists a malformed tool, ${whichTool(entry)} (number ${position} of its list): ${what}${more}; it is left out.`);
     },
     messages(examined) {
-      if (others === 0) return [...named];
+      if (few.others === 0) return [...named];
       // Of those looked at: past the limits of a listing, entries are not looked at.
-      return [...named, `MCP server "${server}" lists ${others} more malformed tools among the ${examined} entries looked at, not named here; they are left out too.`];
+      return [...named, `MCP server "${server}" lists ${few.others} more malformed tools among the ${examined} entries looked at, not named here; they are left out too.`];
     },
   };
 }

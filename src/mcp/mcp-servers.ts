@@ -1,10 +1,11 @@
-import type { Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
 import { quotedClip } from '../text/quoted-clip.js';
 import type { Tool } from '../tools/tool.js';
 import { McpConnection } from './mcp-connection.js';
 import type { McpServerConfig } from './mcp-server-config.js';
 import { patternJudge } from './mcp-schema-patterns.js';
+import { listingWarnings } from './mcp-malformed-tools.js';
 import { mcpTool } from './mcp-tool.js';
+import type { McpListedTool } from './mcp-tool-listing.js';
 import { MCP_MAX_TOOLS, MCP_SERVER_TOOLS_MAX_BYTES, offeredBytes } from './mcp-tool-limits.js';
 import { mcpServerOf, mcpToolName } from './mcp-tool-name.js';
 
@@ -128,7 +129,7 @@ export class McpServers {
 
 /** Our tools for one listing of a server, their names in its order, and the warnings for those left out. */
 interface Made {
-  readonly listing: readonly McpToolInfo[];
+  readonly listing: readonly McpListedTool[];
   readonly names: readonly string[];
   readonly tools: ReadonlyMap<string, Tool>;
   readonly skipped: readonly McpWarning[];
@@ -138,32 +139,36 @@ interface Made {
 function makeTools(connection: McpConnection): Made {
   const listing = connection.tools;
   const tools = new Map<string, Tool>();
-  // First those the listing left out as malformed, each once per listing like the others.
+  // First those the listing left out as malformed, each once per listing like the others
+  // (capped as the listing was read); those of each tool after, capped per code.
   const skipped: McpWarning[] = connection.malformed.map((message) => ({ code: 'mcp-tool-skipped', message }));
+  const told = listingWarnings(connection.name);
+  // Why the tools past a bound were left out, told after those of each tool before it.
+  let last: McpWarning | undefined;
   let bytes = 0;
   // One bound on the patterns compiled across the listing's tools, not one per tool.
   const judge = patternJudge();
   for (const [index, info] of listing.entries()) {
     if (tools.size === MCP_MAX_TOOLS) {
-      skipped.push(tooMany(connection.name));
+      last = tooMany(connection.name);
       break;
     }
     const name = mcpToolName(connection.name, info.name);
     if (tools.has(name)) {
       // The server's name, cut: it may be of any length.
       const message = `MCP server "${connection.name}" offers two tools named ${name} once made fit for a model; ${quotedClip(info.name, QUOTED_NAME_CHARS)} is left out.`;
-      skipped.push({ code: 'mcp-tool-skipped', message });
+      told.add({ code: 'mcp-tool-skipped', message });
       continue;
     }
     const { tool, warnings } = mcpTool(name, info, connection, judge);
     if (tool && (bytes += offeredBytes(tool)) > MCP_SERVER_TOOLS_MAX_BYTES) {
-      skipped.push(tooLarge(connection.name, tools.size, index + 1, listing.length - index));
+      last = tooLarge(connection.name, tools.size, index + 1, listing.length - index);
       break;
     }
-    skipped.push(...warnings);
+    for (const warning of warnings) told.add(warning);
     if (tool) tools.set(name, tool);
   }
-  return { listing, names: [...tools.keys()], tools, skipped };
+  return { listing, names: [...tools.keys()], tools, skipped: [...skipped, ...told.all(), ...(last ? [last] : [])] };
 }
 
 /** The warning for a server whose tools outgrow {@link MCP_SERVER_TOOLS_MAX_BYTES}: `offered` fit; the `left` from number `from` of its list on are left out. */

@@ -1,5 +1,6 @@
 import type { JsonObject } from '../events/json.js';
-import { MAX_JSON_DEPTH, valueNestsDeeper } from '../validation/json-depth.js';
+import { MAX_JSON_DEPTH } from '../validation/json-depth.js';
+import { measuredJson } from './mcp-json-size.js';
 
 /**
  * The most of an MCP tool's description the model is offered, in UTF-8 bytes. A server's
@@ -62,11 +63,13 @@ export function cappedDescription(description: string): string {
 }
 
 /**
- * Why a schema is too large to offer (`a 90 KiB input schema (the limit is 64 KiB)`) or
- * nested too deep, or undefined when it fits. Depth costs no bytes: 5,000 levels are 30 KB,
- * yet deeper than `JSON.stringify`, ajv and the model request's body can go (each throws
- * "Maximum call stack size exceeded"); so it is checked first, without recursion, to at most
- * {@link MAX_JSON_DEPTH}, as deep as any JSON from outside may nest.
+ * Why a schema is too large to offer (`an input schema over the limit of 64 KiB`) or nested
+ * too deep, or undefined when it fits. Depth costs no bytes: 5,000 levels are 30 KB, yet
+ * deeper than `JSON.stringify`, ajv and the model request's body can go (each throws
+ * "Maximum call stack size exceeded"); so it is measured without recursion, to at most
+ * {@link MAX_JSON_DEPTH}, as deep as any JSON from outside may nest. The measure stops as
+ * soon as either bound is passed ({@link measuredJson}): a 9.5 MiB `enum` was written out
+ * and encoded whole to learn it was too large, for each of up to 1,024 tools in one pass.
  *
  * @example
  * ```ts
@@ -74,10 +77,8 @@ export function cappedDescription(description: string): string {
  * ```
  */
 export function oversizedSchema(schema: JsonObject): string | undefined {
-  if (valueNestsDeeper(schema)) {
-    return `an input schema nested more than ${MAX_JSON_DEPTH} deep (objects and lists within one another)`;
-  }
-  const bytes = encoder.encode(JSON.stringify(schema)).length;
-  if (bytes <= MCP_SCHEMA_MAX_BYTES) return undefined;
-  return `a ${Math.ceil(bytes / 1024)} KiB input schema (the limit is ${MCP_SCHEMA_MAX_BYTES / 1024} KiB)`;
+  const measure = measuredJson(schema, MCP_SCHEMA_MAX_BYTES, MAX_JSON_DEPTH);
+  if ('bytes' in measure) return undefined;
+  if (measure.over === 'depth') return `an input schema nested more than ${MAX_JSON_DEPTH} deep (objects and lists within one another)`;
+  return `an input schema over the limit of ${MCP_SCHEMA_MAX_BYTES / 1024} KiB`;
 }

@@ -1,4 +1,3 @@
-import type { Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
 import pLimit from 'p-limit';
 import type { JsonObject } from '../events/json.js';
 import { errorMessage } from '../errors/error-message.js';
@@ -14,6 +13,7 @@ import { mcpPathSubjects, namesFile } from './mcp-path-subjects.js';
 import { MCP_LISTING_MAX_PATTERNS, patternJudge, type PatternJudge } from './mcp-schema-patterns.js';
 import { mcpSubject, mcpSubjectKey } from './mcp-subject.js';
 import { cappedDescription, oversizedSchema } from './mcp-tool-limits.js';
+import type { McpListedTool } from './mcp-tool-listing.js';
 import { quotedClip } from '../text/quoted-clip.js';
 import { unusableRefs } from '../validation/schema-refs.js';
 import { metaSchemaProblem } from '../validation/validator.js';
@@ -62,10 +62,11 @@ const QUOTED_PROBLEM_CHARS = 300;
  * tool?.subject?.({ path: '/tmp/a.txt' }); // '/tmp/a.txt'
  * ```
  */
-export function mcpTool(name: string, info: McpToolInfo, connection: McpConnection, judge: PatternJudge = patternJudge()): McpToolMade {
+export function mcpTool(name: string, info: McpListedTool, connection: McpConnection, judge: PatternJudge = patternJudge()): McpToolMade {
   const server = connection.name;
   const schema = modelSchema(info.inputSchema);
-  const tooLarge = oversizedSchema(schema);
+  // A listing found it too large already, and kept a stand-in for it.
+  const tooLarge = info.inputSchemaTooLarge ?? oversizedSchema(schema);
   if (tooLarge && leavesOut('uncheckable')) return skipped(`MCP server "${server}" offers ${name} with ${tooLarge}; it is left out.`);
   // After the size and depth check, which bounds this walk. A `$ref` that loops in place
   // overflowed the stack (some 300 ms) at every call's check, and one to a URL failed to
@@ -161,7 +162,7 @@ function validatorOf(schema: JsonObject): ArgsValidator {
 }
 
 /** The input schema as the model is offered it: `$schema` left out (ajv does not know 2020-12's id, models do not need it). */
-function modelSchema(input: McpToolInfo['inputSchema']): JsonObject {
+function modelSchema(input: McpListedTool['inputSchema']): JsonObject {
   const { $schema: _draft, ...rest } = input as Record<string, unknown>;
   return { ...rest, type: 'object' } as JsonObject;
 }

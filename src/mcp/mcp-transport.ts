@@ -8,6 +8,7 @@ import type { McpSdk } from './mcp-sdk.js';
 import { MCP_SERVER_TAG, newServerTag } from './mcp-process-tree.js';
 import { deafOnClose } from './mcp-stdio-child.js';
 import { readStdoutLines } from './mcp-stdio-lines.js';
+import { stderrTail } from './mcp-stdio-stderr.js';
 import { isStdioServer, type McpHttpServerConfig, type McpServerConfig, type McpStdioServerConfig } from './mcp-server-config.js';
 
 /** A transport to one server, and what its process last wrote to stderr. */
@@ -28,9 +29,6 @@ export interface OpenedTransport {
 
 /** A transport just made, with how to give up on its server for good (a stdio server's process is killed; nothing more for HTTP). */
 type Made = Omit<OpenedTransport, 'closedBecause' | 'stopped'> & { readonly abandon?: () => void };
-
-/** How much of a server's stderr is kept for its diagnostics. */
-const TAIL_CHARS = 1000;
 
 /**
  * A transport for one server's config, not yet started: a child process over stdio (run in
@@ -104,7 +102,8 @@ function httpTransport(sdk: McpSdk, config: McpHttpServerConfig, closeBecause: (
 }
 
 /**
- * A child process over stdio, its stderr kept (the end of it), its stdout read by
+ * A child process over stdio, its stderr kept (the end of it; more than a bound of it within a
+ * window closes the connection, see {@link stderrTail}), its stdout read by
  * {@link readStdoutLines} (in linear time; a line over 10 MiB closes it), read no more once
  * closed.
  */
@@ -137,11 +136,10 @@ function stdioTransport(sdk: McpSdk, config: McpStdioServerConfig, workspace: st
     });
     return started;
   };
-  let tail = '';
-  transport.stderr?.on('data', (chunk: Buffer | string) => {
-    tail = (tail + chunk.toString()).slice(-TAIL_CHARS);
-  });
-  return { transport, stderrTail: () => tail.trim(), abandon: deafOnClose(transport, tag) };
+  // A flood closes the connection, killing the process (it is hostile): reading stops with it.
+  const stderr = stderrTail((problem) => closeBecause(problem));
+  transport.stderr?.on('data', stderr.take);
+  return { transport, stderrTail: stderr.text, abandon: deafOnClose(transport, tag) };
 }
 
 /**
