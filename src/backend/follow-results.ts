@@ -56,7 +56,8 @@ async function reloadResults(redis: Redis, keys: RedisKeys, state: ResultsState)
   };
   await loadWaitingResults(redis, keys, sink);
   for (const sessionId of notes) state.notes.refresh(sessionId);
-  for (const info of before) if (!found.has(resultKey(info))) void forgetIfGone(state, info);
+  // Redis failing again: the result stays held (as at any failed read), never an unhandled rejection.
+  for (const info of before) if (!found.has(resultKey(info))) forgetIfGone(state, info).catch(() => undefined);
 }
 
 /** Forgets a held result Redis records taken or dropped, unless the copy changed it meanwhile. */
