@@ -1,6 +1,7 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { lineBytesOf } from './mcp-stdio-lines.js';
+import { MCP_UNASKED_BYTES_MAX, MCP_UNASKED_BYTES_WINDOW_MS, unaskedBytesWindow } from './mcp-byte-window.js';
 
 /**
  * How many notifications a server may send within {@link MCP_NOTIFICATION_WINDOW_MS}; one more
@@ -40,17 +41,7 @@ export const MCP_JUNK_MAX_AT_START = 10_000;
 /** The window {@link MCP_NOTIFICATIONS_MAX}, {@link MCP_SERVER_REQUESTS_MAX} and {@link MCP_JUNK_MAX} count over. */
 export const MCP_NOTIFICATION_WINDOW_MS = 1_000;
 
-/**
- * How many bytes of lines that answer no request of ours (notifications, requests, junk) a
- * stdio server may write within {@link MCP_UNASKED_BYTES_WINDOW_MS}; more closes the
- * connection. The counts above let a server write a 10 MiB line of junk every few
- * milliseconds: each is decoded and parsed, and one every 50 ms held the event loop all but
- * still. What a server says unasked is a few small lines; answers are bounded by what we ask.
- */
-export const MCP_UNASKED_BYTES_MAX = 50 * 1024 * 1024;
-
-/** The window {@link MCP_UNASKED_BYTES_MAX} counts over. */
-export const MCP_UNASKED_BYTES_WINDOW_MS = 10_000;
+export { MCP_UNASKED_BYTES_MAX, MCP_UNASKED_BYTES_WINDOW_MS } from './mcp-byte-window.js';
 
 /**
  * The longest id (in characters) of a request a server sends; a longer one closes the
@@ -151,18 +142,11 @@ function serverMessageBudget(giveUp: (problem: string) => void): Budget {
     return false;
   };
   const seconds = MCP_NOTIFICATION_WINDOW_MS / 1000;
-  let bytesStart = Number.NEGATIVE_INFINITY;
-  let bytes = 0;
+  const withinBytes = unaskedBytesWindow();
   // The bytes of the line `value` came in (0 for what came otherwise: HTTP, a failure).
   const countBytes = (value: object): boolean => {
     const size = lineBytesOf(value);
-    if (size === 0) return true;
-    const now = Date.now();
-    if (now - bytesStart >= MCP_UNASKED_BYTES_WINDOW_MS) {
-      bytesStart = now;
-      bytes = 0;
-    }
-    if ((bytes += size) <= MCP_UNASKED_BYTES_MAX) return true;
+    if (size === 0 || withinBytes(size)) return true;
     return stop(
       `it wrote more than ${MCP_UNASKED_BYTES_MAX / 1024 / 1024} MiB that answered no request of ours (notifications, requests, lines that were not JSON-RPC) within ${MCP_UNASKED_BYTES_WINDOW_MS / 1000} s`,
     );

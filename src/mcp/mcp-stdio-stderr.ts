@@ -1,4 +1,4 @@
-import { MCP_UNASKED_BYTES_MAX, MCP_UNASKED_BYTES_WINDOW_MS } from './mcp-notification-guard.js';
+import { MCP_UNASKED_BYTES_MAX, MCP_UNASKED_BYTES_WINDOW_MS, unaskedBytesWindow } from './mcp-byte-window.js';
 
 /** How much of a server's stderr is kept for its diagnostics, in characters. */
 const TAIL_CHARS = 1000;
@@ -31,21 +31,14 @@ export interface StderrTail {
  */
 export function stderrTail(flood: (problem: string) => void): StderrTail {
   let kept = Buffer.alloc(0);
-  let windowStart = Number.NEGATIVE_INFINITY;
-  let bytes = 0;
+  const withinBytes = unaskedBytesWindow();
   let flooded = false;
   return {
     take(chunk) {
       const data = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
       // Copied, so the chunk itself is not held.
       kept = data.length >= TAIL_BYTES ? Buffer.from(data.subarray(-TAIL_BYTES)) : Buffer.concat([kept.subarray(-(TAIL_BYTES - data.length)), data]);
-      if (flooded) return;
-      const now = Date.now();
-      if (now - windowStart >= MCP_UNASKED_BYTES_WINDOW_MS) {
-        windowStart = now;
-        bytes = 0;
-      }
-      if ((bytes += data.length) <= MCP_UNASKED_BYTES_MAX) return;
+      if (flooded || withinBytes(data.length)) return;
       flooded = true;
       flood(`it wrote more than ${MCP_UNASKED_BYTES_MAX / 1024 / 1024} MiB to stderr within ${MCP_UNASKED_BYTES_WINDOW_MS / 1000} s`);
     },
